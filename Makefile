@@ -1,0 +1,39 @@
+# A thin wrapper over CMake: the two commands a new user types.
+#   make run   install missing packages, build, run the sample
+#   make test  install missing packages, build (gcc and a clang
+#              ASan+UBSan tree), run every test in both
+BUILD_DIR ?= build
+SAN_BUILD_DIR ?= build-sanitize
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build build-sanitize run test test-fast clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DGRT_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+build-sanitize: deps
+	CC=clang cmake -S . -B $(SAN_BUILD_DIR) -G Ninja -DGRT_WERROR=ON \
+	  -DCMAKE_BUILD_TYPE=Debug -DGRT_SANITIZE=address,undefined $(CMAKE_FLAGS)
+	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
+
+run: build
+	@scripts/run-sample.sh $(BUILD_DIR)
+
+test: build build-sanitize
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(SAN_BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# Only the primary tree, for quick iteration.
+test-fast: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR) $(SAN_BUILD_DIR)

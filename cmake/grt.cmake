@@ -1,0 +1,83 @@
+# Shared build rules: warnings, sanitizers, and the grt_cc_* helpers every
+# folder uses so that libraries and tests are declared the same way.
+include_guard(GLOBAL)
+
+set(GRT_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+get_filename_component(GRT_SOURCE_DIR "${GRT_SOURCE_DIR}" ABSOLUTE)
+
+set(GRT_C_WARNINGS -Wall -Wextra -Wshadow -Wstrict-prototypes
+    -Wmissing-prototypes -Wno-unused-parameter)
+if(GRT_WERROR)
+  list(APPEND GRT_C_WARNINGS -Werror)
+endif()
+
+if(GRT_SANITIZE)
+  set(GRT_SANITIZE_FLAGS -fsanitize=${GRT_SANITIZE} -fno-omit-frame-pointer
+      -fno-sanitize-recover=all)
+  add_compile_options(${GRT_SANITIZE_FLAGS})
+  add_link_options(${GRT_SANITIZE_FLAGS})
+endif()
+
+# POSIX.1-2008 (posix_memalign, mmap, clock_gettime, pthreads) on top of
+# strict C11; files that need more define it themselves.
+add_compile_definitions(_POSIX_C_SOURCE=200809L)
+
+find_path(CMOCKA_INCLUDE_DIR cmocka.h)
+find_library(CMOCKA_LIBRARY cmocka)
+
+# grt_cc_library(NAME <target> SRCS <files...> [DEPS <targets...>])
+function(grt_cc_library)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_library(${ARG_NAME} STATIC ${ARG_SRCS})
+  target_include_directories(${ARG_NAME} PUBLIC "${GRT_SOURCE_DIR}"
+                             "${CMAKE_BINARY_DIR}/include")
+  target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
+  if(ARG_DEPS)
+    target_link_libraries(${ARG_NAME} PUBLIC ${ARG_DEPS})
+  endif()
+endfunction()
+
+# grt_cc_binary(NAME <target> SRCS <files...> [DEPS <targets...>])
+# Lands in build/bin/.
+function(grt_cc_binary)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
+endfunction()
+
+# grt_cc_test(NAME <target> SRCS <files...> [DEPS <targets...>]
+#             [ARGS <args...>] [LABELS <labels...>])
+# A cmocka test registered with ctest. Binaries land in build/tests/.
+function(grt_cc_test)
+  if(NOT GRT_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;ARGS;LABELS" ${ARGN})
+  if(NOT CMOCKA_LIBRARY OR NOT CMOCKA_INCLUDE_DIR)
+    message(FATAL_ERROR "cmocka not found: run scripts/install-deps.sh "
+                        "(apt-get install libcmocka-dev)")
+  endif()
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  target_include_directories(${ARG_NAME} PRIVATE ${CMOCKA_INCLUDE_DIR})
+  target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} ${CMOCKA_LIBRARY})
+  set_target_properties(${ARG_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                        "${CMAKE_BINARY_DIR}/tests")
+  add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} ${ARG_ARGS})
+  if(ARG_LABELS)
+    set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+endfunction()
+
+# Every foo_test.c beside the code in the calling folder becomes test
+# <prefix>_foo_test linked against DEPS.
+function(grt_cc_tests_in_folder)
+  cmake_parse_arguments(ARG "" "PREFIX" "DEPS;LABELS" ${ARGN})
+  file(GLOB test_srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*_test.c")
+  foreach(src ${test_srcs})
+    get_filename_component(stem "${src}" NAME_WE)
+    grt_cc_test(NAME ${ARG_PREFIX}_${stem} SRCS "${src}" DEPS ${ARG_DEPS}
+                LABELS ${ARG_LABELS})
+  endforeach()
+endfunction()

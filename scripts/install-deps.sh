@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian packages grt needs to build and test, if any are
+# missing. As root it runs apt-get; otherwise it prints the exact command to
+# run and fails, so `make` never half-builds on a machine that lacks them.
+set -euo pipefail
+
+# package            why
+PACKAGES=(
+  cmake               # the build
+  ninja-build         # fast parallel builds
+  make                # the thin wrapper users type
+  gcc                 # primary compiler
+  clang               # second compiler; builds the sanitizer tree
+  libclang-rt-14-dev  # ASan/UBSan runtimes for clang
+  libcmocka-dev       # unit tests
+  flatbuffers-compiler # flatc: cross-checks our FlatBuffers against the reference
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "grt needs these Debian packages: ${missing[*]}" >&2
+  echo "install them with:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
