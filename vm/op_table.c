@@ -1,0 +1,82 @@
+// Op table lookups: info by op, op by mnemonic, op by encoded bytes.
+#include "vm/op_table.h"
+
+#include <string.h>
+
+static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
+#define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
+  {#name, mnemonic, GRT_VM_PREFIX_##prefix, byte, operands, meaning},
+    GRT_VM_OP_TABLE(GRT_VM_OP_INFO)
+#undef GRT_VM_OP_INFO
+};
+
+static const grt_vm_prefix_info_t grt_vm_prefix_infos[GRT_VM_PREFIX_COUNT] = {
+#define GRT_VM_PREFIX_INFO(name, str, byte, feature) {str, byte, feature},
+    GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_INFO)
+#undef GRT_VM_PREFIX_INFO
+};
+
+// One flat decode table indexed by prefix * 256 + byte, holding op + 1 (0 =
+// no op). Designated initializers make a duplicated opcode byte an
+// initializer-override warning, i.e. a build error under GRT_WERROR.
+static const uint16_t grt_vm_op_decode_table[GRT_VM_PREFIX_COUNT * 256] = {
+#define GRT_VM_OP_DECODE(name, mnemonic, prefix, byte, operands, meaning) \
+  [GRT_VM_PREFIX_##prefix * 256 + byte] = GRT_VM_OP_##name + 1,
+    GRT_VM_OP_TABLE(GRT_VM_OP_DECODE)
+#undef GRT_VM_OP_DECODE
+};
+
+const grt_vm_op_info_t* grt_vm_op_info(grt_vm_op_t op) {
+  return &grt_vm_op_infos[op];
+}
+
+const grt_vm_prefix_info_t* grt_vm_prefix_info(grt_vm_prefix_t prefix) {
+  return &grt_vm_prefix_infos[prefix];
+}
+
+bool grt_vm_op_lookup(grt_string_view_t mnemonic, grt_vm_op_t* out_op) {
+  for (int i = 0; i < GRT_VM_OP_COUNT; ++i) {
+    if (grt_string_view_equal_cstring(mnemonic, grt_vm_op_infos[i].mnemonic)) {
+      *out_op = (grt_vm_op_t)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool grt_vm_op_decode(const uint8_t* code, size_t available,
+                      grt_vm_op_t* out_op, size_t* out_opcode_size) {
+  if (available == 0) return false;
+  unsigned prefix = GRT_VM_PREFIX_NONE;
+  size_t size = 1;
+  for (unsigned p = 1; p < GRT_VM_PREFIX_COUNT; ++p) {
+    if (code[0] == grt_vm_prefix_infos[p].byte) {
+      if (available < 2) return false;
+      prefix = p;
+      size = 2;
+      break;
+    }
+  }
+  uint16_t entry = grt_vm_op_decode_table[prefix * 256 + code[size - 1]];
+  if (entry == 0) return false;
+  *out_op = (grt_vm_op_t)(entry - 1);
+  *out_opcode_size = size;
+  return true;
+}
+
+const char* grt_vm_type_name(grt_vm_type_t type) {
+  static const char* const names[GRT_VM_TYPE_COUNT] = {"i32", "i64", "f32",
+                                                       "f64", "ref"};
+  return type < GRT_VM_TYPE_COUNT ? names[type] : "?";
+}
+
+grt_vm_type_t grt_vm_type_from_operand_char(char c) {
+  switch (c) {
+    case 'i': return GRT_VM_TYPE_I32;
+    case 'I': return GRT_VM_TYPE_I64;
+    case 'f': return GRT_VM_TYPE_F32;
+    case 'F': return GRT_VM_TYPE_F64;
+    case 'r': return GRT_VM_TYPE_REF;
+    default: return GRT_VM_TYPE_COUNT;
+  }
+}
