@@ -11,6 +11,7 @@ static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
 };
 
 static const grt_vm_prefix_info_t grt_vm_prefix_infos[GRT_VM_PREFIX_COUNT] = {
+    {"none", 0x00, 0},
 #define GRT_VM_PREFIX_INFO(name, str, byte, feature) {str, byte, feature},
     GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_INFO)
 #undef GRT_VM_PREFIX_INFO

@@ -57,18 +57,21 @@
 #include <stdint.h>
 
 #include "base/string_view.h"
+#include "vm/features.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-// X(NAME, "name", prefix byte (NONE: none), feature bit the module declares)
-#define GRT_VM_PREFIX_LIST(X)      \
-  X(NONE, "none", 0x00, 0)         \
-  X(F32, "f32", 0xE0, (1u << 0))   \
-  X(F64, "f64", 0xE1, (1u << 1))
+// Extension prefixes: X(NAME, "name", prefix byte in the core opcode space,
+// feature bit (vm/features.h) a module declares to use the extension). Core
+// ops have prefix NONE (index 0, no prefix byte).
+#define GRT_VM_PREFIX_LIST(X)                  \
+  X(F32, "f32", 0xE0, GRT_VM_FEATURE_EXT_F32)  \
+  X(F64, "f64", 0xE1, GRT_VM_FEATURE_EXT_F64)
 
 typedef enum grt_vm_prefix_e {
+  GRT_VM_PREFIX_NONE = 0,
 #define GRT_VM_PREFIX_ENUM(name, str, byte, feature) GRT_VM_PREFIX_##name,
   GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_ENUM)
 #undef GRT_VM_PREFIX_ENUM
