@@ -1,0 +1,685 @@
+// The module file writer: collects a module's parts (copied into an arena),
+// then lays out the data area and serializes the FlatBuffer with the
+// generic builder.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/checked_math.h"
+#include "base/file.h"
+#include "base/flatbuffer_builder.h"
+#include "base/sha256.h"
+#include "schemas/module_def.h"
+#include "schemas/module_file.h"
+
+#define GRT_MODULE_MAX_REGISTER_COUNT 65536u
+
+typedef struct grt_module_writer_rodata_t {
+  grt_module_rodata_t rodata;
+  uint64_t data_offset;  // in the data area, when external
+} grt_module_writer_rodata_t;
+
+typedef struct grt_module_writer_executable_t {
+  grt_string_view_t format;
+  grt_const_byte_span_t binary;
+  uint8_t digest[GRT_MODULE_DIGEST_SIZE];
+  uint32_t first_entry_point;  // into the writer's entry_points
+  uint32_t entry_point_count;
+  uint64_t data_offset;
+} grt_module_writer_executable_t;
+
+// A growable array of |item_size|-byte items.
+typedef struct grt_module_writer_list_t {
+  void* items;
+  size_t count;
+  size_t capacity;
+} grt_module_writer_list_t;
+
+struct grt_module_writer_t {
+  grt_allocator_t allocator;
+  grt_arena_t arena;  // copies of every string and byte run added
+  grt_string_view_t name;
+  uint32_t version;
+  uint64_t features;
+  uint32_t global_bytes;
+  uint32_t global_ref_count;
+  grt_const_byte_span_t bytecode;
+  grt_module_writer_list_t imports;        // grt_module_import_t
+  grt_module_writer_list_t functions;      // grt_module_function_t
+  grt_module_writer_list_t exports;        // grt_module_export_t
+  grt_module_writer_list_t rodata;         // grt_module_writer_rodata_t
+  grt_module_writer_list_t executables;    // grt_module_writer_executable_t
+  grt_module_writer_list_t entry_points;   // grt_module_entry_point_t
+  grt_module_writer_list_t locations;      // grt_module_debug_location_t
+};
+
+#define GRT_MODULE_WRITER_ITEM(list, type, index) \
+  (((type*)(list).items)[index])
+
+static grt_status_t grt_module_writer_list_append(grt_module_writer_t* writer,
+                                                  grt_module_writer_list_t* list,
+                                                  size_t item_size,
+                                                  const char* what,
+                                                  void** out_item) {
+  if (list->count >= UINT32_MAX) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "module writer: more than %u %s", UINT32_MAX, what);
+  }
+  if (list->count == list->capacity) {
+    size_t capacity = list->capacity ? list->capacity * 2 : 8;
+    GRT_RETURN_IF_ERROR(grt_allocator_realloc(
+        writer->allocator, list->capacity * item_size, capacity * item_size,
+        &list->items));
+    list->capacity = capacity;
+  }
+  *out_item = (char*)list->items + list->count * item_size;
+  ++list->count;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_module_writer_copy_bytes(grt_module_writer_t* writer,
+                                                 const void* data, size_t size,
+                                                 size_t alignment,
+                                                 const void** out_copy) {
+  void* copy = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_arena_allocate_aligned(&writer->arena, size, alignment, &copy));
+  if (size) memcpy(copy, data, size);
+  *out_copy = copy;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_module_writer_copy_string(grt_module_writer_t* writer,
+                                                  grt_string_view_t value,
+                                                  grt_string_view_t* out_copy) {
+  const void* copy = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_bytes(writer, value.data, value.size, 1, &copy));
+  *out_copy = grt_make_string_view((const char*)copy, value.size);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_create(grt_allocator_t allocator,
+                                      grt_module_writer_t** out_writer) {
+  *out_writer = NULL;
+  grt_module_writer_t* writer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(allocator, sizeof(*writer), (void**)&writer));
+  writer->allocator = allocator;
+  grt_arena_init(allocator, 0, &writer->arena);
+  writer->name = grt_string_view_empty();
+  *out_writer = writer;
+  return grt_ok_status();
+}
+
+void grt_module_writer_destroy(grt_module_writer_t* writer) {
+  if (!writer) return;
+  grt_module_writer_list_t* lists[] = {
+      &writer->imports,     &writer->functions,    &writer->exports,
+      &writer->rodata,      &writer->executables,  &writer->entry_points,
+      &writer->locations};
+  for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); ++i) {
+    grt_allocator_free(writer->allocator, lists[i]->items);
+  }
+  grt_arena_deinit(&writer->arena);
+  grt_allocator_free(writer->allocator, writer);
+}
+
+grt_status_t grt_module_writer_set_name(grt_module_writer_t* writer,
+                                        grt_string_view_t name,
+                                        uint32_t version) {
+  if (name.size == 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module writer: module name must not be empty");
+  }
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(writer, name, &writer->name));
+  writer->version = version;
+  return grt_ok_status();
+}
+
+void grt_module_writer_set_features(grt_module_writer_t* writer,
+                                    uint64_t features) {
+  writer->features = features;
+}
+
+void grt_module_writer_set_globals(grt_module_writer_t* writer,
+                                   uint32_t global_bytes,
+                                   uint32_t global_ref_count) {
+  writer->global_bytes = global_bytes;
+  writer->global_ref_count = global_ref_count;
+}
+
+grt_status_t grt_module_writer_set_bytecode(grt_module_writer_t* writer,
+                                            grt_const_byte_span_t bytecode) {
+  const void* copy = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_bytes(
+      writer, bytecode.data, bytecode.size, GRT_ALLOCATOR_DEFAULT_ALIGNMENT,
+      &copy));
+  writer->bytecode = grt_make_const_byte_span(copy, bytecode.size);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_import(grt_module_writer_t* writer,
+                                          const grt_module_import_t* import,
+                                          uint32_t* out_ordinal) {
+  if (import->full_name.size == 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module writer: import %zu has an empty name",
+                           writer->imports.count);
+  }
+  grt_module_import_t copy = *import;
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_string(writer, import->full_name, &copy.full_name));
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(
+      writer, import->calling_convention, &copy.calling_convention));
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->imports, sizeof(copy), "imports", &item));
+  memcpy(item, &copy, sizeof(copy));
+  if (out_ordinal) *out_ordinal = (uint32_t)(writer->imports.count - 1);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_function(
+    grt_module_writer_t* writer, const grt_module_function_t* function,
+    uint32_t* out_ordinal) {
+  if (function->i32_register_count > GRT_MODULE_MAX_REGISTER_COUNT ||
+      function->ref_register_count > GRT_MODULE_MAX_REGISTER_COUNT) {
+    return grt_make_status(
+        GRT_STATUS_INVALID_ARGUMENT,
+        "module writer: function '%.*s' needs %u i32 and %u ref registers; "
+        "the limit is %u per bank",
+        GRT_SV_ARG(function->name), function->i32_register_count,
+        function->ref_register_count, GRT_MODULE_MAX_REGISTER_COUNT);
+  }
+  grt_module_function_t copy = *function;
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_string(writer, function->name, &copy.name));
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(
+      writer, function->calling_convention, &copy.calling_convention));
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->functions, sizeof(copy), "functions", &item));
+  memcpy(item, &copy, sizeof(copy));
+  if (out_ordinal) *out_ordinal = (uint32_t)(writer->functions.count - 1);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
+                                          const grt_module_export_t* export_def) {
+  for (size_t i = 0; i < writer->exports.count; ++i) {
+    if (grt_string_view_equal(
+            GRT_MODULE_WRITER_ITEM(writer->exports, grt_module_export_t, i).name,
+            export_def->name)) {
+      return grt_make_status(GRT_STATUS_ALREADY_EXISTS,
+                             "module writer: export '%.*s' is already defined "
+                             "(export %zu)",
+                             GRT_SV_ARG(export_def->name), i);
+    }
+  }
+  grt_module_export_t copy = *export_def;
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_string(writer, export_def->name, &copy.name));
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->exports, sizeof(copy), "exports", &item));
+  memcpy(item, &copy, sizeof(copy));
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_rodata(grt_module_writer_t* writer,
+                                          const grt_module_rodata_t* rodata,
+                                          uint32_t* out_ordinal) {
+  if (!grt_is_power_of_two_size(rodata->alignment) ||
+      rodata->alignment > GRT_MODULE_SEGMENT_ALIGNMENT) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module writer: rodata %zu alignment %u is not a "
+                           "power of two <= %d",
+                           writer->rodata.count, rodata->alignment,
+                           GRT_MODULE_SEGMENT_ALIGNMENT);
+  }
+  grt_module_writer_rodata_t copy;
+  memset(&copy, 0, sizeof(copy));
+  copy.rodata = *rodata;
+  const void* data = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_bytes(
+      writer, rodata->data.data, rodata->data.size, rodata->alignment, &data));
+  copy.rodata.data = grt_make_const_byte_span(data, rodata->data.size);
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->rodata, sizeof(copy), "rodata segments", &item));
+  memcpy(item, &copy, sizeof(copy));
+  if (out_ordinal) *out_ordinal = (uint32_t)(writer->rodata.count - 1);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_executable(
+    grt_module_writer_t* writer, const grt_module_executable_t* executable,
+    const grt_module_entry_point_t* entry_points, uint32_t entry_point_count,
+    uint32_t* out_ordinal) {
+  if (executable->format.size == 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module writer: executable %zu has an empty format",
+                           writer->executables.count);
+  }
+  grt_module_writer_executable_t copy;
+  memset(&copy, 0, sizeof(copy));
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_string(writer, executable->format, &copy.format));
+  const void* binary = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_bytes(
+      writer, executable->binary.data, executable->binary.size,
+      GRT_ALLOCATOR_DEFAULT_ALIGNMENT, &binary));
+  copy.binary = grt_make_const_byte_span(binary, executable->binary.size);
+  grt_sha256(copy.binary.data, copy.binary.size, copy.digest);
+  copy.first_entry_point = (uint32_t)writer->entry_points.count;
+  copy.entry_point_count = entry_point_count;
+  for (uint32_t i = 0; i < entry_point_count; ++i) {
+    grt_module_entry_point_t entry_point = entry_points[i];
+    GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(
+        writer, entry_points[i].name, &entry_point.name));
+    void* item = NULL;
+    GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+        writer, &writer->entry_points, sizeof(entry_point), "entry points",
+        &item));
+    memcpy(item, &entry_point, sizeof(entry_point));
+  }
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->executables, sizeof(copy), "executables", &item));
+  memcpy(item, &copy, sizeof(copy));
+  if (out_ordinal) *out_ordinal = (uint32_t)(writer->executables.count - 1);
+  return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_add_debug_location(
+    grt_module_writer_t* writer, const grt_module_debug_location_t* location) {
+  grt_module_debug_location_t copy = *location;
+  GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(writer, location->location,
+                                                    &copy.location));
+  void* item = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+      writer, &writer->locations, sizeof(copy), "debug locations", &item));
+  memcpy(item, &copy, sizeof(copy));
+  return grt_ok_status();
+}
+
+static int grt_module_writer_compare_locations(const void* a, const void* b) {
+  const grt_module_debug_location_t* x = (const grt_module_debug_location_t*)a;
+  const grt_module_debug_location_t* y = (const grt_module_debug_location_t*)b;
+  if (x->function_ordinal != y->function_ordinal) {
+    return x->function_ordinal < y->function_ordinal ? -1 : 1;
+  }
+  return (x->bytecode_offset > y->bytecode_offset) -
+         (x->bytecode_offset < y->bytecode_offset);
+}
+
+// Checks everything that refers across parts, and sorts debug locations
+// into the order the reader requires.
+static grt_status_t grt_module_writer_check(grt_module_writer_t* writer) {
+  if (writer->name.size == 0) {
+    return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                           "module writer: no module name was set");
+  }
+  size_t function_count = writer->functions.count;
+  for (size_t i = 0; i < function_count; ++i) {
+    const grt_module_function_t* function =
+        &GRT_MODULE_WRITER_ITEM(writer->functions, grt_module_function_t, i);
+    uint64_t end = (uint64_t)function->bytecode_offset + function->bytecode_length;
+    if (end > writer->bytecode.size) {
+      return grt_make_status(
+          GRT_STATUS_OUT_OF_RANGE,
+          "module writer: function %zu ('%.*s') bytecode range [%u, %llu) "
+          "lies outside the bytecode blob of %zu bytes",
+          i, GRT_SV_ARG(function->name), function->bytecode_offset,
+          (unsigned long long)end, writer->bytecode.size);
+    }
+  }
+  for (size_t i = 0; i < writer->exports.count; ++i) {
+    const grt_module_export_t* export_def =
+        &GRT_MODULE_WRITER_ITEM(writer->exports, grt_module_export_t, i);
+    if (export_def->function_ordinal >= function_count) {
+      return grt_make_status(
+          GRT_STATUS_OUT_OF_RANGE,
+          "module writer: export '%.*s' refers to function %u but the module "
+          "has %zu functions",
+          GRT_SV_ARG(export_def->name), export_def->function_ordinal,
+          function_count);
+    }
+  }
+  grt_module_debug_location_t* locations =
+      (grt_module_debug_location_t*)writer->locations.items;
+  if (writer->locations.count > 1) {
+    qsort(locations, writer->locations.count, sizeof(*locations),
+          grt_module_writer_compare_locations);
+  }
+  for (size_t i = 0; i < writer->locations.count; ++i) {
+    if (locations[i].function_ordinal >= function_count) {
+      return grt_make_status(
+          GRT_STATUS_OUT_OF_RANGE,
+          "module writer: debug location '%.*s' refers to function %u but the "
+          "module has %zu functions",
+          GRT_SV_ARG(locations[i].location), locations[i].function_ordinal,
+          function_count);
+    }
+    if (i > 0 && grt_module_writer_compare_locations(&locations[i - 1],
+                                                     &locations[i]) == 0) {
+      return grt_make_status(
+          GRT_STATUS_ALREADY_EXISTS,
+          "module writer: two debug locations for function %u offset %u "
+          "('%.*s' and '%.*s')",
+          locations[i].function_ordinal, locations[i].bytecode_offset,
+          GRT_SV_ARG(locations[i - 1].location),
+          GRT_SV_ARG(locations[i].location));
+    }
+  }
+  return grt_ok_status();
+}
+
+// Assigns each external segment its 64-byte-aligned place in the data area.
+static grt_status_t grt_module_writer_layout(grt_module_writer_t* writer,
+                                             uint64_t* out_data_size) {
+  uint64_t offset = 0;
+  for (size_t i = 0; i < writer->rodata.count + writer->executables.count; ++i) {
+    bool is_rodata = i < writer->rodata.count;
+    grt_module_writer_rodata_t* rodata =
+        is_rodata ? &GRT_MODULE_WRITER_ITEM(writer->rodata,
+                                            grt_module_writer_rodata_t, i)
+                  : NULL;
+    grt_module_writer_executable_t* executable =
+        is_rodata ? NULL
+                  : &GRT_MODULE_WRITER_ITEM(writer->executables,
+                                            grt_module_writer_executable_t,
+                                            i - writer->rodata.count);
+    if (rodata && !rodata->rodata.external) continue;
+    uint64_t size = rodata ? rodata->rodata.data.size : executable->binary.size;
+    offset = (offset + GRT_MODULE_SEGMENT_ALIGNMENT - 1) &
+             ~(uint64_t)(GRT_MODULE_SEGMENT_ALIGNMENT - 1);
+    if (rodata) {
+      rodata->data_offset = offset;
+    } else {
+      executable->data_offset = offset;
+    }
+    if (!grt_checked_add_u64(offset, size, &offset) || offset > SIZE_MAX / 2) {
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "module writer: data area exceeds %zu bytes",
+                             (size_t)(SIZE_MAX / 2));
+    }
+  }
+  *out_data_size = offset;
+  return grt_ok_status();
+}
+
+static void grt_module_writer_segment_ref(uint64_t offset, uint64_t length,
+                                          uint8_t out_ref[GRT_SEGMENT_REF_SIZE]) {
+  for (int i = 0; i < 8; ++i) {
+    out_ref[i] = (uint8_t)(offset >> (8 * i));
+    out_ref[8 + i] = (uint8_t)(length >> (8 * i));
+  }
+}
+
+// Serializes the module's tables; every vector of tables is built child
+// first into |refs| (sized for the longest list) and then as one vector.
+static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
+                                            grt_fb_builder_t* b,
+                                            grt_fb_ref_t* refs) {
+  size_t count = writer->imports.count;
+  for (size_t i = 0; i < count; ++i) {
+    const grt_module_import_t* import =
+        &GRT_MODULE_WRITER_ITEM(writer->imports, grt_module_import_t, i);
+    grt_fb_ref_t full_name = grt_fb_builder_create_string(b, import->full_name);
+    grt_fb_ref_t convention =
+        grt_fb_builder_create_string(b, import->calling_convention);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_offset(b, grt_ImportFunctionDef_full_name, full_name);
+    grt_fb_builder_add_offset(b, grt_ImportFunctionDef_calling_convention,
+                              convention);
+    grt_fb_builder_add_scalar(b, grt_ImportFunctionDef_optional,
+                              import->optional, 0, 1);
+    refs[i] = grt_fb_builder_end_table(b);
+  }
+  grt_fb_ref_t imports = grt_fb_builder_create_offset_vector(b, refs, count);
+
+  count = writer->exports.count;
+  for (size_t i = 0; i < count; ++i) {
+    const grt_module_export_t* export_def =
+        &GRT_MODULE_WRITER_ITEM(writer->exports, grt_module_export_t, i);
+    grt_fb_ref_t name = grt_fb_builder_create_string(b, export_def->name);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_offset(b, grt_ExportFunctionDef_name, name);
+    grt_fb_builder_add_scalar(b, grt_ExportFunctionDef_function_ordinal,
+                              export_def->function_ordinal, 0, 4);
+    refs[i] = grt_fb_builder_end_table(b);
+  }
+  grt_fb_ref_t exports = grt_fb_builder_create_offset_vector(b, refs, count);
+
+  count = writer->functions.count;
+  for (size_t i = 0; i < count; ++i) {
+    const grt_module_function_t* function =
+        &GRT_MODULE_WRITER_ITEM(writer->functions, grt_module_function_t, i);
+    grt_fb_ref_t name = grt_fb_builder_create_string(b, function->name);
+    grt_fb_ref_t convention =
+        grt_fb_builder_create_string(b, function->calling_convention);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_offset(b, grt_FunctionDef_name, name);
+    grt_fb_builder_add_offset(b, grt_FunctionDef_calling_convention, convention);
+    grt_fb_builder_add_scalar(b, grt_FunctionDef_bytecode_offset,
+                              function->bytecode_offset, 0, 4);
+    grt_fb_builder_add_scalar(b, grt_FunctionDef_bytecode_length,
+                              function->bytecode_length, 0, 4);
+    grt_fb_builder_add_scalar(b, grt_FunctionDef_i32_register_count,
+                              function->i32_register_count, 0, 4);
+    grt_fb_builder_add_scalar(b, grt_FunctionDef_ref_register_count,
+                              function->ref_register_count, 0, 4);
+    refs[i] = grt_fb_builder_end_table(b);
+  }
+  grt_fb_ref_t functions = grt_fb_builder_create_offset_vector(b, refs, count);
+
+  grt_fb_ref_t bytecode = grt_fb_builder_create_vector(
+      b, writer->bytecode.data, writer->bytecode.size, 1, 1);
+
+  count = writer->rodata.count;
+  for (size_t i = 0; i < count; ++i) {
+    const grt_module_writer_rodata_t* rodata =
+        &GRT_MODULE_WRITER_ITEM(writer->rodata, grt_module_writer_rodata_t, i);
+    grt_fb_ref_t inline_data =
+        rodata->rodata.external
+            ? 0
+            : grt_fb_builder_create_vector(b, rodata->rodata.data.data,
+                                           rodata->rodata.data.size, 1,
+                                           rodata->rodata.alignment);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_scalar(b, grt_RodataSegmentDef_alignment,
+                              rodata->rodata.alignment, 1, 4);
+    if (rodata->rodata.external) {
+      uint8_t ref[GRT_SEGMENT_REF_SIZE];
+      grt_module_writer_segment_ref(rodata->data_offset,
+                                    rodata->rodata.data.size, ref);
+      grt_fb_builder_add_struct(b, grt_RodataSegmentDef_external, ref,
+                                sizeof(ref), GRT_SEGMENT_REF_ALIGNMENT);
+    } else {
+      grt_fb_builder_add_offset(b, grt_RodataSegmentDef_inline_data,
+                                inline_data);
+    }
+    refs[i] = grt_fb_builder_end_table(b);
+  }
+  grt_fb_ref_t rodata_segments =
+      grt_fb_builder_create_offset_vector(b, refs, count);
+
+  count = writer->executables.count;
+  for (size_t i = 0; i < count; ++i) {
+    const grt_module_writer_executable_t* executable =
+        &GRT_MODULE_WRITER_ITEM(writer->executables,
+                                grt_module_writer_executable_t, i);
+    // Entry points take the front of |refs|; executables' refs are kept
+    // past the longest entry point list.
+    grt_fb_ref_t* entry_refs = refs + writer->executables.count;
+    for (uint32_t e = 0; e < executable->entry_point_count; ++e) {
+      const grt_module_entry_point_t* entry_point =
+          &GRT_MODULE_WRITER_ITEM(writer->entry_points, grt_module_entry_point_t,
+                                  executable->first_entry_point + e);
+      grt_fb_ref_t name = grt_fb_builder_create_string(b, entry_point->name);
+      uint8_t workgroup_size[GRT_WORKGROUP_SIZE_SIZE];
+      for (int axis = 0; axis < 3; ++axis) {
+        for (int byte = 0; byte < 4; ++byte) {
+          workgroup_size[4 * axis + byte] =
+              (uint8_t)(entry_point->workgroup_size[axis] >> (8 * byte));
+        }
+      }
+      grt_fb_builder_start_table(b);
+      grt_fb_builder_add_offset(b, grt_EntryPointDef_name, name);
+      grt_fb_builder_add_scalar(b, grt_EntryPointDef_binding_count,
+                                entry_point->binding_count, 0, 4);
+      grt_fb_builder_add_scalar(b, grt_EntryPointDef_constant_count,
+                                entry_point->constant_count, 0, 4);
+      grt_fb_builder_add_struct(b, grt_EntryPointDef_workgroup_size,
+                                workgroup_size, sizeof(workgroup_size),
+                                GRT_WORKGROUP_SIZE_ALIGNMENT);
+      entry_refs[e] = grt_fb_builder_end_table(b);
+    }
+    grt_fb_ref_t entry_points = grt_fb_builder_create_offset_vector(
+        b, entry_refs, executable->entry_point_count);
+    grt_fb_ref_t format = grt_fb_builder_create_string(b, executable->format);
+    grt_fb_ref_t digest = grt_fb_builder_create_vector(
+        b, executable->digest, GRT_MODULE_DIGEST_SIZE, 1, 1);
+    uint8_t binary[GRT_SEGMENT_REF_SIZE];
+    grt_module_writer_segment_ref(executable->data_offset,
+                                  executable->binary.size, binary);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_offset(b, grt_ExecutableDef_format, format);
+    grt_fb_builder_add_offset(b, grt_ExecutableDef_entry_points, entry_points);
+    grt_fb_builder_add_struct(b, grt_ExecutableDef_binary, binary,
+                              sizeof(binary), GRT_SEGMENT_REF_ALIGNMENT);
+    grt_fb_builder_add_offset(b, grt_ExecutableDef_digest, digest);
+    refs[i] = grt_fb_builder_end_table(b);
+  }
+  grt_fb_ref_t executables = grt_fb_builder_create_offset_vector(b, refs, count);
+
+  grt_fb_ref_t debug_info = 0;
+  count = writer->locations.count;
+  if (count > 0) {
+    for (size_t i = 0; i < count; ++i) {
+      const grt_module_debug_location_t* location = &GRT_MODULE_WRITER_ITEM(
+          writer->locations, grt_module_debug_location_t, i);
+      grt_fb_ref_t text = grt_fb_builder_create_string(b, location->location);
+      grt_fb_builder_start_table(b);
+      grt_fb_builder_add_scalar(b, grt_DebugLocationDef_function_ordinal,
+                                location->function_ordinal, 0, 4);
+      grt_fb_builder_add_scalar(b, grt_DebugLocationDef_bytecode_offset,
+                                location->bytecode_offset, 0, 4);
+      grt_fb_builder_add_offset(b, grt_DebugLocationDef_location, text);
+      refs[i] = grt_fb_builder_end_table(b);
+    }
+    grt_fb_ref_t locations = grt_fb_builder_create_offset_vector(b, refs, count);
+    grt_fb_builder_start_table(b);
+    grt_fb_builder_add_offset(b, grt_DebugInfoDef_locations, locations);
+    debug_info = grt_fb_builder_end_table(b);
+  }
+
+  grt_fb_ref_t name = grt_fb_builder_create_string(b, writer->name);
+  grt_fb_builder_start_table(b);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_name, name);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_version, writer->version, 0, 4);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_format_version_major,
+                            GRT_MODULE_FORMAT_VERSION_MAJOR, 0, 4);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_format_version_minor,
+                            GRT_MODULE_FORMAT_VERSION_MINOR, 0, 4);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_features, writer->features, 0, 8);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_imports, imports);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_exports, exports);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_functions, functions);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_bytecode, bytecode);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_rodata_segments, rodata_segments);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_global_bytes,
+                            writer->global_bytes, 0, 4);
+  grt_fb_builder_add_scalar(b, grt_ModuleDef_global_ref_count,
+                            writer->global_ref_count, 0, 4);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_executables, executables);
+  grt_fb_builder_add_offset(b, grt_ModuleDef_debug_info, debug_info);
+  return grt_fb_builder_end_table(b);
+}
+
+grt_status_t grt_module_writer_finish(grt_module_writer_t* writer,
+                                      void** out_data, size_t* out_size) {
+  *out_data = NULL;
+  *out_size = 0;
+  GRT_RETURN_IF_ERROR(grt_module_writer_check(writer));
+  uint64_t data_size = 0;
+  GRT_RETURN_IF_ERROR(grt_module_writer_layout(writer, &data_size));
+
+  // One scratch array serves every vector: executables' refs sit after the
+  // entry points of the executable being built (see the builder code).
+  size_t ref_capacity = writer->executables.count + writer->entry_points.count;
+  const size_t counts[] = {writer->imports.count, writer->exports.count,
+                           writer->functions.count, writer->rodata.count,
+                           writer->locations.count};
+  for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+    if (counts[i] > ref_capacity) ref_capacity = counts[i];
+  }
+  grt_fb_ref_t* refs = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+      writer->allocator, ref_capacity * sizeof(*refs), (void**)&refs));
+  grt_fb_builder_t builder;
+  grt_fb_builder_initialize(writer->allocator, &builder);
+  grt_fb_ref_t root = grt_module_writer_build(writer, &builder, refs);
+  grt_allocator_free(writer->allocator, refs);
+  grt_const_byte_span_t flatbuffer;
+  grt_status_t status = grt_fb_builder_finish(
+      &builder, root, GRT_MODULE_FILE_IDENTIFIER, true, &flatbuffer);
+
+  size_t data_start = 0;
+  uint8_t* file = NULL;
+  if (grt_status_is_ok(status) &&
+      (!grt_checked_align_size(flatbuffer.size, GRT_MODULE_SEGMENT_ALIGNMENT,
+                               &data_start) ||
+       data_size > SIZE_MAX - data_start)) {
+    status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "module writer: file size overflows");
+  }
+  size_t file_size = data_start + (size_t)data_size;
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_malloc_aligned(writer->allocator, file_size,
+                                          GRT_MODULE_SEGMENT_ALIGNMENT,
+                                          (void**)&file);
+  }
+  if (grt_status_is_ok(status)) {
+    // Padding between segments is zeroed so identical modules are
+    // byte-identical files.
+    memset(file, 0, file_size);
+    memcpy(file, flatbuffer.data, flatbuffer.size);
+    uint8_t* data_area = file + data_start;
+    for (size_t i = 0; i < writer->rodata.count; ++i) {
+      const grt_module_writer_rodata_t* rodata =
+          &GRT_MODULE_WRITER_ITEM(writer->rodata, grt_module_writer_rodata_t, i);
+      if (rodata->rodata.external && rodata->rodata.data.size) {
+        memcpy(data_area + rodata->data_offset, rodata->rodata.data.data,
+               rodata->rodata.data.size);
+      }
+    }
+    for (size_t i = 0; i < writer->executables.count; ++i) {
+      const grt_module_writer_executable_t* executable =
+          &GRT_MODULE_WRITER_ITEM(writer->executables,
+                                  grt_module_writer_executable_t, i);
+      if (executable->binary.size) {
+        memcpy(data_area + executable->data_offset, executable->binary.data,
+               executable->binary.size);
+      }
+    }
+    *out_data = file;
+    *out_size = file_size;
+  }
+  grt_fb_builder_deinitialize(&builder);
+  return status;
+}
+
+grt_status_t grt_module_writer_write_file(grt_module_writer_t* writer,
+                                          const char* path) {
+  void* data = NULL;
+  size_t size = 0;
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_module_writer_finish(writer, &data, &size),
+                                "while writing module file '%s'", path);
+  grt_status_t status = grt_file_write_contents(path, data, size);
+  grt_allocator_free(writer->allocator, data);
+  return status;
+}
