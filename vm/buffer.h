@@ -11,8 +11,9 @@
 // spelling: "buffer access out of range: offset 12 + length 8 > buffer
 // length 16", "buffer is read-only: cannot write 4 bytes at offset 0 of a
 // 16-byte buffer". Offsets and lengths are bytes; the interpreter scales
-// element indices before calling. Element loads and stores are
-// little-endian-in-memory host values read unaligned.
+// element indices before calling. Element loads and stores use host byte
+// order (the bytes are tensor data the host and kernels share) and any
+// alignment.
 #ifndef GRT_VM_BUFFER_H_
 #define GRT_VM_BUFFER_H_
 

@@ -44,7 +44,8 @@ grt_vm_module_t* grt_vm_context_module_at(const grt_vm_context_t* context,
                                           size_t index);
 grt_vm_module_state_t* grt_vm_context_state_at(const grt_vm_context_t* context,
                                                size_t index);
-// The state |module| has in this context, or NULL if it is not part of it.
+// The state |module| has in this context; NULL if it is not part of it (or
+// has no state).
 grt_vm_module_state_t* grt_vm_context_state_of(const grt_vm_context_t* context,
                                                const grt_vm_module_t* module);
 

@@ -40,7 +40,9 @@ extern "C" {
 
 typedef struct grt_vm_module_t grt_vm_module_t;
 typedef struct grt_vm_module_vtable_t grt_vm_module_vtable_t;
-// Each implementation defines its own state struct under this name.
+// Per-context module state: an opaque handle that each implementation
+// converts to and from its own state type (never defining this struct, so
+// implementations cannot clash). A native module without state uses NULL.
 typedef struct grt_vm_module_state_t grt_vm_module_state_t;
 // The bytecode interpreter's stack (vm/stack.h); opaque to this interface.
 typedef struct grt_vm_stack_t grt_vm_stack_t;

@@ -81,9 +81,9 @@ static inline size_t grt_vm_packed_finish(size_t size) {
 }
 
 // The packed size of the values of |types| (a validated argument or result
-// run) when its spans, in order, have the counts in |span_counts|.
-// |span_count_count| must equal the number of spans; a negative count is
-// INVALID_ARGUMENT.
+// run) when its spans, in order, have the counts in |span_counts|
+// (NULL: every span empty). |span_count_count| must equal the number of
+// spans and no count may be negative, else INVALID_ARGUMENT.
 grt_status_t grt_vm_signature_packed_size(grt_string_view_t types,
                                           const int32_t* span_counts,
                                           size_t span_count_count,

@@ -1,0 +1,226 @@
+#include "vm/invoke.h"
+
+#include <string.h>
+
+#include "vm/signature.h"
+#include "vm/variant.h"
+
+// What a walk over the argument types does at each value.
+typedef enum grt_vm_invoke_walk_e {
+  GRT_VM_INVOKE_MEASURE,  // check inputs, compute the packed size
+  GRT_VM_INVOKE_PACK,     // as MEASURE, and write values (retaining refs)
+  GRT_VM_INVOKE_RELEASE,  // release the refs a PACK walk wrote
+} grt_vm_invoke_walk_t;
+
+typedef struct grt_vm_invoke_packer_t {
+  const grt_vm_function_t* function;
+  const grt_vm_list_t* inputs;
+  grt_vm_invoke_walk_t walk;
+  uint8_t* packed;       // NULL while measuring
+  size_t size;           // bytes placed so far
+  size_t input_index;    // next input to consume
+} grt_vm_invoke_packer_t;
+
+static size_t grt_vm_invoke_input_count(const grt_vm_invoke_packer_t* packer) {
+  return packer->inputs ? grt_vm_list_size(packer->inputs) : 0;
+}
+
+// Places one value of |type|; |out_i32| receives it when it is an i32 (the
+// count of a span).
+static grt_status_t grt_vm_invoke_pack_value(grt_vm_invoke_packer_t* packer,
+                                             grt_vm_value_type_t type,
+                                             int32_t* out_i32) {
+  size_t offset = grt_vm_packed_place(&packer->size, type);
+  uint8_t* slot = packer->packed ? packer->packed + offset : NULL;
+  if (packer->walk == GRT_VM_INVOKE_RELEASE) {
+    if (type == GRT_VM_VALUE_TYPE_REF) grt_vm_ref_release((grt_vm_ref_t*)slot);
+    if (type == GRT_VM_VALUE_TYPE_I32) memcpy(out_i32, slot, sizeof(*out_i32));
+    return grt_ok_status();
+  }
+  size_t index = packer->input_index++;
+  if (index >= grt_vm_invoke_input_count(packer)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: argument %zu (%s) is missing: %zu given",
+                           GRT_SV_ARG(packer->function->name), index,
+                           grt_vm_value_type_name(type),
+                           grt_vm_invoke_input_count(packer));
+  }
+  grt_vm_variant_t value = grt_vm_variant_empty();
+  GRT_RETURN_IF_ERROR(
+      grt_vm_list_get_variant_assign(packer->inputs, index, &value));
+  if (value.type != type) {
+    char given[GRT_VM_TYPE_NAME_CAPACITY];
+    grt_status_t status = grt_make_status(
+        GRT_STATUS_INVALID_ARGUMENT, "%.*s: argument %zu: expected %s, got %s",
+        GRT_SV_ARG(packer->function->name), index, grt_vm_value_type_name(type),
+        grt_vm_variant_format_type(&value, given, sizeof(given)));
+    grt_vm_variant_reset(&value);
+    return status;
+  }
+  if (type == GRT_VM_VALUE_TYPE_I32) *out_i32 = value.i32;
+  if (slot == NULL) {
+    grt_vm_variant_reset(&value);
+  } else if (type == GRT_VM_VALUE_TYPE_REF) {
+    // The packed buffer keeps the reference until the RELEASE walk.
+    memcpy(slot, &value.ref, sizeof(value.ref));
+  } else {
+    memcpy(slot, &value.i64, grt_vm_value_type_size(type));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grt_vm_invoke_pack_char(grt_vm_invoke_packer_t* packer,
+                                            char ch, int32_t* out_i32) {
+  grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+  grt_vm_value_type_from_cconv_char(ch, &type);
+  return grt_vm_invoke_pack_value(packer, type, out_i32);
+}
+
+// Walks a validated argument run; spans read their count from the inputs
+// (or, when releasing, from the packed buffer).
+static grt_status_t grt_vm_invoke_walk(grt_vm_invoke_packer_t* packer,
+                                       grt_string_view_t types) {
+  packer->size = 0;
+  packer->input_index = 0;
+  for (size_t i = 0; i < types.size; ++i) {
+    int32_t scalar = 0;
+    if (types.data[i] != 'C') {
+      GRT_RETURN_IF_ERROR(grt_vm_invoke_pack_char(packer, types.data[i], &scalar));
+      continue;
+    }
+    size_t count_index = packer->input_index;
+    int32_t count = 0;
+    GRT_RETURN_IF_ERROR(
+        grt_vm_invoke_pack_value(packer, GRT_VM_VALUE_TYPE_I32, &count));
+    if (count < 0) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%.*s: argument %zu: variadic span count %d is "
+                             "negative",
+                             GRT_SV_ARG(packer->function->name), count_index,
+                             (int)count);
+    }
+    size_t end = i + 1;
+    while (types.data[end] != 'D') ++end;
+    for (int32_t n = 0; n < count; ++n) {
+      for (size_t j = i + 1; j < end; ++j) {
+        GRT_RETURN_IF_ERROR(
+            grt_vm_invoke_pack_char(packer, types.data[j], &scalar));
+      }
+    }
+    i = end;
+  }
+  if (packer->walk != GRT_VM_INVOKE_RELEASE &&
+      packer->input_index != grt_vm_invoke_input_count(packer)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: expected %zu arguments, got %zu",
+                           GRT_SV_ARG(packer->function->name),
+                           packer->input_index,
+                           grt_vm_invoke_input_count(packer));
+  }
+  packer->size = grt_vm_packed_finish(packer->size);
+  return grt_ok_status();
+}
+
+// Appends every result to |outputs|, moving ref results out of |packed| so
+// that all of them are released even when appending fails.
+static grt_status_t grt_vm_invoke_unpack(const grt_vm_function_t* function,
+                                         grt_string_view_t types,
+                                         uint8_t* packed,
+                                         grt_vm_list_t* outputs) {
+  grt_status_t status = grt_ok_status();
+  size_t size = 0;
+  for (size_t i = 0; i < types.size; ++i) {
+    grt_vm_variant_t value = grt_vm_variant_empty();
+    grt_vm_value_type_from_cconv_char(types.data[i], &value.type);
+    uint8_t* slot = packed + grt_vm_packed_place(&size, value.type);
+    if (value.type == GRT_VM_VALUE_TYPE_REF) {
+      memcpy(&value.ref, slot, sizeof(value.ref));
+    } else {
+      memcpy(&value.i64, slot, grt_vm_value_type_size(value.type));
+    }
+    if (grt_status_is_ok(status)) {
+      status = grt_status_annotate(grt_vm_list_push_variant(outputs, &value),
+                                   "%.*s: result %zu", GRT_SV_ARG(function->name),
+                                   i);
+    }
+    grt_vm_variant_reset(&value);
+  }
+  return status;
+}
+
+static grt_status_t grt_vm_invoke_call(grt_vm_context_t* context,
+                                       const grt_vm_function_t* function,
+                                       const grt_vm_signature_t* signature,
+                                       uint8_t* arguments, size_t argument_bytes,
+                                       grt_vm_list_t* outputs,
+                                       grt_allocator_t allocator) {
+  uint8_t* results = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc_aligned(
+      allocator, signature->result_bytes, GRT_VM_PACKED_ALIGNMENT,
+      (void**)&results));
+  memset(results, 0, signature->result_bytes);
+  grt_vm_call_t call = {*function, arguments, argument_bytes, results,
+                        signature->result_bytes};
+  grt_vm_module_t* module = function->module;
+  grt_status_t status = module->vtable->call(
+      module, grt_vm_context_state_of(context, module), NULL, &call);
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_invoke_unpack(function, signature->results, results, outputs);
+  } else {
+    status = grt_status_annotate(status, "in invocation of '%.*s.%.*s'",
+                                 GRT_SV_ARG(module->name),
+                                 GRT_SV_ARG(function->name));
+  }
+  grt_allocator_free(allocator, results);
+  return status;
+}
+
+static bool grt_vm_context_has_module(const grt_vm_context_t* context,
+                                      const grt_vm_module_t* module) {
+  for (size_t i = 0; i < grt_vm_context_module_count(context); ++i) {
+    if (grt_vm_context_module_at(context, i) == module) return true;
+  }
+  return false;
+}
+
+grt_status_t grt_vm_invoke(grt_vm_context_t* context,
+                           const grt_vm_function_t* function,
+                           const grt_vm_list_t* inputs,
+                           grt_vm_list_t* outputs, grt_allocator_t allocator) {
+  if (!grt_vm_context_has_module(context, function->module)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: its module '%.*s' is not part of the context",
+                           GRT_SV_ARG(function->name),
+                           GRT_SV_ARG(function->module->name));
+  }
+  grt_vm_signature_t signature;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_signature_parse(function->calling_convention, &signature), "%.*s",
+      GRT_SV_ARG(function->name));
+  if (signature.results.size > 0 && outputs == NULL) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: returns %zu values but no output list was "
+                           "given",
+                           GRT_SV_ARG(function->name), signature.results.size);
+  }
+  grt_vm_invoke_packer_t packer = {function, inputs, GRT_VM_INVOKE_MEASURE,
+                                   NULL, 0, 0};
+  GRT_RETURN_IF_ERROR(grt_vm_invoke_walk(&packer, signature.arguments));
+  size_t argument_bytes = packer.size;
+  uint8_t* arguments = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, argument_bytes,
+                                           (void**)&arguments));
+  packer.walk = GRT_VM_INVOKE_PACK;
+  packer.packed = arguments;
+  grt_status_t status = grt_vm_invoke_walk(&packer, signature.arguments);
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_invoke_call(context, function, &signature, arguments,
+                                argument_bytes, outputs, allocator);
+  }
+  // The zeroed buffer makes releasing safe after a partial PACK walk: slots
+  // not yet written hold null refs and zero counts.
+  packer.walk = GRT_VM_INVOKE_RELEASE;
+  grt_status_free(grt_vm_invoke_walk(&packer, signature.arguments));
+  grt_allocator_free(allocator, arguments);
+  return status;
+}

@@ -1,0 +1,376 @@
+#include "vm/list.h"
+
+#include <string.h>
+
+#include "base/checked_math.h"
+
+struct grt_vm_list_t {
+  grt_vm_ref_object_t ref_object;
+  grt_allocator_t allocator;
+  grt_vm_type_def_t element_type;
+  size_t element_size;  // bytes per slot in |storage|
+  size_t size;
+  size_t capacity;
+  uint8_t* storage;  // capacity slots; slots >= size are all-zero
+};
+
+static void grt_vm_list_drop_elements(grt_vm_list_t* list, size_t from,
+                                      size_t to);
+
+static void grt_vm_list_destroy(void* ptr) {
+  grt_vm_list_t* list = ptr;
+  grt_vm_list_drop_elements(list, 0, list->size);
+  grt_allocator_free(list->allocator, list->storage);
+  grt_allocator_free(list->allocator, list);
+}
+
+static const grt_vm_ref_type_descriptor_t grt_vm_list_descriptor = {
+    "vm.list",
+    grt_vm_list_destroy,
+    offsetof(grt_vm_list_t, ref_object),
+};
+
+grt_vm_ref_type_t grt_vm_list_type(void) { return &grt_vm_list_descriptor; }
+
+const grt_vm_ref_type_descriptor_t* grt_vm_list_type_descriptor(void) {
+  return &grt_vm_list_descriptor;
+}
+
+static bool grt_vm_list_holds_variants(const grt_vm_list_t* list) {
+  return list->element_type.value_type == GRT_VM_VALUE_TYPE_NONE;
+}
+
+static grt_vm_variant_t* grt_vm_list_variant_slot(const grt_vm_list_t* list,
+                                                  size_t index) {
+  return (grt_vm_variant_t*)(list->storage + index * list->element_size);
+}
+
+static void* grt_vm_list_slot(const grt_vm_list_t* list, size_t index) {
+  return list->storage + index * list->element_size;
+}
+
+// Releases the refs held in [from, to) and zeroes those slots.
+static void grt_vm_list_drop_elements(grt_vm_list_t* list, size_t from,
+                                      size_t to) {
+  for (size_t i = from; i < to; ++i) {
+    if (grt_vm_list_holds_variants(list)) {
+      grt_vm_variant_reset(grt_vm_list_variant_slot(list, i));
+    } else if (list->element_type.value_type == GRT_VM_VALUE_TYPE_REF) {
+      grt_vm_ref_release((grt_vm_ref_t*)grt_vm_list_slot(list, i));
+    }
+  }
+  if (to > from) {
+    memset(grt_vm_list_slot(list, from), 0, (to - from) * list->element_size);
+  }
+}
+
+grt_status_t grt_vm_list_create(grt_vm_type_def_t element_type,
+                                size_t initial_capacity,
+                                grt_allocator_t allocator,
+                                grt_vm_list_t** out_list) {
+  *out_list = NULL;
+  size_t element_size = 0;
+  switch (element_type.value_type) {
+    case GRT_VM_VALUE_TYPE_NONE:
+      element_size = sizeof(grt_vm_variant_t);
+      break;
+    case GRT_VM_VALUE_TYPE_I32:
+    case GRT_VM_VALUE_TYPE_I64:
+    case GRT_VM_VALUE_TYPE_F32:
+    case GRT_VM_VALUE_TYPE_F64:
+    case GRT_VM_VALUE_TYPE_REF:
+      element_size = grt_vm_value_type_size(element_type.value_type);
+      break;
+    default:
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "list element type %d is not a value type",
+                             (int)element_type.value_type);
+  }
+  grt_vm_list_t* list = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(allocator, sizeof(*list), (void**)&list));
+  grt_vm_ref_object_initialize(&list->ref_object);
+  list->allocator = allocator;
+  list->element_type = element_type;
+  if (element_type.value_type != GRT_VM_VALUE_TYPE_REF) {
+    list->element_type.ref_type = NULL;
+  }
+  list->element_size = element_size;
+  grt_status_t status = grt_vm_list_reserve(list, initial_capacity);
+  if (!grt_status_is_ok(status)) {
+    grt_vm_list_release(list);
+    return status;
+  }
+  *out_list = list;
+  return grt_ok_status();
+}
+
+void grt_vm_list_retain(grt_vm_list_t* list) {
+  if (list) grt_vm_ref_object_retain(list, &grt_vm_list_descriptor);
+}
+
+void grt_vm_list_release(grt_vm_list_t* list) {
+  if (list) grt_vm_ref_object_release(list, &grt_vm_list_descriptor);
+}
+
+grt_status_t grt_vm_list_check_deref(const grt_vm_ref_t* ref,
+                                     grt_vm_list_t** out_list) {
+  return grt_vm_ref_deref(ref, &grt_vm_list_descriptor, (void**)out_list);
+}
+
+grt_vm_type_def_t grt_vm_list_element_type(const grt_vm_list_t* list) {
+  return list->element_type;
+}
+
+size_t grt_vm_list_size(const grt_vm_list_t* list) { return list->size; }
+
+size_t grt_vm_list_capacity(const grt_vm_list_t* list) {
+  return list->capacity;
+}
+
+grt_status_t grt_vm_list_reserve(grt_vm_list_t* list,
+                                 size_t minimum_capacity) {
+  if (minimum_capacity <= list->capacity && list->storage) {
+    return grt_ok_status();
+  }
+  size_t capacity = list->capacity * 2;
+  if (capacity < minimum_capacity) capacity = minimum_capacity;
+  size_t new_bytes = 0;
+  if (!grt_checked_mul_size(capacity, list->element_size, &new_bytes)) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "list capacity %zu overflows the address space",
+                           minimum_capacity);
+  }
+  void* storage = list->storage;
+  size_t old_bytes = list->capacity * list->element_size;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_realloc(list->allocator, old_bytes, new_bytes, &storage));
+  memset((uint8_t*)storage + old_bytes, 0, new_bytes - old_bytes);
+  list->storage = storage;
+  list->capacity = capacity;
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_resize(grt_vm_list_t* list, size_t new_size) {
+  if (new_size < list->size) {
+    grt_vm_list_drop_elements(list, new_size, list->size);
+  } else {
+    GRT_RETURN_IF_ERROR(grt_vm_list_reserve(list, new_size));
+  }
+  list->size = new_size;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_vm_list_check_index(const grt_vm_list_t* list,
+                                            size_t index) {
+  if (GRT_LIKELY(index < list->size)) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                         "list index %zu out of range: size %zu", index,
+                         list->size);
+}
+
+// The list's element type does not fit |wanted| (a type name).
+static grt_status_t grt_vm_list_mismatch(const grt_vm_list_t* list,
+                                         const char* verb, const char* wanted) {
+  char held[GRT_VM_TYPE_NAME_CAPACITY];
+  return grt_make_status(
+      GRT_STATUS_INVALID_ARGUMENT,
+      "list element type mismatch: list holds %s, %s %s",
+      grt_vm_type_def_format(list->element_type, held, sizeof(held)), verb,
+      wanted);
+}
+
+// An element of a variant list holds something other than |wanted|.
+static grt_status_t grt_vm_list_variant_mismatch(const grt_vm_list_t* list,
+                                                 size_t index,
+                                                 const char* wanted) {
+  char held[GRT_VM_TYPE_NAME_CAPACITY];
+  return grt_make_status(
+      GRT_STATUS_INVALID_ARGUMENT,
+      "list element type mismatch: element %zu holds %s, accessed as %s",
+      index,
+      grt_vm_variant_format_type(grt_vm_list_variant_slot(list, index), held,
+                                 sizeof(held)),
+      wanted);
+}
+
+// The bytes of a primitive element of |type|, in a typed or variant list.
+static grt_status_t grt_vm_list_primitive_slot(const grt_vm_list_t* list,
+                                               size_t index,
+                                               grt_vm_value_type_t type,
+                                               bool for_write, void** out_slot) {
+  *out_slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  if (list->element_type.value_type == type) {
+    *out_slot = grt_vm_list_slot(list, index);
+    return grt_ok_status();
+  }
+  if (!grt_vm_list_holds_variants(list)) {
+    return grt_vm_list_mismatch(list, for_write ? "given" : "accessed as",
+                                grt_vm_value_type_name(type));
+  }
+  grt_vm_variant_t* variant = grt_vm_list_variant_slot(list, index);
+  if (for_write) {
+    grt_vm_variant_reset(variant);
+    variant->type = type;
+  } else if (variant->type != type) {
+    return grt_vm_list_variant_mismatch(list, index,
+                                        grt_vm_value_type_name(type));
+  }
+  // Every union member starts at the union's address.
+  *out_slot = &variant->i64;
+  return grt_ok_status();
+}
+
+#define GRT_VM_LIST_PRIMITIVE_ACCESSORS(name, ctype, TYPE)                   \
+  grt_status_t grt_vm_list_get_##name(const grt_vm_list_t* list,            \
+                                      size_t index, ctype* out_value) {     \
+    *out_value = 0;                                                          \
+    void* slot = NULL;                                                       \
+    GRT_RETURN_IF_ERROR(grt_vm_list_primitive_slot(                          \
+        list, index, GRT_VM_VALUE_TYPE_##TYPE, false, &slot));               \
+    memcpy(out_value, slot, sizeof(*out_value));                             \
+    return grt_ok_status();                                                  \
+  }                                                                          \
+  grt_status_t grt_vm_list_set_##name(grt_vm_list_t* list, size_t index,    \
+                                      ctype value) {                         \
+    void* slot = NULL;                                                       \
+    GRT_RETURN_IF_ERROR(grt_vm_list_primitive_slot(                          \
+        list, index, GRT_VM_VALUE_TYPE_##TYPE, true, &slot));                \
+    memcpy(slot, &value, sizeof(value));                                     \
+    return grt_ok_status();                                                  \
+  }
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(i32, int32_t, I32)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(i64, int64_t, I64)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(f32, float, F32)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(f64, double, F64)
+#undef GRT_VM_LIST_PRIMITIVE_ACCESSORS
+
+// The ref slot of element |index| for reading.
+static grt_status_t grt_vm_list_ref_slot_for_read(const grt_vm_list_t* list,
+                                                  size_t index,
+                                                  grt_vm_ref_t** out_slot) {
+  *out_slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  if (list->element_type.value_type == GRT_VM_VALUE_TYPE_REF) {
+    *out_slot = grt_vm_list_slot(list, index);
+    return grt_ok_status();
+  }
+  if (!grt_vm_list_holds_variants(list)) {
+    return grt_vm_list_mismatch(list, "accessed as", "ref");
+  }
+  grt_vm_variant_t* variant = grt_vm_list_variant_slot(list, index);
+  if (variant->type != GRT_VM_VALUE_TYPE_REF) {
+    return grt_vm_list_variant_mismatch(list, index, "ref");
+  }
+  *out_slot = &variant->ref;
+  return grt_ok_status();
+}
+
+// The ref slot of element |index| for storing |ref|, after checking the
+// list accepts it. A variant element is turned into a (null) ref first.
+static grt_status_t grt_vm_list_ref_slot_for_write(grt_vm_list_t* list,
+                                                   size_t index,
+                                                   const grt_vm_ref_t* ref,
+                                                   grt_vm_ref_t** out_slot) {
+  *out_slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  grt_vm_variant_t probe = grt_vm_variant_empty();
+  probe.type = GRT_VM_VALUE_TYPE_REF;
+  probe.ref = *ref;
+  if (!grt_vm_type_def_accepts(list->element_type, &probe)) {
+    char given[GRT_VM_TYPE_NAME_CAPACITY];
+    return grt_vm_list_mismatch(
+        list, "given", grt_vm_variant_format_type(&probe, given, sizeof(given)));
+  }
+  if (!grt_vm_list_holds_variants(list)) {
+    *out_slot = grt_vm_list_slot(list, index);
+    return grt_ok_status();
+  }
+  grt_vm_variant_t* variant = grt_vm_list_variant_slot(list, index);
+  if (variant->type != GRT_VM_VALUE_TYPE_REF) {
+    grt_vm_variant_reset(variant);
+    variant->type = GRT_VM_VALUE_TYPE_REF;
+  }
+  *out_slot = &variant->ref;
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_get_ref_assign(const grt_vm_list_t* list,
+                                        size_t index, grt_vm_ref_t* inout_ref) {
+  grt_vm_ref_t* slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_ref_slot_for_read(list, index, &slot));
+  grt_vm_ref_assign(inout_ref, slot);
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_set_ref_retain(grt_vm_list_t* list, size_t index,
+                                        const grt_vm_ref_t* ref) {
+  grt_vm_ref_t* slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_ref_slot_for_write(list, index, ref, &slot));
+  grt_vm_ref_assign(slot, ref);
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_set_ref_move(grt_vm_list_t* list, size_t index,
+                                      grt_vm_ref_t* ref) {
+  grt_vm_ref_t* slot = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_ref_slot_for_write(list, index, ref, &slot));
+  grt_vm_ref_move(slot, ref);
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_get_variant_assign(const grt_vm_list_t* list,
+                                            size_t index,
+                                            grt_vm_variant_t* inout_variant) {
+  grt_vm_variant_reset(inout_variant);
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  const void* slot = grt_vm_list_slot(list, index);
+  grt_vm_variant_t value = grt_vm_variant_empty();
+  switch (list->element_type.value_type) {
+    case GRT_VM_VALUE_TYPE_NONE:
+      value = *(const grt_vm_variant_t*)slot;
+      if (value.type == GRT_VM_VALUE_TYPE_REF) grt_vm_ref_retain(&value.ref);
+      break;
+    case GRT_VM_VALUE_TYPE_REF:
+      value = grt_vm_variant_ref_retain((const grt_vm_ref_t*)slot);
+      break;
+    default:
+      value.type = list->element_type.value_type;
+      memcpy(&value.i64, slot, list->element_size);
+      break;
+  }
+  *inout_variant = value;
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_set_variant(grt_vm_list_t* list, size_t index,
+                                     const grt_vm_variant_t* variant) {
+  if (variant->type == GRT_VM_VALUE_TYPE_REF) {
+    return grt_vm_list_set_ref_retain(list, index, &variant->ref);
+  }
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  if (!grt_vm_type_def_accepts(list->element_type, variant)) {
+    char given[GRT_VM_TYPE_NAME_CAPACITY];
+    return grt_vm_list_mismatch(
+        list, "given",
+        grt_vm_variant_format_type(variant, given, sizeof(given)));
+  }
+  if (grt_vm_list_holds_variants(list)) {
+    grt_vm_variant_t* slot = grt_vm_list_variant_slot(list, index);
+    grt_vm_variant_reset(slot);
+    *slot = *variant;
+  } else {
+    memcpy(grt_vm_list_slot(list, index), &variant->i64, list->element_size);
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grt_vm_list_push_variant(grt_vm_list_t* list,
+                                      const grt_vm_variant_t* variant) {
+  size_t index = list->size;
+  GRT_RETURN_IF_ERROR(grt_vm_list_resize(list, index + 1));
+  grt_status_t status = grt_vm_list_set_variant(list, index, variant);
+  if (!grt_status_is_ok(status)) list->size = index;
+  return status;
+}
