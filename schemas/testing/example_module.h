@@ -1,0 +1,40 @@
+// A module with every kind of field populated, for tests of the module file
+// format (round trips, flatc cross-checks, corruption and fuzz seeds). The
+// values are fixed so tests can check them; see example_module.c.
+#ifndef GRT_SCHEMAS_TESTING_EXAMPLE_MODULE_H_
+#define GRT_SCHEMAS_TESTING_EXAMPLE_MODULE_H_
+
+#include <stddef.h>
+
+#include "schemas/module_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRT_EXAMPLE_MODULE_NAME "example_module"
+#define GRT_EXAMPLE_MODULE_VERSION 7u
+#define GRT_EXAMPLE_MODULE_FEATURES 0x8000000000000005ull
+// Sizes of the two rodata segments: a small inline one, a large external one.
+#define GRT_EXAMPLE_MODULE_INLINE_RODATA_SIZE 24u
+#define GRT_EXAMPLE_MODULE_EXTERNAL_RODATA_SIZE 300u
+
+// Adds the example's parts to a fresh writer.
+grt_status_t grt_example_module_populate(grt_module_writer_t* writer)
+    GRT_MUST_USE;
+
+// Serializes the example into an allocation from |allocator|.
+grt_status_t grt_example_module_serialize(grt_allocator_t allocator,
+                                          void** out_data, size_t* out_size)
+    GRT_MUST_USE;
+
+// The byte at |index| of the example's external rodata / executable binary
+// |executable| (a fixed pattern, so tests can check contents).
+unsigned char grt_example_module_external_byte(size_t index);
+unsigned char grt_example_module_binary_byte(unsigned executable, size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_SCHEMAS_TESTING_EXAMPLE_MODULE_H_
