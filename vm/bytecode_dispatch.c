@@ -1,0 +1,1365 @@
+// The bytecode interpreter loop.
+//
+// One source, two dispatch strategies chosen at build time: a computed-goto
+// table (GRT_VM_COMPUTED_GOTO with a GNU C compiler), or a switch. Both are
+// indexed by prefix * 256 + opcode byte and both are generated from the op
+// table; handlers are written once between OP(name) and NEXT().
+//
+// The verifier has checked every operand, so handlers decode without bounds
+// checks. Only conditions that depend on values fail at run time: division
+// by zero, buffer/list bounds, null refs, type mismatches, the stack limit,
+// unresolved optional imports, and vm.fail itself.
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm/buffer.h"
+#include "vm/bytecode_module.h"
+#include "vm/list.h"
+#include "vm/op_table.h"
+#include "vm/signature.h"
+#include "vm/variant.h"
+
+//===----------------------------------------------------------------------===//
+// Operand and register access
+//===----------------------------------------------------------------------===//
+
+static inline uint16_t grt_vm_read_u16(const uint8_t** pc) {
+  const uint8_t* p = *pc;
+  *pc = p + 2;
+  return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t grt_vm_read_u32(const uint8_t** pc) {
+  const uint8_t* p = *pc;
+  *pc = p + 4;
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+         ((uint32_t)p[3] << 24);
+}
+
+static inline uint64_t grt_vm_read_u64(const uint8_t** pc) {
+  uint64_t lo = grt_vm_read_u32(pc);
+  return lo | ((uint64_t)grt_vm_read_u32(pc) << 32);
+}
+
+// 64-bit and float registers go through memcpy: the bank is uint32_t slots
+// and memcpy is the aliasing-safe way to view them (compilers emit one load).
+static inline int64_t grt_vm_get_i64(const uint32_t* regs, uint16_t r) {
+  int64_t v;
+  memcpy(&v, regs + r, sizeof(v));
+  return v;
+}
+static inline void grt_vm_set_i64(uint32_t* regs, uint16_t r, int64_t v) {
+  memcpy(regs + r, &v, sizeof(v));
+}
+static inline float grt_vm_get_f32(const uint32_t* regs, uint16_t r) {
+  float v;
+  memcpy(&v, regs + r, sizeof(v));
+  return v;
+}
+static inline void grt_vm_set_f32(uint32_t* regs, uint16_t r, float v) {
+  memcpy(regs + r, &v, sizeof(v));
+}
+static inline double grt_vm_get_f64(const uint32_t* regs, uint16_t r) {
+  double v;
+  memcpy(&v, regs + r, sizeof(v));
+  return v;
+}
+static inline void grt_vm_set_f64(uint32_t* regs, uint16_t r, double v) {
+  memcpy(regs + r, &v, sizeof(v));
+}
+
+// Copies a ref operand into *dst, moving when the operand has the move bit.
+static inline void grt_vm_take_ref(grt_vm_ref_t* refs, uint16_t operand,
+                                   grt_vm_ref_t* dst) {
+  grt_vm_ref_t* src = &refs[operand & GRT_VM_REF_ORDINAL_MASK];
+  if (operand & GRT_VM_REF_MOVE_BIT) {
+    grt_vm_ref_move(dst, src);
+  } else {
+    grt_vm_ref_assign(dst, src);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Value helpers with defined results where C leaves them undefined
+//===----------------------------------------------------------------------===//
+
+static uint32_t grt_vm_clz64(uint64_t x) {
+  if (!x) return 64;
+  uint32_t n = 0;
+  while (!(x & (UINT64_C(1) << 63))) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+}
+
+static int32_t grt_vm_f2si32(double x) {
+  if (isnan(x)) return 0;
+  if (x <= -2147483648.0) return INT32_MIN;
+  if (x >= 2147483647.0) return INT32_MAX;
+  return (int32_t)x;
+}
+static uint32_t grt_vm_f2ui32(double x) {
+  if (isnan(x) || x <= 0.0) return 0;
+  if (x >= 4294967295.0) return UINT32_MAX;
+  return (uint32_t)x;
+}
+static int64_t grt_vm_f2si64(double x) {
+  if (isnan(x)) return 0;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  if (x >= 9223372036854775808.0) return INT64_MAX;
+  return (int64_t)x;
+}
+static uint64_t grt_vm_f2ui64(double x) {
+  if (isnan(x) || x <= 0.0) return 0;
+  if (x >= 18446744073709551616.0) return UINT64_MAX;
+  return (uint64_t)x;
+}
+static double grt_vm_fmin(double a, double b) {
+  return (isnan(a) || isnan(b)) ? NAN : fmin(a, b);
+}
+static double grt_vm_fmax(double a, double b) {
+  return (isnan(a) || isnan(b)) ? NAN : fmax(a, b);
+}
+
+// Scales an element index to a byte offset, refusing overflow.
+static grt_status_t grt_vm_element_offset(int64_t index, uint64_t width,
+                                          uint64_t* out_offset) {
+  if (index < 0 || (uint64_t)index > UINT64_MAX / width) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "buffer element index %" PRId64 " out of range",
+                           index);
+  }
+  *out_offset = (uint64_t)index * width;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_vm_division_error(const char* op, int64_t a,
+                                          int64_t b) {
+  if (b == 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: division by zero (%" PRId64 " / 0)", op, a);
+  }
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "%s: signed overflow (%" PRId64 " / -1)", op, a);
+}
+
+//===----------------------------------------------------------------------===//
+// Block arguments
+//===----------------------------------------------------------------------===//
+
+// Applies a branch's remap list at *pc as a parallel copy. One remap copies
+// directly; more go through a scratch frame so a destination that is also a
+// later source (e.g. a swap) reads the old value.
+static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
+                                 grt_vm_ref_t* refs, const uint8_t* pc) {
+  uint16_t count = grt_vm_read_u16(&pc);
+  if (count == 0) return grt_ok_status();
+  if (count == 1) {
+    grt_vm_type_t type = (grt_vm_type_t)*pc++;
+    uint16_t src = grt_vm_read_u16(&pc), dst = grt_vm_read_u16(&pc);
+    if (type == GRT_VM_TYPE_REF) {
+      grt_vm_take_ref(refs, src, &refs[dst]);
+    } else if (grt_vm_type_slot_count(type) == 2) {
+      grt_vm_set_i64(regs, dst, grt_vm_get_i64(regs, src));
+    } else {
+      regs[dst] = regs[src];
+    }
+    return grt_ok_status();
+  }
+  grt_vm_stack_frame_t* scratch = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_vm_stack_push_frame(stack, NULL, 0, 2u * count, count, &scratch));
+  const uint8_t* p = pc;
+  for (uint16_t i = 0; i < count; ++i) {
+    grt_vm_type_t type = (grt_vm_type_t)*p++;
+    uint16_t src = grt_vm_read_u16(&p);
+    p += 2;
+    if (type == GRT_VM_TYPE_REF) {
+      grt_vm_take_ref(refs, src, &scratch->refs[i]);
+    } else {
+      grt_vm_set_i64(scratch->i32, (uint16_t)(2 * i),
+                     grt_vm_type_slot_count(type) == 2
+                         ? grt_vm_get_i64(regs, src)
+                         : (int64_t)regs[src]);
+    }
+  }
+  p = pc;
+  for (uint16_t i = 0; i < count; ++i) {
+    grt_vm_type_t type = (grt_vm_type_t)*p++;
+    p += 2;
+    uint16_t dst = grt_vm_read_u16(&p);
+    if (type == GRT_VM_TYPE_REF) {
+      grt_vm_ref_move(&refs[dst], &scratch->refs[i]);
+    } else if (grt_vm_type_slot_count(type) == 2) {
+      grt_vm_set_i64(regs, dst, grt_vm_get_i64(scratch->i32, (uint16_t)(2 * i)));
+    } else {
+      regs[dst] = scratch->i32[2 * i];
+    }
+  }
+  grt_vm_stack_pop_frame(stack);
+  return grt_ok_status();
+}
+
+// Skips a branch operand (target + remap list).
+static const uint8_t* grt_vm_skip_branch(const uint8_t* pc) {
+  pc += 4;
+  uint16_t count = grt_vm_read_u16(&pc);
+  return pc + 5u * count;
+}
+
+//===----------------------------------------------------------------------===//
+// Packed values (call arguments and results)
+//===----------------------------------------------------------------------===//
+
+// Walks an argument list (u16 count + registers) typed by |types| with
+// variadic spans repeated per |spans|. With |packed| it copies each value
+// into the packed buffer (spans as their i32 count then the groups; refs
+// borrowed, not retained); without it, it releases the refs whose operand
+// carries the move bit (their last use was the call). Returns the end of the
+// list.
+static const uint8_t* grt_vm_walk_arguments(grt_string_view_t types,
+                                            const int32_t* spans,
+                                            const uint32_t* regs,
+                                            grt_vm_ref_t* refs,
+                                            const uint8_t* list,
+                                            uint8_t* packed) {
+  const uint8_t* p = list + 2;
+  size_t size = 0;
+  uint16_t span = 0;
+  for (size_t i = 0; i < types.size; ++i) {
+    size_t first = i, end = i + 1;
+    int32_t repeat = 1;
+    if (types.data[i] == 'C') {
+      first = i + 1;
+      end = first;
+      while (types.data[end] != 'D') ++end;
+      repeat = spans[span++];
+      if (packed) {
+        size_t offset = grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_I32);
+        memcpy(packed + offset, &repeat, sizeof(repeat));
+      }
+      i = end;
+    }
+    for (int32_t r = 0; r < repeat; ++r) {
+      for (size_t j = first; j < end; ++j) {
+        char c = types.data[j];
+        uint16_t reg = grt_vm_read_u16(&p);
+        if (!packed) {
+          if (c == 'r' && (reg & GRT_VM_REF_MOVE_BIT)) {
+            grt_vm_ref_release(&refs[reg & GRT_VM_REF_ORDINAL_MASK]);
+          }
+          continue;
+        }
+        grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+        grt_vm_value_type_from_cconv_char(c, &type);
+        size_t offset = grt_vm_packed_place(&size, type);
+        if (c == 'r') {
+          memcpy(packed + offset, &refs[reg & GRT_VM_REF_ORDINAL_MASK],
+                 sizeof(grt_vm_ref_t));
+        } else {
+          memcpy(packed + offset, regs + reg, grt_vm_value_type_size(type));
+        }
+      }
+    }
+  }
+  return p;
+}
+
+// Calls import |ordinal| with the A (and for call.variadic, V) operands at
+// *pc, writes its results to the Y registers and advances *pc past them.
+static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
+                                       grt_vm_module_state_t* state,
+                                       grt_vm_stack_t* stack, uint32_t* regs,
+                                       grt_vm_ref_t* refs, uint32_t ordinal,
+                                       bool variadic, const uint8_t** pc) {
+  const grt_vm_signature_t* signature = &module->import_signatures[ordinal];
+  const grt_vm_bytecode_import_binding_t* binding = &state->imports[ordinal];
+  if (!binding->resolved) {
+    return grt_make_status(GRT_STATUS_NOT_FOUND,
+                           "call to unresolved optional import '%.*s' (no "
+                           "module in the context exports it)",
+                           GRT_SV_ARG(module->imports[ordinal].full_name));
+  }
+  // The verifier bounds the span count by 64.
+  int32_t spans[64];
+  uint16_t span_count = 0;
+  if (variadic) {
+    span_count = grt_vm_read_u16(pc);
+    for (uint16_t i = 0; i < span_count; ++i) spans[i] = grt_vm_read_u16(pc);
+  }
+  size_t argument_bytes = 0;
+  GRT_RETURN_IF_ERROR(grt_vm_signature_packed_size(
+      signature->arguments, spans, span_count, &argument_bytes));
+  argument_bytes = grt_vm_packed_finish(argument_bytes);
+  size_t result_bytes = grt_vm_packed_finish(signature->result_bytes);
+  grt_vm_stack_frame_t* scratch = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
+      stack, NULL, 0, (uint32_t)((argument_bytes + result_bytes) / 4), 0,
+      &scratch));
+  uint8_t* arguments = (uint8_t*)scratch->i32;
+  uint8_t* results = arguments + argument_bytes;
+  const uint8_t* result_list = grt_vm_walk_arguments(
+      signature->arguments, spans, regs, refs, *pc, arguments);
+
+  grt_vm_call_t call = {binding->target, arguments, argument_bytes, results,
+                        result_bytes};
+  grt_vm_module_t* target = binding->target.module;
+  grt_status_t status =
+      target->vtable->call(target, binding->target_state, stack, &call);
+  if (!status) {
+    grt_vm_walk_arguments(signature->arguments, spans, regs, refs, *pc, NULL);
+    const uint8_t* p = result_list + 2;
+    size_t size = 0;
+    for (size_t i = 0; i < signature->results.size; ++i) {
+      char c = signature->results.data[i];
+      grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+      grt_vm_value_type_from_cconv_char(c, &type);
+      size_t offset = grt_vm_packed_place(&size, type);
+      uint16_t reg = grt_vm_read_u16(&p);
+      if (c == 'r') {
+        grt_vm_ref_move(&refs[reg], (grt_vm_ref_t*)(void*)(results + offset));
+      } else {
+        memcpy(regs + reg, results + offset, grt_vm_value_type_size(type));
+      }
+    }
+  }
+  grt_vm_stack_pop_frame(stack);
+  *pc = result_list + 2 + 2u * signature->results.size;
+  return status;
+}
+
+// switch.*: result = values[index], or the default when out of range.
+static void grt_vm_switch(const uint8_t** pc, uint32_t* regs, size_t width) {
+  int32_t index = (int32_t)regs[grt_vm_read_u16(pc)];
+  uint16_t src = grt_vm_read_u16(pc);
+  uint16_t count = grt_vm_read_u16(pc);
+  const uint8_t* values = *pc;
+  *pc += 2u * count;
+  uint16_t dst = grt_vm_read_u16(pc);
+  if (index >= 0 && index < count) {
+    values += 2 * index;
+    src = grt_vm_read_u16(&values);
+  }
+  memmove(regs + dst, regs + src, width);
+}
+
+//===----------------------------------------------------------------------===//
+// Backtraces
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grt_vm_annotate_frame(grt_vm_bytecode_module_t* module,
+                                          const grt_vm_stack_frame_t* frame,
+                                          grt_status_t status) {
+  const grt_module_function_t* f = &module->functions[frame->function_ordinal];
+  grt_string_view_t location;
+  if (grt_module_file_lookup_location(module->file, frame->function_ordinal,
+                                      frame->pc, &location)) {
+    return grt_status_annotate(status, "at %.*s.%.*s@0x%x (%.*s)",
+                               GRT_SV_ARG(module->base.name),
+                               GRT_SV_ARG(f->name), frame->pc,
+                               GRT_SV_ARG(location));
+  }
+  return grt_status_annotate(status, "at %.*s.%.*s@0x%x",
+                             GRT_SV_ARG(module->base.name), GRT_SV_ARG(f->name),
+                             frame->pc);
+}
+
+//===----------------------------------------------------------------------===//
+// The loop
+//===----------------------------------------------------------------------===//
+
+// prefix * 256 + byte for every op: the dispatch index.
+enum {
+#define GRT_VM_CODE_ENUM(name, mnemonic, prefix, byte, operands, meaning) \
+  GRT_VM_CODE_##name = GRT_VM_PREFIX_##prefix * 256 + byte,
+  GRT_VM_OP_TABLE(GRT_VM_CODE_ENUM)
+#undef GRT_VM_CODE_ENUM
+};
+
+#if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
+#define GRT_VM_DISPATCH_GOTO 1
+#define DISPATCH()                   \
+  do {                               \
+    op_pc = pc;                      \
+    goto* dispatch_table[*pc++];     \
+  } while (0)
+#define OP(name) op_##name:
+#define NEXT() DISPATCH()
+#define PREFIX_CASE(name, str, byte, feature) \
+  prefix_##name : goto* dispatch_table[GRT_VM_PREFIX_##name * 256 + *pc++];
+#else
+#define DISPATCH() continue
+#define OP(name) case GRT_VM_CODE_##name:
+#define NEXT() continue
+#define PREFIX_CASE(name, str, byte, feature) \
+  case byte:                                  \
+    code_index = GRT_VM_PREFIX_##name * 256u + *pc++; \
+    goto redispatch;
+#endif
+
+#define FAIL(expr)                  \
+  do {                              \
+    status = (expr);                \
+    if (status) goto unwind;        \
+  } while (0)
+
+#define R() grt_vm_read_u16(&pc)
+#define I32(r) (*(int32_t*)&regs[(r)])
+#define U32(r) (regs[(r)])
+#define REF(r) (refs[(r) & GRT_VM_REF_ORDINAL_MASK])
+
+// Handler shapes, one line per op below.
+#define BIN_I32(NAME, EXPR)                                     \
+  OP(NAME) {                                                    \
+    int32_t a = I32(R());                                       \
+    int32_t b = I32(R());                                       \
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;                \
+    (void)ua; (void)ub;                                         \
+    I32(R()) = (int32_t)(EXPR);                                 \
+  }                                                             \
+  NEXT();
+#define UN_I32(NAME, EXPR)                                      \
+  OP(NAME) {                                                    \
+    int32_t a = I32(R());                                       \
+    uint32_t ua = (uint32_t)a;                                  \
+    (void)ua;                                                   \
+    I32(R()) = (int32_t)(EXPR);                                 \
+  }                                                             \
+  NEXT();
+#define BIN_I64(NAME, EXPR)                                     \
+  OP(NAME) {                                                    \
+    int64_t a = grt_vm_get_i64(regs, R());                      \
+    int64_t b = grt_vm_get_i64(regs, R());                      \
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;                \
+    (void)ua; (void)ub;                                         \
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
+  }                                                             \
+  NEXT();
+#define SHIFT_I64(NAME, EXPR)                                   \
+  OP(NAME) {                                                    \
+    int64_t a = grt_vm_get_i64(regs, R());                      \
+    uint32_t b = U32(R()) & 63u;                                \
+    uint64_t ua = (uint64_t)a;                                  \
+    (void)ua;                                                   \
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
+  }                                                             \
+  NEXT();
+#define UN_I64(NAME, EXPR)                                      \
+  OP(NAME) {                                                    \
+    int64_t a = grt_vm_get_i64(regs, R());                      \
+    uint64_t ua = (uint64_t)a;                                  \
+    (void)ua;                                                   \
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
+  }                                                             \
+  NEXT();
+#define CMP_I64(NAME, EXPR)                                     \
+  OP(NAME) {                                                    \
+    int64_t a = grt_vm_get_i64(regs, R());                      \
+    int64_t b = grt_vm_get_i64(regs, R());                      \
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;                \
+    (void)ua; (void)ub;                                         \
+    I32(R()) = (EXPR) ? 1 : 0;                                  \
+  }                                                             \
+  NEXT();
+// Float handlers are written once for both widths: T is the C type, G/S the
+// register get/set.
+#define BIN_FP(NAME, T, G, S, EXPR)                             \
+  OP(NAME) {                                                    \
+    T a = G(regs, R());                                         \
+    T b = G(regs, R());                                         \
+    S(regs, R(), (T)(EXPR));                                    \
+  }                                                             \
+  NEXT();
+#define UN_FP(NAME, T, G, S, EXPR)                              \
+  OP(NAME) {                                                    \
+    T a = G(regs, R());                                         \
+    S(regs, R(), (T)(EXPR));                                    \
+  }                                                             \
+  NEXT();
+#define CMP_FP(NAME, T, G, EXPR)                                \
+  OP(NAME) {                                                    \
+    T a = G(regs, R());                                         \
+    T b = G(regs, R());                                         \
+    I32(R()) = (EXPR) ? 1 : 0;                                  \
+  }                                                             \
+  NEXT();
+#define CONVERT(NAME, SET)                                      \
+  OP(NAME) {                                                    \
+    uint16_t src_ = R();                                        \
+    uint16_t dst_ = R();                                        \
+    SET;                                                        \
+  }                                                             \
+  NEXT();
+
+// The whole float op family for one width.
+#define FLOAT_OPS(W, T, G, S, SUFFIX)                                       \
+  BIN_FP(ADD_F##W, T, G, S, a + b)                                          \
+  BIN_FP(SUB_F##W, T, G, S, a - b)                                          \
+  BIN_FP(MUL_F##W, T, G, S, a * b)                                          \
+  BIN_FP(DIV_F##W, T, G, S, a / b)                                          \
+  BIN_FP(REM_F##W, T, G, S, fmod##SUFFIX(a, b))                             \
+  OP(FMA_F##W) {                                                            \
+    T a = G(regs, R());                                                     \
+    T b = G(regs, R());                                                     \
+    T c = G(regs, R());                                                     \
+    S(regs, R(), fma##SUFFIX(a, b, c));                                     \
+  }                                                                         \
+  NEXT();                                                                   \
+  UN_FP(ABS_F##W, T, G, S, fabs##SUFFIX(a))                                 \
+  UN_FP(NEG_F##W, T, G, S, -a)                                              \
+  UN_FP(CEIL_F##W, T, G, S, ceil##SUFFIX(a))                                \
+  UN_FP(FLOOR_F##W, T, G, S, floor##SUFFIX(a))                              \
+  UN_FP(ROUND_F##W, T, G, S, round##SUFFIX(a))                              \
+  UN_FP(ROUND_F##W##_EVEN, T, G, S, nearbyint##SUFFIX(a))                   \
+  BIN_FP(MIN_F##W, T, G, S, grt_vm_fmin(a, b))                              \
+  BIN_FP(MAX_F##W, T, G, S, grt_vm_fmax(a, b))                              \
+  UN_FP(SQRT_F##W, T, G, S, sqrt##SUFFIX(a))                                \
+  UN_FP(RSQRT_F##W, T, G, S, (T)1 / sqrt##SUFFIX(a))                        \
+  UN_FP(EXP_F##W, T, G, S, exp##SUFFIX(a))                                  \
+  UN_FP(EXP2_F##W, T, G, S, exp2##SUFFIX(a))                                \
+  UN_FP(EXPM1_F##W, T, G, S, expm1##SUFFIX(a))                              \
+  UN_FP(LOG_F##W, T, G, S, log##SUFFIX(a))                                  \
+  UN_FP(LOG2_F##W, T, G, S, log2##SUFFIX(a))                                \
+  UN_FP(LOG10_F##W, T, G, S, log10##SUFFIX(a))                              \
+  UN_FP(LOG1P_F##W, T, G, S, log1p##SUFFIX(a))                              \
+  BIN_FP(POW_F##W, T, G, S, pow##SUFFIX(a, b))                              \
+  UN_FP(TANH_F##W, T, G, S, tanh##SUFFIX(a))                                \
+  UN_FP(SIN_F##W, T, G, S, sin##SUFFIX(a))                                  \
+  UN_FP(COS_F##W, T, G, S, cos##SUFFIX(a))                                  \
+  UN_FP(ATAN_F##W, T, G, S, atan##SUFFIX(a))                                \
+  BIN_FP(ATAN2_F##W, T, G, S, atan2##SUFFIX(a, b))                          \
+  UN_FP(ERF_F##W, T, G, S, erf##SUFFIX(a))                                  \
+  CMP_FP(CMP_EQ_F##W##_O, T, G, a == b)                                     \
+  CMP_FP(CMP_EQ_F##W##_U, T, G, isunordered(a, b) || a == b)                \
+  CMP_FP(CMP_NE_F##W##_O, T, G, !isunordered(a, b) && a != b)               \
+  CMP_FP(CMP_NE_F##W##_U, T, G, a != b)                                     \
+  CMP_FP(CMP_LT_F##W##_O, T, G, isless(a, b))                               \
+  CMP_FP(CMP_LT_F##W##_U, T, G, !isgreaterequal(a, b))                      \
+  CMP_FP(CMP_LTE_F##W##_O, T, G, islessequal(a, b))                         \
+  CMP_FP(CMP_LTE_F##W##_U, T, G, !isgreater(a, b))                          \
+  CMP_FP(CMP_GT_F##W##_O, T, G, isgreater(a, b))                            \
+  CMP_FP(CMP_GT_F##W##_U, T, G, !islessequal(a, b))                         \
+  CMP_FP(CMP_GTE_F##W##_O, T, G, isgreaterequal(a, b))                      \
+  CMP_FP(CMP_GTE_F##W##_U, T, G, !isless(a, b))                             \
+  OP(CMP_NZ_F##W) { T a = G(regs, R()); I32(R()) = a != 0; } NEXT();        \
+  OP(CMP_NAN_F##W) { T a = G(regs, R()); I32(R()) = isnan(a) ? 1 : 0; }     \
+  NEXT();                                                                   \
+  CONVERT(CAST_SI32_F##W, S(regs, dst_, (T)I32(src_)))                   \
+  CONVERT(CAST_UI32_F##W, S(regs, dst_, (T)U32(src_)))                   \
+  CONVERT(CAST_F##W##_SI32, I32(dst_) = grt_vm_f2si32(G(regs, src_)))    \
+  CONVERT(CAST_F##W##_UI32,                                              \
+          U32(dst_) = grt_vm_f2ui32(G(regs, src_)))                         \
+  CONVERT(CAST_SI64_F##W,                                                \
+          S(regs, dst_, (T)grt_vm_get_i64(regs, src_)))                     \
+  CONVERT(CAST_UI64_F##W,                                                \
+          S(regs, dst_, (T)(uint64_t)grt_vm_get_i64(regs, src_)))           \
+  CONVERT(CAST_F##W##_SI64,                                              \
+          grt_vm_set_i64(regs, dst_, grt_vm_f2si64(G(regs, src_))))         \
+  CONVERT(CAST_F##W##_UI64,                                              \
+          grt_vm_set_i64(regs, dst_,                                        \
+                         (int64_t)grt_vm_f2ui64(G(regs, src_))))            \
+  OP(CONST_F##W) {                                                          \
+    uint64_t bits = W == 32 ? grt_vm_read_u32(&pc) : grt_vm_read_u64(&pc);  \
+    memcpy(regs + R(), &bits, W / 8);                                       \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(GLOBAL_LOAD_F##W) {                                                    \
+    uint32_t offset = grt_vm_read_u32(&pc);                                 \
+    memcpy(regs + R(), state->global_bytes + offset, W / 8);                \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(GLOBAL_STORE_F##W) {                                                   \
+    uint16_t value = R();                                                   \
+    memcpy(state->global_bytes + grt_vm_read_u32(&pc), regs + value, W / 8);\
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(SELECT_F##W) {                                                         \
+    int32_t cond = I32(R());                                                \
+    uint16_t a = R(), b = R();                                              \
+    memcpy(regs + R(), regs + (cond ? a : b), W / 8);                       \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(SWITCH_F##W) { grt_vm_switch(&pc, regs, W / 8); }                      \
+  NEXT();                                                                   \
+  OP(LIST_GET_F##W) {                                                       \
+    grt_vm_list_t* list = NULL;                                             \
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));                        \
+    int32_t index = I32(R());                                               \
+    T value = 0;                                                            \
+    FAIL(grt_vm_list_get_f##W(list, (size_t)(uint32_t)index, &value));      \
+    S(regs, R(), value);                                                    \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(LIST_SET_F##W) {                                                       \
+    grt_vm_list_t* list = NULL;                                             \
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));                        \
+    int32_t index = I32(R());                                               \
+    FAIL(grt_vm_list_set_f##W(list, (size_t)(uint32_t)index, G(regs, R())));\
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(BUFFER_FILL_F##W) {                                                    \
+    grt_vm_buffer_t* buffer = NULL;                                         \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
+    uint64_t offset = 0, length = 0;                                        \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &length)); \
+    uint64_t pattern = 0;                                                   \
+    memcpy(&pattern, regs + R(), W / 8);                                    \
+    FAIL(grt_vm_buffer_fill(buffer, offset, length, pattern, W / 8));       \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(BUFFER_LOAD_F##W) {                                                    \
+    grt_vm_buffer_t* buffer = NULL;                                         \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
+    uint64_t offset = 0;                                                    \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
+    T value = 0;                                                            \
+    FAIL(grt_vm_buffer_load_f##W(buffer, offset, &value));                  \
+    S(regs, R(), value);                                                    \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(BUFFER_STORE_F##W) {                                                   \
+    grt_vm_buffer_t* buffer = NULL;                                         \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
+    uint64_t offset = 0;                                                    \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
+    FAIL(grt_vm_buffer_store_f##W(buffer, offset, G(regs, R())));           \
+  }                                                                         \
+  NEXT();
+
+#define BUFFER_LOAD_INT(NAME, WIDTH, SIGNED, SET)                            \
+  OP(NAME) {                                                                 \
+    grt_vm_buffer_t* buffer = NULL;                                          \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
+    uint64_t offset = 0;                                                     \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
+    int64_t value = 0;                                                       \
+    FAIL(grt_vm_buffer_load_int(buffer, offset, WIDTH, SIGNED, &value));     \
+    SET;                                                                     \
+  }                                                                          \
+  NEXT();
+#define BUFFER_STORE_INT(NAME, WIDTH, GET)                                   \
+  OP(NAME) {                                                                 \
+    grt_vm_buffer_t* buffer = NULL;                                          \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
+    uint64_t offset = 0;                                                     \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
+    uint16_t value = R();                                                    \
+    FAIL(grt_vm_buffer_store_int(buffer, offset, WIDTH, GET));               \
+  }                                                                          \
+  NEXT();
+#define BUFFER_FILL_INT(NAME, WIDTH, GET)                                    \
+  OP(NAME) {                                                                 \
+    grt_vm_buffer_t* buffer = NULL;                                          \
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
+    uint64_t offset = 0, length = 0;                                         \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
+    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &length));  \
+    uint16_t value = R();                                                    \
+    FAIL(grt_vm_buffer_fill(buffer, offset, length, (uint64_t)(GET), WIDTH));\
+  }                                                                          \
+  NEXT();
+
+grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
+                                      grt_vm_module_state_t* state,
+                                      grt_vm_stack_t* stack,
+                                      uint32_t function_ordinal,
+                                      const void* arguments, void* results) {
+#if defined(GRT_VM_DISPATCH_GOTO)
+  static const void* const dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
+#define GRT_VM_LABEL(name, mnemonic, prefix, byte, operands, meaning) \
+  [GRT_VM_CODE_##name] = &&op_##name,
+      GRT_VM_OP_TABLE(GRT_VM_LABEL)
+#undef GRT_VM_LABEL
+#define GRT_VM_PREFIX_LABEL(name, str, byte, feature) [byte] = &&prefix_##name,
+      GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_LABEL)
+#undef GRT_VM_PREFIX_LABEL
+  };
+#endif
+  const grt_module_function_t* functions = module->functions;
+  const uint8_t* bytecode = module->layout.bytecode.data;
+  const size_t base_depth = grt_vm_stack_depth(stack);
+  grt_status_t status = grt_ok_status();
+
+  grt_vm_stack_frame_t* frame = NULL;
+  {
+    const grt_module_function_t* f = &functions[function_ordinal];
+    GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
+        stack, &module->base, function_ordinal, f->i32_register_count,
+        f->ref_register_count, &frame));
+    // Arguments land in registers in signature order (borrowed refs are
+    // retained: the frame owns what its registers hold).
+    grt_string_view_t types = module->function_signatures[function_ordinal].arguments;
+    uint32_t slots = 0, ref_slots = 0;
+    size_t size = 0;
+    for (size_t i = 0; i < types.size; ++i) {
+      grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+      grt_vm_value_type_from_cconv_char(types.data[i], &type);
+      size_t offset = grt_vm_packed_place(&size, type);
+      uint32_t reg = grt_vm_bytecode_place_argument(types.data[i], &slots,
+                                                    &ref_slots);
+      const uint8_t* src = (const uint8_t*)arguments + offset;
+      if (type == GRT_VM_VALUE_TYPE_REF) {
+        grt_vm_ref_assign(&frame->refs[reg], (const grt_vm_ref_t*)(const void*)src);
+      } else {
+        memcpy(frame->i32 + reg, src, grt_vm_value_type_size(type));
+      }
+    }
+  }
+  const uint8_t* code = bytecode + functions[function_ordinal].bytecode_offset;
+  const uint8_t* pc = code;
+  const uint8_t* op_pc = pc;
+  uint32_t* regs = frame->i32;
+  grt_vm_ref_t* refs = frame->refs;
+
+#if defined(GRT_VM_DISPATCH_GOTO)
+  DISPATCH();
+#else
+  for (;;) {
+    op_pc = pc;
+    unsigned code_index = *pc++;
+  redispatch:
+    switch (code_index) {
+#endif
+
+  GRT_VM_PREFIX_LIST(PREFIX_CASE)
+
+  OP(BLOCK) {} NEXT();
+  OP(BR) {
+    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    pc = target;
+  }
+  NEXT();
+  OP(COND_BR) {
+    int32_t cond = I32(R());
+    if (!cond) pc = grt_vm_skip_branch(pc);
+    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    pc = target;
+  }
+  NEXT();
+  OP(BR_TABLE) {
+    int32_t index = I32(R());
+    const uint8_t* chosen = pc;  // the default target
+    pc = grt_vm_skip_branch(pc);
+    uint16_t count = R();
+    if (index >= 0 && index < count) {
+      chosen = pc;
+      for (int32_t i = 0; i < index; ++i) chosen = grt_vm_skip_branch(chosen);
+    }
+    pc = chosen;
+    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    pc = target;
+  }
+  NEXT();
+  OP(CALL) {
+    uint32_t callee = grt_vm_read_u32(&pc);
+    if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
+      frame->pc = (uint32_t)(op_pc - code);
+      FAIL(grt_vm_call_import(module, state, stack, regs, refs,
+                              callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, &pc));
+      NEXT();
+    }
+    frame->pc = (uint32_t)(op_pc - code);
+    const grt_module_function_t* f = &functions[callee];
+    grt_vm_stack_frame_t* callee_frame = NULL;
+    FAIL(grt_vm_stack_push_frame(stack, &module->base, callee,
+                                 f->i32_register_count, f->ref_register_count,
+                                 &callee_frame));
+    grt_string_view_t types = module->function_signatures[callee].arguments;
+    uint32_t slots = 0, ref_slots = 0;
+    pc += 2;
+    for (size_t i = 0; i < types.size; ++i) {
+      uint16_t src = R();
+      uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
+                                                    &ref_slots);
+      switch (types.data[i]) {
+        case 'r': grt_vm_take_ref(refs, src, &callee_frame->refs[dst]); break;
+        case 'I': case 'F':
+          memcpy(callee_frame->i32 + dst, regs + src, 8);
+          break;
+        default: callee_frame->i32[dst] = regs[src]; break;
+      }
+    }
+    frame = callee_frame;
+    regs = frame->i32;
+    refs = frame->refs;
+    code = bytecode + f->bytecode_offset;
+    pc = code;
+  }
+  NEXT();
+  OP(CALL_VARIADIC) {
+    uint32_t callee = grt_vm_read_u32(&pc);
+    frame->pc = (uint32_t)(op_pc - code);
+    FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
+                            &pc));
+  }
+  NEXT();
+  OP(RETURN) {
+    grt_string_view_t types =
+        module->function_signatures[frame->function_ordinal].results;
+    pc += 2;
+    if (grt_vm_stack_depth(stack) == base_depth + 1) {
+      size_t size = 0;
+      for (size_t i = 0; i < types.size; ++i) {
+        grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+        grt_vm_value_type_from_cconv_char(types.data[i], &type);
+        uint8_t* dst = (uint8_t*)results + grt_vm_packed_place(&size, type);
+        uint16_t src = R();
+        if (type == GRT_VM_VALUE_TYPE_REF) {
+          grt_vm_ref_t* out = (grt_vm_ref_t*)(void*)dst;
+          *out = grt_vm_ref_null();
+          grt_vm_take_ref(refs, src, out);
+        } else {
+          memcpy(dst, regs + src, grt_vm_value_type_size(type));
+        }
+      }
+      grt_vm_stack_pop_frame(stack);
+      return grt_ok_status();
+    }
+    // Back to the caller: its call op (at caller->pc) names the result
+    // registers after the callee ordinal and the argument list.
+    grt_vm_stack_frame_t* caller = frame->parent;
+    const uint8_t* caller_code =
+        bytecode + functions[caller->function_ordinal].bytecode_offset;
+    const uint8_t* result_list = caller_code + caller->pc + 1 + 4;
+    result_list += 2 + 2u * grt_vm_read_u16(&result_list);
+    result_list += 2;
+    for (size_t i = 0; i < types.size; ++i) {
+      uint16_t src = R();
+      uint16_t dst = grt_vm_read_u16(&result_list);
+      switch (types.data[i]) {
+        case 'r': grt_vm_take_ref(refs, src, &caller->refs[dst]); break;
+        case 'I': case 'F': memcpy(caller->i32 + dst, regs + src, 8); break;
+        default: caller->i32[dst] = regs[src]; break;
+      }
+    }
+    grt_vm_stack_pop_frame(stack);
+    frame = caller;
+    regs = frame->i32;
+    refs = frame->refs;
+    code = caller_code;
+    pc = result_list;
+  }
+  NEXT();
+  OP(FAIL) {
+    int32_t value = I32(R());
+    uint16_t length = R();
+    grt_status_code_t status_code =
+        (value > 0 && value < GRT_STATUS_CODE_COUNT) ? (grt_status_code_t)value
+                                                     : GRT_STATUS_UNKNOWN;
+    FAIL(grt_make_status(status_code, "%.*s", (int)length, (const char*)pc));
+  }
+  NEXT();
+  OP(COND_FAIL) {
+    int32_t cond = I32(R());
+    int32_t value = I32(R());
+    uint16_t length = R();
+    if (cond) {
+      grt_status_code_t status_code =
+          (value > 0 && value < GRT_STATUS_CODE_COUNT)
+              ? (grt_status_code_t)value
+              : GRT_STATUS_UNKNOWN;
+      FAIL(grt_make_status(status_code, "%.*s", (int)length, (const char*)pc));
+    }
+    pc += length;
+  }
+  NEXT();
+  OP(PRINT) OP(TRACE) {
+    bool trace = *op_pc == GRT_VM_CODE_TRACE;
+    uint16_t length = R();
+    fprintf(stderr, "%s%.*s", trace ? "[trace] " : "", (int)length,
+            (const char*)pc);
+    pc += length;
+    uint16_t count = R();
+    for (uint16_t i = 0; i < count; ++i) {
+      grt_vm_type_t type = (grt_vm_type_t)*pc++;
+      uint16_t r = R();
+      switch (type) {
+        case GRT_VM_TYPE_I32: fprintf(stderr, " %" PRId32, I32(r)); break;
+        case GRT_VM_TYPE_I64:
+          fprintf(stderr, " %" PRId64, grt_vm_get_i64(regs, r));
+          break;
+        case GRT_VM_TYPE_F32:
+          fprintf(stderr, " %g", (double)grt_vm_get_f32(regs, r));
+          break;
+        case GRT_VM_TYPE_F64:
+          fprintf(stderr, " %g", grt_vm_get_f64(regs, r));
+          break;
+        default:
+          fprintf(stderr, " ref<%s>%s", grt_vm_ref_type_name(REF(r).type),
+                  REF(r).ptr ? "" : "(null)");
+          break;
+      }
+    }
+    fputc('\n', stderr);
+  }
+  NEXT();
+  OP(OPTIMIZATION_BARRIER) {
+    const uint8_t* operands = pc;
+    uint16_t count = R();
+    pc += 3u * count;
+    pc += 2;  // the result count equals the operand count
+    for (uint16_t i = 0; i < count; ++i) {
+      const uint8_t* p = operands + 2 + 3u * i;
+      grt_vm_type_t type = (grt_vm_type_t)*p++;
+      uint16_t src = grt_vm_read_u16(&p);
+      pc += 1;
+      uint16_t dst = R();
+      if (type == GRT_VM_TYPE_REF) {
+        grt_vm_take_ref(refs, src, &refs[dst]);
+      } else {
+        memmove(regs + dst, regs + src, 4u * grt_vm_type_slot_count(type));
+      }
+    }
+  }
+  NEXT();
+  OP(DISCARD_REFS) {
+    uint16_t count = R();
+    for (uint16_t i = 0; i < count; ++i) grt_vm_ref_release(&REF(R()));
+  }
+  NEXT();
+
+  OP(CONST_I32) { uint32_t v = grt_vm_read_u32(&pc); U32(R()) = v; } NEXT();
+  OP(CONST_I64) {
+    uint64_t v = grt_vm_read_u64(&pc);
+    grt_vm_set_i64(regs, R(), (int64_t)v);
+  }
+  NEXT();
+  OP(CONST_REF_ZERO) { grt_vm_ref_release(&REF(R())); } NEXT();
+  OP(CONST_REF_RODATA) {
+    uint32_t ordinal = grt_vm_read_u32(&pc);
+    grt_vm_ref_assign(&REF(R()), &state->rodata[ordinal]);
+  }
+  NEXT();
+
+  OP(GLOBAL_LOAD_I32) {
+    uint32_t offset = grt_vm_read_u32(&pc);
+    memcpy(regs + R(), state->global_bytes + offset, 4);
+  }
+  NEXT();
+  OP(GLOBAL_STORE_I32) {
+    uint16_t value = R();
+    memcpy(state->global_bytes + grt_vm_read_u32(&pc), regs + value, 4);
+  }
+  NEXT();
+  OP(GLOBAL_LOAD_I64) {
+    uint32_t offset = grt_vm_read_u32(&pc);
+    memcpy(regs + R(), state->global_bytes + offset, 8);
+  }
+  NEXT();
+  OP(GLOBAL_STORE_I64) {
+    uint16_t value = R();
+    memcpy(state->global_bytes + grt_vm_read_u32(&pc), regs + value, 8);
+  }
+  NEXT();
+  OP(GLOBAL_LOAD_REF) {
+    uint32_t ordinal = grt_vm_read_u32(&pc);
+    grt_vm_ref_assign(&REF(R()), &state->global_refs[ordinal]);
+  }
+  NEXT();
+  OP(GLOBAL_STORE_REF) {
+    uint16_t value = R();
+    grt_vm_take_ref(refs, value, &state->global_refs[grt_vm_read_u32(&pc)]);
+  }
+  NEXT();
+
+  OP(SELECT_I32) {
+    int32_t cond = I32(R());
+    uint16_t a = R(), b = R();
+    U32(R()) = U32(cond ? a : b);
+  }
+  NEXT();
+  OP(SELECT_I64) {
+    int32_t cond = I32(R());
+    uint16_t a = R(), b = R();
+    grt_vm_set_i64(regs, R(), grt_vm_get_i64(regs, cond ? a : b));
+  }
+  NEXT();
+  OP(SELECT_REF) {
+    int32_t cond = I32(R());
+    uint16_t a = R(), b = R();
+    grt_vm_ref_assign(&REF(R()), &REF(cond ? a : b));
+  }
+  NEXT();
+  OP(SWITCH_I32) { grt_vm_switch(&pc, regs, 4); } NEXT();
+  OP(SWITCH_I64) { grt_vm_switch(&pc, regs, 8); } NEXT();
+  OP(SWITCH_REF) {
+    int32_t index = I32(R());
+    uint16_t src = R();
+    uint16_t count = R();
+    if (index >= 0 && index < count) {
+      const uint8_t* p = pc + 2 * index;
+      src = grt_vm_read_u16(&p);
+    }
+    pc += 2u * count;
+    grt_vm_ref_assign(&REF(R()), &REF(src));
+  }
+  NEXT();
+
+  BIN_I32(ADD_I32, ua + ub)
+  BIN_I32(SUB_I32, ua - ub)
+  BIN_I32(MUL_I32, ua * ub)
+  OP(DIV_I32_S) OP(REM_I32_S) {
+    bool rem = *op_pc == GRT_VM_CODE_REM_I32_S;
+    int32_t a = I32(R()), b = I32(R());
+    if (b == 0 || (a == INT32_MIN && b == -1)) {
+      FAIL(grt_vm_division_error(rem ? "rem.i32.s" : "div.i32.s", a, b));
+    }
+    I32(R()) = rem ? a % b : a / b;
+  }
+  NEXT();
+  OP(DIV_I32_U) OP(REM_I32_U) {
+    bool rem = *op_pc == GRT_VM_CODE_REM_I32_U;
+    uint32_t a = U32(R()), b = U32(R());
+    if (b == 0) FAIL(grt_vm_division_error(rem ? "rem.i32.u" : "div.i32.u", a, b));
+    U32(R()) = rem ? a % b : a / b;
+  }
+  NEXT();
+  OP(FMA_I32) {
+    uint32_t a = U32(R()), b = U32(R()), c = U32(R());
+    U32(R()) = a * b + c;
+  }
+  NEXT();
+  UN_I32(ABS_I32, a < 0 ? 0u - ua : ua)
+  BIN_I32(MIN_I32_S, a < b ? a : b)
+  BIN_I32(MIN_I32_U, ua < ub ? ua : ub)
+  BIN_I32(MAX_I32_S, a > b ? a : b)
+  BIN_I32(MAX_I32_U, ua > ub ? ua : ub)
+  UN_I32(NOT_I32, ~ua)
+  BIN_I32(AND_I32, ua & ub)
+  BIN_I32(OR_I32, ua | ub)
+  BIN_I32(XOR_I32, ua ^ ub)
+  BIN_I32(SHL_I32, ua << (ub & 31u))
+  BIN_I32(SHR_I32_S, a < 0 ? ~(~ua >> (ub & 31u)) : ua >> (ub & 31u))
+  BIN_I32(SHR_I32_U, ua >> (ub & 31u))
+  UN_I32(CTLZ_I32, ua ? grt_vm_clz64(ua) - 32u : 32u)
+
+  BIN_I64(ADD_I64, ua + ub)
+  BIN_I64(SUB_I64, ua - ub)
+  BIN_I64(MUL_I64, ua * ub)
+  OP(DIV_I64_S) OP(REM_I64_S) {
+    bool rem = *op_pc == GRT_VM_CODE_REM_I64_S;
+    int64_t a = grt_vm_get_i64(regs, R()), b = grt_vm_get_i64(regs, R());
+    if (b == 0 || (a == INT64_MIN && b == -1)) {
+      FAIL(grt_vm_division_error(rem ? "rem.i64.s" : "div.i64.s", a, b));
+    }
+    grt_vm_set_i64(regs, R(), rem ? a % b : a / b);
+  }
+  NEXT();
+  OP(DIV_I64_U) OP(REM_I64_U) {
+    bool rem = *op_pc == GRT_VM_CODE_REM_I64_U;
+    uint64_t a = (uint64_t)grt_vm_get_i64(regs, R());
+    uint64_t b = (uint64_t)grt_vm_get_i64(regs, R());
+    if (b == 0) {
+      FAIL(grt_vm_division_error(rem ? "rem.i64.u" : "div.i64.u", (int64_t)a, 0));
+    }
+    grt_vm_set_i64(regs, R(), (int64_t)(rem ? a % b : a / b));
+  }
+  NEXT();
+  OP(FMA_I64) {
+    uint64_t a = (uint64_t)grt_vm_get_i64(regs, R());
+    uint64_t b = (uint64_t)grt_vm_get_i64(regs, R());
+    uint64_t c = (uint64_t)grt_vm_get_i64(regs, R());
+    grt_vm_set_i64(regs, R(), (int64_t)(a * b + c));
+  }
+  NEXT();
+  UN_I64(ABS_I64, a < 0 ? 0u - ua : ua)
+  BIN_I64(MIN_I64_S, a < b ? a : b)
+  BIN_I64(MIN_I64_U, ua < ub ? ua : ub)
+  BIN_I64(MAX_I64_S, a > b ? a : b)
+  BIN_I64(MAX_I64_U, ua > ub ? ua : ub)
+  UN_I64(NOT_I64, ~ua)
+  BIN_I64(AND_I64, ua & ub)
+  BIN_I64(OR_I64, ua | ub)
+  BIN_I64(XOR_I64, ua ^ ub)
+  SHIFT_I64(SHL_I64, ua << b)
+  SHIFT_I64(SHR_I64_S, a < 0 ? ~(~ua >> b) : ua >> b)
+  SHIFT_I64(SHR_I64_U, ua >> b)
+  UN_I64(CTLZ_I64, grt_vm_clz64(ua))
+
+  CONVERT(TRUNC_I32_I8, U32(dst_) = U32(src_) & 0xFFu)
+  CONVERT(TRUNC_I32_I16, U32(dst_) = U32(src_) & 0xFFFFu)
+  CONVERT(TRUNC_I64_I32, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_))
+  CONVERT(EXT_I8_I32_S, I32(dst_) = (int8_t)(U32(src_) & 0xFFu))
+  CONVERT(EXT_I8_I32_U, U32(dst_) = U32(src_) & 0xFFu)
+  CONVERT(EXT_I16_I32_S, I32(dst_) = (int16_t)(U32(src_) & 0xFFFFu))
+  CONVERT(EXT_I16_I32_U, U32(dst_) = U32(src_) & 0xFFFFu)
+  CONVERT(EXT_I32_I64_S, grt_vm_set_i64(regs, dst_, I32(src_)))
+  CONVERT(EXT_I32_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)U32(src_)))
+
+  BIN_I32(CMP_EQ_I32, a == b)
+  BIN_I32(CMP_NE_I32, a != b)
+  BIN_I32(CMP_LT_I32_S, a < b)
+  BIN_I32(CMP_LT_I32_U, ua < ub)
+  BIN_I32(CMP_LTE_I32_S, a <= b)
+  BIN_I32(CMP_LTE_I32_U, ua <= ub)
+  BIN_I32(CMP_GT_I32_S, a > b)
+  BIN_I32(CMP_GT_I32_U, ua > ub)
+  BIN_I32(CMP_GTE_I32_S, a >= b)
+  BIN_I32(CMP_GTE_I32_U, ua >= ub)
+  UN_I32(CMP_NZ_I32, a != 0)
+  CMP_I64(CMP_EQ_I64, a == b)
+  CMP_I64(CMP_NE_I64, a != b)
+  CMP_I64(CMP_LT_I64_S, a < b)
+  CMP_I64(CMP_LT_I64_U, ua < ub)
+  CMP_I64(CMP_LTE_I64_S, a <= b)
+  CMP_I64(CMP_LTE_I64_U, ua <= ub)
+  CMP_I64(CMP_GT_I64_S, a > b)
+  CMP_I64(CMP_GT_I64_U, ua > ub)
+  CMP_I64(CMP_GTE_I64_S, a >= b)
+  CMP_I64(CMP_GTE_I64_U, ua >= ub)
+  OP(CMP_NZ_I64) { int64_t a = grt_vm_get_i64(regs, R()); I32(R()) = a != 0; }
+  NEXT();
+  OP(CMP_EQ_REF) {
+    uint16_t a = R(), b = R();
+    I32(R()) = REF(a).ptr == REF(b).ptr;
+  }
+  NEXT();
+  OP(CMP_NE_REF) {
+    uint16_t a = R(), b = R();
+    I32(R()) = REF(a).ptr != REF(b).ptr;
+  }
+  NEXT();
+  OP(CMP_NZ_REF) { uint16_t a = R(); I32(R()) = REF(a).ptr != NULL; } NEXT();
+
+  OP(CAST_ANY_REF) {
+    uint16_t src = R();
+    uint16_t length = R();
+    grt_string_view_t name = grt_make_string_view((const char*)pc, length);
+    pc += length;
+    const grt_vm_ref_t* ref = &REF(src);
+    if (ref->ptr && !grt_string_view_equal_cstring(name, ref->type->name)) {
+      FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "cast.any.ref: expected ref<%.*s>, got ref<%s>",
+                           GRT_SV_ARG(name), ref->type->name));
+    }
+    grt_vm_take_ref(refs, src, &REF(R()));
+  }
+  NEXT();
+  OP(CAST_REF_ANY) {
+    uint16_t src = R();
+    grt_vm_take_ref(refs, src, &REF(R()));
+  }
+  NEXT();
+
+  OP(LIST_ALLOC) {
+    uint32_t element = grt_vm_read_u32(&pc);
+    int32_t capacity = I32(R());
+    uint16_t dst = R();
+    if (element >= GRT_VM_VALUE_TYPE_COUNT) {
+      FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "list.alloc: unknown element type %u (expected "
+                           "0-%d)",
+                           element, GRT_VM_VALUE_TYPE_COUNT - 1));
+    }
+    grt_vm_type_def_t def = {(grt_vm_value_type_t)element, NULL};
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_create(def, capacity > 0 ? (size_t)capacity : 0,
+                            state->allocator, &list));
+    grt_vm_ref_t created = grt_vm_ref_wrap_move(list, grt_vm_list_type());
+    grt_vm_ref_move(&REF(dst), &created);
+  }
+  NEXT();
+  OP(LIST_RESERVE) OP(LIST_RESIZE) {
+    bool resize = *op_pc == GRT_VM_CODE_LIST_RESIZE;
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t n = I32(R());
+    if (n < 0) {
+      FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: negative size %" PRId32,
+                           resize ? "list.resize" : "list.reserve", n));
+    }
+    FAIL(resize ? grt_vm_list_resize(list, (size_t)n)
+                : grt_vm_list_reserve(list, (size_t)n));
+  }
+  NEXT();
+  OP(LIST_SIZE) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    I32(R()) = (int32_t)grt_vm_list_size(list);
+  }
+  NEXT();
+  OP(LIST_GET_I32) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    int32_t value = 0;
+    FAIL(grt_vm_list_get_i32(list, (size_t)(uint32_t)index, &value));
+    I32(R()) = value;
+  }
+  NEXT();
+  OP(LIST_SET_I32) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    FAIL(grt_vm_list_set_i32(list, (size_t)(uint32_t)index, I32(R())));
+  }
+  NEXT();
+  OP(LIST_GET_I64) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    int64_t value = 0;
+    FAIL(grt_vm_list_get_i64(list, (size_t)(uint32_t)index, &value));
+    grt_vm_set_i64(regs, R(), value);
+  }
+  NEXT();
+  OP(LIST_SET_I64) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    FAIL(grt_vm_list_set_i64(list, (size_t)(uint32_t)index,
+                             grt_vm_get_i64(regs, R())));
+  }
+  NEXT();
+  OP(LIST_GET_REF) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    FAIL(grt_vm_list_get_ref_assign(list, (size_t)(uint32_t)index, &REF(R())));
+  }
+  NEXT();
+  OP(LIST_SET_REF) {
+    grt_vm_list_t* list = NULL;
+    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
+    int32_t index = I32(R());
+    uint16_t value = R();
+    if (value & GRT_VM_REF_MOVE_BIT) {
+      FAIL(grt_vm_list_set_ref_move(list, (size_t)(uint32_t)index, &REF(value)));
+    } else {
+      FAIL(grt_vm_list_set_ref_retain(list, (size_t)(uint32_t)index,
+                                      &REF(value)));
+    }
+  }
+  NEXT();
+
+  OP(BUFFER_ALLOC) {
+    int64_t length = grt_vm_get_i64(regs, R());
+    int32_t alignment = I32(R());
+    uint16_t dst = R();
+    if (length < 0 || alignment < 0 || (alignment & (alignment - 1))) {
+      FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "buffer.alloc: expected a non-negative length and "
+                           "a power-of-two alignment, got %" PRId64 " and %" PRId32,
+                           length, alignment));
+    }
+    grt_vm_buffer_t* buffer = NULL;
+    FAIL(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, (uint64_t)length,
+                              (size_t)alignment, state->allocator, &buffer));
+    grt_vm_ref_t created = grt_vm_ref_wrap_move(buffer, grt_vm_buffer_type());
+    grt_vm_ref_move(&REF(dst), &created);
+  }
+  NEXT();
+  OP(BUFFER_CLONE) {
+    grt_vm_buffer_t* source = NULL;
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &source));
+    int64_t offset = grt_vm_get_i64(regs, R());
+    int64_t length = grt_vm_get_i64(regs, R());
+    int32_t alignment = I32(R());
+    uint16_t dst = R();
+    if (alignment < 0 || (alignment & (alignment - 1))) {
+      FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "buffer.clone: expected a power-of-two alignment, "
+                           "got %" PRId32, alignment));
+    }
+    grt_vm_buffer_t* buffer = NULL;
+    FAIL(grt_vm_buffer_clone(source, (uint64_t)offset, (uint64_t)length,
+                             GRT_VM_BUFFER_ACCESS_MUTABLE, (size_t)alignment,
+                             state->allocator, &buffer));
+    grt_vm_ref_t created = grt_vm_ref_wrap_move(buffer, grt_vm_buffer_type());
+    grt_vm_ref_move(&REF(dst), &created);
+  }
+  NEXT();
+  OP(BUFFER_LENGTH) {
+    grt_vm_buffer_t* buffer = NULL;
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));
+    grt_vm_set_i64(regs, R(), (int64_t)grt_vm_buffer_length(buffer));
+  }
+  NEXT();
+  OP(BUFFER_COPY) {
+    grt_vm_buffer_t* source = NULL;
+    grt_vm_buffer_t* target = NULL;
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &source));
+    int64_t source_offset = grt_vm_get_i64(regs, R());
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &target));
+    int64_t target_offset = grt_vm_get_i64(regs, R());
+    int64_t length = grt_vm_get_i64(regs, R());
+    FAIL(grt_vm_buffer_copy(source, (uint64_t)source_offset, target,
+                            (uint64_t)target_offset, (uint64_t)length));
+  }
+  NEXT();
+  OP(BUFFER_COMPARE) {
+    grt_vm_buffer_t* lhs = NULL;
+    grt_vm_buffer_t* rhs = NULL;
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &lhs));
+    int64_t lhs_offset = grt_vm_get_i64(regs, R());
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &rhs));
+    int64_t rhs_offset = grt_vm_get_i64(regs, R());
+    int64_t length = grt_vm_get_i64(regs, R());
+    bool equal = false;
+    FAIL(grt_vm_buffer_compare(lhs, (uint64_t)lhs_offset, rhs,
+                               (uint64_t)rhs_offset, (uint64_t)length, &equal));
+    I32(R()) = equal;
+  }
+  NEXT();
+  OP(BUFFER_HASH) {
+    grt_vm_buffer_t* buffer = NULL;
+    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));
+    int64_t offset = grt_vm_get_i64(regs, R());
+    int64_t length = grt_vm_get_i64(regs, R());
+    uint64_t hash = 0;
+    FAIL(grt_vm_buffer_hash(buffer, (uint64_t)offset, (uint64_t)length, &hash));
+    grt_vm_set_i64(regs, R(), (int64_t)hash);
+  }
+  NEXT();
+  BUFFER_FILL_INT(BUFFER_FILL_I8, 1, U32(value))
+  BUFFER_FILL_INT(BUFFER_FILL_I16, 2, U32(value))
+  BUFFER_FILL_INT(BUFFER_FILL_I32, 4, U32(value))
+  BUFFER_FILL_INT(BUFFER_FILL_I64, 8, grt_vm_get_i64(regs, value))
+  BUFFER_LOAD_INT(BUFFER_LOAD_I8_S, 1, true, I32(R()) = (int32_t)value)
+  BUFFER_LOAD_INT(BUFFER_LOAD_I8_U, 1, false, I32(R()) = (int32_t)value)
+  BUFFER_LOAD_INT(BUFFER_LOAD_I16_S, 2, true, I32(R()) = (int32_t)value)
+  BUFFER_LOAD_INT(BUFFER_LOAD_I16_U, 2, false, I32(R()) = (int32_t)value)
+  BUFFER_LOAD_INT(BUFFER_LOAD_I32, 4, true, I32(R()) = (int32_t)value)
+  BUFFER_LOAD_INT(BUFFER_LOAD_I64, 8, true, grt_vm_set_i64(regs, R(), value))
+  BUFFER_STORE_INT(BUFFER_STORE_I8, 1, I32(value))
+  BUFFER_STORE_INT(BUFFER_STORE_I16, 2, I32(value))
+  BUFFER_STORE_INT(BUFFER_STORE_I32, 4, I32(value))
+  BUFFER_STORE_INT(BUFFER_STORE_I64, 8, grt_vm_get_i64(regs, value))
+
+  FLOAT_OPS(32, float, grt_vm_get_f32, grt_vm_set_f32, f)
+  CONVERT(BITCAST_I32_F32, U32(dst_) = U32(src_))
+  CONVERT(BITCAST_F32_I32, U32(dst_) = U32(src_))
+
+  FLOAT_OPS(64, double, grt_vm_get_f64, grt_vm_set_f64, )
+  CONVERT(BITCAST_I64_F64, memcpy(regs + dst_, regs + src_, 8))
+  CONVERT(BITCAST_F64_I64, memcpy(regs + dst_, regs + src_, 8))
+  CONVERT(EXT_F32_F64, grt_vm_set_f64(regs, dst_, grt_vm_get_f32(regs, src_)))
+  CONVERT(TRUNC_F64_F32,
+          grt_vm_set_f32(regs, dst_, (float)grt_vm_get_f64(regs, src_)))
+
+#if !defined(GRT_VM_DISPATCH_GOTO)
+      default:
+        break;  // unreachable: the verifier admits only table ops
+    }
+  }
+#endif
+
+unwind:
+  frame->pc = (uint32_t)(op_pc - code);
+  while (grt_vm_stack_depth(stack) > base_depth) {
+    grt_vm_stack_frame_t* top = grt_vm_stack_top(stack);
+    if (top->module == &module->base) {
+      status = grt_vm_annotate_frame(module, top, status);
+    }
+    grt_vm_stack_pop_frame(stack);
+  }
+  return status;
+}

@@ -1,0 +1,86 @@
+// Bytecode modules: a verified .vmfb module behind the module interface.
+//
+// Creation reads the module file (which it retains), parses every calling
+// convention and verifies every function, so a module that loads runs
+// without per-op checks. Each context gets its own state: the primitive
+// global bytes, the ref globals, the import bindings, and the module's
+// rodata segments as vm.buffer refs that alias the file's bytes (no copy;
+// each buffer retains the file). Export "__init" (signature 0v_v), if
+// present, runs when a context initializes the module.
+//
+// VM errors come back as statuses carrying a backtrace, one annotation per
+// bytecode frame from the innermost out: "at m.f@0x1c (prog.mlir:12:5)"
+// (the location only when the module has debug info for the op).
+#ifndef GRT_VM_BYTECODE_MODULE_H_
+#define GRT_VM_BYTECODE_MODULE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/allocator.h"
+#include "base/status.h"
+#include "schemas/module_file.h"
+#include "vm/bytecode_verifier.h"
+#include "vm/module.h"
+#include "vm/ref.h"
+#include "vm/signature.h"
+#include "vm/stack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// |stack_limit| bounds the VM stack the module creates for calls from the
+// host (0: GRT_VM_STACK_DEFAULT_LIMIT); calls from other bytecode run on the
+// caller's stack and its limit.
+grt_status_t grt_vm_bytecode_module_create(grt_module_file_t* file,
+                                           size_t stack_limit,
+                                           grt_allocator_t allocator,
+                                           grt_vm_module_t** out_module)
+    GRT_MUST_USE;
+
+//===----------------------------------------------------------------------===//
+// Internals shared by bytecode_module.c and bytecode_dispatch.c
+//===----------------------------------------------------------------------===//
+
+typedef struct grt_vm_bytecode_module_t {
+  grt_vm_module_t base;
+  grt_module_file_t* file;
+  grt_vm_bytecode_layout_t layout;
+  grt_module_function_t* functions;
+  grt_vm_signature_t* function_signatures;
+  grt_module_import_t* imports;
+  grt_vm_signature_t* import_signatures;
+  size_t stack_limit;
+} grt_vm_bytecode_module_t;
+
+typedef struct grt_vm_bytecode_import_binding_t {
+  grt_vm_function_t target;
+  grt_vm_module_state_t* target_state;
+  bool resolved;
+} grt_vm_bytecode_import_binding_t;
+
+struct grt_vm_module_state_t {
+  grt_allocator_t allocator;
+  uint8_t* global_bytes;      // 8-byte aligned
+  grt_vm_ref_t* global_refs;
+  grt_vm_ref_t* rodata;       // one vm.buffer per segment
+  grt_vm_bytecode_import_binding_t* imports;
+};
+
+// Runs internal function |function_ordinal| on |stack| with packed
+// |arguments| and |results| laid out per its signature. On failure every
+// frame it pushed is popped (releasing its refs) and the status carries the
+// backtrace of those frames.
+grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
+                                      grt_vm_module_state_t* state,
+                                      grt_vm_stack_t* stack,
+                                      uint32_t function_ordinal,
+                                      const void* arguments, void* results)
+    GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_VM_BYTECODE_MODULE_H_
