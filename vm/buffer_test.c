@@ -77,6 +77,7 @@ static void test_wrap_rodata_is_zero_copy_and_read_only(void** state) {
   assert_int_equal(value, 100);
   GRT_VM_EXPECT_OK(grt_vm_buffer_load_int(clone, 1, 1, false, &value));
   assert_int_equal(value, 10);
+  grt_vm_buffer_release(clone);
   grt_vm_expect_error(
       grt_vm_buffer_clone(buffer, 12, 8, GRT_VM_BUFFER_ACCESS_MUTABLE, 0,
                           grt_allocator_system(), &clone),
