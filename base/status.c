@@ -16,15 +16,12 @@ struct grt_status_record_t {
 };
 
 // Returned when a record cannot be allocated. Recognized by address so that
-// freeing and annotating it are no-ops.
-static struct {
-  struct grt_status_record_t record;
-  char text[64];
-} grt_oom_status_storage = {
-    {GRT_STATUS_RESOURCE_EXHAUSTED, 41, 64},
-    "out of memory while creating an error status",
-};
-#define GRT_OOM_STATUS ((grt_status_t)&grt_oom_status_storage.record)
+// freeing and annotating it are no-ops and its message comes from a constant.
+static struct grt_status_record_t grt_oom_status_record = {
+    GRT_STATUS_RESOURCE_EXHAUSTED, 0, 0};
+static const char grt_oom_status_text[] =
+    "out of memory while creating an error status";
+#define GRT_OOM_STATUS (&grt_oom_status_record)
 
 static const char* const grt_status_code_names[] = {
 #define GRT_STATUS_CODE_STRING(name, str) str,
@@ -95,6 +92,7 @@ grt_status_code_t grt_status_code(grt_status_t status) {
 }
 
 const char* grt_status_message(grt_status_t status) {
+  if (status == GRT_OOM_STATUS) return grt_oom_status_text;
   return status ? status->text : "";
 }
 
@@ -104,7 +102,7 @@ size_t grt_status_format(grt_status_t status, char* buffer, size_t capacity) {
     n = snprintf(buffer, capacity, "OK");
   } else {
     n = snprintf(buffer, capacity, "%s: %s", grt_status_code_name(status->code),
-                 status->text);
+                 grt_status_message(status));
   }
   return n < 0 ? 0 : (size_t)n;
 }
@@ -114,7 +112,8 @@ void grt_status_fprint(void* file, grt_status_t status) {
   if (!status) {
     fputs("OK\n", f);
   } else {
-    fprintf(f, "%s: %s\n", grt_status_code_name(status->code), status->text);
+    fprintf(f, "%s: %s\n", grt_status_code_name(status->code),
+            grt_status_message(status));
   }
 }
 

@@ -25,6 +25,15 @@ add_compile_definitions(_POSIX_C_SOURCE=200809L)
 find_path(CMOCKA_INCLUDE_DIR cmocka.h)
 find_library(CMOCKA_LIBRARY cmocka)
 
+# Tests exercise out-of-memory paths with impossible sizes; under ASan those
+# must come back as NULL (and so as a status), not abort the process.
+function(grt_sanitizer_test_environment test_name)
+  if(GRT_SANITIZE)
+    set_tests_properties(${test_name} PROPERTIES ENVIRONMENT
+      "ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  endif()
+endfunction()
+
 # grt_cc_library(NAME <target> SRCS <files...> [DEPS <targets...>])
 function(grt_cc_library)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
@@ -68,6 +77,7 @@ function(grt_cc_test)
   if(ARG_LABELS)
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}")
   endif()
+  grt_sanitizer_test_environment(${ARG_NAME})
 endfunction()
 
 # Every foo_test.c beside the code in the calling folder becomes test
