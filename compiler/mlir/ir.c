@@ -1,0 +1,295 @@
+#include "compiler/mlir/ir.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+  const char* spelling;
+  int exponent_bits;
+  int mantissa_bits;
+  size_t byte_size;
+} grtc_float_kinds[] = {
+#define GRTC_FLOAT_KIND_ROW(name, spelling, e, m, size) {spelling, e, m, size},
+    GRTC_FLOAT_KIND_LIST(GRTC_FLOAT_KIND_ROW)
+#undef GRTC_FLOAT_KIND_ROW
+};
+
+const char* grtc_float_kind_spelling(grtc_float_kind_t kind) {
+  return grtc_float_kinds[kind].spelling;
+}
+
+bool grtc_type_equal(const grtc_type_t* a, const grtc_type_t* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  switch (a->kind) {
+    case GRTC_TYPE_INTEGER:
+      return a->integer.width == b->integer.width &&
+             a->integer.signedness == b->integer.signedness;
+    case GRTC_TYPE_FLOAT:
+      return a->float_kind == b->float_kind;
+    case GRTC_TYPE_INDEX:
+    case GRTC_TYPE_NONE:
+    case GRTC_TYPE_VM_BUFFER:
+      return true;
+    case GRTC_TYPE_COMPLEX:
+    case GRTC_TYPE_VM_REF:
+    case GRTC_TYPE_VM_LIST:
+      return grtc_type_equal(a->element, b->element);
+    case GRTC_TYPE_TENSOR:
+    case GRTC_TYPE_VECTOR:
+      if (a->shaped.ranked != b->shaped.ranked ||
+          a->shaped.rank != b->shaped.rank ||
+          !grtc_type_equal(a->shaped.element, b->shaped.element)) {
+        return false;
+      }
+      for (uint32_t i = 0; i < a->shaped.rank; ++i) {
+        if (a->shaped.dims[i] != b->shaped.dims[i]) return false;
+      }
+      if (!a->shaped.encoding != !b->shaped.encoding) return false;
+      return !a->shaped.encoding ||
+             grtc_attribute_equal(a->shaped.encoding, b->shaped.encoding);
+    case GRTC_TYPE_TUPLE:
+    case GRTC_TYPE_FUNCTION: {
+      if (a->function.input_count != b->function.input_count ||
+          a->function.result_count != b->function.result_count) {
+        return false;
+      }
+      uint32_t count = a->function.input_count + a->function.result_count;
+      for (uint32_t i = 0; i < count; ++i) {
+        if (!grtc_type_equal(a->function.types[i], b->function.types[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case GRTC_TYPE_OPAQUE:
+      return grt_string_view_equal(a->opaque, b->opaque);
+  }
+  return false;
+}
+
+bool grtc_type_is_integer(const grtc_type_t* type, uint32_t width) {
+  return type && type->kind == GRTC_TYPE_INTEGER &&
+         type->integer.width == width;
+}
+
+bool grtc_type_is_float(const grtc_type_t* type, grtc_float_kind_t kind) {
+  return type && type->kind == GRTC_TYPE_FLOAT && type->float_kind == kind;
+}
+
+bool grtc_type_is_ref(const grtc_type_t* type) {
+  return type && (type->kind == GRTC_TYPE_VM_REF ||
+                  type->kind == GRTC_TYPE_VM_BUFFER ||
+                  type->kind == GRTC_TYPE_VM_LIST ||
+                  type->kind == GRTC_TYPE_OPAQUE);
+}
+
+size_t grtc_type_element_byte_size(const grtc_type_t* type) {
+  switch (type->kind) {
+    case GRTC_TYPE_INTEGER:
+      if (type->integer.width > 64) return 0;
+      return (type->integer.width + 7) / 8;
+    case GRTC_TYPE_INDEX:
+      return 8;
+    case GRTC_TYPE_FLOAT:
+      return grtc_float_kinds[type->float_kind].byte_size;
+    default:
+      return 0;
+  }
+}
+
+bool grtc_type_element_count(const grtc_type_t* type, uint64_t* out_count) {
+  if ((type->kind != GRTC_TYPE_TENSOR && type->kind != GRTC_TYPE_VECTOR) ||
+      !type->shaped.ranked) {
+    return false;
+  }
+  uint64_t count = 1;
+  for (uint32_t i = 0; i < type->shaped.rank; ++i) {
+    int64_t dim = type->shaped.dims[i];
+    if (dim < 0) return false;
+    if (dim != 0 && count > UINT64_MAX / (uint64_t)dim) return false;
+    count *= (uint64_t)dim;
+  }
+  *out_count = count;
+  return true;
+}
+
+bool grtc_attribute_equal(const grtc_attribute_t* a, const grtc_attribute_t* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  if (!a->type != !b->type) return false;
+  if (a->type && !grtc_type_equal(a->type, b->type)) return false;
+  switch (a->kind) {
+    case GRTC_ATTR_UNIT:
+    case GRTC_ATTR_TYPE:
+      return true;
+    case GRTC_ATTR_BOOL:
+      return a->boolean == b->boolean;
+    case GRTC_ATTR_INTEGER:
+      return a->integer == b->integer;
+    case GRTC_ATTR_FLOAT:
+      return memcmp(&a->floating, &b->floating, sizeof(double)) == 0;
+    case GRTC_ATTR_STRING:
+      return grt_string_view_equal(a->string, b->string);
+    case GRTC_ATTR_OPAQUE:
+      return grt_string_view_equal(a->opaque, b->opaque);
+    case GRTC_ATTR_ARRAY:
+      if (a->array.count != b->array.count) return false;
+      for (uint32_t i = 0; i < a->array.count; ++i) {
+        if (!grtc_attribute_equal(a->array.items[i], b->array.items[i])) {
+          return false;
+        }
+      }
+      return true;
+    case GRTC_ATTR_DICTIONARY:
+      if (a->dictionary.count != b->dictionary.count) return false;
+      for (uint32_t i = 0; i < a->dictionary.count; ++i) {
+        if (!grt_string_view_equal(a->dictionary.entries[i].name,
+                                   b->dictionary.entries[i].name) ||
+            !grtc_attribute_equal(a->dictionary.entries[i].value,
+                                  b->dictionary.entries[i].value)) {
+          return false;
+        }
+      }
+      return true;
+    case GRTC_ATTR_SYMBOL_REF:
+      if (a->symbol.count != b->symbol.count) return false;
+      for (uint32_t i = 0; i < a->symbol.count; ++i) {
+        if (!grt_string_view_equal(a->symbol.names[i], b->symbol.names[i])) {
+          return false;
+        }
+      }
+      return true;
+    case GRTC_ATTR_DENSE_ELEMENTS:
+    case GRTC_ATTR_DENSE_ARRAY:
+      return a->dense.splat == b->dense.splat && a->dense.size == b->dense.size &&
+             (a->dense.size == 0 ||
+              memcmp(a->dense.data, b->dense.data, a->dense.size) == 0);
+  }
+  return false;
+}
+
+const grtc_attribute_t* grtc_dictionary_get(const grtc_attribute_t* dictionary,
+                                            const char* name) {
+  if (!dictionary || dictionary->kind != GRTC_ATTR_DICTIONARY) return NULL;
+  for (uint32_t i = 0; i < dictionary->dictionary.count; ++i) {
+    if (grt_string_view_equal_cstring(dictionary->dictionary.entries[i].name,
+                                      name)) {
+      return dictionary->dictionary.entries[i].value;
+    }
+  }
+  return NULL;
+}
+
+bool grtc_location_file_position(const grtc_location_t* location,
+                                 grt_string_view_t* out_file,
+                                 uint32_t* out_line, uint32_t* out_column) {
+  // Alias chains are bounded by the parser (cycles are rejected), but a
+  // depth cap keeps this safe on any hand-built IR too.
+  for (int depth = 0; location && depth < 256; ++depth) {
+    switch (location->kind) {
+      case GRTC_LOC_FILE:
+        *out_file = location->text;
+        *out_line = location->line;
+        *out_column = location->column;
+        return true;
+      case GRTC_LOC_ALIAS:
+        location = location->resolved;
+        break;
+      case GRTC_LOC_NAME:
+      case GRTC_LOC_CALLSITE:
+        location = location->child_count ? location->children[0] : NULL;
+        break;
+      case GRTC_LOC_FUSED:
+        for (uint32_t i = 0; i < location->child_count; ++i) {
+          if (grtc_location_file_position(location->children[i], out_file,
+                                          out_line, out_column)) {
+            return true;
+          }
+        }
+        return false;
+      case GRTC_LOC_UNKNOWN:
+        return false;
+    }
+  }
+  return false;
+}
+
+const grtc_attribute_t* grtc_operation_attribute(const grtc_operation_t* op,
+                                                 const char* name) {
+  for (uint32_t i = 0; i < op->attribute_count; ++i) {
+    if (grt_string_view_equal_cstring(op->attributes[i].name, name)) {
+      return op->attributes[i].value;
+    }
+  }
+  return grtc_dictionary_get(op->properties, name);
+}
+
+bool grtc_operation_is(const grtc_operation_t* op, const char* name) {
+  return grt_string_view_equal_cstring(op->name, name);
+}
+
+void grtc_module_destroy(grtc_module_t* module) {
+  if (!module) return;
+  grtc_arena_t arena = module->arena;  // the module lives in its own arena
+  grtc_arena_deinitialize(&arena);
+}
+
+uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
+  const int exponent_bits = grtc_float_kinds[kind].exponent_bits;
+  const int mantissa_bits = grtc_float_kinds[kind].mantissa_bits;
+  const uint64_t sign = signbit(value) ? 1 : 0;
+  const int64_t bias = ((int64_t)1 << (exponent_bits - 1)) - 1;
+  const uint64_t exponent_max = ((uint64_t)1 << exponent_bits) - 1;
+  uint64_t bits = 0;
+  if (isnan(value)) {
+    bits = (exponent_max << mantissa_bits) | ((uint64_t)1 << (mantissa_bits - 1));
+  } else if (isinf(value)) {
+    bits = exponent_max << mantissa_bits;
+  } else if (value != 0) {
+    double magnitude = fabs(value);
+    int exponent = 0;
+    double fraction = frexp(magnitude, &exponent);  // [0.5, 1) * 2^exponent
+    int64_t biased = (int64_t)exponent - 1 + bias;
+    if (biased >= 1) {
+      // Scaling by a power of two is exact; nearbyint rounds to even.
+      double significand = nearbyint(ldexp(fraction, mantissa_bits + 1));
+      if (significand >= ldexp(1.0, mantissa_bits + 1)) {
+        significand /= 2;
+        biased += 1;
+      }
+      if ((uint64_t)biased >= exponent_max) {
+        bits = exponent_max << mantissa_bits;
+      } else {
+        bits = ((uint64_t)biased << mantissa_bits) |
+               ((uint64_t)significand - ((uint64_t)1 << mantissa_bits));
+      }
+    } else {
+      // Subnormal: a multiple of 2^(1 - bias - mantissa_bits). Rounding up
+      // to 2^mantissa_bits lands exactly on the smallest normal encoding.
+      bits = (uint64_t)nearbyint(
+          ldexp(magnitude, (int)(bias - 1 + mantissa_bits)));
+    }
+  }
+  return bits | (sign << (exponent_bits + mantissa_bits));
+}
+
+double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind) {
+  const int exponent_bits = grtc_float_kinds[kind].exponent_bits;
+  const int mantissa_bits = grtc_float_kinds[kind].mantissa_bits;
+  const int64_t bias = ((int64_t)1 << (exponent_bits - 1)) - 1;
+  const uint64_t exponent_max = ((uint64_t)1 << exponent_bits) - 1;
+  const uint64_t mantissa = bits & (((uint64_t)1 << mantissa_bits) - 1);
+  const uint64_t exponent = (bits >> mantissa_bits) & exponent_max;
+  const bool negative = (bits >> (exponent_bits + mantissa_bits)) & 1;
+  double value;
+  if (exponent == exponent_max) {
+    value = mantissa ? NAN : INFINITY;
+  } else if (exponent == 0) {
+    value = ldexp((double)mantissa, (int)(1 - bias - mantissa_bits));
+  } else {
+    value = ldexp((double)(mantissa | ((uint64_t)1 << mantissa_bits)),
+                  (int)((int64_t)exponent - bias - mantissa_bits));
+  }
+  return negative ? -value : value;
+}
