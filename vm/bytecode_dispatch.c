@@ -828,8 +828,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* caller_code =
         bytecode + functions[caller->function_ordinal].bytecode_offset;
     const uint8_t* result_list = caller_code + caller->pc + 1 + 4;
-    result_list += 2 + 2u * grt_vm_read_u16(&result_list);
-    result_list += 2;
+    uint16_t argument_count = grt_vm_read_u16(&result_list);
+    result_list += 2u * argument_count + 2u;  // the arguments, the Y count
     for (size_t i = 0; i < types.size; ++i) {
       uint16_t src = R();
       uint16_t dst = grt_vm_read_u16(&result_list);
