@@ -102,8 +102,9 @@ static uint8_t* grt_fb_builder_push(grt_fb_builder_t* builder, size_t size) {
 
 static void grt_fb_builder_push_bytes(grt_fb_builder_t* builder,
                                       const void* bytes, size_t size) {
+  if (size == 0) return;  // |bytes| may be NULL and the buffer unallocated
   uint8_t* at = grt_fb_builder_push(builder, size);
-  if (at && size) memcpy(at, bytes, size);
+  if (at) memcpy(at, bytes, size);
 }
 
 static void grt_fb_builder_push_uint(grt_fb_builder_t* builder, uint64_t value,
@@ -119,8 +120,9 @@ static void grt_fb_builder_prep(grt_fb_builder_t* builder, size_t alignment,
   if (alignment > builder->min_alignment) builder->min_alignment = alignment;
   size_t padding = (alignment - ((builder->used + additional) & (alignment - 1))) &
                    (alignment - 1);
+  if (padding == 0) return;
   uint8_t* at = grt_fb_builder_push(builder, padding);
-  if (at && padding) memset(at, 0, padding);
+  if (at) memset(at, 0, padding);
 }
 
 static bool grt_fb_builder_check_alignment(grt_fb_builder_t* builder,
