@@ -532,6 +532,7 @@ static grt_status_t grtc_scan_angle_body(grtc_parser_t* parser,
                                          const char** out_end) {
   const char* p = open->text.data;
   const char* end = parser->lexer.end;
+  char closers[GRTC_MAX_NESTING];
   int depth = 0;
   while (p < end) {
     char c = *p;
@@ -542,8 +543,17 @@ static grt_status_t grtc_scan_angle_body(grtc_parser_t* parser,
     } else if (c == '-' && p + 1 < end && p[1] == '>') {
       ++p;  // "->" is an arrow, not a closing bracket
     } else if (c == '<' || c == '(' || c == '[' || c == '{') {
-      ++depth;
+      if (depth == GRTC_MAX_NESTING) {
+        return grtc_parser_error_at(parser, open, "nesting deeper than %d "
+                                    "levels", GRTC_MAX_NESTING);
+      }
+      closers[depth++] = c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
     } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+      if (c != closers[depth - 1]) {
+        return grtc_parser_error_at(parser, open,
+                                    "unbalanced '<': expected '%c' before '%c'",
+                                    closers[depth - 1], c);
+      }
       if (--depth == 0) {
         *out_end = p + 1;
         return grt_ok_status();
@@ -1131,6 +1141,9 @@ static grt_status_t grtc_encode_leaf(grtc_parser_t* parser,
     int64_t value = 0;
     GRT_RETURN_IF_ERROR(grtc_literal_to_integer(parser, leaf, element, &value));
     memcpy(&bits, &value, sizeof(bits));
+    if (element->kind == GRTC_TYPE_INTEGER && element->integer.width < 64) {
+      bits &= ((uint64_t)1 << element->integer.width) - 1;  // i1 true is 1
+    }
   }
   grtc_store_le(out, bits, size);
   return grt_ok_status();

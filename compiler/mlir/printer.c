@@ -182,13 +182,15 @@ static void grtc_print_type(grtc_text_t* text, const grtc_type_t* type) {
   }
 }
 
-// Shortest text that reads back as exactly |value|, with the '.' MLIR
-// requires of a float literal.
-static void grtc_print_double(grtc_text_t* text, double value) {
+// Shortest text that reads back as the same |kind| value, with the '.'
+// MLIR requires of a float literal.
+static void grtc_print_float(grtc_text_t* text, double value,
+                             grtc_float_kind_t kind) {
   char buffer[64];
-  for (int precision = 6; precision <= 17; ++precision) {
+  uint64_t bits = grtc_float_encode(value, kind);
+  for (int precision = 1; precision <= 17; ++precision) {
     snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    if (strtod(buffer, NULL) == value) break;
+    if (grtc_float_encode(strtod(buffer, NULL), kind) == bits) break;
   }
   char* exponent = strpbrk(buffer, "eE");
   if (!strchr(buffer, '.')) {
@@ -216,7 +218,7 @@ static void grtc_print_element(grtc_text_t* text, const grtc_type_t* element,
   if (element->kind == GRTC_TYPE_FLOAT) {
     double value = grtc_float_decode(bits, element->float_kind);
     if (isfinite(value)) {
-      grtc_print_double(text, value);
+      grtc_print_float(text, value, element->float_kind);
     } else {
       grtc_text_printf(text, "0x%0*" PRIX64, (int)(size * 2), bits);
     }
@@ -275,7 +277,7 @@ static void grtc_print_attribute(grtc_text_t* text,
       return;
     case GRTC_ATTR_FLOAT:
       if (isfinite(attribute->floating)) {
-        grtc_print_double(text, attribute->floating);
+        grtc_print_float(text, attribute->floating, attribute->type->float_kind);
       } else {
         size_t size = grtc_type_element_byte_size(attribute->type);
         grtc_text_printf(text, "0x%0*" PRIX64, (int)(size * 2),
