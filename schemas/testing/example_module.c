@@ -119,3 +119,54 @@ grt_status_t grt_example_module_serialize(grt_allocator_t allocator,
   grt_module_writer_destroy(writer);
   return status;
 }
+
+unsigned grt_example_module_read_all(const grt_module_file_t* file) {
+  unsigned sum = 0;
+  const grt_module_file_info_t* info = grt_module_file_info(file);
+  for (size_t i = 0; i < info->name.size; ++i) sum += (unsigned char)info->name.data[i];
+  for (size_t i = 0; i < info->bytecode.size; ++i) sum += info->bytecode.data[i];
+  for (uint32_t i = 0; i < info->import_count; ++i) {
+    grt_module_import_t import = grt_module_file_import(file, i);
+    sum += (unsigned)import.full_name.size + (unsigned)import.optional;
+    for (size_t c = 0; c < import.calling_convention.size; ++c) {
+      sum += (unsigned char)import.calling_convention.data[c];
+    }
+  }
+  for (uint32_t i = 0; i < info->export_count; ++i) {
+    grt_module_export_t export_def = grt_module_file_export(file, i);
+    sum += export_def.function_ordinal + (unsigned)export_def.name.size;
+  }
+  for (uint32_t i = 0; i < info->function_count; ++i) {
+    grt_module_function_t function = grt_module_file_function(file, i);
+    const uint8_t* code = info->bytecode.data + function.bytecode_offset;
+    for (uint32_t b = 0; b < function.bytecode_length; ++b) sum += code[b];
+    sum += function.i32_register_count + function.ref_register_count;
+  }
+  for (uint32_t i = 0; i < info->rodata_count; ++i) {
+    grt_module_rodata_t rodata = grt_module_file_rodata(file, i);
+    for (size_t b = 0; b < rodata.data.size; ++b) sum += rodata.data.data[b];
+  }
+  for (uint32_t i = 0; i < info->executable_count; ++i) {
+    grt_module_executable_t executable = grt_module_file_executable(file, i);
+    for (size_t b = 0; b < executable.binary.size; ++b) {
+      sum += executable.binary.data[b];
+    }
+    for (size_t b = 0; b < GRT_MODULE_DIGEST_SIZE; ++b) sum += executable.digest[b];
+    for (uint32_t e = 0; e < executable.entry_point_count; ++e) {
+      grt_module_entry_point_t entry_point =
+          grt_module_file_entry_point(file, i, e);
+      sum += entry_point.binding_count + entry_point.workgroup_size[2] +
+             (unsigned)entry_point.name.size;
+    }
+  }
+  for (uint32_t i = 0; i < info->debug_location_count; ++i) {
+    grt_module_debug_location_t location =
+        grt_module_file_debug_location(file, i);
+    grt_string_view_t found;
+    if (grt_module_file_lookup_location(file, location.function_ordinal,
+                                        location.bytecode_offset, &found)) {
+      sum += (unsigned)found.size;
+    }
+  }
+  return sum;
+}

@@ -33,6 +33,11 @@ grt_status_t grt_example_module_serialize(grt_allocator_t allocator,
 unsigned char grt_example_module_external_byte(size_t index);
 unsigned char grt_example_module_binary_byte(unsigned executable, size_t index);
 
+// Reads every value an opened module exposes (every byte of every span)
+// and returns a checksum, so tests and fuzzers put each accessor's reads
+// under the sanitizers, whatever module they opened.
+unsigned grt_example_module_read_all(const grt_module_file_t* file);
+
 #ifdef __cplusplus
 }
 #endif
