@@ -283,4 +283,50 @@ static inline void grt_vm_test_module_end(grt_vm_test_module_t* t) {
   memset(t, 0, sizeof(*t));
 }
 
+// Runs |op| alone: a module whose "main" takes the op's register inputs as
+// arguments (placed as the calling convention places them), applies the op
+// and returns its register results. Only for ops whose operand string is all
+// registers (i I f F r), which is most of the arithmetic, comparison,
+// conversion and select ops. Stores the results on success.
+static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
+                                              const grt_vm_variant_t* args,
+                                              grt_vm_variant_t* results) {
+  const grt_vm_op_info_t* info = grt_vm_op_info(op);
+  char cconv[32] = "0";
+  grt_vm_operand_t operands[8];
+  grt_vm_register_t returned[4];
+  size_t n = 0, arg_count = 0, result_count = 0;
+  uint32_t slots = 0, refs = 0;
+  bool is_result = false;
+  for (const char* p = info->operands; *p; ++p) {
+    if (*p == '>') {
+      is_result = true;
+      strcat(cconv, "_");
+      continue;
+    }
+    grt_vm_type_t type = grt_vm_type_from_operand_char(*p);
+    assert_true(type != GRT_VM_TYPE_COUNT);
+    uint32_t reg = grt_vm_bytecode_place_argument(*p, &slots, &refs);
+    operands[n++] = grt_vm_operand_reg(type, (uint16_t)reg);
+    strncat(cconv, p, 1);
+    if (is_result) {
+      returned[result_count++] = operands[n - 1].reg;
+    } else {
+      ++arg_count;
+    }
+  }
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", cconv);
+  grt_vm_test_emit(&t, op, operands, n);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN,
+                   grt_vm_operand_list(returned, (uint16_t)result_count));
+  grt_vm_test_function_end(&t, slots, refs);
+  grt_vm_test_module_load(&t, NULL, 0);
+  grt_status_t status =
+      grt_vm_test_call(&t, "main", args, arg_count, results, result_count);
+  grt_vm_test_module_end(&t);
+  return status;
+}
+
 #endif  // GRT_VM_TEST_SUPPORT_H_
