@@ -14,6 +14,7 @@ PACKAGES=(
   libclang-rt-14-dev  # ASan/UBSan runtimes for clang
   libcmocka-dev       # unit tests
   flatbuffers-compiler # flatc: cross-checks our FlatBuffers against the reference
+  lua5.4              # the anchor bench/vm times the VM interpreter against
 )
 
 missing=()

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `make run`: assembles every samples/vm/*.mlir with the freshly built
+# grt-compile, prints what grt-dump sees in it, and calls its functions with
+# grt-run, checking each result. Any failing step stops the script with a
+# message naming it and a nonzero status.
+#
+#   scripts/run-sample.sh BUILD_DIR
+set -euo pipefail
+
+build=${1:?usage: scripts/run-sample.sh BUILD_DIR}
+bin="$build/bin"
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+die() {
+  echo "run-sample: FAILED: $*" >&2
+  exit 1
+}
+
+for tool in grt-compile grt-dump grt-run; do
+  [ -x "$bin/$tool" ] || die "$bin/$tool is missing; build first (make build)"
+done
+
+out="$build/samples/vm"
+mkdir -p "$out"
+shopt -s nullglob
+sources=("$root"/samples/vm/*.mlir)
+[ ${#sources[@]} -gt 0 ] || die "no samples in $root/samples/vm"
+for source in "${sources[@]}"; do
+  module="$out/$(basename "${source%.mlir}").vmfb"
+  echo "== grt-compile $(basename "$source")"
+  "$bin/grt-compile" "$source" -o "$module" || die "grt-compile $source"
+  echo "== grt-dump $(basename "$module")"
+  "$bin/grt-dump" "$module" || die "grt-dump $module"
+done
+
+# module  function  input  the line grt-run must print
+calls=(
+  "fib.vmfb fib 25 result[0]: i32=75025"
+  "fib.vmfb sum 1000000 result[0]: i64=499999500000"
+)
+for call in "${calls[@]}"; do
+  read -r module function input expected <<<"$call"
+  echo "== grt-run --function=$function --input=$input"
+  output=$("$bin/grt-run" --module="$out/$module" --function="$function" \
+             --input="$input" --print_statistics) ||
+    die "grt-run $function($input)"
+  echo "$output"
+  grep -qxF -- "$expected" <<<"$output" ||
+    die "$function($input): expected '$expected'"
+done
+echo "== all samples ran"
