@@ -16,8 +16,6 @@
 
 #define I32(n) grt_vm_operand_reg(GRT_VM_TYPE_I32, (n))
 #define I64(n) grt_vm_operand_reg(GRT_VM_TYPE_I64, (n))
-#define F32(n) grt_vm_operand_reg(GRT_VM_TYPE_F32, (n))
-#define F64(n) grt_vm_operand_reg(GRT_VM_TYPE_F64, (n))
 
 typedef grt_status_t (*grt_fixture_body_fn)(grt_vm_bytecode_emitter_t* e);
 
@@ -25,6 +23,7 @@ typedef struct grt_fixture_function_t {
   const char* name;
   const char* calling_convention;
   uint32_t i32_slots;
+  uint32_t ref_registers;
   grt_fixture_body_fn body;
 } grt_fixture_function_t;
 
@@ -113,6 +112,27 @@ static grt_status_t body_divide_by_zero(grt_vm_bytecode_emitter_t* e) {
   return emit_return(e, NULL, 0);
 }
 
+// Returns its ref argument (null or not) unchanged.
+static grt_status_t body_pass_ref(grt_vm_bytecode_emitter_t* e) {
+  GRT_RETURN_IF_ERROR(entry_block(e));
+  grt_vm_register_t result = {GRT_VM_TYPE_REF, 0, true};
+  return emit_return(e, &result, 1);
+}
+
+// Returns a new 16-byte buffer.
+static grt_status_t body_make_buffer(grt_vm_bytecode_emitter_t* e) {
+  GRT_RETURN_IF_ERROR(entry_block(e));
+  grt_vm_operand_t length[] = {grt_vm_operand_imm(16), I64(0)};
+  GRT_RETURN_IF_ERROR(emit(e, GRT_VM_OP_CONST_I64, length, 2));
+  grt_vm_operand_t alignment[] = {grt_vm_operand_imm(8), I32(2)};
+  GRT_RETURN_IF_ERROR(emit(e, GRT_VM_OP_CONST_I32, alignment, 2));
+  grt_vm_operand_t alloc[] = {I64(0), I32(2),
+                              grt_vm_operand_reg(GRT_VM_TYPE_REF, 0)};
+  GRT_RETURN_IF_ERROR(emit(e, GRT_VM_OP_BUFFER_ALLOC, alloc, 3));
+  grt_vm_register_t result = {GRT_VM_TYPE_REF, 0, true};
+  return emit_return(e, &result, 1);
+}
+
 // A module: its functions (all exported) and whether it carries the
 // executables, rodata, globals and optional import grt-dump shows.
 typedef struct grt_fixture_module_t {
@@ -124,32 +144,34 @@ typedef struct grt_fixture_module_t {
 } grt_fixture_module_t;
 
 static const grt_fixture_function_t scalars_functions[] = {
-    {"add", "0ii_i", 6, body_add},
-    {"div", "0ii_i", 6, body_div},
-    {"mul_i64", "0II_I", 6, body_mul_i64},
-    {"div_f32", "0ff_f", 6, body_div_f32},
-    {"sub_f64", "0FF_F", 6, body_sub_f64},
-    {"nothing", "0v_v", 0, body_return_nothing},
+    {"add", "0ii_i", 6, 0, body_add},
+    {"div", "0ii_i", 6, 0, body_div},
+    {"mul_i64", "0II_I", 6, 0, body_mul_i64},
+    {"div_f32", "0ff_f", 6, 0, body_div_f32},
+    {"sub_f64", "0FF_F", 6, 0, body_sub_f64},
+    {"nothing", "0v_v", 0, 0, body_return_nothing},
+    {"pass_ref", "0r_r", 0, 1, body_pass_ref},
+    {"make_buffer", "0v_r", 3, 1, body_make_buffer},
 };
 
 static const grt_fixture_function_t checks_functions[] = {
-    {"test_passes", "0v_v", 0, body_return_nothing},
-    {"test_with_result", "0v_i", 1, body_return_42},
-    {"fail_as_expected", "0v_v", 1, body_fail},
-    {"fail_by_trap", "0v_v", 3, body_divide_by_zero},
-    {"test_traps", "0v_v", 3, body_divide_by_zero},
-    {"fail_but_succeeds", "0v_v", 0, body_return_nothing},
-    {"test_takes_arguments", "0ii_i", 6, body_add},
-    {"helper", "0v_v", 0, body_return_nothing},
+    {"test_passes", "0v_v", 0, 0, body_return_nothing},
+    {"test_with_result", "0v_i", 1, 0, body_return_42},
+    {"fail_as_expected", "0v_v", 1, 0, body_fail},
+    {"fail_by_trap", "0v_v", 3, 0, body_divide_by_zero},
+    {"test_traps", "0v_v", 3, 0, body_divide_by_zero},
+    {"fail_but_succeeds", "0v_v", 0, 0, body_return_nothing},
+    {"test_takes_arguments", "0ii_i", 6, 0, body_add},
+    {"helper", "0v_v", 0, 0, body_return_nothing},
 };
 
 static const grt_fixture_function_t passing_functions[] = {
-    {"test_passes", "0v_v", 0, body_return_nothing},
-    {"fail_as_expected", "0v_v", 1, body_fail},
+    {"test_passes", "0v_v", 0, 0, body_return_nothing},
+    {"fail_as_expected", "0v_v", 1, 0, body_fail},
 };
 
 static const grt_fixture_function_t no_tests_functions[] = {
-    {"main", "0v_v", 0, body_return_nothing},
+    {"main", "0v_v", 0, 0, body_return_nothing},
 };
 
 #define GRT_FIXTURE_COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -207,7 +229,8 @@ static grt_status_t write_fixture(const grt_fixture_module_t* fixture,
     if (grt_status_is_ok(status)) status = fixture->functions[i].body(e);
     if (grt_status_is_ok(status)) {
       status = grt_vm_bytecode_emitter_end_function(
-          e, fixture->functions[i].i32_slots, 0, &index);
+          e, fixture->functions[i].i32_slots,
+          fixture->functions[i].ref_registers, &index);
     }
     status = grt_status_annotate(status, "fixture function '%s'",
                                  fixture->functions[i].name);
