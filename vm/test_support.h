@@ -315,6 +315,7 @@ static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
       ++arg_count;
     }
   }
+  if (!is_result) strcat(cconv, "_v");
   grt_vm_test_module_t t;
   grt_vm_test_module_begin(&t, "m");
   grt_vm_test_function_begin(&t, "main", cconv);
