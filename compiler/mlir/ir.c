@@ -1,6 +1,8 @@
 #include "compiler/mlir/ir.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -292,4 +294,33 @@ double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind) {
                   (int)((int64_t)exponent - bias - mantissa_bits));
   }
   return negative ? -value : value;
+}
+
+static grt_status_t grtc_error_at_v(const char* file_name, uint32_t line,
+                                    uint32_t column, const char* format,
+                                    va_list args) {
+  char message[512];
+  vsnprintf(message, sizeof(message), format, args);
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "%s:%u:%u: error: %s",
+                         file_name ? file_name : "<input>", line, column,
+                         message);
+}
+
+grt_status_t grtc_error_at(const char* file_name, uint32_t line,
+                           uint32_t column, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  grt_status_t status = grtc_error_at_v(file_name, line, column, format, args);
+  va_end(args);
+  return status;
+}
+
+grt_status_t grtc_op_error(const char* file_name, const grtc_operation_t* op,
+                           const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  grt_status_t status =
+      grtc_error_at_v(file_name, op->line, op->column, format, args);
+  va_end(args);
+  return status;
 }

@@ -280,6 +280,16 @@ typedef struct grtc_module_t {
 
 void grtc_module_destroy(grtc_module_t* module);
 
+// A diagnostic from a stage after parsing, in the parser's shape:
+// "file:line:col: error: <message>" (INVALID_ARGUMENT).
+grt_status_t grtc_error_at(const char* file_name, uint32_t line,
+                           uint32_t column, const char* format, ...)
+    GRT_PRINTF_LIKE(4, 5) GRT_MUST_USE;
+// The same at the place |op|'s name was written.
+grt_status_t grtc_op_error(const char* file_name, const grtc_operation_t* op,
+                           const char* format, ...)
+    GRT_PRINTF_LIKE(3, 4) GRT_MUST_USE;
+
 //===----------------------------------------------------------------------===//
 // Floating-point encoding shared by the parser, printer and code generators
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,1246 @@
+#include "compiler/vm_asm/assembler.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/mlir/printer.h"
+#include "compiler/vm_asm/register_allocator.h"
+#include "vm/bytecode_emitter.h"
+#include "vm/features.h"
+#include "vm/op_table.h"
+#include "vm/variant.h"
+
+// Rodata larger than this goes to the file's data area (mmapped in place).
+#define GRTC_VM_RODATA_INLINE_LIMIT 4096
+// vm.check.* failures carry this status code.
+#define GRTC_VM_CHECK_STATUS GRT_STATUS_FAILED_PRECONDITION
+// |a - b| above this fails vm.check.nearly_eq (IREE's check module uses the
+// same absolute tolerance).
+#define GRTC_VM_NEARLY_EQ_TOLERANCE 0.0001
+// Scratch primitive slots after a function's own registers for the
+// expansions of vm.check.*: [0,2) a difference (an f64 pair at most),
+// [2,4) the tolerance, 4 the failure condition, 5 the status code.
+#define GRTC_VM_SCRATCH_SLOTS 6
+
+typedef enum grtc_vm_symbol_kind_e {
+  GRTC_VM_SYMBOL_FUNCTION,
+  GRTC_VM_SYMBOL_IMPORT,
+  GRTC_VM_SYMBOL_GLOBAL,
+  GRTC_VM_SYMBOL_RODATA,
+} grtc_vm_symbol_kind_t;
+
+static const char* const grtc_vm_symbol_kind_names[] = {"a function", "an import",
+                                                        "a global", "a rodata segment"};
+
+typedef struct grtc_vm_symbol_t {
+  grt_string_view_t name;
+  grtc_vm_symbol_kind_t kind;
+  uint32_t ordinal;             // function/import/rodata ordinal, global offset
+  grt_vm_type_t global_type;    // globals
+  grtc_operation_t* op;
+} grtc_vm_symbol_t;
+
+typedef struct grtc_vm_assembler_t {
+  const char* file_name;
+  grt_allocator_t allocator;
+  grtc_arena_t arena;
+  grt_module_writer_t* writer;
+  grt_vm_bytecode_emitter_t* emitter;
+  uint64_t features;
+  grtc_arena_vec_t symbols;       // grtc_vm_symbol_t
+  grtc_arena_vec_t functions;     // grtc_operation_t*: vm.func, vm.initializer
+  grtc_arena_vec_t initializers;  // uint32_t function ordinals
+  grtc_arena_vec_t globals;       // grtc_vm_symbol_t* with initial values
+  uint32_t global_bytes;
+  uint32_t global_ref_count;
+  // The function being assembled.
+  grtc_operation_t* function;
+  grtc_vm_registers_t registers;
+  grt_vm_label_t* labels;  // per block, in order
+  bool scratch_used;
+} grtc_vm_assembler_t;
+
+static grt_status_t grtc_vm_oom(void) {
+  return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory assembling");
+}
+
+static void* grtc_vm_alloc(grtc_vm_assembler_t* a, size_t size) {
+  return grtc_arena_alloc(&a->arena, size ? size : 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Symbols and types
+//===----------------------------------------------------------------------===//
+
+static const grtc_vm_symbol_t* grtc_vm_find_symbol(const grtc_vm_assembler_t* a,
+                                                   grt_string_view_t name) {
+  const grtc_vm_symbol_t* symbols = a->symbols.data;
+  for (uint32_t i = 0; i < a->symbols.count; ++i) {
+    if (grt_string_view_equal(symbols[i].name, name)) return &symbols[i];
+  }
+  return NULL;
+}
+
+static grt_status_t grtc_vm_add_symbol(grtc_vm_assembler_t* a, grtc_operation_t* op,
+                                       grt_string_view_t name,
+                                       grtc_vm_symbol_kind_t kind, uint32_t ordinal,
+                                       grtc_vm_symbol_t** out_symbol) {
+  const grtc_vm_symbol_t* existing = grtc_vm_find_symbol(a, name);
+  if (existing) {
+    return grtc_op_error(a->file_name, op, "redefinition of @%.*s (first defined at line %u)",
+                         GRT_SV_ARG(name), existing->op->line);
+  }
+  grtc_vm_symbol_t symbol = {name, kind, ordinal, GRT_VM_TYPE_COUNT, op};
+  GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->symbols, &symbol, sizeof(symbol)));
+  if (out_symbol) *out_symbol = &((grtc_vm_symbol_t*)a->symbols.data)[a->symbols.count - 1];
+  return grt_ok_status();
+}
+
+// The symbol an op's |attribute| (a @symbol) names, which must be |kind|.
+static grt_status_t grtc_vm_symbol_operand(grtc_vm_assembler_t* a, grtc_operation_t* op,
+                                           const char* attribute,
+                                           grtc_vm_symbol_kind_t kind,
+                                           const grtc_vm_symbol_t** out_symbol) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, attribute);
+  if (!attr || attr->kind != GRTC_ATTR_SYMBOL_REF || attr->symbol.count != 1) {
+    return grtc_op_error(a->file_name, op, "'%.*s' needs a @symbol naming %s",
+                         GRT_SV_ARG(op->name), grtc_vm_symbol_kind_names[kind]);
+  }
+  grt_string_view_t name = attr->symbol.names[0];
+  const grtc_vm_symbol_t* symbol = grtc_vm_find_symbol(a, name);
+  bool ok = symbol && (symbol->kind == kind ||
+                       (kind == GRTC_VM_SYMBOL_FUNCTION &&
+                        symbol->kind == GRTC_VM_SYMBOL_IMPORT));
+  if (!ok) {
+    return grtc_op_error(a->file_name, op, "'%.*s' names @%.*s, which is %s; expected %s",
+                         GRT_SV_ARG(op->name), GRT_SV_ARG(name),
+                         symbol ? grtc_vm_symbol_kind_names[symbol->kind]
+                                : "not defined in this vm.module",
+                         grtc_vm_symbol_kind_names[kind]);
+  }
+  *out_symbol = symbol;
+  return grt_ok_status();
+}
+
+static const grtc_type_t* grtc_vm_function_type(const grtc_operation_t* op) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "function_type");
+  if (!attr || attr->kind != GRTC_ATTR_TYPE || attr->type->kind != GRTC_TYPE_FUNCTION) {
+    return NULL;
+  }
+  return attr->type;
+}
+
+static grt_string_view_t grtc_vm_string_attribute(const grtc_operation_t* op,
+                                                  const char* name) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr || attr->kind != GRTC_ATTR_STRING) return grt_string_view_empty();
+  return attr->string;
+}
+
+static const char* grtc_vm_type_text(grtc_vm_assembler_t* a, const grtc_type_t* type) {
+  char buffer[128];
+  size_t length = grtc_format_type(type, buffer, sizeof(buffer));
+  if (length >= sizeof(buffer)) length = sizeof(buffer) - 1;
+  const char* text = grtc_arena_strndup(&a->arena, buffer, length);
+  return text ? text : "?";
+}
+
+// "0<args>_<results>"; arguments flagged in |variadic| (an array attribute
+// of bools, or NULL) become spans "C<t>D".
+static grt_status_t grtc_vm_calling_convention(grtc_vm_assembler_t* a,
+                                               grtc_operation_t* op,
+                                               const grtc_type_t* function_type,
+                                               const grtc_attribute_t* variadic,
+                                               grt_string_view_t* out_cconv) {
+  uint32_t inputs = function_type->function.input_count;
+  uint32_t total = inputs + function_type->function.result_count;
+  char* text = grtc_vm_alloc(a, 3u * total + 5);
+  if (!text) return grtc_vm_oom();
+  size_t n = 0;
+  text[n++] = '0';
+  for (uint32_t i = 0; i < total; ++i) {
+    if (i == inputs) {
+      if (inputs == 0) text[n++] = 'v';
+      text[n++] = '_';
+    }
+    const grtc_type_t* type = function_type->function.types[i];
+    grt_vm_type_t vm_type;
+    if (!grtc_vm_register_type(type, &vm_type)) {
+      return grtc_op_error(a->file_name, op,
+                           "%s %u of @%.*s has type %s, which the VM cannot pass "
+                           "(expected i32, i64, f32, f64 or a ref)",
+                           i < inputs ? "argument" : "result",
+                           i < inputs ? i : i - inputs,
+                           GRT_SV_ARG(grtc_vm_string_attribute(op, "sym_name")),
+                           grtc_vm_type_text(a, type));
+    }
+    bool span = i < inputs && variadic && variadic->kind == GRTC_ATTR_ARRAY &&
+                i < variadic->array.count &&
+                variadic->array.items[i]->kind == GRTC_ATTR_BOOL &&
+                variadic->array.items[i]->boolean;
+    if (span) text[n++] = 'C';
+    text[n++] = grt_vm_value_type_cconv_char((grt_vm_value_type_t)(vm_type + 1));
+    if (span) text[n++] = 'D';
+  }
+  if (total == inputs) {
+    if (inputs == 0) text[n++] = 'v';
+    text[n++] = '_';
+    text[n++] = 'v';
+  }
+  *out_cconv = grt_make_string_view(text, n);
+  return grt_ok_status();
+}
+
+static bool grtc_vm_is_variadic_argument(const grtc_operation_t* import, uint32_t i) {
+  const grtc_attribute_t* variadic = grtc_operation_attribute(import, "is_variadic");
+  return variadic && variadic->kind == GRTC_ATTR_ARRAY && i < variadic->array.count &&
+         variadic->array.items[i]->kind == GRTC_ATTR_BOOL &&
+         variadic->array.items[i]->boolean;
+}
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+// Emits one op, recording the extension it needs; emitter errors are
+// reported at |source|.
+static grt_status_t grtc_vm_emit(grtc_vm_assembler_t* a, const grtc_operation_t* source,
+                                 grt_vm_op_t op, const grt_vm_operand_t* operands,
+                                 size_t count) {
+  grt_vm_prefix_t prefix = grt_vm_op_info(op)->prefix;
+  if (prefix != GRT_VM_PREFIX_NONE) a->features |= grt_vm_prefix_info(prefix)->feature;
+  grt_status_t status = grt_vm_bytecode_emitter_emit(a->emitter, op, operands, count);
+  if (grt_status_is_ok(status)) return status;
+  grt_status_t error = grtc_op_error(a->file_name, source, "%s", grt_status_message(status));
+  grt_status_free(status);
+  return error;
+}
+
+static grt_status_t grtc_vm_emit_named(grtc_vm_assembler_t* a,
+                                       const grtc_operation_t* source,
+                                       const char* mnemonic,
+                                       const grt_vm_operand_t* operands, size_t count) {
+  grt_vm_op_t op;
+  if (!grt_vm_op_lookup(grt_make_cstring_view(mnemonic), &op)) {
+    return grtc_op_error(a->file_name, source, "no VM op '%s' for '%.*s'", mnemonic,
+                         GRT_SV_ARG(source->name));
+  }
+  return grtc_vm_emit(a, source, op, operands, count);
+}
+
+static grt_status_t grtc_vm_set_location(grtc_vm_assembler_t* a,
+                                         const grtc_operation_t* op) {
+  char text[512];
+  grt_string_view_t file;
+  uint32_t line = 0, column = 0;
+  int length;
+  if (op->location && grtc_location_file_position(op->location, &file, &line, &column)) {
+    length = snprintf(text, sizeof(text), "%.*s:%u:%u", GRT_SV_ARG(file), line, column);
+  } else {
+    length = snprintf(text, sizeof(text), "%s:%u:%u", a->file_name, op->line, op->column);
+  }
+  if (length < 0) return grt_ok_status();
+  size_t size = (size_t)length < sizeof(text) ? (size_t)length : sizeof(text) - 1;
+  return grt_vm_bytecode_emitter_set_location(a->emitter, grt_make_string_view(text, size));
+}
+
+// The register of a use: |value| must be |expected| (GRT_VM_TYPE_COUNT: any);
+// |flat_index| numbers the use among op's operands and successor operands.
+static grt_status_t grtc_vm_use(grtc_vm_assembler_t* a, const grtc_operation_t* op,
+                                const grtc_value_t* value, uint32_t flat_index,
+                                grt_vm_type_t expected, const char* what,
+                                grt_vm_register_t* out_register) {
+  grt_vm_register_t reg = grtc_vm_value_register(&a->registers, value);
+  if (expected != GRT_VM_TYPE_COUNT && reg.type != expected) {
+    return grtc_op_error(a->file_name, op, "%s of '%.*s' (%.*s) is %s, expected %s", what,
+                         GRT_SV_ARG(op->name), GRT_SV_ARG(value->name),
+                         grt_vm_type_name(reg.type), grt_vm_type_name(expected));
+  }
+  reg.move = reg.type == GRT_VM_TYPE_REF && grtc_vm_is_last_use(&a->registers, op, flat_index);
+  *out_register = reg;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_def(grtc_vm_assembler_t* a, const grtc_operation_t* op,
+                                uint32_t index, grt_vm_type_t expected,
+                                grt_vm_register_t* out_register) {
+  grt_vm_register_t reg = grtc_vm_value_register(&a->registers, &op->results[index]);
+  if (expected != GRT_VM_TYPE_COUNT && reg.type != expected) {
+    return grtc_op_error(a->file_name, op, "result %u of '%.*s' is %s, expected %s", index,
+                         GRT_SV_ARG(op->name), grt_vm_type_name(reg.type),
+                         grt_vm_type_name(expected));
+  }
+  *out_register = reg;
+  return grt_ok_status();
+}
+
+static grt_vm_label_t grtc_vm_block_label(const grtc_vm_assembler_t* a,
+                                          const grtc_block_t* block) {
+  uint32_t b = 0;
+  for (const grtc_block_t* it = a->function->regions[0]->first; it && it != block;
+       it = it->next) {
+    ++b;
+  }
+  return a->labels[b];
+}
+
+// A B operand: successor |s| of |op| with its block arguments as remaps.
+static grt_status_t grtc_vm_branch(grtc_vm_assembler_t* a, const grtc_operation_t* op,
+                                   uint32_t s, grt_vm_branch_t* out_branch) {
+  const grtc_successor_t* successor = &op->successors[s];
+  const grtc_block_t* target = successor->block;
+  if (successor->operand_count != target->arg_count) {
+    return grtc_op_error(a->file_name, op, "branch passes %u arguments to %.*s, which takes %u",
+                         successor->operand_count, GRT_SV_ARG(target->label),
+                         target->arg_count);
+  }
+  uint32_t flat = op->operand_count;
+  for (uint32_t i = 0; i < s; ++i) flat += op->successors[i].operand_count;
+  grt_vm_remap_t* remaps = grtc_vm_alloc(a, sizeof(*remaps) * target->arg_count);
+  if (!remaps) return grtc_vm_oom();
+  for (uint32_t i = 0; i < target->arg_count; ++i) {
+    grt_vm_register_t destination = grtc_vm_value_register(&a->registers, &target->args[i]);
+    const grtc_value_t* value = successor->operands[i];
+    grt_vm_register_t source = grtc_vm_value_register(&a->registers, value);
+    if (source.type != destination.type) {
+      return grtc_op_error(a->file_name, op,
+                           "branch passes %.*s (%s) to argument %u (%.*s) of %.*s, "
+                           "which is %s",
+                           GRT_SV_ARG(value->name), grt_vm_type_name(source.type), i,
+                           GRT_SV_ARG(target->args[i].name), GRT_SV_ARG(target->label),
+                           grt_vm_type_name(destination.type));
+    }
+    GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, value, flat + i, GRT_VM_TYPE_COUNT, "", &source));
+    remaps[i].source = source;
+    remaps[i].destination = destination.ordinal;
+  }
+  out_branch->label = grtc_vm_block_label(a, target);
+  out_branch->remaps = remaps;
+  out_branch->remap_count = (uint16_t)target->arg_count;
+  return grt_ok_status();
+}
+
+// A register list of |count| values checked against |types| (NULL: any).
+static grt_status_t grtc_vm_use_list(grtc_vm_assembler_t* a, const grtc_operation_t* op,
+                                     grtc_value_t* const* values, const uint32_t* flat,
+                                     uint32_t count, const grtc_type_t* const* types,
+                                     const char* what, grt_vm_operand_t* out_operand) {
+  grt_vm_register_t* list = grtc_vm_alloc(a, sizeof(*list) * count);
+  if (!list) return grtc_vm_oom();
+  for (uint32_t i = 0; i < count; ++i) {
+    grt_vm_type_t expected = GRT_VM_TYPE_COUNT;
+    if (types && !grtc_vm_register_type(types[i], &expected)) expected = GRT_VM_TYPE_COUNT;
+    char label[64];
+    snprintf(label, sizeof(label), "%s %u", what, i);
+    GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, values[i], flat[i], expected, label, &list[i]));
+  }
+  *out_operand = grt_vm_operand_list(list, (uint16_t)count);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_def_list(grtc_vm_assembler_t* a, const grtc_operation_t* op,
+                                     const grtc_type_t* const* types,
+                                     grt_vm_operand_t* out_operand) {
+  grt_vm_register_t* list = grtc_vm_alloc(a, sizeof(*list) * op->result_count);
+  if (!list) return grtc_vm_oom();
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    grt_vm_type_t expected = GRT_VM_TYPE_COUNT;
+    if (types && !grtc_vm_register_type(types[i], &expected)) expected = GRT_VM_TYPE_COUNT;
+    GRT_RETURN_IF_ERROR(grtc_vm_def(a, op, i, expected, &list[i]));
+  }
+  *out_operand = grt_vm_operand_list(list, (uint16_t)op->result_count);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops through the op table
+//===----------------------------------------------------------------------===//
+
+// Walks an op-table operand string, taking SSA operands, successors and
+// results in order and attributes by what each operand kind means.
+typedef struct grtc_vm_lowering_t {
+  grtc_vm_assembler_t* a;
+  grtc_operation_t* op;
+  grt_vm_op_t vm_op;
+  const uint32_t* order;  // SSA operand order (NULL: as written)
+  bool zero;              // a `.zero` constant: immediate 0
+  const char* string;     // the S operand, or NULL for the message
+  const char* value_attribute;  // where k/K immediates come from
+  uint32_t next_operand;
+  uint32_t next_successor;
+  uint32_t next_result;
+} grtc_vm_lowering_t;
+
+static uint32_t grtc_vm_next_operand(grtc_vm_lowering_t* l) {
+  uint32_t i = l->next_operand++;
+  return l->order ? l->order[i] : i;
+}
+
+static grt_status_t grtc_vm_take_operand(grtc_vm_lowering_t* l, char kind,
+                                         grt_vm_register_t* out_register) {
+  if (l->next_operand >= l->op->operand_count) {
+    return grtc_op_error(l->a->file_name, l->op, "'%.*s' needs more than %u operands",
+                         GRT_SV_ARG(l->op->name), l->op->operand_count);
+  }
+  uint32_t index = grtc_vm_next_operand(l);
+  char what[32];
+  snprintf(what, sizeof(what), "operand %u", index);
+  return grtc_vm_use(l->a, l->op, l->op->operands[index], index,
+                     grt_vm_type_from_operand_char(kind), what, out_register);
+}
+
+// The result kind character of the op ('i' for "k>i"), for immediates.
+static char grtc_vm_result_kind(const char* operands) {
+  const char* arrow = strchr(operands, '>');
+  return arrow ? arrow[1] : 0;
+}
+
+static grt_status_t grtc_vm_immediate(grtc_vm_lowering_t* l, char result_kind,
+                                      uint64_t* out_value) {
+  if (l->zero) {
+    *out_value = 0;
+    return grt_ok_status();
+  }
+  const grtc_attribute_t* value = grtc_operation_attribute(l->op, l->value_attribute);
+  bool number = value && (value->kind == GRTC_ATTR_INTEGER || value->kind == GRTC_ATTR_FLOAT ||
+                          value->kind == GRTC_ATTR_BOOL);
+  if (!number) {
+    return grtc_op_error(l->a->file_name, l->op, "'%.*s' needs a numeric value",
+                         GRT_SV_ARG(l->op->name));
+  }
+  double floating = value->kind == GRTC_ATTR_FLOAT ? value->floating
+                    : value->kind == GRTC_ATTR_BOOL ? (double)value->boolean
+                                                    : (double)value->integer;
+  int64_t integer = value->kind == GRTC_ATTR_INTEGER ? value->integer
+                    : value->kind == GRTC_ATTR_BOOL  ? (int64_t)value->boolean
+                                                     : (int64_t)value->floating;
+  switch (result_kind) {
+    case 'f': *out_value = grtc_float_encode(floating, GRTC_FLOAT_F32); break;
+    case 'F': *out_value = grtc_float_encode(floating, GRTC_FLOAT_F64); break;
+    case 'i': *out_value = (uint32_t)integer; break;
+    default: *out_value = (uint64_t)integer; break;
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_global(grtc_vm_lowering_t* l, char kind, uint32_t* out_ordinal) {
+  const grtc_vm_symbol_t* global = NULL;
+  GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(l->a, l->op, "global", GRTC_VM_SYMBOL_GLOBAL,
+                                             &global));
+  bool ok = kind == 'G' ? global->global_type == GRT_VM_TYPE_REF
+            : kind == 'd' ? grt_vm_type_slot_count(global->global_type) == 2
+                          : global->global_type != GRT_VM_TYPE_REF &&
+                                grt_vm_type_slot_count(global->global_type) == 1;
+  if (!ok) {
+    return grtc_op_error(l->a->file_name, l->op, "'%.*s' cannot access @%.*s, a %s global",
+                         GRT_SV_ARG(l->op->name), GRT_SV_ARG(global->name),
+                         grt_vm_type_name(global->global_type));
+  }
+  *out_ordinal = global->ordinal;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_lower_table_op(grtc_vm_lowering_t* l) {
+  grtc_vm_assembler_t* a = l->a;
+  grtc_operation_t* op = l->op;
+  const char* kinds = grt_vm_op_info(l->vm_op)->operands;
+  size_t kind_count = strlen(kinds);
+  grt_vm_operand_t* operands = grtc_vm_alloc(a, sizeof(grt_vm_operand_t) * kind_count);
+  if (!operands) return grtc_vm_oom();
+  size_t count = 0;
+  bool results = false;
+  for (const char* k = kinds; *k; ++k) {
+    grt_vm_operand_t* operand = &operands[count];
+    if (*k == '>') {
+      results = true;
+      continue;
+    }
+    ++count;
+    if (results) {
+      if (*k == 'X') {
+        GRT_RETURN_IF_ERROR(grtc_vm_def_list(a, op, NULL, operand));
+        l->next_result = op->result_count;
+        continue;
+      }
+      if (l->next_result >= op->result_count) {
+        return grtc_op_error(a->file_name, op, "'%.*s' must have a result",
+                             GRT_SV_ARG(op->name));
+      }
+      operand->kind = GRT_VM_OPERAND_REGISTER;
+      GRT_RETURN_IF_ERROR(grtc_vm_def(a, op, l->next_result++,
+                                      grt_vm_type_from_operand_char(*k), &operand->reg));
+      continue;
+    }
+    switch (*k) {
+      case 'i': case 'I': case 'f': case 'F': case 'r':
+        operand->kind = GRT_VM_OPERAND_REGISTER;
+        GRT_RETURN_IF_ERROR(grtc_vm_take_operand(l, *k, &operand->reg));
+        break;
+      case 'k': case 'K': {
+        uint64_t value = 0;
+        GRT_RETURN_IF_ERROR(grtc_vm_immediate(l, grtc_vm_result_kind(kinds), &value));
+        *operand = grt_vm_operand_imm(value);
+        break;
+      }
+      case 'g': case 'd': case 'G': {
+        uint32_t ordinal = 0;
+        GRT_RETURN_IF_ERROR(grtc_vm_global(l, *k, &ordinal));
+        *operand = grt_vm_operand_ordinal(ordinal);
+        break;
+      }
+      case 'R': {
+        const grtc_vm_symbol_t* rodata = NULL;
+        GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "rodata", GRTC_VM_SYMBOL_RODATA,
+                                                   &rodata));
+        *operand = grt_vm_operand_ordinal(rodata->ordinal);
+        break;
+      }
+      case 'S':
+        *operand = grt_vm_operand_string(l->string ? grt_make_cstring_view(l->string)
+                                                   : grtc_vm_string_attribute(op, "message"));
+        break;
+      case 'B': {
+        if (l->next_successor >= op->successor_count) {
+          return grtc_op_error(a->file_name, op, "'%.*s' needs a branch target",
+                               GRT_SV_ARG(op->name));
+        }
+        operand->kind = GRT_VM_OPERAND_BRANCH;
+        GRT_RETURN_IF_ERROR(grtc_vm_branch(a, op, l->next_successor++, &operand->branch));
+        break;
+      }
+      case 'T': {
+        uint32_t n = op->successor_count - l->next_successor;
+        grt_vm_branch_t* targets = grtc_vm_alloc(a, sizeof(*targets) * n);
+        if (!targets) return grtc_vm_oom();
+        for (uint32_t i = 0; i < n; ++i) {
+          GRT_RETURN_IF_ERROR(grtc_vm_branch(a, op, l->next_successor++, &targets[i]));
+        }
+        *operand = grt_vm_operand_table(targets, (uint16_t)n);
+        break;
+      }
+      case 'L': case 'X': case 'W': {
+        // The rest of the SSA operands: typed by the next character (L),
+        // by the function's results (W) or by themselves (X).
+        uint32_t n = op->operand_count - l->next_operand;
+        grtc_value_t** values = grtc_vm_alloc(a, sizeof(*values) * n);
+        uint32_t* flat = grtc_vm_alloc(a, sizeof(*flat) * n);
+        const grtc_type_t* const* types = NULL;
+        if (!values || !flat) return grtc_vm_oom();
+        for (uint32_t i = 0; i < n; ++i) {
+          flat[i] = grtc_vm_next_operand(l);
+          values[i] = op->operands[flat[i]];
+        }
+        if (*k == 'L') {
+          ++k;
+          grt_vm_type_t element = grt_vm_type_from_operand_char(*k);
+          for (uint32_t i = 0; i < n; ++i) {
+            grt_vm_register_t reg = grtc_vm_value_register(&a->registers, values[i]);
+            if (reg.type != element) {
+              return grtc_op_error(a->file_name, op, "value %u of '%.*s' (%.*s) is %s, expected %s",
+                                   i, GRT_SV_ARG(op->name), GRT_SV_ARG(values[i]->name),
+                                   grt_vm_type_name(reg.type), grt_vm_type_name(element));
+            }
+          }
+        } else if (*k == 'W') {
+          const grtc_type_t* function_type = grtc_vm_function_type(a->function);
+          uint32_t expected = function_type ? function_type->function.result_count : 0;
+          if (n != expected) {
+            return grtc_op_error(a->file_name, op, "'%.*s' returns %u values, but the "
+                                 "function returns %u",
+                                 GRT_SV_ARG(op->name), n, expected);
+          }
+          if (function_type) {
+            types = function_type->function.types + function_type->function.input_count;
+          }
+        }
+        GRT_RETURN_IF_ERROR(grtc_vm_use_list(a, op, values, flat, n, types,
+                                             *k == 'W' ? "return value" : "value", operand));
+        break;
+      }
+      default:
+        return grtc_op_error(a->file_name, op, "'%.*s': operand kind '%c' of VM op '%s' "
+                             "is not assembled from this op",
+                             GRT_SV_ARG(op->name), *k, grt_vm_op_info(l->vm_op)->mnemonic);
+    }
+  }
+  if (l->next_operand != op->operand_count || l->next_result != op->result_count ||
+      l->next_successor != op->successor_count) {
+    return grtc_op_error(a->file_name, op, "'%.*s' has %u operands, %u results and %u "
+                         "successors; VM op '%s' (%s) takes %u, %u and %u",
+                         GRT_SV_ARG(op->name), op->operand_count, op->result_count,
+                         op->successor_count, grt_vm_op_info(l->vm_op)->mnemonic, kinds,
+                         l->next_operand, l->next_result, l->next_successor);
+  }
+  return grtc_vm_emit(a, op, l->vm_op, operands, count);
+}
+
+static grtc_vm_lowering_t grtc_vm_lowering(grtc_vm_assembler_t* a, grtc_operation_t* op,
+                                           grt_vm_op_t vm_op) {
+  grtc_vm_lowering_t l;
+  memset(&l, 0, sizeof(l));
+  l.a = a;
+  l.op = op;
+  l.vm_op = vm_op;
+  l.value_attribute = "value";
+  return l;
+}
+
+// vm.<mnemonic> for any op-table row, and vm.const.<t>.zero.
+static grt_status_t grtc_vm_lower_by_name(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  grt_string_view_t name = op->name;
+  bool vm = grt_string_view_starts_with(name, grt_make_cstring_view("vm."));
+  grt_string_view_t mnemonic = vm ? grt_string_view_substr(name, 3, SIZE_MAX) : name;
+  grt_vm_op_t vm_op;
+  bool zero = false;
+  bool found = vm && grt_vm_op_lookup(mnemonic, &vm_op);
+  grt_string_view_t zero_suffix = grt_make_cstring_view(".zero");
+  if (!found && vm && grt_string_view_ends_with(mnemonic, zero_suffix) &&
+      grt_string_view_starts_with(mnemonic, grt_make_cstring_view("const."))) {
+    zero = found = grt_vm_op_lookup(
+        grt_string_view_substr(mnemonic, 0, mnemonic.size - zero_suffix.size), &vm_op);
+  }
+  // The block marker is the assembler's, not the program's.
+  if (!found || vm_op == GRT_VM_OP_BLOCK) {
+    return grtc_op_error(a->file_name, op, "unknown vm op '%.*s'", GRT_SV_ARG(name));
+  }
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, vm_op);
+  l.zero = zero;
+  return grtc_vm_lower_table_op(&l);
+}
+
+//===----------------------------------------------------------------------===//
+// Ops with their own lowering
+//===----------------------------------------------------------------------===//
+
+// vm.call @f(args) : (types) -> results, to a function or an import.
+static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const grtc_vm_symbol_t* callee = NULL;
+  GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "callee", GRTC_VM_SYMBOL_FUNCTION, &callee));
+  const grtc_type_t* type = grtc_vm_function_type(callee->op);
+  uint32_t inputs = type ? type->function.input_count : 0;
+  uint32_t results = type ? type->function.result_count : 0;
+  if (callee->kind == GRTC_VM_SYMBOL_IMPORT) {
+    for (uint32_t i = 0; i < inputs; ++i) {
+      if (grtc_vm_is_variadic_argument(callee->op, i)) {
+        return grtc_op_error(a->file_name, op, "@%.*s is variadic: call it with "
+                             "vm.call.variadic", GRT_SV_ARG(callee->name));
+      }
+    }
+  }
+  if (op->operand_count != inputs || op->result_count != results) {
+    return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments and takes %u "
+                         "results, but @%.*s has %u arguments and %u results",
+                         GRT_SV_ARG(callee->name), op->operand_count, op->result_count,
+                         GRT_SV_ARG(callee->name), inputs, results);
+  }
+  uint32_t* flat = grtc_vm_alloc(a, sizeof(*flat) * inputs);
+  if (!flat) return grtc_vm_oom();
+  for (uint32_t i = 0; i < inputs; ++i) flat[i] = i;
+  grt_vm_operand_t operands[3];
+  operands[0] = grt_vm_operand_ordinal(
+      callee->ordinal | (callee->kind == GRTC_VM_SYMBOL_IMPORT ? GRT_VM_CALLEE_IMPORT_BIT : 0));
+  GRT_RETURN_IF_ERROR(grtc_vm_use_list(a, op, op->operands, flat, inputs,
+                                       type ? type->function.types : NULL, "argument",
+                                       &operands[1]));
+  GRT_RETURN_IF_ERROR(grtc_vm_def_list(
+      a, op, type ? type->function.types + inputs : NULL, &operands[2]));
+  return grtc_vm_emit(a, op, GRT_VM_OP_CALL, operands, 3);
+}
+
+// vm.call.variadic @import(%a, [%b, %c]) : (i32, i32 ...) -> results
+static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const grtc_vm_symbol_t* callee = NULL;
+  GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "callee", GRTC_VM_SYMBOL_IMPORT, &callee));
+  const grtc_type_t* type = grtc_vm_function_type(callee->op);
+  const grtc_attribute_t* sizes = grtc_operation_attribute(op, "segment_sizes");
+  uint32_t inputs = type ? type->function.input_count : 0;
+  uint32_t results = type ? type->function.result_count : 0;
+  uint32_t segments = sizes ? (uint32_t)(sizes->dense.size / sizeof(int32_t)) : 0;
+  if (!sizes || segments != inputs || op->result_count != results) {
+    return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments and takes %u "
+                         "results, but @%.*s has %u arguments and %u results",
+                         GRT_SV_ARG(callee->name), segments, op->result_count,
+                         GRT_SV_ARG(callee->name), inputs, results);
+  }
+  uint16_t* spans = grtc_vm_alloc(a, sizeof(*spans) * segments);
+  const grtc_type_t** types = grtc_vm_alloc(a, sizeof(*types) * op->operand_count);
+  uint32_t* flat = grtc_vm_alloc(a, sizeof(*flat) * op->operand_count);
+  if (!spans || !types || !flat) return grtc_vm_oom();
+  uint16_t span_count = 0;
+  uint32_t value = 0;
+  for (uint32_t i = 0; i < segments; ++i) {
+    int32_t size;
+    memcpy(&size, sizes->dense.data + i * sizeof(int32_t), sizeof(size));
+    bool variadic = grtc_vm_is_variadic_argument(callee->op, i);
+    if (variadic != (size >= 0)) {
+      return grtc_op_error(a->file_name, op, "argument %u of the call to @%.*s is %s, but "
+                           "@%.*s declares it %s",
+                           i, GRT_SV_ARG(callee->name), size >= 0 ? "a [span]" : "one value",
+                           GRT_SV_ARG(callee->name), variadic ? "variadic" : "not variadic");
+    }
+    uint32_t n = size >= 0 ? (uint32_t)size : 1;
+    if (size >= 0) spans[span_count++] = (uint16_t)size;
+    for (uint32_t j = 0; j < n; ++j, ++value) {
+      types[value] = type->function.types[i];
+      flat[value] = value;
+    }
+  }
+  grt_vm_operand_t operands[4];
+  operands[0] = grt_vm_operand_ordinal(callee->ordinal);
+  operands[1] = grt_vm_operand_spans(spans, span_count);
+  GRT_RETURN_IF_ERROR(grtc_vm_use_list(a, op, op->operands, flat, op->operand_count, types,
+                                       "argument", &operands[2]));
+  GRT_RETURN_IF_ERROR(grtc_vm_def_list(a, op, type->function.types + inputs, &operands[3]));
+  return grtc_vm_emit(a, op, GRT_VM_OP_CALL_VARIADIC, operands, 4);
+}
+
+// vm.switch.<t> %index[%values...] else %default: the table wants the
+// default before the values.
+static grt_status_t grtc_vm_lower_switch(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  if (op->operand_count < 2) {
+    return grtc_op_error(a->file_name, op, "'%.*s' needs an index and a default value",
+                         GRT_SV_ARG(op->name));
+  }
+  uint32_t* order = grtc_vm_alloc(a, sizeof(*order) * op->operand_count);
+  if (!order) return grtc_vm_oom();
+  order[0] = 0;
+  order[1] = op->operand_count - 1;
+  for (uint32_t i = 2; i < op->operand_count; ++i) order[i] = i - 1;
+  grt_vm_op_t vm_op;
+  if (!grt_vm_op_lookup(grt_string_view_substr(op->name, 3, SIZE_MAX), &vm_op)) {
+    return grtc_op_error(a->file_name, op, "unknown vm op '%.*s'", GRT_SV_ARG(op->name));
+  }
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, vm_op);
+  l.order = order;
+  return grtc_vm_lower_table_op(&l);
+}
+
+// The VM names ref types without the '!': !vm.buffer -> "vm.buffer".
+static const char* grtc_vm_ref_type_name(grtc_vm_assembler_t* a, const grtc_type_t* type) {
+  if (type->kind == GRTC_TYPE_VM_REF && type->element) type = type->element;
+  switch (type->kind) {
+    case GRTC_TYPE_VM_BUFFER: return "vm.buffer";
+    case GRTC_TYPE_VM_LIST: return "vm.list";
+    case GRTC_TYPE_OPAQUE: {
+      grt_string_view_t text = type->opaque;
+      if (text.size && text.data[0] == '!') text = grt_string_view_substr(text, 1, SIZE_MAX);
+      return grtc_arena_strndup(&a->arena, text.data, text.size);
+    }
+    default: return NULL;
+  }
+}
+
+// vm.cast.any.ref %x : !vm.ref<?> -> !vm.buffer: S is the target type.
+static grt_status_t grtc_vm_lower_cast_any_ref(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const char* name = op->result_count ? grtc_vm_ref_type_name(a, op->results[0].type) : NULL;
+  if (!name) {
+    return grtc_op_error(a->file_name, op, "'%.*s' needs a concrete ref result type",
+                         GRT_SV_ARG(op->name));
+  }
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_CAST_ANY_REF);
+  l.string = name;
+  return grtc_vm_lower_table_op(&l);
+}
+
+// vm.list.alloc %capacity : (i32) -> !vm.list<t>: k is the element type as
+// a grt_vm_value_type_t (none for a list of variants, `?`).
+static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const grtc_type_t* list = op->result_count ? op->results[0].type : NULL;
+  if (!list || list->kind != GRTC_TYPE_VM_LIST || op->operand_count != 1) {
+    return grtc_op_error(a->file_name, op, "'%.*s' takes a capacity and returns a !vm.list",
+                         GRT_SV_ARG(op->name));
+  }
+  grt_vm_value_type_t element = GRT_VM_VALUE_TYPE_NONE;
+  grt_vm_type_t type;
+  if (list->element) {
+    if (!grtc_vm_register_type(list->element, &type)) {
+      return grtc_op_error(a->file_name, op, "no VM list holds %s",
+                           grtc_vm_type_text(a, list->element));
+    }
+    grt_vm_value_type_from_cconv_char(
+        grt_vm_value_type_cconv_char((grt_vm_value_type_t)(type + 1)), &element);
+  }
+  grt_vm_operand_t operands[3];
+  operands[0] = grt_vm_operand_imm((uint64_t)element);
+  operands[1].kind = GRT_VM_OPERAND_REGISTER;
+  GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[0], 0, GRT_VM_TYPE_I32, "operand 0",
+                                  &operands[1].reg));
+  operands[2].kind = GRT_VM_OPERAND_REGISTER;
+  GRT_RETURN_IF_ERROR(grtc_vm_def(a, op, 0, GRT_VM_TYPE_REF, &operands[2].reg));
+  return grtc_vm_emit(a, op, GRT_VM_OP_LIST_ALLOC, operands, 3);
+}
+
+static grt_status_t grtc_vm_add_rodata(grtc_vm_assembler_t* a, grtc_operation_t* op,
+                                       uint32_t* out_ordinal) {
+  const grtc_attribute_t* value = grtc_operation_attribute(op, "value");
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  uint32_t alignment = 16;
+  if (value && value->kind == GRTC_ATTR_STRING) {
+    data = (const uint8_t*)value->string.data;
+    size = value->string.size;
+    alignment = 1;
+  } else if (value && value->kind == GRTC_ATTR_DENSE_ELEMENTS) {
+    data = value->dense.data;
+    size = value->dense.size;
+    uint64_t count = 0;
+    if (value->dense.splat && grtc_type_element_count(value->type, &count) && count > 1) {
+      uint8_t* expanded = grtc_vm_alloc(a, size * count);
+      if (!expanded) return grtc_vm_oom();
+      for (uint64_t i = 0; i < count; ++i) memcpy(expanded + i * size, data, size);
+      data = expanded;
+      size *= count;
+    }
+  } else {
+    return grtc_op_error(a->file_name, op, "'%.*s' needs a dense<...> or string value",
+                         GRT_SV_ARG(op->name));
+  }
+  const grtc_attribute_t* align_attr = grtc_operation_attribute(op, "alignment");
+  if (align_attr && align_attr->kind == GRTC_ATTR_INTEGER) {
+    int64_t requested = align_attr->integer;
+    if (requested <= 0 || (requested & (requested - 1)) ||
+        requested > GRT_MODULE_SEGMENT_ALIGNMENT) {
+      return grtc_op_error(a->file_name, op, "rodata alignment %lld is not a power of two "
+                           "up to %d", (long long)requested, GRT_MODULE_SEGMENT_ALIGNMENT);
+    }
+    alignment = (uint32_t)requested;
+  }
+  grt_module_rodata_t rodata = {grt_make_const_byte_span(data, size), alignment,
+                                size > GRTC_VM_RODATA_INLINE_LIMIT};
+  grt_status_t status = grt_module_writer_add_rodata(a->writer, &rodata, out_ordinal);
+  if (grt_status_is_ok(status)) return status;
+  grt_status_t error = grtc_op_error(a->file_name, op, "%s", grt_status_message(status));
+  grt_status_free(status);
+  return error;
+}
+
+// %r = vm.rodata.inline : !vm.buffer = dense<...>
+static grt_status_t grtc_vm_lower_rodata_inline(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  uint32_t ordinal = 0;
+  GRT_RETURN_IF_ERROR(grtc_vm_add_rodata(a, op, &ordinal));
+  grt_vm_operand_t operands[2];
+  operands[0] = grt_vm_operand_ordinal(ordinal);
+  operands[1].kind = GRT_VM_OPERAND_REGISTER;
+  GRT_RETURN_IF_ERROR(grtc_vm_def(a, op, 0, GRT_VM_TYPE_REF, &operands[1].reg));
+  return grtc_vm_emit(a, op, GRT_VM_OP_CONST_REF_RODATA, operands, 2);
+}
+
+// util.do_not_optimize / util.optimization_barrier (IREE's vm tests keep
+// values alive with them): the VM's optimization_barrier.
+static grt_status_t grtc_vm_lower_barrier(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_OPTIMIZATION_BARRIER);
+  return grtc_vm_lower_table_op(&l);
+}
+
+// vm.check.<kind> %a[, %b][, "message"] : type -> cmp into scratch, then
+// cond_fail. Each row: the compare that is nonzero when the check fails.
+typedef struct grtc_vm_check_t {
+  const char* name;
+  const char* fail_compare;  // "ne": cmp.ne.<t>
+  const char* float_order;   // suffix for floats: ".u" fails on NaN
+  bool negate;               // the compare is nonzero when the check passes
+  bool tolerance;            // |a - b| compared against the tolerance
+} grtc_vm_check_t;
+
+static const grtc_vm_check_t grtc_vm_checks[] = {
+    {"vm.check.eq", "ne", ".u", false, false},
+    {"vm.check.ne", "eq", ".o", false, false},
+    {"vm.check.nz", "nz", "", true, false},
+    {"vm.check.nearly_eq", "gt", ".u", false, true},
+};
+
+static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const grtc_vm_check_t* check = NULL;
+  for (size_t i = 0; i < sizeof(grtc_vm_checks) / sizeof(grtc_vm_checks[0]); ++i) {
+    if (grtc_operation_is(op, grtc_vm_checks[i].name)) check = &grtc_vm_checks[i];
+  }
+  uint32_t arity = check && strcmp(check->fail_compare, "nz") == 0 ? 1 : 2;
+  if (!check || op->operand_count != arity || op->result_count != 0) {
+    return grtc_op_error(a->file_name, op, check ? "'%.*s' takes %u operands, found %u"
+                                                 : "unknown vm op '%.*s'",
+                         GRT_SV_ARG(op->name), arity, op->operand_count);
+  }
+  grt_vm_register_t lhs, rhs;
+  GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[0], 0, GRT_VM_TYPE_COUNT, "operand 0", &lhs));
+  if (arity == 2) {
+    GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[1], 1, lhs.type, "operand 1", &rhs));
+  }
+  bool is_float = lhs.type == GRT_VM_TYPE_F32 || lhs.type == GRT_VM_TYPE_F64;
+  if (check->tolerance && !is_float) {
+    return grtc_op_error(a->file_name, op, "'%.*s' compares f32 or f64 values, found %s",
+                         GRT_SV_ARG(op->name), grt_vm_type_name(lhs.type));
+  }
+  // The compare does not consume refs: the check's operands stay live for
+  // the cond_fail's sake only in scratch, so drop the move bits.
+  lhs.move = false;
+  rhs.move = false;
+  a->scratch_used = true;
+  uint16_t scratch = (uint16_t)((a->registers.i32_count + 1u) & ~1u);
+  grt_vm_operand_t condition = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 4));
+  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 5));
+  char compare[48];
+  snprintf(compare, sizeof(compare), "cmp.%s.%s%s", check->fail_compare,
+           grt_vm_type_name(lhs.type), is_float && arity == 2 ? check->float_order : "");
+  grt_vm_operand_t a_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = lhs};
+  grt_vm_operand_t b_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = rhs};
+  if (check->tolerance) {
+    // difference = |a - b|; compare it against the tolerance.
+    grt_vm_operand_t difference = grt_vm_operand_reg(lhs.type, scratch);
+    grt_vm_operand_t tolerance = grt_vm_operand_reg(lhs.type, (uint16_t)(scratch + 2));
+    const char* t = grt_vm_type_name(lhs.type);
+    char name[32];
+    snprintf(name, sizeof(name), "sub.%s", t);
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name,
+                                           (grt_vm_operand_t[]){a_operand, b_operand, difference}, 3));
+    snprintf(name, sizeof(name), "abs.%s", t);
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name,
+                                           (grt_vm_operand_t[]){difference, difference}, 2));
+    snprintf(name, sizeof(name), "const.%s", t);
+    grtc_float_kind_t kind = lhs.type == GRT_VM_TYPE_F32 ? GRTC_FLOAT_F32 : GRTC_FLOAT_F64;
+    grt_vm_operand_t bits =
+        grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_TOLERANCE, kind));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name, (grt_vm_operand_t[]){bits, tolerance}, 2));
+    a_operand = difference;
+    b_operand = tolerance;
+  }
+  grt_vm_operand_t compare_operands[3] = {a_operand, b_operand, condition};
+  if (arity == 1) compare_operands[1] = condition;
+  GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, compare, compare_operands, arity + 1));
+  if (check->negate) {
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, op, GRT_VM_OP_CONST_I32,
+                                     (grt_vm_operand_t[]){grt_vm_operand_imm(1), code}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, op, GRT_VM_OP_XOR_I32,
+                                     (grt_vm_operand_t[]){condition, code, condition}, 3));
+  }
+  GRT_RETURN_IF_ERROR(grtc_vm_emit(
+      a, op, GRT_VM_OP_CONST_I32,
+      (grt_vm_operand_t[]){grt_vm_operand_imm(GRTC_VM_CHECK_STATUS), code}, 2));
+  grt_string_view_t message = grtc_vm_string_attribute(op, "message");
+  if (!message.size) message = op->name;
+  return grtc_vm_emit(a, op, GRT_VM_OP_COND_FAIL,
+                      (grt_vm_operand_t[]){condition, code, grt_vm_operand_string(message)}, 3);
+}
+
+typedef grt_status_t (*grtc_vm_lower_fn_t)(grtc_vm_assembler_t* a, grtc_operation_t* op);
+
+// Ops the op table alone cannot assemble. A trailing '*' matches a prefix.
+static const struct {
+  const char* name;
+  grtc_vm_lower_fn_t lower;
+} grtc_vm_special_ops[] = {
+    {"vm.call", grtc_vm_lower_call},
+    {"vm.call.variadic", grtc_vm_lower_call_variadic},
+    {"vm.switch.*", grtc_vm_lower_switch},
+    {"vm.check.*", grtc_vm_lower_check},
+    {"vm.cast.any.ref", grtc_vm_lower_cast_any_ref},
+    {"vm.list.alloc", grtc_vm_lower_list_alloc},
+    {"vm.rodata.inline", grtc_vm_lower_rodata_inline},
+    {"util.do_not_optimize", grtc_vm_lower_barrier},
+    {"util.optimization_barrier", grtc_vm_lower_barrier},
+};
+
+static grt_status_t grtc_vm_lower_op(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  for (size_t i = 0; i < sizeof(grtc_vm_special_ops) / sizeof(grtc_vm_special_ops[0]); ++i) {
+    const char* name = grtc_vm_special_ops[i].name;
+    size_t length = strlen(name);
+    bool match = name[length - 1] == '*'
+                     ? op->name.size >= length - 1 && memcmp(op->name.data, name, length - 1) == 0
+                     : grtc_operation_is(op, name);
+    if (match) return grtc_vm_special_ops[i].lower(a, op);
+  }
+  return grtc_vm_lower_by_name(a, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_vm_add_function(grtc_vm_assembler_t* a, grtc_operation_t* source,
+                                         grt_string_view_t name, grt_string_view_t cconv,
+                                         uint32_t i32_count, uint32_t ref_count) {
+  uint32_t index = 0;
+  grt_status_t status =
+      grt_vm_bytecode_emitter_end_function(a->emitter, i32_count, ref_count, &index);
+  if (!grt_status_is_ok(status)) {
+    grt_status_t error = grtc_op_error(a->file_name, source, "%s", grt_status_message(status));
+    grt_status_free(status);
+    return error;
+  }
+  grt_vm_bytecode_function_t f = grt_vm_bytecode_emitter_function(a->emitter, index);
+  grt_module_function_t def = {name, cconv, f.bytecode_offset, f.bytecode_length,
+                               f.i32_register_count, f.ref_register_count};
+  uint32_t ordinal = 0;
+  return grt_module_writer_add_function(a->writer, &def, &ordinal);
+}
+
+static grt_status_t grtc_vm_assemble_function(grtc_vm_assembler_t* a, grtc_operation_t* function,
+                                              uint32_t ordinal) {
+  bool initializer = grtc_operation_is(function, "vm.initializer");
+  if (function->region_count != 1 || !function->regions[0]->first) {
+    return grtc_op_error(a->file_name, function, "'%.*s' needs a body",
+                         GRT_SV_ARG(function->name));
+  }
+  grt_string_view_t name = grtc_vm_string_attribute(function, "sym_name");
+  grt_string_view_t cconv = grt_make_cstring_view("0v_v");
+  if (initializer) {
+    char buffer[32];
+    int length = snprintf(buffer, sizeof(buffer), "__initializer_%u", ordinal);
+    name = grt_make_string_view(grtc_arena_strndup(&a->arena, buffer, (size_t)length),
+                                (size_t)length);
+  } else {
+    const grtc_type_t* type = grtc_vm_function_type(function);
+    if (!type) {
+      return grtc_op_error(a->file_name, function, "vm.func @%.*s has no function_type",
+                           GRT_SV_ARG(name));
+    }
+    GRT_RETURN_IF_ERROR(grtc_vm_calling_convention(a, function, type, NULL, &cconv));
+  }
+  a->function = function;
+  a->scratch_used = false;
+  GRT_RETURN_IF_ERROR(grtc_vm_allocate_registers(&a->arena, a->file_name, function,
+                                                 &a->registers));
+  GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_begin_function(a->emitter));
+  grtc_region_t* body = function->regions[0];
+  a->labels = grtc_vm_alloc(a, sizeof(*a->labels) * body->block_count);
+  if (!a->labels) return grtc_vm_oom();
+  uint32_t b = 0;
+  for (grtc_block_t* block = body->first; block; block = block->next) {
+    GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_create_label(a->emitter, &a->labels[b++]));
+  }
+  b = 0;
+  for (grtc_block_t* block = body->first; block; block = block->next) {
+    GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_place_label(a->emitter, a->labels[b++]));
+    for (grtc_operation_t* op = block->first; op; op = op->next) {
+      GRT_RETURN_IF_ERROR(grtc_vm_set_location(a, op));
+      GRT_RETURN_IF_ERROR(grtc_vm_lower_op(a, op));
+    }
+  }
+  uint32_t i32_count = a->registers.i32_count;
+  if (a->scratch_used) i32_count = ((i32_count + 1u) & ~1u) + GRTC_VM_SCRATCH_SLOTS;
+  return grtc_vm_add_function(a, function, name, cconv, i32_count, a->registers.ref_count);
+}
+
+// __init: stores the globals' initial values, then runs each
+// vm.initializer in order.
+static grt_status_t grtc_vm_assemble_init(grtc_vm_assembler_t* a, grtc_operation_t* vm_module) {
+  static const struct {
+    grt_vm_op_t constant, store;
+  } stores[GRT_VM_TYPE_COUNT] = {
+      {GRT_VM_OP_CONST_I32, GRT_VM_OP_GLOBAL_STORE_I32},
+      {GRT_VM_OP_CONST_I64, GRT_VM_OP_GLOBAL_STORE_I64},
+      {GRT_VM_OP_CONST_F32, GRT_VM_OP_GLOBAL_STORE_F32},
+      {GRT_VM_OP_CONST_F64, GRT_VM_OP_GLOBAL_STORE_F64},
+      {GRT_VM_OP_CONST_REF_ZERO, GRT_VM_OP_GLOBAL_STORE_REF},  // never: refs start null
+  };
+  GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_begin_function(a->emitter));
+  grt_vm_label_t entry;
+  GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_create_label(a->emitter, &entry));
+  GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_place_label(a->emitter, entry));
+  grtc_vm_symbol_t* const* globals = a->globals.data;
+  for (uint32_t i = 0; i < a->globals.count; ++i) {
+    const grtc_vm_symbol_t* global = globals[i];
+    grt_vm_type_t type = global->global_type;
+    GRT_RETURN_IF_ERROR(grtc_vm_set_location(a, global->op));
+    grtc_vm_lowering_t l = grtc_vm_lowering(a, global->op, stores[type].constant);
+    l.value_attribute = "initial_value";
+    uint64_t bits = 0;
+    GRT_RETURN_IF_ERROR(grtc_vm_immediate(
+        &l, grtc_vm_result_kind(grt_vm_op_info(stores[type].constant)->operands), &bits));
+    grt_vm_operand_t reg = grt_vm_operand_reg(type, 0);
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, stores[type].constant,
+                                     (grt_vm_operand_t[]){grt_vm_operand_imm(bits), reg}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, stores[type].store,
+                                     (grt_vm_operand_t[]){reg, grt_vm_operand_ordinal(global->ordinal)},
+                                     2));
+  }
+  const uint32_t* initializers = a->initializers.data;
+  for (uint32_t i = 0; i < a->initializers.count; ++i) {
+    grt_vm_operand_t call[3] = {grt_vm_operand_ordinal(initializers[i]),
+                                grt_vm_operand_list(NULL, 0), grt_vm_operand_list(NULL, 0)};
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, vm_module, GRT_VM_OP_CALL, call, 3));
+  }
+  grt_vm_operand_t ret = grt_vm_operand_list(NULL, 0);
+  GRT_RETURN_IF_ERROR(grtc_vm_emit(a, vm_module, GRT_VM_OP_RETURN, &ret, 1));
+  grt_string_view_t name = grt_make_cstring_view("__init");
+  GRT_RETURN_IF_ERROR(grtc_vm_add_function(a, vm_module, name, grt_make_cstring_view("0v_v"),
+                                           a->globals.count ? 2 : 0, 0));
+  grt_module_export_t export_def = {name, a->functions.count};
+  return grt_module_writer_add_export(a->writer, &export_def);
+}
+
+//===----------------------------------------------------------------------===//
+// The module
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_vm_declare_global(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  const grtc_attribute_t* type_attr = grtc_operation_attribute(op, "type");
+  grt_vm_type_t type;
+  if (!type_attr || type_attr->kind != GRTC_ATTR_TYPE ||
+      !grtc_vm_register_type(type_attr->type, &type)) {
+    return grtc_op_error(a->file_name, op, "global needs an i32, i64, f32, f64 or ref type");
+  }
+  uint32_t ordinal;
+  if (type == GRT_VM_TYPE_REF) {
+    ordinal = a->global_ref_count++;
+  } else {
+    uint32_t size = 4 * grt_vm_type_slot_count(type);
+    ordinal = (a->global_bytes + size - 1) & ~(size - 1);
+    a->global_bytes = ordinal + size;
+  }
+  grtc_vm_symbol_t* symbol = NULL;
+  GRT_RETURN_IF_ERROR(grtc_vm_add_symbol(a, op, grtc_vm_string_attribute(op, "sym_name"),
+                                         GRTC_VM_SYMBOL_GLOBAL, ordinal, &symbol));
+  symbol->global_type = type;
+  const grtc_attribute_t* initial = grtc_operation_attribute(op, "initial_value");
+  if (initial && grtc_operation_attribute(op, "initializer")) {
+    return grtc_op_error(a->file_name, op, "global has both an initial value and an initializer");
+  }
+  if (grtc_operation_attribute(op, "initializer")) {
+    return grtc_op_error(a->file_name, op, "init(@function) globals are not supported; "
+                         "store the value from a vm.initializer");
+  }
+  if (!initial) return grt_ok_status();
+  if (type == GRT_VM_TYPE_REF) {
+    return grtc_op_error(a->file_name, op, "ref globals start null; set them from a "
+                         "vm.initializer");
+  }
+  bool zero = (initial->kind == GRTC_ATTR_INTEGER && initial->integer == 0) ||
+              (initial->kind == GRTC_ATTR_FLOAT && initial->floating == 0.0 &&
+               !signbit(initial->floating));
+  if (zero) return grt_ok_status();  // globals start zeroed
+  return grtc_arena_vec_push(&a->arena, &a->globals, &symbol, sizeof(symbol));
+}
+
+// Declares every symbol so bodies may refer to ones defined later.
+static grt_status_t grtc_vm_declare(grtc_vm_assembler_t* a, grtc_operation_t* vm_module) {
+  uint32_t import_count = 0;
+  for (grtc_operation_t* op = vm_module->regions[0]->first->first; op; op = op->next) {
+    grt_string_view_t name = grtc_vm_string_attribute(op, "sym_name");
+    if (grtc_operation_is(op, "vm.func")) {
+      GRT_RETURN_IF_ERROR(grtc_vm_add_symbol(a, op, name, GRTC_VM_SYMBOL_FUNCTION,
+                                             a->functions.count, NULL));
+      GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
+    } else if (grtc_operation_is(op, "vm.initializer")) {
+      uint32_t ordinal = a->functions.count;
+      GRT_RETURN_IF_ERROR(
+          grtc_arena_vec_push(&a->arena, &a->initializers, &ordinal, sizeof(ordinal)));
+      GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
+    } else if (grtc_operation_is(op, "vm.import")) {
+      const grtc_type_t* type = grtc_vm_function_type(op);
+      if (!type) {
+        return grtc_op_error(a->file_name, op, "vm.import @%.*s has no function type",
+                             GRT_SV_ARG(name));
+      }
+      grt_string_view_t cconv;
+      GRT_RETURN_IF_ERROR(grtc_vm_calling_convention(
+          a, op, type, grtc_operation_attribute(op, "is_variadic"), &cconv));
+      grt_module_import_t import = {name, cconv,
+                                    grtc_operation_attribute(op, "optional") != NULL};
+      uint32_t ordinal = 0;
+      GRT_RETURN_IF_ERROR(grt_module_writer_add_import(a->writer, &import, &ordinal));
+      GRT_RETURN_IF_ERROR(grtc_vm_add_symbol(a, op, name, GRTC_VM_SYMBOL_IMPORT,
+                                             import_count++, NULL));
+    } else if (grt_string_view_starts_with(op->name, grt_make_cstring_view("vm.global."))) {
+      GRT_RETURN_IF_ERROR(grtc_vm_declare_global(a, op));
+    } else if (grtc_operation_is(op, "vm.rodata")) {
+      uint32_t ordinal = 0;
+      GRT_RETURN_IF_ERROR(grtc_vm_add_rodata(a, op, &ordinal));
+      GRT_RETURN_IF_ERROR(grtc_vm_add_symbol(a, op, name, GRTC_VM_SYMBOL_RODATA, ordinal, NULL));
+    } else if (!grtc_operation_is(op, "vm.export") &&
+               !grtc_operation_is(op, "vm.module_terminator")) {
+      return grtc_op_error(a->file_name, op, "unexpected '%.*s' in a vm.module (expected "
+                           "vm.func, vm.import, vm.export, vm.global.*, vm.rodata or "
+                           "vm.initializer)",
+                           GRT_SV_ARG(op->name));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_add_exports(grtc_vm_assembler_t* a, grtc_operation_t* vm_module) {
+  for (grtc_operation_t* op = vm_module->regions[0]->first->first; op; op = op->next) {
+    if (!grtc_operation_is(op, "vm.export")) continue;
+    const grtc_vm_symbol_t* function = NULL;
+    GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "function_ref", GRTC_VM_SYMBOL_FUNCTION,
+                                               &function));
+    if (function->kind != GRTC_VM_SYMBOL_FUNCTION) {
+      return grtc_op_error(a->file_name, op, "vm.export names @%.*s, an import; only "
+                           "functions of this module can be exported",
+                           GRT_SV_ARG(function->name));
+    }
+    grt_module_export_t export_def = {grtc_vm_string_attribute(op, "export_name"),
+                                      function->ordinal};
+    grt_status_t status = grt_module_writer_add_export(a->writer, &export_def);
+    if (!grt_status_is_ok(status)) {
+      grt_status_t error = grtc_op_error(a->file_name, op, "%s", grt_status_message(status));
+      grt_status_free(status);
+      return error;
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vm_assemble_module(grtc_vm_assembler_t* a, grtc_operation_t* vm_module) {
+  grt_string_view_t name = grtc_vm_string_attribute(vm_module, "sym_name");
+  if (!name.size) {
+    return grtc_op_error(a->file_name, vm_module, "vm.module needs a name (@name)");
+  }
+  const grtc_attribute_t* version = grtc_operation_attribute(vm_module, "version");
+  GRT_RETURN_IF_ERROR(grt_module_writer_set_name(
+      a->writer, name,
+      version && version->kind == GRTC_ATTR_INTEGER ? (uint32_t)version->integer : 0));
+  if (vm_module->region_count != 1 || !vm_module->regions[0]->first) {
+    return grtc_op_error(a->file_name, vm_module, "vm.module needs a body");
+  }
+  GRT_RETURN_IF_ERROR(grtc_vm_declare(a, vm_module));
+  grtc_operation_t* const* functions = a->functions.data;
+  for (uint32_t i = 0; i < a->functions.count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_vm_assemble_function(a, functions[i], i));
+  }
+  if (a->globals.count || a->initializers.count) {
+    GRT_RETURN_IF_ERROR(grtc_vm_assemble_init(a, vm_module));
+  }
+  GRT_RETURN_IF_ERROR(grtc_vm_add_exports(a, vm_module));
+  grt_const_byte_span_t bytecode;
+  GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_finish(a->emitter, &bytecode));
+  GRT_RETURN_IF_ERROR(grt_module_writer_set_bytecode(a->writer, bytecode));
+  uint32_t locations = grt_vm_bytecode_emitter_location_count(a->emitter);
+  for (uint32_t i = 0; i < locations; ++i) {
+    grt_vm_bytecode_location_t l = grt_vm_bytecode_emitter_location(a->emitter, i);
+    grt_module_debug_location_t def = {l.function_index, l.bytecode_offset, l.location};
+    GRT_RETURN_IF_ERROR(grt_module_writer_add_debug_location(a->writer, &def));
+  }
+  grt_module_writer_set_features(a->writer, a->features);
+  grt_module_writer_set_globals(a->writer, a->global_bytes, a->global_ref_count);
+  return grt_ok_status();
+}
+
+grtc_operation_t* grtc_vm_find_module(const grtc_module_t* module) {
+  if (!module || !module->body) return NULL;
+  for (grtc_operation_t* op = module->body->first; op; op = op->next) {
+    if (grtc_operation_is(op, "vm.module")) return op;
+    if (grtc_operation_is(op, "builtin.module") && op->region_count == 1 &&
+        op->regions[0]->first) {
+      for (grtc_operation_t* inner = op->regions[0]->first->first; inner; inner = inner->next) {
+        if (grtc_operation_is(inner, "vm.module")) return inner;
+      }
+    }
+  }
+  return NULL;
+}
+
+grt_status_t grtc_vm_assemble(grtc_operation_t* vm_module, const char* file_name,
+                              grt_allocator_t allocator, grt_module_writer_t* writer) {
+  grtc_vm_assembler_t a;
+  memset(&a, 0, sizeof(a));
+  a.file_name = file_name;
+  a.allocator = allocator;
+  a.writer = writer;
+  grtc_arena_initialize(allocator, &a.arena);
+  grt_status_t status = grt_vm_bytecode_emitter_create(allocator, &a.emitter);
+  if (grt_status_is_ok(status)) status = grtc_vm_assemble_module(&a, vm_module);
+  grt_vm_bytecode_emitter_destroy(a.emitter);
+  grtc_arena_deinitialize(&a.arena);
+  return status;
+}
