@@ -1,0 +1,211 @@
+// Ref ops: comparisons, select/switch, casts, and the move bit. Refs come in
+// from the host as vm.buffer/vm.list objects the test holds its own
+// reference to, so every test can check that the VM left the reference
+// counts where they started (and ASan catches any leak).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "vm/buffer.h"
+#include "vm/test_support.h"
+
+// A fresh 4-byte buffer the caller owns one reference to, and a variant
+// holding a second one.
+static grt_vm_variant_t make_buffer_arg(grt_vm_buffer_t** out_buffer) {
+  GRT_VM_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 4, 4,
+                                        grt_allocator_system(), out_buffer));
+  grt_vm_ref_t ref = grt_vm_ref_wrap_retain(*out_buffer, grt_vm_buffer_type());
+  return grt_vm_variant_ref_move(&ref);
+}
+
+static grt_vm_variant_t null_arg(void) {
+  grt_vm_ref_t ref = grt_vm_ref_null();
+  return grt_vm_variant_ref_move(&ref);
+}
+
+static uint32_t count_of(grt_vm_buffer_t* buffer) {
+  return grt_vm_ref_object_count(buffer, grt_vm_buffer_type());
+}
+
+static int32_t run_i32(grt_vm_op_t op, grt_vm_variant_t a, grt_vm_variant_t b) {
+  grt_vm_variant_t args[2] = {a, b};
+  grt_vm_variant_t out;
+  GRT_VM_EXPECT_OK(grt_vm_test_run_op(op, args, &out));
+  return out.i32;
+}
+
+static void test_cmp_ref(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_buffer_t* b = NULL;
+  grt_vm_variant_t va = make_buffer_arg(&a), vb = make_buffer_arg(&b);
+  grt_vm_variant_t vn = null_arg();
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_EQ_REF, va, va), 1);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_EQ_REF, va, vb), 0);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_EQ_REF, vn, vn), 1);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_EQ_REF, va, vn), 0);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, va, va), 0);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, va, vb), 1);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, vn, vn), 0);
+  assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, vn, vb), 1);
+  grt_vm_variant_t out;
+  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &va, &out));
+  assert_int_equal(out.i32, 1);
+  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &vn, &out));
+  assert_int_equal(out.i32, 0);
+  assert_int_equal(count_of(a), 2);
+  grt_vm_variant_reset(&va);
+  grt_vm_variant_reset(&vb);
+  assert_int_equal(count_of(a), 1);
+  assert_int_equal(count_of(b), 1);
+  grt_vm_buffer_release(a);
+  grt_vm_buffer_release(b);
+}
+
+static void test_select_ref(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_buffer_t* b = NULL;
+  grt_vm_variant_t args[3] = {grt_vm_variant_i32(7), make_buffer_arg(&a),
+                              make_buffer_arg(&b)};
+  grt_vm_variant_t out;
+  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
+  assert_ptr_equal(out.ref.ptr, a);
+  assert_int_equal(count_of(a), 3);  // test, args[1], out
+  grt_vm_variant_reset(&out);
+  args[0] = grt_vm_variant_i32(0);
+  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
+  assert_ptr_equal(out.ref.ptr, b);
+  grt_vm_variant_reset(&out);
+  assert_int_equal(count_of(a), 2);
+  assert_int_equal(count_of(b), 2);
+  grt_vm_variant_reset(&args[1]);
+  grt_vm_variant_reset(&args[2]);
+  grt_vm_buffer_release(a);
+  grt_vm_buffer_release(b);
+}
+
+// main(index, default, v0, v1) = switch.ref index [v0, v1] default.
+static grt_status_t run_switch(int32_t index, grt_vm_variant_t* refs,
+                               grt_vm_variant_t* out) {
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0irrr_r");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_SWITCH_REF, TI(0), TR(0),
+                   TLIST(TR_R(1), TR_R(2)), TR(3));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(3)));
+  grt_vm_test_function_end(&t, 1, 4);
+  grt_vm_test_module_load(&t, NULL, 0);
+  grt_vm_variant_t args[4] = {grt_vm_variant_i32(index), refs[0], refs[1],
+                              refs[2]};
+  grt_status_t status = grt_vm_test_call(&t, "main", args, 4, out, 1);
+  grt_vm_test_module_end(&t);
+  return status;
+}
+
+static void test_switch_ref(void** state) {
+  (void)state;
+  grt_vm_buffer_t* buffers[3];
+  grt_vm_variant_t refs[3];
+  for (int i = 0; i < 3; ++i) refs[i] = make_buffer_arg(&buffers[i]);
+  static const struct {
+    int32_t index;
+    int expected;  // which of refs
+  } cases[] = {{0, 1}, {1, 2}, {2, 0}, {-1, 0}, {INT32_MAX, 0}};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_vm_variant_t out;
+    GRT_VM_EXPECT_OK(run_switch(cases[i].index, refs, &out));
+    if (out.ref.ptr != buffers[cases[i].expected]) {
+      fail_msg("switch.ref index %d: expected value %d", cases[i].index,
+               cases[i].expected);
+    }
+    grt_vm_variant_reset(&out);
+  }
+  for (int i = 0; i < 3; ++i) {
+    grt_vm_variant_reset(&refs[i]);
+    assert_int_equal(count_of(buffers[i]), 1);
+    grt_vm_buffer_release(buffers[i]);
+  }
+}
+
+// main(ref) = cast.any.ref<type_name>(cast.ref.any(ref))
+static grt_status_t run_casts(const char* type_name, grt_vm_variant_t arg,
+                              grt_vm_variant_t* out) {
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0r_r");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CAST_REF_ANY, TR(0), TR(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CAST_ANY_REF, TR(1), TS(type_name), TR(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(2)));
+  grt_vm_test_function_end(&t, 0, 3);
+  grt_vm_test_module_load(&t, NULL, 0);
+  grt_status_t status = grt_vm_test_call(&t, "main", &arg, 1, out, 1);
+  grt_vm_test_module_end(&t);
+  return status;
+}
+
+static void test_casts(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_variant_t va = make_buffer_arg(&a);
+  grt_vm_variant_t out;
+  GRT_VM_EXPECT_OK(run_casts("vm.buffer", va, &out));
+  assert_ptr_equal(out.ref.ptr, a);
+  assert_ptr_equal(out.ref.type, grt_vm_buffer_type());
+  grt_vm_variant_reset(&out);
+  // A null ref casts to any type.
+  GRT_VM_EXPECT_OK(run_casts("vm.list", null_arg(), &out));
+  assert_null(out.ref.ptr);
+  grt_vm_expect_error(run_casts("vm.list", va, &out),
+                      GRT_STATUS_INVALID_ARGUMENT,
+                      "cast.any.ref: expected ref<vm.list>, got ref<vm.buffer>"
+                      "; at m.main@0x");
+  // The failed call released everything it held.
+  grt_vm_variant_reset(&va);
+  assert_int_equal(count_of(a), 1);
+  grt_vm_buffer_release(a);
+}
+
+// main(a) moves a through cast.ref.any and cast.any.ref and returns the
+// result with whether each moved-from register is still non-null.
+static void test_cast_moves_leave_null(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_variant_t va = make_buffer_arg(&a);
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0r_rii");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CAST_REF_ANY, TRM(0), TR(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CAST_ANY_REF, TRM(1), TS("vm.buffer"), TR(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CMP_NZ_REF, TR(0), TI(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CMP_NZ_REF, TR(1), TI(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(2), TR_I(0), TR_I(1)));
+  grt_vm_test_function_end(&t, 2, 3);
+  grt_vm_test_module_load(&t, NULL, 0);
+  grt_vm_variant_t out[3];
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", &va, 1, out, 3));
+  assert_ptr_equal(out[0].ref.ptr, a);
+  assert_int_equal(out[1].i32, 0);
+  assert_int_equal(out[2].i32, 0);
+  // test, va, out[0]: the moves neither retained nor dropped a reference.
+  assert_int_equal(count_of(a), 3);
+  grt_vm_variant_reset(&out[0]);
+  grt_vm_test_module_end(&t);
+  grt_vm_variant_reset(&va);
+  assert_int_equal(count_of(a), 1);
+  grt_vm_buffer_release(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cmp_ref),
+      cmocka_unit_test(test_select_ref),
+      cmocka_unit_test(test_switch_ref),
+      cmocka_unit_test(test_casts),
+      cmocka_unit_test(test_cast_moves_leave_null),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
