@@ -150,16 +150,23 @@ static grt_status_t grt_vm_division_error(const char* op, int64_t a,
 // Block arguments
 //===----------------------------------------------------------------------===//
 
-// Applies a branch's remap list at *pc as a parallel copy. One remap copies
-// directly; more go through a scratch frame so a destination that is also a
-// later source (e.g. a swap) reads the old value.
-static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
-                                 grt_vm_ref_t* refs, const uint8_t* pc) {
-  uint16_t count = grt_vm_read_u16(&pc);
+// Copies |count| registers as one parallel copy: a destination that is also
+// a later source (e.g. a swap) reads the old value. Entry i's type and source
+// are {u8 type, u16 register} at sources + i * stride, its destination the
+// u16 at destinations + i * stride. One copy goes directly; more go through
+// a scratch frame.
+static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
+                                         grt_vm_ref_t* refs, uint16_t count,
+                                         const uint8_t* sources,
+                                         const uint8_t* destinations,
+                                         size_t stride) {
   if (count == 0) return grt_ok_status();
   if (count == 1) {
-    grt_vm_type_t type = (grt_vm_type_t)*pc++;
-    uint16_t src = grt_vm_read_u16(&pc), dst = grt_vm_read_u16(&pc);
+    const uint8_t* p = sources;
+    grt_vm_type_t type = (grt_vm_type_t)*p++;
+    uint16_t src = grt_vm_read_u16(&p);
+    p = destinations;
+    uint16_t dst = grt_vm_read_u16(&p);
     if (type == GRT_VM_TYPE_REF) {
       grt_vm_take_ref(refs, src, &refs[dst]);
     } else if (grt_vm_type_slot_count(type) == 2) {
@@ -172,11 +179,10 @@ static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
   grt_vm_stack_frame_t* scratch = NULL;
   GRT_RETURN_IF_ERROR(
       grt_vm_stack_push_frame(stack, NULL, 0, 2u * count, count, &scratch));
-  const uint8_t* p = pc;
   for (uint16_t i = 0; i < count; ++i) {
+    const uint8_t* p = sources + i * stride;
     grt_vm_type_t type = (grt_vm_type_t)*p++;
     uint16_t src = grt_vm_read_u16(&p);
-    p += 2;
     if (type == GRT_VM_TYPE_REF) {
       grt_vm_take_ref(refs, src, &scratch->refs[i]);
     } else {
@@ -186,10 +192,9 @@ static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
                          : (int64_t)regs[src]);
     }
   }
-  p = pc;
   for (uint16_t i = 0; i < count; ++i) {
-    grt_vm_type_t type = (grt_vm_type_t)*p++;
-    p += 2;
+    grt_vm_type_t type = (grt_vm_type_t)sources[i * stride];
+    const uint8_t* p = destinations + i * stride;
     uint16_t dst = grt_vm_read_u16(&p);
     if (type == GRT_VM_TYPE_REF) {
       grt_vm_ref_move(&refs[dst], &scratch->refs[i]);
@@ -201,6 +206,14 @@ static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
   }
   grt_vm_stack_pop_frame(stack);
   return grt_ok_status();
+}
+
+// Applies a branch's remap list at *pc ({u8 type, u16 source, u16
+// destination} entries) as a parallel copy.
+static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
+                                 grt_vm_ref_t* refs, const uint8_t* pc) {
+  uint16_t count = grt_vm_read_u16(&pc);
+  return grt_vm_parallel_copy(stack, regs, refs, count, pc, pc + 3, 5);
 }
 
 // Skips a branch operand (target + remap list).
@@ -901,22 +914,14 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(OPTIMIZATION_BARRIER) {
+    // Operands and results are two {u8 type, u16 register} lists of the same
+    // length; the copy is parallel so a result may name a later operand.
     const uint8_t* operands = pc;
     uint16_t count = R();
-    pc += 3u * count;
-    pc += 2;  // the result count equals the operand count
-    for (uint16_t i = 0; i < count; ++i) {
-      const uint8_t* p = operands + 2 + 3u * i;
-      grt_vm_type_t type = (grt_vm_type_t)*p++;
-      uint16_t src = grt_vm_read_u16(&p);
-      pc += 1;
-      uint16_t dst = R();
-      if (type == GRT_VM_TYPE_REF) {
-        grt_vm_take_ref(refs, src, &refs[dst]);
-      } else {
-        memmove(regs + dst, regs + src, 4u * grt_vm_type_slot_count(type));
-      }
-    }
+    const uint8_t* result_list = pc + 3u * count;
+    pc = result_list + 2 + 3u * count;
+    FAIL(grt_vm_parallel_copy(stack, regs, refs, count, operands + 2,
+                              result_list + 3, 3));
   }
   NEXT();
   OP(DISCARD_REFS) {

@@ -199,6 +199,41 @@ static void test_cast_moves_leave_null(void** state) {
   grt_vm_buffer_release(a);
 }
 
+// optimization_barrier is a parallel copy: swapping two registers of each
+// kind through it must not read a result it already wrote.
+static void test_optimization_barrier_swaps(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_buffer_t* b = NULL;
+  grt_vm_variant_t args[4] = {grt_vm_variant_i32(1), grt_vm_variant_i32(2),
+                              make_buffer_arg(&a), make_buffer_arg(&b)};
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0iirr_iirr");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_OPTIMIZATION_BARRIER,
+                   TLIST(TR_I(0), TR_I(1), TR_R(0), TR_R(1)),
+                   TLIST(TR_I(1), TR_I(0), TR_R(1), TR_R(0)));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN,
+                   TLIST(TR_I(0), TR_I(1), TR_R(0), TR_R(1)));
+  grt_vm_test_function_end(&t, 2, 2);
+  grt_vm_test_module_load(&t, NULL, 0);
+  grt_vm_variant_t out[4];
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 4, out, 4));
+  assert_int_equal(out[0].i32, 2);
+  assert_int_equal(out[1].i32, 1);
+  assert_ptr_equal(out[2].ref.ptr, b);
+  assert_ptr_equal(out[3].ref.ptr, a);
+  grt_vm_variant_reset(&out[2]);
+  grt_vm_variant_reset(&out[3]);
+  grt_vm_test_module_end(&t);
+  grt_vm_variant_reset(&args[2]);
+  grt_vm_variant_reset(&args[3]);
+  assert_int_equal(count_of(a), 1);
+  assert_int_equal(count_of(b), 1);
+  grt_vm_buffer_release(a);
+  grt_vm_buffer_release(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cmp_ref),
@@ -206,6 +241,7 @@ int main(void) {
       cmocka_unit_test(test_switch_ref),
       cmocka_unit_test(test_casts),
       cmocka_unit_test(test_cast_moves_leave_null),
+      cmocka_unit_test(test_optimization_barrier_swaps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
