@@ -81,6 +81,19 @@ static inline void grt_vm_take_ref(grt_vm_ref_t* refs, uint16_t operand,
   }
 }
 
+// Ends an operand's use when the op did not take its value: with the move
+// bit (its last use) the ref is released and the register left null, unless
+// the op has just written that register with its result (GRT_VM_NO_REF_RESULT
+// for ops whose result is not a ref).
+#define GRT_VM_NO_REF_RESULT 0xFFFFu
+static inline void grt_vm_drop_moved_ref(grt_vm_ref_t* refs, uint16_t operand,
+                                         uint16_t written) {
+  uint16_t ordinal = operand & GRT_VM_REF_ORDINAL_MASK;
+  if ((operand & GRT_VM_REF_MOVE_BIT) && ordinal != written) {
+    grt_vm_ref_release(&refs[ordinal]);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Value helpers with defined results where C leaves them undefined
 //===----------------------------------------------------------------------===//
@@ -989,21 +1002,33 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   OP(SELECT_REF) {
     int32_t cond = I32(R());
     uint16_t a = R(), b = R();
-    grt_vm_ref_assign(&REF(R()), &REF(cond ? a : b));
+    uint16_t dst = R();
+    grt_vm_take_ref(refs, cond ? a : b, &REF(dst));
+    grt_vm_drop_moved_ref(refs, cond ? b : a, dst);
   }
   NEXT();
   OP(SWITCH_I32) { grt_vm_switch(&pc, regs, 4); } NEXT();
   OP(SWITCH_I64) { grt_vm_switch(&pc, regs, 8); } NEXT();
   OP(SWITCH_REF) {
     int32_t index = I32(R());
-    uint16_t src = R();
+    uint16_t fallback = R();
     uint16_t count = R();
-    if (index >= 0 && index < count) {
-      const uint8_t* p = pc + 2 * index;
-      src = grt_vm_read_u16(&p);
-    }
+    const uint8_t* values = pc;
     pc += 2u * count;
-    grt_vm_ref_assign(&REF(R()), &REF(src));
+    uint16_t dst = R();
+    bool in_range = index >= 0 && index < count;
+    uint16_t chosen = fallback;
+    if (in_range) {
+      const uint8_t* p = values + 2 * index;
+      chosen = grt_vm_read_u16(&p);
+    }
+    grt_vm_take_ref(refs, chosen, &REF(dst));
+    if (in_range) grt_vm_drop_moved_ref(refs, fallback, dst);
+    for (int32_t i = 0; i < count; ++i) {
+      const uint8_t* p = values + 2 * i;
+      uint16_t value = grt_vm_read_u16(&p);
+      if (i != index) grt_vm_drop_moved_ref(refs, value, dst);
+    }
   }
   NEXT();
 
@@ -1121,17 +1146,22 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   CMP_I64(CMP_GTE_I64_U, ua >= ub)
   OP(CMP_NZ_I64) { int64_t a = grt_vm_get_i64(regs, R()); I32(R()) = a != 0; }
   NEXT();
-  OP(CMP_EQ_REF) {
+  OP(CMP_EQ_REF) OP(CMP_NE_REF) {
+    bool eq = *op_pc == GRT_VM_CODE_CMP_EQ_REF;
     uint16_t a = R(), b = R();
-    I32(R()) = REF(a).ptr == REF(b).ptr;
+    bool same = REF(a).ptr == REF(b).ptr;
+    grt_vm_drop_moved_ref(refs, a, GRT_VM_NO_REF_RESULT);
+    grt_vm_drop_moved_ref(refs, b, GRT_VM_NO_REF_RESULT);
+    I32(R()) = same == eq;
   }
   NEXT();
-  OP(CMP_NE_REF) {
-    uint16_t a = R(), b = R();
-    I32(R()) = REF(a).ptr != REF(b).ptr;
+  OP(CMP_NZ_REF) {
+    uint16_t a = R();
+    int32_t nonzero = REF(a).ptr != NULL;
+    grt_vm_drop_moved_ref(refs, a, GRT_VM_NO_REF_RESULT);
+    I32(R()) = nonzero;
   }
   NEXT();
-  OP(CMP_NZ_REF) { uint16_t a = R(); I32(R()) = REF(a).ptr != NULL; } NEXT();
 
   OP(CAST_ANY_REF) {
     uint16_t src = R();

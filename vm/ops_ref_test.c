@@ -234,6 +234,91 @@ static void test_optimization_barrier_swaps(void** state) {
   grt_vm_buffer_release(b);
 }
 
+// Runs |emit_op| (which uses refs 0 and 1 with the move bit, and may write
+// ref 2 and i32 0) in main(a, b), then returns ref 2 and whether refs 0 and
+// 1 are still non-null.
+typedef void (*emit_fn)(grt_vm_test_module_t* t);
+static void run_moving(emit_fn emit_op, int32_t cond, grt_vm_buffer_t* a,
+                       grt_vm_buffer_t* b, grt_vm_variant_t* out) {
+  grt_vm_ref_t ra = grt_vm_ref_wrap_retain(a, grt_vm_buffer_type());
+  grt_vm_ref_t rb = grt_vm_ref_wrap_retain(b, grt_vm_buffer_type());
+  grt_vm_variant_t args[3] = {grt_vm_variant_i32(cond),
+                              grt_vm_variant_ref_move(&ra),
+                              grt_vm_variant_ref_move(&rb)};
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0irr_rii");
+  emit_op(&t);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CMP_NZ_REF, TR(0), TI(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CMP_NZ_REF, TR(1), TI(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(2), TR_I(1), TR_I(2)));
+  grt_vm_test_function_end(&t, 3, 3);
+  grt_vm_test_module_load(&t, NULL, 0);
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 3, out, 3));
+  grt_vm_test_module_end(&t);
+  grt_vm_variant_reset(&args[1]);
+  grt_vm_variant_reset(&args[2]);
+}
+
+static void emit_select_moves(grt_vm_test_module_t* t) {
+  GRT_VM_TEST_EMIT(t, GRT_VM_OP_SELECT_REF, TI(0), TRM(0), TRM(1), TR(2));
+}
+static void emit_switch_moves(grt_vm_test_module_t* t) {
+  // cond 0 picks value 0 (ref 1), anything else the default (ref 0).
+  GRT_VM_TEST_EMIT(t, GRT_VM_OP_SWITCH_REF, TI(0), TRM(0), TLIST(TR_RM(1)),
+                   TR(2));
+}
+static void emit_cmp_moves(grt_vm_test_module_t* t) {
+  GRT_VM_TEST_EMIT(t, GRT_VM_OP_CMP_EQ_REF, TRM(0), TRM(1), TI(0));
+}
+static void emit_cmp_ne_nz_moves(grt_vm_test_module_t* t) {
+  GRT_VM_TEST_EMIT(t, GRT_VM_OP_CMP_NE_REF, TR(0), TRM(1), TI(0));
+  GRT_VM_TEST_EMIT(t, GRT_VM_OP_CMP_NZ_REF, TRM(0), TI(0));
+}
+
+// A ref operand with the move bit is its last use: whichever way an op
+// goes, the register is null afterwards, and the chosen value moves into
+// the result rather than being retained.
+static void test_moved_operands_are_null_afterwards(void** state) {
+  (void)state;
+  grt_vm_buffer_t* a = NULL;
+  grt_vm_buffer_t* b = NULL;
+  grt_vm_variant_t va = make_buffer_arg(&a), vb = make_buffer_arg(&b);
+  grt_vm_variant_reset(&va);
+  grt_vm_variant_reset(&vb);
+  static const struct {
+    const char* name;
+    emit_fn emit_op;
+    int32_t cond;
+    int result;  // 0: null, 1: a, 2: b
+  } cases[] = {
+      {"select.ref true", emit_select_moves, 1, 1},
+      {"select.ref false", emit_select_moves, 0, 2},
+      {"switch.ref in range", emit_switch_moves, 0, 2},
+      {"switch.ref default", emit_switch_moves, 5, 1},
+      {"cmp.eq.ref", emit_cmp_moves, 0, 0},
+      {"cmp.ne.ref + cmp.nz.ref", emit_cmp_ne_nz_moves, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_vm_variant_t out[3];
+    run_moving(cases[i].emit_op, cases[i].cond, a, b, out);
+    void* expected = cases[i].result == 0 ? NULL
+                     : cases[i].result == 1 ? (void*)a
+                                            : (void*)b;
+    if (out[0].ref.ptr != expected || out[1].i32 != 0 || out[2].i32 != 0) {
+      fail_msg("%s: result %s, ref 0 %s, ref 1 %s", cases[i].name,
+               out[0].ref.ptr == expected ? "right" : "wrong",
+               out[1].i32 ? "still set" : "null",
+               out[2].i32 ? "still set" : "null");
+    }
+    grt_vm_variant_reset(&out[0]);
+    assert_int_equal(count_of(a), 1);
+    assert_int_equal(count_of(b), 1);
+  }
+  grt_vm_buffer_release(a);
+  grt_vm_buffer_release(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cmp_ref),
@@ -242,6 +327,7 @@ int main(void) {
       cmocka_unit_test(test_casts),
       cmocka_unit_test(test_cast_moves_leave_null),
       cmocka_unit_test(test_optimization_barrier_swaps),
+      cmocka_unit_test(test_moved_operands_are_null_afterwards),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
