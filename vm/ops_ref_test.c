@@ -319,6 +319,55 @@ static void test_moved_operands_are_null_afterwards(void** state) {
   grt_vm_buffer_release(b);
 }
 
+// const.ref.rodata of an external segment aliases the module file's bytes
+// (zero-copy), and the alias is read-only to the program.
+static void test_rodata_is_zero_copy_and_read_only(void** state) {
+  (void)state;
+  static const uint8_t payload[256] = {0x11, 0x22, 0x33, 0x44};
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_module_rodata_t rodata = {grt_make_const_byte_span(payload,
+                                                         sizeof(payload)),
+                                64, true};
+  uint32_t ordinal = 0;
+  GRT_VM_EXPECT_OK(grt_module_writer_add_rodata(t.writer, &rodata, &ordinal));
+  grt_vm_test_function_begin(&t, "get", "0_r");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_REF_RODATA, TO(ordinal), TR(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(0)));
+  grt_vm_test_function_end(&t, 0, 1);
+  grt_vm_test_function_begin(&t, "poke", "0_v");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_REF_RODATA, TO(ordinal), TR(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I64, TK(1), TL(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(7), TI(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_BUFFER_STORE_I32, TR(0), TL(0), TI(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
+  grt_vm_test_function_end(&t, 3, 1);
+  grt_vm_test_module_load(&t, NULL, 0);
+
+  grt_vm_variant_t out;
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "get", NULL, 0, &out, 1));
+  grt_vm_buffer_t* buffer = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &buffer));
+  assert_int_equal(grt_vm_buffer_length(buffer), sizeof(payload));
+  const void* data = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_buffer_map_read(buffer, 0, sizeof(payload), &data));
+  const uint8_t* file_begin = t.file_data;
+  const uint8_t* p = data;
+  assert_true(p >= file_begin && p + sizeof(payload) <= file_begin + t.file_size);
+  assert_int_equal((uintptr_t)p % 64, 0);
+  assert_memory_equal(p, payload, sizeof(payload));
+  assert_int_equal(grt_vm_buffer_access(buffer) & GRT_VM_BUFFER_ACCESS_MUTABLE,
+                   0);
+  grt_vm_variant_reset(&out);
+
+  grt_vm_expect_error(grt_vm_test_call(&t, "poke", NULL, 0, NULL, 0),
+                      GRT_STATUS_PERMISSION_DENIED,
+                      "buffer is read-only (it aliases module rodata): cannot "
+                      "write 4 bytes at offset 4 of a 256-byte buffer");
+  assert_memory_equal(p, payload, sizeof(payload));
+  grt_vm_test_module_end(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cmp_ref),
@@ -328,6 +377,7 @@ int main(void) {
       cmocka_unit_test(test_cast_moves_leave_null),
       cmocka_unit_test(test_optimization_barrier_swaps),
       cmocka_unit_test(test_moved_operands_are_null_afterwards),
+      cmocka_unit_test(test_rodata_is_zero_copy_and_read_only),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
