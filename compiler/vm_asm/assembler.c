@@ -412,14 +412,18 @@ static grt_status_t grtc_vm_immediate(grtc_vm_lowering_t* l, char result_kind,
   double floating = value->kind == GRTC_ATTR_FLOAT ? value->floating
                     : value->kind == GRTC_ATTR_BOOL ? (double)value->boolean
                                                     : (double)value->integer;
-  int64_t integer = value->kind == GRTC_ATTR_INTEGER ? value->integer
-                    : value->kind == GRTC_ATTR_BOOL  ? (int64_t)value->boolean
-                                                     : (int64_t)value->floating;
   switch (result_kind) {
     case 'f': *out_value = grtc_float_encode(floating, GRTC_FLOAT_F32); break;
     case 'F': *out_value = grtc_float_encode(floating, GRTC_FLOAT_F64); break;
-    case 'i': *out_value = (uint32_t)integer; break;
-    default: *out_value = (uint64_t)integer; break;
+    default: {
+      if (value->kind == GRTC_ATTR_FLOAT) {
+        return grtc_op_error(l->a->file_name, l->op, "'%.*s' needs an integer value, found %g",
+                             GRT_SV_ARG(l->op->name), value->floating);
+      }
+      int64_t integer = value->kind == GRTC_ATTR_BOOL ? (int64_t)value->boolean : value->integer;
+      *out_value = result_kind == 'i' ? (uint32_t)integer : (uint64_t)integer;
+      break;
+    }
   }
   return grt_ok_status();
 }
@@ -922,6 +926,21 @@ static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t
                       (grt_vm_operand_t[]){condition, code, grt_vm_operand_string(message)}, 3);
 }
 
+// vm.buffer.store.<t> %value, %buffer[%offset]: the table wants the buffer,
+// the offset, then the value.
+static grt_status_t grtc_vm_lower_buffer_store(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  static const uint32_t order[] = {1, 2, 0};
+  grt_vm_op_t vm_op;
+  if (op->operand_count != 3 ||
+      !grt_vm_op_lookup(grt_string_view_substr(op->name, 3, SIZE_MAX), &vm_op)) {
+    return grtc_op_error(a->file_name, op, "'%.*s' takes %%value, %%buffer[%%offset]",
+                         GRT_SV_ARG(op->name));
+  }
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, vm_op);
+  l.order = order;
+  return grtc_vm_lower_table_op(&l);
+}
+
 typedef grt_status_t (*grtc_vm_lower_fn_t)(grtc_vm_assembler_t* a, grtc_operation_t* op);
 
 // Ops the op table alone cannot assemble. A trailing '*' matches a prefix.
@@ -932,6 +951,7 @@ static const struct {
     {"vm.call", grtc_vm_lower_call},
     {"vm.call.variadic", grtc_vm_lower_call_variadic},
     {"vm.switch.*", grtc_vm_lower_switch},
+    {"vm.buffer.store.*", grtc_vm_lower_buffer_store},
     {"vm.check.*", grtc_vm_lower_check},
     {"vm.cast.any.ref", grtc_vm_lower_cast_any_ref},
     {"vm.list.alloc", grtc_vm_lower_list_alloc},
