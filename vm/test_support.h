@@ -73,6 +73,7 @@ typedef struct grt_vm_test_module_t {
   void* file_data;
   size_t file_size;
   grt_module_file_t* file;
+  size_t stack_limit;  // for the module's host-call stack (0: default)
   grt_vm_instance_t* instance;
   grt_vm_module_t* module;
   grt_vm_context_t* context;
@@ -220,7 +221,8 @@ static inline grt_status_t grt_vm_test_module_link(
     size_t native_count) {
   GRT_RETURN_IF_ERROR(grt_vm_instance_create(t->allocator, &t->instance));
   GRT_RETURN_IF_ERROR(
-      grt_vm_bytecode_module_create(t->file, 0, t->allocator, &t->module));
+      grt_vm_bytecode_module_create(t->file, t->stack_limit, t->allocator,
+                                    &t->module));
   grt_vm_module_t* modules[8];
   assert_true(native_count < 8);
   for (size_t i = 0; i < native_count; ++i) modules[i] = natives[i];
