@@ -166,8 +166,11 @@ static grt_status_t grt_vm_division_error(const char* op, int64_t a,
 // Copies |count| registers as one parallel copy: a destination that is also
 // a later source (e.g. a swap) reads the old value. Entry i's type and source
 // are {u8 type, u16 register} at sources + i * stride, its destination the
-// u16 at destinations + i * stride. One copy goes directly; more go through
-// a scratch frame.
+// u16 at destinations + i * stride. Values are staged on the C stack when
+// they fit (every loop back-edge with block arguments comes through here, so
+// this must not touch the VM stack); only very long lists use a scratch frame.
+#define GRT_VM_PARALLEL_COPY_LOCAL 16
+
 static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
                                          grt_vm_ref_t* refs, uint16_t count,
                                          const uint8_t* sources,
@@ -189,17 +192,28 @@ static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
     }
     return grt_ok_status();
   }
-  grt_vm_stack_frame_t* scratch = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_vm_stack_push_frame(stack, NULL, 0, 2u * count, count, &scratch));
+  uint32_t local_values[2 * GRT_VM_PARALLEL_COPY_LOCAL];
+  grt_vm_ref_t local_refs[GRT_VM_PARALLEL_COPY_LOCAL];
+  uint32_t* values = local_values;
+  grt_vm_ref_t* staged_refs = local_refs;
+  bool use_frame = count > GRT_VM_PARALLEL_COPY_LOCAL;
+  if (use_frame) {
+    grt_vm_stack_frame_t* scratch = NULL;
+    GRT_RETURN_IF_ERROR(
+        grt_vm_stack_push_frame(stack, NULL, 0, 2u * count, count, &scratch));
+    values = scratch->i32;
+    staged_refs = scratch->refs;
+  }
   for (uint16_t i = 0; i < count; ++i) {
     const uint8_t* p = sources + i * stride;
     grt_vm_type_t type = (grt_vm_type_t)*p++;
     uint16_t src = grt_vm_read_u16(&p);
     if (type == GRT_VM_TYPE_REF) {
-      grt_vm_take_ref(refs, src, &scratch->refs[i]);
+      staged_refs[i].ptr = NULL;
+      staged_refs[i].type = NULL;
+      grt_vm_take_ref(refs, src, &staged_refs[i]);
     } else {
-      grt_vm_set_i64(scratch->i32, (uint16_t)(2 * i),
+      grt_vm_set_i64(values, (uint16_t)(2 * i),
                      grt_vm_type_slot_count(type) == 2
                          ? grt_vm_get_i64(regs, src)
                          : (int64_t)regs[src]);
@@ -210,14 +224,14 @@ static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
     const uint8_t* p = destinations + i * stride;
     uint16_t dst = grt_vm_read_u16(&p);
     if (type == GRT_VM_TYPE_REF) {
-      grt_vm_ref_move(&refs[dst], &scratch->refs[i]);
+      grt_vm_ref_move(&refs[dst], &staged_refs[i]);
     } else if (grt_vm_type_slot_count(type) == 2) {
-      grt_vm_set_i64(regs, dst, grt_vm_get_i64(scratch->i32, (uint16_t)(2 * i)));
+      grt_vm_set_i64(regs, dst, grt_vm_get_i64(values, (uint16_t)(2 * i)));
     } else {
-      regs[dst] = scratch->i32[2 * i];
+      regs[dst] = values[2 * i];
     }
   }
-  grt_vm_stack_pop_frame(stack);
+  if (use_frame) grt_vm_stack_pop_frame(stack);
   return grt_ok_status();
 }
 
@@ -377,20 +391,71 @@ static void grt_vm_switch(const uint8_t** pc, uint32_t* regs, size_t width) {
 //===----------------------------------------------------------------------===//
 
 static grt_status_t grt_vm_annotate_frame(grt_vm_bytecode_module_t* module,
-                                          const grt_vm_stack_frame_t* frame,
-                                          grt_status_t status) {
-  const grt_module_function_t* f = &module->functions[frame->function_ordinal];
+                                          uint32_t function_ordinal,
+                                          uint32_t pc, grt_status_t status) {
+  const grt_module_function_t* f = &module->functions[function_ordinal];
   grt_string_view_t location;
-  if (grt_module_file_lookup_location(module->file, frame->function_ordinal,
-                                      frame->pc, &location)) {
+  if (grt_module_file_lookup_location(module->file, function_ordinal, pc,
+                                      &location)) {
     return grt_status_annotate(status, "at %.*s.%.*s@0x%x (%.*s)",
                                GRT_SV_ARG(module->base.name),
-                               GRT_SV_ARG(f->name), frame->pc,
-                               GRT_SV_ARG(location));
+                               GRT_SV_ARG(f->name), pc, GRT_SV_ARG(location));
   }
   return grt_status_annotate(status, "at %.*s.%.*s@0x%x",
                              GRT_SV_ARG(module->base.name), GRT_SV_ARG(f->name),
-                             frame->pc);
+                             pc);
+}
+
+// A stack overflow unwinds thousands of frames; one line each would make a
+// message of megabytes. Consecutive identical frames (recursion) collapse
+// into a count, and past GRT_VM_BACKTRACE_MAX_FRAMES distinct frames only
+// the number left out is reported.
+#define GRT_VM_BACKTRACE_MAX_FRAMES 32
+
+typedef struct grt_vm_backtrace_t {
+  uint32_t function_ordinal;  // last frame annotated
+  uint32_t pc;
+  uint32_t repeats;  // identical frames since the last one annotated
+  uint32_t shown;    // distinct frames annotated
+  uint32_t omitted;  // frames past the cap
+} grt_vm_backtrace_t;
+
+static grt_status_t grt_vm_backtrace_flush_repeats(grt_vm_backtrace_t* trace,
+                                                   grt_status_t status) {
+  if (trace->repeats == 0) return status;
+  status = grt_status_annotate(status, "(previous frame repeated %u more times)",
+                               trace->repeats);
+  trace->repeats = 0;
+  return status;
+}
+
+static grt_status_t grt_vm_backtrace_add(grt_vm_backtrace_t* trace,
+                                         grt_vm_bytecode_module_t* module,
+                                         const grt_vm_stack_frame_t* frame,
+                                         grt_status_t status) {
+  if (trace->shown > 0 && frame->function_ordinal == trace->function_ordinal &&
+      frame->pc == trace->pc) {
+    ++trace->repeats;
+    return status;
+  }
+  status = grt_vm_backtrace_flush_repeats(trace, status);
+  if (trace->shown == GRT_VM_BACKTRACE_MAX_FRAMES) {
+    ++trace->omitted;
+    return status;
+  }
+  ++trace->shown;
+  trace->function_ordinal = frame->function_ordinal;
+  trace->pc = frame->pc;
+  return grt_vm_annotate_frame(module, frame->function_ordinal, frame->pc,
+                               status);
+}
+
+static grt_status_t grt_vm_backtrace_finish(grt_vm_backtrace_t* trace,
+                                            grt_status_t status) {
+  status = grt_vm_backtrace_flush_repeats(trace, status);
+  if (trace->omitted == 0) return status;
+  return grt_status_annotate(status, "(%u more frames not shown)",
+                             trace->omitted);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1389,12 +1454,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 
 unwind:
   frame->pc = (uint32_t)(op_pc - code);
+  grt_vm_backtrace_t trace = {0};
   while (grt_vm_stack_depth(stack) > base_depth) {
     grt_vm_stack_frame_t* top = grt_vm_stack_top(stack);
     if (top->module == &module->base) {
-      status = grt_vm_annotate_frame(module, top, status);
+      status = grt_vm_backtrace_add(&trace, module, top, status);
     }
     grt_vm_stack_pop_frame(stack);
   }
-  return status;
+  return grt_vm_backtrace_finish(&trace, status);
 }

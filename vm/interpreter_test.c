@@ -104,9 +104,13 @@ static void test_deep_recursion_overflows(void** state) {
   const char* message = grt_status_message(status);
   assert_non_null(strstr(message, "stack overflow: "));
   assert_non_null(strstr(message, "exceeds limit of 65536 bytes"));
-  // Every frame is reported at its call op: block(1) + const.i32(7) +
-  // add.i32(7) puts it at 0xf.
-  assert_non_null(strstr(message, "; at m.main@0xf; at m.main@0xf"));
+  // Every frame is at its call op: block(1) + const.i32(7) + add.i32(7) puts
+  // it at 0xf. The thousands of identical recursive frames collapse into one
+  // line and a count, so the message stays short.
+  assert_non_null(
+      strstr(message, "; at m.main@0xf; (previous frame repeated "));
+  assert_null(strstr(message, "; at m.main@0xf; at m.main@0xf"));
+  assert_true(strlen(message) < 512);
   grt_status_free(status);
   grt_vm_test_module_end(&t);
 }
