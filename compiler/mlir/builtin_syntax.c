@@ -308,15 +308,15 @@ grt_status_t grtc_parse_module_op(grtc_parser_t* parser, grtc_op_state_t* state)
                              sizeof(body));
 }
 
-static grt_status_t grtc_parse_module_syntax(grtc_parser_t* parser,
-                                             const grtc_op_syntax_t* syntax,
-                                             grtc_op_state_t* state) {
+grt_status_t grtc_parse_module_syntax(grtc_parser_t* parser,
+                                      const grtc_op_syntax_t* syntax,
+                                      grtc_op_state_t* state) {
   return grtc_parse_module_op(parser, state);
 }
 
-static grt_status_t grtc_parse_func_syntax(grtc_parser_t* parser,
-                                           const grtc_op_syntax_t* syntax,
-                                           grtc_op_state_t* state) {
+grt_status_t grtc_parse_func_syntax(grtc_parser_t* parser,
+                                    const grtc_op_syntax_t* syntax,
+                                    grtc_op_state_t* state) {
   return grtc_parse_function_op(parser, state, GRTC_FUNCTION_ALLOW_BODY);
 }
 

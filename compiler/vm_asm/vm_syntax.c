@@ -216,18 +216,6 @@ static grt_status_t grtc_vm_parse_operands_op(grtc_parser_t* parser,
 // Structure: module, functions, imports, exports, globals, rodata
 //===----------------------------------------------------------------------===//
 
-static grt_status_t grtc_vm_parse_module(grtc_parser_t* parser,
-                                         const grtc_op_syntax_t* syntax,
-                                         grtc_op_state_t* state) {
-  return grtc_parse_module_op(parser, state);
-}
-
-static grt_status_t grtc_vm_parse_func(grtc_parser_t* parser,
-                                       const grtc_op_syntax_t* syntax,
-                                       grtc_op_state_t* state) {
-  return grtc_parse_function_op(parser, state, GRTC_FUNCTION_ALLOW_BODY);
-}
-
 static grt_status_t grtc_vm_parse_import(grtc_parser_t* parser,
                                          const grtc_op_syntax_t* syntax,
                                          grtc_op_state_t* state) {
@@ -594,8 +582,8 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
 #define GRTC_VM_CUSTOM(name, parse, data) {name, NULL, parse, data, NULL}
 
 static const grtc_op_syntax_t grtc_vm_ops[] = {
-    GRTC_VM_CUSTOM("vm.module", grtc_vm_parse_module, NULL),
-    GRTC_VM_CUSTOM("vm.func", grtc_vm_parse_func, NULL),
+    GRTC_VM_CUSTOM("vm.module", grtc_parse_module_syntax, NULL),
+    GRTC_VM_CUSTOM("vm.func", grtc_parse_func_syntax, NULL),
     GRTC_VM_CUSTOM("vm.import", grtc_vm_parse_import, NULL),
     GRTC_VM_CUSTOM("vm.export", grtc_vm_parse_export, NULL),
     GRTC_VM_CUSTOM("vm.global.i32", grtc_vm_parse_global, NULL),
