@@ -125,7 +125,7 @@ typedef enum grt_vm_type_e {
   /* select and switch */                                                               \
   X(SELECT_I32,         "select.i32",         NONE, 0x20, "iii>i", "cond ? a : b") \
   X(SELECT_I64,         "select.i64",         NONE, 0x21, "iII>I", "cond ? a : b") \
-  X(SELECT_REF,         "select.ref",         NONE, 0x22, "irr>r", "cond ? a : b (retained)") \
+  X(SELECT_REF,         "select.ref",         NONE, 0x22, "irr>r", "cond ? a : b (moved if the chosen operand has the move bit, else retained)") \
   X(SWITCH_I32,         "switch.i32",         NONE, 0x23, "iiLi>i", "values[index], or the default when out of range") \
   X(SWITCH_I64,         "switch.i64",         NONE, 0x24, "iILI>I", "values[index], or the default when out of range") \
   X(SWITCH_REF,         "switch.ref",         NONE, 0x25, "irLr>r", "values[index], or the default when out of range") \
