@@ -320,15 +320,15 @@ grt_status_t grtc_parse_func_syntax(grtc_parser_t* parser,
   return grtc_parse_function_op(parser, state, GRTC_FUNCTION_ALLOW_BODY);
 }
 
-static grt_status_t grtc_parse_call_syntax(grtc_parser_t* parser,
-                                           const grtc_op_syntax_t* syntax,
-                                           grtc_op_state_t* state) {
+grt_status_t grtc_parse_call_syntax(grtc_parser_t* parser,
+                                    const grtc_op_syntax_t* syntax,
+                                    grtc_op_state_t* state) {
   return grtc_parse_call_op(parser, state);
 }
 
-static grt_status_t grtc_parse_return_syntax(grtc_parser_t* parser,
-                                             const grtc_op_syntax_t* syntax,
-                                             grtc_op_state_t* state) {
+grt_status_t grtc_parse_return_syntax(grtc_parser_t* parser,
+                                      const grtc_op_syntax_t* syntax,
+                                      grtc_op_state_t* state) {
   return grtc_parse_return_op(parser, state);
 }
 

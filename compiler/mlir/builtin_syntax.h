@@ -41,13 +41,20 @@ grt_status_t grtc_parse_module_op(grtc_parser_t* parser,
                                   grtc_op_state_t* state) GRT_MUST_USE;
 
 // The same, shaped as table row parsers, so every dialect whose module and
-// function ops share the builtin syntax (vm.module, vm.func) reuses them.
+// function, call and return ops share the builtin syntax (vm.module,
+// vm.func, vm.call, vm.return) reuses them.
 grt_status_t grtc_parse_module_syntax(grtc_parser_t* parser,
                                       const grtc_op_syntax_t* syntax,
                                       grtc_op_state_t* state) GRT_MUST_USE;
 grt_status_t grtc_parse_func_syntax(grtc_parser_t* parser,
                                     const grtc_op_syntax_t* syntax,
                                     grtc_op_state_t* state) GRT_MUST_USE;
+grt_status_t grtc_parse_call_syntax(grtc_parser_t* parser,
+                                    const grtc_op_syntax_t* syntax,
+                                    grtc_op_state_t* state) GRT_MUST_USE;
+grt_status_t grtc_parse_return_syntax(grtc_parser_t* parser,
+                                      const grtc_op_syntax_t* syntax,
+                                      grtc_op_state_t* state) GRT_MUST_USE;
 
 #ifdef __cplusplus
 }

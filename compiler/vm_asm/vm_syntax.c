@@ -474,18 +474,6 @@ static grt_status_t grtc_vm_parse_br_table(grtc_parser_t* parser,
   return grtc_parser_parse_optional_attribute_dict(parser, &state->attributes);
 }
 
-static grt_status_t grtc_vm_parse_call(grtc_parser_t* parser,
-                                       const grtc_op_syntax_t* syntax,
-                                       grtc_op_state_t* state) {
-  return grtc_parse_call_op(parser, state);
-}
-
-static grt_status_t grtc_vm_parse_return(grtc_parser_t* parser,
-                                         const grtc_op_syntax_t* syntax,
-                                         grtc_op_state_t* state) {
-  return grtc_parse_return_op(parser, state);
-}
-
 // vm.call.variadic @callee(%a, [%b, %c], []) : (i32, i32 ..., f32 ...) -> r
 // Operands are flattened; `segment_sizes` (array<i32>) gives -1 for a plain
 // argument and the span length for a bracketed one, and `segment_types`
@@ -597,9 +585,9 @@ static const grtc_op_syntax_t grtc_vm_ops[] = {
     GRTC_VM_CUSTOM("vm.br", grtc_vm_parse_branch, NULL),
     GRTC_VM_CUSTOM("vm.cond_br", grtc_vm_parse_branch, "conditional"),
     GRTC_VM_CUSTOM("vm.br_table", grtc_vm_parse_br_table, NULL),
-    GRTC_VM_CUSTOM("vm.call", grtc_vm_parse_call, NULL),
+    GRTC_VM_CUSTOM("vm.call", grtc_parse_call_syntax, NULL),
     GRTC_VM_CUSTOM("vm.call.variadic", grtc_vm_parse_call_variadic, NULL),
-    GRTC_VM_CUSTOM("vm.return", grtc_vm_parse_return, NULL),
+    GRTC_VM_CUSTOM("vm.return", grtc_parse_return_syntax, NULL),
     // Every other vm op: operands [: types [-> types]].
     GRTC_VM_OPERANDS("vm.*", grtc_vm_plain),
     GRTC_VM_OPERANDS("vm.const.*", grtc_vm_const),
