@@ -1,0 +1,115 @@
+// The embedding API: what applications link to run .vmfb modules.
+//
+//   grt_runtime_instance_t* instance;   // once per process
+//   grt_runtime_instance_create(NULL, &instance);
+//   grt_hal_device_t* device;
+//   grt_runtime_instance_create_device(instance, "local-task", NULL, &device);
+//   grt_runtime_session_t* session;      // one program's state
+//   grt_runtime_session_create(instance, device, &session);
+//   grt_runtime_session_append_module_from_file(session, "model.vmfb");
+//   grt_runtime_call_buffer_views(session, "model.main", 1, &input,
+//                                 1, &output, &output_count);
+//
+// A session owns a VM context holding, in order, the hal module (for its
+// device), the check module, and the modules appended. Appending a module
+// with executables prepares the one whose format the device runs; a module
+// with none for the device fails to append naming the formats it has and
+// the ones the device runs.
+#ifndef GRT_RUNTIME_SESSION_H_
+#define GRT_RUNTIME_SESSION_H_
+
+#include <stddef.h>
+
+#include "base/allocator.h"
+#include "base/status.h"
+#include "base/string_view.h"
+#include "hal/buffer_view.h"
+#include "hal/device.h"
+#include "hal/driver.h"
+#include "vm/context.h"
+#include "vm/instance.h"
+#include "vm/list.h"
+#include "vm/module.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grt_runtime_instance_t grt_runtime_instance_t;
+typedef struct grt_runtime_session_t grt_runtime_session_t;
+
+typedef struct grt_runtime_instance_options_t {
+  grt_allocator_t host_allocator;  // zero-initialized = system allocator
+} grt_runtime_instance_options_t;
+
+// Creates the VM instance (with HAL types registered) and a driver
+// registry with every driver built in. |options| may be NULL.
+grt_status_t grt_runtime_instance_create(
+    const grt_runtime_instance_options_t* options,
+    grt_runtime_instance_t** out_instance) GRT_MUST_USE;
+void grt_runtime_instance_retain(grt_runtime_instance_t* instance);
+void grt_runtime_instance_release(grt_runtime_instance_t* instance);
+grt_allocator_t grt_runtime_instance_host_allocator(
+    const grt_runtime_instance_t* instance);
+grt_vm_instance_t* grt_runtime_instance_vm_instance(
+    grt_runtime_instance_t* instance);
+grt_hal_driver_registry_t* grt_runtime_instance_driver_registry(
+    grt_runtime_instance_t* instance);
+// grt_hal_driver_registry_create_device on the instance's registry.
+grt_status_t grt_runtime_instance_create_device(
+    grt_runtime_instance_t* instance, const char* uri,
+    const grt_hal_device_options_t* options, grt_hal_device_t** out_device)
+    GRT_MUST_USE;
+
+grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
+                                        grt_hal_device_t* device,
+                                        grt_runtime_session_t** out_session)
+    GRT_MUST_USE;
+void grt_runtime_session_retain(grt_runtime_session_t* session);
+void grt_runtime_session_release(grt_runtime_session_t* session);
+grt_hal_device_t* grt_runtime_session_device(const grt_runtime_session_t* s);
+grt_vm_context_t* grt_runtime_session_context(const grt_runtime_session_t* s);
+
+// Appends a module (its imports resolve against the modules before it).
+// Errors name the file.
+grt_status_t grt_runtime_session_append_module_from_file(
+    grt_runtime_session_t* session, const char* path) GRT_MUST_USE;
+// |contents| is borrowed and must outlive the session (e.g. an embedded
+// array); 8-byte aligned.
+grt_status_t grt_runtime_session_append_module_from_memory(
+    grt_runtime_session_t* session, grt_const_byte_span_t contents)
+    GRT_MUST_USE;
+// Appends any VM module (e.g. a native module of the application).
+grt_status_t grt_runtime_session_append_module(grt_runtime_session_t* session,
+                                               grt_vm_module_t* module)
+    GRT_MUST_USE;
+
+// Resolves "module.function" (or "function", searched in the last
+// appended module). NOT_FOUND lists the exported functions.
+grt_status_t grt_runtime_session_lookup_function(
+    grt_runtime_session_t* session, const char* name,
+    grt_vm_function_t* out_function) GRT_MUST_USE;
+
+// Calls with inputs and outputs as VM lists (variants: scalars and refs,
+// buffer views as hal.buffer_view refs).
+grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
+                                      const grt_vm_function_t* function,
+                                      const grt_vm_list_t* inputs,
+                                      grt_vm_list_t* outputs) GRT_MUST_USE;
+// Lookup + call.
+grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,
+                              const grt_vm_list_t* inputs,
+                              grt_vm_list_t* outputs) GRT_MUST_USE;
+// Buffer views in and out. Each output is a new reference the caller
+// releases; OUT_OF_RANGE when the function returns more than
+// |output_capacity| values, INVALID_ARGUMENT when one is not a buffer view.
+grt_status_t grt_runtime_call_buffer_views(
+    grt_runtime_session_t* session, const char* name, size_t input_count,
+    grt_hal_buffer_view_t* const* inputs, size_t output_capacity,
+    grt_hal_buffer_view_t** outputs, size_t* out_output_count) GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_RUNTIME_SESSION_H_
