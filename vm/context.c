@@ -221,6 +221,50 @@ grt_status_t grt_vm_context_create(grt_vm_instance_t* instance,
   return grt_ok_status();
 }
 
+grt_status_t grt_vm_context_append_module(grt_vm_context_t* context,
+                                          grt_vm_module_t* module) {
+  size_t count = context->module_count;
+  grt_string_view_t name = module->name;
+  if (name.size == 0 || memchr(name.data, '.', name.size) != NULL) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module %zu: name '%.*s' must be non-empty and "
+                           "contain no '.'",
+                           count, GRT_SV_ARG(name));
+  }
+  size_t first = grt_vm_context_find_module(context->modules, count, name);
+  if (first != count) {
+    return grt_make_status(GRT_STATUS_ALREADY_EXISTS,
+                           "module '%.*s' is already in the context (position "
+                           "%zu)",
+                           GRT_SV_ARG(name), first);
+  }
+  // Grown one slot at a time: appends are rare (module loading). A failed
+  // append may leave a spare slot behind, which the counts ignore.
+  GRT_RETURN_IF_ERROR(grt_allocator_realloc(
+      context->allocator, count * sizeof(*context->modules),
+      (count + 1) * sizeof(*context->modules), (void**)&context->modules));
+  GRT_RETURN_IF_ERROR(grt_allocator_realloc(
+      context->allocator, count * sizeof(*context->states),
+      (count + 1) * sizeof(*context->states), (void**)&context->states));
+  context->states[count] = NULL;
+  grt_vm_module_retain(module);
+  context->modules[count] = module;
+  context->module_count = count + 1;
+  grt_status_t status =
+      grt_vm_context_link_module(context, context->modules, count + 1, count);
+  if (!grt_status_is_ok(status)) {
+    if (context->state_count > count) {
+      module->vtable->free_state(module, context->states[count]);
+      context->state_count = count;
+    }
+    context->states[count] = NULL;
+    context->modules[count] = NULL;
+    context->module_count = count;
+    grt_vm_module_release(module);
+  }
+  return status;
+}
+
 grt_vm_instance_t* grt_vm_context_instance(const grt_vm_context_t* context) {
   return context->instance;
 }

@@ -34,6 +34,13 @@ grt_status_t grt_vm_context_create(grt_vm_instance_t* instance,
                                    grt_allocator_t allocator,
                                    grt_vm_context_t** out_context)
     GRT_MUST_USE;
+// Appends |module| (retained) after the modules already in |context|: its
+// imports resolve against them and its initializer runs, as if it had been
+// last in the list given to create. On failure the context is unchanged.
+// Not thread-safe: nothing may call into |context| meanwhile.
+grt_status_t grt_vm_context_append_module(grt_vm_context_t* context,
+                                          grt_vm_module_t* module)
+    GRT_MUST_USE;
 void grt_vm_context_retain(grt_vm_context_t* context);
 void grt_vm_context_release(grt_vm_context_t* context);
 

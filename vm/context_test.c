@@ -340,6 +340,74 @@ static void test_module_names(void** state) {
                     0);
 }
 
+static void test_append_module(void** state) {
+  (void)state;
+  app_destroyed = 0;
+  app_states_freed = 0;
+  grt_vm_instance_t* instance = make_instance();
+  grt_vm_module_t* math = make_math();
+  grt_vm_context_t* context = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_context_create(instance, &math, 1,
+                                         grt_allocator_system(), &context));
+
+  // Imports resolve against what is already there; init runs.
+  grt_vm_import_t imports[] = {import_of("math.add", "0ii_i", false)};
+  grt_vm_module_t* app = make_app("app", imports, 1);
+  GRT_VM_EXPECT_OK(grt_vm_context_append_module(context, app));
+  assert_int_equal(grt_vm_context_module_count(context), 2);
+  app_state_t* app_state = (app_state_t*)grt_vm_context_state_of(context, app);
+  assert_non_null(app_state);
+  assert_true(app_state->resolved[0]);
+  assert_int_equal(app_state->initialized, 1);
+  assert_ptr_equal(app_state->targets[0].module, math);
+
+  // Failures leave the context as it was.
+  grt_vm_expect_error(grt_vm_context_append_module(context, app),
+                      GRT_STATUS_ALREADY_EXISTS,
+                      "module 'app' is already in the context (position 1)");
+  grt_vm_module_t* dotted = make_app("a.b", NULL, 0);
+  grt_vm_expect_error(grt_vm_context_append_module(context, dotted),
+                      GRT_STATUS_INVALID_ARGUMENT,
+                      "module 2: name 'a.b' must be non-empty and contain no "
+                      "'.'");
+  grt_vm_import_t missing[] = {import_of("math.sub", "0ii_i", false)};
+  grt_vm_module_t* broken = make_app("broken", missing, 1);
+  grt_vm_expect_error(grt_vm_context_append_module(context, broken),
+                      GRT_STATUS_NOT_FOUND,
+                      "module 'broken' imports 'math.sub' but module 'math' "
+                      "does not export 'sub'; it exports: add, negate");
+  assert_int_equal(app_states_freed, 1);
+  grt_vm_module_t* failing = make_app("failing", NULL, 0);
+  ((app_module_t*)failing)->fail_initialize = "no room";
+  grt_vm_expect_error(grt_vm_context_append_module(context, failing),
+                      GRT_STATUS_FAILED_PRECONDITION,
+                      "no room; initializing module 'failing'");
+  assert_int_equal(app_states_freed, 2);
+  assert_int_equal(grt_vm_context_module_count(context), 2);
+  assert_null(grt_vm_context_state_of(context, failing));
+
+  // After failures the context still appends and resolves.
+  grt_vm_module_t* late = make_app("late", imports, 1);
+  GRT_VM_EXPECT_OK(grt_vm_context_append_module(context, late));
+  assert_int_equal(grt_vm_context_module_count(context), 3);
+  assert_ptr_equal(grt_vm_context_module_at(context, 2), late);
+  grt_vm_function_t function;
+  GRT_VM_EXPECT_OK(grt_vm_context_resolve_function(
+      context, grt_make_cstring_view("math.negate"), &function));
+
+  grt_vm_module_release(dotted);
+  grt_vm_module_release(broken);
+  grt_vm_module_release(failing);
+  assert_int_equal(app_destroyed, 3);  // the context held no reference
+  grt_vm_module_release(app);
+  grt_vm_module_release(late);
+  grt_vm_module_release(math);
+  grt_vm_context_release(context);
+  grt_vm_instance_release(instance);
+  assert_int_equal(app_states_freed, 4);
+  assert_int_equal(app_destroyed, 5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resolves_imports_and_optional),
@@ -350,6 +418,7 @@ int main(void) {
       cmocka_unit_test(test_bad_import_names_and_signatures),
       cmocka_unit_test(test_initialize_failure_frees_states),
       cmocka_unit_test(test_module_names),
+      cmocka_unit_test(test_append_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
