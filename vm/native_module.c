@@ -241,3 +241,11 @@ grt_status_t grt_vm_native_module_create(
   *out_module = &module->base;
   return grt_ok_status();
 }
+
+void* grt_vm_native_module_data(
+    const grt_vm_module_t* module,
+    const grt_vm_native_module_descriptor_t* descriptor) {
+  if (!module || module->vtable != &grt_vm_native_module_vtable) return NULL;
+  const grt_vm_native_module_t* native = grt_vm_native_module_cast(module);
+  return native->descriptor == descriptor ? native->module_data : NULL;
+}

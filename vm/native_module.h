@@ -61,6 +61,12 @@ grt_status_t grt_vm_native_module_create(
     const grt_vm_native_module_descriptor_t* descriptor, void* module_data,
     grt_allocator_t allocator, grt_vm_module_t** out_module) GRT_MUST_USE;
 
+// The module_data of |module| when it is a native module created over
+// |descriptor|, else NULL: how the owner of a native module reaches its
+// data again (e.g. to register things with it) without a side table.
+void* grt_vm_native_module_data(const grt_vm_module_t* module,
+                                const grt_vm_native_module_descriptor_t* descriptor);
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,6 +142,21 @@ static void test_stateless_module_gets_null_state(void** state) {
   grt_vm_module_release(module);
 }
 
+static void test_module_data_by_descriptor(void** state) {
+  (void)state;
+  counters_t counters = {0, 0, 0};
+  grt_vm_module_t* module = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&good, &counters,
+                                               grt_allocator_system(), &module));
+  assert_ptr_equal(grt_vm_native_module_data(module, &good), &counters);
+  // Another descriptor (or no module) never hands the data out.
+  static const grt_vm_native_module_descriptor_t other = {
+      "math", good_exports, 3, NULL, NULL, NULL};
+  assert_null(grt_vm_native_module_data(module, &other));
+  assert_null(grt_vm_native_module_data(NULL, &good));
+  grt_vm_module_release(module);
+}
+
 static void expect_create_error(const grt_vm_native_module_descriptor_t* desc,
                                 const char* fragment) {
   counters_t counters = {0, 0, 0};
@@ -193,6 +208,7 @@ int main(void) {
       cmocka_unit_test(test_lookup_and_call),
       cmocka_unit_test(test_stateless_module_gets_null_state),
       cmocka_unit_test(test_table_errors),
+      cmocka_unit_test(test_module_data_by_descriptor),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
