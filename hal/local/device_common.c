@@ -1,0 +1,77 @@
+#include "hal/local/device_common.h"
+
+#include <stdio.h>
+
+#include "hal/local/kernel_abi.h"
+
+void grt_hal_local_enumerate_one_device(const char* name, size_t capacity,
+                                        grt_hal_device_info_t* out_infos,
+                                        size_t* out_count) {
+  *out_count = 1;
+  if (capacity == 0) return;
+  grt_hal_device_info_t* info = &out_infos[0];
+  snprintf(info->path, sizeof(info->path), "0");
+  snprintf(info->name, sizeof(info->name), "%s", name);
+  snprintf(info->type, sizeof(info->type), "cpu");
+  snprintf(info->driver_version, sizeof(info->driver_version),
+           "kernel ABI %u", GRT_KERNEL_ABI_VERSION);
+}
+
+grt_status_t grt_hal_local_check_device_path(const char* driver_name,
+                                             grt_string_view_t path) {
+  if (path.size == 0 || grt_string_view_equal_cstring(path, "0")) {
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_NOT_FOUND,
+                         "%s has no device '%.*s'; its one device is path 0",
+                         driver_name, GRT_SV_ARG(path));
+}
+
+bool grt_hal_local_glob_match(grt_string_view_t pattern,
+                              grt_string_view_t text) {
+  // Greedy with backtracking to the last '*': linear in practice and never
+  // recursive, whatever the pattern.
+  size_t p = 0, t = 0;
+  size_t star = SIZE_MAX, star_text = 0;
+  while (t < text.size) {
+    if (p < pattern.size && pattern.data[p] == '*') {
+      star = p++;
+      star_text = t;
+    } else if (p < pattern.size && pattern.data[p] == text.data[t]) {
+      ++p;
+      ++t;
+    } else if (star != SIZE_MAX) {
+      p = star + 1;
+      t = ++star_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size && pattern.data[p] == '*') ++p;
+  return p == pattern.size;
+}
+
+grt_status_t grt_hal_local_device_query_i64(
+    grt_hal_device_t* device, grt_hal_executable_cache_t* cache,
+    uint32_t concurrency, grt_string_view_t category, grt_string_view_t key,
+    int64_t* out_value) {
+  *out_value = 0;
+  if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
+    *out_value = grt_hal_executable_cache_can_prepare_format(cache, key) ? 1 : 0;
+    return grt_ok_status();
+  }
+  if (grt_string_view_equal_cstring(category, "hal.device") &&
+      grt_string_view_equal_cstring(key, "concurrency")) {
+    *out_value = concurrency;
+    return grt_ok_status();
+  }
+  if (grt_string_view_equal_cstring(category, "hal.device.id")) {
+    *out_value = grt_hal_local_glob_match(
+                     key, grt_make_cstring_view(grt_hal_device_uri(device)))
+                     ? 1
+                     : 0;
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_NOT_FOUND, "no query %.*s/%.*s",
+                         GRT_SV_ARG(category), GRT_SV_ARG(key));
+}

@@ -1,0 +1,217 @@
+#include "hal/local/task_pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+// Far beyond any core count; catches a garbage worker_count before it
+// becomes thousands of threads.
+#define GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS 1024u
+
+// One batch; lives on the stack of the thread in grt_hal_local_task_pool_run,
+// which does not return while a worker can still reach it.
+typedef struct grt_hal_local_task_batch_t {
+  grt_hal_local_task_fn_t fn;
+  void* user_data;
+  uint64_t count;
+  atomic_uint_least64_t next_index;
+} grt_hal_local_task_batch_t;
+
+typedef struct grt_hal_local_task_worker_t {
+  grt_hal_local_task_pool_t* pool;
+  uint32_t worker_id;
+  pthread_t thread;
+} grt_hal_local_task_worker_t;
+
+struct grt_hal_local_task_pool_t {
+  grt_allocator_t host_allocator;
+  uint32_t worker_count;
+  grt_hal_local_task_worker_t* workers;
+
+  // Serializes callers of run, so one batch is published at a time.
+  pthread_mutex_t run_mutex;
+
+  // Guards everything below.
+  pthread_mutex_t mutex;
+  pthread_cond_t work_available;  // workers wait here
+  pthread_cond_t batch_changed;   // run and wait_idle wait here
+  grt_hal_local_task_batch_t* batch;  // NULL between batches
+  uint64_t generation;                // bumped per batch
+  uint32_t active_workers;            // inside the current batch
+  uint32_t sleeping_workers;
+  uint64_t sleep_count;
+  bool shutting_down;
+};
+
+uint32_t grt_hal_local_task_pool_default_worker_count(void) {
+  long count = sysconf(_SC_NPROCESSORS_ONLN);
+  if (count < 1) return 1;
+  if ((unsigned long)count > GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS) {
+    return GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS;
+  }
+  return (uint32_t)count;
+}
+
+static void grt_hal_local_task_batch_drain(grt_hal_local_task_batch_t* batch,
+                                           uint32_t worker_id) {
+  for (;;) {
+    uint64_t index = atomic_fetch_add_explicit(&batch->next_index, 1,
+                                               memory_order_relaxed);
+    if (index >= batch->count) return;
+    batch->fn(batch->user_data, index, worker_id);
+  }
+}
+
+static void* grt_hal_local_task_worker_main(void* arg) {
+  grt_hal_local_task_worker_t* worker = arg;
+  grt_hal_local_task_pool_t* pool = worker->pool;
+  uint64_t seen_generation = 0;
+  pthread_mutex_lock(&pool->mutex);
+  for (;;) {
+    // Join each batch at most once; a worker that wakes after its batch
+    // ended finds batch == NULL and sleeps again.
+    while (!pool->shutting_down &&
+           (!pool->batch || pool->generation == seen_generation)) {
+      ++pool->sleeping_workers;
+      ++pool->sleep_count;
+      pthread_cond_broadcast(&pool->batch_changed);
+      pthread_cond_wait(&pool->work_available, &pool->mutex);
+      --pool->sleeping_workers;
+    }
+    if (pool->shutting_down) break;
+    seen_generation = pool->generation;
+    grt_hal_local_task_batch_t* batch = pool->batch;
+    ++pool->active_workers;
+    pthread_mutex_unlock(&pool->mutex);
+
+    grt_hal_local_task_batch_drain(batch, worker->worker_id);
+
+    pthread_mutex_lock(&pool->mutex);
+    if (--pool->active_workers == 0) {
+      pthread_cond_broadcast(&pool->batch_changed);
+    }
+  }
+  pthread_mutex_unlock(&pool->mutex);
+  return NULL;
+}
+
+// Stops and joins the first |started| workers and frees the pool.
+static void grt_hal_local_task_pool_teardown(grt_hal_local_task_pool_t* pool,
+                                             uint32_t started) {
+  pthread_mutex_lock(&pool->mutex);
+  pool->shutting_down = true;
+  pthread_cond_broadcast(&pool->work_available);
+  pthread_mutex_unlock(&pool->mutex);
+  for (uint32_t i = 0; i < started; ++i) {
+    pthread_join(pool->workers[i].thread, NULL);
+  }
+  pthread_cond_destroy(&pool->batch_changed);
+  pthread_cond_destroy(&pool->work_available);
+  pthread_mutex_destroy(&pool->mutex);
+  pthread_mutex_destroy(&pool->run_mutex);
+  grt_allocator_t host_allocator = pool->host_allocator;
+  grt_allocator_free(host_allocator, pool->workers);
+  grt_allocator_free(host_allocator, pool);
+}
+
+grt_status_t grt_hal_local_task_pool_create(uint32_t worker_count,
+                                            grt_allocator_t host_allocator,
+                                            grt_hal_local_task_pool_t** out_pool) {
+  *out_pool = NULL;
+  if (worker_count == 0) {
+    worker_count = grt_hal_local_task_pool_default_worker_count();
+  }
+  if (worker_count > GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "task pool of %u workers exceeds the limit of %u",
+                           worker_count, GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS);
+  }
+  grt_hal_local_task_pool_t* pool = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(host_allocator, sizeof(*pool), (void**)&pool));
+  grt_status_t status = grt_allocator_calloc(
+      host_allocator, worker_count * sizeof(*pool->workers),
+      (void**)&pool->workers);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(host_allocator, pool);
+    return status;
+  }
+  pool->host_allocator = host_allocator;
+  pool->worker_count = worker_count;
+  pthread_mutex_init(&pool->run_mutex, NULL);
+  pthread_mutex_init(&pool->mutex, NULL);
+  pthread_cond_init(&pool->work_available, NULL);
+  pthread_cond_init(&pool->batch_changed, NULL);
+  for (uint32_t i = 0; i < worker_count; ++i) {
+    grt_hal_local_task_worker_t* worker = &pool->workers[i];
+    worker->pool = pool;
+    worker->worker_id = i;
+    int error = pthread_create(&worker->thread, NULL,
+                               grt_hal_local_task_worker_main, worker);
+    if (error != 0) {
+      grt_hal_local_task_pool_teardown(pool, i);
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "cannot start task pool worker %u of %u: %s", i,
+                             worker_count, strerror(error));
+    }
+  }
+  *out_pool = pool;
+  return grt_ok_status();
+}
+
+void grt_hal_local_task_pool_destroy(grt_hal_local_task_pool_t* pool) {
+  if (!pool) return;
+  // A batch in flight holds run_mutex until it has finished.
+  pthread_mutex_lock(&pool->run_mutex);
+  pthread_mutex_unlock(&pool->run_mutex);
+  grt_hal_local_task_pool_teardown(pool, pool->worker_count);
+}
+
+uint32_t grt_hal_local_task_pool_worker_count(
+    const grt_hal_local_task_pool_t* pool) {
+  return pool->worker_count;
+}
+
+void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
+                                 uint64_t count, grt_hal_local_task_fn_t fn,
+                                 void* user_data) {
+  if (count == 0) return;
+  grt_hal_local_task_batch_t batch;
+  batch.fn = fn;
+  batch.user_data = user_data;
+  batch.count = count;
+  atomic_init(&batch.next_index, 0);
+
+  pthread_mutex_lock(&pool->run_mutex);
+  pthread_mutex_lock(&pool->mutex);
+  pool->batch = &batch;
+  ++pool->generation;
+  // One task wakes one worker; more are only worth waking for more tasks.
+  if (count == 1) {
+    pthread_cond_signal(&pool->work_available);
+  } else {
+    pthread_cond_broadcast(&pool->work_available);
+  }
+  // Done when every index has been claimed and every worker that joined
+  // has left; tasks finish before their worker leaves.
+  while (atomic_load_explicit(&batch.next_index, memory_order_relaxed) <
+             count ||
+         pool->active_workers > 0) {
+    pthread_cond_wait(&pool->batch_changed, &pool->mutex);
+  }
+  pool->batch = NULL;
+  pthread_mutex_unlock(&pool->mutex);
+  pthread_mutex_unlock(&pool->run_mutex);
+}
+
+uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool) {
+  pthread_mutex_lock(&pool->mutex);
+  while (pool->sleeping_workers < pool->worker_count) {
+    pthread_cond_wait(&pool->batch_changed, &pool->mutex);
+  }
+  uint64_t sleep_count = pool->sleep_count;
+  pthread_mutex_unlock(&pool->mutex);
+  return sleep_count;
+}
