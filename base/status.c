@@ -121,6 +121,11 @@ void grt_status_free(grt_status_t status) {
   if (status && status != GRT_OOM_STATUS) free(status);
 }
 
+grt_status_t grt_status_clone(grt_status_t status) {
+  if (status == NULL || status == GRT_OOM_STATUS) return status;
+  return grt_make_status(status->code, "%s", status->text);
+}
+
 bool grt_status_consume_ok(grt_status_t status) {
   bool ok = status == NULL;
   grt_status_free(status);

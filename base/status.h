@@ -91,6 +91,11 @@ void grt_status_fprint(void* file /* FILE* */, grt_status_t status);
 
 void grt_status_free(grt_status_t status);
 
+// A new status with the same code and message as |status| (OK gives OK),
+// for failures that are kept and reported to many callers (a failed HAL
+// semaphore hands each waiter its own copy to own and free).
+grt_status_t grt_status_clone(grt_status_t status) GRT_MUST_USE;
+
 // Consumes |status| and returns true if it was OK; for call sites that only
 // need to know whether something worked.
 bool grt_status_consume_ok(grt_status_t status);

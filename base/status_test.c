@@ -83,6 +83,22 @@ static void test_code_names(void** state) {
   assert_true(grt_status_consume_ok(grt_ok_status()));
 }
 
+static void test_clone_is_independent(void** state) {
+  (void)state;
+  assert_null(grt_status_clone(grt_ok_status()));
+  grt_status_t original = grt_make_status(GRT_STATUS_ABORTED, "kernel %d", 7);
+  original = grt_status_annotate(original, "while running");
+  grt_status_t copy = grt_status_clone(original);
+  assert_true(copy != original);
+  assert_int_equal(grt_status_code(copy), GRT_STATUS_ABORTED);
+  assert_string_equal(grt_status_message(copy), "kernel 7; while running");
+  grt_status_free(original);
+  copy = grt_status_annotate(copy, "later");
+  assert_string_equal(grt_status_message(copy),
+                      "kernel 7; while running; later");
+  grt_status_free(copy);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ok_is_null),
@@ -90,6 +106,7 @@ int main(void) {
       cmocka_unit_test(test_format_truncates_but_reports_length),
       cmocka_unit_test(test_many_annotations_grow),
       cmocka_unit_test(test_code_names),
+      cmocka_unit_test(test_clone_is_independent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,6 +147,15 @@ grt_status_t grt_hal_parse_elements(grt_string_view_t text,
                                     grt_hal_element_type_t type,
                                     uint64_t element_count, void* out_data,
                                     size_t out_capacity) GRT_MUST_USE;
+// As grt_hal_parse_elements for a tensor of |shape| (element count taken
+// from it), also checking that brackets, when present, nest as the shape
+// says: "[[1 2][3 4]]" or IREE's "[1 2][3 4]" for 2x2.
+grt_status_t grt_hal_parse_shaped_elements(grt_string_view_t text,
+                                           const grt_hal_dim_t* shape,
+                                           size_t rank,
+                                           grt_hal_element_type_t type,
+                                           void* out_data, size_t out_capacity)
+    GRT_MUST_USE;
 
 // Formats host bytes as IREE prints them: "[1 2][3 4]" for 2x2, "1.5" for
 // a scalar; floats with up to 6 significant digits (%g), f16/bf16 via f32.

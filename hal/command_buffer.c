@@ -1,0 +1,324 @@
+// Command buffer state machine and validation, so every driver receives
+// only commands that are valid: right state, usages, ranges, alignment,
+// and binding/constant counts matching the entry point.
+#include "hal/command_buffer.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char* grt_hal_command_buffer_state_name(
+    grt_hal_command_buffer_state_t state) {
+  switch (state) {
+    case GRT_HAL_COMMAND_BUFFER_STATE_INITIAL:
+      return "initial";
+    case GRT_HAL_COMMAND_BUFFER_STATE_RECORDING:
+      return "recording";
+    case GRT_HAL_COMMAND_BUFFER_STATE_EXECUTABLE:
+      return "executable";
+  }
+  return "unknown";
+}
+
+void grt_hal_command_buffer_initialize(
+    const grt_hal_command_buffer_vtable_t* vtable,
+    grt_hal_command_buffer_mode_t mode, uint32_t binding_capacity,
+    grt_hal_command_buffer_t* command_buffer) {
+  grt_hal_resource_initialize(vtable, &command_buffer->resource);
+  command_buffer->mode = mode;
+  command_buffer->state = GRT_HAL_COMMAND_BUFFER_STATE_INITIAL;
+  command_buffer->binding_capacity = binding_capacity;
+  command_buffer->submit_count = 0;
+}
+
+#define GRT_HAL_CB_VTABLE(cb) GRT_HAL_VTABLE(cb, grt_hal_command_buffer_vtable_t)
+
+static grt_status_t grt_hal_command_buffer_require_recording(
+    const grt_hal_command_buffer_t* cb) {
+  if (cb->state == GRT_HAL_COMMAND_BUFFER_STATE_RECORDING) {
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "command buffer is not recording (state: %s)",
+                         grt_hal_command_buffer_state_name(cb->state));
+}
+
+grt_status_t grt_hal_command_buffer_begin(grt_hal_command_buffer_t* cb) {
+  if (cb->state != GRT_HAL_COMMAND_BUFFER_STATE_INITIAL) {
+    return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                           "command buffer cannot begin recording again "
+                           "(state: %s)",
+                           grt_hal_command_buffer_state_name(cb->state));
+  }
+  GRT_RETURN_IF_ERROR(GRT_HAL_CB_VTABLE(cb)->begin(cb));
+  cb->state = GRT_HAL_COMMAND_BUFFER_STATE_RECORDING;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_command_buffer_end(grt_hal_command_buffer_t* cb) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  GRT_RETURN_IF_ERROR(GRT_HAL_CB_VTABLE(cb)->end(cb));
+  cb->state = GRT_HAL_COMMAND_BUFFER_STATE_EXECUTABLE;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_command_buffer_execution_barrier(
+    grt_hal_command_buffer_t* cb) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  return GRT_HAL_CB_VTABLE(cb)->execution_barrier(cb);
+}
+
+// Checks |ref| as far as record time allows and, for direct refs, replaces
+// a GRT_HAL_WHOLE_BUFFER length with the resolved one. |what| names the
+// operand in messages ("copy source").
+static grt_status_t grt_hal_command_buffer_validate_ref(
+    const grt_hal_command_buffer_t* cb, grt_hal_buffer_ref_t* ref,
+    grt_hal_buffer_usage_t required_usage, const char* what) {
+  if (ref->buffer == NULL) {
+    if (cb->mode != GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s refers to binding slot %" PRIu32
+                             " but only reusable command buffers take a "
+                             "binding table",
+                             what, ref->binding_slot);
+    }
+    if (ref->binding_slot >= cb->binding_capacity) {
+      return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                             "%s refers to binding slot %" PRIu32
+                             " but the command buffer has %" PRIu32 " slots",
+                             what, ref->binding_slot, cb->binding_capacity);
+    }
+    return grt_ok_status();
+  }
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_buffer_validate_usage(ref->buffer, required_usage), "%s", what);
+  uint64_t length = 0;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_buffer_calculate_range(ref->buffer, ref->offset, ref->length,
+                                     &length),
+      "%s", what);
+  ref->length = length;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_command_buffer_fill_buffer(grt_hal_command_buffer_t* cb,
+                                                grt_hal_buffer_ref_t target,
+                                                uint32_t pattern,
+                                                size_t pattern_length) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  if (pattern_length != 1 && pattern_length != 2 && pattern_length != 4) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "fill pattern length must be 1, 2 or 4, got %zu",
+                           pattern_length);
+  }
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "fill target"));
+  if (target.offset % pattern_length != 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "fill target offset %" PRIu64
+                           " is not a multiple of the pattern length %zu",
+                           target.offset, pattern_length);
+  }
+  if (target.length != GRT_HAL_WHOLE_BUFFER &&
+      target.length % pattern_length != 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "fill length %" PRIu64
+                           " is not a multiple of the pattern length %zu",
+                           target.length, pattern_length);
+  }
+  // Bits above the pattern would otherwise leak into drivers that fill
+  // with 32-bit stores.
+  if (pattern_length < 4) pattern &= (1u << (pattern_length * 8)) - 1u;
+  return GRT_HAL_CB_VTABLE(cb)->fill_buffer(cb, target, pattern,
+                                            pattern_length);
+}
+
+grt_status_t grt_hal_command_buffer_copy_buffer(grt_hal_command_buffer_t* cb,
+                                                grt_hal_buffer_ref_t source,
+                                                grt_hal_buffer_ref_t target) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
+      cb, &source, GRT_HAL_BUFFER_USAGE_TRANSFER_SOURCE, "copy source"));
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "copy target"));
+  if (source.length != GRT_HAL_WHOLE_BUFFER &&
+      target.length != GRT_HAL_WHOLE_BUFFER && source.length != target.length) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "copy lengths differ: source %" PRIu64
+                           " bytes, target %" PRIu64 " bytes",
+                           source.length, target.length);
+  }
+  return GRT_HAL_CB_VTABLE(cb)->copy_buffer(cb, source, target);
+}
+
+grt_status_t grt_hal_command_buffer_update_buffer(grt_hal_command_buffer_t* cb,
+                                                  const void* source,
+                                                  grt_hal_buffer_ref_t target) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "update target"));
+  if (target.length == GRT_HAL_WHOLE_BUFFER) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "update of binding slot %" PRIu32
+                           " needs an explicit length, not the whole buffer",
+                           target.binding_slot);
+  }
+  if (!source && target.length) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "update of %" PRIu64 " bytes from a NULL source",
+                           target.length);
+  }
+  return GRT_HAL_CB_VTABLE(cb)->update_buffer(cb, source, target);
+}
+
+grt_status_t grt_hal_command_buffer_dispatch(
+    grt_hal_command_buffer_t* cb, const grt_hal_dispatch_params_t* params) {
+  GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
+  if (!params->executable) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "dispatch without an executable");
+  }
+  const grt_hal_entry_point_info_t* entry = NULL;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_executable_entry_point(params->executable, params->entry_point,
+                                     &entry),
+      "while recording a dispatch");
+  if (params->binding_count != entry->binding_count) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "dispatch of '%.*s': entry point takes %" PRIu32
+                           " bindings, got %zu",
+                           GRT_SV_ARG(entry->name), entry->binding_count,
+                           params->binding_count);
+  }
+  if (params->constant_count != entry->constant_count) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "dispatch of '%.*s': entry point takes %" PRIu32
+                           " constants, got %zu",
+                           GRT_SV_ARG(entry->name), entry->constant_count,
+                           params->constant_count);
+  }
+  if ((params->constant_count && !params->constants) ||
+      (params->binding_count && !params->bindings)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "dispatch of '%.*s': constants or bindings missing",
+                           GRT_SV_ARG(entry->name));
+  }
+  // The driver sees each binding's resolved length, so it need not redo
+  // range arithmetic per dispatch; ranges are checked here.
+  enum { kInlineBindings = 32 };
+  grt_hal_buffer_ref_t inline_bindings[kInlineBindings];
+  grt_hal_buffer_ref_t* bindings = inline_bindings;
+  grt_allocator_t host_allocator = grt_allocator_system();
+  if (params->binding_count > kInlineBindings) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        host_allocator, params->binding_count * sizeof(*bindings),
+        (void**)&bindings));
+  }
+  grt_status_t status = grt_ok_status();
+  for (size_t i = 0; i < params->binding_count && grt_status_is_ok(status);
+       ++i) {
+    bindings[i] = params->bindings[i];
+    status = grt_hal_command_buffer_validate_ref(
+        cb, &bindings[i], GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE, "binding");
+    status = grt_status_annotate(status, "dispatch of '%.*s' binding %zu",
+                                 GRT_SV_ARG(entry->name), i);
+  }
+  if (grt_status_is_ok(status)) {
+    grt_hal_dispatch_params_t resolved = *params;
+    resolved.bindings = bindings;
+    status = GRT_HAL_CB_VTABLE(cb)->dispatch(cb, &resolved);
+  }
+  if (bindings != inline_bindings) grt_allocator_free(host_allocator, bindings);
+  return status;
+}
+
+grt_status_t grt_hal_command_buffer_validate_submission(
+    grt_hal_command_buffer_t* cb, grt_hal_buffer_binding_table_t table) {
+  if (cb->state != GRT_HAL_COMMAND_BUFFER_STATE_EXECUTABLE) {
+    return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                           "command buffer is not executable (state: %s)",
+                           grt_hal_command_buffer_state_name(cb->state));
+  }
+  if (cb->mode == GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT && cb->submit_count) {
+    return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                           "one-shot command buffer was already submitted");
+  }
+  if (table.count < cb->binding_capacity) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "binding table has %zu bindings, command buffer "
+                           "needs %" PRIu32,
+                           table.count, cb->binding_capacity);
+  }
+  for (size_t i = 0; i < cb->binding_capacity; ++i) {
+    const grt_hal_buffer_binding_t* binding = &table.bindings[i];
+    if (!binding->buffer) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "binding table slot %zu has no buffer", i);
+    }
+    uint64_t length = 0;
+    GRT_RETURN_IF_ERROR_ANNOTATED(
+        grt_hal_buffer_calculate_range(binding->buffer, binding->offset,
+                                       binding->length, &length),
+        "binding table slot %zu", i);
+  }
+  ++cb->submit_count;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_buffer_ref_resolve(grt_hal_buffer_ref_t ref,
+                                        grt_hal_buffer_binding_table_t table,
+                                        grt_hal_buffer_t** out_allocated_buffer,
+                                        uint64_t* out_offset,
+                                        uint64_t* out_length) {
+  *out_allocated_buffer = NULL;
+  *out_offset = 0;
+  *out_length = 0;
+  if (ref.buffer) {
+    uint64_t length = 0;
+    GRT_RETURN_IF_ERROR(
+        grt_hal_buffer_calculate_range(ref.buffer, ref.offset, ref.length,
+                                       &length));
+    *out_allocated_buffer = ref.buffer->allocated_buffer;
+    *out_offset = ref.buffer->byte_offset + ref.offset;
+    *out_length = length;
+    return grt_ok_status();
+  }
+  if (ref.binding_slot >= table.count) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "binding slot %" PRIu32
+                           " is outside the binding table of %zu",
+                           ref.binding_slot, table.count);
+  }
+  const grt_hal_buffer_binding_t* binding = &table.bindings[ref.binding_slot];
+  if (!binding->buffer) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "binding table slot %" PRIu32 " has no buffer",
+                           ref.binding_slot);
+  }
+  uint64_t binding_length = 0;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_buffer_calculate_range(binding->buffer, binding->offset,
+                                     binding->length, &binding_length),
+      "binding table slot %" PRIu32, ref.binding_slot);
+  if (ref.offset > binding_length) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "offset %" PRIu64
+                           " is outside binding table slot %" PRIu32
+                           " of %" PRIu64 " bytes",
+                           ref.offset, ref.binding_slot, binding_length);
+  }
+  uint64_t length = ref.length;
+  if (length == GRT_HAL_WHOLE_BUFFER) {
+    length = binding_length - ref.offset;
+  } else if (length > binding_length - ref.offset) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "range [%" PRIu64 ", %" PRIu64
+                           ") is outside binding table slot %" PRIu32
+                           " of %" PRIu64 " bytes",
+                           ref.offset, ref.offset + length, ref.binding_slot,
+                           binding_length);
+  }
+  *out_allocated_buffer = binding->buffer->allocated_buffer;
+  *out_offset = binding->buffer->byte_offset + binding->offset + ref.offset;
+  *out_length = length;
+  return grt_ok_status();
+}
