@@ -236,11 +236,21 @@ static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
 }
 
 // Applies a branch's remap list at *pc ({u8 type, u16 source, u16
-// destination} entries) as a parallel copy.
-static grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
-                                 grt_vm_ref_t* refs, const uint8_t* pc) {
+// destination} entries) as a parallel copy. Most branches carry none.
+static inline grt_status_t grt_vm_remap(grt_vm_stack_t* stack, uint32_t* regs,
+                                        grt_vm_ref_t* refs, const uint8_t* pc) {
   uint16_t count = grt_vm_read_u16(&pc);
+  if (count == 0) return grt_ok_status();
   return grt_vm_parallel_copy(stack, regs, refs, count, pc, pc + 3, 5);
+}
+
+// Where execution continues for a branch to the block marker at |offset|:
+// the op after it. The verifier guarantees every branch target and every
+// function entry is a marker, and blocks never fall through into the next
+// (each ends in a terminator), so markers are never executed at all.
+static inline const uint8_t* grt_vm_block_entry(const uint8_t* code,
+                                                uint32_t offset) {
+  return code + offset + 1;
 }
 
 // Skips a branch operand (target + remap list).
@@ -774,6 +784,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   const uint8_t* bytecode = module->layout.bytecode.data;
   const size_t base_depth = grt_vm_stack_depth(stack);
   grt_status_t status = grt_ok_status();
+  grt_vm_stack_frame_t* entry_frame = NULL;
 
   grt_vm_stack_frame_t* frame = NULL;
   {
@@ -781,6 +792,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
         stack, &module->base, function_ordinal, f->i32_register_count,
         f->ref_register_count, &frame));
+    entry_frame = frame;
     // Arguments land in registers in signature order (borrowed refs are
     // retained: the frame owns what its registers hold).
     grt_string_view_t types = module->function_signatures[function_ordinal].arguments;
@@ -801,7 +813,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     }
   }
   const uint8_t* code = bytecode + functions[function_ordinal].bytecode_offset;
-  const uint8_t* pc = code;
+  const uint8_t* pc = grt_vm_block_entry(code, 0);
   const uint8_t* op_pc = pc;
   uint32_t* regs = frame->i32;
   grt_vm_ref_t* refs = frame->refs;
@@ -820,7 +832,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 
   OP(BLOCK) {} NEXT();
   OP(BR) {
-    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
     FAIL(grt_vm_remap(stack, regs, refs, pc));
     pc = target;
   }
@@ -828,7 +840,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   OP(COND_BR) {
     int32_t cond = I32(R());
     if (!cond) pc = grt_vm_skip_branch(pc);
-    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
     FAIL(grt_vm_remap(stack, regs, refs, pc));
     pc = target;
   }
@@ -843,7 +855,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       for (int32_t i = 0; i < index; ++i) chosen = grt_vm_skip_branch(chosen);
     }
     pc = chosen;
-    const uint8_t* target = code + grt_vm_read_u32(&pc);
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
     FAIL(grt_vm_remap(stack, regs, refs, pc));
     pc = target;
   }
@@ -858,13 +870,19 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     }
     frame->pc = (uint32_t)(op_pc - code);
     const grt_module_function_t* f = &functions[callee];
-    grt_vm_stack_frame_t* callee_frame = NULL;
-    FAIL(grt_vm_stack_push_frame(stack, &module->base, callee,
-                                 f->i32_register_count, f->ref_register_count,
-                                 &callee_frame));
+    grt_vm_stack_frame_t* callee_frame = grt_vm_stack_push_frame_fast(
+        stack, &module->base, callee, f->i32_register_count,
+        f->ref_register_count);
+    if (!callee_frame) {
+      FAIL(grt_vm_stack_push_frame(stack, &module->base, callee,
+                                   f->i32_register_count,
+                                   f->ref_register_count, &callee_frame));
+    }
+    // Arguments go register to register, caller bank to callee bank.
     grt_string_view_t types = module->function_signatures[callee].arguments;
     uint32_t slots = 0, ref_slots = 0;
     pc += 2;
+    uint32_t* callee_regs = callee_frame->i32;
     for (size_t i = 0; i < types.size; ++i) {
       uint16_t src = R();
       uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
@@ -872,16 +890,16 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       switch (types.data[i]) {
         case 'r': grt_vm_take_ref(refs, src, &callee_frame->refs[dst]); break;
         case 'I': case 'F':
-          memcpy(callee_frame->i32 + dst, regs + src, 8);
+          memcpy(callee_regs + dst, regs + src, 8);
           break;
-        default: callee_frame->i32[dst] = regs[src]; break;
+        default: callee_regs[dst] = regs[src]; break;
       }
     }
     frame = callee_frame;
-    regs = frame->i32;
+    regs = callee_regs;
     refs = frame->refs;
     code = bytecode + f->bytecode_offset;
-    pc = code;
+    pc = grt_vm_block_entry(code, 0);
   }
   NEXT();
   OP(CALL_VARIADIC) {
@@ -895,7 +913,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_string_view_t types =
         module->function_signatures[frame->function_ordinal].results;
     pc += 2;
-    if (grt_vm_stack_depth(stack) == base_depth + 1) {
+    if (frame == entry_frame) {
       size_t size = 0;
       for (size_t i = 0; i < types.size; ++i) {
         grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
@@ -930,7 +948,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
         default: caller->i32[dst] = regs[src]; break;
       }
     }
-    grt_vm_stack_pop_frame(stack);
+    grt_vm_stack_pop_frame_inline(stack);
     frame = caller;
     regs = frame->i32;
     refs = frame->refs;

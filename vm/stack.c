@@ -1,33 +1,8 @@
 // VM stack: chunked frame storage with a byte limit.
 #include "vm/stack.h"
 
-#include <string.h>
-
 // Chunks are at least this big so small frames share an allocation.
 #define GRT_VM_STACK_CHUNK_SIZE (64u * 1024u)
-#define GRT_VM_STACK_ALIGNMENT 16u
-
-typedef struct grt_vm_stack_chunk_t grt_vm_stack_chunk_t;
-struct grt_vm_stack_chunk_t {
-  grt_vm_stack_chunk_t* prev;
-  grt_vm_stack_chunk_t* next;  // kept after popping back, for reuse
-  size_t capacity;
-  size_t used;
-  _Alignas(16) unsigned char data[];
-};
-
-struct grt_vm_stack_t {
-  grt_allocator_t allocator;
-  size_t limit;
-  size_t used;
-  size_t depth;
-  grt_vm_stack_chunk_t* chunk;  // holds the top frame (or the first chunk)
-  grt_vm_stack_frame_t* top;
-};
-
-static size_t grt_vm_stack_align(size_t n) {
-  return (n + GRT_VM_STACK_ALIGNMENT - 1) & ~(size_t)(GRT_VM_STACK_ALIGNMENT - 1);
-}
 
 grt_status_t grt_vm_stack_create(size_t limit_bytes, grt_allocator_t allocator,
                                  grt_vm_stack_t** out_stack) {
@@ -92,10 +67,7 @@ grt_status_t grt_vm_stack_push_frame(grt_vm_stack_t* stack,
                                      uint32_t function_ordinal,
                                      uint32_t i32_count, uint32_t ref_count,
                                      grt_vm_stack_frame_t** out_frame) {
-  size_t header = grt_vm_stack_align(sizeof(grt_vm_stack_frame_t));
-  size_t i32_bytes = grt_vm_stack_align((size_t)i32_count * sizeof(uint32_t));
-  size_t ref_bytes = grt_vm_stack_align((size_t)ref_count * sizeof(grt_vm_ref_t));
-  size_t size = header + i32_bytes + ref_bytes;
+  size_t size = grt_vm_stack_frame_bytes(i32_count, ref_count);
   if (size > stack->limit - stack->used) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                            "stack overflow: frame of %zu bytes at depth %zu "
@@ -106,35 +78,13 @@ grt_status_t grt_vm_stack_push_frame(grt_vm_stack_t* stack,
   GRT_RETURN_IF_ERROR(grt_vm_stack_reserve(stack, size, &chunk));
   unsigned char* base = chunk->data + chunk->used;
   chunk->used += size;
-  memset(base + header, 0, i32_bytes + ref_bytes);
-  grt_vm_stack_frame_t* frame = (grt_vm_stack_frame_t*)base;
-  frame->parent = stack->top;
-  frame->module = module;
-  frame->function_ordinal = function_ordinal;
-  frame->pc = 0;
-  frame->i32_count = i32_count;
-  frame->ref_count = ref_count;
-  frame->i32 = (uint32_t*)(base + header);
-  frame->refs = (grt_vm_ref_t*)(base + header + i32_bytes);
-  frame->size = size;
-  stack->top = frame;
-  stack->used += size;
-  stack->depth++;
-  *out_frame = frame;
+  *out_frame = grt_vm_stack_link_frame(stack, base, size, module,
+                                       function_ordinal, i32_count, ref_count);
   return grt_ok_status();
 }
 
 void grt_vm_stack_pop_frame(grt_vm_stack_t* stack) {
-  grt_vm_stack_frame_t* frame = stack->top;
-  for (uint32_t i = 0; i < frame->ref_count; ++i) {
-    grt_vm_ref_release(&frame->refs[i]);
-  }
-  stack->top = frame->parent;
-  stack->used -= frame->size;
-  stack->depth--;
-  grt_vm_stack_chunk_t* chunk = stack->chunk;
-  chunk->used -= frame->size;
-  if (chunk->used == 0 && chunk->prev) stack->chunk = chunk->prev;
+  grt_vm_stack_pop_frame_inline(stack);
 }
 
 grt_vm_stack_frame_t* grt_vm_stack_top(const grt_vm_stack_t* stack) {

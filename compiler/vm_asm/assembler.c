@@ -299,6 +299,7 @@ static grt_status_t grtc_vm_branch(grtc_vm_assembler_t* a, const grtc_operation_
   for (uint32_t i = 0; i < s; ++i) flat += op->successors[i].operand_count;
   grt_vm_remap_t* remaps = grtc_vm_alloc(a, sizeof(*remaps) * target->arg_count);
   if (!remaps) return grtc_vm_oom();
+  uint16_t remap_count = 0;
   for (uint32_t i = 0; i < target->arg_count; ++i) {
     grt_vm_register_t destination = grtc_vm_value_register(&a->registers, &target->args[i]);
     const grtc_value_t* value = successor->operands[i];
@@ -312,12 +313,17 @@ static grt_status_t grtc_vm_branch(grtc_vm_assembler_t* a, const grtc_operation_
                            grt_vm_type_name(destination.type));
     }
     GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, value, flat + i, GRT_VM_TYPE_COUNT, "", &source));
-    remaps[i].source = source;
-    remaps[i].destination = destination.ordinal;
+    // A value already in its argument's register (the allocator coalesces
+    // loop-carried values) needs no copy: no other entry can write that
+    // register or read a different value from it.
+    if (source.type != GRT_VM_TYPE_REF && source.ordinal == destination.ordinal) continue;
+    remaps[remap_count].source = source;
+    remaps[remap_count].destination = destination.ordinal;
+    ++remap_count;
   }
   out_branch->label = grtc_vm_block_label(a, target);
   out_branch->remaps = remaps;
-  out_branch->remap_count = (uint16_t)target->arg_count;
+  out_branch->remap_count = remap_count;
   return grt_ok_status();
 }
 

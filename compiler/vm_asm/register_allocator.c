@@ -347,6 +347,53 @@ static uint32_t grtc_vm_take_slots(bool* used, uint32_t width) {
   return slot;
 }
 
+// Coalescing of loop-carried values: the block argument |v| is passed to by
+// an unconditional branch can share |v|'s register, so the branch copies
+// nothing (the VM's loop back-edges then carry no remap). That is sound when
+// v is a primitive op result defined in the branch's block that dies at the
+// branch, is passed exactly once, and the argument is already allocated, its
+// interval covers v's, and nothing from v's definition (which reads its
+// operands before writing) through the branch reads the argument's old value.
+// Returns the argument's value number, or UINT32_MAX.
+static uint32_t grtc_vm_coalesce_target(const grtc_vm_pointer_index_t* index,
+                                        const grtc_vm_liveness_t* l,
+                                        const grt_vm_register_t* registers,
+                                        const bool* allocated, uint32_t v) {
+  const grtc_value_t* value = l->values[v];
+  const grtc_operation_t* def = value->defining_op;
+  if (!def || registers[v].type == GRT_VM_TYPE_REF) return UINT32_MAX;
+  uint32_t o = grtc_vm_pointer_lookup(index, def);
+  if (o == UINT32_MAX) return UINT32_MAX;
+  uint32_t b = l->op_block[o];
+  uint32_t last = l->block_first_op[b + 1] - 1;
+  const grtc_operation_t* branch = l->ops[last];
+  if (branch->successor_count != 1 || branch->operand_count != 0 ||
+      l->end[v] != grtc_vm_op_position(l, last)) {
+    return UINT32_MAX;
+  }
+  const grtc_successor_t* successor = &branch->successors[0];
+  uint32_t at = UINT32_MAX;
+  for (uint32_t i = 0; i < successor->operand_count; ++i) {
+    if (successor->operands[i] != value) continue;
+    if (at != UINT32_MAX) return UINT32_MAX;
+    at = i;
+  }
+  if (at == UINT32_MAX || at >= successor->block->arg_count) return UINT32_MAX;
+  uint32_t arg = grtc_vm_pointer_lookup(index, &successor->block->args[at]);
+  if (arg == UINT32_MAX || !allocated[arg] ||
+      registers[arg].type != registers[v].type || l->start[arg] > l->start[v] ||
+      l->end[arg] < l->end[v]) {
+    return UINT32_MAX;
+  }
+  for (uint32_t u = o + 1; u <= last; ++u) {
+    uint32_t count = grtc_vm_flat_operand_count(l->ops[u]);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (grtc_vm_flat_operand(l->ops[u], i) == l->values[arg]) return UINT32_MAX;
+    }
+  }
+  return arg;
+}
+
 grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
                                         const char* file_name,
                                         grtc_operation_t* function,
@@ -387,7 +434,11 @@ grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
   uint32_t* active = GRTC_VM_ALLOC(arena, uint32_t, l.value_count);
   grtc_vm_interval_order_t* order =
       GRTC_VM_ALLOC(arena, grtc_vm_interval_order_t, l.value_count);
-  if (!i32_used || !ref_used || !active || !order) return grtc_vm_out_of_memory();
+  bool* allocated = GRTC_VM_ALLOC(arena, bool, l.value_count);
+  if (!i32_used || !ref_used || !active || !order || !allocated) {
+    return grtc_vm_out_of_memory();
+  }
+  memset(allocated, 0, sizeof(bool) * l.value_count);
   uint32_t active_count = 0;
 
   // The entry block's arguments are pinned by the calling convention.
@@ -405,6 +456,7 @@ grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
       for (uint32_t s = 0; s < grt_vm_type_slot_count(type); ++s) i32_used[reg + s] = true;
     }
     active[active_count++] = v;
+    allocated[v] = true;
   }
   uint32_t i32_count = arg_slots, ref_count = arg_refs;
   for (uint32_t v = 0; v < l.value_count; ++v) {
@@ -430,6 +482,14 @@ grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
       }
       active[a] = active[--active_count];
     }
+    // A coalesced value borrows its argument's register, which stays the
+    // argument's (it is not made active, so expiring it frees nothing).
+    uint32_t into = grtc_vm_coalesce_target(index, &l, registers, allocated, v);
+    if (into != UINT32_MAX) {
+      registers[v].ordinal = registers[into].ordinal;
+      allocated[v] = true;
+      continue;
+    }
     grt_vm_type_t type = registers[v].type;
     uint32_t reg = 0;
     if (type == GRT_VM_TYPE_REF) {
@@ -449,6 +509,7 @@ grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
     }
     registers[v].ordinal = (uint16_t)reg;
     active[active_count++] = v;
+    allocated[v] = true;
   }
 
   out_registers->i32_count = i32_count;
