@@ -1,0 +1,601 @@
+#include "hal/local/executable.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hal/local/library_loader.h"
+
+//===----------------------------------------------------------------------===//
+// The host: which cpu-<arch> format and which ELF objects it can run
+//===----------------------------------------------------------------------===//
+
+// ELF identification (System V ABI): e_ident[EI_CLASS] at 4, e_ident[EI_DATA]
+// at 5, e_type at 16, e_machine at 18.
+#define GRT_ELF_CLASS_32 1
+#define GRT_ELF_CLASS_64 2
+#define GRT_ELF_DATA_LSB 1
+#define GRT_ELF_DATA_MSB 2
+#define GRT_ELF_TYPE_DYN 3
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define GRT_HOST_ARCH "x86_64"
+#define GRT_HOST_ELF_MACHINE 62
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
+#elif defined(__aarch64__)
+#define GRT_HOST_ARCH "aarch64"
+#define GRT_HOST_ELF_MACHINE 183
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
+#elif defined(__riscv) && __riscv_xlen == 64
+#define GRT_HOST_ARCH "riscv64"
+#define GRT_HOST_ELF_MACHINE 243
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
+#elif defined(__riscv) && __riscv_xlen == 32
+#define GRT_HOST_ARCH "riscv32"
+#define GRT_HOST_ELF_MACHINE 243
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
+#elif defined(__i386__)
+#define GRT_HOST_ARCH "x86"
+#define GRT_HOST_ELF_MACHINE 3
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
+#elif defined(__arm__)
+#define GRT_HOST_ARCH "arm"
+#define GRT_HOST_ELF_MACHINE 40
+#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
+#else
+// Unknown machines can still run cpu-static executables.
+#define GRT_HOST_ARCH "unknown"
+#define GRT_HOST_ELF_MACHINE 0
+#define GRT_HOST_ELF_CLASS 0
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GRT_HOST_ELF_DATA GRT_ELF_DATA_MSB
+#else
+#define GRT_HOST_ELF_DATA GRT_ELF_DATA_LSB
+#endif
+
+#define GRT_HAL_LOCAL_STATIC_FORMAT "cpu-static"
+
+// Names for the e_machine values someone is likely to hand us by mistake.
+static const struct {
+  uint16_t machine;
+  const char* name;
+} grt_elf_machine_names[] = {
+    {3, "x86"},        {8, "mips"},    {20, "powerpc"}, {21, "powerpc64"},
+    {22, "s390"},      {40, "arm"},    {62, "x86_64"},  {183, "aarch64"},
+    {243, "riscv"},    {258, "loongarch"},
+};
+
+static const char* grt_elf_machine_name(uint16_t machine) {
+  for (size_t i = 0;
+       i < sizeof(grt_elf_machine_names) / sizeof(grt_elf_machine_names[0]);
+       ++i) {
+    if (grt_elf_machine_names[i].machine == machine) {
+      return grt_elf_machine_names[i].name;
+    }
+  }
+  return "unknown";
+}
+
+static const char* grt_elf_class_name(uint8_t elf_class) {
+  switch (elf_class) {
+    case GRT_ELF_CLASS_32:
+      return "32-bit";
+    case GRT_ELF_CLASS_64:
+      return "64-bit";
+    default:
+      return "invalid";
+  }
+}
+
+static const char* grt_elf_data_name(uint8_t elf_data) {
+  switch (elf_data) {
+    case GRT_ELF_DATA_LSB:
+      return "little-endian";
+    case GRT_ELF_DATA_MSB:
+      return "big-endian";
+    default:
+      return "invalid";
+  }
+}
+
+const char* grt_hal_local_host_executable_format(void) {
+  return "cpu-" GRT_HOST_ARCH;
+}
+
+// Checks the ELF header before handing the bytes to the dynamic loader,
+// whose own messages for a foreign binary ("invalid ELF header") do not say
+// what is wrong.
+static grt_status_t grt_hal_local_check_elf(const char* label,
+                                            const uint8_t* binary,
+                                            size_t size) {
+  static const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
+  if (size < sizeof(magic) || memcmp(binary, magic, sizeof(magic)) != 0) {
+    char got[32] = "an empty binary";
+    size_t shown = size < sizeof(magic) ? size : sizeof(magic);
+    size_t length = 0;
+    for (size_t i = 0; i < shown; ++i) {
+      int n = snprintf(got + length, sizeof(got) - length, "%s%02x",
+                       i ? " " : "", binary[i]);
+      if (n > 0) length += (size_t)n;
+    }
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: binary is not an ELF shared object (expected "
+                           "the magic 7f 45 4c 46, got %s)",
+                           label, got);
+  }
+  const size_t ident_size = 20;  // through e_machine
+  if (size < ident_size) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: ELF binary is truncated: %zu bytes, the header "
+                           "needs at least %zu",
+                           label, size, ident_size);
+  }
+  uint8_t elf_class = binary[4];
+  uint8_t elf_data = binary[5];
+  if (elf_class != GRT_HOST_ELF_CLASS) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: ELF class %" PRIu8
+                           " (%s) does not match this host (%s)",
+                           label, elf_class, grt_elf_class_name(elf_class),
+                           grt_elf_class_name(GRT_HOST_ELF_CLASS));
+  }
+  if (elf_data != GRT_HOST_ELF_DATA) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: ELF byte order %" PRIu8
+                           " (%s) does not match this host (%s)",
+                           label, elf_data, grt_elf_data_name(elf_data),
+                           grt_elf_data_name(GRT_HOST_ELF_DATA));
+  }
+  // Same byte order as the host, so the fields read as native integers.
+  uint16_t elf_type = 0;
+  uint16_t elf_machine = 0;
+  memcpy(&elf_type, binary + 16, sizeof(elf_type));
+  memcpy(&elf_machine, binary + 18, sizeof(elf_machine));
+  if (elf_type != GRT_ELF_TYPE_DYN) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: binary is not an ELF shared object (ELF type "
+                           "%" PRIu16 ", expected %d ET_DYN)",
+                           label, elf_type, GRT_ELF_TYPE_DYN);
+  }
+  if (elf_machine != GRT_HOST_ELF_MACHINE) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: ELF machine %" PRIu16
+                           " (%s) does not match this host (%s)",
+                           label, elf_machine, grt_elf_machine_name(elf_machine),
+                           GRT_HOST_ARCH);
+  }
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Statically linked kernel libraries
+//===----------------------------------------------------------------------===//
+
+// Process-wide, like the code it describes. The array is never freed: it
+// lives as long as the process, reachable from here.
+static pthread_mutex_t grt_hal_local_static_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const grt_kernel_library_t** grt_hal_local_static_libraries;
+static size_t grt_hal_local_static_count;
+static size_t grt_hal_local_static_capacity;
+
+grt_status_t grt_hal_local_register_static_library(
+    const grt_kernel_library_t* library) {
+  if (!library || !library->name || !library->name[0]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "a static kernel library needs a name to be "
+                           "registered under, got %s",
+                           library ? "an empty name" : "no library");
+  }
+  grt_status_t status = grt_ok_status();
+  pthread_mutex_lock(&grt_hal_local_static_mutex);
+  for (size_t i = 0; i < grt_hal_local_static_count; ++i) {
+    if (strcmp(grt_hal_local_static_libraries[i]->name, library->name) == 0) {
+      status = grt_make_status(GRT_STATUS_ALREADY_EXISTS,
+                               "a static kernel library named '%s' is "
+                               "already registered",
+                               library->name);
+      break;
+    }
+  }
+  if (grt_status_is_ok(status) &&
+      grt_hal_local_static_count == grt_hal_local_static_capacity) {
+    size_t new_capacity =
+        grt_hal_local_static_capacity ? 2 * grt_hal_local_static_capacity : 8;
+    void* libraries = (void*)grt_hal_local_static_libraries;
+    status = grt_allocator_realloc(
+        grt_allocator_system(),
+        grt_hal_local_static_capacity * sizeof(*grt_hal_local_static_libraries),
+        new_capacity * sizeof(*grt_hal_local_static_libraries), &libraries);
+    if (grt_status_is_ok(status)) {
+      grt_hal_local_static_libraries = (const grt_kernel_library_t**)libraries;
+      grt_hal_local_static_capacity = new_capacity;
+    }
+  }
+  if (grt_status_is_ok(status)) {
+    grt_hal_local_static_libraries[grt_hal_local_static_count++] = library;
+  }
+  pthread_mutex_unlock(&grt_hal_local_static_mutex);
+  return status;
+}
+
+static grt_status_t grt_hal_local_find_static_library(
+    const char* label, grt_string_view_t name,
+    const grt_kernel_library_t** out_library) {
+  *out_library = NULL;
+  pthread_mutex_lock(&grt_hal_local_static_mutex);
+  for (size_t i = 0; i < grt_hal_local_static_count; ++i) {
+    if (grt_string_view_equal_cstring(name,
+                                      grt_hal_local_static_libraries[i]->name)) {
+      *out_library = grt_hal_local_static_libraries[i];
+      break;
+    }
+  }
+  char registered[512];
+  registered[0] = '\0';
+  if (!*out_library) {
+    size_t length = 0;
+    for (size_t i = 0;
+         i < grt_hal_local_static_count && length < sizeof(registered); ++i) {
+      int n = snprintf(registered + length, sizeof(registered) - length,
+                       "%s'%s'", i ? ", " : "",
+                       grt_hal_local_static_libraries[i]->name);
+      if (n < 0) break;
+      length += (size_t)n;
+    }
+  }
+  pthread_mutex_unlock(&grt_hal_local_static_mutex);
+  if (*out_library) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_NOT_FOUND,
+                         "%s: no static kernel library named '%.*s' is "
+                         "registered (registered: %s)",
+                         label, (int)name.size, name.data,
+                         registered[0] ? registered : "none");
+}
+
+//===----------------------------------------------------------------------===//
+// Executables
+//===----------------------------------------------------------------------===//
+
+static void grt_hal_local_executable_destroy(grt_hal_resource_t* resource) {
+  grt_hal_local_executable_t* executable =
+      (grt_hal_local_executable_t*)resource;
+  grt_allocator_t host_allocator = executable->base.host_allocator;
+  void* library_handle = executable->library_handle;
+  grt_hal_executable_deinitialize(&executable->base);
+  grt_allocator_free(host_allocator, executable);
+  // Last: the kernel table the executable pointed into lives in the library.
+  grt_hal_local_library_unload(library_handle);
+}
+
+static const grt_hal_executable_vtable_t grt_hal_local_executable_vtable = {
+    .base = {.destroy = grt_hal_local_executable_destroy},
+};
+
+// What the dispatch path relies on without checking again: every entry has
+// a name, a function and a workgroup size of at least 1x1x1, and names are
+// unique so lookups by name are unambiguous.
+static grt_status_t grt_hal_local_check_library(
+    const char* label, const grt_kernel_library_t* library) {
+  if (library->abi_version != GRT_KERNEL_ABI_VERSION) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: kernel library is built for ABI version %" PRIu32
+                           ", this runtime needs version %u",
+                           label, library->abi_version, GRT_KERNEL_ABI_VERSION);
+  }
+  if (library->entry_count > 0 && !library->entries) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: kernel library declares %" PRIu32
+                           " entries but has no entry table",
+                           label, library->entry_count);
+  }
+  for (uint32_t i = 0; i < library->entry_count; ++i) {
+    const grt_kernel_entry_t* entry = &library->entries[i];
+    if (!entry->name || !entry->name[0]) {
+      return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                             "%s: kernel library entry %" PRIu32
+                             " has no name",
+                             label, i);
+    }
+    if (!entry->fn) {
+      return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                             "%s: kernel library entry %" PRIu32
+                             " '%s' has no function",
+                             label, i, entry->name);
+    }
+    if (entry->workgroup_size[0] == 0 || entry->workgroup_size[1] == 0 ||
+        entry->workgroup_size[2] == 0) {
+      return grt_make_status(
+          GRT_STATUS_INCOMPATIBLE,
+          "%s: kernel library entry %" PRIu32 " '%s' has workgroup size %" PRIu32
+          "x%" PRIu32 "x%" PRIu32 "; every dimension must be at least 1",
+          label, i, entry->name, entry->workgroup_size[0],
+          entry->workgroup_size[1], entry->workgroup_size[2]);
+    }
+    for (uint32_t j = 0; j < i; ++j) {
+      if (strcmp(library->entries[j].name, entry->name) == 0) {
+        return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                               "%s: kernel library has two entries named "
+                               "'%s' (%" PRIu32 " and %" PRIu32 ")",
+                               label, entry->name, j, i);
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_check_entry_points(
+    const grt_hal_executable_params_t* params,
+    const grt_kernel_library_t* library, grt_allocator_t host_allocator) {
+  grt_hal_entry_point_info_t* actual = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+      host_allocator, (library->entry_count ? library->entry_count : 1) *
+                          sizeof(*actual),
+      (void**)&actual));
+  for (uint32_t i = 0; i < library->entry_count; ++i) {
+    const grt_kernel_entry_t* entry = &library->entries[i];
+    actual[i].name = grt_make_cstring_view(entry->name);
+    actual[i].binding_count = entry->binding_count;
+    actual[i].constant_count = entry->constant_count;
+    memcpy(actual[i].workgroup_size, entry->workgroup_size,
+           sizeof(actual[i].workgroup_size));
+  }
+  grt_status_t status = grt_hal_executable_check_entry_points(
+      params->format, params->entry_points, params->entry_point_count, actual,
+      library->entry_count);
+  grt_allocator_free(host_allocator, actual);
+  return status;
+}
+
+// Builds the executable over |library| (kept alive by |library_handle|,
+// which the executable takes over on success).
+static grt_status_t grt_hal_local_executable_create(
+    const char* label, const grt_hal_executable_params_t* params,
+    const grt_kernel_library_t* library, void* library_handle,
+    grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
+  *out_executable = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_local_check_library(label, library));
+  GRT_RETURN_IF_ERROR(grt_hal_local_check_entry_points(params, library, host_allocator));
+  // One block: the kernel table follows the struct (whose alignment is at
+  // least a pointer's).
+  grt_hal_local_executable_t* executable = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+      host_allocator,
+      sizeof(*executable) +
+          params->entry_point_count * sizeof(*executable->kernels),
+      (void**)&executable));
+  executable->kernels = (const grt_kernel_entry_t**)(executable + 1);
+  for (size_t i = 0; i < params->entry_point_count; ++i) {
+    grt_string_view_t name = params->entry_points[i].name;
+    for (uint32_t j = 0; j < library->entry_count; ++j) {
+      if (grt_string_view_equal_cstring(name, library->entries[j].name)) {
+        executable->kernels[i] = &library->entries[j];
+        break;
+      }
+    }
+    if (!executable->kernels[i]) {
+      // The check above matched names already; this guards an
+      // implementation of it that one day stops doing so.
+      grt_allocator_free(host_allocator, executable);
+      return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                             "%s: binary has no entry point '%.*s'", label,
+                             (int)name.size, name.data);
+    }
+    if (executable->kernels[i]->local_memory_size >
+        executable->max_local_memory_size) {
+      executable->max_local_memory_size =
+          executable->kernels[i]->local_memory_size;
+    }
+  }
+  grt_status_t status = grt_hal_executable_initialize(
+      &grt_hal_local_executable_vtable, params, host_allocator,
+      &executable->base);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(host_allocator, executable);
+    return status;
+  }
+  executable->library_handle = library_handle;
+  *out_executable = &executable->base;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_executable_load_shared_object(
+    const char* label, const grt_hal_executable_params_t* params,
+    grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_check_elf(label, params->binary, params->binary_size));
+  void* handle = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_local_library_load(
+      params->binary, params->binary_size, GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT,
+      label, &handle));
+  void* symbol = NULL;
+  grt_status_t status = grt_hal_local_library_lookup(
+      handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, label, &symbol);
+  const grt_kernel_library_t* library = NULL;
+  if (grt_status_is_ok(status)) {
+    // ISO C has no object-to-function pointer conversion; POSIX guarantees
+    // the representation is the same.
+    grt_kernel_library_query_fn_t query = NULL;
+    memcpy(&query, &symbol, sizeof(query));
+    library = query(GRT_KERNEL_ABI_VERSION);
+    if (!library) {
+      status = grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                               "%s: kernel library does not support ABI "
+                               "version %u",
+                               label, GRT_KERNEL_ABI_VERSION);
+    }
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_executable_create(label, params, library, handle,
+                                             host_allocator, out_executable);
+  }
+  if (!grt_status_is_ok(status)) grt_hal_local_library_unload(handle);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// The executable cache
+//===----------------------------------------------------------------------===//
+
+typedef struct grt_hal_local_executable_cache_t {
+  grt_hal_executable_cache_t base;
+  grt_allocator_t host_allocator;
+  // Held across a whole prepare: preparing is rare (module load) and two
+  // threads loading the same module should share one dlopen.
+  pthread_mutex_t mutex;
+  grt_hal_executable_t** executables;  // retained
+  size_t count;
+  size_t capacity;
+} grt_hal_local_executable_cache_t;
+
+static bool grt_hal_local_format_is_static(grt_string_view_t format) {
+  return grt_string_view_equal_cstring(format, GRT_HAL_LOCAL_STATIC_FORMAT);
+}
+
+static bool grt_hal_local_executable_cache_can_prepare_format(
+    grt_hal_executable_cache_t* cache, grt_string_view_t format) {
+  (void)cache;
+  return grt_hal_local_format_is_static(format) ||
+         (GRT_HOST_ELF_MACHINE != 0 &&
+          grt_string_view_equal_cstring(
+              format, grt_hal_local_host_executable_format()));
+}
+
+static bool grt_hal_local_entry_points_equal(
+    const grt_hal_entry_point_info_t* a, const grt_hal_entry_point_info_t* b,
+    size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (!grt_string_view_equal(a[i].name, b[i].name) ||
+        a[i].binding_count != b[i].binding_count ||
+        a[i].constant_count != b[i].constant_count ||
+        memcmp(a[i].workgroup_size, b[i].workgroup_size,
+               sizeof(a[i].workgroup_size)) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A cached executable serves a request only when it is the same binary in
+// the same format and the module wants the same entry points in the same
+// order (kernels[i] is in the first module's order).
+static grt_hal_executable_t* grt_hal_local_executable_cache_find(
+    grt_hal_local_executable_cache_t* cache,
+    const grt_hal_executable_params_t* params) {
+  bool is_static = grt_hal_local_format_is_static(params->format);
+  for (size_t i = 0; i < cache->count; ++i) {
+    grt_hal_executable_t* executable = cache->executables[i];
+    bool executable_is_static =
+        grt_hal_local_executable_cast(executable)->library_handle == NULL;
+    if (executable_is_static == is_static &&
+        memcmp(executable->digest, params->digest,
+               GRT_HAL_EXECUTABLE_DIGEST_SIZE) == 0 &&
+        executable->entry_point_count == params->entry_point_count &&
+        grt_hal_local_entry_points_equal(executable->entry_points,
+                                         params->entry_points,
+                                         params->entry_point_count)) {
+      return executable;
+    }
+  }
+  return NULL;
+}
+
+static grt_status_t grt_hal_local_executable_cache_prepare_locked(
+    grt_hal_local_executable_cache_t* cache,
+    const grt_hal_executable_params_t* params,
+    grt_hal_executable_t** out_executable) {
+  grt_hal_executable_t* cached =
+      grt_hal_local_executable_cache_find(cache, params);
+  if (cached) {
+    grt_hal_executable_retain(cached);
+    *out_executable = cached;
+    return grt_ok_status();
+  }
+  char label[96];
+  snprintf(label, sizeof(label), "executable %.*s", (int)params->format.size,
+           params->format.data);
+  if (cache->count == cache->capacity) {
+    size_t new_capacity = cache->capacity ? 2 * cache->capacity : 4;
+    GRT_RETURN_IF_ERROR(grt_allocator_realloc(
+        cache->host_allocator, cache->capacity * sizeof(*cache->executables),
+        new_capacity * sizeof(*cache->executables),
+        (void**)&cache->executables));
+    cache->capacity = new_capacity;
+  }
+  grt_hal_executable_t* executable = NULL;
+  if (grt_hal_local_format_is_static(params->format)) {
+    const grt_kernel_library_t* library = NULL;
+    GRT_RETURN_IF_ERROR(grt_hal_local_find_static_library(
+        label,
+        grt_make_string_view((const char*)params->binary, params->binary_size),
+        &library));
+    GRT_RETURN_IF_ERROR(grt_hal_local_executable_create(
+        label, params, library, NULL, cache->host_allocator, &executable));
+  } else if (grt_hal_local_executable_cache_can_prepare_format(
+                 &cache->base, params->format)) {
+    GRT_RETURN_IF_ERROR(grt_hal_local_executable_load_shared_object(
+        label, params, cache->host_allocator, &executable));
+  } else {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "device cannot run executable format '%.*s' (it "
+                           "runs '%s' and '" GRT_HAL_LOCAL_STATIC_FORMAT "')",
+                           (int)params->format.size, params->format.data,
+                           grt_hal_local_host_executable_format());
+  }
+  cache->executables[cache->count++] = executable;
+  grt_hal_executable_retain(executable);  // one for the cache, one returned
+  *out_executable = executable;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_executable_cache_prepare(
+    grt_hal_executable_cache_t* base_cache,
+    const grt_hal_executable_params_t* params,
+    grt_hal_executable_t** out_executable) {
+  grt_hal_local_executable_cache_t* cache =
+      (grt_hal_local_executable_cache_t*)base_cache;
+  *out_executable = NULL;
+  pthread_mutex_lock(&cache->mutex);
+  grt_status_t status =
+      grt_hal_local_executable_cache_prepare_locked(cache, params, out_executable);
+  pthread_mutex_unlock(&cache->mutex);
+  return status;
+}
+
+static void grt_hal_local_executable_cache_destroy(grt_hal_resource_t* resource) {
+  grt_hal_local_executable_cache_t* cache =
+      (grt_hal_local_executable_cache_t*)resource;
+  for (size_t i = 0; i < cache->count; ++i) {
+    grt_hal_executable_release(cache->executables[i]);
+  }
+  grt_allocator_free(cache->host_allocator, cache->executables);
+  pthread_mutex_destroy(&cache->mutex);
+  grt_allocator_free(cache->host_allocator, cache);
+}
+
+static const grt_hal_executable_cache_vtable_t
+    grt_hal_local_executable_cache_vtable = {
+        .base = {.destroy = grt_hal_local_executable_cache_destroy},
+        .can_prepare_format = grt_hal_local_executable_cache_can_prepare_format,
+        .prepare_executable = grt_hal_local_executable_cache_prepare,
+};
+
+grt_status_t grt_hal_local_executable_cache_create(
+    grt_allocator_t host_allocator, grt_hal_executable_cache_t** out_cache) {
+  *out_cache = NULL;
+  grt_hal_local_executable_cache_t* cache = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(host_allocator, sizeof(*cache), (void**)&cache));
+  if (pthread_mutex_init(&cache->mutex, NULL) != 0) {
+    grt_allocator_free(host_allocator, cache);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "cannot create the executable cache's mutex");
+  }
+  grt_hal_resource_initialize(&grt_hal_local_executable_cache_vtable,
+                              &cache->base.resource);
+  cache->host_allocator = host_allocator;
+  *out_cache = &cache->base;
+  return grt_ok_status();
+}

@@ -1,0 +1,260 @@
+#include "hal/local/heap_allocator.h"
+
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// Kernels do vector loads on bindings and the compiler assumes cache-line
+// aligned buffers, so nothing smaller is handed out.
+#define GRT_HAL_LOCAL_HEAP_MIN_ALIGNMENT 64u
+
+// Host memory is everything at once: the CPU "device" and the host share it.
+#define GRT_HAL_LOCAL_HEAP_MEMORY_TYPE                                    \
+  (GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL | GRT_HAL_MEMORY_TYPE_HOST_VISIBLE |  \
+   GRT_HAL_MEMORY_TYPE_HOST_COHERENT | GRT_HAL_MEMORY_TYPE_HOST_CACHED)
+
+#define GRT_HAL_LOCAL_HEAP_USAGE \
+  (GRT_HAL_BUFFER_USAGE_DEFAULT | GRT_HAL_BUFFER_USAGE_MAPPING)
+
+typedef struct grt_hal_local_heap_allocator_t {
+  grt_hal_allocator_t base;
+  // Buffers die on whatever thread drops the last reference, so the
+  // counters are updated without a lock.
+  atomic_uint_least64_t bytes_allocated;
+  atomic_uint_least64_t peak_bytes_allocated;
+  atomic_uint_least64_t allocation_count;
+} grt_hal_local_heap_allocator_t;
+
+typedef struct grt_hal_local_heap_buffer_t {
+  grt_hal_buffer_t base;
+  // A copy, because the struct is freed after the header has released the
+  // allocator (which may then be gone).
+  grt_allocator_t host_allocator;
+  void* data;
+  // Set for imported memory, which this buffer does not own.
+  bool imported;
+  grt_hal_buffer_release_callback_t release;
+} grt_hal_local_heap_buffer_t;
+
+static const grt_hal_buffer_vtable_t grt_hal_local_heap_buffer_vtable;
+static const grt_hal_allocator_vtable_t grt_hal_local_heap_allocator_vtable;
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+static void grt_hal_local_heap_buffer_destroy(grt_hal_resource_t* resource) {
+  grt_hal_local_heap_buffer_t* buffer = (grt_hal_local_heap_buffer_t*)resource;
+  grt_allocator_t host_allocator = buffer->host_allocator;
+  if (buffer->imported) {
+    if (buffer->release.fn) {
+      buffer->release.fn(buffer->release.user_data, buffer->data);
+    }
+  } else {
+    grt_hal_local_heap_allocator_t* allocator =
+        (grt_hal_local_heap_allocator_t*)buffer->base.allocator;
+    atomic_fetch_sub_explicit(&allocator->bytes_allocated,
+                              buffer->base.allocation_size,
+                              memory_order_relaxed);
+    grt_allocator_free(host_allocator, buffer->data);
+  }
+  // Releases the allocator last: the statistics above live in it.
+  grt_hal_buffer_deinitialize(&buffer->base);
+  grt_allocator_free(host_allocator, buffer);
+}
+
+static grt_status_t grt_hal_local_heap_buffer_map_range(
+    grt_hal_buffer_t* base_buffer, grt_hal_buffer_mapping_t* mapping) {
+  grt_hal_local_heap_buffer_t* buffer = (grt_hal_local_heap_buffer_t*)base_buffer;
+  mapping->contents = (uint8_t*)buffer->data + mapping->offset;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_heap_buffer_unmap_range(
+    grt_hal_buffer_t* base_buffer, grt_hal_buffer_mapping_t* mapping) {
+  // Coherent host memory: nothing to write back.
+  (void)base_buffer;
+  (void)mapping;
+  return grt_ok_status();
+}
+
+static const grt_hal_buffer_vtable_t grt_hal_local_heap_buffer_vtable = {
+    .base = {.destroy = grt_hal_local_heap_buffer_destroy},
+    .map_range = grt_hal_local_heap_buffer_map_range,
+    .unmap_range = grt_hal_local_heap_buffer_unmap_range,
+    // Coherent: no invalidate/flush.
+    .invalidate_range = NULL,
+    .flush_range = NULL,
+};
+
+void* grt_hal_local_heap_buffer_data(grt_hal_buffer_t* allocated_buffer) {
+  // Anything else (a subspan, another allocator's buffer) has no single
+  // base address this allocator knows about.
+  if (!allocated_buffer ||
+      allocated_buffer->resource.vtable != &grt_hal_local_heap_buffer_vtable) {
+    return NULL;
+  }
+  return ((grt_hal_local_heap_buffer_t*)allocated_buffer)->data;
+}
+
+//===----------------------------------------------------------------------===//
+// Allocator
+//===----------------------------------------------------------------------===//
+
+static void grt_hal_local_heap_allocator_destroy(grt_hal_resource_t* resource) {
+  grt_hal_local_heap_allocator_t* allocator =
+      (grt_hal_local_heap_allocator_t*)resource;
+  grt_allocator_free(allocator->base.host_allocator, allocator);
+}
+
+static void grt_hal_local_heap_allocator_query_memory_heaps(
+    const grt_hal_allocator_t* allocator, size_t capacity,
+    grt_hal_allocator_memory_heap_t* out_heaps, size_t* out_count) {
+  (void)allocator;
+  if (capacity >= 1) {
+    out_heaps[0].type = GRT_HAL_LOCAL_HEAP_MEMORY_TYPE;
+    out_heaps[0].allowed_usage = GRT_HAL_LOCAL_HEAP_USAGE;
+    out_heaps[0].max_allocation_size = (uint64_t)SIZE_MAX;
+    out_heaps[0].min_alignment = GRT_HAL_LOCAL_HEAP_MIN_ALIGNMENT;
+  }
+  *out_count = 1;
+}
+
+static uint32_t grt_hal_local_heap_alignment(
+    const grt_hal_buffer_params_t* params) {
+  return params->min_alignment > GRT_HAL_LOCAL_HEAP_MIN_ALIGNMENT
+             ? params->min_alignment
+             : GRT_HAL_LOCAL_HEAP_MIN_ALIGNMENT;
+}
+
+static void grt_hal_local_heap_record_allocation(
+    grt_hal_local_heap_allocator_t* allocator, uint64_t size) {
+  uint64_t live = atomic_fetch_add_explicit(&allocator->bytes_allocated, size,
+                                            memory_order_relaxed) +
+                  size;
+  uint64_t peak = atomic_load_explicit(&allocator->peak_bytes_allocated,
+                                       memory_order_relaxed);
+  while (live > peak &&
+         !atomic_compare_exchange_weak_explicit(
+             &allocator->peak_bytes_allocated, &peak, live,
+             memory_order_relaxed, memory_order_relaxed)) {
+  }
+  atomic_fetch_add_explicit(&allocator->allocation_count, 1,
+                            memory_order_relaxed);
+}
+
+// The buffer record itself; its memory is attached by the caller.
+static grt_status_t grt_hal_local_heap_buffer_create(
+    grt_hal_local_heap_allocator_t* allocator,
+    const grt_hal_buffer_params_t* params, uint64_t size,
+    grt_hal_local_heap_buffer_t** out_buffer) {
+  grt_allocator_t host_allocator = allocator->base.host_allocator;
+  grt_hal_local_heap_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(host_allocator, sizeof(*buffer), (void**)&buffer));
+  grt_hal_buffer_initialize(&grt_hal_local_heap_buffer_vtable, &allocator->base,
+                            GRT_HAL_LOCAL_HEAP_MEMORY_TYPE, params->usage, size,
+                            &buffer->base);
+  buffer->host_allocator = host_allocator;
+  *out_buffer = buffer;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_heap_allocator_allocate_buffer(
+    grt_hal_allocator_t* base_allocator, const grt_hal_buffer_params_t* params,
+    uint64_t size, grt_hal_buffer_t** out_buffer) {
+  grt_hal_local_heap_allocator_t* allocator =
+      (grt_hal_local_heap_allocator_t*)base_allocator;
+  *out_buffer = NULL;
+  uint32_t alignment = grt_hal_local_heap_alignment(params);
+  if (size > (uint64_t)SIZE_MAX) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "cannot allocate a %" PRIu64
+                           "-byte buffer: larger than the host address space",
+                           size);
+  }
+  void* data = NULL;
+  grt_status_t status = grt_allocator_malloc_aligned(
+      base_allocator->host_allocator, (size_t)size, alignment, &data);
+  if (!grt_status_is_ok(status)) {
+    if (grt_status_code(status) != GRT_STATUS_RESOURCE_EXHAUSTED) return status;
+    // Say it in buffer terms: the host allocator's own message talks about
+    // a raw allocation the caller never asked for.
+    grt_status_free(status);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of host memory allocating a %" PRIu64
+                           "-byte buffer (alignment %" PRIu32 ")",
+                           size, alignment);
+  }
+  grt_hal_local_heap_buffer_t* buffer = NULL;
+  status = grt_hal_local_heap_buffer_create(allocator, params, size, &buffer);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(base_allocator->host_allocator, data);
+    return status;
+  }
+  buffer->data = data;
+  grt_hal_local_heap_record_allocation(allocator, size);
+  *out_buffer = &buffer->base;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_hal_local_heap_allocator_import_host_buffer(
+    grt_hal_allocator_t* base_allocator, const grt_hal_buffer_params_t* params,
+    void* host_pointer, uint64_t size, grt_hal_buffer_release_callback_t release,
+    grt_hal_buffer_t** out_buffer) {
+  grt_hal_local_heap_allocator_t* allocator =
+      (grt_hal_local_heap_allocator_t*)base_allocator;
+  *out_buffer = NULL;
+  // grt_hal_allocator_import_host_buffer already refused NULL pointers and
+  // pointers without the alignment the caller asked for; host memory is
+  // usable by the CPU as it is, so nothing else can be wrong with it.
+  grt_hal_local_heap_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_heap_buffer_create(allocator, params, size, &buffer));
+  buffer->data = host_pointer;
+  buffer->imported = true;
+  buffer->release = release;
+  *out_buffer = &buffer->base;
+  return grt_ok_status();
+}
+
+static void grt_hal_local_heap_allocator_query_statistics(
+    const grt_hal_allocator_t* base_allocator,
+    grt_hal_allocator_statistics_t* out_statistics) {
+  // The counters are only ever read, but atomic_load wants a non-const
+  // object in C11.
+  grt_hal_local_heap_allocator_t* allocator =
+      (grt_hal_local_heap_allocator_t*)base_allocator;
+  out_statistics->bytes_allocated =
+      atomic_load_explicit(&allocator->bytes_allocated, memory_order_relaxed);
+  out_statistics->peak_bytes_allocated = atomic_load_explicit(
+      &allocator->peak_bytes_allocated, memory_order_relaxed);
+  out_statistics->allocation_count =
+      atomic_load_explicit(&allocator->allocation_count, memory_order_relaxed);
+}
+
+static const grt_hal_allocator_vtable_t grt_hal_local_heap_allocator_vtable = {
+    .base = {.destroy = grt_hal_local_heap_allocator_destroy},
+    .query_memory_heaps = grt_hal_local_heap_allocator_query_memory_heaps,
+    .allocate_buffer = grt_hal_local_heap_allocator_allocate_buffer,
+    .import_host_buffer = grt_hal_local_heap_allocator_import_host_buffer,
+    .query_statistics = grt_hal_local_heap_allocator_query_statistics,
+};
+
+grt_status_t grt_hal_local_heap_allocator_create(
+    grt_allocator_t host_allocator, grt_hal_allocator_t** out_allocator) {
+  *out_allocator = NULL;
+  grt_hal_local_heap_allocator_t* allocator = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(host_allocator, sizeof(*allocator),
+                                           (void**)&allocator));
+  grt_hal_resource_initialize(&grt_hal_local_heap_allocator_vtable,
+                              &allocator->base.resource);
+  allocator->base.host_allocator = host_allocator;
+  atomic_init(&allocator->bytes_allocated, 0);
+  atomic_init(&allocator->peak_bytes_allocated, 0);
+  atomic_init(&allocator->allocation_count, 0);
+  *out_allocator = &allocator->base;
+  return grt_ok_status();
+}

@@ -1,0 +1,155 @@
+// Loading shared objects from memory: both the memfd path and the
+// temporary-file fallback load the test kernel library and leave nothing on
+// disk; bad bytes, a missing symbol and an unusable temporary directory
+// fail with the reason.
+#include "hal/local/library_loader.h"
+
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/file.h"
+#include "hal/local/kernel_abi.h"
+#include "hal/local/testdata/test_kernels.h"
+
+#define EXPECT_OK(expr)                                         \
+  do {                                                          \
+    grt_status_t expect_status_ = (expr);                       \
+    if (!grt_status_is_ok(expect_status_)) {                    \
+      grt_status_fprint(stderr, expect_status_);                \
+      grt_status_free(expect_status_);                          \
+      fail_msg("expected OK from %s", #expr);                   \
+    }                                                           \
+  } while (0)
+
+static void expect_error(grt_status_t status, grt_status_code_t code,
+                         const char* fragment) {
+  assert_non_null(status);
+  const char* message = grt_status_message(status);
+  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
+    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
+            grt_status_code_name(grt_status_code(status)), message,
+            grt_status_code_name(code), fragment);
+    grt_status_free(status);
+    fail();
+  }
+  grt_status_free(status);
+}
+
+static void load_and_query(grt_hal_local_library_load_mode_t mode) {
+  grt_file_contents_t contents;
+  EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(),
+                                   &contents));
+  void* handle = NULL;
+  EXPECT_OK(grt_hal_local_library_load((const uint8_t*)contents.data,
+                                       contents.size, mode, "test", &handle));
+  grt_file_contents_free(&contents);
+  assert_non_null(handle);
+  void* symbol = NULL;
+  EXPECT_OK(grt_hal_local_library_lookup(
+      handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, "test", &symbol));
+  grt_kernel_library_query_fn_t query = NULL;
+  memcpy(&query, &symbol, sizeof(query));
+  const grt_kernel_library_t* library = query(GRT_KERNEL_ABI_VERSION);
+  assert_non_null(library);
+  assert_int_equal(library->entry_count, GRT_TEST_KERNELS_COUNT);
+  assert_string_equal(library->entries[GRT_TEST_KERNELS_FAIL].name, "fail");
+  assert_int_equal(library->entries[GRT_TEST_KERNELS_FAIL].fn(NULL, NULL),
+                   GRT_TEST_KERNELS_FAIL_CODE);
+  assert_null(query(GRT_KERNEL_ABI_VERSION + 1));
+  // Only the query symbol is visible.
+  expect_error(grt_hal_local_library_lookup(handle, "add_f32", "test", &symbol),
+               GRT_STATUS_NOT_FOUND,
+               "test: kernel library does not export 'add_f32': ");
+  assert_null(symbol);
+  grt_hal_local_library_unload(handle);
+}
+
+static void test_load_default(void** state) {
+  (void)state;
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT);
+}
+
+static int count_entries(const char* directory) {
+  DIR* dir = opendir(directory);
+  assert_non_null(dir);
+  int count = 0;
+  struct dirent* entry;
+  while ((entry = readdir(dir)) != NULL) {
+    if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, "..")) ++count;
+  }
+  closedir(dir);
+  return count;
+}
+
+static void test_load_through_temporary_file(void** state) {
+  (void)state;
+  const char* saved = getenv("TMPDIR");
+  char* saved_copy = saved ? strdup(saved) : NULL;
+  char directory[] = "/tmp/grt-loader-test-XXXXXX";
+  assert_non_null(mkdtemp(directory));
+  assert_int_equal(setenv("TMPDIR", directory, 1), 0);
+
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE);
+  // The file was unlinked as soon as it was loaded.
+  assert_int_equal(count_entries(directory), 0);
+
+  // A failed load leaves nothing behind either.
+  const uint8_t junk[64] = {0x7f, 'E', 'L', 'F'};
+  void* handle = NULL;
+  expect_error(grt_hal_local_library_load(
+                   junk, sizeof(junk), GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE,
+                   "junk", &handle),
+               GRT_STATUS_INVALID_ARGUMENT,
+               "junk: cannot load the kernel library: ");
+  assert_null(handle);
+  assert_int_equal(count_entries(directory), 0);
+  assert_int_equal(rmdir(directory), 0);
+
+  // A directory that is not there.
+  assert_int_equal(setenv("TMPDIR", "/nonexistent-grt-dir", 1), 0);
+  expect_error(grt_hal_local_library_load(
+                   junk, sizeof(junk), GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE,
+                   "junk", &handle),
+               GRT_STATUS_UNAVAILABLE,
+               "junk: cannot create a temporary file in "
+               "'/nonexistent-grt-dir' for the kernel library: No such file or "
+               "directory");
+
+  if (saved_copy) {
+    setenv("TMPDIR", saved_copy, 1);
+    free(saved_copy);
+  } else {
+    unsetenv("TMPDIR");
+  }
+}
+
+static void test_load_garbage(void** state) {
+  (void)state;
+  const uint8_t junk[16] = {'n', 'o', 't', ' ', 'c', 'o', 'd', 'e'};
+  void* handle = NULL;
+  expect_error(grt_hal_local_library_load(junk, sizeof(junk),
+                                          GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT,
+                                          "executable cpu-test", &handle),
+               GRT_STATUS_INVALID_ARGUMENT,
+               "executable cpu-test: cannot load the kernel library: ");
+  assert_null(handle);
+  grt_hal_local_library_unload(NULL);  // ignored
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_load_default),
+      cmocka_unit_test(test_load_through_temporary_file),
+      cmocka_unit_test(test_load_garbage),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
