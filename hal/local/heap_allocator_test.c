@@ -3,8 +3,10 @@
 // the errors a caller can provoke.
 #include "hal/local/heap_allocator.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -305,6 +307,57 @@ static void test_allocation_errors(void** state) {
   grt_hal_allocator_release(allocator);
 }
 
+typedef struct churn_t {
+  grt_hal_allocator_t* allocator;
+  grt_hal_buffer_t* buffers[64];
+  bool ok;
+} churn_t;
+
+// Allocates buffers of 1..64 bytes and frees them again.
+static void* churn(void* arg) {
+  churn_t* work = (churn_t*)arg;
+  work->ok = true;
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 64; ++i) {
+      grt_hal_buffer_params_t params = {0, 0, 0};
+      grt_status_t status = grt_hal_allocator_allocate_buffer(
+          work->allocator, params, (uint64_t)i + 1, &work->buffers[i]);
+      if (!grt_status_is_ok(status)) {
+        grt_status_free(status);
+        work->ok = false;
+        return NULL;
+      }
+    }
+    for (int i = 0; i < 64; ++i) grt_hal_buffer_release(work->buffers[i]);
+  }
+  return NULL;
+}
+
+static void test_statistics_across_threads(void** state) {
+  (void)state;
+  grt_hal_allocator_t* allocator = make_allocator();
+  enum { THREADS = 4 };
+  churn_t work[THREADS];
+  pthread_t threads[THREADS];
+  for (int t = 0; t < THREADS; ++t) {
+    work[t].allocator = allocator;
+    assert_int_equal(pthread_create(&threads[t], NULL, churn, &work[t]), 0);
+  }
+  for (int t = 0; t < THREADS; ++t) {
+    assert_int_equal(pthread_join(threads[t], NULL), 0);
+    assert_true(work[t].ok);
+  }
+  // Every byte came back, and the peak lies between one thread's and all
+  // threads' worth of live buffers (64 * 65 / 2 = 2080 bytes each).
+  grt_hal_allocator_statistics_t statistics;
+  grt_hal_allocator_query_statistics(allocator, &statistics);
+  assert_int_equal(statistics.bytes_allocated, 0);
+  assert_int_equal(statistics.allocation_count, THREADS * 20 * 64);
+  assert_true(statistics.peak_bytes_allocated >= 2080);
+  assert_true(statistics.peak_bytes_allocated <= THREADS * 2080);
+  grt_hal_allocator_release(allocator);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_heap_with_everything),
@@ -312,6 +365,7 @@ int main(void) {
       cmocka_unit_test(test_zero_size_buffer),
       cmocka_unit_test(test_buffer_keeps_allocator_alive),
       cmocka_unit_test(test_statistics_and_peak),
+      cmocka_unit_test(test_statistics_across_threads),
       cmocka_unit_test(test_import_host_buffer),
       cmocka_unit_test(test_import_errors),
       cmocka_unit_test(test_allocation_errors),

@@ -5,6 +5,7 @@
 #include "hal/local/library_loader.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +45,25 @@ static void expect_error(grt_status_t status, grt_status_code_t code,
   grt_status_free(status);
 }
 
-static void load_and_query(grt_hal_local_library_load_mode_t mode) {
+// True if a mapping of this process is named with |fragment| (Linux names
+// memfd mappings "/memfd:<name> (deleted)" and unlinked files "<path>
+// (deleted)").
+static bool mapped_file_named(const char* fragment) {
+  FILE* maps = fopen("/proc/self/maps", "r");
+  if (!maps) return false;
+  char line[1024];
+  bool found = false;
+  while (!found && fgets(line, sizeof(line), maps)) {
+    found = strstr(line, fragment) != NULL;
+  }
+  fclose(maps);
+  return found;
+}
+
+// Loads the test kernels, checks the library works, and that its mapping
+// is named with |mapping_fragment| (NULL: not checked).
+static void load_and_query(grt_hal_local_library_load_mode_t mode,
+                           const char* mapping_fragment) {
   grt_file_contents_t contents;
   EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(),
                                    &contents));
@@ -70,12 +89,19 @@ static void load_and_query(grt_hal_local_library_load_mode_t mode) {
                GRT_STATUS_NOT_FOUND,
                "test: kernel library does not export 'add_f32': ");
   assert_null(symbol);
+  if (mapping_fragment) assert_true(mapped_file_named(mapping_fragment));
   grt_hal_local_library_unload(handle);
 }
 
 static void test_load_default(void** state) {
   (void)state;
-  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT);
+#if defined(__linux__)
+  // From memory: no file system path behind the mapping.
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT,
+                 "/memfd:grt-kernel-library (deleted)");
+#else
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT, NULL);
+#endif
 }
 
 static int count_entries(const char* directory) {
@@ -98,7 +124,13 @@ static void test_load_through_temporary_file(void** state) {
   assert_non_null(mkdtemp(directory));
   assert_int_equal(setenv("TMPDIR", directory, 1), 0);
 
-  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE);
+  char mapping[64];
+  snprintf(mapping, sizeof(mapping), "%s/grt-kernel-library-", directory);
+#if defined(__linux__)
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE, mapping);
+#else
+  load_and_query(GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE, NULL);
+#endif
   // The file was unlinked as soon as it was loaded.
   assert_int_equal(count_entries(directory), 0);
 
