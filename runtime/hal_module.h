@@ -66,6 +66,10 @@ grt_status_t grt_runtime_hal_module_create(grt_vm_instance_t* instance,
 grt_status_t grt_runtime_hal_module_register_executable(
     grt_vm_module_t* hal_module, grt_string_view_t module_name,
     grt_hal_executable_t* executable) GRT_MUST_USE;
+// Drops the executable registered for |module_name| (if any), e.g. when
+// appending that module failed after its executable was registered.
+void grt_runtime_hal_module_unregister_executable(
+    grt_vm_module_t* hal_module, grt_string_view_t module_name);
 
 #ifdef __cplusplus
 }

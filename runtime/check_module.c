@@ -1,0 +1,391 @@
+#include "runtime/check_module.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hal/buffer_view.h"
+#include "hal/device.h"
+#include "hal/transfer.h"
+#include "runtime/hal_module.h"
+#include "vm/native_module.h"
+
+typedef struct grt_runtime_check_data_t {
+  grt_allocator_t host_allocator;
+} grt_runtime_check_data_t;
+
+static void grt_runtime_check_data_destroy(void* module_data) {
+  grt_runtime_check_data_t* data = module_data;
+  grt_allocator_free(data->host_allocator, data);
+}
+
+// check.expect_true(value i)
+static grt_status_t grt_runtime_check_expect_true(void* module_data,
+                                                  void* state,
+                                                  const void* args,
+                                                  void* results) {
+  int32_t value = *(const int32_t*)args;
+  if (value != 0) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "check.expect_true failed: value is 0");
+}
+
+// check.expect_false(value i)
+static grt_status_t grt_runtime_check_expect_false(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  int32_t value = *(const int32_t*)args;
+  if (value == 0) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "check.expect_false failed: value is %d", value);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer views on the host
+//===----------------------------------------------------------------------===//
+
+// A buffer view's contents read back to host memory.
+typedef struct grt_runtime_host_tensor_t {
+  grt_hal_buffer_view_t* view;  // borrowed
+  void* data;                   // owned
+  uint64_t element_count;
+  size_t element_size;
+} grt_runtime_host_tensor_t;
+
+static grt_status_t grt_runtime_host_tensor_read(
+    grt_runtime_check_data_t* data, grt_hal_device_t* device,
+    const grt_vm_ref_t* ref, const char* what,
+    grt_runtime_host_tensor_t* out_tensor) {
+  memset(out_tensor, 0, sizeof(*out_tensor));
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_runtime_buffer_view_from_ref(ref, &view),
+                                "%s", what);
+  uint64_t byte_length = grt_hal_buffer_view_byte_length(view);
+  if (byte_length > SIZE_MAX) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "%s of %llu bytes does not fit in host memory", what,
+                           (unsigned long long)byte_length);
+  }
+  void* bytes = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(data->host_allocator,
+                                           (size_t)byte_length, &bytes));
+  grt_status_t status = grt_hal_buffer_view_read_to_host(device, view, bytes,
+                                                         (size_t)byte_length);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(data->host_allocator, bytes);
+    return grt_status_annotate(status, "reading %s", what);
+  }
+  out_tensor->view = view;
+  out_tensor->data = bytes;
+  out_tensor->element_count = grt_hal_buffer_view_element_count(view);
+  out_tensor->element_size = grt_hal_element_type_byte_size(
+      grt_hal_buffer_view_element_type(view));
+  return grt_ok_status();
+}
+
+static void grt_runtime_host_tensor_free(grt_runtime_check_data_t* data,
+                                         grt_runtime_host_tensor_t* tensor) {
+  grt_allocator_free(data->host_allocator, tensor->data);
+  tensor->data = NULL;
+}
+
+static const uint8_t* grt_runtime_host_tensor_element(
+    const grt_runtime_host_tensor_t* tensor, uint64_t index) {
+  return (const uint8_t*)tensor->data + index * tensor->element_size;
+}
+
+static bool grt_runtime_element_type_is_float(grt_hal_element_type_t type) {
+  uint32_t kind = grt_hal_element_type_kind(type);
+  return kind == GRT_HAL_NUMERICAL_FLOAT_IEEE ||
+         kind == GRT_HAL_NUMERICAL_FLOAT_BRAIN;
+}
+
+// A float element widened to double (type is f16, bf16, f32 or f64).
+static double grt_runtime_element_as_double(grt_hal_element_type_t type,
+                                            const uint8_t* element) {
+  switch (type) {
+    case GRT_HAL_ELEMENT_TYPE_FLOAT_16: {
+      uint16_t bits;
+      memcpy(&bits, element, sizeof(bits));
+      return grt_hal_f16_to_f32(bits);
+    }
+    case GRT_HAL_ELEMENT_TYPE_BFLOAT_16: {
+      uint16_t bits;
+      memcpy(&bits, element, sizeof(bits));
+      return grt_hal_bf16_to_f32(bits);
+    }
+    case GRT_HAL_ELEMENT_TYPE_FLOAT_32: {
+      float value;
+      memcpy(&value, element, sizeof(value));
+      return value;
+    }
+    default: {
+      double value;
+      memcpy(&value, element, sizeof(value));
+      return value;
+    }
+  }
+}
+
+// "1.5" for one element.
+static void grt_runtime_format_element(const grt_runtime_host_tensor_t* tensor,
+                                       uint64_t index, char* out,
+                                       size_t capacity) {
+  // Rank 0: the element printed as a scalar.
+  grt_hal_format_elements(grt_runtime_host_tensor_element(tensor, index),
+                          grt_hal_buffer_view_shape(tensor->view), 0,
+                          grt_hal_buffer_view_element_type(tensor->view), 0,
+                          out, capacity);
+}
+
+// "2x2xf32=[1 2][3 4]" (bounded).
+static void grt_runtime_format_tensor(const grt_runtime_host_tensor_t* tensor,
+                                      char* out, size_t capacity) {
+  const grt_hal_buffer_view_t* view = tensor->view;
+  size_t used = grt_hal_shape_format(grt_hal_buffer_view_shape(view),
+                                     grt_hal_buffer_view_rank(view),
+                                     grt_hal_buffer_view_element_type(view),
+                                     out, capacity);
+  if (used + 2 >= capacity) return;
+  out[used++] = '=';
+  out[used] = '\0';
+  grt_hal_format_elements(tensor->data, grt_hal_buffer_view_shape(view),
+                          grt_hal_buffer_view_rank(view),
+                          grt_hal_buffer_view_element_type(view),
+                          GRT_RUNTIME_CHECK_MAX_PRINTED_ELEMENTS, out + used,
+                          capacity - used);
+}
+
+// "[1, 0]": the multi-dimensional index of flat element |index|.
+static void grt_runtime_format_index(const grt_hal_buffer_view_t* view,
+                                     uint64_t index, char* out,
+                                     size_t capacity) {
+  size_t rank = grt_hal_buffer_view_rank(view);
+  const grt_hal_dim_t* shape = grt_hal_buffer_view_shape(view);
+  uint64_t coordinates[GRT_HAL_MAX_RANK];
+  for (size_t i = rank; i-- > 0;) {
+    uint64_t dim = (uint64_t)shape[i];
+    coordinates[i] = dim ? index % dim : 0;
+    index = dim ? index / dim : 0;
+  }
+  size_t used = 0;
+  int n = snprintf(out, capacity, "[");
+  used = n > 0 ? (size_t)n : 0;
+  for (size_t i = 0; i < rank && used < capacity; ++i) {
+    n = snprintf(out + used, capacity - used, "%s%llu", i ? ", " : "",
+                 (unsigned long long)coordinates[i]);
+    if (n < 0) return;
+    used += (size_t)n;
+  }
+  if (used < capacity) snprintf(out + used, capacity - used, "]");
+}
+
+// Room for one printed tensor: 64 elements of up to ~16 characters plus
+// brackets and the type.
+#define GRT_RUNTIME_CHECK_TEXT_CAPACITY 2048
+
+static grt_status_t grt_runtime_check_mismatch(
+    const char* check, const grt_runtime_host_tensor_t* lhs,
+    const grt_runtime_host_tensor_t* rhs, uint64_t index) {
+  char lhs_value[64];
+  char rhs_value[64];
+  char where[160];
+  grt_runtime_format_element(lhs, index, lhs_value, sizeof(lhs_value));
+  grt_runtime_format_element(rhs, index, rhs_value, sizeof(rhs_value));
+  grt_runtime_format_index(lhs->view, index, where, sizeof(where));
+  char lhs_text[GRT_RUNTIME_CHECK_TEXT_CAPACITY];
+  char rhs_text[GRT_RUNTIME_CHECK_TEXT_CAPACITY];
+  grt_runtime_format_tensor(lhs, lhs_text, sizeof(lhs_text));
+  grt_runtime_format_tensor(rhs, rhs_text, sizeof(rhs_text));
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "%s failed: first mismatch at element %llu %s: lhs "
+                         "%s, rhs %s\n  lhs: %s\n  rhs: %s",
+                         check, (unsigned long long)index, where, lhs_value,
+                         rhs_value, lhs_text, rhs_text);
+}
+
+// Type and shape must agree before elements are compared.
+static grt_status_t grt_runtime_check_same_type(
+    const char* check, const grt_runtime_host_tensor_t* lhs,
+    const grt_runtime_host_tensor_t* rhs) {
+  const grt_hal_buffer_view_t* a = lhs->view;
+  const grt_hal_buffer_view_t* b = rhs->view;
+  bool same_type = grt_hal_buffer_view_element_type(a) ==
+                   grt_hal_buffer_view_element_type(b);
+  bool same_shape =
+      grt_hal_buffer_view_rank(a) == grt_hal_buffer_view_rank(b) &&
+      memcmp(grt_hal_buffer_view_shape(a), grt_hal_buffer_view_shape(b),
+             grt_hal_buffer_view_rank(a) * sizeof(grt_hal_dim_t)) == 0;
+  if (same_type && same_shape) return grt_ok_status();
+  char lhs_type[160];
+  char rhs_type[160];
+  grt_hal_buffer_view_format_type(a, lhs_type, sizeof(lhs_type));
+  grt_hal_buffer_view_format_type(b, rhs_type, sizeof(rhs_type));
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "%s failed: %s differ: lhs is %s, rhs is %s", check,
+                         !same_type && !same_shape ? "element types and shapes"
+                         : !same_type             ? "element types"
+                                                  : "shapes",
+                         lhs_type, rhs_type);
+}
+
+// Whether two elements agree: bit-exact, or within |atol| + |rtol|*|rhs|
+// for floats when |tolerant| (two NaNs agree).
+static bool grt_runtime_elements_agree(grt_hal_element_type_t type,
+                                       const uint8_t* a, const uint8_t* b,
+                                       size_t size, bool tolerant, double atol,
+                                       double rtol) {
+  if (!tolerant || !grt_runtime_element_type_is_float(type)) {
+    return memcmp(a, b, size) == 0;
+  }
+  double x = grt_runtime_element_as_double(type, a);
+  double y = grt_runtime_element_as_double(type, b);
+  if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+  if (x == y) return true;  // equal infinities
+  return fabs(x - y) <= atol + rtol * fabs(y);
+}
+
+typedef struct grt_runtime_compare_args_t {
+  grt_vm_ref_t device;
+  grt_vm_ref_t lhs;
+  grt_vm_ref_t rhs;
+} grt_runtime_compare_args_t;
+
+static grt_status_t grt_runtime_check_compare(grt_runtime_check_data_t* data,
+                                              const char* check,
+                                              const grt_runtime_compare_args_t* in,
+                                              bool tolerant, double atol,
+                                              double rtol) {
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_ref_deref(&in->device, &grt_runtime_hal_device_type,
+                       (void**)&device),
+      "%s: device", check);
+  grt_runtime_host_tensor_t lhs;
+  grt_runtime_host_tensor_t rhs;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_runtime_host_tensor_read(data, device, &in->lhs, "lhs", &lhs), "%s",
+      check);
+  grt_status_t status =
+      grt_runtime_host_tensor_read(data, device, &in->rhs, "rhs", &rhs);
+  if (!grt_status_is_ok(status)) {
+    grt_runtime_host_tensor_free(data, &lhs);
+    return grt_status_annotate(status, "%s", check);
+  }
+  status = grt_runtime_check_same_type(check, &lhs, &rhs);
+  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs.view);
+  for (uint64_t i = 0; grt_status_is_ok(status) && i < lhs.element_count; ++i) {
+    if (!grt_runtime_elements_agree(
+            type, grt_runtime_host_tensor_element(&lhs, i),
+            grt_runtime_host_tensor_element(&rhs, i), lhs.element_size,
+            tolerant, atol, rtol)) {
+      status = grt_runtime_check_mismatch(check, &lhs, &rhs, i);
+    }
+  }
+  grt_runtime_host_tensor_free(data, &lhs);
+  grt_runtime_host_tensor_free(data, &rhs);
+  return status;
+}
+
+// check.expect_eq(device r, lhs r, rhs r)
+static grt_status_t grt_runtime_check_expect_eq(void* module_data, void* state,
+                                                const void* args,
+                                                void* results) {
+  return grt_runtime_check_compare(module_data, "check.expect_eq", args, false,
+                                   0.0, 0.0);
+}
+
+// check.expect_almost_eq(device r, lhs r, rhs r, atol f, rtol f)
+static grt_status_t grt_runtime_check_expect_almost_eq(void* module_data,
+                                                       void* state,
+                                                       const void* args,
+                                                       void* results) {
+  const struct {
+    grt_runtime_compare_args_t views;
+    float atol;
+    float rtol;
+  }* in = args;
+  if (!(in->atol >= 0.0f) || !(in->rtol >= 0.0f)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "check.expect_almost_eq: tolerances must be >= 0, "
+                           "got atol %g, rtol %g",
+                           (double)in->atol, (double)in->rtol);
+  }
+  return grt_runtime_check_compare(module_data, "check.expect_almost_eq",
+                                   &in->views, true, in->atol, in->rtol);
+}
+
+// check.expect_all_true(device r, view r)
+static grt_status_t grt_runtime_check_expect_all_true(void* module_data,
+                                                      void* state,
+                                                      const void* args,
+                                                      void* results) {
+  grt_runtime_check_data_t* data = module_data;
+  const char* check = "check.expect_all_true";
+  const struct {
+    grt_vm_ref_t device;
+    grt_vm_ref_t view;
+  }* in = args;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_ref_deref(&in->device, &grt_runtime_hal_device_type,
+                       (void**)&device),
+      "%s: device", check);
+  grt_runtime_host_tensor_t tensor;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_runtime_host_tensor_read(data, device, &in->view, "value", &tensor),
+      "%s", check);
+  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(tensor.view);
+  static const uint8_t zeros[8] = {0};
+  grt_status_t status = grt_ok_status();
+  for (uint64_t i = 0; grt_status_is_ok(status) && i < tensor.element_count;
+       ++i) {
+    const uint8_t* element = grt_runtime_host_tensor_element(&tensor, i);
+    bool is_true = grt_runtime_element_type_is_float(type)
+                       ? grt_runtime_element_as_double(type, element) != 0.0
+                       : memcmp(element, zeros, tensor.element_size) != 0;
+    if (is_true) continue;
+    char value[64];
+    char where[160];
+    char text[GRT_RUNTIME_CHECK_TEXT_CAPACITY];
+    grt_runtime_format_element(&tensor, i, value, sizeof(value));
+    grt_runtime_format_index(tensor.view, i, where, sizeof(where));
+    grt_runtime_format_tensor(&tensor, text, sizeof(text));
+    status = grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                             "%s failed: element %llu %s is %s\n  value: %s",
+                             check, (unsigned long long)i, where, value, text);
+  }
+  grt_runtime_host_tensor_free(data, &tensor);
+  return status;
+}
+
+static const grt_vm_native_export_t grt_runtime_check_exports[] = {
+    {"expect_all_true", "0rr_v", grt_runtime_check_expect_all_true},
+    {"expect_almost_eq", "0rrrff_v", grt_runtime_check_expect_almost_eq},
+    {"expect_eq", "0rrr_v", grt_runtime_check_expect_eq},
+    {"expect_false", "0i_v", grt_runtime_check_expect_false},
+    {"expect_true", "0i_v", grt_runtime_check_expect_true},
+};
+
+static const grt_vm_native_module_descriptor_t grt_runtime_check_descriptor = {
+    "check",
+    grt_runtime_check_exports,
+    sizeof(grt_runtime_check_exports) / sizeof(grt_runtime_check_exports[0]),
+    NULL,
+    NULL,
+    grt_runtime_check_data_destroy,
+};
+
+grt_status_t grt_runtime_check_module_create(grt_allocator_t host_allocator,
+                                             grt_vm_module_t** out_module) {
+  *out_module = NULL;
+  grt_runtime_check_data_t* data = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(host_allocator, sizeof(*data), (void**)&data));
+  data->host_allocator = host_allocator;
+  grt_status_t status = grt_vm_native_module_create(
+      &grt_runtime_check_descriptor, data, host_allocator, out_module);
+  if (!grt_status_is_ok(status)) grt_runtime_check_data_destroy(data);
+  return status;
+}

@@ -1,0 +1,1323 @@
+#include "runtime/hal_module.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/time.h"
+#include "hal/allocator.h"
+#include "hal/command_buffer.h"
+#include "hal/fence.h"
+#include "hal/semaphore.h"
+#include "hal/transfer.h"
+#include "vm/buffer.h"
+#include "vm/native_module.h"
+#include "vm/signature.h"
+
+//===----------------------------------------------------------------------===//
+// Ref types
+//===----------------------------------------------------------------------===//
+
+// Every HAL object starts with grt_hal_resource_t, whose count sits where a
+// grt_vm_ref_object_t would (offset 0), so one destroy serves every type.
+static void grt_runtime_hal_resource_destroy(void* ptr) {
+  grt_hal_resource_t* resource = (grt_hal_resource_t*)ptr;
+  ((const grt_hal_resource_vtable_t*)resource->vtable)->destroy(resource);
+}
+
+#define GRT_RUNTIME_HAL_TYPE_LIST(X)                 \
+  X(allocator, "hal.allocator")                      \
+  X(buffer, "hal.buffer")                            \
+  X(buffer_view, "hal.buffer_view")                  \
+  X(command_buffer, "hal.command_buffer")            \
+  X(device, "hal.device")                            \
+  X(executable, "hal.executable")                    \
+  X(fence, "hal.fence")                              \
+  X(semaphore, "hal.semaphore")
+
+#define GRT_RUNTIME_HAL_TYPE_DEFINE(id, text)                     \
+  const grt_vm_ref_type_descriptor_t grt_runtime_hal_##id##_type = { \
+      text, grt_runtime_hal_resource_destroy, 0};
+GRT_RUNTIME_HAL_TYPE_LIST(GRT_RUNTIME_HAL_TYPE_DEFINE)
+#undef GRT_RUNTIME_HAL_TYPE_DEFINE
+
+grt_status_t grt_runtime_hal_register_types(grt_vm_instance_t* instance) {
+#define GRT_RUNTIME_HAL_TYPE_REGISTER(id, text) \
+  GRT_RETURN_IF_ERROR(                          \
+      grt_vm_instance_register_type(instance, &grt_runtime_hal_##id##_type));
+  GRT_RUNTIME_HAL_TYPE_LIST(GRT_RUNTIME_HAL_TYPE_REGISTER)
+#undef GRT_RUNTIME_HAL_TYPE_REGISTER
+  return grt_ok_status();
+}
+
+grt_vm_ref_t grt_runtime_buffer_view_ref_retain(grt_hal_buffer_view_t* view) {
+  return grt_vm_ref_wrap_retain(view, &grt_runtime_hal_buffer_view_type);
+}
+
+grt_status_t grt_runtime_buffer_view_from_ref(const grt_vm_ref_t* ref,
+                                              grt_hal_buffer_view_t** out_view) {
+  return grt_vm_ref_deref(ref, &grt_runtime_hal_buffer_view_type,
+                          (void**)out_view);
+}
+
+//===----------------------------------------------------------------------===//
+// Module data: the device and the executable registry
+//===----------------------------------------------------------------------===//
+
+typedef struct grt_runtime_hal_executable_entry_t {
+  char* module_name;  // owned, NUL-terminated
+  grt_hal_executable_t* executable;
+} grt_runtime_hal_executable_entry_t;
+
+typedef struct grt_runtime_hal_module_data_t {
+  grt_allocator_t host_allocator;
+  grt_hal_device_t* device;
+  // Filled while modules are appended, read by calls; sessions are not used
+  // from two threads while appending, so no lock.
+  grt_runtime_hal_executable_entry_t* executables;
+  size_t executable_count;
+  size_t executable_capacity;
+} grt_runtime_hal_module_data_t;
+
+static void grt_runtime_hal_module_data_destroy(void* module_data) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  for (size_t i = 0; i < data->executable_count; ++i) {
+    grt_allocator_free(data->host_allocator, data->executables[i].module_name);
+    grt_hal_executable_release(data->executables[i].executable);
+  }
+  grt_allocator_free(data->host_allocator, data->executables);
+  grt_hal_device_release(data->device);
+  grt_allocator_free(data->host_allocator, data);
+}
+
+static const grt_runtime_hal_executable_entry_t* grt_runtime_hal_find_executable(
+    const grt_runtime_hal_module_data_t* data, grt_string_view_t name) {
+  for (size_t i = 0; i < data->executable_count; ++i) {
+    if (grt_string_view_equal_cstring(name, data->executables[i].module_name)) {
+      return &data->executables[i];
+    }
+  }
+  return NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Argument helpers
+//===----------------------------------------------------------------------===//
+
+// Reads a packed argument buffer value by value, in the layout of
+// vm/signature.h (the only way to walk past a variadic span).
+typedef struct grt_runtime_args_t {
+  const uint8_t* base;
+  size_t size;
+} grt_runtime_args_t;
+
+static grt_runtime_args_t grt_runtime_args(const void* args) {
+  grt_runtime_args_t cursor = {(const uint8_t*)args, 0};
+  return cursor;
+}
+static int32_t grt_runtime_args_i32(grt_runtime_args_t* cursor) {
+  int32_t value;
+  memcpy(&value,
+         cursor->base + grt_vm_packed_place(&cursor->size, GRT_VM_VALUE_TYPE_I32),
+         sizeof(value));
+  return value;
+}
+static int64_t grt_runtime_args_i64(grt_runtime_args_t* cursor) {
+  int64_t value;
+  memcpy(&value,
+         cursor->base + grt_vm_packed_place(&cursor->size, GRT_VM_VALUE_TYPE_I64),
+         sizeof(value));
+  return value;
+}
+static const grt_vm_ref_t* grt_runtime_args_ref(grt_runtime_args_t* cursor) {
+  return (const grt_vm_ref_t*)(cursor->base + grt_vm_packed_place(
+                                                  &cursor->size,
+                                                  GRT_VM_VALUE_TYPE_REF));
+}
+
+// The object of a non-null ref of |type|; errors name the argument.
+static grt_status_t grt_runtime_arg(const grt_vm_ref_t* ref,
+                                    grt_vm_ref_type_t type, const char* what,
+                                    void** out_object) {
+  return grt_status_annotate(grt_vm_ref_deref(ref, type, out_object),
+                             "argument '%s'", what);
+}
+
+// As grt_runtime_arg, but a null ref gives NULL.
+static grt_status_t grt_runtime_arg_or_null(const grt_vm_ref_t* ref,
+                                            grt_vm_ref_type_t type,
+                                            const char* what,
+                                            void** out_object) {
+  *out_object = NULL;
+  if (grt_vm_ref_is_null(ref)) return grt_ok_status();
+  return grt_runtime_arg(ref, type, what, out_object);
+}
+
+// A vm.buffer argument's bytes as a string view (valid for the call).
+static grt_status_t grt_runtime_arg_text(const grt_vm_ref_t* ref,
+                                         const char* what,
+                                         grt_string_view_t* out_text) {
+  grt_vm_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg(ref, grt_vm_buffer_type(), what, (void**)&buffer));
+  uint64_t length = grt_vm_buffer_length(buffer);
+  const void* data = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_buffer_map_read(buffer, 0, length, &data));
+  *out_text = grt_make_string_view((const char*)data, (size_t)length);
+  return grt_ok_status();
+}
+
+// Offsets and sizes come in as i64; negative ones are bugs in the caller.
+static grt_status_t grt_runtime_arg_size(int64_t value, const char* what,
+                                         uint64_t* out_value) {
+  if (value < 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s must be >= 0, got %lld", what, (long long)value);
+  }
+  *out_value = (uint64_t)value;
+  return grt_ok_status();
+}
+
+// A length where -1 means "to the end" (GRT_HAL_WHOLE_BUFFER).
+static grt_status_t grt_runtime_arg_length(int64_t value, const char* what,
+                                           uint64_t* out_value) {
+  if (value == -1) {
+    *out_value = GRT_HAL_WHOLE_BUFFER;
+    return grt_ok_status();
+  }
+  if (value < 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s must be >= 0 or -1 (the whole buffer), got %lld",
+                           what, (long long)value);
+  }
+  *out_value = (uint64_t)value;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_runtime_arg_count(int32_t value, const char* what) {
+  if (value < 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s must be >= 0, got %d", what, value);
+  }
+  return grt_ok_status();
+}
+
+static void grt_runtime_result_ref(void* results, void* object,
+                                   grt_vm_ref_type_t type) {
+  // |object| carries the reference the caller now owns.
+  grt_vm_ref_t ref = grt_vm_ref_wrap_move(object, type);
+  memcpy(results, &ref, sizeof(ref));
+}
+
+// A fence argument as a wait/signal list; a null fence is the empty list.
+static grt_status_t grt_runtime_arg_fence_list(const grt_vm_ref_t* ref,
+                                               const char* what,
+                                               grt_hal_semaphore_list_t* out) {
+  grt_hal_fence_t* fence = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_or_null(ref, &grt_runtime_hal_fence_type, what,
+                              (void**)&fence));
+  *out = grt_hal_fence_as_list(fence);
+  return grt_ok_status();
+}
+
+// A shape span "CID": count, then the dims.
+static grt_status_t grt_runtime_arg_shape(grt_runtime_args_t* cursor,
+                                          grt_hal_dim_t* shape,
+                                          size_t* out_rank) {
+  int32_t rank = grt_runtime_args_i32(cursor);
+  if (rank < 0 || rank > GRT_HAL_MAX_RANK) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "shape rank %d is out of range (0 to %d)", rank,
+                           GRT_HAL_MAX_RANK);
+  }
+  for (int32_t i = 0; i < rank; ++i) shape[i] = grt_runtime_args_i64(cursor);
+  *out_rank = (size_t)rank;
+  return grt_ok_status();
+}
+
+static grt_status_t grt_runtime_check_encoding(int32_t encoding) {
+  if (encoding != 0) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "encoding %d is not supported; expected 0 (dense "
+                           "row-major)",
+                           encoding);
+  }
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// hal.allocator.* / hal.buffer.*
+//===----------------------------------------------------------------------===//
+
+// allocator.allocate(allocator r, memory_types i, buffer_usage i, size I) -> r
+static grt_status_t grt_runtime_allocator_allocate(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  const struct {
+    grt_vm_ref_t allocator;
+    int32_t memory_types;
+    int32_t buffer_usage;
+    int64_t size;
+  }* in = args;
+  grt_hal_allocator_t* allocator = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->allocator,
+                                      &grt_runtime_hal_allocator_type,
+                                      "allocator", (void**)&allocator));
+  uint64_t size = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
+  grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)in->memory_types,
+                                    (grt_hal_buffer_usage_t)in->buffer_usage, 0};
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_hal_allocator_allocate_buffer(allocator, params, size, &buffer));
+  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  return grt_ok_status();
+}
+
+// buffer.subspan(buffer r, offset I, length I) -> r
+static grt_status_t grt_runtime_buffer_subspan(void* module_data, void* state,
+                                               const void* args,
+                                               void* results) {
+  const struct {
+    grt_vm_ref_t buffer;
+    int64_t offset;
+    int64_t length;
+  }* in = args;
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(in->length, "length", &length));
+  grt_hal_buffer_t* subspan = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_buffer_subspan(buffer, offset, length, &subspan));
+  grt_runtime_result_ref(results, subspan, &grt_runtime_hal_buffer_type);
+  return grt_ok_status();
+}
+
+// buffer.length(buffer r) -> I
+static grt_status_t grt_runtime_buffer_length(void* module_data, void* state,
+                                              const void* args,
+                                              void* results) {
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(args, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  *(int64_t*)results = (int64_t)grt_hal_buffer_byte_length(buffer);
+  return grt_ok_status();
+}
+
+static grt_status_t grt_runtime_check_element_width(int32_t length) {
+  if (length != 1 && length != 2 && length != 4) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "length must be 1, 2 or 4 bytes, got %d", length);
+  }
+  return grt_ok_status();
+}
+
+// buffer.load(buffer r, offset I, length i) -> i  (zero-extended)
+static grt_status_t grt_runtime_buffer_load(void* module_data, void* state,
+                                            const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  const struct {
+    grt_vm_ref_t buffer;
+    int64_t offset;
+    int32_t length;
+  }* in = args;
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  uint64_t offset = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->length));
+  // Little-endian hosts only (the HAL's assumption everywhere): the low
+  // bytes of |value| are the loaded ones.
+  uint32_t value = 0;
+  GRT_RETURN_IF_ERROR(grt_hal_device_transfer_d2h(
+      data->device, buffer, offset, &value, (size_t)in->length));
+  *(int32_t*)results = (int32_t)value;
+  return grt_ok_status();
+}
+
+// buffer.store(value i, buffer r, offset I, length i)
+static grt_status_t grt_runtime_buffer_store(void* module_data, void* state,
+                                             const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  const struct {
+    int32_t value;
+    grt_vm_ref_t buffer;
+    int64_t offset;
+    int32_t length;
+  }* in = args;
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  uint64_t offset = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->length));
+  uint32_t value = (uint32_t)in->value;
+  return grt_hal_device_transfer_h2d(data->device, &value, buffer, offset,
+                                     (size_t)in->length);
+}
+
+//===----------------------------------------------------------------------===//
+// hal.buffer_view.*
+//===----------------------------------------------------------------------===//
+
+// buffer_view.create(buffer r, offset I, length I, element_type i,
+//                    encoding i, shape CID) -> r
+static grt_status_t grt_runtime_buffer_view_create(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
+  int64_t offset_arg = grt_runtime_args_i64(&cursor);
+  int64_t length_arg = grt_runtime_args_i64(&cursor);
+  grt_hal_element_type_t element_type =
+      (grt_hal_element_type_t)grt_runtime_args_i32(&cursor);
+  int32_t encoding = grt_runtime_args_i32(&cursor);
+  grt_hal_dim_t shape[GRT_HAL_MAX_RANK];
+  size_t rank = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(&cursor, shape, &rank));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(encoding));
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(buffer_ref, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset_arg, "offset", &offset));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(length_arg, "length", &length));
+  grt_hal_buffer_t* viewed = buffer;
+  bool whole = offset == 0 && (length == GRT_HAL_WHOLE_BUFFER ||
+                               length == grt_hal_buffer_byte_length(buffer));
+  if (!whole) {
+    GRT_RETURN_IF_ERROR(grt_hal_buffer_subspan(buffer, offset, length, &viewed));
+  }
+  grt_hal_buffer_view_t* view = NULL;
+  grt_status_t status = grt_hal_buffer_view_create(
+      viewed, shape, rank, element_type, data->host_allocator, &view);
+  if (!whole) grt_hal_buffer_release(viewed);
+  GRT_RETURN_IF_ERROR(status);
+  grt_runtime_result_ref(results, view, &grt_runtime_hal_buffer_view_type);
+  return grt_ok_status();
+}
+
+// buffer_view.assert(view r, message r, element_type i, encoding i,
+//                    shape CID)
+static grt_status_t grt_runtime_buffer_view_assert(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  const grt_vm_ref_t* view_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* message_ref = grt_runtime_args_ref(&cursor);
+  grt_hal_element_type_t element_type =
+      (grt_hal_element_type_t)grt_runtime_args_i32(&cursor);
+  int32_t encoding = grt_runtime_args_i32(&cursor);
+  grt_hal_dim_t shape[GRT_HAL_MAX_RANK];
+  size_t rank = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(&cursor, shape, &rank));
+  grt_string_view_t message;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(message_ref, "message", &message));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(encoding));
+  grt_hal_buffer_view_t* view =
+      grt_vm_ref_as(view_ref, &grt_runtime_hal_buffer_view_type);
+  if (!view) {
+    char expected[128];
+    grt_hal_shape_format(shape, rank, element_type, expected, sizeof(expected));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: expected tensor<%s>, got ref<%s>",
+                           GRT_SV_ARG(message), expected,
+                           grt_vm_ref_type_name(view_ref->type));
+  }
+  grt_status_t status =
+      grt_hal_buffer_view_check(view, shape, rank, element_type);
+  if (grt_status_is_ok(status)) return status;
+  // The check's message, prefixed with what the program says is checked.
+  grt_status_t prefixed =
+      grt_make_status(grt_status_code(status), "%.*s: %s", GRT_SV_ARG(message),
+                      grt_status_message(status));
+  grt_status_free(status);
+  return prefixed;
+}
+
+static grt_status_t grt_runtime_arg_view(const void* args,
+                                         grt_hal_buffer_view_t** out_view) {
+  return grt_runtime_arg(args, &grt_runtime_hal_buffer_view_type,
+                         "buffer_view", (void**)out_view);
+}
+
+// buffer_view.buffer(view r) -> r
+static grt_status_t grt_runtime_buffer_view_buffer(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
+  grt_hal_buffer_t* buffer = grt_hal_buffer_view_buffer(view);
+  grt_hal_buffer_retain(buffer);
+  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  return grt_ok_status();
+}
+
+// buffer_view.element_type(view r) -> i
+static grt_status_t grt_runtime_buffer_view_element_type(void* module_data,
+                                                         void* state,
+                                                         const void* args,
+                                                         void* results) {
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
+  *(int32_t*)results = (int32_t)grt_hal_buffer_view_element_type(view);
+  return grt_ok_status();
+}
+
+// buffer_view.rank(view r) -> i
+static grt_status_t grt_runtime_buffer_view_rank(void* module_data,
+                                                 void* state, const void* args,
+                                                 void* results) {
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
+  *(int32_t*)results = (int32_t)grt_hal_buffer_view_rank(view);
+  return grt_ok_status();
+}
+
+// buffer_view.dim(view r, index i) -> I
+static grt_status_t grt_runtime_buffer_view_dim(void* module_data, void* state,
+                                                const void* args,
+                                                void* results) {
+  const struct {
+    grt_vm_ref_t view;
+    int32_t index;
+  }* in = args;
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(&in->view, &view));
+  size_t rank = grt_hal_buffer_view_rank(view);
+  if (in->index < 0 || (size_t)in->index >= rank) {
+    char type[160];
+    grt_hal_buffer_view_format_type(view, type, sizeof(type));
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "dimension %d is out of range for %s (rank %zu)",
+                           in->index, type, rank);
+  }
+  *(int64_t*)results = grt_hal_buffer_view_dim(view, (size_t)in->index);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// hal.command_buffer.*
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grt_runtime_arg_command_buffer(
+    const grt_vm_ref_t* ref, grt_hal_command_buffer_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_command_buffer_type,
+                         "command_buffer", (void**)out);
+}
+
+static grt_status_t grt_runtime_arg_device(const grt_vm_ref_t* ref,
+                                           grt_hal_device_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_device_type, "device",
+                         (void**)out);
+}
+
+static grt_status_t grt_runtime_arg_slot(int32_t slot, const char* what) {
+  return grt_runtime_arg_count(slot, what);
+}
+
+// A direct buffer range, or (null buffer) a binding-table slot.
+static grt_status_t grt_runtime_arg_buffer_ref(const grt_vm_ref_t* buffer_ref,
+                                               int32_t slot, int64_t offset,
+                                               int64_t length,
+                                               const char* what,
+                                               grt_hal_buffer_ref_t* out) {
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_or_null(
+      buffer_ref, &grt_runtime_hal_buffer_type, what, (void**)&buffer));
+  uint64_t offset_value = 0;
+  uint64_t length_value = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset, "offset", &offset_value));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(length, "length", &length_value));
+  if (buffer) {
+    *out = grt_hal_make_buffer_ref(buffer, offset_value, length_value);
+  } else {
+    GRT_RETURN_IF_ERROR(grt_runtime_arg_slot(slot, "binding slot"));
+    *out = grt_hal_make_indirect_buffer_ref((uint32_t)slot, offset_value,
+                                            length_value);
+  }
+  return grt_ok_status();
+}
+
+// command_buffer.create(device r, mode i, binding_capacity i) -> r
+static grt_status_t grt_runtime_command_buffer_create(void* module_data,
+                                                      void* state,
+                                                      const void* args,
+                                                      void* results) {
+  const struct {
+    grt_vm_ref_t device;
+    int32_t mode;
+    int32_t binding_capacity;
+  }* in = args;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  if (in->mode != GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT &&
+      in->mode != GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "command buffer mode must be 0 (one-shot) or 1 "
+                           "(reusable), got %d",
+                           in->mode);
+  }
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_count(in->binding_capacity, "binding capacity"));
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_device_create_command_buffer(
+      device, (grt_hal_command_buffer_mode_t)in->mode,
+      (uint32_t)in->binding_capacity, &command_buffer));
+  grt_runtime_result_ref(results, command_buffer,
+                         &grt_runtime_hal_command_buffer_type);
+  return grt_ok_status();
+}
+
+// command_buffer.begin(cb r)
+static grt_status_t grt_runtime_command_buffer_begin(void* module_data,
+                                                     void* state,
+                                                     const void* args,
+                                                     void* results) {
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  return grt_hal_command_buffer_begin(command_buffer);
+}
+
+// command_buffer.end(cb r)
+static grt_status_t grt_runtime_command_buffer_end(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  return grt_hal_command_buffer_end(command_buffer);
+}
+
+// command_buffer.execution_barrier(cb r)
+static grt_status_t grt_runtime_command_buffer_execution_barrier(
+    void* module_data, void* state, const void* args, void* results) {
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  return grt_hal_command_buffer_execution_barrier(command_buffer);
+}
+
+// command_buffer.fill_buffer(cb r, target r, target_offset I, length I,
+//                            target_slot i, pattern i, pattern_length i)
+static grt_status_t grt_runtime_command_buffer_fill_buffer(void* module_data,
+                                                           void* state,
+                                                           const void* args,
+                                                           void* results) {
+  const struct {
+    grt_vm_ref_t command_buffer;
+    grt_vm_ref_t target;
+    int64_t target_offset;
+    int64_t length;
+    int32_t target_slot;
+    int32_t pattern;
+    int32_t pattern_length;
+  }* in = args;
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  grt_hal_buffer_ref_t target;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
+      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      &target));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->pattern_length));
+  return grt_hal_command_buffer_fill_buffer(command_buffer, target,
+                                            (uint32_t)in->pattern,
+                                            (size_t)in->pattern_length);
+}
+
+// command_buffer.copy_buffer(cb r, source_slot i, target_slot i, source r,
+//                            source_offset I, target r, target_offset I,
+//                            length I)
+static grt_status_t grt_runtime_command_buffer_copy_buffer(void* module_data,
+                                                           void* state,
+                                                           const void* args,
+                                                           void* results) {
+  const struct {
+    grt_vm_ref_t command_buffer;
+    int32_t source_slot;
+    int32_t target_slot;
+    grt_vm_ref_t source;
+    int64_t source_offset;
+    grt_vm_ref_t target;
+    int64_t target_offset;
+    int64_t length;
+  }* in = args;
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  grt_hal_buffer_ref_t source;
+  grt_hal_buffer_ref_t target;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
+      &in->source, in->source_slot, in->source_offset, in->length, "source",
+      &source));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
+      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      &target));
+  return grt_hal_command_buffer_copy_buffer(command_buffer, source, target);
+}
+
+// command_buffer.update_buffer(cb r, source r (vm.buffer), source_offset I,
+//                              target r, target_offset I, length I,
+//                              target_slot i)
+static grt_status_t grt_runtime_command_buffer_update_buffer(void* module_data,
+                                                             void* state,
+                                                             const void* args,
+                                                             void* results) {
+  const struct {
+    grt_vm_ref_t command_buffer;
+    grt_vm_ref_t source;
+    int64_t source_offset;
+    grt_vm_ref_t target;
+    int64_t target_offset;
+    int64_t length;
+    int32_t target_slot;
+  }* in = args;
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  grt_vm_buffer_t* source = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->source, grt_vm_buffer_type(),
+                                      "source", (void**)&source));
+  uint64_t source_offset = 0;
+  uint64_t length = 0;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_size(in->source_offset, "source offset", &source_offset));
+  // The bytes are copied now, so the length must be known now.
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->length, "length", &length));
+  const void* bytes = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_vm_buffer_map_read(source, source_offset, length, &bytes));
+  grt_hal_buffer_ref_t target;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
+      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      &target));
+  return grt_hal_command_buffer_update_buffer(command_buffer, bytes, target);
+}
+
+// Bindings of a dispatch held on the C stack up to this count.
+#define GRT_RUNTIME_INLINE_BINDINGS 16
+
+// command_buffer.dispatch(cb r, executable r, entry_point i, x i, y i, z i,
+//                         constants CiD, bindings CirIID)
+static grt_status_t grt_runtime_command_buffer_dispatch(void* module_data,
+                                                        void* state,
+                                                        const void* args,
+                                                        void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  const grt_vm_ref_t* command_buffer_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* executable_ref = grt_runtime_args_ref(&cursor);
+  int32_t entry_point = grt_runtime_args_i32(&cursor);
+  int32_t workgroups[3];
+  for (int i = 0; i < 3; ++i) workgroups[i] = grt_runtime_args_i32(&cursor);
+  int32_t constant_count = grt_runtime_args_i32(&cursor);
+  // The constants are consecutive i32s in the packed buffer: used in place.
+  const uint32_t* constants =
+      (const uint32_t*)(cursor.base + cursor.size);
+  for (int32_t i = 0; i < constant_count; ++i) grt_runtime_args_i32(&cursor);
+  int32_t binding_count = grt_runtime_args_i32(&cursor);
+
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_command_buffer(command_buffer_ref, &command_buffer));
+  grt_hal_executable_t* executable = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(executable_ref,
+                                      &grt_runtime_hal_executable_type,
+                                      "executable", (void**)&executable));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_count(entry_point, "entry point"));
+  for (int i = 0; i < 3; ++i) {
+    GRT_RETURN_IF_ERROR(grt_runtime_arg_count(workgroups[i], "workgroup count"));
+  }
+  grt_hal_buffer_ref_t inline_bindings[GRT_RUNTIME_INLINE_BINDINGS];
+  grt_hal_buffer_ref_t* bindings = inline_bindings;
+  if (binding_count > GRT_RUNTIME_INLINE_BINDINGS) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        data->host_allocator, (size_t)binding_count * sizeof(*bindings),
+        (void**)&bindings));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int32_t i = 0; i < binding_count && grt_status_is_ok(status); ++i) {
+    int32_t slot = grt_runtime_args_i32(&cursor);
+    const grt_vm_ref_t* buffer = grt_runtime_args_ref(&cursor);
+    int64_t offset = grt_runtime_args_i64(&cursor);
+    int64_t length = grt_runtime_args_i64(&cursor);
+    status = grt_status_annotate(
+        grt_runtime_arg_buffer_ref(buffer, slot, offset, length, "buffer",
+                                   &bindings[i]),
+        "binding %d", i);
+  }
+  if (grt_status_is_ok(status)) {
+    grt_hal_dispatch_params_t params = {
+        executable,
+        (uint32_t)entry_point,
+        {(uint32_t)workgroups[0], (uint32_t)workgroups[1],
+         (uint32_t)workgroups[2]},
+        constant_count ? constants : NULL,
+        (size_t)constant_count,
+        bindings,
+        (size_t)binding_count,
+    };
+    status = grt_hal_command_buffer_dispatch(command_buffer, &params);
+  }
+  if (bindings != inline_bindings) {
+    grt_allocator_free(data->host_allocator, bindings);
+  }
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// hal.executable.* / hal.devices.* / hal.device.*
+//===----------------------------------------------------------------------===//
+
+// executable.lookup(device r, module_name r (vm.buffer)) -> r
+static grt_status_t grt_runtime_executable_lookup(void* module_data,
+                                                  void* state,
+                                                  const void* args,
+                                                  void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  const struct {
+    grt_vm_ref_t device;
+    grt_vm_ref_t module_name;
+  }* in = args;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->module_name, "module_name",
+                                           &name));
+  const grt_runtime_hal_executable_entry_t* entry =
+      grt_runtime_hal_find_executable(data, name);
+  if (!entry) {
+    char known[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < data->executable_count && used < sizeof(known); ++i) {
+      int n = snprintf(known + used, sizeof(known) - used, "%s%s",
+                       i ? ", " : "", data->executables[i].module_name);
+      if (n < 0) break;
+      used += (size_t)n;
+    }
+    return grt_make_status(GRT_STATUS_NOT_FOUND,
+                           "no executable for module '%.*s'; modules with "
+                           "executables: %s",
+                           GRT_SV_ARG(name),
+                           data->executable_count ? known : "(none)");
+  }
+  grt_hal_executable_retain(entry->executable);
+  grt_runtime_result_ref(results, entry->executable,
+                         &grt_runtime_hal_executable_type);
+  return grt_ok_status();
+}
+
+// devices.count() -> i
+static grt_status_t grt_runtime_devices_count(void* module_data, void* state,
+                                              const void* args,
+                                              void* results) {
+  *(int32_t*)results = 1;
+  return grt_ok_status();
+}
+
+// devices.get(index i) -> r
+static grt_status_t grt_runtime_devices_get(void* module_data, void* state,
+                                            const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  int32_t index = *(const int32_t*)args;
+  if (index != 0) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "device %d is out of range (the session has 1 "
+                           "device)",
+                           index);
+  }
+  grt_hal_device_retain(data->device);
+  grt_runtime_result_ref(results, data->device, &grt_runtime_hal_device_type);
+  return grt_ok_status();
+}
+
+// device.allocator(device r) -> r
+static grt_status_t grt_runtime_device_allocator(void* module_data,
+                                                 void* state, const void* args,
+                                                 void* results) {
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
+  grt_hal_allocator_t* allocator = grt_hal_device_allocator(device);
+  grt_hal_allocator_retain(allocator);
+  grt_runtime_result_ref(results, allocator, &grt_runtime_hal_allocator_type);
+  return grt_ok_status();
+}
+
+// device.query.i64(device r, category r, key r) -> (ok i, value I)
+static grt_status_t grt_runtime_device_query_i64(void* module_data,
+                                                 void* state, const void* args,
+                                                 void* results) {
+  const struct {
+    grt_vm_ref_t device;
+    grt_vm_ref_t category;
+    grt_vm_ref_t key;
+  }* in = args;
+  struct {
+    int32_t ok;
+    int64_t value;
+  }* out = results;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  grt_string_view_t category;
+  grt_string_view_t key;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->category, "category",
+                                           &category));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->key, "key", &key));
+  int64_t value = 0;
+  grt_status_t status = grt_hal_device_query_i64(device, category, key, &value);
+  if (grt_status_code(status) == GRT_STATUS_NOT_FOUND) {
+    // Programs probe for keys; an unknown one is an answer, not an error.
+    grt_status_free(status);
+    out->ok = 0;
+    out->value = 0;
+    return grt_ok_status();
+  }
+  GRT_RETURN_IF_ERROR(status);
+  out->ok = 1;
+  out->value = value;
+  return grt_ok_status();
+}
+
+// device.queue.alloca(device r, wait r, signal r, memory_types i,
+//                     buffer_usage i, size I) -> r
+static grt_status_t grt_runtime_device_queue_alloca(void* module_data,
+                                                    void* state,
+                                                    const void* args,
+                                                    void* results) {
+  const struct {
+    grt_vm_ref_t device;
+    grt_vm_ref_t wait;
+    grt_vm_ref_t signal;
+    int32_t memory_types;
+    int32_t buffer_usage;
+    int64_t size;
+  }* in = args;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  grt_hal_semaphore_list_t wait;
+  grt_hal_semaphore_list_t signal;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->wait, "wait", &wait));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->signal, "signal", &signal));
+  uint64_t size = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
+  grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)in->memory_types,
+                                    (grt_hal_buffer_usage_t)in->buffer_usage, 0};
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_hal_device_queue_alloca(device, wait, signal, params, size, &buffer));
+  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  return grt_ok_status();
+}
+
+// device.queue.dealloca(device r, wait r, signal r, buffer r)
+static grt_status_t grt_runtime_device_queue_dealloca(void* module_data,
+                                                      void* state,
+                                                      const void* args,
+                                                      void* results) {
+  const struct {
+    grt_vm_ref_t device;
+    grt_vm_ref_t wait;
+    grt_vm_ref_t signal;
+    grt_vm_ref_t buffer;
+  }* in = args;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  grt_hal_semaphore_list_t wait;
+  grt_hal_semaphore_list_t signal;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->wait, "wait", &wait));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->signal, "signal", &signal));
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
+                                      "buffer", (void**)&buffer));
+  return grt_hal_device_queue_dealloca(device, wait, signal, buffer);
+}
+
+// Command buffers of one execute held on the C stack up to this count.
+#define GRT_RUNTIME_INLINE_COMMAND_BUFFERS 8
+
+// device.queue.execute(device r, wait r, signal r, command_buffers CrD)
+static grt_status_t grt_runtime_device_queue_execute(void* module_data,
+                                                     void* state,
+                                                     const void* args,
+                                                     void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(&cursor);
+  int32_t count = grt_runtime_args_i32(&cursor);
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &device));
+  grt_hal_semaphore_list_t wait;
+  grt_hal_semaphore_list_t signal;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &wait));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(signal_ref, "signal", &signal));
+  grt_hal_command_buffer_t* inline_list[GRT_RUNTIME_INLINE_COMMAND_BUFFERS];
+  grt_hal_command_buffer_t** list = inline_list;
+  if (count > GRT_RUNTIME_INLINE_COMMAND_BUFFERS) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        data->host_allocator, (size_t)count * sizeof(*list), (void**)&list));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    status = grt_status_annotate(
+        grt_runtime_arg_command_buffer(grt_runtime_args_ref(&cursor), &list[i]),
+        "command buffer %d", i);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_device_queue_execute(device, wait, signal, (size_t)count,
+                                          list, NULL);
+  }
+  if (list != inline_list) grt_allocator_free(data->host_allocator, list);
+  return status;
+}
+
+// device.queue.execute.indirect(device r, wait r, signal r,
+//                               command_buffer r, binding_table CrIID)
+static grt_status_t grt_runtime_device_queue_execute_indirect(
+    void* module_data, void* state, const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(&cursor);
+  const grt_vm_ref_t* command_buffer_ref = grt_runtime_args_ref(&cursor);
+  int32_t count = grt_runtime_args_i32(&cursor);
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &device));
+  grt_hal_semaphore_list_t wait;
+  grt_hal_semaphore_list_t signal;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &wait));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(signal_ref, "signal", &signal));
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_command_buffer(command_buffer_ref, &command_buffer));
+  grt_hal_buffer_binding_t inline_bindings[GRT_RUNTIME_INLINE_BINDINGS];
+  grt_hal_buffer_binding_t* bindings = inline_bindings;
+  if (count > GRT_RUNTIME_INLINE_BINDINGS) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        data->host_allocator, (size_t)count * sizeof(*bindings),
+        (void**)&bindings));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
+    int64_t offset = grt_runtime_args_i64(&cursor);
+    int64_t length = grt_runtime_args_i64(&cursor);
+    bindings[i].buffer = NULL;
+    status = grt_runtime_arg(buffer_ref, &grt_runtime_hal_buffer_type, "buffer",
+                             (void**)&bindings[i].buffer);
+    if (grt_status_is_ok(status)) {
+      status = grt_runtime_arg_size(offset, "offset", &bindings[i].offset);
+    }
+    if (grt_status_is_ok(status)) {
+      status = grt_runtime_arg_length(length, "length", &bindings[i].length);
+    }
+    status = grt_status_annotate(status, "binding table slot %d", i);
+  }
+  if (grt_status_is_ok(status)) {
+    grt_hal_buffer_binding_table_t table = {(size_t)count, bindings};
+    status = grt_hal_device_queue_execute(device, wait, signal, 1,
+                                          &command_buffer, &table);
+  }
+  if (bindings != inline_bindings) {
+    grt_allocator_free(data->host_allocator, bindings);
+  }
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// hal.fence.*
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grt_runtime_arg_fence(const grt_vm_ref_t* ref,
+                                          grt_hal_fence_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_fence_type, "fence",
+                         (void**)out);
+}
+
+// fence.create(device r) -> r: value 1 of a new semaphore at 0.
+static grt_status_t grt_runtime_fence_create(void* module_data, void* state,
+                                             const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
+  grt_hal_semaphore_t* semaphore = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_device_create_semaphore(device, 0, &semaphore));
+  grt_hal_fence_t* fence = NULL;
+  grt_status_t status =
+      grt_hal_fence_create_at(semaphore, 1, data->host_allocator, &fence);
+  grt_hal_semaphore_release(semaphore);
+  GRT_RETURN_IF_ERROR(status);
+  grt_runtime_result_ref(results, fence, &grt_runtime_hal_fence_type);
+  return grt_ok_status();
+}
+
+// Fences of a join/await held on the C stack up to this count.
+#define GRT_RUNTIME_INLINE_FENCES 16
+
+// Collects a "CrD" span of fences (null entries kept as NULL).
+static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
+                                           grt_runtime_args_t* cursor,
+                                           grt_hal_fence_t** inline_fences,
+                                           grt_hal_fence_t*** out_fences,
+                                           size_t* out_count) {
+  int32_t count = grt_runtime_args_i32(cursor);
+  grt_hal_fence_t** fences = inline_fences;
+  if (count > GRT_RUNTIME_INLINE_FENCES) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        data->host_allocator, (size_t)count * sizeof(*fences), (void**)&fences));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    status = grt_status_annotate(
+        grt_runtime_arg_or_null(grt_runtime_args_ref(cursor),
+                                &grt_runtime_hal_fence_type, "fence",
+                                (void**)&fences[i]),
+        "fence %d", i);
+  }
+  if (!grt_status_is_ok(status)) {
+    if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+    return status;
+  }
+  *out_fences = fences;
+  *out_count = count > 0 ? (size_t)count : 0;
+  return grt_ok_status();
+}
+
+// fence.join(fences CrD) -> r
+static grt_status_t grt_runtime_fence_join(void* module_data, void* state,
+                                           const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  grt_hal_fence_t* inline_fences[GRT_RUNTIME_INLINE_FENCES];
+  grt_hal_fence_t** fences = NULL;
+  size_t count = 0;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_fences(data, &cursor, inline_fences, &fences, &count));
+  grt_hal_fence_t* joined = NULL;
+  grt_status_t status =
+      grt_hal_fence_join(count, fences, data->host_allocator, &joined);
+  if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+  GRT_RETURN_IF_ERROR(status);
+  grt_runtime_result_ref(results, joined, &grt_runtime_hal_fence_type);
+  return grt_ok_status();
+}
+
+// fence.signal(fence r)
+static grt_status_t grt_runtime_fence_signal(void* module_data, void* state,
+                                             const void* args, void* results) {
+  grt_hal_fence_t* fence = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
+  return grt_hal_fence_signal(fence);
+}
+
+// fence.fail(fence r, code i)
+static grt_status_t grt_runtime_fence_fail(void* module_data, void* state,
+                                           const void* args, void* results) {
+  const struct {
+    grt_vm_ref_t fence;
+    int32_t code;
+  }* in = args;
+  grt_hal_fence_t* fence = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(&in->fence, &fence));
+  if (in->code <= GRT_STATUS_OK || in->code >= GRT_STATUS_CODE_COUNT) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "fence failure code must be a status code from 1 "
+                           "to %d, got %d",
+                           GRT_STATUS_CODE_COUNT - 1, in->code);
+  }
+  grt_hal_fence_fail(fence,
+                     grt_make_status((grt_status_code_t)in->code,
+                                     "fence failed by the program (hal.fence."
+                                     "fail with code %d)",
+                                     in->code));
+  return grt_ok_status();
+}
+
+// fence.query(fence r) -> i
+static grt_status_t grt_runtime_fence_query(void* module_data, void* state,
+                                            const void* args, void* results) {
+  grt_hal_fence_t* fence = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
+  bool reached = false;
+  GRT_RETURN_IF_ERROR(grt_hal_fence_query(fence, &reached));
+  *(int32_t*)results = reached ? 1 : 0;
+  return grt_ok_status();
+}
+
+// fence.await(timeout_ms i, fences CrD) -> i
+static grt_status_t grt_runtime_fence_await(void* module_data, void* state,
+                                            const void* args, void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  int32_t timeout_ms = grt_runtime_args_i32(&cursor);
+  grt_hal_fence_t* inline_fences[GRT_RUNTIME_INLINE_FENCES];
+  grt_hal_fence_t** fences = NULL;
+  size_t count = 0;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_fences(data, &cursor, inline_fences, &fences, &count));
+  // One deadline for all of them: the timeout bounds the whole await.
+  grt_time_t deadline =
+      timeout_ms < 0
+          ? grt_deadline_from_timeout_ns(GRT_HAL_TIMEOUT_INFINITE)
+          : grt_deadline_from_timeout_ns((grt_duration_t)timeout_ms * 1000000);
+  grt_status_t status = grt_ok_status();
+  for (size_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    if (!fences[i]) continue;
+    grt_duration_t timeout = timeout_ms < 0
+                                 ? GRT_HAL_TIMEOUT_INFINITE
+                                 : grt_timeout_from_deadline_ns(deadline);
+    status = grt_hal_fence_wait(fences[i], timeout);
+  }
+  if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+  int32_t reached = 1;
+  if (grt_status_code(status) == GRT_STATUS_DEADLINE_EXCEEDED) {
+    grt_status_free(status);
+    status = grt_ok_status();
+    reached = 0;
+  }
+  GRT_RETURN_IF_ERROR(status);
+  *(int32_t*)results = reached;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// The module
+//===----------------------------------------------------------------------===//
+
+// Sorted by strcmp of the name; the calling conventions are documented in
+// docs/runtime.md.
+static const grt_vm_native_export_t grt_runtime_hal_exports[] = {
+    {"allocator.allocate", "0riiI_r", grt_runtime_allocator_allocate},
+    {"buffer.length", "0r_I", grt_runtime_buffer_length},
+    {"buffer.load", "0rIi_i", grt_runtime_buffer_load},
+    {"buffer.store", "0irIi_v", grt_runtime_buffer_store},
+    {"buffer.subspan", "0rII_r", grt_runtime_buffer_subspan},
+    {"buffer_view.assert", "0rriiCID_v", grt_runtime_buffer_view_assert},
+    {"buffer_view.buffer", "0r_r", grt_runtime_buffer_view_buffer},
+    {"buffer_view.create", "0rIIiiCID_r", grt_runtime_buffer_view_create},
+    {"buffer_view.dim", "0ri_I", grt_runtime_buffer_view_dim},
+    {"buffer_view.element_type", "0r_i", grt_runtime_buffer_view_element_type},
+    {"buffer_view.rank", "0r_i", grt_runtime_buffer_view_rank},
+    {"command_buffer.begin", "0r_v", grt_runtime_command_buffer_begin},
+    {"command_buffer.copy_buffer", "0riirIrII_v",
+     grt_runtime_command_buffer_copy_buffer},
+    {"command_buffer.create", "0rii_r", grt_runtime_command_buffer_create},
+    {"command_buffer.dispatch", "0rriiiiCiDCirIID_v",
+     grt_runtime_command_buffer_dispatch},
+    {"command_buffer.end", "0r_v", grt_runtime_command_buffer_end},
+    {"command_buffer.execution_barrier", "0r_v",
+     grt_runtime_command_buffer_execution_barrier},
+    {"command_buffer.fill_buffer", "0rrIIiii_v",
+     grt_runtime_command_buffer_fill_buffer},
+    {"command_buffer.update_buffer", "0rrIrIIi_v",
+     grt_runtime_command_buffer_update_buffer},
+    {"device.allocator", "0r_r", grt_runtime_device_allocator},
+    {"device.query.i64", "0rrr_iI", grt_runtime_device_query_i64},
+    {"device.queue.alloca", "0rrriiI_r", grt_runtime_device_queue_alloca},
+    {"device.queue.dealloca", "0rrrr_v", grt_runtime_device_queue_dealloca},
+    {"device.queue.execute", "0rrrCrD_v", grt_runtime_device_queue_execute},
+    {"device.queue.execute.indirect", "0rrrrCrIID_v",
+     grt_runtime_device_queue_execute_indirect},
+    {"devices.count", "0v_i", grt_runtime_devices_count},
+    {"devices.get", "0i_r", grt_runtime_devices_get},
+    {"executable.lookup", "0rr_r", grt_runtime_executable_lookup},
+    {"fence.await", "0iCrD_i", grt_runtime_fence_await},
+    {"fence.create", "0r_r", grt_runtime_fence_create},
+    {"fence.fail", "0ri_v", grt_runtime_fence_fail},
+    {"fence.join", "0CrD_r", grt_runtime_fence_join},
+    {"fence.query", "0r_i", grt_runtime_fence_query},
+    {"fence.signal", "0r_v", grt_runtime_fence_signal},
+};
+
+static const grt_vm_native_module_descriptor_t grt_runtime_hal_descriptor = {
+    "hal",
+    grt_runtime_hal_exports,
+    sizeof(grt_runtime_hal_exports) / sizeof(grt_runtime_hal_exports[0]),
+    NULL,
+    NULL,
+    grt_runtime_hal_module_data_destroy,
+};
+
+grt_status_t grt_runtime_hal_module_create(grt_vm_instance_t* instance,
+                                           grt_hal_device_t* device,
+                                           grt_allocator_t host_allocator,
+                                           grt_vm_module_t** out_module) {
+  *out_module = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_hal_register_types(instance));
+  grt_runtime_hal_module_data_t* data = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(host_allocator, sizeof(*data), (void**)&data));
+  data->host_allocator = host_allocator;
+  data->device = device;
+  grt_hal_device_retain(device);
+  grt_status_t status = grt_vm_native_module_create(
+      &grt_runtime_hal_descriptor, data, host_allocator, out_module);
+  if (!grt_status_is_ok(status)) grt_runtime_hal_module_data_destroy(data);
+  return status;
+}
+
+grt_status_t grt_runtime_hal_module_register_executable(
+    grt_vm_module_t* hal_module, grt_string_view_t module_name,
+    grt_hal_executable_t* executable) {
+  grt_runtime_hal_module_data_t* data =
+      grt_vm_native_module_data(hal_module, &grt_runtime_hal_descriptor);
+  if (!data) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "expected the hal module, got module '%.*s'",
+                           GRT_SV_ARG(grt_vm_module_name(hal_module)));
+  }
+  if (grt_runtime_hal_find_executable(data, module_name)) {
+    return grt_make_status(GRT_STATUS_ALREADY_EXISTS,
+                           "module '%.*s' already has an executable registered",
+                           GRT_SV_ARG(module_name));
+  }
+  if (data->executable_count == data->executable_capacity) {
+    size_t capacity = data->executable_capacity ? data->executable_capacity * 2 : 4;
+    GRT_RETURN_IF_ERROR(grt_allocator_realloc(
+        data->host_allocator,
+        data->executable_capacity * sizeof(*data->executables),
+        capacity * sizeof(*data->executables), (void**)&data->executables));
+    data->executable_capacity = capacity;
+  }
+  char* name = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(data->host_allocator,
+                                           module_name.size + 1, (void**)&name));
+  memcpy(name, module_name.data, module_name.size);
+  name[module_name.size] = '\0';
+  grt_hal_executable_retain(executable);
+  data->executables[data->executable_count].module_name = name;
+  data->executables[data->executable_count].executable = executable;
+  ++data->executable_count;
+  return grt_ok_status();
+}
+
+void grt_runtime_hal_module_unregister_executable(
+    grt_vm_module_t* hal_module, grt_string_view_t module_name) {
+  grt_runtime_hal_module_data_t* data =
+      grt_vm_native_module_data(hal_module, &grt_runtime_hal_descriptor);
+  if (!data) return;
+  for (size_t i = 0; i < data->executable_count; ++i) {
+    grt_runtime_hal_executable_entry_t* entry = &data->executables[i];
+    if (!grt_string_view_equal_cstring(module_name, entry->module_name)) {
+      continue;
+    }
+    grt_allocator_free(data->host_allocator, entry->module_name);
+    grt_hal_executable_release(entry->executable);
+    memmove(entry, entry + 1,
+            (data->executable_count - i - 1) * sizeof(*entry));
+    --data->executable_count;
+    return;
+  }
+}

@@ -1,0 +1,454 @@
+#include "runtime/session.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hal/executable.h"
+#include "runtime/check_module.h"
+#include "runtime/hal_module.h"
+#include "schemas/module_file.h"
+#include "vm/bytecode_module.h"
+#include "vm/invoke.h"
+
+//===----------------------------------------------------------------------===//
+// Instance
+//===----------------------------------------------------------------------===//
+
+struct grt_runtime_instance_t {
+  atomic_uint_least32_t ref_count;
+  grt_allocator_t host_allocator;
+  grt_vm_instance_t* vm_instance;
+  grt_hal_driver_registry_t* registry;
+};
+
+static void grt_runtime_instance_destroy(grt_runtime_instance_t* instance) {
+  if (instance->registry) grt_hal_driver_registry_destroy(instance->registry);
+  grt_vm_instance_release(instance->vm_instance);
+  grt_allocator_free(instance->host_allocator, instance);
+}
+
+grt_status_t grt_runtime_instance_create(
+    const grt_runtime_instance_options_t* options,
+    grt_runtime_instance_t** out_instance) {
+  *out_instance = NULL;
+  grt_allocator_t host_allocator = options && options->host_allocator.vtable
+                                       ? options->host_allocator
+                                       : grt_allocator_system();
+  grt_runtime_instance_t* instance = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(host_allocator, sizeof(*instance),
+                                           (void**)&instance));
+  atomic_init(&instance->ref_count, 1u);
+  instance->host_allocator = host_allocator;
+  grt_status_t status =
+      grt_vm_instance_create(host_allocator, &instance->vm_instance);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_hal_register_types(instance->vm_instance);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_driver_registry_create(host_allocator, &instance->registry);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_register_available_drivers(instance->registry);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_runtime_instance_destroy(instance);
+    return status;
+  }
+  *out_instance = instance;
+  return grt_ok_status();
+}
+
+void grt_runtime_instance_retain(grt_runtime_instance_t* instance) {
+  if (instance) {
+    atomic_fetch_add_explicit(&instance->ref_count, 1u, memory_order_relaxed);
+  }
+}
+
+void grt_runtime_instance_release(grt_runtime_instance_t* instance) {
+  if (instance && atomic_fetch_sub_explicit(&instance->ref_count, 1u,
+                                            memory_order_acq_rel) == 1u) {
+    grt_runtime_instance_destroy(instance);
+  }
+}
+
+grt_allocator_t grt_runtime_instance_host_allocator(
+    const grt_runtime_instance_t* instance) {
+  return instance->host_allocator;
+}
+
+grt_vm_instance_t* grt_runtime_instance_vm_instance(
+    grt_runtime_instance_t* instance) {
+  return instance->vm_instance;
+}
+
+grt_hal_driver_registry_t* grt_runtime_instance_driver_registry(
+    grt_runtime_instance_t* instance) {
+  return instance->registry;
+}
+
+grt_status_t grt_runtime_instance_create_device(
+    grt_runtime_instance_t* instance, const char* uri,
+    const grt_hal_device_options_t* options, grt_hal_device_t** out_device) {
+  return grt_hal_driver_registry_create_device(
+      instance->registry, uri, options, instance->host_allocator, out_device);
+}
+
+//===----------------------------------------------------------------------===//
+// Session
+//===----------------------------------------------------------------------===//
+
+struct grt_runtime_session_t {
+  atomic_uint_least32_t ref_count;
+  grt_runtime_instance_t* instance;  // retained
+  grt_hal_device_t* device;          // retained
+  grt_vm_context_t* context;
+  grt_vm_module_t* hal_module;   // held by the context
+  grt_vm_module_t* last_module;  // the last appended; held by the context
+};
+
+static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
+  grt_allocator_t allocator = session->instance->host_allocator;
+  grt_vm_context_release(session->context);
+  grt_hal_device_release(session->device);
+  grt_runtime_instance_release(session->instance);
+  grt_allocator_free(allocator, session);
+}
+
+grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
+                                        grt_hal_device_t* device,
+                                        grt_runtime_session_t** out_session) {
+  *out_session = NULL;
+  grt_allocator_t allocator = instance->host_allocator;
+  grt_vm_module_t* modules[2] = {NULL, NULL};
+  GRT_RETURN_IF_ERROR(grt_runtime_hal_module_create(
+      instance->vm_instance, device, allocator, &modules[0]));
+  grt_status_t status = grt_runtime_check_module_create(allocator, &modules[1]);
+  grt_vm_context_t* context = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_context_create(instance->vm_instance, modules, 2, allocator,
+                                   &context);
+  }
+  grt_runtime_session_t* session = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(allocator, sizeof(*session), (void**)&session);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_vm_context_release(context);
+    if (modules[1]) grt_vm_module_release(modules[1]);
+    grt_vm_module_release(modules[0]);
+    return status;
+  }
+  atomic_init(&session->ref_count, 1u);
+  session->instance = instance;
+  grt_runtime_instance_retain(instance);
+  session->device = device;
+  grt_hal_device_retain(device);
+  session->context = context;
+  session->hal_module = modules[0];
+  grt_vm_module_release(modules[0]);  // the context keeps both
+  grt_vm_module_release(modules[1]);
+  *out_session = session;
+  return grt_ok_status();
+}
+
+void grt_runtime_session_retain(grt_runtime_session_t* session) {
+  if (session) {
+    atomic_fetch_add_explicit(&session->ref_count, 1u, memory_order_relaxed);
+  }
+}
+
+void grt_runtime_session_release(grt_runtime_session_t* session) {
+  if (session && atomic_fetch_sub_explicit(&session->ref_count, 1u,
+                                           memory_order_acq_rel) == 1u) {
+    grt_runtime_session_destroy(session);
+  }
+}
+
+grt_hal_device_t* grt_runtime_session_device(const grt_runtime_session_t* s) {
+  return s->device;
+}
+
+grt_vm_context_t* grt_runtime_session_context(const grt_runtime_session_t* s) {
+  return s->context;
+}
+
+grt_status_t grt_runtime_session_append_module(grt_runtime_session_t* session,
+                                               grt_vm_module_t* module) {
+  GRT_RETURN_IF_ERROR(grt_vm_context_append_module(session->context, module));
+  session->last_module = module;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Executables
+//===----------------------------------------------------------------------===//
+
+// Formats a device may run, asked of its executable cache to say which ones
+// it does when a module has none of them. A format missing here is still
+// prepared when a module carries it; it only goes unnamed in that message.
+static const char* const grt_runtime_known_formats[] = {
+    "cpu-x86_64", "cpu-aarch64", "cpu-riscv64", "cpu-static",
+    "cuda-ptx",   "vulkan-spirv",
+};
+
+// "a, b, c" into |out|, truncated with "..." when it does not fit.
+static void grt_runtime_list_append(char* out, size_t capacity,
+                                    grt_string_view_t item) {
+  size_t used = strlen(out);
+  if (used >= 3 && strcmp(out + used - 3, "...") == 0) return;
+  int n = snprintf(out + used, capacity - used, "%s%.*s", used ? ", " : "",
+                   GRT_SV_ARG(item));
+  if (n < 0 || (size_t)n >= capacity - used) memcpy(out + capacity - 4, "...", 4);
+}
+
+static grt_status_t grt_runtime_incompatible_executables(
+    const grt_module_file_t* file, grt_hal_device_t* device,
+    grt_hal_executable_cache_t* cache) {
+  const grt_module_file_info_t* info = grt_module_file_info(file);
+  char module_formats[256] = "";
+  for (uint32_t i = 0; i < info->executable_count; ++i) {
+    grt_runtime_list_append(module_formats, sizeof(module_formats),
+                            grt_module_file_executable(file, i).format);
+  }
+  char device_formats[256] = "";
+  size_t known = sizeof(grt_runtime_known_formats) /
+                 sizeof(grt_runtime_known_formats[0]);
+  for (size_t i = 0; i < known; ++i) {
+    grt_string_view_t format =
+        grt_make_cstring_view(grt_runtime_known_formats[i]);
+    if (grt_hal_executable_cache_can_prepare_format(cache, format)) {
+      grt_runtime_list_append(device_formats, sizeof(device_formats), format);
+    }
+  }
+  return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                         "module '%.*s' has executables for %s; device %s runs "
+                         "%s",
+                         GRT_SV_ARG(info->name), module_formats,
+                         grt_hal_device_uri(device),
+                         device_formats[0] ? device_formats
+                                           : "none of the known formats");
+}
+
+// Prepares the first executable of |file| the device runs (INCOMPATIBLE
+// when it runs none). *out_executable stays NULL for a module without
+// executables.
+static grt_status_t grt_runtime_prepare_executable(
+    grt_runtime_session_t* session, const grt_module_file_t* file,
+    grt_hal_executable_t** out_executable) {
+  *out_executable = NULL;
+  const grt_module_file_info_t* info = grt_module_file_info(file);
+  if (info->executable_count == 0) return grt_ok_status();
+  grt_hal_executable_cache_t* cache =
+      grt_hal_device_executable_cache(session->device);
+  uint32_t chosen = info->executable_count;
+  for (uint32_t i = 0; i < info->executable_count && chosen == info->executable_count;
+       ++i) {
+    if (grt_hal_executable_cache_can_prepare_format(
+            cache, grt_module_file_executable(file, i).format)) {
+      chosen = i;
+    }
+  }
+  if (chosen == info->executable_count) {
+    return grt_runtime_incompatible_executables(file, session->device, cache);
+  }
+  grt_module_executable_t executable = grt_module_file_executable(file, chosen);
+  grt_allocator_t allocator = session->instance->host_allocator;
+  grt_hal_entry_point_info_t* entry_points = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+      allocator,
+      (executable.entry_point_count ? executable.entry_point_count : 1) *
+          sizeof(*entry_points),
+      (void**)&entry_points));
+  for (uint32_t i = 0; i < executable.entry_point_count; ++i) {
+    grt_module_entry_point_t entry = grt_module_file_entry_point(file, chosen, i);
+    entry_points[i].name = entry.name;
+    entry_points[i].binding_count = entry.binding_count;
+    entry_points[i].constant_count = entry.constant_count;
+    memcpy(entry_points[i].workgroup_size, entry.workgroup_size,
+           sizeof(entry.workgroup_size));
+  }
+  grt_hal_executable_params_t params = {
+      executable.format,
+      executable.binary.data,
+      executable.binary.size,
+      executable.digest,
+      entry_points,
+      executable.entry_point_count,
+  };
+  grt_status_t status =
+      grt_hal_executable_cache_prepare(cache, &params, out_executable);
+  grt_allocator_free(allocator, entry_points);
+  return grt_status_annotate(status, "preparing executable %u (%.*s) of module "
+                             "'%.*s'",
+                             chosen, GRT_SV_ARG(executable.format),
+                             GRT_SV_ARG(info->name));
+}
+
+// Takes over |file|'s reference.
+static grt_status_t grt_runtime_session_append_file(
+    grt_runtime_session_t* session, grt_module_file_t* file) {
+  grt_string_view_t name = grt_module_file_info(file)->name;
+  grt_hal_executable_t* executable = NULL;
+  grt_status_t status =
+      grt_runtime_prepare_executable(session, file, &executable);
+  if (grt_status_is_ok(status) && executable) {
+    // Registered before the module joins the context: its initializer may
+    // already look the executable up.
+    status = grt_runtime_hal_module_register_executable(session->hal_module,
+                                                        name, executable);
+    grt_hal_executable_release(executable);
+    if (!grt_status_is_ok(status)) executable = NULL;
+  }
+  grt_vm_module_t* module = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_bytecode_module_create(
+        file, 0, session->instance->host_allocator, &module);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_session_append_module(session, module);
+  }
+  if (!grt_status_is_ok(status) && executable) {
+    grt_runtime_hal_module_unregister_executable(session->hal_module, name);
+  }
+  if (module) grt_vm_module_release(module);
+  grt_module_file_release(file);
+  return status;
+}
+
+grt_status_t grt_runtime_session_append_module_from_file(
+    grt_runtime_session_t* session, const char* path) {
+  grt_module_file_t* file = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_file_open_path(
+      path, session->instance->host_allocator, &file));
+  return grt_status_annotate(grt_runtime_session_append_file(session, file),
+                             "appending module file '%s'", path);
+}
+
+grt_status_t grt_runtime_session_append_module_from_memory(
+    grt_runtime_session_t* session, grt_const_byte_span_t contents) {
+  grt_module_file_t* file = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_file_open_memory(
+      contents, session->instance->host_allocator, &file));
+  return grt_runtime_session_append_file(session, file);
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+grt_status_t grt_runtime_session_lookup_function(
+    grt_runtime_session_t* session, const char* name,
+    grt_vm_function_t* out_function) {
+  grt_string_view_t full_name = grt_make_cstring_view(name);
+  if (memchr(full_name.data, '.', full_name.size)) {
+    return grt_vm_context_resolve_function(session->context, full_name,
+                                           out_function);
+  }
+  if (!session->last_module) {
+    return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                           "cannot look up '%s': no module has been appended "
+                           "to the session (use 'module.function' for the "
+                           "hal and check modules)",
+                           name);
+  }
+  return grt_vm_module_lookup_function(session->last_module, full_name,
+                                       out_function);
+}
+
+grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
+                                      const grt_vm_function_t* function,
+                                      const grt_vm_list_t* inputs,
+                                      grt_vm_list_t* outputs) {
+  return grt_vm_invoke(session->context, function, inputs, outputs,
+                       session->instance->host_allocator);
+}
+
+grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,
+                              const grt_vm_list_t* inputs,
+                              grt_vm_list_t* outputs) {
+  grt_vm_function_t function;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_session_lookup_function(session, name, &function));
+  return grt_runtime_session_call(session, &function, inputs, outputs);
+}
+
+// Moves the results in |list| to |outputs| as buffer views.
+static grt_status_t grt_runtime_take_buffer_views(
+    const char* name, grt_vm_list_t* list, size_t output_capacity,
+    grt_hal_buffer_view_t** outputs, size_t* out_output_count) {
+  size_t count = grt_vm_list_size(list);
+  if (count > output_capacity) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "'%s' returned %zu values, but there is room for "
+                           "%zu",
+                           name, count, output_capacity);
+  }
+  grt_status_t status = grt_ok_status();
+  size_t taken = 0;
+  for (; taken < count && grt_status_is_ok(status); ++taken) {
+    grt_vm_variant_t value = grt_vm_variant_empty();
+    status = grt_vm_list_get_variant_assign(list, taken, &value);
+    grt_hal_buffer_view_t* view =
+        grt_status_is_ok(status) && value.type == GRT_VM_VALUE_TYPE_REF
+            ? grt_vm_ref_as(&value.ref, &grt_runtime_hal_buffer_view_type)
+            : NULL;
+    if (grt_status_is_ok(status) && !view) {
+      char type[GRT_VM_TYPE_NAME_CAPACITY];
+      status = grt_make_status(
+          GRT_STATUS_INVALID_ARGUMENT,
+          "result %zu of '%s' is %s, expected ref<hal.buffer_view>", taken,
+          name, grt_vm_variant_format_type(&value, type, sizeof(type)));
+    }
+    if (grt_status_is_ok(status)) {
+      grt_hal_buffer_view_retain(view);
+      outputs[taken] = view;
+    }
+    grt_vm_variant_reset(&value);
+  }
+  if (!grt_status_is_ok(status)) {
+    // |taken| counts the failed one too.
+    for (size_t i = 0; i + 1 < taken; ++i) {
+      grt_hal_buffer_view_release(outputs[i]);
+      outputs[i] = NULL;
+    }
+    return status;
+  }
+  *out_output_count = count;
+  return grt_ok_status();
+}
+
+grt_status_t grt_runtime_call_buffer_views(
+    grt_runtime_session_t* session, const char* name, size_t input_count,
+    grt_hal_buffer_view_t* const* inputs, size_t output_capacity,
+    grt_hal_buffer_view_t** outputs, size_t* out_output_count) {
+  *out_output_count = 0;
+  grt_vm_function_t function;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_session_lookup_function(session, name, &function));
+  grt_allocator_t allocator = session->instance->host_allocator;
+  grt_vm_list_t* input_list = NULL;
+  grt_vm_list_t* output_list = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_create(grt_vm_type_def_variant(),
+                                         input_count, allocator, &input_list));
+  grt_status_t status = grt_vm_list_create(grt_vm_type_def_variant(),
+                                           output_capacity, allocator,
+                                           &output_list);
+  for (size_t i = 0; i < input_count && grt_status_is_ok(status); ++i) {
+    grt_vm_ref_t ref = grt_runtime_buffer_view_ref_retain(inputs[i]);
+    grt_vm_variant_t value = grt_vm_variant_ref_move(&ref);
+    status = grt_vm_list_push_variant(input_list, &value);
+    grt_vm_variant_reset(&value);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_session_call(session, &function, input_list,
+                                      output_list);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_take_buffer_views(name, output_list, output_capacity,
+                                           outputs, out_output_count);
+  }
+  grt_vm_list_release(output_list);
+  grt_vm_list_release(input_list);
+  return status;
+}
