@@ -484,6 +484,9 @@ static bool grt_hal_local_entry_points_equal(
 static grt_hal_executable_t* grt_hal_local_executable_cache_find(
     grt_hal_local_executable_cache_t* cache,
     const grt_hal_executable_params_t* params) {
+  // Only reachable without a digest when the vtable is called directly;
+  // such an executable is never shared.
+  if (!params->digest) return NULL;
   bool is_static = grt_hal_local_format_is_static(params->format);
   for (size_t i = 0; i < cache->count; ++i) {
     grt_hal_executable_t* executable = cache->executables[i];
