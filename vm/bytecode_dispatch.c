@@ -319,12 +319,15 @@ static const uint8_t* grt_vm_walk_arguments(grt_string_view_t types,
 }
 
 // Calls import |ordinal| with the A (and for call.variadic, V) operands at
-// *pc, writes its results to the Y registers and advances *pc past them.
+// |pc|, writes its results to the Y registers and sets *out_pc past them.
 static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
                                        grt_vm_module_state_t* state,
                                        grt_vm_stack_t* stack, uint32_t* regs,
                                        grt_vm_ref_t* refs, uint32_t ordinal,
-                                       bool variadic, const uint8_t** pc) {
+                                       bool variadic, const uint8_t* operands,
+                                       const uint8_t** out_pc) {
+  const uint8_t* cursor = operands;
+  const uint8_t** pc = &cursor;
   const grt_vm_signature_t* signature = &module->import_signatures[ordinal];
   const grt_vm_bytecode_import_binding_t* binding = &state->imports[ordinal];
   if (!binding->resolved) {
@@ -377,23 +380,27 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
     }
   }
   grt_vm_stack_pop_frame(stack);
-  *pc = result_list + 2 + 2u * signature->results.size;
+  *out_pc = result_list + 2 + 2u * signature->results.size;
   return status;
 }
 
 // switch.*: result = values[index], or the default when out of range.
-static void grt_vm_switch(const uint8_t** pc, uint32_t* regs, size_t width) {
-  int32_t index = (int32_t)regs[grt_vm_read_u16(pc)];
-  uint16_t src = grt_vm_read_u16(pc);
-  uint16_t count = grt_vm_read_u16(pc);
-  const uint8_t* values = *pc;
-  *pc += 2u * count;
-  uint16_t dst = grt_vm_read_u16(pc);
+// Returns the pc after the op. (Helpers the loop calls out of line never get
+// &pc: that would pin the loop's pc to memory in every handler.)
+static const uint8_t* grt_vm_switch(const uint8_t* pc, uint32_t* regs,
+                                    size_t width) {
+  int32_t index = (int32_t)regs[grt_vm_read_u16(&pc)];
+  uint16_t src = grt_vm_read_u16(&pc);
+  uint16_t count = grt_vm_read_u16(&pc);
+  const uint8_t* values = pc;
+  pc += 2u * count;
+  uint16_t dst = grt_vm_read_u16(&pc);
   if (index >= 0 && index < count) {
     values += 2 * index;
     src = grt_vm_read_u16(&values);
   }
   memmove(regs + dst, regs + src, width);
+  return pc;
 }
 
 //===----------------------------------------------------------------------===//
@@ -683,7 +690,7 @@ enum {
     memcpy(regs + R(), regs + (cond ? a : b), W / 8);                       \
   }                                                                         \
   NEXT();                                                                   \
-  OP(SWITCH_F##W) { grt_vm_switch(&pc, regs, W / 8); }                      \
+  OP(SWITCH_F##W) { pc = grt_vm_switch(pc, regs, W / 8); }                      \
   NEXT();                                                                   \
   OP(LIST_GET_F##W) {                                                       \
     grt_vm_list_t* list = NULL;                                             \
@@ -864,54 +871,65 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t callee = grt_vm_read_u32(&pc);
     if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
       frame->pc = (uint32_t)(op_pc - code);
+      const uint8_t* next_pc = pc;
       FAIL(grt_vm_call_import(module, state, stack, regs, refs,
-                              callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, &pc));
+                              callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, pc,
+                              &next_pc));
+      pc = next_pc;
       NEXT();
     }
     frame->pc = (uint32_t)(op_pc - code);
-    const grt_module_function_t* f = &functions[callee];
+    const grt_vm_bytecode_function_t* f = &module->runtime_functions[callee];
     grt_vm_stack_frame_t* callee_frame = grt_vm_stack_push_frame_fast(
-        stack, &module->base, callee, f->i32_register_count,
-        f->ref_register_count);
+        stack, &module->base, callee, f->i32_count, f->ref_count);
     if (!callee_frame) {
-      FAIL(grt_vm_stack_push_frame(stack, &module->base, callee,
-                                   f->i32_register_count,
-                                   f->ref_register_count, &callee_frame));
+      FAIL(grt_vm_stack_push_frame(stack, &module->base, callee, f->i32_count,
+                                   f->ref_count, &callee_frame));
     }
     // Arguments go register to register, caller bank to callee bank.
-    grt_string_view_t types = module->function_signatures[callee].arguments;
-    uint32_t slots = 0, ref_slots = 0;
+    grt_string_view_t types = f->arguments;
     pc += 2;
     uint32_t* callee_regs = callee_frame->i32;
-    for (size_t i = 0; i < types.size; ++i) {
-      uint16_t src = R();
-      uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
-                                                    &ref_slots);
-      switch (types.data[i]) {
-        case 'r': grt_vm_take_ref(refs, src, &callee_frame->refs[dst]); break;
-        case 'I': case 'F':
-          memcpy(callee_regs + dst, regs + src, 8);
-          break;
-        default: callee_regs[dst] = regs[src]; break;
+    if (f->all_32bit) {
+      for (size_t i = 0; i < types.size; ++i) callee_regs[i] = regs[R()];
+    } else {
+      uint32_t slots = 0, ref_slots = 0;
+      for (size_t i = 0; i < types.size; ++i) {
+        uint16_t src = R();
+        uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
+                                                      &ref_slots);
+        switch (types.data[i]) {
+          case 'r':
+            grt_vm_take_ref(refs, src, &callee_frame->refs[dst]);
+            break;
+          case 'I': case 'F':
+            memcpy(callee_regs + dst, regs + src, 8);
+            break;
+          default: callee_regs[dst] = regs[src]; break;
+        }
       }
     }
+    callee_frame->return_results = pc;
     frame = callee_frame;
     regs = callee_regs;
     refs = frame->refs;
-    code = bytecode + f->bytecode_offset;
+    code = f->code;
     pc = grt_vm_block_entry(code, 0);
   }
   NEXT();
   OP(CALL_VARIADIC) {
     uint32_t callee = grt_vm_read_u32(&pc);
     frame->pc = (uint32_t)(op_pc - code);
+    const uint8_t* next_pc = pc;
     FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
-                            &pc));
+                            pc, &next_pc));
+    pc = next_pc;
   }
   NEXT();
   OP(RETURN) {
-    grt_string_view_t types =
-        module->function_signatures[frame->function_ordinal].results;
+    const grt_vm_bytecode_function_t* f =
+        &module->runtime_functions[frame->function_ordinal];
+    grt_string_view_t types = f->results;
     pc += 2;
     if (frame == entry_frame) {
       size_t size = 0;
@@ -931,28 +949,32 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       grt_vm_stack_pop_frame(stack);
       return grt_ok_status();
     }
-    // Back to the caller: its call op (at caller->pc) names the result
-    // registers after the callee ordinal and the argument list.
+    // Back to the caller: the call recorded where its result registers
+    // are listed (after the Y count); execution resumes past that list.
     grt_vm_stack_frame_t* caller = frame->parent;
-    const uint8_t* caller_code =
-        bytecode + functions[caller->function_ordinal].bytecode_offset;
-    const uint8_t* result_list = caller_code + caller->pc + 1 + 4;
-    uint16_t argument_count = grt_vm_read_u16(&result_list);
-    result_list += 2u * argument_count + 2u;  // the arguments, the Y count
-    for (size_t i = 0; i < types.size; ++i) {
-      uint16_t src = R();
-      uint16_t dst = grt_vm_read_u16(&result_list);
-      switch (types.data[i]) {
-        case 'r': grt_vm_take_ref(refs, src, &caller->refs[dst]); break;
-        case 'I': case 'F': memcpy(caller->i32 + dst, regs + src, 8); break;
-        default: caller->i32[dst] = regs[src]; break;
+    const uint8_t* result_list = frame->return_results + 2;
+    uint32_t* caller_regs = caller->i32;
+    if (f->all_32bit) {
+      for (size_t i = 0; i < types.size; ++i) {
+        uint16_t src = R();
+        caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
+      }
+    } else {
+      for (size_t i = 0; i < types.size; ++i) {
+        uint16_t src = R();
+        uint16_t dst = grt_vm_read_u16(&result_list);
+        switch (types.data[i]) {
+          case 'r': grt_vm_take_ref(refs, src, &caller->refs[dst]); break;
+          case 'I': case 'F': memcpy(caller_regs + dst, regs + src, 8); break;
+          default: caller_regs[dst] = regs[src]; break;
+        }
       }
     }
     grt_vm_stack_pop_frame_inline(stack);
     frame = caller;
-    regs = frame->i32;
+    regs = caller_regs;
     refs = frame->refs;
-    code = caller_code;
+    code = module->runtime_functions[frame->function_ordinal].code;
     pc = result_list;
   }
   NEXT();
@@ -1090,8 +1112,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_drop_moved_ref(refs, cond ? b : a, dst);
   }
   NEXT();
-  OP(SWITCH_I32) { grt_vm_switch(&pc, regs, 4); } NEXT();
-  OP(SWITCH_I64) { grt_vm_switch(&pc, regs, 8); } NEXT();
+  OP(SWITCH_I32) { pc = grt_vm_switch(pc, regs, 4); } NEXT();
+  OP(SWITCH_I64) { pc = grt_vm_switch(pc, regs, 8); } NEXT();
   OP(SWITCH_REF) {
     int32_t index = I32(R());
     uint16_t fallback = R();

@@ -48,6 +48,9 @@ struct grt_vm_stack_frame_t {
   uint32_t* i32;       // 8-byte aligned
   grt_vm_ref_t* refs;
   size_t size;         // bytes this frame takes from the stack
+  // The interpreter's: in a frame an internal call pushed, where the
+  // caller's result register list starts (the return writes there).
+  const uint8_t* return_results;
 };
 
 //===----------------------------------------------------------------------===//
@@ -109,6 +112,7 @@ static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
   frame->i32 = i32;
   frame->refs = refs;
   frame->size = size;
+  frame->return_results = NULL;
   stack->top = frame;
   stack->used += size;
   stack->depth++;
