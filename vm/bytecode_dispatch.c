@@ -450,7 +450,11 @@ static grt_status_t grt_vm_backtrace_add(grt_vm_backtrace_t* trace,
                                          grt_vm_bytecode_module_t* module,
                                          const grt_vm_stack_frame_t* frame,
                                          grt_status_t status) {
-  if (trace->shown > 0 && frame->function_ordinal == trace->function_ordinal &&
+  // Past the cap every frame is only counted: comparing them with the last
+  // frame shown would report the alternate frames of mutual recursion as
+  // repeats.
+  if (trace->omitted == 0 && trace->shown > 0 &&
+      frame->function_ordinal == trace->function_ordinal &&
       frame->pc == trace->pc) {
     ++trace->repeats;
     return status;
@@ -879,7 +883,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       NEXT();
     }
     frame->pc = (uint32_t)(op_pc - code);
-    const grt_vm_bytecode_function_t* f = &module->runtime_functions[callee];
+    const grt_vm_bytecode_callee_t* f = &module->callees[callee];
     grt_vm_stack_frame_t* callee_frame = grt_vm_stack_push_frame_fast(
         stack, &module->base, callee, f->i32_count, f->ref_count);
     if (!callee_frame) {
@@ -927,8 +931,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(RETURN) {
-    const grt_vm_bytecode_function_t* f =
-        &module->runtime_functions[frame->function_ordinal];
+    const grt_vm_bytecode_callee_t* f =
+        &module->callees[frame->function_ordinal];
     grt_string_view_t types = f->results;
     pc += 2;
     if (frame == entry_frame) {
@@ -974,7 +978,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     frame = caller;
     regs = caller_regs;
     refs = frame->refs;
-    code = module->runtime_functions[frame->function_ordinal].code;
+    code = module->callees[frame->function_ordinal].code;
     pc = result_list;
   }
   NEXT();

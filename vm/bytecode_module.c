@@ -12,7 +12,7 @@ static void grt_vm_bytecode_module_destroy(grt_vm_module_t* base) {
   grt_allocator_t allocator = base->allocator;
   grt_allocator_free(allocator, module->functions);
   grt_allocator_free(allocator, module->function_signatures);
-  grt_allocator_free(allocator, module->runtime_functions);
+  grt_allocator_free(allocator, module->callees);
   grt_allocator_free(allocator, module->imports);
   grt_allocator_free(allocator, module->import_signatures);
   grt_module_file_release(module->file);
@@ -73,12 +73,12 @@ static grt_status_t grt_vm_bytecode_module_load(
   }
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(
       allocator,
-      (info->function_count + 1) * sizeof(*module->runtime_functions),
-      (void**)&module->runtime_functions));
+      (info->function_count + 1) * sizeof(*module->callees),
+      (void**)&module->callees));
   for (uint32_t i = 0; i < info->function_count; ++i) {
     const grt_module_function_t* f = &module->functions[i];
     const grt_vm_signature_t* signature = &module->function_signatures[i];
-    grt_vm_bytecode_function_t* r = &module->runtime_functions[i];
+    grt_vm_bytecode_callee_t* r = &module->callees[i];
     r->code = layout->bytecode.data + f->bytecode_offset;
     r->i32_count = f->i32_register_count;
     r->ref_count = f->ref_register_count;

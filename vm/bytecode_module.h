@@ -45,7 +45,7 @@ grt_status_t grt_vm_bytecode_module_create(grt_module_file_t* file,
 
 // What a call needs of an internal function, precomputed at load so the
 // interpreter reads one small record instead of the file's descriptors.
-typedef struct grt_vm_bytecode_function_t {
+typedef struct grt_vm_bytecode_callee_t {
   const uint8_t* code;  // the function's first byte (its entry block marker)
   uint32_t i32_count;
   uint32_t ref_count;
@@ -54,7 +54,7 @@ typedef struct grt_vm_bytecode_function_t {
   // Every argument and every result is a 32-bit primitive ('i' or 'f'), so
   // argument i lands in slot i and calls/returns copy without type checks.
   bool all_32bit;
-} grt_vm_bytecode_function_t;
+} grt_vm_bytecode_callee_t;
 
 typedef struct grt_vm_bytecode_module_t {
   grt_vm_module_t base;
@@ -62,7 +62,7 @@ typedef struct grt_vm_bytecode_module_t {
   grt_vm_bytecode_layout_t layout;
   grt_module_function_t* functions;
   grt_vm_signature_t* function_signatures;
-  grt_vm_bytecode_function_t* runtime_functions;
+  grt_vm_bytecode_callee_t* callees;
   grt_module_import_t* imports;
   grt_vm_signature_t* import_signatures;
   size_t stack_limit;

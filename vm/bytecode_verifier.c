@@ -287,6 +287,10 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
                                              const grt_vm_op_info_t* info) {
   bool is_result = false;
   v->span_count = 0;
+  // An X operand list's types, which an X result list must repeat.
+  grt_vm_type_t x_types[64];
+  uint16_t x_count = 0;
+  bool x_seen = false;
   for (const char* p = info->operands; *p; ++p) {
     char c = *p;
     uint16_t count = 0;
@@ -325,11 +329,32 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
         break;
       }
       case 'X':
+        // X>X (optimization_barrier): the results are the operands, so the
+        // lists match in length and, entry by entry, in type.
         GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "register list", &count));
+        if (!is_result && count > sizeof(x_types) / sizeof(x_types[0])) {
+          return grt_vm_verifier_fail(v, "%s with %u operands (at most 64)",
+                                      info->mnemonic, count);
+        }
+        if (is_result && x_seen && count != x_count) {
+          return grt_vm_verifier_fail(v, "%s has %u operands but %u results",
+                                      info->mnemonic, x_count, count);
+        }
         for (uint16_t i = 0; i < count; ++i) {
           grt_vm_type_t type;
           GRT_RETURN_IF_ERROR(grt_vm_verifier_type_byte(v, &type));
+          if (!is_result) {
+            x_types[i] = type;
+          } else if (x_seen && type != x_types[i]) {
+            return grt_vm_verifier_fail(
+                v, "%s result %u is %s but operand %u is %s", info->mnemonic,
+                i, grt_vm_type_name(type), i, grt_vm_type_name(x_types[i]));
+          }
           GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, is_result));
+        }
+        if (!is_result) {
+          x_seen = true;
+          x_count = count;
         }
         break;
       case 'V': {

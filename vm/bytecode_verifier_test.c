@@ -147,6 +147,25 @@ static void test_arguments_must_fit(void** state) {
                       "has 3 and 2");
 }
 
+static void test_optimization_barrier_lists_must_match(void** state) {
+  // optimization_barrier (i32 r0, i32 r1) -> (i32 r2, i32 r3) passes.
+  const uint8_t ok[] = {0x00, 0x0B, 2, 0, 0, 0, 0, 0, 1, 0,
+                        2, 0, 0, 2, 0, 0, 3, 0, 0x06, 0, 0};
+  assert_string_equal(verify(ok, sizeof(ok), "0_v", 4, 0), "");
+  // Two operands, one result.
+  const uint8_t count[] = {0x00, 0x0B, 2, 0, 0, 0, 0, 0, 1, 0,
+                           1, 0, 0, 2, 0, 0x06, 0, 0};
+  assert_string_equal(verify(count, sizeof(count), "0_v", 4, 0),
+                      "module 'm' function 'f' @ 0x1: optimization_barrier "
+                      "has 2 operands but 1 results");
+  // i32 operand, i64 result.
+  const uint8_t type[] = {0x00, 0x0B, 1, 0, 0, 0, 0,
+                          1, 0, 1, 2, 0, 0x06, 0, 0};
+  assert_string_equal(verify(type, sizeof(type), "0_v", 4, 0),
+                      "module 'm' function 'f' @ 0x1: optimization_barrier "
+                      "result 0 is i64 but operand 0 is i32");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_function_passes),
@@ -163,6 +182,7 @@ int main(void) {
       cmocka_unit_test(test_global_out_of_range),
       cmocka_unit_test(test_call_to_missing_function),
       cmocka_unit_test(test_arguments_must_fit),
+      cmocka_unit_test(test_optimization_barrier_lists_must_match),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

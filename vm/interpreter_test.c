@@ -145,12 +145,66 @@ static void test_division_by_zero_is_a_vm_error(void** state) {
   grt_vm_test_module_end(&t);
 }
 
+// A chain of distinct frames past the backtrace cap: main(n) calls
+// other(n - 1), which calls main again, so consecutive frames always differ
+// and nothing collapses. main(0) divides by zero under 21 main and 20 other
+// frames: the first 32 are shown, the other 9 counted.
+static void test_backtrace_caps_distinct_frames(void** state) {
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0i_i");
+  grt_vm_label_t bottom = grt_vm_test_label(&t);
+  grt_vm_label_t recurse = grt_vm_test_label(&t);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CMP_NZ_I32, TI(0), TI(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_COND_BR, TI(1),
+                   grt_vm_operand_branch(recurse, NULL, 0),
+                   grt_vm_operand_branch(bottom, NULL, 0));
+  grt_vm_test_place(&t, bottom);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_DIV_I32_S, TI(0), TI(2), TI(3));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_I(3)));
+  grt_vm_test_place(&t, recurse);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(1), TI(2));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_SUB_I32, TI(0), TI(2), TI(3));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CALL, TO(1), TLIST(TR_I(3)), TLIST(TR_I(4)));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_I(4)));
+  grt_vm_test_function_end(&t, 5, 0);
+  grt_vm_test_function_begin_ex(&t, "other", "0i_i", false);
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CALL, TO(0), TLIST(TR_I(0)), TLIST(TR_I(1)));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_I(1)));
+  grt_vm_test_function_end(&t, 2, 0);
+  grt_vm_test_module_load(&t, NULL, 0);
+
+  int32_t result = 0, n = 20;
+  grt_status_t status = call_main(&t, &n, 1, &result);
+  assert_non_null(status);
+  const char* message = grt_status_message(status);
+  assert_non_null(strstr(message, "div.i32.s: division by zero (0 / 0); at m.main@0x"));
+  size_t frames = 0;
+  for (const char* p = message; (p = strstr(p, "; at m.")) != NULL; ++p) ++frames;
+  assert_int_equal(frames, 32);
+  assert_null(strstr(message, "repeated"));
+  assert_non_null(strstr(message, "; at m.other@0x1; (9 more frames not shown)"));
+  grt_status_free(status);
+  n = 3;
+  status = call_main(&t, &n, 1, &result);
+  frames = 0;
+  for (const char* p = grt_status_message(status); (p = strstr(p, "; at m.")) != NULL; ++p) {
+    ++frames;
+  }
+  assert_int_equal(frames, 7);  // 4 main + 3 other, under the cap
+  assert_null(strstr(grt_status_message(status), "not shown"));
+  grt_status_free(status);
+  grt_vm_test_module_end(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_add),
       cmocka_unit_test(test_recursive_fib),
       cmocka_unit_test(test_deep_recursion_overflows),
       cmocka_unit_test(test_division_by_zero_is_a_vm_error),
+      cmocka_unit_test(test_backtrace_caps_distinct_frames),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
