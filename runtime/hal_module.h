@@ -42,9 +42,14 @@ grt_status_t grt_runtime_hal_register_types(grt_vm_instance_t* instance)
     GRT_MUST_USE;
 
 // The registered descriptors, for wrapping and checking refs.
+extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_allocator_type;
 extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_buffer_type;
 extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_buffer_view_type;
+extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_command_buffer_type;
 extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_device_type;
+extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_executable_type;
+extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_fence_type;
+extern const grt_vm_ref_type_descriptor_t grt_runtime_hal_semaphore_type;
 
 // Wraps a buffer view as a ref holding a new reference.
 grt_vm_ref_t grt_runtime_buffer_view_ref_retain(grt_hal_buffer_view_t* view);
