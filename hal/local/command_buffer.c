@@ -215,11 +215,7 @@ static grt_hal_buffer_ref_t grt_hal_local_retain_ref(grt_hal_buffer_ref_t ref) {
 static grt_status_t grt_hal_local_command_buffer_fill_buffer(
     grt_hal_command_buffer_t* base, grt_hal_buffer_ref_t target,
     uint32_t pattern, size_t pattern_length) {
-  if (pattern_length != 1 && pattern_length != 2 && pattern_length != 4) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "fill pattern length must be 1, 2 or 4 bytes, got %zu",
-                           pattern_length);
-  }
+  // The generic wrapper checked the pattern length (1, 2 or 4).
   grt_hal_local_command_t* command = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_append(
       grt_hal_local_command_buffer_from(base), GRT_HAL_LOCAL_COMMAND_FILL,
@@ -247,19 +243,8 @@ static grt_status_t grt_hal_local_command_buffer_update_buffer(
     grt_hal_buffer_ref_t target) {
   grt_hal_local_command_buffer_t* command_buffer =
       grt_hal_local_command_buffer_from(base);
+  // The generic wrapper has resolved (or rejected) GRT_HAL_WHOLE_BUFFER.
   uint64_t length = target.length;
-  if (length == GRT_HAL_WHOLE_BUFFER) {
-    // The bytes are copied now, so their count must be known now.
-    if (!target.buffer) {
-      return grt_make_status(
-          GRT_STATUS_INVALID_ARGUMENT,
-          "update of binding slot %u needs an explicit length, got "
-          "GRT_HAL_WHOLE_BUFFER",
-          target.binding_slot);
-    }
-    GRT_RETURN_IF_ERROR(grt_hal_buffer_calculate_range(
-        target.buffer, target.offset, target.length, &length));
-  }
   if (length > SIZE_MAX) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                            "update of %llu bytes does not fit in host memory",
