@@ -1,0 +1,157 @@
+// The local-task worker pool: every task of a batch runs exactly once on a
+// worker with a valid id, batches from several threads are serialized,
+// idle workers park on their condition variable and wake for new work.
+#include "hal/local/task_pool.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "base/time.h"
+#include "hal/local/test_util.h"
+
+typedef struct counting_batch_t {
+  uint32_t worker_count;
+  atomic_uint* runs;  // per task index
+  atomic_uint bad_worker_ids;
+} counting_batch_t;
+
+static void count_task(void* user_data, uint64_t index, uint32_t worker_id) {
+  counting_batch_t* batch = user_data;
+  atomic_fetch_add(&batch->runs[index], 1);
+  if (worker_id >= batch->worker_count) {
+    atomic_fetch_add(&batch->bad_worker_ids, 1);
+  }
+}
+
+// Runs |count| counting tasks and checks each ran exactly once.
+static void run_counting_batch(grt_hal_local_task_pool_t* pool,
+                               uint64_t count) {
+  counting_batch_t batch;
+  batch.worker_count = grt_hal_local_task_pool_worker_count(pool);
+  batch.runs = calloc(count ? count : 1, sizeof(*batch.runs));
+  assert_non_null(batch.runs);
+  atomic_init(&batch.bad_worker_ids, 0);
+  grt_hal_local_task_pool_run(pool, count, count_task, &batch);
+  for (uint64_t i = 0; i < count; ++i) {
+    assert_int_equal(atomic_load(&batch.runs[i]), 1);
+  }
+  assert_int_equal(atomic_load(&batch.bad_worker_ids), 0);
+  free(batch.runs);
+}
+
+static void test_every_task_runs_once(void** state) {
+  (void)state;
+  const uint32_t worker_counts[] = {1, 4};
+  for (size_t w = 0; w < 2; ++w) {
+    grt_hal_local_task_pool_t* pool = NULL;
+    GRT_LOCAL_EXPECT_OK(grt_hal_local_task_pool_create(
+        worker_counts[w], grt_allocator_system(), &pool));
+    assert_int_equal(grt_hal_local_task_pool_worker_count(pool),
+                     worker_counts[w]);
+    run_counting_batch(pool, 0);
+    run_counting_batch(pool, 1);
+    run_counting_batch(pool, 3);
+    run_counting_batch(pool, 20000);
+    // Many small batches back to back: no batch leaks into the next.
+    for (int i = 0; i < 200; ++i) run_counting_batch(pool, 1 + i % 7);
+    grt_hal_local_task_pool_destroy(pool);
+  }
+}
+
+static void test_default_worker_count(void** state) {
+  (void)state;
+  grt_hal_local_task_pool_t* pool = NULL;
+  GRT_LOCAL_EXPECT_OK(
+      grt_hal_local_task_pool_create(0, grt_allocator_system(), &pool));
+  uint32_t expected = grt_hal_local_task_pool_default_worker_count();
+  assert_true(expected >= 1);
+  assert_int_equal(grt_hal_local_task_pool_worker_count(pool), expected);
+  run_counting_batch(pool, 100);
+  grt_hal_local_task_pool_destroy(pool);
+}
+
+static void test_too_many_workers(void** state) {
+  (void)state;
+  grt_hal_local_task_pool_t* pool = NULL;
+  grt_local_expect_error(
+      grt_hal_local_task_pool_create(5000, grt_allocator_system(), &pool),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "task pool of 5000 workers exceeds the limit of 1024");
+  assert_null(pool);
+}
+
+static void test_idle_workers_sleep_and_wake(void** state) {
+  (void)state;
+  grt_hal_local_task_pool_t* pool = NULL;
+  GRT_LOCAL_EXPECT_OK(
+      grt_hal_local_task_pool_create(4, grt_allocator_system(), &pool));
+  run_counting_batch(pool, 1000);
+  // All four go back to their condition variable after the batch...
+  uint64_t sleeps = grt_hal_local_task_pool_wait_idle(pool);
+  assert_true(sleeps >= 4);
+  // ...and stay there while there is nothing to do: a spinning or polling
+  // worker would have gone back to sleep again meanwhile.
+  grt_time_sleep_ns(20 * 1000 * 1000);
+  assert_int_equal(grt_hal_local_task_pool_wait_idle(pool), sleeps);
+  // New work after the idle period still runs.
+  run_counting_batch(pool, 1000);
+  assert_true(grt_hal_local_task_pool_wait_idle(pool) > sleeps);
+  grt_hal_local_task_pool_destroy(pool);
+}
+
+typedef struct submitter_t {
+  grt_hal_local_task_pool_t* pool;
+  atomic_uint total;
+} submitter_t;
+
+static void add_task(void* user_data, uint64_t index, uint32_t worker_id) {
+  submitter_t* submitter = user_data;
+  atomic_fetch_add(&submitter->total, (unsigned)index + 1);
+}
+
+static void* submit_batches(void* arg) {
+  submitter_t* submitter = arg;
+  for (int i = 0; i < 100; ++i) {
+    grt_hal_local_task_pool_run(submitter->pool, 10, add_task, submitter);
+  }
+  return NULL;
+}
+
+static void test_concurrent_callers_are_serialized(void** state) {
+  (void)state;
+  grt_hal_local_task_pool_t* pool = NULL;
+  GRT_LOCAL_EXPECT_OK(
+      grt_hal_local_task_pool_create(3, grt_allocator_system(), &pool));
+  submitter_t submitters[4];
+  pthread_t threads[4];
+  for (int i = 0; i < 4; ++i) {
+    submitters[i].pool = pool;
+    atomic_init(&submitters[i].total, 0);
+    assert_int_equal(
+        pthread_create(&threads[i], NULL, submit_batches, &submitters[i]), 0);
+  }
+  for (int i = 0; i < 4; ++i) {
+    pthread_join(threads[i], NULL);
+    // 100 batches of 1 + 2 + ... + 10.
+    assert_int_equal(atomic_load(&submitters[i].total), 100 * 55);
+  }
+  grt_hal_local_task_pool_destroy(pool);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_task_runs_once),
+      cmocka_unit_test(test_default_worker_count),
+      cmocka_unit_test(test_too_many_workers),
+      cmocka_unit_test(test_idle_workers_sleep_and_wake),
+      cmocka_unit_test(test_concurrent_callers_are_serialized),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
