@@ -1,0 +1,99 @@
+// The suite's kernel format table (kernels.h): the CPU rows. Both carry the
+// kernels of cts_kernels.c: "cpu-static" as the copy linked into this
+// binary and registered by name, "cpu-<arch>" as the shared object CMake
+// builds from the same file (its path is compiled in).
+#include "tests/hal_cts/kernels.h"
+
+#include <string.h>
+
+#include "base/file.h"
+#include "hal/local/executable.h"
+#include "hal/local/kernel_abi.h"
+
+#ifndef GRT_HAL_CTS_KERNELS_SO_PATH
+#error "GRT_HAL_CTS_KERNELS_SO_PATH must name the cts_kernels shared object"
+#endif
+
+// The statically linked copy of cts_kernels.c (renamed at build time).
+const grt_kernel_library_t* grt_hal_cts_static_kernel_library_query(
+    uint32_t abi_version);
+
+#define GRT_HAL_CTS_ENTRY(name, bindings, constants) \
+  {{name, sizeof(name) - 1}, bindings, constants, {64, 1, 1}}
+
+// What cts_kernels.c provides, in grt_hal_cts_kernel_t order.
+static const grt_hal_entry_point_info_t kCpuEntryPoints[] = {
+    GRT_HAL_CTS_ENTRY("fill_index_u32", 1, 1),
+    GRT_HAL_CTS_ENTRY("add_f32", 3, 0),
+    GRT_HAL_CTS_ENTRY("scale_f32", 2, 1),
+    GRT_HAL_CTS_ENTRY("accumulate", 1, 0),
+    GRT_HAL_CTS_ENTRY("fail", 0, 0),
+    GRT_HAL_CTS_ENTRY("noop", 0, 0),
+};
+_Static_assert(sizeof(kCpuEntryPoints) / sizeof(kCpuEntryPoints[0]) ==
+                   GRT_HAL_CTS_KERNEL_COUNT,
+               "one CPU entry point per grt_hal_cts_kernel_t");
+
+static grt_status_t copy_binary(const void* data, size_t size,
+                                grt_allocator_t allocator,
+                                grt_hal_cts_binary_t* out_binary) {
+  void* copy = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, size, &copy));
+  memcpy(copy, data, size);
+  out_binary->data = (uint8_t*)copy;
+  out_binary->size = size;
+  out_binary->allocator = allocator;
+  return grt_ok_status();
+}
+
+static const char* cpu_static_format(void) { return "cpu-static"; }
+
+static grt_status_t cpu_static_load(grt_allocator_t allocator,
+                                    grt_hal_cts_binary_t* out_binary) {
+  const grt_kernel_library_t* library =
+      grt_hal_cts_static_kernel_library_query(GRT_KERNEL_ABI_VERSION);
+  if (!library) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "the linked cts kernels do not serve ABI version %u",
+                           GRT_KERNEL_ABI_VERSION);
+  }
+  // Registration is process-wide and the suite loads each row at most once
+  // per device, so a second registration of the same library is expected
+  // when the binary runs several devices.
+  grt_status_t status = grt_hal_local_register_static_library(library);
+  if (grt_status_code(status) == GRT_STATUS_ALREADY_EXISTS) {
+    grt_status_free(status);
+    status = grt_ok_status();
+  }
+  GRT_RETURN_IF_ERROR(status);
+  return copy_binary(library->name, strlen(library->name), allocator,
+                     out_binary);
+}
+
+static const char* cpu_host_format(void) {
+  return grt_hal_local_host_executable_format();
+}
+
+static grt_status_t cpu_host_load(grt_allocator_t allocator,
+                                  grt_hal_cts_binary_t* out_binary) {
+  grt_file_contents_t contents;
+  GRT_RETURN_IF_ERROR(grt_file_read_contents(GRT_HAL_CTS_KERNELS_SO_PATH,
+                                             allocator, &contents));
+  grt_status_t status =
+      copy_binary(contents.data, contents.size, allocator, out_binary);
+  grt_file_contents_free(&contents);
+  return status;
+}
+
+const grt_hal_cts_kernel_format_t grt_hal_cts_kernel_formats[] = {
+    {cpu_host_format, cpu_host_load, kCpuEntryPoints},
+    {cpu_static_format, cpu_static_load, kCpuEntryPoints},
+};
+const size_t grt_hal_cts_kernel_format_count =
+    sizeof(grt_hal_cts_kernel_formats) / sizeof(grt_hal_cts_kernel_formats[0]);
+
+void grt_hal_cts_binary_free(grt_hal_cts_binary_t* binary) {
+  if (binary->data) grt_allocator_free(binary->allocator, binary->data);
+  binary->data = NULL;
+  binary->size = 0;
+}
