@@ -1,0 +1,249 @@
+// The check module through a context, with buffer views on local-sync.
+#include "runtime/check_module.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hal/driver.h"
+#include "hal/transfer.h"
+#include "runtime/hal_module.h"
+#include "vm/context.h"
+#include "vm/invoke.h"
+#include "vm/list.h"
+#include "vm/test_support.h"
+
+static grt_vm_instance_t* instance;
+static grt_hal_driver_registry_t* registry;
+static grt_hal_device_t* device;
+static grt_vm_module_t* check;
+static grt_vm_context_t* context;
+
+static int setup(void** state) {
+  (void)state;
+  grt_allocator_t allocator = grt_allocator_system();
+  GRT_VM_EXPECT_OK(grt_vm_instance_create(allocator, &instance));
+  GRT_VM_EXPECT_OK(grt_runtime_hal_register_types(instance));
+  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create(allocator, &registry));
+  GRT_VM_EXPECT_OK(grt_hal_register_available_drivers(registry));
+  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create_device(
+      registry, "local-sync", NULL, allocator, &device));
+  GRT_VM_EXPECT_OK(grt_runtime_check_module_create(allocator, &check));
+  GRT_VM_EXPECT_OK(
+      grt_vm_context_create(instance, &check, 1, allocator, &context));
+  return 0;
+}
+
+static int teardown(void** state) {
+  (void)state;
+  grt_vm_context_release(context);
+  grt_vm_module_release(check);
+  grt_hal_device_release(device);
+  grt_hal_driver_registry_destroy(registry);
+  grt_vm_instance_release(instance);
+  return 0;
+}
+
+static grt_status_t call(const char* name, const grt_vm_variant_t* args,
+                         size_t count) {
+  grt_vm_function_t function;
+  GRT_RETURN_IF_ERROR(grt_vm_module_lookup_function(
+      check, grt_make_cstring_view(name), &function));
+  grt_vm_list_t* inputs = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), count,
+                                      grt_allocator_system(), &inputs));
+  for (size_t i = 0; i < count; ++i) {
+    GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
+  }
+  grt_status_t status =
+      grt_vm_invoke(context, &function, inputs, NULL, grt_allocator_system());
+  grt_vm_list_release(inputs);
+  return status;
+}
+
+// Consumes |status|, asserting its message is exactly |message| (up to the
+// invoke annotation that follows it).
+static void expect_message(grt_status_t status, grt_status_code_t code,
+                           const char* message) {
+  assert_non_null(status);
+  const char* text = grt_status_message(status);
+  if (grt_status_code(status) != code ||
+      strncmp(text, message, strlen(message)) != 0) {
+    fprintf(stderr, "got %s: %s\nwanted %s: %s\n",
+            grt_status_code_name(grt_status_code(status)), text,
+            grt_status_code_name(code), message);
+    grt_status_free(status);
+    fail();
+  }
+  grt_status_free(status);
+}
+
+static grt_vm_ref_t make_view(const grt_hal_dim_t* shape, size_t rank,
+                              grt_hal_element_type_t type, const void* data,
+                              size_t size) {
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_VM_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      device, shape, rank, type, data, size, &view));
+  return grt_vm_ref_wrap_move(view, &grt_runtime_hal_buffer_view_type);
+}
+
+static grt_vm_variant_t ref_arg(const grt_vm_ref_t* ref) {
+  grt_vm_variant_t value = grt_vm_variant_empty();
+  value.type = GRT_VM_VALUE_TYPE_REF;
+  value.ref = *ref;
+  return value;
+}
+
+static void test_expect_true_false(void** state) {
+  (void)state;
+  grt_vm_variant_t one[] = {grt_vm_variant_i32(3)};
+  grt_vm_variant_t zero[] = {grt_vm_variant_i32(0)};
+  GRT_VM_EXPECT_OK(call("expect_true", one, 1));
+  GRT_VM_EXPECT_OK(call("expect_false", zero, 1));
+  expect_message(call("expect_true", zero, 1), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_true failed: value is 0");
+  expect_message(call("expect_false", one, 1), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_false failed: value is 3");
+}
+
+static void test_expect_eq(void** state) {
+  (void)state;
+  const grt_hal_dim_t shape[] = {2, 2};
+  const float lhs_data[] = {1, 2, 3, 4};
+  const float rhs_data[] = {1, 2, 4, 4};
+  grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
+  grt_vm_ref_t lhs = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               lhs_data, sizeof(lhs_data));
+  grt_vm_ref_t same = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                                lhs_data, sizeof(lhs_data));
+  grt_vm_ref_t rhs = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               rhs_data, sizeof(rhs_data));
+  grt_vm_variant_t equal[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&same)};
+  GRT_VM_EXPECT_OK(call("expect_eq", equal, 3));
+  grt_vm_variant_t differ[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&rhs)};
+  expect_message(call("expect_eq", differ, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_eq failed: first mismatch at element 2 [1, 0]: "
+                 "lhs 3, rhs 4\n  lhs: 2x2xf32=[1 2][3 4]\n  rhs: "
+                 "2x2xf32=[1 2][4 4]");
+
+  const grt_hal_dim_t flat[] = {4};
+  grt_vm_ref_t reshaped = make_view(flat, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                                    lhs_data, sizeof(lhs_data));
+  const int32_t ints[] = {1, 2, 3, 4};
+  grt_vm_ref_t as_int = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_INT_32, ints,
+                                  sizeof(ints));
+  grt_vm_variant_t shapes[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&reshaped)};
+  expect_message(call("expect_eq", shapes, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_eq failed: shapes differ: lhs is "
+                 "tensor<2x2xf32>, rhs is tensor<4xf32>");
+  grt_vm_variant_t types[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&as_int)};
+  expect_message(call("expect_eq", types, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_eq failed: element types differ: lhs is "
+                 "tensor<2x2xf32>, rhs is tensor<2x2xi32>");
+  grt_vm_variant_t not_view[] = {ref_arg(&dev), ref_arg(&dev), ref_arg(&lhs)};
+  expect_message(call("expect_eq", not_view, 3), GRT_STATUS_INVALID_ARGUMENT,
+                 "expected ref<hal.buffer_view>, got ref<hal.device>; lhs; "
+                 "check.expect_eq");
+
+  grt_vm_ref_release(&as_int);
+  grt_vm_ref_release(&reshaped);
+  grt_vm_ref_release(&rhs);
+  grt_vm_ref_release(&same);
+  grt_vm_ref_release(&lhs);
+  grt_vm_ref_release(&dev);
+}
+
+static void test_expect_almost_eq(void** state) {
+  (void)state;
+  const grt_hal_dim_t shape[] = {3};
+  const float lhs_data[] = {1.0f, 100.0f, NAN};
+  const float rhs_data[] = {1.05f, 101.0f, NAN};
+  grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
+  grt_vm_ref_t lhs = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               lhs_data, sizeof(lhs_data));
+  grt_vm_ref_t rhs = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               rhs_data, sizeof(rhs_data));
+  // |1 - 1.05| <= 0.1; |100 - 101| <= 0.1 + 0.01 * 101; NaN == NaN.
+  grt_vm_variant_t close[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&rhs),
+                              grt_vm_variant_f32(0.1f),
+                              grt_vm_variant_f32(0.01f)};
+  GRT_VM_EXPECT_OK(call("expect_almost_eq", close, 5));
+  close[4] = grt_vm_variant_f32(0.0f);
+  expect_message(call("expect_almost_eq", close, 5),
+                 GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_almost_eq failed: first mismatch at element 1 "
+                 "[1]: lhs 100, rhs 101\n  lhs: 3xf32=1 100 nan\n  rhs: "
+                 "3xf32=1.05 101 nan");
+  close[3] = grt_vm_variant_f32(-1.0f);
+  expect_message(call("expect_almost_eq", close, 5),
+                 GRT_STATUS_INVALID_ARGUMENT,
+                 "check.expect_almost_eq: tolerances must be >= 0, got atol "
+                 "-1, rtol 0");
+
+  // Integers compare exactly whatever the tolerance; f16 goes through f32.
+  const int8_t a8[] = {1, 2, 3};
+  const int8_t b8[] = {1, 2, 4};
+  grt_vm_ref_t ia = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8, a8, 3);
+  grt_vm_ref_t ib = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8, b8, 3);
+  grt_vm_variant_t ints[] = {ref_arg(&dev), ref_arg(&ia), ref_arg(&ib),
+                             grt_vm_variant_f32(10.0f),
+                             grt_vm_variant_f32(10.0f)};
+  expect_message(call("expect_almost_eq", ints, 5),
+                 GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_almost_eq failed: first mismatch at element 2 "
+                 "[2]: lhs 3, rhs 4");
+  const uint16_t h1[] = {grt_hal_f32_to_f16(1.0f), grt_hal_f32_to_f16(2.0f),
+                         grt_hal_f32_to_f16(3.0f)};
+  const uint16_t h2[] = {grt_hal_f32_to_f16(1.0f), grt_hal_f32_to_f16(2.001f),
+                         grt_hal_f32_to_f16(3.0f)};
+  grt_vm_ref_t ha = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_16, h1, 6);
+  grt_vm_ref_t hb = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_16, h2, 6);
+  grt_vm_variant_t halves[] = {ref_arg(&dev), ref_arg(&ha), ref_arg(&hb),
+                               grt_vm_variant_f32(0.01f),
+                               grt_vm_variant_f32(0.0f)};
+  GRT_VM_EXPECT_OK(call("expect_almost_eq", halves, 5));
+
+  grt_vm_ref_release(&hb);
+  grt_vm_ref_release(&ha);
+  grt_vm_ref_release(&ib);
+  grt_vm_ref_release(&ia);
+  grt_vm_ref_release(&rhs);
+  grt_vm_ref_release(&lhs);
+  grt_vm_ref_release(&dev);
+}
+
+static void test_expect_all_true(void** state) {
+  (void)state;
+  const grt_hal_dim_t shape[] = {2, 2};
+  const int32_t yes[] = {1, 5, -1, 1};
+  const int32_t no[] = {1, 1, 0, 1};
+  grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
+  grt_vm_ref_t all = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_INT_32, yes,
+                               sizeof(yes));
+  grt_vm_ref_t some = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_INT_32, no,
+                                sizeof(no));
+  grt_vm_variant_t good[] = {ref_arg(&dev), ref_arg(&all)};
+  GRT_VM_EXPECT_OK(call("expect_all_true", good, 2));
+  grt_vm_variant_t bad[] = {ref_arg(&dev), ref_arg(&some)};
+  expect_message(call("expect_all_true", bad, 2), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_all_true failed: element 2 [1, 0] is 0\n  "
+                 "value: 2x2xi32=[1 1][0 1]");
+  grt_vm_ref_release(&some);
+  grt_vm_ref_release(&all);
+  grt_vm_ref_release(&dev);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_expect_true_false),
+      cmocka_unit_test(test_expect_eq),
+      cmocka_unit_test(test_expect_almost_eq),
+      cmocka_unit_test(test_expect_all_true),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
