@@ -172,6 +172,53 @@ grt_status_t grt_arena_allocate(grt_arena_t* arena, size_t size,
                                     GRT_ALLOCATOR_DEFAULT_ALIGNMENT, out_ptr);
 }
 
+void* grt_arena_alloc_zeroed(grt_arena_t* arena, size_t size) {
+  void* ptr = NULL;
+  grt_status_t status = grt_arena_allocate(arena, size, &ptr);
+  if (status) {
+    grt_status_free(status);
+    return NULL;
+  }
+  if (size) memset(ptr, 0, size);
+  return ptr;
+}
+
+char* grt_arena_strndup(grt_arena_t* arena, const char* data, size_t size) {
+  if (size == SIZE_MAX) return NULL;
+  char* copy = grt_arena_alloc_zeroed(arena, size + 1);
+  if (!copy) return NULL;
+  if (size) memcpy(copy, data, size);
+  return copy;
+}
+
+grt_status_t grt_arena_vec_push(grt_arena_t* arena, grt_arena_vec_t* vec,
+                                const void* element, size_t element_size) {
+  if (vec->count == vec->capacity) {
+    if (vec->capacity > UINT32_MAX / 2) {
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "more than %u elements in one arena vector",
+                             vec->capacity);
+    }
+    uint32_t capacity = vec->capacity ? vec->capacity * 2 : 4;
+    size_t bytes = 0;
+    void* data = NULL;
+    if (!grt_checked_mul_size((size_t)capacity, element_size, &bytes) ||
+        !(data = grt_arena_alloc_zeroed(arena, bytes))) {
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "out of memory growing an arena vector to %u "
+                             "elements of %zu bytes",
+                             capacity, element_size);
+    }
+    if (vec->count) memcpy(data, vec->data, (size_t)vec->count * element_size);
+    vec->data = data;
+    vec->capacity = capacity;
+  }
+  memcpy((unsigned char*)vec->data + (size_t)vec->count * element_size,
+         element, element_size);
+  vec->count++;
+  return grt_ok_status();
+}
+
 grt_arena_stats_t grt_arena_stats(const grt_arena_t* arena) {
   return arena->stats;
 }

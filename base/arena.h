@@ -10,6 +10,7 @@
 #define GRT_BASE_ARENA_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/allocator.h"
 #include "base/status.h"
@@ -76,6 +77,30 @@ grt_status_t grt_arena_allocate(grt_arena_t* arena, size_t size,
 // |alignment| must be a power of two no larger than GRT_ARENA_MAX_ALIGNMENT.
 grt_status_t grt_arena_allocate_aligned(grt_arena_t* arena, size_t size,
                                         size_t alignment, void** out_ptr)
+    GRT_MUST_USE;
+
+// Builders of many small nodes (the compiler's IR) check one NULL instead of
+// a status per node: these return NULL when the parent is exhausted.
+//
+// |size| zeroed bytes aligned to GRT_ALLOCATOR_DEFAULT_ALIGNMENT.
+void* grt_arena_alloc_zeroed(grt_arena_t* arena, size_t size);
+// Copies |size| bytes of |data| and appends a NUL, so views into the copy
+// are also C strings.
+char* grt_arena_strndup(grt_arena_t* arena, const char* data, size_t size);
+
+// A growable array whose storage lives in the arena: storage a growth
+// abandons is reclaimed with the arena, so error paths free nothing.
+typedef struct grt_arena_vec_t {
+  void* data;
+  uint32_t count;
+  uint32_t capacity;
+} grt_arena_vec_t;
+
+// Appends one |element_size|-byte element copied from |element|, doubling
+// the capacity (from 4) when full. RESOURCE_EXHAUSTED when the parent is
+// out of memory or the count would pass UINT32_MAX.
+grt_status_t grt_arena_vec_push(grt_arena_t* arena, grt_arena_vec_t* vec,
+                                const void* element, size_t element_size)
     GRT_MUST_USE;
 
 // The arena as a grt_allocator_t, for code that takes an allocator. Its

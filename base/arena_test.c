@@ -300,6 +300,46 @@ static void test_allocator_interface(void** state) {
   grt_arena_deinit(&arena);
 }
 
+// The builder helpers: zeroed allocation, NUL-terminated copies and the
+// growable vector (its elements survive growth; exhaustion is NULL or a
+// status, never a crash).
+static void test_builder_helpers(void** state) {
+  (void)state;
+  grt_arena_t arena;
+  grt_arena_init(grt_allocator_system(), 256, &arena);
+  unsigned char* bytes = grt_arena_alloc_zeroed(&arena, 100);
+  assert_non_null(bytes);
+  for (int i = 0; i < 100; ++i) assert_int_equal(bytes[i], 0);
+  assert_int_equal((uintptr_t)bytes % GRT_ALLOCATOR_DEFAULT_ALIGNMENT, 0);
+  char* copy = grt_arena_strndup(&arena, "hello world", 5);
+  assert_string_equal(copy, "hello");
+  assert_string_equal(grt_arena_strndup(&arena, NULL, 0), "");
+
+  grt_arena_vec_t vec = {0};
+  for (uint32_t i = 0; i < 100; ++i) {
+    assert_null(grt_arena_vec_push(&arena, &vec, &i, sizeof(i)));
+  }
+  assert_int_equal(vec.count, 100);
+  assert_int_equal(vec.capacity, 128);
+  for (uint32_t i = 0; i < 100; ++i) {
+    assert_int_equal(((const uint32_t*)vec.data)[i], i);
+  }
+  grt_arena_deinit(&arena);
+
+  counting_parent_t parent = {.refuse = true};
+  grt_arena_init(counting_allocator(&parent), 1024, &arena);
+  assert_null(grt_arena_alloc_zeroed(&arena, 8));
+  assert_null(grt_arena_strndup(&arena, "x", 1));
+  grt_arena_vec_t empty = {0};
+  uint64_t element = 7;
+  expect_error(grt_arena_vec_push(&arena, &empty, &element, sizeof(element)),
+               GRT_STATUS_RESOURCE_EXHAUSTED,
+               "out of memory growing an arena vector to 4 elements of 8 "
+               "bytes");
+  assert_int_equal(empty.count, 0);
+  grt_arena_deinit(&arena);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_allocations_are_aligned_and_disjoint),
@@ -313,6 +353,7 @@ int main(void) {
       cmocka_unit_test(test_size_overflow),
       cmocka_unit_test(test_parent_out_of_memory),
       cmocka_unit_test(test_allocator_interface),
+      cmocka_unit_test(test_builder_helpers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

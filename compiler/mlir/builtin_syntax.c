@@ -30,10 +30,10 @@ static grt_status_t grtc_add_symbol_name(grtc_parser_t* parser,
 // An argument or result attribute dictionary, or an empty one.
 static grt_status_t grtc_parse_optional_dict_attr(
     grtc_parser_t* parser, const grtc_attribute_t** out_dict, bool* any) {
-  grtc_arena_vec_t entries = {0};
+  grt_arena_vec_t entries = {0};
   GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &entries));
   grtc_attribute_t* dict =
-      grtc_arena_alloc(grtc_parser_arena(parser), sizeof(*dict));
+      grt_arena_alloc_zeroed(grtc_parser_arena(parser), sizeof(*dict));
   if (!dict) return grtc_parser_error(parser, "out of memory");
   dict->kind = GRTC_ATTR_DICTIONARY;
   dict->dictionary.count = entries.count;
@@ -44,12 +44,12 @@ static grt_status_t grtc_parse_optional_dict_attr(
 }
 
 typedef struct grtc_signature_t {
-  grtc_arena_vec_t args;        // grtc_argument_decl_t
-  grtc_arena_vec_t arg_types;   // const grtc_type_t*
-  grtc_arena_vec_t arg_attrs;   // const grtc_attribute_t*
-  grtc_arena_vec_t variadic;    // const grtc_attribute_t* (bools)
-  grtc_arena_vec_t result_types;
-  grtc_arena_vec_t result_attrs;
+  grt_arena_vec_t args;        // grtc_argument_decl_t
+  grt_arena_vec_t arg_types;   // const grtc_type_t*
+  grt_arena_vec_t arg_attrs;   // const grtc_attribute_t*
+  grt_arena_vec_t variadic;    // const grtc_attribute_t* (bools)
+  grt_arena_vec_t result_types;
+  grt_arena_vec_t result_attrs;
   bool any_arg_attrs;
   bool any_result_attrs;
   bool any_variadic;
@@ -59,7 +59,7 @@ typedef struct grtc_signature_t {
 static grt_status_t grtc_parse_signature_args(grtc_parser_t* parser,
                                               uint32_t flags,
                                               grtc_signature_t* sig) {
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the argument list"));
   bool done = false;
@@ -94,7 +94,7 @@ static grt_status_t grtc_parse_signature_args(grtc_parser_t* parser,
     }
     const grtc_attribute_t* flag = NULL;
     {
-      grtc_attribute_t* boolean = grtc_arena_alloc(arena, sizeof(*boolean));
+      grtc_attribute_t* boolean = grt_arena_alloc_zeroed(arena, sizeof(*boolean));
       if (!boolean) return grtc_parser_error(parser, "out of memory");
       boolean->kind = GRTC_ATTR_BOOL;
       boolean->boolean = variadic;
@@ -105,11 +105,11 @@ static grt_status_t grtc_parse_signature_args(grtc_parser_t* parser,
     GRT_RETURN_IF_ERROR(
         grtc_parse_optional_dict_attr(parser, &attrs, &sig->any_arg_attrs));
     GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_location(parser, &arg.location));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sig->args, &arg, sizeof(arg)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sig->args, &arg, sizeof(arg)));
     GRT_RETURN_IF_ERROR(
-        grtc_arena_vec_push(arena, &sig->arg_types, &arg.type, sizeof(arg.type)));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sig->arg_attrs, &attrs, sizeof(attrs)));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sig->variadic, &flag, sizeof(flag)));
+        grt_arena_vec_push(arena, &sig->arg_types, &arg.type, sizeof(arg.type)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sig->arg_attrs, &attrs, sizeof(attrs)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sig->variadic, &flag, sizeof(flag)));
     bool comma = false;
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
     if (!comma) {
@@ -123,7 +123,7 @@ static grt_status_t grtc_parse_signature_args(grtc_parser_t* parser,
 
 static grt_status_t grtc_parse_signature_results(grtc_parser_t* parser,
                                                  grtc_signature_t* sig) {
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   bool arrow = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_ARROW, &arrow));
   if (!arrow) return grt_ok_status();
@@ -140,13 +140,13 @@ static grt_status_t grtc_parse_signature_results(grtc_parser_t* parser,
     } else {
       // Without parentheses a '{' after the type opens the body, so the
       // result has no attributes.
-      grtc_attribute_t* empty = grtc_arena_alloc(arena, sizeof(*empty));
+      grtc_attribute_t* empty = grt_arena_alloc_zeroed(arena, sizeof(*empty));
       if (!empty) return grtc_parser_error(parser, "out of memory");
       empty->kind = GRTC_ATTR_DICTIONARY;
       attrs = empty;
     }
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sig->result_types, &type, sizeof(type)));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sig->result_attrs, &attrs, sizeof(attrs)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sig->result_types, &type, sizeof(type)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sig->result_attrs, &attrs, sizeof(attrs)));
     bool comma = false;
     if (paren) {
       GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
@@ -205,7 +205,7 @@ grt_status_t grtc_parse_function_op(grtc_parser_t* parser,
     grtc_region_t* body = NULL;
     GRT_RETURN_IF_ERROR(grtc_parser_parse_region(
         parser, sig.args.data, sig.args.count, &body));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(grtc_parser_arena(parser),
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(grtc_parser_arena(parser),
                                             &state->regions, &body, sizeof(body)));
   } else if (sig.named && sig.args.count && !(flags & GRTC_FUNCTION_ALLOW_VARIADIC)) {
     return grtc_parser_error_expected(parser, "'{' to open the body of a "
@@ -215,7 +215,7 @@ grt_status_t grtc_parse_function_op(grtc_parser_t* parser,
 }
 
 grt_status_t grtc_parse_call_op(grtc_parser_t* parser, grtc_op_state_t* state) {
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   grt_string_view_t callee;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
   GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
@@ -227,7 +227,7 @@ grt_status_t grtc_parse_call_op(grtc_parser_t* parser, grtc_op_state_t* state) {
   while (!done) {
     grtc_value_t* value = NULL;
     GRT_RETURN_IF_ERROR(grtc_parser_parse_operand(parser, &value));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &state->operands, &value, sizeof(value)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &state->operands, &value, sizeof(value)));
     bool comma = false;
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
     if (!comma) {
@@ -255,18 +255,18 @@ grt_status_t grtc_parse_call_op(grtc_parser_t* parser, grtc_op_state_t* state) {
   for (uint32_t i = 0; i < type->function.result_count; ++i) {
     const grtc_type_t* result = type->function.types[type->function.input_count + i];
     GRT_RETURN_IF_ERROR(
-        grtc_arena_vec_push(arena, &state->result_types, &result, sizeof(result)));
+        grt_arena_vec_push(arena, &state->result_types, &result, sizeof(result)));
   }
   return grt_ok_status();
 }
 
 grt_status_t grtc_parse_return_op(grtc_parser_t* parser, grtc_op_state_t* state) {
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   grtc_token_t first = *grtc_parser_token(parser);
   while (grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) {
     grtc_value_t* value = NULL;
     GRT_RETURN_IF_ERROR(grtc_parser_parse_operand(parser, &value));
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &state->operands, &value, sizeof(value)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &state->operands, &value, sizeof(value)));
     bool comma = false;
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
     if (!comma) break;
@@ -275,7 +275,7 @@ grt_status_t grtc_parse_return_op(grtc_parser_t* parser, grtc_op_state_t* state)
   if (state->operands.count == 0) return grt_ok_status();
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
                                          "and the types of the returned values"));
-  grtc_arena_vec_t types = {0};
+  grt_arena_vec_t types = {0};
   GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &types));
   if (types.count != state->operands.count) {
     return grtc_parser_error_at(parser, &first,
@@ -304,7 +304,7 @@ grt_status_t grtc_parse_module_op(grtc_parser_t* parser, grtc_op_state_t* state)
       grtc_parser_parse_optional_attributes_keyword(parser, &state->attributes));
   grtc_region_t* body = NULL;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_region(parser, NULL, 0, &body));
-  return grtc_arena_vec_push(grtc_parser_arena(parser), &state->regions, &body,
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->regions, &body,
                              sizeof(body));
 }
 

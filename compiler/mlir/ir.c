@@ -233,8 +233,8 @@ bool grtc_operation_is(const grtc_operation_t* op, const char* name) {
 
 void grtc_module_destroy(grtc_module_t* module) {
   if (!module) return;
-  grtc_arena_t arena = module->arena;  // the module lives in its own arena
-  grtc_arena_deinitialize(&arena);
+  grt_arena_t arena = module->arena;  // the module lives in its own arena
+  grt_arena_deinit(&arena);
 }
 
 uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {

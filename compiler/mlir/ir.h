@@ -18,7 +18,7 @@
 #include "base/allocator.h"
 #include "base/status.h"
 #include "base/string_view.h"
-#include "compiler/mlir/arena.h"
+#include "base/arena.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -272,7 +272,7 @@ bool grtc_operation_is(const grtc_operation_t* op, const char* name);
 
 // A parsed source: top-level operations in |body| and the arena owning all.
 typedef struct grtc_module_t {
-  grtc_arena_t arena;
+  grt_arena_t arena;
   const char* file_name;  // arena copy
   grt_string_view_t source;  // arena copy of the text
   grtc_block_t* body;

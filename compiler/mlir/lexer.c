@@ -284,12 +284,12 @@ static int grtc_hex_value(char c) {
 
 grt_status_t grtc_lexer_decode_string(const grtc_lexer_t* lexer,
                                       const grtc_token_t* token,
-                                      grtc_arena_t* arena,
+                                      grt_arena_t* arena,
                                       grt_string_view_t* out_value) {
   // The token was validated when lexed; the quotes may follow a '@'.
   const char* p = memchr(token->text.data, '"', token->text.size);
   const char* end = token->text.data + token->text.size - 1;
-  char* out = grtc_arena_alloc(arena, token->text.size);
+  char* out = grt_arena_alloc_zeroed(arena, token->text.size);
   if (!out || !p) {
     return grtc_lexer_error(lexer, token->line, token->column,
                             "out of memory decoding a string");

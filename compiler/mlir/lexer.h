@@ -14,7 +14,7 @@
 
 #include "base/status.h"
 #include "base/string_view.h"
-#include "compiler/mlir/arena.h"
+#include "base/arena.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,7 +97,7 @@ const char* grtc_token_kind_spelling(grtc_token_kind_t kind);
 // The result is NUL-terminated (not counted in its size).
 grt_status_t grtc_lexer_decode_string(const grtc_lexer_t* lexer,
                                       const grtc_token_t* token,
-                                      grtc_arena_t* arena,
+                                      grt_arena_t* arena,
                                       grt_string_view_t* out_value)
     GRT_MUST_USE;
 

@@ -112,13 +112,13 @@ static void test_decode_string(void** state) {
                         &lexer);
   grtc_token_t token;
   assert_true(grt_status_consume_ok(grtc_lexer_next(&lexer, &token)));
-  grtc_arena_t arena;
-  grtc_arena_initialize(grt_allocator_system(), &arena);
+  grt_arena_t arena;
+  grt_arena_init(grt_allocator_system(), 0, &arena);
   grt_string_view_t value;
   assert_true(grt_status_consume_ok(
       grtc_lexer_decode_string(&lexer, &token, &arena, &value)));
   assert_string_equal(value.data, "a\tb\\\"");
-  grtc_arena_deinitialize(&arena);
+  grt_arena_deinit(&arena);
 }
 
 static void expect_lex_error(const char* source, const char* message) {

@@ -34,7 +34,7 @@ typedef struct grtc_name_table_t {
   grtc_name_entry_t** buckets;
   uint32_t bucket_count;  // a power of two
   uint32_t entry_count;
-  grtc_arena_vec_t log;   // grtc_name_entry_t*, in insertion order
+  grt_arena_vec_t log;   // grtc_name_entry_t*, in insertion order
 } grtc_name_table_t;
 
 // Deep nesting is legal MLIR but a fuzzer's favourite way to exhaust the
@@ -45,10 +45,10 @@ struct grtc_parser_t {
   grtc_lexer_t lexer;
   grtc_token_t token;
   grtc_module_t* module;
-  grtc_arena_t* arena;
+  grt_arena_t* arena;
   grtc_name_table_t names;  // values and blocks, scoped
   grtc_name_table_t aliases;  // top-level #attr, !type and #loc aliases
-  grtc_arena_vec_t pending_aliases;  // grtc_location_t* of kind ALIAS
+  grt_arena_vec_t pending_aliases;  // grtc_location_t* of kind ALIAS
   grtc_region_t* region;  // the region whose blocks are being parsed
   const grtc_dialect_syntax_t* const* dialects;
   size_t dialect_count;
@@ -60,7 +60,7 @@ const grtc_token_t* grtc_parser_token(const grtc_parser_t* parser) {
   return &parser->token;
 }
 
-grtc_arena_t* grtc_parser_arena(grtc_parser_t* parser) { return parser->arena; }
+grt_arena_t* grtc_parser_arena(grtc_parser_t* parser) { return parser->arena; }
 
 static grt_status_t grtc_parser_vformat(grtc_parser_t* parser, uint32_t line,
                                         uint32_t column, const char* format,
@@ -164,7 +164,7 @@ static grt_status_t grtc_parser_oom(grtc_parser_t* parser) {
 
 #define GRTC_NEW(parser, type, out)                                   \
   do {                                                                \
-    (out) = (type*)grtc_arena_alloc((parser)->arena, sizeof(type));   \
+    (out) = (type*)grt_arena_alloc_zeroed((parser)->arena, sizeof(type));   \
     if (!(out)) return grtc_parser_oom(parser);                       \
   } while (0)
 
@@ -177,9 +177,9 @@ static grt_status_t grtc_parser_enter(grtc_parser_t* parser) {
 }
 
 static grt_status_t grtc_parser_push(grtc_parser_t* parser,
-                                     grtc_arena_vec_t* vec, const void* element,
+                                     grt_arena_vec_t* vec, const void* element,
                                      size_t size) {
-  return grtc_arena_vec_push(parser->arena, vec, element, size);
+  return grt_arena_vec_push(parser->arena, vec, element, size);
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,7 +213,7 @@ static grt_status_t grtc_names_insert(grtc_parser_t* parser,
   if (table->entry_count >= table->bucket_count / 2) {
     uint32_t count = table->bucket_count ? table->bucket_count * 2 : 256;
     grtc_name_entry_t** buckets =
-        grtc_arena_alloc(parser->arena, count * sizeof(*buckets));
+        grt_arena_alloc_zeroed(parser->arena, count * sizeof(*buckets));
     if (!buckets) return grtc_parser_oom(parser);
     // Re-link oldest first so newer entries stay in front.
     grtc_name_entry_t** log = table->log.data;
@@ -475,7 +475,7 @@ grt_status_t grtc_parser_parse_literal(grtc_parser_t* parser,
 
 const grtc_type_t* grtc_parser_integer_type(grtc_parser_t* parser,
                                             uint32_t width) {
-  grtc_type_t* type = grtc_arena_alloc(parser->arena, sizeof(*type));
+  grtc_type_t* type = grt_arena_alloc_zeroed(parser->arena, sizeof(*type));
   if (!type) return NULL;
   type->kind = GRTC_TYPE_INTEGER;
   type->integer.width = width;
@@ -485,7 +485,7 @@ const grtc_type_t* grtc_parser_integer_type(grtc_parser_t* parser,
 
 const grtc_type_t* grtc_parser_float_type(grtc_parser_t* parser,
                                           grtc_float_kind_t kind) {
-  grtc_type_t* type = grtc_arena_alloc(parser->arena, sizeof(*type));
+  grtc_type_t* type = grt_arena_alloc_zeroed(parser->arena, sizeof(*type));
   if (!type) return NULL;
   type->kind = GRTC_TYPE_FLOAT;
   type->float_kind = kind;
@@ -594,7 +594,7 @@ static grt_status_t grtc_parse_shaped_type(grtc_parser_t* parser,
   type->kind = kind;
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LESS,
                                          "to open a shaped type"));
-  grtc_arena_vec_t dims = {0};
+  grt_arena_vec_t dims = {0};
   type->shaped.ranked = true;
   if (kind == GRTC_TYPE_TENSOR && grtc_parser_at(parser, GRTC_TOKEN_STAR)) {
     type->shaped.ranked = false;
@@ -644,7 +644,7 @@ static grt_status_t grtc_parse_shaped_type(grtc_parser_t* parser,
 // the elements of a tuple.
 static grt_status_t grtc_parse_type_sequence(grtc_parser_t* parser,
                                              grtc_token_kind_t close,
-                                             grtc_arena_vec_t* types) {
+                                             grt_arena_vec_t* types) {
   bool done = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, close, &done));
   while (!done) {
@@ -664,12 +664,12 @@ static grt_status_t grtc_parse_type_sequence(grtc_parser_t* parser,
 }
 
 static grt_status_t grtc_make_function_type(grtc_parser_t* parser,
-                                            const grtc_arena_vec_t* inputs,
-                                            const grtc_arena_vec_t* results,
+                                            const grt_arena_vec_t* inputs,
+                                            const grt_arena_vec_t* results,
                                             grtc_type_t* type) {
   uint32_t count = inputs->count + (results ? results->count : 0);
   const grtc_type_t** types =
-      grtc_arena_alloc(parser->arena, (count ? count : 1) * sizeof(*types));
+      grt_arena_alloc_zeroed(parser->arena, (count ? count : 1) * sizeof(*types));
   if (!types) return grtc_parser_oom(parser);
   if (inputs->count) {
     memcpy(types, inputs->data, inputs->count * sizeof(*types));
@@ -686,8 +686,8 @@ static grt_status_t grtc_make_function_type(grtc_parser_t* parser,
 static grt_status_t grtc_parse_function_type_rest(grtc_parser_t* parser,
                                                   grtc_type_t* type) {
   // The '(' has been consumed.
-  grtc_arena_vec_t inputs = {0};
-  grtc_arena_vec_t results = {0};
+  grt_arena_vec_t inputs = {0};
+  grt_arena_vec_t results = {0};
   GRT_RETURN_IF_ERROR(grtc_parse_type_sequence(parser, GRTC_TOKEN_RPAREN, &inputs));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
                                          "after a function type's inputs"));
@@ -769,7 +769,7 @@ static grt_status_t grtc_parse_builtin_type(grtc_parser_t* parser,
   if (grt_string_view_equal_cstring(text, "tuple")) {
     GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
     GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LESS, "after 'tuple'"));
-    grtc_arena_vec_t elements = {0};
+    grt_arena_vec_t elements = {0};
     GRT_RETURN_IF_ERROR(grtc_parse_type_sequence(parser, GRTC_TOKEN_GREATER, &elements));
     type->kind = GRTC_TYPE_TUPLE;
     return grtc_make_function_type(parser, &elements, NULL, type);
@@ -845,7 +845,7 @@ grt_status_t grtc_parser_parse_type(grtc_parser_t* parser,
 }
 
 grt_status_t grtc_parser_parse_type_list(grtc_parser_t* parser,
-                                         grtc_arena_vec_t* types) {
+                                         grt_arena_vec_t* types) {
   bool paren = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &paren));
   if (paren) return grtc_parse_type_sequence(parser, GRTC_TOKEN_RPAREN, types);
@@ -881,7 +881,7 @@ static bool grtc_token_starts_type(const grtc_token_t* token) {
 static grtc_attribute_t* grtc_new_attribute(grtc_parser_t* parser,
                                             grtc_attribute_kind_t kind) {
   grtc_attribute_t* attribute =
-      grtc_arena_alloc(parser->arena, sizeof(*attribute));
+      grt_arena_alloc_zeroed(parser->arena, sizeof(*attribute));
   if (attribute) attribute->kind = kind;
   return attribute;
 }
@@ -896,7 +896,7 @@ const grtc_attribute_t* grtc_parser_string_attr(grtc_parser_t* parser,
 const grtc_attribute_t* grtc_parser_symbol_attr(grtc_parser_t* parser,
                                                 grt_string_view_t name) {
   grtc_attribute_t* attribute = grtc_new_attribute(parser, GRTC_ATTR_SYMBOL_REF);
-  grt_string_view_t* names = grtc_arena_alloc(parser->arena, sizeof(*names));
+  grt_string_view_t* names = grt_arena_alloc_zeroed(parser->arena, sizeof(*names));
   if (!attribute || !names) return NULL;
   names[0] = name;
   attribute->symbol.count = 1;
@@ -920,7 +920,7 @@ const grtc_attribute_t* grtc_parser_array_attr(
     uint32_t count) {
   grtc_attribute_t* attribute = grtc_new_attribute(parser, GRTC_ATTR_ARRAY);
   const grtc_attribute_t** copy =
-      grtc_arena_alloc(parser->arena, (count ? count : 1) * sizeof(*copy));
+      grt_arena_alloc_zeroed(parser->arena, (count ? count : 1) * sizeof(*copy));
   if (!attribute || !copy) return NULL;
   if (count) memcpy(copy, items, count * sizeof(*copy));
   attribute->array.count = count;
@@ -932,9 +932,9 @@ const grtc_attribute_t* grtc_parser_function_type_attr(
     grtc_parser_t* parser, const grtc_type_t* const* inputs,
     uint32_t input_count, const grtc_type_t* const* results,
     uint32_t result_count) {
-  grtc_type_t* type = grtc_arena_alloc(parser->arena, sizeof(*type));
-  grtc_arena_vec_t input_vec = {(void*)inputs, input_count, input_count};
-  grtc_arena_vec_t result_vec = {(void*)results, result_count, result_count};
+  grtc_type_t* type = grt_arena_alloc_zeroed(parser->arena, sizeof(*type));
+  grt_arena_vec_t input_vec = {(void*)inputs, input_count, input_count};
+  grt_arena_vec_t result_vec = {(void*)results, result_count, result_count};
   if (!type) return NULL;
   type->kind = GRTC_TYPE_FUNCTION;
   if (!grt_status_consume_ok(
@@ -945,7 +945,7 @@ const grtc_attribute_t* grtc_parser_function_type_attr(
 }
 
 grt_status_t grtc_parser_add_attribute(grtc_parser_t* parser,
-                                       grtc_arena_vec_t* attributes,
+                                       grt_arena_vec_t* attributes,
                                        const char* name,
                                        const grtc_attribute_t* value) {
   if (!value) return grtc_parser_oom(parser);
@@ -980,7 +980,7 @@ grt_status_t grtc_parser_parse_symbol_name(grtc_parser_t* parser,
 
 static grt_status_t grtc_parse_symbol_ref(grtc_parser_t* parser,
                                           grtc_attribute_t* attribute) {
-  grtc_arena_vec_t names = {0};
+  grt_arena_vec_t names = {0};
   for (;;) {
     grt_string_view_t name;
     GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &name));
@@ -996,7 +996,7 @@ static grt_status_t grtc_parse_symbol_ref(grtc_parser_t* parser,
 }
 
 grt_status_t grtc_parser_parse_attribute_dict(grtc_parser_t* parser,
-                                              grtc_arena_vec_t* attributes) {
+                                              grt_arena_vec_t* attributes) {
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LBRACE,
                                          "to open an attribute dictionary"));
   bool done = false;
@@ -1043,13 +1043,13 @@ grt_status_t grtc_parser_parse_attribute_dict(grtc_parser_t* parser,
 }
 
 grt_status_t grtc_parser_parse_optional_attribute_dict(
-    grtc_parser_t* parser, grtc_arena_vec_t* attributes) {
+    grtc_parser_t* parser, grt_arena_vec_t* attributes) {
   if (!grtc_parser_at(parser, GRTC_TOKEN_LBRACE)) return grt_ok_status();
   return grtc_parser_parse_attribute_dict(parser, attributes);
 }
 
 grt_status_t grtc_parser_parse_optional_attributes_keyword(
-    grtc_parser_t* parser, grtc_arena_vec_t* attributes) {
+    grtc_parser_t* parser, grt_arena_vec_t* attributes) {
   bool found = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "attributes", &found));
   return found ? grtc_parser_parse_attribute_dict(parser, attributes)
@@ -1058,7 +1058,7 @@ grt_status_t grtc_parser_parse_optional_attributes_keyword(
 
 // dense<...> values, gathered before the type that follows them is known.
 typedef struct grtc_dense_literal_t {
-  grtc_arena_vec_t leaves;  // grtc_literal_t
+  grt_arena_vec_t leaves;  // grtc_literal_t
   int64_t shape[GRTC_MAX_NESTING];
   uint32_t rank;   // list nesting depth; 0 for a splat
   bool has_shape;  // false until the first leaf fixes the depth
@@ -1198,7 +1198,7 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
                                   (unsigned long long)(element_count * element_size),
                                   element_size);
     }
-    uint8_t* data = grtc_arena_alloc(parser->arena, byte_count);
+    uint8_t* data = grt_arena_alloc_zeroed(parser->arena, byte_count);
     if (!data) return grtc_parser_oom(parser);
     for (size_t i = 0; i < byte_count; ++i) {
       int high = grtc_hex_digit_value(digits[2 * i]);
@@ -1237,7 +1237,7 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
     }
   }
   size_t byte_count = (splat ? 1 : (size_t)element_count) * element_size;
-  uint8_t* data = grtc_arena_alloc(parser->arena, byte_count);
+  uint8_t* data = grt_arena_alloc_zeroed(parser->arena, byte_count);
   if (!data) return grtc_parser_oom(parser);
   for (uint32_t i = 0; i < dense->leaves.count; ++i) {
     GRT_RETURN_IF_ERROR(
@@ -1302,7 +1302,7 @@ static grt_status_t grtc_parse_dense_array(grtc_parser_t* parser,
                                 "array<...> elements must be integers or "
                                 "floats, found %s", spelled);
   }
-  grtc_arena_vec_t bytes = {0};
+  grt_arena_vec_t bytes = {0};
   bool has_values = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COLON, &has_values));
   while (has_values) {
@@ -1361,7 +1361,7 @@ static grt_status_t grtc_parse_attribute_inner(grtc_parser_t* parser,
       return grtc_parse_optional_colon_type(parser, &attribute->type);
     case GRTC_TOKEN_LSQUARE: {
       GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
-      grtc_arena_vec_t items = {0};
+      grt_arena_vec_t items = {0};
       bool done = false;
       GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RSQUARE, &done));
       while (!done) {
@@ -1382,7 +1382,7 @@ static grt_status_t grtc_parse_attribute_inner(grtc_parser_t* parser,
       return grt_ok_status();
     }
     case GRTC_TOKEN_LBRACE: {
-      grtc_arena_vec_t entries = {0};
+      grt_arena_vec_t entries = {0};
       GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute_dict(parser, &entries));
       attribute->kind = GRTC_ATTR_DICTIONARY;
       attribute->dictionary.count = entries.count;
@@ -1500,7 +1500,7 @@ static grt_status_t grtc_parse_location_list(grtc_parser_t* parser,
                                              grtc_token_kind_t close,
                                              const char* separator_keyword,
                                              grtc_location_t* location) {
-  grtc_arena_vec_t children = {0};
+  grt_arena_vec_t children = {0};
   bool done = close == GRTC_TOKEN_RSQUARE &&
               grtc_parser_at(parser, GRTC_TOKEN_RSQUARE);
   while (!done) {
@@ -1706,7 +1706,7 @@ static grt_status_t grtc_check_value_type(grtc_parser_t* parser,
 }
 
 static grtc_block_t* grtc_new_block(grtc_parser_t* parser) {
-  return grtc_arena_alloc(parser->arena, sizeof(grtc_block_t));
+  return grt_arena_alloc_zeroed(parser->arena, sizeof(grtc_block_t));
 }
 
 // Finds or forward-declares block |label| in the current region.
@@ -1744,9 +1744,9 @@ grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &has_args));
   if (has_args) {
     // Both `(%a, %b : t1, t2)` and `(%a : t1, %b : t2)` occur in practice.
-    grtc_arena_vec_t operands = {0};
-    grtc_arena_vec_t uses = {0};  // grtc_token_t, for type errors
-    grtc_arena_vec_t types = {0};
+    grt_arena_vec_t operands = {0};
+    grt_arena_vec_t uses = {0};  // grtc_token_t, for type errors
+    grt_arena_vec_t types = {0};
     for (;;) {
       grtc_token_t use = parser->token;
       grtc_value_t* value = NULL;
@@ -1819,7 +1819,7 @@ static grt_status_t grtc_set_block_args(grtc_parser_t* parser,
                                         const grtc_argument_decl_t* args,
                                         uint32_t count) {
   block->arg_count = count;
-  block->args = grtc_arena_alloc(parser->arena,
+  block->args = grt_arena_alloc_zeroed(parser->arena,
                                  (count ? count : 1) * sizeof(grtc_value_t));
   if (!block->args) return grtc_parser_oom(parser);
   for (uint32_t i = 0; i < count; ++i) {
@@ -1859,7 +1859,7 @@ static grt_status_t grtc_parse_block_header(grtc_parser_t* parser,
   grtc_block_t* block = entry->block;
   block->label = label.text;
   GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
-  grtc_arena_vec_t args = {0};
+  grt_arena_vec_t args = {0};
   bool has_args = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &has_args));
   bool done = has_args && grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
@@ -1941,7 +1941,7 @@ grt_status_t grtc_parser_parse_region(grtc_parser_t* parser,
 
 static grt_status_t grtc_parse_operand_list(grtc_parser_t* parser,
                                             grtc_token_kind_t close,
-                                            grtc_arena_vec_t* operands) {
+                                            grt_arena_vec_t* operands) {
   bool done = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, close, &done));
   while (!done) {
@@ -1981,7 +1981,7 @@ static grt_status_t grtc_parse_generic_body(grtc_parser_t* parser,
   }
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LESS, &has));
   if (has) {
-    grtc_arena_vec_t entries = {0};
+    grt_arena_vec_t entries = {0};
     GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute_dict(parser, &entries));
     GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_GREATER,
                                            "to close the properties"));
@@ -2073,7 +2073,7 @@ typedef struct grtc_result_binding_t {
 } grtc_result_binding_t;
 
 static grt_status_t grtc_parse_result_bindings(grtc_parser_t* parser,
-                                               grtc_arena_vec_t* bindings,
+                                               grt_arena_vec_t* bindings,
                                                uint32_t* out_total) {
   *out_total = 0;
   if (!grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) return grt_ok_status();
@@ -2115,7 +2115,7 @@ static grt_status_t grtc_parse_custom_op(grtc_parser_t* parser,
   const grtc_op_syntax_t* syntax = grtc_find_syntax(parser, name);
   if (!syntax && parser->default_dialect && !memchr(name.data, '.', name.size)) {
     size_t prefix = strlen(parser->default_dialect);
-    char* full = grtc_arena_alloc(parser->arena, prefix + 1 + name.size + 1);
+    char* full = grt_arena_alloc_zeroed(parser->arena, prefix + 1 + name.size + 1);
     if (!full) return grtc_parser_oom(parser);
     memcpy(full, parser->default_dialect, prefix);
     full[prefix] = '.';
@@ -2145,7 +2145,7 @@ static grt_status_t grtc_parse_custom_op(grtc_parser_t* parser,
 static grt_status_t grtc_parse_operation(grtc_parser_t* parser,
                                          grtc_block_t* block) {
   GRT_RETURN_IF_ERROR(grtc_parser_enter(parser));
-  grtc_arena_vec_t bindings = {0};
+  grt_arena_vec_t bindings = {0};
   grtc_op_state_t state;
   memset(&state, 0, sizeof(state));
   grtc_token_t first = parser->token;
@@ -2190,7 +2190,7 @@ static grt_status_t grtc_parse_operation(grtc_parser_t* parser,
   op->regions = state.regions.data;
   for (uint32_t i = 0; i < op->region_count; ++i) op->regions[i]->parent = op;
   op->result_count = state.result_types.count;
-  op->results = grtc_arena_alloc(
+  op->results = grt_arena_alloc_zeroed(
       parser->arena, (op->result_count ? op->result_count : 1) * sizeof(grtc_value_t));
   if (!op->results) return grtc_parser_oom(parser);
   const grtc_type_t** types = state.result_types.data;
@@ -2282,23 +2282,23 @@ grt_status_t grtc_parse_source(grt_string_view_t source, const char* file_name,
                                grt_allocator_t allocator,
                                grtc_module_t** out_module) {
   *out_module = NULL;
-  grtc_arena_t arena;
-  grtc_arena_initialize(allocator, &arena);
-  grtc_module_t* module = grtc_arena_alloc(&arena, sizeof(*module));
+  grt_arena_t arena;
+  grt_arena_init(allocator, 0, &arena);
+  grtc_module_t* module = grt_arena_alloc_zeroed(&arena, sizeof(*module));
   const char* name = file_name ? file_name : "<input>";
-  char* name_copy = module ? grtc_arena_strndup(&arena, name, strlen(name)) : NULL;
-  char* text = name_copy ? grtc_arena_strndup(&arena, source.data, source.size) : NULL;
+  char* name_copy = module ? grt_arena_strndup(&arena, name, strlen(name)) : NULL;
+  char* text = name_copy ? grt_arena_strndup(&arena, source.data, source.size) : NULL;
   if (!text) {
-    grtc_arena_deinitialize(&arena);
+    grt_arena_deinit(&arena);
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                            "out of memory copying %zu bytes of source",
                            source.size);
   }
   module->file_name = name_copy;
   module->source = grt_make_string_view(text, source.size);
-  grtc_parser_t* parser = grtc_arena_alloc(&arena, sizeof(*parser));
+  grtc_parser_t* parser = grt_arena_alloc_zeroed(&arena, sizeof(*parser));
   if (!parser) {
-    grtc_arena_deinitialize(&arena);
+    grt_arena_deinit(&arena);
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   parser->module = module;

@@ -24,15 +24,15 @@ extern "C" {
 typedef struct grtc_parser_t grtc_parser_t;
 
 // An op being parsed: what a pretty-form parser fills in. Vectors live in
-// the arena (grtc_arena_vec_t of the noted element type).
+// the arena (grt_arena_vec_t of the noted element type).
 typedef struct grtc_op_state_t {
   grt_string_view_t name;
-  grtc_arena_vec_t operands;      // grtc_value_t*
-  grtc_arena_vec_t result_types;  // const grtc_type_t*
-  grtc_arena_vec_t attributes;    // grtc_named_attribute_t
+  grt_arena_vec_t operands;      // grtc_value_t*
+  grt_arena_vec_t result_types;  // const grtc_type_t*
+  grt_arena_vec_t attributes;    // grtc_named_attribute_t
   const grtc_attribute_t* properties;
-  grtc_arena_vec_t successors;    // grtc_successor_t
-  grtc_arena_vec_t regions;       // grtc_region_t*
+  grt_arena_vec_t successors;    // grtc_successor_t
+  grt_arena_vec_t regions;       // grtc_region_t*
   // How many results the text binds (%a, %b:2 = ...): pretty forms that
   // cannot spell their result types need it to know how many to produce.
   uint32_t bound_result_count;
@@ -88,7 +88,7 @@ grt_status_t grtc_parse_file(const char* path,
 //===----------------------------------------------------------------------===//
 
 const grtc_token_t* grtc_parser_token(const grtc_parser_t* parser);
-grtc_arena_t* grtc_parser_arena(grtc_parser_t* parser);
+grt_arena_t* grtc_parser_arena(grtc_parser_t* parser);
 grt_status_t grtc_parser_advance(grtc_parser_t* parser) GRT_MUST_USE;
 
 // An error at the current token: "file:line:col: error: <message>".
@@ -121,21 +121,21 @@ grt_status_t grtc_parser_parse_type(grtc_parser_t* parser,
 // Parses a comma-separated type list, parenthesized or not ("i32, i32" or
 // "(i32, i32)" or "()"), appending to |types| (const grtc_type_t*).
 grt_status_t grtc_parser_parse_type_list(grtc_parser_t* parser,
-                                         grtc_arena_vec_t* types) GRT_MUST_USE;
+                                         grt_arena_vec_t* types) GRT_MUST_USE;
 grt_status_t grtc_parser_parse_attribute(grtc_parser_t* parser,
                                          const grtc_attribute_t** out_attribute)
     GRT_MUST_USE;
 // Parses `{name = value, ...}` appending to |attributes|
 // (grtc_named_attribute_t); duplicate names are errors.
 grt_status_t grtc_parser_parse_attribute_dict(grtc_parser_t* parser,
-                                              grtc_arena_vec_t* attributes)
+                                              grt_arena_vec_t* attributes)
     GRT_MUST_USE;
 // As above when the current token is '{'; does nothing otherwise.
 grt_status_t grtc_parser_parse_optional_attribute_dict(
-    grtc_parser_t* parser, grtc_arena_vec_t* attributes) GRT_MUST_USE;
+    grtc_parser_t* parser, grt_arena_vec_t* attributes) GRT_MUST_USE;
 // Parses `attributes {...}` when the keyword is present.
 grt_status_t grtc_parser_parse_optional_attributes_keyword(
-    grtc_parser_t* parser, grtc_arena_vec_t* attributes) GRT_MUST_USE;
+    grtc_parser_t* parser, grt_arena_vec_t* attributes) GRT_MUST_USE;
 // Parses a use of a defined SSA value (%x or %x#1).
 grt_status_t grtc_parser_parse_operand(grtc_parser_t* parser,
                                        grtc_value_t** out_value) GRT_MUST_USE;
@@ -171,7 +171,7 @@ grt_status_t grtc_parser_parse_optional_location(
 
 // Appends name = value to a grtc_named_attribute_t vector.
 grt_status_t grtc_parser_add_attribute(grtc_parser_t* parser,
-                                       grtc_arena_vec_t* attributes,
+                                       grt_arena_vec_t* attributes,
                                        const char* name,
                                        const grtc_attribute_t* value)
     GRT_MUST_USE;

@@ -44,14 +44,14 @@ typedef struct grtc_vm_symbol_t {
 typedef struct grtc_vm_assembler_t {
   const char* file_name;
   grt_allocator_t allocator;
-  grtc_arena_t arena;
+  grt_arena_t arena;
   grt_module_writer_t* writer;
   grt_vm_bytecode_emitter_t* emitter;
   uint64_t features;
-  grtc_arena_vec_t symbols;       // grtc_vm_symbol_t
-  grtc_arena_vec_t functions;     // grtc_operation_t*: vm.func, vm.initializer
-  grtc_arena_vec_t initializers;  // uint32_t function ordinals
-  grtc_arena_vec_t globals;       // grtc_vm_symbol_t* with initial values
+  grt_arena_vec_t symbols;       // grtc_vm_symbol_t
+  grt_arena_vec_t functions;     // grtc_operation_t*: vm.func, vm.initializer
+  grt_arena_vec_t initializers;  // uint32_t function ordinals
+  grt_arena_vec_t globals;       // grtc_vm_symbol_t* with initial values
   uint32_t global_bytes;
   uint32_t global_ref_count;
   // The function being assembled.
@@ -66,7 +66,7 @@ static grt_status_t grtc_vm_oom(void) {
 }
 
 static void* grtc_vm_alloc(grtc_vm_assembler_t* a, size_t size) {
-  return grtc_arena_alloc(&a->arena, size ? size : 1);
+  return grt_arena_alloc_zeroed(&a->arena, size ? size : 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -92,7 +92,7 @@ static grt_status_t grtc_vm_add_symbol(grtc_vm_assembler_t* a, grtc_operation_t*
                          GRT_SV_ARG(name), existing->op->line);
   }
   grtc_vm_symbol_t symbol = {name, kind, ordinal, GRT_VM_TYPE_COUNT, op};
-  GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->symbols, &symbol, sizeof(symbol)));
+  GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->symbols, &symbol, sizeof(symbol)));
   if (out_symbol) *out_symbol = &((grtc_vm_symbol_t*)a->symbols.data)[a->symbols.count - 1];
   return grt_ok_status();
 }
@@ -142,7 +142,7 @@ static const char* grtc_vm_type_text(grtc_vm_assembler_t* a, const grtc_type_t* 
   char buffer[128];
   size_t length = grtc_format_type(type, buffer, sizeof(buffer));
   if (length >= sizeof(buffer)) length = sizeof(buffer) - 1;
-  const char* text = grtc_arena_strndup(&a->arena, buffer, length);
+  const char* text = grt_arena_strndup(&a->arena, buffer, length);
   return text ? text : "?";
 }
 
@@ -735,7 +735,7 @@ static const char* grtc_vm_ref_type_name(grtc_vm_assembler_t* a, const grtc_type
     case GRTC_TYPE_OPAQUE: {
       grt_string_view_t text = type->opaque;
       if (text.size && text.data[0] == '!') text = grt_string_view_substr(text, 1, SIZE_MAX);
-      return grtc_arena_strndup(&a->arena, text.data, text.size);
+      return grt_arena_strndup(&a->arena, text.data, text.size);
     }
     default: return NULL;
   }
@@ -1012,7 +1012,7 @@ static grt_status_t grtc_vm_assemble_function(grtc_vm_assembler_t* a, grtc_opera
   if (initializer) {
     char buffer[32];
     int length = snprintf(buffer, sizeof(buffer), "__initializer_%u", ordinal);
-    name = grt_make_string_view(grtc_arena_strndup(&a->arena, buffer, (size_t)length),
+    name = grt_make_string_view(grt_arena_strndup(&a->arena, buffer, (size_t)length),
                                 (size_t)length);
   } else {
     const grtc_type_t* type = grtc_vm_function_type(function);
@@ -1135,7 +1135,7 @@ static grt_status_t grtc_vm_declare_global(grtc_vm_assembler_t* a, grtc_operatio
               (initial->kind == GRTC_ATTR_FLOAT && initial->floating == 0.0 &&
                !signbit(initial->floating));
   if (zero) return grt_ok_status();  // globals start zeroed
-  return grtc_arena_vec_push(&a->arena, &a->globals, &symbol, sizeof(symbol));
+  return grt_arena_vec_push(&a->arena, &a->globals, &symbol, sizeof(symbol));
 }
 
 // Declares every symbol so bodies may refer to ones defined later.
@@ -1146,12 +1146,12 @@ static grt_status_t grtc_vm_declare(grtc_vm_assembler_t* a, grtc_operation_t* vm
     if (grtc_operation_is(op, "vm.func")) {
       GRT_RETURN_IF_ERROR(grtc_vm_add_symbol(a, op, name, GRTC_VM_SYMBOL_FUNCTION,
                                              a->functions.count, NULL));
-      GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
+      GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
     } else if (grtc_operation_is(op, "vm.initializer")) {
       uint32_t ordinal = a->functions.count;
       GRT_RETURN_IF_ERROR(
-          grtc_arena_vec_push(&a->arena, &a->initializers, &ordinal, sizeof(ordinal)));
-      GRT_RETURN_IF_ERROR(grtc_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
+          grt_arena_vec_push(&a->arena, &a->initializers, &ordinal, sizeof(ordinal)));
+      GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
     } else if (grtc_operation_is(op, "vm.import")) {
       const grtc_type_t* type = grtc_vm_function_type(op);
       if (!type) {
@@ -1263,10 +1263,10 @@ grt_status_t grtc_vm_assemble(grtc_operation_t* vm_module, const char* file_name
   a.file_name = file_name;
   a.allocator = allocator;
   a.writer = writer;
-  grtc_arena_initialize(allocator, &a.arena);
+  grt_arena_init(allocator, 0, &a.arena);
   grt_status_t status = grt_vm_bytecode_emitter_create(allocator, &a.emitter);
   if (grt_status_is_ok(status)) status = grtc_vm_assemble_module(&a, vm_module);
   grt_vm_bytecode_emitter_destroy(a.emitter);
-  grtc_arena_deinitialize(&a.arena);
+  grt_arena_deinit(&a.arena);
   return status;
 }

@@ -126,7 +126,7 @@ static void grtc_vm_extend(grtc_vm_liveness_t* l, uint32_t v, uint32_t position)
 }
 
 #define GRTC_VM_ALLOC(arena, type, count) \
-  ((type*)grtc_arena_alloc((arena), sizeof(type) * ((size_t)(count) + 1)))
+  ((type*)grt_arena_alloc_zeroed((arena), sizeof(type) * ((size_t)(count) + 1)))
 
 static grt_status_t grtc_vm_out_of_memory(void) {
   return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
@@ -134,7 +134,7 @@ static grt_status_t grtc_vm_out_of_memory(void) {
 }
 
 // Numbers the function's blocks, ops and values and builds the index.
-static grt_status_t grtc_vm_number(grtc_arena_t* arena, grtc_region_t* body,
+static grt_status_t grtc_vm_number(grt_arena_t* arena, grtc_region_t* body,
                                    grtc_vm_liveness_t* l,
                                    grtc_vm_pointer_index_t* index) {
   for (grtc_block_t* b = body->first; b; b = b->next) {
@@ -183,7 +183,7 @@ static grt_status_t grtc_vm_number(grtc_arena_t* arena, grtc_region_t* body,
   return grt_ok_status();
 }
 
-static grt_status_t grtc_vm_compute_liveness(grtc_arena_t* arena,
+static grt_status_t grtc_vm_compute_liveness(grt_arena_t* arena,
                                              const grtc_vm_pointer_index_t* index,
                                              grtc_vm_liveness_t* l) {
   l->words = (l->value_count + 63) / 64;
@@ -290,7 +290,7 @@ static void grtc_vm_compute_intervals(const grtc_vm_pointer_index_t* index,
 }
 
 // Per op, per flat operand: dead after the op on every path.
-static grt_status_t grtc_vm_compute_last_uses(grtc_arena_t* arena,
+static grt_status_t grtc_vm_compute_last_uses(grt_arena_t* arena,
                                               const grtc_vm_pointer_index_t* index,
                                               const grtc_vm_liveness_t* l,
                                               const bool*** out_last_uses) {
@@ -394,7 +394,7 @@ static uint32_t grtc_vm_coalesce_target(const grtc_vm_pointer_index_t* index,
   return arg;
 }
 
-grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
+grt_status_t grtc_vm_allocate_registers(grt_arena_t* arena,
                                         const char* file_name,
                                         grtc_operation_t* function,
                                         grtc_vm_registers_t* out_registers) {

@@ -46,7 +46,7 @@ bool grtc_vm_register_type(const grtc_type_t* type, grt_vm_type_t* out_type);
 // Allocates registers for |function| (a vm.func or vm.initializer: its first
 // region is the body). Everything lives in |arena|. Errors name the value
 // whose type has no register, as file:line:col of |file_name|.
-grt_status_t grtc_vm_allocate_registers(grtc_arena_t* arena,
+grt_status_t grtc_vm_allocate_registers(grt_arena_t* arena,
                                         const char* file_name,
                                         grtc_operation_t* function,
                                         grtc_vm_registers_t* out_registers)

@@ -71,7 +71,7 @@ static grt_status_t grtc_vm_push_operand(grtc_parser_t* parser,
                                          grtc_op_state_t* state) {
   grtc_value_t* value = NULL;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_operand(parser, &value));
-  return grtc_arena_vec_push(grtc_parser_arena(parser), &state->operands, &value,
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->operands, &value,
                              sizeof(value));
 }
 
@@ -146,7 +146,7 @@ static grt_status_t grtc_vm_parse_operands_op(grtc_parser_t* parser,
                                               const grtc_op_syntax_t* syntax,
                                               grtc_op_state_t* state) {
   const grtc_vm_operand_format_t* format = syntax->data;
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   bool seen_symbol = false, seen_literal = false;
   // util.do_not_optimize(%x) wraps its operands in parentheses.
   bool paren = false;
@@ -167,8 +167,8 @@ static grt_status_t grtc_vm_parse_operands_op(grtc_parser_t* parser,
                                            "to close the operand list"));
   }
   GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
-  grtc_arena_vec_t types = {0};
-  grtc_arena_vec_t result_types = {0};
+  grt_arena_vec_t types = {0};
+  grt_arena_vec_t result_types = {0};
   bool colon = false, arrow = false;
   grtc_token_t types_token = *grtc_parser_token(parser);
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COLON, &colon));
@@ -207,7 +207,7 @@ static grt_status_t grtc_vm_parse_operands_op(grtc_parser_t* parser,
     }
     if (!type) return grtc_parser_error(parser, "out of memory");
     GRT_RETURN_IF_ERROR(
-        grtc_arena_vec_push(arena, &state->result_types, &type, sizeof(type)));
+        grt_arena_vec_push(arena, &state->result_types, &type, sizeof(type)));
   }
   return grt_ok_status();
 }
@@ -391,7 +391,7 @@ static grt_status_t grtc_vm_parse_rodata_inline(grtc_parser_t* parser,
                                          "and the result type"));
   const grtc_type_t* type = NULL;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
-  GRT_RETURN_IF_ERROR(grtc_arena_vec_push(grtc_parser_arena(parser),
+  GRT_RETURN_IF_ERROR(grt_arena_vec_push(grtc_parser_arena(parser),
                                           &state->result_types, &type, sizeof(type)));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL,
                                          "and the inline value"));
@@ -408,7 +408,7 @@ static grt_status_t grtc_vm_parse_initializer(grtc_parser_t* parser,
       grtc_parser_parse_optional_attributes_keyword(parser, &state->attributes));
   grtc_region_t* body = NULL;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_region(parser, NULL, 0, &body));
-  return grtc_arena_vec_push(grtc_parser_arena(parser), &state->regions, &body,
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->regions, &body,
                              sizeof(body));
 }
 
@@ -481,14 +481,14 @@ static grt_status_t grtc_vm_parse_br_table(grtc_parser_t* parser,
 static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                                 const grtc_op_syntax_t* syntax,
                                                 grtc_op_state_t* state) {
-  grtc_arena_t* arena = grtc_parser_arena(parser);
+  grt_arena_t* arena = grtc_parser_arena(parser);
   grt_string_view_t callee;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
   GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
                                                 grtc_parser_symbol_attr(parser, callee)));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the call arguments"));
-  grtc_arena_vec_t sizes = {0};  // int32_t
+  grt_arena_vec_t sizes = {0};  // int32_t
   bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
   while (more) {
     int32_t size = -1;
@@ -507,7 +507,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
     } else {
       GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
     }
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &sizes, &size, sizeof(size)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sizes, &size, sizeof(size)));
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
   }
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
@@ -517,7 +517,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                          "and the callee's type"));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the callee's argument types"));
-  grtc_arena_vec_t types = {0};  // const grtc_attribute_t* (type attrs)
+  grt_arena_vec_t types = {0};  // const grtc_attribute_t* (type attrs)
   more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
   while (more) {
     grtc_token_t at = *grtc_parser_token(parser);
@@ -537,7 +537,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                   variadic ? "variadic ('...')" : "not variadic");
     }
     const grtc_attribute_t* attr = grtc_parser_type_attr(parser, type);
-    GRT_RETURN_IF_ERROR(grtc_arena_vec_push(arena, &types, &attr, sizeof(attr)));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &types, &attr, sizeof(attr)));
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
   }
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
@@ -549,7 +549,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
                                          "and the callee's result types"));
   GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &state->result_types));
-  grtc_attribute_t* segment_sizes = grtc_arena_alloc(arena, sizeof(*segment_sizes));
+  grtc_attribute_t* segment_sizes = grt_arena_alloc_zeroed(arena, sizeof(*segment_sizes));
   if (!segment_sizes) return grtc_parser_error(parser, "out of memory");
   segment_sizes->kind = GRTC_ATTR_DENSE_ARRAY;
   segment_sizes->type = grtc_parser_integer_type(parser, 32);
