@@ -4,6 +4,7 @@
 #include "hal/command_buffer.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char* grt_hal_command_buffer_state_name(
@@ -217,10 +218,11 @@ grt_status_t grt_hal_command_buffer_dispatch(
   for (size_t i = 0; i < params->binding_count && grt_status_is_ok(status);
        ++i) {
     bindings[i] = params->bindings[i];
+    char what[96];
+    snprintf(what, sizeof(what), "dispatch of '%.*s' binding %zu",
+             GRT_SV_ARG(entry->name), i);
     status = grt_hal_command_buffer_validate_ref(
-        cb, &bindings[i], GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE, "binding");
-    status = grt_status_annotate(status, "dispatch of '%.*s' binding %zu",
-                                 GRT_SV_ARG(entry->name), i);
+        cb, &bindings[i], GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE, what);
   }
   if (grt_status_is_ok(status)) {
     grt_hal_dispatch_params_t resolved = *params;
