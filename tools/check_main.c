@@ -1,30 +1,44 @@
-// grt-check: the runner for end-to-end VM tests written as modules.
+// grt-check: the runner for end-to-end tests written as modules.
 //
-//   grt-check prog.vmfb
+//   grt-check [--device=URI] [--expect_fail_message=fail_x=TEXT]... m.vmfb
 //
 // Every exported function named test_* must return without error and every
-// one named fail_* must fail (vm.fail, a failed vm.check.*, a trap such as a
-// division by zero or a stack overflow). Each runs in a fresh context so no
-// test sees another's globals. One line per function, then "N passed, M
-// failed" alone on a line; the exit status is nonzero on any failure and
-// when the module has no test functions at all (a suite that tests nothing
-// must not pass).
+// one named fail_* must fail (vm.fail, a failed check.expect_*, a trap such
+// as a division by zero or a stack overflow). Each runs in a fresh session
+// (its own VM context, hal and check modules) on one device, so no test
+// sees another's globals. --expect_fail_message=fail_x=TEXT additionally
+// requires fail_x's error ("CODE: message") to contain TEXT, so a fail_
+// test that fails for the wrong reason is caught. One line per function,
+// then "N passed, M failed" alone on a line; the exit status is nonzero on
+// any failure and when the module has no test functions at all (a suite
+// that tests nothing must not pass).
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/session.h"
 #include "tools/flags.h"
-#include "tools/loaded_module.h"
-#include "vm/invoke.h"
 #include "vm/list.h"
 #include "vm/signature.h"
 
 static grt_flag_list_t grt_check_positionals;
+static const char* grt_check_device = "local-sync";
+static grt_flag_list_t grt_check_fail_messages;
+
+static const grt_flag_t grt_check_flag_table[] = {
+    {"device", 0, GRT_FLAG_STRING, &grt_check_device, "URI",
+     "device to run on (default local-sync)"},
+    {"expect_fail_message", 0, GRT_FLAG_LIST, &grt_check_fail_messages,
+     "NAME=TEXT", "fail_* function NAME must fail with a message containing "
+     "TEXT"},
+};
 
 static const grt_flags_spec_t grt_check_flags_spec = {
     "grt-check",
     "runs every test_* (must succeed) and fail_* (must fail) export of a "
-    "VM module",
-    "MODULE.vmfb", NULL, 0, &grt_check_positionals};
+    "module",
+    "[flags] MODULE.vmfb", grt_check_flag_table,
+    sizeof(grt_check_flag_table) / sizeof(grt_check_flag_table[0]),
+    &grt_check_positionals};
 
 // X(prefix, whether the function is expected to fail)
 #define GRT_CHECK_KIND_LIST(X) \
@@ -44,10 +58,38 @@ static bool grt_check_classify(grt_string_view_t name,
   return false;
 }
 
-// Calls |function| in a fresh context; *out_call_status is how the call
+// What one run of grt-check shares: the runtime and the device.
+typedef struct grt_check_state_t {
+  const char* path;
+  grt_runtime_instance_t* instance;
+  grt_hal_device_t* device;
+} grt_check_state_t;
+
+// A fresh session holding the module; errors name the file.
+static grt_status_t grt_check_open_session(const grt_check_state_t* state,
+                                           grt_runtime_session_t** out) {
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_session_create(state->instance, state->device, out));
+  grt_status_t status =
+      grt_runtime_session_append_module_from_file(*out, state->path);
+  if (!grt_status_is_ok(status)) {
+    grt_runtime_session_release(*out);
+    *out = NULL;
+  }
+  return status;
+}
+
+// The module appended last, i.e. the one under test.
+static grt_vm_module_t* grt_check_module_of(grt_runtime_session_t* session) {
+  grt_vm_context_t* context = grt_runtime_session_context(session);
+  return grt_vm_context_module_at(context,
+                                  grt_vm_context_module_count(context) - 1);
+}
+
+// Calls |function| in a fresh session; *out_call_status is how the call
 // went. A returned failure is a harness problem (a test function with
-// arguments, no memory for a context) and fails even a fail_ function.
-static grt_status_t grt_check_call(const grt_tools_loaded_module_t* loaded,
+// arguments, no memory for a session) and fails even a fail_ function.
+static grt_status_t grt_check_call(const grt_check_state_t* state,
                                    const grt_vm_function_t* function,
                                    grt_status_t* out_call_status) {
   *out_call_status = grt_ok_status();
@@ -61,71 +103,141 @@ static grt_status_t grt_check_call(const grt_tools_loaded_module_t* loaded,
                            GRT_SV_ARG(function->name),
                            GRT_SV_ARG(signature.text));
   }
-  grt_vm_context_t* context = NULL;
-  GRT_RETURN_IF_ERROR(grt_tools_create_context(loaded, &context));
+  grt_runtime_session_t* session = NULL;
+  GRT_RETURN_IF_ERROR(grt_check_open_session(state, &session));
+  grt_allocator_t allocator =
+      grt_runtime_instance_host_allocator(state->instance);
   grt_vm_list_t* outputs = NULL;
-  grt_status_t status =
-      grt_vm_list_create(grt_vm_type_def_variant(), signature.results.size,
-                         loaded->allocator, &outputs);
+  grt_vm_function_t fresh;
+  grt_status_t status = grt_vm_module_lookup_function(
+      grt_check_module_of(session), function->name, &fresh);
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_list_create(grt_vm_type_def_variant(),
+                                signature.results.size, allocator, &outputs);
+  }
   if (grt_status_is_ok(status)) {
     *out_call_status =
-        grt_vm_invoke(context, function, NULL, outputs, loaded->allocator);
+        grt_runtime_session_call(session, &fresh, NULL, outputs);
     grt_vm_list_release(outputs);
   }
-  grt_vm_context_release(context);
+  grt_runtime_session_release(session);
   return status;
 }
 
-static grt_status_t grt_check_module(const char* path,
-                                     grt_allocator_t allocator,
+// The TEXT of --expect_fail_message=NAME=TEXT for |name|, or NULL.
+static const char* grt_check_expected_message(grt_string_view_t name) {
+  for (size_t i = 0; i < grt_check_fail_messages.count; ++i) {
+    grt_string_view_t key, text;
+    if (grt_string_view_split(
+            grt_make_cstring_view(grt_check_fail_messages.values[i]), '=',
+            &key, &text) &&
+        grt_string_view_equal(key, name)) {
+      return text.data;
+    }
+  }
+  return NULL;
+}
+
+// Every --expect_fail_message must name a fail_* export, so a typo cannot
+// silently check nothing.
+static grt_status_t grt_check_validate_fail_messages(grt_vm_module_t* module) {
+  for (size_t i = 0; i < grt_check_fail_messages.count; ++i) {
+    const char* value = grt_check_fail_messages.values[i];
+    grt_string_view_t key, text;
+    bool expect_failure = false;
+    grt_vm_function_t function;
+    if (!grt_string_view_split(grt_make_cstring_view(value), '=', &key,
+                               &text) ||
+        key.size == 0 || text.size == 0) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "--expect_fail_message '%s': expected "
+                             "NAME=TEXT, e.g. fail_x=division by zero",
+                             value);
+    }
+    grt_status_t status = grt_vm_module_lookup_function(module, key, &function);
+    bool found = grt_status_is_ok(status);
+    grt_status_free(status);
+    if (!found || !grt_check_classify(key, &expect_failure) ||
+        !expect_failure) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "--expect_fail_message '%s': '%.*s' is not a "
+                             "fail_* function of the module",
+                             value, GRT_SV_ARG(key));
+    }
+  }
+  return grt_ok_status();
+}
+
+// Prints the line of one test function; returns whether it passed.
+static bool grt_check_report(grt_string_view_t name, bool expect_failure,
+                             grt_status_t harness_status,
+                             grt_status_t status) {
+  char error[2048] = "";
+  if (!grt_status_is_ok(status)) grt_status_format(status, error, sizeof(error));
+  const char* wanted = expect_failure ? grt_check_expected_message(name) : NULL;
+  bool ok = grt_status_is_ok(harness_status) &&
+            grt_status_is_ok(status) != expect_failure &&
+            (!wanted || strstr(error, wanted) != NULL);
+  printf("[ %s ] %.*s", ok ? "PASS" : "FAIL", GRT_SV_ARG(name));
+  if (!grt_status_is_ok(harness_status)) {
+    char harness[2048];
+    grt_status_format(harness_status, harness, sizeof(harness));
+    printf(": %s", harness);
+  } else if (!grt_status_is_ok(status) && wanted && !ok) {
+    printf(": failed with \"%s\", expected a message containing \"%s\"",
+           error, wanted);
+  } else if (!grt_status_is_ok(status)) {
+    // A fail_ test shows what it failed with, so a wrong reason is visible.
+    printf(": %s%s", expect_failure ? "failed as expected: " : "", error);
+  } else if (expect_failure) {
+    printf(": succeeded, but a fail_ function must fail");
+  }
+  printf("\n");
+  return ok;
+}
+
+static grt_status_t grt_check_module(grt_check_state_t* state,
                                      bool* out_all_passed) {
-  grt_tools_loaded_module_t loaded;
-  GRT_RETURN_IF_ERROR(grt_tools_load_module(path, allocator, &loaded));
-  grt_vm_module_t* module = loaded.module;
+  *out_all_passed = false;
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
+      state->instance, grt_check_device, NULL, &state->device));
+  // One session to list the exports; each test then gets its own.
+  grt_runtime_session_t* listing = NULL;
+  GRT_RETURN_IF_ERROR(grt_check_open_session(state, &listing));
+  grt_vm_module_t* module = grt_check_module_of(listing);
+  grt_status_t status = grt_check_validate_fail_messages(module);
   size_t passed = 0, failed = 0;
   uint32_t export_count = module->vtable->export_count(module);
-  for (uint32_t i = 0; i < export_count; ++i) {
+  for (uint32_t i = 0; grt_status_is_ok(status) && i < export_count; ++i) {
     grt_vm_function_t function = module->vtable->export_at(module, i);
     bool expect_failure = false;
     if (!grt_check_classify(function.name, &expect_failure)) continue;
-    grt_status_t status = grt_ok_status();
-    grt_status_t harness_status = grt_check_call(&loaded, &function, &status);
-    bool ok = grt_status_is_ok(harness_status) &&
-              grt_status_is_ok(status) != expect_failure;
-    if (ok) {
+    grt_status_t call_status = grt_ok_status();
+    grt_status_t harness_status =
+        grt_check_call(state, &function, &call_status);
+    if (grt_check_report(function.name, expect_failure, harness_status,
+                         call_status)) {
       ++passed;
     } else {
       ++failed;
     }
-    printf("[ %s ] %.*s", ok ? "PASS" : "FAIL", GRT_SV_ARG(function.name));
-    if (!grt_status_is_ok(harness_status)) {
-      printf(": %s: %s", grt_status_code_name(grt_status_code(harness_status)),
-             grt_status_message(harness_status));
-      grt_status_free(harness_status);
-    } else if (!grt_status_is_ok(status)) {
-      // A fail_ test shows what it failed with, so a wrong reason is visible.
-      printf(": %s%s: %s", expect_failure ? "failed as expected: " : "",
-             grt_status_code_name(grt_status_code(status)),
-             grt_status_message(status));
-    } else if (expect_failure) {
-      printf(": succeeded, but a fail_ function must fail");
-    }
-    printf("\n");
-    grt_status_free(status);
+    grt_status_free(harness_status);
+    grt_status_free(call_status);
   }
-  grt_status_t status = grt_ok_status();
-  if (passed + failed == 0) {
+  if (grt_status_is_ok(status) && passed + failed == 0) {
     char exports[1024];
     status = grt_make_status(
         GRT_STATUS_NOT_FOUND,
         "'%s' has no test functions: expected exports named test_* or "
         "fail_*; it exports: %s",
-        path, grt_vm_module_format_exports(module, exports, sizeof(exports)));
-  } else {
+        state->path,
+        grt_vm_module_format_exports(module, exports, sizeof(exports)));
+  } else if (grt_status_is_ok(status)) {
     printf("%zu passed, %zu failed\n", passed, failed);
   }
   *out_all_passed = failed == 0;
-  grt_tools_unload_module(&loaded);
+  grt_runtime_session_release(listing);
   return status;
 }
 
@@ -142,8 +254,10 @@ int main(int argc, char** argv) {
   }
   if (exit_code < 0) {
     bool all_passed = false;
-    grt_status_t status = grt_check_module(grt_check_positionals.values[0],
-                                           allocator, &all_passed);
+    grt_check_state_t state = {grt_check_positionals.values[0], NULL, NULL};
+    grt_status_t status = grt_check_module(&state, &all_passed);
+    if (state.device) grt_hal_device_release(state.device);
+    if (state.instance) grt_runtime_instance_release(state.instance);
     exit_code = all_passed ? 0 : 1;
     if (!grt_status_is_ok(status)) {
       fflush(stdout);

@@ -76,6 +76,11 @@ static grt_status_t grt_flags_store(const grt_flag_t* flag, const char* value,
           grt_string_view_parse_i64(grt_make_cstring_view(value),
                                     (int64_t*)flag->value),
           "flag '--%s'", flag->name);
+    case GRT_FLAG_FLOAT:
+      return grt_status_annotate(
+          grt_string_view_parse_f64(grt_make_cstring_view(value),
+                                    (double*)flag->value),
+          "flag '--%s'", flag->name);
     case GRT_FLAG_BOOL: {
       static const struct {
         const char* text;

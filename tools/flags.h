@@ -28,6 +28,7 @@ extern "C" {
 typedef enum grt_flag_kind_e {
   GRT_FLAG_STRING,  // value: const char**; the last occurrence wins
   GRT_FLAG_INT,     // value: int64_t*; decimal or 0x hex
+  GRT_FLAG_FLOAT,   // value: double*; a decimal number such as 1e-4
   GRT_FLAG_BOOL,    // value: bool*
   GRT_FLAG_LIST,    // value: grt_flag_list_t*; every occurrence appended
 } grt_flag_kind_t;

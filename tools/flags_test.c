@@ -168,6 +168,26 @@ static void test_parse_for_main_exit_codes(void** state) {
   grt_flags_release(&t.spec, grt_allocator_system());
 }
 
+static void test_float_flag(void** state) {
+  (void)state;
+  double threshold = 0;
+  const grt_flag_t table[] = {
+      {"threshold", 0, GRT_FLAG_FLOAT, &threshold, "X", "a tolerance"}};
+  grt_flags_spec_t spec = {"grt-test", "tests flags", "", table, 1, NULL};
+  bool help = false;
+  const char* good[] = {"grt-test", "--threshold=1e-3", NULL};
+  assert_null(grt_flags_parse(&spec, 2, (char**)good, grt_allocator_system(),
+                              &help));
+  assert_true(threshold == 1e-3);
+  const char* bad[] = {"grt-test", "--threshold", "tiny", NULL};
+  grt_status_t status = grt_flags_parse(&spec, 3, (char**)bad,
+                                        grt_allocator_system(), &help);
+  assert_non_null(status);
+  assert_non_null(strstr(grt_status_message(status), "flag '--threshold'"));
+  assert_non_null(strstr(grt_status_message(status), "\"tiny\""));
+  grt_status_free(status);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_spellings),
@@ -175,6 +195,7 @@ int main(void) {
       cmocka_unit_test(test_help),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_parse_for_main_exit_codes),
+      cmocka_unit_test(test_float_flag),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

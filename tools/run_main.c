@@ -1,119 +1,145 @@
-// grt-run: loads a module, calls one exported function with arguments from
-// the command line and prints its results the way IREE's run tool does
-// ("result[0]: i32=55"), so scripts and users see the same spelling.
+// grt-run: loads a module into a session on a device, calls one exported
+// function with arguments from the command line and prints its results the
+// way IREE's run tool does ("result[0]: i32=55", or "result[0]:
+// hal.buffer_view" and "2x2xf32=[1 2][3 4]"), so scripts and users see the
+// same spelling.
 //
-//   grt-run --module=prog.vmfb --function=fib --input=25 [--print_statistics]
+//   grt-run --module=m.vmfb --function=main --device=local-task
+//           --input=2x2xf32=1 2 3 4 --input=@x.npy --output=@y.npy
+//           --expected_output=2x2xf32=2 4 6 8
 //
-// Scalar inputs are plain numbers read as the type the function's signature
-// gives that argument; IREE's typed spelling (--input=i32=25) is accepted
-// and checked against it, and "(null)" passes a null ref.
-#include <float.h>
+// The value syntax of --input, --output and --expected_output is described
+// in tensor_io.h and docs/tools.md.
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "base/string_view.h"
 #include "base/time.h"
+#include "hal/allocator.h"
+#include "hal/driver.h"
+#include "runtime/session.h"
 #include "tools/flags.h"
-#include "tools/loaded_module.h"
-#include "vm/buffer.h"
-#include "vm/invoke.h"
+#include "tools/tensor_io.h"
 #include "vm/list.h"
 #include "vm/signature.h"
 
 typedef struct grt_run_flags_t {
   const char* module;
   const char* function;
+  const char* device;
+  bool list_devices;
+  int64_t task_workers;
   grt_flag_list_t inputs;
+  grt_flag_list_t outputs;
+  grt_flag_list_t expected_outputs;
+  double expected_f16_threshold;
+  double expected_f32_threshold;
+  double expected_f64_threshold;
+  int64_t print_max_element_count;
   bool print_statistics;
 } grt_run_flags_t;
 
-static grt_run_flags_t flags;
+static grt_run_flags_t flags = {
+    .device = "local-sync",
+    .expected_f16_threshold = 0.001,
+    .expected_f32_threshold = 0.0001,
+    .expected_f64_threshold = 0.0001,
+    .print_max_element_count = 1024,
+};
 
 static const grt_flag_t grt_run_flag_table[] = {
     {"module", 0, GRT_FLAG_STRING, &flags.module, "FILE",
      "module file (.vmfb) to load"},
     {"function", 0, GRT_FLAG_STRING, &flags.function, "NAME",
      "exported function to call"},
+    {"device", 0, GRT_FLAG_STRING, &flags.device, "URI",
+     "device to run on: local-sync (default), local-task, vulkan://1, ..."},
+    {"list_devices", 0, GRT_FLAG_BOOL, &flags.list_devices, NULL,
+     "list the devices of every driver and exit"},
+    {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
+     "local-task worker threads (0: one per core)"},
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
-     "next argument: a number, TYPE=number (i32=5), or (null)"},
+     "next argument: 5, i32=5, 2x2xf32=1 2 3 4, 2x2xf32=0, @x.npy, "
+     "2x2xf32=@raw.bin or (null)"},
+    {"output", 0, GRT_FLAG_LIST, &flags.outputs, "TARGET",
+     "where the next result goes: - (print), @y.npy, +y.npy (append), "
+     "@y.bin (raw)"},
+    {"expected_output", 0, GRT_FLAG_LIST, &flags.expected_outputs, "VALUE",
+     "what the next result must be (same syntax as --input)"},
+    {"expected_f16_threshold", 0, GRT_FLAG_FLOAT,
+     &flags.expected_f16_threshold, "X",
+     "absolute tolerance for f16/bf16 results (default 0.001)"},
+    {"expected_f32_threshold", 0, GRT_FLAG_FLOAT,
+     &flags.expected_f32_threshold, "X",
+     "absolute tolerance for f32 results (default 0.0001)"},
+    {"expected_f64_threshold", 0, GRT_FLAG_FLOAT,
+     &flags.expected_f64_threshold, "X",
+     "absolute tolerance for f64 results (default 0.0001)"},
+    {"print_max_element_count", 0, GRT_FLAG_INT,
+     &flags.print_max_element_count, "N",
+     "print at most N elements of a tensor (default 1024; 0: all)"},
     {"print_statistics", 0, GRT_FLAG_BOOL, &flags.print_statistics, NULL,
-     "print load and call times"},
+     "print load and call times and peak memory"},
 };
 
 static const grt_flags_spec_t grt_run_flags_spec = {
-    "grt-run", "calls one function of a VM module and prints its results",
+    "grt-run", "calls one function of a module on a device and prints its results",
     "--module=FILE --function=NAME [--input=VALUE]...", grt_run_flag_table,
     sizeof(grt_run_flag_table) / sizeof(grt_run_flag_table[0]), NULL};
 
-// Reads --input[index] as a value of |type|.
-static grt_status_t grt_run_parse_input(size_t index, const char* text,
-                                        grt_vm_value_type_t type,
-                                        const grt_vm_function_t* function,
-                                        grt_vm_variant_t* out_value) {
-  grt_string_view_t value = grt_make_cstring_view(text);
-  grt_string_view_t type_name, typed_value;
-  if (grt_string_view_split(value, '=', &type_name, &typed_value)) {
-    if (!grt_string_view_equal_cstring(type_name,
-                                       grt_vm_value_type_name(type))) {
-      return grt_make_status(
-          GRT_STATUS_INVALID_ARGUMENT,
-          "--input '%s': argument %zu of '%.*s' is %s, got %.*s", text, index,
-          GRT_SV_ARG(function->name), grt_vm_value_type_name(type),
-          GRT_SV_ARG(type_name));
-    }
-    value = typed_value;
+// Everything one run holds, released by grt_run_state_release.
+typedef struct grt_run_state_t {
+  grt_allocator_t allocator;
+  grt_runtime_instance_t* instance;
+  grt_hal_device_t* device;
+  grt_runtime_session_t* session;
+  grt_vm_list_t* inputs;
+  grt_vm_list_t* outputs;
+  grt_tools_tensor_io_t io;
+} grt_run_state_t;
+
+static void grt_run_state_release(grt_run_state_t* state) {
+  if (state->outputs) grt_vm_list_release(state->outputs);
+  if (state->inputs) grt_vm_list_release(state->inputs);
+  grt_tools_tensor_io_deinitialize(&state->io);
+  if (state->session) grt_runtime_session_release(state->session);
+  if (state->device) grt_hal_device_release(state->device);
+  if (state->instance) grt_runtime_instance_release(state->instance);
+}
+
+static grt_status_t grt_run_list_devices(grt_run_state_t* state) {
+  grt_hal_driver_registry_t* registry =
+      grt_runtime_instance_driver_registry(state->instance);
+  size_t length = grt_hal_driver_registry_format_devices(registry, NULL, 0);
+  char* text = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_malloc(state->allocator, length + 1, (void**)&text));
+  grt_hal_driver_registry_format_devices(registry, text, length + 1);
+  fputs(text, stdout);
+  grt_allocator_free(state->allocator, text);
+  return grt_ok_status();
+}
+
+// "(i32, ref)" for the argument-count message.
+static void grt_run_format_argument_types(grt_string_view_t arguments,
+                                          char* out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < arguments.size && used < capacity; ++i) {
+    grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
+    grt_vm_value_type_from_cconv_char(arguments.data[i], &type);
+    int n = snprintf(out + used, capacity - used, "%s%s", i ? ", " : "",
+                     grt_vm_value_type_name(type));
+    if (n < 0) break;
+    used += (size_t)n;
   }
-  grt_status_t status = grt_ok_status();
-  double f64 = 0;
-  switch (type) {
-    case GRT_VM_VALUE_TYPE_I32:
-      *out_value = grt_vm_variant_i32(0);
-      status = grt_string_view_parse_i32(value, &out_value->i32);
-      break;
-    case GRT_VM_VALUE_TYPE_I64:
-      *out_value = grt_vm_variant_i64(0);
-      status = grt_string_view_parse_i64(value, &out_value->i64);
-      break;
-    case GRT_VM_VALUE_TYPE_F32:
-      status = grt_string_view_parse_f64(value, &f64);
-      if (grt_status_is_ok(status) && isfinite(f64) && fabs(f64) > FLT_MAX) {
-        status = grt_make_status(GRT_STATUS_OUT_OF_RANGE,
-                                 "%.*s is out of range for f32",
-                                 GRT_SV_ARG(value));
-      }
-      *out_value = grt_vm_variant_f32((float)f64);
-      break;
-    case GRT_VM_VALUE_TYPE_F64:
-      *out_value = grt_vm_variant_f64(0);
-      status = grt_string_view_parse_f64(value, &out_value->f64);
-      break;
-    case GRT_VM_VALUE_TYPE_REF:
-      if (!grt_string_view_equal_cstring(value, "(null)")) {
-        status = grt_make_status(
-            GRT_STATUS_INVALID_ARGUMENT,
-            "a ref argument can only be given as (null), got '%.*s'",
-            GRT_SV_ARG(value));
-      }
-      *out_value = grt_vm_variant_empty();
-      out_value->type = GRT_VM_VALUE_TYPE_REF;
-      break;
-    default:
-      status = grt_make_status(GRT_STATUS_INTERNAL, "value type %d",
-                               (int)type);
-      break;
-  }
-  return grt_status_annotate(status, "--input '%s' for argument %zu (%s) of '%.*s'",
-                             text, index, grt_vm_value_type_name(type),
-                             GRT_SV_ARG(function->name));
 }
 
 // Builds the argument list from --input, checked against the signature.
-static grt_status_t grt_run_make_inputs(const grt_vm_function_t* function,
-                                        grt_allocator_t allocator,
-                                        grt_vm_list_t** out_inputs) {
+static grt_status_t grt_run_make_inputs(grt_run_state_t* state,
+                                        const grt_vm_function_t* function) {
   grt_vm_signature_t signature;
   GRT_RETURN_IF_ERROR(
       grt_vm_signature_parse(function->calling_convention, &signature));
@@ -125,15 +151,8 @@ static grt_status_t grt_run_make_inputs(const grt_vm_function_t* function,
                            GRT_SV_ARG(signature.text));
   }
   if (signature.arguments.size != flags.inputs.count) {
-    char types[128] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < signature.arguments.size && used < sizeof(types); ++i) {
-      grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
-      grt_vm_value_type_from_cconv_char(signature.arguments.data[i], &type);
-      int n = snprintf(types + used, sizeof(types) - used, "%s%s", i ? ", " : "",
-                       grt_vm_value_type_name(type));
-      if (n > 0) used += (size_t)n;
-    }
+    char types[128];
+    grt_run_format_argument_types(signature.arguments, types, sizeof(types));
     return grt_make_status(
         GRT_STATUS_INVALID_ARGUMENT,
         "'%.*s' takes %zu argument%s (%s), got %zu --input value%s",
@@ -142,127 +161,154 @@ static grt_status_t grt_run_make_inputs(const grt_vm_function_t* function,
         flags.inputs.count == 1 ? "" : "s");
   }
   GRT_RETURN_IF_ERROR(grt_vm_list_create(grt_vm_type_def_variant(),
-                                         flags.inputs.count, allocator,
-                                         out_inputs));
+                                         flags.inputs.count, state->allocator,
+                                         &state->inputs));
   for (size_t i = 0; i < flags.inputs.count; ++i) {
     grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
     grt_vm_value_type_from_cconv_char(signature.arguments.data[i], &type);
     grt_vm_variant_t value = grt_vm_variant_empty();
-    GRT_RETURN_IF_ERROR(grt_run_parse_input(i, flags.inputs.values[i], type,
-                                            function, &value));
-    GRT_RETURN_IF_ERROR(grt_vm_list_push_variant(*out_inputs, &value));
+    grt_status_t status = grt_tools_parse_argument(
+        &state->io, state->device, flags.inputs.values[i], type, &value);
+    if (grt_status_is_ok(status)) {
+      status = grt_vm_list_push_variant(state->inputs, &value);
+    }
+    grt_vm_variant_reset(&value);
+    GRT_RETURN_IF_ERROR_ANNOTATED(
+        status, "--input '%s' for argument %zu (%s) of '%.*s'",
+        flags.inputs.values[i], i, grt_vm_value_type_name(type),
+        GRT_SV_ARG(function->name));
   }
   return grt_ok_status();
 }
 
-// The shortest decimal that reads back as the same value, so results print
-// as "f32=3.14" rather than "3.1400001".
-static void grt_run_format_float(double value, bool single, char* buffer,
-                                 size_t capacity) {
-  if (isnan(value)) {
-    snprintf(buffer, capacity, "%s", signbit(value) ? "-nan" : "nan");
-    return;
-  }
-  int max_digits = single ? 9 : 17;
-  for (int digits = 1; digits <= max_digits; ++digits) {
-    snprintf(buffer, capacity, "%.*g", digits, value);
-    double back = strtod(buffer, NULL);
-    if (single ? (float)back == (float)value : back == value) return;
-  }
+// A count of --output or --expected_output values must match the results.
+static grt_status_t grt_run_check_count(const char* flag, size_t given,
+                                        size_t results) {
+  if (given == 0 || given == results) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "the function returned %zu result%s, got %zu --%s "
+                         "value%s",
+                         results, results == 1 ? "" : "s", given, flag,
+                         given == 1 ? "" : "s");
 }
 
-static void grt_run_print_result(size_t index, const grt_vm_variant_t* value) {
-  char text[64];
-  printf("result[%zu]: ", index);
-  switch (value->type) {
-    case GRT_VM_VALUE_TYPE_I32:
-      printf("i32=%" PRId32 "\n", value->i32);
-      return;
-    case GRT_VM_VALUE_TYPE_I64:
-      printf("i64=%" PRId64 "\n", value->i64);
-      return;
-    case GRT_VM_VALUE_TYPE_F32:
-      grt_run_format_float(value->f32, true, text, sizeof(text));
-      printf("f32=%s\n", text);
-      return;
-    case GRT_VM_VALUE_TYPE_F64:
-      grt_run_format_float(value->f64, false, text, sizeof(text));
-      printf("f64=%s\n", text);
-      return;
-    default:
-      break;
+// Prints or writes each result, then compares with --expected_output.
+// *out_all_matched is false when a comparison failed.
+static grt_status_t grt_run_handle_results(grt_run_state_t* state,
+                                           bool* out_all_matched) {
+  *out_all_matched = true;
+  size_t count = grt_vm_list_size(state->outputs);
+  GRT_RETURN_IF_ERROR(grt_run_check_count("output", flags.outputs.count, count));
+  GRT_RETURN_IF_ERROR(grt_run_check_count(
+      "expected_output", flags.expected_outputs.count, count));
+  size_t max_elements = flags.print_max_element_count > 0
+                            ? (size_t)flags.print_max_element_count
+                            : 0;
+  grt_tools_thresholds_t thresholds = {flags.expected_f16_threshold,
+                                       flags.expected_f32_threshold,
+                                       flags.expected_f64_threshold};
+  grt_status_t status = grt_ok_status();
+  for (size_t i = 0; grt_status_is_ok(status) && i < count; ++i) {
+    grt_vm_variant_t value = grt_vm_variant_empty();
+    status = grt_vm_list_get_variant_assign(state->outputs, i, &value);
+    if (grt_status_is_ok(status)) {
+      status = grt_tools_write_result(
+          &state->io, state->device,
+          flags.outputs.count ? flags.outputs.values[i] : "-", i, &value,
+          max_elements, stdout);
+    }
+    if (grt_status_is_ok(status) && flags.expected_outputs.count) {
+      bool matched = false;
+      char message[512];
+      status = grt_tools_compare_result(
+          &state->io, state->device, i, flags.expected_outputs.values[i],
+          &value, &thresholds, &matched, message, sizeof(message));
+      if (grt_status_is_ok(status) && !matched) {
+        printf("[FAILED] %s\n", message);
+        *out_all_matched = false;
+      }
+    }
+    grt_vm_variant_reset(&value);
   }
-  if (!value->ref.ptr) {
-    printf("(null)\n");
-  } else if (value->ref.type == grt_vm_buffer_type()) {
-    printf("vm.buffer[%" PRIu64 " bytes]\n",
-           grt_vm_buffer_length((const grt_vm_buffer_t*)value->ref.ptr));
-  } else if (value->ref.type == grt_vm_list_type()) {
-    printf("vm.list[%zu elements]\n",
-           grt_vm_list_size((const grt_vm_list_t*)value->ref.ptr));
-  } else {
-    printf("%s\n", value->ref.type->name);
+  if (grt_status_is_ok(status) && flags.expected_outputs.count &&
+      *out_all_matched) {
+    printf("[SUCCESS] all function outputs matched their expected values\n");
   }
+  return status;
 }
 
-static grt_status_t grt_run(grt_allocator_t allocator) {
+static void grt_run_print_statistics(grt_run_state_t* state, int64_t load_ns,
+                                     int64_t call_ns) {
+  grt_hal_allocator_statistics_t stats;
+  memset(&stats, 0, sizeof(stats));
+  grt_hal_allocator_query_statistics(grt_hal_device_allocator(state->device),
+                                     &stats);
+  struct rusage usage;
+  memset(&usage, 0, sizeof(usage));
+  getrusage(RUSAGE_SELF, &usage);
+  // Whole nanoseconds and bytes so the benchmark scripts can divide
+  // without loss; Linux reports ru_maxrss in KiB.
+  printf("statistics:\n  load_ns: %" PRId64 "\n  call_ns: %" PRId64
+         "\n  device_peak_bytes: %" PRIu64 "\n  device_allocations: %" PRIu64
+         "\n  host_peak_rss_bytes: %" PRId64 "\n",
+         load_ns, call_ns, stats.peak_bytes_allocated, stats.allocation_count,
+         (int64_t)usage.ru_maxrss * 1024);
+}
+
+static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
+  *out_all_matched = true;
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
+  if (flags.list_devices) return grt_run_list_devices(state);
   if (!flags.module) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "no module given: expected --module=FILE.vmfb");
   }
+  if (flags.task_workers < 0 || flags.task_workers > UINT32_MAX) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "--task_workers=%" PRId64
+                           ": expected 0 (one per core) or a positive count",
+                           flags.task_workers);
+  }
   grt_time_t start = grt_time_now_ns();
-  grt_tools_loaded_module_t loaded;
-  GRT_RETURN_IF_ERROR(grt_tools_load_module(flags.module, allocator, &loaded));
-  grt_vm_context_t* context = NULL;
-  grt_vm_list_t* inputs = NULL;
-  grt_vm_list_t* outputs = NULL;
-  grt_vm_function_t function;
-  grt_status_t status = grt_tools_create_context(&loaded, &context);
+  grt_hal_device_options_t options;
+  memset(&options, 0, sizeof(options));
+  options.worker_count = (uint32_t)flags.task_workers;
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
+      state->instance, flags.device, &options, &state->device));
+  GRT_RETURN_IF_ERROR(grt_runtime_session_create(
+      state->instance, state->device, &state->session));
+  GRT_RETURN_IF_ERROR(grt_runtime_session_append_module_from_file(
+      state->session, flags.module));
   grt_time_t loaded_at = grt_time_now_ns();
-  if (grt_status_is_ok(status) && !flags.function) {
+  if (!flags.function) {
+    grt_vm_context_t* context = grt_runtime_session_context(state->session);
+    grt_vm_module_t* module = grt_vm_context_module_at(
+        context, grt_vm_context_module_count(context) - 1);
     char exports[1024];
-    status = grt_make_status(
+    return grt_make_status(
         GRT_STATUS_INVALID_ARGUMENT,
         "no function given: expected --function=NAME; '%s' exports: %s",
         flags.module,
-        grt_vm_module_format_exports(loaded.module, exports, sizeof(exports)));
+        grt_vm_module_format_exports(module, exports, sizeof(exports)));
   }
-  if (grt_status_is_ok(status)) {
-    status = grt_vm_module_lookup_function(
-        loaded.module, grt_make_cstring_view(flags.function), &function);
+  grt_vm_function_t function;
+  GRT_RETURN_IF_ERROR(grt_runtime_session_lookup_function(
+      state->session, flags.function, &function));
+  GRT_RETURN_IF_ERROR(grt_run_make_inputs(state, &function));
+  GRT_RETURN_IF_ERROR(grt_vm_list_create(grt_vm_type_def_variant(), 4,
+                                         state->allocator, &state->outputs));
+  printf("EXEC @%s\n", flags.function);
+  fflush(stdout);
+  grt_time_t call_start = grt_time_now_ns();
+  GRT_RETURN_IF_ERROR(grt_runtime_session_call(state->session, &function,
+                                               state->inputs, state->outputs));
+  grt_time_t call_end = grt_time_now_ns();
+  GRT_RETURN_IF_ERROR(grt_run_handle_results(state, out_all_matched));
+  if (flags.print_statistics) {
+    grt_run_print_statistics(state, (int64_t)(loaded_at - start),
+                             (int64_t)(call_end - call_start));
   }
-  if (grt_status_is_ok(status)) {
-    status = grt_run_make_inputs(&function, allocator, &inputs);
-  }
-  if (grt_status_is_ok(status)) {
-    status = grt_vm_list_create(grt_vm_type_def_variant(), 4, allocator,
-                                &outputs);
-  }
-  grt_time_t call_start = 0, call_end = 0;
-  if (grt_status_is_ok(status)) {
-    printf("EXEC @%s\n", flags.function);
-    fflush(stdout);
-    call_start = grt_time_now_ns();
-    status = grt_vm_invoke(context, &function, inputs, outputs, allocator);
-    call_end = grt_time_now_ns();
-  }
-  for (size_t i = 0; grt_status_is_ok(status) && i < grt_vm_list_size(outputs);
-       ++i) {
-    grt_vm_variant_t value = grt_vm_variant_empty();
-    status = grt_vm_list_get_variant_assign(outputs, i, &value);
-    if (grt_status_is_ok(status)) grt_run_print_result(i, &value);
-    grt_vm_variant_reset(&value);
-  }
-  if (grt_status_is_ok(status) && flags.print_statistics) {
-    // Whole nanoseconds so the benchmark scripts can divide without loss.
-    printf("statistics:\n  load_ns: %" PRId64 "\n  call_ns: %" PRId64 "\n",
-           (int64_t)(loaded_at - start), (int64_t)(call_end - call_start));
-  }
-  if (outputs) grt_vm_list_release(outputs);
-  if (inputs) grt_vm_list_release(inputs);
-  if (context) grt_vm_context_release(context);
-  grt_tools_unload_module(&loaded);
-  return status;
+  return grt_ok_status();
 }
 
 int main(int argc, char** argv) {
@@ -270,8 +316,13 @@ int main(int argc, char** argv) {
   int exit_code =
       grt_flags_parse_for_main(&grt_run_flags_spec, argc, argv, allocator);
   if (exit_code < 0) {
-    grt_status_t status = grt_run(allocator);
-    exit_code = 0;
+    grt_run_state_t state;
+    memset(&state, 0, sizeof(state));
+    state.allocator = allocator;
+    grt_tools_tensor_io_initialize(allocator, &state.io);
+    bool all_matched = true;
+    grt_status_t status = grt_run(&state, &all_matched);
+    exit_code = all_matched ? 0 : 1;
     if (!grt_status_is_ok(status)) {
       fflush(stdout);
       fprintf(stderr, "grt-run: ");
@@ -279,6 +330,7 @@ int main(int argc, char** argv) {
       grt_status_free(status);
       exit_code = 1;
     }
+    grt_run_state_release(&state);
   }
   grt_flags_release(&grt_run_flags_spec, allocator);
   return exit_code;

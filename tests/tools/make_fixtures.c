@@ -119,6 +119,14 @@ static grt_status_t body_pass_ref(grt_vm_bytecode_emitter_t* e) {
   return emit_return(e, &result, 1);
 }
 
+// Returns its two ref arguments in swapped order.
+static grt_status_t body_swap_refs(grt_vm_bytecode_emitter_t* e) {
+  GRT_RETURN_IF_ERROR(entry_block(e));
+  grt_vm_register_t results[] = {{GRT_VM_TYPE_REF, 1, true},
+                                 {GRT_VM_TYPE_REF, 0, true}};
+  return emit_return(e, results, 2);
+}
+
 // Returns a new 16-byte buffer.
 static grt_status_t body_make_buffer(grt_vm_bytecode_emitter_t* e) {
   GRT_RETURN_IF_ERROR(entry_block(e));
@@ -152,6 +160,7 @@ static const grt_fixture_function_t scalars_functions[] = {
     {"nothing", "0v_v", 0, 0, body_return_nothing},
     {"pass_ref", "0r_r", 0, 1, body_pass_ref},
     {"make_buffer", "0v_r", 3, 1, body_make_buffer},
+    {"swap_refs", "0rr_rr", 0, 2, body_swap_refs},
 };
 
 static const grt_fixture_function_t checks_functions[] = {
@@ -176,8 +185,13 @@ static const grt_fixture_function_t no_tests_functions[] = {
 
 #define GRT_FIXTURE_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+// scalars.vmfb is what grt-run runs; with_data.vmfb is the same module
+// plus the executables (placeholder bytes no device could load), rodata,
+// globals and import that grt-dump shows.
 static const grt_fixture_module_t fixtures[] = {
     {"scalars.vmfb", "scalars", scalars_functions,
+     GRT_FIXTURE_COUNT(scalars_functions), false},
+    {"with_data.vmfb", "scalars", scalars_functions,
      GRT_FIXTURE_COUNT(scalars_functions), true},
     {"checks.vmfb", "checks", checks_functions,
      GRT_FIXTURE_COUNT(checks_functions), false},
