@@ -32,15 +32,25 @@ void grt_hal_cts_expect_error(grt_status_t status, grt_status_code_t code,
 // Prepares the first kernel format the device accepts. A format the cache
 // claims but fails to prepare is a conformance failure, kept for the tests
 // that need kernels to report.
-static void prepare_kernels(void) {
+static void prepare_kernels(const char* required_format) {
   grt_hal_executable_cache_t* cache =
       grt_hal_device_executable_cache(grt_hal_cts.device);
   size_t used = 0;
   for (size_t i = 0; i < grt_hal_cts_kernel_format_count; ++i) {
     const grt_hal_cts_kernel_format_t* row = &grt_hal_cts_kernel_formats[i];
     const char* format = row->format();
+    if (required_format && strcmp(format, required_format) != 0) continue;
     if (!grt_hal_executable_cache_can_prepare_format(
             cache, grt_make_cstring_view(format))) {
+      if (required_format) {
+        snprintf(grt_hal_cts.kernel_problem,
+                 sizeof(grt_hal_cts.kernel_problem),
+                 "device %.64s cannot prepare the requested kernel format "
+                 "'%.64s'",
+                 grt_hal_cts.device_uri, format);
+        grt_hal_cts.kernel_failed = true;
+        return;
+      }
       used += (size_t)snprintf(grt_hal_cts.kernel_problem + used,
                                used < sizeof(grt_hal_cts.kernel_problem)
                                    ? sizeof(grt_hal_cts.kernel_problem) - used
@@ -84,9 +94,28 @@ static void prepare_kernels(void) {
            grt_hal_cts.device_uri, formats);
 }
 
-grt_status_t grt_hal_cts_initialize(const char* device_uri) {
+// INVALID_ARGUMENT listing the rows when |format| is not one of them.
+static grt_status_t check_kernel_format(const char* format) {
+  char formats[256];
+  size_t used = 0;
+  for (size_t i = 0; i < grt_hal_cts_kernel_format_count; ++i) {
+    const char* row = grt_hal_cts_kernel_formats[i].format();
+    if (strcmp(row, format) == 0) return grt_ok_status();
+    if (used < sizeof(formats)) {
+      used += (size_t)snprintf(formats + used, sizeof(formats) - used, "%s%s",
+                               i ? ", " : "", row);
+    }
+  }
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "the suite has no kernels in format '%s'; it has %s",
+                         format, formats);
+}
+
+grt_status_t grt_hal_cts_initialize(const char* device_uri,
+                                    const char* kernel_format) {
   memset(&grt_hal_cts, 0, sizeof(grt_hal_cts));
   grt_hal_cts.host_allocator = grt_allocator_system();
+  if (kernel_format) GRT_RETURN_IF_ERROR(check_kernel_format(kernel_format));
   if (strlen(device_uri) >= sizeof(grt_hal_cts.device_uri)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "device URI '%s' is too long (at most %zu bytes)",
@@ -110,7 +139,7 @@ grt_status_t grt_hal_cts_initialize(const char* device_uri) {
   GRT_RETURN_IF_ERROR(grt_hal_driver_registry_create_device(
       grt_hal_cts.registry, device_uri, &options, grt_hal_cts.host_allocator,
       &grt_hal_cts.device));
-  prepare_kernels();
+  prepare_kernels(kernel_format);
   return grt_ok_status();
 }
 

@@ -68,8 +68,12 @@ typedef struct grt_hal_cts_t {
 extern grt_hal_cts_t grt_hal_cts;
 
 // Creates the device (UNAVAILABLE/NOT_FOUND from the registry mean the
-// driver cannot run here) and prepares the suite's kernels.
-grt_status_t grt_hal_cts_initialize(const char* device_uri) GRT_MUST_USE;
+// driver cannot run here) and prepares the suite's kernels: in the first
+// format of kernels.h the device accepts, or in |kernel_format| when not
+// NULL (INVALID_ARGUMENT when kernels.h has no such row; a device that
+// cannot prepare it fails the tests that need kernels).
+grt_status_t grt_hal_cts_initialize(const char* device_uri,
+                                    const char* kernel_format) GRT_MUST_USE;
 void grt_hal_cts_deinitialize(void);
 
 static inline grt_hal_device_t* grt_hal_cts_device(void) {

@@ -1,6 +1,7 @@
 // The HAL conformance suite's runner: runs every test group against the one
 // device named by --device, e.g.
-//   build/tests/hal_cts --device=local-task [--filter=test_dispatch*]
+//   build/tests/hal_cts/hal_cts --device=local-task [--filter=test_dispatch*]
+//       [--kernel_format=cpu-static]
 // A device whose driver cannot run on this machine (the registry answers
 // UNAVAILABLE or NOT_FOUND) is not a failure: the runner prints
 // "hal_cts: skipped: <reason>", reports every test skipped and exits 0.
@@ -32,12 +33,13 @@ typedef struct flags_t {
   const char* device;
   const char* filter;
   const char* exceptions;
+  const char* kernel_format;
   bool list;
 } flags_t;
 
 static const char kUsage[] =
     "usage: hal_cts --device=<uri> [--filter=<pattern>] "
-    "[--exceptions=<file>] [--list]";
+    "[--kernel_format=<format>] [--exceptions=<file>] [--list]";
 
 // Returns false (having printed why) when the command line is bad.
 static bool parse_flags(int argc, char** argv, flags_t* flags) {
@@ -50,12 +52,15 @@ static bool parse_flags(int argc, char** argv, flags_t* flags) {
       flags->filter = arg + 9;
     } else if (strncmp(arg, "--exceptions=", 13) == 0) {
       flags->exceptions = arg + 13;
+    } else if (strncmp(arg, "--kernel_format=", 16) == 0) {
+      flags->kernel_format = arg + 16;
     } else if (strcmp(arg, "--list") == 0) {
       flags->list = true;
     } else {
       fprintf(stderr,
               "hal_cts: unknown flag '%s'; expected --device=<uri>, "
-              "--filter=<pattern>, --exceptions=<file> or --list\n%s\n",
+              "--filter=<pattern>, --kernel_format=<format>, "
+              "--exceptions=<file> or --list\n%s\n",
               arg, kUsage);
       return false;
     }
@@ -150,11 +155,11 @@ int main(int argc, char** argv) {
 
   char skip_reason[512];
   const char* skip = NULL;
-  status = grt_hal_cts_initialize(flags.device);
+  status = grt_hal_cts_initialize(flags.device, flags.kernel_format);
   if (!grt_status_is_ok(status)) {
     grt_status_code_t code = grt_status_code(status);
     if (code != GRT_STATUS_UNAVAILABLE && code != GRT_STATUS_NOT_FOUND) {
-      fprintf(stderr, "hal_cts: cannot create device '%s': ", flags.device);
+      fprintf(stderr, "hal_cts: cannot set up device '%s': ", flags.device);
       grt_status_fprint(stderr, status);
       grt_status_free(status);
       grt_hal_cts_deinitialize();
