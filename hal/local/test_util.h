@@ -12,8 +12,11 @@
 #include "base/status.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
+#include "hal/device.h"
+#include "hal/driver.h"
 #include "hal/executable.h"
 #include "hal/local/executable.h"
+#include "hal/local/testdata/test_kernels.h"
 
 #define GRT_LOCAL_EXPECT_OK(expr)                                \
   do {                                                           \
@@ -108,6 +111,82 @@ static inline void grt_local_read(grt_hal_buffer_t* buffer, uint64_t offset,
 static inline uint32_t grt_local_ref_count(const void* resource) {
   return (uint32_t)atomic_load(
       &((grt_hal_resource_t*)(uintptr_t)resource)->ref_count);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver tests (link grt_hal_local_test_kernels)
+//===----------------------------------------------------------------------===//
+
+typedef grt_status_t (*grt_local_register_fn_t)(
+    grt_hal_driver_registry_t* registry);
+
+// Creates |uri| through a registry holding only the driver |register_fn|
+// adds, the way applications create devices.
+static inline grt_hal_device_t* grt_local_create_device(
+    grt_local_register_fn_t register_fn, const char* uri,
+    uint32_t worker_count) {
+  grt_hal_driver_registry_t* registry = NULL;
+  GRT_LOCAL_EXPECT_OK(
+      grt_hal_driver_registry_create(grt_allocator_system(), &registry));
+  GRT_LOCAL_EXPECT_OK(register_fn(registry));
+  grt_hal_device_options_t options;
+  memset(&options, 0, sizeof(options));
+  options.worker_count = worker_count;
+  grt_hal_device_t* device = NULL;
+  GRT_LOCAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+      registry, uri, &options, grt_allocator_system(), &device));
+  grt_hal_driver_registry_destroy(registry);
+  return device;
+}
+
+// The test kernels of hal/local/testdata, prepared on |device|.
+static inline grt_hal_executable_t* grt_local_prepare_test_kernels(
+    grt_hal_device_t* device) {
+  static const grt_hal_entry_point_info_t kEntryPoints[] = {
+      GRT_TEST_KERNELS_ENTRY_POINTS};
+  grt_local_register_library(grt_hal_local_test_kernels_library());
+  return grt_local_prepare_static(grt_hal_device_executable_cache(device),
+                                  GRT_TEST_KERNELS_STATIC_NAME, kEntryPoints,
+                                  GRT_TEST_KERNELS_COUNT);
+}
+
+static inline grt_hal_semaphore_list_t grt_local_list(
+    grt_hal_semaphore_t** semaphore, const uint64_t* value) {
+  grt_hal_semaphore_list_t list = {1, semaphore, value};
+  return list;
+}
+
+// Submits one command buffer signalling (semaphore, value) and waits for it.
+static inline grt_status_t grt_local_submit_and_wait(
+    grt_hal_device_t* device, grt_hal_command_buffer_t* command_buffer,
+    const grt_hal_buffer_binding_table_t* binding_table) {
+  grt_hal_semaphore_t* semaphore = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_device_create_semaphore(device, 0, &semaphore));
+  uint64_t value = 1;
+  grt_status_t status = grt_hal_device_queue_execute(
+      device, grt_hal_semaphore_list_empty(), grt_local_list(&semaphore, &value),
+      1, &command_buffer, binding_table);
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_semaphore_wait(semaphore, 1, GRT_HAL_TIMEOUT_INFINITE);
+  }
+  grt_hal_semaphore_release(semaphore);
+  return status;
+}
+
+// A dispatch of test kernel |entry_point| over |x| workgroups.
+static inline grt_hal_dispatch_params_t grt_local_dispatch(
+    grt_hal_executable_t* executable, uint32_t entry_point, uint32_t x,
+    const grt_hal_buffer_ref_t* bindings, size_t binding_count) {
+  grt_hal_dispatch_params_t params;
+  memset(&params, 0, sizeof(params));
+  params.executable = executable;
+  params.entry_point = entry_point;
+  params.workgroup_count[0] = x;
+  params.workgroup_count[1] = 1;
+  params.workgroup_count[2] = 1;
+  params.bindings = bindings;
+  params.binding_count = binding_count;
+  return params;
 }
 
 #endif  // GRT_HAL_LOCAL_TEST_UTIL_H_
