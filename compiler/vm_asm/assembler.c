@@ -15,13 +15,17 @@
 #define GRTC_VM_RODATA_INLINE_LIMIT 4096
 // vm.check.* failures carry this status code.
 #define GRTC_VM_CHECK_STATUS GRT_STATUS_FAILED_PRECONDITION
-// |a - b| above this fails vm.check.nearly_eq (IREE's check module uses the
-// same absolute tolerance).
-#define GRTC_VM_NEARLY_EQ_TOLERANCE 0.0001
+// vm.check.nearly_eq %a, %b passes when |a - b| <= ATOL + RTOL * |b| (the
+// absolute-plus-relative rule of IREE's check module and numpy's isclose:
+// near zero the absolute term decides, for large values the relative one).
+// NaN on either side fails.
+#define GRTC_VM_NEARLY_EQ_ATOL 1e-4
+#define GRTC_VM_NEARLY_EQ_RTOL 1e-4
 // Scratch primitive slots after a function's own registers for the
-// expansions of vm.check.*: [0,2) a difference (an f64 pair at most),
-// [2,4) the tolerance, 4 the failure condition, 5 the status code.
-#define GRTC_VM_SCRATCH_SLOTS 6
+// expansions of vm.check.* and a bare vm.cond_fail: [0,2) a difference (an
+// f64 pair at most), [2,4) the tolerance, 4 the failure condition, 5 the
+// status code, [6,8) a constant.
+#define GRTC_VM_SCRATCH_SLOTS 8
 
 typedef enum grtc_vm_symbol_kind_e {
   GRTC_VM_SYMBOL_FUNCTION,
@@ -895,22 +899,30 @@ static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t
   grt_vm_operand_t a_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = lhs};
   grt_vm_operand_t b_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = rhs};
   if (check->tolerance) {
-    // difference = |a - b|; compare it against the tolerance.
+    // difference = |a - b|; tolerance = ATOL + RTOL * |b|.
     grt_vm_operand_t difference = grt_vm_operand_reg(lhs.type, scratch);
     grt_vm_operand_t tolerance = grt_vm_operand_reg(lhs.type, (uint16_t)(scratch + 2));
-    const char* t = grt_vm_type_name(lhs.type);
-    char name[32];
-    snprintf(name, sizeof(name), "sub.%s", t);
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name,
-                                           (grt_vm_operand_t[]){a_operand, b_operand, difference}, 3));
-    snprintf(name, sizeof(name), "abs.%s", t);
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name,
-                                           (grt_vm_operand_t[]){difference, difference}, 2));
-    snprintf(name, sizeof(name), "const.%s", t);
+    grt_vm_operand_t constant = grt_vm_operand_reg(lhs.type, (uint16_t)(scratch + 6));
     grtc_float_kind_t kind = lhs.type == GRT_VM_TYPE_F32 ? GRTC_FLOAT_F32 : GRTC_FLOAT_F64;
-    grt_vm_operand_t bits =
-        grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_TOLERANCE, kind));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, name, (grt_vm_operand_t[]){bits, tolerance}, 2));
+    const char* t = grt_vm_type_name(lhs.type);
+    char sub_op[16], abs_op[16], mul_op[16], add_op[16], konst_op[16];
+    snprintf(sub_op, sizeof(sub_op), "sub.%s", t);
+    snprintf(abs_op, sizeof(abs_op), "abs.%s", t);
+    snprintf(mul_op, sizeof(mul_op), "mul.%s", t);
+    snprintf(add_op, sizeof(add_op), "add.%s", t);
+    snprintf(konst_op, sizeof(konst_op), "const.%s", t);
+    grt_vm_operand_t rtol = grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_RTOL, kind));
+    grt_vm_operand_t atol = grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_ATOL, kind));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, sub_op,
+                                           (grt_vm_operand_t[]){a_operand, b_operand, difference}, 3));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, abs_op, (grt_vm_operand_t[]){difference, difference}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, abs_op, (grt_vm_operand_t[]){b_operand, tolerance}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, konst_op, (grt_vm_operand_t[]){rtol, constant}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, mul_op,
+                                           (grt_vm_operand_t[]){tolerance, constant, tolerance}, 3));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, konst_op, (grt_vm_operand_t[]){atol, constant}, 2));
+    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, add_op,
+                                           (grt_vm_operand_t[]){tolerance, constant, tolerance}, 3));
     a_operand = difference;
     b_operand = tolerance;
   }
@@ -930,6 +942,29 @@ static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t
   if (!message.size) message = op->name;
   return grtc_vm_emit(a, op, GRT_VM_OP_COND_FAIL,
                       (grt_vm_operand_t[]){condition, code, grt_vm_operand_string(message)}, 3);
+}
+
+// vm.cond_fail %cond, %status, "message" is the table op; IREE's bare
+// vm.cond_fail %cond, "message" fails with UNKNOWN, its default status.
+static grt_status_t grtc_vm_lower_cond_fail(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  if (op->operand_count != 1) {
+    grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_COND_FAIL);
+    return grtc_vm_lower_table_op(&l);
+  }
+  grt_vm_register_t condition;
+  GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[0], 0, GRT_VM_TYPE_I32, "condition",
+                                  &condition));
+  a->scratch_used = true;
+  uint16_t scratch = (uint16_t)((a->registers.i32_count + 1u) & ~1u);
+  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 5));
+  GRT_RETURN_IF_ERROR(grtc_vm_emit(
+      a, op, GRT_VM_OP_CONST_I32,
+      (grt_vm_operand_t[]){grt_vm_operand_imm(GRT_STATUS_UNKNOWN), code}, 2));
+  grt_vm_operand_t condition_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = condition};
+  return grtc_vm_emit(a, op, GRT_VM_OP_COND_FAIL,
+                      (grt_vm_operand_t[]){condition_operand, code,
+                                           grt_vm_operand_string(grtc_vm_string_attribute(op, "message"))},
+                      3);
 }
 
 // vm.buffer.store.<t> %value, %buffer[%offset]: the table wants the buffer,
@@ -958,6 +993,7 @@ static const struct {
     {"vm.call.variadic", grtc_vm_lower_call_variadic},
     {"vm.switch.*", grtc_vm_lower_switch},
     {"vm.buffer.store.*", grtc_vm_lower_buffer_store},
+    {"vm.cond_fail", grtc_vm_lower_cond_fail},
     {"vm.check.*", grtc_vm_lower_check},
     {"vm.cast.any.ref", grtc_vm_lower_cast_any_ref},
     {"vm.list.alloc", grtc_vm_lower_list_alloc},

@@ -504,6 +504,8 @@ static void test_diagnostics(void** state) {
        "@native.v is variadic: call it with vm.call.variadic"},
       {"%r = vm.add.i32 %a : i32\n    vm.return %r : i32",
        "'vm.add.i32' needs more than 1 operands"},
+      {"vm.cond_fail %x, \"bad\"\n    vm.return %a : i32",
+       "condition of 'vm.cond_fail' (%x) is f32, expected i32"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[1024];
