@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: assembles every samples/vm/*.mlir with the freshly built
 # grt-compile, prints what grt-dump sees in it, and calls its functions with
-# grt-run, checking each result. Any failing step stops the script with a
+# grt-run, checking each result; then adds two tensors with grt-run on both
+# CPU drivers and runs the embedding sample (samples/simple_embedding). Any failing step stops the script with a
 # message naming it and a nonzero status.
 #
 #   scripts/run-sample.sh BUILD_DIR
@@ -48,4 +49,16 @@ for call in "${calls[@]}"; do
   grep -qxF -- "$expected" <<<"$output" ||
     die "$function($input): expected '$expected'"
 done
+# Tensors on both CPU drivers, checked by grt-run itself.
+add_module="$build/samples/simple_embedding/simple_embedding_add.vmfb"
+if [ -f "$add_module" ]; then
+  for device in local-sync local-task; do
+    echo "== grt-run --device=$device --function=add (tensors)"
+    "$bin/grt-run" --module="$add_module" --function=add --device="$device" \
+      --input="4xf32=1 2 3 4" --input="4xf32=10 20 30 40" \
+      --expected_output="4xf32=11 22 33 44" || die "grt-run add on $device"
+  done
+  echo "== simple_embedding"
+  "$bin/simple_embedding" "$add_module" || die "simple_embedding"
+fi
 echo "== all samples ran"
