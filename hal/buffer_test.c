@@ -102,6 +102,7 @@ static void test_subspan(void** state) {
   assert_int_equal(grt_hal_buffer_byte_offset(inner), 12);
   assert_int_equal(grt_hal_buffer_byte_length(inner), 12);
   assert_int_equal(grt_hal_buffer_memory_type(inner), GRT_HAL_TEST_HOST_MEMORY);
+  grt_hal_buffer_release(inner);
   grt_hal_expect_error(grt_hal_buffer_subspan(outer, 8, 16, &inner),
                        GRT_STATUS_OUT_OF_RANGE,
                        "range [8, 24) is outside buffer of 16 bytes");
