@@ -23,6 +23,9 @@ typedef struct grt_hal_local_task_worker_t {
   grt_hal_local_task_pool_t* pool;
   uint32_t worker_id;
   pthread_t thread;
+  // The last batch generation this worker joined or found already over
+  // (guarded by the pool's mutex).
+  uint64_t seen_generation;
 } grt_hal_local_task_worker_t;
 
 struct grt_hal_local_task_pool_t {
@@ -67,13 +70,13 @@ static void grt_hal_local_task_batch_drain(grt_hal_local_task_batch_t* batch,
 static void* grt_hal_local_task_worker_main(void* arg) {
   grt_hal_local_task_worker_t* worker = arg;
   grt_hal_local_task_pool_t* pool = worker->pool;
-  uint64_t seen_generation = 0;
   pthread_mutex_lock(&pool->mutex);
   for (;;) {
     // Join each batch at most once; a worker that wakes after its batch
-    // ended finds batch == NULL and sleeps again.
+    // ended finds batch == NULL, counts the batch as seen, and sleeps again.
     while (!pool->shutting_down &&
-           (!pool->batch || pool->generation == seen_generation)) {
+           (!pool->batch || pool->generation == worker->seen_generation)) {
+      worker->seen_generation = pool->generation;
       ++pool->sleeping_workers;
       ++pool->sleep_count;
       pthread_cond_broadcast(&pool->batch_changed);
@@ -81,7 +84,7 @@ static void* grt_hal_local_task_worker_main(void* arg) {
       --pool->sleeping_workers;
     }
     if (pool->shutting_down) break;
-    seen_generation = pool->generation;
+    worker->seen_generation = pool->generation;
     grt_hal_local_task_batch_t* batch = pool->batch;
     ++pool->active_workers;
     pthread_mutex_unlock(&pool->mutex);
@@ -208,7 +211,14 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
 
 uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool) {
   pthread_mutex_lock(&pool->mutex);
-  while (pool->sleeping_workers < pool->worker_count) {
+  // A worker woken for a batch that others finished still has that wakeup
+  // ahead of it; idle means none is pending.
+  for (;;) {
+    bool idle = pool->sleeping_workers == pool->worker_count;
+    for (uint32_t i = 0; idle && i < pool->worker_count; ++i) {
+      idle = pool->workers[i].seen_generation == pool->generation;
+    }
+    if (idle) break;
     pthread_cond_wait(&pool->batch_changed, &pool->mutex);
   }
   uint64_t sleep_count = pool->sleep_count;

@@ -53,7 +53,8 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
                                  uint64_t count, grt_hal_local_task_fn_t fn,
                                  void* user_data);
 
-// Blocks until every worker is asleep waiting for work, and returns how
+// Blocks until every worker is asleep waiting for work with no wakeup
+// pending (every worker has seen the latest batch), and returns how
 // many times workers have gone to sleep so far. For tests that check the
 // pool parks its threads instead of spinning.
 uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool);
