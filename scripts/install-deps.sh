@@ -15,6 +15,7 @@ PACKAGES=(
   libcmocka-dev       # unit tests
   flatbuffers-compiler # flatc: cross-checks our FlatBuffers against the reference
   lua5.4              # the anchor bench/vm times the VM interpreter against
+  python3-numpy       # cross-checks our .npy reader/writer against numpy
 )
 
 missing=()
