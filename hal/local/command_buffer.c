@@ -6,6 +6,15 @@
 #include "base/checked_math.h"
 #include "hal/local/heap_allocator.h"
 
+// How many of the latest retained objects a recording remembers: a dispatch
+// names its executable and a few buffers, usually the same as the last.
+#define GRT_HAL_LOCAL_RECENTLY_RETAINED 8
+
+// Arena blocks: small at first (most recordings are a handful of commands),
+// then larger as the recording grows, up to this.
+#define GRT_HAL_LOCAL_ARENA_MIN_BLOCK_SIZE 4096
+#define GRT_HAL_LOCAL_ARENA_MAX_BLOCK_SIZE (256 * 1024)
+
 struct grt_hal_local_command_buffer_t {
   grt_hal_command_buffer_t base;
   grt_allocator_t host_allocator;
@@ -21,7 +30,14 @@ struct grt_hal_local_command_buffer_t {
   size_t current_region_size;
   size_t dispatch_count;
   size_t binding_total;
+  size_t max_binding_count;
   size_t max_local_memory_size;
+  // Every buffer and executable the recording holds a reference on, once
+  // each (grt_hal_resource_t*, in the arena), and the most recently added
+  // ones, so repeats do not grow the list or touch reference counts.
+  grt_arena_vec_t retained;
+  const void* recently_retained[GRT_HAL_LOCAL_RECENTLY_RETAINED];
+  uint32_t recently_retained_next;
   // Built by end().
   grt_hal_local_region_t* regions;
   size_t region_count;
@@ -64,35 +80,18 @@ static grt_hal_local_command_buffer_t* grt_hal_local_command_buffer_from(
   return (grt_hal_local_command_buffer_t*)command_buffer;
 }
 
-static void grt_hal_local_release_ref(grt_hal_buffer_ref_t ref) {
-  if (ref.buffer) grt_hal_buffer_release(ref.buffer);
-}
-
-// Drops everything recorded: the references each command holds, then the
+// Drops everything recorded: the references the recording holds, then the
 // arena that holds the commands.
 static void grt_hal_local_command_buffer_drop_recording(
     grt_hal_local_command_buffer_t* command_buffer) {
-  for (grt_hal_local_command_t* command = command_buffer->first; command;
-       command = command->next) {
-    switch (command->type) {
-      case GRT_HAL_LOCAL_COMMAND_FILL:
-        grt_hal_local_release_ref(command->fill.target);
-        break;
-      case GRT_HAL_LOCAL_COMMAND_COPY:
-        grt_hal_local_release_ref(command->copy.source);
-        grt_hal_local_release_ref(command->copy.target);
-        break;
-      case GRT_HAL_LOCAL_COMMAND_UPDATE:
-        grt_hal_local_release_ref(command->update.target);
-        break;
-      case GRT_HAL_LOCAL_COMMAND_DISPATCH:
-        for (uint32_t i = 0; i < command->dispatch.binding_count; ++i) {
-          grt_hal_local_release_ref(command->dispatch.bindings[i]);
-        }
-        grt_hal_executable_release(&command->dispatch.executable->base);
-        break;
-    }
+  grt_hal_resource_t** retained = command_buffer->retained.data;
+  for (uint32_t i = 0; i < command_buffer->retained.count; ++i) {
+    grt_hal_resource_release(retained[i]);
   }
+  memset(&command_buffer->retained, 0, sizeof(command_buffer->retained));
+  memset(command_buffer->recently_retained, 0,
+         sizeof(command_buffer->recently_retained));
+  command_buffer->recently_retained_next = 0;
   grt_arena_reset(&command_buffer->arena);
   command_buffer->first = NULL;
   command_buffer->last = NULL;
@@ -101,6 +100,7 @@ static void grt_hal_local_command_buffer_drop_recording(
   command_buffer->current_region_size = 0;
   command_buffer->dispatch_count = 0;
   command_buffer->binding_total = 0;
+  command_buffer->max_binding_count = 0;
   command_buffer->max_local_memory_size = 0;
   command_buffer->regions = NULL;
   command_buffer->region_count = 0;
@@ -124,8 +124,8 @@ grt_status_t grt_hal_local_command_buffer_create(
   grt_hal_command_buffer_initialize(&grt_hal_local_command_buffer_vtable, mode,
                                     binding_capacity, &command_buffer->base);
   command_buffer->host_allocator = host_allocator;
-  // Small blocks: most recordings are a handful of commands.
-  grt_arena_init(host_allocator, 4096, &command_buffer->arena);
+  grt_arena_init(host_allocator, GRT_HAL_LOCAL_ARENA_MIN_BLOCK_SIZE,
+                 &command_buffer->arena);
   *out = &command_buffer->base;
   return grt_ok_status();
 }
@@ -188,12 +188,26 @@ static grt_status_t grt_hal_local_command_buffer_execution_barrier(
 static grt_status_t grt_hal_local_command_buffer_append(
     grt_hal_local_command_buffer_t* command_buffer,
     grt_hal_local_command_type_t type, grt_hal_local_command_t** out_command) {
+  if (command_buffer->current_region > UINT32_MAX) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "command buffer has too many regions");
+  }
+  // A recording that has filled a few blocks is a long one: let each new
+  // block hold as much as the recording so far (bounded), so a long
+  // recording takes a logarithmic number of blocks. The arena keeps one
+  // block of its current size across a reset, so a buffer recorded again
+  // reuses it.
+  grt_arena_t* arena = &command_buffer->arena;
+  if (arena->block_size < GRT_HAL_LOCAL_ARENA_MAX_BLOCK_SIZE &&
+      arena->stats.bytes_reserved >= 4 * arena->block_size) {
+    arena->block_size *= 2;
+  }
   grt_hal_local_command_t* command = NULL;
-  GRT_RETURN_IF_ERROR(grt_arena_allocate(&command_buffer->arena,
-                                         sizeof(*command), (void**)&command));
+  GRT_RETURN_IF_ERROR(
+      grt_arena_allocate(arena, sizeof(*command), (void**)&command));
   memset(command, 0, sizeof(*command));
   command->type = type;
-  command->region = command_buffer->current_region;
+  command->region = (uint32_t)command_buffer->current_region;
   if (command_buffer->last) {
     command_buffer->last->next = command;
   } else {
@@ -206,21 +220,40 @@ static grt_status_t grt_hal_local_command_buffer_append(
   return grt_ok_status();
 }
 
-// Takes the reference a recorded ref holds on its direct buffer.
-static grt_hal_buffer_ref_t grt_hal_local_retain_ref(grt_hal_buffer_ref_t ref) {
-  if (ref.buffer) grt_hal_buffer_retain(ref.buffer);
-  return ref;
+// Makes the recording hold a reference on |resource| (a buffer or an
+// executable; NULL is ignored) until it is dropped.
+static grt_status_t grt_hal_local_command_buffer_retain(
+    grt_hal_local_command_buffer_t* command_buffer, void* resource) {
+  if (!resource) return grt_ok_status();
+  for (uint32_t i = 0; i < GRT_HAL_LOCAL_RECENTLY_RETAINED; ++i) {
+    if (command_buffer->recently_retained[i] == resource) {
+      return grt_ok_status();
+    }
+  }
+  GRT_RETURN_IF_ERROR(grt_arena_vec_push(&command_buffer->arena,
+                                         &command_buffer->retained, &resource,
+                                         sizeof(resource)));
+  grt_hal_resource_retain(resource);
+  command_buffer->recently_retained[command_buffer->recently_retained_next] =
+      resource;
+  command_buffer->recently_retained_next =
+      (command_buffer->recently_retained_next + 1) %
+      GRT_HAL_LOCAL_RECENTLY_RETAINED;
+  return grt_ok_status();
 }
 
 static grt_status_t grt_hal_local_command_buffer_fill_buffer(
     grt_hal_command_buffer_t* base, grt_hal_buffer_ref_t target,
     uint32_t pattern, size_t pattern_length) {
   // The generic wrapper checked the pattern length (1, 2 or 4).
+  grt_hal_local_command_buffer_t* command_buffer =
+      grt_hal_local_command_buffer_from(base);
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_command_buffer_retain(command_buffer, target.buffer));
   grt_hal_local_command_t* command = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_append(
-      grt_hal_local_command_buffer_from(base), GRT_HAL_LOCAL_COMMAND_FILL,
-      &command));
-  command->fill.target = grt_hal_local_retain_ref(target);
+      command_buffer, GRT_HAL_LOCAL_COMMAND_FILL, &command));
+  command->fill.target = target;
   command->fill.pattern = pattern;
   command->fill.pattern_length = (uint32_t)pattern_length;
   return grt_ok_status();
@@ -229,12 +262,17 @@ static grt_status_t grt_hal_local_command_buffer_fill_buffer(
 static grt_status_t grt_hal_local_command_buffer_copy_buffer(
     grt_hal_command_buffer_t* base, grt_hal_buffer_ref_t source,
     grt_hal_buffer_ref_t target) {
+  grt_hal_local_command_buffer_t* command_buffer =
+      grt_hal_local_command_buffer_from(base);
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_command_buffer_retain(command_buffer, source.buffer));
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_command_buffer_retain(command_buffer, target.buffer));
   grt_hal_local_command_t* command = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_append(
-      grt_hal_local_command_buffer_from(base), GRT_HAL_LOCAL_COMMAND_COPY,
-      &command));
-  command->copy.source = grt_hal_local_retain_ref(source);
-  command->copy.target = grt_hal_local_retain_ref(target);
+      command_buffer, GRT_HAL_LOCAL_COMMAND_COPY, &command));
+  command->copy.source = source;
+  command->copy.target = target;
   return grt_ok_status();
 }
 
@@ -250,6 +288,8 @@ static grt_status_t grt_hal_local_command_buffer_update_buffer(
                            "update of %llu bytes does not fit in host memory",
                            (unsigned long long)length);
   }
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_command_buffer_retain(command_buffer, target.buffer));
   uint8_t* data = NULL;
   GRT_RETURN_IF_ERROR(
       grt_arena_allocate(&command_buffer->arena, (size_t)length, (void**)&data));
@@ -257,7 +297,7 @@ static grt_status_t grt_hal_local_command_buffer_update_buffer(
   grt_hal_local_command_t* command = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_append(
       command_buffer, GRT_HAL_LOCAL_COMMAND_UPDATE, &command));
-  command->update.target = grt_hal_local_retain_ref(target);
+  command->update.target = target;
   command->update.target.length = length;
   command->update.data = data;
   command->update.data_length = length;
@@ -291,6 +331,17 @@ static grt_status_t grt_hal_local_command_buffer_dispatch(
     }
   }
 
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_command_buffer_retain(command_buffer, executable));
+  uint32_t slot_binding_count = 0;
+  for (size_t i = 0; i < params->binding_count; ++i) {
+    if (params->bindings[i].buffer) {
+      GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_retain(
+          command_buffer, params->bindings[i].buffer));
+    } else {
+      ++slot_binding_count;
+    }
+  }
   uint32_t* constants = NULL;
   if (params->constant_count) {
     GRT_RETURN_IF_ERROR(grt_arena_allocate(
@@ -310,7 +361,6 @@ static grt_status_t grt_hal_local_command_buffer_dispatch(
       command_buffer, GRT_HAL_LOCAL_COMMAND_DISPATCH, &command));
   grt_hal_local_dispatch_command_t* dispatch = &command->dispatch;
   dispatch->executable = executable;
-  grt_hal_executable_retain(&executable->base);
   dispatch->entry_point = params->entry_point;
   dispatch->kernel = executable->kernels[params->entry_point];
   memcpy(dispatch->workgroup_count, params->workgroup_count,
@@ -318,14 +368,19 @@ static grt_status_t grt_hal_local_command_buffer_dispatch(
   dispatch->workgroup_total = workgroup_total;
   dispatch->constant_count = (uint32_t)params->constant_count;
   dispatch->constants = constants;
-  for (size_t i = 0; i < params->binding_count; ++i) {
-    bindings[i] = grt_hal_local_retain_ref(params->bindings[i]);
+  if (params->binding_count) {
+    memcpy(bindings, params->bindings,
+           params->binding_count * sizeof(*bindings));
   }
   dispatch->binding_count = (uint32_t)params->binding_count;
+  dispatch->slot_binding_count = slot_binding_count;
   dispatch->bindings = bindings;
   dispatch->dispatch_ordinal = (uint32_t)command_buffer->dispatch_count++;
   dispatch->binding_base = (uint32_t)command_buffer->binding_total;
   command_buffer->binding_total += params->binding_count;
+  if (params->binding_count > command_buffer->max_binding_count) {
+    command_buffer->max_binding_count = params->binding_count;
+  }
   if (dispatch->kernel->local_memory_size >
       command_buffer->max_local_memory_size) {
     command_buffer->max_local_memory_size = dispatch->kernel->local_memory_size;
@@ -365,6 +420,11 @@ size_t grt_hal_local_command_buffer_dispatch_count(
   return command_buffer->dispatch_count;
 }
 
+size_t grt_hal_local_command_buffer_max_binding_count(
+    const grt_hal_local_command_buffer_t* command_buffer) {
+  return command_buffer->max_binding_count;
+}
+
 size_t grt_hal_local_command_buffer_max_local_memory_size(
     const grt_hal_local_command_buffer_t* command_buffer) {
   return command_buffer->max_local_memory_size;
@@ -382,7 +442,14 @@ grt_status_t grt_hal_local_execution_initialize(
   out_execution->command_buffer = command_buffer;
   out_execution->binding_table = binding_table;
   out_execution->host_allocator = host_allocator;
-  if (command_buffer->dispatch_count == 0) return grt_ok_status();
+  return grt_ok_status();
+}
+
+// The per-dispatch state of prepare_dispatch, allocated on first use.
+static grt_status_t grt_hal_local_execution_allocate_dispatches(
+    grt_hal_local_execution_t* execution) {
+  const grt_hal_local_command_buffer_t* command_buffer =
+      execution->command_buffer;
   // One block: dispatches, then binding pointers, then binding lengths.
   size_t dispatch_bytes =
       command_buffer->dispatch_count * sizeof(grt_hal_local_dispatch_t);
@@ -390,17 +457,19 @@ grt_status_t grt_hal_local_execution_initialize(
   size_t length_bytes = command_buffer->binding_total * sizeof(size_t);
   uint8_t* block = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-      host_allocator, dispatch_bytes + pointer_bytes + length_bytes,
+      execution->host_allocator, dispatch_bytes + pointer_bytes + length_bytes,
       (void**)&block));
-  out_execution->dispatches = (grt_hal_local_dispatch_t*)block;
-  out_execution->binding_pointers = (void**)(block + dispatch_bytes);
-  out_execution->binding_lengths =
+  execution->dispatches = (grt_hal_local_dispatch_t*)block;
+  execution->binding_pointers = (void**)(block + dispatch_bytes);
+  execution->binding_lengths =
       (size_t*)(block + dispatch_bytes + pointer_bytes);
   return grt_ok_status();
 }
 
 void grt_hal_local_execution_deinitialize(grt_hal_local_execution_t* execution) {
-  grt_allocator_free(execution->host_allocator, execution->dispatches);
+  if (execution->dispatches) {
+    grt_allocator_free(execution->host_allocator, execution->dispatches);
+  }
   memset(execution, 0, sizeof(*execution));
 }
 
@@ -496,15 +565,10 @@ grt_status_t grt_hal_local_execution_run_transfer(
                          "command %d is not a transfer", (int)command->type);
 }
 
-grt_status_t grt_hal_local_execution_prepare_dispatch(
+grt_status_t grt_hal_local_execution_prepare_dispatch_into(
     grt_hal_local_execution_t* execution,
     const grt_hal_local_dispatch_command_t* command,
-    grt_hal_local_dispatch_t** out_dispatch) {
-  *out_dispatch = NULL;
-  grt_hal_local_dispatch_t* dispatch =
-      &execution->dispatches[command->dispatch_ordinal];
-  void** pointers = execution->binding_pointers + command->binding_base;
-  size_t* lengths = execution->binding_lengths + command->binding_base;
+    grt_hal_local_dispatch_t* dispatch, void** pointers, size_t* lengths) {
   for (uint32_t i = 0; i < command->binding_count; ++i) {
     uint8_t* data = NULL;
     uint64_t length = 0;
@@ -527,6 +591,23 @@ grt_status_t grt_hal_local_execution_prepare_dispatch(
   state->binding_count = command->binding_count;
   state->bindings = pointers;
   state->binding_lengths = lengths;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_local_execution_prepare_dispatch(
+    grt_hal_local_execution_t* execution,
+    const grt_hal_local_dispatch_command_t* command,
+    grt_hal_local_dispatch_t** out_dispatch) {
+  *out_dispatch = NULL;
+  if (!execution->dispatches) {
+    GRT_RETURN_IF_ERROR(grt_hal_local_execution_allocate_dispatches(execution));
+  }
+  grt_hal_local_dispatch_t* dispatch =
+      &execution->dispatches[command->dispatch_ordinal];
+  GRT_RETURN_IF_ERROR(grt_hal_local_execution_prepare_dispatch_into(
+      execution, command, dispatch,
+      execution->binding_pointers + command->binding_base,
+      execution->binding_lengths + command->binding_base));
   *out_dispatch = dispatch;
   return grt_ok_status();
 }
@@ -582,18 +663,39 @@ grt_status_t grt_hal_local_execution_run_inline(
     grt_hal_local_execution_t* execution, void* local_memory,
     size_t local_memory_size) {
   grt_hal_local_command_buffer_t* command_buffer = execution->command_buffer;
-  for (const grt_hal_local_command_t* command = command_buffer->first; command;
-       command = command->next) {
+  // Each dispatch is prepared, run and forgotten, so one set of binding
+  // arrays serves them all.
+  enum { kInlineBindings = 16 };
+  void* inline_pointers[kInlineBindings];
+  size_t inline_lengths[kInlineBindings];
+  void** pointers = inline_pointers;
+  size_t* lengths = inline_lengths;
+  size_t binding_capacity = command_buffer->max_binding_count;
+  if (binding_capacity > kInlineBindings) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+        execution->host_allocator,
+        binding_capacity * (sizeof(void*) + sizeof(size_t)),
+        (void**)&pointers));
+    lengths = (size_t*)(pointers + binding_capacity);
+  }
+  grt_status_t status = grt_ok_status();
+  grt_hal_local_dispatch_t dispatch;
+  for (const grt_hal_local_command_t* command = command_buffer->first;
+       command && grt_status_is_ok(status); command = command->next) {
     if (command->type != GRT_HAL_LOCAL_COMMAND_DISPATCH) {
-      GRT_RETURN_IF_ERROR(grt_hal_local_execution_run_transfer(execution, command));
+      status = grt_hal_local_execution_run_transfer(execution, command);
       continue;
     }
-    grt_hal_local_dispatch_t* dispatch = NULL;
-    GRT_RETURN_IF_ERROR(grt_hal_local_execution_prepare_dispatch(
-        execution, &command->dispatch, &dispatch));
-    GRT_RETURN_IF_ERROR(grt_hal_local_dispatch_run_workgroups(
-        dispatch, 0, command->dispatch.workgroup_total, 0, local_memory,
-        local_memory_size));
+    status = grt_hal_local_execution_prepare_dispatch_into(
+        execution, &command->dispatch, &dispatch, pointers, lengths);
+    if (grt_status_is_ok(status)) {
+      status = grt_hal_local_dispatch_run_workgroups(
+          &dispatch, 0, command->dispatch.workgroup_total, 0, local_memory,
+          local_memory_size);
+    }
   }
-  return grt_ok_status();
+  if (pointers != inline_pointers) {
+    grt_allocator_free(execution->host_allocator, pointers);
+  }
+  return status;
 }

@@ -5,7 +5,9 @@
 // update data, push constants and binding refs are copied in, and every
 // direct buffer and executable a command names is retained until the
 // command buffer is destroyed (or recorded again), so callers may drop
-// theirs as soon as the record call returns.
+// theirs as soon as the record call returns. The recording keeps one
+// reference per object, however many commands name it (repeats of the
+// last few objects are recognized), in a list of its own.
 //
 // end() groups the commands into regions: the runs of commands between
 // execution barriers. Commands of one region have no ordering among
@@ -60,15 +62,20 @@ typedef struct grt_hal_local_update_command_t {
 } grt_hal_local_update_command_t;
 
 typedef struct grt_hal_local_dispatch_command_t {
+  // Pointers and 64-bit fields first, then the 32-bit ones: no padding, as
+  // a recording of many small dispatches is mostly these.
   grt_hal_local_executable_t* executable;  // retained by the recording
-  uint32_t entry_point;
   const grt_kernel_entry_t* kernel;  // executable->kernels[entry_point]
-  uint32_t workgroup_count[3];
-  uint64_t workgroup_total;  // product of workgroup_count
-  uint32_t constant_count;
   const uint32_t* constants;  // in the arena
-  uint32_t binding_count;
   const grt_hal_buffer_ref_t* bindings;  // in the arena
+  uint64_t workgroup_total;  // product of workgroup_count
+  uint32_t workgroup_count[3];
+  uint32_t entry_point;
+  uint32_t constant_count;
+  uint32_t binding_count;
+  // Bindings that name a binding-table slot rather than a buffer: resolving
+  // only those can fail at execution time.
+  uint32_t slot_binding_count;
   // Position of this dispatch among the recording's dispatches, and of its
   // first binding among all their bindings: where an execution keeps the
   // resolved state (grt_hal_local_execution_t).
@@ -79,7 +86,7 @@ typedef struct grt_hal_local_dispatch_command_t {
 typedef struct grt_hal_local_command_t {
   struct grt_hal_local_command_t* next;  // in recording order
   grt_hal_local_command_type_t type;
-  size_t region;  // index of the region (barrier-free run) it belongs to
+  uint32_t region;  // index of the region (barrier-free run) it belongs to
   union {
     grt_hal_local_fill_command_t fill;
     grt_hal_local_copy_command_t copy;
@@ -138,6 +145,9 @@ size_t grt_hal_local_command_buffer_command_count(
     const grt_hal_local_command_buffer_t* command_buffer);
 size_t grt_hal_local_command_buffer_dispatch_count(
     const grt_hal_local_command_buffer_t* command_buffer);
+// The most bindings any recorded dispatch takes.
+size_t grt_hal_local_command_buffer_max_binding_count(
+    const grt_hal_local_command_buffer_t* command_buffer);
 // The largest local_memory_size any recorded dispatch's kernel asks for.
 size_t grt_hal_local_command_buffer_max_local_memory_size(
     const grt_hal_local_command_buffer_t* command_buffer);
@@ -158,13 +168,14 @@ typedef struct grt_hal_local_execution_t {
   grt_hal_buffer_binding_table_t binding_table;    // borrowed
   grt_allocator_t host_allocator;
   // One per recorded dispatch (by dispatch_ordinal); filled by
-  // grt_hal_local_execution_prepare_dispatch.
+  // grt_hal_local_execution_prepare_dispatch, which allocates them on its
+  // first call (executors that only use prepare_dispatch_into never do).
   grt_hal_local_dispatch_t* dispatches;
   void** binding_pointers;
   size_t* binding_lengths;
 } grt_hal_local_execution_t;
 
-// Allocates the per-submission state. |command_buffer| must be ended and
+// Prepares the per-submission state. |command_buffer| must be ended and
 // its submission validated against |binding_table| (both must outlive the
 // execution).
 grt_status_t grt_hal_local_execution_initialize(
@@ -181,11 +192,21 @@ grt_status_t grt_hal_local_execution_run_transfer(
 
 // Resolves a dispatch command's bindings against the binding table; the
 // result stays valid for the execution's life and may be run from many
-// threads at once.
+// threads at once. Calls for one execution must come from one thread.
 grt_status_t grt_hal_local_execution_prepare_dispatch(
     grt_hal_local_execution_t* execution,
     const grt_hal_local_dispatch_command_t* command,
     grt_hal_local_dispatch_t** out_dispatch) GRT_MUST_USE;
+
+// The same into caller storage: |pointers| and |lengths| hold at least
+// command->binding_count entries and must outlive every use of |dispatch|.
+// Lets an executor run a dispatch without per-dispatch state in the
+// execution (one that is prepared, run and forgotten).
+grt_status_t grt_hal_local_execution_prepare_dispatch_into(
+    grt_hal_local_execution_t* execution,
+    const grt_hal_local_dispatch_command_t* command,
+    grt_hal_local_dispatch_t* dispatch, void** pointers, size_t* lengths)
+    GRT_MUST_USE;
 
 // Runs workgroups [first, first+count) of a prepared dispatch (linear
 // workgroup indices, x fastest) as worker |worker_id| with |local_memory|
