@@ -151,7 +151,8 @@ static const char* grtc_vm_type_text(grtc_vm_assembler_t* a, const grtc_type_t* 
 }
 
 // "0<args>_<results>"; arguments flagged in |variadic| (an array attribute
-// of bools, or NULL) become spans "C<t>D".
+// of bools, or NULL) become spans "C<t>D", and a variadic tuple<a, b, ...>
+// the span of groups "C<a><b>...D" (IREE's spelling of hal's binding lists).
 static grt_status_t grtc_vm_calling_convention(grtc_vm_assembler_t* a,
                                                grtc_operation_t* op,
                                                const grtc_type_t* function_type,
@@ -159,7 +160,12 @@ static grt_status_t grtc_vm_calling_convention(grtc_vm_assembler_t* a,
                                                grt_string_view_t* out_cconv) {
   uint32_t inputs = function_type->function.input_count;
   uint32_t total = inputs + function_type->function.result_count;
-  char* text = grtc_vm_alloc(a, 3u * total + 5);
+  size_t capacity = 3u * total + 5;
+  for (uint32_t i = 0; i < inputs; ++i) {
+    const grtc_type_t* type = function_type->function.types[i];
+    if (type->kind == GRTC_TYPE_TUPLE) capacity += type->function.input_count;
+  }
+  char* text = grtc_vm_alloc(a, capacity);
   if (!text) return grtc_vm_oom();
   size_t n = 0;
   text[n++] = '0';
@@ -169,22 +175,34 @@ static grt_status_t grtc_vm_calling_convention(grtc_vm_assembler_t* a,
       text[n++] = '_';
     }
     const grtc_type_t* type = function_type->function.types[i];
-    grt_vm_type_t vm_type;
-    if (!grtc_vm_register_type(type, &vm_type)) {
-      return grtc_op_error(a->file_name, op,
-                           "%s %u of @%.*s has type %s, which the VM cannot pass "
-                           "(expected i32, i64, f32, f64 or a ref)",
-                           i < inputs ? "argument" : "result",
-                           i < inputs ? i : i - inputs,
-                           GRT_SV_ARG(grtc_vm_string_attribute(op, "sym_name")),
-                           grtc_vm_type_text(a, type));
-    }
     bool span = i < inputs && variadic && variadic->kind == GRTC_ATTR_ARRAY &&
                 i < variadic->array.count &&
                 variadic->array.items[i]->kind == GRTC_ATTR_BOOL &&
                 variadic->array.items[i]->boolean;
+    // A span's group: the tuple's elements, or the one type.
+    bool tuple = span && type->kind == GRTC_TYPE_TUPLE;
+    uint32_t group = tuple ? type->function.input_count : 1;
+    if (tuple && group == 0) {
+      return grtc_op_error(a->file_name, op,
+                           "argument %u of @%.*s is a span of empty tuples", i,
+                           GRT_SV_ARG(grtc_vm_string_attribute(op, "sym_name")));
+    }
     if (span) text[n++] = 'C';
-    text[n++] = grt_vm_value_type_cconv_char((grt_vm_value_type_t)(vm_type + 1));
+    for (uint32_t j = 0; j < group; ++j) {
+      const grtc_type_t* element = tuple ? type->function.types[j] : type;
+      grt_vm_type_t vm_type;
+      if (!grtc_vm_register_type(element, &vm_type)) {
+        return grtc_op_error(a->file_name, op,
+                             "%s %u of @%.*s has type %s, which the VM cannot pass "
+                             "(expected i32, i64, f32, f64 or a ref%s)",
+                             i < inputs ? "argument" : "result",
+                             i < inputs ? i : i - inputs,
+                             GRT_SV_ARG(grtc_vm_string_attribute(op, "sym_name")),
+                             grtc_vm_type_text(a, type),
+                             span ? ", or a tuple of them" : "");
+      }
+      text[n++] = grt_vm_value_type_cconv_char((grt_vm_value_type_t)(vm_type + 1));
+    }
     if (span) text[n++] = 'D';
   }
   if (total == inputs) {
@@ -662,12 +680,36 @@ static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t*
   return grtc_vm_emit(a, op, GRT_VM_OP_CALL, operands, 3);
 }
 
-// vm.call.variadic @import(%a, [%b, %c]) : (i32, i32 ...) -> results
+// Whether a value of type |actual| may be passed where |declared| is
+// expected: refs compare by what they refer to (!hal.buffer is
+// !vm.ref<!hal.buffer>, and !vm.ref<?> takes any ref), tuples elementwise.
+static bool grtc_vm_type_matches(const grtc_type_t* declared, const grtc_type_t* actual) {
+  if (grtc_type_is_ref(declared) && grtc_type_is_ref(actual)) {
+    if (declared->kind == GRTC_TYPE_VM_REF) declared = declared->element;
+    if (actual->kind == GRTC_TYPE_VM_REF) actual = actual->element;
+    return !declared || !actual || grtc_type_equal(declared, actual);
+  }
+  if (declared->kind == GRTC_TYPE_TUPLE && actual->kind == GRTC_TYPE_TUPLE) {
+    if (declared->function.input_count != actual->function.input_count) return false;
+    for (uint32_t i = 0; i < declared->function.input_count; ++i) {
+      if (!grtc_vm_type_matches(declared->function.types[i], actual->function.types[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return grtc_type_equal(declared, actual);
+}
+
+// vm.call.variadic @import(%a, [%b, %c], [(%d, %e)]) : (i32, i32 ...,
+// tuple<i32, f32> ...) -> results. A span's count is its groups; its values
+// follow group by group, as the callee unpacks them.
 static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_operation_t* op) {
   const grtc_vm_symbol_t* callee = NULL;
   GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "callee", GRTC_VM_SYMBOL_IMPORT, &callee));
   const grtc_type_t* type = grtc_vm_function_type(callee->op);
   const grtc_attribute_t* sizes = grtc_operation_attribute(op, "segment_sizes");
+  const grtc_attribute_t* call_types = grtc_operation_attribute(op, "segment_types");
   uint32_t inputs = type ? type->function.input_count : 0;
   uint32_t results = type ? type->function.result_count : 0;
   uint32_t segments = sizes ? (uint32_t)(sizes->dense.size / sizeof(int32_t)) : 0;
@@ -693,12 +735,48 @@ static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_ope
                            i, GRT_SV_ARG(callee->name), size >= 0 ? "a [span]" : "one value",
                            GRT_SV_ARG(callee->name), variadic ? "variadic" : "not variadic");
     }
-    uint32_t n = size >= 0 ? (uint32_t)size : 1;
-    if (size >= 0) spans[span_count++] = (uint16_t)size;
-    for (uint32_t j = 0; j < n; ++j, ++value) {
-      types[value] = type->function.types[i];
-      flat[value] = value;
+    const grtc_type_t* declared = type->function.types[i];
+    // The call's own type list shaped its groups; it must be the import's.
+    const grtc_attribute_t* call_type =
+        call_types && call_types->kind == GRTC_ATTR_ARRAY && i < call_types->array.count
+            ? call_types->array.items[i]
+            : NULL;
+    if (call_type && call_type->kind == GRTC_ATTR_TYPE &&
+        !grtc_vm_type_matches(declared, call_type->type)) {
+      return grtc_op_error(a->file_name, op, "argument %u of the call to @%.*s has type %s, "
+                           "but @%.*s declares %s",
+                           i, GRT_SV_ARG(callee->name), grtc_vm_type_text(a, call_type->type),
+                           GRT_SV_ARG(callee->name), grtc_vm_type_text(a, declared));
     }
+    bool tuple = size >= 0 && declared->kind == GRTC_TYPE_TUPLE;
+    uint32_t group = tuple ? declared->function.input_count : 1;
+    uint32_t groups = size >= 0 ? (uint32_t)size : 1;
+    if (size >= 0) spans[span_count++] = (uint16_t)size;
+    if ((uint64_t)value + (uint64_t)groups * group > op->operand_count) {
+      return grtc_op_error(a->file_name, op, "the call to @%.*s passes %u values, fewer "
+                           "than its spans' groups need",
+                           GRT_SV_ARG(callee->name), op->operand_count);
+    }
+    for (uint32_t g = 0; g < groups; ++g) {
+      for (uint32_t j = 0; j < group; ++j, ++value) {
+        const grtc_type_t* element = tuple ? declared->function.types[j] : declared;
+        const grtc_value_t* operand = op->operands[value];
+        if (tuple && operand->type && !grtc_vm_type_matches(element, operand->type)) {
+          return grtc_op_error(a->file_name, op, "value %u of group %u of argument %u of the "
+                               "call to @%.*s (%.*s) is %s, expected %s",
+                               j, g, i, GRT_SV_ARG(callee->name), GRT_SV_ARG(operand->name),
+                               grtc_vm_type_text(a, operand->type),
+                               grtc_vm_type_text(a, element));
+        }
+        types[value] = element;
+        flat[value] = value;
+      }
+    }
+  }
+  if (value != op->operand_count) {
+    return grtc_op_error(a->file_name, op, "the call to @%.*s passes %u values, more than "
+                         "its arguments take (%u)",
+                         GRT_SV_ARG(callee->name), op->operand_count, value);
   }
   grt_vm_operand_t operands[4];
   operands[0] = grt_vm_operand_ordinal(callee->ordinal);

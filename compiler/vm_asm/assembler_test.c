@@ -13,6 +13,9 @@
 
 #include "compiler/vm_asm/assembler.h"
 #include "compiler/vm_asm/vm_syntax.h"
+#include "vm/buffer.h"
+#include "vm/native_module.h"
+#include "vm/signature.h"
 #include "vm/test_support.h"
 
 static const grtc_dialect_syntax_t* const kDialects[] = {&grtc_vm_dialect_syntax};
@@ -520,6 +523,84 @@ static void test_imports_link_and_call(void** state) {
   grt_vm_test_module_end(&t);
 }
 
+// weigh(scale, [(a, buffer, c)...]) = the sum of scale * a * length + c over
+// the groups. Walks the packed arguments as the VM lays them out: the span
+// count, then each group's i32, ref and i64 in turn.
+static grt_status_t ext_weigh(void* module_data, void* state, const void* args,
+                              void* results) {
+  (void)module_data;
+  (void)state;
+  const uint8_t* in = args;
+  size_t size = 0;
+  int32_t scale, count;
+  memcpy(&scale, in + grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_I32), sizeof(scale));
+  memcpy(&count, in + grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_I32), sizeof(count));
+  int64_t total = 0;
+  for (int32_t g = 0; g < count; ++g) {
+    int32_t a;
+    memcpy(&a, in + grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_I32), sizeof(a));
+    const grt_vm_ref_t* ref =
+        (const grt_vm_ref_t*)(const void*)(in + grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_REF));
+    grt_vm_buffer_t* buffer = NULL;
+    GRT_RETURN_IF_ERROR(grt_vm_buffer_check_deref(ref, &buffer));
+    int64_t c;
+    memcpy(&c, in + grt_vm_packed_place(&size, GRT_VM_VALUE_TYPE_I64), sizeof(c));
+    total += (int64_t)scale * a * (int64_t)grt_vm_buffer_length(buffer) + c;
+  }
+  memcpy(results, &total, sizeof(total));
+  return grt_ok_status();
+}
+
+static const grt_vm_native_export_t kExtExports[] = {{"weigh", "0iCirID_I", ext_weigh}};
+static const grt_vm_native_module_descriptor_t kExtDescriptor = {"ext", kExtExports, 1,
+                                                                 NULL, NULL, NULL};
+
+// A variadic tuple<...> argument is a span of multi-type groups: the import's
+// calling convention spells the group, and the call passes (...) groups the
+// interpreter lays out group by group.
+static void test_tuple_spans(void** state) {
+  grt_vm_test_module_t t;
+  assemble_ok(
+      "vm.module @m {\n"
+      "  vm.import private @ext.weigh(%scale : i32,\n"
+      "                              %groups : tuple<i32, !vm.buffer, i64> ...) -> i64\n"
+      "  vm.func @go(%scale: i32) -> i64 {\n"
+      "    %c3 = vm.const.i64 3\n"
+      "    %c5 = vm.const.i64 5\n"
+      "    %align = vm.const.i32 16\n"
+      "    %b3 = vm.buffer.alloc %c3, %align : !vm.buffer\n"
+      "    %b5 = vm.buffer.alloc %c5, %align : !vm.buffer\n"
+      "    %two = vm.const.i32 2\n"
+      "    %seven = vm.const.i32 7\n"
+      "    %hundred = vm.const.i64 100\n"
+      "    %r = vm.call.variadic @ext.weigh(%scale, [(%two, %b3, %hundred), (%seven, %b5, %c3)])\n"
+      "        : (i32, tuple<i32, !vm.ref<!vm.buffer>, i64> ...) -> i64\n"
+      "    vm.return %r : i64\n"
+      "  }\n"
+      "  vm.func @none(%scale: i32) -> i64 {\n"
+      "    %r = vm.call.variadic @ext.weigh(%scale, []) : (i32, tuple<i32, !vm.buffer, i64> ...) -> i64\n"
+      "    vm.return %r : i64\n"
+      "  }\n"
+      "  vm.export @go\n"
+      "  vm.export @none\n"
+      "}\n",
+      &t);
+  grt_module_import_t import = grt_module_file_import(t.file, 0);
+  assert_true(grt_string_view_equal_cstring(import.calling_convention, "0iCirID_I"));
+  grt_vm_module_t* ext = NULL;
+  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&kExtDescriptor, NULL, t.allocator, &ext));
+  GRT_VM_EXPECT_OK(grt_vm_test_module_link(&t, &ext, 1));
+  grt_vm_module_release(ext);
+  grt_vm_variant_t arg = grt_vm_variant_i32(10), result;
+  // 10 * 2 * 3 + 100 + 10 * 7 * 5 + 3
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "go", &arg, 1, &result, 1));
+  assert_int_equal(result.type, GRT_VM_VALUE_TYPE_I64);
+  assert_int_equal(result.i64, 513);
+  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "none", &arg, 1, &result, 1));
+  assert_int_equal(result.i64, 0);
+  grt_vm_test_module_end(&t);
+}
+
 //===----------------------------------------------------------------------===//
 // Diagnostics
 //===----------------------------------------------------------------------===//
@@ -563,6 +644,14 @@ static void test_diagnostics(void** state) {
        "'vm.add.i32' needs more than 1 operands"},
       {"vm.cond_fail %x, \"bad\"\n    vm.return %a : i32",
        "condition of 'vm.cond_fail' (%x) is f32, expected i32"},
+      {"%r = vm.call.variadic @native.t(%a, [(%a, %x), (%a, %a)])\n"
+       "        : (i32, tuple<i32, f32> ...) -> i32\n    vm.return %r : i32",
+       "prog.mlir:3:10: error: value 1 of group 1 of argument 1 of the call to @native.t "
+       "(%a) is i32, expected f32"},
+      {"%r = vm.call.variadic @native.t(%a, [(%a, %x, %a)])\n"
+       "        : (i32, tuple<i32, f32, i32> ...) -> i32\n    vm.return %r : i32",
+       "argument 1 of the call to @native.t has type tuple<i32, f32, i32>, but @native.t "
+       "declares tuple<i32, f32>"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[1024];
@@ -576,6 +665,7 @@ static void test_diagnostics(void** state) {
              "  }\n"
              "  vm.global.i64 private @wide : i64\n"
              "  vm.import private @native.v(%%a : i32, %%b : i32 ...) -> i32\n"
+             "  vm.import private @native.t(%%a : i32, %%g : tuple<i32, f32> ...) -> i32\n"
              "}\n",
              cases[i].body);
     grt_vm_test_module_t t;
@@ -608,6 +698,14 @@ static void test_module_diagnostics(void** state) {
        "rodata alignment 3 is not a power of two up to 64"},
       {"vm.func @f(%a: index) { vm.return }",
        "argument 0 of @f has type index, which the VM cannot pass"},
+      {"vm.import private @x.y(%a : tuple<i32, f32>) -> i32",
+       "argument 0 of @x.y has type tuple<i32, f32>, which the VM cannot pass (expected "
+       "i32, i64, f32, f64 or a ref)"},
+      {"vm.import private @x.y(%a : tuple<i32, index> ...) -> i32",
+       "argument 0 of @x.y has type tuple<i32, index>, which the VM cannot pass (expected "
+       "i32, i64, f32, f64 or a ref, or a tuple of them)"},
+      {"vm.import private @x.y(%a : tuple<> ...) -> i32",
+       "prog.mlir:2:3: error: argument 0 of @x.y is a span of empty tuples"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[512];
@@ -635,6 +733,7 @@ int main(void) {
       cmocka_unit_test(test_checks_and_failures),
       cmocka_unit_test(test_location_in_backtrace),
       cmocka_unit_test(test_imports_link_and_call),
+      cmocka_unit_test(test_tuple_spans),
       cmocka_unit_test(test_diagnostics),
       cmocka_unit_test(test_module_diagnostics),
   };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compiler/mlir/builtin_syntax.h"
+#include "compiler/mlir/printer.h"
 
 //===----------------------------------------------------------------------===//
 // The shared operand format
@@ -474,10 +475,56 @@ static grt_status_t grtc_vm_parse_br_table(grtc_parser_t* parser,
   return grtc_parser_parse_optional_attribute_dict(parser, &state->attributes);
 }
 
-// vm.call.variadic @callee(%a, [%b, %c], []) : (i32, i32 ..., f32 ...) -> r
+// One item of a variadic span: a value, or a parenthesized group of values
+// for a span of tuples. Kept to check against the callee type, which comes
+// after the arguments.
+typedef struct grtc_vm_span_item_t {
+  grtc_token_t at;
+  uint32_t argument;
+  int32_t group_size;  // -1: a single value
+} grtc_vm_span_item_t;
+
+static grt_status_t grtc_vm_check_span_items(grtc_parser_t* parser,
+                                             const grt_arena_vec_t* items,
+                                             uint32_t argument,
+                                             const grtc_type_t* type) {
+  const grtc_vm_span_item_t* item = items->data;
+  uint32_t group = 0;
+  for (uint32_t i = 0; i < items->count; ++i, ++item) {
+    if (item->argument != argument) continue;
+    char spelling[128];
+    grtc_format_type(type, spelling, sizeof(spelling));
+    if (type->kind != GRTC_TYPE_TUPLE && item->group_size >= 0) {
+      return grtc_parser_error_at(parser, &item->at,
+                                  "argument %u is a span of %s: pass single "
+                                  "values, not (...) groups",
+                                  argument, spelling);
+    }
+    if (type->kind == GRTC_TYPE_TUPLE && item->group_size < 0) {
+      return grtc_parser_error_at(parser, &item->at,
+                                  "argument %u is a span of %s: pass each "
+                                  "tuple as a (...) group",
+                                  argument, spelling);
+    }
+    if (type->kind == GRTC_TYPE_TUPLE &&
+        (uint32_t)item->group_size != type->function.input_count) {
+      return grtc_parser_error_at(parser, &item->at,
+                                  "group %u of argument %u has %d values but "
+                                  "%s has %u elements",
+                                  group, argument, item->group_size, spelling,
+                                  type->function.input_count);
+    }
+    ++group;
+  }
+  return grt_ok_status();
+}
+
+// vm.call.variadic @callee(%a, [%b, %c], [(%d, %e), (%f, %g)])
+//     : (i32, i32 ..., tuple<i32, f32> ...) -> r
 // Operands are flattened; `segment_sizes` (array<i32>) gives -1 for a plain
-// argument and the span length for a bracketed one, and `segment_types`
-// the declared type of each argument.
+// argument and the span length for a bracketed one (in groups for a span of
+// tuples: the count the callee receives), and `segment_types` the declared
+// type of each argument.
 static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                                 const grtc_op_syntax_t* syntax,
                                                 grtc_op_state_t* state) {
@@ -489,6 +536,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the call arguments"));
   grt_arena_vec_t sizes = {0};  // int32_t
+  grt_arena_vec_t items = {0};  // grtc_vm_span_item_t
   bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
   while (more) {
     int32_t size = -1;
@@ -498,7 +546,23 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
       size = 0;
       bool item = !grtc_parser_at(parser, GRTC_TOKEN_RSQUARE);
       while (item) {
-        GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
+        grtc_vm_span_item_t entry = {*grtc_parser_token(parser), sizes.count, -1};
+        bool group = false;
+        GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &group));
+        if (group) {
+          entry.group_size = 0;
+          bool value = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
+          while (value) {
+            GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
+            ++entry.group_size;
+            GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &value));
+          }
+          GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
+                                                 "to close a tuple group"));
+        } else {
+          GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
+        }
+        GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &items, &entry, sizeof(entry)));
         ++size;
         GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &item));
       }
@@ -535,6 +599,9 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                   "argument %u is %s but its type is %s", index,
                                   variadic ? "a single value" : "a [span]",
                                   variadic ? "variadic ('...')" : "not variadic");
+    }
+    if (variadic) {
+      GRT_RETURN_IF_ERROR(grtc_vm_check_span_items(parser, &items, index, type));
     }
     const grtc_attribute_t* attr = grtc_parser_type_attr(parser, type);
     GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &types, &attr, sizeof(attr)));

@@ -166,6 +166,32 @@ static void test_program_structure(void** state) {
   grtc_module_destroy(module);
 }
 
+// A span of tuples takes (...) groups; its segment size counts the groups
+// (what the callee receives) while the operands hold every value.
+static void test_tuple_span_groups(void** state) {
+  grtc_module_t* module = parse_ok(
+      "vm.module @m {\n"
+      "  vm.import private @native.bind(%n : i32, %g : tuple<i32, !vm.buffer> ...) -> i32\n"
+      "  vm.func @f(%a: i32, %buf: !vm.buffer) -> i32 {\n"
+      "    %c1 = vm.const.i32 1\n"
+      "    %r = vm.call.variadic @native.bind(%a, [(%a, %buf), (%c1, %buf)])\n"
+      "        : (i32, tuple<i32, !vm.buffer> ...) -> i32\n"
+      "    vm.return %r : i32\n"
+      "  }\n"
+      "}\n");
+  grtc_operation_t* op = find_op(module, "vm.call.variadic");
+  assert_int_equal(op->operand_count, 5);
+  assert_ptr_equal(op->operands[2], op->operands[4]);
+  assert_ptr_equal(op->operands[0], op->operands[1]);
+  const grtc_attribute_t* sizes = grtc_operation_attribute(op, "segment_sizes");
+  int32_t expected_sizes[] = {-1, 2};
+  assert_int_equal(sizes->dense.size, sizeof(expected_sizes));
+  assert_memory_equal(sizes->dense.data, expected_sizes, sizeof(expected_sizes));
+  const grtc_attribute_t* types = grtc_operation_attribute(op, "segment_types");
+  assert_int_equal(types->array.items[1]->type->kind, GRTC_TYPE_TUPLE);
+  grtc_module_destroy(module);
+}
+
 static void test_round_trips_through_generic_form(void** state) {
   grtc_module_t* module = parse_ok(kProgram);
   char* first = NULL;
@@ -203,6 +229,20 @@ static void test_diagnostics(void** state) {
       {"%r = vm.call.variadic @f(%a) : (i32, i32) -> i32",
        "callee type lists more arguments than the call passes (1)"},
       {"vm.br ^bb1(%a : f32)", "'%a' has type i32 but is used here as f32"},
+      {"%r = vm.call.variadic @f([(%a, %a)]) : (tuple<i32, i32, i32> ...) -> i32",
+       "vm.mlir:3:31: error: group 0 of argument 0 has 2 values but tuple<i32, i32, i32> "
+       "has 3 elements"},
+      {"%r = vm.call.variadic @f([(%a, %a), (%a)]) : (tuple<i32, i32> ...) -> i32",
+       "vm.mlir:3:41: error: group 1 of argument 0 has 1 values but tuple<i32, i32> has 2 "
+       "elements"},
+      {"%r = vm.call.variadic @f([%a]) : (tuple<i32> ...) -> i32",
+       "vm.mlir:3:31: error: argument 0 is a span of tuple<i32>: pass each tuple as a (...) "
+       "group"},
+      {"%r = vm.call.variadic @f([(%a)]) : (i32 ...) -> i32",
+       "vm.mlir:3:31: error: argument 0 is a span of i32: pass single values, not (...) "
+       "groups"},
+      {"%r = vm.call.variadic @f([(%a, %a]) : (i32 ...) -> i32",
+       "expected ')' to close a tuple group"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[512];
@@ -245,6 +285,7 @@ static void test_diagnostics(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_program_structure),
+      cmocka_unit_test(test_tuple_span_groups),
       cmocka_unit_test(test_round_trips_through_generic_form),
       cmocka_unit_test(test_diagnostics),
   };
