@@ -10,12 +10,19 @@
 // becomes thousands of threads.
 #define GRT_HAL_LOCAL_TASK_POOL_MAX_WORKERS 1024u
 
+// A large batch is claimed in pieces of about count / (workers * this), so
+// each worker still claims many times and uneven tasks balance.
+#define GRT_HAL_LOCAL_TASK_POOL_CLAIMS_PER_WORKER 64u
+
 // One batch; lives on the stack of the thread in grt_hal_local_task_pool_run,
 // which does not return while a worker can still reach it.
 typedef struct grt_hal_local_task_batch_t {
   grt_hal_local_task_fn_t fn;
   void* user_data;
   uint64_t count;
+  // Indices a worker claims at a time: 1 for small batches, more for large
+  // ones so the shared counter is not touched per tiny task.
+  uint64_t claim_size;
   atomic_uint_least64_t next_index;
 } grt_hal_local_task_batch_t;
 
@@ -60,10 +67,15 @@ uint32_t grt_hal_local_task_pool_default_worker_count(void) {
 static void grt_hal_local_task_batch_drain(grt_hal_local_task_batch_t* batch,
                                            uint32_t worker_id) {
   for (;;) {
-    uint64_t index = atomic_fetch_add_explicit(&batch->next_index, 1,
-                                               memory_order_relaxed);
+    uint64_t index = atomic_fetch_add_explicit(
+        &batch->next_index, batch->claim_size, memory_order_relaxed);
     if (index >= batch->count) return;
-    batch->fn(batch->user_data, index, worker_id);
+    uint64_t end = batch->count - index < batch->claim_size
+                       ? batch->count
+                       : index + batch->claim_size;
+    for (; index < end; ++index) {
+      batch->fn(batch->user_data, index, worker_id);
+    }
   }
 }
 
@@ -185,6 +197,10 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
   batch.fn = fn;
   batch.user_data = user_data;
   batch.count = count;
+  batch.claim_size =
+      count / ((uint64_t)pool->worker_count *
+               GRT_HAL_LOCAL_TASK_POOL_CLAIMS_PER_WORKER);
+  if (batch.claim_size == 0) batch.claim_size = 1;
   atomic_init(&batch.next_index, 0);
 
   pthread_mutex_lock(&pool->run_mutex);

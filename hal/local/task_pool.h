@@ -3,9 +3,10 @@
 //
 // A batch is "call fn(user_data, index, worker_id) for every index in
 // [0, count)". Workers claim indices from a shared atomic counter, so a
-// batch of uneven tasks balances itself; callers choose the granularity
-// (local-task makes one task per chunk of workgroups, over every command of
-// a barrier-free region). Idle workers block on a condition variable:
+// batch of uneven tasks balances itself: one index at a time, or for a
+// batch of many thousands, runs of about count / (64 * workers) indices.
+// Callers choose the granularity (local-task makes one task per chunk of
+// workgroups, over every command of a barrier-free region). Idle workers block on a condition variable:
 // nothing spins, neither the workers nor the thread waiting for a batch.
 //
 // Batches run one at a time; concurrent callers of run are serialized.

@@ -17,6 +17,12 @@
 // next to running it.
 #define GRT_HAL_TASK_TASKS_PER_WORKER 4
 
+// A dispatch that becomes one task, names only buffers (so resolving its
+// bindings cannot fail) and has at most this many bindings is prepared by
+// the worker that runs it, on its stack: a region of many tiny dispatches
+// then needs no per-dispatch state.
+#define GRT_HAL_TASK_STACK_BINDINGS 16
+
 // The kernel ABI promises 64-byte aligned local memory.
 #define GRT_HAL_TASK_LOCAL_MEMORY_ALIGNMENT 64
 
@@ -35,7 +41,8 @@ typedef struct grt_hal_task_submission_t {
 // One command of the region being run, and the tasks it became.
 typedef struct grt_hal_task_region_item_t {
   const grt_hal_local_command_t* command;
-  grt_hal_local_dispatch_t* dispatch;  // NULL for transfers
+  // NULL for transfers and for dispatches the worker prepares itself.
+  grt_hal_local_dispatch_t* dispatch;
   uint64_t first_task;  // index of its first task in the region's batch
   uint64_t chunk_size;  // workgroups per task (dispatches)
 } grt_hal_task_region_item_t;
@@ -69,6 +76,7 @@ typedef struct grt_hal_task_region_run_t {
   grt_hal_local_execution_t* execution;
   const grt_hal_task_region_item_t* items;
   size_t item_count;
+  bool one_task_per_item;  // then task i is items[i]
   // The first error; once set, remaining tasks return at once.
   _Atomic(grt_status_t) first_error;
 } grt_hal_task_region_run_t;
@@ -96,33 +104,51 @@ static void grt_hal_task_region_run_fail(grt_hal_task_region_run_t* run,
 static grt_status_t grt_hal_task_run_item_task(
     grt_hal_task_region_run_t* run, const grt_hal_task_region_item_t* item,
     uint64_t task, uint32_t worker_id) {
-  if (!item->dispatch) {
-    return grt_hal_local_execution_run_transfer(run->execution, item->command);
+  const grt_hal_local_command_t* command = item->command;
+  if (command->type != GRT_HAL_LOCAL_COMMAND_DISPATCH) {
+    return grt_hal_local_execution_run_transfer(run->execution, command);
   }
-  uint64_t total = item->command->dispatch.workgroup_total;
+  grt_hal_task_device_t* device = run->device;
+  void* local_memory = device->worker_local_memory
+                           ? device->worker_local_memory[worker_id]
+                           : NULL;
+  uint64_t total = command->dispatch.workgroup_total;
+  if (!item->dispatch) {
+    // The whole dispatch is this task (grt_hal_task_device_run_region).
+    void* pointers[GRT_HAL_TASK_STACK_BINDINGS];
+    size_t lengths[GRT_HAL_TASK_STACK_BINDINGS];
+    grt_hal_local_dispatch_t dispatch;
+    GRT_RETURN_IF_ERROR(grt_hal_local_execution_prepare_dispatch_into(
+        run->execution, &command->dispatch, &dispatch, pointers, lengths));
+    return grt_hal_local_dispatch_run_workgroups(
+        &dispatch, 0, total, worker_id, local_memory,
+        device->local_memory_size);
+  }
   uint64_t first = (task - item->first_task) * item->chunk_size;
   uint64_t count = total - first < item->chunk_size ? total - first
                                                     : item->chunk_size;
-  grt_hal_task_device_t* device = run->device;
-  return grt_hal_local_dispatch_run_workgroups(
-      item->dispatch, first, count, worker_id,
-      device->worker_local_memory ? device->worker_local_memory[worker_id]
-                                  : NULL,
-      device->local_memory_size);
+  return grt_hal_local_dispatch_run_workgroups(item->dispatch, first, count,
+                                               worker_id, local_memory,
+                                               device->local_memory_size);
 }
 
 static void grt_hal_task_region_task(void* user_data, uint64_t task,
                                      uint32_t worker_id) {
   grt_hal_task_region_run_t* run = user_data;
   if (atomic_load_explicit(&run->first_error, memory_order_relaxed)) return;
-  // The item whose task range holds |task|: the last with first_task <= it.
-  size_t low = 0, high = run->item_count;
-  while (high - low > 1) {
-    size_t middle = low + (high - low) / 2;
-    if (run->items[middle].first_task <= task) {
-      low = middle;
-    } else {
-      high = middle;
+  size_t low = 0;
+  if (run->one_task_per_item) {
+    low = (size_t)task;
+  } else {
+    // The item whose task range holds |task|: the last with first_task <= it.
+    size_t high = run->item_count;
+    while (high - low > 1) {
+      size_t middle = low + (high - low) / 2;
+      if (run->items[middle].first_task <= task) {
+        low = middle;
+      } else {
+        high = middle;
+      }
     }
   }
   grt_status_t status =
@@ -183,14 +209,22 @@ static grt_status_t grt_hal_task_device_run_region(
       task_count += 1;
       continue;
     }
-    GRT_RETURN_IF_ERROR(grt_hal_local_execution_prepare_dispatch(
-        execution, &item->command->dispatch, &item->dispatch));
-    uint64_t total = item->command->dispatch.workgroup_total;
+    const grt_hal_local_dispatch_command_t* dispatch = &item->command->dispatch;
+    uint64_t total = dispatch->workgroup_total;
     uint64_t chunk = total / tasks_per_dispatch +
                      (total % tasks_per_dispatch ? 1 : 0);
     item->chunk_size = chunk ? chunk : 1;
-    task_count += total / item->chunk_size +
-                  (total % item->chunk_size ? 1 : 0);
+    uint64_t tasks = total / item->chunk_size +
+                     (total % item->chunk_size ? 1 : 0);
+    task_count += tasks;
+    // Dispatches that cannot fail to resolve and fit the worker's stack are
+    // prepared by their one task; the rest now, so binding errors still
+    // stop the region before any of it runs.
+    if (tasks > 1 || dispatch->slot_binding_count != 0 ||
+        dispatch->binding_count > GRT_HAL_TASK_STACK_BINDINGS) {
+      GRT_RETURN_IF_ERROR(grt_hal_local_execution_prepare_dispatch(
+          execution, dispatch, &item->dispatch));
+    }
   }
 
   grt_hal_task_region_run_t run;
@@ -198,6 +232,7 @@ static grt_status_t grt_hal_task_device_run_region(
   run.execution = execution;
   run.items = device->items;
   run.item_count = region->command_count;
+  run.one_task_per_item = task_count == region->command_count;
   atomic_init(&run.first_error, NULL);
   if (task_count == 1) {
     // Waking a worker for one task costs more than the task: run it here,
