@@ -249,6 +249,48 @@ static void test_references_held_until_destroy(void** state) {
   grt_hal_buffer_release(buffer);
 }
 
+// A recording holds one reference per object however often it is named;
+// objects named again after others pushed them out of its memory of recent
+// ones still come back to their counts when it is dropped.
+static void test_repeated_references_held_once(void** state) {
+  fixture_t* fixture = *state;
+  enum { kBuffers = 12 };
+  grt_hal_buffer_t* buffers[kBuffers];
+  uint32_t buffer_refs[kBuffers];
+  for (int i = 0; i < kBuffers; ++i) {
+    buffers[i] = grt_local_allocate(fixture->allocator, 16);
+    buffer_refs[i] = grt_local_ref_count(buffers[i]);
+  }
+  uint32_t executable_refs = grt_local_ref_count(fixture->executable);
+  grt_hal_command_buffer_t* command_buffer =
+      begin(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
+  grt_hal_buffer_ref_t binding =
+      grt_hal_make_buffer_ref(buffers[0], 0, GRT_HAL_WHOLE_BUFFER);
+  grt_hal_dispatch_params_t params =
+      dispatch_params(fixture->executable, kStoreIds, 4, 1, 1, &binding, 1);
+  for (int i = 0; i < 3; ++i) {
+    GRT_LOCAL_EXPECT_OK(
+        grt_hal_command_buffer_dispatch(command_buffer, &params));
+  }
+  assert_int_equal(grt_local_ref_count(fixture->executable),
+                   executable_refs + 1);
+  assert_int_equal(grt_local_ref_count(buffers[0]), buffer_refs[0] + 1);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < kBuffers; ++i) {
+      binding = grt_hal_make_buffer_ref(buffers[i], 0, GRT_HAL_WHOLE_BUFFER);
+      GRT_LOCAL_EXPECT_OK(
+          grt_hal_command_buffer_dispatch(command_buffer, &params));
+    }
+  }
+  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  grt_hal_command_buffer_release(command_buffer);
+  assert_int_equal(grt_local_ref_count(fixture->executable), executable_refs);
+  for (int i = 0; i < kBuffers; ++i) {
+    assert_int_equal(grt_local_ref_count(buffers[i]), buffer_refs[i]);
+    grt_hal_buffer_release(buffers[i]);
+  }
+}
+
 static void test_reusable_runs_against_binding_tables(void** state) {
   fixture_t* fixture = *state;
   grt_hal_buffer_t* a = grt_local_allocate(fixture->allocator, 64);
@@ -423,6 +465,7 @@ static void test_submission_checks(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_regions_split_at_barriers),
+      cmocka_unit_test(test_repeated_references_held_once),
       cmocka_unit_test(test_references_held_until_destroy),
       cmocka_unit_test(test_reusable_runs_against_binding_tables),
       cmocka_unit_test(test_workgroup_ranges),
