@@ -45,22 +45,22 @@ static void test_calculate_range(void** state) {
   grt_hal_buffer_t* buffer =
       grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 16);
   uint64_t length = 0;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_calculate_range(buffer, 4, 8, &length));
+  GRT_EXPECT_OK(grt_hal_buffer_calculate_range(buffer, 4, 8, &length));
   assert_int_equal(length, 8);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_calculate_range(
+  GRT_EXPECT_OK(grt_hal_buffer_calculate_range(
       buffer, 4, GRT_HAL_WHOLE_BUFFER, &length));
   assert_int_equal(length, 12);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_calculate_range(
+  GRT_EXPECT_OK(grt_hal_buffer_calculate_range(
       buffer, 16, GRT_HAL_WHOLE_BUFFER, &length));
   assert_int_equal(length, 0);
-  grt_hal_expect_error(grt_hal_buffer_calculate_range(buffer, 8, 16, &length),
+  grt_expect_error(grt_hal_buffer_calculate_range(buffer, 8, 16, &length),
                        GRT_STATUS_OUT_OF_RANGE,
                        "range [8, 24) is outside buffer of 16 bytes");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_calculate_range(buffer, 17, GRT_HAL_WHOLE_BUFFER, &length),
       GRT_STATUS_OUT_OF_RANGE, "offset 17 is outside buffer of 16 bytes");
   // offset + length would wrap 64 bits.
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_calculate_range(buffer, 8, UINT64_MAX - 4, &length),
       GRT_STATUS_OUT_OF_RANGE, "at offset 8 is outside buffer of 16 bytes");
   grt_hal_buffer_release(buffer);
@@ -75,9 +75,9 @@ static void test_validate_usage(void** state) {
       allocator,
       GRT_HAL_BUFFER_USAGE_TRANSFER_SOURCE | GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE,
       16);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_validate_usage(
+  GRT_EXPECT_OK(grt_hal_buffer_validate_usage(
       buffer, GRT_HAL_BUFFER_USAGE_TRANSFER_SOURCE));
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_validate_usage(buffer, GRT_HAL_BUFFER_USAGE_MAPPING |
                                                 GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE),
       GRT_STATUS_INVALID_ARGUMENT,
@@ -94,31 +94,31 @@ static void test_subspan(void** state) {
       grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 32);
   for (int i = 0; i < 32; ++i) grt_hal_test_buffer_data(buffer)[i] = (uint8_t)i;
   grt_hal_buffer_t* outer = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_subspan(buffer, 8, 16, &outer));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 8, 16, &outer));
   grt_hal_buffer_t* inner = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_subspan(outer, 4, GRT_HAL_WHOLE_BUFFER, &inner));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(outer, 4, GRT_HAL_WHOLE_BUFFER, &inner));
   // The subspan of a subspan views the allocated buffer directly.
   assert_ptr_equal(grt_hal_buffer_allocated_buffer(inner), buffer);
   assert_int_equal(grt_hal_buffer_byte_offset(inner), 12);
   assert_int_equal(grt_hal_buffer_byte_length(inner), 12);
   assert_int_equal(grt_hal_buffer_memory_type(inner), GRT_HAL_TEST_HOST_MEMORY);
   grt_hal_buffer_release(inner);
-  grt_hal_expect_error(grt_hal_buffer_subspan(outer, 8, 16, &inner),
+  grt_expect_error(grt_hal_buffer_subspan(outer, 8, 16, &inner),
                        GRT_STATUS_OUT_OF_RANGE,
                        "range [8, 24) is outside buffer of 16 bytes");
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_subspan(outer, 4, GRT_HAL_WHOLE_BUFFER, &inner));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(outer, 4, GRT_HAL_WHOLE_BUFFER, &inner));
   // Releasing the parents first: the subspan keeps the allocation alive.
   grt_hal_buffer_release(outer);
   grt_hal_buffer_release(buffer);
   uint8_t bytes[4] = {0};
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_read(inner, 2, bytes, sizeof(bytes)));
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(inner, 2, bytes, sizeof(bytes)));
   assert_int_equal(bytes[0], 14);
   assert_int_equal(bytes[3], 17);
   const uint8_t written[2] = {0xAA, 0xBB};
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_write(inner, 0, written, 2));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(inner, 0, written, 2));
   assert_int_equal(grt_hal_test_buffer_data(inner)[12], 0xAA);
   assert_int_equal(grt_hal_test_buffer_data(inner)[13], 0xBB);
-  grt_hal_expect_error(grt_hal_buffer_map_read(inner, 10, bytes, 4),
+  grt_expect_error(grt_hal_buffer_map_read(inner, 10, bytes, 4),
                        GRT_STATUS_OUT_OF_RANGE,
                        "range [10, 14) is outside buffer of 12 bytes");
   grt_hal_buffer_release(inner);
@@ -132,7 +132,7 @@ static void test_map_checks(void** state) {
   grt_hal_buffer_t* buffer =
       grt_hal_test_allocate(device_only, GRT_HAL_TEST_ALL_USAGE, 16);
   grt_hal_buffer_mapping_t mapping;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_READ, 0, 4,
                                &mapping),
       GRT_STATUS_FAILED_PRECONDITION,
@@ -144,12 +144,12 @@ static void test_map_checks(void** state) {
   grt_hal_test_allocator_t* host = grt_hal_test_allocator_create(
       GRT_HAL_TEST_HOST_MEMORY, GRT_HAL_TEST_ALL_USAGE);
   buffer = grt_hal_test_allocate(host, GRT_HAL_BUFFER_USAGE_DEFAULT, 16);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_READ, 0, 4,
                                &mapping),
       GRT_STATUS_INVALID_ARGUMENT, "lacks MAPPING");
   grt_hal_buffer_release(buffer);
-  grt_hal_expect_error(grt_hal_buffer_unmap_range(&mapping),
+  grt_expect_error(grt_hal_buffer_unmap_range(&mapping),
                        GRT_STATUS_FAILED_PRECONDITION,
                        "unmap of a mapping that is not mapped");
   grt_hal_allocator_release(&host->base);
@@ -162,22 +162,22 @@ static void test_non_coherent_flush_and_invalidate(void** state) {
   grt_hal_buffer_t* buffer =
       grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 16);
   uint8_t bytes[4] = {1, 2, 3, 4};
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_write(buffer, 4, bytes, 4));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, 4, bytes, 4));
   assert_int_equal(allocator->flush_count, 1);
   assert_int_equal(allocator->invalidate_count, 0);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_read(buffer, 4, bytes, 4));
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, 4, bytes, 4));
   assert_int_equal(allocator->flush_count, 1);
   assert_int_equal(allocator->invalidate_count, 1);
   assert_int_equal(allocator->map_count, 2);
   assert_int_equal(allocator->unmap_count, 2);
   grt_hal_buffer_mapping_t mapping;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_range(
+  GRT_EXPECT_OK(grt_hal_buffer_map_range(
       buffer, GRT_HAL_MEMORY_ACCESS_READ_WRITE, 8, GRT_HAL_WHOLE_BUFFER,
       &mapping));
   assert_int_equal(mapping.length, 8);
   assert_int_equal(mapping.offset, 8);
   assert_int_equal(allocator->invalidate_count, 2);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
+  GRT_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
   assert_int_equal(allocator->flush_count, 2);
   grt_hal_buffer_release(buffer);
 
@@ -185,8 +185,8 @@ static void test_non_coherent_flush_and_invalidate(void** state) {
   grt_hal_test_allocator_t* coherent = grt_hal_test_allocator_create(
       GRT_HAL_TEST_HOST_MEMORY, GRT_HAL_TEST_ALL_USAGE);
   buffer = grt_hal_test_allocate(coherent, GRT_HAL_TEST_ALL_USAGE, 16);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, bytes, 4));
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_map_read(buffer, 0, bytes, 4));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, bytes, 4));
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, 0, bytes, 4));
   assert_int_equal(coherent->flush_count, 0);
   assert_int_equal(coherent->invalidate_count, 0);
   grt_hal_buffer_release(buffer);
@@ -201,20 +201,20 @@ static void test_allocator_params(void** state) {
   grt_hal_buffer_params_t params = {0, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   // Defaults: DEVICE_LOCAL, DEFAULT usage.
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_allocator_allocate_buffer(&allocator->base, params, 0, &buffer));
   assert_int_equal(grt_hal_buffer_usage(buffer), GRT_HAL_BUFFER_USAGE_DEFAULT);
   assert_int_equal(grt_hal_buffer_byte_length(buffer), 0);
   grt_hal_buffer_release(buffer);
   params.min_alignment = 48;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_allocator_allocate_buffer(&allocator->base, params, 4, &buffer),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer alignment must be a power of two, got 48");
   params.min_alignment = 0;
   params.type = GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL | GRT_HAL_MEMORY_TYPE_HOST_VISIBLE;
   params.usage = GRT_HAL_BUFFER_USAGE_MAPPING;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_allocator_allocate_buffer(&allocator->base, params, 4, &buffer),
       GRT_STATUS_INVALID_ARGUMENT,
       "no heap offers memory type DEVICE_LOCAL|HOST_VISIBLE with usage "
@@ -222,14 +222,14 @@ static void test_allocator_params(void** state) {
       "TRANSFER_SOURCE|TRANSFER_TARGET|DISPATCH_STORAGE, max 1048576 bytes)");
   params.type = 0;
   params.usage = 0;
-  grt_hal_expect_error(grt_hal_allocator_allocate_buffer(&allocator->base,
+  grt_expect_error(grt_hal_allocator_allocate_buffer(&allocator->base,
                                                          params, 1u << 21,
                                                          &buffer),
                        GRT_STATUS_RESOURCE_EXHAUSTED,
                        "buffer of 2097152 bytes is larger than any heap");
   grt_hal_buffer_release_callback_t release = {NULL, NULL};
   uint8_t host[16];
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_allocator_import_host_buffer(&allocator->base, params, host,
                                            sizeof(host), release, &buffer),
       GRT_STATUS_UNIMPLEMENTED, "cannot import host memory");

@@ -18,13 +18,13 @@
 static void test_element_types(void** state) {
   (void)state;
   grt_hal_element_type_t type = 0;
-  GRT_HAL_EXPECT_OK(grt_hal_element_type_parse(SV("f32"), &type));
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("f32"), &type));
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
-  GRT_HAL_EXPECT_OK(grt_hal_element_type_parse(SV("u16"), &type));
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("u16"), &type));
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_UINT_16);
-  GRT_HAL_EXPECT_OK(grt_hal_element_type_parse(SV("si64"), &type));
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("si64"), &type));
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_INT_64);
-  GRT_HAL_EXPECT_OK(grt_hal_element_type_parse(SV("bf16"), &type));
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("bf16"), &type));
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_BFLOAT_16);
   assert_string_equal(grt_hal_element_type_name(GRT_HAL_ELEMENT_TYPE_UINT_8),
                       "ui8");
@@ -32,7 +32,7 @@ static void test_element_types(void** state) {
   assert_true(grt_hal_element_type_is_known(GRT_HAL_ELEMENT_TYPE_BOOL));
   assert_false(grt_hal_element_type_is_known(GRT_HAL_ELEMENT_TYPE(0x21, 8)));
   assert_int_equal(grt_hal_element_type_byte_size(GRT_HAL_ELEMENT_TYPE_BOOL), 1);
-  grt_hal_expect_error(grt_hal_element_type_parse(SV("f31"), &type),
+  grt_expect_error(grt_hal_element_type_parse(SV("f31"), &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "unknown element type 'f31'; expected one of i1, i8, "
                        "i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, "
@@ -44,37 +44,37 @@ static void test_shape_parse_and_format(void** state) {
   grt_hal_dim_t shape[4];
   size_t rank = 0;
   grt_hal_element_type_t type = 0;
-  GRT_HAL_EXPECT_OK(grt_hal_shape_parse(SV("4x16xf32"), 4, shape, &rank, &type));
+  GRT_EXPECT_OK(grt_hal_shape_parse(SV("4x16xf32"), 4, shape, &rank, &type));
   assert_int_equal(rank, 2);
   assert_int_equal(shape[0], 4);
   assert_int_equal(shape[1], 16);
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
-  GRT_HAL_EXPECT_OK(grt_hal_shape_parse(SV("i1"), 4, shape, &rank, &type));
+  GRT_EXPECT_OK(grt_hal_shape_parse(SV("i1"), 4, shape, &rank, &type));
   assert_int_equal(rank, 0);
-  GRT_HAL_EXPECT_OK(grt_hal_shape_parse(SV("0x3xui8"), 4, shape, &rank, &type));
+  GRT_EXPECT_OK(grt_hal_shape_parse(SV("0x3xui8"), 4, shape, &rank, &type));
   assert_int_equal(rank, 2);
   assert_int_equal(shape[0], 0);
-  grt_hal_expect_error(grt_hal_shape_parse(SV("4xx2xf32"), 4, shape, &rank, &type),
+  grt_expect_error(grt_hal_shape_parse(SV("4xx2xf32"), 4, shape, &rank, &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "bad shape '4xx2xf32': empty dimension at position 2");
-  grt_hal_expect_error(grt_hal_shape_parse(SV("4x?xf32"), 4, shape, &rank, &type),
+  grt_expect_error(grt_hal_shape_parse(SV("4x?xf32"), 4, shape, &rank, &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "bad shape '4x?xf32': dimension '?' at position 2 is "
                        "not a number");
-  grt_hal_expect_error(grt_hal_shape_parse(SV("4x"), 4, shape, &rank, &type),
+  grt_expect_error(grt_hal_shape_parse(SV("4x"), 4, shape, &rank, &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "bad shape '4x': empty element type at position 2");
-  grt_hal_expect_error(grt_hal_shape_parse(SV(""), 4, shape, &rank, &type),
+  grt_expect_error(grt_hal_shape_parse(SV(""), 4, shape, &rank, &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "bad shape '': empty element type at position 0");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_shape_parse(SV("1x2x3x4x5xf32"), 4, shape, &rank, &type),
       GRT_STATUS_OUT_OF_RANGE,
       "bad shape '1x2x3x4x5xf32': more than 4 dimensions");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_shape_parse(SV("99999999999999999999xf32"), 4, shape, &rank, &type),
       GRT_STATUS_INVALID_ARGUMENT, "at position 0 is too large");
-  grt_hal_expect_error(grt_hal_shape_parse(SV("2xq8"), 4, shape, &rank, &type),
+  grt_expect_error(grt_hal_shape_parse(SV("2xq8"), 4, shape, &rank, &type),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "unknown element type 'q8'; expected one of i1");
   char text[32];
@@ -93,12 +93,12 @@ static void test_shape_parse_and_format(void** state) {
   assert_string_equal(text, "4x");
   uint64_t count = 0;
   grt_hal_dim_t huge[3] = {1ll << 40, 1ll << 40, 2};
-  grt_hal_expect_error(grt_hal_shape_element_count(huge, 3, &count),
+  grt_expect_error(grt_hal_shape_element_count(huge, 3, &count),
                        GRT_STATUS_OUT_OF_RANGE,
                        "element count of a rank-3 shape overflows 64 bits at "
                        "dimension 1");
   grt_hal_dim_t negative[2] = {2, -3};
-  grt_hal_expect_error(grt_hal_shape_element_count(negative, 2, &count),
+  grt_expect_error(grt_hal_shape_element_count(negative, 2, &count),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "dimension 1 is -3; dimensions must be >= 0");
 }
@@ -111,32 +111,32 @@ static void test_view_create_and_check(void** state) {
       grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 60);
   grt_hal_dim_t shape[2] = {4, 4};
   grt_hal_buffer_view_t* view = NULL;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(buffer, shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                  grt_allocator_system(), &view),
       GRT_STATUS_OUT_OF_RANGE,
       "buffer of 60 bytes is too small for tensor<4x4xf32> (64 bytes)");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(buffer, shape, GRT_HAL_MAX_RANK + 1,
                                  GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                  grt_allocator_system(), &view),
       GRT_STATUS_OUT_OF_RANGE, "buffer view rank 17 exceeds the maximum of 16");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(buffer, shape, 2, GRT_HAL_ELEMENT_TYPE(0x21, 8),
                                  grt_allocator_system(), &view),
       GRT_STATUS_INVALID_ARGUMENT, "unknown element type 0x21000008");
   grt_hal_dim_t bad[2] = {4, -1};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(buffer, bad, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                  grt_allocator_system(), &view),
       GRT_STATUS_INVALID_ARGUMENT, "dimension 1 is -1; dimensions must be >= 0");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(NULL, shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                  grt_allocator_system(), &view),
       GRT_STATUS_INVALID_ARGUMENT, "buffer view needs a buffer");
 
   grt_hal_dim_t ok_shape[2] = {4, 15};
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_view_create(
+  GRT_EXPECT_OK(grt_hal_buffer_view_create(
       buffer, ok_shape, 2, GRT_HAL_ELEMENT_TYPE_INT_8, grt_allocator_system(),
       &view));
   // The view keeps the buffer alive.
@@ -153,16 +153,16 @@ static void test_view_create_and_check(void** state) {
   char text[64];
   assert_int_equal(grt_hal_buffer_view_format_type(view, text, sizeof(text)), 15);
   assert_string_equal(text, "tensor<4x15xi8>");
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_buffer_view_check(view, ok_shape, 2, GRT_HAL_ELEMENT_TYPE_INT_8));
   grt_hal_dim_t expected[2] = {4, 16};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_check(view, expected, 2, GRT_HAL_ELEMENT_TYPE_INT_8),
       GRT_STATUS_INVALID_ARGUMENT, "expected tensor<4x16xi8>, got tensor<4x15xi8>");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_check(view, ok_shape, 2, GRT_HAL_ELEMENT_TYPE_UINT_8),
       GRT_STATUS_INVALID_ARGUMENT, "expected tensor<4x15xui8>, got tensor<4x15xi8>");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_check(view, ok_shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8),
       GRT_STATUS_INVALID_ARGUMENT, "expected tensor<4xi8>, got tensor<4x15xi8>");
   grt_hal_buffer_view_retain(view);
@@ -171,7 +171,7 @@ static void test_view_create_and_check(void** state) {
 
   // A scalar view.
   buffer = grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 4);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_view_create(
+  GRT_EXPECT_OK(grt_hal_buffer_view_create(
       buffer, NULL, 0, GRT_HAL_ELEMENT_TYPE_FLOAT_32, grt_allocator_system(),
       &view));
   grt_hal_buffer_view_format_type(view, text, sizeof(text));
@@ -185,72 +185,72 @@ static void test_view_create_and_check(void** state) {
 static void test_parse_elements(void** state) {
   (void)state;
   float f[4];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("1 2.5, -3e2\n inf"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1 2.5, -3e2\n inf"),
                                            GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, f,
                                            sizeof(f)));
   assert_true(f[0] == 1.0f && f[1] == 2.5f && f[2] == -300.0f && isinf(f[3]));
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("[1 2][3 4]"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("[1 2][3 4]"),
                                            GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, f,
                                            sizeof(f)));
   assert_true(f[3] == 4.0f);
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(
+  GRT_EXPECT_OK(grt_hal_parse_elements(
       SV("-inf nan 0 0"), GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, f, sizeof(f)));
   assert_true(isinf(f[0]) && f[0] < 0 && isnan(f[1]));
   // One value is a splat.
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV(" 7 "), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV(" 7 "), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                            4, f, sizeof(f)));
   assert_true(f[0] == 7.0f && f[3] == 7.0f);
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1 2 3 1.5x"),
+  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 1.5x"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "element 3 of 4: '1.5x' is not a number");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1 2 3"),
+  grt_expect_error(grt_hal_parse_elements(SV("1 2 3"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 3");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1 2 3 4 5"),
+  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 4 5"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 5");
-  grt_hal_expect_error(grt_hal_parse_elements(SV(""), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+  grt_expect_error(grt_hal_parse_elements(SV(""), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                               4, f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 0");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1e39"),
+  grt_expect_error(grt_hal_parse_elements(SV("1e39"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 1,
                                               f, sizeof(f)),
                        GRT_STATUS_OUT_OF_RANGE,
                        "element 0 of 1: '1e39' is out of range for f32");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1 2 3 4"),
+  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 4"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, 8),
                        GRT_STATUS_OUT_OF_RANGE,
                        "4 elements of f32 do not fit in 8 bytes");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("[1 2] 3 4]"),
+  grt_expect_error(grt_hal_parse_elements(SV("[1 2] 3 4]"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "unmatched ']' at position 9");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("[[1 2] [3 4]"),
+  grt_expect_error(grt_hal_parse_elements(SV("[[1 2] [3 4]"),
                                               GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
                                               f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT, "1 '[' not closed at the end");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1"), 0x12345, 1, f, sizeof(f)),
+  grt_expect_error(grt_hal_parse_elements(SV("1"), 0x12345, 1, f, sizeof(f)),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "unknown element type 0x00012345");
 
   double d[2];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("1e300 -0.5"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1e300 -0.5"),
                                            GRT_HAL_ELEMENT_TYPE_FLOAT_64, 2, d,
                                            sizeof(d)));
   assert_true(d[0] == 1e300 && d[1] == -0.5);
   uint16_t h[2];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("1.5 -2"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1.5 -2"),
                                            GRT_HAL_ELEMENT_TYPE_FLOAT_16, 2, h,
                                            sizeof(h)));
   assert_int_equal(h[0], 0x3E00);
   assert_int_equal(h[1], 0xC000);
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("1.5 -2"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1.5 -2"),
                                            GRT_HAL_ELEMENT_TYPE_BFLOAT_16, 2, h,
                                            sizeof(h)));
   assert_int_equal(h[0], 0x3FC0);
@@ -260,64 +260,64 @@ static void test_parse_elements(void** state) {
 static void test_parse_integers(void** state) {
   (void)state;
   int8_t i8[4];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("-128 127 0x7f 255"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("-128 127 0x7f 255"),
                                            GRT_HAL_ELEMENT_TYPE_INT_8, 4, i8,
                                            sizeof(i8)));
   assert_int_equal(i8[0], -128);
   assert_int_equal(i8[2], 127);
   assert_int_equal(i8[3], -1);  // signless: 255 is the same bits as -1
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1 300"),
+  grt_expect_error(grt_hal_parse_elements(SV("1 300"),
                                               GRT_HAL_ELEMENT_TYPE_INT_8, 2, i8,
                                               sizeof(i8)),
                        GRT_STATUS_OUT_OF_RANGE,
                        "element 1 of 2: '300' is out of range for i8 [-128, 255]");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("-129"),
+  grt_expect_error(grt_hal_parse_elements(SV("-129"),
                                               GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
                                               sizeof(i8)),
                        GRT_STATUS_OUT_OF_RANGE, "out of range for i8");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("1.5"),
+  grt_expect_error(grt_hal_parse_elements(SV("1.5"),
                                               GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
                                               sizeof(i8)),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "element 0 of 1: '1.5' is not an integer");
-  grt_hal_expect_error(grt_hal_parse_elements(SV("0x"),
+  grt_expect_error(grt_hal_parse_elements(SV("0x"),
                                               GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
                                               sizeof(i8)),
                        GRT_STATUS_INVALID_ARGUMENT, "'0x' is not an integer");
   uint16_t u16[2];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("65535, 0xFFFF"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("65535, 0xFFFF"),
                                            GRT_HAL_ELEMENT_TYPE_UINT_16, 2, u16,
                                            sizeof(u16)));
   assert_int_equal(u16[0], 65535);
   assert_int_equal(u16[1], 65535);
-  grt_hal_expect_error(grt_hal_parse_elements(SV("-1"),
+  grt_expect_error(grt_hal_parse_elements(SV("-1"),
                                               GRT_HAL_ELEMENT_TYPE_UINT_16, 1,
                                               u16, sizeof(u16)),
                        GRT_STATUS_OUT_OF_RANGE,
                        "element 0 of 1: '-1' is out of range for ui16 [0, 65535]");
   int32_t i32[2];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("-2147483648 2147483647"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("-2147483648 2147483647"),
                                            GRT_HAL_ELEMENT_TYPE_INT_32, 2, i32,
                                            sizeof(i32)));
   assert_int_equal(i32[0], INT32_MIN);
   int64_t i64[2];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("-9223372036854775808 0xFFFFFFFFFFFFFFFF"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("-9223372036854775808 0xFFFFFFFFFFFFFFFF"),
                                            GRT_HAL_ELEMENT_TYPE_INT_64, 2, i64,
                                            sizeof(i64)));
   assert_true(i64[0] == INT64_MIN);
   assert_true(i64[1] == -1);
-  grt_hal_expect_error(grt_hal_parse_elements(SV("18446744073709551616"),
+  grt_expect_error(grt_hal_parse_elements(SV("18446744073709551616"),
                                               GRT_HAL_ELEMENT_TYPE_UINT_64, 1,
                                               i64, sizeof(i64)),
                        GRT_STATUS_OUT_OF_RANGE, "out of range for ui64");
   uint8_t b[4];
-  GRT_HAL_EXPECT_OK(grt_hal_parse_elements(SV("true false 1 0"),
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("true false 1 0"),
                                            GRT_HAL_ELEMENT_TYPE_BOOL, 4, b,
                                            sizeof(b)));
   assert_int_equal(b[0], 1);
   assert_int_equal(b[1], 0);
   assert_int_equal(b[2], 1);
-  grt_hal_expect_error(grt_hal_parse_elements(SV("2"), GRT_HAL_ELEMENT_TYPE_BOOL,
+  grt_expect_error(grt_hal_parse_elements(SV("2"), GRT_HAL_ELEMENT_TYPE_BOOL,
                                               1, b, sizeof(b)),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "element 0 of 1: '2' is not a boolean (0, 1, true, false)");
@@ -328,45 +328,45 @@ static void test_parse_shaped_brackets(void** state) {
   int32_t v[8];
   grt_hal_dim_t shape[3] = {2, 2, 2};
   // IREE's printed form and the fully bracketed form.
-  GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("[1 2][3 4]"), shape + 1, 2, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
   assert_int_equal(v[3], 4);
-  GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("[[1 2][3 4]]"), shape + 1, 2, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
-  GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("[[1 2][3 4]][[5 6][7 8]]"), shape, 3, GRT_HAL_ELEMENT_TYPE_INT_32, v,
       sizeof(v)));
   assert_int_equal(v[7], 8);
-  GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("1 2 3 4"), shape + 1, 2, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
-  GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("0"), shape, 3, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("[1 2 3][4]"), shape + 1, 2,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_INVALID_ARGUMENT,
       "bracket group closed at position 6 has 3 entries but dimension 1 is 2");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("[[[1 2][3 4]]]"), shape + 1, 2,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_INVALID_ARGUMENT,
       "brackets nest 3 deep but the shape has rank 2");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("[1 2] 3 4"), shape + 1, 2,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_INVALID_ARGUMENT,
       "value at position 6 is outside the innermost brackets");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("[1 2][3 4][5 6]"), shape + 1, 2,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_INVALID_ARGUMENT, "3 top-level bracket groups, expected 2");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("[1 2 3 4]"), shape + 1, 2,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_INVALID_ARGUMENT,
       "bracket group closed at position 8 has 4 entries but dimension 1 is 2");
   grt_hal_dim_t too_many[GRT_HAL_MAX_RANK + 1] = {0};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_parse_shaped_elements(SV("1"), too_many, GRT_HAL_MAX_RANK + 1,
                                     GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
       GRT_STATUS_OUT_OF_RANGE, "rank 17 exceeds the maximum of 16");
@@ -452,7 +452,7 @@ static void test_round_trip_text(void** state) {
   grt_hal_dim_t shape[2] = {2, 3};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     uint8_t data[48];
-    GRT_HAL_EXPECT_OK(grt_hal_parse_shaped_elements(
+    GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
         SV(cases[i].text), shape, 2, cases[i].type, data, sizeof(data)));
     char text[128];
     grt_hal_format_elements(data, shape, 2, cases[i].type, 0, text,

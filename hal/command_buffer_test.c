@@ -41,37 +41,37 @@ static void test_state_machine(void** state) {
   fixture_t* f = *state;
   grt_hal_command_buffer_t* cb =
       grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  grt_hal_expect_error(grt_hal_command_buffer_execution_barrier(cb),
+  grt_expect_error(grt_hal_command_buffer_execution_barrier(cb),
                        GRT_STATUS_FAILED_PRECONDITION,
                        "command buffer is not recording (state: initial)");
-  grt_hal_expect_error(grt_hal_command_buffer_end(cb),
+  grt_expect_error(grt_hal_command_buffer_end(cb),
                        GRT_STATUS_FAILED_PRECONDITION,
                        "command buffer is not recording (state: initial)");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_validate_submission(
           cb, grt_hal_buffer_binding_table_empty()),
       GRT_STATUS_FAILED_PRECONDITION,
       "command buffer is not executable (state: initial)");
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_begin(cb));
-  grt_hal_expect_error(grt_hal_command_buffer_begin(cb),
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_expect_error(grt_hal_command_buffer_begin(cb),
                        GRT_STATUS_FAILED_PRECONDITION,
                        "command buffer cannot begin recording again "
                        "(state: recording)");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_validate_submission(
           cb, grt_hal_buffer_binding_table_empty()),
       GRT_STATUS_FAILED_PRECONDITION,
       "command buffer is not executable (state: recording)");
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_end(cb));
-  grt_hal_expect_error(
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 0, 4), 0, 4),
       GRT_STATUS_FAILED_PRECONDITION,
       "command buffer is not recording (state: executable)");
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_validate_submission(
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(
       cb, grt_hal_buffer_binding_table_empty()));
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_validate_submission(
           cb, grt_hal_buffer_binding_table_empty()),
       GRT_STATUS_FAILED_PRECONDITION,
@@ -84,41 +84,41 @@ static void test_fill_validation(void** state) {
   fixture_t* f = *state;
   grt_hal_command_buffer_t* cb =
       grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_begin(cb));
-  grt_hal_expect_error(
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 0, 6), 0, 3),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill pattern length must be 1, 2 or 4, got 3");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 2, 8), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill target offset 2 is not a multiple of the pattern length 4");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 4, 6), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill length 6 is not a multiple of the pattern length 4");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 60, 8), 0, 4),
       GRT_STATUS_OUT_OF_RANGE,
       "range [60, 68) is outside buffer of 64 bytes; fill target");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(f->source_only, 0, 4), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer usage TRANSFER_SOURCE lacks TRANSFER_TARGET; fill target");
   // One-shot command buffers have no binding table.
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_indirect_buffer_ref(0, 0, 4), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill target refers to binding slot 0 but only reusable command buffers "
       "take a binding table");
   // Bits above a short pattern are dropped; WHOLE_BUFFER is resolved.
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(f->buffer, 62, GRT_HAL_WHOLE_BUFFER),
       0xABCD1234u, 2));
   grt_hal_test_command_buffer_t* test_cb = (grt_hal_test_command_buffer_t*)cb;
@@ -132,14 +132,14 @@ static void test_copy_and_update_validation(void** state) {
   fixture_t* f = *state;
   grt_hal_command_buffer_t* cb =
       grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_begin(cb));
-  grt_hal_expect_error(
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_expect_error(
       grt_hal_command_buffer_copy_buffer(
           cb, grt_hal_make_buffer_ref(f->source_only, 0, GRT_HAL_WHOLE_BUFFER),
           grt_hal_make_buffer_ref(f->buffer, 0, 8)),
       GRT_STATUS_INVALID_ARGUMENT,
       "copy lengths differ: source 16 bytes, target 8 bytes");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_copy_buffer(
           cb, grt_hal_make_buffer_ref(f->buffer, 0, 8),
           grt_hal_make_buffer_ref(f->source_only, 0, 8)),
@@ -147,35 +147,35 @@ static void test_copy_and_update_validation(void** state) {
       "buffer usage TRANSFER_SOURCE lacks TRANSFER_TARGET; copy target");
   grt_hal_buffer_t* no_source = grt_hal_test_allocate(
       f->allocator, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, 8);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_copy_buffer(
           cb, grt_hal_make_buffer_ref(no_source, 0, 8),
           grt_hal_make_buffer_ref(f->buffer, 0, 8)),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer usage TRANSFER_TARGET lacks TRANSFER_SOURCE; copy source");
   grt_hal_buffer_release(no_source);
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
       cb, grt_hal_make_buffer_ref(f->source_only, 0, GRT_HAL_WHOLE_BUFFER),
       grt_hal_make_buffer_ref(f->buffer, 48, GRT_HAL_WHOLE_BUFFER)));
   const uint8_t bytes[4] = {1, 2, 3, 4};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_update_buffer(
           cb, NULL, grt_hal_make_buffer_ref(f->buffer, 0, 4)),
       GRT_STATUS_INVALID_ARGUMENT, "update of 4 bytes from a NULL source");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_update_buffer(
           cb, bytes, grt_hal_make_buffer_ref(f->buffer, 62, 4)),
       GRT_STATUS_OUT_OF_RANGE,
       "range [62, 66) is outside buffer of 64 bytes; update target");
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_update_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_update_buffer(
       cb, bytes, grt_hal_make_buffer_ref(f->buffer, 0, 4)));
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_end(cb));
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_validate_submission(
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(
       cb, grt_hal_buffer_binding_table_empty()));
   for (int i = 0; i < 16; ++i) {
     grt_hal_test_buffer_data(f->source_only)[i] = (uint8_t)(100 + i);
   }
-  GRT_HAL_EXPECT_OK(grt_hal_test_command_buffer_run(
+  GRT_EXPECT_OK(grt_hal_test_command_buffer_run(
       cb, grt_hal_buffer_binding_table_empty()));
   assert_int_equal(grt_hal_test_buffer_data(f->buffer)[48], 100);
   assert_int_equal(grt_hal_test_buffer_data(f->buffer)[63], 115);
@@ -194,10 +194,10 @@ static void test_dispatch_validation(void** state) {
   grt_hal_executable_params_t params = {
       grt_make_cstring_view("test"), binary, 1, digest, entry_points, 2};
   grt_hal_executable_t* executable = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
+  GRT_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
   grt_hal_command_buffer_t* cb =
       grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 2);
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
   uint32_t constants[1] = {7};
   grt_hal_buffer_ref_t bindings[3] = {
       grt_hal_make_buffer_ref(f->buffer, 0, 16),
@@ -206,43 +206,43 @@ static void test_dispatch_validation(void** state) {
   };
   grt_hal_dispatch_params_t dispatch = {
       executable, 0, {4, 0, 1}, constants, 1, bindings, 2};
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "dispatch of 'add': entry point takes 3 bindings, got 2");
   dispatch.binding_count = 3;
   dispatch.constant_count = 0;
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "dispatch of 'add': entry point takes 1 constants, got 0");
   dispatch.constant_count = 1;
   dispatch.entry_point = 2;
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_OUT_OF_RANGE,
                        "entry point 2 is out of range (executable has 2)");
   dispatch.entry_point = 0;
   dispatch.executable = NULL;
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "dispatch without an executable");
   dispatch.executable = executable;
   bindings[1].binding_slot = 2;
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_OUT_OF_RANGE,
                        "dispatch of 'add' binding 1 refers to binding slot 2 "
                        "but the command buffer has 2 slots");
   bindings[1].binding_slot = 1;
   bindings[0] = grt_hal_make_buffer_ref(f->source_only, 0, 4);
-  grt_hal_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "buffer usage TRANSFER_SOURCE lacks DISPATCH_STORAGE; "
                        "dispatch of 'add' binding 0");
   bindings[0] = grt_hal_make_buffer_ref(f->buffer, 0, 16);
   // Zero workgroups is a valid (empty) dispatch.
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
   grt_hal_dispatch_params_t empty = {executable, 1, {0, 0, 0}, NULL, 0, NULL, 0};
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &empty));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &empty));
   assert_int_equal(((grt_hal_test_command_buffer_t*)cb)->dispatch_count, 2);
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
 
   // Submission checks the table against the slots the recording may use.
   grt_hal_buffer_binding_t table_bindings[2] = {
@@ -250,22 +250,22 @@ static void test_dispatch_validation(void** state) {
       {f->buffer, 60, 8},
   };
   grt_hal_buffer_binding_table_t table = {1, table_bindings};
-  grt_hal_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "binding table has 1 bindings, command buffer needs 2");
   table.count = 2;
-  grt_hal_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
                        GRT_STATUS_OUT_OF_RANGE,
                        "range [60, 68) is outside buffer of 64 bytes; binding "
                        "table slot 1");
   table_bindings[1].buffer = NULL;
-  grt_hal_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
                        GRT_STATUS_INVALID_ARGUMENT,
                        "binding table slot 1 has no buffer");
   table_bindings[1] = (grt_hal_buffer_binding_t){f->buffer, 32, 16};
   // Reusable command buffers may be submitted again and again.
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
-  GRT_HAL_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
   assert_int_equal(cb->submit_count, 2);
   grt_hal_command_buffer_release(cb);
   grt_hal_executable_release(executable);
@@ -274,18 +274,18 @@ static void test_dispatch_validation(void** state) {
 static void test_ref_resolve(void** state) {
   fixture_t* f = *state;
   grt_hal_buffer_t* subspan = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_subspan(f->buffer, 16, 32, &subspan));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(f->buffer, 16, 32, &subspan));
   grt_hal_buffer_t* allocated = NULL;
   uint64_t offset = 0;
   uint64_t length = 0;
   grt_hal_buffer_binding_table_t empty = grt_hal_buffer_binding_table_empty();
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_ref_resolve(
+  GRT_EXPECT_OK(grt_hal_buffer_ref_resolve(
       grt_hal_make_buffer_ref(subspan, 4, GRT_HAL_WHOLE_BUFFER), empty,
       &allocated, &offset, &length));
   assert_ptr_equal(allocated, f->buffer);
   assert_int_equal(offset, 20);
   assert_int_equal(length, 28);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_ref_resolve(grt_hal_make_buffer_ref(subspan, 30, 4), empty,
                                  &allocated, &offset, &length),
       GRT_STATUS_OUT_OF_RANGE, "range [30, 34) is outside buffer of 32 bytes");
@@ -295,34 +295,34 @@ static void test_ref_resolve(void** state) {
       {subspan, 8, GRT_HAL_WHOLE_BUFFER},  // bytes [24, 48) of f->buffer
   };
   grt_hal_buffer_binding_table_t table = {2, bindings};
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_ref_resolve(
+  GRT_EXPECT_OK(grt_hal_buffer_ref_resolve(
       grt_hal_make_indirect_buffer_ref(1, 4, GRT_HAL_WHOLE_BUFFER), table,
       &allocated, &offset, &length));
   assert_ptr_equal(allocated, f->buffer);
   assert_int_equal(offset, 28);
   assert_int_equal(length, 20);
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_ref_resolve(
+  GRT_EXPECT_OK(grt_hal_buffer_ref_resolve(
       grt_hal_make_indirect_buffer_ref(0, 2, 6), table, &allocated, &offset,
       &length));
   assert_int_equal(offset, 2);
   assert_int_equal(length, 6);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_ref_resolve(grt_hal_make_indirect_buffer_ref(0, 4, 8),
                                  table, &allocated, &offset, &length),
       GRT_STATUS_OUT_OF_RANGE,
       "range [4, 12) is outside binding table slot 0 of 8 bytes");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_ref_resolve(grt_hal_make_indirect_buffer_ref(0, 9, 0),
                                  table, &allocated, &offset, &length),
       GRT_STATUS_OUT_OF_RANGE,
       "offset 9 is outside binding table slot 0 of 8 bytes");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_ref_resolve(grt_hal_make_indirect_buffer_ref(2, 0, 1),
                                  table, &allocated, &offset, &length),
       GRT_STATUS_OUT_OF_RANGE,
       "binding slot 2 is outside the binding table of 2");
   bindings[0].buffer = NULL;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_ref_resolve(grt_hal_make_indirect_buffer_ref(0, 0, 1),
                                  table, &allocated, &offset, &length),
       GRT_STATUS_INVALID_ARGUMENT, "binding table slot 0 has no buffer");

@@ -70,7 +70,7 @@ static int setup(void** state) {
   f->sync.device_count = 1;
   f->many.device_count = 12;  // more than one enumerate call holds at first
   f->gpu.unavailable_reason = "no Vulkan device found";
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_driver_registry_create(grt_allocator_system(), &f->registry));
   grt_hal_driver_factory_t factories[3] = {
       {"local-sync", fake_enumerate, fake_create_device, &f->sync},
@@ -78,7 +78,7 @@ static int setup(void** state) {
       {"vulkan", fake_enumerate, fake_create_device, &f->gpu},
   };
   for (int i = 0; i < 3; ++i) {
-    GRT_HAL_EXPECT_OK(
+    GRT_EXPECT_OK(
         grt_hal_driver_registry_register(f->registry, &factories[i]));
   }
   *state = f;
@@ -105,11 +105,11 @@ static void test_register_and_find(void** state) {
       grt_hal_driver_registry_find(f->registry, grt_make_cstring_view("cuda")));
   grt_hal_driver_factory_t duplicate = {"many", fake_enumerate,
                                         fake_create_device, &f->sync};
-  grt_hal_expect_error(grt_hal_driver_registry_register(f->registry, &duplicate),
+  grt_expect_error(grt_hal_driver_registry_register(f->registry, &duplicate),
                        GRT_STATUS_ALREADY_EXISTS,
                        "driver 'many' is already registered");
   grt_hal_driver_factory_t incomplete = {"half", fake_enumerate, NULL, NULL};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_register(f->registry, &incomplete),
       GRT_STATUS_INVALID_ARGUMENT,
       "driver factory 'half' needs a name, enumerate_devices and create_device");
@@ -119,48 +119,48 @@ static void test_create_device(void** state) {
   fixture_t* f = *state;
   grt_hal_device_t* device = NULL;
   grt_hal_device_options_t options = {4};
-  GRT_HAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       f->registry, "local-sync", &options, grt_allocator_system(), &device));
   assert_string_equal(grt_hal_device_uri(device), "local-sync");
   assert_string_equal(f->sync.last_path, "");
   assert_int_equal(f->sync.last_worker_count, 4);
   grt_hal_device_release(device);
-  GRT_HAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       f->registry, "local-sync://0", NULL, grt_allocator_system(), &device));
   assert_string_equal(grt_hal_device_uri(device), "local-sync://0");
   assert_string_equal(f->sync.last_path, "0");
   assert_int_equal(f->sync.last_worker_count, 0);
   grt_hal_device_release(device);
-  GRT_HAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       f->registry, "many://11", NULL, grt_allocator_system(), &device));
   assert_string_equal(f->many.last_path, "11");
   grt_hal_device_release(device);
 
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "local-sync://3", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_NOT_FOUND,
       "device 'local-sync://3' not found; local-sync has 1 device");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "many://gpu0", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_NOT_FOUND, "device 'many://gpu0' not found; many has 12 devices");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "foo", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_NOT_FOUND,
       "unknown device 'foo'; available: local-sync, many, vulkan "
       "(unavailable: no Vulkan device found)");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_NOT_FOUND, "unknown device ''; available: local-sync");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "vulkan://1", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_UNAVAILABLE,
       "no Vulkan device found; while creating device 'vulkan://1'");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_driver_registry_create_device(f->registry, "local-sync:0", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_INVALID_ARGUMENT,
@@ -169,8 +169,8 @@ static void test_create_device(void** state) {
   assert_null(device);
 
   grt_hal_driver_registry_t* empty = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_driver_registry_create(grt_allocator_system(), &empty));
-  grt_hal_expect_error(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create(grt_allocator_system(), &empty));
+  grt_expect_error(
       grt_hal_driver_registry_create_device(empty, "local-sync", NULL,
                                             grt_allocator_system(), &device),
       GRT_STATUS_NOT_FOUND,
@@ -203,17 +203,17 @@ static void test_device_wrappers(void** state) {
   grt_hal_test_device_t* device = grt_hal_test_device_create(
       "local-sync", GRT_HAL_TEST_HOST_MEMORY, GRT_HAL_TEST_ALL_USAGE);
   int64_t value = 0;
-  GRT_HAL_EXPECT_OK(grt_hal_device_query_i64(&device->base,
+  GRT_EXPECT_OK(grt_hal_device_query_i64(&device->base,
                                              grt_make_cstring_view("hal.device"),
                                              grt_make_cstring_view("concurrency"),
                                              &value));
   assert_int_equal(value, 1);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_query_i64(&device->base, grt_make_cstring_view("hal.device"),
                                grt_make_cstring_view("foo"), &value),
       GRT_STATUS_NOT_FOUND, "device local-sync has no query hal.device/foo");
   grt_hal_command_buffer_t* cb = NULL;
-  grt_hal_expect_error(grt_hal_device_create_command_buffer(
+  grt_expect_error(grt_hal_device_create_command_buffer(
                            &device->base, (grt_hal_command_buffer_mode_t)7, 0,
                            &cb),
                        GRT_STATUS_INVALID_ARGUMENT,
@@ -221,36 +221,36 @@ static void test_device_wrappers(void** state) {
   grt_hal_semaphore_t* null_semaphore = NULL;
   uint64_t one = 1;
   grt_hal_semaphore_list_t bad = {1, &null_semaphore, &one};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_execute(&device->base, bad,
                                    grt_hal_semaphore_list_empty(), 0, NULL, NULL),
       GRT_STATUS_INVALID_ARGUMENT, "wait semaphore 0 is NULL");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_dealloca(&device->base, grt_hal_semaphore_list_empty(),
                                     bad, NULL),
       GRT_STATUS_INVALID_ARGUMENT, "signal semaphore 0 is NULL");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_dealloca(&device->base, grt_hal_semaphore_list_empty(),
                                     grt_hal_semaphore_list_empty(), NULL),
       GRT_STATUS_INVALID_ARGUMENT, "queue dealloca of a NULL buffer");
   grt_hal_command_buffer_t* null_cb = NULL;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_execute(&device->base, grt_hal_semaphore_list_empty(),
                                    grt_hal_semaphore_list_empty(), 1, &null_cb,
                                    NULL),
       GRT_STATUS_INVALID_ARGUMENT, "command buffer 0 of 1 is NULL");
   // queue_alloca reaches the device and signals.
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_device_create_semaphore(&device->base, 0, &semaphore));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(&device->base, 0, &semaphore));
   grt_hal_semaphore_list_t signal = {1, &semaphore, &one};
   grt_hal_buffer_params_t params = {0, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_device_queue_alloca(
+  GRT_EXPECT_OK(grt_hal_device_queue_alloca(
       &device->base, grt_hal_semaphore_list_empty(), signal, params, 32,
       &buffer));
-  GRT_HAL_EXPECT_OK(grt_hal_semaphore_wait(semaphore, 1, GRT_HAL_TIMEOUT_IMMEDIATE));
+  GRT_EXPECT_OK(grt_hal_semaphore_wait(semaphore, 1, GRT_HAL_TIMEOUT_IMMEDIATE));
   assert_int_equal(grt_hal_buffer_byte_length(buffer), 32);
-  GRT_HAL_EXPECT_OK(grt_hal_device_queue_flush(&device->base));
+  GRT_EXPECT_OK(grt_hal_device_queue_flush(&device->base));
   grt_hal_buffer_release(buffer);
   grt_hal_semaphore_release(semaphore);
   grt_hal_device_release(&device->base);

@@ -27,26 +27,26 @@ static void test_initialize_copies(void** state) {
   grt_hal_executable_params_t params = {SV("cpu-x86_64"), binary, 4, digest,
                                         entry_points, 2};
   grt_hal_executable_t* executable = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
+  GRT_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
   // The header owns its copies: the caller's strings may change.
   name0[0] = 'X';
   memset(digest, 0xFF, sizeof(digest));
   assert_int_equal(grt_hal_executable_entry_point_count(executable), 2);
   const grt_hal_entry_point_info_t* info = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_executable_entry_point(executable, 0, &info));
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(executable, 0, &info));
   assert_true(grt_string_view_equal_cstring(info->name, "add"));
   assert_int_equal(info->binding_count, 3);
-  GRT_HAL_EXPECT_OK(grt_hal_executable_entry_point(executable, 1, &info));
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(executable, 1, &info));
   assert_true(grt_string_view_equal_cstring(info->name, "mul"));
   assert_int_equal(info->workgroup_size[1], 8);
   assert_int_equal(executable->digest[31], 31);
-  grt_hal_expect_error(grt_hal_executable_entry_point(executable, 5, &info),
+  grt_expect_error(grt_hal_executable_entry_point(executable, 5, &info),
                        GRT_STATUS_OUT_OF_RANGE,
                        "entry point 5 is out of range (executable has 2)");
   grt_hal_executable_release(executable);
 
   params.entry_point_count = 0;
-  GRT_HAL_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
+  GRT_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
   assert_int_equal(grt_hal_executable_entry_point_count(executable), 0);
   grt_hal_executable_release(executable);
 }
@@ -62,20 +62,20 @@ static void test_check_entry_points(void** state) {
       {SV("add"), 3, 0, {64, 1, 1}},
       {SV("extra"), 1, 0, {1, 1, 1}},
   };
-  GRT_HAL_EXPECT_OK(grt_hal_executable_check_entry_points(SV("cpu-x86_64"),
+  GRT_EXPECT_OK(grt_hal_executable_check_entry_points(SV("cpu-x86_64"),
                                                           expected, 2, actual, 2));
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_check_entry_points(SV("cpu-x86_64"), expected, 2,
                                             actual, 3),
       GRT_STATUS_INCOMPATIBLE,
       "executable cpu-x86_64: module expects 2 entry points, binary has 3");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_check_entry_points(SV("cpu-x86_64"), expected, 2,
                                             actual + 1, 2),
       GRT_STATUS_INCOMPATIBLE,
       "executable cpu-x86_64: binary has no entry point 'mul'");
   actual[0].binding_count = 2;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_check_entry_points(SV("cpu-x86_64"), expected, 2,
                                             actual, 2),
       GRT_STATUS_INCOMPATIBLE,
@@ -83,7 +83,7 @@ static void test_check_entry_points(void** state) {
       "binary has 2");
   actual[0].binding_count = 3;
   actual[0].constant_count = 4;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_check_entry_points(SV("cpu-x86_64"), expected, 2,
                                             actual, 2),
       GRT_STATUS_INCOMPATIBLE,
@@ -91,7 +91,7 @@ static void test_check_entry_points(void** state) {
       "binary has 4");
   actual[0].constant_count = 1;
   actual[1].workgroup_size[0] = 32;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_check_entry_points(SV("cpu-x86_64"), expected, 2,
                                             actual, 2),
       GRT_STATUS_INCOMPATIBLE,
@@ -139,28 +139,28 @@ static void test_cache_prepare_checks(void** state) {
   grt_hal_executable_t* executable = NULL;
   assert_true(grt_hal_executable_cache_can_prepare_format(&cache.base,
                                                           SV("cpu-test")));
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_executable_cache_prepare(&cache.base, &params, &executable));
   assert_int_equal(cache.prepare_count, 1);
   grt_hal_executable_release(executable);
 
   params.format = SV("cuda-ptx");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_cache_prepare(&cache.base, &params, &executable),
       GRT_STATUS_INCOMPATIBLE, "device cannot run executable format 'cuda-ptx'");
   params.format = SV("cpu-test");
   params.digest = NULL;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_cache_prepare(&cache.base, &params, &executable),
       GRT_STATUS_INVALID_ARGUMENT, "executable cpu-test has no digest");
   params.digest = digest;
   params.binary_size = 0;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_cache_prepare(&cache.base, &params, &executable),
       GRT_STATUS_INVALID_ARGUMENT, "executable cpu-test has an empty binary");
   params.binary_size = 4;
   params.entry_points = NULL;
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_executable_cache_prepare(&cache.base, &params, &executable),
       GRT_STATUS_INVALID_ARGUMENT,
       "executable cpu-test: 1 entry points but no table");

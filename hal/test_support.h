@@ -1,7 +1,8 @@
-// Test doubles shared by the hal/ cmocka tests: status assertions, a
-// malloc-backed HAL allocator (heap type and coherence chosen per test, with
-// counters for map/flush/invalidate), a fake executable, and a fake device
-// whose queue runs recorded fill/copy/update commands on submit. They are
+// Test doubles shared by the hal/ cmocka tests: a malloc-backed HAL
+// allocator (heap type and coherence chosen per test, with counters for
+// map/flush/invalidate), a fake executable, and a fake device whose queue
+// runs recorded fill/copy/update commands on submit. Status assertions come
+// from base/status_matchers.h. They are
 // deliberately minimal; the real CPU drivers live in hal/drivers/.
 // Include after <cmocka.h>.
 #ifndef GRT_HAL_TEST_SUPPORT_H_
@@ -12,39 +13,13 @@
 #include <string.h>
 
 #include "base/status.h"
+#include "base/status_matchers.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
 #include "hal/device.h"
 #include "hal/executable.h"
 #include "hal/semaphore.h"
-
-#define GRT_HAL_EXPECT_OK(expr)                                  \
-  do {                                                           \
-    grt_status_t grt_expect_status_ = (expr);                    \
-    if (!grt_status_is_ok(grt_expect_status_)) {                 \
-      grt_status_fprint(stderr, grt_expect_status_);             \
-      grt_status_free(grt_expect_status_);                       \
-      fail_msg("expected OK from %s", #expr);                    \
-    }                                                            \
-  } while (0)
-
-// Consumes |status|, asserting it failed with |code| and that its message
-// contains |fragment|.
-static inline void grt_hal_expect_error(grt_status_t status,
-                                        grt_status_code_t code,
-                                        const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
 
 //===----------------------------------------------------------------------===//
 // Test allocator and buffers
@@ -193,7 +168,7 @@ static inline grt_hal_buffer_t* grt_hal_test_allocate(
     uint64_t size) {
   grt_hal_buffer_params_t params = {allocator->heap.type, usage, 0};
   grt_hal_buffer_t* buffer = NULL;
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_allocator_allocate_buffer(&allocator->base, params, size, &buffer));
   return buffer;
 }

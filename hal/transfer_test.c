@@ -16,26 +16,26 @@ static void check_round_trip(grt_hal_test_device_t* device) {
   grt_hal_buffer_t* buffer = grt_hal_test_allocate(
       device->allocator, GRT_HAL_BUFFER_USAGE_DEFAULT, 16);
   const uint8_t source[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_device_transfer_h2d(&device->base, source, buffer, 4, 8));
   assert_int_equal(grt_hal_test_buffer_data(buffer)[4], 1);
   assert_int_equal(grt_hal_test_buffer_data(buffer)[11], 8);
   uint8_t target[8] = {0};
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_device_transfer_d2h(&device->base, buffer, 6, target, 6));
   assert_int_equal(target[0], 3);
   assert_int_equal(target[5], 8);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_transfer_h2d(&device->base, source, buffer, 12, 8),
       GRT_STATUS_OUT_OF_RANGE,
       "range [12, 20) is outside buffer of 16 bytes; while copying 8 bytes "
       "from the host");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_transfer_d2h(&device->base, buffer, 16, target, 1),
       GRT_STATUS_OUT_OF_RANGE,
       "range [16, 17) is outside buffer of 16 bytes; while copying 1 bytes to "
       "the host");
-  GRT_HAL_EXPECT_OK(grt_hal_device_transfer_h2d(&device->base, NULL, buffer, 0, 0));
+  GRT_EXPECT_OK(grt_hal_device_transfer_h2d(&device->base, NULL, buffer, 0, 0));
   grt_hal_buffer_release(buffer);
 }
 
@@ -60,10 +60,10 @@ static void test_mapped_transfers(void** state) {
   grt_hal_buffer_t* buffer =
       grt_hal_test_allocate(device->allocator, GRT_HAL_TEST_ALL_USAGE, 8);
   const uint8_t source[4] = {9, 8, 7, 6};
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_device_transfer_h2d(&device->base, source, buffer, 0, 4));
   uint8_t target[4] = {0};
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_device_transfer_d2h(&device->base, buffer, 0, target, 4));
   assert_memory_equal(source, target, 4);
   assert_int_equal(device->execute_count, 0);
@@ -81,11 +81,11 @@ static void test_staging_needs_transfer_usage(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_test_allocate(
       device->allocator, GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE, 8);
   uint8_t bytes[4] = {0};
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_transfer_h2d(&device->base, bytes, buffer, 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer usage DISPATCH_STORAGE lacks TRANSFER_TARGET");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_transfer_d2h(&device->base, buffer, 0, bytes, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer usage DISPATCH_STORAGE lacks TRANSFER_SOURCE");
@@ -96,7 +96,7 @@ static void test_staging_needs_transfer_usage(void** state) {
   device = grt_hal_test_device_create("fake://1", GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
                                       GRT_HAL_TEST_ALL_USAGE);
   buffer = grt_hal_test_allocate(device->allocator, GRT_HAL_BUFFER_USAGE_DEFAULT, 8);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_transfer_h2d(&device->base, bytes, buffer, 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "no heap offers memory type HOST_VISIBLE with usage "
@@ -115,17 +115,17 @@ static void test_queue_copy(void** state) {
       grt_hal_test_allocate(device->allocator, GRT_HAL_TEST_ALL_USAGE, 8);
   for (int i = 0; i < 8; ++i) grt_hal_test_buffer_data(a)[i] = (uint8_t)(i + 1);
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_device_create_semaphore(&device->base, 0, &semaphore));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(&device->base, 0, &semaphore));
   uint64_t values[2] = {1, 2};
   grt_hal_semaphore_list_t wait = {1, &semaphore, &values[0]};
   grt_hal_semaphore_list_t signal = {1, &semaphore, &values[1]};
-  GRT_HAL_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 1));
-  GRT_HAL_EXPECT_OK(grt_hal_device_queue_copy(&device->base, wait, signal, a, 2,
+  GRT_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 1));
+  GRT_EXPECT_OK(grt_hal_device_queue_copy(&device->base, wait, signal, a, 2,
                                               b, 4, 4));
-  GRT_HAL_EXPECT_OK(grt_hal_semaphore_wait(semaphore, 2, GRT_HAL_TIMEOUT_INFINITE));
+  GRT_EXPECT_OK(grt_hal_semaphore_wait(semaphore, 2, GRT_HAL_TIMEOUT_INFINITE));
   assert_int_equal(grt_hal_test_buffer_data(b)[4], 3);
   assert_int_equal(grt_hal_test_buffer_data(b)[7], 6);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_copy(&device->base, grt_hal_semaphore_list_empty(),
                                 grt_hal_semaphore_list_empty(), a, 6, b, 0, 4),
       GRT_STATUS_OUT_OF_RANGE,
@@ -146,7 +146,7 @@ static void test_buffer_view_host_round_trip(void** state) {
   const float data[4] = {1.0f, 2.0f, 3.0f, 4.0f};
   grt_hal_dim_t shape[2] = {2, 2};
   grt_hal_buffer_view_t* view = NULL;
-  GRT_HAL_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
       &device->base, shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data,
       sizeof(data), &view));
   // The heap makes device memory mappable, so no staging was needed.
@@ -154,21 +154,21 @@ static void test_buffer_view_host_round_trip(void** state) {
   assert_true(grt_hal_buffer_usage(grt_hal_buffer_view_buffer(view)) &
               GRT_HAL_BUFFER_USAGE_MAPPING);
   float back[4] = {0};
-  GRT_HAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_buffer_view_read_to_host(&device->base, view, back, sizeof(back)));
   assert_memory_equal(data, back, sizeof(data));
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_read_to_host(&device->base, view, back, 8),
       GRT_STATUS_OUT_OF_RANGE,
       "host target of 8 bytes is too small for tensor<2x2xf32> (16 bytes)");
   grt_hal_buffer_view_release(view);
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_allocate_from_host(&device->base, shape, 2,
                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, data,
                                              12, &view),
       GRT_STATUS_INVALID_ARGUMENT,
       "host data of 12 bytes does not match tensor<2x2xf32> (16 bytes)");
-  grt_hal_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_allocate_from_host(&device->base, shape, 2, 0x77, data,
                                              16, &view),
       GRT_STATUS_INVALID_ARGUMENT, "unknown element type 0x00000077");

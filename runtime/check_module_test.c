@@ -27,14 +27,14 @@ static grt_vm_context_t* context;
 static int setup(void** state) {
   (void)state;
   grt_allocator_t allocator = grt_allocator_system();
-  GRT_VM_EXPECT_OK(grt_vm_instance_create(allocator, &instance));
-  GRT_VM_EXPECT_OK(grt_runtime_hal_register_types(instance));
-  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create(allocator, &registry));
-  GRT_VM_EXPECT_OK(grt_hal_register_available_drivers(registry));
-  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_vm_instance_create(allocator, &instance));
+  GRT_EXPECT_OK(grt_runtime_hal_register_types(instance));
+  GRT_EXPECT_OK(grt_hal_driver_registry_create(allocator, &registry));
+  GRT_EXPECT_OK(grt_hal_register_available_drivers(registry));
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       registry, "local-sync", NULL, allocator, &device));
-  GRT_VM_EXPECT_OK(grt_runtime_check_module_create(allocator, &check));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(grt_runtime_check_module_create(allocator, &check));
+  GRT_EXPECT_OK(
       grt_vm_context_create(instance, &check, 1, allocator, &context));
   return 0;
 }
@@ -55,10 +55,10 @@ static grt_status_t call(const char* name, const grt_vm_variant_t* args,
   GRT_RETURN_IF_ERROR(grt_vm_module_lookup_function(
       check, grt_make_cstring_view(name), &function));
   grt_vm_list_t* inputs = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), count,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), count,
                                       grt_allocator_system(), &inputs));
   for (size_t i = 0; i < count; ++i) {
-    GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
+    GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
   }
   grt_status_t status =
       grt_vm_invoke(context, &function, inputs, NULL, grt_allocator_system());
@@ -87,7 +87,7 @@ static grt_vm_ref_t make_view(const grt_hal_dim_t* shape, size_t rank,
                               grt_hal_element_type_t type, const void* data,
                               size_t size) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_VM_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
       device, shape, rank, type, data, size, &view));
   return grt_vm_ref_wrap_move(view, &grt_runtime_hal_buffer_view_type);
 }
@@ -103,8 +103,8 @@ static void test_expect_true_false(void** state) {
   (void)state;
   grt_vm_variant_t one[] = {grt_vm_variant_i32(3)};
   grt_vm_variant_t zero[] = {grt_vm_variant_i32(0)};
-  GRT_VM_EXPECT_OK(call("expect_true", one, 1));
-  GRT_VM_EXPECT_OK(call("expect_false", zero, 1));
+  GRT_EXPECT_OK(call("expect_true", one, 1));
+  GRT_EXPECT_OK(call("expect_false", zero, 1));
   expect_message(call("expect_true", zero, 1), GRT_STATUS_FAILED_PRECONDITION,
                  "check.expect_true failed: value is 0");
   expect_message(call("expect_false", one, 1), GRT_STATUS_FAILED_PRECONDITION,
@@ -124,7 +124,7 @@ static void test_expect_eq(void** state) {
   grt_vm_ref_t rhs = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                rhs_data, sizeof(rhs_data));
   grt_vm_variant_t equal[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&same)};
-  GRT_VM_EXPECT_OK(call("expect_eq", equal, 3));
+  GRT_EXPECT_OK(call("expect_eq", equal, 3));
   grt_vm_variant_t differ[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&rhs)};
   expect_message(call("expect_eq", differ, 3), GRT_STATUS_FAILED_PRECONDITION,
                  "check.expect_eq failed: first mismatch at element 2 [1, 0]: "
@@ -172,7 +172,7 @@ static void test_expect_almost_eq(void** state) {
   grt_vm_variant_t close[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&rhs),
                               grt_vm_variant_f32(0.1f),
                               grt_vm_variant_f32(0.01f)};
-  GRT_VM_EXPECT_OK(call("expect_almost_eq", close, 5));
+  GRT_EXPECT_OK(call("expect_almost_eq", close, 5));
   close[4] = grt_vm_variant_f32(0.0f);
   expect_message(call("expect_almost_eq", close, 5),
                  GRT_STATUS_FAILED_PRECONDITION,
@@ -206,7 +206,7 @@ static void test_expect_almost_eq(void** state) {
   grt_vm_variant_t halves[] = {ref_arg(&dev), ref_arg(&ha), ref_arg(&hb),
                                grt_vm_variant_f32(0.01f),
                                grt_vm_variant_f32(0.0f)};
-  GRT_VM_EXPECT_OK(call("expect_almost_eq", halves, 5));
+  GRT_EXPECT_OK(call("expect_almost_eq", halves, 5));
 
   grt_vm_ref_release(&hb);
   grt_vm_ref_release(&ha);
@@ -228,7 +228,7 @@ static void test_expect_all_true(void** state) {
   grt_vm_ref_t some = make_view(shape, 2, GRT_HAL_ELEMENT_TYPE_INT_32, no,
                                 sizeof(no));
   grt_vm_variant_t good[] = {ref_arg(&dev), ref_arg(&all)};
-  GRT_VM_EXPECT_OK(call("expect_all_true", good, 2));
+  GRT_EXPECT_OK(call("expect_all_true", good, 2));
   grt_vm_variant_t bad[] = {ref_arg(&dev), ref_arg(&some)};
   expect_message(call("expect_all_true", bad, 2), GRT_STATUS_FAILED_PRECONDITION,
                  "check.expect_all_true failed: element 2 [1, 0] is 0\n  "

@@ -37,16 +37,16 @@ static int setup(void** state) {
   (void)state;
   memset(&f, 0, sizeof(f));
   grt_allocator_t allocator = grt_allocator_system();
-  GRT_VM_EXPECT_OK(grt_vm_instance_create(allocator, &f.instance));
-  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create(allocator, &f.registry));
-  GRT_VM_EXPECT_OK(grt_hal_register_available_drivers(f.registry));
-  GRT_VM_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_vm_instance_create(allocator, &f.instance));
+  GRT_EXPECT_OK(grt_hal_driver_registry_create(allocator, &f.registry));
+  GRT_EXPECT_OK(grt_hal_register_available_drivers(f.registry));
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       f.registry, "local-sync", NULL, allocator, &f.device));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_runtime_hal_module_create(f.instance, f.device, allocator, &f.hal));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_vm_context_create(f.instance, &f.hal, 1, allocator, &f.context));
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4, allocator,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4, allocator,
                                       &f.results));
   return 0;
 }
@@ -65,15 +65,15 @@ static int teardown(void** state) {
 // Calls hal.<name> with |count| arguments; results land in f.results.
 static grt_status_t call(const char* name, const grt_vm_variant_t* args,
                          size_t count) {
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(f.results, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(f.results, 0));
   grt_vm_function_t function;
   GRT_RETURN_IF_ERROR(grt_vm_module_lookup_function(
       f.hal, grt_make_cstring_view(name), &function));
   grt_vm_list_t* inputs = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), count,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), count,
                                       grt_allocator_system(), &inputs));
   for (size_t i = 0; i < count; ++i) {
-    GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
+    GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
   }
   grt_status_t status = grt_vm_invoke(f.context, &function, inputs, f.results,
                                       grt_allocator_system());
@@ -83,7 +83,7 @@ static grt_status_t call(const char* name, const grt_vm_variant_t* args,
 
 static int64_t result_i64(size_t index) {
   grt_vm_variant_t value = grt_vm_variant_empty();
-  GRT_VM_EXPECT_OK(grt_vm_list_get_variant_assign(f.results, index, &value));
+  GRT_EXPECT_OK(grt_vm_list_get_variant_assign(f.results, index, &value));
   int64_t result = value.type == GRT_VM_VALUE_TYPE_I64 ? value.i64 : value.i32;
   grt_vm_variant_reset(&value);
   return result;
@@ -92,8 +92,8 @@ static int64_t result_i64(size_t index) {
 // A new reference to result |index|, checked to be of |type|.
 static grt_vm_ref_t result_ref(size_t index, grt_vm_ref_type_t type) {
   grt_vm_ref_t ref = grt_vm_ref_null();
-  GRT_VM_EXPECT_OK(grt_vm_list_get_ref_assign(f.results, index, &ref));
-  GRT_VM_EXPECT_OK(grt_vm_ref_check_type(&ref, type));
+  GRT_EXPECT_OK(grt_vm_list_get_ref_assign(f.results, index, &ref));
+  GRT_EXPECT_OK(grt_vm_ref_check_type(&ref, type));
   return ref;
 }
 
@@ -106,11 +106,11 @@ static grt_vm_variant_t ref_arg(const grt_vm_ref_t* ref) {
 
 static grt_vm_ref_t text_ref(const char* text) {
   grt_vm_buffer_t* buffer = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE,
+  GRT_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE,
                                         strlen(text), 0, grt_allocator_system(),
                                         &buffer));
   void* data = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_map_write(buffer, 0, strlen(text), &data));
+  GRT_EXPECT_OK(grt_vm_buffer_map_write(buffer, 0, strlen(text), &data));
   memcpy(data, text, strlen(text));
   return grt_vm_ref_wrap_move(buffer, grt_vm_buffer_type());
 }
@@ -124,7 +124,7 @@ static grt_vm_ref_t device_ref(void) {
 static grt_vm_ref_t allocate_buffer(int64_t size) {
   grt_vm_ref_t device = device_ref();
   grt_vm_variant_t args[] = {ref_arg(&device)};
-  GRT_VM_EXPECT_OK(call("device.allocator", args, 1));
+  GRT_EXPECT_OK(call("device.allocator", args, 1));
   grt_vm_ref_t allocator = result_ref(0, grt_vm_instance_lookup_type(
                                              f.instance,
                                              grt_make_cstring_view("hal.allocator")));
@@ -135,7 +135,7 @@ static grt_vm_ref_t allocate_buffer(int64_t size) {
       grt_vm_variant_i32(GRT_HAL_BUFFER_USAGE_DEFAULT |
                          GRT_HAL_BUFFER_USAGE_MAPPING),
       grt_vm_variant_i64(size)};
-  GRT_VM_EXPECT_OK(call("allocator.allocate", allocate, 4));
+  GRT_EXPECT_OK(call("allocator.allocate", allocate, 4));
   grt_vm_ref_t buffer = result_ref(0, &grt_runtime_hal_buffer_type);
   grt_vm_ref_release(&allocator);
   grt_vm_ref_release(&device);
@@ -145,7 +145,7 @@ static grt_vm_ref_t allocate_buffer(int64_t size) {
 static void test_types_register_once(void** state) {
   (void)state;
   size_t count = grt_vm_instance_type_count(f.instance);
-  GRT_VM_EXPECT_OK(grt_runtime_hal_register_types(f.instance));
+  GRT_EXPECT_OK(grt_runtime_hal_register_types(f.instance));
   assert_int_equal(grt_vm_instance_type_count(f.instance), count);
   const char* names[] = {"hal.allocator",  "hal.buffer",     "hal.buffer_view",
                          "hal.command_buffer", "hal.device", "hal.executable",
@@ -163,55 +163,55 @@ static void test_types_register_once(void** state) {
 
 static void test_devices_and_buffers(void** state) {
   (void)state;
-  GRT_VM_EXPECT_OK(call("devices.count", NULL, 0));
+  GRT_EXPECT_OK(call("devices.count", NULL, 0));
   assert_int_equal(result_i64(0), 1);
   grt_vm_variant_t zero[] = {grt_vm_variant_i32(0)};
-  GRT_VM_EXPECT_OK(call("devices.get", zero, 1));
+  GRT_EXPECT_OK(call("devices.get", zero, 1));
   grt_vm_ref_t device = result_ref(0, &grt_runtime_hal_device_type);
   assert_ptr_equal(device.ptr, f.device);
   grt_vm_ref_release(&device);
   grt_vm_variant_t one[] = {grt_vm_variant_i32(1)};
-  grt_vm_expect_error(call("devices.get", one, 1), GRT_STATUS_OUT_OF_RANGE,
+  grt_expect_error(call("devices.get", one, 1), GRT_STATUS_OUT_OF_RANGE,
                       "device 1 is out of range (the session has 1 device)");
 
   grt_vm_ref_t buffer = allocate_buffer(64);
   grt_vm_variant_t length_args[] = {ref_arg(&buffer)};
-  GRT_VM_EXPECT_OK(call("buffer.length", length_args, 1));
+  GRT_EXPECT_OK(call("buffer.length", length_args, 1));
   assert_int_equal(result_i64(0), 64);
 
   grt_vm_variant_t store[] = {grt_vm_variant_i32(0x12345678), ref_arg(&buffer),
                               grt_vm_variant_i64(8), grt_vm_variant_i32(4)};
-  GRT_VM_EXPECT_OK(call("buffer.store", store, 4));
+  GRT_EXPECT_OK(call("buffer.store", store, 4));
   grt_vm_variant_t load[] = {ref_arg(&buffer), grt_vm_variant_i64(8),
                              grt_vm_variant_i32(4)};
-  GRT_VM_EXPECT_OK(call("buffer.load", load, 3));
+  GRT_EXPECT_OK(call("buffer.load", load, 3));
   assert_int_equal(result_i64(0), 0x12345678);
   load[2] = grt_vm_variant_i32(1);
-  GRT_VM_EXPECT_OK(call("buffer.load", load, 3));
+  GRT_EXPECT_OK(call("buffer.load", load, 3));
   assert_int_equal(result_i64(0), 0x78);
   load[2] = grt_vm_variant_i32(3);
-  grt_vm_expect_error(call("buffer.load", load, 3),
+  grt_expect_error(call("buffer.load", load, 3),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "length must be 1, 2 or 4 bytes, got 3");
 
   grt_vm_variant_t subspan[] = {ref_arg(&buffer), grt_vm_variant_i64(8),
                                 grt_vm_variant_i64(16)};
-  GRT_VM_EXPECT_OK(call("buffer.subspan", subspan, 3));
+  GRT_EXPECT_OK(call("buffer.subspan", subspan, 3));
   grt_vm_ref_t view = result_ref(0, &grt_runtime_hal_buffer_type);
   grt_vm_variant_t view_length[] = {ref_arg(&view)};
-  GRT_VM_EXPECT_OK(call("buffer.length", view_length, 1));
+  GRT_EXPECT_OK(call("buffer.length", view_length, 1));
   assert_int_equal(result_i64(0), 16);
   grt_vm_variant_t view_load[] = {ref_arg(&view), grt_vm_variant_i64(0),
                                   grt_vm_variant_i32(2)};
-  GRT_VM_EXPECT_OK(call("buffer.load", view_load, 3));
+  GRT_EXPECT_OK(call("buffer.load", view_load, 3));
   assert_int_equal(result_i64(0), 0x5678);
   subspan[1] = grt_vm_variant_i64(-4);
-  grt_vm_expect_error(call("buffer.subspan", subspan, 3),
+  grt_expect_error(call("buffer.subspan", subspan, 3),
                       GRT_STATUS_INVALID_ARGUMENT, "offset must be >= 0, got -4");
 
   grt_vm_ref_t wrong = text_ref("x");
   grt_vm_variant_t wrong_args[] = {ref_arg(&wrong)};
-  grt_vm_expect_error(call("buffer.length", wrong_args, 1),
+  grt_expect_error(call("buffer.length", wrong_args, 1),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected ref<hal.buffer>, got ref<vm.buffer>; argument "
                       "'buffer'");
@@ -229,26 +229,26 @@ static void test_buffer_views(void** state) {
       grt_vm_variant_i32((int32_t)GRT_HAL_ELEMENT_TYPE_FLOAT_32),
       grt_vm_variant_i32(0), grt_vm_variant_i32(2), grt_vm_variant_i64(4),
       grt_vm_variant_i64(4)};
-  GRT_VM_EXPECT_OK(call("buffer_view.create", create, 8));
+  GRT_EXPECT_OK(call("buffer_view.create", create, 8));
   grt_vm_ref_t view = result_ref(0, &grt_runtime_hal_buffer_view_type);
   grt_hal_buffer_view_t* host_view = NULL;
-  GRT_VM_EXPECT_OK(grt_runtime_buffer_view_from_ref(&view, &host_view));
+  GRT_EXPECT_OK(grt_runtime_buffer_view_from_ref(&view, &host_view));
   assert_int_equal(grt_hal_buffer_view_rank(host_view), 2);
 
   grt_vm_variant_t one_view[] = {ref_arg(&view)};
-  GRT_VM_EXPECT_OK(call("buffer_view.rank", one_view, 1));
+  GRT_EXPECT_OK(call("buffer_view.rank", one_view, 1));
   assert_int_equal(result_i64(0), 2);
-  GRT_VM_EXPECT_OK(call("buffer_view.element_type", one_view, 1));
+  GRT_EXPECT_OK(call("buffer_view.element_type", one_view, 1));
   assert_int_equal(result_i64(0), (int32_t)GRT_HAL_ELEMENT_TYPE_FLOAT_32);
-  GRT_VM_EXPECT_OK(call("buffer_view.buffer", one_view, 1));
+  GRT_EXPECT_OK(call("buffer_view.buffer", one_view, 1));
   grt_vm_ref_t viewed = result_ref(0, &grt_runtime_hal_buffer_type);
   assert_ptr_equal(viewed.ptr, buffer.ptr);
   grt_vm_ref_release(&viewed);
   grt_vm_variant_t dim[] = {ref_arg(&view), grt_vm_variant_i32(1)};
-  GRT_VM_EXPECT_OK(call("buffer_view.dim", dim, 2));
+  GRT_EXPECT_OK(call("buffer_view.dim", dim, 2));
   assert_int_equal(result_i64(0), 4);
   dim[1] = grt_vm_variant_i32(2);
-  grt_vm_expect_error(call("buffer_view.dim", dim, 2), GRT_STATUS_OUT_OF_RANGE,
+  grt_expect_error(call("buffer_view.dim", dim, 2), GRT_STATUS_OUT_OF_RANGE,
                       "dimension 2 is out of range for tensor<4x4xf32> (rank "
                       "2)");
 
@@ -256,11 +256,11 @@ static void test_buffer_views(void** state) {
   create[1] = grt_vm_variant_i64(16);
   create[2] = grt_vm_variant_i64(48);
   create[6] = grt_vm_variant_i64(3);
-  GRT_VM_EXPECT_OK(call("buffer_view.create", create, 8));
+  GRT_EXPECT_OK(call("buffer_view.create", create, 8));
   grt_vm_ref_t tail = result_ref(0, &grt_runtime_hal_buffer_view_type);
   grt_vm_ref_release(&tail);
   create[4] = grt_vm_variant_i32(1);
-  grt_vm_expect_error(call("buffer_view.create", create, 8),
+  grt_expect_error(call("buffer_view.create", create, 8),
                       GRT_STATUS_UNIMPLEMENTED,
                       "encoding 1 is not supported; expected 0 (dense "
                       "row-major)");
@@ -271,20 +271,20 @@ static void test_buffer_views(void** state) {
       grt_vm_variant_i32((int32_t)GRT_HAL_ELEMENT_TYPE_FLOAT_32),
       grt_vm_variant_i32(0), grt_vm_variant_i32(2), grt_vm_variant_i64(4),
       grt_vm_variant_i64(4)};
-  GRT_VM_EXPECT_OK(call("buffer_view.assert", assert_args, 7));
+  GRT_EXPECT_OK(call("buffer_view.assert", assert_args, 7));
   assert_args[6] = grt_vm_variant_i64(16);
-  grt_vm_expect_error(call("buffer_view.assert", assert_args, 7),
+  grt_expect_error(call("buffer_view.assert", assert_args, 7),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "argument 0: expected tensor<4x16xf32>, got "
                       "tensor<4x4xf32>");
   assert_args[0] = ref_arg(&message);  // a vm.buffer is not a view
-  grt_vm_expect_error(call("buffer_view.assert", assert_args, 7),
+  grt_expect_error(call("buffer_view.assert", assert_args, 7),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "argument 0: expected tensor<4x16xf32>, got "
                       "ref<vm.buffer>");
   grt_vm_ref_t null_ref = grt_vm_ref_null();
   assert_args[0] = ref_arg(&null_ref);
-  grt_vm_expect_error(call("buffer_view.assert", assert_args, 7),
+  grt_expect_error(call("buffer_view.assert", assert_args, 7),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "argument 0: expected tensor<4x16xf32>, got ref<null>");
 
@@ -296,7 +296,7 @@ static void test_buffer_views(void** state) {
 static grt_vm_ref_t new_fence(void) {
   grt_vm_ref_t device = device_ref();
   grt_vm_variant_t args[] = {ref_arg(&device)};
-  GRT_VM_EXPECT_OK(call("fence.create", args, 1));
+  GRT_EXPECT_OK(call("fence.create", args, 1));
   grt_vm_ref_release(&device);
   return result_ref(0, &grt_runtime_hal_fence_type);
 }
@@ -305,7 +305,7 @@ static grt_vm_ref_t new_command_buffer(int32_t mode, int32_t capacity) {
   grt_vm_ref_t device = device_ref();
   grt_vm_variant_t args[] = {ref_arg(&device), grt_vm_variant_i32(mode),
                              grt_vm_variant_i32(capacity)};
-  GRT_VM_EXPECT_OK(call("command_buffer.create", args, 3));
+  GRT_EXPECT_OK(call("command_buffer.create", args, 3));
   grt_vm_ref_release(&device);
   return result_ref(0, &grt_runtime_hal_command_buffer_type);
 }
@@ -318,13 +318,13 @@ static void execute_and_wait(const grt_vm_ref_t* cb) {
   grt_vm_variant_t execute[] = {ref_arg(&device), ref_arg(&null_ref),
                                 ref_arg(&fence), grt_vm_variant_i32(1),
                                 ref_arg(cb)};
-  GRT_VM_EXPECT_OK(call("device.queue.execute", execute, 5));
+  GRT_EXPECT_OK(call("device.queue.execute", execute, 5));
   grt_vm_variant_t await[] = {grt_vm_variant_i32(-1), grt_vm_variant_i32(1),
                               ref_arg(&fence)};
-  GRT_VM_EXPECT_OK(call("fence.await", await, 3));
+  GRT_EXPECT_OK(call("fence.await", await, 3));
   assert_int_equal(result_i64(0), 1);
   grt_vm_variant_t query[] = {ref_arg(&fence)};
-  GRT_VM_EXPECT_OK(call("fence.query", query, 1));
+  GRT_EXPECT_OK(call("fence.query", query, 1));
   assert_int_equal(result_i64(0), 1);
   grt_vm_ref_release(&fence);
   grt_vm_ref_release(&device);
@@ -336,41 +336,41 @@ static void test_command_buffers_and_fences(void** state) {
   grt_vm_ref_t other = allocate_buffer(64);
   grt_vm_ref_t cb = new_command_buffer(0, 0);
   grt_vm_variant_t one[] = {ref_arg(&cb)};
-  GRT_VM_EXPECT_OK(call("command_buffer.begin", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.begin", one, 1));
   grt_vm_variant_t fill[] = {ref_arg(&cb),          ref_arg(&buffer),
                              grt_vm_variant_i64(0), grt_vm_variant_i64(64),
                              grt_vm_variant_i32(0), grt_vm_variant_i32(7),
                              grt_vm_variant_i32(4)};
-  GRT_VM_EXPECT_OK(call("command_buffer.fill_buffer", fill, 7));
-  GRT_VM_EXPECT_OK(call("command_buffer.execution_barrier", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.fill_buffer", fill, 7));
+  GRT_EXPECT_OK(call("command_buffer.execution_barrier", one, 1));
   grt_vm_ref_t bytes = text_ref("ABCD");
   grt_vm_variant_t update[] = {ref_arg(&cb),          ref_arg(&bytes),
                                grt_vm_variant_i64(0), ref_arg(&buffer),
                                grt_vm_variant_i64(4), grt_vm_variant_i64(4),
                                grt_vm_variant_i32(0)};
-  GRT_VM_EXPECT_OK(call("command_buffer.update_buffer", update, 7));
-  GRT_VM_EXPECT_OK(call("command_buffer.execution_barrier", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.update_buffer", update, 7));
+  GRT_EXPECT_OK(call("command_buffer.execution_barrier", one, 1));
   grt_vm_variant_t copy[] = {ref_arg(&cb),           grt_vm_variant_i32(0),
                              grt_vm_variant_i32(0),  ref_arg(&buffer),
                              grt_vm_variant_i64(0),  ref_arg(&other),
                              grt_vm_variant_i64(32), grt_vm_variant_i64(32)};
-  GRT_VM_EXPECT_OK(call("command_buffer.copy_buffer", copy, 8));
-  GRT_VM_EXPECT_OK(call("command_buffer.end", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.copy_buffer", copy, 8));
+  GRT_EXPECT_OK(call("command_buffer.end", one, 1));
   execute_and_wait(&cb);
 
   uint32_t words[16];
-  GRT_VM_EXPECT_OK(grt_hal_device_transfer_d2h(f.device, other.ptr, 32, words,
+  GRT_EXPECT_OK(grt_hal_device_transfer_d2h(f.device, other.ptr, 32, words,
                                                sizeof(uint32_t) * 2));
   assert_int_equal(words[0], 7);
   assert_memory_equal(&words[1], "ABCD", 4);
 
   // State errors come from the HAL with its message.
-  grt_vm_expect_error(call("command_buffer.end", one, 1),
+  grt_expect_error(call("command_buffer.end", one, 1),
                       GRT_STATUS_FAILED_PRECONDITION, "command buffer");
   grt_vm_ref_t device = device_ref();
   grt_vm_variant_t bad_mode[] = {ref_arg(&device), grt_vm_variant_i32(5),
                                  grt_vm_variant_i32(0)};
-  grt_vm_expect_error(call("command_buffer.create", bad_mode, 3),
+  grt_expect_error(call("command_buffer.create", bad_mode, 3),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "command buffer mode must be 0 (one-shot) or 1 "
                       "(reusable), got 5");
@@ -379,29 +379,29 @@ static void test_command_buffers_and_fences(void** state) {
   grt_vm_ref_t a = new_fence();
   grt_vm_ref_t b = new_fence();
   grt_vm_variant_t query[] = {ref_arg(&a)};
-  GRT_VM_EXPECT_OK(call("fence.query", query, 1));
+  GRT_EXPECT_OK(call("fence.query", query, 1));
   assert_int_equal(result_i64(0), 0);
   grt_vm_variant_t join[] = {grt_vm_variant_i32(2), ref_arg(&a), ref_arg(&b)};
-  GRT_VM_EXPECT_OK(call("fence.join", join, 3));
+  GRT_EXPECT_OK(call("fence.join", join, 3));
   grt_vm_ref_t joined = result_ref(0, &grt_runtime_hal_fence_type);
   assert_int_equal(grt_hal_fence_count(joined.ptr), 2);
   grt_vm_variant_t await_joined[] = {grt_vm_variant_i32(0),
                                      grt_vm_variant_i32(1), ref_arg(&joined)};
-  GRT_VM_EXPECT_OK(call("fence.await", await_joined, 3));
+  GRT_EXPECT_OK(call("fence.await", await_joined, 3));
   assert_int_equal(result_i64(0), 0);
-  GRT_VM_EXPECT_OK(call("fence.signal", query, 1));
-  GRT_VM_EXPECT_OK(call("fence.query", query, 1));
+  GRT_EXPECT_OK(call("fence.signal", query, 1));
+  GRT_EXPECT_OK(call("fence.query", query, 1));
   assert_int_equal(result_i64(0), 1);
   grt_vm_variant_t fail[] = {ref_arg(&b), grt_vm_variant_i32(GRT_STATUS_ABORTED)};
-  GRT_VM_EXPECT_OK(call("fence.fail", fail, 2));
-  grt_vm_expect_error(call("fence.await", await_joined, 3), GRT_STATUS_ABORTED,
+  GRT_EXPECT_OK(call("fence.fail", fail, 2));
+  grt_expect_error(call("fence.await", await_joined, 3), GRT_STATUS_ABORTED,
                       "fence failed by the program (hal.fence.fail with code "
                       "10)");
   grt_vm_variant_t query_b[] = {ref_arg(&b)};
-  grt_vm_expect_error(call("fence.query", query_b, 1), GRT_STATUS_ABORTED,
+  grt_expect_error(call("fence.query", query_b, 1), GRT_STATUS_ABORTED,
                       "fence failed by the program");
   fail[1] = grt_vm_variant_i32(0);
-  grt_vm_expect_error(call("fence.fail", fail, 2), GRT_STATUS_INVALID_ARGUMENT,
+  grt_expect_error(call("fence.fail", fail, 2), GRT_STATUS_INVALID_ARGUMENT,
                       "fence failure code must be a status code from 1 to 16, "
                       "got 0");
 
@@ -424,31 +424,31 @@ static void test_queue_alloca_and_query(void** state) {
       ref_arg(&device),      ref_arg(&null_ref),
       ref_arg(&fence),       grt_vm_variant_i32(GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL),
       grt_vm_variant_i32(0), grt_vm_variant_i64(128)};
-  GRT_VM_EXPECT_OK(call("device.queue.alloca", alloca_args, 6));
+  GRT_EXPECT_OK(call("device.queue.alloca", alloca_args, 6));
   grt_vm_ref_t buffer = result_ref(0, &grt_runtime_hal_buffer_type);
   assert_int_equal(grt_hal_buffer_byte_length(buffer.ptr), 128);
   grt_vm_ref_t done = new_fence();
   grt_vm_variant_t dealloca[] = {ref_arg(&device), ref_arg(&fence),
                                  ref_arg(&done), ref_arg(&buffer)};
-  GRT_VM_EXPECT_OK(call("device.queue.dealloca", dealloca, 4));
+  GRT_EXPECT_OK(call("device.queue.dealloca", dealloca, 4));
   grt_vm_variant_t await[] = {grt_vm_variant_i32(-1), grt_vm_variant_i32(1),
                               ref_arg(&done)};
-  GRT_VM_EXPECT_OK(call("fence.await", await, 3));
+  GRT_EXPECT_OK(call("fence.await", await, 3));
   assert_int_equal(result_i64(0), 1);
   alloca_args[5] = grt_vm_variant_i64(-1);
-  grt_vm_expect_error(call("device.queue.alloca", alloca_args, 6),
+  grt_expect_error(call("device.queue.alloca", alloca_args, 6),
                       GRT_STATUS_INVALID_ARGUMENT, "size must be >= 0, got -1");
 
   grt_vm_ref_t category = text_ref("hal.device");
   grt_vm_ref_t key = text_ref("concurrency");
   grt_vm_variant_t query[] = {ref_arg(&device), ref_arg(&category),
                               ref_arg(&key)};
-  GRT_VM_EXPECT_OK(call("device.query.i64", query, 3));
+  GRT_EXPECT_OK(call("device.query.i64", query, 3));
   assert_int_equal(result_i64(0), 1);
   assert_true(result_i64(1) >= 1);
   grt_vm_ref_t unknown = text_ref("no-such-key");
   query[2] = ref_arg(&unknown);
-  GRT_VM_EXPECT_OK(call("device.query.i64", query, 3));
+  GRT_EXPECT_OK(call("device.query.i64", query, 3));
   assert_int_equal(result_i64(0), 0);
   assert_int_equal(result_i64(1), 0);
 
@@ -468,7 +468,7 @@ static grt_hal_executable_t* prepare_test_kernels(void) {
   if (grt_status_code(status) == GRT_STATUS_ALREADY_EXISTS) {
     grt_status_free(status);
   } else {
-    GRT_VM_EXPECT_OK(status);
+    GRT_EXPECT_OK(status);
   }
   static const grt_hal_entry_point_info_t entry_points[] = {
       GRT_TEST_KERNELS_ENTRY_POINTS};
@@ -479,7 +479,7 @@ static grt_hal_executable_t* prepare_test_kernels(void) {
       grt_make_cstring_view("cpu-static"), (const uint8_t*)name, strlen(name),
       digest, entry_points, GRT_TEST_KERNELS_COUNT};
   grt_hal_executable_t* executable = NULL;
-  GRT_VM_EXPECT_OK(grt_hal_executable_cache_prepare(
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(
       grt_hal_device_executable_cache(f.device), &params, &executable));
   return executable;
 }
@@ -489,29 +489,29 @@ static void test_executables_and_dispatch(void** state) {
   grt_vm_ref_t device = device_ref();
   grt_vm_ref_t name = text_ref("add");
   grt_vm_variant_t lookup[] = {ref_arg(&device), ref_arg(&name)};
-  grt_vm_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
+  grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "no executable for module 'add'; modules with "
                       "executables: (none)");
   grt_hal_executable_t* executable = prepare_test_kernels();
-  GRT_VM_EXPECT_OK(grt_runtime_hal_module_register_executable(
+  GRT_EXPECT_OK(grt_runtime_hal_module_register_executable(
       f.hal, grt_make_cstring_view("add"), executable));
-  grt_vm_expect_error(grt_runtime_hal_module_register_executable(
+  grt_expect_error(grt_runtime_hal_module_register_executable(
                           f.hal, grt_make_cstring_view("add"), executable),
                       GRT_STATUS_ALREADY_EXISTS,
                       "module 'add' already has an executable registered");
-  GRT_VM_EXPECT_OK(grt_runtime_hal_module_register_executable(
+  GRT_EXPECT_OK(grt_runtime_hal_module_register_executable(
       f.hal, grt_make_cstring_view("other"), executable));
   grt_hal_executable_release(executable);
-  GRT_VM_EXPECT_OK(call("executable.lookup", lookup, 2));
+  GRT_EXPECT_OK(call("executable.lookup", lookup, 2));
   grt_vm_ref_t exe = result_ref(0, &grt_runtime_hal_executable_type);
   grt_vm_ref_t missing = text_ref("mul");
   lookup[1] = ref_arg(&missing);
-  grt_vm_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
+  grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "no executable for module 'mul'; modules with "
                       "executables: add, other");
   grt_runtime_hal_module_unregister_executable(f.hal,
                                                grt_make_cstring_view("other"));
-  grt_vm_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
+  grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "modules with executables: add");
 
   // out = a + b over 100 floats: two workgroups of 64; b comes from the
@@ -525,11 +525,11 @@ static void test_executables_and_dispatch(void** state) {
   grt_vm_ref_t ab = allocate_buffer(N * 4);
   grt_vm_ref_t bb = allocate_buffer(N * 4);
   grt_vm_ref_t ob = allocate_buffer(N * 4);
-  GRT_VM_EXPECT_OK(grt_hal_device_transfer_h2d(f.device, a, ab.ptr, 0, sizeof(a)));
-  GRT_VM_EXPECT_OK(grt_hal_device_transfer_h2d(f.device, b, bb.ptr, 0, sizeof(b)));
+  GRT_EXPECT_OK(grt_hal_device_transfer_h2d(f.device, a, ab.ptr, 0, sizeof(a)));
+  GRT_EXPECT_OK(grt_hal_device_transfer_h2d(f.device, b, bb.ptr, 0, sizeof(b)));
   grt_vm_ref_t cb = new_command_buffer(1, 1);
   grt_vm_variant_t one[] = {ref_arg(&cb)};
-  GRT_VM_EXPECT_OK(call("command_buffer.begin", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.begin", one, 1));
   grt_vm_ref_t null_ref = grt_vm_ref_null();
   grt_vm_variant_t dispatch[] = {
       ref_arg(&cb),          ref_arg(&exe),          grt_vm_variant_i32(0),
@@ -543,28 +543,28 @@ static void test_executables_and_dispatch(void** state) {
       grt_vm_variant_i32(0), ref_arg(&ob),           grt_vm_variant_i64(0),
       grt_vm_variant_i64(N * 4)};
   size_t dispatch_count = sizeof(dispatch) / sizeof(dispatch[0]);
-  GRT_VM_EXPECT_OK(call("command_buffer.dispatch", dispatch, dispatch_count));
-  GRT_VM_EXPECT_OK(call("command_buffer.end", one, 1));
+  GRT_EXPECT_OK(call("command_buffer.dispatch", dispatch, dispatch_count));
+  GRT_EXPECT_OK(call("command_buffer.end", one, 1));
   grt_vm_ref_t fence = new_fence();
   grt_vm_variant_t execute[] = {ref_arg(&device), ref_arg(&null_ref),
                                 ref_arg(&fence),  ref_arg(&cb),
                                 grt_vm_variant_i32(1), ref_arg(&bb),
                                 grt_vm_variant_i64(0), grt_vm_variant_i64(-1)};
-  GRT_VM_EXPECT_OK(call("device.queue.execute.indirect", execute, 8));
+  GRT_EXPECT_OK(call("device.queue.execute.indirect", execute, 8));
   grt_vm_variant_t await[] = {grt_vm_variant_i32(-1), grt_vm_variant_i32(1),
                               ref_arg(&fence)};
-  GRT_VM_EXPECT_OK(call("fence.await", await, 3));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(call("fence.await", await, 3));
+  GRT_EXPECT_OK(
       grt_hal_device_transfer_d2h(f.device, ob.ptr, 0, out, sizeof(out)));
   for (int i = 0; i < N; ++i) assert_true(out[i] == a[i] + b[i]);
 
   // A binding count the entry point does not take is the HAL's error.
   grt_vm_ref_t cb2 = new_command_buffer(0, 0);
   grt_vm_variant_t one2[] = {ref_arg(&cb2)};
-  GRT_VM_EXPECT_OK(call("command_buffer.begin", one2, 1));
+  GRT_EXPECT_OK(call("command_buffer.begin", one2, 1));
   dispatch[0] = ref_arg(&cb2);
   dispatch[7] = grt_vm_variant_i32(1);
-  grt_vm_expect_error(call("command_buffer.dispatch", dispatch, 12),
+  grt_expect_error(call("command_buffer.dispatch", dispatch, 12),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "entry point takes 3 bindings, got 1");
 

@@ -63,9 +63,9 @@ typedef struct module_bytes_t {
 static module_bytes_t assemble(const char* source, const char* format) {
   grt_allocator_t allocator = grt_allocator_system();
   grt_module_writer_t* writer = NULL;
-  GRT_VM_EXPECT_OK(grt_module_writer_create(allocator, &writer));
+  GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
   grtc_compile_options_t options = {0};
-  GRT_VM_EXPECT_OK(grtc_compile_source(source, strlen(source), "test.mlir",
+  GRT_EXPECT_OK(grtc_compile_source(source, strlen(source), "test.mlir",
                                        &options, allocator, writer));
   if (format) {
     static const char binary[] = "not a kernel library";
@@ -75,11 +75,11 @@ static module_bytes_t assemble(const char* source, const char* format) {
     grt_module_entry_point_t entry = {grt_make_cstring_view("k"), 1, 0,
                                       {1, 1, 1}};
     uint32_t ordinal = 0;
-    GRT_VM_EXPECT_OK(grt_module_writer_add_executable(writer, &executable,
+    GRT_EXPECT_OK(grt_module_writer_add_executable(writer, &executable,
                                                       &entry, 1, &ordinal));
   }
   module_bytes_t bytes = {NULL, 0};
-  GRT_VM_EXPECT_OK(grt_module_writer_finish(writer, &bytes.data, &bytes.size));
+  GRT_EXPECT_OK(grt_module_writer_finish(writer, &bytes.data, &bytes.size));
   grt_module_writer_destroy(writer);
   return bytes;
 }
@@ -91,10 +91,10 @@ static module_bytes_t module;
 
 static int setup(void** state) {
   (void)state;
-  GRT_VM_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
+  GRT_EXPECT_OK(
       grt_runtime_instance_create_device(instance, "local-sync", NULL, &device));
-  GRT_VM_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
+  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
   module = assemble(kSource, NULL);
   return 0;
 }
@@ -109,14 +109,14 @@ static int teardown(void** state) {
 }
 
 static void append_module(void) {
-  GRT_VM_EXPECT_OK(grt_runtime_session_append_module_from_memory(
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
       session, grt_make_const_byte_span(module.data, module.size)));
 }
 
 static grt_hal_buffer_view_t* make_f32_view(grt_hal_dim_t count,
                                             const float* data) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_VM_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
       device, &count, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data,
       (size_t)count * sizeof(float), &view));
   return view;
@@ -134,7 +134,7 @@ static void test_instance_and_devices(void** state) {
                                   grt_make_cstring_view("hal.buffer_view")),
       &grt_runtime_hal_buffer_view_type);
   grt_hal_device_t* none = NULL;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_instance_create_device(instance, "nope", NULL, &none),
       GRT_STATUS_NOT_FOUND, "unknown device 'nope'; available: local-sync");
   // hal and check come first in the context.
@@ -147,56 +147,56 @@ static void test_instance_and_devices(void** state) {
 static void test_lookup_and_call(void** state) {
   (void)state;
   grt_vm_function_t function;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_session_lookup_function(session, "main", &function),
       GRT_STATUS_FAILED_PRECONDITION,
       "cannot look up 'main': no module has been appended to the session");
   // The hal module is callable by its full names from the start.
   grt_vm_list_t* outputs = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 2,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 2,
                                       grt_allocator_system(), &outputs));
-  GRT_VM_EXPECT_OK(grt_runtime_call(session, "hal.devices.count", NULL, outputs));
+  GRT_EXPECT_OK(grt_runtime_call(session, "hal.devices.count", NULL, outputs));
   int32_t count = 0;
-  GRT_VM_EXPECT_OK(grt_vm_list_get_i32(outputs, 0, &count));
+  GRT_EXPECT_OK(grt_vm_list_get_i32(outputs, 0, &count));
   assert_int_equal(count, 1);
 
   append_module();
-  GRT_VM_EXPECT_OK(grt_runtime_session_lookup_function(session, "add", &function));
+  GRT_EXPECT_OK(grt_runtime_session_lookup_function(session, "add", &function));
   assert_true(grt_string_view_equal_cstring(function.name, "add"));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_runtime_session_lookup_function(session, "sess.add", &function));
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_session_lookup_function(session, "nope", &function),
       GRT_STATUS_NOT_FOUND,
       "module 'sess' has no function 'nope'; it exports: main, add");
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_session_lookup_function(session, "other.add", &function),
       GRT_STATUS_NOT_FOUND,
       "no module named 'other' in the context (looking up 'other.add'); "
       "modules: hal, check, sess");
 
   grt_vm_list_t* inputs = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 2,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 2,
                                       grt_allocator_system(), &inputs));
   grt_vm_variant_t three = grt_vm_variant_i32(3);
   grt_vm_variant_t four = grt_vm_variant_i32(4);
-  GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &three));
-  GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &four));
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(outputs, 0));
-  GRT_VM_EXPECT_OK(grt_runtime_call(session, "sess.add", inputs, outputs));
+  GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &three));
+  GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &four));
+  GRT_EXPECT_OK(grt_vm_list_resize(outputs, 0));
+  GRT_EXPECT_OK(grt_runtime_call(session, "sess.add", inputs, outputs));
   int32_t sum = 0;
-  GRT_VM_EXPECT_OK(grt_vm_list_get_i32(outputs, 0, &sum));
+  GRT_EXPECT_OK(grt_vm_list_get_i32(outputs, 0, &sum));
   assert_int_equal(sum, 7);
   grt_vm_list_release(inputs);
   grt_vm_list_release(outputs);
 
   // A second copy of the same module is refused; the session still works.
-  grt_vm_expect_error(grt_runtime_session_append_module_from_memory(
+  grt_expect_error(grt_runtime_session_append_module_from_memory(
                           session,
                           grt_make_const_byte_span(module.data, module.size)),
                       GRT_STATUS_ALREADY_EXISTS,
                       "module 'sess' is already in the context (position 2)");
-  GRT_VM_EXPECT_OK(grt_runtime_session_lookup_function(session, "add", &function));
+  GRT_EXPECT_OK(grt_runtime_session_lookup_function(session, "add", &function));
 }
 
 static void test_call_buffer_views(void** state) {
@@ -206,19 +206,19 @@ static void test_call_buffer_views(void** state) {
   grt_hal_buffer_view_t* input = make_f32_view(4, data);
   grt_hal_buffer_view_t* outputs[2] = {NULL, NULL};
   size_t output_count = 0;
-  GRT_VM_EXPECT_OK(grt_runtime_call_buffer_views(session, "main", 1, &input, 2,
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, "main", 1, &input, 2,
                                                  outputs, &output_count));
   assert_int_equal(output_count, 1);
   assert_ptr_equal(outputs[0], input);
   grt_hal_buffer_view_release(outputs[0]);
   outputs[0] = NULL;
 
-  grt_vm_expect_error(grt_runtime_call_buffer_views(session, "main", 1, &input,
+  grt_expect_error(grt_runtime_call_buffer_views(session, "main", 1, &input,
                                                     0, outputs, &output_count),
                       GRT_STATUS_OUT_OF_RANGE,
                       "'main' returned 1 values, but there is room for 0");
   assert_null(outputs[0]);
-  grt_vm_expect_error(grt_runtime_call_buffer_views(session, "main", 0, NULL, 2,
+  grt_expect_error(grt_runtime_call_buffer_views(session, "main", 0, NULL, 2,
                                                     outputs, &output_count),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "main: argument 0 (ref) is missing: 0 given");
@@ -248,7 +248,7 @@ static void test_incompatible_executables(void** state) {
            "module 'bogus' has executables for cpu-bogus; device local-sync "
            "runs %s, cpu-static",
            grt_hal_local_host_executable_format());
-  grt_vm_expect_error(grt_runtime_session_append_module_from_memory(
+  grt_expect_error(grt_runtime_session_append_module_from_memory(
                           session, grt_make_const_byte_span(bogus.data,
                                                             bogus.size)),
                       GRT_STATUS_INCOMPATIBLE, expected);
@@ -258,10 +258,10 @@ static void test_incompatible_executables(void** state) {
 
   // A module with no executables appends without asking the device.
   module_bytes_t plain = assemble(kBogusSource, NULL);
-  GRT_VM_EXPECT_OK(grt_runtime_session_append_module_from_memory(
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
       session, grt_make_const_byte_span(plain.data, plain.size)));
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(grt_runtime_session_lookup_function(session, "f", &function));
+  GRT_EXPECT_OK(grt_runtime_session_lookup_function(session, "f", &function));
   grt_runtime_session_release(session);  // before the bytes it borrows
   session = NULL;
   grt_allocator_free(grt_allocator_system(), plain.data);
@@ -282,10 +282,10 @@ static void test_append_from_file(void** state) {
   assert_non_null(file);
   assert_int_equal(fwrite(module.data, 1, module.size, file), module.size);
   fclose(file);
-  GRT_VM_EXPECT_OK(grt_runtime_session_append_module_from_file(session, path));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_file(session, path));
   remove(path);  // the module keeps its mapping
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_runtime_session_lookup_function(session, "sess.main", &function));
 }
 

@@ -54,7 +54,7 @@ static void expect_parse_error(const char* dict, const void* data,
   size_t size = make_npy(1, dict, data, data_length, bytes, sizeof(bytes));
   size_t offset = 0;
   grt_npy_array_t array;
-  grt_vm_expect_error(parse_bytes(bytes, size, &offset, &array), code,
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array), code,
                       message);
   assert_int_equal(offset, 0);
 }
@@ -69,7 +69,7 @@ static void test_parse_each_version(void** state) {
         values, sizeof(values), bytes, sizeof(bytes));
     size_t offset = 0;
     grt_npy_array_t array;
-    GRT_VM_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+    GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
     assert_int_equal(offset, size);
     assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
     assert_int_equal(array.rank, 2);
@@ -94,20 +94,20 @@ static void test_parse_scalar_vector_and_spacing(void** state) {
                    flags, sizeof(flags), bytes + size, sizeof(bytes) - size);
   size_t offset = 0;
   grt_npy_array_t array;
-  GRT_VM_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+  GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
   assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_INT_64);
   assert_int_equal(array.rank, 0);
   assert_int_equal(array.data_length, 8);
   assert_memory_equal(array.data, &scalar, 8);
   // The second array appended after the first.
-  GRT_VM_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+  GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
   assert_int_equal(offset, size);
   assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_BOOL);
   assert_int_equal(array.rank, 1);
   assert_int_equal(array.shape[0], 3);
   assert_memory_equal(array.data, flags, 3);
   // Past the last array there is nothing to read.
-  grt_vm_expect_error(parse_bytes(bytes, size, &offset, &array),
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "x.npy: not a .npy file: expected the magic");
 }
@@ -127,7 +127,7 @@ static void test_descr_table(void** state) {
   };
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
     grt_hal_element_type_t type = 0;
-    GRT_VM_EXPECT_OK(grt_npy_element_type_from_descr(
+    GRT_EXPECT_OK(grt_npy_element_type_from_descr(
         "x.npy", grt_make_cstring_view(rows[i].descr), &type));
     assert_int_equal(type, rows[i].type);
     assert_string_equal(grt_npy_descr_for_element_type(rows[i].type),
@@ -135,7 +135,7 @@ static void test_descr_table(void** state) {
   }
   grt_hal_element_type_t type = 0;
   // One-byte types have no byte order, whatever the prefix says.
-  GRT_VM_EXPECT_OK(grt_npy_element_type_from_descr(
+  GRT_EXPECT_OK(grt_npy_element_type_from_descr(
       "x.npy", grt_make_cstring_view(">u1"), &type));
   assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_UINT_8);
   assert_null(grt_npy_descr_for_element_type(GRT_HAL_ELEMENT_TYPE_BFLOAT_16));
@@ -204,20 +204,20 @@ static void test_bad_prefix(void** state) {
   size_t offset = 0;
   grt_npy_array_t array;
   bytes[6] = 4;
-  grt_vm_expect_error(parse_bytes(bytes, size, &offset, &array),
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
                       GRT_STATUS_UNIMPLEMENTED,
                       "x.npy: .npy format version 4.0 is not supported; "
                       "expected 1.0, 2.0 or 3.0");
   bytes[6] = 1;
-  grt_vm_expect_error(parse_bytes(bytes, 40, &offset, &array),
+  grt_expect_error(parse_bytes(bytes, 40, &offset, &array),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "x.npy: truncated: header says 118 bytes of header, "
                       "file has 30");
-  grt_vm_expect_error(parse_bytes(bytes, 5, &offset, &array),
+  grt_expect_error(parse_bytes(bytes, 5, &offset, &array),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "x.npy: not a .npy file: expected the magic "
                       "\"\\x93NUMPY\" at byte 0");
-  GRT_VM_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+  GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
   assert_int_equal(offset, size);
 }
 
@@ -226,20 +226,20 @@ static void test_header_format(void** state) {
   char header[256];
   size_t length = 0;
   const grt_hal_dim_t shape[2] = {3, 5};
-  GRT_VM_EXPECT_OK(grt_npy_format_header(GRT_HAL_ELEMENT_TYPE_UINT_16, shape,
+  GRT_EXPECT_OK(grt_npy_format_header(GRT_HAL_ELEMENT_TYPE_UINT_16, shape,
                                          1, header, sizeof(header), &length));
   assert_int_equal(length % 64, 0);
   assert_int_equal(header[6], 1);
   const char* dict = "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }";
   assert_memory_equal(header + 10, dict, strlen(dict));
   assert_int_equal(header[length - 1], '\n');
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_npy_format_header(GRT_HAL_ELEMENT_TYPE_BFLOAT_16, shape, 2, header,
                             sizeof(header), &length),
       GRT_STATUS_INVALID_ARGUMENT,
       "element type bf16 has no .npy dtype (numpy has no bfloat16); write "
       "raw bytes with @FILE.bin instead");
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_npy_format_header(GRT_HAL_ELEMENT_TYPE_INT_32, shape, 2, header, 32,
                             &length),
       GRT_STATUS_OUT_OF_RANGE, ".npy header needs 128 bytes, buffer has 32");
@@ -255,24 +255,24 @@ static void test_write_append_and_read_back(void** state) {
   const int16_t second[2][2] = {{1, -2}, {3, 32767}};
   const grt_hal_dim_t shape3[1] = {3};
   const grt_hal_dim_t shape22[2] = {2, 2};
-  GRT_VM_EXPECT_OK(grt_npy_write_file(path, false,
+  GRT_EXPECT_OK(grt_npy_write_file(path, false,
                                       GRT_HAL_ELEMENT_TYPE_FLOAT_64, shape3, 1,
                                       first, sizeof(first)));
-  GRT_VM_EXPECT_OK(grt_npy_write_file(path, true, GRT_HAL_ELEMENT_TYPE_INT_16,
+  GRT_EXPECT_OK(grt_npy_write_file(path, true, GRT_HAL_ELEMENT_TYPE_INT_16,
                                       shape22, 2, second, sizeof(second)));
   grt_file_contents_t contents;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_file_read_contents(path, grt_allocator_system(), &contents));
   size_t offset = 0;
   grt_npy_array_t array;
   grt_const_byte_span_t span =
       grt_make_const_byte_span(contents.data, contents.size);
-  GRT_VM_EXPECT_OK(grt_npy_parse(path, span, &offset, &array));
+  GRT_EXPECT_OK(grt_npy_parse(path, span, &offset, &array));
   assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_64);
   assert_memory_equal(array.data, first, sizeof(first));
   assert_int_equal((uintptr_t)array.data % 64,
                    (uintptr_t)contents.data % 64);
-  GRT_VM_EXPECT_OK(grt_npy_parse(path, span, &offset, &array));
+  GRT_EXPECT_OK(grt_npy_parse(path, span, &offset, &array));
   assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_INT_16);
   assert_int_equal(array.shape[1], 2);
   assert_memory_equal(array.data, second, sizeof(second));
@@ -280,19 +280,19 @@ static void test_write_append_and_read_back(void** state) {
   grt_file_contents_free(&contents);
 
   // Writing without append replaces the file.
-  GRT_VM_EXPECT_OK(grt_npy_write_file(path, false, GRT_HAL_ELEMENT_TYPE_INT_16,
+  GRT_EXPECT_OK(grt_npy_write_file(path, false, GRT_HAL_ELEMENT_TYPE_INT_16,
                                       shape22, 2, second, sizeof(second)));
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_file_read_contents(path, grt_allocator_system(), &contents));
   assert_int_equal(contents.size, 128 + sizeof(second));
   grt_file_contents_free(&contents);
 
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_npy_write_file(path, false, GRT_HAL_ELEMENT_TYPE_INT_16, shape22, 2,
                          second, 6),
       GRT_STATUS_INVALID_ARGUMENT, "the array needs 8 bytes of data, given 6");
   unlink(path);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_npy_write_file("/nonexistent-dir/y.npy", false,
                          GRT_HAL_ELEMENT_TYPE_INT_16, shape22, 2, second,
                          sizeof(second)),

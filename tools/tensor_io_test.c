@@ -29,8 +29,8 @@ typedef struct fixture_t {
 
 static int setup(void** state) {
   fixture_t* f = calloc(1, sizeof(fixture_t));
-  GRT_VM_EXPECT_OK(grt_runtime_instance_create(NULL, &f->instance));
-  GRT_VM_EXPECT_OK(grt_runtime_instance_create_device(f->instance, "local-sync",
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &f->instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(f->instance, "local-sync",
                                                       NULL, &f->device));
   grt_tools_tensor_io_initialize(grt_allocator_system(), &f->io);
   snprintf(f->dir, sizeof(f->dir), "/tmp/grt_tensor_io_XXXXXX");
@@ -59,21 +59,21 @@ static void path_in(const fixture_t* f, const char* name, char* out,
 static void test_text_tensors(void** state) {
   fixture_t* f = *state;
   grt_tools_host_tensor_t t;
-  GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "2x2xf32=[1 2][3 4]", &t));
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "2x2xf32=[1 2][3 4]", &t));
   assert_int_equal(t.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
   assert_int_equal(t.rank, 2);
   const float want[4] = {1, 2, 3, 4};
   assert_memory_equal(t.data, want, sizeof(want));
   grt_tools_host_tensor_free(&f->io, &t);
-  GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "3xi8=7", &t));
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "3xi8=7", &t));
   const int8_t splat[3] = {7, 7, 7};
   assert_memory_equal(t.data, splat, 3);
   grt_tools_host_tensor_free(&f->io, &t);
-  grt_vm_expect_error(grt_tools_parse_host_tensor(&f->io, "1 2 3", &t),
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, "1 2 3", &t),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected a tensor such as 2x2xf32=1 2 3 4 or "
                       "@FILE.npy, got '1 2 3'");
-  grt_vm_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33=1", &t),
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33=1", &t),
                       GRT_STATUS_INVALID_ARGUMENT, "f33");
 }
 
@@ -84,39 +84,39 @@ static void test_npy_and_raw_files(void** state) {
   const int32_t a[2] = {1, 2};
   const int32_t b[3] = {3, 4, 5};
   const grt_hal_dim_t shape_a[1] = {2}, shape_b[1] = {3};
-  GRT_VM_EXPECT_OK(grt_npy_write_file(npy, false, GRT_HAL_ELEMENT_TYPE_INT_32,
+  GRT_EXPECT_OK(grt_npy_write_file(npy, false, GRT_HAL_ELEMENT_TYPE_INT_32,
                                       shape_a, 1, a, sizeof(a)));
-  GRT_VM_EXPECT_OK(grt_npy_write_file(npy, true, GRT_HAL_ELEMENT_TYPE_INT_32,
+  GRT_EXPECT_OK(grt_npy_write_file(npy, true, GRT_HAL_ELEMENT_TYPE_INT_32,
                                       shape_b, 1, b, sizeof(b)));
   snprintf(spec, sizeof(spec), "@%s", npy);
   grt_tools_host_tensor_t t;
   // Naming the file again reads the array after the last one read.
-  GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
   assert_int_equal(t.shape[0], 2);
   assert_memory_equal(t.data, a, sizeof(a));
   grt_tools_host_tensor_free(&f->io, &t);
-  GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
   assert_int_equal(t.shape[0], 3);
   assert_memory_equal(t.data, b, sizeof(b));
   grt_tools_host_tensor_free(&f->io, &t);
   char message[256];
   snprintf(message, sizeof(message),
            "%s: no array left: the file holds 2 and was named 3 times", npy);
-  grt_vm_expect_error(grt_tools_parse_host_tensor(&f->io, spec, &t),
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, spec, &t),
                       GRT_STATUS_OUT_OF_RANGE, message);
 
   path_in(f, "raw.bin", raw, sizeof(raw));
-  GRT_VM_EXPECT_OK(grt_file_write_contents(raw, b, sizeof(b)));
+  GRT_EXPECT_OK(grt_file_write_contents(raw, b, sizeof(b)));
   snprintf(spec, sizeof(spec), "3xi32=@%s", raw);
-  GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, spec, &t));
   assert_memory_equal(t.data, b, sizeof(b));
   grt_tools_host_tensor_free(&f->io, &t);
   snprintf(spec, sizeof(spec), "2x2xi32=@%s", raw);
   snprintf(message, sizeof(message), "%s: file has 12 bytes, 2x2xi32 needs 16",
            raw);
-  grt_vm_expect_error(grt_tools_parse_host_tensor(&f->io, spec, &t),
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, spec, &t),
                       GRT_STATUS_INVALID_ARGUMENT, message);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_tools_parse_host_tensor(&f->io, "@/nonexistent/x.npy", &t),
       GRT_STATUS_NOT_FOUND, "/nonexistent/x.npy");
 }
@@ -124,23 +124,23 @@ static void test_npy_and_raw_files(void** state) {
 static void test_arguments(void** state) {
   fixture_t* f = *state;
   grt_vm_variant_t v;
-  GRT_VM_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "i32=25",
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "i32=25",
                                             GRT_VM_VALUE_TYPE_I32, &v));
   assert_int_equal(v.i32, 25);
-  GRT_VM_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "(null)",
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "(null)",
                                             GRT_VM_VALUE_TYPE_REF, &v));
   assert_null(v.ref.ptr);
-  grt_vm_expect_error(grt_tools_parse_argument(&f->io, f->device, "f32=1",
+  grt_expect_error(grt_tools_parse_argument(&f->io, f->device, "f32=1",
                                                GRT_VM_VALUE_TYPE_I32, &v),
                       GRT_STATUS_INVALID_ARGUMENT, "expected i32, got f32");
-  grt_vm_expect_error(grt_tools_parse_argument(&f->io, f->device, "1e39",
+  grt_expect_error(grt_tools_parse_argument(&f->io, f->device, "1e39",
                                                GRT_VM_VALUE_TYPE_F32, &v),
                       GRT_STATUS_OUT_OF_RANGE, "1e39 is out of range for f32");
-  GRT_VM_EXPECT_OK(grt_tools_parse_argument(
+  GRT_EXPECT_OK(grt_tools_parse_argument(
       &f->io, f->device, "2x3xi16=1 2 3 4 5 6", GRT_VM_VALUE_TYPE_REF, &v));
   assert_ptr_equal(v.ref.type, &grt_runtime_hal_buffer_view_type);
   grt_hal_buffer_view_t* view = NULL;
-  GRT_VM_EXPECT_OK(grt_runtime_buffer_view_from_ref(&v.ref, &view));
+  GRT_EXPECT_OK(grt_runtime_buffer_view_from_ref(&v.ref, &view));
   assert_int_equal(grt_hal_buffer_view_dim(view, 1), 3);
   assert_int_equal(grt_hal_buffer_view_element_type(view),
                    GRT_HAL_ELEMENT_TYPE_INT_16);
@@ -149,9 +149,9 @@ static void test_arguments(void** state) {
   char* text = NULL;
   size_t length = 0;
   FILE* stream = open_memstream(&text, &length);
-  GRT_VM_EXPECT_OK(grt_tools_print_result(&f->io, f->device, 1, &v, 0, stream));
+  GRT_EXPECT_OK(grt_tools_print_result(&f->io, f->device, 1, &v, 0, stream));
   grt_vm_variant_t scalar = grt_vm_variant_f32(0.1f);
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_tools_print_result(&f->io, f->device, 2, &scalar, 0, stream));
   fclose(stream);
   assert_string_equal(text,
@@ -165,28 +165,28 @@ static void test_compare(void** state) {
   fixture_t* f = *state;
   grt_tools_thresholds_t thresholds = {0.001, 0.0001, 0.0001};
   grt_vm_variant_t v;
-  GRT_VM_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "3xf32=1 2 4",
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "3xf32=1 2 4",
                                             GRT_VM_VALUE_TYPE_REF, &v));
   bool matched = false;
   char message[256];
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
                                             "3xf32=1 2 4.00005", &v,
                                             &thresholds, &matched, message,
                                             sizeof(message)));
   assert_true(matched);
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
                                             "3xf32=1 2 3", &v, &thresholds,
                                             &matched, message,
                                             sizeof(message)));
   assert_false(matched);
   assert_string_equal(message, "result[0]: element 2: expected 3, got 4");
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 0,
                                             "1x3xf32=1 2 4", &v, &thresholds,
                                             &matched, message,
                                             sizeof(message)));
   assert_false(matched);
   assert_string_equal(message, "result[0]: expected 1x3xf32, got 3xf32");
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_tools_compare_result(&f->io, f->device, 0, "3xf32=1 2", &v,
                                &thresholds, &matched, message,
                                sizeof(message)),
@@ -194,16 +194,16 @@ static void test_compare(void** state) {
   grt_vm_variant_reset(&v);
 
   grt_vm_variant_t scalar = grt_vm_variant_i32(5);
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "5", &scalar,
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "5", &scalar,
                                             &thresholds, &matched, message,
                                             sizeof(message)));
   assert_true(matched);
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "i32=6",
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "i32=6",
                                             &scalar, &thresholds, &matched,
                                             message, sizeof(message)));
   assert_false(matched);
   assert_string_equal(message, "result[1]: element 0: expected 6, got 5");
-  GRT_VM_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "f32=5",
+  GRT_EXPECT_OK(grt_tools_compare_result(&f->io, f->device, 1, "f32=5",
                                             &scalar, &thresholds, &matched,
                                             message, sizeof(message)));
   assert_false(matched);
@@ -213,43 +213,43 @@ static void test_compare(void** state) {
 static void test_write_results(void** state) {
   fixture_t* f = *state;
   grt_vm_variant_t v;
-  GRT_VM_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "2xu8=9 250",
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "2xu8=9 250",
                                             GRT_VM_VALUE_TYPE_REF, &v));
   char npy[128], raw[128], target[160];
   path_in(f, "y.npy", npy, sizeof(npy));
   path_in(f, "y.bin", raw, sizeof(raw));
   snprintf(target, sizeof(target), "@%s", npy);
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_tools_write_result(&f->io, f->device, target, 0, &v, 0, stdout));
   snprintf(target, sizeof(target), "+%s", npy);
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_tools_write_result(&f->io, f->device, target, 0, &v, 0, stdout));
   snprintf(target, sizeof(target), "@%s", raw);
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_tools_write_result(&f->io, f->device, target, 0, &v, 0, stdout));
   // Read back what was written: two arrays, then the raw bytes.
   snprintf(target, sizeof(target), "@%s", npy);
   for (int i = 0; i < 2; ++i) {
     grt_tools_host_tensor_t t;
-    GRT_VM_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, target, &t));
+    GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, target, &t));
     assert_int_equal(t.element_type, GRT_HAL_ELEMENT_TYPE_UINT_8);
     assert_memory_equal(t.data, "\x09\xfa", 2);
     grt_tools_host_tensor_free(&f->io, &t);
   }
   grt_file_contents_t contents;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_file_read_contents(raw, grt_allocator_system(), &contents));
   assert_int_equal(contents.size, 2);
   assert_memory_equal(contents.data, "\x09\xfa", 2);
   grt_file_contents_free(&contents);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_tools_write_result(&f->io, f->device, "y.npy", 0, &v, 0, stdout),
       GRT_STATUS_INVALID_ARGUMENT,
       "--output 'y.npy': expected -, @FILE or +FILE (.npy or raw bytes)");
   grt_vm_variant_reset(&v);
   grt_vm_variant_t null_ref = grt_vm_variant_empty();
   null_ref.type = GRT_VM_VALUE_TYPE_REF;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_tools_write_result(&f->io, f->device, "@x.bin", 3, &null_ref, 0,
                              stdout),
       GRT_STATUS_INVALID_ARGUMENT,

@@ -36,7 +36,7 @@ static void test_exports_and_imports(void** state) {
   grt_vm_test_function_end(&t, 1, 0);
   grt_vm_test_module_finish(&t);
   // Created but not linked: the imports stay unresolved.
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_vm_bytecode_module_create(t.file, 0, t.allocator, &t.module));
   grt_vm_module_t* m = t.module;
   expect_view(grt_vm_module_name(m), "m");
@@ -59,7 +59,7 @@ static void test_exports_and_imports(void** state) {
   expect_view(found.calling_convention, "0i_i");
   assert_false(m->vtable->lookup_export(m, grt_make_cstring_view("hidden"),
                                         &found));
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_module_lookup_function(m, grt_make_cstring_view("hidden"),
                                     &found),
       GRT_STATUS_NOT_FOUND,
@@ -100,7 +100,7 @@ static void build_counter(grt_vm_test_module_t* t) {
 
 static int32_t bump(grt_vm_test_module_t* t) {
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(t, "bump", NULL, 0, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(t, "bump", NULL, 0, &out, 1));
   return out.i32;
 }
 
@@ -112,7 +112,7 @@ static void test_contexts_have_their_own_state(void** state) {
   build_counter(&t);
   grt_vm_context_t* first = t.context;
   grt_vm_context_t* second = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_context_create(t.instance, &t.module, 1,
+  GRT_EXPECT_OK(grt_vm_context_create(t.instance, &t.module, 1,
                                          t.allocator, &second));
   assert_int_equal(bump(&t), 11);
   assert_int_equal(bump(&t), 12);
@@ -143,7 +143,7 @@ static void test_verification_failure_rejected_at_load(void** state) {
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_I(1)));
   grt_vm_test_function_end(&t, 2, 0);
   grt_vm_test_module_finish(&t);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_bytecode_module_create(t.file, 0, t.allocator, &t.module),
       GRT_STATUS_INVALID_ARGUMENT,
       "module 'm' function 'bad' @ 0x8: register i32:5 out of range "

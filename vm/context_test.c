@@ -37,7 +37,7 @@ static const grt_vm_native_module_descriptor_t math_descriptor = {
 
 static grt_vm_module_t* make_math(void) {
   grt_vm_module_t* module = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&math_descriptor, NULL,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&math_descriptor, NULL,
                                                grt_allocator_system(), &module));
   return module;
 }
@@ -141,7 +141,7 @@ static grt_vm_module_t* make_app(const char* name,
                                  const grt_vm_import_t* imports,
                                  uint32_t import_count) {
   app_module_t* app = NULL;
-  GRT_VM_EXPECT_OK(grt_allocator_calloc(grt_allocator_system(), sizeof(*app),
+  GRT_EXPECT_OK(grt_allocator_calloc(grt_allocator_system(), sizeof(*app),
                                         (void**)&app));
   grt_vm_module_initialize(&app->base, &app_vtable, grt_make_cstring_view(name),
                            grt_allocator_system());
@@ -160,7 +160,7 @@ static grt_vm_import_t import_of(const char* name, const char* cconv,
 
 static grt_vm_instance_t* make_instance(void) {
   grt_vm_instance_t* instance = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
+  GRT_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
   return instance;
 }
 
@@ -181,7 +181,7 @@ static void test_resolves_imports_and_optional(void** state) {
   };
   grt_vm_module_t* modules[] = {make_math(), make_app("app", imports, 4)};
   grt_vm_context_t* context = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_context_create(instance, modules, 2,
+  GRT_EXPECT_OK(grt_vm_context_create(instance, modules, 2,
                                          grt_allocator_system(), &context));
   // The context holds its own references.
   grt_vm_module_release(modules[0]);
@@ -211,25 +211,25 @@ static void test_resolves_imports_and_optional(void** state) {
   grt_vm_call_t call = {app_state->targets[0], &in, sizeof(in), &out,
                         sizeof(out)};
   grt_vm_module_t* math = app_state->targets[0].module;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       math->vtable->call(math, app_state->target_states[0], NULL, &call));
   assert_int_equal(out, -5);
 
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(grt_vm_context_resolve_function(
+  GRT_EXPECT_OK(grt_vm_context_resolve_function(
       context, grt_make_cstring_view("math.add"), &function));
   assert_ptr_equal(function.module, modules[0]);
-  grt_vm_expect_error(grt_vm_context_resolve_function(
+  grt_expect_error(grt_vm_context_resolve_function(
                           context, grt_make_cstring_view("math.mul"), &function),
                       GRT_STATUS_NOT_FOUND,
                       "module 'math' has no function 'mul'; it exports: add, "
                       "negate");
-  grt_vm_expect_error(grt_vm_context_resolve_function(
+  grt_expect_error(grt_vm_context_resolve_function(
                           context, grt_make_cstring_view("hal.x"), &function),
                       GRT_STATUS_NOT_FOUND,
                       "no module named 'hal' in the context (looking up "
                       "'hal.x'); modules: math, app");
-  grt_vm_expect_error(grt_vm_context_resolve_function(
+  grt_expect_error(grt_vm_context_resolve_function(
                           context, grt_make_cstring_view("main"), &function),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "function name 'main' is not a full name "
@@ -251,7 +251,7 @@ static void expect_link_error(grt_vm_module_t** modules, size_t count,
   app_states_freed = 0;
   grt_vm_instance_t* instance = make_instance();
   grt_vm_context_t* context = NULL;
-  grt_vm_expect_error(grt_vm_context_create(instance, modules, count,
+  grt_expect_error(grt_vm_context_create(instance, modules, count,
                                             grt_allocator_system(), &context),
                       code, fragment);
   assert_null(context);
@@ -347,13 +347,13 @@ static void test_append_module(void** state) {
   grt_vm_instance_t* instance = make_instance();
   grt_vm_module_t* math = make_math();
   grt_vm_context_t* context = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_context_create(instance, &math, 1,
+  GRT_EXPECT_OK(grt_vm_context_create(instance, &math, 1,
                                          grt_allocator_system(), &context));
 
   // Imports resolve against what is already there; init runs.
   grt_vm_import_t imports[] = {import_of("math.add", "0ii_i", false)};
   grt_vm_module_t* app = make_app("app", imports, 1);
-  GRT_VM_EXPECT_OK(grt_vm_context_append_module(context, app));
+  GRT_EXPECT_OK(grt_vm_context_append_module(context, app));
   assert_int_equal(grt_vm_context_module_count(context), 2);
   app_state_t* app_state = (app_state_t*)grt_vm_context_state_of(context, app);
   assert_non_null(app_state);
@@ -362,24 +362,24 @@ static void test_append_module(void** state) {
   assert_ptr_equal(app_state->targets[0].module, math);
 
   // Failures leave the context as it was.
-  grt_vm_expect_error(grt_vm_context_append_module(context, app),
+  grt_expect_error(grt_vm_context_append_module(context, app),
                       GRT_STATUS_ALREADY_EXISTS,
                       "module 'app' is already in the context (position 1)");
   grt_vm_module_t* dotted = make_app("a.b", NULL, 0);
-  grt_vm_expect_error(grt_vm_context_append_module(context, dotted),
+  grt_expect_error(grt_vm_context_append_module(context, dotted),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "module 2: name 'a.b' must be non-empty and contain no "
                       "'.'");
   grt_vm_import_t missing[] = {import_of("math.sub", "0ii_i", false)};
   grt_vm_module_t* broken = make_app("broken", missing, 1);
-  grt_vm_expect_error(grt_vm_context_append_module(context, broken),
+  grt_expect_error(grt_vm_context_append_module(context, broken),
                       GRT_STATUS_NOT_FOUND,
                       "module 'broken' imports 'math.sub' but module 'math' "
                       "does not export 'sub'; it exports: add, negate");
   assert_int_equal(app_states_freed, 1);
   grt_vm_module_t* failing = make_app("failing", NULL, 0);
   ((app_module_t*)failing)->fail_initialize = "no room";
-  grt_vm_expect_error(grt_vm_context_append_module(context, failing),
+  grt_expect_error(grt_vm_context_append_module(context, failing),
                       GRT_STATUS_FAILED_PRECONDITION,
                       "no room; initializing module 'failing'");
   assert_int_equal(app_states_freed, 2);
@@ -388,11 +388,11 @@ static void test_append_module(void** state) {
 
   // After failures the context still appends and resolves.
   grt_vm_module_t* late = make_app("late", imports, 1);
-  GRT_VM_EXPECT_OK(grt_vm_context_append_module(context, late));
+  GRT_EXPECT_OK(grt_vm_context_append_module(context, late));
   assert_int_equal(grt_vm_context_module_count(context), 3);
   assert_ptr_equal(grt_vm_context_module_at(context, 2), late);
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(grt_vm_context_resolve_function(
+  GRT_EXPECT_OK(grt_vm_context_resolve_function(
       context, grt_make_cstring_view("math.negate"), &function));
 
   grt_vm_module_release(dotted);

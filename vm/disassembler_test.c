@@ -30,7 +30,7 @@ static grt_status_t disassemble(grt_vm_test_module_t* t, uint32_t ordinal,
 static void expect_text(grt_vm_test_module_t* t, uint32_t ordinal, bool named,
                         const char* expected) {
   grt_vm_string_builder_t text;
-  GRT_VM_EXPECT_OK(disassemble(t, ordinal, named, &text));
+  GRT_EXPECT_OK(disassemble(t, ordinal, named, &text));
   assert_string_equal(grt_vm_string_builder_cstring(&text), expected);
   grt_vm_string_builder_deinitialize(&text);
 }
@@ -44,7 +44,7 @@ static void build_sample(grt_vm_test_module_t* t) {
   grt_vm_test_function_begin(t, "main", "0iir_ir");
   grt_vm_label_t loop = grt_vm_test_label(t);
   grt_vm_label_t done = grt_vm_test_label(t);
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
       t->emitter, grt_make_cstring_view("a.mlir:1:1")));
   GRT_VM_TEST_EMIT(t, GRT_VM_OP_ADD_I32, TI(0), TI(1), TI(2));
   GRT_VM_TEST_EMIT(t, GRT_VM_OP_CONST_I32, TK(-5), TI(3));
@@ -123,7 +123,7 @@ static void test_function_without_names(void** state) {
   grt_vm_test_module_t t;
   build_sample(&t);
   grt_vm_string_builder_t text;
-  GRT_VM_EXPECT_OK(disassemble(&t, 0, false, &text));
+  GRT_EXPECT_OK(disassemble(&t, 0, false, &text));
   const char* s = grt_vm_string_builder_cstring(&text);
   assert_non_null(strstr(s, "  0x0055  %?10, %?2 = call @function#1(%?4, "
                             "%?32769)\n"));
@@ -162,7 +162,7 @@ static void test_ordinals_and_callbacks(void** state) {
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_PRINT, TS("v"), grt_vm_operand_list(x, 4));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
   grt_vm_test_function_end(&t, 4, 2);
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_finish(t.emitter, &t.bytecode));
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_finish(t.emitter, &t.bytecode));
   grt_vm_bytecode_function_t f = grt_vm_bytecode_emitter_function(t.emitter, 0);
   grt_const_byte_span_t code = grt_make_const_byte_span(
       t.bytecode.data + f.bytecode_offset, f.bytecode_length);
@@ -170,7 +170,7 @@ static void test_ordinals_and_callbacks(void** state) {
                                       grt_make_cstring_view("0v_v")};
   grt_vm_string_builder_t text;
   grt_vm_string_builder_initialize(t.allocator, &text);
-  GRT_VM_EXPECT_OK(grt_vm_disassemble_function(
+  GRT_EXPECT_OK(grt_vm_disassemble_function(
       code, &names, grt_vm_string_builder_sink(&text)));
   assert_string_equal(grt_vm_string_builder_cstring(&text),
                       "^0x0000:\n"
@@ -187,7 +187,7 @@ static void test_ordinals_and_callbacks(void** state) {
   // One op at a time gives the same lines and the offset of the next.
   grt_vm_string_builder_initialize(t.allocator, &text);
   uint32_t next = 0;
-  GRT_VM_EXPECT_OK(grt_vm_disassemble_op(code, 0x1d, NULL,
+  GRT_EXPECT_OK(grt_vm_disassemble_op(code, 0x1d, NULL,
                                          grt_vm_string_builder_sink(&text),
                                          &next));
   assert_string_equal(grt_vm_string_builder_cstring(&text),
@@ -252,7 +252,7 @@ static void test_malformed_messages(void** state) {
   grt_status_t status = grt_vm_disassemble_function(
       grt_make_const_byte_span(cut, sizeof(cut)), NULL,
       grt_vm_string_builder_sink(&text));
-  grt_vm_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+  grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
                       "disassembly @ 0x1: register needs 2 bytes at 0x6 but "
                       "the function ends at 0x7");
   assert_string_equal(grt_vm_string_builder_cstring(&text),
@@ -263,7 +263,7 @@ static void test_malformed_messages(void** state) {
 
   const uint8_t unknown[] = {0xE0, 0xFF};
   grt_vm_string_builder_initialize(grt_allocator_system(), &text);
-  grt_vm_expect_error(grt_vm_disassemble_function(
+  grt_expect_error(grt_vm_disassemble_function(
                           grt_make_const_byte_span(unknown, sizeof(unknown)),
                           NULL, grt_vm_string_builder_sink(&text)),
                       GRT_STATUS_INVALID_ARGUMENT,
@@ -275,7 +275,7 @@ static void test_malformed_messages(void** state) {
   const uint8_t bad_type[] = {0x01, 0x00, 0x00, 0x00, 0x00, 0x01,
                               0x00, 0x09, 0x00, 0x00, 0x00, 0x00};
   grt_vm_string_builder_initialize(grt_allocator_system(), &text);
-  grt_vm_expect_error(grt_vm_disassemble_function(
+  grt_expect_error(grt_vm_disassemble_function(
                           grt_make_const_byte_span(bad_type, sizeof(bad_type)),
                           NULL, grt_vm_string_builder_sink(&text)),
                       GRT_STATUS_INVALID_ARGUMENT,
@@ -293,7 +293,7 @@ static void test_file_sink(void** state) {
   grt_module_function_t f = grt_module_file_function(t.file, 0);
   grt_vm_disassembly_names_t names;
   grt_vm_disassembly_names_for_module_file(t.file, 0, &names);
-  GRT_VM_EXPECT_OK(grt_vm_disassemble_function(
+  GRT_EXPECT_OK(grt_vm_disassemble_function(
       grt_make_const_byte_span(
           grt_module_file_info(t.file)->bytecode.data + f.bytecode_offset,
           f.bytecode_length),

@@ -50,7 +50,7 @@ static void test_add(void** state) {
   load(&t, "0ii_i", 3, build_add, 0);
   int32_t result = 0;
   int32_t args[] = {3, 4};
-  GRT_VM_EXPECT_OK(call_main(&t, args, 2, &result));
+  GRT_EXPECT_OK(call_main(&t, args, 2, &result));
   assert_int_equal(result, 7);
   grt_vm_test_module_end(&t);
 }
@@ -81,7 +81,7 @@ static void test_recursive_fib(void** state) {
   load(&t, "0i_i", 9, build_fib, 0);
   int32_t result = 0;
   int32_t n = 20;
-  GRT_VM_EXPECT_OK(call_main(&t, &n, 1, &result));
+  GRT_EXPECT_OK(call_main(&t, &n, 1, &result));
   assert_int_equal(result, 6765);
   grt_vm_test_module_end(&t);
 }
@@ -140,7 +140,7 @@ static void test_division_by_zero_is_a_vm_error(void** state) {
                       "m.main@0x1; in invocation of 'm.main'");
   grt_status_free(status);
   int32_t fine[] = {-7, 2};
-  GRT_VM_EXPECT_OK(call_main(&t, fine, 2, &result));
+  GRT_EXPECT_OK(call_main(&t, fine, 2, &result));
   assert_int_equal(result, -3);
   grt_vm_test_module_end(&t);
 }

@@ -93,18 +93,18 @@ typedef struct fixture_t {
 static int setup(void** state) {
   fixture_t* fixture = calloc(1, sizeof(*fixture));
   grt_vm_instance_t* instance = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
+  GRT_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
   grt_vm_module_t* module = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&descriptor, NULL,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&descriptor, NULL,
                                                grt_allocator_system(), &module));
-  GRT_VM_EXPECT_OK(grt_vm_context_create(instance, &module, 1,
+  GRT_EXPECT_OK(grt_vm_context_create(instance, &module, 1,
                                          grt_allocator_system(),
                                          &fixture->context));
   grt_vm_module_release(module);
   grt_vm_instance_release(instance);
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4,
                                       grt_allocator_system(), &fixture->inputs));
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 4,
                                       grt_allocator_system(),
                                       &fixture->outputs));
   *state = fixture;
@@ -122,13 +122,13 @@ static int teardown(void** state) {
 
 static grt_vm_function_t lookup(fixture_t* fixture, const char* name) {
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(grt_vm_context_resolve_function(
+  GRT_EXPECT_OK(grt_vm_context_resolve_function(
       fixture->context, grt_make_cstring_view(name), &function));
   return function;
 }
 
 static void push(grt_vm_list_t* list, grt_vm_variant_t value) {
-  GRT_VM_EXPECT_OK(grt_vm_list_push_variant(list, &value));
+  GRT_EXPECT_OK(grt_vm_list_push_variant(list, &value));
   grt_vm_variant_reset(&value);
 }
 
@@ -142,12 +142,12 @@ static void test_primitive_arguments_and_results(void** state) {
   fixture_t* fixture = *state;
   push(fixture->inputs, grt_vm_variant_i32(-3));
   push(fixture->inputs, grt_vm_variant_i64(INT64_C(10000000000)));
-  GRT_VM_EXPECT_OK(invoke(fixture, "host.add"));
+  GRT_EXPECT_OK(invoke(fixture, "host.add"));
   assert_int_equal(grt_vm_list_size(fixture->outputs), 2);
   int64_t sum = 0;
   double half = 0;
-  GRT_VM_EXPECT_OK(grt_vm_list_get_i64(fixture->outputs, 0, &sum));
-  GRT_VM_EXPECT_OK(grt_vm_list_get_f64(fixture->outputs, 1, &half));
+  GRT_EXPECT_OK(grt_vm_list_get_i64(fixture->outputs, 0, &sum));
+  GRT_EXPECT_OK(grt_vm_list_get_f64(fixture->outputs, 1, &half));
   assert_true(sum == INT64_C(9999999997));
   assert_true(half == 4999999998.5);
 }
@@ -155,30 +155,30 @@ static void test_primitive_arguments_and_results(void** state) {
 static void test_argument_errors(void** state) {
   fixture_t* fixture = *state;
   push(fixture->inputs, grt_vm_variant_f32(1.0f));
-  grt_vm_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
+  grt_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
                       "add: argument 0: expected i32, got f32");
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
   push(fixture->inputs, grt_vm_variant_i32(1));
-  grt_vm_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
+  grt_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
                       "add: argument 1 (i64) is missing: 1 given");
   push(fixture->inputs, grt_vm_variant_i64(2));
   push(fixture->inputs, grt_vm_variant_i64(3));
-  grt_vm_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
+  grt_expect_error(invoke(fixture, "host.add"), GRT_STATUS_INVALID_ARGUMENT,
                       "add: expected 2 arguments, got 3");
   assert_int_equal(grt_vm_list_size(fixture->outputs), 0);
 
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
   push(fixture->inputs, grt_vm_variant_i32(7));
-  grt_vm_expect_error(invoke(fixture, "host.first_byte"),
+  grt_expect_error(invoke(fixture, "host.first_byte"),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "first_byte: argument 0: expected ref, got i32");
 
   grt_vm_function_t function = lookup(fixture, "host.add");
-  grt_vm_expect_error(grt_vm_invoke(fixture->context, &function, NULL, NULL,
+  grt_expect_error(grt_vm_invoke(fixture->context, &function, NULL, NULL,
                                     grt_allocator_system()),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "add: returns 2 values but no output list was given");
-  grt_vm_expect_error(grt_vm_context_resolve_function(
+  grt_expect_error(grt_vm_context_resolve_function(
                           fixture->context, grt_make_cstring_view("host.nope"),
                           &function),
                       GRT_STATUS_NOT_FOUND,
@@ -187,13 +187,13 @@ static void test_argument_errors(void** state) {
 
   // Results must fit the output list's element type.
   grt_vm_list_t* wrong = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_value(GRT_VM_VALUE_TYPE_I32),
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_value(GRT_VM_VALUE_TYPE_I32),
                                       0, grt_allocator_system(), &wrong));
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
   push(fixture->inputs, grt_vm_variant_i64(4));
   push(fixture->inputs, grt_vm_variant_i32(9));
   function = lookup(fixture, "host.make_buffer");
-  grt_vm_expect_error(grt_vm_invoke(fixture->context, &function,
+  grt_expect_error(grt_vm_invoke(fixture->context, &function,
                                     fixture->inputs, wrong,
                                     grt_allocator_system()),
                       GRT_STATUS_INVALID_ARGUMENT,
@@ -207,18 +207,18 @@ static void test_ref_results_are_owned_and_ref_arguments_borrowed(
   fixture_t* fixture = *state;
   push(fixture->inputs, grt_vm_variant_i64(8));
   push(fixture->inputs, grt_vm_variant_i32(0x5A));
-  GRT_VM_EXPECT_OK(invoke(fixture, "host.make_buffer"));
+  GRT_EXPECT_OK(invoke(fixture, "host.make_buffer"));
   grt_vm_ref_t buffer = grt_vm_ref_null();
-  GRT_VM_EXPECT_OK(grt_vm_list_get_ref_assign(fixture->outputs, 0, &buffer));
+  GRT_EXPECT_OK(grt_vm_list_get_ref_assign(fixture->outputs, 0, &buffer));
   // One reference in the output list, one here: nothing leaked or lost.
   assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 2);
 
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(fixture->outputs, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(fixture->inputs, 0));
+  GRT_EXPECT_OK(grt_vm_list_resize(fixture->outputs, 0));
   push(fixture->inputs, grt_vm_variant_ref_retain(&buffer));
-  GRT_VM_EXPECT_OK(invoke(fixture, "host.first_byte"));
+  GRT_EXPECT_OK(invoke(fixture, "host.first_byte"));
   int32_t byte = 0;
-  GRT_VM_EXPECT_OK(grt_vm_list_get_i32(fixture->outputs, 0, &byte));
+  GRT_EXPECT_OK(grt_vm_list_get_i32(fixture->outputs, 0, &byte));
   assert_int_equal(byte, 0x5A);
   assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 2);
   grt_vm_ref_release(&buffer);
@@ -232,18 +232,18 @@ static void test_variadic_span(void** state) {
   push(fixture->inputs, grt_vm_variant_i32(2));
   push(fixture->inputs, grt_vm_variant_i32(3));
   push(fixture->inputs, grt_vm_variant_i32(4));
-  GRT_VM_EXPECT_OK(invoke(fixture, "host.scaled_sum"));
+  GRT_EXPECT_OK(invoke(fixture, "host.scaled_sum"));
   int32_t total = 0;
-  GRT_VM_EXPECT_OK(grt_vm_list_get_i32(fixture->outputs, 0, &total));
+  GRT_EXPECT_OK(grt_vm_list_get_i32(fixture->outputs, 0, &total));
   assert_int_equal(total, 100);
 
-  GRT_VM_EXPECT_OK(grt_vm_list_set_i32(fixture->inputs, 1, -1));
-  grt_vm_expect_error(invoke(fixture, "host.scaled_sum"),
+  GRT_EXPECT_OK(grt_vm_list_set_i32(fixture->inputs, 1, -1));
+  grt_expect_error(invoke(fixture, "host.scaled_sum"),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "scaled_sum: argument 1: variadic span count -1 is "
                       "negative");
-  GRT_VM_EXPECT_OK(grt_vm_list_set_i32(fixture->inputs, 1, 3));
-  grt_vm_expect_error(invoke(fixture, "host.scaled_sum"),
+  GRT_EXPECT_OK(grt_vm_list_set_i32(fixture->inputs, 1, 3));
+  grt_expect_error(invoke(fixture, "host.scaled_sum"),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "scaled_sum: argument 6 (i32) is missing: 6 given");
 }
@@ -251,20 +251,20 @@ static void test_variadic_span(void** state) {
 static void test_callee_error_is_annotated(void** state) {
   fixture_t* fixture = *state;
   push(fixture->inputs, grt_vm_variant_f32(1.5f));
-  grt_vm_expect_error(invoke(fixture, "host.fail"), GRT_STATUS_ABORTED,
+  grt_expect_error(invoke(fixture, "host.fail"), GRT_STATUS_ABORTED,
                       "fail called with 1.5; in invocation of 'host.fail'");
 }
 
 static void test_function_of_another_context(void** state) {
   fixture_t* fixture = *state;
   grt_vm_module_t* stranger = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&descriptor, NULL,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&descriptor, NULL,
                                                grt_allocator_system(),
                                                &stranger));
   grt_vm_function_t function;
-  GRT_VM_EXPECT_OK(grt_vm_module_lookup_function(
+  GRT_EXPECT_OK(grt_vm_module_lookup_function(
       stranger, grt_make_cstring_view("fail"), &function));
-  grt_vm_expect_error(grt_vm_invoke(fixture->context, &function, NULL, NULL,
+  grt_expect_error(grt_vm_invoke(fixture->context, &function, NULL, NULL,
                                     grt_allocator_system()),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "fail: its module 'host' is not part of the context");

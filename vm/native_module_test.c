@@ -57,7 +57,7 @@ static void test_lookup_and_call(void** state) {
   (void)state;
   counters_t counters = {0, 0, 0};
   grt_vm_module_t* module = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&good, &counters,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&good, &counters,
                                                grt_allocator_system(), &module));
   assert_true(grt_string_view_equal_cstring(grt_vm_module_name(module), "math"));
   assert_int_equal(module->vtable->export_count(module), 3);
@@ -65,7 +65,7 @@ static void test_lookup_and_call(void** state) {
   const char* names[] = {"add", "add.wide", "tick"};
   for (uint32_t i = 0; i < 3; ++i) {
     grt_vm_function_t function;
-    GRT_VM_EXPECT_OK(grt_vm_module_lookup_function(
+    GRT_EXPECT_OK(grt_vm_module_lookup_function(
         module, grt_make_cstring_view(names[i]), &function));
     assert_int_equal(function.ordinal, i);
     assert_int_equal(function.linkage, GRT_VM_FUNCTION_LINKAGE_EXPORT);
@@ -79,41 +79,41 @@ static void test_lookup_and_call(void** state) {
     assert_false(module->vtable->lookup_export(
         module, grt_make_cstring_view(missing[i]), &function));
   }
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_module_lookup_function(module, grt_make_cstring_view("sub"),
                                     &function),
       GRT_STATUS_NOT_FOUND,
       "module 'math' has no function 'sub'; it exports: add, add.wide, tick");
 
   grt_vm_module_state_t* module_state = NULL;
-  GRT_VM_EXPECT_OK(module->vtable->alloc_state(module, grt_allocator_system(),
+  GRT_EXPECT_OK(module->vtable->alloc_state(module, grt_allocator_system(),
                                                &module_state));
   assert_int_equal(counters.states_alloced, 1);
-  GRT_VM_EXPECT_OK(module->vtable->initialize(module, module_state));
+  GRT_EXPECT_OK(module->vtable->initialize(module, module_state));
 
   _Alignas(GRT_VM_PACKED_ALIGNMENT) int32_t args[2] = {40, 2};
   _Alignas(GRT_VM_PACKED_ALIGNMENT) int32_t results[2] = {0, 0};
   grt_vm_call_t call = {module->vtable->export_at(module, 0), args,
                         sizeof(args), results, GRT_VM_PACKED_ALIGNMENT};
-  GRT_VM_EXPECT_OK(module->vtable->call(module, module_state, NULL, &call));
+  GRT_EXPECT_OK(module->vtable->call(module, module_state, NULL, &call));
   assert_int_equal(results[0], 42);
   grt_vm_call_t ticking = {module->vtable->export_at(module, 2), NULL, 0,
                            results, GRT_VM_PACKED_ALIGNMENT};
-  GRT_VM_EXPECT_OK(module->vtable->call(module, module_state, NULL, &ticking));
-  GRT_VM_EXPECT_OK(module->vtable->call(module, module_state, NULL, &ticking));
+  GRT_EXPECT_OK(module->vtable->call(module, module_state, NULL, &ticking));
+  GRT_EXPECT_OK(module->vtable->call(module, module_state, NULL, &ticking));
   assert_int_equal(results[0], 2);
 
   call.argument_bytes = 4;
-  grt_vm_expect_error(
+  grt_expect_error(
       module->vtable->call(module, module_state, NULL, &call),
       GRT_STATUS_INVALID_ARGUMENT,
       "math.add (0ii_i): called with 4 argument and 8 result bytes, expected "
       "8 and 8");
   call.function.ordinal = 3;
-  grt_vm_expect_error(module->vtable->call(module, module_state, NULL, &call),
+  grt_expect_error(module->vtable->call(module, module_state, NULL, &call),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "native module 'math' has no export 3");
-  grt_vm_expect_error(
+  grt_expect_error(
       module->vtable->resolve_import(module, module_state, 0, &function, NULL),
       GRT_STATUS_INVALID_ARGUMENT, "native module 'math' has no import 0");
 
@@ -132,10 +132,10 @@ static void test_stateless_module_gets_null_state(void** state) {
   static const grt_vm_native_module_descriptor_t bare = {"bare", exports, 1,
                                                          NULL, NULL, NULL};
   grt_vm_module_t* module = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&bare, NULL,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&bare, NULL,
                                                grt_allocator_system(), &module));
   grt_vm_module_state_t* module_state = (grt_vm_module_state_t*)&module_state;
-  GRT_VM_EXPECT_OK(module->vtable->alloc_state(module, grt_allocator_system(),
+  GRT_EXPECT_OK(module->vtable->alloc_state(module, grt_allocator_system(),
                                                &module_state));
   assert_null(module_state);
   module->vtable->free_state(module, module_state);
@@ -146,7 +146,7 @@ static void test_module_data_by_descriptor(void** state) {
   (void)state;
   counters_t counters = {0, 0, 0};
   grt_vm_module_t* module = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&good, &counters,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&good, &counters,
                                                grt_allocator_system(), &module));
   assert_ptr_equal(grt_vm_native_module_data(module, &good), &counters);
   // Another descriptor (or no module) never hands the data out.
@@ -161,7 +161,7 @@ static void expect_create_error(const grt_vm_native_module_descriptor_t* desc,
                                 const char* fragment) {
   counters_t counters = {0, 0, 0};
   grt_vm_module_t* module = NULL;
-  grt_vm_expect_error(grt_vm_native_module_create(desc, &counters,
+  grt_expect_error(grt_vm_native_module_create(desc, &counters,
                                                   grt_allocator_system(),
                                                   &module),
                       GRT_STATUS_INVALID_ARGUMENT, fragment);

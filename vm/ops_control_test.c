@@ -17,7 +17,7 @@ static int32_t call_i32(grt_vm_test_module_t* t, const char* name,
   grt_vm_variant_t args[8];
   for (size_t i = 0; i < count; ++i) args[i] = grt_vm_variant_i32(values[i]);
   grt_vm_variant_t result;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(t, name, args, count, &result, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(t, name, args, count, &result, 1));
   return result.i32;
 }
 
@@ -97,10 +97,10 @@ static void test_switch(void** state) {
   assert_int_equal(call_i32(&t, "main", (const int32_t[]){-5, -1, 20, 30}, 4),
                    -1);
   grt_vm_variant_t arg = grt_vm_variant_i32(0), out;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "wide", &arg, 1, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "wide", &arg, 1, &out, 1));
   assert_true(out.i64 == INT64_C(1) << 40);
   arg = grt_vm_variant_i32(1);
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "wide", &arg, 1, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "wide", &arg, 1, &out, 1));
   assert_true(out.i64 == -3);
   grt_vm_test_module_end(&t);
 }
@@ -113,13 +113,13 @@ static void test_fail_and_backtrace(void** state) {
   grt_vm_test_module_t t;
   grt_vm_test_module_begin(&t, "m");
   grt_vm_test_function_begin(&t, "inner", "0i_v");
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
       t.emitter, grt_make_cstring_view("f.mlir:3:7")));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_FAIL, TI(0), TS("boom"));
   grt_vm_test_function_end(&t, 1, 0);
   grt_vm_test_function_begin(&t, "main", "0i_v");
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(1));
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_set_location(
       t.emitter, grt_make_cstring_view("f.mlir:9:1")));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CALL, TO(0), TLIST(TR_I(0)), TLIST_EMPTY);
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
@@ -131,20 +131,20 @@ static void test_fail_and_backtrace(void** state) {
   grt_vm_test_module_load(&t, NULL, 0);
 
   grt_vm_variant_t code = grt_vm_variant_i32(GRT_STATUS_OUT_OF_RANGE);
-  grt_vm_expect_error(grt_vm_test_call(&t, "main", &code, 1, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "main", &code, 1, NULL, 0),
                       GRT_STATUS_OUT_OF_RANGE,
                       "boom; at m.inner@0x1 (f.mlir:3:7); at m.main@0x8 "
                       "(f.mlir:9:1)");
   code = grt_vm_variant_i32(1000);
-  grt_vm_expect_error(grt_vm_test_call(&t, "inner", &code, 1, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "inner", &code, 1, NULL, 0),
                       GRT_STATUS_UNKNOWN, "boom; at m.inner@0x1 (f.mlir:3:7)");
   grt_vm_variant_t args[2] = {grt_vm_variant_i32(0),
                               grt_vm_variant_i32(GRT_STATUS_DATA_LOSS)};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "check", args, 2, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "check", args, 2, &out, 1));
   assert_int_equal(out.i32, GRT_STATUS_DATA_LOSS);
   args[0] = grt_vm_variant_i32(-1);
-  grt_vm_expect_error(grt_vm_test_call(&t, "check", args, 2, &out, 1),
+  grt_expect_error(grt_vm_test_call(&t, "check", args, 2, &out, 1),
                       GRT_STATUS_DATA_LOSS, "nope; at m.check@0x1");
   grt_vm_test_module_end(&t);
 }
@@ -196,7 +196,7 @@ static const grt_vm_native_module_descriptor_t ext_descriptor = {
 static void test_imports_and_variadic_calls(void** state) {
   (void)state;
   grt_vm_module_t* ext = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&ext_descriptor, NULL,
+  GRT_EXPECT_OK(grt_vm_native_module_create(&ext_descriptor, NULL,
                                                grt_allocator_system(), &ext));
   grt_vm_test_module_t t;
   grt_vm_test_module_begin(&t, "m");
@@ -227,11 +227,11 @@ static void test_imports_and_variadic_calls(void** state) {
 
   // sum(3, [4, 7, 5]) = 3000 + 16.
   assert_int_equal(call_i32(&t, "main", (const int32_t[]){3, 4}, 2), 3016);
-  grt_vm_expect_error(grt_vm_test_call(&t, "missing", NULL, 0, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "missing", NULL, 0, NULL, 0),
                       GRT_STATUS_NOT_FOUND,
                       "call to unresolved optional import 'nope.gone' (no "
                       "module in the context exports it); at m.missing@0x1");
-  grt_vm_expect_error(grt_vm_test_call(&t, "refuse", NULL, 0, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "refuse", NULL, 0, NULL, 0),
                       GRT_STATUS_PERMISSION_DENIED,
                       "refused; at m.refuse@0x1");
   grt_vm_test_module_end(&t);
@@ -264,17 +264,17 @@ static void test_globals(void** state) {
   grt_vm_test_module_load(&t, NULL, 0);
 
   grt_vm_list_t* list = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 0,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 0,
                                       t.allocator, &list));
   grt_vm_ref_t ref = grt_vm_ref_wrap_move(list, grt_vm_list_type());
   grt_vm_variant_t args[5] = {
       grt_vm_variant_i32(-7), grt_vm_variant_f32(1.5f),
       grt_vm_variant_i64(INT64_C(1) << 50), grt_vm_variant_f64(-0.25),
       grt_vm_variant_ref_retain(&ref)};
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "store", args, 5, NULL, 0));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "store", args, 5, NULL, 0));
   grt_vm_variant_reset(&args[4]);
   grt_vm_variant_t out[5];
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "load", NULL, 0, out, 5));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "load", NULL, 0, out, 5));
   assert_int_equal(out[0].i32, -7);
   assert_true(out[1].f32 == 1.5f);
   assert_true(out[2].i64 == INT64_C(1) << 50);

@@ -40,7 +40,7 @@ static double run(grt_vm_op_t op, double a, double b, double c) {
   size_t n = 0;
   for (; operands[n] != '>'; ++n) args[n] = value_of(operands[n], values[n]);
   grt_vm_variant_t result;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(op, args, &result));
+  GRT_EXPECT_OK(grt_vm_test_run_op(op, args, &result));
   return as_double(operands[n + 1], &result);
 }
 
@@ -222,7 +222,7 @@ static void test_casts(void** state) {
                                          GRT_VM_OP_CAST_UI32_F64};
   for (size_t i = 0; i < N(from_u32); ++i) {
     grt_vm_variant_t in = grt_vm_variant_i32(-1), out;
-    GRT_VM_EXPECT_OK(grt_vm_test_run_op(from_u32[i], &in, &out));
+    GRT_EXPECT_OK(grt_vm_test_run_op(from_u32[i], &in, &out));
     // 2^32 - 1 rounds to 2^32 in f32 and is exact in f64.
     assert_true(i == 0 ? out.f32 == 4294967296.0f : out.f64 == 4294967295.0);
   }
@@ -230,7 +230,7 @@ static void test_casts(void** state) {
                                          GRT_VM_OP_CAST_UI64_F64};
   for (size_t i = 0; i < N(from_u64); ++i) {
     grt_vm_variant_t in = grt_vm_variant_i64(INT64_MIN), out;  // 2^63
-    GRT_VM_EXPECT_OK(grt_vm_test_run_op(from_u64[i], &in, &out));
+    GRT_EXPECT_OK(grt_vm_test_run_op(from_u64[i], &in, &out));
     assert_true((i == 0 ? out.f32 : out.f64) == 9223372036854775808.0);
   }
   static const struct {
@@ -249,7 +249,7 @@ static void test_casts(void** state) {
   for (size_t i = 0; i < N(to_unsigned); ++i) {
     const char* operands = grt_vm_op_info(to_unsigned[i].op)->operands;
     grt_vm_variant_t in = value_of(operands[0], to_unsigned[i].in), out;
-    GRT_VM_EXPECT_OK(grt_vm_test_run_op(to_unsigned[i].op, &in, &out));
+    GRT_EXPECT_OK(grt_vm_test_run_op(to_unsigned[i].op, &in, &out));
     uint64_t got = operands[2] == 'I' ? (uint64_t)out.i64 : (uint32_t)out.i32;
     if (got != to_unsigned[i].expected) {
       fail_msg("%s(%g): expected %llu, got %llu",
@@ -263,25 +263,25 @@ static void test_casts(void** state) {
 static void test_bitcasts_and_width_changes(void** state) {
   (void)state;
   grt_vm_variant_t in = grt_vm_variant_i32(0x3F800000), out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_I32_F32, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_I32_F32, &in, &out));
   assert_true(out.f32 == 1.0f);
   in = grt_vm_variant_f32(-0.0f);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_F32_I32, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_F32_I32, &in, &out));
   assert_int_equal((uint32_t)out.i32, 0x80000000u);
   in = grt_vm_variant_i64(INT64_C(0x4000000000000000));
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_I64_F64, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_I64_F64, &in, &out));
   assert_true(out.f64 == 2.0);
   in = grt_vm_variant_f64(-1.0);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_F64_I64, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BITCAST_F64_I64, &in, &out));
   assert_true((uint64_t)out.i64 == UINT64_C(0xBFF0000000000000));
   in = grt_vm_variant_f32(0.1f);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_EXT_F32_F64, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_EXT_F32_F64, &in, &out));
   assert_true(out.f64 == (double)0.1f);
   in = grt_vm_variant_f64(0.1);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_TRUNC_F64_F32, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_TRUNC_F64_F32, &in, &out));
   assert_true(out.f32 == 0.1f);
   in = grt_vm_variant_f64(1e300);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_TRUNC_F64_F32, &in, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_TRUNC_F64_F32, &in, &out));
   assert_true(isinf(out.f32));
 }
 
@@ -290,17 +290,17 @@ static void test_select(void** state) {
   grt_vm_variant_t args[3] = {grt_vm_variant_i32(1), grt_vm_variant_f32(1.5f),
                               grt_vm_variant_f32(2.5f)};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F32, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F32, args, &out));
   assert_true(out.f32 == 1.5f);
   args[0] = grt_vm_variant_i32(0);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F32, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F32, args, &out));
   assert_true(out.f32 == 2.5f);
   grt_vm_variant_t wide[3] = {grt_vm_variant_i32(0), grt_vm_variant_f64(1.5),
                               grt_vm_variant_f64(-2.5)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F64, wide, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F64, wide, &out));
   assert_true(out.f64 == -2.5);
   wide[0] = grt_vm_variant_i32(7);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F64, wide, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_F64, wide, &out));
   assert_true(out.f64 == 1.5);
 }
 

@@ -31,7 +31,7 @@ static void run_int_cases(const int_case_t* cases, size_t count) {
                           : grt_vm_variant_i32((int32_t)values[n]);
     }
     grt_vm_variant_t result;
-    GRT_VM_EXPECT_OK(grt_vm_test_run_op(cases[i].op, args, &result));
+    GRT_EXPECT_OK(grt_vm_test_run_op(cases[i].op, args, &result));
     int64_t got = p[1] == 'I' ? result.i64 : result.i32;
     if (got != cases[i].expected) {
       fail_msg("case %zu %s(%lld, %lld, %lld): expected %lld, got %lld", i,
@@ -191,7 +191,7 @@ static void test_division_errors(void** state) {
         wide ? grt_vm_variant_i64(cases[i].b)
              : grt_vm_variant_i32((int32_t)cases[i].b)};
     grt_vm_variant_t result;
-    grt_vm_expect_error(grt_vm_test_run_op(cases[i].op, args, &result),
+    grt_expect_error(grt_vm_test_run_op(cases[i].op, args, &result),
                         GRT_STATUS_INVALID_ARGUMENT, cases[i].message);
   }
 }

@@ -16,10 +16,10 @@
 // A 16-byte buffer holding 0x80, 0x81, ... 0x8F, as a ref variant.
 static grt_vm_variant_t make_buffer(grt_vm_buffer_t** out_buffer) {
   grt_vm_buffer_t* buffer = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 16, 16,
+  GRT_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 16, 16,
                                         grt_allocator_system(), &buffer));
   uint8_t* data = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_map_write(buffer, 0, 16, (void**)&data));
+  GRT_EXPECT_OK(grt_vm_buffer_map_write(buffer, 0, 16, (void**)&data));
   for (int i = 0; i < 16; ++i) data[i] = (uint8_t)(0x80 + i);
   *out_buffer = buffer;
   grt_vm_ref_t ref = grt_vm_ref_wrap_move(buffer, grt_vm_buffer_type());
@@ -28,7 +28,7 @@ static grt_vm_variant_t make_buffer(grt_vm_buffer_t** out_buffer) {
 
 static const uint8_t* bytes_of(grt_vm_buffer_t* buffer) {
   const void* data = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_map_read(buffer, 0,
+  GRT_EXPECT_OK(grt_vm_buffer_map_read(buffer, 0,
                                           grt_vm_buffer_length(buffer), &data));
   return data;
 }
@@ -50,7 +50,7 @@ static void test_buffer_loads_scale_element_offsets(void** state) {
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     grt_vm_variant_t out;
-    GRT_VM_EXPECT_OK(grt_vm_test_run_op(cases[i].op, args, &out));
+    GRT_EXPECT_OK(grt_vm_test_run_op(cases[i].op, args, &out));
     int64_t got = cases[i].op == GRT_VM_OP_BUFFER_LOAD_I64 ? out.i64 : out.i32;
     if (got != cases[i].expected) {
       fail_msg("%s: expected %lld, got %lld",
@@ -61,12 +61,12 @@ static void test_buffer_loads_scale_element_offsets(void** state) {
   // Element 4 of i32 is byte 16: one past the end.
   args[1] = grt_vm_variant_i64(4);
   grt_vm_variant_t out;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_I32, args, &out),
       GRT_STATUS_OUT_OF_RANGE,
       "buffer access out of range: offset 16 + length 4 > buffer length 16");
   args[1] = grt_vm_variant_i64(-1);
-  grt_vm_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_F64, args, &out),
+  grt_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_F64, args, &out),
                       GRT_STATUS_OUT_OF_RANGE,
                       "buffer element index -1 out of range");
   grt_vm_variant_reset(&args[0]);
@@ -78,7 +78,7 @@ static void test_buffer_stores_and_fills(void** state) {
   grt_vm_variant_t ref = make_buffer(&buffer);
   grt_vm_variant_t store16[3] = {ref, grt_vm_variant_i64(3),
                                  grt_vm_variant_i32(0x71234)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I16, store16,
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I16, store16,
                                       NULL));
   const uint8_t* bytes = bytes_of(buffer);
   assert_int_equal(bytes[6], 0x34);  // element 3 of i16 = bytes 6, 7
@@ -86,26 +86,26 @@ static void test_buffer_stores_and_fills(void** state) {
   assert_int_equal(bytes[8], 0x88);
   grt_vm_variant_t store8[3] = {ref, grt_vm_variant_i64(15),
                                 grt_vm_variant_i32(-1)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I8, store8, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I8, store8, NULL));
   assert_int_equal(bytes[15], 0xFF);
   grt_vm_variant_t store64[3] = {ref, grt_vm_variant_i64(0),
                                  grt_vm_variant_i64(-2)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I64, store64,
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_I64, store64,
                                       NULL));
   assert_int_equal(bytes[0], 0xFE);
   assert_int_equal(bytes[7], 0xFF);
   grt_vm_variant_t storef[3] = {ref, grt_vm_variant_i64(2),
                                 grt_vm_variant_f32(1.5f)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_F32, storef, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_F32, storef, NULL));
   grt_vm_variant_t loadf[2] = {ref, grt_vm_variant_i64(2)}, out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_F32, loadf, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_F32, loadf, &out));
   assert_true(out.f32 == 1.5f);
   float f;
   memcpy(&f, bytes + 8, 4);
   assert_true(f == 1.5f);
   grt_vm_variant_t stored[3] = {ref, grt_vm_variant_i64(1),
                                 grt_vm_variant_f64(-0.5)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_F64, stored, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_STORE_F64, stored, NULL));
   double d;
   memcpy(&d, bytes + 8, 8);
   assert_true(d == -0.5);
@@ -113,23 +113,23 @@ static void test_buffer_stores_and_fills(void** state) {
   grt_vm_variant_t fill[4] = {ref, grt_vm_variant_i64(1),
                               grt_vm_variant_i64(2),
                               grt_vm_variant_i32(0xABCD)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_I16, fill, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_I16, fill, NULL));
   const uint8_t expected[8] = {0xFE, 0xFF, 0xCD, 0xAB, 0xCD, 0xAB, 0xFF, 0xFF};
   assert_memory_equal(bytes, expected, 8);
   grt_vm_variant_t fill64[4] = {ref, grt_vm_variant_i64(1),
                                 grt_vm_variant_i64(1),
                                 grt_vm_variant_i64(0x0102030405060708)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_I64, fill64, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_I64, fill64, NULL));
   assert_int_equal(bytes[8], 0x08);
   assert_int_equal(bytes[15], 0x01);
   grt_vm_variant_t fillf[4] = {ref, grt_vm_variant_i64(0),
                                grt_vm_variant_i64(1),
                                grt_vm_variant_f32(2.0f)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_F32, fillf, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_F32, fillf, NULL));
   memcpy(&f, bytes, 4);
   assert_true(f == 2.0f);
   fill[2] = grt_vm_variant_i64(8);  // 16 bytes from byte 2
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_FILL_I16, fill, NULL),
       GRT_STATUS_OUT_OF_RANGE,
       "buffer access out of range: offset 2 + length 16 > buffer length 16");
@@ -144,20 +144,20 @@ static void test_buffer_byte_ops(void** state) {
   grt_vm_variant_t ra = make_buffer(&a), rb = make_buffer(&b);
   grt_vm_variant_t copy[5] = {ra, grt_vm_variant_i64(1), rb,
                               grt_vm_variant_i64(10), grt_vm_variant_i64(3)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COPY, copy, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COPY, copy, NULL));
   const uint8_t* bb = bytes_of(b);
   assert_int_equal(bb[9], 0x89);
   assert_int_equal(bb[10], 0x81);
   assert_int_equal(bb[12], 0x83);
   assert_int_equal(bb[13], 0x8D);
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COMPARE, copy, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COMPARE, copy, &out));
   assert_int_equal(out.i32, 1);
   copy[3] = grt_vm_variant_i64(11);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COMPARE, copy, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_COMPARE, copy, &out));
   assert_int_equal(out.i32, 0);
   copy[4] = grt_vm_variant_i64(6);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_COPY, copy, NULL),
       GRT_STATUS_OUT_OF_RANGE,
       "buffer access out of range: offset 11 + length 6 > buffer length 16");
@@ -166,26 +166,26 @@ static void test_buffer_byte_ops(void** state) {
   uint64_t fnv = (UINT64_C(0xcbf29ce484222325) ^ 0x80) *
                  UINT64_C(0x100000001b3);
   grt_vm_variant_t hash[3] = {ra, grt_vm_variant_i64(0), grt_vm_variant_i64(1)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out));
   assert_true((uint64_t)out.i64 == fnv);
 
   grt_vm_variant_t clone[4] = {ra, grt_vm_variant_i64(4),
                                grt_vm_variant_i64(8), grt_vm_variant_i32(64)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_CLONE, clone, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_CLONE, clone, &out));
   grt_vm_buffer_t* cloned = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &cloned));
+  GRT_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &cloned));
   assert_int_equal(grt_vm_buffer_length(cloned), 8);
   const uint8_t* cb = bytes_of(cloned);
   assert_int_equal((uintptr_t)cb % 64, 0);
   assert_int_equal(cb[0], 0x84);
   assert_int_equal(cb[7], 0x8B);
   grt_vm_variant_t length_out;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_LENGTH, &out, &length_out));
   assert_true(length_out.i64 == 8);
   grt_vm_variant_reset(&out);
   clone[3] = grt_vm_variant_i32(3);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_CLONE, clone, &out),
       GRT_STATUS_INVALID_ARGUMENT,
       "buffer.clone: expected a power-of-two alignment, got 3");
@@ -197,27 +197,27 @@ static void test_buffer_alloc(void** state) {
   (void)state;
   grt_vm_variant_t args[2] = {grt_vm_variant_i64(100), grt_vm_variant_i32(256)};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out));
   grt_vm_buffer_t* buffer = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &buffer));
+  GRT_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &buffer));
   assert_int_equal(grt_vm_buffer_length(buffer), 100);
   const uint8_t* bytes = bytes_of(buffer);
   assert_int_equal((uintptr_t)bytes % 256, 0);
   for (int i = 0; i < 100; ++i) assert_int_equal(bytes[i], 0);
   grt_vm_variant_reset(&out);
   args[1] = grt_vm_variant_i32(12);
-  grt_vm_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out),
+  grt_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "buffer.alloc: expected a non-negative length and a "
                       "power-of-two alignment, got 100 and 12");
   args[0] = grt_vm_variant_i64(-1);
   args[1] = grt_vm_variant_i32(0);
-  grt_vm_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out),
+  grt_expect_error(grt_vm_test_run_op(GRT_VM_OP_BUFFER_ALLOC, args, &out),
                       GRT_STATUS_INVALID_ARGUMENT, "got -1 and 0");
   // A null ref where a buffer is expected.
   grt_vm_variant_t null_ref[2] = {grt_vm_variant_empty(), grt_vm_variant_i64(0)};
   null_ref[0].type = GRT_VM_VALUE_TYPE_REF;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_test_run_op(GRT_VM_OP_BUFFER_LOAD_I32, null_ref, &out),
       GRT_STATUS_INVALID_ARGUMENT, "expected ref<vm.buffer>, got a null ref");
 }
@@ -229,9 +229,9 @@ static void test_buffer_alloc(void** state) {
 static grt_vm_variant_t make_list(grt_vm_type_def_t type, size_t size,
                                   grt_vm_list_t** out_list) {
   grt_vm_list_t* list = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(type, size, grt_allocator_system(),
+  GRT_EXPECT_OK(grt_vm_list_create(type, size, grt_allocator_system(),
                                       &list));
-  GRT_VM_EXPECT_OK(grt_vm_list_resize(list, size));
+  GRT_EXPECT_OK(grt_vm_list_resize(list, size));
   *out_list = list;
   grt_vm_ref_t ref = grt_vm_ref_wrap_move(list, grt_vm_list_type());
   return grt_vm_variant_ref_move(&ref);
@@ -266,17 +266,17 @@ static void test_list_primitive_elements(void** state) {
         default: value = grt_vm_variant_f64(-6.25); break;
       }
       grt_vm_variant_t set[3] = {ref, grt_vm_variant_i32(2), value};
-      GRT_VM_EXPECT_OK(grt_vm_test_run_op(kinds[k].set, set, NULL));
+      GRT_EXPECT_OK(grt_vm_test_run_op(kinds[k].set, set, NULL));
       grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(2)}, out;
-      GRT_VM_EXPECT_OK(grt_vm_test_run_op(kinds[k].get, get, &out));
+      GRT_EXPECT_OK(grt_vm_test_run_op(kinds[k].get, get, &out));
       assert_memory_equal(&out.i64, &value.i64,
                           grt_vm_value_type_size(kinds[k].type));
       get[1] = grt_vm_variant_i32(3);
-      grt_vm_expect_error(grt_vm_test_run_op(kinds[k].get, get, &out),
+      grt_expect_error(grt_vm_test_run_op(kinds[k].get, get, &out),
                           GRT_STATUS_OUT_OF_RANGE,
                           "list index 3 out of range: size 3");
       get[1] = grt_vm_variant_i32(-1);
-      grt_vm_expect_error(grt_vm_test_run_op(kinds[k].get, get, &out),
+      grt_expect_error(grt_vm_test_run_op(kinds[k].get, get, &out),
                           GRT_STATUS_OUT_OF_RANGE, "out of range: size 3");
       grt_vm_variant_reset(&ref);
     }
@@ -288,31 +288,31 @@ static void test_list_size_reserve_resize_and_refs(void** state) {
   grt_vm_list_t* list = NULL;
   grt_vm_variant_t ref = make_list(grt_vm_type_def_ref(NULL), 0, &list);
   grt_vm_variant_t n[2] = {ref, grt_vm_variant_i32(40)}, out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESERVE, n, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESERVE, n, NULL));
   assert_true(grt_vm_list_capacity(list) >= 40);
   assert_int_equal(grt_vm_list_size(list), 0);
   n[1] = grt_vm_variant_i32(2);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SIZE, &ref, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SIZE, &ref, &out));
   assert_int_equal(out.i32, 2);
   n[1] = grt_vm_variant_i32(-1);
-  grt_vm_expect_error(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL),
+  grt_expect_error(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "list.resize: negative size -1");
   // The list stores itself in element 1 (retained), reads it back, and the
   // element is dropped by shrinking.
   grt_vm_variant_t set[3] = {ref, grt_vm_variant_i32(1), ref};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 2);
   grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(1)};
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
   assert_ptr_equal(out.ref.ptr, list);
   grt_vm_variant_reset(&out);
   get[1] = grt_vm_variant_i32(0);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
   assert_null(out.ref.ptr);
   n[1] = grt_vm_variant_i32(0);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 1);
   grt_vm_variant_reset(&ref);
 }
@@ -335,9 +335,9 @@ static void test_list_alloc(void** state) {
   grt_vm_test_module_load(&t, NULL, 0);
   grt_vm_variant_t args[2] = {grt_vm_variant_i32(8), grt_vm_variant_i32(3)};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 2, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "main", args, 2, &out, 1));
   grt_vm_list_t* list = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_check_deref(&out.ref, &list));
+  GRT_EXPECT_OK(grt_vm_list_check_deref(&out.ref, &list));
   assert_int_equal(grt_vm_list_size(list), 3);
   assert_true(grt_vm_list_capacity(list) >= 8);
   assert_int_equal(grt_vm_list_element_type(list).value_type,
@@ -345,7 +345,7 @@ static void test_list_alloc(void** state) {
   // Returned with the move bit: the caller holds the only reference.
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 1);
   grt_vm_variant_reset(&out);
-  grt_vm_expect_error(grt_vm_test_call(&t, "bad", NULL, 0, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "bad", NULL, 0, NULL, 0),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "list.alloc: unknown element type 99 (expected 0-5)");
   grt_vm_test_module_end(&t);

@@ -15,7 +15,7 @@
 // A fresh 4-byte buffer the caller owns one reference to, and a variant
 // holding a second one.
 static grt_vm_variant_t make_buffer_arg(grt_vm_buffer_t** out_buffer) {
-  GRT_VM_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 4, 4,
+  GRT_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 4, 4,
                                         grt_allocator_system(), out_buffer));
   grt_vm_ref_t ref = grt_vm_ref_wrap_retain(*out_buffer, grt_vm_buffer_type());
   return grt_vm_variant_ref_move(&ref);
@@ -33,7 +33,7 @@ static uint32_t count_of(grt_vm_buffer_t* buffer) {
 static int32_t run_i32(grt_vm_op_t op, grt_vm_variant_t a, grt_vm_variant_t b) {
   grt_vm_variant_t args[2] = {a, b};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(op, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(op, args, &out));
   return out.i32;
 }
 
@@ -52,9 +52,9 @@ static void test_cmp_ref(void** state) {
   assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, vn, vn), 0);
   assert_int_equal(run_i32(GRT_VM_OP_CMP_NE_REF, vn, vb), 1);
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &va, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &va, &out));
   assert_int_equal(out.i32, 1);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &vn, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_CMP_NZ_REF, &vn, &out));
   assert_int_equal(out.i32, 0);
   assert_int_equal(count_of(a), 2);
   grt_vm_variant_reset(&va);
@@ -72,12 +72,12 @@ static void test_select_ref(void** state) {
   grt_vm_variant_t args[3] = {grt_vm_variant_i32(7), make_buffer_arg(&a),
                               make_buffer_arg(&b)};
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
   assert_ptr_equal(out.ref.ptr, a);
   assert_int_equal(count_of(a), 3);  // test, args[1], out
   grt_vm_variant_reset(&out);
   args[0] = grt_vm_variant_i32(0);
-  GRT_VM_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_SELECT_REF, args, &out));
   assert_ptr_equal(out.ref.ptr, b);
   grt_vm_variant_reset(&out);
   assert_int_equal(count_of(a), 2);
@@ -117,7 +117,7 @@ static void test_switch_ref(void** state) {
   } cases[] = {{0, 1}, {1, 2}, {2, 0}, {-1, 0}, {INT32_MAX, 0}};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     grt_vm_variant_t out;
-    GRT_VM_EXPECT_OK(run_switch(cases[i].index, refs, &out));
+    GRT_EXPECT_OK(run_switch(cases[i].index, refs, &out));
     if (out.ref.ptr != buffers[cases[i].expected]) {
       fail_msg("switch.ref index %d: expected value %d", cases[i].index,
                cases[i].expected);
@@ -152,14 +152,14 @@ static void test_casts(void** state) {
   grt_vm_buffer_t* a = NULL;
   grt_vm_variant_t va = make_buffer_arg(&a);
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(run_casts("vm.buffer", va, &out));
+  GRT_EXPECT_OK(run_casts("vm.buffer", va, &out));
   assert_ptr_equal(out.ref.ptr, a);
   assert_ptr_equal(out.ref.type, grt_vm_buffer_type());
   grt_vm_variant_reset(&out);
   // A null ref casts to any type.
-  GRT_VM_EXPECT_OK(run_casts("vm.list", null_arg(), &out));
+  GRT_EXPECT_OK(run_casts("vm.list", null_arg(), &out));
   assert_null(out.ref.ptr);
-  grt_vm_expect_error(run_casts("vm.list", va, &out),
+  grt_expect_error(run_casts("vm.list", va, &out),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "cast.any.ref: expected ref<vm.list>, got ref<vm.buffer>"
                       "; at m.main@0x");
@@ -186,7 +186,7 @@ static void test_cast_moves_leave_null(void** state) {
   grt_vm_test_function_end(&t, 2, 3);
   grt_vm_test_module_load(&t, NULL, 0);
   grt_vm_variant_t out[3];
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", &va, 1, out, 3));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "main", &va, 1, out, 3));
   assert_ptr_equal(out[0].ref.ptr, a);
   assert_int_equal(out[1].i32, 0);
   assert_int_equal(out[2].i32, 0);
@@ -218,7 +218,7 @@ static void test_optimization_barrier_swaps(void** state) {
   grt_vm_test_function_end(&t, 2, 2);
   grt_vm_test_module_load(&t, NULL, 0);
   grt_vm_variant_t out[4];
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 4, out, 4));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "main", args, 4, out, 4));
   assert_int_equal(out[0].i32, 2);
   assert_int_equal(out[1].i32, 1);
   assert_ptr_equal(out[2].ref.ptr, b);
@@ -254,7 +254,7 @@ static void run_moving(emit_fn emit_op, int32_t cond, grt_vm_buffer_t* a,
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(2), TR_I(1), TR_I(2)));
   grt_vm_test_function_end(&t, 3, 3);
   grt_vm_test_module_load(&t, NULL, 0);
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 3, out, 3));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "main", args, 3, out, 3));
   grt_vm_test_module_end(&t);
   grt_vm_variant_reset(&args[1]);
   grt_vm_variant_reset(&args[2]);
@@ -330,7 +330,7 @@ static void test_rodata_is_zero_copy_and_read_only(void** state) {
                                                          sizeof(payload)),
                                 64, true};
   uint32_t ordinal = 0;
-  GRT_VM_EXPECT_OK(grt_module_writer_add_rodata(t.writer, &rodata, &ordinal));
+  GRT_EXPECT_OK(grt_module_writer_add_rodata(t.writer, &rodata, &ordinal));
   grt_vm_test_function_begin(&t, "get", "0_r");
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_REF_RODATA, TO(ordinal), TR(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_R(0)));
@@ -345,12 +345,12 @@ static void test_rodata_is_zero_copy_and_read_only(void** state) {
   grt_vm_test_module_load(&t, NULL, 0);
 
   grt_vm_variant_t out;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "get", NULL, 0, &out, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "get", NULL, 0, &out, 1));
   grt_vm_buffer_t* buffer = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &buffer));
+  GRT_EXPECT_OK(grt_vm_buffer_check_deref(&out.ref, &buffer));
   assert_int_equal(grt_vm_buffer_length(buffer), sizeof(payload));
   const void* data = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_map_read(buffer, 0, sizeof(payload), &data));
+  GRT_EXPECT_OK(grt_vm_buffer_map_read(buffer, 0, sizeof(payload), &data));
   const uint8_t* file_begin = t.file_data;
   const uint8_t* p = data;
   assert_true(p >= file_begin && p + sizeof(payload) <= file_begin + t.file_size);
@@ -360,7 +360,7 @@ static void test_rodata_is_zero_copy_and_read_only(void** state) {
                    0);
   grt_vm_variant_reset(&out);
 
-  grt_vm_expect_error(grt_vm_test_call(&t, "poke", NULL, 0, NULL, 0),
+  grt_expect_error(grt_vm_test_call(&t, "poke", NULL, 0, NULL, 0),
                       GRT_STATUS_PERMISSION_DENIED,
                       "buffer is read-only (it aliases module rodata): cannot "
                       "write 4 bytes at offset 4 of a 256-byte buffer");

@@ -78,16 +78,16 @@ static void test_check_type_messages(void** state) {
   grt_vm_ref_object_initialize(&widget.ref_object);
   grt_vm_ref_t ref = grt_vm_ref_wrap_move(&widget, &widget_descriptor);
   void* ptr = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_ref_deref(&ref, &widget_descriptor, &ptr));
+  GRT_EXPECT_OK(grt_vm_ref_deref(&ref, &widget_descriptor, &ptr));
   assert_ptr_equal(ptr, &widget);
   assert_ptr_equal(grt_vm_ref_as(&ref, &widget_descriptor), &widget);
   assert_null(grt_vm_ref_as(&ref, grt_vm_buffer_type()));
-  grt_vm_expect_error(grt_vm_ref_deref(&ref, grt_vm_buffer_type(), &ptr),
+  grt_expect_error(grt_vm_ref_deref(&ref, grt_vm_buffer_type(), &ptr),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected ref<vm.buffer>, got ref<test.widget>");
   assert_null(ptr);
   grt_vm_ref_t null_ref = grt_vm_ref_null();
-  grt_vm_expect_error(grt_vm_ref_check_type(&null_ref, grt_vm_list_type()),
+  grt_expect_error(grt_vm_ref_check_type(&null_ref, grt_vm_list_type()),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected ref<vm.list>, got a null ref");
   assert_string_equal(grt_vm_ref_type_name(NULL), "null");
@@ -96,7 +96,7 @@ static void test_check_type_messages(void** state) {
 static void test_instance_registry(void** state) {
   (void)state;
   grt_vm_instance_t* instance = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
+  GRT_EXPECT_OK(grt_vm_instance_create(grt_allocator_system(), &instance));
   assert_ptr_equal(grt_vm_instance_lookup_type(
                        instance, grt_make_cstring_view("vm.buffer")),
                    grt_vm_buffer_type());
@@ -105,20 +105,20 @@ static void test_instance_registry(void** state) {
       grt_vm_list_type());
   assert_null(
       grt_vm_instance_lookup_type(instance, grt_make_cstring_view("vm.buf")));
-  GRT_VM_EXPECT_OK(grt_vm_instance_register_type(instance, &widget_descriptor));
-  GRT_VM_EXPECT_OK(grt_vm_instance_register_type(instance, &widget_descriptor));
+  GRT_EXPECT_OK(grt_vm_instance_register_type(instance, &widget_descriptor));
+  GRT_EXPECT_OK(grt_vm_instance_register_type(instance, &widget_descriptor));
   assert_int_equal(grt_vm_instance_type_count(instance), 3);
   assert_ptr_equal(grt_vm_instance_type_at(instance, 2), &widget_descriptor);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_instance_register_type(instance, &impostor_descriptor),
       GRT_STATUS_ALREADY_EXISTS,
       "ref type 'test.widget' is already registered with a different "
       "descriptor");
   grt_vm_ref_type_t found = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_instance_find_type(
+  GRT_EXPECT_OK(grt_vm_instance_find_type(
       instance, grt_make_cstring_view("test.widget"), &found));
   assert_ptr_equal(found, &widget_descriptor);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_instance_find_type(instance, grt_make_cstring_view("hal.buffer"),
                                 &found),
       GRT_STATUS_NOT_FOUND,

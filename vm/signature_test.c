@@ -12,7 +12,7 @@
 
 static grt_vm_signature_t parse(const char* text) {
   grt_vm_signature_t signature;
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_vm_signature_parse(grt_make_cstring_view(text), &signature));
   return signature;
 }
@@ -50,7 +50,7 @@ static void test_packed_size_with_spans(void** state) {
   grt_vm_signature_t signature = parse("0rCiID_v");
   size_t size = 0;
   int32_t counts[] = {2};
-  GRT_VM_EXPECT_OK(grt_vm_signature_packed_size(signature.arguments, counts, 1,
+  GRT_EXPECT_OK(grt_vm_signature_packed_size(signature.arguments, counts, 1,
                                                 &size));
   struct expanded {
     grt_vm_ref_t r;
@@ -61,12 +61,12 @@ static void test_packed_size_with_spans(void** state) {
     int64_t l1;
   };
   assert_int_equal(size, sizeof(struct expanded));
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_signature_packed_size(signature.arguments, counts, 0, &size),
       GRT_STATUS_INVALID_ARGUMENT,
       "'rCiID' has 1 variadic spans but 0 counts were given");
   int32_t negative[] = {-1};
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_signature_packed_size(signature.arguments, negative, 1, &size),
       GRT_STATUS_INVALID_ARGUMENT,
       "variadic span 0 of 'rCiID' has negative count -1");
@@ -74,7 +74,7 @@ static void test_packed_size_with_spans(void** state) {
 
 static void expect_parse_error(const char* text, const char* fragment) {
   grt_vm_signature_t signature;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_signature_parse(grt_make_cstring_view(text), &signature),
       GRT_STATUS_INVALID_ARGUMENT, fragment);
 }
@@ -106,10 +106,10 @@ static void test_check_import(void** state) {
   grt_vm_signature_t expected = parse("0r_I");
   grt_vm_signature_t exported = parse("0r_i");
   grt_vm_signature_t same = parse("0r_I");
-  GRT_VM_EXPECT_OK(grt_vm_signature_check_import(
+  GRT_EXPECT_OK(grt_vm_signature_check_import(
       grt_make_cstring_view("hal.buffer.length"), &expected,
       grt_make_cstring_view("hal"), &same));
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_signature_check_import(grt_make_cstring_view("hal.buffer.length"),
                                     &expected, grt_make_cstring_view("hal"),
                                     &exported),

@@ -13,14 +13,14 @@
 
 static grt_vm_stack_t* make_stack(size_t limit) {
   grt_vm_stack_t* stack = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_stack_create(limit, grt_allocator_system(), &stack));
+  GRT_EXPECT_OK(grt_vm_stack_create(limit, grt_allocator_system(), &stack));
   return stack;
 }
 
 static grt_vm_stack_frame_t* push(grt_vm_stack_t* stack, uint32_t ordinal,
                                   uint32_t i32_count, uint32_t ref_count) {
   grt_vm_stack_frame_t* frame = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_stack_push_frame(stack, NULL, ordinal, i32_count,
+  GRT_EXPECT_OK(grt_vm_stack_push_frame(stack, NULL, ordinal, i32_count,
                                            ref_count, &frame));
   return frame;
 }
@@ -118,7 +118,7 @@ static void test_limit(void** state) {
            "stack overflow: frame of %zu bytes at depth 2 (4096 bytes in "
            "use) exceeds limit of 4096 bytes",
            header);
-  grt_vm_expect_error(grt_vm_stack_push_frame(stack, NULL, 2, 0, 0, &frame),
+  grt_expect_error(grt_vm_stack_push_frame(stack, NULL, 2, 0, 0, &frame),
                       GRT_STATUS_RESOURCE_EXHAUSTED, expected);
   assert_int_equal(grt_vm_stack_depth(stack), 2);
   grt_vm_stack_pop_frame(stack);
@@ -126,7 +126,7 @@ static void test_limit(void** state) {
            "stack overflow: frame of %zu bytes at depth 1 (%zu bytes in "
            "use) exceeds limit of 4096 bytes",
            header + 4096, header);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_vm_stack_push_frame(stack, NULL, 2, 1024, 0, &frame),
       GRT_STATUS_RESOURCE_EXHAUSTED, expected);
   assert_ptr_equal(grt_vm_stack_top(stack), empty);
@@ -136,7 +136,7 @@ static void test_limit(void** state) {
 static void test_refs_released(void** state) {
   (void)state;
   grt_vm_buffer_t* buffer = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 8, 8,
+  GRT_EXPECT_OK(grt_vm_buffer_create(GRT_VM_BUFFER_ACCESS_MUTABLE, 8, 8,
                                         grt_allocator_system(), &buffer));
   grt_vm_ref_t ref = grt_vm_ref_wrap_retain(buffer, grt_vm_buffer_type());
   grt_vm_stack_t* stack = make_stack(0);

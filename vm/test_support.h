@@ -1,5 +1,5 @@
-// Helpers shared by the vm/ cmocka tests: checking a failure's code and
-// message in one line. Include after <cmocka.h>.
+// Helpers shared by the vm/ cmocka tests: the one bytecode module builder
+// below, plus base/status_matchers.h. Include after <cmocka.h>.
 #ifndef GRT_VM_TEST_SUPPORT_H_
 #define GRT_VM_TEST_SUPPORT_H_
 
@@ -10,34 +10,7 @@
 #include <stdint.h>
 
 #include "base/status.h"
-
-// Asserts |status| is OK, printing the message when it is not.
-#define GRT_VM_EXPECT_OK(expr)                                   \
-  do {                                                           \
-    grt_status_t grt_expect_status_ = (expr);                    \
-    if (!grt_status_is_ok(grt_expect_status_)) {                 \
-      grt_status_fprint(stderr, grt_expect_status_);             \
-      grt_status_free(grt_expect_status_);                       \
-      fail_msg("expected OK from %s", #expr);                    \
-    }                                                            \
-  } while (0)
-
-// Consumes |status|, asserting it failed with |code| and that its message
-// contains |fragment|.
-static inline void grt_vm_expect_error(grt_status_t status,
-                                       grt_status_code_t code,
-                                       const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
+#include "base/status_matchers.h"
 
 //===----------------------------------------------------------------------===//
 // The one module builder every bytecode test uses
@@ -51,7 +24,7 @@ static inline void grt_vm_expect_error(grt_status_t status,
 //   grt_vm_test_function_end(&t, 3, 0);
 //   grt_vm_test_module_load(&t, NULL, 0);              // verify + link
 //   grt_vm_variant_t r;
-//   GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "main", args, 2, &r, 1));
+//   GRT_EXPECT_OK(grt_vm_test_call(&t, "main", args, 2, &r, 1));
 //   grt_vm_test_module_end(&t);
 // Emitter failures fail the test at once, naming the op.
 
@@ -114,7 +87,7 @@ typedef struct grt_vm_test_module_t {
 static inline void grt_vm_test_emit(grt_vm_test_module_t* t, grt_vm_op_t op,
                                     const grt_vm_operand_t* operands,
                                     size_t count) {
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_vm_bytecode_emitter_emit(t->emitter, op, operands, count));
 }
 
@@ -122,9 +95,9 @@ static inline void grt_vm_test_module_begin(grt_vm_test_module_t* t,
                                             const char* module_name) {
   memset(t, 0, sizeof(*t));
   t->allocator = grt_allocator_system();
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_create(t->allocator, &t->emitter));
-  GRT_VM_EXPECT_OK(grt_module_writer_create(t->allocator, &t->writer));
-  GRT_VM_EXPECT_OK(grt_module_writer_set_name(
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_create(t->allocator, &t->emitter));
+  GRT_EXPECT_OK(grt_module_writer_create(t->allocator, &t->writer));
+  GRT_EXPECT_OK(grt_module_writer_set_name(
       t->writer, grt_make_cstring_view(module_name), 1));
   grt_module_writer_set_features(t->writer, GRT_VM_FEATURE_EXT_F32 |
                                                 GRT_VM_FEATURE_EXT_F64);
@@ -132,13 +105,13 @@ static inline void grt_vm_test_module_begin(grt_vm_test_module_t* t,
 
 static inline grt_vm_label_t grt_vm_test_label(grt_vm_test_module_t* t) {
   grt_vm_label_t label = 0;
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_create_label(t->emitter, &label));
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_create_label(t->emitter, &label));
   return label;
 }
 
 static inline void grt_vm_test_place(grt_vm_test_module_t* t,
                                      grt_vm_label_t label) {
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_place_label(t->emitter, label));
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_place_label(t->emitter, label));
 }
 
 // Starts function |name| (exported under that name unless |exported| is
@@ -150,7 +123,7 @@ static inline void grt_vm_test_function_begin_ex(grt_vm_test_module_t* t,
   t->function_name = name;
   t->function_cconv = cconv;
   t->function_exported = exported;
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_begin_function(t->emitter));
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_begin_function(t->emitter));
   grt_vm_test_place(t, grt_vm_test_label(t));
 }
 static inline void grt_vm_test_function_begin(grt_vm_test_module_t* t,
@@ -164,7 +137,7 @@ static inline uint32_t grt_vm_test_function_end(grt_vm_test_module_t* t,
                                                 uint32_t i32_count,
                                                 uint32_t ref_count) {
   uint32_t index = 0;
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_end_function(t->emitter, i32_count,
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_end_function(t->emitter, i32_count,
                                                         ref_count, &index));
   grt_vm_bytecode_function_t f =
       grt_vm_bytecode_emitter_function(t->emitter, index);
@@ -175,11 +148,11 @@ static inline uint32_t grt_vm_test_function_end(grt_vm_test_module_t* t,
                                f.i32_register_count,
                                f.ref_register_count};
   uint32_t ordinal = 0;
-  GRT_VM_EXPECT_OK(grt_module_writer_add_function(t->writer, &def, &ordinal));
+  GRT_EXPECT_OK(grt_module_writer_add_function(t->writer, &def, &ordinal));
   assert_int_equal(ordinal, index);
   if (t->function_exported) {
     grt_module_export_t export_def = {def.name, ordinal};
-    GRT_VM_EXPECT_OK(grt_module_writer_add_export(t->writer, &export_def));
+    GRT_EXPECT_OK(grt_module_writer_add_export(t->writer, &export_def));
   }
   return ordinal;
 }
@@ -190,26 +163,26 @@ static inline uint32_t grt_vm_test_import(grt_vm_test_module_t* t,
   grt_module_import_t import = {grt_make_cstring_view(full_name),
                                 grt_make_cstring_view(cconv), optional};
   uint32_t ordinal = 0;
-  GRT_VM_EXPECT_OK(grt_module_writer_add_import(t->writer, &import, &ordinal));
+  GRT_EXPECT_OK(grt_module_writer_add_import(t->writer, &import, &ordinal));
   return ordinal;
 }
 
 // Serializes the module (with the emitter's debug locations) and opens the
 // file; the module is not created yet, so tests of load errors stop here.
 static inline void grt_vm_test_module_finish(grt_vm_test_module_t* t) {
-  GRT_VM_EXPECT_OK(grt_vm_bytecode_emitter_finish(t->emitter, &t->bytecode));
-  GRT_VM_EXPECT_OK(grt_module_writer_set_bytecode(t->writer, t->bytecode));
+  GRT_EXPECT_OK(grt_vm_bytecode_emitter_finish(t->emitter, &t->bytecode));
+  GRT_EXPECT_OK(grt_module_writer_set_bytecode(t->writer, t->bytecode));
   uint32_t n = grt_vm_bytecode_emitter_location_count(t->emitter);
   for (uint32_t i = 0; i < n; ++i) {
     grt_vm_bytecode_location_t l =
         grt_vm_bytecode_emitter_location(t->emitter, i);
     grt_module_debug_location_t def = {l.function_index, l.bytecode_offset,
                                        l.location};
-    GRT_VM_EXPECT_OK(grt_module_writer_add_debug_location(t->writer, &def));
+    GRT_EXPECT_OK(grt_module_writer_add_debug_location(t->writer, &def));
   }
-  GRT_VM_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_module_writer_finish(t->writer, &t->file_data, &t->file_size));
-  GRT_VM_EXPECT_OK(grt_module_file_open_memory(
+  GRT_EXPECT_OK(grt_module_file_open_memory(
       grt_make_const_byte_span(t->file_data, t->file_size), t->allocator,
       &t->file));
 }
@@ -236,7 +209,7 @@ static inline void grt_vm_test_module_load(grt_vm_test_module_t* t,
                                            grt_vm_module_t* const* natives,
                                            size_t native_count) {
   grt_vm_test_module_finish(t);
-  GRT_VM_EXPECT_OK(grt_vm_test_module_link(t, natives, native_count));
+  GRT_EXPECT_OK(grt_vm_test_module_link(t, natives, native_count));
 }
 
 // Invokes exported |name| with |args|; on success stores the results (refs
@@ -252,12 +225,12 @@ static inline grt_status_t grt_vm_test_call(grt_vm_test_module_t* t,
       t->module, grt_make_cstring_view(name), &function));
   grt_vm_list_t* inputs = NULL;
   grt_vm_list_t* outputs = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), arg_count,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), arg_count,
                                       t->allocator, &inputs));
-  GRT_VM_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), result_count,
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), result_count,
                                       t->allocator, &outputs));
   for (size_t i = 0; i < arg_count; ++i) {
-    GRT_VM_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
+    GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &args[i]));
   }
   grt_status_t status =
       grt_vm_invoke(t->context, &function, inputs, outputs, t->allocator);
@@ -265,7 +238,7 @@ static inline grt_status_t grt_vm_test_call(grt_vm_test_module_t* t,
     assert_int_equal(grt_vm_list_size(outputs), result_count);
     for (size_t i = 0; i < result_count; ++i) {
       results[i] = grt_vm_variant_empty();
-      GRT_VM_EXPECT_OK(grt_vm_list_get_variant_assign(outputs, i, &results[i]));
+      GRT_EXPECT_OK(grt_vm_list_get_variant_assign(outputs, i, &results[i]));
     }
   }
   grt_vm_list_release(inputs);

@@ -47,12 +47,12 @@ static grt_status_t assemble(const char* source, grt_vm_test_module_t* t) {
 }
 
 static void assemble_ok(const char* source, grt_vm_test_module_t* t) {
-  GRT_VM_EXPECT_OK(assemble(source, t));
+  GRT_EXPECT_OK(assemble(source, t));
 }
 
 static void load_ok(const char* source, grt_vm_test_module_t* t) {
   assemble_ok(source, t);
-  GRT_VM_EXPECT_OK(grt_vm_test_module_link(t, NULL, 0));
+  GRT_EXPECT_OK(grt_vm_test_module_link(t, NULL, 0));
 }
 
 static int32_t call_i32(grt_vm_test_module_t* t, const char* name, const int32_t* args,
@@ -60,7 +60,7 @@ static int32_t call_i32(grt_vm_test_module_t* t, const char* name, const int32_t
   grt_vm_variant_t variants[4];
   for (size_t i = 0; i < arg_count; ++i) variants[i] = grt_vm_variant_i32(args[i]);
   grt_vm_variant_t result;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(t, name, variants, arg_count, &result, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(t, name, variants, arg_count, &result, 1));
   assert_int_equal(result.type, GRT_VM_VALUE_TYPE_I32);
   return result.i32;
 }
@@ -183,7 +183,7 @@ static void test_registers_are_reused(void** state) {
       "}\n",
       &t);
   assert_int_equal(grt_module_file_function(t.file, 0).i32_register_count, 2);
-  GRT_VM_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
+  GRT_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
   int32_t args[] = {3};
   assert_int_equal(call_i32(&t, "chain", args, 1), 96);
   grt_vm_test_module_end(&t);
@@ -239,7 +239,7 @@ static void test_loop_carried_values_coalesce(void** state) {
   const uint8_t* br = end - (1 + 1 + 2 + 2) - (1 + 4 + 2);  // marker + return %r
   assert_int_equal(br[0], 0x01);  // br
   assert_int_equal(br[5] | (br[6] << 8), 0);
-  GRT_VM_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
+  GRT_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
   int32_t ten[] = {10};
   assert_int_equal(call_i32(&t, "sum", ten, 1), 45);
   assert_int_equal(call_i32(&t, "fib_iter", ten, 1), 55);
@@ -409,7 +409,7 @@ static void test_refs_move_on_last_use(void** state) {
   }
   assert_true(found);
   grt_vm_variant_t arg = grt_vm_variant_i64(12), result;
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "lengths", &arg, 1, &result, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "lengths", &arg, 1, &result, 1));
   assert_int_equal(result.i64, 24);
   grt_vm_test_module_end(&t);
 }
@@ -455,22 +455,22 @@ static grt_status_t call_void(grt_vm_test_module_t* t, const char* name, int32_t
 static void test_checks_and_failures(void** state) {
   grt_vm_test_module_t t;
   load_ok(kChecks, &t);
-  GRT_VM_EXPECT_OK(call_void(&t, "eq", 3, 3, 2));
+  GRT_EXPECT_OK(call_void(&t, "eq", 3, 3, 2));
   // The failure names the message and where the check was written.
-  grt_vm_expect_error(call_void(&t, "eq", 3, 4, 2), GRT_STATUS_FAILED_PRECONDITION,
+  grt_expect_error(call_void(&t, "eq", 3, 4, 2), GRT_STATUS_FAILED_PRECONDITION,
                       "a == b; at checks.eq@");
-  grt_vm_expect_error(call_void(&t, "eq", 3, 4, 2), GRT_STATUS_FAILED_PRECONDITION,
+  grt_expect_error(call_void(&t, "eq", 3, 4, 2), GRT_STATUS_FAILED_PRECONDITION,
                       "(prog.mlir:3:5)");
-  GRT_VM_EXPECT_OK(call_void(&t, "ne", 3, 4, 2));
-  grt_vm_expect_error(call_void(&t, "ne", 3, 3, 2), GRT_STATUS_FAILED_PRECONDITION,
+  GRT_EXPECT_OK(call_void(&t, "ne", 3, 4, 2));
+  grt_expect_error(call_void(&t, "ne", 3, 3, 2), GRT_STATUS_FAILED_PRECONDITION,
                       "vm.check.ne");
-  GRT_VM_EXPECT_OK(call_void(&t, "nz", 1, 0, 1));
-  grt_vm_expect_error(call_void(&t, "nz", 0, 0, 1), GRT_STATUS_FAILED_PRECONDITION,
+  GRT_EXPECT_OK(call_void(&t, "nz", 1, 0, 1));
+  grt_expect_error(call_void(&t, "nz", 0, 0, 1), GRT_STATUS_FAILED_PRECONDITION,
                       "a != 0");
-  GRT_VM_EXPECT_OK(call_void(&t, "near", 2, 2, 2));
-  grt_vm_expect_error(call_void(&t, "near", 2, 3, 2), GRT_STATUS_FAILED_PRECONDITION,
+  GRT_EXPECT_OK(call_void(&t, "near", 2, 2, 2));
+  grt_expect_error(call_void(&t, "near", 2, 3, 2), GRT_STATUS_FAILED_PRECONDITION,
                       "close");
-  grt_vm_expect_error(call_void(&t, "fails", GRT_STATUS_ABORTED, 0, 1), GRT_STATUS_ABORTED,
+  grt_expect_error(call_void(&t, "fails", GRT_STATUS_ABORTED, 0, 1), GRT_STATUS_ABORTED,
                       "failed on purpose; at checks.fails@");
   grt_vm_test_module_end(&t);
 }
@@ -518,7 +518,7 @@ static void test_imports_link_and_call(void** state) {
       "}\n",
       &t);
   grt_vm_variant_t arg = grt_vm_variant_i32(1), result;
-  grt_vm_expect_error(grt_vm_test_call(&t, "go", &arg, 1, &result, 1), GRT_STATUS_NOT_FOUND,
+  grt_expect_error(grt_vm_test_call(&t, "go", &arg, 1, &result, 1), GRT_STATUS_NOT_FOUND,
                       "call to unresolved optional import 'absent.fn'");
   grt_vm_test_module_end(&t);
 }
@@ -588,15 +588,15 @@ static void test_tuple_spans(void** state) {
   grt_module_import_t import = grt_module_file_import(t.file, 0);
   assert_true(grt_string_view_equal_cstring(import.calling_convention, "0iCirID_I"));
   grt_vm_module_t* ext = NULL;
-  GRT_VM_EXPECT_OK(grt_vm_native_module_create(&kExtDescriptor, NULL, t.allocator, &ext));
-  GRT_VM_EXPECT_OK(grt_vm_test_module_link(&t, &ext, 1));
+  GRT_EXPECT_OK(grt_vm_native_module_create(&kExtDescriptor, NULL, t.allocator, &ext));
+  GRT_EXPECT_OK(grt_vm_test_module_link(&t, &ext, 1));
   grt_vm_module_release(ext);
   grt_vm_variant_t arg = grt_vm_variant_i32(10), result;
   // 10 * 2 * 3 + 100 + 10 * 7 * 5 + 3
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "go", &arg, 1, &result, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "go", &arg, 1, &result, 1));
   assert_int_equal(result.type, GRT_VM_VALUE_TYPE_I64);
   assert_int_equal(result.i64, 513);
-  GRT_VM_EXPECT_OK(grt_vm_test_call(&t, "none", &arg, 1, &result, 1));
+  GRT_EXPECT_OK(grt_vm_test_call(&t, "none", &arg, 1, &result, 1));
   assert_int_equal(result.i64, 0);
   grt_vm_test_module_end(&t);
 }

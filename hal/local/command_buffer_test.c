@@ -76,9 +76,9 @@ static int setup(void** state) {
   static fixture_t fixture;
   memset(&fixture, 0, sizeof(fixture));
   grt_local_register_library(&kLibrary);
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_heap_allocator_create(
+  GRT_EXPECT_OK(grt_hal_local_heap_allocator_create(
       grt_allocator_system(), &fixture.allocator));
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_executable_cache_create(
+  GRT_EXPECT_OK(grt_hal_local_executable_cache_create(
       grt_allocator_system(), &fixture.cache));
   fixture.executable = grt_local_prepare_static(
       fixture.cache, kLibrary.name, kEntryPoints, 3);
@@ -97,9 +97,9 @@ static int teardown(void** state) {
 static grt_hal_command_buffer_t* begin(grt_hal_command_buffer_mode_t mode,
                                        uint32_t binding_capacity) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_command_buffer_create(
+  GRT_EXPECT_OK(grt_hal_local_command_buffer_create(
       mode, binding_capacity, grt_allocator_system(), &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   return command_buffer;
 }
 
@@ -148,16 +148,16 @@ static void test_regions_split_at_barriers(void** state) {
   grt_hal_command_buffer_t* command_buffer =
       begin(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
   // Leading and repeated barriers make no empty regions.
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_buffer_ref(buffer, 0, 16), 0xAB, 1));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
       command_buffer, grt_hal_make_buffer_ref(buffer, 0, 16),
       grt_hal_make_buffer_ref(buffer, 16, 16)));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   uint32_t words[4] = {1, 2, 3, 4};
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_update_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_update_buffer(
       command_buffer, words, grt_hal_make_buffer_ref(buffer, 32, 16)));
   // The recording holds its own copy: later changes do not reach it.
   words[0] = 99;
@@ -167,10 +167,10 @@ static void test_regions_split_at_barriers(void** state) {
   uint32_t constants[3] = {10, 20, 30};
   params.constants = constants;
   params.constant_count = 3;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
   constants[0] = 1000;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   grt_hal_local_command_buffer_t* local =
       grt_hal_local_command_buffer_cast(command_buffer);
@@ -205,7 +205,7 @@ static void test_regions_split_at_barriers(void** state) {
 
   // Running it: fill, copy, then the update and the dispatch (which writes
   // word 0, after the fill and copy have finished).
-  GRT_LOCAL_EXPECT_OK(run(command_buffer, grt_hal_buffer_binding_table_empty()));
+  GRT_EXPECT_OK(run(command_buffer, grt_hal_buffer_binding_table_empty()));
   uint8_t bytes[48];
   grt_local_read(buffer, 0, bytes, sizeof(bytes));
   uint32_t sum = 0;
@@ -224,18 +224,18 @@ static void test_references_held_until_destroy(void** state) {
   grt_hal_buffer_t* buffer = grt_local_allocate(fixture->allocator, 64);
   uint32_t buffer_refs = grt_local_ref_count(buffer);
   grt_hal_buffer_t* subspan = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_buffer_subspan(buffer, 16, 32, &subspan));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 16, 32, &subspan));
   uint32_t executable_refs = grt_local_ref_count(fixture->executable);
   grt_hal_command_buffer_t* command_buffer =
       begin(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_buffer_ref(subspan, 0, 8), 0, 4));
   // Binding-table refs name no buffer and hold nothing.
   grt_hal_buffer_ref_t binding = grt_hal_make_indirect_buffer_ref(0, 0, 16);
   grt_hal_dispatch_params_t params =
       dispatch_params(fixture->executable, kStoreIds, 4, 1, 1, &binding, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
   assert_int_equal(grt_local_ref_count(fixture->executable),
                    executable_refs + 1);
   // Dropping the caller's subspan leaves the recording's reference.
@@ -269,7 +269,7 @@ static void test_repeated_references_held_once(void** state) {
   grt_hal_dispatch_params_t params =
       dispatch_params(fixture->executable, kStoreIds, 4, 1, 1, &binding, 1);
   for (int i = 0; i < 3; ++i) {
-    GRT_LOCAL_EXPECT_OK(
+    GRT_EXPECT_OK(
         grt_hal_command_buffer_dispatch(command_buffer, &params));
   }
   assert_int_equal(grt_local_ref_count(fixture->executable),
@@ -278,11 +278,11 @@ static void test_repeated_references_held_once(void** state) {
   for (int round = 0; round < 2; ++round) {
     for (int i = 0; i < kBuffers; ++i) {
       binding = grt_hal_make_buffer_ref(buffers[i], 0, GRT_HAL_WHOLE_BUFFER);
-      GRT_LOCAL_EXPECT_OK(
+      GRT_EXPECT_OK(
           grt_hal_command_buffer_dispatch(command_buffer, &params));
     }
   }
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
   grt_hal_command_buffer_release(command_buffer);
   assert_int_equal(grt_local_ref_count(fixture->executable), executable_refs);
   for (int i = 0; i < kBuffers; ++i) {
@@ -297,22 +297,22 @@ static void test_reusable_runs_against_binding_tables(void** state) {
   grt_hal_buffer_t* b = grt_local_allocate(fixture->allocator, 64);
   grt_hal_command_buffer_t* command_buffer =
       begin(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_indirect_buffer_ref(0, 0, 32), 0xBEEF, 2));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   // 2x2x2 workgroups write ids 1..8 into the slot from byte 8 on.
   grt_hal_buffer_ref_t binding = grt_hal_make_indirect_buffer_ref(0, 8, 32);
   grt_hal_dispatch_params_t params =
       dispatch_params(fixture->executable, kStoreIds, 2, 2, 2, &binding, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   grt_hal_buffer_binding_t binding_a = {a, 0, GRT_HAL_WHOLE_BUFFER};
   grt_hal_buffer_binding_t binding_b = {b, 16, 48};
   grt_hal_buffer_binding_table_t table_a = {1, &binding_a};
   grt_hal_buffer_binding_table_t table_b = {1, &binding_b};
-  GRT_LOCAL_EXPECT_OK(run(command_buffer, table_a));
-  GRT_LOCAL_EXPECT_OK(run(command_buffer, table_b));
+  GRT_EXPECT_OK(run(command_buffer, table_a));
+  GRT_EXPECT_OK(run(command_buffer, table_b));
 
   uint32_t words[16];
   grt_local_read(a, 0, words, sizeof(words));
@@ -341,31 +341,31 @@ static void test_workgroup_ranges(void** state) {
       grt_hal_make_buffer_ref(buffer, 0, GRT_HAL_WHOLE_BUFFER);
   grt_hal_dispatch_params_t params =
       dispatch_params(fixture->executable, kStoreIds, 4, 3, 2, &binding, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
   grt_hal_local_command_buffer_t* local =
       grt_hal_local_command_buffer_cast(command_buffer);
   grt_hal_buffer_binding_table_t table = grt_hal_buffer_binding_table_empty();
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_command_buffers_validate_submission(
+  GRT_EXPECT_OK(grt_hal_local_command_buffers_validate_submission(
       1, &command_buffer, &table));
   grt_hal_local_execution_t execution;
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_execution_initialize(
+  GRT_EXPECT_OK(grt_hal_local_execution_initialize(
       local, table, grt_allocator_system(), &execution));
   const grt_hal_local_command_t* command =
       grt_hal_local_command_buffer_region(local, 0)->commands[0];
   assert_int_equal(command->dispatch.workgroup_total, 24);
   grt_hal_local_dispatch_t* dispatch = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_execution_prepare_dispatch(
+  GRT_EXPECT_OK(grt_hal_local_execution_prepare_dispatch(
       &execution, &command->dispatch, &dispatch));
   assert_int_equal(dispatch->state.binding_lengths[0], 96);
   assert_int_equal(dispatch->state.workgroup_count[1], 3);
   // Ranges that start mid-row and mid-plane decompose to the right ids:
   // every workgroup written exactly once across the three pieces.
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_dispatch_run_workgroups(dispatch, 5, 9, 2, NULL, 0));
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_dispatch_run_workgroups(dispatch, 0, 5, 0, NULL, 0));
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_dispatch_run_workgroups(dispatch, 14, 10, 1, NULL, 0));
   uint32_t ids[24];
   grt_local_read(buffer, 0, ids, sizeof(ids));
@@ -381,9 +381,9 @@ static void test_kernel_failure_names_kernel_and_workgroup(void** state) {
       begin(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
   grt_hal_dispatch_params_t params =
       dispatch_params(fixture->executable, kFailAtX1, 3, 1, 1, NULL, 0);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
-  grt_local_expect_error(run(command_buffer, grt_hal_buffer_binding_table_empty()),
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  grt_expect_error(run(command_buffer, grt_hal_buffer_binding_table_empty()),
                          GRT_STATUS_INTERNAL,
                          "kernel 'fail_at_x1' failed with code 7 at "
                          "workgroup (1,0,0)");
@@ -401,16 +401,16 @@ static void test_short_local_memory_is_an_error(void** state) {
   uint32_t constants[3] = {1, 2, 3};
   params.constants = constants;
   params.constant_count = 3;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
   grt_hal_local_command_buffer_t* local =
       grt_hal_local_command_buffer_cast(command_buffer);
   grt_hal_buffer_binding_table_t table = grt_hal_buffer_binding_table_empty();
   grt_hal_local_execution_t execution;
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_execution_initialize(
+  GRT_EXPECT_OK(grt_hal_local_execution_initialize(
       local, table, grt_allocator_system(), &execution));
   uint8_t scratch[64];
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_local_execution_run_inline(&execution, scratch, sizeof(scratch)),
       GRT_STATUS_INTERNAL,
       "kernel 'sum_constants' needs 128 bytes of local memory, the executor "
@@ -427,10 +427,10 @@ static void test_submission_checks(void** state) {
       begin(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
   grt_hal_command_buffer_t* reusable =
       begin(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 2);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(reusable));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(reusable));
 
   // Still recording.
-  grt_local_expect_error(grt_hal_local_command_buffers_validate_submission(
+  grt_expect_error(grt_hal_local_command_buffers_validate_submission(
                              1, &recording, NULL),
                          GRT_STATUS_FAILED_PRECONDITION,
                          "command buffer is not executable (state: "
@@ -441,7 +441,7 @@ static void test_submission_checks(void** state) {
   grt_hal_buffer_binding_table_t tables[2] = {{2, (grt_hal_buffer_binding_t[]){
                                                       binding, binding}},
                                               {1, &binding}};
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_local_command_buffers_validate_submission(2, both, tables),
       GRT_STATUS_INVALID_ARGUMENT,
       "binding table has 1 bindings, command buffer needs 2; command buffer 1 "
@@ -453,7 +453,7 @@ static void test_submission_checks(void** state) {
                                     GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0,
                                     &foreign);
   grt_hal_command_buffer_t* mixed[2] = {reusable, &foreign};
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_local_command_buffers_validate_submission(2, mixed, tables),
       GRT_STATUS_INVALID_ARGUMENT,
       "command buffer 1 of 2 was not created by a local (CPU) device");

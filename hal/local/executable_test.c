@@ -14,34 +14,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "base/status_matchers.h"
 
 #include "base/file.h"
 #include "base/sha256.h"
 #include "hal/local/testdata/test_kernels.h"
-
-#define EXPECT_OK(expr)                                         \
-  do {                                                          \
-    grt_status_t expect_status_ = (expr);                       \
-    if (!grt_status_is_ok(expect_status_)) {                    \
-      grt_status_fprint(stderr, expect_status_);                \
-      grt_status_free(expect_status_);                          \
-      fail_msg("expected OK from %s", #expr);                   \
-    }                                                           \
-  } while (0)
-
-static void expect_error(grt_status_t status, grt_status_code_t code,
-                         const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
 
 // What a module would say about the test kernels, in table order.
 static const grt_hal_entry_point_info_t kTestEntryPoints[] = {
@@ -63,7 +40,7 @@ static void binary_set(binary_t* binary, const void* data, size_t size) {
 
 static void binary_read(binary_t* binary, const char* path) {
   grt_file_contents_t contents;
-  EXPECT_OK(grt_file_read_contents(path, grt_allocator_system(), &contents));
+  GRT_EXPECT_OK(grt_file_read_contents(path, grt_allocator_system(), &contents));
   binary_set(binary, contents.data, contents.size);
   grt_file_contents_free(&contents);
 }
@@ -89,7 +66,7 @@ static grt_hal_executable_params_t params_for(
 
 static grt_hal_executable_cache_t* make_cache(void) {
   grt_hal_executable_cache_t* cache = NULL;
-  EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_executable_cache_create(grt_allocator_system(), &cache));
   return cache;
 }
@@ -97,7 +74,7 @@ static grt_hal_executable_cache_t* make_cache(void) {
 static void register_test_kernels_once(void) {
   static int registered = 0;
   if (!registered) {
-    EXPECT_OK(grt_hal_local_register_static_library(
+    GRT_EXPECT_OK(grt_hal_local_register_static_library(
         grt_hal_local_test_kernels_library()));
     registered = 1;
   }
@@ -239,7 +216,7 @@ static void test_host_format(void** state) {
            "device cannot run executable format 'vulkan-spirv' (it runs '%s' "
            "and 'cpu-static')",
            format);
-  expect_error(GRT_HAL_VTABLE(cache, grt_hal_executable_cache_vtable_t)
+  grt_expect_error(GRT_HAL_VTABLE(cache, grt_hal_executable_cache_vtable_t)
                    ->prepare_executable(cache, &params, &executable),
                GRT_STATUS_INCOMPATIBLE, expected);
   assert_null(executable);
@@ -266,7 +243,7 @@ static void test_shared_object_in_module_order(void** state) {
       params_for(grt_hal_local_host_executable_format(), &binary, expected, 4);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* base = NULL;
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &base));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &base));
   // The caller's bytes are not needed once prepared.
   memset(binary.data, 0, binary.size);
   binary_free(&binary);
@@ -281,7 +258,7 @@ static void test_shared_object_in_module_order(void** state) {
   assert_int_equal(executable->max_local_memory_size,
                    GRT_TEST_KERNELS_WORKGROUP_IDS_LOCAL_MEMORY);
   const grt_hal_entry_point_info_t* info = NULL;
-  EXPECT_OK(grt_hal_executable_entry_point(base, 2, &info));
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(base, 2, &info));
   assert_true(grt_string_view_equal_cstring(info->name, "add_f32"));
   assert_int_equal(info->binding_count, 3);
   exercise_test_kernels(executable);
@@ -299,7 +276,7 @@ static void prepare_expecting(const binary_t* binary,
                  kTestEntryPoints, GRT_TEST_KERNELS_COUNT);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* executable = NULL;
-  expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
+  grt_expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
                code, fragment);
   assert_null(executable);
   grt_hal_executable_cache_release(cache);
@@ -424,7 +401,7 @@ static void expect_mismatch(const char* format, const binary_t* binary,
   grt_hal_executable_params_t params = params_for(format, binary, expected, count);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* executable = NULL;
-  expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
+  grt_expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
                GRT_STATUS_INCOMPATIBLE, fragment);
   assert_null(executable);
   grt_hal_executable_cache_release(cache);
@@ -488,7 +465,7 @@ static void test_entry_point_mismatches(void** state) {
 static void test_static_library(void** state) {
   (void)state;
   register_test_kernels_once();
-  expect_error(grt_hal_local_register_static_library(
+  grt_expect_error(grt_hal_local_register_static_library(
                    grt_hal_local_test_kernels_library()),
                GRT_STATUS_ALREADY_EXISTS,
                "a static kernel library named 'grt_test_kernels' is already "
@@ -500,7 +477,7 @@ static void test_static_library(void** state) {
       "cpu-static", &name, kTestEntryPoints, GRT_TEST_KERNELS_COUNT);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* base = NULL;
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &base));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &base));
   grt_hal_local_executable_t* executable = grt_hal_local_executable_cast(base);
   assert_null(executable->library_handle);
   // In table order here, so the table is the library's own entries.
@@ -523,14 +500,14 @@ static void test_unknown_static_library(void** state) {
       "cpu-static", &name, kTestEntryPoints, GRT_TEST_KERNELS_COUNT);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* executable = NULL;
-  expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
+  grt_expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
                GRT_STATUS_NOT_FOUND,
                "executable cpu-static: no static kernel library named "
                "'no_such_kernels' is registered (registered: ");
   // The list names what is there.
   params = params_for("cpu-static", &name, kTestEntryPoints,
                       GRT_TEST_KERNELS_COUNT);
-  expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
+  grt_expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
                GRT_STATUS_NOT_FOUND, "'grt_test_kernels'");
   grt_hal_executable_cache_release(cache);
   binary_free(&name);
@@ -538,13 +515,13 @@ static void test_unknown_static_library(void** state) {
 
 static void test_register_errors(void** state) {
   (void)state;
-  expect_error(grt_hal_local_register_static_library(NULL),
+  grt_expect_error(grt_hal_local_register_static_library(NULL),
                GRT_STATUS_INVALID_ARGUMENT,
                "a static kernel library needs a name to be registered under, "
                "got no library");
   static const grt_kernel_library_t unnamed = {GRT_KERNEL_ABI_VERSION, 0, NULL,
                                                ""};
-  expect_error(grt_hal_local_register_static_library(&unnamed),
+  grt_expect_error(grt_hal_local_register_static_library(&unnamed),
                GRT_STATUS_INVALID_ARGUMENT, "got an empty name");
 }
 
@@ -559,7 +536,7 @@ static int noop_kernel(const grt_kernel_dispatch_state_t* dispatch,
 // (1x1x1, no bindings) to fail with |fragment|.
 static void expect_bad_library(const grt_kernel_library_t* library,
                                const char* fragment) {
-  EXPECT_OK(grt_hal_local_register_static_library(library));
+  GRT_EXPECT_OK(grt_hal_local_register_static_library(library));
   binary_t name;
   binary_set(&name, library->name, strlen(library->name));
   const grt_hal_entry_point_info_t expected[1] = {
@@ -568,7 +545,7 @@ static void expect_bad_library(const grt_kernel_library_t* library,
       params_for("cpu-static", &name, expected, 1);
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* executable = NULL;
-  expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
+  grt_expect_error(grt_hal_executable_cache_prepare(cache, &params, &executable),
                GRT_STATUS_INCOMPATIBLE, fragment);
   assert_null(executable);
   grt_hal_executable_cache_release(cache);
@@ -628,14 +605,14 @@ static void test_cache_reuses_by_digest(void** state) {
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* first = NULL;
   grt_hal_executable_t* second = NULL;
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &first));
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &first));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
   assert_ptr_equal(first, second);
   grt_hal_executable_release(second);
 
   // Another digest is another executable (another dlopen of the same code).
   binary.digest[0] ^= 1;
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
   assert_ptr_not_equal(first, second);
   grt_hal_executable_release(second);
   binary.digest[0] ^= 1;
@@ -646,7 +623,7 @@ static void test_cache_reuses_by_digest(void** state) {
       kTestEntryPoints[3], kTestEntryPoints[2], kTestEntryPoints[1],
       kTestEntryPoints[0]};
   params = params_for(format, &binary, reversed, GRT_TEST_KERNELS_COUNT);
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
   assert_ptr_not_equal(first, second);
   assert_string_equal(
       grt_hal_local_executable_cast(second)->kernels[0]->name, "workgroup_ids");
@@ -659,11 +636,11 @@ static void test_cache_reuses_by_digest(void** state) {
   memcpy(name.digest, binary.digest, sizeof(name.digest));
   params = params_for("cpu-static", &name, kTestEntryPoints,
                       GRT_TEST_KERNELS_COUNT);
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
   assert_ptr_not_equal(first, second);
   assert_null(grt_hal_local_executable_cast(second)->library_handle);
   grt_hal_executable_t* again = NULL;
-  EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &again));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &again));
   assert_ptr_equal(again, second);
   grt_hal_executable_release(again);
   grt_hal_executable_release(second);
@@ -671,7 +648,7 @@ static void test_cache_reuses_by_digest(void** state) {
   // Another cache prepares its own.
   grt_hal_executable_cache_t* other = make_cache();
   params = params_for(format, &binary, kTestEntryPoints, GRT_TEST_KERNELS_COUNT);
-  EXPECT_OK(grt_hal_executable_cache_prepare(other, &params, &second));
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(other, &params, &second));
   assert_ptr_not_equal(first, second);
   grt_hal_executable_release(second);
   grt_hal_executable_cache_release(other);
@@ -718,7 +695,7 @@ static void test_cache_shared_across_threads(void** state) {
   }
   for (int i = 0; i < THREADS; ++i) {
     assert_int_equal(pthread_join(threads[i], NULL), 0);
-    EXPECT_OK(work[i].status);
+    GRT_EXPECT_OK(work[i].status);
   }
   // Whoever came first prepared it; everyone got that one.
   for (int i = 1; i < THREADS; ++i) {

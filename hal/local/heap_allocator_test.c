@@ -13,34 +13,11 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-#define EXPECT_OK(expr)                                         \
-  do {                                                          \
-    grt_status_t expect_status_ = (expr);                       \
-    if (!grt_status_is_ok(expect_status_)) {                    \
-      grt_status_fprint(stderr, expect_status_);                \
-      grt_status_free(expect_status_);                          \
-      fail_msg("expected OK from %s", #expr);                   \
-    }                                                           \
-  } while (0)
-
-static void expect_error(grt_status_t status, grt_status_code_t code,
-                         const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
+#include "base/status_matchers.h"
 
 static grt_hal_allocator_t* make_allocator(void) {
   grt_hal_allocator_t* allocator = NULL;
-  EXPECT_OK(grt_hal_local_heap_allocator_create(grt_allocator_system(),
+  GRT_EXPECT_OK(grt_hal_local_heap_allocator_create(grt_allocator_system(),
                                                 &allocator));
   return allocator;
 }
@@ -82,7 +59,7 @@ static void test_allocate_map_and_alignment(void** state) {
   const uint32_t alignments[] = {0, 16, 64, 4096};
   for (size_t i = 0; i < sizeof(alignments) / sizeof(alignments[0]); ++i) {
     grt_hal_buffer_t* buffer = NULL;
-    EXPECT_OK(grt_hal_allocator_allocate_buffer(
+    GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
         allocator,
         params_of(GRT_HAL_MEMORY_TYPE_HOST_VISIBLE,
                   GRT_HAL_BUFFER_USAGE_DEFAULT | GRT_HAL_BUFFER_USAGE_MAPPING,
@@ -104,15 +81,15 @@ static void test_allocate_map_and_alignment(void** state) {
 
     // Mapping hands out the buffer's own memory, offset included.
     grt_hal_buffer_mapping_t mapping;
-    EXPECT_OK(grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_WRITE, 8,
+    GRT_EXPECT_OK(grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_WRITE, 8,
                                        16, &mapping));
     assert_ptr_equal(mapping.contents, (uint8_t*)data + 8);
     memset(mapping.contents, 0xab, 16);
-    EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
+    GRT_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
     assert_int_equal(((uint8_t*)data)[8], 0xab);
     assert_int_equal(((uint8_t*)data)[23], 0xab);
     uint8_t back[4] = {0};
-    EXPECT_OK(grt_hal_buffer_map_read(buffer, 20, back, sizeof(back)));
+    GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, 20, back, sizeof(back)));
     assert_int_equal(back[3], 0xab);
     grt_hal_buffer_release(buffer);
   }
@@ -123,7 +100,7 @@ static void test_zero_size_buffer(void** state) {
   (void)state;
   grt_hal_allocator_t* allocator = make_allocator();
   grt_hal_buffer_t* buffer = NULL;
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
       allocator, params_of(0, 0, 0), 0, &buffer));
   assert_int_equal(grt_hal_buffer_byte_length(buffer), 0);
   assert_non_null(grt_hal_local_heap_buffer_data(buffer));
@@ -140,7 +117,7 @@ static void test_buffer_keeps_allocator_alive(void** state) {
   (void)state;
   grt_hal_allocator_t* allocator = make_allocator();
   grt_hal_buffer_t* buffer = NULL;
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
                                               32, &buffer));
   // Dropping the caller's reference first: the buffer's destroy still
   // updates the allocator's statistics (ASan would catch a dead one).
@@ -159,9 +136,9 @@ static void test_statistics_and_peak(void** state) {
 
   grt_hal_buffer_t* a = NULL;
   grt_hal_buffer_t* b = NULL;
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
                                               1000, &a));
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
                                               24, &b));
   grt_hal_allocator_query_statistics(allocator, &statistics);
   assert_int_equal(statistics.bytes_allocated, 1024);
@@ -175,8 +152,8 @@ static void test_statistics_and_peak(void** state) {
 
   // A subspan allocates nothing from the heap.
   grt_hal_buffer_t* span = NULL;
-  EXPECT_OK(grt_hal_buffer_subspan(b, 8, 8, &span));
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(b, 8, 8, &span));
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(allocator, params_of(0, 0, 0),
                                               500, &a));
   grt_hal_allocator_query_statistics(allocator, &statistics);
   assert_int_equal(statistics.bytes_allocated, 524);
@@ -215,7 +192,7 @@ static void test_import_host_buffer(void** state) {
   release_record_t record = {0, NULL};
   grt_hal_buffer_release_callback_t release = {record_release, &record};
   grt_hal_buffer_t* buffer = NULL;
-  EXPECT_OK(grt_hal_allocator_import_host_buffer(
+  GRT_EXPECT_OK(grt_hal_allocator_import_host_buffer(
       allocator,
       params_of(GRT_HAL_MEMORY_TYPE_HOST_VISIBLE,
                 GRT_HAL_BUFFER_USAGE_DEFAULT | GRT_HAL_BUFFER_USAGE_MAPPING, 64),
@@ -224,11 +201,11 @@ static void test_import_host_buffer(void** state) {
   assert_ptr_equal(grt_hal_local_heap_buffer_data(buffer), host);
   assert_int_equal(grt_hal_buffer_byte_length(buffer), sizeof(host));
   float value = 0;
-  EXPECT_OK(grt_hal_buffer_map_read(buffer, 5 * sizeof(float), &value,
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, 5 * sizeof(float), &value,
                                     sizeof(value)));
   assert_true(value == 5.0f);
   float nine = 9.0f;
-  EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, &nine, sizeof(nine)));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, &nine, sizeof(nine)));
   assert_true(host[0] == 9.0f);
 
   // Imports are the caller's memory, not the heap's.
@@ -239,7 +216,7 @@ static void test_import_host_buffer(void** state) {
 
   // The callback runs once, when the last reference goes, not before.
   grt_hal_buffer_t* span = NULL;
-  EXPECT_OK(grt_hal_buffer_subspan(buffer, 4, 8, &span));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 4, 8, &span));
   grt_hal_buffer_release(buffer);
   assert_int_equal(record.calls, 0);
   grt_hal_buffer_release(span);
@@ -248,7 +225,7 @@ static void test_import_host_buffer(void** state) {
 
   // No callback is fine too.
   grt_hal_buffer_release_callback_t none = {NULL, NULL};
-  EXPECT_OK(grt_hal_allocator_import_host_buffer(
+  GRT_EXPECT_OK(grt_hal_allocator_import_host_buffer(
       allocator, params_of(0, 0, 0), host, sizeof(host), none, &buffer));
   grt_hal_buffer_release(buffer);
   grt_hal_allocator_release(allocator);
@@ -263,11 +240,11 @@ static void test_import_errors(void** state) {
   char expected[96];
   snprintf(expected, sizeof(expected), "host pointer %p is not aligned to 64 bytes",
            (void*)(host + 4));
-  expect_error(grt_hal_allocator_import_host_buffer(
+  grt_expect_error(grt_hal_allocator_import_host_buffer(
                    allocator, params_of(0, 0, 64), host + 4, 64, none, &buffer),
                GRT_STATUS_INVALID_ARGUMENT, expected);
   assert_null(buffer);
-  expect_error(grt_hal_allocator_import_host_buffer(
+  grt_expect_error(grt_hal_allocator_import_host_buffer(
                    allocator, params_of(0, 0, 0), NULL, 64, none, &buffer),
                GRT_STATUS_INVALID_ARGUMENT,
                "cannot import a NULL host pointer of 64 bytes");
@@ -280,7 +257,7 @@ static void test_allocation_errors(void** state) {
   grt_hal_allocator_t* allocator = make_allocator();
   grt_hal_buffer_t* buffer = NULL;
   // Far more than any machine has: the host allocator says no.
-  expect_error(grt_hal_allocator_allocate_buffer(
+  grt_expect_error(grt_hal_allocator_allocate_buffer(
                    allocator, params_of(0, 0, 0), (uint64_t)1 << 62, &buffer),
                GRT_STATUS_RESOURCE_EXHAUSTED,
                "out of host memory allocating a 4611686018427387904-byte "
@@ -292,15 +269,15 @@ static void test_allocation_errors(void** state) {
   assert_int_equal(statistics.bytes_allocated, 0);
   // Usages are all allowed, so only an impossible alignment is refused
   // before reaching the heap.
-  expect_error(grt_hal_allocator_allocate_buffer(
+  grt_expect_error(grt_hal_allocator_allocate_buffer(
                    allocator, params_of(0, 0, 48), 16, &buffer),
                GRT_STATUS_INVALID_ARGUMENT,
                "buffer alignment must be a power of two, got 48");
   // A buffer made without MAPPING usage cannot be mapped.
-  EXPECT_OK(grt_hal_allocator_allocate_buffer(
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
       allocator, params_of(0, GRT_HAL_BUFFER_USAGE_DEFAULT, 0), 16, &buffer));
   grt_hal_buffer_mapping_t mapping;
-  expect_error(grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_READ, 0,
+  grt_expect_error(grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_READ, 0,
                                         16, &mapping),
                GRT_STATUS_INVALID_ARGUMENT, "lacks MAPPING");
   grt_hal_buffer_release(buffer);

@@ -16,34 +16,11 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "base/status_matchers.h"
 
 #include "base/file.h"
 #include "hal/local/kernel_abi.h"
 #include "hal/local/testdata/test_kernels.h"
-
-#define EXPECT_OK(expr)                                         \
-  do {                                                          \
-    grt_status_t expect_status_ = (expr);                       \
-    if (!grt_status_is_ok(expect_status_)) {                    \
-      grt_status_fprint(stderr, expect_status_);                \
-      grt_status_free(expect_status_);                          \
-      fail_msg("expected OK from %s", #expr);                   \
-    }                                                           \
-  } while (0)
-
-static void expect_error(grt_status_t status, grt_status_code_t code,
-                         const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
 
 // True if a mapping of this process is named with |fragment| (Linux names
 // memfd mappings "/memfd:<name> (deleted)" and unlinked files "<path>
@@ -65,15 +42,15 @@ static bool mapped_file_named(const char* fragment) {
 static void load_and_query(grt_hal_local_library_load_mode_t mode,
                            const char* mapping_fragment) {
   grt_file_contents_t contents;
-  EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(),
+  GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(),
                                    &contents));
   void* handle = NULL;
-  EXPECT_OK(grt_hal_local_library_load((const uint8_t*)contents.data,
+  GRT_EXPECT_OK(grt_hal_local_library_load((const uint8_t*)contents.data,
                                        contents.size, mode, "test", &handle));
   grt_file_contents_free(&contents);
   assert_non_null(handle);
   void* symbol = NULL;
-  EXPECT_OK(grt_hal_local_library_lookup(
+  GRT_EXPECT_OK(grt_hal_local_library_lookup(
       handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, "test", &symbol));
   grt_kernel_library_query_fn_t query = NULL;
   memcpy(&query, &symbol, sizeof(query));
@@ -85,7 +62,7 @@ static void load_and_query(grt_hal_local_library_load_mode_t mode,
                    GRT_TEST_KERNELS_FAIL_CODE);
   assert_null(query(GRT_KERNEL_ABI_VERSION + 1));
   // Only the query symbol is visible.
-  expect_error(grt_hal_local_library_lookup(handle, "add_f32", "test", &symbol),
+  grt_expect_error(grt_hal_local_library_lookup(handle, "add_f32", "test", &symbol),
                GRT_STATUS_NOT_FOUND,
                "test: kernel library does not export 'add_f32': ");
   assert_null(symbol);
@@ -137,7 +114,7 @@ static void test_load_through_temporary_file(void** state) {
   // A failed load leaves nothing behind either.
   const uint8_t junk[64] = {0x7f, 'E', 'L', 'F'};
   void* handle = NULL;
-  expect_error(grt_hal_local_library_load(
+  grt_expect_error(grt_hal_local_library_load(
                    junk, sizeof(junk), GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE,
                    "junk", &handle),
                GRT_STATUS_INVALID_ARGUMENT,
@@ -148,7 +125,7 @@ static void test_load_through_temporary_file(void** state) {
 
   // A directory that is not there.
   assert_int_equal(setenv("TMPDIR", "/nonexistent-grt-dir", 1), 0);
-  expect_error(grt_hal_local_library_load(
+  grt_expect_error(grt_hal_local_library_load(
                    junk, sizeof(junk), GRT_HAL_LOCAL_LIBRARY_LOAD_TEMPORARY_FILE,
                    "junk", &handle),
                GRT_STATUS_UNAVAILABLE,
@@ -168,7 +145,7 @@ static void test_load_garbage(void** state) {
   (void)state;
   const uint8_t junk[16] = {'n', 'o', 't', ' ', 'c', 'o', 'd', 'e'};
   void* handle = NULL;
-  expect_error(grt_hal_local_library_load(junk, sizeof(junk),
+  grt_expect_error(grt_hal_local_library_load(junk, sizeof(junk),
                                           GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT,
                                           "executable cpu-test", &handle),
                GRT_STATUS_INVALID_ARGUMENT,

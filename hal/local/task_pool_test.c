@@ -51,7 +51,7 @@ static void test_every_task_runs_once(void** state) {
   const uint32_t worker_counts[] = {1, 4};
   for (size_t w = 0; w < 2; ++w) {
     grt_hal_local_task_pool_t* pool = NULL;
-    GRT_LOCAL_EXPECT_OK(grt_hal_local_task_pool_create(
+    GRT_EXPECT_OK(grt_hal_local_task_pool_create(
         worker_counts[w], grt_allocator_system(), &pool));
     assert_int_equal(grt_hal_local_task_pool_worker_count(pool),
                      worker_counts[w]);
@@ -68,7 +68,7 @@ static void test_every_task_runs_once(void** state) {
 static void test_default_worker_count(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(0, grt_allocator_system(), &pool));
   uint32_t expected = grt_hal_local_task_pool_default_worker_count();
   assert_true(expected >= 1);
@@ -80,7 +80,7 @@ static void test_default_worker_count(void** state) {
 static void test_too_many_workers(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_local_task_pool_create(5000, grt_allocator_system(), &pool),
       GRT_STATUS_INVALID_ARGUMENT,
       "task pool of 5000 workers exceeds the limit of 1024");
@@ -90,7 +90,7 @@ static void test_too_many_workers(void** state) {
 static void test_idle_workers_sleep_and_wake(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(4, grt_allocator_system(), &pool));
   run_counting_batch(pool, 1000);
   // All four go back to their condition variable after the batch...
@@ -127,7 +127,7 @@ static void* submit_batches(void* arg) {
 static void test_concurrent_callers_are_serialized(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(3, grt_allocator_system(), &pool));
   submitter_t submitters[4];
   pthread_t threads[4];

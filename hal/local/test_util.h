@@ -1,6 +1,6 @@
 // Helpers shared by the cmocka tests of the local command buffer and the
-// local-sync/local-task drivers: status checks, statically registered
-// kernel libraries, host-visible buffers. Include after <cmocka.h>.
+// local-sync/local-task drivers: statically registered kernel libraries,
+// host-visible buffers. Include after <cmocka.h>.
 #ifndef GRT_HAL_LOCAL_TEST_UTIL_H_
 #define GRT_HAL_LOCAL_TEST_UTIL_H_
 
@@ -10,6 +10,7 @@
 
 #include "base/sha256.h"
 #include "base/status.h"
+#include "base/status_matchers.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
 #include "hal/device.h"
@@ -17,33 +18,6 @@
 #include "hal/executable.h"
 #include "hal/local/executable.h"
 #include "hal/local/testdata/test_kernels.h"
-
-#define GRT_LOCAL_EXPECT_OK(expr)                                \
-  do {                                                           \
-    grt_status_t grt_expect_status_ = (expr);                    \
-    if (!grt_status_is_ok(grt_expect_status_)) {                 \
-      grt_status_fprint(stderr, grt_expect_status_);             \
-      grt_status_free(grt_expect_status_);                       \
-      fail_msg("expected OK from %s", #expr);                    \
-    }                                                            \
-  } while (0)
-
-// Consumes |status|, asserting it failed with |code| and that its message
-// contains |fragment|.
-static inline void grt_local_expect_error(grt_status_t status,
-                                          grt_status_code_t code,
-                                          const char* fragment) {
-  assert_non_null(status);
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
 
 // Registration is process-wide; a second test registering the same
 // library finds it there already.
@@ -54,7 +28,7 @@ static inline void grt_local_register_library(
     grt_status_free(status);
     return;
   }
-  GRT_LOCAL_EXPECT_OK(status);
+  GRT_EXPECT_OK(status);
 }
 
 // Prepares the statically registered library |name| as "cpu-static".
@@ -72,7 +46,7 @@ static inline grt_hal_executable_t* grt_local_prepare_static(
   params.entry_points = entry_points;
   params.entry_point_count = entry_point_count;
   grt_hal_executable_t* executable = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_executable_cache_prepare(cache, &params, &executable));
   return executable;
 }
@@ -86,25 +60,25 @@ static inline grt_hal_buffer_t* grt_local_allocate(
                 GRT_HAL_MEMORY_TYPE_HOST_VISIBLE;
   params.usage = GRT_HAL_BUFFER_USAGE_DEFAULT | GRT_HAL_BUFFER_USAGE_MAPPING;
   grt_hal_buffer_t* buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_allocator_allocate_buffer(allocator, params, size, &buffer));
   // New memory is not zeroed; tests compare against known contents.
   grt_hal_buffer_mapping_t mapping;
-  GRT_LOCAL_EXPECT_OK(grt_hal_buffer_map_range(
+  GRT_EXPECT_OK(grt_hal_buffer_map_range(
       buffer, GRT_HAL_MEMORY_ACCESS_WRITE, 0, size, &mapping));
   memset(mapping.contents, 0, (size_t)size);
-  GRT_LOCAL_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
+  GRT_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
   return buffer;
 }
 
 static inline void grt_local_write(grt_hal_buffer_t* buffer, uint64_t offset,
                                    const void* data, size_t length) {
-  GRT_LOCAL_EXPECT_OK(grt_hal_buffer_map_write(buffer, offset, data, length));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, offset, data, length));
 }
 
 static inline void grt_local_read(grt_hal_buffer_t* buffer, uint64_t offset,
                                   void* data, size_t length) {
-  GRT_LOCAL_EXPECT_OK(grt_hal_buffer_map_read(buffer, offset, data, length));
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, offset, data, length));
 }
 
 // The reference count of any HAL object.
@@ -126,14 +100,14 @@ static inline grt_hal_device_t* grt_local_create_device(
     grt_local_register_fn_t register_fn, const char* uri,
     uint32_t worker_count) {
   grt_hal_driver_registry_t* registry = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_driver_registry_create(grt_allocator_system(), &registry));
-  GRT_LOCAL_EXPECT_OK(register_fn(registry));
+  GRT_EXPECT_OK(register_fn(registry));
   grt_hal_device_options_t options;
   memset(&options, 0, sizeof(options));
   options.worker_count = worker_count;
   grt_hal_device_t* device = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       registry, uri, &options, grt_allocator_system(), &device));
   grt_hal_driver_registry_destroy(registry);
   return device;

@@ -83,9 +83,9 @@ static void test_buffer_allocate_each_heap(void** state) {
           (usage & GRT_HAL_BUFFER_USAGE_MAPPING)) {
         uint8_t written[100], read[100];
         fill_pattern(written, sizeof(written), (uint8_t)(h * 16 + u));
-        GRT_HAL_CTS_EXPECT_OK(
+        GRT_EXPECT_OK(
             grt_hal_buffer_map_write(buffer, 0, written, sizeof(written)));
-        GRT_HAL_CTS_EXPECT_OK(
+        GRT_EXPECT_OK(
             grt_hal_buffer_map_read(buffer, 0, read, sizeof(read)));
         grt_hal_cts_expect_bytes(type_text, read, written, sizeof(read));
       }
@@ -101,7 +101,7 @@ static void test_buffer_allocate_unavailable_usage(void** state) {
   grt_hal_buffer_params_t params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
                                     (grt_hal_buffer_usage_t)(1u << 30), 0};
   grt_hal_buffer_t* buffer = NULL;
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_allocator_allocate_buffer(grt_hal_cts_allocator(), params, 16,
                                         &buffer),
       GRT_STATUS_INVALID_ARGUMENT, "no heap offers memory type DEVICE_LOCAL");
@@ -113,11 +113,11 @@ static void test_buffer_zero_length(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(0);
   assert_int_equal(grt_hal_buffer_byte_length(buffer), 0);
   grt_hal_buffer_t* empty = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 0, 0, &empty));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 0, 0, &empty));
   assert_int_equal(grt_hal_buffer_byte_length(empty), 0);
   grt_hal_buffer_release(empty);
   grt_hal_buffer_t* beyond = NULL;
-  grt_hal_cts_expect_error(grt_hal_buffer_subspan(buffer, 0, 1, &beyond),
+  grt_expect_error(grt_hal_buffer_subspan(buffer, 0, 1, &beyond),
                            GRT_STATUS_OUT_OF_RANGE,
                            "range [0, 1) is outside buffer of 0 bytes");
   grt_hal_buffer_release(buffer);
@@ -128,14 +128,14 @@ static void test_buffer_subspan_of_subspan(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(256);
   grt_hal_cts_write_bytes(buffer, 0, 0, 256);
   grt_hal_buffer_t* outer = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 64, 128, &outer));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 64, 128, &outer));
   grt_hal_buffer_t* inner = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(outer, 32, 64, &inner));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(outer, 32, 64, &inner));
   assert_ptr_equal(grt_hal_buffer_allocated_buffer(inner), buffer);
   assert_int_equal(grt_hal_buffer_byte_offset(inner), 96);
   assert_int_equal(grt_hal_buffer_byte_length(inner), 64);
   grt_hal_buffer_t* tail = NULL;
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_buffer_subspan(outer, 16, GRT_HAL_WHOLE_BUFFER, &tail));
   assert_int_equal(grt_hal_buffer_byte_offset(tail), 80);
   assert_int_equal(grt_hal_buffer_byte_length(tail), 112);
@@ -157,17 +157,17 @@ static void test_buffer_subspan_out_of_range(void** state) {
   (void)state;
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(16);
   grt_hal_buffer_t* out = NULL;
-  grt_hal_cts_expect_error(grt_hal_buffer_subspan(buffer, 8, 16, &out),
+  grt_expect_error(grt_hal_buffer_subspan(buffer, 8, 16, &out),
                            GRT_STATUS_OUT_OF_RANGE,
                            "range [8, 24) is outside buffer of 16 bytes");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_buffer_subspan(buffer, 17, GRT_HAL_WHOLE_BUFFER, &out),
       GRT_STATUS_OUT_OF_RANGE, "outside buffer of 16 bytes");
   grt_hal_buffer_t* outer = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 4, 8, &outer));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 4, 8, &outer));
   // Ranges of a subspan are checked against the subspan, not the
   // allocation behind it.
-  grt_hal_cts_expect_error(grt_hal_buffer_subspan(outer, 4, 8, &out),
+  grt_expect_error(grt_hal_buffer_subspan(outer, 4, 8, &out),
                            GRT_STATUS_OUT_OF_RANGE,
                            "range [4, 12) is outside buffer of 8 bytes");
   assert_null(out);
@@ -200,10 +200,10 @@ static void test_buffer_map_device_local_fails(void** state) {
   grt_status_t status = grt_hal_buffer_map_range(
       buffer, GRT_HAL_MEMORY_ACCESS_READ, 0, 64, &mapping);
   if (mappable) {
-    grt_hal_cts_expect_error(status, GRT_STATUS_FAILED_PRECONDITION,
+    grt_expect_error(status, GRT_STATUS_FAILED_PRECONDITION,
                              "buffer is not host-visible");
   } else {
-    grt_hal_cts_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+    grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
                              "lacks MAPPING");
   }
   grt_hal_buffer_release(buffer);
@@ -217,7 +217,7 @@ static void test_buffer_map_without_mapping_usage(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate_with(
       heap.type, GRT_HAL_BUFFER_USAGE_TRANSFER, 32);
   grt_hal_buffer_mapping_t mapping;
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_READ, 0, 32,
                                &mapping),
       GRT_STATUS_INVALID_ARGUMENT, "lacks MAPPING");
@@ -231,33 +231,33 @@ static void test_buffer_map_round_trip(void** state) {
       heap.type, GRT_HAL_BUFFER_USAGE_DEFAULT | GRT_HAL_BUFFER_USAGE_MAPPING,
       128);
   uint8_t zeros[128] = {0};
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, zeros, 128));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, zeros, 128));
 
   grt_hal_buffer_mapping_t mapping;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_map_range(
+  GRT_EXPECT_OK(grt_hal_buffer_map_range(
       buffer, GRT_HAL_MEMORY_ACCESS_WRITE, 16, 32, &mapping));
   assert_int_equal(mapping.length, 32);
   uint8_t written[32];
   fill_pattern(written, sizeof(written), 11);
   memcpy(mapping.contents, written, sizeof(written));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
+  GRT_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
 
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_map_range(
+  GRT_EXPECT_OK(grt_hal_buffer_map_range(
       buffer, GRT_HAL_MEMORY_ACCESS_READ, 0, GRT_HAL_WHOLE_BUFFER, &mapping));
   assert_int_equal(mapping.length, 128);
   uint8_t expected[128] = {0};
   memcpy(expected + 16, written, sizeof(written));
   grt_hal_cts_expect_bytes("mapped buffer", (const uint8_t*)mapping.contents,
                            expected, sizeof(expected));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
+  GRT_EXPECT_OK(grt_hal_buffer_unmap_range(&mapping));
 
   // A subspan maps the same bytes at its own offsets.
   grt_hal_buffer_t* view = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 16, 32, &view));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 16, 32, &view));
   uint8_t read[32];
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_map_read(view, 0, read, sizeof(read)));
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(view, 0, read, sizeof(read)));
   grt_hal_cts_expect_bytes("mapped subspan", read, written, sizeof(read));
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_buffer_map_range(view, GRT_HAL_MEMORY_ACCESS_READ, 24, 16,
                                &mapping),
       GRT_STATUS_OUT_OF_RANGE, "range [24, 40) is outside buffer of 32 bytes");
@@ -273,9 +273,9 @@ static void test_buffer_transfer_round_trip(void** state) {
   grt_hal_cts_write_bytes(buffer, 0, 0x5A, 1024);
   uint8_t written[1001], read[1024];
   fill_pattern(written, sizeof(written), 1);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_transfer_h2d(
+  GRT_EXPECT_OK(grt_hal_device_transfer_h2d(
       grt_hal_cts_device(), written, buffer, 7, sizeof(written)));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_transfer_d2h(grt_hal_cts_device(),
+  GRT_EXPECT_OK(grt_hal_device_transfer_d2h(grt_hal_cts_device(),
                                                     buffer, 0, read, 1024));
   uint8_t expected[1024];
   memset(expected, 0x5A, sizeof(expected));

@@ -14,7 +14,7 @@ static void test_buffer_view_create(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(96);
   const grt_hal_dim_t shape[] = {2, 3, 4};
   grt_hal_buffer_view_t* view = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_view_create(
+  GRT_EXPECT_OK(grt_hal_buffer_view_create(
       buffer, shape, 3, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
       grt_hal_cts.host_allocator, &view));
   grt_hal_buffer_release(buffer);  // the view keeps it
@@ -29,10 +29,10 @@ static void test_buffer_view_create(void** state) {
   char text[64];
   grt_hal_buffer_view_format_type(view, text, sizeof(text));
   assert_string_equal(text, "tensor<2x3x4xf32>");
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_buffer_view_check(view, shape, 3, GRT_HAL_ELEMENT_TYPE_FLOAT_32));
   const grt_hal_dim_t other[] = {2, 3, 5};
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_check(view, other, 3, GRT_HAL_ELEMENT_TYPE_FLOAT_32),
       GRT_STATUS_INVALID_ARGUMENT,
       "expected tensor<2x3x5xf32>, got tensor<2x3x4xf32>");
@@ -43,7 +43,7 @@ static void test_buffer_view_create(void** state) {
   grt_hal_cts_write(grt_hal_buffer_view_buffer(view), 0, values,
                     sizeof(values));
   float read[24];
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_view_read_to_host(
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(
       grt_hal_cts_device(), view, read, sizeof(read)));
   grt_hal_cts_expect_f32("buffer view contents", read, values, 24);
   grt_hal_buffer_view_release(view);
@@ -54,7 +54,7 @@ static void test_buffer_view_too_small(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(60);
   const grt_hal_dim_t shape[] = {4, 4};
   grt_hal_buffer_view_t* view = NULL;
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_buffer_view_create(buffer, shape, 2,
                                  GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                  grt_hal_cts.host_allocator, &view),

@@ -11,8 +11,8 @@
 #define ONE_SHOT GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT
 
 static void end_and_submit(grt_hal_command_buffer_t* command_buffer) {
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_submit_and_wait(command_buffer, NULL));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_cts_submit_and_wait(command_buffer, NULL));
 }
 
 // 1-, 2- and 4-byte patterns at offsets aligned only to their own size;
@@ -22,13 +22,13 @@ static void test_command_buffer_fill_patterns(void** state) {
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(64);
   grt_hal_cts_write_bytes(buffer, 0, 0xEE, 64);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 3, 5), 0xAB, 1));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 10, 6), 0x1234, 2));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 20, 12), 0xDEADBEEFu, 4));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 60, GRT_HAL_WHOLE_BUFFER), 0x01020304u,
       4));
   end_and_submit(cb);
@@ -53,22 +53,22 @@ static void test_command_buffer_fill_misaligned(void** state) {
   (void)state;
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(64);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 2, 8), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill target offset 2 is not a multiple of the pattern length 4");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 4, 6), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill length 6 is not a multiple of the pattern length 4");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 0, 6), 0, 3),
       GRT_STATUS_INVALID_ARGUMENT,
       "fill pattern length must be 1, 2 or 4, got 3");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 60, 8), 0, 4),
       GRT_STATUS_OUT_OF_RANGE, "range [60, 68) is outside buffer of 64 bytes");
@@ -85,7 +85,7 @@ static void test_command_buffer_copy(void** state) {
   grt_hal_cts_write(source, 0, pattern, sizeof(pattern));
   grt_hal_cts_write_bytes(target, 0, 0, 64);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
       cb, grt_hal_make_buffer_ref(source, 8, 33),
       grt_hal_make_buffer_ref(target, 17, 33)));
   end_and_submit(cb);
@@ -110,7 +110,7 @@ static void test_command_buffer_update(void** state) {
   memset(expected, 0x11, sizeof(expected));
   memcpy(expected + 5, source, sizeof(source));
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_update_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_update_buffer(
       cb, source, grt_hal_make_buffer_ref(buffer, 5, sizeof(source))));
   memset(source, 0, sizeof(source));
   end_and_submit(cb);
@@ -131,10 +131,10 @@ static void test_command_buffer_copy_between_subspans(void** state) {
   grt_hal_cts_write(buffer, 0, pattern, sizeof(pattern));
   grt_hal_buffer_t* low = NULL;
   grt_hal_buffer_t* high = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 0, 64, &low));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_buffer_subspan(buffer, 128, 64, &high));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 0, 64, &low));
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 128, 64, &high));
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
       cb, grt_hal_make_buffer_ref(low, 4, 32),
       grt_hal_make_buffer_ref(high, 8, 32)));
   end_and_submit(cb);
@@ -155,30 +155,30 @@ static void test_command_buffer_state_errors(void** state) {
   (void)state;
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(16);
   grt_hal_command_buffer_t* cb = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       grt_hal_cts_device(), ONE_SHOT, 0, &cb));
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 0, 16), 0, 1),
       GRT_STATUS_FAILED_PRECONDITION,
       "command buffer is not recording (state: initial)");
-  grt_hal_cts_expect_error(grt_hal_command_buffer_end(cb),
+  grt_expect_error(grt_hal_command_buffer_end(cb),
                            GRT_STATUS_FAILED_PRECONDITION,
                            "command buffer is not recording (state: initial)");
   // Submitting a command buffer still being recorded is refused at once.
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_begin(cb));
-  grt_hal_cts_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
                            GRT_STATUS_FAILED_PRECONDITION,
                            "command buffer is not executable (state: "
                            "recording)");
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
-  grt_hal_cts_expect_error(
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  grt_expect_error(
       grt_hal_command_buffer_copy_buffer(
           cb, grt_hal_make_buffer_ref(buffer, 0, 8),
           grt_hal_make_buffer_ref(buffer, 8, 8)),
       GRT_STATUS_FAILED_PRECONDITION,
       "command buffer is not recording (state: executable)");
-  grt_hal_cts_expect_error(grt_hal_command_buffer_begin(cb),
+  grt_expect_error(grt_hal_command_buffer_begin(cb),
                            GRT_STATUS_FAILED_PRECONDITION,
                            "command buffer cannot begin recording again "
                            "(state: executable)");
@@ -190,10 +190,10 @@ static void test_command_buffer_one_shot_submitted_twice(void** state) {
   (void)state;
   grt_hal_buffer_t* buffer = grt_hal_cts_allocate(16);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 0, 16), 7, 1));
   end_and_submit(cb);
-  grt_hal_cts_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
+  grt_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
                            GRT_STATUS_FAILED_PRECONDITION,
                            "one-shot command buffer was already submitted");
   grt_hal_command_buffer_release(cb);
@@ -205,7 +205,7 @@ static void test_command_buffer_copy_length_mismatch(void** state) {
   grt_hal_buffer_t* source = grt_hal_cts_allocate(16);
   grt_hal_buffer_t* target = grt_hal_cts_allocate(32);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_copy_buffer(
           cb, grt_hal_make_buffer_ref(source, 0, GRT_HAL_WHOLE_BUFFER),
           grt_hal_make_buffer_ref(target, 0, GRT_HAL_WHOLE_BUFFER)),
@@ -227,18 +227,18 @@ static void test_command_buffer_execution_barrier(void** state) {
   grt_hal_buffer_t* data = grt_hal_cts_allocate(N * 4);
   grt_hal_cts_write_bytes(data, 0, 0, N * 4);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(staging, 0, N * 4), 3, 4));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
       cb, grt_hal_make_buffer_ref(staging, 0, N * 4),
       grt_hal_make_buffer_ref(data, 0, N * 4)));
   grt_hal_buffer_ref_t binding = grt_hal_make_buffer_ref(data, 0, N * 4);
   uint32_t workgroups =
       grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_ACCUMULATE, N);
   for (int i = 0; i < 3; ++i) {
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+    GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(cb));
+    GRT_EXPECT_OK(grt_hal_cts_dispatch(
         cb, GRT_HAL_CTS_KERNEL_ACCUMULATE, workgroups, NULL, 0, &binding, 1));
   }
   end_and_submit(cb);
@@ -266,7 +266,7 @@ static void test_command_buffer_many_dispatches(void** state) {
     uint32_t constant = d * 1000;
     grt_hal_buffer_ref_t binding =
         grt_hal_make_buffer_ref(buffer, (uint64_t)d * STRIDE * 4, USED * 4);
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+    GRT_EXPECT_OK(grt_hal_cts_dispatch(
         cb, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32,
         grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, USED),
         &constant, 1, &binding, 1));
@@ -291,7 +291,7 @@ static void test_command_buffer_large_workgroup_counts(void** state) {
   (void)state;
   grt_hal_executable_t* executable = grt_hal_cts_require_executable();
   const grt_hal_entry_point_info_t* entry = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_executable_entry_point(
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(
       executable, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, &entry));
   const uint32_t size = entry->workgroup_size[0];
   static const uint32_t kGrids[][3] = {{1000, 1, 1}, {10, 5, 4}};
@@ -307,14 +307,14 @@ static void test_command_buffer_large_workgroup_counts(void** state) {
         {grid[0], grid[1], grid[2]}, &constant, 1, &binding, 1};
     grt_hal_command_buffer_t* cb =
         grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &params));
+    GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &params));
     end_and_submit(cb);
     grt_hal_command_buffer_release(cb);
     uint32_t* read = NULL;
     uint32_t* expected = NULL;
-    GRT_HAL_CTS_EXPECT_OK(grt_allocator_malloc(grt_hal_cts.host_allocator,
+    GRT_EXPECT_OK(grt_allocator_malloc(grt_hal_cts.host_allocator,
                                                count * 4, (void**)&read));
-    GRT_HAL_CTS_EXPECT_OK(grt_allocator_malloc(grt_hal_cts.host_allocator,
+    GRT_EXPECT_OK(grt_allocator_malloc(grt_hal_cts.host_allocator,
                                                count * 4, (void**)&expected));
     for (size_t i = 0; i < count; ++i) expected[i] = (uint32_t)i + 5;
     grt_hal_cts_read(buffer, 0, read, count * 4);

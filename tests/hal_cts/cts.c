@@ -12,23 +12,6 @@
 
 grt_hal_cts_t grt_hal_cts;
 
-void grt_hal_cts_expect_error(grt_status_t status, grt_status_code_t code,
-                              const char* fragment) {
-  if (status == NULL) {
-    fail_msg("expected %s containing '%s', got OK", grt_status_code_name(code),
-             fragment);
-  }
-  const char* message = grt_status_message(status);
-  if (grt_status_code(status) != code || strstr(message, fragment) == NULL) {
-    fprintf(stderr, "got %s: %s\nwanted %s containing: %s\n",
-            grt_status_code_name(grt_status_code(status)), message,
-            grt_status_code_name(code), fragment);
-    grt_status_free(status);
-    fail();
-  }
-  grt_status_free(status);
-}
-
 // Prepares the first kernel format the device accepts. A format the cache
 // claims but fails to prepare is a conformance failure, kept for the tests
 // that need kernels to report.
@@ -174,7 +157,7 @@ grt_hal_buffer_t* grt_hal_cts_allocate_with(grt_hal_memory_type_t type,
                                             uint64_t size) {
   grt_hal_buffer_params_t params = {type, usage, 0};
   grt_hal_buffer_t* buffer = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_allocator_allocate_buffer(
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
       grt_hal_cts_allocator(), params, size, &buffer));
   return buffer;
 }
@@ -186,40 +169,40 @@ grt_hal_buffer_t* grt_hal_cts_allocate(uint64_t size) {
 
 void grt_hal_cts_write(grt_hal_buffer_t* buffer, uint64_t offset,
                        const void* data, size_t length) {
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_transfer_h2d(
+  GRT_EXPECT_OK(grt_hal_device_transfer_h2d(
       grt_hal_cts.device, data, buffer, offset, length));
 }
 
 void grt_hal_cts_read(grt_hal_buffer_t* buffer, uint64_t offset, void* data,
                       size_t length) {
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_transfer_d2h(
+  GRT_EXPECT_OK(grt_hal_device_transfer_d2h(
       grt_hal_cts.device, buffer, offset, data, length));
 }
 
 void grt_hal_cts_write_bytes(grt_hal_buffer_t* buffer, uint64_t offset,
                              uint8_t byte, size_t length) {
   void* bytes = NULL;
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_allocator_malloc(grt_hal_cts.host_allocator, length, &bytes));
   memset(bytes, byte, length);
   grt_status_t status = grt_hal_device_transfer_h2d(grt_hal_cts.device, bytes,
                                                     buffer, offset, length);
   grt_allocator_free(grt_hal_cts.host_allocator, bytes);
-  GRT_HAL_CTS_EXPECT_OK(status);
+  GRT_EXPECT_OK(status);
 }
 
 grt_hal_command_buffer_t* grt_hal_cts_begin_command_buffer(
     grt_hal_command_buffer_mode_t mode, uint32_t binding_capacity) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       grt_hal_cts.device, mode, binding_capacity, &command_buffer));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   return command_buffer;
 }
 
 grt_hal_semaphore_t* grt_hal_cts_create_semaphore(uint64_t initial_value) {
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_create_semaphore(
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(
       grt_hal_cts.device, initial_value, &semaphore));
   return semaphore;
 }

@@ -16,6 +16,7 @@
 
 #include "base/allocator.h"
 #include "base/status.h"
+#include "base/status_matchers.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
@@ -28,22 +29,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-// Asserts |expr| is OK, printing the failure when it is not.
-#define GRT_HAL_CTS_EXPECT_OK(expr)                      \
-  do {                                                   \
-    grt_status_t grt_cts_status_ = (expr);               \
-    if (!grt_status_is_ok(grt_cts_status_)) {            \
-      grt_status_fprint(stderr, grt_cts_status_);        \
-      grt_status_free(grt_cts_status_);                  \
-      fail_msg("expected OK from %s", #expr);            \
-    }                                                    \
-  } while (0)
-
-// Consumes |status|, asserting it failed with |code| and that its message
-// contains |fragment|.
-void grt_hal_cts_expect_error(grt_status_t status, grt_status_code_t code,
-                              const char* fragment);
 
 //===----------------------------------------------------------------------===//
 // The device under test

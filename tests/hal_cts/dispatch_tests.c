@@ -16,13 +16,13 @@ static const uint32_t kSizes[] = {1, 63, 64, 65, 1000, 4099};
 #define SIZE_COUNT (sizeof(kSizes) / sizeof(kSizes[0]))
 
 static void submit(grt_hal_command_buffer_t* cb) {
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, NULL));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, NULL));
 }
 
 static void* host_alloc(size_t size) {
   void* data = NULL;
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_allocator_malloc(grt_hal_cts.host_allocator, size, &data));
   return data;
 }
@@ -45,7 +45,7 @@ static void test_dispatch_fill_index_u32(void** state) {
     grt_hal_command_buffer_t* cb =
         grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
     // One workgroup more than needed, to exercise the bounds check.
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+    GRT_EXPECT_OK(grt_hal_cts_dispatch(
         cb, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32,
         grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, n) + 1,
         &constant, 1, &binding, 1));
@@ -89,7 +89,7 @@ static void test_dispatch_add_f32(void** state) {
     }
     grt_hal_command_buffer_t* cb =
         grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+    GRT_EXPECT_OK(grt_hal_cts_dispatch(
         cb, GRT_HAL_CTS_KERNEL_ADD_F32,
         grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_ADD_F32, n), NULL, 0,
         bindings, 3));
@@ -133,7 +133,7 @@ static void test_dispatch_scale_f32(void** state) {
     memcpy(&constant, &scale, sizeof(constant));
     grt_hal_command_buffer_t* cb =
         grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+    GRT_EXPECT_OK(grt_hal_cts_dispatch(
         cb, GRT_HAL_CTS_KERNEL_SCALE_F32,
         grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_SCALE_F32, n),
         &constant, 1, bindings, 2));
@@ -163,11 +163,11 @@ static void test_dispatch_push_constants(void** state) {
       grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, N);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
   uint32_t constant = 0x10000;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+  GRT_EXPECT_OK(grt_hal_cts_dispatch(
       cb, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, workgroups, &constant, 1,
       &first_ref, 1));
   constant = 0xFFFFFF00u;  // wraps around: i + c mod 2^32
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+  GRT_EXPECT_OK(grt_hal_cts_dispatch(
       cb, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, workgroups, &constant, 1,
       &second_ref, 1));
   constant = 0;
@@ -194,23 +194,23 @@ static void test_dispatch_validation_errors(void** state) {
   };
   uint32_t constants[2] = {0, 0};
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_cts_dispatch(cb, GRT_HAL_CTS_KERNEL_ADD_F32, 1, NULL, 0,
                            bindings, 2),
       GRT_STATUS_INVALID_ARGUMENT,
       "dispatch of 'add_f32': entry point takes 3 bindings, got 2");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_cts_dispatch(cb, GRT_HAL_CTS_KERNEL_FILL_INDEX_U32, 1,
                            constants, 2, bindings, 1),
       GRT_STATUS_INVALID_ARGUMENT,
       "dispatch of 'fill_index_u32': entry point takes 1 constants, got 2");
   grt_hal_dispatch_params_t params = {
       executable, 99, {1, 1, 1}, NULL, 0, NULL, 0};
-  grt_hal_cts_expect_error(grt_hal_command_buffer_dispatch(cb, &params),
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &params),
                            GRT_STATUS_OUT_OF_RANGE,
                            "entry point 99 is out of range (executable has 6)");
   grt_hal_buffer_ref_t outside = grt_hal_make_buffer_ref(buffer, 48, 32);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_cts_dispatch(cb, GRT_HAL_CTS_KERNEL_ACCUMULATE, 1, NULL, 0,
                            &outside, 1),
       GRT_STATUS_OUT_OF_RANGE, "range [48, 80) is outside buffer of 64 bytes");
@@ -224,13 +224,13 @@ static void test_dispatch_failing_kernel(void** state) {
   (void)state;
   grt_hal_cts_require_executable();
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_cts_dispatch(cb, GRT_HAL_CTS_KERNEL_FAIL, 3, NULL, 0, NULL, 0));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
   grt_hal_semaphore_t* done = grt_hal_cts_create_semaphore(0);
   uint64_t one = 1;
   grt_hal_semaphore_list_t signal = {1, &done, &one};
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       grt_hal_cts_device(), grt_hal_semaphore_list_empty(), signal, 1, &cb,
       NULL));
   grt_status_t status = grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE);
@@ -249,7 +249,7 @@ static void test_dispatch_failing_kernel(void** state) {
   grt_hal_command_buffer_release(cb);
 
   cb = grt_hal_cts_begin_command_buffer(ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_cts_dispatch(cb, GRT_HAL_CTS_KERNEL_NOOP, 3, NULL, 0, NULL, 0));
   submit(cb);
   grt_hal_command_buffer_release(cb);
@@ -284,13 +284,13 @@ static void test_executable_cache_errors(void** state) {
   grt_status_t status;
   prepare(bogus, &byte, 1, grt_hal_cts.kernel_format->entry_points,
           GRT_HAL_CTS_KERNEL_COUNT, &status);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       status, GRT_STATUS_INCOMPATIBLE,
       "device cannot run executable format 'grt-cts-no-such-format'");
 
   // The suite's own binary, described wrongly.
   grt_hal_cts_binary_t binary = {0};
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_cts.kernel_format->load(grt_hal_cts.host_allocator, &binary));
   grt_hal_entry_point_info_t wrong[GRT_HAL_CTS_KERNEL_COUNT];
   memcpy(wrong, grt_hal_cts.kernel_format->entry_points, sizeof(wrong));
@@ -299,14 +299,14 @@ static void test_executable_cache_errors(void** state) {
       grt_make_cstring_view(grt_hal_cts.kernel_format->format());
   prepare(format, binary.data, binary.size, wrong, GRT_HAL_CTS_KERNEL_COUNT,
           &status);
-  grt_hal_cts_expect_error(status, GRT_STATUS_INCOMPATIBLE,
+  grt_expect_error(status, GRT_STATUS_INCOMPATIBLE,
                            "entry point 1 'add_f32': module expects 2 "
                            "bindings, binary has 3");
   memcpy(wrong, grt_hal_cts.kernel_format->entry_points, sizeof(wrong));
   wrong[GRT_HAL_CTS_KERNEL_NOOP].name = grt_make_cstring_view("absent");
   prepare(format, binary.data, binary.size, wrong, GRT_HAL_CTS_KERNEL_COUNT,
           &status);
-  grt_hal_cts_expect_error(status, GRT_STATUS_INCOMPATIBLE,
+  grt_expect_error(status, GRT_STATUS_INCOMPATIBLE,
                            "binary has no entry point 'absent'");
   grt_hal_cts_binary_free(&binary);
 }

@@ -49,28 +49,28 @@ static void test_queue_alloca_dealloca(void** state) {
   grt_hal_buffer_params_t params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
                                     GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
   grt_hal_buffer_t* transient = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_alloca(device, wait_gate, at1,
+  GRT_EXPECT_OK(grt_hal_device_queue_alloca(device, wait_gate, at1,
                                                     params, 256, &transient));
   assert_non_null(transient);
   assert_int_equal(grt_hal_buffer_byte_length(transient), 256);
 
   grt_hal_command_buffer_t* cb =
       grt_hal_cts_begin_command_buffer(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(transient, 0, 256), 0xC0FFEE11u, 4));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(
       grt_hal_device_queue_execute(device, at1, at2, 1, &cb, NULL));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_copy(device, at2, at3, transient,
+  GRT_EXPECT_OK(grt_hal_device_queue_copy(device, at2, at3, transient,
                                                   0, result, 0, 256));
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_device_queue_dealloca(device, at3, at4, transient));
   grt_hal_buffer_release(transient);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_flush(device));
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(grt_hal_device_queue_flush(device));
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(timeline, 4, GRT_HAL_TIMEOUT_INFINITE));
   assert_int_equal(pthread_join(opener.thread, NULL), 0);
-  GRT_HAL_CTS_EXPECT_OK(opener.status);
+  GRT_EXPECT_OK(opener.status);
 
   uint32_t read[64], expected[64];
   for (int i = 0; i < 64; ++i) expected[i] = 0xC0FFEE11u;
@@ -87,7 +87,7 @@ static void test_queue_copy_out_of_range(void** state) {
   (void)state;
   grt_hal_buffer_t* source = grt_hal_cts_allocate(32);
   grt_hal_buffer_t* target = grt_hal_cts_allocate(16);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_copy(grt_hal_cts_device(),
                                 grt_hal_semaphore_list_empty(),
                                 grt_hal_semaphore_list_empty(), source, 0,

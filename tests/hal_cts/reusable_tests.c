@@ -21,11 +21,11 @@ static grt_hal_command_buffer_t* record_scale(float scale) {
   };
   uint32_t constant;
   memcpy(&constant, &scale, sizeof(constant));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+  GRT_EXPECT_OK(grt_hal_cts_dispatch(
       cb, GRT_HAL_CTS_KERNEL_SCALE_F32,
       grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_SCALE_F32, N), &constant,
       1, bindings, 2));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
   return cb;
 }
 
@@ -56,7 +56,7 @@ static void test_reusable_binding_tables(void** state) {
         {output, offset, n * 4},
     };
     grt_hal_buffer_binding_table_t table = {2, bindings};
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, &table));
+    GRT_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, &table));
     grt_hal_cts_read(output, offset, read, sizeof(read));
     char what[64];
     snprintf(what, sizeof(what), "submission %d (%u elements at offset %u)",
@@ -76,15 +76,15 @@ static void test_reusable_resubmit_accumulates(void** state) {
   grt_hal_cts_write_bytes(buffer, 0, 0, N * 4);
   grt_hal_command_buffer_t* cb = grt_hal_cts_begin_command_buffer(REUSABLE, 0);
   grt_hal_buffer_ref_t binding = grt_hal_make_buffer_ref(buffer, 0, N * 4);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_dispatch(
+  GRT_EXPECT_OK(grt_hal_cts_dispatch(
       cb, GRT_HAL_CTS_KERNEL_ACCUMULATE,
       grt_hal_cts_workgroups_for(GRT_HAL_CTS_KERNEL_ACCUMULATE, N), NULL, 0,
       &binding, 1));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
   uint32_t expected[N], read[N];
   uint32_t value = 0;
   for (int round = 0; round < 3; ++round) {
-    GRT_HAL_CTS_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, NULL));
+    GRT_EXPECT_OK(grt_hal_cts_submit_and_wait(cb, NULL));
     value = value * 2 + 1;
     for (int i = 0; i < N; ++i) expected[i] = value;
     grt_hal_cts_read(buffer, 0, read, sizeof(read));
@@ -104,23 +104,23 @@ static void test_reusable_binding_table_errors(void** state) {
       {buffer, 32, 64},
   };
   grt_hal_buffer_binding_table_t too_small = {1, bindings};
-  grt_hal_cts_expect_error(grt_hal_cts_submit_and_wait(cb, &too_small),
+  grt_expect_error(grt_hal_cts_submit_and_wait(cb, &too_small),
                            GRT_STATUS_INVALID_ARGUMENT,
                            "binding table has 1 bindings, command buffer "
                            "needs 2");
-  grt_hal_cts_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
+  grt_expect_error(grt_hal_cts_submit_and_wait(cb, NULL),
                            GRT_STATUS_INVALID_ARGUMENT,
                            "binding table has 0 bindings, command buffer "
                            "needs 2");
   grt_hal_buffer_binding_table_t outside = {2, bindings};
-  grt_hal_cts_expect_error(grt_hal_cts_submit_and_wait(cb, &outside),
+  grt_expect_error(grt_hal_cts_submit_and_wait(cb, &outside),
                            GRT_STATUS_OUT_OF_RANGE,
                            "range [32, 96) is outside buffer of 64 bytes");
   // Slots beyond the capacity and one-shot indirect refs are refused when
   // recorded.
   grt_hal_command_buffer_t* one_shot =
       grt_hal_cts_begin_command_buffer(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           one_shot, grt_hal_make_indirect_buffer_ref(0, 0, 4), 0, 4),
       GRT_STATUS_INVALID_ARGUMENT,
@@ -128,7 +128,7 @@ static void test_reusable_binding_table_errors(void** state) {
   grt_hal_command_buffer_release(one_shot);
   grt_hal_command_buffer_t* reusable =
       grt_hal_cts_begin_command_buffer(REUSABLE, 1);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_command_buffer_fill_buffer(
           reusable, grt_hal_make_indirect_buffer_ref(3, 0, 4), 0, 4),
       GRT_STATUS_OUT_OF_RANGE,

@@ -21,16 +21,16 @@ static void test_semaphore_query_signal_wait(void** state) {
   (void)state;
   grt_hal_semaphore_t* semaphore = grt_hal_cts_create_semaphore(5);
   uint64_t value = 0;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 5);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 7));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 7));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 7);
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(semaphore, 6, GRT_HAL_TIMEOUT_IMMEDIATE));
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(semaphore, 7, GRT_HAL_TIMEOUT_INFINITE));
-  grt_hal_cts_expect_error(grt_hal_semaphore_signal(semaphore, 6),
+  grt_expect_error(grt_hal_semaphore_signal(semaphore, 6),
                            GRT_STATUS_FAILED_PRECONDITION,
                            "semaphore value must increase: current 7, "
                            "signalled 6");
@@ -40,14 +40,14 @@ static void test_semaphore_query_signal_wait(void** state) {
 static void test_semaphore_wait_timeout(void** state) {
   (void)state;
   grt_hal_semaphore_t* semaphore = grt_hal_cts_create_semaphore(0);
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_semaphore_wait(semaphore, 1, GRT_HAL_TIMEOUT_IMMEDIATE),
       GRT_STATUS_DEADLINE_EXCEEDED, "semaphore did not reach 1");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_semaphore_wait(semaphore, 2, 1000 * 1000),
       GRT_STATUS_DEADLINE_EXCEEDED, "semaphore did not reach 2");
   uint64_t value = 99;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 0);
   grt_hal_semaphore_release(semaphore);
 }
@@ -89,7 +89,7 @@ static void helper_start(helper_t* helper, grt_hal_semaphore_t* semaphore,
 
 static void helper_join(helper_t* helper) {
   assert_int_equal(pthread_join(helper->thread, NULL), 0);
-  GRT_HAL_CTS_EXPECT_OK(helper->status);
+  GRT_EXPECT_OK(helper->status);
 }
 
 static void test_semaphore_signal_from_thread(void** state) {
@@ -97,12 +97,12 @@ static void test_semaphore_signal_from_thread(void** state) {
   grt_hal_semaphore_t* semaphore = grt_hal_cts_create_semaphore(0);
   helper_t helper;
   helper_start(&helper, semaphore, 3, false);
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(semaphore, 3, GRT_HAL_TIMEOUT_INFINITE));
   assert_true(atomic_load(&helper.acted));
   helper_join(&helper);
   uint64_t value = 0;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 3);
   grt_hal_semaphore_release(semaphore);
 }
@@ -117,12 +117,12 @@ static void test_semaphore_fail(void** state) {
   grt_hal_semaphore_fail(semaphore, grt_make_status(GRT_STATUS_ABORTED,
                                                     "cts: second failure"));
   uint64_t value = 0;
-  grt_hal_cts_expect_error(grt_hal_semaphore_query(semaphore, &value),
+  grt_expect_error(grt_hal_semaphore_query(semaphore, &value),
                            GRT_STATUS_DATA_LOSS, "cts: first failure");
-  grt_hal_cts_expect_error(
+  grt_expect_error(
       grt_hal_semaphore_wait(semaphore, 1, GRT_HAL_TIMEOUT_INFINITE),
       GRT_STATUS_DATA_LOSS, "cts: first failure");
-  grt_hal_cts_expect_error(grt_hal_semaphore_signal(semaphore, 2),
+  grt_expect_error(grt_hal_semaphore_signal(semaphore, 2),
                            GRT_STATUS_DATA_LOSS, "cts: first failure");
   grt_hal_semaphore_release(semaphore);
 }
@@ -134,13 +134,13 @@ static void test_fence_join_wait(void** state) {
   grt_allocator_t host = grt_hal_cts.host_allocator;
   grt_hal_fence_t* first = NULL;
   grt_hal_fence_t* second = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_create_at(a, 2, host, &first));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_create(1, host, &second));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_insert(second, a, 4));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_insert(second, b, 1));
+  GRT_EXPECT_OK(grt_hal_fence_create_at(a, 2, host, &first));
+  GRT_EXPECT_OK(grt_hal_fence_create(1, host, &second));
+  GRT_EXPECT_OK(grt_hal_fence_insert(second, a, 4));
+  GRT_EXPECT_OK(grt_hal_fence_insert(second, b, 1));
   grt_hal_fence_t* fences[3] = {first, NULL, second};
   grt_hal_fence_t* joined = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_join(3, fences, host, &joined));
+  GRT_EXPECT_OK(grt_hal_fence_join(3, fences, host, &joined));
   // a appears twice; the larger value wins.
   assert_int_equal(grt_hal_fence_count(joined), 2);
   grt_hal_semaphore_list_t list = grt_hal_fence_as_list(joined);
@@ -148,37 +148,37 @@ static void test_fence_join_wait(void** state) {
     assert_int_equal(list.values[i], list.semaphores[i] == a ? 4 : 1);
   }
   bool reached = true;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_query(joined, &reached));
+  GRT_EXPECT_OK(grt_hal_fence_query(joined, &reached));
   assert_false(reached);
-  grt_hal_cts_expect_error(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_IMMEDIATE),
+  grt_expect_error(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_IMMEDIATE),
                            GRT_STATUS_DEADLINE_EXCEEDED, "did not reach");
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_signal(a, 3));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_query(first, &reached));
+  GRT_EXPECT_OK(grt_hal_semaphore_signal(a, 3));
+  GRT_EXPECT_OK(grt_hal_fence_query(first, &reached));
   assert_true(reached);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_query(joined, &reached));
+  GRT_EXPECT_OK(grt_hal_fence_query(joined, &reached));
   assert_false(reached);
   // Another thread signals the remaining pairs while this one waits.
   helper_t helper_a, helper_b;
   helper_start(&helper_a, a, 4, false);
   helper_start(&helper_b, b, 1, false);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_INFINITE));
+  GRT_EXPECT_OK(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_INFINITE));
   helper_join(&helper_a);
   helper_join(&helper_b);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_query(joined, &reached));
+  GRT_EXPECT_OK(grt_hal_fence_query(joined, &reached));
   assert_true(reached);
   // Signalling a fence signals every pair; failing one fails them all.
   grt_hal_fence_t* next = NULL;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_create_at(a, 10, host, &next));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_insert(next, b, 10));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_fence_signal(next));
+  GRT_EXPECT_OK(grt_hal_fence_create_at(a, 10, host, &next));
+  GRT_EXPECT_OK(grt_hal_fence_insert(next, b, 10));
+  GRT_EXPECT_OK(grt_hal_fence_signal(next));
   uint64_t value = 0;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(b, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(b, &value));
   assert_int_equal(value, 10);
   grt_hal_fence_fail(next, grt_make_status(GRT_STATUS_CANCELLED,
                                            "cts: fence failed"));
-  grt_hal_cts_expect_error(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_INFINITE),
+  grt_expect_error(grt_hal_fence_wait(joined, GRT_HAL_TIMEOUT_INFINITE),
                            GRT_STATUS_CANCELLED, "cts: fence failed");
-  grt_hal_cts_expect_error(grt_hal_semaphore_query(b, &value),
+  grt_expect_error(grt_hal_semaphore_query(b, &value),
                            GRT_STATUS_CANCELLED, "cts: fence failed");
   grt_hal_fence_release(next);
   grt_hal_fence_release(joined);
@@ -193,9 +193,9 @@ static grt_hal_command_buffer_t* record_fill(grt_hal_buffer_t* buffer,
                                              uint8_t byte) {
   grt_hal_command_buffer_t* cb =
       grt_hal_cts_begin_command_buffer(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(buffer, 0, GRT_HAL_WHOLE_BUFFER), byte, 1));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
   return cb;
 }
 
@@ -214,15 +214,15 @@ static void test_queue_waits_for_thread_signal(void** state) {
   grt_hal_semaphore_list_t signal = {1, &done, &one};
   helper_t helper;
   helper_start(&helper, gate, 1, false);
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       grt_hal_cts_device(), wait, signal, 1, &cb, NULL));
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_device_queue_flush(grt_hal_cts_device()));
+  GRT_EXPECT_OK(grt_hal_device_queue_flush(grt_hal_cts_device()));
   uint64_t value = 0;
-  GRT_HAL_CTS_EXPECT_OK(grt_hal_semaphore_query(done, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(done, &value));
   if (value >= 1 && !atomic_load(&helper.acted)) {
     fail_msg("the submission finished before its wait semaphore was signalled");
   }
-  GRT_HAL_CTS_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE));
   assert_true(atomic_load(&helper.acted));
   helper_join(&helper);
@@ -263,10 +263,10 @@ static void test_queue_failure_propagation(void** state) {
     if (!grt_status_is_ok(status)) {
       // Refusing the submission outright is allowed if the error is the
       // upstream one; the signal semaphore must still carry it.
-      grt_hal_cts_expect_error(status, GRT_STATUS_ABORTED,
+      grt_expect_error(status, GRT_STATUS_ABORTED,
                                "cts: upstream work failed (42)");
     }
-    grt_hal_cts_expect_error(
+    grt_expect_error(
         grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE),
         GRT_STATUS_ABORTED, "cts: upstream work failed (42)");
     if (late) helper_join(&helper);

@@ -33,11 +33,11 @@ typedef struct fixture_t {
 static int setup_device(void** state, const char* uri, uint32_t worker_count) {
   fixture_t* f = calloc(1, sizeof(*f));
   assert_non_null(f);
-  GRT_VM_EXPECT_OK(grt_runtime_instance_create(NULL, &f->instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &f->instance));
   grt_hal_device_options_t options = {worker_count};
-  GRT_VM_EXPECT_OK(grt_runtime_instance_create_device(f->instance, uri, &options, &f->device));
-  GRT_VM_EXPECT_OK(grt_runtime_session_create(f->instance, f->device, &f->session));
-  GRT_VM_EXPECT_OK(grt_runtime_session_append_module_from_file(f->session, module_path));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(f->instance, uri, &options, &f->device));
+  GRT_EXPECT_OK(grt_runtime_session_create(f->instance, f->device, &f->session));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_file(f->session, module_path));
   *state = f;
   return 0;
 }
@@ -56,7 +56,7 @@ static int teardown(void** state) {
 
 static grt_hal_buffer_view_t* make_view(fixture_t* f, grt_hal_dim_t count, const float* data) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_VM_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
       f->device, &count, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data,
       (size_t)count * sizeof(float), &view));
   return view;
@@ -73,14 +73,14 @@ static void check_add(fixture_t* f, const char* function) {
   grt_hal_buffer_view_t* inputs[2] = {make_view(f, N, a), make_view(f, N, b)};
   grt_hal_buffer_view_t* output = NULL;
   size_t output_count = 0;
-  GRT_VM_EXPECT_OK(grt_runtime_call_buffer_views(f->session, function, 2, inputs, 1, &output,
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(f->session, function, 2, inputs, 1, &output,
                                                  &output_count));
   assert_int_equal(output_count, 1);
   assert_int_equal(grt_hal_buffer_view_rank(output), 1);
   assert_int_equal(grt_hal_buffer_view_dim(output, 0), N);
   assert_int_equal(grt_hal_buffer_view_element_type(output), GRT_HAL_ELEMENT_TYPE_FLOAT_32);
   memset(out, 0, sizeof(out));
-  GRT_VM_EXPECT_OK(grt_hal_buffer_view_read_to_host(f->device, output, out, sizeof(out)));
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(f->device, output, out, sizeof(out)));
   for (int i = 0; i < N; ++i) {
     if (out[i] != a[i] + b[i]) {
       fail_msg("%s: element %d is %g, expected %g", function, i, (double)out[i],
@@ -112,7 +112,7 @@ static void test_wrong_shape(void** state) {
   grt_hal_buffer_view_t* inputs[2] = {make_view(f, N, data), make_view(f, N + 1, data)};
   grt_hal_buffer_view_t* output = NULL;
   size_t output_count = 0;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_call_buffer_views(f->session, "add.main", 2, inputs, 1, &output,
                                     &output_count),
       GRT_STATUS_INVALID_ARGUMENT,
@@ -120,7 +120,7 @@ static void test_wrong_shape(void** state) {
   assert_null(output);
   grt_hal_buffer_view_release(inputs[0]);
   inputs[0] = make_view(f, 10, data);
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_call_buffer_views(f->session, "add.main_reusable", 2, inputs, 1, &output,
                                     &output_count),
       GRT_STATUS_INVALID_ARGUMENT,
@@ -135,7 +135,7 @@ static void test_wrong_argument_count(void** state) {
   grt_hal_buffer_view_t* input = make_view(f, N, data);
   grt_hal_buffer_view_t* output = NULL;
   size_t output_count = 0;
-  grt_vm_expect_error(grt_runtime_call_buffer_views(f->session, "add.main", 1, &input, 1,
+  grt_expect_error(grt_runtime_call_buffer_views(f->session, "add.main", 1, &input, 1,
                                                     &output, &output_count),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "main: argument 1 (ref) is missing: 1 given");
@@ -146,7 +146,7 @@ static void test_unknown_function(void** state) {
   fixture_t* f = *state;
   grt_hal_buffer_view_t* output = NULL;
   size_t output_count = 0;
-  grt_vm_expect_error(
+  grt_expect_error(
       grt_runtime_call_buffer_views(f->session, "add.mian", 0, NULL, 1, &output,
                                     &output_count),
       GRT_STATUS_NOT_FOUND,

@@ -22,7 +22,7 @@ static grt_hal_device_t* create_device(void) {
 static int64_t query(grt_hal_device_t* device, const char* category,
                      const char* key) {
   int64_t value = -1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_query_i64(
+  GRT_EXPECT_OK(grt_hal_device_query_i64(
       device, grt_make_cstring_view(category), grt_make_cstring_view(key),
       &value));
   return value;
@@ -31,15 +31,15 @@ static int64_t query(grt_hal_device_t* device, const char* category,
 static void test_registry_and_queries(void** state) {
   (void)state;
   grt_hal_driver_registry_t* registry = NULL;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_driver_registry_create(grt_allocator_system(), &registry));
-  GRT_LOCAL_EXPECT_OK(grt_hal_local_sync_driver_register(registry));
+  GRT_EXPECT_OK(grt_hal_local_sync_driver_register(registry));
   const grt_hal_driver_factory_t* factory = grt_hal_driver_registry_find(
       registry, grt_make_cstring_view("local-sync"));
   assert_non_null(factory);
   grt_hal_device_info_t info;
   size_t count = 0;
-  GRT_LOCAL_EXPECT_OK(factory->enumerate_devices(
+  GRT_EXPECT_OK(factory->enumerate_devices(
       factory->self, grt_allocator_system(), 1, &info, &count));
   assert_int_equal(count, 1);
   assert_string_equal(info.path, "0");
@@ -47,14 +47,14 @@ static void test_registry_and_queries(void** state) {
   // Asked directly (the registry filters paths first), a factory names
   // its one device.
   grt_hal_device_t* device = NULL;
-  grt_local_expect_error(
+  grt_expect_error(
       factory->create_device(factory->self, grt_make_cstring_view("gpu"),
                              "local-sync://gpu", NULL, grt_allocator_system(),
                              &device),
       GRT_STATUS_NOT_FOUND,
       "local-sync has no device 'gpu'; its one device is path 0");
   assert_null(device);
-  GRT_LOCAL_EXPECT_OK(grt_hal_driver_registry_create_device(
+  GRT_EXPECT_OK(grt_hal_driver_registry_create_device(
       registry, "local-sync://0", NULL, grt_allocator_system(), &device));
   grt_hal_driver_registry_destroy(registry);
 
@@ -66,7 +66,7 @@ static void test_registry_and_queries(void** state) {
   assert_int_equal(query(device, "hal.executable.format", "cpu-static"), 1);
   assert_int_equal(query(device, "hal.executable.format", "cuda-ptx"), 0);
   int64_t value = 0;
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_device_query_i64(device, grt_make_cstring_view("hal.device"),
                                grt_make_cstring_view("foo"), &value),
       GRT_STATUS_NOT_FOUND, "device local-sync://0 has no query hal.device/foo");
@@ -87,34 +87,34 @@ static void test_execute_is_done_on_return(void** state) {
   grt_local_write(a, 0, values, sizeof(values));
 
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   float half = 0.5f;
   uint32_t half_bits = 0;
   memcpy(&half_bits, &half, sizeof(half_bits));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_buffer_ref(b, 0, GRT_HAL_WHOLE_BUFFER),
       half_bits, 4));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   grt_hal_buffer_ref_t bindings[3] = {
       grt_hal_make_buffer_ref(a, 0, GRT_HAL_WHOLE_BUFFER),
       grt_hal_make_buffer_ref(b, 0, GRT_HAL_WHOLE_BUFFER),
       grt_hal_make_buffer_ref(out, 0, GRT_HAL_WHOLE_BUFFER)};
   grt_hal_dispatch_params_t params =
       grt_local_dispatch(executable, GRT_TEST_KERNELS_ADD_F32, 2, bindings, 3);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
   uint64_t signal_value = 3;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_hal_semaphore_list_empty(),
       grt_local_list(&semaphore, &signal_value), 1, &command_buffer, NULL));
   // Inline: signalled before the call returned, no wait needed.
   uint64_t value = 0;
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 3);
   float results[kCount];
   grt_local_read(out, 0, results, sizeof(results));
@@ -123,13 +123,13 @@ static void test_execute_is_done_on_return(void** state) {
   }
   // One-shot: a second submission is refused by the call itself.
   signal_value = 4;
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_execute(device, grt_hal_semaphore_list_empty(),
                                    grt_local_list(&semaphore, &signal_value), 1,
                                    &command_buffer, NULL),
       GRT_STATUS_FAILED_PRECONDITION,
       "one-shot command buffer was already submitted; command buffer 0 of 1");
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 3);
 
   grt_hal_semaphore_release(semaphore);
@@ -154,9 +154,9 @@ static void test_reusable_with_binding_tables(void** state) {
   grt_local_write(input, 0, values, sizeof(values));
 
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 2, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   grt_hal_buffer_ref_t bindings[2] = {
       grt_hal_make_indirect_buffer_ref(0, 0, GRT_HAL_WHOLE_BUFFER),
       grt_hal_make_indirect_buffer_ref(1, 0, GRT_HAL_WHOLE_BUFFER)};
@@ -167,8 +167,8 @@ static void test_reusable_with_binding_tables(void** state) {
   memcpy(&scale_bits, &scale, sizeof(scale_bits));
   params.constants = &scale_bits;
   params.constant_count = 1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   // The same recording into two outputs; the second only over half.
   grt_hal_buffer_binding_t table_one[2] = {
@@ -176,9 +176,9 @@ static void test_reusable_with_binding_tables(void** state) {
   grt_hal_buffer_binding_t table_two[2] = {
       {input, 0, GRT_HAL_WHOLE_BUFFER}, {second, 0, 32 * 4}};
   grt_hal_buffer_binding_table_t tables[2] = {{2, table_one}, {2, table_two}};
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_local_submit_and_wait(device, command_buffer, &tables[0]));
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_local_submit_and_wait(device, command_buffer, &tables[1]));
   float results[64];
   grt_local_read(first, 0, results, sizeof(results));
@@ -188,7 +188,7 @@ static void test_reusable_with_binding_tables(void** state) {
   for (int i = 32; i < 64; ++i) assert_true(results[i] == 0.0f);
 
   // A table without every slot the recording uses is refused up front.
-  grt_local_expect_error(
+  grt_expect_error(
       grt_local_submit_and_wait(device, command_buffer, NULL),
       GRT_STATUS_INVALID_ARGUMENT,
       "binding table has 0 bindings, command buffer needs 2");
@@ -206,22 +206,22 @@ static void test_errors_fail_the_signal_semaphores(void** state) {
   grt_hal_device_t* device = create_device();
   grt_hal_executable_t* executable = grt_local_prepare_test_kernels(device);
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 0, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   grt_hal_dispatch_params_t params =
       grt_local_dispatch(executable, GRT_TEST_KERNELS_FAIL, 3, NULL, 0);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   // The call succeeds; the kernel's failure is on the semaphore.
   grt_hal_semaphore_t* signal = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &signal));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &signal));
   uint64_t one = 1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_hal_semaphore_list_empty(), grt_local_list(&signal, &one), 1,
       &command_buffer, NULL));
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_semaphore_wait(signal, 1, GRT_HAL_TIMEOUT_INFINITE),
       GRT_STATUS_INTERNAL,
       "kernel 'fail' failed with code 7 at workgroup (0,0,0)");
@@ -229,14 +229,14 @@ static void test_errors_fail_the_signal_semaphores(void** state) {
   // A failed wait semaphore passes its failure on without running anything.
   grt_hal_semaphore_t* wait = NULL;
   grt_hal_semaphore_t* downstream = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &wait));
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &downstream));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &wait));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &downstream));
   grt_hal_semaphore_fail(wait, grt_make_status(GRT_STATUS_ABORTED,
                                                "upstream went wrong"));
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_local_list(&wait, &one), grt_local_list(&downstream, &one),
       1, &command_buffer, NULL));
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_semaphore_wait(downstream, 1, GRT_HAL_TIMEOUT_INFINITE),
       GRT_STATUS_ABORTED, "upstream went wrong");
 
@@ -252,23 +252,23 @@ static void test_alloca_and_dealloca(void** state) {
   (void)state;
   grt_hal_device_t* device = create_device();
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
   uint64_t one = 1, two = 2;
   grt_hal_buffer_params_t params;
   memset(&params, 0, sizeof(params));
   grt_hal_buffer_t* buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_alloca(
+  GRT_EXPECT_OK(grt_hal_device_queue_alloca(
       device, grt_hal_semaphore_list_empty(), grt_local_list(&semaphore, &one),
       params, 256, &buffer));
   assert_non_null(buffer);
   assert_int_equal(grt_hal_buffer_byte_length(buffer), 256);
   uint64_t value = 0;
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 1);
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_dealloca(
+  GRT_EXPECT_OK(grt_hal_device_queue_dealloca(
       device, grt_local_list(&semaphore, &one), grt_local_list(&semaphore, &two),
       buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(semaphore, &value));
   assert_int_equal(value, 2);
   grt_hal_buffer_release(buffer);
 
@@ -276,7 +276,7 @@ static void test_alloca_and_dealloca(void** state) {
   grt_hal_device_t* other = create_device();
   grt_hal_buffer_t* foreign =
       grt_local_allocate(grt_hal_device_allocator(other), 16);
-  grt_local_expect_error(
+  grt_expect_error(
       grt_hal_device_queue_dealloca(device, grt_hal_semaphore_list_empty(),
                                     grt_hal_semaphore_list_empty(), foreign),
       GRT_STATUS_INVALID_ARGUMENT,

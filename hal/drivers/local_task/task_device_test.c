@@ -25,7 +25,7 @@ static grt_hal_device_t* create_device(uint32_t worker_count) {
 static int64_t query(grt_hal_device_t* device, const char* category,
                      const char* key) {
   int64_t value = -1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_query_i64(
+  GRT_EXPECT_OK(grt_hal_device_query_i64(
       device, grt_make_cstring_view(category), grt_make_cstring_view(key),
       &value));
   return value;
@@ -55,9 +55,9 @@ static void run_many_dispatches(uint32_t worker_count) {
   enum { kDispatches = 16 };
   grt_hal_buffer_t* outputs[kDispatches];
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   for (uint32_t d = 0; d < kDispatches; ++d) {
     // 1 to 301 workgroups: chunks of uneven sizes.
     uint32_t count = 1 + d * 20;
@@ -66,10 +66,10 @@ static void run_many_dispatches(uint32_t worker_count) {
         grt_hal_make_buffer_ref(outputs[d], 0, GRT_HAL_WHOLE_BUFFER);
     grt_hal_dispatch_params_t params = grt_local_dispatch(
         executable, GRT_TEST_KERNELS_WORKGROUP_IDS, count, &binding, 1);
-    GRT_LOCAL_EXPECT_OK(
+    GRT_EXPECT_OK(
         grt_hal_command_buffer_dispatch(command_buffer, &params));
   }
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   // Reads what the region above wrote: the barrier must hold.
   grt_hal_buffer_t* scaled = grt_local_allocate(allocator, 301 * 4);
   grt_hal_buffer_ref_t bindings[2] = {
@@ -83,9 +83,9 @@ static void run_many_dispatches(uint32_t worker_count) {
   memcpy(&one_bits, &one, sizeof(one_bits));
   params.constants = &one_bits;
   params.constant_count = 1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_local_submit_and_wait(device, command_buffer, NULL));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_local_submit_and_wait(device, command_buffer, NULL));
 
   uint32_t ids[301];
   for (uint32_t d = 0; d < kDispatches; ++d) {
@@ -121,7 +121,7 @@ typedef struct signaller_t {
 
 static void* signal_later(void* arg) {
   signaller_t* signaller = arg;
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(
       grt_hal_semaphore_signal(signaller->semaphore, signaller->value));
   return NULL;
 }
@@ -139,12 +139,12 @@ static void test_async_wait_and_reusable_tables(void** state) {
   float values[64];
   for (int i = 0; i < 64; ++i) values[i] = (float)i;
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE, 1, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_update_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_update_buffer(
       command_buffer, values, grt_hal_make_buffer_ref(input, 0, sizeof(values))));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   grt_hal_buffer_ref_t bindings[2] = {
       grt_hal_make_buffer_ref(input, 0, GRT_HAL_WHOLE_BUFFER),
       grt_hal_make_indirect_buffer_ref(0, 0, GRT_HAL_WHOLE_BUFFER)};
@@ -155,34 +155,34 @@ static void test_async_wait_and_reusable_tables(void** state) {
   memcpy(&two_bits, &two, sizeof(two_bits));
   params.constants = &two_bits;
   params.constant_count = 1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
 
   grt_hal_semaphore_t* gate = NULL;
   grt_hal_semaphore_t* done = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &gate));
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &done));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &gate));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &done));
   grt_hal_buffer_binding_t binding_one = {first, 0, GRT_HAL_WHOLE_BUFFER};
   grt_hal_buffer_binding_t binding_two = {second, 0, GRT_HAL_WHOLE_BUFFER};
   grt_hal_buffer_binding_table_t table_one = {1, &binding_one};
   grt_hal_buffer_binding_table_t table_two = {1, &binding_two};
   uint64_t gate_value = 5, done_one = 1, done_two = 2;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_local_list(&gate, &gate_value), grt_local_list(&done, &done_one),
       1, &command_buffer, &table_one));
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_hal_semaphore_list_empty(), grt_local_list(&done, &done_two),
       1, &command_buffer, &table_two));
   // The calls returned with the gate still closed: nothing ran (the
   // second submission is queued behind the first).
   uint64_t value = 99;
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_query(done, &value));
+  GRT_EXPECT_OK(grt_hal_semaphore_query(done, &value));
   assert_int_equal(value, 0);
 
   signaller_t signaller = {gate, 5};
   pthread_t thread;
   assert_int_equal(pthread_create(&thread, NULL, signal_later, &signaller), 0);
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_wait(done, 2, GRT_HAL_TIMEOUT_INFINITE));
+  GRT_EXPECT_OK(grt_hal_semaphore_wait(done, 2, GRT_HAL_TIMEOUT_INFINITE));
   pthread_join(thread, NULL);
   float results[64];
   grt_local_read(first, 0, results, sizeof(results));
@@ -207,19 +207,19 @@ static void test_failing_kernel_fails_signal(void** state) {
   grt_hal_allocator_t* allocator = grt_hal_device_allocator(device);
   grt_hal_buffer_t* after = grt_local_allocate(allocator, 4);
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
   // Every workgroup fails; which one is reported first depends on timing.
   grt_hal_dispatch_params_t params =
       grt_local_dispatch(executable, GRT_TEST_KERNELS_FAIL, 1000, NULL, 0);
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_execution_barrier(command_buffer));
   // Never runs: the region before it failed.
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_buffer_ref(after, 0, 4), 0xFF, 1));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
-  grt_local_expect_error(
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  grt_expect_error(
       grt_local_submit_and_wait(device, command_buffer, NULL),
       GRT_STATUS_INTERNAL, "kernel 'fail' failed with code 7 at workgroup (");
   uint32_t word = 1;
@@ -237,17 +237,17 @@ static void test_destroy_drains_queued_work(void** state) {
   grt_hal_allocator_t* allocator = grt_hal_device_allocator(device);
   grt_hal_buffer_t* buffer = grt_local_allocate(allocator, 16);
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_command_buffer(
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
       device, GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0, &command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       command_buffer, grt_hal_make_buffer_ref(buffer, 0, 16), 0x5A, 1));
-  GRT_LOCAL_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
   grt_hal_semaphore_t* gate = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_host_semaphore_create(0, grt_allocator_system(),
+  GRT_EXPECT_OK(grt_hal_host_semaphore_create(0, grt_allocator_system(),
                                                     &gate));
   uint64_t one = 1;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_execute(
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(
       device, grt_local_list(&gate, &one), grt_hal_semaphore_list_empty(), 1,
       &command_buffer, NULL));
   // The queue holds what it needs: the caller's references can go.
@@ -268,22 +268,22 @@ static void test_alloca_and_dealloca_are_ordered(void** state) {
   (void)state;
   grt_hal_device_t* device = create_device(1);
   grt_hal_semaphore_t* semaphore = NULL;
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &semaphore));
   uint64_t one = 1, two = 2, three = 3;
   grt_hal_buffer_params_t params;
   memset(&params, 0, sizeof(params));
   grt_hal_buffer_t* buffer = NULL;
   // Waits for 1, which the host signals after both are queued.
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_alloca(
+  GRT_EXPECT_OK(grt_hal_device_queue_alloca(
       device, grt_local_list(&semaphore, &one), grt_local_list(&semaphore, &two),
       params, 128, &buffer));
   assert_non_null(buffer);
-  GRT_LOCAL_EXPECT_OK(grt_hal_device_queue_dealloca(
+  GRT_EXPECT_OK(grt_hal_device_queue_dealloca(
       device, grt_local_list(&semaphore, &two),
       grt_local_list(&semaphore, &three), buffer));
   grt_hal_buffer_release(buffer);  // the queue still holds it
-  GRT_LOCAL_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 1));
-  GRT_LOCAL_EXPECT_OK(
+  GRT_EXPECT_OK(grt_hal_semaphore_signal(semaphore, 1));
+  GRT_EXPECT_OK(
       grt_hal_semaphore_wait(semaphore, 3, GRT_HAL_TIMEOUT_INFINITE));
   grt_hal_semaphore_release(semaphore);
   grt_hal_device_release(device);
