@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 
+#include "hal/local/command_buffer.h"
+#include "hal/local/executable.h"
+#include "hal/local/heap_allocator.h"
 #include "hal/local/kernel_abi.h"
 
 void grt_hal_local_enumerate_one_device(const char* name, size_t capacity,
@@ -51,18 +54,45 @@ bool grt_hal_local_glob_match(grt_string_view_t pattern,
   return p == pattern.size;
 }
 
-grt_status_t grt_hal_local_device_query_i64(
-    grt_hal_device_t* device, grt_hal_executable_cache_t* cache,
-    uint32_t concurrency, grt_string_view_t category, grt_string_view_t key,
-    int64_t* out_value) {
+grt_status_t grt_hal_local_device_initialize(
+    const grt_hal_device_vtable_t* vtable, const char* uri,
+    grt_allocator_t host_allocator, uint32_t concurrency,
+    grt_hal_local_device_t* device) {
+  grt_hal_device_initialize(vtable, uri, host_allocator, &device->base);
+  device->concurrency = concurrency;
+  GRT_RETURN_IF_ERROR(
+      grt_hal_local_heap_allocator_create(host_allocator, &device->allocator));
+  return grt_hal_local_executable_cache_create(host_allocator,
+                                               &device->executable_cache);
+}
+
+void grt_hal_local_device_deinitialize(grt_hal_local_device_t* device) {
+  grt_hal_executable_cache_release(device->executable_cache);
+  grt_hal_allocator_release(device->allocator);
+}
+
+grt_hal_allocator_t* grt_hal_local_device_allocator(grt_hal_device_t* device) {
+  return ((grt_hal_local_device_t*)device)->allocator;
+}
+
+grt_hal_executable_cache_t* grt_hal_local_device_executable_cache(
+    grt_hal_device_t* device) {
+  return ((grt_hal_local_device_t*)device)->executable_cache;
+}
+
+grt_status_t grt_hal_local_device_query_i64(grt_hal_device_t* device,
+                                            grt_string_view_t category,
+                                            grt_string_view_t key,
+                                            int64_t* out_value) {
+  grt_hal_local_device_t* local = (grt_hal_local_device_t*)device;
   *out_value = 0;
   if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
-    *out_value = grt_hal_executable_cache_can_prepare_format(cache, key) ? 1 : 0;
+    *out_value = grt_hal_executable_cache_can_prepare_format(local->executable_cache, key) ? 1 : 0;
     return grt_ok_status();
   }
   if (grt_string_view_equal_cstring(category, "hal.device") &&
       grt_string_view_equal_cstring(key, "concurrency")) {
-    *out_value = concurrency;
+    *out_value = local->concurrency;
     return grt_ok_status();
   }
   if (grt_string_view_equal_cstring(category, "hal.device.id")) {
@@ -74,4 +104,18 @@ grt_status_t grt_hal_local_device_query_i64(
   }
   return grt_make_status(GRT_STATUS_NOT_FOUND, "no query %.*s/%.*s",
                          GRT_SV_ARG(category), GRT_SV_ARG(key));
+}
+
+grt_status_t grt_hal_local_device_create_command_buffer(
+    grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,
+    uint32_t binding_capacity, grt_hal_command_buffer_t** out) {
+  return grt_hal_local_command_buffer_create(mode, binding_capacity,
+                                             device->host_allocator, out);
+}
+
+grt_status_t grt_hal_local_device_create_semaphore(grt_hal_device_t* device,
+                                                   uint64_t initial_value,
+                                                   grt_hal_semaphore_t** out) {
+  return grt_hal_host_semaphore_create(initial_value, device->host_allocator,
+                                       out);
 }

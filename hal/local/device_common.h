@@ -1,6 +1,8 @@
 // What the local-sync and local-task drivers share outside command
-// execution: their one-device factories and the well-known device queries
-// (hal/device.h), written once so the two drivers cannot drift apart.
+// execution: the device base both embed (heap allocator, executable cache
+// and the vtable entries that only need those), their one-device
+// factories and the well-known device queries (hal/device.h), written once
+// so the two drivers cannot drift apart.
 #ifndef GRT_HAL_LOCAL_DEVICE_COMMON_H_
 #define GRT_HAL_LOCAL_DEVICE_COMMON_H_
 
@@ -11,6 +13,7 @@
 #include "base/string_view.h"
 #include "hal/device.h"
 #include "hal/driver.h"
+#include "hal/semaphore.h"
 #include "hal/executable.h"
 
 #ifdef __cplusplus
@@ -33,14 +36,42 @@ grt_status_t grt_hal_local_check_device_path(const char* driver_name,
 bool grt_hal_local_glob_match(grt_string_view_t pattern,
                               grt_string_view_t text);
 
-// ("hal.executable.format", f) -> whether |cache| prepares f;
-// ("hal.device", "concurrency") -> |concurrency|;
+// The part of a local device both drivers share; each embeds it first.
+typedef struct grt_hal_local_device_t {
+  grt_hal_device_t base;
+  grt_hal_allocator_t* allocator;  // the heap allocator
+  grt_hal_executable_cache_t* executable_cache;
+  uint32_t concurrency;  // answer to ("hal.device", "concurrency")
+} grt_hal_local_device_t;
+
+// Fills the header and creates the allocator and executable cache. On
+// failure the parts made so far stay for grt_hal_local_device_deinitialize,
+// which the driver's destroy calls, so releasing the device cleans up.
+grt_status_t grt_hal_local_device_initialize(
+    const grt_hal_device_vtable_t* vtable, const char* uri,
+    grt_allocator_t host_allocator, uint32_t concurrency,
+    grt_hal_local_device_t* device) GRT_MUST_USE;
+void grt_hal_local_device_deinitialize(grt_hal_local_device_t* device);
+
+// Vtable entries shared by both drivers (|device| is a local device).
+grt_hal_allocator_t* grt_hal_local_device_allocator(grt_hal_device_t* device);
+grt_hal_executable_cache_t* grt_hal_local_device_executable_cache(
+    grt_hal_device_t* device);
+// ("hal.executable.format", f) -> whether the cache prepares f;
+// ("hal.device", "concurrency") -> the device's concurrency;
 // ("hal.device.id", pattern) -> whether the device's URI matches the glob;
 // anything else NOT_FOUND (the device wrapper names the device and key).
-grt_status_t grt_hal_local_device_query_i64(
-    grt_hal_device_t* device, grt_hal_executable_cache_t* cache,
-    uint32_t concurrency, grt_string_view_t category, grt_string_view_t key,
-    int64_t* out_value) GRT_MUST_USE;
+grt_status_t grt_hal_local_device_query_i64(grt_hal_device_t* device,
+                                            grt_string_view_t category,
+                                            grt_string_view_t key,
+                                            int64_t* out_value) GRT_MUST_USE;
+grt_status_t grt_hal_local_device_create_command_buffer(
+    grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,
+    uint32_t binding_capacity, grt_hal_command_buffer_t** out) GRT_MUST_USE;
+grt_status_t grt_hal_local_device_create_semaphore(grt_hal_device_t* device,
+                                                   uint64_t initial_value,
+                                                   grt_hal_semaphore_t** out)
+    GRT_MUST_USE;
 
 #ifdef __cplusplus
 }

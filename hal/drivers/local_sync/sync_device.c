@@ -8,9 +8,7 @@
 #include "hal/local/heap_allocator.h"
 
 typedef struct grt_hal_sync_device_t {
-  grt_hal_device_t base;
-  grt_hal_allocator_t* allocator;
-  grt_hal_executable_cache_t* executable_cache;
+  grt_hal_local_device_t local;
 } grt_hal_sync_device_t;
 
 static const grt_hal_device_vtable_t grt_hal_sync_device_vtable;
@@ -22,9 +20,9 @@ static grt_hal_sync_device_t* grt_hal_sync_device_from(
 
 static void grt_hal_sync_device_destroy(grt_hal_resource_t* resource) {
   grt_hal_sync_device_t* device = (grt_hal_sync_device_t*)resource;
-  grt_hal_executable_cache_release(device->executable_cache);
-  grt_hal_allocator_release(device->allocator);
-  grt_allocator_free(device->base.host_allocator, device);
+  grt_allocator_t host_allocator = device->local.base.host_allocator;
+  grt_hal_local_device_deinitialize(&device->local);
+  grt_allocator_free(host_allocator, device);
 }
 
 grt_status_t grt_hal_sync_device_create(const char* uri,
@@ -34,54 +32,15 @@ grt_status_t grt_hal_sync_device_create(const char* uri,
   grt_hal_sync_device_t* device = NULL;
   GRT_RETURN_IF_ERROR(
       grt_allocator_calloc(host_allocator, sizeof(*device), (void**)&device));
-  grt_hal_device_initialize(&grt_hal_sync_device_vtable, uri, host_allocator,
-                            &device->base);
-  grt_status_t status =
-      grt_hal_local_heap_allocator_create(host_allocator, &device->allocator);
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_local_executable_cache_create(host_allocator,
-                                                   &device->executable_cache);
-  }
+  // One thread: the caller's.
+  grt_status_t status = grt_hal_local_device_initialize(
+      &grt_hal_sync_device_vtable, uri, host_allocator, 1, &device->local);
   if (!grt_status_is_ok(status)) {
-    grt_hal_device_release(&device->base);
+    grt_hal_device_release(&device->local.base);
     return status;
   }
-  *out_device = &device->base;
+  *out_device = &device->local.base;
   return grt_ok_status();
-}
-
-static grt_hal_allocator_t* grt_hal_sync_device_allocator(
-    grt_hal_device_t* device) {
-  return grt_hal_sync_device_from(device)->allocator;
-}
-
-static grt_hal_executable_cache_t* grt_hal_sync_device_executable_cache(
-    grt_hal_device_t* device) {
-  return grt_hal_sync_device_from(device)->executable_cache;
-}
-
-static grt_status_t grt_hal_sync_device_query_i64(grt_hal_device_t* base,
-                                                  grt_string_view_t category,
-                                                  grt_string_view_t key,
-                                                  int64_t* out_value) {
-  // One thread: the caller's.
-  return grt_hal_local_device_query_i64(
-      base, grt_hal_sync_device_from(base)->executable_cache, 1, category, key,
-      out_value);
-}
-
-static grt_status_t grt_hal_sync_device_create_command_buffer(
-    grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,
-    uint32_t binding_capacity, grt_hal_command_buffer_t** out) {
-  return grt_hal_local_command_buffer_create(mode, binding_capacity,
-                                             device->host_allocator, out);
-}
-
-static grt_status_t grt_hal_sync_device_create_semaphore(
-    grt_hal_device_t* device, uint64_t initial_value,
-    grt_hal_semaphore_t** out) {
-  return grt_hal_host_semaphore_create(initial_value, device->host_allocator,
-                                       out);
 }
 
 // The end of every queue operation: the signal list reached on success,
@@ -103,7 +62,7 @@ static grt_status_t grt_hal_sync_device_queue_alloca(
   grt_hal_sync_device_t* device = grt_hal_sync_device_from(base);
   // Allocating before waiting keeps bad parameters a returned error, as
   // they are on every device; heap memory does not depend on the waits.
-  GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(device->allocator,
+  GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(device->local.allocator,
                                                         params, size,
                                                         out_buffer));
   grt_status_t status = grt_hal_sync_device_complete(
@@ -119,7 +78,7 @@ static grt_status_t grt_hal_sync_device_queue_dealloca(
     grt_hal_device_t* base, grt_hal_semaphore_list_t wait,
     grt_hal_semaphore_list_t signal, grt_hal_buffer_t* buffer) {
   grt_hal_sync_device_t* device = grt_hal_sync_device_from(base);
-  if (grt_hal_buffer_allocated_buffer(buffer)->allocator != device->allocator) {
+  if (grt_hal_buffer_allocated_buffer(buffer)->allocator != device->local.allocator) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "queue dealloca of a buffer not allocated by "
                            "device %s",
@@ -137,7 +96,7 @@ static grt_status_t grt_hal_sync_device_run(
     grt_hal_buffer_binding_table_t binding_table) {
   grt_hal_local_command_buffer_t* command_buffer =
       grt_hal_local_command_buffer_cast(base);
-  grt_allocator_t host_allocator = device->base.host_allocator;
+  grt_allocator_t host_allocator = device->local.base.host_allocator;
   size_t local_memory_size =
       grt_hal_local_command_buffer_max_local_memory_size(command_buffer);
   void* local_memory = NULL;
@@ -182,11 +141,11 @@ static grt_status_t grt_hal_sync_device_queue_flush(grt_hal_device_t* device) {
 
 static const grt_hal_device_vtable_t grt_hal_sync_device_vtable = {
     {grt_hal_sync_device_destroy},
-    grt_hal_sync_device_allocator,
-    grt_hal_sync_device_executable_cache,
-    grt_hal_sync_device_query_i64,
-    grt_hal_sync_device_create_command_buffer,
-    grt_hal_sync_device_create_semaphore,
+    grt_hal_local_device_allocator,
+    grt_hal_local_device_executable_cache,
+    grt_hal_local_device_query_i64,
+    grt_hal_local_device_create_command_buffer,
+    grt_hal_local_device_create_semaphore,
     grt_hal_sync_device_queue_alloca,
     grt_hal_sync_device_queue_dealloca,
     grt_hal_sync_device_queue_execute,

@@ -48,9 +48,7 @@ typedef struct grt_hal_task_region_item_t {
 } grt_hal_task_region_item_t;
 
 typedef struct grt_hal_task_device_t {
-  grt_hal_device_t base;
-  grt_hal_allocator_t* allocator;
-  grt_hal_executable_cache_t* executable_cache;
+  grt_hal_local_device_t local;
   grt_hal_local_task_pool_t* pool;
   uint32_t worker_count;
 
@@ -160,7 +158,7 @@ static void grt_hal_task_region_task(void* user_data, uint64_t task,
 static grt_status_t grt_hal_task_device_reserve_local_memory(
     grt_hal_task_device_t* device, size_t size) {
   if (size <= device->local_memory_size) return grt_ok_status();
-  grt_allocator_t host_allocator = device->base.host_allocator;
+  grt_allocator_t host_allocator = device->local.base.host_allocator;
   if (!device->worker_local_memory) {
     GRT_RETURN_IF_ERROR(grt_allocator_calloc(
         host_allocator, device->worker_count * sizeof(void*),
@@ -183,7 +181,7 @@ static grt_status_t grt_hal_task_device_reserve_items(
   size_t capacity = device->item_capacity ? device->item_capacity : 16;
   while (capacity < count) capacity *= 2;
   GRT_RETURN_IF_ERROR(grt_allocator_realloc(
-      device->base.host_allocator,
+      device->local.base.host_allocator,
       device->item_capacity * sizeof(*device->items),
       capacity * sizeof(*device->items), (void**)&device->items));
   device->item_capacity = capacity;
@@ -255,7 +253,7 @@ static grt_status_t grt_hal_task_device_run_command_buffer(
       grt_hal_local_command_buffer_max_local_memory_size(command_buffer)));
   grt_hal_local_execution_t execution;
   GRT_RETURN_IF_ERROR(grt_hal_local_execution_initialize(
-      command_buffer, binding_table, device->base.host_allocator, &execution));
+      command_buffer, binding_table, device->local.base.host_allocator, &execution));
   grt_status_t status = grt_ok_status();
   size_t region_count = grt_hal_local_command_buffer_region_count(command_buffer);
   for (size_t i = 0; i < region_count && grt_status_is_ok(status); ++i) {
@@ -288,7 +286,7 @@ static void grt_hal_task_submission_free(grt_hal_task_device_t* device,
     }
   }
   grt_hal_buffer_release(submission->buffer);
-  grt_allocator_free(device->base.host_allocator, submission);
+  grt_allocator_free(device->local.base.host_allocator, submission);
 }
 
 // Reserves |count| elements of |size| bytes at *inout_offset (8-aligned).
@@ -339,7 +337,7 @@ static grt_status_t grt_hal_task_submission_create(
   }
   uint8_t* block = NULL;
   GRT_RETURN_IF_ERROR(
-      grt_allocator_calloc(device->base.host_allocator, size, (void**)&block));
+      grt_allocator_calloc(device->local.base.host_allocator, size, (void**)&block));
   grt_hal_task_submission_t* submission = (grt_hal_task_submission_t*)block;
 
   grt_hal_semaphore_t** semaphores =
@@ -451,7 +449,7 @@ static void* grt_hal_task_device_queue_main(void* arg) {
 
 static void grt_hal_task_device_destroy(grt_hal_resource_t* resource) {
   grt_hal_task_device_t* device = (grt_hal_task_device_t*)resource;
-  grt_allocator_t host_allocator = device->base.host_allocator;
+  grt_allocator_t host_allocator = device->local.base.host_allocator;
   if (device->queue_thread_started) {
     // The queue thread drains what is queued before it sees the flag.
     pthread_mutex_lock(&device->mutex);
@@ -470,8 +468,7 @@ static void grt_hal_task_device_destroy(grt_hal_resource_t* resource) {
     grt_allocator_free(host_allocator, device->worker_local_memory);
   }
   grt_allocator_free(host_allocator, device->items);
-  grt_hal_executable_cache_release(device->executable_cache);
-  grt_hal_allocator_release(device->allocator);
+  grt_hal_local_device_deinitialize(&device->local);
   grt_allocator_free(host_allocator, device);
 }
 
@@ -482,22 +479,18 @@ grt_status_t grt_hal_task_device_create(const char* uri, uint32_t worker_count,
   grt_hal_task_device_t* device = NULL;
   GRT_RETURN_IF_ERROR(
       grt_allocator_calloc(host_allocator, sizeof(*device), (void**)&device));
-  grt_hal_device_initialize(&grt_hal_task_device_vtable, uri, host_allocator,
-                            &device->base);
   pthread_mutex_init(&device->mutex, NULL);
   pthread_cond_init(&device->queue_changed, NULL);
-  grt_status_t status =
-      grt_hal_local_heap_allocator_create(host_allocator, &device->allocator);
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_local_executable_cache_create(host_allocator,
-                                                   &device->executable_cache);
-  }
+  // The concurrency is known once the pool exists (0 workers = one per core).
+  grt_status_t status = grt_hal_local_device_initialize(
+      &grt_hal_task_device_vtable, uri, host_allocator, 0, &device->local);
   if (grt_status_is_ok(status)) {
     status = grt_hal_local_task_pool_create(worker_count, host_allocator,
                                             &device->pool);
   }
   if (grt_status_is_ok(status)) {
     device->worker_count = grt_hal_local_task_pool_worker_count(device->pool);
+    device->local.concurrency = device->worker_count;
     int error = pthread_create(&device->queue_thread, NULL,
                                grt_hal_task_device_queue_main, device);
     if (error == 0) {
@@ -509,45 +502,11 @@ grt_status_t grt_hal_task_device_create(const char* uri, uint32_t worker_count,
     }
   }
   if (!grt_status_is_ok(status)) {
-    grt_hal_device_release(&device->base);
+    grt_hal_device_release(&device->local.base);
     return status;
   }
-  *out_device = &device->base;
+  *out_device = &device->local.base;
   return grt_ok_status();
-}
-
-static grt_hal_allocator_t* grt_hal_task_device_allocator(
-    grt_hal_device_t* device) {
-  return grt_hal_task_device_from(device)->allocator;
-}
-
-static grt_hal_executable_cache_t* grt_hal_task_device_executable_cache(
-    grt_hal_device_t* device) {
-  return grt_hal_task_device_from(device)->executable_cache;
-}
-
-static grt_status_t grt_hal_task_device_query_i64(grt_hal_device_t* base,
-                                                  grt_string_view_t category,
-                                                  grt_string_view_t key,
-                                                  int64_t* out_value) {
-  grt_hal_task_device_t* device = grt_hal_task_device_from(base);
-  return grt_hal_local_device_query_i64(base, device->executable_cache,
-                                        device->worker_count, category, key,
-                                        out_value);
-}
-
-static grt_status_t grt_hal_task_device_create_command_buffer(
-    grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,
-    uint32_t binding_capacity, grt_hal_command_buffer_t** out) {
-  return grt_hal_local_command_buffer_create(mode, binding_capacity,
-                                             device->host_allocator, out);
-}
-
-static grt_status_t grt_hal_task_device_create_semaphore(
-    grt_hal_device_t* device, uint64_t initial_value,
-    grt_hal_semaphore_t** out) {
-  return grt_hal_host_semaphore_create(initial_value, device->host_allocator,
-                                       out);
 }
 
 static grt_status_t grt_hal_task_device_queue_alloca(
@@ -558,7 +517,7 @@ static grt_status_t grt_hal_task_device_queue_alloca(
   // Heap memory does not depend on the waits, so it is allocated now (bad
   // parameters return here, as on every device); the queue only orders
   // the signal after the waits.
-  GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(device->allocator,
+  GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(device->local.allocator,
                                                         params, size,
                                                         out_buffer));
   grt_hal_task_submission_t* submission = NULL;
@@ -577,7 +536,7 @@ static grt_status_t grt_hal_task_device_queue_dealloca(
     grt_hal_device_t* base, grt_hal_semaphore_list_t wait,
     grt_hal_semaphore_list_t signal, grt_hal_buffer_t* buffer) {
   grt_hal_task_device_t* device = grt_hal_task_device_from(base);
-  if (grt_hal_buffer_allocated_buffer(buffer)->allocator != device->allocator) {
+  if (grt_hal_buffer_allocated_buffer(buffer)->allocator != device->local.allocator) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "queue dealloca of a buffer not allocated by "
                            "device %s",
@@ -615,11 +574,11 @@ static grt_status_t grt_hal_task_device_queue_flush(grt_hal_device_t* device) {
 
 static const grt_hal_device_vtable_t grt_hal_task_device_vtable = {
     {grt_hal_task_device_destroy},
-    grt_hal_task_device_allocator,
-    grt_hal_task_device_executable_cache,
-    grt_hal_task_device_query_i64,
-    grt_hal_task_device_create_command_buffer,
-    grt_hal_task_device_create_semaphore,
+    grt_hal_local_device_allocator,
+    grt_hal_local_device_executable_cache,
+    grt_hal_local_device_query_i64,
+    grt_hal_local_device_create_command_buffer,
+    grt_hal_local_device_create_semaphore,
     grt_hal_task_device_queue_alloca,
     grt_hal_task_device_queue_dealloca,
     grt_hal_task_device_queue_execute,
