@@ -163,4 +163,14 @@ static inline grt_hal_dispatch_params_t grt_local_dispatch(
   return params;
 }
 
+// A device query that must succeed.
+static inline int64_t grt_local_query(grt_hal_device_t* device,
+                                      const char* category, const char* key) {
+  int64_t value = -1;
+  GRT_EXPECT_OK(grt_hal_device_query_i64(
+      device, grt_make_cstring_view(category), grt_make_cstring_view(key),
+      &value));
+  return value;
+}
+
 #endif  // GRT_HAL_LOCAL_TEST_UTIL_H_

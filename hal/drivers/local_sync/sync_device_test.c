@@ -19,15 +19,6 @@ static grt_hal_device_t* create_device(void) {
                                  "local-sync", 0);
 }
 
-static int64_t query(grt_hal_device_t* device, const char* category,
-                     const char* key) {
-  int64_t value = -1;
-  GRT_EXPECT_OK(grt_hal_device_query_i64(
-      device, grt_make_cstring_view(category), grt_make_cstring_view(key),
-      &value));
-  return value;
-}
-
 static void test_registry_and_queries(void** state) {
   (void)state;
   grt_hal_driver_registry_t* registry = NULL;
@@ -59,12 +50,12 @@ static void test_registry_and_queries(void** state) {
   grt_hal_driver_registry_destroy(registry);
 
   assert_string_equal(grt_hal_device_uri(device), "local-sync://0");
-  assert_int_equal(query(device, "hal.device", "concurrency"), 1);
-  assert_int_equal(query(device, "hal.device.id", "local-*"), 1);
-  assert_int_equal(query(device, "hal.device.id", "*sync*"), 1);
-  assert_int_equal(query(device, "hal.device.id", "local-task*"), 0);
-  assert_int_equal(query(device, "hal.executable.format", "cpu-static"), 1);
-  assert_int_equal(query(device, "hal.executable.format", "cuda-ptx"), 0);
+  assert_int_equal(grt_local_query(device, "hal.device", "concurrency"), 1);
+  assert_int_equal(grt_local_query(device, "hal.device.id", "local-*"), 1);
+  assert_int_equal(grt_local_query(device, "hal.device.id", "*sync*"), 1);
+  assert_int_equal(grt_local_query(device, "hal.device.id", "local-task*"), 0);
+  assert_int_equal(grt_local_query(device, "hal.executable.format", "cpu-static"), 1);
+  assert_int_equal(grt_local_query(device, "hal.executable.format", "cuda-ptx"), 0);
   int64_t value = 0;
   grt_expect_error(
       grt_hal_device_query_i64(device, grt_make_cstring_view("hal.device"),

@@ -22,26 +22,17 @@ static grt_hal_device_t* create_device(uint32_t worker_count) {
                                  "local-task", worker_count);
 }
 
-static int64_t query(grt_hal_device_t* device, const char* category,
-                     const char* key) {
-  int64_t value = -1;
-  GRT_EXPECT_OK(grt_hal_device_query_i64(
-      device, grt_make_cstring_view(category), grt_make_cstring_view(key),
-      &value));
-  return value;
-}
-
 static void test_worker_count_and_queries(void** state) {
   (void)state;
   grt_hal_device_t* device = create_device(3);
-  assert_int_equal(query(device, "hal.device", "concurrency"), 3);
-  assert_int_equal(query(device, "hal.device.id", "local-task"), 1);
-  assert_int_equal(query(device, "hal.device.id", "local-sync"), 0);
-  assert_int_equal(query(device, "hal.executable.format", "cpu-static"), 1);
+  assert_int_equal(grt_local_query(device, "hal.device", "concurrency"), 3);
+  assert_int_equal(grt_local_query(device, "hal.device.id", "local-task"), 1);
+  assert_int_equal(grt_local_query(device, "hal.device.id", "local-sync"), 0);
+  assert_int_equal(grt_local_query(device, "hal.executable.format", "cpu-static"), 1);
   grt_hal_device_release(device);
   // 0 means one worker per core.
   device = create_device(0);
-  assert_true(query(device, "hal.device", "concurrency") >= 1);
+  assert_true(grt_local_query(device, "hal.device", "concurrency") >= 1);
   grt_hal_device_release(device);
 }
 
