@@ -286,7 +286,7 @@ static grt_status_t grt_runtime_prepare_executable(
 }
 
 // Takes over |file|'s reference.
-static grt_status_t grt_runtime_session_append_file(
+static grt_status_t grt_runtime_session_append_owned_file(
     grt_runtime_session_t* session, grt_module_file_t* file) {
   grt_string_view_t name = grt_module_file_info(file)->name;
   grt_hal_executable_t* executable = NULL;
@@ -316,12 +316,18 @@ static grt_status_t grt_runtime_session_append_file(
   return status;
 }
 
+grt_status_t grt_runtime_session_append_module_file(
+    grt_runtime_session_t* session, grt_module_file_t* file) {
+  grt_module_file_retain(file);
+  return grt_runtime_session_append_owned_file(session, file);
+}
+
 grt_status_t grt_runtime_session_append_module_from_file(
     grt_runtime_session_t* session, const char* path) {
   grt_module_file_t* file = NULL;
   GRT_RETURN_IF_ERROR(grt_module_file_open_path(
       path, session->instance->host_allocator, &file));
-  return grt_status_annotate(grt_runtime_session_append_file(session, file),
+  return grt_status_annotate(grt_runtime_session_append_owned_file(session, file),
                              "appending module file '%s'", path);
 }
 
@@ -330,7 +336,7 @@ grt_status_t grt_runtime_session_append_module_from_memory(
   grt_module_file_t* file = NULL;
   GRT_RETURN_IF_ERROR(grt_module_file_open_memory(
       contents, session->instance->host_allocator, &file));
-  return grt_runtime_session_append_file(session, file);
+  return grt_runtime_session_append_owned_file(session, file);
 }
 
 //===----------------------------------------------------------------------===//

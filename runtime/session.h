@@ -26,6 +26,7 @@
 #include "hal/buffer_view.h"
 #include "hal/device.h"
 #include "hal/driver.h"
+#include "schemas/module_file.h"
 #include "vm/context.h"
 #include "vm/instance.h"
 #include "vm/list.h"
@@ -79,6 +80,11 @@ grt_status_t grt_runtime_session_append_module_from_file(
 grt_status_t grt_runtime_session_append_module_from_memory(
     grt_runtime_session_t* session, grt_const_byte_span_t contents)
     GRT_MUST_USE;
+// Appends a module file already opened (and verified) with
+// schemas/module_file.h; the session retains it. Lets a caller that needs
+// many sessions of one module (grt-check: one per test) open it once.
+grt_status_t grt_runtime_session_append_module_file(
+    grt_runtime_session_t* session, grt_module_file_t* file) GRT_MUST_USE;
 // Appends any VM module (e.g. a native module of the application).
 grt_status_t grt_runtime_session_append_module(grt_runtime_session_t* session,
                                                grt_vm_module_t* module)

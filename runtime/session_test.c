@@ -289,6 +289,27 @@ static void test_append_from_file(void** state) {
       grt_runtime_session_lookup_function(session, "sess.main", &function));
 }
 
+// One opened module file serves several sessions; each retains it, so the
+// caller may drop its reference at once.
+static void test_append_module_file_to_two_sessions(void** state) {
+  (void)state;
+  grt_module_file_t* file = NULL;
+  GRT_EXPECT_OK(grt_module_file_open_memory(
+      grt_make_const_byte_span(module.data, module.size),
+      grt_allocator_system(), &file));
+  grt_runtime_session_t* second = NULL;
+  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &second));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_file(session, file));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_file(second, file));
+  grt_module_file_release(file);
+  grt_vm_function_t function;
+  GRT_EXPECT_OK(
+      grt_runtime_session_lookup_function(session, "sess.main", &function));
+  GRT_EXPECT_OK(
+      grt_runtime_session_lookup_function(second, "sess.main", &function));
+  grt_runtime_session_release(second);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_instance_and_devices, setup,
@@ -298,6 +319,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_incompatible_executables, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_append_from_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_append_module_file_to_two_sessions,
+                                      setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

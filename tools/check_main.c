@@ -58,11 +58,13 @@ static bool grt_check_classify(grt_string_view_t name,
   return false;
 }
 
-// What one run of grt-check shares: the runtime and the device.
+// What one run of grt-check shares: the runtime, the device and the
+// module file, opened and verified once for every test's session.
 typedef struct grt_check_state_t {
   const char* path;
   grt_runtime_instance_t* instance;
   grt_hal_device_t* device;
+  grt_module_file_t* file;
 } grt_check_state_t;
 
 // A fresh session holding the module; errors name the file.
@@ -71,12 +73,13 @@ static grt_status_t grt_check_open_session(const grt_check_state_t* state,
   GRT_RETURN_IF_ERROR(
       grt_runtime_session_create(state->instance, state->device, out));
   grt_status_t status =
-      grt_runtime_session_append_module_from_file(*out, state->path);
+      grt_runtime_session_append_module_file(*out, state->file);
   if (!grt_status_is_ok(status)) {
     grt_runtime_session_release(*out);
     *out = NULL;
   }
-  return status;
+  return grt_status_annotate(status, "appending module file '%s'",
+                             state->path);
 }
 
 // The module appended last, i.e. the one under test.
@@ -202,6 +205,9 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
       state->instance, grt_check_device, NULL, &state->device));
+  GRT_RETURN_IF_ERROR(grt_module_file_open_path(
+      state->path, grt_runtime_instance_host_allocator(state->instance),
+      &state->file));
   // One session to list the exports; each test then gets its own.
   grt_runtime_session_t* listing = NULL;
   GRT_RETURN_IF_ERROR(grt_check_open_session(state, &listing));
@@ -254,8 +260,10 @@ int main(int argc, char** argv) {
   }
   if (exit_code < 0) {
     bool all_passed = false;
-    grt_check_state_t state = {grt_check_positionals.values[0], NULL, NULL};
+    grt_check_state_t state = {grt_check_positionals.values[0], NULL, NULL,
+                               NULL};
     grt_status_t status = grt_check_module(&state, &all_passed);
+    if (state.file) grt_module_file_release(state.file);
     if (state.device) grt_hal_device_release(state.device);
     if (state.instance) grt_runtime_instance_release(state.instance);
     exit_code = all_passed ? 0 : 1;
