@@ -1,0 +1,48 @@
+// Dispatch region formation and lowering to the kernel IR.
+//
+// For every function (and every region of its control flow) this groups
+// the computation into dispatch regions and replaces each with one
+// DISPATCH op whose kernel it appends to |kernels|:
+//   - chains of elementwise and structural ops (broadcast, transpose,
+//     slice, pad, concatenate, reverse, iota, convert, select, ...) fuse
+//     into one loop kernel, producers inlined into their consumers;
+//   - elementwise/structural producers fuse into reductions (reduce,
+//     reduce_window, dot_general, convolution) and elementwise consumers
+//     of a reduction fuse as its epilogue (bias, activation);
+//   - dot_general and convolution carry a MATMUL/CONV2D pattern when their
+//     shapes fit it, so backends can use their fast microkernels;
+//   - gather, scatter, sort, dynamic_slice/update_slice lower to their own
+//     kernels (scatter serial, sort a SORT kernel).
+// Small constants (splats, and constants up to 16 elements) are inlined
+// into kernels as CONST instructions; others stay CONSTANT ops (rodata).
+// After this pass only CONSTANT, RESHAPE (of a materialized value),
+// DISPATCH, CALL, RETURN, YIELD, WHILE, IF, CASE and CHECK_* ops remain.
+#ifndef GRT_COMPILER_DISPATCH_DISPATCH_H_
+#define GRT_COMPILER_DISPATCH_DISPATCH_H_
+
+#include "base/status.h"
+#include "compiler/kernel/ir.h"
+#include "compiler/tensor/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grtc_dispatch_options_t {
+  // 0: no fusion (one kernel per op); >= 1: fusion as described above.
+  int optimization_level;
+  // Target work per workgroup in output elements for loop kernels (0: the
+  // default, 64K elements), so local-task can spread large ops over its
+  // workers while small ones stay one workgroup.
+  int64_t elements_per_workgroup;
+} grtc_dispatch_options_t;
+
+grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
+                                const grtc_dispatch_options_t* options,
+                                grtc_kernel_set_t* kernels) GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_DISPATCH_DISPATCH_H_

@@ -1,0 +1,137 @@
+// Kernel IR construction. The verifier and printer live in verify.c and
+// printer.c.
+#include "compiler/kernel/ir.h"
+
+#include <string.h>
+
+void grtc_kernel_set_init(grt_allocator_t allocator, grtc_kernel_set_t* set) {
+  memset(set, 0, sizeof(*set));
+  grt_arena_init(allocator, 0, &set->arena);
+}
+
+void grtc_kernel_set_deinit(grtc_kernel_set_t* set) {
+  grt_arena_deinit(&set->arena);
+  memset(set, 0, sizeof(*set));
+}
+
+static grt_status_t grtc_kernel_oom(void) {
+  return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                         "out of memory building kernels");
+}
+
+// Grows |*items| (|count| used of |*capacity|, each |size| bytes) so one
+// more fits.
+static grt_status_t grtc_kernel_grow(grtc_kernel_set_t* set, void** items,
+                                     uint32_t count, uint32_t* capacity,
+                                     size_t size) {
+  if (count < *capacity) return grt_ok_status();
+  uint32_t new_capacity = *capacity ? *capacity * 2 : 16;
+  void* grown = grt_arena_alloc_zeroed(&set->arena, new_capacity * size);
+  if (!grown) return grtc_kernel_oom();
+  if (count) memcpy(grown, *items, count * size);
+  *items = grown;
+  *capacity = new_capacity;
+  return grt_ok_status();
+}
+
+// Capacities are not part of the public struct: the arrays are always
+// sized to a power of two >= 16 above their count, which this recovers.
+static uint32_t grtc_kernel_capacity_of(uint32_t count) {
+  if (count == 0) return 0;
+  uint32_t capacity = 16;
+  while (capacity < count) capacity *= 2;
+  return capacity;
+}
+
+grt_status_t grtc_kernel_set_add(grtc_kernel_set_t* set, const char* name,
+                                 uint32_t binding_count,
+                                 grtc_kernel_t** out_kernel,
+                                 uint32_t* out_index) {
+  *out_kernel = NULL;
+  GRT_RETURN_IF_ERROR(grtc_kernel_grow(set, (void**)&set->kernels, set->count,
+                                       &set->capacity,
+                                       sizeof(grtc_kernel_t*)));
+  grtc_kernel_t* kernel = grt_arena_alloc_zeroed(&set->arena, sizeof(*kernel));
+  size_t name_length = strlen(name);
+  char* name_copy = grt_arena_alloc_zeroed(&set->arena, name_length + 1);
+  if (!kernel || !name_copy) return grtc_kernel_oom();
+  memcpy(name_copy, name, name_length);
+  kernel->name = grt_make_string_view(name_copy, name_length);
+  kernel->kind = GRTC_KERNEL_LOOP;
+  if (binding_count) {
+    kernel->bindings = grt_arena_alloc_zeroed(
+        &set->arena, binding_count * sizeof(grtc_kbinding_t));
+    if (!kernel->bindings) return grtc_kernel_oom();
+  }
+  kernel->binding_count = binding_count;
+  kernel->workgroup_count = 1;
+  set->kernels[set->count] = kernel;
+  if (out_index) *out_index = set->count;
+  ++set->count;
+  *out_kernel = kernel;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_add_inst(grtc_kernel_set_t* set,
+                                  grtc_kernel_t* kernel,
+                                  const grtc_kinst_t* inst, uint32_t* out) {
+  uint32_t capacity = grtc_kernel_capacity_of(kernel->inst_count);
+  GRT_RETURN_IF_ERROR(grtc_kernel_grow(set, (void**)&kernel->insts,
+                                       kernel->inst_count, &capacity,
+                                       sizeof(grtc_kinst_t)));
+  kernel->insts[kernel->inst_count] = *inst;
+  *out = kernel->inst_count++;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_add_acc(grtc_kernel_set_t* set, grtc_kernel_t* kernel,
+                                 grtc_elem_t type, uint32_t init,
+                                 uint32_t* out_index) {
+  uint32_t capacity = grtc_kernel_capacity_of(kernel->acc_count);
+  GRT_RETURN_IF_ERROR(grtc_kernel_grow(set, (void**)&kernel->accs,
+                                       kernel->acc_count, &capacity,
+                                       sizeof(grtc_kacc_t)));
+  grtc_kacc_t* acc = &kernel->accs[kernel->acc_count];
+  acc->type = type;
+  acc->init = init;
+  acc->update = GRTC_KINST_NONE;
+  *out_index = kernel->acc_count++;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_add_store(grtc_kernel_set_t* set,
+                                   grtc_kernel_t* kernel,
+                                   const grtc_kstore_t* store) {
+  uint32_t capacity = grtc_kernel_capacity_of(kernel->store_count);
+  GRT_RETURN_IF_ERROR(grtc_kernel_grow(set, (void**)&kernel->stores,
+                                       kernel->store_count, &capacity,
+                                       sizeof(grtc_kstore_t)));
+  kernel->stores[kernel->store_count++] = *store;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel) {
+  uint64_t count = 1;
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->tile[d];
+    if (tile < 1) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "kernel %.*s: tile of dimension %u is %lld, "
+                             "expected >= 1",
+                             (int)kernel->name.size, kernel->name.data, d,
+                             (long long)tile);
+    }
+    uint64_t tiles = dim <= 0 ? 0 : (uint64_t)((dim + tile - 1) / tile);
+    count *= tiles;
+    if (count > UINT32_MAX) {
+      return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                             "kernel %.*s: more than %u workgroups",
+                             (int)kernel->name.size, kernel->name.data,
+                             UINT32_MAX);
+    }
+  }
+  if (kernel->serial) count = 1;
+  kernel->workgroup_count = (uint32_t)count;
+  return grt_ok_status();
+}

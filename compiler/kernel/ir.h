@@ -1,0 +1,234 @@
+// The kernel IR: one description of each dispatch region that every
+// target backend (C for the CPU, GLSL for Vulkan, CUDA C) consumes.
+//
+// A LOOP kernel computes, for every point p of its parallel space (usually
+// the output's shape), a straight-line list of scalar instructions:
+//
+//   for each parallel point p (the workgroup's tile of the space):
+//     PRE instructions            (may read PINDEX)
+//     acc[k] = accs[k].init       (PRE instructions)
+//     for each reduction point r in row-major order:
+//       LOOP instructions         (may read PINDEX, RINDEX, ACC, PRE values)
+//       acc[k] = accs[k].update   for all k at once
+//     POST instructions           (may read PRE values and final ACC)
+//     stores[i]: if (!predicate || predicate) binding[index] = value
+//
+// Every instruction has an SSA number (its position in |insts|) and may
+// only read earlier instructions of an allowed section. Index arithmetic is
+// ordinary OP instructions on i64. Loads and stores address elements (not
+// bytes) of a binding by a linear i64 index that the lowering guarantees
+// in range (out-of-range stores are predicated off). A kernel with no
+// reduction has no LOOP section and no accumulators.
+//
+// A SORT kernel sorts along one dimension: bindings [0, n) are the
+// operands, [n, 2n) the results (same shapes); the comparator instructions
+// (section PRE) read ARG(2k) / ARG(2k+1), the lhs/rhs element of operand k,
+// and sort.comparator (an i1 instruction) says lhs < rhs.
+//
+// |pattern| names a computation a backend may implement with a faster
+// specialized routine (a tiled matmul microkernel, ...). The generic body
+// is always present and equivalent, so a backend may ignore the pattern.
+// Backends that use a pattern still run POST and the stores per element
+// with ACC(0) bound to the pattern's result (fused epilogues).
+#ifndef GRT_COMPILER_KERNEL_IR_H_
+#define GRT_COMPILER_KERNEL_IR_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/status.h"
+#include "base/string_view.h"
+#include "compiler/kernel/scalar.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRTC_KERNEL_MAX_RANK 8
+#define GRTC_KINST_NONE UINT32_MAX
+
+typedef enum grtc_kinst_kind_e {
+  GRTC_KINST_CONST,    // value.f (floats) or value.i (integers, i1 0/1)
+  GRTC_KINST_PINDEX,   // parallel index |dim| (i64)
+  GRTC_KINST_RINDEX,   // reduction index |dim| (i64)
+  GRTC_KINST_ACC,      // accumulator |dim|
+  GRTC_KINST_ARG,      // sort comparator argument |dim|
+  GRTC_KINST_LOAD,     // binding |binding|, element operands[0] (i64)
+  GRTC_KINST_OP,       // scalar op |op| on operands (type: the result)
+  GRTC_KINST_COMPARE,  // direction |op|, compare_type; result i1
+  GRTC_KINST_CONVERT,  // operands[0] converted to |type|
+  GRTC_KINST_BITCAST,  // operands[0] reinterpreted as |type|
+} grtc_kinst_kind_t;
+
+typedef enum grtc_ksection_e {
+  GRTC_KSECTION_PRE,
+  GRTC_KSECTION_LOOP,
+  GRTC_KSECTION_POST,
+} grtc_ksection_t;
+
+typedef struct grtc_kinst_t {
+  grtc_kinst_kind_t kind;
+  grtc_ksection_t section;
+  grtc_elem_t type;  // the result type
+  uint32_t op;       // OP: grtc_scalar_op_t; COMPARE: direction
+  grtc_compare_type_t compare_type;  // COMPARE (resolved, never DEFAULT)
+  uint32_t dim;      // PINDEX/RINDEX/ACC/ARG
+  uint32_t binding;  // LOAD
+  uint32_t operand_count;
+  uint32_t operands[3];
+  union {
+    double f;
+    int64_t i;
+  } value;  // CONST
+} grtc_kinst_t;
+
+typedef enum grtc_kaccess_e {
+  GRTC_KACCESS_READ = 1,
+  GRTC_KACCESS_WRITE = 2,
+  GRTC_KACCESS_READ_WRITE = 3,
+} grtc_kaccess_t;
+
+typedef struct grtc_kbinding_t {
+  grtc_elem_t elem;
+  int64_t element_count;
+  grtc_kaccess_t access;
+} grtc_kbinding_t;
+
+typedef struct grtc_kacc_t {
+  grtc_elem_t type;
+  uint32_t init;    // a PRE instruction
+  uint32_t update;  // a LOOP instruction
+} grtc_kacc_t;
+
+typedef struct grtc_kstore_t {
+  uint32_t binding;
+  uint32_t index;      // i64 instruction
+  uint32_t value;      // instruction of the binding's element type
+  uint32_t predicate;  // i1 instruction or GRTC_KINST_NONE
+} grtc_kstore_t;
+
+typedef enum grtc_kernel_kind_e {
+  GRTC_KERNEL_LOOP,
+  GRTC_KERNEL_SORT,
+} grtc_kernel_kind_t;
+
+typedef enum grtc_kpattern_e {
+  GRTC_KPATTERN_NONE,
+  // acc[0] at parallel point (b..., m, n) = sum over k of
+  // lhs[b, m, k] * rhs[b, k, n]; see grtc_kmatmul_t.
+  GRTC_KPATTERN_MATMUL,
+  // acc[0] at output point = 2-D convolution; see grtc_kconv_t.
+  GRTC_KPATTERN_CONV2D,
+} grtc_kpattern_t;
+
+// Element strides are in elements of the binding; the pattern's parallel
+// space is the kernel's: its last two dims are (m, n) and any dims before
+// them are batch dims, each with its own lhs/rhs stride.
+typedef struct grtc_kmatmul_t {
+  uint32_t lhs_binding, rhs_binding;
+  int64_t m, n, k;
+  int64_t lhs_stride_m, lhs_stride_k;
+  int64_t rhs_stride_k, rhs_stride_n;
+  uint32_t batch_rank;  // kernel parallel rank - 2
+  int64_t lhs_batch_strides[GRTC_KERNEL_MAX_RANK];
+  int64_t rhs_batch_strides[GRTC_KERNEL_MAX_RANK];
+  grtc_elem_t lhs_elem, rhs_elem, acc_elem;
+} grtc_kmatmul_t;
+
+// The kernel's parallel space is (n, oh, ow, oc) in that order; element
+// strides map each logical dim into the bindings whatever the source
+// layout. Input positions outside [0, h) x [0, w) read as zero.
+typedef struct grtc_kconv_t {
+  uint32_t input_binding, filter_binding;
+  int64_t n, h, w, c;        // input
+  int64_t kh, kw, oc;        // filter (input channels per group: c/groups)
+  int64_t oh, ow;            // output
+  int64_t stride_h, stride_w, pad_h, pad_w;  // pad: low padding
+  int64_t dilation_h, dilation_w;  // filter (rhs) dilation
+  int64_t groups;            // feature_group_count
+  int64_t input_strides[4];   // n, h, w, c
+  int64_t filter_strides[4];  // kh, kw, ci, oc
+  grtc_elem_t input_elem, filter_elem, acc_elem;
+} grtc_kconv_t;
+
+typedef struct grtc_kernel_t {
+  grt_string_view_t name;  // a C identifier, unique in the module
+  grtc_kernel_kind_t kind;
+  uint32_t binding_count;
+  grtc_kbinding_t* bindings;
+  uint32_t parallel_rank;
+  int64_t parallel_dims[GRTC_KERNEL_MAX_RANK];
+  uint32_t reduction_rank;
+  int64_t reduction_dims[GRTC_KERNEL_MAX_RANK];
+  // Workgroups: the parallel space is cut into tiles of |tile| (tile[d] ==
+  // parallel_dims[d] means dim d is not split; every tile[d] >= 1);
+  // workgroup x covers the x-th tile in row-major order of tile
+  // coordinates. workgroup_count = product of ceil(dims[d] / tile[d]).
+  int64_t tile[GRTC_KERNEL_MAX_RANK];
+  uint32_t workgroup_count;
+  // Scatter-like kernels whose stores may collide run as one workgroup
+  // visiting points in row-major order.
+  bool serial;
+  uint32_t inst_count;
+  grtc_kinst_t* insts;
+  uint32_t acc_count;
+  grtc_kacc_t* accs;
+  uint32_t store_count;
+  grtc_kstore_t* stores;
+  grtc_kpattern_t pattern;
+  grtc_kmatmul_t matmul;
+  grtc_kconv_t conv;
+  struct {
+    uint32_t dimension;
+    uint32_t operand_count;
+    int64_t dims[GRTC_KERNEL_MAX_RANK];  // the operands' shape
+    uint32_t rank;
+    uint32_t comparator;  // i1 instruction
+  } sort;
+} grtc_kernel_t;
+
+// The kernels of one module, in dispatch-op order (DISPATCH ops' kernel
+// attribute indexes |kernels|).
+typedef struct grtc_kernel_set_t {
+  grt_arena_t arena;
+  uint32_t count;
+  uint32_t capacity;
+  grtc_kernel_t** kernels;
+} grtc_kernel_set_t;
+
+void grtc_kernel_set_init(grt_allocator_t allocator, grtc_kernel_set_t* set);
+void grtc_kernel_set_deinit(grtc_kernel_set_t* set);
+// Adds an empty LOOP kernel named |name| (copied) with |binding_count|
+// zeroed bindings; *out_index is its position.
+grt_status_t grtc_kernel_set_add(grtc_kernel_set_t* set, const char* name,
+                                 uint32_t binding_count,
+                                 grtc_kernel_t** out_kernel,
+                                 uint32_t* out_index) GRT_MUST_USE;
+
+// Builders: each appends to the kernel's arrays (growing them in the set's
+// arena) and returns the new instruction's number through |out|.
+grt_status_t grtc_kernel_add_inst(grtc_kernel_set_t* set,
+                                  grtc_kernel_t* kernel,
+                                  const grtc_kinst_t* inst,
+                                  uint32_t* out) GRT_MUST_USE;
+grt_status_t grtc_kernel_add_acc(grtc_kernel_set_t* set, grtc_kernel_t* kernel,
+                                 grtc_elem_t type, uint32_t init,
+                                 uint32_t* out_index) GRT_MUST_USE;
+grt_status_t grtc_kernel_add_store(grtc_kernel_set_t* set,
+                                   grtc_kernel_t* kernel,
+                                   const grtc_kstore_t* store) GRT_MUST_USE;
+// Computes workgroup_count from the dims and tile; errors when a tile is
+// < 1 or the count exceeds UINT32_MAX.
+grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel)
+    GRT_MUST_USE;
+
+// Checks the invariants above (sections, operand order and types, binding
+// and dim numbers, accesses); errors name the kernel and instruction.
+grt_status_t grtc_kernel_verify(const grtc_kernel_t* kernel) GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_KERNEL_IR_H_

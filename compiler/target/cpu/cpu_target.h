@@ -1,0 +1,58 @@
+// The CPU target: every kernel of a module emitted as C against
+// hal/local/kernel_abi.h and built with the system C compiler into one
+// shared object, whose grt_kernel_library_query lists the kernels in
+// kernel-set order (entry point i is kernel i).
+#ifndef GRT_COMPILER_TARGET_CPU_CPU_TARGET_H_
+#define GRT_COMPILER_TARGET_CPU_CPU_TARGET_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/allocator.h"
+#include "base/status.h"
+#include "base/string_builder.h"
+#include "compiler/kernel/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grtc_cpu_options_t {
+  const char* cc;        // NULL: $CC, else "cc"
+  const char* flags;     // extra flags appended to the command (may be NULL)
+  // "host" (-march=native), "generic" (the baseline ISA), or a
+  // comma-separated list such as "avx2,fma" / "avx512f" / "neon".
+  const char* features;  // NULL means "host"
+  int optimization_level;  // 0..3 -> -O0..-O3 (kernels use at least -O2
+                           // unless 0)
+  // Directory for temporaries (NULL: $TMPDIR or /tmp); removed afterwards.
+  const char* temp_dir;
+  // Keep the generated C here when non-NULL (for --dump-after / debugging).
+  const char* keep_source_path;
+} grtc_cpu_options_t;
+
+// The C source of all kernels. With |static_library_name| the library is
+// exported as `const grt_kernel_library_t* <name>_query(uint32_t)` and a
+// `void <name>_register(void)` that calls
+// grt_hal_local_register_static_library (for --output-format=c-static);
+// with NULL it exports grt_kernel_library_query for a shared object.
+grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
+                             const char* static_library_name,
+                             grt_string_builder_t* out) GRT_MUST_USE;
+
+// Emits, compiles and links the kernels into a shared object. On success
+// *out_binary (allocated from |allocator|) holds the .so bytes and
+// *out_format the executable format ("cpu-x86_64", "cpu-aarch64", ...)
+// matching the compiler's target machine (from `cc -dumpmachine`). A
+// compiler failure reports the command and its output.
+grt_status_t grtc_cpu_build(const grtc_kernel_set_t* kernels,
+                            const grtc_cpu_options_t* options,
+                            grt_allocator_t allocator, uint8_t** out_binary,
+                            size_t* out_binary_size,
+                            char out_format[32]) GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_TARGET_CPU_CPU_TARGET_H_

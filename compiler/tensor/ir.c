@@ -1,0 +1,432 @@
+#include "compiler/tensor/ir.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct grtc_top_info_t {
+  const char* name;
+  grtc_scalar_op_t scalar;
+  grtc_top_role_t role;
+} grtc_top_info_t;
+
+static const grtc_top_info_t grtc_top_infos[GRTC_TOP_COUNT] = {
+#define GRTC_TOP_INFO(name, spelling, scalar, role) \
+  {spelling, GRTC_SCALAR_##scalar, GRTC_ROLE_##role},
+    GRTC_TOP_LIST(GRTC_TOP_INFO)
+#undef GRTC_TOP_INFO
+};
+
+const char* grtc_top_kind_name(grtc_top_kind_t kind) {
+  return kind < GRTC_TOP_COUNT ? grtc_top_infos[kind].name : "?";
+}
+grtc_top_role_t grtc_top_kind_role(grtc_top_kind_t kind) {
+  return kind < GRTC_TOP_COUNT ? grtc_top_infos[kind].role : GRTC_ROLE_H;
+}
+grtc_scalar_op_t grtc_top_kind_scalar_op(grtc_top_kind_t kind) {
+  return kind < GRTC_TOP_COUNT ? grtc_top_infos[kind].scalar
+                               : GRTC_SCALAR_NONE;
+}
+bool grtc_top_kind_from_name(grt_string_view_t name, grtc_top_kind_t* out) {
+  for (int i = 0; i < GRTC_TOP_COUNT; ++i) {
+    const char* candidate = grtc_top_infos[i].name;
+    if (strlen(candidate) == name.size &&
+        memcmp(candidate, name.data, name.size) == 0) {
+      *out = (grtc_top_kind_t)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+bool grtc_ttype_same_shape(const grtc_ttype_t* a, const grtc_ttype_t* b) {
+  if (a->rank != b->rank) return false;
+  for (uint32_t i = 0; i < a->rank; ++i) {
+    if (a->dims[i] != b->dims[i]) return false;
+  }
+  return true;
+}
+
+bool grtc_ttype_equal(const grtc_ttype_t* a, const grtc_ttype_t* b) {
+  return a->elem == b->elem && grtc_ttype_same_shape(a, b);
+}
+
+int64_t grtc_ttype_element_count(const grtc_ttype_t* type) {
+  int64_t count = 1;
+  for (uint32_t i = 0; i < type->rank; ++i) count *= type->dims[i];
+  return count;
+}
+
+int64_t grtc_ttype_byte_size(const grtc_ttype_t* type) {
+  return grtc_ttype_element_count(type) *
+         (int64_t)grtc_elem_byte_size(type->elem);
+}
+
+const char* grtc_ttype_format(const grtc_ttype_t* type, char* buffer,
+                              size_t capacity) {
+  size_t used = 0;
+  int n = snprintf(buffer, capacity, "tensor<");
+  if (n > 0) used += (size_t)n;
+  for (uint32_t i = 0; i < type->rank && used < capacity; ++i) {
+    n = snprintf(buffer + used, capacity - used, "%lldx",
+                 (long long)type->dims[i]);
+    if (n > 0) used += (size_t)n;
+  }
+  if (used < capacity) {
+    snprintf(buffer + used, capacity - used, "%s>",
+             grtc_elem_spelling(type->elem));
+  }
+  return buffer;
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+void* grtc_tmodule_alloc(grtc_tmodule_t* module, size_t size) {
+  return grt_arena_alloc_zeroed(&module->arena, size ? size : 1);
+}
+
+static grt_status_t grtc_tmodule_oom(void) {
+  return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                         "out of memory building the tensor IR");
+}
+
+static const char* grtc_tmodule_strdup(grtc_tmodule_t* module,
+                                       grt_string_view_t text) {
+  char* copy = grtc_tmodule_alloc(module, text.size + 1);
+  if (copy && text.size) memcpy(copy, text.data, text.size);
+  return copy;
+}
+
+grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
+                                 grt_allocator_t allocator,
+                                 grtc_tmodule_t** out_module) {
+  *out_module = NULL;
+  grtc_tmodule_t* module = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(allocator, sizeof(*module), (void**)&module));
+  grt_arena_init(allocator, 0, &module->arena);
+  const char* name_copy = grtc_tmodule_strdup(
+      module, grt_make_string_view(name ? name : "module",
+                                   strlen(name ? name : "module")));
+  const char* file_copy = grtc_tmodule_strdup(
+      module, grt_make_string_view(file_name ? file_name : "<input>",
+                                   strlen(file_name ? file_name : "<input>")));
+  if (!name_copy || !file_copy) {
+    grtc_tmodule_destroy(module);
+    return grtc_tmodule_oom();
+  }
+  module->name = grt_make_string_view(name_copy, strlen(name_copy));
+  module->file_name = file_copy;
+  *out_module = module;
+  return grt_ok_status();
+}
+
+void grtc_tmodule_destroy(grtc_tmodule_t* module) {
+  if (!module) return;
+  grt_allocator_t allocator = module->arena.parent;
+  grt_arena_deinit(&module->arena);
+  grt_allocator_free(allocator, module);
+}
+
+grtc_i64s_t grtc_tmodule_i64s(grtc_tmodule_t* module, const int64_t* values,
+                              uint32_t count) {
+  grtc_i64s_t result = {0, NULL};
+  if (count == 0) return result;
+  result.values = grtc_tmodule_alloc(module, count * sizeof(int64_t));
+  if (!result.values) return result;
+  memcpy(result.values, values, count * sizeof(int64_t));
+  result.count = count;
+  return result;
+}
+
+static void grtc_tvalue_init(grtc_tmodule_t* module, grtc_tvalue_t* value,
+                             const grtc_ttype_t* type, uint32_t index) {
+  value->type = *type;
+  value->index = index;
+  value->id = module->next_value_id++;
+}
+
+grt_status_t grtc_tblock_create(grtc_tmodule_t* module,
+                                const grtc_ttype_t* arg_types,
+                                uint32_t arg_count,
+                                grtc_tblock_t** out_block) {
+  *out_block = NULL;
+  grtc_tblock_t* block = grtc_tmodule_alloc(module, sizeof(*block));
+  if (!block) return grtc_tmodule_oom();
+  if (arg_count) {
+    block->args = grtc_tmodule_alloc(module, arg_count * sizeof(grtc_tvalue_t));
+    if (!block->args) return grtc_tmodule_oom();
+  }
+  block->arg_count = arg_count;
+  for (uint32_t i = 0; i < arg_count; ++i) {
+    grtc_tvalue_init(module, &block->args[i], &arg_types[i], i);
+    block->args[i].block = block;
+  }
+  *out_block = block;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_tfunc_create(grtc_tmodule_t* module, grt_string_view_t name,
+                               const grtc_ttype_t* arg_types,
+                               uint32_t arg_count,
+                               const grtc_ttype_t* result_types,
+                               uint32_t result_count,
+                               grtc_tfunc_t** out_func) {
+  *out_func = NULL;
+  grtc_tfunc_t* func = grtc_tmodule_alloc(module, sizeof(*func));
+  const char* name_copy = grtc_tmodule_strdup(module, name);
+  if (!func || !name_copy) return grtc_tmodule_oom();
+  func->name = grt_make_string_view(name_copy, name.size);
+  if (result_count) {
+    func->result_types =
+        grtc_tmodule_alloc(module, result_count * sizeof(grtc_ttype_t));
+    if (!func->result_types) return grtc_tmodule_oom();
+    memcpy(func->result_types, result_types,
+           result_count * sizeof(grtc_ttype_t));
+  }
+  func->result_count = result_count;
+  GRT_RETURN_IF_ERROR(
+      grtc_tblock_create(module, arg_types, arg_count, &func->body));
+  func->body->func = func;
+  if (module->last_func) {
+    module->last_func->next = func;
+  } else {
+    module->first_func = func;
+  }
+  module->last_func = func;
+  *out_func = func;
+  return grt_ok_status();
+}
+
+grtc_tfunc_t* grtc_tmodule_find_func(const grtc_tmodule_t* module,
+                                     grt_string_view_t name) {
+  for (grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+    if (grt_string_view_equal(func->name, name)) return func;
+  }
+  return NULL;
+}
+
+grt_status_t grtc_top_create(grtc_tmodule_t* module, grtc_top_kind_t kind,
+                             grtc_tvalue_t* const* operands,
+                             uint32_t operand_count,
+                             const grtc_ttype_t* result_types,
+                             uint32_t result_count, uint32_t region_count,
+                             grtc_top_t** out_op) {
+  *out_op = NULL;
+  grtc_top_t* op = grtc_tmodule_alloc(module, sizeof(*op));
+  if (!op) return grtc_tmodule_oom();
+  op->kind = kind;
+  if (operand_count) {
+    op->operands =
+        grtc_tmodule_alloc(module, operand_count * sizeof(grtc_tvalue_t*));
+    if (!op->operands) return grtc_tmodule_oom();
+    memcpy(op->operands, operands, operand_count * sizeof(grtc_tvalue_t*));
+  }
+  op->operand_count = operand_count;
+  if (result_count) {
+    op->results =
+        grtc_tmodule_alloc(module, result_count * sizeof(grtc_tvalue_t));
+    if (!op->results) return grtc_tmodule_oom();
+  }
+  op->result_count = result_count;
+  for (uint32_t i = 0; i < result_count; ++i) {
+    grtc_tvalue_init(module, &op->results[i], &result_types[i], i);
+    op->results[i].def = op;
+  }
+  if (region_count) {
+    op->regions =
+        grtc_tmodule_alloc(module, region_count * sizeof(grtc_tblock_t*));
+    if (!op->regions) return grtc_tmodule_oom();
+  }
+  op->region_count = region_count;
+  *out_op = op;
+  return grt_ok_status();
+}
+
+void grtc_top_set_region(grtc_top_t* op, uint32_t index, grtc_tblock_t* block) {
+  op->regions[index] = block;
+  block->parent_op = op;
+  block->func = op->parent ? op->parent->func : NULL;
+}
+
+void grtc_top_copy_location(grtc_top_t* op, const grtc_top_t* from) {
+  op->location = from->location;
+  op->line = from->line;
+  op->column = from->column;
+}
+
+// Regions created before their op was inserted learn their function here.
+static void grtc_tblock_set_func(grtc_tblock_t* block, grtc_tfunc_t* func) {
+  block->func = func;
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      if (op->regions[i]) grtc_tblock_set_func(op->regions[i], func);
+    }
+  }
+}
+
+static void grtc_top_adopt(grtc_tblock_t* block, grtc_top_t* op) {
+  op->parent = block;
+  for (uint32_t i = 0; i < op->region_count; ++i) {
+    if (op->regions[i] && op->regions[i]->func != block->func) {
+      grtc_tblock_set_func(op->regions[i], block->func);
+    }
+  }
+}
+
+void grtc_tblock_append(grtc_tblock_t* block, grtc_top_t* op) {
+  grtc_top_adopt(block, op);
+  op->next = NULL;
+  op->prev = block->last;
+  if (block->last) {
+    block->last->next = op;
+  } else {
+    block->first = op;
+  }
+  block->last = op;
+}
+
+void grtc_tblock_insert_before(grtc_top_t* before, grtc_top_t* op) {
+  grtc_tblock_t* block = before->parent;
+  grtc_top_adopt(block, op);
+  op->next = before;
+  op->prev = before->prev;
+  if (before->prev) {
+    before->prev->next = op;
+  } else {
+    block->first = op;
+  }
+  before->prev = op;
+}
+
+void grtc_top_unlink(grtc_top_t* op) {
+  grtc_tblock_t* block = op->parent;
+  if (!block) return;
+  if (op->prev) {
+    op->prev->next = op->next;
+  } else {
+    block->first = op->next;
+  }
+  if (op->next) {
+    op->next->prev = op->prev;
+  } else {
+    block->last = op->prev;
+  }
+  op->prev = op->next = NULL;
+  op->parent = NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Uses
+//===----------------------------------------------------------------------===//
+
+static void grtc_tblock_replace_uses(grtc_tblock_t* block,
+                                     grtc_tvalue_t* from, grtc_tvalue_t* to) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      if (op->operands[i] == from) op->operands[i] = to;
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      grtc_tblock_replace_uses(op->regions[i], from, to);
+    }
+  }
+}
+
+void grtc_tfunc_replace_uses(grtc_tfunc_t* func, grtc_tvalue_t* from,
+                             grtc_tvalue_t* to) {
+  grtc_tblock_replace_uses(func->body, from, to);
+}
+
+static void grtc_tblock_clear_uses(grtc_tblock_t* block) {
+  for (uint32_t i = 0; i < block->arg_count; ++i) block->args[i].use_count = 0;
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      op->results[i].use_count = 0;
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      grtc_tblock_clear_uses(op->regions[i]);
+    }
+  }
+}
+
+static void grtc_tblock_count_uses(grtc_tblock_t* block) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      ++op->operands[i]->use_count;
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      grtc_tblock_count_uses(op->regions[i]);
+    }
+  }
+}
+
+void grtc_tfunc_recount_uses(grtc_tfunc_t* func) {
+  grtc_tblock_clear_uses(func->body);
+  grtc_tblock_count_uses(func->body);
+}
+
+static bool grtc_top_has_effects(const grtc_top_t* op) {
+  grtc_top_role_t role = grtc_top_kind_role(op->kind);
+  if (op->kind == GRTC_TOP_DISPATCH) return false;
+  return role == GRTC_ROLE_C || role == GRTC_ROLE_H;
+}
+
+// Removes dead ops in |block| (last to first, so chains go in one sweep);
+// returns whether anything was removed.
+static bool grtc_tblock_remove_dead_ops(grtc_tblock_t* block) {
+  bool removed = false;
+  for (grtc_top_t* op = block->last; op;) {
+    grtc_top_t* prev = op->prev;
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      removed |= grtc_tblock_remove_dead_ops(op->regions[i]);
+    }
+    bool used = false;
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      used |= op->results[i].use_count != 0;
+    }
+    if (!used && !grtc_top_has_effects(op)) {
+      for (uint32_t i = 0; i < op->operand_count; ++i) {
+        --op->operands[i]->use_count;
+      }
+      grtc_top_unlink(op);
+      removed = true;
+    }
+    op = prev;
+  }
+  return removed;
+}
+
+void grtc_tfunc_remove_dead_ops(grtc_tfunc_t* func) {
+  grtc_tfunc_recount_uses(func);
+  while (grtc_tblock_remove_dead_ops(func->body)) {
+    grtc_tfunc_recount_uses(func);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+grt_status_t grtc_top_error(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            const char* format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  grt_string_view_t file;
+  uint32_t line = 0, column = 0;
+  if (op->location &&
+      grtc_location_file_position(op->location, &file, &line, &column)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s:%u:%u: error: %s", (int)file.size, file.data,
+                           line, column, message);
+  }
+  return grtc_error_at(module->file_name, op->line, op->column, "%s", message);
+}

@@ -1,0 +1,384 @@
+// The tensor IR: what every front-end imports into and every pass after it
+// works on (ARCHITECTURE.md §6).
+//
+// SSA values of static-shaped tensors (scalars are rank-0 tensors: arith
+// ops, tensor.extract and index values all become rank-0 tensors, so one
+// set of ops and one lowering serves them), ops from one table
+// (GRTC_TOP_LIST) with their attributes decoded into grtc_top_attrs_t,
+// single-block regions for op bodies (reduce, sort, while, if, case,
+// scatter), and functions grouped in a module. Everything lives in the
+// module's arena.
+//
+// Passes in order: verify (verify.h), fold (fold.h), dispatch region
+// formation (compiler/dispatch), memory planning and host code generation
+// (compiler/host). Dispatch formation replaces computation with DISPATCH
+// ops; after it a function holds only the ops listed as "host" below.
+#ifndef GRT_COMPILER_TENSOR_IR_H_
+#define GRT_COMPILER_TENSOR_IR_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/status.h"
+#include "base/string_view.h"
+#include "compiler/kernel/scalar.h"
+#include "compiler/mlir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRTC_MAX_RANK 8
+
+typedef struct grtc_ttype_t {
+  grtc_elem_t elem;
+  uint32_t rank;
+  int64_t dims[GRTC_MAX_RANK];  // all >= 0 (static shapes)
+} grtc_ttype_t;
+
+bool grtc_ttype_equal(const grtc_ttype_t* a, const grtc_ttype_t* b);
+bool grtc_ttype_same_shape(const grtc_ttype_t* a, const grtc_ttype_t* b);
+int64_t grtc_ttype_element_count(const grtc_ttype_t* type);
+int64_t grtc_ttype_byte_size(const grtc_ttype_t* type);
+// "tensor<2x3xf32>" into |buffer|; returns |buffer|.
+const char* grtc_ttype_format(const grtc_ttype_t* type, char* buffer,
+                              size_t capacity);
+#define GRTC_TTYPE_FORMAT_CAPACITY 160
+
+typedef struct grtc_top_t grtc_top_t;
+typedef struct grtc_tblock_t grtc_tblock_t;
+typedef struct grtc_tfunc_t grtc_tfunc_t;
+
+typedef struct grtc_tvalue_t {
+  grtc_ttype_t type;
+  grtc_top_t* def;       // NULL for block arguments
+  grtc_tblock_t* block;  // block arguments: their block
+  uint32_t index;        // result or argument index
+  uint32_t id;           // unique in the module, for printing and maps
+  uint32_t use_count;    // kept current by grtc_tfunc_recount_uses
+} grtc_tvalue_t;
+
+// X(NAME, op name as printed, scalar op for elementwise ops, role)
+// Roles: E elementwise (operands and result share the shape; SELECT takes
+// an i1 predicate, COMPARE gives i1), S structural (moves or replicates
+// elements), R reduction-like (reduce, reduce_window, dot, convolution),
+// C control flow, H host-only (never inside a dispatch), O other compute.
+// Ops marked "host" in the comments may remain after dispatch formation.
+#define GRTC_TOP_LIST(X)                                                  \
+  /* host: rodata; attrs.constant, attrs.unfoldable */                    \
+  X(CONSTANT, "stablehlo.constant", NONE, O)                              \
+  /* attrs.dim = iota_dimension */                                        \
+  X(IOTA, "stablehlo.iota", NONE, O)                                      \
+  X(ADD, "stablehlo.add", ADD, E)                                         \
+  X(SUBTRACT, "stablehlo.subtract", SUB, E)                               \
+  X(MULTIPLY, "stablehlo.multiply", MUL, E)                               \
+  X(DIVIDE, "stablehlo.divide", DIV, E)                                   \
+  X(REMAINDER, "stablehlo.remainder", REM, E)                             \
+  X(POWER, "stablehlo.power", POW, E)                                     \
+  X(MAXIMUM, "stablehlo.maximum", MAX, E)                                 \
+  X(MINIMUM, "stablehlo.minimum", MIN, E)                                 \
+  X(AND, "stablehlo.and", AND, E)                                         \
+  X(OR, "stablehlo.or", OR, E)                                            \
+  X(XOR, "stablehlo.xor", XOR, E)                                         \
+  X(SHIFT_LEFT, "stablehlo.shift_left", SHL, E)                           \
+  X(SHIFT_RIGHT_ARITHMETIC, "stablehlo.shift_right_arithmetic", SHRA, E)  \
+  X(SHIFT_RIGHT_LOGICAL, "stablehlo.shift_right_logical", SHRL, E)        \
+  X(ATAN2, "stablehlo.atan2", ATAN2, E)                                   \
+  X(NOT, "stablehlo.not", NOT, E)                                         \
+  X(ABS, "stablehlo.abs", ABS, E)                                         \
+  X(NEGATE, "stablehlo.negate", NEG, E)                                   \
+  X(SIGN, "stablehlo.sign", SIGN, E)                                      \
+  X(EXPONENTIAL, "stablehlo.exponential", EXP, E)                         \
+  X(EXPONENTIAL_MINUS_ONE, "stablehlo.exponential_minus_one", EXPM1, E)   \
+  X(LOG, "stablehlo.log", LOG, E)                                         \
+  X(LOG_PLUS_ONE, "stablehlo.log_plus_one", LOG1P, E)                     \
+  X(LOGISTIC, "stablehlo.logistic", LOGISTIC, E)                          \
+  X(SQRT, "stablehlo.sqrt", SQRT, E)                                      \
+  X(RSQRT, "stablehlo.rsqrt", RSQRT, E)                                   \
+  X(CBRT, "stablehlo.cbrt", CBRT, E)                                      \
+  X(TANH, "stablehlo.tanh", TANH, E)                                      \
+  X(SINE, "stablehlo.sine", SIN, E)                                       \
+  X(COSINE, "stablehlo.cosine", COS, E)                                   \
+  X(TAN, "stablehlo.tan", TAN, E)                                         \
+  X(FLOOR, "stablehlo.floor", FLOOR, E)                                   \
+  X(CEIL, "stablehlo.ceil", CEIL, E)                                      \
+  X(ROUND_NEAREST_AFZ, "stablehlo.round_nearest_afz", ROUND_AFZ, E)       \
+  X(ROUND_NEAREST_EVEN, "stablehlo.round_nearest_even", ROUND_EVEN, E)    \
+  X(IS_FINITE, "stablehlo.is_finite", IS_FINITE, E)                       \
+  X(POPCNT, "stablehlo.popcnt", POPCNT, E)                                \
+  X(COUNT_LEADING_ZEROS, "stablehlo.count_leading_zeros", CLZ, E)         \
+  /* operands (pred, on_true, on_false); pred may be rank 0 */            \
+  X(SELECT, "stablehlo.select", SELECT, E)                                \
+  /* operands (min, x, max); min/max may be rank 0 */                     \
+  X(CLAMP, "stablehlo.clamp", CLAMP, E)                                   \
+  /* attrs.compare_direction, attrs.compare_type */                       \
+  X(COMPARE, "stablehlo.compare", NONE, E)                                \
+  X(CONVERT, "stablehlo.convert", NONE, E)                                \
+  X(BITCAST_CONVERT, "stablehlo.bitcast_convert", NONE, E)                \
+  /* attrs.dims = broadcast_dimensions */                                 \
+  X(BROADCAST_IN_DIM, "stablehlo.broadcast_in_dim", NONE, S)              \
+  /* host when its operand is materialized: a view of the same bytes */   \
+  X(RESHAPE, "stablehlo.reshape", NONE, S)                                \
+  /* attrs.dims = permutation */                                          \
+  X(TRANSPOSE, "stablehlo.transpose", NONE, S)                            \
+  /* attrs.start, attrs.limit, attrs.strides */                           \
+  X(SLICE, "stablehlo.slice", NONE, S)                                    \
+  /* operands (operand, start indices as rank-0 tensors...);              \
+     attrs.sizes = slice_sizes */                                         \
+  X(DYNAMIC_SLICE, "stablehlo.dynamic_slice", NONE, S)                    \
+  /* operands (operand, update, start indices as rank-0 tensors...) */    \
+  X(DYNAMIC_UPDATE_SLICE, "stablehlo.dynamic_update_slice", NONE, S)      \
+  /* attrs.dim = dimension */                                             \
+  X(CONCATENATE, "stablehlo.concatenate", NONE, S)                        \
+  /* operands (operand, padding value); attrs.low, high, interior */      \
+  X(PAD, "stablehlo.pad", NONE, S)                                        \
+  /* attrs.dims = dimensions */                                           \
+  X(REVERSE, "stablehlo.reverse", NONE, S)                                \
+  /* stablehlo.dot imports as dot_general; attrs.dot */                   \
+  X(DOT_GENERAL, "stablehlo.dot_general", NONE, R)                        \
+  /* operands (lhs, rhs); attrs.conv */                                   \
+  X(CONVOLUTION, "stablehlo.convolution", NONE, R)                        \
+  /* operands (inputs..., inits...); regions[0] the body with 2N rank-0   \
+     args ending in YIELD; attrs.dims = dimensions */                     \
+  X(REDUCE, "stablehlo.reduce", NONE, R)                                  \
+  /* as REDUCE; attrs.window */                                           \
+  X(REDUCE_WINDOW, "stablehlo.reduce_window", NONE, R)                    \
+  /* operands (operand, start_indices); attrs.gather */                   \
+  X(GATHER, "stablehlo.gather", NONE, O)                                  \
+  /* operands (inputs..., scatter_indices, updates...); regions[0] the    \
+     update computation; attrs.scatter */                                 \
+  X(SCATTER, "stablehlo.scatter", NONE, O)                                \
+  /* regions[0] the comparator; attrs.dim, attrs.is_stable */             \
+  X(SORT, "stablehlo.sort", NONE, O)                                      \
+  /* host: regions[0] cond (YIELD of an i1 rank-0), regions[1] body */    \
+  X(WHILE, "stablehlo.while", NONE, C)                                    \
+  /* host: operand the i1 predicate; regions[0] true, regions[1] false */ \
+  X(IF, "stablehlo.if", NONE, C)                                          \
+  /* host: operand the i32 index; regions[i] the branches (last is the    \
+     default for out-of-range indices) */                                 \
+  X(CASE, "stablehlo.case", NONE, C)                                      \
+  /* host: attrs.callee */                                                \
+  X(CALL, "func.call", NONE, C)                                           \
+  /* host: a function's terminator */                                     \
+  X(RETURN, "func.return", NONE, C)                                       \
+  /* host: a region's terminator (stablehlo.return) */                    \
+  X(YIELD, "stablehlo.return", NONE, C)                                   \
+  /* identity on its operands (stablehlo/util optimization_barrier) */    \
+  X(OPTIMIZATION_BARRIER, "stablehlo.optimization_barrier", NONE, S)      \
+  /* host: check module calls, no results */                              \
+  X(CHECK_EQ, "check.expect_eq", NONE, H)                                 \
+  /* attrs.atol, attrs.rtol */                                            \
+  X(CHECK_ALMOST_EQ, "check.expect_almost_eq", NONE, H)                   \
+  X(CHECK_TRUE, "check.expect_true", NONE, H)                             \
+  X(CHECK_FALSE, "check.expect_false", NONE, H)                           \
+  /* host: attrs.kernel, operands the inputs, results the outputs */      \
+  X(DISPATCH, "dispatch", NONE, H)
+
+typedef enum grtc_top_kind_e {
+#define GRTC_TOP_ENUM(name, spelling, scalar, role) GRTC_TOP_##name,
+  GRTC_TOP_LIST(GRTC_TOP_ENUM)
+#undef GRTC_TOP_ENUM
+  GRTC_TOP_COUNT
+} grtc_top_kind_t;
+
+typedef enum grtc_top_role_e {
+  GRTC_ROLE_E,
+  GRTC_ROLE_S,
+  GRTC_ROLE_R,
+  GRTC_ROLE_O,
+  GRTC_ROLE_C,
+  GRTC_ROLE_H,
+} grtc_top_role_t;
+
+const char* grtc_top_kind_name(grtc_top_kind_t kind);
+grtc_top_role_t grtc_top_kind_role(grtc_top_kind_t kind);
+// The scalar op an elementwise kind applies (GRTC_SCALAR_NONE otherwise).
+grtc_scalar_op_t grtc_top_kind_scalar_op(grtc_top_kind_t kind);
+// By printed name ("stablehlo.add"); false when none has it.
+bool grtc_top_kind_from_name(grt_string_view_t name, grtc_top_kind_t* out);
+
+typedef struct grtc_i64s_t {
+  uint32_t count;
+  int64_t* values;
+} grtc_i64s_t;
+
+typedef struct grtc_dot_dims_t {
+  grtc_i64s_t lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
+} grtc_dot_dims_t;
+
+// stablehlo.convolution; absent attributes take the spec's defaults
+// (strides and dilations 1, padding 0, group counts 1).
+typedef struct grtc_conv_dims_t {
+  int64_t input_batch, input_feature;
+  grtc_i64s_t input_spatial;
+  int64_t kernel_input_feature, kernel_output_feature;
+  grtc_i64s_t kernel_spatial;
+  int64_t output_batch, output_feature;
+  grtc_i64s_t output_spatial;
+  grtc_i64s_t window_strides, padding_low, padding_high;
+  grtc_i64s_t lhs_dilation, rhs_dilation;
+  int64_t feature_group_count, batch_group_count;
+} grtc_conv_dims_t;
+
+// stablehlo.reduce_window; per operand dimension, defaults filled in.
+typedef struct grtc_window_t {
+  grtc_i64s_t dimensions, strides, base_dilations, window_dilations;
+  grtc_i64s_t padding_low, padding_high;
+} grtc_window_t;
+
+typedef struct grtc_gather_dims_t {
+  grtc_i64s_t offset_dims, collapsed_slice_dims, operand_batching_dims;
+  grtc_i64s_t start_indices_batching_dims, start_index_map, slice_sizes;
+  int64_t index_vector_dim;
+  bool indices_are_sorted;
+} grtc_gather_dims_t;
+
+typedef struct grtc_scatter_dims_t {
+  grtc_i64s_t update_window_dims, inserted_window_dims, input_batching_dims;
+  grtc_i64s_t scatter_indices_batching_dims, scatter_dims_to_operand_dims;
+  int64_t index_vector_dim;
+  bool indices_are_sorted, unique_indices;
+} grtc_scatter_dims_t;
+
+// Decoded attributes; which fields an op uses is noted in GRTC_TOP_LIST.
+typedef struct grtc_top_attrs_t {
+  grtc_i64s_t dims;
+  int64_t dim;
+  grtc_i64s_t start, limit, strides;  // slice
+  grtc_i64s_t low, high, interior;    // pad
+  grtc_i64s_t sizes;                  // dynamic_slice
+  grtc_compare_direction_t compare_direction;
+  grtc_compare_type_t compare_type;
+  struct {
+    // Little-endian element bytes of the result type (i1: one byte, 0/1);
+    // a splat holds one element.
+    const uint8_t* data;
+    size_t size;
+    bool splat;
+  } constant;
+  bool unfoldable;  // util.unfoldable_constant: folding must leave it alone
+  grtc_dot_dims_t dot;
+  grtc_conv_dims_t conv;
+  grtc_window_t window;
+  grtc_gather_dims_t gather;
+  grtc_scatter_dims_t scatter;
+  bool is_stable;  // sort
+  grtc_tfunc_t* callee;
+  double atol, rtol;  // check.expect_almost_eq (defaults 1e-4, 0)
+  uint32_t kernel;    // dispatch: index into the module's kernel set
+} grtc_top_attrs_t;
+
+struct grtc_top_t {
+  grtc_top_kind_t kind;
+  // For diagnostics and debug info: the op's loc(...) (may be NULL) and
+  // where its name was written in the input.
+  const grtc_location_t* location;
+  uint32_t line, column;
+  uint32_t operand_count;
+  grtc_tvalue_t** operands;
+  uint32_t result_count;
+  grtc_tvalue_t* results;
+  uint32_t region_count;
+  grtc_tblock_t** regions;
+  grtc_top_attrs_t attrs;
+  grtc_tblock_t* parent;
+  grtc_top_t* prev;
+  grtc_top_t* next;
+};
+
+struct grtc_tblock_t {
+  uint32_t arg_count;
+  grtc_tvalue_t* args;
+  grtc_top_t* first;
+  grtc_top_t* last;
+  grtc_top_t* parent_op;  // NULL for a function body
+  grtc_tfunc_t* func;
+};
+
+struct grtc_tfunc_t {
+  grt_string_view_t name;  // arena copy, NUL-terminated
+  bool is_public;          // public functions are exported
+  uint32_t result_count;
+  grtc_ttype_t* result_types;
+  grtc_tblock_t* body;     // arguments are the body's block arguments
+  const grtc_location_t* location;
+  uint32_t line, column;
+  grtc_tfunc_t* next;
+};
+
+typedef struct grtc_tmodule_t {
+  grt_arena_t arena;
+  grt_string_view_t name;  // module @name, "module" when unnamed
+  const char* file_name;   // for diagnostics (arena copy)
+  grtc_tfunc_t* first_func;
+  grtc_tfunc_t* last_func;
+  uint32_t next_value_id;
+} grtc_tmodule_t;
+
+grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
+                                 grt_allocator_t allocator,
+                                 grtc_tmodule_t** out_module) GRT_MUST_USE;
+void grtc_tmodule_destroy(grtc_tmodule_t* module);
+
+grt_status_t grtc_tfunc_create(grtc_tmodule_t* module, grt_string_view_t name,
+                               const grtc_ttype_t* arg_types,
+                               uint32_t arg_count,
+                               const grtc_ttype_t* result_types,
+                               uint32_t result_count,
+                               grtc_tfunc_t** out_func) GRT_MUST_USE;
+grtc_tfunc_t* grtc_tmodule_find_func(const grtc_tmodule_t* module,
+                                     grt_string_view_t name);
+
+// A detached block (for op regions) with |arg_count| arguments.
+grt_status_t grtc_tblock_create(grtc_tmodule_t* module,
+                                const grtc_ttype_t* arg_types,
+                                uint32_t arg_count,
+                                grtc_tblock_t** out_block) GRT_MUST_USE;
+
+// A detached op with its results typed |result_types| and room for
+// |region_count| regions (set op->regions[i] with grtc_top_set_region).
+// Attributes start zeroed; the caller fills op->attrs (arrays from
+// grtc_tmodule_i64s). Insert it with grtc_tblock_append/insert_before.
+grt_status_t grtc_top_create(grtc_tmodule_t* module, grtc_top_kind_t kind,
+                             grtc_tvalue_t* const* operands,
+                             uint32_t operand_count,
+                             const grtc_ttype_t* result_types,
+                             uint32_t result_count, uint32_t region_count,
+                             grtc_top_t** out_op) GRT_MUST_USE;
+void grtc_top_set_region(grtc_top_t* op, uint32_t index, grtc_tblock_t* block);
+// Copies location and line/column from |from|.
+void grtc_top_copy_location(grtc_top_t* op, const grtc_top_t* from);
+
+void grtc_tblock_append(grtc_tblock_t* block, grtc_top_t* op);
+void grtc_tblock_insert_before(grtc_top_t* before, grtc_top_t* op);
+// Unlinks |op| from its block (its operands' use counts are not changed).
+void grtc_top_unlink(grtc_top_t* op);
+
+// An arena copy of |values| (NULL when count is 0).
+grtc_i64s_t grtc_tmodule_i64s(grtc_tmodule_t* module, const int64_t* values,
+                              uint32_t count);
+void* grtc_tmodule_alloc(grtc_tmodule_t* module, size_t size);  // zeroed
+
+// Rewrites every use of |from| in |func| (nested regions included) to |to|.
+void grtc_tfunc_replace_uses(grtc_tfunc_t* func, grtc_tvalue_t* from,
+                             grtc_tvalue_t* to);
+// Recomputes use_count of every value in |func|.
+void grtc_tfunc_recount_uses(grtc_tfunc_t* func);
+// Removes ops whose results are all unused, except those with effects
+// (roles C and H other than DISPATCH: calls, terminators, control flow,
+// checks), repeatedly, and recounts uses.
+void grtc_tfunc_remove_dead_ops(grtc_tfunc_t* func);
+
+// "file:line:col: error: <message>" at |op| (its loc's file position when
+// it has one, else where it was written).
+grt_status_t grtc_top_error(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            const char* format, ...) GRT_PRINTF_LIKE(3, 4)
+    GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_TENSOR_IR_H_
