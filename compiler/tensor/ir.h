@@ -267,7 +267,14 @@ typedef struct grtc_top_attrs_t {
   bool is_stable;  // sort
   grtc_tfunc_t* callee;
   double atol, rtol;  // check.expect_almost_eq (defaults 1e-4, 0)
-  uint32_t kernel;    // dispatch: index into the module's kernel set
+  // DISPATCH: index into the module's kernel set. The kernel's bindings
+  // are the operands in order, then the results in order, except that a
+  // tied result (|tied|: result 0 lives in operand |tied_operand|'s buffer,
+  // updated in place, e.g. scatter) has no binding of its own. A tied
+  // operand has no uses after the DISPATCH.
+  uint32_t kernel;
+  bool tied;
+  uint32_t tied_operand;
 } grtc_top_attrs_t;
 
 struct grtc_top_t {
