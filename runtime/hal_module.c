@@ -275,6 +275,81 @@ static grt_status_t grt_runtime_allocator_allocate(void* module_data,
   return grt_ok_status();
 }
 
+static void grt_runtime_release_imported_vm_buffer(void* user_data,
+                                                   void* host_pointer) {
+  (void)host_pointer;
+  grt_vm_buffer_release((grt_vm_buffer_t*)user_data);
+}
+
+// allocator.import(allocator r, source r (vm.buffer), offset I, length I) -> r
+// Compiled programs use their constants (rodata) in place: where the
+// device can use host memory the bytes are wrapped without a copy and the
+// vm.buffer is kept alive by the HAL buffer; elsewhere a device buffer is
+// allocated and filled once. The wrapped memory may be a read-only mapping
+// of the module file: programs must only read it (kernels take constants
+// as inputs, never as outputs).
+static grt_status_t grt_runtime_allocator_import(void* module_data,
+                                                 void* state,
+                                                 const void* args,
+                                                 void* results) {
+  grt_runtime_hal_module_data_t* data = module_data;
+  const struct {
+    grt_vm_ref_t allocator;
+    grt_vm_ref_t source;
+    int64_t offset;
+    int64_t length;
+  }* in = args;
+  grt_hal_allocator_t* allocator = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->allocator,
+                                      &grt_runtime_hal_allocator_type,
+                                      "allocator", (void**)&allocator));
+  grt_vm_buffer_t* source = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->source, grt_vm_buffer_type(),
+                                      "source", (void**)&source));
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(in->length, "length", &length));
+  uint64_t source_length = grt_vm_buffer_length(source);
+  if (offset > source_length) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "offset %llu is past the end of the %llu-byte source",
+                           (unsigned long long)offset,
+                           (unsigned long long)source_length);
+  }
+  if (length == GRT_HAL_WHOLE_BUFFER) length = source_length - offset;
+  const void* bytes = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_buffer_map_read(source, offset, length, &bytes));
+  grt_hal_buffer_params_t params = {
+      GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL | GRT_HAL_MEMORY_TYPE_HOST_VISIBLE,
+      GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
+  grt_hal_buffer_release_callback_t release = {
+      grt_runtime_release_imported_vm_buffer, source};
+  grt_hal_buffer_t* buffer = NULL;
+  grt_status_t status = grt_hal_allocator_import_host_buffer(
+      allocator, params, (void*)bytes, length, release, &buffer);
+  if (grt_status_is_ok(status)) {
+    grt_vm_buffer_retain(source);  // released by |release|
+  } else if (grt_status_code(status) == GRT_STATUS_UNIMPLEMENTED) {
+    grt_status_free(status);
+    grt_hal_buffer_params_t device_params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
+                                             GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
+    GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(
+        allocator, device_params, length, &buffer));
+    status = length ? grt_hal_device_transfer_h2d(data->device, bytes, buffer,
+                                                  0, (size_t)length)
+                    : grt_ok_status();
+    if (!grt_status_is_ok(status)) {
+      grt_hal_buffer_release(buffer);
+      return status;
+    }
+  } else {
+    return status;
+  }
+  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  return grt_ok_status();
+}
+
 // buffer.subspan(buffer r, offset I, length I) -> r
 static grt_status_t grt_runtime_buffer_subspan(void* module_data, void* state,
                                                const void* args,
@@ -1200,6 +1275,7 @@ static grt_status_t grt_runtime_fence_await(void* module_data, void* state,
 // docs/runtime.md.
 static const grt_vm_native_export_t grt_runtime_hal_exports[] = {
     {"allocator.allocate", "0riiI_r", grt_runtime_allocator_allocate},
+    {"allocator.import", "0rrII_r", grt_runtime_allocator_import},
     {"buffer.length", "0r_I", grt_runtime_buffer_length},
     {"buffer.load", "0rIi_i", grt_runtime_buffer_load},
     {"buffer.store", "0irIi_v", grt_runtime_buffer_store},

@@ -142,6 +142,65 @@ static grt_vm_ref_t allocate_buffer(int64_t size) {
   return buffer;
 }
 
+// allocator.import wraps a vm.buffer's bytes (zero-copy on local-sync): the
+// HAL buffer reads the imported range and outlives the caller's reference
+// to the vm.buffer; bad ranges and types fail naming what is wrong.
+static void test_allocator_import(void** state) {
+  (void)state;
+  grt_vm_ref_t device = device_ref();
+  grt_vm_variant_t device_args[] = {ref_arg(&device)};
+  GRT_EXPECT_OK(call("device.allocator", device_args, 1));
+  grt_vm_ref_t allocator = result_ref(
+      0, grt_vm_instance_lookup_type(f.instance,
+                                     grt_make_cstring_view("hal.allocator")));
+  grt_vm_ref_t source = text_ref("0123456789abcdef");
+  grt_vm_variant_t import_args[] = {ref_arg(&allocator), ref_arg(&source),
+                                    grt_vm_variant_i64(4),
+                                    grt_vm_variant_i64(8)};
+  GRT_EXPECT_OK(call("allocator.import", import_args, 4));
+  grt_vm_ref_t buffer = result_ref(0, &grt_runtime_hal_buffer_type);
+  grt_vm_ref_release(&source);  // the imported buffer keeps the bytes alive
+  grt_vm_variant_t length_args[] = {ref_arg(&buffer)};
+  GRT_EXPECT_OK(call("buffer.length", length_args, 1));
+  assert_int_equal(result_i64(0), 8);
+  grt_vm_variant_t load_args[] = {ref_arg(&buffer), grt_vm_variant_i64(0),
+                                  grt_vm_variant_i32(4)};
+  GRT_EXPECT_OK(call("buffer.load", load_args, 3));
+  int32_t expected = 0;
+  memcpy(&expected, "4567", 4);
+  assert_int_equal(result_i64(0), expected);
+  grt_vm_ref_release(&buffer);
+
+  // -1: to the end of the source.
+  source = text_ref("xyz");
+  import_args[1] = ref_arg(&source);
+  import_args[2] = grt_vm_variant_i64(1);
+  import_args[3] = grt_vm_variant_i64(-1);
+  GRT_EXPECT_OK(call("allocator.import", import_args, 4));
+  buffer = result_ref(0, &grt_runtime_hal_buffer_type);
+  grt_vm_variant_t tail_args[] = {ref_arg(&buffer)};
+  GRT_EXPECT_OK(call("buffer.length", tail_args, 1));
+  assert_int_equal(result_i64(0), 2);
+  grt_vm_ref_release(&buffer);
+
+  import_args[2] = grt_vm_variant_i64(4);
+  grt_expect_error(call("allocator.import", import_args, 4),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "offset 4 is past the end of the 3-byte source");
+  import_args[2] = grt_vm_variant_i64(0);
+  import_args[3] = grt_vm_variant_i64(-2);
+  grt_expect_error(call("allocator.import", import_args, 4),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "length must be >= 0 or -1 (the whole buffer), got -2");
+  import_args[1] = ref_arg(&allocator);
+  import_args[3] = grt_vm_variant_i64(1);
+  grt_expect_error(call("allocator.import", import_args, 4),
+                   GRT_STATUS_INVALID_ARGUMENT, "argument 'source'");
+  grt_vm_ref_release(&source);
+  grt_vm_ref_release(&allocator);
+  grt_vm_ref_release(&device);
+}
+
 static void test_types_register_once(void** state) {
   (void)state;
   size_t count = grt_vm_instance_type_count(f.instance);
@@ -583,6 +642,7 @@ static void test_executables_and_dispatch(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_types_register_once, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_allocator_import, setup, teardown),
       cmocka_unit_test_setup_teardown(test_devices_and_buffers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_buffer_views, setup, teardown),
       cmocka_unit_test_setup_teardown(test_command_buffers_and_fences, setup,
