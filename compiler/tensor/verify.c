@@ -1,0 +1,1400 @@
+// grtc_tensor_verify: per-op operand, attribute and result-type checks, with
+// result shapes inferred by the StableHLO spec's rules.
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/tensor/passes.h"
+
+typedef struct grtc_verifier_t {
+  const grtc_tmodule_t* module;
+  const grtc_tfunc_t* func;
+  // Rotating buffers so one diagnostic can format several types.
+  char types[4][GRTC_TTYPE_FORMAT_CAPACITY];
+  uint32_t next_type;
+} grtc_verifier_t;
+
+static const char* grtc_vfmt(grtc_verifier_t* v, const grtc_ttype_t* type) {
+  char* buffer = v->types[v->next_type++ % 4];
+  return grtc_ttype_format(type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
+}
+
+#define VNAME(op) grtc_top_kind_name((op)->kind)
+#define VERR(op, format, ...)                                       \
+  grtc_top_error(v->module, (op), "'%s' " format, VNAME(op), \
+                 ##__VA_ARGS__)
+
+static grtc_ttype_t grtc_vtype(grtc_elem_t elem, uint32_t rank,
+                               const int64_t* dims) {
+  grtc_ttype_t type;
+  memset(&type, 0, sizeof(type));
+  type.elem = elem;
+  type.rank = rank;
+  if (rank && dims) memcpy(type.dims, dims, rank * sizeof(int64_t));
+  return type;
+}
+
+static const grtc_ttype_t* grtc_vop(const grtc_top_t* op, uint32_t i) {
+  return &op->operands[i]->type;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_verify_counts(grtc_verifier_t* v,
+                                       const grtc_top_t* op,
+                                       uint32_t min_operands,
+                                       uint32_t max_operands,
+                                       uint32_t results) {
+  if (op->operand_count < min_operands || op->operand_count > max_operands) {
+    if (min_operands == max_operands) {
+      return VERR(op, "takes %u operands, got %u", min_operands,
+                  op->operand_count);
+    }
+    return VERR(op, "takes %u to %u operands, got %u", min_operands,
+                max_operands, op->operand_count);
+  }
+  if (op->result_count != results) {
+    return VERR(op, "has %u results, expected %u", op->result_count, results);
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_result(grtc_verifier_t* v,
+                                       const grtc_top_t* op, uint32_t index,
+                                       const grtc_ttype_t* inferred) {
+  const grtc_ttype_t* declared = &op->results[index].type;
+  if (grtc_ttype_equal(declared, inferred)) return grt_ok_status();
+  if (op->result_count == 1) {
+    return VERR(op, "result type %s differs from the inferred %s",
+                grtc_vfmt(v, declared), grtc_vfmt(v, inferred));
+  }
+  return VERR(op, "result %u type %s differs from the inferred %s", index,
+              grtc_vfmt(v, declared), grtc_vfmt(v, inferred));
+}
+
+static grt_status_t grtc_verify_same_types(grtc_verifier_t* v,
+                                           const grtc_top_t* op,
+                                           const grtc_ttype_t* a,
+                                           const grtc_ttype_t* b) {
+  if (grtc_ttype_equal(a, b)) return grt_ok_status();
+  return VERR(op, "operand types %s and %s differ", grtc_vfmt(v, a),
+              grtc_vfmt(v, b));
+}
+
+static grt_status_t grtc_verify_elem(grtc_verifier_t* v, const grtc_top_t* op,
+                                     const char* what, grtc_elem_t got,
+                                     grtc_elem_t expected) {
+  if (got == expected) return grt_ok_status();
+  return VERR(op, "%s element type %s differs from %s", what,
+              grtc_elem_spelling(got), grtc_elem_spelling(expected));
+}
+
+// |what| dimension list: each entry in [0, rank) and none repeated.
+static grt_status_t grtc_verify_dim_list(grtc_verifier_t* v,
+                                         const grtc_top_t* op,
+                                         const char* what, grtc_i64s_t dims,
+                                         int64_t rank) {
+  for (uint32_t i = 0; i < dims.count; ++i) {
+    if (dims.values[i] < 0 || dims.values[i] >= rank) {
+      return VERR(op, "%s[%u] = %lld is out of range [0, %lld)", what, i,
+                  (long long)dims.values[i], (long long)rank);
+    }
+    for (uint32_t j = 0; j < i; ++j) {
+      if (dims.values[j] == dims.values[i]) {
+        return VERR(op, "%s repeats dimension %lld", what,
+                    (long long)dims.values[i]);
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_sorted(grtc_verifier_t* v,
+                                       const grtc_top_t* op, const char* what,
+                                       grtc_i64s_t dims) {
+  for (uint32_t i = 1; i < dims.count; ++i) {
+    if (dims.values[i] <= dims.values[i - 1]) {
+      return VERR(op, "%s must be increasing", what);
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_list_size(grtc_verifier_t* v,
+                                          const grtc_top_t* op,
+                                          const char* what, grtc_i64s_t list,
+                                          uint32_t expected,
+                                          const char* expected_what) {
+  if (list.count == expected) return grt_ok_status();
+  return VERR(op, "%s has %u entries, expected %u (%s)", what, list.count,
+              expected, expected_what);
+}
+
+static bool grtc_dims_contain(grtc_i64s_t dims, int64_t dim) {
+  for (uint32_t i = 0; i < dims.count; ++i) {
+    if (dims.values[i] == dim) return true;
+  }
+  return false;
+}
+
+// Optional per-dimension attributes (count 0: the spec's default).
+static int64_t grtc_attr_at(grtc_i64s_t list, uint32_t i, int64_t fallback) {
+  return i < list.count ? list.values[i] : fallback;
+}
+
+static grt_status_t grtc_verify_optional_list(grtc_verifier_t* v,
+                                              const grtc_top_t* op,
+                                              const char* what,
+                                              grtc_i64s_t list, uint32_t rank,
+                                              int64_t minimum) {
+  if (list.count != 0 && list.count != rank) {
+    return VERR(op, "%s has %u entries, expected %u", what, list.count, rank);
+  }
+  for (uint32_t i = 0; i < list.count; ++i) {
+    if (list.values[i] < minimum) {
+      return VERR(op, "%s[%u] = %lld is below %lld", what, i,
+                  (long long)list.values[i], (long long)minimum);
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_rank0(grtc_verifier_t* v, const grtc_top_t* op,
+                                      const char* what,
+                                      const grtc_ttype_t* type) {
+  if (type->rank == 0) return grt_ok_status();
+  return VERR(op, "%s must be a rank-0 tensor, got %s", what,
+              grtc_vfmt(v, type));
+}
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_verify_block(grtc_verifier_t* v,
+                                      const grtc_tblock_t* block);
+
+// Region |index| of |op|: |arg_count| arguments typed |arg_types| ending in
+// a YIELD of |yield_types|. A NULL |arg_types| skips the argument check.
+static grt_status_t grtc_verify_region(grtc_verifier_t* v,
+                                       const grtc_top_t* op, uint32_t index,
+                                       const char* what,
+                                       const grtc_ttype_t* arg_types,
+                                       uint32_t arg_count,
+                                       const grtc_ttype_t* yield_types,
+                                       uint32_t yield_count) {
+  if (index >= op->region_count || !op->regions[index]) {
+    return VERR(op, "lacks its %s region", what);
+  }
+  const grtc_tblock_t* block = op->regions[index];
+  if (arg_types) {
+    if (block->arg_count != arg_count) {
+      return VERR(op, "%s takes %u arguments, expected %u", what,
+                  block->arg_count, arg_count);
+    }
+    for (uint32_t i = 0; i < arg_count; ++i) {
+      if (!grtc_ttype_equal(&block->args[i].type, &arg_types[i])) {
+        return VERR(op, "%s argument %u has type %s, expected %s", what, i,
+                    grtc_vfmt(v, &block->args[i].type),
+                    grtc_vfmt(v, &arg_types[i]));
+      }
+    }
+  }
+  const grtc_top_t* yield = block->last;
+  if (!yield || yield->kind != GRTC_TOP_YIELD) {
+    return VERR(op, "%s does not end in stablehlo.return", what);
+  }
+  if (yield->operand_count != yield_count) {
+    return VERR(op, "%s yields %u values, expected %u", what,
+                yield->operand_count, yield_count);
+  }
+  for (uint32_t i = 0; i < yield_count; ++i) {
+    if (!grtc_ttype_equal(grtc_vop(yield, i), &yield_types[i])) {
+      return VERR(op, "%s yields %s as value %u, expected %s", what,
+                  grtc_vfmt(v, grtc_vop(yield, i)), i,
+                  grtc_vfmt(v, &yield_types[i]));
+    }
+  }
+  return grt_ok_status();
+}
+
+// Reduction-style bodies (reduce, reduce_window, scatter): 2N rank-0
+// arguments (accumulators, then values) of |elems|, yielding N rank-0 values.
+static grt_status_t grtc_verify_reducer(grtc_verifier_t* v,
+                                        const grtc_top_t* op, uint32_t index,
+                                        const char* what,
+                                        const grtc_elem_t* elems, uint32_t n) {
+  grtc_ttype_t args[2 * 64];
+  if (n > 64) return VERR(op, "has %u operands, at most 64 are supported", n);
+  for (uint32_t i = 0; i < n; ++i) {
+    args[i] = grtc_vtype(elems[i], 0, NULL);
+    args[n + i] = args[i];
+  }
+  return grtc_verify_region(v, op, index, what, args, 2 * n, args, n);
+}
+
+//===----------------------------------------------------------------------===//
+// Per-op checks
+//===----------------------------------------------------------------------===//
+
+typedef grt_status_t (*grtc_verify_fn_t)(grtc_verifier_t* v,
+                                         const grtc_top_t* op);
+
+static grt_status_t grtc_verify_constant(grtc_verifier_t* v,
+                                         const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 0, 0, 1));
+  const grtc_ttype_t* type = &op->results[0].type;
+  size_t expected = op->attrs.constant.splat
+                        ? grtc_elem_byte_size(type->elem)
+                        : (size_t)grtc_ttype_byte_size(type);
+  if (op->attrs.constant.size != expected ||
+      (expected && !op->attrs.constant.data)) {
+    return VERR(op, "holds %zu bytes, expected %zu for %s%s",
+                op->attrs.constant.size, expected, grtc_vfmt(v, type),
+                op->attrs.constant.splat ? " (splat)" : "");
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_iota(grtc_verifier_t* v, const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 0, 0, 1));
+  const grtc_ttype_t* type = &op->results[0].type;
+  if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)type->rank) {
+    return VERR(op, "iota_dimension %lld is out of range for %s",
+                (long long)op->attrs.dim, grtc_vfmt(v, type));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_accepts(grtc_verifier_t* v,
+                                        const grtc_top_t* op,
+                                        grtc_scalar_op_t scalar,
+                                        const grtc_ttype_t* type) {
+  if (grtc_scalar_op_accepts(scalar, type->elem)) return grt_ok_status();
+  return VERR(op, "does not accept operands of type %s", grtc_vfmt(v, type));
+}
+
+// Ops that apply one scalar op to operands of one type.
+static grt_status_t grtc_verify_elementwise(grtc_verifier_t* v,
+                                            const grtc_top_t* op) {
+  grtc_scalar_op_t scalar = grtc_top_kind_scalar_op(op->kind);
+  uint32_t arity = grtc_scalar_op_arity(scalar);
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, arity, arity, 1));
+  const grtc_ttype_t* type = grtc_vop(op, 0);
+  for (uint32_t i = 1; i < arity; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_same_types(v, op, type, grtc_vop(op, i)));
+  }
+  GRT_RETURN_IF_ERROR(grtc_verify_accepts(v, op, scalar, type));
+  grtc_ttype_t inferred = *type;
+  if (scalar == GRTC_SCALAR_IS_FINITE) inferred.elem = GRTC_ELEM_I1;
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+// |what| is rank 0 or shaped like |like|, with |like|'s element type.
+static grt_status_t grtc_verify_scalar_or_same(grtc_verifier_t* v,
+                                               const grtc_top_t* op,
+                                               const grtc_ttype_t* type,
+                                               const grtc_ttype_t* like) {
+  if (type->rank != 0 && !grtc_ttype_same_shape(type, like)) {
+    return VERR(op, "operand type %s is neither rank 0 nor shaped like %s",
+                grtc_vfmt(v, type), grtc_vfmt(v, like));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_select(grtc_verifier_t* v,
+                                       const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 3, 3, 1));
+  const grtc_ttype_t* pred = grtc_vop(op, 0);
+  const grtc_ttype_t* type = grtc_vop(op, 1);
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_elem(v, op, "predicate", pred->elem, GRTC_ELEM_I1));
+  GRT_RETURN_IF_ERROR(grtc_verify_scalar_or_same(v, op, pred, type));
+  GRT_RETURN_IF_ERROR(grtc_verify_same_types(v, op, type, grtc_vop(op, 2)));
+  return grtc_verify_result(v, op, 0, type);
+}
+
+static grt_status_t grtc_verify_clamp(grtc_verifier_t* v,
+                                      const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 3, 3, 1));
+  const grtc_ttype_t* type = grtc_vop(op, 1);
+  for (uint32_t i = 0; i < 3; i += 2) {
+    const grtc_ttype_t* bound = grtc_vop(op, i);
+    GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, i ? "max" : "min",
+                                         bound->elem, type->elem));
+    GRT_RETURN_IF_ERROR(grtc_verify_scalar_or_same(v, op, bound, type));
+  }
+  GRT_RETURN_IF_ERROR(grtc_verify_accepts(v, op, GRTC_SCALAR_CLAMP, type));
+  return grtc_verify_result(v, op, 0, type);
+}
+
+static grt_status_t grtc_verify_compare(grtc_verifier_t* v,
+                                        const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* type = grtc_vop(op, 0);
+  GRT_RETURN_IF_ERROR(grtc_verify_same_types(v, op, type, grtc_vop(op, 1)));
+  if ((unsigned)op->attrs.compare_direction > GRTC_CMP_GE) {
+    return VERR(op, "has an invalid comparison_direction %d",
+                (int)op->attrs.compare_direction);
+  }
+  grtc_compare_type_t ct =
+      grtc_compare_type_resolve(op->attrs.compare_type, type->elem);
+  bool is_float = grtc_elem_is_float(type->elem);
+  bool float_type = ct == GRTC_CMP_TYPE_FLOAT || ct == GRTC_CMP_TYPE_TOTALORDER;
+  if (is_float != float_type || (unsigned)ct > GRTC_CMP_TYPE_UNSIGNED) {
+    return VERR(op, "compare_type %s does not apply to operands of type %s",
+                grtc_compare_type_spelling(ct), grtc_vfmt(v, type));
+  }
+  grtc_ttype_t inferred = *type;
+  inferred.elem = GRTC_ELEM_I1;
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_convert(grtc_verifier_t* v,
+                                        const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  grtc_ttype_t inferred = *grtc_vop(op, 0);
+  inferred.elem = op->results[0].type.elem;
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+// The spec: equal widths keep the shape; a narrower result gains a trailing
+// dimension of the width ratio; a wider result drops the operand's trailing
+// dimension, which must be that ratio.
+static grt_status_t grtc_verify_bitcast_convert(grtc_verifier_t* v,
+                                                const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  uint32_t in_bits = grtc_elem_bit_width(in->elem);
+  uint32_t out_bits = grtc_elem_bit_width(out->elem);
+  grtc_ttype_t inferred = *in;
+  inferred.elem = out->elem;
+  if (in_bits != out_bits &&
+      (in->elem == GRTC_ELEM_I1 || out->elem == GRTC_ELEM_I1)) {
+    return VERR(op, "cannot reinterpret %s as %s (i1 is one byte per element)",
+                grtc_vfmt(v, in), grtc_vfmt(v, out));
+  }
+  if (in_bits > out_bits) {
+    if (in->rank >= GRTC_MAX_RANK) {
+      return VERR(op, "result would exceed rank %d", GRTC_MAX_RANK);
+    }
+    inferred.dims[inferred.rank++] = in_bits / out_bits;
+  } else if (in_bits < out_bits) {
+    if (in->rank == 0 || in->dims[in->rank - 1] != out_bits / in_bits) {
+      return VERR(op,
+                  "operand type %s must end in a dimension of %u to become "
+                  "%s elements",
+                  grtc_vfmt(v, in), out_bits / in_bits,
+                  grtc_elem_spelling(out->elem));
+    }
+    --inferred.rank;
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_broadcast_in_dim(grtc_verifier_t* v,
+                                                 const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "broadcast_dimensions",
+                                            op->attrs.dims, in->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "broadcast_dimensions",
+                                           op->attrs.dims, out->rank));
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t size = out->dims[op->attrs.dims.values[i]];
+    if (in->dims[i] != 1 && in->dims[i] != size) {
+      return VERR(op,
+                  "operand dimension %u of %s (size %lld) is neither 1 nor "
+                  "the size %lld of result dimension %lld in %s",
+                  i, grtc_vfmt(v, in), (long long)in->dims[i],
+                  (long long)size, (long long)op->attrs.dims.values[i],
+                  grtc_vfmt(v, out));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_reshape(grtc_verifier_t* v,
+                                        const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  if (grtc_ttype_element_count(in) != grtc_ttype_element_count(out)) {
+    return VERR(op, "cannot reshape %s (%lld elements) to %s (%lld elements)",
+                grtc_vfmt(v, in), (long long)grtc_ttype_element_count(in),
+                grtc_vfmt(v, out), (long long)grtc_ttype_element_count(out));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_transpose(grtc_verifier_t* v,
+                                          const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "permutation",
+                                            op->attrs.dims, in->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "permutation",
+                                           op->attrs.dims, in->rank));
+  grtc_ttype_t inferred = *in;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    inferred.dims[i] = in->dims[op->attrs.dims.values[i]];
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_slice(grtc_verifier_t* v,
+                                      const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_top_attrs_t* a = &op->attrs;
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "start_indices", a->start,
+                                            in->rank, "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "limit_indices", a->limit,
+                                            in->rank, "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "strides", a->strides,
+                                            in->rank, "the operand's rank"));
+  grtc_ttype_t inferred = *in;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t start = a->start.values[i], limit = a->limit.values[i];
+    int64_t stride = a->strides.values[i];
+    if (start < 0 || start > limit || limit > in->dims[i]) {
+      return VERR(op,
+                  "dimension %u: 0 <= start %lld <= limit %lld <= size %lld "
+                  "does not hold",
+                  i, (long long)start, (long long)limit,
+                  (long long)in->dims[i]);
+    }
+    if (stride < 1) {
+      return VERR(op, "strides[%u] = %lld must be at least 1", i,
+                  (long long)stride);
+    }
+    inferred.dims[i] = (limit - start + stride - 1) / stride;
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+// Start indices: one rank-0 integer per dimension, all of one type.
+static grt_status_t grtc_verify_start_indices(grtc_verifier_t* v,
+                                              const grtc_top_t* op,
+                                              uint32_t first, uint32_t rank) {
+  if (op->operand_count != first + rank) {
+    return VERR(op, "takes %u start indices (the operand's rank), got %u",
+                rank, op->operand_count - first);
+  }
+  for (uint32_t i = first; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = grtc_vop(op, i);
+    if (type->rank != 0 || !grtc_elem_is_integer(type->elem) ||
+        type->elem == GRTC_ELEM_I1 ||
+        !grtc_ttype_equal(type, grtc_vop(op, first))) {
+      return VERR(op,
+                  "start index %u has type %s, expected a rank-0 integer "
+                  "tensor like the first index",
+                  i - first, grtc_vfmt(v, type));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_dynamic_slice(grtc_verifier_t* v,
+                                              const grtc_top_t* op) {
+  if (op->operand_count < 1) return grtc_verify_counts(v, op, 1, 1, 1);
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1 + in->rank, 1 + in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 1, in->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "slice_sizes",
+                                            op->attrs.sizes, in->rank,
+                                            "the operand's rank"));
+  grtc_ttype_t inferred = *in;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t size = op->attrs.sizes.values[i];
+    if (size < 0 || size > in->dims[i]) {
+      return VERR(op, "slice_sizes[%u] = %lld is out of range [0, %lld]", i,
+                  (long long)size, (long long)in->dims[i]);
+    }
+    inferred.dims[i] = size;
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_dynamic_update_slice(grtc_verifier_t* v,
+                                                     const grtc_top_t* op) {
+  if (op->operand_count < 2) return grtc_verify_counts(v, op, 2, 2, 1);
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* update = grtc_vop(op, 1);
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2 + in->rank, 2 + in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 2, in->rank));
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_elem(v, op, "update", update->elem, in->elem));
+  bool fits = update->rank == in->rank;
+  for (uint32_t i = 0; fits && i < in->rank; ++i) {
+    fits = update->dims[i] <= in->dims[i];
+  }
+  if (!fits) {
+    return VERR(op, "update type %s does not fit in operand type %s",
+                grtc_vfmt(v, update), grtc_vfmt(v, in));
+  }
+  return grtc_verify_result(v, op, 0, in);
+}
+
+static grt_status_t grtc_verify_concatenate(grtc_verifier_t* v,
+                                            const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, UINT32_MAX, 1));
+  const grtc_ttype_t* first = grtc_vop(op, 0);
+  int64_t dim = op->attrs.dim;
+  if (dim < 0 || dim >= (int64_t)first->rank) {
+    return VERR(op, "dimension %lld is out of range for %s", (long long)dim,
+                grtc_vfmt(v, first));
+  }
+  grtc_ttype_t inferred = *first;
+  for (uint32_t i = 1; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = grtc_vop(op, i);
+    bool compatible = type->elem == first->elem && type->rank == first->rank;
+    for (uint32_t d = 0; compatible && d < type->rank; ++d) {
+      compatible = d == (uint32_t)dim || type->dims[d] == first->dims[d];
+    }
+    if (!compatible) {
+      return VERR(op,
+                  "operand types %s and %s differ outside dimension %lld",
+                  grtc_vfmt(v, first), grtc_vfmt(v, type), (long long)dim);
+    }
+    inferred.dims[dim] += type->dims[dim];
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* value = grtc_vop(op, 1);
+  const grtc_top_attrs_t* a = &op->attrs;
+  GRT_RETURN_IF_ERROR(grtc_verify_rank0(v, op, "padding value", value));
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_elem(v, op, "padding value", value->elem, in->elem));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "edge_padding_low", a->low,
+                                            in->rank, "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "edge_padding_high",
+                                            a->high, in->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "interior_padding",
+                                            a->interior, in->rank,
+                                            "the operand's rank"));
+  grtc_ttype_t inferred = *in;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t interior = a->interior.values[i];
+    if (interior < 0) {
+      return VERR(op, "interior_padding[%u] = %lld is negative", i,
+                  (long long)interior);
+    }
+    int64_t size = in->dims[i];
+    int64_t padded = a->low.values[i] + a->high.values[i] + size +
+                     (size > 0 ? (size - 1) * interior : 0);
+    if (padded < 0) {
+      return VERR(op, "dimension %u would have the negative size %lld", i,
+                  (long long)padded);
+    }
+    inferred.dims[i] = padded;
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_reverse(grtc_verifier_t* v,
+                                        const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_dim_list(v, op, "dimensions", op->attrs.dims, in->rank));
+  return grtc_verify_result(v, op, 0, in);
+}
+
+static grt_status_t grtc_verify_dot_general(grtc_verifier_t* v,
+                                            const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* lhs = grtc_vop(op, 0);
+  const grtc_ttype_t* rhs = grtc_vop(op, 1);
+  const grtc_dot_dims_t* d = &op->attrs.dot;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "rhs", rhs->elem, lhs->elem));
+  if (d->lhs_batch.count != d->rhs_batch.count) {
+    return VERR(op, "has %u lhs and %u rhs batching dimensions",
+                d->lhs_batch.count, d->rhs_batch.count);
+  }
+  if (d->lhs_contracting.count != d->rhs_contracting.count) {
+    return VERR(op, "has %u lhs and %u rhs contracting dimensions",
+                d->lhs_contracting.count, d->rhs_contracting.count);
+  }
+  const struct {
+    const char* name;
+    grtc_i64s_t dims;
+    const grtc_ttype_t* type;
+  } lists[4] = {
+      {"lhs_batching_dimensions", d->lhs_batch, lhs},
+      {"rhs_batching_dimensions", d->rhs_batch, rhs},
+      {"lhs_contracting_dimensions", d->lhs_contracting, lhs},
+      {"rhs_contracting_dimensions", d->rhs_contracting, rhs},
+  };
+  for (int i = 0; i < 4; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, lists[i].name,
+                                             lists[i].dims,
+                                             lists[i].type->rank));
+  }
+  for (int side = 0; side < 2; ++side) {
+    grtc_i64s_t batch = lists[side].dims, contracting = lists[side + 2].dims;
+    for (uint32_t i = 0; i < contracting.count; ++i) {
+      if (grtc_dims_contain(batch, contracting.values[i])) {
+        return VERR(op, "%s dimension %lld is both batching and contracting",
+                    side ? "rhs" : "lhs", (long long)contracting.values[i]);
+      }
+    }
+  }
+  for (int pair = 0; pair < 4; pair += 2) {
+    grtc_i64s_t l = lists[pair].dims, r = lists[pair + 1].dims;
+    for (uint32_t i = 0; i < l.count; ++i) {
+      int64_t ls = lhs->dims[l.values[i]], rs = rhs->dims[r.values[i]];
+      if (ls != rs) {
+        return VERR(op,
+                    "%s dimension %lld of %s (size %lld) differs from rhs "
+                    "dimension %lld of %s (size %lld)",
+                    pair ? "contracting" : "batching",
+                    (long long)l.values[i], grtc_vfmt(v, lhs), (long long)ls,
+                    (long long)r.values[i], grtc_vfmt(v, rhs), (long long)rs);
+      }
+    }
+  }
+  // Batch dimensions, then the lhs's free dimensions, then the rhs's. The
+  // result may use a wider element type (preferred_element_type).
+  grtc_ttype_t inferred = grtc_vtype(op->results[0].type.elem, 0, NULL);
+  for (uint32_t i = 0; i < d->lhs_batch.count; ++i) {
+    inferred.dims[inferred.rank++] = lhs->dims[d->lhs_batch.values[i]];
+  }
+  for (int side = 0; side < 2; ++side) {
+    const grtc_ttype_t* type = side ? rhs : lhs;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (grtc_dims_contain(lists[side].dims, i) ||
+          grtc_dims_contain(lists[side + 2].dims, i)) {
+        continue;
+      }
+      if (inferred.rank >= GRTC_MAX_RANK) {
+        return VERR(op, "result would exceed rank %d", GRTC_MAX_RANK);
+      }
+      inferred.dims[inferred.rank++] = type->dims[i];
+    }
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+// One of the three dimension layouts of a convolution: two named
+// dimensions and the spatial ones must permute [0, rank).
+static grt_status_t grtc_verify_conv_layout(grtc_verifier_t* v,
+                                            const grtc_top_t* op,
+                                            const char* what, int64_t a,
+                                            int64_t b, grtc_i64s_t spatial,
+                                            uint32_t rank) {
+  if (spatial.count + 2 != rank) {
+    return VERR(op, "%s has %u spatial dimensions, expected %u", what,
+                spatial.count, rank >= 2 ? rank - 2 : 0);
+  }
+  int64_t all[GRTC_MAX_RANK];
+  all[0] = a;
+  all[1] = b;
+  for (uint32_t i = 0; i < spatial.count; ++i) all[2 + i] = spatial.values[i];
+  grtc_i64s_t list = {rank, all};
+  return grtc_verify_dim_list(v, op, what, list, rank);
+}
+
+static int64_t grtc_window_output(int64_t size, int64_t base_dilation,
+                                  int64_t low, int64_t high, int64_t window,
+                                  int64_t window_dilation, int64_t stride) {
+  int64_t dilated = size > 0 ? (size - 1) * base_dilation + 1 : 0;
+  int64_t padded = low + dilated + high;
+  int64_t dilated_window = window > 0 ? (window - 1) * window_dilation + 1 : 0;
+  if (padded < dilated_window) return 0;
+  return (padded - dilated_window) / stride + 1;
+}
+
+static grt_status_t grtc_verify_convolution(grtc_verifier_t* v,
+                                            const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* lhs = grtc_vop(op, 0);
+  const grtc_ttype_t* rhs = grtc_vop(op, 1);
+  const grtc_ttype_t* out = &op->results[0].type;
+  const grtc_conv_dims_t* c = &op->attrs.conv;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "rhs", rhs->elem, lhs->elem));
+  if (lhs->rank < 2 || rhs->rank != lhs->rank || out->rank != lhs->rank) {
+    return VERR(op, "operand and result ranks differ or are below 2: %s, %s, %s",
+                grtc_vfmt(v, lhs), grtc_vfmt(v, rhs), grtc_vfmt(v, out));
+  }
+  uint32_t spatial = lhs->rank - 2;
+  GRT_RETURN_IF_ERROR(grtc_verify_conv_layout(
+      v, op, "input dimensions", c->input_batch, c->input_feature,
+      c->input_spatial, lhs->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_conv_layout(
+      v, op, "kernel dimensions", c->kernel_input_feature,
+      c->kernel_output_feature, c->kernel_spatial, rhs->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_conv_layout(
+      v, op, "output dimensions", c->output_batch, c->output_feature,
+      c->output_spatial, out->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "window_strides",
+                                                c->window_strides, spatial, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "padding low",
+                                                c->padding_low, spatial,
+                                                INT64_MIN));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "padding high",
+                                                c->padding_high, spatial,
+                                                INT64_MIN));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "lhs_dilation",
+                                                c->lhs_dilation, spatial, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "rhs_dilation",
+                                                c->rhs_dilation, spatial, 1));
+  int64_t fgc = c->feature_group_count, bgc = c->batch_group_count;
+  if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1)) {
+    return VERR(op,
+                "feature_group_count %lld and batch_group_count %lld must be "
+                "positive and not both above 1",
+                (long long)fgc, (long long)bgc);
+  }
+  int64_t in_batch = lhs->dims[c->input_batch];
+  int64_t in_feature = lhs->dims[c->input_feature];
+  int64_t k_in = rhs->dims[c->kernel_input_feature];
+  int64_t k_out = rhs->dims[c->kernel_output_feature];
+  if (in_feature % fgc != 0 || in_feature / fgc != k_in) {
+    return VERR(op,
+                "input feature size %lld divided by feature_group_count %lld "
+                "differs from the kernel input feature size %lld",
+                (long long)in_feature, (long long)fgc, (long long)k_in);
+  }
+  if (k_out % fgc != 0 || k_out % bgc != 0 || in_batch % bgc != 0) {
+    return VERR(op,
+                "kernel output feature size %lld or input batch size %lld is "
+                "not divisible by the group counts (%lld, %lld)",
+                (long long)k_out, (long long)in_batch, (long long)fgc,
+                (long long)bgc);
+  }
+  grtc_ttype_t inferred = grtc_vtype(out->elem, out->rank, NULL);
+  inferred.dims[c->output_batch] = in_batch / bgc;
+  inferred.dims[c->output_feature] = k_out;
+  for (uint32_t i = 0; i < spatial; ++i) {
+    inferred.dims[c->output_spatial.values[i]] = grtc_window_output(
+        lhs->dims[c->input_spatial.values[i]],
+        grtc_attr_at(c->lhs_dilation, i, 1), grtc_attr_at(c->padding_low, i, 0),
+        grtc_attr_at(c->padding_high, i, 0),
+        rhs->dims[c->kernel_spatial.values[i]],
+        grtc_attr_at(c->rhs_dilation, i, 1),
+        grtc_attr_at(c->window_strides, i, 1));
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+// Reduce-like operand lists: N inputs of one shape, then N rank-0 inits of
+// the inputs' element types; |elems| receives the element types.
+static grt_status_t grtc_verify_inputs_inits(grtc_verifier_t* v,
+                                             const grtc_top_t* op,
+                                             grtc_elem_t* elems,
+                                             uint32_t* out_n) {
+  uint32_t n = op->operand_count / 2;
+  if (op->operand_count == 0 || op->operand_count % 2 != 0 || n > 64) {
+    return VERR(op, "takes N inputs and N init values, got %u operands",
+                op->operand_count);
+  }
+  if (op->result_count != n) {
+    return VERR(op, "has %u results, expected %u", op->result_count, n);
+  }
+  const grtc_ttype_t* first = grtc_vop(op, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const grtc_ttype_t* input = grtc_vop(op, i);
+    const grtc_ttype_t* init = grtc_vop(op, n + i);
+    if (!grtc_ttype_same_shape(input, first)) {
+      return VERR(op, "input types %s and %s differ in shape",
+                  grtc_vfmt(v, first), grtc_vfmt(v, input));
+    }
+    GRT_RETURN_IF_ERROR(grtc_verify_rank0(v, op, "init value", init));
+    GRT_RETURN_IF_ERROR(
+        grtc_verify_elem(v, op, "init value", init->elem, input->elem));
+    elems[i] = input->elem;
+  }
+  *out_n = n;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_reduce(grtc_verifier_t* v,
+                                       const grtc_top_t* op) {
+  grtc_elem_t elems[64];
+  uint32_t n = 0;
+  GRT_RETURN_IF_ERROR(grtc_verify_inputs_inits(v, op, elems, &n));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_dim_list(v, op, "dimensions", op->attrs.dims, in->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_reducer(v, op, 0, "body", elems, n));
+  for (uint32_t r = 0; r < n; ++r) {
+    grtc_ttype_t inferred = grtc_vtype(elems[r], 0, NULL);
+    for (uint32_t i = 0; i < in->rank; ++i) {
+      if (!grtc_dims_contain(op->attrs.dims, i)) {
+        inferred.dims[inferred.rank++] = in->dims[i];
+      }
+    }
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, r, &inferred));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_reduce_window(grtc_verifier_t* v,
+                                              const grtc_top_t* op) {
+  grtc_elem_t elems[64];
+  uint32_t n = 0;
+  GRT_RETURN_IF_ERROR(grtc_verify_inputs_inits(v, op, elems, &n));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_window_t* w = &op->attrs.window;
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "window_dimensions",
+                                            w->dimensions, in->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(
+      v, op, "window_dimensions", w->dimensions, in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "window_strides",
+                                                w->strides, in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(
+      v, op, "base_dilations", w->base_dilations, in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(
+      v, op, "window_dilations", w->window_dilations, in->rank, 1));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "padding low",
+                                                w->padding_low, in->rank,
+                                                INT64_MIN));
+  GRT_RETURN_IF_ERROR(grtc_verify_optional_list(v, op, "padding high",
+                                                w->padding_high, in->rank,
+                                                INT64_MIN));
+  GRT_RETURN_IF_ERROR(grtc_verify_reducer(v, op, 0, "body", elems, n));
+  grtc_ttype_t inferred = *in;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    inferred.dims[i] = grtc_window_output(
+        in->dims[i], grtc_attr_at(w->base_dilations, i, 1),
+        grtc_attr_at(w->padding_low, i, 0), grtc_attr_at(w->padding_high, i, 0),
+        w->dimensions.values[i], grtc_attr_at(w->window_dilations, i, 1),
+        grtc_attr_at(w->strides, i, 1));
+  }
+  for (uint32_t r = 0; r < n; ++r) {
+    inferred.elem = elems[r];
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, r, &inferred));
+  }
+  return grt_ok_status();
+}
+
+// Batching dimensions shared by gather and scatter: |operand_dims| of the
+// operand pair with |index_dims| of the indices, never index_vector_dim.
+static grt_status_t grtc_verify_batching(grtc_verifier_t* v,
+                                         const grtc_top_t* op,
+                                         const grtc_ttype_t* operand,
+                                         grtc_i64s_t operand_dims,
+                                         const grtc_ttype_t* indices,
+                                         grtc_i64s_t index_dims,
+                                         int64_t index_vector_dim) {
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "operand batching dims",
+                                           operand_dims, operand->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "indices batching dims",
+                                           index_dims, indices->rank));
+  if (operand_dims.count != index_dims.count) {
+    return VERR(op, "has %u operand and %u indices batching dimensions",
+                operand_dims.count, index_dims.count);
+  }
+  for (uint32_t i = 0; i < index_dims.count; ++i) {
+    if (index_dims.values[i] == index_vector_dim) {
+      return VERR(op, "index_vector_dim %lld is a batching dimension",
+                  (long long)index_vector_dim);
+    }
+    if (operand->dims[operand_dims.values[i]] !=
+        indices->dims[index_dims.values[i]]) {
+      return VERR(op, "batching dimension %u sizes differ in %s and %s", i,
+                  grtc_vfmt(v, operand), grtc_vfmt(v, indices));
+    }
+  }
+  return grt_ok_status();
+}
+
+// The index vector: indices dimension index_vector_dim (or an implicit 1
+// when it equals the rank) holds one entry per mapped operand dimension.
+static grt_status_t grtc_verify_index_vector(grtc_verifier_t* v,
+                                             const grtc_top_t* op,
+                                             const grtc_ttype_t* indices,
+                                             int64_t index_vector_dim,
+                                             grtc_i64s_t map,
+                                             const grtc_ttype_t* operand,
+                                             grtc_i64s_t batching) {
+  if (!grtc_elem_is_integer(indices->elem) || indices->elem == GRTC_ELEM_I1) {
+    return VERR(op, "indices type %s is not an integer tensor",
+                grtc_vfmt(v, indices));
+  }
+  if (index_vector_dim < 0 || index_vector_dim > (int64_t)indices->rank) {
+    return VERR(op, "index_vector_dim %lld is out of range [0, %u]",
+                (long long)index_vector_dim, indices->rank);
+  }
+  int64_t vector = index_vector_dim < (int64_t)indices->rank
+                       ? indices->dims[index_vector_dim]
+                       : 1;
+  if (vector != (int64_t)map.count) {
+    return VERR(op,
+                "index vector of %s has %lld entries but %u operand "
+                "dimensions are mapped",
+                grtc_vfmt(v, indices), (long long)vector, map.count);
+  }
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "index map", map,
+                                           operand->rank));
+  for (uint32_t i = 0; i < map.count; ++i) {
+    if (grtc_dims_contain(batching, map.values[i])) {
+      return VERR(op, "index map names batching dimension %lld",
+                  (long long)map.values[i]);
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_gather(grtc_verifier_t* v,
+                                       const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* operand = grtc_vop(op, 0);
+  const grtc_ttype_t* indices = grtc_vop(op, 1);
+  const grtc_gather_dims_t* g = &op->attrs.gather;
+  GRT_RETURN_IF_ERROR(grtc_verify_index_vector(
+      v, op, indices, g->index_vector_dim, g->start_index_map, operand,
+      g->operand_batching_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_batching(
+      v, op, operand, g->operand_batching_dims, indices,
+      g->start_indices_batching_dims, g->index_vector_dim));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "slice_sizes",
+                                            g->slice_sizes, operand->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_sorted(v, op, "offset_dims", g->offset_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_sorted(v, op, "collapsed_slice_dims",
+                                         g->collapsed_slice_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(
+      v, op, "collapsed_slice_dims", g->collapsed_slice_dims, operand->rank));
+  for (uint32_t i = 0; i < operand->rank; ++i) {
+    int64_t size = g->slice_sizes.values[i];
+    bool collapsed = grtc_dims_contain(g->collapsed_slice_dims, i);
+    bool batching = grtc_dims_contain(g->operand_batching_dims, i);
+    if (collapsed && batching) {
+      return VERR(op, "dimension %u is both collapsed and batching", i);
+    }
+    if (size < 0 || size > operand->dims[i] || ((collapsed || batching) &&
+                                                 size > 1)) {
+      return VERR(op, "slice_sizes[%u] = %lld is out of range for %s", i,
+                  (long long)size, grtc_vfmt(v, operand));
+    }
+  }
+  uint32_t offset_count = operand->rank - g->collapsed_slice_dims.count -
+                          g->operand_batching_dims.count;
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(
+      v, op, "offset_dims", g->offset_dims, offset_count,
+      "operand rank minus collapsed and batching dimensions"));
+  // Result: batch dimensions (indices without the index vector) where no
+  // offset dimension sits, slice sizes of the kept operand dimensions at
+  // offset_dims.
+  int64_t batch[GRTC_MAX_RANK], offsets[GRTC_MAX_RANK];
+  uint32_t batch_count = 0, kept = 0;
+  for (uint32_t i = 0; i < indices->rank; ++i) {
+    if ((int64_t)i != g->index_vector_dim) batch[batch_count++] = indices->dims[i];
+  }
+  for (uint32_t i = 0; i < operand->rank; ++i) {
+    if (!grtc_dims_contain(g->collapsed_slice_dims, i) &&
+        !grtc_dims_contain(g->operand_batching_dims, i)) {
+      offsets[kept++] = g->slice_sizes.values[i];
+    }
+  }
+  uint32_t rank = batch_count + offset_count;
+  if (rank > GRTC_MAX_RANK) {
+    return VERR(op, "result would exceed rank %d", GRTC_MAX_RANK);
+  }
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_dim_list(v, op, "offset_dims", g->offset_dims, rank));
+  grtc_ttype_t inferred = grtc_vtype(operand->elem, rank, NULL);
+  uint32_t next_batch = 0, next_offset = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    inferred.dims[i] = grtc_dims_contain(g->offset_dims, i)
+                           ? offsets[next_offset++]
+                           : batch[next_batch++];
+  }
+  return grtc_verify_result(v, op, 0, &inferred);
+}
+
+static grt_status_t grtc_verify_scatter(grtc_verifier_t* v,
+                                        const grtc_top_t* op) {
+  if (op->operand_count < 3 || op->operand_count % 2 == 0 ||
+      op->operand_count > 129) {
+    return VERR(op, "takes N inputs, the indices and N updates, got %u operands",
+                op->operand_count);
+  }
+  uint32_t n = (op->operand_count - 1) / 2;
+  if (op->result_count != n) {
+    return VERR(op, "has %u results, expected %u", op->result_count, n);
+  }
+  const grtc_scatter_dims_t* s = &op->attrs.scatter;
+  const grtc_ttype_t* input = grtc_vop(op, 0);
+  const grtc_ttype_t* indices = grtc_vop(op, n);
+  const grtc_ttype_t* update = grtc_vop(op, n + 1);
+  grtc_elem_t elems[64];
+  for (uint32_t i = 0; i < n; ++i) {
+    const grtc_ttype_t* in_i = grtc_vop(op, i);
+    const grtc_ttype_t* up_i = grtc_vop(op, n + 1 + i);
+    if (!grtc_ttype_same_shape(in_i, input) ||
+        !grtc_ttype_same_shape(up_i, update) || up_i->elem != in_i->elem) {
+      return VERR(op, "input %u (%s) or its updates (%s) differ from the first",
+                  i, grtc_vfmt(v, in_i), grtc_vfmt(v, up_i));
+    }
+    elems[i] = in_i->elem;
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, in_i));
+  }
+  GRT_RETURN_IF_ERROR(grtc_verify_index_vector(
+      v, op, indices, s->index_vector_dim, s->scatter_dims_to_operand_dims,
+      input, s->input_batching_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_batching(
+      v, op, input, s->input_batching_dims, indices,
+      s->scatter_indices_batching_dims, s->index_vector_dim));
+  GRT_RETURN_IF_ERROR(grtc_verify_sorted(v, op, "update_window_dims",
+                                         s->update_window_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_sorted(v, op, "inserted_window_dims",
+                                         s->inserted_window_dims));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "update_window_dims",
+                                           s->update_window_dims, update->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(
+      v, op, "inserted_window_dims", s->inserted_window_dims, input->rank));
+  uint32_t index_batch = indices->rank -
+                         (s->index_vector_dim < (int64_t)indices->rank ? 1 : 0);
+  if (update->rank != s->update_window_dims.count + index_batch) {
+    return VERR(op,
+                "updates type %s has rank %u, expected %u window plus %u "
+                "scatter dimensions",
+                grtc_vfmt(v, update), update->rank,
+                s->update_window_dims.count, index_batch);
+  }
+  if (s->update_window_dims.count + s->inserted_window_dims.count +
+          s->input_batching_dims.count != input->rank) {
+    return VERR(op,
+                "update_window_dims, inserted_window_dims and input batching "
+                "dims do not cover the %u dimensions of %s",
+                input->rank, grtc_vfmt(v, input));
+  }
+  // Scatter dimensions of the updates match the indices' batch dimensions;
+  // window dimensions fit in the input's non-inserted dimensions.
+  uint32_t next_index = 0, next_input = 0;
+  for (uint32_t i = 0; i < update->rank; ++i) {
+    int64_t size = update->dims[i], bound;
+    if (grtc_dims_contain(s->update_window_dims, i)) {
+      while (grtc_dims_contain(s->inserted_window_dims, next_input) ||
+             grtc_dims_contain(s->input_batching_dims, next_input)) {
+        ++next_input;
+      }
+      bound = input->dims[next_input++];
+      if (size > bound) {
+        return VERR(op, "updates dimension %u (size %lld) exceeds %lld of %s",
+                    i, (long long)size, (long long)bound,
+                    grtc_vfmt(v, input));
+      }
+    } else {
+      if ((int64_t)next_index == s->index_vector_dim) ++next_index;
+      bound = indices->dims[next_index++];
+      if (size != bound) {
+        return VERR(op,
+                    "updates dimension %u (size %lld) differs from the "
+                    "indices' %lld in %s",
+                    i, (long long)size, (long long)bound,
+                    grtc_vfmt(v, indices));
+      }
+    }
+  }
+  return grtc_verify_reducer(v, op, 0, "update computation", elems, n);
+}
+
+static grt_status_t grtc_verify_sort(grtc_verifier_t* v, const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 64, op->operand_count));
+  const grtc_ttype_t* first = grtc_vop(op, 0);
+  grtc_ttype_t args[128];
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = grtc_vop(op, i);
+    if (!grtc_ttype_same_shape(type, first)) {
+      return VERR(op, "operand types %s and %s differ in shape",
+                  grtc_vfmt(v, first), grtc_vfmt(v, type));
+    }
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, type));
+    args[2 * i] = args[2 * i + 1] = grtc_vtype(type->elem, 0, NULL);
+  }
+  int64_t rank = first->rank;
+  if (op->attrs.dim < -rank || op->attrs.dim >= rank) {
+    return VERR(op, "dimension %lld is out of range for %s",
+                (long long)op->attrs.dim, grtc_vfmt(v, first));
+  }
+  grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
+  return grtc_verify_region(v, op, 0, "comparator", args,
+                            2 * op->operand_count, &pred, 1);
+}
+
+static const grtc_ttype_t* grtc_operand_types(const grtc_top_t* op,
+                                              grtc_ttype_t* storage) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) storage[i] = *grtc_vop(op, i);
+  return storage;
+}
+
+static grt_status_t grtc_verify_while(grtc_verifier_t* v,
+                                      const grtc_top_t* op) {
+  uint32_t n = op->operand_count;
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 0, 64, n));
+  grtc_ttype_t types[64];
+  grtc_operand_types(op, types);
+  for (uint32_t i = 0; i < n; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, &types[i]));
+  }
+  grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
+  GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, 0, "cond", types, n, &pred, 1));
+  return grtc_verify_region(v, op, 1, "body", types, n, types, n);
+}
+
+static grt_status_t grtc_verify_branches(grtc_verifier_t* v,
+                                         const grtc_top_t* op) {
+  grtc_ttype_t types[64];
+  if (op->result_count > 64) return VERR(op, "has too many results");
+  for (uint32_t i = 0; i < op->result_count; ++i) types[i] = op->results[i].type;
+  if (op->region_count == 0) return VERR(op, "has no branches");
+  for (uint32_t i = 0; i < op->region_count; ++i) {
+    char what[32];
+    snprintf(what, sizeof(what), "branch %u", i);
+    GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, i, what, types, 0, types,
+                                           op->result_count));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_if(grtc_verifier_t* v, const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, op->result_count));
+  const grtc_ttype_t* pred = grtc_vop(op, 0);
+  if (pred->rank != 0 || pred->elem != GRTC_ELEM_I1) {
+    return VERR(op, "predicate type %s is not tensor<i1>", grtc_vfmt(v, pred));
+  }
+  if (op->region_count != 2) {
+    return VERR(op, "has %u regions, expected 2", op->region_count);
+  }
+  return grtc_verify_branches(v, op);
+}
+
+static grt_status_t grtc_verify_case(grtc_verifier_t* v, const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, op->result_count));
+  const grtc_ttype_t* index = grtc_vop(op, 0);
+  if (index->rank != 0 || index->elem != GRTC_ELEM_I32) {
+    return VERR(op, "index type %s is not tensor<i32>", grtc_vfmt(v, index));
+  }
+  return grtc_verify_branches(v, op);
+}
+
+// Operand (or result) types against an expected list, naming |what|.
+static grt_status_t grtc_verify_type_list(grtc_verifier_t* v,
+                                          const grtc_top_t* op,
+                                          const char* what,
+                                          const grtc_ttype_t* got,
+                                          uint32_t got_count,
+                                          uint32_t got_stride,
+                                          const grtc_ttype_t* expected,
+                                          uint32_t expected_count,
+                                          const char* expected_what) {
+  if (got_count != expected_count) {
+    return VERR(op, "has %u %ss, %s has %u", got_count, what, expected_what,
+                expected_count);
+  }
+  for (uint32_t i = 0; i < got_count; ++i) {
+    const grtc_ttype_t* type =
+        (const grtc_ttype_t*)((const char*)got + (size_t)i * got_stride);
+    if (!grtc_ttype_equal(type, &expected[i])) {
+      return VERR(op, "%s %u has type %s, %s has %s", what, i,
+                  grtc_vfmt(v, type), expected_what,
+                  grtc_vfmt(v, &expected[i]));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_call(grtc_verifier_t* v, const grtc_top_t* op) {
+  const grtc_tfunc_t* callee = op->attrs.callee;
+  if (!callee) return VERR(op, "has no callee");
+  grtc_ttype_t operands[64], args[64];
+  if (op->operand_count > 64 || callee->body->arg_count > 64) {
+    return VERR(op, "has too many operands");
+  }
+  for (uint32_t i = 0; i < callee->body->arg_count; ++i) {
+    args[i] = callee->body->args[i].type;
+  }
+  char what[160];
+  snprintf(what, sizeof(what), "@%.*s", (int)callee->name.size,
+           callee->name.data);
+  GRT_RETURN_IF_ERROR(grtc_verify_type_list(
+      v, op, "operand", grtc_operand_types(op, operands), op->operand_count,
+      sizeof(grtc_ttype_t), args, callee->body->arg_count, what));
+  return grtc_verify_type_list(v, op, "result", &op->results[0].type,
+                               op->result_count, sizeof(grtc_tvalue_t),
+                               callee->result_types, callee->result_count,
+                               what);
+}
+
+static grt_status_t grtc_verify_return(grtc_verifier_t* v,
+                                       const grtc_top_t* op) {
+  if (op->parent->parent_op) {
+    return VERR(op, "is only valid in a function body");
+  }
+  grtc_ttype_t operands[64];
+  if (op->operand_count > 64) return VERR(op, "has too many operands");
+  char what[160];
+  snprintf(what, sizeof(what), "@%.*s", (int)v->func->name.size,
+           v->func->name.data);
+  return grtc_verify_type_list(v, op, "operand",
+                               grtc_operand_types(op, operands),
+                               op->operand_count, sizeof(grtc_ttype_t),
+                               v->func->result_types, v->func->result_count,
+                               what);
+}
+
+// Yield operands are checked by the op owning the region.
+static grt_status_t grtc_verify_yield(grtc_verifier_t* v,
+                                      const grtc_top_t* op) {
+  if (!op->parent->parent_op) {
+    return VERR(op, "is only valid inside an op's region");
+  }
+  return grtc_verify_counts(v, op, 0, UINT32_MAX, 0);
+}
+
+static grt_status_t grtc_verify_optimization_barrier(grtc_verifier_t* v,
+                                                     const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_counts(v, op, 0, UINT32_MAX, op->operand_count));
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, grtc_vop(op, i)));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_check_eq(grtc_verifier_t* v,
+                                         const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 0));
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_same_types(v, op, grtc_vop(op, 0), grtc_vop(op, 1)));
+  if (op->kind == GRTC_TOP_CHECK_ALMOST_EQ &&
+      !grtc_elem_is_float(grtc_vop(op, 0)->elem)) {
+    return VERR(op, "compares floats, got %s", grtc_vfmt(v, grtc_vop(op, 0)));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_check_bool(grtc_verifier_t* v,
+                                           const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 0));
+  const grtc_ttype_t* type = grtc_vop(op, 0);
+  if (type->rank != 0 || !grtc_elem_is_integer(type->elem)) {
+    return VERR(op, "takes a rank-0 integer or i1 tensor, got %s",
+                grtc_vfmt(v, type));
+  }
+  return grt_ok_status();
+}
+
+// Kernels are checked by their own verifier; only the tie is checked here.
+static grt_status_t grtc_verify_dispatch(grtc_verifier_t* v,
+                                         const grtc_top_t* op) {
+  if (op->attrs.tied) {
+    if (op->attrs.tied_operand >= op->operand_count || op->result_count == 0 ||
+        !grtc_ttype_equal(grtc_vop(op, op->attrs.tied_operand),
+                          &op->results[0].type)) {
+      return VERR(op, "ties result 0 to operand %u of another type",
+                  op->attrs.tied_operand);
+    }
+  }
+  return grt_ok_status();
+}
+
+static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
+  switch (kind) {
+    case GRTC_TOP_CONSTANT: return grtc_verify_constant;
+    case GRTC_TOP_IOTA: return grtc_verify_iota;
+    case GRTC_TOP_SELECT: return grtc_verify_select;
+    case GRTC_TOP_CLAMP: return grtc_verify_clamp;
+    case GRTC_TOP_COMPARE: return grtc_verify_compare;
+    case GRTC_TOP_CONVERT: return grtc_verify_convert;
+    case GRTC_TOP_BITCAST_CONVERT: return grtc_verify_bitcast_convert;
+    case GRTC_TOP_BROADCAST_IN_DIM: return grtc_verify_broadcast_in_dim;
+    case GRTC_TOP_RESHAPE: return grtc_verify_reshape;
+    case GRTC_TOP_TRANSPOSE: return grtc_verify_transpose;
+    case GRTC_TOP_SLICE: return grtc_verify_slice;
+    case GRTC_TOP_DYNAMIC_SLICE: return grtc_verify_dynamic_slice;
+    case GRTC_TOP_DYNAMIC_UPDATE_SLICE: return grtc_verify_dynamic_update_slice;
+    case GRTC_TOP_CONCATENATE: return grtc_verify_concatenate;
+    case GRTC_TOP_PAD: return grtc_verify_pad;
+    case GRTC_TOP_REVERSE: return grtc_verify_reverse;
+    case GRTC_TOP_DOT_GENERAL: return grtc_verify_dot_general;
+    case GRTC_TOP_CONVOLUTION: return grtc_verify_convolution;
+    case GRTC_TOP_REDUCE: return grtc_verify_reduce;
+    case GRTC_TOP_REDUCE_WINDOW: return grtc_verify_reduce_window;
+    case GRTC_TOP_GATHER: return grtc_verify_gather;
+    case GRTC_TOP_SCATTER: return grtc_verify_scatter;
+    case GRTC_TOP_SORT: return grtc_verify_sort;
+    case GRTC_TOP_WHILE: return grtc_verify_while;
+    case GRTC_TOP_IF: return grtc_verify_if;
+    case GRTC_TOP_CASE: return grtc_verify_case;
+    case GRTC_TOP_CALL: return grtc_verify_call;
+    case GRTC_TOP_RETURN: return grtc_verify_return;
+    case GRTC_TOP_YIELD: return grtc_verify_yield;
+    case GRTC_TOP_OPTIMIZATION_BARRIER: return grtc_verify_optimization_barrier;
+    case GRTC_TOP_CHECK_EQ:
+    case GRTC_TOP_CHECK_ALMOST_EQ: return grtc_verify_check_eq;
+    case GRTC_TOP_CHECK_TRUE:
+    case GRTC_TOP_CHECK_FALSE: return grtc_verify_check_bool;
+    case GRTC_TOP_DISPATCH: return grtc_verify_dispatch;
+    default:
+      return grtc_top_kind_scalar_op(kind) != GRTC_SCALAR_NONE
+                 ? grtc_verify_elementwise
+                 : NULL;
+  }
+}
+
+static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (!op->operands[i]) return VERR(op, "operand %u is missing", i);
+  }
+  for (uint32_t i = 0; i < op->region_count; ++i) {
+    if (!op->regions[i]) return VERR(op, "region %u is missing", i);
+  }
+  grtc_verify_fn_t fn = grtc_verify_fn(op->kind);
+  if (!fn) return grtc_top_error(v->module, op, "unknown op kind %d", op->kind);
+  GRT_RETURN_IF_ERROR(fn(v, op));
+  for (uint32_t i = 0; i < op->region_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_block(v, op->regions[i]));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_block(grtc_verifier_t* v,
+                                      const grtc_tblock_t* block) {
+  grtc_top_kind_t terminator =
+      block->parent_op ? GRTC_TOP_YIELD : GRTC_TOP_RETURN;
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    if ((op->kind == GRTC_TOP_YIELD || op->kind == GRTC_TOP_RETURN) &&
+        op->next) {
+      return VERR(op, "must be the last op of its block");
+    }
+    GRT_RETURN_IF_ERROR(grtc_verify_op(v, op));
+  }
+  if (!block->parent_op &&
+      (!block->last || block->last->kind != terminator)) {
+    const grtc_tfunc_t* func = v->func;
+    return grtc_error_at(v->module->file_name, func->line, func->column,
+                         "function @%.*s does not end in func.return",
+                         (int)func->name.size, func->name.data);
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) {
+  grtc_verifier_t v;
+  memset(&v, 0, sizeof(v));
+  v.module = module;
+  for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+    v.func = func;
+    GRT_RETURN_IF_ERROR(grtc_verify_block(&v, func->body));
+  }
+  return grt_ok_status();
+}
