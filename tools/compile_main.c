@@ -1,58 +1,155 @@
 // grt-compile: compiles a program to a module file (.vmfb).
 //
-//   grt-compile prog.mlir -o prog.vmfb
+//   grt-compile model.mlir -o model.vmfb [--target=cpu] [-O2]
+//       [--output-format=vmfb|c-static] [--dump-after=PASS]
+//       [--cpu-cc=CC] [--cpu-flags=FLAGS] [--cpu-features=host|generic|LIST]
 //
-// The input is MLIR text holding a vm.module in IREE's vm dialect
-// (compiler/driver). Exit status: 0 on success, 1 when compilation fails
-// (the diagnostic goes to stderr), 2 for a usage error.
+// The input is MLIR text: StableHLO as JAX and TensorFlow export it, or a
+// vm.module in IREE's vm dialect (assembled as written). The pipeline is
+// compiler/driver; docs/compiler.md describes it and every flag. Exit
+// status: 0 on success, 1 when compilation fails (diagnostics go to stderr
+// as file:line:col: error: ...), 2 for a usage error.
 #include <stdio.h>
+#include <string.h>
 
 #include "compiler/driver/driver.h"
 #include "tools/flags.h"
 
 typedef struct grt_compile_flags_t {
   const char* output;
+  const char* target;
+  const char* output_format;
+  int64_t opt_level;
+  const char* dump_after;
+  const char* cpu_cc;
+  const char* cpu_flags;
+  const char* cpu_features;
+  const char* c_static_name;
+  bool version;
   grt_flag_list_t positionals;
 } grt_compile_flags_t;
 
-static grt_compile_flags_t flags;
+static grt_compile_flags_t flags = {.opt_level = 2};
 
 static const grt_flag_t grt_compile_flag_table[] = {
     {"output", 'o', GRT_FLAG_STRING, &flags.output, "FILE",
-     "where to write the module file (required)"},
+     "where to write the module file, or the C file for c-static (required)"},
+    {"target", 0, GRT_FLAG_STRING, &flags.target, "LIST",
+     "comma-separated targets: cpu (default), vulkan, cuda"},
+    {"output-format", 0, GRT_FLAG_STRING, &flags.output_format, "FORMAT",
+     "vmfb (default) or c-static (C source: kernels + module bytes)"},
+    {"opt-level", 'O', GRT_FLAG_INT, &flags.opt_level, "N",
+     "optimization level 0..3 (-O0 .. -O3; default 2)"},
+    {"dump-after", 0, GRT_FLAG_STRING, &flags.dump_after, "PASS",
+     "print the program after PASS to stdout: import, fold, dispatch, "
+     "kernels, cpu, host"},
+    {"cpu-cc", 0, GRT_FLAG_STRING, &flags.cpu_cc, "CC",
+     "C compiler for the CPU kernels (default: $CC, else cc)"},
+    {"cpu-flags", 0, GRT_FLAG_STRING, &flags.cpu_flags, "FLAGS",
+     "extra flags for the CPU kernels' compiler"},
+    {"cpu-features", 0, GRT_FLAG_STRING, &flags.cpu_features, "FEATURES",
+     "host (default: this machine), generic, or a list such as avx2,fma"},
+    {"c-static-name", 0, GRT_FLAG_STRING, &flags.c_static_name, "NAME",
+     "c-static: prefix of the emitted C names (default: the module's name)"},
+    {"version", 0, GRT_FLAG_BOOL, &flags.version, NULL,
+     "print the grt version and exit"},
 };
 
 static const grt_flags_spec_t grt_compile_flags_spec = {
-    "grt-compile", "compiles an MLIR program (a vm.module) to a module file",
+    "grt-compile",
+    "compiles an MLIR program (StableHLO, or a vm.module) to a module file",
     "[flags] INPUT.mlir -o OUTPUT.vmfb", grt_compile_flag_table,
     sizeof(grt_compile_flag_table) / sizeof(grt_compile_flag_table[0]),
     &flags.positionals};
 
-static int grt_compile_usage_error(const char* message) {
-  fprintf(stderr, "grt-compile: %s\n(see grt-compile --help)\n", message);
+static const struct {
+  const char* name;
+  grtc_output_format_t format;
+} grt_compile_output_formats[] = {
+    {"vmfb", GRTC_OUTPUT_FORMAT_VMFB},
+    {"c-static", GRTC_OUTPUT_FORMAT_C_STATIC},
+};
+
+static int grt_compile_usage_error(const char* format, const char* value) {
+  fputs("grt-compile: ", stderr);
+  fprintf(stderr, format, value);
+  fputs("\n(run 'grt-compile --help' for usage)\n", stderr);
   return 2;
+}
+
+// Diagnostics already read "file:line:col: error: ..."; anything else
+// (an unreadable file, a failing C compiler) gets the tool's name.
+static void grt_compile_report(grt_status_t status) {
+  const char* message = grt_status_message(status);
+  if (strstr(message, ": error: ")) {
+    fprintf(stderr, "%s\n", message);
+  } else {
+    fprintf(stderr, "grt-compile: error: %s\n", message);
+  }
+}
+
+// Fills |options| from the flags; returns -1 to go on or an exit status.
+static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
+  if (flags.positionals.count == 0) {
+    return grt_compile_usage_error("missing the input file%s", "");
+  }
+  if (flags.positionals.count > 1) {
+    return grt_compile_usage_error("expected one input file, got '%s' as well",
+                                   flags.positionals.values[1]);
+  }
+  if (!flags.output) {
+    return grt_compile_usage_error("missing the output file (-o OUTPUT.vmfb)%s", "");
+  }
+  if (flags.output_format) {
+    size_t i = 0;
+    size_t count = sizeof(grt_compile_output_formats) / sizeof(grt_compile_output_formats[0]);
+    while (i < count && strcmp(flags.output_format, grt_compile_output_formats[i].name) != 0) {
+      ++i;
+    }
+    if (i == count) {
+      return grt_compile_usage_error(
+          "--output-format takes vmfb or c-static, got '%s'", flags.output_format);
+    }
+    options->output_format = grt_compile_output_formats[i].format;
+  }
+  if (flags.opt_level < 0 || flags.opt_level > 3) {
+    char given[32];
+    snprintf(given, sizeof(given), "%lld", (long long)flags.opt_level);
+    return grt_compile_usage_error("-O takes 0, 1, 2 or 3 (-O0 .. -O3), got %s", given);
+  }
+  options->opt_level = (grtc_opt_level_t)(GRTC_OPT_O0 + flags.opt_level);
+  options->targets = flags.target;
+  options->dump_after = flags.dump_after;
+  options->cpu.cc = flags.cpu_cc;
+  options->cpu.flags = flags.cpu_flags;
+  options->cpu.features = flags.cpu_features;
+  options->c_static_name = flags.c_static_name;
+  grt_status_t status = grtc_compile_options_validate(options);
+  if (!grt_status_is_ok(status)) {
+    int code = grt_compile_usage_error("%s", grt_status_message(status));
+    grt_status_free(status);
+    return code;
+  }
+  return -1;
 }
 
 int main(int argc, char** argv) {
   grt_allocator_t allocator = grt_allocator_system();
   int exit_code = grt_flags_parse_for_main(&grt_compile_flags_spec, argc, argv, allocator);
+  if (exit_code < 0 && flags.version) {
+    printf("grt-compile (grt) %s\n", grtc_compiler_version());
+    exit_code = 0;
+  }
+  grtc_compile_options_t options = {0};
+  if (exit_code < 0) exit_code = grt_compile_options_from_flags(&options);
   if (exit_code < 0) {
-    if (flags.positionals.count == 0) {
-      exit_code = grt_compile_usage_error("missing the input file");
-    } else if (flags.positionals.count > 1) {
-      exit_code = grt_compile_usage_error("expected one input file");
-    } else if (!flags.output) {
-      exit_code = grt_compile_usage_error("missing the output file (-o OUTPUT.vmfb)");
-    } else {
-      grtc_compile_options_t options = {0};
-      grt_status_t status =
-          grtc_compile_file(flags.positionals.values[0], flags.output, &options, allocator);
-      exit_code = 0;
-      if (!grt_status_is_ok(status)) {
-        fprintf(stderr, "grt-compile: %s\n", grt_status_message(status));
-        grt_status_free(status);
-        exit_code = 1;
-      }
+    grt_status_t status =
+        grtc_compile_file(flags.positionals.values[0], flags.output, &options, allocator);
+    exit_code = 0;
+    if (!grt_status_is_ok(status)) {
+      grt_compile_report(status);
+      grt_status_free(status);
+      exit_code = 1;
     }
   }
   grt_flags_release(&grt_compile_flags_spec, allocator);

@@ -136,7 +136,16 @@ static grt_status_t grt_flags_parse_one(const grt_flags_spec_t* spec, int argc,
       *out_help = true;
       return grt_ok_status();
     }
-    flag = arg[2] == '\0' ? grt_flags_find_short(spec, arg[1]) : NULL;
+    flag = grt_flags_find_short(spec, arg[1]);
+    // As getopt: a value may follow a short name directly (-O2, -ofile).
+    if (flag && arg[2] != '\0') {
+      if (flag->kind == GRT_FLAG_BOOL) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "flag '-%c' (--%s) takes no value, got '%s'",
+                               arg[1], flag->name, arg);
+      }
+      value = arg + 2;
+    }
     if (!flag) return grt_flags_unknown(spec, arg, strlen(arg));
   }
   if (!value) {

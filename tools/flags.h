@@ -5,7 +5,8 @@
 // Spelling follows IREE's tools: --name=value or --name value; a bool is
 // --name (true) or --name=true|false|1|0 and never takes the next argument;
 // a list flag may repeat (--input=1 --input=2) and keeps every value in
-// order; a row may add a one-letter alias (-o FILE). "--" ends the flags.
+// order; a row may add a one-letter alias (-o FILE, or as getopt -oFILE,
+// -O2). "--" ends the flags.
 // --help and -h are always accepted. Values point into argv (not copied).
 //
 // Errors name the flag and what was expected, and an unknown flag lists the

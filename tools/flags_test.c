@@ -96,6 +96,25 @@ static void test_short_alias_last_wins_and_bool_values(void** state) {
   grt_flags_release(&t.spec, grt_allocator_system());
 }
 
+static void test_short_alias_attached_value(void** state) {
+  test_flags_t t;
+  test_flags_init(&t, false);
+  t.table[1].short_name = 'O';
+  t.table[2].short_name = 's';
+  bool help = false;
+  const char* args[] = {"grt-test", "-mfile.vmfb", "-O3", NULL};
+  assert_null(parse(&t, &help, args));
+  assert_string_equal(t.module, "file.vmfb");
+  assert_int_equal(t.limit, 3);
+  const char* bool_value[] = {"grt-test", "-s1", NULL};
+  expect_error(parse(&t, &help, bool_value),
+               "flag '-s' (--print_statistics) takes no value, got '-s1'");
+  const char* bad_int[] = {"grt-test", "-Ox", NULL};
+  expect_error(parse(&t, &help, bad_int),
+               "expected an integer, got \"x\"; flag '--limit'");
+  grt_flags_release(&t.spec, grt_allocator_system());
+}
+
 static void test_help(void** state) {
   test_flags_t t;
   test_flags_init(&t, false);
@@ -192,6 +211,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_spellings),
       cmocka_unit_test(test_short_alias_last_wins_and_bool_values),
+      cmocka_unit_test(test_short_alias_attached_value),
       cmocka_unit_test(test_help),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_parse_for_main_exit_codes),

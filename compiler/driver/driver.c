@@ -1,27 +1,528 @@
 #include "compiler/driver/driver.h"
 
+#include <string.h>
+
+#include "base/file.h"
 #include "compiler/mlir/parser.h"
 #include "compiler/vm_asm/assembler.h"
 #include "compiler/vm_asm/vm_syntax.h"
 
-static const grtc_dialect_syntax_t* const grtc_driver_dialects[] = {
-    &grtc_vm_dialect_syntax,
-};
-static const grtc_parse_options_t grtc_driver_parse_options = {
-    grtc_driver_dialects,
-    sizeof(grtc_driver_dialects) / sizeof(grtc_driver_dialects[0]),
+// The StableHLO pipeline's libraries join the build as their first sources
+// land (compiler/CMakeLists.txt); until all of them have, the driver still
+// assembles vm-dialect input and says what is missing for the rest.
+#if GRTC_DRIVER_HAVE_PIPELINE
+#include "compiler/dispatch/dispatch.h"
+#include "compiler/host/host.h"
+#include "compiler/kernel/printer.h"
+#include "compiler/stablehlo/import.h"
+#include "compiler/tensor/passes.h"
+#endif
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+// X(ENUM, name, built): the targets --target may name.
+#define GRTC_DRIVER_TARGET_LIST(X) \
+  X(CPU, "cpu", true)              \
+  X(VULKAN, "vulkan", false)       \
+  X(CUDA, "cuda", false)
+
+typedef enum grtc_driver_target_e {
+#define GRTC_DRIVER_TARGET_ENUM(name, spelling, built) GRTC_DRIVER_TARGET_##name,
+  GRTC_DRIVER_TARGET_LIST(GRTC_DRIVER_TARGET_ENUM)
+#undef GRTC_DRIVER_TARGET_ENUM
+  GRTC_DRIVER_TARGET_COUNT
+} grtc_driver_target_t;
+
+static const struct {
+  const char* name;
+  bool built;
+} grtc_driver_targets[] = {
+#define GRTC_DRIVER_TARGET_ROW(name, spelling, built) {spelling, built},
+    GRTC_DRIVER_TARGET_LIST(GRTC_DRIVER_TARGET_ROW)
+#undef GRTC_DRIVER_TARGET_ROW
 };
 
-// Assembles the parsed |module| into |writer| and frees the module.
-static grt_status_t grtc_driver_assemble(grtc_module_t* module,
-                                         grt_allocator_t allocator,
-                                         grt_module_writer_t* writer) {
-  grtc_operation_t* vm_module = grtc_vm_find_module(module);
+static const char* const grtc_driver_dump_names[] = {
+    "",
+#define GRTC_DRIVER_DUMP_NAME(name, spelling, what) spelling,
+    GRTC_DUMP_PASS_LIST(GRTC_DRIVER_DUMP_NAME)
+#undef GRTC_DRIVER_DUMP_NAME
+};
+#define GRTC_DRIVER_DUMP_COUNT \
+  (sizeof(grtc_driver_dump_names) / sizeof(grtc_driver_dump_names[0]))
+
+#define GRTC_DRIVER_TARGETS_EXPECTED "cpu, vulkan, cuda"
+#define GRTC_DRIVER_DUMPS_EXPECTED "import, fold, dispatch, kernels, cpu, host"
+
+// Options resolved once: targets as a set, the level as a number.
+typedef struct grtc_driver_t {
+  const grtc_compile_options_t* options;
+  grt_allocator_t allocator;
+  bool targets[GRTC_DRIVER_TARGET_COUNT];
+  int level;  // 0..3
+  grtc_dump_pass_t dump;
+  FILE* dump_file;
+} grtc_driver_t;
+
+static grt_status_t grtc_driver_parse_targets(const char* text,
+                                              bool targets[GRTC_DRIVER_TARGET_COUNT]) {
+  memset(targets, 0, sizeof(bool) * GRTC_DRIVER_TARGET_COUNT);
+  if (!text || !*text) {
+    targets[GRTC_DRIVER_TARGET_CPU] = true;
+    return grt_ok_status();
+  }
+  grt_string_view_t rest = grt_make_cstring_view(text);
+  while (true) {
+    grt_string_view_t item, after;
+    bool more = grt_string_view_split(rest, ',', &item, &after);
+    size_t t = 0;
+    while (t < GRTC_DRIVER_TARGET_COUNT &&
+           !grt_string_view_equal_cstring(item, grtc_driver_targets[t].name)) {
+      ++t;
+    }
+    if (t == GRTC_DRIVER_TARGET_COUNT) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "unknown target '%.*s' in '%s'; expected a comma-separated "
+                             "list of " GRTC_DRIVER_TARGETS_EXPECTED,
+                             (int)item.size, item.data, text);
+    }
+    if (targets[t]) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "target '%s' is named twice in '%s'",
+                             grtc_driver_targets[t].name, text);
+    }
+    if (!grtc_driver_targets[t].built) {
+      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                             "target '%s' is not available in this build yet "
+                             "(available: cpu)",
+                             grtc_driver_targets[t].name);
+    }
+    targets[t] = true;
+    if (!more) break;
+    rest = after;
+  }
+  return grt_ok_status();
+}
+
+static bool grtc_driver_is_identifier(const char* text) {
+  if (!text || !*text || (*text >= '0' && *text <= '9')) return false;
+  for (const char* c = text; *c; ++c) {
+    bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static grt_status_t grtc_driver_init(const grtc_compile_options_t* options,
+                                     grt_allocator_t allocator, grtc_driver_t* out) {
+  static const grtc_compile_options_t defaults = {0};
+  if (!options) options = &defaults;
+  memset(out, 0, sizeof(*out));
+  out->options = options;
+  out->allocator = allocator;
+  GRT_RETURN_IF_ERROR(grtc_driver_parse_targets(options->targets, out->targets));
+  if ((unsigned)options->output_format > GRTC_OUTPUT_FORMAT_C_STATIC) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "output format %d is not one of vmfb (%d) and c-static (%d)",
+                           (int)options->output_format, GRTC_OUTPUT_FORMAT_VMFB,
+                           GRTC_OUTPUT_FORMAT_C_STATIC);
+  }
+  if (options->output_format == GRTC_OUTPUT_FORMAT_C_STATIC) {
+    for (size_t t = 0; t < GRTC_DRIVER_TARGET_COUNT; ++t) {
+      if (out->targets[t] && t != GRTC_DRIVER_TARGET_CPU) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "output format c-static holds CPU kernels only; got "
+                               "target '%s'",
+                               grtc_driver_targets[t].name);
+      }
+    }
+    if (options->c_static_name && !grtc_driver_is_identifier(options->c_static_name)) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "c-static name '%s' is not a C identifier",
+                             options->c_static_name);
+    }
+  }
+  if ((unsigned)options->opt_level > GRTC_OPT_O3) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "optimization level %d is out of range: expected "
+                           "GRTC_OPT_DEFAULT or GRTC_OPT_O0..GRTC_OPT_O3",
+                           (int)options->opt_level);
+  }
+  out->level = options->opt_level == GRTC_OPT_DEFAULT ? 2 : (int)options->opt_level - 1;
+  if (options->dump_after && *options->dump_after) {
+    size_t d = 1;
+    while (d < GRTC_DRIVER_DUMP_COUNT &&
+           strcmp(options->dump_after, grtc_driver_dump_names[d]) != 0) {
+      ++d;
+    }
+    if (d == GRTC_DRIVER_DUMP_COUNT) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "unknown pass '%s' to dump after; expected one of "
+                             GRTC_DRIVER_DUMPS_EXPECTED,
+                             options->dump_after);
+    }
+    out->dump = (grtc_dump_pass_t)d;
+  }
+  out->dump_file = options->dump_file ? options->dump_file : stdout;
+  return grt_ok_status();
+}
+
+const char* grtc_compiler_version(void) { return GRT_VERSION; }
+
+grt_status_t grtc_compile_options_validate(const grtc_compile_options_t* options) {
+  grtc_driver_t driver;
+  return grtc_driver_init(options, grt_allocator_system(), &driver);
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+// The vm dialect's pretty forms plus the StableHLO front-end's, so one
+// parse serves both kinds of input.
+typedef struct grtc_driver_parse_options_t {
+  grtc_parse_options_t options;
+  const grtc_dialect_syntax_t* dialects[16];
+} grtc_driver_parse_options_t;
+
+static grt_status_t grtc_driver_make_parse_options(grtc_driver_parse_options_t* out) {
+  size_t count = 0;
+  out->dialects[count++] = &grtc_vm_dialect_syntax;
+#if GRTC_DRIVER_HAVE_PIPELINE
+  const grtc_parse_options_t* stablehlo = grtc_stablehlo_parse_options();
+  size_t capacity = sizeof(out->dialects) / sizeof(out->dialects[0]);
+  if (stablehlo->dialect_count > capacity - count) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "the StableHLO front-end registers %zu dialects; the driver "
+                           "has room for %zu",
+                           stablehlo->dialect_count, capacity - count);
+  }
+  for (size_t i = 0; i < stablehlo->dialect_count; ++i) {
+    out->dialects[count++] = stablehlo->dialects[i];
+  }
+#endif
+  out->options.dialects = out->dialects;
+  out->options.dialect_count = count;
+  return grt_ok_status();
+}
+
+// The C name of a c-static output into |out|: the option, else
+// |module_name| with every character outside [A-Za-z0-9_] made '_' (and a
+// leading '_' before a digit).
+static grt_status_t grtc_driver_name_c_static(const grtc_driver_t* driver,
+                                              grt_string_view_t module_name,
+                                              grt_string_builder_t* out) {
+  grt_string_builder_clear(out);
+  if (driver->options->c_static_name) {
+    grt_string_builder_append_cstring(out, driver->options->c_static_name);
+    return grt_string_builder_status(out);
+  }
+  if (module_name.size == 0 || (module_name.data[0] >= '0' && module_name.data[0] <= '9')) {
+    grt_string_builder_append_cstring(out, "_");
+  }
+  for (size_t i = 0; i < module_name.size; ++i) {
+    char c = module_name.data[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    grt_string_builder_append(out, grt_make_string_view(ok ? &c : "_", 1));
+  }
+  return grt_string_builder_status(out);
+}
+
+//===----------------------------------------------------------------------===//
+// The StableHLO pipeline
+//===----------------------------------------------------------------------===//
+
+#if GRTC_DRIVER_HAVE_PIPELINE
+
+static void grtc_driver_dump_text(const grtc_driver_t* driver, grt_string_view_t text) {
+  fwrite(text.data, 1, text.size, driver->dump_file);
+  if (text.size && text.data[text.size - 1] != '\n') fputc('\n', driver->dump_file);
+  fflush(driver->dump_file);
+}
+
+// Everything one compilation of a tensor module holds, freed by
+// grtc_pipeline_deinit.
+typedef struct grtc_pipeline_t {
+  grtc_driver_t* driver;
+  grtc_tmodule_t* module;
+  grtc_kernel_set_t kernels;
+  bool kernels_initialized;
+  grt_string_builder_t text;  // dumps
+  grtc_host_executable_t executables[GRTC_DRIVER_TARGET_COUNT];
+  uint8_t* binaries[GRTC_DRIVER_TARGET_COUNT];  // owned, from the allocator
+  uint32_t executable_count;
+  char formats[GRTC_DRIVER_TARGET_COUNT][32];
+} grtc_pipeline_t;
+
+static void grtc_pipeline_deinit(grtc_pipeline_t* p) {
+  for (uint32_t i = 0; i < GRTC_DRIVER_TARGET_COUNT; ++i) {
+    grt_allocator_free(p->driver->allocator, p->binaries[i]);
+  }
+  grt_string_builder_deinit(&p->text);
+  if (p->kernels_initialized) grtc_kernel_set_deinit(&p->kernels);
+  if (p->module) grtc_tmodule_destroy(p->module);
+}
+
+static grt_status_t grtc_pipeline_dump_tensor(grtc_pipeline_t* p, grtc_dump_pass_t pass) {
+  if (p->driver->dump != pass) return grt_ok_status();
+  grt_string_builder_clear(&p->text);
+  grtc_tensor_print(p->module, &p->text);
+  GRT_RETURN_IF_ERROR(grt_string_builder_status(&p->text));
+  grtc_driver_dump_text(p->driver, grt_string_builder_view(&p->text));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_pipeline_dump_kernels(grtc_pipeline_t* p) {
+  if (p->driver->dump != GRTC_DUMP_KERNELS) return grt_ok_status();
+  grt_string_builder_clear(&p->text);
+  for (uint32_t i = 0; i < p->kernels.count; ++i) {
+    grtc_kernel_print(p->kernels.kernels[i], &p->text);
+  }
+  GRT_RETURN_IF_ERROR(grt_string_builder_status(&p->text));
+  grtc_driver_dump_text(p->driver, grt_string_builder_view(&p->text));
+  return grt_ok_status();
+}
+
+// The CPU executable: a shared object built from the kernels, or for
+// c-static the kernels' C appended to |c_static_out| and an executable that
+// names the static library they register.
+static grt_status_t grtc_pipeline_build_cpu(grtc_pipeline_t* p, const char* c_static_name,
+                                            grt_string_builder_t* c_static_out) {
+  const grtc_driver_t* driver = p->driver;
+  uint32_t slot = p->executable_count;
+  grtc_host_executable_t* executable = &p->executables[slot];
+  if (c_static_out) {
+    size_t start = c_static_out->size;
+    GRT_RETURN_IF_ERROR(grtc_cpu_emit_c(&p->kernels, c_static_name, c_static_out));
+    if (driver->dump == GRTC_DUMP_CPU) {
+      grtc_driver_dump_text(driver, grt_make_string_view(c_static_out->data + start,
+                                                         c_static_out->size - start));
+    }
+    snprintf(p->formats[slot], sizeof(p->formats[slot]), "cpu-static");
+    executable->format = p->formats[slot];
+    executable->data = (const uint8_t*)c_static_name;
+    executable->size = strlen(c_static_name);
+  } else {
+    if (driver->dump == GRTC_DUMP_CPU) {
+      grt_string_builder_clear(&p->text);
+      GRT_RETURN_IF_ERROR(grtc_cpu_emit_c(&p->kernels, NULL, &p->text));
+      grtc_driver_dump_text(driver, grt_string_builder_view(&p->text));
+    }
+    grtc_cpu_options_t cpu = driver->options->cpu;
+    cpu.optimization_level = driver->level;
+    size_t size = 0;
+    GRT_RETURN_IF_ERROR(grtc_cpu_build(&p->kernels, &cpu, driver->allocator,
+                                       &p->binaries[slot], &size, p->formats[slot]));
+    executable->format = p->formats[slot];
+    executable->data = p->binaries[slot];
+    executable->size = size;
+  }
+  ++p->executable_count;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* parsed,
+                                      grt_module_writer_t* writer,
+                                      grt_string_builder_t* c_static_out,
+                                      grt_string_builder_t* c_static_name) {
+  grtc_driver_t* driver = p->driver;
+  GRT_RETURN_IF_ERROR(grtc_stablehlo_import(parsed, driver->allocator, &p->module));
+  GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
+  GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_IMPORT));
+  if (driver->level > 0) {
+    GRT_RETURN_IF_ERROR(grtc_tensor_fold(p->module));
+    GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
+  }
+  GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_FOLD));
+
+  grtc_kernel_set_init(driver->allocator, &p->kernels);
+  p->kernels_initialized = true;
+  grtc_dispatch_options_t dispatch_options = {driver->level, 0};
+  GRT_RETURN_IF_ERROR(grtc_dispatch_form(p->module, &dispatch_options, &p->kernels));
+  GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_DISPATCH));
+  for (uint32_t i = 0; i < p->kernels.count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_kernel_verify(p->kernels.kernels[i]));
+  }
+  GRT_RETURN_IF_ERROR(grtc_pipeline_dump_kernels(p));
+
+  if (c_static_out) {
+    GRT_RETURN_IF_ERROR(grtc_driver_name_c_static(driver, p->module->name, c_static_name));
+  }
+  // A module without kernels needs no executable at all.
+  if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_CPU]) {
+    GRT_RETURN_IF_ERROR(grtc_pipeline_build_cpu(
+        p, c_static_out ? grt_string_builder_cstring(c_static_name) : NULL, c_static_out));
+  }
+
+  grtc_host_options_t host_options = {0};
+  grt_string_builder_t* host_text = NULL;
+  if (driver->dump == GRTC_DUMP_HOST) {
+    grt_string_builder_clear(&p->text);
+    host_text = &p->text;
+  }
   grt_status_t status =
-      vm_module ? grtc_vm_assemble(vm_module, module->file_name, allocator, writer)
-                : grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                                  "expected a vm.module in '%s'", module->file_name);
-  grtc_module_destroy(module);
+      grtc_host_emit(p->module, &p->kernels, p->executables, p->executable_count,
+                     &host_options, driver->allocator, writer, host_text);
+  // The text is printed even when it fails to assemble: that is when it
+  // is most wanted.
+  if (host_text && host_text->size) {
+    grtc_driver_dump_text(driver, grt_string_builder_view(host_text));
+  }
+  return status;
+}
+
+static grt_status_t grtc_driver_compile_tensor(grtc_driver_t* driver,
+                                               const grtc_module_t* parsed,
+                                               grt_module_writer_t* writer,
+                                               grt_string_builder_t* c_static_out,
+                                               grt_string_builder_t* c_static_name) {
+  grtc_pipeline_t pipeline;
+  memset(&pipeline, 0, sizeof(pipeline));
+  pipeline.driver = driver;
+  grt_string_builder_init(driver->allocator, &pipeline.text);
+  grt_status_t status =
+      grtc_pipeline_run(&pipeline, parsed, writer, c_static_out, c_static_name);
+  grtc_pipeline_deinit(&pipeline);
+  return status;
+}
+
+#endif  // GRTC_DRIVER_HAVE_PIPELINE
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+// Compiles the parsed |module| into |writer|. For c-static, the kernels' C
+// goes to |c_static_out| and the C name to |c_static_name|.
+static grt_status_t grtc_driver_compile_module(grtc_driver_t* driver, grtc_module_t* module,
+                                               grt_module_writer_t* writer,
+                                               grt_string_builder_t* c_static_out,
+                                               grt_string_builder_t* c_static_name) {
+  grtc_operation_t* vm_module = grtc_vm_find_module(module);
+  if (vm_module) {
+    GRT_RETURN_IF_ERROR(grtc_vm_assemble(vm_module, module->file_name, driver->allocator,
+                                         writer));
+    if (!c_static_out) return grt_ok_status();
+    const grtc_attribute_t* name = grtc_operation_attribute(vm_module, "sym_name");
+    return grtc_driver_name_c_static(
+        driver,
+        name && name->kind == GRTC_ATTR_STRING ? name->string : grt_make_cstring_view("module"),
+        c_static_name);
+  }
+#if GRTC_DRIVER_HAVE_PIPELINE
+  if (grtc_stablehlo_is_input(module)) {
+    return grtc_driver_compile_tensor(driver, module, writer, c_static_out, c_static_name);
+  }
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "expected a vm.module or StableHLO functions (func.func) in '%s'",
+                         module->file_name);
+#else
+  (void)c_static_out;
+  (void)c_static_name;
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "expected a vm.module in '%s' (the StableHLO pipeline is not "
+                         "in this build yet)",
+                         module->file_name);
+#endif
+}
+
+// Parses |source| (or reads |path| when |source| is NULL) with every
+// dialect the driver knows.
+static grt_status_t grtc_driver_parse(const char* source, size_t source_size,
+                                      const char* file_name, grt_allocator_t allocator,
+                                      grtc_module_t** out_module) {
+  grtc_driver_parse_options_t parse_options;
+  GRT_RETURN_IF_ERROR(grtc_driver_make_parse_options(&parse_options));
+  if (!source) {
+    return grtc_parse_file(file_name, &parse_options.options, allocator, out_module);
+  }
+  return grtc_parse_source(grt_make_string_view(source, source_size), file_name,
+                           &parse_options.options, allocator, out_module);
+}
+
+// Appends |data| as the body of a C array initializer, 16 bytes a line.
+static void grtc_driver_append_bytes(const uint8_t* data, size_t size,
+                                     grt_string_builder_t* out) {
+  static const char hex[] = "0123456789abcdef";
+  char line[16 * 6 + 8];
+  for (size_t i = 0; i < size; i += 16) {
+    size_t n = 0;
+    line[n++] = ' ';
+    line[n++] = ' ';
+    for (size_t j = i; j < size && j < i + 16; ++j) {
+      line[n++] = '0';
+      line[n++] = 'x';
+      line[n++] = hex[data[j] >> 4];
+      line[n++] = hex[data[j] & 15];
+      line[n++] = ',';
+    }
+    line[n - 1] = '\n';  // the last comma of a line is optional in C
+    grt_string_builder_append(out, grt_make_string_view(line, n));
+  }
+}
+
+// The c-static file: a usage note, the kernels' C, the module's bytes.
+static grt_status_t grtc_driver_write_c_static(grtc_driver_t* driver, grtc_module_t* module,
+                                               grt_string_builder_t* out) {
+  grt_module_writer_t* writer = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_create(driver->allocator, &writer));
+  grt_string_builder_t kernels, name;
+  grt_string_builder_init(driver->allocator, &kernels);
+  grt_string_builder_init(driver->allocator, &name);
+  void* data = NULL;
+  size_t size = 0;
+  grt_status_t status = grtc_driver_compile_module(driver, module, writer, &kernels, &name);
+  if (grt_status_is_ok(status)) status = grt_string_builder_status(&kernels);
+  if (grt_status_is_ok(status)) status = grt_module_writer_finish(writer, &data, &size);
+  if (grt_status_is_ok(status)) {
+    const char* n = grt_string_builder_cstring(&name);
+    bool has_kernels = kernels.size > 0;
+    grt_string_builder_appendf(
+        out,
+        "// Generated by grt-compile --output-format=c-static from %s.\n"
+        "//\n"
+        "// The module as a byte array (%s_vmfb, %s_vmfb_size)%s. To run it, link\n"
+        "// this file with the grt runtime (grt_runtime, grt_hal_local and a local\n"
+        "// driver) and:\n"
+        "//\n",
+        module->file_name, n, n,
+        has_kernels ? " and its CPU kernels as a static kernel library" : "");
+    if (has_kernels) {
+      grt_string_builder_appendf(
+          out,
+          "//   %s_register();  // once per process: registers library '%s'\n"
+          "//                   // (grt_hal_local_register_static_library)\n",
+          n, n);
+    }
+    grt_string_builder_appendf(
+        out,
+        "//   grt_runtime_session_append_module_from_memory(\n"
+        "//       session, grt_make_const_byte_span(%s_vmfb, %s_vmfb_size));\n"
+        "//\n"
+        "// (runtime/session.h).%s\n\n",
+        n, n,
+        has_kernels ? " The module's executable has the format \"cpu-static\" and\n"
+                      "// names the library, so local-sync and local-task run the kernels\n"
+                      "// linked here; nothing is loaded at run time."
+                    : "");
+    grt_string_builder_append(out, grt_string_builder_view(&kernels));
+    grt_string_builder_appendf(out,
+                               "\n#include <stddef.h>\n\n"
+                               "// 64-byte aligned: the module's data segments are used in "
+                               "place.\n"
+                               "_Alignas(64) const unsigned char %s_vmfb[%zu] = {\n",
+                               n, size);
+    grtc_driver_append_bytes((const uint8_t*)data, size, out);
+    grt_string_builder_appendf(out, "};\nconst size_t %s_vmfb_size = %zu;\n", n, size);
+    status = grt_string_builder_status(out);
+  }
+  grt_allocator_free(driver->allocator, data);
+  grt_string_builder_deinit(&name);
+  grt_string_builder_deinit(&kernels);
+  grt_module_writer_destroy(writer);
   return status;
 }
 
@@ -30,28 +531,62 @@ grt_status_t grtc_compile_source(const char* source, size_t source_size,
                                  const grtc_compile_options_t* options,
                                  grt_allocator_t allocator,
                                  grt_module_writer_t* writer) {
-  (void)options;
+  grtc_driver_t driver;
+  GRT_RETURN_IF_ERROR(grtc_driver_init(options, allocator, &driver));
+  if (options && options->output_format != GRTC_OUTPUT_FORMAT_VMFB) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "grtc_compile_source writes a module file; use "
+                           "grtc_compile_source_c_static for the c-static output format");
+  }
   grtc_module_t* module = NULL;
-  GRT_RETURN_IF_ERROR(grtc_parse_source(grt_make_string_view(source, source_size), file_name,
-                                        &grtc_driver_parse_options, allocator, &module));
-  return grtc_driver_assemble(module, allocator, writer);
+  GRT_RETURN_IF_ERROR(grtc_driver_parse(source, source_size, file_name, allocator, &module));
+  grt_status_t status = grtc_driver_compile_module(&driver, module, writer, NULL, NULL);
+  grtc_module_destroy(module);
+  return status;
+}
+
+grt_status_t grtc_compile_source_c_static(const char* source, size_t source_size,
+                                          const char* file_name,
+                                          const grtc_compile_options_t* options,
+                                          grt_allocator_t allocator,
+                                          grt_string_builder_t* out) {
+  grtc_compile_options_t c_static = {0};
+  if (options) c_static = *options;
+  c_static.output_format = GRTC_OUTPUT_FORMAT_C_STATIC;
+  grtc_driver_t driver;
+  GRT_RETURN_IF_ERROR(grtc_driver_init(&c_static, allocator, &driver));
+  grtc_module_t* module = NULL;
+  GRT_RETURN_IF_ERROR(grtc_driver_parse(source, source_size, file_name, allocator, &module));
+  grt_status_t status = grtc_driver_write_c_static(&driver, module, out);
+  grtc_module_destroy(module);
+  return status;
 }
 
 grt_status_t grtc_compile_file(const char* input_path, const char* output_path,
                                const grtc_compile_options_t* options,
                                grt_allocator_t allocator) {
-  (void)options;
+  grtc_driver_t driver;
+  GRT_RETURN_IF_ERROR(grtc_driver_init(options, allocator, &driver));
   grtc_module_t* module = NULL;
-  GRT_RETURN_IF_ERROR(
-      grtc_parse_file(input_path, &grtc_driver_parse_options, allocator, &module));
-  grt_module_writer_t* writer = NULL;
-  grt_status_t status = grt_module_writer_create(allocator, &writer);
-  if (!grt_status_is_ok(status)) {
-    grtc_module_destroy(module);
-    return status;
+  GRT_RETURN_IF_ERROR(grtc_driver_parse(NULL, 0, input_path, allocator, &module));
+  grt_status_t status = grt_ok_status();
+  if (driver.options->output_format == GRTC_OUTPUT_FORMAT_C_STATIC) {
+    grt_string_builder_t text;
+    grt_string_builder_init(allocator, &text);
+    status = grtc_driver_write_c_static(&driver, module, &text);
+    if (grt_status_is_ok(status)) {
+      status = grt_file_write_contents(output_path, text.data, text.size);
+    }
+    grt_string_builder_deinit(&text);
+  } else {
+    grt_module_writer_t* writer = NULL;
+    status = grt_module_writer_create(allocator, &writer);
+    if (grt_status_is_ok(status)) {
+      status = grtc_driver_compile_module(&driver, module, writer, NULL, NULL);
+    }
+    if (grt_status_is_ok(status)) status = grt_module_writer_write_file(writer, output_path);
+    grt_module_writer_destroy(writer);
   }
-  status = grtc_driver_assemble(module, allocator, writer);
-  if (grt_status_is_ok(status)) status = grt_module_writer_write_file(writer, output_path);
-  grt_module_writer_destroy(writer);
+  grtc_module_destroy(module);
   return status;
 }

@@ -1,0 +1,5 @@
+vm.module @bad {
+  vm.func @f() {
+    vm.nope
+  }
+}
