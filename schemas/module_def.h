@@ -53,7 +53,8 @@ extern "C" {
   X(FunctionDef, bytecode_offset, SCALAR, 4, 4, NULL, false)           \
   X(FunctionDef, bytecode_length, SCALAR, 4, 4, NULL, false)           \
   X(FunctionDef, i32_register_count, SCALAR, 4, 4, NULL, false)        \
-  X(FunctionDef, ref_register_count, SCALAR, 4, 4, NULL, false)
+  X(FunctionDef, ref_register_count, SCALAR, 4, 4, NULL, false)        \
+  X(FunctionDef, transient_bytes, SCALAR, 8, 8, NULL, false)
 
 #define GRT_RODATA_SEGMENT_DEF_FIELDS(X)                               \
   X(RodataSegmentDef, alignment, SCALAR, 4, 4, NULL, false)            \

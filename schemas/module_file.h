@@ -134,6 +134,10 @@ grt_module_export_t grt_module_file_export(const grt_module_file_t* file,
                                            uint32_t index);
 grt_module_function_t grt_module_file_function(const grt_module_file_t* file,
                                                uint32_t index);
+// Peak bytes of the transient arena one call of function |index| allocates
+// (FunctionDef.transient_bytes, the compiler's memory plan; 0 if none).
+uint64_t grt_module_file_function_transient_bytes(const grt_module_file_t* file,
+                                                  uint32_t index);
 grt_module_rodata_t grt_module_file_rodata(const grt_module_file_t* file,
                                            uint32_t index);
 grt_module_executable_t grt_module_file_executable(
@@ -184,6 +188,11 @@ grt_status_t grt_module_writer_add_import(grt_module_writer_t* writer,
 grt_status_t grt_module_writer_add_function(
     grt_module_writer_t* writer, const grt_module_function_t* function,
     uint32_t* out_ordinal) GRT_MUST_USE;
+// Sets the transient arena size of the function already added as |name|;
+// NOT_FOUND naming it when there is none.
+grt_status_t grt_module_writer_set_function_transient_bytes(
+    grt_module_writer_t* writer, grt_string_view_t name,
+    uint64_t transient_bytes) GRT_MUST_USE;
 grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
                                           const grt_module_export_t* export_def)
     GRT_MUST_USE;

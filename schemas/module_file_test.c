@@ -646,6 +646,40 @@ static void test_minimal_module_round_trip(void** state) {
   grt_allocator_free(grt_allocator_system(), data);
 }
 
+// A function's transient arena size survives the round trip (0 when never
+// set); setting it for a function that does not exist names the function.
+static void test_function_transient_bytes(void** state) {
+  (void)state;
+  grt_module_writer_t* writer = new_writer();
+  assert_null(grt_module_writer_set_name(writer, grt_make_cstring_view("m"), 0));
+  uint8_t code[4] = {0};
+  assert_null(grt_module_writer_set_bytecode(
+      writer, grt_make_const_byte_span(code, sizeof(code))));
+  grt_module_function_t function = {grt_make_cstring_view("f"),
+                                    grt_make_cstring_view("0v_v"), 0, 4, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    function.name = grt_make_cstring_view(i == 0 ? "f" : i == 1 ? "g" : "h");
+    assert_null(grt_module_writer_add_function(writer, &function, NULL));
+  }
+  assert_null(grt_module_writer_set_function_transient_bytes(
+      writer, grt_make_cstring_view("g"), 5000000000ull));
+  assert_status_contains(grt_module_writer_set_function_transient_bytes(
+                             writer, grt_make_cstring_view("x"), 1),
+                         "no function 'x' to set the transient size of");
+  void* data = NULL;
+  size_t size = 0;
+  assert_null(grt_module_writer_finish(writer, &data, &size));
+  grt_module_writer_destroy(writer);
+  grt_module_file_t* file = NULL;
+  assert_null(grt_module_file_open_memory(grt_make_const_byte_span(data, size),
+                                          grt_allocator_system(), &file));
+  assert_true(grt_module_file_function_transient_bytes(file, 0) == 0);
+  assert_true(grt_module_file_function_transient_bytes(file, 1) == 5000000000ull);
+  assert_true(grt_module_file_function_transient_bytes(file, 2) == 0);
+  grt_module_file_release(file);
+  grt_allocator_free(grt_allocator_system(), data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_trip_in_memory),
@@ -661,6 +695,7 @@ int main(void) {
       cmocka_unit_test(test_writer_rejects_bad_parts),
       cmocka_unit_test(test_writer_checks_cross_references),
       cmocka_unit_test(test_minimal_module_round_trip),
+      cmocka_unit_test(test_function_transient_bytes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,8 @@ struct grt_module_writer_t {
   grt_const_byte_span_t bytecode;
   grt_module_writer_list_t imports;        // grt_module_import_t
   grt_module_writer_list_t functions;      // grt_module_function_t
+  // uint64_t per function ordinal, only as far as the last one set.
+  grt_module_writer_list_t transient_bytes;
   grt_module_writer_list_t exports;        // grt_module_export_t
   grt_module_writer_list_t rodata;         // grt_module_writer_rodata_t
   grt_module_writer_list_t executables;    // grt_module_writer_executable_t
@@ -118,7 +120,7 @@ void grt_module_writer_destroy(grt_module_writer_t* writer) {
   grt_module_writer_list_t* lists[] = {
       &writer->imports,     &writer->functions,    &writer->exports,
       &writer->rodata,      &writer->executables,  &writer->entry_points,
-      &writer->locations};
+      &writer->locations,   &writer->transient_bytes};
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); ++i) {
     grt_allocator_free(writer->allocator, lists[i]->items);
   }
@@ -204,6 +206,30 @@ grt_status_t grt_module_writer_add_function(
   memcpy(item, &copy, sizeof(copy));
   if (out_ordinal) *out_ordinal = (uint32_t)(writer->functions.count - 1);
   return grt_ok_status();
+}
+
+grt_status_t grt_module_writer_set_function_transient_bytes(
+    grt_module_writer_t* writer, grt_string_view_t name,
+    uint64_t transient_bytes) {
+  for (size_t i = 0; i < writer->functions.count; ++i) {
+    grt_module_function_t* function =
+        &GRT_MODULE_WRITER_ITEM(writer->functions, grt_module_function_t, i);
+    if (!grt_string_view_equal(function->name, name)) continue;
+    while (writer->transient_bytes.count <= i) {
+      uint64_t* item = NULL;
+      GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+          writer, &writer->transient_bytes, sizeof(uint64_t),
+          "transient sizes", (void**)&item));
+      *item = 0;
+    }
+    GRT_MODULE_WRITER_ITEM(writer->transient_bytes, uint64_t, i) =
+        transient_bytes;
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_NOT_FOUND,
+                         "module writer: no function '%.*s' to set the "
+                         "transient size of",
+                         GRT_SV_ARG(name));
 }
 
 grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
@@ -472,6 +498,11 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
                               function->i32_register_count, 0, 4);
     grt_fb_builder_add_scalar(b, grt_FunctionDef_ref_register_count,
                               function->ref_register_count, 0, 4);
+    if (i < writer->transient_bytes.count) {
+      grt_fb_builder_add_scalar(
+          b, grt_FunctionDef_transient_bytes,
+          GRT_MODULE_WRITER_ITEM(writer->transient_bytes, uint64_t, i), 0, 8);
+    }
     refs[i] = grt_fb_builder_end_table(b);
   }
   grt_fb_ref_t functions = grt_fb_builder_create_offset_vector(b, refs, count);

@@ -308,6 +308,9 @@ static grt_status_t grt_dump_functions(grt_dump_writer_t* w,
     grt_dump_u64(w, "ref_registers", function.ref_register_count);
     grt_dump_u64(w, "bytecode_offset", function.bytecode_offset);
     grt_dump_u64(w, "bytecode_length", function.bytecode_length);
+    // The compiler's memory plan: peak bytes of the arena one call uses.
+    grt_dump_u64(w, "transient_bytes",
+                 grt_module_file_function_transient_bytes(file, i));
     grt_vm_string_builder_t builder;
     grt_vm_string_builder_initialize(allocator, &builder);
     grt_status_t status = grt_dump_disassemble(file, i, &builder);
