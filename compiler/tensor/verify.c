@@ -1360,11 +1360,12 @@ static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
   }
   grtc_verify_fn_t fn = grtc_verify_fn(op->kind);
   if (!fn) return grtc_top_error(v->module, op, "unknown op kind %d", op->kind);
-  GRT_RETURN_IF_ERROR(fn(v, op));
+  // Regions first: their ops' own errors are more precise than the parent's
+  // view of the region's signature.
   for (uint32_t i = 0; i < op->region_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_verify_block(v, op->regions[i]));
   }
-  return grt_ok_status();
+  return fn(v, op);
 }
 
 static grt_status_t grtc_verify_block(grtc_verifier_t* v,
