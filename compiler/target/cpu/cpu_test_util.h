@@ -1,0 +1,172 @@
+// Test-only helpers for the CPU target tests: terse kernel IR builders, and
+// building a kernel set with grtc_cpu_build, loading the .so and running an
+// entry over all its workgroups the way the local drivers do.
+#ifndef GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_
+#define GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/status_matchers.h"
+#include "compiler/target/cpu/cpu_target.h"
+#include "hal/local/kernel_abi.h"
+
+typedef struct kb_t {
+  grtc_kernel_set_t* set;
+  grtc_kernel_t* k;
+} kb_t;
+
+static inline uint32_t kb_add(kb_t* b, grtc_kinst_t inst) {
+  uint32_t out = 0;
+  GRT_EXPECT_OK(grtc_kernel_add_inst(b->set, b->k, &inst, &out));
+  return out;
+}
+static inline uint32_t kb_ci(kb_t* b, grtc_ksection_t s, grtc_elem_t t,
+                             int64_t v) {
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .section = s,
+                                  .type = t, .value.i = v});
+}
+static inline uint32_t kb_cf(kb_t* b, grtc_ksection_t s, grtc_elem_t t,
+                             double v) {
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .section = s,
+                                  .type = t, .value.f = v});
+}
+static inline uint32_t kb_index(kb_t* b, grtc_kinst_kind_t kind,
+                                grtc_ksection_t s, uint32_t dim) {
+  return kb_add(b, (grtc_kinst_t){.kind = kind, .section = s,
+                                  .type = GRTC_ELEM_I64, .dim = dim});
+}
+static inline uint32_t kb_load(kb_t* b, grtc_ksection_t s, uint32_t binding,
+                               uint32_t index) {
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = s,
+                                  .type = b->k->bindings[binding].elem,
+                                  .binding = binding, .operand_count = 1,
+                                  .operands = {index}});
+}
+static inline uint32_t kb_op(kb_t* b, grtc_ksection_t s, grtc_elem_t t,
+                             grtc_scalar_op_t op, uint32_t x, uint32_t y,
+                             uint32_t z) {
+  uint32_t arity = grtc_scalar_op_arity(op);
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = s,
+                                  .type = t, .op = op, .operand_count = arity,
+                                  .operands = {x, y, z}});
+}
+static inline uint32_t kb_cmp(kb_t* b, grtc_ksection_t s,
+                              grtc_compare_direction_t dir,
+                              grtc_compare_type_t type, uint32_t x,
+                              uint32_t y) {
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_COMPARE, .section = s,
+                                  .type = GRTC_ELEM_I1, .op = dir,
+                                  .compare_type = type, .operand_count = 2,
+                                  .operands = {x, y}});
+}
+static inline uint32_t kb_acc(kb_t* b, grtc_ksection_t s, uint32_t acc) {
+  return kb_add(b, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = s,
+                                  .type = b->k->accs[acc].type, .dim = acc});
+}
+static inline void kb_store(kb_t* b, uint32_t binding, uint32_t index,
+                            uint32_t value, uint32_t predicate) {
+  GRT_EXPECT_OK(grtc_kernel_add_store(
+      b->set, b->k,
+      &(grtc_kstore_t){.binding = binding, .index = index, .value = value,
+                       .predicate = predicate}));
+}
+// A new kernel with |count| bindings given as (elem, element count, access).
+static inline kb_t kb_kernel(grtc_kernel_set_t* set, const char* name,
+                             uint32_t count, const grtc_kbinding_t* bindings) {
+  kb_t b = {set, NULL};
+  GRT_EXPECT_OK(grtc_kernel_set_add(set, name, count, &b.k, NULL));
+  memcpy(b.k->bindings, bindings, count * sizeof(*bindings));
+  return b;
+}
+static inline void kb_space(kb_t* b, uint32_t rank, const int64_t* dims,
+                            const int64_t* tile) {
+  b->k->parallel_rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    b->k->parallel_dims[d] = dims[d];
+    b->k->tile[d] = tile ? tile[d] : dims[d];
+  }
+  GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(b->k));
+}
+
+// A built and loaded kernel library.
+typedef struct cpu_library_t {
+  void* handle;
+  const grt_kernel_library_t* library;
+} cpu_library_t;
+
+static inline cpu_library_t cpu_build_and_load(
+    const grtc_kernel_set_t* set, const grtc_cpu_options_t* options) {
+  cpu_library_t result = {NULL, NULL};
+  grtc_cpu_options_t defaults = {.features = "host", .optimization_level = 2};
+  uint8_t* binary = NULL;
+  size_t size = 0;
+  char format[32];
+  GRT_EXPECT_OK(grtc_cpu_build(set, options ? options : &defaults,
+                               grt_allocator_system(), &binary, &size, format));
+  assert_string_equal(format, "cpu-x86_64");  // this test runs on x86-64
+  char path[] = "/tmp/grtc-cpu-test-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, binary, size), (ssize_t)size);
+  close(fd);
+  grt_allocator_free(grt_allocator_system(), binary);
+  result.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  unlink(path);
+  if (!result.handle) fail_msg("dlopen: %s", dlerror());
+  grt_kernel_library_query_fn_t query = (grt_kernel_library_query_fn_t)dlsym(
+      result.handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL);
+  assert_non_null(query);
+  assert_null(query(GRT_KERNEL_ABI_VERSION + 1));
+  result.library = query(GRT_KERNEL_ABI_VERSION);
+  assert_non_null(result.library);
+  assert_int_equal(result.library->entry_count, set->count);
+  for (uint32_t i = 0; i < set->count; ++i) {
+    const grt_kernel_entry_t* entry = &result.library->entries[i];
+    assert_int_equal(strlen(entry->name), set->kernels[i]->name.size);
+    assert_memory_equal(entry->name, set->kernels[i]->name.data,
+                        set->kernels[i]->name.size);
+    assert_int_equal(entry->binding_count, set->kernels[i]->binding_count);
+  }
+  return result;
+}
+
+static inline void cpu_unload(cpu_library_t* lib) {
+  if (lib->handle) dlclose(lib->handle);
+  lib->handle = NULL;
+}
+
+// Runs entry |index| over |workgroup_count| workgroups (in reverse, since
+// workgroups may run in any order) and returns the first nonzero code.
+static inline int cpu_run(const cpu_library_t* lib, uint32_t index,
+                          void* const* bindings, uint32_t binding_count,
+                          uint32_t workgroup_count) {
+  const grt_kernel_entry_t* entry = &lib->library->entries[index];
+  size_t lengths[16] = {0};
+  grt_kernel_dispatch_state_t dispatch = {
+      .workgroup_count = {workgroup_count, 1, 1},
+      .workgroup_size = {1, 1, 1},
+      .binding_count = binding_count,
+      .bindings = bindings,
+      .binding_lengths = lengths,
+  };
+  void* scratch = NULL;
+  if (entry->local_memory_size) {
+    scratch = aligned_alloc(64, (entry->local_memory_size + 63) / 64 * 64);
+    assert_non_null(scratch);
+  }
+  grt_kernel_workgroup_state_t workgroup = {
+      .local_memory = scratch, .local_memory_size = entry->local_memory_size};
+  int code = 0;
+  for (uint32_t w = workgroup_count; w-- > 0 && code == 0;) {
+    workgroup.workgroup_id[0] = w;
+    code = entry->fn(&dispatch, &workgroup);
+  }
+  free(scratch);
+  return code;
+}
+
+#endif  // GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_

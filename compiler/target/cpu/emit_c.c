@@ -1,0 +1,676 @@
+// Kernel IR to C. Each instruction becomes one `const T vN = ...;` local so
+// the C compiler sees plain SSA it can vectorize; scalar ops call the
+// prelude's grt_<op>_<type> helpers, which carry the exact semantics of
+// compiler/kernel/scalar.h.
+//
+// A LOOP kernel is a nest over its workgroup's tile (innermost parallel dim
+// innermost, marked ivdep unless the kernel is serial, so elementwise loops
+// vectorize), the reduction nest inside, then the POST section and the
+// stores. MATMUL/CONV2D kernels replace the reduction with the blocked GEMM
+// of gemm.c and run POST and the stores per element afterwards.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/target/cpu/cpu_internal.h"
+#include "compiler/target/cpu/cpu_target.h"
+
+typedef struct grtc_cpu_type_t {
+  const char* compute;   // C type values are computed in
+  const char* storage;   // C type of the binding's elements
+  const char* helper;    // suffix of the prelude's grt_<op>_<suffix>
+  const char* as_signed;    // integers: same-width signed type
+  const char* as_unsigned;  // integers: same-width unsigned type
+  const char* from_storage;  // printf format turning storage into compute
+  const char* to_storage;
+  const char* key;  // floats: grt_key_<key> for total order
+} grtc_cpu_type_t;
+
+static const grtc_cpu_type_t grtc_cpu_types[GRTC_ELEM_COUNT] = {
+    [GRTC_ELEM_I1] = {"uint8_t", "uint8_t", "i1", "uint8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I32] = {"int32_t", "int32_t", "i32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U32] = {"uint32_t", "uint32_t", "u32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
+                       "grt_f16_to_f32(%s)", "grt_f32_to_f16(%s)", "f16"},
+    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
+                        "grt_bf16_to_f32(%s)", "grt_f32_to_bf16(%s)", "bf16"},
+    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s",
+                       "f32"},
+    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
+                       "f64"},
+};
+
+static const char* const grtc_cpu_compare_ops[] = {"==", "!=", "<",
+                                                    "<=", ">",  ">="};
+
+typedef struct grtc_cpu_emitter_t {
+  grt_string_builder_t* out;
+  const grtc_kernel_t* kernel;
+  // Per instruction: an i64 value that only feeds load/store indices, so
+  // its arithmetic cannot overflow (the lowering keeps indices in range)
+  // and is emitted as plain C the vectorizer can analyze.
+  bool* index_only;
+  const char* indent;
+} grtc_cpu_emitter_t;
+
+static const grtc_cpu_type_t* grtc_cpu_type(grtc_elem_t elem) {
+  return &grtc_cpu_types[elem];
+}
+
+// Appends |format| (one %s) applied to |arg|.
+static void grtc_cpu_wrap(grt_string_builder_t* out, const char* format,
+                          const char* arg) {
+  const char* hole = strstr(format, "%s");
+  grt_string_builder_append(out, grt_make_string_view(format, (size_t)(hole - format)));
+  grt_string_builder_append_cstring(out, arg);
+  grt_string_builder_append_cstring(out, hole + 2);
+}
+
+static void grtc_cpu_emit_const(grt_string_builder_t* out,
+                                const grtc_kinst_t* inst) {
+  const grtc_cpu_type_t* type = grtc_cpu_type(inst->type);
+  if (grtc_elem_is_float(inst->type)) {
+    double v = inst->value.f;
+    bool is_f64 = inst->type == GRTC_ELEM_F64;
+    if (v != v) {
+      grt_string_builder_appendf(out, "(%s)__builtin_nan(\"\")", type->compute);
+    } else if (v == v + v && v != 0) {  // infinity
+      grt_string_builder_appendf(out, "(%s)%s__builtin_inf()", type->compute,
+                                 v < 0 ? "-" : "");
+    } else {
+      grt_string_builder_appendf(out, "%a%s", v, is_f64 ? "" : "f");
+    }
+    return;
+  }
+  uint64_t bits = (uint64_t)inst->value.i;
+  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
+  grt_string_builder_appendf(out, "((%s)UINT64_C(0x%" PRIx64 "))",
+                             type->compute, bits);
+}
+
+// Operand |k| of |inst| as a C expression.
+static void grtc_cpu_operand(grtc_cpu_emitter_t* e, const grtc_kinst_t* inst,
+                             uint32_t k) {
+  grt_string_builder_appendf(e->out, "v%u", inst->operands[k]);
+}
+
+static bool grtc_cpu_is_positive_const(const grtc_kernel_t* kernel,
+                                       uint32_t value) {
+  const grtc_kinst_t* def = &kernel->insts[value];
+  return def->kind == GRTC_KINST_CONST && def->value.i > 0;
+}
+
+static void grtc_cpu_emit_op(grtc_cpu_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
+  if (e->index_only[i]) {
+    const char* plain = NULL;
+    switch (op) {
+      case GRTC_SCALAR_ADD: plain = "+"; break;
+      case GRTC_SCALAR_SUB: plain = "-"; break;
+      case GRTC_SCALAR_MUL: plain = "*"; break;
+      case GRTC_SCALAR_DIV:
+      case GRTC_SCALAR_REM:
+        if (grtc_cpu_is_positive_const(e->kernel, inst->operands[1])) {
+          plain = op == GRTC_SCALAR_DIV ? "/" : "%";
+        }
+        break;
+      default:
+        break;
+    }
+    if (plain) {
+      grt_string_builder_appendf(out, "(v%u %s v%u)", inst->operands[0], plain,
+                                 inst->operands[1]);
+      return;
+    }
+  }
+  grtc_elem_t operand_type = inst->type;
+  if (op == GRTC_SCALAR_IS_FINITE) {
+    operand_type = e->kernel->insts[inst->operands[0]].type;
+  }
+  grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
+                             grtc_cpu_type(operand_type)->helper);
+  for (uint32_t k = 0; k < inst->operand_count; ++k) {
+    if (k) grt_string_builder_append_cstring(out, ", ");
+    grtc_cpu_operand(e, inst, k);
+  }
+  grt_string_builder_append_cstring(out, ")");
+}
+
+// The operand of a CONVERT/BITCAST/compare as a C expression, rounded to
+// its storage precision first when it is f16/bf16 (scalar.h: those round
+// on every convert).
+static void grtc_cpu_rounded_operand(grtc_cpu_emitter_t* e, uint32_t value) {
+  grtc_elem_t type = e->kernel->insts[value].type;
+  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
+    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
+                               grtc_cpu_type(type)->key, value);
+  } else {
+    grt_string_builder_appendf(e->out, "v%u", value);
+  }
+}
+
+static void grtc_cpu_emit_convert(grtc_cpu_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
+  grtc_elem_t to = inst->type;
+  const grtc_cpu_type_t* to_type = grtc_cpu_type(to);
+  if (to == GRTC_ELEM_I1) {
+    grt_string_builder_append_cstring(out, "(uint8_t)(");
+    grtc_cpu_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, " != 0)");
+  } else if (to == GRTC_ELEM_F16 || to == GRTC_ELEM_BF16) {
+    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_f64_to_%s((double)",
+                               to_type->key, to_type->key);
+    grtc_cpu_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, "))");
+  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
+    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
+    grtc_cpu_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")");
+  } else {
+    grt_string_builder_appendf(out, "(%s)", to_type->compute);
+    grtc_cpu_rounded_operand(e, inst->operands[0]);
+  }
+}
+
+static void grtc_cpu_emit_compare(grtc_cpu_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
+  const grtc_cpu_type_t* ctype = grtc_cpu_type(type);
+  const char* op = grtc_cpu_compare_ops[inst->op];
+  uint32_t a = inst->operands[0], b = inst->operands[1];
+  switch (inst->compare_type) {
+    case GRTC_CMP_TYPE_TOTALORDER:
+      grt_string_builder_appendf(e->out,
+                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
+                                 ctype->key, a, op, ctype->key, b);
+      break;
+    case GRTC_CMP_TYPE_SIGNED:
+    case GRTC_CMP_TYPE_UNSIGNED: {
+      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
+                             ? ctype->as_signed
+                             : ctype->as_unsigned;
+      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
+                                 a, op, cast, b);
+      break;
+    }
+    default:
+      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
+      break;
+  }
+}
+
+// How each kernel kind names its loop indices and its comparator args.
+static void grtc_cpu_emit_inst(grtc_cpu_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  const grtc_cpu_type_t* type = grtc_cpu_type(inst->type);
+  if (inst->kind == GRTC_KINST_BITCAST) {
+    grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
+    const grtc_cpu_type_t* from_type = grtc_cpu_type(from);
+    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s s = ", e->indent,
+                               type->compute, i, e->indent,
+                               from_type->storage);
+    char operand[24];
+    snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
+    grtc_cpu_wrap(out, from_type->to_storage, operand);
+    grt_string_builder_appendf(out, "; %s d; memcpy(&d, &s, sizeof(d)); v%u = ",
+                               type->storage, i);
+    grtc_cpu_wrap(out, type->from_storage, "d");
+    grt_string_builder_append_cstring(out, "; }\n");
+    return;
+  }
+  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute,
+                             i);
+  switch (inst->kind) {
+    case GRTC_KINST_CONST:
+      grtc_cpu_emit_const(out, inst);
+      break;
+    case GRTC_KINST_PINDEX:
+      grt_string_builder_appendf(out, "p%u", inst->dim);
+      break;
+    case GRTC_KINST_RINDEX:
+      grt_string_builder_appendf(out, "r%u", inst->dim);
+      break;
+    case GRTC_KINST_ACC:
+      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      break;
+    case GRTC_KINST_ARG: {
+      char element[64];
+      snprintf(element, sizeof(element), "b%u[%s]", inst->dim / 2,
+               inst->dim % 2 ? "j" : "i");
+      grtc_cpu_wrap(out, type->from_storage, element);
+      break;
+    }
+    case GRTC_KINST_LOAD: {
+      char element[64];
+      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
+               inst->operands[0]);
+      grtc_cpu_wrap(out, type->from_storage, element);
+      break;
+    }
+    case GRTC_KINST_OP:
+      grtc_cpu_emit_op(e, i);
+      break;
+    case GRTC_KINST_COMPARE:
+      grtc_cpu_emit_compare(e, i);
+      break;
+    case GRTC_KINST_CONVERT:
+      grtc_cpu_emit_convert(e, i);
+      break;
+    default:
+      break;
+  }
+  grt_string_builder_append_cstring(out, ";\n");
+}
+
+static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
+                                  grtc_ksection_t section) {
+  for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
+    if (e->kernel->insts[i].section == section) grtc_cpu_emit_inst(e, i);
+  }
+}
+
+static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    const grtc_cpu_type_t* type =
+        grtc_cpu_type(kernel->bindings[store->binding].elem);
+    grt_string_builder_append_cstring(e->out, e->indent);
+    if (store->predicate != GRTC_KINST_NONE) {
+      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
+    }
+    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
+                               store->index);
+    char value[24];
+    snprintf(value, sizeof(value), "v%u", store->value);
+    grtc_cpu_wrap(e->out, type->to_storage, value);
+    grt_string_builder_append_cstring(e->out, ";\n");
+  }
+}
+
+// Marks the i64 values that only feed indices (see index_only).
+static void grtc_cpu_mark_index_only(const grtc_kernel_t* kernel,
+                                     bool* index_only) {
+  // A value is index-only when every use is an index or an index-only op;
+  // uses come after definitions, so one backward pass settles it.
+  bool* used_otherwise = calloc(kernel->inst_count + 1, sizeof(bool));
+  bool* used_as_index = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!used_otherwise || !used_as_index) {
+    free(used_otherwise);
+    free(used_as_index);
+    return;  // no marks: every op gets the always-correct helpers
+  }
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    used_as_index[kernel->stores[s].index] = true;
+    used_otherwise[kernel->stores[s].value] = true;
+    if (kernel->stores[s].predicate != GRTC_KINST_NONE) {
+      used_otherwise[kernel->stores[s].predicate] = true;
+    }
+  }
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    used_otherwise[kernel->accs[a].init] = true;
+    if (kernel->accs[a].update < kernel->inst_count) {
+      used_otherwise[kernel->accs[a].update] = true;
+    }
+  }
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    used_otherwise[kernel->sort.comparator] = true;
+  }
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    index_only[i] = inst->type == GRTC_ELEM_I64 && inst->kind == GRTC_KINST_OP &&
+                    used_as_index[i] && !used_otherwise[i];
+    for (uint32_t k = 0; k < inst->operand_count; ++k) {
+      if (inst->kind == GRTC_KINST_LOAD ||
+          (index_only[i] && inst->op != GRTC_SCALAR_SELECT)) {
+        used_as_index[inst->operands[k]] = true;
+      } else {
+        used_otherwise[inst->operands[k]] = true;
+      }
+    }
+  }
+  free(used_otherwise);
+  free(used_as_index);
+}
+
+static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_appendf(e->out,
+                             "  if (d->binding_count != %uu) return 1;\n",
+                             kernel->binding_count);
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    const grtc_kbinding_t* binding = &kernel->bindings[b];
+    const char* storage = grtc_cpu_type(binding->elem)->storage;
+    const char* qualifier =
+        binding->access & GRTC_KACCESS_WRITE ? "" : "const ";
+    // Sort kernels read operands while writing results that may share
+    // memory with them, so only loop kernels promise no aliasing.
+    const char* restrict_kw =
+        kernel->kind == GRTC_KERNEL_LOOP ? " restrict" : "";
+    grt_string_builder_appendf(e->out, "  %s%s*%s b%u = (%s%s*)d->bindings[%u];\n",
+                               qualifier, storage, restrict_kw, b, qualifier,
+                               storage, b);
+  }
+}
+
+// Defines lo<d>/hi<d> for the workgroup's tile of the parallel space.
+static void grtc_cpu_emit_tile_bounds(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_append_cstring(e->out,
+                                    "  uint64_t t = wg->workgroup_id[0];\n");
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial ? dim : kernel->tile[d];
+    if (tile >= dim) {
+      grt_string_builder_appendf(
+          e->out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
+      continue;
+    }
+    int64_t tiles = (dim + tile - 1) / tile;
+    if (d == 0) {
+      // Outermost: no modulo, so an out-of-range id yields an empty tile.
+      grt_string_builder_appendf(e->out,
+                                 "  const int64_t lo0 = (int64_t)t * %" PRId64
+                                 ";\n",
+                                 tile);
+    } else {
+      grt_string_builder_appendf(
+          e->out,
+          "  const int64_t lo%u = (int64_t)(t %% %" PRId64 "u) * %" PRId64
+          "; t /= %" PRId64 "u;\n",
+          d, tiles, tile, tiles);
+    }
+    grt_string_builder_appendf(e->out,
+                               "  const int64_t hi%u = lo%u + %" PRId64
+                               " < %" PRId64 " ? lo%u + %" PRId64
+                               " : %" PRId64 ";\n",
+                               d, d, tile, dim, d, tile, dim);
+  }
+  grt_string_builder_append_cstring(e->out, "  (void)t;\n");
+}
+
+static const char grtc_cpu_indents[] = "                                        ";
+
+static void grtc_cpu_set_depth(grtc_cpu_emitter_t* e, uint32_t depth) {
+  uint32_t max = (uint32_t)sizeof(grtc_cpu_indents) - 1;
+  uint32_t spaces = 2 * depth < max ? 2 * depth : max;
+  e->indent = grtc_cpu_indents + max - spaces;
+}
+
+// The reduction nest with the LOOP section and the accumulator updates.
+static void grtc_cpu_emit_reduction(grtc_cpu_emitter_t* e, uint32_t depth) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grtc_cpu_set_depth(e, depth);
+    grt_string_builder_appendf(e->out, "%s%s acc%u = v%u;\n", e->indent,
+                               grtc_cpu_type(kernel->accs[a].type)->compute, a,
+                               kernel->accs[a].init);
+  }
+  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
+  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
+    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
+  }
+  if (!has_loop) return;
+  uint32_t inner = depth;
+  grtc_cpu_set_depth(e, depth);
+  grt_string_builder_appendf(e->out, "%s{\n", e->indent);
+  for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
+    grtc_cpu_set_depth(e, ++inner);
+    grt_string_builder_appendf(e->out,
+                               "%sfor (int64_t r%u = 0; r%u < %" PRId64
+                               "; ++r%u) {\n",
+                               e->indent, r, r, kernel->reduction_dims[r], r);
+  }
+  grtc_cpu_set_depth(e, inner + 1);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_LOOP);
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "%sacc%u = v%u;\n", e->indent, a,
+                               kernel->accs[a].update);
+  }
+  for (uint32_t r = kernel->reduction_rank + 1; r-- > 0;) {
+    grtc_cpu_set_depth(e, depth + r);
+    grt_string_builder_appendf(e->out, "%s}\n", e->indent);
+  }
+}
+
+// for p0.. { PRE; <body>; POST; stores } over the workgroup's tile.
+static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
+                                     void (*body)(grtc_cpu_emitter_t*,
+                                                  uint32_t depth)) {
+  const grtc_kernel_t* kernel = e->kernel;
+  uint32_t rank = kernel->parallel_rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    grtc_cpu_set_depth(e, d + 1);
+    if (d + 1 == rank && !kernel->serial) {
+      grt_string_builder_appendf(e->out, "%s#pragma GCC ivdep\n", e->indent);
+    }
+    grt_string_builder_appendf(
+        e->out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
+        e->indent, d, d, d, d, d);
+  }
+  if (rank == 0) grt_string_builder_append_cstring(e->out, "  {\n");
+  uint32_t depth = (rank ? rank : 1) + 1;
+  grtc_cpu_set_depth(e, depth);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  body(e, depth);
+  grtc_cpu_set_depth(e, depth);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+  for (uint32_t d = (rank ? rank : 1); d-- > 0;) {
+    grtc_cpu_set_depth(e, d + 1);
+    grt_string_builder_appendf(e->out, "%s}\n", e->indent);
+  }
+}
+
+static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_point_nest(e, grtc_cpu_emit_reduction);
+  grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
+}
+
+// Row count and the distance between a row's elements of a sort kernel.
+static void grtc_cpu_sort_geometry(const grtc_kernel_t* kernel,
+                                   int64_t* out_rows, int64_t* out_length,
+                                   int64_t* out_stride) {
+  int64_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
+    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
+    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
+  }
+  *out_rows = outer * inner;
+  *out_length = kernel->sort.dims[kernel->sort.dimension];
+  *out_stride = inner;
+}
+
+// Stable bottom-up merge sort of each row's element indices with the
+// comparator inlined, then every operand permuted through scratch (so a
+// result may share memory with its operand).
+static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  uint32_t n = kernel->sort.operand_count;
+  int64_t rows, length, stride;
+  grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
+  grt_string_builder_appendf(
+      out, "  int64_t* perm = (int64_t*)wg->local_memory;\n"
+           "  int64_t* tmp = perm + %" PRId64 ";\n"
+           "  unsigned char* vals = (unsigned char*)(tmp + %" PRId64 ");\n",
+      length, length);
+  grt_string_builder_appendf(
+      out,
+      "  for (int64_t row = wg->workgroup_id[0]; row < %" PRId64
+      "; row += d->workgroup_count[0]) {\n"
+      "    const int64_t base = (row / %" PRId64 ") * %" PRId64
+      " + row %% %" PRId64 ";\n"
+      "    int64_t* src = perm; int64_t* dst = tmp;\n"
+      "    for (int64_t k = 0; k < %" PRId64 "; ++k) src[k] = base + k * %" PRId64
+      ";\n"
+      "    for (int64_t w = 1; w < %" PRId64 "; w *= 2) {\n"
+      "      for (int64_t lo = 0; lo < %" PRId64 "; lo += 2 * w) {\n"
+      "        int64_t mid = lo + w < %" PRId64 " ? lo + w : %" PRId64 ";\n"
+      "        int64_t hi = lo + 2 * w < %" PRId64 " ? lo + 2 * w : %" PRId64
+      ";\n"
+      "        int64_t x = lo, y = mid, o = lo;\n"
+      "        while (x < mid && y < hi) {\n"
+      "          const int64_t i = src[y], j = src[x];\n",
+      rows, stride, length * stride, stride, length, stride, length, length,
+      length, length, length, length);
+  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(
+      out,
+      "          if (v%u) dst[o++] = src[y++]; else dst[o++] = src[x++];\n"
+      "        }\n"
+      "        while (x < mid) dst[o++] = src[x++];\n"
+      "        while (y < hi) dst[o++] = src[y++];\n"
+      "      }\n"
+      "      int64_t* swap = src; src = dst; dst = swap;\n"
+      "    }\n",
+      kernel->sort.comparator);
+  for (uint32_t k = 0; k < n; ++k) {
+    const char* storage = grtc_cpu_type(kernel->bindings[k].elem)->storage;
+    grt_string_builder_appendf(
+        out,
+        "    { %s* v = (%s*)vals;\n"
+        "      for (int64_t k = 0; k < %" PRId64 "; ++k) v[k] = b%u[src[k]];\n"
+        "      for (int64_t k = 0; k < %" PRId64 "; ++k) b%u[base + k * %" PRId64
+        "] = v[k]; }\n",
+        storage, storage, length, k, length, k + n, stride);
+  }
+  grt_string_builder_append_cstring(out, "  }\n  return 0;\n}\n\n");
+}
+
+// Bytes of per-worker scratch each kernel needs.
+static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
+                                               uint32_t* out_size) {
+  uint64_t size = 0;
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    int64_t rows, length, stride;
+    grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
+    size = (uint64_t)length * 24;  // perm, tmp, one operand's values
+  }
+  if (size > UINT32_MAX) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "kernel %.*s needs %" PRIu64
+                           " bytes of scratch, more than the ABI's %u",
+                           (int)kernel->name.size, kernel->name.data, size,
+                           UINT32_MAX);
+  }
+  *out_size = (uint32_t)size;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
+                                         grt_string_builder_t* out) {
+  GRT_RETURN_IF_ERROR(grtc_kernel_verify(kernel));
+  bool* index_only = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!index_only) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory emitting kernel %.*s",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  grtc_cpu_mark_index_only(kernel, index_only);
+  grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
+                          .index_only = index_only};
+  grt_string_builder_appendf(
+      out,
+      "static int grtk_%.*s(const grtk_dispatch_t* d, "
+      "const grtk_workgroup_t* wg) {\n",
+      (int)kernel->name.size, kernel->name.data);
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    grtc_cpu_emit_binding_pointers(&e);
+    grtc_cpu_emit_sort_kernel(&e);
+  } else {
+    grtc_cpu_emit_loop_kernel(&e);
+  }
+  free(index_only);
+  return grt_ok_status();
+}
+
+grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
+                             const char* static_library_name,
+                             grt_string_builder_t* out) {
+  grt_string_builder_append_cstring(
+      out, "/* Generated by grt-compile (CPU target). */\n");
+  grtc_cpu_emit_prelude(out);
+  uint32_t* local_sizes = calloc(kernels->count + 1, sizeof(uint32_t));
+  if (!local_sizes) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory emitting kernels");
+  }
+  grt_status_t status = grt_ok_status();
+  for (uint32_t k = 0; k < kernels->count && grt_status_is_ok(status); ++k) {
+    status = grtc_cpu_local_memory_size(kernels->kernels[k], &local_sizes[k]);
+    if (grt_status_is_ok(status)) {
+      status = grtc_cpu_emit_kernel(kernels->kernels[k], out);
+    }
+  }
+  if (!grt_status_is_ok(status)) {
+    free(local_sizes);
+    return status;
+  }
+  if (kernels->count) {
+    grt_string_builder_append_cstring(
+        out, "static const grtk_entry_t grtk_entries[] = {\n");
+    for (uint32_t k = 0; k < kernels->count; ++k) {
+      const grtc_kernel_t* kernel = kernels->kernels[k];
+      grt_string_builder_appendf(
+          out, "  {\"%.*s\", grtk_%.*s, %uu, 0u, {1u, 1u, 1u}, %uu},\n",
+          (int)kernel->name.size, kernel->name.data, (int)kernel->name.size,
+          kernel->name.data, kernel->binding_count, local_sizes[k]);
+    }
+    grt_string_builder_append_cstring(out, "};\n");
+  }
+  free(local_sizes);
+  grt_string_builder_appendf(
+      out,
+      "static const grtk_library_t grtk_library = {1u, %uu, %s, %s%s%s};\n",
+      kernels->count, kernels->count ? "grtk_entries" : "NULL",
+      static_library_name ? "\"" : "",
+      static_library_name ? static_library_name : "NULL",
+      static_library_name ? "\"" : "");
+  if (static_library_name) {
+    grt_string_builder_appendf(
+        out,
+        "const grtk_library_t* %s_query(uint32_t abi_version) {\n"
+        "  return abi_version == 1u ? &grtk_library : NULL;\n}\n"
+        "struct grt_status_record_t;\n"
+        "struct grt_status_record_t* grt_hal_local_register_static_library("
+        "const grtk_library_t* library);\n"
+        "void grt_status_free(struct grt_status_record_t* status);\n"
+        "void %s_register(void) {\n"
+        "  /* Registering twice is harmless: the first library stays. */\n"
+        "  grt_status_free(grt_hal_local_register_static_library(&grtk_library));\n"
+        "}\n",
+        static_library_name, static_library_name);
+  } else {
+    grt_string_builder_append_cstring(
+        out,
+        "__attribute__((visibility(\"default\")))\n"
+        "const grtk_library_t* grt_kernel_library_query(uint32_t abi_version) {\n"
+        "  return abi_version == 1u ? &grtk_library : NULL;\n}\n");
+  }
+  return grt_string_builder_status(out);
+}
