@@ -1,0 +1,1087 @@
+// Import: the parsed generic IR (compiler/mlir) into the tensor IR.
+//
+// Which source op becomes which tensor op is one table (grtc_import_ops)
+// plus the tensor IR's own names (stablehlo.add is GRTC_TOP_ADD by name);
+// attributes are decoded per tensor op kind in one place
+// (grtc_import_attrs), so a stablehlo op and the arith op that maps onto it
+// share the decoding. Scalars (i32, f32, index) become rank-0 tensors and
+// index becomes i64, so arith and tensor.extract need no ops of their own.
+#include "compiler/stablehlo/import.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/mlir/printer.h"
+#include "compiler/stablehlo/attrs.h"
+
+// Default tolerance of check.expect_almost_eq (IREE's).
+#define GRTC_IMPORT_DEFAULT_ATOL 1e-4
+
+typedef struct grtc_value_slot_t {
+  const void* key;
+  void* value;
+} grtc_value_slot_t;
+
+// An open-addressing map (power-of-two capacity) from source IR pointers to
+// what they became.
+typedef struct grtc_pointer_map_t {
+  grtc_value_slot_t* slots;
+  uint32_t capacity;
+  uint32_t count;
+} grtc_pointer_map_t;
+
+typedef struct grtc_import_t {
+  const grtc_module_t* source;
+  grtc_tmodule_t* module;
+  grt_allocator_t allocator;
+  grtc_pointer_map_t values;     // grtc_value_t -> grtc_tvalue_t
+  grtc_pointer_map_t locations;  // source locations -> copies in the module
+} grtc_import_t;
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+// At |op|'s loc(...) file position when it has one, else where its name was
+// written: the same rule as grtc_top_error.
+static grt_status_t grtc_import_error(const grtc_import_t* ctx,
+                                      const grtc_operation_t* op,
+                                      const char* format, ...)
+    GRT_PRINTF_LIKE(3, 4);
+static grt_status_t grtc_import_error(const grtc_import_t* ctx,
+                                      const grtc_operation_t* op,
+                                      const char* format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  grt_string_view_t file;
+  uint32_t line = 0, column = 0;
+  if (op->location && grtc_location_file_position(op->location, &file, &line, &column)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "%.*s:%u:%u: error: %s",
+                           (int)file.size, file.data, line, column, message);
+  }
+  return grtc_op_error(ctx->source->file_name, op, "%s", message);
+}
+
+static grt_status_t grtc_import_oom(void) {
+  return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory importing");
+}
+
+//===----------------------------------------------------------------------===//
+// Value map
+//===----------------------------------------------------------------------===//
+
+static uint32_t grtc_import_hash(const void* key) {
+  uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 32);
+}
+
+static grt_status_t grtc_map_put(grt_allocator_t allocator, grtc_pointer_map_t* map,
+                                 const void* key, void* value) {
+  if ((map->count + 1) * 2 > map->capacity) {
+    uint32_t capacity = map->capacity ? map->capacity * 2 : 256;
+    grtc_value_slot_t* slots = NULL;
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, capacity * sizeof(*slots),
+                                             (void**)&slots));
+    memset(slots, 0, capacity * sizeof(*slots));
+    for (uint32_t i = 0; i < map->capacity; ++i) {
+      if (!map->slots[i].key) continue;
+      uint32_t j = grtc_import_hash(map->slots[i].key) & (capacity - 1);
+      while (slots[j].key) j = (j + 1) & (capacity - 1);
+      slots[j] = map->slots[i];
+    }
+    grt_allocator_free(allocator, map->slots);
+    map->slots = slots;
+    map->capacity = capacity;
+  }
+  uint32_t j = grtc_import_hash(key) & (map->capacity - 1);
+  while (map->slots[j].key && map->slots[j].key != key) j = (j + 1) & (map->capacity - 1);
+  if (!map->slots[j].key) ++map->count;
+  map->slots[j].key = key;
+  map->slots[j].value = value;
+  return grt_ok_status();
+}
+
+static void* grtc_map_get(const grtc_pointer_map_t* map, const void* key) {
+  if (!map->capacity) return NULL;
+  uint32_t j = grtc_import_hash(key) & (map->capacity - 1);
+  while (map->slots[j].key) {
+    if (map->slots[j].key == key) return map->slots[j].value;
+    j = (j + 1) & (map->capacity - 1);
+  }
+  return NULL;
+}
+
+static grt_status_t grtc_import_map(grtc_import_t* ctx, const grtc_value_t* key,
+                                    grtc_tvalue_t* value) {
+  return grtc_map_put(ctx->allocator, &ctx->values, key, value);
+}
+
+static grtc_tvalue_t* grtc_import_lookup(const grtc_import_t* ctx,
+                                         const grtc_value_t* key) {
+  return grtc_map_get(&ctx->values, key);
+}
+
+// Locations are copied into the tensor module (aliases resolved, metadata
+// dropped) so it outlives the parsed module; shared ones stay shared.
+#define GRTC_IMPORT_MAX_LOCATION_DEPTH 64
+
+static grt_status_t grtc_import_location(grtc_import_t* ctx,
+                                         const grtc_location_t* location,
+                                         uint32_t depth,
+                                         const grtc_location_t** out) {
+  *out = NULL;
+  while (location && location->kind == GRTC_LOC_ALIAS) location = location->resolved;
+  if (!location || depth > GRTC_IMPORT_MAX_LOCATION_DEPTH) return grt_ok_status();
+  const grtc_location_t* existing = grtc_map_get(&ctx->locations, location);
+  if (existing) {
+    *out = existing;
+    return grt_ok_status();
+  }
+  grtc_location_t* copy = grtc_tmodule_alloc(ctx->module, sizeof(*copy));
+  if (!copy) return grtc_import_oom();
+  *copy = *location;
+  copy->metadata = NULL;
+  copy->resolved = NULL;
+  copy->children = NULL;
+  copy->child_count = 0;
+  if (location->text.size) {
+    char* text = grtc_tmodule_alloc(ctx->module, location->text.size + 1);
+    if (!text) return grtc_import_oom();
+    memcpy(text, location->text.data, location->text.size);
+    copy->text = grt_make_string_view(text, location->text.size);
+  }
+  if (location->child_count) {
+    const grtc_location_t** children =
+        grtc_tmodule_alloc(ctx->module, location->child_count * sizeof(*children));
+    if (!children) return grtc_import_oom();
+    for (uint32_t i = 0; i < location->child_count; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_import_location(ctx, location->children[i], depth + 1,
+                                               &children[i]));
+    }
+    copy->children = children;
+    copy->child_count = location->child_count;
+  }
+  GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &ctx->locations, location, copy));
+  *out = copy;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static bool grtc_import_elem(const grtc_type_t* type, grtc_elem_t* out) {
+  switch (type->kind) {
+    case GRTC_TYPE_INDEX:
+      *out = GRTC_ELEM_I64;
+      return true;
+    case GRTC_TYPE_FLOAT: {
+      static const grtc_elem_t floats[GRTC_FLOAT_KIND_COUNT] = {
+          GRTC_ELEM_F16, GRTC_ELEM_BF16, GRTC_ELEM_F32, GRTC_ELEM_F64};
+      *out = floats[type->float_kind];
+      return true;
+    }
+    case GRTC_TYPE_INTEGER: {
+      bool is_unsigned = type->integer.signedness == GRTC_UNSIGNED;
+      switch (type->integer.width) {
+        case 1: *out = GRTC_ELEM_I1; return !is_unsigned;
+        case 8: *out = is_unsigned ? GRTC_ELEM_U8 : GRTC_ELEM_I8; return true;
+        case 16: *out = is_unsigned ? GRTC_ELEM_U16 : GRTC_ELEM_I16; return true;
+        case 32: *out = is_unsigned ? GRTC_ELEM_U32 : GRTC_ELEM_I32; return true;
+        case 64: *out = is_unsigned ? GRTC_ELEM_U64 : GRTC_ELEM_I64; return true;
+        default: return false;
+      }
+    }
+    default:
+      return false;
+  }
+}
+
+// A ranked static tensor or a scalar (a rank-0 tensor).
+static grt_status_t grtc_import_type(const grtc_import_t* ctx,
+                                     const grtc_operation_t* op,
+                                     const grtc_type_t* type, grtc_ttype_t* out) {
+  memset(out, 0, sizeof(*out));
+  bool ok = false;
+  if (type->kind == GRTC_TYPE_TENSOR) {
+    ok = type->shaped.ranked && type->shaped.rank <= GRTC_MAX_RANK &&
+         !type->shaped.encoding && type->shaped.element &&
+         grtc_import_elem(type->shaped.element, &out->elem);
+    for (uint32_t i = 0; ok && i < type->shaped.rank; ++i) {
+      ok = type->shaped.dims[i] >= 0;
+      out->dims[i] = type->shaped.dims[i];
+    }
+    out->rank = type->shaped.rank;
+  } else {
+    ok = grtc_import_elem(type, &out->elem);
+  }
+  if (ok && grtc_ttype_byte_size(out) < 0) ok = false;
+  if (ok) return grt_ok_status();
+  char spelled[160];
+  size_t length = grtc_format_type(type, spelled, sizeof(spelled));
+  if (length >= sizeof(spelled)) memcpy(spelled + sizeof(spelled) - 4, "...", 4);
+  return grtc_import_error(ctx, op, "type '%s' is not supported%s", spelled,
+                           type->kind == GRTC_TYPE_TENSOR && type->shaped.ranked &&
+                                   type->shaped.rank > GRTC_MAX_RANK
+                               ? " (rank above 8)"
+                               : "");
+}
+
+//===----------------------------------------------------------------------===//
+// The op table
+//===----------------------------------------------------------------------===//
+
+typedef enum grtc_import_rule_e {
+  GRTC_IMPORT_PLAIN,          // operands, results and attributes as they are
+  GRTC_IMPORT_DOT,            // stablehlo.dot: contract lhs last with rhs first
+  GRTC_IMPORT_BROADCAST,      // stablehlo.broadcast: sizes prepended
+  GRTC_IMPORT_CMPI,           // arith.cmpi predicate
+  GRTC_IMPORT_CMPF,           // arith.cmpf predicate
+  GRTC_IMPORT_CAST,           // arith casts: CONVERT
+  GRTC_IMPORT_UNSIGNED_CAST,  // defined for i1 sources only (0/1)
+  GRTC_IMPORT_UNFOLDABLE,     // util.unfoldable_constant
+  GRTC_IMPORT_CHECK_CONST,    // check.*_const: CONSTANT + the check
+  GRTC_IMPORT_EXTRACT,        // tensor.extract
+  GRTC_IMPORT_CUSTOM_CALL,    // stablehlo.custom_call @check.*
+} grtc_import_rule_t;
+
+typedef struct grtc_import_op_t {
+  const char* name;
+  grtc_top_kind_t kind;
+  grtc_import_rule_t rule;
+} grtc_import_op_t;
+
+// Source ops whose name is not their tensor op's name.
+static const grtc_import_op_t grtc_import_ops[] = {
+    {"stablehlo.dot", GRTC_TOP_DOT_GENERAL, GRTC_IMPORT_DOT},
+    {"stablehlo.broadcast", GRTC_TOP_BROADCAST_IN_DIM, GRTC_IMPORT_BROADCAST},
+    {"util.optimization_barrier", GRTC_TOP_OPTIMIZATION_BARRIER, GRTC_IMPORT_PLAIN},
+    {"util.unfoldable_constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_UNFOLDABLE},
+    {"stablehlo.custom_call", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CUSTOM_CALL},
+    {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
+    {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
+    {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
+    {"check.expect_close", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_PLAIN},
+    {"arith.constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLAIN},
+    {"arith.addf", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
+    {"arith.addi", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
+    {"arith.subf", GRTC_TOP_SUBTRACT, GRTC_IMPORT_PLAIN},
+    {"arith.subi", GRTC_TOP_SUBTRACT, GRTC_IMPORT_PLAIN},
+    {"arith.mulf", GRTC_TOP_MULTIPLY, GRTC_IMPORT_PLAIN},
+    {"arith.muli", GRTC_TOP_MULTIPLY, GRTC_IMPORT_PLAIN},
+    {"arith.divf", GRTC_TOP_DIVIDE, GRTC_IMPORT_PLAIN},
+    {"arith.divsi", GRTC_TOP_DIVIDE, GRTC_IMPORT_PLAIN},
+    {"arith.remf", GRTC_TOP_REMAINDER, GRTC_IMPORT_PLAIN},
+    {"arith.remsi", GRTC_TOP_REMAINDER, GRTC_IMPORT_PLAIN},
+    {"arith.maximumf", GRTC_TOP_MAXIMUM, GRTC_IMPORT_PLAIN},
+    {"arith.minimumf", GRTC_TOP_MINIMUM, GRTC_IMPORT_PLAIN},
+    {"arith.maxsi", GRTC_TOP_MAXIMUM, GRTC_IMPORT_PLAIN},
+    {"arith.minsi", GRTC_TOP_MINIMUM, GRTC_IMPORT_PLAIN},
+    {"arith.andi", GRTC_TOP_AND, GRTC_IMPORT_PLAIN},
+    {"arith.ori", GRTC_TOP_OR, GRTC_IMPORT_PLAIN},
+    {"arith.xori", GRTC_TOP_XOR, GRTC_IMPORT_PLAIN},
+    {"arith.shli", GRTC_TOP_SHIFT_LEFT, GRTC_IMPORT_PLAIN},
+    {"arith.shrsi", GRTC_TOP_SHIFT_RIGHT_ARITHMETIC, GRTC_IMPORT_PLAIN},
+    {"arith.shrui", GRTC_TOP_SHIFT_RIGHT_LOGICAL, GRTC_IMPORT_PLAIN},
+    {"arith.negf", GRTC_TOP_NEGATE, GRTC_IMPORT_PLAIN},
+    {"arith.select", GRTC_TOP_SELECT, GRTC_IMPORT_PLAIN},
+    {"arith.cmpi", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPI},
+    {"arith.cmpf", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPF},
+    {"arith.extf", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.truncf", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.extsi", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.trunci", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.sitofp", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.fptosi", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.index_cast", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.extui", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
+    {"arith.uitofp", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
+    {"arith.index_castui", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
+    {"arith.bitcast", GRTC_TOP_BITCAST_CONVERT, GRTC_IMPORT_PLAIN},
+};
+
+static bool grtc_import_find_op(grt_string_view_t name, grtc_import_op_t* out) {
+  for (size_t i = 0; i < sizeof(grtc_import_ops) / sizeof(grtc_import_ops[0]); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_import_ops[i].name)) {
+      *out = grtc_import_ops[i];
+      return true;
+    }
+  }
+  grtc_top_kind_t kind;
+  if (grtc_top_kind_from_name(name, &kind) && kind != GRTC_TOP_DISPATCH) {
+    out->name = NULL;
+    out->kind = kind;
+    out->rule = GRTC_IMPORT_PLAIN;
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+// Decoders report into this and the importer places the message at the op.
+#define GRTC_IMPORT_CHECK(ctx, op, decoded, error)                        \
+  do {                                                                    \
+    if (!(decoded)) return grtc_import_error((ctx), (op), "%s", (error).message); \
+  } while (0)
+
+static grt_status_t grtc_import_required(const grtc_import_t* ctx,
+                                         const grtc_operation_t* op,
+                                         const char* name,
+                                         const grtc_attribute_t** out) {
+  *out = grtc_operation_attribute(op, name);
+  if (*out) return grt_ok_status();
+  return grtc_import_error(ctx, op, "'%.*s' requires the '%s' attribute",
+                           GRT_SV_ARG(op->name), name);
+}
+
+static grt_status_t grtc_import_list(grtc_import_t* ctx, const grtc_operation_t* op,
+                                     const char* name, bool required,
+                                     grtc_i64s_t* out) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr) {
+    if (!required) return grt_ok_status();
+    return grtc_import_required(ctx, op, name, &attr);
+  }
+  grtc_attr_error_t error;
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_i64s(ctx->module, attr, name, out, &error), error);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_int(grtc_import_t* ctx, const grtc_operation_t* op,
+                                    const char* name, bool required, int64_t* out) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr) {
+    if (!required) return grt_ok_status();
+    return grtc_import_required(ctx, op, name, &attr);
+  }
+  grtc_attr_error_t error;
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_i64(attr, name, out, &error), error);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_flag(grtc_import_t* ctx, const grtc_operation_t* op,
+                                     const char* name, bool* out) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr) return grt_ok_status();
+  grtc_attr_error_t error;
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_bool(attr, name, out, &error), error);
+  return grt_ok_status();
+}
+
+static grtc_i64s_t grtc_import_fill(grtc_import_t* ctx, uint32_t count, int64_t value) {
+  int64_t values[GRTC_MAX_RANK];
+  if (count > GRTC_MAX_RANK) count = GRTC_MAX_RANK;
+  for (uint32_t i = 0; i < count; ++i) values[i] = value;
+  return grtc_tmodule_i64s(ctx->module, values, count);
+}
+
+// A list that must have |count| values, or |fill| each when absent.
+static grt_status_t grtc_import_list_or(grtc_import_t* ctx, const grtc_operation_t* op,
+                                        const char* name, uint32_t count, int64_t fill,
+                                        grtc_i64s_t* out) {
+  out->count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, name, false, out));
+  if (!grtc_operation_attribute(op, name)) {
+    *out = grtc_import_fill(ctx, count, fill);
+    return grt_ok_status();
+  }
+  if (out->count != count) {
+    return grtc_import_error(ctx, op, "'%s' has %u values; expected %u", name,
+                             out->count, count);
+  }
+  return grt_ok_status();
+}
+
+// padding = dense<[[l, h], ...]> : tensor<Nx2xi64>, zeros when absent.
+static grt_status_t grtc_import_padding(grtc_import_t* ctx, const grtc_operation_t* op,
+                                        uint32_t count, grtc_i64s_t* low,
+                                        grtc_i64s_t* high) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "padding");
+  if (!attr) {
+    *low = grtc_import_fill(ctx, count, 0);
+    *high = grtc_import_fill(ctx, count, 0);
+    return grt_ok_status();
+  }
+  // A Nx2 dense literal reads as a flat list of 2N once its shape is checked.
+  bool shaped = attr->kind == GRTC_ATTR_DENSE_ELEMENTS && attr->type &&
+                attr->type->kind == GRTC_TYPE_TENSOR && attr->type->shaped.ranked &&
+                attr->type->shaped.rank == 2 && attr->type->shaped.dims[0] == count &&
+                attr->type->shaped.dims[1] == 2;
+  if (!shaped) {
+    char spelled[128];
+    grtc_format_attribute(attr, spelled, sizeof(spelled));
+    return grtc_import_error(ctx, op, "'padding' must be dense<[[low, high], ...]> "
+                             ": tensor<%ux2xi64>, found %s", count, spelled);
+  }
+  grtc_attribute_t flat = *attr;
+  grtc_type_t flat_type = *attr->type;
+  int64_t flat_dim = 2 * (int64_t)count;
+  flat_type.shaped.rank = 1;
+  flat_type.shaped.dims = &flat_dim;
+  flat.type = &flat_type;
+  grtc_i64s_t pairs;
+  grtc_attr_error_t error;
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_i64s(ctx->module, &flat, "padding", &pairs, &error),
+                    error);
+  int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count && i < GRTC_MAX_RANK; ++i) {
+    lows[i] = pairs.values[2 * i];
+    highs[i] = pairs.values[2 * i + 1];
+  }
+  *low = grtc_tmodule_i64s(ctx->module, lows, count);
+  *high = grtc_tmodule_i64s(ctx->module, highs, count);
+  return grt_ok_status();
+}
+
+// Little-endian bytes of a scalar constant (arith.constant 1.5 : f32).
+static grt_status_t grtc_import_scalar_constant(grtc_import_t* ctx,
+                                                const grtc_operation_t* op,
+                                                const grtc_attribute_t* value,
+                                                const grtc_ttype_t* type,
+                                                grtc_top_attrs_t* attrs) {
+  size_t size = grtc_elem_byte_size(type->elem);
+  uint8_t* bytes = grtc_tmodule_alloc(ctx->module, size);
+  if (!bytes) return grtc_import_oom();
+  uint64_t bits = 0;
+  if (value->kind == GRTC_ATTR_BOOL) {
+    bits = value->boolean;
+  } else if (value->kind == GRTC_ATTR_INTEGER && !grtc_elem_is_float(type->elem)) {
+    bits = (uint64_t)value->integer;
+  } else if (value->kind == GRTC_ATTR_FLOAT && grtc_elem_is_float(type->elem)) {
+    static const struct {
+      grtc_elem_t elem;
+      grtc_float_kind_t kind;
+    } kinds[] = {{GRTC_ELEM_F16, GRTC_FLOAT_F16}, {GRTC_ELEM_BF16, GRTC_FLOAT_BF16},
+                 {GRTC_ELEM_F32, GRTC_FLOAT_F32}, {GRTC_ELEM_F64, GRTC_FLOAT_F64}};
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
+      if (kinds[i].elem == type->elem) bits = grtc_float_encode(value->floating, kinds[i].kind);
+    }
+  } else {
+    return grtc_import_error(ctx, op, "constant value does not match its type %s",
+                             grtc_elem_spelling(type->elem));
+  }
+  if (type->elem == GRTC_ELEM_I1) bits = bits != 0;
+  for (size_t b = 0; b < size; ++b) bytes[b] = (uint8_t)(bits >> (8 * b));
+  attrs->constant.data = bytes;
+  attrs->constant.size = size;
+  attrs->constant.splat = true;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_constant(grtc_import_t* ctx, const grtc_operation_t* op,
+                                         const grtc_attribute_t* value,
+                                         const grtc_ttype_t* type,
+                                         grtc_top_attrs_t* attrs) {
+  if (value->kind != GRTC_ATTR_DENSE_ELEMENTS) {
+    return grtc_import_scalar_constant(ctx, op, value, type, attrs);
+  }
+  grtc_ttype_t literal_type;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, value->type, &literal_type));
+  if (!grtc_ttype_equal(&literal_type, type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "constant literal of type %s for a result of "
+                             "type %s", grtc_ttype_format(&literal_type, a, sizeof(a)),
+                             grtc_ttype_format(type, b, sizeof(b)));
+  }
+  // The parser stores the literal's declared element width; index literals
+  // are 8 bytes, the same as the i64 they become.
+  size_t element = grtc_elem_byte_size(type->elem);
+  size_t expected = value->dense.splat ? element : (size_t)grtc_ttype_byte_size(type);
+  if (value->dense.size != expected) {
+    return grtc_import_error(ctx, op, "constant literal holds %zu bytes; its type "
+                             "needs %zu", value->dense.size, expected);
+  }
+  // The literal lives in the parsed module, which may go first.
+  uint8_t* data = grtc_tmodule_alloc(ctx->module, value->dense.size ? value->dense.size : 1);
+  if (!data) return grtc_import_oom();
+  memcpy(data, value->dense.data, value->dense.size);
+  attrs->constant.data = data;
+  attrs->constant.size = value->dense.size;
+  attrs->constant.splat = value->dense.splat;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_conv(grtc_import_t* ctx, const grtc_operation_t* op,
+                                     const grtc_top_t* top, grtc_conv_dims_t* conv) {
+  const grtc_attribute_t* attr = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "dimension_numbers", &attr));
+  grtc_attr_error_t error;
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_conv_dims(ctx->module, attr, conv, &error), error);
+  uint32_t spatial = conv->input_spatial.count;
+  if (conv->kernel_spatial.count != spatial || conv->output_spatial.count != spatial ||
+      spatial + 2 != top->operands[0]->type.rank) {
+    return grtc_import_error(ctx, op, "convolution dimension numbers name %u, %u "
+                             "and %u spatial dimensions for an input of rank %u",
+                             spatial, conv->kernel_spatial.count,
+                             conv->output_spatial.count, top->operands[0]->type.rank);
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "window_strides", spatial, 1,
+                                          &conv->window_strides));
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "lhs_dilation", spatial, 1,
+                                          &conv->lhs_dilation));
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "rhs_dilation", spatial, 1,
+                                          &conv->rhs_dilation));
+  GRT_RETURN_IF_ERROR(grtc_import_padding(ctx, op, spatial, &conv->padding_low,
+                                          &conv->padding_high));
+  grtc_i64s_t reversal = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "window_reversal", false, &reversal));
+  for (uint32_t i = 0; i < reversal.count; ++i) {
+    if (reversal.values[i]) {
+      return grtc_import_error(ctx, op, "convolution window_reversal is not supported");
+    }
+  }
+  conv->feature_group_count = 1;
+  conv->batch_group_count = 1;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "feature_group_count", false,
+                                      &conv->feature_group_count));
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "batch_group_count", false,
+                                      &conv->batch_group_count));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_window(grtc_import_t* ctx, const grtc_operation_t* op,
+                                       uint32_t rank, grtc_window_t* window) {
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "window_dimensions", true,
+                                       &window->dimensions));
+  if (window->dimensions.count != rank) {
+    return grtc_import_error(ctx, op, "'window_dimensions' has %u values; expected %u",
+                             window->dimensions.count, rank);
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "window_strides", rank, 1,
+                                          &window->strides));
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "base_dilations", rank, 1,
+                                          &window->base_dilations));
+  GRT_RETURN_IF_ERROR(grtc_import_list_or(ctx, op, "window_dilations", rank, 1,
+                                          &window->window_dilations));
+  return grtc_import_padding(ctx, op, rank, &window->padding_low, &window->padding_high);
+}
+
+static grt_status_t grtc_import_compare(grtc_import_t* ctx, const grtc_operation_t* op,
+                                        grtc_top_attrs_t* attrs) {
+  const grtc_attribute_t* attr = NULL;
+  grtc_attr_error_t error;
+  GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "comparison_direction", &attr));
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_direction(attr, &attrs->compare_direction,
+                                                         &error), error);
+  attrs->compare_type = GRTC_CMP_TYPE_DEFAULT;
+  attr = grtc_operation_attribute(op, "compare_type");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_type(attr, &attrs->compare_type, &error),
+                      error);
+  }
+  return grt_ok_status();
+}
+
+// arith.cmpi/cmpf predicates as (direction, type); |ok| false for the
+// unordered/ordered-only float predicates with no StableHLO equivalent.
+static grt_status_t grtc_import_predicate(grtc_import_t* ctx, const grtc_operation_t* op,
+                                          bool is_float, grtc_top_attrs_t* attrs) {
+  typedef struct {
+    grtc_compare_direction_t direction;
+    grtc_compare_type_t type;
+    bool ok;
+  } grtc_predicate_t;
+  static const grtc_predicate_t cmpi[] = {
+      {GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED, true},   {GRTC_CMP_NE, GRTC_CMP_TYPE_SIGNED, true},
+      {GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED, true},   {GRTC_CMP_LE, GRTC_CMP_TYPE_SIGNED, true},
+      {GRTC_CMP_GT, GRTC_CMP_TYPE_SIGNED, true},   {GRTC_CMP_GE, GRTC_CMP_TYPE_SIGNED, true},
+      {GRTC_CMP_LT, GRTC_CMP_TYPE_UNSIGNED, true}, {GRTC_CMP_LE, GRTC_CMP_TYPE_UNSIGNED, true},
+      {GRTC_CMP_GT, GRTC_CMP_TYPE_UNSIGNED, true}, {GRTC_CMP_GE, GRTC_CMP_TYPE_UNSIGNED, true}};
+  // Ordered predicates are IEEE comparisons (false with NaN); une is NE.
+  static const grtc_predicate_t cmpf[] = {
+      {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, true},
+      {GRTC_CMP_GT, GRTC_CMP_TYPE_FLOAT, true},  {GRTC_CMP_GE, GRTC_CMP_TYPE_FLOAT, true},
+      {GRTC_CMP_LT, GRTC_CMP_TYPE_FLOAT, true},  {GRTC_CMP_LE, GRTC_CMP_TYPE_FLOAT, true},
+      {GRTC_CMP_NE, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, false},
+      {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_GT, GRTC_CMP_TYPE_FLOAT, false},
+      {GRTC_CMP_GE, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_LT, GRTC_CMP_TYPE_FLOAT, false},
+      {GRTC_CMP_LE, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_NE, GRTC_CMP_TYPE_FLOAT, true},
+      {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, false}, {GRTC_CMP_EQ, GRTC_CMP_TYPE_FLOAT, false}};
+  int64_t predicate = -1;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "predicate", true, &predicate));
+  const grtc_predicate_t* table = is_float ? cmpf : cmpi;
+  int64_t count = is_float ? 16 : 10;
+  if (predicate < 0 || predicate >= count) {
+    return grtc_import_error(ctx, op, "'predicate' %lld is out of range for '%.*s' "
+                             "(0 to %lld)", (long long)predicate, GRT_SV_ARG(op->name),
+                             (long long)(count - 1));
+  }
+  if (!table[predicate].ok) {
+    return grtc_import_error(ctx, op, "'%.*s' predicate %lld (unordered or constant) "
+                             "is not supported", GRT_SV_ARG(op->name), (long long)predicate);
+  }
+  attrs->compare_direction = table[predicate].direction;
+  attrs->compare_type = table[predicate].type;
+  return grt_ok_status();
+}
+
+// Decodes |op|'s attributes into |top| by the tensor op's kind.
+static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t* op,
+                                      grtc_import_rule_t rule, grtc_top_t* top) {
+  grtc_top_attrs_t* attrs = &top->attrs;
+  const grtc_attribute_t* attr = NULL;
+  grtc_attr_error_t error;
+  uint32_t rank = top->operand_count ? top->operands[0]->type.rank : 0;
+  switch (top->kind) {
+    case GRTC_TOP_CONSTANT:
+      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &attr));
+      attrs->unfoldable = rule == GRTC_IMPORT_UNFOLDABLE;
+      return grtc_import_constant(ctx, op, attr, &top->results[0].type, attrs);
+    case GRTC_TOP_IOTA:
+      return grtc_import_int(ctx, op, "iota_dimension", true, &attrs->dim);
+    case GRTC_TOP_COMPARE:
+      if (rule == GRTC_IMPORT_CMPI || rule == GRTC_IMPORT_CMPF) {
+        return grtc_import_predicate(ctx, op, rule == GRTC_IMPORT_CMPF, attrs);
+      }
+      return grtc_import_compare(ctx, op, attrs);
+    case GRTC_TOP_BROADCAST_IN_DIM:
+      if (rule == GRTC_IMPORT_BROADCAST) {
+        // The old broadcast prepends broadcast_sizes dimensions.
+        grtc_i64s_t sizes;
+        GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "broadcast_sizes", true, &sizes));
+        int64_t dims[GRTC_MAX_RANK];
+        for (uint32_t i = 0; i < rank && i < GRTC_MAX_RANK; ++i) {
+          dims[i] = (int64_t)(sizes.count + i);
+        }
+        attrs->dims = grtc_tmodule_i64s(ctx->module, dims, rank);
+        return grt_ok_status();
+      }
+      return grtc_import_list(ctx, op, "broadcast_dimensions", true, &attrs->dims);
+    case GRTC_TOP_TRANSPOSE:
+      return grtc_import_list(ctx, op, "permutation", true, &attrs->dims);
+    case GRTC_TOP_REVERSE:
+      return grtc_import_list(ctx, op, "dimensions", true, &attrs->dims);
+    case GRTC_TOP_REDUCE:
+      return grtc_import_list(ctx, op, "dimensions", true, &attrs->dims);
+    case GRTC_TOP_SLICE:
+      GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "start_indices", true, &attrs->start));
+      GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "limit_indices", true, &attrs->limit));
+      return grtc_import_list_or(ctx, op, "strides", attrs->start.count, 1,
+                                 &attrs->strides);
+    case GRTC_TOP_DYNAMIC_SLICE:
+      if (rule == GRTC_IMPORT_EXTRACT) return grt_ok_status();
+      return grtc_import_list(ctx, op, "slice_sizes", true, &attrs->sizes);
+    case GRTC_TOP_CONCATENATE:
+      return grtc_import_int(ctx, op, "dimension", true, &attrs->dim);
+    case GRTC_TOP_PAD:
+      GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "edge_padding_low", true, &attrs->low));
+      GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "edge_padding_high", true, &attrs->high));
+      return grtc_import_list_or(ctx, op, "interior_padding", attrs->low.count, 0,
+                                 &attrs->interior);
+    case GRTC_TOP_DOT_GENERAL:
+      if (rule == GRTC_IMPORT_DOT) {
+        int64_t lhs = rank ? (int64_t)rank - 1 : 0, rhs = 0;
+        attrs->dot.lhs_contracting = grtc_tmodule_i64s(ctx->module, &lhs, 1);
+        attrs->dot.rhs_contracting = grtc_tmodule_i64s(ctx->module, &rhs, 1);
+        return grt_ok_status();
+      }
+      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "dot_dimension_numbers", &attr));
+      GRTC_IMPORT_CHECK(ctx, op, grtc_attr_dot_dims(ctx->module, attr, &attrs->dot, &error),
+                        error);
+      return grt_ok_status();
+    case GRTC_TOP_CONVOLUTION:
+      return grtc_import_conv(ctx, op, top, &attrs->conv);
+    case GRTC_TOP_REDUCE_WINDOW:
+      return grtc_import_window(ctx, op, rank, &attrs->window);
+    case GRTC_TOP_GATHER:
+      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "dimension_numbers", &attr));
+      GRTC_IMPORT_CHECK(ctx, op, grtc_attr_gather_dims(ctx->module, attr, &attrs->gather,
+                                                       &error), error);
+      GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "slice_sizes", true,
+                                           &attrs->gather.slice_sizes));
+      return grtc_import_flag(ctx, op, "indices_are_sorted",
+                              &attrs->gather.indices_are_sorted);
+    case GRTC_TOP_SCATTER:
+      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "scatter_dimension_numbers", &attr));
+      GRTC_IMPORT_CHECK(ctx, op, grtc_attr_scatter_dims(ctx->module, attr, &attrs->scatter,
+                                                        &error), error);
+      GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, "indices_are_sorted",
+                                           &attrs->scatter.indices_are_sorted));
+      return grtc_import_flag(ctx, op, "unique_indices", &attrs->scatter.unique_indices);
+    case GRTC_TOP_SORT:
+      attrs->dim = -1;
+      GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "dimension", false, &attrs->dim));
+      if (attrs->dim < 0) attrs->dim += rank;  // -1 is the last dimension
+      return grtc_import_flag(ctx, op, "is_stable", &attrs->is_stable);
+    case GRTC_TOP_CALL: {
+      attr = grtc_operation_attribute(op, "callee");
+      if (!attr || attr->kind != GRTC_ATTR_SYMBOL_REF || attr->symbol.count != 1) {
+        return grtc_import_error(ctx, op, "'%.*s' requires a 'callee' naming a "
+                                 "function (@name)", GRT_SV_ARG(op->name));
+      }
+      attrs->callee = grtc_tmodule_find_func(ctx->module, attr->symbol.names[0]);
+      if (!attrs->callee) {
+        return grtc_import_error(ctx, op, "call to undefined function '@%.*s'",
+                                 GRT_SV_ARG(attr->symbol.names[0]));
+      }
+      return grt_ok_status();
+    }
+    case GRTC_TOP_CHECK_ALMOST_EQ:
+      attrs->atol = GRTC_IMPORT_DEFAULT_ATOL;
+      attrs->rtol = 0;
+      static const char* const tolerances[2] = {"atol", "rtol"};
+      for (int i = 0; i < 2; ++i) {
+        attr = grtc_operation_attribute(op, tolerances[i]);
+        if (!attr) continue;
+        if (attr->kind != GRTC_ATTR_FLOAT && attr->kind != GRTC_ATTR_INTEGER) {
+          return grtc_import_error(ctx, op, "'%s' must be a number", tolerances[i]);
+        }
+        *(i ? &attrs->rtol : &attrs->atol) = grtc_attr_number(attr);
+      }
+      return grt_ok_status();
+    default:
+      return grt_ok_status();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Ops, blocks, functions
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_import_block(grtc_import_t* ctx, const grtc_block_t* block,
+                                      grtc_tblock_t* into);
+
+static grt_status_t grtc_import_place(grtc_import_t* ctx, const grtc_operation_t* op,
+                                      grtc_top_t* top) {
+  top->line = op->line;
+  top->column = op->column;
+  return grtc_import_location(ctx, op->location, 0, &top->location);
+}
+
+static grt_status_t grtc_import_new_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                       grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
+                                       uint32_t operand_count, const grtc_ttype_t* results,
+                                       uint32_t result_count, uint32_t region_count,
+                                       grtc_tblock_t* block, grtc_top_t** out) {
+  GRT_RETURN_IF_ERROR(grtc_top_create(ctx->module, kind, operands, operand_count, results,
+                                      result_count, region_count, out));
+  grtc_tblock_append(block, *out);
+  return grtc_import_place(ctx, op, *out);
+}
+
+static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_t* op,
+                                       const grtc_region_t* region, grtc_top_t* top,
+                                       uint32_t index) {
+  if (region->block_count != 1) {
+    return grtc_import_error(ctx, op, "regions of '%.*s' must have exactly one block "
+                             "(found %u)", GRT_SV_ARG(op->name), region->block_count);
+  }
+  const grtc_block_t* source = region->first;
+  grtc_ttype_t types[64];
+  if (source->arg_count > 64) {
+    return grtc_import_error(ctx, op, "a region with %u arguments is not supported",
+                             source->arg_count);
+  }
+  for (uint32_t i = 0; i < source->arg_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, source->args[i].type, &types[i]));
+  }
+  grtc_tblock_t* block = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, types, source->arg_count, &block));
+  grtc_top_set_region(top, index, block);
+  return grtc_import_block(ctx, source, block);
+}
+
+// check.*_const: the literal as a CONSTANT, then the check against it.
+static grt_status_t grtc_import_check_const(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grtc_top_kind_t kind,
+                                            grtc_tvalue_t* const* operands,
+                                            grtc_tblock_t* block) {
+  const grtc_attribute_t* value = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &value));
+  if (value->kind != GRTC_ATTR_DENSE_ELEMENTS) {
+    return grtc_import_error(ctx, op, "'value' of '%.*s' must be a dense<...> literal",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_ttype_t type;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, value->type, &type));
+  grtc_top_t* constant = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0,
+                                         block, &constant));
+  GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, op, value, &type, &constant->attrs));
+  grtc_tvalue_t* pair[2] = {operands[0], &constant->results[0]};
+  grtc_top_t* check = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, pair, 2, NULL, 0, 0, block, &check));
+  return grtc_import_attrs(ctx, op, GRTC_IMPORT_PLAIN, check);
+}
+
+// tensor.extract %t[%i, ...]: a 1x..x1 dynamic_slice reshaped to rank 0.
+static grt_status_t grtc_import_extract(grtc_import_t* ctx, const grtc_operation_t* op,
+                                        grtc_tvalue_t* const* operands,
+                                        const grtc_ttype_t* result,
+                                        grtc_tblock_t* block, grtc_tvalue_t** out) {
+  const grtc_ttype_t* source = &operands[0]->type;
+  if (source->rank == 0) {
+    *out = operands[0];  // a rank-0 tensor is already the scalar
+    return grt_ok_status();
+  }
+  grtc_ttype_t sliced = *source;
+  int64_t ones[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < source->rank; ++i) sliced.dims[i] = ones[i] = 1;
+  grtc_top_t* slice = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_DYNAMIC_SLICE, operands,
+                                         op->operand_count, &sliced, 1, 0, block, &slice));
+  slice->attrs.sizes = grtc_tmodule_i64s(ctx->module, ones, source->rank);
+  grtc_top_t* reshape = NULL;
+  grtc_tvalue_t* slice_value = &slice->results[0];
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_RESHAPE, &slice_value, 1,
+                                         result, 1, 0, block, &reshape));
+  *out = &reshape->results[0];
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                   grtc_tblock_t* block) {
+  grtc_import_op_t entry;
+  if (!grtc_import_find_op(op->name, &entry)) {
+    return grtc_import_error(ctx, op, "'%.*s' is not supported", GRT_SV_ARG(op->name));
+  }
+  if (op->successor_count) {
+    return grtc_import_error(ctx, op, "'%.*s' with successors is not supported",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_tvalue_t* operands[64];
+  grtc_ttype_t results[64];
+  if (op->operand_count > 64 || op->result_count > 64) {
+    return grtc_import_error(ctx, op, "'%.*s' with more than 64 operands or results "
+                             "is not supported", GRT_SV_ARG(op->name));
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    operands[i] = grtc_import_lookup(ctx, op->operands[i]);
+    if (!operands[i]) {
+      return grtc_import_error(ctx, op, "operand #%u '%.*s' of '%.*s' has no imported "
+                               "value", i, GRT_SV_ARG(op->operands[i]->name),
+                               GRT_SV_ARG(op->name));
+    }
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
+  }
+  grtc_top_kind_t kind = entry.kind;
+  switch (entry.rule) {
+    case GRTC_IMPORT_CUSTOM_CALL: {
+      const grtc_attribute_t* target = grtc_operation_attribute(op, "call_target_name");
+      grt_string_view_t name = target && target->kind == GRTC_ATTR_STRING
+                                   ? target->string
+                                   : grt_make_cstring_view("?");
+      if (grt_string_view_equal_cstring(name, "check.expect_eq")) {
+        kind = GRTC_TOP_CHECK_EQ;
+      } else if (grt_string_view_equal_cstring(name, "check.expect_almost_eq") ||
+                 grt_string_view_equal_cstring(name, "check.expect_close")) {
+        kind = GRTC_TOP_CHECK_ALMOST_EQ;
+      } else {
+        return grtc_import_error(ctx, op, "'stablehlo.custom_call' to '%.*s' is not "
+                                 "supported", GRT_SV_ARG(name));
+      }
+      if (op->result_count) {
+        return grtc_import_error(ctx, op, "custom call '%.*s' must have no results",
+                                 GRT_SV_ARG(name));
+      }
+      break;
+    }
+    case GRTC_IMPORT_CHECK_CONST:
+      if (op->operand_count != 1) {
+        return grtc_import_error(ctx, op, "'%.*s' takes one operand and a 'value'",
+                                 GRT_SV_ARG(op->name));
+      }
+      return grtc_import_check_const(ctx, op, kind, operands, block);
+    case GRTC_IMPORT_EXTRACT: {
+      if (op->operand_count < 1 || op->result_count != 1 ||
+          op->operand_count != 1 + operands[0]->type.rank) {
+        return grtc_import_error(ctx, op, "'tensor.extract' takes a tensor and one "
+                                 "index per dimension");
+      }
+      grtc_tvalue_t* value = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_extract(ctx, op, operands, &results[0], block, &value));
+      return grtc_import_map(ctx, &op->results[0], value);
+    }
+    case GRTC_IMPORT_UNSIGNED_CAST:
+      // Signless integers wider than i1 would read as signed here.
+      if (op->operand_count == 1 && operands[0]->type.elem != GRTC_ELEM_I1 &&
+          grtc_elem_is_integer(operands[0]->type.elem) &&
+          !grtc_elem_is_unsigned_integer(operands[0]->type.elem) &&
+          !grt_string_view_equal_cstring(op->name, "arith.index_castui")) {
+        return grtc_import_error(ctx, op, "'%.*s' of a signless %s is not supported",
+                                 GRT_SV_ARG(op->name),
+                                 grtc_elem_spelling(operands[0]->type.elem));
+      }
+      break;
+    default:
+      break;
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, operands, op->operand_count,
+                                         results, op->result_count, op->region_count,
+                                         block, &top));
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], &top->results[i]));
+  }
+  for (uint32_t i = 0; i < op->region_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_region(ctx, op, op->regions[i], top, i));
+  }
+  return grtc_import_attrs(ctx, op, entry.rule, top);
+}
+
+static grt_status_t grtc_import_block(grtc_import_t* ctx, const grtc_block_t* block,
+                                      grtc_tblock_t* into) {
+  for (uint32_t i = 0; i < block->arg_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &block->args[i], &into->args[i]));
+  }
+  for (const grtc_operation_t* op = block->first; op; op = op->next) {
+    GRT_RETURN_IF_ERROR(grtc_import_op(ctx, op, into));
+  }
+  return grt_ok_status();
+}
+
+// Declares a func.func (its body is imported once every function exists,
+// so calls may name later functions).
+static grt_status_t grtc_import_declare(grtc_import_t* ctx, const grtc_operation_t* op) {
+  const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
+  const grtc_attribute_t* type = grtc_operation_attribute(op, "function_type");
+  if (!name || name->kind != GRTC_ATTR_STRING || !type || type->kind != GRTC_ATTR_TYPE ||
+      type->type->kind != GRTC_TYPE_FUNCTION) {
+    return grtc_import_error(ctx, op, "'func.func' requires 'sym_name' and a "
+                             "'function_type'");
+  }
+  if (op->region_count != 1 || !op->regions[0]->first) {
+    return grtc_import_error(ctx, op, "function '@%.*s' has no body (external "
+                             "functions are not supported)", GRT_SV_ARG(name->string));
+  }
+  if (grtc_tmodule_find_func(ctx->module, name->string)) {
+    return grtc_import_error(ctx, op, "redefinition of function '@%.*s'",
+                             GRT_SV_ARG(name->string));
+  }
+  const grtc_type_t* function = type->type;
+  uint32_t count = function->function.input_count + function->function.result_count;
+  grtc_ttype_t* types = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(ctx->allocator,
+                                           (count ? count : 1) * sizeof(*types),
+                                           (void**)&types));
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    status = grtc_import_type(ctx, op, function->function.types[i], &types[i]);
+  }
+  grtc_tfunc_t* func = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grtc_tfunc_create(ctx->module, name->string, types,
+                               function->function.input_count,
+                               types + function->function.input_count,
+                               function->function.result_count, &func);
+  }
+  grt_allocator_free(ctx->allocator, types);
+  GRT_RETURN_IF_ERROR(status);
+  const grtc_attribute_t* visibility = grtc_operation_attribute(op, "sym_visibility");
+  func->is_public = !visibility || visibility->kind != GRTC_ATTR_STRING ||
+                    grt_string_view_equal_cstring(visibility->string, "public");
+  GRT_RETURN_IF_ERROR(grtc_import_location(ctx, op->location, 0, &func->location));
+  func->line = op->line;
+  func->column = op->column;
+  if (op->regions[0]->first->arg_count != func->body->arg_count) {
+    return grtc_import_error(ctx, op, "function '@%.*s' has %u arguments but its type "
+                             "lists %u", GRT_SV_ARG(name->string),
+                             op->regions[0]->first->arg_count, func->body->arg_count);
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_body(grtc_import_t* ctx, const grtc_operation_t* op) {
+  const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
+  grtc_tfunc_t* func = grtc_tmodule_find_func(ctx->module, name->string);
+  const grtc_region_t* region = op->regions[0];
+  if (region->block_count != 1) {
+    return grtc_import_error(ctx, op, "function '@%.*s' has %u blocks; only "
+                             "single-block functions are supported",
+                             GRT_SV_ARG(name->string), region->block_count);
+  }
+  return grtc_import_block(ctx, region->first, func->body);
+}
+
+// The block holding the functions: the top level, or the body of the one
+// builtin.module there. Other top-level ops are errors.
+static grt_status_t grtc_import_find_body(grtc_import_t* ctx, const grtc_module_t* module,
+                                          const grtc_block_t** out_block,
+                                          grt_string_view_t* out_name) {
+  *out_block = module->body;
+  *out_name = grt_make_cstring_view("module");
+  for (const grtc_operation_t* op = module->body->first; op; op = op->next) {
+    if (!grtc_operation_is(op, "builtin.module")) continue;
+    if (op != module->body->first || op->next) {
+      return grtc_import_error(ctx, op, "a module must be the only top-level "
+                               "operation");
+    }
+    if (op->region_count != 1 || op->regions[0]->block_count != 1) {
+      return grtc_import_error(ctx, op, "a module must have one body block");
+    }
+    const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
+    if (name && name->kind == GRTC_ATTR_STRING) *out_name = name->string;
+    *out_block = op->regions[0]->first;
+  }
+  return grt_ok_status();
+}
+
+bool grtc_stablehlo_is_input(const grtc_module_t* module) {
+  if (!module || !module->body) return false;
+  bool has_func = false;
+  for (const grtc_operation_t* op = module->body->first; op; op = op->next) {
+    if (grtc_operation_is(op, "vm.module")) return false;
+    if (grtc_operation_is(op, "func.func")) has_func = true;
+    if (grtc_operation_is(op, "builtin.module") && op->region_count == 1) {
+      for (const grtc_block_t* b = op->regions[0]->first; b; b = b->next) {
+        for (const grtc_operation_t* inner = b->first; inner; inner = inner->next) {
+          if (grtc_operation_is(inner, "vm.module")) return false;
+          if (grtc_operation_is(inner, "func.func")) has_func = true;
+        }
+      }
+    }
+  }
+  return has_func;
+}
+
+static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
+  for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    if (!grtc_operation_is(op, "func.func")) {
+      return grtc_import_error(ctx, op, "'%.*s' is not supported at module level "
+                               "(expected func.func)", GRT_SV_ARG(op->name));
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+  }
+  for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+  }
+  for (grtc_tfunc_t* func = ctx->module->first_func; func; func = func->next) {
+    grtc_tfunc_recount_uses(func);
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grtc_stablehlo_import(const grtc_module_t* module,
+                                   grt_allocator_t allocator,
+                                   grtc_tmodule_t** out_module) {
+  *out_module = NULL;
+  grtc_import_t ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.source = module;
+  ctx.allocator = allocator;
+  const grtc_block_t* body = NULL;
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grtc_import_find_body(&ctx, module, &body, &name));
+  char name_buffer[256];
+  snprintf(name_buffer, sizeof(name_buffer), "%.*s", GRT_SV_ARG(name));
+  GRT_RETURN_IF_ERROR(grtc_tmodule_create(name_buffer, module->file_name, allocator,
+                                          &ctx.module));
+  grt_status_t status = grtc_import_module(&ctx, body);
+  grt_allocator_free(allocator, ctx.values.slots);
+  grt_allocator_free(allocator, ctx.locations.slots);
+  if (!grt_status_is_ok(status)) {
+    grtc_tmodule_destroy(ctx.module);
+    return status;
+  }
+  *out_module = ctx.module;
+  return grt_ok_status();
+}
