@@ -1,0 +1,76 @@
+// The host program: a tensor IR module after dispatch formation (and its
+// kernel set) to VM bytecode that checks inputs, allocates the transient
+// arena and the results, records the dispatches into command buffers,
+// submits, waits, and returns buffer views (ARCHITECTURE.md §6).
+//
+// The program is emitted as vm-dialect text (what compiler/vm_asm
+// assembles; kept for --dump-after=host), parsed and assembled into the
+// writer; the executables are then added with one entry point per kernel
+// (kernel i is entry point i; bindings per the DISPATCH contract in
+// compiler/tensor/ir.h; workgroup size 1x1x1). Each function gets a
+// buffer-level function "<name>$buffers" (arguments and results are
+// !hal.buffer; CALL ops call these), and each public function an export
+// "<name>" taking and returning !hal.buffer_view that asserts every
+// argument's element type and shape ("argument 0: expected
+// tensor<4xf32>, got ...") and wraps the results. Constants are rodata
+// segments imported once (hal.allocator.import, from vm.initializer) into
+// global !hal.buffer refs. Every emitted op carries the tensor op's
+// loc("file":line:col) so VM backtraces point at the source. The module
+// writer records each function's transient arena size (memory_plan.h).
+#ifndef GRT_COMPILER_HOST_HOST_H_
+#define GRT_COMPILER_HOST_HOST_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/allocator.h"
+#include "base/status.h"
+#include "base/string_builder.h"
+#include "compiler/kernel/ir.h"
+#include "compiler/tensor/ir.h"
+#include "schemas/module_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One compiled form of the kernel set (the CPU shared object, PTX, ...).
+typedef struct grtc_host_executable_t {
+  const char* format;  // "cpu-x86_64", ...
+  const uint8_t* data;
+  size_t size;
+} grtc_host_executable_t;
+
+typedef struct grtc_host_options_t {
+  // Reserved for choices such as disabling command buffer reuse;
+  // zero-initialize.
+  uint32_t flags;
+} grtc_host_options_t;
+
+// Emits the host program of |module| into |writer| (module name, bytecode,
+// rodata, globals, exports, debug locations, transient sizes) and adds
+// |executables|. When |optional_vm_text_out| is non-NULL the vm-dialect
+// text is appended to it (also when assembling it fails). Unsupported ops
+// are "file:line:col: error: ..." diagnostics at the op.
+grt_status_t grtc_host_emit(const grtc_tmodule_t* module,
+                            const grtc_kernel_set_t* kernels,
+                            const grtc_host_executable_t* executables,
+                            uint32_t executable_count,
+                            const grtc_host_options_t* options,
+                            grt_allocator_t allocator,
+                            grt_module_writer_t* writer,
+                            grt_string_builder_t* optional_vm_text_out)
+    GRT_MUST_USE;
+
+// Only the text (no parsing or assembly), for tests and --dump-after.
+grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module,
+                                 const grtc_kernel_set_t* kernels,
+                                 const grtc_host_options_t* options,
+                                 grt_allocator_t allocator,
+                                 grt_string_builder_t* out) GRT_MUST_USE;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_HOST_HOST_H_

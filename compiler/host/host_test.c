@@ -1,0 +1,493 @@
+// The host program: hand-built tensor IR (DISPATCH ops over the test kernel
+// library's add_f32, constants, checks, calls, if/case/while) emitted,
+// assembled and checked as a module file, then run end to end through the
+// embedding API on local-sync and local-task with the real kernels of
+// hal/local/testdata/test_kernels.c.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/file.h"
+#include "compiler/host/host.h"
+#include "compiler/host/test_ir.h"
+#include "hal/local/executable.h"
+#include "hal/transfer.h"
+#include "runtime/session.h"
+
+#define N 100
+
+typedef struct fixture_t {
+  grtc_tmodule_t* module;
+  grtc_kernel_set_t kernels;
+  grt_module_writer_t* writer;
+  grt_string_builder_t text;
+  void* data;
+  size_t size;
+  grt_module_file_t* file;
+} fixture_t;
+
+static fixture_t f;
+
+// The test library's kernels in its order (the local HAL wants them all).
+static const struct {
+  const char* name;
+  uint32_t bindings;
+  uint32_t workgroup_x;
+} kLibrary[] = {{"add_f32", 3, 64}, {"scale_f32", 2, 32}, {"fail", 0, 1}, {"workgroup_ids", 1, 1}};
+#define ADD 0
+
+static int setup(void** state) {
+  (void)state;
+  memset(&f, 0, sizeof(f));
+  grt_allocator_t allocator = grt_allocator_system();
+  GRT_EXPECT_OK(grtc_tmodule_create("m", "m.mlir", allocator, &f.module));
+  grtc_kernel_set_init(allocator, &f.kernels);
+  for (size_t i = 0; i < sizeof(kLibrary) / sizeof(kLibrary[0]); ++i) {
+    grtc_kernel_t* kernel = NULL;
+    uint32_t index = 0;
+    GRT_EXPECT_OK(grtc_kernel_set_add(&f.kernels, kLibrary[i].name, kLibrary[i].bindings,
+                                      &kernel, &index));
+    kernel->workgroup_count = (N + 63) / 64;  // add_f32 covers 64 per group
+  }
+  GRT_EXPECT_OK(grt_module_writer_create(allocator, &f.writer));
+  grt_string_builder_init(allocator, &f.text);
+  return 0;
+}
+
+static int teardown(void** state) {
+  (void)state;
+  if (f.file) grt_module_file_release(f.file);
+  grt_allocator_free(grt_allocator_system(), f.data);
+  grt_string_builder_deinit(&f.text);
+  grt_module_writer_destroy(f.writer);
+  grtc_kernel_set_deinit(&f.kernels);
+  grtc_tmodule_destroy(f.module);
+  return 0;
+}
+
+static grtc_tfunc_t* new_func(const char* name, const grtc_ttype_t* args, uint32_t arg_count,
+                              const grtc_ttype_t* results, uint32_t result_count, bool is_public) {
+  grtc_tfunc_t* func = NULL;
+  GRT_EXPECT_OK(grtc_tfunc_create(f.module, grt_make_cstring_view(name), args, arg_count, results,
+                                  result_count, &func));
+  func->is_public = is_public;
+  return func;
+}
+
+static grtc_tvalue_t* add(grtc_tblock_t* block, grtc_tvalue_t* a, grtc_tvalue_t* b) {
+  grtc_tvalue_t* operands[2] = {a, b};
+  return test_dispatch(f.module, block, ADD, operands, 2, a->type);
+}
+
+static float constant_values[N];
+
+static grtc_tvalue_t* constant(grtc_tblock_t* block, const void* data, size_t size,
+                               grtc_ttype_t type, bool splat) {
+  grtc_top_t* op = test_op(f.module, block, GRTC_TOP_CONSTANT, NULL, 0, &type, 0);
+  op->attrs.constant.data = data;
+  op->attrs.constant.size = size;
+  op->attrs.constant.splat = splat;
+  return &op->results[0];
+}
+
+static void yield(grtc_tblock_t* block, grtc_tvalue_t* const* values, uint32_t count) {
+  test_op(f.module, block, GRTC_TOP_YIELD, values, count, NULL, 0);
+}
+
+static grtc_tblock_t* region(grtc_top_t* op, uint32_t index, const grtc_ttype_t* args,
+                             uint32_t arg_count) {
+  grtc_tblock_t* block = NULL;
+  GRT_EXPECT_OK(grtc_tblock_create(f.module, args, arg_count, &block));
+  grtc_top_set_region(op, index, block);
+  return block;
+}
+
+// The program every test uses:
+//   main(a, b) = ((a + c) + (a + c)) + b        c[i] = i / 2, in rodata
+//   twice(x) = x + x (private); call_twice(a) = twice(a)
+//   choose(p: i1, a) = if p { a + a } else { a }
+//   pick(i: i32, a) = case i { a + a, a, default: a + a + a }
+//   loop(p: i1, a) = while (flag = p, x = a) { flag } do { (false, x + x) } -> x
+//   test_ok / test_fail: check.expect_eq / expect_almost_eq / expect_true
+static const uint8_t kFalse = 0;
+static const uint8_t kTrue = 1;
+static const float kHalf = 0.5f;
+
+static void build_program(void) {
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_ttype_t two[2] = {v, v};
+  grtc_ttype_t i1 = test_scalar(GRTC_ELEM_I1);
+  grtc_ttype_t i32 = test_scalar(GRTC_ELEM_I32);
+  for (int i = 0; i < N; ++i) constant_values[i] = (float)i / 2;
+
+  grtc_tfunc_t* main_fn = new_func("main", two, 2, &v, 1, true);
+  grtc_tblock_t* body = main_fn->body;
+  grtc_tvalue_t* c = constant(body, constant_values, sizeof(constant_values), v, false);
+  grtc_tvalue_t* d1 = add(body, &body->args[0], c);
+  grtc_tvalue_t* d2 = add(body, d1, d1);
+  grtc_tvalue_t* d3 = add(body, d2, &body->args[1]);
+  test_return(f.module, body, &d3, 1);
+
+  grtc_tfunc_t* twice = new_func("twice", &v, 1, &v, 1, false);
+  grtc_tvalue_t* t = add(twice->body, &twice->body->args[0], &twice->body->args[0]);
+  test_return(f.module, twice->body, &t, 1);
+  grtc_tfunc_t* call_twice = new_func("call_twice", &v, 1, &v, 1, true);
+  grtc_tvalue_t* call_arg = &call_twice->body->args[0];
+  grtc_top_t* call = test_op(f.module, call_twice->body, GRTC_TOP_CALL, &call_arg, 1, &v, 0);
+  call->attrs.callee = twice;
+  grtc_tvalue_t* called = &call->results[0];
+  test_return(f.module, call_twice->body, &called, 1);
+
+  grtc_ttype_t choose_args[2] = {i1, v};
+  grtc_tfunc_t* choose = new_func("choose", choose_args, 2, &v, 1, true);
+  grtc_tvalue_t* predicate = &choose->body->args[0];
+  grtc_top_t* if_op = test_op(f.module, choose->body, GRTC_TOP_IF, &predicate, 1, &v, 2);
+  grtc_tvalue_t* a = &choose->body->args[1];
+  grtc_tblock_t* then_block = region(if_op, 0, NULL, 0);
+  grtc_tvalue_t* doubled = add(then_block, a, a);
+  yield(then_block, &doubled, 1);
+  yield(region(if_op, 1, NULL, 0), &a, 1);
+  grtc_tvalue_t* chosen = &if_op->results[0];
+  test_return(f.module, choose->body, &chosen, 1);
+
+  grtc_ttype_t pick_args[2] = {i32, v};
+  grtc_tfunc_t* pick = new_func("pick", pick_args, 2, &v, 1, true);
+  grtc_tvalue_t* index = &pick->body->args[0];
+  grtc_top_t* case_op = test_op(f.module, pick->body, GRTC_TOP_CASE, &index, 1, &v, 3);
+  a = &pick->body->args[1];
+  grtc_tblock_t* first = region(case_op, 0, NULL, 0);
+  doubled = add(first, a, a);
+  yield(first, &doubled, 1);
+  yield(region(case_op, 1, NULL, 0), &a, 1);
+  grtc_tblock_t* fallback = region(case_op, 2, NULL, 0);
+  grtc_tvalue_t* tripled = add(fallback, add(fallback, a, a), a);
+  yield(fallback, &tripled, 1);
+  grtc_tvalue_t* picked = &case_op->results[0];
+  test_return(f.module, pick->body, &picked, 1);
+
+  grtc_ttype_t carried[2] = {i1, v};
+  grtc_tfunc_t* loop = new_func("loop", carried, 2, &v, 1, true);
+  grtc_top_t* while_op = NULL;
+  grtc_tvalue_t* init[2] = {&loop->body->args[0], &loop->body->args[1]};
+  GRT_EXPECT_OK(grtc_top_create(f.module, GRTC_TOP_WHILE, init, 2, carried, 2, 2, &while_op));
+  grtc_tblock_append(loop->body, while_op);
+  grtc_tblock_t* cond = region(while_op, 0, carried, 2);
+  grtc_tvalue_t* flag = &cond->args[0];
+  yield(cond, &flag, 1);
+  grtc_tblock_t* step = region(while_op, 1, carried, 2);
+  grtc_tvalue_t* next[2] = {constant(step, &kFalse, 1, i1, false),
+                            add(step, &step->args[1], &step->args[1])};
+  yield(step, next, 2);
+  grtc_tvalue_t* final_x = &while_op->results[1];
+  test_return(f.module, loop->body, &final_x, 1);
+
+  // test_ok: 2c == c + c; 2c almost equals c + c; true is true.
+  // test_fail: c + c == c (element 1 differs).
+  const char* names[2] = {"test_ok", "test_fail"};
+  for (int i = 0; i < 2; ++i) {
+    grtc_tfunc_t* test = new_func(names[i], NULL, 0, NULL, 0, true);
+    body = test->body;
+    grtc_tvalue_t* cc = constant(body, constant_values, sizeof(constant_values), v, false);
+    grtc_tvalue_t* sum = add(body, cc, cc);
+    if (i == 0) {
+      grtc_tvalue_t* two_c = add(body, cc, cc);
+      grtc_tvalue_t* eq[2] = {sum, two_c};
+      test_op(f.module, body, GRTC_TOP_CHECK_EQ, eq, 2, NULL, 0);
+      grtc_top_t* almost = test_op(f.module, body, GRTC_TOP_CHECK_ALMOST_EQ, eq, 2, NULL, 0);
+      almost->attrs.atol = 1e-4;
+      grtc_tvalue_t* yes = constant(body, &kTrue, 1, i1, false);
+      test_op(f.module, body, GRTC_TOP_CHECK_TRUE, &yes, 1, NULL, 0);
+      grtc_tvalue_t* splat = constant(body, &kHalf, sizeof(kHalf), v, true);
+      grtc_tvalue_t* halves = add(body, splat, splat);
+      grtc_tvalue_t* ones = add(body, halves, splat);
+      grtc_tvalue_t* ones_eq[2] = {ones, add(body, splat, add(body, splat, splat))};
+      test_op(f.module, body, GRTC_TOP_CHECK_EQ, ones_eq, 2, NULL, 0);
+    } else {
+      grtc_tvalue_t* eq[2] = {sum, cc};
+      test_op(f.module, body, GRTC_TOP_CHECK_EQ, eq, 2, NULL, 0);
+    }
+    test_return(f.module, body, NULL, 0);
+  }
+}
+
+// Emits into f.writer (with |executable| when non-NULL) and opens the file.
+static void emit(const grtc_host_executable_t* executable) {
+  grtc_host_options_t options = {0};
+  grt_status_t status = grtc_host_emit(f.module, &f.kernels, executable, executable ? 1 : 0,
+                                       &options, grt_allocator_system(), f.writer, &f.text);
+  if (!grt_status_is_ok(status)) {
+    fprintf(stderr, "%s\n", grt_string_builder_cstring(&f.text));
+    GRT_EXPECT_OK(status);
+  }
+  GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
+  GRT_EXPECT_OK(grt_module_file_open_memory(grt_make_const_byte_span(f.data, f.size),
+                                            grt_allocator_system(), &f.file));
+}
+
+static int find_function(const char* name) {
+  const grt_module_file_info_t* info = grt_module_file_info(f.file);
+  for (uint32_t i = 0; i < info->function_count; ++i) {
+    if (grt_string_view_equal_cstring(grt_module_file_function(f.file, i).name, name)) {
+      return (int)i;
+    }
+  }
+  fail_msg("no function '%s'", name);
+  return -1;
+}
+
+static bool has_import(const char* name) {
+  const grt_module_file_info_t* info = grt_module_file_info(f.file);
+  for (uint32_t i = 0; i < info->import_count; ++i) {
+    if (grt_string_view_equal_cstring(grt_module_file_import(f.file, i).full_name, name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The module file: exports, imports, the constant in 64-byte-aligned
+// rodata, the arena size of main (d1 and d2 live at once: 2 x 448), the
+// executable's entry points, and locations on the emitted ops.
+static void test_module_file(void** state) {
+  (void)state;
+  build_program();
+  static const uint8_t binary[16] = {1, 2, 3};
+  grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary)};
+  emit(&executable);
+  const grt_module_file_info_t* info = grt_module_file_info(f.file);
+  assert_true(grt_string_view_equal_cstring(info->name, "m"));
+  const char* exports[] = {"main", "call_twice", "choose", "pick", "loop", "test_ok", "test_fail"};
+  assert_int_equal(info->export_count, sizeof(exports) / sizeof(exports[0]) + 1);  // + __init
+  for (size_t i = 0; i < sizeof(exports) / sizeof(exports[0]); ++i) {
+    bool found = false;
+    for (uint32_t e = 0; e < info->export_count; ++e) {
+      found |= grt_string_view_equal_cstring(grt_module_file_export(f.file, e).name, exports[i]);
+    }
+    if (!found) fail_msg("no export '%s'", exports[i]);
+  }
+  assert_true(grt_string_view_equal_cstring(
+      grt_module_file_function(f.file, (uint32_t)find_function("main")).calling_convention,
+      "0rr_r"));
+  assert_true(has_import("hal.allocator.import"));
+  assert_true(has_import("hal.command_buffer.dispatch"));
+  assert_true(has_import("check.expect_eq"));
+  bool constant_found = false;
+  for (uint32_t i = 0; i < info->rodata_count; ++i) {
+    grt_module_rodata_t rodata = grt_module_file_rodata(f.file, i);
+    if (rodata.data.size == sizeof(constant_values) &&
+        memcmp(rodata.data.data, constant_values, sizeof(constant_values)) == 0) {
+      assert_int_equal(rodata.alignment, 64);
+      assert_int_equal((uintptr_t)rodata.data.data % 64, 0);
+      constant_found = true;
+    }
+  }
+  assert_true(constant_found);
+  assert_int_equal(grt_module_file_function_transient_bytes(f.file, (uint32_t)find_function("main")),
+                   2 * 448);
+  assert_int_equal(
+      grt_module_file_function_transient_bytes(f.file, (uint32_t)find_function("main$buffers")),
+      2 * 448);
+  assert_int_equal(
+      grt_module_file_function_transient_bytes(f.file, (uint32_t)find_function("call_twice")), 0);
+  assert_int_equal(info->executable_count, 1);
+  grt_module_executable_t exe = grt_module_file_executable(f.file, 0);
+  assert_true(grt_string_view_equal_cstring(exe.format, "cpu-test"));
+  assert_int_equal(exe.entry_point_count, 4);
+  grt_module_entry_point_t entry = grt_module_file_entry_point(f.file, 0, 0);
+  assert_true(grt_string_view_equal_cstring(entry.name, "add_f32"));
+  assert_int_equal(entry.binding_count, 3);
+  assert_int_equal(entry.workgroup_size[0], 1);
+  const char* text = grt_string_builder_cstring(&f.text);
+  // One barrier between the two dispatches of main that depend on each
+  // other, and the tensor ops' locations on the vm ops.
+  assert_non_null(strstr(text, "hal.command_buffer.execution_barrier"));
+  assert_non_null(strstr(text, "loc(\"m.mlir\":1:1)"));
+  assert_true(info->debug_location_count > 0);
+}
+
+// An op the host program cannot run is a diagnostic at the op.
+static void test_unsupported_op(void** state) {
+  (void)state;
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_tfunc_t* func = new_func("bad", &v, 1, &v, 1, true);
+  grtc_tvalue_t* a = &func->body->args[0];
+  grtc_top_t* op = test_op(f.module, func->body, GRTC_TOP_ADD, (grtc_tvalue_t* [2]){a, a}, 2, &v, 0);
+  op->line = 7;
+  op->column = 3;
+  grtc_tvalue_t* sum = &op->results[0];
+  test_return(f.module, func->body, &sum, 1);
+  grtc_host_options_t options = {0};
+  grt_expect_error(grtc_host_emit(f.module, &f.kernels, NULL, 0, &options,
+                                  grt_allocator_system(), f.writer, NULL),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "m.mlir:7:3: error: 'stablehlo.add' is not supported by the host program");
+}
+
+// A dispatch whose operands do not match its kernel's bindings.
+static void test_binding_count_mismatch(void** state) {
+  (void)state;
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_tfunc_t* func = new_func("bad", &v, 1, &v, 1, true);
+  grtc_tvalue_t* a = &func->body->args[0];
+  grtc_tvalue_t* d = test_dispatch(f.module, func->body, ADD, &a, 1, v);
+  test_return(f.module, func->body, &d, 1);
+  grtc_host_options_t options = {0};
+  grt_expect_error(grtc_host_emit(f.module, &f.kernels, NULL, 0, &options,
+                                  grt_allocator_system(), f.writer, NULL),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "m.mlir:1:1: error: dispatch has 2 bindings but kernel 'add_f32' expects 3");
+}
+
+// End to end on a device: the module with the real test kernel library.
+static void run_on(const char* uri) {
+  build_program();
+  emit(NULL);
+  // Re-emit with the library attached under the entry points it declares.
+  grt_module_file_release(f.file);
+  f.file = NULL;
+  grt_allocator_free(grt_allocator_system(), f.data);
+  f.data = NULL;
+  grt_file_contents_t library = {0};
+  GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(), &library));
+  grt_module_entry_point_t entries[4];
+  for (int i = 0; i < 4; ++i) {
+    grt_module_entry_point_t entry = {grt_make_cstring_view(kLibrary[i].name),
+                                      kLibrary[i].bindings, i == 1 ? 1u : 0u,
+                                      {kLibrary[i].workgroup_x, 1, 1}};
+    entries[i] = entry;
+  }
+  grt_module_executable_t executable = {
+      grt_make_cstring_view(grt_hal_local_host_executable_format()), 4,
+      grt_make_const_byte_span(library.data, library.size), NULL};
+  uint32_t ordinal = 0;
+  GRT_EXPECT_OK(grt_module_writer_add_executable(f.writer, &executable, entries, 4, &ordinal));
+  grt_file_contents_free(&library);
+  GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
+
+  grt_runtime_instance_t* instance = NULL;
+  grt_hal_device_t* device = NULL;
+  grt_runtime_session_t* session = NULL;
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(instance, uri, NULL, &device));
+  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
+      session, grt_make_const_byte_span(f.data, f.size)));
+
+  float a[N], b[N];
+  for (int i = 0; i < N; ++i) {
+    a[i] = (float)i;
+    b[i] = 1000.0f + (float)i;
+  }
+  const grt_hal_dim_t shape[1] = {N};
+  grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(device, shape, 1,
+                                                       GRT_HAL_ELEMENT_TYPE_FLOAT_32, a,
+                                                       sizeof(a), &inputs[0]));
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(device, shape, 1,
+                                                       GRT_HAL_ELEMENT_TYPE_FLOAT_32, b,
+                                                       sizeof(b), &inputs[1]));
+  float out[N];
+  // Twice, so the second call runs with the constants already imported.
+  for (int call = 0; call < 2; ++call) {
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, "m.main", 2, inputs, 1, &output,
+                                                &output_count));
+    assert_int_equal(output_count, 1);
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, output, out, sizeof(out)));
+    grt_hal_buffer_view_release(output);
+    for (int i = 0; i < N; ++i) assert_true(out[i] == 2 * (a[i] + (float)i / 2) + b[i]);
+  }
+
+  // One argument's shape wrong: the assert names it.
+  const grt_hal_dim_t short_shape[1] = {N - 1};
+  grt_hal_buffer_view_t* wrong = NULL;
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      device, short_shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, a, sizeof(float) * (N - 1), &wrong));
+  grt_hal_buffer_view_t* bad_inputs[2] = {inputs[0], wrong};
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  grt_expect_error(grt_runtime_call_buffer_views(session, "m.main", 2, bad_inputs, 1, &output,
+                                                 &output_count),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "argument 1: expected tensor<100xf32>, got tensor<99xf32>");
+  grt_hal_buffer_view_release(wrong);
+
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, "m.call_twice", 1, inputs, 1, &output,
+                                              &output_count));
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, output, out, sizeof(out)));
+  grt_hal_buffer_view_release(output);
+  for (int i = 0; i < N; ++i) assert_true(out[i] == 2 * a[i]);
+
+  // if / case / while with the selector read back from a device buffer.
+  for (int p = 0; p < 2; ++p) {
+    grt_hal_buffer_view_t* flag = NULL;
+    uint8_t byte = (uint8_t)p;
+    GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(device, NULL, 0,
+                                                         GRT_HAL_ELEMENT_TYPE_BOOL, &byte, 1,
+                                                         &flag));
+    grt_hal_buffer_view_t* args[2] = {flag, inputs[0]};
+    const char* functions[2] = {"m.choose", "m.loop"};
+    for (int fn = 0; fn < 2; ++fn) {
+      GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, functions[fn], 2, args, 1, &output,
+                                                  &output_count));
+      GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, output, out, sizeof(out)));
+      grt_hal_buffer_view_release(output);
+      for (int i = 0; i < N; ++i) assert_true(out[i] == (p ? 2 : 1) * a[i]);
+    }
+    grt_hal_buffer_view_release(flag);
+  }
+  const int32_t indices[4] = {0, 1, 2, -5};
+  const float factors[4] = {2, 1, 3, 3};
+  for (int k = 0; k < 4; ++k) {
+    grt_hal_buffer_view_t* index = NULL;
+    GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+        device, NULL, 0, GRT_HAL_ELEMENT_TYPE_INT_32, &indices[k], 4, &index));
+    grt_hal_buffer_view_t* args[2] = {index, inputs[0]};
+    GRT_EXPECT_OK(
+        grt_runtime_call_buffer_views(session, "m.pick", 2, args, 1, &output, &output_count));
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, output, out, sizeof(out)));
+    grt_hal_buffer_view_release(output);
+    for (int i = 0; i < N; ++i) assert_true(out[i] == factors[k] * a[i]);
+    grt_hal_buffer_view_release(index);
+  }
+
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, "m.test_ok", 0, NULL, 0, NULL,
+                                              &output_count));
+  grt_expect_error(grt_runtime_call_buffer_views(session, "m.test_fail", 0, NULL, 0, NULL,
+                                                 &output_count),
+                   GRT_STATUS_FAILED_PRECONDITION,
+                   "check.expect_eq failed: first mismatch at element 1");
+
+  grt_hal_buffer_view_release(inputs[1]);
+  grt_hal_buffer_view_release(inputs[0]);
+  grt_runtime_session_release(session);
+  grt_hal_device_release(device);
+  grt_runtime_instance_release(instance);
+}
+
+static void test_run_local_sync(void** state) {
+  (void)state;
+  run_on("local-sync");
+}
+
+static void test_run_local_task(void** state) {
+  (void)state;
+  run_on("local-task");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_binding_count_mismatch, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_run_local_sync, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_run_local_task, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
