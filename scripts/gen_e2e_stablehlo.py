@@ -1,0 +1,1936 @@
+#!/usr/bin/python3
+"""Writes tests/e2e/stablehlo/*.mlir: grt-check tests per StableHLO op family.
+
+Run by hand after changing it (its output is committed):
+
+    /usr/bin/python3 scripts/gen_e2e_stablehlo.py
+
+Every expected value is computed here with numpy (or, for integer corners,
+with the exact semantics compiler/kernel/scalar.h documents), never typed by
+hand. Inputs are util.unfoldable_constant so the compiler cannot fold a test
+away. Ops are written in the forms jax.jit(f).lower(...).as_text() prints
+(pretty forms; generic forms for gather, scatter, sort, reduce_window, if,
+case), with some ops in the generic "stablehlo.add"(...) form as well.
+Each family also has a fail_* function whose check must fail, so a check
+that silently passes everything is caught. Deterministic: fixed seeds, no
+clock, no environment.
+"""
+
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_mlir import (BITS, DTYPES, Func, array, dense, is_float,  # noqa: E402
+                      is_signed, module, tensor_type, to_bf16, type_of)
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                   "e2e", "stablehlo")
+
+NAN = float("nan")
+INF = float("inf")
+
+# Tolerances for results of transcendental functions computed in f32/f64 by
+# libm (a few ulps away from the correctly rounded values numpy's f64 gives).
+TOL = {"f16": (2e-3, 2e-3), "bf16": (2e-2, 1e-2), "f32": (1e-5, 1e-5),
+       "f64": (1e-12, 1e-12)}
+
+INT_TYPES = ["i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"]
+
+
+def t(arr, elem):
+    return type_of(arr, elem)
+
+
+def round_to(elem, values):
+    """float64 results rounded to |elem| (the store the compiler does)."""
+    values = np.asarray(values, dtype=np.float64)
+    if elem == "f16":
+        return values.astype(np.float32).astype(np.float16)
+    if elem == "bf16":
+        return to_bf16(values.astype(np.float32))
+    return values.astype({"f32": np.float32, "f64": np.float64}[elem])
+
+
+def binary(f, op, a, b, elem, generic=False):
+    x = f.input(a, elem)
+    y = f.input(b, elem)
+    ty = t(a, elem)
+    if generic:
+        return f.op('"stablehlo.%s"(%s, %s) : (%s, %s) -> %s'
+                    % (op, x, y, ty, ty, ty))
+    return f.op("stablehlo.%s %s, %s : %s" % (op, x, y, ty))
+
+
+def unary(f, op, a, elem, result_elem=None, generic=False):
+    x = f.input(a, elem)
+    ty = t(a, elem)
+    if generic or result_elem:
+        rty = tensor_type(np.shape(a), result_elem or elem)
+        if generic:
+            return f.op('"stablehlo.%s"(%s) : (%s) -> %s' % (op, x, ty, rty))
+        return f.op("stablehlo.%s %s : (%s) -> %s" % (op, x, ty, rty))
+    return f.op("stablehlo.%s %s : %s" % (op, x, ty))
+
+
+#===----------------------------------------------------------------------===#
+# Elementwise, float
+#===----------------------------------------------------------------------===#
+
+def logistic(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def round_afz(x):
+    return np.where(np.isfinite(x), np.sign(x) * np.floor(np.abs(x) + 0.5), x)
+
+
+def sign(x):
+    return np.where(np.isnan(x), x, np.where(x == 0, x, np.sign(x)))
+
+
+# name -> (numpy function on float64, inputs, transcendental?)
+FLOAT_UNARY = [
+    ("abs", np.abs, [-2.5, 0.0, 3.25, -0.0, -INF], False),
+    ("negate", np.negative, [-2.5, 0.0, 3.25, INF, 1e-3], False),
+    ("sign", sign, [-2.5, 0.0, 3.25, -0.0, NAN, -INF], False),
+    ("exponential", np.exp, [-2.0, -0.5, 0.0, 1.0, 2.5], True),
+    ("exponential_minus_one", np.expm1, [-1.0, -1e-5, 0.0, 1e-5, 2.0], True),
+    ("log", np.log, [0.25, 1.0, 2.0, 10.0, 100.0], True),
+    ("log_plus_one", np.log1p, [-0.5, -1e-5, 0.0, 1e-5, 3.0], True),
+    ("logistic", logistic, [-4.0, -1.0, 0.0, 0.5, 6.0], True),
+    ("sqrt", np.sqrt, [0.0, 0.25, 2.0, 9.0, 1e4], True),
+    ("rsqrt", lambda x: 1.0 / np.sqrt(x), [0.25, 1.0, 2.0, 9.0, 1e4], True),
+    ("cbrt", np.cbrt, [-27.0, -2.0, 0.0, 0.125, 10.0], True),
+    ("tanh", np.tanh, [-3.0, -0.5, 0.0, 0.25, 10.0], True),
+    ("sine", np.sin, [-3.0, -0.5, 0.0, 1.0, 2.5], True),
+    ("cosine", np.cos, [-3.0, -0.5, 0.0, 1.0, 2.5], True),
+    ("tan", np.tan, [-1.2, -0.5, 0.0, 0.25, 1.0], True),
+    ("floor", np.floor, [-2.5, -0.5, 0.0, 0.5, 2.7, -3.0], False),
+    ("ceil", np.ceil, [-2.5, -0.5, 0.0, 0.5, 2.2, -3.0], False),
+    ("round_nearest_afz", round_afz, [-2.5, -1.5, -0.4, 0.5, 1.5, 2.5], False),
+    ("round_nearest_even", np.round, [-2.5, -1.5, -0.4, 0.5, 1.5, 2.5], False),
+]
+GENERIC_UNARY = ("cbrt", "round_nearest_even", "tan")
+
+FLOAT_BINARY = [
+    ("add", np.add, [1.5, -2.0, 0.25, 100.0], [2.25, 3.0, -0.25, 0.5], False),
+    ("subtract", np.subtract, [1.5, -2.0, 0.25, 100.0],
+     [2.25, 3.0, -0.25, 0.5], False),
+    ("multiply", np.multiply, [1.5, -2.0, 0.25, 100.0],
+     [2.25, 3.0, -0.25, 0.5], False),
+    ("divide", np.divide, [1.0, -7.0, 0.0, 5.0, -1.0],
+     [3.0, 2.0, 4.0, 0.0, 0.0], False),
+    ("remainder", np.fmod, [7.5, -7.5, 7.5, -7.5, 1.0],
+     [2.0, 2.0, -2.0, -2.0, 0.5], False),
+    ("power", np.power, [2.0, 9.0, 1.5, 10.0, 0.5],
+     [3.0, 0.5, -2.0, 0.0, 4.0], True),
+    ("maximum", np.maximum, [1.0, -2.0, NAN, 3.0, -0.5],
+     [2.0, -3.0, 1.0, NAN, -0.25], False),
+    ("minimum", np.minimum, [1.0, -2.0, NAN, 3.0, -0.5],
+     [2.0, -3.0, 1.0, NAN, -0.25], False),
+    ("atan2", np.arctan2, [1.0, 1.0, -1.0, -1.0, 0.0],
+     [1.0, -1.0, 1.0, -1.0, 2.0], True),
+]
+GENERIC_BINARY = ("atan2", "remainder")
+
+
+def gen_elementwise_float():
+    funcs = []
+    elem = "f32"
+    for name, fn, values, trans in FLOAT_UNARY:
+        f = Func("test_%s_f32" % name)
+        a = array(values, elem)
+        r = unary(f, name, a, elem, generic=name in GENERIC_UNARY)
+        with np.errstate(all="ignore"):
+            expected = round_to(elem, fn(a.astype(np.float64)))
+        f.expect(r, expected, elem, *(TOL[elem] if trans else (None, None)))
+        funcs.append(f.text())
+    for name, fn, av, bv, trans in FLOAT_BINARY:
+        f = Func("test_%s_f32" % name)
+        a, b = array(av, elem), array(bv, elem)
+        r = binary(f, name, a, b, elem, generic=name in GENERIC_BINARY)
+        with np.errstate(all="ignore"):
+            expected = round_to(elem, fn(a.astype(np.float64), b.astype(np.float64)))
+        f.expect(r, expected, elem, *(TOL[elem] if trans else (None, None)))
+        funcs.append(f.text())
+
+    f = Func("test_is_finite_f32")
+    a = array([1.0, INF, -INF, NAN, -0.0, 3e38], elem)
+    r = unary(f, "is_finite", a, elem, result_elem="i1")
+    f.expect(r, np.isfinite(a), "i1")
+    funcs.append(f.text())
+
+    f = Func("test_clamp_f32")
+    lo, x, hi = (array(v, elem) for v in ([-1.0, 0.0, 2.0, -5.0],
+                                           [-3.0, 0.5, 9.0, -4.5],
+                                           [1.0, 1.0, 3.0, -4.0]))
+    vlo, vx, vhi = f.input(lo, elem), f.input(x, elem), f.input(hi, elem)
+    r = f.op("stablehlo.clamp %s, %s, %s : %s" % (vlo, vx, vhi, t(x, elem)))
+    f.expect(r, np.clip(x, lo, hi), elem)
+    # Scalar bounds, as jnp.clip(x, 0.0, 1.0) exports.
+    s0 = f.input(array(0.0, elem), elem)
+    s1 = f.input(array(1.0, elem), elem)
+    r = f.op("stablehlo.clamp %s, %s, %s : (tensor<f32>, %s, tensor<f32>) -> %s"
+             % (s0, vx, s1, t(x, elem), t(x, elem)))
+    f.expect(r, np.clip(x, 0.0, 1.0), elem)
+    funcs.append(f.text())
+
+    # A chain the compiler should fuse into one kernel: relu(x * y + 1).
+    f = Func("test_fused_chain_f32")
+    rng = np.random.default_rng(1)
+    a = array(rng.uniform(-2, 2, (3, 5)), elem)
+    b = array(rng.uniform(-2, 2, (3, 5)), elem)
+    x, y = f.input(a, elem), f.input(b, elem)
+    ty = t(a, elem)
+    one = f.op("stablehlo.constant dense<1.000000e+00> : %s" % ty)
+    zero = f.op("stablehlo.constant dense<0.000000e+00> : %s" % ty)
+    m = f.op("stablehlo.multiply %s, %s : %s" % (x, y, ty))
+    s = f.op("stablehlo.add %s, %s : %s" % (m, one, ty))
+    r = f.op("stablehlo.maximum %s, %s : %s" % (s, zero, ty))
+    f.expect(r, round_to(elem, np.maximum(a.astype(np.float64) * b + 1, 0)), elem)
+    funcs.append(f.text())
+
+    # Other float types: a few ops each, computed in f32 and rounded on
+    # store for f16/bf16 (scalar.h).
+    samples = [
+        ("add", np.add, [1.5, -2.0, 0.1, 1000.0], [2.25, 3.0, 0.2, 0.5], False),
+        ("multiply", np.multiply, [1.5, -2.0, 0.1, 3.0], [2.25, 3.0, 0.2, -0.5],
+         False),
+        ("divide", np.divide, [1.0, -7.0, 2.0, 5.0], [3.0, 2.0, 0.1, 8.0], False),
+        ("maximum", np.maximum, [1.0, -2.0, 3.0, -0.5], [2.0, -3.0, 1.0, -0.25],
+         False),
+    ]
+    unary_samples = [
+        ("exponential", np.exp, [-2.0, 0.0, 1.0, 2.5]),
+        ("sqrt", np.sqrt, [0.0, 0.25, 2.0, 9.0]),
+        ("tanh", np.tanh, [-3.0, -0.5, 0.0, 0.25]),
+        ("logistic", logistic, [-4.0, 0.0, 0.5, 6.0]),
+        ("log", np.log, [0.25, 1.0, 2.0, 10.0]),
+        ("sine", np.sin, [-3.0, -0.5, 0.0, 1.0]),
+        ("floor", np.floor, [-2.5, -0.5, 0.5, 2.7]),
+        ("negate", np.negative, [-2.5, 0.0, 3.25, 1e-3]),
+    ]
+    for elem in ("f16", "bf16", "f64"):
+        for name, fn, av, bv, _ in samples:
+            f = Func("test_%s_%s" % (name, elem))
+            a, b = array(av, elem), array(bv, elem)
+            r = binary(f, name, a, b, elem, generic=(name == "divide"))
+            # f16/bf16: the f32 result rounded; f64: the f64 result.
+            wide = np.float32 if elem != "f64" else np.float64
+            exact = fn(a.astype(wide), b.astype(wide))
+            f.expect(r, round_to(elem, exact), elem,
+                     *(TOL[elem] if elem != "f64" else (None, None)))
+            funcs.append(f.text())
+        for name, fn, av in unary_samples:
+            f = Func("test_%s_%s" % (name, elem))
+            a = array(av, elem)
+            r = unary(f, name, a, elem)
+            f.expect(r, round_to(elem, fn(a.astype(np.float64))), elem, *TOL[elem])
+            funcs.append(f.text())
+
+    f = Func("fail_add_f32_wrong_expectation")
+    a, b = array([1.0, 2.0], "f32"), array([3.0, 4.0], "f32")
+    r = binary(f, "add", a, b, "f32")
+    f.expect(r, array([4.0, 6.5], "f32"), "f32")
+    funcs.append(f.text(comment="2 + 4 is not 6.5: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Elementwise, integer (semantics of compiler/kernel/scalar.h)
+#===----------------------------------------------------------------------===#
+
+def limits(elem):
+    bits = BITS[elem]
+    if is_signed(elem):
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def wrap(v, elem):
+    bits = BITS[elem]
+    v &= (1 << bits) - 1
+    if is_signed(elem) and v >> (bits - 1):
+        v -= 1 << bits
+    return v
+
+
+def idiv(a, b, elem):
+    lo, _ = limits(elem)
+    if b == 0:
+        return wrap(-1, elem)
+    if is_signed(elem) and a == lo and b == -1:
+        return lo
+    q = abs(a) // abs(b)
+    return wrap(q if (a < 0) == (b < 0) else -q, elem)
+
+
+def irem(a, b, elem):
+    lo, _ = limits(elem)
+    if b == 0:
+        return a
+    if is_signed(elem) and a == lo and b == -1:
+        return 0
+    return wrap(a - idiv(a, b, elem) * b, elem)
+
+
+def shl(a, s, elem):
+    return 0 if s < 0 or s >= BITS[elem] else wrap(a << s, elem)
+
+
+def shrl(a, s, elem):
+    mask = (1 << BITS[elem]) - 1
+    return 0 if s < 0 or s >= BITS[elem] else wrap((a & mask) >> s, elem)
+
+
+def shra(a, s, elem):
+    if s < 0 or s >= BITS[elem]:
+        return -1 if a < 0 else 0
+    return a >> s
+
+
+def ipow(a, e, elem):
+    if e < 0:
+        return 1 if a == 1 else (-1 if e % 2 else 1) if a == -1 else 0
+    r = 1
+    while e:
+        if e & 1:
+            r = wrap(r * a, elem)
+        a = wrap(a * a, elem)
+        e >>= 1
+    return r
+
+
+def apply(fn, *columns):
+    return [fn(*vals) for vals in zip(*columns)]
+
+
+def int_values(elem):
+    lo, hi = limits(elem)
+    if is_signed(elem):
+        return {
+            "a": [7, -7, 7, -7, lo, 5, 0, hi],
+            "b": [2, 2, -2, -2, -1, 0, 0, 3],
+            "x": [1, -8, 5, -1, lo, 3],
+            "s": [3, 1, BITS[elem] - 1, BITS[elem], 1, -1],
+            "p": [2, 3, -2, 1, -1, -1, 5, 0],
+            "e": [3, 4, 3, -5, -3, -4, -1, 0],
+        }
+    return {
+        "a": [7, hi - 5, hi, 5, 0, 9, hi, 1],
+        "b": [2, 3, 7, 0, 0, 10, 1, hi],
+        "x": [1, hi - 199, 5, hi, 3, 1],
+        "s": [3, 1, BITS[elem] - 1, BITS[elem], BITS[elem] + 5, 0],
+        "p": [2, 3, 0, 1, 7, 0],
+        "e": [5, 2, 0, 9, 3, 3],
+    }
+
+
+def gen_elementwise_int():
+    funcs = []
+    for elem in INT_TYPES:
+        v = int_values(elem)
+        a, b = v["a"], v["b"]
+        arr_a, arr_b = array(a, elem), array(b, elem)
+        ty = t(arr_a, elem)
+        lo, hi = limits(elem)
+
+        f = Func("test_add_sub_mul_%s" % elem)
+        x, y = f.input(arr_a, elem), f.input(arr_b, elem)
+        for op, fn in (("add", lambda p, q: p + q),
+                       ("subtract", lambda p, q: p - q),
+                       ("multiply", lambda p, q: p * q)):
+            r = f.op("stablehlo.%s %s, %s : %s" % (op, x, y, ty))
+            f.expect(r, array(apply(lambda p, q: wrap(fn(p, q), elem), a, b), elem),
+                     elem)
+        funcs.append(f.text())
+
+        f = Func("test_divide_remainder_%s" % elem)
+        x, y = f.input(arr_a, elem), f.input(arr_b, elem)
+        r = f.op("stablehlo.divide %s, %s : %s" % (x, y, ty))
+        f.expect(r, array(apply(lambda p, q: idiv(p, q, elem), a, b), elem), elem)
+        r = f.op('"stablehlo.remainder"(%s, %s) : (%s, %s) -> %s' % (x, y, ty, ty, ty))
+        f.expect(r, array(apply(lambda p, q: irem(p, q, elem), a, b), elem), elem)
+        funcs.append(f.text(comment="Division by zero gives -1 (all ones) and "
+                            "remainder by zero the dividend;\nINT_MIN / -1 "
+                            "gives INT_MIN and INT_MIN % -1 gives 0 "
+                            "(compiler/kernel/scalar.h)."))
+
+        f = Func("test_shifts_%s" % elem)
+        xs, ss = v["x"], v["s"]
+        arr_x, arr_s = array(xs, elem), array(ss, elem)
+        tx = t(arr_x, elem)
+        x, s = f.input(arr_x, elem), f.input(arr_s, elem)
+        r = f.op("stablehlo.shift_left %s, %s : %s" % (x, s, tx))
+        f.expect(r, array(apply(lambda p, q: shl(p, q, elem), xs, ss), elem), elem)
+        r = f.op("stablehlo.shift_right_logical %s, %s : %s" % (x, s, tx))
+        f.expect(r, array(apply(lambda p, q: shrl(p, q, elem), xs, ss), elem), elem)
+        if is_signed(elem):
+            r = f.op("stablehlo.shift_right_arithmetic %s, %s : %s" % (x, s, tx))
+            f.expect(r, array(apply(lambda p, q: shra(p, q, elem), xs, ss), elem),
+                     elem)
+        funcs.append(f.text(comment="Shift amounts at or past the bit width "
+                            "(or negative) give 0, or the sign for\n"
+                            "shift_right_arithmetic."))
+
+        f = Func("test_bitwise_%s" % elem)
+        x, y = f.input(arr_a, elem), f.input(arr_b, elem)
+        mask = (1 << BITS[elem]) - 1
+        for op, fn in (("and", lambda p, q: p & q), ("or", lambda p, q: p | q),
+                       ("xor", lambda p, q: p ^ q)):
+            r = f.op("stablehlo.%s %s, %s : %s" % (op, x, y, ty))
+            f.expect(r, array(apply(lambda p, q: wrap(fn(p & mask, q & mask), elem),
+                                    a, b), elem), elem)
+        r = f.op("stablehlo.not %s : %s" % (x, ty))
+        f.expect(r, array([wrap(~p, elem) for p in a], elem), elem)
+        funcs.append(f.text())
+
+        f = Func("test_unary_%s" % elem)
+        x = f.input(arr_a, elem)
+        r = f.op("stablehlo.popcnt %s : %s" % (x, ty))
+        f.expect(r, array([bin(p & mask).count("1") for p in a], elem), elem)
+        r = f.op("stablehlo.count_leading_zeros %s : %s" % (x, ty))
+        f.expect(r, array([BITS[elem] - (p & mask).bit_length() for p in a], elem),
+                 elem)
+        r = f.op("stablehlo.negate %s : %s" % (x, ty))
+        f.expect(r, array([wrap(-p, elem) for p in a], elem), elem)
+        if is_signed(elem):
+            r = f.op("stablehlo.abs %s : %s" % (x, ty))
+            f.expect(r, array([wrap(abs(p), elem) for p in a], elem), elem)
+            r = f.op("stablehlo.sign %s : %s" % (x, ty))
+            f.expect(r, array([(p > 0) - (p < 0) for p in a], elem), elem)
+        funcs.append(f.text(comment="abs and negate wrap: abs(INT_MIN) is INT_MIN."
+                            if is_signed(elem) else None))
+
+        f = Func("test_max_min_clamp_%s" % elem)
+        x, y = f.input(arr_a, elem), f.input(arr_b, elem)
+        r = f.op("stablehlo.maximum %s, %s : %s" % (x, y, ty))
+        f.expect(r, array(apply(max, a, b), elem), elem)
+        r = f.op("stablehlo.minimum %s, %s : %s" % (x, y, ty))
+        f.expect(r, array(apply(min, a, b), elem), elem)
+        clo, chi = (-3, 6) if is_signed(elem) else (2, 8)
+        vlo = f.input(array(clo, elem), elem)
+        vhi = f.input(array(chi, elem), elem)
+        r = f.op("stablehlo.clamp %s, %s, %s : (tensor<%s>, %s, tensor<%s>) -> %s"
+                 % (vlo, x, vhi, elem, ty, elem, ty))
+        f.expect(r, array([min(max(p, clo), chi) for p in a], elem), elem)
+        funcs.append(f.text())
+
+        f = Func("test_power_%s" % elem)
+        ps, es = v["p"], v["e"]
+        arr_p, arr_e = array(ps, elem), array(es, elem)
+        x, y = f.input(arr_p, elem), f.input(arr_e, elem)
+        r = f.op("stablehlo.power %s, %s : %s" % (x, y, t(arr_p, elem)))
+        f.expect(r, array(apply(lambda p, q: ipow(p, q, elem), ps, es), elem), elem)
+        funcs.append(f.text(comment="A negative exponent gives 0 (1 for a base "
+                            "of 1, +-1 for -1)." if is_signed(elem) else None))
+
+    f = Func("test_logic_i1")
+    p = array([True, True, False, False], "i1")
+    q = array([True, False, True, False], "i1")
+    x, y = f.input(p, "i1"), f.input(q, "i1")
+    for op, fn in (("and", np.logical_and), ("or", np.logical_or),
+                   ("xor", np.logical_xor)):
+        r = f.op("stablehlo.%s %s, %s : tensor<4xi1>" % (op, x, y))
+        f.expect(r, fn(p, q), "i1")
+    r = f.op("stablehlo.not %s : tensor<4xi1>" % x)
+    f.expect(r, np.logical_not(p), "i1")
+    funcs.append(f.text(comment="not on i1 is logical."))
+
+    f = Func("fail_divide_i32_wrong_expectation")
+    x, y = f.input(array([7, 8], "i32"), "i32"), f.input(array([2, 0], "i32"), "i32")
+    r = f.op("stablehlo.divide %s, %s : tensor<2xi32>" % (x, y))
+    f.expect(r, array([3, 0], "i32"), "i32")
+    funcs.append(f.text(comment="8 / 0 is -1, not 0: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Compare and select
+#===----------------------------------------------------------------------===#
+
+DIRECTIONS = [("EQ", np.equal), ("NE", np.not_equal), ("LT", np.less),
+              ("LE", np.less_equal), ("GT", np.greater),
+              ("GE", np.greater_equal)]
+
+
+def total_order_key(values):
+    bits = np.asarray(values, dtype=np.float32).view(np.int32).astype(np.int64)
+    return np.where(bits < 0, bits ^ 0x7FFFFFFF, bits)
+
+
+def gen_compare():
+    funcs = []
+    nan_neg = np.array([0xFFC00000], dtype=np.uint32).view(np.float32)[0]
+    cases = [
+        ("f32", "FLOAT", [1.0, 2.0, NAN, -0.0, INF, 3.0, -1.0],
+         [2.0, 2.0, 1.0, 0.0, INF, NAN, -2.0]),
+        ("f32", "TOTALORDER", [nan_neg, -INF, -0.0, 0.0, NAN, 1.0, NAN],
+         [-INF, -0.0, 0.0, -0.0, NAN, NAN, -1.0]),
+        ("f16", "FLOAT", [1.0, -2.0, 0.5, NAN], [1.0, 2.0, -0.5, 0.0]),
+        ("bf16", "FLOAT", [1.0, -2.0, 0.5, 3.0], [1.0, 2.0, -0.5, 4.0]),
+        ("f64", "FLOAT", [1.0, -2.0, NAN, 1e300], [1.0, 2.0, 0.0, -1e300]),
+        ("i32", "SIGNED", [1, -5, 7, -2147483648, 2147483647],
+         [1, 3, -7, 2147483647, -1]),
+        ("i8", "SIGNED", [1, -5, 7, -128, 127], [1, 3, -7, 127, -1]),
+        ("i64", "SIGNED", [1, -5, -(1 << 63), 1 << 40], [1, 3, 5, -(1 << 40)]),
+        ("ui32", "UNSIGNED", [1, 5, 4294967295, 0, 2147483648],
+         [1, 3, 0, 4294967295, 7]),
+        ("ui8", "UNSIGNED", [1, 5, 255, 0], [1, 3, 0, 255]),
+        ("i1", "UNSIGNED", [True, True, False, False], [True, False, True, False]),
+    ]
+    for elem, ctype, av, bv in cases:
+        f = Func("test_compare_%s_%s" % (elem, ctype.lower()))
+        a, b = array(av, elem), array(bv, elem)
+        x, y = f.input(a, elem), f.input(b, elem)
+        ty = t(a, elem)
+        rty = tensor_type(a.shape, "i1")
+        if ctype == "TOTALORDER":
+            ka, kb = total_order_key(a), total_order_key(b)
+        else:
+            ka, kb = a, b
+        for i, (direction, fn) in enumerate(DIRECTIONS):
+            if i % 2 == 0:
+                r = f.op("stablehlo.compare  %s, %s, %s,  %s : (%s, %s) -> %s"
+                         % (direction, x, y, ctype, ty, ty, rty))
+            else:
+                r = f.op('"stablehlo.compare"(%s, %s) <{compare_type = '
+                         '#stablehlo<comparison_type %s>, comparison_direction = '
+                         '#stablehlo<comparison_direction %s>}> : (%s, %s) -> %s'
+                         % (x, y, ctype, direction, ty, ty, rty))
+            with np.errstate(invalid="ignore"):
+                f.expect(r, fn(ka, kb), "i1")
+        funcs.append(f.text())
+
+    f = Func("test_compare_default_type_f32")
+    a, b = array([1.0, NAN, 3.0], "f32"), array([2.0, 1.0, 3.0], "f32")
+    x, y = f.input(a, "f32"), f.input(b, "f32")
+    r = f.op("stablehlo.compare  LT, %s, %s : (tensor<3xf32>, tensor<3xf32>) -> "
+             "tensor<3xi1>" % (x, y))
+    with np.errstate(invalid="ignore"):
+        f.expect(r, a < b, "i1")
+    funcs.append(f.text(comment="Without a comparison type: FLOAT for floats."))
+
+    f = Func("test_select_f32")
+    p = array([True, False, True, False], "i1")
+    a, b = array([1.0, 2.0, 3.0, 4.0], "f32"), array([-1.0, -2.0, -3.0, -4.0], "f32")
+    vp, x, y = f.input(p, "i1"), f.input(a, "f32"), f.input(b, "f32")
+    r = f.op("stablehlo.select %s, %s, %s : tensor<4xi1>, tensor<4xf32>" % (vp, x, y))
+    f.expect(r, np.where(p, a, b), "f32")
+    s = f.input(array(False, "i1"), "i1")
+    r = f.op("stablehlo.select %s, %s, %s : (tensor<i1>, tensor<4xf32>, "
+             "tensor<4xf32>) -> tensor<4xf32>" % (s, x, y))
+    f.expect(r, b, "f32")
+    r = f.op('"stablehlo.select"(%s, %s, %s) : (tensor<4xi1>, tensor<4xf32>, '
+             'tensor<4xf32>) -> tensor<4xf32>' % (vp, y, x))
+    f.expect(r, np.where(p, b, a), "f32")
+    funcs.append(f.text())
+
+    f = Func("test_select_compare_i32")
+    a, b = array([5, -3, 0, 9], "i32"), array([2, 4, 0, 10], "i32")
+    x, y = f.input(a, "i32"), f.input(b, "i32")
+    c = f.op("stablehlo.compare  GT, %s, %s,  SIGNED : (tensor<4xi32>, "
+             "tensor<4xi32>) -> tensor<4xi1>" % (x, y))
+    r = f.op("stablehlo.select %s, %s, %s : tensor<4xi1>, tensor<4xi32>" % (c, x, y))
+    f.expect(r, np.maximum(a, b), "i32")
+    funcs.append(f.text())
+
+    f = Func("fail_compare_wrong_expectation")
+    x = f.input(array([1, 2], "i32"), "i32")
+    y = f.input(array([1, 3], "i32"), "i32")
+    r = f.op("stablehlo.compare  EQ, %s, %s,  SIGNED : (tensor<2xi32>, "
+             "tensor<2xi32>) -> tensor<2xi1>" % (x, y))
+    f.expect(r, array([True, True], "i1"), "i1")
+    funcs.append(f.text(comment="2 == 3 is false: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Convert and bitcast_convert
+#===----------------------------------------------------------------------===#
+
+def convert_expected(values, src, dst):
+    """scalar.h's convert: float->int truncates and saturates (NaN gives 0),
+    to i1 means != 0, int->int wraps, float->narrower float rounds to
+    nearest even."""
+    out = []
+    for v in values:
+        if dst == "i1":
+            out.append(v != 0)  # NaN != 0 too
+        elif is_float(dst):
+            out.append(float(v))
+        elif is_float(src):
+            if math.isnan(v):
+                out.append(0)
+            else:
+                lo, hi = limits(dst)
+                out.append(min(max(math.trunc(v) if math.isfinite(v)
+                                   else (hi if v > 0 else lo), lo), hi))
+        else:
+            out.append(wrap(int(v), dst))
+    if is_float(dst):
+        if dst == "bf16":
+            # Every source value here is exact in f32, so going through f32
+            # rounds only once.
+            return array(np.array(out, dtype=np.float64).astype(np.float32), dst)
+        if dst == "f16":
+            return np.array(out, dtype=np.float64).astype(np.float16)
+        return array(out, dst)
+    return array(out, dst)
+
+
+def gen_convert():
+    funcs = []
+    cases = [
+        ("f32", "i32", [1.9, -1.9, NAN, 3e9, -3e9, 0.5, -0.0]),
+        ("f32", "ui8", [-1.5, 255.9, 300.0, 3.7, NAN]),
+        ("f32", "i64", [1e12, -2.5, 9.3e18, -INF]),
+        ("f32", "i1", [0.0, -0.0, 0.5, NAN, -3.0]),
+        ("f32", "f16", [0.1, 1.0 / 3.0, 65504.0, 1e-8, 2049.0, 70000.0]),
+        ("f32", "bf16", [1.00390625, 1.01171875, 3.14159, -2.5, 1e30]),
+        ("f32", "f64", [0.1, -2.5, 1e30]),
+        ("f64", "f32", [0.1, 1.0 / 3.0, -2.5, 1e300]),
+        ("f16", "f32", [0.1, -2.5, 65504.0, 6e-8]),
+        ("bf16", "f32", [0.1, -2.5, 3e38]),
+        ("f16", "bf16", [0.1, -2.5, 1000.0]),
+        ("i32", "f32", [16777217, -3, 0, 2147483647]),
+        ("i32", "f16", [2049, 2051, -3, 65504, 100000]),
+        ("i32", "bf16", [257, 259, -3, 1000000]),
+        ("ui32", "f32", [4294967295, 7, 0]),
+        ("i64", "f64", [9007199254740993, -5]),
+        ("i32", "i8", [300, -129, 127, -1]),
+        ("i32", "i1", [0, 5, -1]),
+        ("i1", "f32", [True, False, True]),
+        ("i1", "i32", [True, False]),
+        ("ui8", "i32", [0, 200, 255]),
+        ("i8", "ui32", [-1, 5, -128]),
+        ("i64", "i32", [4294967298, -4294967297, 7]),
+        ("ui64", "f32", [18446744073709551615, 3]),
+    ]
+    for src, dst, values in cases:
+        f = Func("test_convert_%s_to_%s" % (src, dst))
+        a = array(values, src)
+        x = f.input(a, src)
+        r = f.op("stablehlo.convert %s : (%s) -> %s"
+                 % (x, t(a, src), tensor_type(a.shape, dst)))
+        src_values = [v.item() if hasattr(v, "item") else v for v in a]
+        f.expect(r, convert_expected(src_values, src, dst), dst)
+        funcs.append(f.text())
+
+    bitcasts = [
+        ("f32", "i32", [1.0, -2.0, 0.0, INF]),
+        ("i32", "f32", [1065353216, -1073741824, 0, 1]),
+        ("f16", "i16", [1.0, -2.0, 65504.0]),
+        ("i16", "f16", [15360, -16384, 1]),
+        ("bf16", "ui16", [1.0, -2.0, 0.5]),
+        ("f64", "i64", [1.0, -0.1]),
+        ("ui32", "f32", [0x3F800000, 0x7F800000]),
+        ("i32", "ui32", [-1, 5]),
+    ]
+    for src, dst, values in bitcasts:
+        f = Func("test_bitcast_convert_%s_to_%s" % (src, dst))
+        a = array(values, src)
+        x = f.input(a, src)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s"
+                 % (x, t(a, src), tensor_type(a.shape, dst)))
+        if src == "bf16":
+            raw = (a.view(np.uint32) >> 16).astype(np.uint16)
+        else:
+            raw = a
+        if dst == "bf16":
+            expected = (raw.astype(np.uint32) << 16).view(np.float32)
+        else:
+            expected = raw.view(DTYPES[dst])
+        f.expect(r, expected, dst)
+        funcs.append(f.text())
+
+    f = Func("fail_convert_wrong_expectation")
+    x = f.input(array([2.9], "f32"), "f32")
+    r = f.op("stablehlo.convert %s : (tensor<1xf32>) -> tensor<1xi32>" % x)
+    f.expect(r, array([3], "i32"), "i32")
+    funcs.append(f.text(comment="Conversion truncates: 2.9 gives 2, not 3."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Shapes: broadcast_in_dim, reshape, transpose, slice, dynamic slices,
+# concatenate, pad, reverse, iota
+#===----------------------------------------------------------------------===#
+
+def arange(shape, elem, start=1):
+    n = int(np.prod(shape))
+    return array(np.arange(start, start + n).reshape(shape), elem)
+
+
+def pad_ref(a, value, low, high, interior):
+    for d in range(a.ndim):
+        if interior[d]:
+            n = a.shape[d]
+            shape = list(a.shape)
+            shape[d] = n + (n - 1) * interior[d] if n else 0
+            out = np.full(shape, value, dtype=a.dtype)
+            index = [slice(None)] * a.ndim
+            index[d] = slice(0, None, interior[d] + 1)
+            out[tuple(index)] = a
+            a = out
+    width = [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)]
+    a = np.pad(a, width, constant_values=value)
+    index = tuple(slice(-min(lo, 0), a.shape[d] + min(hi, 0))
+                  for d, (lo, hi) in enumerate(zip(low, high)))
+    return a[index]
+
+
+def gen_shapes():
+    funcs = []
+    e = "f32"
+
+    f = Func("test_broadcast_in_dim")
+    a = arange((3,), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<3xf32>) -> "
+             "tensor<2x3xf32>" % x)
+    f.expect(r, np.broadcast_to(a, (2, 3)), e)
+    r = f.op("stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<3xf32>) -> "
+             "tensor<3x2xf32>" % x)
+    f.expect(r, np.broadcast_to(a[:, None], (3, 2)), e)
+    s = f.input(array(2.5, e), e)
+    r = f.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> "
+             "tensor<2x2xf32>" % s)
+    f.expect(r, np.full((2, 2), 2.5, np.float32), e)
+    b = arange((2, 1), "i32")
+    y = f.input(b, "i32")
+    r = f.op("stablehlo.broadcast_in_dim %s, dims = [0, 2] : (tensor<2x1xi32>) -> "
+             "tensor<2x3x4xi32>" % y)
+    f.expect(r, np.broadcast_to(b[:, None, :], (2, 3, 4)), "i32")
+    r = f.op('"stablehlo.broadcast_in_dim"(%s) <{broadcast_dimensions = '
+             'array<i64: 0, 1>}> : (tensor<2x1xi32>) -> tensor<2x3xi32>' % y)
+    f.expect(r, np.broadcast_to(b, (2, 3)), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_reshape")
+    a = arange((2, 3), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.reshape %s : (tensor<2x3xf32>) -> tensor<3x2xf32>" % x)
+    f.expect(r, a.reshape(3, 2), e)
+    r = f.op("stablehlo.reshape %s : (tensor<2x3xf32>) -> tensor<6xf32>" % x)
+    f.expect(r, a.reshape(6), e)
+    b = arange((2, 3, 4), "i32")
+    y = f.input(b, "i32")
+    r = f.op("stablehlo.reshape %s : (tensor<2x3x4xi32>) -> tensor<4x1x6xi32>" % y)
+    f.expect(r, b.reshape(4, 1, 6), "i32")
+    s = f.input(array([7.0], e), e)
+    r = f.op("stablehlo.reshape %s : (tensor<1xf32>) -> tensor<f32>" % s)
+    f.expect(r, array(7.0, e), e)
+    funcs.append(f.text())
+
+    f = Func("test_transpose")
+    a = arange((2, 3), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<2x3xf32>) -> "
+             "tensor<3x2xf32>" % x)
+    f.expect(r, a.T, e)
+    b = arange((2, 3, 4), "i32")
+    y = f.input(b, "i32")
+    r = f.op("stablehlo.transpose %s, dims = [2, 0, 1] : (tensor<2x3x4xi32>) -> "
+             "tensor<4x2x3xi32>" % y)
+    f.expect(r, np.transpose(b, (2, 0, 1)), "i32")
+    r = f.op('"stablehlo.transpose"(%s) <{permutation = array<i64: 1, 2, 0>}> : '
+             '(tensor<2x3x4xi32>) -> tensor<3x4x2xi32>' % y)
+    f.expect(r, np.transpose(b, (1, 2, 0)), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_slice")
+    a = arange((4, 6), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.slice %s [1:3, 0:6:2] : (tensor<4x6xf32>) -> "
+             "tensor<2x3xf32>" % x)
+    f.expect(r, a[1:3, 0:6:2], e)
+    r = f.op("stablehlo.slice %s [3:4, 1:5] : (tensor<4x6xf32>) -> "
+             "tensor<1x4xf32>" % x)
+    f.expect(r, a[3:4, 1:5], e)
+    r = f.op('"stablehlo.slice"(%s) <{limit_indices = array<i64: 4, 6>, '
+             'start_indices = array<i64: 0, 1>, strides = array<i64: 3, 4>}> : '
+             '(tensor<4x6xf32>) -> tensor<2x2xf32>' % x)
+    f.expect(r, a[0:4:3, 1:6:4], e)
+    funcs.append(f.text())
+
+    f = Func("test_dynamic_slice")
+    a = arange((4, 5), e)
+    x = f.input(a, e)
+    for starts in ([1, 2], [3, -1], [0, 4]):
+        i = f.input(array(starts[0], "i32"), "i32")
+        j = f.input(array(starts[1], "i32"), "i32")
+        r = f.op("stablehlo.dynamic_slice %s, %s, %s, sizes = [2, 3] : "
+                 "(tensor<4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>"
+                 % (x, i, j))
+        # Start indices are clamped so the slice stays in bounds.
+        ci, cj = min(max(starts[0], 0), 2), min(max(starts[1], 0), 2)
+        f.expect(r, a[ci:ci + 2, cj:cj + 3], e)
+    funcs.append(f.text(comment="Start indices are clamped so the slice stays "
+                        "inside the operand."))
+
+    f = Func("test_dynamic_update_slice")
+    a = arange((4, 5), "i32")
+    u = array([[-1, -2], [-3, -4]], "i32")
+    x, y = f.input(a, "i32"), f.input(u, "i32")
+    for starts in ([1, 2], [5, -2]):
+        i = f.input(array(starts[0], "i64"), "i64")
+        j = f.input(array(starts[1], "i64"), "i64")
+        r = f.op("stablehlo.dynamic_update_slice %s, %s, %s, %s : "
+                 "(tensor<4x5xi32>, tensor<2x2xi32>, tensor<i64>, tensor<i64>) -> "
+                 "tensor<4x5xi32>" % (x, y, i, j))
+        ci, cj = min(max(starts[0], 0), 2), min(max(starts[1], 0), 3)
+        expected = a.copy()
+        expected[ci:ci + 2, cj:cj + 2] = u
+        f.expect(r, expected, "i32")
+    funcs.append(f.text())
+
+    f = Func("test_concatenate")
+    a, b, c = arange((2,), e), arange((3,), e, 10), arange((1,), e, 20)
+    x, y, z = f.input(a, e), f.input(b, e), f.input(c, e)
+    r = f.op("stablehlo.concatenate %s, %s, %s, dim = 0 : (tensor<2xf32>, "
+             "tensor<3xf32>, tensor<1xf32>) -> tensor<6xf32>" % (x, y, z))
+    f.expect(r, np.concatenate([a, b, c]), e)
+    p, q = arange((2, 2), "i32"), arange((2, 3), "i32", 10)
+    vp, vq = f.input(p, "i32"), f.input(q, "i32")
+    r = f.op("stablehlo.concatenate %s, %s, dim = 1 : (tensor<2x2xi32>, "
+             "tensor<2x3xi32>) -> tensor<2x5xi32>" % (vp, vq))
+    f.expect(r, np.concatenate([p, q], axis=1), "i32")
+    r = f.op('"stablehlo.concatenate"(%s, %s) <{dimension = 0 : i64}> : '
+             '(tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>' % (vp, vp))
+    f.expect(r, np.concatenate([p, p], axis=0), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_pad")
+    a = arange((2, 3), e)
+    x = f.input(a, e)
+    v = f.input(array(-1.0, e), e)
+    for low, high, interior in (([1, 0], [2, 1], [0, 0]),
+                                ([0, 1], [0, 0], [1, 2]),
+                                ([-1, 1], [0, -2], [0, 1])):
+        expected = pad_ref(a, np.float32(-1.0), low, high, interior)
+        rt = tensor_type(expected.shape, e)
+        r = f.op("stablehlo.pad %s, %s, low = %s, high = %s, interior = %s : "
+                 "(tensor<2x3xf32>, tensor<f32>) -> %s"
+                 % (x, v, low, high, interior, rt))
+        f.expect(r, expected, e)
+    funcs.append(f.text(comment="Edge padding, interior padding, and negative "
+                        "padding that removes elements."))
+
+    f = Func("test_reverse")
+    a = arange((2, 3), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.reverse %s, dims = [1] : tensor<2x3xf32>" % x)
+    f.expect(r, a[:, ::-1], e)
+    r = f.op("stablehlo.reverse %s, dims = [0, 1] : tensor<2x3xf32>" % x)
+    f.expect(r, a[::-1, ::-1], e)
+    funcs.append(f.text())
+
+    f = Func("test_iota")
+    r = f.op("stablehlo.iota dim = 0 : tensor<5xi32>")
+    f.expect(r, array(np.arange(5), "i32"), "i32")
+    r = f.op("stablehlo.iota dim = 1 : tensor<2x3xf32>")
+    f.expect(r, array(np.broadcast_to(np.arange(3), (2, 3)), e), e)
+    r = f.op('"stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> '
+             'tensor<3x2xui8>')
+    f.expect(r, array(np.broadcast_to(np.arange(3)[:, None], (3, 2)), "ui8"), "ui8")
+    funcs.append(f.text())
+
+    f = Func("fail_transpose_wrong_expectation")
+    a = arange((2, 2), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<2x2xf32>) -> "
+             "tensor<2x2xf32>" % x)
+    f.expect(r, a, e)
+    funcs.append(f.text(comment="A transpose is not the identity: the check "
+                        "must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# dot and dot_general
+#===----------------------------------------------------------------------===#
+
+def dot_general_ref(a, b, lb, rb, lc, rc):
+    la = [d for d in range(a.ndim) if d not in lb + lc]
+    ra = [d for d in range(b.ndim) if d not in rb + rc]
+    at = np.transpose(a, lb + la + lc).astype(np.float64)
+    bt = np.transpose(b, rb + ra + rc).astype(np.float64)
+    nb, nc = len(lb), len(lc)
+    bshape = at.shape[:nb]
+    m = int(np.prod(at.shape[nb:at.ndim - nc]))
+    n = int(np.prod(bt.shape[nb:bt.ndim - nc]))
+    k = int(np.prod(at.shape[at.ndim - nc:]))
+    out = np.matmul(at.reshape(bshape + (m, k)),
+                    np.swapaxes(bt.reshape(bshape + (n, k)), -1, -2))
+    return out.reshape(bshape + at.shape[nb:at.ndim - nc]
+                       + bt.shape[nb:bt.ndim - nc])
+
+
+def gen_dot():
+    funcs = []
+    rng = np.random.default_rng(3)
+
+    def ints(shape, elem="f32"):
+        # Small integers: every sum is exact, so checks need no tolerance.
+        return array(rng.integers(-4, 5, shape), elem)
+
+    cases = [
+        # name, lhs shape, rhs shape, lb, rb, lc, rc, elem, pretty dot?
+        ("matmul", (2, 3), (3, 4), [], [], [1], [0], "f32", True),
+        ("matvec", (3, 4), (4,), [], [], [1], [0], "f32", True),
+        ("vecvec", (5,), (5,), [], [], [0], [0], "f32", True),
+        ("matmul_i32", (3, 5), (5, 2), [], [], [1], [0], "i32", True),
+        ("dot_general_matmul", (4, 8), (8, 3), [], [], [1], [0], "f32", False),
+        ("dot_general_batch", (2, 3, 4), (2, 4, 5), [0], [0], [2], [1], "f32",
+         False),
+        ("dot_general_lhs_transposed", (3, 2), (3, 4), [], [], [0], [0], "f32",
+         False),
+        ("dot_general_rhs_transposed", (2, 3), (4, 3), [], [], [1], [1], "f32",
+         False),
+        ("dot_general_batch_last", (4, 3, 2), (3, 5, 2), [2], [2], [1], [0],
+         "f32", False),
+        ("dot_general_two_contracting", (2, 3, 4), (3, 4, 5), [], [], [1, 2],
+         [0, 1], "f32", False),
+        ("dot_general_i64", (2, 3), (3, 2), [], [], [1], [0], "i64", False),
+    ]
+    for name, ls, rs, lb, rb, lc, rc, elem, pretty in cases:
+        f = Func("test_%s" % name)
+        a, b = ints(ls, elem), ints(rs, elem)
+        x, y = f.input(a, elem), f.input(b, elem)
+        expected = array(dot_general_ref(a, b, lb, rb, lc, rc), elem)
+        rt = tensor_type(expected.shape, elem)
+        types = "(%s, %s) -> %s" % (t(a, elem), t(b, elem), rt)
+        if pretty:
+            r = f.op("stablehlo.dot %s, %s : %s" % (x, y, types))
+        else:
+            dims = ""
+            if lb:
+                dims += "batching_dims = %s x %s, " % (lb, rb)
+            dims += "contracting_dims = %s x %s" % (lc, rc)
+            r = f.op("stablehlo.dot_general %s, %s, %s, precision = [DEFAULT, "
+                     "DEFAULT] : %s" % (x, y, dims, types))
+        f.expect(r, expected, elem)
+        funcs.append(f.text())
+
+    f = Func("test_dot_general_generic_form")
+    a, b = ints((2, 3, 4)), ints((2, 4, 3))
+    x, y = f.input(a, "f32"), f.input(b, "f32")
+    r = f.op('"stablehlo.dot_general"(%s, %s) <{dot_dimension_numbers = '
+             '#stablehlo.dot<lhs_batching_dimensions = [0], '
+             'rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], '
+             'rhs_contracting_dimensions = [1]>, precision_config = '
+             '[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : '
+             '(tensor<2x3x4xf32>, tensor<2x4x3xf32>) -> tensor<2x3x3xf32>' % (x, y))
+    f.expect(r, array(dot_general_ref(a, b, [0], [0], [2], [1]), "f32"), "f32")
+    funcs.append(f.text())
+
+    f = Func("test_dot_random_f32")
+    a = array(rng.uniform(-1, 1, (17, 33)), "f32")
+    b = array(rng.uniform(-1, 1, (33, 9)), "f32")
+    x, y = f.input(a, "f32"), f.input(b, "f32")
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(tensor<17x33xf32>, tensor<33x9xf32>) -> tensor<17x9xf32>" % (x, y))
+    f.expect(r, array(a.astype(np.float64) @ b, "f32"), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="Odd sizes that do not fill a vector or a "
+                        "tile."))
+
+    f = Func("test_dot_f16_accumulate_f32")
+    a, b = ints((2, 3), "f16"), ints((3, 2), "f16")
+    x, y = f.input(a, "f16"), f.input(b, "f16")
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(tensor<2x3xf16>, tensor<3x2xf16>) -> tensor<2x2xf32>" % (x, y))
+    f.expect(r, array(a.astype(np.float64) @ b, "f32"), "f32")
+    funcs.append(f.text(comment="f16 operands with an f32 result, as "
+                        "preferred_element_type=jnp.float32 exports."))
+
+    f = Func("fail_dot_wrong_expectation")
+    a, b = array([[1.0, 2.0]], "f32"), array([[3.0], [4.0]], "f32")
+    x, y = f.input(a, "f32"), f.input(b, "f32")
+    r = f.op("stablehlo.dot %s, %s : (tensor<1x2xf32>, tensor<2x1xf32>) -> "
+             "tensor<1x1xf32>" % (x, y))
+    f.expect(r, array([[10.0]], "f32"), "f32")
+    funcs.append(f.text(comment="1*3 + 2*4 is 11: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Convolution
+#===----------------------------------------------------------------------===#
+
+def conv_ref(x, w, stride, pad, lhs_dil, rhs_dil, groups):
+    """NHWC input, HWIO kernel (I = input features per group)."""
+    n, h, wd, c = x.shape
+    kh, kw, ci, co = w.shape
+    x = x.astype(np.float64)
+    if lhs_dil != [1, 1]:
+        dh, dw = lhs_dil
+        d = np.zeros((n, (h - 1) * dh + 1, (wd - 1) * dw + 1, c))
+        d[:, ::dh, ::dw, :] = x
+        x = d
+    x = np.pad(x, [(0, 0), tuple(pad[0]), tuple(pad[1]), (0, 0)])
+    ekh, ekw = (kh - 1) * rhs_dil[0] + 1, (kw - 1) * rhs_dil[1] + 1
+    oh = (x.shape[1] - ekh) // stride[0] + 1
+    ow = (x.shape[2] - ekw) // stride[1] + 1
+    out = np.zeros((n, oh, ow, co))
+    per_group = co // groups
+    for o in range(co):
+        g = o // per_group
+        for i in range(oh):
+            for j in range(ow):
+                patch = x[:, i * stride[0]:i * stride[0] + ekh:rhs_dil[0],
+                          j * stride[1]:j * stride[1] + ekw:rhs_dil[1],
+                          g * ci:(g + 1) * ci]
+                out[:, i, j, o] = np.tensordot(patch, w[:, :, :, o],
+                                               axes=([1, 2, 3], [0, 1, 2]))
+    return out
+
+
+def window_text(stride, pad, lhs_dil, rhs_dil):
+    parts = []
+    if stride != [1, 1]:
+        parts.append("stride = %s" % stride)
+    parts.append("pad = [%s, %s]" % (list(pad[0]), list(pad[1])))
+    if lhs_dil != [1, 1]:
+        parts.append("lhs_dilate = %s" % lhs_dil)
+    parts.append("rhs_dilate = %s" % rhs_dil)
+    return "{" + ", ".join(parts) + "}"
+
+
+def gen_convolution():
+    funcs = []
+    rng = np.random.default_rng(4)
+    cases = [
+        # name, input NHWC, kernel HWIO, stride, pad, lhs_dil, rhs_dil, groups
+        ("same_3x3", (1, 4, 4, 1), (3, 3, 1, 2), [1, 1], [[1, 1], [1, 1]],
+         [1, 1], [1, 1], 1),
+        ("valid_stride_2", (1, 5, 5, 2), (3, 3, 2, 3), [2, 2], [[0, 0], [0, 0]],
+         [1, 1], [1, 1], 1),
+        ("batch_2_asymmetric_pad", (2, 4, 3, 2), (2, 2, 2, 2), [1, 1],
+         [[0, 1], [1, 0]], [1, 1], [1, 1], 1),
+        ("lhs_dilation", (1, 3, 3, 1), (2, 2, 1, 1), [1, 1], [[1, 1], [1, 1]],
+         [2, 2], [1, 1], 1),
+        ("rhs_dilation", (1, 5, 5, 1), (2, 2, 1, 2), [1, 1], [[0, 0], [0, 0]],
+         [1, 1], [2, 2], 1),
+        ("depthwise", (1, 4, 4, 3), (3, 3, 1, 3), [1, 1], [[1, 1], [1, 1]],
+         [1, 1], [1, 1], 3),
+        ("grouped", (1, 3, 3, 4), (1, 1, 2, 4), [1, 1], [[0, 0], [0, 0]],
+         [1, 1], [1, 1], 2),
+        ("many_channels", (1, 6, 6, 8), (3, 3, 8, 16), [1, 1], [[1, 1], [1, 1]],
+         [1, 1], [1, 1], 1),
+    ]
+    for name, xs, ws, stride, pad, lhs_dil, rhs_dil, groups in cases:
+        f = Func("test_conv_nhwc_%s" % name)
+        x = array(rng.integers(-3, 4, xs), "f32")
+        w = array(rng.integers(-2, 3, ws), "f32")
+        vx, vw = f.input(x, "f32"), f.input(w, "f32")
+        expected = array(conv_ref(x, w, stride, pad, lhs_dil, rhs_dil, groups),
+                         "f32")
+        r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
+                 "[0, 1, i, o]->[b, 0, 1, f], window = %s {batch_group_count = "
+                 "1 : i64, feature_group_count = %d : i64} : (%s, %s) -> %s"
+                 % (vx, vw, window_text(stride, pad, lhs_dil, rhs_dil), groups,
+                    t(x, "f32"), t(w, "f32"), t(expected, "f32")))
+        f.expect(r, expected, "f32")
+        funcs.append(f.text())
+
+    # NCHW input, OIHW kernel (as PyTorch-style exports lay them out).
+    f = Func("test_conv_nchw_oihw")
+    x = array(rng.integers(-3, 4, (2, 2, 5, 4)), "f32")  # N C H W
+    w = array(rng.integers(-2, 3, (3, 2, 3, 2)), "f32")  # O I H W
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    ref = conv_ref(np.transpose(x, (0, 2, 3, 1)), np.transpose(w, (2, 3, 1, 0)),
+                   [2, 1], [[1, 1], [0, 1]], [1, 1], [1, 1], 1)
+    expected = array(np.transpose(ref, (0, 3, 1, 2)), "f32")
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, f, 0, 1]x"
+             "[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = "
+             "[[1, 1], [0, 1]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, "
+             "feature_group_count = 1 : i64, precision_config = "
+             "[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : "
+             "(%s, %s) -> %s" % (vx, vw, t(x, "f32"), t(w, "f32"),
+                                 t(expected, "f32")))
+    f.expect(r, expected, "f32")
+    funcs.append(f.text())
+
+    f = Func("test_conv_generic_form")
+    x = array(rng.integers(-3, 4, (1, 4, 4, 2)), "f32")
+    w = array(rng.integers(-2, 3, (2, 2, 2, 3)), "f32")
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    expected = array(conv_ref(x, w, [2, 2], [[0, 0], [0, 0]], [1, 1], [1, 1], 1),
+                     "f32")
+    r = f.op('"stablehlo.convolution"(%s, %s) <{batch_group_count = 1 : i64, '
+             'dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->'
+             '[b, 0, 1, f]>, feature_group_count = 1 : i64, window_strides = '
+             'array<i64: 2, 2>}> : (%s, %s) -> %s'
+             % (vx, vw, t(x, "f32"), t(w, "f32"), t(expected, "f32")))
+    f.expect(r, expected, "f32")
+    funcs.append(f.text())
+
+    f = Func("test_conv_random_f32")
+    x = array(rng.uniform(-1, 1, (1, 7, 7, 5)), "f32")
+    w = array(rng.uniform(-1, 1, (3, 3, 5, 6)), "f32")
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    expected = array(conv_ref(x, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1),
+                     "f32")
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
+             "[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
+             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+             "(%s, %s) -> %s" % (vx, vw, t(x, "f32"), t(w, "f32"),
+                                 t(expected, "f32")))
+    f.expect(r, expected, "f32", 1e-5, 1e-5)
+    funcs.append(f.text())
+
+    f = Func("fail_conv_wrong_expectation")
+    x = array(np.ones((1, 2, 2, 1)), "f32")
+    w = array(np.ones((2, 2, 1, 1)), "f32")
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
+             "[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, "
+             "feature_group_count = 1 : i64} : (tensor<1x2x2x1xf32>, "
+             "tensor<2x2x1x1xf32>) -> tensor<1x1x1x1xf32>" % (vx, vw))
+    f.expect(r, array(np.full((1, 1, 1, 1), 5.0), "f32"), "f32")
+    funcs.append(f.text(comment="Four ones sum to 4, not 5: the check must "
+                        "fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# reduce and reduce_window
+#===----------------------------------------------------------------------===#
+
+def reduce_window_ref(x, init, fn, window, strides, pad):
+    x = np.pad(x.astype(np.float64), pad, constant_values=init)
+    out_shape = [(x.shape[d] - window[d]) // strides[d] + 1 for d in range(x.ndim)]
+    out = np.zeros(out_shape)
+    for index in np.ndindex(*out_shape):
+        sl = tuple(slice(i * s, i * s + w) for i, s, w in zip(index, strides, window))
+        out[index] = fn(x[sl])
+    return out
+
+
+def region(args, body_lines, indent="    "):
+    """A region ^bb0(...) with stablehlo ops, as generic forms print it."""
+    lines = ["^bb0(%s):" % ", ".join("%s: %s" % a for a in args)]
+    lines += ["  " + line for line in body_lines]
+    return "\n".join(indent + line for line in lines)
+
+
+def gen_reduce():
+    funcs = []
+    rng = np.random.default_rng(5)
+    e = "f32"
+
+    f = Func("test_reduce_sum")
+    a = array(rng.integers(-5, 6, (2, 3)), e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>"
+             % (x, init))
+    f.expect(r, a.sum(axis=1), e)
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<f32>"
+             % (x, init))
+    f.expect(r, array(a.sum(), e), e)
+    funcs.append(f.text())
+
+    f = Func("test_reduce_max")
+    a = array(rng.uniform(-10, 10, (3, 4, 2)), e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.maximum across "
+             "dimensions = [1] : (tensor<3x4x2xf32>, tensor<f32>) -> tensor<3x2xf32>"
+             % (x, init))
+    f.expect(r, a.max(axis=1), e)
+    funcs.append(f.text())
+
+    f = Func("test_reduce_sum_i32")
+    a = array(rng.integers(-100, 100, (2, 3, 4)), "i32")
+    x = f.input(a, "i32")
+    init = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [0, 2] : (tensor<2x3x4xi32>, tensor<i32>) -> "
+             "tensor<3xi32>" % (x, init))
+    f.expect(r, array(a.sum(axis=(0, 2)), "i32"), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_reduce_product_reducer_form")
+    a = array(rng.integers(1, 4, (3, 4)), e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<1.000000e+00> : tensor<f32>")
+    r = f.op("stablehlo.reduce(%s init: %s) across dimensions = [0] : "
+             "(tensor<3x4xf32>, tensor<f32>) -> tensor<4xf32>" % (x, init))
+    f.line(" reducer(%arg1: tensor<f32>, %arg2: tensor<f32>)  {")
+    f.line("  %100 = stablehlo.multiply %arg1, %arg2 : tensor<f32>")
+    f.line("  stablehlo.return %100 : tensor<f32>")
+    f.line("}")
+    f.expect(r, a.prod(axis=0), e)
+    funcs.append(f.text())
+
+    f = Func("test_reduce_generic_form")
+    a = array(rng.integers(-5, 6, (4, 3)), e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<0x7F800000> : tensor<f32>")
+    r = f.op('"stablehlo.reduce"(%s, %s) <{dimensions = array<i64: 1>}> ({\n%s\n'
+             '    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>'
+             % (x, init, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                                ["%100 = stablehlo.minimum %arg1, %arg2 : tensor<f32>",
+                                 "stablehlo.return %100 : tensor<f32>"])))
+    f.expect(r, a.min(axis=1), e)
+    funcs.append(f.text())
+
+    # jnp.argmax(x, axis=1), as JAX exports it.
+    f = Func("test_reduce_argmax")
+    a = array(rng.uniform(-10, 10, (3, 5)), e)
+    a[1, 2] = a[1, 4] = 20.0  # a tie: the lower index wins
+    x = f.input(a, e)
+    iota = f.op("stablehlo.iota dim = 1 : tensor<3x5xi32>")
+    cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    c = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    r = f.op("stablehlo.reduce(%s init: %s), (%s init: %s) across dimensions = [1] : "
+             "(tensor<3x5xf32>, tensor<3x5xi32>, tensor<f32>, tensor<i32>) -> "
+             "(tensor<3xf32>, tensor<3xi32>)" % (x, cst, iota, c), count=2)
+    body = [
+        " reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, "
+        "%arg4: tensor<i32>)  {",
+        "  %100 = stablehlo.compare  GT, %arg1, %arg3,  FLOAT : (tensor<f32>, "
+        "tensor<f32>) -> tensor<i1>",
+        "  %101 = stablehlo.compare  NE, %arg1, %arg1,  FLOAT : (tensor<f32>, "
+        "tensor<f32>) -> tensor<i1>",
+        "  %102 = stablehlo.or %100, %101 : tensor<i1>",
+        "  %103 = stablehlo.compare  EQ, %arg1, %arg3,  FLOAT : (tensor<f32>, "
+        "tensor<f32>) -> tensor<i1>",
+        "  %104 = stablehlo.compare  LT, %arg2, %arg4,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  %105 = stablehlo.and %103, %104 : tensor<i1>",
+        "  %106 = stablehlo.or %102, %105 : tensor<i1>",
+        "  %107 = stablehlo.select %102, %arg1, %arg3 : tensor<i1>, tensor<f32>",
+        "  %108 = stablehlo.select %106, %arg2, %arg4 : tensor<i1>, tensor<i32>",
+        "  stablehlo.return %107, %108 : tensor<f32>, tensor<i32>",
+        "}",
+    ]
+    for line in body:
+        f.line(line)
+    f.expect("%s#1" % r, array(a.argmax(axis=1), "i32"), "i32")
+    f.expect("%s#0" % r, a.max(axis=1), e)
+    funcs.append(f.text(comment="jnp.argmax(x, axis=1): a two-operand reduce "
+                        "of (value, index)."))
+
+    # Pooling, as flax.linen.max_pool / avg_pool export it.
+    f = Func("test_reduce_window_max_pool")
+    a = array(rng.integers(-9, 10, (1, 4, 4, 1)), e)
+    x = f.input(a, e)
+    cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
+                   "stablehlo.return %100 : tensor<f32>"])
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: '
+             '1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n%s\n    }) : '
+             '(tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>'
+             % (x, cst, body))
+    f.expect(r, array(reduce_window_ref(a, -np.inf, np.max, [1, 2, 2, 1],
+                                        [1, 2, 2, 1], [(0, 0)] * 4), e), e)
+    funcs.append(f.text())
+
+    f = Func("test_reduce_window_max_pool_padded")
+    a = array(rng.integers(-9, 10, (1, 5, 5, 2)), e)
+    x = f.input(a, e)
+    cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    pad = [(0, 0), (0, 1), (0, 1), (0, 0)]
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[0, 0], [0, 1], '
+             '[0, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: '
+             '1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n%s\n    }) : '
+             '(tensor<1x5x5x2xf32>, tensor<f32>) -> tensor<1x3x3x2xf32>'
+             % (x, cst, body))
+    f.expect(r, array(reduce_window_ref(a, -np.inf, np.max, [1, 2, 2, 1],
+                                        [1, 2, 2, 1], pad), e), e)
+    funcs.append(f.text(comment="'SAME' padding on the bottom and right edges."))
+
+    f = Func("test_reduce_window_avg_pool")
+    a = array(rng.integers(-9, 10, (1, 4, 6, 2)), e)
+    x = f.input(a, e)
+    cst = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    add_body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                      ["%100 = stablehlo.add %arg1, %arg2 : tensor<f32>",
+                       "stablehlo.return %100 : tensor<f32>"])
+    s = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: '
+             '1, 2, 3, 1>, window_strides = array<i64: 1, 2, 3, 1>}> ({\n%s\n    }) : '
+             '(tensor<1x4x6x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>'
+             % (x, cst, add_body))
+    six = f.op("stablehlo.constant dense<6.000000e+00> : tensor<1x2x2x2xf32>")
+    r = f.op("stablehlo.divide %s, %s : tensor<1x2x2x2xf32>" % (s, six))
+    sums = reduce_window_ref(a, 0.0, np.sum, [1, 2, 3, 1], [1, 2, 3, 1], [(0, 0)] * 4)
+    f.expect(r, array(sums / 6.0, e), e)
+    funcs.append(f.text())
+
+    f = Func("test_reduce_window_sum_i32_overlapping")
+    a = array(rng.integers(-9, 10, (7,)), "i32")
+    x = f.input(a, "i32")
+    c = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    body = region([("%arg1", "tensor<i32>"), ("%arg2", "tensor<i32>")],
+                  ["%100 = stablehlo.add %arg1, %arg2 : tensor<i32>",
+                   "stablehlo.return %100 : tensor<i32>"])
+    expected = reduce_window_ref(a, 0, np.sum, [3], [1], [(1, 1)])
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<1> : '
+             'tensor<1x2xi64>, window_dimensions = array<i64: 3>, window_strides = '
+             'array<i64: 1>}> ({\n%s\n    }) : (tensor<7xi32>, tensor<i32>) -> '
+             'tensor<7xi32>' % (x, c, body))
+    f.expect(r, array(expected, "i32"), "i32")
+    funcs.append(f.text(comment="A cumulative-sum-like window: overlapping "
+                        "windows, padding on both ends."))
+
+    f = Func("fail_reduce_wrong_expectation")
+    a = array([1.0, 2.0, 3.0], e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>"
+             % (x, init))
+    f.expect(r, array(7.0, e), e)
+    funcs.append(f.text(comment="1 + 2 + 3 is 6: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Control flow: while, if, case, func.call
+#===----------------------------------------------------------------------===#
+
+def gen_control_flow():
+    funcs = []
+    e = "f32"
+
+    # jax.lax.fori_loop(0, 5, lambda i, x: x * 2 + i, x)
+    f = Func("test_while_counted_loop")
+    a = array([1.0, -1.0, 0.5, 3.0], e)
+    x = f.input(a, e)
+    c0 = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
+             "tensor<4xf32>" % (c0, x), count=2)
+    for line in [
+        " cond {",
+        "  %c = stablehlo.constant dense<5> : tensor<i32>",
+        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  stablehlo.return %100 : tensor<i1>",
+        "} do {",
+        "  %c = stablehlo.constant dense<1> : tensor<i32>",
+        "  %cst = stablehlo.constant dense<2.000000e+00> : tensor<4xf32>",
+        "  %100 = stablehlo.multiply %iterArg_0, %cst : tensor<4xf32>",
+        "  %101 = stablehlo.convert %iterArg : (tensor<i32>) -> tensor<f32>",
+        "  %102 = stablehlo.broadcast_in_dim %101, dims = [] : (tensor<f32>) -> "
+        "tensor<4xf32>",
+        "  %103 = stablehlo.add %100, %102 : tensor<4xf32>",
+        "  %104 = stablehlo.add %iterArg, %c : tensor<i32>",
+        "  stablehlo.return %104, %103 : tensor<i32>, tensor<4xf32>",
+        "}",
+    ]:
+        f.line(line)
+    v = a.astype(np.float64)
+    for i in range(5):
+        v = v * 2 + i
+    f.expect("%s#1" % r, array(v, e), e)
+    f.expect("%s#0" % r, array(5, "i32"), "i32")
+    funcs.append(f.text(comment="jax.lax.fori_loop(0, 5, lambda i, x: x * 2 + i, "
+                        "x)"))
+
+    f = Func("test_while_data_dependent")
+    a = array(3, "i64")
+    x = f.input(a, "i64")
+    r = f.op('"stablehlo.while"(%s) ({\n%s\n    }, {\n%s\n    }) : (tensor<i64>) -> '
+             'tensor<i64>' % (x, region([("%arg0", "tensor<i64>")], [
+                 "%c = stablehlo.constant dense<1000> : tensor<i64>",
+                 "%100 = stablehlo.compare  LT, %arg0, %c,  SIGNED : (tensor<i64>, "
+                 "tensor<i64>) -> tensor<i1>",
+                 "stablehlo.return %100 : tensor<i1>"]),
+                 region([("%arg0", "tensor<i64>")], [
+                     "%100 = stablehlo.multiply %arg0, %arg0 : tensor<i64>",
+                     "stablehlo.return %100 : tensor<i64>"])))
+    v = 3
+    while v < 1000:
+        v = v * v
+    f.expect(r, array(v, "i64"), "i64")
+    funcs.append(f.text(comment="Generic form; squares until the value reaches "
+                        "1000."))
+
+    for name, pred in (("test_if_true", True), ("test_if_false", False)):
+        f = Func(name)
+        a = array([1.0, 2.0, 3.0], e)
+        x = f.input(a, e)
+        p = f.input(array(pred, "i1"), "i1")
+        r = f.op('"stablehlo.if"(%s) ({\n%s\n    }, {\n%s\n    }) : (tensor<i1>) -> '
+                 'tensor<3xf32>' % (p, "\n".join("      " + s for s in [
+                     "%%100 = stablehlo.add %s, %s : tensor<3xf32>" % (x, x),
+                     "stablehlo.return %100 : tensor<3xf32>"]),
+                     "\n".join("      " + s for s in [
+                         "%%100 = stablehlo.negate %s : tensor<3xf32>" % x,
+                         "stablehlo.return %100 : tensor<3xf32>"])))
+        f.expect(r, a + a if pred else -a, e)
+        funcs.append(f.text())
+
+    # jax.lax.switch(i, [f0, f1, f2], x): an index clamped into range by
+    # JAX; stablehlo.case itself sends an out-of-range index to the last.
+    for index in (0, 1, 2, 7, -1):
+        f = Func("test_case_index_%s" % (index if index >= 0 else "minus_1"))
+        a = array([1.0, -2.0], e)
+        x = f.input(a, e)
+        i = f.input(array(index, "i32"), "i32")
+        branches = [
+            ["%%100 = stablehlo.add %s, %s : tensor<2xf32>" % (x, x),
+             "stablehlo.return %100 : tensor<2xf32>"],
+            ["%%100 = stablehlo.multiply %s, %s : tensor<2xf32>" % (x, x),
+             "stablehlo.return %100 : tensor<2xf32>"],
+            ["%%100 = stablehlo.abs %s : tensor<2xf32>" % x,
+             "stablehlo.return %100 : tensor<2xf32>"],
+        ]
+        r = f.op('"stablehlo.case"(%s) (%s) : (tensor<i32>) -> tensor<2xf32>'
+                 % (i, ", ".join("{\n%s\n    }" % "\n".join("      " + s for s in b)
+                                 for b in branches)))
+        results = [a + a, a * a, np.abs(a)]
+        f.expect(r, results[index if 0 <= index < 3 else 2], e)
+        funcs.append(f.text())
+
+    calls = (
+        "  func.func private @square_plus(%arg0: tensor<3xf32>, %arg1: tensor<f32>) "
+        "-> tensor<3xf32> {\n"
+        "    %0 = stablehlo.multiply %arg0, %arg0 : tensor<3xf32>\n"
+        "    %1 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> "
+        "tensor<3xf32>\n"
+        "    %2 = stablehlo.add %0, %1 : tensor<3xf32>\n"
+        "    return %2 : tensor<3xf32>\n"
+        "  }\n\n"
+        "  func.func private @split(%arg0: tensor<4xi32>) -> (tensor<2xi32>, "
+        "tensor<2xi32>) {\n"
+        "    %0 = stablehlo.slice %arg0 [0:2] : (tensor<4xi32>) -> tensor<2xi32>\n"
+        "    %1 = stablehlo.slice %arg0 [2:4] : (tensor<4xi32>) -> tensor<2xi32>\n"
+        "    %2 = func.call @twice(%1) : (tensor<2xi32>) -> tensor<2xi32>\n"
+        "    return %0, %2 : tensor<2xi32>, tensor<2xi32>\n"
+        "  }\n\n"
+        "  func.func private @twice(%arg0: tensor<2xi32>) -> tensor<2xi32> {\n"
+        "    %0 = stablehlo.add %arg0, %arg0 : tensor<2xi32>\n"
+        "    func.return %0 : tensor<2xi32>\n"
+        "  }")
+    funcs.append(calls)
+    f = Func("test_call")
+    a = array([1.0, -2.0, 0.5], e)
+    x = f.input(a, e)
+    s = f.input(array(0.25, e), e)
+    r = f.op("call @square_plus(%s, %s) : (tensor<3xf32>, tensor<f32>) -> "
+             "tensor<3xf32>" % (x, s))
+    f.expect(r, a * a + np.float32(0.25), e)
+    r2 = f.op("func.call @square_plus(%s, %s) : (tensor<3xf32>, tensor<f32>) -> "
+              "tensor<3xf32>" % (r, s))
+    f.expect(r2, (a * a + np.float32(0.25)) ** 2 + np.float32(0.25), e)
+    b = array([1, 2, 3, 4], "i32")
+    y = f.input(b, "i32")
+    r3 = f.op("call @split(%s) : (tensor<4xi32>) -> (tensor<2xi32>, tensor<2xi32>)"
+              % y, count=2)
+    f.expect("%s#0" % r3, b[:2], "i32")
+    f.expect("%s#1" % r3, b[2:] * 2, "i32")
+    funcs.append(f.text(comment="Private functions called with call and "
+                        "func.call, nested, with two results."))
+
+    f = Func("fail_if_wrong_branch")
+    x = f.input(array([1.0], e), e)
+    p = f.input(array(True, "i1"), "i1")
+    r = f.op('"stablehlo.if"(%s) ({\n      stablehlo.return %s : tensor<1xf32>\n'
+             '    }, {\n      %%100 = stablehlo.negate %s : tensor<1xf32>\n'
+             '      stablehlo.return %%100 : tensor<1xf32>\n    }) : (tensor<i1>) -> '
+             'tensor<1xf32>' % (p, x, x))
+    f.expect(r, array([-1.0], e), e)
+    funcs.append(f.text(comment="The true branch returns x, not -x: the check "
+                        "must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# gather, scatter, sort
+#===----------------------------------------------------------------------===#
+
+def normalize_index(f, idx_value, n, size):
+    """JAX's x[idx] prologue: negative indices count from the end."""
+    zero = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    zeros = f.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<i32>) -> "
+                 "tensor<%dxi32>" % (zero, n))
+    neg = f.op("stablehlo.compare  LT, %s, %s,  SIGNED : (tensor<%dxi32>, "
+               "tensor<%dxi32>) -> tensor<%dxi1>" % (idx_value, zeros, n, n, n))
+    c = f.op("stablehlo.constant dense<%d> : tensor<i32>" % size)
+    cs = f.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<i32>) -> "
+              "tensor<%dxi32>" % (c, n))
+    wrapped = f.op("stablehlo.add %s, %s : tensor<%dxi32>" % (idx_value, cs, n))
+    sel = f.op("stablehlo.select %s, %s, %s : tensor<%dxi1>, tensor<%dxi32>"
+               % (neg, wrapped, idx_value, n, n))
+    return f.op("stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<%dxi32>) -> "
+                "tensor<%dx1xi32>" % (sel, n, n))
+
+
+def gen_gather_scatter():
+    funcs = []
+    e = "f32"
+    rng = np.random.default_rng(6)
+
+    # x[idx] for x: 5x3, idx: 4 (a negative one included)
+    f = Func("test_gather_rows")
+    a = array(rng.integers(-9, 10, (5, 3)), e)
+    idx = array([4, 0, -1, 2], "i32")
+    x, i = f.input(a, e), f.input(idx, "i32")
+    ii = normalize_index(f, i, 4, 5)
+    r = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], '
+             'index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = '
+             'array<i64: 1, 3>}> : (tensor<5x3xf32>, tensor<4x1xi32>) -> '
+             'tensor<4x3xf32>' % (x, ii))
+    f.expect(r, a[idx], e)
+    funcs.append(f.text(comment="x[idx] as jnp indexing exports it (negative "
+                        "indices wrapped first)."))
+
+    # x[:, idx] for x: 3x4
+    f = Func("test_gather_columns")
+    a = array(rng.integers(-9, 10, (3, 4)), e)
+    idx = array([3, 1], "i32")
+    x, i = f.input(a, e), f.input(idx, "i32")
+    ii = normalize_index(f, i, 2, 4)
+    r = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], '
+             'index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = '
+             'array<i64: 3, 1>}> : (tensor<3x4xf32>, tensor<2x1xi32>) -> '
+             'tensor<3x2xf32>' % (x, ii))
+    f.expect(r, a[:, idx], e)
+    funcs.append(f.text())
+
+    # Out-of-bounds start indices are clamped (x[idx] with mode="clip").
+    f = Func("test_gather_clamps_start_indices")
+    a = array(np.arange(12).reshape(6, 2), "i32")
+    idx = array([[9], [-3], [5]], "i32")
+    x, i = f.input(a, "i32"), f.input(idx, "i32")
+    r = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], '
+             'index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>}> : '
+             '(tensor<6x2xi32>, tensor<3x1xi32>) -> tensor<3x2xi32>' % (x, i))
+    f.expect(r, a[np.clip(idx[:, 0], 0, 5)], "i32")
+    funcs.append(f.text())
+
+    # x.at[idx].add(u) for x: 6, idx: 4 (a repeated index accumulates)
+    f = Func("test_scatter_add")
+    a = array(rng.integers(-9, 10, (6,)), e)
+    idx = array([1, 4, 1, -1], "i32")
+    u = array([10.0, 20.0, 30.0, 40.0], e)
+    x, i, vu = f.input(a, e), f.input(idx, "i32"), f.input(u, e)
+    ii = normalize_index(f, i, 4, 6)
+    r = f.op('"stablehlo.scatter"(%s, %s, %s) <{indices_are_sorted = false, '
+             'scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = '
+             '[0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, '
+             'unique_indices = false}> ({\n%s\n    }) : (tensor<6xf32>, '
+             'tensor<4x1xi32>, tensor<4xf32>) -> tensor<6xf32>'
+             % (x, ii, vu, region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
+                                  ["%100 = stablehlo.add %arg3, %arg4 : tensor<f32>",
+                                   "stablehlo.return %100 : tensor<f32>"])))
+    expected = a.copy()
+    np.add.at(expected, idx, u)
+    f.expect(r, expected, e)
+    funcs.append(f.text(comment="x.at[idx].add(u): repeated indices accumulate."))
+
+    # x.at[idx].set(rows) for x: 4x3
+    f = Func("test_scatter_set_rows")
+    a = array(rng.integers(-9, 10, (4, 3)), e)
+    idx = array([2, 0], "i32")
+    u = array(rng.integers(10, 20, (2, 3)), e)
+    x, i, vu = f.input(a, e), f.input(idx, "i32"), f.input(u, e)
+    ii = normalize_index(f, i, 2, 4)
+    r = f.op('"stablehlo.scatter"(%s, %s, %s) <{indices_are_sorted = false, '
+             'scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = '
+             '[1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], '
+             'index_vector_dim = 1>, unique_indices = false}> ({\n%s\n    }) : '
+             '(tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>'
+             % (x, ii, vu, region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
+                                  ["stablehlo.return %arg4 : tensor<f32>"])))
+    expected = a.copy()
+    expected[idx] = u
+    f.expect(r, expected, e)
+    funcs.append(f.text(comment="x.at[idx].set(rows)."))
+
+    f = Func("test_scatter_skips_out_of_bounds")
+    a = array([1, 2, 3, 4], "i32")
+    idx = array([[7], [2], [-5]], "i32")
+    u = array([100, 200, 300], "i32")
+    x, i, vu = f.input(a, "i32"), f.input(idx, "i32"), f.input(u, "i32")
+    r = f.op('"stablehlo.scatter"(%s, %s, %s) <{scatter_dimension_numbers = '
+             '#stablehlo.scatter<inserted_window_dims = [0], '
+             'scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n%s\n'
+             '    }) : (tensor<4xi32>, tensor<3x1xi32>, tensor<3xi32>) -> '
+             'tensor<4xi32>'
+             % (x, i, vu, region([("%arg3", "tensor<i32>"), ("%arg4", "tensor<i32>")],
+                                 ["%100 = stablehlo.add %arg3, %arg4 : tensor<i32>",
+                                  "stablehlo.return %100 : tensor<i32>"])))
+    expected = a.copy()
+    for i, update in zip(idx[:, 0], u):
+        if 0 <= i < len(a):
+            expected[i] += update
+    f.expect(r, expected, "i32")
+    funcs.append(f.text(comment="Updates whose window falls outside the operand "
+                        "are skipped (the StableHLO spec)."))
+
+    f = Func("fail_gather_wrong_expectation")
+    a = array([10, 20, 30], "i32")
+    idx = array([[2]], "i32")
+    x, i = f.input(a, "i32"), f.input(idx, "i32")
+    r = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = '
+             '1>, slice_sizes = array<i64: 1>}> : (tensor<3xi32>, tensor<1x1xi32>) '
+             '-> tensor<1xi32>' % (x, i))
+    f.expect(r, array([20], "i32"), "i32")
+    funcs.append(f.text(comment="x[2] is 30: the check must fail."))
+    return funcs
+
+
+def sort_body(elems, direction="LT", ctype="TOTALORDER"):
+    args = []
+    for n, elem in enumerate(elems):
+        args += [("%%arg%d" % (2 * n + 1), "tensor<%s>" % elem),
+                 ("%%arg%d" % (2 * n + 2), "tensor<%s>" % elem)]
+    return region(args, [
+        "%%100 = stablehlo.compare  %s, %%arg1, %%arg2,  %s : (tensor<%s>, "
+        "tensor<%s>) -> tensor<i1>" % (direction, ctype, elems[0], elems[0]),
+        "stablehlo.return %100 : tensor<i1>"])
+
+
+def gen_sort():
+    funcs = []
+    rng = np.random.default_rng(7)
+
+    f = Func("test_sort_f32")
+    a = array([3.0, -1.0, 2.5, -0.0, 0.0, 10.0, -7.5], "f32")
+    x = f.input(a, "f32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 0 : i64}> ({\n%s\n    }) : '
+             '(tensor<7xf32>) -> tensor<7xf32>' % (x, sort_body(["f32"])))
+    f.expect(r, np.sort(a), "f32")
+    funcs.append(f.text())
+
+    f = Func("test_sort_rows_descending_i32")
+    a = array(rng.integers(-50, 50, (3, 6)), "i32")
+    x = f.input(a, "i32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 1 : i64}> ({\n%s\n    }) : '
+             '(tensor<3x6xi32>) -> tensor<3x6xi32>'
+             % (x, sort_body(["i32"], "GT", "SIGNED")))
+    f.expect(r, -np.sort(-a, axis=1), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_sort_columns_f32")
+    a = array(rng.integers(-9, 10, (4, 3)), "f32")
+    x = f.input(a, "f32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 0 : i64, is_stable = true}> '
+             '({\n%s\n    }) : (tensor<4x3xf32>) -> tensor<4x3xf32>'
+             % (x, sort_body(["f32"])))
+    f.expect(r, np.sort(a, axis=0), "f32")
+    funcs.append(f.text())
+
+    # jnp.argsort(x) (stable): sort (x, iota) by x.
+    f = Func("test_sort_argsort_stable")
+    a = array([2.0, 1.0, 2.0, 0.5, 1.0, 2.0, -3.0, 1.0], "f32")
+    x = f.input(a, "f32")
+    iota = f.op("stablehlo.iota dim = 0 : tensor<8xi32>")
+    r = f.op('"stablehlo.sort"(%s, %s) <{dimension = 0 : i64, is_stable = true}> '
+             '({\n%s\n    }) : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, '
+             'tensor<8xi32>)' % (x, iota, sort_body(["f32", "i32"])), count=2)
+    order = np.argsort(a, kind="stable")
+    f.expect("%s#1" % r, array(order, "i32"), "i32")
+    f.expect("%s#0" % r, a[order], "f32")
+    funcs.append(f.text(comment="jnp.argsort: a two-operand stable sort keyed "
+                        "on the values; ties keep index order."))
+
+    f = Func("test_sort_key_value_ui8")
+    keys = array([5, 200, 1, 77, 3], "ui8")
+    vals = array([-1.5, 2.0, 3.5, -4.0, 0.0], "f32")
+    k, v = f.input(keys, "ui8"), f.input(vals, "f32")
+    r = f.op('"stablehlo.sort"(%s, %s) <{dimension = 0 : i64, is_stable = true}> '
+             '({\n%s\n    }) : (tensor<5xui8>, tensor<5xf32>) -> (tensor<5xui8>, '
+             'tensor<5xf32>)' % (k, v, sort_body(["ui8", "f32"], "LT", "UNSIGNED")),
+             count=2)
+    order = np.argsort(keys, kind="stable")
+    f.expect("%s#0" % r, keys[order], "ui8")
+    f.expect("%s#1" % r, vals[order], "f32")
+    funcs.append(f.text())
+
+    f = Func("fail_sort_wrong_expectation")
+    a = array([3, 1, 2], "i32")
+    x = f.input(a, "i32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 0 : i64}> ({\n%s\n    }) : '
+             '(tensor<3xi32>) -> tensor<3xi32>' % (x, sort_body(["i32"], "LT",
+                                                                 "SIGNED")))
+    f.expect(r, array([3, 2, 1], "i32"), "i32")
+    funcs.append(f.text(comment="An ascending sort: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# arith scalars and tensor.extract
+#===----------------------------------------------------------------------===#
+
+def gen_scalars():
+    funcs = []
+
+    def expect_i1(f, value, truth):
+        wide = f.op("arith.extui %s : i1 to i32" % value)
+        f.line("check.expect_%s(%s) : i32" % ("true" if truth else "false", wide))
+
+    f = Func("test_extract_float_arith")
+    a = array([[1.5, 2.5], [4.0, -8.0]], "f32")
+    x = f.input(a, "f32")
+    c0 = f.op("arith.constant 0 : index")
+    c1 = f.op("arith.constant 1 : index")
+    p = f.op("tensor.extract %s[%s, %s] : tensor<2x2xf32>" % (x, c0, c1))
+    q = f.op("tensor.extract %s[%s, %s] : tensor<2x2xf32>" % (x, c1, c0))
+    s = f.op("arith.addf %s, %s : f32" % (p, q))  # 6.5
+    m = f.op("arith.mulf %s, %s : f32" % (s, p))  # 16.25
+    d = f.op("arith.divf %s, %s : f32" % (m, q))  # 4.0625
+    z = f.op("arith.subf %s, %s : f32" % (d, s))  # -2.4375
+    expected = (np.float32(2.5) + np.float32(4.0)) * np.float32(2.5) / np.float32(4.0) \
+        - (np.float32(2.5) + np.float32(4.0))
+    k = f.op("arith.constant %s : f32" % np.format_float_scientific(
+        np.float32(expected), unique=True, trim="0"))
+    expect_i1(f, f.op("arith.cmpf oeq, %s, %s : f32" % (z, k)), True)
+    expect_i1(f, f.op("arith.cmpf olt, %s, %s : f32" % (z, p)), True)
+    expect_i1(f, f.op("arith.cmpf ogt, %s, %s : f32" % (z, p)), False)
+    funcs.append(f.text(comment="(2.5 + 4) * 2.5 / 4 - (2.5 + 4) = %r"
+                        % float(expected)))
+
+    f = Func("test_extract_int_arith")
+    a = array([7, -3, 100, 12], "i32")
+    x = f.input(a, "i32")
+    idx = [f.op("arith.constant %d : index" % i) for i in range(4)]
+    v = [f.op("tensor.extract %s[%s] : tensor<4xi32>" % (x, i)) for i in idx]
+    s = f.op("arith.addi %s, %s : i32" % (v[0], v[1]))       # 4
+    m = f.op("arith.muli %s, %s : i32" % (s, v[3]))          # 48
+    q = f.op("arith.divsi %s, %s : i32" % (v[2], v[0]))      # 14
+    r = f.op("arith.remsi %s, %s : i32" % (v[1], v[0]))      # -3
+    t_ = f.op("arith.subi %s, %s : i32" % (m, q))            # 34
+    c34 = f.op("arith.constant 34 : i32")
+    cm3 = f.op("arith.constant -3 : i32")
+    expect_i1(f, f.op("arith.cmpi eq, %s, %s : i32" % (t_, c34)), True)
+    expect_i1(f, f.op("arith.cmpi eq, %s, %s : i32" % (r, cm3)), True)
+    expect_i1(f, f.op("arith.cmpi slt, %s, %s : i32" % (r, v[1])), False)
+    assert (7 + -3) * 12 - 100 // 7 == 34 and int(math.fmod(-3, 7)) == -3
+    # An extracted value used as an index: x[(7 + -3) - 1] = x[3].
+    ix = f.op("arith.index_cast %s : i32 to index" % s)
+    one = f.op("arith.constant 1 : index")
+    ix1 = f.op("arith.subi %s, %s : index" % (ix, one))
+    w = f.op("tensor.extract %s[%s] : tensor<4xi32>" % (x, ix1))
+    c12 = f.op("arith.constant 12 : i32")
+    expect_i1(f, f.op("arith.cmpi eq, %s, %s : i32" % (w, c12)), True)
+    funcs.append(f.text())
+
+    f = Func("test_expect_true_false_i32")
+    t1 = f.op("util.unfoldable_constant 1 : i32")
+    t0 = f.op("util.unfoldable_constant 0 : i32")
+    f.line("check.expect_true(%s) : i32" % t1)
+    f.line("check.expect_false(%s) : i32" % t0)
+    funcs.append(f.text())
+
+    f = Func("fail_expect_true_of_false")
+    t0 = f.op("util.unfoldable_constant 0 : i32")
+    f.line("check.expect_true(%s) : i32" % t0)
+    funcs.append(f.text(comment="check.expect_true of 0 must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Check forms: IREE's, the StableHLO interpreter's, custom_call; generic ops
+#===----------------------------------------------------------------------===#
+
+def gen_check_forms():
+    funcs = []
+    a = array([1, 2, 3], "i32")
+    b = array([10, 20, 30], "i32")
+    fa = array([0.5, 1.5, -2.0], "f32")
+
+    f = Func("test_iree_form")
+    x, y = f.input(a, "i32"), f.input(b, "i32")
+    s = f.op("stablehlo.add %s, %s : tensor<3xi32>" % (x, y))
+    e = f.input(a + b, "i32")
+    f.line("check.expect_eq(%s, %s) : tensor<3xi32>" % (s, e))
+    f.line("check.expect_eq_const(%s, %s : tensor<3xi32>) : tensor<3xi32>"
+           % (s, dense(a + b, "i32")))
+    fx = f.input(fa, "f32")
+    fs = f.op("stablehlo.multiply %s, %s : tensor<3xf32>" % (fx, fx))
+    fe = f.input(fa * fa + np.float32(1e-5), "f32")
+    f.line("check.expect_almost_eq(%s, %s) : tensor<3xf32>" % (fs, fe))
+    f.line("check.expect_almost_eq(%s, %s, atol 1.0e-03) : tensor<3xf32>"
+           % (fs, fe))
+    f.line("check.expect_almost_eq_const(%s, %s : tensor<3xf32>, rtol 1.0e-02) : "
+           "tensor<3xf32>" % (fs, dense(fa * fa * np.float32(1.005), "f32")))
+    funcs.append(f.text(comment="check.expect_eq(_const) and "
+                        "check.expect_almost_eq(_const) with and without\n"
+                        "atol/rtol, as IREE writes them."))
+
+    f = Func("test_interpreter_form")
+    x, y = f.input(a, "i32"), f.input(b, "i32")
+    s = f.op("stablehlo.add %s, %s : tensor<3xi32>" % (x, y))
+    e = f.input(a + b, "i32")
+    f.line("check.expect_eq %s, %s : tensor<3xi32>" % (s, e))
+    f.line("check.expect_eq_const %s, %s : tensor<3xi32>" % (s, dense(a + b, "i32")))
+    fx = f.input(fa, "f32")
+    fs = f.op("stablehlo.multiply %s, %s : tensor<3xf32>" % (fx, fx))
+    f.line("check.expect_almost_eq_const %s, %s : tensor<3xf32>"
+           % (fs, dense(fa * fa, "f32")))
+    fe = f.input(fa * fa, "f32")
+    f.line("check.expect_almost_eq %s, %s : tensor<3xf32>" % (fs, fe))
+    funcs.append(f.text(comment="The StableHLO interpreter's check forms "
+                        "(stablehlo/tests/interpret)."))
+
+    f = Func("test_generic_ops")
+    x, y = f.input(a, "i32"), f.input(b, "i32")
+    s = f.op('"stablehlo.add"(%s, %s) : (tensor<3xi32>, tensor<3xi32>) -> '
+             'tensor<3xi32>' % (x, y))
+    m = f.op('"stablehlo.multiply"(%s, %s) : (tensor<3xi32>, tensor<3xi32>) -> '
+             'tensor<3xi32>' % (s, x))
+    n = f.op('"stablehlo.negate"(%s) : (tensor<3xi32>) -> tensor<3xi32>' % m)
+    c = f.op('"stablehlo.constant"() <{value = dense<[1, 1, 2]> : tensor<3xi32>}> : '
+             '() -> tensor<3xi32>')
+    r = f.op('"stablehlo.subtract"(%s, %s) : (tensor<3xi32>, tensor<3xi32>) -> '
+             'tensor<3xi32>' % (n, c))
+    f.expect(r, -((a + b) * a) - np.array([1, 1, 2], np.int32), "i32")
+    funcs.append(f.text(comment="Ops in MLIR's generic form."))
+
+    f = Func("test_custom_call_checks")
+    fx = f.input(fa, "f32")
+    fs = f.op("stablehlo.multiply %s, %s : tensor<3xf32>" % (fx, fx))
+    fe = f.op("stablehlo.constant %s : tensor<3xf32>" % dense(fa * fa, "f32"))
+    f.line("stablehlo.custom_call @check.expect_close(%s, %s) {has_side_effect = "
+           "true} : (tensor<3xf32>, tensor<3xf32>) -> ()" % (fs, fe))
+    f.line("stablehlo.custom_call @check.expect_almost_eq(%s, %s) {has_side_effect "
+           "= true} : (tensor<3xf32>, tensor<3xf32>) -> ()" % (fs, fe))
+    x = f.input(a, "i32")
+    y = f.op("stablehlo.constant %s : tensor<3xi32>" % dense(a, "i32"))
+    f.line("stablehlo.custom_call @check.expect_eq(%s, %s) {has_side_effect = "
+           "true} : (tensor<3xi32>, tensor<3xi32>) -> ()" % (x, y))
+    funcs.append(f.text(comment="stablehlo.custom_call @check.*, as the "
+                        "StableHLO testdata suite writes them."))
+
+    for name, line in (
+        ("fail_iree_expect_eq", "check.expect_eq(%s, %s) : tensor<3xi32>"),
+        ("fail_interpreter_expect_eq", "check.expect_eq %s, %s : tensor<3xi32>"),
+        ("fail_custom_call_expect_eq", "stablehlo.custom_call @check.expect_eq(%s, "
+         "%s) {has_side_effect = true} : (tensor<3xi32>, tensor<3xi32>) -> ()"),
+    ):
+        f = Func(name)
+        x, y = f.input(a, "i32"), f.input(b, "i32")
+        f.line(line % (x, y))
+        funcs.append(f.text(comment="[1, 2, 3] is not [10, 20, 30]: must fail."))
+
+    f = Func("fail_custom_call_expect_close")
+    x = f.input(fa, "f32")
+    y = f.input(fa + np.float32(0.5), "f32")
+    f.line("stablehlo.custom_call @check.expect_close(%s, %s) {has_side_effect = "
+           "true} : (tensor<3xf32>, tensor<3xf32>) -> ()" % (x, y))
+    funcs.append(f.text(comment="Values 0.5 apart are not close: must fail."))
+    return funcs
+
+
+def jax_testdata_module():
+    """A whole module in the layout of the StableHLO testdata suite (made by
+    JAX): @inputs/@expected helpers, check.expect_close via custom_call,
+    results with jax.result_info, loc(...) and #loc aliases."""
+    rng = np.random.default_rng(8)
+    a = array(rng.uniform(-2, 2, (2, 3)), "f32")
+    b = array(rng.uniform(-2, 2, (3, 4)), "f32")
+    expected = array(np.tanh(a.astype(np.float64) @ b), "f32")
+    ta, tb, tr = t(a, "f32"), t(b, "f32"), t(expected, "f32")
+    layout = '{mhlo.layout_mode = "default"}'
+    return """// A module in the layout of the StableHLO testdata suite (jax2tf / JAX
+// export): helper functions for inputs and expected values, the check as a
+// custom_call, results with jax.result_info, loc(...) and #loc aliases.
+// Generated by scripts/gen_e2e_stablehlo.py; do not edit.
+module @jit_test_tanh_dot attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @test_tanh_dot() -> (%(tr)s {jax.result_info = "", mhlo.layout_mode = "default"}) {
+    %%0:2 = call @inputs() : () -> (%(ta)s, %(tb)s) loc(#loc2)
+    %%1 = call @expected() : () -> %(tr)s loc(#loc2)
+    %%2 = stablehlo.dot_general %%0#0, %%0#1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (%(ta)s, %(tb)s) -> %(tr)s loc(#loc3)
+    %%3 = stablehlo.tanh %%2 : %(tr)s loc(#loc4)
+    stablehlo.custom_call @check.expect_close(%%3, %%1) {has_side_effect = true} : (%(tr)s, %(tr)s) -> () loc(#loc5)
+    return %%3 : %(tr)s loc(#loc)
+  } loc(#loc)
+  func.func private @inputs() -> (%(ta)s %(layout)s, %(tb)s %(layout)s) {
+    %%cst = stablehlo.constant %(da)s : %(ta)s loc(#loc6)
+    %%cst_0 = stablehlo.constant %(db)s : %(tb)s loc(#loc6)
+    return %%cst, %%cst_0 : %(ta)s, %(tb)s loc(#loc)
+  } loc(#loc)
+  func.func private @expected() -> (%(tr)s %(layout)s) {
+    %%cst = stablehlo.constant %(de)s : %(tr)s loc(#loc6)
+    return %%cst : %(tr)s loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("tests/e2e/stablehlo/test_tanh_dot.py":12:0)
+#loc2 = loc("jit(test_tanh_dot)/jit(main)/pjit[name=inputs]"(#loc1))
+#loc3 = loc("jit(test_tanh_dot)/jit(main)/dot_general[dimension_numbers=(([1], [0]), ([], []))]"(#loc1))
+#loc4 = loc("jit(test_tanh_dot)/jit(main)/tanh"(#loc1))
+#loc5 = loc("jit(test_tanh_dot)/jit(main)/check"(#loc1))
+#loc6 = loc("jit(test_tanh_dot)/jit(main)/constant"(#loc1))
+""" % dict(ta=ta, tb=tb, tr=tr, layout=layout, da=dense(a, "f32"),
+           db=dense(b, "f32"), de=dense(expected, "f32"))
+
+
+FAMILIES = [
+    ("elementwise_float", gen_elementwise_float,
+     "Elementwise float ops: every op of the spec's list in f32, and samples\n"
+     "in f16, bf16 (computed in f32, rounded on store) and f64."),
+    ("elementwise_int", gen_elementwise_int,
+     "Elementwise integer ops in i8..i64 and ui8..ui64 with the corners of\n"
+     "compiler/kernel/scalar.h: division and remainder by zero, INT_MIN / -1,\n"
+     "shifts past the width, wrapping abs/negate, integer power."),
+    ("compare_select", gen_compare,
+     "compare in every direction with FLOAT (NaN), TOTALORDER (-NaN, -0, +0,\n"
+     "NaN), SIGNED and UNSIGNED comparison types; select."),
+    ("convert", gen_convert,
+     "convert (saturating float->int, NaN->0, rounding to f16/bf16, wrapping\n"
+     "int->int, to/from i1) and bitcast_convert."),
+    ("shapes", gen_shapes,
+     "broadcast_in_dim, reshape, transpose, slice, dynamic_slice,\n"
+     "dynamic_update_slice, concatenate, pad, reverse, iota."),
+    ("dot", gen_dot, "dot and dot_general: batching, transposed contracting "
+     "dims, mixed\nprecision, several contracting dims."),
+    ("convolution", gen_convolution,
+     "convolution: NHWC/HWIO, strides, padding, lhs/rhs dilation, depthwise\n"
+     "and grouped feature_group_count, NCHW/OIHW layouts, generic form."),
+    ("reduce", gen_reduce, "reduce (sum, max, product, min, argmax as a "
+     "two-operand reduce) and\nreduce_window (max and average pooling)."),
+    ("control_flow", gen_control_flow, "while, if, case and func.call."),
+    ("gather_scatter", gen_gather_scatter,
+     "gather and scatter as JAX emits them for x[idx], x.at[idx].add(u) and\n"
+     "x.at[idx].set(u)."),
+    ("sort", gen_sort, "sort: one operand, several operands keyed on the "
+     "first, stable."),
+    ("scalars", gen_scalars, "arith scalar ops on values read with "
+     "tensor.extract."),
+    ("check_forms", gen_check_forms,
+     "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
+     "stablehlo.custom_call; ops in the generic form."),
+]
+
+
+def main():
+    # Overflow to infinity (f32 70000 -> f16) is what some tests check.
+    np.seterr(over="ignore")
+    os.makedirs(OUT, exist_ok=True)
+    written = []
+    for name, gen, doc in FAMILIES:
+        header = (doc + "\n\nGenerated by scripts/gen_e2e_stablehlo.py; do not "
+                  "edit. Run by grt-check:\ntest_* functions must pass, fail_* "
+                  "functions must fail.")
+        text = module("e2e_" + name, header, gen())
+        path = os.path.join(OUT, name + ".mlir")
+        with open(path, "w") as out:
+            out.write(text)
+        written.append(path)
+    path = os.path.join(OUT, "jax_testdata.mlir")
+    with open(path, "w") as out:
+        out.write(jax_testdata_module())
+    written.append(path)
+    for path in written:
+        print(os.path.relpath(path))
+
+
+if __name__ == "__main__":
+    main()
