@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,10 @@
 #define GRT_HAL_LOCAL_MAX_WRITE_CHUNK ((size_t)1 << 30)
 
 #define GRT_HAL_LOCAL_PATH_CAPACITY 4096
+
+// How many descriptor numbers a memfd load may skip because loaded
+// libraries are named by them before it falls back to a temporary file.
+#define GRT_HAL_LOCAL_MAX_SKIPPED_FDS 64
 
 static grt_status_t grt_hal_local_write_all(int fd, const uint8_t* data,
                                             size_t size, const char* label,
@@ -72,13 +77,37 @@ static grt_status_t grt_hal_local_load_memfd(const uint8_t* data, size_t size,
     close(fd);
     return grt_ok_status();
   }
+  // dlopen hands back an already-loaded library whose path string matches
+  // before it looks at the file, and descriptor numbers are reused once
+  // closed: a library loaded earlier from "/proc/self/fd/N" and still
+  // loaded would be returned for this one. Move to a descriptor number no
+  // loaded library is named by, keeping the skipped ones open (so they are
+  // not handed out again) until the dlopen.
+  int skipped[GRT_HAL_LOCAL_MAX_SKIPPED_FDS];
+  int skipped_count = 0;
+  void* stale = NULL;
+  while ((stale = dlopen(path, RTLD_LAZY | RTLD_NOLOAD)) != NULL) {
+    dlclose(stale);
+    int next = skipped_count < GRT_HAL_LOCAL_MAX_SKIPPED_FDS
+                   ? fcntl(fd, F_DUPFD_CLOEXEC, fd + 1)
+                   : -1;
+    if (next < 0) {  // give up on memfd: the temporary file has a fresh name
+      for (int i = 0; i < skipped_count; ++i) close(skipped[i]);
+      close(fd);
+      return grt_ok_status();
+    }
+    skipped[skipped_count++] = fd;
+    fd = next;
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  }
   *out_used = true;
   grt_status_t status =
       grt_hal_local_write_all(fd, data, size, label, "an in-memory file");
   if (grt_status_is_ok(status)) {
     status = grt_hal_local_dlopen(path, label, out_handle);
   }
-  // The loader keeps its own mappings; the descriptor is no longer needed.
+  // The loader keeps its own mappings; the descriptors are no longer needed.
+  for (int i = 0; i < skipped_count; ++i) close(skipped[i]);
   close(fd);
   return status;
 }

@@ -81,6 +81,40 @@ static void test_load_default(void** state) {
 #endif
 }
 
+// Two different libraries loaded from memory one after the other, the
+// first still loaded: the second must be itself, though its in-memory file
+// may get the descriptor number (and so the /proc/self/fd path) the first
+// was loaded from.
+static void test_load_two_libraries(void** state) {
+  (void)state;
+  grt_file_contents_t first = {0}, second = {0};
+  GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(), &first));
+  GRT_EXPECT_OK(
+      grt_file_read_contents(GRT_TEST_KERNELS_NO_QUERY_SO, grt_allocator_system(), &second));
+  void* first_handle = NULL;
+  void* second_handle = NULL;
+  GRT_EXPECT_OK(grt_hal_local_library_load(first.data, first.size,
+                                           GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT, "first",
+                                           &first_handle));
+  GRT_EXPECT_OK(grt_hal_local_library_load(second.data, second.size,
+                                           GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT, "second",
+                                           &second_handle));
+  assert_ptr_not_equal(first_handle, second_handle);
+  void* symbol = NULL;
+  GRT_EXPECT_OK(grt_hal_local_library_lookup(first_handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL,
+                                             "first", &symbol));
+  assert_non_null(symbol);
+  symbol = NULL;
+  grt_expect_error(grt_hal_local_library_lookup(second_handle,
+                                                GRT_KERNEL_LIBRARY_QUERY_SYMBOL, "second",
+                                                &symbol),
+                   GRT_STATUS_NOT_FOUND, "second: kernel library does not export");
+  grt_hal_local_library_unload(second_handle);
+  grt_hal_local_library_unload(first_handle);
+  grt_file_contents_free(&second);
+  grt_file_contents_free(&first);
+}
+
 static int count_entries(const char* directory) {
   DIR* dir = opendir(directory);
   assert_non_null(dir);
@@ -157,6 +191,7 @@ static void test_load_garbage(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_load_default),
+      cmocka_unit_test(test_load_two_libraries),
       cmocka_unit_test(test_load_through_temporary_file),
       cmocka_unit_test(test_load_garbage),
   };
