@@ -101,7 +101,12 @@ typedef struct cpu_library_t {
 static inline cpu_library_t cpu_build_and_load(
     const grtc_kernel_set_t* set, const grtc_cpu_options_t* options) {
   cpu_library_t result = {NULL, NULL};
-  grtc_cpu_options_t defaults = {.features = "host", .optimization_level = 2};
+  // The generated C must be warning-free under the house warnings.
+  grtc_cpu_options_t defaults = {
+      .features = "host",
+      .optimization_level = 2,
+      .flags = "-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes "
+               "-Wmissing-prototypes -Wno-unused-parameter"};
   uint8_t* binary = NULL;
   size_t size = 0;
   char format[32];

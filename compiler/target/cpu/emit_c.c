@@ -66,6 +66,9 @@ typedef struct grtc_cpu_emitter_t {
   // its arithmetic cannot overflow (the lowering keeps indices in range)
   // and is emitted as plain C the vectorizer can analyze.
   bool* index_only;
+  // Per instruction: something (a store, an accumulator, the comparator)
+  // needs it; dead instructions are not emitted.
+  bool* live;
   const char* indent;
 } grtc_cpu_emitter_t;
 
@@ -227,15 +230,15 @@ static void grtc_cpu_emit_inst(grtc_cpu_emitter_t* e, uint32_t i) {
   if (inst->kind == GRTC_KINST_BITCAST) {
     grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
     const grtc_cpu_type_t* from_type = grtc_cpu_type(from);
-    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s s = ", e->indent,
+    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s bits_in = ", e->indent,
                                type->compute, i, e->indent,
                                from_type->storage);
     char operand[24];
     snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
     grtc_cpu_wrap(out, from_type->to_storage, operand);
-    grt_string_builder_appendf(out, "; %s d; memcpy(&d, &s, sizeof(d)); v%u = ",
+    grt_string_builder_appendf(out, "; %s bits_out; memcpy(&bits_out, &bits_in, sizeof(bits_out)); v%u = ",
                                type->storage, i);
-    grtc_cpu_wrap(out, type->from_storage, "d");
+    grtc_cpu_wrap(out, type->from_storage, "bits_out");
     grt_string_builder_append_cstring(out, "; }\n");
     return;
   }
@@ -286,7 +289,9 @@ static void grtc_cpu_emit_inst(grtc_cpu_emitter_t* e, uint32_t i) {
 static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
                                   grtc_ksection_t section) {
   for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
-    if (e->kernel->insts[i].section == section) grtc_cpu_emit_inst(e, i);
+    if (e->kernel->insts[i].section == section && e->live[i]) {
+      grtc_cpu_emit_inst(e, i);
+    }
   }
 }
 
@@ -309,9 +314,10 @@ static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
   }
 }
 
-// Marks the i64 values that only feed indices (see index_only).
-static void grtc_cpu_mark_index_only(const grtc_kernel_t* kernel,
-                                     bool* index_only) {
+// Marks the live instructions and the i64 values that only feed indices
+// (see the emitter's fields).
+static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool* index_only,
+                          bool* live) {
   // A value is index-only when every use is an index or an index-only op;
   // uses come after definitions, so one backward pass settles it.
   bool* used_otherwise = calloc(kernel->inst_count + 1, sizeof(bool));
@@ -339,6 +345,8 @@ static void grtc_cpu_mark_index_only(const grtc_kernel_t* kernel,
   }
   for (uint32_t i = kernel->inst_count; i-- > 0;) {
     const grtc_kinst_t* inst = &kernel->insts[i];
+    live[i] = used_as_index[i] || used_otherwise[i];
+    if (!live[i]) continue;
     index_only[i] = inst->type == GRTC_ELEM_I64 && inst->kind == GRTC_KINST_OP &&
                     used_as_index[i] && !used_otherwise[i];
     for (uint32_t k = 0; k < inst->operand_count; ++k) {
@@ -368,9 +376,9 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
     // memory with them, so only loop kernels promise no aliasing.
     const char* restrict_kw =
         kernel->kind == GRTC_KERNEL_LOOP ? " restrict" : "";
-    grt_string_builder_appendf(e->out, "  %s%s*%s b%u = (%s%s*)d->bindings[%u];\n",
-                               qualifier, storage, restrict_kw, b, qualifier,
-                               storage, b);
+    grt_string_builder_appendf(
+        e->out, "  %s%s*%s b%u = (%s%s*)d->bindings[%u];\n  (void)b%u;\n",
+        qualifier, storage, restrict_kw, b, qualifier, storage, b, b);
   }
 }
 
@@ -585,15 +593,16 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
 static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
                                          grt_string_builder_t* out) {
   GRT_RETURN_IF_ERROR(grtc_kernel_verify(kernel));
-  bool* index_only = calloc(kernel->inst_count + 1, sizeof(bool));
+  bool* index_only = calloc(2 * (kernel->inst_count + 1), sizeof(bool));
   if (!index_only) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                            "out of memory emitting kernel %.*s",
                            (int)kernel->name.size, kernel->name.data);
   }
-  grtc_cpu_mark_index_only(kernel, index_only);
+  bool* live = index_only + kernel->inst_count + 1;
+  grtc_cpu_mark(kernel, index_only, live);
   grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
-                          .index_only = index_only};
+                          .index_only = index_only, .live = live};
   grt_string_builder_appendf(
       out,
       "static int grtk_%.*s(const grtk_dispatch_t* d, "
@@ -654,21 +663,25 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
   if (static_library_name) {
     grt_string_builder_appendf(
         out,
+        "const grtk_library_t* %s_query(uint32_t abi_version);\n"
         "const grtk_library_t* %s_query(uint32_t abi_version) {\n"
         "  return abi_version == 1u ? &grtk_library : NULL;\n}\n"
         "struct grt_status_record_t;\n"
         "struct grt_status_record_t* grt_hal_local_register_static_library("
         "const grtk_library_t* library);\n"
         "void grt_status_free(struct grt_status_record_t* status);\n"
+        "void %s_register(void);\n"
         "void %s_register(void) {\n"
         "  /* Registering twice is harmless: the first library stays. */\n"
         "  grt_status_free(grt_hal_local_register_static_library(&grtk_library));\n"
         "}\n",
-        static_library_name, static_library_name);
+        static_library_name, static_library_name, static_library_name,
+        static_library_name);
   } else {
     grt_string_builder_append_cstring(
         out,
         "__attribute__((visibility(\"default\")))\n"
+        "const grtk_library_t* grt_kernel_library_query(uint32_t abi_version);\n"
         "const grtk_library_t* grt_kernel_library_query(uint32_t abi_version) {\n"
         "  return abi_version == 1u ? &grtk_library : NULL;\n}\n");
   }

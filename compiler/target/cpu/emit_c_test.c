@@ -464,8 +464,11 @@ static void test_scalar_corner_cases(void** state) {
                                                         args[2]}});
     kb_store(&b, 3, p, v, NONE);
   }
-  grtc_cpu_options_t options = {.features = "generic",
-                                .optimization_level = 2};
+  grtc_cpu_options_t options = {
+      .features = "generic",
+      .optimization_level = 2,
+      .flags = "-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes "
+               "-Wmissing-prototypes -Wno-unused-parameter"};
   cpu_library_t lib = cpu_build_and_load(&set, &options);
   for (int c = 0; c < CASES; ++c) {
     const scalar_case_t* sc = &scalar_cases[c];
