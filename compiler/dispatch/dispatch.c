@@ -1,0 +1,386 @@
+// Dispatch region formation: decides, per value, whether it is computed
+// inside its consumers' kernels or materialized in a buffer of its own,
+// then lowers every materializing op (a region root) to one kernel and
+// replaces it with a DISPATCH op.
+#include "compiler/dispatch/dispatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/dispatch/emitter.h"
+#include "compiler/dispatch/lower.h"
+
+// A value with several consumers is recomputed by each when its fused
+// tree is at most this many ops; beyond it, it is materialized once.
+#define GRTC_DISPATCH_MULTI_USE_COST 8
+// Any fused tree larger than this is cut, bounding kernel size.
+#define GRTC_DISPATCH_MAX_COST 256
+
+typedef struct grtc_dispatch_t {
+  grtc_tmodule_t* module;
+  const grtc_dispatch_options_t* options;
+  grtc_kernel_set_t* kernels;
+  grt_arena_t scratch;  // per block: analysis; reset per kernel: lowering
+  grt_arena_t kernel_scratch;
+  uint32_t next_kernel;
+} grtc_dispatch_t;
+
+// Per-block analysis, by value id.
+typedef struct grtc_block_info_t {
+  uint32_t count;
+  uint8_t* fuse;              // grtc_fuse_t
+  uint32_t* local_uses;       // uses by ops of this block
+  grtc_top_t** user;          // the last such user
+  uint8_t* pinned;            // used by a host op or from a nested region
+  uint32_t* cost;             // ops in the fused tree
+  grtc_top_t** reduction;     // the reduction fused into its tree, if any
+} grtc_block_info_t;
+
+static bool grtc_dispatch_is_reduction(grtc_top_kind_t kind) {
+  return kind == GRTC_TOP_REDUCE || kind == GRTC_TOP_REDUCE_WINDOW ||
+         kind == GRTC_TOP_DOT_GENERAL || kind == GRTC_TOP_CONVOLUTION;
+}
+
+// Ops whose results may be recomputed inside their consumers.
+static bool grtc_dispatch_is_fusable(const grtc_top_t* op) {
+  grtc_top_role_t role = grtc_top_kind_role(op->kind);
+  if (op->kind == GRTC_TOP_CONSTANT) return grtc_em_small_constant(op);
+  if (op->kind == GRTC_TOP_OPTIMIZATION_BARRIER) return false;
+  return op->kind == GRTC_TOP_IOTA || role == GRTC_ROLE_E ||
+         role == GRTC_ROLE_S;
+}
+
+// Ops that read their operands from buffers whatever the fusion.
+static bool grtc_dispatch_pins_operands(const grtc_top_t* op) {
+  grtc_top_role_t role = grtc_top_kind_role(op->kind);
+  return role == GRTC_ROLE_C || role == GRTC_ROLE_H ||
+         op->kind == GRTC_TOP_SORT;
+}
+
+static bool grtc_dispatch_is_materialized(const grtc_block_info_t* info,
+                                          const grtc_tblock_t* block,
+                                          const grtc_tvalue_t* value) {
+  if (!value->def || value->def->parent != block) return true;
+  if (value->id >= info->count) return true;
+  return info->fuse[value->id] == GRTC_FUSE_MATERIALIZE;
+}
+
+static bool grtc_dispatch_same_shape(const grtc_tvalue_t* a,
+                                     const grtc_tvalue_t* b) {
+  return grtc_ttype_same_shape(&a->type, &b->type);
+}
+
+static grt_status_t grtc_dispatch_oom(void) {
+  return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                         "out of memory forming dispatch regions");
+}
+
+static grt_status_t grtc_block_info_init(grtc_dispatch_t* d,
+                                         const grtc_tblock_t* block,
+                                         grtc_block_info_t* info) {
+  uint32_t n = d->module->next_value_id;
+  info->count = n;
+  info->fuse = grt_arena_alloc_zeroed(&d->scratch, n + 1);
+  info->local_uses = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * 4);
+  info->user = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * sizeof(void*));
+  info->pinned = grt_arena_alloc_zeroed(&d->scratch, n + 1);
+  info->cost = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * 4);
+  info->reduction =
+      grt_arena_alloc_zeroed(&d->scratch, (n + 1) * sizeof(void*));
+  if (!info->fuse || !info->local_uses || !info->user || !info->pinned ||
+      !info->cost || !info->reduction) {
+    return grtc_dispatch_oom();
+  }
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      grtc_tvalue_t* v = op->operands[i];
+      if (v->id >= n) continue;
+      ++info->local_uses[v->id];
+      info->user[v->id] = op;
+      if (grtc_dispatch_pins_operands(op)) info->pinned[v->id] = 1;
+    }
+  }
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t r = 0; r < op->result_count; ++r) {
+      grtc_tvalue_t* v = &op->results[r];
+      // Uses beyond this block's own are from nested regions.
+      if (v->id < n && v->use_count > info->local_uses[v->id]) {
+        info->pinned[v->id] = 1;
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// Whether single-use |value| may be computed inside its consumer |user|.
+static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
+                                    const grtc_tblock_t* block,
+                                    const grtc_tvalue_t* value,
+                                    const grtc_top_t* user) {
+  const grtc_top_t* def = value->def;
+  if (user->kind == GRTC_TOP_DOT_GENERAL ||
+      user->kind == GRTC_TOP_CONVOLUTION) {
+    // Every output element rereads its operands: recomputing a producer
+    // there multiplies its cost, and matmul/conv microkernels need
+    // buffers. Layout changes of a buffer stay fused (strided reads).
+    return def->kind == GRTC_TOP_TRANSPOSE &&
+           grtc_dispatch_is_materialized(info, block, def->operands[0]);
+  }
+  if (info->reduction[value->id]) {
+    // A reduction reaches its output only through elementwise consumers
+    // of the same shape (the kernel's POST section).
+    return grtc_top_kind_role(user->kind) == GRTC_ROLE_E &&
+           user->result_count == 1 &&
+           grtc_dispatch_same_shape(value, &user->results[0]);
+  }
+  return true;
+}
+
+static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
+                                 const grtc_tblock_t* block, grtc_top_t* op) {
+  bool fuse_level = d->options->optimization_level >= 1;
+  // The fused tree's cost and reduction, from operands decided earlier; a
+  // second reduction is cut off (one reduction per kernel).
+  uint32_t cost = 1;
+  grtc_top_t* reduction =
+      grtc_dispatch_is_reduction(op->kind) ? op : NULL;
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* v = op->operands[i];
+    if (grtc_dispatch_is_materialized(info, block, v)) continue;
+    grtc_top_t* r = info->fuse[v->id] == GRTC_FUSE_EPILOGUE
+                        ? v->def
+                        : info->reduction[v->id];
+    if (r && reduction && r != reduction) {
+      info->fuse[v->id] = GRTC_FUSE_MATERIALIZE;
+      continue;
+    }
+    if (r) reduction = r;
+    cost += info->cost[v->id];
+  }
+  for (uint32_t r = 0; r < op->result_count; ++r) {
+    grtc_tvalue_t* v = &op->results[r];
+    if (v->id >= info->count) continue;
+    info->cost[v->id] = cost;
+    info->reduction[v->id] = reduction;
+    uint32_t uses = info->local_uses[v->id];
+    grtc_top_t* user = info->user[v->id];
+    uint8_t decision = GRTC_FUSE_MATERIALIZE;
+    if (info->pinned[v->id] || uses == 0) {
+      decision = GRTC_FUSE_MATERIALIZE;
+    } else if (grtc_em_small_constant(op)) {
+      decision = GRTC_FUSE_INLINE;
+    } else if (!fuse_level) {
+      decision = GRTC_FUSE_MATERIALIZE;
+    } else if (grtc_dispatch_is_reduction(op->kind)) {
+      if (op->result_count == 1 && uses == 1 &&
+          grtc_top_kind_role(user->kind) == GRTC_ROLE_E &&
+          user->result_count == 1 &&
+          grtc_dispatch_same_shape(v, &user->results[0])) {
+        decision = GRTC_FUSE_EPILOGUE;
+      }
+    } else if (!grtc_dispatch_is_fusable(op) ||
+               (op->kind == GRTC_TOP_RESHAPE &&
+                grtc_dispatch_is_materialized(info, block, op->operands[0]))) {
+      decision = GRTC_FUSE_MATERIALIZE;  // a root, or a view of a buffer
+    } else if (cost > GRTC_DISPATCH_MAX_COST) {
+      decision = GRTC_FUSE_MATERIALIZE;
+    } else if (uses > 1) {
+      bool cheap = !reduction && cost <= GRTC_DISPATCH_MULTI_USE_COST;
+      // Every consumer must accept it; dot/conv operands never recompute.
+      for (grtc_top_t* u = block->first; cheap && u; u = u->next) {
+        for (uint32_t i = 0; i < u->operand_count; ++i) {
+          if (u->operands[i] == v && !grtc_dispatch_fits_user(info, block, v, u)) {
+            cheap = false;
+          }
+        }
+      }
+      if (cheap) decision = GRTC_FUSE_INLINE;
+    } else if (grtc_dispatch_fits_user(info, block, v, user)) {
+      decision = GRTC_FUSE_INLINE;
+    }
+    info->fuse[v->id] = decision;
+  }
+}
+
+// A C identifier "<function>_dispatch_<n>".
+static void grtc_dispatch_kernel_name(grtc_dispatch_t* d,
+                                      const grtc_tfunc_t* func, char* name,
+                                      size_t capacity) {
+  size_t length = 0;
+  for (size_t i = 0; i < func->name.size && length + 24 < capacity; ++i) {
+    char c = func->name.data[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_';
+    if (length == 0 && c >= '0' && c <= '9') name[length++] = '_';
+    name[length++] = ok ? c : '_';
+  }
+  snprintf(name + length, capacity - length, "%sdispatch_%u",
+           length ? "_" : "", d->next_kernel++);
+}
+
+// Replaces |root|'s uses of its results (from |first_result| on) with a
+// DISPATCH op of |lowered|'s kernel inserted before it.
+static grt_status_t grtc_dispatch_emit(grtc_dispatch_t* d, grtc_tfunc_t* func,
+                                       grtc_top_t* root,
+                                       const grtc_lowered_t* lowered,
+                                       const grtc_ttype_t* result_types,
+                                       uint32_t result_count,
+                                       grtc_top_t** out_dispatch) {
+  grtc_top_t* dispatch = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(d->module, GRTC_TOP_DISPATCH,
+                                      lowered->inputs, lowered->input_count,
+                                      result_types, result_count, 0,
+                                      &dispatch));
+  grtc_top_copy_location(dispatch, root);
+  dispatch->attrs.kernel = lowered->kernel_index;
+  grtc_tblock_insert_before(root, dispatch);
+  (void)func;
+  *out_dispatch = dispatch;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_dispatch_lower(grtc_dispatch_t* d, grtc_tfunc_t* func,
+                                        const grtc_block_info_t* info,
+                                        const grtc_tblock_t* block,
+                                        grtc_top_t* root,
+                                        grtc_lower_mode_t mode,
+                                        grtc_tvalue_t* copy,
+                                        grtc_lowered_t* out) {
+  char name[160];
+  grtc_dispatch_kernel_name(d, func, name, sizeof(name));
+  grtc_lower_context_t context = {d->kernels,
+                                  d->module,
+                                  &d->kernel_scratch,
+                                  info->fuse,
+                                  info->count,
+                                  d->options->elements_per_workgroup};
+  GRT_RETURN_IF_ERROR(
+      grtc_lower_region(&context, block, root, mode, copy, name, out));
+  return grtc_kernel_verify(out->kernel);
+}
+
+static grt_status_t grtc_dispatch_root(grtc_dispatch_t* d, grtc_tfunc_t* func,
+                                       const grtc_block_info_t* info,
+                                       grtc_tblock_t* block,
+                                       grtc_top_t* root) {
+  grt_arena_reset(&d->kernel_scratch);
+  grtc_lowered_t lowered;
+  grtc_top_t* dispatch = NULL;
+  grtc_ttype_t types[GRTC_MAX_RANK];
+  if (root->kind == GRTC_TOP_SCATTER) {
+    types[0] = root->operands[0]->type;
+    GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
+                                            GRTC_LOWER_SCATTER_COPY, NULL,
+                                            &lowered));
+    grtc_top_t* copy = NULL;
+    GRT_RETURN_IF_ERROR(
+        grtc_dispatch_emit(d, func, root, &lowered, types, 1, &copy));
+    grt_arena_reset(&d->kernel_scratch);
+    GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
+                                            GRTC_LOWER_SCATTER_UPDATE,
+                                            &copy->results[0], &lowered));
+    types[0] = root->results[0].type;
+    GRT_RETURN_IF_ERROR(
+        grtc_dispatch_emit(d, func, root, &lowered, types, 1, &dispatch));
+    dispatch->attrs.tied = true;
+    dispatch->attrs.tied_operand = 0;
+  } else {
+    if (root->result_count > GRTC_MAX_RANK) {
+      return grtc_top_error(d->module, root, "'%s' with %u results is not "
+                            "supported", grtc_top_kind_name(root->kind),
+                            root->result_count);
+    }
+    for (uint32_t r = 0; r < root->result_count; ++r) {
+      types[r] = root->results[r].type;
+    }
+    GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
+                                            GRTC_LOWER_ROOT, NULL, &lowered));
+    GRT_RETURN_IF_ERROR(grtc_dispatch_emit(d, func, root, &lowered, types,
+                                           root->result_count, &dispatch));
+  }
+  for (uint32_t r = 0; r < root->result_count; ++r) {
+    grtc_tfunc_replace_uses(func, &root->results[r], &dispatch->results[r]);
+  }
+  return grt_ok_status();
+}
+
+// Whether |op| needs a kernel of its own.
+static bool grtc_dispatch_is_root(const grtc_block_info_t* info,
+                                  const grtc_tblock_t* block,
+                                  const grtc_top_t* op) {
+  grtc_top_role_t role = grtc_top_kind_role(op->kind);
+  if (role == GRTC_ROLE_C || role == GRTC_ROLE_H) return false;
+  if (op->kind == GRTC_TOP_CONSTANT ||
+      op->kind == GRTC_TOP_OPTIMIZATION_BARRIER) {
+    return false;
+  }
+  if (op->kind == GRTC_TOP_RESHAPE &&
+      grtc_dispatch_is_materialized(info, block, op->operands[0])) {
+    return false;  // a host view
+  }
+  bool used = false, materialized = false;
+  for (uint32_t r = 0; r < op->result_count; ++r) {
+    const grtc_tvalue_t* v = &op->results[r];
+    used |= v->use_count > 0;
+    materialized |= v->id >= info->count ||
+                    info->fuse[v->id] == GRTC_FUSE_MATERIALIZE;
+  }
+  return used && materialized;
+}
+
+static grt_status_t grtc_dispatch_block(grtc_dispatch_t* d, grtc_tfunc_t* func,
+                                        grtc_tblock_t* block) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    if (op->kind == GRTC_TOP_WHILE || op->kind == GRTC_TOP_IF ||
+        op->kind == GRTC_TOP_CASE) {
+      for (uint32_t i = 0; i < op->region_count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_dispatch_block(d, func, op->regions[i]));
+      }
+    }
+  }
+  // optimization_barrier is the identity once values are SSA buffers.
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    if (op->kind != GRTC_TOP_OPTIMIZATION_BARRIER) continue;
+    for (uint32_t r = 0; r < op->result_count && r < op->operand_count; ++r) {
+      grtc_tfunc_replace_uses(func, &op->results[r], op->operands[r]);
+    }
+  }
+  grtc_tfunc_recount_uses(func);
+  grt_arena_reset(&d->scratch);
+  grtc_block_info_t info;
+  GRT_RETURN_IF_ERROR(grtc_block_info_init(d, block, &info));
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    grtc_dispatch_decide(d, &info, block, op);
+  }
+  for (grtc_top_t* op = block->first; op;) {
+    grtc_top_t* next = op->next;
+    if (grtc_dispatch_is_root(&info, block, op)) {
+      GRT_RETURN_IF_ERROR(grtc_dispatch_root(d, func, &info, block, op));
+    }
+    op = next;
+  }
+  grtc_tfunc_remove_dead_ops(func);
+  return grt_ok_status();
+}
+
+grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
+                                const grtc_dispatch_options_t* options,
+                                grtc_kernel_set_t* kernels) {
+  grtc_dispatch_t d;
+  memset(&d, 0, sizeof(d));
+  d.module = module;
+  d.options = options;
+  d.kernels = kernels;
+  d.next_kernel = kernels->count;
+  grt_arena_init(kernels->arena.parent, 0, &d.scratch);
+  grt_arena_init(kernels->arena.parent, 0, &d.kernel_scratch);
+  grt_status_t status = grt_ok_status();
+  for (grtc_tfunc_t* func = module->first_func;
+       func && grt_status_is_ok(status); func = func->next) {
+    grtc_tfunc_recount_uses(func);
+    status = grtc_dispatch_block(&d, func, func->body);
+  }
+  grt_arena_deinit(&d.kernel_scratch);
+  grt_arena_deinit(&d.scratch);
+  return status;
+}

@@ -1,0 +1,427 @@
+// Dispatch formation end to end: tensor IR built by hand, formed into
+// dispatches, and run through the kernel IR reference interpreter against
+// hand-computed results.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "base/status_matchers.h"
+#include "compiler/dispatch/dispatch.h"
+#include "compiler/dispatch/kernel_interp_test_util.h"
+#include "compiler/kernel/printer.h"
+#include "compiler/tensor/test_builder.h"
+
+typedef struct fixture_t {
+  grtc_tb_t tb;
+  grtc_kernel_set_t kernels;
+} fixture_t;
+
+static void fixture_init(fixture_t* f, const grtc_ttype_t* args,
+                         uint32_t arg_count, const grtc_ttype_t* results,
+                         uint32_t result_count) {
+  grtc_tb_init(&f->tb, args, arg_count, results, result_count);
+  grtc_kernel_set_init(grt_allocator_system(), &f->kernels);
+}
+
+static void fixture_deinit(fixture_t* f) {
+  grtc_kernel_set_deinit(&f->kernels);
+  grtc_tb_deinit(&f->tb);
+}
+
+static uint32_t count_ops(const grtc_tblock_t* block, grtc_top_kind_t kind) {
+  uint32_t n = 0;
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    n += op->kind == kind;
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      n += count_ops(op->regions[i], kind);
+    }
+  }
+  return n;
+}
+
+// Verifies the IR, forms dispatches at |level| and runs @main.
+static void form_and_run(fixture_t* f, int level, void* const* args,
+                         void** results) {
+  GRT_EXPECT_OK(grtc_tensor_verify(f->tb.module));
+  grtc_dispatch_options_t options = {level, 0};
+  GRT_EXPECT_OK(grtc_dispatch_form(f->tb.module, &options, &f->kernels));
+  for (const grtc_top_t* op = f->tb.func->body->first; op; op = op->next) {
+    assert_true(op->kind == GRTC_TOP_DISPATCH ||
+                op->kind == GRTC_TOP_CONSTANT ||
+                op->kind == GRTC_TOP_RESHAPE || op->kind == GRTC_TOP_RETURN);
+  }
+  if (getenv("DISPATCH_TEST_PRINT")) {
+    for (uint32_t i = 0; i < f->kernels.count; ++i) {
+      grt_string_builder_t sb;
+      grt_string_builder_init(grt_allocator_system(), &sb);
+      grtc_kernel_print(f->kernels.kernels[i], &sb);
+      fprintf(stderr, "%s\n", grt_string_builder_cstring(&sb));
+      grt_string_builder_deinit(&sb);
+    }
+  }
+  GRT_EXPECT_OK(grtc_kinterp_run_func(f->tb.module, &f->kernels, f->tb.func,
+                                      args, results));
+}
+
+static void expect_floats(const float* got, const float* want, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (fabsf(got[i] - want[i]) > 1e-4f * (1 + fabsf(want[i]))) {
+      fail_msg("element %zu: got %g, want %g", i, got[i], want[i]);
+    }
+  }
+}
+
+static void expect_ints(const int32_t* got, const int32_t* want, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (got[i] != want[i]) {
+      fail_msg("element %zu: got %d, want %d", i, got[i], want[i]);
+    }
+  }
+}
+
+static grtc_top_t* add_reduce(grtc_tb_t* tb, grtc_tvalue_t* input,
+                              grtc_tvalue_t* init, grtc_ttype_t type,
+                              grtc_i64s_t dims, grtc_top_kind_t combiner) {
+  grtc_top_t* op = grtc_tb_op(tb, GRTC_TOP_REDUCE,
+                              (grtc_tvalue_t*[]){input, init}, 2, &type, 1, 1);
+  op->attrs.dims = dims;
+  grtc_ttype_t scalar = grtc_tb_type(type.elem, 0, NULL);
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = grtc_tb_begin_region(tb, op, 0, args, 2);
+  grtc_top_t* c = grtc_tb_op(tb, combiner,
+                             (grtc_tvalue_t*[]){&body->args[0], &body->args[1]},
+                             2, &scalar, 1, 0);
+  OPN(tb, YIELD, R(c));
+  grtc_tb_end_region(tb);
+  return op;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise and structural fusion
+//===----------------------------------------------------------------------===//
+
+// (a + broadcast(b)) * a: one kernel.
+static void test_fused_elementwise_broadcast(void** state) {
+  fixture_t f;
+  grtc_ttype_t types[2] = {TT(F32, 2, 3), TT(F32, 3)};
+  fixture_init(&f, types, 2, &types[0], 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* bc = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 3), grtc_tb_arg(tb, 1));
+  bc->attrs.dims = I64S(tb, 1);
+  grtc_top_t* add = OP(tb, ADD, TT(F32, 2, 3), grtc_tb_arg(tb, 0), R(bc));
+  grtc_top_t* mul = OP(tb, MULTIPLY, TT(F32, 2, 3), R(add), grtc_tb_arg(tb, 0));
+  OPN(tb, RETURN, R(mul));
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {10, 20, 30}, out[6];
+  form_and_run(&f, 2, (void*[]){a, b}, (void*[]){out});
+  float want[6] = {11, 44, 99, 56, 125, 216};
+  expect_floats(out, want, 6);
+  assert_int_equal(f.kernels.count, 1);
+  assert_int_equal(count_ops(f.tb.func->body, GRTC_TOP_DISPATCH), 1);
+  // The DISPATCH reads each input once, in first-use order.
+  const grtc_top_t* dispatch = f.tb.func->body->first;
+  assert_int_equal(dispatch->operand_count, 2);
+  assert_ptr_equal(dispatch->operands[0], grtc_tb_arg(tb, 0));
+  assert_string_equal(f.kernels.kernels[0]->name.data, "main_dispatch_0");
+  fixture_deinit(&f);
+}
+
+// -O0 gives one kernel per op and the same numbers.
+static void test_o0_one_kernel_per_op(void** state) {
+  fixture_t f;
+  grtc_ttype_t types[2] = {TT(F32, 2, 3), TT(F32, 3)};
+  fixture_init(&f, types, 2, &types[0], 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* bc = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 3), grtc_tb_arg(tb, 1));
+  bc->attrs.dims = I64S(tb, 1);
+  grtc_top_t* add = OP(tb, ADD, TT(F32, 2, 3), grtc_tb_arg(tb, 0), R(bc));
+  grtc_top_t* mul = OP(tb, MULTIPLY, TT(F32, 2, 3), R(add), grtc_tb_arg(tb, 0));
+  OPN(tb, RETURN, R(mul));
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {10, 20, 30}, out[6];
+  form_and_run(&f, 0, (void*[]){a, b}, (void*[]){out});
+  float want[6] = {11, 44, 99, 56, 125, 216};
+  expect_floats(out, want, 6);
+  assert_int_equal(f.kernels.count, 3);
+  fixture_deinit(&f);
+}
+
+// transpose, slice with strides, reshape, reverse, iota, convert, compare
+// and select in one kernel.
+static void test_structural_chain(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 3, 4);
+  grtc_ttype_t result = TT(F32, 2, 2);
+  fixture_init(&f, &arg, 1, &result, 1);
+  grtc_tb_t* tb = &f.tb;
+  // t = transpose(a) : 4x3; s = t[0:4:2, 1:3] : 2x2; r = reverse(s, 0)
+  grtc_top_t* t = OP(tb, TRANSPOSE, TT(F32, 4, 3), grtc_tb_arg(tb, 0));
+  t->attrs.dims = I64S(tb, 1, 0);
+  grtc_top_t* s = OP(tb, SLICE, TT(F32, 2, 2), R(t));
+  s->attrs.start = I64S(tb, 0, 1);
+  s->attrs.limit = I64S(tb, 4, 3);
+  s->attrs.strides = I64S(tb, 2, 1);
+  grtc_top_t* r = OP(tb, REVERSE, TT(F32, 2, 2), R(s));
+  r->attrs.dims = I64S(tb, 0);
+  // flat = reshape(r) : 4; back = reshape(flat) : 2x2
+  grtc_top_t* flat = OP(tb, RESHAPE, TT(F32, 4), R(r));
+  grtc_top_t* back = OP(tb, RESHAPE, TT(F32, 2, 2), R(flat));
+  // mask = iota(dim 1) == 1 (as i32); out = select(mask, back, -back)
+  grtc_top_t* iota = OP(tb, IOTA, TT(I32, 2, 2));
+  iota->attrs.dim = 1;
+  grtc_top_t* one = CI(tb, TS(I32), 1);
+  grtc_top_t* one_b = OP(tb, BROADCAST_IN_DIM, TT(I32, 2, 2), R(one));
+  grtc_top_t* mask = OP(tb, COMPARE, TT(I1, 2, 2), R(iota), R(one_b));
+  mask->attrs.compare_direction = GRTC_CMP_EQ;
+  grtc_top_t* neg = OP(tb, NEGATE, TT(F32, 2, 2), R(back));
+  grtc_top_t* sel = OP(tb, SELECT, TT(F32, 2, 2), R(mask), R(back), R(neg));
+  grtc_top_t* conv = OP(tb, CONVERT, TT(I32, 2, 2), R(sel));
+  grtc_top_t* conv2 = OP(tb, CONVERT, TT(F32, 2, 2), R(conv));
+  OPN(tb, RETURN, R(conv2));
+  // a[i][j] = 10 i + j. t[j][i] = a[i][j]. s[p][q] = t[2p][1+q] = a[1+q][2p]
+  // r[p][q] = s[1-p][q] = a[1+q][2-2p].
+  float a[12], out[4];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 4; ++j) a[i * 4 + j] = (float)(10 * i + j);
+  }
+  form_and_run(&f, 2, (void*[]){a}, (void*[]){out});
+  float want[4] = {-12, 22, -10, 20};
+  expect_floats(out, want, 4);
+  assert_int_equal(f.kernels.count, 1);
+  fixture_deinit(&f);
+}
+
+// A value used by two consumers and returned is materialized once; the
+// cheap broadcast feeding both is recomputed in each.
+static void test_multi_use(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 4);
+  grtc_ttype_t results[2] = {TT(F32, 4), TT(F32, 4)};
+  fixture_init(&f, &arg, 1, results, 2);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* two = CF(tb, TS(F32), 2);
+  grtc_top_t* two_b = OP(tb, BROADCAST_IN_DIM, TT(F32, 4), R(two));
+  grtc_top_t* e = OP(tb, EXPONENTIAL, TT(F32, 4), grtc_tb_arg(tb, 0));
+  grtc_top_t* x = OP(tb, MULTIPLY, TT(F32, 4), R(e), R(two_b));
+  grtc_top_t* y = OP(tb, ADD, TT(F32, 4), R(e), R(two_b));
+  grtc_top_t* z = OP(tb, SUBTRACT, TT(F32, 4), R(x), R(y));
+  OPN(tb, RETURN, R(z), R(e));
+  float a[4] = {0, 1, 2, -1}, out0[4], out1[4];
+  form_and_run(&f, 2, (void*[]){a}, (void*[]){out0, out1});
+  float want0[4], want1[4];
+  for (int i = 0; i < 4; ++i) {
+    want1[i] = expf(a[i]);
+    want0[i] = want1[i] * 2 - (want1[i] + 2);
+  }
+  expect_floats(out0, want0, 4);
+  expect_floats(out1, want1, 4);
+  assert_int_equal(f.kernels.count, 2);  // e, then z reading e
+  fixture_deinit(&f);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+// sum over dim 1 of (a * a), and max over dim 0, with fused producers.
+static void test_reduce_sum_and_max(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 2, 3);
+  grtc_ttype_t results[2] = {TT(F32, 2), TT(F32, 3)};
+  fixture_init(&f, &arg, 1, results, 2);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* sq = OP(tb, MULTIPLY, TT(F32, 2, 3), grtc_tb_arg(tb, 0),
+                      grtc_tb_arg(tb, 0));
+  grtc_top_t* zero = CF(tb, TS(F32), 0);
+  grtc_top_t* sum = add_reduce(tb, R(sq), R(zero), TT(F32, 2), I64S(tb, 1),
+                               GRTC_TOP_ADD);
+  grtc_top_t* ninf = CF(tb, TS(F32), -INFINITY);
+  grtc_top_t* max = add_reduce(tb, grtc_tb_arg(tb, 0), R(ninf), TT(F32, 3),
+                               I64S(tb, 0), GRTC_TOP_MAXIMUM);
+  OPN(tb, RETURN, R(sum), R(max));
+  float a[6] = {1, -2, 3, 4, 5, -6}, out0[2], out1[3];
+  form_and_run(&f, 2, (void*[]){a}, (void*[]){out0, out1});
+  float want0[2] = {14, 77}, want1[3] = {4, 5, 3};
+  expect_floats(out0, want0, 2);
+  expect_floats(out1, want1, 3);
+  assert_int_equal(f.kernels.count, 2);
+  fixture_deinit(&f);
+}
+
+// argmax: a 2-operand reduce (value, index) with a compare/select body.
+static void test_reduce_argmax(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 2, 4);
+  grtc_ttype_t results[2] = {TT(F32, 2), TT(I32, 2)};
+  fixture_init(&f, &arg, 1, results, 2);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* iota = OP(tb, IOTA, TT(I32, 2, 4));
+  iota->attrs.dim = 1;
+  grtc_top_t* ninf = CF(tb, TS(F32), -INFINITY);
+  grtc_top_t* zero = CI(tb, TS(I32), 0);
+  grtc_ttype_t rtypes[2] = {TT(F32, 2), TT(I32, 2)};
+  grtc_top_t* op = grtc_tb_op(
+      tb, GRTC_TOP_REDUCE,
+      (grtc_tvalue_t*[]){grtc_tb_arg(tb, 0), R(iota), R(ninf), R(zero)}, 4,
+      rtypes, 2, 1);
+  op->attrs.dims = I64S(tb, 1);
+  grtc_ttype_t bargs[4] = {TS(F32), TS(I32), TS(F32), TS(I32)};
+  grtc_tblock_t* body = grtc_tb_begin_region(tb, op, 0, bargs, 4);
+  // (acc_v, acc_i, v, i): take v when v > acc_v.
+  grtc_top_t* gt = OP(tb, COMPARE, TS(I1), &body->args[2], &body->args[0]);
+  gt->attrs.compare_direction = GRTC_CMP_GT;
+  grtc_top_t* v = OP(tb, SELECT, TS(F32), R(gt), &body->args[2],
+                     &body->args[0]);
+  grtc_top_t* i = OP(tb, SELECT, TS(I32), R(gt), &body->args[3],
+                     &body->args[1]);
+  OPN(tb, YIELD, R(v), R(i));
+  grtc_tb_end_region(tb);
+  OPN(tb, RETURN, &op->results[0], &op->results[1]);
+  float a[8] = {1, 7, 3, 7, -1, -5, -0.5f, -3}, out0[2];
+  int32_t out1[2];
+  form_and_run(&f, 2, (void*[]){a}, (void*[]){out0, out1});
+  float want0[2] = {7, -0.5f};
+  int32_t want1[2] = {1, 2};
+  expect_floats(out0, want0, 2);
+  expect_ints(out1, want1, 2);
+  assert_int_equal(f.kernels.count, 1);
+  fixture_deinit(&f);
+}
+
+static grtc_top_t* add_dot(grtc_tb_t* tb, grtc_tvalue_t* lhs,
+                           grtc_tvalue_t* rhs, grtc_ttype_t type,
+                           grtc_i64s_t lb, grtc_i64s_t rb, grtc_i64s_t lc,
+                           grtc_i64s_t rc) {
+  grtc_top_t* dot = OP(tb, DOT_GENERAL, type, lhs, rhs);
+  dot->attrs.dot.lhs_batch = lb;
+  dot->attrs.dot.rhs_batch = rb;
+  dot->attrs.dot.lhs_contracting = lc;
+  dot->attrs.dot.rhs_contracting = rc;
+  return dot;
+}
+
+// Batched matmul with the MATMUL pattern, and an epilogue (bias + relu)
+// fused into the same kernel.
+static void test_dot_batch_epilogue(void** state) {
+  fixture_t f;
+  grtc_ttype_t args[3] = {TT(F32, 2, 2, 3), TT(F32, 2, 3, 2), TT(F32, 2)};
+  grtc_ttype_t result = TT(F32, 2, 2, 2);
+  fixture_init(&f, args, 3, &result, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* dot = add_dot(tb, grtc_tb_arg(tb, 0), grtc_tb_arg(tb, 1),
+                            TT(F32, 2, 2, 2), I64S(tb, 0), I64S(tb, 0),
+                            I64S(tb, 2), I64S(tb, 1));
+  grtc_top_t* bias = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2, 2),
+                        grtc_tb_arg(tb, 2));
+  bias->attrs.dims = I64S(tb, 2);
+  grtc_top_t* add = OP(tb, ADD, TT(F32, 2, 2, 2), R(dot), R(bias));
+  grtc_top_t* zero = CF(tb, TS(F32), 0);
+  grtc_top_t* zero_b = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2, 2), R(zero));
+  grtc_top_t* relu = OP(tb, MAXIMUM, TT(F32, 2, 2, 2), R(add), R(zero_b));
+  OPN(tb, RETURN, R(relu));
+  float lhs[12], rhs[12], b[2] = {0.5f, -100}, out[8];
+  for (int i = 0; i < 12; ++i) {
+    lhs[i] = (float)(i + 1);
+    rhs[i] = (float)(i % 5) - 1;
+  }
+  form_and_run(&f, 2, (void*[]){lhs, rhs, b}, (void*[]){out});
+  float want[8];
+  for (int bt = 0; bt < 2; ++bt) {
+    for (int m = 0; m < 2; ++m) {
+      for (int n = 0; n < 2; ++n) {
+        float acc = 0;
+        for (int k = 0; k < 3; ++k) {
+          acc += lhs[bt * 6 + m * 3 + k] * rhs[bt * 6 + k * 2 + n];
+        }
+        acc += b[n];
+        want[bt * 4 + m * 2 + n] = acc > 0 ? acc : 0;
+      }
+    }
+  }
+  expect_floats(out, want, 8);
+  assert_int_equal(f.kernels.count, 1);
+  const grtc_kernel_t* k = f.kernels.kernels[0];
+  assert_int_equal(k->pattern, GRTC_KPATTERN_MATMUL);
+  assert_int_equal(k->matmul.m, 2);
+  assert_int_equal(k->matmul.n, 2);
+  assert_int_equal(k->matmul.k, 3);
+  assert_int_equal(k->matmul.lhs_stride_m, 3);
+  assert_int_equal(k->matmul.lhs_stride_k, 1);
+  assert_int_equal(k->matmul.rhs_stride_k, 2);
+  assert_int_equal(k->matmul.rhs_stride_n, 1);
+  assert_int_equal(k->matmul.batch_rank, 1);
+  assert_int_equal(k->matmul.lhs_batch_strides[0], 6);
+  fixture_deinit(&f);
+}
+
+// dot(transpose(a), b): the transpose stays fused as strides.
+static void test_dot_transposed_operand(void** state) {
+  fixture_t f;
+  grtc_ttype_t args[2] = {TT(F32, 3, 2), TT(F32, 3, 4)};
+  grtc_ttype_t result = TT(F32, 2, 4);
+  fixture_init(&f, args, 2, &result, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* t = OP(tb, TRANSPOSE, TT(F32, 2, 3), grtc_tb_arg(tb, 0));
+  t->attrs.dims = I64S(tb, 1, 0);
+  grtc_top_t* dot = add_dot(tb, R(t), grtc_tb_arg(tb, 1), TT(F32, 2, 4),
+                            (grtc_i64s_t){0, NULL}, (grtc_i64s_t){0, NULL},
+                            I64S(tb, 1), I64S(tb, 0));
+  OPN(tb, RETURN, R(dot));
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[12], out[8], want[8];
+  for (int i = 0; i < 12; ++i) b[i] = (float)(i - 4);
+  form_and_run(&f, 2, (void*[]){a, b}, (void*[]){out});
+  for (int m = 0; m < 2; ++m) {
+    for (int n = 0; n < 4; ++n) {
+      float acc = 0;
+      for (int k = 0; k < 3; ++k) acc += a[k * 2 + m] * b[k * 4 + n];
+      want[m * 4 + n] = acc;
+    }
+  }
+  expect_floats(out, want, 8);
+  const grtc_kernel_t* k = f.kernels.kernels[0];
+  assert_int_equal(f.kernels.count, 1);
+  assert_int_equal(k->pattern, GRTC_KPATTERN_MATMUL);
+  assert_int_equal(k->matmul.lhs_stride_m, 1);
+  assert_int_equal(k->matmul.lhs_stride_k, 2);
+  fixture_deinit(&f);
+}
+
+// Large outputs are split into several workgroups (results unchanged).
+static void test_workgroups_split(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 64, 100);
+  fixture_init(&f, &arg, 1, &arg, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* e = OP(tb, NEGATE, TT(F32, 64, 100), grtc_tb_arg(tb, 0));
+  OPN(tb, RETURN, R(e));
+  GRT_EXPECT_OK(grtc_tensor_verify(f.tb.module));
+  grtc_dispatch_options_t options = {2, 1000};
+  GRT_EXPECT_OK(grtc_dispatch_form(f.tb.module, &options, &f.kernels));
+  const grtc_kernel_t* k = f.kernels.kernels[0];
+  assert_int_equal(k->tile[1], 100);
+  assert_int_equal(k->tile[0], 10);
+  assert_int_equal(k->workgroup_count, 7);
+  static float a[6400], out[6400];
+  for (int i = 0; i < 6400; ++i) a[i] = (float)i;
+  GRT_EXPECT_OK(grtc_kinterp_run_func(f.tb.module, &f.kernels, f.tb.func,
+                                      (void*[]){a}, (void*[]){out}));
+  for (int i = 0; i < 6400; ++i) assert_true(out[i] == -a[i]);
+  fixture_deinit(&f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fused_elementwise_broadcast),
+      cmocka_unit_test(test_o0_one_kernel_per_op),
+      cmocka_unit_test(test_structural_chain),
+      cmocka_unit_test(test_multi_use),
+      cmocka_unit_test(test_reduce_sum_and_max),
+      cmocka_unit_test(test_reduce_argmax),
+      cmocka_unit_test(test_dot_batch_epilogue),
+      cmocka_unit_test(test_dot_transposed_operand),
+      cmocka_unit_test(test_workgroups_split),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

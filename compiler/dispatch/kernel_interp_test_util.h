@@ -1,0 +1,26 @@
+// Test-only reference interpreter of the kernel IR: runs a kernel on host
+// arrays so tests check lowered kernels numerically without a backend.
+// Supports f32, f64 and the integer types (i1 as one byte); f16/bf16 are
+// rejected. Workgroups run in order, each visiting its tile's points in
+// row-major order, so tiling mistakes show up as wrong results.
+#ifndef GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_
+#define GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_
+
+#include "base/status.h"
+#include "compiler/kernel/ir.h"
+#include "compiler/tensor/ir.h"
+
+// |buffers[b]| holds binding b's elements (its element type, row-major).
+grt_status_t grtc_kinterp_run(const grtc_kernel_t* kernel,
+                              void* const* buffers) GRT_MUST_USE;
+
+// Runs |func| after dispatch formation (CONSTANT, RESHAPE, DISPATCH and
+// RETURN ops) on host arrays: |args| are its arguments, |results| receive
+// copies of what it returns (caller-sized).
+grt_status_t grtc_kinterp_run_func(const grtc_tmodule_t* module,
+                                   const grtc_kernel_set_t* kernels,
+                                   const grtc_tfunc_t* func,
+                                   void* const* args,
+                                   void** results) GRT_MUST_USE;
+
+#endif  // GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_

@@ -1,0 +1,801 @@
+#include "compiler/dispatch/lower.h"
+
+#include <string.h>
+
+#include "compiler/dispatch/emitter.h"
+
+// What the op-family builders hand to the common tail: the index of the
+// root's result elements and the element values (reductions: POST values).
+typedef struct grtc_lower_results_t {
+  uint32_t index[GRTC_MAX_RANK];
+  uint32_t count;
+  uint32_t values[GRTC_MAX_RANK];
+} grtc_lower_results_t;
+
+static bool grtc_i64s_contains(const grtc_i64s_t* list, int64_t value) {
+  for (uint32_t i = 0; i < list->count; ++i) {
+    if (list->values[i] == value) return true;
+  }
+  return false;
+}
+
+static void grtc_lower_set_parallel(grtc_kernel_t* kernel,
+                                    const int64_t* dims, uint32_t rank) {
+  kernel->parallel_rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) kernel->parallel_dims[d] = dims[d];
+}
+
+static void grtc_lower_parallel_index(grtc_emitter_t* em, uint32_t rank,
+                                      uint32_t* index) {
+  for (uint32_t d = 0; d < rank; ++d) index[d] = grtc_em_pindex(em, d);
+}
+
+// A LOOP-section instruction equal to |inst| (accumulator updates must be
+// LOOP instructions even when the body made them loop-invariant).
+static uint32_t grtc_lower_in_loop(grtc_emitter_t* em, uint32_t inst) {
+  if (grtc_emitter_failed(em)) return 0;
+  if (em->kernel->insts[inst].section == GRTC_KSECTION_LOOP) return inst;
+  // max(x, x) == x for every type (NaN included); RINDEX-free, so it is
+  // added directly rather than through the hoisting builder.
+  grtc_kinst_t k;
+  memset(&k, 0, sizeof(k));
+  k.kind = GRTC_KINST_OP;
+  k.section = GRTC_KSECTION_LOOP;
+  k.type = em->kernel->insts[inst].type;
+  k.op = GRTC_SCALAR_MAX;
+  k.operand_count = 2;
+  k.operands[0] = inst;
+  k.operands[1] = inst;
+  uint32_t out = 0;
+  grtc_emitter_fail(em, grtc_kernel_add_inst(em->set, em->kernel, &k, &out));
+  return out;
+}
+
+static grtc_elem_t grtc_lower_acc_type(grtc_elem_t elem) {
+  return elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16 ? GRTC_ELEM_F32
+                                                         : elem;
+}
+
+// Reduction space of at least one dim: a reduction over nothing runs its
+// body once per point.
+static void grtc_lower_set_reduction(grtc_kernel_t* kernel,
+                                     const int64_t* dims, uint32_t rank) {
+  if (rank == 0) {
+    kernel->reduction_rank = 1;
+    kernel->reduction_dims[0] = 1;
+    return;
+  }
+  kernel->reduction_rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) kernel->reduction_dims[d] = dims[d];
+}
+
+// Accumulators initialized from |inits| (rank-0 values) in PRE.
+static void grtc_lower_accs(grtc_emitter_t* em, grtc_tvalue_t* const* inits,
+                            uint32_t count, uint32_t* out_init_insts) {
+  em->section = GRTC_KSECTION_PRE;
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t init = grtc_em_value(em, inits[k], NULL);
+    out_init_insts[k] = init;
+    uint32_t acc = 0;
+    if (!grtc_emitter_failed(em)) {
+      grtc_emitter_fail(em, grtc_kernel_add_acc(em->set, em->kernel,
+                                                grtc_em_type(em, init), init,
+                                                &acc));
+    }
+  }
+}
+
+// The body of a reduce-like op applied to (ACC..., values...) in LOOP;
+// results are the final ACCs in POST.
+static void grtc_lower_reduce_body(grtc_emitter_t* em, const grtc_top_t* op,
+                                   uint32_t count, const uint32_t* values,
+                                   grtc_lower_results_t* results) {
+  uint32_t args[2 * GRTC_MAX_RANK] = {0};
+  uint32_t updates[GRTC_MAX_RANK] = {0};
+  em->section = GRTC_KSECTION_LOOP;
+  for (uint32_t k = 0; k < count; ++k) {
+    args[k] = grtc_em_acc(em, k);
+    args[count + k] = values[k];
+  }
+  grtc_em_body(em, op->regions[0], args, 2 * count, updates, count);
+  for (uint32_t k = 0; k < count && !grtc_emitter_failed(em); ++k) {
+    em->kernel->accs[k].update = grtc_lower_in_loop(em, updates[k]);
+  }
+  em->section = GRTC_KSECTION_POST;
+  results->count = count;
+  for (uint32_t k = 0; k < count; ++k) {
+    results->values[k] = grtc_em_acc(em, k);
+  }
+}
+
+static grt_status_t grtc_lower_check_count(const grtc_emitter_t* em,
+                                           const grtc_top_t* op,
+                                           uint32_t count) {
+  if (count == 0 || count > GRTC_MAX_RANK || op->region_count != 1) {
+    return grtc_top_error(em->module, op,
+                          "'%s' with %u operands is not supported (1 to %d)",
+                          grtc_top_kind_name(op->kind), count, GRTC_MAX_RANK);
+  }
+  return grt_ok_status();
+}
+
+static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
+                              grtc_lower_results_t* results) {
+  uint32_t count = op->operand_count / 2;
+  grtc_emitter_fail(em, grtc_lower_check_count(em, op, count));
+  if (grtc_emitter_failed(em)) return;
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  const grtc_ttype_t* out = &op->results[0].type;
+  int64_t reduction[GRTC_MAX_RANK];
+  uint32_t reduction_rank = 0;
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    if (grtc_i64s_contains(&op->attrs.dims, d)) {
+      reduction[reduction_rank++] = in->dims[d];
+    }
+  }
+  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
+  grtc_lower_set_reduction(em->kernel, reduction, reduction_rank);
+  uint32_t inits[GRTC_MAX_RANK];
+  grtc_lower_accs(em, op->operands + count, count, inits);
+  uint32_t index[GRTC_MAX_RANK];
+  uint32_t p = 0, r = 0;
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    index[d] = grtc_i64s_contains(&op->attrs.dims, d) ? grtc_em_rindex(em, r++)
+                                                      : grtc_em_pindex(em, p++);
+  }
+  uint32_t values[GRTC_MAX_RANK];
+  em->section = GRTC_KSECTION_LOOP;
+  for (uint32_t k = 0; k < count; ++k) {
+    values[k] = grtc_em_value(em, op->operands[k], index);
+  }
+  grtc_lower_reduce_body(em, op, count, values, results);
+  grtc_lower_parallel_index(em, out->rank, results->index);
+}
+
+static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
+                                     grtc_lower_results_t* results) {
+  uint32_t count = op->operand_count / 2;
+  grtc_emitter_fail(em, grtc_lower_check_count(em, op, count));
+  if (grtc_emitter_failed(em)) return;
+  const grtc_window_t* w = &op->attrs.window;
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  const grtc_ttype_t* out = &op->results[0].type;
+  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
+  grtc_lower_set_reduction(em->kernel, w->dimensions.values, in->rank);
+  uint32_t inits[GRTC_MAX_RANK];
+  grtc_lower_accs(em, op->operands + count, count, inits);
+  em->section = GRTC_KSECTION_LOOP;
+  uint32_t inside = grtc_em_bool(em, true);
+  uint32_t index[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    int64_t base = w->base_dilations.values[d];
+    uint32_t pos = grtc_em_sub(
+        em,
+        grtc_em_add(em,
+                    grtc_em_mul(em, grtc_em_pindex(em, d),
+                                grtc_em_i64(em, w->strides.values[d])),
+                    grtc_em_mul(em, grtc_em_rindex(em, d),
+                                grtc_em_i64(em, w->window_dilations.values[d]))),
+        grtc_em_i64(em, w->padding_low.values[d]));
+    uint32_t q = pos;
+    if (base > 1) {
+      uint32_t rem = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, pos,
+                                grtc_em_i64(em, base), 0);
+      inside = grtc_em_and(
+          em, inside,
+          grtc_em_cmp(em, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED, rem,
+                      grtc_em_i64(em, 0)));
+      q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, pos,
+                     grtc_em_i64(em, base), 0);
+    }
+    inside = grtc_em_and(
+        em, inside, grtc_em_in_range(em, pos, 0, (in->dims[d] - 1) * base + 1));
+    index[d] = grtc_em_clamp(em, q, 0, in->dims[d] - 1);
+  }
+  uint32_t values[GRTC_MAX_RANK];
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t v = grtc_em_value(em, op->operands[k], index);
+    values[k] = grtc_em_select(em, inside, v, inits[k]);
+  }
+  grtc_lower_reduce_body(em, op, count, values, results);
+  grtc_lower_parallel_index(em, out->rank, results->index);
+}
+
+// acc += convert(a) * convert(b), skipped (added 0) where !|inside|.
+static void grtc_lower_multiply_accumulate(grtc_emitter_t* em, uint32_t a,
+                                           uint32_t b, uint32_t inside,
+                                           grtc_lower_results_t* results,
+                                           grtc_elem_t result_elem) {
+  grtc_elem_t acc_type = grtc_lower_acc_type(result_elem);
+  em->section = GRTC_KSECTION_PRE;
+  uint32_t zero = grtc_em_const(em, acc_type, 0, 0);
+  uint32_t acc_index = 0;
+  grtc_emitter_fail(em, grtc_kernel_add_acc(em->set, em->kernel, acc_type,
+                                            zero, &acc_index));
+  em->section = GRTC_KSECTION_LOOP;
+  uint32_t product =
+      grtc_em_op(em, GRTC_SCALAR_MUL, acc_type, grtc_em_convert(em, acc_type, a),
+                 grtc_em_convert(em, acc_type, b), 0);
+  product = grtc_em_select(em, inside, product, zero);
+  uint32_t update = grtc_em_op(em, GRTC_SCALAR_ADD, acc_type,
+                               grtc_em_acc(em, 0), product, 0);
+  if (!grtc_emitter_failed(em)) {
+    em->kernel->accs[0].update = grtc_lower_in_loop(em, update);
+  }
+  em->section = GRTC_KSECTION_POST;
+  results->count = 1;
+  results->values[0] = grtc_em_convert(em, result_elem, grtc_em_acc(em, 0));
+}
+
+static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
+                           grtc_lower_results_t* results) {
+  const grtc_dot_dims_t* dot = &op->attrs.dot;
+  grtc_tvalue_t* lhs = op->operands[0];
+  grtc_tvalue_t* rhs = op->operands[1];
+  const grtc_ttype_t* out = &op->results[0].type;
+  if (out->elem == GRTC_ELEM_I1) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                         "'stablehlo.dot_general' on i1 is "
+                                         "not supported"));
+    return;
+  }
+  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
+  int64_t reduction[GRTC_MAX_RANK];
+  for (uint32_t j = 0; j < dot->lhs_contracting.count; ++j) {
+    reduction[j] = lhs->type.dims[dot->lhs_contracting.values[j]];
+  }
+  grtc_lower_set_reduction(em->kernel, reduction, dot->lhs_contracting.count);
+  uint32_t batch = dot->lhs_batch.count;
+  uint32_t lhs_index[GRTC_MAX_RANK], rhs_index[GRTC_MAX_RANK];
+  uint32_t p = batch;
+  const grtc_ttype_t* types[2] = {&lhs->type, &rhs->type};
+  const grtc_i64s_t* batch_dims[2] = {&dot->lhs_batch, &dot->rhs_batch};
+  const grtc_i64s_t* contracting[2] = {&dot->lhs_contracting,
+                                       &dot->rhs_contracting};
+  uint32_t* indices[2] = {lhs_index, rhs_index};
+  uint32_t free_dims[2] = {0, 0};
+  for (uint32_t side = 0; side < 2; ++side) {
+    for (uint32_t d = 0; d < types[side]->rank; ++d) {
+      uint32_t v = 0;
+      bool found = false;
+      for (uint32_t i = 0; i < batch_dims[side]->count; ++i) {
+        if (batch_dims[side]->values[i] == (int64_t)d) {
+          v = grtc_em_pindex(em, i);
+          found = true;
+        }
+      }
+      for (uint32_t j = 0; j < contracting[side]->count; ++j) {
+        if (contracting[side]->values[j] == (int64_t)d) {
+          v = grtc_em_rindex(em, j);
+          found = true;
+        }
+      }
+      if (!found) {
+        v = grtc_em_pindex(em, p++);
+        ++free_dims[side];
+      }
+      indices[side][d] = v;
+    }
+  }
+  em->section = GRTC_KSECTION_LOOP;
+  uint32_t a = grtc_em_value(em, lhs, lhs_index);
+  uint32_t b = grtc_em_value(em, rhs, rhs_index);
+  grtc_lower_multiply_accumulate(em, a, b, grtc_em_bool(em, true), results,
+                                 out->elem);
+  grtc_lower_parallel_index(em, out->rank, results->index);
+
+  int64_t lhs_strides[GRTC_MAX_RANK], rhs_strides[GRTC_MAX_RANK];
+  grtc_tvalue_t *lhs_source, *rhs_source;
+  if (free_dims[0] != 1 || free_dims[1] != 1 ||
+      dot->lhs_contracting.count != 1 ||
+      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source) ||
+      !grtc_em_strided_source(em, rhs, rhs_strides, &rhs_source)) {
+    return;
+  }
+  grtc_kmatmul_t* mm = &em->kernel->matmul;
+  mm->lhs_binding = grtc_em_input(em, lhs_source);
+  mm->rhs_binding = grtc_em_input(em, rhs_source);
+  mm->batch_rank = batch;
+  for (uint32_t d = 0; d < lhs->type.rank; ++d) {
+    if (grtc_i64s_contains(&dot->lhs_contracting, d)) {
+      mm->k = lhs->type.dims[d];
+      mm->lhs_stride_k = lhs_strides[d];
+    } else if (!grtc_i64s_contains(&dot->lhs_batch, d)) {
+      mm->m = lhs->type.dims[d];
+      mm->lhs_stride_m = lhs_strides[d];
+    }
+  }
+  for (uint32_t d = 0; d < rhs->type.rank; ++d) {
+    if (grtc_i64s_contains(&dot->rhs_contracting, d)) {
+      mm->rhs_stride_k = rhs_strides[d];
+    } else if (!grtc_i64s_contains(&dot->rhs_batch, d)) {
+      mm->n = rhs->type.dims[d];
+      mm->rhs_stride_n = rhs_strides[d];
+    }
+  }
+  for (uint32_t i = 0; i < batch; ++i) {
+    mm->lhs_batch_strides[i] = lhs_strides[dot->lhs_batch.values[i]];
+    mm->rhs_batch_strides[i] = rhs_strides[dot->rhs_batch.values[i]];
+  }
+  mm->lhs_elem = lhs->type.elem;
+  mm->rhs_elem = rhs->type.elem;
+  mm->acc_elem = grtc_lower_acc_type(out->elem);
+  em->kernel->pattern = GRTC_KPATTERN_MATMUL;
+}
+
+static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
+                            grtc_lower_results_t* results) {
+  const grtc_conv_dims_t* c = &op->attrs.conv;
+  grtc_tvalue_t* lhs = op->operands[0];
+  grtc_tvalue_t* rhs = op->operands[1];
+  const grtc_ttype_t* out = &op->results[0].type;
+  uint32_t spatial = c->input_spatial.count;
+  if (spatial + 2 > GRTC_KERNEL_MAX_RANK || out->elem == GRTC_ELEM_I1) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                         "'stablehlo.convolution' with %u "
+                                         "spatial dims of %s is not supported",
+                                         spatial,
+                                         grtc_elem_spelling(out->elem)));
+    return;
+  }
+  int64_t batch_groups = c->batch_group_count;
+  int64_t feature_groups = c->feature_group_count;
+  int64_t in_batch = lhs->type.dims[c->input_batch];
+  int64_t in_features = lhs->type.dims[c->input_feature];
+  int64_t out_features = rhs->type.dims[c->kernel_output_feature];
+  int64_t ci_count = rhs->type.dims[c->kernel_input_feature];
+  // Parallel (n, spatial..., oc) whatever the output layout.
+  int64_t parallel[GRTC_KERNEL_MAX_RANK], reduction[GRTC_KERNEL_MAX_RANK];
+  parallel[0] = out->dims[c->output_batch];
+  for (uint32_t i = 0; i < spatial; ++i) {
+    parallel[1 + i] = out->dims[c->output_spatial.values[i]];
+    reduction[i] = rhs->type.dims[c->kernel_spatial.values[i]];
+  }
+  parallel[spatial + 1] = out->dims[c->output_feature];
+  reduction[spatial] = ci_count;
+  grtc_lower_set_parallel(em->kernel, parallel, spatial + 2);
+  grtc_lower_set_reduction(em->kernel, reduction, spatial + 1);
+
+  uint32_t n = grtc_em_pindex(em, 0);
+  uint32_t oc = grtc_em_pindex(em, spatial + 1);
+  uint32_t ci = grtc_em_rindex(em, spatial);
+  uint32_t lhs_index[GRTC_MAX_RANK], rhs_index[GRTC_MAX_RANK];
+  // Batch groups take consecutive chunks of the batch and of the output
+  // features; feature groups consecutive chunks of the input features and
+  // of the output features (the spec's split/concatenate definition).
+  uint32_t batch = n;
+  if (batch_groups > 1) {
+    uint32_t group = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, oc,
+                                grtc_em_i64(em, out_features / batch_groups),
+                                0);
+    batch = grtc_em_add(
+        em, grtc_em_mul(em, group, grtc_em_i64(em, in_batch / batch_groups)),
+        n);
+  }
+  uint32_t feature = ci;
+  if (feature_groups > 1) {
+    uint32_t group = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, oc,
+                                grtc_em_i64(em, out_features / feature_groups),
+                                0);
+    feature = grtc_em_add(
+        em,
+        grtc_em_mul(em, group, grtc_em_i64(em, in_features / feature_groups)),
+        ci);
+  }
+  lhs_index[c->input_batch] = batch;
+  lhs_index[c->input_feature] = feature;
+  rhs_index[c->kernel_input_feature] = ci;
+  rhs_index[c->kernel_output_feature] = oc;
+  uint32_t inside = grtc_em_bool(em, true);
+  for (uint32_t i = 0; i < spatial; ++i) {
+    int64_t in_size = lhs->type.dims[c->input_spatial.values[i]];
+    int64_t lhs_dilation = c->lhs_dilation.values[i];
+    uint32_t k = grtc_em_rindex(em, i);
+    rhs_index[c->kernel_spatial.values[i]] = k;
+    uint32_t pos = grtc_em_sub(
+        em,
+        grtc_em_add(
+            em,
+            grtc_em_mul(em, grtc_em_pindex(em, 1 + i),
+                        grtc_em_i64(em, c->window_strides.values[i])),
+            grtc_em_mul(em, k, grtc_em_i64(em, c->rhs_dilation.values[i]))),
+        grtc_em_i64(em, c->padding_low.values[i]));
+    uint32_t q = pos;
+    if (lhs_dilation > 1) {
+      uint32_t rem = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, pos,
+                                grtc_em_i64(em, lhs_dilation), 0);
+      inside = grtc_em_and(em, inside,
+                           grtc_em_cmp(em, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED,
+                                       rem, grtc_em_i64(em, 0)));
+      q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, pos,
+                     grtc_em_i64(em, lhs_dilation), 0);
+    }
+    inside = grtc_em_and(
+        em, inside,
+        grtc_em_in_range(em, pos, 0, (in_size - 1) * lhs_dilation + 1));
+    lhs_index[c->input_spatial.values[i]] =
+        grtc_em_clamp(em, q, 0, in_size - 1);
+  }
+  em->section = GRTC_KSECTION_LOOP;
+  uint32_t a = grtc_em_value(em, lhs, lhs_index);
+  uint32_t b = grtc_em_value(em, rhs, rhs_index);
+  grtc_lower_multiply_accumulate(em, a, b, inside, results, out->elem);
+  results->index[c->output_batch] = grtc_em_pindex(em, 0);
+  for (uint32_t i = 0; i < spatial; ++i) {
+    results->index[c->output_spatial.values[i]] = grtc_em_pindex(em, 1 + i);
+  }
+  results->index[c->output_feature] = grtc_em_pindex(em, spatial + 1);
+
+  int64_t lhs_strides[GRTC_MAX_RANK], rhs_strides[GRTC_MAX_RANK];
+  grtc_tvalue_t *lhs_source, *rhs_source;
+  bool unit_lhs_dilation = true;
+  for (uint32_t i = 0; i < spatial; ++i) {
+    unit_lhs_dilation &= c->lhs_dilation.values[i] == 1;
+  }
+  if (spatial != 2 || !unit_lhs_dilation || batch_groups != 1 ||
+      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source) ||
+      !grtc_em_strided_source(em, rhs, rhs_strides, &rhs_source)) {
+    return;
+  }
+  grtc_kconv_t* kc = &em->kernel->conv;
+  kc->input_binding = grtc_em_input(em, lhs_source);
+  kc->filter_binding = grtc_em_input(em, rhs_source);
+  kc->n = in_batch;
+  kc->h = lhs->type.dims[c->input_spatial.values[0]];
+  kc->w = lhs->type.dims[c->input_spatial.values[1]];
+  kc->c = in_features;
+  kc->kh = reduction[0];
+  kc->kw = reduction[1];
+  kc->oc = out_features;
+  kc->oh = parallel[1];
+  kc->ow = parallel[2];
+  kc->stride_h = c->window_strides.values[0];
+  kc->stride_w = c->window_strides.values[1];
+  kc->pad_h = c->padding_low.values[0];
+  kc->pad_w = c->padding_low.values[1];
+  kc->dilation_h = c->rhs_dilation.values[0];
+  kc->dilation_w = c->rhs_dilation.values[1];
+  kc->groups = feature_groups;
+  kc->input_strides[0] = lhs_strides[c->input_batch];
+  kc->input_strides[1] = lhs_strides[c->input_spatial.values[0]];
+  kc->input_strides[2] = lhs_strides[c->input_spatial.values[1]];
+  kc->input_strides[3] = lhs_strides[c->input_feature];
+  kc->filter_strides[0] = rhs_strides[c->kernel_spatial.values[0]];
+  kc->filter_strides[1] = rhs_strides[c->kernel_spatial.values[1]];
+  kc->filter_strides[2] = rhs_strides[c->kernel_input_feature];
+  kc->filter_strides[3] = rhs_strides[c->kernel_output_feature];
+  kc->input_elem = lhs->type.elem;
+  kc->filter_elem = rhs->type.elem;
+  kc->acc_elem = grtc_lower_acc_type(out->elem);
+  em->kernel->pattern = GRTC_KPATTERN_CONV2D;
+}
+
+static void grtc_lower_sort(grtc_emitter_t* em, grtc_top_t* op) {
+  grtc_kernel_t* kernel = em->kernel;
+  const grtc_ttype_t* type = &op->operands[0]->type;
+  kernel->kind = GRTC_KERNEL_SORT;
+  kernel->sort.dimension = (uint32_t)op->attrs.dim;
+  kernel->sort.operand_count = op->operand_count;
+  kernel->sort.rank = type->rank;
+  for (uint32_t d = 0; d < type->rank; ++d) kernel->sort.dims[d] = type->dims[d];
+  // Bindings are the operands in order, repeats included.
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* v = op->operands[i];
+    grtc_emitter_fail(
+        em, grt_arena_vec_push(em->scratch, &em->inputs, &v, sizeof(v)));
+  }
+  uint32_t args[2 * 64] = {0};
+  uint32_t comparator = 0;
+  bool fits = op->operand_count <= 64 && op->region_count == 1;
+  if (fits) {
+    for (uint32_t i = 0; i < 2 * op->operand_count; ++i) {
+      args[i] = grtc_em_arg(em, i, op->operands[i / 2]->type.elem);
+    }
+    grtc_em_body(em, op->regions[0], args, 2 * op->operand_count,
+                 &comparator, 1);
+    if (grtc_emitter_failed(em)) return;
+  }
+  if (!fits || grtc_em_type(em, comparator) != GRTC_ELEM_I1 ||
+      type->rank == 0) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                         "'stablehlo.sort' of %u rank-%u "
+                                         "operands with this comparator is "
+                                         "not supported",
+                                         op->operand_count, type->rank));
+    return;
+  }
+  kernel->sort.comparator = comparator;
+}
+
+// Scatter's in-place update: one serial pass over the updates.
+static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
+                               grtc_tvalue_t* copy) {
+  const grtc_scatter_dims_t* s = &op->attrs.scatter;
+  if (op->operand_count != 3 || op->region_count != 1) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                         "'stablehlo.scatter' with %u inputs "
+                                         "is not supported (1)",
+                                         (op->operand_count - 1) / 2));
+    return;
+  }
+  grtc_tvalue_t* indices = op->operands[1];
+  grtc_tvalue_t* updates = op->operands[2];
+  const grtc_ttype_t* in = &op->results[0].type;
+  grtc_kernel_t* kernel = em->kernel;
+  kernel->serial = true;
+  grtc_lower_set_parallel(kernel, updates->type.dims, updates->type.rank);
+  grtc_em_input(em, copy);  // binding 0, updated in place
+  uint32_t update_index[GRTC_MAX_RANK], scatter_index[GRTC_MAX_RANK];
+  uint32_t window_index[GRTC_MAX_RANK];
+  uint32_t scatter_count = 0, window_count = 0;
+  int64_t window_sizes[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < updates->type.rank; ++d) {
+    update_index[d] = grtc_em_pindex(em, d);
+    if (grtc_i64s_contains(&s->update_window_dims, d)) {
+      window_sizes[window_count] = updates->type.dims[d];
+      window_index[window_count++] = update_index[d];
+    } else {
+      scatter_index[scatter_count++] = update_index[d];
+    }
+  }
+  uint32_t start[GRTC_MAX_RANK], result_index[GRTC_MAX_RANK];
+  int64_t size[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    start[d] = grtc_em_i64(em, 0);
+    size[d] = 1;
+  }
+  bool vector_dim_inside = s->index_vector_dim < (int64_t)indices->type.rank;
+  for (uint32_t k = 0; k < s->scatter_dims_to_operand_dims.count; ++k) {
+    uint32_t indices_index[GRTC_MAX_RANK];
+    uint32_t b = 0;
+    for (uint32_t d = 0; d < indices->type.rank; ++d) {
+      indices_index[d] = (vector_dim_inside && d == s->index_vector_dim)
+                             ? grtc_em_i64(em, k)
+                             : scatter_index[b++];
+    }
+    int64_t od = s->scatter_dims_to_operand_dims.values[k];
+    start[od] = grtc_em_add(
+        em, start[od],
+        grtc_em_convert(em, GRTC_ELEM_I64,
+                        grtc_em_value(em, indices, indices_index)));
+  }
+  for (uint32_t k = 0; k < s->input_batching_dims.count; ++k) {
+    int64_t od = s->input_batching_dims.values[k];
+    int64_t sd = s->scatter_indices_batching_dims.values[k];
+    uint32_t bd = (uint32_t)(vector_dim_inside && sd > s->index_vector_dim
+                                 ? sd - 1
+                                 : sd);
+    start[od] = grtc_em_add(em, start[od], scatter_index[bd]);
+  }
+  uint32_t w = 0;
+  uint32_t inside = grtc_em_bool(em, true);
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    uint32_t offset = grtc_em_i64(em, 0);
+    if (!grtc_i64s_contains(&s->inserted_window_dims, d) &&
+        !grtc_i64s_contains(&s->input_batching_dims, d) && w < window_count) {
+      size[d] = window_sizes[w];
+      offset = window_index[w++];
+    }
+    // The whole window must fit, else the update is skipped (XLA).
+    inside = grtc_em_and(em, inside,
+                         grtc_em_in_range(em, start[d], 0,
+                                          in->dims[d] - size[d] + 1));
+    result_index[d] = grtc_em_clamp(em, grtc_em_add(em, start[d], offset), 0,
+                                    in->dims[d] - 1);
+  }
+  uint32_t args[2] = {0, 0};
+  args[0] = grtc_em_value(em, copy, result_index);
+  args[1] = grtc_em_value(em, updates, update_index);
+  uint32_t value = 0;
+  grtc_em_body(em, op->regions[0], args, 2, &value, 1);
+  grtc_kstore_t store = {0, grtc_em_linear(em, in, result_index), value,
+                         inside};
+  if (!grtc_emitter_failed(em) &&
+      kernel->insts[inside].kind == GRTC_KINST_CONST &&
+      kernel->insts[inside].value.i != 0) {
+    store.predicate = GRTC_KINST_NONE;
+  }
+  if (!grtc_emitter_failed(em)) {
+    grtc_emitter_fail(em, grtc_kernel_add_store(em->set, kernel, &store));
+  }
+}
+
+// Tiles of about |target| points: inner dims whole, outer dims split.
+static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
+  int64_t inner = 1;
+  bool split = false;
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d] : 1;
+    if (split) {
+      kernel->tile[d] = 1;
+    } else if (inner * dim <= target) {
+      kernel->tile[d] = dim;
+      inner *= dim;
+    } else {
+      int64_t tile = target / inner;
+      kernel->tile[d] = tile < 1 ? 1 : tile;
+      split = true;
+    }
+  }
+}
+
+static void grtc_lower_tile(grtc_kernel_t* kernel, int64_t target) {
+  if (kernel->kind == GRTC_KERNEL_SORT || kernel->serial) {
+    for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+      kernel->tile[d] = kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d]
+                                                     : 1;
+    }
+    return;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL) {
+    uint32_t rank = kernel->parallel_rank;
+    for (uint32_t d = 0; d + 2 < rank; ++d) kernel->tile[d] = 1;
+    int64_t m = kernel->parallel_dims[rank - 2];
+    int64_t n = kernel->parallel_dims[rank - 1];
+    kernel->tile[rank - 2] = m > 128 ? 128 : (m > 0 ? m : 1);
+    kernel->tile[rank - 1] = n > 256 ? 256 : (n > 0 ? n : 1);
+    return;
+  }
+  int64_t work = 1;
+  for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
+    work *= kernel->reduction_dims[d] > 0 ? kernel->reduction_dims[d] : 1;
+  }
+  int64_t points = target / work;
+  grtc_lower_tile_outer(kernel, points < 1 ? 1 : points);
+}
+
+// The reduction computed by |root|'s kernel when one is fused into it as
+// the prologue of an elementwise chain.
+static grtc_top_t* grtc_lower_find_prologue(const grtc_lower_context_t* c,
+                                            const grtc_tblock_t* block,
+                                            grtc_top_t* op) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* v = op->operands[i];
+    if (!v->def || v->def->parent != block || v->id >= c->fuse_count) continue;
+    if (c->fuse[v->id] == GRTC_FUSE_EPILOGUE) return v->def;
+    if (c->fuse[v->id] == GRTC_FUSE_INLINE) {
+      grtc_top_t* found = grtc_lower_find_prologue(c, block, v->def);
+      if (found) return found;
+    }
+  }
+  return NULL;
+}
+
+static void grtc_lower_reduction(grtc_emitter_t* em, grtc_top_t* op,
+                                 grtc_lower_results_t* results) {
+  switch (op->kind) {
+    case GRTC_TOP_REDUCE:
+      grtc_lower_reduce(em, op, results);
+      break;
+    case GRTC_TOP_REDUCE_WINDOW:
+      grtc_lower_reduce_window(em, op, results);
+      break;
+    case GRTC_TOP_DOT_GENERAL:
+      grtc_lower_dot(em, op, results);
+      break;
+    case GRTC_TOP_CONVOLUTION:
+      grtc_lower_conv(em, op, results);
+      break;
+    default:
+      grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                           "'%s' is not a reduction",
+                                           grtc_top_kind_name(op->kind)));
+      break;
+  }
+}
+
+grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
+                               const grtc_tblock_t* block, grtc_top_t* root,
+                               grtc_lower_mode_t mode, grtc_tvalue_t* copy,
+                               const char* name, grtc_lowered_t* out) {
+  memset(out, 0, sizeof(*out));
+  grtc_kernel_t* kernel = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_kernel_set_add(context->set, name, 0, &kernel, &out->kernel_index));
+  grtc_emitter_t em;
+  grtc_emitter_init(&em, context->set, kernel, context->module,
+                    context->scratch, block, context->fuse,
+                    context->fuse_count);
+  grtc_lower_results_t results;
+  memset(&results, 0, sizeof(results));
+  uint32_t output_count = 0;
+  const grtc_ttype_t* output_types[GRTC_MAX_RANK];
+  bool stores_done = false;
+  if (mode == GRTC_LOWER_SCATTER_COPY) {
+    const grtc_ttype_t* type = &root->operands[0]->type;
+    grtc_lower_set_parallel(kernel, type->dims, type->rank);
+    grtc_lower_parallel_index(&em, type->rank, results.index);
+    results.count = 1;
+    results.values[0] = grtc_em_value(&em, root->operands[0], results.index);
+    output_types[output_count++] = type;
+  } else if (mode == GRTC_LOWER_SCATTER_UPDATE) {
+    grtc_lower_scatter(&em, root, copy);
+    stores_done = true;
+  } else if (root->kind == GRTC_TOP_SORT) {
+    grtc_lower_sort(&em, root);
+    for (uint32_t r = 0; r < root->result_count && r < GRTC_MAX_RANK; ++r) {
+      output_types[output_count++] = &root->results[r].type;
+    }
+    stores_done = true;
+  } else {
+    if (root->result_count > GRTC_MAX_RANK) {
+      return grtc_top_error(context->module, root,
+                            "'%s' with %u results is not supported",
+                            grtc_top_kind_name(root->kind),
+                            root->result_count);
+    }
+    for (uint32_t r = 0; r < root->result_count; ++r) {
+      output_types[output_count++] = &root->results[r].type;
+    }
+    grtc_top_t* reduction =
+        grtc_top_kind_role(root->kind) == GRTC_ROLE_R
+            ? root
+            : grtc_lower_find_prologue(context, block, root);
+    if (reduction) {
+      grtc_lower_reduction(&em, reduction, &results);
+    } else {
+      const grtc_ttype_t* type = &root->results[0].type;
+      grtc_lower_set_parallel(kernel, type->dims, type->rank);
+      grtc_lower_parallel_index(&em, type->rank, results.index);
+    }
+    if (reduction != root) {
+      if (reduction) {
+        em.section = GRTC_KSECTION_POST;
+        grtc_em_bind(&em, &reduction->results[0], results.values[0]);
+      }
+      results.count = root->result_count;
+      for (uint32_t r = 0; r < root->result_count; ++r) {
+        results.values[r] = grtc_em_op_result(&em, root, r, results.index);
+      }
+    }
+  }
+  if (!stores_done) {
+    for (uint32_t r = 0; r < results.count; ++r) {
+      grtc_kstore_t store = {
+          em.inputs.count + r,
+          grtc_em_linear(&em, output_types[r], results.index),
+          results.values[r], GRTC_KINST_NONE};
+      if (grtc_emitter_failed(&em)) break;
+      grtc_emitter_fail(&em, grtc_kernel_add_store(context->set, kernel,
+                                                   &store));
+    }
+  }
+  if (grtc_emitter_failed(&em)) return em.status;
+
+  // Bindings: inputs, then outputs (a scatter update has none of its own).
+  uint32_t input_count = em.inputs.count;
+  uint32_t binding_count = input_count + output_count;
+  kernel->bindings = grt_arena_alloc_zeroed(
+      &context->set->arena, (binding_count ? binding_count : 1) *
+                                sizeof(grtc_kbinding_t));
+  if (!kernel->bindings) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory lowering a kernel");
+  }
+  kernel->binding_count = binding_count;
+  grtc_tvalue_t** inputs = em.inputs.data;
+  for (uint32_t i = 0; i < input_count; ++i) {
+    kernel->bindings[i].elem = inputs[i]->type.elem;
+    kernel->bindings[i].element_count =
+        grtc_ttype_element_count(&inputs[i]->type);
+    kernel->bindings[i].access = GRTC_KACCESS_READ;
+  }
+  if (mode == GRTC_LOWER_SCATTER_UPDATE) {
+    kernel->bindings[0].access = GRTC_KACCESS_READ_WRITE;
+  }
+  for (uint32_t r = 0; r < output_count; ++r) {
+    grtc_kbinding_t* b = &kernel->bindings[input_count + r];
+    b->elem = output_types[r]->elem;
+    b->element_count = grtc_ttype_element_count(output_types[r]);
+    b->access = GRTC_KACCESS_WRITE;
+  }
+  int64_t target = context->elements_per_workgroup > 0
+                       ? context->elements_per_workgroup
+                       : 65536;
+  grtc_lower_tile(kernel, target);
+  GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(kernel));
+  out->kernel = kernel;
+  out->input_count = input_count;
+  out->inputs = inputs;
+  return grt_ok_status();
+}
