@@ -2,8 +2,10 @@
 # `make run`: assembles every samples/vm/*.mlir with the freshly built
 # grt-compile, prints what grt-dump sees in it, and calls its functions with
 # grt-run, checking each result; then adds two tensors with grt-run on both
-# CPU drivers and runs the embedding sample (samples/simple_embedding). Any failing step stops the script with a
-# message naming it and a nonzero status.
+# CPU drivers and runs the embedding sample (samples/simple_embedding); then
+# compiles the MLP sample (samples/mlp) and runs it with its input, printing
+# the result and whether it matches expected.npy. Any failing step stops the
+# script with a message naming it and a nonzero status.
 #
 #   scripts/run-sample.sh BUILD_DIR
 set -euo pipefail
@@ -61,4 +63,21 @@ if [ -f "$add_module" ]; then
   echo "== simple_embedding"
   "$bin/simple_embedding" "$add_module" || die "simple_embedding"
 fi
+# The MLP sample (samples/mlp): StableHLO as JAX exports it, compiled by
+# grt-compile and run on the default CPU device against numpy's result.
+mlp="$root/samples/mlp"
+known=$(sed -n 's/^mlp //p' "$root/samples/known_failures.txt")
+if [ -n "$known" ]; then
+  echo "== samples/mlp SKIPPED: listed in samples/known_failures.txt: $known"
+  echo "== all samples ran except samples/mlp"
+  exit 0
+fi
+echo "== grt-compile samples/mlp/mlp.mlir"
+"$bin/grt-compile" "$mlp/mlp.mlir" -o "$out/mlp.vmfb" ||
+  die "grt-compile samples/mlp/mlp.mlir"
+echo "== grt-run --module=mlp.vmfb --function=main --input=@input.npy" \
+     "--expected_output=@expected.npy"
+"$bin/grt-run" --module="$out/mlp.vmfb" --function=main \
+  --input=@"$mlp/input.npy" --expected_output=@"$mlp/expected.npy" ||
+  die "samples/mlp: the result does not match samples/mlp/expected.npy"
 echo "== all samples ran"

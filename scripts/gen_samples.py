@@ -1,0 +1,255 @@
+#!/usr/bin/python3
+"""Writes the model samples: samples/mlp and samples/cnn.
+
+Each folder gets the model as JAX exports it (<name>.mlir: module @jit_<name>
+with a public @main, weights as dense constants, large ones as hex blobs,
+loc(...) with #loc aliases), an input (input.npy) and the output numpy
+computes for it in float64 (expected.npy, stored as float32). Run by hand
+after changing it; its output is committed:
+
+    /usr/bin/python3 scripts/gen_samples.py
+
+Deterministic: fixed seeds, nothing from the clock or the environment.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_mlir import dense, dense_hex, tensor_type  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SCRIPT = "scripts/gen_samples.py"
+
+
+class Program:
+    """The body of a JAX-exported @main: %cst constants first (JAX names
+    them %cst, %cst_0, ...), then numbered ops, each with a loc alias."""
+
+    def __init__(self, name):
+        self.name = name
+        self.consts = []
+        self.ops = []
+        self.locs = []  # (alias number, text)
+        self.next = 0
+        self.next_cst = 0
+        self.loc_of = {}
+
+    def loc(self, what):
+        if what not in self.loc_of:
+            number = len(self.locs) + 3
+            self.locs.append((number, 'loc("jit(%s)/jit(main)/%s"(#loc2))'
+                              % (self.name, what)))
+            self.loc_of[what] = number
+        return "loc(#loc%d)" % self.loc_of[what]
+
+    def const(self, arr, hex_blob=None):
+        arr = np.asarray(arr, dtype=np.float32)
+        name = "%cst" if self.next_cst == 0 else "%%cst_%d" % (self.next_cst - 1)
+        self.next_cst += 1
+        if hex_blob is None:
+            hex_blob = arr.size > 16
+        value = dense_hex(arr, "f32") if hex_blob else dense(arr, "f32")
+        self.consts.append("    %s = stablehlo.constant %s : %s loc(#loc)"
+                           % (name, value, tensor_type(arr.shape, "f32")))
+        return name
+
+    def op(self, text, what):
+        name = "%%%d" % self.next
+        self.next += 1
+        self.ops.append("    %s = %s %s" % (name, text, self.loc(what)))
+        return name
+
+    def text(self, doc, arg_shape, result_shape, result):
+        arg_t = tensor_type(arg_shape, "f32")
+        res_t = tensor_type(result_shape, "f32")
+        lines = ["// " + d if d else "//" for d in doc.split("\n")]
+        lines.append("module @jit_%s attributes {mhlo.num_partitions = 1 : i32, "
+                     "mhlo.num_replicas = 1 : i32} {" % self.name)
+        lines.append('  func.func public @main(%%arg0: %s {mhlo.layout_mode = '
+                     '"default"} loc("x")) -> (%s {jax.result_info = "", '
+                     'mhlo.layout_mode = "default"}) {' % (arg_t, res_t))
+        lines += self.consts + self.ops
+        lines.append("    return %s : %s loc(#loc)" % (result, res_t))
+        lines.append("  } loc(#loc)")
+        lines.append("} loc(#loc)")
+        lines.append("#loc = loc(unknown)")
+        lines.append('#loc1 = loc("%s":1:0)' % SCRIPT)
+        lines.append('#loc2 = loc("%s"(#loc1))' % self.name)
+        lines += ["#loc%d = %s" % (n, text) for n, text in self.locs]
+        return "\n".join(lines) + "\n"
+
+
+def dense_layer(p, x, x_shape, w, b, name):
+    """x @ w + b, as jnp exports it: dot_general, broadcast bias, add."""
+    n = w.shape[1]
+    wv, bv = p.const(w), p.const(b)
+    out_shape = (x_shape[0], n)
+    out_t = tensor_type(out_shape, "f32")
+    y = p.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0], "
+             "precision = [DEFAULT, DEFAULT] : (%s, %s) -> %s"
+             % (x, wv, tensor_type(x_shape, "f32"), tensor_type(w.shape, "f32"),
+                out_t), "%s/dot_general" % name)
+    bb = p.op("stablehlo.broadcast_in_dim %s, dims = [1] : (%s) -> %s"
+              % (bv, tensor_type(b.shape, "f32"), out_t), "%s/add" % name)
+    return p.op("stablehlo.add %s, %s : %s" % (y, bb, out_t), "%s/add" % name), out_shape
+
+
+def relu(p, x, shape, name):
+    t = tensor_type(shape, "f32")
+    zero = p.const(np.float32(0.0), hex_blob=False)
+    z = p.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> %s"
+             % (zero, t), "%s/max" % name)
+    return p.op("stablehlo.maximum %s, %s : %s" % (x, z, t), "%s/max" % name)
+
+
+def softmax(p, x, shape):
+    """jax.nn.softmax over the last axis of a (1, n) tensor."""
+    t = tensor_type(shape, "f32")
+    rows = tensor_type(shape[:1], "f32")
+    keep = tensor_type((shape[0], 1), "f32")
+    ninf = p.const(np.float32(-np.inf), hex_blob=False)
+    m = p.op("stablehlo.reduce(%s init: %s) applies stablehlo.maximum across "
+             "dimensions = [1] : (%s, tensor<f32>) -> %s" % (x, ninf, t, rows),
+             "softmax/reduce_max")
+    mk = p.op("stablehlo.broadcast_in_dim %s, dims = [0] : (%s) -> %s"
+              % (m, rows, keep), "softmax/broadcast_in_dim")
+    mb = p.op("stablehlo.broadcast_in_dim %s, dims = [0, 1] : (%s) -> %s"
+              % (mk, keep, t), "softmax/sub")
+    d = p.op("stablehlo.subtract %s, %s : %s" % (x, mb, t), "softmax/sub")
+    e = p.op("stablehlo.exponential %s : %s" % (d, t), "softmax/exp")
+    zero = p.const(np.float32(0.0), hex_blob=False)
+    s = p.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [1] : (%s, tensor<f32>) -> %s" % (e, zero, t, rows),
+             "softmax/reduce_sum")
+    sk = p.op("stablehlo.broadcast_in_dim %s, dims = [0] : (%s) -> %s"
+              % (s, rows, keep), "softmax/broadcast_in_dim")
+    sb = p.op("stablehlo.broadcast_in_dim %s, dims = [0, 1] : (%s) -> %s"
+              % (sk, keep, t), "softmax/div")
+    return p.op("stablehlo.divide %s, %s : %s" % (e, sb, t), "softmax/div")
+
+
+def he(rng, shape, fan_in):
+    return (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+
+
+def write(folder, model, x, expected):
+    os.makedirs(folder, exist_ok=True)
+    name = os.path.basename(folder)
+    with open(os.path.join(folder, name + ".mlir"), "w") as out:
+        out.write(model)
+    np.save(os.path.join(folder, "input.npy"), x.astype(np.float32))
+    np.save(os.path.join(folder, "expected.npy"), expected.astype(np.float32))
+    print(os.path.relpath(folder))
+
+
+def gen_mlp():
+    rng = np.random.default_rng(2024)
+    w1, b1 = he(rng, (64, 32), 64), (rng.standard_normal(32) * 0.1).astype(np.float32)
+    w2, b2 = he(rng, (32, 10), 32), (rng.standard_normal(10) * 0.1).astype(np.float32)
+    x = rng.standard_normal((1, 64)).astype(np.float32)
+
+    p = Program("mlp")
+    h, shape = dense_layer(p, "%arg0", (1, 64), w1, b1, "dense1")
+    h = relu(p, h, shape, "relu")
+    logits, shape = dense_layer(p, h, shape, w2, b2, "dense2")
+    y = softmax(p, logits, shape)
+    model = p.text(
+        "A two-layer perceptron, 64 -> 32 (relu) -> 10 (softmax), as\n"
+        "jax.jit(mlp).lower(x).as_text() prints it with the weights closed\n"
+        "over as constants. Generated by scripts/gen_samples.py; do not edit.",
+        (1, 64), shape, y)
+
+    h = np.maximum(x.astype(np.float64) @ w1 + b1, 0)
+    logits = h @ w2 + b2
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    write(os.path.join(ROOT, "samples", "mlp"), model, x, e / e.sum(axis=1, keepdims=True))
+
+
+def conv_same(x, w, b):
+    """NHWC x HWIO, stride 1, SAME padding, plus bias, in float64."""
+    kh, kw = w.shape[:2]
+    xp = np.pad(x, [(0, 0), (kh // 2, kh // 2), (kw // 2, kw // 2), (0, 0)])
+    out = np.zeros(x.shape[:3] + (w.shape[3],))
+    for i in range(x.shape[1]):
+        for j in range(x.shape[2]):
+            out[:, i, j, :] = np.tensordot(xp[:, i:i + kh, j:j + kw, :], w,
+                                           axes=([1, 2, 3], [0, 1, 2]))
+    return out + b
+
+
+def gen_cnn():
+    rng = np.random.default_rng(2025)
+    k1, c1 = he(rng, (3, 3, 1, 8), 9), (rng.standard_normal(8) * 0.1).astype(np.float32)
+    k2, c2 = he(rng, (3, 3, 8, 16), 72), (rng.standard_normal(16) * 0.1).astype(np.float32)
+    w3, b3 = he(rng, (16, 10), 16), (rng.standard_normal(10) * 0.1).astype(np.float32)
+    x = rng.standard_normal((1, 16, 16, 1)).astype(np.float32)
+
+    p = Program("cnn")
+
+    def conv(inp, in_shape, k, c, name):
+        out_shape = in_shape[:3] + (k.shape[3],)
+        t_out = tensor_type(out_shape, "f32")
+        kv, cv = p.const(k), p.const(c)
+        y = p.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
+                 "[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
+                 "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+                 "(%s, %s) -> %s" % (inp, kv, tensor_type(in_shape, "f32"),
+                                     tensor_type(k.shape, "f32"), t_out),
+                 "%s/conv_general_dilated" % name)
+        cb = p.op("stablehlo.broadcast_in_dim %s, dims = [3] : (%s) -> %s"
+                  % (cv, tensor_type(c.shape, "f32"), t_out), "%s/add" % name)
+        y = p.op("stablehlo.add %s, %s : %s" % (y, cb, t_out), "%s/add" % name)
+        return relu(p, y, out_shape, "%s/relu" % name), out_shape
+
+    h, shape = conv("%arg0", (1, 16, 16, 1), k1, c1, "conv1")
+    pooled = (1, 8, 8, 8)
+    ninf = p.const(np.float32(-np.inf), hex_blob=False)
+    p.ops.append(
+        '    %%%d = "stablehlo.reduce_window"(%s, %s) <{window_dimensions = '
+        'array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n'
+        '    ^bb0(%%arg1: tensor<f32> loc(unknown), %%arg2: tensor<f32> '
+        'loc(unknown)):\n'
+        '      %%%d = stablehlo.maximum %%arg1, %%arg2 : tensor<f32> %s\n'
+        '      stablehlo.return %%%d : tensor<f32> %s\n'
+        '    }) : (%s, tensor<f32>) -> %s %s'
+        % (p.next, h, ninf, p.next + 1, p.loc("max_pool/max"), p.next + 1,
+           p.loc("max_pool/max"), tensor_type(shape, "f32"),
+           tensor_type(pooled, "f32"), p.loc("max_pool/reduce_window_max")))
+    h = "%%%d" % p.next
+    p.next += 2
+    h, shape = conv(h, pooled, k2, c2, "conv2")
+    # jnp.mean(h, axis=(1, 2)): a sum, then a divide by 64.
+    zero = p.const(np.float32(0.0), hex_blob=False)
+    s = p.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [1, 2] : (%s, tensor<f32>) -> tensor<1x16xf32>"
+             % (h, zero, tensor_type(shape, "f32")), "mean/reduce_sum")
+    count = p.const(np.float32(64.0), hex_blob=False)
+    cb = p.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> "
+              "tensor<1x16xf32>" % count, "mean/div")
+    m = p.op("stablehlo.divide %s, %s : tensor<1x16xf32>" % (s, cb), "mean/div")
+    logits, out_shape = dense_layer(p, m, (1, 16), w3, b3, "dense")
+    model = p.text(
+        "A small convolutional network on a 16x16 one-channel image (NHWC,\n"
+        "HWIO kernels): conv 3x3x8 + relu, 2x2 max pool (reduce_window),\n"
+        "conv 3x3x16 + relu, global mean, dense 16 -> 10 logits. As\n"
+        "jax.jit(cnn).lower(x).as_text() prints it with the weights closed\n"
+        "over as constants. Generated by scripts/gen_samples.py; do not edit.",
+        (1, 16, 16, 1), out_shape, logits)
+
+    a = np.maximum(conv_same(x.astype(np.float64), k1, c1), 0)
+    a = a.reshape(1, 8, 2, 8, 2, 8).max(axis=(2, 4))
+    a = np.maximum(conv_same(a, k2, c2), 0)
+    logits = a.mean(axis=(1, 2)) @ w3 + b3
+    write(os.path.join(ROOT, "samples", "cnn"), model, x, logits)
+
+
+def main():
+    gen_mlp()
+    gen_cnn()
+
+
+if __name__ == "__main__":
+    main()
