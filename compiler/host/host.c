@@ -15,6 +15,8 @@
 #define GRTC_HOST_MEMORY_DEVICE_LOCAL 1
 #define GRTC_HOST_USAGE_DEFAULT 7  // transfer | dispatch storage
 #define GRTC_HOST_ONE_SHOT 0
+#define GRTC_HOST_REUSABLE 1
+#define GRTC_HOST_NO_SLOT UINT32_MAX
 
 // X(elem, HAL numerical kind): element type = (kind << 24) | bits.
 #define GRTC_HOST_ELEMENT_KIND_LIST(X) \
@@ -59,6 +61,9 @@ static const char* const grtc_host_imports[] = {
     "vm.import private @hal.device.allocator(%device : !hal.device) -> !hal.allocator",
     "vm.import private @hal.device.queue.execute(%device : !hal.device, %wait : !hal.fence, "
     "%signal : !hal.fence, %command_buffers : !hal.command_buffer ...)",
+    "vm.import private @hal.device.queue.execute.indirect(%device : !hal.device, "
+    "%wait : !hal.fence, %signal : !hal.fence, %cb : !hal.command_buffer, "
+    "%binding_table : tuple<!hal.buffer, i64, i64> ...)",
     "vm.import private @hal.devices.get(%index : i32) -> !hal.device",
     "vm.import private @hal.executable.lookup(%device : !hal.device, %module : !vm.buffer) "
     "-> !hal.executable",
@@ -76,12 +81,15 @@ static const char* const grtc_host_imports[] = {
 #define GRTC_HOST_CONST_CAPACITY 256
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 
-// Where a value's bytes are for a binding: |ref| names the !hal.buffer.
+// Where a value's bytes are for a binding: |ref| names the !hal.buffer
+// (a null ref when the bytes are binding-table slot |slot| of a reusable
+// recording; |offset| is then relative to the slot's range).
 typedef struct grtc_host_place_t {
   const char* ref;
   int64_t offset;
   int64_t size;
   uint32_t base;  // root value id, or GRTC_HOST_NO_BASE for the arena
+  uint32_t slot;
 } grtc_host_place_t;
 
 // A byte range touched since the last barrier.
@@ -119,6 +127,15 @@ typedef struct grtc_host_emitter_t {
   uint32_t range_count;
   uint32_t range_capacity;
   uint32_t max_argument_count;
+  const grtc_host_options_t* options;
+  // Reusable recording of a straight-line function: every argument, the
+  // arena and every result allocation is a binding-table slot, so one
+  // recording serves every call.
+  bool reusable;
+  uint32_t* slots;  // per root value id, or GRTC_HOST_NO_SLOT
+  uint32_t slot_count;
+  uint32_t arena_slot;
+  uint32_t function_index;
 } grtc_host_emitter_t;
 
 //===----------------------------------------------------------------------===//
@@ -245,11 +262,18 @@ static const grtc_value_storage_t* grtc_host_storage(grtc_host_emitter_t* e,
 
 static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   const grtc_value_storage_t* s = grtc_host_storage(e, value);
-  grtc_host_place_t place = {e->names[s->root->id], 0, s->size, s->root->id};
+  grtc_host_place_t place = {e->names[s->root->id], 0, s->size, s->root->id, 0};
   if (s->kind == GRTC_STORAGE_ARENA) {
     place.ref = "%arena";
     place.offset = s->offset;
     place.base = GRTC_HOST_NO_BASE;
+  }
+  if (e->reusable && e->recording) {
+    uint32_t slot = s->kind == GRTC_STORAGE_ARENA ? e->arena_slot : e->slots[s->root->id];
+    if (slot != GRTC_HOST_NO_SLOT) {
+      place.ref = "%indirect";
+      place.slot = slot;
+    }
   }
   return place;
 }
@@ -299,7 +323,8 @@ static void grtc_host_begin_recording(grtc_host_emitter_t* e) {
   grtc_host_line(e,
                  "%s = vm.call @hal.command_buffer.create(%%device, %s, %s) : "
                  "(!hal.device, i32, i32) -> !hal.command_buffer",
-                 e->cb, grtc_host_i32(e, GRTC_HOST_ONE_SHOT), grtc_host_i32(e, 0));
+                 e->cb, grtc_host_i32(e, e->reusable ? GRTC_HOST_REUSABLE : GRTC_HOST_ONE_SHOT),
+                 grtc_host_i32(e, e->reusable ? e->slot_count : 0));
   grtc_host_line(e, "vm.call @hal.command_buffer.begin(%s) : (!hal.command_buffer) -> ()", e->cb);
   e->recording = true;
   e->range_count = 0;
@@ -389,7 +414,7 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   // Results with allocations of their own.
   for (uint32_t r = 0; r < op->result_count; ++r) {
     const grtc_value_storage_t* s = grtc_host_storage(e, &op->results[r]);
-    if (s->root == &op->results[r] && s->kind == GRTC_STORAGE_OWN) {
+    if (s->root == &op->results[r] && s->kind == GRTC_STORAGE_OWN && !e->reusable) {
       grtc_host_allocate(e, e->names[op->results[r].id], s->size);
     }
   }
@@ -405,7 +430,7 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     grtc_host_line(e,
                    "vm.call @hal.command_buffer.copy_buffer(%s, %s, %s, %s, %s, %s, %s, %s) : "
                    "(!hal.command_buffer, i32, i32, !hal.buffer, i64, !hal.buffer, i64, i64) -> ()",
-                   e->cb, grtc_host_i32(e, 0), grtc_host_i32(e, 0), source.ref,
+                   e->cb, grtc_host_i32(e, source.slot), grtc_host_i32(e, target.slot), source.ref,
                    grtc_host_i64(e, source.offset), target.ref, grtc_host_i64(e, target.offset),
                    grtc_host_i64(e, target.size));
   }
@@ -427,7 +452,7 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
         grtc_host_place(e, tied && b == op->attrs.tied_operand ? &op->results[0] : value);
     ranges[n++] = grtc_host_range(&place, writes);
     grt_string_builder_appendf(&bindings, "%s(%s, %s, %s, %s)", n > 1 ? ", " : "",
-                               grtc_host_i32(e, 0), place.ref, grtc_host_i64(e, place.offset),
+                               grtc_host_i32(e, place.slot), place.ref, grtc_host_i64(e, place.offset),
                                grtc_host_i64(e, place.size));
   }
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
@@ -810,6 +835,118 @@ static void grtc_host_reset_function(grtc_host_emitter_t* e) {
   e->range_count = 0;
 }
 
+// Straight-line functions (no calls, control flow or checks) with work to
+// do record their command buffer once.
+static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
+  bool dispatches = false;
+  for (const grtc_top_t* op = func->body->first; op; op = op->next) {
+    switch (op->kind) {
+      case GRTC_TOP_DISPATCH:
+        dispatches = true;
+        break;
+      case GRTC_TOP_CONSTANT:
+      case GRTC_TOP_RESHAPE:
+      case GRTC_TOP_RETURN:
+        break;
+      default:
+        return false;
+    }
+  }
+  return dispatches;
+}
+
+//   %cached = global @__cb_N; cond_br nz(%cached), ^run(%cached), ^record
+// ^record: create reusable (slots: arguments, arena, results), record the
+//          dispatches against slots, end, store @__cb_N, br ^run(%new)
+// ^run(%cb): allocate the arena and the results, execute.indirect with
+//          the binding table, wait, return.
+static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  e->reusable = true;
+  for (uint32_t id = 0; id < e->plan.value_capacity; ++id) e->slots[id] = GRTC_HOST_NO_SLOT;
+  e->slot_count = 0;
+  for (uint32_t i = 0; i < func->body->arg_count; ++i) e->slots[func->body->args[i].id] = e->slot_count++;
+  e->arena_slot = e->plan.transient_bytes > 0 ? e->slot_count++ : GRTC_HOST_NO_SLOT;
+  for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
+    const grtc_value_storage_t* s = e->plan.planned[id] ? &e->plan.storage[id] : NULL;
+    if (s && s->root->id == id && s->kind == GRTC_STORAGE_OWN) e->slots[id] = e->slot_count++;
+  }
+  grt_string_builder_appendf(e->out, "  vm.global.ref private mutable @__cb_%u : !hal.command_buffer\n",
+                             e->function_index);
+  uint32_t run = e->next_block++, record = e->next_block++;
+  char cached[GRTC_HOST_NAME_CAPACITY], have[GRTC_HOST_NAME_CAPACITY];
+  grtc_host_temp(e, cached);
+  grtc_host_temp(e, have);
+  grtc_host_line(e, "%s = vm.global.load.ref @__cb_%u : !hal.command_buffer", cached,
+                 e->function_index);
+  grtc_host_line(e, "%s = vm.cmp.nz.ref %s : !hal.command_buffer", have, cached);
+  grtc_host_line(e, "vm.cond_br %s, ^bb%u(%s : !hal.command_buffer), ^bb%u", have, run, cached,
+                 record);
+  grtc_host_block_header(e, record, NULL, 0);
+  grtc_host_line(e, "%%indirect = vm.const.ref.zero : !hal.buffer");
+  grtc_host_begin_recording(e);
+  const grtc_top_t* ret = NULL;
+  for (const grtc_top_t* op = func->body->first; op; op = op->next) {
+    if (op->kind == GRTC_TOP_RETURN) {
+      ret = op;
+      continue;
+    }
+    GRT_RETURN_IF_ERROR(grtc_host_emit_op(e, op));
+  }
+  grtc_host_set_location(e, ret->location, ret->line, ret->column);
+  grtc_host_line(e, "vm.call @hal.command_buffer.end(%s) : (!hal.command_buffer) -> ()", e->cb);
+  grtc_host_line(e, "vm.global.store.ref %s, @__cb_%u : !hal.command_buffer", e->cb,
+                 e->function_index);
+  grtc_host_line(e, "vm.br ^bb%u(%s : !hal.command_buffer)", run, e->cb);
+  e->recording = false;
+  grt_string_builder_appendf(&e->body, "  ^bb%u(%%recorded : !hal.command_buffer):\n", run);
+
+  // The run block: what the recording's slots name this call.
+  if (e->arena_slot != GRTC_HOST_NO_SLOT) grtc_host_allocate(e, "%arena", e->plan.transient_bytes);
+  grt_string_builder_t table;
+  grt_string_builder_init(e->allocator, &table);
+  for (uint32_t slot = 0; slot < e->slot_count; ++slot) {
+    const char* ref = "%arena";
+    int64_t size = e->plan.transient_bytes;
+    for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
+      if (e->slots[id] != slot) continue;
+      ref = e->names[id];
+      size = e->plan.storage[id].size;
+      if (e->plan.storage[id].kind == GRTC_STORAGE_OWN) grtc_host_allocate(e, ref, size);
+      break;
+    }
+    grt_string_builder_appendf(&table, "%s(%s, %s, %s)", slot ? ", " : "", ref,
+                               grtc_host_i64(e, 0), grtc_host_i64(e, size));
+  }
+  // Constants returned as they are: loaded again here (the loads in the
+  // recording block do not dominate this one).
+  for (uint32_t i = 0; i < ret->operand_count; ++i) {
+    const grtc_tvalue_t* root = grtc_host_storage(e, ret->operands[i])->root;
+    if (root->def && root->def->kind == GRTC_TOP_CONSTANT) {
+      grtc_host_temp(e, e->names[root->id]);
+      grtc_host_line(e, "%s = vm.global.load.ref @__constant_%u : !hal.buffer", e->names[root->id],
+                     root->id);
+    }
+  }
+  char null_fence[GRTC_HOST_NAME_CAPACITY], fence[GRTC_HOST_NAME_CAPACITY],
+      reached[GRTC_HOST_NAME_CAPACITY];
+  grtc_host_temp(e, null_fence);
+  grtc_host_temp(e, fence);
+  grtc_host_temp(e, reached);
+  grtc_host_line(e, "%s = vm.const.ref.zero : !hal.fence", null_fence);
+  grtc_host_line(e, "%s = vm.call @hal.fence.create(%%device) : (!hal.device) -> !hal.fence", fence);
+  grtc_host_line(e,
+                 "vm.call.variadic @hal.device.queue.execute.indirect(%%device, %s, %s, %%recorded, "
+                 "[%s]) : (!hal.device, !hal.fence, !hal.fence, !hal.command_buffer, "
+                 "tuple<!hal.buffer, i64, i64> ...) -> ()",
+                 null_fence, fence, grt_string_builder_cstring(&table));
+  grtc_host_line(e, "%s = vm.call.variadic @hal.fence.await(%s, [%s]) : (i32, !hal.fence ...) -> i32",
+                 reached, grtc_host_i32(e, -1), fence);
+  grt_status_t status = grt_string_builder_status(&table);
+  grt_string_builder_deinit(&table);
+  GRT_RETURN_IF_ERROR(status);
+  return grtc_host_emit_return(e, ret);
+}
+
 // @<name>$buffers(%v.. : !hal.buffer) -> (!hal.buffer, ...)
 static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
                                                    const grtc_tfunc_t* func) {
@@ -818,12 +955,19 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
   GRT_RETURN_IF_ERROR(grtc_memory_plan_build(e->module, func, e->allocator, &e->plan));
   grtc_host_name_values(e);
   grtc_host_set_location(e, func->location, func->line, func->column);
-  if (e->plan.transient_bytes > 0) grtc_host_allocate(e, "%arena", e->plan.transient_bytes);
-  grt_status_t status = grtc_host_emit_block(e, func->body);
-  if (grt_status_is_ok(status) && !grtc_host_terminator(func->body)) {
+  grt_status_t status = grt_ok_status();
+  if (!grtc_host_terminator(func->body) || grtc_host_terminator(func->body)->kind != GRTC_TOP_RETURN) {
     status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "function '%.*s' does not end in a return",
                              GRT_SV_ARG(func->name));
+  } else if (grtc_host_is_straight_line(func) &&
+             !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT))) {
+    status = grtc_host_emit_reusable_body(e, func);
+  } else {
+    if (e->plan.transient_bytes > 0) grtc_host_allocate(e, "%arena", e->plan.transient_bytes);
+    status = grtc_host_emit_block(e, func->body);
   }
+  e->reusable = false;
+  ++e->function_index;
   grt_string_builder_t* out = e->out;
   grt_string_builder_append_cstring(out, "  vm.func private ");
   grtc_host_symbol(out, func->name, "$buffers");
@@ -1108,7 +1252,6 @@ static bool grtc_host_name_is_plain(grt_string_view_t name) {
 grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
                                  const grtc_host_options_t* options, grt_allocator_t allocator,
                                  grt_string_builder_t* out) {
-  (void)options;
   if (!grtc_host_name_is_plain(module->name)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "module name '%.*s' must be letters, digits and '_' (it names the "
@@ -1124,8 +1267,12 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   grt_string_builder_init(allocator, &e->entry);
   grt_string_builder_init(allocator, &e->body);
   uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
+  e->options = options;
   grt_status_t status =
       grt_allocator_calloc(allocator, capacity * sizeof(*e->names), (void**)&e->names);
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
+  }
   if (grt_status_is_ok(status)) {
     grt_string_builder_appendf(out, "vm.module @%.*s {\n", GRT_SV_ARG(module->name));
     for (size_t i = 0; i < sizeof(grtc_host_imports) / sizeof(grtc_host_imports[0]); ++i) {
@@ -1149,6 +1296,7 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->body);
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->entry);
   grt_allocator_free(allocator, e->names);
+  grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->ranges);
   grt_string_builder_deinit(&e->body);
   grt_string_builder_deinit(&e->entry);

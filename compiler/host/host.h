@@ -14,7 +14,13 @@
 // argument's element type and shape ("argument 0: expected
 // tensor<4xf32>, got ...") and wraps the results. Constants are rodata
 // segments imported once (hal.allocator.import, from vm.initializer) into
-// global !hal.buffer refs. Every emitted op carries the tensor op's
+// global !hal.buffer refs. Dispatches go into one command buffer per
+// stretch of straight-line code, with an execution barrier only where a
+// dispatch reads or overwrites bytes an earlier one of the stretch touched
+// (reused arena space included); before a check, call, return or branch
+// the work is submitted and awaited. if/case/while run in bytecode on the
+// predicate or index read back (hal.buffer.load), carried values passed as
+// block arguments. Every emitted op carries the tensor op's
 // loc("file":line:col) so VM backtraces point at the source. The module
 // writer records each function's transient arena size (memory_plan.h).
 #ifndef GRT_COMPILER_HOST_HOST_H_
@@ -41,10 +47,15 @@ typedef struct grtc_host_executable_t {
   size_t size;
 } grtc_host_executable_t;
 
+// Straight-line functions (only constants, reshapes and dispatches) record
+// a reusable command buffer on their first call, its bindings naming
+// binding-table slots (arguments, the arena, results), keep it in a
+// global and replay it with hal.device.queue.execute.indirect; this flag
+// records every call one-shot instead.
+#define GRTC_HOST_FLAG_ONE_SHOT 1u
+
 typedef struct grtc_host_options_t {
-  // Reserved for choices such as disabling command buffer reuse;
-  // zero-initialize.
-  uint32_t flags;
+  uint32_t flags;  // GRTC_HOST_FLAG_*; zero-initialize
 } grtc_host_options_t;
 
 // Emits the host program of |module| into |writer| (module name, bytecode,

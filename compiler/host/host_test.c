@@ -216,8 +216,8 @@ static void build_program(void) {
 }
 
 // Emits into f.writer (with |executable| when non-NULL) and opens the file.
-static void emit(const grtc_host_executable_t* executable) {
-  grtc_host_options_t options = {0};
+static void emit(const grtc_host_executable_t* executable, uint32_t flags) {
+  grtc_host_options_t options = {flags};
   grt_status_t status = grtc_host_emit(f.module, &f.kernels, executable, executable ? 1 : 0,
                                        &options, grt_allocator_system(), f.writer, &f.text);
   if (!grt_status_is_ok(status)) {
@@ -258,7 +258,7 @@ static void test_module_file(void** state) {
   build_program();
   static const uint8_t binary[16] = {1, 2, 3};
   grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary)};
-  emit(&executable);
+  emit(&executable, 0);
   const grt_module_file_info_t* info = grt_module_file_info(f.file);
   assert_true(grt_string_view_equal_cstring(info->name, "m"));
   const char* exports[] = {"main", "call_twice", "choose", "pick", "loop", "test_ok", "test_fail"};
@@ -305,8 +305,13 @@ static void test_module_file(void** state) {
   const char* text = grt_string_builder_cstring(&f.text);
   // One barrier between the two dispatches of main that depend on each
   // other, and the tensor ops' locations on the vm ops.
-  assert_non_null(strstr(text, "hal.command_buffer.execution_barrier"));
+  assert_non_null(strstr(text, "vm.call @hal.command_buffer.execution_barrier"));
   assert_non_null(strstr(text, "loc(\"m.mlir\":1:1)"));
+  // main, call_twice's callee and the tests' straight-line parts: main and
+  // twice record once and replay; the functions with control flow, calls
+  // or checks record each call.
+  assert_non_null(strstr(text, "vm.global.ref private mutable @__cb_0 : !hal.command_buffer"));
+  assert_non_null(strstr(text, "hal.device.queue.execute.indirect(%device, "));
   assert_true(info->debug_location_count > 0);
 }
 
@@ -344,9 +349,9 @@ static void test_binding_count_mismatch(void** state) {
 }
 
 // End to end on a device: the module with the real test kernel library.
-static void run_on(const char* uri) {
+static void run_on(const char* uri, uint32_t flags) {
   build_program();
-  emit(NULL);
+  emit(NULL, flags);
   // Re-emit with the library attached under the entry points it declares.
   grt_module_file_release(f.file);
   f.file = NULL;
@@ -473,12 +478,42 @@ static void run_on(const char* uri) {
 
 static void test_run_local_sync(void** state) {
   (void)state;
-  run_on("local-sync");
+  run_on("local-sync", 0);
 }
 
 static void test_run_local_task(void** state) {
   (void)state;
-  run_on("local-task");
+  run_on("local-task", 0);
+}
+
+// Every call recorded one-shot (no reusable command buffers).
+static void test_run_one_shot(void** state) {
+  (void)state;
+  run_on("local-sync", GRTC_HOST_FLAG_ONE_SHOT);
+  assert_null(strstr(grt_string_builder_cstring(&f.text), "execute.indirect(%device, "));
+}
+
+// Barriers only where a dispatch depends on an earlier one: two
+// independent dispatches share a region, their consumer waits for both.
+static void test_barriers_only_for_hazards(void** state) {
+  (void)state;
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_tfunc_t* func = new_func("f", &v, 1, &v, 1, true);
+  grtc_tblock_t* body = func->body;
+  grtc_tvalue_t* a = &body->args[0];
+  grtc_tvalue_t* x = add(body, a, a);
+  grtc_tvalue_t* y = add(body, a, a);
+  grtc_tvalue_t* z = add(body, x, y);
+  test_return(f.module, body, &z, 1);
+  emit(NULL, 0);
+  const char* text = grt_string_builder_cstring(&f.text);
+  const char* first = strstr(text, "vm.call @hal.command_buffer.execution_barrier");
+  assert_non_null(first);
+  assert_null(strstr(first + 1, "vm.call @hal.command_buffer.execution_barrier"));
+  // The barrier sits between the second and third dispatch.
+  const char* second = strstr(strstr(text, "vm.call.variadic @hal.command_buffer.dispatch(") + 1, "vm.call.variadic @hal.command_buffer.dispatch(");
+  assert_true(second < first);
+  assert_non_null(strstr(first, "vm.call.variadic @hal.command_buffer.dispatch("));
 }
 
 int main(void) {
@@ -488,6 +523,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_binding_count_mismatch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_local_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_local_task, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_run_one_shot, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_barriers_only_for_hazards, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
