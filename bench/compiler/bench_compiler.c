@@ -1,0 +1,272 @@
+// bench_compiler: what the compiler's output costs against the machine's
+// own limits, and what compiling costs (ARCHITECTURE.md §8).
+//
+//   bench_compiler CNN.mlir [REPEAT]
+//
+// (a) a fused chain of four elementwise ops, ((x * a + b) max 0) * c, over
+//     64 MiB of f32, compiled in-process from MLIR text and called through
+//     the embedding API on local-sync (and local-task for reference),
+//     against memcpy of the same 64 MiB in the same run. Both move 128 MiB
+//     (64 read, 64 written); GB/s counts those bytes. Target (issue 5):
+//     chain >= 0.8x memcpy on local-sync. Each call allocates its 64 MiB
+//     result, so the chain also pays first-touch page faults the warm
+//     memcpy destination does not: that is what a caller sees.
+// (b) compile time of a small CNN (conv+relu+pool, conv+relu, dense) with
+//     grtc_compile_source, cc included. Target: < 2 s.
+// Each figure is the best of REPEAT runs (default 10 for (a), 3 for (b)).
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "base/time.h"
+#include "compiler/driver/driver.h"
+#include "hal/transfer.h"
+#include "runtime/session.h"
+
+#define BENCH_ELEMENTS (16 * 1024 * 1024)  // 64 MiB of f32
+#define BENCH_BYTES ((size_t)BENCH_ELEMENTS * sizeof(float))
+#define BENCH_A 1.5f
+#define BENCH_B -0.25f
+#define BENCH_C 3.0f
+
+static double bench_min(double a, double b) { return a < b ? a : b; }
+
+static double bench_seconds_since(grt_time_t start) {
+  return (double)(grt_time_now_ns() - start) * 1e-9;
+}
+
+// The chain as JAX would print it (scalar constants broadcast).
+static void bench_chain_source(char* out, size_t capacity) {
+  snprintf(out, capacity,
+           "func.func public @main(%%x: tensor<%dxf32>) -> tensor<%dxf32> {\n"
+           "  %%ca = stablehlo.constant dense<%.9e> : tensor<f32>\n"
+           "  %%cb = stablehlo.constant dense<%.9e> : tensor<f32>\n"
+           "  %%cc = stablehlo.constant dense<%.9e> : tensor<f32>\n"
+           "  %%cz = stablehlo.constant dense<0.0> : tensor<f32>\n"
+           "  %%a = stablehlo.broadcast_in_dim %%ca, dims = [] : (tensor<f32>) -> "
+           "tensor<%dxf32>\n"
+           "  %%b = stablehlo.broadcast_in_dim %%cb, dims = [] : (tensor<f32>) -> "
+           "tensor<%dxf32>\n"
+           "  %%c = stablehlo.broadcast_in_dim %%cc, dims = [] : (tensor<f32>) -> "
+           "tensor<%dxf32>\n"
+           "  %%z = stablehlo.broadcast_in_dim %%cz, dims = [] : (tensor<f32>) -> "
+           "tensor<%dxf32>\n"
+           "  %%0 = stablehlo.multiply %%x, %%a : tensor<%dxf32>\n"
+           "  %%1 = stablehlo.add %%0, %%b : tensor<%dxf32>\n"
+           "  %%2 = stablehlo.maximum %%1, %%z : tensor<%dxf32>\n"
+           "  %%3 = stablehlo.multiply %%2, %%c : tensor<%dxf32>\n"
+           "  return %%3 : tensor<%dxf32>\n"
+           "}\n",
+           BENCH_ELEMENTS, BENCH_ELEMENTS, (double)BENCH_A, (double)BENCH_B,
+           (double)BENCH_C, BENCH_ELEMENTS, BENCH_ELEMENTS, BENCH_ELEMENTS,
+           BENCH_ELEMENTS, BENCH_ELEMENTS, BENCH_ELEMENTS, BENCH_ELEMENTS,
+           BENCH_ELEMENTS, BENCH_ELEMENTS);
+}
+
+// Compiles |source| into module bytes (*out_bytes from the system
+// allocator); *out_seconds is the compile time.
+static grt_status_t bench_compile(const char* source, const char* name,
+                                  grtc_opt_level_t level, void** out_bytes,
+                                  size_t* out_size, double* out_seconds) {
+  grt_allocator_t allocator = grt_allocator_system();
+  grt_module_writer_t* writer = NULL;
+  GRT_RETURN_IF_ERROR(grt_module_writer_create(allocator, &writer));
+  grtc_compile_options_t options = {.opt_level = level};
+  grt_time_t start = grt_time_now_ns();
+  grt_status_t status =
+      grtc_compile_source(source, strlen(source), name, &options, allocator, writer);
+  if (grt_status_is_ok(status)) {
+    status = grt_module_writer_finish(writer, out_bytes, out_size);
+  }
+  *out_seconds = bench_seconds_since(start);
+  grt_module_writer_destroy(writer);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// (a) the elementwise chain against memcpy
+//===----------------------------------------------------------------------===//
+
+static grt_status_t bench_chain_on(grt_runtime_instance_t* instance, const char* uri,
+                                   const void* module, size_t module_size,
+                                   const float* input, int repeat, double* out_seconds) {
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(instance, uri, NULL, &device));
+  grt_runtime_session_t* session = NULL;
+  grt_hal_buffer_view_t* view = NULL;
+  float* result = NULL;
+  grt_status_t status = grt_runtime_session_create(instance, device, &session);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_session_append_module_from_memory(
+        session, grt_make_const_byte_span(module, module_size));
+  }
+  grt_hal_dim_t dim = BENCH_ELEMENTS;
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_buffer_view_allocate_from_host(
+        device, &dim, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, input, BENCH_BYTES, &view);
+  }
+  *out_seconds = 1e30;
+  // One call more than timed: the first pays for first-touch page faults.
+  for (int r = 0; grt_status_is_ok(status) && r <= repeat; ++r) {
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    grt_time_t start = grt_time_now_ns();
+    status = grt_runtime_call_buffer_views(session, "main", 1, &view, 1, &output,
+                                           &output_count);
+    double seconds = bench_seconds_since(start);
+    if (r > 0) *out_seconds = bench_min(*out_seconds, seconds);
+    // Check the last result, so a wrong kernel cannot look fast.
+    if (grt_status_is_ok(status) && r == repeat) {
+      result = malloc(BENCH_BYTES);
+      status = result ? grt_hal_buffer_view_read_to_host(device, output, result, BENCH_BYTES)
+                      : grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "64 MiB");
+      for (size_t i = 0; grt_status_is_ok(status) && i < BENCH_ELEMENTS; i += 4093) {
+        float t = input[i] * BENCH_A + BENCH_B;
+        float want = (t > 0 ? t : 0) * BENCH_C;
+        if (fabsf(result[i] - want) > 1e-5f * (1 + fabsf(want))) {
+          status = grt_make_status(GRT_STATUS_DATA_LOSS,
+                                   "element %zu is %g, expected %g", i,
+                                   (double)result[i], (double)want);
+        }
+      }
+    }
+    if (output) grt_hal_buffer_view_release(output);
+  }
+  free(result);
+  if (view) grt_hal_buffer_view_release(view);
+  if (session) grt_runtime_session_release(session);
+  grt_hal_device_release(device);
+  return grt_status_annotate(status, "the elementwise chain on %s", uri);
+}
+
+static double bench_memcpy(const float* input, int repeat) {
+  float* out = malloc(BENCH_BYTES);
+  if (!out) return 0;
+  memset(out, 1, BENCH_BYTES);  // first touch outside the timing
+  double best = 1e30;
+  for (int r = 0; r < repeat; ++r) {
+    grt_time_t start = grt_time_now_ns();
+    memcpy(out, input, BENCH_BYTES);
+    best = bench_min(best, bench_seconds_since(start));
+  }
+  volatile float sink = out[BENCH_ELEMENTS / 2];
+  (void)sink;
+  free(out);
+  return best;
+}
+
+static grt_status_t bench_chain(int repeat) {
+  static char source[4096];
+  bench_chain_source(source, sizeof(source));
+  void* module = NULL;
+  size_t module_size = 0;
+  double compile_seconds = 0;
+  GRT_RETURN_IF_ERROR(bench_compile(source, "chain.mlir", GRTC_OPT_DEFAULT, &module,
+                                    &module_size, &compile_seconds));
+  float* input = malloc(BENCH_BYTES);
+  if (!input) {
+    free(module);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "64 MiB input");
+  }
+  for (size_t i = 0; i < BENCH_ELEMENTS; ++i) {
+    input[i] = (float)((int)(i % 1001) - 400) * 0.01f;
+  }
+  grt_runtime_instance_t* instance = NULL;
+  grt_status_t status = grt_runtime_instance_create(NULL, &instance);
+  double sync_seconds = 0, task_seconds = 0;
+  if (grt_status_is_ok(status)) {
+    status = bench_chain_on(instance, "local-sync", module, module_size, input, repeat,
+                            &sync_seconds);
+  }
+  if (grt_status_is_ok(status)) {
+    status = bench_chain_on(instance, "local-task", module, module_size, input, repeat,
+                            &task_seconds);
+  }
+  if (instance) grt_runtime_instance_release(instance);
+  double copy_seconds = bench_memcpy(input, repeat);
+  free(input);
+  free(module);
+  GRT_RETURN_IF_ERROR(status);
+  double moved = 2.0 * (double)BENCH_BYTES * 1e-9;  // GB read + written
+  double copy = moved / copy_seconds;
+  double sync = moved / sync_seconds;
+  double task = moved / task_seconds;
+  printf("(a) ((x * a + b) max 0) * c over 64 MiB f32 (compiled in %.0f ms)\n",
+         compile_seconds * 1e3);
+  printf("%-44s %10s %10s %8s\n", "", "ms", "GB/s", "ratio");
+  printf("%-44s %10.2f %10.2f %8.2f\n", "memcpy 64 MiB (anchor)", copy_seconds * 1e3, copy,
+         1.0);
+  printf("%-44s %10.2f %10.2f %8.2f\n", "chain via session call, local-sync",
+         sync_seconds * 1e3, sync, sync / copy);
+  printf("%-44s %10.2f %10.2f %8.2f\n", "chain via session call, local-task",
+         task_seconds * 1e3, task, task / copy);
+  printf("target (issue 5): local-sync chain >= 0.8x memcpy: %s\n\n",
+         sync / copy >= 0.8 ? "met" : "MISSED");
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// (b) compile time
+//===----------------------------------------------------------------------===//
+
+static grt_status_t bench_compile_time(const char* path, int repeat) {
+  grt_file_contents_t contents = {0};
+  GRT_RETURN_IF_ERROR(grt_file_read_contents(path, grt_allocator_system(), &contents));
+  char* source = malloc(contents.size + 1);
+  if (!source) {
+    grt_file_contents_free(&contents);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "copying %s", path);
+  }
+  memcpy(source, contents.data, contents.size);
+  source[contents.size] = '\0';
+  grt_file_contents_free(&contents);
+  static const struct {
+    grtc_opt_level_t level;
+    const char* name;
+  } levels[] = {{GRTC_OPT_O0, "-O0"}, {GRTC_OPT_O2, "-O2"}};
+  double best[2] = {1e30, 1e30};
+  size_t module_size = 0;
+  grt_status_t status = grt_ok_status();
+  for (int l = 0; l < 2 && grt_status_is_ok(status); ++l) {
+    for (int r = 0; r < repeat && grt_status_is_ok(status); ++r) {
+      void* module = NULL;
+      double seconds = 0;
+      status = bench_compile(source, path, levels[l].level, &module, &module_size, &seconds);
+      best[l] = bench_min(best[l], seconds);
+      free(module);
+    }
+  }
+  free(source);
+  GRT_RETURN_IF_ERROR(status);
+  printf("(b) compile time of %s (module %zu bytes)\n", path, module_size);
+  for (int l = 0; l < 2; ++l) {
+    printf("%-44s %10.0f ms\n", levels[l].name, best[l] * 1e3);
+  }
+  printf("target (issue 5): < 2000 ms at the default level: %s\n",
+         best[1] < 2.0 ? "met" : "MISSED");
+  return grt_ok_status();
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 3) {
+    fprintf(stderr, "usage: %s CNN.mlir [REPEAT]\n", argv[0]);
+    return 2;
+  }
+  int repeat = argc > 2 ? atoi(argv[2]) : 10;
+  if (repeat <= 0) {
+    fprintf(stderr, "bench_compiler: REPEAT must be positive, got '%s'\n", argv[2]);
+    return 2;
+  }
+  grt_status_t status = bench_chain(repeat);
+  if (grt_status_is_ok(status)) status = bench_compile_time(argv[1], repeat < 3 ? repeat : 3);
+  if (!grt_status_is_ok(status)) {
+    fprintf(stderr, "bench_compiler: ");
+    grt_status_fprint(stderr, status);
+    grt_status_free(status);
+    return 1;
+  }
+  return 0;
+}
