@@ -1,0 +1,161 @@
+// The host program with kernels built by the CPU target (grtc_cpu_build):
+// a hand-made elementwise kernel (out = a * b + 1, tiled into several
+// workgroups of workgroup size 1x1x1) dispatched twice per call, with a
+// constant operand, run through the embedding API on local-sync and
+// local-task, one-shot and replayed.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compiler/host/host.h"
+#include "compiler/host/test_ir.h"
+#include "compiler/target/cpu/cpu_target.h"
+#include "hal/transfer.h"
+#include "runtime/session.h"
+
+#define N 1000
+
+static float constant_values[N];
+
+// main(a, b) = k(k(a, b), c) with k(x, y) = x * y + 1 and c[i] = i.
+static void build(grtc_tmodule_t* module, grtc_kernel_set_t* kernels) {
+  grtc_kernel_t* k = NULL;
+  GRT_EXPECT_OK(grtc_kernel_set_add(kernels, "mul_add", 3, &k, NULL));
+  for (int b = 0; b < 3; ++b) {
+    k->bindings[b].elem = GRTC_ELEM_F32;
+    k->bindings[b].element_count = N;
+    k->bindings[b].access = b == 2 ? GRTC_KACCESS_WRITE : GRTC_KACCESS_READ;
+  }
+  k->parallel_rank = 1;
+  k->parallel_dims[0] = N;
+  k->tile[0] = 256;
+  GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(k));
+  assert_int_equal(k->workgroup_count, 4);
+  uint32_t i = 0, x = 0, y = 0, one = 0, product = 0, sum = 0;
+  grtc_kinst_t inst = {.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 0};
+  GRT_EXPECT_OK(grtc_kernel_add_inst(kernels, k, &inst, &i));
+  for (uint32_t b = 0; b < 2; ++b) {
+    grtc_kinst_t load = {.kind = GRTC_KINST_LOAD, .type = GRTC_ELEM_F32, .binding = b,
+                         .operand_count = 1, .operands = {i}};
+    GRT_EXPECT_OK(grtc_kernel_add_inst(kernels, k, &load, b ? &y : &x));
+  }
+  grtc_kinst_t constant = {.kind = GRTC_KINST_CONST, .type = GRTC_ELEM_F32, .value.f = 1.0};
+  GRT_EXPECT_OK(grtc_kernel_add_inst(kernels, k, &constant, &one));
+  grtc_kinst_t mul = {.kind = GRTC_KINST_OP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_MUL,
+                      .operand_count = 2, .operands = {x, y}};
+  GRT_EXPECT_OK(grtc_kernel_add_inst(kernels, k, &mul, &product));
+  grtc_kinst_t add = {.kind = GRTC_KINST_OP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_ADD,
+                      .operand_count = 2, .operands = {product, one}};
+  GRT_EXPECT_OK(grtc_kernel_add_inst(kernels, k, &add, &sum));
+  grtc_kstore_t store = {2, i, sum, GRTC_KINST_NONE};
+  GRT_EXPECT_OK(grtc_kernel_add_store(kernels, k, &store));
+  GRT_EXPECT_OK(grtc_kernel_verify(k));
+
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_ttype_t two[2] = {v, v};
+  grtc_tfunc_t* func = NULL;
+  GRT_EXPECT_OK(grtc_tfunc_create(module, grt_make_cstring_view("main"), two, 2, &v, 1, &func));
+  func->is_public = true;
+  grtc_tblock_t* body = func->body;
+  for (int e = 0; e < N; ++e) constant_values[e] = (float)e;
+  grtc_top_t* c = test_op(module, body, GRTC_TOP_CONSTANT, NULL, 0, &v, 0);
+  c->attrs.constant.data = (const uint8_t*)constant_values;
+  c->attrs.constant.size = sizeof(constant_values);
+  grtc_tvalue_t* first_operands[2] = {&body->args[0], &body->args[1]};
+  grtc_tvalue_t* first = test_dispatch(module, body, 0, first_operands, 2, v);
+  grtc_tvalue_t* second_operands[2] = {first, &c->results[0]};
+  grtc_tvalue_t* second = test_dispatch(module, body, 0, second_operands, 2, v);
+  test_return(module, body, &second, 1);
+}
+
+static void run(const char* uri, uint32_t flags) {
+  grt_allocator_t allocator = grt_allocator_system();
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(grtc_tmodule_create("cpu", "cpu.mlir", allocator, &module));
+  grtc_kernel_set_t kernels;
+  grtc_kernel_set_init(allocator, &kernels);
+  build(module, &kernels);
+  grtc_cpu_options_t cpu_options = {.features = "generic", .optimization_level = 1};
+  uint8_t* binary = NULL;
+  size_t binary_size = 0;
+  char format[32];
+  GRT_EXPECT_OK(grtc_cpu_build(&kernels, &cpu_options, allocator, &binary, &binary_size, format));
+  grt_module_writer_t* writer = NULL;
+  GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
+  grtc_host_executable_t executable = {format, binary, binary_size};
+  grtc_host_options_t options = {flags};
+  GRT_EXPECT_OK(grtc_host_emit(module, &kernels, &executable, 1, &options, allocator, writer, NULL));
+  void* data = NULL;
+  size_t size = 0;
+  GRT_EXPECT_OK(grt_module_writer_finish(writer, &data, &size));
+  grt_module_writer_destroy(writer);
+  grt_allocator_free(allocator, binary);
+
+  grt_runtime_instance_t* instance = NULL;
+  grt_hal_device_t* device = NULL;
+  grt_runtime_session_t* session = NULL;
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(instance, uri, NULL, &device));
+  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
+  GRT_EXPECT_OK(
+      grt_runtime_session_append_module_from_memory(session, grt_make_const_byte_span(data, size)));
+  static float a[N], b[N], out[N];
+  const grt_hal_dim_t shape[1] = {N};
+  for (int call = 0; call < 3; ++call) {
+    for (int e = 0; e < N; ++e) {
+      a[e] = (float)(e % 7) + (float)call;
+      b[e] = 0.5f * (float)(e % 5);
+    }
+    grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+    GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+        device, shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, a, sizeof(a), &inputs[0]));
+    GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+        device, shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, b, sizeof(b), &inputs[1]));
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    GRT_EXPECT_OK(
+        grt_runtime_call_buffer_views(session, "cpu.main", 2, inputs, 1, &output, &output_count));
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, output, out, sizeof(out)));
+    for (int e = 0; e < N; ++e) {
+      float expected = (a[e] * b[e] + 1.0f) * (float)e + 1.0f;
+      if (out[e] != expected) fail_msg("call %d element %d: %g, expected %g", call, e, out[e], expected);
+    }
+    grt_hal_buffer_view_release(output);
+    grt_hal_buffer_view_release(inputs[1]);
+    grt_hal_buffer_view_release(inputs[0]);
+  }
+  grt_runtime_session_release(session);
+  grt_hal_device_release(device);
+  grt_runtime_instance_release(instance);
+  grt_allocator_free(allocator, data);
+  grtc_kernel_set_deinit(&kernels);
+  grtc_tmodule_destroy(module);
+}
+
+static void test_local_sync_replayed(void** state) {
+  (void)state;
+  run("local-sync", 0);
+}
+
+static void test_local_task_replayed(void** state) {
+  (void)state;
+  run("local-task", 0);
+}
+
+static void test_local_task_one_shot(void** state) {
+  (void)state;
+  run("local-task", GRTC_HOST_FLAG_ONE_SHOT);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_local_sync_replayed),
+      cmocka_unit_test(test_local_task_replayed),
+      cmocka_unit_test(test_local_task_one_shot),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
