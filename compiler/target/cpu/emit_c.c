@@ -9,6 +9,7 @@
 // stores. MATMUL/CONV2D kernels replace the reduction with the blocked GEMM
 // of gemm.c and run POST and the stores per element afterwards.
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,8 +317,8 @@ static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
 
 // Marks the live instructions and the i64 values that only feed indices
 // (see the emitter's fields).
-static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool* index_only,
-                          bool* live) {
+static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool uses_gemm,
+                          bool* index_only, bool* live) {
   // A value is index-only when every use is an index or an index-only op;
   // uses come after definitions, so one backward pass settles it.
   bool* used_otherwise = calloc(kernel->inst_count + 1, sizeof(bool));
@@ -335,8 +336,12 @@ static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool* index_only,
     }
   }
   for (uint32_t a = 0; a < kernel->acc_count; ++a) {
-    used_otherwise[kernel->accs[a].init] = true;
-    if (kernel->accs[a].update < kernel->inst_count) {
+    // The GEMM starts from zero, so a zero initial value goes unread.
+    const grtc_kinst_t* init = &kernel->insts[kernel->accs[a].init];
+    bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
+                     !signbit(init->value.f);
+    used_otherwise[kernel->accs[a].init] = !(uses_gemm && zero_init);
+    if (!uses_gemm && kernel->accs[a].update < kernel->inst_count) {
       used_otherwise[kernel->accs[a].update] = true;
     }
   }
@@ -570,6 +575,131 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_append_cstring(out, "  }\n  return 0;\n}\n\n");
 }
 
+// MATMUL kernels on f32 use the blocked GEMM of gemm.c; others (and any
+// kernel whose pattern a future lowering fills differently) run the
+// generic loops, which are always equivalent.
+static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  return kernel->kind == GRTC_KERNEL_LOOP &&
+         kernel->pattern == GRTC_KPATTERN_MATMUL && kernel->acc_count == 1 &&
+         !kernel->serial && mm->lhs_elem == GRTC_ELEM_F32 &&
+         mm->rhs_elem == GRTC_ELEM_F32 && mm->acc_elem == GRTC_ELEM_F32;
+}
+
+// Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
+// padded to 6 and columns to 16 in the scratch C buffer, leading dimension
+// |ldc|). Must match GRT_KC/GRT_MC in gemm.c.
+#define GRTC_CPU_GEMM_KC 256
+#define GRTC_CPU_GEMM_MC 96
+#define GRTC_CPU_GEMM_ROWS 1024
+#define GRTC_CPU_GEMM_COLS 256
+typedef struct grtc_cpu_gemm_geometry_t {
+  int64_t rows, cols, ldc, rows_padded;
+  uint64_t scratch_bytes;
+} grtc_cpu_gemm_geometry_t;
+
+static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
+    const grtc_kernel_t* kernel) {
+  uint32_t r = kernel->parallel_rank;
+  int64_t tile_m = kernel->tile[r - 2] < kernel->parallel_dims[r - 2]
+                       ? kernel->tile[r - 2]
+                       : kernel->parallel_dims[r - 2];
+  int64_t tile_n = kernel->tile[r - 1] < kernel->parallel_dims[r - 1]
+                       ? kernel->tile[r - 1]
+                       : kernel->parallel_dims[r - 1];
+  grtc_cpu_gemm_geometry_t g;
+  g.rows = tile_m < GRTC_CPU_GEMM_ROWS ? tile_m : GRTC_CPU_GEMM_ROWS;
+  g.cols = tile_n < GRTC_CPU_GEMM_COLS ? tile_n : GRTC_CPU_GEMM_COLS;
+  if (g.rows < 1) g.rows = 1;
+  if (g.cols < 1) g.cols = 1;
+  g.ldc = (g.cols + 15) / 16 * 16;
+  g.rows_padded = (g.rows + 5) / 6 * 6;
+  g.scratch_bytes = (uint64_t)(GRTC_CPU_GEMM_KC * g.ldc +
+                               GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
+                               g.rows_padded * g.ldc) *
+                    sizeof(float);
+  return g;
+}
+
+// The tile's batch points, then C blocks of the (m, n) tile: the GEMM into
+// scratch, then PRE/POST/stores per element with ACC(0) the block's value
+// (plus the accumulator's initial value unless that is the constant 0).
+static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* out = e->out;
+  grtc_cpu_gemm_geometry_t g = grtc_cpu_gemm_geometry(kernel);
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grt_string_builder_appendf(out,
+                             "  float* bp = (float*)wg->local_memory;\n"
+                             "  float* ap = bp + %d * %" PRId64 ";\n"
+                             "  float* cb = ap + %d * %d;\n",
+                             GRTC_CPU_GEMM_KC, g.ldc, GRTC_CPU_GEMM_MC,
+                             GRTC_CPU_GEMM_KC);
+  uint32_t depth = 1;
+  grt_string_builder_t* o = out;
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grtc_cpu_set_depth(e, depth++);
+    grt_string_builder_appendf(
+        o, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n", e->indent, d,
+        d, d, d, d);
+  }
+  grtc_cpu_set_depth(e, depth);
+  grt_string_builder_appendf(o, "%sconst float* A = b%u + 0", e->indent,
+                             mm->lhs_binding);
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grt_string_builder_appendf(o, " + p%u * %" PRId64, d,
+                               mm->lhs_batch_strides[d]);
+  }
+  grt_string_builder_appendf(o, ";\n%sconst float* B = b%u + 0", e->indent,
+                             mm->rhs_binding);
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grt_string_builder_appendf(o, " + p%u * %" PRId64, d,
+                               mm->rhs_batch_strides[d]);
+  }
+  grt_string_builder_appendf(
+      o,
+      ";\n"
+      "%sfor (int64_t m0 = lo%u; m0 < hi%u; m0 += %" PRId64 ") {\n"
+      "%s  const int64_t mr = hi%u - m0 < %" PRId64 " ? hi%u - m0 : %" PRId64
+      ";\n"
+      "%s  for (int64_t n0 = lo%u; n0 < hi%u; n0 += %" PRId64 ") {\n"
+      "%s    const int64_t nr = hi%u - n0 < %" PRId64 " ? hi%u - n0 : %" PRId64
+      ";\n"
+      "%s    grt_gemm_block(A + m0 * %" PRId64 ", %" PRId64 ", %" PRId64
+      ", B + n0 * %" PRId64 ", %" PRId64 ", %" PRId64 ", mr, nr, %" PRId64
+      ", bp, ap, cb, %" PRId64 ");\n"
+      "%s    for (int64_t p%u = m0; p%u < m0 + mr; ++p%u) {\n"
+      "%s      const float* crow = cb + (p%u - m0) * %" PRId64 " - n0;\n"
+      "%s      #pragma GCC ivdep\n"
+      "%s      for (int64_t p%u = n0; p%u < n0 + nr; ++p%u) {\n",
+      e->indent, dm, dm, g.rows, e->indent, dm, g.rows, dm, g.rows, e->indent,
+      dn, dn, g.cols, e->indent, dn, g.cols, dn, g.cols, e->indent,
+      mm->lhs_stride_m, mm->lhs_stride_m, mm->lhs_stride_k, mm->rhs_stride_n,
+      mm->rhs_stride_k, mm->rhs_stride_n, mm->k, g.ldc, e->indent, dm, dm, dm,
+      e->indent, dm, g.ldc, e->indent, e->indent, dn, dn, dn);
+  grtc_cpu_set_depth(e, depth + 4);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
+                   !signbit(init->value.f);
+  grt_string_builder_appendf(o, "%sconst float acc0 = crow[p%u]", e->indent,
+                             dn);
+  if (!zero_init) {
+    grt_string_builder_appendf(o, " + v%u", kernel->accs[0].init);
+  }
+  grt_string_builder_append_cstring(o, ";\n");
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+  for (uint32_t level = depth + 4; level-- > 1;) {
+    grtc_cpu_set_depth(e, level);
+    grt_string_builder_appendf(o, "%s}\n", e->indent);
+  }
+  grt_string_builder_append_cstring(o, "  return 0;\n}\n\n");
+}
+
 // Bytes of per-worker scratch each kernel needs.
 static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
                                                uint32_t* out_size) {
@@ -578,6 +708,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
     int64_t rows, length, stride;
     grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
     size = (uint64_t)length * 24;  // perm, tmp, one operand's values
+  } else if (grtc_cpu_uses_gemm(kernel)) {
+    size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
   }
   if (size > UINT32_MAX) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
@@ -600,7 +732,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
                            (int)kernel->name.size, kernel->name.data);
   }
   bool* live = index_only + kernel->inst_count + 1;
-  grtc_cpu_mark(kernel, index_only, live);
+  bool uses_gemm = grtc_cpu_uses_gemm(kernel);
+  grtc_cpu_mark(kernel, uses_gemm, index_only, live);
   grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
                           .index_only = index_only, .live = live};
   grt_string_builder_appendf(
@@ -611,6 +744,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   if (kernel->kind == GRTC_KERNEL_SORT) {
     grtc_cpu_emit_binding_pointers(&e);
     grtc_cpu_emit_sort_kernel(&e);
+  } else if (uses_gemm) {
+    grtc_cpu_emit_matmul_kernel(&e);
   } else {
     grtc_cpu_emit_loop_kernel(&e);
   }
@@ -624,6 +759,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
   grt_string_builder_append_cstring(
       out, "/* Generated by grt-compile (CPU target). */\n");
   grtc_cpu_emit_prelude(out);
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_cpu_uses_gemm(kernels->kernels[k])) {
+      grtc_cpu_emit_gemm_support(out);
+      break;
+    }
+  }
   uint32_t* local_sizes = calloc(kernels->count + 1, sizeof(uint32_t));
   if (!local_sizes) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,

@@ -1,0 +1,87 @@
+// The f32 GEMM that MATMUL kernels call, emitted once per generated file:
+// GotoBLAS-style blocking in portable C. GCC/Clang vector extensions
+// (8 x f32) compile to AVX2+FMA (or AVX-512 halves) on x86-64 and NEON
+// pairs on aarch64, so one source serves every --cpu-features choice.
+//
+// grt_gemm_block computes cb[M x N] = A[M x K] * B[K x N] for one block of
+// a workgroup's tile, where A and B are addressed by element strides (any
+// layout, batch offsets applied by the caller). K is cut into KC slices; per
+// slice the B slice is packed into 16-column panels (zero padded) and A in
+// MC-row blocks of 6-row panels, and the 6x16 micro-kernel keeps 12 vector
+// accumulators in registers while it streams one A and one B panel. cb's
+// leading dimension is a multiple of 16 and its rows a multiple of 6, so
+// the micro-kernel never needs an edge case.
+#include "compiler/target/cpu/cpu_internal.h"
+
+static const char grtc_cpu_gemm_text[] =
+    "#define GRT_KC 256\n"
+    "#define GRT_MC 96\n"
+    "typedef float grt_v8f __attribute__((vector_size(32)));\n"
+    "GRT_I grt_v8f grt_v8f_load(const float* p) { grt_v8f v; memcpy(&v, p, sizeof(v)); return v; }\n"
+    "GRT_I void grt_v8f_store(float* p, grt_v8f v) { memcpy(p, &v, sizeof(v)); }\n"
+    "#define GRT_ROW(r) \\\n"
+    "  grt_v8f c##r##0 = grt_v8f_load(c + (r) * ldc), c##r##1 = grt_v8f_load(c + (r) * ldc + 8);\n"
+    "#define GRT_FMA(r) \\\n"
+    "  { const float ar = a[6 * k + (r)]; c##r##0 += b0 * ar; c##r##1 += b1 * ar; }\n"
+    "#define GRT_STORE(r) \\\n"
+    "  grt_v8f_store(c + (r) * ldc, c##r##0); grt_v8f_store(c + (r) * ldc + 8, c##r##1);\n"
+    "static void grt_gemm_micro_6x16(int64_t kc, const float* restrict a,\n"
+    "                                const float* restrict b, float* restrict c,\n"
+    "                                int64_t ldc) {\n"
+    "  GRT_ROW(0) GRT_ROW(1) GRT_ROW(2) GRT_ROW(3) GRT_ROW(4) GRT_ROW(5)\n"
+    "  for (int64_t k = 0; k < kc; ++k) {\n"
+    "    const grt_v8f b0 = grt_v8f_load(b + 16 * k), b1 = grt_v8f_load(b + 16 * k + 8);\n"
+    "    GRT_FMA(0) GRT_FMA(1) GRT_FMA(2) GRT_FMA(3) GRT_FMA(4) GRT_FMA(5)\n"
+    "  }\n"
+    "  GRT_STORE(0) GRT_STORE(1) GRT_STORE(2) GRT_STORE(3) GRT_STORE(4) GRT_STORE(5)\n"
+    "}\n"
+    "static void grt_gemm_block(const float* a, int64_t sm, int64_t sk,\n"
+    "                           const float* b, int64_t skb, int64_t sn,\n"
+    "                           int64_t m, int64_t n, int64_t k,\n"
+    "                           float* restrict bp, float* restrict ap,\n"
+    "                           float* restrict cb, int64_t ldc) {\n"
+    "  const int64_t mp = (m + 5) / 6 * 6, np = (n + 15) / 16 * 16;\n"
+    "  for (int64_t i = 0; i < mp; ++i) memset(cb + i * ldc, 0, (size_t)np * sizeof(float));\n"
+    "  for (int64_t k0 = 0; k0 < k; k0 += GRT_KC) {\n"
+    "    const int64_t kc = k - k0 < GRT_KC ? k - k0 : GRT_KC;\n"
+    "    for (int64_t j = 0; j < np; j += 16) {\n"
+    "      float* panel = bp + j * kc;\n"
+    "      const int64_t cols = n - j < 16 ? n - j : 16;\n"
+    "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "        const float* src = b + (k0 + kk) * skb + j * sn;\n"
+    "        float* dst = panel + kk * 16;\n"
+    "        if (cols == 16 && sn == 1) {\n"
+    "          memcpy(dst, src, 16 * sizeof(float));\n"
+    "        } else {\n"
+    "          for (int64_t cc = 0; cc < 16; ++cc) dst[cc] = cc < cols ? src[cc * sn] : 0.0f;\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "    for (int64_t m0 = 0; m0 < m; m0 += GRT_MC) {\n"
+    "      const int64_t mc = m - m0 < GRT_MC ? m - m0 : GRT_MC;\n"
+    "      const int64_t mcp = (mc + 5) / 6 * 6;\n"
+    "      for (int64_t i = 0; i < mcp; i += 6) {\n"
+    "        float* panel = ap + i * kc;\n"
+    "        for (int64_t r = 0; r < 6; ++r) {\n"
+    "          const int64_t row = m0 + i + r;\n"
+    "          if (row < m) {\n"
+    "            const float* src = a + row * sm + k0 * sk;\n"
+    "            for (int64_t kk = 0; kk < kc; ++kk) panel[kk * 6 + r] = src[kk * sk];\n"
+    "          } else {\n"
+    "            for (int64_t kk = 0; kk < kc; ++kk) panel[kk * 6 + r] = 0.0f;\n"
+    "          }\n"
+    "        }\n"
+    "      }\n"
+    "      for (int64_t j = 0; j < np; j += 16) {\n"
+    "        for (int64_t i = 0; i < mcp; i += 6) {\n"
+    "          grt_gemm_micro_6x16(kc, ap + i * kc, bp + j * kc, cb + (m0 + i) * ldc + j, ldc);\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "\n";
+
+void grtc_cpu_emit_gemm_support(grt_string_builder_t* out) {
+  grt_string_builder_append_cstring(out, grtc_cpu_gemm_text);
+}
