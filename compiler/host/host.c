@@ -78,6 +78,7 @@ static const char* const grtc_host_imports[] = {
 };
 
 #define GRTC_HOST_NAME_CAPACITY 32
+#define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_CONST_CAPACITY 256
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 
@@ -136,6 +137,7 @@ typedef struct grtc_host_emitter_t {
   uint32_t slot_count;
   uint32_t arena_slot;
   uint32_t function_index;
+  char module_name[GRTC_HOST_MODULE_NAME_CAPACITY];
 } grtc_host_emitter_t;
 
 //===----------------------------------------------------------------------===//
@@ -1200,8 +1202,7 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
     grt_string_builder_append_cstring(
         out, "  vm.global.ref private mutable @__executable : !hal.executable\n");
   }
-  grt_string_builder_appendf(out, "  vm.rodata private @__module_name \"%.*s\"\n",
-                             GRT_SV_ARG(e->module->name));
+  grt_string_builder_appendf(out, "  vm.rodata private @__module_name \"%s\"\n", e->module_name);
   e->loc[0] = '\0';
   grtc_host_line(e, "%%device = vm.call @hal.devices.get(%s) : (i32) -> !hal.device",
                  grtc_host_i32(e, 0));
@@ -1237,27 +1238,22 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
   return grt_ok_status();
 }
 
-static bool grtc_host_name_is_plain(grt_string_view_t name) {
-  if (!name.size) return false;
-  for (size_t i = 0; i < name.size; ++i) {
+// The run-time module name: callers name functions "module.function" and
+// the executable is looked up by it, so only letters, digits and '_'.
+static void grtc_host_module_name(grt_string_view_t name, char out[GRTC_HOST_MODULE_NAME_CAPACITY]) {
+  size_t n = 0;
+  if (!name.size || (name.data[0] >= '0' && name.data[0] <= '9')) out[n++] = '_';
+  for (size_t i = 0; i < name.size && n + 1 < GRTC_HOST_MODULE_NAME_CAPACITY; ++i) {
     char c = name.data[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '_')) {
-      return false;
-    }
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    out[n++] = plain ? c : '_';
   }
-  return true;
+  out[n] = '\0';
 }
 
 grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
                                  const grtc_host_options_t* options, grt_allocator_t allocator,
                                  grt_string_builder_t* out) {
-  if (!grtc_host_name_is_plain(module->name)) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "module name '%.*s' must be letters, digits and '_' (it names the "
-                           "module at run time)",
-                           GRT_SV_ARG(module->name));
-  }
   grtc_host_emitter_t* e = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, sizeof(*e), (void**)&e));
   e->module = module;
@@ -1268,13 +1264,14 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   grt_string_builder_init(allocator, &e->body);
   uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
   e->options = options;
+  grtc_host_module_name(module->name, e->module_name);
   grt_status_t status =
       grt_allocator_calloc(allocator, capacity * sizeof(*e->names), (void**)&e->names);
   if (grt_status_is_ok(status)) {
     status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
   }
   if (grt_status_is_ok(status)) {
-    grt_string_builder_appendf(out, "vm.module @%.*s {\n", GRT_SV_ARG(module->name));
+    grt_string_builder_appendf(out, "vm.module @%s {\n", e->module_name);
     for (size_t i = 0; i < sizeof(grtc_host_imports) / sizeof(grtc_host_imports[0]); ++i) {
       grt_string_builder_appendf(out, "  %s\n", grtc_host_imports[i]);
     }

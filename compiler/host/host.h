@@ -20,7 +20,9 @@
 // (reused arena space included); before a check, call, return or branch
 // the work is submitted and awaited. if/case/while run in bytecode on the
 // predicate or index read back (hal.buffer.load), carried values passed as
-// block arguments. Every emitted op carries the tensor op's
+// block arguments. The run-time module name is the tensor module's name
+// with every character other than a letter, digit or '_' replaced by '_'
+// (functions are called as "module.function"). Every emitted op carries the tensor op's
 // loc("file":line:col) so VM backtraces point at the source. The module
 // writer records each function's transient arena size (memory_plan.h).
 #ifndef GRT_COMPILER_HOST_HOST_H_

@@ -186,6 +186,20 @@ static void build_program(void) {
   grtc_tvalue_t* final_x = &while_op->results[1];
   test_return(f.module, loop->body, &final_x, 1);
 
+  // pair(a) = (a + a, a); call_pair(a) = swap(pair(a)).
+  grtc_tfunc_t* pair = new_func("pair", &v, 1, two, 2, true);
+  grtc_tvalue_t* pair_results[2] = {add(pair->body, &pair->body->args[0], &pair->body->args[0]),
+                                    &pair->body->args[0]};
+  test_return(f.module, pair->body, pair_results, 2);
+  grtc_tfunc_t* call_pair = new_func("call_pair", &v, 1, two, 2, true);
+  grtc_top_t* pair_call = NULL;
+  grtc_tvalue_t* pair_arg = &call_pair->body->args[0];
+  GRT_EXPECT_OK(grtc_top_create(f.module, GRTC_TOP_CALL, &pair_arg, 1, two, 2, 0, &pair_call));
+  pair_call->attrs.callee = pair;
+  grtc_tblock_append(call_pair->body, pair_call);
+  grtc_tvalue_t* swapped[2] = {&pair_call->results[1], &pair_call->results[0]};
+  test_return(f.module, call_pair->body, swapped, 2);
+
   // test_ok: 2c == c + c; 2c almost equals c + c; true is true.
   // test_fail: c + c == c (element 1 differs).
   const char* names[2] = {"test_ok", "test_fail"};
@@ -261,7 +275,8 @@ static void test_module_file(void** state) {
   emit(&executable, 0);
   const grt_module_file_info_t* info = grt_module_file_info(f.file);
   assert_true(grt_string_view_equal_cstring(info->name, "m"));
-  const char* exports[] = {"main", "call_twice", "choose", "pick", "loop", "test_ok", "test_fail"};
+  const char* exports[] = {"main", "call_twice", "choose", "pick",     "loop",
+                           "pair", "call_pair",  "test_ok", "test_fail"};
   assert_int_equal(info->export_count, sizeof(exports) / sizeof(exports[0]) + 1);  // + __init
   for (size_t i = 0; i < sizeof(exports) / sizeof(exports[0]); ++i) {
     bool found = false;
@@ -331,6 +346,21 @@ static void test_unsupported_op(void** state) {
                                   grt_allocator_system(), f.writer, NULL),
                    GRT_STATUS_INVALID_ARGUMENT,
                    "m.mlir:7:3: error: 'stablehlo.add' is not supported by the host program");
+}
+
+// The run-time module name keeps letters, digits and '_' only.
+static void test_module_name(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(grtc_tmodule_create("2nd.model-x", "x.mlir", grt_allocator_system(), &module));
+  grtc_tmodule_destroy(f.module);
+  f.module = module;
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_tfunc_t* func = new_func("id", &v, 1, &v, 1, true);
+  grtc_tvalue_t* a = &func->body->args[0];
+  test_return(f.module, func->body, &a, 1);
+  emit(NULL, 0);
+  assert_true(grt_string_view_equal_cstring(grt_module_file_info(f.file)->name, "_2nd_model_x"));
 }
 
 // A dispatch whose operands do not match its kernel's bindings.
@@ -429,6 +459,24 @@ static void run_on(const char* uri, uint32_t flags) {
   grt_hal_buffer_view_release(output);
   for (int i = 0; i < N; ++i) assert_true(out[i] == 2 * a[i]);
 
+  // Two results, through an export and a call.
+  const char* pair_functions[2] = {"m.pair", "m.call_pair"};
+  for (int fn = 0; fn < 2; ++fn) {
+    grt_hal_buffer_view_t* outputs[2] = {NULL, NULL};
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(session, pair_functions[fn], 1, inputs, 2,
+                                                outputs, &output_count));
+    assert_int_equal(output_count, 2);
+    float second[N];
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, outputs[0], out, sizeof(out)));
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(device, outputs[1], second, sizeof(second)));
+    for (int i = 0; i < N; ++i) {
+      assert_true(out[i] == (fn ? 1 : 2) * a[i]);
+      assert_true(second[i] == (fn ? 2 : 1) * a[i]);
+    }
+    grt_hal_buffer_view_release(outputs[1]);
+    grt_hal_buffer_view_release(outputs[0]);
+  }
+
   // if / case / while with the selector read back from a device buffer.
   for (int p = 0; p < 2; ++p) {
     grt_hal_buffer_view_t* flag = NULL;
@@ -521,6 +569,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_binding_count_mismatch, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_module_name, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_local_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_local_task, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_one_shot, setup, teardown),
