@@ -1819,6 +1819,17 @@ def gen_check_forms():
         f.line(line % (x, y))
         funcs.append(f.text(comment="[1, 2, 3] is not [10, 20, 30]: must fail."))
 
+    f = Func("fail_almost_eq_atol_is_honored")
+    x = f.input(array([1.0, 2.0], "f32"), "f32")
+    f.expect(x, array([1.0, 2.00005], "f32"), "f32", 1e-5, 0.0)
+    funcs.append(f.text(comment="Off by 5e-5: within the default atol (1e-4) "
+                        "but not the given 1e-5, so\nthe check must fail."))
+
+    f = Func("fail_almost_eq_default_atol")
+    x = f.input(array([1.0, 2.0], "f32"), "f32")
+    f.expect(x, array([1.0, 2.0002], "f32"), "f32")
+    funcs.append(f.text(comment="Off by 2e-4: past the default atol (1e-4)."))
+
     f = Func("fail_custom_call_expect_close")
     x = f.input(fa, "f32")
     y = f.input(fa + np.float32(0.5), "f32")

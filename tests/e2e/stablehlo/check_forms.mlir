@@ -88,6 +88,21 @@ module @e2e_check_forms {
     return
   }
 
+  // Off by 5e-5: within the default atol (1e-4) but not the given 1e-5, so
+  // the check must fail.
+  func.func public @fail_almost_eq_atol_is_honored() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_almost_eq_const(%0, dense<[1.0e+00, 2.00005e+00]> : tensor<2xf32>, atol 1.0e-05, rtol 0.0e+00) : tensor<2xf32>
+    return
+  }
+
+  // Off by 2e-4: past the default atol (1e-4).
+  func.func public @fail_almost_eq_default_atol() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_almost_eq_const(%0, dense<[1.0e+00, 2.0002e+00]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+
   // Values 0.5 apart are not close: must fail.
   func.func public @fail_custom_call_expect_close() {
     %0 = util.unfoldable_constant dense<[5.0e-01, 1.5e+00, -2.0e+00]> : tensor<3xf32>
