@@ -622,7 +622,8 @@ static bool grtc_em_lookup(const grtc_emitter_t* em,
 }
 
 bool grtc_em_small_constant(const grtc_top_t* op) {
-  return op->kind == GRTC_TOP_CONSTANT &&
+  // util.unfoldable_constant stands for run-time data: always a buffer.
+  return op->kind == GRTC_TOP_CONSTANT && !op->attrs.unfoldable &&
          (op->attrs.constant.splat ||
           grtc_ttype_element_count(&op->results[0].type) <= 16);
 }
@@ -679,8 +680,44 @@ uint32_t grtc_em_value(grtc_emitter_t* em, grtc_tvalue_t* value,
   return grtc_em_op_result(em, value->def, value->index, index);
 }
 
-// The element of a small non-splat constant: a select chain over its
-// linear index.
+// Element |i| of a constant as an instruction. Floats that a decimal
+// CONST cannot carry exactly (NaN payloads and signs; f16/bf16 bits) are
+// integer bits bitcast to the type.
+static uint32_t grtc_em_constant_element(grtc_emitter_t* em, grtc_elem_t elem,
+                                         const uint8_t* p) {
+  size_t size = grtc_elem_byte_size(elem);
+  uint64_t bits = 0;
+  memcpy(&bits, p, size);  // little-endian host
+  double f = 0;
+  bool exact = false;
+  if (elem == GRTC_ELEM_F32) {
+    float x;
+    memcpy(&x, p, 4);
+    f = x;
+    exact = x == x;
+  } else if (elem == GRTC_ELEM_F64) {
+    memcpy(&f, p, 8);
+    exact = f == f;
+  }
+  if (grtc_elem_is_float(elem) && !exact) {
+    static const grtc_elem_t int_of_size[9] = {
+        [2] = GRTC_ELEM_I16, [4] = GRTC_ELEM_I32, [8] = GRTC_ELEM_I64};
+    grtc_elem_t int_elem = int_of_size[size];
+    uint32_t shift = (uint32_t)(64 - size * 8);
+    int64_t v = shift ? (int64_t)(bits << shift) >> shift : (int64_t)bits;
+    return grtc_em_bitcast(em, elem, grtc_em_const(em, int_elem, 0, v));
+  }
+  if (grtc_elem_is_float(elem)) return grtc_em_const(em, elem, f, 0);
+  int64_t v = (int64_t)bits;
+  if (grtc_elem_is_signed_integer(elem) && size < 8) {
+    uint32_t shift = (uint32_t)(64 - size * 8);
+    v = (int64_t)(bits << shift) >> shift;
+  }
+  return grtc_em_const(em, elem, 0, v);
+}
+
+// The element of a small constant: a select chain over its linear index
+// when it is not a splat.
 static uint32_t grtc_em_constant(grtc_emitter_t* em, const grtc_top_t* op,
                                  const uint32_t* index) {
   const grtc_ttype_t* type = &op->results[0].type;
@@ -691,51 +728,11 @@ static uint32_t grtc_em_constant(grtc_emitter_t* em, const grtc_top_t* op,
     grtc_em_unsupported(em, op, "with truncated data");
     return 0;
   }
-  uint32_t result = 0;
   uint32_t linear = count > 1 ? grtc_em_linear(em, type, index) : 0;
+  uint32_t result = 0;
   for (int64_t i = count - 1; i >= 0; --i) {
-    const uint8_t* p = op->attrs.constant.data + (size_t)i * size;
-    double f = 0;
-    int64_t v = 0;
-    switch (elem) {
-      case GRTC_ELEM_F32: {
-        float x;
-        memcpy(&x, p, 4);
-        f = x;
-        break;
-      }
-      case GRTC_ELEM_F64:
-        memcpy(&f, p, 8);
-        break;
-      case GRTC_ELEM_F16:
-      case GRTC_ELEM_BF16: {
-        // Kept exact as bits: the instruction is a bitcast of the i16.
-        uint16_t bits;
-        memcpy(&bits, p, 2);
-        uint32_t c = grtc_em_const(em, GRTC_ELEM_I16, 0, (int16_t)bits);
-        uint32_t element = grtc_em_bitcast(em, elem, c);
-        result = i == count - 1
-                     ? element
-                     : grtc_em_select(em,
-                                      grtc_em_cmp(em, GRTC_CMP_EQ,
-                                                  GRTC_CMP_TYPE_SIGNED, linear,
-                                                  grtc_em_i64(em, i)),
-                                      element, result);
-        continue;
-      }
-      default: {
-        uint64_t bits = 0;
-        memcpy(&bits, p, size);  // little-endian host
-        if (grtc_elem_is_signed_integer(elem) && size < 8) {
-          uint32_t shift = (uint32_t)(64 - size * 8);
-          v = (int64_t)(bits << shift) >> shift;
-        } else {
-          v = (int64_t)bits;
-        }
-        break;
-      }
-    }
-    uint32_t element = grtc_em_const(em, elem, f, v);
+    uint32_t element = grtc_em_constant_element(
+        em, elem, op->attrs.constant.data + (size_t)i * size);
     if (i == count - 1) {
       result = element;
     } else {

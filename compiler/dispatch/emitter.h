@@ -112,8 +112,8 @@ void grtc_em_bind(grtc_emitter_t* em, const grtc_tvalue_t* value,
 void grtc_em_body(grtc_emitter_t* em, const grtc_tblock_t* body,
                   const uint32_t* args, uint32_t arg_count,
                   uint32_t* out_results, uint32_t out_capacity);
-// A splat or a constant of at most 16 elements: inlined as CONST
-// instructions wherever it is used.
+// A splat or a constant of at most 16 elements (not unfoldable): inlined
+// as CONST instructions wherever it is used.
 bool grtc_em_small_constant(const grtc_top_t* op);
 // Materialized value |value| read through only transposes of a
 // materialized source: its element strides in that source and the source.

@@ -1,0 +1,456 @@
+// Kernels of each op family, from StableHLO text through the front-end,
+// dispatch formation and the kernel IR reference interpreter, against
+// results computed with numpy (the inputs are formulas of the element
+// index so the expectations stay short).
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "base/status_matchers.h"
+#include "compiler/dispatch/dispatch.h"
+#include "compiler/dispatch/kernel_interp_test_util.h"
+#include "compiler/mlir/parser.h"
+#include "compiler/stablehlo/import.h"
+#include "compiler/tensor/passes.h"
+
+typedef struct compiled_t {
+  grtc_tmodule_t* module;
+  grtc_kernel_set_t kernels;
+} compiled_t;
+
+static grt_status_t compile(const char* source, int level, compiled_t* out) {
+  memset(out, 0, sizeof(*out));
+  grtc_kernel_set_init(grt_allocator_system(), &out->kernels);
+  grtc_module_t* parsed = NULL;
+  GRT_EXPECT_OK(grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
+                                  grtc_stablehlo_parse_options(),
+                                  grt_allocator_system(), &parsed));
+  GRT_EXPECT_OK(
+      grtc_stablehlo_import(parsed, grt_allocator_system(), &out->module));
+  grtc_module_destroy(parsed);
+  GRT_EXPECT_OK(grtc_tensor_verify(out->module));
+  grtc_dispatch_options_t options = {level, 0};
+  return grtc_dispatch_form(out->module, &options, &out->kernels);
+}
+
+static void release(compiled_t* c) {
+  grtc_kernel_set_deinit(&c->kernels);
+  grtc_tmodule_destroy(c->module);
+}
+
+static void run(compiled_t* c, void* const* args, void** results) {
+  GRT_EXPECT_OK(grtc_kinterp_run_func(c->module, &c->kernels,
+                                      c->module->first_func, args, results));
+}
+
+static void expect_floats(const float* got, const float* want, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (fabsf(got[i] - want[i]) > 1e-4f * (1 + fabsf(want[i]))) {
+      fail_msg("element %zu: got %g, want %g", i, got[i], want[i]);
+    }
+  }
+}
+
+static void expect_ints(const int32_t* got, const int32_t* want, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (got[i] != want[i]) {
+      fail_msg("element %zu: got %d, want %d", i, got[i], want[i]);
+    }
+  }
+}
+
+// data[i] = i % modulus + offset
+static void fill(float* data, int n, int modulus, int offset) {
+  for (int i = 0; i < n; ++i) data[i] = (float)(i % modulus + offset);
+}
+
+static const grtc_kernel_t* only_kernel(const compiled_t* c) {
+  assert_int_equal(c->kernels.count, 1);
+  return c->kernels.kernels[0];
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+static void test_conv_nhwc_stride_padding(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x3xf32>) -> "
+      "tensor<1x2x2x3xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, "
+      "1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, "
+      "1]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, "
+      "feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, "
+      "tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
+      "  return %0 : tensor<1x2x2x3xf32>\n"
+      "}\n",
+      2, &c));
+  float x[32], w[54], out[12];
+  fill(x, 32, 7, -3);
+  fill(w, 54, 5, -2);
+  run(&c, (void*[]){x, w}, (void*[]){out});
+  float want[12] = {-3, 4, -4, -13, -20, 18, -7, 9, -5, 24, -21, -21};
+  expect_floats(out, want, 12);
+  const grtc_kernel_t* k = only_kernel(&c);
+  assert_int_equal(k->pattern, GRTC_KPATTERN_CONV2D);
+  assert_int_equal(k->conv.stride_h, 2);
+  assert_int_equal(k->conv.pad_w, 1);
+  assert_int_equal(k->conv.input_strides[3], 1);
+  assert_int_equal(k->conv.filter_strides[0], 18);
+  release(&c);
+}
+
+static void test_conv_depthwise(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<1x3x3x2xf32>, %w: tensor<3x3x1x2xf32>) -> "
+      "tensor<1x3x3x2xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, "
+      "1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
+      "{batch_group_count = 1 : i64, feature_group_count = 2 : i64} : "
+      "(tensor<1x3x3x2xf32>, tensor<3x3x1x2xf32>) -> tensor<1x3x3x2xf32>\n"
+      "  return %0 : tensor<1x3x3x2xf32>\n"
+      "}\n",
+      2, &c));
+  float x[18], w[18], out[18];
+  fill(x, 18, 5, -1);
+  fill(w, 18, 4, -1);
+  run(&c, (void*[]){x, w}, (void*[]){out});
+  float want[18] = {0, 6, 4, 4, -5, 4, -2, 10, -2, 4, 2, 6, 0, 0, 1, 12, 0, -2};
+  expect_floats(out, want, 18);
+  const grtc_kernel_t* k = only_kernel(&c);
+  assert_int_equal(k->pattern, GRTC_KPATTERN_CONV2D);
+  assert_int_equal(k->conv.groups, 2);
+  release(&c);
+}
+
+// NCHW/OIHW: the parallel space stays (n, oh, ow, oc) and the store index
+// follows the output's dimension numbers.
+static void test_conv_nchw(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<2x2x5x4xf32>, %w: tensor<3x2x3x2xf32>) -> "
+      "tensor<2x3x3x4xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, "
+      "i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 1], [0, "
+      "1]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, "
+      "feature_group_count = 1 : i64} : (tensor<2x2x5x4xf32>, "
+      "tensor<3x2x3x2xf32>) -> tensor<2x3x3x4xf32>\n"
+      "  return %0 : tensor<2x3x3x4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[80], w[36], out[72];
+  fill(x, 80, 9, -4);
+  fill(w, 36, 7, -3);
+  run(&c, (void*[]){x, w}, (void*[]){out});
+  float want[72] = {
+      14,  14,  5,   2,   0,   4,   26,  -17, 8,   -1,  -1,  11,  8,   -1, -1,
+      11,  1,   27,  8,   -2,  -17, 4,   34,  14,  -26, -23, 7,   -22, -12, -27,
+      -24, 6,   7,   -12, -22, -11, -13, -22, -13, 3,   -2,  2,   -12, -7, -19,
+      -10, 8,   -1,  -1,  -1,  17,  -19, -3,  -22, -14, 7,   13,  -11, -26, -1,
+      4,   34,  19,  8,   -18, 3,   33,  14,  3,   2,   10,  6};
+  expect_floats(out, want, 72);
+  const grtc_kernel_t* k = only_kernel(&c);
+  assert_int_equal(k->pattern, GRTC_KPATTERN_CONV2D);
+  assert_int_equal(k->parallel_dims[3], 3);  // oc last
+  assert_int_equal(k->conv.input_strides[3], 20);  // c stride in NCHW
+  release(&c);
+}
+
+//===----------------------------------------------------------------------===//
+// reduce_window
+//===----------------------------------------------------------------------===//
+
+static void test_reduce_window_padded_sum(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<1x4x4x1xf32>) -> tensor<1x2x2x1xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %0 = \"stablehlo.reduce_window\"(%x, %z) <{padding = dense<[[0, 0], "
+      "[1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = "
+      "array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>\n"
+      "  return %0 : tensor<1x2x2x1xf32>\n"
+      "}\n",
+      2, &c));
+  float x[16], out[4];
+  fill(x, 16, 16, -5);
+  run(&c, (void*[]){x}, (void*[]){out});
+  float want[4] = {-10, -6, 21, 45};
+  expect_floats(out, want, 4);
+  release(&c);
+}
+
+// Holes of base dilation read as the init value.
+static void test_reduce_window_base_dilation(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<3xf32>) -> tensor<4xf32> {\n"
+      "  %z = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %0 = \"stablehlo.reduce_window\"(%x, %z) <{base_dilations = "
+      "array<i64: 2>, window_dimensions = array<i64: 2>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<3xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[3] = {1, 5, 3}, out[4];
+  run(&c, (void*[]){x}, (void*[]){out});
+  float want[4] = {1, 5, 5, 3};
+  expect_floats(out, want, 4);
+  release(&c);
+}
+
+//===----------------------------------------------------------------------===//
+// pad, concatenate, dynamic slices
+//===----------------------------------------------------------------------===//
+
+static void test_pad_concatenate(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<2x3xf32>, %a: tensor<2x1xf32>) -> "
+      "(tensor<4x4xf32>, tensor<2x4xf32>) {\n"
+      "  %v = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+      "  %0 = stablehlo.pad %x, %v, low = [1, -1], high = [0, 2], interior = "
+      "[1, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<4x4xf32>\n"
+      "  %1 = stablehlo.concatenate %a, %x, dim = 1 : (tensor<2x1xf32>, "
+      "tensor<2x3xf32>) -> tensor<2x4xf32>\n"
+      "  return %0, %1 : tensor<4x4xf32>, tensor<2x4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[6] = {0, 1, 2, 3, 4, 5}, a[2] = {10, 11}, out0[16], out1[8];
+  run(&c, (void*[]){x, a}, (void*[]){out0, out1});
+  float want0[16] = {-1, -1, -1, -1, 1, 2, -1, -1,
+                     -1, -1, -1, -1, 4, 5, -1, -1};
+  float want1[8] = {10, 0, 1, 2, 11, 3, 4, 5};
+  expect_floats(out0, want0, 16);
+  expect_floats(out1, want1, 8);
+  release(&c);
+}
+
+// Start indices are clamped so the slice (update) stays inside.
+static void test_dynamic_slices(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<4x4xf32>, %u: tensor<2x2xf32>, %i: "
+      "tensor<i32>, %j: tensor<i32>) -> (tensor<2x2xf32>, tensor<4x4xf32>) "
+      "{\n"
+      "  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2] : "
+      "(tensor<4x4xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>\n"
+      "  %1 = stablehlo.dynamic_update_slice %x, %u, %i, %j : "
+      "(tensor<4x4xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> "
+      "tensor<4x4xf32>\n"
+      "  return %0, %1 : tensor<2x2xf32>, tensor<4x4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[16], u[4] = {-1, -2, -3, -4}, out0[4], out1[16];
+  fill(x, 16, 16, 0);
+  int32_t i = 3, j = -1;
+  run(&c, (void*[]){x, u, &i, &j}, (void*[]){out0, out1});
+  float want0[4] = {8, 9, 12, 13};
+  float want1[16] = {0, 1, 2, 3, 4, 5, 6, 7, -1, -2, 10, 11, -3, -4, 14, 15};
+  expect_floats(out0, want0, 4);
+  expect_floats(out1, want1, 16);
+  release(&c);
+}
+
+//===----------------------------------------------------------------------===//
+// gather, scatter, sort
+//===----------------------------------------------------------------------===//
+
+// x[idx] for rows, as JAX exports it; an out-of-range index is clamped.
+static void test_gather_rows(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<5x3xf32>, %i: tensor<4x1xi32>) -> "
+      "tensor<4x3xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = "
+      "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+      "start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = "
+      "false, slice_sizes = array<i64: 1, 3>}> : (tensor<5x3xf32>, "
+      "tensor<4x1xi32>) -> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n",
+      2, &c));
+  float x[15], out[12];
+  fill(x, 15, 15, 0);
+  int32_t idx[4] = {4, 0, 9, 2};
+  run(&c, (void*[]){x, idx}, (void*[]){out});
+  float want[12] = {12, 13, 14, 0, 1, 2, 12, 13, 14, 6, 7, 8};
+  expect_floats(out, want, 12);
+  release(&c);
+}
+
+// x.at[idx].add(u): duplicates accumulate, an out-of-range update is
+// dropped; the copy and the in-place update are two dispatches.
+static void test_scatter_add(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<5xf32>, %i: tensor<4x1xi32>, %u: "
+      "tensor<4xf32>) -> tensor<5xf32> {\n"
+      "  %0 = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers "
+      "= #stablehlo.scatter<inserted_window_dims = [0], "
+      "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<5xf32>, tensor<4x1xi32>, tensor<4xf32>) -> "
+      "tensor<5xf32>\n"
+      "  return %0 : tensor<5xf32>\n"
+      "}\n",
+      2, &c));
+  float x[5] = {0, 1, 2, 3, 4}, u[4] = {10, 20, 30, 40}, out[5];
+  int32_t idx[4] = {1, 3, 1, 7};
+  run(&c, (void*[]){x, idx, u}, (void*[]){out});
+  float want[5] = {0, 41, 2, 23, 4};
+  expect_floats(out, want, 5);
+  assert_int_equal(c.kernels.count, 2);
+  assert_true(c.kernels.kernels[1]->serial);
+  const grtc_top_t* update = c.module->first_func->body->first->next;
+  assert_int_equal(update->kind, GRTC_TOP_DISPATCH);
+  assert_true(update->attrs.tied);
+  assert_int_equal(update->attrs.tied_operand, 0);
+  release(&c);
+}
+
+// A stable argsort: keys and their positions sorted together.
+static void test_sort_two_operands(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%k: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xi32>) "
+      "{\n"
+      "  %p = stablehlo.iota dim = 0 : tensor<5xi32>\n"
+      "  %0:2 = \"stablehlo.sort\"(%k, %p) <{dimension = 0 : i64, is_stable "
+      "= true}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: "
+      "tensor<i32>):\n"
+      "    %lt = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, "
+      "tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  }) : (tensor<5xf32>, tensor<5xi32>) -> (tensor<5xf32>, "
+      "tensor<5xi32>)\n"
+      "  return %0#0, %0#1 : tensor<5xf32>, tensor<5xi32>\n"
+      "}\n",
+      2, &c));
+  float k[5] = {3, 1, 2, 1, -4}, out0[5];
+  int32_t out1[5];
+  run(&c, (void*[]){k}, (void*[]){out0, out1});
+  float want0[5] = {-4, 1, 1, 2, 3};
+  int32_t want1[5] = {4, 1, 3, 2, 0};
+  expect_floats(out0, want0, 5);
+  expect_ints(out1, want1, 5);
+  assert_int_equal(c.kernels.count, 2);  // the iota, then the sort
+  assert_int_equal(c.kernels.kernels[1]->kind, GRTC_KERNEL_SORT);
+  release(&c);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow and errors
+//===----------------------------------------------------------------------===//
+
+// Dispatches form inside while bodies; values of the enclosing block are
+// read from their buffers.
+static void test_while_body(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> "
+      "tensor<3xf32> {\n"
+      "  %s = stablehlo.multiply %y, %y : tensor<3xf32>\n"
+      "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, "
+      "tensor<3xf32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, "
+      "tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %i1 = stablehlo.add %i, %one : tensor<i32>\n"
+      "    %v1 = stablehlo.add %v, %s : tensor<3xf32>\n"
+      "    stablehlo.return %i1, %v1 : tensor<i32>, tensor<3xf32>\n"
+      "  }\n"
+      "  return %r#1 : tensor<3xf32>\n"
+      "}\n",
+      2, &c));
+  // Kernels: s, the cond's compare, the body's two adds.
+  assert_int_equal(c.kernels.count, 4);
+  const grtc_top_t* w = c.module->first_func->body->first;
+  while (w && w->kind != GRTC_TOP_WHILE) w = w->next;
+  assert_non_null(w);
+  uint32_t in_body = 0;
+  for (const grtc_top_t* op = w->regions[1]->first; op; op = op->next) {
+    in_body += op->kind == GRTC_TOP_DISPATCH;
+  }
+  assert_int_equal(in_body, 2);
+  release(&c);
+}
+
+static void test_error_scatter_several_inputs(void** state) {
+  compiled_t c;
+  grt_status_t status = compile(
+      "func.func @main(%x: tensor<5xf32>, %y: tensor<5xf32>, %i: "
+      "tensor<1x1xi32>, %u: tensor<1xf32>, %w: tensor<1xf32>) -> "
+      "(tensor<5xf32>, tensor<5xf32>) {\n"
+      "  %0:2 = \"stablehlo.scatter\"(%x, %y, %i, %u, %w) "
+      "<{scatter_dimension_numbers = "
+      "#stablehlo.scatter<inserted_window_dims = [0], "
+      "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: "
+      "tensor<f32>):\n"
+      "    stablehlo.return %c, %d : tensor<f32>, tensor<f32>\n"
+      "  }) : (tensor<5xf32>, tensor<5xf32>, tensor<1x1xi32>, tensor<1xf32>, "
+      "tensor<1xf32>) -> (tensor<5xf32>, tensor<5xf32>)\n"
+      "  return %0#0, %0#1 : tensor<5xf32>, tensor<5xf32>\n"
+      "}\n",
+      2, &c);
+  grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:2:10: error: 'stablehlo.scatter' with 2 inputs is "
+                   "not supported");
+  release(&c);
+}
+
+static void test_error_bitcast_width(void** state) {
+  compiled_t c;
+  grt_status_t status = compile(
+      "func.func @main(%x: tensor<2xf32>) -> tensor<2x4xi8> {\n"
+      "  %0 = stablehlo.bitcast_convert %x : (tensor<2xf32>) -> "
+      "tensor<2x4xi8>\n"
+      "  return %0 : tensor<2x4xi8>\n"
+      "}\n",
+      2, &c);
+  grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:2:8: error: 'stablehlo.bitcast_convert' between "
+                   "element types of different widths is not supported");
+  release(&c);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_conv_nhwc_stride_padding),
+      cmocka_unit_test(test_conv_depthwise),
+      cmocka_unit_test(test_conv_nchw),
+      cmocka_unit_test(test_reduce_window_padded_sum),
+      cmocka_unit_test(test_reduce_window_base_dilation),
+      cmocka_unit_test(test_pad_concatenate),
+      cmocka_unit_test(test_dynamic_slices),
+      cmocka_unit_test(test_gather_rows),
+      cmocka_unit_test(test_scatter_add),
+      cmocka_unit_test(test_sort_two_operands),
+      cmocka_unit_test(test_while_body),
+      cmocka_unit_test(test_error_scatter_several_inputs),
+      cmocka_unit_test(test_error_bitcast_width),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
