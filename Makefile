@@ -20,7 +20,8 @@ build: deps
 
 build-sanitize: deps
 	CC=clang cmake -S . -B $(SAN_BUILD_DIR) -G Ninja -DGRT_WERROR=ON \
-	  -DCMAKE_BUILD_TYPE=Debug -DGRT_SANITIZE=address,undefined $(CMAKE_FLAGS)
+	  -DCMAKE_BUILD_TYPE=Debug -DGRT_SANITIZE=address,undefined \
+	  -DGRT_BUILD_FUZZERS=ON $(CMAKE_FLAGS)
 	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
 
 run: build

@@ -18,6 +18,13 @@ if(GRT_SANITIZE)
   add_link_options(${GRT_SANITIZE_FLAGS})
 endif()
 
+# libFuzzer steers by the coverage of the code under test, so every library
+# gets coverage instrumentation (fuzz targets add -fsanitize=fuzzer for
+# libFuzzer's main).
+if(GRT_BUILD_FUZZERS AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # POSIX.1-2008 (posix_memalign, mmap, clock_gettime, pthreads) on top of
 # strict C11; files that need more define it themselves.
 add_compile_definitions(_POSIX_C_SOURCE=200809L)

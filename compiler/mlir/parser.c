@@ -27,6 +27,7 @@ typedef struct grtc_name_entry_t {
   const grtc_attribute_t* attribute;  // "#a = ..." aliases
   const grtc_type_t* type;            // "!t = ..." aliases
   const grtc_location_t* location;    // "#loc = loc(...)" aliases
+  uint8_t visit;  // location aliases: 1 while being checked, 2 once checked
   struct grtc_name_entry_t* next;
 } grtc_name_entry_t;
 
@@ -1610,6 +1611,35 @@ grt_status_t grtc_parser_parse_optional_location(
 
 // Aliases may be defined after their uses (MLIR prints them last), so they
 // are bound once the whole file is read.
+static grt_status_t grtc_check_location_cycles(grtc_parser_t* parser,
+                                               const grtc_location_t* location,
+                                               uint32_t depth) {
+  if (depth > GRTC_MAX_NESTING) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: error: locations nest deeper than %d levels "
+                           "through aliases", parser->lexer.file_name,
+                           GRTC_MAX_NESTING);
+  }
+  if (location->kind == GRTC_LOC_ALIAS) {
+    grtc_name_entry_t* alias = grtc_names_lookup(&parser->aliases, location->text);
+    if (alias->visit == 1) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: error: location alias '%.*s' refers to itself",
+                             parser->lexer.file_name, GRT_SV_ARG(location->text));
+    }
+    if (alias->visit == 2) return grt_ok_status();
+    alias->visit = 1;
+    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(parser, alias->location, depth + 1));
+    alias->visit = 2;
+    return grt_ok_status();
+  }
+  for (uint32_t i = 0; i < location->child_count; ++i) {
+    GRT_RETURN_IF_ERROR(
+        grtc_check_location_cycles(parser, location->children[i], depth + 1));
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_resolve_location_aliases(grtc_parser_t* parser) {
   grtc_location_t** pending = parser->pending_aliases.data;
   for (uint32_t i = 0; i < parser->pending_aliases.count; ++i) {
@@ -1622,21 +1652,11 @@ static grt_status_t grtc_resolve_location_aliases(grtc_parser_t* parser) {
     }
     location->resolved = alias->location;
   }
-  // Reject cycles (#a = loc(#b), #b = loc(#a)) so that readers may follow
-  // aliases without bounds.
+  // Reject cycles, direct (#a = loc(#b), #b = loc(#a)) or through nested
+  // locations (#a = loc("n"(#a))), so that readers may follow aliases and
+  // children without bounds.
   for (uint32_t i = 0; i < parser->pending_aliases.count; ++i) {
-    const grtc_location_t* location = pending[i];
-    uint32_t steps = 0;
-    while (location && location->kind == GRTC_LOC_ALIAS) {
-      if (++steps > parser->pending_aliases.count) {
-        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                               "%s: error: location alias '%.*s' refers to "
-                               "itself",
-                               parser->lexer.file_name,
-                               GRT_SV_ARG(pending[i]->text));
-      }
-      location = location->resolved;
-    }
+    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(parser, pending[i], 0));
   }
   return grt_ok_status();
 }

@@ -364,6 +364,8 @@ static void test_diagnostics(void** state) {
        "expected 'x' after a dimension, found 'f32'"},
       {"\"t.a\"() : () -> () loc(#nowhere)", "undefined location alias '#nowhere'"},
       {"#a = loc(#b)\n#b = loc(#a)\n\"t.a\"() : () -> () loc(#a)", "refers to itself"},
+      {"\"t.a\"() : () -> () loc(#a)\n#a = loc(\"n\"(#b))\n#b = loc(fused[#c, #a])\n#c = loc(unknown)",
+       "location alias '#a' refers to itself"},
       {"#a = 1\n#a = 2", "t.mlir:2:1: error: redefinition of alias '#a'"},
       {"\"t.a\"() : () -> () loc(\"f\":1)", "expected ':' before the column"},
       {"\"t.a\"() : () -> () loc(bogus)", "expected a location"},
