@@ -16,6 +16,7 @@ PACKAGES=(
   flatbuffers-compiler # flatc: cross-checks our FlatBuffers against the reference
   lua5.4              # the anchor bench/vm times the VM interpreter against
   python3-numpy       # cross-checks our .npy reader/writer against numpy
+  libopenblas-dev     # the sgemm anchor bench/matmul times the MATMUL kernel against
 )
 
 missing=()

@@ -1,0 +1,239 @@
+// bench_matmul: f32 1024x1024x1024 through the CPU target's MATMUL kernel
+// (built by grtc_cpu_build for the host, run by calling the kernel once per
+// workgroup as local-sync does, then on two threads splitting the
+// workgroups as local-task would) beside OpenBLAS cblas_sgemm on one and
+// two threads in the same run (ARCHITECTURE.md §8). Prints GFLOP/s, the
+// best of several repetitions, and the ratio to the anchor.
+//
+//   bench_matmul [SIZE]
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "base/time.h"
+#include "compiler/kernel/ir.h"
+#include "compiler/target/cpu/cpu_target.h"
+#include "hal/local/kernel_abi.h"
+
+#if defined(GRT_BENCH_OPENBLAS)
+#include <cblas.h>
+#endif
+
+#define BENCH_REPEAT 5
+#define BENCH_TILE 256
+
+static int64_t bench_n = 1024;
+
+static grt_status_t bench_inst(grtc_kernel_set_t* set, grtc_kernel_t* k,
+                               grtc_kinst_t inst, uint32_t* out) {
+  return grtc_kernel_add_inst(set, k, &inst, out);
+}
+
+// out[m, n] = sum_k lhs[m, k] * rhs[k, n] with the MATMUL pattern.
+static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
+  int64_t n = bench_n;
+  grtc_kernel_t* k = NULL;
+  GRT_RETURN_IF_ERROR(grtc_kernel_set_add(set, "matmul", 3, &k, NULL));
+  k->bindings[0] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_READ};
+  k->bindings[1] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_READ};
+  k->bindings[2] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_WRITE};
+  k->parallel_rank = 2;
+  k->parallel_dims[0] = k->parallel_dims[1] = n;
+  k->tile[0] = BENCH_TILE;
+  k->tile[1] = n;
+  k->reduction_rank = 1;
+  k->reduction_dims[0] = n;
+  GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(k));
+  uint32_t pm, pn, zero, rk, cn, li, ri, t, x, y, prod, acc, a, oi, fin;
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 0}, &pm));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 1}, &pn));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .type = GRTC_ELEM_F32}, &zero));
+  GRT_RETURN_IF_ERROR(grtc_kernel_add_acc(set, k, GRTC_ELEM_F32, zero, &acc));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .type = GRTC_ELEM_I64, .value.i = n}, &cn));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_RINDEX, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64}, &rk));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {pm, cn}}, &t));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, rk}}, &li));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {rk, cn}}, &t));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, pn}}, &ri));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .binding = 0, .operand_count = 1, .operands = {li}}, &x));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .binding = 1, .operand_count = 1, .operands = {ri}}, &y));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {x, y}}, &prod));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32}, &a));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {a, prod}}, &k->accs[acc].update));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_F32}, &fin));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {pm, cn}}, &t));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, pn}}, &oi));
+  grtc_kstore_t store = {2, oi, fin, GRTC_KINST_NONE};
+  GRT_RETURN_IF_ERROR(grtc_kernel_add_store(set, k, &store));
+  k->pattern = GRTC_KPATTERN_MATMUL;
+  k->matmul = (grtc_kmatmul_t){.lhs_binding = 0, .rhs_binding = 1,
+                               .m = n, .n = n, .k = n,
+                               .lhs_stride_m = n, .lhs_stride_k = 1,
+                               .rhs_stride_k = n, .rhs_stride_n = 1,
+                               .lhs_elem = GRTC_ELEM_F32,
+                               .rhs_elem = GRTC_ELEM_F32,
+                               .acc_elem = GRTC_ELEM_F32};
+  return grt_ok_status();
+}
+
+typedef struct bench_worker_t {
+  const grt_kernel_entry_t* entry;
+  const grt_kernel_dispatch_state_t* dispatch;
+  uint32_t first, step;
+  int code;
+} bench_worker_t;
+
+static void* bench_worker_main(void* arg) {
+  bench_worker_t* w = arg;
+  size_t scratch_size = (w->entry->local_memory_size + 63) / 64 * 64;
+  void* scratch = scratch_size ? aligned_alloc(64, scratch_size) : NULL;
+  grt_kernel_workgroup_state_t wg = {.local_memory = scratch,
+                                     .local_memory_size = scratch_size};
+  for (uint32_t i = w->first; i < w->dispatch->workgroup_count[0] && !w->code;
+       i += w->step) {
+    wg.workgroup_id[0] = i;
+    wg.worker_id = w->first;
+    w->code = w->entry->fn(w->dispatch, &wg);
+  }
+  free(scratch);
+  return NULL;
+}
+
+// Seconds for one matmul through the kernel on |threads| threads.
+static double bench_grt(const grt_kernel_entry_t* entry, uint32_t workgroups,
+                        float* a, float* b, float* c, uint32_t threads) {
+  void* bindings[] = {a, b, c};
+  size_t lengths[3] = {0};
+  grt_kernel_dispatch_state_t dispatch = {
+      .workgroup_count = {workgroups, 1, 1}, .workgroup_size = {1, 1, 1},
+      .binding_count = 3, .bindings = bindings, .binding_lengths = lengths};
+  bench_worker_t workers[2];
+  pthread_t ids[2];
+  grt_time_t start = grt_time_now_ns();
+  for (uint32_t t = 0; t < threads; ++t) {
+    workers[t] = (bench_worker_t){entry, &dispatch, t, threads, 0};
+    if (threads == 1) {
+      bench_worker_main(&workers[0]);
+    } else {
+      pthread_create(&ids[t], NULL, bench_worker_main, &workers[t]);
+    }
+  }
+  for (uint32_t t = 0; threads > 1 && t < threads; ++t) pthread_join(ids[t], NULL);
+  double seconds = (double)(grt_time_now_ns() - start) * 1e-9;
+  for (uint32_t t = 0; t < threads; ++t) {
+    if (workers[t].code) {
+      fprintf(stderr, "kernel failed with code %d\n", workers[t].code);
+      exit(1);
+    }
+  }
+  return seconds;
+}
+
+#if defined(GRT_BENCH_OPENBLAS)
+static double bench_openblas(float* a, float* b, float* c, int threads) {
+  openblas_set_num_threads(threads);
+  int n = (int)bench_n;
+  grt_time_t start = grt_time_now_ns();
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n,
+              b, n, 0.0f, c, n);
+  return (double)(grt_time_now_ns() - start) * 1e-9;
+}
+#endif
+
+static double bench_gflops(double seconds) {
+  return 2.0 * (double)bench_n * (double)bench_n * (double)bench_n / seconds *
+         1e-9;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1) bench_n = atoll(argv[1]);
+  if (bench_n < 16 || bench_n > 8192) {
+    fprintf(stderr, "usage: bench_matmul [SIZE in 16..8192]\n");
+    return 2;
+  }
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  grt_status_t status = bench_build_kernel(&set);
+  uint8_t* binary = NULL;
+  size_t size = 0;
+  char format[32];
+  grtc_cpu_options_t options = {.features = "host", .optimization_level = 3};
+  if (grt_status_is_ok(status)) {
+    status = grtc_cpu_build(&set, &options, grt_allocator_system(), &binary,
+                            &size, format);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_status_fprint(stderr, status);
+    grt_status_free(status);
+    return 1;
+  }
+  uint32_t workgroups = set.kernels[0]->workgroup_count;
+  char path[] = "/tmp/bench-matmul-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0 || write(fd, binary, size) != (ssize_t)size) return 1;
+  close(fd);
+  void* handle = dlopen(path, RTLD_NOW);
+  unlink(path);
+  grt_allocator_free(grt_allocator_system(), binary);
+  if (!handle) {
+    fprintf(stderr, "dlopen: %s\n", dlerror());
+    return 1;
+  }
+  grt_kernel_library_query_fn_t query = (grt_kernel_library_query_fn_t)dlsym(
+      handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL);
+  const grt_kernel_library_t* library = query ? query(GRT_KERNEL_ABI_VERSION) : NULL;
+  if (!library) return 1;
+  const grt_kernel_entry_t* entry = &library->entries[0];
+
+  size_t count = (size_t)(bench_n * bench_n);
+  float* a = malloc(count * sizeof(float));
+  float* b = malloc(count * sizeof(float));
+  float* c = malloc(count * sizeof(float));
+  float* c_ref = malloc(count * sizeof(float));
+  for (size_t i = 0; i < count; ++i) {
+    a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+    b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
+  }
+  printf("f32 %" PRId64 "x%" PRId64 "x%" PRId64
+         ", grt kernel %s (%u workgroups of %dx%" PRId64 "), best of %d\n",
+         bench_n, bench_n, bench_n, format, workgroups, BENCH_TILE, bench_n,
+         BENCH_REPEAT);
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    double grt_best = 1e30, anchor_best = 1e30;
+    for (int r = 0; r < BENCH_REPEAT; ++r) {
+      double s = bench_grt(entry, workgroups, a, b, c, threads);
+      if (s < grt_best) grt_best = s;
+#if defined(GRT_BENCH_OPENBLAS)
+      s = bench_openblas(a, b, c_ref, (int)threads);
+      if (s < anchor_best) anchor_best = s;
+#endif
+    }
+    printf("  %u thread%s: grt %7.1f GFLOP/s", threads, threads > 1 ? "s" : " ",
+           bench_gflops(grt_best));
+#if defined(GRT_BENCH_OPENBLAS)
+    double max_diff = 0;
+    for (size_t i = 0; i < count; ++i) {
+      double d = fabs((double)c[i] - c_ref[i]);
+      if (d > max_diff) max_diff = d;
+    }
+    printf("   OpenBLAS sgemm %7.1f GFLOP/s   ratio %.2fx   (max |diff| %.2g)\n",
+           bench_gflops(anchor_best), anchor_best / grt_best, max_diff);
+#else
+    (void)anchor_best;
+    printf("   (anchor OpenBLAS not built in: install libopenblas-dev, "
+           "scripts/install-deps.sh)\n");
+#endif
+  }
+  free(a);
+  free(b);
+  free(c);
+  free(c_ref);
+  dlclose(handle);
+  grtc_kernel_set_deinit(&set);
+  return 0;
+}
