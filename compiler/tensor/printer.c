@@ -161,7 +161,7 @@ static void grtc_print_constant(grtc_printer_t* p, const grtc_top_t* op) {
   const grtc_ttype_t* type = &op->results[0].type;
   size_t size = grtc_elem_byte_size(type->elem);
   grt_string_builder_append_cstring(p->out, " dense<");
-  if (op->attrs.constant.splat) {
+  if (op->attrs.constant.splat || type->rank == 0) {
     if (op->attrs.constant.size >= size) {
       grtc_print_element(p, type->elem, op->attrs.constant.data);
     }
@@ -241,8 +241,8 @@ static void grtc_print_values(grtc_printer_t* p, grtc_tvalue_t* const* values,
   }
 }
 
-// ": type" when every operand and result shares one type, else
-// ": (operand types) -> result types".
+// ": type" when every operand and result shares one type, ": operand
+// types" for ops without results, else ": (operand types) -> result types".
 static void grtc_print_signature(grtc_printer_t* p, const grtc_top_t* op) {
   const grtc_ttype_t* common = NULL;
   bool uniform = op->operand_count + op->result_count > 0;
@@ -256,6 +256,14 @@ static void grtc_print_signature(grtc_printer_t* p, const grtc_top_t* op) {
   }
   if (op->operand_count + op->result_count == 0) return;
   grt_string_builder_append_cstring(p->out, " : ");
+  if (op->result_count == 0) {
+    // Terminators and checks, as MLIR prints func.return.
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      if (i) grt_string_builder_append_cstring(p->out, ", ");
+      grtc_print_type(p, &op->operands[i]->type);
+    }
+    return;
+  }
   if (uniform && (op->result_count <= 1 || op->operand_count == 0)) {
     grtc_print_type(p, common);
     return;

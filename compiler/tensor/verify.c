@@ -1060,6 +1060,13 @@ static grt_status_t grtc_verify_scatter(grtc_verifier_t* v,
                                            s->update_window_dims, update->rank));
   GRT_RETURN_IF_ERROR(grtc_verify_dim_list(
       v, op, "inserted_window_dims", s->inserted_window_dims, input->rank));
+  for (uint32_t i = 0; i < s->inserted_window_dims.count; ++i) {
+    if (grtc_dims_contain(s->input_batching_dims,
+                          s->inserted_window_dims.values[i])) {
+      return VERR(op, "dimension %lld is both inserted and batching",
+                  (long long)s->inserted_window_dims.values[i]);
+    }
+  }
   uint32_t index_batch = indices->rank -
                          (s->index_vector_dim < (int64_t)indices->rank ? 1 : 0);
   if (update->rank != s->update_window_dims.count + index_batch) {
@@ -1082,6 +1089,8 @@ static grt_status_t grtc_verify_scatter(grtc_verifier_t* v,
   for (uint32_t i = 0; i < update->rank; ++i) {
     int64_t size = update->dims[i], bound;
     if (grtc_dims_contain(s->update_window_dims, i)) {
+      // The coverage and overlap checks leave a dimension for every window
+      // dimension.
       while (grtc_dims_contain(s->inserted_window_dims, next_input) ||
              grtc_dims_contain(s->input_batching_dims, next_input)) {
         ++next_input;
@@ -1228,7 +1237,8 @@ static grt_status_t grtc_verify_call(grtc_verifier_t* v, const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_type_list(
       v, op, "operand", grtc_operand_types(op, operands), op->operand_count,
       sizeof(grtc_ttype_t), args, callee->body->arg_count, what));
-  return grtc_verify_type_list(v, op, "result", &op->results[0].type,
+  return grtc_verify_type_list(v, op, "result",
+                               op->results ? &op->results[0].type : NULL,
                                op->result_count, sizeof(grtc_tvalue_t),
                                callee->result_types, callee->result_count,
                                what);
@@ -1351,9 +1361,27 @@ static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
   }
 }
 
+// Types every later check indexes by: a known element type, rank within
+// GRTC_MAX_RANK, no negative dimension.
+static bool grtc_ttype_valid(const grtc_ttype_t* type) {
+  if (type->elem >= GRTC_ELEM_COUNT || type->rank > GRTC_MAX_RANK) return false;
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    if (type->dims[i] < 0) return false;
+  }
+  return true;
+}
+
 static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
   for (uint32_t i = 0; i < op->operand_count; ++i) {
     if (!op->operands[i]) return VERR(op, "operand %u is missing", i);
+    if (!grtc_ttype_valid(&op->operands[i]->type)) {
+      return VERR(op, "operand %u has an invalid type", i);
+    }
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (!grtc_ttype_valid(&op->results[i].type)) {
+      return VERR(op, "result %u has an invalid type", i);
+    }
   }
   for (uint32_t i = 0; i < op->region_count; ++i) {
     if (!op->regions[i]) return VERR(op, "region %u is missing", i);

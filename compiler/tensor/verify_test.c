@@ -93,6 +93,18 @@ static void test_result_count(void** state) {
   expect_error(&tb, op, "has 2 results, expected 1");
 }
 
+static void test_invalid_types(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 4));
+  grtc_top_t* op = OP(&tb, NEGATE, TT(F32, 4), ARG(0));
+  op->results[0].type.dims[0] = -1;
+  expect_error(&tb, op, "result 0 has an invalid type");
+  BEGIN(TT(F32, 4));
+  ARG(0)->type.rank = GRTC_MAX_RANK + 1;
+  op = OP(&tb, NEGATE, TT(F32, 4), ARG(0));
+  expect_error(&tb, op, "operand 0 has an invalid type");
+}
+
 static void test_select(void** state) {
   grtc_tb_t tb;
   BEGIN(TT(I1, 4), TS(I1), TT(F32, 4), TT(F32, 3), TT(I32, 4));
@@ -771,6 +783,18 @@ static void test_scatter(void** state) {
 
   BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 3, 3),
         TT(F32, 2, 4));
+  // Row 0 both inserted and batched (indices 5x1 batched with the input).
+  grtc_top_t* rows = CI(&tb, TT(I32, 5, 1), 0, 0, 0, 0, 0);
+  grtc_top_t* updates = CF(&tb, TT(F32, 5), 1);
+  op = scatter_rows(&tb, ARG(0), R(rows), R(updates));
+  op->attrs.scatter.update_window_dims = (grtc_i64s_t){0, NULL};
+  op->attrs.scatter.input_batching_dims = I64S(&tb, 0);
+  op->attrs.scatter.scatter_indices_batching_dims = I64S(&tb, 0);
+  op->attrs.scatter.scatter_dims_to_operand_dims = I64S(&tb, 1);
+  expect_error(&tb, op, "dimension 0 is both inserted and batching");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 3, 3),
+        TT(F32, 2, 4));
   grtc_tvalue_t* operands[3] = {ARG(0), ARG(1), ARG(2)};
   op = grtc_tb_op(&tb, GRTC_TOP_SCATTER, operands, 3, &ARG(0)->type, 1, 1);
   op->attrs.scatter = scatter_rows(&tb, ARG(0), ARG(1), ARG(2))->attrs.scatter;
@@ -1036,6 +1060,7 @@ int main(void) {
       cmocka_unit_test(test_elementwise_type_not_accepted),
       cmocka_unit_test(test_elementwise_result_type),
       cmocka_unit_test(test_result_count),
+      cmocka_unit_test(test_invalid_types),
       cmocka_unit_test(test_select),
       cmocka_unit_test(test_clamp),
       cmocka_unit_test(test_compare),
