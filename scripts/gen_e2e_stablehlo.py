@@ -1883,6 +1883,347 @@ module @jit_test_tanh_dot attributes {mhlo.num_partitions = 1 : i32, mhlo.num_re
            db=dense(b, "f32"), de=dense(expected, "f32"))
 
 
+#===----------------------------------------------------------------------===#
+# Fusion: the patterns dispatch formation groups (chains, producers into
+# reductions, matmul/conv epilogues, values with several uses)
+#===----------------------------------------------------------------------===#
+
+def bcast(f, value, src_shape, dst_shape, dims, elem="f32"):
+    return f.op("stablehlo.broadcast_in_dim %s, dims = %s : (%s) -> %s"
+                % (value, list(dims), tensor_type(src_shape, elem),
+                   tensor_type(dst_shape, elem)))
+
+
+def reduce_op(f, value, shape, dims, body, init, elem="f32"):
+    out = tuple(d for i, d in enumerate(shape) if i not in dims)
+    c = f.op("stablehlo.constant dense<%s> : tensor<%s>" % (init, elem))
+    return f.op("stablehlo.reduce(%s init: %s) applies stablehlo.%s across "
+                "dimensions = %s : (%s, tensor<%s>) -> %s"
+                % (value, c, body, list(dims), tensor_type(shape, elem), elem,
+                   tensor_type(out, elem))), out
+
+
+def gen_fusion():
+    funcs = []
+    rng = np.random.default_rng(9)
+    e = "f32"
+    tol = TOL[e]
+
+    def f64(a):
+        return a.astype(np.float64)
+
+    # jax.nn.relu(x @ w + b)
+    f = Func("test_dense_bias_relu")
+    x = array(rng.uniform(-1, 1, (5, 24)), e)
+    w = array(rng.uniform(-1, 1, (24, 12)), e)
+    b = array(rng.uniform(-1, 1, (12,)), e)
+    vx, vw, vb = f.input(x, e), f.input(w, e), f.input(b, e)
+    y = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0], "
+             "precision = [DEFAULT, DEFAULT] : (tensor<5x24xf32>, tensor<24x12xf32>) "
+             "-> tensor<5x12xf32>" % (vx, vw))
+    bb = bcast(f, vb, (12,), (5, 12), [1])
+    z = f.op("stablehlo.add %s, %s : tensor<5x12xf32>" % (y, bb))
+    zero = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    zb = bcast(f, zero, (), (5, 12), [])
+    r = f.op("stablehlo.maximum %s, %s : tensor<5x12xf32>" % (z, zb))
+    f.expect(r, array(np.maximum(f64(x) @ w + b, 0), e), e, *tol)
+    funcs.append(f.text(comment="A dense layer: matmul with a bias and relu "
+                        "epilogue."))
+
+    # jax.nn.relu(conv(x, k) + b)
+    f = Func("test_conv_bias_relu")
+    x = array(rng.uniform(-1, 1, (2, 6, 5, 3)), e)
+    k = array(rng.uniform(-1, 1, (3, 3, 3, 4)), e)
+    b = array(rng.uniform(-1, 1, (4,)), e)
+    vx, vk, vb = f.input(x, e), f.input(k, e), f.input(b, e)
+    y = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+             "->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = "
+             "1 : i64, feature_group_count = 1 : i64} : (tensor<2x6x5x3xf32>, "
+             "tensor<3x3x3x4xf32>) -> tensor<2x6x5x4xf32>" % (vx, vk))
+    bb = bcast(f, vb, (4,), (2, 6, 5, 4), [3])
+    z = f.op("stablehlo.add %s, %s : tensor<2x6x5x4xf32>" % (y, bb))
+    zero = f.op("stablehlo.constant dense<0.000000e+00> : tensor<2x6x5x4xf32>")
+    r = f.op("stablehlo.maximum %s, %s : tensor<2x6x5x4xf32>" % (z, zero))
+    ref = conv_ref(x, k, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1)
+    f.expect(r, array(np.maximum(ref + b, 0), e), e, *tol)
+    funcs.append(f.text())
+
+    # jax.nn.softmax(x, axis=-1) on rows
+    f = Func("test_softmax_rows")
+    x = array(rng.uniform(-5, 5, (4, 33)), e)
+    vx = f.input(x, e)
+    m, _ = reduce_op(f, vx, (4, 33), [1], "maximum", "0xFF800000")
+    mb = bcast(f, m, (4,), (4, 33), [0])
+    d = f.op("stablehlo.subtract %s, %s : tensor<4x33xf32>" % (vx, mb))
+    ex = f.op("stablehlo.exponential %s : tensor<4x33xf32>" % d)
+    s_, _ = reduce_op(f, ex, (4, 33), [1], "add", "0.000000e+00")
+    sb = bcast(f, s_, (4,), (4, 33), [0])
+    r = f.op("stablehlo.divide %s, %s : tensor<4x33xf32>" % (ex, sb))
+    ref = np.exp(f64(x) - f64(x).max(axis=1, keepdims=True))
+    f.expect(r, array(ref / ref.sum(axis=1, keepdims=True), e), e, *tol)
+    funcs.append(f.text())
+
+    # Layer normalization over the last axis, with scale and offset.
+    f = Func("test_layer_norm")
+    x = array(rng.uniform(-3, 3, (3, 40)), e)
+    g = array(rng.uniform(0.5, 1.5, (40,)), e)
+    b = array(rng.uniform(-1, 1, (40,)), e)
+    vx, vg, vb = f.input(x, e), f.input(g, e), f.input(b, e)
+    s_, _ = reduce_op(f, vx, (3, 40), [1], "add", "0.000000e+00")
+    n = f.op("stablehlo.constant dense<4.000000e+01> : tensor<3xf32>")
+    mean = f.op("stablehlo.divide %s, %s : tensor<3xf32>" % (s_, n))
+    mb = bcast(f, mean, (3,), (3, 40), [0])
+    c = f.op("stablehlo.subtract %s, %s : tensor<3x40xf32>" % (vx, mb))
+    sq = f.op("stablehlo.multiply %s, %s : tensor<3x40xf32>" % (c, c))
+    v, _ = reduce_op(f, sq, (3, 40), [1], "add", "0.000000e+00")
+    var = f.op("stablehlo.divide %s, %s : tensor<3xf32>" % (v, n))
+    eps = f.op("stablehlo.constant dense<9.99999974E-6> : tensor<3xf32>")
+    ve = f.op("stablehlo.add %s, %s : tensor<3xf32>" % (var, eps))
+    rs = f.op("stablehlo.rsqrt %s : tensor<3xf32>" % ve)
+    rb = bcast(f, rs, (3,), (3, 40), [0])
+    nrm = f.op("stablehlo.multiply %s, %s : tensor<3x40xf32>" % (c, rb))
+    gb = bcast(f, vg, (40,), (3, 40), [1])
+    bb = bcast(f, vb, (40,), (3, 40), [1])
+    sc = f.op("stablehlo.multiply %s, %s : tensor<3x40xf32>" % (nrm, gb))
+    r = f.op("stablehlo.add %s, %s : tensor<3x40xf32>" % (sc, bb))
+    xc = f64(x) - f64(x).mean(axis=1, keepdims=True)
+    ref = xc / np.sqrt((xc * xc).mean(axis=1, keepdims=True) + 1e-5) * g + b
+    f.expect(r, array(ref, e), e, *tol)
+    funcs.append(f.text(comment="Reductions feeding elementwise ops feeding "
+                        "reductions."))
+
+    # sum(exp(x) * 2, axis=0): an elementwise producer fused into a reduce.
+    f = Func("test_reduce_of_elementwise")
+    x = array(rng.uniform(-2, 2, (7, 6)), e)
+    vx = f.input(x, e)
+    ex = f.op("stablehlo.exponential %s : tensor<7x6xf32>" % vx)
+    two = f.op("stablehlo.constant dense<2.000000e+00> : tensor<7x6xf32>")
+    m = f.op("stablehlo.multiply %s, %s : tensor<7x6xf32>" % (ex, two))
+    r, _ = reduce_op(f, m, (7, 6), [0], "add", "0.000000e+00")
+    f.expect(r, array((np.exp(f64(x)) * 2).sum(axis=0), e), e, *tol)
+    funcs.append(f.text())
+
+    # A value with several uses, and an intermediate that is also checked.
+    f = Func("test_multiple_uses")
+    x = array(rng.uniform(-2, 2, (3, 5)), e)
+    vx = f.input(x, e)
+    two = f.op("stablehlo.constant dense<2.000000e+00> : tensor<3x5xf32>")
+    y = f.op("stablehlo.multiply %s, %s : tensor<3x5xf32>" % (vx, two))
+    one = f.op("stablehlo.constant dense<1.000000e+00> : tensor<3x5xf32>")
+    z = f.op("stablehlo.add %s, %s : tensor<3x5xf32>" % (y, one))
+    w = f.op("stablehlo.multiply %s, %s : tensor<3x5xf32>" % (y, z))
+    t_ = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<3x5xf32>) -> "
+              "tensor<5x3xf32>" % y)
+    s_, _ = reduce_op(f, y, (3, 5), [1], "add", "0.000000e+00")
+    y64 = f64(x) * 2
+    f.expect(w, array(y64 * (y64 + 1), e), e, *tol)
+    f.expect(y, array(y64, e), e)
+    f.expect(t_, array(y64.T, e), e)
+    f.expect(s_, array(y64.sum(axis=1), e), e, *tol)
+    funcs.append(f.text())
+
+    # x.T + b: a transpose and a broadcast feeding one elementwise op.
+    f = Func("test_transpose_broadcast_add")
+    x = array(rng.uniform(-2, 2, (4, 3)), e)
+    b = array(rng.uniform(-2, 2, (4,)), e)
+    vx, vb = f.input(x, e), f.input(b, e)
+    t_ = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<4x3xf32>) -> "
+              "tensor<3x4xf32>" % vx)
+    bb = bcast(f, vb, (4,), (3, 4), [1])
+    r = f.op("stablehlo.add %s, %s : tensor<3x4xf32>" % (t_, bb))
+    f.expect(r, array(f64(x).T + b, e), e)
+    funcs.append(f.text())
+
+    # jax.nn.one_hot(labels, 5)
+    f = Func("test_one_hot")
+    labels = array([3, 0, 4, 1, 3, 7], "i32")
+    vl = f.input(labels, "i32")
+    lb = bcast(f, vl, (6,), (6, 5), [0], "i32")
+    io = f.op("stablehlo.iota dim = 1 : tensor<6x5xi32>")
+    eq = f.op("stablehlo.compare  EQ, %s, %s,  SIGNED : (tensor<6x5xi32>, "
+              "tensor<6x5xi32>) -> tensor<6x5xi1>" % (lb, io))
+    r = f.op("stablehlo.convert %s : (tensor<6x5xi1>) -> tensor<6x5xf32>" % eq)
+    f.expect(r, array(labels[:, None] == np.arange(5)[None, :], e), e)
+    funcs.append(f.text(comment="jax.nn.one_hot: a label out of range gives "
+                        "a zero row."))
+
+    # jax.nn.logsumexp(x, axis=1)
+    f = Func("test_logsumexp")
+    x = array(rng.uniform(-30, 30, (3, 9)), e)
+    vx = f.input(x, e)
+    m, _ = reduce_op(f, vx, (3, 9), [1], "maximum", "0xFF800000")
+    mb = bcast(f, m, (3,), (3, 9), [0])
+    d = f.op("stablehlo.subtract %s, %s : tensor<3x9xf32>" % (vx, mb))
+    ex = f.op("stablehlo.exponential %s : tensor<3x9xf32>" % d)
+    s_, _ = reduce_op(f, ex, (3, 9), [1], "add", "0.000000e+00")
+    lg = f.op("stablehlo.log %s : tensor<3xf32>" % s_)
+    r = f.op("stablehlo.add %s, %s : tensor<3xf32>" % (lg, m))
+    mx = f64(x).max(axis=1)
+    f.expect(r, array(np.log(np.exp(f64(x) - mx[:, None]).sum(axis=1)) + mx, e),
+             e, *tol)
+    funcs.append(f.text())
+
+    # Batched attention scores: softmax(q @ k^T / sqrt(d)) @ v
+    f = Func("test_attention")
+    q = array(rng.uniform(-1, 1, (2, 5, 8)), e)
+    k_ = array(rng.uniform(-1, 1, (2, 6, 8)), e)
+    v_ = array(rng.uniform(-1, 1, (2, 6, 4)), e)
+    vq, vk, vv = f.input(q, e), f.input(k_, e), f.input(v_, e)
+    sc = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
+              "contracting_dims = [2] x [2], precision = [DEFAULT, DEFAULT] : "
+              "(tensor<2x5x8xf32>, tensor<2x6x8xf32>) -> tensor<2x5x6xf32>" % (vq, vk))
+    scale = f.op("stablehlo.constant dense<0.353553385> : tensor<2x5x6xf32>")
+    ss = f.op("stablehlo.multiply %s, %s : tensor<2x5x6xf32>" % (sc, scale))
+    m, _ = reduce_op(f, ss, (2, 5, 6), [2], "maximum", "0xFF800000")
+    mb = bcast(f, m, (2, 5), (2, 5, 6), [0, 1])
+    d = f.op("stablehlo.subtract %s, %s : tensor<2x5x6xf32>" % (ss, mb))
+    ex = f.op("stablehlo.exponential %s : tensor<2x5x6xf32>" % d)
+    s_, _ = reduce_op(f, ex, (2, 5, 6), [2], "add", "0.000000e+00")
+    sb = bcast(f, s_, (2, 5), (2, 5, 6), [0, 1])
+    p_ = f.op("stablehlo.divide %s, %s : tensor<2x5x6xf32>" % (ex, sb))
+    r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
+             "contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : "
+             "(tensor<2x5x6xf32>, tensor<2x6x4xf32>) -> tensor<2x5x4xf32>" % (p_, vv))
+    sc64 = np.einsum("bqd,bkd->bqk", f64(q), f64(k_)) * float(np.float32(0.353553385))
+    p64 = np.exp(sc64 - sc64.max(axis=2, keepdims=True))
+    p64 /= p64.sum(axis=2, keepdims=True)
+    f.expect(r, array(np.einsum("bqk,bkd->bqd", p64, f64(v_)), e), e, *tol)
+    funcs.append(f.text(comment="Scaled dot-product attention: batched "
+                        "matmuls around a softmax."))
+
+    f = Func("fail_fusion_wrong_expectation")
+    x = array([1.0, 2.0], e)
+    vx = f.input(x, e)
+    one = f.op("stablehlo.constant dense<1.000000e+00> : tensor<2xf32>")
+    y = f.op("stablehlo.add %s, %s : tensor<2xf32>" % (vx, one))
+    z = f.op("stablehlo.multiply %s, %s : tensor<2xf32>" % (y, y))
+    f.expect(z, array([4.0, 9.5], e), e)
+    funcs.append(f.text(comment="(2 + 1)^2 is 9: the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Large: sizes that span many workgroups, tiles and vector lanes, with odd
+# remainders (inputs and expectations as hex blobs)
+#===----------------------------------------------------------------------===#
+
+def gen_large():
+    funcs = []
+    rng = np.random.default_rng(10)
+    e = "f32"
+    tol = (1e-4, 1e-5)
+
+    def f64(a):
+        return a.astype(np.float64)
+
+    f = Func("test_large_elementwise")
+    a = array(rng.uniform(-2, 2, (1283,)), e)
+    b = array(rng.uniform(-2, 2, (1283,)), e)
+    x, y = f.input(a, e), f.input(b, e)
+    m = f.op("stablehlo.multiply %s, %s : tensor<1283xf32>" % (x, y))
+    t_ = f.op("stablehlo.tanh %s : tensor<1283xf32>" % m)
+    r = f.op("stablehlo.add %s, %s : tensor<1283xf32>" % (t_, x))
+    f.expect(r, array(np.tanh(f64(a) * b) + a, e), e, *TOL[e])
+    funcs.append(f.text())
+
+    f = Func("test_large_elementwise_i32")
+    a = array(rng.integers(-1000, 1000, (2, 517)), "i32")
+    b = array(rng.integers(1, 50, (2, 517)), "i32")
+    x, y = f.input(a, "i32"), f.input(b, "i32")
+    q = f.op("stablehlo.divide %s, %s : tensor<2x517xi32>" % (x, y))
+    r = f.op("stablehlo.multiply %s, %s : tensor<2x517xi32>" % (q, y))
+    expected = np.array([[idiv(int(p), int(d), "i32") * int(d) for p, d in zip(ra, rb)]
+                         for ra, rb in zip(a, b)], dtype=np.int32)
+    f.expect(r, expected, "i32")
+    funcs.append(f.text())
+
+    for m_, k_, n_ in ((45, 67, 29),):
+        f = Func("test_large_matmul_%dx%dx%d" % (m_, k_, n_))
+        a = array(rng.uniform(-1, 1, (m_, k_)), e)
+        b = array(rng.uniform(-1, 1, (k_, n_)), e)
+        x, y = f.input(a, e), f.input(b, e)
+        r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0], "
+                 "precision = [DEFAULT, DEFAULT] : (%s, %s) -> %s"
+                 % (x, y, t(a, e), t(b, e), tensor_type((m_, n_), e)))
+        f.expect(r, array(f64(a) @ b, e), e, *tol)
+        funcs.append(f.text())
+
+    f = Func("test_large_batch_matmul")
+    a = array(rng.uniform(-1, 1, (2, 19, 13)), e)
+    b = array(rng.uniform(-1, 1, (2, 13, 11)), e)
+    x, y = f.input(a, e), f.input(b, e)
+    r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
+             "contracting_dims = [2] x [1] : (tensor<2x19x13xf32>, tensor<2x13x11xf32>) "
+             "-> tensor<2x19x11xf32>" % (x, y))
+    f.expect(r, array(np.matmul(f64(a), b), e), e, *tol)
+    funcs.append(f.text())
+
+    f = Func("test_large_conv")
+    a = array(rng.uniform(-1, 1, (1, 11, 9, 8)), e)
+    w = array(rng.uniform(-1, 1, (3, 3, 8, 16)), e)
+    x, y = f.input(a, e), f.input(w, e)
+    expected = array(conv_ref(a, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1), e)
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+             "->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = "
+             "1 : i64, feature_group_count = 1 : i64} : (%s, %s) -> %s"
+             % (x, y, t(a, e), t(w, e), t(expected, e)))
+    f.expect(r, expected, e, *tol)
+    funcs.append(f.text())
+
+    f = Func("test_large_reduce")
+    a = array(rng.uniform(-1, 1, (2, 2049)), e)
+    x = f.input(a, e)
+    r, _ = reduce_op(f, x, (2, 2049), [1], "add", "0.000000e+00")
+    f.expect(r, array(f64(a).sum(axis=1), e), e, 1e-3, 1e-5)
+    r2, _ = reduce_op(f, x, (2, 2049), [0], "maximum", "0xFF800000")
+    f.expect(r2, a.max(axis=0), e)
+    funcs.append(f.text())
+
+    f = Func("test_large_transpose")
+    a = array(rng.integers(-1000, 1000, (17, 29, 3)), "i32")
+    x = f.input(a, "i32")
+    r = f.op("stablehlo.transpose %s, dims = [1, 2, 0] : (tensor<17x29x3xi32>) -> "
+             "tensor<29x3x17xi32>" % x)
+    f.expect(r, np.transpose(a, (1, 2, 0)), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_large_sort")
+    a = array(rng.permutation(700) - 300, "i32")
+    x = f.input(a, "i32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 0 : i64}> ({\n%s\n    }) : '
+             '(tensor<700xi32>) -> tensor<700xi32>'
+             % (x, sort_body(["i32"], "LT", "SIGNED")))
+    f.expect(r, np.sort(a), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_large_max_pool")
+    a = array(rng.uniform(-1, 1, (1, 16, 14, 4)), e)
+    x = f.input(a, e)
+    cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
+                   "stablehlo.return %100 : tensor<f32>"])
+    expected = array(reduce_window_ref(a, -np.inf, np.max, [1, 3, 3, 1],
+                                       [1, 2, 2, 1], [(0, 0), (1, 1), (1, 1), (0, 0)]), e)
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[0, 0], [1, 1], '
+             '[1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, '
+             '3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n%s\n    }) : '
+             '(%s, tensor<f32>) -> %s' % (x, cst, body, t(a, e), t(expected, e)))
+    f.expect(r, expected, e)
+    funcs.append(f.text(comment="Overlapping 3x3 windows, stride 2, padded."))
+
+    f = Func("fail_large_wrong_expectation")
+    a = array(np.ones(1000), e)
+    x = f.input(a, e)
+    r = f.op("stablehlo.add %s, %s : tensor<1000xf32>" % (x, x))
+    expected = np.full(1000, 2.0, np.float32)
+    expected[999] = 2.5
+    f.expect(r, expected, e)
+    funcs.append(f.text(comment="The last of 1000 elements is wrong: the check "
+                        "must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -1915,6 +2256,13 @@ FAMILIES = [
      "first, stable."),
     ("scalars", gen_scalars, "arith scalar ops on values read with "
      "tensor.extract."),
+    ("fusion", gen_fusion,
+     "What dispatch formation fuses: matmul and convolution epilogues,\n"
+     "softmax, layer norm, logsumexp, attention, producers of reductions,\n"
+     "values with several uses."),
+    ("large", gen_large,
+     "Sizes that span many workgroups, tiles and vector lanes, with odd\n"
+     "remainders; large inputs and expectations as hex blobs."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

@@ -97,6 +97,17 @@ def dense(arr, elem, splat_ok=True):
     return "dense<%s>" % nest(0, list(arr.shape))
 
 
+# Tensors larger than this print as hex blobs, as JAX prints large constants.
+HEX_THRESHOLD = 256
+
+
+def literal(arr, elem):
+    """dense<...>, as a hex blob for large tensors."""
+    if np.size(arr) > HEX_THRESHOLD:
+        return dense_hex(arr, elem)
+    return dense(arr, elem)
+
+
 def dense_hex(arr, elem):
     """dense<"0x...">: the raw little-endian element bytes, as JAX prints
     large constants."""
@@ -135,7 +146,7 @@ class Func:
     def input(self, arr, elem):
         """A util.unfoldable_constant the compiler must not fold."""
         return self.op("util.unfoldable_constant %s : %s"
-                       % (dense(arr, elem), type_of(arr, elem)))
+                       % (literal(arr, elem), type_of(arr, elem)))
 
     def constant(self, arr, elem):
         return self.op("stablehlo.constant %s : %s"
@@ -152,10 +163,10 @@ class Func:
             if rtol is not None:
                 tol += ", rtol %s" % np.format_float_scientific(rtol, trim="0")
             self.line("check.expect_almost_eq_const(%s, %s : %s%s) : %s"
-                      % (value, dense(arr, elem), t, tol, t))
+                      % (value, literal(arr, elem), t, tol, t))
         else:
             self.line("check.expect_eq_const(%s, %s : %s) : %s"
-                      % (value, dense(arr, elem), t, t))
+                      % (value, literal(arr, elem), t, t))
 
     def text(self, comment=None):
         out = []
