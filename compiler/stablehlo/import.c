@@ -430,6 +430,10 @@ static grt_status_t grtc_import_padding(grtc_import_t* ctx, const grtc_operation
   grtc_attr_error_t error;
   GRTC_IMPORT_CHECK(ctx, op, grtc_attr_i64s(ctx->module, &flat, "padding", &pairs, &error),
                     error);
+  if (pairs.count != 2 * count) {
+    return grtc_import_error(ctx, op, "'padding' holds %u values; expected %u",
+                             pairs.count, 2 * count);
+  }
   int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count && i < GRTC_MAX_RANK; ++i) {
     lows[i] = pairs.values[2 * i];
@@ -510,6 +514,11 @@ static grt_status_t grtc_import_constant(grtc_import_t* ctx, const grtc_operatio
 
 static grt_status_t grtc_import_conv(grtc_import_t* ctx, const grtc_operation_t* op,
                                      const grtc_top_t* top, grtc_conv_dims_t* conv) {
+  if (top->operand_count != 2) {
+    return grtc_import_error(ctx, op, "'%.*s' takes an input and a kernel; %u "
+                             "operands were given", GRT_SV_ARG(op->name),
+                             top->operand_count);
+  }
   const grtc_attribute_t* attr = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "dimension_numbers", &attr));
   grtc_attr_error_t error;

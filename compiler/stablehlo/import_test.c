@@ -264,6 +264,18 @@ static void test_structural_ops(void** state) {
       "  %3 = util.optimization_barrier %1 : tensor<2x2xf32>\n"
       "  return %3 : tensor<2x2xf32>\n"
       "}\n");
+  expect_same(
+      "func.func @f(%x: tensor<2x3xf32>, %s: tensor<f32>) -> (tensor<2x2xf32>, f32) {\n"
+      "  %0 = stablehlo.slice %x {start_indices = array<i64: 0, 1>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x2xf32>\n"
+      "  %1 = tensor.extract %s[] : tensor<f32>\n"
+      "  return %0, %1 : tensor<2x2xf32>, f32\n"
+      "}\n",
+      "func.func @f(%x: tensor<2x3xf32>, %s: tensor<f32>) -> (tensor<2x2xf32>, f32) {\n"
+      "  %0 = stablehlo.slice %x [0:2, 1:3] : (tensor<2x3xf32>) -> tensor<2x2xf32>\n"
+      "  %1 = \"tensor.extract\"(%s) : (tensor<f32>) -> f32\n"
+      "  return %0, %1 : tensor<2x2xf32>, f32\n"
+      "}\n",
+      true);
   EXPECT_I64S(nth_op(module, 0)->attrs.start, 0, 1);
   EXPECT_I64S(nth_op(module, 0)->attrs.limit, 2, 3);
   EXPECT_I64S(nth_op(module, 0)->attrs.strides, 1, 1);
@@ -337,6 +349,29 @@ static void test_convolution(void** state) {
       "}\n",
       false);
   grtc_tmodule_t* module = import_ok(
+      "func.func @f(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 2], pad = [[0, 1], [1, 0]], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32>\n"
+      "  return %0 : tensor<1x4x2x2xf32>\n"
+      "}\n");
+  grtc_tmodule_destroy(module);
+  // Older printers list reverse as 0/1; JAX writes booleans.
+  expect_same(
+      "func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], reverse = [0, 0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
+      "  return %0 : tensor<1x2x2x3xf32>\n"
+      "}\n",
+      "func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
+      "  return %0 : tensor<1x2x2x3xf32>\n"
+      "}\n",
+      true);
+  expect_import_error(
+      "func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [true, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
+      "  return %0 : tensor<1x2x2x3xf32>\n"
+      "}\n",
+      "t.mlir:2:8: error: convolution window_reversal is not supported");
+  module = import_ok(
       "func.func @f(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32> {\n"
       "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 2], pad = [[0, 1], [1, 0]], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32>\n"
       "  return %0 : tensor<1x4x2x2xf32>\n"
@@ -488,6 +523,7 @@ static void test_check_ops(void** state) {
       "  check.expect_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf32>\n"
       "  check.expect_almost_eq %a, %a : tensor<2xf32>\n"
       "  check.expect_close %a, %a, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>\n"
+      "  check.expect_almost_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf32>\n"
       "  stablehlo.custom_call @check.expect_eq(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
       "  stablehlo.custom_call @check.expect_close(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
       "  return\n"
@@ -497,8 +533,8 @@ static void test_check_ops(void** state) {
       GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CONSTANT,
       GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CHECK_TRUE, GRTC_TOP_CHECK_FALSE,
       GRTC_TOP_CHECK_EQ, GRTC_TOP_CONSTANT, GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ,
-      GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ,
-      GRTC_TOP_RETURN};
+      GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CONSTANT, GRTC_TOP_CHECK_ALMOST_EQ,
+      GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_RETURN};
   for (uint32_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
     if (nth_op(module, i)->kind != kinds[i]) {
       fail_msg("op %u is %s, expected %s", i, grtc_top_kind_name(nth_op(module, i)->kind),
@@ -528,6 +564,9 @@ static void test_arith_and_extract(void** state) {
       "  %5 = arith.index_cast %n : i32 to index\n"
       "  %6 = tensor.extract %t[%i, %5] : tensor<4x4xf32>\n"
       "  %7 = arith.extui %b : i1 to i64\n"
+      "  %8 = arith.mulf %x, %x fastmath<nnan, contract> : f32\n"
+      "  %9 = arith.addi %n, %n overflow<nsw> : i32\n"
+      "  %10 = arith.cmpf oge, %x, %x fastmath<fast> : f32\n"
       "  return %6, %2, %7 : f32, i1, i64\n"
       "}\n",
       "func.func @f(%t: tensor<4x4xf32>, %i: index, %x: f32, %n: i32) -> (f32, i1, i64) {\n"
@@ -541,6 +580,9 @@ static void test_arith_and_extract(void** state) {
       "  %5 = \"arith.index_cast\"(%n) : (i32) -> index\n"
       "  %6 = \"tensor.extract\"(%t, %i, %5) : (tensor<4x4xf32>, index, index) -> f32\n"
       "  %7 = \"arith.extui\"(%b) : (i1) -> i64\n"
+      "  %8 = \"arith.mulf\"(%x, %x) {fastmath = #arith.fastmath<nnan, contract>} : (f32, f32) -> f32\n"
+      "  %9 = \"arith.addi\"(%n, %n) {overflowFlags = #arith.overflow<nsw>} : (i32, i32) -> i32\n"
+      "  %10 = \"arith.cmpf\"(%x, %x) {predicate = 3 : i64, fastmath = #arith.fastmath<fast>} : (f32, f32) -> i1\n"
       "  \"func.return\"(%6, %2, %7) : (f32, i1, i64) -> ()\n"
       "}\n",
       true);
@@ -821,6 +863,8 @@ static void test_malformed_attributes(void** state) {
        "'window_strides' has 1 values; expected 0"},
       {"%0 = \"stablehlo.reduce_window\"(%a, %a) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n}) {window_dimensions = array<i64: 1, 1>, padding = dense<0> : tensor<3x2xi64>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
        "'padding' must be dense<[[low, high], ...]> : tensor<2x2xi64>"},
+      {"%0 = \"stablehlo.convolution\"(%a) {dimension_numbers = #stablehlo.conv<[b, f]x[i, o]->[b, f]>} : (tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:2:8: error: 'stablehlo.convolution' takes an input and a kernel; 1 operands were given"},
       {"%0 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<3xf32>} : () -> tensor<2x2xf32>",
        "constant literal of type tensor<3xf32> for a result of type tensor<2x2xf32>"},
       {"%0 = \"arith.cmpi\"(%a, %a) {predicate = 12 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>",
@@ -878,6 +922,10 @@ static void test_bad_syntax(void** state) {
        "expected an attribute value"},
       {"%0 = stablehlo.constant \"x\" : tensor<4xf32>",
        "expected a typed constant value"},
+      {"%0 = arith.addf %a, %a fastmath<fast : tensor<4xf32>",
+       "expected '>' to close the flags"},
+      {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [1, 1]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "window pad entries must be [low, high] integer pairs"},
       {"%0 = stablehlo.fft %a : tensor<4xf32>",
        "t.mlir:2:8: error: unknown operation 'stablehlo.fft'"},
       {"%0 = stablehlo.dot %a, %a, precision = [DEFAULT, 1] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>",

@@ -286,6 +286,8 @@ typedef enum grtc_shlo_flags_e {
   GRTC_SHLO_RESULT_ELEMENT = 1u << 6,
   // The items may be wrapped in parentheses (IREE's check ops).
   GRTC_SHLO_PARENS = 1u << 7,
+  // arith: fastmath<...> / overflow<...> may follow the operands.
+  GRTC_SHLO_ARITH = 1u << 8,
 } grtc_shlo_flags_t;
 
 typedef struct grtc_shlo_format_t {
@@ -599,6 +601,38 @@ static grt_status_t grtc_shlo_parse_types(grtc_parser_t* parser,
   return grt_ok_status();
 }
 
+// arith's `fastmath<fast, contract>` and `overflow<nsw>` after the operands,
+// as the generic form's #arith.fastmath<...> / #arith.overflow<...>.
+static grt_status_t grtc_shlo_parse_arith_flags(grtc_parser_t* parser,
+                                                grtc_op_state_t* state) {
+  static const struct {
+    const char* keyword;
+    const char* attribute;
+  } flags[] = {{"fastmath", "fastmath"}, {"overflow", "overflowFlags"}};
+  for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); ++f) {
+    bool found = false;
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, flags[f].keyword, &found));
+    if (!found) continue;
+    grt_string_builder_t builder;
+    grt_string_builder_init(grt_arena_allocator(grtc_parser_arena(parser)), &builder);
+    grt_string_builder_appendf(&builder, "#arith.%s<", flags[f].keyword);
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LESS, "after the flags' name"));
+    bool more = true;
+    for (bool first = true; more; first = false) {
+      grt_string_view_t word;
+      GRT_RETURN_IF_ERROR(grtc_shlo_parse_word(parser, "a flag", &word));
+      grt_string_builder_appendf(&builder, "%s%.*s", first ? "" : ", ", GRT_SV_ARG(word));
+      GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
+    }
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_GREATER, "to close the flags"));
+    grt_string_builder_append_cstring(&builder, ">");
+    const grtc_attribute_t* attr = NULL;
+    GRT_RETURN_IF_ERROR(grtc_shlo_opaque_attr(parser, &builder, &attr));
+    GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, flags[f].attribute, attr));
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_shlo_parse_format(grtc_parser_t* parser,
                                            const grtc_op_syntax_t* syntax,
                                            grtc_op_state_t* state) {
@@ -611,6 +645,9 @@ static grt_status_t grtc_shlo_parse_format(grtc_parser_t* parser,
   if (paren) {
     GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
                                            "to close the operand list"));
+  }
+  if (format->flags & GRTC_SHLO_ARITH) {
+    GRT_RETURN_IF_ERROR(grtc_shlo_parse_arith_flags(parser, state));
   }
   GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
   return grtc_shlo_parse_types(parser, format, state);
@@ -978,13 +1015,16 @@ static grt_status_t grtc_shlo_convert_window(grtc_parser_t* parser,
         }
         values[2 * i] = item->array.items[0]->integer;
         values[2 * i + 1] = item->array.items[1]->integer;
-      } else if (is_reverse ? item->kind != GRTC_ATTR_BOOL
-                            : item->kind != GRTC_ATTR_INTEGER) {
+      } else if (item->kind != GRTC_ATTR_INTEGER &&
+                 !(is_reverse && item->kind == GRTC_ATTR_BOOL)) {
         return grtc_parser_error_at(parser, where, "window '%.*s' must list %s",
                                     GRT_SV_ARG(entry->name),
                                     is_reverse ? "booleans" : "integers");
       } else {
-        values[i] = is_reverse ? item->boolean : item->integer;
+        // reverse lists booleans (older printers wrote 0/1).
+        values[i] = item->kind == GRTC_ATTR_BOOL ? item->boolean
+                    : is_reverse                 ? item->integer != 0
+                                                 : item->integer;
       }
     }
     const grtc_attribute_t* converted = NULL;
@@ -1114,11 +1154,12 @@ static const char* const grtc_shlo_cmpf_predicates[] = {
 static const grtc_shlo_format_t grtc_shlo_plain = {0, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_compare = {
     GRTC_SHLO_COMPARE | GRTC_SHLO_RESULT_I1, NULL, 0};
+static const grtc_shlo_format_t grtc_shlo_arith = {GRTC_SHLO_ARITH, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_cmpi = {
     GRTC_SHLO_PREDICATE | GRTC_SHLO_RESULT_I1, grtc_shlo_cmpi_predicates,
     sizeof(grtc_shlo_cmpi_predicates) / sizeof(grtc_shlo_cmpi_predicates[0])};
 static const grtc_shlo_format_t grtc_shlo_cmpf = {
-    GRTC_SHLO_PREDICATE | GRTC_SHLO_RESULT_I1, grtc_shlo_cmpf_predicates,
+    GRTC_SHLO_PREDICATE | GRTC_SHLO_RESULT_I1 | GRTC_SHLO_ARITH, grtc_shlo_cmpf_predicates,
     sizeof(grtc_shlo_cmpf_predicates) / sizeof(grtc_shlo_cmpf_predicates[0])};
 static const grtc_shlo_format_t grtc_shlo_slice = {GRTC_SHLO_SLICE_BRACKETS, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_extract = {
@@ -1127,6 +1168,7 @@ static const grtc_shlo_format_t grtc_shlo_check = {
     GRTC_SHLO_PARENS | GRTC_SHLO_VALUE_ITEM, NULL, 0};
 
 #define GRTC_SHLO_PLAIN(name) {name, NULL, grtc_shlo_parse_format, &grtc_shlo_plain, NULL},
+#define GRTC_SHLO_ARITH_OP(name) {name, NULL, grtc_shlo_parse_format, &grtc_shlo_arith, NULL},
 
 static const grtc_op_syntax_t grtc_shlo_ops[] = {
     // Every tensor IR op spelled as a StableHLO op takes the shared format
@@ -1171,26 +1213,26 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
     // arith on scalars (and tensors): one format, the cast spelling `: a to b`.
-    GRTC_SHLO_PLAIN("arith.addf") GRTC_SHLO_PLAIN("arith.addi")
-    GRTC_SHLO_PLAIN("arith.subf") GRTC_SHLO_PLAIN("arith.subi")
-    GRTC_SHLO_PLAIN("arith.mulf") GRTC_SHLO_PLAIN("arith.muli")
-    GRTC_SHLO_PLAIN("arith.divf") GRTC_SHLO_PLAIN("arith.divsi")
-    GRTC_SHLO_PLAIN("arith.divui") GRTC_SHLO_PLAIN("arith.remf")
-    GRTC_SHLO_PLAIN("arith.remsi") GRTC_SHLO_PLAIN("arith.remui")
-    GRTC_SHLO_PLAIN("arith.maximumf") GRTC_SHLO_PLAIN("arith.minimumf")
-    GRTC_SHLO_PLAIN("arith.maxnumf") GRTC_SHLO_PLAIN("arith.minnumf")
-    GRTC_SHLO_PLAIN("arith.maxsi") GRTC_SHLO_PLAIN("arith.minsi")
-    GRTC_SHLO_PLAIN("arith.maxui") GRTC_SHLO_PLAIN("arith.minui")
-    GRTC_SHLO_PLAIN("arith.andi") GRTC_SHLO_PLAIN("arith.ori")
-    GRTC_SHLO_PLAIN("arith.xori") GRTC_SHLO_PLAIN("arith.shli")
-    GRTC_SHLO_PLAIN("arith.shrsi") GRTC_SHLO_PLAIN("arith.shrui")
-    GRTC_SHLO_PLAIN("arith.negf") GRTC_SHLO_PLAIN("arith.select")
-    GRTC_SHLO_PLAIN("arith.extf") GRTC_SHLO_PLAIN("arith.truncf")
-    GRTC_SHLO_PLAIN("arith.extsi") GRTC_SHLO_PLAIN("arith.extui")
-    GRTC_SHLO_PLAIN("arith.trunci") GRTC_SHLO_PLAIN("arith.sitofp")
-    GRTC_SHLO_PLAIN("arith.uitofp") GRTC_SHLO_PLAIN("arith.fptosi")
-    GRTC_SHLO_PLAIN("arith.fptoui") GRTC_SHLO_PLAIN("arith.index_cast")
-    GRTC_SHLO_PLAIN("arith.index_castui") GRTC_SHLO_PLAIN("arith.bitcast")
+    GRTC_SHLO_ARITH_OP("arith.addf") GRTC_SHLO_ARITH_OP("arith.addi")
+    GRTC_SHLO_ARITH_OP("arith.subf") GRTC_SHLO_ARITH_OP("arith.subi")
+    GRTC_SHLO_ARITH_OP("arith.mulf") GRTC_SHLO_ARITH_OP("arith.muli")
+    GRTC_SHLO_ARITH_OP("arith.divf") GRTC_SHLO_ARITH_OP("arith.divsi")
+    GRTC_SHLO_ARITH_OP("arith.divui") GRTC_SHLO_ARITH_OP("arith.remf")
+    GRTC_SHLO_ARITH_OP("arith.remsi") GRTC_SHLO_ARITH_OP("arith.remui")
+    GRTC_SHLO_ARITH_OP("arith.maximumf") GRTC_SHLO_ARITH_OP("arith.minimumf")
+    GRTC_SHLO_ARITH_OP("arith.maxnumf") GRTC_SHLO_ARITH_OP("arith.minnumf")
+    GRTC_SHLO_ARITH_OP("arith.maxsi") GRTC_SHLO_ARITH_OP("arith.minsi")
+    GRTC_SHLO_ARITH_OP("arith.maxui") GRTC_SHLO_ARITH_OP("arith.minui")
+    GRTC_SHLO_ARITH_OP("arith.andi") GRTC_SHLO_ARITH_OP("arith.ori")
+    GRTC_SHLO_ARITH_OP("arith.xori") GRTC_SHLO_ARITH_OP("arith.shli")
+    GRTC_SHLO_ARITH_OP("arith.shrsi") GRTC_SHLO_ARITH_OP("arith.shrui")
+    GRTC_SHLO_ARITH_OP("arith.negf") GRTC_SHLO_ARITH_OP("arith.select")
+    GRTC_SHLO_ARITH_OP("arith.extf") GRTC_SHLO_ARITH_OP("arith.truncf")
+    GRTC_SHLO_ARITH_OP("arith.extsi") GRTC_SHLO_ARITH_OP("arith.extui")
+    GRTC_SHLO_ARITH_OP("arith.trunci") GRTC_SHLO_ARITH_OP("arith.sitofp")
+    GRTC_SHLO_ARITH_OP("arith.uitofp") GRTC_SHLO_ARITH_OP("arith.fptosi")
+    GRTC_SHLO_ARITH_OP("arith.fptoui") GRTC_SHLO_ARITH_OP("arith.index_cast")
+    GRTC_SHLO_ARITH_OP("arith.index_castui") GRTC_SHLO_ARITH_OP("arith.bitcast")
     {"arith.cmpi", NULL, grtc_shlo_parse_format, &grtc_shlo_cmpi, NULL},
     {"arith.cmpf", NULL, grtc_shlo_parse_format, &grtc_shlo_cmpf, NULL},
     {"arith.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
