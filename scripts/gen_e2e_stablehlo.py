@@ -44,6 +44,10 @@ def t(arr, elem):
     return type_of(arr, elem)
 
 
+def f64(a):
+    return np.asarray(a).astype(np.float64)
+
+
 def round_to(elem, values):
     """float64 results rounded to |elem| (the store the compiler does)."""
     values = np.asarray(values, dtype=np.float64)
@@ -1909,9 +1913,6 @@ def gen_fusion():
     e = "f32"
     tol = TOL[e]
 
-    def f64(a):
-        return a.astype(np.float64)
-
     # jax.nn.relu(x @ w + b)
     f = Func("test_dense_bias_relu")
     x = array(rng.uniform(-1, 1, (5, 24)), e)
@@ -2113,9 +2114,6 @@ def gen_large():
     e = "f32"
     tol = (1e-4, 1e-5)
 
-    def f64(a):
-        return a.astype(np.float64)
-
     f = Func("test_large_elementwise")
     a = array(rng.uniform(-2, 2, (1283,)), e)
     b = array(rng.uniform(-2, 2, (1283,)), e)
@@ -2224,6 +2222,345 @@ def gen_large():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Buffers: in-place updates, aliasing, constants, repeated calls (what
+# memory planning and the recorded command buffers must get right)
+#===----------------------------------------------------------------------===#
+
+def scatter_add_1d(value, indices, updates, n, k, indent="    ", tmp="%100"):
+    """x.at[indices].add(updates) for a 1-D f32 x, as JAX emits it."""
+    body = region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
+                  ["%s = stablehlo.add %%arg3, %%arg4 : tensor<f32>" % tmp,
+                   "stablehlo.return %s : tensor<f32>" % tmp], indent=indent)
+    return ('"stablehlo.scatter"(%s, %s, %s) <{scatter_dimension_numbers = '
+            '#stablehlo.scatter<inserted_window_dims = [0], '
+            'scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n%s\n'
+            '%s}) : (tensor<%dxf32>, tensor<%dx1xi32>, tensor<%dxf32>) -> '
+            'tensor<%dxf32>' % (value, indices, updates, body, indent, n, k, k, n))
+
+
+def gen_buffers():
+    funcs = []
+    e = "f32"
+
+    helpers = (
+        "  // Scatters into a constant: the rodata must not change, so every\n"
+        "  // call sees the same constant.\n"
+        "  func.func private @bump_constant(%arg0: tensor<2x1xi32>, %arg1: "
+        "tensor<2xf32>) -> tensor<4xf32> {\n"
+        "    %cst = stablehlo.constant dense<[1.000000e+00, 2.000000e+00, "
+        "3.000000e+00, 4.000000e+00]> : tensor<4xf32>\n"
+        "    %0 = " + scatter_add_1d("%cst", "%arg0", "%arg1", 4, 2, "    ",
+                                 "%1") + "\n"
+        "    return %0 : tensor<4xf32>\n"
+        "  }\n\n"
+        "  func.func private @affine(%arg0: tensor<5xf32>, %arg1: tensor<f32>) -> "
+        "tensor<5xf32> {\n"
+        "    %0 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> "
+        "tensor<5xf32>\n"
+        "    %1 = stablehlo.multiply %arg0, %0 : tensor<5xf32>\n"
+        "    %2 = stablehlo.add %1, %0 : tensor<5xf32>\n"
+        "    return %2 : tensor<5xf32>\n"
+        "  }\n\n"
+        "  func.func private @passthrough(%arg0: tensor<3xi32>) -> (tensor<3xi32>, "
+        "tensor<3xi32>, tensor<2xi32>) {\n"
+        "    %c = stablehlo.constant dense<[7, 8]> : tensor<2xi32>\n"
+        "    return %arg0, %arg0, %c : tensor<3xi32>, tensor<3xi32>, tensor<2xi32>\n"
+        "  }")
+    funcs.append(helpers)
+
+    f = Func("test_scatter_keeps_operand")
+    a = array([1.0, 2.0, 3.0, 4.0], e)
+    idx = array([[1], [3]], "i32")
+    u = array([10.0, 20.0], e)
+    x, i, vu = f.input(a, e), f.input(idx, "i32"), f.input(u, e)
+    r = f.op(scatter_add_1d(x, i, vu, 4, 2))
+    expected = a.copy()
+    expected[idx[:, 0]] += u
+    f.expect(r, expected, e)
+    f.expect(x, a, e)
+    two = f.op("stablehlo.constant dense<2.000000e+00> : tensor<4xf32>")
+    m = f.op("stablehlo.multiply %s, %s : tensor<4xf32>" % (x, two))
+    f.expect(m, a * 2, e)
+    funcs.append(f.text(comment="The scatter's operand is used after it: an "
+                        "in-place update must work on a copy."))
+
+    f = Func("test_dynamic_update_slice_keeps_operand")
+    a = array(np.arange(6), "i32")
+    u = array([-1, -2], "i32")
+    x, vu = f.input(a, "i32"), f.input(u, "i32")
+    at = f.input(array(2, "i32"), "i32")
+    r = f.op("stablehlo.dynamic_update_slice %s, %s, %s : (tensor<6xi32>, "
+             "tensor<2xi32>, tensor<i32>) -> tensor<6xi32>" % (x, vu, at))
+    r2 = f.op("stablehlo.dynamic_update_slice %s, %s, %s : (tensor<6xi32>, "
+              "tensor<2xi32>, tensor<i32>) -> tensor<6xi32>" % (x, vu, at))
+    expected = a.copy()
+    expected[2:4] = u
+    f.expect(r, expected, "i32")
+    f.expect(r2, expected, "i32")
+    f.expect(x, a, "i32")
+    funcs.append(f.text(comment="Two updates of one operand, which is checked "
+                        "afterwards too."))
+
+    f = Func("test_scatter_into_constant_twice")
+    idx = array([[0], [2]], "i32")
+    u1, u2 = array([0.5, 0.25], e), array([8.0, 16.0], e)
+    i, vu1, vu2 = f.input(idx, "i32"), f.input(u1, e), f.input(u2, e)
+    r1 = f.op("call @bump_constant(%s, %s) : (tensor<2x1xi32>, tensor<2xf32>) -> "
+              "tensor<4xf32>" % (i, vu1))
+    r2 = f.op("call @bump_constant(%s, %s) : (tensor<2x1xi32>, tensor<2xf32>) -> "
+              "tensor<4xf32>" % (i, vu2))
+    for r, u in ((r1, u1), (r2, u2)):
+        expected = array([1.0, 2.0, 3.0, 4.0], e)
+        expected[idx[:, 0]] += u
+        f.expect(r, expected, e)
+    funcs.append(f.text(comment="A scatter into a constant, called twice: the "
+                        "second call must see the\noriginal constant."))
+
+    f = Func("test_call_twice_different_inputs")
+    a = array([1.0, -2.0, 0.5, 3.0, 0.0], e)
+    b = array([4.0, 5.0, -6.0, 0.25, 1.0], e)
+    x, y = f.input(a, e), f.input(b, e)
+    s1, s2 = f.input(array(2.0, e), e), f.input(array(-1.0, e), e)
+    r1 = f.op("call @affine(%s, %s) : (tensor<5xf32>, tensor<f32>) -> tensor<5xf32>"
+              % (x, s1))
+    r2 = f.op("call @affine(%s, %s) : (tensor<5xf32>, tensor<f32>) -> tensor<5xf32>"
+              % (y, s2))
+    r3 = f.op("call @affine(%s, %s) : (tensor<5xf32>, tensor<f32>) -> tensor<5xf32>"
+              % (r1, s2))
+    f.expect(r1, a * 2 + 2, e)
+    f.expect(r2, b * -1 - 1, e)
+    f.expect(r3, (a * 2 + 2) * -1 - 1, e)
+    funcs.append(f.text(comment="One function called with different inputs: a "
+                        "replayed command buffer must\nbind the new buffers."))
+
+    f = Func("test_results_alias_arguments")
+    a = array([3, 1, 4], "i32")
+    x = f.input(a, "i32")
+    r = f.op("call @passthrough(%s) : (tensor<3xi32>) -> (tensor<3xi32>, "
+             "tensor<3xi32>, tensor<2xi32>)" % x, count=3)
+    f.expect("%s#0" % r, a, "i32")
+    f.expect("%s#1" % r, a, "i32")
+    f.expect("%s#2" % r, array([7, 8], "i32"), "i32")
+    funcs.append(f.text(comment="A function returning its argument twice and "
+                        "a constant."))
+
+    f = Func("test_while_swaps_carried_values")
+    a, b = array([1.0, 2.0], e), array([10.0, 20.0], e)
+    x, y = f.input(a, e), f.input(b, e)
+    c0 = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s, %%iterArg_1 = %s) : "
+             "tensor<i32>, tensor<2xf32>, tensor<2xf32>" % (c0, x, y), count=3)
+    for line in [
+        " cond {",
+        "  %c = stablehlo.constant dense<3> : tensor<i32>",
+        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  stablehlo.return %100 : tensor<i1>",
+        "} do {",
+        "  %c = stablehlo.constant dense<1> : tensor<i32>",
+        "  %100 = stablehlo.add %iterArg, %c : tensor<i32>",
+        "  %101 = stablehlo.add %iterArg_0, %iterArg_1 : tensor<2xf32>",
+        "  stablehlo.return %100, %iterArg_1, %101 : tensor<i32>, tensor<2xf32>, "
+        "tensor<2xf32>",
+        "}",
+    ]:
+        f.line(line)
+    p_, q_ = f64(a), f64(b)
+    for _ in range(3):
+        p_, q_ = q_, p_ + q_
+    f.expect("%s#1" % r, array(p_, e), e)
+    f.expect("%s#2" % r, array(q_, e), e)
+    f.expect(x, a, e)
+    funcs.append(f.text(comment="(a, b) -> (b, a + b) three times: carried "
+                        "values swap buffers every\niteration; the initial "
+                        "values stay intact."))
+
+    f = Func("test_case_in_while")
+    a = array([1.0, 2.0], e)
+    x = f.input(a, e)
+    c0 = f.op("stablehlo.constant dense<0> : tensor<i32>")
+    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
+             "tensor<2xf32>" % (c0, x), count=2)
+    for line in [
+        " cond {",
+        "  %c = stablehlo.constant dense<4> : tensor<i32>",
+        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  stablehlo.return %100 : tensor<i1>",
+        "} do {",
+        "  %c = stablehlo.constant dense<1> : tensor<i32>",
+        "  %c_2 = stablehlo.constant dense<2> : tensor<i32>",
+        "  %100 = stablehlo.remainder %iterArg, %c_2 : tensor<i32>",
+        '  %101 = "stablehlo.case"(%100) ({',
+        "    %200 = stablehlo.add %iterArg_0, %iterArg_0 : tensor<2xf32>",
+        "    stablehlo.return %200 : tensor<2xf32>",
+        "  }, {",
+        "    %200 = stablehlo.negate %iterArg_0 : tensor<2xf32>",
+        "    stablehlo.return %200 : tensor<2xf32>",
+        "  }) : (tensor<i32>) -> tensor<2xf32>",
+        "  %102 = stablehlo.add %iterArg, %c : tensor<i32>",
+        "  stablehlo.return %102, %101 : tensor<i32>, tensor<2xf32>",
+        "}",
+    ]:
+        f.line(line)
+    v = f64(a)
+    for i in range(4):
+        v = v + v if i % 2 == 0 else -v
+    f.expect("%s#1" % r, array(v, e), e)
+    funcs.append(f.text(comment="Control flow nested in control flow: double on "
+                        "even iterations, negate on odd."))
+
+    f = Func("fail_buffers_wrong_expectation")
+    a = array([1.0, 2.0], e)
+    idx = array([[0]], "i32")
+    u = array([5.0], e)
+    x, i, vu = f.input(a, e), f.input(idx, "i32"), f.input(u, e)
+    r = f.op(scatter_add_1d(x, i, vu, 2, 1))
+    f.expect(x, array([6.0, 2.0], e), e)
+    funcs.append(f.text(comment="The operand of a scatter is not updated: "
+                        "the check must fail."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# Types and shapes at the edges: i1 reductions, f16/bf16 structure, rank 0,
+# high rank, empty tensors
+#===----------------------------------------------------------------------===#
+
+def gen_edges():
+    funcs = []
+    rng = np.random.default_rng(11)
+
+    f = Func("test_reduce_i1_all_any")
+    a = array([[True, True, False], [True, True, True]], "i1")
+    x = f.input(a, "i1")
+    r, _ = reduce_op(f, x, (2, 3), [1], "and", "true", "i1")
+    f.expect(r, a.all(axis=1), "i1")
+    r, _ = reduce_op(f, x, (2, 3), [0], "or", "false", "i1")
+    f.expect(r, a.any(axis=0), "i1")
+    funcs.append(f.text(comment="jnp.all and jnp.any: and/or reductions of i1."))
+
+    f = Func("test_reduce_unsigned_max_min")
+    a = array([[3, 250, 7], [255, 0, 128]], "ui8")
+    x = f.input(a, "ui8")
+    r, _ = reduce_op(f, x, (2, 3), [1], "maximum", "0", "ui8")
+    f.expect(r, a.max(axis=1), "ui8")
+    r, _ = reduce_op(f, x, (2, 3), [0], "minimum", "255", "ui8")
+    f.expect(r, a.min(axis=0), "ui8")
+    funcs.append(f.text())
+
+    f = Func("test_bf16_sum_in_f32")
+    a = array(rng.uniform(-4, 4, (3, 16)), "bf16")
+    x = f.input(a, "bf16")
+    c = f.op("stablehlo.convert %s : (tensor<3x16xbf16>) -> tensor<3x16xf32>" % x)
+    r, _ = reduce_op(f, c, (3, 16), [1], "add", "0.000000e+00")
+    back = f.op("stablehlo.convert %s : (tensor<3xf32>) -> tensor<3xbf16>" % r)
+    sums = a.astype(np.float64).sum(axis=1)
+    f.expect(r, array(sums, "f32"), "f32")
+    f.expect(back, array(sums.astype(np.float32), "bf16"), "bf16", *TOL["bf16"])
+    funcs.append(f.text(comment="jnp.sum on bf16: converted to f32, reduced, "
+                        "converted back."))
+
+    f = Func("test_f16_structural")
+    a = array(rng.uniform(-4, 4, (2, 3)), "f16")
+    b = array(rng.uniform(-4, 4, (2, 2)), "f16")
+    x, y = f.input(a, "f16"), f.input(b, "f16")
+    t_ = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<2x3xf16>) -> "
+              "tensor<3x2xf16>" % x)
+    f.expect(t_, a.T, "f16")
+    cat = f.op("stablehlo.concatenate %s, %s, dim = 1 : (tensor<2x3xf16>, "
+               "tensor<2x2xf16>) -> tensor<2x5xf16>" % (x, y))
+    f.expect(cat, np.concatenate([a, b], axis=1), "f16")
+    sl = f.op("stablehlo.slice %s [0:2, 1:3] : (tensor<2x3xf16>) -> tensor<2x2xf16>"
+              % x)
+    f.expect(sl, a[:, 1:3], "f16")
+    rv = f.op("stablehlo.reverse %s, dims = [0] : tensor<2x2xf16>" % y)
+    f.expect(rv, b[::-1], "f16")
+    lo, hi = f.input(array(-1.0, "f16"), "f16"), f.input(array(1.5, "f16"), "f16")
+    cl = f.op("stablehlo.clamp %s, %s, %s : (tensor<f16>, tensor<2x3xf16>, "
+              "tensor<f16>) -> tensor<2x3xf16>" % (lo, x, hi))
+    f.expect(cl, np.clip(a, np.float16(-1.0), np.float16(1.5)), "f16")
+    funcs.append(f.text())
+
+    f = Func("test_i1_structural")
+    p = array([[True, False, True], [False, False, True]], "i1")
+    x = f.input(p, "i1")
+    t_ = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<2x3xi1>) -> "
+              "tensor<3x2xi1>" % x)
+    f.expect(t_, p.T, "i1")
+    bb = f.op("stablehlo.broadcast_in_dim %s, dims = [1, 2] : (tensor<2x3xi1>) -> "
+              "tensor<2x2x3xi1>" % x)
+    f.expect(bb, np.broadcast_to(p, (2, 2, 3)), "i1")
+    a = array([[1, 2, 3], [4, 5, 6]], "i32")
+    y = f.input(a, "i32")
+    s_ = f.op("stablehlo.select %s, %s, %s : tensor<2x3xi1>, tensor<2x3xi32>"
+              % (x, y, f.op("stablehlo.negate %s : tensor<2x3xi32>" % y)))
+    f.expect(s_, np.where(p, a, -a), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_rank_0")
+    a, b = array(2.5, "f32"), array(-4.0, "f32")
+    x, y = f.input(a, "f32"), f.input(b, "f32")
+    m = f.op("stablehlo.multiply %s, %s : tensor<f32>" % (x, y))
+    n = f.op("stablehlo.exponential %s : tensor<f32>" % x)
+    s_ = f.op("stablehlo.add %s, %s : tensor<f32>" % (m, n))
+    f.expect(s_, array(2.5 * -4.0 + np.exp(2.5), "f32"), "f32", *TOL["f32"])
+    c = f.op("stablehlo.compare  GT, %s, %s,  FLOAT : (tensor<f32>, tensor<f32>) -> "
+             "tensor<i1>" % (x, y))
+    f.expect(c, array(True, "i1"), "i1")
+    i = f.op("stablehlo.convert %s : (tensor<f32>) -> tensor<i64>" % m)
+    f.expect(i, array(-10, "i64"), "i64")
+    funcs.append(f.text())
+
+    f = Func("test_high_rank")
+    a = array(rng.integers(-50, 50, (2, 1, 3, 2, 2, 3)), "i32")
+    x = f.input(a, "i32")
+    perm = [5, 0, 3, 1, 4, 2]
+    t_ = f.op("stablehlo.transpose %s, dims = %s : (%s) -> %s"
+              % (x, perm, t(a, "i32"), tensor_type(np.transpose(a, perm).shape,
+                                                     "i32")))
+    f.expect(t_, np.transpose(a, perm), "i32")
+    r, _ = reduce_op(f, x, a.shape, [1, 3, 5], "add", "0", "i32")
+    f.expect(r, array(a.sum(axis=(1, 3, 5)), "i32"), "i32")
+    funcs.append(f.text(comment="Rank 6: a transpose and a reduction of "
+                        "non-adjacent dimensions."))
+
+    f = Func("test_empty_tensors")
+    a = array([1.0, 2.0, 3.0], "f32")
+    x = f.input(a, "f32")
+    empty = f.op("stablehlo.constant dense<> : tensor<0xf32>")
+    cat = f.op("stablehlo.concatenate %s, %s, dim = 0 : (tensor<0xf32>, "
+               "tensor<3xf32>) -> tensor<3xf32>" % (empty, x))
+    f.expect(cat, a, "f32")
+    sl = f.op("stablehlo.slice %s [1:1] : (tensor<3xf32>) -> tensor<0xf32>" % x)
+    r, _ = reduce_op(f, sl, (0,), [0], "add", "1.500000e+00")
+    f.expect(r, array(1.5, "f32"), "f32")
+    funcs.append(f.text(comment="Zero-element tensors: concatenated away; a "
+                        "reduction of nothing is its\ninit value."))
+
+    f = Func("test_dynamic_index_types")
+    a = array(np.arange(10), "f32")
+    x = f.input(a, "f32")
+    for elem, start in (("i64", 7), ("ui32", 3), ("i8", -4), ("ui8", 200)):
+        s_ = f.input(array(start, elem), elem)
+        r = f.op("stablehlo.dynamic_slice %s, %s, sizes = [3] : (tensor<10xf32>, "
+                 "tensor<%s>) -> tensor<3xf32>" % (x, s_, elem))
+        c = min(max(start, 0), 7)
+        f.expect(r, a[c:c + 3], "f32")
+    funcs.append(f.text(comment="Start indices of several integer types, "
+                        "clamped into range."))
+
+    f = Func("fail_edges_wrong_expectation")
+    a = array([True, False], "i1")
+    x = f.input(a, "i1")
+    r, _ = reduce_op(f, x, (2,), [0], "and", "true", "i1")
+    f.expect(r, array(True, "i1"), "i1")
+    funcs.append(f.text(comment="all([true, false]) is false: the check must "
+                        "fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -2263,6 +2600,13 @@ FAMILIES = [
     ("large", gen_large,
      "Sizes that span many workgroups, tiles and vector lanes, with odd\n"
      "remainders; large inputs and expectations as hex blobs."),
+    ("buffers", gen_buffers,
+     "In-place updates whose operands live on, scatter into a constant,\n"
+     "repeated calls with new inputs, results aliasing arguments, while loops\n"
+     "that swap their carried buffers, control flow inside control flow."),
+    ("edges", gen_edges,
+     "i1 reductions (all/any), unsigned reductions, bf16 sums in f32, f16 and\n"
+     "i1 structural ops, rank 0, rank 6, empty tensors, index types."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
