@@ -134,6 +134,7 @@ typedef struct grtc_host_emitter_t {
   // recording serves every call.
   bool reusable;
   uint32_t* slots;  // per root value id, or GRTC_HOST_NO_SLOT
+  uint32_t* constant_ids;  // per CONSTANT result: the id naming its segment
   uint32_t slot_count;
   uint32_t arena_slot;
   uint32_t function_index;
@@ -774,7 +775,7 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
   switch (op->kind) {
     case GRTC_TOP_CONSTANT:
       grtc_host_line(e, "%s = vm.global.load.ref @__constant_%u : !hal.buffer",
-                     e->names[op->results[0].id], op->results[0].id);
+                     e->names[op->results[0].id], e->constant_ids[op->results[0].id]);
       return grt_ok_status();
     case GRTC_TOP_RESHAPE:
       if (op->operand_count != 1 ||
@@ -926,7 +927,7 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
     if (root->def && root->def->kind == GRTC_TOP_CONSTANT) {
       grtc_host_temp(e, e->names[root->id]);
       grtc_host_line(e, "%s = vm.global.load.ref @__constant_%u : !hal.buffer", e->names[root->id],
-                     root->id);
+                     e->constant_ids[root->id]);
     }
   }
   char null_fence[GRTC_HOST_NAME_CAPACITY], fence[GRTC_HOST_NAME_CAPACITY],
@@ -1189,6 +1190,14 @@ static grt_status_t grtc_host_emit_constant(grtc_host_emitter_t* e, const grtc_t
   return grt_ok_status();
 }
 
+static bool grtc_host_same_constant(const grtc_top_t* a, const grtc_top_t* b) {
+  const grtc_top_attrs_t* x = &a->attrs;
+  const grtc_top_attrs_t* y = &b->attrs;
+  return grtc_ttype_byte_size(&a->results[0].type) == grtc_ttype_byte_size(&b->results[0].type) &&
+         x->constant.splat == y->constant.splat && x->constant.size == y->constant.size &&
+         (x->constant.size == 0 || memcmp(x->constant.data, y->constant.data, x->constant.size) == 0);
+}
+
 // Globals (device, allocator, executable, constants) and the initializer
 // that fills them once per context.
 static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
@@ -1224,8 +1233,18 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
        func = func->next) {
     status = grtc_host_collect_constants(func->body, &constants);
   }
+  // Constants with the same bytes (JAX repeats them) share one segment.
   for (uint32_t i = 0; i < constants.count && grt_status_is_ok(status); ++i) {
-    status = grtc_host_emit_constant(e, constants.ops[i]);
+    const grtc_top_t* op = constants.ops[i];
+    uint32_t id = op->results[0].id;
+    e->constant_ids[id] = id;
+    for (uint32_t j = 0; j < i; ++j) {
+      if (grtc_host_same_constant(op, constants.ops[j])) {
+        e->constant_ids[id] = e->constant_ids[constants.ops[j]->results[0].id];
+        break;
+      }
+    }
+    if (e->constant_ids[id] == id) status = grtc_host_emit_constant(e, op);
   }
   grt_allocator_free(e->allocator, constants.ops);
   GRT_RETURN_IF_ERROR(status);
@@ -1271,6 +1290,10 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
     status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
   }
   if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(allocator, capacity * sizeof(*e->constant_ids),
+                                  (void**)&e->constant_ids);
+  }
+  if (grt_status_is_ok(status)) {
     grt_string_builder_appendf(out, "vm.module @%s {\n", e->module_name);
     for (size_t i = 0; i < sizeof(grtc_host_imports) / sizeof(grtc_host_imports[0]); ++i) {
       grt_string_builder_appendf(out, "  %s\n", grtc_host_imports[i]);
@@ -1294,6 +1317,7 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->entry);
   grt_allocator_free(allocator, e->names);
   grt_allocator_free(allocator, e->slots);
+  grt_allocator_free(allocator, e->constant_ids);
   grt_allocator_free(allocator, e->ranges);
   grt_string_builder_deinit(&e->body);
   grt_string_builder_deinit(&e->entry);
