@@ -56,8 +56,8 @@ static const grtc_kinst_t* grtc_em_inst(const grtc_emitter_t* em,
   return inst < em->kernel->inst_count ? &em->kernel->insts[inst] : &none;
 }
 
-static bool grtc_em_is_const(const grtc_emitter_t* em, uint32_t inst,
-                             int64_t* out) {
+bool grtc_em_const_int(const grtc_emitter_t* em, uint32_t inst,
+                       int64_t* out) {
   const grtc_kinst_t* k = grtc_em_inst(em, inst);
   if (k->kind != GRTC_KINST_CONST || grtc_elem_is_float(k->type)) return false;
   *out = k->value.i;
@@ -395,7 +395,7 @@ uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
   uint32_t operands[3] = {a, b, c};
   if (op == GRTC_SCALAR_SELECT) {
     int64_t predicate;
-    if (grtc_em_is_const(em, a, &predicate)) return predicate ? b : c;
+    if (grtc_em_const_int(em, a, &predicate)) return predicate ? b : c;
     if (b == c) return b;
   }
   // Index and predicate arithmetic folds; data arithmetic is left to the
@@ -404,15 +404,15 @@ uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
     int64_t v[3] = {0, 0, 0};
     bool all_const = true;
     for (uint32_t i = 0; i < arity; ++i) {
-      all_const &= grtc_em_is_const(em, operands[i], &v[i]);
+      all_const &= grtc_em_const_int(em, operands[i], &v[i]);
     }
     if (all_const && op != GRTC_SCALAR_SELECT) {
       bool ok;
       int64_t r = grtc_em_fold_int(op, v[0], v[1], v[2], &ok);
       if (ok) return grtc_em_const(em, type, 0, r);
     }
-    bool a_const = grtc_em_is_const(em, a, &v[0]);
-    bool b_const = arity > 1 && grtc_em_is_const(em, b, &v[1]);
+    bool a_const = grtc_em_const_int(em, a, &v[0]);
+    bool b_const = arity > 1 && grtc_em_const_int(em, b, &v[1]);
     switch (op) {
       case GRTC_SCALAR_ADD:
         if (a_const && v[0] == 0) return b;
@@ -451,8 +451,8 @@ uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
       case GRTC_SCALAR_CLAMP: {
         int64_t lo, hi, min_v, max_v;
         grtc_em_range(em, b, &lo, &hi);
-        if (grtc_em_is_const(em, a, &min_v) &&
-            grtc_em_is_const(em, c, &max_v) && grtc_em_range_known(lo, hi) &&
+        if (grtc_em_const_int(em, a, &min_v) &&
+            grtc_em_const_int(em, c, &max_v) && grtc_em_range_known(lo, hi) &&
             lo >= min_v && hi <= max_v) {
           return b;
         }
@@ -568,8 +568,9 @@ uint32_t grtc_em_in_range(grtc_emitter_t* em, uint32_t x, int64_t lo,
 
 uint32_t grtc_em_linear(grtc_emitter_t* em, const grtc_ttype_t* type,
                         const uint32_t* index) {
-  uint32_t linear = grtc_em_i64(em, 0);
-  for (uint32_t d = 0; d < type->rank; ++d) {
+  if (type->rank == 0) return grtc_em_i64(em, 0);
+  uint32_t linear = index[0];
+  for (uint32_t d = 1; d < type->rank; ++d) {
     linear = grtc_em_add(em, grtc_em_mul(em, linear,
                                          grtc_em_i64(em, type->dims[d])),
                          index[d]);
@@ -967,11 +968,15 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
         operand_index[d] = grtc_em_clamp(em, q, 0, from->dims[d] - 1);
       }
       int64_t always;
-      if (grtc_em_is_const(em, inside, &always) && always) {
+      if (grtc_em_const_int(em, inside, &always) && always) {
         return grtc_em_value(em, op->operands[0], operand_index);
       }
       uint32_t pad_value = grtc_em_value(em, op->operands[1], NULL);
-      if (grtc_em_is_const(em, inside, &always)) return pad_value;
+      // An empty operand has nothing to load, even unconditionally.
+      if (grtc_em_const_int(em, inside, &always) ||
+          grtc_ttype_element_count(from) == 0) {
+        return pad_value;
+      }
       uint32_t v = grtc_em_value(em, op->operands[0], operand_index);
       return grtc_em_select(em, inside, v, pad_value);
     }
@@ -1035,7 +1040,10 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
       }
       uint32_t old = grtc_em_value(em, op->operands[0], index);
       int64_t always;
-      if (grtc_em_is_const(em, inside, &always) && !always) return old;
+      if ((grtc_em_const_int(em, inside, &always) && !always) ||
+          grtc_ttype_element_count(update) == 0) {
+        return old;
+      }
       uint32_t v = grtc_em_value(em, op->operands[1], update_index);
       return grtc_em_select(em, inside, v, old);
     }

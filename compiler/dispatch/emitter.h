@@ -76,6 +76,9 @@ uint32_t grtc_em_cmp(grtc_emitter_t* em, grtc_compare_direction_t direction,
 uint32_t grtc_em_convert(grtc_emitter_t* em, grtc_elem_t type, uint32_t a);
 uint32_t grtc_em_bitcast(grtc_emitter_t* em, grtc_elem_t type, uint32_t a);
 grtc_elem_t grtc_em_type(const grtc_emitter_t* em, uint32_t inst);
+// Whether |inst| is an integer (i1 included) CONST, and its value.
+bool grtc_em_const_int(const grtc_emitter_t* em, uint32_t inst,
+                       int64_t* out);
 
 // i64 helpers (folded).
 uint32_t grtc_em_add(grtc_emitter_t* em, uint32_t a, uint32_t b);

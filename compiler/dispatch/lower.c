@@ -194,8 +194,12 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
   }
   uint32_t values[GRTC_MAX_RANK];
   for (uint32_t k = 0; k < count; ++k) {
-    uint32_t v = grtc_em_value(em, op->operands[k], index);
-    values[k] = grtc_em_select(em, inside, v, inits[k]);
+    // An empty input is all padding: nothing to load.
+    values[k] = inits[k];
+    if (grtc_ttype_element_count(in) != 0) {
+      uint32_t v = grtc_em_value(em, op->operands[k], index);
+      values[k] = grtc_em_select(em, inside, v, inits[k]);
+    }
   }
   grtc_lower_reduce_body(em, op, count, values, results);
   grtc_lower_parallel_index(em, out->rank, results->index);
@@ -417,8 +421,18 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
         grtc_em_clamp(em, q, 0, in_size - 1);
   }
   em->section = GRTC_KSECTION_LOOP;
-  uint32_t a = grtc_em_value(em, lhs, lhs_index);
-  uint32_t b = grtc_em_value(em, rhs, rhs_index);
+  if (grtc_ttype_element_count(&lhs->type) == 0) {
+    inside = grtc_em_bool(em, false);  // nothing to load: the sum is 0
+  }
+  uint32_t a = 0, b = 0;
+  int64_t never;
+  if (grtc_em_const_int(em, inside, &never) && !never) {
+    a = grtc_em_const(em, lhs->type.elem, 0, 0);
+    b = grtc_em_const(em, rhs->type.elem, 0, 0);
+  } else {
+    a = grtc_em_value(em, lhs, lhs_index);
+    b = grtc_em_value(em, rhs, rhs_index);
+  }
   grtc_lower_multiply_accumulate(em, a, b, inside, results, out->elem);
   results->index[c->output_batch] = grtc_em_pindex(em, 0);
   for (uint32_t i = 0; i < spatial; ++i) {

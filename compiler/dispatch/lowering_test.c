@@ -163,6 +163,30 @@ static void test_conv_nchw(void** state) {
   release(&c);
 }
 
+// batch_group_count 2: batch halves pair with output-feature halves (the
+// spec's split/concatenate definition); no CONV2D pattern.
+static void test_conv_batch_groups(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<2x3x3x1xf32>, %w: tensor<2x2x1x4xf32>) -> "
+      "tensor<1x2x2x4xf32> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, "
+      "1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, "
+      "feature_group_count = 1 : i64} : (tensor<2x3x3x1xf32>, "
+      "tensor<2x2x1x4xf32>) -> tensor<1x2x2x4xf32>\n"
+      "  return %0 : tensor<1x2x2x4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[18], w[16], out[16];
+  fill(x, 18, 7, -3);
+  fill(w, 16, 5, -2);
+  run(&c, (void*[]){x, w}, (void*[]){out});
+  float want[16] = {2, 8, 2, -9, 3, 8, -13, 3, 5, 1, -1, 6, -1, -13, 5, 4};
+  expect_floats(out, want, 16);
+  assert_int_equal(only_kernel(&c)->pattern, GRTC_KPATTERN_NONE);
+  release(&c);
+}
+
 //===----------------------------------------------------------------------===//
 // reduce_window
 //===----------------------------------------------------------------------===//
@@ -289,6 +313,29 @@ static void test_gather_rows(void** state) {
   run(&c, (void*[]){x, idx}, (void*[]){out});
   float want[12] = {12, 13, 14, 0, 1, 2, 12, 13, 14, 6, 7, 8};
   expect_floats(out, want, 12);
+  release(&c);
+}
+
+// vmap(lambda x, i: x[i]): operand_batching_dims pair each batch row with
+// its own index.
+static void test_gather_batching_dims(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<2x3xf32>, %i: tensor<2x1xi32>) -> "
+      "tensor<2xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = "
+      "#stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = "
+      "[0], start_indices_batching_dims = [0], start_index_map = [1], "
+      "index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : "
+      "(tensor<2x3xf32>, tensor<2x1xi32>) -> tensor<2xf32>\n"
+      "  return %0 : tensor<2xf32>\n"
+      "}\n",
+      2, &c));
+  float x[6] = {0, 1, 2, 3, 4, 5}, out[2];
+  int32_t idx[2] = {2, 0};
+  run(&c, (void*[]){x, idx}, (void*[]){out});
+  float want[2] = {2, 3};
+  expect_floats(out, want, 2);
   release(&c);
 }
 
@@ -441,11 +488,13 @@ int main(void) {
       cmocka_unit_test(test_conv_nhwc_stride_padding),
       cmocka_unit_test(test_conv_depthwise),
       cmocka_unit_test(test_conv_nchw),
+      cmocka_unit_test(test_conv_batch_groups),
       cmocka_unit_test(test_reduce_window_padded_sum),
       cmocka_unit_test(test_reduce_window_base_dilation),
       cmocka_unit_test(test_pad_concatenate),
       cmocka_unit_test(test_dynamic_slices),
       cmocka_unit_test(test_gather_rows),
+      cmocka_unit_test(test_gather_batching_dims),
       cmocka_unit_test(test_scatter_add),
       cmocka_unit_test(test_sort_two_operands),
       cmocka_unit_test(test_while_body),
