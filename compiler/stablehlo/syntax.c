@@ -1142,6 +1142,29 @@ static grt_status_t grtc_shlo_parse_custom_call(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// Ops with no pretty form here
+//===----------------------------------------------------------------------===//
+
+// A stablehlo/chlo op the front-end does not implement, written in pretty
+// form, gets the importer's diagnostic ("'stablehlo.fft' is not supported")
+// instead of the parser's "unknown operation": its syntax is unknown, so
+// the op cannot be skipped. The name is a view into the source, so its
+// column follows from the current token's when both are on one line.
+static grt_status_t grtc_shlo_parse_unsupported(grtc_parser_t* parser,
+                                                const grtc_op_syntax_t* syntax,
+                                                grtc_op_state_t* state) {
+  grtc_token_t where = *grtc_parser_token(parser);
+  const char* name = state->name.data;
+  const char* next = where.text.data;
+  if (name < next && (size_t)(next - name) < where.column &&
+      !memchr(name, '\n', (size_t)(next - name))) {
+    where.column -= (uint32_t)(next - name);
+  }
+  return grtc_parser_error_at(parser, &where, "'%.*s' is not supported",
+                              GRT_SV_ARG(state->name));
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -1247,6 +1270,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_close", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
+    {"chlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
 };
 
 static const grtc_dialect_syntax_t grtc_shlo_dialect = {
