@@ -218,23 +218,24 @@ static void grtc_dispatch_kernel_name(grtc_dispatch_t* d,
            length ? "_" : "", d->next_kernel++);
 }
 
-// Replaces |root|'s uses of its results (from |first_result| on) with a
-// DISPATCH op of |lowered|'s kernel inserted before it.
-static grt_status_t grtc_dispatch_emit(grtc_dispatch_t* d, grtc_tfunc_t* func,
-                                       grtc_top_t* root,
+// A DISPATCH op of |lowered|'s kernel typed like |results|, inserted
+// before |root|.
+static grt_status_t grtc_dispatch_emit(grtc_dispatch_t* d, grtc_top_t* root,
                                        const grtc_lowered_t* lowered,
-                                       const grtc_ttype_t* result_types,
+                                       const grtc_tvalue_t* results,
                                        uint32_t result_count,
                                        grtc_top_t** out_dispatch) {
+  grtc_ttype_t* types = grt_arena_alloc_zeroed(
+      &d->scratch, (result_count + 1) * sizeof(grtc_ttype_t));
+  if (!types) return grtc_dispatch_oom();
+  for (uint32_t r = 0; r < result_count; ++r) types[r] = results[r].type;
   grtc_top_t* dispatch = NULL;
   GRT_RETURN_IF_ERROR(grtc_top_create(d->module, GRTC_TOP_DISPATCH,
                                       lowered->inputs, lowered->input_count,
-                                      result_types, result_count, 0,
-                                      &dispatch));
+                                      types, result_count, 0, &dispatch));
   grtc_top_copy_location(dispatch, root);
   dispatch->attrs.kernel = lowered->kernel_index;
   grtc_tblock_insert_before(root, dispatch);
-  (void)func;
   *out_dispatch = dispatch;
   return grt_ok_status();
 }
@@ -266,36 +267,26 @@ static grt_status_t grtc_dispatch_root(grtc_dispatch_t* d, grtc_tfunc_t* func,
   grt_arena_reset(&d->kernel_scratch);
   grtc_lowered_t lowered;
   grtc_top_t* dispatch = NULL;
-  grtc_ttype_t types[GRTC_MAX_RANK];
   if (root->kind == GRTC_TOP_SCATTER) {
-    types[0] = root->operands[0]->type;
+    // A copy of the input, then the updates applied to it in place.
     GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
                                             GRTC_LOWER_SCATTER_COPY, NULL,
                                             &lowered));
     grtc_top_t* copy = NULL;
-    GRT_RETURN_IF_ERROR(
-        grtc_dispatch_emit(d, func, root, &lowered, types, 1, &copy));
+    GRT_RETURN_IF_ERROR(grtc_dispatch_emit(d, root, &lowered, root->results,
+                                           1, &copy));
     grt_arena_reset(&d->kernel_scratch);
     GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
                                             GRTC_LOWER_SCATTER_UPDATE,
                                             &copy->results[0], &lowered));
-    types[0] = root->results[0].type;
-    GRT_RETURN_IF_ERROR(
-        grtc_dispatch_emit(d, func, root, &lowered, types, 1, &dispatch));
+    GRT_RETURN_IF_ERROR(grtc_dispatch_emit(d, root, &lowered, root->results,
+                                           1, &dispatch));
     dispatch->attrs.tied = true;
     dispatch->attrs.tied_operand = 0;
   } else {
-    if (root->result_count > GRTC_MAX_RANK) {
-      return grtc_top_error(d->module, root, "'%s' with %u results is not "
-                            "supported", grtc_top_kind_name(root->kind),
-                            root->result_count);
-    }
-    for (uint32_t r = 0; r < root->result_count; ++r) {
-      types[r] = root->results[r].type;
-    }
     GRT_RETURN_IF_ERROR(grtc_dispatch_lower(d, func, info, block, root,
                                             GRTC_LOWER_ROOT, NULL, &lowered));
-    GRT_RETURN_IF_ERROR(grtc_dispatch_emit(d, func, root, &lowered, types,
+    GRT_RETURN_IF_ERROR(grtc_dispatch_emit(d, root, &lowered, root->results,
                                            root->result_count, &dispatch));
   }
   for (uint32_t r = 0; r < root->result_count; ++r) {

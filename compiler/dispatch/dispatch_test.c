@@ -411,6 +411,34 @@ static void test_workgroups_split(void** state) {
   fixture_deinit(&f);
 }
 
+// A sort of more operands than one kernel takes (the front-end stops at
+// 64 too; hand-built IR gets a diagnostic, not a crash).
+static void test_error_sort_too_many_operands(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 2);
+  fixture_init(&f, &arg, 1, &arg, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_tvalue_t* operands[65];
+  grtc_ttype_t types[65], scalars[130];
+  for (int i = 0; i < 65; ++i) {
+    operands[i] = grtc_tb_arg(tb, 0);
+    types[i] = TT(F32, 2);
+  }
+  for (int i = 0; i < 130; ++i) scalars[i] = TS(F32);
+  grtc_top_t* sort = grtc_tb_op(tb, GRTC_TOP_SORT, operands, 65, types, 65, 1);
+  grtc_tblock_t* body = grtc_tb_begin_region(tb, sort, 0, scalars, 130);
+  grtc_top_t* lt = OP(tb, COMPARE, TS(I1), &body->args[0], &body->args[1]);
+  lt->attrs.compare_direction = GRTC_CMP_LT;
+  OPN(tb, YIELD, R(lt));
+  grtc_tb_end_region(tb);
+  OPN(tb, RETURN, &sort->results[64]);
+  grtc_dispatch_options_t options = {2, 0};
+  grtc_tb_expect_error(grtc_dispatch_form(f.tb.module, &options, &f.kernels),
+                       sort, "with 65 operands and 65 results is not "
+                             "supported (at most 64 results)");
+  fixture_deinit(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fused_elementwise_broadcast),
@@ -422,6 +450,7 @@ int main(void) {
       cmocka_unit_test(test_dot_batch_epilogue),
       cmocka_unit_test(test_dot_transposed_operand),
       cmocka_unit_test(test_workgroups_split),
+      cmocka_unit_test(test_error_sort_too_many_operands),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

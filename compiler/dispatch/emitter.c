@@ -982,24 +982,17 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
     }
     case GRTC_TOP_CONCATENATE: {
       uint32_t dim = (uint32_t)op->attrs.dim;
-      int64_t offsets[64];
-      if (op->operand_count > 64) {
-        grtc_em_unsupported(em, op, "with more than 64 operands");
-        return 0;
-      }
-      int64_t offset = 0;
-      for (uint32_t k = 0; k < op->operand_count; ++k) {
-        offsets[k] = offset;
-        offset += op->operands[k]->type.dims[dim];
-      }
+      // Operands from last to first, each selected below its end offset.
+      int64_t end = type->dims[dim];
       uint32_t v = 0;
       bool have = false;
       for (uint32_t k = op->operand_count; k-- > 0;) {
         int64_t n = op->operands[k]->type.dims[dim];
+        int64_t offset = end - n;
         if (n == 0) continue;
         memcpy(operand_index, index, type->rank * sizeof(uint32_t));
         operand_index[dim] = grtc_em_clamp(
-            em, grtc_em_sub(em, index[dim], grtc_em_i64(em, offsets[k])), 0,
+            em, grtc_em_sub(em, index[dim], grtc_em_i64(em, offset)), 0,
             n - 1);
         uint32_t element = grtc_em_value(em, op->operands[k], operand_index);
         if (!have) {
@@ -1007,10 +1000,10 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
           have = true;
         } else {
           uint32_t before = grtc_em_cmp(em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED,
-                                        index[dim],
-                                        grtc_em_i64(em, offsets[k] + n));
+                                        index[dim], grtc_em_i64(em, end));
           v = grtc_em_select(em, before, element, v);
         }
+        end = offset;
       }
       if (!have) return grtc_em_const(em, elem, 0, 0);
       return v;

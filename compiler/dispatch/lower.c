@@ -4,12 +4,15 @@
 
 #include "compiler/dispatch/emitter.h"
 
+// The most results (and reduce/sort operand groups) one kernel handles.
+#define GRTC_LOWER_MAX_VALUES 64
+
 // What the op-family builders hand to the common tail: the index of the
 // root's result elements and the element values (reductions: POST values).
 typedef struct grtc_lower_results_t {
   uint32_t index[GRTC_MAX_RANK];
   uint32_t count;
-  uint32_t values[GRTC_MAX_RANK];
+  uint32_t values[GRTC_LOWER_MAX_VALUES];
 } grtc_lower_results_t;
 
 static bool grtc_i64s_contains(const grtc_i64s_t* list, int64_t value) {
@@ -90,8 +93,8 @@ static void grtc_lower_accs(grtc_emitter_t* em, grtc_tvalue_t* const* inits,
 static void grtc_lower_reduce_body(grtc_emitter_t* em, const grtc_top_t* op,
                                    uint32_t count, const uint32_t* values,
                                    grtc_lower_results_t* results) {
-  uint32_t args[2 * GRTC_MAX_RANK] = {0};
-  uint32_t updates[GRTC_MAX_RANK] = {0};
+  uint32_t args[2 * GRTC_LOWER_MAX_VALUES] = {0};
+  uint32_t updates[GRTC_LOWER_MAX_VALUES] = {0};
   em->section = GRTC_KSECTION_LOOP;
   for (uint32_t k = 0; k < count; ++k) {
     args[k] = grtc_em_acc(em, k);
@@ -108,22 +111,9 @@ static void grtc_lower_reduce_body(grtc_emitter_t* em, const grtc_top_t* op,
   }
 }
 
-static grt_status_t grtc_lower_check_count(const grtc_emitter_t* em,
-                                           const grtc_top_t* op,
-                                           uint32_t count) {
-  if (count == 0 || count > GRTC_MAX_RANK || op->region_count != 1) {
-    return grtc_top_error(em->module, op,
-                          "'%s' with %u operands is not supported (1 to %d)",
-                          grtc_top_kind_name(op->kind), count, GRTC_MAX_RANK);
-  }
-  return grt_ok_status();
-}
-
 static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
                               grtc_lower_results_t* results) {
   uint32_t count = op->operand_count / 2;
-  grtc_emitter_fail(em, grtc_lower_check_count(em, op, count));
-  if (grtc_emitter_failed(em)) return;
   const grtc_ttype_t* in = &op->operands[0]->type;
   const grtc_ttype_t* out = &op->results[0].type;
   int64_t reduction[GRTC_MAX_RANK];
@@ -135,7 +125,7 @@ static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
   }
   grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
   grtc_lower_set_reduction(em->kernel, reduction, reduction_rank);
-  uint32_t inits[GRTC_MAX_RANK];
+  uint32_t inits[GRTC_LOWER_MAX_VALUES];
   grtc_lower_accs(em, op->operands + count, count, inits);
   uint32_t index[GRTC_MAX_RANK];
   uint32_t p = 0, r = 0;
@@ -143,7 +133,7 @@ static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
     index[d] = grtc_i64s_contains(&op->attrs.dims, d) ? grtc_em_rindex(em, r++)
                                                       : grtc_em_pindex(em, p++);
   }
-  uint32_t values[GRTC_MAX_RANK];
+  uint32_t values[GRTC_LOWER_MAX_VALUES];
   em->section = GRTC_KSECTION_LOOP;
   for (uint32_t k = 0; k < count; ++k) {
     values[k] = grtc_em_value(em, op->operands[k], index);
@@ -155,14 +145,12 @@ static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
 static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
                                      grtc_lower_results_t* results) {
   uint32_t count = op->operand_count / 2;
-  grtc_emitter_fail(em, grtc_lower_check_count(em, op, count));
-  if (grtc_emitter_failed(em)) return;
   const grtc_window_t* w = &op->attrs.window;
   const grtc_ttype_t* in = &op->operands[0]->type;
   const grtc_ttype_t* out = &op->results[0].type;
   grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
   grtc_lower_set_reduction(em->kernel, w->dimensions.values, in->rank);
-  uint32_t inits[GRTC_MAX_RANK];
+  uint32_t inits[GRTC_LOWER_MAX_VALUES];
   grtc_lower_accs(em, op->operands + count, count, inits);
   em->section = GRTC_KSECTION_LOOP;
   uint32_t inside = grtc_em_bool(em, true);
@@ -192,7 +180,7 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
         em, inside, grtc_em_in_range(em, pos, 0, (in->dims[d] - 1) * base + 1));
     index[d] = grtc_em_clamp(em, q, 0, in->dims[d] - 1);
   }
-  uint32_t values[GRTC_MAX_RANK];
+  uint32_t values[GRTC_LOWER_MAX_VALUES];
   for (uint32_t k = 0; k < count; ++k) {
     // An empty input is all padding: nothing to load.
     values[k] = inits[k];
@@ -498,9 +486,9 @@ static void grtc_lower_sort(grtc_emitter_t* em, grtc_top_t* op) {
     grtc_emitter_fail(
         em, grt_arena_vec_push(em->scratch, &em->inputs, &v, sizeof(v)));
   }
-  uint32_t args[2 * 64] = {0};
+  uint32_t args[2 * GRTC_LOWER_MAX_VALUES] = {0};
   uint32_t comparator = 0;
-  bool fits = op->operand_count <= 64 && op->region_count == 1;
+  bool fits = op->region_count == 1;
   if (fits) {
     for (uint32_t i = 0; i < 2 * op->operand_count; ++i) {
       args[i] = grtc_em_arg(em, i, op->operands[i / 2]->type.elem);
@@ -703,6 +691,17 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
                                grtc_lower_mode_t mode, grtc_tvalue_t* copy,
                                const char* name, grtc_lowered_t* out) {
   memset(out, 0, sizeof(*out));
+  if (root->result_count > GRTC_LOWER_MAX_VALUES ||
+      ((root->kind == GRTC_TOP_REDUCE || root->kind == GRTC_TOP_REDUCE_WINDOW ||
+        root->kind == GRTC_TOP_SORT) &&
+       (root->operand_count == 0 ||
+        root->operand_count > 2 * GRTC_LOWER_MAX_VALUES))) {
+    return grtc_top_error(context->module, root,
+                          "'%s' with %u operands and %u results is not "
+                          "supported (at most %d results)",
+                          grtc_top_kind_name(root->kind), root->operand_count,
+                          root->result_count, GRTC_LOWER_MAX_VALUES);
+  }
   grtc_kernel_t* kernel = NULL;
   GRT_RETURN_IF_ERROR(
       grtc_kernel_set_add(context->set, name, 0, &kernel, &out->kernel_index));
@@ -713,7 +712,7 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
   grtc_lower_results_t results;
   memset(&results, 0, sizeof(results));
   uint32_t output_count = 0;
-  const grtc_ttype_t* output_types[GRTC_MAX_RANK];
+  const grtc_ttype_t* output_types[GRTC_LOWER_MAX_VALUES];
   bool stores_done = false;
   if (mode == GRTC_LOWER_SCATTER_COPY) {
     const grtc_ttype_t* type = &root->operands[0]->type;
@@ -727,17 +726,11 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
     stores_done = true;
   } else if (root->kind == GRTC_TOP_SORT) {
     grtc_lower_sort(&em, root);
-    for (uint32_t r = 0; r < root->result_count && r < GRTC_MAX_RANK; ++r) {
+    for (uint32_t r = 0; r < root->result_count; ++r) {
       output_types[output_count++] = &root->results[r].type;
     }
     stores_done = true;
   } else {
-    if (root->result_count > GRTC_MAX_RANK) {
-      return grtc_top_error(context->module, root,
-                            "'%s' with %u results is not supported",
-                            grtc_top_kind_name(root->kind),
-                            root->result_count);
-    }
     for (uint32_t r = 0; r < root->result_count; ++r) {
       output_types[output_count++] = &root->results[r].type;
     }

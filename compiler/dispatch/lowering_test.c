@@ -483,6 +483,39 @@ static void test_error_bitcast_width(void** state) {
   release(&c);
 }
 
+static void test_error_dot_i1(void** state) {
+  compiled_t c;
+  grt_status_t status = compile(
+      "func.func @main(%x: tensor<2x2xi1>) -> tensor<2x2xi1> {\n"
+      "  %0 = stablehlo.dot_general %x, %x, contracting_dims = [1] x [0] : "
+      "(tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>\n"
+      "  return %0 : tensor<2x2xi1>\n"
+      "}\n",
+      2, &c);
+  grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:2:8: error: 'stablehlo.dot_general' on i1 is not "
+                   "supported");
+  release(&c);
+}
+
+static void test_error_conv_i1(void** state) {
+  compiled_t c;
+  grt_status_t status = compile(
+      "func.func @main(%x: tensor<1x2x2x1xi1>, %w: tensor<1x1x1x1xi1>) -> "
+      "tensor<1x2x2x1xi1> {\n"
+      "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, "
+      "1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, "
+      "feature_group_count = 1 : i64} : (tensor<1x2x2x1xi1>, "
+      "tensor<1x1x1x1xi1>) -> tensor<1x2x2x1xi1>\n"
+      "  return %0 : tensor<1x2x2x1xi1>\n"
+      "}\n",
+      2, &c);
+  grt_expect_error(status, GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:2:8: error: 'stablehlo.convolution' with 2 spatial "
+                   "dims of i1 is not supported");
+  release(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_nhwc_stride_padding),
@@ -500,6 +533,8 @@ int main(void) {
       cmocka_unit_test(test_while_body),
       cmocka_unit_test(test_error_scatter_several_inputs),
       cmocka_unit_test(test_error_bitcast_width),
+      cmocka_unit_test(test_error_dot_i1),
+      cmocka_unit_test(test_error_conv_i1),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
