@@ -219,11 +219,23 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
   } else {
     ok = grtc_import_elem(type, &out->elem);
   }
-  if (ok && grtc_ttype_byte_size(out) < 0) ok = false;
-  if (ok) return grt_ok_status();
+  // Later stages compute sizes and strides in int64_t; keep them far from
+  // overflow (zero dimensions count as one: strides still multiply the rest).
+  bool too_large = false;
+  uint64_t bytes = ok ? grtc_elem_byte_size(out->elem) : 0;
+  for (uint32_t i = 0; ok && !too_large && i < out->rank; ++i) {
+    uint64_t dim = out->dims[i] ? (uint64_t)out->dims[i] : 1;
+    too_large = bytes > (UINT64_C(1) << 56) / dim;
+    bytes *= dim;
+  }
+  if (ok && !too_large) return grt_ok_status();
   char spelled[160];
   size_t length = grtc_format_type(type, spelled, sizeof(spelled));
   if (length >= sizeof(spelled)) memcpy(spelled + sizeof(spelled) - 4, "...", 4);
+  if (too_large) {
+    return grtc_import_error(ctx, op, "type '%s' is too large (2^56 bytes at most)",
+                             spelled);
+  }
   return grtc_import_error(ctx, op, "type '%s' is not supported%s", spelled,
                            type->kind == GRTC_TYPE_TENSOR && type->shaped.ranked &&
                                    type->shaped.rank > GRTC_MAX_RANK
