@@ -79,7 +79,6 @@ static const char* const grtc_host_imports[] = {
 
 #define GRTC_HOST_NAME_CAPACITY 32
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
-#define GRTC_HOST_CONST_CAPACITY 256
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 
 // Where a value's bytes are for a binding: |ref| names the !hal.buffer
@@ -117,8 +116,11 @@ typedef struct grtc_host_emitter_t {
   char (*names)[GRTC_HOST_NAME_CAPACITY];  // per value id: its buffer ref
   grt_string_builder_t entry;  // constants, hoisted to the entry block
   grt_string_builder_t body;
-  grtc_host_const_t consts[GRTC_HOST_CONST_CAPACITY];
+  grt_arena_t const_arena;
+  grtc_host_const_t** consts;
   uint32_t const_count;
+  uint32_t const_capacity;
+  bool out_of_memory;
   uint32_t next_temp;
   uint32_t next_block;
   char loc[512];  // the current op's loc(...)
@@ -189,13 +191,29 @@ static void grtc_host_set_location(grtc_host_emitter_t* e, const grtc_location_t
 // A constant defined once in the function's entry block.
 static const char* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t value) {
   for (uint32_t i = 0; i < e->const_count; ++i) {
-    if (e->consts[i].type == type && e->consts[i].value == value) return e->consts[i].name;
+    if (e->consts[i]->type == type && e->consts[i]->value == value) return e->consts[i]->name;
   }
-  static char overflow[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_const_t* c = e->const_count < GRTC_HOST_CONST_CAPACITY
-                             ? &e->consts[e->const_count++]
-                             : NULL;
-  char name[GRTC_HOST_NAME_CAPACITY];
+  // Entries live in an arena so names handed out stay valid while a line
+  // that uses several of them is formatted.
+  grtc_host_const_t* c = NULL;
+  if (e->const_count == e->const_capacity) {
+    uint32_t capacity = e->const_capacity ? e->const_capacity * 2 : 64;
+    if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
+                                                e->const_capacity * sizeof(*e->consts),
+                                                capacity * sizeof(*e->consts),
+                                                (void**)&e->consts))) {
+      e->out_of_memory = true;
+      return "%out_of_memory";
+    }
+    e->const_capacity = capacity;
+  }
+  c = grt_arena_alloc_zeroed(&e->const_arena, sizeof(*c));
+  if (!c) {
+    e->out_of_memory = true;
+    return "%out_of_memory";
+  }
+  e->consts[e->const_count++] = c;
+  char* name = c->name;
   grtc_host_temp(e, name);
   const char* spelled = type == 'i' ? "i32" : type == 'I' ? "i64" : "f32";
   if (type == 'f') {
@@ -207,15 +225,8 @@ static const char* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t va
     grt_string_builder_appendf(&e->entry, "    %s = vm.const.%s %" PRId64 " : %s\n", name,
                                spelled, value, spelled);
   }
-  if (!c) {
-    // More distinct constants than the cache holds: still correct, defined
-    // in the entry block, just not shared.
-    memcpy(overflow, name, sizeof(overflow));
-    return overflow;
-  }
   c->type = type;
   c->value = value;
-  memcpy(c->name, name, sizeof(c->name));
   return c->name;
 }
 
@@ -832,6 +843,7 @@ static void grtc_host_reset_function(grtc_host_emitter_t* e) {
   grt_string_builder_clear(&e->entry);
   grt_string_builder_clear(&e->body);
   e->const_count = 0;
+  grt_arena_reset(&e->const_arena);
   e->next_temp = 0;
   e->next_block = 1;
   e->recording = false;
@@ -1281,6 +1293,7 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   e->out = out;
   grt_string_builder_init(allocator, &e->entry);
   grt_string_builder_init(allocator, &e->body);
+  grt_arena_init(allocator, 0, &e->const_arena);
   uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
   e->options = options;
   grtc_host_module_name(module->name, e->module_name);
@@ -1315,6 +1328,11 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   }
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->body);
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->entry);
+  if (grt_status_is_ok(status) && e->out_of_memory) {
+    status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory emitting the host program");
+  }
+  grt_arena_deinit(&e->const_arena);
+  grt_allocator_free(allocator, e->consts);
   grt_allocator_free(allocator, e->names);
   grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->constant_ids);
