@@ -4,13 +4,15 @@
 # against exceptions.txt (the known failures, each with its reason).
 #
 #   compile_and_check.sh GRT_COMPILE GRT_CHECK SOURCE.mlir OUTPUT.vmfb DEVICE
-#                        EXCEPTIONS.txt
+#                        EXCEPTIONS.txt [GRT_COMPILE_FLAG]...
 #
 # Passes when every function passes, or when everything that fails is
 # listed. A listed function (or a file listed with '*') that passes is
 # reported and fails the test, so the list cannot go stale.
 set -u
 compile=$1 check=$2 source=$3 output=$4 device=$5 exceptions=$6
+shift 6
+compile_flags=("$@")
 file=$(basename "$source")
 
 # "FUNCTION REASON..." for this file's entries, '#' comments and blank lines
@@ -23,12 +25,12 @@ reason_of() {
   awk -v n="$1" '$1 == n { $1 = ""; sub(/^ /, ""); print; exit }' <<<"$known"
 }
 
-if ! "$compile" "$source" -o "$output"; then
+if ! "$compile" ${compile_flags[@]+"${compile_flags[@]}"} "$source" -o "$output"; then
   if [ -n "$whole_file_reason" ]; then
     echo "KNOWN FAILURE ($file in exceptions.txt): $whole_file_reason"
     exit 0
   fi
-  echo "FAILED: grt-compile could not compile $source" >&2
+  echo "FAILED: grt-compile ${compile_flags[*]-} could not compile $source" >&2
   exit 1
 fi
 
