@@ -2551,6 +2551,17 @@ def gen_edges():
     funcs.append(f.text(comment="Start indices of several integer types, "
                         "clamped into range."))
 
+    f = Func("test_optimization_barrier")
+    a, b = array([1.0, -2.0, 3.5], "f32"), array([4, 5, 6], "i32")
+    x, y = f.input(a, "f32"), f.input(b, "i32")
+    r = f.op("stablehlo.optimization_barrier %s, %s : tensor<3xf32>, tensor<3xi32>"
+             % (x, y), count=2)
+    n = f.op("stablehlo.negate %s#0 : tensor<3xf32>" % r)
+    f.expect(n, -a, "f32")
+    f.expect("%s#1" % r, b, "i32")
+    funcs.append(f.text(comment="As jax.checkpoint (remat) exports it: an "
+                        "identity on its operands."))
+
     f = Func("fail_edges_wrong_expectation")
     a = array([True, False], "i1")
     x = f.input(a, "i1")
@@ -2606,7 +2617,8 @@ FAMILIES = [
      "that swap their carried buffers, control flow inside control flow."),
     ("edges", gen_edges,
      "i1 reductions (all/any), unsigned reductions, bf16 sums in f32, f16 and\n"
-     "i1 structural ops, rank 0, rank 6, empty tensors, index types."),
+     "i1 structural ops, rank 0, rank 6, empty tensors, index types,\n"
+     "optimization_barrier."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
