@@ -380,10 +380,15 @@ static void test_binding_count_mismatch(void** state) {
 }
 
 // End to end on a device: the module with the real test kernel library.
-static void run_on(const char* uri, uint32_t flags) {
-  build_program();
-  emit(NULL, flags);
-  // Re-emit with the library attached under the entry points it declares.
+typedef struct session_t {
+  grt_runtime_instance_t* instance;
+  grt_hal_device_t* device;
+  grt_runtime_session_t* session;
+} session_t;
+
+// After emit(): attaches the test kernel library under the entry points
+// it declares and loads the module into a session on |uri|.
+static session_t start_session(const char* uri) {
   grt_module_file_release(f.file);
   f.file = NULL;
   grt_allocator_free(grt_allocator_system(), f.data);
@@ -404,15 +409,27 @@ static void run_on(const char* uri, uint32_t flags) {
   GRT_EXPECT_OK(grt_module_writer_add_executable(f.writer, &executable, entries, 4, &ordinal));
   grt_file_contents_free(&library);
   GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
-
-  grt_runtime_instance_t* instance = NULL;
-  grt_hal_device_t* device = NULL;
-  grt_runtime_session_t* session = NULL;
-  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
-  GRT_EXPECT_OK(grt_runtime_instance_create_device(instance, uri, NULL, &device));
-  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
+  session_t s = {NULL, NULL, NULL};
+  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &s.instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(s.instance, uri, NULL, &s.device));
+  GRT_EXPECT_OK(grt_runtime_session_create(s.instance, s.device, &s.session));
   GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
-      session, grt_make_const_byte_span(f.data, f.size)));
+      s.session, grt_make_const_byte_span(f.data, f.size)));
+  return s;
+}
+
+static void end_session(session_t* s) {
+  grt_runtime_session_release(s->session);
+  grt_hal_device_release(s->device);
+  grt_runtime_instance_release(s->instance);
+}
+
+static void run_on(const char* uri, uint32_t flags) {
+  build_program();
+  emit(NULL, flags);
+  session_t s = start_session(uri);
+  grt_runtime_session_t* session = s.session;
+  grt_hal_device_t* device = s.device;
 
   float a[N], b[N];
   for (int i = 0; i < N; ++i) {
@@ -520,9 +537,7 @@ static void run_on(const char* uri, uint32_t flags) {
 
   grt_hal_buffer_view_release(inputs[1]);
   grt_hal_buffer_view_release(inputs[0]);
-  grt_runtime_session_release(session);
-  grt_hal_device_release(device);
-  grt_runtime_instance_release(instance);
+  end_session(&s);
 }
 
 static void test_run_local_sync(void** state) {
@@ -533,6 +548,42 @@ static void test_run_local_sync(void** state) {
 static void test_run_local_task(void** state) {
   (void)state;
   run_on("local-task", 0);
+}
+
+// 300 values live at once: 300 arena offsets (and more distinct constants
+// than any fixed cache would hold), summed back in reverse order.
+static void test_many_live_values(void** state) {
+  (void)state;
+  grtc_ttype_t v = test_vector(GRTC_ELEM_F32, N);
+  grtc_tfunc_t* func = new_func("many", &v, 1, &v, 1, true);
+  grtc_tblock_t* body = func->body;
+  grtc_tvalue_t* a = &body->args[0];
+  enum { kCount = 300 };
+  grtc_tvalue_t* live[kCount];
+  for (int i = 0; i < kCount; ++i) live[i] = add(body, a, a);
+  grtc_tvalue_t* sum = live[kCount - 1];
+  for (int i = kCount - 2; i >= 0; --i) sum = add(body, sum, live[i]);
+  test_return(f.module, body, &sum, 1);
+  emit(NULL, 0);
+  assert_true(grt_module_file_function_transient_bytes(f.file, (uint32_t)find_function("many")) >=
+              kCount * 448);
+  session_t s = start_session("local-sync");
+  float input[N], out[N];
+  for (int i = 0; i < N; ++i) input[i] = (float)i;
+  const grt_hal_dim_t shape[1] = {N};
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(s.device, shape, 1,
+                                                       GRT_HAL_ELEMENT_TYPE_FLOAT_32, input,
+                                                       sizeof(input), &view));
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  GRT_EXPECT_OK(
+      grt_runtime_call_buffer_views(s.session, "m.many", 1, &view, 1, &output, &output_count));
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, out, sizeof(out)));
+  for (int i = 0; i < N; ++i) assert_true(out[i] == 2.0f * kCount * input[i]);
+  grt_hal_buffer_view_release(output);
+  grt_hal_buffer_view_release(view);
+  end_session(&s);
 }
 
 // Every call recorded one-shot (no reusable command buffers).
@@ -574,6 +625,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_run_local_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_local_task, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_one_shot, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_many_live_values, setup, teardown),
       cmocka_unit_test_setup_teardown(test_barriers_only_for_hazards, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
