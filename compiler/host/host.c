@@ -432,6 +432,9 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
       grtc_host_allocate(e, e->names[op->results[r].id], s->size);
     }
   }
+  // An empty iteration space (zero-sized tensors) has nothing to run or
+  // copy.
+  if (kernel->workgroup_count == 0) return grt_ok_status();
   grtc_host_begin_recording(e);
   // A tied result that the plan made its own root (its operand's bytes
   // belong to someone else: an argument, a constant) starts as a copy.

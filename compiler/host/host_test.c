@@ -586,6 +586,24 @@ static void test_many_live_values(void** state) {
   end_session(&s);
 }
 
+// Zero-sized tensors: the kernel has no workgroups, so nothing is
+// dispatched, and the result is an empty buffer.
+static void test_empty_tensor(void** state) {
+  (void)state;
+  grtc_ttype_t empty = test_vector(GRTC_ELEM_F32, 0);
+  grtc_tfunc_t* func = new_func("empty", &empty, 1, &empty, 1, true);
+  grtc_tvalue_t* a = &func->body->args[0];
+  grtc_kernel_t* kernel = NULL;
+  uint32_t index = 0;
+  GRT_EXPECT_OK(grtc_kernel_set_add(&f.kernels, "nothing", 2, &kernel, &index));
+  kernel->workgroup_count = 0;
+  grtc_tvalue_t* d = test_dispatch(f.module, func->body, index, &a, 1, empty);
+  test_return(f.module, func->body, &d, 1);
+  emit(NULL, GRTC_HOST_FLAG_ONE_SHOT);
+  assert_null(strstr(grt_string_builder_cstring(&f.text),
+                     "vm.call.variadic @hal.command_buffer.dispatch("));
+}
+
 // Every call recorded one-shot (no reusable command buffers).
 static void test_run_one_shot(void** state) {
   (void)state;
@@ -626,6 +644,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_run_local_task, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_one_shot, setup, teardown),
       cmocka_unit_test_setup_teardown(test_many_live_values, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_empty_tensor, setup, teardown),
       cmocka_unit_test_setup_teardown(test_barriers_only_for_hazards, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
