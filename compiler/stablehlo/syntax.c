@@ -91,11 +91,42 @@ static grt_status_t grtc_shlo_push_operand(grtc_parser_t* parser,
                             sizeof(value));
 }
 
+// A list item that is an operand of the op (context: the grtc_op_state_t).
+static grt_status_t grtc_shlo_operand_item(grtc_parser_t* parser, void* state) {
+  return grtc_shlo_push_operand(parser, state);
+}
+
 //===----------------------------------------------------------------------===//
-// Small pieces: integer lists, enum words
+// Small pieces: delimited lists, integer lists, enum words
 //===----------------------------------------------------------------------===//
 
 #define GRTC_SHLO_MAX_LIST 64
+
+typedef grt_status_t (*grtc_shlo_item_fn_t)(grtc_parser_t* parser, void* context);
+
+// `open item, item, ... close`, possibly empty; |what| names the list in
+// messages ("to open the slice ranges", "to close the slice ranges").
+static grt_status_t grtc_shlo_parse_list(grtc_parser_t* parser, grtc_token_kind_t open,
+                                         grtc_token_kind_t close, const char* what,
+                                         grtc_shlo_item_fn_t item, void* context) {
+  char message[96];
+  snprintf(message, sizeof(message), "to open %s", what);
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, open, message));
+  bool done = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, close, &done));
+  while (!done) {
+    GRT_RETURN_IF_ERROR(item(parser, context));
+    bool comma = false;
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
+    if (!comma) {
+      snprintf(message, sizeof(message), "to close %s", what);
+      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, close, message));
+      done = true;
+    }
+  }
+  return grt_ok_status();
+}
+
 
 static grt_status_t grtc_shlo_parse_i64(grtc_parser_t* parser, int64_t* out) {
   const grtc_type_t* i64 = grtc_parser_integer_type(parser, 64);
@@ -110,29 +141,29 @@ static grt_status_t grtc_shlo_parse_i64(grtc_parser_t* parser, int64_t* out) {
   return grt_ok_status();
 }
 
-// [1, 2, 3]
+typedef struct grtc_shlo_i64_list_t {
+  int64_t* values;
+  uint32_t count;
+} grtc_shlo_i64_list_t;
+
+static grt_status_t grtc_shlo_i64_item(grtc_parser_t* parser, void* context) {
+  grtc_shlo_i64_list_t* list = context;
+  if (list->count == GRTC_SHLO_MAX_LIST) {
+    return grtc_parser_error(parser, "more than %d values in a dimension list",
+                             GRTC_SHLO_MAX_LIST);
+  }
+  return grtc_shlo_parse_i64(parser, &list->values[list->count++]);
+}
+
+// [1, 2, 3] into |values| (GRTC_SHLO_MAX_LIST of them at most).
 static grt_status_t grtc_shlo_parse_i64_list(grtc_parser_t* parser,
                                              int64_t* values, uint32_t* count) {
-  *count = 0;
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LSQUARE,
-                                         "to open a dimension list"));
-  bool done = false;
-  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RSQUARE, &done));
-  while (!done) {
-    if (*count == GRTC_SHLO_MAX_LIST) {
-      return grtc_parser_error(parser, "more than %d values in a dimension list",
-                               GRTC_SHLO_MAX_LIST);
-    }
-    GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &values[(*count)++]));
-    bool comma = false;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
-    if (!comma) {
-      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RSQUARE,
-                                             "to close a dimension list"));
-      done = true;
-    }
-  }
-  return grt_ok_status();
+  grtc_shlo_i64_list_t list = {values, 0};
+  grt_status_t status = grtc_shlo_parse_list(parser, GRTC_TOKEN_LSQUARE,
+                                             GRTC_TOKEN_RSQUARE, "a dimension list",
+                                             grtc_shlo_i64_item, &list);
+  *count = list.count;
+  return status;
 }
 
 static void grtc_shlo_append_list(grt_string_builder_t* builder,
@@ -167,31 +198,23 @@ static grt_status_t grtc_shlo_enum_attr(grtc_parser_t* parser, const char* kind,
   return grtc_shlo_opaque_attr(parser, &builder, out);
 }
 
+static grt_status_t grtc_shlo_precision_item(grtc_parser_t* parser, void* context) {
+  grt_string_view_t word;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_word(parser, "a precision (DEFAULT, HIGH, "
+                                           "HIGHEST)", &word));
+  const grtc_attribute_t* item = NULL;
+  GRT_RETURN_IF_ERROR(grtc_shlo_enum_attr(parser, "precision", word, &item));
+  return grt_arena_vec_push(grtc_parser_arena(parser), context, &item, sizeof(item));
+}
+
 // precision = [DEFAULT, HIGHEST] -> precision_config = [#stablehlo<precision
 // DEFAULT>, ...]
 static grt_status_t grtc_shlo_parse_precision(grtc_parser_t* parser,
                                               const grtc_attribute_t** out) {
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LSQUARE,
-                                         "to open the precision list"));
   grt_arena_vec_t items = {0};
-  bool done = false;
-  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RSQUARE, &done));
-  while (!done) {
-    grt_string_view_t word;
-    GRT_RETURN_IF_ERROR(grtc_shlo_parse_word(parser, "a precision (DEFAULT, HIGH, "
-                                             "HIGHEST)", &word));
-    const grtc_attribute_t* item = NULL;
-    GRT_RETURN_IF_ERROR(grtc_shlo_enum_attr(parser, "precision", word, &item));
-    GRT_RETURN_IF_ERROR(grt_arena_vec_push(grtc_parser_arena(parser), &items,
-                                           &item, sizeof(item)));
-    bool comma = false;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
-    if (!comma) {
-      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RSQUARE,
-                                             "to close the precision list"));
-      done = true;
-    }
-  }
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LSQUARE, GRTC_TOKEN_RSQUARE,
+                                           "the precision list",
+                                           grtc_shlo_precision_item, &items));
   *out = grtc_parser_array_attr(parser, items.data, items.count);
   return *out ? grt_ok_status() : grtc_shlo_oom(parser);
 }
@@ -382,41 +405,42 @@ static grt_status_t grtc_shlo_add_dot_dims(grtc_parser_t* parser,
   return grtc_shlo_add(parser, state, "dot_dimension_numbers", attr);
 }
 
+typedef struct grtc_shlo_ranges_t {
+  int64_t lists[3][GRTC_SHLO_MAX_LIST];  // starts, limits, strides
+  uint32_t count;
+} grtc_shlo_ranges_t;
+
+// start:limit[:stride]
+static grt_status_t grtc_shlo_range_item(grtc_parser_t* parser, void* context) {
+  grtc_shlo_ranges_t* ranges = context;
+  uint32_t i = ranges->count;
+  if (i == GRTC_SHLO_MAX_LIST) {
+    return grtc_parser_error(parser, "more than %d slice ranges", GRTC_SHLO_MAX_LIST);
+  }
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &ranges->lists[0][i]));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
+                                         "between a slice's start and limit"));
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &ranges->lists[1][i]));
+  bool stride = false;
+  ranges->lists[2][i] = 1;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COLON, &stride));
+  if (stride) GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &ranges->lists[2][i]));
+  ranges->count = i + 1;
+  return grt_ok_status();
+}
+
 // [0:2, 1:3:1] -> start_indices, limit_indices, strides
 static grt_status_t grtc_shlo_parse_slice_ranges(grtc_parser_t* parser,
                                                  grtc_op_state_t* state) {
-  int64_t lists[3][GRTC_SHLO_MAX_LIST];
-  uint32_t count = 0;
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LSQUARE,
-                                         "to open the slice ranges"));
-  bool done = false;
-  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RSQUARE, &done));
-  while (!done) {
-    if (count == GRTC_SHLO_MAX_LIST) {
-      return grtc_parser_error(parser, "more than %d slice ranges",
-                               GRTC_SHLO_MAX_LIST);
-    }
-    GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &lists[0][count]));
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
-                                           "between a slice's start and limit"));
-    GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &lists[1][count]));
-    bool stride = false;
-    lists[2][count] = 1;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COLON, &stride));
-    if (stride) GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &lists[2][count]));
-    ++count;
-    bool comma = false;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
-    if (!comma) {
-      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RSQUARE,
-                                             "to close the slice ranges"));
-      done = true;
-    }
-  }
+  grtc_shlo_ranges_t ranges;
+  ranges.count = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LSQUARE, GRTC_TOKEN_RSQUARE,
+                                           "the slice ranges", grtc_shlo_range_item,
+                                           &ranges));
   static const char* const names[3] = {"start_indices", "limit_indices", "strides"};
   for (int i = 0; i < 3; ++i) {
-    GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, names[i],
-                                      grtc_shlo_i64_array(parser, lists[i], count)));
+    GRT_RETURN_IF_ERROR(grtc_shlo_add(
+        parser, state, names[i], grtc_shlo_i64_array(parser, ranges.lists[i], ranges.count)));
   }
   return grt_ok_status();
 }
@@ -863,34 +887,34 @@ static grt_status_t grtc_shlo_parse_reduce(grtc_parser_t* parser,
 // stablehlo.while
 //===----------------------------------------------------------------------===//
 
+typedef struct grtc_shlo_loop_vars_t {
+  grtc_op_state_t* state;
+  grt_arena_vec_t names;  // grtc_token_t
+} grtc_shlo_loop_vars_t;
+
+// %iterArg = %init
+static grt_status_t grtc_shlo_loop_var_item(grtc_parser_t* parser, void* context) {
+  grtc_shlo_loop_vars_t* vars = context;
+  if (!grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) {
+    return grtc_parser_error_expected(parser, "a loop variable (%iterArg = %init)");
+  }
+  grtc_token_t name = *grtc_parser_token(parser);
+  GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "after a loop variable"));
+  GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, vars->state));
+  return grt_arena_vec_push(grtc_parser_arena(parser), &vars->names, &name, sizeof(name));
+}
+
 // (%iterArg = %a, ...) : types [attributes {..}] cond { .. } do { .. }
 static grt_status_t grtc_shlo_parse_while(grtc_parser_t* parser,
                                           const grtc_op_syntax_t* syntax,
                                           grtc_op_state_t* state) {
   grt_arena_t* arena = grtc_parser_arena(parser);
-  grt_arena_vec_t names = {0};  // grtc_token_t
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
-                                         "to open the loop-carried values"));
-  bool done = false;
-  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RPAREN, &done));
-  while (!done) {
-    if (!grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) {
-      return grtc_parser_error_expected(parser, "a loop variable (%iterArg = %init)");
-    }
-    grtc_token_t name = *grtc_parser_token(parser);
-    GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL,
-                                           "after a loop variable"));
-    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
-    GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &names, &name, sizeof(name)));
-    bool comma = false;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
-    if (!comma) {
-      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
-                                             "to close the loop-carried values"));
-      done = true;
-    }
-  }
+  grtc_shlo_loop_vars_t vars = {state, {0}};
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LPAREN, GRTC_TOKEN_RPAREN,
+                                           "the loop-carried values",
+                                           grtc_shlo_loop_var_item, &vars));
+  grt_arena_vec_t names = vars.names;
   grt_arena_vec_t types = {0};
   if (names.count) {
     GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
@@ -1122,20 +1146,9 @@ static grt_status_t grtc_shlo_parse_custom_call(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &target));
   GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "call_target_name",
                                     grtc_parser_string_attr(parser, target)));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
-                                         "to open the custom call operands"));
-  bool done = false;
-  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RPAREN, &done));
-  while (!done) {
-    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
-    bool comma = false;
-    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
-    if (!comma) {
-      GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
-                                             "to close the custom call operands"));
-      done = true;
-    }
-  }
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LPAREN, GRTC_TOKEN_RPAREN,
+                                           "the custom call operands",
+                                           grtc_shlo_operand_item, state));
   GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
   static const grtc_shlo_format_t plain = {0, NULL, 0};
   return grtc_shlo_parse_types(parser, &plain, state);
