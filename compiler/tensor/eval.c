@@ -193,50 +193,68 @@ static value_t grtc_eval_int(grtc_scalar_op_t op, grtc_elem_t elem,
 // Floats
 //===----------------------------------------------------------------------===//
 
-static double grtc_float_sign(double x) {
-  if (x > 0) return 1.0;
-  if (x < 0) return -1.0;
-  return x;  // +-0 and NaN stay
-}
+// One definition instantiated for double (f64) and float (f32, and f16/bf16
+// which compute in f32), so folding uses the same libm functions and
+// precision as the CPU kernels. MAX/MIN propagate NaN and order -0 below
+// +0; SIGN keeps +-0 and NaN.
+#define GRTC_EVAL_FLOAT(S, T, F)                                            \
+  static T grtc_eval_##S(grtc_scalar_op_t op, T a, T b, bool* is_bool) {    \
+    switch (op) {                                                           \
+      case GRTC_SCALAR_ADD: return a + b;                                   \
+      case GRTC_SCALAR_SUB: return a - b;                                   \
+      case GRTC_SCALAR_MUL: return a * b;                                   \
+      case GRTC_SCALAR_DIV: return a / b;                                   \
+      case GRTC_SCALAR_REM: return fmod##F(a, b);                           \
+      case GRTC_SCALAR_POW: return pow##F(a, b);                            \
+      case GRTC_SCALAR_MAX:                                                 \
+        if (isnan(a) || isnan(b)) return a + b;                             \
+        if (a == b) return signbit(a) ? b : a;                              \
+        return a > b ? a : b;                                               \
+      case GRTC_SCALAR_MIN:                                                 \
+        if (isnan(a) || isnan(b)) return a + b;                             \
+        if (a == b) return signbit(a) ? a : b;                              \
+        return a < b ? a : b;                                               \
+      case GRTC_SCALAR_ATAN2: return atan2##F(a, b);                        \
+      case GRTC_SCALAR_ABS: return fabs##F(a);                              \
+      case GRTC_SCALAR_NEG: return -a;                                      \
+      case GRTC_SCALAR_SIGN: return a > 0 ? (T)1 : a < 0 ? (T)-1 : a;       \
+      case GRTC_SCALAR_EXP: return exp##F(a);                               \
+      case GRTC_SCALAR_EXPM1: return expm1##F(a);                           \
+      case GRTC_SCALAR_LOG: return log##F(a);                               \
+      case GRTC_SCALAR_LOG1P: return log1p##F(a);                           \
+      case GRTC_SCALAR_LOGISTIC: return (T)1 / ((T)1 + exp##F(-a));         \
+      case GRTC_SCALAR_SQRT: return sqrt##F(a);                             \
+      case GRTC_SCALAR_RSQRT: return (T)1 / sqrt##F(a);                     \
+      case GRTC_SCALAR_CBRT: return cbrt##F(a);                             \
+      case GRTC_SCALAR_TANH: return tanh##F(a);                             \
+      case GRTC_SCALAR_SIN: return sin##F(a);                               \
+      case GRTC_SCALAR_COS: return cos##F(a);                               \
+      case GRTC_SCALAR_TAN: return tan##F(a);                               \
+      case GRTC_SCALAR_FLOOR: return floor##F(a);                           \
+      case GRTC_SCALAR_CEIL: return ceil##F(a);                             \
+      case GRTC_SCALAR_ROUND_AFZ: return round##F(a);                       \
+      case GRTC_SCALAR_ROUND_EVEN: return nearbyint##F(a);                  \
+      case GRTC_SCALAR_IS_FINITE:                                           \
+        *is_bool = true;                                                    \
+        return isfinite(a) ? 1 : 0;                                         \
+      default: return 0;                                                    \
+    }                                                                       \
+  }
+GRTC_EVAL_FLOAT(f64, double, )
+GRTC_EVAL_FLOAT(f32, float, f)
+#undef GRTC_EVAL_FLOAT
 
 static value_t grtc_eval_float(grtc_scalar_op_t op, grtc_elem_t elem,
                                const value_t* x) {
-  double a = x[0].f, b = x[1].f, r;
-  switch (op) {
-    case GRTC_SCALAR_ADD: r = a + b; break;
-    case GRTC_SCALAR_SUB: r = a - b; break;
-    case GRTC_SCALAR_MUL: r = a * b; break;
-    case GRTC_SCALAR_DIV: r = a / b; break;
-    case GRTC_SCALAR_REM: r = fmod(a, b); break;
-    case GRTC_SCALAR_POW: r = pow(a, b); break;
-    case GRTC_SCALAR_MAX: r = isnan(a) || isnan(b) ? NAN : (a > b ? a : b); break;
-    case GRTC_SCALAR_MIN: r = isnan(a) || isnan(b) ? NAN : (a < b ? a : b); break;
-    case GRTC_SCALAR_ATAN2: r = atan2(a, b); break;
-    case GRTC_SCALAR_ABS: r = fabs(a); break;
-    case GRTC_SCALAR_NEG: r = -a; break;
-    case GRTC_SCALAR_SIGN: r = grtc_float_sign(a); break;
-    case GRTC_SCALAR_EXP: r = exp(a); break;
-    case GRTC_SCALAR_EXPM1: r = expm1(a); break;
-    case GRTC_SCALAR_LOG: r = log(a); break;
-    case GRTC_SCALAR_LOG1P: r = log1p(a); break;
-    case GRTC_SCALAR_LOGISTIC: r = 1.0 / (1.0 + exp(-a)); break;
-    case GRTC_SCALAR_SQRT: r = sqrt(a); break;
-    case GRTC_SCALAR_RSQRT: r = 1.0 / sqrt(a); break;
-    case GRTC_SCALAR_CBRT: r = cbrt(a); break;
-    case GRTC_SCALAR_TANH: r = tanh(a); break;
-    case GRTC_SCALAR_SIN: r = sin(a); break;
-    case GRTC_SCALAR_COS: r = cos(a); break;
-    case GRTC_SCALAR_TAN: r = tan(a); break;
-    case GRTC_SCALAR_FLOOR: r = floor(a); break;
-    case GRTC_SCALAR_CEIL: r = ceil(a); break;
-    case GRTC_SCALAR_ROUND_AFZ: r = round(a); break;
-    case GRTC_SCALAR_ROUND_EVEN: r = nearbyint(a); break;
-    case GRTC_SCALAR_IS_FINITE: {
-      value_t v;
-      v.u = isfinite(a) ? 1 : 0;
-      return v;
-    }
-    default: r = 0; break;
+  bool is_bool = false;
+  double r = elem == GRTC_ELEM_F64
+                 ? grtc_eval_f64(op, x[0].f, x[1].f, &is_bool)
+                 : (double)grtc_eval_f32(op, (float)x[0].f, (float)x[1].f,
+                                         &is_bool);
+  value_t v;
+  if (is_bool) {
+    v.u = r != 0;
+    return v;
   }
   return grtc_float_value(elem, r);
 }

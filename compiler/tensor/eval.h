@@ -4,6 +4,9 @@
 // Values use one 64-bit representation per element type: integers sign-
 // (iN) or zero- (uiN, i1) extended into |i|/|u|, floats as a double in |f|
 // already rounded to their type (f16/bf16/f32 values are exact doubles).
+// Float ops use the CPU kernels' libm functions at the kernels' precision
+// (float for f32, f16 and bf16; double for f64), so folded constants match
+// what the compiled kernels compute on the same machine.
 #ifndef GRT_COMPILER_TENSOR_EVAL_H_
 #define GRT_COMPILER_TENSOR_EVAL_H_
 

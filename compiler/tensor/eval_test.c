@@ -120,6 +120,10 @@ static const float_case_t float_cases[] = {
     F(MIN, F32, NAN, 1.0, NAN),
     F(MIN, F64, 1.0, NAN, NAN),
     F(MAX, F32, -1.0, 2.0, 2.0),
+    F(MAX, F32, -0.0, 0.0, 0.0),  // -0 orders below +0
+    F(MAX, F32, 0.0, -0.0, 0.0),
+    F(MIN, F32, 0.0, -0.0, -0.0),
+    F(MIN, F64, -0.0, 0.0, -0.0),
     F(MIN, F32, -1.0, 2.0, -1.0),
     // f16 arithmetic rounds to nearest even: 1 + 2^-11 is a tie below.
     F(ADD, F16, 1.0, 0x1p-11, 1.0),
@@ -135,6 +139,7 @@ static const float_case_t float_cases[] = {
     F(REM, F32, -7.0, 3.0, -1.0),
     F(REM, F32, 7.0, -3.0, 1.0),
     F(POW, F32, 2.0, 0.5, 1.4142135381698608),
+    F(EXP, F32, 1.0, 0, 2.7182817459106445),  // expf(1)
     F(ROUND_AFZ, F32, 2.5, 0, 3.0),
     F(ROUND_AFZ, F32, -2.5, 0, -3.0),
     F(ROUND_EVEN, F32, 2.5, 0, 2.0),

@@ -9,7 +9,7 @@
 // scatter), and functions grouped in a module. Everything lives in the
 // module's arena.
 //
-// Passes in order: verify (verify.h), fold (fold.h), dispatch region
+// Passes in order: verify and fold (passes.h), dispatch region
 // formation (compiler/dispatch), memory planning and host code generation
 // (compiler/host). Dispatch formation replaces computation with DISPATCH
 // ops; after it a function holds only the ops listed as "host" below.

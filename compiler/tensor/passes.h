@@ -26,8 +26,13 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 // broadcast of a splat constant made a splat constant, dead ops removed.
 grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
 
-// The module as MLIR-like text (one op per line, regions indented; DISPATCH
-// ops print their kernel's name), for --dump-after and tests.
+// The module as MLIR-like text, for --dump-after and tests: one op per line
+// ("%3 = stablehlo.add %1, %2 : tensor<4xf32>", ids from value->id),
+// decoded attributes in braces ("{dims = [1, 0]}"), constants as dense<...>
+// cut after 8 elements, regions indented after their op as "^bb0(args):"
+// blocks, DISPATCH ops as "%5 = dispatch @<kernel index> (%1, %2) : ...".
+// Deterministic: the same module prints the same text.
+// Scalar evaluation for folding lives in compiler/tensor/eval.h.
 void grtc_tensor_print(const grtc_tmodule_t* module,
                        grt_string_builder_t* out);
 
