@@ -655,7 +655,41 @@ static void test_generic_only_ops(void** state) {
       "  return %q : tensor<2x3xf32>\n"
       "}\n"
       "\n");
-  (void)module;
+  const grtc_top_t* gather = nth_op(module, 1);
+  assert_int_equal(gather->kind, GRTC_TOP_GATHER);
+  EXPECT_I64S(gather->attrs.gather.offset_dims, 1);
+  EXPECT_I64S(gather->attrs.gather.collapsed_slice_dims, 0);
+  EXPECT_I64S(gather->attrs.gather.start_index_map, 0);
+  assert_int_equal(gather->attrs.gather.operand_batching_dims.count, 0);
+  assert_int_equal(gather->attrs.gather.index_vector_dim, 1);
+  EXPECT_I64S(gather->attrs.gather.slice_sizes, 1, 3);
+  assert_true(gather->attrs.gather.indices_are_sorted);
+  const grtc_top_t* scatter = nth_op(module, 2);
+  EXPECT_I64S(scatter->attrs.scatter.update_window_dims, 1);
+  EXPECT_I64S(scatter->attrs.scatter.inserted_window_dims, 0);
+  EXPECT_I64S(scatter->attrs.scatter.scatter_dims_to_operand_dims, 0);
+  assert_int_equal(scatter->attrs.scatter.index_vector_dim, 1);
+  assert_true(scatter->attrs.scatter.unique_indices);
+  assert_false(scatter->attrs.scatter.indices_are_sorted);
+  assert_int_equal(scatter->region_count, 1);
+  const grtc_top_t* sort = nth_op(module, 3);
+  assert_int_equal(sort->attrs.dim, 0);
+  assert_true(sort->attrs.is_stable);
+  assert_int_equal(sort->regions[0]->first->attrs.compare_type, GRTC_CMP_TYPE_TOTALORDER);
+  const grtc_top_t* window = nth_op(module, 4);
+  EXPECT_I64S(window->attrs.window.dimensions, 2, 1);
+  EXPECT_I64S(window->attrs.window.strides, 1, 1);
+  EXPECT_I64S(window->attrs.window.base_dilations, 1, 1);
+  EXPECT_I64S(window->attrs.window.window_dilations, 1, 1);
+  EXPECT_I64S(window->attrs.window.padding_low, 1, 0);
+  EXPECT_I64S(window->attrs.window.padding_high, 0, 0);
+  assert_int_equal(nth_op(module, 5)->kind, GRTC_TOP_IF);
+  assert_int_equal(nth_op(module, 5)->region_count, 2);
+  assert_int_equal(nth_op(module, 6)->kind, GRTC_TOP_CASE);
+  assert_int_equal(nth_op(module, 6)->regions[1]->first->kind, GRTC_TOP_YIELD);
+  // An absent sort dimension is the last one.
+  assert_int_equal(nth_op(module, 7)->attrs.dim, 1);
+  assert_false(nth_op(module, 7)->attrs.is_stable);
   grtc_tmodule_destroy(module);
 }
 
