@@ -30,7 +30,8 @@ if ! "$compile" ${compile_flags[@]+"${compile_flags[@]}"} "$source" -o "$output"
     echo "KNOWN FAILURE ($file in exceptions.txt): $whole_file_reason"
     exit 0
   fi
-  echo "FAILED: grt-compile ${compile_flags[*]-} could not compile $source" >&2
+  echo "FAILED: grt-compile${compile_flags[*]+ ${compile_flags[*]}} could not" \
+       "compile $source" >&2
   exit 1
 fi
 
