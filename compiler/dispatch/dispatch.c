@@ -46,8 +46,9 @@ static bool grtc_dispatch_is_fusable(const grtc_top_t* op) {
   grtc_top_role_t role = grtc_top_kind_role(op->kind);
   if (op->kind == GRTC_TOP_CONSTANT) return grtc_em_small_constant(op);
   if (op->kind == GRTC_TOP_OPTIMIZATION_BARRIER) return false;
-  return op->kind == GRTC_TOP_IOTA || role == GRTC_ROLE_E ||
-         role == GRTC_ROLE_S;
+  // A gathered element is one load at a computed index, like a slice.
+  return op->kind == GRTC_TOP_IOTA || op->kind == GRTC_TOP_GATHER ||
+         role == GRTC_ROLE_E || role == GRTC_ROLE_S;
 }
 
 // Ops that read their operands from buffers whatever the fusion.

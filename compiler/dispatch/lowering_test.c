@@ -316,6 +316,31 @@ static void test_gather_rows(void** state) {
   release(&c);
 }
 
+// An embedding lookup feeding elementwise math is one kernel.
+static void test_gather_fused_into_consumer(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<5x2xf32>, %i: tensor<3x1xi32>) -> "
+      "tensor<3x2xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = "
+      "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+      "start_index_map = [0], index_vector_dim = 1>, slice_sizes = "
+      "array<i64: 1, 2>}> : (tensor<5x2xf32>, tensor<3x1xi32>) -> "
+      "tensor<3x2xf32>\n"
+      "  %1 = stablehlo.multiply %0, %0 : tensor<3x2xf32>\n"
+      "  return %1 : tensor<3x2xf32>\n"
+      "}\n",
+      2, &c));
+  float x[10], out[6];
+  fill(x, 10, 10, 0);
+  int32_t idx[3] = {1, -3, 4};
+  run(&c, (void*[]){x, idx}, (void*[]){out});
+  float want[6] = {4, 9, 0, 1, 64, 81};
+  expect_floats(out, want, 6);
+  only_kernel(&c);
+  release(&c);
+}
+
 // vmap(lambda x, i: x[i]): operand_batching_dims pair each batch row with
 // its own index.
 static void test_gather_batching_dims(void** state) {
@@ -527,6 +552,7 @@ int main(void) {
       cmocka_unit_test(test_pad_concatenate),
       cmocka_unit_test(test_dynamic_slices),
       cmocka_unit_test(test_gather_rows),
+      cmocka_unit_test(test_gather_fused_into_consumer),
       cmocka_unit_test(test_gather_batching_dims),
       cmocka_unit_test(test_scatter_add),
       cmocka_unit_test(test_sort_two_operands),
