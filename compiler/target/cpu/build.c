@@ -304,6 +304,10 @@ static grt_status_t grtc_cpu_build_in(const grtc_kernel_set_t* kernels,
     grtc_cpu_argv_add(argv, opt_flags[level < 0 ? 0 : level > 3 ? 3 : level]);
     grtc_cpu_argv_add(argv, "-fvisibility=hidden");
     grtc_cpu_argv_add(argv, "-fno-math-errno");
+    // Kernels never read the FP exception flags, so the compiler may
+    // evaluate both arms of a select (if-conversion, hence vectorization
+    // of NaN-aware max/min); results are unchanged, unlike -ffast-math.
+    grtc_cpu_argv_add(argv, "-fno-trapping-math");
     status = grtc_cpu_feature_flags(options->features, out_format, argv);
   }
   if (grt_status_is_ok(status)) {

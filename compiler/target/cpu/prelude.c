@@ -118,10 +118,15 @@ static const char grtc_cpu_prelude_text[] =
     "GRT_I T grt_divide_##S(T a, T b) { return a / b; } \\\n"
     "GRT_I T grt_remainder_##S(T a, T b) { return fmod##F(a, b); } \\\n"
     "GRT_I T grt_power_##S(T a, T b) { return pow##F(a, b); } \\\n"
+    // Selects only (no short-circuit ||, no nested branches) so loops
+    // using them if-convert and vectorize; -fno-trapping-math lets the
+    // compiler evaluate every arm.
     "GRT_I T grt_maximum_##S(T a, T b) { \\\n"
-    "  return a != a || b != b ? a + b : a > b ? a : b > a ? b : signbit(a) ? b : a; } \\\n"
+    "  T m = a > b ? a : b; const T z = signbit(a) ? b : a; m = a == b ? z : m; \\\n"
+    "  return ((a != a) | (b != b)) ? a + b : m; } \\\n"
     "GRT_I T grt_minimum_##S(T a, T b) { \\\n"
-    "  return a != a || b != b ? a + b : a < b ? a : b < a ? b : signbit(a) ? a : b; } \\\n"
+    "  T m = a < b ? a : b; const T z = signbit(a) ? a : b; m = a == b ? z : m; \\\n"
+    "  return ((a != a) | (b != b)) ? a + b : m; } \\\n"
     "GRT_I T grt_clamp_##S(T lo, T x, T hi) { return grt_minimum_##S(grt_maximum_##S(x, lo), hi); } \\\n"
     "GRT_I T grt_select_##S(uint8_t c, T a, T b) { return c ? a : b; } \\\n"
     "GRT_I T grt_atan2_##S(T a, T b) { return atan2##F(a, b); } \\\n"
@@ -142,7 +147,12 @@ static const char grtc_cpu_prelude_text[] =
     "GRT_I T grt_tan_##S(T a) { return tan##F(a); } \\\n"
     "GRT_I T grt_floor_##S(T a) { return floor##F(a); } \\\n"
     "GRT_I T grt_ceil_##S(T a) { return ceil##F(a); } \\\n"
-    "GRT_I T grt_round_nearest_afz_##S(T a) { return round##F(a); } \\\n"
+    "GRT_I T grt_round_nearest_afz_##S(T a) { \\\n"
+    /* trunc and a - trunc(a) are exact, so this is round() without its */
+    /* libm call (which does not vectorize); copysign keeps -0 and the */
+    /* sign of NaN; inf gives inf (inf - inf is NaN, not >= 0.5). */
+    "  const T t = trunc##F(a); \\\n"
+    "  return copysign##F(fabs##F(t) + (fabs##F(a - t) >= (T)0.5 ? (T)1 : (T)0), a); } \\\n"
     /* The kernels never change the rounding mode, so rint is ties-to-even. */
     "GRT_I T grt_round_nearest_even_##S(T a) { return rint##F(a); } \\\n"
     "GRT_I uint8_t grt_is_finite_##S(T a) { return (uint8_t)(isfinite(a) != 0); }\n"
