@@ -23,6 +23,7 @@ endif()
 # libFuzzer's main).
 if(GRT_BUILD_FUZZERS AND CMAKE_C_COMPILER_ID MATCHES "Clang")
   add_compile_options(-fsanitize=fuzzer-no-link)
+  add_link_options(-fsanitize=fuzzer-no-link)  # the coverage callbacks' runtime
 endif()
 
 # POSIX.1-2008 (posix_memalign, mmap, clock_gettime, pthreads) on top of
