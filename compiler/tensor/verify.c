@@ -51,6 +51,10 @@ static grt_status_t grtc_verify_counts(grtc_verifier_t* v,
       return VERR(op, "takes %u operands, got %u", min_operands,
                   op->operand_count);
     }
+    if (max_operands == UINT32_MAX) {
+      return VERR(op, "takes at least %u operands, got %u", min_operands,
+                  op->operand_count);
+    }
     return VERR(op, "takes %u to %u operands, got %u", min_operands,
                 max_operands, op->operand_count);
   }
@@ -225,8 +229,7 @@ static grt_status_t grtc_verify_reducer(grtc_verifier_t* v,
                                         const grtc_top_t* op, uint32_t index,
                                         const char* what,
                                         const grtc_elem_t* elems, uint32_t n) {
-  grtc_ttype_t args[2 * 64];
-  if (n > 64) return VERR(op, "has %u operands, at most 64 are supported", n);
+  grtc_ttype_t args[2 * 64];  // callers allow at most 64 operands
   for (uint32_t i = 0; i < n; ++i) {
     args[i] = grtc_vtype(elems[i], 0, NULL);
     args[n + i] = args[i];
@@ -481,14 +484,11 @@ static grt_status_t grtc_verify_slice(grtc_verifier_t* v,
   return grtc_verify_result(v, op, 0, &inferred);
 }
 
-// Start indices: one rank-0 integer per dimension, all of one type.
+// Start indices (operands |first|... after the counts were checked): rank-0
+// integers, all of one type.
 static grt_status_t grtc_verify_start_indices(grtc_verifier_t* v,
                                               const grtc_top_t* op,
-                                              uint32_t first, uint32_t rank) {
-  if (op->operand_count != first + rank) {
-    return VERR(op, "takes %u start indices (the operand's rank), got %u",
-                rank, op->operand_count - first);
-  }
+                                              uint32_t first) {
   for (uint32_t i = first; i < op->operand_count; ++i) {
     const grtc_ttype_t* type = grtc_vop(op, i);
     if (type->rank != 0 || !grtc_elem_is_integer(type->elem) ||
@@ -508,7 +508,7 @@ static grt_status_t grtc_verify_dynamic_slice(grtc_verifier_t* v,
   if (op->operand_count < 1) return grtc_verify_counts(v, op, 1, 1, 1);
   const grtc_ttype_t* in = grtc_vop(op, 0);
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1 + in->rank, 1 + in->rank, 1));
-  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 1, in->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 1));
   GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "slice_sizes",
                                             op->attrs.sizes, in->rank,
                                             "the operand's rank"));
@@ -530,7 +530,7 @@ static grt_status_t grtc_verify_dynamic_update_slice(grtc_verifier_t* v,
   const grtc_ttype_t* in = grtc_vop(op, 0);
   const grtc_ttype_t* update = grtc_vop(op, 1);
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2 + in->rank, 2 + in->rank, 1));
-  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 2, in->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_start_indices(v, op, 2));
   GRT_RETURN_IF_ERROR(
       grtc_verify_elem(v, op, "update", update->elem, in->elem));
   bool fits = update->rank == in->rank;
@@ -1387,7 +1387,7 @@ static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
     if (!op->regions[i]) return VERR(op, "region %u is missing", i);
   }
   grtc_verify_fn_t fn = grtc_verify_fn(op->kind);
-  if (!fn) return grtc_top_error(v->module, op, "unknown op kind %d", op->kind);
+  if (!fn) return VERR(op, "has the unknown kind %d", (int)op->kind);
   // Regions first: their ops' own errors are more precise than the parent's
   // view of the region's signature.
   for (uint32_t i = 0; i < op->region_count; ++i) {

@@ -1052,6 +1052,262 @@ static void test_dispatch_and_barrier(void** state) {
                "tensor<4xf32>");
 }
 
+//===----------------------------------------------------------------------===//
+// The remaining rules, one case each
+//===----------------------------------------------------------------------===//
+
+static void test_generic_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 4));
+  grtc_top_t* op = grtc_tb_op(&tb, GRTC_TOP_CONCATENATE, NULL, 0,
+                              (grtc_ttype_t[]){TT(F32, 4)}, 1, 0);
+  expect_error(&tb, op, "takes at least 1 operands, got 0");
+
+  BEGIN(TT(F32, 4));
+  op = OP(&tb, NEGATE, TT(F32, 4), ARG(0));
+  op->kind = GRTC_TOP_COUNT;
+  expect_error(&tb, op, "has the unknown kind");
+
+  BEGIN(TT(F32, 4));
+  op = OP(&tb, NEGATE, TT(F32, 4), ARG(0));
+  op->operands[0] = NULL;
+  expect_error(&tb, op, "operand 0 is missing");
+
+  BEGIN(TT(F32, 4));
+  grtc_ttype_t two[2] = {TT(F32, 4), TT(F32, 4)};
+  grtc_tvalue_t* one = ARG(0);
+  op = grtc_tb_op(&tb, GRTC_TOP_OPTIMIZATION_BARRIER, &one, 1, two, 2, 0);
+  expect_error(&tb, op, "has 2 results, expected 1");
+
+  BEGIN(TT(F32, 1, 1, 1, 1, 1, 1, 1, 1));
+  op = OP(&tb, BITCAST_CONVERT, TT(I8, 1, 1, 1, 1, 1, 1, 1, 1), ARG(0));
+  expect_error(&tb, op, "result would exceed rank 8");
+}
+
+static void test_more_contraction_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 2, 3, 4), TT(F32, 2, 4, 5), TT(F32, 1, 1, 1, 1, 1));
+  grtc_top_t* op = batch_matmul(&tb, ARG(0), ARG(1), TT(F32, 2, 3, 5));
+  op->attrs.dot.rhs_contracting = I64S(&tb, 1, 2);
+  expect_error(&tb, op, "has 1 lhs and 2 rhs contracting dimensions");
+
+  BEGIN(TT(F32, 2, 3, 4), TT(F32, 2, 4, 5), TT(F32, 1, 1, 1, 1, 1));
+  op = OP(&tb, DOT_GENERAL, TT(F32, 1), ARG(2), ARG(2));
+  expect_error(&tb, op, "result would exceed rank 8");
+
+  BEGIN(TT(F32, 1, 8, 8, 4), TT(F32, 3, 3, 4), TT(F32, 3, 3, 1, 6));
+  op = conv_nhwc(&tb, ARG(0), ARG(1), TT(F32, 1, 4, 4, 16));
+  expect_error(&tb, op, "operand and result ranks differ or are below 2");
+
+  BEGIN(TT(F32, 1, 8, 8, 4), TT(F32, 3, 3, 4), TT(F32, 3, 3, 1, 6));
+  op = conv_nhwc(&tb, ARG(0), ARG(2), TT(F32, 1, 4, 4, 6));
+  op->attrs.conv.feature_group_count = 4;
+  expect_error(&tb, op,
+               "kernel output feature size 6 or input batch size 1 is not "
+               "divisible by the group counts (4, 1)");
+
+  BEGIN(TT(F32, 1, 8, 8, 4), TT(F32, 3, 3, 4, 16));
+  op = conv_nhwc(&tb, ARG(0), ARG(1), TT(F32, 1, 4, 4, 16));
+  op->attrs.conv.window_strides = I64S(&tb, 2);
+  expect_error(&tb, op, "window_strides has 1 entries, expected 2");
+
+  BEGIN(TT(F32, 1, 8, 8, 4), TT(F32, 3, 3, 4, 16));
+  op = conv_nhwc(&tb, ARG(0), ARG(1), TT(F32, 1, 4, 4, 16));
+  op->attrs.conv.input_spatial = I64S(&tb, 1);
+  expect_error(&tb, op,
+               "input dimensions has 1 spatial dimensions, expected 2");
+}
+
+static void test_more_reduce_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 4, 8), TT(I32, 4, 4), TS(F32), TS(I32), TT(F32, 4));
+  grtc_tvalue_t* operands[4] = {ARG(0), ARG(1), ARG(2), ARG(3)};
+  grtc_ttype_t results[2] = {TT(F32, 4), TT(I32, 4)};
+  grtc_top_t* op =
+      grtc_tb_op(&tb, GRTC_TOP_REDUCE, operands, 4, results, 2, 0);
+  expect_error(&tb, op,
+               "input types tensor<4x8xf32> and tensor<4x4xi32> differ in "
+               "shape");
+
+  BEGIN(TT(F32, 4, 8), TT(I32, 4, 4), TS(F32), TS(I32), TT(F32, 4));
+  operands[0] = ARG(0);
+  operands[1] = ARG(2);
+  op = grtc_tb_op(&tb, GRTC_TOP_REDUCE, operands, 2, results, 2, 0);
+  expect_error(&tb, op, "has 2 results, expected 1");
+
+  BEGIN(TT(F32, 4, 8), TT(I32, 4, 4), TS(F32), TS(I32), TT(F32, 4));
+  operands[0] = ARG(0);
+  operands[1] = ARG(2);
+  op = grtc_tb_op(&tb, GRTC_TOP_REDUCE, operands, 2, results, 1, 1);
+  op->attrs.dims = I64S(&tb, 1);
+  grtc_ttype_t three[3] = {TS(F32), TS(F32), TS(F32)};
+  grtc_tblock_t* body = grtc_tb_begin_region(&tb, op, 0, three, 3);
+  OPN(&tb, YIELD, &body->args[0]);
+  grtc_tb_end_region(&tb);
+  expect_error(&tb, op, "body takes 3 arguments, expected 2");
+
+  BEGIN(TT(F32, 4, 8), TT(I32, 4, 4), TS(F32), TS(I32), TT(F32, 4));
+  op = OP(&tb, PAD, TT(F32, 4, 8), ARG(0), ARG(4));
+  expect_error(&tb, op,
+               "padding value must be a rank-0 tensor, got tensor<4xf32>");
+}
+
+static void test_more_gather_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 5, 3), TT(F32, 2, 1));
+  grtc_top_t* op = gather_rows(&tb, ARG(0), ARG(1), TT(F32, 2, 3));
+  expect_error(&tb, op, "indices type tensor<2x1xf32> is not an integer tensor");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1));
+  op = gather_rows(&tb, ARG(0), ARG(1), TT(F32, 2, 3));
+  op->attrs.gather.index_vector_dim = 3;
+  expect_error(&tb, op, "index_vector_dim 3 is out of range [0, 2]");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1));
+  op = gather_rows(&tb, ARG(0), ARG(1), TT(F32, 2, 3));
+  op->attrs.gather.offset_dims = I64S(&tb, 1, 0);
+  expect_error(&tb, op, "offset_dims must be increasing");
+
+  // Batched forms: operand 2x5x3 with indices |indices| on dim 0.
+  const grtc_ttype_t indices[5] = {TT(I32, 2, 4, 1), TT(I32, 3, 4, 1),
+                                   TT(I32, 2, 4, 1), TT(I32, 2, 4, 1),
+                                   TT(I32, 2, 4, 1)};
+  const char* messages[5] = {
+      "index map names batching dimension 0",
+      "batching dimension 0 sizes differ in tensor<2x5x3xf32> and "
+      "tensor<3x4x1xi32>",
+      "index_vector_dim 2 is a batching dimension",
+      "has 1 operand and 0 indices batching dimensions",
+      "dimension 0 is both collapsed and batching",
+  };
+  for (int i = 0; i < 5; ++i) {
+    BEGIN(TT(F32, 2, 5, 3), indices[i]);
+    op = OP(&tb, GATHER, TT(F32, 2, 4, 3), ARG(0), ARG(1));
+    grtc_gather_dims_t* g = &op->attrs.gather;
+    g->offset_dims = I64S(&tb, 2);
+    g->collapsed_slice_dims = I64S(&tb, 1);
+    g->operand_batching_dims = I64S(&tb, 0);
+    g->start_indices_batching_dims = I64S(&tb, 0);
+    g->start_index_map = I64S(&tb, 1);
+    g->index_vector_dim = 2;
+    g->slice_sizes = I64S(&tb, 1, 1, 3);
+    switch (i) {
+      case 0: g->start_index_map = I64S(&tb, 0); break;
+      case 2: g->start_indices_batching_dims = I64S(&tb, 2); break;
+      case 3: g->start_indices_batching_dims = (grtc_i64s_t){0, NULL}; break;
+      case 4: g->collapsed_slice_dims = I64S(&tb, 0, 1); break;
+      default: break;
+    }
+    expect_error(&tb, op, messages[i]);
+  }
+}
+
+static void test_more_scatter_sort_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 2, 3, 1),
+        TT(F32, 4, 3));
+  grtc_tvalue_t* operands[5] = {ARG(0), ARG(1)};
+  grtc_top_t* op =
+      grtc_tb_op(&tb, GRTC_TOP_SCATTER, operands, 2, &ARG(0)->type, 1, 0);
+  expect_error(&tb, op,
+               "takes N inputs, the indices and N updates, got 2 operands");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 2, 3, 1),
+        TT(F32, 4, 3));
+  op = scatter_rows(&tb, ARG(0), ARG(1), ARG(2));
+  op->result_count = 0;
+  expect_error(&tb, op, "has 0 results, expected 1");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 2, 3, 1),
+        TT(F32, 4, 3));
+  op = scatter_rows(&tb, ARG(0), ARG(1), ARG(3));
+  expect_error(&tb, op,
+               "updates type tensor<2x3x1xf32> has rank 3, expected 1 window "
+               "plus 1 scatter dimensions");
+
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 2, 3, 1),
+        TT(F32, 4, 3));
+  op = scatter_rows(&tb, ARG(0), ARG(1), ARG(2));
+  op->attrs.scatter.inserted_window_dims = (grtc_i64s_t){0, NULL};
+  expect_error(&tb, op,
+               "update_window_dims, inserted_window_dims and input batching "
+               "dims do not cover the 2 dimensions of tensor<5x3xf32>");
+
+  // Two inputs of different shapes.
+  BEGIN(TT(F32, 5, 3), TT(I32, 2, 1), TT(F32, 2, 3), TT(F32, 2, 3, 1),
+        TT(F32, 4, 3));
+  operands[0] = ARG(0);
+  operands[1] = ARG(4);
+  operands[2] = ARG(1);
+  operands[3] = ARG(2);
+  operands[4] = ARG(2);
+  grtc_ttype_t results[2] = {TT(F32, 5, 3), TT(F32, 4, 3)};
+  op = grtc_tb_op(&tb, GRTC_TOP_SCATTER, operands, 5, results, 2, 0);
+  expect_error(&tb, op,
+               "input 1 (tensor<4x3xf32>) or its updates (tensor<2x3xf32>) "
+               "differ from the first");
+
+  BEGIN(TT(F32, 3, 4), TT(I32, 4));
+  operands[0] = ARG(0);
+  operands[1] = ARG(1);
+  grtc_ttype_t sorted[2] = {TT(F32, 3, 4), TT(I32, 4)};
+  op = grtc_tb_op(&tb, GRTC_TOP_SORT, operands, 2, sorted, 2, 0);
+  expect_error(&tb, op,
+               "operand types tensor<3x4xf32> and tensor<4xi32> differ in "
+               "shape");
+}
+
+static void test_more_control_rules(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  grtc_tvalue_t* pred = ARG(0);
+  grtc_top_t* op =
+      grtc_tb_op(&tb, GRTC_TOP_IF, &pred, 1, &ARG(1)->type, 1, 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    grtc_tb_begin_region(&tb, op, i, NULL, 0);
+    OPN(&tb, YIELD, ARG(1));
+    grtc_tb_end_region(&tb);
+  }
+  expect_error(&tb, op, "has 3 regions, expected 2");
+
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  grtc_tvalue_t* index = ARG(2);
+  op = grtc_tb_op(&tb, GRTC_TOP_CASE, &index, 1, &ARG(1)->type, 1, 0);
+  expect_error(&tb, op, "has no branches");
+
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  op = OP(&tb, CALL, TT(F32, 2), ARG(1));
+  expect_error(&tb, op, "has no callee");
+
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  grtc_tvalue_t* many[65];
+  for (int i = 0; i < 65; ++i) many[i] = ARG(1);
+  op = grtc_tb_op(&tb, GRTC_TOP_CALL, many, 65, NULL, 0, 0);
+  op->attrs.callee = tb.func;
+  expect_error(&tb, op, "has too many operands");
+
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  grtc_ttype_t results[65];
+  for (int i = 0; i < 65; ++i) results[i] = TT(F32, 2);
+  pred = ARG(0);
+  op = grtc_tb_op(&tb, GRTC_TOP_IF, &pred, 1, results, 65, 2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    grtc_tb_begin_region(&tb, op, i, NULL, 0);
+    OPN(&tb, YIELD, ARG(1));
+    grtc_tb_end_region(&tb);
+  }
+  expect_error(&tb, op, "has too many results");
+
+  // A while body with an extra argument.
+  BEGIN(TS(I1), TT(F32, 2), TS(I32));
+  op = while_op(&tb, ARG(2), GRTC_ELEM_I1);
+  grtc_ttype_t pair[2] = {TS(I32), TS(I32)};
+  grtc_tblock_t* body = grtc_tb_begin_region(&tb, op, 1, pair, 2);
+  OPN(&tb, YIELD, &body->args[0]);
+  grtc_tb_end_region(&tb);
+  expect_error(&tb, op, "body takes 2 arguments, expected 1");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_elementwise_ok),
@@ -1091,6 +1347,12 @@ int main(void) {
       cmocka_unit_test(test_return_inside_region),
       cmocka_unit_test(test_checks),
       cmocka_unit_test(test_dispatch_and_barrier),
+      cmocka_unit_test(test_generic_rules),
+      cmocka_unit_test(test_more_contraction_rules),
+      cmocka_unit_test(test_more_reduce_rules),
+      cmocka_unit_test(test_more_gather_rules),
+      cmocka_unit_test(test_more_scatter_sort_rules),
+      cmocka_unit_test(test_more_control_rules),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
