@@ -1409,10 +1409,24 @@ static grt_status_t grtc_verify_block(grtc_verifier_t* v,
   }
   if (!block->parent_op &&
       (!block->last || block->last->kind != terminator)) {
+    // At the function's loc(...) when it has one, like grtc_top_error.
     const grtc_tfunc_t* func = v->func;
-    return grtc_error_at(v->module->file_name, func->line, func->column,
-                         "function @%.*s does not end in func.return",
-                         (int)func->name.size, func->name.data);
+    grt_string_view_t file = grt_make_cstring_view(v->module->file_name);
+    uint32_t line = func->line, column = func->column;
+    grt_string_view_t loc_file;
+    uint32_t loc_line = 0, loc_column = 0;
+    if (func->location &&
+        grtc_location_file_position(func->location, &loc_file, &loc_line,
+                                    &loc_column)) {
+      file = loc_file;
+      line = loc_line;
+      column = loc_column;
+    }
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s:%u:%u: error: function @%.*s does not end in "
+                           "func.return",
+                           (int)file.size, file.data, line, column,
+                           (int)func->name.size, func->name.data);
   }
   return grt_ok_status();
 }

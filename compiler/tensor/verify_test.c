@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -976,6 +977,31 @@ static void test_return(void** state) {
   grtc_tb_deinit(&tb);
 }
 
+// Diagnostics name the loc(...) position when there is one.
+static void test_locations(void** state) {
+  grtc_location_t loc;
+  memset(&loc, 0, sizeof(loc));
+  loc.kind = GRTC_LOC_FILE;
+  loc.text = grt_make_cstring_view("model.py");
+  loc.line = 7;
+  loc.column = 3;
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 4), TT(F32, 3));
+  grtc_top_t* op = OP(&tb, ADD, TT(F32, 4), ARG(0), ARG(1));
+  op->location = &loc;
+  grtc_tb_return_none(&tb);
+  grt_expect_error(grtc_tensor_verify(tb.module), GRT_STATUS_INVALID_ARGUMENT,
+                   "model.py:7:3: error: 'stablehlo.add' operand types");
+  grtc_tb_deinit(&tb);
+
+  BEGIN(TT(F32, 4));
+  tb.func->location = &loc;
+  grt_expect_error(grtc_tensor_verify(tb.module), GRT_STATUS_INVALID_ARGUMENT,
+                   "model.py:7:3: error: function @main does not end in "
+                   "func.return");
+  grtc_tb_deinit(&tb);
+}
+
 static void test_yield_outside_region(void** state) {
   grtc_tb_t tb;
   BEGIN(TT(F32, 4));
@@ -1343,6 +1369,7 @@ int main(void) {
       cmocka_unit_test(test_if_and_case),
       cmocka_unit_test(test_call),
       cmocka_unit_test(test_return),
+      cmocka_unit_test(test_locations),
       cmocka_unit_test(test_yield_outside_region),
       cmocka_unit_test(test_return_inside_region),
       cmocka_unit_test(test_checks),
