@@ -391,6 +391,14 @@ static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
                                 inner->attrs.dims.count);
       }
       return false;
+    case GRTC_TOP_SELECT:
+      // A constant predicate picks one operand whole, constant or not.
+      if (grtc_is_splat(op->operands[0])) {
+        bool pick = grtc_constant_value(op->operands[0], 0).u != 0;
+        grtc_fold_replace(f, op, op->operands[pick ? 1 : 2]);
+        return true;
+      }
+      return false;
     case GRTC_TOP_CONVERT:
       if ((inner = grtc_same_kind_producer(op)) &&
           grtc_convert_lossless(inner->operands[0]->type.elem,

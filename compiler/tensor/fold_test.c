@@ -488,6 +488,26 @@ static void test_convert_chains(void** state) {
   grtc_tb_deinit(&tb);
 }
 
+// A splat predicate picks a whole operand even when it is not constant.
+static void test_select_constant_predicate(void** state) {
+  grtc_ttype_t args[2] = {TT(F32, 4), TT(F32, 4)};
+  grtc_tb_t tb;
+  for (int value = 0; value < 2; ++value) {
+    grtc_tb_init(&tb, args, 2, args, 1);
+    grtc_top_t* pred = CI(&tb, TS(I1), value);
+    grtc_top_t* sel = OP(&tb, SELECT, TT(F32, 4), R(pred), ARG(0), ARG(1));
+    assert_ptr_equal(fold_and_return(&tb, R(sel)), ARG(value ? 0 : 1));
+    assert_int_equal(op_count(tb.func->body), 1);
+    grtc_tb_deinit(&tb);
+  }
+  // A predicate of differing elements stays.
+  grtc_tb_init(&tb, args, 2, args, 1);
+  grtc_top_t* pred = CI(&tb, TT(I1, 4), 1, 0, 1, 0);
+  grtc_top_t* sel = OP(&tb, SELECT, TT(F32, 4), R(pred), ARG(0), ARG(1));
+  assert_ptr_equal(fold_and_return(&tb, R(sel))->def, sel);
+  grtc_tb_deinit(&tb);
+}
+
 // Uses inside regions are rewired and region bodies fold.
 static void test_regions(void** state) {
   grtc_ttype_t args[2] = {TS(I1), TT(F32, 4)};
@@ -545,6 +565,7 @@ int main(void) {
       cmocka_unit_test(test_non_identity_ops_kept),
       cmocka_unit_test(test_merge_chains),
       cmocka_unit_test(test_convert_chains),
+      cmocka_unit_test(test_select_constant_predicate),
       cmocka_unit_test(test_regions),
       cmocka_unit_test(test_dead_ops_removed),
   };

@@ -23,7 +23,10 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 // whose operands are small constants (<= 1024 elements; never through
 // unfoldable constants), identity reshapes/transposes/broadcasts/slices/
 // converts removed, reshape-of-reshape and transpose-of-transpose merged,
-// broadcast of a splat constant made a splat constant, dead ops removed.
+// broadcast of a splat constant made a splat constant, broadcast-of-
+// broadcast merged, convert-of-convert merged when the first is exact,
+// select on a splat predicate replaced by the chosen operand, dead ops
+// removed. Uses are rewired in nested regions too.
 grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
 
 // The module as MLIR-like text, for --dump-after and tests: one op per line
