@@ -32,8 +32,12 @@ typedef struct grtc_block_info_t {
   uint32_t* local_uses;       // uses by ops of this block
   grtc_top_t** user;          // the last such user
   uint8_t* pinned;            // used by a host op or from a nested region
+  uint8_t* contracted;        // an operand of a dot_general/convolution
   uint32_t* cost;             // ops in the fused tree
   grtc_top_t** reduction;     // the reduction fused into its tree, if any
+  // What each root's results become (its DISPATCH results), applied to
+  // the whole function in one walk once the block is done.
+  grtc_tvalue_t** replacement;
 } grtc_block_info_t;
 
 static bool grtc_dispatch_is_reduction(grtc_top_kind_t kind) {
@@ -85,11 +89,15 @@ static grt_status_t grtc_block_info_init(grtc_dispatch_t* d,
   info->local_uses = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * 4);
   info->user = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * sizeof(void*));
   info->pinned = grt_arena_alloc_zeroed(&d->scratch, n + 1);
+  info->contracted = grt_arena_alloc_zeroed(&d->scratch, n + 1);
   info->cost = grt_arena_alloc_zeroed(&d->scratch, (n + 1) * 4);
   info->reduction =
       grt_arena_alloc_zeroed(&d->scratch, (n + 1) * sizeof(void*));
+  info->replacement =
+      grt_arena_alloc_zeroed(&d->scratch, (n + 1) * sizeof(void*));
   if (!info->fuse || !info->local_uses || !info->user || !info->pinned ||
-      !info->cost || !info->reduction) {
+      !info->contracted ||
+      !info->cost || !info->reduction || !info->replacement) {
     return grtc_dispatch_oom();
   }
   for (grtc_top_t* op = block->first; op; op = op->next) {
@@ -99,6 +107,10 @@ static grt_status_t grtc_block_info_init(grtc_dispatch_t* d,
       ++info->local_uses[v->id];
       info->user[v->id] = op;
       if (grtc_dispatch_pins_operands(op)) info->pinned[v->id] = 1;
+      if (op->kind == GRTC_TOP_DOT_GENERAL ||
+          op->kind == GRTC_TOP_CONVOLUTION) {
+        info->contracted[v->id] = 1;
+      }
     }
   }
   for (grtc_top_t* op = block->first; op; op = op->next) {
@@ -113,6 +125,14 @@ static grt_status_t grtc_block_info_init(grtc_dispatch_t* d,
   return grt_ok_status();
 }
 
+// A transpose of a buffer: dot/conv read it with strides (MATMUL/CONV2D).
+static bool grtc_dispatch_is_strided_buffer(const grtc_block_info_t* info,
+                                            const grtc_tblock_t* block,
+                                            const grtc_top_t* op) {
+  return op->kind == GRTC_TOP_TRANSPOSE &&
+         grtc_dispatch_is_materialized(info, block, op->operands[0]);
+}
+
 // Whether single-use |value| may be computed inside its consumer |user|.
 static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
                                     const grtc_tblock_t* block,
@@ -124,8 +144,7 @@ static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
     // Every output element rereads its operands: recomputing a producer
     // there multiplies its cost, and matmul/conv microkernels need
     // buffers. Layout changes of a buffer stay fused (strided reads).
-    return def->kind == GRTC_TOP_TRANSPOSE &&
-           grtc_dispatch_is_materialized(info, block, def->operands[0]);
+    return grtc_dispatch_is_strided_buffer(info, block, def);
   }
   if (info->reduction[value->id]) {
     // A reduction reaches its output only through elementwise consumers
@@ -186,15 +205,11 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
     } else if (cost > GRTC_DISPATCH_MAX_COST) {
       decision = GRTC_FUSE_MATERIALIZE;
     } else if (uses > 1) {
-      bool cheap = !reduction && cost <= GRTC_DISPATCH_MULTI_USE_COST;
-      // Every consumer must accept it; dot/conv operands never recompute.
-      for (grtc_top_t* u = block->first; cheap && u; u = u->next) {
-        for (uint32_t i = 0; i < u->operand_count; ++i) {
-          if (u->operands[i] == v && !grtc_dispatch_fits_user(info, block, v, u)) {
-            cheap = false;
-          }
-        }
-      }
+      // Every consumer must accept it: cheap, no reduction inside, and
+      // dot/conv operands only as strided reads of a buffer.
+      bool cheap = !reduction && cost <= GRTC_DISPATCH_MULTI_USE_COST &&
+                   (!info->contracted[v->id] ||
+                    grtc_dispatch_is_strided_buffer(info, block, op));
       if (cheap) decision = GRTC_FUSE_INLINE;
     } else if (grtc_dispatch_fits_user(info, block, v, user)) {
       decision = GRTC_FUSE_INLINE;
@@ -262,7 +277,7 @@ static grt_status_t grtc_dispatch_lower(grtc_dispatch_t* d, grtc_tfunc_t* func,
 }
 
 static grt_status_t grtc_dispatch_root(grtc_dispatch_t* d, grtc_tfunc_t* func,
-                                       const grtc_block_info_t* info,
+                                       grtc_block_info_t* info,
                                        grtc_tblock_t* block,
                                        grtc_top_t* root) {
   grt_arena_reset(&d->kernel_scratch);
@@ -291,9 +306,27 @@ static grt_status_t grtc_dispatch_root(grtc_dispatch_t* d, grtc_tfunc_t* func,
                                            root->result_count, &dispatch));
   }
   for (uint32_t r = 0; r < root->result_count; ++r) {
-    grtc_tfunc_replace_uses(func, &root->results[r], &dispatch->results[r]);
+    if (root->results[r].id < info->count) {
+      info->replacement[root->results[r].id] = &dispatch->results[r];
+    }
   }
   return grt_ok_status();
+}
+
+// Applies |info->replacement| to every operand in |block| and its regions.
+static void grtc_dispatch_replace(const grtc_block_info_t* info,
+                                  grtc_tblock_t* block) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      uint32_t id = op->operands[i]->id;
+      if (id < info->count && info->replacement[id]) {
+        op->operands[i] = info->replacement[id];
+      }
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      grtc_dispatch_replace(info, op->regions[i]);
+    }
+  }
 }
 
 // Whether |op| needs a kernel of its own.
@@ -351,6 +384,7 @@ static grt_status_t grtc_dispatch_block(grtc_dispatch_t* d, grtc_tfunc_t* func,
     }
     op = next;
   }
+  grtc_dispatch_replace(&info, func->body);
   grtc_tfunc_remove_dead_ops(func);
   return grt_ok_status();
 }

@@ -388,6 +388,46 @@ static void test_dot_transposed_operand(void** state) {
   fixture_deinit(&f);
 }
 
+// A transpose shared by two dots stays a strided read in both; an
+// elementwise value feeding a dot is materialized once for every user.
+static void test_dot_operand_sharing(void** state) {
+  fixture_t f;
+  grtc_ttype_t args[2] = {TT(F32, 3, 2), TT(F32, 3, 3)};
+  grtc_ttype_t results[3] = {TT(F32, 2, 3), TT(F32, 2, 3), TT(F32, 3, 3)};
+  fixture_init(&f, args, 2, results, 3);
+  grtc_tb_t* tb = &f.tb;
+  grtc_i64s_t none = {0, NULL};
+  grtc_top_t* t = OP(tb, TRANSPOSE, TT(F32, 2, 3), grtc_tb_arg(tb, 0));
+  t->attrs.dims = I64S(tb, 1, 0);
+  grtc_top_t* e = OP(tb, EXPONENTIAL, TT(F32, 3, 3), grtc_tb_arg(tb, 1));
+  grtc_top_t* d0 = add_dot(tb, R(t), grtc_tb_arg(tb, 1), TT(F32, 2, 3), none,
+                           none, I64S(tb, 1), I64S(tb, 0));
+  grtc_top_t* d1 = add_dot(tb, R(t), R(e), TT(F32, 2, 3), none, none,
+                           I64S(tb, 1), I64S(tb, 0));
+  grtc_top_t* sum = OP(tb, ADD, TT(F32, 3, 3), R(e), R(e));
+  OPN(tb, RETURN, R(d0), R(d1), R(sum));
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[9] = {0, 1, -1, 2, 0, 1, -2, 1, 0};
+  float out0[6], out1[6], out2[9], want0[6], want1[6], want2[9];
+  form_and_run(&f, 2, (void*[]){a, b}, (void*[]){out0, out1, out2});
+  for (int m = 0; m < 2; ++m) {
+    for (int n = 0; n < 3; ++n) {
+      want0[m * 3 + n] = want1[m * 3 + n] = 0;
+      for (int k = 0; k < 3; ++k) {
+        want0[m * 3 + n] += a[k * 2 + m] * b[k * 3 + n];
+        want1[m * 3 + n] += a[k * 2 + m] * expf(b[k * 3 + n]);
+      }
+    }
+  }
+  for (int i = 0; i < 9; ++i) want2[i] = 2 * expf(b[i]);
+  expect_floats(out0, want0, 6);
+  expect_floats(out1, want1, 6);
+  expect_floats(out2, want2, 9);
+  assert_int_equal(f.kernels.count, 4);  // exp, two dots, the add
+  assert_int_equal(f.kernels.kernels[1]->pattern, GRTC_KPATTERN_MATMUL);
+  assert_int_equal(f.kernels.kernels[2]->pattern, GRTC_KPATTERN_MATMUL);
+  fixture_deinit(&f);
+}
+
 // Large outputs are split into several workgroups (results unchanged).
 static void test_workgroups_split(void** state) {
   fixture_t f;
@@ -449,6 +489,7 @@ int main(void) {
       cmocka_unit_test(test_reduce_argmax),
       cmocka_unit_test(test_dot_batch_epilogue),
       cmocka_unit_test(test_dot_transposed_operand),
+      cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),
       cmocka_unit_test(test_error_sort_too_many_operands),
   };
