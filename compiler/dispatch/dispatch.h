@@ -4,19 +4,29 @@
 // the computation into dispatch regions and replaces each with one
 // DISPATCH op whose kernel it appends to |kernels|:
 //   - chains of elementwise and structural ops (broadcast, transpose,
-//     slice, pad, concatenate, reverse, iota, convert, select, ...) fuse
-//     into one loop kernel, producers inlined into their consumers;
+//     slice, pad, concatenate, reverse, iota, convert, select, gather,
+//     dynamic_slice/update_slice, ...) fuse into one loop kernel,
+//     producers inlined into their consumers;
 //   - elementwise/structural producers fuse into reductions (reduce,
 //     reduce_window, dot_general, convolution) and elementwise consumers
 //     of a reduction fuse as its epilogue (bias, activation);
 //   - dot_general and convolution carry a MATMUL/CONV2D pattern when their
 //     shapes fit it, so backends can use their fast microkernels;
-//   - gather, scatter, sort, dynamic_slice/update_slice lower to their own
-//     kernels (scatter serial, sort a SORT kernel).
-// Small constants (splats, and constants up to 16 elements) are inlined
-// into kernels as CONST instructions; others stay CONSTANT ops (rodata).
+//   - scatter lowers to a copy of its input and a serial kernel updating
+//     that copy in place (a tied DISPATCH), sort to a SORT kernel.
+// Decisions (at optimization_level >= 1; level 0 makes every op its own
+// kernel): a value with several consumers is recomputed in each when its
+// fused tree is small (<= 8 ops) and holds no reduction, else it gets a
+// buffer; operands of dot_general/convolution are buffers, or transposes
+// of buffers read with strides; values that host ops, other blocks or
+// sort use are buffers. One kernel holds at most one reduction.
+// Small constants (splats, and constants up to 16 elements, except
+// util.unfoldable_constant) are inlined into kernels as CONST
+// instructions; others stay CONSTANT ops (rodata).
 // After this pass only CONSTANT, RESHAPE (of a materialized value),
 // DISPATCH, CALL, RETURN, YIELD, WHILE, IF, CASE and CHECK_* ops remain.
+// Kernels are named "<function>_dispatch_<n>" (n counts the module's
+// kernels) and checked with grtc_kernel_verify.
 #ifndef GRT_COMPILER_DISPATCH_DISPATCH_H_
 #define GRT_COMPILER_DISPATCH_DISPATCH_H_
 
