@@ -833,6 +833,38 @@ static void test_unsupported_op(void** state) {
       "t.mlir:2:8: error: call to undefined function '@missing'");
   expect_import_error("func.func private @ext(tensor<4xf32>) -> tensor<4xf32>\n",
                       "t.mlir:1:1: error: function '@ext' has no body");
+  expect_import_error("\"func.func\"() ({\n^bb0:\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+                      "t.mlir:1:1: error: 'func.func' requires 'sym_name' and a 'function_type'");
+  expect_import_error("func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}\n",
+                      "t.mlir:4:1: error: redefinition of function '@f'");
+  expect_import_error(
+      "\"func.func\"() ({\n^bb0(%x: i32):\n  \"func.return\"() : () -> ()\n}) "
+      "{sym_name = \"f\", function_type = () -> ()} : () -> ()\n",
+      "t.mlir:1:1: error: function '@f' has 1 arguments but its type lists 0");
+  expect_import_error(
+      "func.func @f() {\n  \"t.br\"()[^bb1] : () -> ()\n^bb1:\n  return\n}\n",
+      "t.mlir:1:1: error: function '@f' has 2 blocks; only single-block functions are supported");
+  // A branch back to the (only) entry block.
+  expect_import_error(
+      "\"func.func\"() ({\n^bb0:\n  \"stablehlo.optimization_barrier\"()[^bb0] : () -> ()\n}) "
+      "{sym_name = \"f\", function_type = () -> ()} : () -> ()\n",
+      "t.mlir:3:3: error: 'stablehlo.optimization_barrier' with successors is not supported");
+  expect_import_error("module {\n}\nfunc.func @f() {\n  return\n}\n",
+                      "t.mlir:1:1: error: a module must be the only top-level operation");
+  expect_import_error("\"builtin.module\"() ({\n}) : () -> ()\n",
+                      "t.mlir:1:1: error: a module must have one body block");
+  // More operands than the importer keeps on its stack.
+  char many[4096];
+  int used = snprintf(many, sizeof(many),
+                      "func.func @f(%%a: tensor<1xf32>) {\n  %%0 = \"stablehlo.concatenate\"(%%a");
+  for (int i = 1; i < 65; ++i) used += snprintf(many + used, sizeof(many) - (size_t)used, ", %%a");
+  used += snprintf(many + used, sizeof(many) - (size_t)used, ") {dimension = 0 : i64} : (");
+  for (int i = 0; i < 65; ++i) {
+    used += snprintf(many + used, sizeof(many) - (size_t)used, "%stensor<1xf32>", i ? ", " : "");
+  }
+  snprintf(many + used, sizeof(many) - (size_t)used, ") -> tensor<65xf32>\n  return\n}\n");
+  expect_import_error(many, "t.mlir:2:8: error: 'stablehlo.concatenate' with more than 64 "
+                            "operands or results is not supported");
 }
 
 static void test_unsupported_types(void** state) {
@@ -913,6 +945,31 @@ static void test_malformed_attributes(void** state) {
        "'predicate' 12 is out of range for 'arith.cmpi' (0 to 9)"},
       {"%0 = \"stablehlo.sort\"(%a) ({\n}, {\n}) {is_stable = 3} : (tensor<2x2xf32>) -> tensor<2x2xf32>",
        "regions of 'stablehlo.sort' must have exactly one block (found 0)"},
+      {"%0 = \"stablehlo.gather\"(%a, %a) {dimension_numbers = #stablehlo.gather<index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>, indices_are_sorted = 1} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:2:8: error: 'indices_are_sorted' must be true or false, found 1"},
+      {"%0 = \"stablehlo.gather\"(%a, %a) {dimension_numbers = #stablehlo.gather<index_vector_dim 1>, slice_sizes = array<i64: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "expected '=' after 'index_vector_dim' in #stablehlo.gather<...>"},
+      {"%0 = \"stablehlo.gather\"(%a, %a) {dimension_numbers = #stablehlo.gather<index_vector_dim = 1 offset_dims = [0]>, slice_sizes = array<i64: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "expected ',' or '>' in #stablehlo.gather<index_vector_dim = 1 offset_dims = [0]>"},
+      {"%0 = \"stablehlo.reduce_window\"(%a, %a) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n}) {window_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "'window_dimensions' has 1 values; expected 2"},
+      {"%0 = \"arith.constant\"() {value = 1.5 : f32} : () -> i32",
+       "t.mlir:2:8: error: constant value does not match its type i32"},
+      {"%0 = \"arith.cmpf\"(%a, %a) {predicate = 8 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>",
+       "'arith.cmpf' predicate 8 (unordered or constant) is not supported"},
+      {"%0 = \"func.call\"(%a) {callee = \"f\"} : (tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "'func.call' requires a 'callee' naming a function (@name)"},
+      {"\"check.expect_almost_eq\"(%a, %a) {atol = \"big\"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()",
+       "t.mlir:2:3: error: 'atol' must be a number"},
+      {"\"check.expect_eq_const\"(%a, %a) {value = dense<1.0> : tensor<2x2xf32>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()",
+       "'check.expect_eq_const' takes one operand and a 'value'"},
+      {"\"check.expect_eq_const\"(%a) {value = 1.0 : f32} : (tensor<2x2xf32>) -> ()",
+       "'value' of 'check.expect_eq_const' must be a dense<...> literal"},
+      {"%0 = \"tensor.extract\"(%a, %a) : (tensor<2x2xf32>, tensor<2x2xf32>) -> f32",
+       "'tensor.extract' takes a tensor and one index per dimension"},
+      {"%0 = stablehlo.custom_call @check.expect_eq(%a, %a) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<i1>",
+       "custom call 'check.expect_eq' must have no results"},
+
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[2048];
