@@ -6,8 +6,10 @@
 // A LOOP kernel is a nest over its workgroup's tile (innermost parallel dim
 // innermost, marked ivdep unless the kernel is serial, so elementwise loops
 // vectorize), the reduction nest inside, then the POST section and the
-// stores. MATMUL/CONV2D kernels replace the reduction with the blocked GEMM
-// of gemm.c and run POST and the stores per element afterwards.
+// stores. MATMUL kernels replace the reduction with the blocked GEMM of
+// gemm.c, CONV2D kernels with that GEMM on im2col rows (or a direct loop
+// over output channels when depthwise), and run PRE/POST and the stores per
+// element afterwards.
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -317,7 +319,7 @@ static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
 
 // Marks the live instructions and the i64 values that only feed indices
 // (see the emitter's fields).
-static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool uses_gemm,
+static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool uses_pattern,
                           bool* index_only, bool* live) {
   // A value is index-only when every use is an index or an index-only op;
   // uses come after definitions, so one backward pass settles it.
@@ -336,12 +338,13 @@ static void grtc_cpu_mark(const grtc_kernel_t* kernel, bool uses_gemm,
     }
   }
   for (uint32_t a = 0; a < kernel->acc_count; ++a) {
-    // The GEMM starts from zero, so a zero initial value goes unread.
+    // The pattern routines start from zero, so a zero initial value goes
+    // unread.
     const grtc_kinst_t* init = &kernel->insts[kernel->accs[a].init];
     bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
                      !signbit(init->value.f);
-    used_otherwise[kernel->accs[a].init] = !(uses_gemm && zero_init);
-    if (!uses_gemm && kernel->accs[a].update < kernel->inst_count) {
+    used_otherwise[kernel->accs[a].init] = !(uses_pattern && zero_init);
+    if (!uses_pattern && kernel->accs[a].update < kernel->inst_count) {
       used_otherwise[kernel->accs[a].update] = true;
     }
   }
@@ -575,15 +578,58 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_append_cstring(out, "  }\n  return 0;\n}\n\n");
 }
 
-// MATMUL kernels on f32 use the blocked GEMM of gemm.c; others (and any
-// kernel whose pattern a future lowering fills differently) run the
-// generic loops, which are always equivalent.
-static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
+// The specialized routine a kernel runs instead of its generic loops:
+// f32 MATMUL uses the blocked GEMM of gemm.c; f32 CONV2D uses the same GEMM
+// on im2col rows, or a direct loop over output channels when each output
+// channel reads one input channel (depthwise). Anything else (and any
+// pattern a future lowering fills differently) runs the generic loops,
+// which are always equivalent.
+typedef enum grtc_cpu_path_e {
+  GRTC_CPU_PATH_LOOPS,
+  GRTC_CPU_PATH_MATMUL,
+  GRTC_CPU_PATH_CONV_GEMM,
+  GRTC_CPU_PATH_CONV_DIRECT,
+} grtc_cpu_path_t;
+
+static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  const int64_t space[4] = {cv->n, cv->oh, cv->ow, cv->oc};
+  bool ok = kernel->parallel_rank == 4 && cv->input_elem == GRTC_ELEM_F32 &&
+            cv->filter_elem == GRTC_ELEM_F32 &&
+            cv->acc_elem == GRTC_ELEM_F32 && cv->groups >= 1 && cv->c >= 1 &&
+            cv->kh >= 1 && cv->kw >= 1 && cv->c % cv->groups == 0 &&
+            cv->oc % cv->groups == 0 && cv->stride_h >= 1 &&
+            cv->stride_w >= 1 && cv->dilation_h >= 1 && cv->dilation_w >= 1;
+  // An empty output has nothing to compute (and its pixel rows would
+  // divide by a zero width): the generic loops run zero times.
+  for (uint32_t d = 0; ok && d < 4; ++d) {
+    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+  }
+  return ok;
+}
+
+static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
+      kernel->serial) {
+    return GRTC_CPU_PATH_LOOPS;
+  }
   const grtc_kmatmul_t* mm = &kernel->matmul;
-  return kernel->kind == GRTC_KERNEL_LOOP &&
-         kernel->pattern == GRTC_KPATTERN_MATMUL && kernel->acc_count == 1 &&
-         !kernel->serial && mm->lhs_elem == GRTC_ELEM_F32 &&
-         mm->rhs_elem == GRTC_ELEM_F32 && mm->acc_elem == GRTC_ELEM_F32;
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL &&
+      mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
+      mm->acc_elem == GRTC_ELEM_F32) {
+    return GRTC_CPU_PATH_MATMUL;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_CONV2D &&
+      grtc_cpu_conv_supported(kernel)) {
+    return kernel->conv.c == kernel->conv.groups ? GRTC_CPU_PATH_CONV_DIRECT
+                                                 : GRTC_CPU_PATH_CONV_GEMM;
+  }
+  return GRTC_CPU_PATH_LOOPS;
+}
+
+static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
+  grtc_cpu_path_t path = grtc_cpu_path(kernel);
+  return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM;
 }
 
 // Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
@@ -619,6 +665,26 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
                                g.rows_padded * g.ldc) *
                     sizeof(float);
   return g;
+}
+
+// PRE, ACC(0) = |value| (plus the accumulator's initial value unless that
+// is the constant 0, which the pattern routines start from), POST and the
+// stores of one parallel point, at the current indent.
+static void grtc_cpu_emit_pattern_epilogue(grtc_cpu_emitter_t* e,
+                                           const char* value) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
+                   !signbit(init->value.f);
+  grt_string_builder_appendf(e->out, "%sconst float acc0 = %s", e->indent,
+                             value);
+  if (!zero_init) {
+    grt_string_builder_appendf(e->out, " + v%u", kernel->accs[0].init);
+  }
+  grt_string_builder_append_cstring(e->out, ";\n");
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
 }
 
 // The tile's batch points, then C blocks of the (m, n) tile: the GEMM into
@@ -669,7 +735,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
       "%s    const int64_t nr = hi%u - n0 < %" PRId64 " ? hi%u - n0 : %" PRId64
       ";\n"
       "%s    grt_gemm_block(A + m0 * %" PRId64 ", %" PRId64 ", %" PRId64
-      ", B + n0 * %" PRId64 ", %" PRId64 ", %" PRId64 ", mr, nr, %" PRId64
+      ", B + n0 * %" PRId64 ", NULL, %" PRId64 ", %" PRId64 ", mr, nr, %" PRId64
       ", bp, ap, cb, %" PRId64 ");\n"
       "%s    for (int64_t p%u = m0; p%u < m0 + mr; ++p%u) {\n"
       "%s      const float* crow = cb + (p%u - m0) * %" PRId64 " - n0;\n"
@@ -681,23 +747,184 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
       mm->rhs_stride_k, mm->rhs_stride_n, mm->k, g.ldc, e->indent, dm, dm, dm,
       e->indent, dm, g.ldc, e->indent, e->indent, dn, dn, dn);
   grtc_cpu_set_depth(e, depth + 4);
-  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
-  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
-  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
-                   !signbit(init->value.f);
-  grt_string_builder_appendf(o, "%sconst float acc0 = crow[p%u]", e->indent,
-                             dn);
-  if (!zero_init) {
-    grt_string_builder_appendf(o, " + v%u", kernel->accs[0].init);
-  }
-  grt_string_builder_append_cstring(o, ";\n");
-  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
-  grtc_cpu_emit_stores(e);
+  char value[32];
+  snprintf(value, sizeof(value), "crow[p%u]", dn);
+  grtc_cpu_emit_pattern_epilogue(e, value);
   for (uint32_t level = depth + 4; level-- > 1;) {
     grtc_cpu_set_depth(e, level);
     grt_string_builder_appendf(o, "%s}\n", e->indent);
   }
   grt_string_builder_append_cstring(o, "  return 0;\n}\n\n");
+}
+
+// Blocking of a CONV2D kernel on the GEMM path: per batch point and group,
+// up to |rows| output pixels of the tile are gathered (im2col, zeros for
+// padding) into rows of K = kh * kw * c/groups, which the GEMM multiplies
+// by the filter viewed as K x (oc/groups) through a table of the filter's
+// (kh, kw, ci) row offsets; |cols| output channels per GEMM call.
+#define GRTC_CPU_CONV_COL_FLOATS 65536  // im2col block: 256 KiB
+typedef struct grtc_cpu_conv_geometry_t {
+  int64_t cig, ocg, k;         // input/output channels per group, K
+  int64_t rows, cols, ldc, rows_padded;
+  int64_t tile_oc;
+  uint64_t scratch_bytes;
+} grtc_cpu_conv_geometry_t;
+
+static int64_t grtc_cpu_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
+    const grtc_kernel_t* kernel, grtc_cpu_path_t path) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  grtc_cpu_conv_geometry_t g;
+  g.cig = cv->c / cv->groups;
+  g.ocg = cv->oc / cv->groups;
+  g.k = cv->kh * cv->kw * g.cig;
+  g.tile_oc = grtc_cpu_min64(kernel->tile[3], cv->oc);
+  if (g.tile_oc < 1) g.tile_oc = 1;
+  if (path == GRTC_CPU_PATH_CONV_DIRECT) {
+    g.rows = g.cols = g.ldc = g.rows_padded = 0;
+    g.scratch_bytes = (uint64_t)g.tile_oc * sizeof(float);
+    return g;
+  }
+  int64_t tile_pixels = grtc_cpu_min64(kernel->tile[1], cv->oh) *
+                        grtc_cpu_min64(kernel->tile[2], cv->ow);
+  g.rows = GRTC_CPU_CONV_COL_FLOATS / g.k;
+  g.rows = g.rows < 6 ? 6 : g.rows > GRTC_CPU_GEMM_ROWS ? GRTC_CPU_GEMM_ROWS
+                                                         : g.rows;
+  g.rows = grtc_cpu_min64(g.rows, tile_pixels < 1 ? 1 : tile_pixels);
+  g.cols = grtc_cpu_min64(grtc_cpu_min64(g.tile_oc, g.ocg), GRTC_CPU_GEMM_COLS);
+  if (g.cols < 1) g.cols = 1;
+  g.ldc = (g.cols + 15) / 16 * 16;
+  g.rows_padded = (g.rows + 5) / 6 * 6;
+  g.scratch_bytes =
+      (uint64_t)g.k * sizeof(int64_t) +
+      (uint64_t)(GRTC_CPU_GEMM_KC * g.ldc + GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
+                 g.rows_padded * g.ldc + g.rows * g.k) *
+          sizeof(float);
+  return g;
+}
+
+// The input element of channel expression |channel| at (p0, iy, ix) is
+// IN[p0 * s0 + iy * s1 + ix * s2 + channel * s3]; the conv paths below
+// build these from the kernel's constants and run the epilogue per output
+// element with ACC(0) the convolution's value.
+static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
+                                      grtc_cpu_path_t path) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_conv_geometry_t g = grtc_cpu_conv_geometry(kernel, path);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  if (path == GRTC_CPU_PATH_CONV_DIRECT) {
+    // One input channel per output channel: p3 / ocg (p3 when ocg is 1).
+    char channel[48];
+    if (g.ocg == 1) {
+      snprintf(channel, sizeof(channel), "p3");
+    } else {
+      snprintf(channel, sizeof(channel), "(p3 / %" PRId64 ")", g.ocg);
+    }
+    grt_string_builder_appendf(
+        o,
+        "  float* row = (float*)wg->local_memory;\n"
+        "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+        "    for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+        "      for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n"
+        "        for (int64_t p3 = lo3; p3 < hi3; ++p3) row[p3 - lo3] = 0.0f;\n"
+        "        for (int64_t i = 0; i < %" PRId64 "; ++i) {\n"
+        "          const int64_t iy = p1 * %" PRId64 " - %" PRId64 " + i * %" PRId64 ";\n"
+        "          if (iy < 0 || iy >= %" PRId64 ") continue;\n"
+        "          for (int64_t j = 0; j < %" PRId64 "; ++j) {\n"
+        "            const int64_t ix = p2 * %" PRId64 " - %" PRId64 " + j * %" PRId64 ";\n"
+        "            if (ix < 0 || ix >= %" PRId64 ") continue;\n"
+        "            const float* s = b%u + p0 * %" PRId64 " + iy * %" PRId64
+        " + ix * %" PRId64 ";\n"
+        "            const float* f = b%u + i * %" PRId64 " + j * %" PRId64 ";\n"
+        "            #pragma GCC ivdep\n"
+        "            for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
+        "              row[p3 - lo3] += s[%s * %" PRId64 "] * f[p3 * %" PRId64 "];\n"
+        "            }\n"
+        "          }\n"
+        "        }\n"
+        "        #pragma GCC ivdep\n"
+        "        for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n",
+        cv->kh, cv->stride_h, cv->pad_h, cv->dilation_h, cv->h, cv->kw,
+        cv->stride_w, cv->pad_w, cv->dilation_w, cv->w, cv->input_binding,
+        is[0], is[1], is[2], cv->filter_binding, fs[0], fs[1], channel, is[3],
+        fs[3]);
+    grtc_cpu_set_depth(e, 5);
+    grtc_cpu_emit_pattern_epilogue(e, "row[p3 - lo3]");
+    grt_string_builder_append_cstring(
+        o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+    return;
+  }
+  grt_string_builder_appendf(
+      o,
+      "  int64_t* koff = (int64_t*)wg->local_memory;\n"
+      "  float* bp = (float*)(koff + %" PRId64 ");\n"
+      "  float* ap = bp + %d * %" PRId64 ";\n"
+      "  float* cb = ap + %d * %d;\n"
+      "  float* col = cb + %" PRId64 " * %" PRId64 ";\n"
+      "  for (int64_t i = 0; i < %" PRId64 "; ++i)\n"
+      "    for (int64_t j = 0; j < %" PRId64 "; ++j)\n"
+      "      for (int64_t ci = 0; ci < %" PRId64 "; ++ci)\n"
+      "        koff[(i * %" PRId64 " + j) * %" PRId64 " + ci] = i * %" PRId64
+      " + j * %" PRId64 " + ci * %" PRId64 ";\n"
+      "  const int64_t tw = hi2 - lo2, pixels = (hi1 - lo1) * tw;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t g = lo3 / %" PRId64 "; g * %" PRId64 " < hi3; ++g) {\n"
+      "      const int64_t oc_lo = g * %" PRId64 " > lo3 ? g * %" PRId64 " : lo3;\n"
+      "      const int64_t oc_hi = (g + 1) * %" PRId64 " < hi3 ? (g + 1) * %" PRId64
+      " : hi3;\n"
+      "      const float* src = b%u + p0 * %" PRId64 " + g * %" PRId64 ";\n"
+      "      for (int64_t q0 = 0; q0 < pixels; q0 += %" PRId64 ") {\n"
+      "        const int64_t mr = pixels - q0 < %" PRId64 " ? pixels - q0 : %" PRId64
+      ";\n"
+      "        for (int64_t r = 0; r < mr; ++r) {\n"
+      "          const int64_t oy = lo1 + (q0 + r) / tw, ox = lo2 + (q0 + r) %% tw;\n"
+      "          for (int64_t i = 0; i < %" PRId64 "; ++i) {\n"
+      "            const int64_t iy = oy * %" PRId64 " - %" PRId64 " + i * %" PRId64 ";\n"
+      "            for (int64_t j = 0; j < %" PRId64 "; ++j) {\n"
+      "              const int64_t ix = ox * %" PRId64 " - %" PRId64 " + j * %" PRId64 ";\n"
+      "              float* dst = col + r * %" PRId64 " + (i * %" PRId64 " + j) * %" PRId64 ";\n"
+      "              if (iy < 0 || iy >= %" PRId64 " || ix < 0 || ix >= %" PRId64 ") {\n"
+      "                memset(dst, 0, %" PRId64 " * sizeof(float));\n"
+      "                continue;\n"
+      "              }\n"
+      "              const float* s = src + iy * %" PRId64 " + ix * %" PRId64 ";\n"
+      "              for (int64_t ci = 0; ci < %" PRId64 "; ++ci) dst[ci] = s[ci * %" PRId64 "];\n"
+      "            }\n"
+      "          }\n"
+      "        }\n"
+      "        for (int64_t n0 = oc_lo; n0 < oc_hi; n0 += %" PRId64 ") {\n"
+      "          const int64_t nr = oc_hi - n0 < %" PRId64 " ? oc_hi - n0 : %" PRId64 ";\n"
+      "          grt_gemm_block(col, %" PRId64 ", 1, b%u + n0 * %" PRId64 ", koff, 0, %" PRId64
+      ", mr, nr, %" PRId64 ", bp, ap, cb, %" PRId64 ");\n"
+      "          for (int64_t r = 0; r < mr; ++r) {\n"
+      "            const int64_t p1 = lo1 + (q0 + r) / tw, p2 = lo2 + (q0 + r) %% tw;\n"
+      "            const float* crow = cb + r * %" PRId64 " - n0;\n"
+      "            (void)p1; (void)p2;\n"
+      "            #pragma GCC ivdep\n"
+      "            for (int64_t p3 = n0; p3 < n0 + nr; ++p3) {\n",
+      g.k, GRTC_CPU_GEMM_KC, g.ldc, GRTC_CPU_GEMM_MC, GRTC_CPU_GEMM_KC,
+      g.rows_padded, g.ldc,
+      cv->kh, cv->kw, g.cig, cv->kw, g.cig, fs[0], fs[1], fs[2],
+      g.ocg, g.ocg, g.ocg, g.ocg, g.ocg, g.ocg,
+      cv->input_binding, is[0], g.cig * is[3],
+      g.rows, g.rows, g.rows,
+      cv->kh, cv->stride_h, cv->pad_h, cv->dilation_h,
+      cv->kw, cv->stride_w, cv->pad_w, cv->dilation_w,
+      g.k, cv->kw, g.cig, cv->h, cv->w, g.cig, is[1], is[2], g.cig, is[3],
+      g.cols, g.cols, g.cols,
+      g.k, cv->filter_binding, fs[3], fs[3], g.k, g.ldc, g.ldc);
+  grtc_cpu_set_depth(e, 7);
+  grtc_cpu_emit_pattern_epilogue(e, "crow[p3]");
+  grt_string_builder_append_cstring(
+      o,
+      "            }\n          }\n        }\n      }\n    }\n  }\n"
+      "  return 0;\n}\n\n");
 }
 
 // Bytes of per-worker scratch each kernel needs.
@@ -708,8 +935,13 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
     int64_t rows, length, stride;
     grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
     size = (uint64_t)length * 24;  // perm, tmp, one operand's values
-  } else if (grtc_cpu_uses_gemm(kernel)) {
-    size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
+  } else {
+    grtc_cpu_path_t path = grtc_cpu_path(kernel);
+    if (path == GRTC_CPU_PATH_MATMUL) {
+      size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
+    } else if (path != GRTC_CPU_PATH_LOOPS) {
+      size = grtc_cpu_conv_geometry(kernel, path).scratch_bytes;
+    }
   }
   if (size > UINT32_MAX) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
@@ -732,8 +964,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
                            (int)kernel->name.size, kernel->name.data);
   }
   bool* live = index_only + kernel->inst_count + 1;
-  bool uses_gemm = grtc_cpu_uses_gemm(kernel);
-  grtc_cpu_mark(kernel, uses_gemm, index_only, live);
+  grtc_cpu_path_t path = grtc_cpu_path(kernel);
+  grtc_cpu_mark(kernel, path != GRTC_CPU_PATH_LOOPS, index_only, live);
   grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
                           .index_only = index_only, .live = live};
   grt_string_builder_appendf(
@@ -744,8 +976,10 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   if (kernel->kind == GRTC_KERNEL_SORT) {
     grtc_cpu_emit_binding_pointers(&e);
     grtc_cpu_emit_sort_kernel(&e);
-  } else if (uses_gemm) {
+  } else if (path == GRTC_CPU_PATH_MATMUL) {
     grtc_cpu_emit_matmul_kernel(&e);
+  } else if (path != GRTC_CPU_PATH_LOOPS) {
+    grtc_cpu_emit_conv_kernel(&e, path);
   } else {
     grtc_cpu_emit_loop_kernel(&e);
   }

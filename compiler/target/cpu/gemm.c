@@ -5,7 +5,9 @@
 //
 // grt_gemm_block computes cb[M x N] = A[M x K] * B[K x N] for one block of
 // a workgroup's tile, where A and B are addressed by element strides (any
-// layout, batch offsets applied by the caller). K is cut into KC slices; per
+// layout, batch offsets applied by the caller); B's row k starts at bk[k]
+// instead of k * skb when bk is given (a convolution filter's (kh, kw, ci)
+// rows in whatever layout it has). K is cut into KC slices; per
 // slice the B slice is packed into 16-column panels (zero padded) and A in
 // MC-row blocks of 6-row panels, and the 6x16 micro-kernel keeps 12 vector
 // accumulators in registers while it streams one A and one B panel. cb's
@@ -36,7 +38,8 @@ static const char grtc_cpu_gemm_text[] =
     "  GRT_STORE(0) GRT_STORE(1) GRT_STORE(2) GRT_STORE(3) GRT_STORE(4) GRT_STORE(5)\n"
     "}\n"
     "static void grt_gemm_block(const float* a, int64_t sm, int64_t sk,\n"
-    "                           const float* b, int64_t skb, int64_t sn,\n"
+    "                           const float* b, const int64_t* bk,\n"
+    "                           int64_t skb, int64_t sn,\n"
     "                           int64_t m, int64_t n, int64_t k,\n"
     "                           float* restrict bp, float* restrict ap,\n"
     "                           float* restrict cb, int64_t ldc) {\n"
@@ -48,7 +51,7 @@ static const char grtc_cpu_gemm_text[] =
     "      float* panel = bp + j * kc;\n"
     "      const int64_t cols = n - j < 16 ? n - j : 16;\n"
     "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-    "        const float* src = b + (k0 + kk) * skb + j * sn;\n"
+    "        const float* src = b + (bk ? bk[k0 + kk] : (k0 + kk) * skb) + j * sn;\n"
     "        float* dst = panel + kk * 16;\n"
     "        if (cols == 16 && sn == 1) {\n"
     "          memcpy(dst, src, 16 * sizeof(float));\n"

@@ -1,0 +1,254 @@
+// Tests for the CONV2D fast paths (im2col + GEMM, and the direct loop for
+// depthwise convolutions): padding, strides, dilation, groups, 1x1, NCHW
+// inputs / OIHW filters, several K slices and row blocks, tiles that split
+// groups, and a nonzero accumulator init, each with a bias+relu epilogue,
+// compared with a naive reference and with the same kernel without the
+// pattern (which runs the generic loops).
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "compiler/target/cpu/cpu_test_util.h"
+
+#define P GRTC_KSECTION_PRE
+#define L GRTC_KSECTION_LOOP
+#define Q GRTC_KSECTION_POST
+
+typedef struct conv_case_t {
+  int64_t n, h, w, c, kh, kw, oc;
+  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups;
+  bool nchw_oihw;   // input NCHW and filter OIHW instead of NHWC / HWIO
+  double init;      // the accumulator's initial value
+  int64_t tile[4];  // 0: the whole dim
+} conv_case_t;
+
+static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
+                        int64_t dil) {
+  int64_t span = (k - 1) * dil + 1;
+  int64_t padded = in + 2 * pad;
+  return padded < span ? 0 : (padded - span) / stride + 1;
+}
+
+typedef struct conv_geom_t {
+  int64_t oh, ow, cig, ocg;
+  int64_t is[4];  // input strides n, h, w, c
+  int64_t fs[4];  // filter strides kh, kw, ci, oc
+} conv_geom_t;
+
+static conv_geom_t conv_geom(const conv_case_t* c) {
+  conv_geom_t g;
+  g.oh = out_size(c->h, c->kh, c->stride_h, c->pad_h, c->dil_h);
+  g.ow = out_size(c->w, c->kw, c->stride_w, c->pad_w, c->dil_w);
+  g.cig = c->c / c->groups;
+  g.ocg = c->oc / c->groups;
+  if (c->nchw_oihw) {
+    int64_t is[4] = {c->c * c->h * c->w, c->w, 1, c->h * c->w};
+    int64_t fs[4] = {c->kw, 1, c->kh * c->kw, g.cig * c->kh * c->kw};
+    memcpy(g.is, is, sizeof(is));
+    memcpy(g.fs, fs, sizeof(fs));
+  } else {
+    int64_t is[4] = {c->h * c->w * c->c, c->w * c->c, c->c, 1};
+    int64_t fs[4] = {c->kw * g.cig * c->oc, g.cig * c->oc, c->oc, 1};
+    memcpy(g.is, is, sizeof(is));
+    memcpy(g.fs, fs, sizeof(fs));
+  }
+  return g;
+}
+
+// out[n, oy, ox, o] = relu(init + sum input * filter + bias[o]) as the
+// dispatch lowering writes it: out-of-range taps load a clamped index and
+// select zero.
+static void add_conv(grtc_kernel_set_t* set, const char* name,
+                     const conv_case_t* c, bool pattern) {
+  conv_geom_t g = conv_geom(c);
+  const grtc_kbinding_t bindings[] = {
+      {GRTC_ELEM_F32, c->n * c->h * c->w * c->c, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, c->kh * c->kw * g.cig * c->oc, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, c->oc, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, c->n * g.oh * g.ow * c->oc, GRTC_KACCESS_WRITE},
+  };
+  kb_t b = kb_kernel(set, name, 4, bindings);
+  int64_t dims[4] = {c->n, g.oh, g.ow, c->oc};
+  int64_t tile[4];
+  for (int d = 0; d < 4; ++d) {
+    tile[d] = c->tile[d] ? c->tile[d] : (dims[d] > 0 ? dims[d] : 1);
+  }
+  kb_space(&b, 4, dims, tile);
+  b.k->reduction_rank = 3;
+  b.k->reduction_dims[0] = c->kh;
+  b.k->reduction_dims[1] = c->kw;
+  b.k->reduction_dims[2] = g.cig;
+  uint32_t p[4];
+  for (uint32_t d = 0; d < 4; ++d) p[d] = kb_index(&b, GRTC_KINST_PINDEX, P, d);
+  uint32_t acc = 0;
+  GRT_EXPECT_OK(grtc_kernel_add_acc(set, b.k, GRTC_ELEM_F32,
+                                    kb_cf(&b, P, GRTC_ELEM_F32, c->init), &acc));
+  uint32_t r[3];
+  for (uint32_t d = 0; d < 3; ++d) r[d] = kb_index(&b, GRTC_KINST_RINDEX, L, d);
+#define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, (v))
+#define OP(op, x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_##op, (x), (y), 0)
+#define CMP(dir, x, y) \
+  kb_cmp(&b, L, GRTC_CMP_##dir, GRTC_CMP_TYPE_SIGNED, (x), (y))
+#define AND(x, y) kb_op(&b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND, (x), (y), 0)
+  uint32_t iy = OP(ADD, OP(SUB, OP(MUL, p[1], I64(c->stride_h)), I64(c->pad_h)),
+                   OP(MUL, r[0], I64(c->dil_h)));
+  uint32_t ix = OP(ADD, OP(SUB, OP(MUL, p[2], I64(c->stride_w)), I64(c->pad_w)),
+                   OP(MUL, r[1], I64(c->dil_w)));
+  uint32_t inside =
+      AND(AND(CMP(GE, iy, I64(0)), CMP(LT, iy, I64(c->h))),
+          AND(CMP(GE, ix, I64(0)), CMP(LT, ix, I64(c->w))));
+  uint32_t iyc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, iy,
+                       I64(0));
+  uint32_t ixc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, ix,
+                       I64(0));
+  uint32_t ci = OP(ADD, OP(MUL, OP(DIV, p[3], I64(g.ocg)), I64(g.cig)), r[2]);
+  uint32_t in_index =
+      OP(ADD, OP(ADD, OP(MUL, p[0], I64(g.is[0])), OP(MUL, iyc, I64(g.is[1]))),
+         OP(ADD, OP(MUL, ixc, I64(g.is[2])), OP(MUL, ci, I64(g.is[3]))));
+  uint32_t f_index =
+      OP(ADD, OP(ADD, OP(MUL, r[0], I64(g.fs[0])), OP(MUL, r[1], I64(g.fs[1]))),
+         OP(ADD, OP(MUL, r[2], I64(g.fs[2])), OP(MUL, p[3], I64(g.fs[3]))));
+#undef I64
+#undef OP
+#undef CMP
+#undef AND
+  uint32_t x = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_SELECT, inside,
+                     kb_load(&b, L, 0, in_index), kb_cf(&b, L, GRTC_ELEM_F32, 0));
+  uint32_t prod = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_MUL, x,
+                        kb_load(&b, L, 1, f_index), 0);
+  b.k->accs[acc].update = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
+                                kb_acc(&b, L, acc), prod, 0);
+  uint32_t biased = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
+                          kb_acc(&b, Q, acc), kb_load(&b, Q, 2, p[3]), 0);
+  uint32_t relu = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_MAX, biased,
+                        kb_cf(&b, Q, GRTC_ELEM_F32, 0), 0);
+#define QI(v) kb_ci(&b, Q, GRTC_ELEM_I64, (v))
+#define QOP(op, x, y) kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_##op, (x), (y), 0)
+  uint32_t oi = QOP(ADD, QOP(MUL, QOP(ADD, QOP(MUL, QOP(ADD, QOP(MUL, p[0], QI(g.oh)),
+                                                          p[1]),
+                                               QI(g.ow)),
+                                      p[2]),
+                             QI(c->oc)),
+                    p[3]);
+#undef QI
+#undef QOP
+  kb_store(&b, 3, oi, relu, GRTC_KINST_NONE);
+  if (pattern) {
+    b.k->pattern = GRTC_KPATTERN_CONV2D;
+    grtc_kconv_t* cv = &b.k->conv;
+    *cv = (grtc_kconv_t){
+        .input_binding = 0, .filter_binding = 1,
+        .n = c->n, .h = c->h, .w = c->w, .c = c->c,
+        .kh = c->kh, .kw = c->kw, .oc = c->oc, .oh = g.oh, .ow = g.ow,
+        .stride_h = c->stride_h, .stride_w = c->stride_w,
+        .pad_h = c->pad_h, .pad_w = c->pad_w,
+        .dilation_h = c->dil_h, .dilation_w = c->dil_w, .groups = c->groups,
+        .input_elem = GRTC_ELEM_F32, .filter_elem = GRTC_ELEM_F32,
+        .acc_elem = GRTC_ELEM_F32};
+    memcpy(cv->input_strides, g.is, sizeof(g.is));
+    memcpy(cv->filter_strides, g.fs, sizeof(g.fs));
+  }
+}
+
+static void run_case(const conv_case_t* c) {
+  conv_geom_t g = conv_geom(c);
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  add_conv(&set, "fast", c, true);
+  add_conv(&set, "generic", c, false);
+  cpu_library_t lib = cpu_build_and_load(&set, NULL);
+  size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
+  // The pattern kernel took a fast path (both need scratch), unless the
+  // output is empty.
+  assert_int_equal(lib.library->entries[0].local_memory_size > 0, no > 0);
+  assert_int_equal(lib.library->entries[1].local_memory_size, 0);
+  size_t ni = (size_t)(c->n * c->h * c->w * c->c);
+  size_t nf = (size_t)(c->kh * c->kw * g.cig * c->oc);
+  float* in = malloc(ni * sizeof(float) + 1);
+  float* filter = malloc(nf * sizeof(float) + 1);
+  float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
+  float* fast = malloc(no * sizeof(float) + 1);
+  float* generic = malloc(no * sizeof(float) + 1);
+  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
+  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+  for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = NAN;
+  void* fast_ptrs[] = {in, filter, bias, fast};
+  void* generic_ptrs[] = {in, filter, bias, generic};
+  uint32_t wgs = set.kernels[0]->workgroup_count;
+  assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 4, wgs), 0);
+  assert_int_equal(cpu_run(&lib, 1, generic_ptrs, 4, wgs), 0);
+  for (int64_t b = 0; b < c->n; ++b) {
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        for (int64_t o = 0; o < c->oc; ++o) {
+          double want = c->init;
+          int64_t grp = o / g.ocg;
+          for (int64_t i = 0; i < c->kh; ++i) {
+            for (int64_t j = 0; j < c->kw; ++j) {
+              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
+              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
+              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
+              for (int64_t ci = 0; ci < g.cig; ++ci) {
+                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
+                                   (grp * g.cig + ci) * g.is[3]] *
+                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
+                               o * g.fs[3]];
+              }
+            }
+          }
+          want += bias[o];
+          if (want < 0) want = 0;
+          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
+          double tolerance =
+              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
+          if (!(fabs(fast[at] - want) <= tolerance) ||
+              !(fabs(generic[at] - want) <= tolerance)) {
+            fail_msg("[%lld,%lld,%lld,%lld]: fast %g generic %g want %g",
+                     (long long)b, (long long)oy, (long long)ox, (long long)o,
+                     fast[at], generic[at], want);
+          }
+        }
+      }
+    }
+  }
+  free(in);
+  free(filter);
+  free(bias);
+  free(fast);
+  free(generic);
+  cpu_unload(&lib);
+  grtc_kernel_set_deinit(&set);
+}
+
+static void test_conv_cases(void** state) {
+  (void)state;
+  static const conv_case_t cases[] = {
+      // n h  w  c  kh kw oc  sh sw ph pw dh dw groups nchw init tile
+      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 2, 4, 8}},
+      {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, false, 0, {1, 3, 0, 4}},
+      {1, 8, 8, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1, 8, false, 0, {0}},  // depthwise
+      {2, 6, 5, 4, 3, 3, 8, 1, 1, 1, 1, 1, 2, 4, false, 0.5, {1, 1, 0, 3}},
+      {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},  // 1x1
+      {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, true, 0, {1, 2, 3, 0}},
+      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}},  // NCHW dw
+      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {0}},  // K > KC
+      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, false, -0.25, {0}},  // pads
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},
+      {1, 2, 2, 3, 3, 3, 4, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},  // empty out
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    run_case(&cases[i]);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_conv_cases),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
