@@ -193,6 +193,35 @@ static void test_structural_chain(void** state) {
   fixture_deinit(&f);
 }
 
+// reshape(negate(a)) reads a at the result's own linear index: the
+// split of the index into a's dims and the join of a's linear index
+// cancel, leaving no division.
+static void test_reshape_of_fused_value(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 2, 3, 4);
+  grtc_ttype_t result = TT(F32, 6, 4);
+  fixture_init(&f, &arg, 1, &result, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* n = OP(tb, NEGATE, TT(F32, 2, 3, 4), grtc_tb_arg(tb, 0));
+  grtc_top_t* r = OP(tb, RESHAPE, TT(F32, 6, 4), R(n));
+  OPN(tb, RETURN, R(r));
+  float a[24], out[24], want[24];
+  for (int i = 0; i < 24; ++i) {
+    a[i] = (float)i;
+    want[i] = -(float)i;
+  }
+  form_and_run(&f, 2, (void*[]){a}, (void*[]){out});
+  expect_floats(out, want, 24);
+  assert_int_equal(f.kernels.count, 1);
+  const grtc_kernel_t* k = f.kernels.kernels[0];
+  for (uint32_t i = 0; i < k->inst_count; ++i) {
+    assert_false(k->insts[i].kind == GRTC_KINST_OP &&
+                 (k->insts[i].op == GRTC_SCALAR_DIV ||
+                  k->insts[i].op == GRTC_SCALAR_REM));
+  }
+  fixture_deinit(&f);
+}
+
 // A value used by two consumers and returned is materialized once; the
 // cheap broadcast feeding both is recomputed in each.
 static void test_multi_use(void** state) {
@@ -484,6 +513,7 @@ int main(void) {
       cmocka_unit_test(test_fused_elementwise_broadcast),
       cmocka_unit_test(test_o0_one_kernel_per_op),
       cmocka_unit_test(test_structural_chain),
+      cmocka_unit_test(test_reshape_of_fused_value),
       cmocka_unit_test(test_multi_use),
       cmocka_unit_test(test_reduce_sum_and_max),
       cmocka_unit_test(test_reduce_argmax),

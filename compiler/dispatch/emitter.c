@@ -388,6 +388,31 @@ static int64_t grtc_em_fold_int(grtc_scalar_op_t op, int64_t a, int64_t b,
   return 0;
 }
 
+// Whether |a| + |b| is (x / n) * n + x % n, which is x (C's truncating
+// division keeps that identity for every x): a reshape's index split into
+// dims and joined again by a consumer's linear index.
+static bool grtc_em_undoes_split(const grtc_emitter_t* em, uint32_t a,
+                                 uint32_t b, uint32_t* out_x) {
+  const grtc_kinst_t* mul = grtc_em_inst(em, a);
+  const grtc_kinst_t* rem = grtc_em_inst(em, b);
+  if (mul->kind != GRTC_KINST_OP || mul->op != GRTC_SCALAR_MUL ||
+      rem->kind != GRTC_KINST_OP || rem->op != GRTC_SCALAR_REM) {
+    return false;
+  }
+  const grtc_kinst_t* div = grtc_em_inst(em, mul->operands[0]);
+  uint32_t n = mul->operands[1];
+  if (div->kind != GRTC_KINST_OP || div->op != GRTC_SCALAR_DIV) return false;
+  int64_t n_value, div_n, rem_n;
+  if (!grtc_em_const_int(em, n, &n_value) ||
+      !grtc_em_const_int(em, div->operands[1], &div_n) ||
+      !grtc_em_const_int(em, rem->operands[1], &rem_n) || n_value != div_n ||
+      n_value != rem_n || div->operands[0] != rem->operands[0]) {
+    return false;
+  }
+  *out_x = rem->operands[0];
+  return true;
+}
+
 uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
                     uint32_t a, uint32_t b, uint32_t c) {
   if (grtc_emitter_failed(em)) return 0;
@@ -414,10 +439,16 @@ uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
     bool a_const = grtc_em_const_int(em, a, &v[0]);
     bool b_const = arity > 1 && grtc_em_const_int(em, b, &v[1]);
     switch (op) {
-      case GRTC_SCALAR_ADD:
+      case GRTC_SCALAR_ADD: {
         if (a_const && v[0] == 0) return b;
         if (b_const && v[1] == 0) return a;
+        uint32_t x;
+        if (type == GRTC_ELEM_I64 && (grtc_em_undoes_split(em, a, b, &x) ||
+                                      grtc_em_undoes_split(em, b, a, &x))) {
+          return x;
+        }
         break;
+      }
       case GRTC_SCALAR_SUB:
         if (b_const && v[1] == 0) return a;
         break;

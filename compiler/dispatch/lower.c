@@ -646,6 +646,67 @@ static void grtc_lower_tile(grtc_kernel_t* kernel, int64_t target) {
   grtc_lower_tile_outer(kernel, points < 1 ? 1 : points);
 }
 
+// Drops instructions nothing reads (index arithmetic that folding made
+// redundant, unused constants) and renumbers the rest in order.
+static grt_status_t grtc_lower_drop_dead(grt_arena_t* scratch,
+                                         grtc_kernel_t* kernel) {
+  uint32_t n = kernel->inst_count;
+  uint32_t* map = grt_arena_alloc_zeroed(scratch, (n + 1) * sizeof(uint32_t));
+  if (!map) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory lowering a kernel");
+  }
+  // map[i] != 0: live. Roots first, then operands (always earlier).
+#define GRTC_LOWER_MARK(inst) \
+  if ((inst) < n) map[(inst)] = 1
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    GRTC_LOWER_MARK(kernel->stores[s].index);
+    GRTC_LOWER_MARK(kernel->stores[s].value);
+    GRTC_LOWER_MARK(kernel->stores[s].predicate);
+  }
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    GRTC_LOWER_MARK(kernel->accs[a].init);
+    GRTC_LOWER_MARK(kernel->accs[a].update);
+  }
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    GRTC_LOWER_MARK(kernel->sort.comparator);
+  }
+  for (uint32_t i = n; i-- > 0;) {
+    if (!map[i]) continue;
+    for (uint32_t j = 0; j < kernel->insts[i].operand_count; ++j) {
+      GRTC_LOWER_MARK(kernel->insts[i].operands[j]);
+    }
+  }
+#undef GRTC_LOWER_MARK
+  uint32_t live = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!map[i]) continue;
+    grtc_kinst_t inst = kernel->insts[i];
+    for (uint32_t j = 0; j < inst.operand_count; ++j) {
+      inst.operands[j] = map[inst.operands[j]] - 1;
+    }
+    kernel->insts[live] = inst;
+    map[i] = ++live;  // new number + 1
+  }
+  kernel->inst_count = live;
+#define GRTC_LOWER_REMAP(inst) \
+  if ((inst) < n) (inst) = map[(inst)] - 1
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    GRTC_LOWER_REMAP(kernel->stores[s].index);
+    GRTC_LOWER_REMAP(kernel->stores[s].value);
+    GRTC_LOWER_REMAP(kernel->stores[s].predicate);
+  }
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    GRTC_LOWER_REMAP(kernel->accs[a].init);
+    GRTC_LOWER_REMAP(kernel->accs[a].update);
+  }
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    GRTC_LOWER_REMAP(kernel->sort.comparator);
+  }
+#undef GRTC_LOWER_REMAP
+  return grt_ok_status();
+}
+
 // The reduction computed by |root|'s kernel when one is fused into it as
 // the prologue of an elementwise chain.
 static grtc_top_t* grtc_lower_find_prologue(const grtc_lower_context_t* c,
@@ -796,6 +857,7 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
     b->element_count = grtc_ttype_element_count(output_types[r]);
     b->access = GRTC_KACCESS_WRITE;
   }
+  GRT_RETURN_IF_ERROR(grtc_lower_drop_dead(context->scratch, kernel));
   int64_t target = context->elements_per_workgroup > 0
                        ? context->elements_per_workgroup
                        : 65536;
