@@ -2572,6 +2572,248 @@ def gen_edges():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Corners: IEEE specials, converts that must round once, and less common
+# forms of common ops (1-D convolution, point gathers, scatter max, integer
+# dot, non-identity reduce inits, zero-trip loops, dilated windows)
+#===----------------------------------------------------------------------===#
+
+def gen_corners():
+    funcs = []
+    e = "f32"
+    rng = np.random.default_rng(12)
+
+    specials = [
+        ("exponential", np.exp, [100.0, -200.0, INF, -INF, NAN]),
+        ("log", np.log, [0.0, -1.0, INF, -0.0, NAN]),
+        ("sqrt", np.sqrt, [-1.0, INF, -0.0, 0.0, NAN]),
+        ("rsqrt", lambda x: 1.0 / np.sqrt(x), [0.0, INF, -1.0, 4.0, NAN]),
+        ("tanh", np.tanh, [INF, -INF, 50.0, -50.0, NAN]),
+        ("logistic", logistic, [INF, -INF, 100.0, -100.0, NAN]),
+        ("floor", np.floor, [INF, -INF, 1e10, -0.5, NAN]),
+        ("round_nearest_even", np.round, [8388609.0, -0.5, 0.5, 1e10, INF]),
+    ]
+    for name, fn, values in specials:
+        f = Func("test_%s_specials_f32" % name)
+        a = array(values, e)
+        r = unary(f, name, a, e)
+        with np.errstate(all="ignore"):
+            f.expect(r, round_to(e, fn(f64(a))), e, *TOL[e])
+        funcs.append(f.text())
+
+    f = Func("test_binary_specials_f32")
+    a = array([-2.0, -8.0, 0.0, 0.0, NAN, 1.0, INF], e)
+    b = array([3.0, 1.0 / 3.0, 0.0, -1.0, 0.0, NAN, 0.0], e)
+    x, y = f.input(a, e), f.input(b, e)
+    r = f.op("stablehlo.power %s, %s : tensor<7xf32>" % (x, y))
+    with np.errstate(all="ignore"):
+        f.expect(r, round_to(e, np.power(f64(a), f64(b))), e, *TOL[e])
+    c = array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, INF], e)
+    d = array([-0.0, -0.0, 0.0, 0.0, INF, -INF, INF], e)
+    vc, vd = f.input(c, e), f.input(d, e)
+    r = f.op("stablehlo.atan2 %s, %s : tensor<7xf32>" % (vc, vd))
+    f.expect(r, round_to(e, np.arctan2(f64(c), f64(d))), e, *TOL[e])
+    r = f.op("stablehlo.remainder %s, %s : tensor<7xf32>" % (vc, vd))
+    with np.errstate(all="ignore"):
+        f.expect(r, round_to(e, np.fmod(f64(c), f64(d))), e)
+    funcs.append(f.text(comment="pow, atan2 and fmod at zeros, infinities and "
+                        "NaN (C's rules, which numpy follows)."))
+
+    # Values one rounding step cannot reach through an intermediate type.
+    conversions = [
+        ("f64", "f16", [1.0 + 2.0 ** -11 + 2.0 ** -40, -(1.0 + 2.0 ** -11 + 2.0 ** -40),
+                        65519.99, 1.0 / 3.0]),
+        ("f64", "bf16", [1.0 + 2.0 ** -8 + 2.0 ** -40, 3.0 + 2.0 ** -7 + 2.0 ** -45,
+                         0.1]),
+        ("i64", "f32", [2 ** 60 + 2 ** 36 + 1, -(2 ** 60 + 2 ** 36 + 1), 16777217,
+                        2 ** 62]),
+        ("ui64", "f32", [2 ** 63 + 2 ** 39 + 1, 2 ** 64 - 1, 3]),
+        ("i64", "f16", [2049, 2 ** 40, -65519]),
+    ]
+    for src, dst, values in conversions:
+        f = Func("test_convert_rounds_once_%s_to_%s" % (src, dst))
+        a = array(values, src)
+        x = f.input(a, src)
+        r = f.op("stablehlo.convert %s : (%s) -> %s"
+                 % (x, t(a, src), tensor_type(a.shape, dst)))
+        exact = [v.item() for v in a]
+        if dst == "bf16":
+            # Round the exact value to 8 significant bits, ties to even.
+            expected = []
+            for v in exact:
+                m, ex = math.frexp(v)
+                scaled = m * 256
+                lo = math.floor(scaled)
+                frac = scaled - lo
+                q = lo + (1 if frac > 0.5 or (frac == 0.5 and lo % 2) else 0)
+                expected.append(math.ldexp(q, ex - 8))
+            expected = array(expected, "bf16")
+        elif dst == "f16":
+            # numpy rounds float64 -> float16 in one step; Python ints are
+            # exact in float64 only below 2**53, and these are.
+            expected = np.array([float(v) for v in exact]).astype(np.float16)
+        else:
+            # float(int) is correctly rounded; float64 -> float32 could then
+            # round twice, so round the integer to 24 bits by hand.
+            expected = []
+            for v in exact:
+                n = abs(int(v))
+                shift = max(n.bit_length() - 24, 0)
+                q, rem = divmod(n, 1 << shift)
+                half = 1 << shift >> 1
+                if shift and (rem > half or (rem == half and q % 2)):
+                    q += 1
+                expected.append(math.copysign(q * 2.0 ** shift, v))
+            expected = array(expected, "f32")
+        f.expect(r, expected, dst)
+        funcs.append(f.text())
+
+    # 1-D convolution, as jax.lax.conv_general_dilated on (N, W, C).
+    f = Func("test_conv_1d")
+    x = array(rng.integers(-3, 4, (2, 9, 3)), e)
+    w = array(rng.integers(-2, 3, (4, 3, 2)), e)
+    vx, vw = f.input(x, e), f.input(w, e)
+    ref = conv_ref(x[:, :, None, :], w[:, None, :, :], [2, 1], [[1, 2], [0, 0]],
+                   [1, 1], [1, 1], 1)[:, :, 0, :]
+    expected = array(ref, e)
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, f]x[0, i, o]->"
+             "[b, 0, f], window = {stride = [2], pad = [[1, 2]]} {batch_group_count "
+             "= 1 : i64, feature_group_count = 1 : i64} : (%s, %s) -> %s"
+             % (vx, vw, t(x, e), t(w, e), t(expected, e)))
+    f.expect(r, expected, e)
+    funcs.append(f.text())
+
+    # x[i, j] for arrays of (i, j) pairs.
+    f = Func("test_gather_points")
+    a = array(rng.integers(-9, 10, (4, 5)), e)
+    idx = array([[0, 4], [3, 1], [2, 2]], "i32")
+    x, i = f.input(a, e), f.input(idx, "i32")
+    r = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'collapsed_slice_dims = [0, 1], start_index_map = [0, 1], '
+             'index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = '
+             'array<i64: 1, 1>}> : (tensor<4x5xf32>, tensor<3x2xi32>) -> '
+             'tensor<3xf32>' % (x, i))
+    f.expect(r, a[idx[:, 0], idx[:, 1]], e)
+    funcs.append(f.text())
+
+    # x.at[idx].max(u)
+    f = Func("test_scatter_max")
+    a = array([1.0, 5.0, -2.0, 0.0], e)
+    idx = array([[2], [1], [2]], "i32")
+    u = array([3.0, 4.0, -1.0], e)
+    x, i, vu = f.input(a, e), f.input(idx, "i32"), f.input(u, e)
+    r = f.op('"stablehlo.scatter"(%s, %s, %s) <{indices_are_sorted = false, '
+             'scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = '
+             '[0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, '
+             'unique_indices = false}> ({\n%s\n    }) : (tensor<4xf32>, '
+             'tensor<3x1xi32>, tensor<3xf32>) -> tensor<4xf32>'
+             % (x, i, vu, region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
+                                 ["%100 = stablehlo.maximum %arg3, %arg4 : tensor<f32>",
+                                  "stablehlo.return %100 : tensor<f32>"])))
+    expected = a.copy()
+    np.maximum.at(expected, idx[:, 0], u)
+    f.expect(r, expected, e)
+    funcs.append(f.text())
+
+    # An int8 matmul accumulating in i32, as quantized models export it.
+    f = Func("test_dot_i8_to_i32")
+    a = array(rng.integers(-128, 128, (3, 40)), "i8")
+    b = array(rng.integers(-128, 128, (40, 5)), "i8")
+    x, y = f.input(a, "i8"), f.input(b, "i8")
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(tensor<3x40xi8>, tensor<40x5xi8>) -> tensor<3x5xi32>" % (x, y))
+    f.expect(r, array(a.astype(np.int64) @ b.astype(np.int64), "i32"), "i32")
+    funcs.append(f.text())
+
+    f = Func("test_reduce_init_value")
+    a = array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], e)
+    x = f.input(a, e)
+    init = f.input(array(10.0, e), e)
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+             "dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>"
+             % (x, init))
+    f.expect(r, a.sum(axis=1) + 10.0, e)
+    funcs.append(f.text(comment="A non-identity init enters each result once."))
+
+    f = Func("test_while_zero_trips")
+    a = array([1.0, 2.0], e)
+    x = f.input(a, e)
+    c0 = f.op("stablehlo.constant dense<7> : tensor<i32>")
+    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
+             "tensor<2xf32>" % (c0, x), count=2)
+    for line in [
+        " cond {",
+        "  %c = stablehlo.constant dense<5> : tensor<i32>",
+        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  stablehlo.return %100 : tensor<i1>",
+        "} do {",
+        "  %100 = stablehlo.negate %iterArg_0 : tensor<2xf32>",
+        "  stablehlo.return %iterArg, %100 : tensor<i32>, tensor<2xf32>",
+        "}",
+    ]:
+        f.line(line)
+    f.expect("%s#1" % r, a, e)
+    f.expect("%s#0" % r, array(7, "i32"), "i32")
+    funcs.append(f.text(comment="The condition is false on entry: the body "
+                        "never runs."))
+
+    f = Func("test_if_two_results")
+    a = array([1.5, -2.0], e)
+    x = f.input(a, e)
+    for pred in (True, False):
+        p_ = f.input(array(pred, "i1"), "i1")
+        r = f.op('"stablehlo.if"(%s) ({\n'
+                 '      %%c = stablehlo.constant dense<1> : tensor<i32>\n'
+                 '      stablehlo.return %s, %%c : tensor<2xf32>, tensor<i32>\n'
+                 '    }, {\n'
+                 '      %%c = stablehlo.constant dense<2> : tensor<i32>\n'
+                 '      %%100 = stablehlo.abs %s : tensor<2xf32>\n'
+                 '      stablehlo.return %%100, %%c : tensor<2xf32>, tensor<i32>\n'
+                 '    }) : (tensor<i1>) -> (tensor<2xf32>, tensor<i32>)'
+                 % (p_, x, x), count=2)
+        f.expect("%s#0" % r, a if pred else np.abs(a), e)
+        f.expect("%s#1" % r, array(1 if pred else 2, "i32"), "i32")
+    funcs.append(f.text(comment="Branches returning two values: one an operand "
+                        "of the if, one a constant."))
+
+    f = Func("test_reduce_window_dilations")
+    a = array(rng.integers(-9, 10, (9,)), "i32")
+    x = f.input(a, "i32")
+    c = f.op("stablehlo.constant dense<-2147483648> : tensor<i32>")
+    body = region([("%arg1", "tensor<i32>"), ("%arg2", "tensor<i32>")],
+                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<i32>",
+                   "stablehlo.return %100 : tensor<i32>"])
+    # base dilation 2: 17 elements (holes are the init value); window 3 with
+    # dilation 2 spans 5; stride 3.
+    based = np.full(17, -2 ** 31, dtype=np.int64)
+    based[::2] = a
+    expected = [based[i:i + 5:2].max() for i in range(0, 17 - 5 + 1, 3)]
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{base_dilations = array<i64: 2>, '
+             'window_dilations = array<i64: 2>, window_dimensions = array<i64: 3>, '
+             'window_strides = array<i64: 3>}> ({\n%s\n    }) : (tensor<9xi32>, '
+             'tensor<i32>) -> tensor<%dxi32>' % (x, c, body, len(expected)))
+    f.expect(r, array(expected, "i32"), "i32")
+    funcs.append(f.text(comment="base_dilations and window_dilations, as the "
+                        "gradient of pooling exports them."))
+
+    f = Func("test_sort_middle_dimension")
+    a = array(rng.integers(-20, 20, (2, 5, 3)), "i32")
+    x = f.input(a, "i32")
+    r = f.op('"stablehlo.sort"(%s) <{dimension = 1 : i64}> ({\n%s\n    }) : '
+             '(tensor<2x5x3xi32>) -> tensor<2x5x3xi32>'
+             % (x, sort_body(["i32"], "LT", "SIGNED")))
+    f.expect(r, np.sort(a, axis=1), "i32")
+    funcs.append(f.text())
+
+    f = Func("fail_corners_wrong_expectation")
+    x = f.input(array([0.0], e), e)
+    r = f.op("stablehlo.log %s : tensor<1xf32>" % x)
+    f.expect(r, array([0.0], e), e)
+    funcs.append(f.text(comment="log(0) is -inf, not 0: the check must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -2619,6 +2861,11 @@ FAMILIES = [
      "i1 reductions (all/any), unsigned reductions, bf16 sums in f32, f16 and\n"
      "i1 structural ops, rank 0, rank 6, empty tensors, index types,\n"
      "optimization_barrier."),
+    ("corners", gen_corners,
+     "IEEE specials (inf, NaN, signed zeros), converts that must round once\n"
+     "(f64 -> f16/bf16, i64/ui64 -> f32), 1-D convolution, point gathers,\n"
+     "scatter max, i8 dot into i32, non-identity reduce inits, zero-trip while,\n"
+     "if with two results, dilated reduce_window, sort of a middle dimension."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
