@@ -344,7 +344,7 @@ static void test_convolution(void** state) {
       "  return %0 : tensor<1x2x2x3xf32>\n"
       "}\n",
       "func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32> {\n"
-      "  %0 = \"stablehlo.convolution\"(%x, %w) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, window_strides = array<i64: 1, 1>, padding = dense<0> : tensor<2x2xi64>} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
+      "  %0 = \"stablehlo.convolution\"(%x, %w) {dimension_numbers = #stablehlo.conv<raw\n      input_batch_dimension = 0,\n      input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, window_strides = array<i64: 1, 1>, padding = dense<0> : tensor<2x2xi64>} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x3xf32>\n"
       "  return %0 : tensor<1x2x2x3xf32>\n"
       "}\n",
       false);
@@ -1033,6 +1033,28 @@ static void test_bad_syntax(void** state) {
        "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",
        "t.mlir:2:8: error: unknown operation 'mhlo.fft'"},
+      {"%0 = tensor.extract %a[] : f32",
+       "'tensor.extract' expects a tensor type"},
+      {"%0:2 = stablehlo.while(%i = %a, %j = %a) : tensor<4xf32> cond { } do { }",
+       "the loop carries 2 values but 1 types are listed"},
+      {"%0 = stablehlo.while(%a) : tensor<4xf32> cond { } do { }",
+       "t.mlir:2:26: error: expected '=' after a loop variable, found ')'"},
+      {"%0 = stablehlo.while(1) : tensor<4xf32> cond { } do { }",
+       "expected a loop variable (%iterArg = %init)"},
+      {"%0 = stablehlo.reduce(%a init: %a), (%a init: %a) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<f32>",
+       "t.mlir:2:61: error: 'applies' reduces one operand; 2 were given"},
+      {"%0 = stablehlo.reduce(%a init: %a) across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32> reducer(%x: tensor<f32>) { }",
+       "expected ',' between a reducer argument pair"},
+      {"%0 = stablehlo.convolution(%a, %a) window = {} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "expected 'dim_numbers = ...'"},
+      {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f][0, i, o]->[b, 0, f] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "expected 'x' between the input and kernel dimension layouts"},
+      {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, \"o\"]->[b, 0, f] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "expected a dimension (b, f, i, o or a spatial index) in the layout"},
+      {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [true]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "window 'stride' must list integers"},
+      {"%0 = stablehlo.convolution(%a %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "expected ',' between the input and the kernel"},
       {"%0 = stablehlo.dot %a, %a, precision = [DEFAULT, 1] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>",
        "expected a precision (DEFAULT, HIGH, HIGHEST)"},
   };

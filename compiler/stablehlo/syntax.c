@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "base/string_builder.h"
-#include "compiler/mlir/builtin_syntax.h"
 #include "compiler/stablehlo/import.h"
 
 //===----------------------------------------------------------------------===//
