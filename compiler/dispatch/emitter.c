@@ -188,7 +188,9 @@ static void grtc_em_compute_range(const grtc_emitter_t* em,
           if (a && b) l = a_lo - b_hi, h = a_hi - b_lo;
           break;
         case GRTC_SCALAR_MUL:
-          if (a && b && b_lo == b_hi && b_lo >= 0) {
+          // Known ranges stay within 2^40, so a factor below 2^22 cannot
+          // overflow.
+          if (a && b && b_lo == b_hi && b_lo >= 0 && b_lo < ((int64_t)1 << 22)) {
             l = a_lo * b_lo, h = a_hi * b_lo;
           }
           break;
