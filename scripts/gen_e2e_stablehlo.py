@@ -2814,6 +2814,134 @@ def gen_corners():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Older export forms: attributes in {...} with dense<...> : tensor<Nxi64>
+# arrays (StableHLO before array<i64>, still in TensorFlow and older JAX
+# exports), argument attributes such as mhlo.sharding and jax.arg_info
+#===----------------------------------------------------------------------===#
+
+def gen_legacy_forms():
+    funcs = []
+    e = "f32"
+    rng = np.random.default_rng(13)
+
+    funcs.append(
+        "  func.func private @scaled(%arg0: tensor<2x3xf32> {jax.arg_info = \"x\", "
+        "mhlo.sharding = \"{replicated}\"}, %arg1: tensor<f32> {jax.arg_info = "
+        "\"s\", mhlo.sharding = \"{replicated}\"}) -> (tensor<2x3xf32> "
+        "{jax.result_info = \"\", mhlo.sharding = \"{replicated}\"}) {\n"
+        "    %0 = \"stablehlo.broadcast_in_dim\"(%arg1) {broadcast_dimensions = "
+        "dense<> : tensor<0xi64>} : (tensor<f32>) -> tensor<2x3xf32>\n"
+        "    %1 = stablehlo.multiply %arg0, %0 : tensor<2x3xf32>\n"
+        "    return %1 : tensor<2x3xf32>\n"
+        "  }")
+
+    f = Func("test_legacy_attributes")
+    a = array(rng.integers(-9, 10, (2, 3)), e)
+    x = f.input(a, e)
+    s_ = f.input(array(2.0, e), e)
+    r = f.op("call @scaled(%s, %s) : (tensor<2x3xf32>, tensor<f32>) -> "
+             "tensor<2x3xf32>" % (x, s_))
+    f.expect(r, a * 2, e)
+    r = f.op('"stablehlo.transpose"(%s) {permutation = dense<[1, 0]> : '
+             'tensor<2xi64>} : (tensor<2x3xf32>) -> tensor<3x2xf32>' % x)
+    f.expect(r, a.T, e)
+    r = f.op('"stablehlo.broadcast_in_dim"(%s) {broadcast_dimensions = dense<[1, 2]> '
+             ': tensor<2xi64>} : (tensor<2x3xf32>) -> tensor<4x2x3xf32>' % x)
+    f.expect(r, np.broadcast_to(a, (4, 2, 3)), e)
+    r = f.op('"stablehlo.slice"(%s) {limit_indices = dense<[2, 3]> : tensor<2xi64>, '
+             'start_indices = dense<[1, 0]> : tensor<2xi64>, strides = dense<[1, 2]> '
+             ': tensor<2xi64>} : (tensor<2x3xf32>) -> tensor<1x2xf32>' % x)
+    f.expect(r, a[1:2, 0:3:2], e)
+    r = f.op('"stablehlo.reverse"(%s) {dimensions = dense<1> : tensor<1xi64>} : '
+             '(tensor<2x3xf32>) -> tensor<2x3xf32>' % x)
+    f.expect(r, a[:, ::-1], e)
+    r = f.op('"stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x3xi32>')
+    f.expect(r, array(np.broadcast_to(np.arange(3), (2, 3)), "i32"), "i32")
+    pv = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op('"stablehlo.pad"(%s, %s) {edge_padding_high = dense<[0, 1]> : '
+             'tensor<2xi64>, edge_padding_low = dense<[1, 0]> : tensor<2xi64>, '
+             'interior_padding = dense<0> : tensor<2xi64>} : (tensor<2x3xf32>, '
+             'tensor<f32>) -> tensor<3x4xf32>' % (x, pv))
+    f.expect(r, pad_ref(a, np.float32(0), [1, 0], [0, 1], [0, 0]), e)
+    r = f.op('"stablehlo.concatenate"(%s, %s) {dimension = 1 : i64} : '
+             '(tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>' % (x, x))
+    f.expect(r, np.concatenate([a, a], axis=1), e)
+    b = array(rng.integers(-9, 10, (2, 3)), e)
+    y = f.input(b, e)
+    r = f.op('"stablehlo.compare"(%s, %s) {comparison_direction = '
+             '#stablehlo<comparison_direction LT>} : (tensor<2x3xf32>, '
+             'tensor<2x3xf32>) -> tensor<2x3xi1>' % (x, y))
+    f.expect(r, a < b, "i1")
+    funcs.append(f.text(comment="Attribute dictionaries with dense<...> : "
+                        "tensor<Nxi64> arrays."))
+
+    f = Func("test_legacy_reductions")
+    a = array(rng.integers(-9, 10, (1, 4, 4, 2)), e)
+    x = f.input(a, e)
+    init = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op('"stablehlo.reduce"(%s, %s) ({\n%s\n    }) {dimensions = dense<[1, 2]> : '
+             'tensor<2xi64>} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x2xf32>'
+             % (x, init, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                                ["%100 = stablehlo.add %arg1, %arg2 : tensor<f32>",
+                                 "stablehlo.return %100 : tensor<f32>"])))
+    f.expect(r, a.sum(axis=(1, 2)), e)
+    ninf = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    r = f.op('"stablehlo.reduce_window"(%s, %s) ({\n%s\n    }) {padding = '
+             'dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>, '
+             'window_dimensions = dense<[1, 2, 2, 1]> : tensor<4xi64>, '
+             'window_strides = dense<[1, 2, 2, 1]> : tensor<4xi64>} : '
+             '(tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>'
+             % (x, ninf, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
+                                ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
+                                 "stablehlo.return %100 : tensor<f32>"])))
+    f.expect(r, array(reduce_window_ref(a, -np.inf, np.max, [1, 2, 2, 1],
+                                        [1, 2, 2, 1], [(0, 0), (0, 1), (0, 1), (0, 0)]),
+                      e), e)
+    funcs.append(f.text())
+
+    f = Func("test_legacy_conv_gather_sort")
+    a = array(rng.integers(-3, 4, (1, 4, 4, 2)), e)
+    w = array(rng.integers(-2, 3, (3, 3, 2, 3)), e)
+    x, vw = f.input(a, e), f.input(w, e)
+    expected = array(conv_ref(a, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1), e)
+    r = f.op('"stablehlo.convolution"(%s, %s) {batch_group_count = 1 : i64, '
+             'dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->'
+             '[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = dense<1> : '
+             'tensor<2xi64>, padding = dense<1> : tensor<2x2xi64>, precision_config = '
+             '[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], '
+             'rhs_dilation = dense<1> : tensor<2xi64>, window_strides = dense<1> : '
+             'tensor<2xi64>} : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> '
+             'tensor<1x4x4x3xf32>' % (x, vw))
+    f.expect(r, expected, e)
+    t_ = array(rng.integers(-9, 10, (5, 3)), e)
+    idx = array([[4], [0]], "i32")
+    vt, vi = f.input(t_, e), f.input(idx, "i32")
+    r = f.op('"stablehlo.gather"(%s, %s) {dimension_numbers = #stablehlo.gather<'
+             'offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], '
+             'index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = '
+             'dense<[1, 3]> : tensor<2xi64>} : (tensor<5x3xf32>, tensor<2x1xi32>) -> '
+             'tensor<2x3xf32>' % (vt, vi))
+    f.expect(r, t_[idx[:, 0]], e)
+    v = array([3, -1, 2, 0], "i32")
+    vv = f.input(v, "i32")
+    r = f.op('"stablehlo.sort"(%s) ({\n%s\n    }) {dimension = 0 : i64, is_stable = '
+             'false} : (tensor<4xi32>) -> tensor<4xi32>'
+             % (vv, sort_body(["i32"], "LT", "SIGNED")))
+    f.expect(r, np.sort(v), "i32")
+    funcs.append(f.text())
+
+    f = Func("fail_legacy_wrong_expectation")
+    a = array([[1.0, 2.0]], e)
+    x = f.input(a, e)
+    r = f.op('"stablehlo.transpose"(%s) {permutation = dense<[1, 0]> : '
+             'tensor<2xi64>} : (tensor<1x2xf32>) -> tensor<2x1xf32>' % x)
+    f.expect(r, array([[2.0], [1.0]], e), e)
+    funcs.append(f.text(comment="The transpose of [[1, 2]] is [[1], [2]]: the "
+                        "check must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -2866,6 +2994,10 @@ FAMILIES = [
      "(f64 -> f16/bf16, i64/ui64 -> f32), 1-D convolution, point gathers,\n"
      "scatter max, i8 dot into i32, non-identity reduce inits, zero-trip while,\n"
      "if with two results, dilated reduce_window, sort of a middle dimension."),
+    ("legacy_forms", gen_legacy_forms,
+     "Older export forms: attribute dictionaries with dense<...> :\n"
+     "tensor<Nxi64> arrays (TensorFlow and older JAX), argument attributes\n"
+     "such as mhlo.sharding and jax.arg_info."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
