@@ -1025,6 +1025,14 @@ def gen_convolution():
          [1, 1], [1, 1], 2),
         ("many_channels", (1, 6, 6, 8), (3, 3, 8, 16), [1, 1], [[1, 1], [1, 1]],
          [1, 1], [1, 1], 1),
+        ("depthwise_multiplier", (1, 5, 5, 3), (3, 3, 1, 6), [1, 1],
+         [[1, 1], [1, 1]], [1, 1], [1, 1], 3),
+        ("stride_and_rhs_dilation", (2, 9, 8, 3), (3, 2, 3, 4), [2, 3],
+         [[2, 1], [0, 2]], [1, 1], [2, 1], 1),
+        ("lhs_dilation_and_stride", (1, 4, 3, 2), (3, 3, 2, 2), [2, 1],
+         [[2, 2], [1, 1]], [2, 3], [1, 1], 1),
+        ("1x1", (2, 3, 4, 5), (1, 1, 5, 7), [1, 1], [[0, 0], [0, 0]], [1, 1],
+         [1, 1], 1),
     ]
     for name, xs, ws, stride, pad, lhs_dil, rhs_dil, groups in cases:
         f = Func("test_conv_nhwc_%s" % name)
@@ -1072,6 +1080,20 @@ def gen_convolution():
              % (vx, vw, t(x, "f32"), t(w, "f32"), t(expected, "f32")))
     f.expect(r, expected, "f32")
     funcs.append(f.text())
+
+    f = Func("test_conv_f16")
+    x = array(rng.integers(-3, 4, (1, 5, 5, 2)), "f16")
+    w = array(rng.integers(-2, 3, (3, 3, 2, 4)), "f16")
+    vx, vw = f.input(x, "f16"), f.input(w, "f16")
+    expected = array(conv_ref(x, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1),
+                     "f16")
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
+             "[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
+             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+             "(%s, %s) -> %s" % (vx, vw, t(x, "f16"), t(w, "f16"),
+                                 t(expected, "f16")))
+    f.expect(r, expected, "f16")
+    funcs.append(f.text(comment="Small integers: every f16 sum is exact."))
 
     f = Func("test_conv_random_f32")
     x = array(rng.uniform(-1, 1, (1, 7, 7, 5)), "f32")
