@@ -1,5 +1,6 @@
 # A thin wrapper over CMake: the two commands a new user types.
-#   make run   install missing packages, build, run the sample
+#   make run   install missing packages, build, run the samples (the last:
+#              samples/mlp compiled from StableHLO, checked against numpy)
 #   make test  install missing packages, build (gcc and a clang
 #              ASan+UBSan tree), run every test in both
 BUILD_DIR ?= build
