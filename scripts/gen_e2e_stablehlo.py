@@ -2964,6 +2964,141 @@ def gen_legacy_forms():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Random programs: seeded random DAGs of elementwise, broadcast, transpose,
+# reshape, reduce, concatenate/slice, select and dot ops, to shake out
+# fusion and memory-planning mistakes no hand-written test thought of
+#===----------------------------------------------------------------------===#
+
+def random_program(f, rng):
+    """Builds a random DAG in |f|; returns [(value, expected f32 array)] to
+    check: every computed value no other op reads."""
+    e = "f32"
+    values = []  # (name, array)
+
+    def add(name, arr):
+        values.append((name, array(arr, e)))
+        return values[-1]
+
+    def ty(arr):
+        return t(arr, e)
+
+    inputs = set()
+    for _ in range(int(rng.integers(2, 4))):
+        shape = [(4, 6), (6, 4)][int(rng.integers(0, 2))]
+        a = array(rng.uniform(-2, 2, shape), e)
+        inputs.add(add(f.input(a, e), a)[0])
+
+    used = set()
+
+    def pick(shape=None, avoid=None):
+        # Mostly the newest value of the shape, so ops chain into deep DAGs;
+        # another value than |avoid| when there is one.
+        pool = [v for v in values if shape is None or v[1].shape == shape]
+        if avoid is not None and len(pool) > 1:
+            pool = [v for v in pool if v[0] != avoid]
+        if not pool:
+            return None
+        v = pool[-1] if rng.uniform() < 0.6 else pool[int(rng.integers(0, len(pool)))]
+        used.add(v[0])
+        return v
+
+    kinds = ["binary", "binary", "unary", "unary", "transpose", "reshape",
+             "reduce_broadcast", "concat_slice", "select", "dot", "row_broadcast"]
+    for _ in range(int(rng.integers(6, 11))):
+        kind = kinds[int(rng.integers(0, len(kinds)))]
+        x, xa = pick()
+        if kind == "binary":
+            y = pick(xa.shape, x)
+            op = ["add", "subtract", "multiply", "maximum", "minimum"][
+                int(rng.integers(0, 5))]
+            fn = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+                  "maximum": np.maximum, "minimum": np.minimum}[op]
+            add(f.op("stablehlo.%s %s, %s : %s" % (op, x, y[0], ty(xa))),
+                fn(f64(xa), f64(y[1])))
+        elif kind == "unary":
+            op = ["negate", "abs", "tanh", "sine", "logistic"][int(rng.integers(0, 5))]
+            fn = {"negate": np.negative, "abs": np.abs, "tanh": np.tanh,
+                  "sine": np.sin, "logistic": logistic}[op]
+            add(f.op("stablehlo.%s %s : %s" % (op, x, ty(xa))), fn(f64(xa)))
+        elif kind == "transpose":
+            add(f.op("stablehlo.transpose %s, dims = [1, 0] : (%s) -> %s"
+                     % (x, ty(xa), tensor_type(xa.shape[::-1], e))), xa.T)
+        elif kind == "reshape":
+            shape = xa.shape[::-1]
+            add(f.op("stablehlo.reshape %s : (%s) -> %s"
+                     % (x, ty(xa), tensor_type(shape, e))), xa.reshape(shape))
+        elif kind == "reduce_broadcast":
+            axis = int(rng.integers(0, 2))
+            c = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+            red = xa.astype(np.float64).sum(axis=axis)
+            r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+                     "dimensions = [%d] : (%s, tensor<f32>) -> %s"
+                     % (x, c, axis, ty(xa), tensor_type(red.shape, e)))
+            red = array(red, e)
+            keep = 1 - axis
+            add(f.op("stablehlo.broadcast_in_dim %s, dims = [%d] : (%s) -> %s"
+                     % (r, keep, tensor_type(red.shape, e), ty(xa))),
+                np.expand_dims(red, axis) + np.zeros(xa.shape, np.float32))
+        elif kind == "concat_slice":
+            y = pick(xa.shape, x)
+            rows = xa.shape[0]
+            cat = f.op("stablehlo.concatenate %s, %s, dim = 0 : (%s, %s) -> %s"
+                       % (x, y[0], ty(xa), ty(xa),
+                          tensor_type((2 * rows, xa.shape[1]), e)))
+            start = int(rng.integers(1, rows))
+            both = np.concatenate([xa, y[1]])
+            add(f.op("stablehlo.slice %s [%d:%d, 0:%d] : (%s) -> %s"
+                     % (cat, start, start + rows, xa.shape[1],
+                        tensor_type(both.shape, e), ty(xa))),
+                both[start:start + rows])
+        elif kind == "select":
+            y = pick(xa.shape, x)
+            c = f.op("stablehlo.compare  GT, %s, %s,  FLOAT : (%s, %s) -> %s"
+                     % (x, y[0], ty(xa), ty(xa), tensor_type(xa.shape, "i1")))
+            add(f.op("stablehlo.select %s, %s, %s : %s, %s"
+                     % (c, y[0], x, tensor_type(xa.shape, "i1"), ty(xa))),
+                np.where(xa > y[1], y[1], xa))
+        elif kind == "dot":
+            y = pick(xa.shape[::-1])
+            if y is None:
+                continue
+            out = (xa.shape[0], xa.shape[0])
+            add(f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+                     "(%s, %s) -> %s" % (x, y[0], ty(xa), ty(y[1]),
+                                         tensor_type(out, e))),
+                f64(xa) @ f64(y[1]))
+        elif kind == "row_broadcast":
+            v = array(rng.uniform(-1, 1, (xa.shape[1],)), e)
+            vv = f.input(v, e)
+            b = f.op("stablehlo.broadcast_in_dim %s, dims = [1] : (%s) -> %s"
+                     % (vv, t(v, e), ty(xa)))
+            add(f.op("stablehlo.multiply %s, %s : %s" % (x, b, ty(xa))),
+                f64(xa) * v)
+    # Every computed value nothing else reads, so no op is dead code.
+    return [v for v in values if v[0] not in used and v[0] not in inputs]
+
+
+def gen_random_programs():
+    funcs = []
+    rng = np.random.default_rng(14)
+    for n in range(32):
+        f = Func("test_random_program_%02d" % n)
+        with np.errstate(all="ignore"):
+            checks = random_program(f, rng)
+        for value, expected in checks:
+            f.expect(value, expected, "f32", 1e-4, 1e-4)
+        funcs.append(f.text())
+    f = Func("fail_random_wrong_expectation")
+    x = f.input(array([[1.0, 2.0]], "f32"), "f32")
+    r = f.op("stablehlo.transpose %s, dims = [1, 0] : (tensor<1x2xf32>) -> "
+             "tensor<2x1xf32>" % x)
+    n = f.op("stablehlo.negate %s : tensor<2x1xf32>" % r)
+    f.expect(n, array([[-1.0], [2.0]], "f32"), "f32")
+    funcs.append(f.text(comment="-[1, 2] is [-1, -2]: the check must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -3020,6 +3155,10 @@ FAMILIES = [
      "Older export forms: attribute dictionaries with dense<...> :\n"
      "tensor<Nxi64> arrays (TensorFlow and older JAX), argument attributes\n"
      "such as mhlo.sharding and jax.arg_info."),
+    ("random_programs", gen_random_programs,
+     "Seeded random DAGs of elementwise, broadcast, transpose, reshape, reduce,\n"
+     "concatenate/slice, select and dot ops, each checked at every value no\n"
+     "other op reads."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
