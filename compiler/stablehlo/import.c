@@ -253,8 +253,8 @@ typedef enum grtc_import_rule_e {
   GRTC_IMPORT_BROADCAST,      // stablehlo.broadcast: sizes prepended
   GRTC_IMPORT_CMPI,           // arith.cmpi predicate
   GRTC_IMPORT_CMPF,           // arith.cmpf predicate
-  GRTC_IMPORT_CAST,           // arith casts: CONVERT
-  GRTC_IMPORT_UNSIGNED_CAST,  // defined for i1 sources only (0/1)
+  GRTC_IMPORT_SIGNED_CAST,    // extsi, sitofp: i1 sources would read as -1
+  GRTC_IMPORT_UNSIGNED_CAST,  // extui, uitofp, index_castui: zero-extending
   GRTC_IMPORT_UNFOLDABLE,     // util.unfoldable_constant
   GRTC_IMPORT_CHECK_CONST,    // check.*_const: CONSTANT + the check
   GRTC_IMPORT_EXTRACT,        // tensor.extract
@@ -303,13 +303,13 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"arith.select", GRTC_TOP_SELECT, GRTC_IMPORT_PLAIN},
     {"arith.cmpi", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPI},
     {"arith.cmpf", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPF},
-    {"arith.extf", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.truncf", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.extsi", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.trunci", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.sitofp", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.fptosi", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
-    {"arith.index_cast", GRTC_TOP_CONVERT, GRTC_IMPORT_CAST},
+    {"arith.extf", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
+    {"arith.truncf", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
+    {"arith.extsi", GRTC_TOP_CONVERT, GRTC_IMPORT_SIGNED_CAST},
+    {"arith.trunci", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
+    {"arith.sitofp", GRTC_TOP_CONVERT, GRTC_IMPORT_SIGNED_CAST},
+    {"arith.fptosi", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
+    {"arith.index_cast", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
     {"arith.extui", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
     {"arith.uitofp", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
     {"arith.index_castui", GRTC_TOP_CONVERT, GRTC_IMPORT_UNSIGNED_CAST},
@@ -922,17 +922,24 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       GRT_RETURN_IF_ERROR(grtc_import_extract(ctx, op, operands, &results[0], block, &value));
       return grtc_import_map(ctx, &op->results[0], value);
     }
-    case GRTC_IMPORT_UNSIGNED_CAST:
-      // Signless integers wider than i1 would read as signed here.
-      if (op->operand_count == 1 && operands[0]->type.elem != GRTC_ELEM_I1 &&
-          grtc_elem_is_integer(operands[0]->type.elem) &&
-          !grtc_elem_is_unsigned_integer(operands[0]->type.elem) &&
-          !grt_string_view_equal_cstring(op->name, "arith.index_castui")) {
-        return grtc_import_error(ctx, op, "'%.*s' of a signless %s is not supported",
-                                 GRT_SV_ARG(op->name),
-                                 grtc_elem_spelling(operands[0]->type.elem));
+    case GRTC_IMPORT_SIGNED_CAST:
+    case GRTC_IMPORT_UNSIGNED_CAST: {
+      // CONVERT reads i1 as 0/1 and wider signless integers as signed; arith
+      // says which reading a cast means. Narrowing is the same either way.
+      if (op->operand_count != 1 || op->result_count != 1) break;  // the verifier's
+      grtc_elem_t from = operands[0]->type.elem, to = results[0].elem;
+      bool reads_value = grtc_elem_is_float(to) ||
+                         grtc_elem_bit_width(to) > grtc_elem_bit_width(from);
+      bool differs = entry.rule == GRTC_IMPORT_SIGNED_CAST
+                         ? from == GRTC_ELEM_I1
+                         : from != GRTC_ELEM_I1 && grtc_elem_is_signed_integer(from);
+      if (reads_value && differs) {
+        return grtc_import_error(ctx, op, "'%.*s' of %s to %s is not supported",
+                                 GRT_SV_ARG(op->name), grtc_elem_spelling(from),
+                                 grtc_elem_spelling(to));
       }
       break;
+    }
     default:
       break;
   }

@@ -822,7 +822,33 @@ static void test_unsupported_op(void** state) {
       "  %0 = arith.uitofp %a : i32 to f32\n"
       "  return %0 : f32\n"
       "}\n",
-      "t.mlir:2:8: error: 'arith.uitofp' of a signless i32 is not supported");
+      "t.mlir:2:8: error: 'arith.uitofp' of i32 to f32 is not supported");
+  static const char* const casts[][2] = {
+      {"%0 = arith.extui %a : i32 to i64", "'arith.extui' of i32 to i64 is not supported"},
+      {"%0 = arith.index_castui %a : i32 to index",
+       "'arith.index_castui' of i32 to i64 is not supported"},
+      {"%b = arith.trunci %a : i32 to i1\n  %0 = arith.extsi %b : i1 to i64",
+       "t.mlir:3:8: error: 'arith.extsi' of i1 to i64 is not supported"},
+      {"%b = arith.trunci %a : i32 to i1\n  %0 = arith.sitofp %b : i1 to f32",
+       "'arith.sitofp' of i1 to f32 is not supported"},
+  };
+  for (size_t i = 0; i < sizeof(casts) / sizeof(casts[0]); ++i) {
+    char source[256];
+    snprintf(source, sizeof(source), "func.func @f(%%a: i32) {\n  %s\n  return\n}\n",
+             casts[i][0]);
+    expect_import_error(source, casts[i][1]);
+  }
+  // Where both readings agree the casts import as CONVERT.
+  grtc_tmodule_t* narrowing = import_ok(
+      "func.func @f(%a: index, %b: i1, %c: i32) -> (i32, i64, f32, i8) {\n"
+      "  %0 = arith.index_castui %a : index to i32\n"
+      "  %1 = arith.extui %b : i1 to i64\n"
+      "  %2 = arith.uitofp %b : i1 to f32\n"
+      "  %3 = arith.trunci %c : i32 to i8\n"
+      "  return %0, %1, %2, %3 : i32, i64, f32, i8\n"
+      "}\n");
+  for (uint32_t i = 0; i < 4; ++i) assert_int_equal(nth_op(narrowing, i)->kind, GRTC_TOP_CONVERT);
+  grtc_tmodule_destroy(narrowing);
   expect_import_error("\"foo.bar\"() : () -> ()\n",
                       "t.mlir:1:1: error: 'foo.bar' is not supported at module level");
   expect_import_error(
