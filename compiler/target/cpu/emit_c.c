@@ -660,7 +660,7 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
   if (g.cols < 1) g.cols = 1;
   g.ldc = (g.cols + 15) / 16 * 16;
   g.rows_padded = (g.rows + 5) / 6 * 6;
-  g.scratch_bytes = (uint64_t)(GRTC_CPU_GEMM_KC * g.ldc +
+  g.scratch_bytes = (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
                                GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
                                g.rows_padded * g.ldc) *
                     sizeof(float);
@@ -700,7 +700,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
   grtc_cpu_emit_tile_bounds(e);
   grt_string_builder_appendf(out,
                              "  float* bp = (float*)wg->local_memory;\n"
-                             "  float* ap = bp + %d * %" PRId64 ";\n"
+                             "  float* ap = bp + (%d + 1) * %" PRId64 ";\n"
                              "  float* cb = ap + %d * %d;\n",
                              GRTC_CPU_GEMM_KC, g.ldc, GRTC_CPU_GEMM_MC,
                              GRTC_CPU_GEMM_KC);
@@ -798,7 +798,7 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
   g.rows_padded = (g.rows + 5) / 6 * 6;
   g.scratch_bytes =
       (uint64_t)g.k * sizeof(int64_t) +
-      (uint64_t)(GRTC_CPU_GEMM_KC * g.ldc + GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
+      (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc + GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
                  g.rows_padded * g.ldc + g.rows * g.k) *
           sizeof(float);
   return g;
@@ -864,7 +864,7 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
       o,
       "  int64_t* koff = (int64_t*)wg->local_memory;\n"
       "  float* bp = (float*)(koff + %" PRId64 ");\n"
-      "  float* ap = bp + %d * %" PRId64 ";\n"
+      "  float* ap = bp + (%d + 1) * %" PRId64 ";\n"
       "  float* cb = ap + %d * %d;\n"
       "  float* col = cb + %" PRId64 " * %" PRId64 ";\n"
       "  for (int64_t i = 0; i < %" PRId64 "; ++i)\n"

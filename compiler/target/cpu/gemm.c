@@ -8,7 +8,8 @@
 // layout, batch offsets applied by the caller); B's row k starts at bk[k]
 // instead of k * skb when bk is given (a convolution filter's (kh, kw, ci)
 // rows in whatever layout it has). K is cut into KC slices; per
-// slice the B slice is packed into 16-column panels (zero padded) and A in
+// slice the B slice is packed into 16-column panels (zero padded, each
+// with one spare row: (GRT_KC + 1) * ldc floats of scratch) and A in
 // MC-row blocks of 6-row panels, and the 6x16 micro-kernel keeps 12 vector
 // accumulators in registers while it streams one A and one B panel. cb's
 // leading dimension is a multiple of 16 and its rows a multiple of 6, so
@@ -47,16 +48,21 @@ static const char grtc_cpu_gemm_text[] =
     "  for (int64_t i = 0; i < mp; ++i) memset(cb + i * ldc, 0, (size_t)np * sizeof(float));\n"
     "  for (int64_t k0 = 0; k0 < k; k0 += GRT_KC) {\n"
     "    const int64_t kc = k - k0 < GRT_KC ? k - k0 : GRT_KC;\n"
-    "    for (int64_t j = 0; j < np; j += 16) {\n"
-    "      float* panel = bp + j * kc;\n"
-    "      const int64_t cols = n - j < 16 ? n - j : 16;\n"
-    "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-    "        const float* src = b + (bk ? bk[k0 + kk] : (k0 + kk) * skb) + j * sn;\n"
-    "        float* dst = panel + kk * 16;\n"
-    "        if (cols == 16 && sn == 1) {\n"
-    "          memcpy(dst, src, 16 * sizeof(float));\n"
-    "        } else {\n"
-    "          for (int64_t cc = 0; cc < 16; ++cc) dst[cc] = cc < cols ? src[cc * sn] : 0.0f;\n"
+    // B row by row (sequential reads; a column-panel order would touch
+    // every row's page once per panel), into 16-column panels of kc rows
+    // placed kc + 1 rows apart so the 16 store streams do not alias.
+    "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "      const float* src = b + (bk ? bk[k0 + kk] : (k0 + kk) * skb);\n"
+    "      float* dst = bp + kk * 16;\n"
+    "      if (sn == 1) {\n"
+    "        int64_t j = 0;\n"
+    "        for (; j + 16 <= n; j += 16) memcpy(dst + j * (kc + 1), src + j, 16 * sizeof(float));\n"
+    "        if (j < np) {\n"
+    "          for (int64_t cc = 0; cc < 16; ++cc) dst[j * (kc + 1) + cc] = j + cc < n ? src[j + cc] : 0.0f;\n"
+    "        }\n"
+    "      } else {\n"
+    "        for (int64_t j = 0; j < np; ++j) {\n"
+    "          dst[(j & ~(int64_t)15) * (kc + 1) + (j & 15)] = j < n ? src[j * sn] : 0.0f;\n"
     "        }\n"
     "      }\n"
     "    }\n"
@@ -65,19 +71,26 @@ static const char grtc_cpu_gemm_text[] =
     "      const int64_t mcp = (mc + 5) / 6 * 6;\n"
     "      for (int64_t i = 0; i < mcp; i += 6) {\n"
     "        float* panel = ap + i * kc;\n"
+    // Six rows at a time so the panel is written sequentially.
+    "        const float* rows[6];\n"
     "        for (int64_t r = 0; r < 6; ++r) {\n"
-    "          const int64_t row = m0 + i + r;\n"
-    "          if (row < m) {\n"
-    "            const float* src = a + row * sm + k0 * sk;\n"
-    "            for (int64_t kk = 0; kk < kc; ++kk) panel[kk * 6 + r] = src[kk * sk];\n"
-    "          } else {\n"
-    "            for (int64_t kk = 0; kk < kc; ++kk) panel[kk * 6 + r] = 0.0f;\n"
+    "          rows[r] = m0 + i + r < m ? a + (m0 + i + r) * sm + k0 * sk : NULL;\n"
+    "        }\n"
+    "        if (sk == 1 && rows[5]) {\n"
+    "          for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "            panel[kk * 6 + 0] = rows[0][kk]; panel[kk * 6 + 1] = rows[1][kk];\n"
+    "            panel[kk * 6 + 2] = rows[2][kk]; panel[kk * 6 + 3] = rows[3][kk];\n"
+    "            panel[kk * 6 + 4] = rows[4][kk]; panel[kk * 6 + 5] = rows[5][kk];\n"
+    "          }\n"
+    "        } else {\n"
+    "          for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "            for (int64_t r = 0; r < 6; ++r) panel[kk * 6 + r] = rows[r] ? rows[r][kk * sk] : 0.0f;\n"
     "          }\n"
     "        }\n"
     "      }\n"
     "      for (int64_t j = 0; j < np; j += 16) {\n"
     "        for (int64_t i = 0; i < mcp; i += 6) {\n"
-    "          grt_gemm_micro_6x16(kc, ap + i * kc, bp + j * kc, cb + (m0 + i) * ldc + j, ldc);\n"
+    "          grt_gemm_micro_6x16(kc, ap + i * kc, bp + j * (kc + 1), cb + (m0 + i) * ldc + j, ldc);\n"
     "        }\n"
     "      }\n"
     "    }\n"
