@@ -480,8 +480,14 @@ static grt_status_t grtc_import_scalar_constant(grtc_import_t* ctx,
       if (kinds[i].elem == type->elem) bits = grtc_float_encode(value->floating, kinds[i].kind);
     }
   } else {
-    return grtc_import_error(ctx, op, "constant value does not match its type %s",
-                             grtc_elem_spelling(type->elem));
+    // dense_resource<...> blobs live in the file's resource section, which
+    // the parser does not keep.
+    char spelled[96];
+    size_t length = grtc_format_attribute(value, spelled, sizeof(spelled));
+    if (length >= sizeof(spelled)) memcpy(spelled + sizeof(spelled) - 4, "...", 4);
+    return grtc_import_error(ctx, op, "constant value must be dense<...> or a number "
+                             "of the result's element type %s, found %s",
+                             grtc_elem_spelling(type->elem), spelled);
   }
   if (type->elem == GRTC_ELEM_I1) bits = bits != 0;
   for (size_t b = 0; b < size; ++b) bytes[b] = (uint8_t)(bits >> (8 * b));

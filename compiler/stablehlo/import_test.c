@@ -980,7 +980,11 @@ static void test_malformed_attributes(void** state) {
       {"%0 = \"stablehlo.reduce_window\"(%a, %a) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n}) {window_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
        "'window_dimensions' has 1 values; expected 2"},
       {"%0 = \"arith.constant\"() {value = 1.5 : f32} : () -> i32",
-       "t.mlir:2:8: error: constant value does not match its type i32"},
+       "t.mlir:2:8: error: constant value must be dense<...> or a number of the result's "
+       "element type i32, found 1.5 : f32"},
+      {"%0 = stablehlo.constant dense_resource<blob> : tensor<2x2xf32>",
+       "constant value must be dense<...> or a number of the result's element type f32, "
+       "found dense_resource<blob>"},
       {"%0 = \"arith.cmpf\"(%a, %a) {predicate = 8 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>",
        "'arith.cmpf' predicate 8 (unordered or constant) is not supported"},
       {"%0 = \"func.call\"(%a) {callee = \"f\"} : (tensor<2x2xf32>) -> tensor<2x2xf32>",

@@ -690,9 +690,11 @@ static grt_status_t grtc_shlo_parse_constant(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "value", value));
   const grtc_type_t* type = value->type;
   if (value->kind == GRTC_ATTR_BOOL) type = grtc_parser_integer_type(parser, 1);
+  // dense_resource<...> (kept opaque, with its type) parses so that the
+  // importer can say it is not supported.
   if (!type || (value->kind != GRTC_ATTR_DENSE_ELEMENTS &&
                 value->kind != GRTC_ATTR_INTEGER && value->kind != GRTC_ATTR_FLOAT &&
-                value->kind != GRTC_ATTR_BOOL)) {
+                value->kind != GRTC_ATTR_BOOL && value->kind != GRTC_ATTR_OPAQUE)) {
     return grtc_parser_error_at(parser, &token, "expected a typed constant value "
                                 "(dense<...> : type, or a number : type)");
   }
