@@ -6,10 +6,6 @@
 
 #include "compiler/mlir/printer.h"
 
-// Bounds what a list may hold: dimension lists name tensor dimensions and
-// padding pairs, so real programs stay far below it.
-#define GRTC_ATTR_MAX_LIST 64
-
 static bool grtc_attr_fail(grtc_attr_error_t* error, const char* format, ...)
     GRT_PRINTF_LIKE(2, 3);
 static bool grtc_attr_fail(grtc_attr_error_t* error, const char* format, ...) {
@@ -40,12 +36,12 @@ static int64_t grtc_attr_load_int(const uint8_t* bytes, size_t size,
 
 bool grtc_attr_i64s(grtc_tmodule_t* module, const grtc_attribute_t* attr,
                     const char* name, grtc_i64s_t* out, grtc_attr_error_t* error) {
-  int64_t values[GRTC_ATTR_MAX_LIST];
+  int64_t values[GRTC_STABLEHLO_MAX_LIST];
   uint32_t count = 0;
   char spelled[96];
   switch (attr->kind) {
     case GRTC_ATTR_ARRAY:
-      if (attr->array.count > GRTC_ATTR_MAX_LIST) break;
+      if (attr->array.count > GRTC_STABLEHLO_MAX_LIST) break;
       for (uint32_t i = 0; i < attr->array.count; ++i) {
         if (attr->array.items[i]->kind != GRTC_ATTR_INTEGER) {
           return grtc_attr_fail(error, "'%s' must list integers, found %s", name,
@@ -75,7 +71,7 @@ bool grtc_attr_i64s(grtc_tmodule_t* module, const grtc_attribute_t* attr,
       if (attr->kind == GRTC_ATTR_DENSE_ARRAY || !attr->dense.splat) {
         total = attr->dense.size / size;
       }
-      if (total > GRTC_ATTR_MAX_LIST) break;
+      if (total > GRTC_STABLEHLO_MAX_LIST) break;
       bool is_unsigned = element->kind == GRTC_TYPE_INTEGER &&
                          (element->integer.signedness == GRTC_UNSIGNED ||
                           element->integer.width == 1);
@@ -91,7 +87,7 @@ bool grtc_attr_i64s(grtc_tmodule_t* module, const grtc_attribute_t* attr,
       break;
   }
   return grtc_attr_fail(error, "'%s' must be a list of at most %d integers "
-                        "(array<i64: ...>), found %s", name, GRTC_ATTR_MAX_LIST,
+                        "(array<i64: ...>), found %s", name, GRTC_STABLEHLO_MAX_LIST,
                         grtc_attr_spell(attr, spelled, sizeof(spelled)));
 }
 
@@ -181,7 +177,7 @@ static bool grtc_cursor_list(grtc_cursor_t* c, int64_t* values, uint32_t* count)
   if (!grtc_cursor_eat(c, "[")) return false;
   if (grtc_cursor_eat(c, "]")) return true;
   do {
-    if (*count == GRTC_ATTR_MAX_LIST || !grtc_cursor_int(c, &values[(*count)++])) {
+    if (*count == GRTC_STABLEHLO_MAX_LIST || !grtc_cursor_int(c, &values[(*count)++])) {
       return false;
     }
   } while (grtc_cursor_eat(c, ","));
@@ -290,7 +286,7 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
     bool ok = false;
     switch (field->kind) {
       case GRTC_FIELD_LIST: {
-        int64_t values[GRTC_ATTR_MAX_LIST];
+        int64_t values[GRTC_STABLEHLO_MAX_LIST];
         uint32_t count = 0;
         ok = grtc_cursor_list(&c, values, &count);
         if (ok) *(grtc_i64s_t*)field->out = grtc_tmodule_i64s(module, values, count);
@@ -374,14 +370,14 @@ bool grtc_attr_scatter_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr
 static bool grtc_conv_layout(grtc_tmodule_t* module, grtc_cursor_t* c,
                              char batch_letter, char feature_letter,
                              int64_t* batch, int64_t* feature, grtc_i64s_t* spatial) {
-  int64_t dims[GRTC_ATTR_MAX_LIST];
-  bool seen[GRTC_ATTR_MAX_LIST];
+  int64_t dims[GRTC_STABLEHLO_MAX_LIST];
+  bool seen[GRTC_STABLEHLO_MAX_LIST];
   memset(seen, 0, sizeof(seen));
   uint32_t position = 0, spatial_count = 0;
   bool have_batch = false, have_feature = false;
   if (!grtc_cursor_eat(c, "[")) return false;
   do {
-    if (position == GRTC_ATTR_MAX_LIST) return false;
+    if (position == GRTC_STABLEHLO_MAX_LIST) return false;
     grt_string_view_t word = grtc_cursor_word(c);
     if (word.size == 1 && word.data[0] == batch_letter && !have_batch) {
       *batch = position;
@@ -393,7 +389,7 @@ static bool grtc_conv_layout(grtc_tmodule_t* module, grtc_cursor_t* c,
       grtc_cursor_t number = {word.data, word.data + word.size};
       int64_t index = 0;
       if (!word.size || !grtc_cursor_int(&number, &index) || number.p != number.end ||
-          index < 0 || index >= GRTC_ATTR_MAX_LIST || seen[index]) {
+          index < 0 || index >= GRTC_STABLEHLO_MAX_LIST || seen[index]) {
         return false;
       }
       seen[index] = true;

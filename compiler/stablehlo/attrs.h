@@ -23,6 +23,11 @@ extern "C" {
 
 #define GRTC_ATTR_ERROR_CAPACITY 256
 
+// The most values a dimension list (or list of padding pairs) may hold, in
+// the pretty forms and in attributes: lists name tensor dimensions, so real
+// programs stay far below it, and fixed buffers can hold any valid one.
+#define GRTC_STABLEHLO_MAX_LIST 64
+
 typedef struct grtc_attr_error_t {
   char message[GRTC_ATTR_ERROR_CAPACITY];
 } grtc_attr_error_t;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/string_builder.h"
+#include "compiler/stablehlo/attrs.h"
 #include "compiler/stablehlo/import.h"
 
 //===----------------------------------------------------------------------===//
@@ -99,8 +100,6 @@ static grt_status_t grtc_shlo_operand_item(grtc_parser_t* parser, void* state) {
 // Small pieces: delimited lists, integer lists, enum words
 //===----------------------------------------------------------------------===//
 
-#define GRTC_SHLO_MAX_LIST 64
-
 typedef grt_status_t (*grtc_shlo_item_fn_t)(grtc_parser_t* parser, void* context);
 
 // `open item, item, ... close`, possibly empty; |what| names the list in
@@ -147,14 +146,14 @@ typedef struct grtc_shlo_i64_list_t {
 
 static grt_status_t grtc_shlo_i64_item(grtc_parser_t* parser, void* context) {
   grtc_shlo_i64_list_t* list = context;
-  if (list->count == GRTC_SHLO_MAX_LIST) {
+  if (list->count == GRTC_STABLEHLO_MAX_LIST) {
     return grtc_parser_error(parser, "more than %d values in a dimension list",
-                             GRTC_SHLO_MAX_LIST);
+                             GRTC_STABLEHLO_MAX_LIST);
   }
   return grtc_shlo_parse_i64(parser, &list->values[list->count++]);
 }
 
-// [1, 2, 3] into |values| (GRTC_SHLO_MAX_LIST of them at most).
+// [1, 2, 3] into |values| (GRTC_STABLEHLO_MAX_LIST of them at most).
 static grt_status_t grtc_shlo_parse_i64_list(grtc_parser_t* parser,
                                              int64_t* values, uint32_t* count) {
   grtc_shlo_i64_list_t list = {values, 0};
@@ -320,7 +319,7 @@ typedef struct grtc_shlo_format_t {
 
 // The accumulated dot_general dimension numbers of the pretty form.
 typedef struct grtc_shlo_dot_t {
-  int64_t lists[4][GRTC_SHLO_MAX_LIST];  // lhs batch, rhs batch, lhs/rhs contract
+  int64_t lists[4][GRTC_STABLEHLO_MAX_LIST];  // lhs batch, rhs batch, lhs/rhs contract
   uint32_t counts[4];
   bool any;
 } grtc_shlo_dot_t;
@@ -345,7 +344,7 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
                            grtc_shlo_i64_attr(parser, value));
     }
     case GRTC_SHLO_KW_I64S: {
-      int64_t values[GRTC_SHLO_MAX_LIST];
+      int64_t values[GRTC_STABLEHLO_MAX_LIST];
       uint32_t count = 0;
       GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64_list(parser, values, &count));
       return grtc_shlo_add(parser, state, keyword->attribute,
@@ -405,7 +404,7 @@ static grt_status_t grtc_shlo_add_dot_dims(grtc_parser_t* parser,
 }
 
 typedef struct grtc_shlo_ranges_t {
-  int64_t lists[3][GRTC_SHLO_MAX_LIST];  // starts, limits, strides
+  int64_t lists[3][GRTC_STABLEHLO_MAX_LIST];  // starts, limits, strides
   uint32_t count;
 } grtc_shlo_ranges_t;
 
@@ -413,8 +412,8 @@ typedef struct grtc_shlo_ranges_t {
 static grt_status_t grtc_shlo_range_item(grtc_parser_t* parser, void* context) {
   grtc_shlo_ranges_t* ranges = context;
   uint32_t i = ranges->count;
-  if (i == GRTC_SHLO_MAX_LIST) {
-    return grtc_parser_error(parser, "more than %d slice ranges", GRTC_SHLO_MAX_LIST);
+  if (i == GRTC_STABLEHLO_MAX_LIST) {
+    return grtc_parser_error(parser, "more than %d slice ranges", GRTC_STABLEHLO_MAX_LIST);
   }
   GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &ranges->lists[0][i]));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
@@ -836,7 +835,7 @@ static grt_status_t grtc_shlo_parse_reduce(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "dimensions", &found));
   if (!found) return grtc_parser_error_expected(parser, "'dimensions' after 'across'");
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "after 'dimensions'"));
-  int64_t dims[GRTC_SHLO_MAX_LIST];
+  int64_t dims[GRTC_STABLEHLO_MAX_LIST];
   uint32_t dim_count = 0;
   GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64_list(parser, dims, &dim_count));
   GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "dimensions",
@@ -1021,13 +1020,13 @@ static grt_status_t grtc_shlo_convert_window(grtc_parser_t* parser,
     bool is_pad = grt_string_view_equal_cstring(entry->name, "pad");
     bool is_reverse = grt_string_view_equal_cstring(entry->name, "reverse");
     if ((!generic && !is_pad && !is_reverse) || value->kind != GRTC_ATTR_ARRAY ||
-        value->array.count > GRTC_SHLO_MAX_LIST) {
+        value->array.count > GRTC_STABLEHLO_MAX_LIST) {
       return grtc_parser_error_at(parser, where, "unexpected window entry '%.*s' "
                                   "(expected stride, pad, lhs_dilate, rhs_dilate "
                                   "or reverse, each a list)",
                                   GRT_SV_ARG(entry->name));
     }
-    int64_t values[2 * GRTC_SHLO_MAX_LIST];
+    int64_t values[2 * GRTC_STABLEHLO_MAX_LIST];
     uint32_t count = value->array.count;
     for (uint32_t i = 0; i < count; ++i) {
       const grtc_attribute_t* item = value->array.items[i];
