@@ -1292,6 +1292,32 @@ def gen_reduce():
     f.expect(r, array(sums / 6.0, e), e)
     funcs.append(f.text())
 
+    # flax.linen.avg_pool(x, (3, 3), strides=(2, 2), padding="SAME",
+    # count_include_pad=False): padded window sums divided by the number of
+    # real elements in each window, itself a reduce_window over ones.
+    f = Func("test_reduce_window_avg_pool_padded")
+    a = array(rng.integers(-9, 10, (1, 5, 5, 1)), e)
+    x = f.input(a, e)
+    cst = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    pad = [(0, 0), (1, 1), (1, 1), (0, 0)]
+    attrs = ('<{padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, '
+             'window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = '
+             'array<i64: 1, 2, 2, 1>}>')
+    s_ = f.op('"stablehlo.reduce_window"(%s, %s) %s ({\n%s\n    }) : '
+              '(tensor<1x5x5x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>'
+              % (x, cst, attrs, add_body))
+    ones = f.op("stablehlo.constant dense<1.000000e+00> : tensor<1x5x5x1xf32>")
+    n = f.op('"stablehlo.reduce_window"(%s, %s) %s ({\n%s\n    }) : '
+             '(tensor<1x5x5x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>'
+             % (ones, cst, attrs, add_body))
+    r = f.op("stablehlo.divide %s, %s : tensor<1x3x3x1xf32>" % (s_, n))
+    sums = reduce_window_ref(a, 0.0, np.sum, [1, 3, 3, 1], [1, 2, 2, 1], pad)
+    counts = reduce_window_ref(np.ones_like(a), 0.0, np.sum, [1, 3, 3, 1],
+                               [1, 2, 2, 1], pad)
+    f.expect(r, array(sums / counts, e), e)
+    funcs.append(f.text(comment="Average pooling with 'SAME' padding that "
+                        "does not count the padding."))
+
     f = Func("test_reduce_window_sum_i32_overlapping")
     a = array(rng.integers(-9, 10, (7,)), "i32")
     x = f.input(a, "i32")

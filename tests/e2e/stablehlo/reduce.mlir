@@ -117,16 +117,36 @@ module @e2e_reduce {
     return
   }
 
+  // Average pooling with 'SAME' padding that does not count the padding.
+  func.func public @test_reduce_window_avg_pool_padded() {
+    %0 = util.unfoldable_constant dense<[[[[1.0e+00], [-2.0e+00], [8.0e+00], [2.0e+00], [9.0e+00]], [[5.0e+00], [2.0e+00], [0.0e+00], [-6.0e+00], [4.0e+00]], [[6.0e+00], [4.0e+00], [-2.0e+00], [-9.0e+00], [4.0e+00]], [[-9.0e+00], [6.0e+00], [-7.0e+00], [-4.0e+00], [-5.0e+00]], [[1.0e+00], [-6.0e+00], [-5.0e+00], [-9.0e+00], [9.0e+00]]]]> : tensor<1x5x5x1xf32>
+    %1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %2 = "stablehlo.reduce_window"(%0, %1) <{padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %100 = stablehlo.add %arg1, %arg2 : tensor<f32>
+      stablehlo.return %100 : tensor<f32>
+    }) : (tensor<1x5x5x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>
+    %3 = stablehlo.constant dense<1.000000e+00> : tensor<1x5x5x1xf32>
+    %4 = "stablehlo.reduce_window"(%3, %1) <{padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %100 = stablehlo.add %arg1, %arg2 : tensor<f32>
+      stablehlo.return %100 : tensor<f32>
+    }) : (tensor<1x5x5x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>
+    %5 = stablehlo.divide %2, %4 : tensor<1x3x3x1xf32>
+    check.expect_almost_eq_const(%5, dense<[[[[1.5e+00], [6.666667e-01], [2.25e+00]], [[2.3333333e+00], [-1.7777778e+00], [-2.6666667e+00]], [[-2.0e+00], [-4.1666665e+00], [-2.25e+00]]]]> : tensor<1x3x3x1xf32>) : tensor<1x3x3x1xf32>
+    return
+  }
+
   // A cumulative-sum-like window: overlapping windows, padding on both ends.
   func.func public @test_reduce_window_sum_i32_overlapping() {
-    %0 = util.unfoldable_constant dense<[1, -2, 8, 2, 9, 5, 2]> : tensor<7xi32>
+    %0 = util.unfoldable_constant dense<[-5, -6, 2, -7, 7, 5, -3]> : tensor<7xi32>
     %1 = stablehlo.constant dense<0> : tensor<i32>
     %2 = "stablehlo.reduce_window"(%0, %1) <{padding = dense<1> : tensor<1x2xi64>, window_dimensions = array<i64: 3>, window_strides = array<i64: 1>}> ({
     ^bb0(%arg1: tensor<i32>, %arg2: tensor<i32>):
       %100 = stablehlo.add %arg1, %arg2 : tensor<i32>
       stablehlo.return %100 : tensor<i32>
     }) : (tensor<7xi32>, tensor<i32>) -> tensor<7xi32>
-    check.expect_eq_const(%2, dense<[-1, 7, 8, 19, 16, 16, 7]> : tensor<7xi32>) : tensor<7xi32>
+    check.expect_eq_const(%2, dense<[-11, -9, -11, 2, 5, 9, 2]> : tensor<7xi32>) : tensor<7xi32>
     return
   }
 
