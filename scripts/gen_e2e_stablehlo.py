@@ -1773,6 +1773,54 @@ def gen_scalars():
     expect_i1(f, f.op("arith.cmpi eq, %s, %s : i32" % (w, c12)), True)
     funcs.append(f.text())
 
+    f = Func("test_arith_more")
+    a = array(-2.5, "f32")
+    b = array([6, -3], "i32")
+    x, y = f.input(a, "f32"), f.input(b, "i32")
+    v = f.op("tensor.extract %s[] : tensor<f32>" % x)
+    c0, c1 = f.op("arith.constant 0 : index"), f.op("arith.constant 1 : index")
+    p_ = f.op("tensor.extract %s[%s] : tensor<2xi32>" % (y, c0))
+    q = f.op("tensor.extract %s[%s] : tensor<2xi32>" % (y, c1))
+    checks = []
+    n = f.op("arith.negf %s : f32" % v)                       # 2.5
+    mx = f.op("arith.maximumf %s, %s : f32" % (v, n))         # 2.5
+    mn = f.op("arith.minimumf %s, %s : f32" % (v, n))         # -2.5
+    checks.append(("arith.cmpf oeq, %s, %s : f32" % (mx, n), True))
+    checks.append(("arith.cmpf olt, %s, %s : f32" % (mn, mx), True))
+    wide = f.op("arith.extf %s : f32 to f64" % v)
+    k = f.op("arith.constant -2.500000e+00 : f64")
+    checks.append(("arith.cmpf oeq, %s, %s : f64" % (wide, k), True))
+    conv = f.op("arith.sitofp %s : i32 to f32" % p_)           # 6.0
+    six = f.op("arith.constant 6.000000e+00 : f32")
+    checks.append(("arith.cmpf oeq, %s, %s : f32" % (conv, six), True))
+    back = f.op("arith.fptosi %s : f32 to i32" % v)             # -2
+    m2 = f.op("arith.constant -2 : i32")
+    checks.append(("arith.cmpi eq, %s, %s : i32" % (back, m2), True))
+    andi = f.op("arith.andi %s, %s : i32" % (p_, q))            # 6 & -3 = 4
+    ori = f.op("arith.ori %s, %s : i32" % (p_, q))              # 6 | -3 = -1
+    xori = f.op("arith.xori %s, %s : i32" % (p_, q))            # 6 ^ -3 = -5
+    shl = f.op("arith.shli %s, %s : i32" % (p_, f.op("arith.constant 2 : i32")))
+    sel = f.op("arith.select %s, %s, %s : i32" % (
+        f.op("arith.cmpi slt, %s, %s : i32" % (q, p_)), q, p_))  # -3
+    i0, i1 = int(b[0]), int(b[1])
+    for value, expected in ((andi, i0 & i1), (ori, i0 | i1), (xori, i0 ^ i1),
+                            (shl, i0 << 2), (sel, min(i0, i1))):
+        kk = f.op("arith.constant %d : i32" % expected)
+        checks.append(("arith.cmpi eq, %s, %s : i32" % (value, kk), True))
+    wide_i = f.op("arith.extsi %s : i32 to i64" % q)
+    m3 = f.op("arith.constant -3 : i64")
+    checks.append(("arith.cmpi eq, %s, %s : i64" % (wide_i, m3), True))
+    narrow = f.op("arith.trunci %s : i64 to i8" % wide_i)
+    m3b = f.op("arith.constant -3 : i8")
+    checks.append(("arith.cmpi eq, %s, %s : i8" % (narrow, m3b), True))
+    checks.append(("arith.cmpi ugt, %s, %s : i32" % (q, p_), True))  # unsigned
+    for text, truth in checks:
+        expect_i1(f, f.op(text), truth)
+    funcs.append(f.text(comment="More arith ops on extracted scalars: "
+                        "negf/maximumf/minimumf, extf, sitofp/fptosi,\n"
+                        "bitwise ops, shli, select, extsi/trunci, unsigned "
+                        "compare."))
+
     f = Func("test_expect_true_false_i32")
     t1 = f.op("util.unfoldable_constant 1 : i32")
     t0 = f.op("util.unfoldable_constant 0 : i32")

@@ -64,6 +64,83 @@ module @e2e_scalars {
     return
   }
 
+  // More arith ops on extracted scalars: negf/maximumf/minimumf, extf, sitofp/fptosi,
+  // bitwise ops, shli, select, extsi/trunci, unsigned compare.
+  func.func public @test_arith_more() {
+    %0 = util.unfoldable_constant dense<-2.5e+00> : tensor<f32>
+    %1 = util.unfoldable_constant dense<[6, -3]> : tensor<2xi32>
+    %2 = tensor.extract %0[] : tensor<f32>
+    %3 = arith.constant 0 : index
+    %4 = arith.constant 1 : index
+    %5 = tensor.extract %1[%3] : tensor<2xi32>
+    %6 = tensor.extract %1[%4] : tensor<2xi32>
+    %7 = arith.negf %2 : f32
+    %8 = arith.maximumf %2, %7 : f32
+    %9 = arith.minimumf %2, %7 : f32
+    %10 = arith.extf %2 : f32 to f64
+    %11 = arith.constant -2.500000e+00 : f64
+    %12 = arith.sitofp %5 : i32 to f32
+    %13 = arith.constant 6.000000e+00 : f32
+    %14 = arith.fptosi %2 : f32 to i32
+    %15 = arith.constant -2 : i32
+    %16 = arith.andi %5, %6 : i32
+    %17 = arith.ori %5, %6 : i32
+    %18 = arith.xori %5, %6 : i32
+    %19 = arith.constant 2 : i32
+    %20 = arith.shli %5, %19 : i32
+    %21 = arith.cmpi slt, %6, %5 : i32
+    %22 = arith.select %21, %6, %5 : i32
+    %23 = arith.constant 4 : i32
+    %24 = arith.constant -1 : i32
+    %25 = arith.constant -5 : i32
+    %26 = arith.constant 24 : i32
+    %27 = arith.constant -3 : i32
+    %28 = arith.extsi %6 : i32 to i64
+    %29 = arith.constant -3 : i64
+    %30 = arith.trunci %28 : i64 to i8
+    %31 = arith.constant -3 : i8
+    %32 = arith.cmpf oeq, %8, %7 : f32
+    %33 = arith.extui %32 : i1 to i32
+    check.expect_true(%33) : i32
+    %34 = arith.cmpf olt, %9, %8 : f32
+    %35 = arith.extui %34 : i1 to i32
+    check.expect_true(%35) : i32
+    %36 = arith.cmpf oeq, %10, %11 : f64
+    %37 = arith.extui %36 : i1 to i32
+    check.expect_true(%37) : i32
+    %38 = arith.cmpf oeq, %12, %13 : f32
+    %39 = arith.extui %38 : i1 to i32
+    check.expect_true(%39) : i32
+    %40 = arith.cmpi eq, %14, %15 : i32
+    %41 = arith.extui %40 : i1 to i32
+    check.expect_true(%41) : i32
+    %42 = arith.cmpi eq, %16, %23 : i32
+    %43 = arith.extui %42 : i1 to i32
+    check.expect_true(%43) : i32
+    %44 = arith.cmpi eq, %17, %24 : i32
+    %45 = arith.extui %44 : i1 to i32
+    check.expect_true(%45) : i32
+    %46 = arith.cmpi eq, %18, %25 : i32
+    %47 = arith.extui %46 : i1 to i32
+    check.expect_true(%47) : i32
+    %48 = arith.cmpi eq, %20, %26 : i32
+    %49 = arith.extui %48 : i1 to i32
+    check.expect_true(%49) : i32
+    %50 = arith.cmpi eq, %22, %27 : i32
+    %51 = arith.extui %50 : i1 to i32
+    check.expect_true(%51) : i32
+    %52 = arith.cmpi eq, %28, %29 : i64
+    %53 = arith.extui %52 : i1 to i32
+    check.expect_true(%53) : i32
+    %54 = arith.cmpi eq, %30, %31 : i8
+    %55 = arith.extui %54 : i1 to i32
+    check.expect_true(%55) : i32
+    %56 = arith.cmpi ugt, %6, %5 : i32
+    %57 = arith.extui %56 : i1 to i32
+    check.expect_true(%57) : i32
+    return
+  }
+
   func.func public @test_expect_true_false_i32() {
     %0 = util.unfoldable_constant 1 : i32
     %1 = util.unfoldable_constant 0 : i32
