@@ -508,6 +508,29 @@ static void test_while_and_calls(void** state) {
 
 static void test_check_ops(void** state) {
   (void)state;
+  // IREE's, the interpreter's and the generic spelling of one program.
+  static const char* const spellings[] = {
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  check.expect_eq(%a, %a) : tensor<2xf32>\n"
+      "  check.expect_almost_eq_const(%a, dense<[1.0, 2.0]> : tensor<2xf32>, atol 1.0e-02) : tensor<2xf32>\n"
+      "  stablehlo.custom_call @check.expect_close(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  return\n"
+      "}\n",
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  check.expect_eq %a, %a : tensor<2xf32>\n"
+      "  check.expect_almost_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf32> {atol = 1.0e-02}\n"
+      "  stablehlo.custom_call @check.expect_close(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  return\n"
+      "}\n",
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  \"check.expect_eq\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  \"check.expect_almost_eq_const\"(%a) {value = dense<[1.0, 2.0]> : tensor<2xf32>, atol = 1.0e-02} : (tensor<2xf32>) -> ()\n"
+      "  \"stablehlo.custom_call\"(%a, %a) {call_target_name = \"check.expect_close\", has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  \"func.return\"() : () -> ()\n"
+      "}\n",
+  };
+  expect_same(spellings[0], spellings[2], true);
+  expect_same(spellings[1], spellings[2], false);
   // IREE's form, StableHLO's interpreter form and custom calls.
   grtc_tmodule_t* module = import_ok(
       "func.func @t() {\n"
