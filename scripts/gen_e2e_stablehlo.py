@@ -1144,6 +1144,14 @@ def region(args, body_lines, indent="    "):
     return "\n".join(indent + line for line in lines)
 
 
+def binary_body(op, elem, lhs="%arg1", rhs="%arg2"):
+    """The region of a reduce, reduce_window or scatter that applies one
+    binary op."""
+    return region([(lhs, "tensor<%s>" % elem), (rhs, "tensor<%s>" % elem)],
+                  ["%%100 = stablehlo.%s %s, %s : tensor<%s>" % (op, lhs, rhs, elem),
+                   "stablehlo.return %%100 : tensor<%s>" % elem])
+
+
 def gen_reduce():
     funcs = []
     rng = np.random.default_rng(5)
@@ -1202,9 +1210,7 @@ def gen_reduce():
     init = f.op("stablehlo.constant dense<0x7F800000> : tensor<f32>")
     r = f.op('"stablehlo.reduce"(%s, %s) <{dimensions = array<i64: 1>}> ({\n%s\n'
              '    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>'
-             % (x, init, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                                ["%100 = stablehlo.minimum %arg1, %arg2 : tensor<f32>",
-                                 "stablehlo.return %100 : tensor<f32>"])))
+             % (x, init, binary_body("minimum", "f32")))
     f.expect(r, a.min(axis=1), e)
     funcs.append(f.text())
 
@@ -1250,9 +1256,7 @@ def gen_reduce():
     a = array(rng.integers(-9, 10, (1, 4, 4, 1)), e)
     x = f.input(a, e)
     cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
-    body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
-                   "stablehlo.return %100 : tensor<f32>"])
+    body = binary_body("maximum", "f32")
     r = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: '
              '1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n%s\n    }) : '
              '(tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>'
@@ -1279,9 +1283,7 @@ def gen_reduce():
     a = array(rng.integers(-9, 10, (1, 4, 6, 2)), e)
     x = f.input(a, e)
     cst = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
-    add_body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                      ["%100 = stablehlo.add %arg1, %arg2 : tensor<f32>",
-                       "stablehlo.return %100 : tensor<f32>"])
+    add_body = binary_body("add", "f32")
     s = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: '
              '1, 2, 3, 1>, window_strides = array<i64: 1, 2, 3, 1>}> ({\n%s\n    }) : '
              '(tensor<1x4x6x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>'
@@ -1322,9 +1324,7 @@ def gen_reduce():
     a = array(rng.integers(-9, 10, (7,)), "i32")
     x = f.input(a, "i32")
     c = f.op("stablehlo.constant dense<0> : tensor<i32>")
-    body = region([("%arg1", "tensor<i32>"), ("%arg2", "tensor<i32>")],
-                  ["%100 = stablehlo.add %arg1, %arg2 : tensor<i32>",
-                   "stablehlo.return %100 : tensor<i32>"])
+    body = binary_body("add", "i32")
     expected = reduce_window_ref(a, 0, np.sum, [3], [1], [(1, 1)])
     r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<1> : '
              'tensor<1x2xi64>, window_dimensions = array<i64: 3>, window_strides = '
@@ -1576,9 +1576,7 @@ def gen_gather_scatter():
              '[0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, '
              'unique_indices = false}> ({\n%s\n    }) : (tensor<6xf32>, '
              'tensor<4x1xi32>, tensor<4xf32>) -> tensor<6xf32>'
-             % (x, ii, vu, region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
-                                  ["%100 = stablehlo.add %arg3, %arg4 : tensor<f32>",
-                                   "stablehlo.return %100 : tensor<f32>"])))
+             % (x, ii, vu, binary_body("add", "f32", "%arg3", "%arg4")))
     expected = a.copy()
     np.add.at(expected, idx, u)
     f.expect(r, expected, e)
@@ -1613,9 +1611,7 @@ def gen_gather_scatter():
              'scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n%s\n'
              '    }) : (tensor<4xi32>, tensor<3x1xi32>, tensor<3xi32>) -> '
              'tensor<4xi32>'
-             % (x, i, vu, region([("%arg3", "tensor<i32>"), ("%arg4", "tensor<i32>")],
-                                 ["%100 = stablehlo.add %arg3, %arg4 : tensor<i32>",
-                                  "stablehlo.return %100 : tensor<i32>"])))
+             % (x, i, vu, binary_body("add", "i32", "%arg3", "%arg4")))
     expected = a.copy()
     for i, update in zip(idx[:, 0], u):
         if 0 <= i < len(a):
@@ -2294,9 +2290,7 @@ def gen_large():
     a = array(rng.uniform(-1, 1, (1, 16, 14, 4)), e)
     x = f.input(a, e)
     cst = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
-    body = region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
-                   "stablehlo.return %100 : tensor<f32>"])
+    body = binary_body("maximum", "f32")
     expected = array(reduce_window_ref(a, -np.inf, np.max, [1, 3, 3, 1],
                                        [1, 2, 2, 1], [(0, 0), (1, 1), (1, 1), (0, 0)]), e)
     r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[0, 0], [1, 1], '
@@ -2803,9 +2797,7 @@ def gen_corners():
              '[0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, '
              'unique_indices = false}> ({\n%s\n    }) : (tensor<4xf32>, '
              'tensor<3x1xi32>, tensor<3xf32>) -> tensor<4xf32>'
-             % (x, i, vu, region([("%arg3", "tensor<f32>"), ("%arg4", "tensor<f32>")],
-                                 ["%100 = stablehlo.maximum %arg3, %arg4 : tensor<f32>",
-                                  "stablehlo.return %100 : tensor<f32>"])))
+             % (x, i, vu, binary_body("maximum", "f32", "%arg3", "%arg4")))
     expected = a.copy()
     np.maximum.at(expected, idx[:, 0], u)
     f.expect(r, expected, e)
@@ -2877,9 +2869,7 @@ def gen_corners():
     a = array(rng.integers(-9, 10, (9,)), "i32")
     x = f.input(a, "i32")
     c = f.op("stablehlo.constant dense<-2147483648> : tensor<i32>")
-    body = region([("%arg1", "tensor<i32>"), ("%arg2", "tensor<i32>")],
-                  ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<i32>",
-                   "stablehlo.return %100 : tensor<i32>"])
+    body = binary_body("maximum", "i32")
     # base dilation 2: 17 elements (holes are the init value); window 3 with
     # dilation 2 spans 5; stride 3.
     based = np.full(17, -2 ** 31, dtype=np.int64)
@@ -2978,9 +2968,7 @@ def gen_legacy_forms():
     init = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
     r = f.op('"stablehlo.reduce"(%s, %s) ({\n%s\n    }) {dimensions = dense<[1, 2]> : '
              'tensor<2xi64>} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x2xf32>'
-             % (x, init, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                                ["%100 = stablehlo.add %arg1, %arg2 : tensor<f32>",
-                                 "stablehlo.return %100 : tensor<f32>"])))
+             % (x, init, binary_body("add", "f32")))
     f.expect(r, a.sum(axis=(1, 2)), e)
     ninf = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
     r = f.op('"stablehlo.reduce_window"(%s, %s) ({\n%s\n    }) {padding = '
@@ -2988,9 +2976,7 @@ def gen_legacy_forms():
              'window_dimensions = dense<[1, 2, 2, 1]> : tensor<4xi64>, '
              'window_strides = dense<[1, 2, 2, 1]> : tensor<4xi64>} : '
              '(tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>'
-             % (x, ninf, region([("%arg1", "tensor<f32>"), ("%arg2", "tensor<f32>")],
-                                ["%100 = stablehlo.maximum %arg1, %arg2 : tensor<f32>",
-                                 "stablehlo.return %100 : tensor<f32>"])))
+             % (x, ninf, binary_body("maximum", "f32")))
     f.expect(r, array(reduce_window_ref(a, -np.inf, np.max, [1, 2, 2, 1],
                                         [1, 2, 2, 1], [(0, 0), (0, 1), (0, 1), (0, 0)]),
                       e), e)
