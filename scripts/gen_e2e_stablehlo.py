@@ -3159,6 +3159,159 @@ def gen_random_programs():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# JAX programs: small functions as JAX lowers them (threefry PRNG rounds,
+# cumsum, gelu, a cross-entropy loss)
+#===----------------------------------------------------------------------===#
+
+THREEFRY_ROTATIONS = [13, 15, 26, 6, 17, 29, 16, 24]
+
+
+def threefry2x32(key, x0, x1):
+    """jax.random's Threefry-2x32 (20 rounds) on uint32 arrays."""
+    mask = 0xFFFFFFFF
+    k0, k1 = int(key[0]), int(key[1])
+    ks = [k0, k1, k0 ^ k1 ^ 0x1BD11BDA]
+    out0, out1 = [], []
+    for a, b in zip(x0.tolist(), x1.tolist()):
+        a, b = (a + ks[0]) & mask, (b + ks[1]) & mask
+        for block in range(5):
+            for r in THREEFRY_ROTATIONS[(block % 2) * 4:(block % 2) * 4 + 4]:
+                a = (a + b) & mask
+                b = ((b << r) | (b >> (32 - r))) & mask
+                b ^= a
+            a = (a + ks[(block + 1) % 3]) & mask
+            b = (b + ks[(block + 2) % 3] + block + 1) & mask
+        out0.append(a)
+        out1.append(b)
+    return array(out0, "ui32"), array(out1, "ui32")
+
+
+def gen_jax_programs():
+    funcs = []
+    rng = np.random.default_rng(15)
+    e = "f32"
+
+    f = Func("test_threefry2x32")
+    key = array([0x12345678, 0x9ABCDEF0], "ui32")
+    x0 = array(rng.integers(0, 2 ** 32, 6, dtype=np.uint64), "ui32")
+    x1 = array(rng.integers(0, 2 ** 32, 6, dtype=np.uint64), "ui32")
+    vx0, vx1 = f.input(x0, "ui32"), f.input(x1, "ui32")
+    ty = "tensor<6xui32>"
+    ks = [int(key[0]), int(key[1]), int(key[0]) ^ int(key[1]) ^ 0x1BD11BDA]
+    kv = [f.op("stablehlo.constant dense<%d> : %s" % (k, ty)) for k in ks]
+    a = f.op("stablehlo.add %s, %s : %s" % (vx0, kv[0], ty))
+    b = f.op("stablehlo.add %s, %s : %s" % (vx1, kv[1], ty))
+    for block in range(5):
+        for r in THREEFRY_ROTATIONS[(block % 2) * 4:(block % 2) * 4 + 4]:
+            a = f.op("stablehlo.add %s, %s : %s" % (a, b, ty))
+            left = f.op("stablehlo.constant dense<%d> : %s" % (r, ty))
+            right = f.op("stablehlo.constant dense<%d> : %s" % (32 - r, ty))
+            hi = f.op("stablehlo.shift_left %s, %s : %s" % (b, left, ty))
+            lo = f.op("stablehlo.shift_right_logical %s, %s : %s" % (b, right, ty))
+            b = f.op("stablehlo.or %s, %s : %s" % (hi, lo, ty))
+            b = f.op("stablehlo.xor %s, %s : %s" % (b, a, ty))
+        a = f.op("stablehlo.add %s, %s : %s" % (a, kv[(block + 1) % 3], ty))
+        inc = f.op("stablehlo.constant dense<%d> : %s" % (block + 1, ty))
+        b = f.op("stablehlo.add %s, %s : %s" % (b, kv[(block + 2) % 3], ty))
+        b = f.op("stablehlo.add %s, %s : %s" % (b, inc, ty))
+    e0, e1 = threefry2x32(key, x0, x1)
+    f.expect(a, e0, "ui32")
+    f.expect(b, e1, "ui32")
+    # jax.random.uniform's bits-to-float step: (bits >> 9) | 0x3F800000 - 1.
+    nine = f.op("stablehlo.constant dense<9> : %s" % ty)
+    one_bits = f.op("stablehlo.constant dense<1065353216> : %s" % ty)
+    m = f.op("stablehlo.shift_right_logical %s, %s : %s" % (a, nine, ty))
+    o = f.op("stablehlo.or %s, %s : %s" % (m, one_bits, ty))
+    fl = f.op("stablehlo.bitcast_convert %s : (%s) -> tensor<6xf32>" % (o, ty))
+    one = f.op("stablehlo.constant dense<1.000000e+00> : tensor<6xf32>")
+    u = f.op("stablehlo.subtract %s, %s : tensor<6xf32>" % (fl, one))
+    uniform = ((e0 >> np.uint32(9)) | np.uint32(0x3F800000)).view(np.float32) - 1
+    f.expect(u, array(uniform, e), e)
+    funcs.append(f.text(comment="jax.random's Threefry-2x32 hash (20 rounds of "
+                        "add, rotate, xor on ui32) and\nthe bits-to-uniform-float "
+                        "step."))
+
+    # jnp.cumsum(x) on CPU: a reduce_window padded by n - 1 on the left.
+    f = Func("test_cumsum")
+    a_ = array(rng.integers(-9, 10, (2, 7)), e)
+    x = f.input(a_, e)
+    c = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[0, 0], [6, 0]]> : '
+             'tensor<2x2xi64>, window_dimensions = array<i64: 1, 7>, window_strides = '
+             'array<i64: 1, 1>}> ({\n%s\n    }) : (tensor<2x7xf32>, tensor<f32>) -> '
+             'tensor<2x7xf32>' % (x, c, binary_body("add", "f32")))
+    f.expect(r, np.cumsum(a_, axis=1), e)
+    funcs.append(f.text(comment="jnp.cumsum(x, axis=1)."))
+
+    # jax.nn.gelu(x) (approximate=True)
+    f = Func("test_gelu")
+    a_ = array(rng.uniform(-4, 4, (3, 8)), e)
+    x = f.input(a_, e)
+    ty = "tensor<3x8xf32>"
+    cube = f.op("stablehlo.multiply %s, %s : %s" % (
+        f.op("stablehlo.multiply %s, %s : %s" % (x, x, ty)), x, ty))
+    k1 = f.op("stablehlo.constant dense<4.471500e-02> : %s" % ty)
+    inner = f.op("stablehlo.add %s, %s : %s" % (
+        x, f.op("stablehlo.multiply %s, %s : %s" % (k1, cube, ty)), ty))
+    k2 = f.op("stablehlo.constant dense<0.797884583> : %s" % ty)
+    th = f.op("stablehlo.tanh %s : %s" % (
+        f.op("stablehlo.multiply %s, %s : %s" % (k2, inner, ty)), ty))
+    one = f.op("stablehlo.constant dense<1.000000e+00> : %s" % ty)
+    half = f.op("stablehlo.constant dense<5.000000e-01> : %s" % ty)
+    r = f.op("stablehlo.multiply %s, %s : %s" % (
+        f.op("stablehlo.multiply %s, %s : %s" % (half, x, ty)),
+        f.op("stablehlo.add %s, %s : %s" % (one, th, ty)), ty))
+    x64 = f64(a_)
+    ref = 0.5 * x64 * (1 + np.tanh(float(np.float32(0.797884583))
+                                   * (x64 + float(np.float32(0.044715)) * x64 ** 3)))
+    f.expect(r, array(ref, e), e, *TOL[e])
+    funcs.append(f.text(comment="jax.nn.gelu(x), the tanh approximation."))
+
+    # optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+    f = Func("test_cross_entropy_loss")
+    logits = array(rng.uniform(-3, 3, (4, 5)), e)
+    labels = array([2, 0, 4, 1], "i32")
+    vl, vy = f.input(logits, e), f.input(labels, "i32")
+    m, _ = reduce_op(f, vl, (4, 5), [1], "maximum", "0xFF800000")
+    d = f.op("stablehlo.subtract %s, %s : tensor<4x5xf32>"
+             % (vl, bcast(f, m, (4,), (4, 5), [0])))
+    s_, _ = reduce_op(f, f.op("stablehlo.exponential %s : tensor<4x5xf32>" % d),
+                      (4, 5), [1], "add", "0.000000e+00")
+    lse = f.op("stablehlo.log %s : tensor<4xf32>" % s_)
+    logp = f.op("stablehlo.subtract %s, %s : tensor<4x5xf32>"
+                % (d, bcast(f, lse, (4,), (4, 5), [0])))
+    hot = f.op("stablehlo.compare  EQ, %s, %s,  SIGNED : (tensor<4x5xi32>, "
+               "tensor<4x5xi32>) -> tensor<4x5xi1>"
+               % (bcast(f, vy, (4,), (4, 5), [0], "i32"),
+                  f.op("stablehlo.iota dim = 1 : tensor<4x5xi32>")))
+    zeros = f.op("stablehlo.constant dense<0.000000e+00> : tensor<4x5xf32>")
+    picked = f.op("stablehlo.select %s, %s, %s : tensor<4x5xi1>, tensor<4x5xf32>"
+                  % (hot, logp, zeros))
+    total, _ = reduce_op(f, picked, (4, 5), [0, 1], "add", "0.000000e+00")
+    n = f.op("stablehlo.constant dense<-4.000000e+00> : tensor<f32>")
+    r = f.op("stablehlo.divide %s, %s : tensor<f32>" % (total, n))
+    l64 = f64(logits)
+    lp = l64 - l64.max(axis=1, keepdims=True)
+    lp = lp - np.log(np.exp(lp).sum(axis=1, keepdims=True))
+    f.expect(r, array(-lp[np.arange(4), labels].mean(), e), e, *TOL[e])
+    funcs.append(f.text(comment="Mean softmax cross-entropy with integer "
+                        "labels."))
+
+    f = Func("fail_jax_programs_wrong_expectation")
+    a_ = array([1.0, 2.0, 3.0], e)
+    x = f.input(a_, e)
+    c = f.op("stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+    r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[2, 0]]> : '
+             'tensor<1x2xi64>, window_dimensions = array<i64: 3>, window_strides = '
+             'array<i64: 1>}> ({\n%s\n    }) : (tensor<3xf32>, tensor<f32>) -> '
+             'tensor<3xf32>' % (x, c, binary_body("add", "f32")))
+    f.expect(r, array([1.0, 3.0, 5.0], e), e)
+    funcs.append(f.text(comment="cumsum([1, 2, 3]) is [1, 3, 6]: the check "
+                        "must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -3219,6 +3372,9 @@ FAMILIES = [
      "Seeded random DAGs of elementwise, broadcast, transpose, reshape, reduce,\n"
      "concatenate/slice, select and dot ops, each checked at every value no\n"
      "other op reads."),
+    ("jax_programs", gen_jax_programs,
+     "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
+     "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
