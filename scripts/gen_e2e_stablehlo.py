@@ -3189,6 +3189,10 @@ def threefry2x32(key, x0, x1):
 
 def gen_jax_programs():
     funcs = []
+    # The reference against Random123's known answers for Threefry-2x32-20.
+    kat = threefry2x32(array([0x13198A2E, 0x03707344], "ui32"),
+                       array([0x243F6A88], "ui32"), array([0x85A308D3], "ui32"))
+    assert (int(kat[0][0]), int(kat[1][0])) == (0xC4923A9C, 0x483DF7A0), kat
     rng = np.random.default_rng(15)
     e = "f32"
 
