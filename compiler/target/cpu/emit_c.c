@@ -73,7 +73,15 @@ typedef struct grtc_cpu_emitter_t {
   // needs it; dead instructions are not emitted.
   bool* live;
   const char* indent;
+  // Set when the point nest is flattened into one loop over the linear
+  // index q (see grtc_cpu_flatten): per instruction, whether it is emitted
+  // as q * flat_scale + flat_offset, or absorbed (only feeds such values).
+  const uint8_t* flat;
+  const int64_t* flat_scale;
+  const int64_t* flat_offset;
 } grtc_cpu_emitter_t;
+
+enum { GRTC_CPU_FLAT_NORMAL, GRTC_CPU_FLAT_LINEAR, GRTC_CPU_FLAT_ABSORBED };
 
 static const grtc_cpu_type_t* grtc_cpu_type(grtc_elem_t elem) {
   return &grtc_cpu_types[elem];
@@ -292,7 +300,15 @@ static void grtc_cpu_emit_inst(grtc_cpu_emitter_t* e, uint32_t i) {
 static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
                                   grtc_ksection_t section) {
   for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
-    if (e->kernel->insts[i].section == section && e->live[i]) {
+    if (e->kernel->insts[i].section != section || !e->live[i]) continue;
+    uint8_t flat = e->flat ? e->flat[i] : GRTC_CPU_FLAT_NORMAL;
+    if (flat == GRTC_CPU_FLAT_LINEAR) {
+      grt_string_builder_appendf(e->out,
+                                 "%sconst int64_t v%u = q * %" PRId64
+                                 " + %" PRId64 ";\n",
+                                 e->indent, i, e->flat_scale[i],
+                                 e->flat_offset[i]);
+    } else if (flat == GRTC_CPU_FLAT_NORMAL) {
       grtc_cpu_emit_inst(e, i);
     }
   }
@@ -499,10 +515,176 @@ static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
   }
 }
 
+// Elementwise kernels whose every use of the parallel indices is the
+// row-major linear index times a constant plus a constant (identity and
+// same-shape indexing) run as one loop over q, the linear index of the
+// point, instead of a nest whose inner loop may be short: one long loop
+// the compiler vectorizes. Needs a workgroup tile that is a contiguous
+// range of q (whole inner dims, single points in the dims above the split
+// one, as the dispatch lowering tiles) and no reduction. Fills the
+// emitter's flat arrays and returns true when that holds.
+typedef struct grtc_cpu_affine_t {
+  bool affine;  // an affine function of the parallel indices
+  bool depends;  // on some parallel index
+  int64_t coef[GRTC_KERNEL_MAX_RANK];
+  int64_t offset;
+} grtc_cpu_affine_t;
+
+static bool grtc_cpu_flatten(const grtc_kernel_t* kernel, const bool* live,
+                             uint8_t* flat, int64_t* scale, int64_t* offset) {
+  uint32_t rank = kernel->parallel_rank;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->serial || rank < 2 ||
+      kernel->reduction_rank > 0 || kernel->acc_count > 0) {
+    return false;
+  }
+  int64_t stride[GRTC_KERNEL_MAX_RANK];
+  int64_t inner = 1;
+  bool split_seen = false;
+  for (uint32_t d = rank; d-- > 0;) {
+    stride[d] = inner;
+    inner *= kernel->parallel_dims[d];
+    // Below the split dim the tile must be whole, above it single points.
+    if (split_seen && kernel->tile[d] != 1) return false;
+    if (kernel->tile[d] < kernel->parallel_dims[d]) split_seen = true;
+  }
+  grtc_cpu_affine_t* forms = calloc(kernel->inst_count + 1, sizeof(*forms));
+  if (!forms) return false;
+  bool ok = true;
+  for (uint32_t i = 0; i < kernel->inst_count && ok; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    grtc_cpu_affine_t* f = &forms[i];
+    if (inst->section == GRTC_KSECTION_LOOP) {
+      ok = false;
+      break;
+    }
+    if (inst->kind == GRTC_KINST_PINDEX) {
+      f->affine = f->depends = true;
+      f->coef[inst->dim] = 1;
+    } else if (inst->kind == GRTC_KINST_CONST && inst->type == GRTC_ELEM_I64) {
+      f->affine = true;
+      f->offset = inst->value.i;
+    } else if (inst->kind == GRTC_KINST_OP && inst->type == GRTC_ELEM_I64 &&
+               (inst->op == GRTC_SCALAR_ADD || inst->op == GRTC_SCALAR_SUB ||
+                inst->op == GRTC_SCALAR_MUL)) {
+      const grtc_cpu_affine_t* x = &forms[inst->operands[0]];
+      const grtc_cpu_affine_t* y = &forms[inst->operands[1]];
+      f->depends = x->depends || y->depends;
+      f->affine = x->affine && y->affine &&
+                  (inst->op != GRTC_SCALAR_MUL || !x->depends || !y->depends);
+      if (f->affine) {
+        int64_t sign = inst->op == GRTC_SCALAR_SUB ? -1 : 1;
+        for (uint32_t d = 0; d < rank; ++d) {
+          f->coef[d] = inst->op == GRTC_SCALAR_MUL
+                           ? x->coef[d] * y->offset + y->coef[d] * x->offset
+                           : x->coef[d] + sign * y->coef[d];
+        }
+        f->offset = inst->op == GRTC_SCALAR_MUL ? x->offset * y->offset
+                                                : x->offset + sign * y->offset;
+      }
+    } else {
+      // Needs a parallel index the flat loop does not have (linear values
+      // it does have).
+      for (uint32_t k = 0; k < inst->operand_count; ++k) {
+        f->depends |= flat[inst->operands[k]] == GRTC_CPU_FLAT_ABSORBED;
+      }
+    }
+    flat[i] = GRTC_CPU_FLAT_NORMAL;
+    if (f->depends && f->affine) {
+      // Linear in q when coef[d] == c * stride[d] for one c.
+      int64_t c = f->coef[rank - 1];
+      bool linear = true;
+      for (uint32_t d = 0; d < rank; ++d) linear &= f->coef[d] == c * stride[d];
+      if (linear) {
+        flat[i] = GRTC_CPU_FLAT_LINEAR;
+        scale[i] = c;
+        offset[i] = f->offset;
+      } else {
+        flat[i] = GRTC_CPU_FLAT_ABSORBED;
+      }
+    } else if (f->depends) {
+      flat[i] = GRTC_CPU_FLAT_ABSORBED;  // settled below: not allowed if used
+    }
+  }
+  // Absorbed values may only feed linear ones (which no longer read them).
+  for (uint32_t i = 0; i < kernel->inst_count && ok; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (!live[i] || flat[i] == GRTC_CPU_FLAT_LINEAR) continue;
+    if (flat[i] == GRTC_CPU_FLAT_ABSORBED && !forms[i].affine) ok = false;
+    for (uint32_t k = 0; k < inst->operand_count && ok; ++k) {
+      ok = flat[inst->operands[k]] != GRTC_CPU_FLAT_ABSORBED ||
+           flat[i] == GRTC_CPU_FLAT_ABSORBED;
+    }
+  }
+  for (uint32_t s = 0; s < kernel->store_count && ok; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    ok = flat[store->index] != GRTC_CPU_FLAT_ABSORBED &&
+         flat[store->value] != GRTC_CPU_FLAT_ABSORBED &&
+         (store->predicate == GRTC_KINST_NONE ||
+          flat[store->predicate] != GRTC_CPU_FLAT_ABSORBED);
+  }
+  free(forms);
+  if (!ok) return false;
+  // What the flat loop still reads: linear values read none of their
+  // operands, so index constants and intermediates may go unused.
+  bool* needed = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!needed) return false;
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    needed[store->index] = needed[store->value] = true;
+    if (store->predicate != GRTC_KINST_NONE) needed[store->predicate] = true;
+  }
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (!needed[i]) {
+      flat[i] = GRTC_CPU_FLAT_ABSORBED;
+    } else if (flat[i] == GRTC_CPU_FLAT_NORMAL) {
+      for (uint32_t k = 0; k < inst->operand_count; ++k) {
+        needed[inst->operands[k]] = true;
+      }
+    }
+  }
+  free(needed);
+  return true;
+}
+
 static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
-  grtc_cpu_emit_point_nest(e, grtc_cpu_emit_reduction);
+  size_t n = kernel->inst_count + 1;
+  int64_t* linear = calloc(2 * n, sizeof(int64_t));
+  uint8_t* flat = calloc(n, 1);
+  if (linear && flat &&
+      grtc_cpu_flatten(kernel, e->live, flat, linear, linear + n)) {
+    e->flat = flat;
+    e->flat_scale = linear;
+    e->flat_offset = linear + n;
+    // The tile is the q range starting at its first point, as long as the
+    // product of its extents.
+    grt_string_builder_append_cstring(e->out, "  const int64_t qlo = 0");
+    int64_t stride = 1;
+    for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+      grt_string_builder_appendf(e->out, " + lo%u * %" PRId64, d, stride);
+      stride *= kernel->parallel_dims[d];
+    }
+    grt_string_builder_append_cstring(e->out, ";\n  const int64_t qhi = qlo + 1");
+    for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+      grt_string_builder_appendf(e->out, " * (hi%u - lo%u)", d, d);
+    }
+    grt_string_builder_append_cstring(
+        e->out, ";\n  #pragma GCC ivdep\n"
+                "  for (int64_t q = qlo; q < qhi; ++q) {\n");
+    grtc_cpu_set_depth(e, 2);
+    grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+    grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+    grtc_cpu_emit_stores(e);
+    grt_string_builder_append_cstring(e->out, "  }\n");
+    e->flat = NULL;
+  } else {
+    grtc_cpu_emit_point_nest(e, grtc_cpu_emit_reduction);
+  }
+  free(linear);
+  free(flat);
   grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
 }
 

@@ -128,6 +128,77 @@ static void test_elementwise_broadcast(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+// out[i, j] = x[i, j] * 2 + (f32)(linear index) over 5x7 (a short inner
+// dim) with tiles |tile|: identity indexing and contiguous tiles become one
+// loop over the linear index; a tile that splits the inner dim below a
+// multi-row outer tile does not, and both compute the same.
+static void add_scaled_iota(grtc_kernel_set_t* set, const char* name,
+                            const int64_t* tile) {
+  enum { R = 5, C = 7 };
+  const grtc_kbinding_t bindings[] = {
+      {GRTC_ELEM_F32, R * C, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, R * C, GRTC_KACCESS_WRITE},
+  };
+  kb_t b = kb_kernel(set, name, 2, bindings);
+  kb_space(&b, 2, (int64_t[]){R, C}, tile);
+  uint32_t i = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
+  uint32_t j = kb_index(&b, GRTC_KINST_PINDEX, P, 1);
+  uint32_t lin = kb_op(&b, P, GRTC_ELEM_I64, GRTC_SCALAR_ADD,
+                       kb_op(&b, P, GRTC_ELEM_I64, GRTC_SCALAR_MUL, i,
+                             kb_ci(&b, P, GRTC_ELEM_I64, C), 0),
+                       j, 0);
+  uint32_t x = kb_load(&b, P, 0, lin);
+  uint32_t twice = kb_op(&b, P, GRTC_ELEM_F32, GRTC_SCALAR_MUL, x,
+                         kb_cf(&b, P, GRTC_ELEM_F32, 2.0), 0);
+  uint32_t iota = kb_add(&b, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT,
+                                            .section = P,
+                                            .type = GRTC_ELEM_F32,
+                                            .operand_count = 1,
+                                            .operands = {lin}});
+  kb_store(&b, 1, lin,
+           kb_op(&b, P, GRTC_ELEM_F32, GRTC_SCALAR_ADD, twice, iota, 0),
+           NONE);
+}
+
+static void test_elementwise_flattened(void** state) {
+  (void)state;
+  enum { R = 5, C = 7 };
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  add_scaled_iota(&set, "whole", (int64_t[]){R, C});
+  add_scaled_iota(&set, "rows", (int64_t[]){2, C});
+  add_scaled_iota(&set, "partial_row", (int64_t[]){1, 3});
+  add_scaled_iota(&set, "blocks", (int64_t[]){2, 3});
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+  // One flat loop each for the first three kernels, nests for the last.
+  int flat_loops = 0;
+  for (const char* at = grt_string_builder_cstring(&text);
+       (at = strstr(at, "for (int64_t q = qlo; q < qhi; ++q)")) != NULL; ++at) {
+    ++flat_loops;
+  }
+  assert_int_equal(flat_loops, 3);
+  grt_string_builder_deinit(&text);
+  cpu_library_t lib = cpu_build_and_load(&set, NULL);
+  float in[R * C], out[R * C];
+  for (int k = 0; k < R * C; ++k) in[k] = (float)(k % 5) - 1.5f;
+  for (uint32_t kernel = 0; kernel < set.count; ++kernel) {
+    for (int k = 0; k < R * C; ++k) out[k] = NAN;
+    void* ptrs[] = {in, out};
+    assert_int_equal(
+        cpu_run(&lib, kernel, ptrs, 2, set.kernels[kernel]->workgroup_count),
+        0);
+    for (int k = 0; k < R * C; ++k) {
+      if (out[k] != in[k] * 2 + (float)k) {
+        fail_msg("kernel %u element %d: %g", kernel, k, out[k]);
+      }
+    }
+  }
+  cpu_unload(&lib);
+  grtc_kernel_set_deinit(&set);
+}
+
 // Row sums, and argmax with two accumulators (value, index; ties keep the
 // first index) over a 7x33 matrix.
 static void test_reductions_sum_and_argmax(void** state) {
@@ -597,6 +668,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_abi_layout_matches_kernel_abi),
       cmocka_unit_test(test_elementwise_broadcast),
+      cmocka_unit_test(test_elementwise_flattened),
       cmocka_unit_test(test_reductions_sum_and_argmax),
       cmocka_unit_test(test_sort_stable_two_operands),
       cmocka_unit_test(test_serial_scatter_add),
