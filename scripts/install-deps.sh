@@ -17,6 +17,9 @@ PACKAGES=(
   lua5.4              # the anchor bench/vm times the VM interpreter against
   python3-numpy       # cross-checks our .npy reader/writer against numpy
   libopenblas-dev     # the sgemm anchor bench/matmul times the MATMUL kernel against
+  libshaderc-dev      # --target=vulkan: GLSL to SPIR-V (shaderc_combined.a)
+  glslang-dev         # the static glslang that shaderc_combined.a needs
+  spirv-tools         # SPIR-V validation and optimization for --target=vulkan
 )
 
 missing=()

@@ -1,0 +1,687 @@
+// Kernel IR to GLSL 450 compute shaders. Each instruction becomes one
+// `T vN = ...;` local; scalar ops call the prelude's grt_<op>_<suffix>
+// helpers (prelude_glsl.c), which carry scalar.h's exact semantics.
+//
+// LOOP kernels: the workgroup is the kernel's tile (ir.h); its
+// invocations stride over the tile's points in row-major order, each
+// running PRE, the reduction nest (LOOP section, accumulator updates),
+// POST and the stores. Serial kernels run in one invocation of workgroup
+// 0 over the whole space in row-major order (their stores may collide).
+// MATMUL kernels with f32 operands compute ACC(0) with a shared-memory
+// tiled GEMM and then run PRE/POST/stores per element. SORT kernels give
+// each row to one invocation: the operands are copied to the results and
+// sorted there in place with a stable insertion sort.
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/target/vulkan/vulkan_internal.h"
+#include "compiler/target/vulkan/vulkan_target.h"
+
+typedef struct grtc_glsl_type_t {
+  const char* compute;       // GLSL type values are computed in
+  const char* storage;       // element type of the binding's array
+  const char* helper;        // suffix of grt_<op>_<suffix>
+  const char* as_signed;     // integers: same-width signed type
+  const char* as_unsigned;   // integers: same-width unsigned type
+  const char* from_storage;  // format (one %s) storage -> compute
+  const char* to_storage;    // format compute -> storage
+  const char* key;           // floats: grt_key_<key> / grt_round_<key>
+} grtc_glsl_type_t;
+
+static const grtc_glsl_type_t grtc_glsl_types[GRTC_ELEM_COUNT] = {
+    [GRTC_ELEM_I1] = {"uint", "uint8_t", "i1", "int", "uint", "uint(%s)",
+                      "uint8_t(%s)", NULL},
+    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s", "%s",
+                      NULL},
+    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t", "%s",
+                       "%s", NULL},
+    [GRTC_ELEM_I32] = {"int", "int", "i32", "int", "uint", "%s", "%s", NULL},
+    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t", "%s",
+                       "%s", NULL},
+    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U32] = {"uint", "uint", "u32", "int", "uint", "%s", "%s", NULL},
+    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
+                       "grt_f16_to_f32(uint(%s))", "uint16_t(grt_f32_to_f16(%s))",
+                       "f16"},
+    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
+                        "grt_bf16_to_f32(uint(%s))",
+                        "uint16_t(grt_f32_to_bf16(%s))", "bf16"},
+    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s", "f32"},
+    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
+                       "f64"},
+};
+
+static const char* const grtc_glsl_compare_ops[] = {"==", "!=", "<",
+                                                     "<=", ">",  ">="};
+
+// Invocations per workgroup of tiled LOOP kernels and SORT kernels; the
+// MATMUL path uses 16x16.
+#define GRTC_GLSL_LOCAL_SIZE 64
+#define GRTC_GLSL_MM_TILE 16
+
+typedef struct grtc_glsl_emitter_t {
+  grt_string_builder_t* out;
+  const grtc_kernel_t* kernel;
+  bool* live;  // per instruction: something needs it
+  const char* indent;
+} grtc_glsl_emitter_t;
+
+static const grtc_glsl_type_t* grtc_glsl_type(grtc_elem_t elem) {
+  return &grtc_glsl_types[elem];
+}
+
+// Appends |format| (one %s) applied to |arg|.
+static void grtc_glsl_wrap(grt_string_builder_t* out, const char* format,
+                           const char* arg) {
+  const char* hole = strstr(format, "%s");
+  grt_string_builder_append(out,
+                            grt_make_string_view(format, (size_t)(hole - format)));
+  grt_string_builder_append_cstring(out, arg);
+  grt_string_builder_append_cstring(out, hole + 2);
+}
+
+static bool grtc_glsl_is_small_float(grtc_elem_t t) {
+  return t == GRTC_ELEM_F16 || t == GRTC_ELEM_BF16;
+}
+
+static bool grtc_glsl_uses_matmul(const grtc_kernel_t* kernel) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  return kernel->kind == GRTC_KERNEL_LOOP && kernel->acc_count == 1 &&
+         !kernel->serial && kernel->pattern == GRTC_KPATTERN_MATMUL &&
+         mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
+         mm->acc_elem == GRTC_ELEM_F32 && kernel->parallel_rank >= 2 &&
+         kernel->parallel_rank == mm->batch_rank + 2;
+}
+
+uint32_t grtc_vulkan_workgroup_size(const grtc_kernel_t* kernel) {
+  if (kernel->kind == GRTC_KERNEL_LOOP && kernel->serial) return 1;
+  if (grtc_glsl_uses_matmul(kernel)) {
+    return GRTC_GLSL_MM_TILE * GRTC_GLSL_MM_TILE;
+  }
+  return GRTC_GLSL_LOCAL_SIZE;
+}
+
+static void grtc_glsl_emit_const(grt_string_builder_t* out,
+                                 const grtc_kinst_t* inst) {
+  if (inst->type == GRTC_ELEM_F64) {
+    uint64_t bits;
+    double v = inst->value.f;
+    memcpy(&bits, &v, sizeof(bits));
+    grt_string_builder_appendf(out, "packDouble2x32(uvec2(0x%08xu, 0x%08xu))",
+                               (uint32_t)bits, (uint32_t)(bits >> 32));
+    return;
+  }
+  if (grtc_elem_is_float(inst->type)) {
+    // Bit patterns keep every value (NaN, infinities, -0) exact.
+    float v = (float)inst->value.f;
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    grt_string_builder_appendf(out, "uintBitsToFloat(0x%08xu)", bits);
+    return;
+  }
+  uint64_t bits = (uint64_t)inst->value.i;
+  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
+  grt_string_builder_appendf(out, "%s(0x%" PRIx64 "ul)",
+                             grtc_glsl_type(inst->type)->compute, bits);
+}
+
+// |value| as an expression, rounded to its storage precision first when
+// it is f16/bf16 (those round on every convert, scalar.h).
+static void grtc_glsl_rounded(grtc_glsl_emitter_t* e, uint32_t value) {
+  grtc_elem_t type = e->kernel->insts[value].type;
+  if (grtc_glsl_is_small_float(type)) {
+    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
+                               grtc_glsl_type(type)->key, value);
+  } else {
+    grt_string_builder_appendf(e->out, "v%u", value);
+  }
+}
+
+static void grtc_glsl_emit_op(grtc_glsl_emitter_t* e, const grtc_kinst_t* inst) {
+  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
+  grtc_elem_t operand_type = inst->type;
+  if (op == GRTC_SCALAR_IS_FINITE) {
+    operand_type = e->kernel->insts[inst->operands[0]].type;
+  }
+  grt_string_builder_appendf(e->out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
+                             grtc_glsl_type(operand_type)->helper);
+  for (uint32_t k = 0; k < inst->operand_count; ++k) {
+    grt_string_builder_appendf(e->out, "%sv%u", k ? ", " : "",
+                               inst->operands[k]);
+  }
+  grt_string_builder_append_cstring(e->out, ")");
+}
+
+static void grtc_glsl_emit_convert(grtc_glsl_emitter_t* e,
+                                   const grtc_kinst_t* inst) {
+  grt_string_builder_t* out = e->out;
+  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
+  grtc_elem_t to = inst->type;
+  const grtc_glsl_type_t* to_type = grtc_glsl_type(to);
+  if (to == GRTC_ELEM_I1) {
+    grt_string_builder_append_cstring(out, "uint(");
+    grtc_glsl_rounded(e, inst->operands[0]);
+    grt_string_builder_appendf(out, " != %s(0))", grtc_glsl_type(from)->compute);
+  } else if (grtc_glsl_is_small_float(to)) {
+    // Sources wider than f32's mantissa round once, from double.
+    bool via_double = from == GRTC_ELEM_F64 || from == GRTC_ELEM_I32 ||
+                      from == GRTC_ELEM_U32 || from == GRTC_ELEM_I64 ||
+                      from == GRTC_ELEM_U64;
+    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_%s_to_%s(%s(",
+                               to_type->key, via_double ? "f64" : "f32",
+                               to_type->key, via_double ? "double" : "float");
+    grtc_glsl_rounded(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")))");
+  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
+    grt_string_builder_appendf(out, "grt_f2i_%s(", to_type->helper);
+    grtc_glsl_rounded(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")");
+  } else if (from == GRTC_ELEM_I1 && !grtc_elem_is_float(to)) {
+    grt_string_builder_appendf(out, "%s(v%u)", to_type->compute,
+                               inst->operands[0]);
+  } else {
+    grt_string_builder_appendf(out, "%s(", to_type->compute);
+    grtc_glsl_rounded(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")");
+  }
+}
+
+// The storage bits of |value| (of type |from|) as the storage type of
+// |to| (same width).
+static void grtc_glsl_emit_bitcast(grtc_glsl_emitter_t* e,
+                                   const grtc_kinst_t* inst) {
+  grt_string_builder_t* out = e->out;
+  uint32_t v = inst->operands[0];
+  grtc_elem_t from = e->kernel->insts[v].type;
+  grtc_elem_t to = inst->type;
+  char bits[96];
+  // Integer bits of the source, as its same-width unsigned type.
+  if (from == GRTC_ELEM_F32) {
+    snprintf(bits, sizeof(bits), "floatBitsToUint(v%u)", v);
+  } else if (from == GRTC_ELEM_F64) {
+    snprintf(bits, sizeof(bits), "doubleBitsToUint64(v%u)", v);
+  } else if (grtc_glsl_is_small_float(from)) {
+    snprintf(bits, sizeof(bits), "uint16_t(grt_f32_to_%s(v%u))",
+             grtc_glsl_type(from)->key, v);
+  } else {
+    snprintf(bits, sizeof(bits), "%s(v%u)", grtc_glsl_type(from)->as_unsigned,
+             v);
+  }
+  if (to == GRTC_ELEM_F32) {
+    grt_string_builder_appendf(out, "uintBitsToFloat(uint(%s))", bits);
+  } else if (to == GRTC_ELEM_F64) {
+    grt_string_builder_appendf(out, "uint64BitsToDouble(uint64_t(%s))", bits);
+  } else if (grtc_glsl_is_small_float(to)) {
+    grt_string_builder_appendf(out, "grt_%s_to_f32(uint(%s))",
+                               grtc_glsl_type(to)->key, bits);
+  } else {
+    grt_string_builder_appendf(out, "%s(%s)", grtc_glsl_type(to)->compute,
+                               bits);
+  }
+}
+
+static void grtc_glsl_emit_compare(grtc_glsl_emitter_t* e,
+                                   const grtc_kinst_t* inst) {
+  grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
+  const grtc_glsl_type_t* ctype = grtc_glsl_type(type);
+  const char* op = grtc_glsl_compare_ops[inst->op];
+  uint32_t a = inst->operands[0], b = inst->operands[1];
+  switch (inst->compare_type) {
+    case GRTC_CMP_TYPE_TOTALORDER:
+      grt_string_builder_appendf(e->out,
+                                 "uint(grt_key_%s(v%u) %s grt_key_%s(v%u))",
+                                 ctype->key, a, op, ctype->key, b);
+      break;
+    case GRTC_CMP_TYPE_SIGNED:
+    case GRTC_CMP_TYPE_UNSIGNED: {
+      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
+                             ? ctype->as_signed
+                             : ctype->as_unsigned;
+      if (type == GRTC_ELEM_I1) cast = "uint";  // 0 < 1 either way
+      grt_string_builder_appendf(e->out, "uint(%s(v%u) %s %s(v%u))", cast, a,
+                                 op, cast, b);
+      break;
+    }
+    default:
+      grt_string_builder_appendf(e->out, "uint(v%u %s v%u)", a, op, b);
+      break;
+  }
+}
+
+static void grtc_glsl_emit_inst(grtc_glsl_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  const grtc_glsl_type_t* type = grtc_glsl_type(inst->type);
+  grt_string_builder_appendf(out, "%s%s v%u = ", e->indent, type->compute, i);
+  char element[64];
+  switch (inst->kind) {
+    case GRTC_KINST_CONST:
+      grtc_glsl_emit_const(out, inst);
+      break;
+    case GRTC_KINST_PINDEX:
+      grt_string_builder_appendf(out, "p%u", inst->dim);
+      break;
+    case GRTC_KINST_RINDEX:
+      grt_string_builder_appendf(out, "r%u", inst->dim);
+      break;
+    case GRTC_KINST_ACC:
+      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      break;
+    case GRTC_KINST_ARG:
+      // Sort comparator: operand k's lhs is at index i, its rhs at j, in
+      // result binding n + k (where the sort happens).
+      snprintf(element, sizeof(element), "b%u[uint(%s)]",
+               e->kernel->sort.operand_count + inst->dim / 2,
+               inst->dim % 2 ? "j" : "i");
+      grtc_glsl_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_LOAD:
+      snprintf(element, sizeof(element), "b%u[uint(v%u)]", inst->binding,
+               inst->operands[0]);
+      grtc_glsl_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_OP:
+      grtc_glsl_emit_op(e, inst);
+      break;
+    case GRTC_KINST_COMPARE:
+      grtc_glsl_emit_compare(e, inst);
+      break;
+    case GRTC_KINST_CONVERT:
+      grtc_glsl_emit_convert(e, inst);
+      break;
+    case GRTC_KINST_BITCAST:
+      grtc_glsl_emit_bitcast(e, inst);
+      break;
+  }
+  grt_string_builder_append_cstring(out, ";\n");
+}
+
+static void grtc_glsl_emit_section(grtc_glsl_emitter_t* e,
+                                   grtc_ksection_t section) {
+  for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
+    if (e->kernel->insts[i].section == section && e->live[i]) {
+      grtc_glsl_emit_inst(e, i);
+    }
+  }
+}
+
+static void grtc_glsl_emit_stores(grtc_glsl_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    const grtc_glsl_type_t* type =
+        grtc_glsl_type(kernel->bindings[store->binding].elem);
+    grt_string_builder_append_cstring(e->out, e->indent);
+    if (store->predicate != GRTC_KINST_NONE) {
+      grt_string_builder_appendf(e->out, "if (v%u != 0u) ", store->predicate);
+    }
+    grt_string_builder_appendf(e->out, "b%u[uint(v%u)] = ", store->binding,
+                               store->index);
+    char value[24];
+    snprintf(value, sizeof(value), "v%u", store->value);
+    grtc_glsl_wrap(e->out, type->to_storage, value);
+    grt_string_builder_append_cstring(e->out, ";\n");
+  }
+}
+
+// Marks what stores, accumulators and the comparator need; uses come
+// after definitions, so one backward pass settles it.
+static void grtc_glsl_mark_live(const grtc_kernel_t* kernel, bool pattern,
+                                bool* live) {
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    live[kernel->stores[s].index] = true;
+    live[kernel->stores[s].value] = true;
+    if (kernel->stores[s].predicate != GRTC_KINST_NONE) {
+      live[kernel->stores[s].predicate] = true;
+    }
+  }
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    live[kernel->accs[a].init] = true;
+    if (!pattern && kernel->accs[a].update < kernel->inst_count) {
+      live[kernel->accs[a].update] = true;
+    }
+  }
+  if (kernel->kind == GRTC_KERNEL_SORT) live[kernel->sort.comparator] = true;
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    if (!live[i]) continue;
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    for (uint32_t k = 0; k < inst->operand_count; ++k) {
+      live[inst->operands[k]] = true;
+    }
+  }
+}
+
+static const char grtc_glsl_indents[] = "                                        ";
+
+static void grtc_glsl_set_depth(grtc_glsl_emitter_t* e, uint32_t depth) {
+  uint32_t max = (uint32_t)sizeof(grtc_glsl_indents) - 1;
+  uint32_t spaces = 2 * depth < max ? 2 * depth : max;
+  e->indent = grtc_glsl_indents + max - spaces;
+}
+
+// The reduction nest with the LOOP section and the accumulator updates.
+static void grtc_glsl_emit_reduction(grtc_glsl_emitter_t* e, uint32_t depth) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grtc_glsl_set_depth(e, depth);
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "%s%s acc%u = v%u;\n", e->indent,
+                               grtc_glsl_type(kernel->accs[a].type)->compute,
+                               a, kernel->accs[a].init);
+  }
+  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
+  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
+    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
+  }
+  if (!has_loop) return;
+  grt_string_builder_appendf(e->out, "%s{\n", e->indent);
+  uint32_t inner = depth;
+  for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
+    grtc_glsl_set_depth(e, ++inner);
+    grt_string_builder_appendf(
+        e->out, "%sfor (int64_t r%u = 0l; r%u < %" PRId64 "l; ++r%u) {\n",
+        e->indent, r, r, kernel->reduction_dims[r], r);
+  }
+  grtc_glsl_set_depth(e, inner + 1);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_LOOP);
+  // All accumulators update at once: read every update before any write.
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "%sacc%u = v%u;\n", e->indent, a,
+                               kernel->accs[a].update);
+  }
+  for (uint32_t r = kernel->reduction_rank + 1; r-- > 0;) {
+    grtc_glsl_set_depth(e, depth + r);
+    grt_string_builder_appendf(e->out, "%s}\n", e->indent);
+  }
+}
+
+// The linear workgroup id (see vulkan_target.h) and the early exit for
+// ids past the kernel's count.
+static void grtc_glsl_emit_workgroup_id(grtc_glsl_emitter_t* e,
+                                        uint32_t count) {
+  grt_string_builder_appendf(
+      e->out,
+      "  const uint64_t wg = uint64_t(gl_WorkGroupID.x) + "
+      "uint64_t(gl_NumWorkGroups.x) * (uint64_t(gl_WorkGroupID.y) + "
+      "uint64_t(gl_NumWorkGroups.y) * uint64_t(gl_WorkGroupID.z));\n"
+      "  if (wg >= %uul) return;\n",
+      count);
+}
+
+// lo<d>/n<d>: the workgroup's tile of the parallel space (the whole space
+// for serial kernels) and its point count |tn|.
+static void grtc_glsl_emit_tile_bounds(grtc_glsl_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_append_cstring(e->out, "  uint64_t t = wg;\n");
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial ? dim : kernel->tile[d];
+    if (tile >= dim) {
+      grt_string_builder_appendf(e->out,
+                                 "  const int64_t lo%u = 0l, n%u = %" PRId64
+                                 "l;\n",
+                                 d, d, dim);
+      continue;
+    }
+    int64_t tiles = (dim + tile - 1) / tile;
+    grt_string_builder_appendf(e->out,
+                               "  const int64_t lo%u = int64_t(t %% %" PRId64
+                               "ul) * %" PRId64 "l; t /= %" PRId64 "ul;\n"
+                               "  const int64_t n%u = min(%" PRId64
+                               "l, %" PRId64 "l - lo%u);\n",
+                               d, tiles, tile, tiles, d, tile, dim, d);
+  }
+  grt_string_builder_append_cstring(e->out, "  const int64_t tn = 1l");
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    grt_string_builder_appendf(e->out, " * n%u", d);
+  }
+  grt_string_builder_append_cstring(e->out, ";\n");
+}
+
+// p<d> of tile point |q| in row-major order.
+static void grtc_glsl_emit_point(grtc_glsl_emitter_t* e, const char* q) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_appendf(e->out, "    int64_t rest = %s;\n", q);
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    grt_string_builder_appendf(e->out,
+                               "    const int64_t p%u = lo%u + rest %% n%u; "
+                               "rest /= n%u;\n",
+                               d, d, d, d);
+  }
+}
+
+static void grtc_glsl_emit_loop_kernel(grtc_glsl_emitter_t* e) {
+  grtc_glsl_emit_tile_bounds(e);
+  uint32_t step = grtc_vulkan_workgroup_size(e->kernel);
+  grt_string_builder_appendf(
+      e->out,
+      "  for (int64_t q = int64_t(gl_LocalInvocationID.x); q < tn; q += %ul) "
+      "{\n",
+      step);
+  grtc_glsl_emit_point(e, "q");
+  grtc_glsl_set_depth(e, 2);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
+  grtc_glsl_emit_reduction(e, 2);
+  grtc_glsl_set_depth(e, 2);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_POST);
+  grtc_glsl_emit_stores(e);
+  grt_string_builder_append_cstring(e->out, "  }\n}\n");
+}
+
+// One row per invocation: the row's operand elements are copied into the
+// results (a result may share memory with its operand: then the copy
+// reads and writes the same element) and sorted there with a stable
+// insertion sort that moves all results together.
+static void grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  uint32_t n = kernel->sort.operand_count;
+  int64_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
+    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
+    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
+  }
+  int64_t length = kernel->sort.dims[kernel->sort.dimension];
+  grt_string_builder_appendf(
+      out,
+      "  for (int64_t row = int64_t(wg) * %ul + int64_t(gl_LocalInvocationID.x);"
+      " row < %" PRId64 "l; row += %" PRIu64 "l) {\n"
+      "    const int64_t base = (row / %" PRId64 "l) * %" PRId64
+      "l + row %% %" PRId64 "l;\n"
+      "    for (int64_t k = 0l; k < %" PRId64 "l; ++k) {\n",
+      GRTC_GLSL_LOCAL_SIZE, outer * inner,
+      (uint64_t)GRTC_GLSL_LOCAL_SIZE * kernel->workgroup_count, inner,
+      length * inner, inner, length);
+  for (uint32_t k = 0; k < n; ++k) {
+    grt_string_builder_appendf(out,
+                               "      b%u[uint(base + k * %" PRId64 "l)] = b%u[uint(base + "
+                               "k * %" PRId64 "l)];\n",
+                               n + k, inner, k, inner);
+  }
+  grt_string_builder_appendf(
+      out,
+      "    }\n"
+      "    for (int64_t s = 1l; s < %" PRId64 "l; ++s) {\n"
+      "      for (int64_t m = s; m > 0l; --m) {\n"
+      "        const int64_t i = base + m * %" PRId64 "l, j = i - %" PRId64
+      "l;\n",
+      length, inner, inner);
+  grtc_glsl_set_depth(e, 4);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(out, "        if (v%u == 0u) break;\n",
+                             kernel->sort.comparator);
+  for (uint32_t k = 0; k < n; ++k) {
+    const char* storage = grtc_glsl_type(kernel->bindings[n + k].elem)->storage;
+    grt_string_builder_appendf(
+        out, "        { %s x = b%u[uint(i)]; b%u[uint(i)] = b%u[uint(j)]; b%u[uint(j)] = x; }\n",
+        storage, n + k, n + k, n + k, n + k);
+  }
+  grt_string_builder_append_cstring(out, "      }\n    }\n  }\n}\n");
+}
+
+// ACC(0) of a MATMUL kernel: 16x16 output blocks per workgroup (the
+// workgroup walks its tile's blocks), K in steps of 16 through shared
+// memory, one output element per invocation; then PRE, POST and the
+// stores with ACC(0) bound (plus the accumulator's initial value).
+static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* o = e->out;
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  const int T = GRTC_GLSL_MM_TILE;
+  grtc_glsl_emit_tile_bounds(e);
+  grt_string_builder_appendf(
+      o,
+      "  const uint tx = gl_LocalInvocationID.x %% %du, ty = "
+      "gl_LocalInvocationID.x / %du;\n"
+      "  int64_t batch_points = 1l",
+      T, T);
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grt_string_builder_appendf(o, " * n%u", d);
+  }
+  grt_string_builder_appendf(
+      o,
+      ";\n"
+      "  const int64_t bm = (n%u + %dl) / %dl, bn = (n%u + %dl) / %dl;\n"
+      "  for (int64_t blk = 0l; blk < batch_points * bm * bn; ++blk) {\n"
+      "    int64_t rest = blk;\n"
+      "    const int64_t m0 = lo%u + (rest / bn %% bm) * %dl;\n"
+      "    const int64_t n0 = lo%u + (rest %% bn) * %dl;\n"
+      "    rest /= bm * bn;\n",
+      dm, T - 1, T, dn, T - 1, T, dm, T, dn, T);
+  for (uint32_t d = mm->batch_rank; d-- > 0;) {
+    grt_string_builder_appendf(o,
+                               "    const int64_t p%u = lo%u + rest %% n%u; "
+                               "rest /= n%u;\n",
+                               d, d, d, d);
+  }
+  grt_string_builder_appendf(o, "    const int64_t abase = 0l");
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grt_string_builder_appendf(o, " + p%u * %" PRId64 "l", d,
+                               mm->lhs_batch_strides[d]);
+  }
+  grt_string_builder_appendf(o, ";\n    const int64_t bbase = 0l");
+  for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+    grt_string_builder_appendf(o, " + p%u * %" PRId64 "l", d,
+                               mm->rhs_batch_strides[d]);
+  }
+  grt_string_builder_appendf(
+      o,
+      ";\n"
+      "    const int64_t p%u = m0 + int64_t(ty), p%u = n0 + int64_t(tx);\n"
+      "    const bool inside = p%u < lo%u + n%u && p%u < lo%u + n%u;\n"
+      "    float sum = 0.0;\n"
+      "    for (int64_t k0 = 0l; k0 < %" PRId64 "l; k0 += %dl) {\n"
+      "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
+      "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %" PRId64
+      "l) ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
+      "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %" PRId64
+      "l) ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
+      "      barrier();\n"
+      "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * "
+      "grt_b[kk][tx];\n"
+      "      barrier();\n"
+      "    }\n"
+      "    if (inside) {\n",
+      dm, dn, dm, dm, dm, dn, dn, dn, mm->k, T, dm, dm, dm, mm->k,
+      mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn, dn, dn,
+      mm->k, mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, T);
+  grtc_glsl_set_depth(e, 3);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(o, "      const float acc0 = sum + v%u;\n",
+                             kernel->accs[0].init);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_POST);
+  grtc_glsl_emit_stores(e);
+  grt_string_builder_append_cstring(o, "    }\n  }\n}\n");
+}
+
+// The element types a kernel's shader touches (F64 also for converts to
+// f16/bf16 that round through double).
+static void grtc_glsl_used_types(const grtc_kernel_t* kernel,
+                                 bool used[GRTC_ELEM_COUNT]) {
+  memset(used, 0, sizeof(bool) * GRTC_ELEM_COUNT);
+  used[GRTC_ELEM_I64] = true;  // indices
+  used[GRTC_ELEM_I1] = true;   // predicates
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    used[kernel->bindings[b].elem] = true;
+  }
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    used[inst->type] = true;
+    if (inst->kind == GRTC_KINST_CONVERT &&
+        grtc_glsl_is_small_float(inst->type)) {
+      grtc_elem_t from = kernel->insts[inst->operands[0]].type;
+      if (grtc_elem_bit_width(from) >= 32) used[GRTC_ELEM_F64] = true;
+    }
+  }
+}
+
+grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
+                                   grt_string_builder_t* out) {
+  GRT_RETURN_IF_ERROR(grtc_kernel_verify(kernel));
+  bool* live = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!live) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory emitting kernel %.*s",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  bool matmul = grtc_glsl_uses_matmul(kernel);
+  grtc_glsl_mark_live(kernel, matmul, live);
+  grtc_glsl_emitter_t e = {.out = out, .kernel = kernel, .live = live};
+  bool used[GRTC_ELEM_COUNT];
+  grtc_glsl_used_types(kernel, used);
+  grt_string_builder_appendf(
+      out,
+      "#version 450\n"
+      "// Generated by grt-compile (Vulkan target): kernel %.*s\n"
+      "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+      "#extension GL_EXT_shader_8bit_storage : require\n"
+      "#extension GL_EXT_shader_16bit_storage : require\n"
+      "layout(local_size_x = %u) in;\n",
+      (int)kernel->name.size, kernel->name.data,
+      grtc_vulkan_workgroup_size(kernel));
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    const grtc_kbinding_t* binding = &kernel->bindings[b];
+    // Sort results may share memory with their operands: no readonly /
+    // writeonly promises there.
+    const char* access = "";
+    if (kernel->kind == GRTC_KERNEL_LOOP) {
+      access = binding->access == GRTC_KACCESS_READ    ? "readonly "
+               : binding->access == GRTC_KACCESS_WRITE ? "writeonly "
+                                                        : "";
+    }
+    grt_string_builder_appendf(
+        out,
+        "layout(std430, set = 0, binding = %u) %sbuffer B%u { %s b%u[]; };\n",
+        b, access, b, grtc_glsl_type(binding->elem)->storage, b);
+  }
+  if (matmul) {
+    grt_string_builder_appendf(out,
+                               "shared float grt_a[%d][%d];\n"
+                               "shared float grt_b[%d][%d];\n",
+                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
+                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
+  }
+  grtc_vulkan_emit_prelude(used, out);
+  grt_string_builder_append_cstring(out, "void main() {\n");
+  grtc_glsl_emit_workgroup_id(&e, kernel->workgroup_count);
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    grtc_glsl_emit_sort_kernel(&e);
+  } else if (matmul) {
+    grtc_glsl_emit_matmul_kernel(&e);
+  } else {
+    if (kernel->serial) {
+      grt_string_builder_append_cstring(&*out, "  if (wg != 0ul) return;\n");
+    }
+    grtc_glsl_emit_loop_kernel(&e);
+  }
+  free(live);
+  return grt_string_builder_status(out);
+}

@@ -1,0 +1,256 @@
+// The scalar helpers of the GLSL shaders: each scalar op of
+// compiler/kernel/scalar.h with its exact meaning, the corners GLSL and
+// SPIR-V leave undefined included (division by zero and INT_MIN / -1,
+// shifts by >= the width, pow of negative bases, NaN in max/min). Helpers
+// are named grt_<op spelling>_<suffix> like the CPU target's, so the
+// emitter finds them from the op table alone. They are written once as
+// preprocessor macros and instantiated only for the types a shader uses,
+// so a shader declares (and a device needs) only the capabilities its
+// kernel's types require.
+#include "compiler/target/vulkan/vulkan_internal.h"
+
+static const char grtc_vulkan_int_macros[] =
+    // T: the compute type, UT: the unsigned type of the same width, W: the
+    // width, MASK: i1's one bit (all ones otherwise). Explicit-width types
+    // wrap on overflow in SPIR-V, as scalar.h wants.
+    "#define GRT_INT_COMMON(S, T, UT, W, MASK) \\\n"
+    "T grt_add_##S(T a, T b) { return T((UT(a) + UT(b)) & (MASK)); } \\\n"
+    "T grt_subtract_##S(T a, T b) { return T((UT(a) - UT(b)) & (MASK)); } \\\n"
+    "T grt_multiply_##S(T a, T b) { return T((UT(a) * UT(b)) & (MASK)); } \\\n"
+    "T grt_and_##S(T a, T b) { return a & b; } \\\n"
+    "T grt_or_##S(T a, T b) { return a | b; } \\\n"
+    "T grt_xor_##S(T a, T b) { return a ^ b; } \\\n"
+    "T grt_not_##S(T a) { return T(~UT(a) & (MASK)); } \\\n"
+    "T grt_negate_##S(T a) { return T((UT(0) - UT(a)) & (MASK)); } \\\n"
+    "T grt_maximum_##S(T a, T b) { return a > b ? a : b; } \\\n"
+    "T grt_minimum_##S(T a, T b) { return a < b ? a : b; } \\\n"
+    "T grt_clamp_##S(T lo, T x, T hi) { T t = x < lo ? lo : x; return t > hi ? hi : t; } \\\n"
+    "T grt_select_##S(uint c, T a, T b) { return c != 0u ? a : b; } \\\n"
+    "T grt_shift_left_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T((UT(a) << uint(b)) & (MASK)); } \\\n"
+    "T grt_shift_right_logical_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T(UT(a) >> uint(b)); } \\\n"
+    "T grt_popcnt_##S(T a) { uint64_t u = uint64_t(UT(a)); return T(bitCount(uint(u)) + bitCount(uint(u >> 32))); } \\\n"
+    "T grt_count_leading_zeros_##S(T a) { \\\n"
+    "  uint64_t u = uint64_t(UT(a)); uint hi = uint(u >> 32), lo = uint(u); \\\n"
+    "  int msb = hi != 0u ? 32 + findMSB(hi) : findMSB(lo); \\\n"
+    "  return T((W) - 1 - msb); } \\\n"
+    "T grt_power_u_##S(T a, T b) { \\\n"
+    "  UT r = UT(1), x = UT(a); uint64_t e = uint64_t(UT(b)); \\\n"
+    "  while (e != 0ul) { if ((e & 1ul) != 0ul) r = r * x; x = x * x; e >>= 1; } \\\n"
+    "  return T(r & (MASK)); }\n"
+    "#define GRT_INT_SIGNED(S, T, UT, W, MINV, MAXV) \\\n"
+    "GRT_INT_COMMON(S, T, UT, W, ~UT(0)) \\\n"
+    "T grt_divide_##S(T a, T b) { return b == T(0) ? T(-1) : (a == T(MINV) && b == T(-1)) ? T(MINV) : T(a / b); } \\\n"
+    "T grt_remainder_##S(T a, T b) { return b == T(0) ? a : b == T(-1) ? T(0) : T(a % b); } \\\n"
+    "T grt_shift_right_arithmetic_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? (a < T(0) ? T(-1) : T(0)) : T(a >> uint(b)); } \\\n"
+    "T grt_abs_##S(T a) { return a < T(0) ? T(UT(0) - UT(a)) : a; } \\\n"
+    "T grt_sign_##S(T a) { return a > T(0) ? T(1) : a < T(0) ? T(-1) : T(0); } \\\n"
+    "T grt_f2i_##S(float x) { return isnan(x) ? T(0) : x < float(MINV) ? T(MINV) : x >= -float(MINV) ? T(MAXV) : T(x); } \\\n"
+    "T grt_f2i_##S(double x) { return isnan(x) ? T(0) : x < double(MINV) ? T(MINV) : x >= -double(MINV) ? T(MAXV) : T(x); } \\\n"
+    "T grt_power_##S(T a, T b) { \\\n"
+    "  return b >= T(0) ? grt_power_u_##S(a, b) : a == T(1) ? T(1) \\\n"
+    "       : a == T(-1) ? (((b & T(1)) != T(0)) ? T(-1) : T(1)) : T(0); }\n"
+    "#define GRT_INT_UNSIGNED(S, T, W, MASK, MAXV) \\\n"
+    "GRT_INT_COMMON(S, T, T, W, MASK) \\\n"
+    "T grt_divide_##S(T a, T b) { return b == T(0) ? T(~T(0) & (MASK)) : T(a / b); } \\\n"
+    "T grt_remainder_##S(T a, T b) { return b == T(0) ? a : T(a % b); } \\\n"
+    "T grt_shift_right_arithmetic_##S(T a, T b) { \\\n"
+    "  T fill = ((a >> uint((W) - 1)) & T(1)) != T(0) ? T(~T(0) & (MASK)) : T(0); \\\n"
+    "  return uint64_t(b) >= uint64_t(W) ? fill \\\n"
+    "       : T(((a >> uint(b)) | ((fill << uint((W) - 1 - int(b))) << 1u)) & (MASK)); } \\\n"
+    "T grt_abs_##S(T a) { return a; } \\\n"
+    "T grt_sign_##S(T a) { return a != T(0) ? T(1) : T(0); } \\\n"
+    "T grt_f2i_##S(float x) { return !(x > -1.0) ? T(0) : x >= float(MAXV) + 1.0 ? T(MAXV) : T(x); } \\\n"
+    "T grt_f2i_##S(double x) { return !(x > -1.0lf) ? T(0) : x >= double(MAXV) + 1.0lf ? T(MAXV) : T(x); } \\\n"
+    "T grt_power_##S(T a, T b) { return grt_power_u_##S(a, b); }\n";
+
+// One instantiation per integer type (by grtc_elem_t); i1 computes in
+// uint masked to one bit.
+static const char* const grtc_vulkan_int_instances[GRTC_ELEM_COUNT] = {
+    [GRTC_ELEM_I1] = "GRT_INT_UNSIGNED(i1, uint, 1, 1u, 1u)\n",
+    [GRTC_ELEM_I8] = "GRT_INT_SIGNED(i8, int8_t, uint8_t, 8, -128, 127)\n",
+    [GRTC_ELEM_I16] =
+        "GRT_INT_SIGNED(i16, int16_t, uint16_t, 16, -32768, 32767)\n",
+    [GRTC_ELEM_I32] = "GRT_INT_SIGNED(i32, int, uint, 32, (-2147483647 - 1), "
+                      "2147483647)\n",
+    [GRTC_ELEM_I64] =
+        "GRT_INT_SIGNED(i64, int64_t, uint64_t, 64, (-9223372036854775807l - "
+        "1l), 9223372036854775807l)\n",
+    [GRTC_ELEM_U8] = "GRT_INT_UNSIGNED(u8, uint8_t, 8, ~uint8_t(0), 255u)\n",
+    [GRTC_ELEM_U16] =
+        "GRT_INT_UNSIGNED(u16, uint16_t, 16, ~uint16_t(0), 65535u)\n",
+    [GRTC_ELEM_U32] = "GRT_INT_UNSIGNED(u32, uint, 32, ~0u, 4294967295u)\n",
+    [GRTC_ELEM_U64] = "GRT_INT_UNSIGNED(u64, uint64_t, 64, ~0ul, "
+                      "18446744073709551615ul)\n",
+};
+
+static const char grtc_vulkan_float_macros[] =
+    // Floats: f16 and bf16 compute in f32. GLSL's pow, exp, ... have no
+    // double overloads, so f64 transcendentals go through F (float for
+    // f64 too: a documented precision limit of this target).
+    "#define GRT_FLOAT(S, T, F, SIGNBIT, NAN, INF) \\\n"
+    "T grt_add_##S(T a, T b) { return a + b; } \\\n"
+    "T grt_subtract_##S(T a, T b) { return a - b; } \\\n"
+    "T grt_multiply_##S(T a, T b) { return a * b; } \\\n"
+    "T grt_divide_##S(T a, T b) { return a / b; } \\\n"
+    // fmod: exact for the quotients that fit the mantissa.
+    "T grt_remainder_##S(T a, T b) { \\\n"
+    "  if (isnan(a) || isnan(b) || isinf(a) || b == T(0)) return NAN; \\\n"
+    "  if (isinf(b)) return a; \\\n"
+    "  T r = a - b * trunc(a / b); \\\n"
+    "  if (abs(r) >= abs(b)) r -= b * trunc(r / b); \\\n"
+    "  if (r != T(0) && SIGNBIT(r) != SIGNBIT(a)) r += SIGNBIT(r) == SIGNBIT(b) ? -b : b; \\\n"
+    "  return r == T(0) ? (SIGNBIT(a) ? -T(0) : T(0)) : r; } \\\n"
+    "T grt_power_##S(T a, T b) { \\\n"
+    "  if (b == T(0) || a == T(1)) return T(1); \\\n"
+    "  if (isnan(a) || isnan(b)) return NAN; \\\n"
+    "  bool b_int = floor(b) == b; \\\n"
+    "  bool odd = b_int && abs(b) < T(9007199254740992.0) && mod(b, T(2)) == T(1); \\\n"
+    "  if (a < T(0) && !b_int && !isinf(b)) return NAN; \\\n"
+    "  T m = abs(a); T r; \\\n"
+    "  if (m == T(0)) r = b < T(0) ? INF : T(0); \\\n"
+    "  else if (isinf(b)) r = m == T(1) ? T(1) : ((m > T(1)) == (b > T(0)) ? INF : T(0)); \\\n"
+    "  else r = T(pow(F(m), F(b))); \\\n"
+    "  return (SIGNBIT(a) && odd) ? -r : r; } \\\n"
+    "T grt_maximum_##S(T a, T b) { \\\n"
+    "  if (isnan(a) || isnan(b)) return a + b; \\\n"
+    "  if (a == b) return SIGNBIT(a) ? b : a; \\\n"
+    "  return a > b ? a : b; } \\\n"
+    "T grt_minimum_##S(T a, T b) { \\\n"
+    "  if (isnan(a) || isnan(b)) return a + b; \\\n"
+    "  if (a == b) return SIGNBIT(a) ? a : b; \\\n"
+    "  return a < b ? a : b; } \\\n"
+    "T grt_clamp_##S(T lo, T x, T hi) { return grt_minimum_##S(grt_maximum_##S(x, lo), hi); } \\\n"
+    "T grt_select_##S(uint c, T a, T b) { return c != 0u ? a : b; } \\\n"
+    "T grt_atan2_##S(T a, T b) { \\\n"
+    "  if (isnan(a) || isnan(b)) return NAN; \\\n"
+    "  if (b == T(0) && a == T(0)) return SIGNBIT(b) ? (SIGNBIT(a) ? T(-3.14159265358979323846) : T(3.14159265358979323846)) : a; \\\n"
+    "  return T(atan(F(a), F(b))); } \\\n"
+    "T grt_abs_##S(T a) { return abs(a); } \\\n"
+    "T grt_negate_##S(T a) { return -a; } \\\n"
+    "T grt_sign_##S(T a) { return a > T(0) ? T(1) : a < T(0) ? T(-1) : a; } \\\n"
+    "T grt_exponential_##S(T a) { return T(exp(F(a))); } \\\n"
+    "T grt_exponential_minus_one_##S(T a) { \\\n"
+    "  if (abs(a) < T(1e-5)) return a + T(0.5) * a * a; \\\n"
+    "  return T(exp(F(a))) - T(1); } \\\n"
+    "T grt_log_##S(T a) { return T(log(F(a))); } \\\n"
+    // log1p: log(u) * a / (u - 1) cancels the rounding of u = 1 + a.
+    "T grt_log_plus_one_##S(T a) { \\\n"
+    "  T u = T(1) + a; \\\n"
+    "  if (u == T(1)) return a; \\\n"
+    "  if (isinf(u)) return u; \\\n"
+    "  return T(log(F(u))) * a / (u - T(1)); } \\\n"
+    "T grt_logistic_##S(T a) { return T(1) / (T(1) + T(exp(F(-a)))); } \\\n"
+    "T grt_sqrt_##S(T a) { return sqrt(a); } \\\n"
+    "T grt_rsqrt_##S(T a) { return T(1) / sqrt(a); } \\\n"
+    // cbrt: pow on the magnitude, then one Newton step.
+    "T grt_cbrt_##S(T a) { \\\n"
+    "  if (a == T(0) || isnan(a) || isinf(a)) return a; \\\n"
+    "  T m = abs(a); T r = T(pow(F(m), F(1.0 / 3.0))); \\\n"
+    "  r = r - (r * r * r - m) / (T(3) * r * r); \\\n"
+    "  return a < T(0) ? -r : r; } \\\n"
+    // tanh: large magnitudes would overflow exp inside some tanh.
+    "T grt_tanh_##S(T a) { \\\n"
+    "  if (isnan(a)) return a; \\\n"
+    "  if (abs(a) > T(20)) return a > T(0) ? T(1) : T(-1); \\\n"
+    "  if (abs(a) < T(1e-4)) return a; \\\n"
+    "  return T(tanh(F(a))); } \\\n"
+    "T grt_sine_##S(T a) { return T(sin(F(a))); } \\\n"
+    "T grt_cosine_##S(T a) { return T(cos(F(a))); } \\\n"
+    "T grt_tan_##S(T a) { return T(tan(F(a))); } \\\n"
+    "T grt_floor_##S(T a) { return floor(a); } \\\n"
+    "T grt_ceil_##S(T a) { return ceil(a); } \\\n"
+    "T grt_round_nearest_afz_##S(T a) { \\\n"
+    "  if (isnan(a) || isinf(a)) return a; \\\n"
+    "  T t = trunc(a); T r = abs(t) + (abs(a - t) >= T(0.5) ? T(1) : T(0)); \\\n"
+    "  return SIGNBIT(a) ? -r : r; } \\\n"
+    "T grt_round_nearest_even_##S(T a) { return roundEven(a); } \\\n"
+    "uint grt_is_finite_##S(T a) { return (isnan(a) || isinf(a)) ? 0u : 1u; }\n"
+    "bool grt_signbit_f32(float x) { return (floatBitsToUint(x) >> 31) != 0u; }\n";
+
+static const char grtc_vulkan_f32_instance[] =
+    "GRT_FLOAT(f32, float, float, grt_signbit_f32, uintBitsToFloat(0x7fc00000u), "
+    "uintBitsToFloat(0x7f800000u))\n";
+static const char grtc_vulkan_f64_instance[] =
+    "bool grt_signbit_f64(double x) { return (unpackDouble2x32(x).y >> 31) != 0u; }\n"
+    "GRT_FLOAT(f64, double, float, grt_signbit_f64, "
+    "packDouble2x32(uvec2(0u, 0x7ff80000u)), packDouble2x32(uvec2(0u, 0x7ff00000u)))\n";
+
+// f16/bf16 bit patterns <-> f32, rounding to nearest even; from double as
+// well so i32/i64/f64 sources round once (scalar.h).
+static const char grtc_vulkan_small_float_helpers[] =
+    "float grt_f16_to_f32(uint h) {\n"
+    "  uint sign = (h >> 15) << 31, e = (h >> 10) & 31u, m = h & 1023u;\n"
+    "  if (e == 31u) return uintBitsToFloat(sign | 0x7f800000u | (m << 13));\n"
+    "  float f = ldexp(float(e != 0u ? (m | 1024u) : m), int(e != 0u ? e : 1u) - 25);\n"
+    "  return sign != 0u ? -f : f;\n"
+    "}\n"
+    "float grt_bf16_to_f32(uint h) { return uintBitsToFloat(h << 16); }\n"
+    "uint grt_f32_to_small(float x, int mbits, int ebits) {\n"
+    "  uint sign = (floatBitsToUint(x) >> 31) << 15;\n"
+    "  uint inf = ((1u << ebits) - 1u) << mbits;\n"
+    "  if (isnan(x)) return sign | inf | (1u << (mbits - 1));\n"
+    "  float a = abs(x);\n"
+    "  int bias = (1 << (ebits - 1)) - 1;\n"
+    "  if (a == 0.0) return sign;\n"
+    "  if (isinf(a)) return sign | inf;\n"
+    "  int e2; frexp(a, e2);\n"
+    "  int e = max(e2 - 1, 1 - bias);\n"
+    "  float q = roundEven(ldexp(a, mbits - e));\n"
+    "  if (q >= ldexp(1.0, mbits + 1)) { q *= 0.5; ++e; }\n"
+    "  if (e > bias) return sign | inf;\n"
+    "  uint qi = uint(q);\n"
+    "  if (qi < (1u << mbits)) return sign | qi;\n"
+    "  return sign | (uint(e + bias) << mbits) | (qi - (1u << mbits));\n"
+    "}\n"
+    "uint grt_f32_to_f16(float x) { return grt_f32_to_small(x, 10, 5); }\n"
+    "uint grt_f32_to_bf16(float x) {\n"
+    "  uint u = floatBitsToUint(x);\n"
+    "  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;\n"
+    "  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;\n"
+    "}\n"
+    "float grt_round_f16(float x) { return grt_f16_to_f32(grt_f32_to_f16(x)); }\n"
+    "float grt_round_bf16(float x) { return grt_bf16_to_f32(grt_f32_to_bf16(x)); }\n"
+    "int grt_key_f32(float x) { int i = floatBitsToInt(x); return i < 0 ? i ^ 0x7fffffff : i; }\n"
+    "int grt_key_f16(float x) { int i = int(grt_f32_to_f16(x)); return (i & 0x8000) != 0 ? -1 - (i & 0x7fff) : i; }\n"
+    "int grt_key_bf16(float x) { int i = int(grt_f32_to_bf16(x)); return (i & 0x8000) != 0 ? -1 - (i & 0x7fff) : i; }\n";
+
+// Needs 64-bit types: rounding from double and the f64 order key.
+static const char grtc_vulkan_double_helpers[] =
+    "uint grt_f64_to_small(double x, int mbits, int ebits) {\n"
+    "  uint sign = (unpackDouble2x32(x).y >> 31) << 15;\n"
+    "  uint inf = ((1u << ebits) - 1u) << mbits;\n"
+    "  if (isnan(x)) return sign | inf | (1u << (mbits - 1));\n"
+    "  double a = abs(x);\n"
+    "  int bias = (1 << (ebits - 1)) - 1;\n"
+    "  if (a == 0.0lf) return sign;\n"
+    "  if (isinf(a) || a > 1e300lf) return sign | inf;\n"
+    "  int e2; frexp(a, e2);\n"
+    "  int e = max(e2 - 1, 1 - bias);\n"
+    "  double q = roundEven(ldexp(a, mbits - e));\n"
+    "  if (q >= ldexp(1.0lf, mbits + 1)) { q *= 0.5lf; ++e; }\n"
+    "  if (e > bias) return sign | inf;\n"
+    "  uint qi = uint(q);\n"
+    "  if (qi < (1u << mbits)) return sign | qi;\n"
+    "  return sign | (uint(e + bias) << mbits) | (qi - (1u << mbits));\n"
+    "}\n"
+    "uint grt_f64_to_f16(double x) { return grt_f64_to_small(x, 10, 5); }\n"
+    "uint grt_f64_to_bf16(double x) { return grt_f64_to_small(x, 7, 8); }\n"
+    "int64_t grt_key_f64(double x) { int64_t i = doubleBitsToInt64(x); return i < 0l ? i ^ 9223372036854775807l : i; }\n";
+
+void grtc_vulkan_emit_prelude(const bool used[GRTC_ELEM_COUNT],
+                              grt_string_builder_t* out) {
+  grt_string_builder_append_cstring(out, grtc_vulkan_int_macros);
+  for (int t = 0; t < GRTC_ELEM_COUNT; ++t) {
+    if (used[t] && grtc_vulkan_int_instances[t]) {
+      grt_string_builder_append_cstring(out, grtc_vulkan_int_instances[t]);
+    }
+  }
+  grt_string_builder_append_cstring(out, grtc_vulkan_float_macros);
+  grt_string_builder_append_cstring(out, grtc_vulkan_f32_instance);
+  grt_string_builder_append_cstring(out, grtc_vulkan_small_float_helpers);
+  // The emitter marks F64 used for converts that round through double.
+  if (used[GRTC_ELEM_F64]) {
+    grt_string_builder_append_cstring(out, grtc_vulkan_double_helpers);
+    grt_string_builder_append_cstring(out, grtc_vulkan_f64_instance);
+  }
+}
