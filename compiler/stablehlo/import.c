@@ -658,6 +658,10 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
   uint32_t rank = top->operand_count ? top->operands[0]->type.rank : 0;
   switch (top->kind) {
     case GRTC_TOP_CONSTANT:
+      if (top->result_count != 1) {
+        return grtc_import_error(ctx, op, "'%.*s' must have one result; it has %u",
+                                 GRT_SV_ARG(op->name), top->result_count);
+      }
       GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &attr));
       attrs->unfoldable = rule == GRTC_IMPORT_UNFOLDABLE;
       return grtc_import_constant(ctx, op, attr, &top->results[0].type, attrs);

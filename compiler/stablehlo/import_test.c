@@ -1002,6 +1002,8 @@ static void test_malformed_attributes(void** state) {
        "expected ',' or '>' in #stablehlo.gather<index_vector_dim = 1 offset_dims = [0]>"},
       {"%0 = \"stablehlo.reduce_window\"(%a, %a) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n}) {window_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
        "'window_dimensions' has 1 values; expected 2"},
+      {"stablehlo.constant dense<1.0> : tensor<f32>",
+       "t.mlir:2:3: error: 'stablehlo.constant' must have one result; it has 0"},
       {"%0 = \"arith.constant\"() {value = 1.5 : f32} : () -> i32",
        "t.mlir:2:8: error: constant value must be dense<...> or a number of the result's "
        "element type i32, found 1.5 : f32"},
