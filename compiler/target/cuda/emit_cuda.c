@@ -1,0 +1,888 @@
+// Kernel IR to CUDA C++. Each instruction becomes one `const T vN = ...;`
+// local; scalar ops call the prelude's grt_<op>_<type> helpers, which
+// carry the exact semantics of compiler/kernel/scalar.h.
+//
+// LOOP kernels: block blockIdx.x takes the kernel IR's workgroup x (one
+// tile of the parallel space); its threads stride over the tile's points
+// (row-major, stride blockDim.x), each running PRE, the reduction nest,
+// POST and the stores for its point. Serial kernels run as one thread, in
+// row-major order. MATMUL kernels cut their tile into 128x128 blocks
+// computed in shared memory (tensor cores through WMMA for f16/bf16, and
+// for f32 when tf32 is allowed; otherwise a SIMT kernel with 8x8 outputs
+// per thread), then run PRE/POST and the stores per element with ACC(0)
+// bound to the product. SORT kernels sort each row in place in the results
+// (copied from the operands) with an odd-even transposition sort across
+// the block's threads: stable, no scratch memory, O(n) phases.
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/target/cuda/cuda_internal.h"
+
+typedef struct grtc_cuda_type_t {
+  const char* compute;       // C type values are computed in
+  const char* storage;       // C type of the binding's elements
+  const char* helper;        // suffix of the prelude's grt_<op>_<suffix>
+  const char* as_signed;     // integers: same-width signed type
+  const char* as_unsigned;   // integers: same-width unsigned type
+  const char* from_storage;  // format (one %s) turning storage into compute
+  const char* to_storage;
+  const char* key;  // floats: grt_key_<key> for total order
+} grtc_cuda_type_t;
+
+static const grtc_cuda_type_t grtc_cuda_types[GRTC_ELEM_COUNT] = {
+    [GRTC_ELEM_I1] = {"uint8_t", "uint8_t", "i1", "uint8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I32] = {"int32_t", "int32_t", "i32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U32] = {"uint32_t", "uint32_t", "u32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
+                       "grt_f16_to_f32(%s)", "grt_f32_to_f16(%s)", "f16"},
+    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
+                        "grt_bf16_to_f32(%s)", "grt_f32_to_bf16(%s)", "bf16"},
+    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s",
+                       "f32"},
+    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
+                       "f64"},
+};
+
+static const char* const grtc_cuda_compare_ops[] = {"==", "!=", "<",
+                                                     "<=", ">",  ">="};
+
+// How a kernel is emitted.
+typedef enum grtc_cuda_path_e {
+  GRTC_CUDA_PATH_LOOPS,
+  GRTC_CUDA_PATH_MATMUL_SIMT,  // f32 FMA (or f16/bf16 widened) in shared memory
+  GRTC_CUDA_PATH_MATMUL_WMMA,  // tensor cores: f16, bf16, or tf32 for f32
+} grtc_cuda_path_t;
+
+// The matmul block tile and threads (8 warps).
+#define GRTC_CUDA_MM_BM 128
+#define GRTC_CUDA_MM_BN 128
+#define GRTC_CUDA_MM_THREADS 256
+#define GRTC_CUDA_MAX_BLOCK 256
+
+typedef struct grtc_cuda_emitter_t {
+  grt_string_builder_t* out;
+  const grtc_kernel_t* kernel;
+  const char* indent;
+} grtc_cuda_emitter_t;
+
+static const grtc_cuda_type_t* grtc_cuda_type(grtc_elem_t elem) {
+  return &grtc_cuda_types[elem];
+}
+
+grt_status_t grtc_cuda_parse_arch(const char* arch, uint32_t* out_cc) {
+  if (!arch) arch = GRTC_CUDA_DEFAULT_ARCH;
+  unsigned cc = 0;
+  int used = 0;
+  if (sscanf(arch, "sm_%u%n", &cc, &used) != 1 || arch[used] != '\0' ||
+      cc < 70 || cc > 1000 || arch[3] < '1' || arch[3] > '9') {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "CUDA arch '%s' is not sm_XY with XY >= 70 (for "
+                           "example sm_80, sm_90)",
+                           arch);
+  }
+  *out_cc = cc;
+  return grt_ok_status();
+}
+
+static uint32_t grtc_cuda_cc(const grtc_cuda_options_t* options) {
+  uint32_t cc = 80;
+  grt_status_t status = grtc_cuda_parse_arch(options ? options->arch : NULL, &cc);
+  if (!grt_status_is_ok(status)) {
+    grt_status_free(status);
+    cc = 80;  // grtc_cuda_build rejects the arch before anything runs
+  }
+  return cc;
+}
+
+static grtc_cuda_path_t grtc_cuda_path(const grtc_kernel_t* kernel,
+                                       const grtc_cuda_options_t* options) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->serial ||
+      kernel->acc_count != 1 || kernel->pattern != GRTC_KPATTERN_MATMUL ||
+      kernel->parallel_rank < 2 || mm->acc_elem != GRTC_ELEM_F32 ||
+      mm->lhs_elem != mm->rhs_elem) {
+    return GRTC_CUDA_PATH_LOOPS;
+  }
+  // Each workgroup must hold one batch point (the dispatch tiles batch
+  // dims by 1) so the block's operands are two plain matrices.
+  for (uint32_t d = 0; d + 2 < kernel->parallel_rank; ++d) {
+    if (kernel->tile[d] != 1 && kernel->parallel_dims[d] != 1) {
+      return GRTC_CUDA_PATH_LOOPS;
+    }
+  }
+  uint32_t cc = grtc_cuda_cc(options);
+  switch (mm->lhs_elem) {
+    case GRTC_ELEM_F32:
+      return options && options->allow_tf32 && cc >= 80
+                 ? GRTC_CUDA_PATH_MATMUL_WMMA
+                 : GRTC_CUDA_PATH_MATMUL_SIMT;
+    case GRTC_ELEM_F16:
+      return GRTC_CUDA_PATH_MATMUL_WMMA;  // sm_70 and newer
+    case GRTC_ELEM_BF16:
+      return cc >= 80 ? GRTC_CUDA_PATH_MATMUL_WMMA : GRTC_CUDA_PATH_MATMUL_SIMT;
+    default:
+      return GRTC_CUDA_PATH_LOOPS;
+  }
+}
+
+// Row count, length and element stride of a sort kernel's rows.
+static void grtc_cuda_sort_geometry(const grtc_kernel_t* kernel,
+                                    int64_t* out_rows, int64_t* out_length,
+                                    int64_t* out_stride) {
+  int64_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
+    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
+    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
+  }
+  *out_rows = outer * inner;
+  *out_length = kernel->sort.dims[kernel->sort.dimension];
+  *out_stride = inner;
+}
+
+static uint32_t grtc_cuda_round_threads(int64_t work) {
+  if (work >= GRTC_CUDA_MAX_BLOCK) return GRTC_CUDA_MAX_BLOCK;
+  if (work < 1) work = 1;
+  return (uint32_t)((work + 31) / 32 * 32);
+}
+
+// Points of one (full) tile.
+static int64_t grtc_cuda_tile_points(const grtc_kernel_t* kernel) {
+  int64_t points = 1;
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->tile[d] < dim ? kernel->tile[d] : dim;
+    points *= tile > 0 ? tile : 0;
+  }
+  return points;
+}
+
+uint32_t grtc_cuda_block_size(const grtc_kernel_t* kernel,
+                              const grtc_cuda_options_t* options) {
+  if (kernel->serial) return 1;
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    int64_t rows, length, stride;
+    grtc_cuda_sort_geometry(kernel, &rows, &length, &stride);
+    return grtc_cuda_round_threads((length + 1) / 2);
+  }
+  if (grtc_cuda_path(kernel, options) != GRTC_CUDA_PATH_LOOPS) {
+    return GRTC_CUDA_MM_THREADS;
+  }
+  return grtc_cuda_round_threads(grtc_cuda_tile_points(kernel));
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+// Appends |format| (one %s) applied to |arg|.
+static void grtc_cuda_wrap(grt_string_builder_t* out, const char* format,
+                           const char* arg) {
+  const char* hole = strstr(format, "%s");
+  grt_string_builder_append(out,
+                            grt_make_string_view(format, (size_t)(hole - format)));
+  grt_string_builder_append_cstring(out, arg);
+  grt_string_builder_append_cstring(out, hole + 2);
+}
+
+static void grtc_cuda_emit_const(grt_string_builder_t* out,
+                                 const grtc_kinst_t* inst) {
+  const grtc_cuda_type_t* type = grtc_cuda_type(inst->type);
+  if (grtc_elem_is_float(inst->type)) {
+    double v = inst->value.f;
+    bool is_f64 = inst->type == GRTC_ELEM_F64;
+    // NaN and infinities have no literal; their bit patterns do.
+    if (v != v || (v == v + v && v != 0)) {
+      const char* bits = v != v ? (is_f64 ? "0x7ff8000000000000ll" : "0x7fc00000")
+                         : v < 0 ? (is_f64 ? "(long long)0xfff0000000000000ull"
+                                           : "0xff800000")
+                                 : (is_f64 ? "0x7ff0000000000000ll" : "0x7f800000");
+      grt_string_builder_appendf(out, "%s(%s)",
+                                 is_f64 ? "__longlong_as_double" : "__int_as_float",
+                                 bits);
+    } else {
+      grt_string_builder_appendf(out, "%a%s", v, is_f64 ? "" : "f");
+    }
+    return;
+  }
+  uint64_t bits = (uint64_t)inst->value.i;
+  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
+  grt_string_builder_appendf(out, "((%s)0x%" PRIx64 "ull)", type->compute, bits);
+}
+
+static void grtc_cuda_emit_op(grtc_cuda_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
+  grtc_elem_t operand_type = inst->type;
+  if (op == GRTC_SCALAR_IS_FINITE) {
+    operand_type = e->kernel->insts[inst->operands[0]].type;
+  }
+  grt_string_builder_appendf(e->out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
+                             grtc_cuda_type(operand_type)->helper);
+  for (uint32_t k = 0; k < inst->operand_count; ++k) {
+    grt_string_builder_appendf(e->out, "%sv%u", k ? ", " : "", inst->operands[k]);
+  }
+  grt_string_builder_append_cstring(e->out, ")");
+}
+
+// |value| as an expression, rounded to its storage precision first when it
+// is f16/bf16 (scalar.h: those round on every convert).
+static void grtc_cuda_rounded_operand(grtc_cuda_emitter_t* e, uint32_t value) {
+  grtc_elem_t type = e->kernel->insts[value].type;
+  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
+    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
+                               grtc_cuda_type(type)->key, value);
+  } else {
+    grt_string_builder_appendf(e->out, "v%u", value);
+  }
+}
+
+static void grtc_cuda_emit_convert(grtc_cuda_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
+  grtc_elem_t to = inst->type;
+  const grtc_cuda_type_t* to_type = grtc_cuda_type(to);
+  if (to == GRTC_ELEM_I1) {
+    grt_string_builder_append_cstring(out, "(uint8_t)(");
+    grtc_cuda_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, " != 0)");
+  } else if (to == GRTC_ELEM_F16 || to == GRTC_ELEM_BF16) {
+    // From f32-computed values the hardware rounds once; from f64 and the
+    // integers (through f64) the prelude's software rounding does.
+    bool narrow = grtc_elem_is_float(from) && from != GRTC_ELEM_F64;
+    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_%s_to_%s(%s", to_type->key,
+                               narrow ? "f32" : "f64", to_type->key,
+                               narrow ? "" : "(double)");
+    grtc_cuda_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, "))");
+  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
+    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
+    grtc_cuda_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")");
+  } else {
+    grt_string_builder_appendf(out, "(%s)", to_type->compute);
+    grtc_cuda_rounded_operand(e, inst->operands[0]);
+  }
+}
+
+static void grtc_cuda_emit_compare(grtc_cuda_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  const grtc_cuda_type_t* ctype =
+      grtc_cuda_type(e->kernel->insts[inst->operands[0]].type);
+  const char* op = grtc_cuda_compare_ops[inst->op];
+  uint32_t a = inst->operands[0], b = inst->operands[1];
+  switch (inst->compare_type) {
+    case GRTC_CMP_TYPE_TOTALORDER:
+      grt_string_builder_appendf(e->out,
+                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
+                                 ctype->key, a, op, ctype->key, b);
+      break;
+    case GRTC_CMP_TYPE_SIGNED:
+    case GRTC_CMP_TYPE_UNSIGNED: {
+      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
+                             ? ctype->as_signed
+                             : ctype->as_unsigned;
+      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
+                                 a, op, cast, b);
+      break;
+    }
+    default:
+      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
+      break;
+  }
+}
+
+// The element a SORT comparator's ARG(dim) reads: operand dim/2 of the
+// results being sorted in place, at the lhs (i) or rhs (j) position.
+static void grtc_cuda_sort_arg(const grtc_kernel_t* kernel, uint32_t dim,
+                               char* buffer, size_t size) {
+  snprintf(buffer, size, "b%u[%s]", kernel->sort.operand_count + dim / 2,
+           dim % 2 ? "j" : "i");
+}
+
+static void grtc_cuda_emit_inst(grtc_cuda_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  const grtc_cuda_type_t* type = grtc_cuda_type(inst->type);
+  if (inst->kind == GRTC_KINST_BITCAST) {
+    const grtc_cuda_type_t* from_type =
+        grtc_cuda_type(e->kernel->insts[inst->operands[0]].type);
+    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s bits_in = ", e->indent,
+                               type->compute, i, e->indent, from_type->storage);
+    char operand[24];
+    snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
+    grtc_cuda_wrap(out, from_type->to_storage, operand);
+    grt_string_builder_appendf(
+        out, "; %s bits_out; memcpy(&bits_out, &bits_in, sizeof(bits_out)); v%u = ",
+        type->storage, i);
+    grtc_cuda_wrap(out, type->from_storage, "bits_out");
+    grt_string_builder_append_cstring(out, "; }\n");
+    return;
+  }
+  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute, i);
+  char element[64];
+  switch (inst->kind) {
+    case GRTC_KINST_CONST:
+      grtc_cuda_emit_const(out, inst);
+      break;
+    case GRTC_KINST_PINDEX:
+      grt_string_builder_appendf(out, "p%u", inst->dim);
+      break;
+    case GRTC_KINST_RINDEX:
+      grt_string_builder_appendf(out, "r%u", inst->dim);
+      break;
+    case GRTC_KINST_ACC:
+      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      break;
+    case GRTC_KINST_ARG:
+      grtc_cuda_sort_arg(e->kernel, inst->dim, element, sizeof(element));
+      grtc_cuda_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_LOAD:
+      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
+               inst->operands[0]);
+      grtc_cuda_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_OP:
+      grtc_cuda_emit_op(e, i);
+      break;
+    case GRTC_KINST_COMPARE:
+      grtc_cuda_emit_compare(e, i);
+      break;
+    case GRTC_KINST_CONVERT:
+      grtc_cuda_emit_convert(e, i);
+      break;
+    default:
+      break;
+  }
+  grt_string_builder_append_cstring(out, ";\n");
+}
+
+static void grtc_cuda_emit_section(grtc_cuda_emitter_t* e,
+                                   grtc_ksection_t section) {
+  for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
+    if (e->kernel->insts[i].section == section) grtc_cuda_emit_inst(e, i);
+  }
+}
+
+static void grtc_cuda_emit_stores(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    const grtc_cuda_type_t* type =
+        grtc_cuda_type(kernel->bindings[store->binding].elem);
+    grt_string_builder_append_cstring(e->out, e->indent);
+    if (store->predicate != GRTC_KINST_NONE) {
+      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
+    }
+    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
+                               store->index);
+    char value[24];
+    snprintf(value, sizeof(value), "v%u", store->value);
+    grtc_cuda_wrap(e->out, type->to_storage, value);
+    grt_string_builder_append_cstring(e->out, ";\n");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+// extern "C" __global__ void <name>(T0* b0, ...) {
+static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_appendf(e->out,
+                             "extern \"C\" __global__ void __launch_bounds__(%u) "
+                             "%.*s(",
+                             threads, (int)kernel->name.size, kernel->name.data);
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    const grtc_kbinding_t* binding = &kernel->bindings[b];
+    // Sort kernels may sort in place (a result sharing its operand's
+    // memory), so only loop kernels promise no aliasing.
+    bool read_only = !(binding->access & GRTC_KACCESS_WRITE) &&
+                     kernel->kind == GRTC_KERNEL_LOOP;
+    grt_string_builder_appendf(e->out, "%s%s%s*%s b%u", b ? ", " : "",
+                               read_only ? "const " : "",
+                               grtc_cuda_type(binding->elem)->storage,
+                               kernel->kind == GRTC_KERNEL_LOOP ? " __restrict__" : "",
+                               b);
+  }
+  grt_string_builder_append_cstring(e->out, ") {\n");
+}
+
+// Defines lo<d>/hi<d> for block blockIdx.x's tile of the parallel space.
+static void grtc_cuda_emit_tile_bounds(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_append_cstring(e->out, "  uint64_t t = blockIdx.x;\n");
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial ? dim : kernel->tile[d];
+    if (tile >= dim) {
+      grt_string_builder_appendf(
+          e->out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
+      continue;
+    }
+    int64_t tiles = (dim + tile - 1) / tile;
+    if (d == 0) {
+      grt_string_builder_appendf(e->out,
+                                 "  const int64_t lo0 = (int64_t)t * %" PRId64 ";\n",
+                                 tile);
+    } else {
+      grt_string_builder_appendf(e->out,
+                                 "  const int64_t lo%u = (int64_t)(t %% %" PRId64
+                                 "ull) * %" PRId64 "; t /= %" PRId64 "ull;\n",
+                                 d, tiles, tile, tiles);
+    }
+    grt_string_builder_appendf(e->out,
+                               "  const int64_t hi%u = lo%u + %" PRId64 " < %" PRId64
+                               " ? lo%u + %" PRId64 " : %" PRId64 ";\n",
+                               d, d, tile, dim, d, tile, dim);
+  }
+  grt_string_builder_append_cstring(e->out, "  (void)t;\n");
+}
+
+// The reduction nest with the LOOP section and the accumulator updates.
+static void grtc_cuda_emit_reduction(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "    %s acc%u = v%u;\n",
+                               grtc_cuda_type(kernel->accs[a].type)->compute, a,
+                               kernel->accs[a].init);
+  }
+  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
+  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
+    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
+  }
+  if (!has_loop) return;
+  grt_string_builder_append_cstring(e->out, "    {\n");
+  for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
+    grt_string_builder_appendf(e->out,
+                               "    for (int64_t r%u = 0; r%u < %" PRId64
+                               "; ++r%u) {\n",
+                               r, r, kernel->reduction_dims[r], r);
+  }
+  e->indent = "      ";
+  grtc_cuda_emit_section(e, GRTC_KSECTION_LOOP);
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "      acc%u = v%u;\n", a,
+                               kernel->accs[a].update);
+  }
+  for (uint32_t r = 0; r < kernel->reduction_rank + 1; ++r) {
+    grt_string_builder_append_cstring(e->out, "    }\n");
+  }
+  e->indent = "    ";
+}
+
+// Threads stride over the tile's points: q enumerates a full tile
+// row-major (tile sizes are constants, so the divisions are cheap), and
+// points past the end of a partial tile are skipped.
+static void grtc_cuda_emit_loop_kernel(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  grtc_cuda_emit_tile_bounds(e);
+  int64_t points = 1;
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial || kernel->tile[d] > dim ? dim : kernel->tile[d];
+    points *= tile;
+  }
+  grt_string_builder_appendf(out,
+                             "  for (int64_t q = threadIdx.x; q < %" PRId64
+                             "; q += blockDim.x) {\n"
+                             "    int64_t rest = q; (void)rest;\n",
+                             points);
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial || kernel->tile[d] > dim ? dim : kernel->tile[d];
+    grt_string_builder_appendf(out,
+                               "    const int64_t p%u = lo%u + rest %% %" PRId64
+                               "; rest /= %" PRId64 ";\n"
+                               "    if (p%u >= hi%u) continue;\n",
+                               d, d, tile, tile, d, d);
+  }
+  e->indent = "    ";
+  grtc_cuda_emit_section(e, GRTC_KSECTION_PRE);
+  grtc_cuda_emit_reduction(e);
+  grtc_cuda_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cuda_emit_stores(e);
+  grt_string_builder_append_cstring(out, "  }\n}\n\n");
+}
+
+// Rows are spread over the blocks; in each, the operands are copied into
+// the results (a no-op where they share memory) and sorted there in place
+// by odd-even transposition: in phase ph, the pairs (a, a + 1) with a of
+// ph's parity swap when the comparator says element a + 1 < element a.
+// Only neighbours swap and ties never do, so the sort is stable.
+static void grtc_cuda_emit_sort_kernel(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  uint32_t n = kernel->sort.operand_count;
+  int64_t rows, length, stride;
+  grtc_cuda_sort_geometry(kernel, &rows, &length, &stride);
+  grt_string_builder_appendf(
+      out,
+      "  for (int64_t row = blockIdx.x; row < %" PRId64 "; row += gridDim.x) {\n"
+      "    const int64_t base = (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64
+      ";\n"
+      "    for (int64_t k = threadIdx.x; k < %" PRId64 "; k += blockDim.x) {\n",
+      rows, stride, length * stride, stride, length);
+  for (uint32_t o = 0; o < n; ++o) {
+    grt_string_builder_appendf(out,
+                               "      b%u[base + k * %" PRId64 "] = b%u[base + k * %" PRId64
+                               "];\n",
+                               n + o, stride, o, stride);
+  }
+  grt_string_builder_appendf(
+      out,
+      "    }\n"
+      "    __syncthreads();\n"
+      "    for (int64_t ph = 0; ph < %" PRId64 "; ++ph) {\n"
+      "      for (int64_t a = 2 * (int64_t)threadIdx.x + (ph & 1); a + 1 < %" PRId64
+      "; a += 2 * (int64_t)blockDim.x) {\n"
+      "        const int64_t i = base + (a + 1) * %" PRId64 ", j = base + a * %" PRId64
+      ";\n",
+      length, length, stride, stride);
+  e->indent = "        ";
+  grtc_cuda_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(out, "        if (v%u) {\n", kernel->sort.comparator);
+  for (uint32_t o = 0; o < n; ++o) {
+    grt_string_builder_appendf(out,
+                               "          { const %s s = b%u[i]; b%u[i] = b%u[j]; "
+                               "b%u[j] = s; }\n",
+                               grtc_cuda_type(kernel->bindings[n + o].elem)->storage,
+                               n + o, n + o, n + o, n + o);
+  }
+  grt_string_builder_append_cstring(out,
+                                    "        }\n"
+                                    "      }\n"
+                                    "      __syncthreads();\n"
+                                    "    }\n"
+                                    "  }\n}\n\n");
+}
+
+// PRE, ACC(0) = |value| (+ the accumulator's initial value unless it is
+// the constant +0), POST and the stores at point (p...).
+static void grtc_cuda_emit_pattern_epilogue(grtc_cuda_emitter_t* e,
+                                            const char* value) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grtc_cuda_emit_section(e, GRTC_KSECTION_PRE);
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
+                   !signbit(init->value.f);
+  grt_string_builder_appendf(e->out, "%sconst float acc0 = %s", e->indent, value);
+  if (!zero_init) {
+    grt_string_builder_appendf(e->out, " + v%u", kernel->accs[0].init);
+  }
+  grt_string_builder_append_cstring(e->out, ";\n");
+  grtc_cuda_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cuda_emit_stores(e);
+}
+
+// Defines A(m, k) / B(k, n) loads (as float, zero outside the matrices)
+// and the 128x128 block loop over the workgroup's (m, n) tile; the batch
+// point is the tile's first (batch tiles are 1).
+static void grtc_cuda_emit_matmul_head(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* out = e->out;
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  grtc_cuda_emit_tile_bounds(e);
+  grt_string_builder_append_cstring(out, "  int64_t a_base = 0, b_base = 0;\n");
+  for (uint32_t d = 0; d < mm->batch_rank && d < dm; ++d) {
+    grt_string_builder_appendf(out,
+                               "  const int64_t p%u = lo%u;\n"
+                               "  a_base += p%u * %" PRId64 "; b_base += p%u * %" PRId64
+                               ";\n",
+                               d, d, d, mm->lhs_batch_strides[d], d,
+                               mm->rhs_batch_strides[d]);
+  }
+  (void)dn;
+}
+
+// The (m, n) block loop around a body; the body sees m0, n0 (the block's
+// origin) and must end with the epilogue.
+static void grtc_cuda_emit_block_loop_open(grtc_cuda_emitter_t* e) {
+  uint32_t rank = e->kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  grt_string_builder_appendf(e->out,
+                             "  for (int64_t m0 = lo%u; m0 < hi%u; m0 += %d)\n"
+                             "  for (int64_t n0 = lo%u; n0 < hi%u; n0 += %d) {\n",
+                             dm, dm, GRTC_CUDA_MM_BM, dn, dn, GRTC_CUDA_MM_BN);
+}
+
+// The SIMT path: BK = 8, A staged transposed (As[k][m]) and B as Bs[k][n];
+// thread (tx, ty) of a 16x16 grid owns rows ty + 16 i and columns
+// tx + 16 j (i, j < 8), so warps read shared memory without conflicts.
+// Global loads walk the operand's contiguous dimension across threads.
+static void grtc_cuda_emit_matmul_simt(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* out = e->out;
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  const grtc_cuda_type_t* lt = grtc_cuda_type(mm->lhs_elem);
+  const grtc_cuda_type_t* rt = grtc_cuda_type(mm->rhs_elem);
+  char a_elem[128], b_elem[128];
+  snprintf(a_elem, sizeof(a_elem), "b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "]",
+           mm->lhs_binding, mm->lhs_stride_m, mm->lhs_stride_k);
+  snprintf(b_elem, sizeof(b_elem), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
+           mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
+  grtc_cuda_emit_matmul_head(e);
+  grt_string_builder_append_cstring(
+      out,
+      "  __shared__ float As[8][128];\n"
+      "  __shared__ float Bs[8][128];\n"
+      "  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n");
+  grtc_cuda_emit_block_loop_open(e);
+  grt_string_builder_append_cstring(
+      out, "    float c[8][8];\n"
+           "    for (int i = 0; i < 8; ++i) for (int j = 0; j < 8; ++j) c[i][j] = 0.0f;\n");
+  grt_string_builder_appendf(out,
+                             "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += 8) {\n"
+                             "      for (int l = threadIdx.x; l < 1024; l += 256) {\n",
+                             mm->k);
+  // Consecutive threads take consecutive elements of the contiguous dim.
+  if (mm->lhs_stride_k == 1 && mm->lhs_stride_m != 1) {
+    grt_string_builder_append_cstring(out, "        const int mi = l / 8, ki = l % 8;\n");
+  } else {
+    grt_string_builder_append_cstring(out, "        const int mi = l % 128, ki = l / 128;\n");
+  }
+  grt_string_builder_appendf(out,
+                             "        const int64_t gm = m0 + mi, gk = k0 + ki;\n"
+                             "        As[ki][mi] = gm < hi%u && gk < %" PRId64 " ? ",
+                             dm, mm->k);
+  grtc_cuda_wrap(out, lt->from_storage, a_elem);
+  grt_string_builder_append_cstring(out, " : 0.0f;\n      }\n"
+                                         "      for (int l = threadIdx.x; l < 1024; l += 256) {\n");
+  if (mm->rhs_stride_n == 1 || mm->rhs_stride_k != 1) {
+    grt_string_builder_append_cstring(out, "        const int ni = l % 128, ki = l / 128;\n");
+  } else {
+    grt_string_builder_append_cstring(out, "        const int ni = l / 8, ki = l % 8;\n");
+  }
+  grt_string_builder_appendf(out,
+                             "        const int64_t gn = n0 + ni, gk = k0 + ki;\n"
+                             "        Bs[ki][ni] = gn < hi%u && gk < %" PRId64 " ? ",
+                             dn, mm->k);
+  grtc_cuda_wrap(out, rt->from_storage, b_elem);
+  grt_string_builder_append_cstring(
+      out,
+      " : 0.0f;\n      }\n"
+      "      __syncthreads();\n"
+      "      #pragma unroll\n"
+      "      for (int kk = 0; kk < 8; ++kk) {\n"
+      "        float a[8], b[8];\n"
+      "        #pragma unroll\n"
+      "        for (int i = 0; i < 8; ++i) { a[i] = As[kk][ty + 16 * i]; b[i] = Bs[kk][tx + 16 * i]; }\n"
+      "        #pragma unroll\n"
+      "        for (int i = 0; i < 8; ++i)\n"
+      "          #pragma unroll\n"
+      "          for (int j = 0; j < 8; ++j) c[i][j] = fmaf(a[i], b[j], c[i][j]);\n"
+      "      }\n"
+      "      __syncthreads();\n"
+      "    }\n"
+      "    #pragma unroll 1\n"
+      "    for (int i = 0; i < 8; ++i)\n"
+      "    #pragma unroll 1\n"
+      "    for (int j = 0; j < 8; ++j) {\n");
+  grt_string_builder_appendf(out,
+                             "      const int64_t p%u = m0 + ty + 16 * i, p%u = n0 + tx + 16 * j;\n"
+                             "      if (p%u >= hi%u || p%u >= hi%u) continue;\n",
+                             dm, dn, dm, dm, dn, dn);
+  e->indent = "      ";
+  grtc_cuda_emit_pattern_epilogue(e, "c[i][j]");
+  grt_string_builder_append_cstring(out, "    }\n  }\n}\n\n");
+}
+
+// The tensor-core path: BK = 32 staged row-major as As[m][k] and Bs[k][n]
+// in the fragment type; the 8 warps form a 2x4 grid, each owning a 64x32
+// block (4x2 fragments of 16x16, f32 accumulators). Each accumulator
+// fragment goes through a per-warp 16x16 staging tile for the epilogue.
+static void grtc_cuda_emit_matmul_wmma(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* out = e->out;
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  bool tf32 = mm->lhs_elem == GRTC_ELEM_F32;
+  // Shared element type, fragment element type, fragment k, and how a
+  // loaded storage element becomes a shared one.
+  const char* smem = tf32 ? "float" : "uint16_t";
+  const char* frag = tf32 ? "wmma::precision::tf32"
+                     : mm->lhs_elem == GRTC_ELEM_F16 ? "__half" : "__nv_bfloat16";
+  const char* ptr = tf32 ? "float" : mm->lhs_elem == GRTC_ELEM_F16 ? "__half"
+                                                                 : "__nv_bfloat16";
+  int fk = tf32 ? 8 : 16;
+  int lda = tf32 ? 36 : 40, ldb = tf32 ? 132 : 136;  // padded, 32-byte rows
+  grtc_cuda_emit_matmul_head(e);
+  grt_string_builder_appendf(
+      out,
+      "  __shared__ __align__(32) %s As[128 * %d];\n"
+      "  __shared__ __align__(32) %s Bs[32 * %d];\n"
+      "  __shared__ __align__(32) float Cs[8][256];\n"
+      "  const int warp = threadIdx.x / 32, lane = threadIdx.x %% 32;\n"
+      "  const int wm = (warp / 4) * 64, wn = (warp %% 4) * 32;\n",
+      smem, lda, smem, ldb);
+  grtc_cuda_emit_block_loop_open(e);
+  grt_string_builder_appendf(
+      out,
+      "    wmma::fragment<wmma::accumulator, 16, 16, %d, float> acc[4][2];\n"
+      "    for (int i = 0; i < 4; ++i) for (int j = 0; j < 2; ++j) "
+      "wmma::fill_fragment(acc[i][j], 0.0f);\n"
+      "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += 32) {\n"
+      "      for (int l = threadIdx.x; l < 4096; l += 256) {\n",
+      fk, mm->k);
+  if (mm->lhs_stride_k == 1 && mm->lhs_stride_m != 1) {
+    grt_string_builder_append_cstring(out, "        const int mi = l / 32, ki = l % 32;\n");
+  } else {
+    grt_string_builder_append_cstring(out, "        const int mi = l % 128, ki = l / 128;\n");
+  }
+  grt_string_builder_appendf(out,
+                             "        const int64_t gm = m0 + mi, gk = k0 + ki;\n"
+                             "        As[mi * %d + ki] = gm < hi%u && gk < %" PRId64
+                             " ? b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "] : (%s)0;\n"
+                             "      }\n"
+                             "      for (int l = threadIdx.x; l < 4096; l += 256) {\n",
+                             lda, dm, mm->k, mm->lhs_binding, mm->lhs_stride_m,
+                             mm->lhs_stride_k, smem);
+  if (mm->rhs_stride_n == 1 || mm->rhs_stride_k != 1) {
+    grt_string_builder_append_cstring(out, "        const int ni = l % 128, ki = l / 128;\n");
+  } else {
+    grt_string_builder_append_cstring(out, "        const int ni = l / 32, ki = l % 32;\n");
+  }
+  grt_string_builder_appendf(
+      out,
+      "        const int64_t gn = n0 + ni, gk = k0 + ki;\n"
+      "        Bs[ki * %d + ni] = gn < hi%u && gk < %" PRId64
+      " ? b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "] : (%s)0;\n"
+      "      }\n"
+      "      __syncthreads();\n"
+      "      #pragma unroll\n"
+      "      for (int kk = 0; kk < 32; kk += %d) {\n"
+      "        wmma::fragment<wmma::matrix_a, 16, 16, %d, %s, wmma::row_major> fa[4];\n"
+      "        wmma::fragment<wmma::matrix_b, 16, 16, %d, %s, wmma::row_major> fb[2];\n"
+      "        for (int i = 0; i < 4; ++i) {\n"
+      "          wmma::load_matrix_sync(fa[i], (const %s*)As + (wm + 16 * i) * %d + kk, %d);\n",
+      ldb, dn, mm->k, mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n, smem, fk,
+      fk, frag, fk, frag, ptr, lda, lda);
+  if (tf32) {
+    grt_string_builder_append_cstring(
+        out,
+        "          for (int t = 0; t < fa[i].num_elements; ++t) "
+        "fa[i].x[t] = wmma::__float_to_tf32(fa[i].x[t]);\n");
+  }
+  grt_string_builder_appendf(
+      out,
+      "        }\n"
+      "        for (int j = 0; j < 2; ++j) {\n"
+      "          wmma::load_matrix_sync(fb[j], (const %s*)Bs + kk * %d + wn + 16 * j, %d);\n",
+      ptr, ldb, ldb);
+  if (tf32) {
+    grt_string_builder_append_cstring(
+        out,
+        "          for (int t = 0; t < fb[j].num_elements; ++t) "
+        "fb[j].x[t] = wmma::__float_to_tf32(fb[j].x[t]);\n");
+  }
+  grt_string_builder_append_cstring(
+      out,
+      "        }\n"
+      "        for (int i = 0; i < 4; ++i)\n"
+      "          for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);\n"
+      "      }\n"
+      "      __syncthreads();\n"
+      "    }\n"
+      "    for (int i = 0; i < 4; ++i)\n"
+      "    for (int j = 0; j < 2; ++j) {\n"
+      "      wmma::store_matrix_sync(Cs[warp], acc[i][j], 16, wmma::mem_row_major);\n"
+      "      __syncwarp();\n"
+      "      for (int x = lane; x < 256; x += 32) {\n");
+  grt_string_builder_appendf(out,
+                             "        const int64_t p%u = m0 + wm + 16 * i + x / 16, "
+                             "p%u = n0 + wn + 16 * j + x %% 16;\n"
+                             "        if (p%u >= hi%u || p%u >= hi%u) continue;\n",
+                             dm, dn, dm, dm, dn, dn);
+  e->indent = "        ";
+  grtc_cuda_emit_pattern_epilogue(e, "Cs[warp][x]");
+  grt_string_builder_append_cstring(out, "      }\n      __syncwarp();\n    }\n  }\n}\n\n");
+}
+
+static grt_status_t grtc_cuda_emit_kernel(const grtc_kernel_t* kernel,
+                                          const grtc_cuda_options_t* options,
+                                          grt_string_builder_t* out) {
+  GRT_RETURN_IF_ERROR(grtc_kernel_verify(kernel));
+  grtc_cuda_emitter_t e = {.out = out, .kernel = kernel, .indent = "    "};
+  grtc_cuda_emit_signature(&e, grtc_cuda_block_size(kernel, options));
+  if (kernel->kind == GRTC_KERNEL_SORT) {
+    grtc_cuda_emit_sort_kernel(&e);
+    return grt_ok_status();
+  }
+  switch (grtc_cuda_path(kernel, options)) {
+    case GRTC_CUDA_PATH_MATMUL_SIMT:
+      grtc_cuda_emit_matmul_simt(&e);
+      break;
+    case GRTC_CUDA_PATH_MATMUL_WMMA:
+      grtc_cuda_emit_matmul_wmma(&e);
+      break;
+    default:
+      grtc_cuda_emit_loop_kernel(&e);
+      break;
+  }
+  return grt_ok_status();
+}
+
+// The 1-based line number the text appended next to |out| starts on,
+// counting from |start|.
+static uint32_t grtc_cuda_next_line(const grt_string_builder_t* out,
+                                    size_t start) {
+  uint32_t lines = 1;
+  for (size_t i = start; i < out->size; ++i) lines += out->data[i] == '\n';
+  return lines;
+}
+
+grt_status_t grtc_cuda_emit_with_lines(const grtc_kernel_set_t* kernels,
+                                       const grtc_cuda_options_t* options,
+                                       grt_string_builder_t* out,
+                                       uint32_t* out_kernel_lines,
+                                       bool* out_uses_wmma) {
+  uint32_t cc = 0;
+  GRT_RETURN_IF_ERROR(grtc_cuda_parse_arch(options ? options->arch : NULL, &cc));
+  bool uses_wmma = false;
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    uses_wmma |= kernels->kernels[k]->kind == GRTC_KERNEL_LOOP &&
+                 grtc_cuda_path(kernels->kernels[k], options) ==
+                     GRTC_CUDA_PATH_MATMUL_WMMA;
+  }
+  size_t start = out->size;
+  grt_string_builder_append_cstring(out,
+                                    "/* Generated by grt-compile (CUDA target). */\n");
+  if (uses_wmma) {
+    grt_string_builder_append_cstring(out, "#include <mma.h>\nusing namespace nvcuda;\n");
+  }
+  grtc_cuda_emit_prelude(out);
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (out_kernel_lines) out_kernel_lines[k] = grtc_cuda_next_line(out, start);
+    GRT_RETURN_IF_ERROR(grtc_cuda_emit_kernel(kernels->kernels[k], options, out));
+  }
+  if (out_uses_wmma) *out_uses_wmma = uses_wmma;
+  return grt_string_builder_status(out);
+}
+
+grt_status_t grtc_cuda_emit(const grtc_kernel_set_t* kernels,
+                            const grtc_cuda_options_t* options,
+                            grt_string_builder_t* out) {
+  return grtc_cuda_emit_with_lines(kernels, options, out, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+// Tests of the CUDA target that need no CUDA toolkit: the emitted source's
+// shape for every kernel kind and path, block sizes, arch parsing, and the
+// error when NVRTC cannot be loaded.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "compiler/target/cuda/cuda_test_util.h"
+
+static void emit(const grtc_kernel_set_t* set, const grtc_cuda_options_t* options,
+                 grt_string_builder_t* text) {
+  grt_string_builder_init(grt_allocator_system(), text);
+  GRT_EXPECT_OK(grtc_cuda_emit(set, options, text));
+}
+
+static void expect_contains(const grt_string_builder_t* text, const char* fragment) {
+  if (!strstr(grt_string_builder_cstring(text), fragment)) {
+    fail_msg("generated source lacks '%s'", fragment);
+  }
+}
+
+static void test_every_kind_emitted(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  cuda_test_add_all_ops(&set, GRTC_ELEM_F32);
+  cuda_test_add_reduction(&set);
+  cuda_test_add_sort(&set);
+  cuda_test_add_serial(&set);
+  cuda_test_add_scalar(&set);
+  grt_string_builder_t text;
+  emit(&set, NULL, &text);
+  expect_contains(&text,
+                  "extern \"C\" __global__ void __launch_bounds__(256) all_ops_f32("
+                  "const float* __restrict__ b0, const float* __restrict__ b1, "
+                  "const uint8_t* __restrict__ b2, float* __restrict__ b3, "
+                  "uint8_t* __restrict__ b4)");
+  // Threads stride over the tile; the sort swaps in the results.
+  expect_contains(&text, "for (int64_t q = threadIdx.x; q < 300; q += blockDim.x)");
+  expect_contains(&text, "__launch_bounds__(32) row_reduce(");
+  expect_contains(&text, "__launch_bounds__(160) sort_pairs(float* b0, int32_t* b1, "
+                         "float* b2, int32_t* b3)");
+  expect_contains(&text, "__syncthreads();");
+  expect_contains(&text, "__launch_bounds__(1) serial_scatter(");
+  expect_contains(&text, "__launch_bounds__(32) scalar(");
+  assert_null(strstr(grt_string_builder_cstring(&text), "mma.h"));
+  grt_string_builder_deinit(&text);
+  grtc_kernel_set_deinit(&set);
+}
+
+// f32 matmuls take the SIMT path unless tf32 is allowed; f16 and bf16
+// take tensor cores (bf16 only from sm_80).
+static void test_matmul_paths(void** state) {
+  (void)state;
+  static const struct {
+    grtc_elem_t elem;
+    grtc_cuda_options_t options;
+    const char* expected;
+    const char* absent;
+  } cases[] = {
+      {GRTC_ELEM_F32, {NULL, false}, "c[i][j] = fmaf(a[i], b[j], c[i][j]);", "wmma"},
+      {GRTC_ELEM_F32, {"sm_90", true}, "wmma::precision::tf32", "fmaf("},
+      {GRTC_ELEM_F16, {NULL, false}, "wmma::fragment<wmma::matrix_a, 16, 16, 16, __half", "fmaf("},
+      {GRTC_ELEM_BF16, {"sm_80", false}, "16, 16, 16, __nv_bfloat16", "fmaf("},
+      {GRTC_ELEM_BF16, {"sm_75", false}, "fmaf(", "wmma"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grtc_kernel_set_t set;
+    grtc_kernel_set_init(grt_allocator_system(), &set);
+    cuda_test_add_matmul(&set, "mm", cases[i].elem, 2, 200, 300, 70, false);
+    grt_string_builder_t text;
+    emit(&set, &cases[i].options, &text);
+    expect_contains(&text, cases[i].expected);
+    expect_contains(&text, "__launch_bounds__(256) mm(");
+    if (strstr(grt_string_builder_cstring(&text), cases[i].absent)) {
+      fail_msg("case %zu: generated source has '%s'", i, cases[i].absent);
+    }
+    assert_int_equal(grtc_cuda_block_size(set.kernels[0], &cases[i].options), 256);
+    grt_string_builder_deinit(&text);
+    grtc_kernel_set_deinit(&set);
+  }
+}
+
+static void test_parse_arch(void** state) {
+  (void)state;
+  uint32_t cc = 0;
+  GRT_EXPECT_OK(grtc_cuda_parse_arch("sm_80", &cc));
+  assert_int_equal(cc, 80);
+  GRT_EXPECT_OK(grtc_cuda_parse_arch(NULL, &cc));
+  assert_int_equal(cc, 80);
+  GRT_EXPECT_OK(grtc_cuda_parse_arch("sm_120", &cc));
+  assert_int_equal(cc, 120);
+  static const char* const bad[] = {"", "sm_", "sm_8", "sm_60", "compute_80", "sm_80x",
+                                    "sm_080"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    grt_expect_error(grtc_cuda_parse_arch(bad[i], &cc), GRT_STATUS_INVALID_ARGUMENT,
+                     "is not sm_XY");
+  }
+}
+
+// GRT_NVRTC_LIBRARY names the only library tried, so a missing one
+// simulates a machine without CUDA.
+static void test_nvrtc_missing(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  cuda_test_add_scalar(&set);
+  assert_int_equal(setenv("GRT_NVRTC_LIBRARY", "/nonexistent/libnvrtc.so.13", 1), 0);
+  char* ptx = NULL;
+  size_t size = 0;
+  grt_status_t status =
+      grtc_cuda_build(&set, NULL, grt_allocator_system(), &ptx, &size, NULL);
+  unsetenv("GRT_NVRTC_LIBRARY");
+  assert_null(ptx);
+  grt_expect_error(status, GRT_STATUS_UNAVAILABLE,
+                   "cuda target needs NVRTC (libnvrtc.so not found: "
+                   "/nonexistent/libnvrtc.so.13");
+  grtc_kernel_set_deinit(&set);
+}
+
+static void test_bad_arch_rejected_before_nvrtc(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  cuda_test_add_scalar(&set);
+  grtc_cuda_options_t options = {"sm_8", false};
+  char* ptx = NULL;
+  size_t size = 0;
+  grt_expect_error(grtc_cuda_build(&set, &options, grt_allocator_system(), &ptx, &size, NULL),
+                   GRT_STATUS_INVALID_ARGUMENT, "CUDA arch 'sm_8' is not sm_XY");
+  grtc_kernel_set_deinit(&set);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_kind_emitted),
+      cmocka_unit_test(test_matmul_paths),
+      cmocka_unit_test(test_parse_arch),
+      cmocka_unit_test(test_nvrtc_missing),
+      cmocka_unit_test(test_bad_arch_rejected_before_nvrtc),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
