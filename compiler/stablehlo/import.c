@@ -523,7 +523,7 @@ static grt_status_t grtc_import_constant(grtc_import_t* ctx, const grtc_operatio
   // The literal lives in the parsed module, which may go first.
   uint8_t* data = grtc_tmodule_alloc(ctx->module, value->dense.size ? value->dense.size : 1);
   if (!data) return grtc_import_oom();
-  memcpy(data, value->dense.data, value->dense.size);
+  if (value->dense.size) memcpy(data, value->dense.data, value->dense.size);
   attrs->constant.data = data;
   attrs->constant.size = value->dense.size;
   attrs->constant.splat = value->dense.splat;

@@ -205,6 +205,23 @@ static void test_constant_compare_select_convert(void** state) {
       "  %q = stablehlo.compare  NE, %a, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
       "  return %q : tensor<4xi1>\n"
       "}\n");
+  grtc_tmodule_destroy(module);
+  // An empty literal.
+  module = import_ok(
+      "func.func @f() -> tensor<0xf32> {\n"
+      "  %c = stablehlo.constant dense<> : tensor<0xf32>\n"
+      "  return %c : tensor<0xf32>\n"
+      "}\n");
+  assert_int_equal(nth_op(module, 0)->attrs.constant.size, 0);
+  grtc_tmodule_destroy(module);
+  module = import_ok(
+      "func.func @f(%a: tensor<4xf32>) -> tensor<4xi1> {\n"
+      "  %c = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
+      "  %i = stablehlo.iota dim = 0 : tensor<4xi32>\n"
+      "  %p = stablehlo.compare  LT, %a, %c,  FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+      "  %q = stablehlo.compare  NE, %a, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+      "  return %q : tensor<4xi1>\n"
+      "}\n");
   grtc_top_t* constant = nth_op(module, 0);
   assert_int_equal(constant->kind, GRTC_TOP_CONSTANT);
   assert_int_equal(constant->attrs.constant.size, 16);
