@@ -250,13 +250,12 @@ bool grtc_attr_compare_type(const grtc_attribute_t* attr, grtc_compare_type_t* o
 typedef enum grtc_field_kind_e {
   GRTC_FIELD_LIST,
   GRTC_FIELD_INT,
-  GRTC_FIELD_BOOL,
 } grtc_field_kind_t;
 
 typedef struct grtc_field_t {
   const char* name;
   grtc_field_kind_t kind;
-  void* out;  // grtc_i64s_t*, int64_t* or bool*
+  void* out;  // grtc_i64s_t* or int64_t*
 } grtc_field_t;
 
 static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* attr,
@@ -268,8 +267,8 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
     return grtc_attr_fail(error, "expected %s...>, found %s", prefix,
                           grtc_attr_spell(attr, spelled, sizeof(spelled)));
   }
-  if (grtc_cursor_eat(&c, ">")) return c.p == c.end;
-  do {
+  bool empty = grtc_cursor_eat(&c, ">");
+  while (!empty) {
     grt_string_view_t key = grtc_cursor_word(&c);
     const grtc_field_t* field = NULL;
     for (size_t i = 0; i < field_count; ++i) {
@@ -295,23 +294,16 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
       case GRTC_FIELD_INT:
         ok = grtc_cursor_int(&c, (int64_t*)field->out);
         break;
-      case GRTC_FIELD_BOOL: {
-        grt_string_view_t word = grtc_cursor_word(&c);
-        ok = grt_string_view_equal_cstring(word, "true") ||
-             grt_string_view_equal_cstring(word, "false");
-        *(bool*)field->out = word.size && word.data[0] == 't';
-        break;
-      }
     }
     if (!ok) {
       return grtc_attr_fail(error, "'%s' in %s...> must be %s", field->name, prefix,
                             field->kind == GRTC_FIELD_LIST ? "a list of integers [..]"
-                            : field->kind == GRTC_FIELD_INT ? "an integer"
-                                                            : "true or false");
+                                                           : "an integer");
     }
-  } while (grtc_cursor_eat(&c, ","));
-  if (!grtc_cursor_eat(&c, ">") || c.p != c.end) {
-    return grtc_attr_fail(error, "expected ',' or '>' in %s", 
+    if (!grtc_cursor_eat(&c, ",")) break;
+  }
+  if ((!empty && !grtc_cursor_eat(&c, ">")) || c.p != c.end) {
+    return grtc_attr_fail(error, "expected ',' or '>' in %s",
                           grtc_attr_spell(attr, spelled, sizeof(spelled)));
   }
   return true;

@@ -1017,6 +1017,8 @@ static void test_malformed_attributes(void** state) {
        "expected '=' after 'index_vector_dim' in #stablehlo.gather<...>"},
       {"%0 = \"stablehlo.gather\"(%a, %a) {dimension_numbers = #stablehlo.gather<index_vector_dim = 1 offset_dims = [0]>, slice_sizes = array<i64: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
        "expected ',' or '>' in #stablehlo.gather<index_vector_dim = 1 offset_dims = [0]>"},
+      {"%0 = \"stablehlo.gather\"(%a, %a) {dimension_numbers = #stablehlo.gather<index_vector_dim = x>, slice_sizes = array<i64: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "'index_vector_dim' in #stablehlo.gather<...> must be an integer"},
       {"%0 = \"stablehlo.reduce_window\"(%a, %a) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n}) {window_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
        "'window_dimensions' has 1 values; expected 2"},
       {"stablehlo.constant dense<1.0> : tensor<f32>",
