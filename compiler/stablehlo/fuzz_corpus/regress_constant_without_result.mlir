@@ -1,0 +1,4 @@
+func.func @f() -> tensor<f32> {
+  return
+  stablehlo.constant dense<1.0> : tensor<f32>
+}
