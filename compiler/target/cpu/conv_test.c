@@ -1,5 +1,5 @@
 // Tests for the CONV2D fast paths (im2col + GEMM, and the direct loop for
-// depthwise convolutions): padding, strides, dilation, groups, 1x1, NCHW
+// depthwise convolutions and tiles of few pixels): padding, strides, dilation, groups, 1x1, NCHW
 // inputs / OIHW filters, several K slices and row blocks, tiles that split
 // groups, and a nonzero accumulator init, each with a bias+relu epilogue,
 // compared with a naive reference and with the same kernel without the
@@ -24,6 +24,7 @@ typedef struct conv_case_t {
   bool nchw_oihw;   // input NCHW and filter OIHW instead of NHWC / HWIO
   double init;      // the accumulator's initial value
   int64_t tile[4];  // 0: the whole dim
+  bool gemm;        // expected path: im2col + GEMM (else the direct loop)
 } conv_case_t;
 
 static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
@@ -160,6 +161,13 @@ static void run_case(const conv_case_t* c) {
   grtc_kernel_set_init(grt_allocator_system(), &set);
   add_conv(&set, "fast", c, true);
   add_conv(&set, "generic", c, false);
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+  assert_int_equal(
+      strstr(grt_string_builder_cstring(&text), "grt_gemm_block(col") != NULL,
+      c->gemm);
+  grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
   // The pattern kernel took a fast path (both need scratch), unless the
@@ -228,18 +236,24 @@ static void run_case(const conv_case_t* c) {
 static void test_conv_cases(void** state) {
   (void)state;
   static const conv_case_t cases[] = {
-      // n h  w  c  kh kw oc  sh sw ph pw dh dw groups nchw init tile
-      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 2, 4, 8}},
-      {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, false, 0, {1, 3, 0, 4}},
-      {1, 8, 8, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1, 8, false, 0, {0}},  // depthwise
-      {2, 6, 5, 4, 3, 3, 8, 1, 1, 1, 1, 1, 2, 4, false, 0.5, {1, 1, 0, 3}},
-      {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},  // 1x1
-      {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, true, 0, {1, 2, 3, 0}},
-      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}},  // NCHW dw
-      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {0}},  // K > KC
-      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, false, -0.25, {0}},  // pads
-      {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},
-      {1, 2, 2, 3, 3, 3, 4, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}},  // empty out
+      // n h  w  c  kh kw oc  sh sw ph pw dh dw groups nchw init tile gemm
+      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 2, 4, 8}, false},
+      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 4, 0, 8}, true},
+      {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, false, 0, {1, 3, 0, 4}, false},
+      // Groups straddled by the oc tile, on both paths.
+      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, false, 0, {1, 5, 0, 4}, true},
+      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, false, 0, {1, 1, 3, 4}, false},
+      {1, 8, 8, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1, 8, false, 0, {0}, false},  // dw
+      {2, 6, 5, 4, 3, 3, 8, 1, 1, 1, 1, 1, 2, 4, false, 0.5, {1, 1, 0, 3}, false},
+      {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, true},  // 1x1
+      {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, true, 0, {1, 2, 3, 0}, false},
+      {1, 8, 8, 6, 3, 3, 9, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}, true},  // NCHW
+      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}, false},  // NCHW dw
+      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {0}, true},  // K > KC
+      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 1, 1, 0}, false},
+      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, false, -0.25, {0}, true},  // pads
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, false},
+      {1, 2, 2, 3, 3, 3, 4, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, false},  // empty
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);

@@ -762,8 +762,8 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
 
 // The specialized routine a kernel runs instead of its generic loops:
 // f32 MATMUL uses the blocked GEMM of gemm.c; f32 CONV2D uses the same GEMM
-// on im2col rows, or a direct loop over output channels when each output
-// channel reads one input channel (depthwise). Anything else (and any
+// on im2col rows, or a direct loop vectorized over output channels for
+// depthwise filters and tiles of few pixels. Anything else (and any
 // pattern a future lowering fills differently) runs the generic loops,
 // which are always equivalent.
 typedef enum grtc_cpu_path_e {
@@ -790,6 +790,8 @@ static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
   return ok;
 }
 
+#define GRTC_CPU_CONV_GEMM_MIN_PIXELS 24
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial) {
@@ -803,8 +805,15 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D &&
       grtc_cpu_conv_supported(kernel)) {
-    return kernel->conv.c == kernel->conv.groups ? GRTC_CPU_PATH_CONV_DIRECT
-                                                 : GRTC_CPU_PATH_CONV_GEMM;
+    // The GEMM packs the filter once per group and pixel block, which
+    // only pays off over enough pixels; depthwise filters have no reuse
+    // across input channels to exploit.
+    const grtc_kconv_t* cv = &kernel->conv;
+    int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
+                     (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
+    return cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS
+               ? GRTC_CPU_PATH_CONV_DIRECT
+               : GRTC_CPU_PATH_CONV_GEMM;
   }
   return GRTC_CPU_PATH_LOOPS;
 }
@@ -1001,12 +1010,21 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
   if (path == GRTC_CPU_PATH_CONV_DIRECT) {
-    // One input channel per output channel: p3 / ocg (p3 when ocg is 1).
-    char channel[48];
-    if (g.ocg == 1) {
-      snprintf(channel, sizeof(channel), "p3");
+    // Input channel ci of output channel p3's group: (p3 / ocg) * cig + ci,
+    // spelled so the common cases need no division (one group: ci, one
+    // loop-invariant value; depthwise: p3 / ocg, or p3).
+    char channel[64];
+    if (cv->groups == 1) {
+      snprintf(channel, sizeof(channel), "ci");
+    } else if (g.cig == 1) {
+      if (g.ocg == 1) {
+        snprintf(channel, sizeof(channel), "p3");
+      } else {
+        snprintf(channel, sizeof(channel), "(p3 / %" PRId64 ")", g.ocg);
+      }
     } else {
-      snprintf(channel, sizeof(channel), "(p3 / %" PRId64 ")", g.ocg);
+      snprintf(channel, sizeof(channel),
+               "((p3 / %" PRId64 ") * %" PRId64 " + ci)", g.ocg, g.cig);
     }
     grt_string_builder_appendf(
         o,
@@ -1023,10 +1041,13 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
         "            if (ix < 0 || ix >= %" PRId64 ") continue;\n"
         "            const float* s = b%u + p0 * %" PRId64 " + iy * %" PRId64
         " + ix * %" PRId64 ";\n"
-        "            const float* f = b%u + i * %" PRId64 " + j * %" PRId64 ";\n"
-        "            #pragma GCC ivdep\n"
-        "            for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
-        "              row[p3 - lo3] += s[%s * %" PRId64 "] * f[p3 * %" PRId64 "];\n"
+        "            for (int64_t ci = 0; ci < %" PRId64 "; ++ci) {\n"
+        "              const float* f = b%u + i * %" PRId64 " + j * %" PRId64
+        " + ci * %" PRId64 ";\n"
+        "              #pragma GCC ivdep\n"
+        "              for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
+        "                row[p3 - lo3] += s[%s * %" PRId64 "] * f[p3 * %" PRId64 "];\n"
+        "              }\n"
         "            }\n"
         "          }\n"
         "        }\n"
@@ -1034,8 +1055,8 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
         "        for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n",
         cv->kh, cv->stride_h, cv->pad_h, cv->dilation_h, cv->h, cv->kw,
         cv->stride_w, cv->pad_w, cv->dilation_w, cv->w, cv->input_binding,
-        is[0], is[1], is[2], cv->filter_binding, fs[0], fs[1], channel, is[3],
-        fs[3]);
+        is[0], is[1], is[2], g.cig, cv->filter_binding, fs[0], fs[1], fs[2],
+        channel, is[3], fs[3]);
     grtc_cpu_set_depth(e, 5);
     grtc_cpu_emit_pattern_epilogue(e, "row[p3 - lo3]");
     grt_string_builder_append_cstring(
