@@ -5,7 +5,9 @@
 // two threads in the same run (ARCHITECTURE.md §8). Prints GFLOP/s, the
 // best of several repetitions, and the ratio to the anchor.
 //
-//   bench_matmul [SIZE]
+//   bench_matmul [SIZE [REPEAT]]
+//
+// On a shared machine raise REPEAT: the best of more runs is less noisy.
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -24,7 +26,7 @@
 #include <cblas.h>
 #endif
 
-#define BENCH_REPEAT 5
+static int bench_repeat = 5;
 #define BENCH_TILE 256
 
 static int64_t bench_n = 1024;
@@ -152,8 +154,11 @@ static double bench_gflops(double seconds) {
 
 int main(int argc, char** argv) {
   if (argc > 1) bench_n = atoll(argv[1]);
-  if (bench_n < 16 || bench_n > 8192) {
-    fprintf(stderr, "usage: bench_matmul [SIZE in 16..8192]\n");
+  if (argc > 2) bench_repeat = atoi(argv[2]);
+  if (bench_n < 16 || bench_n > 8192 || bench_repeat < 1 ||
+      bench_repeat > 1000) {
+    fprintf(stderr,
+            "usage: bench_matmul [SIZE in 16..8192 [REPEAT in 1..1000]]\n");
     return 2;
   }
   grtc_kernel_set_t set;
@@ -202,10 +207,10 @@ int main(int argc, char** argv) {
   printf("f32 %" PRId64 "x%" PRId64 "x%" PRId64
          ", grt kernel %s (%u workgroups of %dx%" PRId64 "), best of %d\n",
          bench_n, bench_n, bench_n, format, workgroups, BENCH_TILE, bench_n,
-         BENCH_REPEAT);
+         bench_repeat);
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     double grt_best = 1e30, anchor_best = 1e30;
-    for (int r = 0; r < BENCH_REPEAT; ++r) {
+    for (int r = 0; r < bench_repeat; ++r) {
       double s = bench_grt(entry, workgroups, a, b, c, threads);
       if (s < grt_best) grt_best = s;
 #if defined(GRT_BENCH_OPENBLAS)
