@@ -1414,6 +1414,10 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
     entries[i].workgroup_size[2] = 1;
   }
   for (uint32_t i = 0; i < executable_count && grt_status_is_ok(status); ++i) {
+    for (uint32_t k = 0; k < entry_count; ++k) {
+      entries[k].workgroup_size[0] =
+          executables[i].workgroup_sizes ? executables[i].workgroup_sizes[k] : 1;
+    }
     grt_module_executable_t executable = {
         grt_make_cstring_view(executables[i].format), entry_count,
         grt_make_const_byte_span(executables[i].data, executables[i].size), NULL};

@@ -47,6 +47,10 @@ typedef struct grtc_host_executable_t {
   const char* format;  // "cpu-x86_64", ...
   const uint8_t* data;
   size_t size;
+  // Per kernel (kernel-set order): the x workgroup size its entry point
+  // records (y = z = 1), e.g. the CUDA block size; NULL: 1 for every
+  // kernel (a CPU workgroup is one invocation).
+  const uint32_t* workgroup_sizes;
 } grtc_host_executable_t;
 
 // Straight-line functions (only constants, reshapes and dispatches) record

@@ -264,6 +264,31 @@ static bool has_import(const char* name) {
   return false;
 }
 
+// Executables that record per-kernel workgroup sizes (CUDA's block sizes)
+// get them in their entry points; the others keep 1.
+static void test_workgroup_sizes_recorded(void** state) {
+  (void)state;
+  build_program();
+  static const uint8_t binary[16] = {1, 2, 3};
+  static const uint32_t sizes[4] = {256, 32, 1, 128};
+  grtc_host_executable_t executables[2] = {{"cpu-test", binary, sizeof(binary), NULL},
+                                           {"cuda-ptx", binary, sizeof(binary), sizes}};
+  grtc_host_options_t options = {0};
+  GRT_EXPECT_OK(grtc_host_emit(f.module, &f.kernels, executables, 2, &options,
+                               grt_allocator_system(), f.writer, NULL));
+  GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
+  GRT_EXPECT_OK(grt_module_file_open_memory(grt_make_const_byte_span(f.data, f.size),
+                                            grt_allocator_system(), &f.file));
+  assert_int_equal(grt_module_file_info(f.file)->executable_count, 2);
+  for (uint32_t k = 0; k < 4; ++k) {
+    assert_int_equal(grt_module_file_entry_point(f.file, 0, k).workgroup_size[0], 1);
+    grt_module_entry_point_t entry = grt_module_file_entry_point(f.file, 1, k);
+    assert_int_equal(entry.workgroup_size[0], sizes[k]);
+    assert_int_equal(entry.workgroup_size[1], 1);
+    assert_int_equal(entry.workgroup_size[2], 1);
+  }
+}
+
 // The module file: exports, imports, the constant in 64-byte-aligned
 // rodata, the arena size of main (d1 and d2 live at once: 2 x 448), the
 // executable's entry points, and locations on the emitted ops.
@@ -271,7 +296,7 @@ static void test_module_file(void** state) {
   (void)state;
   build_program();
   static const uint8_t binary[16] = {1, 2, 3};
-  grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary)};
+  grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary), NULL};
   emit(&executable, 0);
   const grt_module_file_info_t* info = grt_module_file_info(f.file);
   assert_true(grt_string_view_equal_cstring(info->name, "m"));
@@ -637,6 +662,7 @@ static void test_barriers_only_for_hazards(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_workgroup_sizes_recorded, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_binding_count_mismatch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_module_name, setup, teardown),
