@@ -17,6 +17,12 @@ PACKAGES=(
   lua5.4              # the anchor bench/vm times the VM interpreter against
   python3-numpy       # cross-checks our .npy reader/writer against numpy
   libopenblas-dev     # the sgemm anchor bench/matmul times the MATMUL kernel against
+  libvulkan-dev       # Vulkan headers (hal/drivers/vulkan; the loader is dlopen()ed)
+  mesa-vulkan-drivers # lavapipe: a CPU Vulkan device, so Vulkan tests run without a GPU
+  vulkan-validationlayers # VK_LAYER_KHRONOS_validation: tests fail on any message
+  glslang-tools       # glslangValidator: the conformance suite's GLSL kernels -> SPIR-V
+  spirv-tools         # spirv-val: checks SPIR-V before it is embedded
+  libshaderc-dev      # shaderc: grt-compile --target=vulkan compiles GLSL to SPIR-V
   libshaderc-dev      # --target=vulkan: GLSL to SPIR-V (shaderc_combined.a)
   glslang-dev         # the static glslang that shaderc_combined.a needs
   spirv-tools         # SPIR-V validation and optimization for --target=vulkan
