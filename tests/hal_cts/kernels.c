@@ -1,14 +1,19 @@
-// The suite's kernel format table (kernels.h): the CPU rows. Both carry the
+// The suite's kernel format table (kernels.h). The CPU rows carry the
 // kernels of cts_kernels.c: "cpu-static" as the copy linked into this
 // binary and registered by name, "cpu-<arch>" as the shared object CMake
-// builds from the same file (its path is compiled in).
+// builds from the same file (its path is compiled in). The "vulkan-spirv"
+// row packs the SPIR-V modules CMake compiles from testdata/
+// cts_kernels.comp (one per kernel, in GRT_HAL_CTS_SPIRV_DIR) into the
+// container of schemas/spirv_container.h.
 #include "tests/hal_cts/kernels.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/file.h"
 #include "hal/local/executable.h"
 #include "hal/local/kernel_abi.h"
+#include "schemas/spirv_container.h"
 
 #ifndef GRT_HAL_CTS_KERNELS_SO_PATH
 #error "GRT_HAL_CTS_KERNELS_SO_PATH must name the cts_kernels shared object"
@@ -21,8 +26,9 @@ const grt_kernel_library_t* grt_hal_cts_static_kernel_library_query(
 #define GRT_HAL_CTS_ENTRY(name, bindings, constants) \
   {{name, sizeof(name) - 1}, bindings, constants, {64, 1, 1}}
 
-// What cts_kernels.c provides, in grt_hal_cts_kernel_t order.
-static const grt_hal_entry_point_info_t kCpuEntryPoints[] = {
+// What every format provides (cts_kernels.c, testdata/cts_kernels.comp),
+// in grt_hal_cts_kernel_t order.
+static const grt_hal_entry_point_info_t kEntryPoints[] = {
     GRT_HAL_CTS_ENTRY("fill_index_u32", 1, 1),
     GRT_HAL_CTS_ENTRY("add_f32", 3, 0),
     GRT_HAL_CTS_ENTRY("scale_f32", 2, 1),
@@ -30,9 +36,9 @@ static const grt_hal_entry_point_info_t kCpuEntryPoints[] = {
     GRT_HAL_CTS_ENTRY("fail", 0, 0),
     GRT_HAL_CTS_ENTRY("noop", 0, 0),
 };
-_Static_assert(sizeof(kCpuEntryPoints) / sizeof(kCpuEntryPoints[0]) ==
+_Static_assert(sizeof(kEntryPoints) / sizeof(kEntryPoints[0]) ==
                    GRT_HAL_CTS_KERNEL_COUNT,
-               "one CPU entry point per grt_hal_cts_kernel_t");
+               "one entry point per grt_hal_cts_kernel_t");
 
 static grt_status_t copy_binary(const void* data, size_t size,
                                 grt_allocator_t allocator,
@@ -74,20 +80,67 @@ static const char* cpu_host_format(void) {
   return grt_hal_local_host_executable_format();
 }
 
-static grt_status_t cpu_host_load(grt_allocator_t allocator,
+static grt_status_t cpu_read_file(const char* path, grt_allocator_t allocator,
                                   grt_hal_cts_binary_t* out_binary) {
   grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_file_read_contents(GRT_HAL_CTS_KERNELS_SO_PATH,
-                                             allocator, &contents));
+  GRT_RETURN_IF_ERROR(grt_file_read_contents(path, allocator, &contents));
   grt_status_t status =
       copy_binary(contents.data, contents.size, allocator, out_binary);
   grt_file_contents_free(&contents);
   return status;
 }
 
+static grt_status_t cpu_host_load(grt_allocator_t allocator,
+                                  grt_hal_cts_binary_t* out_binary) {
+  return cpu_read_file(GRT_HAL_CTS_KERNELS_SO_PATH, allocator, out_binary);
+}
+
+#ifdef GRT_HAL_CTS_SPIRV_DIR
+static const char* vulkan_spirv_format(void) { return "vulkan-spirv"; }
+
+// The SPIR-V files, in grt_hal_cts_kernel_t order.
+static const char* const kSpirvFiles[] = {
+    "fill_index_u32.spv", "add_f32.spv", "scale_f32.spv",
+    "accumulate.spv",     "fail.spv",    "noop.spv",
+};
+_Static_assert(sizeof(kSpirvFiles) / sizeof(kSpirvFiles[0]) ==
+                   GRT_HAL_CTS_KERNEL_COUNT,
+               "one SPIR-V module per grt_hal_cts_kernel_t");
+
+static grt_status_t vulkan_spirv_load(grt_allocator_t allocator,
+                                      grt_hal_cts_binary_t* out_binary) {
+  grt_file_contents_t contents[GRT_HAL_CTS_KERNEL_COUNT];
+  grt_spirv_module_t modules[GRT_HAL_CTS_KERNEL_COUNT];
+  size_t loaded = 0;  // files read so far
+  grt_status_t status = grt_ok_status();
+  while (loaded < GRT_HAL_CTS_KERNEL_COUNT) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", GRT_HAL_CTS_SPIRV_DIR,
+             kSpirvFiles[loaded]);
+    status = grt_file_read_contents(path, allocator, &contents[loaded]);
+    if (!grt_status_is_ok(status)) break;
+    // Read copies come from the allocator, so they are word aligned.
+    modules[loaded].words = (const uint32_t*)contents[loaded].data;
+    modules[loaded].word_count = contents[loaded].size / 4;
+    ++loaded;
+  }
+  if (grt_status_is_ok(status)) {
+    out_binary->allocator = allocator;
+    status = grt_spirv_container_write(modules, GRT_HAL_CTS_KERNEL_COUNT,
+                                       allocator, &out_binary->data,
+                                       &out_binary->size);
+  }
+  for (size_t i = 0; i < loaded; ++i) grt_file_contents_free(&contents[i]);
+  return status;
+}
+#endif  // GRT_HAL_CTS_SPIRV_DIR
+
 const grt_hal_cts_kernel_format_t grt_hal_cts_kernel_formats[] = {
-    {cpu_host_format, cpu_host_load, kCpuEntryPoints},
-    {cpu_static_format, cpu_static_load, kCpuEntryPoints},
+    {cpu_host_format, cpu_host_load, kEntryPoints},
+    {cpu_static_format, cpu_static_load, kEntryPoints},
+#ifdef GRT_HAL_CTS_SPIRV_DIR
+    {vulkan_spirv_format, vulkan_spirv_load, kEntryPoints},
+#endif
 };
 const size_t grt_hal_cts_kernel_format_count =
     sizeof(grt_hal_cts_kernel_formats) / sizeof(grt_hal_cts_kernel_formats[0]);
