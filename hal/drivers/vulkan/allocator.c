@@ -358,21 +358,22 @@ static const grt_hal_buffer_vtable_t grt_hal_vulkan_buffer_vtable = {
 };
 
 //===----------------------------------------------------------------------===//
-// Staging
+// Transient buffers
 //===----------------------------------------------------------------------===//
 
-grt_status_t grt_hal_vulkan_staging_create(grt_hal_vulkan_device_t* device,
+grt_status_t grt_hal_vulkan_transient_create(grt_hal_vulkan_device_t* device,
                                            VkDeviceSize size,
-                                           grt_hal_vulkan_staging_t* out) {
+                                           VkMemoryPropertyFlags required,
+                                           grt_hal_vulkan_transient_t* out) {
   memset(out, 0, sizeof(*out));
   out->size = size;
   return grt_hal_vulkan_create_bound_buffer(
-      device, size, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &out->buffer,
+      device, size, required, &out->buffer,
       &out->memory, &out->properties, &out->host_pointer);
 }
 
-grt_status_t grt_hal_vulkan_staging_flush(grt_hal_vulkan_device_t* device,
-                                          grt_hal_vulkan_staging_t* staging) {
+grt_status_t grt_hal_vulkan_transient_flush(grt_hal_vulkan_device_t* device,
+                                          grt_hal_vulkan_transient_t* staging) {
   if (staging->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) {
     return grt_ok_status();
   }
@@ -384,8 +385,8 @@ grt_status_t grt_hal_vulkan_staging_flush(grt_hal_vulkan_device_t* device,
       "vkFlushMappedMemoryRanges");
 }
 
-void grt_hal_vulkan_staging_destroy(grt_hal_vulkan_device_t* device,
-                                    grt_hal_vulkan_staging_t* staging) {
+void grt_hal_vulkan_transient_destroy(grt_hal_vulkan_device_t* device,
+                                    grt_hal_vulkan_transient_t* staging) {
   if (staging->buffer == VK_NULL_HANDLE) return;
   if (staging->host_pointer) {
     device->vk.vkUnmapMemory(device->handle, staging->memory);

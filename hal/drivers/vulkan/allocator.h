@@ -36,24 +36,27 @@ grt_status_t grt_hal_vulkan_allocator_create(grt_hal_vulkan_device_t* device,
 grt_hal_vulkan_buffer_t* grt_hal_vulkan_buffer_cast(
     grt_hal_vulkan_device_t* device, grt_hal_buffer_t* buffer);
 
-// A host-visible VkBuffer for the device's own staging (not a HAL buffer).
-typedef struct grt_hal_vulkan_staging_t {
+// A VkBuffer the driver uses inside one submission (not a HAL buffer):
+// upload bytes, shadows of misaligned bindings.
+typedef struct grt_hal_vulkan_transient_t {
   VkBuffer buffer;
   VkDeviceMemory memory;
   void* host_pointer;
   VkMemoryPropertyFlags properties;
   VkDeviceSize size;
-} grt_hal_vulkan_staging_t;
-grt_status_t grt_hal_vulkan_staging_create(grt_hal_vulkan_device_t* device,
+} grt_hal_vulkan_transient_t;
+// |required| property flags; host-visible memory is mapped.
+grt_status_t grt_hal_vulkan_transient_create(grt_hal_vulkan_device_t* device,
                                            VkDeviceSize size,
-                                           grt_hal_vulkan_staging_t* out)
+                                           VkMemoryPropertyFlags required,
+                                           grt_hal_vulkan_transient_t* out)
     GRT_MUST_USE;
 // Makes host writes to the whole staging buffer visible (non-coherent).
-grt_status_t grt_hal_vulkan_staging_flush(grt_hal_vulkan_device_t* device,
-                                          grt_hal_vulkan_staging_t* staging)
+grt_status_t grt_hal_vulkan_transient_flush(grt_hal_vulkan_device_t* device,
+                                          grt_hal_vulkan_transient_t* staging)
     GRT_MUST_USE;
-void grt_hal_vulkan_staging_destroy(grt_hal_vulkan_device_t* device,
-                                    grt_hal_vulkan_staging_t* staging);
+void grt_hal_vulkan_transient_destroy(grt_hal_vulkan_device_t* device,
+                                    grt_hal_vulkan_transient_t* staging);
 
 #ifdef __cplusplus
 }

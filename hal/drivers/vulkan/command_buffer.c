@@ -436,6 +436,19 @@ static grt_status_t grt_hal_vulkan_translate_copy(
 
 enum { kMaxInlineBindings = 32 };
 
+// Whether a binding at |offset| cannot be a storage buffer descriptor.
+static bool grt_hal_vulkan_is_misaligned(grt_hal_vulkan_device_t* device,
+                                         uint64_t offset) {
+  uint64_t alignment =
+      device->properties.limits.minStorageBufferOffsetAlignment;
+  return alignment > 1 && offset % alignment != 0;
+}
+
+static uint64_t grt_hal_vulkan_align(uint64_t value, uint64_t alignment) {
+  if (alignment <= 1) return value;
+  return (value + alignment - 1) / alignment * alignment;
+}
+
 static grt_status_t grt_hal_vulkan_translate_dispatch(
     grt_hal_vulkan_device_t* device, const grt_hal_vulkan_command_t* command,
     grt_hal_buffer_binding_table_t table, VkCommandBuffer cb,
@@ -452,6 +465,11 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
   VkDescriptorBufferInfo infos[kMaxInlineBindings];
   VkWriteDescriptorSet writes[kMaxInlineBindings];
   uint64_t alignment = device->properties.limits.minStorageBufferOffsetAlignment;
+  struct {
+    grt_hal_vulkan_range_t range;
+    uint64_t shadow_offset;
+  } shadows[kMaxInlineBindings];
+  uint32_t shadow_count = 0;
   for (uint32_t i = 0; i < command->binding_count; ++i) {
     char what[64];
     snprintf(what, sizeof(what), "dispatch binding %" PRIu32, i);
@@ -459,15 +477,18 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
     GRT_RETURN_IF_ERROR(
         grt_hal_vulkan_resolve(device, command->bindings[i], table, what,
                                &range));
-    if (alignment > 1 && range.offset % alignment != 0) {
-      return grt_make_status(
-          GRT_STATUS_INVALID_ARGUMENT,
-          "%s starts at byte %" PRIu64 " of its buffer; Vulkan device %s "
-          "binds storage buffers at multiples of %" PRIu64
-          " (minStorageBufferOffsetAlignment)",
-          what, range.offset, device->base.uri, alignment);
+    if (range.length && grt_hal_vulkan_is_misaligned(device, range.offset)) {
+      shadows[shadow_count].range = range;
+      shadows[shadow_count].shadow_offset = translation->shadow_used;
+      translation->shadow_used +=
+          grt_hal_vulkan_align(range.length, alignment);
+      range.buffer = NULL;
+      range.offset = shadows[shadow_count].shadow_offset;
+      ++shadow_count;
+      infos[i].buffer = translation->shadow.buffer;
+    } else {
+      infos[i].buffer = range.buffer->handle;
     }
-    infos[i].buffer = range.buffer->handle;
     // An empty binding still needs a non-empty descriptor range.
     infos[i].offset = range.length ? range.offset : 0;
     infos[i].range = range.length ? range.length : VK_WHOLE_SIZE;
@@ -477,6 +498,15 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     write.pBufferInfo = &infos[i];
     writes[i] = write;
+  }
+  for (uint32_t i = 0; i < shadow_count; ++i) {
+    VkBufferCopy region = {shadows[i].range.offset, shadows[i].shadow_offset,
+                           shadows[i].range.length};
+    vk->vkCmdCopyBuffer(cb, shadows[i].range.buffer->handle,
+                        translation->shadow.buffer, 1, &region);
+  }
+  if (shadow_count) {
+    grt_hal_vulkan_record_barrier(device, cb, kDeviceStages, kDeviceAccess);
   }
   vk->vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
   if (command->binding_count && device->push_descriptors) {
@@ -507,6 +537,18 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
   if (count[0] && count[1] && count[2]) {
     vk->vkCmdDispatch(cb, count[0], count[1], count[2]);
   }
+  if (shadow_count) {
+    grt_hal_vulkan_record_barrier(device, cb, kDeviceStages, kDeviceAccess);
+  }
+  for (uint32_t i = 0; i < shadow_count; ++i) {
+    VkBufferCopy region = {shadows[i].shadow_offset, shadows[i].range.offset,
+                           shadows[i].range.length};
+    vk->vkCmdCopyBuffer(cb, translation->shadow.buffer,
+                        shadows[i].range.buffer->handle, 1, &region);
+  }
+  if (shadow_count) {
+    grt_hal_vulkan_record_barrier(device, cb, kDeviceStages, kDeviceAccess);
+  }
   return grt_ok_status();
 }
 
@@ -516,13 +558,24 @@ static grt_status_t grt_hal_vulkan_translation_prepare(
     const grt_hal_vulkan_command_buffer_t* command_buffer,
     grt_hal_buffer_binding_table_t table,
     grt_hal_vulkan_translation_t* translation) {
-  uint64_t upload_bytes = 0;
+  uint64_t upload_bytes = 0, shadow_bytes = 0;
   uint32_t sets = 0, descriptors = 0;
   for (size_t i = 0; i < command_buffer->command_count; ++i) {
     const grt_hal_vulkan_command_t* command = &command_buffer->commands[i];
     if (command->type == GRT_HAL_VULKAN_COMMAND_DISPATCH) {
       if (command->binding_count) ++sets;
       descriptors += command->binding_count;
+      for (uint32_t b = 0; b < command->binding_count; ++b) {
+        grt_hal_vulkan_range_t range;
+        GRT_RETURN_IF_ERROR(grt_hal_vulkan_resolve(
+            device, command->bindings[b], table, "dispatch binding", &range));
+        if (range.length &&
+            grt_hal_vulkan_is_misaligned(device, range.offset)) {
+          shadow_bytes += grt_hal_vulkan_align(
+              range.length,
+              device->properties.limits.minStorageBufferOffsetAlignment);
+        }
+      }
       continue;
     }
     if (command->type != GRT_HAL_VULKAN_COMMAND_FILL &&
@@ -542,8 +595,13 @@ static grt_status_t grt_hal_vulkan_translation_prepare(
     }
   }
   if (upload_bytes) {
-    GRT_RETURN_IF_ERROR(grt_hal_vulkan_staging_create(device, upload_bytes,
-                                                      &translation->upload));
+    GRT_RETURN_IF_ERROR(grt_hal_vulkan_transient_create(
+        device, upload_bytes, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+        &translation->upload));
+  }
+  if (shadow_bytes) {
+    GRT_RETURN_IF_ERROR(grt_hal_vulkan_transient_create(
+        device, shadow_bytes, 0, &translation->shadow));
   }
   if (sets && !device->push_descriptors) {
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -601,7 +659,7 @@ grt_status_t grt_hal_vulkan_command_buffer_translate(
   }
   if (cursor.used) {
     GRT_RETURN_IF_ERROR(
-        grt_hal_vulkan_staging_flush(device, &translation->upload));
+        grt_hal_vulkan_transient_flush(device, &translation->upload));
   }
   // What the host reads after waiting on the submission's semaphores.
   grt_hal_vulkan_record_barrier(
@@ -613,7 +671,8 @@ grt_status_t grt_hal_vulkan_command_buffer_translate(
 void grt_hal_vulkan_translation_free(
     grt_hal_vulkan_device_t* device,
     grt_hal_vulkan_translation_t* translation) {
-  grt_hal_vulkan_staging_destroy(device, &translation->upload);
+  grt_hal_vulkan_transient_destroy(device, &translation->upload);
+  grt_hal_vulkan_transient_destroy(device, &translation->shadow);
   if (translation->descriptor_pool != VK_NULL_HANDLE) {
     device->vk.vkDestroyDescriptorPool(device->handle,
                                        translation->descriptor_pool, NULL);

@@ -17,7 +17,11 @@
 // and length are 4-byte aligned, else a copy from the upload buffer; copy
 // is vkCmdCopyBuffer; dispatch binds the entry's pipeline, pushes its
 // descriptors (VK_KHR_push_descriptor) or binds a set from a
-// per-submission descriptor pool, pushes constants and dispatches. Each
+// per-submission descriptor pool, pushes constants and dispatches. A
+// binding whose offset is not a multiple of minStorageBufferOffsetAlignment
+// cannot be a descriptor: it is copied into an aligned shadow buffer
+// before the dispatch and copied back after it, behind barriers (a slow
+// path; the compiler places bindings at aligned offsets). Each
 // translated buffer starts with a barrier that makes earlier submissions'
 // writes visible and ends with one that makes its writes visible to the
 // host.
@@ -44,7 +48,9 @@ bool grt_hal_vulkan_command_buffer_isa(
 // What one translation needs beyond the VkCommandBuffer, freed after the
 // submission completes.
 typedef struct grt_hal_vulkan_translation_t {
-  grt_hal_vulkan_staging_t upload;  // unaligned fill/update bytes
+  grt_hal_vulkan_transient_t upload;  // unaligned fill/update bytes
+  grt_hal_vulkan_transient_t shadow;  // copies of misaligned bindings
+  uint64_t shadow_used;
   VkDescriptorPool descriptor_pool;  // without push descriptors
 } grt_hal_vulkan_translation_t;
 

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hal/drivers/vulkan/spirv_reflect.h"
 #include "schemas/spirv_container.h"
 
 typedef struct grt_hal_vulkan_executable_cache_t {
@@ -156,6 +157,49 @@ static grt_status_t grt_hal_vulkan_executable_create(
                              "entry points, binary has %" PRIu32,
                              params->entry_point_count, container.entry_count);
   }
+  // What each module declares, checked against what the module file
+  // expects: a shader reaching past the expected bindings or constants
+  // would read outside its pipeline layout. (Declaring fewer is fine: an
+  // unused binding may have been dropped.) Names cannot be checked, as
+  // every module's entry point is "main".
+  grt_spirv_reflection_t* reflections = NULL;
+  grt_hal_entry_point_info_t* actual = NULL;
+  size_t entry_count = params->entry_point_count;
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(
+        host_allocator,
+        (entry_count ? entry_count : 1) *
+            (sizeof(*reflections) + sizeof(*actual)),
+        (void**)&actual);
+    reflections = (grt_spirv_reflection_t*)(actual + entry_count);
+  }
+  for (size_t i = 0; i < entry_count && grt_status_is_ok(status); ++i) {
+    const uint32_t* words = NULL;
+    size_t size = 0;
+    grt_spirv_container_module(&container, (uint32_t)i, &words, &size);
+    status = grt_spirv_reflect(words, size / 4, host_allocator,
+                               &reflections[i]);
+    if (!grt_status_is_ok(status)) {
+      status = grt_status_annotate(status,
+                                   "executable vulkan-spirv: entry point %zu "
+                                   "'%.*s'",
+                                   i, GRT_SV_ARG(params->entry_points[i].name));
+      break;
+    }
+    actual[i] = params->entry_points[i];
+    uint32_t constants = (reflections[i].push_constant_bytes + 3) / 4;
+    if (reflections[i].binding_count > actual[i].binding_count) {
+      actual[i].binding_count = reflections[i].binding_count;
+    }
+    if (constants > actual[i].constant_count) {
+      actual[i].constant_count = constants;
+    }
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_executable_check_entry_points(
+        params->format, params->entry_points, entry_count, actual,
+        entry_count);
+  }
   grt_hal_vulkan_executable_t* executable = NULL;
   if (grt_status_is_ok(status)) {
     status = grt_allocator_calloc(host_allocator, sizeof(*executable),
@@ -171,6 +215,14 @@ static grt_status_t grt_hal_vulkan_executable_create(
     } else {
       executable->device = device;
       grt_hal_device_retain(&device->base);
+      // The workgroup size is the shader's (when it states one).
+      for (size_t i = 0; i < entry_count; ++i) {
+        if (reflections[i].workgroup_size[0]) {
+          memcpy(executable->base.entry_points[i].workgroup_size,
+                 reflections[i].workgroup_size,
+                 sizeof(reflections[i].workgroup_size));
+        }
+      }
     }
   }
   if (grt_status_is_ok(status)) {
@@ -194,6 +246,7 @@ static grt_status_t grt_hal_vulkan_executable_create(
     }
   }
   grt_allocator_free(host_allocator, aligned_copy);
+  grt_allocator_free(host_allocator, actual);
   if (!grt_status_is_ok(status)) {
     if (executable) grt_hal_executable_release(&executable->base);
     return status;
