@@ -495,7 +495,7 @@ static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
   for (uint32_t d = 0; d < rank; ++d) {
     grtc_cpu_set_depth(e, d + 1);
     if (d + 1 == rank && !kernel->serial) {
-      grt_string_builder_appendf(e->out, "%s#pragma GCC ivdep\n", e->indent);
+      grt_string_builder_appendf(e->out, "%sGRT_IVDEP\n", e->indent);
     }
     grt_string_builder_appendf(
         e->out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
@@ -672,7 +672,7 @@ static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
       grt_string_builder_appendf(e->out, " * (hi%u - lo%u)", d, d);
     }
     grt_string_builder_append_cstring(
-        e->out, ";\n  #pragma GCC ivdep\n"
+        e->out, ";\n  GRT_IVDEP\n"
                 "  for (int64_t q = qlo; q < qhi; ++q) {\n");
     grtc_cpu_set_depth(e, 2);
     grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
@@ -930,7 +930,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
       ", bp, ap, cb, %" PRId64 ");\n"
       "%s    for (int64_t p%u = m0; p%u < m0 + mr; ++p%u) {\n"
       "%s      const float* crow = cb + (p%u - m0) * %" PRId64 " - n0;\n"
-      "%s      #pragma GCC ivdep\n"
+      "%s      GRT_IVDEP\n"
       "%s      for (int64_t p%u = n0; p%u < n0 + nr; ++p%u) {\n",
       e->indent, dm, dm, g.rows, e->indent, dm, g.rows, dm, g.rows, e->indent,
       dn, dn, g.cols, e->indent, dn, g.cols, dn, g.cols, e->indent,
@@ -1044,14 +1044,14 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
         "            for (int64_t ci = 0; ci < %" PRId64 "; ++ci) {\n"
         "              const float* f = b%u + i * %" PRId64 " + j * %" PRId64
         " + ci * %" PRId64 ";\n"
-        "              #pragma GCC ivdep\n"
+        "              GRT_IVDEP\n"
         "              for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
         "                row[p3 - lo3] += s[%s * %" PRId64 "] * f[p3 * %" PRId64 "];\n"
         "              }\n"
         "            }\n"
         "          }\n"
         "        }\n"
-        "        #pragma GCC ivdep\n"
+        "        GRT_IVDEP\n"
         "        for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n",
         cv->kh, cv->stride_h, cv->pad_h, cv->dilation_h, cv->h, cv->kw,
         cv->stride_w, cv->pad_w, cv->dilation_w, cv->w, cv->input_binding,
@@ -1109,7 +1109,7 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
       "            const int64_t p1 = lo1 + (q0 + r) / tw, p2 = lo2 + (q0 + r) %% tw;\n"
       "            const float* crow = cb + r * %" PRId64 " - n0;\n"
       "            (void)p1; (void)p2;\n"
-      "            #pragma GCC ivdep\n"
+      "            GRT_IVDEP\n"
       "            for (int64_t p3 = n0; p3 < n0 + nr; ++p3) {\n",
       g.k, GRTC_CPU_GEMM_KC, g.ldc, GRTC_CPU_GEMM_MC, GRTC_CPU_GEMM_KC,
       g.rows_padded, g.ldc,
