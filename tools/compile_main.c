@@ -3,6 +3,7 @@
 //   grt-compile model.mlir -o model.vmfb [--target=cpu] [-O2]
 //       [--output-format=vmfb|c-static] [--dump-after=PASS]
 //       [--cpu-cc=CC] [--cpu-flags=FLAGS] [--cpu-features=host|generic|LIST]
+//       [--cuda-arch=sm_80] [--cuda-allow-tf32]
 //
 // The input is MLIR text: StableHLO as JAX and TensorFlow export it, or a
 // vm.module in IREE's vm dialect (assembled as written). The pipeline is
@@ -25,6 +26,8 @@ typedef struct grt_compile_flags_t {
   const char* cpu_flags;
   const char* cpu_features;
   const char* c_static_name;
+  const char* cuda_arch;
+  bool cuda_allow_tf32;
   bool version;
   grt_flag_list_t positionals;
 } grt_compile_flags_t;
@@ -49,6 +52,10 @@ static const grt_flag_t grt_compile_flag_table[] = {
      "extra flags for the CPU kernels' compiler"},
     {"cpu-features", 0, GRT_FLAG_STRING, &flags.cpu_features, "FEATURES",
      "host (default: this machine), generic, or a list such as avx2,fma"},
+    {"cuda-arch", 0, GRT_FLAG_STRING, &flags.cuda_arch, "ARCH",
+     "CUDA target: compute capability sm_XY (default sm_80)"},
+    {"cuda-allow-tf32", 0, GRT_FLAG_BOOL, &flags.cuda_allow_tf32, NULL,
+     "CUDA target: f32 matmuls may use tf32 tensor cores (10-bit mantissas)"},
     {"c-static-name", 0, GRT_FLAG_STRING, &flags.c_static_name, "NAME",
      "c-static: prefix of the emitted C names (default: the module's name)"},
     {"version", 0, GRT_FLAG_BOOL, &flags.version, NULL,
@@ -124,6 +131,8 @@ static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
   options->cpu.flags = flags.cpu_flags;
   options->cpu.features = flags.cpu_features;
   options->c_static_name = flags.c_static_name;
+  options->cuda.arch = flags.cuda_arch;
+  options->cuda.allow_tf32 = flags.cuda_allow_tf32;
   grt_status_t status = grtc_compile_options_validate(options);
   if (!grt_status_is_ok(status)) {
     int code = grt_compile_usage_error("%s", grt_status_message(status));

@@ -26,7 +26,7 @@
 #define GRTC_DRIVER_TARGET_LIST(X) \
   X(CPU, "cpu", true)              \
   X(VULKAN, "vulkan", false)       \
-  X(CUDA, "cuda", false)
+  X(CUDA, "cuda", GRTC_DRIVER_HAVE_PIPELINE)
 
 typedef enum grtc_driver_target_e {
 #define GRTC_DRIVER_TARGET_ENUM(name, spelling, built) GRTC_DRIVER_TARGET_##name,
@@ -124,6 +124,10 @@ static grt_status_t grtc_driver_init(const grtc_compile_options_t* options,
   out->options = options;
   out->allocator = allocator;
   GRT_RETURN_IF_ERROR(grtc_driver_parse_targets(options->targets, out->targets));
+  if (options->cuda.arch) {
+    uint32_t cc = 0;
+    GRT_RETURN_IF_ERROR(grtc_cuda_parse_arch(options->cuda.arch, &cc));
+  }
   if ((unsigned)options->output_format > GRTC_OUTPUT_FORMAT_C_STATIC) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "output format %d is not one of vmfb (%d) and c-static (%d)",
@@ -324,6 +328,29 @@ static grt_status_t grtc_pipeline_build_cpu(grtc_pipeline_t* p, const char* c_st
   return grt_ok_status();
 }
 
+// The CUDA executable: every kernel in one PTX text module (no NUL: the
+// runtime takes the length from the module), each entry point recording
+// its block size.
+static grt_status_t grtc_pipeline_build_cuda(grtc_pipeline_t* p) {
+  uint32_t slot = p->executable_count;
+  uint32_t* block_sizes =
+      grt_arena_alloc_zeroed(&p->kernels.arena, p->kernels.count * sizeof(uint32_t));
+  if (!block_sizes) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory for %u CUDA block sizes", p->kernels.count);
+  }
+  char* ptx = NULL;
+  size_t size = 0;
+  GRT_RETURN_IF_ERROR(grtc_cuda_build(&p->kernels, &p->driver->options->cuda,
+                                      p->driver->allocator, &ptx, &size, block_sizes));
+  p->binaries[slot] = (uint8_t*)ptx;
+  snprintf(p->formats[slot], sizeof(p->formats[slot]), "cuda-ptx");
+  p->executables[slot] =
+      (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, block_sizes};
+  ++p->executable_count;
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* parsed,
                                       grt_module_writer_t* writer,
                                       grt_string_builder_t* c_static_out,
@@ -355,6 +382,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_CPU]) {
     GRT_RETURN_IF_ERROR(grtc_pipeline_build_cpu(
         p, c_static_out ? grt_string_builder_cstring(c_static_name) : NULL, c_static_out));
+  }
+  if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_CUDA]) {
+    GRT_RETURN_IF_ERROR(grtc_pipeline_build_cuda(p));
   }
 
   grtc_host_options_t host_options = {0};

@@ -21,6 +21,7 @@
 #include "base/status.h"
 #include "base/string_builder.h"
 #include "compiler/target/cpu/cpu_target.h"
+#include "compiler/target/cuda/cuda_target.h"
 #include "schemas/module_file.h"
 
 #ifdef __cplusplus
@@ -62,7 +63,7 @@ typedef enum grtc_dump_pass_e {
 
 typedef struct grtc_compile_options_t {
   // Comma-separated target names ("cpu", "cpu,vulkan"); NULL or "" means
-  // "cpu". Known: cpu, vulkan, cuda (only cpu is built today).
+  // "cpu". Known: cpu, vulkan, cuda.
   const char* targets;
   grtc_output_format_t output_format;
   grtc_opt_level_t opt_level;
@@ -75,6 +76,9 @@ typedef struct grtc_compile_options_t {
   // optimization_level is ignored: the driver passes the level of
   // |opt_level|.
   grtc_cpu_options_t cpu;
+  // CUDA target settings: arch (NULL: sm_80; validated even when cuda is
+  // not a target) and whether f32 matmuls may use tf32 tensor cores.
+  grtc_cuda_options_t cuda;
   // c-static: the prefix of the emitted C names (<name>_register,
   // <name>_vmfb, <name>_vmfb_size) and the registered library name; NULL:
   // the module's name with every character outside [A-Za-z0-9_] made '_'.
