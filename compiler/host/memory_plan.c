@@ -131,7 +131,7 @@ static bool grtc_plan_overlap(const grtc_plan_value_t* a, const grtc_plan_value_
 // above them all.
 static grt_status_t grtc_plan_place(grt_allocator_t allocator, grtc_plan_block_t* blocks,
                                     uint32_t count, int64_t* out_peak) {
-  qsort(blocks, count, sizeof(*blocks), grtc_plan_compare_size);
+  if (count > 1) qsort(blocks, count, sizeof(*blocks), grtc_plan_compare_size);
   const grtc_plan_block_t** live = NULL;
   if (count) {
     GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, count * sizeof(*live), (void**)&live));

@@ -1200,8 +1200,8 @@ static void test_more_gather_rules(void** state) {
                                    TT(I32, 2, 4, 1)};
   const char* messages[5] = {
       "index map names batching dimension 0",
-      "batching dimension 0 sizes differ in tensor<2x5x3xf32> and "
-      "tensor<3x4x1xi32>",
+      ("batching dimension 0 sizes differ in tensor<2x5x3xf32> and "
+       "tensor<3x4x1xi32>"),
       "index_vector_dim 2 is a batching dimension",
       "has 1 operand and 0 indices batching dimensions",
       "dimension 0 is both collapsed and batching",
