@@ -17,6 +17,14 @@
 #include "compiler/stablehlo/import.h"
 #include "compiler/tensor/passes.h"
 #endif
+// The Vulkan target joins when its library is built (it always is, with or
+// without shaderc: without it the target says what is missing).
+#ifndef GRTC_DRIVER_HAVE_VULKAN
+#define GRTC_DRIVER_HAVE_VULKAN 0
+#endif
+#if GRTC_DRIVER_HAVE_VULKAN
+#include "compiler/target/vulkan/vulkan_target.h"
+#endif
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -25,7 +33,7 @@
 // X(ENUM, name, built): the targets --target may name.
 #define GRTC_DRIVER_TARGET_LIST(X) \
   X(CPU, "cpu", true)              \
-  X(VULKAN, "vulkan", false)       \
+  X(VULKAN, "vulkan", GRTC_DRIVER_HAVE_VULKAN) \
   X(CUDA, "cuda", GRTC_DRIVER_HAVE_PIPELINE)
 
 typedef enum grtc_driver_target_e {
@@ -99,6 +107,12 @@ static grt_status_t grtc_driver_parse_targets(const char* text,
                              "(available: cpu)",
                              grtc_driver_targets[t].name);
     }
+#if GRTC_DRIVER_HAVE_VULKAN
+    if (t == GRTC_DRIVER_TARGET_VULKAN && !grtc_vulkan_available()) {
+      return grt_make_status(GRT_STATUS_UNAVAILABLE,
+                             "vulkan target needs libshaderc (not found at build time)");
+    }
+#endif
     targets[t] = true;
     if (!more) break;
     rest = after;
@@ -328,6 +342,32 @@ static grt_status_t grtc_pipeline_build_cpu(grtc_pipeline_t* p, const char* c_st
   return grt_ok_status();
 }
 
+#if GRTC_DRIVER_HAVE_VULKAN
+// The Vulkan executable: one validated SPIR-V module per kernel in the
+// vulkan-spirv container, each entry point recording the shader's
+// workgroup size.
+static grt_status_t grtc_pipeline_build_vulkan(grtc_pipeline_t* p) {
+  uint32_t slot = p->executable_count;
+  uint32_t* sizes =
+      grt_arena_alloc_zeroed(&p->kernels.arena, p->kernels.count * sizeof(uint32_t));
+  if (!sizes) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory for %u Vulkan workgroup sizes", p->kernels.count);
+  }
+  for (uint32_t k = 0; k < p->kernels.count; ++k) {
+    sizes[k] = grtc_vulkan_workgroup_size(p->kernels.kernels[k]);
+  }
+  size_t size = 0;
+  GRT_RETURN_IF_ERROR(grtc_vulkan_build(&p->kernels, p->driver->allocator, NULL,
+                                        &p->binaries[slot], &size));
+  snprintf(p->formats[slot], sizeof(p->formats[slot]), "%s", GRTC_VULKAN_FORMAT);
+  p->executables[slot] =
+      (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, sizes};
+  ++p->executable_count;
+  return grt_ok_status();
+}
+#endif
+
 // The CUDA executable: every kernel in one PTX text module (no NUL: the
 // runtime takes the length from the module), each entry point recording
 // its block size.
@@ -386,6 +426,11 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_CUDA]) {
     GRT_RETURN_IF_ERROR(grtc_pipeline_build_cuda(p));
   }
+#if GRTC_DRIVER_HAVE_VULKAN
+  if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_VULKAN]) {
+    GRT_RETURN_IF_ERROR(grtc_pipeline_build_vulkan(p));
+  }
+#endif
 
   grtc_host_options_t host_options = {0};
   grt_string_builder_t* host_text = NULL;

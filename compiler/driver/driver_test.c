@@ -90,7 +90,6 @@ static void test_option_errors(void** state) {
        "vulkan, cuda"},
       {{.targets = "cpu,"}, "unknown target '' in 'cpu,'"},
       {{.targets = "cpu,cpu"}, "target 'cpu' is named twice in 'cpu,cpu'"},
-      {{.targets = "vulkan"}, "target 'vulkan' is not available in this build yet"},
       {{.cuda = {"sm_8", false}}, "CUDA arch 'sm_8' is not sm_XY"},
       {{.targets = "cpu,cuda", .output_format = GRTC_OUTPUT_FORMAT_C_STATIC},
        "output format c-static holds CPU kernels only; got target 'cuda'"},
