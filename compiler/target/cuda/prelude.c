@@ -123,14 +123,7 @@ static const char grtc_cuda_prelude_text[] =
     "GRT_FLOAT(f32, float, f)\n"
     "GRT_FLOAT(f64, double, )\n"
     "\n"
-    // f16: the hardware conversions round to nearest even and are exact
-    // both ways. bf16 in integer arithmetic (cvt to bf16 needs sm_80).
-    "GRT_I float grt_f16_to_f32(uint16_t h) {\n"
-    "  float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f;\n"
-    "}\n"
-    "GRT_I uint16_t grt_f32_to_f16(float x) {\n"
-    "  uint16_t h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x)); return h;\n"
-    "}\n"
+    // bf16 in integer arithmetic (cvt to bf16 needs sm_80).
     "GRT_I float grt_bf16_to_f32(uint16_t h) { return __uint_as_float((uint32_t)h << 16); }\n"
     "GRT_I uint16_t grt_f32_to_bf16(float x) {\n"
     "  uint32_t u = __float_as_uint(x);\n"
@@ -157,6 +150,25 @@ static const char grtc_cuda_prelude_text[] =
     "}\n"
     "GRT_I uint16_t grt_f64_to_f16(double x) { return grt_f64_to_small(x, 10, 5); }\n"
     "GRT_I uint16_t grt_f64_to_bf16(double x) { return grt_f64_to_small(x, 7, 8); }\n"
+    // f16: the hardware conversions round to nearest even and are exact.
+    // The host branch computes the same values in software for the
+    // emulation test (emulate_test.c), which runs this file on the CPU.
+    "#ifdef __CUDA_ARCH__\n"
+    "GRT_I float grt_f16_to_f32(uint16_t h) {\n"
+    "  float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f;\n"
+    "}\n"
+    "GRT_I uint16_t grt_f32_to_f16(float x) {\n"
+    "  uint16_t h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x)); return h;\n"
+    "}\n"
+    "#else\n"
+    "GRT_I float grt_f16_to_f32(uint16_t h) {\n"
+    "  uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;\n"
+    "  if (e == 31) return __uint_as_float(sign | 0x7f800000u | (m << 13));\n"
+    "  float f = ldexpf((float)(e ? (m | 1024) : m), (int)(e ? e : 1) - 25);\n"
+    "  return sign ? -f : f;\n"
+    "}\n"
+    "GRT_I uint16_t grt_f32_to_f16(float x) { return grt_f64_to_f16(x); }\n"
+    "#endif\n"
     "GRT_I float grt_round_f16(float x) { return grt_f16_to_f32(grt_f32_to_f16(x)); }\n"
     "GRT_I float grt_round_bf16(float x) { return grt_bf16_to_f32(grt_f32_to_bf16(x)); }\n"
     // Total order keys: flipping the magnitude bits of negatives makes
