@@ -552,8 +552,8 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       "  const int64_t bm = (n%u + %dl) / %dl, bn = (n%u + %dl) / %dl;\n"
       "  for (int64_t blk = 0l; blk < batch_points * bm * bn; ++blk) {\n"
       "    int64_t rest = blk;\n"
-      "    const int64_t m0 = lo%u + (rest / bn %% bm) * %dl;\n"
-      "    const int64_t n0 = lo%u + (rest %% bn) * %dl;\n"
+      "    const int64_t m_lo = lo%u + (rest / bn %% bm) * %dl;\n"
+      "    const int64_t n_lo = lo%u + (rest %% bn) * %dl;\n"
       "    rest /= bm * bn;\n",
       dm, T - 1, T, dn, T - 1, T, dm, T, dn, T);
   for (uint32_t d = mm->batch_rank; d-- > 0;) {
@@ -575,7 +575,7 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   grt_string_builder_appendf(
       o,
       ";\n"
-      "    const int64_t p%u = m0 + int64_t(ty), p%u = n0 + int64_t(tx);\n"
+      "    const int64_t p%u = m_lo + int64_t(ty), p%u = n_lo + int64_t(tx);\n"
       "    const bool inside = p%u < lo%u + n%u && p%u < lo%u + n%u;\n"
       "    float sum = 0.0;\n"
       "    for (int64_t k0 = 0l; k0 < %" PRId64 "l; k0 += %dl) {\n"
