@@ -62,7 +62,7 @@ static const char* const grtc_driver_dump_names[] = {
   (sizeof(grtc_driver_dump_names) / sizeof(grtc_driver_dump_names[0]))
 
 #define GRTC_DRIVER_TARGETS_EXPECTED "cpu, vulkan, cuda"
-#define GRTC_DRIVER_DUMPS_EXPECTED "import, fold, dispatch, kernels, cpu, host"
+#define GRTC_DRIVER_DUMPS_EXPECTED "import, fold, dispatch, kernels, cpu, vulkan, host"
 
 // Options resolved once: targets as a set, the level as a number.
 typedef struct grtc_driver_t {
@@ -358,8 +358,13 @@ static grt_status_t grtc_pipeline_build_vulkan(grtc_pipeline_t* p) {
     sizes[k] = grtc_vulkan_workgroup_size(p->kernels.kernels[k]);
   }
   size_t size = 0;
-  GRT_RETURN_IF_ERROR(grtc_vulkan_build(&p->kernels, p->driver->allocator, NULL,
-                                        &p->binaries[slot], &size));
+  bool dump = p->driver->dump == GRTC_DUMP_VULKAN;
+  if (dump) grt_string_builder_clear(&p->text);
+  grt_status_t status = grtc_vulkan_build(&p->kernels, p->driver->allocator,
+                                          dump ? &p->text : NULL, &p->binaries[slot], &size);
+  // The shaders emitted so far are printed even when one fails to compile.
+  if (dump) grtc_driver_dump_text(p->driver, grt_string_builder_view(&p->text));
+  GRT_RETURN_IF_ERROR(status);
   snprintf(p->formats[slot], sizeof(p->formats[slot]), "%s", GRTC_VULKAN_FORMAT);
   p->executables[slot] =
       (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, sizes};

@@ -52,6 +52,7 @@ typedef enum grtc_opt_level_e {
   X(DISPATCH, "dispatch", "the tensor IR after dispatch formation")  \
   X(KERNELS, "kernels", "the kernel IR of every kernel")             \
   X(CPU, "cpu", "the C source of the CPU kernels")                   \
+  X(VULKAN, "vulkan", "the GLSL of the Vulkan kernels")              \
   X(HOST, "host", "the host program as vm-dialect text")
 
 typedef enum grtc_dump_pass_e {

@@ -98,7 +98,7 @@ static void test_option_errors(void** state) {
       {{.opt_level = (grtc_opt_level_t)9}, "optimization level 9 is out of range"},
       {{.dump_after = "parse"},
        "unknown pass 'parse' to dump after; expected one of import, fold, dispatch, "
-       "kernels, cpu, host"},
+       "kernels, cpu, vulkan, host"},
       {{.output_format = GRTC_OUTPUT_FORMAT_C_STATIC, .c_static_name = "9lives"},
        "c-static name '9lives' is not a C identifier"},
       {{.output_format = GRTC_OUTPUT_FORMAT_C_STATIC, .c_static_name = "a-b"},

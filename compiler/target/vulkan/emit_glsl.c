@@ -246,6 +246,14 @@ static void grtc_glsl_emit_compare(grtc_glsl_emitter_t* e,
                              ? ctype->as_signed
                              : ctype->as_unsigned;
       if (type == GRTC_ELEM_I1) cast = "uint";  // 0 < 1 either way
+      if (grtc_elem_bit_width(type) == 64) {
+        // Three-way compare on 32-bit halves (see grt_cmp_s64).
+        grt_string_builder_appendf(
+            e->out, "uint(grt_cmp_%c64(%s(v%u), %s(v%u)) %s 0)",
+            inst->compare_type == GRTC_CMP_TYPE_SIGNED ? 's' : 'u', cast, a,
+            cast, b, op);
+        break;
+      }
       grt_string_builder_appendf(e->out, "uint(%s(v%u) %s %s(v%u))", cast, a,
                                  op, cast, b);
       break;

@@ -10,6 +10,20 @@
 #include "compiler/target/vulkan/vulkan_internal.h"
 
 static const char grtc_vulkan_int_macros[] =
+    // 64-bit compares as a three-way compare of 32-bit halves: lavapipe
+    // evaluated `int64_t(x) >= 0l` (x a loaded i32) as false, which
+    // turned off a scatter's predicated stores.
+    "int grt_cmp_s64(int64_t a, int64_t b) {\n"
+    "  ivec2 x = unpackInt2x32(a), y = unpackInt2x32(b);\n"
+    "  if (x.y != y.y) return x.y < y.y ? -1 : 1;\n"
+    "  uint xl = uint(x.x), yl = uint(y.x);\n"
+    "  return xl == yl ? 0 : xl < yl ? -1 : 1;\n"
+    "}\n"
+    "int grt_cmp_u64(uint64_t a, uint64_t b) {\n"
+    "  uvec2 x = unpackUint2x32(a), y = unpackUint2x32(b);\n"
+    "  if (x.y != y.y) return x.y < y.y ? -1 : 1;\n"
+    "  return x.x == y.x ? 0 : x.x < y.x ? -1 : 1;\n"
+    "}\n"
     // T: the compute type, UT: the unsigned type of the same width, W: the
     // width, MASK: i1's one bit (all ones otherwise). Explicit-width types
     // wrap on overflow in SPIR-V, as scalar.h wants.
@@ -22,9 +36,11 @@ static const char grtc_vulkan_int_macros[] =
     "T grt_xor_##S(T a, T b) { return a ^ b; } \\\n"
     "T grt_not_##S(T a) { return T(~UT(a) & (MASK)); } \\\n"
     "T grt_negate_##S(T a) { return T((UT(0) - UT(a)) & (MASK)); } \\\n"
-    "T grt_maximum_##S(T a, T b) { return a > b ? a : b; } \\\n"
-    "T grt_minimum_##S(T a, T b) { return a < b ? a : b; } \\\n"
-    "T grt_clamp_##S(T lo, T x, T hi) { T t = x < lo ? lo : x; return t > hi ? hi : t; } \\\n"
+    // Built-in min/max, not selects: lavapipe miscompiled the select form
+    // of clamp on i64 (a gather's clamped row index came out as the bound).
+    "T grt_maximum_##S(T a, T b) { return max(a, b); } \\\n"
+    "T grt_minimum_##S(T a, T b) { return min(a, b); } \\\n"
+    "T grt_clamp_##S(T lo, T x, T hi) { return min(max(x, lo), hi); } \\\n"
     "T grt_select_##S(uint c, T a, T b) { return c != 0u ? a : b; } \\\n"
     "T grt_shift_left_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T((UT(a) << uint(b)) & (MASK)); } \\\n"
     "T grt_shift_right_logical_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T(UT(a) >> uint(b)); } \\\n"
