@@ -1,6 +1,7 @@
 #include "hal/drivers/vulkan/vulkan_device.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,10 +500,10 @@ static void* grt_hal_vulkan_queue_thread_main(void* arg) {
     grt_hal_vulkan_action_t* incoming = device->incoming_head;
     device->incoming_head = device->incoming_tail = NULL;
     bool shutting_down = device->shutting_down;
-    self_destroy = device->destroy_on_queue_thread;
+    // Read with the list taken: every action appended later signals a
+    // larger wake value, so the wait below cannot miss it.
+    wake_seen = device->wake_value;
     pthread_mutex_unlock(&device->mutex);
-    (void)device->vk.vkGetSemaphoreCounterValue(
-        device->handle, device->wake_semaphore, &wake_seen);
     // Append in arrival order.
     grt_hal_vulkan_action_t** tail = &pending;
     while (*tail) tail = &(*tail)->next;
@@ -664,6 +665,68 @@ static grt_status_t grt_hal_vulkan_create_timeline(
       "vkCreateSemaphore");
 }
 
+// The feature structs of Vulkan 1.0-1.2, chained.
+typedef struct grt_hal_vulkan_features_t {
+  VkPhysicalDeviceFeatures2 core;
+  VkPhysicalDeviceVulkan11Features v11;
+  VkPhysicalDeviceVulkan12Features v12;
+} grt_hal_vulkan_features_t;
+
+static void grt_hal_vulkan_features_chain(grt_hal_vulkan_features_t* f) {
+  memset(f, 0, sizeof(*f));
+  f->core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  f->core.pNext = &f->v11;
+  f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  f->v11.pNext = &f->v12;
+  f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+}
+
+static void grt_hal_vulkan_features_query(grt_vk_instance_t* instance,
+                                          VkPhysicalDevice physical,
+                                          grt_hal_vulkan_features_t* out) {
+  grt_hal_vulkan_features_chain(out);
+  instance->vkGetPhysicalDeviceFeatures2(physical, &out->core);
+}
+
+// The features compiled kernels may use (64-bit, 16-bit and 8-bit types
+// and storage, the memory model), each enabled when the device has it:
+// a shader needing one the device lacks fails at pipeline creation with
+// the validation layer naming it.
+#define GRT_HAL_VULKAN_FEATURE(member, field) \
+  {offsetof(grt_hal_vulkan_features_t, member) +  \
+   offsetof(__typeof__(((grt_hal_vulkan_features_t*)0)->member), field)}
+static const struct {
+  size_t offset;  // of a VkBool32 inside grt_hal_vulkan_features_t
+} kWantedFeatures[] = {
+    GRT_HAL_VULKAN_FEATURE(core.features, shaderInt64),
+    GRT_HAL_VULKAN_FEATURE(core.features, shaderInt16),
+    GRT_HAL_VULKAN_FEATURE(core.features, shaderFloat64),
+    GRT_HAL_VULKAN_FEATURE(v11, storageBuffer16BitAccess),
+    GRT_HAL_VULKAN_FEATURE(v11, uniformAndStorageBuffer16BitAccess),
+    GRT_HAL_VULKAN_FEATURE(v11, storagePushConstant16),
+    GRT_HAL_VULKAN_FEATURE(v12, storageBuffer8BitAccess),
+    GRT_HAL_VULKAN_FEATURE(v12, uniformAndStorageBuffer8BitAccess),
+    GRT_HAL_VULKAN_FEATURE(v12, storagePushConstant8),
+    GRT_HAL_VULKAN_FEATURE(v12, shaderInt8),
+    GRT_HAL_VULKAN_FEATURE(v12, shaderFloat16),
+    GRT_HAL_VULKAN_FEATURE(v12, timelineSemaphore),
+    GRT_HAL_VULKAN_FEATURE(v12, vulkanMemoryModel),
+    GRT_HAL_VULKAN_FEATURE(v12, vulkanMemoryModelDeviceScope),
+};
+
+static void grt_hal_vulkan_features_enable(
+    const grt_hal_vulkan_features_t* supported,
+    grt_hal_vulkan_features_t* out) {
+  grt_hal_vulkan_features_chain(out);
+  for (size_t i = 0; i < sizeof(kWantedFeatures) / sizeof(kWantedFeatures[0]);
+       ++i) {
+    const VkBool32* has =
+        (const VkBool32*)((const uint8_t*)supported + kWantedFeatures[i].offset);
+    VkBool32* enable = (VkBool32*)((uint8_t*)out + kWantedFeatures[i].offset);
+    *enable = *has;
+  }
+}
+
 // Everything after the physical device is chosen; on failure the caller
 // releases the device, which frees what was made.
 static grt_status_t grt_hal_vulkan_device_open(grt_hal_vulkan_device_t* device) {
@@ -681,13 +744,9 @@ static grt_status_t grt_hal_vulkan_device_open(grt_hal_vulkan_device_t* device) 
         VK_API_VERSION_MAJOR(device->properties.apiVersion),
         VK_API_VERSION_MINOR(device->properties.apiVersion));
   }
-  VkPhysicalDeviceVulkan12Features features12 = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 features = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  features.pNext = &features12;
-  instance->vkGetPhysicalDeviceFeatures2(physical, &features);
-  if (!features12.timelineSemaphore) {
+  grt_hal_vulkan_features_t supported;
+  grt_hal_vulkan_features_query(instance, physical, &supported);
+  if (!supported.v12.timelineSemaphore) {
     return grt_make_status(GRT_STATUS_UNAVAILABLE,
                            "no Vulkan device found (%s lacks timeline "
                            "semaphores)",
@@ -733,11 +792,10 @@ static grt_status_t grt_hal_vulkan_device_open(grt_hal_vulkan_device_t* device) 
   if (device->push_descriptors) {
     extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   }
-  VkPhysicalDeviceVulkan12Features enabled12 = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  enabled12.timelineSemaphore = VK_TRUE;
+  grt_hal_vulkan_features_t enabled;
+  grt_hal_vulkan_features_enable(&supported, &enabled);
   VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  info.pNext = &enabled12;
+  info.pNext = &enabled.core;
   info.queueCreateInfoCount = queue_count;
   info.pQueueCreateInfos = queues;
   info.enabledExtensionCount = extension_count;
