@@ -224,7 +224,7 @@ static grt_status_t grt_hal_vulkan_allocator_allocate_buffer(
   // Buffers keep the device (and so the VkDevice) alive; the device owns
   // the allocator, so the allocator itself cannot.
   buffer->device = device;
-  grt_hal_device_retain(&device->base);
+  grt_hal_vulkan_device_core_retain(device);
   grt_hal_buffer_initialize(&grt_hal_vulkan_buffer_vtable, base,
                             grt_hal_vulkan_memory_type(buffer->properties),
                             params->usage, size, &buffer->base);
@@ -275,7 +275,7 @@ static void grt_hal_vulkan_buffer_destroy(grt_hal_resource_t* resource) {
   grt_hal_vulkan_device_t* owner = buffer->device;
   grt_hal_buffer_deinitialize(&buffer->base);
   grt_allocator_free(host_allocator, buffer);
-  grt_hal_device_release(&owner->base);
+  grt_hal_vulkan_device_core_release(owner);
 }
 
 grt_hal_vulkan_buffer_t* grt_hal_vulkan_buffer_cast(

@@ -58,7 +58,7 @@ grt_status_t grt_hal_vulkan_command_buffer_create(
                                     mode, binding_capacity,
                                     &command_buffer->base);
   command_buffer->device = device;
-  grt_hal_device_retain(&device->base);
+  grt_hal_vulkan_device_core_retain(device);
   *out = &command_buffer->base;
   return grt_ok_status();
 }
@@ -104,7 +104,7 @@ static void grt_hal_vulkan_command_buffer_destroy(
   grt_hal_vulkan_command_buffer_clear(command_buffer);
   grt_allocator_free(device->base.host_allocator, command_buffer->commands);
   grt_allocator_free(device->base.host_allocator, command_buffer);
-  grt_hal_device_release(&device->base);
+  grt_hal_vulkan_device_core_release(device);
 }
 
 // A zeroed command at the end of the recording.

@@ -39,7 +39,7 @@ static void grt_hal_vulkan_executable_destroy(grt_hal_resource_t* resource) {
   }
   grt_hal_executable_deinitialize(&executable->base);
   grt_allocator_free(host_allocator, executable);
-  grt_hal_device_release(&device->base);
+  grt_hal_vulkan_device_core_release(device);
 }
 
 grt_hal_vulkan_executable_t* grt_hal_vulkan_executable_cast(
@@ -214,7 +214,7 @@ static grt_status_t grt_hal_vulkan_executable_create(
       executable = NULL;
     } else {
       executable->device = device;
-      grt_hal_device_retain(&device->base);
+      grt_hal_vulkan_device_core_retain(device);
       // The workgroup size is the shader's (when it states one).
       for (size_t i = 0; i < entry_count; ++i) {
         if (reflections[i].workgroup_size[0]) {

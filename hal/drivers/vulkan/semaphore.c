@@ -29,7 +29,7 @@ grt_status_t grt_hal_vulkan_semaphore_create(grt_hal_vulkan_device_t* device,
   grt_hal_resource_initialize(&grt_hal_vulkan_semaphore_vtable,
                               &semaphore->base.resource);
   semaphore->device = device;
-  grt_hal_device_retain(&device->base);
+  grt_hal_vulkan_device_core_retain(device);
   pthread_mutex_init(&semaphore->mutex, NULL);
   atomic_init(&semaphore->failed, false);
   atomic_init(&semaphore->pending_gpu_value, 0);
@@ -46,7 +46,7 @@ static void grt_hal_vulkan_semaphore_destroy(grt_hal_resource_t* resource) {
   grt_status_free(semaphore->failure);
   pthread_mutex_destroy(&semaphore->mutex);
   grt_allocator_free(device->base.host_allocator, semaphore);
-  grt_hal_device_release(&device->base);
+  grt_hal_vulkan_device_core_release(device);
 }
 
 grt_hal_vulkan_semaphore_t* grt_hal_vulkan_semaphore_cast(

@@ -484,8 +484,6 @@ static grt_status_t grt_hal_vulkan_wait_set_add(
   return grt_ok_status();
 }
 
-static void grt_hal_vulkan_device_free_vulkan(grt_hal_vulkan_device_t* device);
-
 static void* grt_hal_vulkan_queue_thread_main(void* arg) {
   grt_hal_vulkan_device_t* device = (grt_hal_vulkan_device_t*)arg;
   grt_allocator_t host_allocator = device->base.host_allocator;
@@ -494,7 +492,6 @@ static void* grt_hal_vulkan_queue_thread_main(void* arg) {
   grt_hal_vulkan_action_t* inflight_tail = NULL;
   grt_hal_vulkan_wait_set_t set = {0};
   uint64_t wake_seen = 0;
-  bool self_destroy = false;
   for (;;) {
     pthread_mutex_lock(&device->mutex);
     grt_hal_vulkan_action_t* incoming = device->incoming_head;
@@ -508,6 +505,17 @@ static void* grt_hal_vulkan_queue_thread_main(void* arg) {
     grt_hal_vulkan_action_t** tail = &pending;
     while (*tail) tail = &(*tail)->next;
     *tail = incoming;
+    // The device is going away: what still waits will never run.
+    while (shutting_down && pending) {
+      grt_hal_vulkan_action_t* action = pending;
+      pending = action->next;
+      grt_hal_vulkan_action_fail(
+          device, action,
+          grt_make_status(GRT_STATUS_CANCELLED,
+                          "device %s was released before the submission's "
+                          "waits were reached",
+                          device->base.uri));
+    }
 
     // Completions first: they free resources and may signal host waits.
     uint64_t completed = 0;
@@ -585,15 +593,6 @@ static void* grt_hal_vulkan_queue_thread_main(void* arg) {
   }
   grt_allocator_free(host_allocator, set.semaphores);
   grt_allocator_free(host_allocator, set.values);
-  pthread_mutex_lock(&device->mutex);
-  self_destroy = device->destroy_on_queue_thread;
-  pthread_mutex_unlock(&device->mutex);
-  if (self_destroy) {
-    // The last reference went away on this thread (a completion released
-    // it): nobody can join, so the thread frees the device itself.
-    pthread_detach(pthread_self());
-    grt_hal_vulkan_device_free_vulkan(device);
-  }
   return NULL;
 }
 
@@ -610,12 +609,39 @@ static grt_hal_vulkan_device_t* grt_hal_vulkan_device_from(
   return (grt_hal_vulkan_device_t*)base;
 }
 
-static void grt_hal_vulkan_device_free_vulkan(grt_hal_vulkan_device_t* device) {
+void grt_hal_vulkan_device_core_retain(grt_hal_vulkan_device_t* device) {
+  atomic_fetch_add(&device->core_refs, 1u);
+}
+
+void grt_hal_vulkan_device_core_release(grt_hal_vulkan_device_t* device) {
+  if (atomic_fetch_sub(&device->core_refs, 1u) != 1u) return;
+  // The table may be partial when creation failed while loading it.
+  if (device->handle != VK_NULL_HANDLE && device->vk.vkDestroyDevice) {
+    device->vk.vkDestroyDevice(device->handle, NULL);
+  }
+  pthread_mutex_destroy(&device->mutex);
+  grt_vk_instance_release(device->instance);
+  grt_allocator_free(device->base.host_allocator, device);
+}
+
+static void grt_hal_vulkan_device_destroy(grt_hal_resource_t* resource) {
+  grt_hal_vulkan_device_t* device = (grt_hal_vulkan_device_t*)resource;
   const grt_vk_device_symbols_t* vk = &device->vk;
-  if (device->handle != VK_NULL_HANDLE) vk->vkDeviceWaitIdle(device->handle);
+  if (device->thread_started) {
+    pthread_mutex_lock(&device->mutex);
+    device->shutting_down = true;
+    VkSemaphoreSignalInfo info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    info.semaphore = device->wake_semaphore;
+    info.value = ++device->wake_value;
+    (void)vk->vkSignalSemaphore(device->handle, &info);
+    pthread_mutex_unlock(&device->mutex);
+    pthread_join(device->thread, NULL);
+  }
   grt_hal_executable_cache_release(device->executable_cache);
   grt_hal_allocator_release(device->allocator);
-  if (device->handle != VK_NULL_HANDLE) {
+  if (device->handle != VK_NULL_HANDLE && vk->vkDeviceWaitIdle) {
+    vk->vkDeviceWaitIdle(device->handle);
     if (device->command_pool) {
       vk->vkDestroyCommandPool(device->handle, device->command_pool, NULL);
     }
@@ -626,31 +652,8 @@ static void grt_hal_vulkan_device_free_vulkan(grt_hal_vulkan_device_t* device) {
       vk->vkDestroySemaphore(device->handle, device->completion_semaphore,
                              NULL);
     }
-    vk->vkDestroyDevice(device->handle, NULL);
   }
-  pthread_mutex_destroy(&device->mutex);
-  grt_vk_instance_release(device->instance);
-  grt_allocator_free(device->base.host_allocator, device);
-}
-
-static void grt_hal_vulkan_device_destroy(grt_hal_resource_t* resource) {
-  grt_hal_vulkan_device_t* device = (grt_hal_vulkan_device_t*)resource;
-  if (!device->thread_started) {
-    grt_hal_vulkan_device_free_vulkan(device);
-    return;
-  }
-  pthread_mutex_lock(&device->mutex);
-  device->shutting_down = true;
-  bool on_queue_thread = pthread_equal(pthread_self(), device->thread);
-  device->destroy_on_queue_thread = on_queue_thread;
-  VkSemaphoreSignalInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-  info.semaphore = device->wake_semaphore;
-  info.value = ++device->wake_value;
-  (void)device->vk.vkSignalSemaphore(device->handle, &info);
-  pthread_mutex_unlock(&device->mutex);
-  if (on_queue_thread) return;  // the thread frees the device on its way out
-  pthread_join(device->thread, NULL);
-  grt_hal_vulkan_device_free_vulkan(device);
+  grt_hal_vulkan_device_core_release(device);
 }
 
 static grt_status_t grt_hal_vulkan_create_timeline(
@@ -847,6 +850,7 @@ grt_status_t grt_hal_vulkan_device_create(grt_vk_instance_t* instance,
       grt_allocator_calloc(host_allocator, sizeof(*device), (void**)&device));
   grt_hal_device_initialize(&grt_hal_vulkan_device_vtable, uri, host_allocator,
                             &device->base);
+  atomic_init(&device->core_refs, 1u);  // the HAL device's own
   device->instance = instance;
   grt_vk_instance_retain(instance);
   device->physical_device = physical;

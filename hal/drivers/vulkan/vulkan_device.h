@@ -18,6 +18,7 @@
 #define GRT_HAL_DRIVERS_VULKAN_VULKAN_DEVICE_H_
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -32,8 +33,16 @@ extern "C" {
 
 typedef struct grt_hal_vulkan_action_t grt_hal_vulkan_action_t;
 
+// Two reference counts. The HAL one (base) counts users of the device:
+// when it drops to zero the queue thread drains (work in flight finishes,
+// work still waiting is cancelled) and stops. |core_refs| keeps the
+// VkDevice itself: buffers, semaphores, command buffers and executables
+// hold it, so they may outlive the HAL device, and queued work (which
+// holds them) never holds the HAL device. That way the last user release
+// always happens on a user's thread and returns only once the GPU is idle.
 typedef struct grt_hal_vulkan_device_t {
   grt_hal_device_t base;
+  atomic_uint_least32_t core_refs;
   grt_vk_instance_t* instance;  // retained
   grt_vk_device_symbols_t vk;   // device-level entry points
   VkPhysicalDevice physical_device;
@@ -62,9 +71,6 @@ typedef struct grt_hal_vulkan_device_t {
   grt_hal_vulkan_action_t* incoming_head;  // under |mutex|
   grt_hal_vulkan_action_t* incoming_tail;
   bool shutting_down;  // under |mutex|
-  // The last reference was dropped on the queue thread, which then frees
-  // the device as it exits (under |mutex|).
-  bool destroy_on_queue_thread;
   bool thread_started;
   pthread_t thread;
 } grt_hal_vulkan_device_t;
@@ -85,6 +91,10 @@ grt_status_t grt_hal_vulkan_device_create(grt_vk_instance_t* instance,
     GRT_MUST_USE;
 
 bool grt_hal_vulkan_device_isa(const grt_hal_device_t* device);
+
+// What buffers, semaphores, command buffers and executables hold.
+void grt_hal_vulkan_device_core_retain(grt_hal_vulkan_device_t* device);
+void grt_hal_vulkan_device_core_release(grt_hal_vulkan_device_t* device);
 
 #ifdef __cplusplus
 }

@@ -221,6 +221,43 @@ static void test_executables(void** state) {
   grt_hal_device_release(device);
 }
 
+// Work still waiting when the last user releases the device is cancelled
+// (its signals fail), and objects may outlive the device.
+static void test_release_with_queued_work(void** state) {
+  (void)state;
+  grt_hal_device_t* device = create_device_or_skip("vulkan");
+  grt_hal_semaphore_t* gate = NULL;
+  grt_hal_semaphore_t* done = NULL;
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &gate));
+  GRT_EXPECT_OK(grt_hal_device_create_semaphore(device, 0, &done));
+  grt_hal_buffer_params_t params = {0};
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
+      grt_hal_device_allocator(device), params, 64, &buffer));
+  grt_hal_command_buffer_t* command_buffer = NULL;
+  GRT_EXPECT_OK(grt_hal_device_create_command_buffer(
+      device, GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0, &command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(command_buffer));
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+      command_buffer, grt_hal_make_buffer_ref(buffer, 0, 64), 7, 1));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  uint64_t one = 1;
+  grt_hal_semaphore_list_t wait = {1, &gate, &one};
+  grt_hal_semaphore_list_t signal = {1, &done, &one};
+  GRT_EXPECT_OK(grt_hal_device_queue_execute(device, wait, signal, 1,
+                                             &command_buffer, NULL));
+  grt_hal_device_release(device);
+  grt_expect_error(grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE),
+                   GRT_STATUS_CANCELLED,
+                   "device vulkan was released before the submission's "
+                   "waits were reached");
+  GRT_EXPECT_OK(grt_hal_semaphore_signal(gate, 1));
+  grt_hal_command_buffer_release(command_buffer);
+  grt_hal_buffer_release(buffer);
+  grt_hal_semaphore_release(done);
+  grt_hal_semaphore_release(gate);
+}
+
 static void test_no_validation_messages(void** state) {
   (void)state;
   assert_int_equal(grt_vk_validation_message_count(), 0);
@@ -251,6 +288,7 @@ int main(void) {
       cmocka_unit_test(test_reflect),
       cmocka_unit_test(test_device_selection),
       cmocka_unit_test(test_executables),
+      cmocka_unit_test(test_release_with_queued_work),
       cmocka_unit_test(test_no_validation_messages),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
