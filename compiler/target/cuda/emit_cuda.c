@@ -627,81 +627,166 @@ static void grtc_cuda_emit_block_loop_open(grtc_cuda_emitter_t* e) {
                              dm, dm, GRTC_CUDA_MM_BM, dn, dn, GRTC_CUDA_MM_BN);
 }
 
+// How one operand's k-slice goes from global memory through registers to
+// shared memory: the block's 256 threads each carry |count| elements
+// (element l = threadIdx.x + 256 r of the slice), consecutive threads
+// walking the operand's contiguous dimension so loads coalesce. The next
+// slice is loaded into registers while the current one is computed on.
+typedef struct grtc_cuda_stage_t {
+  bool lhs;               // A (m x k) or B (k x n)
+  int bk;                 // slice depth
+  int count;              // elements per thread: 128 * bk / 256
+  const char* reg_type;   // register (and shared) element type
+  const char* convert;    // format turning the loaded storage value into it
+  // The shared element: array[row][col] (ld 0) or array[row * ld + col],
+  // row and col naming the slice's indices (mi, ni, ki).
+  const char* array;
+  const char* row;
+  const char* col;
+  int ld;
+  const char* regs;  // register array name
+} grtc_cuda_stage_t;
+
+// Defines mi/ki (A) or ki/ni (B) of element r.
+static void grtc_cuda_emit_stage_map(grtc_cuda_emitter_t* e, const grtc_cuda_stage_t* st) {
+  const grtc_kmatmul_t* mm = &e->kernel->matmul;
+  bool k_contiguous = st->lhs ? mm->lhs_stride_k == 1 && mm->lhs_stride_m != 1
+                              : !(mm->rhs_stride_n == 1 || mm->rhs_stride_k != 1);
+  const char* x = st->lhs ? "mi" : "ni";
+  grt_string_builder_appendf(e->out, "        const int l = threadIdx.x + 256 * r;\n");
+  if (k_contiguous) {
+    grt_string_builder_appendf(e->out, "        const int %s = l / %d, ki = l %% %d;\n", x,
+                               st->bk, st->bk);
+  } else {
+    grt_string_builder_appendf(e->out, "        const int %s = l %% 128, ki = l / 128;\n", x);
+  }
+}
+
+// regs[r] = the operand's element of slice |k0| (zero outside the matrix).
+static void grtc_cuda_emit_stage_load(grtc_cuda_emitter_t* e, const grtc_cuda_stage_t* st,
+                                      const char* k0) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  uint32_t rank = kernel->parallel_rank;
+  grt_string_builder_t* out = e->out;
+  grt_string_builder_appendf(out, "      #pragma unroll\n      for (int r = 0; r < %d; ++r) {\n",
+                             st->count);
+  grtc_cuda_emit_stage_map(e, st);
+  char element[160];
+  if (st->lhs) {
+    grt_string_builder_appendf(out,
+                               "        const int64_t gm = m0 + mi, gk = (%s) + ki;\n"
+                               "        %s[r] = gm < hi%u && gk < %" PRId64 " ? (%s)",
+                               k0, st->regs, rank - 2, mm->k, st->reg_type);
+    snprintf(element, sizeof(element), "b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "]",
+             mm->lhs_binding, mm->lhs_stride_m, mm->lhs_stride_k);
+  } else {
+    grt_string_builder_appendf(out,
+                               "        const int64_t gn = n0 + ni, gk = (%s) + ki;\n"
+                               "        %s[r] = gn < hi%u && gk < %" PRId64 " ? (%s)",
+                               k0, st->regs, rank - 1, mm->k, st->reg_type);
+    snprintf(element, sizeof(element), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
+             mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
+  }
+  grtc_cuda_wrap(out, st->convert, element);
+  grt_string_builder_appendf(out, " : (%s)0;\n      }\n", st->reg_type);
+}
+
+static void grtc_cuda_emit_stage_store(grtc_cuda_emitter_t* e, const grtc_cuda_stage_t* st) {
+  grt_string_builder_appendf(e->out, "      #pragma unroll\n      for (int r = 0; r < %d; ++r) {\n",
+                             st->count);
+  grtc_cuda_emit_stage_map(e, st);
+  if (st->ld) {
+    grt_string_builder_appendf(e->out, "        %s[%s * %d + %s] = %s[r];\n      }\n",
+                               st->array, st->row, st->ld, st->col, st->regs);
+  } else {
+    grt_string_builder_appendf(e->out, "        %s[%s][%s] = %s[r];\n      }\n", st->array,
+                               st->row, st->col, st->regs);
+  }
+}
+
+// The k loop around |compute| (emitting the math on the staged slices),
+// with the next slices prefetched into registers during the computation.
+typedef void (*grtc_cuda_compute_fn_t)(grtc_cuda_emitter_t* e, const void* context);
+static void grtc_cuda_emit_k_loop(grtc_cuda_emitter_t* e, const grtc_cuda_stage_t* a,
+                                  const grtc_cuda_stage_t* b, grtc_cuda_compute_fn_t compute,
+                                  const void* context) {
+  grt_string_builder_t* out = e->out;
+  grt_string_builder_appendf(out, "    %s %s[%d];\n    %s %s[%d];\n", a->reg_type, a->regs,
+                             a->count, b->reg_type, b->regs, b->count);
+  grt_string_builder_append_cstring(out, "    {\n      const int64_t k0 = 0;\n");
+  grtc_cuda_emit_stage_load(e, a, "k0");
+  grtc_cuda_emit_stage_load(e, b, "k0");
+  grt_string_builder_appendf(out,
+                             "    }\n"
+                             "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += %d) {\n",
+                             e->kernel->matmul.k, a->bk);
+  grtc_cuda_emit_stage_store(e, a);
+  grtc_cuda_emit_stage_store(e, b);
+  grt_string_builder_appendf(out,
+                             "      __syncthreads();\n"
+                             "      if (k0 + %d < %" PRId64 ") {\n",
+                             a->bk, e->kernel->matmul.k);
+  char next[32];
+  snprintf(next, sizeof(next), "k0 + %d", a->bk);
+  grtc_cuda_emit_stage_load(e, a, next);
+  grtc_cuda_emit_stage_load(e, b, next);
+  grt_string_builder_append_cstring(out, "      }\n");
+  compute(e, context);
+  grt_string_builder_append_cstring(out, "      __syncthreads();\n    }\n");
+}
+
+static void grtc_cuda_emit_simt_compute(grtc_cuda_emitter_t* e, const void* context) {
+  (void)context;
+  grt_string_builder_append_cstring(
+      e->out,
+      "      #pragma unroll\n"
+      "      for (int kk = 0; kk < 8; ++kk) {\n"
+      "        const float4 a0 = *(const float4*)&As[kk][4 * ty];\n"
+      "        const float4 a1 = *(const float4*)&As[kk][64 + 4 * ty];\n"
+      "        const float4 b0 = *(const float4*)&Bs[kk][4 * tx];\n"
+      "        const float4 b1 = *(const float4*)&Bs[kk][64 + 4 * tx];\n"
+      "        const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n"
+      "        const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};\n"
+      "        #pragma unroll\n"
+      "        for (int i = 0; i < 8; ++i)\n"
+      "          #pragma unroll\n"
+      "          for (int j = 0; j < 8; ++j) c[i][j] = fmaf(av[i], bv[j], c[i][j]);\n"
+      "      }\n");
+}
+
 // The SIMT path: BK = 8, A staged transposed (As[k][m]) and B as Bs[k][n];
-// thread (tx, ty) of a 16x16 grid owns rows ty + 16 i and columns
-// tx + 16 j (i, j < 8), so warps read shared memory without conflicts.
-// Global loads walk the operand's contiguous dimension across threads.
+// thread (tx, ty) of a 16x16 grid owns rows 4 ty + {0..3} and
+// 64 + 4 ty + {0..3}, columns likewise from tx, read from shared memory as
+// float4 (a warp's 16 tx read 256 contiguous bytes, its 2 ty broadcast).
 static void grtc_cuda_emit_matmul_simt(grtc_cuda_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   const grtc_kmatmul_t* mm = &kernel->matmul;
   grt_string_builder_t* out = e->out;
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
-  const grtc_cuda_type_t* lt = grtc_cuda_type(mm->lhs_elem);
-  const grtc_cuda_type_t* rt = grtc_cuda_type(mm->rhs_elem);
-  char a_elem[128], b_elem[128];
-  snprintf(a_elem, sizeof(a_elem), "b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "]",
-           mm->lhs_binding, mm->lhs_stride_m, mm->lhs_stride_k);
-  snprintf(b_elem, sizeof(b_elem), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
-           mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
+  grtc_cuda_stage_t a = {true, 8, 4, "float", grtc_cuda_type(mm->lhs_elem)->from_storage,
+                         "As", "ki", "mi", 0, "ra"};
+  grtc_cuda_stage_t b = {false, 8, 4, "float", grtc_cuda_type(mm->rhs_elem)->from_storage,
+                         "Bs", "ki", "ni", 0, "rb"};
   grtc_cuda_emit_matmul_head(e);
   grt_string_builder_append_cstring(
       out,
-      "  __shared__ float As[8][128];\n"
-      "  __shared__ float Bs[8][128];\n"
+      "  __shared__ __align__(16) float As[8][128];\n"
+      "  __shared__ __align__(16) float Bs[8][128];\n"
       "  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n");
   grtc_cuda_emit_block_loop_open(e);
   grt_string_builder_append_cstring(
       out, "    float c[8][8];\n"
            "    for (int i = 0; i < 8; ++i) for (int j = 0; j < 8; ++j) c[i][j] = 0.0f;\n");
+  grtc_cuda_emit_k_loop(e, &a, &b, grtc_cuda_emit_simt_compute, NULL);
+  grt_string_builder_append_cstring(out,
+                                    "    #pragma unroll 1\n"
+                                    "    for (int i = 0; i < 8; ++i)\n"
+                                    "    #pragma unroll 1\n"
+                                    "    for (int j = 0; j < 8; ++j) {\n");
   grt_string_builder_appendf(out,
-                             "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += 8) {\n"
-                             "      for (int l = threadIdx.x; l < 1024; l += 256) {\n",
-                             mm->k);
-  // Consecutive threads take consecutive elements of the contiguous dim.
-  if (mm->lhs_stride_k == 1 && mm->lhs_stride_m != 1) {
-    grt_string_builder_append_cstring(out, "        const int mi = l / 8, ki = l % 8;\n");
-  } else {
-    grt_string_builder_append_cstring(out, "        const int mi = l % 128, ki = l / 128;\n");
-  }
-  grt_string_builder_appendf(out,
-                             "        const int64_t gm = m0 + mi, gk = k0 + ki;\n"
-                             "        As[ki][mi] = gm < hi%u && gk < %" PRId64 " ? ",
-                             dm, mm->k);
-  grtc_cuda_wrap(out, lt->from_storage, a_elem);
-  grt_string_builder_append_cstring(out, " : 0.0f;\n      }\n"
-                                         "      for (int l = threadIdx.x; l < 1024; l += 256) {\n");
-  if (mm->rhs_stride_n == 1 || mm->rhs_stride_k != 1) {
-    grt_string_builder_append_cstring(out, "        const int ni = l % 128, ki = l / 128;\n");
-  } else {
-    grt_string_builder_append_cstring(out, "        const int ni = l / 8, ki = l % 8;\n");
-  }
-  grt_string_builder_appendf(out,
-                             "        const int64_t gn = n0 + ni, gk = k0 + ki;\n"
-                             "        Bs[ki][ni] = gn < hi%u && gk < %" PRId64 " ? ",
-                             dn, mm->k);
-  grtc_cuda_wrap(out, rt->from_storage, b_elem);
-  grt_string_builder_append_cstring(
-      out,
-      " : 0.0f;\n      }\n"
-      "      __syncthreads();\n"
-      "      #pragma unroll\n"
-      "      for (int kk = 0; kk < 8; ++kk) {\n"
-      "        float a[8], b[8];\n"
-      "        #pragma unroll\n"
-      "        for (int i = 0; i < 8; ++i) { a[i] = As[kk][ty + 16 * i]; b[i] = Bs[kk][tx + 16 * i]; }\n"
-      "        #pragma unroll\n"
-      "        for (int i = 0; i < 8; ++i)\n"
-      "          #pragma unroll\n"
-      "          for (int j = 0; j < 8; ++j) c[i][j] = fmaf(a[i], b[j], c[i][j]);\n"
-      "      }\n"
-      "      __syncthreads();\n"
-      "    }\n"
-      "    #pragma unroll 1\n"
-      "    for (int i = 0; i < 8; ++i)\n"
-      "    #pragma unroll 1\n"
-      "    for (int j = 0; j < 8; ++j) {\n");
-  grt_string_builder_appendf(out,
-                             "      const int64_t p%u = m0 + ty + 16 * i, p%u = n0 + tx + 16 * j;\n"
+                             "      const int64_t p%u = m0 + (i / 4) * 64 + 4 * ty + i %% 4, "
+                             "p%u = n0 + (j / 4) * 64 + 4 * tx + j %% 4;\n"
                              "      if (p%u >= hi%u || p%u >= hi%u) continue;\n",
                              dm, dn, dm, dm, dn, dn);
   e->indent = "      ";
@@ -709,77 +794,28 @@ static void grtc_cuda_emit_matmul_simt(grtc_cuda_emitter_t* e) {
   grt_string_builder_append_cstring(out, "    }\n  }\n}\n\n");
 }
 
-// The tensor-core path: BK = 32 staged row-major as As[m][k] and Bs[k][n]
-// in the fragment type; the 8 warps form a 2x4 grid, each owning a 64x32
-// block (4x2 fragments of 16x16, f32 accumulators). Each accumulator
-// fragment goes through a per-warp 16x16 staging tile for the epilogue.
-static void grtc_cuda_emit_matmul_wmma(grtc_cuda_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  const grtc_kmatmul_t* mm = &kernel->matmul;
+// The fragment types of a tensor-core kernel.
+typedef struct grtc_cuda_wmma_t {
+  bool tf32;
+  int fk;            // fragment k: 16 (f16/bf16) or 8 (tf32)
+  const char* frag;  // fragment element type
+  const char* ptr;   // pointer type the fragments load from
+  int lda, ldb;      // padded shared rows: fragment pointers stay 32-byte aligned
+} grtc_cuda_wmma_t;
+
+static void grtc_cuda_emit_wmma_compute(grtc_cuda_emitter_t* e, const void* context) {
+  const grtc_cuda_wmma_t* w = (const grtc_cuda_wmma_t*)context;
   grt_string_builder_t* out = e->out;
-  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
-  bool tf32 = mm->lhs_elem == GRTC_ELEM_F32;
-  // Shared element type, fragment element type, fragment k, and how a
-  // loaded storage element becomes a shared one.
-  const char* smem = tf32 ? "float" : "uint16_t";
-  const char* frag = tf32 ? "wmma::precision::tf32"
-                     : mm->lhs_elem == GRTC_ELEM_F16 ? "__half" : "__nv_bfloat16";
-  const char* ptr = tf32 ? "float" : mm->lhs_elem == GRTC_ELEM_F16 ? "__half"
-                                                                 : "__nv_bfloat16";
-  int fk = tf32 ? 8 : 16;
-  int lda = tf32 ? 36 : 40, ldb = tf32 ? 132 : 136;  // padded, 32-byte rows
-  grtc_cuda_emit_matmul_head(e);
   grt_string_builder_appendf(
       out,
-      "  __shared__ __align__(32) %s As[128 * %d];\n"
-      "  __shared__ __align__(32) %s Bs[32 * %d];\n"
-      "  __shared__ __align__(32) float Cs[8][256];\n"
-      "  const int warp = threadIdx.x / 32, lane = threadIdx.x %% 32;\n"
-      "  const int wm = (warp / 4) * 64, wn = (warp %% 4) * 32;\n",
-      smem, lda, smem, ldb);
-  grtc_cuda_emit_block_loop_open(e);
-  grt_string_builder_appendf(
-      out,
-      "    wmma::fragment<wmma::accumulator, 16, 16, %d, float> acc[4][2];\n"
-      "    for (int i = 0; i < 4; ++i) for (int j = 0; j < 2; ++j) "
-      "wmma::fill_fragment(acc[i][j], 0.0f);\n"
-      "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += 32) {\n"
-      "      for (int l = threadIdx.x; l < 4096; l += 256) {\n",
-      fk, mm->k);
-  if (mm->lhs_stride_k == 1 && mm->lhs_stride_m != 1) {
-    grt_string_builder_append_cstring(out, "        const int mi = l / 32, ki = l % 32;\n");
-  } else {
-    grt_string_builder_append_cstring(out, "        const int mi = l % 128, ki = l / 128;\n");
-  }
-  grt_string_builder_appendf(out,
-                             "        const int64_t gm = m0 + mi, gk = k0 + ki;\n"
-                             "        As[mi * %d + ki] = gm < hi%u && gk < %" PRId64
-                             " ? b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "] : (%s)0;\n"
-                             "      }\n"
-                             "      for (int l = threadIdx.x; l < 4096; l += 256) {\n",
-                             lda, dm, mm->k, mm->lhs_binding, mm->lhs_stride_m,
-                             mm->lhs_stride_k, smem);
-  if (mm->rhs_stride_n == 1 || mm->rhs_stride_k != 1) {
-    grt_string_builder_append_cstring(out, "        const int ni = l % 128, ki = l / 128;\n");
-  } else {
-    grt_string_builder_append_cstring(out, "        const int ni = l / 32, ki = l % 32;\n");
-  }
-  grt_string_builder_appendf(
-      out,
-      "        const int64_t gn = n0 + ni, gk = k0 + ki;\n"
-      "        Bs[ki * %d + ni] = gn < hi%u && gk < %" PRId64
-      " ? b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "] : (%s)0;\n"
-      "      }\n"
-      "      __syncthreads();\n"
       "      #pragma unroll\n"
       "      for (int kk = 0; kk < 32; kk += %d) {\n"
       "        wmma::fragment<wmma::matrix_a, 16, 16, %d, %s, wmma::row_major> fa[4];\n"
       "        wmma::fragment<wmma::matrix_b, 16, 16, %d, %s, wmma::row_major> fb[2];\n"
       "        for (int i = 0; i < 4; ++i) {\n"
       "          wmma::load_matrix_sync(fa[i], (const %s*)As + (wm + 16 * i) * %d + kk, %d);\n",
-      ldb, dn, mm->k, mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n, smem, fk,
-      fk, frag, fk, frag, ptr, lda, lda);
-  if (tf32) {
+      w->fk, w->fk, w->frag, w->fk, w->frag, w->ptr, w->lda, w->lda);
+  if (w->tf32) {
     grt_string_builder_append_cstring(
         out,
         "          for (int t = 0; t < fa[i].num_elements; ++t) "
@@ -790,8 +826,8 @@ static void grtc_cuda_emit_matmul_wmma(grtc_cuda_emitter_t* e) {
       "        }\n"
       "        for (int j = 0; j < 2; ++j) {\n"
       "          wmma::load_matrix_sync(fb[j], (const %s*)Bs + kk * %d + wn + 16 * j, %d);\n",
-      ptr, ldb, ldb);
-  if (tf32) {
+      w->ptr, w->ldb, w->ldb);
+  if (w->tf32) {
     grt_string_builder_append_cstring(
         out,
         "          for (int t = 0; t < fb[j].num_elements; ++t) "
@@ -802,9 +838,47 @@ static void grtc_cuda_emit_matmul_wmma(grtc_cuda_emitter_t* e) {
       "        }\n"
       "        for (int i = 0; i < 4; ++i)\n"
       "          for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);\n"
-      "      }\n"
-      "      __syncthreads();\n"
-      "    }\n"
+      "      }\n");
+}
+
+// The tensor-core path: BK = 32 staged row-major as As[m][k] and Bs[k][n]
+// (raw f16/bf16 bits, or floats for tf32); the 8 warps form a 2x4 grid,
+// each owning a 64x32 block (4x2 fragments of 16x16, f32 accumulators).
+// Each accumulator fragment goes through a per-warp 16x16 staging tile for
+// the epilogue.
+static void grtc_cuda_emit_matmul_wmma(grtc_cuda_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  grt_string_builder_t* out = e->out;
+  uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  bool tf32 = mm->lhs_elem == GRTC_ELEM_F32;
+  bool f16 = mm->lhs_elem == GRTC_ELEM_F16;
+  grtc_cuda_wmma_t w = {tf32, tf32 ? 8 : 16,
+                        tf32 ? "wmma::precision::tf32" : f16 ? "__half" : "__nv_bfloat16",
+                        tf32 ? "float" : f16 ? "__half" : "__nv_bfloat16",
+                        tf32 ? 36 : 40, tf32 ? 132 : 136};
+  const char* smem = tf32 ? "float" : "uint16_t";
+  grtc_cuda_stage_t a = {true, 32, 16, smem, "%s", "As", "mi", "ki", w.lda, "ra"};
+  grtc_cuda_stage_t b = {false, 32, 16, smem, "%s", "Bs", "ki", "ni", w.ldb, "rb"};
+  grtc_cuda_emit_matmul_head(e);
+  grt_string_builder_appendf(
+      out,
+      "  __shared__ __align__(32) %s As[128 * %d];\n"
+      "  __shared__ __align__(32) %s Bs[32 * %d];\n"
+      "  __shared__ __align__(32) float Cs[8][256];\n"
+      "  const int warp = threadIdx.x / 32, lane = threadIdx.x %% 32;\n"
+      "  const int wm = (warp / 4) * 64, wn = (warp %% 4) * 32;\n",
+      smem, w.lda, smem, w.ldb);
+  grtc_cuda_emit_block_loop_open(e);
+  grt_string_builder_appendf(
+      out,
+      "    wmma::fragment<wmma::accumulator, 16, 16, %d, float> acc[4][2];\n"
+      "    for (int i = 0; i < 4; ++i) for (int j = 0; j < 2; ++j) "
+      "wmma::fill_fragment(acc[i][j], 0.0f);\n",
+      w.fk);
+  grtc_cuda_emit_k_loop(e, &a, &b, grtc_cuda_emit_wmma_compute, &w);
+  grt_string_builder_append_cstring(
+      out,
       "    for (int i = 0; i < 4; ++i)\n"
       "    for (int j = 0; j < 2; ++j) {\n"
       "      wmma::store_matrix_sync(Cs[warp], acc[i][j], 16, wmma::mem_row_major);\n"

@@ -63,7 +63,7 @@ static void test_matmul_paths(void** state) {
     const char* expected;
     const char* absent;
   } cases[] = {
-      {GRTC_ELEM_F32, {NULL, false}, "c[i][j] = fmaf(a[i], b[j], c[i][j]);", "wmma"},
+      {GRTC_ELEM_F32, {NULL, false}, "c[i][j] = fmaf(av[i], bv[j], c[i][j]);", "wmma"},
       {GRTC_ELEM_F32, {"sm_90", true}, "wmma::precision::tf32", "fmaf("},
       {GRTC_ELEM_F16, {NULL, false}, "wmma::fragment<wmma::matrix_a, 16, 16, 16, __half", "fmaf("},
       {GRTC_ELEM_BF16, {"sm_80", false}, "16, 16, 16, __nv_bfloat16", "fmaf("},

@@ -28,6 +28,8 @@ static const char kHarnessHead[] =
     "static pthread_barrier_t grt_barrier;\n"
     "#define __global__\n#define __device__\n#define __forceinline__ inline\n"
     "#define __launch_bounds__(n)\n#define __shared__ static\n"
+    "#define __align__(n) __attribute__((aligned(n)))\n"
+    "struct float4 { float x, y, z, w; };\n"
     "static inline void __syncthreads() { pthread_barrier_wait(&grt_barrier); }\n"
     "static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }\n"
     "static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }\n"
