@@ -1,11 +1,12 @@
 // bench_matmul: f32 1024x1024x1024 through the CPU target's MATMUL kernel
-// (built by grtc_cpu_build for the host, run by calling the kernel once per
+// (tiled as grt-compile tiles it, grtc_dispatch_choose_tile, unless
+// TILE_M/TILE_N are given; built by grtc_cpu_build for the host, run by calling the kernel once per
 // workgroup as local-sync does, then on two threads splitting the
 // workgroups as local-task would) beside OpenBLAS cblas_sgemm on one and
 // two threads in the same run (ARCHITECTURE.md §8). Prints GFLOP/s, the
 // best of several repetitions, and the ratio to the anchor.
 //
-//   bench_matmul [SIZE [REPEAT]]
+//   bench_matmul [SIZE [REPEAT [TILE_M TILE_N]]]
 //
 // On a shared machine raise REPEAT: the best of more runs is less noisy.
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/time.h"
+#include "compiler/dispatch/dispatch.h"
 #include "compiler/kernel/ir.h"
 #include "compiler/target/cpu/cpu_target.h"
 #include "hal/local/kernel_abi.h"
@@ -27,7 +29,7 @@
 #endif
 
 static int bench_repeat = 5;
-#define BENCH_TILE 256
+static int64_t bench_tile_m = 0, bench_tile_n = 0;  // 0: the compiler's
 
 static int64_t bench_n = 1024;
 
@@ -46,11 +48,8 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
   k->bindings[2] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_WRITE};
   k->parallel_rank = 2;
   k->parallel_dims[0] = k->parallel_dims[1] = n;
-  k->tile[0] = BENCH_TILE;
-  k->tile[1] = n;
   k->reduction_rank = 1;
   k->reduction_dims[0] = n;
-  GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(k));
   uint32_t pm, pn, zero, rk, cn, li, ri, t, x, y, prod, acc, a, oi, fin;
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 0}, &pm));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 1}, &pn));
@@ -80,7 +79,12 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
                                .lhs_elem = GRTC_ELEM_F32,
                                .rhs_elem = GRTC_ELEM_F32,
                                .acc_elem = GRTC_ELEM_F32};
-  return grt_ok_status();
+  grtc_dispatch_choose_tile(k, 0);
+  if (bench_tile_m > 0) {
+    k->tile[0] = bench_tile_m;
+    k->tile[1] = bench_tile_n;
+  }
+  return grtc_kernel_finalize_workgroups(k);
 }
 
 typedef struct bench_worker_t {
@@ -155,10 +159,16 @@ static double bench_gflops(double seconds) {
 int main(int argc, char** argv) {
   if (argc > 1) bench_n = atoll(argv[1]);
   if (argc > 2) bench_repeat = atoi(argv[2]);
+  if (argc > 4) {
+    bench_tile_m = atoll(argv[3]);
+    bench_tile_n = atoll(argv[4]);
+  }
   if (bench_n < 16 || bench_n > 8192 || bench_repeat < 1 ||
-      bench_repeat > 1000) {
+      bench_repeat > 1000 || argc == 4 ||
+      (argc > 4 && (bench_tile_m < 1 || bench_tile_n < 1))) {
     fprintf(stderr,
-            "usage: bench_matmul [SIZE in 16..8192 [REPEAT in 1..1000]]\n");
+            "usage: bench_matmul [SIZE in 16..8192 [REPEAT in 1..1000 "
+            "[TILE_M TILE_N >= 1]]]\n");
     return 2;
   }
   grtc_kernel_set_t set;
@@ -178,6 +188,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   uint32_t workgroups = set.kernels[0]->workgroup_count;
+  int64_t tile_m = set.kernels[0]->tile[0], tile_n = set.kernels[0]->tile[1];
   char path[] = "/tmp/bench-matmul-XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0 || write(fd, binary, size) != (ssize_t)size) return 1;
@@ -205,8 +216,9 @@ int main(int argc, char** argv) {
     b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
   }
   printf("f32 %" PRId64 "x%" PRId64 "x%" PRId64
-         ", grt kernel %s (%u workgroups of %dx%" PRId64 "), best of %d\n",
-         bench_n, bench_n, bench_n, format, workgroups, BENCH_TILE, bench_n,
+         ", grt kernel %s (%u workgroups of %" PRId64 "x%" PRId64
+         "), best of %d\n",
+         bench_n, bench_n, bench_n, format, workgroups, tile_m, tile_n,
          bench_repeat);
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     double grt_best = 1e30, anchor_best = 1e30;

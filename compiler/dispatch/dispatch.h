@@ -51,6 +51,15 @@ grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
                                 const grtc_dispatch_options_t* options,
                                 grtc_kernel_set_t* kernels) GRT_MUST_USE;
 
+// Sets kernel->tile the way grtc_dispatch_form does, for a kernel whose
+// kind, pattern and parallel/reduction spaces are set (exposed for
+// bench/matmul, which builds its kernel by hand). Loop kernels get about
+// |elements_per_workgroup| (0: 64K) elements of work per workgroup, inner
+// dims whole; MATMUL kernels get tiles shaped for the CPU
+// target's packed GEMM (see lower.c).
+void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
+                               int64_t elements_per_workgroup);
+
 #ifdef __cplusplus
 }
 #endif

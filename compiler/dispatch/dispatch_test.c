@@ -508,6 +508,50 @@ static void test_error_sort_too_many_operands(void** state) {
   fixture_deinit(&f);
 }
 
+
+// Tiles chosen for MATMUL kernels (the CPU GEMM's shapes).
+typedef struct tile_case_t {
+  grtc_kpattern_t pattern;
+  uint32_t rank;
+  int64_t dims[4];
+  int64_t want_tile[4];
+  uint32_t want_workgroups;
+} tile_case_t;
+
+static void test_pattern_tiles(void** state) {
+  (void)state;
+  static const tile_case_t cases[] = {
+      // N in 256-column GEMM blocks; M split only for 8 workgroups, in
+      // whole 6-row micro-panels: B is packed twice, not 8 times.
+      {GRTC_KPATTERN_MATMUL, 2, {1024, 1024}, {516, 256}, 8},
+      // Enough N blocks: M as tall as one GEMM block (1024 rows).
+      {GRTC_KPATTERN_MATMUL, 2, {4096, 4096}, {1024, 256}, 64},
+      // Never fewer than 48 rows, never more than the matrix.
+      {GRTC_KPATTERN_MATMUL, 2, {10, 20}, {10, 20}, 1},
+      {GRTC_KPATTERN_MATMUL, 2, {200, 64}, {48, 64}, 5},
+      // Batch points count toward the workgroups.
+      {GRTC_KPATTERN_MATMUL, 3, {8, 128, 64}, {1, 128, 64}, 8},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const tile_case_t* c = &cases[i];
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP, .pattern = c->pattern,
+                            .parallel_rank = c->rank, .reduction_rank = 1};
+    kernel.reduction_dims[0] = 576;
+    for (uint32_t d = 0; d < c->rank; ++d) {
+      kernel.parallel_dims[d] = c->dims[d];
+    }
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    for (uint32_t d = 0; d < c->rank; ++d) {
+      if (kernel.tile[d] != c->want_tile[d]) {
+        fail_msg("case %zu: tile[%u] is %lld, expected %lld", i, d,
+                 (long long)kernel.tile[d], (long long)c->want_tile[d]);
+      }
+    }
+    assert_int_equal(kernel.workgroup_count, c->want_workgroups);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fused_elementwise_broadcast),
@@ -521,6 +565,7 @@ int main(void) {
       cmocka_unit_test(test_dot_transposed_operand),
       cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),
+      cmocka_unit_test(test_pattern_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "compiler/dispatch/dispatch.h"
 #include "compiler/dispatch/emitter.h"
 
 // The most results (and reduce/sort operand groups) one kernel handles.
@@ -621,23 +622,70 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
   }
 }
 
-static void grtc_lower_tile(grtc_kernel_t* kernel, int64_t target) {
+// Matmul tiles are shaped for the CPU target's packed GEMM
+// (compiler/target/cpu/emit_c.c), which packs the B panel (a K x n slice of
+// the right-hand side, or the filter) once per workgroup and the A rows once
+// per workgroup and 256-column block: a workgroup of tm x tn costs packing
+// K * tn + tm * K floats for 2 * tm * tn * K flops, so tiles should be as
+// large as parallelism allows. They aim for at least
+// GRTC_DISPATCH_MIN_WORKGROUPS workgroups, enough for local-task to spread
+// them over a few cores with some balance.
+#define GRTC_DISPATCH_MIN_WORKGROUPS 8
+// Columns of one GEMM block on the CPU (GRTC_CPU_GEMM_COLS): a wider N
+// tile would only loop over blocks that each pack A again.
+#define GRTC_DISPATCH_MATMUL_TILE_N 256
+// Rows of one GEMM block on the CPU (GRTC_CPU_GEMM_ROWS); below
+// GRTC_DISPATCH_MATMUL_MIN_TILE_M rows (eight 6-row micro-panels) B is
+// repacked for too little work.
+#define GRTC_DISPATCH_MATMUL_MAX_TILE_M 1024
+#define GRTC_DISPATCH_MATMUL_MIN_TILE_M 48
+
+static int64_t grtc_lower_ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+static int64_t grtc_lower_dim(const grtc_kernel_t* kernel, uint32_t d) {
+  return kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d] : 1;
+}
+
+// Batch tiles of 1; N in GEMM-block columns; M as tall as one GEMM block
+// allows, split only as far as needed for GRTC_DISPATCH_MIN_WORKGROUPS.
+static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
+  uint32_t rank = kernel->parallel_rank;
+  int64_t batch = 1;
+  for (uint32_t d = 0; d + 2 < rank; ++d) {
+    kernel->tile[d] = 1;
+    batch *= grtc_lower_dim(kernel, d);
+  }
+  int64_t m = grtc_lower_dim(kernel, rank - 2);
+  int64_t n = grtc_lower_dim(kernel, rank - 1);
+  int64_t tn = n < GRTC_DISPATCH_MATMUL_TILE_N ? n : GRTC_DISPATCH_MATMUL_TILE_N;
+  int64_t others = batch * grtc_lower_ceil_div(n, tn);
+  int64_t m_tiles = grtc_lower_ceil_div(m, GRTC_DISPATCH_MATMUL_MAX_TILE_M);
+  if (others * m_tiles < GRTC_DISPATCH_MIN_WORKGROUPS) {
+    m_tiles = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, others);
+  }
+  // Rows in whole 6-row micro-panels where one GEMM block allows.
+  int64_t tm = (grtc_lower_ceil_div(m, m_tiles) + 5) / 6 * 6;
+  if (tm > GRTC_DISPATCH_MATMUL_MAX_TILE_M) tm = GRTC_DISPATCH_MATMUL_MAX_TILE_M;
+  if (tm < GRTC_DISPATCH_MATMUL_MIN_TILE_M) tm = GRTC_DISPATCH_MATMUL_MIN_TILE_M;
+  kernel->tile[rank - 2] = tm < m ? tm : m;
+  kernel->tile[rank - 1] = tn;
+}
+
+void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
+                               int64_t elements_per_workgroup) {
   if (kernel->kind == GRTC_KERNEL_SORT || kernel->serial) {
     for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
-      kernel->tile[d] = kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d]
-                                                     : 1;
+      kernel->tile[d] = grtc_lower_dim(kernel, d);
     }
     return;
   }
-  if (kernel->pattern == GRTC_KPATTERN_MATMUL) {
-    uint32_t rank = kernel->parallel_rank;
-    for (uint32_t d = 0; d + 2 < rank; ++d) kernel->tile[d] = 1;
-    int64_t m = kernel->parallel_dims[rank - 2];
-    int64_t n = kernel->parallel_dims[rank - 1];
-    kernel->tile[rank - 2] = m > 128 ? 128 : (m > 0 ? m : 1);
-    kernel->tile[rank - 1] = n > 256 ? 256 : (n > 0 ? n : 1);
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL && kernel->parallel_rank >= 2) {
+    grtc_lower_tile_matmul(kernel);
     return;
   }
+  int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
   int64_t work = 1;
   for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
     work *= kernel->reduction_dims[d] > 0 ? kernel->reduction_dims[d] : 1;
@@ -858,10 +906,7 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
     b->access = GRTC_KACCESS_WRITE;
   }
   GRT_RETURN_IF_ERROR(grtc_lower_drop_dead(context->scratch, kernel));
-  int64_t target = context->elements_per_workgroup > 0
-                       ? context->elements_per_workgroup
-                       : 65536;
-  grtc_lower_tile(kernel, target);
+  grtc_dispatch_choose_tile(kernel, context->elements_per_workgroup);
   GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(kernel));
   out->kernel = kernel;
   out->input_count = input_count;
