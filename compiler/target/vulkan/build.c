@@ -44,32 +44,47 @@ static grt_status_t grtc_vulkan_validate(grt_string_view_t name,
 }
 #endif
 
-grt_status_t grtc_vulkan_compile_glsl(grt_string_view_t name,
-                                      grt_string_view_t source,
-                                      grt_allocator_t allocator,
-                                      uint32_t** out_words,
-                                      size_t* out_word_count) {
-  *out_words = NULL;
-  *out_word_count = 0;
 #if GRTC_VULKAN_HAVE_SHADERC
-  shaderc_compiler_t compiler = shaderc_compiler_initialize();
-  shaderc_compile_options_t options = shaderc_compile_options_initialize();
-  if (!compiler || !options) {
-    shaderc_compile_options_release(options);
-    shaderc_compiler_release(compiler);
+// One shaderc compiler for a whole module: glslang builds its built-in
+// symbol tables once per compiler, which is most of a small shader's
+// compile time.
+typedef struct grtc_vulkan_compiler_t {
+  shaderc_compiler_t compiler;
+  shaderc_compile_options_t options;
+} grtc_vulkan_compiler_t;
+
+static void grtc_vulkan_compiler_deinit(grtc_vulkan_compiler_t* c) {
+  shaderc_compile_options_release(c->options);
+  shaderc_compiler_release(c->compiler);
+}
+
+static grt_status_t grtc_vulkan_compiler_init(grtc_vulkan_compiler_t* c) {
+  c->compiler = shaderc_compiler_initialize();
+  c->options = shaderc_compile_options_initialize();
+  if (!c->compiler || !c->options) {
+    grtc_vulkan_compiler_deinit(c);
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                            "shaderc: cannot create a compiler");
   }
-  shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan,
+  shaderc_compile_options_set_target_env(c->options, shaderc_target_env_vulkan,
                                          shaderc_env_version_vulkan_1_2);
   shaderc_compile_options_set_optimization_level(
-      options, shaderc_optimization_level_performance);
+      c->options, shaderc_optimization_level_performance);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_vulkan_compile(const grtc_vulkan_compiler_t* c,
+                                        grt_string_view_t name,
+                                        grt_string_view_t source,
+                                        grt_allocator_t allocator,
+                                        uint32_t** out_words,
+                                        size_t* out_word_count) {
   char file_name[160];
   snprintf(file_name, sizeof(file_name), "%.*s.comp", (int)name.size,
            name.data);
   shaderc_compilation_result_t result = shaderc_compile_into_spv(
-      compiler, source.data, source.size, shaderc_compute_shader, file_name,
-      "main", options);
+      c->compiler, source.data, source.size, shaderc_compute_shader, file_name,
+      "main", c->options);
   grt_status_t status = grt_ok_status();
   if (shaderc_result_get_compilation_status(result) !=
       shaderc_compilation_status_success) {
@@ -96,8 +111,23 @@ grt_status_t grtc_vulkan_compile_glsl(grt_string_view_t name,
     }
   }
   shaderc_result_release(result);
-  shaderc_compile_options_release(options);
-  shaderc_compiler_release(compiler);
+  return status;
+}
+#endif
+
+grt_status_t grtc_vulkan_compile_glsl(grt_string_view_t name,
+                                      grt_string_view_t source,
+                                      grt_allocator_t allocator,
+                                      uint32_t** out_words,
+                                      size_t* out_word_count) {
+  *out_words = NULL;
+  *out_word_count = 0;
+#if GRTC_VULKAN_HAVE_SHADERC
+  grtc_vulkan_compiler_t compiler;
+  GRT_RETURN_IF_ERROR(grtc_vulkan_compiler_init(&compiler));
+  grt_status_t status = grtc_vulkan_compile(&compiler, name, source, allocator,
+                                            out_words, out_word_count);
+  grtc_vulkan_compiler_deinit(&compiler);
   return status;
 #else
   (void)name;
@@ -115,18 +145,19 @@ grt_status_t grtc_vulkan_build(const grtc_kernel_set_t* kernels,
                                uint8_t** out_binary, size_t* out_binary_size) {
   *out_binary = NULL;
   *out_binary_size = 0;
-  if (!grtc_vulkan_available()) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE,
-                           "vulkan target needs libshaderc (not found at "
-                           "build time)");
-  }
+#if GRTC_VULKAN_HAVE_SHADERC
   grt_spirv_module_t* modules = NULL;
   uint32_t count = kernels->count;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(
       allocator, (count ? count : 1) * sizeof(*modules), (void**)&modules));
+  grtc_vulkan_compiler_t compiler;
+  grt_status_t status = grtc_vulkan_compiler_init(&compiler);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(allocator, modules);
+    return status;
+  }
   grt_string_builder_t glsl;
   grt_string_builder_init(allocator, &glsl);
-  grt_status_t status = grt_ok_status();
   for (uint32_t k = 0; k < count && grt_status_is_ok(status); ++k) {
     const grtc_kernel_t* kernel = kernels->kernels[k];
     grt_string_builder_clear(&glsl);
@@ -137,9 +168,9 @@ grt_status_t grtc_vulkan_build(const grtc_kernel_set_t* kernels,
     uint32_t* words = NULL;
     size_t word_count = 0;
     if (grt_status_is_ok(status)) {
-      status = grtc_vulkan_compile_glsl(kernel->name,
-                                        grt_string_builder_view(&glsl),
-                                        allocator, &words, &word_count);
+      status = grtc_vulkan_compile(&compiler, kernel->name,
+                                   grt_string_builder_view(&glsl), allocator,
+                                   &words, &word_count);
     }
     modules[k].words = words;
     modules[k].word_count = word_count;
@@ -153,5 +184,14 @@ grt_status_t grtc_vulkan_build(const grtc_kernel_set_t* kernels,
   }
   grt_allocator_free(allocator, modules);
   grt_string_builder_deinit(&glsl);
+  grtc_vulkan_compiler_deinit(&compiler);
   return status;
+#else
+  (void)kernels;
+  (void)allocator;
+  (void)keep_glsl;
+  return grt_make_status(GRT_STATUS_UNAVAILABLE,
+                         "vulkan target needs libshaderc (not found at build "
+                         "time)");
+#endif
 }
