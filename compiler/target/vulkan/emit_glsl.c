@@ -487,7 +487,7 @@ static void grtc_glsl_emit_loop_kernel(grtc_glsl_emitter_t* e) {
 // results (a result may share memory with its operand: then the copy
 // reads and writes the same element) and sorted there with a stable
 // insertion sort that moves all results together.
-static void grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
+static grt_status_t grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   grt_string_builder_t* out = e->out;
   uint32_t n = kernel->sort.operand_count;
@@ -497,30 +497,39 @@ static void grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
     if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
   }
   int64_t length = kernel->sort.dims[kernel->sort.dimension];
+  if (length > INT32_MAX) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "kernel %.*s: sorting rows of %" PRId64
+                           " elements; the Vulkan target sorts rows of at "
+                           "most %d",
+                           (int)kernel->name.size, kernel->name.data, length,
+                           INT32_MAX);
+  }
   grt_string_builder_appendf(
       out,
       "  for (int64_t row = int64_t(wg) * %ul + int64_t(gl_LocalInvocationID.x);"
       " row < %" PRId64 "l; row += %" PRIu64 "l) {\n"
       "    const int64_t base = (row / %" PRId64 "l) * %" PRId64
       "l + row %% %" PRId64 "l;\n"
-      "    for (int64_t k = 0l; k < %" PRId64 "l; ++k) {\n",
+      "    for (int k = 0; k < %d; ++k) {\n",
       GRTC_GLSL_LOCAL_SIZE, outer * inner,
       (uint64_t)GRTC_GLSL_LOCAL_SIZE * kernel->workgroup_count, inner,
-      length * inner, inner, length);
+      length * inner, inner, (int)length);
   for (uint32_t k = 0; k < n; ++k) {
     grt_string_builder_appendf(out,
-                               "      b%u[uint(base + k * %" PRId64 "l)] = b%u[uint(base + "
-                               "k * %" PRId64 "l)];\n",
+                               "      b%u[uint(base + int64_t(k) * %" PRId64 "l)] = b%u[uint(base + "
+                               "int64_t(k) * %" PRId64 "l)];\n",
                                n + k, inner, k, inner);
   }
   grt_string_builder_appendf(
       out,
       "    }\n"
-      "    for (int64_t s = 1l; s < %" PRId64 "l; ++s) {\n"
-      "      for (int64_t m = s; m > 0l; --m) {\n"
-      "        const int64_t i = base + m * %" PRId64 "l, j = i - %" PRId64
-      "l;\n",
-      length, inner, inner);
+      // 32-bit counters: lavapipe cut short loops with i64 compares here.
+      "    for (int s = 1; s < %d; ++s) {\n"
+      "      for (int m = s; m > 0; --m) {\n"
+      "        const int64_t i = base + int64_t(m) * %" PRId64
+      "l, j = i - %" PRId64 "l;\n",
+      (int)length, inner, inner);
   grtc_glsl_set_depth(e, 4);
   grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
   grt_string_builder_appendf(out, "        if (v%u == 0u) break;\n",
@@ -532,6 +541,7 @@ static void grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
         storage, n + k, n + k, n + k, n + k);
   }
   grt_string_builder_append_cstring(out, "      }\n    }\n  }\n}\n");
+  return grt_ok_status();
 }
 
 // ACC(0) of a MATMUL kernel: 16x16 output blocks per workgroup (the
@@ -680,8 +690,9 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
   grtc_vulkan_emit_prelude(used, out);
   grt_string_builder_append_cstring(out, "void main() {\n");
   grtc_glsl_emit_workgroup_id(&e, kernel->workgroup_count);
+  grt_status_t status = grt_ok_status();
   if (kernel->kind == GRTC_KERNEL_SORT) {
-    grtc_glsl_emit_sort_kernel(&e);
+    status = grtc_glsl_emit_sort_kernel(&e);
   } else if (matmul) {
     grtc_glsl_emit_matmul_kernel(&e);
   } else {
@@ -691,5 +702,6 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
     grtc_glsl_emit_loop_kernel(&e);
   }
   free(live);
+  GRT_RETURN_IF_ERROR(status);
   return grt_string_builder_status(out);
 }

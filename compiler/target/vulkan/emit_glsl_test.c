@@ -220,7 +220,7 @@ static void test_sort(void** state) {
       kb_cmp(&b, P, GRTC_CMP_LT, GRTC_CMP_TYPE_FLOAT, lhs, rhs);
   const char* lines[] = {
       "layout(std430, set = 0, binding = 0) buffer B0 { float b0[]; };",
-      "b2[uint(base + k * 1l)] = b0[uint(base + k * 1l)];",
+      "b2[uint(base + int64_t(k) * 1l)] = b0[uint(base + int64_t(k) * 1l)];",
       "float v0 = b2[uint(i)];", "float v1 = b2[uint(j)];", "if (v2 == 0u) break;",
       "{ int x = b3[uint(i)]; b3[uint(i)] = b3[uint(j)]; b3[uint(j)] = x; }", NULL};
   emit_and_compile(&set, 0, lines);
