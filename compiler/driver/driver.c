@@ -412,7 +412,13 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
 
   grtc_kernel_set_init(driver->allocator, &p->kernels);
   p->kernels_initialized = true;
-  grtc_dispatch_options_t dispatch_options = {driver->level, 0};
+  // The workgroups of one module serve every target. A CUDA block of 256
+  // threads over the default 64K-element tile leaves a GPU with too few
+  // blocks to hide memory latency (16M elements: 256 blocks); 8K elements
+  // (32 per thread) gives it 8x more, at a small per-workgroup cost to a
+  // CPU executable of the same module.
+  grtc_dispatch_options_t dispatch_options = {
+      driver->level, driver->targets[GRTC_DRIVER_TARGET_CUDA] ? 8192 : 0};
   GRT_RETURN_IF_ERROR(grtc_dispatch_form(p->module, &dispatch_options, &p->kernels));
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_DISPATCH));
   for (uint32_t i = 0; i < p->kernels.count; ++i) {
