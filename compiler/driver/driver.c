@@ -396,6 +396,27 @@ static grt_status_t grtc_pipeline_build_cuda(grtc_pipeline_t* p) {
   return grt_ok_status();
 }
 
+// MATMUL tiles are shaped for the CPU's packed GEMM (up to 1024 rows, as
+// few workgroups as keep 8 workers busy); a GPU wants many 128x128 blocks
+// (one per CUDA block), so with a GPU target the (m, n) tiles become
+// 128x128. Every target handles any tile; the CPU GEMM just packs B more
+// often.
+static grt_status_t grtc_pipeline_tile_matmuls_for_gpu(grtc_kernel_set_t* kernels) {
+  for (uint32_t i = 0; i < kernels->count; ++i) {
+    grtc_kernel_t* kernel = kernels->kernels[i];
+    if (kernel->pattern != GRTC_KPATTERN_MATMUL || kernel->serial ||
+        kernel->parallel_rank < 2) {
+      continue;
+    }
+    for (uint32_t d = kernel->parallel_rank - 2; d < kernel->parallel_rank; ++d) {
+      int64_t dim = kernel->parallel_dims[d];
+      kernel->tile[d] = dim > 128 ? 128 : (dim > 0 ? dim : 1);
+    }
+    GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(kernel));
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* parsed,
                                       grt_module_writer_t* writer,
                                       grt_string_builder_t* c_static_out,
@@ -420,6 +441,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   grtc_dispatch_options_t dispatch_options = {
       driver->level, driver->targets[GRTC_DRIVER_TARGET_CUDA] ? 8192 : 0};
   GRT_RETURN_IF_ERROR(grtc_dispatch_form(p->module, &dispatch_options, &p->kernels));
+  if (driver->targets[GRTC_DRIVER_TARGET_CUDA]) {
+    GRT_RETURN_IF_ERROR(grtc_pipeline_tile_matmuls_for_gpu(&p->kernels));
+  }
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_DISPATCH));
   for (uint32_t i = 0; i < p->kernels.count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_kernel_verify(p->kernels.kernels[i]));
