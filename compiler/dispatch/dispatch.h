@@ -55,7 +55,7 @@ grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
 // kind, pattern and parallel/reduction spaces are set (exposed for
 // bench/matmul, which builds its kernel by hand). Loop kernels get about
 // |elements_per_workgroup| (0: 64K) elements of work per workgroup, inner
-// dims whole; MATMUL kernels get tiles shaped for the CPU
+// dims whole; MATMUL and CONV2D kernels get tiles shaped for the CPU
 // target's packed GEMM (see lower.c).
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup);

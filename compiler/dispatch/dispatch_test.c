@@ -509,7 +509,7 @@ static void test_error_sort_too_many_operands(void** state) {
 }
 
 
-// Tiles chosen for MATMUL kernels (the CPU GEMM's shapes).
+// Tiles chosen for MATMUL and CONV2D kernels (the CPU GEMM's shapes).
 typedef struct tile_case_t {
   grtc_kpattern_t pattern;
   uint32_t rank;
@@ -531,6 +531,12 @@ static void test_pattern_tiles(void** state) {
       {GRTC_KPATTERN_MATMUL, 2, {200, 64}, {48, 64}, 5},
       // Batch points count toward the workgroups.
       {GRTC_KPATTERN_MATMUL, 3, {8, 128, 64}, {1, 128, 64}, 8},
+      // Convolutions: whole output rows, all channels, >= 64 pixels...
+      {GRTC_KPATTERN_CONV2D, 4, {1, 56, 56, 64}, {1, 2, 56, 64}, 28},
+      {GRTC_KPATTERN_CONV2D, 4, {16, 14, 14, 32}, {1, 5, 14, 32}, 48},
+      // ... unless that leaves fewer than 8 workgroups (one row at least).
+      {GRTC_KPATTERN_CONV2D, 4, {1, 7, 7, 512}, {1, 1, 7, 512}, 7},
+      {GRTC_KPATTERN_CONV2D, 4, {2, 32, 4, 8}, {1, 8, 4, 8}, 8},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     const tile_case_t* c = &cases[i];

@@ -622,7 +622,7 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
   }
 }
 
-// Matmul tiles are shaped for the CPU target's packed GEMM
+// Matmul and convolution tiles are shaped for the CPU target's packed GEMM
 // (compiler/target/cpu/emit_c.c), which packs the B panel (a K x n slice of
 // the right-hand side, or the filter) once per workgroup and the A rows once
 // per workgroup and 256-column block: a workgroup of tm x tn costs packing
@@ -639,6 +639,10 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // repacked for too little work.
 #define GRTC_DISPATCH_MATMUL_MAX_TILE_M 1024
 #define GRTC_DISPATCH_MATMUL_MIN_TILE_M 48
+// Output pixels a convolution workgroup should cover, so the CPU target's
+// im2col + GEMM path (from 24 pixels) packs each filter panel once for
+// many pixels.
+#define GRTC_DISPATCH_CONV_MIN_PIXELS 64
 
 static int64_t grtc_lower_ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
@@ -673,6 +677,25 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
   kernel->tile[rank - 1] = tn;
 }
 
+// Parallel space (n, oh, ow, oc): one image, all output channels, whole
+// output rows, as many as GRTC_DISPATCH_CONV_MIN_PIXELS needs, fewer when
+// that would leave less than GRTC_DISPATCH_MIN_WORKGROUPS (never under one
+// row).
+static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
+  int64_t images = grtc_lower_dim(kernel, 0);
+  int64_t oh = grtc_lower_dim(kernel, 1);
+  int64_t ow = grtc_lower_dim(kernel, 2);
+  int64_t rows = grtc_lower_ceil_div(GRTC_DISPATCH_CONV_MIN_PIXELS, ow);
+  int64_t spread = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, images);
+  int64_t spread_rows = oh / spread;
+  if (spread_rows < rows) rows = spread_rows;
+  if (rows < 1) rows = 1;
+  kernel->tile[0] = 1;
+  kernel->tile[1] = rows < oh ? rows : oh;
+  kernel->tile[2] = ow;
+  kernel->tile[3] = grtc_lower_dim(kernel, 3);
+}
+
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup) {
   if (kernel->kind == GRTC_KERNEL_SORT || kernel->serial) {
@@ -683,6 +706,10 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   }
   if (kernel->pattern == GRTC_KPATTERN_MATMUL && kernel->parallel_rank >= 2) {
     grtc_lower_tile_matmul(kernel);
+    return;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
+    grtc_lower_tile_conv(kernel);
     return;
   }
   int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
