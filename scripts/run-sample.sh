@@ -66,12 +66,6 @@ fi
 # The MLP sample (samples/mlp): StableHLO as JAX exports it, compiled by
 # grt-compile and run on the default CPU device against numpy's result.
 mlp="$root/samples/mlp"
-known=$(sed -n 's/^mlp //p' "$root/samples/known_failures.txt")
-if [ -n "$known" ]; then
-  echo "== samples/mlp SKIPPED: listed in samples/known_failures.txt: $known"
-  echo "== all samples ran except samples/mlp"
-  exit 0
-fi
 echo "== grt-compile samples/mlp/mlp.mlir"
 "$bin/grt-compile" "$mlp/mlp.mlir" -o "$out/mlp.vmfb" ||
   die "grt-compile samples/mlp/mlp.mlir"
