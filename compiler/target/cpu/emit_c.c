@@ -16,51 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/target/c_family/c_family.h"
 #include "compiler/target/cpu/cpu_internal.h"
 #include "compiler/target/cpu/cpu_target.h"
-
-typedef struct grtc_cpu_type_t {
-  const char* compute;   // C type values are computed in
-  const char* storage;   // C type of the binding's elements
-  const char* helper;    // suffix of the prelude's grt_<op>_<suffix>
-  const char* as_signed;    // integers: same-width signed type
-  const char* as_unsigned;  // integers: same-width unsigned type
-  const char* from_storage;  // printf format turning storage into compute
-  const char* to_storage;
-  const char* key;  // floats: grt_key_<key> for total order
-} grtc_cpu_type_t;
-
-static const grtc_cpu_type_t grtc_cpu_types[GRTC_ELEM_COUNT] = {
-    [GRTC_ELEM_I1] = {"uint8_t", "uint8_t", "i1", "uint8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_I32] = {"int32_t", "int32_t", "i32", "int32_t", "uint32_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U32] = {"uint32_t", "uint32_t", "u32", "int32_t", "uint32_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
-                       "grt_f16_to_f32(%s)", "grt_f32_to_f16(%s)", "f16"},
-    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
-                        "grt_bf16_to_f32(%s)", "grt_f32_to_bf16(%s)", "bf16"},
-    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s",
-                       "f32"},
-    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
-                       "f64"},
-};
-
-static const char* const grtc_cpu_compare_ops[] = {"==", "!=", "<",
-                                                    "<=", ">",  ">="};
 
 typedef struct grtc_cpu_emitter_t {
   grt_string_builder_t* out;
@@ -83,218 +41,41 @@ typedef struct grtc_cpu_emitter_t {
 
 enum { GRTC_CPU_FLAT_NORMAL, GRTC_CPU_FLAT_LINEAR, GRTC_CPU_FLAT_ABSORBED };
 
-static const grtc_cpu_type_t* grtc_cpu_type(grtc_elem_t elem) {
-  return &grtc_cpu_types[elem];
-}
-
-// Appends |format| (one %s) applied to |arg|.
-static void grtc_cpu_wrap(grt_string_builder_t* out, const char* format,
-                          const char* arg) {
-  const char* hole = strstr(format, "%s");
-  grt_string_builder_append(out, grt_make_string_view(format, (size_t)(hole - format)));
-  grt_string_builder_append_cstring(out, arg);
-  grt_string_builder_append_cstring(out, hole + 2);
-}
-
-static void grtc_cpu_emit_const(grt_string_builder_t* out,
-                                const grtc_kinst_t* inst) {
-  const grtc_cpu_type_t* type = grtc_cpu_type(inst->type);
-  if (grtc_elem_is_float(inst->type)) {
-    double v = inst->value.f;
-    bool is_f64 = inst->type == GRTC_ELEM_F64;
-    if (v != v) {
-      grt_string_builder_appendf(out, "(%s)__builtin_nan(\"\")", type->compute);
-    } else if (v == v + v && v != 0) {  // infinity
-      grt_string_builder_appendf(out, "(%s)%s__builtin_inf()", type->compute,
-                                 v < 0 ? "-" : "");
-    } else {
-      grt_string_builder_appendf(out, "%a%s", v, is_f64 ? "" : "f");
-    }
-    return;
-  }
-  uint64_t bits = (uint64_t)inst->value.i;
-  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
-  grt_string_builder_appendf(out, "((%s)UINT64_C(0x%" PRIx64 "))",
-                             type->compute, bits);
-}
-
-// Operand |k| of |inst| as a C expression.
-static void grtc_cpu_operand(grtc_cpu_emitter_t* e, const grtc_kinst_t* inst,
-                             uint32_t k) {
-  grt_string_builder_appendf(e->out, "v%u", inst->operands[k]);
-}
-
-static bool grtc_cpu_is_positive_const(const grtc_kernel_t* kernel,
-                                       uint32_t value) {
-  const grtc_kinst_t* def = &kernel->insts[value];
-  return def->kind == GRTC_KINST_CONST && def->value.i > 0;
-}
-
-static void grtc_cpu_emit_op(grtc_cpu_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
-  if (e->index_only[i]) {
-    const char* plain = NULL;
-    switch (op) {
-      case GRTC_SCALAR_ADD: plain = "+"; break;
-      case GRTC_SCALAR_SUB: plain = "-"; break;
-      case GRTC_SCALAR_MUL: plain = "*"; break;
-      case GRTC_SCALAR_DIV:
-      case GRTC_SCALAR_REM:
-        if (grtc_cpu_is_positive_const(e->kernel, inst->operands[1])) {
-          plain = op == GRTC_SCALAR_DIV ? "/" : "%";
-        }
-        break;
-      default:
-        break;
-    }
-    if (plain) {
-      grt_string_builder_appendf(out, "(v%u %s v%u)", inst->operands[0], plain,
-                                 inst->operands[1]);
-      return;
-    }
-  }
-  grtc_elem_t operand_type = inst->type;
-  if (op == GRTC_SCALAR_IS_FINITE) {
-    operand_type = e->kernel->insts[inst->operands[0]].type;
-  }
-  grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
-                             grtc_cpu_type(operand_type)->helper);
-  for (uint32_t k = 0; k < inst->operand_count; ++k) {
-    if (k) grt_string_builder_append_cstring(out, ", ");
-    grtc_cpu_operand(e, inst, k);
-  }
-  grt_string_builder_append_cstring(out, ")");
-}
-
-// The operand of a CONVERT/BITCAST/compare as a C expression, rounded to
-// its storage precision first when it is f16/bf16 (scalar.h: those round
-// on every convert).
-static void grtc_cpu_rounded_operand(grtc_cpu_emitter_t* e, uint32_t value) {
-  grtc_elem_t type = e->kernel->insts[value].type;
-  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
-    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
-                               grtc_cpu_type(type)->key, value);
+// NaN and infinities have no C literal; GCC and clang builtins spell them.
+static void grtc_cpu_special_float(grt_string_builder_t* out,
+                                   const char* compute, double value,
+                                   bool is_f64) {
+  (void)is_f64;
+  if (value != value) {
+    grt_string_builder_appendf(out, "(%s)__builtin_nan(\"\")", compute);
   } else {
-    grt_string_builder_appendf(e->out, "v%u", value);
+    grt_string_builder_appendf(out, "(%s)%s__builtin_inf()", compute,
+                               value < 0 ? "-" : "");
   }
 }
 
-static void grtc_cpu_emit_convert(grtc_cpu_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
-  grtc_elem_t to = inst->type;
-  const grtc_cpu_type_t* to_type = grtc_cpu_type(to);
-  if (to == GRTC_ELEM_I1) {
-    grt_string_builder_append_cstring(out, "(uint8_t)(");
-    grtc_cpu_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, " != 0)");
-  } else if (to == GRTC_ELEM_F16 || to == GRTC_ELEM_BF16) {
-    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_f64_to_%s((double)",
-                               to_type->key, to_type->key);
-    grtc_cpu_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, "))");
-  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
-    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
-    grtc_cpu_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, ")");
-  } else {
-    grt_string_builder_appendf(out, "(%s)", to_type->compute);
-    grtc_cpu_rounded_operand(e, inst->operands[0]);
-  }
+static const grtc_c_family_dialect_t grtc_cpu_dialect = {
+    .int_literal_prefix = "UINT64_C(",
+    .int_literal_suffix = ")",
+    .special_float = grtc_cpu_special_float,
+    .narrow_from_f32 = false,
+};
+
+// The shared emitter's view of |e| (sort comparators read operand d / 2
+// from b0 on).
+static grtc_c_family_emitter_t grtc_cpu_family(const grtc_cpu_emitter_t* e) {
+  grtc_c_family_emitter_t cf = {.dialect = &grtc_cpu_dialect,
+                                .out = e->out,
+                                .kernel = e->kernel,
+                                .indent = e->indent,
+                                .index_only = e->index_only,
+                                .arg_binding_base = 0};
+  return cf;
 }
 
-static void grtc_cpu_emit_compare(grtc_cpu_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
-  const grtc_cpu_type_t* ctype = grtc_cpu_type(type);
-  const char* op = grtc_cpu_compare_ops[inst->op];
-  uint32_t a = inst->operands[0], b = inst->operands[1];
-  switch (inst->compare_type) {
-    case GRTC_CMP_TYPE_TOTALORDER:
-      grt_string_builder_appendf(e->out,
-                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
-                                 ctype->key, a, op, ctype->key, b);
-      break;
-    case GRTC_CMP_TYPE_SIGNED:
-    case GRTC_CMP_TYPE_UNSIGNED: {
-      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
-                             ? ctype->as_signed
-                             : ctype->as_unsigned;
-      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
-                                 a, op, cast, b);
-      break;
-    }
-    default:
-      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
-      break;
-  }
-}
-
-// How each kernel kind names its loop indices and its comparator args.
 static void grtc_cpu_emit_inst(grtc_cpu_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  const grtc_cpu_type_t* type = grtc_cpu_type(inst->type);
-  if (inst->kind == GRTC_KINST_BITCAST) {
-    grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
-    const grtc_cpu_type_t* from_type = grtc_cpu_type(from);
-    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s bits_in = ", e->indent,
-                               type->compute, i, e->indent,
-                               from_type->storage);
-    char operand[24];
-    snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
-    grtc_cpu_wrap(out, from_type->to_storage, operand);
-    grt_string_builder_appendf(out, "; %s bits_out; memcpy(&bits_out, &bits_in, sizeof(bits_out)); v%u = ",
-                               type->storage, i);
-    grtc_cpu_wrap(out, type->from_storage, "bits_out");
-    grt_string_builder_append_cstring(out, "; }\n");
-    return;
-  }
-  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute,
-                             i);
-  switch (inst->kind) {
-    case GRTC_KINST_CONST:
-      grtc_cpu_emit_const(out, inst);
-      break;
-    case GRTC_KINST_PINDEX:
-      grt_string_builder_appendf(out, "p%u", inst->dim);
-      break;
-    case GRTC_KINST_RINDEX:
-      grt_string_builder_appendf(out, "r%u", inst->dim);
-      break;
-    case GRTC_KINST_ACC:
-      grt_string_builder_appendf(out, "acc%u", inst->dim);
-      break;
-    case GRTC_KINST_ARG: {
-      char element[64];
-      snprintf(element, sizeof(element), "b%u[%s]", inst->dim / 2,
-               inst->dim % 2 ? "j" : "i");
-      grtc_cpu_wrap(out, type->from_storage, element);
-      break;
-    }
-    case GRTC_KINST_LOAD: {
-      char element[64];
-      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
-               inst->operands[0]);
-      grtc_cpu_wrap(out, type->from_storage, element);
-      break;
-    }
-    case GRTC_KINST_OP:
-      grtc_cpu_emit_op(e, i);
-      break;
-    case GRTC_KINST_COMPARE:
-      grtc_cpu_emit_compare(e, i);
-      break;
-    case GRTC_KINST_CONVERT:
-      grtc_cpu_emit_convert(e, i);
-      break;
-    default:
-      break;
-  }
-  grt_string_builder_append_cstring(out, ";\n");
+  grtc_c_family_emitter_t cf = grtc_cpu_family(e);
+  grtc_c_family_emit_inst(&cf, i);
 }
 
 static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
@@ -315,22 +96,8 @@ static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
 }
 
 static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  for (uint32_t s = 0; s < kernel->store_count; ++s) {
-    const grtc_kstore_t* store = &kernel->stores[s];
-    const grtc_cpu_type_t* type =
-        grtc_cpu_type(kernel->bindings[store->binding].elem);
-    grt_string_builder_append_cstring(e->out, e->indent);
-    if (store->predicate != GRTC_KINST_NONE) {
-      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
-    }
-    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
-                               store->index);
-    char value[24];
-    snprintf(value, sizeof(value), "v%u", store->value);
-    grtc_cpu_wrap(e->out, type->to_storage, value);
-    grt_string_builder_append_cstring(e->out, ";\n");
-  }
+  grtc_c_family_emitter_t cf = grtc_cpu_family(e);
+  grtc_c_family_emit_stores(&cf);
 }
 
 // Marks the live instructions and the i64 values that only feed indices
@@ -393,7 +160,7 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
                              kernel->binding_count);
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
     const grtc_kbinding_t* binding = &kernel->bindings[b];
-    const char* storage = grtc_cpu_type(binding->elem)->storage;
+    const char* storage = grtc_c_family_type(binding->elem)->storage;
     const char* qualifier =
         binding->access & GRTC_KACCESS_WRITE ? "" : "const ";
     // Sort kernels read operands while writing results that may share
@@ -456,7 +223,7 @@ static void grtc_cpu_emit_reduction(grtc_cpu_emitter_t* e, uint32_t depth) {
   for (uint32_t a = 0; a < kernel->acc_count; ++a) {
     grtc_cpu_set_depth(e, depth);
     grt_string_builder_appendf(e->out, "%s%s acc%u = v%u;\n", e->indent,
-                               grtc_cpu_type(kernel->accs[a].type)->compute, a,
+                               grtc_c_family_type(kernel->accs[a].type)->compute, a,
                                kernel->accs[a].init);
   }
   bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
@@ -748,7 +515,7 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
       "    }\n",
       kernel->sort.comparator);
   for (uint32_t k = 0; k < n; ++k) {
-    const char* storage = grtc_cpu_type(kernel->bindings[k].elem)->storage;
+    const char* storage = grtc_c_family_type(kernel->bindings[k].elem)->storage;
     grt_string_builder_appendf(
         out,
         "    { %s* v = (%s*)vals;\n"

@@ -19,50 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/target/c_family/c_family.h"
 #include "compiler/target/cuda/cuda_internal.h"
-
-typedef struct grtc_cuda_type_t {
-  const char* compute;       // C type values are computed in
-  const char* storage;       // C type of the binding's elements
-  const char* helper;        // suffix of the prelude's grt_<op>_<suffix>
-  const char* as_signed;     // integers: same-width signed type
-  const char* as_unsigned;   // integers: same-width unsigned type
-  const char* from_storage;  // format (one %s) turning storage into compute
-  const char* to_storage;
-  const char* key;  // floats: grt_key_<key> for total order
-} grtc_cuda_type_t;
-
-static const grtc_cuda_type_t grtc_cuda_types[GRTC_ELEM_COUNT] = {
-    [GRTC_ELEM_I1] = {"uint8_t", "uint8_t", "i1", "uint8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_I32] = {"int32_t", "int32_t", "i32", "int32_t", "uint32_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
-                      "%s", NULL},
-    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U32] = {"uint32_t", "uint32_t", "u32", "int32_t", "uint32_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
-                       "%s", "%s", NULL},
-    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
-                       "grt_f16_to_f32(%s)", "grt_f32_to_f16(%s)", "f16"},
-    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
-                        "grt_bf16_to_f32(%s)", "grt_f32_to_bf16(%s)", "bf16"},
-    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s",
-                       "f32"},
-    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
-                       "f64"},
-};
-
-static const char* const grtc_cuda_compare_ops[] = {"==", "!=", "<",
-                                                     "<=", ">",  ">="};
 
 // How a kernel is emitted.
 typedef enum grtc_cuda_path_e {
@@ -82,10 +40,6 @@ typedef struct grtc_cuda_emitter_t {
   const grtc_kernel_t* kernel;
   const char* indent;
 } grtc_cuda_emitter_t;
-
-static const grtc_cuda_type_t* grtc_cuda_type(grtc_elem_t elem) {
-  return &grtc_cuda_types[elem];
-}
 
 grt_status_t grtc_cuda_parse_arch(const char* arch, uint32_t* out_cc) {
   if (!arch) arch = GRTC_CUDA_DEFAULT_ARCH;
@@ -192,214 +146,55 @@ uint32_t grtc_cuda_block_size(const grtc_kernel_t* kernel,
 // Instructions
 //===----------------------------------------------------------------------===//
 
-// Appends |format| (one %s) applied to |arg|.
-static void grtc_cuda_wrap(grt_string_builder_t* out, const char* format,
-                           const char* arg) {
-  const char* hole = strstr(format, "%s");
-  grt_string_builder_append(out,
-                            grt_make_string_view(format, (size_t)(hole - format)));
-  grt_string_builder_append_cstring(out, arg);
-  grt_string_builder_append_cstring(out, hole + 2);
+// NaN and infinities have no literal; their bit patterns do.
+static void grtc_cuda_special_float(grt_string_builder_t* out,
+                                    const char* compute, double v,
+                                    bool is_f64) {
+  (void)compute;
+  const char* bits = v != v ? (is_f64 ? "0x7ff8000000000000ll" : "0x7fc00000")
+                     : v < 0 ? (is_f64 ? "(long long)0xfff0000000000000ull"
+                                       : "0xff800000")
+                             : (is_f64 ? "0x7ff0000000000000ll" : "0x7f800000");
+  grt_string_builder_appendf(out, "%s(%s)",
+                             is_f64 ? "__longlong_as_double" : "__int_as_float",
+                             bits);
 }
 
-static void grtc_cuda_emit_const(grt_string_builder_t* out,
-                                 const grtc_kinst_t* inst) {
-  const grtc_cuda_type_t* type = grtc_cuda_type(inst->type);
-  if (grtc_elem_is_float(inst->type)) {
-    double v = inst->value.f;
-    bool is_f64 = inst->type == GRTC_ELEM_F64;
-    // NaN and infinities have no literal; their bit patterns do.
-    if (v != v || (v == v + v && v != 0)) {
-      const char* bits = v != v ? (is_f64 ? "0x7ff8000000000000ll" : "0x7fc00000")
-                         : v < 0 ? (is_f64 ? "(long long)0xfff0000000000000ull"
-                                           : "0xff800000")
-                                 : (is_f64 ? "0x7ff0000000000000ll" : "0x7f800000");
-      grt_string_builder_appendf(out, "%s(%s)",
-                                 is_f64 ? "__longlong_as_double" : "__int_as_float",
-                                 bits);
-    } else {
-      grt_string_builder_appendf(out, "%a%s", v, is_f64 ? "" : "f");
-    }
-    return;
-  }
-  uint64_t bits = (uint64_t)inst->value.i;
-  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
-  grt_string_builder_appendf(out, "((%s)0x%" PRIx64 "ull)", type->compute, bits);
-}
+// From f32-computed values the hardware rounds to f16/bf16 once; from f64
+// and the integers (through f64) the prelude's software rounding does.
+static const grtc_c_family_dialect_t grtc_cuda_dialect = {
+    .int_literal_prefix = "",
+    .int_literal_suffix = "ull",
+    .special_float = grtc_cuda_special_float,
+    .narrow_from_f32 = true,
+};
 
-static void grtc_cuda_emit_op(grtc_cuda_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
-  grtc_elem_t operand_type = inst->type;
-  if (op == GRTC_SCALAR_IS_FINITE) {
-    operand_type = e->kernel->insts[inst->operands[0]].type;
-  }
-  grt_string_builder_appendf(e->out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
-                             grtc_cuda_type(operand_type)->helper);
-  for (uint32_t k = 0; k < inst->operand_count; ++k) {
-    grt_string_builder_appendf(e->out, "%sv%u", k ? ", " : "", inst->operands[k]);
-  }
-  grt_string_builder_append_cstring(e->out, ")");
-}
-
-// |value| as an expression, rounded to its storage precision first when it
-// is f16/bf16 (scalar.h: those round on every convert).
-static void grtc_cuda_rounded_operand(grtc_cuda_emitter_t* e, uint32_t value) {
-  grtc_elem_t type = e->kernel->insts[value].type;
-  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
-    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
-                               grtc_cuda_type(type)->key, value);
-  } else {
-    grt_string_builder_appendf(e->out, "v%u", value);
-  }
-}
-
-static void grtc_cuda_emit_convert(grtc_cuda_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
-  grtc_elem_t to = inst->type;
-  const grtc_cuda_type_t* to_type = grtc_cuda_type(to);
-  if (to == GRTC_ELEM_I1) {
-    grt_string_builder_append_cstring(out, "(uint8_t)(");
-    grtc_cuda_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, " != 0)");
-  } else if (to == GRTC_ELEM_F16 || to == GRTC_ELEM_BF16) {
-    // From f32-computed values the hardware rounds once; from f64 and the
-    // integers (through f64) the prelude's software rounding does.
-    bool narrow = grtc_elem_is_float(from) && from != GRTC_ELEM_F64;
-    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_%s_to_%s(%s", to_type->key,
-                               narrow ? "f32" : "f64", to_type->key,
-                               narrow ? "" : "(double)");
-    grtc_cuda_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, "))");
-  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
-    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
-    grtc_cuda_rounded_operand(e, inst->operands[0]);
-    grt_string_builder_append_cstring(out, ")");
-  } else {
-    grt_string_builder_appendf(out, "(%s)", to_type->compute);
-    grtc_cuda_rounded_operand(e, inst->operands[0]);
-  }
-}
-
-static void grtc_cuda_emit_compare(grtc_cuda_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  const grtc_cuda_type_t* ctype =
-      grtc_cuda_type(e->kernel->insts[inst->operands[0]].type);
-  const char* op = grtc_cuda_compare_ops[inst->op];
-  uint32_t a = inst->operands[0], b = inst->operands[1];
-  switch (inst->compare_type) {
-    case GRTC_CMP_TYPE_TOTALORDER:
-      grt_string_builder_appendf(e->out,
-                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
-                                 ctype->key, a, op, ctype->key, b);
-      break;
-    case GRTC_CMP_TYPE_SIGNED:
-    case GRTC_CMP_TYPE_UNSIGNED: {
-      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
-                             ? ctype->as_signed
-                             : ctype->as_unsigned;
-      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
-                                 a, op, cast, b);
-      break;
-    }
-    default:
-      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
-      break;
-  }
-}
-
-// The element a SORT comparator's ARG(dim) reads: operand dim/2 of the
-// results being sorted in place, at the lhs (i) or rhs (j) position.
-static void grtc_cuda_sort_arg(const grtc_kernel_t* kernel, uint32_t dim,
-                               char* buffer, size_t size) {
-  snprintf(buffer, size, "b%u[%s]", kernel->sort.operand_count + dim / 2,
-           dim % 2 ? "j" : "i");
-}
-
-static void grtc_cuda_emit_inst(grtc_cuda_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  const grtc_cuda_type_t* type = grtc_cuda_type(inst->type);
-  if (inst->kind == GRTC_KINST_BITCAST) {
-    const grtc_cuda_type_t* from_type =
-        grtc_cuda_type(e->kernel->insts[inst->operands[0]].type);
-    grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s bits_in = ", e->indent,
-                               type->compute, i, e->indent, from_type->storage);
-    char operand[24];
-    snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
-    grtc_cuda_wrap(out, from_type->to_storage, operand);
-    grt_string_builder_appendf(
-        out, "; %s bits_out; memcpy(&bits_out, &bits_in, sizeof(bits_out)); v%u = ",
-        type->storage, i);
-    grtc_cuda_wrap(out, type->from_storage, "bits_out");
-    grt_string_builder_append_cstring(out, "; }\n");
-    return;
-  }
-  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute, i);
-  char element[64];
-  switch (inst->kind) {
-    case GRTC_KINST_CONST:
-      grtc_cuda_emit_const(out, inst);
-      break;
-    case GRTC_KINST_PINDEX:
-      grt_string_builder_appendf(out, "p%u", inst->dim);
-      break;
-    case GRTC_KINST_RINDEX:
-      grt_string_builder_appendf(out, "r%u", inst->dim);
-      break;
-    case GRTC_KINST_ACC:
-      grt_string_builder_appendf(out, "acc%u", inst->dim);
-      break;
-    case GRTC_KINST_ARG:
-      grtc_cuda_sort_arg(e->kernel, inst->dim, element, sizeof(element));
-      grtc_cuda_wrap(out, type->from_storage, element);
-      break;
-    case GRTC_KINST_LOAD:
-      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
-               inst->operands[0]);
-      grtc_cuda_wrap(out, type->from_storage, element);
-      break;
-    case GRTC_KINST_OP:
-      grtc_cuda_emit_op(e, i);
-      break;
-    case GRTC_KINST_COMPARE:
-      grtc_cuda_emit_compare(e, i);
-      break;
-    case GRTC_KINST_CONVERT:
-      grtc_cuda_emit_convert(e, i);
-      break;
-    default:
-      break;
-  }
-  grt_string_builder_append_cstring(out, ";\n");
+// The shared emitter's view of |e|: a SORT comparator's ARG(dim) reads
+// operand dim/2 of the results being sorted in place (after the operands'
+// bindings).
+static grtc_c_family_emitter_t grtc_cuda_family(const grtc_cuda_emitter_t* e) {
+  grtc_c_family_emitter_t cf = {.dialect = &grtc_cuda_dialect,
+                                .out = e->out,
+                                .kernel = e->kernel,
+                                .indent = e->indent,
+                                .index_only = NULL,
+                                .arg_binding_base = e->kernel->sort.operand_count};
+  return cf;
 }
 
 static void grtc_cuda_emit_section(grtc_cuda_emitter_t* e,
                                    grtc_ksection_t section) {
   for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
-    if (e->kernel->insts[i].section == section) grtc_cuda_emit_inst(e, i);
+    if (e->kernel->insts[i].section == section) {
+      grtc_c_family_emitter_t cf = grtc_cuda_family(e);
+      grtc_c_family_emit_inst(&cf, i);
+    }
   }
 }
 
 static void grtc_cuda_emit_stores(grtc_cuda_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  for (uint32_t s = 0; s < kernel->store_count; ++s) {
-    const grtc_kstore_t* store = &kernel->stores[s];
-    const grtc_cuda_type_t* type =
-        grtc_cuda_type(kernel->bindings[store->binding].elem);
-    grt_string_builder_append_cstring(e->out, e->indent);
-    if (store->predicate != GRTC_KINST_NONE) {
-      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
-    }
-    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
-                               store->index);
-    char value[24];
-    snprintf(value, sizeof(value), "v%u", store->value);
-    grtc_cuda_wrap(e->out, type->to_storage, value);
-    grt_string_builder_append_cstring(e->out, ";\n");
-  }
+  grtc_c_family_emitter_t cf = grtc_cuda_family(e);
+  grtc_c_family_emit_stores(&cf);
 }
 
 //===----------------------------------------------------------------------===//
@@ -421,7 +216,7 @@ static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
                      kernel->kind == GRTC_KERNEL_LOOP;
     grt_string_builder_appendf(e->out, "%s%s%s*%s b%u", b ? ", " : "",
                                read_only ? "const " : "",
-                               grtc_cuda_type(binding->elem)->storage,
+                               grtc_c_family_type(binding->elem)->storage,
                                kernel->kind == GRTC_KERNEL_LOOP ? " __restrict__" : "",
                                b);
   }
@@ -464,7 +259,7 @@ static void grtc_cuda_emit_reduction(grtc_cuda_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   for (uint32_t a = 0; a < kernel->acc_count; ++a) {
     grt_string_builder_appendf(e->out, "    %s acc%u = v%u;\n",
-                               grtc_cuda_type(kernel->accs[a].type)->compute, a,
+                               grtc_c_family_type(kernel->accs[a].type)->compute, a,
                                kernel->accs[a].init);
   }
   bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
@@ -567,7 +362,7 @@ static void grtc_cuda_emit_sort_kernel(grtc_cuda_emitter_t* e) {
     grt_string_builder_appendf(out,
                                "          { const %s s = b%u[i]; b%u[i] = b%u[j]; "
                                "b%u[j] = s; }\n",
-                               grtc_cuda_type(kernel->bindings[n + o].elem)->storage,
+                               grtc_c_family_type(kernel->bindings[n + o].elem)->storage,
                                n + o, n + o, n + o, n + o);
   }
   grt_string_builder_append_cstring(out,
@@ -688,7 +483,7 @@ static void grtc_cuda_emit_stage_load(grtc_cuda_emitter_t* e, const grtc_cuda_st
     snprintf(element, sizeof(element), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
              mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
   }
-  grtc_cuda_wrap(out, st->convert, element);
+  grtc_c_family_wrap(out, st->convert, element);
   grt_string_builder_appendf(out, " : (%s)0;\n      }\n", st->reg_type);
 }
 
@@ -764,9 +559,9 @@ static void grtc_cuda_emit_matmul_simt(grtc_cuda_emitter_t* e) {
   const grtc_kmatmul_t* mm = &kernel->matmul;
   grt_string_builder_t* out = e->out;
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
-  grtc_cuda_stage_t a = {true, 8, 4, "float", grtc_cuda_type(mm->lhs_elem)->from_storage,
+  grtc_cuda_stage_t a = {true, 8, 4, "float", grtc_c_family_type(mm->lhs_elem)->from_storage,
                          "As", "ki", "mi", 0, "ra"};
-  grtc_cuda_stage_t b = {false, 8, 4, "float", grtc_cuda_type(mm->rhs_elem)->from_storage,
+  grtc_cuda_stage_t b = {false, 8, 4, "float", grtc_c_family_type(mm->rhs_elem)->from_storage,
                          "Bs", "ki", "ni", 0, "rb"};
   grtc_cuda_emit_matmul_head(e);
   grt_string_builder_append_cstring(

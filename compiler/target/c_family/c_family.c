@@ -1,0 +1,283 @@
+// The instruction emission the C-language backends share (c_family.h).
+#include "compiler/target/c_family/c_family.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const grtc_c_family_type_t grtc_c_family_types[GRTC_ELEM_COUNT] = {
+    [GRTC_ELEM_I1] = {"uint8_t", "uint8_t", "i1", "uint8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_I16] = {"int16_t", "int16_t", "i16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I32] = {"int32_t", "int32_t", "i32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_I64] = {"int64_t", "int64_t", "i64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U8] = {"uint8_t", "uint8_t", "u8", "int8_t", "uint8_t", "%s",
+                      "%s", NULL},
+    [GRTC_ELEM_U16] = {"uint16_t", "uint16_t", "u16", "int16_t", "uint16_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U32] = {"uint32_t", "uint32_t", "u32", "int32_t", "uint32_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_U64] = {"uint64_t", "uint64_t", "u64", "int64_t", "uint64_t",
+                       "%s", "%s", NULL},
+    [GRTC_ELEM_F16] = {"float", "uint16_t", "f32", NULL, NULL,
+                       "grt_f16_to_f32(%s)", "grt_f32_to_f16(%s)", "f16"},
+    [GRTC_ELEM_BF16] = {"float", "uint16_t", "f32", NULL, NULL,
+                        "grt_bf16_to_f32(%s)", "grt_f32_to_bf16(%s)", "bf16"},
+    [GRTC_ELEM_F32] = {"float", "float", "f32", NULL, NULL, "%s", "%s",
+                       "f32"},
+    [GRTC_ELEM_F64] = {"double", "double", "f64", NULL, NULL, "%s", "%s",
+                       "f64"},
+};
+
+static const char* const grtc_c_family_compare_ops[] = {"==", "!=", "<",
+                                                        "<=", ">",  ">="};
+
+const grtc_c_family_type_t* grtc_c_family_type(grtc_elem_t elem) {
+  return &grtc_c_family_types[elem];
+}
+
+const char* grtc_c_family_compare_op(uint32_t direction) {
+  return grtc_c_family_compare_ops[direction];
+}
+
+void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
+                        const char* arg) {
+  const char* hole = strstr(format, "%s");
+  grt_string_builder_append(out,
+                            grt_make_string_view(format, (size_t)(hole - format)));
+  grt_string_builder_append_cstring(out, arg);
+  grt_string_builder_append_cstring(out, hole + 2);
+}
+
+static void grtc_c_family_emit_const(const grtc_c_family_emitter_t* e,
+                                     const grtc_kinst_t* inst) {
+  const grtc_c_family_type_t* type = grtc_c_family_type(inst->type);
+  if (grtc_elem_is_float(inst->type)) {
+    double v = inst->value.f;
+    bool is_f64 = inst->type == GRTC_ELEM_F64;
+    if (v != v || (v == v + v && v != 0)) {  // NaN or infinity: no literal
+      e->dialect->special_float(e->out, type->compute, v, is_f64);
+    } else {
+      grt_string_builder_appendf(e->out, "%a%s", v, is_f64 ? "" : "f");
+    }
+    return;
+  }
+  uint64_t bits = (uint64_t)inst->value.i;
+  if (inst->type == GRTC_ELEM_I1) bits = bits != 0;
+  grt_string_builder_appendf(e->out, "((%s)%s0x%" PRIx64 "%s)", type->compute,
+                             e->dialect->int_literal_prefix, bits,
+                             e->dialect->int_literal_suffix);
+}
+
+static bool grtc_c_family_is_positive_const(const grtc_kernel_t* kernel,
+                                            uint32_t value) {
+  const grtc_kinst_t* def = &kernel->insts[value];
+  return def->kind == GRTC_KINST_CONST && def->value.i > 0;
+}
+
+// The C operator of an index-only op, or NULL when it needs its helper.
+static const char* grtc_c_family_index_operator(
+    const grtc_c_family_emitter_t* e, const grtc_kinst_t* inst) {
+  switch ((grtc_scalar_op_t)inst->op) {
+    case GRTC_SCALAR_ADD: return "+";
+    case GRTC_SCALAR_SUB: return "-";
+    case GRTC_SCALAR_MUL: return "*";
+    case GRTC_SCALAR_DIV:
+    case GRTC_SCALAR_REM:
+      if (grtc_c_family_is_positive_const(e->kernel, inst->operands[1])) {
+        return inst->op == GRTC_SCALAR_DIV ? "/" : "%";
+      }
+      return NULL;
+    default:
+      return NULL;
+  }
+}
+
+static void grtc_c_family_emit_op(const grtc_c_family_emitter_t* e,
+                                  uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
+  if (e->index_only && e->index_only[i]) {
+    const char* plain = grtc_c_family_index_operator(e, inst);
+    if (plain) {
+      grt_string_builder_appendf(out, "(v%u %s v%u)", inst->operands[0], plain,
+                                 inst->operands[1]);
+      return;
+    }
+  }
+  grtc_elem_t operand_type = inst->type;
+  if (op == GRTC_SCALAR_IS_FINITE) {
+    operand_type = e->kernel->insts[inst->operands[0]].type;
+  }
+  grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
+                             grtc_c_family_type(operand_type)->helper);
+  for (uint32_t k = 0; k < inst->operand_count; ++k) {
+    grt_string_builder_appendf(out, "%sv%u", k ? ", " : "", inst->operands[k]);
+  }
+  grt_string_builder_append_cstring(out, ")");
+}
+
+// |value| as an expression, rounded to its storage precision first when it
+// is f16/bf16 (scalar.h: those round on every convert).
+static void grtc_c_family_rounded_operand(const grtc_c_family_emitter_t* e,
+                                          uint32_t value) {
+  grtc_elem_t type = e->kernel->insts[value].type;
+  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
+    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
+                               grtc_c_family_type(type)->key, value);
+  } else {
+    grt_string_builder_appendf(e->out, "v%u", value);
+  }
+}
+
+static void grtc_c_family_emit_convert(const grtc_c_family_emitter_t* e,
+                                       uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
+  grtc_elem_t to = inst->type;
+  const grtc_c_family_type_t* to_type = grtc_c_family_type(to);
+  if (to == GRTC_ELEM_I1) {
+    grt_string_builder_append_cstring(out, "(uint8_t)(");
+    grtc_c_family_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, " != 0)");
+  } else if (to == GRTC_ELEM_F16 || to == GRTC_ELEM_BF16) {
+    bool narrow = e->dialect->narrow_from_f32 && grtc_elem_is_float(from) &&
+                  from != GRTC_ELEM_F64;
+    grt_string_builder_appendf(out, "grt_%s_to_f32(grt_%s_to_%s(%s", to_type->key,
+                               narrow ? "f32" : "f64", to_type->key,
+                               narrow ? "" : "(double)");
+    grtc_c_family_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, "))");
+  } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
+    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
+    grtc_c_family_rounded_operand(e, inst->operands[0]);
+    grt_string_builder_append_cstring(out, ")");
+  } else {
+    grt_string_builder_appendf(out, "(%s)", to_type->compute);
+    grtc_c_family_rounded_operand(e, inst->operands[0]);
+  }
+}
+
+static void grtc_c_family_emit_compare(const grtc_c_family_emitter_t* e,
+                                       uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  const grtc_c_family_type_t* ctype =
+      grtc_c_family_type(e->kernel->insts[inst->operands[0]].type);
+  const char* op = grtc_c_family_compare_op(inst->op);
+  uint32_t a = inst->operands[0], b = inst->operands[1];
+  switch (inst->compare_type) {
+    case GRTC_CMP_TYPE_TOTALORDER:
+      grt_string_builder_appendf(e->out,
+                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
+                                 ctype->key, a, op, ctype->key, b);
+      break;
+    case GRTC_CMP_TYPE_SIGNED:
+    case GRTC_CMP_TYPE_UNSIGNED: {
+      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
+                             ? ctype->as_signed
+                             : ctype->as_unsigned;
+      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
+                                 a, op, cast, b);
+      break;
+    }
+    default:
+      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
+      break;
+  }
+}
+
+// BITCAST goes through the storage bit patterns (memcpy: no aliasing
+// questions), so f16/bf16 reinterpret their 16 bits.
+static void grtc_c_family_emit_bitcast(const grtc_c_family_emitter_t* e,
+                                       uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  const grtc_c_family_type_t* type = grtc_c_family_type(inst->type);
+  const grtc_c_family_type_t* from_type =
+      grtc_c_family_type(e->kernel->insts[inst->operands[0]].type);
+  grt_string_builder_appendf(out, "%s%s v%u;\n%s{ %s bits_in = ", e->indent,
+                             type->compute, i, e->indent, from_type->storage);
+  char operand[24];
+  snprintf(operand, sizeof(operand), "v%u", inst->operands[0]);
+  grtc_c_family_wrap(out, from_type->to_storage, operand);
+  grt_string_builder_appendf(
+      out, "; %s bits_out; memcpy(&bits_out, &bits_in, sizeof(bits_out)); v%u = ",
+      type->storage, i);
+  grtc_c_family_wrap(out, type->from_storage, "bits_out");
+  grt_string_builder_append_cstring(out, "; }\n");
+}
+
+void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  grt_string_builder_t* out = e->out;
+  const grtc_c_family_type_t* type = grtc_c_family_type(inst->type);
+  if (inst->kind == GRTC_KINST_BITCAST) {
+    grtc_c_family_emit_bitcast(e, i);
+    return;
+  }
+  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute,
+                             i);
+  char element[64];
+  switch (inst->kind) {
+    case GRTC_KINST_CONST:
+      grtc_c_family_emit_const(e, inst);
+      break;
+    case GRTC_KINST_PINDEX:
+      grt_string_builder_appendf(out, "p%u", inst->dim);
+      break;
+    case GRTC_KINST_RINDEX:
+      grt_string_builder_appendf(out, "r%u", inst->dim);
+      break;
+    case GRTC_KINST_ACC:
+      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      break;
+    case GRTC_KINST_ARG:
+      snprintf(element, sizeof(element), "b%u[%s]",
+               e->arg_binding_base + inst->dim / 2, inst->dim % 2 ? "j" : "i");
+      grtc_c_family_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_LOAD:
+      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
+               inst->operands[0]);
+      grtc_c_family_wrap(out, type->from_storage, element);
+      break;
+    case GRTC_KINST_OP:
+      grtc_c_family_emit_op(e, i);
+      break;
+    case GRTC_KINST_COMPARE:
+      grtc_c_family_emit_compare(e, i);
+      break;
+    case GRTC_KINST_CONVERT:
+      grtc_c_family_emit_convert(e, i);
+      break;
+    default:
+      break;
+  }
+  grt_string_builder_append_cstring(out, ";\n");
+}
+
+void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    const grtc_c_family_type_t* type =
+        grtc_c_family_type(kernel->bindings[store->binding].elem);
+    grt_string_builder_append_cstring(e->out, e->indent);
+    if (store->predicate != GRTC_KINST_NONE) {
+      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
+    }
+    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
+                               store->index);
+    char value[24];
+    snprintf(value, sizeof(value), "v%u", store->value);
+    grtc_c_family_wrap(e->out, type->to_storage, value);
+    grt_string_builder_append_cstring(e->out, ";\n");
+  }
+}

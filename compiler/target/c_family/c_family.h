@@ -1,0 +1,102 @@
+// Emission shared by the C-language kernel backends (compiler/target/cpu's
+// C and compiler/target/cuda's CUDA C++): both spell kernel IR the same way
+// (one `const T vN = ...;` local per instruction, scalar ops through the
+// prelude's grt_<op>_<type> helpers), so the type table, the instruction
+// emission and the prelude's scalar helpers live here once and each target
+// supplies only its dialect's differences (grtc_c_family_dialect_t, the
+// prelude's head and conversions). Not a public API.
+#ifndef GRT_COMPILER_TARGET_C_FAMILY_C_FAMILY_H_
+#define GRT_COMPILER_TARGET_C_FAMILY_C_FAMILY_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/string_builder.h"
+#include "compiler/kernel/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// How one element type is spelled in generated C.
+typedef struct grtc_c_family_type_t {
+  const char* compute;       // C type values are computed in
+  const char* storage;       // C type of the binding's elements
+  const char* helper;        // suffix of the prelude's grt_<op>_<suffix>
+  const char* as_signed;     // integers: same-width signed type
+  const char* as_unsigned;   // integers: same-width unsigned type
+  const char* from_storage;  // format (one %s) turning storage into compute
+  const char* to_storage;    // format (one %s) turning compute into storage
+  const char* key;           // floats: grt_key_<key> for total order
+} grtc_c_family_type_t;
+
+const grtc_c_family_type_t* grtc_c_family_type(grtc_elem_t elem);
+
+// The C operator of a COMPARE's direction (grtc_cmp_direction_t order).
+const char* grtc_c_family_compare_op(uint32_t direction);
+
+// Appends |format| (one %s) applied to |arg|.
+void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
+                        const char* arg);
+
+// What differs between the C dialects in ordinary instructions.
+typedef struct grtc_c_family_dialect_t {
+  // Integer constants are ((T)<prefix>0x...<suffix>).
+  const char* int_literal_prefix;
+  const char* int_literal_suffix;
+  // Appends a float constant that has no literal (NaN or +-infinity) of
+  // compute type |compute|.
+  void (*special_float)(grt_string_builder_t* out, const char* compute,
+                        double value, bool is_f64);
+  // Whether CONVERT from f32-computed floats to f16/bf16 goes through the
+  // prelude's grt_f32_to_<key> (one hardware rounding) instead of through
+  // double (the software rounding every source shares).
+  bool narrow_from_f32;
+} grtc_c_family_dialect_t;
+
+// One kernel's emission state, as the shared functions need it.
+typedef struct grtc_c_family_emitter_t {
+  const grtc_c_family_dialect_t* dialect;
+  grt_string_builder_t* out;
+  const grtc_kernel_t* kernel;
+  const char* indent;
+  // Optional, per instruction: an i64 value that only feeds indices, whose
+  // ADD/SUB/MUL (and DIV/REM by positive constants) cannot overflow and
+  // are emitted as plain C operators.
+  const bool* index_only;
+  // The binding SORT comparator ARG(0) reads (ARG(d) reads binding
+  // arg_binding_base + d / 2, at i for even d and j for odd d).
+  uint32_t arg_binding_base;
+} grtc_c_family_emitter_t;
+
+// `<indent>const T vN = ...;\n` for instruction |i| (BITCAST: a declaration
+// and a memcpy block). Kinds the target handles itself emit nothing after
+// the declaration's `= `; callers route only ordinary instructions here.
+void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i);
+
+// The kernel's stores, one `<indent>[if (vP) ]bB[vI] = <vV as storage>;`
+// each.
+void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e);
+
+// The target-specific parts of the prelude around the shared scalar
+// helpers. |head| must define GRT_I (the qualifiers of an inline helper),
+// GRT_O (those of a helper too big to inline everywhere),
+// GRT_POPCNT64(x) and GRT_CLZ64(x) (64 for 0) on uint64_t, and the
+// fixed-width integer types and math functions the helpers use.
+// |conversions| must define grt_f16_to_f32, grt_bf16_to_f32,
+// grt_f32_to_f16, grt_f32_to_bf16 (rounding to nearest even; it may use
+// grt_f64_to_small, grt_f64_to_f16 and grt_f64_to_bf16), grt_key_f32 and
+// grt_key_f64.
+typedef struct grtc_c_family_prelude_t {
+  const char* head;
+  const char* conversions;
+} grtc_c_family_prelude_t;
+
+void grtc_c_family_emit_prelude(grt_string_builder_t* out,
+                                const grtc_c_family_prelude_t* target);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_TARGET_C_FAMILY_C_FAMILY_H_
