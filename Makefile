@@ -31,6 +31,7 @@ run: build
 test: build build-sanitize
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan_suppressions.txt \
 	  ctest --test-dir $(SAN_BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # Only the primary tree, for quick iteration.

@@ -85,7 +85,10 @@ static grt_status_t grtc_nvrtc_open(grtc_nvrtc_t* out) {
   }
   char error[512] = "";
   for (size_t i = 0; i < count && !out->handle; ++i) {
-    out->handle = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+    // RTLD_NODELETE: NVRTC keeps process-wide state it never frees; staying
+    // mapped lets leak checkers attribute it (tests/lsan_suppressions.txt).
+    out->handle =
+        dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!out->handle) {
       const char* message = dlerror();
       grtc_nvrtc_join(error, sizeof(error), message ? message : candidates[i], "");

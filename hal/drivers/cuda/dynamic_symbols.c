@@ -58,7 +58,10 @@ static grt_status_t grt_hal_cuda_resolve(
 grt_status_t grt_hal_cuda_symbols_load(const char* library_path,
                                        grt_hal_cuda_symbols_t* out_symbols) {
   memset(out_symbols, 0, sizeof(*out_symbols));
-  void* library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: libcuda is not built to be unloaded; staying mapped also
+  // lets leak checkers attribute its allocations.
+  void* library =
+      dlopen(library_path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!library) {
     const char* error = dlerror();
     return grt_make_status(GRT_STATUS_UNAVAILABLE,

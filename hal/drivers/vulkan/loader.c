@@ -128,7 +128,12 @@ static bool grt_vk_has_layer(grt_vk_instance_t* instance, const char* name) {
 
 static grt_status_t grt_vk_instance_open(grt_vk_instance_t* instance,
                                          const char* library_name) {
-  instance->library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: the loader and ICDs (Mesa starts threads, registers
+  // exit handlers) are not built to be unloaded, and keeping them mapped
+  // lets leak checkers attribute their allocations to them
+  // (tests/lsan_suppressions.txt).
+  instance->library =
+      dlopen(library_name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!instance->library) {
     const char* error = dlerror();
     return grt_make_status(GRT_STATUS_UNAVAILABLE,
