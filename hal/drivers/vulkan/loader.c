@@ -1,6 +1,10 @@
+// dl_iterate_phdr and RTLD_NOLOAD are GNU extensions.
+#define _GNU_SOURCE
+
 #include "hal/drivers/vulkan/loader.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +130,27 @@ static bool grt_vk_has_layer(grt_vk_instance_t* instance, const char* name) {
   return found;
 }
 
+// Marks the ICDs and layers the loader opened for an instance as
+// never-unloaded, like the loader itself: Mesa's drivers (LLVM, threads,
+// exit handlers) are not built to be unloaded, and an unloaded driver's
+// still-referenced allocations would read as leaks to LeakSanitizer.
+static int grt_vk_pin_library(struct dl_phdr_info* info, size_t size,
+                              void* user_data) {
+  (void)size;
+  (void)user_data;
+  const char* name = info->dlpi_name;
+  if (!name || !*name) return 0;
+  const char* base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  if (strncmp(base, "libvulkan_", 10) != 0 &&
+      strncmp(base, "libVkLayer_", 11) != 0) {
+    return 0;
+  }
+  void* handle = dlopen(name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+  if (handle) dlclose(handle);  // the NODELETE mark stays
+  return 0;
+}
+
 static grt_status_t grt_vk_instance_open(grt_vk_instance_t* instance,
                                          const char* library_name) {
   // RTLD_NODELETE: the loader and ICDs (Mesa starts threads, registers
@@ -201,6 +226,7 @@ static grt_status_t grt_vk_instance_open(grt_vk_instance_t* instance,
                            "%s)",
                            grt_vk_result_name(result, scratch, sizeof(scratch)));
   }
+  dl_iterate_phdr(grt_vk_pin_library, NULL);
 #define GRT_VK_LOAD_INSTANCE(name)                                          \
   instance->name =                                                          \
       (PFN_##name)instance->vkGetInstanceProcAddr(instance->handle, #name); \
