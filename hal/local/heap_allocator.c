@@ -2,11 +2,12 @@
 
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "hal/allocator_counters.h"
 
 // Kernels do vector loads on bindings and the compiler assumes cache-line
 // aligned buffers, so nothing smaller is handed out.
@@ -24,9 +25,7 @@ typedef struct grt_hal_local_heap_allocator_t {
   grt_hal_allocator_t base;
   // Buffers die on whatever thread drops the last reference, so the
   // counters are updated without a lock.
-  atomic_uint_least64_t bytes_allocated;
-  atomic_uint_least64_t peak_bytes_allocated;
-  atomic_uint_least64_t allocation_count;
+  grt_hal_allocator_counters_t counters;
 
   // The block cache (see the header). Buffers die on any thread, so it has
   // a lock; it is held only for list surgery, never across a host
@@ -196,9 +195,8 @@ static void grt_hal_local_heap_buffer_destroy(grt_hal_resource_t* resource) {
   } else {
     grt_hal_local_heap_allocator_t* allocator =
         (grt_hal_local_heap_allocator_t*)buffer->base.allocator;
-    atomic_fetch_sub_explicit(&allocator->bytes_allocated,
-                              buffer->base.allocation_size,
-                              memory_order_relaxed);
+    grt_hal_allocator_counters_freed(&allocator->counters,
+                                     buffer->base.allocation_size);
     if (buffer->capacity) {
       grt_hal_local_heap_cache_put(allocator, buffer->data, buffer->capacity);
     } else {
@@ -276,22 +274,6 @@ static uint32_t grt_hal_local_heap_alignment(
              : GRT_HAL_LOCAL_HEAP_MIN_ALIGNMENT;
 }
 
-static void grt_hal_local_heap_record_allocation(
-    grt_hal_local_heap_allocator_t* allocator, uint64_t size) {
-  uint64_t live = atomic_fetch_add_explicit(&allocator->bytes_allocated, size,
-                                            memory_order_relaxed) +
-                  size;
-  uint64_t peak = atomic_load_explicit(&allocator->peak_bytes_allocated,
-                                       memory_order_relaxed);
-  while (live > peak &&
-         !atomic_compare_exchange_weak_explicit(
-             &allocator->peak_bytes_allocated, &peak, live,
-             memory_order_relaxed, memory_order_relaxed)) {
-  }
-  atomic_fetch_add_explicit(&allocator->allocation_count, 1,
-                            memory_order_relaxed);
-}
-
 // The buffer record itself; its memory is attached by the caller.
 static grt_status_t grt_hal_local_heap_buffer_create(
     grt_hal_local_heap_allocator_t* allocator,
@@ -360,7 +342,7 @@ static grt_status_t grt_hal_local_heap_allocator_allocate_buffer(
   }
   buffer->data = data;
   buffer->capacity = capacity;
-  grt_hal_local_heap_record_allocation(allocator, size);
+  grt_hal_allocator_counters_allocated(&allocator->counters, size);
   *out_buffer = &buffer->base;
   return grt_ok_status();
 }
@@ -388,16 +370,9 @@ static grt_status_t grt_hal_local_heap_allocator_import_host_buffer(
 static void grt_hal_local_heap_allocator_query_statistics(
     const grt_hal_allocator_t* base_allocator,
     grt_hal_allocator_statistics_t* out_statistics) {
-  // The counters are only ever read, but atomic_load wants a non-const
-  // object in C11.
   grt_hal_local_heap_allocator_t* allocator =
       (grt_hal_local_heap_allocator_t*)base_allocator;
-  out_statistics->bytes_allocated =
-      atomic_load_explicit(&allocator->bytes_allocated, memory_order_relaxed);
-  out_statistics->peak_bytes_allocated = atomic_load_explicit(
-      &allocator->peak_bytes_allocated, memory_order_relaxed);
-  out_statistics->allocation_count =
-      atomic_load_explicit(&allocator->allocation_count, memory_order_relaxed);
+  grt_hal_allocator_counters_query(&allocator->counters, out_statistics);
 }
 
 static const grt_hal_allocator_vtable_t grt_hal_local_heap_allocator_vtable = {
@@ -465,9 +440,7 @@ grt_status_t grt_hal_local_heap_allocator_create_with_options(
   grt_hal_resource_initialize(&grt_hal_local_heap_allocator_vtable,
                               &allocator->base.resource);
   allocator->base.host_allocator = host_allocator;
-  atomic_init(&allocator->bytes_allocated, 0);
-  atomic_init(&allocator->peak_bytes_allocated, 0);
-  atomic_init(&allocator->allocation_count, 0);
+  grt_hal_allocator_counters_initialize(&allocator->counters);
   allocator->options = *options;
   int error = pthread_mutex_init(&allocator->cache_mutex, NULL);
   if (error != 0) {

@@ -7,10 +7,10 @@
 // (cuMemHostAlloc with DEVICEMAP): coherent, mappable, and usable by
 // kernels and copies through its device pointer, which makes it the
 // staging memory of transfers.
-#include <stdatomic.h>
 #include <string.h>
 
 #include "hal/allocator.h"
+#include "hal/allocator_counters.h"
 #include "hal/drivers/cuda/cuda_device.h"
 
 // Enough for every vector width a kernel uses and what cuMemAlloc gives.
@@ -19,9 +19,7 @@
 typedef struct grt_hal_cuda_allocator_t {
   grt_hal_allocator_t base;
   grt_hal_cuda_context_t* context;  // retained
-  atomic_uint_least64_t bytes_allocated;
-  atomic_uint_least64_t peak_bytes_allocated;
-  atomic_uint_least64_t allocation_count;
+  grt_hal_allocator_counters_t counters;
 } grt_hal_cuda_allocator_t;
 
 typedef struct grt_hal_cuda_buffer_t {
@@ -63,7 +61,7 @@ static void grt_hal_cuda_buffer_destroy(grt_hal_resource_t* resource) {
       symbols->cuMemFree(buffer->device_pointer);
     }
   }
-  atomic_fetch_sub(&allocator->bytes_allocated, buffer->base.allocation_size);
+  grt_hal_allocator_counters_freed(&allocator->counters, buffer->base.allocation_size);
   grt_allocator_t host_allocator = allocator->base.host_allocator;
   grt_hal_buffer_deinitialize(&buffer->base);
   grt_hal_cuda_context_release(context);
@@ -172,13 +170,7 @@ static grt_status_t grt_hal_cuda_allocator_allocate_buffer(
                                             : kCudaHeaps[0].type;
   grt_hal_buffer_initialize(&grt_hal_cuda_buffer_vtable, base, type,
                             params->usage, size, &buffer->base);
-  uint64_t now = atomic_fetch_add(&allocator->bytes_allocated, size) + size;
-  uint64_t peak = atomic_load(&allocator->peak_bytes_allocated);
-  while (now > peak &&
-         !atomic_compare_exchange_weak(&allocator->peak_bytes_allocated, &peak,
-                                       now)) {
-  }
-  atomic_fetch_add(&allocator->allocation_count, 1);
+  grt_hal_allocator_counters_allocated(&allocator->counters, size);
   *out_buffer = &buffer->base;
   return grt_ok_status();
 }
@@ -187,10 +179,7 @@ static void grt_hal_cuda_allocator_query_statistics(
     const grt_hal_allocator_t* base,
     grt_hal_allocator_statistics_t* out_statistics) {
   grt_hal_cuda_allocator_t* allocator = (grt_hal_cuda_allocator_t*)base;
-  out_statistics->bytes_allocated = atomic_load(&allocator->bytes_allocated);
-  out_statistics->peak_bytes_allocated =
-      atomic_load(&allocator->peak_bytes_allocated);
-  out_statistics->allocation_count = atomic_load(&allocator->allocation_count);
+  grt_hal_allocator_counters_query(&allocator->counters, out_statistics);
 }
 
 static const grt_hal_allocator_vtable_t grt_hal_cuda_allocator_vtable = {
@@ -212,6 +201,7 @@ grt_status_t grt_hal_cuda_allocator_create(grt_hal_cuda_context_t* context,
   allocator->base.host_allocator = context->host_allocator;
   allocator->context = context;
   grt_hal_cuda_context_retain(context);
+  grt_hal_allocator_counters_initialize(&allocator->counters);
   *out = &allocator->base;
   return grt_ok_status();
 }

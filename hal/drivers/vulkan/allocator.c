@@ -1,8 +1,9 @@
 #include "hal/drivers/vulkan/allocator.h"
 
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <string.h>
+
+#include "hal/allocator_counters.h"
 
 enum { kMaxHeaps = VK_MAX_MEMORY_TYPES };
 
@@ -11,9 +12,7 @@ typedef struct grt_hal_vulkan_allocator_t {
   grt_hal_vulkan_device_t* device;
   grt_hal_allocator_memory_heap_t heaps[kMaxHeaps];
   size_t heap_count;
-  atomic_uint_fast64_t bytes_allocated;
-  atomic_uint_fast64_t peak_bytes_allocated;
-  atomic_uint_fast64_t allocation_count;
+  grt_hal_allocator_counters_t counters;
 } grt_hal_vulkan_allocator_t;
 
 static const grt_hal_allocator_vtable_t grt_hal_vulkan_allocator_vtable;
@@ -160,6 +159,7 @@ grt_status_t grt_hal_vulkan_allocator_create(grt_hal_vulkan_device_t* device,
                               &allocator->base.resource);
   allocator->base.host_allocator = device->base.host_allocator;
   allocator->device = device;
+  grt_hal_allocator_counters_initialize(&allocator->counters);
   const VkPhysicalDeviceMemoryProperties* memory = &device->memory_properties;
   for (uint32_t i = 0; i < memory->memoryTypeCount; ++i) {
     VkMemoryPropertyFlags flags = memory->memoryTypes[i].propertyFlags;
@@ -228,13 +228,7 @@ static grt_status_t grt_hal_vulkan_allocator_allocate_buffer(
   grt_hal_buffer_initialize(&grt_hal_vulkan_buffer_vtable, base,
                             grt_hal_vulkan_memory_type(buffer->properties),
                             params->usage, size, &buffer->base);
-  uint64_t now = atomic_fetch_add(&allocator->bytes_allocated, size) + size;
-  uint64_t peak = atomic_load(&allocator->peak_bytes_allocated);
-  while (now > peak &&
-         !atomic_compare_exchange_weak(&allocator->peak_bytes_allocated, &peak,
-                                       now)) {
-  }
-  atomic_fetch_add(&allocator->allocation_count, 1);
+  grt_hal_allocator_counters_allocated(&allocator->counters, size);
   *out_buffer = &buffer->base;
   return grt_ok_status();
 }
@@ -243,10 +237,7 @@ static void grt_hal_vulkan_allocator_query_statistics(
     const grt_hal_allocator_t* base,
     grt_hal_allocator_statistics_t* out_statistics) {
   grt_hal_vulkan_allocator_t* allocator = (grt_hal_vulkan_allocator_t*)base;
-  out_statistics->bytes_allocated = atomic_load(&allocator->bytes_allocated);
-  out_statistics->peak_bytes_allocated =
-      atomic_load(&allocator->peak_bytes_allocated);
-  out_statistics->allocation_count = atomic_load(&allocator->allocation_count);
+  grt_hal_allocator_counters_query(&allocator->counters, out_statistics);
 }
 
 static const grt_hal_allocator_vtable_t grt_hal_vulkan_allocator_vtable = {
@@ -270,7 +261,7 @@ static void grt_hal_vulkan_buffer_destroy(grt_hal_resource_t* resource) {
   if (buffer->host_pointer) vk->vkUnmapMemory(device, buffer->memory);
   vk->vkDestroyBuffer(device, buffer->handle, NULL);
   vk->vkFreeMemory(device, buffer->memory, NULL);
-  atomic_fetch_sub(&allocator->bytes_allocated, buffer->base.allocation_size);
+  grt_hal_allocator_counters_freed(&allocator->counters, buffer->base.allocation_size);
   grt_allocator_t host_allocator = allocator->base.host_allocator;
   grt_hal_vulkan_device_t* owner = buffer->device;
   grt_hal_buffer_deinitialize(&buffer->base);
