@@ -2,6 +2,7 @@
 #include "compiler/target/c_family/c_family.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -280,4 +281,30 @@ void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e) {
     grtc_c_family_wrap(e->out, type->to_storage, value);
     grt_string_builder_append_cstring(e->out, ";\n");
   }
+}
+
+void grtc_c_family_emit_pattern_acc(const grtc_c_family_emitter_t* e,
+                                    const char* value) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
+                   !signbit(init->value.f);
+  grt_string_builder_appendf(e->out, "%sconst float acc0 = %s", e->indent,
+                             value);
+  if (!zero_init) {
+    grt_string_builder_appendf(e->out, " + v%u", kernel->accs[0].init);
+  }
+  grt_string_builder_append_cstring(e->out, ";\n");
+}
+
+void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
+                                 int64_t* out_length, int64_t* out_stride) {
+  int64_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
+    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
+    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
+  }
+  *out_rows = outer * inner;
+  *out_length = kernel->sort.dims[kernel->sort.dimension];
+  *out_stride = inner;
 }

@@ -78,6 +78,17 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i);
 // each.
 void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e);
 
+// `<indent>const float acc0 = <value>[ + vInit];`: a MATMUL/CONV pattern's
+// ACC(0) from the computed |value|, plus the accumulator's initial value
+// unless that is the constant +0 (the pattern routines start from 0).
+void grtc_c_family_emit_pattern_acc(const grtc_c_family_emitter_t* e,
+                                    const char* value);
+
+// Row count, length and element stride of a SORT kernel's rows (every
+// target walks them the same way).
+void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
+                                 int64_t* out_length, int64_t* out_stride);
+
 // The target-specific parts of the prelude around the shared scalar
 // helpers. |head| must define GRT_I (the qualifiers of an inline helper),
 // GRT_O (those of a helper too big to inline everywhere),

@@ -455,20 +455,6 @@ static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
 }
 
-// Row count and the distance between a row's elements of a sort kernel.
-static void grtc_cpu_sort_geometry(const grtc_kernel_t* kernel,
-                                   int64_t* out_rows, int64_t* out_length,
-                                   int64_t* out_stride) {
-  int64_t outer = 1, inner = 1;
-  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
-    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
-    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
-  }
-  *out_rows = outer * inner;
-  *out_length = kernel->sort.dims[kernel->sort.dimension];
-  *out_stride = inner;
-}
-
 // Stable bottom-up merge sort of each row's element indices with the
 // comparator inlined, then every operand permuted through scratch (so a
 // result may share memory with its operand).
@@ -477,7 +463,7 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_t* out = e->out;
   uint32_t n = kernel->sort.operand_count;
   int64_t rows, length, stride;
-  grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
+  grtc_c_family_sort_geometry(kernel, &rows, &length, &stride);
   grt_string_builder_appendf(
       out, "  int64_t* perm = (int64_t*)wg->local_memory;\n"
            "  int64_t* tmp = perm + %" PRId64 ";\n"
@@ -630,17 +616,9 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
 // stores of one parallel point, at the current indent.
 static void grtc_cpu_emit_pattern_epilogue(grtc_cpu_emitter_t* e,
                                            const char* value) {
-  const grtc_kernel_t* kernel = e->kernel;
   grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
-  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
-  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
-                   !signbit(init->value.f);
-  grt_string_builder_appendf(e->out, "%sconst float acc0 = %s", e->indent,
-                             value);
-  if (!zero_init) {
-    grt_string_builder_appendf(e->out, " + v%u", kernel->accs[0].init);
-  }
-  grt_string_builder_append_cstring(e->out, ";\n");
+  grtc_c_family_emitter_t cf = grtc_cpu_family(e);
+  grtc_c_family_emit_pattern_acc(&cf, value);
   grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
   grtc_cpu_emit_stores(e);
 }
@@ -903,7 +881,7 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
   uint64_t size = 0;
   if (kernel->kind == GRTC_KERNEL_SORT) {
     int64_t rows, length, stride;
-    grtc_cpu_sort_geometry(kernel, &rows, &length, &stride);
+    grtc_c_family_sort_geometry(kernel, &rows, &length, &stride);
     size = (uint64_t)length * 24;  // perm, tmp, one operand's values
   } else {
     grtc_cpu_path_t path = grtc_cpu_path(kernel);

@@ -97,20 +97,6 @@ static grtc_cuda_path_t grtc_cuda_path(const grtc_kernel_t* kernel,
   }
 }
 
-// Row count, length and element stride of a sort kernel's rows.
-static void grtc_cuda_sort_geometry(const grtc_kernel_t* kernel,
-                                    int64_t* out_rows, int64_t* out_length,
-                                    int64_t* out_stride) {
-  int64_t outer = 1, inner = 1;
-  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
-    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
-    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
-  }
-  *out_rows = outer * inner;
-  *out_length = kernel->sort.dims[kernel->sort.dimension];
-  *out_stride = inner;
-}
-
 static uint32_t grtc_cuda_round_threads(int64_t work) {
   if (work >= GRTC_CUDA_MAX_BLOCK) return GRTC_CUDA_MAX_BLOCK;
   if (work < 1) work = 1;
@@ -133,7 +119,7 @@ uint32_t grtc_cuda_block_size(const grtc_kernel_t* kernel,
   if (kernel->serial) return 1;
   if (kernel->kind == GRTC_KERNEL_SORT) {
     int64_t rows, length, stride;
-    grtc_cuda_sort_geometry(kernel, &rows, &length, &stride);
+    grtc_c_family_sort_geometry(kernel, &rows, &length, &stride);
     return grtc_cuda_round_threads((length + 1) / 2);
   }
   if (grtc_cuda_path(kernel, options) != GRTC_CUDA_PATH_LOOPS) {
@@ -331,7 +317,7 @@ static void grtc_cuda_emit_sort_kernel(grtc_cuda_emitter_t* e) {
   grt_string_builder_t* out = e->out;
   uint32_t n = kernel->sort.operand_count;
   int64_t rows, length, stride;
-  grtc_cuda_sort_geometry(kernel, &rows, &length, &stride);
+  grtc_c_family_sort_geometry(kernel, &rows, &length, &stride);
   grt_string_builder_appendf(
       out,
       "  for (int64_t row = blockIdx.x; row < %" PRId64 "; row += gridDim.x) {\n"
@@ -377,16 +363,9 @@ static void grtc_cuda_emit_sort_kernel(grtc_cuda_emitter_t* e) {
 // the constant +0), POST and the stores at point (p...).
 static void grtc_cuda_emit_pattern_epilogue(grtc_cuda_emitter_t* e,
                                             const char* value) {
-  const grtc_kernel_t* kernel = e->kernel;
   grtc_cuda_emit_section(e, GRTC_KSECTION_PRE);
-  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
-  bool zero_init = init->kind == GRTC_KINST_CONST && init->value.f == 0 &&
-                   !signbit(init->value.f);
-  grt_string_builder_appendf(e->out, "%sconst float acc0 = %s", e->indent, value);
-  if (!zero_init) {
-    grt_string_builder_appendf(e->out, " + v%u", kernel->accs[0].init);
-  }
-  grt_string_builder_append_cstring(e->out, ";\n");
+  grtc_c_family_emitter_t cf = grtc_cuda_family(e);
+  grtc_c_family_emit_pattern_acc(&cf, value);
   grtc_cuda_emit_section(e, GRTC_KSECTION_POST);
   grtc_cuda_emit_stores(e);
 }

@@ -17,19 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/target/c_family/c_family.h"
 #include "compiler/target/vulkan/vulkan_internal.h"
 #include "compiler/target/vulkan/vulkan_target.h"
 
-typedef struct grtc_glsl_type_t {
-  const char* compute;       // GLSL type values are computed in
-  const char* storage;       // element type of the binding's array
-  const char* helper;        // suffix of grt_<op>_<suffix>
-  const char* as_signed;     // integers: same-width signed type
-  const char* as_unsigned;   // integers: same-width unsigned type
-  const char* from_storage;  // format (one %s) storage -> compute
-  const char* to_storage;    // format compute -> storage
-  const char* key;           // floats: grt_key_<key> / grt_round_<key>
-} grtc_glsl_type_t;
+// The C-family type record (compiler/target/c_family), filled with GLSL's
+// type names and conversions; key also names grt_round_<key>.
+typedef grtc_c_family_type_t grtc_glsl_type_t;
 
 static const grtc_glsl_type_t grtc_glsl_types[GRTC_ELEM_COUNT] = {
     [GRTC_ELEM_I1] = {"uint", "uint8_t", "i1", "int", "uint", "uint(%s)",
@@ -59,9 +53,6 @@ static const grtc_glsl_type_t grtc_glsl_types[GRTC_ELEM_COUNT] = {
                        "f64"},
 };
 
-static const char* const grtc_glsl_compare_ops[] = {"==", "!=", "<",
-                                                     "<=", ">",  ">="};
-
 // Invocations per workgroup of tiled LOOP kernels and SORT kernels; the
 // MATMUL path uses 16x16.
 #define GRTC_GLSL_LOCAL_SIZE 64
@@ -76,16 +67,6 @@ typedef struct grtc_glsl_emitter_t {
 
 static const grtc_glsl_type_t* grtc_glsl_type(grtc_elem_t elem) {
   return &grtc_glsl_types[elem];
-}
-
-// Appends |format| (one %s) applied to |arg|.
-static void grtc_glsl_wrap(grt_string_builder_t* out, const char* format,
-                           const char* arg) {
-  const char* hole = strstr(format, "%s");
-  grt_string_builder_append(out,
-                            grt_make_string_view(format, (size_t)(hole - format)));
-  grt_string_builder_append_cstring(out, arg);
-  grt_string_builder_append_cstring(out, hole + 2);
 }
 
 static bool grtc_glsl_is_small_float(grtc_elem_t t) {
@@ -232,7 +213,7 @@ static void grtc_glsl_emit_compare(grtc_glsl_emitter_t* e,
                                    const grtc_kinst_t* inst) {
   grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
   const grtc_glsl_type_t* ctype = grtc_glsl_type(type);
-  const char* op = grtc_glsl_compare_ops[inst->op];
+  const char* op = grtc_c_family_compare_op(inst->op);
   uint32_t a = inst->operands[0], b = inst->operands[1];
   switch (inst->compare_type) {
     case GRTC_CMP_TYPE_TOTALORDER:
@@ -289,12 +270,12 @@ static void grtc_glsl_emit_inst(grtc_glsl_emitter_t* e, uint32_t i) {
       snprintf(element, sizeof(element), "b%u[uint(%s)]",
                e->kernel->sort.operand_count + inst->dim / 2,
                inst->dim % 2 ? "j" : "i");
-      grtc_glsl_wrap(out, type->from_storage, element);
+      grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_LOAD:
       snprintf(element, sizeof(element), "b%u[uint(v%u)]", inst->binding,
                inst->operands[0]);
-      grtc_glsl_wrap(out, type->from_storage, element);
+      grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_OP:
       grtc_glsl_emit_op(e, inst);
@@ -335,7 +316,7 @@ static void grtc_glsl_emit_stores(grtc_glsl_emitter_t* e) {
                                store->index);
     char value[24];
     snprintf(value, sizeof(value), "v%u", store->value);
-    grtc_glsl_wrap(e->out, type->to_storage, value);
+    grtc_c_family_wrap(e->out, type->to_storage, value);
     grt_string_builder_append_cstring(e->out, ";\n");
   }
 }
@@ -491,12 +472,8 @@ static grt_status_t grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   grt_string_builder_t* out = e->out;
   uint32_t n = kernel->sort.operand_count;
-  int64_t outer = 1, inner = 1;
-  for (uint32_t d = 0; d < kernel->sort.rank; ++d) {
-    if (d < kernel->sort.dimension) outer *= kernel->sort.dims[d];
-    if (d > kernel->sort.dimension) inner *= kernel->sort.dims[d];
-  }
-  int64_t length = kernel->sort.dims[kernel->sort.dimension];
+  int64_t rows, length, inner;
+  grtc_c_family_sort_geometry(kernel, &rows, &length, &inner);
   if (length > INT32_MAX) {
     return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
                            "kernel %.*s: sorting rows of %" PRId64
@@ -512,7 +489,7 @@ static grt_status_t grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
       "    const int64_t base = (row / %" PRId64 "l) * %" PRId64
       "l + row %% %" PRId64 "l;\n"
       "    for (int k = 0; k < %d; ++k) {\n",
-      GRTC_GLSL_LOCAL_SIZE, outer * inner,
+      GRTC_GLSL_LOCAL_SIZE, rows,
       (uint64_t)GRTC_GLSL_LOCAL_SIZE * kernel->workgroup_count, inner,
       length * inner, inner, (int)length);
   for (uint32_t k = 0; k < n; ++k) {
