@@ -7,37 +7,25 @@
 #include "compiler/vm_asm/assembler.h"
 #include "compiler/vm_asm/vm_syntax.h"
 
-// The StableHLO pipeline's libraries join the build as their first sources
-// land (compiler/CMakeLists.txt); until all of them have, the driver still
-// assembles vm-dialect input and says what is missing for the rest.
-#if GRTC_DRIVER_HAVE_PIPELINE
 #include "compiler/dispatch/dispatch.h"
 #include "compiler/host/host.h"
 #include "compiler/kernel/printer.h"
 #include "compiler/stablehlo/import.h"
 #include "compiler/tensor/passes.h"
-#endif
-// The Vulkan target joins when its library is built (it always is, with or
-// without shaderc: without it the target says what is missing).
-#ifndef GRTC_DRIVER_HAVE_VULKAN
-#define GRTC_DRIVER_HAVE_VULKAN 0
-#endif
-#if GRTC_DRIVER_HAVE_VULKAN
 #include "compiler/target/vulkan/vulkan_target.h"
-#endif
 
 //===----------------------------------------------------------------------===//
 // Options
 //===----------------------------------------------------------------------===//
 
-// X(ENUM, name, built): the targets --target may name.
+// X(ENUM, name): the targets --target may name.
 #define GRTC_DRIVER_TARGET_LIST(X) \
-  X(CPU, "cpu", true)              \
-  X(VULKAN, "vulkan", GRTC_DRIVER_HAVE_VULKAN) \
-  X(CUDA, "cuda", GRTC_DRIVER_HAVE_PIPELINE)
+  X(CPU, "cpu")                    \
+  X(VULKAN, "vulkan")              \
+  X(CUDA, "cuda")
 
 typedef enum grtc_driver_target_e {
-#define GRTC_DRIVER_TARGET_ENUM(name, spelling, built) GRTC_DRIVER_TARGET_##name,
+#define GRTC_DRIVER_TARGET_ENUM(name, spelling) GRTC_DRIVER_TARGET_##name,
   GRTC_DRIVER_TARGET_LIST(GRTC_DRIVER_TARGET_ENUM)
 #undef GRTC_DRIVER_TARGET_ENUM
   GRTC_DRIVER_TARGET_COUNT
@@ -45,9 +33,8 @@ typedef enum grtc_driver_target_e {
 
 static const struct {
   const char* name;
-  bool built;
 } grtc_driver_targets[] = {
-#define GRTC_DRIVER_TARGET_ROW(name, spelling, built) {spelling, built},
+#define GRTC_DRIVER_TARGET_ROW(name, spelling) {spelling},
     GRTC_DRIVER_TARGET_LIST(GRTC_DRIVER_TARGET_ROW)
 #undef GRTC_DRIVER_TARGET_ROW
 };
@@ -101,18 +88,10 @@ static grt_status_t grtc_driver_parse_targets(const char* text,
                              "target '%s' is named twice in '%s'",
                              grtc_driver_targets[t].name, text);
     }
-    if (!grtc_driver_targets[t].built) {
-      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
-                             "target '%s' is not available in this build yet "
-                             "(available: cpu)",
-                             grtc_driver_targets[t].name);
-    }
-#if GRTC_DRIVER_HAVE_VULKAN
     if (t == GRTC_DRIVER_TARGET_VULKAN && !grtc_vulkan_available()) {
       return grt_make_status(GRT_STATUS_UNAVAILABLE,
                              "vulkan target needs libshaderc (not found at build time)");
     }
-#endif
     targets[t] = true;
     if (!more) break;
     rest = after;
@@ -209,7 +188,6 @@ typedef struct grtc_driver_parse_options_t {
 static grt_status_t grtc_driver_make_parse_options(grtc_driver_parse_options_t* out) {
   size_t count = 0;
   out->dialects[count++] = &grtc_vm_dialect_syntax;
-#if GRTC_DRIVER_HAVE_PIPELINE
   const grtc_parse_options_t* stablehlo = grtc_stablehlo_parse_options();
   size_t capacity = sizeof(out->dialects) / sizeof(out->dialects[0]);
   if (stablehlo->dialect_count > capacity - count) {
@@ -221,7 +199,6 @@ static grt_status_t grtc_driver_make_parse_options(grtc_driver_parse_options_t* 
   for (size_t i = 0; i < stablehlo->dialect_count; ++i) {
     out->dialects[count++] = stablehlo->dialects[i];
   }
-#endif
   out->options.dialects = out->dialects;
   out->options.dialect_count = count;
   return grt_ok_status();
@@ -253,7 +230,6 @@ static grt_status_t grtc_driver_name_c_static(const grtc_driver_t* driver,
 // The StableHLO pipeline
 //===----------------------------------------------------------------------===//
 
-#if GRTC_DRIVER_HAVE_PIPELINE
 
 static void grtc_driver_dump_text(const grtc_driver_t* driver, grt_string_view_t text) {
   fwrite(text.data, 1, text.size, driver->dump_file);
@@ -342,7 +318,6 @@ static grt_status_t grtc_pipeline_build_cpu(grtc_pipeline_t* p, const char* c_st
   return grt_ok_status();
 }
 
-#if GRTC_DRIVER_HAVE_VULKAN
 // The Vulkan executable: one validated SPIR-V module per kernel in the
 // vulkan-spirv container, each entry point recording the shader's
 // workgroup size.
@@ -371,7 +346,6 @@ static grt_status_t grtc_pipeline_build_vulkan(grtc_pipeline_t* p) {
   ++p->executable_count;
   return grt_ok_status();
 }
-#endif
 
 // The CUDA executable: every kernel in one PTX text module (no NUL: the
 // runtime takes the length from the module), each entry point recording
@@ -461,11 +435,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_CUDA]) {
     GRT_RETURN_IF_ERROR(grtc_pipeline_build_cuda(p));
   }
-#if GRTC_DRIVER_HAVE_VULKAN
   if (p->kernels.count > 0 && driver->targets[GRTC_DRIVER_TARGET_VULKAN]) {
     GRT_RETURN_IF_ERROR(grtc_pipeline_build_vulkan(p));
   }
-#endif
 
   grtc_host_options_t host_options = {0};
   grt_string_builder_t* host_text = NULL;
@@ -499,7 +471,6 @@ static grt_status_t grtc_driver_compile_tensor(grtc_driver_t* driver,
   return status;
 }
 
-#endif  // GRTC_DRIVER_HAVE_PIPELINE
 
 //===----------------------------------------------------------------------===//
 // Compilation
@@ -522,21 +493,12 @@ static grt_status_t grtc_driver_compile_module(grtc_driver_t* driver, grtc_modul
         name && name->kind == GRTC_ATTR_STRING ? name->string : grt_make_cstring_view("module"),
         c_static_name);
   }
-#if GRTC_DRIVER_HAVE_PIPELINE
   if (grtc_stablehlo_is_input(module)) {
     return grtc_driver_compile_tensor(driver, module, writer, c_static_out, c_static_name);
   }
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                          "expected a vm.module or StableHLO functions (func.func) in '%s'",
                          module->file_name);
-#else
-  (void)c_static_out;
-  (void)c_static_name;
-  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                         "expected a vm.module in '%s' (the StableHLO pipeline is not "
-                         "in this build yet)",
-                         module->file_name);
-#endif
 }
 
 // Parses |source| (or reads |path| when |source| is NULL) with every
