@@ -21,15 +21,21 @@
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static grtc_module_t* parse_ok(const char* source) {
-  grtc_module_t* module = NULL;
-  grt_status_t status = grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
-                                          grtc_stablehlo_parse_options(),
-                                          grt_allocator_system(), &module);
+// Fails the test with |what|'s message and the |source| it was given.
+static void require_ok(grt_status_t status, const char* what, const char* source) {
   if (!grt_status_is_ok(status)) {
-    fprintf(stderr, "parse failed: %s\nsource:\n%s", grt_status_message(status), source);
+    fprintf(stderr, "%s failed: %s\nsource:\n%s", what, grt_status_message(status),
+            source);
     fail();
   }
+}
+
+static grtc_module_t* parse_ok(const char* source) {
+  grtc_module_t* module = NULL;
+  require_ok(grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
+                               grtc_stablehlo_parse_options(), grt_allocator_system(),
+                               &module),
+             "parse", source);
   return module;
 }
 
@@ -38,10 +44,7 @@ static grtc_tmodule_t* import_ok(const char* source) {
   grtc_tmodule_t* tmodule = NULL;
   grt_status_t status = grtc_stablehlo_import(module, grt_allocator_system(), &tmodule);
   grtc_module_destroy(module);
-  if (!grt_status_is_ok(status)) {
-    fprintf(stderr, "import failed: %s\nsource:\n%s", grt_status_message(status), source);
-    fail();
-  }
+  require_ok(status, "import", source);
   return tmodule;
 }
 
@@ -63,29 +66,25 @@ static char* print_tensor(const grtc_tmodule_t* module) {
   return text;
 }
 
-// |pretty| and |generic| parse to the same generic IR (when |same_mlir|)
-// and import to the same tensor IR.
-static void expect_same(const char* pretty, const char* generic, bool same_mlir) {
-  if (same_mlir) {
-    char* a = print_generic(pretty);
-    char* b = print_generic(generic);
-    if (strcmp(a, b) != 0) {
-      fprintf(stderr, "generic IR differs:\npretty:\n%s\ngeneric:\n%s", a, b);
-      fail();
-    }
-    free(a);
-    free(b);
-  }
-  grtc_tmodule_t* ma = import_ok(pretty);
-  grtc_tmodule_t* mb = import_ok(generic);
-  char* a = print_tensor(ma);
-  char* b = print_tensor(mb);
+// |a| and |b| (printed |what|, both freed here) are the same text.
+static void expect_same_text(char* a, char* b, const char* what) {
   if (strcmp(a, b) != 0) {
-    fprintf(stderr, "tensor IR differs:\npretty:\n%s\ngeneric:\n%s", a, b);
+    fprintf(stderr, "%s differs:\npretty:\n%s\ngeneric:\n%s", what, a, b);
     fail();
   }
   free(a);
   free(b);
+}
+
+// |pretty| and |generic| parse to the same generic IR (when |same_mlir|)
+// and import to the same tensor IR.
+static void expect_same(const char* pretty, const char* generic, bool same_mlir) {
+  if (same_mlir) {
+    expect_same_text(print_generic(pretty), print_generic(generic), "generic IR");
+  }
+  grtc_tmodule_t* ma = import_ok(pretty);
+  grtc_tmodule_t* mb = import_ok(generic);
+  expect_same_text(print_tensor(ma), print_tensor(mb), "tensor IR");
   grtc_tmodule_destroy(ma);
   grtc_tmodule_destroy(mb);
 }

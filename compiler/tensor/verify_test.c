@@ -304,35 +304,39 @@ static void test_transpose(void** state) {
   expect_error(&tb, op, "permutation repeats dimension 0");
 }
 
+// A SLICE of |input| with the given bounds (each list spelled by the caller so
+// a case can give a list of the wrong length).
+static grtc_top_t* slice_op(grtc_tb_t* tb, grtc_tvalue_t* input,
+                            grtc_ttype_t result, grtc_i64s_t start,
+                            grtc_i64s_t limit, grtc_i64s_t strides) {
+  grtc_top_t* op = OP(tb, SLICE, result, input);
+  op->attrs.start = start;
+  op->attrs.limit = limit;
+  op->attrs.strides = strides;
+  return op;
+}
+
 static void test_slice(void** state) {
   grtc_tb_t tb;
   BEGIN(TT(F32, 10, 4));
-  grtc_top_t* op = OP(&tb, SLICE, TT(F32, 3, 4), ARG(0));
-  op->attrs.start = I64S(&tb, 1, 0);
-  op->attrs.limit = I64S(&tb, 8, 4);
-  op->attrs.strides = I64S(&tb, 3, 1);
+  slice_op(&tb, ARG(0), TT(F32, 3, 4), I64S(&tb, 1, 0), I64S(&tb, 8, 4),
+           I64S(&tb, 3, 1));
   expect_ok(&tb);
 
   BEGIN(TT(F32, 10, 4));
-  op = OP(&tb, SLICE, TT(F32, 3, 4), ARG(0));
-  op->attrs.start = I64S(&tb, 5, 0);
-  op->attrs.limit = I64S(&tb, 4, 4);
-  op->attrs.strides = I64S(&tb, 1, 1);
+  grtc_top_t* op = slice_op(&tb, ARG(0), TT(F32, 3, 4), I64S(&tb, 5, 0),
+                            I64S(&tb, 4, 4), I64S(&tb, 1, 1));
   expect_error(&tb, op,
                "dimension 0: 0 <= start 5 <= limit 4 <= size 10 does not hold");
 
   BEGIN(TT(F32, 10, 4));
-  op = OP(&tb, SLICE, TT(F32, 3, 4), ARG(0));
-  op->attrs.start = I64S(&tb, 0, 0);
-  op->attrs.limit = I64S(&tb, 3, 4);
-  op->attrs.strides = I64S(&tb, 1, 0);
+  op = slice_op(&tb, ARG(0), TT(F32, 3, 4), I64S(&tb, 0, 0), I64S(&tb, 3, 4),
+                I64S(&tb, 1, 0));
   expect_error(&tb, op, "strides[1] = 0 must be at least 1");
 
   BEGIN(TT(F32, 10, 4));
-  op = OP(&tb, SLICE, TT(F32, 3, 4), ARG(0));
-  op->attrs.start = I64S(&tb, 0);
-  op->attrs.limit = I64S(&tb, 3, 4);
-  op->attrs.strides = I64S(&tb, 1, 1);
+  op = slice_op(&tb, ARG(0), TT(F32, 3, 4), I64S(&tb, 0), I64S(&tb, 3, 4),
+                I64S(&tb, 1, 1));
   expect_error(&tb, op,
                "start_indices has 1 entries, expected 2 (the operand's rank)");
 }
@@ -370,59 +374,73 @@ static void test_dynamic_slice(void** state) {
                "tensor<2x4xf32>");
 }
 
+static grtc_top_t* concat_op(grtc_tb_t* tb, grtc_ttype_t result,
+                             grtc_tvalue_t* lhs, grtc_tvalue_t* rhs,
+                             int64_t dim) {
+  grtc_top_t* op = OP(tb, CONCATENATE, result, lhs, rhs);
+  op->attrs.dim = dim;
+  return op;
+}
+
 static void test_concatenate(void** state) {
   grtc_tb_t tb;
   BEGIN(TT(F32, 2, 3), TT(F32, 4, 3), TT(F32, 2, 2));
-  grtc_top_t* op = OP(&tb, CONCATENATE, TT(F32, 6, 3), ARG(0), ARG(1));
-  op->attrs.dim = 0;
-  op = OP(&tb, CONCATENATE, TT(F32, 2, 3), ARG(0), ARG(1));
-  op->attrs.dim = 0;
+  concat_op(&tb, TT(F32, 6, 3), ARG(0), ARG(1), 0);
+  grtc_top_t* op = concat_op(&tb, TT(F32, 2, 3), ARG(0), ARG(1), 0);
   expect_error(&tb, op,
                "result type tensor<2x3xf32> differs from the inferred "
                "tensor<6x3xf32>");
 
   BEGIN(TT(F32, 2, 3), TT(F32, 4, 3), TT(F32, 2, 2));
-  op = OP(&tb, CONCATENATE, TT(F32, 4, 3), ARG(0), ARG(2));
-  op->attrs.dim = 0;
+  op = concat_op(&tb, TT(F32, 4, 3), ARG(0), ARG(2), 0);
   expect_error(&tb, op,
                "operand types tensor<2x3xf32> and tensor<2x2xf32> differ "
                "outside dimension 0");
 
   BEGIN(TT(F32, 2, 3), TT(F32, 4, 3), TT(F32, 2, 2));
-  op = OP(&tb, CONCATENATE, TT(F32, 4, 3), ARG(0), ARG(0));
-  op->attrs.dim = 2;
+  op = concat_op(&tb, TT(F32, 4, 3), ARG(0), ARG(0), 2);
   expect_error(&tb, op, "dimension 2 is out of range for tensor<2x3xf32>");
+}
+
+// A PAD of |input| with |value| (rank 2, so each padding list is two entries).
+static grtc_top_t* pad_op(grtc_tb_t* tb, grtc_tvalue_t* input,
+                          grtc_tvalue_t* value, grtc_ttype_t result,
+                          const int64_t low[2], const int64_t high[2],
+                          const int64_t interior[2]) {
+  grtc_top_t* op = OP(tb, PAD, result, input, value);
+  op->attrs.low = grtc_tmodule_i64s(tb->module, low, 2);
+  op->attrs.high = grtc_tmodule_i64s(tb->module, high, 2);
+  op->attrs.interior = grtc_tmodule_i64s(tb->module, interior, 2);
+  return op;
 }
 
 static void test_pad(void** state) {
   grtc_tb_t tb;
   BEGIN(TT(F32, 3, 4), TS(F32), TS(I32));
-  grtc_top_t* op = OP(&tb, PAD, TT(F32, 6, 2), ARG(0), ARG(1));
-  op->attrs.low = I64S(&tb, 1, -1);
-  op->attrs.high = I64S(&tb, 0, -1);
-  op->attrs.interior = I64S(&tb, 1, 0);
+  pad_op(&tb, ARG(0), ARG(1), TT(F32, 6, 2), (int64_t[]){1, -1},
+         (int64_t[]){0, -1}, (int64_t[]){1, 0});
   expect_ok(&tb);
 
-  BEGIN(TT(F32, 3, 4), TS(F32), TS(I32));
-  op = OP(&tb, PAD, TT(F32, 6, 2), ARG(0), ARG(1));
-  op->attrs.low = I64S(&tb, 1, -1);
-  op->attrs.high = I64S(&tb, 0, -1);
-  op->attrs.interior = I64S(&tb, -1, 0);
-  expect_error(&tb, op, "interior_padding[0] = -1 is negative");
-
-  BEGIN(TT(F32, 3, 4), TS(F32), TS(I32));
-  op = OP(&tb, PAD, TT(F32, 3, 4), ARG(0), ARG(2));
-  op->attrs.low = I64S(&tb, 0, 0);
-  op->attrs.high = I64S(&tb, 0, 0);
-  op->attrs.interior = I64S(&tb, 0, 0);
-  expect_error(&tb, op, "padding value element type i32 differs from f32");
-
-  BEGIN(TT(F32, 3, 4), TS(F32), TS(I32));
-  op = OP(&tb, PAD, TT(F32, 3, 4), ARG(0), ARG(1));
-  op->attrs.low = I64S(&tb, 0, -3);
-  op->attrs.high = I64S(&tb, 0, -3);
-  op->attrs.interior = I64S(&tb, 0, 0);
-  expect_error(&tb, op, "dimension 1 would have the negative size -2");
+  static const struct {
+    uint32_t value_arg;  // 1: an f32 scalar, 2: an i32 scalar
+    int64_t result[2], low[2], high[2], interior[2];
+    const char* error;
+  } kErrors[] = {
+      {1, {6, 2}, {1, -1}, {0, -1}, {-1, 0},
+       "interior_padding[0] = -1 is negative"},
+      {2, {3, 4}, {0, 0}, {0, 0}, {0, 0},
+       "padding value element type i32 differs from f32"},
+      {1, {3, 4}, {0, -3}, {0, -3}, {0, 0},
+       "dimension 1 would have the negative size -2"},
+  };
+  for (size_t i = 0; i < sizeof(kErrors) / sizeof(kErrors[0]); ++i) {
+    BEGIN(TT(F32, 3, 4), TS(F32), TS(I32));
+    grtc_top_t* op =
+        pad_op(&tb, ARG(0), ARG(kErrors[i].value_arg),
+               grtc_tb_type(GRTC_ELEM_F32, 2, kErrors[i].result),
+               kErrors[i].low, kErrors[i].high, kErrors[i].interior);
+    expect_error(&tb, op, kErrors[i].error);
+  }
 }
 
 static void test_reverse(void** state) {
