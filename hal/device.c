@@ -3,6 +3,7 @@
 #include "hal/device.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,11 +25,50 @@ grt_hal_executable_cache_t* grt_hal_device_executable_cache(
       ->executable_cache(device);
 }
 
+// '*' matches any run of characters (also none). Greedy with backtracking
+// to the last '*': linear in practice and never recursive, whatever the
+// pattern.
+static bool grt_hal_glob_match(grt_string_view_t pattern,
+                               grt_string_view_t text) {
+  size_t p = 0, t = 0;
+  size_t star = SIZE_MAX, star_text = 0;
+  while (t < text.size) {
+    if (p < pattern.size && pattern.data[p] == '*') {
+      star = p++;
+      star_text = t;
+    } else if (p < pattern.size && pattern.data[p] == text.data[t]) {
+      ++p;
+      ++t;
+    } else if (star != SIZE_MAX) {
+      p = star + 1;
+      t = ++star_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size && pattern.data[p] == '*') ++p;
+  return p == pattern.size;
+}
+
 grt_status_t grt_hal_device_query_i64(grt_hal_device_t* device,
                                       grt_string_view_t category,
                                       grt_string_view_t key,
                                       int64_t* out_value) {
   *out_value = 0;
+  // The queries every device answers the same way are answered here, from
+  // what the base API already knows; drivers answer the rest.
+  if (grt_string_view_equal_cstring(category, "hal.device.id")) {
+    *out_value =
+        grt_hal_glob_match(key, grt_make_cstring_view(device->uri)) ? 1 : 0;
+    return grt_ok_status();
+  }
+  if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
+    *out_value = grt_hal_executable_cache_can_prepare_format(
+                     grt_hal_device_executable_cache(device), key)
+                     ? 1
+                     : 0;
+    return grt_ok_status();
+  }
   grt_status_t status = GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
                             ->query_i64(device, category, key, out_value);
   if (grt_status_code(status) == GRT_STATUS_NOT_FOUND) {

@@ -30,30 +30,6 @@ grt_status_t grt_hal_local_check_device_path(const char* driver_name,
                          driver_name, GRT_SV_ARG(path));
 }
 
-bool grt_hal_local_glob_match(grt_string_view_t pattern,
-                              grt_string_view_t text) {
-  // Greedy with backtracking to the last '*': linear in practice and never
-  // recursive, whatever the pattern.
-  size_t p = 0, t = 0;
-  size_t star = SIZE_MAX, star_text = 0;
-  while (t < text.size) {
-    if (p < pattern.size && pattern.data[p] == '*') {
-      star = p++;
-      star_text = t;
-    } else if (p < pattern.size && pattern.data[p] == text.data[t]) {
-      ++p;
-      ++t;
-    } else if (star != SIZE_MAX) {
-      p = star + 1;
-      t = ++star_text;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size && pattern.data[p] == '*') ++p;
-  return p == pattern.size;
-}
-
 grt_status_t grt_hal_local_device_initialize(
     const grt_hal_device_vtable_t* vtable, const char* uri,
     grt_allocator_t host_allocator, uint32_t concurrency,
@@ -86,20 +62,9 @@ grt_status_t grt_hal_local_device_query_i64(grt_hal_device_t* device,
                                             int64_t* out_value) {
   grt_hal_local_device_t* local = (grt_hal_local_device_t*)device;
   *out_value = 0;
-  if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
-    *out_value = grt_hal_executable_cache_can_prepare_format(local->executable_cache, key) ? 1 : 0;
-    return grt_ok_status();
-  }
   if (grt_string_view_equal_cstring(category, "hal.device") &&
       grt_string_view_equal_cstring(key, "concurrency")) {
     *out_value = local->concurrency;
-    return grt_ok_status();
-  }
-  if (grt_string_view_equal_cstring(category, "hal.device.id")) {
-    *out_value = grt_hal_local_glob_match(
-                     key, grt_make_cstring_view(grt_hal_device_uri(device)))
-                     ? 1
-                     : 0;
     return grt_ok_status();
   }
   return grt_make_status(GRT_STATUS_NOT_FOUND, "no query %.*s/%.*s",

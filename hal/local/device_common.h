@@ -31,11 +31,6 @@ grt_status_t grt_hal_local_check_device_path(const char* driver_name,
                                              grt_string_view_t path)
     GRT_MUST_USE;
 
-// True when |text| matches |pattern|, where '*' matches any run of
-// characters (also none) and every other character matches itself.
-bool grt_hal_local_glob_match(grt_string_view_t pattern,
-                              grt_string_view_t text);
-
 // The part of a local device both drivers share; each embeds it first.
 typedef struct grt_hal_local_device_t {
   grt_hal_device_t base;
@@ -57,9 +52,8 @@ void grt_hal_local_device_deinitialize(grt_hal_local_device_t* device);
 grt_hal_allocator_t* grt_hal_local_device_allocator(grt_hal_device_t* device);
 grt_hal_executable_cache_t* grt_hal_local_device_executable_cache(
     grt_hal_device_t* device);
-// ("hal.executable.format", f) -> whether the cache prepares f;
-// ("hal.device", "concurrency") -> the device's concurrency;
-// ("hal.device.id", pattern) -> whether the device's URI matches the glob;
+// ("hal.device", "concurrency") -> the device's concurrency (the queries
+// every device shares are answered by grt_hal_device_query_i64 itself);
 // anything else NOT_FOUND (the device wrapper names the device and key).
 grt_status_t grt_hal_local_device_query_i64(grt_hal_device_t* device,
                                             grt_string_view_t category,

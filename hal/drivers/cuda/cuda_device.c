@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hal/local/device_common.h"
 
 //===----------------------------------------------------------------------===//
 // Shared context
@@ -305,23 +304,9 @@ static grt_status_t grt_hal_cuda_device_query_i64(grt_hal_device_t* base,
                                                   grt_string_view_t key,
                                                   int64_t* out_value) {
   grt_hal_cuda_device_t* device = (grt_hal_cuda_device_t*)base;
-  if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
-    *out_value = grt_hal_executable_cache_can_prepare_format(
-                     device->executable_cache, key)
-                     ? 1
-                     : 0;
-    return grt_ok_status();
-  }
   if (grt_string_view_equal_cstring(category, "hal.device") &&
       grt_string_view_equal_cstring(key, "concurrency")) {
     *out_value = device->multiprocessor_count;
-    return grt_ok_status();
-  }
-  if (grt_string_view_equal_cstring(category, "hal.device.id")) {
-    *out_value = grt_hal_local_glob_match(
-                     key, grt_make_cstring_view(device->base.uri))
-                     ? 1
-                     : 0;
     return grt_ok_status();
   }
   return grt_make_status(GRT_STATUS_NOT_FOUND, "no such query");

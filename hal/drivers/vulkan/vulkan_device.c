@@ -10,7 +10,6 @@
 #include "hal/drivers/vulkan/command_buffer.h"
 #include "hal/drivers/vulkan/executable.h"
 #include "hal/drivers/vulkan/semaphore.h"
-#include "hal/local/device_common.h"
 
 static const grt_hal_device_vtable_t grt_hal_vulkan_device_vtable;
 
@@ -878,17 +877,8 @@ static grt_status_t grt_hal_vulkan_device_query_i64(grt_hal_device_t* base,
                                                     grt_string_view_t category,
                                                     grt_string_view_t key,
                                                     int64_t* out_value) {
-  grt_hal_vulkan_device_t* device = grt_hal_vulkan_device_from(base);
-  if (grt_string_view_equal_cstring(category, "hal.executable.format")) {
-    *out_value = grt_hal_executable_cache_can_prepare_format(
-        device->executable_cache, key);
-    return grt_ok_status();
-  }
-  if (grt_string_view_equal_cstring(category, "hal.device.id")) {
-    *out_value =
-        grt_hal_local_glob_match(key, grt_make_cstring_view(base->uri));
-    return grt_ok_status();
-  }
+  // hal.device.id and hal.executable.format are answered by
+  // grt_hal_device_query_i64; Vulkan adds nothing of its own yet.
   return grt_make_status(GRT_STATUS_NOT_FOUND, "no such query");
 }
 
