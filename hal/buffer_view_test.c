@@ -14,6 +14,31 @@
 #include "hal/test_support.h"
 
 #define SV(text) grt_make_cstring_view(text)
+#define GRT_ARRAY_COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+// One text grt_hal_parse_elements must reject: |count| elements of |type|
+// into |capacity| bytes, failing with |code| and a message containing
+// |message|.
+typedef struct parse_error_case_t {
+  const char* text;
+  grt_hal_element_type_t type;
+  size_t count;
+  size_t capacity;
+  grt_status_code_t code;
+  const char* message;
+} parse_error_case_t;
+
+static void expect_parse_errors(const parse_error_case_t* cases,
+                                size_t case_count) {
+  for (size_t i = 0; i < case_count; ++i) {
+    uint64_t storage[4];  // the largest capacity any case gives
+    assert_true(cases[i].capacity <= sizeof(storage));
+    grt_expect_error(grt_hal_parse_elements(SV(cases[i].text), cases[i].type,
+                                            cases[i].count, storage,
+                                            cases[i].capacity),
+                     cases[i].code, cases[i].message);
+  }
+}
 
 static void test_element_types(void** state) {
   (void)state;
@@ -200,44 +225,28 @@ static void test_parse_elements(void** state) {
   GRT_EXPECT_OK(grt_hal_parse_elements(SV(" 7 "), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                            4, f, sizeof(f)));
   assert_true(f[0] == 7.0f && f[3] == 7.0f);
-  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 1.5x"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT,
-                       "element 3 of 4: '1.5x' is not a number");
-  grt_expect_error(grt_hal_parse_elements(SV("1 2 3"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 3");
-  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 4 5"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 5");
-  grt_expect_error(grt_hal_parse_elements(SV(""), GRT_HAL_ELEMENT_TYPE_FLOAT_32,
-                                              4, f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 0");
-  grt_expect_error(grt_hal_parse_elements(SV("1e39"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 1,
-                                              f, sizeof(f)),
-                       GRT_STATUS_OUT_OF_RANGE,
-                       "element 0 of 1: '1e39' is out of range for f32");
-  grt_expect_error(grt_hal_parse_elements(SV("1 2 3 4"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, 8),
-                       GRT_STATUS_OUT_OF_RANGE,
-                       "4 elements of f32 do not fit in 8 bytes");
-  grt_expect_error(grt_hal_parse_elements(SV("[1 2] 3 4]"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT,
-                       "unmatched ']' at position 9");
-  grt_expect_error(grt_hal_parse_elements(SV("[[1 2] [3 4]"),
-                                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4,
-                                              f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT, "1 '[' not closed at the end");
-  grt_expect_error(grt_hal_parse_elements(SV("1"), 0x12345, 1, f, sizeof(f)),
-                       GRT_STATUS_INVALID_ARGUMENT,
-                       "unknown element type 0x00012345");
+  // Every rejected text, with what the message must say about it.
+  static const parse_error_case_t kF32Errors[] = {
+      {"1 2 3 1.5x", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16,
+       GRT_STATUS_INVALID_ARGUMENT, "element 3 of 4: '1.5x' is not a number"},
+      {"1 2 3", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16,
+       GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 3"},
+      {"1 2 3 4 5", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16,
+       GRT_STATUS_INVALID_ARGUMENT, "expected 4 elements, got 5"},
+      {"", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16, GRT_STATUS_INVALID_ARGUMENT,
+       "expected 4 elements, got 0"},
+      {"1e39", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 1, 16, GRT_STATUS_OUT_OF_RANGE,
+       "element 0 of 1: '1e39' is out of range for f32"},
+      {"1 2 3 4", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 8, GRT_STATUS_OUT_OF_RANGE,
+       "4 elements of f32 do not fit in 8 bytes"},
+      {"[1 2] 3 4]", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16,
+       GRT_STATUS_INVALID_ARGUMENT, "unmatched ']' at position 9"},
+      {"[[1 2] [3 4]", GRT_HAL_ELEMENT_TYPE_FLOAT_32, 4, 16,
+       GRT_STATUS_INVALID_ARGUMENT, "1 '[' not closed at the end"},
+      {"1", (grt_hal_element_type_t)0x12345, 1, 16, GRT_STATUS_INVALID_ARGUMENT,
+       "unknown element type 0x00012345"},
+  };
+  expect_parse_errors(kF32Errors, GRT_ARRAY_COUNT(kF32Errors));
 
   double d[2];
   GRT_EXPECT_OK(grt_hal_parse_elements(SV("1e300 -0.5"),
@@ -266,35 +275,12 @@ static void test_parse_integers(void** state) {
   assert_int_equal(i8[0], -128);
   assert_int_equal(i8[2], 127);
   assert_int_equal(i8[3], -1);  // signless: 255 is the same bits as -1
-  grt_expect_error(grt_hal_parse_elements(SV("1 300"),
-                                              GRT_HAL_ELEMENT_TYPE_INT_8, 2, i8,
-                                              sizeof(i8)),
-                       GRT_STATUS_OUT_OF_RANGE,
-                       "element 1 of 2: '300' is out of range for i8 [-128, 255]");
-  grt_expect_error(grt_hal_parse_elements(SV("-129"),
-                                              GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
-                                              sizeof(i8)),
-                       GRT_STATUS_OUT_OF_RANGE, "out of range for i8");
-  grt_expect_error(grt_hal_parse_elements(SV("1.5"),
-                                              GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
-                                              sizeof(i8)),
-                       GRT_STATUS_INVALID_ARGUMENT,
-                       "element 0 of 1: '1.5' is not an integer");
-  grt_expect_error(grt_hal_parse_elements(SV("0x"),
-                                              GRT_HAL_ELEMENT_TYPE_INT_8, 1, i8,
-                                              sizeof(i8)),
-                       GRT_STATUS_INVALID_ARGUMENT, "'0x' is not an integer");
   uint16_t u16[2];
   GRT_EXPECT_OK(grt_hal_parse_elements(SV("65535, 0xFFFF"),
                                            GRT_HAL_ELEMENT_TYPE_UINT_16, 2, u16,
                                            sizeof(u16)));
   assert_int_equal(u16[0], 65535);
   assert_int_equal(u16[1], 65535);
-  grt_expect_error(grt_hal_parse_elements(SV("-1"),
-                                              GRT_HAL_ELEMENT_TYPE_UINT_16, 1,
-                                              u16, sizeof(u16)),
-                       GRT_STATUS_OUT_OF_RANGE,
-                       "element 0 of 1: '-1' is out of range for ui16 [0, 65535]");
   int32_t i32[2];
   GRT_EXPECT_OK(grt_hal_parse_elements(SV("-2147483648 2147483647"),
                                            GRT_HAL_ELEMENT_TYPE_INT_32, 2, i32,
@@ -306,10 +292,6 @@ static void test_parse_integers(void** state) {
                                            sizeof(i64)));
   assert_true(i64[0] == INT64_MIN);
   assert_true(i64[1] == -1);
-  grt_expect_error(grt_hal_parse_elements(SV("18446744073709551616"),
-                                              GRT_HAL_ELEMENT_TYPE_UINT_64, 1,
-                                              i64, sizeof(i64)),
-                       GRT_STATUS_OUT_OF_RANGE, "out of range for ui64");
   uint8_t b[4];
   GRT_EXPECT_OK(grt_hal_parse_elements(SV("true false 1 0"),
                                            GRT_HAL_ELEMENT_TYPE_BOOL, 4, b,
@@ -317,10 +299,24 @@ static void test_parse_integers(void** state) {
   assert_int_equal(b[0], 1);
   assert_int_equal(b[1], 0);
   assert_int_equal(b[2], 1);
-  grt_expect_error(grt_hal_parse_elements(SV("2"), GRT_HAL_ELEMENT_TYPE_BOOL,
-                                              1, b, sizeof(b)),
-                       GRT_STATUS_INVALID_ARGUMENT,
-                       "element 0 of 1: '2' is not a boolean (0, 1, true, false)");
+  // Texts no integer or boolean type takes.
+  static const parse_error_case_t kIntegerErrors[] = {
+      {"1 300", GRT_HAL_ELEMENT_TYPE_INT_8, 2, 4, GRT_STATUS_OUT_OF_RANGE,
+       "element 1 of 2: '300' is out of range for i8 [-128, 255]"},
+      {"-129", GRT_HAL_ELEMENT_TYPE_INT_8, 1, 4, GRT_STATUS_OUT_OF_RANGE,
+       "out of range for i8"},
+      {"1.5", GRT_HAL_ELEMENT_TYPE_INT_8, 1, 4, GRT_STATUS_INVALID_ARGUMENT,
+       "element 0 of 1: '1.5' is not an integer"},
+      {"0x", GRT_HAL_ELEMENT_TYPE_INT_8, 1, 4, GRT_STATUS_INVALID_ARGUMENT,
+       "'0x' is not an integer"},
+      {"-1", GRT_HAL_ELEMENT_TYPE_UINT_16, 1, 4, GRT_STATUS_OUT_OF_RANGE,
+       "element 0 of 1: '-1' is out of range for ui16 [0, 65535]"},
+      {"18446744073709551616", GRT_HAL_ELEMENT_TYPE_UINT_64, 1, 16,
+       GRT_STATUS_OUT_OF_RANGE, "out of range for ui64"},
+      {"2", GRT_HAL_ELEMENT_TYPE_BOOL, 1, 4, GRT_STATUS_INVALID_ARGUMENT,
+       "element 0 of 1: '2' is not a boolean (0, 1, true, false)"},
+  };
+  expect_parse_errors(kIntegerErrors, GRT_ARRAY_COUNT(kIntegerErrors));
 }
 
 static void test_parse_shaped_brackets(void** state) {
@@ -341,30 +337,29 @@ static void test_parse_shaped_brackets(void** state) {
       SV("1 2 3 4"), shape + 1, 2, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
   GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("0"), shape, 3, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
-  grt_expect_error(
-      grt_hal_parse_shaped_elements(SV("[1 2 3][4]"), shape + 1, 2,
-                                    GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "bracket group closed at position 6 has 3 entries but dimension 1 is 2");
-  grt_expect_error(
-      grt_hal_parse_shaped_elements(SV("[[[1 2][3 4]]]"), shape + 1, 2,
-                                    GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "brackets nest 3 deep but the shape has rank 2");
-  grt_expect_error(
-      grt_hal_parse_shaped_elements(SV("[1 2] 3 4"), shape + 1, 2,
-                                    GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "value at position 6 is outside the innermost brackets");
-  grt_expect_error(
-      grt_hal_parse_shaped_elements(SV("[1 2][3 4][5 6]"), shape + 1, 2,
-                                    GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
-      GRT_STATUS_INVALID_ARGUMENT, "3 top-level bracket groups, expected 2");
-  grt_expect_error(
-      grt_hal_parse_shaped_elements(SV("[1 2 3 4]"), shape + 1, 2,
-                                    GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "bracket group closed at position 8 has 4 entries but dimension 1 is 2");
+  // Bracketings a 2x2 shape rejects.
+  static const struct {
+    const char* text;
+    grt_status_code_t code;
+    const char* message;
+  } kBracketErrors[] = {
+      {"[1 2 3][4]", GRT_STATUS_INVALID_ARGUMENT,
+       "bracket group closed at position 6 has 3 entries but dimension 1 is 2"},
+      {"[[[1 2][3 4]]]", GRT_STATUS_INVALID_ARGUMENT,
+       "brackets nest 3 deep but the shape has rank 2"},
+      {"[1 2] 3 4", GRT_STATUS_INVALID_ARGUMENT,
+       "value at position 6 is outside the innermost brackets"},
+      {"[1 2][3 4][5 6]", GRT_STATUS_INVALID_ARGUMENT,
+       "3 top-level bracket groups, expected 2"},
+      {"[1 2 3 4]", GRT_STATUS_INVALID_ARGUMENT,
+       "bracket group closed at position 8 has 4 entries but dimension 1 is 2"},
+  };
+  for (size_t i = 0; i < GRT_ARRAY_COUNT(kBracketErrors); ++i) {
+    grt_expect_error(grt_hal_parse_shaped_elements(
+                         SV(kBracketErrors[i].text), shape + 1, 2,
+                         GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
+                     kBracketErrors[i].code, kBracketErrors[i].message);
+  }
   grt_hal_dim_t too_many[GRT_HAL_MAX_RANK + 1] = {0};
   grt_expect_error(
       grt_hal_parse_shaped_elements(SV("1"), too_many, GRT_HAL_MAX_RANK + 1,

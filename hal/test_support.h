@@ -40,6 +40,13 @@ typedef struct grt_hal_test_buffer_t {
   uint8_t* data;
 } grt_hal_test_buffer_t;
 
+// Test objects come from the C heap; running out of it fails the test.
+static inline void* grt_hal_test_calloc(size_t size) {
+  void* memory = calloc(1, size);
+  assert_non_null(memory);
+  return memory;
+}
+
 static inline grt_hal_test_allocator_t* grt_hal_test_allocator_of(
     grt_hal_buffer_t* buffer) {
   return (grt_hal_test_allocator_t*)buffer->allocator;
@@ -113,10 +120,8 @@ static inline grt_status_t grt_hal_test_allocator_allocate_buffer(
     grt_hal_allocator_t* base, const grt_hal_buffer_params_t* params,
     uint64_t size, grt_hal_buffer_t** out_buffer) {
   grt_hal_test_allocator_t* allocator = (grt_hal_test_allocator_t*)base;
-  grt_hal_test_buffer_t* buffer = calloc(1, sizeof(*buffer));
-  assert_non_null(buffer);
-  buffer->data = calloc(1, size ? (size_t)size : 1);
-  assert_non_null(buffer->data);
+  grt_hal_test_buffer_t* buffer = grt_hal_test_calloc(sizeof(*buffer));
+  buffer->data = grt_hal_test_calloc(size ? (size_t)size : 1);
   // The buffer gets the heap's full type (as real allocators report).
   (void)params;
   grt_hal_buffer_initialize(&grt_hal_test_buffer_vtable, base,
@@ -145,8 +150,7 @@ static const grt_hal_allocator_vtable_t grt_hal_test_allocator_vtable = {
 // An allocator with one heap of |type| allowing |usage|.
 static inline grt_hal_test_allocator_t* grt_hal_test_allocator_create(
     grt_hal_memory_type_t type, grt_hal_buffer_usage_t usage) {
-  grt_hal_test_allocator_t* allocator = calloc(1, sizeof(*allocator));
-  assert_non_null(allocator);
+  grt_hal_test_allocator_t* allocator = grt_hal_test_calloc(sizeof(*allocator));
   grt_hal_resource_initialize(&grt_hal_test_allocator_vtable,
                               &allocator->base.resource);
   allocator->base.host_allocator = grt_allocator_system();
@@ -189,8 +193,7 @@ static const grt_hal_executable_vtable_t grt_hal_test_executable_vtable = {
 
 static inline grt_status_t grt_hal_test_executable_create(
     const grt_hal_executable_params_t* params, grt_hal_executable_t** out) {
-  grt_hal_executable_t* executable = calloc(1, sizeof(*executable));
-  assert_non_null(executable);
+  grt_hal_executable_t* executable = grt_hal_test_calloc(sizeof(*executable));
   grt_status_t status = grt_hal_executable_initialize(
       &grt_hal_test_executable_vtable, params, grt_allocator_system(),
       executable);
@@ -310,8 +313,7 @@ static const grt_hal_command_buffer_vtable_t grt_hal_test_command_buffer_vtable 
 
 static inline grt_hal_command_buffer_t* grt_hal_test_command_buffer_create(
     grt_hal_command_buffer_mode_t mode, uint32_t binding_capacity) {
-  grt_hal_test_command_buffer_t* cb = calloc(1, sizeof(*cb));
-  assert_non_null(cb);
+  grt_hal_test_command_buffer_t* cb = grt_hal_test_calloc(sizeof(*cb));
   grt_hal_command_buffer_initialize(&grt_hal_test_command_buffer_vtable, mode,
                                     binding_capacity, &cb->base);
   return &cb->base;
@@ -461,8 +463,7 @@ static const grt_hal_device_vtable_t grt_hal_test_device_vtable = {
 // A device whose allocator has one heap of |type| allowing |usage|.
 static inline grt_hal_test_device_t* grt_hal_test_device_create(
     const char* uri, grt_hal_memory_type_t type, grt_hal_buffer_usage_t usage) {
-  grt_hal_test_device_t* device = calloc(1, sizeof(*device));
-  assert_non_null(device);
+  grt_hal_test_device_t* device = grt_hal_test_calloc(sizeof(*device));
   grt_hal_device_initialize(&grt_hal_test_device_vtable, uri,
                             grt_allocator_system(), &device->base);
   device->allocator = grt_hal_test_allocator_create(type, usage);

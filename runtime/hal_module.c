@@ -193,6 +193,14 @@ static grt_status_t grt_runtime_arg_length(int64_t value, const char* what,
   return grt_ok_status();
 }
 
+// An (offset, length) pair: offset >= 0, length >= 0 or -1 (to the end).
+static grt_status_t grt_runtime_arg_range(int64_t offset, int64_t length,
+                                          uint64_t* out_offset,
+                                          uint64_t* out_length) {
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset, "offset", out_offset));
+  return grt_runtime_arg_length(length, "length", out_length);
+}
+
 static grt_status_t grt_runtime_arg_count(int32_t value, const char* what) {
   if (value < 0) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
@@ -219,6 +227,71 @@ static grt_status_t grt_runtime_arg_fence_list(const grt_vm_ref_t* ref,
   *out = grt_hal_fence_as_list(fence);
   return grt_ok_status();
 }
+
+static grt_status_t grt_runtime_arg_buffer(const grt_vm_ref_t* ref,
+                                           grt_hal_buffer_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_buffer_type, "buffer",
+                         (void**)out);
+}
+
+static grt_status_t grt_runtime_arg_allocator(const grt_vm_ref_t* ref,
+                                              grt_hal_allocator_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_allocator_type, "allocator",
+                         (void**)out);
+}
+
+static grt_status_t grt_runtime_arg_device(const grt_vm_ref_t* ref,
+                                           grt_hal_device_t** out) {
+  return grt_runtime_arg(ref, &grt_runtime_hal_device_type, "device",
+                         (void**)out);
+}
+
+// The (device, wait fence, signal fence) prefix every device.queue.* op
+// takes, read from |cursor|.
+typedef struct grt_runtime_queue_args_t {
+  grt_hal_device_t* device;
+  grt_hal_semaphore_list_t wait;
+  grt_hal_semaphore_list_t signal;
+} grt_runtime_queue_args_t;
+
+static grt_status_t grt_runtime_args_queue(grt_runtime_args_t* cursor,
+                                           grt_runtime_queue_args_t* out) {
+  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(cursor);
+  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(cursor);
+  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(cursor);
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &out->device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &out->wait));
+  return grt_runtime_arg_fence_list(signal_ref, "signal", &out->signal);
+}
+
+// Buffer parameters from a program's (memory_types, buffer_usage) pair.
+static grt_hal_buffer_params_t grt_runtime_buffer_params(int32_t memory_types,
+                                                         int32_t buffer_usage) {
+  grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)memory_types,
+                                    (grt_hal_buffer_usage_t)buffer_usage, 0};
+  return params;
+}
+
+// Per-call arrays live in the caller's |inline_storage| of |inline_count|
+// elements and go to the heap only when a call needs more.
+static grt_status_t grt_runtime_scratch_acquire(
+    grt_runtime_hal_module_data_t* data, int32_t count, size_t element_size,
+    void* inline_storage, size_t inline_count, void** out) {
+  *out = inline_storage;
+  if (count <= 0 || (size_t)count <= inline_count) return grt_ok_status();
+  return grt_allocator_malloc(data->host_allocator,
+                              (size_t)count * element_size, out);
+}
+static void grt_runtime_scratch_release(grt_runtime_hal_module_data_t* data,
+                                        void* inline_storage, void* storage) {
+  if (storage != inline_storage) {
+    grt_allocator_free(data->host_allocator, storage);
+  }
+}
+#define GRT_RUNTIME_SCRATCH_ACQUIRE(data, count, inline_array, out)      \
+  grt_runtime_scratch_acquire(                                          \
+      (data), (count), sizeof((inline_array)[0]), (inline_array),       \
+      sizeof(inline_array) / sizeof((inline_array)[0]), (void**)(out))
 
 // A shape span "CID": count, then the dims.
 static grt_status_t grt_runtime_arg_shape(grt_runtime_args_t* cursor,
@@ -261,16 +334,13 @@ static grt_status_t grt_runtime_allocator_allocate(void* module_data,
     int64_t size;
   }* in = args;
   grt_hal_allocator_t* allocator = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->allocator,
-                                      &grt_runtime_hal_allocator_type,
-                                      "allocator", (void**)&allocator));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(&in->allocator, &allocator));
   uint64_t size = 0;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
-  grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)in->memory_types,
-                                    (grt_hal_buffer_usage_t)in->buffer_usage, 0};
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_hal_allocator_allocate_buffer(allocator, params, size, &buffer));
+  GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(
+      allocator, grt_runtime_buffer_params(in->memory_types, in->buffer_usage),
+      size, &buffer));
   grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
@@ -300,16 +370,14 @@ static grt_status_t grt_runtime_allocator_import(void* module_data,
     int64_t length;
   }* in = args;
   grt_hal_allocator_t* allocator = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->allocator,
-                                      &grt_runtime_hal_allocator_type,
-                                      "allocator", (void**)&allocator));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(&in->allocator, &allocator));
   grt_vm_buffer_t* source = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->source, grt_vm_buffer_type(),
                                       "source", (void**)&source));
   uint64_t offset = 0;
   uint64_t length = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(in->length, "length", &length));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_range(in->offset, in->length, &offset,
+                                            &length));
   uint64_t source_length = grt_vm_buffer_length(source);
   if (offset > source_length) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
@@ -360,12 +428,11 @@ static grt_status_t grt_runtime_buffer_subspan(void* module_data, void* state,
     int64_t length;
   }* in = args;
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(&in->buffer, &buffer));
   uint64_t offset = 0;
   uint64_t length = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(in->length, "length", &length));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_range(in->offset, in->length, &offset,
+                                            &length));
   grt_hal_buffer_t* subspan = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_buffer_subspan(buffer, offset, length, &subspan));
   grt_runtime_result_ref(results, subspan, &grt_runtime_hal_buffer_type);
@@ -377,8 +444,7 @@ static grt_status_t grt_runtime_buffer_length(void* module_data, void* state,
                                               const void* args,
                                               void* results) {
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(args, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(args, &buffer));
   *(int64_t*)results = (int64_t)grt_hal_buffer_byte_length(buffer);
   return grt_ok_status();
 }
@@ -391,6 +457,16 @@ static grt_status_t grt_runtime_check_element_width(int32_t length) {
   return grt_ok_status();
 }
 
+// The (buffer, offset, width) of one element buffer.load/store moves.
+static grt_status_t grt_runtime_arg_element(const grt_vm_ref_t* buffer_ref,
+                                            int64_t offset, int32_t length,
+                                            grt_hal_buffer_t** out_buffer,
+                                            uint64_t* out_offset) {
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(buffer_ref, out_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset, "offset", out_offset));
+  return grt_runtime_check_element_width(length);
+}
+
 // buffer.load(buffer r, offset I, length i) -> i  (zero-extended)
 static grt_status_t grt_runtime_buffer_load(void* module_data, void* state,
                                             const void* args, void* results) {
@@ -401,11 +477,9 @@ static grt_status_t grt_runtime_buffer_load(void* module_data, void* state,
     int32_t length;
   }* in = args;
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
   uint64_t offset = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
-  GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->length));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(&in->buffer, in->offset,
+                                              in->length, &buffer, &offset));
   // Little-endian hosts only (the HAL's assumption everywhere): the low
   // bytes of |value| are the loaded ones.
   uint32_t value = 0;
@@ -426,11 +500,9 @@ static grt_status_t grt_runtime_buffer_store(void* module_data, void* state,
     int32_t length;
   }* in = args;
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
   uint64_t offset = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->offset, "offset", &offset));
-  GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->length));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(&in->buffer, in->offset,
+                                              in->length, &buffer, &offset));
   uint32_t value = (uint32_t)in->value;
   return grt_hal_device_transfer_h2d(data->device, &value, buffer, offset,
                                      (size_t)in->length);
@@ -459,12 +531,11 @@ static grt_status_t grt_runtime_buffer_view_create(void* module_data,
   GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(&cursor, shape, &rank));
   GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(encoding));
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(buffer_ref, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(buffer_ref, &buffer));
   uint64_t offset = 0;
   uint64_t length = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset_arg, "offset", &offset));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(length_arg, "length", &length));
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_range(offset_arg, length_arg, &offset, &length));
   grt_hal_buffer_t* viewed = buffer;
   bool whole = offset == 0 && (length == GRT_HAL_WHOLE_BUFFER ||
                                length == grt_hal_buffer_byte_length(buffer));
@@ -591,12 +662,6 @@ static grt_status_t grt_runtime_arg_command_buffer(
                          "command_buffer", (void**)out);
 }
 
-static grt_status_t grt_runtime_arg_device(const grt_vm_ref_t* ref,
-                                           grt_hal_device_t** out) {
-  return grt_runtime_arg(ref, &grt_runtime_hal_device_type, "device",
-                         (void**)out);
-}
-
 static grt_status_t grt_runtime_arg_slot(int32_t slot, const char* what) {
   return grt_runtime_arg_count(slot, what);
 }
@@ -612,8 +677,8 @@ static grt_status_t grt_runtime_arg_buffer_ref(const grt_vm_ref_t* buffer_ref,
       buffer_ref, &grt_runtime_hal_buffer_type, what, (void**)&buffer));
   uint64_t offset_value = 0;
   uint64_t length_value = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(offset, "offset", &offset_value));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_length(length, "length", &length_value));
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_range(offset, length, &offset_value, &length_value));
   if (buffer) {
     *out = grt_hal_make_buffer_ref(buffer, offset_value, length_value);
   } else {
@@ -814,12 +879,9 @@ static grt_status_t grt_runtime_command_buffer_dispatch(void* module_data,
     GRT_RETURN_IF_ERROR(grt_runtime_arg_count(workgroups[i], "workgroup count"));
   }
   grt_hal_buffer_ref_t inline_bindings[GRT_RUNTIME_INLINE_BINDINGS];
-  grt_hal_buffer_ref_t* bindings = inline_bindings;
-  if (binding_count > GRT_RUNTIME_INLINE_BINDINGS) {
-    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-        data->host_allocator, (size_t)binding_count * sizeof(*bindings),
-        (void**)&bindings));
-  }
+  grt_hal_buffer_ref_t* bindings = NULL;
+  GRT_RETURN_IF_ERROR(GRT_RUNTIME_SCRATCH_ACQUIRE(data, binding_count,
+                                                  inline_bindings, &bindings));
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < binding_count && grt_status_is_ok(status); ++i) {
     int32_t slot = grt_runtime_args_i32(&cursor);
@@ -844,9 +906,7 @@ static grt_status_t grt_runtime_command_buffer_dispatch(void* module_data,
     };
     status = grt_hal_command_buffer_dispatch(command_buffer, &params);
   }
-  if (bindings != inline_bindings) {
-    grt_allocator_free(data->host_allocator, bindings);
-  }
+  grt_runtime_scratch_release(data, inline_bindings, bindings);
   return status;
 }
 
@@ -969,27 +1029,18 @@ static grt_status_t grt_runtime_device_queue_alloca(void* module_data,
                                                     void* state,
                                                     const void* args,
                                                     void* results) {
-  const struct {
-    grt_vm_ref_t device;
-    grt_vm_ref_t wait;
-    grt_vm_ref_t signal;
-    int32_t memory_types;
-    int32_t buffer_usage;
-    int64_t size;
-  }* in = args;
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
-  grt_hal_semaphore_list_t wait;
-  grt_hal_semaphore_list_t signal;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->wait, "wait", &wait));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->signal, "signal", &signal));
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  grt_runtime_queue_args_t queue;
+  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
+  int32_t memory_types = grt_runtime_args_i32(&cursor);
+  int32_t buffer_usage = grt_runtime_args_i32(&cursor);
   uint64_t size = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
-  grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)in->memory_types,
-                                    (grt_hal_buffer_usage_t)in->buffer_usage, 0};
-  grt_hal_buffer_t* buffer = NULL;
   GRT_RETURN_IF_ERROR(
-      grt_hal_device_queue_alloca(device, wait, signal, params, size, &buffer));
+      grt_runtime_arg_size(grt_runtime_args_i64(&cursor), "size", &size));
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_device_queue_alloca(
+      queue.device, queue.wait, queue.signal,
+      grt_runtime_buffer_params(memory_types, buffer_usage), size, &buffer));
   grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
@@ -999,22 +1050,14 @@ static grt_status_t grt_runtime_device_queue_dealloca(void* module_data,
                                                       void* state,
                                                       const void* args,
                                                       void* results) {
-  const struct {
-    grt_vm_ref_t device;
-    grt_vm_ref_t wait;
-    grt_vm_ref_t signal;
-    grt_vm_ref_t buffer;
-  }* in = args;
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
-  grt_hal_semaphore_list_t wait;
-  grt_hal_semaphore_list_t signal;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->wait, "wait", &wait));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(&in->signal, "signal", &signal));
+  grt_runtime_args_t cursor = grt_runtime_args(args);
+  grt_runtime_queue_args_t queue;
+  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->buffer, &grt_runtime_hal_buffer_type,
-                                      "buffer", (void**)&buffer));
-  return grt_hal_device_queue_dealloca(device, wait, signal, buffer);
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_arg_buffer(grt_runtime_args_ref(&cursor), &buffer));
+  return grt_hal_device_queue_dealloca(queue.device, queue.wait, queue.signal,
+                                       buffer);
 }
 
 // Command buffers of one execute held on the C stack up to this count.
@@ -1027,22 +1070,13 @@ static grt_status_t grt_runtime_device_queue_execute(void* module_data,
                                                      void* results) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
-  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(&cursor);
+  grt_runtime_queue_args_t queue;
+  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
   int32_t count = grt_runtime_args_i32(&cursor);
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &device));
-  grt_hal_semaphore_list_t wait;
-  grt_hal_semaphore_list_t signal;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &wait));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(signal_ref, "signal", &signal));
   grt_hal_command_buffer_t* inline_list[GRT_RUNTIME_INLINE_COMMAND_BUFFERS];
-  grt_hal_command_buffer_t** list = inline_list;
-  if (count > GRT_RUNTIME_INLINE_COMMAND_BUFFERS) {
-    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-        data->host_allocator, (size_t)count * sizeof(*list), (void**)&list));
-  }
+  grt_hal_command_buffer_t** list = NULL;
+  GRT_RETURN_IF_ERROR(
+      GRT_RUNTIME_SCRATCH_ACQUIRE(data, count, inline_list, &list));
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
     status = grt_status_annotate(
@@ -1050,10 +1084,11 @@ static grt_status_t grt_runtime_device_queue_execute(void* module_data,
         "command buffer %d", i);
   }
   if (grt_status_is_ok(status)) {
-    status = grt_hal_device_queue_execute(device, wait, signal, (size_t)count,
-                                          list, NULL);
+    status = grt_hal_device_queue_execute(queue.device, queue.wait,
+                                          queue.signal, (size_t)count, list,
+                                          NULL);
   }
-  if (list != inline_list) grt_allocator_free(data->host_allocator, list);
+  grt_runtime_scratch_release(data, inline_list, list);
   return status;
 }
 
@@ -1063,51 +1098,36 @@ static grt_status_t grt_runtime_device_queue_execute_indirect(
     void* module_data, void* state, const void* args, void* results) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
-  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* command_buffer_ref = grt_runtime_args_ref(&cursor);
-  int32_t count = grt_runtime_args_i32(&cursor);
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &device));
-  grt_hal_semaphore_list_t wait;
-  grt_hal_semaphore_list_t signal;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &wait));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(signal_ref, "signal", &signal));
+  grt_runtime_queue_args_t queue;
+  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_command_buffer(command_buffer_ref, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(
+      grt_runtime_args_ref(&cursor), &command_buffer));
+  int32_t count = grt_runtime_args_i32(&cursor);
   grt_hal_buffer_binding_t inline_bindings[GRT_RUNTIME_INLINE_BINDINGS];
-  grt_hal_buffer_binding_t* bindings = inline_bindings;
-  if (count > GRT_RUNTIME_INLINE_BINDINGS) {
-    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-        data->host_allocator, (size_t)count * sizeof(*bindings),
-        (void**)&bindings));
-  }
+  grt_hal_buffer_binding_t* bindings = NULL;
+  GRT_RETURN_IF_ERROR(
+      GRT_RUNTIME_SCRATCH_ACQUIRE(data, count, inline_bindings, &bindings));
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
     const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
     int64_t offset = grt_runtime_args_i64(&cursor);
     int64_t length = grt_runtime_args_i64(&cursor);
     bindings[i].buffer = NULL;
-    status = grt_runtime_arg(buffer_ref, &grt_runtime_hal_buffer_type, "buffer",
-                             (void**)&bindings[i].buffer);
+    status = grt_runtime_arg_buffer(buffer_ref, &bindings[i].buffer);
     if (grt_status_is_ok(status)) {
-      status = grt_runtime_arg_size(offset, "offset", &bindings[i].offset);
-    }
-    if (grt_status_is_ok(status)) {
-      status = grt_runtime_arg_length(length, "length", &bindings[i].length);
+      status = grt_runtime_arg_range(offset, length, &bindings[i].offset,
+                                     &bindings[i].length);
     }
     status = grt_status_annotate(status, "binding table slot %d", i);
   }
   if (grt_status_is_ok(status)) {
     grt_hal_buffer_binding_table_t table = {(size_t)count, bindings};
-    status = grt_hal_device_queue_execute(device, wait, signal, 1,
-                                          &command_buffer, &table);
+    status = grt_hal_device_queue_execute(queue.device, queue.wait,
+                                          queue.signal, 1, &command_buffer,
+                                          &table);
   }
-  if (bindings != inline_bindings) {
-    grt_allocator_free(data->host_allocator, bindings);
-  }
+  grt_runtime_scratch_release(data, inline_bindings, bindings);
   return status;
 }
 
@@ -1148,11 +1168,10 @@ static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
                                            grt_hal_fence_t*** out_fences,
                                            size_t* out_count) {
   int32_t count = grt_runtime_args_i32(cursor);
-  grt_hal_fence_t** fences = inline_fences;
-  if (count > GRT_RUNTIME_INLINE_FENCES) {
-    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-        data->host_allocator, (size_t)count * sizeof(*fences), (void**)&fences));
-  }
+  grt_hal_fence_t** fences = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_scratch_acquire(
+      data, count, sizeof(*fences), inline_fences, GRT_RUNTIME_INLINE_FENCES,
+      (void**)&fences));
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
     status = grt_status_annotate(
@@ -1162,7 +1181,7 @@ static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
         "fence %d", i);
   }
   if (!grt_status_is_ok(status)) {
-    if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+    grt_runtime_scratch_release(data, inline_fences, fences);
     return status;
   }
   *out_fences = fences;
@@ -1183,7 +1202,7 @@ static grt_status_t grt_runtime_fence_join(void* module_data, void* state,
   grt_hal_fence_t* joined = NULL;
   grt_status_t status =
       grt_hal_fence_join(count, fences, data->host_allocator, &joined);
-  if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+  grt_runtime_scratch_release(data, inline_fences, fences);
   GRT_RETURN_IF_ERROR(status);
   grt_runtime_result_ref(results, joined, &grt_runtime_hal_fence_type);
   return grt_ok_status();
@@ -1255,7 +1274,7 @@ static grt_status_t grt_runtime_fence_await(void* module_data, void* state,
                                  : grt_timeout_from_deadline_ns(deadline);
     status = grt_hal_fence_wait(fences[i], timeout);
   }
-  if (fences != inline_fences) grt_allocator_free(data->host_allocator, fences);
+  grt_runtime_scratch_release(data, inline_fences, fences);
   int32_t reached = 1;
   if (grt_status_code(status) == GRT_STATUS_DEADLINE_EXCEEDED) {
     grt_status_free(status);
