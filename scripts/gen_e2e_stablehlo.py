@@ -1004,6 +1004,25 @@ def window_text(stride, pad, lhs_dil, rhs_dil):
     return "{" + ", ".join(parts) + "}"
 
 
+CONV_NHWC_HWIO = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+
+
+def conv_func(name, x, w, elem, window, expected, dims=CONV_NHWC_HWIO,
+              groups=1, extra_attrs="", tol=(), comment=None):
+    """A test of one pretty-form stablehlo.convolution of x and w (already
+    drawn by the caller, so the rng order is the caller's) against
+    expected."""
+    f = Func(name)
+    vx, vw = f.input(x, elem), f.input(w, elem)
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = %s, window = %s "
+             "{batch_group_count = 1 : i64, feature_group_count = %d : i64%s} "
+             ": (%s, %s) -> %s"
+             % (vx, vw, dims, window, groups, extra_attrs, t(x, elem),
+                t(w, elem), t(expected, elem)))
+    f.expect(r, expected, elem, *tol)
+    return f.text(comment=comment)
+
+
 def gen_convolution():
     funcs = []
     rng = np.random.default_rng(4)
@@ -1035,37 +1054,26 @@ def gen_convolution():
          [1, 1], 1),
     ]
     for name, xs, ws, stride, pad, lhs_dil, rhs_dil, groups in cases:
-        f = Func("test_conv_nhwc_%s" % name)
         x = array(rng.integers(-3, 4, xs), "f32")
         w = array(rng.integers(-2, 3, ws), "f32")
-        vx, vw = f.input(x, "f32"), f.input(w, "f32")
         expected = array(conv_ref(x, w, stride, pad, lhs_dil, rhs_dil, groups),
                          "f32")
-        r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
-                 "[0, 1, i, o]->[b, 0, 1, f], window = %s {batch_group_count = "
-                 "1 : i64, feature_group_count = %d : i64} : (%s, %s) -> %s"
-                 % (vx, vw, window_text(stride, pad, lhs_dil, rhs_dil), groups,
-                    t(x, "f32"), t(w, "f32"), t(expected, "f32")))
-        f.expect(r, expected, "f32")
-        funcs.append(f.text())
+        funcs.append(conv_func("test_conv_nhwc_%s" % name, x, w, "f32",
+                               window_text(stride, pad, lhs_dil, rhs_dil),
+                               expected, groups=groups))
 
     # NCHW input, OIHW kernel (as PyTorch-style exports lay them out).
-    f = Func("test_conv_nchw_oihw")
     x = array(rng.integers(-3, 4, (2, 2, 5, 4)), "f32")  # N C H W
     w = array(rng.integers(-2, 3, (3, 2, 3, 2)), "f32")  # O I H W
-    vx, vw = f.input(x, "f32"), f.input(w, "f32")
     ref = conv_ref(np.transpose(x, (0, 2, 3, 1)), np.transpose(w, (2, 3, 1, 0)),
                    [2, 1], [[1, 1], [0, 1]], [1, 1], [1, 1], 1)
-    expected = array(np.transpose(ref, (0, 3, 1, 2)), "f32")
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, f, 0, 1]x"
-             "[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = "
-             "[[1, 1], [0, 1]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, "
-             "feature_group_count = 1 : i64, precision_config = "
-             "[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : "
-             "(%s, %s) -> %s" % (vx, vw, t(x, "f32"), t(w, "f32"),
-                                 t(expected, "f32")))
-    f.expect(r, expected, "f32")
-    funcs.append(f.text())
+    funcs.append(conv_func(
+        "test_conv_nchw_oihw", x, w, "f32",
+        "{stride = [2, 1], pad = [[1, 1], [0, 1]], rhs_dilate = [1, 1]}",
+        array(np.transpose(ref, (0, 3, 1, 2)), "f32"),
+        dims="[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+        extra_attrs=", precision_config = [#stablehlo<precision DEFAULT>, "
+        "#stablehlo<precision DEFAULT>]"))
 
     f = Func("test_conv_generic_form")
     x = array(rng.integers(-3, 4, (1, 4, 4, 2)), "f32")
@@ -1081,45 +1089,30 @@ def gen_convolution():
     f.expect(r, expected, "f32")
     funcs.append(f.text())
 
-    f = Func("test_conv_f16")
-    x = array(rng.integers(-3, 4, (1, 5, 5, 2)), "f16")
-    w = array(rng.integers(-2, 3, (3, 3, 2, 4)), "f16")
-    vx, vw = f.input(x, "f16"), f.input(w, "f16")
-    expected = array(conv_ref(x, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1),
-                     "f16")
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
-             "[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vw, t(x, "f16"), t(w, "f16"),
-                                 t(expected, "f16")))
-    f.expect(r, expected, "f16")
-    funcs.append(f.text(comment="Small integers: every f16 sum is exact."))
+    # Same padding: small integers (every f16 sum is exact), then random f32
+    # values. Each row draws x, then w.
+    same_pad = [[1, 1], [1, 1]]
+    for name, elem, draw_x, draw_w, tol, comment in [
+            ("test_conv_f16", "f16",
+             lambda: rng.integers(-3, 4, (1, 5, 5, 2)),
+             lambda: rng.integers(-2, 3, (3, 3, 2, 4)), (),
+             "Small integers: every f16 sum is exact."),
+            ("test_conv_random_f32", "f32",
+             lambda: rng.uniform(-1, 1, (1, 7, 7, 5)),
+             lambda: rng.uniform(-1, 1, (3, 3, 5, 6)), (1e-5, 1e-5), None)]:
+        x = array(draw_x(), elem)
+        w = array(draw_w(), elem)
+        expected = array(conv_ref(x, w, [1, 1], same_pad, [1, 1], [1, 1], 1),
+                         elem)
+        funcs.append(conv_func(name, x, w, elem, "{pad = [[1, 1], [1, 1]]}",
+                               expected, tol=tol, comment=comment))
 
-    f = Func("test_conv_random_f32")
-    x = array(rng.uniform(-1, 1, (1, 7, 7, 5)), "f32")
-    w = array(rng.uniform(-1, 1, (3, 3, 5, 6)), "f32")
-    vx, vw = f.input(x, "f32"), f.input(w, "f32")
-    expected = array(conv_ref(x, w, [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1),
-                     "f32")
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
-             "[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vw, t(x, "f32"), t(w, "f32"),
-                                 t(expected, "f32")))
-    f.expect(r, expected, "f32", 1e-5, 1e-5)
-    funcs.append(f.text())
-
-    f = Func("fail_conv_wrong_expectation")
     x = array(np.ones((1, 2, 2, 1)), "f32")
     w = array(np.ones((2, 2, 1, 1)), "f32")
-    vx, vw = f.input(x, "f32"), f.input(w, "f32")
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x"
-             "[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, "
-             "feature_group_count = 1 : i64} : (tensor<1x2x2x1xf32>, "
-             "tensor<2x2x1x1xf32>) -> tensor<1x1x1x1xf32>" % (vx, vw))
-    f.expect(r, array(np.full((1, 1, 1, 1), 5.0), "f32"), "f32")
-    funcs.append(f.text(comment="Four ones sum to 4, not 5: the check must "
-                        "fail."))
+    funcs.append(conv_func(
+        "fail_conv_wrong_expectation", x, w, "f32", "{stride = [1, 1]}",
+        array(np.full((1, 1, 1, 1), 5.0), "f32"),
+        comment="Four ones sum to 4, not 5: the check must fail."))
     return funcs
 
 
@@ -1350,6 +1343,25 @@ def gen_reduce():
 # Control flow: while, if, case, func.call
 #===----------------------------------------------------------------------===#
 
+def counted_while(f, x, x_type, start, bound, body_lines):
+    """Appends a stablehlo.while carrying (%iterArg: i32 from start,
+    %iterArg_0 = x: x_type) while %iterArg < bound, with body_lines as its
+    do region (which returns both); returns the while's value."""
+    c0 = f.op("stablehlo.constant dense<%d> : tensor<i32>" % start)
+    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
+             "%s" % (c0, x, x_type), count=2)
+    for line in [
+        " cond {",
+        "  %%c = stablehlo.constant dense<%d> : tensor<i32>" % bound,
+        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
+        "tensor<i32>) -> tensor<i1>",
+        "  stablehlo.return %100 : tensor<i1>",
+        "} do {",
+    ] + body_lines + ["}"]:
+        f.line(line)
+    return r
+
+
 def gen_control_flow():
     funcs = []
     e = "f32"
@@ -1358,16 +1370,7 @@ def gen_control_flow():
     f = Func("test_while_counted_loop")
     a = array([1.0, -1.0, 0.5, 3.0], e)
     x = f.input(a, e)
-    c0 = f.op("stablehlo.constant dense<0> : tensor<i32>")
-    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
-             "tensor<4xf32>" % (c0, x), count=2)
-    for line in [
-        " cond {",
-        "  %c = stablehlo.constant dense<5> : tensor<i32>",
-        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
-        "tensor<i32>) -> tensor<i1>",
-        "  stablehlo.return %100 : tensor<i1>",
-        "} do {",
+    r = counted_while(f, x, "tensor<4xf32>", 0, 5, [
         "  %c = stablehlo.constant dense<1> : tensor<i32>",
         "  %cst = stablehlo.constant dense<2.000000e+00> : tensor<4xf32>",
         "  %100 = stablehlo.multiply %iterArg_0, %cst : tensor<4xf32>",
@@ -1377,9 +1380,7 @@ def gen_control_flow():
         "  %103 = stablehlo.add %100, %102 : tensor<4xf32>",
         "  %104 = stablehlo.add %iterArg, %c : tensor<i32>",
         "  stablehlo.return %104, %103 : tensor<i32>, tensor<4xf32>",
-        "}",
-    ]:
-        f.line(line)
+    ])
     v = a.astype(np.float64)
     for i in range(5):
         v = v * 2 + i
@@ -2469,16 +2470,7 @@ def gen_buffers():
     f = Func("test_case_in_while")
     a = array([1.0, 2.0], e)
     x = f.input(a, e)
-    c0 = f.op("stablehlo.constant dense<0> : tensor<i32>")
-    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
-             "tensor<2xf32>" % (c0, x), count=2)
-    for line in [
-        " cond {",
-        "  %c = stablehlo.constant dense<4> : tensor<i32>",
-        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
-        "tensor<i32>) -> tensor<i1>",
-        "  stablehlo.return %100 : tensor<i1>",
-        "} do {",
+    r = counted_while(f, x, "tensor<2xf32>", 0, 4, [
         "  %c = stablehlo.constant dense<1> : tensor<i32>",
         "  %c_2 = stablehlo.constant dense<2> : tensor<i32>",
         "  %100 = stablehlo.remainder %iterArg, %c_2 : tensor<i32>",
@@ -2491,9 +2483,7 @@ def gen_buffers():
         "  }) : (tensor<i32>) -> tensor<2xf32>",
         "  %102 = stablehlo.add %iterArg, %c : tensor<i32>",
         "  stablehlo.return %102, %101 : tensor<i32>, tensor<2xf32>",
-        "}",
-    ]:
-        f.line(line)
+    ])
     v = f64(a)
     for i in range(4):
         v = v + v if i % 2 == 0 else -v
@@ -2826,21 +2816,10 @@ def gen_corners():
     f = Func("test_while_zero_trips")
     a = array([1.0, 2.0], e)
     x = f.input(a, e)
-    c0 = f.op("stablehlo.constant dense<7> : tensor<i32>")
-    r = f.op("stablehlo.while(%%iterArg = %s, %%iterArg_0 = %s) : tensor<i32>, "
-             "tensor<2xf32>" % (c0, x), count=2)
-    for line in [
-        " cond {",
-        "  %c = stablehlo.constant dense<5> : tensor<i32>",
-        "  %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, "
-        "tensor<i32>) -> tensor<i1>",
-        "  stablehlo.return %100 : tensor<i1>",
-        "} do {",
+    r = counted_while(f, x, "tensor<2xf32>", 7, 5, [
         "  %100 = stablehlo.negate %iterArg_0 : tensor<2xf32>",
         "  stablehlo.return %iterArg, %100 : tensor<i32>, tensor<2xf32>",
-        "}",
-    ]:
-        f.line(line)
+    ])
     f.expect("%s#1" % r, a, e)
     f.expect("%s#0" % r, array(7, "i32"), "i32")
     funcs.append(f.text(comment="The condition is false on entry: the body "
