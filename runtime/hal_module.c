@@ -318,15 +318,18 @@ static grt_status_t grt_runtime_check_encoding(int32_t encoding) {
   return grt_ok_status();
 }
 
+// Every export has the native function signature of vm/native_module.h;
+// most use only some of its parameters.
+#define GRT_RUNTIME_EXPORT(name)                                   \
+  static grt_status_t name(void* module_data, void* state,        \
+                           const void* args, void* results)
+
 //===----------------------------------------------------------------------===//
 // hal.allocator.* / hal.buffer.*
 //===----------------------------------------------------------------------===//
 
 // allocator.allocate(allocator r, memory_types i, buffer_usage i, size I) -> r
-static grt_status_t grt_runtime_allocator_allocate(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_allocator_allocate) {
   const struct {
     grt_vm_ref_t allocator;
     int32_t memory_types;
@@ -358,10 +361,7 @@ static void grt_runtime_release_imported_vm_buffer(void* user_data,
 // allocated and filled once. The wrapped memory may be a read-only mapping
 // of the module file: programs must only read it (kernels take constants
 // as inputs, never as outputs).
-static grt_status_t grt_runtime_allocator_import(void* module_data,
-                                                 void* state,
-                                                 const void* args,
-                                                 void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
   grt_runtime_hal_module_data_t* data = module_data;
   const struct {
     grt_vm_ref_t allocator;
@@ -419,9 +419,7 @@ static grt_status_t grt_runtime_allocator_import(void* module_data,
 }
 
 // buffer.subspan(buffer r, offset I, length I) -> r
-static grt_status_t grt_runtime_buffer_subspan(void* module_data, void* state,
-                                               const void* args,
-                                               void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_subspan) {
   const struct {
     grt_vm_ref_t buffer;
     int64_t offset;
@@ -440,9 +438,7 @@ static grt_status_t grt_runtime_buffer_subspan(void* module_data, void* state,
 }
 
 // buffer.length(buffer r) -> I
-static grt_status_t grt_runtime_buffer_length(void* module_data, void* state,
-                                              const void* args,
-                                              void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_length) {
   grt_hal_buffer_t* buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(args, &buffer));
   *(int64_t*)results = (int64_t)grt_hal_buffer_byte_length(buffer);
@@ -468,8 +464,7 @@ static grt_status_t grt_runtime_arg_element(const grt_vm_ref_t* buffer_ref,
 }
 
 // buffer.load(buffer r, offset I, length i) -> i  (zero-extended)
-static grt_status_t grt_runtime_buffer_load(void* module_data, void* state,
-                                            const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_load) {
   grt_runtime_hal_module_data_t* data = module_data;
   const struct {
     grt_vm_ref_t buffer;
@@ -490,8 +485,7 @@ static grt_status_t grt_runtime_buffer_load(void* module_data, void* state,
 }
 
 // buffer.store(value i, buffer r, offset I, length i)
-static grt_status_t grt_runtime_buffer_store(void* module_data, void* state,
-                                             const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_store) {
   grt_runtime_hal_module_data_t* data = module_data;
   const struct {
     int32_t value;
@@ -514,10 +508,7 @@ static grt_status_t grt_runtime_buffer_store(void* module_data, void* state,
 
 // buffer_view.create(buffer r, offset I, length I, element_type i,
 //                    encoding i, shape CID) -> r
-static grt_status_t grt_runtime_buffer_view_create(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_create) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
@@ -553,10 +544,7 @@ static grt_status_t grt_runtime_buffer_view_create(void* module_data,
 
 // buffer_view.assert(view r, message r, element_type i, encoding i,
 //                    shape CID)
-static grt_status_t grt_runtime_buffer_view_assert(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_assert) {
   grt_runtime_args_t cursor = grt_runtime_args(args);
   const grt_vm_ref_t* view_ref = grt_runtime_args_ref(&cursor);
   const grt_vm_ref_t* message_ref = grt_runtime_args_ref(&cursor);
@@ -597,10 +585,7 @@ static grt_status_t grt_runtime_arg_view(const void* args,
 }
 
 // buffer_view.buffer(view r) -> r
-static grt_status_t grt_runtime_buffer_view_buffer(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_buffer) {
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
   grt_hal_buffer_t* buffer = grt_hal_buffer_view_buffer(view);
@@ -610,10 +595,7 @@ static grt_status_t grt_runtime_buffer_view_buffer(void* module_data,
 }
 
 // buffer_view.element_type(view r) -> i
-static grt_status_t grt_runtime_buffer_view_element_type(void* module_data,
-                                                         void* state,
-                                                         const void* args,
-                                                         void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_element_type) {
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
   *(int32_t*)results = (int32_t)grt_hal_buffer_view_element_type(view);
@@ -621,9 +603,7 @@ static grt_status_t grt_runtime_buffer_view_element_type(void* module_data,
 }
 
 // buffer_view.rank(view r) -> i
-static grt_status_t grt_runtime_buffer_view_rank(void* module_data,
-                                                 void* state, const void* args,
-                                                 void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_rank) {
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
   *(int32_t*)results = (int32_t)grt_hal_buffer_view_rank(view);
@@ -631,9 +611,7 @@ static grt_status_t grt_runtime_buffer_view_rank(void* module_data,
 }
 
 // buffer_view.dim(view r, index i) -> I
-static grt_status_t grt_runtime_buffer_view_dim(void* module_data, void* state,
-                                                const void* args,
-                                                void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_dim) {
   const struct {
     grt_vm_ref_t view;
     int32_t index;
@@ -690,10 +668,7 @@ static grt_status_t grt_runtime_arg_buffer_ref(const grt_vm_ref_t* buffer_ref,
 }
 
 // command_buffer.create(device r, mode i, binding_capacity i) -> r
-static grt_status_t grt_runtime_command_buffer_create(void* module_data,
-                                                      void* state,
-                                                      const void* args,
-                                                      void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_create) {
   const struct {
     grt_vm_ref_t device;
     int32_t mode;
@@ -720,28 +695,21 @@ static grt_status_t grt_runtime_command_buffer_create(void* module_data,
 }
 
 // command_buffer.begin(cb r)
-static grt_status_t grt_runtime_command_buffer_begin(void* module_data,
-                                                     void* state,
-                                                     const void* args,
-                                                     void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_begin) {
   grt_hal_command_buffer_t* command_buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
   return grt_hal_command_buffer_begin(command_buffer);
 }
 
 // command_buffer.end(cb r)
-static grt_status_t grt_runtime_command_buffer_end(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_end) {
   grt_hal_command_buffer_t* command_buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
   return grt_hal_command_buffer_end(command_buffer);
 }
 
 // command_buffer.execution_barrier(cb r)
-static grt_status_t grt_runtime_command_buffer_execution_barrier(
-    void* module_data, void* state, const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_execution_barrier) {
   grt_hal_command_buffer_t* command_buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
   return grt_hal_command_buffer_execution_barrier(command_buffer);
@@ -749,10 +717,7 @@ static grt_status_t grt_runtime_command_buffer_execution_barrier(
 
 // command_buffer.fill_buffer(cb r, target r, target_offset I, length I,
 //                            target_slot i, pattern i, pattern_length i)
-static grt_status_t grt_runtime_command_buffer_fill_buffer(void* module_data,
-                                                           void* state,
-                                                           const void* args,
-                                                           void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_fill_buffer) {
   const struct {
     grt_vm_ref_t command_buffer;
     grt_vm_ref_t target;
@@ -778,10 +743,7 @@ static grt_status_t grt_runtime_command_buffer_fill_buffer(void* module_data,
 // command_buffer.copy_buffer(cb r, source_slot i, target_slot i, source r,
 //                            source_offset I, target r, target_offset I,
 //                            length I)
-static grt_status_t grt_runtime_command_buffer_copy_buffer(void* module_data,
-                                                           void* state,
-                                                           const void* args,
-                                                           void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_copy_buffer) {
   const struct {
     grt_vm_ref_t command_buffer;
     int32_t source_slot;
@@ -809,10 +771,7 @@ static grt_status_t grt_runtime_command_buffer_copy_buffer(void* module_data,
 // command_buffer.update_buffer(cb r, source r (vm.buffer), source_offset I,
 //                              target r, target_offset I, length I,
 //                              target_slot i)
-static grt_status_t grt_runtime_command_buffer_update_buffer(void* module_data,
-                                                             void* state,
-                                                             const void* args,
-                                                             void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_update_buffer) {
   const struct {
     grt_vm_ref_t command_buffer;
     grt_vm_ref_t source;
@@ -849,10 +808,7 @@ static grt_status_t grt_runtime_command_buffer_update_buffer(void* module_data,
 
 // command_buffer.dispatch(cb r, executable r, entry_point i, x i, y i, z i,
 //                         constants CiD, bindings CirIID)
-static grt_status_t grt_runtime_command_buffer_dispatch(void* module_data,
-                                                        void* state,
-                                                        const void* args,
-                                                        void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_dispatch) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   const grt_vm_ref_t* command_buffer_ref = grt_runtime_args_ref(&cursor);
@@ -915,10 +871,7 @@ static grt_status_t grt_runtime_command_buffer_dispatch(void* module_data,
 //===----------------------------------------------------------------------===//
 
 // executable.lookup(device r, module_name r (vm.buffer)) -> r
-static grt_status_t grt_runtime_executable_lookup(void* module_data,
-                                                  void* state,
-                                                  const void* args,
-                                                  void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_executable_lookup) {
   grt_runtime_hal_module_data_t* data = module_data;
   const struct {
     grt_vm_ref_t device;
@@ -953,16 +906,13 @@ static grt_status_t grt_runtime_executable_lookup(void* module_data,
 }
 
 // devices.count() -> i
-static grt_status_t grt_runtime_devices_count(void* module_data, void* state,
-                                              const void* args,
-                                              void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_devices_count) {
   *(int32_t*)results = 1;
   return grt_ok_status();
 }
 
 // devices.get(index i) -> r
-static grt_status_t grt_runtime_devices_get(void* module_data, void* state,
-                                            const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_devices_get) {
   grt_runtime_hal_module_data_t* data = module_data;
   int32_t index = *(const int32_t*)args;
   if (index != 0) {
@@ -977,9 +927,7 @@ static grt_status_t grt_runtime_devices_get(void* module_data, void* state,
 }
 
 // device.allocator(device r) -> r
-static grt_status_t grt_runtime_device_allocator(void* module_data,
-                                                 void* state, const void* args,
-                                                 void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_allocator) {
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
   grt_hal_allocator_t* allocator = grt_hal_device_allocator(device);
@@ -989,9 +937,7 @@ static grt_status_t grt_runtime_device_allocator(void* module_data,
 }
 
 // device.query.i64(device r, category r, key r) -> (ok i, value I)
-static grt_status_t grt_runtime_device_query_i64(void* module_data,
-                                                 void* state, const void* args,
-                                                 void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_query_i64) {
   const struct {
     grt_vm_ref_t device;
     grt_vm_ref_t category;
@@ -1025,10 +971,7 @@ static grt_status_t grt_runtime_device_query_i64(void* module_data,
 
 // device.queue.alloca(device r, wait r, signal r, memory_types i,
 //                     buffer_usage i, size I) -> r
-static grt_status_t grt_runtime_device_queue_alloca(void* module_data,
-                                                    void* state,
-                                                    const void* args,
-                                                    void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_queue_alloca) {
   grt_runtime_args_t cursor = grt_runtime_args(args);
   grt_runtime_queue_args_t queue;
   GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
@@ -1046,10 +989,7 @@ static grt_status_t grt_runtime_device_queue_alloca(void* module_data,
 }
 
 // device.queue.dealloca(device r, wait r, signal r, buffer r)
-static grt_status_t grt_runtime_device_queue_dealloca(void* module_data,
-                                                      void* state,
-                                                      const void* args,
-                                                      void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_queue_dealloca) {
   grt_runtime_args_t cursor = grt_runtime_args(args);
   grt_runtime_queue_args_t queue;
   GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
@@ -1064,10 +1004,7 @@ static grt_status_t grt_runtime_device_queue_dealloca(void* module_data,
 #define GRT_RUNTIME_INLINE_COMMAND_BUFFERS 8
 
 // device.queue.execute(device r, wait r, signal r, command_buffers CrD)
-static grt_status_t grt_runtime_device_queue_execute(void* module_data,
-                                                     void* state,
-                                                     const void* args,
-                                                     void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_queue_execute) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   grt_runtime_queue_args_t queue;
@@ -1094,8 +1031,7 @@ static grt_status_t grt_runtime_device_queue_execute(void* module_data,
 
 // device.queue.execute.indirect(device r, wait r, signal r,
 //                               command_buffer r, binding_table CrIID)
-static grt_status_t grt_runtime_device_queue_execute_indirect(
-    void* module_data, void* state, const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_device_queue_execute_indirect) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   grt_runtime_queue_args_t queue;
@@ -1142,8 +1078,7 @@ static grt_status_t grt_runtime_arg_fence(const grt_vm_ref_t* ref,
 }
 
 // fence.create(device r) -> r: value 1 of a new semaphore at 0.
-static grt_status_t grt_runtime_fence_create(void* module_data, void* state,
-                                             const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_create) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
@@ -1190,8 +1125,7 @@ static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
 }
 
 // fence.join(fences CrD) -> r
-static grt_status_t grt_runtime_fence_join(void* module_data, void* state,
-                                           const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_join) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   grt_hal_fence_t* inline_fences[GRT_RUNTIME_INLINE_FENCES];
@@ -1209,16 +1143,14 @@ static grt_status_t grt_runtime_fence_join(void* module_data, void* state,
 }
 
 // fence.signal(fence r)
-static grt_status_t grt_runtime_fence_signal(void* module_data, void* state,
-                                             const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_signal) {
   grt_hal_fence_t* fence = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
   return grt_hal_fence_signal(fence);
 }
 
 // fence.fail(fence r, code i)
-static grt_status_t grt_runtime_fence_fail(void* module_data, void* state,
-                                           const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_fail) {
   const struct {
     grt_vm_ref_t fence;
     int32_t code;
@@ -1240,8 +1172,7 @@ static grt_status_t grt_runtime_fence_fail(void* module_data, void* state,
 }
 
 // fence.query(fence r) -> i
-static grt_status_t grt_runtime_fence_query(void* module_data, void* state,
-                                            const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_query) {
   grt_hal_fence_t* fence = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
   bool reached = false;
@@ -1251,8 +1182,7 @@ static grt_status_t grt_runtime_fence_query(void* module_data, void* state,
 }
 
 // fence.await(timeout_ms i, fences CrD) -> i
-static grt_status_t grt_runtime_fence_await(void* module_data, void* state,
-                                            const void* args, void* results) {
+GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
   grt_runtime_hal_module_data_t* data = module_data;
   grt_runtime_args_t cursor = grt_runtime_args(args);
   int32_t timeout_ms = grt_runtime_args_i32(&cursor);
