@@ -85,38 +85,35 @@ static void test_fill_validation(void** state) {
   grt_hal_command_buffer_t* cb =
       grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
   GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_buffer_ref(f->buffer, 0, 6), 0, 3),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "fill pattern length must be 1, 2 or 4, got 3");
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_buffer_ref(f->buffer, 2, 8), 0, 4),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "fill target offset 2 is not a multiple of the pattern length 4");
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_buffer_ref(f->buffer, 4, 6), 0, 4),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "fill length 6 is not a multiple of the pattern length 4");
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_buffer_ref(f->buffer, 60, 8), 0, 4),
-      GRT_STATUS_OUT_OF_RANGE,
-      "range [60, 68) is outside buffer of 64 bytes; fill target");
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_buffer_ref(f->source_only, 0, 4), 0, 4),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "buffer usage TRANSFER_SOURCE lacks TRANSFER_TARGET; fill target");
-  // One-shot command buffers have no binding table.
-  grt_expect_error(
-      grt_hal_command_buffer_fill_buffer(
-          cb, grt_hal_make_indirect_buffer_ref(0, 0, 4), 0, 4),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "fill target refers to binding slot 0 but only reusable command buffers "
-      "take a binding table");
+  // Each rejected fill (pattern 0) and what its message must say.
+  const struct {
+    grt_hal_buffer_ref_t target;
+    size_t pattern_length;
+    grt_status_code_t code;
+    const char* message;
+  } rejected[] = {
+      {grt_hal_make_buffer_ref(f->buffer, 0, 6), 3, GRT_STATUS_INVALID_ARGUMENT,
+       "fill pattern length must be 1, 2 or 4, got 3"},
+      {grt_hal_make_buffer_ref(f->buffer, 2, 8), 4, GRT_STATUS_INVALID_ARGUMENT,
+       "fill target offset 2 is not a multiple of the pattern length 4"},
+      {grt_hal_make_buffer_ref(f->buffer, 4, 6), 4, GRT_STATUS_INVALID_ARGUMENT,
+       "fill length 6 is not a multiple of the pattern length 4"},
+      {grt_hal_make_buffer_ref(f->buffer, 60, 8), 4, GRT_STATUS_OUT_OF_RANGE,
+       "range [60, 68) is outside buffer of 64 bytes; fill target"},
+      {grt_hal_make_buffer_ref(f->source_only, 0, 4), 4,
+       GRT_STATUS_INVALID_ARGUMENT,
+       "buffer usage TRANSFER_SOURCE lacks TRANSFER_TARGET; fill target"},
+      // One-shot command buffers have no binding table.
+      {grt_hal_make_indirect_buffer_ref(0, 0, 4), 4,
+       GRT_STATUS_INVALID_ARGUMENT,
+       "fill target refers to binding slot 0 but only reusable command buffers "
+       "take a binding table"},
+  };
+  for (size_t i = 0; i < sizeof(rejected) / sizeof(rejected[0]); ++i) {
+    grt_expect_error(grt_hal_command_buffer_fill_buffer(
+                         cb, rejected[i].target, 0, rejected[i].pattern_length),
+                     rejected[i].code, rejected[i].message);
+  }
   // Bits above a short pattern are dropped; WHOLE_BUFFER is resolved.
   GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
       cb, grt_hal_make_buffer_ref(f->buffer, 62, GRT_HAL_WHOLE_BUFFER),
