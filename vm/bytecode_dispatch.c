@@ -656,7 +656,12 @@ enum {
   CMP_FP(CMP_GT_F##W##_U, T, G, !islessequal(a, b))                         \
   CMP_FP(CMP_GTE_F##W##_O, T, G, isgreaterequal(a, b))                      \
   CMP_FP(CMP_GTE_F##W##_U, T, G, !isless(a, b))                             \
-  OP(CMP_NZ_F##W) { T a = G(regs, R()); I32(R()) = a != 0; } NEXT();        \
+  OP(CMP_NZ_F##W##_U) { T a = G(regs, R()); I32(R()) = a != 0; } NEXT();   \
+  OP(CMP_NZ_F##W##_O) { T a = G(regs, R()); I32(R()) = !isnan(a) && a != 0; } \
+  NEXT();                                                                   \
+  CMP_FP(CMP_EQ_F##W##_NEAR, T, G,                                          \
+         islessequal(fabs##SUFFIX(a - b),                                   \
+                     (T)GRT_VM_NEAR_ATOL + (T)GRT_VM_NEAR_RTOL * fabs##SUFFIX(b))) \
   OP(CMP_NAN_F##W) { T a = G(regs, R()); I32(R()) = isnan(a) ? 1 : 0; }     \
   NEXT();                                                                   \
   CONVERT(CAST_SI32_F##W, S(regs, dst_, (T)I32(src_)))                   \
@@ -1239,6 +1244,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   BIN_I32(CMP_LTE_I32_S, a <= b)
   BIN_I32(CMP_LTE_I32_U, ua <= ub)
   BIN_I32(CMP_GT_I32_S, a > b)
+  CONVERT(TRUNC_I64_I8, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFu)
+  CONVERT(TRUNC_I64_I16, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFFFu)
+  CONVERT(EXT_I8_I64_S, grt_vm_set_i64(regs, dst_, (int8_t)(U32(src_) & 0xFFu)))
+  CONVERT(EXT_I8_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFu)))
+  CONVERT(EXT_I16_I64_S, grt_vm_set_i64(regs, dst_, (int16_t)(U32(src_) & 0xFFFFu)))
+  CONVERT(EXT_I16_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFFFu)))
   BIN_I32(CMP_GT_I32_U, ua > ub)
   BIN_I32(CMP_GTE_I32_S, a >= b)
   BIN_I32(CMP_GTE_I32_U, ua >= ub)

@@ -179,8 +179,31 @@ static void test_comparisons_with_nan(void** state) {
       }
     }
   }
-  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F32, NAN, 0, 0), 1);
-  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F64, -0.0, 0, 0), 0);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F32_U, NAN, 0, 0), 1);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F64_U, -0.0, 0, 0), 0);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F32_O, NAN, 0, 0), 0);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F64_O, NAN, 0, 0), 0);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F32_O, -2.0, 0, 0), 1);
+  assert_int_equal(run(GRT_VM_OP_CMP_NZ_F64_O, -0.0, 0, 0), 0);
+  // Near equality: 1e-4 absolute near zero, 1e-4 relative for large
+  // values; NaN and infinities of one sign minus the other never near.
+  static const struct {
+    double a, b;
+    int near;
+  } near_cases[] = {
+      {0.0, 0.00005, 1},  {0.0, 0.0002, 0},   {1000.0, 1000.05, 1},
+      {1000.0, 1000.5, 0}, {-1.0, -1.0, 1},   {NAN, NAN, 0},
+      {1.0, NAN, 0},       {INFINITY, INFINITY, 0}, {-1.0, 1.0, 0},
+  };
+  for (size_t i = 0; i < N(near_cases); ++i) {
+    if (run(GRT_VM_OP_CMP_EQ_F32_NEAR, near_cases[i].a, near_cases[i].b, 0) !=
+            near_cases[i].near ||
+        run(GRT_VM_OP_CMP_EQ_F64_NEAR, near_cases[i].a, near_cases[i].b, 0) !=
+            near_cases[i].near) {
+      fail_msg("cmp.eq.f*.near(%g, %g): expected %d", near_cases[i].a,
+               near_cases[i].b, near_cases[i].near);
+    }
+  }
   assert_int_equal(run(GRT_VM_OP_CMP_NAN_F32, NAN, 0, 0), 1);
   assert_int_equal(run(GRT_VM_OP_CMP_NAN_F64, INFINITY, 0, 0), 0);
 }

@@ -123,6 +123,12 @@ static void test_integer_conversions(void** state) {
       {GRT_VM_OP_EXT_I32_I64_S, -1, 0, 0, -1},
       {GRT_VM_OP_EXT_I32_I64_S, INT32_MIN, 0, 0, INT32_MIN},
       {GRT_VM_OP_EXT_I32_I64_U, -1, 0, 0, INT64_C(0xFFFFFFFF)},
+      {GRT_VM_OP_TRUNC_I64_I8, INT64_C(0x12345678FF), 0, 0, 0xFF},
+      {GRT_VM_OP_TRUNC_I64_I16, INT64_C(-2), 0, 0, 0xFFFE},
+      {GRT_VM_OP_EXT_I8_I64_S, 0x180, 0, 0, -128},
+      {GRT_VM_OP_EXT_I8_I64_U, -1, 0, 0, 0xFF},
+      {GRT_VM_OP_EXT_I16_I64_S, 0x18000, 0, 0, -32768},
+      {GRT_VM_OP_EXT_I16_I64_U, -1, 0, 0, 0xFFFF},
   };
   run_int_cases(cases, N(cases));
 }

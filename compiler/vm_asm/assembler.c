@@ -15,17 +15,10 @@
 #define GRTC_VM_RODATA_INLINE_LIMIT 4096
 // vm.check.* failures carry this status code.
 #define GRTC_VM_CHECK_STATUS GRT_STATUS_FAILED_PRECONDITION
-// vm.check.nearly_eq %a, %b passes when |a - b| <= ATOL + RTOL * |b| (the
-// absolute-plus-relative rule of IREE's check module and numpy's isclose:
-// near zero the absolute term decides, for large values the relative one).
-// NaN on either side fails.
-#define GRTC_VM_NEARLY_EQ_ATOL 1e-4
-#define GRTC_VM_NEARLY_EQ_RTOL 1e-4
 // Scratch primitive slots after a function's own registers for the
-// expansions of vm.check.* and a bare vm.cond_fail: [0,2) a difference (an
-// f64 pair at most), [2,4) the tolerance, 4 the failure condition, 5 the
-// status code, [6,8) a constant.
-#define GRTC_VM_SCRATCH_SLOTS 8
+// expansions of vm.check.* and a bare vm.cond_fail: 0 the failure condition,
+// 1 the status code.
+#define GRTC_VM_SCRATCH_SLOTS 2
 
 typedef enum grtc_vm_symbol_kind_e {
   GRTC_VM_SYMBOL_FUNCTION,
@@ -930,16 +923,17 @@ static grt_status_t grtc_vm_lower_barrier(grtc_vm_assembler_t* a, grtc_operation
 typedef struct grtc_vm_check_t {
   const char* name;
   const char* fail_compare;  // "ne": cmp.ne.<t>
-  const char* float_order;   // suffix for floats: ".u" fails on NaN
+  const char* float_order;   // suffix for floats (".u": NaN is unordered)
   bool negate;               // the compare is nonzero when the check passes
-  bool tolerance;            // |a - b| compared against the tolerance
+  bool float_only;           // only f32/f64 operands
 } grtc_vm_check_t;
 
 static const grtc_vm_check_t grtc_vm_checks[] = {
     {"vm.check.eq", "ne", ".u", false, false},
     {"vm.check.ne", "eq", ".o", false, false},
-    {"vm.check.nz", "nz", "", true, false},
-    {"vm.check.nearly_eq", "gt", ".u", false, true},
+    {"vm.check.nz", "nz", ".u", true, false},
+    // cmp.eq.f*.near: |a - b| <= 1e-4 + 1e-4 * |b| (vm/op_table.h).
+    {"vm.check.nearly_eq", "eq", ".near", true, true},
 };
 
 static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t* op) {
@@ -959,7 +953,7 @@ static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t
     GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[1], 1, lhs.type, "operand 1", &rhs));
   }
   bool is_float = lhs.type == GRT_VM_TYPE_F32 || lhs.type == GRT_VM_TYPE_F64;
-  if (check->tolerance && !is_float) {
+  if (check->float_only && !is_float) {
     return grtc_op_error(a->file_name, op, "'%.*s' compares f32 or f64 values, found %s",
                          GRT_SV_ARG(op->name), grt_vm_type_name(lhs.type));
   }
@@ -969,41 +963,13 @@ static grt_status_t grtc_vm_lower_check(grtc_vm_assembler_t* a, grtc_operation_t
   rhs.move = false;
   a->scratch_used = true;
   uint16_t scratch = (uint16_t)((a->registers.i32_count + 1u) & ~1u);
-  grt_vm_operand_t condition = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 4));
-  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 5));
+  grt_vm_operand_t condition = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 0));
+  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 1));
   char compare[48];
   snprintf(compare, sizeof(compare), "cmp.%s.%s%s", check->fail_compare,
-           grt_vm_type_name(lhs.type), is_float && arity == 2 ? check->float_order : "");
+           grt_vm_type_name(lhs.type), is_float ? check->float_order : "");
   grt_vm_operand_t a_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = lhs};
   grt_vm_operand_t b_operand = {.kind = GRT_VM_OPERAND_REGISTER, .reg = rhs};
-  if (check->tolerance) {
-    // difference = |a - b|; tolerance = ATOL + RTOL * |b|.
-    grt_vm_operand_t difference = grt_vm_operand_reg(lhs.type, scratch);
-    grt_vm_operand_t tolerance = grt_vm_operand_reg(lhs.type, (uint16_t)(scratch + 2));
-    grt_vm_operand_t constant = grt_vm_operand_reg(lhs.type, (uint16_t)(scratch + 6));
-    grtc_float_kind_t kind = lhs.type == GRT_VM_TYPE_F32 ? GRTC_FLOAT_F32 : GRTC_FLOAT_F64;
-    const char* t = grt_vm_type_name(lhs.type);
-    char sub_op[16], abs_op[16], mul_op[16], add_op[16], konst_op[16];
-    snprintf(sub_op, sizeof(sub_op), "sub.%s", t);
-    snprintf(abs_op, sizeof(abs_op), "abs.%s", t);
-    snprintf(mul_op, sizeof(mul_op), "mul.%s", t);
-    snprintf(add_op, sizeof(add_op), "add.%s", t);
-    snprintf(konst_op, sizeof(konst_op), "const.%s", t);
-    grt_vm_operand_t rtol = grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_RTOL, kind));
-    grt_vm_operand_t atol = grt_vm_operand_imm(grtc_float_encode(GRTC_VM_NEARLY_EQ_ATOL, kind));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, sub_op,
-                                           (grt_vm_operand_t[]){a_operand, b_operand, difference}, 3));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, abs_op, (grt_vm_operand_t[]){difference, difference}, 2));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, abs_op, (grt_vm_operand_t[]){b_operand, tolerance}, 2));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, konst_op, (grt_vm_operand_t[]){rtol, constant}, 2));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, mul_op,
-                                           (grt_vm_operand_t[]){tolerance, constant, tolerance}, 3));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, konst_op, (grt_vm_operand_t[]){atol, constant}, 2));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, add_op,
-                                           (grt_vm_operand_t[]){tolerance, constant, tolerance}, 3));
-    a_operand = difference;
-    b_operand = tolerance;
-  }
   grt_vm_operand_t compare_operands[3] = {a_operand, b_operand, condition};
   if (arity == 1) compare_operands[1] = condition;
   GRT_RETURN_IF_ERROR(grtc_vm_emit_named(a, op, compare, compare_operands, arity + 1));
@@ -1034,7 +1000,7 @@ static grt_status_t grtc_vm_lower_cond_fail(grtc_vm_assembler_t* a, grtc_operati
                                   &condition));
   a->scratch_used = true;
   uint16_t scratch = (uint16_t)((a->registers.i32_count + 1u) & ~1u);
-  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 5));
+  grt_vm_operand_t code = grt_vm_operand_reg(GRT_VM_TYPE_I32, (uint16_t)(scratch + 1));
   GRT_RETURN_IF_ERROR(grtc_vm_emit(
       a, op, GRT_VM_OP_CONST_I32,
       (grt_vm_operand_t[]){grt_vm_operand_imm(GRT_STATUS_UNKNOWN), code}, 2));

@@ -65,6 +65,36 @@ vm.module @comparisons {
     vm.return
   }
 
+  // IREE's cmp.nz.f*.o/.u and cmp.eq.f*.near, spelled as IREE spells them.
+  vm.export @test_floats_nonzero_and_near
+  vm.func @test_floats_nonzero_and_near() {
+    %zero_f = vm.const.f32.zero
+    %nan = vm.div.f32 %zero_f, %zero_f : f32
+    %one = vm.const.i32 1
+    %zero = vm.const.i32 0
+    %nz_o = vm.cmp.nz.f32.o %nan : f32
+    vm.check.eq %nz_o, %zero, "NaN is not nonzero ordered" : i32
+    %nz_u = vm.cmp.nz.f32.u %nan : f32
+    vm.check.eq %nz_u, %one, "NaN is nonzero unordered" : i32
+    %neg_zero = vm.const.f64 -0.0
+    %nz_d = vm.cmp.nz.f64.o %neg_zero : f64
+    vm.check.eq %nz_d, %zero, "-0.0 is zero" : i32
+    %big = vm.const.f32 1000.0
+    %big_near = vm.const.f32 1000.05
+    %big_far = vm.const.f32 1000.5
+    %near = vm.cmp.eq.f32.near %big, %big_near : f32
+    vm.check.eq %near, %one, "1000 is near 1000.05 (relative 1e-4)" : i32
+    %far = vm.cmp.eq.f32.near %big, %big_far : f32
+    vm.check.eq %far, %zero, "1000 is not near 1000.5" : i32
+    %nan_near = vm.cmp.eq.f32.near %nan, %nan : f32
+    vm.check.eq %nan_near, %zero, "NaN is near nothing" : i32
+    %tiny = vm.const.f64 0.00005
+    %zero_d = vm.const.f64.zero
+    %tiny_near = vm.cmp.eq.f64.near %tiny, %zero_d : f64
+    vm.check.eq %tiny_near, %one, "5e-5 is near 0 (absolute 1e-4)" : i32
+    vm.return
+  }
+
   vm.export @test_select_and_switch
   vm.func @test_select_and_switch() {
     %one = vm.const.i32 1

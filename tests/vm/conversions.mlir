@@ -36,6 +36,30 @@ vm.module @conversions {
     vm.return
   }
 
+  // IREE's i8/i16 <-> i64 conversions.
+  vm.export @test_narrow_i64
+  vm.func @test_narrow_i64() {
+    %x = vm.const.i64 0x123456789ABCFF80
+    %t8 = vm.trunc.i64.i8 %x : i64 -> i32
+    %e8 = vm.const.i32 0x80
+    vm.check.eq %t8, %e8, "trunc i64 to i8 keeps the low byte" : i32
+    %t16 = vm.trunc.i64.i16 %x : i64 -> i32
+    %e16 = vm.const.i32 0xFF80
+    vm.check.eq %t16, %e16, "trunc i64 to i16 keeps the low half-word" : i32
+    %s8 = vm.ext.i8.i64.s %t8 : i32 -> i64
+    %m128 = vm.const.i64 -128
+    vm.check.eq %s8, %m128, "sign-extend 0x80 to i64" : i64
+    %u8 = vm.ext.i8.i64.u %t8 : i32 -> i64
+    %p128 = vm.const.i64 128
+    vm.check.eq %u8, %p128, "zero-extend 0x80 to i64" : i64
+    %s16 = vm.ext.i16.i64.s %t16 : i32 -> i64
+    vm.check.eq %s16, %m128, "sign-extend 0xFF80 to i64" : i64
+    %u16 = vm.ext.i16.i64.u %t16 : i32 -> i64
+    %p65408 = vm.const.i64 65408
+    vm.check.eq %u16, %p65408, "zero-extend 0xFF80 to i64" : i64
+    vm.return
+  }
+
   vm.export @test_int_float_casts
   vm.func @test_int_float_casts() {
     %m7 = vm.const.i32 -7
