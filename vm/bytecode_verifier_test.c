@@ -8,37 +8,58 @@
 
 #include <cmocka.h>
 
+#include "base/status_matchers.h"
 #include "vm/bytecode_verifier.h"
+#include "vm/features.h"
 #include "vm/op_table.h"
 
-// Verifies |code| as function 'f' of module 'm' with signature |cconv|,
-// |i32_count| primitive slots and 2 ref registers; returns the message ("" if
-// it passed). The returned text lives until the next call.
-static const char* verify(const uint8_t* code, size_t length, const char* cconv,
-                          uint32_t i32_count, uint64_t features) {
-  static char message[512];
+// One module 'm' whose function 0, 'f', is the code under test: 8 global
+// bytes, no ref globals, rodata or imports unless a test adds them.
+typedef struct test_module_t {
   grt_vm_signature_t signature;
-  assert_null(grt_vm_signature_parse(grt_make_cstring_view(cconv), &signature));
-  grt_module_function_t function = {grt_make_cstring_view("f"),
-                                    grt_make_cstring_view(cconv),
-                                    0,
-                                    (uint32_t)length,
-                                    i32_count,
-                                    2};
+  grt_module_function_t function;
   grt_vm_bytecode_layout_t layout;
-  memset(&layout, 0, sizeof(layout));
-  layout.module_name = grt_make_cstring_view("m");
-  layout.features = features;
-  layout.bytecode = grt_make_const_byte_span(code, length);
-  layout.function_count = 1;
-  layout.functions = &function;
-  layout.function_signatures = &signature;
-  layout.global_bytes = 8;
+} test_module_t;
+
+// Fills |m| for |code| with signature |cconv|, |i32_count| primitive slots
+// and 2 ref registers.
+static void test_module_init(test_module_t* m, const uint8_t* code,
+                             size_t length, const char* cconv,
+                             uint32_t i32_count, uint64_t features) {
+  memset(m, 0, sizeof(*m));
+  assert_null(
+      grt_vm_signature_parse(grt_make_cstring_view(cconv), &m->signature));
+  m->function = (grt_module_function_t){grt_make_cstring_view("f"),
+                                        grt_make_cstring_view(cconv),
+                                        0,
+                                        (uint32_t)length,
+                                        i32_count,
+                                        2};
+  m->layout.module_name = grt_make_cstring_view("m");
+  m->layout.features = features;
+  m->layout.bytecode = grt_make_const_byte_span(code, length);
+  m->layout.function_count = 1;
+  m->layout.functions = &m->function;
+  m->layout.function_signatures = &m->signature;
+  m->layout.global_bytes = 8;
+}
+
+// Verifies function 0 of |m|; returns the message ("" if it passed). The
+// returned text lives until the next call.
+static const char* verify_module(const test_module_t* m) {
+  static char message[512];
   grt_status_t status =
-      grt_vm_bytecode_verify_function(&layout, 0, grt_allocator_system());
+      grt_vm_bytecode_verify_function(&m->layout, 0, grt_allocator_system());
   snprintf(message, sizeof(message), "%s", grt_status_message(status));
   grt_status_free(status);
   return message;
+}
+
+static const char* verify(const uint8_t* code, size_t length, const char* cconv,
+                          uint32_t i32_count, uint64_t features) {
+  test_module_t m;
+  test_module_init(&m, code, length, cconv, i32_count, features);
+  return verify_module(&m);
 }
 
 // add.i32 r0, r1 -> r2 ; return r2
@@ -166,6 +187,130 @@ static void test_optimization_barrier_lists_must_match(void** state) {
                       "result 0 is i64 but operand 0 is i32");
 }
 
+static void test_ref_register_out_of_range(void** state) {
+  // cmp.nz.ref ref:5 -> i32:0 (the function has 2 ref registers)
+  const uint8_t code[] = {0x00, 0x9D, 5, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: register ref:5 out of "
+                      "range (function has 2 ref registers)");
+}
+
+static void test_global_misaligned(void** state) {
+  // global.load.i32 @2
+  const uint8_t code[] = {0x00, 0x18, 2, 0, 0, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: global byte offset 2 "
+                      "is not 4-byte aligned");
+}
+
+static void test_ref_global_out_of_range(void** state) {
+  // global.load.ref @global.ref#0 -> ref:0 (the module has none)
+  const uint8_t code[] = {0x00, 0x1C, 0, 0, 0, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: ref global 0 out of "
+                      "range (module has 0 ref globals)");
+}
+
+static void test_rodata_out_of_range(void** state) {
+  // const.ref.rodata @rodata#1 -> ref:0 (the module has one segment)
+  const uint8_t code[] = {0x00, 0x13, 1, 0, 0, 0, 0, 0, 0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  m.layout.rodata_count = 1;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: rodata 1 out of range "
+                      "(module has 1 rodata segments)");
+}
+
+static void test_import_out_of_range(void** state) {
+  // call @import#0 with no arguments and results (the module has none)
+  const uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0x80, 0, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: import 0 out of range "
+                      "(module has 0 imports)");
+}
+
+static void test_variadic_import_needs_call_variadic(void** state) {
+  const uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0x80, 0, 0, 0, 0, 0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  grt_vm_signature_t import;
+  assert_null(grt_vm_signature_parse(grt_make_cstring_view("0CiD_v"), &import));
+  m.layout.import_count = 1;
+  m.layout.import_signatures = &import;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: call to variadic import "
+                      "0 (signature '0CiD_v') must use call.variadic");
+}
+
+static void test_call_arguments_must_match_callee(void** state) {
+  // f is 0ii_i; call @function#0(i32:0) -> (i32:2) passes one argument.
+  const uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0,
+                          0x06, 1, 0, 2, 0};
+  assert_string_equal(verify(code, sizeof(code), "0ii_i", 3, 0),
+                      "module 'm' function 'f' @ 0x1: argument list has 1 "
+                      "registers but the signature '0ii_i' needs 2");
+}
+
+static void test_call_results_must_match_callee(void** state) {
+  // f is 0_i; call @function#0() -> (i32:0, i32:1) takes two results.
+  const uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0,
+                          0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_i", 2, 0),
+                      "module 'm' function 'f' @ 0x1: result list has 2 "
+                      "registers but the signature '0_i' needs 1");
+}
+
+static void test_unknown_remap_type(void** state) {
+  // br ^0x0 with one remap of type 9
+  const uint8_t code[] = {0x00, 0x01, 0, 0, 0, 0, 1, 0, 9, 0, 0, 1, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 2, 0),
+                      "module 'm' function 'f' @ 0x1: unknown register type 9 "
+                      "(expected 0-4)");
+}
+
+static void test_string_past_end(void** state) {
+  // fail i32:0, "..." claiming 100 bytes
+  const uint8_t code[] = {0x00, 0x07, 0, 0, 100, 0, 'x'};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: string of 100 bytes "
+                      "runs past the function end at 0x7");
+}
+
+static void test_descriptor_rules(void** state) {
+  const uint8_t code[] = {0x00, 0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 70000, 0);
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x0: register counts 70000 "
+                      "i32 / 2 ref exceed the limits 65536 / 32768");
+  assert_string_equal(verify(code, sizeof(code), "0CiD_v", 1, 0),
+                      "module 'm' function 'f' @ 0x0: bytecode functions "
+                      "cannot be variadic (signature '0CiD_v')");
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  m.function.bytecode_offset = 2;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x0: bytecode [0x2, 0x6) "
+                      "runs past the module's 4 bytes");
+  test_module_init(&m, code, 0, "0_v", 1, 0);
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x0: function has no "
+                      "bytecode");
+}
+
+static void test_unsupported_features(void** state) {
+  test_module_t m;
+  const uint8_t code[] = {0x00, 0x06, 0, 0};
+  test_module_init(&m, code, sizeof(code), "0_v", 1,
+                   GRT_VM_FEATURES_SUPPORTED | (UINT64_C(1) << 40));
+  grt_expect_error(grt_vm_bytecode_verify_module(&m.layout),
+                   GRT_STATUS_UNIMPLEMENTED,
+                   "module 'm' needs VM features 0x10000000000 that this "
+                   "runtime does not support");
+  m.layout.features = GRT_VM_FEATURES_SUPPORTED;
+  GRT_EXPECT_OK(grt_vm_bytecode_verify_module(&m.layout));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_function_passes),
@@ -183,6 +328,18 @@ int main(void) {
       cmocka_unit_test(test_call_to_missing_function),
       cmocka_unit_test(test_arguments_must_fit),
       cmocka_unit_test(test_optimization_barrier_lists_must_match),
+      cmocka_unit_test(test_ref_register_out_of_range),
+      cmocka_unit_test(test_global_misaligned),
+      cmocka_unit_test(test_ref_global_out_of_range),
+      cmocka_unit_test(test_rodata_out_of_range),
+      cmocka_unit_test(test_import_out_of_range),
+      cmocka_unit_test(test_variadic_import_needs_call_variadic),
+      cmocka_unit_test(test_call_arguments_must_match_callee),
+      cmocka_unit_test(test_call_results_must_match_callee),
+      cmocka_unit_test(test_unknown_remap_type),
+      cmocka_unit_test(test_string_past_end),
+      cmocka_unit_test(test_descriptor_rules),
+      cmocka_unit_test(test_unsupported_features),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

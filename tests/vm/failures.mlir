@@ -75,6 +75,40 @@ vm.module @failures {
     vm.return
   }
 
+  // No module in grt-check's context exports absent.fn: the import links
+  // (it is optional) and fails only when called.
+  vm.import private optional @absent.fn(%a : i32) -> i32
+
+  vm.export @fail_unresolved_optional_import
+  vm.func @fail_unresolved_optional_import() {
+    %c1 = vm.const.i32 1
+    %r = vm.call @absent.fn(%c1) : (i32) -> i32
+    vm.return
+  }
+
+  // A failure two frames deep while each frame holds refs (a buffer and a
+  // list holding it): unwinding releases them, so the sanitizer tree's leak
+  // check finds nothing.
+  vm.func private @fail_holding(%buffer : !vm.buffer) {
+    %c4 = vm.const.i32 4
+    %list = vm.list.alloc %c4 : (i32) -> !vm.list<?>
+    %c1 = vm.const.i32 1
+    vm.list.resize %list, %c1 : (!vm.list<?>, i32)
+    %c0 = vm.const.i32 0
+    vm.list.set.ref %list, %c0, %buffer : (!vm.list<?>, i32, !vm.buffer)
+    %code = vm.const.i32 13
+    vm.fail %code, "failing with live refs"
+  }
+
+  vm.export @fail_unwinds_frames_holding_refs
+  vm.func @fail_unwinds_frames_holding_refs() {
+    %length = vm.const.i64 64
+    %alignment = vm.const.i32 16
+    %buffer = vm.buffer.alloc %length, %alignment : !vm.buffer
+    vm.call @fail_holding(%buffer) : (!vm.buffer) -> ()
+    vm.return
+  }
+
   vm.export @fail_null_list
   vm.func @fail_null_list() {
     %null = vm.const.ref.zero : !vm.list<i32>
