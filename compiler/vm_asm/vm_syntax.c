@@ -157,6 +157,15 @@ static grt_status_t grtc_vm_parse_operands_op(grtc_parser_t* parser,
   while (more) {
     GRT_RETURN_IF_ERROR(
         grtc_vm_parse_item(parser, format, state, &seen_symbol, &seen_literal));
+    // vm.print "message"(%a, %b): the operands follow the message in
+    // parentheses.
+    if (!paren && seen_literal) {
+      GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &paren));
+      if (paren) {
+        more = grtc_vm_at_item(parser);
+        continue;
+      }
+    }
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
     if (!more) {
       // vm.switch.*: %index[%values] else %default
@@ -667,6 +676,8 @@ static const grtc_op_syntax_t grtc_vm_ops[] = {
     GRTC_VM_OPERANDS("vm.fail", grtc_vm_message),
     GRTC_VM_OPERANDS("vm.cond_fail", grtc_vm_message),
     GRTC_VM_OPERANDS("vm.cast.any.ref", grtc_vm_message),
+    GRTC_VM_OPERANDS("vm.print", grtc_vm_message),
+    GRTC_VM_OPERANDS("vm.trace", grtc_vm_message),
     // IREE's vm tests keep values alive with these util ops.
     GRTC_VM_OPERANDS("util.do_not_optimize", grtc_vm_plain),
     GRTC_VM_OPERANDS("util.optimization_barrier", grtc_vm_plain),
