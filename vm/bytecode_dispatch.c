@@ -1100,6 +1100,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_take_ref(refs, value, &state->global_refs[grt_vm_read_u32(&pc)]);
   }
   NEXT();
+  OP(IMPORT_RESOLVED) {
+    uint32_t ordinal = grt_vm_read_u32(&pc);
+    U32(R()) = state->imports[ordinal].resolved ? 1u : 0u;
+  }
+  NEXT();
 
   OP(SELECT_I32) {
     int32_t cond = I32(R());
@@ -1236,6 +1241,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   CONVERT(EXT_I16_I32_U, U32(dst_) = U32(src_) & 0xFFFFu)
   CONVERT(EXT_I32_I64_S, grt_vm_set_i64(regs, dst_, I32(src_)))
   CONVERT(EXT_I32_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)U32(src_)))
+  CONVERT(TRUNC_I64_I8, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFu)
+  CONVERT(TRUNC_I64_I16, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFFFu)
+  CONVERT(EXT_I8_I64_S, grt_vm_set_i64(regs, dst_, (int8_t)(U32(src_) & 0xFFu)))
+  CONVERT(EXT_I8_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFu)))
+  CONVERT(EXT_I16_I64_S, grt_vm_set_i64(regs, dst_, (int16_t)(U32(src_) & 0xFFFFu)))
+  CONVERT(EXT_I16_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFFFu)))
 
   BIN_I32(CMP_EQ_I32, a == b)
   BIN_I32(CMP_NE_I32, a != b)
@@ -1244,12 +1255,6 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   BIN_I32(CMP_LTE_I32_S, a <= b)
   BIN_I32(CMP_LTE_I32_U, ua <= ub)
   BIN_I32(CMP_GT_I32_S, a > b)
-  CONVERT(TRUNC_I64_I8, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFu)
-  CONVERT(TRUNC_I64_I16, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFFFu)
-  CONVERT(EXT_I8_I64_S, grt_vm_set_i64(regs, dst_, (int8_t)(U32(src_) & 0xFFu)))
-  CONVERT(EXT_I8_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFu)))
-  CONVERT(EXT_I16_I64_S, grt_vm_set_i64(regs, dst_, (int16_t)(U32(src_) & 0xFFFFu)))
-  CONVERT(EXT_I16_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFFFu)))
   BIN_I32(CMP_GT_I32_U, ua > ub)
   BIN_I32(CMP_GTE_I32_S, a >= b)
   BIN_I32(CMP_GTE_I32_U, ua >= ub)

@@ -259,18 +259,13 @@ static grt_status_t grt_vm_verifier_ordinal(grt_vm_verifier_t* v, char c) {
       }
       return grt_ok_status();
     case 'M':
+      // Any import; call.variadic's V operand checks the import's spans.
       if (value >= layout->import_count) {
         return grt_vm_verifier_fail(
             v, "import %u out of range (module has %u imports)", value,
             layout->import_count);
       }
       v->callee = &layout->import_signatures[value];
-      if (!v->callee->variadic) {
-        return grt_vm_verifier_fail(
-            v, "call.variadic to import %u whose signature '%.*s' has no "
-               "variadic span",
-            value, GRT_SV_ARG(v->callee->text));
-      }
       return grt_ok_status();
   }
   return grt_ok_status();
@@ -358,6 +353,13 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
         }
         break;
       case 'V': {
+        if (!v->callee->variadic) {
+          return grt_vm_verifier_fail(
+              v, "call.variadic to import %u whose signature '%.*s' has no "
+                 "variadic span",
+              (unsigned)(v->callee - v->layout->import_signatures),
+              GRT_SV_ARG(v->callee->text));
+        }
         GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "span counts", &count));
         size_t spans = grt_vm_verifier_span_total(v->callee->arguments);
         if (count != spans) {

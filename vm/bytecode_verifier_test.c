@@ -243,6 +243,46 @@ static void test_variadic_import_needs_call_variadic(void** state) {
                       "0 (signature '0CiD_v') must use call.variadic");
 }
 
+// import.resolved @import#N -> i32:0 checks N like every import operand and
+// takes any import, variadic or not.
+static void test_import_resolved_checks_its_import(void** state) {
+  uint8_t code[] = {0x00, 0xD0, 0, 0, 0, 0, 0, 0, 0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  grt_vm_signature_t imports[2];
+  assert_null(grt_vm_signature_parse(grt_make_cstring_view("0i_i"), &imports[0]));
+  assert_null(grt_vm_signature_parse(grt_make_cstring_view("0CiD_v"), &imports[1]));
+  m.layout.import_count = 2;
+  m.layout.import_signatures = imports;
+  assert_string_equal(verify_module(&m), "");
+  code[2] = 1;
+  assert_string_equal(verify_module(&m), "");
+  code[2] = 2;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: import 2 out of range "
+                      "(module has 2 imports)");
+  code[2] = 0;
+  code[6] = 1;  // result i32:1 of a function with one i32 register
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: register i32:1 out of "
+                      "range (function has 1 i32 registers)");
+}
+
+static void test_call_variadic_needs_variadic_import(void** state) {
+  // call.variadic @import#0 <> () -> () where import 0 is 0i_i
+  const uint8_t code[] = {0x00, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  grt_vm_signature_t import;
+  assert_null(grt_vm_signature_parse(grt_make_cstring_view("0i_i"), &import));
+  m.layout.import_count = 1;
+  m.layout.import_signatures = &import;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: call.variadic to import "
+                      "0 whose signature '0i_i' has no variadic span");
+}
+
 static void test_call_arguments_must_match_callee(void** state) {
   // f is 0ii_i; call @function#0(i32:0) -> (i32:2) passes one argument.
   const uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0,
@@ -334,6 +374,8 @@ int main(void) {
       cmocka_unit_test(test_rodata_out_of_range),
       cmocka_unit_test(test_import_out_of_range),
       cmocka_unit_test(test_variadic_import_needs_call_variadic),
+      cmocka_unit_test(test_import_resolved_checks_its_import),
+      cmocka_unit_test(test_call_variadic_needs_variadic_import),
       cmocka_unit_test(test_call_arguments_must_match_callee),
       cmocka_unit_test(test_call_results_must_match_callee),
       cmocka_unit_test(test_unknown_remap_type),

@@ -29,7 +29,8 @@
 //     R  rodata segment       u32 ordinal
 //     C  callee               u32: bit 31 clear = internal function ordinal,
 //                             set = import ordinal (low 31 bits)
-//     M  import               u32 import ordinal
+//     M  import               u32 import ordinal (call.variadic,
+//                             import.resolved)
 //     B  branch target        u32 block offset from the function's first
 //                             byte, u16 remap count, then per remap
 //                             {u8 type, u16 source, u16 destination}
@@ -93,13 +94,13 @@ typedef enum grt_vm_type_e {
 #define GRT_VM_REF_ORDINAL_MASK 0x7FFFu
 // Bit 31 of a C operand: the callee is an import.
 #define GRT_VM_CALLEE_IMPORT_BIT 0x80000000u
-
 // cmp.eq.f32.near / cmp.eq.f64.near: a is near b when |a - b| <= ATOL +
 // RTOL * |b| (computed in the operands' width): the absolute term decides
 // near zero, the relative one for large values (numpy's isclose rule). A NaN
 // on either side is never near. vm.check.nearly_eq is built on it.
 #define GRT_VM_NEAR_ATOL 1e-4
 #define GRT_VM_NEAR_RTOL 1e-4
+
 // clang-format off
 #define GRT_VM_OP_TABLE(X)                                                              \
   /* structure and control flow */                                                      \
@@ -189,13 +190,13 @@ typedef enum grt_vm_type_e {
   X(EXT_I16_I32_U,      "ext.i16.i32.u",      NONE, 0x76, "i>i",   "zero-extend the low 16 bits") \
   X(EXT_I32_I64_S,      "ext.i32.i64.s",      NONE, 0x77, "i>I",   "sign-extend to i64") \
   X(EXT_I32_I64_U,      "ext.i32.i64.u",      NONE, 0x78, "i>I",   "zero-extend to i64") \
-  /* integer and ref comparisons (results are i32 0 or 1) */                            \
   X(TRUNC_I64_I8,       "trunc.i64.i8",       NONE, 0x79, "I>i",   "keep the low 8 bits (zero-extended)") \
   X(TRUNC_I64_I16,      "trunc.i64.i16",      NONE, 0x7A, "I>i",   "keep the low 16 bits (zero-extended)") \
   X(EXT_I8_I64_S,       "ext.i8.i64.s",       NONE, 0x7B, "i>I",   "sign-extend the low 8 bits to i64") \
   X(EXT_I8_I64_U,       "ext.i8.i64.u",       NONE, 0x7C, "i>I",   "zero-extend the low 8 bits to i64") \
   X(EXT_I16_I64_S,      "ext.i16.i64.s",      NONE, 0x7D, "i>I",   "sign-extend the low 16 bits to i64") \
   X(EXT_I16_I64_U,      "ext.i16.i64.u",      NONE, 0x7E, "i>I",   "zero-extend the low 16 bits to i64") \
+  /* integer and ref comparisons (results are i32 0 or 1) */                            \
   X(CMP_EQ_I32,         "cmp.eq.i32",         NONE, 0x80, "ii>i",  "a == b") \
   X(CMP_NE_I32,         "cmp.ne.i32",         NONE, 0x81, "ii>i",  "a != b") \
   X(CMP_LT_I32_S,       "cmp.lt.i32.s",       NONE, 0x82, "ii>i",  "signed a < b") \
@@ -256,6 +257,8 @@ typedef enum grt_vm_type_e {
   X(BUFFER_STORE_I16,   "buffer.store.i16",   NONE, 0xC9, "rIi",   "store the low 16 bits") \
   X(BUFFER_STORE_I32,   "buffer.store.i32",   NONE, 0xCA, "rIi",   "store an i32 element") \
   X(BUFFER_STORE_I64,   "buffer.store.i64",   NONE, 0xCB, "rII",   "store an i64 element") \
+  /* imports */                                                                         \
+  X(IMPORT_RESOLVED,    "import.resolved",    NONE, 0xD0, "M>i",   "1 if the import resolved when the context was created, else 0 (only an optional import can be unresolved)") \
   /* f32 extension */                                                                   \
   X(CONST_F32,          "const.f32",          F32,  0x00, "k>f",   "load an f32 immediate") \
   X(GLOBAL_LOAD_F32,    "global.load.f32",    F32,  0x01, "g>f",   "load an f32 global") \
@@ -311,11 +314,11 @@ typedef enum grt_vm_type_e {
   X(CMP_GTE_F32_U,      "cmp.gte.f32.u",      F32,  0x4B, "ff>i",  "unordered or a >= b") \
   X(CMP_NZ_F32_U,       "cmp.nz.f32.u",       F32,  0x4C, "f>i",   "unordered or a != 0 (NaN counts as nonzero)") \
   X(CMP_NAN_F32,        "cmp.nan.f32",        F32,  0x4D, "f>i",   "a is NaN") \
+  X(CMP_NZ_F32_O,       "cmp.nz.f32.o",       F32,  0x4E, "f>i",   "ordered and a != 0 (NaN counts as zero)") \
+  X(CMP_EQ_F32_NEAR,    "cmp.eq.f32.near",    F32,  0x4F, "ff>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_SI32_F32,      "cast.si32.f32",      F32,  0x60, "i>f",   "signed i32 to f32") \
   X(CAST_UI32_F32,      "cast.ui32.f32",      F32,  0x61, "i>f",   "unsigned i32 to f32") \
   X(CAST_F32_SI32,      "cast.f32.si32",      F32,  0x62, "f>i",   "f32 to signed i32 (truncating, saturating)") \
-  X(CMP_NZ_F32_O,       "cmp.nz.f32.o",       F32,  0x4E, "f>i",   "ordered and a != 0 (NaN counts as zero)") \
-  X(CMP_EQ_F32_NEAR,    "cmp.eq.f32.near",    F32,  0x4F, "ff>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_F32_UI32,      "cast.f32.ui32",      F32,  0x63, "f>i",   "f32 to unsigned i32 (truncating, saturating)") \
   X(CAST_SI64_F32,      "cast.si64.f32",      F32,  0x64, "I>f",   "signed i64 to f32") \
   X(CAST_UI64_F32,      "cast.ui64.f32",      F32,  0x65, "I>f",   "unsigned i64 to f32") \
@@ -378,11 +381,11 @@ typedef enum grt_vm_type_e {
   X(CMP_GTE_F64_U,      "cmp.gte.f64.u",      F64,  0x4B, "FF>i",  "unordered or a >= b") \
   X(CMP_NZ_F64_U,       "cmp.nz.f64.u",       F64,  0x4C, "F>i",   "unordered or a != 0 (NaN counts as nonzero)") \
   X(CMP_NAN_F64,        "cmp.nan.f64",        F64,  0x4D, "F>i",   "a is NaN") \
+  X(CMP_NZ_F64_O,       "cmp.nz.f64.o",       F64,  0x4E, "F>i",   "ordered and a != 0 (NaN counts as zero)") \
+  X(CMP_EQ_F64_NEAR,    "cmp.eq.f64.near",    F64,  0x4F, "FF>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_SI32_F64,      "cast.si32.f64",      F64,  0x60, "i>F",   "signed i32 to f64") \
   X(CAST_UI32_F64,      "cast.ui32.f64",      F64,  0x61, "i>F",   "unsigned i32 to f64") \
   X(CAST_F64_SI32,      "cast.f64.si32",      F64,  0x62, "F>i",   "f64 to signed i32 (truncating, saturating)") \
-  X(CMP_NZ_F64_O,       "cmp.nz.f64.o",       F64,  0x4E, "F>i",   "ordered and a != 0 (NaN counts as zero)") \
-  X(CMP_EQ_F64_NEAR,    "cmp.eq.f64.near",    F64,  0x4F, "FF>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_F64_UI32,      "cast.f64.ui32",      F64,  0x63, "F>i",   "f64 to unsigned i32 (truncating, saturating)") \
   X(CAST_SI64_F64,      "cast.si64.f64",      F64,  0x64, "I>F",   "signed i64 to f64") \
   X(CAST_UI64_F64,      "cast.ui64.f64",      F64,  0x65, "I>F",   "unsigned i64 to f64") \

@@ -521,6 +521,13 @@ static grt_status_t grtc_vm_lower_table_op(grtc_vm_lowering_t* l) {
         *operand = grt_vm_operand_ordinal(rodata->ordinal);
         break;
       }
+      case 'M': {
+        const grtc_vm_symbol_t* import = NULL;
+        GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "import", GRTC_VM_SYMBOL_IMPORT,
+                                                   &import));
+        *operand = grt_vm_operand_ordinal(import->ordinal);
+        break;
+      }
       case 'S':
         *operand = grt_vm_operand_string(l->string ? grt_make_cstring_view(l->string)
                                                    : grtc_vm_string_attribute(op, "message"));

@@ -515,8 +515,15 @@ static void test_imports_link_and_call(void** state) {
       "    vm.return %r : i32\n"
       "  }\n"
       "  vm.export @go\n"
+      "  vm.func @linked() -> i32 {\n"
+      "    %r = vm.import.resolved @absent.fn : i32\n"
+      "    vm.return %r : i32\n"
+      "  }\n"
+      "  vm.export @linked\n"
       "}\n",
       &t);
+  // vm.import.resolved says so before anything calls it.
+  assert_int_equal(call_i32(&t, "linked", NULL, 0), 0);
   grt_vm_variant_t arg = grt_vm_variant_i32(1), result;
   grt_expect_error(grt_vm_test_call(&t, "go", &arg, 1, &result, 1), GRT_STATUS_NOT_FOUND,
                       "call to unresolved optional import 'absent.fn'");
@@ -642,6 +649,9 @@ static void test_diagnostics(void** state) {
        "@native.v is variadic: call it with vm.call.variadic"},
       {"%r = vm.add.i32 %a : i32\n    vm.return %r : i32",
        "'vm.add.i32' needs more than 1 operands"},
+      {"%r = vm.import.resolved @g : i32\n    vm.return %r : i32",
+       "prog.mlir:3:10: error: 'vm.import.resolved' names @g, which is a function; expected "
+       "an import"},
       {"vm.cond_fail %x, \"bad\"\n    vm.return %a : i32",
        "condition of 'vm.cond_fail' (%x) is f32, expected i32"},
       {"%r = vm.call.variadic @native.t(%a, [(%a, %x), (%a, %a)])\n"
