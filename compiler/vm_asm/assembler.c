@@ -38,6 +38,13 @@ typedef struct grtc_vm_symbol_t {
   grtc_operation_t* op;
 } grtc_vm_symbol_t;
 
+// One step of __init after the constant initial values, in declaration
+// order: a vm.initializer, or a global's init(@function).
+typedef struct grtc_vm_init_step_t {
+  grtc_operation_t* global;  // the vm.global.* with init(@f), or NULL
+  uint32_t function;         // the vm.initializer's function ordinal
+} grtc_vm_init_step_t;
+
 typedef struct grtc_vm_assembler_t {
   const char* file_name;
   grt_allocator_t allocator;
@@ -47,7 +54,7 @@ typedef struct grtc_vm_assembler_t {
   uint64_t features;
   grt_arena_vec_t symbols;       // grtc_vm_symbol_t
   grt_arena_vec_t functions;     // grtc_operation_t*: vm.func, vm.initializer
-  grt_arena_vec_t initializers;  // uint32_t function ordinals
+  grt_arena_vec_t init_steps;    // grtc_vm_init_step_t
   grt_arena_vec_t globals;       // grtc_vm_symbol_t* with initial values
   uint32_t global_bytes;
   uint32_t global_ref_count;
@@ -1134,18 +1141,56 @@ static grt_status_t grtc_vm_assemble_function(grtc_vm_assembler_t* a, grtc_opera
   return grtc_vm_add_function(a, function, name, cconv, i32_count, a->registers.ref_count);
 }
 
-// __init: stores the globals' initial values, then runs each
-// vm.initializer in order.
+static const struct {
+  grt_vm_op_t constant, store;
+} grtc_vm_global_stores[GRT_VM_TYPE_COUNT] = {
+    {GRT_VM_OP_CONST_I32, GRT_VM_OP_GLOBAL_STORE_I32},
+    {GRT_VM_OP_CONST_I64, GRT_VM_OP_GLOBAL_STORE_I64},
+    {GRT_VM_OP_CONST_F32, GRT_VM_OP_GLOBAL_STORE_F32},
+    {GRT_VM_OP_CONST_F64, GRT_VM_OP_GLOBAL_STORE_F64},
+    // Refs have no constant initial value (they start null), only init(@f).
+    {GRT_VM_OP_CONST_REF_ZERO, GRT_VM_OP_GLOBAL_STORE_REF},
+};
+
+// A global's init(@f): calls f, which must be () -> the global's type, and
+// stores its result (register 0 of the result's bank) in the global.
+static grt_status_t grtc_vm_emit_global_init_call(grtc_vm_assembler_t* a,
+                                                  const grtc_vm_symbol_t* global) {
+  grtc_operation_t* op = global->op;
+  const grtc_vm_symbol_t* callee = NULL;
+  GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "initializer", GRTC_VM_SYMBOL_FUNCTION,
+                                             &callee));
+  const grtc_type_t* global_type = grtc_operation_attribute(op, "type")->type;
+  const grtc_type_t* type = grtc_vm_function_type(callee->op);
+  bool ok = type && type->function.input_count == 0 && type->function.result_count == 1 &&
+            grtc_vm_type_matches(global_type, type->function.types[0]);
+  if (!ok) {
+    return grtc_op_error(a->file_name, op, "global @%.*s of type %s is initialized by "
+                         "@%.*s, which must have type () -> %s but has type %s",
+                         GRT_SV_ARG(global->name), grtc_vm_type_text(a, global_type),
+                         GRT_SV_ARG(callee->name), grtc_vm_type_text(a, global_type),
+                         type ? grtc_vm_type_text(a, type) : "none");
+  }
+  grt_vm_type_t vm_type = global->global_type;
+  grt_vm_register_t* result = grtc_vm_alloc(a, sizeof(*result));
+  if (!result) return grtc_vm_oom();
+  result->type = vm_type;
+  grt_vm_operand_t call[3] = {
+      grt_vm_operand_ordinal(callee->ordinal | (callee->kind == GRTC_VM_SYMBOL_IMPORT
+                                                    ? GRT_VM_CALLEE_IMPORT_BIT
+                                                    : 0)),
+      grt_vm_operand_list(NULL, 0), grt_vm_operand_list(result, 1)};
+  GRT_RETURN_IF_ERROR(grtc_vm_emit(a, op, GRT_VM_OP_CALL, call, 3));
+  grt_vm_operand_t value =
+      vm_type == GRT_VM_TYPE_REF ? grt_vm_operand_ref_move(0) : grt_vm_operand_reg(vm_type, 0);
+  return grtc_vm_emit(a, op, grtc_vm_global_stores[vm_type].store,
+                      (grt_vm_operand_t[]){value, grt_vm_operand_ordinal(global->ordinal)}, 2);
+}
+
+// __init: stores the globals' constant initial values (they exist before any
+// code runs, as zero does), then runs the vm.initializer bodies and the
+// globals' init(@f) functions in declaration order.
 static grt_status_t grtc_vm_assemble_init(grtc_vm_assembler_t* a, grtc_operation_t* vm_module) {
-  static const struct {
-    grt_vm_op_t constant, store;
-  } stores[GRT_VM_TYPE_COUNT] = {
-      {GRT_VM_OP_CONST_I32, GRT_VM_OP_GLOBAL_STORE_I32},
-      {GRT_VM_OP_CONST_I64, GRT_VM_OP_GLOBAL_STORE_I64},
-      {GRT_VM_OP_CONST_F32, GRT_VM_OP_GLOBAL_STORE_F32},
-      {GRT_VM_OP_CONST_F64, GRT_VM_OP_GLOBAL_STORE_F64},
-      {GRT_VM_OP_CONST_REF_ZERO, GRT_VM_OP_GLOBAL_STORE_REF},  // never: refs start null
-  };
   GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_begin_function(a->emitter));
   grt_vm_label_t entry;
   GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_create_label(a->emitter, &entry));
@@ -1155,21 +1200,33 @@ static grt_status_t grtc_vm_assemble_init(grtc_vm_assembler_t* a, grtc_operation
     const grtc_vm_symbol_t* global = globals[i];
     grt_vm_type_t type = global->global_type;
     GRT_RETURN_IF_ERROR(grtc_vm_set_location(a, global->op));
-    grtc_vm_lowering_t l = grtc_vm_lowering(a, global->op, stores[type].constant);
+    grt_vm_op_t constant = grtc_vm_global_stores[type].constant;
+    grtc_vm_lowering_t l = grtc_vm_lowering(a, global->op, constant);
     l.value_attribute = "initial_value";
     uint64_t bits = 0;
     GRT_RETURN_IF_ERROR(grtc_vm_immediate(
-        &l, grtc_vm_result_kind(grt_vm_op_info(stores[type].constant)->operands), &bits));
+        &l, grtc_vm_result_kind(grt_vm_op_info(constant)->operands), &bits));
     grt_vm_operand_t reg = grt_vm_operand_reg(type, 0);
-    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, stores[type].constant,
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, constant,
                                      (grt_vm_operand_t[]){grt_vm_operand_imm(bits), reg}, 2));
-    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, stores[type].store,
+    GRT_RETURN_IF_ERROR(grtc_vm_emit(a, global->op, grtc_vm_global_stores[type].store,
                                      (grt_vm_operand_t[]){reg, grt_vm_operand_ordinal(global->ordinal)},
                                      2));
   }
-  const uint32_t* initializers = a->initializers.data;
-  for (uint32_t i = 0; i < a->initializers.count; ++i) {
-    grt_vm_operand_t call[3] = {grt_vm_operand_ordinal(initializers[i]),
+  bool uses_i32 = a->globals.count != 0, uses_ref = false;
+  const grtc_vm_init_step_t* steps = a->init_steps.data;
+  for (uint32_t i = 0; i < a->init_steps.count; ++i) {
+    if (steps[i].global) {
+      const grtc_vm_symbol_t* global =
+          grtc_vm_find_symbol(a, grtc_vm_string_attribute(steps[i].global, "sym_name"));
+      GRT_RETURN_IF_ERROR(grtc_vm_set_location(a, global->op));
+      GRT_RETURN_IF_ERROR(grtc_vm_emit_global_init_call(a, global));
+      bool ref = global->global_type == GRT_VM_TYPE_REF;
+      uses_ref |= ref;
+      uses_i32 |= !ref;
+      continue;
+    }
+    grt_vm_operand_t call[3] = {grt_vm_operand_ordinal(steps[i].function),
                                 grt_vm_operand_list(NULL, 0), grt_vm_operand_list(NULL, 0)};
     GRT_RETURN_IF_ERROR(grtc_vm_emit(a, vm_module, GRT_VM_OP_CALL, call, 3));
   }
@@ -1177,7 +1234,7 @@ static grt_status_t grtc_vm_assemble_init(grtc_vm_assembler_t* a, grtc_operation
   GRT_RETURN_IF_ERROR(grtc_vm_emit(a, vm_module, GRT_VM_OP_RETURN, &ret, 1));
   grt_string_view_t name = grt_make_cstring_view("__init");
   GRT_RETURN_IF_ERROR(grtc_vm_add_function(a, vm_module, name, grt_make_cstring_view("0v_v"),
-                                           a->globals.count ? 2 : 0, 0));
+                                           uses_i32 ? 2 : 0, uses_ref ? 1 : 0));
   grt_module_export_t export_def = {name, a->functions.count};
   return grt_module_writer_add_export(a->writer, &export_def);
 }
@@ -1210,13 +1267,17 @@ static grt_status_t grtc_vm_declare_global(grtc_vm_assembler_t* a, grtc_operatio
     return grtc_op_error(a->file_name, op, "global has both an initial value and an initializer");
   }
   if (grtc_operation_attribute(op, "initializer")) {
-    return grtc_op_error(a->file_name, op, "init(@function) globals are not supported; "
-                         "store the value from a vm.initializer");
+    // Checked and emitted with __init, once every function is declared.
+    grtc_vm_init_step_t step = {op, 0};
+    return grt_arena_vec_push(&a->arena, &a->init_steps, &step, sizeof(step));
   }
   if (!initial) return grt_ok_status();
   if (type == GRT_VM_TYPE_REF) {
-    return grtc_op_error(a->file_name, op, "ref globals start null; set them from a "
-                         "vm.initializer");
+    // IREE's vm.global.ref has no initial_value: only null or init(@f).
+    return grtc_op_error(a->file_name, op, "ref global @%.*s cannot have an initial value: "
+                         "ref globals start null; set one with init(@function) or from a "
+                         "vm.initializer",
+                         GRT_SV_ARG(symbol->name));
   }
   bool zero = (initial->kind == GRTC_ATTR_INTEGER && initial->integer == 0) ||
               (initial->kind == GRTC_ATTR_FLOAT && initial->floating == 0.0 &&
@@ -1235,9 +1296,8 @@ static grt_status_t grtc_vm_declare(grtc_vm_assembler_t* a, grtc_operation_t* vm
                                              a->functions.count, NULL));
       GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
     } else if (grtc_operation_is(op, "vm.initializer")) {
-      uint32_t ordinal = a->functions.count;
-      GRT_RETURN_IF_ERROR(
-          grt_arena_vec_push(&a->arena, &a->initializers, &ordinal, sizeof(ordinal)));
+      grtc_vm_init_step_t step = {NULL, a->functions.count};
+      GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->init_steps, &step, sizeof(step)));
       GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->functions, &op, sizeof(op)));
     } else if (grtc_operation_is(op, "vm.import")) {
       const grtc_type_t* type = grtc_vm_function_type(op);
@@ -1311,7 +1371,7 @@ static grt_status_t grtc_vm_assemble_module(grtc_vm_assembler_t* a, grtc_operati
   for (uint32_t i = 0; i < a->functions.count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_vm_assemble_function(a, functions[i], i));
   }
-  if (a->globals.count || a->initializers.count) {
+  if (a->globals.count || a->init_steps.count) {
     GRT_RETURN_IF_ERROR(grtc_vm_assemble_init(a, vm_module));
   }
   GRT_RETURN_IF_ERROR(grtc_vm_add_exports(a, vm_module));

@@ -5,9 +5,10 @@
 // vm.export [as("name")] -> exports, vm.import [optional] -> imports (a
 // variadic argument `t ...` becomes a span "C<t>D"), vm.global.* -> byte
 // offsets (4- or 8-byte aligned) or ref ordinals, vm.rodata and
-// vm.rodata.inline -> rodata segments. Globals' initial values and
-// vm.initializer bodies run from a synthesized export "__init", which the
-// runtime calls when a context is created.
+// vm.rodata.inline -> rodata segments. Globals' constant initial values,
+// then vm.initializer bodies and init(@f) globals (in declaration order) run
+// from a synthesized export "__init", which the runtime calls when a context
+// is created.
 //
 // Ops: every vm op whose name (without "vm.") is a row of vm/op_table.h
 // maps to that row, its operand string saying where each SSA operand,

@@ -702,7 +702,23 @@ static void test_module_diagnostics(void** state) {
        "vm.export names @x.y, an import"},
       {"vm.global.i32 @g : i32\n  vm.global.i64 @g : i64",
        "prog.mlir:3:3: error: redefinition of @g (first defined at line 2)"},
-      {"vm.global.ref @r = 1 : i32 : !vm.buffer", "ref globals start null"},
+      {"vm.global.ref @r = 1 : i32 : !vm.buffer",
+       "prog.mlir:2:3: error: ref global @r cannot have an initial value: ref globals start "
+       "null; set one with init(@function) or from a vm.initializer"},
+      {"vm.global.i32 @g init(@f) = 1 : i32\n  vm.func @f() -> i32 {\n"
+       "    %c = vm.const.i32 1\n    vm.return %c : i32\n  }",
+       "prog.mlir:2:3: error: global has both an initial value and an initializer"},
+      {"vm.global.i32 @g init(@missing) : i32",
+       "prog.mlir:2:3: error: 'vm.global.i32' names @missing, which is not defined in this "
+       "vm.module; expected a function"},
+      {"vm.global.i32 @g init(@f) : i32\n  vm.func @f(%a: i32) -> i64 {\n"
+       "    %c = vm.const.i64 1\n    vm.return %c : i64\n  }",
+       "prog.mlir:2:3: error: global @g of type i32 is initialized by @f, which must have "
+       "type () -> i32 but has type (i32) -> (i64)"},
+      {"vm.global.ref @r init(@f) : !vm.buffer\n  vm.func @f() -> !vm.list<i32> {\n"
+       "    %n = vm.const.ref.zero : !vm.list<i32>\n    vm.return %n : !vm.list<i32>\n  }",
+       "global @r of type !vm.buffer is initialized by @f, which must have type () -> "
+       "!vm.buffer but has type () -> (!vm.list<i32>)"},
       {"vm.rodata @d dense<1> : tensor<2xi32> \n  vm.rodata @e {alignment = 3 : i64} "
        "dense<1> : tensor<2xi32>",
        "rodata alignment 3 is not a power of two up to 64"},
