@@ -338,6 +338,29 @@ static void test_descriptor_rules(void** state) {
                       "bytecode");
 }
 
+static void test_span_counts_must_match_signature(void** state) {
+  // call.variadic @import#0 <1, 1> () -> () where import 0 is 0CiD_v.
+  const uint8_t code[] = {0x00, 0x05, 0, 0, 0, 0, 2, 0, 1, 0, 1, 0,
+                          0, 0, 0, 0, 0x06, 0, 0};
+  test_module_t m;
+  test_module_init(&m, code, sizeof(code), "0_v", 1, 0);
+  grt_vm_signature_t import;
+  assert_null(grt_vm_signature_parse(grt_make_cstring_view("0CiD_v"), &import));
+  m.layout.import_count = 1;
+  m.layout.import_signatures = &import;
+  assert_string_equal(verify_module(&m),
+                      "module 'm' function 'f' @ 0x1: call.variadic gives 2 "
+                      "span counts but the signature '0CiD_v' has 1 spans");
+}
+
+static void test_optimization_barrier_operand_limit(void** state) {
+  // optimization_barrier with 65 operands
+  const uint8_t code[] = {0x00, 0x0B, 65, 0, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: optimization_barrier "
+                      "with 65 operands (at most 64)");
+}
+
 static void test_unsupported_features(void** state) {
   test_module_t m;
   const uint8_t code[] = {0x00, 0x06, 0, 0};
@@ -382,6 +405,8 @@ int main(void) {
       cmocka_unit_test(test_string_past_end),
       cmocka_unit_test(test_descriptor_rules),
       cmocka_unit_test(test_unsupported_features),
+      cmocka_unit_test(test_span_counts_must_match_signature),
+      cmocka_unit_test(test_optimization_barrier_operand_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
