@@ -201,8 +201,8 @@ static grt_status_t grt_vm_parallel_copy(grt_vm_stack_t* stack, uint32_t* regs,
     grt_vm_stack_frame_t* scratch = NULL;
     GRT_RETURN_IF_ERROR(
         grt_vm_stack_push_frame(stack, NULL, 0, 2u * count, count, &scratch));
-    values = scratch->i32;
-    staged_refs = scratch->refs;
+    values = grt_vm_stack_frame_i32(scratch);
+    staged_refs = grt_vm_stack_frame_refs(scratch);
   }
   for (uint16_t i = 0; i < count; ++i) {
     const uint8_t* p = sources + i * stride;
@@ -352,7 +352,7 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
   GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
       stack, NULL, 0, (uint32_t)((argument_bytes + result_bytes) / 4), 0,
       &scratch));
-  uint8_t* arguments = (uint8_t*)scratch->i32;
+  uint8_t* arguments = (uint8_t*)grt_vm_stack_frame_i32(scratch);
   uint8_t* results = arguments + argument_bytes;
   const uint8_t* result_list = grt_vm_walk_arguments(
       signature->arguments, spans, regs, refs, *pc, arguments);
@@ -407,6 +407,19 @@ static const uint8_t* grt_vm_switch(const uint8_t* pc, uint32_t* regs,
 // Backtraces
 //===----------------------------------------------------------------------===//
 
+// The offset of the op |pc| is inside of (past its opcode), found by walking
+// the function from its first op: the loop does not track where each op
+// starts, only errors need it.
+static uint32_t grt_vm_op_offset_containing(const uint8_t* code,
+                                            const uint8_t* pc) {
+  const uint8_t* op = code;
+  for (;;) {
+    const uint8_t* next = op + grt_vm_op_size_verified(op);
+    if (next >= pc) return (uint32_t)(op - code);
+    op = next;
+  }
+}
+
 static grt_status_t grt_vm_annotate_frame(grt_vm_bytecode_module_t* module,
                                           uint32_t function_ordinal,
                                           uint32_t pc, grt_status_t status) {
@@ -454,7 +467,7 @@ static grt_status_t grt_vm_backtrace_add(grt_vm_backtrace_t* trace,
   // frame shown would report the alternate frames of mutual recursion as
   // repeats.
   if (trace->omitted == 0 && trace->shown > 0 &&
-      frame->function_ordinal == trace->function_ordinal &&
+      frame->info->function_ordinal == trace->function_ordinal &&
       frame->pc == trace->pc) {
     ++trace->repeats;
     return status;
@@ -465,9 +478,9 @@ static grt_status_t grt_vm_backtrace_add(grt_vm_backtrace_t* trace,
     return status;
   }
   ++trace->shown;
-  trace->function_ordinal = frame->function_ordinal;
+  trace->function_ordinal = frame->info->function_ordinal;
   trace->pc = frame->pc;
-  return grt_vm_annotate_frame(module, frame->function_ordinal, frame->pc,
+  return grt_vm_annotate_frame(module, frame->info->function_ordinal, frame->pc,
                                status);
 }
 
@@ -493,11 +506,7 @@ enum {
 
 #if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
 #define GRT_VM_DISPATCH_GOTO 1
-#define DISPATCH()                   \
-  do {                               \
-    op_pc = pc;                      \
-    goto* dispatch_table[*pc++];     \
-  } while (0)
+#define DISPATCH() goto* dispatch_table[*pc++]
 #define OP(name) op_##name:
 #define NEXT() DISPATCH()
 #define PREFIX_CASE(name, str, byte, feature) \
@@ -798,17 +807,18 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 #endif
   const grt_module_function_t* functions = module->functions;
   const uint8_t* bytecode = module->layout.bytecode.data;
-  const size_t base_depth = grt_vm_stack_depth(stack);
+  // Frames above this one are this call's; unwinding stops at it.
+  grt_vm_stack_frame_t* const base_top = grt_vm_stack_top(stack);
   grt_status_t status = grt_ok_status();
   grt_vm_stack_frame_t* entry_frame = NULL;
 
   grt_vm_stack_frame_t* frame = NULL;
   {
-    const grt_module_function_t* f = &functions[function_ordinal];
-    GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
-        stack, &module->base, function_ordinal, f->i32_register_count,
-        f->ref_register_count, &frame));
+    GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame_info(
+        stack, &module->callees[function_ordinal].frame, &frame));
     entry_frame = frame;
+    uint32_t* frame_regs = grt_vm_stack_frame_i32(frame);
+    grt_vm_ref_t* frame_refs = grt_vm_stack_frame_refs(frame);
     // Arguments land in registers in signature order (borrowed refs are
     // retained: the frame owns what its registers hold).
     grt_string_view_t types = module->function_signatures[function_ordinal].arguments;
@@ -822,23 +832,21 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                                     &ref_slots);
       const uint8_t* src = (const uint8_t*)arguments + offset;
       if (type == GRT_VM_VALUE_TYPE_REF) {
-        grt_vm_ref_assign(&frame->refs[reg], (const grt_vm_ref_t*)(const void*)src);
+        grt_vm_ref_assign(&frame_refs[reg], (const grt_vm_ref_t*)(const void*)src);
       } else {
-        memcpy(frame->i32 + reg, src, grt_vm_value_type_size(type));
+        memcpy(frame_regs + reg, src, grt_vm_value_type_size(type));
       }
     }
   }
   const uint8_t* code = bytecode + functions[function_ordinal].bytecode_offset;
   const uint8_t* pc = grt_vm_block_entry(code, 0);
-  const uint8_t* op_pc = pc;
-  uint32_t* regs = frame->i32;
-  grt_vm_ref_t* refs = frame->refs;
+  uint32_t* regs = grt_vm_stack_frame_i32(frame);
+  grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
 
 #if defined(GRT_VM_DISPATCH_GOTO)
   DISPATCH();
 #else
   for (;;) {
-    op_pc = pc;
     unsigned code_index = *pc++;
   redispatch:
     switch (code_index) {
@@ -878,8 +886,9 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   NEXT();
   OP(CALL) {
     uint32_t callee = grt_vm_read_u32(&pc);
+    // The call op's offset, for backtraces through this frame.
+    frame->pc = (uint32_t)(pc - 5 - code);
     if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
-      frame->pc = (uint32_t)(op_pc - code);
       const uint8_t* next_pc = pc;
       FAIL(grt_vm_call_import(module, state, stack, regs, refs,
                               callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, pc,
@@ -887,29 +896,34 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       pc = next_pc;
       NEXT();
     }
-    frame->pc = (uint32_t)(op_pc - code);
     const grt_vm_bytecode_callee_t* f = &module->callees[callee];
-    grt_vm_stack_frame_t* callee_frame = grt_vm_stack_push_frame_fast(
-        stack, &module->base, callee, f->i32_count, f->ref_count);
+    grt_vm_stack_frame_t* callee_frame =
+        grt_vm_stack_push_frame_fast(stack, frame, &f->frame);
     if (!callee_frame) {
-      FAIL(grt_vm_stack_push_frame(stack, &module->base, callee, f->i32_count,
-                                   f->ref_count, &callee_frame));
+      FAIL(grt_vm_stack_push_frame_info(stack, &f->frame, &callee_frame));
     }
     // Arguments go register to register, caller bank to callee bank.
-    grt_string_view_t types = f->arguments;
+    uint32_t* callee_regs = grt_vm_stack_frame_i32(callee_frame);
+    uint32_t count = f->argument_count;
     pc += 2;
-    uint32_t* callee_regs = callee_frame->i32;
     if (f->all_32bit) {
-      for (size_t i = 0; i < types.size; ++i) callee_regs[i] = regs[R()];
+      // Argument i lands in slot i; one argument is the common case.
+      if (count == 1) {
+        callee_regs[0] = regs[R()];
+      } else {
+        for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];
+      }
     } else {
+      grt_string_view_t types = f->arguments;
       uint32_t slots = 0, ref_slots = 0;
-      for (size_t i = 0; i < types.size; ++i) {
+      for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
                                                       &ref_slots);
         switch (types.data[i]) {
           case 'r':
-            grt_vm_take_ref(refs, src, &callee_frame->refs[dst]);
+            grt_vm_take_ref(refs, src,
+                            &grt_vm_stack_frame_refs(callee_frame)[dst]);
             break;
           case 'I': case 'F':
             memcpy(callee_regs + dst, regs + src, 8);
@@ -921,14 +935,14 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     callee_frame->return_results = pc;
     frame = callee_frame;
     regs = callee_regs;
-    refs = frame->refs;
+    refs = (grt_vm_ref_t*)(void*)((uint8_t*)callee_regs + f->frame.i32_bytes);
     code = f->code;
     pc = grt_vm_block_entry(code, 0);
   }
   NEXT();
   OP(CALL_VARIADIC) {
     uint32_t callee = grt_vm_read_u32(&pc);
-    frame->pc = (uint32_t)(op_pc - code);
+    frame->pc = (uint32_t)(pc - 5 - code);
     const uint8_t* next_pc = pc;
     FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
                             pc, &next_pc));
@@ -937,7 +951,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   NEXT();
   OP(RETURN) {
     const grt_vm_bytecode_callee_t* f =
-        &module->callees[frame->function_ordinal];
+        (const grt_vm_bytecode_callee_t*)frame->info;
     grt_string_view_t types = f->results;
     pc += 2;
     if (frame == entry_frame) {
@@ -962,18 +976,21 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     // are listed (after the Y count); execution resumes past that list.
     grt_vm_stack_frame_t* caller = frame->parent;
     const uint8_t* result_list = frame->return_results + 2;
-    uint32_t* caller_regs = caller->i32;
+    uint32_t* caller_regs = grt_vm_stack_frame_i32(caller);
+    uint32_t count = f->result_count;
     if (f->all_32bit) {
-      for (size_t i = 0; i < types.size; ++i) {
+      for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
       }
     } else {
-      for (size_t i = 0; i < types.size; ++i) {
+      for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         uint16_t dst = grt_vm_read_u16(&result_list);
         switch (types.data[i]) {
-          case 'r': grt_vm_take_ref(refs, src, &caller->refs[dst]); break;
+          case 'r':
+            grt_vm_take_ref(refs, src, &grt_vm_stack_frame_refs(caller)[dst]);
+            break;
           case 'I': case 'F': memcpy(caller_regs + dst, regs + src, 8); break;
           default: caller_regs[dst] = regs[src]; break;
         }
@@ -981,9 +998,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     }
     grt_vm_stack_pop_frame_inline(stack);
     frame = caller;
+    const grt_vm_bytecode_callee_t* caller_f =
+        (const grt_vm_bytecode_callee_t*)caller->info;
     regs = caller_regs;
-    refs = frame->refs;
-    code = module->callees[frame->function_ordinal].code;
+    refs = (grt_vm_ref_t*)(void*)((uint8_t*)caller_regs +
+                                  caller_f->frame.i32_bytes);
+    code = caller_f->code;
     pc = result_list;
   }
   NEXT();
@@ -1011,7 +1031,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(PRINT) OP(TRACE) {
-    bool trace = *op_pc == GRT_VM_CODE_TRACE;
+    bool trace = pc[-1] == GRT_VM_CODE_TRACE;
     uint16_t length = R();
     fprintf(stderr, "%s%.*s", trace ? "[trace] " : "", (int)length,
             (const char*)pc);
@@ -1155,7 +1175,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   BIN_I32(SUB_I32, ua - ub)
   BIN_I32(MUL_I32, ua * ub)
   OP(DIV_I32_S) OP(REM_I32_S) {
-    bool rem = *op_pc == GRT_VM_CODE_REM_I32_S;
+    bool rem = pc[-1] == GRT_VM_CODE_REM_I32_S;
     int32_t a = I32(R()), b = I32(R());
     if (b == 0 || (a == INT32_MIN && b == -1)) {
       FAIL(grt_vm_division_error(rem ? "rem.i32.s" : "div.i32.s", a, b));
@@ -1164,7 +1184,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(DIV_I32_U) OP(REM_I32_U) {
-    bool rem = *op_pc == GRT_VM_CODE_REM_I32_U;
+    bool rem = pc[-1] == GRT_VM_CODE_REM_I32_U;
     uint32_t a = U32(R()), b = U32(R());
     if (b == 0) FAIL(grt_vm_division_error(rem ? "rem.i32.u" : "div.i32.u", a, b));
     U32(R()) = rem ? a % b : a / b;
@@ -1193,7 +1213,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   BIN_I64(SUB_I64, ua - ub)
   BIN_I64(MUL_I64, ua * ub)
   OP(DIV_I64_S) OP(REM_I64_S) {
-    bool rem = *op_pc == GRT_VM_CODE_REM_I64_S;
+    bool rem = pc[-1] == GRT_VM_CODE_REM_I64_S;
     int64_t a = grt_vm_get_i64(regs, R()), b = grt_vm_get_i64(regs, R());
     if (b == 0 || (a == INT64_MIN && b == -1)) {
       FAIL(grt_vm_division_error(rem ? "rem.i64.s" : "div.i64.s", a, b));
@@ -1202,7 +1222,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(DIV_I64_U) OP(REM_I64_U) {
-    bool rem = *op_pc == GRT_VM_CODE_REM_I64_U;
+    bool rem = pc[-1] == GRT_VM_CODE_REM_I64_U;
     uint64_t a = (uint64_t)grt_vm_get_i64(regs, R());
     uint64_t b = (uint64_t)grt_vm_get_i64(regs, R());
     if (b == 0) {
@@ -1272,7 +1292,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   OP(CMP_NZ_I64) { int64_t a = grt_vm_get_i64(regs, R()); I32(R()) = a != 0; }
   NEXT();
   OP(CMP_EQ_REF) OP(CMP_NE_REF) {
-    bool eq = *op_pc == GRT_VM_CODE_CMP_EQ_REF;
+    bool eq = pc[-1] == GRT_VM_CODE_CMP_EQ_REF;
     uint16_t a = R(), b = R();
     bool same = REF(a).ptr == REF(b).ptr;
     grt_vm_drop_moved_ref(refs, a, GRT_VM_NO_REF_RESULT);
@@ -1327,7 +1347,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
   OP(LIST_RESERVE) OP(LIST_RESIZE) {
-    bool resize = *op_pc == GRT_VM_CODE_LIST_RESIZE;
+    bool resize = pc[-1] == GRT_VM_CODE_LIST_RESIZE;
     grt_vm_list_t* list = NULL;
     FAIL(grt_vm_list_check_deref(&REF(R()), &list));
     int32_t n = I32(R());
@@ -1513,11 +1533,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 #endif
 
 unwind:
-  frame->pc = (uint32_t)(op_pc - code);
+  // pc is somewhere inside the failing op, past its opcode.
+  frame->pc = grt_vm_op_offset_containing(code, pc);
   grt_vm_backtrace_t trace = {0};
-  while (grt_vm_stack_depth(stack) > base_depth) {
+  while (grt_vm_stack_top(stack) != base_top) {
     grt_vm_stack_frame_t* top = grt_vm_stack_top(stack);
-    if (top->module == &module->base) {
+    if (top->info->module == &module->base) {
       status = grt_vm_backtrace_add(&trace, module, top, status);
     }
     grt_vm_stack_pop_frame(stack);

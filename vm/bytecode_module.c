@@ -80,10 +80,12 @@ static grt_status_t grt_vm_bytecode_module_load(
     const grt_vm_signature_t* signature = &module->function_signatures[i];
     grt_vm_bytecode_callee_t* r = &module->callees[i];
     r->code = layout->bytecode.data + f->bytecode_offset;
-    r->i32_count = f->i32_register_count;
-    r->ref_count = f->ref_register_count;
+    grt_vm_frame_info_init(&module->base, i, f->i32_register_count,
+                           f->ref_register_count, &r->frame);
     r->arguments = signature->arguments;
     r->results = signature->results;
+    r->argument_count = (uint32_t)r->arguments.size;
+    r->result_count = (uint32_t)r->results.size;
     r->all_32bit = true;
     for (size_t c = 0; c < r->arguments.size; ++c) {
       char t = r->arguments.data[c];

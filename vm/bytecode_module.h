@@ -45,15 +45,18 @@ grt_status_t grt_vm_bytecode_module_create(grt_module_file_t* file,
 
 // What a call needs of an internal function, precomputed at load so the
 // interpreter reads one small record instead of the file's descriptors.
+// Frames of the function point at |frame|, the first member, so the
+// interpreter gets from a frame back to its record with a cast.
 typedef struct grt_vm_bytecode_callee_t {
+  grt_vm_frame_info_t frame;
   const uint8_t* code;  // the function's first byte (its entry block marker)
-  uint32_t i32_count;
-  uint32_t ref_count;
   grt_string_view_t arguments;  // calling-convention characters
   grt_string_view_t results;
   // Every argument and every result is a 32-bit primitive ('i' or 'f'), so
   // argument i lands in slot i and calls/returns copy without type checks.
   bool all_32bit;
+  uint32_t argument_count;  // arguments.size, results.size
+  uint32_t result_count;
 } grt_vm_bytecode_callee_t;
 
 typedef struct grt_vm_bytecode_module_t {

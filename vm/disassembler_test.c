@@ -309,6 +309,40 @@ static void test_file_sink(void** state) {
   grt_vm_test_module_end(&t);
 }
 
+// grt_vm_op_size_verified (the interpreter's error path uses it to find the
+// failing op) agrees with the disassembler on every op of the sample, which
+// has every variable-length operand kind: remaps, tables, typed lists,
+// spans, strings and 64-bit immediates.
+static void test_op_size_matches_disassembler(void** state) {
+  (void)state;
+  grt_vm_test_module_t module;
+  grt_vm_test_module_t* t = &module;
+  build_sample(t);
+  for (uint32_t ordinal = 0; ordinal < 2; ++ordinal) {
+    grt_module_function_t f = grt_module_file_function(t->file, ordinal);
+    grt_const_byte_span_t all = grt_module_file_info(t->file)->bytecode;
+    grt_const_byte_span_t code = grt_make_const_byte_span(
+        all.data + f.bytecode_offset, f.bytecode_length);
+    uint32_t offset = 0, ops = 0;
+    while (offset < code.size) {
+      grt_vm_string_builder_t text;
+      grt_vm_string_builder_initialize(t->allocator, &text);
+      uint32_t next = 0;
+      GRT_EXPECT_OK(grt_vm_disassemble_op(code, offset, NULL,
+                                          grt_vm_string_builder_sink(&text),
+                                          &next));
+      grt_vm_string_builder_deinitialize(&text);
+      assert_int_equal(grt_vm_op_size_verified(code.data + offset),
+                       next - offset);
+      offset = next;
+      ++ops;
+    }
+    assert_int_equal(offset, code.size);
+    assert_true(ops >= 3);
+  }
+  grt_vm_test_module_end(t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_function_with_names),
@@ -317,6 +351,7 @@ int main(void) {
       cmocka_unit_test(test_truncated_and_corrupt_input),
       cmocka_unit_test(test_malformed_messages),
       cmocka_unit_test(test_file_sink),
+      cmocka_unit_test(test_op_size_matches_disassembler),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,47 @@ bool grt_vm_op_decode(const uint8_t* code, size_t available,
   return true;
 }
 
+static uint16_t grt_vm_op_read_u16(const uint8_t* p) {
+  return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+// Size of a B operand (target, remap count, remaps).
+static size_t grt_vm_branch_operand_size(const uint8_t* p) {
+  return 6u + 5u * grt_vm_op_read_u16(p + 4);
+}
+
+size_t grt_vm_op_size_verified(const uint8_t* code) {
+  grt_vm_op_t op = GRT_VM_OP_BLOCK;
+  size_t size = 0;
+  grt_vm_op_decode(code, 2, &op, &size);
+  const uint8_t* p = code + size;
+  for (const char* c = grt_vm_op_infos[op].operands; *c; ++c) {
+    switch (*c) {
+      case '>': break;
+      case 'i': case 'I': case 'f': case 'F': case 'r': p += 2; break;
+      case 'k': case 'g': case 'd': case 'G': case 'R': case 'C': case 'M':
+        p += 4;
+        break;
+      case 'K': p += 8; break;
+      case 'B': p += grt_vm_branch_operand_size(p); break;
+      case 'T': {
+        uint16_t count = grt_vm_op_read_u16(p);
+        p += 2;
+        for (uint16_t i = 0; i < count; ++i) p += grt_vm_branch_operand_size(p);
+        break;
+      }
+      case 'L': case 'A': case 'Y': case 'W': case 'V':
+        p += 2u + 2u * grt_vm_op_read_u16(p);
+        if (*c == 'L') ++c;  // the element type character
+        break;
+      case 'X': p += 2u + 3u * grt_vm_op_read_u16(p); break;
+      case 'S': p += 2u + grt_vm_op_read_u16(p); break;
+      default: break;
+    }
+  }
+  return (size_t)(p - code);
+}
+
 const char* grt_vm_type_name(grt_vm_type_t type) {
   static const char* const names[GRT_VM_TYPE_COUNT] = {"i32", "i64", "f32",
                                                        "f64", "ref"};

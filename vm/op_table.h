@@ -433,6 +433,10 @@ bool grt_vm_op_lookup(grt_string_view_t mnemonic, grt_vm_op_t* out_op);
 bool grt_vm_op_decode(const uint8_t* code, size_t available,
                       grt_vm_op_t* out_op, size_t* out_opcode_size);
 
+// Size in bytes of the whole op at |code| (opcode and operands). Only for
+// bytecode the verifier has accepted: nothing is bounds-checked.
+size_t grt_vm_op_size_verified(const uint8_t* code);
+
 // Size in bytes of one register of |type| in the primitive bank slots (1 or
 // 2); refs use one ref slot.
 static inline uint32_t grt_vm_type_slot_count(grt_vm_type_t type) {

@@ -33,25 +33,41 @@ extern "C" {
 // The limit a stack gets when the caller passes 0.
 #define GRT_VM_STACK_DEFAULT_LIMIT (1024u * 1024u)
 
-typedef struct grt_vm_stack_frame_t grt_vm_stack_frame_t;
-struct grt_vm_stack_frame_t {
-  grt_vm_stack_frame_t* parent;
+// What a frame's bookkeeping needs of the function it runs; the same for
+// every frame of that function, so the interpreter keeps one per function
+// and a push stores only a pointer to it.
+typedef struct grt_vm_frame_info_t {
   // Who runs the frame; NULL for a scratch frame (packed call buffers),
   // which backtraces skip.
   grt_vm_module_t* module;
   uint32_t function_ordinal;
-  // Offset of the op being executed (the call op while a callee runs),
-  // relative to the function's first byte.
-  uint32_t pc;
   uint32_t i32_count;  // primitive slots
   uint32_t ref_count;
-  uint32_t* i32;       // 8-byte aligned
-  grt_vm_ref_t* refs;
-  size_t size;         // bytes this frame takes from the stack
+  uint32_t i32_bytes;  // the primitive bank, rounded up to 16 bytes
+  size_t size;         // bytes the frame takes from the stack
+} grt_vm_frame_info_t;
+
+// A frame: this header, then the primitive bank (16-byte aligned, so i64
+// and f64 pairs can be read whole), then the ref bank, then (only for
+// frames pushed with grt_vm_stack_push_frame) their own info.
+typedef struct grt_vm_stack_frame_t grt_vm_stack_frame_t;
+struct grt_vm_stack_frame_t {
+  grt_vm_stack_frame_t* parent;
+  const grt_vm_frame_info_t* info;
   // The interpreter's: in a frame an internal call pushed, where the
   // caller's result register list starts (the return writes there).
   const uint8_t* return_results;
+  // Offset of the op being executed (the call op while a callee runs),
+  // relative to the function's first byte. Set by the interpreter when the
+  // frame calls or fails; 0 after the full push, unset after the fast one.
+  uint32_t pc;
+  uint32_t flags;  // GRT_VM_FRAME_*
 };
+
+// The frame starts a chunk after the first: popping it steps back into the
+// previous chunk. (Only the full push puts a frame there: the fast path
+// never crosses a chunk.)
+#define GRT_VM_FRAME_FIRST_IN_CHUNK 1u
 
 //===----------------------------------------------------------------------===//
 // Internals for the inline fast paths
@@ -64,17 +80,24 @@ struct grt_vm_stack_chunk_t {
   grt_vm_stack_chunk_t* prev;
   grt_vm_stack_chunk_t* next;  // kept after popping back, for reuse
   size_t capacity;
+  // Bytes of frames in this chunk; kept up to date only for chunks below
+  // the current one (the current chunk's is cursor - data).
   size_t used;
   _Alignas(16) unsigned char data[];
 };
 
+// The first three fields are all the inline push/pop read: a push that ends
+// at or before fast_end fits both the current chunk and the limit, so the
+// common case is one compare. Depth is not counted on the fast path
+// (grt_vm_stack_depth walks the frames).
 struct grt_vm_stack_t {
-  grt_allocator_t allocator;
-  size_t limit;
-  size_t used;
-  size_t depth;
-  grt_vm_stack_chunk_t* chunk;  // holds the top frame (or the first chunk)
+  unsigned char* cursor;    // next free byte of the current chunk
+  unsigned char* fast_end;  // min(chunk end, where the limit is reached)
   grt_vm_stack_frame_t* top;
+  grt_vm_stack_chunk_t* chunk;  // holds the top frame (or the first chunk)
+  size_t chunk_base;  // bytes of frames in the chunks below the current one
+  size_t limit;
+  grt_allocator_t allocator;
 };
 
 static inline size_t grt_vm_stack_align(size_t n) {
@@ -82,73 +105,90 @@ static inline size_t grt_vm_stack_align(size_t n) {
          ~(size_t)(GRT_VM_STACK_ALIGNMENT - 1);
 }
 
+#define GRT_VM_STACK_FRAME_HEADER_BYTES \
+  ((sizeof(grt_vm_stack_frame_t) + GRT_VM_STACK_ALIGNMENT - 1) & \
+   ~(size_t)(GRT_VM_STACK_ALIGNMENT - 1))
+
+// The frame's banks.
+static inline uint32_t* grt_vm_stack_frame_i32(grt_vm_stack_frame_t* frame) {
+  return (uint32_t*)(void*)((unsigned char*)frame +
+                            GRT_VM_STACK_FRAME_HEADER_BYTES);
+}
+static inline grt_vm_ref_t* grt_vm_stack_frame_refs(
+    grt_vm_stack_frame_t* frame) {
+  return (grt_vm_ref_t*)(void*)((unsigned char*)grt_vm_stack_frame_i32(frame) +
+                                frame->info->i32_bytes);
+}
+
+// Fills in the sizes of |info| from its counts.
+void grt_vm_frame_info_init(grt_vm_module_t* module, uint32_t function_ordinal,
+                            uint32_t i32_count, uint32_t ref_count,
+                            grt_vm_frame_info_t* out_info);
+
 // Bytes a frame with these banks takes from the stack.
 static inline size_t grt_vm_stack_frame_bytes(uint32_t i32_count,
                                               uint32_t ref_count) {
-  return grt_vm_stack_align(sizeof(grt_vm_stack_frame_t)) +
+  return GRT_VM_STACK_FRAME_HEADER_BYTES +
          grt_vm_stack_align((size_t)i32_count * sizeof(uint32_t)) +
          grt_vm_stack_align((size_t)ref_count * sizeof(grt_vm_ref_t));
 }
 
-// Lays out and links a frame of |size| bytes at |base|: zeroes exactly the
-// registers (not the alignment padding) and makes it the top.
+// Links a frame described by |info| at |base| on top of |parent| (the
+// current top): zeroes the primitive bank (padding included) and nulls the
+// refs. pc and return_results are left for the caller to set.
 static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
-    grt_vm_stack_t* stack, unsigned char* base, size_t size,
-    grt_vm_module_t* module, uint32_t function_ordinal, uint32_t i32_count,
-    uint32_t ref_count) {
-  size_t header = grt_vm_stack_align(sizeof(grt_vm_stack_frame_t));
-  size_t i32_bytes = grt_vm_stack_align((size_t)i32_count * sizeof(uint32_t));
+    grt_vm_stack_t* stack, unsigned char* base, grt_vm_stack_frame_t* parent,
+    const grt_vm_frame_info_t* info) {
   grt_vm_stack_frame_t* frame = (grt_vm_stack_frame_t*)(void*)base;
-  uint32_t* i32 = (uint32_t*)(void*)(base + header);
-  grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)(base + header + i32_bytes);
-  for (uint32_t i = 0; i < i32_count; ++i) i32[i] = 0;
-  for (uint32_t i = 0; i < ref_count; ++i) refs[i] = grt_vm_ref_null();
-  frame->parent = stack->top;
-  frame->module = module;
-  frame->function_ordinal = function_ordinal;
-  frame->pc = 0;
-  frame->i32_count = i32_count;
-  frame->ref_count = ref_count;
-  frame->i32 = i32;
-  frame->refs = refs;
-  frame->size = size;
-  frame->return_results = NULL;
+  frame->parent = parent;
+  frame->info = info;
+  frame->flags = 0;
+  uint64_t* i32 = (uint64_t*)(void*)grt_vm_stack_frame_i32(frame);
+  uint64_t* i32_end = (uint64_t*)(void*)((unsigned char*)i32 + info->i32_bytes);
+  // A whole number of 16-byte units: two stores per unit.
+  for (uint64_t* p = i32; p != i32_end; p += 2) {
+    p[0] = 0;
+    p[1] = 0;
+  }
+  uint32_t ref_count = info->ref_count;
+  if (ref_count) {
+    grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)i32_end;
+    for (uint32_t i = 0; i < ref_count; ++i) refs[i] = grt_vm_ref_null();
+  }
   stack->top = frame;
-  stack->used += size;
-  stack->depth++;
   return frame;
 }
 
-// grt_vm_stack_push_frame's common case: NULL when the frame does not fit in
-// the current chunk or under the limit, and the caller falls back to
-// grt_vm_stack_push_frame (which grows the stack or reports the overflow).
+// grt_vm_stack_push_frame_info's common case, for a frame on top of
+// |parent| (which must be the current top): NULL when the frame does not
+// fit in the current chunk or under the limit, and the caller falls back to
+// grt_vm_stack_push_frame_info (which grows the stack or reports the
+// overflow). pc and return_results are not set.
 static inline grt_vm_stack_frame_t* grt_vm_stack_push_frame_fast(
-    grt_vm_stack_t* stack, grt_vm_module_t* module, uint32_t function_ordinal,
-    uint32_t i32_count, uint32_t ref_count) {
-  size_t size = grt_vm_stack_frame_bytes(i32_count, ref_count);
-  grt_vm_stack_chunk_t* chunk = stack->chunk;
-  if (!chunk || size > stack->limit - stack->used ||
-      size > chunk->capacity - chunk->used) {
-    return NULL;
-  }
-  unsigned char* base = chunk->data + chunk->used;
-  chunk->used += size;
-  return grt_vm_stack_link_frame(stack, base, size, module, function_ordinal,
-                                 i32_count, ref_count);
+    grt_vm_stack_t* stack, grt_vm_stack_frame_t* parent,
+    const grt_vm_frame_info_t* info) {
+  unsigned char* base = stack->cursor;
+  if ((size_t)(stack->fast_end - base) < info->size) return NULL;
+  stack->cursor = base + info->size;
+  return grt_vm_stack_link_frame(stack, base, parent, info);
 }
+
+// Steps back into the previous chunk once its last frame is again the top.
+void grt_vm_stack_leave_chunk(grt_vm_stack_t* stack);
 
 // Releases the refs of the top frame and removes it.
 static inline void grt_vm_stack_pop_frame_inline(grt_vm_stack_t* stack) {
   grt_vm_stack_frame_t* frame = stack->top;
-  for (uint32_t i = 0; i < frame->ref_count; ++i) {
-    grt_vm_ref_release(&frame->refs[i]);
+  uint32_t ref_count = frame->info->ref_count;
+  if (ref_count) {
+    grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
+    for (uint32_t i = 0; i < ref_count; ++i) grt_vm_ref_release(&refs[i]);
   }
   stack->top = frame->parent;
-  stack->used -= frame->size;
-  stack->depth--;
-  grt_vm_stack_chunk_t* chunk = stack->chunk;
-  chunk->used -= frame->size;
-  if (chunk->used == 0 && chunk->prev) stack->chunk = chunk->prev;
+  stack->cursor = (unsigned char*)frame;
+  if (frame->flags & GRT_VM_FRAME_FIRST_IN_CHUNK) {
+    grt_vm_stack_leave_chunk(stack);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,8 +200,15 @@ grt_status_t grt_vm_stack_create(size_t limit_bytes, grt_allocator_t allocator,
 // Pops (and releases the refs of) any frames left.
 void grt_vm_stack_destroy(grt_vm_stack_t* stack);
 
-// Pushes a zeroed frame. RESOURCE_EXHAUSTED "stack overflow: frame of N
-// bytes at depth D exceeds limit of L bytes" when the limit would be passed.
+// Pushes a zeroed frame for |info|, which must outlive the frame.
+// RESOURCE_EXHAUSTED "stack overflow: frame of N bytes at depth D (U bytes
+// in use) exceeds limit of L bytes" when the limit would be passed.
+grt_status_t grt_vm_stack_push_frame_info(grt_vm_stack_t* stack,
+                                          const grt_vm_frame_info_t* info,
+                                          grt_vm_stack_frame_t** out_frame)
+    GRT_MUST_USE;
+// As grt_vm_stack_push_frame_info, for a frame that carries its own info
+// (scratch frames, tests).
 grt_status_t grt_vm_stack_push_frame(grt_vm_stack_t* stack,
                                      grt_vm_module_t* module,
                                      uint32_t function_ordinal,
@@ -172,6 +219,7 @@ grt_status_t grt_vm_stack_push_frame(grt_vm_stack_t* stack,
 void grt_vm_stack_pop_frame(grt_vm_stack_t* stack);
 
 grt_vm_stack_frame_t* grt_vm_stack_top(const grt_vm_stack_t* stack);
+// Frames on the stack; counts them (O(depth)), for messages and tests.
 size_t grt_vm_stack_depth(const grt_vm_stack_t* stack);
 size_t grt_vm_stack_used_bytes(const grt_vm_stack_t* stack);
 size_t grt_vm_stack_limit(const grt_vm_stack_t* stack);
