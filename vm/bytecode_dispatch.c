@@ -869,6 +869,32 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     pc = target;
   }
   NEXT();
+  // cmp_br.*: COND_BR on a compare of two registers.
+#define CMP_BR(NAME, T, GET, EXPR)                                      \
+  OP(NAME) {                                                            \
+    T a = GET(R());                                                     \
+    T b = GET(R());                                                     \
+    if (!(EXPR)) pc = grt_vm_skip_branch(pc);                           \
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc)); \
+    FAIL(grt_vm_remap(stack, regs, refs, pc));                          \
+    pc = target;                                                        \
+  }                                                                     \
+  NEXT();
+#define CMP_BR_GET_I64(r) grt_vm_get_i64(regs, (r))
+  CMP_BR(CMP_BR_EQ_I32, int32_t, I32, a == b)
+  CMP_BR(CMP_BR_NE_I32, int32_t, I32, a != b)
+  CMP_BR(CMP_BR_LT_I32_S, int32_t, I32, a < b)
+  CMP_BR(CMP_BR_LT_I32_U, uint32_t, U32, a < b)
+  CMP_BR(CMP_BR_LTE_I32_S, int32_t, I32, a <= b)
+  CMP_BR(CMP_BR_LTE_I32_U, uint32_t, U32, a <= b)
+  CMP_BR(CMP_BR_EQ_I64, int64_t, CMP_BR_GET_I64, a == b)
+  CMP_BR(CMP_BR_NE_I64, int64_t, CMP_BR_GET_I64, a != b)
+  CMP_BR(CMP_BR_LT_I64_S, int64_t, CMP_BR_GET_I64, a < b)
+  CMP_BR(CMP_BR_LT_I64_U, uint64_t, (uint64_t)CMP_BR_GET_I64, a < b)
+  CMP_BR(CMP_BR_LTE_I64_S, int64_t, CMP_BR_GET_I64, a <= b)
+  CMP_BR(CMP_BR_LTE_I64_U, uint64_t, (uint64_t)CMP_BR_GET_I64, a <= b)
+#undef CMP_BR_GET_I64
+#undef CMP_BR
   OP(BR_TABLE) {
     int32_t index = I32(R());
     const uint8_t* chosen = pc;  // the default target

@@ -410,7 +410,8 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
 static bool grt_vm_op_is_terminator(grt_vm_op_t op) {
   return op == GRT_VM_OP_BR || op == GRT_VM_OP_COND_BR ||
          op == GRT_VM_OP_BR_TABLE || op == GRT_VM_OP_RETURN ||
-         op == GRT_VM_OP_FAIL;
+         op == GRT_VM_OP_FAIL ||
+         (op >= GRT_VM_OP_CMP_BR_EQ_I32 && op <= GRT_VM_OP_CMP_BR_LTE_I64_U);
 }
 
 grt_status_t grt_vm_bytecode_verify_module(

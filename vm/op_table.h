@@ -259,6 +259,20 @@ typedef enum grt_vm_type_e {
   X(BUFFER_STORE_I64,   "buffer.store.i64",   NONE, 0xCB, "rII",   "store an i64 element") \
   /* imports */                                                                         \
   X(IMPORT_RESOLVED,    "import.resolved",    NONE, 0xD0, "M>i",   "1 if the import resolved when the context was created, else 0 (only an optional import can be unresolved)") \
+  /* compare and branch (grt only): the assembler fuses a compare whose only */     \
+  /* use is the next cond_br; gt/gte swap the operands */                               \
+  X(CMP_BR_EQ_I32,      "cmp_br.eq.i32",      NONE, 0xD4, "iiBB",  "jump to the first target if a == b, else the second (cmp.eq.i32 + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_NE_I32,      "cmp_br.ne.i32",      NONE, 0xD5, "iiBB",  "jump to the first target if a != b, else the second (cmp.ne.i32 + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LT_I32_S,    "cmp_br.lt.i32.s",    NONE, 0xD6, "iiBB",  "jump to the first target if signed a < b, else the second (cmp.lt.i32.s + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LT_I32_U,    "cmp_br.lt.i32.u",    NONE, 0xD7, "iiBB",  "jump to the first target if unsigned a < b, else the second (cmp.lt.i32.u + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LTE_I32_S,   "cmp_br.lte.i32.s",   NONE, 0xD8, "iiBB",  "jump to the first target if signed a <= b, else the second (cmp.lte.i32.s + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LTE_I32_U,   "cmp_br.lte.i32.u",   NONE, 0xD9, "iiBB",  "jump to the first target if unsigned a <= b, else the second (cmp.lte.i32.u + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_EQ_I64,      "cmp_br.eq.i64",      NONE, 0xDA, "IIBB",  "jump to the first target if a == b, else the second (cmp.eq.i64 + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_NE_I64,      "cmp_br.ne.i64",      NONE, 0xDB, "IIBB",  "jump to the first target if a != b, else the second (cmp.ne.i64 + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LT_I64_S,    "cmp_br.lt.i64.s",    NONE, 0xDC, "IIBB",  "jump to the first target if signed a < b, else the second (cmp.lt.i64.s + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LT_I64_U,    "cmp_br.lt.i64.u",    NONE, 0xDD, "IIBB",  "jump to the first target if unsigned a < b, else the second (cmp.lt.i64.u + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LTE_I64_S,   "cmp_br.lte.i64.s",   NONE, 0xDE, "IIBB",  "jump to the first target if signed a <= b, else the second (cmp.lte.i64.s + cond_br fused; grt bytecode only)") \
+  X(CMP_BR_LTE_I64_U,   "cmp_br.lte.i64.u",   NONE, 0xDF, "IIBB",  "jump to the first target if unsigned a <= b, else the second (cmp.lte.i64.u + cond_br fused; grt bytecode only)") \
   /* f32 extension */                                                                   \
   X(CONST_F32,          "const.f32",          F32,  0x00, "k>f",   "load an f32 immediate") \
   X(GLOBAL_LOAD_F32,    "global.load.f32",    F32,  0x01, "g>f",   "load an f32 global") \

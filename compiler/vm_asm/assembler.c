@@ -1073,6 +1073,111 @@ static grt_status_t grtc_vm_lower_op(grtc_vm_assembler_t* a, grtc_operation_t* o
 }
 
 //===----------------------------------------------------------------------===//
+// Compare-and-branch fusion
+//===----------------------------------------------------------------------===//
+
+// The compares that fuse with a following cond_br: each names its cmp_br
+// op, with gt/gte as lt/lte on swapped operands.
+static const struct {
+  const char* compare;
+  grt_vm_op_t fused;
+  bool swap;
+} grtc_vm_compare_branches[] = {
+    {"vm.cmp.eq.i32", GRT_VM_OP_CMP_BR_EQ_I32, false},
+    {"vm.cmp.ne.i32", GRT_VM_OP_CMP_BR_NE_I32, false},
+    {"vm.cmp.lt.i32.s", GRT_VM_OP_CMP_BR_LT_I32_S, false},
+    {"vm.cmp.lt.i32.u", GRT_VM_OP_CMP_BR_LT_I32_U, false},
+    {"vm.cmp.lte.i32.s", GRT_VM_OP_CMP_BR_LTE_I32_S, false},
+    {"vm.cmp.lte.i32.u", GRT_VM_OP_CMP_BR_LTE_I32_U, false},
+    {"vm.cmp.gt.i32.s", GRT_VM_OP_CMP_BR_LT_I32_S, true},
+    {"vm.cmp.gt.i32.u", GRT_VM_OP_CMP_BR_LT_I32_U, true},
+    {"vm.cmp.gte.i32.s", GRT_VM_OP_CMP_BR_LTE_I32_S, true},
+    {"vm.cmp.gte.i32.u", GRT_VM_OP_CMP_BR_LTE_I32_U, true},
+    {"vm.cmp.eq.i64", GRT_VM_OP_CMP_BR_EQ_I64, false},
+    {"vm.cmp.ne.i64", GRT_VM_OP_CMP_BR_NE_I64, false},
+    {"vm.cmp.lt.i64.s", GRT_VM_OP_CMP_BR_LT_I64_S, false},
+    {"vm.cmp.lt.i64.u", GRT_VM_OP_CMP_BR_LT_I64_U, false},
+    {"vm.cmp.lte.i64.s", GRT_VM_OP_CMP_BR_LTE_I64_S, false},
+    {"vm.cmp.lte.i64.u", GRT_VM_OP_CMP_BR_LTE_I64_U, false},
+    {"vm.cmp.gt.i64.s", GRT_VM_OP_CMP_BR_LT_I64_S, true},
+    {"vm.cmp.gt.i64.u", GRT_VM_OP_CMP_BR_LT_I64_U, true},
+    {"vm.cmp.gte.i64.s", GRT_VM_OP_CMP_BR_LTE_I64_S, true},
+    {"vm.cmp.gte.i64.u", GRT_VM_OP_CMP_BR_LTE_I64_U, true},
+};
+
+// When |op| is an integer compare whose result's only use is the condition
+// of the vm.cond_br right after it, emits the pair as one cmp_br (or, for
+// vm.cmp.nz.i32, as a cond_br on the compare's operand) and sets *out_fused;
+// the caller then skips the cond_br. Anything else is left alone.
+static grt_status_t grtc_vm_try_fuse_compare_branch(grtc_vm_assembler_t* a,
+                                                    grtc_operation_t* op,
+                                                    bool* out_fused) {
+  *out_fused = false;
+  grtc_operation_t* branch = op->next;
+  if (!branch || !grtc_operation_is(branch, "vm.cond_br") || op->result_count != 1 ||
+      branch->operand_count != 1 || branch->successor_count != 2 ||
+      branch->operands[0] != &op->results[0] ||
+      !grtc_vm_is_last_use(&a->registers, branch, 0)) {
+    return grt_ok_status();
+  }
+  bool nonzero = grtc_operation_is(op, "vm.cmp.nz.i32");
+  size_t entry = 0;
+  size_t entry_count = sizeof(grtc_vm_compare_branches) / sizeof(grtc_vm_compare_branches[0]);
+  if (!nonzero) {
+    while (entry < entry_count &&
+           !grtc_operation_is(op, grtc_vm_compare_branches[entry].compare)) {
+      ++entry;
+    }
+    if (entry == entry_count) return grt_ok_status();
+  }
+  if (op->operand_count != (nonzero ? 1u : 2u)) return grt_ok_status();
+  grt_vm_type_t type = GRT_VM_TYPE_I32;
+  if (!nonzero && grt_vm_op_info(grtc_vm_compare_branches[entry].fused)->operands[0] == 'I') {
+    type = GRT_VM_TYPE_I64;
+  }
+  grt_vm_operand_t operands[4];
+  size_t count = 0;
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grt_vm_register_t reg;
+    GRT_RETURN_IF_ERROR(grtc_vm_use(a, op, op->operands[i], i, type, "operand", &reg));
+    operands[count++] = grt_vm_operand_reg(reg.type, reg.ordinal);
+  }
+  if (!nonzero && grtc_vm_compare_branches[entry].swap) {
+    grt_vm_operand_t first = operands[0];
+    operands[0] = operands[1];
+    operands[1] = first;
+  }
+  for (uint32_t s = 0; s < 2; ++s) {
+    grt_vm_operand_t* operand = &operands[count++];
+    operand->kind = GRT_VM_OPERAND_BRANCH;
+    GRT_RETURN_IF_ERROR(grtc_vm_branch(a, branch, s, &operand->branch));
+  }
+  *out_fused = true;
+  return grtc_vm_emit(a, op, nonzero ? GRT_VM_OP_COND_BR : grtc_vm_compare_branches[entry].fused,
+                      operands, count);
+}
+
+// Loop rotation by tail duplication: a vm.br to a block that is only a
+// fusible compare and its cond_br (a loop header) emits that cmp_br in
+// place of the br, so each iteration of a loop ends with its test instead
+// of a jump to it. Only when the br copies nothing (its arguments already
+// sit in the header's registers): the duplicate then reads exactly the
+// registers the header would. Sets *out_done when it emitted.
+static grt_status_t grtc_vm_try_duplicate_loop_test(grtc_vm_assembler_t* a,
+                                                    grtc_operation_t* br,
+                                                    bool* out_done) {
+  *out_done = false;
+  if (!grtc_operation_is(br, "vm.br") || br->successor_count != 1) return grt_ok_status();
+  grtc_block_t* header = br->successors[0].block;
+  grtc_operation_t* test = header->first;
+  if (!test || !test->next || test->next->next) return grt_ok_status();
+  grt_vm_branch_t edge;
+  GRT_RETURN_IF_ERROR(grtc_vm_branch(a, br, 0, &edge));
+  if (edge.remap_count != 0) return grt_ok_status();
+  return grtc_vm_try_fuse_compare_branch(a, test, out_done);
+}
+
+//===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
 
@@ -1133,6 +1238,14 @@ static grt_status_t grtc_vm_assemble_function(grtc_vm_assembler_t* a, grtc_opera
     GRT_RETURN_IF_ERROR(grt_vm_bytecode_emitter_place_label(a->emitter, a->labels[b++]));
     for (grtc_operation_t* op = block->first; op; op = op->next) {
       GRT_RETURN_IF_ERROR(grtc_vm_set_location(a, op));
+      bool fused = false;
+      GRT_RETURN_IF_ERROR(grtc_vm_try_fuse_compare_branch(a, op, &fused));
+      if (fused) {
+        op = op->next;  // the cond_br went into the fused op
+        continue;
+      }
+      GRT_RETURN_IF_ERROR(grtc_vm_try_duplicate_loop_test(a, op, &fused));
+      if (fused) continue;
       GRT_RETURN_IF_ERROR(grtc_vm_lower_op(a, op));
     }
   }

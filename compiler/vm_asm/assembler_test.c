@@ -232,13 +232,16 @@ static void test_loop_carried_values_coalesce(void** state) {
       &t);
   grt_module_function_t sum = grt_module_file_function(t.file, find_function(t.file, "sum"));
   assert_int_equal(sum.i32_register_count, 5);
-  // The body's br (the op before the ^done marker and its return) carries no
-  // remaps: opcode, u32 target, u16 count 0.
+  // The body's back edge copies nothing, so the assembler put the loop
+  // test there (the op before the ^done marker and its return): one
+  // cmp_br.lt.i32.s (opcode, two u16 registers, then two branch operands of
+  // u32 target + u16 remap count), both of whose edges carry no remaps.
   const uint8_t* code = grt_module_file_info(t.file)->bytecode.data + sum.bytecode_offset;
   const uint8_t* end = code + sum.bytecode_length;
-  const uint8_t* br = end - (1 + 1 + 2 + 2) - (1 + 4 + 2);  // marker + return %r
-  assert_int_equal(br[0], 0x01);  // br
-  assert_int_equal(br[5] | (br[6] << 8), 0);
+  const uint8_t* test = end - (1 + 1 + 2 + 2) - (1 + 2 + 2 + 6 + 6);  // marker + return %r
+  assert_int_equal(test[0], grt_vm_op_info(GRT_VM_OP_CMP_BR_LT_I32_S)->byte);
+  assert_int_equal(test[9] | (test[10] << 8), 0);
+  assert_int_equal(test[15] | (test[16] << 8), 0);
   GRT_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
   int32_t ten[] = {10};
   assert_int_equal(call_i32(&t, "sum", ten, 1), 45);
