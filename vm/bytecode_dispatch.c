@@ -912,8 +912,6 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   NEXT();
   OP(CALL) {
     uint32_t callee = grt_vm_read_u32(&pc);
-    // The call op's offset, for backtraces through this frame.
-    frame->pc = (uint32_t)(pc - 5 - code);
     if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
       const uint8_t* next_pc = pc;
       FAIL(grt_vm_call_import(module, state, stack, regs, refs,
@@ -932,13 +930,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t* callee_regs = grt_vm_stack_frame_i32(callee_frame);
     uint32_t count = f->argument_count;
     pc += 2;
-    if (f->all_32bit) {
-      // Argument i lands in slot i; one argument is the common case.
-      if (count == 1) {
-        callee_regs[0] = regs[R()];
-      } else {
-        for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];
-      }
+    // Argument i lands in slot i unless the types say otherwise.
+    if (f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
+      callee_regs[0] = regs[R()];
+    } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
+      for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];
     } else {
       grt_string_view_t types = f->arguments;
       uint32_t slots = 0, ref_slots = 0;
@@ -968,7 +964,6 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   NEXT();
   OP(CALL_VARIADIC) {
     uint32_t callee = grt_vm_read_u32(&pc);
-    frame->pc = (uint32_t)(pc - 5 - code);
     const uint8_t* next_pc = pc;
     FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
                             pc, &next_pc));
@@ -1004,7 +999,10 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* result_list = frame->return_results + 2;
     uint32_t* caller_regs = grt_vm_stack_frame_i32(caller);
     uint32_t count = f->result_count;
-    if (f->all_32bit) {
+    if (f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
+      uint16_t src = R();
+      caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
+    } else if (f->result_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
       for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
@@ -1558,15 +1556,21 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
 #endif
 
-unwind:
-  // pc is somewhere inside the failing op, past its opcode.
-  frame->pc = grt_vm_op_offset_containing(code, pc);
+unwind:;
+  // Calls do not record where they are: the top frame's op is the one pc is
+  // inside of (past its opcode), and every frame below is at the call
+  // whose result list its callee's return_results points into.
   grt_vm_backtrace_t trace = {0};
+  const uint8_t* where = pc;
   while (grt_vm_stack_top(stack) != base_top) {
     grt_vm_stack_frame_t* top = grt_vm_stack_top(stack);
     if (top->info->module == &module->base) {
+      const grt_vm_bytecode_callee_t* f =
+          (const grt_vm_bytecode_callee_t*)top->info;
+      top->pc = grt_vm_op_offset_containing(f->code, where);
       status = grt_vm_backtrace_add(&trace, module, top, status);
     }
+    where = top->return_results;
     grt_vm_stack_pop_frame(stack);
   }
   return grt_vm_backtrace_finish(&trace, status);

@@ -19,6 +19,17 @@ static void grt_vm_bytecode_module_destroy(grt_vm_module_t* base) {
   grt_allocator_free(allocator, module);
 }
 
+// How calls copy a list of values with these calling-convention types.
+static grt_vm_value_copy_t grt_vm_value_copy_for(grt_string_view_t types) {
+  for (size_t c = 0; c < types.size; ++c) {
+    if (types.data[c] != 'i' && types.data[c] != 'f') {
+      return GRT_VM_VALUE_COPY_TYPED;
+    }
+  }
+  return types.size == 1 ? GRT_VM_VALUE_COPY_ONE_32BIT
+                         : GRT_VM_VALUE_COPY_ALL_32BIT;
+}
+
 static grt_status_t grt_vm_bytecode_module_load(
     grt_vm_bytecode_module_t* module) {
   grt_module_file_t* file = module->file;
@@ -86,15 +97,8 @@ static grt_status_t grt_vm_bytecode_module_load(
     r->results = signature->results;
     r->argument_count = (uint32_t)r->arguments.size;
     r->result_count = (uint32_t)r->results.size;
-    r->all_32bit = true;
-    for (size_t c = 0; c < r->arguments.size; ++c) {
-      char t = r->arguments.data[c];
-      if (t != 'i' && t != 'f') r->all_32bit = false;
-    }
-    for (size_t c = 0; c < r->results.size; ++c) {
-      char t = r->results.data[c];
-      if (t != 'i' && t != 'f') r->all_32bit = false;
-    }
+    r->argument_copy = (uint8_t)grt_vm_value_copy_for(r->arguments);
+    r->result_copy = (uint8_t)grt_vm_value_copy_for(r->results);
   }
   return grt_ok_status();
 }

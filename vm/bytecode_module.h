@@ -45,6 +45,12 @@ grt_status_t grt_vm_bytecode_module_create(grt_module_file_t* file,
 
 // What a call needs of an internal function, precomputed at load so the
 // interpreter reads one small record instead of the file's descriptors.
+typedef enum grt_vm_value_copy_e {
+  GRT_VM_VALUE_COPY_ONE_32BIT,  // exactly one 'i' or 'f'
+  GRT_VM_VALUE_COPY_ALL_32BIT,  // only 'i' and 'f' (or nothing)
+  GRT_VM_VALUE_COPY_TYPED,      // 64-bit values or refs: per-type placement
+} grt_vm_value_copy_t;
+
 // Frames of the function point at |frame|, the first member, so the
 // interpreter gets from a frame back to its record with a cast.
 typedef struct grt_vm_bytecode_callee_t {
@@ -52,9 +58,10 @@ typedef struct grt_vm_bytecode_callee_t {
   const uint8_t* code;  // the function's first byte (its entry block marker)
   grt_string_view_t arguments;  // calling-convention characters
   grt_string_view_t results;
-  // Every argument and every result is a 32-bit primitive ('i' or 'f'), so
-  // argument i lands in slot i and calls/returns copy without type checks.
-  bool all_32bit;
+  // How a call copies the arguments and a return the results: the first
+  // two shapes need no type checks (value i of a list lands in slot i).
+  uint8_t argument_copy;  // grt_vm_value_copy_t
+  uint8_t result_copy;
   uint32_t argument_count;  // arguments.size, results.size
   uint32_t result_count;
 } grt_vm_bytecode_callee_t;

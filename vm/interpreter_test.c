@@ -195,6 +195,17 @@ static void test_backtrace_caps_distinct_frames(void** state) {
   assert_int_equal(frames, 7);  // 4 main + 3 other, under the cap
   assert_null(strstr(grt_status_message(status), "not shown"));
   grt_status_free(status);
+  // Each caller is reported at its call op (calls record nothing; the
+  // unwinder finds the op from the callee frame's return point): main's
+  // div at 0x1d, other's call at 0x1, main's call at 0x38.
+  n = 1;
+  status = call_main(&t, &n, 1, &result);
+  assert_non_null(status);
+  assert_string_equal(grt_status_message(status),
+                      "div.i32.s: division by zero (0 / 0); at m.main@0x1d; "
+                      "at m.other@0x1; at m.main@0x38; in invocation of "
+                      "'m.main'");
+  grt_status_free(status);
   grt_vm_test_module_end(&t);
 }
 
