@@ -936,13 +936,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
       for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];
     } else {
-      grt_string_view_t types = f->arguments;
+      const char* types = f->argument_types;
       uint32_t slots = 0, ref_slots = 0;
       for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
-        uint32_t dst = grt_vm_bytecode_place_argument(types.data[i], &slots,
+        uint32_t dst = grt_vm_bytecode_place_argument(types[i], &slots,
                                                       &ref_slots);
-        switch (types.data[i]) {
+        switch (types[i]) {
           case 'r':
             grt_vm_take_ref(refs, src,
                             &grt_vm_stack_frame_refs(callee_frame)[dst]);
@@ -973,13 +973,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   OP(RETURN) {
     const grt_vm_bytecode_callee_t* f =
         (const grt_vm_bytecode_callee_t*)frame->info;
-    grt_string_view_t types = f->results;
     pc += 2;
     if (frame == entry_frame) {
       size_t size = 0;
-      for (size_t i = 0; i < types.size; ++i) {
+      for (size_t i = 0; i < f->result_count; ++i) {
         grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
-        grt_vm_value_type_from_cconv_char(types.data[i], &type);
+        grt_vm_value_type_from_cconv_char(f->result_types[i], &type);
         uint8_t* dst = (uint8_t*)results + grt_vm_packed_place(&size, type);
         uint16_t src = R();
         if (type == GRT_VM_VALUE_TYPE_REF) {
@@ -1011,7 +1010,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         uint16_t dst = grt_vm_read_u16(&result_list);
-        switch (types.data[i]) {
+        switch (f->result_types[i]) {
           case 'r':
             grt_vm_take_ref(refs, src, &grt_vm_stack_frame_refs(caller)[dst]);
             break;
@@ -1020,7 +1019,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
         }
       }
     }
-    grt_vm_stack_pop_frame_inline(stack);
+    grt_vm_stack_pop_top_frame(stack, frame, &f->frame, caller);
     frame = caller;
     const grt_vm_bytecode_callee_t* caller_f =
         (const grt_vm_bytecode_callee_t*)caller->info;

@@ -93,12 +93,12 @@ static grt_status_t grt_vm_bytecode_module_load(
     r->code = layout->bytecode.data + f->bytecode_offset;
     grt_vm_frame_info_init(&module->base, i, f->i32_register_count,
                            f->ref_register_count, &r->frame);
-    r->arguments = signature->arguments;
-    r->results = signature->results;
-    r->argument_count = (uint32_t)r->arguments.size;
-    r->result_count = (uint32_t)r->results.size;
-    r->argument_copy = (uint8_t)grt_vm_value_copy_for(r->arguments);
-    r->result_copy = (uint8_t)grt_vm_value_copy_for(r->results);
+    r->argument_types = signature->arguments.data;
+    r->result_types = signature->results.data;
+    r->argument_count = (uint16_t)signature->arguments.size;
+    r->result_count = (uint16_t)signature->results.size;
+    r->argument_copy = (uint8_t)grt_vm_value_copy_for(signature->arguments);
+    r->result_copy = (uint8_t)grt_vm_value_copy_for(signature->results);
   }
   return grt_ok_status();
 }

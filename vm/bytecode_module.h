@@ -56,15 +56,18 @@ typedef enum grt_vm_value_copy_e {
 typedef struct grt_vm_bytecode_callee_t {
   grt_vm_frame_info_t frame;
   const uint8_t* code;  // the function's first byte (its entry block marker)
-  grt_string_view_t arguments;  // calling-convention characters
-  grt_string_view_t results;
+  const char* argument_types;  // calling-convention characters
+  const char* result_types;
+  uint16_t argument_count;  // characters in argument_types, result_types
+  uint16_t result_count;
   // How a call copies the arguments and a return the results: the first
   // two shapes need no type checks (value i of a list lands in slot i).
   uint8_t argument_copy;  // grt_vm_value_copy_t
   uint8_t result_copy;
-  uint32_t argument_count;  // arguments.size, results.size
-  uint32_t result_count;
 } grt_vm_bytecode_callee_t;
+// One cache line, so indexing the records is a shift.
+_Static_assert(sizeof(grt_vm_bytecode_callee_t) <= 64,
+               "grt_vm_bytecode_callee_t outgrew 64 bytes");
 
 typedef struct grt_vm_bytecode_module_t {
   grt_vm_module_t base;

@@ -95,7 +95,7 @@ void grt_vm_frame_info_init(grt_vm_module_t* module, uint32_t function_ordinal,
   out_info->ref_count = ref_count;
   out_info->i32_bytes =
       (uint32_t)grt_vm_stack_align((size_t)i32_count * sizeof(uint32_t));
-  out_info->size = grt_vm_stack_frame_bytes(i32_count, ref_count);
+  out_info->size = (uint32_t)grt_vm_stack_frame_bytes(i32_count, ref_count);
 }
 
 // Makes room for |size| bytes (limit, then chunk) and returns where they
@@ -148,7 +148,7 @@ grt_status_t grt_vm_stack_push_frame(grt_vm_stack_t* stack,
   grt_vm_frame_info_init(module, function_ordinal, i32_count, ref_count,
                          &info);
   size_t info_offset = info.size;
-  info.size += grt_vm_stack_align(sizeof(grt_vm_frame_info_t));
+  info.size += (uint32_t)grt_vm_stack_align(sizeof(grt_vm_frame_info_t));
   unsigned char* base = NULL;
   GRT_RETURN_IF_ERROR(grt_vm_stack_allocate(stack, info.size, &base));
   grt_vm_frame_info_t* own = (grt_vm_frame_info_t*)(void*)(base + info_offset);

@@ -44,7 +44,7 @@ typedef struct grt_vm_frame_info_t {
   uint32_t i32_count;  // primitive slots
   uint32_t ref_count;
   uint32_t i32_bytes;  // the primitive bank, rounded up to 16 bytes
-  size_t size;         // bytes the frame takes from the stack
+  uint32_t size;       // bytes the frame takes from the stack
 } grt_vm_frame_info_t;
 
 // A frame: this header, then the primitive bank (16-byte aligned, so i64
@@ -176,19 +176,29 @@ static inline grt_vm_stack_frame_t* grt_vm_stack_push_frame_fast(
 // Steps back into the previous chunk once its last frame is again the top.
 void grt_vm_stack_leave_chunk(grt_vm_stack_t* stack);
 
-// Releases the refs of the top frame and removes it.
-static inline void grt_vm_stack_pop_frame_inline(grt_vm_stack_t* stack) {
-  grt_vm_stack_frame_t* frame = stack->top;
-  uint32_t ref_count = frame->info->ref_count;
+// Releases the refs of the top frame, |frame| (whose info is |info| and
+// whose parent is |parent|: callers that hold them save the loads), and
+// removes it.
+static inline void grt_vm_stack_pop_top_frame(
+    grt_vm_stack_t* stack, grt_vm_stack_frame_t* frame,
+    const grt_vm_frame_info_t* info, grt_vm_stack_frame_t* parent) {
+  uint32_t ref_count = info->ref_count;
   if (ref_count) {
-    grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
+    grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)(
+        (unsigned char*)grt_vm_stack_frame_i32(frame) + info->i32_bytes);
     for (uint32_t i = 0; i < ref_count; ++i) grt_vm_ref_release(&refs[i]);
   }
-  stack->top = frame->parent;
+  stack->top = parent;
   stack->cursor = (unsigned char*)frame;
   if (frame->flags & GRT_VM_FRAME_FIRST_IN_CHUNK) {
     grt_vm_stack_leave_chunk(stack);
   }
+}
+
+// Releases the refs of the top frame and removes it.
+static inline void grt_vm_stack_pop_frame_inline(grt_vm_stack_t* stack) {
+  grt_vm_stack_frame_t* frame = stack->top;
+  grt_vm_stack_pop_top_frame(stack, frame, frame->info, frame->parent);
 }
 
 //===----------------------------------------------------------------------===//

@@ -193,7 +193,7 @@ static void test_shared_info_fast_path(void** state) {
   snprintf(expected, sizeof(expected),
            "stack overflow: frame of %zu bytes at depth 40 (%zu bytes in "
            "use) exceeds limit of %zu bytes",
-           info.size, frames * info.size, frames * info.size);
+           (size_t)info.size, frames * info.size, frames * info.size);
   grt_expect_error(grt_vm_stack_push_frame_info(stack, &info, &frame),
                    GRT_STATUS_RESOURCE_EXHAUSTED, expected);
   for (size_t i = frames; i-- > 0;) {
