@@ -626,10 +626,27 @@ static grtc_vm_lowering_t grtc_vm_lowering(grtc_vm_assembler_t* a, grtc_operatio
 }
 
 // vm.<mnemonic> for any op-table row, and vm.const.<t>.zero.
+// IREE spellings that are another op here: i8 and i16 values live in i32
+// registers, so truncating i16 to i8 is truncating the register to i8; and
+// older IREE wrote the i32 truncations without the source type.
+static const struct {
+  const char* spelling;
+  const char* mnemonic;
+} grtc_vm_op_aliases[] = {
+    {"trunc.i16.i8", "trunc.i32.i8"},
+    {"trunc.i8", "trunc.i32.i8"},
+    {"trunc.i16", "trunc.i32.i16"},
+};
+
 static grt_status_t grtc_vm_lower_by_name(grtc_vm_assembler_t* a, grtc_operation_t* op) {
   grt_string_view_t name = op->name;
   bool vm = grt_string_view_starts_with(name, grt_make_cstring_view("vm."));
   grt_string_view_t mnemonic = vm ? grt_string_view_substr(name, 3, SIZE_MAX) : name;
+  for (size_t i = 0; i < sizeof(grtc_vm_op_aliases) / sizeof(grtc_vm_op_aliases[0]); ++i) {
+    if (grt_string_view_equal_cstring(mnemonic, grtc_vm_op_aliases[i].spelling)) {
+      mnemonic = grt_make_cstring_view(grtc_vm_op_aliases[i].mnemonic);
+    }
+  }
   grt_vm_op_t vm_op;
   bool zero = false;
   bool found = vm && grt_vm_op_lookup(mnemonic, &vm_op);

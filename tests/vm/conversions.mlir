@@ -20,6 +20,23 @@ vm.module @conversions {
     vm.return
   }
 
+  // IREE's trunc.i16.i8 (an i16 held in an i32 register, cut to its low
+  // byte) and older IREE's trunc.i8 / trunc.i16 are the same ops.
+  vm.export @test_truncation_spellings
+  vm.func @test_truncation_spellings() {
+    %x = vm.const.i32 0x1FF80
+    %t16 = vm.trunc.i32.i16 %x : i32 -> i32
+    %t8 = vm.trunc.i16.i8 %t16 : i32 -> i32
+    %e8 = vm.const.i32 0x80
+    vm.check.eq %t8, %e8, "trunc.i16.i8 keeps the low byte" : i32
+    %o8 = vm.trunc.i8 %x : i32
+    vm.check.eq %o8, %e8, "trunc.i8" : i32
+    %o16 = vm.trunc.i16 %x : i32
+    %e16 = vm.const.i32 0xFF80
+    vm.check.eq %o16, %e16, "trunc.i16" : i32
+    vm.return
+  }
+
   vm.export @test_i32_i64
   vm.func @test_i32_i64() {
     %m1 = vm.const.i32 -1
