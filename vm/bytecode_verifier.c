@@ -1,5 +1,8 @@
 // Bytecode verifier: one pass over each function driven by the op table,
-// then a check that every recorded branch target is a block marker.
+// then a check that every recorded branch target is a block marker, then
+// the defined-before-use dataflow over the primitive bank. The dataflow
+// re-walks the (now well-formed) ops with the same operand walker; a
+// register operand reports its use to grt_vm_verifier_use.
 #include "vm/bytecode_verifier.h"
 
 #include <stdarg.h>
@@ -29,6 +32,20 @@ typedef struct grt_vm_verifier_t {
   const grt_vm_signature_t* callee;
   uint16_t span_counts[64];
   uint16_t span_count;
+  // Defined-before-use, one bit per primitive slot (set: written on every
+  // path from the entry). NULL |defined| means the structural pass runs.
+  uint32_t words;          // uint64_t words per bitset
+  uint32_t block_count;
+  uint32_t* block_offsets; // ascending
+  uint64_t* block_in;      // block_count bitsets: defined at each block entry
+  uint8_t* block_reached;  // some edge from the entry reaches the block
+  uint8_t* block_dirty;    // its entry set shrank since it was last walked
+  uint64_t* defined;       // at the op being walked
+  uint64_t* edge;          // along the branch edge being walked
+  uint64_t* results;       // where writes go: |defined|, or |edge| for remaps
+  bool check_reads;        // the final pass: reject undefined reads
+  uint32_t remap_target;   // the edge whose remap sources are being read
+  bool in_remap;
 } grt_vm_verifier_t;
 
 static grt_status_t grt_vm_verifier_fail(const grt_vm_verifier_t* v,
@@ -79,6 +96,41 @@ static grt_status_t grt_vm_verifier_u32(grt_vm_verifier_t* v, const char* what,
   return grt_ok_status();
 }
 
+static inline bool grt_vm_bit_test(const uint64_t* set, uint32_t bit) {
+  return (set[bit >> 6] >> (bit & 63)) & 1u;
+}
+
+static inline void grt_vm_bit_set(uint64_t* set, uint32_t bit) {
+  set[bit >> 6] |= UINT64_C(1) << (bit & 63);
+}
+
+// Dataflow: a result defines its slots in v->results; an operand's slots
+// must be defined at the op (checked in the final pass, once the entry
+// sets are the fixpoint's).
+static grt_status_t grt_vm_verifier_use(grt_vm_verifier_t* v,
+                                        grt_vm_type_t type, uint32_t slot,
+                                        uint32_t slots, bool is_result) {
+  if (is_result) {
+    for (uint32_t i = 0; i < slots; ++i) grt_vm_bit_set(v->results, slot + i);
+    return grt_ok_status();
+  }
+  if (!v->check_reads) return grt_ok_status();
+  for (uint32_t i = 0; i < slots; ++i) {
+    if (grt_vm_bit_test(v->defined, slot + i)) continue;
+    static const char letters[GRT_VM_TYPE_COUNT] = {'i', 'I', 'f', 'F', 'r'};
+    if (v->in_remap) {
+      return grt_vm_verifier_fail(
+          v, "register %%%c%u is read before it is written on some path "
+             "(remap source of the edge to ^0x%04x)",
+          letters[type], slot, v->remap_target);
+    }
+    return grt_vm_verifier_fail(
+        v, "register %%%c%u is read before it is written on some path",
+        letters[type], slot);
+  }
+  return grt_ok_status();
+}
+
 // Checks an already-read register encoding against |type|.
 static grt_status_t grt_vm_verifier_check_register(grt_vm_verifier_t* v,
                                                    grt_vm_type_t type,
@@ -109,6 +161,9 @@ static grt_status_t grt_vm_verifier_check_register(grt_vm_verifier_t* v,
         v, "register %s:%u out of range (function has %u i32 registers)",
         grt_vm_type_name(type), encoded, v->function->i32_register_count);
   }
+  if (v->defined) {
+    return grt_vm_verifier_use(v, type, encoded, slots, is_result);
+  }
   return grt_ok_status();
 }
 
@@ -132,19 +187,68 @@ static grt_status_t grt_vm_verifier_type_byte(grt_vm_verifier_t* v,
   return grt_ok_status();
 }
 
+// The block starting at |offset| (a verified branch target).
+static uint32_t grt_vm_verifier_block_index(const grt_vm_verifier_t* v,
+                                            uint32_t offset) {
+  uint32_t lo = 0, hi = v->block_count;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (v->block_offsets[mid] <= offset) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// Dataflow: what is defined along an edge into |target| narrows the
+// target's entry set; a block whose set shrank (or that is reached for the
+// first time) is walked again.
+static void grt_vm_verifier_merge(grt_vm_verifier_t* v, uint32_t target,
+                                  const uint64_t* along_edge) {
+  uint32_t block = grt_vm_verifier_block_index(v, target);
+  uint64_t* in = v->block_in + (size_t)block * v->words;
+  bool changed = !v->block_reached[block];
+  v->block_reached[block] = 1;
+  for (uint32_t w = 0; w < v->words; ++w) {
+    uint64_t narrowed = in[w] & along_edge[w];
+    changed |= narrowed != in[w];
+    in[w] = narrowed;
+  }
+  if (changed) v->block_dirty[block] = 1;
+}
+
 static grt_status_t grt_vm_verifier_branch(grt_vm_verifier_t* v) {
   uint32_t target = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u32(v, "branch target", &target));
-  v->targets[2 * v->target_count] = v->offset;
-  v->targets[2 * v->target_count + 1] = target;
-  v->target_count++;
+  if (!v->defined) {
+    v->targets[2 * v->target_count] = v->offset;
+    v->targets[2 * v->target_count + 1] = target;
+    v->target_count++;
+  }
   uint16_t count = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "remap count", &count));
+  // Remaps are parallel copies on this edge only: sources are read at the
+  // branch, destinations are defined in the edge's own set.
+  if (v->defined && count) {
+    memcpy(v->edge, v->defined, (size_t)v->words * sizeof(uint64_t));
+    v->results = v->edge;
+    v->in_remap = true;
+    v->remap_target = target;
+  }
   for (uint16_t i = 0; i < count; ++i) {
     grt_vm_type_t type;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_type_byte(v, &type));
     GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, false));
     GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, true));
+  }
+  if (v->defined) {
+    v->results = v->defined;
+    v->in_remap = false;
+    if (!v->check_reads) {
+      grt_vm_verifier_merge(v, target, count ? v->edge : v->defined);
+    }
   }
   return grt_ok_status();
 }
@@ -528,6 +632,96 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
   return grt_ok_status();
 }
 
+// Walks the block at |block_offset| from the entry set |in|: every op's
+// operands go through the operand walker, which reports register uses.
+static grt_status_t grt_vm_verifier_walk_block(grt_vm_verifier_t* v,
+                                               uint32_t block_offset,
+                                               const uint64_t* in) {
+  memcpy(v->defined, in, (size_t)v->words * sizeof(uint64_t));
+  v->results = v->defined;
+  v->cursor = block_offset;
+  grt_vm_op_t op;
+  do {
+    v->offset = v->cursor;
+    size_t opcode_size = 0;
+    grt_vm_op_decode(v->code + v->cursor, v->length - v->cursor, &op,
+                     &opcode_size);
+    v->cursor += (uint32_t)opcode_size;
+    GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, grt_vm_op_info(op)));
+  } while (!grt_vm_op_is_terminator(op));
+  return grt_ok_status();
+}
+
+// Defined before use, over the primitive slots: a forward must-be-defined
+// dataflow. The entry block starts with the argument slots defined, every
+// other block with all (the top of the lattice, so blocks no edge reaches
+// never reject anything); edges narrow the sets to a fixpoint, walking the
+// blocks in order and only those whose set changed. A last walk over the
+// reached blocks rejects any read of a slot not defined on every path.
+static grt_status_t grt_vm_verifier_definedness(grt_vm_verifier_t* v,
+                                                grt_allocator_t allocator) {
+  uint32_t slot_count = v->function->i32_register_count;
+  if (slot_count == 0) return grt_ok_status();  // nothing can be read
+  v->words = (slot_count + 63) / 64;
+  for (uint32_t i = 0; i < v->length; ++i) v->block_count += v->is_block[i];
+  uint64_t set_bytes = (uint64_t)v->words * sizeof(uint64_t);
+  uint64_t total = ((uint64_t)v->block_count + 2) * set_bytes +
+                   (uint64_t)v->block_count * (sizeof(uint32_t) + 2);
+  // Where size_t is narrower than the total, ask for SIZE_MAX: the
+  // allocator reports that it cannot.
+  size_t bytes = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
+  void* scratch = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, bytes, &scratch));
+  v->block_in = (uint64_t*)scratch;
+  v->defined = v->block_in + (size_t)v->block_count * v->words;
+  v->edge = v->defined + v->words;
+  v->block_offsets = (uint32_t*)(v->edge + v->words);
+  v->block_reached = (uint8_t*)(v->block_offsets + v->block_count);
+  v->block_dirty = v->block_reached + v->block_count;
+  for (uint32_t i = 0, b = 0; i < v->length; ++i) {
+    if (v->is_block[i]) v->block_offsets[b++] = i;
+  }
+  memset(v->block_in, 0xFF, (size_t)v->block_count * set_bytes);
+  memset(v->block_reached, 0, v->block_count);
+  memset(v->block_dirty, 0, v->block_count);
+  // The entry (offset 0, block 0) holds the arguments; edges back to it
+  // narrow that further.
+  memset(v->block_in, 0, (size_t)set_bytes);
+  const grt_vm_signature_t* signature =
+      &v->layout->function_signatures[v->ordinal];
+  uint32_t slots = 0, refs = 0;
+  for (size_t i = 0; i < signature->arguments.size; ++i) {
+    char c = signature->arguments.data[i];
+    uint32_t at = grt_vm_bytecode_place_argument(c, &slots, &refs);
+    if (c == 'r') continue;
+    grt_vm_bit_set(v->block_in, at);
+    if (c == 'I' || c == 'F') grt_vm_bit_set(v->block_in, at + 1);
+  }
+  v->block_reached[0] = 1;
+  v->block_dirty[0] = 1;
+
+  grt_status_t status = grt_ok_status();
+  for (bool again = true; again && grt_status_is_ok(status);) {
+    again = false;
+    for (uint32_t b = 0; b < v->block_count && grt_status_is_ok(status); ++b) {
+      if (!v->block_dirty[b]) continue;
+      v->block_dirty[b] = 0;
+      again = true;
+      status = grt_vm_verifier_walk_block(
+          v, v->block_offsets[b], v->block_in + (size_t)b * v->words);
+    }
+  }
+  v->check_reads = true;
+  for (uint32_t b = 0; b < v->block_count && grt_status_is_ok(status); ++b) {
+    if (!v->block_reached[b]) continue;
+    status = grt_vm_verifier_walk_block(v, v->block_offsets[b],
+                                        v->block_in + (size_t)b * v->words);
+  }
+  grt_allocator_free(allocator, scratch);
+  v->defined = NULL;
+  return status;
+}
+
 grt_status_t grt_vm_bytecode_verify_function(
     const grt_vm_bytecode_layout_t* layout, uint32_t function_ordinal,
     grt_allocator_t allocator) {
@@ -547,6 +741,9 @@ grt_status_t grt_vm_bytecode_verify_function(
   v.targets = (uint32_t*)scratch;
   v.is_block = (uint8_t*)scratch + target_bytes;
   grt_status_t status = grt_vm_verifier_body(&v);
+  if (grt_status_is_ok(status)) {
+    status = grt_vm_verifier_definedness(&v, allocator);
+  }
   grt_allocator_free(allocator, scratch);
   return status;
 }

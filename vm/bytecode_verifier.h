@@ -6,8 +6,10 @@
 // wrong bank (i64/f64 pairs must be even and fully in range), the move bit
 // on results, branch targets that are not block markers, blocks that do not
 // end in a terminator, calls whose argument/result registers disagree with
-// the callee's calling convention, and global/rodata/import/function
-// ordinals out of range. Every message reads
+// the callee's calling convention, global/rodata/import/function ordinals
+// out of range, and reads of a primitive-bank slot that is not written on
+// every path from the entry (a must-be-defined dataflow over the blocks,
+// docs/vm-isa.md "Verification"). Every message reads
 //   module 'm' function 'f' @ 0x1c: <what was expected, what was found>
 // After a function passes, bytecode_dispatch.c executes it without checks.
 #ifndef GRT_VM_BYTECODE_VERIFIER_H_

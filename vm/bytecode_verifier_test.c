@@ -172,7 +172,7 @@ static void test_optimization_barrier_lists_must_match(void** state) {
   // optimization_barrier (i32 r0, i32 r1) -> (i32 r2, i32 r3) passes.
   const uint8_t ok[] = {0x00, 0x0B, 2, 0, 0, 0, 0, 0, 1, 0,
                         2, 0, 0, 2, 0, 0, 3, 0, 0x06, 0, 0};
-  assert_string_equal(verify(ok, sizeof(ok), "0_v", 4, 0), "");
+  assert_string_equal(verify(ok, sizeof(ok), "0ii_v", 4, 0), "");
   // Two operands, one result.
   const uint8_t count[] = {0x00, 0x0B, 2, 0, 0, 0, 0, 0, 1, 0,
                            1, 0, 0, 2, 0, 0x06, 0, 0};
@@ -374,6 +374,192 @@ static void test_unsupported_features(void** state) {
   GRT_EXPECT_OK(grt_vm_bytecode_verify_module(&m.layout));
 }
 
+// Defined before use: add.i32 %i0, %i1 -> %i2 ; return %i2 where only %i0 is
+// an argument.
+static void test_read_of_unwritten_register(void** state) {
+  const uint8_t code[] = {0x00, 0x30, 0, 0, 1, 0, 2, 0, 0x06, 1, 0, 2, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 3, 0),
+                      "module 'm' function 'f' @ 0x1: register %i1 is read "
+                      "before it is written on some path");
+  assert_string_equal(verify(code, sizeof(code), "0ii_i", 3, 0), "");
+}
+
+// 0x00 block ; 0x01 cond_br %i0, ^0x10, ^0x1f
+// 0x10 block ; 0x11 const.i32 7 -> %i1 ; 0x18 br ^0x2e
+// 0x1f block ; 0x20 const.i32 9 -> %i1 ; 0x27 br ^0x2e
+// 0x2e block ; 0x2f return %i1
+static void test_written_on_one_branch_read_at_join(void** state) {
+  uint8_t code[] = {0x00, 0x02, 0, 0, 0x10, 0, 0, 0, 0, 0, 0x1F, 0, 0, 0, 0, 0,
+                    0x00, 0x10, 7, 0, 0, 0, 1, 0, 0x01, 0x2E, 0, 0, 0, 0, 0,
+                    0x00, 0x10, 9, 0, 0, 0, 1, 0, 0x01, 0x2E, 0, 0, 0, 0, 0,
+                    0x00, 0x06, 1, 0, 1, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0), "");
+  code[0x25] = 0;  // the second branch writes %i0 instead
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x2f: register %i1 is read "
+                      "before it is written on some path");
+}
+
+// const.i32 5 -> %i0 ; return %I0: only the low slot of the pair is written.
+static void test_i64_read_needs_both_slots(void** state) {
+  const uint8_t low[] = {0x00, 0x10, 5, 0, 0, 0, 0, 0, 0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(low, sizeof(low), "0_I", 2, 0),
+                      "module 'm' function 'f' @ 0x8: register %I0 is read "
+                      "before it is written on some path");
+  // const.i64 5 -> %I0 writes both.
+  const uint8_t both[] = {0x00, 0x11, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(both, sizeof(both), "0_I", 2, 0), "");
+  // Slots, not types: const.i32 -> %i0 and const.i32 -> %i1 define %I0.
+  const uint8_t halves[] = {0x00, 0x10, 5, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0,
+                            1, 0, 0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(halves, sizeof(halves), "0_I", 2, 0), "");
+}
+
+// 0x00 block ; 0x01 br ^0x0d (i32 %i1 -> %i0) ; 0x0d block ; 0x0e return %i0
+static void test_remap_source_must_be_defined(void** state) {
+  const uint8_t code[] = {0x00, 0x01, 0x0D, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0,
+                          0x00, 0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_i", 2, 0),
+                      "module 'm' function 'f' @ 0x1: register %i1 is read "
+                      "before it is written on some path (remap source of "
+                      "the edge to ^0x000d)");
+  // %i1 an argument: the remap defines %i0 on the edge.
+  assert_string_equal(verify(code, sizeof(code), "0ii_i", 2, 0), "");
+}
+
+// A remap defines its destination on its own edge only:
+// 0x00 block ; 0x01 cond_br %i0, ^0x1a (i32 %i0 -> %i1),
+//                                 ^0x1a (i32 %i0 -> %i1)
+// 0x1a block ; 0x1b return %i1
+static void test_remap_defines_on_its_edge_only(void** state) {
+  uint8_t code[] = {0x00, 0x02, 0, 0, 0x1A, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                    0x1A, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                    0x00, 0x06, 1, 0, 1, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0), "");
+  code[0x18] = 0;  // the second edge copies into %i0 instead
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x1b: register %i1 is read "
+                      "before it is written on some path");
+}
+
+// Every br_table edge counts, the default and each case:
+// 0x00 block ; 0x01 br_table %i0, ^0x27 (i32 %i0 -> %i1),
+//                    [^0x27 (i32 %i0 -> %i1), ^0x27 (i32 %i0 -> %i1)]
+// 0x27 block ; 0x28 return %i1
+static void test_br_table_edges(void** state) {
+  uint8_t code[] = {0x00, 0x03, 0, 0,
+                    0x27, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                    2, 0,
+                    0x27, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                    0x27, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                    0x00, 0x06, 1, 0, 1, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0), "");
+  code[0x25] = 0;  // the last case copies into %i0 instead
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x28: register %i1 is read "
+                      "before it is written on some path");
+}
+
+// A loop whose header reads %i2, carried in by remaps on both edges:
+// 0x00 block ; 0x01 const.i32 0 -> %i1 ; 0x08 br ^0x14 (i32 %i1 -> %i2)
+// 0x14 block ; 0x15 add.i32 %i2, %i0 -> %i3
+// 0x1c cmp_br.lt.i32.s %i3, %i0, ^0x14 (i32 %i3 -> %i2), ^0x32
+// 0x32 block ; 0x33 return %i3
+static void test_loop_carried_through_remaps(void** state) {
+  uint8_t code[] = {0x00, 0x10, 0, 0, 0, 0, 1, 0,
+                    0x01, 0x14, 0, 0, 0, 1, 0, 0, 1, 0, 2, 0,
+                    0x00, 0x30, 2, 0, 0, 0, 3, 0,
+                    0xD6, 3, 0, 0, 0, 0x14, 0, 0, 0, 1, 0, 0, 3, 0, 2, 0,
+                    0x32, 0, 0, 0, 0, 0,
+                    0x00, 0x06, 1, 0, 3, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 4, 0), "");
+  // The entry edge copies into %i3: %i2 is defined on the back edge only.
+  code[0x12] = 3;
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 4, 0),
+                      "module 'm' function 'f' @ 0x15: register %i2 is read "
+                      "before it is written on some path");
+}
+
+// call @function#0(%i0) -> (%i1) ; return %i1: results are written, the
+// arguments read.
+static void test_call_lists(void** state) {
+  uint8_t code[] = {0x00, 0x04, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0,
+                    0x06, 1, 0, 1, 0};
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0), "");
+  code[0x0C] = 0;  // the result goes to %i0: %i1 is never written
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0xe: register %i1 is read "
+                      "before it is written on some path");
+  code[0x0C] = 1;
+  code[0x08] = 1;  // the argument is %i1, written only by the call
+  assert_string_equal(verify(code, sizeof(code), "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x1: register %i1 is read "
+                      "before it is written on some path");
+}
+
+// Arguments land as grt_vm_bytecode_place_argument says: "0iI" puts i32 in
+// slot 0 and i64 in slots 2-3; slot 1 is padding, never written.
+static void test_arguments_are_defined(void** state) {
+  const uint8_t ret_i64[] = {0x00, 0x06, 1, 0, 2, 0};
+  assert_string_equal(verify(ret_i64, sizeof(ret_i64), "0iI_I", 4, 0), "");
+  const uint8_t ret_f64[] = {0x00, 0xE1, 0x17, 2, 0, 2, 0, 0x06, 1, 0, 2, 0};
+  assert_string_equal(verify(ret_f64, sizeof(ret_f64), "0fF_F", 4,
+                             GRT_VM_FEATURE_EXT_F64),
+                      "");
+  // add.i32 %i0, %i1 -> %i0
+  const uint8_t pad[] = {0x00, 0x30, 0, 0, 1, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(pad, sizeof(pad), "0iI_v", 4, 0),
+                      "module 'm' function 'f' @ 0x1: register %i1 is read "
+                      "before it is written on some path");
+  // Refs are outside the rule: cmp.nz.ref %r1 -> %i0 ; return %i0.
+  const uint8_t ref[] = {0x00, 0x9D, 1, 0, 0, 0, 0x06, 1, 0, 0, 0};
+  assert_string_equal(verify(ref, sizeof(ref), "0_i", 1, 0), "");
+}
+
+// Blocks no edge reaches are not checked and narrow nothing:
+// 0x00 block ; 0x01 const.i32 1 -> %i1 ; 0x08 br ^0x17
+// 0x0f block ; 0x10 br ^0x17          (unreachable, %i1 not written)
+// 0x17 block ; 0x18 return %i1
+// 0x1d block ; 0x1e return %i2        (unreachable, %i2 never written)
+static void test_unreachable_blocks(void** state) {
+  const uint8_t code[] = {0x00, 0x10, 1, 0, 0, 0, 1, 0,
+                          0x01, 0x17, 0, 0, 0, 0, 0,
+                          0x00, 0x01, 0x17, 0, 0, 0, 0, 0,
+                          0x00, 0x06, 1, 0, 1, 0,
+                          0x00, 0x06, 1, 0, 2, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_i", 3, 0), "");
+}
+
+// Many registers and blocks: block k writes %i(7k) and branches to block
+// k+1; the last returns a register. The sets span several 64-bit words.
+static void test_many_blocks_and_registers(void** state) {
+  enum { kBlocks = 300, kRegisters = 7 * kBlocks + 2 };
+  static uint8_t code[kBlocks * 15 + 6];
+  size_t at = 0;
+  for (uint32_t k = 0; k < kBlocks; ++k) {
+    uint32_t next = (uint32_t)at + 15;
+    const uint8_t block[15] = {0x00, 0x10, (uint8_t)k, 0, 0, 0,
+                               (uint8_t)(7 * k), (uint8_t)((7 * k) >> 8),
+                               0x01, (uint8_t)next, (uint8_t)(next >> 8),
+                               0, 0, 0, 0};
+    memcpy(code + at, block, sizeof(block));
+    at += sizeof(block);
+  }
+  const uint32_t last = 7 * (kBlocks - 1);
+  uint8_t tail[6] = {0x00, 0x06, 1, 0, (uint8_t)last, (uint8_t)(last >> 8)};
+  memcpy(code + at, tail, sizeof(tail));
+  assert_string_equal(verify(code, sizeof(code), "0_i", kRegisters, 0), "");
+  code[at + 4] = (uint8_t)(last + 1);
+  char expected[160];
+  snprintf(expected, sizeof(expected),
+           "module 'm' function 'f' @ 0x%zx: register %%i%u is read before "
+           "it is written on some path",
+           at + 1, last + 1);
+  assert_string_equal(verify(code, sizeof(code), "0_i", kRegisters, 0),
+                      expected);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_function_passes),
@@ -407,6 +593,17 @@ int main(void) {
       cmocka_unit_test(test_unsupported_features),
       cmocka_unit_test(test_span_counts_must_match_signature),
       cmocka_unit_test(test_optimization_barrier_operand_limit),
+      cmocka_unit_test(test_read_of_unwritten_register),
+      cmocka_unit_test(test_written_on_one_branch_read_at_join),
+      cmocka_unit_test(test_i64_read_needs_both_slots),
+      cmocka_unit_test(test_remap_source_must_be_defined),
+      cmocka_unit_test(test_remap_defines_on_its_edge_only),
+      cmocka_unit_test(test_br_table_edges),
+      cmocka_unit_test(test_loop_carried_through_remaps),
+      cmocka_unit_test(test_call_lists),
+      cmocka_unit_test(test_arguments_are_defined),
+      cmocka_unit_test(test_unreachable_blocks),
+      cmocka_unit_test(test_many_blocks_and_registers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

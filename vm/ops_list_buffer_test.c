@@ -329,6 +329,7 @@ static void test_list_alloc(void** state) {
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_RM(0)));
   grt_vm_test_function_end(&t, 2, 1);
   grt_vm_test_function_begin(&t, "bad", "0v_v");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(99), TI(0), TR(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
   grt_vm_test_function_end(&t, 1, 1);
