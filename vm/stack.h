@@ -5,12 +5,13 @@
 // stack. Frames live in chunks that never move, so register pointers stay
 // valid while callees push and pop; chunks are kept for reuse after a pop.
 //
-// A frame holds its two register banks (primitive 32-bit slots, 8-byte
+// A frame holds its two register banks (primitive 32-bit slots, 16-byte
 // aligned so i64/f64 pairs can be read whole, and refs) plus the bookkeeping
-// the interpreter needs to return to it. Pushing zero-fills the banks (the
-// verifier does not prove every register is written before it is read, so a
-// fresh frame must not show its predecessor's values); popping releases every
-// ref still in the frame, so unwinding after an error leaks nothing.
+// the interpreter needs to return to it. Pushing nulls the refs but leaves
+// the primitive bank as it was: the verifier proves that bytecode writes
+// every primitive register before reading it (the "defined before use"
+// rule), so old values are never seen. Popping releases every ref still in
+// the frame, so unwinding after an error leaks nothing.
 //
 // Calls are the interpreter's hottest path, so the common case of push and
 // pop (the frame fits in the current chunk) is inline here and the structs
@@ -134,8 +135,9 @@ static inline size_t grt_vm_stack_frame_bytes(uint32_t i32_count,
 }
 
 // Links a frame described by |info| at |base| on top of |parent| (the
-// current top): zeroes the primitive bank (padding included) and nulls the
-// refs. pc and return_results are left for the caller to set.
+// current top) and nulls its refs; the primitive bank keeps whatever the
+// memory held (see the top of this file). pc and return_results are left
+// for the caller to set.
 static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
     grt_vm_stack_t* stack, unsigned char* base, grt_vm_stack_frame_t* parent,
     const grt_vm_frame_info_t* info) {
@@ -143,16 +145,10 @@ static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
   frame->parent = parent;
   frame->info = info;
   frame->flags = 0;
-  uint64_t* i32 = (uint64_t*)(void*)grt_vm_stack_frame_i32(frame);
-  uint64_t* i32_end = (uint64_t*)(void*)((unsigned char*)i32 + info->i32_bytes);
-  // A whole number of 16-byte units: two stores per unit.
-  for (uint64_t* p = i32; p != i32_end; p += 2) {
-    p[0] = 0;
-    p[1] = 0;
-  }
   uint32_t ref_count = info->ref_count;
   if (ref_count) {
-    grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)i32_end;
+    grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)(
+        (unsigned char*)grt_vm_stack_frame_i32(frame) + info->i32_bytes);
     for (uint32_t i = 0; i < ref_count; ++i) refs[i] = grt_vm_ref_null();
   }
   stack->top = frame;

@@ -38,11 +38,10 @@ static void test_push_and_pop(void** state) {
   assert_int_equal(a->info->i32_count, 5);
   assert_int_equal(a->info->ref_count, 2);
   assert_int_equal((uintptr_t)grt_vm_stack_frame_i32(a) % 8, 0);
-  for (int i = 0; i < 5; ++i) assert_int_equal(grt_vm_stack_frame_i32(a)[i], 0);
   for (int i = 0; i < 2; ++i) assert_true(grt_vm_ref_is_null(&grt_vm_stack_frame_refs(a)[i]));
   assert_int_equal(grt_vm_stack_depth(stack), 1);
   assert_int_equal(grt_vm_stack_used_bytes(stack), a->info->size);
-  // Dirty a's registers: a frame pushed into that space later is zeroed.
+  // a's registers keep their values while frames come and go above it.
   for (int i = 0; i < 5; ++i) grt_vm_stack_frame_i32(a)[i] = 0xDEADBEEF;
   grt_vm_stack_frame_t* b = push(stack, 4, 1, 0);
   assert_ptr_equal(b->parent, a);
@@ -56,8 +55,13 @@ static void test_push_and_pop(void** state) {
   assert_null(grt_vm_stack_top(stack));
   assert_int_equal(grt_vm_stack_depth(stack), 0);
   assert_int_equal(grt_vm_stack_used_bytes(stack), 0);
+  // A frame pushed where a was gets null refs again (its primitive bank is
+  // not cleared: the verifier proves bytecode writes before it reads).
+  grt_vm_ref_t* a_refs = grt_vm_stack_frame_refs(a);
+  a_refs[1].ptr = (void*)a_refs;  // a stale non-null value, never released
   grt_vm_stack_frame_t* c = push(stack, 0, 5, 2);
-  for (int i = 0; i < 5; ++i) assert_int_equal(grt_vm_stack_frame_i32(c)[i], 0);
+  assert_ptr_equal(c, a);
+  for (int i = 0; i < 2; ++i) assert_true(grt_vm_ref_is_null(&grt_vm_stack_frame_refs(c)[i]));
   grt_vm_stack_destroy(stack);
 }
 
@@ -83,7 +87,7 @@ static void test_growth_keeps_frames_in_place(void** state) {
   }
   grt_vm_stack_frame_t* big = push(stack, 99, 64u * 1024u, 4);
   assert_ptr_equal(big->parent, frames[kFrames - 1]);
-  for (uint32_t s = 0; s < 64u * 1024u; ++s) assert_int_equal(grt_vm_stack_frame_i32(big)[s], 0);
+  for (uint32_t i = 0; i < 4; ++i) assert_true(grt_vm_ref_is_null(&grt_vm_stack_frame_refs(big)[i]));
   grt_vm_stack_frame_i32(big)[64u * 1024u - 1] = 1;
   grt_vm_stack_pop_frame(stack);
   for (uint32_t i = kFrames; i-- > 0;) {
