@@ -1,20 +1,52 @@
-// Bytecode verifier: one pass over each function driven by the op table,
-// then a check that every recorded branch target is a block marker, then
-// the defined-before-use dataflow over the primitive bank. The dataflow
-// re-walks the (now well-formed) ops with the same operand walker; a
-// register operand reports its use to grt_vm_verifier_use.
+// Bytecode verifier: one walk over each function, driven by the op table,
+// checks every op and summarises each basic block for the defined-before-use
+// rule: the primitive slots the block reads before it writes them (its
+// uses), the slots it writes (its defs), and its edges with their remap
+// destinations. Branch targets are then checked against the block markers,
+// and the dataflow runs on those summaries and bitsets alone: entry sets
+// narrowed to a fixpoint, then each reached block's uses checked against its
+// entry set. Only a block that fails is walked again, from its entry set,
+// to name the first read that is not defined.
 #include "vm/bytecode_verifier.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/endian.h"
 #include "vm/features.h"
 #include "vm/op_table.h"
+
+// The operand walk runs once per register operand of every op: its small
+// steps are inlined into the walk, and the failure paths kept out of it.
+#if defined(__GNUC__) || defined(__clang__)
+#define GRT_VM_VERIFIER_HOT static inline __attribute__((always_inline))
+#define GRT_VM_VERIFIER_COLD static __attribute__((cold, noinline))
+#else
+#define GRT_VM_VERIFIER_HOT static inline
+#define GRT_VM_VERIFIER_COLD static
+#endif
 
 // Upper bounds from the encoding: u16 slot ordinals, 15-bit ref ordinals.
 #define GRT_VM_MAX_I32_REGISTERS 65536u
 #define GRT_VM_MAX_REF_REGISTERS (GRT_VM_REF_ORDINAL_MASK + 1u)
+
+// A basic block's summary. Its slot lists live in the verifier's |slots|:
+// defs grow up from the front, uses down from the back.
+typedef struct grt_vm_verifier_block_t {
+  uint32_t offset;                // of its marker
+  uint32_t def_begin, def_end;    // slots it writes (each once)
+  uint32_t use_begin, use_end;    // slots it reads before writing (once)
+  uint32_t edge_begin, edge_end;  // its outgoing edges
+} grt_vm_verifier_block_t;
+
+// One B operand: the branch op, its target (an offset until the targets
+// are checked, then a block index) and the slots its remaps define.
+typedef struct grt_vm_verifier_edge_t {
+  uint32_t offset;
+  uint32_t target;
+  uint32_t dest_begin, dest_end;  // in |slots|, from the front
+} grt_vm_verifier_edge_t;
 
 typedef struct grt_vm_verifier_t {
   const grt_vm_bytecode_layout_t* layout;
@@ -22,30 +54,35 @@ typedef struct grt_vm_verifier_t {
   const grt_module_function_t* function;
   const uint8_t* code;  // the function's first byte
   uint32_t length;
-  uint32_t offset;       // of the op being checked
-  uint32_t cursor;       // next byte to read
-  uint8_t* is_block;     // per byte: a block marker starts here
-  // Branch targets seen: (op offset, target) pairs for the second pass.
-  uint32_t* targets;
-  size_t target_count;  // capacity: every target takes >= 6 code bytes
+  uint32_t offset;  // of the op being checked
+  uint32_t cursor;  // next byte to read
   // The callee of the current call op, for its A and Y lists.
   const grt_vm_signature_t* callee;
   uint16_t span_counts[64];
   uint16_t span_count;
-  // Defined-before-use, one bit per primitive slot (set: written on every
-  // path from the entry). NULL |defined| means the structural pass runs.
-  uint32_t words;          // uint64_t words per bitset
+  // Block summaries, built by the walk. Capacities: a block is its marker
+  // plus at least a 3-byte terminator; a B operand takes >= 6 bytes; every
+  // slot entry comes from a register operand byte (a 2-byte register adds
+  // at most 2 slots, a 5-byte remap at most 4).
+  grt_vm_verifier_block_t* blocks;
   uint32_t block_count;
-  uint32_t* block_offsets; // ascending
-  uint64_t* block_in;      // block_count bitsets: defined at each block entry
-  uint8_t* block_reached;  // some edge from the entry reaches the block
-  uint8_t* block_dirty;    // its entry set shrank since it was last walked
-  uint64_t* defined;       // at the op being walked
-  uint64_t* edge;          // along the branch edge being walked
-  uint64_t* results;       // where writes go: |defined|, or |edge| for remaps
-  bool check_reads;        // the final pass: reject undefined reads
-  uint32_t remap_target;   // the edge whose remap sources are being read
-  bool in_remap;
+  grt_vm_verifier_edge_t* edges;
+  uint32_t edge_count;
+  uint16_t* slots;
+  uint32_t front;  // next def or remap destination goes to slots[front]
+  uint32_t back;   // the last use went to slots[back]
+  // In the current block, one bit per slot: |seen| a slot written or
+  // already recorded as a use, |written| a slot written.
+  uint64_t* seen;
+  uint64_t* written;
+  uint32_t words;  // uint64_t words per bitset
+  uint32_t slot_count;  // the function's primitive slots
+  uint32_t ref_count;   // and ref registers
+  // Set while a failing block is walked again from its entry set: the
+  // first read of a slot not seen fails.
+  bool rewalk;
+  bool in_remap;          // reading remap sources (for the message)
+  uint32_t remap_target;  // of the edge whose remaps are being read
 } grt_vm_verifier_t;
 
 static grt_status_t grt_vm_verifier_fail(const grt_vm_verifier_t* v,
@@ -64,35 +101,53 @@ static grt_status_t grt_vm_verifier_fail(const grt_vm_verifier_t* v,
                          GRT_SV_ARG(v->function->name), v->offset, detail);
 }
 
-static grt_status_t grt_vm_verifier_read(grt_vm_verifier_t* v, uint32_t size,
-                                         const char* what, uint64_t* out) {
-  if (v->length - v->cursor < size) {
-    return grt_vm_verifier_fail(
-        v, "%s needs %u bytes at 0x%x but the function ends at 0x%x", what,
-        size, v->cursor, v->length);
-  }
-  uint64_t value = 0;
-  for (uint32_t i = 0; i < size; ++i) {
-    value |= (uint64_t)v->code[v->cursor + i] << (8 * i);
+GRT_VM_VERIFIER_COLD grt_status_t grt_vm_verifier_past_end(
+    const grt_vm_verifier_t* v, uint32_t size, const char* what) {
+  return grt_vm_verifier_fail(
+      v, "%s needs %u bytes at 0x%x but the function ends at 0x%x", what,
+      size, v->cursor, v->length);
+}
+
+// Bounds-checked operand reads: one compare, then an unaligned load.
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_skip(grt_vm_verifier_t* v,
+                                                      uint32_t size,
+                                                      const char* what) {
+  if (GRT_UNLIKELY(v->length - v->cursor < size)) {
+    return grt_vm_verifier_past_end(v, size, what);
   }
   v->cursor += size;
-  if (out) *out = value;
   return grt_ok_status();
 }
 
-static grt_status_t grt_vm_verifier_u16(grt_vm_verifier_t* v, const char* what,
-                                        uint16_t* out) {
-  uint64_t value = 0;
-  GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 2, what, &value));
-  *out = (uint16_t)value;
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_u8(grt_vm_verifier_t* v,
+                                                    const char* what,
+                                                    uint8_t* out) {
+  if (GRT_UNLIKELY(v->length == v->cursor)) {
+    return grt_vm_verifier_past_end(v, 1, what);
+  }
+  *out = v->code[v->cursor++];
   return grt_ok_status();
 }
 
-static grt_status_t grt_vm_verifier_u32(grt_vm_verifier_t* v, const char* what,
-                                        uint32_t* out) {
-  uint64_t value = 0;
-  GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 4, what, &value));
-  *out = (uint32_t)value;
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_u16(grt_vm_verifier_t* v,
+                                                     const char* what,
+                                                     uint16_t* out) {
+  if (GRT_UNLIKELY(v->length - v->cursor < 2)) {
+    return grt_vm_verifier_past_end(v, 2, what);
+  }
+  *out = grt_load_le_u16(v->code + v->cursor);
+  v->cursor += 2;
+  return grt_ok_status();
+}
+
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_u32(grt_vm_verifier_t* v,
+                                                     const char* what,
+                                                     uint32_t* out) {
+  if (GRT_UNLIKELY(v->length - v->cursor < 4)) {
+    return grt_vm_verifier_past_end(v, 4, what);
+  }
+  *out = grt_load_le_u32(v->code + v->cursor);
+  v->cursor += 4;
   return grt_ok_status();
 }
 
@@ -104,81 +159,121 @@ static inline void grt_vm_bit_set(uint64_t* set, uint32_t bit) {
   set[bit >> 6] |= UINT64_C(1) << (bit & 63);
 }
 
-// Dataflow: a result defines its slots in v->results; an operand's slots
-// must be defined at the op (checked in the final pass, once the entry
-// sets are the fixpoint's).
-static grt_status_t grt_vm_verifier_use(grt_vm_verifier_t* v,
-                                        grt_vm_type_t type, uint32_t slot,
-                                        uint32_t slots, bool is_result) {
-  if (is_result) {
-    for (uint32_t i = 0; i < slots; ++i) grt_vm_bit_set(v->results, slot + i);
-    return grt_ok_status();
-  }
-  if (!v->check_reads) return grt_ok_status();
+// The bits of a register's |slots| (1, or an even-aligned 2) in its word.
+GRT_VM_VERIFIER_HOT uint64_t grt_vm_slot_mask(uint32_t slot, uint32_t slots) {
+  return (slots == 2 ? UINT64_C(3) : UINT64_C(1)) << (slot & 63);
+}
+
+// A read of slots the block has not seen: the walk records them as uses;
+// the re-walk of a failing block reports the read.
+GRT_VM_VERIFIER_COLD grt_status_t grt_vm_verifier_read_unseen(
+    grt_vm_verifier_t* v, grt_vm_type_t type, uint32_t slot, uint32_t slots) {
   for (uint32_t i = 0; i < slots; ++i) {
-    if (grt_vm_bit_test(v->defined, slot + i)) continue;
-    static const char letters[GRT_VM_TYPE_COUNT] = {'i', 'I', 'f', 'F', 'r'};
-    if (v->in_remap) {
+    if (grt_vm_bit_test(v->seen, slot + i)) continue;
+    if (v->rewalk) {
+      static const char letters[GRT_VM_TYPE_COUNT] = {'i', 'I', 'f', 'F', 'r'};
+      if (v->in_remap) {
+        return grt_vm_verifier_fail(
+            v, "register %%%c%u is read before it is written on some path "
+               "(remap source of the edge to ^0x%04x)",
+            letters[type], slot, v->remap_target);
+      }
       return grt_vm_verifier_fail(
-          v, "register %%%c%u is read before it is written on some path "
-             "(remap source of the edge to ^0x%04x)",
-          letters[type], slot, v->remap_target);
+          v, "register %%%c%u is read before it is written on some path",
+          letters[type], slot);
     }
-    return grt_vm_verifier_fail(
-        v, "register %%%c%u is read before it is written on some path",
-        letters[type], slot);
+    grt_vm_bit_set(v->seen, slot + i);
+    v->slots[--v->back] = (uint16_t)(slot + i);
   }
   return grt_ok_status();
 }
 
-// Checks an already-read register encoding against |type|.
-static grt_status_t grt_vm_verifier_check_register(grt_vm_verifier_t* v,
-                                                   grt_vm_type_t type,
-                                                   uint16_t encoded,
-                                                   bool is_result) {
-  if (type == GRT_VM_TYPE_REF) {
-    uint32_t ordinal = encoded & GRT_VM_REF_ORDINAL_MASK;
-    if (ordinal >= v->function->ref_register_count) {
-      return grt_vm_verifier_fail(
-          v, "register ref:%u out of range (function has %u ref registers)",
-          ordinal, v->function->ref_register_count);
-    }
-    if (is_result && (encoded & GRT_VM_REF_MOVE_BIT)) {
-      return grt_vm_verifier_fail(
-          v, "result register ref:%u carries the move bit (only operands may)",
-          ordinal);
-    }
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_read_slots(
+    grt_vm_verifier_t* v, grt_vm_type_t type, uint32_t slot, uint32_t slots) {
+  uint64_t mask = grt_vm_slot_mask(slot, slots);
+  if (GRT_LIKELY((v->seen[slot >> 6] & mask) == mask)) {
     return grt_ok_status();
   }
-  uint32_t slots = grt_vm_type_slot_count(type);
-  if (slots == 2 && (encoded & 1u)) {
+  return grt_vm_verifier_read_unseen(v, type, slot, slots);
+}
+
+GRT_VM_VERIFIER_HOT void grt_vm_verifier_write_slots(grt_vm_verifier_t* v,
+                                                     uint32_t slot,
+                                                     uint32_t slots) {
+  uint64_t mask = grt_vm_slot_mask(slot, slots);
+  uint64_t* written = &v->written[slot >> 6];
+  if ((*written & mask) == mask) return;
+  for (uint32_t i = 0; i < slots; ++i) {
+    uint64_t bit = UINT64_C(1) << ((slot + i) & 63);
+    if (*written & bit) continue;
+    *written |= bit;
+    v->seen[slot >> 6] |= bit;
+    v->slots[v->front++] = (uint16_t)(slot + i);
+  }
+}
+
+// Why |encoded| is not a register of |type| (grt_vm_verifier_register_ok
+// said it is not; a ref in range is a result with the move bit).
+GRT_VM_VERIFIER_COLD grt_status_t grt_vm_verifier_bad_register(
+    const grt_vm_verifier_t* v, grt_vm_type_t type, uint16_t encoded) {
+  if (type == GRT_VM_TYPE_REF) {
+    uint32_t ordinal = encoded & GRT_VM_REF_ORDINAL_MASK;
+    if (ordinal >= v->ref_count) {
+      return grt_vm_verifier_fail(
+          v, "register ref:%u out of range (function has %u ref registers)",
+          ordinal, v->ref_count);
+    }
+    return grt_vm_verifier_fail(
+        v, "result register ref:%u carries the move bit (only operands may)",
+        ordinal);
+  }
+  if (grt_vm_type_slot_count(type) == 2 && (encoded & 1u)) {
     return grt_vm_verifier_fail(
         v, "register %s:%u is not an even-aligned pair",
         grt_vm_type_name(type), encoded);
   }
-  if ((uint32_t)encoded + slots > v->function->i32_register_count) {
-    return grt_vm_verifier_fail(
-        v, "register %s:%u out of range (function has %u i32 registers)",
-        grt_vm_type_name(type), encoded, v->function->i32_register_count);
-  }
-  if (v->defined) {
-    return grt_vm_verifier_use(v, type, encoded, slots, is_result);
-  }
-  return grt_ok_status();
+  return grt_vm_verifier_fail(
+      v, "register %s:%u out of range (function has %u i32 registers)",
+      grt_vm_type_name(type), encoded, v->slot_count);
 }
 
-static grt_status_t grt_vm_verifier_register(grt_vm_verifier_t* v,
-                                             grt_vm_type_t type,
-                                             bool is_result) {
+// Whether |encoded| names a register of |type| in the function's banks: a
+// ref in range (no move bit on a result), or primitive slots in range (a
+// pair even-aligned).
+GRT_VM_VERIFIER_HOT bool grt_vm_verifier_register_ok(const grt_vm_verifier_t* v,
+                                                     grt_vm_type_t type,
+                                                     uint16_t encoded,
+                                                     bool is_result) {
+  if (type == GRT_VM_TYPE_REF) {
+    return (encoded & GRT_VM_REF_ORDINAL_MASK) < v->ref_count &&
+           !(is_result && (encoded & GRT_VM_REF_MOVE_BIT));
+  }
+  uint32_t slots = grt_vm_type_slot_count(type);
+  return !(encoded & (slots - 1)) && (uint32_t)encoded + slots <= v->slot_count;
+}
+
+// A register operand (read) or result (write) of an op.
+GRT_VM_VERIFIER_HOT grt_status_t grt_vm_verifier_register(grt_vm_verifier_t* v,
+                                                          grt_vm_type_t type,
+                                                          bool is_result) {
   uint16_t encoded = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "register", &encoded));
-  return grt_vm_verifier_check_register(v, type, encoded, is_result);
+  if (GRT_UNLIKELY(!grt_vm_verifier_register_ok(v, type, encoded, is_result))) {
+    return grt_vm_verifier_bad_register(v, type, encoded);
+  }
+  if (type == GRT_VM_TYPE_REF) return grt_ok_status();  // outside the rule
+  uint32_t slots = grt_vm_type_slot_count(type);
+  if (is_result) {
+    grt_vm_verifier_write_slots(v, encoded, slots);
+    return grt_ok_status();
+  }
+  return grt_vm_verifier_read_slots(v, type, encoded, slots);
 }
 
 static grt_status_t grt_vm_verifier_type_byte(grt_vm_verifier_t* v,
                                               grt_vm_type_t* out_type) {
-  uint64_t type = 0;
-  GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 1, "register type", &type));
+  uint8_t type = 0;
+  GRT_RETURN_IF_ERROR(grt_vm_verifier_u8(v, "register type", &type));
   if (type >= GRT_VM_TYPE_COUNT) {
     return grt_vm_verifier_fail(v, "unknown register type %u (expected 0-%d)",
                                 (unsigned)type, GRT_VM_TYPE_COUNT - 1);
@@ -187,95 +282,71 @@ static grt_status_t grt_vm_verifier_type_byte(grt_vm_verifier_t* v,
   return grt_ok_status();
 }
 
-// The block starting at |offset| (a verified branch target).
-static uint32_t grt_vm_verifier_block_index(const grt_vm_verifier_t* v,
-                                            uint32_t offset) {
-  uint32_t lo = 0, hi = v->block_count;
-  while (hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (v->block_offsets[mid] <= offset) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-// Dataflow: what is defined along an edge into |target| narrows the
-// target's entry set; a block whose set shrank (or that is reached for the
-// first time) is walked again.
-static void grt_vm_verifier_merge(grt_vm_verifier_t* v, uint32_t target,
-                                  const uint64_t* along_edge) {
-  uint32_t block = grt_vm_verifier_block_index(v, target);
-  uint64_t* in = v->block_in + (size_t)block * v->words;
-  bool changed = !v->block_reached[block];
-  v->block_reached[block] = 1;
-  for (uint32_t w = 0; w < v->words; ++w) {
-    uint64_t narrowed = in[w] & along_edge[w];
-    changed |= narrowed != in[w];
-    in[w] = narrowed;
-  }
-  if (changed) v->block_dirty[block] = 1;
-}
-
+// A B operand: records the edge; remaps are parallel copies on this edge
+// only, so their sources are read at the branch (in the block) and their
+// destinations are defined on the edge (its own list).
 static grt_status_t grt_vm_verifier_branch(grt_vm_verifier_t* v) {
   uint32_t target = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u32(v, "branch target", &target));
-  if (!v->defined) {
-    v->targets[2 * v->target_count] = v->offset;
-    v->targets[2 * v->target_count + 1] = target;
-    v->target_count++;
-  }
   uint16_t count = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "remap count", &count));
-  // Remaps are parallel copies on this edge only: sources are read at the
-  // branch, destinations are defined in the edge's own set.
-  if (v->defined && count) {
-    memcpy(v->edge, v->defined, (size_t)v->words * sizeof(uint64_t));
-    v->results = v->edge;
-    v->in_remap = true;
-    v->remap_target = target;
-  }
+  grt_vm_verifier_edge_t* edge = &v->edges[v->edge_count++];
+  edge->offset = v->offset;
+  edge->target = target;
+  edge->dest_begin = v->front;
+  v->in_remap = true;
+  v->remap_target = target;
   for (uint16_t i = 0; i < count; ++i) {
     grt_vm_type_t type;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_type_byte(v, &type));
     GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, false));
-    GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, true));
-  }
-  if (v->defined) {
-    v->results = v->defined;
-    v->in_remap = false;
-    if (!v->check_reads) {
-      grt_vm_verifier_merge(v, target, count ? v->edge : v->defined);
+    uint16_t destination = 0;
+    GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "register", &destination));
+    if (!grt_vm_verifier_register_ok(v, type, destination, true)) {
+      return grt_vm_verifier_bad_register(v, type, destination);
+    }
+    if (type == GRT_VM_TYPE_REF) continue;
+    for (uint32_t s = 0; s < grt_vm_type_slot_count(type); ++s) {
+      v->slots[v->front++] = (uint16_t)(destination + s);
     }
   }
+  v->in_remap = false;
+  edge->dest_end = v->front;
   return grt_ok_status();
 }
 
-static grt_vm_type_t grt_vm_verifier_cconv_type(char c) {
-  return grt_vm_type_from_operand_char(c);
+// The register type a calling-convention or operand character (i I f F r)
+// names.
+GRT_VM_VERIFIER_HOT grt_vm_type_t grt_vm_verifier_char_type(char c) {
+  static const uint8_t types[128] = {
+      ['i'] = GRT_VM_TYPE_I32, ['I'] = GRT_VM_TYPE_I64,
+      ['f'] = GRT_VM_TYPE_F32, ['F'] = GRT_VM_TYPE_F64,
+      ['r'] = GRT_VM_TYPE_REF};
+  return (grt_vm_type_t)types[(unsigned char)c & 127u];
 }
 
 // Checks a u16-counted register list typed by the signature run |types|
 // (with variadic spans expanded by the V operand's counts).
 static grt_status_t grt_vm_verifier_typed_list(grt_vm_verifier_t* v,
                                                grt_string_view_t types,
-                                               bool is_result,
+                                               bool spans, bool is_result,
                                                const char* what) {
   uint16_t count = 0;
   GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, what, &count));
-  // Expand the expected types.
-  uint32_t expected = 0;
-  uint16_t span = 0;
-  for (size_t i = 0; i < types.size; ++i) {
-    if (types.data[i] == 'C') {
-      size_t end = i + 1;
-      while (end < types.size && types.data[end] != 'D') ++end;
-      expected += (uint32_t)(end - i - 1) * v->span_counts[span++];
-      i = end;
-    } else {
-      ++expected;
+  // Expand the expected types: without spans, one register per character.
+  uint32_t expected = (uint32_t)types.size;
+  if (spans) {
+    expected = 0;
+    uint16_t span = 0;
+    for (size_t i = 0; i < types.size; ++i) {
+      if (types.data[i] == 'C') {
+        size_t end = i + 1;
+        while (end < types.size && types.data[end] != 'D') ++end;
+        expected += (uint32_t)(end - i - 1) * v->span_counts[span++];
+        i = end;
+      } else {
+        ++expected;
+      }
     }
   }
   if (count != expected) {
@@ -283,7 +354,14 @@ static grt_status_t grt_vm_verifier_typed_list(grt_vm_verifier_t* v,
         v, "%s has %u registers but the signature '%.*s' needs %u", what,
         count, GRT_SV_ARG(v->callee->text), expected);
   }
-  span = 0;
+  if (!spans) {
+    for (size_t i = 0; i < types.size; ++i) {
+      GRT_RETURN_IF_ERROR(grt_vm_verifier_register(
+          v, grt_vm_verifier_char_type(types.data[i]), is_result));
+    }
+    return grt_ok_status();
+  }
+  uint16_t span = 0;
   for (size_t i = 0; i < types.size; ++i) {
     if (types.data[i] == 'C') {
       size_t end = i + 1;
@@ -291,19 +369,18 @@ static grt_status_t grt_vm_verifier_typed_list(grt_vm_verifier_t* v,
       for (uint16_t r = 0; r < v->span_counts[span]; ++r) {
         for (size_t j = i + 1; j < end; ++j) {
           GRT_RETURN_IF_ERROR(grt_vm_verifier_register(
-              v, grt_vm_verifier_cconv_type(types.data[j]), is_result));
+              v, grt_vm_verifier_char_type(types.data[j]), is_result));
         }
       }
       ++span;
       i = end;
     } else {
       GRT_RETURN_IF_ERROR(grt_vm_verifier_register(
-          v, grt_vm_verifier_cconv_type(types.data[i]), is_result));
+          v, grt_vm_verifier_char_type(types.data[i]), is_result));
     }
   }
   return grt_ok_status();
 }
-
 static grt_status_t grt_vm_verifier_ordinal(grt_vm_verifier_t* v, char c) {
   const grt_vm_bytecode_layout_t* layout = v->layout;
   uint32_t value = 0;
@@ -399,13 +476,13 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
         break;
       case 'i': case 'I': case 'f': case 'F': case 'r':
         GRT_RETURN_IF_ERROR(grt_vm_verifier_register(
-            v, grt_vm_type_from_operand_char(c), is_result));
+            v, grt_vm_verifier_char_type(c), is_result));
         break;
       case 'k':
-        GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 4, "immediate", NULL));
+        GRT_RETURN_IF_ERROR(grt_vm_verifier_skip(v, 4, "immediate"));
         break;
       case 'K':
-        GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 8, "immediate", NULL));
+        GRT_RETURN_IF_ERROR(grt_vm_verifier_skip(v, 8, "immediate"));
         break;
       case 'g': case 'd': case 'G': case 'R': case 'C': case 'M':
         GRT_RETURN_IF_ERROR(grt_vm_verifier_ordinal(v, c));
@@ -420,7 +497,7 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
         }
         break;
       case 'L': {
-        grt_vm_type_t type = grt_vm_type_from_operand_char(*++p);
+        grt_vm_type_t type = grt_vm_verifier_char_type(*++p);
         GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "register list", &count));
         for (uint16_t i = 0; i < count; ++i) {
           GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, is_result));
@@ -485,20 +562,20 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
       }
       case 'A':
         GRT_RETURN_IF_ERROR(grt_vm_verifier_typed_list(
-            v, v->callee->arguments, false, "argument list"));
+            v, v->callee->arguments, v->callee->variadic, false,
+            "argument list"));
         break;
       case 'Y':
-        GRT_RETURN_IF_ERROR(grt_vm_verifier_typed_list(v, v->callee->results,
-                                                       true, "result list"));
+        GRT_RETURN_IF_ERROR(grt_vm_verifier_typed_list(
+            v, v->callee->results, false, true, "result list"));
         break;
       case 'W':
         v->callee = &v->layout->function_signatures[v->ordinal];
         GRT_RETURN_IF_ERROR(grt_vm_verifier_typed_list(
-            v, v->callee->results, false, "return list"));
+            v, v->callee->results, false, false, "return list"));
         break;
       case 'S':
         GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "string length", &count));
-        GRT_RETURN_IF_ERROR(grt_vm_verifier_read(v, 0, "string", NULL));
         if (v->length - v->cursor < count) {
           return grt_vm_verifier_fail(
               v, "string of %u bytes runs past the function end at 0x%x",
@@ -572,6 +649,58 @@ static grt_status_t grt_vm_verifier_descriptor(grt_vm_verifier_t* v) {
   return grt_ok_status();
 }
 
+// Completes the last block's summary. B operands appear only in
+// terminators, which have no results, so a block's defs all precede its
+// edges' remap destinations in |slots|.
+static void grt_vm_verifier_close_block(grt_vm_verifier_t* v) {
+  grt_vm_verifier_block_t* block = &v->blocks[v->block_count - 1];
+  block->def_end = v->edge_count > block->edge_begin
+                       ? v->edges[block->edge_begin].dest_begin
+                       : v->front;
+  block->use_begin = v->back;
+  block->edge_end = v->edge_count;
+}
+
+// Starts the summary of the block whose marker is at v->offset; the
+// previous block's is complete (it ended in a terminator).
+static void grt_vm_verifier_open_block(grt_vm_verifier_t* v) {
+  if (v->block_count) {
+    grt_vm_verifier_close_block(v);
+    // Clear the previous block's bits: each one belongs to a listed slot.
+    grt_vm_verifier_block_t* last = &v->blocks[v->block_count - 1];
+    for (uint32_t i = last->def_begin; i < v->front; ++i) {
+      v->seen[v->slots[i] >> 6] = 0;
+      v->written[v->slots[i] >> 6] = 0;
+    }
+    for (uint32_t i = v->back; i < last->use_end; ++i) {
+      v->seen[v->slots[i] >> 6] = 0;
+    }
+  }
+  grt_vm_verifier_block_t* block = &v->blocks[v->block_count++];
+  block->offset = v->offset;
+  block->def_begin = v->front;
+  block->use_end = v->back;
+  block->edge_begin = v->edge_count;
+}
+
+// The block whose marker is at |offset|, or block_count if none is.
+static uint32_t grt_vm_verifier_block_at(const grt_vm_verifier_t* v,
+                                         uint32_t offset) {
+  uint32_t lo = 0, hi = v->block_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (v->blocks[mid].offset < offset) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < v->block_count && v->blocks[lo].offset == offset
+             ? lo
+             : v->block_count;
+}
+
+// The structural walk: every op checked, every block summarised.
 static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
   uint64_t declared = v->layout->features;
   bool after_terminator = true;  // the entry must be a block marker too
@@ -604,7 +733,7 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
             v, "block reached by fall-through: the previous op is not a "
                "terminator");
       }
-      v->is_block[v->cursor] = 1;
+      grt_vm_verifier_open_block(v);
     } else if (after_terminator) {
       return grt_vm_verifier_fail(
           v, "%s follows a terminator (or starts the function) without a "
@@ -621,25 +750,34 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
         v, "function ends without a terminator (last op %s)",
         grt_vm_op_info(op)->mnemonic);
   }
-  for (size_t i = 0; i < v->target_count; ++i) {
-    uint32_t target = v->targets[2 * i + 1];
-    v->offset = v->targets[2 * i];
-    if (target >= v->length || !v->is_block[target]) {
+  grt_vm_verifier_close_block(v);
+  // Every target must be a block marker; edges then name their block.
+  for (uint32_t i = 0; i < v->edge_count; ++i) {
+    grt_vm_verifier_edge_t* edge = &v->edges[i];
+    uint32_t block = grt_vm_verifier_block_at(v, edge->target);
+    if (block == v->block_count) {
+      v->offset = edge->offset;
       return grt_vm_verifier_fail(
-          v, "branch target 0x%x is not a block marker", target);
+          v, "branch target 0x%x is not a block marker", edge->target);
     }
+    edge->target = block;
   }
   return grt_ok_status();
 }
 
-// Walks the block at |block_offset| from the entry set |in|: every op's
-// operands go through the operand walker, which reports register uses.
-static grt_status_t grt_vm_verifier_walk_block(grt_vm_verifier_t* v,
-                                               uint32_t block_offset,
-                                               const uint64_t* in) {
-  memcpy(v->defined, in, (size_t)v->words * sizeof(uint64_t));
-  v->results = v->defined;
-  v->cursor = block_offset;
+// Walks block |block| again from its entry set |in| (its summary reads a
+// slot |in| lacks) and returns the first read of a slot not defined there.
+static grt_status_t grt_vm_verifier_rewalk(grt_vm_verifier_t* v,
+                                           uint32_t block,
+                                           const uint64_t* in) {
+  memcpy(v->seen, in, (size_t)v->words * sizeof(uint64_t));
+  memcpy(v->written, in, (size_t)v->words * sizeof(uint64_t));
+  // The summaries are spent: the walk may list into them from the start.
+  v->front = 0;
+  v->back = v->length;
+  v->edge_count = 0;
+  v->rewalk = true;
+  v->cursor = v->blocks[block].offset;
   grt_vm_op_t op;
   do {
     v->offset = v->cursor;
@@ -649,44 +787,46 @@ static grt_status_t grt_vm_verifier_walk_block(grt_vm_verifier_t* v,
     v->cursor += (uint32_t)opcode_size;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, grt_vm_op_info(op)));
   } while (!grt_vm_op_is_terminator(op));
-  return grt_ok_status();
+  v->offset = v->blocks[block].offset;
+  return grt_make_status(
+      GRT_STATUS_INTERNAL,
+      "module '%.*s' function '%.*s' @ 0x%x: the block's summary reads an "
+      "undefined slot but walking it found none",
+      GRT_SV_ARG(v->layout->module_name), GRT_SV_ARG(v->function->name),
+      v->offset);
 }
 
 // Defined before use, over the primitive slots: a forward must-be-defined
-// dataflow. The entry block starts with the argument slots defined, every
-// other block with all (the top of the lattice, so blocks no edge reaches
-// never reject anything); edges narrow the sets to a fixpoint, walking the
-// blocks in order and only those whose set changed. A last walk over the
-// reached blocks rejects any read of a slot not defined on every path.
+// dataflow on the block summaries. The entry block starts with the argument
+// slots defined, every other block with all (the top of the lattice, so
+// blocks no edge reaches never reject anything); an edge carries its
+// block's entry set plus the block's defs plus its remap destinations, and
+// the sets narrow to a fixpoint (walking the blocks in order, only those
+// whose set changed). Then every reached block's uses must lie in its
+// entry set.
 static grt_status_t grt_vm_verifier_definedness(grt_vm_verifier_t* v,
                                                 grt_allocator_t allocator) {
-  uint32_t slot_count = v->function->i32_register_count;
-  if (slot_count == 0) return grt_ok_status();  // nothing can be read
-  v->words = (slot_count + 63) / 64;
-  for (uint32_t i = 0; i < v->length; ++i) v->block_count += v->is_block[i];
-  uint64_t set_bytes = (uint64_t)v->words * sizeof(uint64_t);
-  uint64_t total = ((uint64_t)v->block_count + 2) * set_bytes +
-                   (uint64_t)v->block_count * (sizeof(uint32_t) + 2);
+  if (v->function->i32_register_count == 0) {
+    return grt_ok_status();  // nothing can be read
+  }
+  uint32_t words = v->words;
+  uint32_t block_count = v->block_count;
+  uint64_t set_bytes = (uint64_t)words * sizeof(uint64_t);
+  uint64_t total = ((uint64_t)block_count + 2) * set_bytes + 2u * block_count;
   // Where size_t is narrower than the total, ask for SIZE_MAX: the
   // allocator reports that it cannot.
   size_t bytes = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
   void* scratch = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, bytes, &scratch));
-  v->block_in = (uint64_t*)scratch;
-  v->defined = v->block_in + (size_t)v->block_count * v->words;
-  v->edge = v->defined + v->words;
-  v->block_offsets = (uint32_t*)(v->edge + v->words);
-  v->block_reached = (uint8_t*)(v->block_offsets + v->block_count);
-  v->block_dirty = v->block_reached + v->block_count;
-  for (uint32_t i = 0, b = 0; i < v->length; ++i) {
-    if (v->is_block[i]) v->block_offsets[b++] = i;
-  }
-  memset(v->block_in, 0xFF, (size_t)v->block_count * set_bytes);
-  memset(v->block_reached, 0, v->block_count);
-  memset(v->block_dirty, 0, v->block_count);
-  // The entry (offset 0, block 0) holds the arguments; edges back to it
-  // narrow that further.
-  memset(v->block_in, 0, (size_t)set_bytes);
+  uint64_t* block_in = (uint64_t*)scratch;  // defined at each block's entry
+  uint64_t* out = block_in + (size_t)block_count * words;  // at its exit
+  uint64_t* along = out + words;                           // along one edge
+  uint8_t* reached = (uint8_t*)(along + words);  // an edge from the entry
+  uint8_t* dirty = reached + block_count;        // set shrank since a visit
+  memset(block_in, 0xFF, (size_t)block_count * (size_t)set_bytes);
+  memset(reached, 0, 2u * (size_t)block_count);
+  // The entry (block 0) holds the arguments; edges back to it narrow that.
+  memset(block_in, 0, (size_t)set_bytes);
   const grt_vm_signature_t* signature =
       &v->layout->function_signatures[v->ordinal];
   uint32_t slots = 0, refs = 0;
@@ -694,31 +834,58 @@ static grt_status_t grt_vm_verifier_definedness(grt_vm_verifier_t* v,
     char c = signature->arguments.data[i];
     uint32_t at = grt_vm_bytecode_place_argument(c, &slots, &refs);
     if (c == 'r') continue;
-    grt_vm_bit_set(v->block_in, at);
-    if (c == 'I' || c == 'F') grt_vm_bit_set(v->block_in, at + 1);
+    grt_vm_bit_set(block_in, at);
+    if (c == 'I' || c == 'F') grt_vm_bit_set(block_in, at + 1);
   }
-  v->block_reached[0] = 1;
-  v->block_dirty[0] = 1;
+  reached[0] = 1;
+  dirty[0] = 1;
 
-  grt_status_t status = grt_ok_status();
-  for (bool again = true; again && grt_status_is_ok(status);) {
+  for (bool again = true; again;) {
     again = false;
-    for (uint32_t b = 0; b < v->block_count && grt_status_is_ok(status); ++b) {
-      if (!v->block_dirty[b]) continue;
-      v->block_dirty[b] = 0;
+    for (uint32_t b = 0; b < block_count; ++b) {
+      if (!dirty[b]) continue;
+      dirty[b] = 0;
       again = true;
-      status = grt_vm_verifier_walk_block(
-          v, v->block_offsets[b], v->block_in + (size_t)b * v->words);
+      const grt_vm_verifier_block_t* block = &v->blocks[b];
+      memcpy(out, block_in + (size_t)b * words, (size_t)set_bytes);
+      for (uint32_t i = block->def_begin; i < block->def_end; ++i) {
+        grt_vm_bit_set(out, v->slots[i]);
+      }
+      for (uint32_t e = block->edge_begin; e < block->edge_end; ++e) {
+        const grt_vm_verifier_edge_t* edge = &v->edges[e];
+        const uint64_t* defined = out;
+        if (edge->dest_begin != edge->dest_end) {
+          memcpy(along, out, (size_t)set_bytes);
+          for (uint32_t i = edge->dest_begin; i < edge->dest_end; ++i) {
+            grt_vm_bit_set(along, v->slots[i]);
+          }
+          defined = along;
+        }
+        uint64_t* in = block_in + (size_t)edge->target * words;
+        bool changed = !reached[edge->target];
+        reached[edge->target] = 1;
+        for (uint32_t w = 0; w < words; ++w) {
+          uint64_t narrowed = in[w] & defined[w];
+          changed |= narrowed != in[w];
+          in[w] = narrowed;
+        }
+        if (changed) dirty[edge->target] = 1;
+      }
     }
   }
-  v->check_reads = true;
-  for (uint32_t b = 0; b < v->block_count && grt_status_is_ok(status); ++b) {
-    if (!v->block_reached[b]) continue;
-    status = grt_vm_verifier_walk_block(v, v->block_offsets[b],
-                                        v->block_in + (size_t)b * v->words);
+  grt_status_t status = grt_ok_status();
+  for (uint32_t b = 0; b < block_count && grt_status_is_ok(status); ++b) {
+    if (!reached[b]) continue;
+    const grt_vm_verifier_block_t* block = &v->blocks[b];
+    const uint64_t* in = block_in + (size_t)b * words;
+    for (uint32_t i = block->use_begin; i < block->use_end; ++i) {
+      if (!grt_vm_bit_test(in, v->slots[i])) {
+        status = grt_vm_verifier_rewalk(v, b, in);
+        break;
+      }
+    }
   }
   grt_allocator_free(allocator, scratch);
-  v->defined = NULL;
   return status;
 }
 
@@ -733,13 +900,27 @@ grt_status_t grt_vm_bytecode_verify_function(
   GRT_RETURN_IF_ERROR(grt_vm_verifier_descriptor(&v));
   v.code = layout->bytecode.data + v.function->bytecode_offset;
   v.length = v.function->bytecode_length;
-  // A branch operand takes at least 6 bytes, so length/6 + 1 bounds them.
-  size_t target_bytes = (v.length / 6 + 1) * 2 * sizeof(uint32_t);
+  v.slot_count = v.function->i32_register_count;
+  v.ref_count = v.function->ref_register_count;
+  v.words = (v.slot_count + 63) / 64;
+  // One scratch: the current block's two bitsets, then the summaries at
+  // their capacities (see grt_vm_verifier_t).
+  size_t set_bytes = (size_t)v.words * sizeof(uint64_t);
+  size_t block_capacity = v.length / 4 + 1;
+  size_t edge_capacity = v.length / 6 + 1;
+  size_t bytes = 2 * set_bytes +
+                 block_capacity * sizeof(grt_vm_verifier_block_t) +
+                 edge_capacity * sizeof(grt_vm_verifier_edge_t) +
+                 (size_t)v.length * sizeof(uint16_t);
   void* scratch = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_allocator_calloc(allocator, target_bytes + v.length, &scratch));
-  v.targets = (uint32_t*)scratch;
-  v.is_block = (uint8_t*)scratch + target_bytes;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, bytes, &scratch));
+  memset(scratch, 0, 2 * set_bytes);
+  v.seen = (uint64_t*)scratch;
+  v.written = v.seen + v.words;
+  v.blocks = (grt_vm_verifier_block_t*)(v.written + v.words);
+  v.edges = (grt_vm_verifier_edge_t*)(v.blocks + block_capacity);
+  v.slots = (uint16_t*)(v.edges + edge_capacity);
+  v.back = v.length;
   grt_status_t status = grt_vm_verifier_body(&v);
   if (grt_status_is_ok(status)) {
     status = grt_vm_verifier_definedness(&v, allocator);

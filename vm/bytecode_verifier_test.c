@@ -531,6 +531,23 @@ static void test_unreachable_blocks(void** state) {
   assert_string_equal(verify(code, sizeof(code), "0_i", 3, 0), "");
 }
 
+// A block that reads a slot before writing it still defines it for its
+// successors, so the read in that block is the one reported, not the later
+// read in a block placed before it:
+// 0x00 block ; 0x01 br ^0x0e
+// 0x08 block ; 0x09 return %i1
+// 0x0e block ; 0x0f add.i32 %i1, %i1 -> %i1 ; 0x16 br ^0x08
+static void test_read_then_written_in_one_block(void** state) {
+  const uint8_t code[] = {0x00, 0x01, 0x0E, 0, 0, 0, 0, 0,
+                          0x00, 0x06, 1, 0, 1, 0,
+                          0x00, 0x30, 1, 0, 1, 0, 1, 0,
+                          0x01, 0x08, 0, 0, 0, 0, 0};
+  assert_string_equal(verify(code, sizeof(code), "0_i", 2, 0),
+                      "module 'm' function 'f' @ 0xf: register %i1 is read "
+                      "before it is written on some path");
+  assert_string_equal(verify(code, sizeof(code), "0ii_i", 2, 0), "");
+}
+
 // Many registers and blocks: block k writes %i(7k) and branches to block
 // k+1; the last returns a register. The sets span several 64-bit words.
 static void test_many_blocks_and_registers(void** state) {
@@ -603,6 +620,7 @@ int main(void) {
       cmocka_unit_test(test_call_lists),
       cmocka_unit_test(test_arguments_are_defined),
       cmocka_unit_test(test_unreachable_blocks),
+      cmocka_unit_test(test_read_then_written_in_one_block),
       cmocka_unit_test(test_many_blocks_and_registers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
