@@ -8,7 +8,8 @@
 # Builds nothing: it uses BUILD_DIR/bin/grt-compile and grt-run (and the
 # switch tree's grt-run). `cmake --build build --target bench_vm` builds
 # both trees and runs this. Each time is the best of REPEAT runs (default
-# 3); LOOP_N (default 100000000) and FIB_N (default 30) size the work.
+# 3, taken over rounds that run Lua and each grt build back to back);
+# LOOP_N (default 100000000) and FIB_N (default 30) size the work.
 # grt's time is grt-run's call_ns (the call alone, not loading); Lua's is
 # os.clock() around the same work inside the script.
 set -euo pipefail
@@ -36,56 +37,65 @@ for name in loop fib; do
     die "grt-compile $name.mlir"
 done
 
-# best_grt RUN_TOOL MODULE FUNCTION INPUT: prints "RESULT NS", the result
-# line's value and the fastest call_ns of $repeat runs.
-best_grt() {
-  local best="" result="" out ns
-  for ((r = 0; r < repeat; ++r)); do
-    out=$("$1" --module="$2" --function="$3" --input="$4" --print_statistics) ||
-      die "grt-run $3($4)"
-    result=$(sed -n 's/^result\[0\]: i[0-9]*=//p' <<<"$out")
-    ns=$(sed -n 's/^  call_ns: //p' <<<"$out")
-    if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
-  done
-  echo "$result $best"
+# one_grt RUN_TOOL MODULE FUNCTION INPUT: prints "RESULT NS", the result
+# line's value and call_ns of one run.
+one_grt() {
+  local out
+  out=$("$1" --module="$2" --function="$3" --input="$4" --print_statistics) ||
+    die "grt-run $3($4)"
+  echo "$(sed -n 's/^result\[0\]: i[0-9]*=//p' <<<"$out") $(sed -n 's/^  call_ns: //p' <<<"$out")"
 }
 
-# best_lua SCRIPT N: prints "RESULT NS" like best_grt.
-best_lua() {
-  local best="" result="" out ns
-  for ((r = 0; r < repeat; ++r)); do
-    out=$(lua5.4 "$here/$1" "$2") || die "lua5.4 $1 $2"
-    result=$(sed -n 's/^result=\([0-9-]*\) .*/\1/p' <<<"$out")
-    ns=$(sed -n 's/.* ns=//p' <<<"$out")
-    if [ -z "$best" ] || [ "${ns%.*}" -lt "${best%.*}" ]; then best=$ns; fi
-  done
-  echo "$result $best"
+# one_lua SCRIPT N: prints "RESULT NS" like one_grt.
+one_lua() {
+  local out
+  out=$(lua5.4 "$here/$1" "$2") || die "lua5.4 $1 $2"
+  local ns
+  ns=$(sed -n 's/.* ns=//p' <<<"$out")
+  echo "$(sed -n 's/^result=\([0-9-]*\) .*/\1/p' <<<"$out") ${ns%.*}"
 }
 
 # fib(n) makes 2 * fib(n + 1) - 1 calls.
 fib_calls=$(awk -v n="$fib_n" 'BEGIN { a = 0; b = 1; for (i = 0; i < n + 1; ++i) { t = a + b; a = b; b = t } print 2 * a - 1 }')
 
-read -r lua_loop_result lua_loop_ns < <(best_lua loop.lua "$loop_n")
-read -r lua_fib_result lua_fib_ns < <(best_lua fib.lua "$fib_n")
-
-variants=("computed-goto $build/bin/grt-run")
+tools=("$build/bin/grt-run")
+names=("computed-goto")
 if [ -n "$switch_build" ]; then
   [ -x "$switch_build/bin/grt-run" ] || die "$switch_build/bin/grt-run is missing"
-  variants+=("switch $switch_build/bin/grt-run")
+  tools+=("$switch_build/bin/grt-run")
+  names+=("switch")
 fi
 
+# The machine's speed drifts (other load, clock changes), so each round runs
+# Lua and every grt build back to back, and each keeps its best round: an
+# anchor and the times compared with it are measured seconds apart, not
+# minutes.
+declare -A best
+keep_best() {  # KEY NS
+  if [ -z "${best[$1]:-}" ] || [ "$2" -lt "${best[$1]}" ]; then best[$1]=$2; fi
+}
+for ((r = 0; r < repeat; ++r)); do
+  read -r lua_loop_result ns < <(one_lua loop.lua "$loop_n")
+  keep_best lua_loop "$ns"
+  read -r lua_fib_result ns < <(one_lua fib.lua "$fib_n")
+  keep_best lua_fib "$ns"
+  for i in "${!tools[@]}"; do
+    read -r result ns < <(one_grt "${tools[$i]}" "$work/loop.vmfb" sum "$loop_n")
+    [ "$result" = "$lua_loop_result" ] ||
+      die "loop: grt (${names[$i]}) computed $result, Lua $lua_loop_result"
+    keep_best "loop_$i" "$ns"
+    read -r result ns < <(one_grt "${tools[$i]}" "$work/fib.vmfb" fib "$fib_n")
+    [ "$result" = "$lua_fib_result" ] ||
+      die "fib: grt (${names[$i]}) computed $result, Lua $lua_fib_result"
+    keep_best "fib_$i" "$ns"
+  done
+done
+
 printf '%-28s %14s %14s %10s\n' "benchmark (grt dispatch)" "grt ns/op" "lua5.4 ns/op" "grt/lua"
-for variant in "${variants[@]}"; do
-  read -r dispatch tool <<<"$variant"
-  read -r loop_result loop_ns < <(best_grt "$tool" "$work/loop.vmfb" sum "$loop_n")
-  [ "$loop_result" = "$lua_loop_result" ] ||
-    die "loop: grt computed $loop_result, Lua $lua_loop_result"
-  read -r fib_result fib_ns < <(best_grt "$tool" "$work/fib.vmfb" fib "$fib_n")
-  [ "$fib_result" = "$lua_fib_result" ] ||
-    die "fib: grt computed $fib_result, Lua $lua_fib_result"
-  awk -v d="$dispatch" -v n="$loop_n" -v g="$loop_ns" -v l="$lua_loop_ns" \
+for i in "${!tools[@]}"; do
+  awk -v d="${names[$i]}" -v n="$loop_n" -v g="${best[loop_$i]}" -v l="${best[lua_loop]}" \
     'BEGIN { printf "%-28s %14.2f %14.2f %10.2f\n", "loop iteration (" d ")", g / n, l / n, g / l }'
-  awk -v d="$dispatch" -v n="$fib_calls" -v g="$fib_ns" -v l="$lua_fib_ns" \
+  awk -v d="${names[$i]}" -v n="$fib_calls" -v g="${best[fib_$i]}" -v l="${best[lua_fib]}" \
     'BEGIN { printf "%-28s %14.2f %14.2f %10.2f\n", "fib call (" d ")", g / n, l / n, g / l }'
 done
-echo "(loop: sum of 0..$loop_n; fib($fib_n): $fib_calls calls; best of $repeat runs)"
+echo "(loop: sum of 0..$loop_n; fib($fib_n): $fib_calls calls; best of $repeat interleaved rounds)"
