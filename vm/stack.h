@@ -206,7 +206,8 @@ grt_status_t grt_vm_stack_create(size_t limit_bytes, grt_allocator_t allocator,
 // Pops (and releases the refs of) any frames left.
 void grt_vm_stack_destroy(grt_vm_stack_t* stack);
 
-// Pushes a zeroed frame for |info|, which must outlive the frame.
+// Pushes a frame for |info| (refs null, the primitive bank as the memory
+// held it), which must outlive the frame.
 // RESOURCE_EXHAUSTED "stack overflow: frame of N bytes at depth D (U bytes
 // in use) exceeds limit of L bytes" when the limit would be passed.
 grt_status_t grt_vm_stack_push_frame_info(grt_vm_stack_t* stack,
