@@ -319,17 +319,21 @@ static const uint8_t* grt_vm_walk_arguments(grt_string_view_t types,
 }
 
 // Calls import |ordinal| with the A (and for call.variadic, V) operands at
-// |pc|, writes its results to the Y registers and sets *out_pc past them.
+// |operands|, writes its results to the Y registers and sets *out_pc past
+// them. The packed arguments and results live in a scratch frame on the VM
+// stack: for a non-variadic import its layout was computed at load, so the
+// common call is an inline push, one packing walk, the call, and the
+// results.
 static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
                                        grt_vm_module_state_t* state,
                                        grt_vm_stack_t* stack, uint32_t* regs,
                                        grt_vm_ref_t* refs, uint32_t ordinal,
                                        bool variadic, const uint8_t* operands,
                                        const uint8_t** out_pc) {
-  const uint8_t* cursor = operands;
-  const uint8_t** pc = &cursor;
+  const uint8_t* pc = operands;
   const grt_vm_signature_t* signature = &module->import_signatures[ordinal];
   const grt_vm_bytecode_import_binding_t* binding = &state->imports[ordinal];
+  const grt_vm_bytecode_import_call_t* record = &module->import_calls[ordinal];
   if (!binding->resolved) {
     return grt_make_status(GRT_STATUS_NOT_FOUND,
                            "call to unresolved optional import '%.*s' (no "
@@ -338,24 +342,30 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
   }
   // The verifier bounds the span count by 64.
   int32_t spans[64];
-  uint16_t span_count = 0;
-  if (variadic) {
-    span_count = grt_vm_read_u16(pc);
-    for (uint16_t i = 0; i < span_count; ++i) spans[i] = grt_vm_read_u16(pc);
-  }
-  size_t argument_bytes = 0;
-  GRT_RETURN_IF_ERROR(grt_vm_signature_packed_size(
-      signature->arguments, spans, span_count, &argument_bytes));
-  argument_bytes = grt_vm_packed_finish(argument_bytes);
-  size_t result_bytes = grt_vm_packed_finish(signature->result_bytes);
   grt_vm_stack_frame_t* scratch = NULL;
-  GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
-      stack, NULL, 0, (uint32_t)((argument_bytes + result_bytes) / 4), 0,
-      &scratch));
+  size_t argument_bytes = record->argument_bytes;
+  size_t result_bytes = grt_vm_packed_finish(signature->result_bytes);
+  if (!variadic) {
+    scratch = grt_vm_stack_push_frame_fast(stack, grt_vm_stack_top(stack),
+                                           &record->scratch);
+    if (!scratch) {
+      GRT_RETURN_IF_ERROR(
+          grt_vm_stack_push_frame_info(stack, &record->scratch, &scratch));
+    }
+  } else {
+    uint16_t span_count = grt_vm_read_u16(&pc);
+    for (uint16_t i = 0; i < span_count; ++i) spans[i] = grt_vm_read_u16(&pc);
+    GRT_RETURN_IF_ERROR(grt_vm_signature_packed_size(
+        signature->arguments, spans, span_count, &argument_bytes));
+    argument_bytes = grt_vm_packed_finish(argument_bytes);
+    GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame(
+        stack, NULL, 0, (uint32_t)((argument_bytes + result_bytes) / 4), 0,
+        &scratch));
+  }
   uint8_t* arguments = (uint8_t*)grt_vm_stack_frame_i32(scratch);
   uint8_t* results = arguments + argument_bytes;
   const uint8_t* result_list = grt_vm_walk_arguments(
-      signature->arguments, spans, regs, refs, *pc, arguments);
+      signature->arguments, spans, regs, refs, pc, arguments);
 
   grt_vm_call_t call = {binding->target, arguments, argument_bytes, results,
                         result_bytes};
@@ -363,7 +373,9 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
   grt_status_t status =
       target->vtable->call(target, binding->target_state, stack, &call);
   if (!status) {
-    grt_vm_walk_arguments(signature->arguments, spans, regs, refs, *pc, NULL);
+    if (record->argument_refs) {
+      grt_vm_walk_arguments(signature->arguments, spans, regs, refs, pc, NULL);
+    }
     const uint8_t* p = result_list + 2;
     size_t size = 0;
     for (size_t i = 0; i < signature->results.size; ++i) {
@@ -379,7 +391,7 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
       }
     }
   }
-  grt_vm_stack_pop_frame(stack);
+  grt_vm_stack_pop_top_frame(stack, scratch, scratch->info, scratch->parent);
   *out_pc = result_list + 2 + 2u * signature->results.size;
   return status;
 }

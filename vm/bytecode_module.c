@@ -15,6 +15,7 @@ static void grt_vm_bytecode_module_destroy(grt_vm_module_t* base) {
   grt_allocator_free(allocator, module->callees);
   grt_allocator_free(allocator, module->imports);
   grt_allocator_free(allocator, module->import_signatures);
+  grt_allocator_free(allocator, module->import_calls);
   grt_module_file_release(module->file);
   grt_allocator_free(allocator, module);
 }
@@ -63,13 +64,27 @@ static grt_status_t grt_vm_bytecode_module_load(
   layout->function_signatures = module->function_signatures;
   layout->import_signatures = module->import_signatures;
 
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+      allocator, (info->import_count + 1) * sizeof(*module->import_calls),
+      (void**)&module->import_calls));
   for (uint32_t i = 0; i < info->import_count; ++i) {
     module->imports[i] = grt_module_file_import(file, i);
+    const grt_vm_signature_t* signature = &module->import_signatures[i];
     GRT_RETURN_IF_ERROR_ANNOTATED(
         grt_vm_signature_parse(module->imports[i].calling_convention,
                                &module->import_signatures[i]),
         "module '%.*s' import '%.*s'", GRT_SV_ARG(info->name),
         GRT_SV_ARG(module->imports[i].full_name));
+    grt_vm_bytecode_import_call_t* call = &module->import_calls[i];
+    size_t argument_bytes = grt_vm_packed_finish(signature->argument_bytes);
+    size_t result_bytes = grt_vm_packed_finish(signature->result_bytes);
+    call->argument_bytes = (uint32_t)argument_bytes;
+    grt_vm_frame_info_init(NULL, 0,
+                           (uint32_t)((argument_bytes + result_bytes) / 4), 0,
+                           &call->scratch);
+    for (size_t c = 0; c < signature->arguments.size; ++c) {
+      if (signature->arguments.data[c] == 'r') call->argument_refs = true;
+    }
   }
   for (uint32_t i = 0; i < info->function_count; ++i) {
     module->functions[i] = grt_module_file_function(file, i);

@@ -69,6 +69,18 @@ typedef struct grt_vm_bytecode_callee_t {
 _Static_assert(sizeof(grt_vm_bytecode_callee_t) <= 64,
                "grt_vm_bytecode_callee_t outgrew 64 bytes");
 
+// What a call to an import needs, precomputed at load.
+typedef struct grt_vm_bytecode_import_call_t {
+  // The scratch frame holding the packed arguments then the packed results
+  // (module NULL: backtraces skip it). Non-variadic imports only: a
+  // variadic call sizes its frame from the span counts.
+  grt_vm_frame_info_t scratch;
+  uint32_t argument_bytes;  // packed and rounded up (non-variadic)
+  // Some argument is a ref: after the call, operands with the move bit are
+  // released (a second walk of the argument list).
+  bool argument_refs;
+} grt_vm_bytecode_import_call_t;
+
 typedef struct grt_vm_bytecode_module_t {
   grt_vm_module_t base;
   grt_module_file_t* file;
@@ -78,6 +90,7 @@ typedef struct grt_vm_bytecode_module_t {
   grt_vm_bytecode_callee_t* callees;
   grt_module_import_t* imports;
   grt_vm_signature_t* import_signatures;
+  grt_vm_bytecode_import_call_t* import_calls;
   size_t stack_limit;
 } grt_vm_bytecode_module_t;
 

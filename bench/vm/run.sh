@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# VM interpreter benchmark: a counted loop and recursive fib, timed in grt
+# VM interpreter benchmark: a counted loop, recursive fib and a loop of calls
+# into a native module, timed in grt
 # (computed-goto dispatch, and switch dispatch when a second build is
 # given) beside Lua 5.4 running the same algorithms in the same run.
 #
@@ -9,7 +10,8 @@
 # switch tree's grt-run). `cmake --build build --target bench_vm` builds
 # both trees and runs this. Each time is the best of REPEAT runs (default
 # 3, taken over rounds that run Lua and each grt build back to back);
-# LOOP_N (default 100000000) and FIB_N (default 30) size the work.
+# LOOP_N (default 100000000), FIB_N (default 30) and NATIVE_N (default
+# 10000000) size the work.
 # grt's time is grt-run's call_ns (the call alone, not loading); Lua's is
 # os.clock() around the same work inside the script.
 set -euo pipefail
@@ -19,6 +21,7 @@ switch_build=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 loop_n=${LOOP_N:-100000000}
 fib_n=${FIB_N:-30}
+native_n=${NATIVE_N:-10000000}
 repeat=${REPEAT:-3}
 
 die() {
@@ -32,7 +35,7 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for name in loop fib; do
+for name in loop fib native; do
   "$build/bin/grt-compile" "$here/$name.mlir" -o "$work/$name.vmfb" ||
     die "grt-compile $name.mlir"
 done
@@ -79,6 +82,8 @@ for ((r = 0; r < repeat; ++r)); do
   keep_best lua_loop "$ns"
   read -r lua_fib_result ns < <(one_lua fib.lua "$fib_n")
   keep_best lua_fib "$ns"
+  read -r lua_native_result ns < <(one_lua native.lua "$native_n")
+  keep_best lua_native "$ns"
   for i in "${!tools[@]}"; do
     read -r result ns < <(one_grt "${tools[$i]}" "$work/loop.vmfb" sum "$loop_n")
     [ "$result" = "$lua_loop_result" ] ||
@@ -88,6 +93,10 @@ for ((r = 0; r < repeat; ++r)); do
     [ "$result" = "$lua_fib_result" ] ||
       die "fib: grt (${names[$i]}) computed $result, Lua $lua_fib_result"
     keep_best "fib_$i" "$ns"
+    read -r result ns < <(one_grt "${tools[$i]}" "$work/native.vmfb" calls "$native_n")
+    [ "$result" = "$lua_native_result" ] ||
+      die "native: grt (${names[$i]}) computed $result, Lua $lua_native_result"
+    keep_best "native_$i" "$ns"
   done
 done
 
@@ -97,5 +106,7 @@ for i in "${!tools[@]}"; do
     'BEGIN { printf "%-28s %14.2f %14.2f %10.2f\n", "loop iteration (" d ")", g / n, l / n, g / l }'
   awk -v d="${names[$i]}" -v n="$fib_calls" -v g="${best[fib_$i]}" -v l="${best[lua_fib]}" \
     'BEGIN { printf "%-28s %14.2f %14.2f %10.2f\n", "fib call (" d ")", g / n, l / n, g / l }'
+  awk -v d="${names[$i]}" -v n="$native_n" -v g="${best[native_$i]}" -v l="${best[lua_native]}" \
+    'BEGIN { printf "%-28s %14.2f %14.2f %10.2f\n", "native call (" d ")", g / n, l / n, g / l }'
 done
-echo "(loop: sum of 0..$loop_n; fib($fib_n): $fib_calls calls; best of $repeat interleaved rounds)"
+echo "(loop: sum of 0..$loop_n; fib($fib_n): $fib_calls calls; native: $native_n loop iterations, each one call; best of $repeat interleaved rounds)"
