@@ -63,6 +63,36 @@ function(grt_cc_binary)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
 endfunction()
 
+# grt_cc_fuzzer(NAME <target> SRCS <files...> DEPS <targets...>
+#               [CORPUS <dir> SECONDS <n> LABELS <labels...> DICT <file>])
+# A libFuzzer binary, built only with clang and GRT_BUILD_FUZZERS. With
+# CORPUS, a ctest of the same name runs it for SECONDS over a scratch copy
+# of the seed corpus (libFuzzer adds what it finds to the directory it is
+# given, and the sources must stay clean).
+function(grt_cc_fuzzer)
+  if(NOT GRT_BUILD_FUZZERS OR NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "NAME;CORPUS;SECONDS;DICT" "SRCS;DEPS;LABELS"
+                        ${ARGN})
+  grt_cc_binary(NAME ${ARG_NAME} SRCS ${ARG_SRCS} DEPS ${ARG_DEPS})
+  target_compile_options(${ARG_NAME} PRIVATE -fsanitize=fuzzer)
+  target_link_options(${ARG_NAME} PRIVATE -fsanitize=fuzzer)
+  if(NOT GRT_BUILD_TESTS OR NOT ARG_CORPUS)
+    return()
+  endif()
+  set(work "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}_corpus_work")
+  set(dict "")
+  if(ARG_DICT)
+    set(dict "-dict=${ARG_DICT}")
+  endif()
+  add_test(NAME ${ARG_NAME}
+           COMMAND sh -c "rm -rf \"$1\" && cp -r \"$2\" \"$1\" && exec \"$0\" -max_total_time=${ARG_SECONDS} -timeout=10 -rss_limit_mb=2048 ${dict} \"$1\""
+                   $<TARGET_FILE:${ARG_NAME}> "${work}" "${ARG_CORPUS}")
+  set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}")
+  grt_sanitizer_test_environment(${ARG_NAME})
+endfunction()
+
 # grt_cc_test(NAME <target> SRCS <files...> [DEPS <targets...>]
 #             [ARGS <args...>] [LABELS <labels...>])
 # A cmocka test registered with ctest. Binaries land in build/tests/.
