@@ -822,13 +822,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   // Frames above this one are this call's; unwinding stops at it.
   grt_vm_stack_frame_t* const base_top = grt_vm_stack_top(stack);
   grt_status_t status = grt_ok_status();
-  grt_vm_stack_frame_t* entry_frame = NULL;
 
   grt_vm_stack_frame_t* frame = NULL;
   {
     GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame_info(
         stack, &module->callees[function_ordinal].frame, &frame));
-    entry_frame = frame;
     uint32_t* frame_regs = grt_vm_stack_frame_i32(frame);
     grt_vm_ref_t* frame_refs = grt_vm_stack_frame_refs(frame);
     // Arguments land in registers in signature order (borrowed refs are
@@ -933,13 +931,26 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       NEXT();
     }
     const grt_vm_bytecode_callee_t* f = &module->callees[callee];
-    grt_vm_stack_frame_t* callee_frame =
-        grt_vm_stack_push_frame_fast(stack, frame, &f->frame);
+    grt_vm_stack_frame_t* callee_frame = NULL;
+    uint32_t* callee_regs = NULL;
+    if (f->simple_call) {
+      // No refs to null, one 32-bit argument into slot 0.
+      unsigned char* base = grt_vm_stack_try_reserve(stack, f->frame.size);
+      if (base) {
+        callee_frame =
+            grt_vm_stack_link_frame_without_refs(stack, base, frame, &f->frame);
+        callee_regs = grt_vm_stack_frame_i32(callee_frame);
+        pc += 2;
+        callee_regs[0] = regs[R()];
+        goto enter_callee;
+      }
+    }
+    callee_frame = grt_vm_stack_push_frame_fast(stack, frame, &f->frame);
     if (!callee_frame) {
       FAIL(grt_vm_stack_push_frame_info(stack, &f->frame, &callee_frame));
     }
     // Arguments go register to register, caller bank to callee bank.
-    uint32_t* callee_regs = grt_vm_stack_frame_i32(callee_frame);
+    callee_regs = grt_vm_stack_frame_i32(callee_frame);
     uint32_t count = f->argument_count;
     pc += 2;
     // Argument i lands in slot i unless the types say otherwise.
@@ -966,6 +977,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
         }
       }
     }
+  enter_callee:
     callee_frame->return_results = pc;
     frame = callee_frame;
     regs = callee_regs;
@@ -986,7 +998,9 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const grt_vm_bytecode_callee_t* f =
         (const grt_vm_bytecode_callee_t*)frame->info;
     pc += 2;
-    if (frame == entry_frame) {
+    // Only the entry frame has no return point (every call sets one).
+    const uint8_t* return_results = frame->return_results;
+    if (!return_results) {
       size_t size = 0;
       for (size_t i = 0; i < f->result_count; ++i) {
         grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
@@ -1007,7 +1021,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     // Back to the caller: the call recorded where its result registers
     // are listed (after the Y count); execution resumes past that list.
     grt_vm_stack_frame_t* caller = frame->parent;
-    const uint8_t* result_list = frame->return_results + 2;
+    const uint8_t* result_list = return_results + 2;
     uint32_t* caller_regs = grt_vm_stack_frame_i32(caller);
     uint32_t count = f->result_count;
     if (f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {

@@ -114,6 +114,8 @@ static grt_status_t grt_vm_bytecode_module_load(
     r->result_count = (uint16_t)signature->results.size;
     r->argument_copy = (uint8_t)grt_vm_value_copy_for(signature->arguments);
     r->result_copy = (uint8_t)grt_vm_value_copy_for(signature->results);
+    r->simple_call = r->frame.ref_count == 0 &&
+                     r->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT;
   }
   return grt_ok_status();
 }

@@ -64,6 +64,8 @@ typedef struct grt_vm_bytecode_callee_t {
   // two shapes need no type checks (value i of a list lands in slot i).
   uint8_t argument_copy;  // grt_vm_value_copy_t
   uint8_t result_copy;
+  // No ref registers and one 32-bit argument: the call's shortest path.
+  bool simple_call;
 } grt_vm_bytecode_callee_t;
 // One cache line, so indexing the records is a shift.
 _Static_assert(sizeof(grt_vm_bytecode_callee_t) <= 64,

@@ -134,39 +134,57 @@ static inline size_t grt_vm_stack_frame_bytes(uint32_t i32_count,
          grt_vm_stack_align((size_t)ref_count * sizeof(grt_vm_ref_t));
 }
 
-// Links a frame described by |info| at |base| on top of |parent| (the
-// current top) and nulls its refs; the primitive bank keeps whatever the
-// memory held (see the top of this file). pc and return_results are left
-// for the caller to set.
-static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
+// Links a frame described by |info|, whose function has no ref registers,
+// at |base| on top of |parent| (the current top). The primitive bank keeps
+// whatever the memory held (see the top of this file); pc and
+// return_results are left for the caller to set.
+static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame_without_refs(
     grt_vm_stack_t* stack, unsigned char* base, grt_vm_stack_frame_t* parent,
     const grt_vm_frame_info_t* info) {
   grt_vm_stack_frame_t* frame = (grt_vm_stack_frame_t*)(void*)base;
   frame->parent = parent;
   frame->info = info;
   frame->flags = 0;
+  stack->top = frame;
+  return frame;
+}
+
+// As grt_vm_stack_link_frame_without_refs, for any frame: its refs are
+// nulled.
+static inline grt_vm_stack_frame_t* grt_vm_stack_link_frame(
+    grt_vm_stack_t* stack, unsigned char* base, grt_vm_stack_frame_t* parent,
+    const grt_vm_frame_info_t* info) {
+  grt_vm_stack_frame_t* frame =
+      grt_vm_stack_link_frame_without_refs(stack, base, parent, info);
   uint32_t ref_count = info->ref_count;
   if (ref_count) {
     grt_vm_ref_t* refs = (grt_vm_ref_t*)(void*)(
         (unsigned char*)grt_vm_stack_frame_i32(frame) + info->i32_bytes);
     for (uint32_t i = 0; i < ref_count; ++i) refs[i] = grt_vm_ref_null();
   }
-  stack->top = frame;
   return frame;
+}
+
+// Takes |size| bytes at the top of the stack when they fit in the current
+// chunk and under the limit; NULL otherwise (the full push then grows the
+// stack or reports the overflow).
+static inline unsigned char* grt_vm_stack_try_reserve(grt_vm_stack_t* stack,
+                                                      size_t size) {
+  unsigned char* base = stack->cursor;
+  if ((size_t)(stack->fast_end - base) < size) return NULL;
+  stack->cursor = base + size;
+  return base;
 }
 
 // grt_vm_stack_push_frame_info's common case, for a frame on top of
 // |parent| (which must be the current top): NULL when the frame does not
 // fit in the current chunk or under the limit, and the caller falls back to
-// grt_vm_stack_push_frame_info (which grows the stack or reports the
-// overflow). pc and return_results are not set.
+// grt_vm_stack_push_frame_info. pc and return_results are not set.
 static inline grt_vm_stack_frame_t* grt_vm_stack_push_frame_fast(
     grt_vm_stack_t* stack, grt_vm_stack_frame_t* parent,
     const grt_vm_frame_info_t* info) {
-  unsigned char* base = stack->cursor;
-  if ((size_t)(stack->fast_end - base) < info->size) return NULL;
-  stack->cursor = base + info->size;
-  return grt_vm_stack_link_frame(stack, base, parent, info);
+  unsigned char* base = grt_vm_stack_try_reserve(stack, info->size);
+  return base ? grt_vm_stack_link_frame(stack, base, parent, info) : NULL;
 }
 
 // Steps back into the previous chunk once its last frame is again the top.
