@@ -714,6 +714,21 @@ uint32_t grtc_em_value(grtc_emitter_t* em, grtc_tvalue_t* value,
   return grtc_em_op_result(em, value->def, value->index, index);
 }
 
+uint32_t grtc_em_index_vector_element(grtc_emitter_t* em,
+                                      grtc_tvalue_t* indices,
+                                      const uint32_t* batch_index,
+                                      int64_t index_vector_dim, uint32_t k) {
+  bool inside = index_vector_dim < (int64_t)indices->type.rank;
+  uint32_t indices_index[GRTC_MAX_RANK];
+  uint32_t b = 0;
+  for (uint32_t d = 0; d < indices->type.rank; ++d) {
+    indices_index[d] = (inside && d == index_vector_dim) ? grtc_em_i64(em, k)
+                                                         : batch_index[b++];
+  }
+  return grtc_em_convert(em, GRTC_ELEM_I64,
+                         grtc_em_value(em, indices, indices_index));
+}
+
 // Element |i| of a constant as an instruction. Floats that a decimal
 // CONST cannot carry exactly (NaN payloads and signs; f16/bf16 bits) are
 // integer bits bitcast to the type.
@@ -860,18 +875,10 @@ static uint32_t grtc_em_gather(grtc_emitter_t* em, grtc_top_t* op,
     operand_index[d] = grtc_em_i64(em, 0);
   }
   // Start indices: indices[batch_index with the vector dim inserted].
-  bool vector_dim_inside = g->index_vector_dim < (int64_t)indices->type.rank;
   for (uint32_t k = 0; k < g->start_index_map.count; ++k) {
-    uint32_t indices_index[GRTC_MAX_RANK];
-    uint32_t b = 0;
-    for (uint32_t d = 0; d < indices->type.rank; ++d) {
-      indices_index[d] = (vector_dim_inside && d == g->index_vector_dim)
-                             ? grtc_em_i64(em, k)
-                             : batch_index[b++];
-    }
     int64_t od = g->start_index_map.values[k];
-    uint32_t start = grtc_em_convert(
-        em, GRTC_ELEM_I64, grtc_em_value(em, indices, indices_index));
+    uint32_t start = grtc_em_index_vector_element(em, indices, batch_index,
+                                                  g->index_vector_dim, k);
     start = grtc_em_clamp(em, start, 0,
                           operand->type.dims[od] - g->slice_sizes.values[od]);
     operand_index[od] = grtc_em_add(em, operand_index[od], start);
@@ -879,9 +886,7 @@ static uint32_t grtc_em_gather(grtc_emitter_t* em, grtc_top_t* op,
   for (uint32_t k = 0; k < g->operand_batching_dims.count; ++k) {
     int64_t od = g->operand_batching_dims.values[k];
     int64_t sd = g->start_indices_batching_dims.values[k];
-    uint32_t bd = (uint32_t)(vector_dim_inside && sd > g->index_vector_dim
-                                 ? sd - 1
-                                 : sd);
+    uint32_t bd = grtc_em_batch_dim(indices, g->index_vector_dim, sd);
     operand_index[od] = grtc_em_add(em, operand_index[od], batch_index[bd]);
   }
   uint32_t o = 0;

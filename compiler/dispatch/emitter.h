@@ -101,6 +101,21 @@ uint32_t grtc_em_input(grtc_emitter_t* em, grtc_tvalue_t* value);
 // |value|'s element at |index| (one i64 instruction per dim).
 uint32_t grtc_em_value(grtc_emitter_t* em, grtc_tvalue_t* value,
                        const uint32_t* index);
+// StableHLO gather/scatter start indices: element |k| of the index vector
+// that |indices| holds at |batch_index| (its position over the indices'
+// dims without index_vector_dim), converted to i64.
+uint32_t grtc_em_index_vector_element(grtc_emitter_t* em,
+                                      grtc_tvalue_t* indices,
+                                      const uint32_t* batch_index,
+                                      int64_t index_vector_dim, uint32_t k);
+// Where indices dimension |dim| sits in a batch position (index_vector_dim,
+// when it is inside the indices' rank, is not counted).
+static inline uint32_t grtc_em_batch_dim(const grtc_tvalue_t* indices,
+                                         int64_t index_vector_dim,
+                                         int64_t dim) {
+  bool inside = index_vector_dim < (int64_t)indices->type.rank;
+  return (uint32_t)(inside && dim > index_vector_dim ? dim - 1 : dim);
+}
 // Result |result| of |op| at |index|, computed even when that result is
 // materialized (|op| is the root of the kernel).
 uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,

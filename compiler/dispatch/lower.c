@@ -547,27 +547,16 @@ static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
     start[d] = grtc_em_i64(em, 0);
     size[d] = 1;
   }
-  bool vector_dim_inside = s->index_vector_dim < (int64_t)indices->type.rank;
   for (uint32_t k = 0; k < s->scatter_dims_to_operand_dims.count; ++k) {
-    uint32_t indices_index[GRTC_MAX_RANK];
-    uint32_t b = 0;
-    for (uint32_t d = 0; d < indices->type.rank; ++d) {
-      indices_index[d] = (vector_dim_inside && d == s->index_vector_dim)
-                             ? grtc_em_i64(em, k)
-                             : scatter_index[b++];
-    }
     int64_t od = s->scatter_dims_to_operand_dims.values[k];
-    start[od] = grtc_em_add(
-        em, start[od],
-        grtc_em_convert(em, GRTC_ELEM_I64,
-                        grtc_em_value(em, indices, indices_index)));
+    uint32_t element = grtc_em_index_vector_element(
+        em, indices, scatter_index, s->index_vector_dim, k);
+    start[od] = grtc_em_add(em, start[od], element);
   }
   for (uint32_t k = 0; k < s->input_batching_dims.count; ++k) {
     int64_t od = s->input_batching_dims.values[k];
     int64_t sd = s->scatter_indices_batching_dims.values[k];
-    uint32_t bd = (uint32_t)(vector_dim_inside && sd > s->index_vector_dim
-                                 ? sd - 1
-                                 : sd);
+    uint32_t bd = grtc_em_batch_dim(indices, s->index_vector_dim, sd);
     start[od] = grtc_em_add(em, start[od], scatter_index[bd]);
   }
   uint32_t w = 0;
