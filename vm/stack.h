@@ -59,8 +59,9 @@ struct grt_vm_stack_frame_t {
   // caller's result register list starts (the return writes there).
   const uint8_t* return_results;
   // Offset of the op being executed (the call op while a callee runs),
-  // relative to the function's first byte. Set by the interpreter when the
-  // frame calls or fails; 0 after the full push, unset after the fast one.
+  // relative to the function's first byte. Only the interpreter's unwinder
+  // sets it, from the failing pc or the callee's return point, for the
+  // backtrace; 0 after the full push, unset after the fast one.
   uint32_t pc;
   uint32_t flags;  // GRT_VM_FRAME_*
 };
