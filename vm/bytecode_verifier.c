@@ -588,11 +588,11 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
   return grt_ok_status();
 }
 
-static bool grt_vm_op_is_terminator(grt_vm_op_t op) {
-  return op == GRT_VM_OP_BR || op == GRT_VM_OP_COND_BR ||
-         op == GRT_VM_OP_BR_TABLE || op == GRT_VM_OP_RETURN ||
-         op == GRT_VM_OP_FAIL ||
-         (op >= GRT_VM_OP_CMP_BR_EQ_I32 && op <= GRT_VM_OP_CMP_BR_LTE_I64_U);
+// Ops that end a block: return, fail, and every op with a branch operand
+// (br, cond_br, br_table, cmp_br.*), which the operand walk has just
+// recorded as edges.
+static bool grt_vm_op_is_terminator(grt_vm_op_t op, bool added_edges) {
+  return op == GRT_VM_OP_RETURN || op == GRT_VM_OP_FAIL || added_edges;
 }
 
 grt_status_t grt_vm_bytecode_verify_module(
@@ -741,8 +741,10 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
           info->mnemonic);
     }
     v->cursor += (uint32_t)opcode_size;
+    uint32_t edges_before = v->edge_count;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, info));
-    after_terminator = grt_vm_op_is_terminator(op);
+    after_terminator =
+        grt_vm_op_is_terminator(op, v->edge_count != edges_before);
   }
   if (!after_terminator) {
     v->offset = v->length;
@@ -785,8 +787,10 @@ static grt_status_t grt_vm_verifier_rewalk(grt_vm_verifier_t* v,
     grt_vm_op_decode(v->code + v->cursor, v->length - v->cursor, &op,
                      &opcode_size);
     v->cursor += (uint32_t)opcode_size;
+    uint32_t edges_before = v->edge_count;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, grt_vm_op_info(op)));
-  } while (!grt_vm_op_is_terminator(op));
+    if (grt_vm_op_is_terminator(op, v->edge_count != edges_before)) break;
+  } while (true);
   v->offset = v->blocks[block].offset;
   return grt_make_status(
       GRT_STATUS_INTERNAL,
