@@ -308,3 +308,47 @@ void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
   *out_length = kernel->sort.dims[kernel->sort.dimension];
   *out_stride = inner;
 }
+
+void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
+                                    const grtc_kernel_t* kernel,
+                                    const char* id_expr,
+                                    const char* u64_suffix) {
+  grt_string_builder_appendf(out, "  uint64_t t = %s;\n", id_expr);
+  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->serial ? dim : kernel->tile[d];
+    if (tile >= dim) {
+      grt_string_builder_appendf(
+          out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
+      continue;
+    }
+    int64_t tiles = (dim + tile - 1) / tile;
+    if (d == 0) {
+      // Outermost: no modulo, so an out-of-range id yields an empty tile.
+      grt_string_builder_appendf(out,
+                                 "  const int64_t lo0 = (int64_t)t * %" PRId64
+                                 ";\n",
+                                 tile);
+    } else {
+      grt_string_builder_appendf(
+          out,
+          "  const int64_t lo%u = (int64_t)(t %% %" PRId64 "%s) * %" PRId64
+          "; t /= %" PRId64 "%s;\n",
+          d, tiles, u64_suffix, tile, tiles, u64_suffix);
+    }
+    grt_string_builder_appendf(out,
+                               "  const int64_t hi%u = lo%u + %" PRId64
+                               " < %" PRId64 " ? lo%u + %" PRId64
+                               " : %" PRId64 ";\n",
+                               d, d, tile, dim, d, tile, dim);
+  }
+  grt_string_builder_append_cstring(out, "  (void)t;\n");
+}
+
+bool grtc_c_family_has_reduction_loop(const grtc_kernel_t* kernel) {
+  if (kernel->reduction_rank > 0 || kernel->acc_count > 0) return true;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    if (kernel->insts[i].section == GRTC_KSECTION_LOOP) return true;
+  }
+  return false;
+}

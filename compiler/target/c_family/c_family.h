@@ -89,6 +89,20 @@ void grtc_c_family_emit_pattern_acc(const grtc_c_family_emitter_t* e,
 void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
                                  int64_t* out_length, int64_t* out_stride);
 
+// `lo<d>`/`hi<d>` (int64_t) for the tile of the parallel space that the
+// linear workgroup id |id_expr| names (the whole space for serial kernels),
+// peeling d from the innermost; the outermost takes no modulo, so an
+// out-of-range id yields an empty tile. |u64_suffix| spells a uint64_t
+// literal's suffix ("u" in C, "ull" in CUDA C++).
+void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
+                                    const grtc_kernel_t* kernel,
+                                    const char* id_expr,
+                                    const char* u64_suffix);
+
+// Whether a LOOP kernel needs its reduction block: reduction dims,
+// accumulators or LOOP-section instructions.
+bool grtc_c_family_has_reduction_loop(const grtc_kernel_t* kernel);
+
 // The target-specific parts of the prelude around the shared scalar
 // helpers. |head| must define GRT_I (the qualifiers of an inline helper),
 // GRT_O (those of a helper too big to inline everywhere),

@@ -175,38 +175,7 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
 
 // Defines lo<d>/hi<d> for the workgroup's tile of the parallel space.
 static void grtc_cpu_emit_tile_bounds(grtc_cpu_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  grt_string_builder_append_cstring(e->out,
-                                    "  uint64_t t = wg->workgroup_id[0];\n");
-  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
-    int64_t dim = kernel->parallel_dims[d];
-    int64_t tile = kernel->serial ? dim : kernel->tile[d];
-    if (tile >= dim) {
-      grt_string_builder_appendf(
-          e->out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
-      continue;
-    }
-    int64_t tiles = (dim + tile - 1) / tile;
-    if (d == 0) {
-      // Outermost: no modulo, so an out-of-range id yields an empty tile.
-      grt_string_builder_appendf(e->out,
-                                 "  const int64_t lo0 = (int64_t)t * %" PRId64
-                                 ";\n",
-                                 tile);
-    } else {
-      grt_string_builder_appendf(
-          e->out,
-          "  const int64_t lo%u = (int64_t)(t %% %" PRId64 "u) * %" PRId64
-          "; t /= %" PRId64 "u;\n",
-          d, tiles, tile, tiles);
-    }
-    grt_string_builder_appendf(e->out,
-                               "  const int64_t hi%u = lo%u + %" PRId64
-                               " < %" PRId64 " ? lo%u + %" PRId64
-                               " : %" PRId64 ";\n",
-                               d, d, tile, dim, d, tile, dim);
-  }
-  grt_string_builder_append_cstring(e->out, "  (void)t;\n");
+  grtc_c_family_emit_tile_bounds(e->out, e->kernel, "wg->workgroup_id[0]", "u");
 }
 
 static const char grtc_cpu_indents[] = "                                        ";
@@ -226,11 +195,7 @@ static void grtc_cpu_emit_reduction(grtc_cpu_emitter_t* e, uint32_t depth) {
                                grtc_c_family_type(kernel->accs[a].type)->compute, a,
                                kernel->accs[a].init);
   }
-  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
-  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
-    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
-  }
-  if (!has_loop) return;
+  if (!grtc_c_family_has_reduction_loop(kernel)) return;
   uint32_t inner = depth;
   grtc_cpu_set_depth(e, depth);
   grt_string_builder_appendf(e->out, "%s{\n", e->indent);

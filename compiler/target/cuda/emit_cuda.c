@@ -211,33 +211,7 @@ static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
 
 // Defines lo<d>/hi<d> for block blockIdx.x's tile of the parallel space.
 static void grtc_cuda_emit_tile_bounds(grtc_cuda_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  grt_string_builder_append_cstring(e->out, "  uint64_t t = blockIdx.x;\n");
-  for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
-    int64_t dim = kernel->parallel_dims[d];
-    int64_t tile = kernel->serial ? dim : kernel->tile[d];
-    if (tile >= dim) {
-      grt_string_builder_appendf(
-          e->out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
-      continue;
-    }
-    int64_t tiles = (dim + tile - 1) / tile;
-    if (d == 0) {
-      grt_string_builder_appendf(e->out,
-                                 "  const int64_t lo0 = (int64_t)t * %" PRId64 ";\n",
-                                 tile);
-    } else {
-      grt_string_builder_appendf(e->out,
-                                 "  const int64_t lo%u = (int64_t)(t %% %" PRId64
-                                 "ull) * %" PRId64 "; t /= %" PRId64 "ull;\n",
-                                 d, tiles, tile, tiles);
-    }
-    grt_string_builder_appendf(e->out,
-                               "  const int64_t hi%u = lo%u + %" PRId64 " < %" PRId64
-                               " ? lo%u + %" PRId64 " : %" PRId64 ";\n",
-                               d, d, tile, dim, d, tile, dim);
-  }
-  grt_string_builder_append_cstring(e->out, "  (void)t;\n");
+  grtc_c_family_emit_tile_bounds(e->out, e->kernel, "blockIdx.x", "ull");
 }
 
 // The reduction nest with the LOOP section and the accumulator updates.
@@ -248,11 +222,7 @@ static void grtc_cuda_emit_reduction(grtc_cuda_emitter_t* e) {
                                grtc_c_family_type(kernel->accs[a].type)->compute, a,
                                kernel->accs[a].init);
   }
-  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
-  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
-    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
-  }
-  if (!has_loop) return;
+  if (!grtc_c_family_has_reduction_loop(kernel)) return;
   grt_string_builder_append_cstring(e->out, "    {\n");
   for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
     grt_string_builder_appendf(e->out,

@@ -365,11 +365,7 @@ static void grtc_glsl_emit_reduction(grtc_glsl_emitter_t* e, uint32_t depth) {
                                grtc_glsl_type(kernel->accs[a].type)->compute,
                                a, kernel->accs[a].init);
   }
-  bool has_loop = kernel->reduction_rank > 0 || kernel->acc_count > 0;
-  for (uint32_t i = 0; i < kernel->inst_count && !has_loop; ++i) {
-    has_loop = kernel->insts[i].section == GRTC_KSECTION_LOOP;
-  }
-  if (!has_loop) return;
+  if (!grtc_c_family_has_reduction_loop(kernel)) return;
   grt_string_builder_appendf(e->out, "%s{\n", e->indent);
   uint32_t inner = depth;
   for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
