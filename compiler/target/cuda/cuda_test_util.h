@@ -291,6 +291,20 @@ static inline void cuda_test_add_scalar(grtc_kernel_set_t* set) {
   kb_store(&b, 1, zero, v, GRTC_KINST_NONE);
 }
 
+// The two kernel sets the CUDA tests run whole: every scalar op of every
+// element type with every convert, and the kernels with loops or no
+// parallel space (reduction, sort, serial, rank 0).
+static inline void cuda_test_add_every_type(grtc_kernel_set_t* set) {
+  for (uint32_t t = 0; t < GRTC_ELEM_COUNT; ++t) cuda_test_add_all_ops(set, (grtc_elem_t)t);
+  cuda_test_add_converts(set);
+}
+static inline void cuda_test_add_loop_kernels(grtc_kernel_set_t* set) {
+  cuda_test_add_reduction(set);
+  cuda_test_add_sort(set);
+  cuda_test_add_serial(set);
+  cuda_test_add_scalar(set);
+}
+
 // Assembles |ptx| (generated for sm_|cc|) with ptxas for sm_80 and sm_90
 // where those can run it, and for sm_|cc| itself, when ptxas was found at
 // configure time; fails the test with ptxas's output otherwise.

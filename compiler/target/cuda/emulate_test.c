@@ -241,8 +241,7 @@ static void test_scalar_ops_every_type(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  for (uint32_t t = 0; t < GRTC_ELEM_COUNT; ++t) cuda_test_add_all_ops(&set, (grtc_elem_t)t);
-  cuda_test_add_converts(&set);
+  cuda_test_add_every_type(&set);
   compare_with_cpu(&set, NULL, 0);
   grtc_kernel_set_deinit(&set);
 }
@@ -251,10 +250,7 @@ static void test_reduction_sort_serial_scalar(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  cuda_test_add_reduction(&set);
-  cuda_test_add_sort(&set);
-  cuda_test_add_serial(&set);
-  cuda_test_add_scalar(&set);
+  cuda_test_add_loop_kernels(&set);
   compare_with_cpu(&set, NULL, 0);
   grtc_kernel_set_deinit(&set);
 }
