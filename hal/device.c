@@ -82,6 +82,19 @@ grt_status_t grt_hal_device_query_i64(grt_hal_device_t* device,
   return status;
 }
 
+grt_status_t grt_hal_device_answer_concurrency(grt_string_view_t category,
+                                               grt_string_view_t key,
+                                               int64_t concurrency,
+                                               int64_t* out_value) {
+  if (grt_string_view_equal_cstring(category, "hal.device") &&
+      grt_string_view_equal_cstring(key, "concurrency")) {
+    *out_value = concurrency;
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_NOT_FOUND, "no query %.*s/%.*s",
+                         GRT_SV_ARG(category), GRT_SV_ARG(key));
+}
+
 grt_status_t grt_hal_device_create_command_buffer(
     grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,
     uint32_t binding_capacity, grt_hal_command_buffer_t** out) {

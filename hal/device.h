@@ -101,6 +101,13 @@ grt_status_t grt_hal_device_query_i64(grt_hal_device_t* device,
                                       grt_string_view_t category,
                                       grt_string_view_t key, int64_t* out_value)
     GRT_MUST_USE;
+// For drivers' query_i64, which answer only what differs by device:
+// ("hal.device", "concurrency") -> |concurrency|; anything else NOT_FOUND
+// "no query <category>/<key>" (grt_hal_device_query_i64 names the device).
+grt_status_t grt_hal_device_answer_concurrency(grt_string_view_t category,
+                                               grt_string_view_t key,
+                                               int64_t concurrency,
+                                               int64_t* out_value) GRT_MUST_USE;
 
 grt_status_t grt_hal_device_create_command_buffer(
     grt_hal_device_t* device, grt_hal_command_buffer_mode_t mode,

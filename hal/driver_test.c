@@ -198,6 +198,27 @@ static void test_format_devices(void** state) {
   assert_string_equal(small, "local-syn");
 }
 
+// What a driver's query_i64 says before grt_hal_device_query_i64 names the
+// device: the category and the key both have to match.
+static void test_device_answer_concurrency(void** state) {
+  (void)state;
+  int64_t value = 0;
+  GRT_EXPECT_OK(grt_hal_device_answer_concurrency(
+      grt_make_cstring_view("hal.device"), grt_make_cstring_view("concurrency"),
+      7, &value));
+  assert_int_equal(value, 7);
+  value = 0;
+  grt_expect_error(grt_hal_device_answer_concurrency(
+                       grt_make_cstring_view("hal.device"),
+                       grt_make_cstring_view("foo"), 7, &value),
+                   GRT_STATUS_NOT_FOUND, "no query hal.device/foo");
+  grt_expect_error(grt_hal_device_answer_concurrency(
+                       grt_make_cstring_view("hal.executable"),
+                       grt_make_cstring_view("concurrency"), 7, &value),
+                   GRT_STATUS_NOT_FOUND, "no query hal.executable/concurrency");
+  assert_int_equal(value, 0);
+}
+
 static void test_device_wrappers(void** state) {
   (void)state;
   grt_hal_test_device_t* device = grt_hal_test_device_create(
@@ -261,6 +282,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_register_and_find, setup, teardown),
       cmocka_unit_test_setup_teardown(test_create_device, setup, teardown),
       cmocka_unit_test_setup_teardown(test_format_devices, setup, teardown),
+      cmocka_unit_test(test_device_answer_concurrency),
       cmocka_unit_test(test_device_wrappers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

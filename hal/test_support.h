@@ -386,12 +386,7 @@ static inline grt_status_t grt_hal_test_device_query_i64(
     grt_hal_device_t* base, grt_string_view_t category, grt_string_view_t key,
     int64_t* out_value) {
   (void)base;
-  if (grt_string_view_equal_cstring(category, "hal.device") &&
-      grt_string_view_equal_cstring(key, "concurrency")) {
-    *out_value = 1;
-    return grt_ok_status();
-  }
-  return grt_make_status(GRT_STATUS_NOT_FOUND, "no such query");
+  return grt_hal_device_answer_concurrency(category, key, 1, out_value);
 }
 static inline grt_status_t grt_hal_test_device_create_command_buffer(
     grt_hal_device_t* base, grt_hal_command_buffer_mode_t mode,

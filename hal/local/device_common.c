@@ -60,15 +60,9 @@ grt_status_t grt_hal_local_device_query_i64(grt_hal_device_t* device,
                                             grt_string_view_t category,
                                             grt_string_view_t key,
                                             int64_t* out_value) {
-  grt_hal_local_device_t* local = (grt_hal_local_device_t*)device;
-  *out_value = 0;
-  if (grt_string_view_equal_cstring(category, "hal.device") &&
-      grt_string_view_equal_cstring(key, "concurrency")) {
-    *out_value = local->concurrency;
-    return grt_ok_status();
-  }
-  return grt_make_status(GRT_STATUS_NOT_FOUND, "no query %.*s/%.*s",
-                         GRT_SV_ARG(category), GRT_SV_ARG(key));
+  return grt_hal_device_answer_concurrency(
+      category, key, ((grt_hal_local_device_t*)device)->concurrency,
+      out_value);
 }
 
 grt_status_t grt_hal_local_device_create_command_buffer(

@@ -303,13 +303,9 @@ static grt_status_t grt_hal_cuda_device_query_i64(grt_hal_device_t* base,
                                                   grt_string_view_t category,
                                                   grt_string_view_t key,
                                                   int64_t* out_value) {
-  grt_hal_cuda_device_t* device = (grt_hal_cuda_device_t*)base;
-  if (grt_string_view_equal_cstring(category, "hal.device") &&
-      grt_string_view_equal_cstring(key, "concurrency")) {
-    *out_value = device->multiprocessor_count;
-    return grt_ok_status();
-  }
-  return grt_make_status(GRT_STATUS_NOT_FOUND, "no such query");
+  return grt_hal_device_answer_concurrency(
+      category, key, ((grt_hal_cuda_device_t*)base)->multiprocessor_count,
+      out_value);
 }
 
 static grt_status_t grt_hal_cuda_device_create_command_buffer(
