@@ -266,6 +266,18 @@ grt_status_t grt_hal_command_buffer_validate_submission(
   return grt_ok_status();
 }
 
+grt_status_t grt_hal_dispatch_params_clone_constants(
+    grt_allocator_t allocator, const grt_hal_dispatch_params_t* params,
+    uint32_t** out_constants) {
+  *out_constants = NULL;
+  if (!params->constant_count) return grt_ok_status();
+  size_t size = params->constant_count * sizeof(uint32_t);
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_malloc(allocator, size, (void**)out_constants));
+  memcpy(*out_constants, params->constants, size);
+  return grt_ok_status();
+}
+
 grt_status_t grt_hal_buffer_ref_resolve(grt_hal_buffer_ref_t ref,
                                         grt_hal_buffer_binding_table_t table,
                                         grt_hal_buffer_t** out_allocated_buffer,

@@ -173,6 +173,13 @@ grt_status_t grt_hal_command_buffer_validate_submission(
     grt_hal_command_buffer_t* cb, grt_hal_buffer_binding_table_t table)
     GRT_MUST_USE;
 
+// For drivers recording a dispatch: |params|' push constants copied into
+// memory from |allocator| that the recording owns (NULL when there are
+// none), so the caller's array need not outlive the call.
+grt_status_t grt_hal_dispatch_params_clone_constants(
+    grt_allocator_t allocator, const grt_hal_dispatch_params_t* params,
+    uint32_t** out_constants) GRT_MUST_USE;
+
 // Resolves a recorded ref to (allocated buffer, absolute offset, length)
 // against |table| for indirect refs. For drivers executing commands.
 grt_status_t grt_hal_buffer_ref_resolve(grt_hal_buffer_ref_t ref,

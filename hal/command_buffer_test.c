@@ -268,6 +268,28 @@ static void test_dispatch_validation(void** state) {
   grt_hal_executable_release(executable);
 }
 
+static void test_clone_constants(void** state) {
+  (void)state;
+  grt_allocator_t allocator = grt_allocator_system();
+  uint32_t constants[3] = {7, 0xFFFFFFFFu, 42};
+  grt_hal_dispatch_params_t params = {0};
+  params.constants = constants;
+  params.constant_count = 3;
+  uint32_t* copy = NULL;
+  GRT_EXPECT_OK(
+      grt_hal_dispatch_params_clone_constants(allocator, &params, &copy));
+  assert_non_null(copy);
+  assert_ptr_not_equal(copy, constants);
+  assert_memory_equal(copy, constants, sizeof(constants));
+  grt_allocator_free(allocator, copy);
+  // None: no allocation, and a stale out value is cleared.
+  params.constant_count = 0;
+  copy = constants;
+  GRT_EXPECT_OK(
+      grt_hal_dispatch_params_clone_constants(allocator, &params, &copy));
+  assert_null(copy);
+}
+
 static void test_ref_resolve(void** state) {
   fixture_t* f = *state;
   grt_hal_buffer_t* subspan = NULL;
@@ -333,6 +355,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_copy_and_update_validation, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_dispatch_validation, setup, teardown),
+      cmocka_unit_test(test_clone_constants),
       cmocka_unit_test_setup_teardown(test_ref_resolve, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,14 +235,9 @@ static grt_status_t grt_hal_cuda_command_buffer_dispatch(
   command->entry_point = params->entry_point;
   memcpy(command->workgroup_count, params->workgroup_count,
          sizeof(command->workgroup_count));
-  if (params->constant_count) {
-    GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-        cb->host_allocator, params->constant_count * sizeof(uint32_t),
-        (void**)&command->constants));
-    memcpy(command->constants, params->constants,
-           params->constant_count * sizeof(uint32_t));
-    command->constant_count = (uint32_t)params->constant_count;
-  }
+  GRT_RETURN_IF_ERROR(grt_hal_dispatch_params_clone_constants(
+      cb->host_allocator, params, &command->constants));
+  command->constant_count = (uint32_t)params->constant_count;
   if (params->binding_count) {
     GRT_RETURN_IF_ERROR(grt_allocator_calloc(
         cb->host_allocator, params->binding_count * sizeof(grt_hal_buffer_ref_t),
