@@ -55,6 +55,41 @@ void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
   grt_string_builder_append_cstring(out, hole + 2);
 }
 
+void grtc_c_family_emit_loop_var(grt_string_builder_t* out,
+                                 const grtc_kinst_t* inst) {
+  const char* prefix = inst->kind == GRTC_KINST_PINDEX   ? "p"
+                       : inst->kind == GRTC_KINST_RINDEX ? "r"
+                                                         : "acc";
+  grt_string_builder_appendf(out, "%s%u", prefix, inst->dim);
+}
+
+void grtc_c_family_emit_helper_call(grt_string_builder_t* out,
+                                    const grtc_kernel_t* kernel,
+                                    const grtc_kinst_t* inst) {
+  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
+  grtc_elem_t operand_type = inst->type;
+  if (op == GRTC_SCALAR_IS_FINITE) {
+    operand_type = kernel->insts[inst->operands[0]].type;
+  }
+  grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
+                             grtc_c_family_type(operand_type)->helper);
+  for (uint32_t k = 0; k < inst->operand_count; ++k) {
+    grt_string_builder_appendf(out, "%sv%u", k ? ", " : "", inst->operands[k]);
+  }
+  grt_string_builder_append_cstring(out, ")");
+}
+
+void grtc_c_family_emit_rounded(grt_string_builder_t* out,
+                                const grtc_kernel_t* kernel, uint32_t value) {
+  grtc_elem_t type = kernel->insts[value].type;
+  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
+    grt_string_builder_appendf(out, "grt_round_%s(v%u)",
+                               grtc_c_family_type(type)->key, value);
+  } else {
+    grt_string_builder_appendf(out, "v%u", value);
+  }
+}
+
 static void grtc_c_family_emit_const(const grtc_c_family_emitter_t* e,
                                      const grtc_kinst_t* inst) {
   const grtc_c_family_type_t* type = grtc_c_family_type(inst->type);
@@ -103,7 +138,6 @@ static void grtc_c_family_emit_op(const grtc_c_family_emitter_t* e,
                                   uint32_t i) {
   const grtc_kinst_t* inst = &e->kernel->insts[i];
   grt_string_builder_t* out = e->out;
-  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
   if (e->index_only && e->index_only[i]) {
     const char* plain = grtc_c_family_index_operator(e, inst);
     if (plain) {
@@ -112,29 +146,12 @@ static void grtc_c_family_emit_op(const grtc_c_family_emitter_t* e,
       return;
     }
   }
-  grtc_elem_t operand_type = inst->type;
-  if (op == GRTC_SCALAR_IS_FINITE) {
-    operand_type = e->kernel->insts[inst->operands[0]].type;
-  }
-  grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
-                             grtc_c_family_type(operand_type)->helper);
-  for (uint32_t k = 0; k < inst->operand_count; ++k) {
-    grt_string_builder_appendf(out, "%sv%u", k ? ", " : "", inst->operands[k]);
-  }
-  grt_string_builder_append_cstring(out, ")");
+  grtc_c_family_emit_helper_call(out, e->kernel, inst);
 }
 
-// |value| as an expression, rounded to its storage precision first when it
-// is f16/bf16 (scalar.h: those round on every convert).
 static void grtc_c_family_rounded_operand(const grtc_c_family_emitter_t* e,
                                           uint32_t value) {
-  grtc_elem_t type = e->kernel->insts[value].type;
-  if (type == GRTC_ELEM_F16 || type == GRTC_ELEM_BF16) {
-    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
-                               grtc_c_family_type(type)->key, value);
-  } else {
-    grt_string_builder_appendf(e->out, "v%u", value);
-  }
+  grtc_c_family_emit_rounded(e->out, e->kernel, value);
 }
 
 static void grtc_c_family_emit_convert(const grtc_c_family_emitter_t* e,
@@ -231,13 +248,9 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
       grtc_c_family_emit_const(e, inst);
       break;
     case GRTC_KINST_PINDEX:
-      grt_string_builder_appendf(out, "p%u", inst->dim);
-      break;
     case GRTC_KINST_RINDEX:
-      grt_string_builder_appendf(out, "r%u", inst->dim);
-      break;
     case GRTC_KINST_ACC:
-      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      grtc_c_family_emit_loop_var(out, inst);
       break;
     case GRTC_KINST_ARG:
       snprintf(element, sizeof(element), "b%u[%s]",

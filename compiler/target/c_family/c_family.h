@@ -39,6 +39,24 @@ const char* grtc_c_family_compare_op(uint32_t direction);
 void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
                         const char* arg);
 
+// The text below is the same in C, CUDA C++ and GLSL (the GLSL emitter
+// calls these too): the helper suffixes and f16/bf16 keys they read are
+// spelled alike in every target's type table.
+
+// `p<dim>`, `r<dim>` or `acc<dim>` for a PINDEX, RINDEX or ACC |inst|.
+void grtc_c_family_emit_loop_var(grt_string_builder_t* out,
+                                 const grtc_kinst_t* inst);
+
+// `grt_<op>_<suffix>(vA, ...)` for the OP |inst| of |kernel|.
+void grtc_c_family_emit_helper_call(grt_string_builder_t* out,
+                                    const grtc_kernel_t* kernel,
+                                    const grtc_kinst_t* inst);
+
+// `v<value>`, or `grt_round_<key>(v<value>)` when |value| is f16/bf16
+// (those round to their storage precision on every convert, scalar.h).
+void grtc_c_family_emit_rounded(grt_string_builder_t* out,
+                                const grtc_kernel_t* kernel, uint32_t value);
+
 // What differs between the C dialects in ordinary instructions.
 typedef struct grtc_c_family_dialect_t {
   // Integer constants are ((T)<prefix>0x...<suffix>).

@@ -115,30 +115,9 @@ static void grtc_glsl_emit_const(grt_string_builder_t* out,
 }
 
 // |value| as an expression, rounded to its storage precision first when
-// it is f16/bf16 (those round on every convert, scalar.h).
+// it is f16/bf16 (spelled as in C: grtc_c_family_emit_rounded).
 static void grtc_glsl_rounded(grtc_glsl_emitter_t* e, uint32_t value) {
-  grtc_elem_t type = e->kernel->insts[value].type;
-  if (grtc_glsl_is_small_float(type)) {
-    grt_string_builder_appendf(e->out, "grt_round_%s(v%u)",
-                               grtc_glsl_type(type)->key, value);
-  } else {
-    grt_string_builder_appendf(e->out, "v%u", value);
-  }
-}
-
-static void grtc_glsl_emit_op(grtc_glsl_emitter_t* e, const grtc_kinst_t* inst) {
-  grtc_scalar_op_t op = (grtc_scalar_op_t)inst->op;
-  grtc_elem_t operand_type = inst->type;
-  if (op == GRTC_SCALAR_IS_FINITE) {
-    operand_type = e->kernel->insts[inst->operands[0]].type;
-  }
-  grt_string_builder_appendf(e->out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
-                             grtc_glsl_type(operand_type)->helper);
-  for (uint32_t k = 0; k < inst->operand_count; ++k) {
-    grt_string_builder_appendf(e->out, "%sv%u", k ? ", " : "",
-                               inst->operands[k]);
-  }
-  grt_string_builder_append_cstring(e->out, ")");
+  grtc_c_family_emit_rounded(e->out, e->kernel, value);
 }
 
 static void grtc_glsl_emit_convert(grtc_glsl_emitter_t* e,
@@ -256,13 +235,9 @@ static void grtc_glsl_emit_inst(grtc_glsl_emitter_t* e, uint32_t i) {
       grtc_glsl_emit_const(out, inst);
       break;
     case GRTC_KINST_PINDEX:
-      grt_string_builder_appendf(out, "p%u", inst->dim);
-      break;
     case GRTC_KINST_RINDEX:
-      grt_string_builder_appendf(out, "r%u", inst->dim);
-      break;
     case GRTC_KINST_ACC:
-      grt_string_builder_appendf(out, "acc%u", inst->dim);
+      grtc_c_family_emit_loop_var(out, inst);
       break;
     case GRTC_KINST_ARG:
       // Sort comparator: operand k's lhs is at index i, its rhs at j, in
@@ -278,7 +253,7 @@ static void grtc_glsl_emit_inst(grtc_glsl_emitter_t* e, uint32_t i) {
       grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_OP:
-      grtc_glsl_emit_op(e, inst);
+      grtc_c_family_emit_helper_call(out, e->kernel, inst);
       break;
     case GRTC_KINST_COMPARE:
       grtc_glsl_emit_compare(e, inst);
