@@ -444,6 +444,33 @@ def gen_elementwise_int():
     f.expect(r, np.logical_not(p), "i1")
     funcs.append(f.text(comment="not on i1 is logical."))
 
+    f = Func("test_arith_i1")
+    x, y = f.input(p, "i1"), f.input(q, "i1")
+    for op, fn in (("add", np.logical_or), ("maximum", np.logical_or),
+                   ("multiply", np.logical_and), ("minimum", np.logical_and)):
+        r = f.op("stablehlo.%s %s, %s : tensor<4xi1>" % (op, x, y))
+        f.expect(r, fn(p, q), "i1")
+    lo = f.input(array([False, False, True, False], "i1"), "i1")
+    hi = f.input(array([True, False, True, True], "i1"), "i1")
+    r = f.op("stablehlo.clamp %s, %s, %s : tensor<4xi1>" % (lo, x, hi))
+    f.expect(r, np.minimum(np.maximum(p, [False, False, True, False]),
+                           [True, False, True, True]), "i1")
+    # The same on constants, which the compiler folds.
+    cx = f.op("stablehlo.constant dense<[true, true, false, false]> : tensor<4xi1>")
+    cy = f.op("stablehlo.constant dense<[true, false, true, false]> : tensor<4xi1>")
+    for op, fn in (("add", np.logical_or), ("multiply", np.logical_and)):
+        r = f.op("stablehlo.%s %s, %s : tensor<4xi1>" % (op, cx, cy))
+        f.expect(r, fn(p, q), "i1")
+    funcs.append(f.text(comment="StableHLO on booleans: add and maximum are "
+                        "logical OR, multiply and minimum logical AND "
+                        "(1 + 1 is true, not 0)."))
+
+    f = Func("fail_add_i1_is_not_xor")
+    x, y = f.input(p, "i1"), f.input(q, "i1")
+    r = f.op("stablehlo.add %s, %s : tensor<4xi1>" % (x, y))
+    f.expect(r, np.logical_xor(p, q), "i1")
+    funcs.append(f.text())
+
     f = Func("fail_divide_i32_wrong_expectation")
     x, y = f.input(array([7, 8], "i32"), "i32"), f.input(array([2, 0], "i32"), "i32")
     r = f.op("stablehlo.divide %s, %s : tensor<2xi32>" % (x, y))
@@ -2520,6 +2547,18 @@ def gen_edges():
     r, _ = reduce_op(f, x, (2, 3), [0], "or", "false", "i1")
     f.expect(r, a.any(axis=0), "i1")
     funcs.append(f.text(comment="jnp.all and jnp.any: and/or reductions of i1."))
+
+    f = Func("test_reduce_i1_add_multiply")
+    a = array([[True, True, False], [False, True, True]], "i1")
+    x = f.input(a, "i1")
+    r, _ = reduce_op(f, x, (2, 3), [1], "add", "false", "i1")
+    f.expect(r, a.any(axis=1), "i1")
+    r, _ = reduce_op(f, x, (2, 3), [0], "multiply", "true", "i1")
+    f.expect(r, a.all(axis=0), "i1")
+    r, _ = reduce_op(f, x, (2, 3), [0, 1], "maximum", "false", "i1")
+    f.expect(r, a.any(), "i1")
+    funcs.append(f.text(comment="add/multiply/maximum bodies on i1 reduce as "
+                        "or/and/or: two trues add to true."))
 
     f = Func("test_reduce_unsigned_max_min")
     a = array([[3, 250, 7], [255, 0, 128]], "ui8")

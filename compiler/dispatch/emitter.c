@@ -418,6 +418,7 @@ static bool grtc_em_undoes_split(const grtc_emitter_t* em, uint32_t a,
 uint32_t grtc_em_op(grtc_emitter_t* em, grtc_scalar_op_t op, grtc_elem_t type,
                     uint32_t a, uint32_t b, uint32_t c) {
   if (grtc_emitter_failed(em)) return 0;
+  op = grtc_scalar_op_for_elem(op, type);  // i1: add is OR, multiply AND
   uint32_t arity = grtc_scalar_op_arity(op);
   uint32_t operands[3] = {a, b, c};
   if (op == GRTC_SCALAR_SELECT) {

@@ -46,7 +46,7 @@ static uint32_t grtc_lower_in_loop(grtc_emitter_t* em, uint32_t inst) {
   k.kind = GRTC_KINST_OP;
   k.section = GRTC_KSECTION_LOOP;
   k.type = em->kernel->insts[inst].type;
-  k.op = GRTC_SCALAR_MAX;
+  k.op = grtc_scalar_op_for_elem(GRTC_SCALAR_MAX, k.type);
   k.operand_count = 2;
   k.operands[0] = inst;
   k.operands[1] = inst;

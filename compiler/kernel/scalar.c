@@ -54,11 +54,12 @@ typedef struct grtc_scalar_op_info_t {
   const char* spelling;
   uint8_t arity;
   char types;  // 'F', 'I' or 'B'
+  grtc_scalar_op_t on_i1;  // GRTC_SCALAR_NONE: no i1 operands
 } grtc_scalar_op_info_t;
 
 static const grtc_scalar_op_info_t grtc_scalar_op_infos[GRTC_SCALAR_OP_COUNT] = {
-#define GRTC_SCALAR_OP_INFO(name, arity, spelling, types) \
-  {spelling, arity, #types[0]},
+#define GRTC_SCALAR_OP_INFO(name, arity, spelling, types, on_i1) \
+  {spelling, arity, #types[0], GRTC_SCALAR_##on_i1},
     GRTC_SCALAR_OP_LIST(GRTC_SCALAR_OP_INFO)
 #undef GRTC_SCALAR_OP_INFO
 };
@@ -71,6 +72,9 @@ uint32_t grtc_scalar_op_arity(grtc_scalar_op_t op) {
 }
 bool grtc_scalar_op_accepts(grtc_scalar_op_t op, grtc_elem_t elem) {
   if (op >= GRTC_SCALAR_OP_COUNT || elem >= GRTC_ELEM_COUNT) return false;
+  if (elem == GRTC_ELEM_I1) {
+    return grtc_scalar_op_infos[op].on_i1 != GRTC_SCALAR_NONE;
+  }
   switch (grtc_scalar_op_infos[op].types) {
     case 'F':
       return grtc_elem_is_float(elem);
@@ -79,6 +83,27 @@ bool grtc_scalar_op_accepts(grtc_scalar_op_t op, grtc_elem_t elem) {
     default:
       return true;
   }
+}
+
+const char* grtc_scalar_op_accepted_types(grtc_scalar_op_t op) {
+  if (op >= GRTC_SCALAR_OP_COUNT) return "nothing";
+  bool i1 = grtc_scalar_op_infos[op].on_i1 != GRTC_SCALAR_NONE;
+  switch (grtc_scalar_op_infos[op].types) {
+    case 'F':
+      return "floating-point";
+    case 'I':
+      return i1 ? "integer or i1" : "integer (not i1)";
+    default:
+      return i1 ? "integer, i1 or floating-point"
+                : "integer (not i1) or floating-point";
+  }
+}
+
+grtc_scalar_op_t grtc_scalar_op_for_elem(grtc_scalar_op_t op,
+                                         grtc_elem_t elem) {
+  if (op >= GRTC_SCALAR_OP_COUNT || elem != GRTC_ELEM_I1) return op;
+  grtc_scalar_op_t on_i1 = grtc_scalar_op_infos[op].on_i1;
+  return on_i1 == GRTC_SCALAR_NONE ? op : on_i1;
 }
 
 const char* grtc_compare_direction_spelling(grtc_compare_direction_t d) {

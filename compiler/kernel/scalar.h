@@ -69,53 +69,58 @@ bool grtc_elem_from_spelling(const char* spelling, size_t length,
                              grtc_elem_t* out_elem);
 
 // X(NAME, arity, spelling, allowed operand types: F float, I integer
-// (i1 included), B both)
+// (i1 included), B both, meaning on i1)
 // The result type equals the operand type except IS_FINITE (i1); SELECT's
 // first operand is i1 and CLAMP is (min, x, max).
-#define GRTC_SCALAR_OP_LIST(X)      \
-  X(ADD, 2, "add", B)               \
-  X(SUB, 2, "subtract", B)          \
-  X(MUL, 2, "multiply", B)          \
-  X(DIV, 2, "divide", B)            \
-  X(REM, 2, "remainder", B)         \
-  X(POW, 2, "power", B)             \
-  X(MAX, 2, "maximum", B)           \
-  X(MIN, 2, "minimum", B)           \
-  X(AND, 2, "and", I)               \
-  X(OR, 2, "or", I)                 \
-  X(XOR, 2, "xor", I)               \
-  X(SHL, 2, "shift_left", I)        \
-  X(SHRA, 2, "shift_right_arithmetic", I) \
-  X(SHRL, 2, "shift_right_logical", I)    \
-  X(ATAN2, 2, "atan2", F)           \
-  X(NOT, 1, "not", I)               \
-  X(ABS, 1, "abs", B)               \
-  X(NEG, 1, "negate", B)            \
-  X(SIGN, 1, "sign", B)             \
-  X(EXP, 1, "exponential", F)       \
-  X(EXPM1, 1, "exponential_minus_one", F) \
-  X(LOG, 1, "log", F)               \
-  X(LOG1P, 1, "log_plus_one", F)    \
-  X(LOGISTIC, 1, "logistic", F)     \
-  X(SQRT, 1, "sqrt", F)             \
-  X(RSQRT, 1, "rsqrt", F)           \
-  X(CBRT, 1, "cbrt", F)             \
-  X(TANH, 1, "tanh", F)             \
-  X(SIN, 1, "sine", F)              \
-  X(COS, 1, "cosine", F)            \
-  X(TAN, 1, "tan", F)               \
-  X(FLOOR, 1, "floor", F)           \
-  X(CEIL, 1, "ceil", F)             \
-  X(ROUND_AFZ, 1, "round_nearest_afz", F)  \
-  X(ROUND_EVEN, 1, "round_nearest_even", F) \
-  X(IS_FINITE, 1, "is_finite", F)   \
-  X(POPCNT, 1, "popcnt", I)         \
-  X(CLZ, 1, "count_leading_zeros", I) \
-  X(SELECT, 3, "select", B)         \
-  X(CLAMP, 3, "clamp", B)
+// The last column is StableHLO's meaning of the op on booleans (i1): add and
+// maximum are logical OR, multiply and minimum logical AND; NONE means the
+// op does not take i1 operands (subtract, divide, shifts, popcnt, ... are
+// defined on integer types only, which in StableHLO excludes i1).
+#define GRTC_SCALAR_OP_LIST(X)                    \
+  X(ADD, 2, "add", B, OR)                         \
+  X(SUB, 2, "subtract", B, NONE)                  \
+  X(MUL, 2, "multiply", B, AND)                   \
+  X(DIV, 2, "divide", B, NONE)                    \
+  X(REM, 2, "remainder", B, NONE)                 \
+  X(POW, 2, "power", B, NONE)                     \
+  X(MAX, 2, "maximum", B, OR)                     \
+  X(MIN, 2, "minimum", B, AND)                    \
+  X(AND, 2, "and", I, AND)                        \
+  X(OR, 2, "or", I, OR)                           \
+  X(XOR, 2, "xor", I, XOR)                        \
+  X(SHL, 2, "shift_left", I, NONE)                \
+  X(SHRA, 2, "shift_right_arithmetic", I, NONE)   \
+  X(SHRL, 2, "shift_right_logical", I, NONE)      \
+  X(ATAN2, 2, "atan2", F, NONE)                   \
+  X(NOT, 1, "not", I, NOT)                        \
+  X(ABS, 1, "abs", B, NONE)                       \
+  X(NEG, 1, "negate", B, NONE)                    \
+  X(SIGN, 1, "sign", B, NONE)                     \
+  X(EXP, 1, "exponential", F, NONE)               \
+  X(EXPM1, 1, "exponential_minus_one", F, NONE)   \
+  X(LOG, 1, "log", F, NONE)                       \
+  X(LOG1P, 1, "log_plus_one", F, NONE)            \
+  X(LOGISTIC, 1, "logistic", F, NONE)             \
+  X(SQRT, 1, "sqrt", F, NONE)                     \
+  X(RSQRT, 1, "rsqrt", F, NONE)                   \
+  X(CBRT, 1, "cbrt", F, NONE)                     \
+  X(TANH, 1, "tanh", F, NONE)                     \
+  X(SIN, 1, "sine", F, NONE)                      \
+  X(COS, 1, "cosine", F, NONE)                    \
+  X(TAN, 1, "tan", F, NONE)                       \
+  X(FLOOR, 1, "floor", F, NONE)                   \
+  X(CEIL, 1, "ceil", F, NONE)                     \
+  X(ROUND_AFZ, 1, "round_nearest_afz", F, NONE)   \
+  X(ROUND_EVEN, 1, "round_nearest_even", F, NONE) \
+  X(IS_FINITE, 1, "is_finite", F, NONE)           \
+  X(POPCNT, 1, "popcnt", I, NONE)                 \
+  X(CLZ, 1, "count_leading_zeros", I, NONE)       \
+  X(SELECT, 3, "select", B, SELECT)               \
+  X(CLAMP, 3, "clamp", B, CLAMP)
 
 typedef enum grtc_scalar_op_e {
-#define GRTC_SCALAR_OP_ENUM(name, arity, spelling, types) GRTC_SCALAR_##name,
+#define GRTC_SCALAR_OP_ENUM(name, arity, spelling, types, on_i1) \
+  GRTC_SCALAR_##name,
   GRTC_SCALAR_OP_LIST(GRTC_SCALAR_OP_ENUM)
 #undef GRTC_SCALAR_OP_ENUM
   GRTC_SCALAR_OP_COUNT,
@@ -124,8 +129,17 @@ typedef enum grtc_scalar_op_e {
 
 const char* grtc_scalar_op_spelling(grtc_scalar_op_t op);
 uint32_t grtc_scalar_op_arity(grtc_scalar_op_t op);
-// Whether |op| accepts operands of |elem| (per the table's type column).
+// Whether |op| accepts operands of |elem| (per the table's type column, and
+// for i1 its meaning column).
 bool grtc_scalar_op_accepts(grtc_scalar_op_t op, grtc_elem_t elem);
+// What the table lets |op| take, for messages: "integer (not i1) or
+// floating-point".
+const char* grtc_scalar_op_accepted_types(grtc_scalar_op_t op);
+// The op that computes |op| on operands of |elem|: on i1, ADD and MAX are
+// OR and MUL and MIN are AND; otherwise |op| itself. The folder and the
+// kernel emitter both go through it, and the kernel verifier refuses the
+// un-mapped forms, so no backend ever sees an arithmetic op on i1.
+grtc_scalar_op_t grtc_scalar_op_for_elem(grtc_scalar_op_t op, grtc_elem_t elem);
 
 // StableHLO's comparison_direction and comparison type.
 typedef enum grtc_compare_direction_e {

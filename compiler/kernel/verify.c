@@ -96,6 +96,13 @@ static grt_status_t grtc_kverify_op(const grtc_kernel_t* kernel, uint32_t i) {
                               grtc_scalar_op_spelling(op),
                               grtc_elem_spelling(type));
   }
+  if (grtc_scalar_op_for_elem(op, type) != op) {
+    return grtc_kverify_error(
+        kernel, i, "%s on %s must be emitted as %s (StableHLO's boolean "
+        "meaning), so that no backend sees integer arithmetic on i1",
+        grtc_scalar_op_spelling(op), grtc_elem_spelling(type),
+        grtc_scalar_op_spelling(grtc_scalar_op_for_elem(op, type)));
+  }
   for (uint32_t k = 0; k < arity; ++k) {
     grtc_elem_t want = type;
     if (op == GRTC_SCALAR_SELECT && k == 0) want = GRTC_ELEM_I1;

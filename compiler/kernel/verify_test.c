@@ -87,6 +87,41 @@ static void test_op_type_rejected(void** state) {
   expect_invalid(&f, "xor does not accept f32");
 }
 
+// Backends never see arithmetic on i1: the emitter maps add/max to or and
+// multiply/min to and, and the verifier refuses the unmapped forms.
+static void test_i1_arithmetic_rejected(void** state) {
+  (void)state;
+  static const struct {
+    grtc_scalar_op_t op;
+    const char* message;
+  } cases[] = {
+      {GRTC_SCALAR_ADD, "instruction %3: add on i1 must be emitted as or"},
+      {GRTC_SCALAR_MAX, "instruction %3: maximum on i1 must be emitted as or"},
+      {GRTC_SCALAR_MUL, "instruction %3: multiply on i1 must be emitted as and"},
+      {GRTC_SCALAR_MIN, "instruction %3: minimum on i1 must be emitted as and"},
+      {GRTC_SCALAR_SUB, "instruction %3: subtract does not accept i1"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    fixture_t f;
+    build_add(&f);
+    for (int b = 0; b < 3; ++b) f.k->bindings[b].elem = GRTC_ELEM_I1;
+    f.k->insts[f.x].type = GRTC_ELEM_I1;
+    f.k->insts[f.y].type = GRTC_ELEM_I1;
+    f.k->insts[f.sum].type = GRTC_ELEM_I1;
+    f.k->insts[f.sum].op = cases[i].op;
+    expect_invalid(&f, cases[i].message);
+  }
+  fixture_t f;
+  build_add(&f);
+  for (int b = 0; b < 3; ++b) f.k->bindings[b].elem = GRTC_ELEM_I1;
+  f.k->insts[f.x].type = GRTC_ELEM_I1;
+  f.k->insts[f.y].type = GRTC_ELEM_I1;
+  f.k->insts[f.sum].type = GRTC_ELEM_I1;
+  f.k->insts[f.sum].op = GRTC_SCALAR_OR;
+  GRT_EXPECT_OK(grtc_kernel_verify(f.k));
+  grtc_kernel_set_deinit(&f.set);
+}
+
 static void test_arity(void** state) {
   (void)state;
   fixture_t f;
@@ -203,6 +238,7 @@ int main(void) {
       cmocka_unit_test(test_forward_reference),
       cmocka_unit_test(test_operand_type_mismatch),
       cmocka_unit_test(test_op_type_rejected),
+      cmocka_unit_test(test_i1_arithmetic_rejected),
       cmocka_unit_test(test_arity),
       cmocka_unit_test(test_load_from_write_only),
       cmocka_unit_test(test_store_to_read_only),

@@ -261,6 +261,7 @@ static value_t grtc_eval_float(grtc_scalar_op_t op, grtc_elem_t elem,
 
 value_t grtc_eval_scalar(grtc_scalar_op_t op, grtc_elem_t elem,
                          const value_t* operands) {
+  op = grtc_scalar_op_for_elem(op, elem);  // i1: add is OR, multiply AND
   if (op == GRTC_SCALAR_SELECT) {
     return operands[0].u ? operands[1] : operands[2];
   }

@@ -35,7 +35,17 @@ static const int_case_t int_cases[] = {
     I(REM, I32, -7, 2, -1),
     I(ADD, I32, INT32_MAX, 1, INT32_MIN),
     I(ADD, U8, 255, 1, 0),
-    I(ADD, I1, 1, 1, 0),
+    // StableHLO on booleans: add and maximum are OR, multiply and minimum
+    // AND (not XOR, which is what wrapping 1 + 1 into one bit gives).
+    I(ADD, I1, 1, 1, 1),
+    I(ADD, I1, 1, 0, 1),
+    I(ADD, I1, 0, 0, 0),
+    I(MUL, I1, 1, 1, 1),
+    I(MUL, I1, 1, 0, 0),
+    I(MAX, I1, 0, 1, 1),
+    I(MAX, I1, 0, 0, 0),
+    I(MIN, I1, 1, 0, 0),
+    I(MIN, I1, 1, 1, 1),
     I(MUL, I16, 300, 300, 24464),  // 90000 mod 2^16 = 24464
     I(SUB, U16, 0, 1, 65535),
     I(SHL, I32, 1, 31, INT32_MIN),

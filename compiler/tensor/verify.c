@@ -275,7 +275,8 @@ static grt_status_t grtc_verify_accepts(grtc_verifier_t* v,
                                         grtc_scalar_op_t scalar,
                                         const grtc_ttype_t* type) {
   if (grtc_scalar_op_accepts(scalar, type->elem)) return grt_ok_status();
-  return VERR(op, "does not accept operands of type %s", grtc_vfmt(v, type));
+  return VERR(op, "does not accept operands of type %s: it takes %s tensors",
+              grtc_vfmt(v, type), grtc_scalar_op_accepted_types(scalar));
 }
 
 // Ops that apply one scalar op to operands of one type.

@@ -68,7 +68,33 @@ static void test_elementwise_type_not_accepted(void** state) {
   expect_error(&tb, op, "does not accept operands of type tensor<4xf32>");
   BEGIN(TT(F32, 4), TT(I32, 4));
   op = OP(&tb, EXPONENTIAL, TT(I32, 4), ARG(1));
-  expect_error(&tb, op, "does not accept operands of type tensor<4xi32>");
+  expect_error(&tb, op,
+               "does not accept operands of type tensor<4xi32>: it takes "
+               "floating-point tensors");
+}
+
+// StableHLO defines subtract, divide, negate, shifts, popcnt, ... on
+// integer types, which exclude i1; add/multiply/maximum/minimum take i1.
+static void test_elementwise_i1_arithmetic(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(I1, 4));
+  grtc_top_t* op = OP(&tb, SUBTRACT, TT(I1, 4), ARG(0), ARG(0));
+  expect_error(&tb, op,
+               "does not accept operands of type tensor<4xi1>: it takes "
+               "integer (not i1) or floating-point tensors");
+  BEGIN(TT(I1, 4));
+  op = OP(&tb, POPCNT, TT(I1, 4), ARG(0));
+  expect_error(&tb, op,
+               "does not accept operands of type tensor<4xi1>: it takes "
+               "integer (not i1) tensors");
+  BEGIN(TT(I1, 4));
+  OP(&tb, ADD, TT(I1, 4), ARG(0), ARG(0));
+  OP(&tb, MULTIPLY, TT(I1, 4), ARG(0), ARG(0));
+  OP(&tb, MAXIMUM, TT(I1, 4), ARG(0), ARG(0));
+  OP(&tb, MINIMUM, TT(I1, 4), ARG(0), ARG(0));
+  OP(&tb, XOR, TT(I1, 4), ARG(0), ARG(0));
+  OP(&tb, NOT, TT(I1, 4), ARG(0));
+  expect_ok(&tb);
 }
 
 static void test_elementwise_result_type(void** state) {
@@ -1358,6 +1384,7 @@ int main(void) {
       cmocka_unit_test(test_elementwise_operand_types_differ),
       cmocka_unit_test(test_elementwise_operand_count),
       cmocka_unit_test(test_elementwise_type_not_accepted),
+      cmocka_unit_test(test_elementwise_i1_arithmetic),
       cmocka_unit_test(test_elementwise_result_type),
       cmocka_unit_test(test_result_count),
       cmocka_unit_test(test_invalid_types),

@@ -38,7 +38,10 @@ static inline void cuda_test_add_all_ops(grtc_kernel_set_t* set, grtc_elem_t ele
   uint32_t y = kb_load(&b, KS_PRE, 1, p);
   uint32_t c = kb_load(&b, KS_PRE, 2, p);
   for (uint32_t op = 0; op < op_count; ++op) {
-    if (!grtc_scalar_op_accepts((grtc_scalar_op_t)op, elem)) continue;
+    if (!grtc_scalar_op_accepts((grtc_scalar_op_t)op, elem) ||
+        grtc_scalar_op_for_elem((grtc_scalar_op_t)op, elem) != op) {
+      continue;  // i1 add/multiply/max/min are emitted as or/and
+    }
     uint32_t arity = grtc_scalar_op_arity((grtc_scalar_op_t)op);
     bool is_finite = op == GRTC_SCALAR_IS_FINITE;
     grtc_elem_t type = is_finite ? GRTC_ELEM_I1 : elem;

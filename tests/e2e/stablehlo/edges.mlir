@@ -17,6 +17,21 @@ module @e2e_edges {
     return
   }
 
+  // add/multiply/maximum bodies on i1 reduce as or/and/or: two trues add to true.
+  func.func public @test_reduce_i1_add_multiply() {
+    %0 = util.unfoldable_constant dense<[[true, true, false], [false, true, true]]> : tensor<2x3xi1>
+    %1 = stablehlo.constant dense<false> : tensor<i1>
+    %2 = stablehlo.reduce(%0 init: %1) applies stablehlo.add across dimensions = [1] : (tensor<2x3xi1>, tensor<i1>) -> tensor<2xi1>
+    check.expect_eq_const(%2, dense<true> : tensor<2xi1>) : tensor<2xi1>
+    %3 = stablehlo.constant dense<true> : tensor<i1>
+    %4 = stablehlo.reduce(%0 init: %3) applies stablehlo.multiply across dimensions = [0] : (tensor<2x3xi1>, tensor<i1>) -> tensor<3xi1>
+    check.expect_eq_const(%4, dense<[false, true, false]> : tensor<3xi1>) : tensor<3xi1>
+    %5 = stablehlo.constant dense<false> : tensor<i1>
+    %6 = stablehlo.reduce(%0 init: %5) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<2x3xi1>, tensor<i1>) -> tensor<i1>
+    check.expect_eq_const(%6, dense<true> : tensor<i1>) : tensor<i1>
+    return
+  }
+
   func.func public @test_reduce_unsigned_max_min() {
     %0 = util.unfoldable_constant dense<[[3, 250, 7], [255, 0, 128]]> : tensor<2x3xui8>
     %1 = stablehlo.constant dense<0> : tensor<ui8>

@@ -716,6 +716,39 @@ module @e2e_elementwise_int {
     return
   }
 
+  // StableHLO on booleans: add and maximum are logical OR, multiply and minimum logical AND (1 + 1 is true, not 0).
+  func.func public @test_arith_i1() {
+    %0 = util.unfoldable_constant dense<[true, true, false, false]> : tensor<4xi1>
+    %1 = util.unfoldable_constant dense<[true, false, true, false]> : tensor<4xi1>
+    %2 = stablehlo.add %0, %1 : tensor<4xi1>
+    check.expect_eq_const(%2, dense<[true, true, true, false]> : tensor<4xi1>) : tensor<4xi1>
+    %3 = stablehlo.maximum %0, %1 : tensor<4xi1>
+    check.expect_eq_const(%3, dense<[true, true, true, false]> : tensor<4xi1>) : tensor<4xi1>
+    %4 = stablehlo.multiply %0, %1 : tensor<4xi1>
+    check.expect_eq_const(%4, dense<[true, false, false, false]> : tensor<4xi1>) : tensor<4xi1>
+    %5 = stablehlo.minimum %0, %1 : tensor<4xi1>
+    check.expect_eq_const(%5, dense<[true, false, false, false]> : tensor<4xi1>) : tensor<4xi1>
+    %6 = util.unfoldable_constant dense<[false, false, true, false]> : tensor<4xi1>
+    %7 = util.unfoldable_constant dense<[true, false, true, true]> : tensor<4xi1>
+    %8 = stablehlo.clamp %6, %0, %7 : tensor<4xi1>
+    check.expect_eq_const(%8, dense<[true, false, true, false]> : tensor<4xi1>) : tensor<4xi1>
+    %9 = stablehlo.constant dense<[true, true, false, false]> : tensor<4xi1>
+    %10 = stablehlo.constant dense<[true, false, true, false]> : tensor<4xi1>
+    %11 = stablehlo.add %9, %10 : tensor<4xi1>
+    check.expect_eq_const(%11, dense<[true, true, true, false]> : tensor<4xi1>) : tensor<4xi1>
+    %12 = stablehlo.multiply %9, %10 : tensor<4xi1>
+    check.expect_eq_const(%12, dense<[true, false, false, false]> : tensor<4xi1>) : tensor<4xi1>
+    return
+  }
+
+  func.func public @fail_add_i1_is_not_xor() {
+    %0 = util.unfoldable_constant dense<[true, true, false, false]> : tensor<4xi1>
+    %1 = util.unfoldable_constant dense<[true, false, true, false]> : tensor<4xi1>
+    %2 = stablehlo.add %0, %1 : tensor<4xi1>
+    check.expect_eq_const(%2, dense<[false, true, true, false]> : tensor<4xi1>) : tensor<4xi1>
+    return
+  }
+
   // 8 / 0 is -1, not 0: the check must fail.
   func.func public @fail_divide_i32_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[7, 8]> : tensor<2xi32>
