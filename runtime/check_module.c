@@ -187,7 +187,7 @@ static void grt_runtime_format_index(const grt_hal_buffer_view_t* view,
 
 static grt_status_t grt_runtime_check_mismatch(
     const char* check, const grt_runtime_host_tensor_t* lhs,
-    const grt_runtime_host_tensor_t* rhs, uint64_t index) {
+    const grt_runtime_host_tensor_t* rhs, uint64_t index, const char* detail) {
   char lhs_value[64];
   char rhs_value[64];
   char where[160];
@@ -200,9 +200,10 @@ static grt_status_t grt_runtime_check_mismatch(
   grt_runtime_format_tensor(rhs, rhs_text, sizeof(rhs_text));
   return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
                          "%s failed: first mismatch at element %llu %s: lhs "
-                         "%s, rhs %s\n  lhs: %s\n  rhs: %s",
+                         "%s, rhs %s%s%s\n  lhs: %s\n  rhs: %s",
                          check, (unsigned long long)index, where, lhs_value,
-                         rhs_value, lhs_text, rhs_text);
+                         rhs_value, detail ? " (" : "", detail ? detail : "",
+                         lhs_text, rhs_text);
 }
 
 // Type and shape must agree before elements are compared.
@@ -246,6 +247,33 @@ static bool grt_runtime_elements_agree(grt_hal_element_type_t type,
   return fabs(x - y) <= atol + rtol * fabs(y);
 }
 
+// A float element's position in the ordered sequence of its type's values:
+// consecutive values differ by 1, -0 and +0 both map to 0, and infinities
+// sit one step past the largest finite value. Width in bytes: 2, 4 or 8.
+static int64_t grt_runtime_float_ordinal(const uint8_t* element, size_t width) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < width; ++i) bits |= (uint64_t)element[i] << (8 * i);
+  uint64_t sign = 1ull << (8 * width - 1);
+  uint64_t magnitude = bits & (sign - 1);
+  // magnitude < 2^63, so negating it cannot overflow.
+  return (bits & sign) ? -(int64_t)magnitude : (int64_t)magnitude;
+}
+
+// How many representable values of |type| lie between two float elements
+// (the distance in units in the last place): 0 for equal values, for +0
+// and -0, and for two NaNs; UINT64_MAX when exactly one is NaN.
+static uint64_t grt_runtime_ulp_distance(grt_hal_element_type_t type,
+                                         const uint8_t* a, const uint8_t* b,
+                                         size_t width) {
+  bool a_nan = isnan(grt_runtime_element_as_double(type, a));
+  bool b_nan = isnan(grt_runtime_element_as_double(type, b));
+  if (a_nan || b_nan) return a_nan && b_nan ? 0 : UINT64_MAX;
+  int64_t x = grt_runtime_float_ordinal(a, width);
+  int64_t y = grt_runtime_float_ordinal(b, width);
+  // |x|, |y| < 2^63 and of any sign: the difference fits in a uint64_t.
+  return x >= y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+}
+
 typedef struct grt_runtime_compare_args_t {
   grt_vm_ref_t device;
   grt_vm_ref_t lhs;
@@ -280,7 +308,7 @@ static grt_status_t grt_runtime_check_compare(grt_runtime_check_data_t* data,
             type, grt_runtime_host_tensor_element(&lhs, i),
             grt_runtime_host_tensor_element(&rhs, i), lhs.element_size,
             tolerant, atol, rtol)) {
-      status = grt_runtime_check_mismatch(check, &lhs, &rhs, i);
+      status = grt_runtime_check_mismatch(check, &lhs, &rhs, i, NULL);
     }
   }
   grt_runtime_host_tensor_free(data, &lhs);
@@ -314,6 +342,85 @@ static grt_status_t grt_runtime_check_expect_almost_eq(void* module_data,
   }
   return grt_runtime_check_compare(module_data, "check.expect_almost_eq",
                                    &in->views, true, in->atol, in->rtol);
+}
+
+// check.expect_close(device r, lhs r, rhs r, max_ulp I, min_ulp I): every
+// element pair of two float tensors lies between min_ulp and max_ulp units
+// in the last place apart (the StableHLO check dialect's expect_close).
+static grt_status_t grt_runtime_check_expect_close(void* module_data,
+                                                   void* state,
+                                                   const void* args,
+                                                   void* results) {
+  grt_runtime_check_data_t* data = module_data;
+  const char* check = "check.expect_close";
+  const struct {
+    grt_runtime_compare_args_t views;
+    int64_t max_ulp;
+    int64_t min_ulp;
+  }* in = args;
+  if (in->min_ulp < 0 || in->max_ulp < in->min_ulp) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: expected 0 <= min_ulp_difference <= "
+                           "max_ulp_difference, got min %lld, max %lld",
+                           check, (long long)in->min_ulp,
+                           (long long)in->max_ulp);
+  }
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_ref_deref(&in->views.device, &grt_runtime_hal_device_type,
+                       (void**)&device),
+      "%s: device", check);
+  grt_runtime_host_tensor_t lhs;
+  grt_runtime_host_tensor_t rhs;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_runtime_host_tensor_read(data, device, &in->views.lhs, "lhs", &lhs),
+      "%s", check);
+  grt_status_t status =
+      grt_runtime_host_tensor_read(data, device, &in->views.rhs, "rhs", &rhs);
+  if (!grt_status_is_ok(status)) {
+    grt_runtime_host_tensor_free(data, &lhs);
+    return grt_status_annotate(status, "%s", check);
+  }
+  status = grt_runtime_check_same_type(check, &lhs, &rhs);
+  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs.view);
+  if (grt_status_is_ok(status) && !grt_runtime_element_type_is_float(type)) {
+    char text[160];
+    grt_hal_buffer_view_format_type(lhs.view, text, sizeof(text));
+    status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: expected f16, bf16, f32 or f64 tensors, "
+                             "got %s", check, text);
+  }
+  for (uint64_t i = 0; grt_status_is_ok(status) && i < lhs.element_count;
+       ++i) {
+    uint64_t distance = grt_runtime_ulp_distance(
+        type, grt_runtime_host_tensor_element(&lhs, i),
+        grt_runtime_host_tensor_element(&rhs, i), lhs.element_size);
+    if (distance <= (uint64_t)in->max_ulp &&
+        distance >= (uint64_t)in->min_ulp) {
+      continue;
+    }
+    // Both values in full, since the short form hides a few ULP.
+    int digits = type == GRT_HAL_ELEMENT_TYPE_FLOAT_64 ? 17 : 9;
+    double x = grt_runtime_element_as_double(
+        type, grt_runtime_host_tensor_element(&lhs, i));
+    double y = grt_runtime_element_as_double(
+        type, grt_runtime_host_tensor_element(&rhs, i));
+    char detail[192];
+    char apart[48];
+    if (distance == UINT64_MAX) {
+      snprintf(apart, sizeof(apart), "one is NaN");
+    } else {
+      snprintf(apart, sizeof(apart), "%llu ULP apart",
+               (unsigned long long)distance);
+    }
+    snprintf(detail, sizeof(detail), "%.*g vs %.*g: %s, expected %lld to %lld ULP)",
+             digits, x, digits, y, apart, (long long)in->min_ulp,
+             (long long)in->max_ulp);
+    status = grt_runtime_check_mismatch(check, &lhs, &rhs, i, detail);
+  }
+  grt_runtime_host_tensor_free(data, &lhs);
+  grt_runtime_host_tensor_free(data, &rhs);
+  return status;
 }
 
 // check.expect_all_true(device r, view r)
@@ -363,6 +470,7 @@ static grt_status_t grt_runtime_check_expect_all_true(void* module_data,
 static const grt_vm_native_export_t grt_runtime_check_exports[] = {
     {"expect_all_true", "0rr_v", grt_runtime_check_expect_all_true},
     {"expect_almost_eq", "0rrrff_v", grt_runtime_check_expect_almost_eq},
+    {"expect_close", "0rrrII_v", grt_runtime_check_expect_close},
     {"expect_eq", "0rrr_v", grt_runtime_check_expect_eq},
     {"expect_false", "0i_v", grt_runtime_check_expect_false},
     {"expect_true", "0i_v", grt_runtime_check_expect_true},

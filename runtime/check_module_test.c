@@ -1,6 +1,7 @@
 // The check module through a context, with buffer views on local-sync.
 #include "runtime/check_module.h"
 
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,6 +159,81 @@ static void test_expect_eq(void** state) {
   grt_vm_ref_release(&dev);
 }
 
+// ULP distances: consecutive floats are 1 apart, across zero too (+0 and -0
+// are the same place), the largest float is 1 from infinity, NaN matches
+// only NaN; both bounds apply to every element.
+static void test_expect_close(void** state) {
+  (void)state;
+  const grt_hal_dim_t shape[] = {5};
+  const float lhs_data[] = {1.0f, -0.0f, NAN, INFINITY, 0.0f};
+  const float rhs_data[] = {nextafterf(nextafterf(1.0f, 2.0f), 2.0f), 0.0f, NAN,
+                            FLT_MAX, -1.4e-45f};
+  grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
+  grt_vm_ref_t lhs = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               lhs_data, sizeof(lhs_data));
+  grt_vm_ref_t rhs = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               rhs_data, sizeof(rhs_data));
+  grt_vm_variant_t args[] = {ref_arg(&dev), ref_arg(&lhs), ref_arg(&rhs),
+                             grt_vm_variant_i64(2), grt_vm_variant_i64(0)};
+  GRT_EXPECT_OK(call("expect_close", args, 5));
+  args[3] = grt_vm_variant_i64(1);
+  expect_message(call("expect_close", args, 5), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_close failed: first mismatch at element 0 [0]: "
+                 "lhs 1, rhs 1 (1 vs 1.00000024: 2 ULP apart, expected 0 to 1 "
+                 "ULP)\n  lhs: 5xf32=1 -0 nan inf 0");
+  args[3] = grt_vm_variant_i64(5);
+  args[4] = grt_vm_variant_i64(1);
+  expect_message(call("expect_close", args, 5), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_close failed: first mismatch at element 1 [1]: "
+                 "lhs -0, rhs 0 (-0 vs 0: 0 ULP apart, expected 1 to 5 ULP)");
+  args[3] = grt_vm_variant_i64(0);
+  expect_message(call("expect_close", args, 5), GRT_STATUS_INVALID_ARGUMENT,
+                 "check.expect_close: expected 0 <= min_ulp_difference <= "
+                 "max_ulp_difference, got min 1, max 0");
+
+  // One NaN is never close; f64 and f16 count in their own precision.
+  const double d1[] = {NAN, 1.0};
+  const double d2[] = {1.0, nextafter(1.0, 2.0)};
+  const grt_hal_dim_t two[] = {2};
+  grt_vm_ref_t da = make_view(two, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_64, d1, 16);
+  grt_vm_ref_t db = make_view(two, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_64, d2, 16);
+  grt_vm_variant_t doubles[] = {ref_arg(&dev), ref_arg(&da), ref_arg(&db),
+                                grt_vm_variant_i64(1000), grt_vm_variant_i64(0)};
+  expect_message(call("expect_close", doubles, 5),
+                 GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_close failed: first mismatch at element 0 [0]: "
+                 "lhs nan, rhs 1 (nan vs 1: one is NaN, expected 0 to 1000 "
+                 "ULP)");
+  grt_vm_variant_t d_ok[] = {ref_arg(&dev), ref_arg(&db), ref_arg(&db),
+                             grt_vm_variant_i64(0), grt_vm_variant_i64(0)};
+  GRT_EXPECT_OK(call("expect_close", d_ok, 5));
+  const uint16_t h1[] = {0x3C00, 0xFBFF};  // 1, -65504
+  const uint16_t h2[] = {0x3C03, 0xFBFE};  // 3 and 1 steps away
+  grt_vm_ref_t ha = make_view(two, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_16, h1, 4);
+  grt_vm_ref_t hb = make_view(two, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_16, h2, 4);
+  grt_vm_variant_t halves[] = {ref_arg(&dev), ref_arg(&ha), ref_arg(&hb),
+                               grt_vm_variant_i64(3), grt_vm_variant_i64(1)};
+  GRT_EXPECT_OK(call("expect_close", halves, 5));
+
+  // Only floats have ULPs.
+  const int32_t ints[] = {1, 2};
+  grt_vm_ref_t ia = make_view(two, 1, GRT_HAL_ELEMENT_TYPE_INT_32, ints, 8);
+  grt_vm_variant_t int_args[] = {ref_arg(&dev), ref_arg(&ia), ref_arg(&ia),
+                                 grt_vm_variant_i64(3), grt_vm_variant_i64(0)};
+  expect_message(call("expect_close", int_args, 5), GRT_STATUS_INVALID_ARGUMENT,
+                 "check.expect_close: expected f16, bf16, f32 or f64 tensors, "
+                 "got tensor<2xi32>");
+
+  grt_vm_ref_release(&ia);
+  grt_vm_ref_release(&hb);
+  grt_vm_ref_release(&ha);
+  grt_vm_ref_release(&db);
+  grt_vm_ref_release(&da);
+  grt_vm_ref_release(&rhs);
+  grt_vm_ref_release(&lhs);
+  grt_vm_ref_release(&dev);
+}
+
 static void test_expect_almost_eq(void** state) {
   (void)state;
   const grt_hal_dim_t shape[] = {3};
@@ -243,6 +319,7 @@ int main(void) {
       cmocka_unit_test(test_expect_true_false),
       cmocka_unit_test(test_expect_eq),
       cmocka_unit_test(test_expect_almost_eq),
+      cmocka_unit_test(test_expect_close),
       cmocka_unit_test(test_expect_all_true),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

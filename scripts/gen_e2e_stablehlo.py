@@ -1960,6 +1960,92 @@ def gen_check_forms():
     f.line("stablehlo.custom_call @check.expect_close(%s, %s) {has_side_effect = "
            "true} : (tensor<3xf32>, tensor<3xf32>) -> ()" % (x, y))
     funcs.append(f.text(comment="Values 0.5 apart are not close: must fail."))
+
+    # check.expect_close measures units in the last place (ULP), with the
+    # check dialect's bounds (max_ulp_difference 3, min_ulp_difference 0 by
+    # default). Shifted values are exactly k representable steps away.
+    def shifted(values, elem, k):
+        dt = DTYPES[elem] if elem != "bf16" else np.float32
+        out = np.asarray(values, dtype=dt)
+        for _ in range(k):
+            out = np.nextafter(out, dt(np.inf))
+        return out
+
+    ulp_samples = {"f32": [-3.4e38, -1.2, -1.1754944e-38, 0.0, 1e-45, 1.2, 1e9],
+                   "f64": [-1.7e308, -1.2, -2.2250738585072014e-308, 0.0,
+                           5e-324, 1.2, 1e9],
+                   "f16": [-65000.0, -1.5, 0.0, 6e-08, 1.5, 1000.0]}
+    f = Func("test_expect_close_ulp_bounds")
+    for elem, values in ulp_samples.items():
+        base = np.asarray(values, dtype=DTYPES[elem])
+        for k in (0, 1, 5):
+            x = f.input(base, elem)
+            y = f.constant(shifted(base, elem, k), elem)
+            t = type_of(base, elem)
+            f.line("check.expect_close %s, %s, max_ulp_difference = %d, "
+                   "min_ulp_difference = %d : %s, %s" % (x, y, k, k, t, t))
+    t = "tensor<4xf32>"
+    x = f.input(array([0.0, -0.0, NAN, INF], "f32"), "f32")
+    y = f.constant(array([-0.0, 0.0, NAN, INF], "f32"), "f32")
+    f.line("check.expect_close %s, %s, max_ulp_difference = 0, "
+           "min_ulp_difference = 0 : %s, %s" % (x, y, t, t))
+    big = f.constant(array([3.4028235e38], "f32"), "f32")
+    inf = f.input(array([INF], "f32"), "f32")
+    f.line('"check.expect_close"(%s, %s) {max_ulp_difference = 1 : ui64, '
+           'min_ulp_difference = 1 : ui64} : (tensor<1xf32>, tensor<1xf32>) -> ()'
+           % (inf, big))
+    x = f.input(array([1.0, 2.0], "f32"), "f32")
+    y = f.constant(shifted([1.0, 2.0], "f32", 3), "f32")
+    f.line("stablehlo.custom_call @check.expect_close(%s, %s) {has_side_effect = "
+           "true} : (tensor<2xf32>, tensor<2xf32>) -> ()" % (x, y))
+    funcs.append(f.text(comment="check.expect_close counts representable values "
+                        "between the two (f16, f32, f64): exactly 0, 1 and 5 "
+                        "apart\nwith min = max; +0/-0 and NaN/NaN are 0 apart, "
+                        "the largest float and infinity 1;\nthe default bound "
+                        "is 3."))
+
+    for name, k, bounds, comment in (
+        ("fail_expect_close_default_bound", 4, "",
+         "4 ULP apart: past the default max_ulp_difference of 3."),
+        ("fail_expect_close_not_absolute", 419, ", max_ulp_difference = 10",
+         "1.0 vs 1.00005 is within an absolute 1e-4 but 419 ULP apart."),
+        ("fail_expect_close_min_bound", 0, ", max_ulp_difference = 2, "
+         "min_ulp_difference = 1", "Equal values are 0 ULP apart, below the "
+         "given min_ulp_difference of 1."),
+    ):
+        f = Func(name)
+        x = f.input(array([1.0, 2.0], "f32"), "f32")
+        y = f.constant(shifted([1.0, 2.0], "f32", k), "f32")
+        f.line("check.expect_close %s, %s%s : tensor<2xf32>, tensor<2xf32>"
+               % (x, y, bounds))
+        funcs.append(f.text(comment=comment))
+
+    f = Func("fail_expect_close_nan")
+    x = f.input(array([NAN, 2.0], "f32"), "f32")
+    y = f.constant(array([1.0, 2.0], "f32"), "f32")
+    f.line("check.expect_close %s, %s, max_ulp_difference = 1000000 : "
+           "tensor<2xf32>, tensor<2xf32>" % (x, y))
+    funcs.append(f.text(comment="NaN is not close to any number."))
+
+    # The StableHLO check dialect's tolerance (absolute) on expect_almost_eq.
+    f = Func("test_almost_eq_tolerance")
+    x = f.input(array([1.0, 2.0], "f32"), "f32")
+    y = f.constant(array([1.05, 2.0], "f32"), "f32")
+    f.line("check.expect_almost_eq %s, %s, tolerance = 1.0e-01 : tensor<2xf32>" % (x, y))
+    f.line("check.expect_almost_eq %s, %s {tolerance = 1.0e-01} : tensor<2xf32>" % (x, y))
+    f.line("check.expect_almost_eq_const %s, dense<[1.05, 2.0]> : tensor<2xf32> "
+           "{tolerance = 1.0e-01}" % x)
+    f.line('"check.expect_almost_eq"(%s, %s) {tolerance = 1.0e-01 : f64} : '
+           "(tensor<2xf32>, tensor<2xf32>) -> ()" % (x, y))
+    funcs.append(f.text(comment="Off by 0.05, within the given tolerance 0.1 "
+                        "(the default, 1e-4, would fail)."))
+
+    f = Func("fail_almost_eq_tolerance_is_honored")
+    x = f.input(array([1.0, 2.0], "f32"), "f32")
+    f.line("check.expect_almost_eq_const %s, dense<[1.00005, 2.0]> : tensor<2xf32> "
+           "{tolerance = 1.0e-06}" % x)
+    funcs.append(f.text(comment="Off by 5e-5: within the default 1e-4 but not "
+                        "the given tolerance 1e-6."))
     return funcs
 
 

@@ -71,6 +71,8 @@ static const char* const grtc_host_imports[] = {
     "vm.import private @hal.fence.create(%device : !hal.device) -> !hal.fence",
     "vm.import private @check.expect_almost_eq(%device : !hal.device, %lhs : !hal.buffer_view, "
     "%rhs : !hal.buffer_view, %atol : f32, %rtol : f32)",
+    "vm.import private @check.expect_close(%device : !hal.device, %lhs : !hal.buffer_view, "
+    "%rhs : !hal.buffer_view, %max_ulp : i64, %min_ulp : i64)",
     "vm.import private @check.expect_eq(%device : !hal.device, %lhs : !hal.buffer_view, "
     "%rhs : !hal.buffer_view)",
     "vm.import private @check.expect_false(%value : i32)",
@@ -506,6 +508,7 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
   switch (op->kind) {
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
+    case GRTC_TOP_CHECK_CLOSE:
       if (op->operand_count != 2) {
         return grtc_top_error(e->module, op, "'%s' expects 2 operands, got %u",
                               grtc_top_kind_name(op->kind), op->operand_count);
@@ -517,6 +520,12 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
                        "vm.call @check.expect_eq(%%device, %s, %s) : (!hal.device, "
                        "!hal.buffer_view, !hal.buffer_view) -> ()",
                        lhs, rhs);
+      } else if (op->kind == GRTC_TOP_CHECK_CLOSE) {
+        grtc_host_line(e,
+                       "vm.call @check.expect_close(%%device, %s, %s, %s, %s) : (!hal.device, "
+                       "!hal.buffer_view, !hal.buffer_view, i64, i64) -> ()",
+                       lhs, rhs, grtc_host_i64(e, op->attrs.max_ulp),
+                       grtc_host_i64(e, op->attrs.min_ulp));
       } else {
         float atol = (float)op->attrs.atol, rtol = (float)op->attrs.rtol;
         uint32_t atol_bits, rtol_bits;
@@ -801,6 +810,7 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
       return grtc_host_emit_dispatch(e, op);
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
+    case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE:
       return grtc_host_emit_check(e, op);

@@ -277,7 +277,6 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
     {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
-    {"check.expect_close", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_PLAIN},
     {"arith.constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLAIN},
     {"arith.addf", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
     {"arith.addi", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
@@ -754,17 +753,45 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
       }
       return grt_ok_status();
     }
-    case GRTC_TOP_CHECK_ALMOST_EQ:
+    case GRTC_TOP_CHECK_ALMOST_EQ: {
       attrs->atol = GRTC_IMPORT_DEFAULT_ATOL;
       attrs->rtol = 0;
-      static const char* const tolerances[2] = {"atol", "rtol"};
-      for (int i = 0; i < 2; ++i) {
+      // IREE's atol/rtol, or the StableHLO check dialect's tolerance (an
+      // absolute one: |lhs - rhs| <= tolerance).
+      static const char* const tolerances[3] = {"atol", "rtol", "tolerance"};
+      double* fields[3] = {&attrs->atol, &attrs->rtol, &attrs->atol};
+      bool given[3] = {false, false, false};
+      for (int i = 0; i < 3; ++i) {
         attr = grtc_operation_attribute(op, tolerances[i]);
         if (!attr) continue;
         if (attr->kind != GRTC_ATTR_FLOAT && attr->kind != GRTC_ATTR_INTEGER) {
           return grtc_import_error(ctx, op, "'%s' must be a number", tolerances[i]);
         }
-        *(i ? &attrs->rtol : &attrs->atol) = grtc_attr_number(attr);
+        double value = grtc_attr_number(attr);
+        if (!(value >= 0)) {
+          return grtc_import_error(ctx, op, "'%s' must be >= 0, got %g",
+                                   tolerances[i], value);
+        }
+        *fields[i] = value;
+        given[i] = true;
+      }
+      if (given[2] && (given[0] || given[1])) {
+        return grtc_import_error(ctx, op, "give either 'tolerance' or "
+                                 "'atol'/'rtol', not both");
+      }
+      return grt_ok_status();
+    }
+    case GRTC_TOP_CHECK_CLOSE:
+      attrs->max_ulp = 3;
+      attrs->min_ulp = 0;
+      GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "max_ulp_difference", false,
+                                          &attrs->max_ulp));
+      GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "min_ulp_difference", false,
+                                          &attrs->min_ulp));
+      if (attrs->min_ulp < 0 || attrs->max_ulp < attrs->min_ulp) {
+        return grtc_import_error(ctx, op, "expected 0 <= min_ulp_difference <= "
+                                 "max_ulp_difference, got %lld and %lld",
+                                 (long long)attrs->min_ulp, (long long)attrs->max_ulp);
       }
       return grt_ok_status();
     default:
@@ -903,9 +930,10 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                                    : grt_make_cstring_view("?");
       if (grt_string_view_equal_cstring(name, "check.expect_eq")) {
         kind = GRTC_TOP_CHECK_EQ;
-      } else if (grt_string_view_equal_cstring(name, "check.expect_almost_eq") ||
-                 grt_string_view_equal_cstring(name, "check.expect_close")) {
+      } else if (grt_string_view_equal_cstring(name, "check.expect_almost_eq")) {
         kind = GRTC_TOP_CHECK_ALMOST_EQ;
+      } else if (grt_string_view_equal_cstring(name, "check.expect_close")) {
+        kind = GRTC_TOP_CHECK_CLOSE;
       } else {
         return grtc_import_error(ctx, op, "'stablehlo.custom_call' to '%.*s' is not "
                                  "supported", GRT_SV_ARG(name));

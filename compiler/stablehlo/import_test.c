@@ -572,8 +572,8 @@ static void test_check_ops(void** state) {
       GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CONSTANT,
       GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CHECK_TRUE, GRTC_TOP_CHECK_FALSE,
       GRTC_TOP_CHECK_EQ, GRTC_TOP_CONSTANT, GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ,
-      GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_CONSTANT, GRTC_TOP_CHECK_ALMOST_EQ,
-      GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_ALMOST_EQ, GRTC_TOP_RETURN};
+      GRTC_TOP_CHECK_CLOSE, GRTC_TOP_CONSTANT, GRTC_TOP_CHECK_ALMOST_EQ,
+      GRTC_TOP_CHECK_EQ, GRTC_TOP_CHECK_CLOSE, GRTC_TOP_RETURN};
   for (uint32_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
     if (nth_op(module, i)->kind != kinds[i]) {
       fail_msg("op %u is %s, expected %s", i, grtc_top_kind_name(nth_op(module, i)->kind),
@@ -586,7 +586,55 @@ static void test_check_ops(void** state) {
   assert_true(nth_op(module, 7)->attrs.rtol == 0.5);
   assert_true(nth_op(module, 6)->attrs.constant.splat);
   assert_ptr_equal(nth_op(module, 4)->operands[1], &nth_op(module, 3)->results[0]);
+  assert_true(nth_op(module, 14)->attrs.max_ulp == 3);
+  assert_true(nth_op(module, 14)->attrs.min_ulp == 0);
+  assert_true(nth_op(module, 18)->attrs.max_ulp == 3);
   grtc_tmodule_destroy(module);
+
+  // The check dialect's tolerance (pretty, attribute dictionary, generic)
+  // and ULP bounds.
+  module = import_ok(
+      "func.func @t() {\n"
+      "  %a = util.unfoldable_constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+      "  check.expect_almost_eq %a, %a, tolerance = 0.25 : tensor<2xf32>\n"
+      "  check.expect_almost_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf32> {tolerance = 0.5}\n"
+      "  \"check.expect_almost_eq\"(%a, %a) {tolerance = 2.0 : f64} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  check.expect_close %a, %a, max_ulp_difference = 7, min_ulp_difference = 2 : tensor<2xf32>, tensor<2xf32>\n"
+      "  \"check.expect_close\"(%a, %a) {max_ulp_difference = 10 : ui64} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+      "  return\n"
+      "}\n");
+  assert_true(nth_op(module, 1)->attrs.atol == 0.25);
+  assert_true(nth_op(module, 1)->attrs.rtol == 0);
+  assert_true(nth_op(module, 3)->attrs.atol == 0.5);
+  assert_true(nth_op(module, 4)->attrs.atol == 2.0);
+  assert_int_equal(nth_op(module, 5)->kind, GRTC_TOP_CHECK_CLOSE);
+  assert_true(nth_op(module, 5)->attrs.max_ulp == 7);
+  assert_true(nth_op(module, 5)->attrs.min_ulp == 2);
+  assert_true(nth_op(module, 6)->attrs.max_ulp == 10);
+  assert_true(nth_op(module, 6)->attrs.min_ulp == 0);
+  grtc_tmodule_destroy(module);
+}
+
+static void test_check_op_errors(void** state) {
+  (void)state;
+  expect_import_error(
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  check.expect_almost_eq %a, %a {tolerance = 0.1, atol = 0.2} : tensor<2xf32>\n"
+      "  return\n"
+      "}\n",
+      "give either 'tolerance' or 'atol'/'rtol', not both");
+  expect_import_error(
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  check.expect_almost_eq %a, %a, tolerance = -1.0 : tensor<2xf32>\n"
+      "  return\n"
+      "}\n",
+      "'tolerance' must be >= 0, got -1");
+  expect_import_error(
+      "func.func @t(%a: tensor<2xf32>) {\n"
+      "  check.expect_close %a, %a, max_ulp_difference = 1, min_ulp_difference = 2 : tensor<2xf32>, tensor<2xf32>\n"
+      "  return\n"
+      "}\n",
+      "expected 0 <= min_ulp_difference <= max_ulp_difference, got 2 and 1");
 }
 
 static void test_arith_and_extract(void** state) {
@@ -1149,6 +1197,7 @@ int main(void) {
       cmocka_unit_test(test_reduce),
       cmocka_unit_test(test_while_and_calls),
       cmocka_unit_test(test_check_ops),
+      cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

@@ -274,6 +274,8 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"check.expect_almost_eq", "rtol", "rtol", GRTC_SHLO_KW_F64},
     {"check.expect_almost_eq_const", "atol", "atol", GRTC_SHLO_KW_F64},
     {"check.expect_almost_eq_const", "rtol", "rtol", GRTC_SHLO_KW_F64},
+    {"check.expect_almost_eq", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
+    {"check.expect_almost_eq_const", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
     {"check.expect_close", "max_ulp_difference", "max_ulp_difference", GRTC_SHLO_KW_I64},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };

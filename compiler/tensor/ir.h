@@ -171,6 +171,8 @@ typedef struct grtc_tvalue_t {
   X(CHECK_EQ, "check.expect_eq", NONE, H)                                 \
   /* attrs.atol, attrs.rtol */                                            \
   X(CHECK_ALMOST_EQ, "check.expect_almost_eq", NONE, H)                   \
+  /* attrs.max_ulp, attrs.min_ulp */                                      \
+  X(CHECK_CLOSE, "check.expect_close", NONE, H)                           \
   X(CHECK_TRUE, "check.expect_true", NONE, H)                             \
   X(CHECK_FALSE, "check.expect_false", NONE, H)                           \
   /* host: attrs.kernel, operands the inputs, results the outputs */      \
@@ -267,6 +269,9 @@ typedef struct grtc_top_attrs_t {
   bool is_stable;  // sort
   grtc_tfunc_t* callee;
   double atol, rtol;  // check.expect_almost_eq (defaults 1e-4, 0)
+  // check.expect_close: ULP distance bounds (the check dialect's defaults
+  // are 3 and 0).
+  int64_t max_ulp, min_ulp;
   // DISPATCH: index into the module's kernel set. The kernel's bindings
   // are the operands in order, then the results in order, except that a
   // tied result (|tied|: result 0 lives in operand |tied_operand|'s buffer,

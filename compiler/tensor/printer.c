@@ -91,6 +91,8 @@ static const grtc_attr_desc_t grtc_attr_descs[] = {
     A(SORT, "is_stable", BOOL, is_stable),
     A(CHECK_ALMOST_EQ, "atol", F64, atol),
     A(CHECK_ALMOST_EQ, "rtol", F64, rtol),
+    A(CHECK_CLOSE, "max_ulp_difference", I64, max_ulp),
+    A(CHECK_CLOSE, "min_ulp_difference", I64, min_ulp),
 };
 #undef A
 

@@ -1286,7 +1286,8 @@ static grt_status_t grtc_verify_check_eq(grtc_verifier_t* v,
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 0));
   GRT_RETURN_IF_ERROR(
       grtc_verify_same_types(v, op, grtc_vop(op, 0), grtc_vop(op, 1)));
-  if (op->kind == GRTC_TOP_CHECK_ALMOST_EQ &&
+  if ((op->kind == GRTC_TOP_CHECK_ALMOST_EQ ||
+       op->kind == GRTC_TOP_CHECK_CLOSE) &&
       !grtc_elem_is_float(grtc_vop(op, 0)->elem)) {
     return VERR(op, "compares floats, got %s", grtc_vfmt(v, grtc_vop(op, 0)));
   }
@@ -1352,6 +1353,7 @@ static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
     case GRTC_TOP_OPTIMIZATION_BARRIER: return grtc_verify_optimization_barrier;
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ: return grtc_verify_check_eq;
+    case GRTC_TOP_CHECK_CLOSE: return grtc_verify_check_eq;
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE: return grtc_verify_check_bool;
     case GRTC_TOP_DISPATCH: return grtc_verify_dispatch;

@@ -1090,6 +1090,10 @@ static void test_checks(void** state) {
   BEGIN(TT(F32, 4), TT(F32, 3), TS(I1), TS(F32), TT(I32, 4));
   op = OPN(&tb, CHECK_ALMOST_EQ, ARG(4), ARG(4));
   expect_error(&tb, op, "compares floats, got tensor<4xi32>");
+
+  BEGIN(TT(F32, 4), TT(F32, 3), TS(I1), TS(F32), TT(I32, 4));
+  op = OPN(&tb, CHECK_CLOSE, ARG(4), ARG(4));
+  expect_error(&tb, op, "compares floats, got tensor<4xi32>");
 }
 
 static void test_dispatch_and_barrier(void** state) {

@@ -110,4 +110,97 @@ module @e2e_check_forms {
     stablehlo.custom_call @check.expect_close(%0, %1) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
     return
   }
+
+  // check.expect_close counts representable values between the two (f16, f32, f64): exactly 0, 1 and 5 apart
+  // with min = max; +0/-0 and NaN/NaN are 0 apart, the largest float and infinity 1;
+  // the default bound is 3.
+  func.func public @test_expect_close_ulp_bounds() {
+    %0 = util.unfoldable_constant dense<[-3.4e+38, -1.2e+00, -1.1754944e-38, 0.0e+00, 1.0e-45, 1.2e+00, 1.0e+09]> : tensor<7xf32>
+    %1 = stablehlo.constant dense<[-3.4e+38, -1.2e+00, -1.1754944e-38, 0.0e+00, 1.0e-45, 1.2e+00, 1.0e+09]> : tensor<7xf32>
+    check.expect_close %0, %1, max_ulp_difference = 0, min_ulp_difference = 0 : tensor<7xf32>, tensor<7xf32>
+    %2 = util.unfoldable_constant dense<[-3.4e+38, -1.2e+00, -1.1754944e-38, 0.0e+00, 1.0e-45, 1.2e+00, 1.0e+09]> : tensor<7xf32>
+    %3 = stablehlo.constant dense<[-3.3999997e+38, -1.1999999e+00, -1.1754942e-38, 1.0e-45, 3.0e-45, 1.2000002e+00, 1.00000006e+09]> : tensor<7xf32>
+    check.expect_close %2, %3, max_ulp_difference = 1, min_ulp_difference = 1 : tensor<7xf32>, tensor<7xf32>
+    %4 = util.unfoldable_constant dense<[-3.4e+38, -1.2e+00, -1.1754944e-38, 0.0e+00, 1.0e-45, 1.2e+00, 1.0e+09]> : tensor<7xf32>
+    %5 = stablehlo.constant dense<[-3.399999e+38, -1.1999995e+00, -1.1754937e-38, 7.0e-45, 8.0e-45, 1.2000006e+00, 1.0000003e+09]> : tensor<7xf32>
+    check.expect_close %4, %5, max_ulp_difference = 5, min_ulp_difference = 5 : tensor<7xf32>, tensor<7xf32>
+    %6 = util.unfoldable_constant dense<[-1.7e+308, -1.2e+00, -2.2250738585072014e-308, 0.0e+00, 5.0e-324, 1.2e+00, 1.0e+09]> : tensor<7xf64>
+    %7 = stablehlo.constant dense<[-1.7e+308, -1.2e+00, -2.2250738585072014e-308, 0.0e+00, 5.0e-324, 1.2e+00, 1.0e+09]> : tensor<7xf64>
+    check.expect_close %6, %7, max_ulp_difference = 0, min_ulp_difference = 0 : tensor<7xf64>, tensor<7xf64>
+    %8 = util.unfoldable_constant dense<[-1.7e+308, -1.2e+00, -2.2250738585072014e-308, 0.0e+00, 5.0e-324, 1.2e+00, 1.0e+09]> : tensor<7xf64>
+    %9 = stablehlo.constant dense<[-1.6999999999999997e+308, -1.1999999999999997e+00, -2.225073858507201e-308, 5.0e-324, 1.0e-323, 1.2000000000000002e+00, 1.0000000000000001e+09]> : tensor<7xf64>
+    check.expect_close %8, %9, max_ulp_difference = 1, min_ulp_difference = 1 : tensor<7xf64>, tensor<7xf64>
+    %10 = util.unfoldable_constant dense<[-1.7e+308, -1.2e+00, -2.2250738585072014e-308, 0.0e+00, 5.0e-324, 1.2e+00, 1.0e+09]> : tensor<7xf64>
+    %11 = stablehlo.constant dense<[-1.699999999999999e+308, -1.1999999999999988e+00, -2.225073858507199e-308, 2.5e-323, 3.0e-323, 1.200000000000001e+00, 1.0000000000000006e+09]> : tensor<7xf64>
+    check.expect_close %10, %11, max_ulp_difference = 5, min_ulp_difference = 5 : tensor<7xf64>, tensor<7xf64>
+    %12 = util.unfoldable_constant dense<[-6.5e+04, -1.5e+00, 0.0e+00, 6.0e-08, 1.5e+00, 1.0e+03]> : tensor<6xf16>
+    %13 = stablehlo.constant dense<[-6.5e+04, -1.5e+00, 0.0e+00, 6.0e-08, 1.5e+00, 1.0e+03]> : tensor<6xf16>
+    check.expect_close %12, %13, max_ulp_difference = 0, min_ulp_difference = 0 : tensor<6xf16>, tensor<6xf16>
+    %14 = util.unfoldable_constant dense<[-6.5e+04, -1.5e+00, 0.0e+00, 6.0e-08, 1.5e+00, 1.0e+03]> : tensor<6xf16>
+    %15 = stablehlo.constant dense<[-6.496e+04, -1.499e+00, 6.0e-08, 1.0e-07, 1.501e+00, 1.0005e+03]> : tensor<6xf16>
+    check.expect_close %14, %15, max_ulp_difference = 1, min_ulp_difference = 1 : tensor<6xf16>, tensor<6xf16>
+    %16 = util.unfoldable_constant dense<[-6.5e+04, -1.5e+00, 0.0e+00, 6.0e-08, 1.5e+00, 1.0e+03]> : tensor<6xf16>
+    %17 = stablehlo.constant dense<[-6.483e+04, -1.495e+00, 3.0e-07, 3.6e-07, 1.505e+00, 1.0025e+03]> : tensor<6xf16>
+    check.expect_close %16, %17, max_ulp_difference = 5, min_ulp_difference = 5 : tensor<6xf16>, tensor<6xf16>
+    %18 = util.unfoldable_constant dense<[0.0e+00, -0.0e+00, 0x7FC00000, 0x7F800000]> : tensor<4xf32>
+    %19 = stablehlo.constant dense<[-0.0e+00, 0.0e+00, 0x7FC00000, 0x7F800000]> : tensor<4xf32>
+    check.expect_close %18, %19, max_ulp_difference = 0, min_ulp_difference = 0 : tensor<4xf32>, tensor<4xf32>
+    %20 = stablehlo.constant dense<[3.4028235e+38]> : tensor<1xf32>
+    %21 = util.unfoldable_constant dense<[0x7F800000]> : tensor<1xf32>
+    "check.expect_close"(%21, %20) {max_ulp_difference = 1 : ui64, min_ulp_difference = 1 : ui64} : (tensor<1xf32>, tensor<1xf32>) -> ()
+    %22 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %23 = stablehlo.constant dense<[1.0000004e+00, 2.0000007e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_close(%22, %23) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // 4 ULP apart: past the default max_ulp_difference of 3.
+  func.func public @fail_expect_close_default_bound() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0000005e+00, 2.000001e+00]> : tensor<2xf32>
+    check.expect_close %0, %1 : tensor<2xf32>, tensor<2xf32>
+    return
+  }
+
+  // 1.0 vs 1.00005 is within an absolute 1e-4 but 419 ULP apart.
+  func.func public @fail_expect_close_not_absolute() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.00005e+00, 2.0001e+00]> : tensor<2xf32>
+    check.expect_close %0, %1, max_ulp_difference = 10 : tensor<2xf32>, tensor<2xf32>
+    return
+  }
+
+  // Equal values are 0 ULP apart, below the given min_ulp_difference of 1.
+  func.func public @fail_expect_close_min_bound() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_close %0, %1, max_ulp_difference = 2, min_ulp_difference = 1 : tensor<2xf32>, tensor<2xf32>
+    return
+  }
+
+  // NaN is not close to any number.
+  func.func public @fail_expect_close_nan() {
+    %0 = util.unfoldable_constant dense<[0x7FC00000, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_close %0, %1, max_ulp_difference = 1000000 : tensor<2xf32>, tensor<2xf32>
+    return
+  }
+
+  // Off by 0.05, within the given tolerance 0.1 (the default, 1e-4, would fail).
+  func.func public @test_almost_eq_tolerance() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.05e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_almost_eq %0, %1, tolerance = 1.0e-01 : tensor<2xf32>
+    check.expect_almost_eq %0, %1 {tolerance = 1.0e-01} : tensor<2xf32>
+    check.expect_almost_eq_const %0, dense<[1.05, 2.0]> : tensor<2xf32> {tolerance = 1.0e-01}
+    "check.expect_almost_eq"(%0, %1) {tolerance = 1.0e-01 : f64} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // Off by 5e-5: within the default 1e-4 but not the given tolerance 1e-6.
+  func.func public @fail_almost_eq_tolerance_is_honored() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    check.expect_almost_eq_const %0, dense<[1.00005, 2.0]> : tensor<2xf32> {tolerance = 1.0e-06}
+    return
+  }
 }
