@@ -3352,6 +3352,36 @@ def gen_jax_programs():
     f.expect(r, np.cumsum(a_, axis=1), e)
     funcs.append(f.text(comment="jnp.cumsum(x, axis=1)."))
 
+    # f16/bf16 reductions and cumulative sums accumulate in f32 and round
+    # once: each result is the correctly rounded f32 sum, within 1 ULP of
+    # the exact sum (rounding at every step drifts by hundreds of ULP).
+    for elem, dt in (("bf16", None), ("f16", np.float16)):
+        vals = rng.uniform(0.5, 2.0, (8, 9))
+        a16 = array(vals, elem)
+        exact = np.asarray(a16, dtype=np.float64)
+        f = Func("test_cumsum_%s_accumulates_in_f32" % elem)
+        x = f.input(a16, elem)
+        c = f.op("stablehlo.constant dense<0.000000e+00> : tensor<%s>" % elem)
+        r = f.op('"stablehlo.reduce_window"(%s, %s) <{padding = dense<[[0, 0], [8, 0]]> : '
+                 'tensor<2x2xi64>, window_dimensions = array<i64: 1, 9>, window_strides = '
+                 'array<i64: 1, 1>}> ({\n%s\n    }) : (tensor<8x9x%s>, tensor<%s>) -> '
+                 'tensor<8x9x%s>' % (x, c, binary_body("add", elem), elem, elem, elem))
+        want = f.constant(array(np.cumsum(exact, axis=1), elem), elem)
+        f.line("check.expect_close %s, %s, max_ulp_difference = 1 : tensor<8x9x%s>, "
+               "tensor<8x9x%s>" % (r, want, elem, elem))
+        long_vals = array(rng.uniform(0.5, 2.0, (1000,)), elem)
+        y = f.input(long_vals, elem)
+        s_ = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.add across "
+                  "dimensions = [0] : (tensor<1000x%s>, tensor<%s>) -> tensor<%s>"
+                  % (y, c, elem, elem, elem))
+        total = np.asarray(long_vals, dtype=np.float64).sum()
+        want = f.constant(array([total], elem).reshape(()), elem)
+        f.line("check.expect_close %s, %s, max_ulp_difference = 1 : tensor<%s>, "
+               "tensor<%s>" % (s_, want, elem, elem))
+        funcs.append(f.text(comment="jnp.cumsum and jnp.sum in %s: the sums "
+                            "accumulate in f32 and round once, within 1 ULP "
+                            "of\nthe exact sum." % elem))
+
     # jax.nn.gelu(x) (approximate=True)
     f = Func("test_gelu")
     a_ = array(rng.uniform(-4, 4, (3, 8)), e)

@@ -712,6 +712,17 @@ uint32_t grtc_em_value(grtc_emitter_t* em, grtc_tvalue_t* value,
     }
     return grtc_em_load(em, value, index);
   }
+  grtc_elem_t elem = value->type.elem;
+  if (em->widen_small_floats &&
+      (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) {
+    // Scalar ops come back in f32 already; converts, constants and other
+    // producers keep their own rounding and are widened after it.
+    uint32_t r = grtc_em_op_result(em, value->def, value->index, index);
+    if (grtc_emitter_failed(em) || grtc_em_type(em, r) == GRTC_ELEM_F32) {
+      return r;
+    }
+    return grtc_em_convert(em, GRTC_ELEM_F32, r);
+  }
   return grtc_em_op_result(em, value->def, value->index, index);
 }
 
@@ -920,7 +931,12 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
       bool scalar_operand = op->operands[i]->type.rank == 0;
       v[i] = grtc_em_value(em, op->operands[i], scalar_operand ? NULL : index);
     }
-    return grtc_em_op(em, scalar, elem, v[0], v[1], v[2]);
+    grtc_elem_t op_elem = elem;
+    if (em->widen_small_floats &&
+        (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) {
+      op_elem = GRTC_ELEM_F32;  // operands are widened too
+    }
+    return grtc_em_op(em, scalar, op_elem, v[0], v[1], v[2]);
   }
   switch (op->kind) {
     case GRTC_TOP_COMPARE: {

@@ -34,6 +34,10 @@ typedef struct grtc_emitter_t {
   const uint8_t* fuse;  // grtc_fuse_t by value id
   uint32_t fuse_count;
   grtc_ksection_t section;  // where ACC reads go
+  // Set while a reduction body is emitted: its f16/bf16 values are
+  // computed in f32 (the accumulators are f32), so a long sum rounds once
+  // at the end instead of at every step.
+  bool widen_small_floats;
   grt_status_t status;
   // Materialized values read by the kernel, in first-use order: input
   // binding i is inputs[i].

@@ -73,12 +73,15 @@ static void grtc_lower_set_reduction(grtc_kernel_t* kernel,
   for (uint32_t d = 0; d < rank; ++d) kernel->reduction_dims[d] = dims[d];
 }
 
-// Accumulators initialized from |inits| (rank-0 values) in PRE.
+// Accumulators initialized from |inits| (rank-0 values) in PRE; f16 and
+// bf16 ones accumulate in f32 (|out_init_insts| are the widened inits).
 static void grtc_lower_accs(grtc_emitter_t* em, grtc_tvalue_t* const* inits,
                             uint32_t count, uint32_t* out_init_insts) {
   em->section = GRTC_KSECTION_PRE;
   for (uint32_t k = 0; k < count; ++k) {
-    uint32_t init = grtc_em_value(em, inits[k], NULL);
+    grtc_elem_t elem = inits[k]->type.elem;
+    uint32_t init = grtc_em_convert(em, grtc_lower_acc_type(elem),
+                                    grtc_em_value(em, inits[k], NULL));
     out_init_insts[k] = init;
     uint32_t acc = 0;
     if (!grtc_emitter_failed(em)) {
@@ -99,16 +102,22 @@ static void grtc_lower_reduce_body(grtc_emitter_t* em, const grtc_top_t* op,
   em->section = GRTC_KSECTION_LOOP;
   for (uint32_t k = 0; k < count; ++k) {
     args[k] = grtc_em_acc(em, k);
-    args[count + k] = values[k];
+    // Values join their accumulator's type (f16/bf16 widen to f32).
+    args[count + k] = grtc_em_convert(
+        em, grtc_lower_acc_type(op->operands[k]->type.elem), values[k]);
   }
+  em->widen_small_floats = true;
   grtc_em_body(em, op->regions[0], args, 2 * count, updates, count);
+  em->widen_small_floats = false;
   for (uint32_t k = 0; k < count && !grtc_emitter_failed(em); ++k) {
     em->kernel->accs[k].update = grtc_lower_in_loop(em, updates[k]);
   }
   em->section = GRTC_KSECTION_POST;
   results->count = count;
   for (uint32_t k = 0; k < count; ++k) {
-    results->values[k] = grtc_em_acc(em, k);
+    // One rounding, at the end, to the result's type.
+    results->values[k] = grtc_em_convert(em, op->results[k].type.elem,
+                                         grtc_em_acc(em, k));
   }
 }
 
@@ -186,7 +195,8 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
     // An empty input is all padding: nothing to load.
     values[k] = inits[k];
     if (grtc_ttype_element_count(in) != 0) {
-      uint32_t v = grtc_em_value(em, op->operands[k], index);
+      uint32_t v = grtc_em_convert(em, grtc_em_type(em, inits[k]),
+                                   grtc_em_value(em, op->operands[k], index));
       values[k] = grtc_em_select(em, inside, v, inits[k]);
     }
   }
