@@ -8,6 +8,7 @@
 
 #include "base/checked_math.h"
 #include "base/endian.h"
+#include "base/file.h"
 
 // X(kind letter, bytes, element type): the dtypes numpy and grt share. The
 // byte order character is checked separately.
@@ -394,22 +395,9 @@ grt_status_t grt_npy_write_file(const char* path, bool append,
       grt_npy_format_header(type, shape, rank, header, sizeof(header),
                             &header_length),
       "writing '%s'", path);
-  FILE* file = fopen(path, append ? "ab" : "wb");
-  if (!file) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
-                           path, strerror(errno));
-  }
-  bool ok = fwrite(header, 1, header_length, file) == header_length &&
-            (data_length == 0 ||
-             fwrite(data, 1, data_length, file) == data_length);
-  int saved_errno = errno;
-  if (fclose(file) != 0 && ok) {
-    ok = false;
-    saved_errno = errno;
-  }
-  if (!ok) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot write '%s': %s",
-                           path, strerror(saved_errno));
-  }
-  return grt_ok_status();
+  // The one output-file writer of the tools: it never replaces a device,
+  // FIFO or link with a regular file (base/file.h).
+  grt_file_chunk_t chunks[2] = {{header, header_length}, {data, data_length}};
+  return grt_file_write_chunks(
+      path, chunks, 2, append ? GRT_FILE_WRITE_APPEND : GRT_FILE_WRITE_REPLACE);
 }

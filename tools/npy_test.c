@@ -296,8 +296,8 @@ static void test_write_append_and_read_back(void** state) {
       grt_npy_write_file("/nonexistent-dir/y.npy", false,
                          GRT_HAL_ELEMENT_TYPE_INT_16, shape22, 2, second,
                          sizeof(second)),
-      GRT_STATUS_UNAVAILABLE,
-      "cannot open '/nonexistent-dir/y.npy': No such file or directory");
+      GRT_STATUS_NOT_FOUND,
+      "cannot write '/nonexistent-dir/y.npy': No such file or directory");
 }
 
 int main(void) {

@@ -401,23 +401,9 @@ grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
 // Raw bytes to |path|, replacing it or appending.
 static grt_status_t grt_tools_write_raw(const char* path, bool append,
                                         const void* data, size_t length) {
-  if (!append) return grt_file_write_contents(path, data, length);
-  FILE* file = fopen(path, "ab");
-  if (!file) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
-                           path, strerror(errno));
-  }
-  bool ok = length == 0 || fwrite(data, 1, length, file) == length;
-  int saved_errno = errno;
-  if (fclose(file) != 0 && ok) {
-    ok = false;
-    saved_errno = errno;
-  }
-  if (!ok) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot write '%s': %s",
-                           path, strerror(saved_errno));
-  }
-  return grt_ok_status();
+  grt_file_chunk_t chunk = {data, length};
+  return grt_file_write_chunks(
+      path, &chunk, 1, append ? GRT_FILE_WRITE_APPEND : GRT_FILE_WRITE_REPLACE);
 }
 
 grt_status_t grt_tools_write_result(grt_tools_tensor_io_t* io,

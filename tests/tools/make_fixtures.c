@@ -199,6 +199,11 @@ static const grt_fixture_module_t fixtures[] = {
      GRT_FIXTURE_COUNT(passing_functions), false},
     {"no_tests.vmfb", "no_tests", no_tests_functions,
      GRT_FIXTURE_COUNT(no_tests_functions), false},
+    // Names grt-dump --extract must refuse to turn into paths.
+    {"escaping_name.vmfb", "../../escaped", no_tests_functions,
+     GRT_FIXTURE_COUNT(no_tests_functions), true},
+    {"dotdot_name.vmfb", "..", no_tests_functions,
+     GRT_FIXTURE_COUNT(no_tests_functions), true},
 };
 
 // The executables, rodata, globals and import of a module with_data: one
