@@ -470,7 +470,15 @@ static grt_status_t grt_dump_extract(const grt_module_file_t* file,
 
 static grt_status_t grt_dump(const char* path, grt_allocator_t allocator) {
   grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_file_map_read_only(path, allocator, &contents));
+  grt_status_t read_status = grt_file_map_read_only_bounded(
+      path, GRT_MODULE_FILE_MAX_STREAM_SIZE, allocator, &contents);
+  if (grt_status_code(read_status) == GRT_STATUS_OUT_OF_RANGE) {
+    return grt_status_annotate(read_status,
+                               "a module read from a pipe or device may hold "
+                               "at most %zu bytes (256 MiB)",
+                               GRT_MODULE_FILE_MAX_STREAM_SIZE);
+  }
+  GRT_RETURN_IF_ERROR(read_status);
   grt_const_byte_span_t span =
       grt_make_const_byte_span(contents.data, contents.size);
   grt_module_file_t* file = NULL;
