@@ -352,10 +352,13 @@ static const char* grt_tools_value_type_name(const grt_vm_variant_t* value) {
   return value->ref.type ? value->ref.type->name : "(null)";
 }
 
-grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
-                                      grt_hal_device_t* device,
-                                      const grt_vm_variant_t* value,
-                                      grt_tools_host_tensor_t* out_tensor) {
+// A result in host memory; a buffer view's first |max_elements| elements
+// only (0: all), so printing copies no more than it prints. The tensor
+// keeps its full shape; data_length says how much was read.
+static grt_status_t grt_tools_result_prefix_to_host(
+    grt_tools_tensor_io_t* io, grt_hal_device_t* device,
+    const grt_vm_variant_t* value, size_t max_elements,
+    grt_tools_host_tensor_t* out_tensor) {
   memset(out_tensor, 0, sizeof(*out_tensor));
   grt_hal_element_type_t scalar_type = GRT_HAL_ELEMENT_TYPE_NONE;
   switch (value->type) {
@@ -403,14 +406,39 @@ grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
                            "memory",
                            length);
   }
+  uint64_t count = 0;
+  size_t element_size = grt_hal_element_type_byte_size(out_tensor->element_type);
+  grt_status_t status = grt_hal_shape_element_count(
+      out_tensor->shape, out_tensor->rank, &count);
+  // Elements are laid out in order, so the first ones are a prefix of the
+  // bytes (checked, in case a type's elements are not whole bytes).
+  bool partial = grt_status_is_ok(status) && max_elements && element_size &&
+                 count > max_elements &&
+                 length == count * (uint64_t)element_size;
+  grt_status_free(status);
+  if (partial) length = (uint64_t)max_elements * element_size;
   out_tensor->data_length = (size_t)length;
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(
       io->host_allocator, out_tensor->data_length, &out_tensor->data));
   out_tensor->owns_data = true;
-  grt_status_t status = grt_hal_buffer_view_read_to_host(
-      device, view, out_tensor->data, out_tensor->data_length);
+  if (partial) {
+    status = grt_hal_device_transfer_d2h(device,
+                                         grt_hal_buffer_view_buffer(view), 0,
+                                         out_tensor->data,
+                                         out_tensor->data_length);
+  } else {
+    status = grt_hal_buffer_view_read_to_host(device, view, out_tensor->data,
+                                              out_tensor->data_length);
+  }
   if (!grt_status_is_ok(status)) grt_tools_host_tensor_free(io, out_tensor);
   return status;
+}
+
+grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
+                                      grt_hal_device_t* device,
+                                      const grt_vm_variant_t* value,
+                                      grt_tools_host_tensor_t* out_tensor) {
+  return grt_tools_result_prefix_to_host(io, device, value, 0, out_tensor);
 }
 
 // The shortest decimal that reads back as the same value, so scalar
@@ -479,7 +507,8 @@ grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
   } else if (value->ref.type == &grt_runtime_hal_buffer_view_type) {
     fprintf(stream, "hal.buffer_view\n");
     grt_tools_host_tensor_t tensor;
-    GRT_RETURN_IF_ERROR(grt_tools_result_to_host(io, device, value, &tensor));
+    GRT_RETURN_IF_ERROR(grt_tools_result_prefix_to_host(
+        io, device, value, max_elements, &tensor));
     grt_status_t status =
         grt_tools_print_tensor(io, &tensor, max_elements, stream);
     grt_tools_host_tensor_free(io, &tensor);

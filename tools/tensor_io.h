@@ -105,7 +105,8 @@ grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
     GRT_MUST_USE;
 
 // Prints "result[i]: i32=5", or "result[i]: hal.buffer_view" and a line of
-// its contents (at most |max_elements| elements; 0 = all).
+// its contents (at most |max_elements| elements; 0 = all). Only the
+// elements printed are copied from the device.
 grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
                                     grt_hal_device_t* device, size_t index,
                                     const grt_vm_variant_t* value,
