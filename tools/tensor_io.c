@@ -268,8 +268,10 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
     status = grt_tools_read_raw(io, grt_string_view_substr(trimmed, 1, SIZE_MAX),
                                 shape_text, out_tensor);
   } else {
-    status = grt_hal_parse_elements(trimmed, out_tensor->element_type, count,
-                                    out_tensor->data, out_tensor->data_length);
+    // Brackets, when given, must nest as the shape says.
+    status = grt_hal_parse_shaped_elements(
+        trimmed, out_tensor->shape, out_tensor->rank, out_tensor->element_type,
+        out_tensor->data, out_tensor->data_length);
   }
   if (!grt_status_is_ok(status)) grt_tools_host_tensor_free(io, out_tensor);
   return status;

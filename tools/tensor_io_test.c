@@ -73,6 +73,13 @@ static void test_text_tensors(void** state) {
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected a tensor such as 2x2xf32=1 2 3 4 or "
                       "@FILE.npy, got '1 2 3'");
+  // Brackets must nest as the shape says.
+  grt_expect_error(
+      grt_tools_parse_host_tensor(&f->io, "2x2xf32=[[1][2][3][4]]", &t),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "2x2xf32 needs 2 groups of 2 values (the outermost brackets may be "
+      "left out), given '[[1][2][3][4]]'");
+  assert_null(t.data);
   grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33=1", &t),
                       GRT_STATUS_INVALID_ARGUMENT, "f33");
 }
