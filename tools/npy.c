@@ -58,10 +58,15 @@ grt_status_t grt_npy_element_type_from_descr(const char* name,
     }
     *out_type = GRT_HAL_ELEMENT_TYPE_NONE;
   }
+  // The dtype comes from the file: show every byte of it ("<f4\x00"), so
+  // a NUL or control byte cannot hide what was really given.
+  char shown[96];
+  size_t needed = grt_string_view_escape(descr, shown, sizeof(shown));
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                         "%s: dtype '%.*s' is not supported; expected one of "
+                         "%s: dtype '%s%s' is not supported; expected one of "
                          "%s",
-                         name, GRT_SV_ARG(descr), grt_npy_supported);
+                         name, shown, needed >= sizeof(shown) ? "..." : "",
+                         grt_npy_supported);
 }
 
 const char* grt_npy_descr_for_element_type(grt_hal_element_type_t type) {
@@ -113,11 +118,14 @@ static bool grt_npy_consume(grt_npy_cursor_t* c, char ch) {
 
 static grt_status_t grt_npy_bad_header(const grt_npy_cursor_t* c,
                                        const char* expected) {
+  char shown[512];
+  size_t needed = grt_string_view_escape(grt_string_view_trim(c->text), shown,
+                                         sizeof(shown));
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                          "%s: bad .npy header: expected %s at offset %zu of "
-                         "\"%.*s\"",
-                         c->name, expected, c->pos,
-                         GRT_SV_ARG(grt_string_view_trim(c->text)));
+                         "\"%s%s\"",
+                         c->name, expected, c->pos, shown,
+                         needed >= sizeof(shown) ? "..." : "");
 }
 
 // A '...' or "..." string (numpy never writes escapes in these fields).

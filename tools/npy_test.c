@@ -221,6 +221,34 @@ static void test_bad_prefix(void** state) {
   assert_int_equal(offset, size);
 }
 
+// A NUL (or any unprintable byte) in the dtype shows as \x00, not as the
+// end of the message.
+static void test_unprintable_dtype_is_escaped(void** state) {
+  (void)state;
+  uint8_t bytes[256];
+  size_t size = make_npy(
+      1, "{'descr': '<f4#', 'fortran_order': False, 'shape': (), }", "abcd",
+      4, bytes, sizeof(bytes));
+  uint8_t* mark = memchr(bytes, '#', size);
+  assert_non_null(mark);
+  *mark = 0;
+  size_t offset = 0;
+  grt_npy_array_t array;
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "x.npy: dtype '<f4\\x00' is not supported; expected one of "
+                   "<f2 <f4 <f8");
+  // The same in the header excerpt of a malformed header.
+  size = make_npy(1, "{'descr': '<f4', 'fortran_order': Maybe#, }", NULL, 0,
+                  bytes, sizeof(bytes));
+  mark = memchr(bytes, '#', size);
+  assert_non_null(mark);
+  *mark = 0;
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "'fortran_order': Maybe\\x00, }\"");
+}
+
 static void test_header_size_for_streams(void** state) {
   (void)state;
   uint8_t bytes[256];
@@ -347,6 +375,7 @@ int main(void) {
       cmocka_unit_test(test_rejections),
       cmocka_unit_test(test_bad_prefix),
       cmocka_unit_test(test_header_size_for_streams),
+      cmocka_unit_test(test_unprintable_dtype_is_escaped),
       cmocka_unit_test(test_header_format),
       cmocka_unit_test(test_write_append_and_read_back),
   };
