@@ -28,6 +28,12 @@
 #define GRT_FILE_PATH_CAPACITY 4096
 #endif
 
+#ifdef NAME_MAX
+#define GRT_FILE_NAME_CAPACITY NAME_MAX
+#else
+#define GRT_FILE_NAME_CAPACITY 255
+#endif
+
 // How an errno value maps to a status code; anything else is UNKNOWN.
 static const struct {
   int error;
@@ -74,12 +80,26 @@ static grt_status_t grt_file_os_error(int error, const char* verb,
 static grt_status_t grt_file_check_path_length(const char* verb,
                                                const char* path) {
   size_t length = strlen(path);
-  if (length < GRT_FILE_PATH_CAPACITY) return grt_ok_status();
-  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                         "cannot %s '%.64s...': the path has %zu bytes, at "
-                         "most %zu are allowed",
-                         verb, path, length,
-                         (size_t)GRT_FILE_PATH_CAPACITY - 1);
+  if (length >= GRT_FILE_PATH_CAPACITY) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "cannot %s '%.64s...': the path has %zu bytes, at "
+                           "most %zu are allowed",
+                           verb, path, length,
+                           (size_t)GRT_FILE_PATH_CAPACITY - 1);
+  }
+  for (const char* part = path; *part;) {
+    size_t part_length = strcspn(part, "/");
+    if (part_length > GRT_FILE_NAME_CAPACITY) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "cannot %s '%.64s...': its part '%.32s...' has "
+                             "%zu bytes, at most %d are allowed in one name",
+                             verb, path, part, part_length,
+                             GRT_FILE_NAME_CAPACITY);
+    }
+    part += part_length;
+    while (*part == '/') ++part;
+  }
+  return grt_ok_status();
 }
 
 static int grt_file_open_for_reading(const char* path, int* out_fd) {

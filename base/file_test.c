@@ -350,6 +350,23 @@ static void test_path_too_long(void** state) {
                GRT_STATUS_INVALID_ARGUMENT, expected);
 }
 
+static void test_path_part_too_long(void** state) {
+  (void)state;
+  char path[400];
+  memset(path, 'n', sizeof(path) - 1);
+  path[0] = '/';
+  path[4] = '/';
+  path[sizeof(path) - 1] = '\0';
+  char expected[256];
+  snprintf(expected, sizeof(expected),
+           "cannot open '%.64s...': its part '%.32s...' has 394 bytes, at "
+           "most %d are allowed in one name",
+           path, path + 5, NAME_MAX);
+  grt_file_contents_t contents;
+  expect_error(grt_file_read_contents(path, grt_allocator_system(), &contents),
+               GRT_STATUS_INVALID_ARGUMENT, expected);
+}
+
 static void test_temporary_suffix_too_long(void** state) {
   (void)state;
   // Short enough itself, too long with the temporary's suffix.
@@ -532,6 +549,7 @@ int main(void) {
       FILE_TEST(test_failed_write_keeps_the_old_file),
       FILE_TEST(test_path_too_long),
       FILE_TEST(test_temporary_suffix_too_long),
+      FILE_TEST(test_path_part_too_long),
       FILE_TEST(test_write_through_symlink_keeps_the_link),
       FILE_TEST(test_write_through_dangling_symlink_creates_target),
       FILE_TEST(test_write_to_fifo_in_place),

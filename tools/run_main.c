@@ -269,6 +269,12 @@ static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
                            ": expected 0 (one per core) or a positive count",
                            flags.task_workers);
   }
+  GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+      "--device", flags.device, strlen(flags.device)));
+  if (flags.function) {
+    GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+        "--function", flags.function, strlen(flags.function)));
+  }
   grt_time_t start = grt_time_now_ns();
   grt_hal_device_options_t options;
   memset(&options, 0, sizeof(options));
