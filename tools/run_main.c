@@ -269,6 +269,12 @@ static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
                            ": expected 0 (one per core) or a positive count",
                            flags.task_workers);
   }
+  if (flags.print_max_element_count < 0) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "--print_max_element_count=%" PRId64
+                           ": expected 0 (print all) or a positive count",
+                           flags.print_max_element_count);
+  }
   GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
       "--device", flags.device, strlen(flags.device)));
   if (flags.function) {
