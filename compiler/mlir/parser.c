@@ -2356,8 +2356,16 @@ grt_status_t grtc_parse_file(const char* path,
                              grt_allocator_t allocator,
                              grtc_module_t** out_module) {
   grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_file_read_contents(path, allocator, &contents));
-  grt_status_t status = grtc_parse_source(
+  grt_status_t status = grt_file_read_contents_bounded(
+      path, GRTC_MAX_SOURCE_STREAM_SIZE, allocator, &contents);
+  if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
+    return grt_status_annotate(status,
+                               "MLIR read from a pipe or device may hold at "
+                               "most %zu bytes (256 MiB)",
+                               GRTC_MAX_SOURCE_STREAM_SIZE);
+  }
+  GRT_RETURN_IF_ERROR(status);
+  status = grtc_parse_source(
       grt_make_string_view(contents.data, contents.size), path, options,
       allocator, out_module);
   grt_file_contents_free(&contents);
