@@ -238,3 +238,36 @@ grt_status_t grt_string_view_copy_cstring(grt_string_view_t view,
   *out_cstring = copy;
   return grt_ok_status();
 }
+
+size_t grt_string_view_escape(grt_string_view_t view, char* out,
+                              size_t capacity) {
+  static const char digits[] = "0123456789abcdef";
+  size_t needed = 0;
+  bool fits = true;
+  if (capacity) out[0] = '\0';
+  for (size_t i = 0; i < view.size; ++i) {
+    unsigned char c = (unsigned char)view.data[i];
+    char piece[4];
+    size_t length = 0;
+    if (c == '\\') {
+      piece[length++] = '\\';
+      piece[length++] = '\\';
+    } else if (c >= 0x20 && c < 0x7f) {
+      piece[length++] = (char)c;
+    } else {
+      piece[length++] = '\\';
+      piece[length++] = 'x';
+      piece[length++] = digits[c >> 4];
+      piece[length++] = digits[c & 15];
+    }
+    // Once one escape does not fit, none after it is written either.
+    if (fits && needed + length < capacity) {
+      memcpy(out + needed, piece, length);
+      out[needed + length] = '\0';
+    } else {
+      fits = false;
+    }
+    needed += length;
+  }
+  return needed;
+}

@@ -98,6 +98,14 @@ grt_status_t grt_string_view_copy_cstring(grt_string_view_t view,
                                           grt_allocator_t allocator,
                                           char** out_cstring) GRT_MUST_USE;
 
+// Writes |view| for a message with every byte that is not printable ASCII
+// escaped, so a message shows what was really given: a NUL is "\x00", a
+// tab "\x09", a backslash "\\". |out| is always NUL-terminated (when
+// |capacity| > 0) and cut only between escapes; returns the length the whole
+// text needs (like snprintf), so a caller can tell it was cut.
+size_t grt_string_view_escape(grt_string_view_t view, char* out,
+                              size_t capacity);
+
 // A read-only run of bytes, e.g. a segment of an mmapped module file.
 typedef struct grt_const_byte_span_t {
   const unsigned char* data;

@@ -327,6 +327,24 @@ static void test_copy_cstring_errors(void** state) {
                GRT_STATUS_OUT_OF_RANGE, expected);
 }
 
+static void test_escape(void** state) {
+  (void)state;
+  char out[64];
+  const char given[] = "<f\0\t\\\xff";
+  grt_string_view_t view = grt_make_string_view(given, sizeof(given) - 1);
+  assert_int_equal(grt_string_view_escape(view, out, sizeof(out)), 16);
+  assert_string_equal(out, "<f\\x00\\x09\\\\\\xff");
+  // Cut between escapes, never inside one; the return says what it needed.
+  assert_int_equal(grt_string_view_escape(view, out, 6), 16);
+  assert_string_equal(out, "<f");
+  assert_int_equal(grt_string_view_escape(view, out, 7), 16);
+  assert_string_equal(out, "<f\\x00");
+  assert_int_equal(grt_string_view_escape(grt_make_cstring_view("ok"), out,
+                                          sizeof(out)),
+                   2);
+  assert_string_equal(out, "ok");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_starts_and_ends_with),
@@ -343,6 +361,7 @@ int main(void) {
       cmocka_unit_test(test_parse_f64_errors),
       cmocka_unit_test(test_copy_cstring),
       cmocka_unit_test(test_copy_cstring_errors),
+      cmocka_unit_test(test_escape),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

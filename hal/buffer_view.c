@@ -686,6 +686,28 @@ static grt_status_t grt_hal_check_brackets(grt_string_view_t text,
   return grt_ok_status();
 }
 
+// "2 groups of 3 groups of 4 values": how brackets must nest for |shape|.
+static void grt_hal_describe_nesting(const grt_hal_dim_t* shape, size_t rank,
+                                     char* out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+  if (rank == 1) {
+    snprintf(out, capacity, "one group of %" PRId64 " value%s", shape[0],
+             shape[0] == 1 ? "" : "s");
+    return;
+  }
+  for (size_t d = 0; d < rank && used < capacity; ++d) {
+    bool last = d + 1 == rank;
+    int n = snprintf(out + used, capacity - used, "%" PRId64 " %s%s",
+                     shape[d],
+                     last ? (shape[d] == 1 ? "value" : "values")
+                          : (shape[d] == 1 ? "group" : "groups"),
+                     last ? "" : " of ");
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+}
+
 static grt_status_t grt_hal_parse_elements_impl(
     grt_string_view_t text, const grt_hal_dim_t* shape, size_t rank,
     grt_hal_element_type_t type, uint64_t element_count, void* out_data,
@@ -703,7 +725,22 @@ static grt_status_t grt_hal_parse_elements_impl(
                            element_count, grt_hal_element_type_name(type),
                            out_capacity);
   }
-  GRT_RETURN_IF_ERROR(grt_hal_check_brackets(text, shape, rank));
+  grt_status_t brackets = grt_hal_check_brackets(text, shape, rank);
+  if (!grt_status_is_ok(brackets) && shape) {
+    // Say what the shape wants and what was given, not only where they
+    // part: "2x2xf32 needs 2 groups of 2 values ..., given '[[1][2]...'".
+    char type_text[GRT_HAL_MAX_RANK * 21 + 32];
+    grt_hal_shape_format(shape, rank, type, type_text, sizeof(type_text));
+    char nesting[GRT_HAL_MAX_RANK * 32 + 32];
+    grt_hal_describe_nesting(shape, rank, nesting, sizeof(nesting));
+    bool cut = text.size > 64;
+    return grt_status_annotate(brackets,
+                               "%s needs %s (the outermost brackets may be "
+                               "left out), given '%.*s%s'",
+                               type_text, nesting, cut ? 64 : (int)text.size,
+                               text.data, cut ? "..." : "");
+  }
+  GRT_RETURN_IF_ERROR(brackets);
   uint8_t* out = (uint8_t*)out_data;
   uint64_t parsed = 0;
   for (size_t i = 0; i < text.size;) {

@@ -360,6 +360,21 @@ static void test_parse_shaped_brackets(void** state) {
                          GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
                      kBracketErrors[i].code, kBracketErrors[i].message);
   }
+  // The error also says how the shape nests and what was given.
+  grt_expect_error(grt_hal_parse_shaped_elements(
+                       SV("[[1][2][3][4]]"), shape + 1, 2,
+                       GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "bracket group closed at position 3 has 1 entries but "
+                   "dimension 1 is 2; 2x2xi32 needs 2 groups of 2 values (the "
+                   "outermost brackets may be left out), given "
+                   "'[[1][2][3][4]]'");
+  grt_expect_error(grt_hal_parse_shaped_elements(
+                       SV("[[1 2]]"), shape, 1, GRT_HAL_ELEMENT_TYPE_INT_32,
+                       v, sizeof(v)),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "brackets nest 2 deep but the shape has rank 1; 2xi32 "
+                   "needs one group of 2 values");
   grt_hal_dim_t too_many[GRT_HAL_MAX_RANK + 1] = {0};
   grt_expect_error(
       grt_hal_parse_shaped_elements(SV("1"), too_many, GRT_HAL_MAX_RANK + 1,

@@ -389,8 +389,14 @@ grt_status_t grt_module_file_open_path(const char* path,
   *out_file = NULL;
   grt_module_file_t* file = NULL;
   GRT_RETURN_IF_ERROR(grt_module_file_create(allocator, &file));
-  grt_status_t status =
-      grt_file_map_read_only(path, allocator, &file->file_contents);
+  grt_status_t status = grt_file_map_read_only_bounded(
+      path, GRT_MODULE_FILE_MAX_STREAM_SIZE, allocator, &file->file_contents);
+  if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
+    status = grt_status_annotate(status,
+                                 "a module read from a pipe or device may "
+                                 "hold at most %zu bytes (256 MiB)",
+                                 GRT_MODULE_FILE_MAX_STREAM_SIZE);
+  }
   file->contents = grt_make_const_byte_span(file->file_contents.data,
                                             file->file_contents.size);
   // A mapping is page-aligned; a read copy may not be aligned enough for

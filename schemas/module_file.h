@@ -117,8 +117,15 @@ grt_status_t grt_module_file_open_memory(grt_const_byte_span_t contents,
                                          grt_module_file_t** out_file)
     GRT_MUST_USE;
 
+// The most bytes a module is read from a file that cannot report its size
+// (a pipe, a FIFO, a device such as /dev/zero): 256 MiB. Regular files are
+// mapped whatever their size; a stream is read no further than this, so
+// --module=/dev/zero fails naming the limit instead of exhausting memory.
+#define GRT_MODULE_FILE_MAX_STREAM_SIZE ((size_t)256 << 20)
+
 // Maps (or, where mapping fails, reads) |path| and opens it. The returned
-// file owns the mapping. Errors name the path.
+// file owns the mapping. Errors name the path. A path that is not a regular
+// file is read up to GRT_MODULE_FILE_MAX_STREAM_SIZE bytes.
 grt_status_t grt_module_file_open_path(const char* path,
                                        grt_allocator_t allocator,
                                        grt_module_file_t** out_file)

@@ -157,6 +157,8 @@ static grt_status_t grt_check_validate_fail_messages(grt_vm_module_t* module) {
                              "NAME=TEXT, e.g. fail_x=division by zero",
                              value);
     }
+    GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+        "--expect_fail_message", key.data, key.size));
     grt_status_t status = grt_vm_module_lookup_function(module, key, &function);
     bool found = grt_status_is_ok(status);
     grt_status_free(status);
@@ -202,6 +204,8 @@ static bool grt_check_report(grt_string_view_t name, bool expect_failure,
 static grt_status_t grt_check_module(grt_check_state_t* state,
                                      bool* out_all_passed) {
   *out_all_passed = false;
+  GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+      "--device", grt_check_device, strlen(grt_check_device)));
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
       state->instance, grt_check_device, NULL, &state->device));

@@ -119,6 +119,23 @@ static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
     }
     options->output_format = grt_compile_output_formats[i].format;
   }
+  const struct {
+    const char* flag;
+    const char* value;
+  } names[] = {{"--c-static-name", flags.c_static_name},
+               {"--dump-after", flags.dump_after},
+               {"--target", flags.target},
+               {"--cuda-arch", flags.cuda_arch}};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+    if (!names[i].value) continue;
+    grt_status_t status = grt_flags_check_name_length(
+        names[i].flag, names[i].value, strlen(names[i].value));
+    if (!grt_status_is_ok(status)) {
+      int code = grt_compile_usage_error("%s", grt_status_message(status));
+      grt_status_free(status);
+      return code;
+    }
+  }
   if (flags.opt_level < 0 || flags.opt_level > 3) {
     char given[32];
     snprintf(given, sizeof(given), "%lld", (long long)flags.opt_level);

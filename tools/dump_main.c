@@ -407,8 +407,41 @@ static grt_status_t grt_dump_module(const grt_module_file_t* file,
   return status;
 }
 
+// A name from the module that becomes part of a file name under --extract
+// must stay a file name in DIR: no path separator, no "..", not empty and no
+// NUL (which would cut the path short). The module file is untrusted input.
+static grt_status_t grt_dump_check_file_name(const char* what,
+                                             grt_string_view_t name) {
+  const char* problem = NULL;
+  if (name.size == 0) {
+    problem = "it is empty";
+  } else if (memchr(name.data, '\0', name.size)) {
+    problem = "it contains a NUL byte";
+  } else if (memchr(name.data, '/', name.size) ||
+             memchr(name.data, '\\', name.size)) {
+    problem = "it contains a path separator";
+  } else {
+    for (size_t i = 0; i + 1 < name.size && !problem; ++i) {
+      if (name.data[i] == '.' && name.data[i + 1] == '.') {
+        problem = "it contains '..'";
+      }
+    }
+  }
+  if (!problem) return grt_ok_status();
+  char shown[256];
+  size_t needed = grt_string_view_escape(name, shown, sizeof(shown));
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "--extract: refusing %s '%s'%s as part of a file "
+                         "name: %s",
+                         what, shown, needed >= sizeof(shown) ? "..." : "",
+                         problem);
+}
+
 static grt_status_t grt_dump_extract(const grt_module_file_t* file,
                                      const char* dir) {
+  const grt_module_file_info_t* module_info = grt_module_file_info(file);
+  GRT_RETURN_IF_ERROR(grt_dump_check_file_name("module name",
+                                               module_info->name));
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     return grt_make_status(GRT_STATUS_UNAVAILABLE,
                            "--extract: cannot create directory '%s': %s", dir,
@@ -437,7 +470,15 @@ static grt_status_t grt_dump_extract(const grt_module_file_t* file,
 
 static grt_status_t grt_dump(const char* path, grt_allocator_t allocator) {
   grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_file_map_read_only(path, allocator, &contents));
+  grt_status_t read_status = grt_file_map_read_only_bounded(
+      path, GRT_MODULE_FILE_MAX_STREAM_SIZE, allocator, &contents);
+  if (grt_status_code(read_status) == GRT_STATUS_OUT_OF_RANGE) {
+    return grt_status_annotate(read_status,
+                               "a module read from a pipe or device may hold "
+                               "at most %zu bytes (256 MiB)",
+                               GRT_MODULE_FILE_MAX_STREAM_SIZE);
+  }
+  GRT_RETURN_IF_ERROR(read_status);
   grt_const_byte_span_t span =
       grt_make_const_byte_span(contents.data, contents.size);
   grt_module_file_t* file = NULL;

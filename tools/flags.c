@@ -223,6 +223,15 @@ void grt_flags_release(const grt_flags_spec_t* spec, grt_allocator_t allocator) 
   }
 }
 
+grt_status_t grt_flags_check_name_length(const char* flag, const char* name,
+                                         size_t length) {
+  if (length <= GRT_FLAGS_MAX_NAME_LENGTH) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "%s: the name has %zu bytes, at most %d are allowed "
+                         "('%.32s...')",
+                         flag, length, GRT_FLAGS_MAX_NAME_LENGTH, name);
+}
+
 int grt_flags_parse_for_main(const grt_flags_spec_t* spec, int argc,
                              char** argv, grt_allocator_t allocator) {
   bool help = false;

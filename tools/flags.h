@@ -75,6 +75,17 @@ void grt_flags_print_help(const grt_flags_spec_t* spec, FILE* stream);
 // Frees the storage of every list in the table and of the positionals.
 void grt_flags_release(const grt_flags_spec_t* spec, grt_allocator_t allocator);
 
+// The longest name a tool takes on its command line (a function, a device,
+// a module or C name); paths are bounded by the operating system's limits
+// (base/file.h).
+#define GRT_FLAGS_MAX_NAME_LENGTH 1024
+
+// OK, or INVALID_ARGUMENT naming |flag|, the limit and the given length when
+// |name| (|length| bytes) is longer than GRT_FLAGS_MAX_NAME_LENGTH: "--function:
+// the name has 5000 bytes, at most 1024 are allowed ('aaaa...')".
+grt_status_t grt_flags_check_name_length(const char* flag, const char* name,
+                                         size_t length) GRT_MUST_USE;
+
 // What a tool's main does with its arguments: parses them and returns -1
 // when the tool should go on, or the exit status main should return: 0
 // after printing help to stdout, 2 after printing a usage error (and a hint

@@ -207,8 +207,24 @@ static void test_float_flag(void** state) {
   grt_status_free(status);
 }
 
+static void test_name_length(void** state) {
+  (void)state;
+  static char name[GRT_FLAGS_MAX_NAME_LENGTH + 2];
+  memset(name, 'f', sizeof(name) - 1);
+  assert_null(grt_flags_check_name_length("--function", name,
+                                          GRT_FLAGS_MAX_NAME_LENGTH));
+  grt_status_t status = grt_flags_check_name_length(
+      "--function", name, GRT_FLAGS_MAX_NAME_LENGTH + 1);
+  assert_int_equal(grt_status_code(status), GRT_STATUS_INVALID_ARGUMENT);
+  assert_string_equal(grt_status_message(status),
+                      "--function: the name has 1025 bytes, at most 1024 are "
+                      "allowed ('ffffffffffffffffffffffffffffffff...')");
+  grt_status_free(status);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_name_length),
       cmocka_unit_test(test_all_spellings),
       cmocka_unit_test(test_short_alias_last_wins_and_bool_values),
       cmocka_unit_test(test_short_alias_attached_value),

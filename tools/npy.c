@@ -8,6 +8,7 @@
 
 #include "base/checked_math.h"
 #include "base/endian.h"
+#include "base/file.h"
 
 // X(kind letter, bytes, element type): the dtypes numpy and grt share. The
 // byte order character is checked separately.
@@ -57,10 +58,15 @@ grt_status_t grt_npy_element_type_from_descr(const char* name,
     }
     *out_type = GRT_HAL_ELEMENT_TYPE_NONE;
   }
+  // The dtype comes from the file: show every byte of it ("<f4\x00"), so
+  // a NUL or control byte cannot hide what was really given.
+  char shown[96];
+  size_t needed = grt_string_view_escape(descr, shown, sizeof(shown));
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                         "%s: dtype '%.*s' is not supported; expected one of "
+                         "%s: dtype '%s%s' is not supported; expected one of "
                          "%s",
-                         name, GRT_SV_ARG(descr), grt_npy_supported);
+                         name, shown, needed >= sizeof(shown) ? "..." : "",
+                         grt_npy_supported);
 }
 
 const char* grt_npy_descr_for_element_type(grt_hal_element_type_t type) {
@@ -112,11 +118,14 @@ static bool grt_npy_consume(grt_npy_cursor_t* c, char ch) {
 
 static grt_status_t grt_npy_bad_header(const grt_npy_cursor_t* c,
                                        const char* expected) {
+  char shown[512];
+  size_t needed = grt_string_view_escape(grt_string_view_trim(c->text), shown,
+                                         sizeof(shown));
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                          "%s: bad .npy header: expected %s at offset %zu of "
-                         "\"%.*s\"",
-                         c->name, expected, c->pos,
-                         GRT_SV_ARG(grt_string_view_trim(c->text)));
+                         "\"%s%s\"",
+                         c->name, expected, c->pos, shown,
+                         needed >= sizeof(shown) ? "..." : "");
 }
 
 // A '...' or "..." string (numpy never writes escapes in these fields).
@@ -244,10 +253,12 @@ static grt_status_t grt_npy_parse_dict(grt_npy_cursor_t* c,
   return grt_ok_status();
 }
 
-grt_status_t grt_npy_parse(const char* name, grt_const_byte_span_t contents,
-                           size_t* inout_offset, grt_npy_array_t* out_array) {
-  memset(out_array, 0, sizeof(*out_array));
-  size_t offset = *inout_offset;
+// The magic, version and header length of the array at |offset|: the
+// bytes before the header dictionary (*out_prefix) and its length.
+static grt_status_t grt_npy_parse_prefix(const char* name,
+                                         grt_const_byte_span_t contents,
+                                         size_t offset, size_t* out_prefix,
+                                         size_t* out_header_length) {
   size_t remaining = offset <= contents.size ? contents.size - offset : 0;
   const uint8_t* p = contents.data + offset;
   if (remaining < 10 || memcmp(p, grt_npy_magic, sizeof(grt_npy_magic)) != 0) {
@@ -257,19 +268,56 @@ grt_status_t grt_npy_parse(const char* name, grt_const_byte_span_t contents,
                            name, offset);
   }
   uint8_t major = p[6], minor = p[7];
-  size_t prefix = 0, header_length = 0;
   if (major == 1 && minor == 0) {
-    prefix = 10;
-    header_length = grt_load_le_u16(p + 8);
+    *out_prefix = 10;
+    *out_header_length = grt_load_le_u16(p + 8);
   } else if ((major == 2 || major == 3) && minor == 0 && remaining >= 12) {
-    prefix = 12;
-    header_length = grt_load_le_u32(p + 8);
+    *out_prefix = 12;
+    *out_header_length = grt_load_le_u32(p + 8);
   } else {
     return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
                            "%s: .npy format version %u.%u is not supported; "
                            "expected 1.0, 2.0 or 3.0",
                            name, major, minor);
   }
+  if (*out_header_length > GRT_NPY_MAX_HEADER_LENGTH) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "%s: header says %zu bytes of header, at most %d "
+                           "are read",
+                           name, *out_header_length, GRT_NPY_MAX_HEADER_LENGTH);
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grt_npy_header_size(const char* name, grt_const_byte_span_t prefix,
+                                 size_t* out_size) {
+  if (prefix.size < 10) {
+    *out_size = 10;
+    return grt_ok_status();
+  }
+  if (prefix.size < 12 && (prefix.data[6] == 2 || prefix.data[6] == 3) &&
+      prefix.data[7] == 0 &&
+      memcmp(prefix.data, grt_npy_magic, sizeof(grt_npy_magic)) == 0) {
+    *out_size = 12;
+    return grt_ok_status();
+  }
+  size_t prefix_length = 0, header_length = 0;
+  GRT_RETURN_IF_ERROR(
+      grt_npy_parse_prefix(name, prefix, 0, &prefix_length, &header_length));
+  *out_size = prefix_length + header_length;
+  return grt_ok_status();
+}
+
+grt_status_t grt_npy_parse_header(const char* name,
+                                  grt_const_byte_span_t contents,
+                                  size_t offset, grt_npy_array_t* out_array,
+                                  size_t* out_data_offset) {
+  memset(out_array, 0, sizeof(*out_array));
+  size_t prefix = 0, header_length = 0;
+  GRT_RETURN_IF_ERROR(grt_npy_parse_prefix(name, contents, offset, &prefix,
+                                           &header_length));
+  size_t remaining = contents.size - offset;
+  const uint8_t* p = contents.data + offset;
   if (header_length > remaining - prefix) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%s: truncated: header says %zu bytes of header, "
@@ -291,20 +339,30 @@ grt_status_t grt_npy_parse(const char* name, grt_const_byte_span_t contents,
   uint64_t data_length = 0;
   if (!grt_checked_mul_u64(
           count, grt_hal_element_type_byte_size(out_array->element_type),
-          &data_length)) {
+          &data_length) ||
+      data_length > SIZE_MAX / 2) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "%s: data size overflows", name);
   }
-  size_t data_available = remaining - prefix - header_length;
-  if (data_length > data_available) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: truncated: header says %" PRIu64
-                           " bytes of data, file has %zu",
-                           name, data_length, data_available);
-  }
-  out_array->data = p + prefix + header_length;
   out_array->data_length = (size_t)data_length;
-  *inout_offset = offset + prefix + header_length + (size_t)data_length;
+  *out_data_offset = offset + prefix + header_length;
+  return grt_ok_status();
+}
+
+grt_status_t grt_npy_parse(const char* name, grt_const_byte_span_t contents,
+                           size_t* inout_offset, grt_npy_array_t* out_array) {
+  size_t data_offset = 0;
+  GRT_RETURN_IF_ERROR(grt_npy_parse_header(name, contents, *inout_offset,
+                                           out_array, &data_offset));
+  size_t data_available = contents.size - data_offset;
+  if (out_array->data_length > data_available) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: truncated: header says %zu bytes of data, "
+                           "file has %zu",
+                           name, out_array->data_length, data_available);
+  }
+  out_array->data = contents.data + data_offset;
+  *inout_offset = data_offset + out_array->data_length;
   return grt_ok_status();
 }
 
@@ -394,22 +452,9 @@ grt_status_t grt_npy_write_file(const char* path, bool append,
       grt_npy_format_header(type, shape, rank, header, sizeof(header),
                             &header_length),
       "writing '%s'", path);
-  FILE* file = fopen(path, append ? "ab" : "wb");
-  if (!file) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
-                           path, strerror(errno));
-  }
-  bool ok = fwrite(header, 1, header_length, file) == header_length &&
-            (data_length == 0 ||
-             fwrite(data, 1, data_length, file) == data_length);
-  int saved_errno = errno;
-  if (fclose(file) != 0 && ok) {
-    ok = false;
-    saved_errno = errno;
-  }
-  if (!ok) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot write '%s': %s",
-                           path, strerror(saved_errno));
-  }
-  return grt_ok_status();
+  // The one output-file writer of the tools: it never replaces a device,
+  // FIFO or link with a regular file (base/file.h).
+  grt_file_chunk_t chunks[2] = {{header, header_length}, {data, data_length}};
+  return grt_file_write_chunks(
+      path, chunks, 2, append ? GRT_FILE_WRITE_APPEND : GRT_FILE_WRITE_REPLACE);
 }

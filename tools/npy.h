@@ -54,6 +54,26 @@ grt_status_t grt_npy_parse(const char* name, grt_const_byte_span_t contents,
                            size_t* inout_offset, grt_npy_array_t* out_array)
     GRT_MUST_USE;
 
+// The longest header dictionary read (numpy writes well under 1 KiB); a
+// longer one is refused rather than read from a stream into memory.
+#define GRT_NPY_MAX_HEADER_LENGTH (1 << 20)
+
+// For reading a stream array by array: given the first |prefix.size| bytes
+// of an array, *out_size is how many bytes come before its data (magic,
+// version, header length and header). While |prefix| is too short to tell
+// (under 10 bytes, or 12 for versions 2.0 and 3.0) *out_size is the number
+// of bytes needed to tell. Errors as grt_npy_parse's.
+grt_status_t grt_npy_header_size(const char* name, grt_const_byte_span_t prefix,
+                                 size_t* out_size) GRT_MUST_USE;
+
+// Parses the header of the array at |offset| without needing its data:
+// |out_array| gets the type, shape and data_length (data stays NULL) and
+// *out_data_offset where its data starts.
+grt_status_t grt_npy_parse_header(const char* name,
+                                  grt_const_byte_span_t contents,
+                                  size_t offset, grt_npy_array_t* out_array,
+                                  size_t* out_data_offset) GRT_MUST_USE;
+
 // Writes the header for an array into |out| (|capacity| bytes): version
 // 1.0, or 2.0 when the header does not fit 1.0's 16-bit length, padded so
 // the data starts 64-byte aligned. *out_length receives its size.

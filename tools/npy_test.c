@@ -221,6 +221,73 @@ static void test_bad_prefix(void** state) {
   assert_int_equal(offset, size);
 }
 
+// A NUL (or any unprintable byte) in the dtype shows as \x00, not as the
+// end of the message.
+static void test_unprintable_dtype_is_escaped(void** state) {
+  (void)state;
+  uint8_t bytes[256];
+  size_t size = make_npy(
+      1, "{'descr': '<f4#', 'fortran_order': False, 'shape': (), }", "abcd",
+      4, bytes, sizeof(bytes));
+  uint8_t* mark = memchr(bytes, '#', size);
+  assert_non_null(mark);
+  *mark = 0;
+  size_t offset = 0;
+  grt_npy_array_t array;
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "x.npy: dtype '<f4\\x00' is not supported; expected one of "
+                   "<f2 <f4 <f8");
+  // The same in the header excerpt of a malformed header.
+  size = make_npy(1, "{'descr': '<f4', 'fortran_order': Maybe#, }", NULL, 0,
+                  bytes, sizeof(bytes));
+  mark = memchr(bytes, '#', size);
+  assert_non_null(mark);
+  *mark = 0;
+  grt_expect_error(parse_bytes(bytes, size, &offset, &array),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "'fortran_order': Maybe\\x00, }\"");
+}
+
+static void test_header_size_for_streams(void** state) {
+  (void)state;
+  uint8_t bytes[256];
+  size_t size = make_npy(
+      1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "abcd", 4,
+      bytes, sizeof(bytes));
+  size_t needed = 0;
+  GRT_EXPECT_OK(grt_npy_header_size("x.npy", grt_make_const_byte_span(bytes, 4),
+                                    &needed));
+  assert_int_equal(needed, 10);
+  GRT_EXPECT_OK(grt_npy_header_size(
+      "x.npy", grt_make_const_byte_span(bytes, 10), &needed));
+  assert_int_equal(needed, size - 4);
+  grt_npy_array_t array;
+  size_t data_offset = 0;
+  GRT_EXPECT_OK(grt_npy_parse_header(
+      "x.npy", grt_make_const_byte_span(bytes, needed), 0, &array,
+      &data_offset));
+  assert_int_equal(data_offset, needed);
+  assert_int_equal(array.data_length, 4);
+  assert_null(array.data);
+  // Versions 2.0 and 3.0 need 12 bytes to tell.
+  bytes[6] = 2;
+  GRT_EXPECT_OK(grt_npy_header_size(
+      "x.npy", grt_make_const_byte_span(bytes, 10), &needed));
+  assert_int_equal(needed, 12);
+  // A header too long to be numpy's is not read.
+  bytes[8] = 0;
+  bytes[9] = 0;
+  bytes[10] = 0x20;
+  bytes[11] = 0;
+  grt_expect_error(grt_npy_header_size("x.npy",
+                                       grt_make_const_byte_span(bytes, 12),
+                                       &needed),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "x.npy: header says 2097152 bytes of header, at most "
+                   "1048576 are read");
+}
+
 static void test_header_format(void** state) {
   (void)state;
   char header[256];
@@ -296,8 +363,8 @@ static void test_write_append_and_read_back(void** state) {
       grt_npy_write_file("/nonexistent-dir/y.npy", false,
                          GRT_HAL_ELEMENT_TYPE_INT_16, shape22, 2, second,
                          sizeof(second)),
-      GRT_STATUS_UNAVAILABLE,
-      "cannot open '/nonexistent-dir/y.npy': No such file or directory");
+      GRT_STATUS_NOT_FOUND,
+      "cannot write '/nonexistent-dir/y.npy': No such file or directory");
 }
 
 int main(void) {
@@ -307,6 +374,8 @@ int main(void) {
       cmocka_unit_test(test_descr_table),
       cmocka_unit_test(test_rejections),
       cmocka_unit_test(test_bad_prefix),
+      cmocka_unit_test(test_header_size_for_streams),
+      cmocka_unit_test(test_unprintable_dtype_is_escaped),
       cmocka_unit_test(test_header_format),
       cmocka_unit_test(test_write_append_and_read_back),
   };

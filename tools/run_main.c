@@ -122,18 +122,27 @@ static grt_status_t grt_run_list_devices(grt_run_state_t* state) {
   return grt_ok_status();
 }
 
-// "(i32, ref)" for the argument-count message.
+// "i32, ref" for the argument-count message. A long signature is cut
+// after a whole type name and ends in ", ... and N more", so the message
+// stays readable and says how much it left out.
 static void grt_run_format_argument_types(grt_string_view_t arguments,
                                           char* out, size_t capacity) {
-  size_t used = 0;
+  // Room kept for the ending, whatever N is.
+  const size_t ending = 40;
+  size_t used = 0, i = 0;
   out[0] = '\0';
-  for (size_t i = 0; i < arguments.size && used < capacity; ++i) {
+  for (; i < arguments.size; ++i) {
     grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
     grt_vm_value_type_from_cconv_char(arguments.data[i], &type);
-    int n = snprintf(out + used, capacity - used, "%s%s", i ? ", " : "",
-                     grt_vm_value_type_name(type));
-    if (n < 0) break;
-    used += (size_t)n;
+    const char* name = grt_vm_value_type_name(type);
+    size_t length = (i ? 2 : 0) + strlen(name);
+    if (capacity <= ending || used + length >= capacity - ending) break;
+    snprintf(out + used, capacity - used, "%s%s", i ? ", " : "", name);
+    used += length;
+  }
+  if (i < arguments.size) {
+    snprintf(out + used, capacity - used, "%s... and %zu more",
+             i ? ", " : "", arguments.size - i);
   }
 }
 
@@ -151,7 +160,7 @@ static grt_status_t grt_run_make_inputs(grt_run_state_t* state,
                            GRT_SV_ARG(signature.text));
   }
   if (signature.arguments.size != flags.inputs.count) {
-    char types[128];
+    char types[256];
     grt_run_format_argument_types(signature.arguments, types, sizeof(types));
     return grt_make_status(
         GRT_STATUS_INVALID_ARGUMENT,
@@ -268,6 +277,18 @@ static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
                            "--task_workers=%" PRId64
                            ": expected 0 (one per core) or a positive count",
                            flags.task_workers);
+  }
+  if (flags.print_max_element_count < 0) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "--print_max_element_count=%" PRId64
+                           ": expected 0 (print all) or a positive count",
+                           flags.print_max_element_count);
+  }
+  GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+      "--device", flags.device, strlen(flags.device)));
+  if (flags.function) {
+    GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
+        "--function", flags.function, strlen(flags.function)));
   }
   grt_time_t start = grt_time_now_ns();
   grt_hal_device_options_t options;

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/checked_math.h"
 #include "base/string_view.h"
@@ -24,6 +27,7 @@ void grt_tools_tensor_io_initialize(grt_allocator_t host_allocator,
 
 void grt_tools_tensor_io_deinitialize(grt_tools_tensor_io_t* io) {
   for (size_t i = 0; i < io->source_count; ++i) {
+    if (io->sources[i].stream_fd >= 0) close(io->sources[i].stream_fd);
     grt_file_contents_free(&io->sources[i].contents);
     grt_allocator_free(io->host_allocator, io->sources[i].path);
   }
@@ -62,10 +66,24 @@ static grt_status_t grt_tools_npy_source(grt_tools_tensor_io_t* io,
   }
   grt_tools_npy_source_t source;
   memset(&source, 0, sizeof(source));
+  source.stream_fd = -1;
   GRT_RETURN_IF_ERROR(
       grt_string_view_copy_cstring(path, io->host_allocator, &source.path));
-  grt_status_t status = grt_file_map_read_only(source.path, io->host_allocator,
-                                               &source.contents);
+  grt_status_t status = grt_ok_status();
+  struct stat info;
+  if (stat(source.path, &info) == 0 && !S_ISREG(info.st_mode) &&
+      !S_ISDIR(info.st_mode)) {
+    do {
+      source.stream_fd = open(source.path, O_RDONLY | O_CLOEXEC);
+    } while (source.stream_fd < 0 && errno == EINTR);
+    if (source.stream_fd < 0) {
+      status = grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
+                               source.path, strerror(errno));
+    }
+  } else {
+    status = grt_file_map_read_only(source.path, io->host_allocator,
+                                    &source.contents);
+  }
   if (!grt_status_is_ok(status)) {
     grt_allocator_free(io->host_allocator, source.path);
     return status;
@@ -75,12 +93,89 @@ static grt_status_t grt_tools_npy_source(grt_tools_tensor_io_t* io,
   return grt_ok_status();
 }
 
+// The next array of a stream: its header (read in the pieces that say how
+// long it is), then exactly the data the header declares, into memory the
+// tensor owns.
+static grt_status_t grt_tools_read_npy_stream(
+    grt_tools_tensor_io_t* io, grt_tools_npy_source_t* source,
+    grt_tools_host_tensor_t* out_tensor) {
+  uint8_t first[12];
+  size_t have = 0, need = 10;
+  for (;;) {
+    size_t got = 0;
+    grt_status_t status = grt_file_read_exactly(
+        source->stream_fd, source->path, first + have, need - have, &got);
+    have += got;
+    if (have == 0 && source->arrays_read > 0) {
+      grt_status_free(status);
+      return grt_make_status(
+          GRT_STATUS_OUT_OF_RANGE,
+          "%s: no array left: the file holds %zu and was named %zu times",
+          source->path, source->arrays_read, source->arrays_read + 1);
+    }
+    if (!grt_status_is_ok(status)) {
+      grt_status_free(status);
+      // Too short for a prefix: grt_npy_parse says what is wrong.
+      size_t offset = 0;
+      grt_npy_array_t array;
+      return grt_npy_parse(source->path, grt_make_const_byte_span(first, have),
+                           &offset, &array);
+    }
+    size_t size = 0;
+    GRT_RETURN_IF_ERROR(grt_npy_header_size(
+        source->path, grt_make_const_byte_span(first, have), &size));
+    if (size <= have || have == sizeof(first)) {
+      need = size;
+      break;
+    }
+    need = size < sizeof(first) ? size : sizeof(first);
+  }
+  uint8_t* header = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_malloc(io->host_allocator, need, (void**)&header));
+  memcpy(header, first, have < need ? have : need);
+  grt_status_t status = grt_ok_status();
+  if (need > have) {
+    status = grt_file_read_exactly(source->stream_fd, source->path,
+                                   header + have, need - have, NULL);
+  }
+  grt_npy_array_t array;
+  size_t data_offset = 0;
+  if (grt_status_is_ok(status)) {
+    status = grt_npy_parse_header(source->path,
+                                  grt_make_const_byte_span(header, need), 0,
+                                  &array, &data_offset);
+  }
+  grt_allocator_free(io->host_allocator, header);
+  GRT_RETURN_IF_ERROR(status);
+  out_tensor->element_type = array.element_type;
+  out_tensor->rank = array.rank;
+  memcpy(out_tensor->shape, array.shape, sizeof(array.shape));
+  out_tensor->data_length = array.data_length;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(
+      io->host_allocator, array.data_length ? array.data_length : 1,
+      &out_tensor->data));
+  out_tensor->owns_data = true;
+  status = grt_file_read_exactly(source->stream_fd, source->path,
+                                 out_tensor->data, array.data_length, NULL);
+  if (!grt_status_is_ok(status)) {
+    grt_tools_host_tensor_free(io, out_tensor);
+    return grt_status_annotate(status, "%s: the header declares %zu bytes of "
+                               "data", source->path, array.data_length);
+  }
+  ++source->arrays_read;
+  return grt_ok_status();
+}
+
 // "@x.npy": the next array of the file.
 static grt_status_t grt_tools_read_npy(grt_tools_tensor_io_t* io,
                                        grt_string_view_t path,
                                        grt_tools_host_tensor_t* out_tensor) {
   grt_tools_npy_source_t* source = NULL;
   GRT_RETURN_IF_ERROR(grt_tools_npy_source(io, path, &source));
+  if (source->stream_fd >= 0) {
+    return grt_tools_read_npy_stream(io, source, out_tensor);
+  }
   if (source->offset == source->contents.size && source->arrays_read > 0) {
     return grt_make_status(
         GRT_STATUS_OUT_OF_RANGE,
@@ -111,11 +206,14 @@ static grt_status_t grt_tools_read_raw(grt_tools_tensor_io_t* io,
   GRT_RETURN_IF_ERROR(
       grt_string_view_copy_cstring(path, io->host_allocator, &path_buffer));
   grt_file_contents_t contents;
-  grt_status_t status =
-      grt_file_read_contents(path_buffer, io->host_allocator, &contents);
+  // A stream is read no further than the tensor needs (and one byte to
+  // see whether it holds more).
+  grt_status_t status = grt_file_map_read_only_bounded(
+      path_buffer, tensor->data_length, io->host_allocator, &contents);
   if (!grt_status_is_ok(status)) {
     grt_allocator_free(io->host_allocator, path_buffer);
-    return status;
+    return grt_status_annotate(status, "%.*s needs %zu bytes",
+                               GRT_SV_ARG(shape_text), tensor->data_length);
   }
   if (contents.size != tensor->data_length) {
     status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
@@ -170,8 +268,10 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
     status = grt_tools_read_raw(io, grt_string_view_substr(trimmed, 1, SIZE_MAX),
                                 shape_text, out_tensor);
   } else {
-    status = grt_hal_parse_elements(trimmed, out_tensor->element_type, count,
-                                    out_tensor->data, out_tensor->data_length);
+    // Brackets, when given, must nest as the shape says.
+    status = grt_hal_parse_shaped_elements(
+        trimmed, out_tensor->shape, out_tensor->rank, out_tensor->element_type,
+        out_tensor->data, out_tensor->data_length);
   }
   if (!grt_status_is_ok(status)) grt_tools_host_tensor_free(io, out_tensor);
   return status;
@@ -254,10 +354,13 @@ static const char* grt_tools_value_type_name(const grt_vm_variant_t* value) {
   return value->ref.type ? value->ref.type->name : "(null)";
 }
 
-grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
-                                      grt_hal_device_t* device,
-                                      const grt_vm_variant_t* value,
-                                      grt_tools_host_tensor_t* out_tensor) {
+// A result in host memory; a buffer view's first |max_elements| elements
+// only (0: all), so printing copies no more than it prints. The tensor
+// keeps its full shape; data_length says how much was read.
+static grt_status_t grt_tools_result_prefix_to_host(
+    grt_tools_tensor_io_t* io, grt_hal_device_t* device,
+    const grt_vm_variant_t* value, size_t max_elements,
+    grt_tools_host_tensor_t* out_tensor) {
   memset(out_tensor, 0, sizeof(*out_tensor));
   grt_hal_element_type_t scalar_type = GRT_HAL_ELEMENT_TYPE_NONE;
   switch (value->type) {
@@ -305,14 +408,39 @@ grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
                            "memory",
                            length);
   }
+  uint64_t count = 0;
+  size_t element_size = grt_hal_element_type_byte_size(out_tensor->element_type);
+  grt_status_t status = grt_hal_shape_element_count(
+      out_tensor->shape, out_tensor->rank, &count);
+  // Elements are laid out in order, so the first ones are a prefix of the
+  // bytes (checked, in case a type's elements are not whole bytes).
+  bool partial = grt_status_is_ok(status) && max_elements && element_size &&
+                 count > max_elements &&
+                 length == count * (uint64_t)element_size;
+  grt_status_free(status);
+  if (partial) length = (uint64_t)max_elements * element_size;
   out_tensor->data_length = (size_t)length;
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(
       io->host_allocator, out_tensor->data_length, &out_tensor->data));
   out_tensor->owns_data = true;
-  grt_status_t status = grt_hal_buffer_view_read_to_host(
-      device, view, out_tensor->data, out_tensor->data_length);
+  if (partial) {
+    status = grt_hal_device_transfer_d2h(device,
+                                         grt_hal_buffer_view_buffer(view), 0,
+                                         out_tensor->data,
+                                         out_tensor->data_length);
+  } else {
+    status = grt_hal_buffer_view_read_to_host(device, view, out_tensor->data,
+                                              out_tensor->data_length);
+  }
   if (!grt_status_is_ok(status)) grt_tools_host_tensor_free(io, out_tensor);
   return status;
+}
+
+grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
+                                      grt_hal_device_t* device,
+                                      const grt_vm_variant_t* value,
+                                      grt_tools_host_tensor_t* out_tensor) {
+  return grt_tools_result_prefix_to_host(io, device, value, 0, out_tensor);
 }
 
 // The shortest decimal that reads back as the same value, so scalar
@@ -381,7 +509,8 @@ grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
   } else if (value->ref.type == &grt_runtime_hal_buffer_view_type) {
     fprintf(stream, "hal.buffer_view\n");
     grt_tools_host_tensor_t tensor;
-    GRT_RETURN_IF_ERROR(grt_tools_result_to_host(io, device, value, &tensor));
+    GRT_RETURN_IF_ERROR(grt_tools_result_prefix_to_host(
+        io, device, value, max_elements, &tensor));
     grt_status_t status =
         grt_tools_print_tensor(io, &tensor, max_elements, stream);
     grt_tools_host_tensor_free(io, &tensor);
@@ -401,23 +530,9 @@ grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
 // Raw bytes to |path|, replacing it or appending.
 static grt_status_t grt_tools_write_raw(const char* path, bool append,
                                         const void* data, size_t length) {
-  if (!append) return grt_file_write_contents(path, data, length);
-  FILE* file = fopen(path, "ab");
-  if (!file) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
-                           path, strerror(errno));
-  }
-  bool ok = length == 0 || fwrite(data, 1, length, file) == length;
-  int saved_errno = errno;
-  if (fclose(file) != 0 && ok) {
-    ok = false;
-    saved_errno = errno;
-  }
-  if (!ok) {
-    return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot write '%s': %s",
-                           path, strerror(saved_errno));
-  }
-  return grt_ok_status();
+  grt_file_chunk_t chunk = {data, length};
+  return grt_file_write_chunks(
+      path, &chunk, 1, append ? GRT_FILE_WRITE_APPEND : GRT_FILE_WRITE_REPLACE);
 }
 
 grt_status_t grt_tools_write_result(grt_tools_tensor_io_t* io,

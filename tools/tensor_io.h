@@ -12,6 +12,10 @@
 //   @x.npy                         the next array of x.npy (naming the same
 //                                  file again reads the array after it)
 //   2x2xf32=@raw.bin               raw little-endian bytes, size checked
+// Files that are not regular files (pipes, FIFOs, devices) are read no
+// further than expected: a .npy stream header by header and then exactly
+// the data each declares, raw bytes up to the tensor's size (more is an
+// error naming that bound).
 // Tensor text is parsed by the HAL (grt_hal_shape_parse,
 // grt_hal_parse_elements) and printed by it (grt_hal_format_elements), so
 // there is one text form of tensors in grt.
@@ -49,12 +53,16 @@ typedef struct grt_tools_host_tensor_t {
   bool owns_data;  // false when |data| points into a cached .npy file
 } grt_tools_host_tensor_t;
 
-// An open .npy file and how many of its arrays have been read.
+// An open .npy file and how many of its arrays have been read. A regular
+// file is mapped whole; anything else (a pipe, a FIFO, a device) is a
+// stream read array by array: each header, then exactly the data it
+// declares, so an endless stream such as /dev/zero is never read whole.
 typedef struct grt_tools_npy_source_t {
   char* path;
-  grt_file_contents_t contents;
+  grt_file_contents_t contents;  // regular files
   size_t offset;
   size_t arrays_read;
+  int stream_fd;  // streams; -1 for a regular file
 } grt_tools_npy_source_t;
 
 // State shared across the values of one run: the .npy files being read.
@@ -97,7 +105,8 @@ grt_status_t grt_tools_result_to_host(grt_tools_tensor_io_t* io,
     GRT_MUST_USE;
 
 // Prints "result[i]: i32=5", or "result[i]: hal.buffer_view" and a line of
-// its contents (at most |max_elements| elements; 0 = all).
+// its contents (at most |max_elements| elements; 0 = all). Only the
+// elements printed are copied from the device.
 grt_status_t grt_tools_print_result(grt_tools_tensor_io_t* io,
                                     grt_hal_device_t* device, size_t index,
                                     const grt_vm_variant_t* value,

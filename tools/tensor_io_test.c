@@ -73,6 +73,13 @@ static void test_text_tensors(void** state) {
                       GRT_STATUS_INVALID_ARGUMENT,
                       "expected a tensor such as 2x2xf32=1 2 3 4 or "
                       "@FILE.npy, got '1 2 3'");
+  // Brackets must nest as the shape says.
+  grt_expect_error(
+      grt_tools_parse_host_tensor(&f->io, "2x2xf32=[[1][2][3][4]]", &t),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "2x2xf32 needs 2 groups of 2 values (the outermost brackets may be "
+      "left out), given '[[1][2][3][4]]'");
+  assert_null(t.data);
   grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33=1", &t),
                       GRT_STATUS_INVALID_ARGUMENT, "f33");
 }
@@ -257,6 +264,57 @@ static void test_write_results(void** state) {
       "for result 3");
 }
 
+// The system allocator, remembering the largest block asked for.
+typedef struct {
+  size_t largest;
+} measuring_allocator_t;
+static void* measuring_allocate(void* self, size_t size, size_t alignment) {
+  measuring_allocator_t* m = self;
+  if (size > m->largest) m->largest = size;
+  return grt_allocator_system().vtable->allocate(NULL, size, alignment);
+}
+static void* measuring_reallocate(void* self, void* ptr, size_t old_size,
+                                  size_t new_size, size_t alignment) {
+  measuring_allocator_t* m = self;
+  if (new_size > m->largest) m->largest = new_size;
+  return grt_allocator_system().vtable->reallocate(NULL, ptr, old_size,
+                                                   new_size, alignment);
+}
+static void measuring_free(void* self, void* ptr) {
+  grt_allocator_system().vtable->free(NULL, ptr);
+}
+static const grt_allocator_vtable_t measuring_vtable = {
+    measuring_allocate, measuring_reallocate, measuring_free};
+
+// Printing 4 elements of a 1 MiB result copies 16 bytes, not the tensor.
+static void test_print_reads_only_what_it_prints(void** state) {
+  fixture_t* f = *state;
+  grt_vm_variant_t v;
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "512x512xf32=1.5",
+                                         GRT_VM_VALUE_TYPE_REF, &v));
+  measuring_allocator_t measuring = {0};
+  grt_tools_tensor_io_t io;
+  grt_tools_tensor_io_initialize(
+      (grt_allocator_t){&measuring_vtable, &measuring}, &io);
+  char text[256] = {0};
+  FILE* stream = fmemopen(text, sizeof(text) - 1, "w");
+  assert_non_null(stream);
+  GRT_EXPECT_OK(grt_tools_print_result(&io, f->device, 0, &v, 4, stream));
+  fclose(stream);
+  assert_string_equal(text,
+                      "result[0]: hal.buffer_view\n"
+                      "512x512xf32=[1.5 1.5 1.5 1.5...\n");
+  assert_true(measuring.largest < 1024);
+  // All of it (0) still reads everything.
+  stream = tmpfile();
+  assert_non_null(stream);
+  GRT_EXPECT_OK(grt_tools_print_result(&io, f->device, 0, &v, 0, stream));
+  fclose(stream);
+  assert_true(measuring.largest >= 512 * 512 * 4);
+  grt_tools_tensor_io_deinitialize(&io);
+  grt_vm_variant_reset(&v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text_tensors, setup, teardown),
@@ -264,6 +322,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_arguments, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compare, setup, teardown),
       cmocka_unit_test_setup_teardown(test_write_results, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_print_reads_only_what_it_prints,
+                                      setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

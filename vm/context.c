@@ -70,11 +70,12 @@ static size_t grt_vm_context_find_module(grt_vm_module_t* const* modules,
 static const char* grt_vm_context_format_modules(
     grt_vm_module_t* const* modules, size_t count, char* buffer,
     size_t capacity) {
-  grt_vm_name_list_begin(buffer, capacity);
+  grt_vm_name_list_t list;
+  grt_vm_name_list_begin(&list, buffer, capacity);
   for (size_t i = 0; i < count; ++i) {
-    grt_vm_name_list_append(buffer, capacity, modules[i]->name);
+    grt_vm_name_list_append(&list, modules[i]->name);
   }
-  return grt_vm_name_list_end(buffer, capacity);
+  return grt_vm_name_list_end(&list);
 }
 
 // Resolves import |ordinal| of module |index| against modules[0, index).

@@ -97,12 +97,13 @@ grt_status_t grt_vm_instance_find_type(const grt_vm_instance_t* instance,
   *out_type = grt_vm_instance_lookup_type(instance, name);
   if (*out_type) return grt_ok_status();
   char known[GRT_VM_NAME_LIST_CAPACITY];
-  grt_vm_name_list_begin(known, sizeof(known));
+  grt_vm_name_list_t list;
+  grt_vm_name_list_begin(&list, known, sizeof(known));
   for (size_t i = 0; i < instance->type_count; ++i) {
-    grt_vm_name_list_append(known, sizeof(known),
+    grt_vm_name_list_append(&list,
                             grt_make_cstring_view(instance->types[i]->name));
   }
-  grt_vm_name_list_end(known, sizeof(known));
+  grt_vm_name_list_end(&list);
   return grt_make_status(GRT_STATUS_NOT_FOUND,
                          "no ref type '%.*s' is registered; registered: %s",
                          GRT_SV_ARG(name), known);

@@ -27,13 +27,13 @@ void grt_vm_module_release(grt_vm_module_t* module) {
 
 const char* grt_vm_module_format_exports(grt_vm_module_t* module, char* buffer,
                                          size_t capacity) {
-  grt_vm_name_list_begin(buffer, capacity);
+  grt_vm_name_list_t list;
+  grt_vm_name_list_begin(&list, buffer, capacity);
   uint32_t count = module->vtable->export_count(module);
   for (uint32_t i = 0; i < count; ++i) {
-    grt_vm_name_list_append(buffer, capacity,
-                            module->vtable->export_at(module, i).name);
+    grt_vm_name_list_append(&list, module->vtable->export_at(module, i).name);
   }
-  return grt_vm_name_list_end(buffer, capacity);
+  return grt_vm_name_list_end(&list);
 }
 
 grt_status_t grt_vm_module_lookup_function(grt_vm_module_t* module,

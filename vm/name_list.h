@@ -9,32 +9,59 @@
 
 #include "base/string_view.h"
 
-// Room for a list in a message; longer lists end in "...".
+// Room for a list in a message; longer lists are cut after a whole name
+// and end in ", ... and N more".
 #define GRT_VM_NAME_LIST_CAPACITY 512
 
-// Starts an empty list in |buffer| (capacity >= 4).
-static inline void grt_vm_name_list_begin(char* buffer, size_t capacity) {
-  (void)capacity;
-  buffer[0] = '\0';
+// Bytes kept free for the ", ... and N more" ending (any size_t N).
+#define GRT_VM_NAME_LIST_ENDING_RESERVE 40
+
+typedef struct grt_vm_name_list_t {
+  char* buffer;
+  size_t capacity;
+  size_t used;
+  size_t omitted;  // names that did not fit, counted for the ending
+} grt_vm_name_list_t;
+
+// Starts an empty list in |buffer| (|capacity| bytes; lists cut only at
+// name boundaries when it exceeds GRT_VM_NAME_LIST_ENDING_RESERVE).
+static inline void grt_vm_name_list_begin(grt_vm_name_list_t* list,
+                                          char* buffer, size_t capacity) {
+  list->buffer = buffer;
+  list->capacity = capacity;
+  list->used = 0;
+  list->omitted = 0;
+  if (capacity) buffer[0] = '\0';
 }
 
-// Appends ", name" (or "name" first). Once the list no longer fits it is
-// cut and ends in "...".
-static inline void grt_vm_name_list_append(char* buffer, size_t capacity,
+// Appends ", name" (or "name" first) when it fits with room left for the
+// ending; once one name does not fit, it and every later one are counted
+// instead, so the list never ends in a partial name.
+static inline void grt_vm_name_list_append(grt_vm_name_list_t* list,
                                            grt_string_view_t name) {
-  size_t used = strlen(buffer);
-  if (used >= 3 && strcmp(buffer + used - 3, "...") == 0) return;
-  int needed = snprintf(buffer + used, capacity - used, "%s%.*s",
-                        used ? ", " : "", GRT_SV_ARG(name));
-  if (needed < 0 || (size_t)needed >= capacity - used) {
-    memcpy(buffer + capacity - 4, "...", 4);
+  size_t separator = list->used ? 2 : 0;
+  size_t reserve = GRT_VM_NAME_LIST_ENDING_RESERVE;
+  if (list->omitted == 0 && list->capacity > reserve &&
+      list->used + separator + name.size < list->capacity - reserve) {
+    snprintf(list->buffer + list->used, list->capacity - list->used,
+             "%s%.*s", separator ? ", " : "", GRT_SV_ARG(name));
+    list->used += separator + name.size;
+    return;
   }
+  ++list->omitted;
 }
 
-// "(none)" when nothing was appended.
-static inline const char* grt_vm_name_list_end(char* buffer, size_t capacity) {
-  if (buffer[0] == '\0') snprintf(buffer, capacity, "(none)");
-  return buffer;
+// The list: "(none)" when nothing was appended, and ", ... and N more"
+// after the names that fit when some did not.
+static inline const char* grt_vm_name_list_end(grt_vm_name_list_t* list) {
+  if (list->capacity == 0) return "";
+  if (list->omitted) {
+    snprintf(list->buffer + list->used, list->capacity - list->used,
+             "%s... and %zu more", list->used ? ", " : "", list->omitted);
+  } else if (list->used == 0) {
+    snprintf(list->buffer, list->capacity, "(none)");
+  }
+  return list->buffer;
 }
 
 #endif  // GRT_VM_NAME_LIST_H_

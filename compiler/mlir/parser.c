@@ -42,6 +42,13 @@ typedef struct grtc_name_table_t {
 // stack; real programs stay far below this.
 #define GRTC_MAX_NESTING 200
 
+// A use of a location alias (loc(#a)), bound once the whole file is read;
+// |use| is where it was written, for the error when it cannot be bound.
+typedef struct grtc_pending_alias_t {
+  grtc_location_t* location;
+  grtc_token_t use;
+} grtc_pending_alias_t;
+
 struct grtc_parser_t {
   grtc_lexer_t lexer;
   grtc_token_t token;
@@ -49,7 +56,7 @@ struct grtc_parser_t {
   grt_arena_t* arena;
   grtc_name_table_t names;  // values and blocks, scoped
   grtc_name_table_t aliases;  // top-level #attr, !type and #loc aliases
-  grt_arena_vec_t pending_aliases;  // grtc_location_t* of kind ALIAS
+  grt_arena_vec_t pending_aliases;  // grtc_pending_alias_t: uses of #loc
   grtc_region_t* region;  // the region whose blocks are being parsed
   const grtc_dialect_syntax_t* const* dialects;
   size_t dialect_count;
@@ -1535,8 +1542,9 @@ static grt_status_t grtc_parse_location_body(grtc_parser_t* parser,
   if (token.kind == GRTC_TOKEN_HASH_ID) {
     location->kind = GRTC_LOC_ALIAS;
     location->text = token.text;
+    grtc_pending_alias_t pending = {location, token};
     GRT_RETURN_IF_ERROR(
-        grtc_parser_push(parser, &parser->pending_aliases, &location, sizeof(location)));
+        grtc_parser_push(parser, &parser->pending_aliases, &pending, sizeof(pending)));
     GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
   } else if (token.kind == GRTC_TOKEN_STRING) {
     GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &location->text));
@@ -1612,51 +1620,54 @@ grt_status_t grtc_parser_parse_optional_location(
 // Aliases may be defined after their uses (MLIR prints them last), so they
 // are bound once the whole file is read.
 static grt_status_t grtc_check_location_cycles(grtc_parser_t* parser,
+                                               const grtc_token_t* use,
                                                const grtc_location_t* location,
                                                uint32_t depth) {
   if (depth > GRTC_MAX_NESTING) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: error: locations nest deeper than %d levels "
-                           "through aliases", parser->lexer.file_name,
-                           GRTC_MAX_NESTING);
+    return grtc_parser_error_at(parser, use,
+                                "locations nest deeper than %d levels through "
+                                "aliases",
+                                GRTC_MAX_NESTING);
   }
   if (location->kind == GRTC_LOC_ALIAS) {
     grtc_name_entry_t* alias = grtc_names_lookup(&parser->aliases, location->text);
     if (alias->visit == 1) {
-      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                             "%s: error: location alias '%.*s' refers to itself",
-                             parser->lexer.file_name, GRT_SV_ARG(location->text));
+      return grtc_parser_error_at(parser, use,
+                                  "location alias '%.*s' refers to itself",
+                                  GRT_SV_ARG(location->text));
     }
     if (alias->visit == 2) return grt_ok_status();
     alias->visit = 1;
-    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(parser, alias->location, depth + 1));
+    GRT_RETURN_IF_ERROR(
+        grtc_check_location_cycles(parser, use, alias->location, depth + 1));
     alias->visit = 2;
     return grt_ok_status();
   }
   for (uint32_t i = 0; i < location->child_count; ++i) {
-    GRT_RETURN_IF_ERROR(
-        grtc_check_location_cycles(parser, location->children[i], depth + 1));
+    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(
+        parser, use, location->children[i], depth + 1));
   }
   return grt_ok_status();
 }
 
 static grt_status_t grtc_resolve_location_aliases(grtc_parser_t* parser) {
-  grtc_location_t** pending = parser->pending_aliases.data;
+  grtc_pending_alias_t* pending = parser->pending_aliases.data;
   for (uint32_t i = 0; i < parser->pending_aliases.count; ++i) {
-    grtc_location_t* location = pending[i];
+    grtc_location_t* location = pending[i].location;
     grtc_name_entry_t* alias = grtc_names_lookup(&parser->aliases, location->text);
     if (!alias || !alias->location) {
-      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                             "%s: error: undefined location alias '%.*s'",
-                             parser->lexer.file_name, GRT_SV_ARG(location->text));
+      return grtc_parser_error_at(parser, &pending[i].use,
+                                  "undefined location alias '%.*s'",
+                                  GRT_SV_ARG(location->text));
     }
     location->resolved = alias->location;
   }
   // Reject cycles, direct (#a = loc(#b), #b = loc(#a)) or through nested
   // locations (#a = loc("n"(#a))), so that readers may follow aliases and
-  // children without bounds.
+  // children without bounds. The error points at the use that starts it.
   for (uint32_t i = 0; i < parser->pending_aliases.count; ++i) {
-    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(parser, pending[i], 0));
+    GRT_RETURN_IF_ERROR(grtc_check_location_cycles(
+        parser, &pending[i].use, pending[i].location, 0));
   }
   return grt_ok_status();
 }
@@ -2345,8 +2356,16 @@ grt_status_t grtc_parse_file(const char* path,
                              grt_allocator_t allocator,
                              grtc_module_t** out_module) {
   grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_file_read_contents(path, allocator, &contents));
-  grt_status_t status = grtc_parse_source(
+  grt_status_t status = grt_file_read_contents_bounded(
+      path, GRTC_MAX_SOURCE_STREAM_SIZE, allocator, &contents);
+  if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
+    return grt_status_annotate(status,
+                               "MLIR read from a pipe or device may hold at "
+                               "most %zu bytes (256 MiB)",
+                               GRTC_MAX_SOURCE_STREAM_SIZE);
+  }
+  GRT_RETURN_IF_ERROR(status);
+  status = grtc_parse_source(
       grt_make_string_view(contents.data, contents.size), path, options,
       allocator, out_module);
   grt_file_contents_free(&contents);

@@ -77,7 +77,13 @@ grt_status_t grtc_parse_source(grt_string_view_t source, const char* file_name,
                                grt_allocator_t allocator,
                                grtc_module_t** out_module) GRT_MUST_USE;
 
-// Reads and parses |path|.
+// The most bytes of MLIR read from a file that cannot report its size (a
+// pipe, a FIFO, a device such as /dev/zero): 256 MiB. Regular files are
+// read whatever their size.
+#define GRTC_MAX_SOURCE_STREAM_SIZE ((size_t)256 << 20)
+
+// Reads and parses |path| (a stream at most GRTC_MAX_SOURCE_STREAM_SIZE
+// bytes, else OUT_OF_RANGE naming that bound).
 grt_status_t grtc_parse_file(const char* path,
                              const grtc_parse_options_t* options,
                              grt_allocator_t allocator,

@@ -185,6 +185,35 @@ static const grt_fixture_function_t no_tests_functions[] = {
 
 #define GRT_FIXTURE_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+// wide.vmfb: "wide" takes GRT_WIDE_ARGUMENTS i32s and the module exports
+// GRT_WIDE_FUNCTIONS functions in all, so messages listing its argument
+// types or its exports must be cut (at a boundary, with a count). Filled
+// in by fill_wide_functions.
+#define GRT_WIDE_ARGUMENTS 200
+#define GRT_WIDE_FUNCTIONS 100
+static char wide_calling_convention[GRT_WIDE_ARGUMENTS + 4];
+static char wide_names[GRT_WIDE_FUNCTIONS][16];
+static grt_fixture_function_t wide_functions[GRT_WIDE_FUNCTIONS];
+
+static void fill_wide_functions(void) {
+  wide_calling_convention[0] = '0';
+  memset(wide_calling_convention + 1, 'i', GRT_WIDE_ARGUMENTS);
+  memcpy(wide_calling_convention + 1 + GRT_WIDE_ARGUMENTS, "_v", 3);
+  for (int i = 0; i < GRT_WIDE_FUNCTIONS; ++i) {
+    grt_fixture_function_t* f = &wide_functions[i];
+    if (i == 0) {
+      snprintf(wide_names[i], sizeof(wide_names[i]), "wide");
+      f->calling_convention = wide_calling_convention;
+      f->i32_slots = GRT_WIDE_ARGUMENTS;
+    } else {
+      snprintf(wide_names[i], sizeof(wide_names[i]), "function_%03d", i);
+      f->calling_convention = "0v_v";
+    }
+    f->name = wide_names[i];
+    f->body = body_return_nothing;
+  }
+}
+
 // scalars.vmfb is what grt-run runs; with_data.vmfb is the same module
 // plus the executables (placeholder bytes no device could load), rodata,
 // globals and import that grt-dump shows.
@@ -199,6 +228,12 @@ static const grt_fixture_module_t fixtures[] = {
      GRT_FIXTURE_COUNT(passing_functions), false},
     {"no_tests.vmfb", "no_tests", no_tests_functions,
      GRT_FIXTURE_COUNT(no_tests_functions), false},
+    {"wide.vmfb", "wide", wide_functions, GRT_WIDE_FUNCTIONS, false},
+    // Names grt-dump --extract must refuse to turn into paths.
+    {"escaping_name.vmfb", "../../escaped", no_tests_functions,
+     GRT_FIXTURE_COUNT(no_tests_functions), true},
+    {"dotdot_name.vmfb", "..", no_tests_functions,
+     GRT_FIXTURE_COUNT(no_tests_functions), true},
 };
 
 // The executables, rodata, globals and import of a module with_data: one
@@ -292,6 +327,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
     return 2;
   }
+  fill_wide_functions();
   for (size_t i = 0; i < GRT_FIXTURE_COUNT(fixtures); ++i) {
     grt_status_t status =
         write_fixture(&fixtures[i], argv[1], grt_allocator_system());
