@@ -1,5 +1,5 @@
 // Semaphores: timeline semaphores, the one synchronization primitive of the
-// HAL (ARCHITECTURE.md §5).
+// HAL (docs/architecture.md §5).
 //
 // A semaphore holds a monotonically increasing 64-bit value. Work waits for
 // a value to be reached and signals new values when it finishes. A failed

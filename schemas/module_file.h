@@ -1,7 +1,7 @@
 // Module files (.vmfb): the one reader and writer that both the compiler and
 // the runtime use.
 //
-// Layout of a file (ARCHITECTURE.md §3):
+// Layout of a file (docs/architecture.md §3):
 //   [u32 little-endian size N][FlatBuffer of N bytes, root table ModuleDef,
 //    file identifier GRT_MODULE_FILE_IDENTIFIER]
 //   [zero padding to a multiple of GRT_MODULE_SEGMENT_ALIGNMENT]

@@ -1,5 +1,5 @@
 // bench_compiler: what the compiler's output costs against the machine's
-// own limits, and what compiling costs (ARCHITECTURE.md §8).
+// own limits, and what compiling costs (docs/architecture.md §8).
 //
 //   bench_compiler CNN.mlir [REPEAT]
 //

@@ -3,7 +3,7 @@
 // TILE_M/TILE_N are given; built by grtc_cpu_build for the host, run by calling the kernel once per
 // workgroup as local-sync does, then on two threads splitting the
 // workgroups as local-task would) beside OpenBLAS cblas_sgemm on one and
-// two threads in the same run (ARCHITECTURE.md §8). Prints GFLOP/s, the
+// two threads in the same run (docs/architecture.md §8). Prints GFLOP/s, the
 // best of several repetitions, and the ratio to the anchor.
 //
 //   bench_matmul [SIZE [REPEAT [TILE_M TILE_N]]]

@@ -1,5 +1,5 @@
 // bench_runtime: the runtime's fixed costs, each beside an anchor measured
-// in the same run (ARCHITECTURE.md §8).
+// in the same run (docs/architecture.md §8).
 //
 //   bench_runtime NOOP.vmfb [CALLS] [DISPATCHES]
 //

@@ -1,7 +1,7 @@
 // The host program: a tensor IR module after dispatch formation (and its
 // kernel set) to VM bytecode that checks inputs, allocates the transient
 // arena and the results, records the dispatches into command buffers,
-// submits, waits, and returns buffer views (ARCHITECTURE.md §6).
+// submits, waits, and returns buffer views (docs/architecture.md §6).
 //
 // The program is emitted as vm-dialect text (what compiler/vm_asm
 // assembles; kept for --dump-after=host), parsed and assembled into the

@@ -1,5 +1,5 @@
 // Memory planning: where each tensor value of a function lives while the
-// host program runs it (ARCHITECTURE.md §6, "one transient arena per
+// host program runs it (docs/architecture.md §6, "one transient arena per
 // call").
 //
 // Every DISPATCH result whose bytes stay inside one block of the function

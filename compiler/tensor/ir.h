@@ -1,5 +1,5 @@
 // The tensor IR: what every front-end imports into and every pass after it
-// works on (ARCHITECTURE.md §6).
+// works on (docs/architecture.md §6).
 //
 // SSA values of static-shaped tensors (scalars are rank-0 tensors: arith
 // ops, tensor.extract and index values all become rank-0 tensors, so one

@@ -1,6 +1,6 @@
 // The CPU kernel ABI: the one contract between kernels compiled for the
 // CPU (by grt-compile into a shared object, or linked into an application)
-// and the local-sync/local-task drivers (ARCHITECTURE.md §5).
+// and the local-sync/local-task drivers (docs/architecture.md §5).
 //
 // Self-contained on purpose: generated kernel C code includes only this
 // header (and the C library), never the rest of grt.
