@@ -3450,6 +3450,129 @@ def gen_jax_programs():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# CHLO: the broadcast_* family and the math functions JAX emits as chlo ops
+#===----------------------------------------------------------------------===#
+
+# ULP bounds of the decompositions (XLA's formulas, computed in the type, or
+# in f32 for f16/bf16 and rounded once), against numpy's f64 results rounded
+# to the type.
+CHLO_MATH = [
+    # name, numpy function, inputs, max ULP for f32/f64, for f16/bf16
+    ("acos", np.arccos, [-1.0, -0.9, -0.5, -1e-3, 0.0, 0.3, 0.75, 0.99, 1.0], 4, 1),
+    ("asin", np.arcsin, [-1.0, -0.9, -0.5, -1e-3, 0.0, 0.3, 0.75, 0.99, 1.0], 4, 1),
+    ("atan", np.arctan, [-1e30, -50.0, -1.0, -0.3, 0.0, 1e-5, 0.7, 3.0, 1e10], 2, 1),
+    ("acosh", np.arccosh, [1.0, 1.0001, 1.5, 2.0, 10.0, 1e5, 3e30], 4, 1),
+    ("asinh", np.arcsinh, [-3e30, -100.0, -1.0, -1e-4, 0.0, 1e-6, 0.5, 2.0, 1e15], 4, 1),
+    ("atanh", np.arctanh, [-0.999, -0.5, -1e-4, 0.0, 1e-6, 0.25, 0.9], 4, 1),
+    ("cosh", np.cosh, [-20.0, -3.0, -1.0, -1e-3, 0.0, 0.5, 1.0, 5.0, 40.0], 4, 1),
+    ("sinh", np.sinh, [-20.0, -3.0, -1.0, -1e-3, 0.0, 1e-5, 0.5, 0.99, 5.0, 40.0], 4, 1),
+    ("tan", np.tan, [-1.5, -1.0, -0.1, 0.0, 0.2, 1.0, 1.4], 4, 1),
+]
+
+
+def gen_chlo():
+    funcs = []
+    for name, fn, values, ulp, ulp_small in CHLO_MATH:
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f64", "f16", "bf16"):
+            vals = [v for v in values if elem in ("f32", "f64") or abs(v) < 6e4]
+            a = array(vals, elem)
+            if elem == "f32":
+                vals = [v for v in vals if abs(v) < 3e38]
+            exact = fn(np.asarray(a, dtype=np.float64))
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            want = f.constant(array(exact, elem), elem)
+            bound = ulp if elem in ("f32", "f64") else ulp_small
+            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
+                   % (r, want, bound, t, t))
+        funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against "
+                            "numpy, within %d ULP (f16/bf16: %d)."
+                            % (name, ulp, ulp_small)))
+
+    f = Func("test_domain_edges")
+    x = f.input(array([-2.0, 2.0, NAN], "f32"), "f32")
+    for name in ("acos", "asin"):
+        r = f.op("chlo.%s %s : tensor<3xf32> -> tensor<3xf32>" % (name, x))
+        f.expect(r, array([NAN, NAN, NAN], "f32"), "f32")
+    y = f.input(array([0.5, -3.0, 1.0, -1.0], "f32"), "f32")
+    r = f.op("chlo.acosh %s : tensor<4xf32> -> tensor<4xf32>" % y)
+    f.expect(r, array([NAN, NAN, 0.0, NAN], "f32"), "f32")
+    r = f.op("chlo.atanh %s : tensor<4xf32> -> tensor<4xf32>" % y)
+    f.expect(r, array([np.arctanh(np.float32(0.5)), NAN, INF, -INF], "f32"), "f32")
+    funcs.append(f.text(comment="Outside the domain the result is NaN; atanh(+-1) "
+                        "is +-inf, acosh(1) 0."))
+
+    f = Func("test_is_inf")
+    v = array([INF, -INF, NAN, 0.0, 3.4e38], "f32")
+    x = f.input(v, "f32")
+    for name, want in (("is_inf", np.isinf(v)), ("is_pos_inf", np.isposinf(v)),
+                       ("is_neg_inf", np.isneginf(v))):
+        r = f.op("chlo.%s %s : tensor<5xf32> -> tensor<5xi1>" % (name, x))
+        f.expect(r, want, "i1")
+    funcs.append(f.text(comment="chlo.is_inf, is_pos_inf, is_neg_inf."))
+
+    f = Func("test_broadcast_family")
+    a = array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "f32")
+    row = array([10.0, 20.0, 30.0], "f32")
+    col = array([100.0, 200.0], "f32")
+    x, r_, c_ = f.input(a, "f32"), f.input(row, "f32"), f.input(col, "f32")
+    r = f.op("chlo.broadcast_add %s, %s : (tensor<2x3xf32>, tensor<3xf32>) -> "
+             "tensor<2x3xf32>" % (x, r_))
+    f.expect(r, a + row, "f32")
+    r = f.op("chlo.broadcast_subtract %s, %s {broadcast_dimensions = array<i64: 0>} : "
+             "(tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>" % (x, c_))
+    f.expect(r, a - col[:, None], "f32")
+    r = f.op("chlo.broadcast_multiply %s, %s {broadcast_dimensions = array<i64: 1>} : "
+             "(tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>" % (r_, x))
+    f.expect(r, row * a, "f32")
+    one = f.input(array([[2.0], [4.0]], "f32"), "f32")
+    r = f.op("chlo.broadcast_divide %s, %s : (tensor<2x3xf32>, tensor<2x1xf32>) -> "
+             "tensor<2x3xf32>" % (x, one))
+    f.expect(r, a / np.array([[2.0], [4.0]], np.float32), "f32")
+    for name, fn in (("maximum", np.maximum), ("minimum", np.minimum),
+                     ("power", np.power), ("atan2", np.arctan2),
+                     ("remainder", np.fmod)):
+        r = f.op("chlo.broadcast_%s %s, %s : (tensor<2x3xf32>, tensor<3xf32>) -> "
+                 "tensor<2x3xf32>" % (name, x, f.input(array([2.5, 1.0, 4.0], "f32"), "f32")))
+        f.expect(r, array(fn(np.asarray(a, np.float64),
+                             np.asarray([2.5, 1.0, 4.0], np.float64)), "f32"), "f32",
+                 1e-6, 1e-6)
+    r = f.op("chlo.broadcast_compare %s, %s {comparison_direction = "
+             "#chlo<comparison_direction GT>} : (tensor<2x3xf32>, tensor<f32>) -> "
+             "tensor<2x3xi1>" % (x, f.input(array(3.0, "f32"), "f32")))
+    f.expect(r, a > 3.0, "i1")
+    ia = array([[1, 2, 3], [4, 5, 6]], "i32")
+    ix = f.input(ia, "i32")
+    isc = f.input(array(3, "i32"), "i32")
+    for name, fn in (("and", np.bitwise_and), ("or", np.bitwise_or),
+                     ("xor", np.bitwise_xor), ("shift_left", np.left_shift),
+                     ("shift_right_arithmetic", np.right_shift),
+                     ("shift_right_logical", np.right_shift)):
+        r = f.op("chlo.broadcast_%s %s, %s : (tensor<2x3xi32>, tensor<i32>) -> "
+                 "tensor<2x3xi32>" % (name, ix, isc))
+        f.expect(r, array(fn(np.asarray(ia), 3), "i32"), "i32")
+    p = f.input(array([True, False, True], "i1"), "i1")
+    r = f.op("chlo.broadcast_select %s, %s, %s : (tensor<3xi1>, tensor<2x3xf32>, "
+             "tensor<f32>) -> tensor<2x3xf32>" % (p, x, f.input(array(-1.0, "f32"), "f32")))
+    f.expect(r, np.where([True, False, True], a, -1.0), "f32")
+    funcs.append(f.text(comment="chlo.broadcast_*: trailing-aligned (numpy) "
+                        "broadcasting, explicit broadcast_dimensions, size-1 dims, "
+                        "rank-0 operands."))
+
+    f = Func("fail_chlo_wrong_expectation")
+    x = f.input(array([0.5], "f32"), "f32")
+    r = f.op("chlo.acos %s : tensor<1xf32> -> tensor<1xf32>" % x)
+    want = f.constant(array([np.nextafter(np.float32(np.arccos(0.5)), np.float32(9),
+                                          dtype=np.float32)], "f32"), "f32")
+    f.line("check.expect_close %s, %s, max_ulp_difference = 0 : tensor<1xf32>, "
+           "tensor<1xf32>" % (r, want))
+    funcs.append(f.text(comment="1 ULP off with a bound of 0: must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -3513,6 +3636,9 @@ FAMILIES = [
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
      "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+    ("chlo", gen_chlo,
+     "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
+     "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

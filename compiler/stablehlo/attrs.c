@@ -200,11 +200,14 @@ static bool grtc_cursor_open(const grtc_attribute_t* attr, const char* prefix,
 static bool grtc_attr_enum(const grtc_attribute_t* attr, const char* kind,
                            const char* const* words, int word_count, int* out,
                            grtc_attr_error_t* error) {
+  // StableHLO's spelling, or CHLO's (chlo.broadcast_compare).
   char prefix[64];
+  char chlo_prefix[64];
   snprintf(prefix, sizeof(prefix), "#stablehlo<%s", kind);
+  snprintf(chlo_prefix, sizeof(chlo_prefix), "#chlo<%s", kind);
   grtc_cursor_t c;
   char spelled[96];
-  if (grtc_cursor_open(attr, prefix, &c)) {
+  if (grtc_cursor_open(attr, prefix, &c) || grtc_cursor_open(attr, chlo_prefix, &c)) {
     grt_string_view_t word = grtc_cursor_word(&c);
     if (grtc_cursor_eat(&c, ">") && c.p == c.end) {
       for (int i = 0; i < word_count; ++i) {

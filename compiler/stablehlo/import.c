@@ -14,6 +14,7 @@
 
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
+#include "compiler/stablehlo/chlo.h"
 
 // Default tolerance of check.expect_almost_eq (IREE's).
 #define GRTC_IMPORT_DEFAULT_ATOL 1e-4
@@ -894,10 +895,67 @@ static grt_status_t grtc_import_extract(grtc_import_t* ctx, const grtc_operation
   return grt_ok_status();
 }
 
+typedef struct grtc_import_chlo_place_t {
+  grtc_import_t* ctx;
+  const grtc_operation_t* op;
+} grtc_import_chlo_place_t;
+
+static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
+  grtc_import_chlo_place_t* place = user;
+  return grtc_import_place(place->ctx, place->op, top);
+}
+
+// A CHLO op: its attributes decoded here, its ops built by chlo.c.
+static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
+                                    grtc_tvalue_t* const* operands,
+                                    const grtc_ttype_t* result, grtc_tblock_t* block) {
+  if (op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' must have one result; it has %u",
+                             GRT_SV_ARG(op->name), op->result_count);
+  }
+  grtc_chlo_attrs_t attrs;
+  memset(&attrs, 0, sizeof(attrs));
+  grtc_i64s_t dims = {0, NULL};
+  if (grtc_operation_attribute(op, "broadcast_dimensions")) {
+    GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "broadcast_dimensions", true, &dims));
+    attrs.has_broadcast_dims = true;
+    attrs.broadcast_dims = dims.values;
+    attrs.broadcast_dim_count = dims.count;
+  }
+  grtc_attr_error_t error;
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "comparison_direction");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_direction(attr, &attrs.compare_direction,
+                                                           &error), error);
+  } else if (grt_string_view_equal_cstring(op->name, "chlo.broadcast_compare")) {
+    const grtc_attribute_t* missing = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "comparison_direction", &missing));
+  }
+  attr = grtc_operation_attribute(op, "compare_type");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_type(attr, &attrs.compare_type, &error),
+                      error);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_tvalue_t* value = NULL;
+  grt_status_t status = grtc_chlo_lower(&builder, op->name, operands, op->operand_count,
+                                        result, &attrs, &value);
+  if (!grt_status_is_ok(status)) {
+    grt_status_t error_status = grtc_import_error(ctx, op, "%s", grt_status_message(status));
+    grt_status_free(status);
+    return error_status;
+  }
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
-  if (!grtc_import_find_op(op->name, &entry)) {
+  memset(&entry, 0, sizeof(entry));
+  uint32_t chlo_operands = 0;
+  bool is_chlo = grtc_chlo_handles(op->name, &chlo_operands);
+  if (!is_chlo && !grtc_import_find_op(op->name, &entry)) {
     return grtc_import_error(ctx, op, "'%.*s' is not supported", GRT_SV_ARG(op->name));
   }
   if (op->successor_count) {
@@ -921,6 +979,7 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   for (uint32_t i = 0; i < op->result_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
   }
+  if (is_chlo) return grtc_import_chlo(ctx, op, operands, results, block);
   grtc_top_kind_t kind = entry.kind;
   switch (entry.rule) {
     case GRTC_IMPORT_CUSTOM_CALL: {

@@ -615,6 +615,35 @@ static void test_check_ops(void** state) {
   grtc_tmodule_destroy(module);
 }
 
+// CHLO ops that chlo.c cannot lower: the message names what was expected.
+static void test_chlo_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* op;
+    const char* message;
+  } cases[] = {
+      {"%0 = chlo.acos %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.acos' takes 1 operands, got 2"},
+      {"%0 = chlo.broadcast_add %a, %a {broadcast_dimensions = array<i64: 0, 1>} : "
+       "(tensor<4xf32>, tensor<4xf32>) -> tensor<3x4xf32>",
+       "t.mlir:2:8: error: broadcast_dimensions has 2 entries, expected operand #0's rank 1"},
+      {"%0 = chlo.broadcast_add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4x3xf32>",
+       "t.mlir:2:8: error: operand #0's dim 0 (size 4) cannot broadcast to result dim 1"},
+      {"%0 = chlo.broadcast_add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>",
+       "t.mlir:2:8: error: operand #0 has rank 1, more than the result's 0"},
+      {"%0 = chlo.broadcast_compare %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
+       "t.mlir:2:8: error: 'chlo.broadcast_compare' requires the 'comparison_direction' attribute"},
+      {"%0 = chlo.is_inf %a : tensor<4xf32> -> tensor<4xi1>\n  %1 = chlo.asinh %0 : tensor<4xi1> -> tensor<4xi1>",
+       "t.mlir:3:8: error: 'chlo.asinh' takes f16, bf16, f32 or f64 tensors, got tensor<4xi1>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[512];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4xf32>) {\n  %s\n  return\n}\n", cases[i].op);
+    expect_import_error(source, cases[i].message);
+  }
+}
+
 static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
@@ -1198,6 +1227,7 @@ int main(void) {
       cmocka_unit_test(test_while_and_calls),
       cmocka_unit_test(test_check_ops),
       cmocka_unit_test(test_check_op_errors),
+      cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

@@ -1286,6 +1286,22 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
+    // CHLO ops chlo.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
+    GRTC_SHLO_PLAIN("chlo.acos") GRTC_SHLO_PLAIN("chlo.acosh")
+    GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
+    GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")
+    GRTC_SHLO_PLAIN("chlo.cosh") GRTC_SHLO_PLAIN("chlo.sinh") GRTC_SHLO_PLAIN("chlo.tan")
+    GRTC_SHLO_PLAIN("chlo.is_inf") GRTC_SHLO_PLAIN("chlo.is_pos_inf")
+    GRTC_SHLO_PLAIN("chlo.is_neg_inf") GRTC_SHLO_PLAIN("chlo.broadcast_add")
+    GRTC_SHLO_PLAIN("chlo.broadcast_subtract") GRTC_SHLO_PLAIN("chlo.broadcast_multiply")
+    GRTC_SHLO_PLAIN("chlo.broadcast_divide") GRTC_SHLO_PLAIN("chlo.broadcast_remainder")
+    GRTC_SHLO_PLAIN("chlo.broadcast_power") GRTC_SHLO_PLAIN("chlo.broadcast_maximum")
+    GRTC_SHLO_PLAIN("chlo.broadcast_minimum") GRTC_SHLO_PLAIN("chlo.broadcast_and")
+    GRTC_SHLO_PLAIN("chlo.broadcast_or") GRTC_SHLO_PLAIN("chlo.broadcast_xor")
+    GRTC_SHLO_PLAIN("chlo.broadcast_atan2") GRTC_SHLO_PLAIN("chlo.broadcast_shift_left")
+    GRTC_SHLO_PLAIN("chlo.broadcast_shift_right_arithmetic")
+    GRTC_SHLO_PLAIN("chlo.broadcast_shift_right_logical")
+    GRTC_SHLO_PLAIN("chlo.broadcast_compare") GRTC_SHLO_PLAIN("chlo.broadcast_select")
     {"chlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
 };
 

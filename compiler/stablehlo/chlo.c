@@ -1,0 +1,429 @@
+#include "compiler/stablehlo/chlo.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "compiler/tensor/eval.h"
+
+// M_PI and M_LN2 are not in C11.
+#define GRTC_CHLO_PI 3.14159265358979323846
+#define GRTC_CHLO_LN2 0.69314718055994530942
+
+//===----------------------------------------------------------------------===//
+// Building ops
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_chlo_op(grtc_chlo_builder_t* b, grtc_top_kind_t kind,
+                                 grtc_tvalue_t* const* operands, uint32_t count,
+                                 const grtc_ttype_t* type, grtc_top_t** out) {
+  GRT_RETURN_IF_ERROR(
+      grtc_top_create(b->module, kind, operands, count, type, 1, 0, out));
+  grtc_tblock_append(b->block, *out);
+  return b->place(b->user, *out);
+}
+
+// The helpers below keep the first error and return NULL after it, so a
+// formula reads as one expression; grtc_chlo_math checks it once.
+typedef struct grtc_chlo_math_t {
+  grtc_chlo_builder_t* b;
+  grt_status_t status;
+} grtc_chlo_math_t;
+
+static grtc_tvalue_t* grtc_chlo_make(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                     grtc_tvalue_t* const* operands, uint32_t count,
+                                     const grtc_ttype_t* type) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!operands[i]) return NULL;
+  }
+  grtc_top_t* top = NULL;
+  m->status = grtc_chlo_op(m->b, kind, operands, count, type, &top);
+  return grt_status_is_ok(m->status) ? &top->results[0] : NULL;
+}
+
+static grtc_tvalue_t* grtc_chlo_unary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                      grtc_tvalue_t* x) {
+  return x ? grtc_chlo_make(m, kind, &x, 1, &x->type) : NULL;
+}
+
+static grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                       grtc_tvalue_t* a, grtc_tvalue_t* c) {
+  grtc_tvalue_t* operands[2] = {a, c};
+  return a ? grtc_chlo_make(m, kind, operands, 2, &a->type) : NULL;
+}
+
+static grtc_tvalue_t* grtc_chlo_compare(grtc_chlo_math_t* m,
+                                        grtc_compare_direction_t direction,
+                                        grtc_tvalue_t* a, grtc_tvalue_t* c) {
+  if (!a) return NULL;
+  grtc_ttype_t type = a->type;
+  type.elem = GRTC_ELEM_I1;
+  grtc_tvalue_t* operands[2] = {a, c};
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_COMPARE, operands, 2, &type);
+  if (r) {
+    r->def->attrs.compare_direction = direction;
+    r->def->attrs.compare_type = GRTC_CMP_TYPE_FLOAT;
+  }
+  return r;
+}
+
+static grtc_tvalue_t* grtc_chlo_select(grtc_chlo_math_t* m, grtc_tvalue_t* p,
+                                       grtc_tvalue_t* a, grtc_tvalue_t* c) {
+  grtc_tvalue_t* operands[3] = {p, a, c};
+  return a ? grtc_chlo_make(m, GRTC_TOP_SELECT, operands, 3, &a->type) : NULL;
+}
+
+static grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                        grtc_elem_t elem) {
+  if (!x || x->type.elem == elem) return x;
+  grtc_ttype_t type = x->type;
+  type.elem = elem;
+  return grtc_chlo_make(m, GRTC_TOP_CONVERT, &x, 1, &type);
+}
+
+// A constant of |like|'s type with every element |value|.
+static grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                      double value) {
+  if (!like || !grt_status_is_ok(m->status)) return NULL;
+  size_t size = grtc_elem_byte_size(like->type.elem);
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, size);
+  if (!data) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a constant");
+    return NULL;
+  }
+  grtc_scalar_value_t v;
+  v.f = value;
+  grtc_eval_store(like->type.elem, v, data);
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &like->type);
+  if (r) {
+    r->def->attrs.constant.data = data;
+    r->def->attrs.constant.size = size;
+    r->def->attrs.constant.splat = true;
+  }
+  return r;
+}
+
+#define ADD(a, c) grtc_chlo_binary(m, GRTC_TOP_ADD, (a), (c))
+#define SUB(a, c) grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, (a), (c))
+#define MUL(a, c) grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, (a), (c))
+#define DIV(a, c) grtc_chlo_binary(m, GRTC_TOP_DIVIDE, (a), (c))
+#define ATAN2(a, c) grtc_chlo_binary(m, GRTC_TOP_ATAN2, (a), (c))
+#define ABS(a) grtc_chlo_unary(m, GRTC_TOP_ABS, (a))
+#define NEG(a) grtc_chlo_unary(m, GRTC_TOP_NEGATE, (a))
+#define SIGN(a) grtc_chlo_unary(m, GRTC_TOP_SIGN, (a))
+#define SQRT(a) grtc_chlo_unary(m, GRTC_TOP_SQRT, (a))
+#define EXP(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL, (a))
+#define EXPM1(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL_MINUS_ONE, (a))
+#define LOG(a) grtc_chlo_unary(m, GRTC_TOP_LOG, (a))
+#define LOG1P(a) grtc_chlo_unary(m, GRTC_TOP_LOG_PLUS_ONE, (a))
+#define C(v) grtc_chlo_splat(m, x, (v))
+#define CMP(d, a, c) grtc_chlo_compare(m, GRTC_CMP_##d, (a), (c))
+#define SELECT(p, a, c) grtc_chlo_select(m, (p), (a), (c))
+
+//===----------------------------------------------------------------------===//
+// Math functions
+//===----------------------------------------------------------------------===//
+
+// Each computes on |x| (f32 or f64) and returns the result, or NULL after
+// an error in |m|.
+typedef grtc_tvalue_t* (*grtc_chlo_math_fn_t)(grtc_chlo_math_t* m,
+                                              grtc_tvalue_t* x);
+
+static double grtc_chlo_sqrt_max(grtc_tvalue_t* x) {
+  return sqrt(x->type.elem == GRTC_ELEM_F64 ? DBL_MAX : FLT_MAX);
+}
+
+// acos(x) = 2 atan2(sqrt(1 - x^2), 1 + x), and pi at x = -1 (where both
+// atan2 operands are 0).
+static grtc_tvalue_t* grtc_chlo_acos(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* one = C(1.0);
+  grtc_tvalue_t* r =
+      MUL(C(2.0), ATAN2(SQRT(SUB(one, MUL(x, x))), ADD(one, x)));
+  return SELECT(CMP(NE, x, C(-1.0)), r, C(GRTC_CHLO_PI));
+}
+
+// asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)).
+static grtc_tvalue_t* grtc_chlo_asin(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* one = C(1.0);
+  return MUL(C(2.0), ATAN2(x, ADD(one, SQRT(SUB(one, MUL(x, x))))));
+}
+
+static grtc_tvalue_t* grtc_chlo_atan(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  return ATAN2(x, C(1.0));
+}
+
+// acosh(x) = log1p(y + sqrt(y (y + 2))) with y = x - 1 (exact near 1,
+// where log(x + sqrt(x^2 - 1)) loses the low bits); past sqrt(max), where
+// the product overflows, log(x) + log(2); NaN below 1 (sqrt of a negative).
+static grtc_tvalue_t* grtc_chlo_acosh(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* y = SUB(x, C(1.0));
+  grtc_tvalue_t* naive = LOG1P(ADD(y, SQRT(MUL(y, ADD(y, C(2.0))))));
+  grtc_tvalue_t* large = ADD(LOG(x), C(GRTC_CHLO_LN2));
+  return SELECT(CMP(GE, x, C(grtc_chlo_sqrt_max(x))), large, naive);
+}
+
+// asinh(x) = sign(x) log1p(|x| + x^2 / (1 + sqrt(x^2 + 1))) (the low-order
+// term survives for small x); past sqrt(max): sign(x) (log|x| + log 2).
+static grtc_tvalue_t* grtc_chlo_asinh(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* a = ABS(x);
+  grtc_tvalue_t* one = C(1.0);
+  grtc_tvalue_t* a2 = MUL(a, a);
+  grtc_tvalue_t* small = LOG1P(ADD(a, DIV(a2, ADD(one, SQRT(ADD(a2, one))))));
+  grtc_tvalue_t* large = ADD(LOG(a), C(GRTC_CHLO_LN2));
+  return MUL(SIGN(x),
+             SELECT(CMP(GE, a, C(grtc_chlo_sqrt_max(x))), large, small));
+}
+
+// atanh(x) = (log1p(x) - log1p(-x)) / 2, NaN where |x| > 1.
+static grtc_tvalue_t* grtc_chlo_atanh(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* r = MUL(C(0.5), SUB(LOG1P(x), LOG1P(NEG(x))));
+  return SELECT(CMP(GT, ABS(x), C(1.0)), C(NAN), r);
+}
+
+static double grtc_chlo_log_max(grtc_tvalue_t* x) {
+  return log(x->type.elem == GRTC_ELEM_F64 ? DBL_MAX : FLT_MAX);
+}
+
+// e^|x| / 2, also where e^|x| itself overflows but the half does not:
+// there (e^(|x|/2) / 2) e^(|x|/2), whose argument is exact (shifting by
+// log 2 instead would round the argument and lose |x| ULP).
+static grtc_tvalue_t* grtc_chlo_half_exp(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                         grtc_tvalue_t* a) {
+  grtc_tvalue_t* t = EXP(MUL(a, C(0.5)));
+  grtc_tvalue_t* huge = MUL(MUL(C(0.5), t), t);
+  return SELECT(CMP(LT, a, C(grtc_chlo_log_max(x))), MUL(C(0.5), EXP(a)), huge);
+}
+
+// cosh(x) = e^|x| / 2 + e^-|x| / 2.
+static grtc_tvalue_t* grtc_chlo_cosh(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* a = ABS(x);
+  return ADD(grtc_chlo_half_exp(m, x, a), MUL(C(0.5), EXP(NEG(a))));
+}
+
+// sinh(x): for |x| < 1, (e + e / (e + 1)) / 2 with e = expm1(x), which
+// keeps small values exact; otherwise sign(x) (e^|x| / 2 - e^-|x| / 2).
+static grtc_tvalue_t* grtc_chlo_sinh(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  grtc_tvalue_t* a = ABS(x);
+  grtc_tvalue_t* large =
+      MUL(SIGN(x), SUB(grtc_chlo_half_exp(m, x, a), MUL(C(0.5), EXP(NEG(a)))));
+  grtc_tvalue_t* e = EXPM1(x);
+  grtc_tvalue_t* small = MUL(C(0.5), ADD(e, DIV(e, ADD(e, C(1.0)))));
+  return SELECT(CMP(LT, a, C(1.0)), small, large);
+}
+
+static grtc_tvalue_t* grtc_chlo_tan(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  return grtc_chlo_unary(m, GRTC_TOP_TAN, x);
+}
+
+typedef struct grtc_chlo_math_entry_t {
+  const char* name;
+  grtc_chlo_math_fn_t fn;
+} grtc_chlo_math_entry_t;
+
+static const grtc_chlo_math_entry_t grtc_chlo_math_ops[] = {
+    {"chlo.acos", grtc_chlo_acos},   {"chlo.acosh", grtc_chlo_acosh},
+    {"chlo.asin", grtc_chlo_asin},   {"chlo.asinh", grtc_chlo_asinh},
+    {"chlo.atan", grtc_chlo_atan},   {"chlo.atanh", grtc_chlo_atanh},
+    {"chlo.cosh", grtc_chlo_cosh},   {"chlo.sinh", grtc_chlo_sinh},
+    {"chlo.tan", grtc_chlo_tan},
+};
+
+// is_inf, is_pos_inf, is_neg_inf: compares, i1 results.
+typedef struct grtc_chlo_class_entry_t {
+  const char* name;
+  grtc_compare_direction_t direction;
+  double against;  // compared with |x| for is_inf
+  bool absolute;
+} grtc_chlo_class_entry_t;
+
+static const grtc_chlo_class_entry_t grtc_chlo_class_ops[] = {
+    {"chlo.is_inf", GRTC_CMP_EQ, INFINITY, true},
+    {"chlo.is_pos_inf", GRTC_CMP_EQ, INFINITY, false},
+    {"chlo.is_neg_inf", GRTC_CMP_EQ, -INFINITY, false},
+};
+
+//===----------------------------------------------------------------------===//
+// The broadcast_* family
+//===----------------------------------------------------------------------===//
+
+typedef struct grtc_chlo_broadcast_entry_t {
+  const char* name;
+  grtc_top_kind_t kind;
+  uint32_t operand_count;
+} grtc_chlo_broadcast_entry_t;
+
+static const grtc_chlo_broadcast_entry_t grtc_chlo_broadcast_ops[] = {
+    {"chlo.broadcast_add", GRTC_TOP_ADD, 2},
+    {"chlo.broadcast_subtract", GRTC_TOP_SUBTRACT, 2},
+    {"chlo.broadcast_multiply", GRTC_TOP_MULTIPLY, 2},
+    {"chlo.broadcast_divide", GRTC_TOP_DIVIDE, 2},
+    {"chlo.broadcast_remainder", GRTC_TOP_REMAINDER, 2},
+    {"chlo.broadcast_power", GRTC_TOP_POWER, 2},
+    {"chlo.broadcast_maximum", GRTC_TOP_MAXIMUM, 2},
+    {"chlo.broadcast_minimum", GRTC_TOP_MINIMUM, 2},
+    {"chlo.broadcast_and", GRTC_TOP_AND, 2},
+    {"chlo.broadcast_or", GRTC_TOP_OR, 2},
+    {"chlo.broadcast_xor", GRTC_TOP_XOR, 2},
+    {"chlo.broadcast_atan2", GRTC_TOP_ATAN2, 2},
+    {"chlo.broadcast_shift_left", GRTC_TOP_SHIFT_LEFT, 2},
+    {"chlo.broadcast_shift_right_arithmetic", GRTC_TOP_SHIFT_RIGHT_ARITHMETIC, 2},
+    {"chlo.broadcast_shift_right_logical", GRTC_TOP_SHIFT_RIGHT_LOGICAL, 2},
+    {"chlo.broadcast_compare", GRTC_TOP_COMPARE, 2},
+    {"chlo.broadcast_select", GRTC_TOP_SELECT, 3},
+};
+
+// |x| broadcast to |dims| (the result's shape, element type kept).
+static grt_status_t grtc_chlo_broadcast_to(grtc_chlo_builder_t* b, grtc_tvalue_t* x,
+                                           const grtc_ttype_t* result,
+                                           const grtc_chlo_attrs_t* attrs,
+                                           uint32_t index, grtc_tvalue_t** out) {
+  const grtc_ttype_t* from = &x->type;
+  bool same = from->rank == result->rank;
+  for (uint32_t d = 0; same && d < from->rank; ++d) same = from->dims[d] == result->dims[d];
+  if (same) {
+    *out = x;
+    return grt_ok_status();
+  }
+  if (from->rank > result->rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "operand #%u has rank %u, more than the result's %u", index,
+                           from->rank, result->rank);
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  bool explicit_dims = attrs->has_broadcast_dims && from->rank != result->rank;
+  if (explicit_dims && attrs->broadcast_dim_count != from->rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "broadcast_dimensions has %u entries, expected operand #%u's "
+                           "rank %u", attrs->broadcast_dim_count, index, from->rank);
+  }
+  for (uint32_t d = 0; d < from->rank; ++d) {
+    dims[d] = explicit_dims ? attrs->broadcast_dims[d]
+                            : (int64_t)(result->rank - from->rank + d);
+    if (dims[d] < 0 || dims[d] >= (int64_t)result->rank ||
+        (from->dims[d] != 1 && from->dims[d] != result->dims[dims[d]])) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "operand #%u's dim %u (size %lld) cannot broadcast to result "
+                             "dim %lld", index, d, (long long)from->dims[d],
+                             (long long)dims[d]);
+    }
+  }
+  grtc_ttype_t type = *result;
+  type.elem = from->elem;
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_chlo_op(b, GRTC_TOP_BROADCAST_IN_DIM, &x, 1, &type, &top));
+  top->attrs.dims = grtc_tmodule_i64s(b->module, dims, from->rank);
+  *out = &top->results[0];
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+#define GRTC_CHLO_COUNT(table) (sizeof(table) / sizeof((table)[0]))
+
+bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count) {
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_math_ops); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_chlo_math_ops[i].name)) {
+      *out_operand_count = 1;
+      return true;
+    }
+  }
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_class_ops); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_chlo_class_ops[i].name)) {
+      *out_operand_count = 1;
+      return true;
+    }
+  }
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_broadcast_ops); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_chlo_broadcast_ops[i].name)) {
+      *out_operand_count = grtc_chlo_broadcast_ops[i].operand_count;
+      return true;
+    }
+  }
+  return false;
+}
+
+static grt_status_t grtc_chlo_lower_math(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                         grtc_chlo_math_fn_t fn, grtc_tvalue_t* operand,
+                                         const grtc_ttype_t* result, grtc_tvalue_t** out) {
+  grtc_elem_t elem = operand->type.elem;
+  if (!grtc_elem_is_float(elem)) {
+    char type[128];
+    grtc_ttype_format(&operand->type, type, sizeof(type));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes f16, bf16, f32 or f64 tensors, got %s",
+                           GRT_SV_ARG(name), type);
+  }
+  if (result->elem != elem || result->rank != operand->type.rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' returns its operand's type", GRT_SV_ARG(name));
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* r = grtc_chlo_convert(m, fn(m, grtc_chlo_convert(m, operand, work)), elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
+                             grtc_tvalue_t* const* operands, uint32_t operand_count,
+                             const grtc_ttype_t* result, const grtc_chlo_attrs_t* attrs,
+                             grtc_tvalue_t** out) {
+  uint32_t expected = 0;
+  if (!grtc_chlo_handles(name, &expected)) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED, "'%.*s' is not supported",
+                           GRT_SV_ARG(name));
+  }
+  if (operand_count != expected) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' takes %u operands, got %u",
+                           GRT_SV_ARG(name), expected, operand_count);
+  }
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_math_ops); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_chlo_math_ops[i].name)) {
+      return grtc_chlo_lower_math(b, name, grtc_chlo_math_ops[i].fn, operands[0], result,
+                                  out);
+    }
+  }
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_class_ops); ++i) {
+    const grtc_chlo_class_entry_t* entry = &grtc_chlo_class_ops[i];
+    if (!grt_string_view_equal_cstring(name, entry->name)) continue;
+    grtc_tvalue_t* x = operands[0];
+    if (!grtc_elem_is_float(x->type.elem)) {
+      char type[128];
+      grtc_ttype_format(&x->type, type, sizeof(type));
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%.*s' takes f16, bf16, f32 or f64 tensors, got %s",
+                             GRT_SV_ARG(name), type);
+    }
+    grtc_chlo_math_t math = {b, grt_ok_status()};
+    grtc_chlo_math_t* m = &math;
+    grtc_tvalue_t* value = entry->absolute ? ABS(x) : x;
+    grtc_tvalue_t* r = grtc_chlo_compare(m, entry->direction, value, C(entry->against));
+    if (!grt_status_is_ok(math.status)) return math.status;
+    *out = r;
+    return grt_ok_status();
+  }
+  const grtc_chlo_broadcast_entry_t* entry = NULL;
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_broadcast_ops); ++i) {
+    if (grt_string_view_equal_cstring(name, grtc_chlo_broadcast_ops[i].name)) {
+      entry = &grtc_chlo_broadcast_ops[i];
+    }
+  }
+  grtc_tvalue_t* wide[3] = {NULL, NULL, NULL};
+  for (uint32_t i = 0; i < operand_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_chlo_broadcast_to(b, operands[i], result, attrs, i, &wide[i]));
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_chlo_op(b, entry->kind, wide, operand_count, result, &top));
+  if (entry->kind == GRTC_TOP_COMPARE) {
+    top->attrs.compare_direction = attrs->compare_direction;
+    top->attrs.compare_type = attrs->compare_type;
+  }
+  *out = &top->results[0];
+  return grt_ok_status();
+}

@@ -1,0 +1,59 @@
+// CHLO ("client HLO", the ops JAX emits above StableHLO) lowered into
+// tensor IR ops as the importer meets them:
+//   - the broadcast_* family becomes broadcast_in_dim of each operand to the
+//     result's shape, then the StableHLO op;
+//   - the math functions (acos, asinh, cosh, ...) become compositions of
+//     elementwise ops. The formulas are the ones XLA's decompositions use,
+//     so results agree with the expectations JAX computes; f16 and bf16
+//     are computed in f32 and rounded once.
+#ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
+#define GRT_COMPILER_STABLEHLO_CHLO_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "base/string_view.h"
+#include "compiler/tensor/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Where lowered ops go.
+typedef struct grtc_chlo_builder_t {
+  grtc_tmodule_t* module;
+  grtc_tblock_t* block;
+  // Gives a new op the source op's location.
+  grt_status_t (*place)(void* user, grtc_top_t* top);
+  void* user;
+} grtc_chlo_builder_t;
+
+// What the importer decoded from the op's attributes.
+typedef struct grtc_chlo_attrs_t {
+  // broadcast_dimensions of a broadcast_* op: where the lower-ranked
+  // operand's dims go in the result (absent: aligned to the trailing dims).
+  bool has_broadcast_dims;
+  const int64_t* broadcast_dims;
+  uint32_t broadcast_dim_count;
+  grtc_compare_direction_t compare_direction;  // broadcast_compare
+  grtc_compare_type_t compare_type;
+} grtc_chlo_attrs_t;
+
+// Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how
+// many operands it takes.
+bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count);
+
+// Appends the ops computing |name| on |operands| with result type |result|;
+// |out| is the value that replaces the op's result. Errors name what the op
+// takes and what it was given (without a location; the importer adds it).
+grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t name,
+                             grtc_tvalue_t* const* operands, uint32_t operand_count,
+                             const grtc_ttype_t* result, const grtc_chlo_attrs_t* attrs,
+                             grtc_tvalue_t** out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_STABLEHLO_CHLO_H_
