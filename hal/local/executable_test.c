@@ -540,7 +540,7 @@ static void expect_bad_library(const grt_kernel_library_t* library,
   binary_t name;
   binary_set(&name, library->name, strlen(library->name));
   const grt_hal_entry_point_info_t expected[1] = {
-      {{"k", 1}, 0, 0, {1, 1, 1}}};
+      {{"k", 1}, 0, 0, {1, 1, 1}, NULL, NULL}};
   grt_hal_executable_params_t params =
       params_for("cpu-static", &name, expected, 1);
   grt_hal_executable_cache_t* cache = make_cache();
