@@ -30,6 +30,15 @@ static grt_status_t grt_hal_buffer_params_canonicalize(
   if (params->min_alignment == 0) {
     params->min_alignment = GRT_HAL_DEFAULT_BUFFER_ALIGNMENT;
   }
+  if (params->access == 0) params->access = GRT_HAL_MEMORY_ACCESS_READ_WRITE;
+  if (params->access != GRT_HAL_MEMORY_ACCESS_READ &&
+      params->access != GRT_HAL_MEMORY_ACCESS_READ_WRITE) {
+    char text[64];
+    return grt_make_status(
+        GRT_STATUS_INVALID_ARGUMENT,
+        "buffer access must be READ or READ|WRITE, got %s",
+        grt_hal_memory_access_format(params->access, text, sizeof(text)));
+  }
   if ((params->min_alignment & (params->min_alignment - 1)) != 0) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "buffer alignment must be a power of two, got %" PRIu32,
@@ -96,8 +105,11 @@ grt_status_t grt_hal_allocator_allocate_buffer(grt_hal_allocator_t* allocator,
   *out_buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_buffer_params_canonicalize(&params));
   GRT_RETURN_IF_ERROR(grt_hal_allocator_check_heaps(allocator, &params, size));
-  return GRT_HAL_VTABLE(allocator, grt_hal_allocator_vtable_t)
-      ->allocate_buffer(allocator, &params, size, out_buffer);
+  GRT_RETURN_IF_ERROR(GRT_HAL_VTABLE(allocator, grt_hal_allocator_vtable_t)
+                          ->allocate_buffer(allocator, &params, size,
+                                            out_buffer));
+  grt_hal_buffer_restrict_access(*out_buffer, params.access);
+  return grt_ok_status();
 }
 
 grt_status_t grt_hal_allocator_import_host_buffer(
@@ -128,8 +140,10 @@ grt_status_t grt_hal_allocator_import_host_buffer(
                            "host pointer %p is not aligned to %" PRIu32 " bytes",
                            host_pointer, requested_alignment);
   }
-  return vtable->import_host_buffer(allocator, &params, host_pointer, size,
-                                    release, out_buffer);
+  GRT_RETURN_IF_ERROR(vtable->import_host_buffer(
+      allocator, &params, host_pointer, size, release, out_buffer));
+  grt_hal_buffer_restrict_access(*out_buffer, params.access);
+  return grt_ok_status();
 }
 
 void grt_hal_allocator_query_statistics(

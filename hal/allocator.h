@@ -83,11 +83,15 @@ void grt_hal_allocator_query_memory_heaps(const grt_hal_allocator_t* allocator,
 // defaults in |params|, then fails with INVALID_ARGUMENT when no heap
 // offers the memory type with the usage ("no heap offers memory type
 // DEVICE_LOCAL|HOST_VISIBLE with usage MAPPING; heaps: ..."), and
-// RESOURCE_EXHAUSTED naming the size when memory runs out.
+// RESOURCE_EXHAUSTED naming the size when memory runs out. The buffer
+// allows |params.access| (READ or READ|WRITE; INVALID_ARGUMENT otherwise).
 grt_status_t grt_hal_allocator_allocate_buffer(
     grt_hal_allocator_t* allocator, grt_hal_buffer_params_t params,
     uint64_t size, grt_hal_buffer_t** out_buffer) GRT_MUST_USE;
 
+// Wraps |size| bytes at |host_pointer| (zero-copy). Import read-only memory
+// (a read-only file mapping, rodata) with |params.access| READ: every HAL
+// write path then refuses the buffer instead of faulting.
 grt_status_t grt_hal_allocator_import_host_buffer(
     grt_hal_allocator_t* allocator, grt_hal_buffer_params_t params,
     void* host_pointer, uint64_t size,

@@ -26,6 +26,12 @@ void grt_hal_buffer_initialize(const grt_hal_buffer_vtable_t* vtable,
   buffer->byte_length = allocation_size;
   buffer->memory_type = memory_type;
   buffer->usage = usage;
+  buffer->allowed_access = GRT_HAL_MEMORY_ACCESS_READ_WRITE;
+}
+
+void grt_hal_buffer_restrict_access(grt_hal_buffer_t* buffer,
+                                    grt_hal_memory_access_t access) {
+  buffer->allowed_access &= access;
 }
 
 void grt_hal_buffer_deinitialize(grt_hal_buffer_t* buffer) {
@@ -100,6 +106,21 @@ const char* grt_hal_buffer_usage_format(grt_hal_buffer_usage_t usage,
       out, capacity);
 }
 
+static const grt_hal_flag_name_t grt_hal_memory_access_names[] = {
+    {GRT_HAL_MEMORY_ACCESS_READ, "READ"},
+    {GRT_HAL_MEMORY_ACCESS_WRITE, "WRITE"},
+    {GRT_HAL_MEMORY_ACCESS_DISCARD, "DISCARD"},
+};
+
+const char* grt_hal_memory_access_format(grt_hal_memory_access_t access,
+                                         char* out, size_t capacity) {
+  return grt_hal_format_flags(
+      access, grt_hal_memory_access_names,
+      sizeof(grt_hal_memory_access_names) /
+          sizeof(grt_hal_memory_access_names[0]),
+      out, capacity);
+}
+
 //===----------------------------------------------------------------------===//
 // Validation
 //===----------------------------------------------------------------------===//
@@ -145,6 +166,21 @@ grt_status_t grt_hal_buffer_validate_usage(const grt_hal_buffer_t* buffer,
       GRT_STATUS_INVALID_ARGUMENT, "buffer usage %s lacks %s",
       grt_hal_buffer_usage_format(buffer->usage, have, sizeof(have)),
       grt_hal_buffer_usage_format(missing, lack, sizeof(lack)));
+}
+
+grt_status_t grt_hal_buffer_validate_writable(const grt_hal_buffer_t* buffer,
+                                              const char* operation) {
+  if (buffer->allowed_access & GRT_HAL_MEMORY_ACCESS_WRITE) {
+    return grt_ok_status();
+  }
+  char have[64];
+  return grt_make_status(
+      GRT_STATUS_PERMISSION_DENIED,
+      "%s: expected a writable buffer (access READ|WRITE), got a read-only "
+      "buffer of %" PRIu64 " bytes (access %s)",
+      operation, buffer->byte_length,
+      grt_hal_memory_access_format(buffer->allowed_access, have,
+                                   sizeof(have)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -195,6 +231,7 @@ grt_status_t grt_hal_buffer_subspan(grt_hal_buffer_t* buffer, uint64_t offset,
   subspan->base.byte_length = resolved;
   subspan->base.memory_type = allocated->memory_type;
   subspan->base.usage = buffer->usage;
+  subspan->base.allowed_access = buffer->allowed_access;
   *out = &subspan->base;
   return grt_ok_status();
 }
@@ -218,6 +255,10 @@ grt_status_t grt_hal_buffer_map_range(grt_hal_buffer_t* buffer,
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_validate_usage(buffer, GRT_HAL_BUFFER_USAGE_MAPPING),
       "while mapping a buffer");
+  if (access & (GRT_HAL_MEMORY_ACCESS_WRITE | GRT_HAL_MEMORY_ACCESS_DISCARD)) {
+    GRT_RETURN_IF_ERROR(
+        grt_hal_buffer_validate_writable(buffer, "map for writing"));
+  }
   uint64_t resolved = 0;
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_calculate_range(buffer, offset, length, &resolved),

@@ -70,6 +70,11 @@ typedef struct grt_hal_buffer_params_t {
   grt_hal_memory_type_t type;    // required bits; NONE = DEVICE_LOCAL
   grt_hal_buffer_usage_t usage;  // NONE = DEFAULT
   uint32_t min_alignment;        // power of two; 0 = the allocator's default (64)
+  // What the buffer's contents allow: READ for read-only memory (an
+  // imported read-only mapping); NONE = READ_WRITE. Every write path
+  // (mapping for writing, fill/copy/update targets, dispatch bindings the
+  // kernel writes) refuses a buffer without WRITE.
+  grt_hal_memory_access_t access;
 } grt_hal_buffer_params_t;
 
 // Formats memory types / usages as "DEVICE_LOCAL|HOST_VISIBLE" into |out|
@@ -78,6 +83,9 @@ const char* grt_hal_memory_type_format(grt_hal_memory_type_t type, char* out,
                                        size_t capacity);
 const char* grt_hal_buffer_usage_format(grt_hal_buffer_usage_t usage,
                                         char* out, size_t capacity);
+// Formats memory access bits as "READ|WRITE" the same way.
+const char* grt_hal_memory_access_format(grt_hal_memory_access_t access,
+                                         char* out, size_t capacity);
 
 // A mapped range. |contents| points at the first mapped byte.
 typedef struct grt_hal_buffer_mapping_t {
@@ -114,10 +122,15 @@ struct grt_hal_buffer_t {
   uint64_t byte_length;
   grt_hal_memory_type_t memory_type;
   grt_hal_buffer_usage_t usage;
+  // READ_WRITE, or READ for read-only contents; a subspan keeps the access
+  // of the buffer it was made from (never more).
+  grt_hal_memory_access_t allowed_access;
 };
 
 // For implementations: fills the header of a new allocated buffer
-// (allocated_buffer = itself, byte_offset 0). Retains |allocator| if given.
+// (allocated_buffer = itself, byte_offset 0, access READ_WRITE; the
+// allocator wrappers narrow it to the params' access). Retains |allocator|
+// if given.
 void grt_hal_buffer_initialize(const grt_hal_buffer_vtable_t* vtable,
                                grt_hal_allocator_t* allocator,
                                grt_hal_memory_type_t memory_type,
@@ -152,6 +165,23 @@ static inline grt_hal_buffer_usage_t grt_hal_buffer_usage(
     const grt_hal_buffer_t* b) {
   return b->usage;
 }
+static inline grt_hal_memory_access_t grt_hal_buffer_allowed_access(
+    const grt_hal_buffer_t* b) {
+  return b->allowed_access;
+}
+
+// Narrows what |buffer| allows to |access| (bits not in |access| are
+// removed, none added), e.g. after filling a device copy of read-only data.
+// Subspans made afterwards inherit it; existing ones keep theirs.
+void grt_hal_buffer_restrict_access(grt_hal_buffer_t* buffer,
+                                    grt_hal_memory_access_t access);
+
+// Checks |buffer| may be written, else PERMISSION_DENIED naming |operation|
+// and both accesses: "buffer store: expected a writable buffer (access
+// READ|WRITE), got a read-only buffer of 16 bytes (access READ)".
+grt_status_t grt_hal_buffer_validate_writable(const grt_hal_buffer_t* buffer,
+                                              const char* operation)
+    GRT_MUST_USE;
 
 // Resolves |length| (GRT_HAL_WHOLE_BUFFER allowed) against |buffer| and
 // checks offset+length fits, else OUT_OF_RANGE: "range [8, 24) is outside
@@ -174,7 +204,9 @@ grt_status_t grt_hal_buffer_subspan(grt_hal_buffer_t* buffer, uint64_t offset,
 
 // Maps a range of a host-visible buffer with MAPPING usage. Errors:
 // FAILED_PRECONDITION "buffer is not host-visible (memory type
-// DEVICE_LOCAL); use hal/transfer.h", or a range/usage error. Invalidates
+// DEVICE_LOCAL); use hal/transfer.h", a range/usage error, or (WRITE or
+// DISCARD access on a read-only buffer) PERMISSION_DENIED "map for
+// writing: expected a writable buffer ...". Invalidates
 // non-coherent memory when mapping for reading.
 grt_status_t grt_hal_buffer_map_range(grt_hal_buffer_t* buffer,
                                       grt_hal_memory_access_t access,

@@ -198,7 +198,7 @@ static void test_allocator_params(void** state) {
   (void)state;
   grt_hal_test_allocator_t* allocator = grt_hal_test_allocator_create(
       GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL, GRT_HAL_BUFFER_USAGE_DEFAULT);
-  grt_hal_buffer_params_t params = {0, 0, 0};
+  grt_hal_buffer_params_t params = {0, 0, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   // Defaults: DEVICE_LOCAL, DEFAULT usage.
   GRT_EXPECT_OK(
@@ -239,8 +239,82 @@ static void test_allocator_params(void** state) {
   grt_hal_allocator_release(&allocator->base);
 }
 
+// Read-only buffers (params.access READ, or narrowed later) refuse every
+// write through the mapping API, and subspans keep that.
+static void test_read_only_access(void** state) {
+  (void)state;
+  char text[64];
+  assert_string_equal(grt_hal_memory_access_format(
+                          GRT_HAL_MEMORY_ACCESS_READ_WRITE, text, sizeof(text)),
+                      "READ|WRITE");
+  assert_string_equal(grt_hal_memory_access_format(0, text, sizeof(text)),
+                      "NONE");
+  grt_hal_test_allocator_t* allocator = grt_hal_test_allocator_create(
+      GRT_HAL_TEST_HOST_MEMORY, GRT_HAL_TEST_ALL_USAGE);
+  grt_hal_buffer_params_t params = {GRT_HAL_TEST_HOST_MEMORY,
+                                    GRT_HAL_TEST_ALL_USAGE, 0,
+                                    GRT_HAL_MEMORY_ACCESS_WRITE};
+  grt_hal_buffer_t* buffer = NULL;
+  grt_expect_error(
+      grt_hal_allocator_allocate_buffer(&allocator->base, params, 16, &buffer),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "buffer access must be READ or READ|WRITE, got WRITE");
+  params.access = 0;  // default: writable
+  GRT_EXPECT_OK(
+      grt_hal_allocator_allocate_buffer(&allocator->base, params, 16, &buffer));
+  assert_int_equal(grt_hal_buffer_allowed_access(buffer),
+                   GRT_HAL_MEMORY_ACCESS_READ_WRITE);
+  grt_hal_buffer_release(buffer);
+  params.access = GRT_HAL_MEMORY_ACCESS_READ;
+  GRT_EXPECT_OK(
+      grt_hal_allocator_allocate_buffer(&allocator->base, params, 16, &buffer));
+  assert_int_equal(grt_hal_buffer_allowed_access(buffer),
+                   GRT_HAL_MEMORY_ACCESS_READ);
+  uint8_t bytes[16] = {0};
+  GRT_EXPECT_OK(grt_hal_buffer_map_read(buffer, 0, bytes, sizeof(bytes)));
+  grt_expect_error(grt_hal_buffer_map_write(buffer, 0, bytes, 4),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "map for writing: expected a writable buffer (access "
+                   "READ|WRITE), got a read-only buffer of 16 bytes (access "
+                   "READ)");
+  grt_hal_buffer_mapping_t mapping;
+  grt_expect_error(
+      grt_hal_buffer_map_range(buffer, GRT_HAL_MEMORY_ACCESS_DISCARD, 0, 4,
+                               &mapping),
+      GRT_STATUS_PERMISSION_DENIED, "map for writing: expected a writable");
+  grt_expect_error(grt_hal_buffer_validate_writable(buffer, "an operation"),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "an operation: expected a writable buffer");
+  // A subspan cannot widen what the buffer allows.
+  grt_hal_buffer_t* subspan = NULL;
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(buffer, 8, 8, &subspan));
+  assert_int_equal(grt_hal_buffer_allowed_access(subspan),
+                   GRT_HAL_MEMORY_ACCESS_READ);
+  grt_expect_error(grt_hal_buffer_map_write(subspan, 0, bytes, 4),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "got a read-only buffer of 8 bytes (access READ)");
+  grt_hal_buffer_release(subspan);
+  grt_hal_buffer_release(buffer);
+  // Narrowing after the fact (a device copy filled once, then read-only).
+  params.access = 0;
+  GRT_EXPECT_OK(
+      grt_hal_allocator_allocate_buffer(&allocator->base, params, 16, &buffer));
+  GRT_EXPECT_OK(grt_hal_buffer_map_write(buffer, 0, bytes, 4));
+  grt_hal_buffer_restrict_access(buffer, GRT_HAL_MEMORY_ACCESS_READ);
+  grt_expect_error(grt_hal_buffer_map_write(buffer, 0, bytes, 4),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "got a read-only buffer of 16 bytes (access READ)");
+  // Restricting never adds bits back.
+  grt_hal_buffer_restrict_access(buffer, GRT_HAL_MEMORY_ACCESS_READ_WRITE);
+  assert_int_equal(grt_hal_buffer_allowed_access(buffer),
+                   GRT_HAL_MEMORY_ACCESS_READ);
+  grt_hal_buffer_release(buffer);
+  grt_hal_allocator_release(&allocator->base);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_read_only_access),
       cmocka_unit_test(test_flag_format),
       cmocka_unit_test(test_calculate_range),
       cmocka_unit_test(test_validate_usage),

@@ -29,6 +29,27 @@ void grt_hal_command_buffer_initialize(
   command_buffer->state = GRT_HAL_COMMAND_BUFFER_STATE_INITIAL;
   command_buffer->binding_capacity = binding_capacity;
   command_buffer->submit_count = 0;
+  command_buffer->slot_needs = NULL;
+}
+
+void grt_hal_command_buffer_deinitialize(
+    grt_hal_command_buffer_t* command_buffer) {
+  grt_allocator_free(grt_allocator_system(), command_buffer->slot_needs);
+  command_buffer->slot_needs = NULL;
+}
+
+// The record-time needs of |slot| (allocating the table on first use).
+static grt_status_t grt_hal_command_buffer_slot_need(
+    grt_hal_command_buffer_t* cb, uint32_t slot,
+    grt_hal_command_buffer_slot_need_t** out_need) {
+  if (!cb->slot_needs) {
+    GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+        grt_allocator_system(),
+        (size_t)cb->binding_capacity * sizeof(*cb->slot_needs),
+        (void**)&cb->slot_needs));
+  }
+  *out_need = &cb->slot_needs[slot];
+  return grt_ok_status();
 }
 
 #define GRT_HAL_CB_VTABLE(cb) GRT_HAL_VTABLE(cb, grt_hal_command_buffer_vtable_t)
@@ -70,10 +91,11 @@ grt_status_t grt_hal_command_buffer_execution_barrier(
 
 // Checks |ref| as far as record time allows and, for direct refs, replaces
 // a GRT_HAL_WHOLE_BUFFER length with the resolved one. |what| names the
-// operand in messages ("copy source").
+// operand in messages ("copy source"). A |written| operand must be
+// writable; for an indirect ref that is remembered for submit.
 static grt_status_t grt_hal_command_buffer_validate_ref(
-    const grt_hal_command_buffer_t* cb, grt_hal_buffer_ref_t* ref,
-    grt_hal_buffer_usage_t required_usage, const char* what) {
+    grt_hal_command_buffer_t* cb, grt_hal_buffer_ref_t* ref,
+    grt_hal_buffer_usage_t required_usage, bool written, const char* what) {
   if (ref->buffer == NULL) {
     if (cb->mode != GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE) {
       return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
@@ -88,10 +110,22 @@ static grt_status_t grt_hal_command_buffer_validate_ref(
                              " but the command buffer has %" PRIu32 " slots",
                              what, ref->binding_slot, cb->binding_capacity);
     }
+    if (written) {
+      grt_hal_command_buffer_slot_need_t* need = NULL;
+      GRT_RETURN_IF_ERROR(
+          grt_hal_command_buffer_slot_need(cb, ref->binding_slot, &need));
+      if (!need->written) {
+        need->written = true;
+        snprintf(need->written_by, sizeof(need->written_by), "%s", what);
+      }
+    }
     return grt_ok_status();
   }
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_validate_usage(ref->buffer, required_usage), "%s", what);
+  if (written) {
+    GRT_RETURN_IF_ERROR(grt_hal_buffer_validate_writable(ref->buffer, what));
+  }
   uint64_t length = 0;
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_calculate_range(ref->buffer, ref->offset, ref->length,
@@ -112,7 +146,8 @@ grt_status_t grt_hal_command_buffer_fill_buffer(grt_hal_command_buffer_t* cb,
                            pattern_length);
   }
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
-      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "fill target"));
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, true,
+      "fill target"));
   if (target.offset % pattern_length != 0) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "fill target offset %" PRIu64
@@ -138,9 +173,11 @@ grt_status_t grt_hal_command_buffer_copy_buffer(grt_hal_command_buffer_t* cb,
                                                 grt_hal_buffer_ref_t target) {
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
-      cb, &source, GRT_HAL_BUFFER_USAGE_TRANSFER_SOURCE, "copy source"));
+      cb, &source, GRT_HAL_BUFFER_USAGE_TRANSFER_SOURCE, false,
+      "copy source"));
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
-      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "copy target"));
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, true,
+      "copy target"));
   if (source.length != GRT_HAL_WHOLE_BUFFER &&
       target.length != GRT_HAL_WHOLE_BUFFER && source.length != target.length) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
@@ -156,7 +193,8 @@ grt_status_t grt_hal_command_buffer_update_buffer(grt_hal_command_buffer_t* cb,
                                                   grt_hal_buffer_ref_t target) {
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_require_recording(cb));
   GRT_RETURN_IF_ERROR(grt_hal_command_buffer_validate_ref(
-      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, "update target"));
+      cb, &target, GRT_HAL_BUFFER_USAGE_TRANSFER_TARGET, true,
+      "update target"));
   if (target.length == GRT_HAL_WHOLE_BUFFER) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "update of binding slot %" PRIu32
@@ -169,6 +207,40 @@ grt_status_t grt_hal_command_buffer_update_buffer(grt_hal_command_buffer_t* cb,
                            target.length);
   }
   return GRT_HAL_CB_VTABLE(cb)->update_buffer(cb, source, target);
+}
+
+// The one check of a dispatch binding's length against what the entry
+// point needs (grt_hal_entry_point_info_t.binding_min_lengths), shared by
+// every driver because it runs when the dispatch is recorded. A direct ref
+// (length already resolved) or an indirect one with an explicit length is
+// checked now; an indirect one of the whole slot records the need for
+// submit.
+static grt_status_t grt_hal_command_buffer_check_binding_length(
+    grt_hal_command_buffer_t* cb, const grt_hal_entry_point_info_t* entry,
+    size_t ordinal, const grt_hal_buffer_ref_t* ref, const char* what) {
+  uint64_t needed = grt_hal_entry_point_binding_min_length(entry, ordinal);
+  if (needed == 0) return grt_ok_status();
+  if (ref->buffer || ref->length != GRT_HAL_WHOLE_BUFFER) {
+    if (ref->length >= needed) return grt_ok_status();
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "%s: entry point needs at least %" PRIu64
+                           " bytes, got %" PRIu64,
+                           what, needed, ref->length);
+  }
+  grt_hal_command_buffer_slot_need_t* need = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_hal_command_buffer_slot_need(cb, ref->binding_slot, &need));
+  // Saturating: no slot holds UINT64_MAX bytes, so an offset that would
+  // wrap fails at submit like any other short slot.
+  uint64_t end = ref->offset > UINT64_MAX - needed ? UINT64_MAX
+                                                   : ref->offset + needed;
+  if (end > need->min_length) {
+    need->min_length = end;
+    snprintf(need->sized_by, sizeof(need->sized_by),
+             "%s needs at least %" PRIu64 " bytes from offset %" PRIu64, what,
+             needed, ref->offset);
+  }
+  return grt_ok_status();
 }
 
 grt_status_t grt_hal_command_buffer_dispatch(
@@ -222,7 +294,12 @@ grt_status_t grt_hal_command_buffer_dispatch(
     snprintf(what, sizeof(what), "dispatch of '%.*s' binding %zu",
              GRT_SV_ARG(entry->name), i);
     status = grt_hal_command_buffer_validate_ref(
-        cb, &bindings[i], GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE, what);
+        cb, &bindings[i], GRT_HAL_BUFFER_USAGE_DISPATCH_STORAGE,
+        grt_hal_entry_point_writes_binding(entry, i), what);
+    if (grt_status_is_ok(status)) {
+      status = grt_hal_command_buffer_check_binding_length(
+          cb, entry, i, &bindings[i], what);
+    }
   }
   if (grt_status_is_ok(status)) {
     grt_hal_dispatch_params_t resolved = *params;
@@ -261,6 +338,20 @@ grt_status_t grt_hal_command_buffer_validate_submission(
         grt_hal_buffer_calculate_range(binding->buffer, binding->offset,
                                        binding->length, &length),
         "binding table slot %zu", i);
+    const grt_hal_command_buffer_slot_need_t* need =
+        cb->slot_needs ? &cb->slot_needs[i] : NULL;
+    if (!need) continue;
+    if (need->written) {
+      GRT_RETURN_IF_ERROR_ANNOTATED(
+          grt_hal_buffer_validate_writable(binding->buffer, need->written_by),
+          "binding table slot %zu", i);
+    }
+    if (length < need->min_length) {
+      return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                             "binding table slot %zu: %s, the slot has %" PRIu64
+                             " bytes",
+                             i, need->sized_by, length);
+    }
   }
   ++cb->submit_count;
   return grt_ok_status();

@@ -114,6 +114,18 @@ typedef enum grt_hal_command_buffer_state_e {
   GRT_HAL_COMMAND_BUFFER_STATE_EXECUTABLE = 2,
 } grt_hal_command_buffer_state_t;
 
+// What the commands recorded so far need of one binding-table slot; checked
+// against the table at submit (grt_hal_command_buffer_validate_submission).
+typedef struct grt_hal_command_buffer_slot_need_t {
+  // The slot's binding must hold at least this many bytes (an indirect
+  // dispatch binding of GRT_HAL_WHOLE_BUFFER length: its offset plus the
+  // entry point's minimum length); 0 when nothing needs a size.
+  uint64_t min_length;
+  bool written;       // some command writes the slot's buffer
+  char written_by[96];  // the first such command, for messages
+  char sized_by[192];   // the command that set min_length
+} grt_hal_command_buffer_slot_need_t;
+
 // The common part of every command buffer; implementations embed it first.
 struct grt_hal_command_buffer_t {
   grt_hal_resource_t resource;
@@ -121,11 +133,17 @@ struct grt_hal_command_buffer_t {
   grt_hal_command_buffer_state_t state;
   uint32_t binding_capacity;  // binding-table slots it may reference
   uint32_t submit_count;      // one-shot buffers may be submitted once
+  // binding_capacity entries, allocated at the first indirect reference
+  // (NULL until then); freed by grt_hal_command_buffer_deinitialize.
+  grt_hal_command_buffer_slot_need_t* slot_needs;
 };
 
 void grt_hal_command_buffer_initialize(
     const grt_hal_command_buffer_vtable_t* vtable,
     grt_hal_command_buffer_mode_t mode, uint32_t binding_capacity,
+    grt_hal_command_buffer_t* command_buffer);
+// For implementations' destroy: frees what the header holds.
+void grt_hal_command_buffer_deinitialize(
     grt_hal_command_buffer_t* command_buffer);
 
 static inline void grt_hal_command_buffer_retain(grt_hal_command_buffer_t* c) {
@@ -143,6 +161,13 @@ grt_status_t grt_hal_command_buffer_end(grt_hal_command_buffer_t* cb)
     GRT_MUST_USE;
 grt_status_t grt_hal_command_buffer_execution_barrier(
     grt_hal_command_buffer_t* cb) GRT_MUST_USE;
+// Every target (fill, copy, update, and each dispatch binding the entry
+// point writes) must be writable: a read-only buffer (see
+// grt_hal_buffer_params_t.access) is PERMISSION_DENIED naming the command
+// and the buffer, "fill target: expected a writable buffer (access
+// READ|WRITE), got a read-only buffer of 64 bytes (access READ)"; for a
+// binding-table slot the same is checked at submit.
+//
 // Target offset and length must be multiples of |pattern_length| (1, 2, 4).
 grt_status_t grt_hal_command_buffer_fill_buffer(grt_hal_command_buffer_t* cb,
                                                 grt_hal_buffer_ref_t target,
@@ -160,15 +185,21 @@ grt_status_t grt_hal_command_buffer_update_buffer(grt_hal_command_buffer_t* cb,
                                                   grt_hal_buffer_ref_t target)
     GRT_MUST_USE;
 // Checks counts against the entry point: "dispatch of 'add': entry point
-// takes 3 bindings, got 2".
+// takes 3 bindings, got 2"; refuses a read-only buffer for a binding the
+// entry point writes (grt_hal_entry_point_info_t.binding_access; unknown
+// means every binding may be written); and refuses a binding shorter than
+// the entry point's recorded minimum with OUT_OF_RANGE "dispatch of 'add'
+// binding 2: entry point needs at least 4000 bytes, got 4" (an indirect
+// binding of the whole slot is checked at submit).
 grt_status_t grt_hal_command_buffer_dispatch(grt_hal_command_buffer_t* cb,
                                              const grt_hal_dispatch_params_t* params)
     GRT_MUST_USE;
 
 // For drivers at submit: checks |cb| is executable, may be submitted again
 // (one-shot: once), and |table| has every slot the recording may use
-// (count >= binding_capacity, each binding's range inside its buffer).
-// Increments submit_count.
+// (count >= binding_capacity, each binding's range inside its buffer, a
+// writable buffer where a command writes the slot, at least the bytes a
+// dispatch needs of it). Increments submit_count.
 grt_status_t grt_hal_command_buffer_validate_submission(
     grt_hal_command_buffer_t* cb, grt_hal_buffer_binding_table_t table)
     GRT_MUST_USE;

@@ -183,8 +183,8 @@ static void test_copy_and_update_validation(void** state) {
 static void test_dispatch_validation(void** state) {
   fixture_t* f = *state;
   grt_hal_entry_point_info_t entry_points[2] = {
-      {grt_make_cstring_view("add"), 3, 1, {64, 1, 1}},
-      {grt_make_cstring_view("none"), 0, 0, {1, 1, 1}},
+      {grt_make_cstring_view("add"), 3, 1, {64, 1, 1}, NULL, NULL},
+      {grt_make_cstring_view("none"), 0, 0, {1, 1, 1}, NULL, NULL},
   };
   uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE] = {0};
   uint8_t binary[1] = {0};
@@ -348,6 +348,186 @@ static void test_ref_resolve(void** state) {
   grt_hal_buffer_release(subspan);
 }
 
+static grt_hal_buffer_t* allocate_read_only(fixture_t* f, uint64_t size) {
+  grt_hal_buffer_params_t params = {f->allocator->heap.type,
+                                    GRT_HAL_TEST_ALL_USAGE, 0,
+                                    GRT_HAL_MEMORY_ACCESS_READ};
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(&f->allocator->base, params,
+                                                  size, &buffer));
+  return buffer;
+}
+
+static grt_hal_executable_t* create_executable(
+    const grt_hal_entry_point_info_t* entry_points, size_t count) {
+  static const uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE] = {0};
+  static const uint8_t binary[1] = {0};
+  grt_hal_executable_params_t params = {
+      grt_make_cstring_view("test"), binary, 1, digest, entry_points, count};
+  grt_hal_executable_t* executable = NULL;
+  GRT_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
+  return executable;
+}
+
+// Every write path refuses a read-only buffer (fill, copy and update
+// targets, dispatch bindings the entry point writes), directly at record
+// time and through a binding-table slot at submit; reads are fine.
+static void test_read_only_targets(void** state) {
+  fixture_t* f = *state;
+  grt_hal_buffer_t* read_only = allocate_read_only(f, 64);
+  grt_hal_buffer_t* read_only_span = NULL;
+  GRT_EXPECT_OK(grt_hal_buffer_subspan(read_only, 16, 16, &read_only_span));
+  const uint8_t access[2] = {GRT_HAL_MEMORY_ACCESS_READ,
+                             GRT_HAL_MEMORY_ACCESS_WRITE};
+  const grt_hal_entry_point_info_t entry_points[2] = {
+      // Says nothing about its bindings: each may be written.
+      {grt_make_cstring_view("unknown"), 1, 0, {1, 1, 1}, NULL, NULL},
+      {grt_make_cstring_view("copy"), 2, 0, {1, 1, 1}, access, NULL},
+  };
+  grt_hal_executable_t* executable = create_executable(entry_points, 2);
+  grt_hal_command_buffer_t* cb =
+      grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_expect_error(
+      grt_hal_command_buffer_fill_buffer(
+          cb, grt_hal_make_buffer_ref(read_only, 0, 4), 0, 4),
+      GRT_STATUS_PERMISSION_DENIED,
+      "fill target: expected a writable buffer (access READ|WRITE), got a "
+      "read-only buffer of 64 bytes (access READ)");
+  grt_expect_error(
+      grt_hal_command_buffer_copy_buffer(
+          cb, grt_hal_make_buffer_ref(f->buffer, 0, 8),
+          grt_hal_make_buffer_ref(read_only, 0, 8)),
+      GRT_STATUS_PERMISSION_DENIED,
+      "copy target: expected a writable buffer (access READ|WRITE), got a "
+      "read-only buffer of 64 bytes (access READ)");
+  const uint8_t bytes[4] = {1, 2, 3, 4};
+  grt_expect_error(
+      grt_hal_command_buffer_update_buffer(
+          cb, bytes, grt_hal_make_buffer_ref(read_only_span, 0, 4)),
+      GRT_STATUS_PERMISSION_DENIED,
+      "update target: expected a writable buffer (access READ|WRITE), got a "
+      "read-only buffer of 16 bytes (access READ)");
+  grt_hal_buffer_ref_t bindings[2] = {
+      grt_hal_make_buffer_ref(read_only, 0, 8),
+      grt_hal_make_buffer_ref(read_only_span, 0, 8),
+  };
+  grt_hal_dispatch_params_t dispatch = {
+      executable, 0, {1, 1, 1}, NULL, 0, bindings, 1};
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "dispatch of 'unknown' binding 0: expected a writable "
+                   "buffer (access READ|WRITE), got a read-only buffer of 64 "
+                   "bytes (access READ)");
+  dispatch.entry_point = 1;
+  dispatch.binding_count = 2;
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "dispatch of 'copy' binding 1: expected a writable buffer "
+                   "(access READ|WRITE), got a read-only buffer of 16 bytes "
+                   "(access READ)");
+  // Reading a read-only buffer is fine: copy source, read binding.
+  bindings[1] = grt_hal_make_buffer_ref(f->buffer, 0, 8);
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  GRT_EXPECT_OK(grt_hal_command_buffer_copy_buffer(
+      cb, grt_hal_make_buffer_ref(read_only, 0, 8),
+      grt_hal_make_buffer_ref(f->buffer, 0, 8)));
+  grt_hal_command_buffer_release(cb);
+
+  // Binding-table slots: what is written is only known at submit.
+  cb = grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE,
+                                          3);
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  GRT_EXPECT_OK(grt_hal_command_buffer_fill_buffer(
+      cb, grt_hal_make_indirect_buffer_ref(0, 0, 4), 0, 4));
+  bindings[0] = grt_hal_make_indirect_buffer_ref(2, 0, 8);  // read
+  bindings[1] = grt_hal_make_indirect_buffer_ref(1, 0, 8);  // written
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  grt_hal_buffer_binding_t slots[3] = {
+      {read_only, 0, GRT_HAL_WHOLE_BUFFER},
+      {f->buffer, 0, GRT_HAL_WHOLE_BUFFER},
+      {read_only, 0, GRT_HAL_WHOLE_BUFFER},
+  };
+  grt_hal_buffer_binding_table_t table = {3, slots};
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "fill target: expected a writable buffer (access "
+                   "READ|WRITE), got a read-only buffer of 64 bytes (access "
+                   "READ); binding table slot 0");
+  slots[0].buffer = f->buffer;
+  slots[1].buffer = read_only_span;
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "dispatch of 'copy' binding 1: expected a writable buffer "
+                   "(access READ|WRITE), got a read-only buffer of 16 bytes "
+                   "(access READ); binding table slot 1");
+  slots[1].buffer = f->buffer;
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
+  grt_hal_command_buffer_release(cb);
+  grt_hal_executable_release(executable);
+  grt_hal_buffer_release(read_only_span);
+  grt_hal_buffer_release(read_only);
+}
+
+// Bindings shorter than the entry point's recorded minimum are refused
+// when recorded (direct, or indirect with a length) or at submit (an
+// indirect binding of the whole slot); exactly the minimum is accepted.
+static void test_dispatch_binding_lengths(void** state) {
+  fixture_t* f = *state;
+  const uint8_t access[2] = {GRT_HAL_MEMORY_ACCESS_READ,
+                             GRT_HAL_MEMORY_ACCESS_WRITE};
+  const uint64_t min_lengths[2] = {16, 8};
+  const grt_hal_entry_point_info_t entry_point = {
+      grt_make_cstring_view("sized"), 2, 0, {1, 1, 1}, access, min_lengths};
+  grt_hal_executable_t* executable = create_executable(&entry_point, 1);
+  grt_hal_command_buffer_t* cb =
+      grt_hal_test_command_buffer_create(GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE,
+                                         1);
+  GRT_EXPECT_OK(grt_hal_command_buffer_begin(cb));
+  grt_hal_buffer_ref_t bindings[2] = {
+      grt_hal_make_buffer_ref(f->buffer, 0, 12),
+      grt_hal_make_buffer_ref(f->buffer, 32, 8),
+  };
+  grt_hal_dispatch_params_t dispatch = {
+      executable, 0, {1, 1, 1}, NULL, 0, bindings, 2};
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "dispatch of 'sized' binding 0: entry point needs at least "
+                   "16 bytes, got 12");
+  // The whole buffer from offset 56 is 8 bytes.
+  bindings[0] = grt_hal_make_buffer_ref(f->buffer, 56, GRT_HAL_WHOLE_BUFFER);
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "dispatch of 'sized' binding 0: entry point needs at least "
+                   "16 bytes, got 8");
+  bindings[0] = grt_hal_make_buffer_ref(f->buffer, 0, 16);
+  bindings[1] = grt_hal_make_indirect_buffer_ref(0, 0, 4);
+  grt_expect_error(grt_hal_command_buffer_dispatch(cb, &dispatch),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "dispatch of 'sized' binding 1: entry point needs at least "
+                   "8 bytes, got 4");
+  // Exactly the minimum, directly and through a slot with a length.
+  bindings[1] = grt_hal_make_indirect_buffer_ref(0, 0, 8);
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  bindings[1] = grt_hal_make_buffer_ref(f->buffer, 32, 8);
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  // The whole slot from offset 4: checked against the table at submit.
+  bindings[0] = grt_hal_make_indirect_buffer_ref(0, 4, GRT_HAL_WHOLE_BUFFER);
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(cb, &dispatch));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(cb));
+  grt_hal_buffer_binding_t slot = {f->buffer, 40, 19};
+  grt_hal_buffer_binding_table_t table = {1, &slot};
+  grt_expect_error(grt_hal_command_buffer_validate_submission(cb, table),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "binding table slot 0: dispatch of 'sized' binding 0 needs "
+                   "at least 16 bytes from offset 4, the slot has 19 bytes");
+  slot.length = 20;
+  GRT_EXPECT_OK(grt_hal_command_buffer_validate_submission(cb, table));
+  grt_hal_command_buffer_release(cb);
+  grt_hal_executable_release(executable);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_state_machine, setup, teardown),
@@ -355,6 +535,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_copy_and_update_validation, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_dispatch_validation, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_read_only_targets, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_dispatch_binding_lengths, setup,
+                                      teardown),
       cmocka_unit_test(test_clone_constants),
       cmocka_unit_test_setup_teardown(test_ref_resolve, setup, teardown),
   };

@@ -264,7 +264,7 @@ static void test_device_wrappers(void** state) {
   grt_hal_semaphore_t* semaphore = NULL;
   GRT_EXPECT_OK(grt_hal_device_create_semaphore(&device->base, 0, &semaphore));
   grt_hal_semaphore_list_t signal = {1, &semaphore, &one};
-  grt_hal_buffer_params_t params = {0, 0, 0};
+  grt_hal_buffer_params_t params = {0, 0, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   GRT_EXPECT_OK(grt_hal_device_queue_alloca(
       &device->base, grt_hal_semaphore_list_empty(), signal, params, 32,

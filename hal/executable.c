@@ -16,25 +16,50 @@ grt_status_t grt_hal_executable_initialize(
   if (params->digest) {
     memcpy(executable->digest, params->digest, GRT_HAL_EXECUTABLE_DIGEST_SIZE);
   }
-  // One block: the infos followed by their names, so the header owns a
-  // single allocation whatever the entry point count.
+  // One block: the infos, their per-binding min lengths, names and access
+  // bytes (in that order, so the u64 arrays stay aligned), so the header
+  // owns a single allocation whatever the entry point count.
   size_t count = params->entry_point_count;
   size_t total = count * sizeof(grt_hal_entry_point_info_t);
   for (size_t i = 0; i < count; ++i) {
-    total += params->entry_points[i].name.size + 1;
+    const grt_hal_entry_point_info_t* entry = &params->entry_points[i];
+    if (entry->binding_min_lengths) {
+      total += entry->binding_count * sizeof(uint64_t);
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const grt_hal_entry_point_info_t* entry = &params->entry_points[i];
+    total += entry->name.size + 1;
+    if (entry->binding_access) total += entry->binding_count;
   }
   if (count == 0) return grt_ok_status();
   grt_hal_entry_point_info_t* infos = NULL;
   GRT_RETURN_IF_ERROR(
       grt_allocator_malloc(host_allocator, total, (void**)&infos));
-  char* names = (char*)(infos + count);
+  uint64_t* lengths = (uint64_t*)(infos + count);
   for (size_t i = 0; i < count; ++i) {
     infos[i] = params->entry_points[i];
+    if (infos[i].binding_min_lengths) {
+      memcpy(lengths, infos[i].binding_min_lengths,
+             infos[i].binding_count * sizeof(uint64_t));
+      infos[i].binding_min_lengths = lengths;
+      lengths += infos[i].binding_count;
+    }
+  }
+  char* names = (char*)lengths;
+  for (size_t i = 0; i < count; ++i) {
     grt_string_view_t name = params->entry_points[i].name;
     if (name.size) memcpy(names, name.data, name.size);
     names[name.size] = '\0';
     infos[i].name = grt_make_string_view(names, name.size);
     names += name.size + 1;
+    if (infos[i].binding_access) {
+      if (infos[i].binding_count) {
+        memcpy(names, infos[i].binding_access, infos[i].binding_count);
+      }
+      infos[i].binding_access = (const uint8_t*)names;
+      names += infos[i].binding_count;
+    }
   }
   executable->entry_points = infos;
   executable->entry_point_count = count;
@@ -45,6 +70,27 @@ void grt_hal_executable_deinitialize(grt_hal_executable_t* executable) {
   grt_allocator_free(executable->host_allocator, executable->entry_points);
   executable->entry_points = NULL;
   executable->entry_point_count = 0;
+}
+
+bool grt_hal_entry_point_info_equal(const grt_hal_entry_point_info_t* a,
+                                    const grt_hal_entry_point_info_t* b) {
+  if (!grt_string_view_equal(a->name, b->name) ||
+      a->binding_count != b->binding_count ||
+      a->constant_count != b->constant_count ||
+      memcmp(a->workgroup_size, b->workgroup_size,
+             sizeof(a->workgroup_size)) != 0 ||
+      (a->binding_access == NULL) != (b->binding_access == NULL) ||
+      (a->binding_min_lengths == NULL) != (b->binding_min_lengths == NULL)) {
+    return false;
+  }
+  if (a->binding_count == 0) return true;
+  if (a->binding_access &&
+      memcmp(a->binding_access, b->binding_access, a->binding_count) != 0) {
+    return false;
+  }
+  return !a->binding_min_lengths ||
+         memcmp(a->binding_min_lengths, b->binding_min_lengths,
+                a->binding_count * sizeof(uint64_t)) == 0;
 }
 
 grt_status_t grt_hal_executable_entry_point(

@@ -36,7 +36,27 @@ typedef struct grt_hal_entry_point_info_t {
   uint32_t binding_count;
   uint32_t constant_count;  // 32-bit push constants
   uint32_t workgroup_size[3];
+  // Per binding (binding_count entries) or NULL when the module does not
+  // say. binding_access: grt_hal_memory_access_t bits, READ and/or WRITE
+  // (NULL: every binding may be written, so none may be read-only).
+  // binding_min_lengths: the fewest bytes the kernel touches through the
+  // binding (NULL or 0: not known); dispatches with shorter bindings are
+  // refused when recorded.
+  const uint8_t* binding_access;
+  const uint64_t* binding_min_lengths;
 } grt_hal_entry_point_info_t;
+
+// Whether the kernel of |entry| may write binding |ordinal| (true when the
+// module does not say).
+static inline bool grt_hal_entry_point_writes_binding(
+    const grt_hal_entry_point_info_t* entry, size_t ordinal) {
+  return !entry->binding_access || (entry->binding_access[ordinal] & 2u);
+}
+// The fewest bytes binding |ordinal| must hold (0: no minimum known).
+static inline uint64_t grt_hal_entry_point_binding_min_length(
+    const grt_hal_entry_point_info_t* entry, size_t ordinal) {
+  return entry->binding_min_lengths ? entry->binding_min_lengths[ordinal] : 0;
+}
 
 typedef struct grt_hal_executable_params_t {
   grt_string_view_t format;
@@ -61,8 +81,8 @@ struct grt_hal_executable_t {
   grt_hal_entry_point_info_t* entry_points;
 };
 
-// For implementations: copies |params|' entry points and digest into the
-// header. Free with grt_hal_executable_deinitialize.
+// For implementations: copies |params|' entry points (with their names and
+// per-binding arrays) and digest into the header. Free with grt_hal_executable_deinitialize.
 grt_status_t grt_hal_executable_initialize(
     const grt_hal_executable_vtable_t* vtable,
     const grt_hal_executable_params_t* params, grt_allocator_t host_allocator,
@@ -84,6 +104,13 @@ grt_status_t grt_hal_executable_entry_point(const grt_hal_executable_t* e,
                                             uint32_t ordinal,
                                             const grt_hal_entry_point_info_t** out)
     GRT_MUST_USE;
+
+// Whether two entry point descriptions are the same in every field (name,
+// counts, workgroup size, per-binding access and minimum lengths): caches
+// that share an executable between modules with the same binary digest
+// must also match this, since those fields come from the module.
+bool grt_hal_entry_point_info_equal(const grt_hal_entry_point_info_t* a,
+                                    const grt_hal_entry_point_info_t* b);
 
 // Compares what a binary provides with what the module expects; used by
 // every implementation. INCOMPATIBLE: "executable cpu-x86_64: entry point

@@ -18,8 +18,8 @@ static void test_initialize_copies(void** state) {
   char name0[] = "add";
   char name1[] = "mul";
   grt_hal_entry_point_info_t entry_points[2] = {
-      {grt_make_string_view(name0, 3), 3, 0, {64, 1, 1}},
-      {grt_make_string_view(name1, 3), 2, 1, {8, 8, 1}},
+      {grt_make_string_view(name0, 3), 3, 0, {64, 1, 1}, NULL, NULL},
+      {grt_make_string_view(name1, 3), 2, 1, {8, 8, 1}, NULL, NULL},
   };
   uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE];
   for (int i = 0; i < GRT_HAL_EXECUTABLE_DIGEST_SIZE; ++i) digest[i] = (uint8_t)i;
@@ -51,16 +51,54 @@ static void test_initialize_copies(void** state) {
   grt_hal_executable_release(executable);
 }
 
+// The per-binding tables are copied too, and take part in equality (what
+// caches compare before sharing an executable between modules).
+static void test_binding_tables_copied_and_compared(void** state) {
+  (void)state;
+  uint8_t access[3] = {1, 1, 2};
+  uint64_t lengths[3] = {40, 40, 40};
+  grt_hal_entry_point_info_t entry_points[2] = {
+      {SV("add"), 3, 0, {1, 1, 1}, access, lengths},
+      {SV("copy"), 3, 0, {1, 1, 1}, access, NULL},
+  };
+  uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE] = {0};
+  uint8_t binary[4] = {1, 2, 3, 4};
+  grt_hal_executable_params_t params = {SV("cpu-x86_64"), binary, 4, digest,
+                                        entry_points, 2};
+  grt_hal_executable_t* executable = NULL;
+  GRT_EXPECT_OK(grt_hal_test_executable_create(&params, &executable));
+  const grt_hal_entry_point_info_t* info = NULL;
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(executable, 0, &info));
+  assert_true(grt_hal_entry_point_info_equal(info, &entry_points[0]));
+  assert_false(grt_hal_entry_point_info_equal(info, &entry_points[1]));
+  access[2] = 3;
+  lengths[1] = 4;
+  // The copies keep what the module said.
+  assert_int_equal(info->binding_access[2], 2);
+  assert_true(info->binding_min_lengths[1] == 40);
+  assert_true(grt_hal_entry_point_writes_binding(info, 2));
+  assert_false(grt_hal_entry_point_writes_binding(info, 0));
+  assert_true(grt_hal_entry_point_binding_min_length(info, 1) == 40);
+  assert_false(grt_hal_entry_point_info_equal(info, &entry_points[0]));
+  GRT_EXPECT_OK(grt_hal_executable_entry_point(executable, 1, &info));
+  assert_null(info->binding_min_lengths);
+  assert_true(grt_hal_entry_point_binding_min_length(info, 1) == 0);
+  // Without an access table every binding may be written.
+  grt_hal_entry_point_info_t unknown = {SV("k"), 2, 0, {1, 1, 1}, NULL, NULL};
+  assert_true(grt_hal_entry_point_writes_binding(&unknown, 0));
+  grt_hal_executable_release(executable);
+}
+
 static void test_check_entry_points(void** state) {
   (void)state;
   grt_hal_entry_point_info_t expected[2] = {
-      {SV("add"), 3, 0, {64, 1, 1}},
-      {SV("mul"), 3, 1, {0, 0, 0}},
+      {SV("add"), 3, 0, {64, 1, 1}, NULL, NULL},
+      {SV("mul"), 3, 1, {0, 0, 0}, NULL, NULL},
   };
   grt_hal_entry_point_info_t actual[3] = {
-      {SV("mul"), 3, 1, {4, 4, 1}},  // order may differ; 0 sizes match any
-      {SV("add"), 3, 0, {64, 1, 1}},
-      {SV("extra"), 1, 0, {1, 1, 1}},
+      {SV("mul"), 3, 1, {4, 4, 1}, NULL, NULL},  // order may differ; 0 sizes match any
+      {SV("add"), 3, 0, {64, 1, 1}, NULL, NULL},
+      {SV("extra"), 1, 0, {1, 1, 1}, NULL, NULL},
   };
   GRT_EXPECT_OK(grt_hal_executable_check_entry_points(SV("cpu-x86_64"),
                                                           expected, 2, actual, 2));
@@ -133,7 +171,7 @@ static void test_cache_prepare_checks(void** state) {
   grt_hal_resource_initialize(&test_cache_vtable, &cache.base.resource);
   uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE] = {0};
   uint8_t binary[4] = {1, 2, 3, 4};
-  grt_hal_entry_point_info_t entry = {SV("k"), 1, 0, {1, 1, 1}};
+  grt_hal_entry_point_info_t entry = {SV("k"), 1, 0, {1, 1, 1}, NULL, NULL};
   grt_hal_executable_params_t params = {SV("cpu-test"), binary, 4, digest,
                                         &entry, 1};
   grt_hal_executable_t* executable = NULL;
@@ -171,6 +209,7 @@ static void test_cache_prepare_checks(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_initialize_copies),
+      cmocka_unit_test(test_binding_tables_copied_and_compared),
       cmocka_unit_test(test_check_entry_points),
       cmocka_unit_test(test_cache_prepare_checks),
   };

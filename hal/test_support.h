@@ -170,7 +170,7 @@ static inline grt_hal_test_allocator_t* grt_hal_test_allocator_create(
 static inline grt_hal_buffer_t* grt_hal_test_allocate(
     grt_hal_test_allocator_t* allocator, grt_hal_buffer_usage_t usage,
     uint64_t size) {
-  grt_hal_buffer_params_t params = {allocator->heap.type, usage, 0};
+  grt_hal_buffer_params_t params = {allocator->heap.type, usage, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   GRT_EXPECT_OK(
       grt_hal_allocator_allocate_buffer(&allocator->base, params, size, &buffer));
@@ -247,6 +247,7 @@ static inline grt_hal_test_command_t* grt_hal_test_command_append(
 
 static inline void grt_hal_test_command_buffer_destroy(
     grt_hal_resource_t* resource) {
+  grt_hal_command_buffer_deinitialize((grt_hal_command_buffer_t*)resource);
   free(resource);
 }
 static inline grt_status_t grt_hal_test_command_buffer_begin(

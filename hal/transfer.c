@@ -60,6 +60,8 @@ grt_status_t grt_hal_device_transfer_h2d(grt_hal_device_t* device,
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_calculate_range(target, target_offset, length, &checked),
       "while copying %zu bytes from the host", length);
+  GRT_RETURN_IF_ERROR(
+      grt_hal_buffer_validate_writable(target, "copy from the host"));
   if (length == 0) return grt_ok_status();
   if (grt_hal_buffer_is_mappable(target)) {
     return grt_hal_buffer_map_write(target, target_offset, source, length);

@@ -36,6 +36,17 @@ static void check_round_trip(grt_hal_test_device_t* device) {
       "range [16, 17) is outside buffer of 16 bytes; while copying 1 bytes to "
       "the host");
   GRT_EXPECT_OK(grt_hal_device_transfer_h2d(&device->base, NULL, buffer, 0, 0));
+  // A read-only buffer is refused before anything is mapped or staged, and
+  // still reads back.
+  grt_hal_buffer_restrict_access(buffer, GRT_HAL_MEMORY_ACCESS_READ);
+  grt_expect_error(
+      grt_hal_device_transfer_h2d(&device->base, source, buffer, 0, 8),
+      GRT_STATUS_PERMISSION_DENIED,
+      "copy from the host: expected a writable buffer (access READ|WRITE), "
+      "got a read-only buffer of 16 bytes (access READ)");
+  assert_int_equal(grt_hal_test_buffer_data(buffer)[0], 0);
+  GRT_EXPECT_OK(
+      grt_hal_device_transfer_d2h(&device->base, buffer, 6, target, 6));
   grt_hal_buffer_release(buffer);
 }
 
@@ -48,8 +59,9 @@ static void test_staged_transfers(void** state) {
       GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL | GRT_HAL_MEMORY_TYPE_HOST_VISIBLE,
       GRT_HAL_TEST_ALL_USAGE);
   check_round_trip(device);
-  // Two staged copies, each one queue execute.
-  assert_int_equal(device->execute_count, 2);
+  // Three staged copies (the refused write to the read-only buffer queues
+  // nothing), each one queue execute.
+  assert_int_equal(device->execute_count, 3);
   grt_hal_device_release(&device->base);
 }
 
@@ -131,6 +143,16 @@ static void test_queue_copy(void** state) {
       GRT_STATUS_OUT_OF_RANGE,
       "range [6, 10) is outside buffer of 8 bytes; copy source; while "
       "queueing a copy");
+  // The queue copy records a command buffer, whose copy target check
+  // refuses a read-only target.
+  grt_hal_buffer_restrict_access(b, GRT_HAL_MEMORY_ACCESS_READ);
+  grt_expect_error(
+      grt_hal_device_queue_copy(&device->base, grt_hal_semaphore_list_empty(),
+                                grt_hal_semaphore_list_empty(), a, 0, b, 0, 4),
+      GRT_STATUS_PERMISSION_DENIED,
+      "copy target: expected a writable buffer (access READ|WRITE), got a "
+      "read-only buffer of 8 bytes (access READ)");
+  assert_int_equal(grt_hal_test_buffer_data(b)[0], 0);
   grt_hal_semaphore_release(semaphore);
   grt_hal_buffer_release(a);
   grt_hal_buffer_release(b);

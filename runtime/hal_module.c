@@ -268,7 +268,7 @@ static grt_status_t grt_runtime_args_queue(grt_runtime_args_t* cursor,
 static grt_hal_buffer_params_t grt_runtime_buffer_params(int32_t memory_types,
                                                          int32_t buffer_usage) {
   grt_hal_buffer_params_t params = {(grt_hal_memory_type_t)memory_types,
-                                    (grt_hal_buffer_usage_t)buffer_usage, 0};
+                                    (grt_hal_buffer_usage_t)buffer_usage, 0, 0};
   return params;
 }
 
@@ -359,8 +359,9 @@ static void grt_runtime_release_imported_vm_buffer(void* user_data,
 // device can use host memory the bytes are wrapped without a copy and the
 // vm.buffer is kept alive by the HAL buffer; elsewhere a device buffer is
 // allocated and filled once. The wrapped memory may be a read-only mapping
-// of the module file: programs must only read it (kernels take constants
-// as inputs, never as outputs).
+// of the module file, so the buffer keeps the source's access: a source
+// that is not mutable gives a READ-only HAL buffer, which every HAL write
+// path refuses (PERMISSION_DENIED) instead of faulting.
 GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
   grt_runtime_hal_module_data_t* data = module_data;
   const struct {
@@ -388,9 +389,16 @@ GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
   if (length == GRT_HAL_WHOLE_BUFFER) length = source_length - offset;
   const void* bytes = NULL;
   GRT_RETURN_IF_ERROR(grt_vm_buffer_map_read(source, offset, length, &bytes));
+  // The HAL buffer allows what the vm.buffer allows: rodata (often a
+  // read-only mapping of the module file) stays read-only through every
+  // HAL write path (stores, fills, copies, updates, written bindings).
+  grt_hal_memory_access_t access =
+      (grt_vm_buffer_access(source) & GRT_VM_BUFFER_ACCESS_MUTABLE)
+          ? GRT_HAL_MEMORY_ACCESS_READ_WRITE
+          : GRT_HAL_MEMORY_ACCESS_READ;
   grt_hal_buffer_params_t params = {
       GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL | GRT_HAL_MEMORY_TYPE_HOST_VISIBLE,
-      GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
+      GRT_HAL_BUFFER_USAGE_DEFAULT, 0, access};
   grt_hal_buffer_release_callback_t release = {
       grt_runtime_release_imported_vm_buffer, source};
   grt_hal_buffer_t* buffer = NULL;
@@ -401,7 +409,7 @@ GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
   } else if (grt_status_code(status) == GRT_STATUS_UNIMPLEMENTED) {
     grt_status_free(status);
     grt_hal_buffer_params_t device_params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
-                                             GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
+                                             GRT_HAL_BUFFER_USAGE_DEFAULT, 0, 0};
     GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(
         allocator, device_params, length, &buffer));
     status = length ? grt_hal_device_transfer_h2d(data->device, bytes, buffer,
@@ -411,6 +419,7 @@ GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
       grt_hal_buffer_release(buffer);
       return status;
     }
+    grt_hal_buffer_restrict_access(buffer, access);
   } else {
     return status;
   }
@@ -497,6 +506,9 @@ GRT_RUNTIME_EXPORT(grt_runtime_buffer_store) {
   uint64_t offset = 0;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_element(&in->buffer, in->offset,
                                               in->length, &buffer, &offset));
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_buffer_validate_writable(buffer, "hal.buffer.store"),
+      "argument 'buffer'");
   uint32_t value = (uint32_t)in->value;
   return grt_hal_device_transfer_h2d(data->device, &value, buffer, offset,
                                      (size_t)in->length);

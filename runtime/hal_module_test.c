@@ -142,6 +142,64 @@ static grt_vm_ref_t allocate_buffer(int64_t size) {
   return buffer;
 }
 
+// Importing a read-only vm.buffer (module rodata) gives a read-only HAL
+// buffer: hal.buffer.store into it, or into a subspan of it, fails naming
+// the export and argument instead of writing (the memory may be a
+// read-only mapping of the module file). A mutable source stays writable.
+static void test_allocator_import_read_only(void** state) {
+  (void)state;
+  grt_vm_ref_t device = device_ref();
+  grt_vm_variant_t device_args[] = {ref_arg(&device)};
+  GRT_EXPECT_OK(call("device.allocator", device_args, 1));
+  grt_vm_ref_t allocator = result_ref(
+      0, grt_vm_instance_lookup_type(f.instance,
+                                     grt_make_cstring_view("hal.allocator")));
+  static uint8_t rodata[16] = {1, 2, 3, 4};
+  grt_vm_buffer_t* constant = NULL;
+  GRT_EXPECT_OK(grt_vm_buffer_wrap(
+      rodata, sizeof(rodata), GRT_VM_BUFFER_ACCESS_ORIGIN_MODULE,
+      (grt_vm_buffer_release_callback_t){NULL, NULL}, grt_allocator_system(),
+      &constant));
+  grt_vm_ref_t source = grt_vm_ref_wrap_move(constant, grt_vm_buffer_type());
+  grt_vm_variant_t import_args[] = {ref_arg(&allocator), ref_arg(&source),
+                                    grt_vm_variant_i64(0),
+                                    grt_vm_variant_i64(8)};
+  GRT_EXPECT_OK(call("allocator.import", import_args, 4));
+  grt_vm_ref_t buffer = result_ref(0, &grt_runtime_hal_buffer_type);
+  grt_vm_variant_t store[] = {grt_vm_variant_i32(0x7f), ref_arg(&buffer),
+                              grt_vm_variant_i64(0), grt_vm_variant_i32(4)};
+  grt_expect_error(call("buffer.store", store, 4),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "hal.buffer.store: expected a writable buffer (access "
+                   "READ|WRITE), got a read-only buffer of 8 bytes (access "
+                   "READ); argument 'buffer'");
+  grt_vm_variant_t subspan_args[] = {ref_arg(&buffer), grt_vm_variant_i64(4),
+                                     grt_vm_variant_i64(4)};
+  GRT_EXPECT_OK(call("buffer.subspan", subspan_args, 3));
+  grt_vm_ref_t span = result_ref(0, &grt_runtime_hal_buffer_type);
+  store[1] = ref_arg(&span);
+  grt_expect_error(call("buffer.store", store, 4),
+                   GRT_STATUS_PERMISSION_DENIED,
+                   "got a read-only buffer of 4 bytes (access READ); argument "
+                   "'buffer'");
+  assert_int_equal(rodata[0], 1);
+  assert_int_equal(rodata[4], 0);
+  grt_vm_ref_release(&span);
+  grt_vm_ref_release(&buffer);
+  grt_vm_ref_release(&source);
+  // A mutable vm.buffer imports writable.
+  source = text_ref("0123456789abcdef");
+  import_args[1] = ref_arg(&source);
+  GRT_EXPECT_OK(call("allocator.import", import_args, 4));
+  buffer = result_ref(0, &grt_runtime_hal_buffer_type);
+  store[1] = ref_arg(&buffer);
+  GRT_EXPECT_OK(call("buffer.store", store, 4));
+  grt_vm_ref_release(&buffer);
+  grt_vm_ref_release(&source);
+  grt_vm_ref_release(&allocator);
+  grt_vm_ref_release(&device);
+}
+
 // allocator.import wraps a vm.buffer's bytes (zero-copy on local-sync): the
 // HAL buffer reads the imported range and outlives the caller's reference
 // to the vm.buffer; bad ranges and types fail naming what is wrong.
@@ -643,6 +701,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_types_register_once, setup, teardown),
       cmocka_unit_test_setup_teardown(test_allocator_import, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_allocator_import_read_only, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_devices_and_buffers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_buffer_views, setup, teardown),
       cmocka_unit_test_setup_teardown(test_command_buffers_and_fences, setup,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/endian.h"
 #include "hal/executable.h"
 #include "runtime/check_module.h"
 #include "runtime/hal_module.h"
@@ -254,12 +255,22 @@ static grt_status_t grt_runtime_prepare_executable(
   }
   grt_module_executable_t executable = grt_module_file_executable(file, chosen);
   grt_allocator_t allocator = session->instance->host_allocator;
+  // One block: the infos, then every entry point's minimum binding lengths
+  // (the file stores them little-endian and maybe unaligned for a host
+  // u64 array; the HAL copies what it keeps).
+  size_t length_count = 0;
+  for (uint32_t i = 0; i < executable.entry_point_count; ++i) {
+    grt_module_entry_point_t entry = grt_module_file_entry_point(file, chosen, i);
+    if (entry.binding_min_lengths) length_count += entry.binding_count;
+  }
+  size_t info_bytes = (executable.entry_point_count ? executable.entry_point_count
+                                                    : 1) *
+                      sizeof(grt_hal_entry_point_info_t);
   grt_hal_entry_point_info_t* entry_points = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(
-      allocator,
-      (executable.entry_point_count ? executable.entry_point_count : 1) *
-          sizeof(*entry_points),
+      allocator, info_bytes + length_count * sizeof(uint64_t),
       (void**)&entry_points));
+  uint64_t* lengths = (uint64_t*)((uint8_t*)entry_points + info_bytes);
   for (uint32_t i = 0; i < executable.entry_point_count; ++i) {
     grt_module_entry_point_t entry = grt_module_file_entry_point(file, chosen, i);
     entry_points[i].name = entry.name;
@@ -267,6 +278,15 @@ static grt_status_t grt_runtime_prepare_executable(
     entry_points[i].constant_count = entry.constant_count;
     memcpy(entry_points[i].workgroup_size, entry.workgroup_size,
            sizeof(entry.workgroup_size));
+    // Both were checked against binding_count when the file was opened.
+    entry_points[i].binding_access = entry.binding_access;
+    if (entry.binding_min_lengths) {
+      for (uint32_t b = 0; b < entry.binding_count; ++b) {
+        lengths[b] = grt_load_le_u64(entry.binding_min_lengths + 8 * b);
+      }
+      entry_points[i].binding_min_lengths = lengths;
+      lengths += entry.binding_count;
+    }
   }
   grt_hal_executable_params_t params = {
       executable.format,

@@ -73,7 +73,7 @@ static module_bytes_t assemble(const char* source, const char* format) {
         grt_make_cstring_view(format), 1,
         grt_make_const_byte_span(binary, sizeof(binary)), NULL};
     grt_module_entry_point_t entry = {grt_make_cstring_view("k"), 1, 0,
-                                      {1, 1, 1}};
+                                      {1, 1, 1}, NULL, NULL};
     uint32_t ordinal = 0;
     GRT_EXPECT_OK(grt_module_writer_add_executable(writer, &executable,
                                                       &entry, 1, &ordinal));

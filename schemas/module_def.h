@@ -28,7 +28,10 @@ extern "C" {
   X(EntryPointDef, binding_count, SCALAR, 4, 4, NULL, false)           \
   X(EntryPointDef, constant_count, SCALAR, 4, 4, NULL, false)          \
   X(EntryPointDef, workgroup_size, STRUCT, GRT_WORKGROUP_SIZE_SIZE,    \
-    GRT_WORKGROUP_SIZE_ALIGNMENT, NULL, false)
+    GRT_WORKGROUP_SIZE_ALIGNMENT, NULL, false)                         \
+  X(EntryPointDef, binding_access, VECTOR_OF_SCALARS, 1, 1, NULL, false) \
+  X(EntryPointDef, binding_min_lengths, VECTOR_OF_SCALARS, 8, 8, NULL,  \
+    false)
 
 #define GRT_EXECUTABLE_DEF_FIELDS(X)                                   \
   X(ExecutableDef, format, STRING, 0, 0, NULL, true)                   \

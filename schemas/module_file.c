@@ -1,5 +1,6 @@
 // The module file reader: verifies a .vmfb completely at open, then serves
 // plain reads through the bounds-checked FlatBuffers helpers.
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,61 @@ static void grt_module_format_hex(const uint8_t* bytes, size_t size,
   for (size_t i = 0; i < size; ++i) snprintf(out_hex + 2 * i, 3, "%02x", bytes[i]);
 }
 
+// The per-binding tables come from an untrusted file and decide what the
+// HAL lets a dispatch touch, so each must have one entry per binding, name
+// a real access, and give a length no buffer could exceed only by being
+// corrupt.
+static grt_status_t grt_module_check_entry_points(grt_fb_table_t executable,
+                                                  const char* path,
+                                                  grt_string_view_t format) {
+  grt_fb_vector_t entries =
+      grt_fb_table_vector(executable, grt_ExecutableDef_entry_points, 4);
+  for (uint32_t e = 0; e < entries.count; ++e) {
+    grt_fb_table_t entry = grt_fb_vector_table(entries, e);
+    grt_string_view_t name = grt_fb_table_string(entry, grt_EntryPointDef_name);
+    uint32_t binding_count =
+        grt_fb_table_u32(entry, grt_EntryPointDef_binding_count, 0);
+    grt_fb_vector_t access =
+        grt_fb_table_vector(entry, grt_EntryPointDef_binding_access, 1);
+    if (access.pos && access.count != binding_count) {
+      return grt_module_invalid(
+          "%s ('%.*s').entry_points[%u] '%.*s': binding_access has %u "
+          "entries, expected %u (one per binding)",
+          path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), access.count,
+          binding_count);
+    }
+    for (uint32_t b = 0; access.pos && b < access.count; ++b) {
+      uint8_t bits = access.data[access.pos + b];
+      if (bits == 0 || bits > 3) {
+        return grt_module_invalid(
+            "%s ('%.*s').entry_points[%u] '%.*s': binding_access[%u] is %u, "
+            "expected 1 (read), 2 (written) or 3 (both)",
+            path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), b, bits);
+      }
+    }
+    grt_fb_vector_t lengths =
+        grt_fb_table_vector(entry, grt_EntryPointDef_binding_min_lengths, 8);
+    if (lengths.pos && lengths.count != binding_count) {
+      return grt_module_invalid(
+          "%s ('%.*s').entry_points[%u] '%.*s': binding_min_lengths has %u "
+          "entries, expected %u (one per binding)",
+          path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), lengths.count,
+          binding_count);
+    }
+    for (uint32_t b = 0; lengths.pos && b < lengths.count; ++b) {
+      uint64_t length = grt_load_le_u64(lengths.data + lengths.pos + 8 * b);
+      if (length > GRT_MODULE_MAX_BINDING_MIN_LENGTH) {
+        return grt_module_invalid(
+            "%s ('%.*s').entry_points[%u] '%.*s': binding_min_lengths[%u] is "
+            "%" PRIu64 " bytes, expected at most %" PRIu64,
+            path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), b, length,
+            GRT_MODULE_MAX_BINDING_MIN_LENGTH);
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
   for (uint32_t i = 0; i < file->info.executable_count; ++i) {
     char path[64];
@@ -256,6 +312,8 @@ static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
           "records %s",
           path, GRT_SV_ARG(format), binary.size, actual_hex, expected_hex);
     }
+    GRT_RETURN_IF_ERROR(
+        grt_module_check_entry_points(executable, path, format));
   }
   return grt_ok_status();
 }
@@ -524,7 +582,17 @@ grt_module_entry_point_t grt_module_file_entry_point(
       grt_fb_table_string(table, grt_EntryPointDef_name),
       grt_fb_table_u32(table, grt_EntryPointDef_binding_count, 0),
       grt_fb_table_u32(table, grt_EntryPointDef_constant_count, 0),
-      {1, 1, 1}};
+      {1, 1, 1},
+      NULL,
+      NULL};
+  grt_fb_vector_t access =
+      grt_fb_table_vector(table, grt_EntryPointDef_binding_access, 1);
+  if (access.pos) entry_point.binding_access = access.data + access.pos;
+  grt_fb_vector_t lengths =
+      grt_fb_table_vector(table, grt_EntryPointDef_binding_min_lengths, 8);
+  if (lengths.pos) {
+    entry_point.binding_min_lengths = lengths.data + lengths.pos;
+  }
   const uint8_t* workgroup_size = grt_fb_table_struct(
       table, grt_EntryPointDef_workgroup_size, GRT_WORKGROUP_SIZE_SIZE);
   for (int i = 0; workgroup_size && i < 3; ++i) {

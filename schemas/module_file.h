@@ -37,7 +37,10 @@ extern "C" {
 // A reader accepts every minor version of its major version and refuses a
 // newer major version with a message naming both.
 #define GRT_MODULE_FORMAT_VERSION_MAJOR 1
-#define GRT_MODULE_FORMAT_VERSION_MINOR 0
+#define GRT_MODULE_FORMAT_VERSION_MINOR 1
+// The largest per-binding minimum length a reader accepts (2^48 bytes); a
+// larger one is refused as corrupt.
+#define GRT_MODULE_MAX_BINDING_MIN_LENGTH (UINT64_C(1) << 48)
 #define GRT_MODULE_DIGEST_SIZE 32  // SHA-256 of an executable binary
 
 typedef struct grt_module_file_info_t {
@@ -88,6 +91,12 @@ typedef struct grt_module_entry_point_t {
   uint32_t binding_count;
   uint32_t constant_count;  // 32-bit push constants
   uint32_t workgroup_size[3];
+  // Per binding, or NULL when absent (files before format 1.1). Verified
+  // when the file is opened: binding_count entries each, access bytes 1
+  // (read), 2 (written) or 3, minimum lengths <=
+  // GRT_MODULE_MAX_BINDING_MIN_LENGTH.
+  const uint8_t* binding_access;       // binding_count bytes
+  const uint8_t* binding_min_lengths;  // binding_count little-endian u64
 } grt_module_entry_point_t;
 
 typedef struct grt_module_executable_t {

@@ -128,6 +128,18 @@ static void check_example(const grt_module_file_t* file) {
   assert_int_equal(entry_point.workgroup_size[0], 8);
   assert_int_equal(entry_point.workgroup_size[1], 8);
   assert_int_equal(entry_point.workgroup_size[2], 2);
+  // Files before format 1.1 (and entry points written without them) have
+  // no per-binding tables.
+  assert_null(entry_point.binding_access);
+  assert_null(entry_point.binding_min_lengths);
+  entry_point = grt_module_file_entry_point(file, 0, 0);
+  assert_non_null(entry_point.binding_access);
+  assert_non_null(entry_point.binding_min_lengths);
+  for (uint32_t b = 0; b < 3; ++b) {
+    assert_int_equal(entry_point.binding_access[b], b == 2 ? 2 : 1);
+    assert_int_equal(grt_load_le_u64(entry_point.binding_min_lengths + 8 * b),
+                     GRT_EXAMPLE_BINDING_MIN_LENGTH_0(b));
+  }
   entry_point = grt_module_file_entry_point(file, 1, 0);
   assert_sv_equal(entry_point.name, "dispatch_0");
   assert_int_equal(entry_point.binding_count, 3);
@@ -294,10 +306,10 @@ typedef struct patch_case_t {
 static const patch_case_t patch_cases[] = {
     {"newer major version", ROOT_FIELD, 0, grt_ModuleDef_format_version_major,
      0, false, 2, 4,
-     "module format version 2.0 is newer than this runtime supports (1.x)"},
+     "module format version 2.1 is newer than this runtime supports (1.x)"},
     {"older major version", ROOT_FIELD, 0, grt_ModuleDef_format_version_major,
      0, false, 0, 4,
-     "module format version 0.0 is older than this runtime supports (1.x)"},
+     "module format version 0.1 is older than this runtime supports (1.x)"},
     {"function bytecode past blob", grt_ModuleDef_functions, 1,
      grt_FunctionDef_bytecode_length, 0, false, 1000, 4,
      "ModuleDef.functions[1] ('helper'): bytecode range [20, 1020) lies "
@@ -410,6 +422,63 @@ static void test_duplicate_export_names_rejected(void** state) {
           grt_allocator_system(), &file),
       "ModuleDef.exports: export name 'main' appears more than once");
   free(bytes.data);
+}
+
+// The per-binding tables of an entry point are untrusted: each must have
+// one entry per binding, access bytes 1..3 and sane minimum lengths.
+static void test_entry_point_binding_tables_checked(void** state) {
+  (void)state;
+  const struct {
+    int field;     // 0: binding_access, 1: binding_min_lengths
+    int patch;     // 0: element 1 or 2 gets a bad value, 1: the count
+    const char* message;
+  } cases[] = {
+      {0, 0,
+       "ModuleDef.executables[0] ('cpu-x86_64').entry_points[0] "
+       "'dispatch_0': binding_access[1] is 4, expected 1 (read), 2 (written) "
+       "or 3 (both)"},
+      {0, 1,
+       "ModuleDef.executables[0] ('cpu-x86_64').entry_points[0] "
+       "'dispatch_0': binding_access has 2 entries, expected 3 (one per "
+       "binding)"},
+      {1, 0,
+       "ModuleDef.executables[0] ('cpu-x86_64').entry_points[0] "
+       "'dispatch_0': binding_min_lengths[2] is 281474976710657 bytes, "
+       "expected at most 281474976710656"},
+      {1, 1,
+       "ModuleDef.executables[0] ('cpu-x86_64').entry_points[0] "
+       "'dispatch_0': binding_min_lengths has 2 entries, expected 3 (one per "
+       "binding)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    example_file_t bytes = example_file();
+    grt_fb_table_t root = grt_fb_root(bytes.data, bytes.size, 4);
+    grt_fb_table_t executable = grt_fb_vector_table(
+        grt_fb_table_vector(root, grt_ModuleDef_executables, 4), 0);
+    grt_fb_table_t entry = grt_fb_vector_table(
+        grt_fb_table_vector(executable, grt_ExecutableDef_entry_points, 4), 0);
+    grt_fb_vector_t vector =
+        cases[i].field == 0
+            ? grt_fb_table_vector(entry, grt_EntryPointDef_binding_access, 1)
+            : grt_fb_table_vector(entry, grt_EntryPointDef_binding_min_lengths,
+                                  8);
+    assert_int_equal(vector.count, 3);
+    uint8_t* data = bytes.data + vector.pos;
+    if (cases[i].patch == 1) {
+      grt_store_le_u32(data - 4, 2);  // a shorter (still well-formed) vector
+    } else if (cases[i].field == 0) {
+      data[1] = 4;
+    } else {
+      grt_store_le_u64(data + 16, GRT_MODULE_MAX_BINDING_MIN_LENGTH + 1);
+    }
+    grt_module_file_t* file = NULL;
+    assert_status_contains(
+        grt_module_file_open_memory(
+            grt_make_const_byte_span(bytes.data, bytes.size),
+            grt_allocator_system(), &file),
+        cases[i].message);
+    free(bytes.data);
+  }
 }
 
 static void test_wrong_identifier_rejected(void** state) {
@@ -691,6 +760,7 @@ int main(void) {
       cmocka_unit_test(test_reader_semantic_errors),
       cmocka_unit_test(test_duplicate_export_names_rejected),
       cmocka_unit_test(test_wrong_identifier_rejected),
+      cmocka_unit_test(test_entry_point_binding_tables_checked),
       cmocka_unit_test(test_rodata_inline_xor_external),
       cmocka_unit_test(test_writer_rejects_bad_parts),
       cmocka_unit_test(test_writer_checks_cross_references),

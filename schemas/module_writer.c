@@ -305,6 +305,21 @@ grt_status_t grt_module_writer_add_executable(
     grt_module_entry_point_t entry_point = entry_points[i];
     GRT_RETURN_IF_ERROR(grt_module_writer_copy_string(
         writer, entry_points[i].name, &entry_point.name));
+    // The per-binding tables are copied too, so callers need not keep them.
+    if (entry_point.binding_access) {
+      const void* access = NULL;
+      GRT_RETURN_IF_ERROR(grt_module_writer_copy_bytes(
+          writer, entry_point.binding_access, entry_point.binding_count, 1,
+          &access));
+      entry_point.binding_access = access;
+    }
+    if (entry_point.binding_min_lengths) {
+      const void* lengths = NULL;
+      GRT_RETURN_IF_ERROR(grt_module_writer_copy_bytes(
+          writer, entry_point.binding_min_lengths,
+          (size_t)entry_point.binding_count * 8, 8, &lengths));
+      entry_point.binding_min_lengths = lengths;
+    }
     void* item = NULL;
     GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
         writer, &writer->entry_points, sizeof(entry_point), "entry points",
@@ -551,6 +566,18 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
           &GRT_MODULE_WRITER_ITEM(writer->entry_points, grt_module_entry_point_t,
                                   executable->first_entry_point + e);
       grt_fb_ref_t name = grt_fb_builder_create_string(b, entry_point->name);
+      grt_fb_ref_t access = 0;
+      if (entry_point->binding_access) {
+        access = grt_fb_builder_create_vector(
+            b, entry_point->binding_access, entry_point->binding_count, 1, 1);
+      }
+      grt_fb_ref_t min_lengths = 0;
+      if (entry_point->binding_min_lengths) {
+        // Already little-endian, as the file stores them.
+        min_lengths = grt_fb_builder_create_vector(
+            b, entry_point->binding_min_lengths, entry_point->binding_count, 8,
+            8);
+      }
       uint8_t workgroup_size[GRT_WORKGROUP_SIZE_SIZE];
       for (int axis = 0; axis < 3; ++axis) {
         for (int byte = 0; byte < 4; ++byte) {
@@ -567,6 +594,13 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
       grt_fb_builder_add_struct(b, grt_EntryPointDef_workgroup_size,
                                 workgroup_size, sizeof(workgroup_size),
                                 GRT_WORKGROUP_SIZE_ALIGNMENT);
+      if (access) {
+        grt_fb_builder_add_offset(b, grt_EntryPointDef_binding_access, access);
+      }
+      if (min_lengths) {
+        grt_fb_builder_add_offset(b, grt_EntryPointDef_binding_min_lengths,
+                                  min_lengths);
+      }
       entry_refs[e] = grt_fb_builder_end_table(b);
     }
     grt_fb_ref_t entry_points = grt_fb_builder_create_offset_vector(

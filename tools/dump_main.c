@@ -336,6 +336,35 @@ static grt_status_t grt_dump_functions(grt_dump_writer_t* w,
   return grt_ok_status();
 }
 
+// Space-separated per-binding access ("r", "w", "rw") and minimum lengths;
+// a list too long for its buffer ends in "...".
+static void grt_dump_format_bindings(const grt_module_entry_point_t* entry,
+                                     char* access, size_t access_capacity,
+                                     char* lengths, size_t lengths_capacity) {
+  static const char* const kAccess[4] = {"?", "r", "w", "rw"};
+  size_t a = 0;
+  size_t l = 0;
+  access[0] = '\0';
+  lengths[0] = '\0';
+  for (uint32_t b = 0; b < entry->binding_count; ++b) {
+    if (entry->binding_access && a + 8 < access_capacity) {
+      a += (size_t)snprintf(access + a, access_capacity - a, "%s%s", b ? " " : "",
+                            kAccess[entry->binding_access[b] & 3]);
+    } else if (entry->binding_access && a + 4 <= access_capacity) {
+      snprintf(access + a, access_capacity - a, "...");
+      a = access_capacity;  // nothing more
+    }
+    if (entry->binding_min_lengths && l + 24 < lengths_capacity) {
+      l += (size_t)snprintf(lengths + l, lengths_capacity - l, "%s%" PRIu64,
+                            b ? " " : "",
+                            grt_load_le_u64(entry->binding_min_lengths + 8 * b));
+    } else if (entry->binding_min_lengths && l + 4 <= lengths_capacity) {
+      snprintf(lengths + l, lengths_capacity - l, "...");
+      l = lengths_capacity;  // nothing more
+    }
+  }
+}
+
 static void grt_dump_data(grt_dump_writer_t* w, const grt_module_file_t* file) {
   const grt_module_file_info_t* info = grt_module_file_info(file);
   grt_dump_begin_array(w, "rodata", info->rodata_count);
@@ -372,6 +401,19 @@ static void grt_dump_data(grt_dump_writer_t* w, const grt_module_file_t* file) {
       grt_dump_u64(w, "bindings", entry.binding_count);
       grt_dump_u64(w, "constants", entry.constant_count);
       grt_dump_cstring(w, "workgroup_size", workgroup);
+      // Per binding (format 1.1): "r", "w" or "rw", and the minimum bytes.
+      if (entry.binding_access || entry.binding_min_lengths) {
+        char access[512];
+        char lengths[512];
+        grt_dump_format_bindings(&entry, access, sizeof(access), lengths,
+                                 sizeof(lengths));
+        if (entry.binding_access) {
+          grt_dump_cstring(w, "binding_access", access);
+        }
+        if (entry.binding_min_lengths) {
+          grt_dump_cstring(w, "binding_min_lengths", lengths);
+        }
+      }
       grt_dump_end(w);
     }
     grt_dump_end(w);

@@ -171,7 +171,7 @@ static grt_status_t bench_dispatches(grt_runtime_instance_t* instance,
       grt_runtime_instance_create_device(instance, uri, NULL, &device));
   static const uint8_t digest[GRT_HAL_EXECUTABLE_DIGEST_SIZE] = {1};
   grt_hal_entry_point_info_t entry = {grt_make_cstring_view("empty"), 0, 0,
-                                      {1, 1, 1}};
+                                      {1, 1, 1}, NULL, NULL};
   grt_hal_executable_params_t params = {
       grt_make_cstring_view("cpu-static"),
       (const uint8_t*)bench_library.name,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/endian.h"
 #include "compiler/host/memory_plan.h"
 #include "compiler/mlir/parser.h"
 #include "compiler/vm_asm/assembler.h"
@@ -1412,12 +1413,37 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
 
   grt_module_entry_point_t* entries = NULL;
   uint32_t entry_count = kernels->count;
-  GRT_RETURN_IF_ERROR(grt_allocator_calloc(
-      allocator, (entry_count ? entry_count : 1) * sizeof(*entries), (void**)&entries));
+  // Per binding: how the kernel uses it and the bytes it spans (all static
+  // shapes), so the HAL refuses read-only memory for written bindings and
+  // bindings too short for the kernel. One block after the entries: the
+  // little-endian u64 lengths, then the access bytes.
+  size_t binding_total = 0;
+  for (uint32_t i = 0; i < entry_count; ++i) binding_total += kernels->kernels[i]->binding_count;
+  size_t entry_bytes = (entry_count ? entry_count : 1) * sizeof(*entries);
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, entry_bytes + binding_total * 9,
+                                           (void**)&entries));
+  uint8_t* lengths = (uint8_t*)entries + entry_bytes;
+  uint8_t* access = lengths + binding_total * 8;
   for (uint32_t i = 0; i < entry_count; ++i) {
     const grtc_kernel_t* kernel = kernels->kernels[i];
     entries[i].name = kernel->name;
     entries[i].binding_count = kernel->binding_count;
+    if (kernel->binding_count) {
+      entries[i].binding_access = access;
+      entries[i].binding_min_lengths = lengths;
+    }
+    for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+      const grtc_kbinding_t* binding = &kernel->bindings[b];
+      // grtc_kaccess_t uses the file's bits (1 read, 2 written); a kernel
+      // that does not say (0) may write the binding.
+      access[b] = binding->access ? (uint8_t)binding->access : (uint8_t)GRTC_KACCESS_READ_WRITE;
+      uint64_t bytes = binding->element_count > 0
+                           ? (uint64_t)binding->element_count * grtc_elem_byte_size(binding->elem)
+                           : 0;
+      grt_store_le_u64(lengths + 8 * b, bytes);
+    }
+    access += kernel->binding_count;
+    lengths += 8 * (size_t)kernel->binding_count;
     entries[i].constant_count = 0;
     entries[i].workgroup_size[0] = 1;
     entries[i].workgroup_size[1] = 1;

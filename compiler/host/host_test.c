@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "base/endian.h"
 #include "base/file.h"
 #include "compiler/host/host.h"
 #include "compiler/host/test_ir.h"
@@ -53,6 +54,17 @@ static int setup(void** state) {
     GRT_EXPECT_OK(grtc_kernel_set_add(&f.kernels, kLibrary[i].name, kLibrary[i].bindings,
                                       &kernel, &index));
     kernel->workgroup_count = (N + 63) / 64;  // add_f32 covers 64 per group
+    // Each test kernel reads its leading bindings and writes its last.
+    for (uint32_t b = 0; b < kLibrary[i].bindings; ++b) {
+      kernel->bindings[b].access =
+          b + 1 == kLibrary[i].bindings ? GRTC_KACCESS_WRITE : GRTC_KACCESS_READ;
+    }
+    if (i == ADD) {  // tensor<Nxf32> in, in, out
+      for (uint32_t b = 0; b < 3; ++b) {
+        kernel->bindings[b].elem = GRTC_ELEM_F32;
+        kernel->bindings[b].element_count = N;
+      }
+    }
   }
   GRT_EXPECT_OK(grt_module_writer_create(allocator, &f.writer));
   grt_string_builder_init(allocator, &f.text);
@@ -280,6 +292,23 @@ static void test_workgroup_sizes_recorded(void** state) {
   GRT_EXPECT_OK(grt_module_file_open_memory(grt_make_const_byte_span(f.data, f.size),
                                             grt_allocator_system(), &f.file));
   assert_int_equal(grt_module_file_info(f.file)->executable_count, 2);
+  // Every entry point records how each binding is used and, where the
+  // kernel knows its extent (add_f32: N f32 each), the bytes it spans.
+  for (uint32_t e = 0; e < 2; ++e) {
+    grt_module_entry_point_t add = grt_module_file_entry_point(f.file, e, ADD);
+    assert_non_null(add.binding_access);
+    assert_non_null(add.binding_min_lengths);
+    for (uint32_t b = 0; b < 3; ++b) {
+      assert_int_equal(add.binding_access[b], b == 2 ? 2 : 1);
+      assert_int_equal(grt_load_le_u64(add.binding_min_lengths + 8 * b), N * 4);
+    }
+    grt_module_entry_point_t scale = grt_module_file_entry_point(f.file, e, 1);
+    assert_int_equal(scale.binding_access[0], 1);
+    assert_int_equal(scale.binding_access[1], 2);
+    assert_int_equal(grt_load_le_u64(scale.binding_min_lengths), 0);  // unknown
+    // No bindings: no tables.
+    assert_null(grt_module_file_entry_point(f.file, e, 2).binding_access);
+  }
   for (uint32_t k = 0; k < 4; ++k) {
     assert_int_equal(grt_module_file_entry_point(f.file, 0, k).workgroup_size[0], 1);
     grt_module_entry_point_t entry = grt_module_file_entry_point(f.file, 1, k);
@@ -420,11 +449,19 @@ static session_t start_session(const char* uri) {
   f.data = NULL;
   grt_file_contents_t library = {0};
   GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(), &library));
+  // The kernels read their leading bindings and write their last (the
+  // module's constants are bound read-only); add_f32 spans N f32 each.
+  static const uint8_t kAccess[4][3] = {{1, 1, 2}, {1, 2}, {0}, {2}};
+  uint8_t add_lengths[3 * 8];
+  for (int b = 0; b < 3; ++b) grt_store_le_u64(add_lengths + 8 * b, N * 4);
   grt_module_entry_point_t entries[4];
   for (int i = 0; i < 4; ++i) {
     grt_module_entry_point_t entry = {grt_make_cstring_view(kLibrary[i].name),
-                                      kLibrary[i].bindings, i == 1 ? 1u : 0u,
-                                      {kLibrary[i].workgroup_x, 1, 1}};
+                                      kLibrary[i].bindings,
+                                      i == 1 ? 1u : 0u,
+                                      {kLibrary[i].workgroup_x, 1, 1},
+                                      kLibrary[i].bindings ? kAccess[i] : NULL,
+                                      i == ADD ? add_lengths : NULL};
     entries[i] = entry;
   }
   grt_module_executable_t executable = {

@@ -111,6 +111,7 @@ static void grt_hal_local_command_buffer_destroy(grt_hal_resource_t* resource) {
       (grt_hal_local_command_buffer_t*)resource;
   grt_hal_local_command_buffer_drop_recording(command_buffer);
   grt_arena_deinit(&command_buffer->arena);
+  grt_hal_command_buffer_deinitialize(&command_buffer->base);
   grt_allocator_free(command_buffer->host_allocator, command_buffer);
 }
 

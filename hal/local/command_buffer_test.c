@@ -56,9 +56,9 @@ static const grt_kernel_entry_t kEntries[] = {
 static const grt_kernel_library_t kLibrary = {
     GRT_KERNEL_ABI_VERSION, 3, kEntries, "grt_local_command_buffer_test"};
 static const grt_hal_entry_point_info_t kEntryPoints[] = {
-    {{"store_ids", 9}, 1, 0, {1, 1, 1}},
-    {{"fail_at_x1", 10}, 0, 0, {1, 1, 1}},
-    {{"sum_constants", 13}, 1, 3, {1, 1, 1}},
+    {{"store_ids", 9}, 1, 0, {1, 1, 1}, NULL, NULL},
+    {{"fail_at_x1", 10}, 0, 0, {1, 1, 1}, NULL, NULL},
+    {{"sum_constants", 13}, 1, 3, {1, 1, 1}, NULL, NULL},
 };
 enum { kStoreIds = 0, kFailAtX1 = 1, kSumConstants = 2 };
 

@@ -467,13 +467,7 @@ static bool grt_hal_local_entry_points_equal(
     const grt_hal_entry_point_info_t* a, const grt_hal_entry_point_info_t* b,
     size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    if (!grt_string_view_equal(a[i].name, b[i].name) ||
-        a[i].binding_count != b[i].binding_count ||
-        a[i].constant_count != b[i].constant_count ||
-        memcmp(a[i].workgroup_size, b[i].workgroup_size,
-               sizeof(a[i].workgroup_size)) != 0) {
-      return false;
-    }
+    if (!grt_hal_entry_point_info_equal(&a[i], &b[i])) return false;
   }
   return true;
 }

@@ -540,7 +540,7 @@ static void expect_bad_library(const grt_kernel_library_t* library,
   binary_t name;
   binary_set(&name, library->name, strlen(library->name));
   const grt_hal_entry_point_info_t expected[1] = {
-      {{"k", 1}, 0, 0, {1, 1, 1}}};
+      {{"k", 1}, 0, 0, {1, 1, 1}, NULL, NULL}};
   grt_hal_executable_params_t params =
       params_for("cpu-static", &name, expected, 1);
   grt_hal_executable_cache_t* cache = make_cache();
@@ -605,6 +605,7 @@ static void test_cache_reuses_by_digest(void** state) {
   grt_hal_executable_cache_t* cache = make_cache();
   grt_hal_executable_t* first = NULL;
   grt_hal_executable_t* second = NULL;
+  grt_hal_executable_t* again_0 = NULL;
   GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &first));
   GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
   assert_ptr_equal(first, second);
@@ -627,6 +628,25 @@ static void test_cache_reuses_by_digest(void** state) {
   assert_ptr_not_equal(first, second);
   assert_string_equal(
       grt_hal_local_executable_cast(second)->kernels[0]->name, "workgroup_ids");
+  grt_hal_executable_release(second);
+
+  // Same binary and order, but the module describes the bindings
+  // differently (access, minimum lengths): those come from the module and
+  // decide what dispatches may do, so each module gets its own executable.
+  static const uint8_t kAccess[3] = {1, 1, 2};
+  static const uint64_t kLengths[3] = {4000, 4000, 4000};
+  grt_hal_entry_point_info_t described[GRT_TEST_KERNELS_COUNT] = {
+      GRT_TEST_KERNELS_ENTRY_POINTS};
+  described[0].binding_access = kAccess;
+  params = params_for(format, &binary, described, GRT_TEST_KERNELS_COUNT);
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &second));
+  assert_ptr_not_equal(first, second);
+  described[0].binding_min_lengths = kLengths;
+  GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &again_0));
+  assert_ptr_not_equal(again_0, second);
+  assert_ptr_not_equal(again_0, first);
+  assert_true(again_0->entry_points[0].binding_min_lengths[2] == 4000);
+  grt_hal_executable_release(again_0);
   grt_hal_executable_release(second);
 
   // The same digest in the other format is not the same executable either.

@@ -26,7 +26,7 @@ static grt_hal_allocator_t* make_allocator(void) {
 static grt_hal_buffer_params_t params_of(grt_hal_memory_type_t type,
                                          grt_hal_buffer_usage_t usage,
                                          uint32_t min_alignment) {
-  grt_hal_buffer_params_t params = {type, usage, min_alignment};
+  grt_hal_buffer_params_t params = {type, usage, min_alignment, 0};
   return params;
 }
 
@@ -548,7 +548,7 @@ static void* churn(void* arg) {
   work->ok = true;
   for (int round = 0; round < 20; ++round) {
     for (int i = 0; i < 64; ++i) {
-      grt_hal_buffer_params_t params = {0, 0, 0};
+      grt_hal_buffer_params_t params = {0, 0, 0, 0};
       grt_status_t status = grt_hal_allocator_allocate_buffer(
           work->allocator, params, work->base_size + (uint64_t)i + 1,
           &work->buffers[i]);

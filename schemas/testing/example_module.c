@@ -4,6 +4,8 @@
 // (added out of order, so the writer's sorting is exercised).
 #include "schemas/testing/example_module.h"
 
+#include "base/endian.h"
+
 #include <string.h>
 
 #define GRT_EXAMPLE_BINARY_SIZE_0 200u
@@ -78,9 +80,16 @@ grt_status_t grt_example_module_populate(grt_module_writer_t* writer) {
   const char* formats[] = {"cpu-x86_64", "vulkan-spirv"};
   const size_t binary_sizes[] = {GRT_EXAMPLE_BINARY_SIZE_0,
                                  GRT_EXAMPLE_BINARY_SIZE_1};
+  // dispatch_0 has per-binding tables (format 1.1), dispatch_1 has none.
+  static const uint8_t kAccess0[3] = {1, 1, 2};
+  uint8_t lengths0[3 * 8];
+  for (int b = 0; b < 3; ++b) {
+    grt_store_le_u64(lengths0 + 8 * b, GRT_EXAMPLE_BINDING_MIN_LENGTH_0(b));
+  }
   const grt_module_entry_point_t entry_points[] = {
-      {grt_make_cstring_view("dispatch_0"), 3, 2, {64, 1, 1}},
-      {grt_make_cstring_view("dispatch_1"), 2, 0, {8, 8, 2}},
+      {grt_make_cstring_view("dispatch_0"), 3, 2, {64, 1, 1}, kAccess0,
+       lengths0},
+      {grt_make_cstring_view("dispatch_1"), 2, 0, {8, 8, 2}, NULL, NULL},
   };
   for (unsigned e = 0; e < 2; ++e) {
     uint8_t binary[GRT_EXAMPLE_BINARY_SIZE_0];

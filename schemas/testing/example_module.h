@@ -18,6 +18,9 @@ extern "C" {
 // Sizes of the two rodata segments: a small inline one, a large external one.
 #define GRT_EXAMPLE_MODULE_INLINE_RODATA_SIZE 24u
 #define GRT_EXAMPLE_MODULE_EXTERNAL_RODATA_SIZE 300u
+// Entry point dispatch_0 (executable 0) records binding access {1, 1, 2}
+// and these minimum lengths (4000, 4001, 4002 for bindings 0..2).
+#define GRT_EXAMPLE_BINDING_MIN_LENGTH_0(b) (4000u + (unsigned)(b))
 
 // Adds the example's parts to a fresh writer.
 grt_status_t grt_example_module_populate(grt_module_writer_t* writer)

@@ -78,7 +78,7 @@ static void test_flatc_decodes_our_module(void** state) {
   char* json = read_compact_json(json_path);
   static const char* const expected[] = {
       "\"name\":\"example_module\",\"version\":7,\"format_version_major\":1,"
-      "\"features\":9223372036854775813,",
+      "\"format_version_minor\":1,\"features\":9223372036854775813,",
       "\"imports\":[{\"full_name\":\"hal.device.query\",\"calling_convention\":"
       "\"0rI_r\"},{\"full_name\":\"check.expect_eq\",\"calling_convention\":"
       "\"0rr_v\"},{\"full_name\":\"hal.device.optional_thing\","
@@ -94,7 +94,8 @@ static void test_flatc_decodes_our_module(void** state) {
       "\"global_bytes\":64,\"global_ref_count\":3",
       "\"executables\":[{\"format\":\"cpu-x86_64\",\"entry_points\":[{\"name\":"
       "\"dispatch_0\",\"binding_count\":3,\"constant_count\":2,"
-      "\"workgroup_size\":{\"x\":64,\"y\":1,\"z\":1}},",
+      "\"workgroup_size\":{\"x\":64,\"y\":1,\"z\":1},\"binding_access\":[1,1,2],"
+      "\"binding_min_lengths\":[4000,4001,4002]},",
       "\"binary\":{\"offset\":320,\"length\":200},\"digest\":[",
       "{\"format\":\"vulkan-spirv\",",
       "\"binary\":{\"offset\":576,\"length\":77}",

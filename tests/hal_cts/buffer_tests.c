@@ -99,7 +99,7 @@ static void test_buffer_allocate_each_heap(void** state) {
 static void test_buffer_allocate_unavailable_usage(void** state) {
   (void)state;
   grt_hal_buffer_params_t params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
-                                    (grt_hal_buffer_usage_t)(1u << 30), 0};
+                                    (grt_hal_buffer_usage_t)(1u << 30), 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   grt_expect_error(
       grt_hal_allocator_allocate_buffer(grt_hal_cts_allocator(), params, 16,

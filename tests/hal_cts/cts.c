@@ -155,7 +155,7 @@ uint32_t grt_hal_cts_workgroups_for(grt_hal_cts_kernel_t kernel,
 grt_hal_buffer_t* grt_hal_cts_allocate_with(grt_hal_memory_type_t type,
                                             grt_hal_buffer_usage_t usage,
                                             uint64_t size) {
-  grt_hal_buffer_params_t params = {type, usage, 0};
+  grt_hal_buffer_params_t params = {type, usage, 0, 0};
   grt_hal_buffer_t* buffer = NULL;
   GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
       grt_hal_cts_allocator(), params, size, &buffer));

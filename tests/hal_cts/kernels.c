@@ -24,7 +24,7 @@ const grt_kernel_library_t* grt_hal_cts_static_kernel_library_query(
     uint32_t abi_version);
 
 #define GRT_HAL_CTS_ENTRY(name, bindings, constants) \
-  {{name, sizeof(name) - 1}, bindings, constants, {64, 1, 1}}
+  {{name, sizeof(name) - 1}, bindings, constants, {64, 1, 1}, NULL, NULL}
 
 // What every format provides (cts_kernels.c, testdata/cts_kernels.comp),
 // in grt_hal_cts_kernel_t order.

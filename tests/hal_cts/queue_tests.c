@@ -47,7 +47,7 @@ static void test_queue_alloca_dealloca(void** state) {
   grt_hal_semaphore_list_t at3 = {1, &timeline, &values[2]};
   grt_hal_semaphore_list_t at4 = {1, &timeline, &values[3]};
   grt_hal_buffer_params_t params = {GRT_HAL_MEMORY_TYPE_DEVICE_LOCAL,
-                                    GRT_HAL_BUFFER_USAGE_DEFAULT, 0};
+                                    GRT_HAL_BUFFER_USAGE_DEFAULT, 0, 0};
   grt_hal_buffer_t* transient = NULL;
   GRT_EXPECT_OK(grt_hal_device_queue_alloca(device, wait_gate, at1,
                                                     params, 256, &transient));

@@ -57,6 +57,10 @@ static grt_status_t parse_entry(const char* text, grt_module_entry_point_t* out_
   out_entry->workgroup_size[0] = workgroup_x;
   out_entry->workgroup_size[1] = 1;
   out_entry->workgroup_size[2] = 1;
+  // The hand-written kernels' bindings are not described (every binding
+  // may be written, no minimum lengths).
+  out_entry->binding_access = NULL;
+  out_entry->binding_min_lengths = NULL;
   return grt_ok_status();
 }
 

@@ -248,7 +248,7 @@ static grt_status_t add_data(grt_module_writer_t* w) {
     executable.format = grt_make_cstring_view(formats[i]);
     executable.binary = grt_make_const_byte_span(binary, sizeof(binary) - 1);
     grt_module_entry_point_t entry = {grt_make_cstring_view("dispatch_0"),
-                                      3, 2, {64, 1, 1}};
+                                      3, 2, {64, 1, 1}, NULL, NULL};
     uint32_t ordinal = 0;
     GRT_RETURN_IF_ERROR(
         grt_module_writer_add_executable(w, &executable, &entry, 1, &ordinal));

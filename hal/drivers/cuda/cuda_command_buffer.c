@@ -109,6 +109,7 @@ static void grt_hal_cuda_command_buffer_destroy(grt_hal_resource_t* resource) {
   }
   grt_allocator_free(cb->host_allocator, cb->commands);
   grt_hal_cuda_context_release(cb->context);
+  grt_hal_command_buffer_deinitialize(&cb->base);
   grt_allocator_free(cb->host_allocator, cb);
 }
 

@@ -170,11 +170,7 @@ static grt_hal_executable_t* grt_hal_cuda_executable_cache_find(
     for (size_t j = 0; j < params->entry_point_count && same; ++j) {
       const grt_hal_entry_point_info_t* a = &executable->entry_points[j];
       const grt_hal_entry_point_info_t* b = &params->entry_points[j];
-      same = grt_string_view_equal(a->name, b->name) &&
-             a->binding_count == b->binding_count &&
-             a->constant_count == b->constant_count &&
-             memcmp(a->workgroup_size, b->workgroup_size,
-                    sizeof(a->workgroup_size)) == 0;
+      same = grt_hal_entry_point_info_equal(a, b);
     }
     if (same) return executable;
   }

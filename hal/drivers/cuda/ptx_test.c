@@ -18,8 +18,8 @@ static const char kModule[] =
     ".visible .entry noop()\n{\n\tret;\n}\n";
 
 static const grt_hal_entry_point_info_t kEntries[] = {
-    {{"add_f32", 7}, 1, 0, {64, 1, 1}},
-    {{"noop", 4}, 0, 0, {64, 1, 1}},
+    {{"add_f32", 7}, 1, 0, {64, 1, 1}, NULL, NULL},
+    {{"noop", 4}, 0, 0, {64, 1, 1}, NULL, NULL},
 };
 
 static grt_status_t validate(const void* data, size_t size,

@@ -103,6 +103,7 @@ static void grt_hal_vulkan_command_buffer_destroy(
   grt_hal_vulkan_device_t* device = command_buffer->device;
   grt_hal_vulkan_command_buffer_clear(command_buffer);
   grt_allocator_free(device->base.host_allocator, command_buffer->commands);
+  grt_hal_command_buffer_deinitialize(&command_buffer->base);
   grt_allocator_free(device->base.host_allocator, command_buffer);
   grt_hal_vulkan_device_core_release(device);
 }

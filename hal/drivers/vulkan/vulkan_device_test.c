@@ -178,7 +178,7 @@ static void test_executables(void** state) {
   GRT_EXPECT_OK(grt_spirv_container_write(&module, 1, grt_allocator_system(),
                                           &binary, &size));
   grt_hal_entry_point_info_t entry = {grt_make_cstring_view("sum"), 3, 2,
-                                      {0, 0, 0}};
+                                      {0, 0, 0}, NULL, NULL};
   grt_hal_executable_t* executable = NULL;
   GRT_EXPECT_OK(prepare(device, binary, size, entry, &executable));
   // The workgroup size recorded is the shader's.

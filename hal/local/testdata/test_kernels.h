@@ -48,10 +48,10 @@ extern "C" {
 // Initializer rows for grt_hal_entry_point_info_t (name, bindings,
 // constants, workgroup size), in table order.
 #define GRT_TEST_KERNELS_ENTRY_POINTS                       \
-  {{"add_f32", 7}, 3, 0, {64, 1, 1}},                       \
-      {{"scale_f32", 9}, 2, 1, {32, 1, 1}},                 \
-      {{"fail", 4}, 0, 0, {1, 1, 1}},                       \
-      {{"workgroup_ids", 13}, 1, 0, { 1, 1, 1 }}
+  {{"add_f32", 7}, 3, 0, {64, 1, 1}, NULL, NULL},                       \
+      {{"scale_f32", 9}, 2, 1, {32, 1, 1}, NULL, NULL},                 \
+      {{"fail", 4}, 0, 0, {1, 1, 1}, NULL, NULL},                       \
+      {{"workgroup_ids", 13}, 1, 0, {1, 1, 1}, NULL, NULL}
 
 // The table of the statically linked build (grt_hal_local_test_kernels only).
 const grt_kernel_library_t* grt_hal_local_test_kernels_library(void);
