@@ -2646,6 +2646,29 @@ def gen_edges():
     funcs.append(f.text(comment="add/multiply/maximum bodies on i1 reduce as "
                         "or/and/or: two trues add to true."))
 
+    f = Func("test_module_forms")
+    c0 = f.op("stablehlo.constant dense<> : tensor<0x3xf32>")
+    u0 = f.op("util.unfoldable_constant dense<> : tensor<0x3xf32>")
+    r = f.op("stablehlo.add %s, %s : tensor<0x3xf32>" % (c0, u0))
+    f.line("check.expect_eq_const(%s, dense<> : tensor<0x3xf32>) : tensor<0x3xf32>" % r)
+    e = f.op("tensor.empty() : tensor<2x3xf32>")
+    one = f.op("stablehlo.constant dense<1.0> : tensor<2x3xf32>")
+    r = f.op("stablehlo.maximum %s, %s : tensor<2x3xf32>" % (e, one))
+    f.expect(r, np.ones((2, 3)), "f32")
+    t0 = f.op("stablehlo.create_token : !stablehlo.token")
+    t1 = f.op("stablehlo.after_all : !stablehlo.token")
+    f.op("stablehlo.after_all %s, %s : !stablehlo.token" % (t0, t1))
+    a = array([[1.0, 2.0], [3.0, 4.0]], "f32")
+    x = f.input(a, "f32")
+    r = f.op('"stablehlo.dot_general"(%s, %s) {dot_dimension_numbers = #stablehlo.dot<'
+             'lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0],>} : '
+             '(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>' % (x, x))
+    f.expect(r, a @ a, "f32")
+    funcs.append(f.text(comment="Zero-size dense<> literals, tensor.empty (its "
+                        "contents are unspecified; only its shape is used\nhere), "
+                        "tokens (create_token, after_all) as no-ops, and a "
+                        "trailing comma in #stablehlo.dot<...>."))
+
     f = Func("test_reduce_unsigned_max_min")
     a = array([[3, 250, 7], [255, 0, 128]], "ui8")
     x = f.input(a, "ui8")

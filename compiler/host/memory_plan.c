@@ -199,7 +199,9 @@ static grt_status_t grtc_plan_assign(const grtc_planner_t* planner, grtc_memory_
     storage->kind = v->escapes ? GRTC_STORAGE_OWN : GRTC_STORAGE_ARENA;
     if (!v->escapes) {
       blocks[n].value = v;
-      blocks[n].size = grtc_plan_align(size);
+      // An empty tensor still gets an aligned slot, so the arena exists to
+      // be viewed.
+      blocks[n].size = grtc_plan_align(size ? size : 1);
       ++n;
     }
   }

@@ -1224,6 +1224,16 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
     return grt_ok_status();
   }
   const grtc_literal_t* leaves = dense->leaves.data;
+  if (dense->leaves.count == 0 && element_count == 0) {
+    // dense<> of a type with a zero dimension (tensor<0x3xf32>): no
+    // elements, held as a splat of zero so later stages need no empty case.
+    uint8_t* zero = grt_arena_alloc_zeroed(parser->arena, element_size);
+    if (!zero) return grtc_parser_oom(parser);
+    attribute->dense.data = zero;
+    attribute->dense.size = element_size;
+    attribute->dense.splat = true;
+    return grt_ok_status();
+  }
   bool splat = dense->rank == 0;
   if (!splat) {
     bool shape_matches = dense->rank == type->shaped.rank;

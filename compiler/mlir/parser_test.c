@@ -151,8 +151,11 @@ static void test_attributes(void** state) {
        "dense<[1.0, 2.0]> : tensor<2xf32>"},
       {"dense<\"0x0000803F\"> : tensor<3xf32>", "dense<1.0> : tensor<3xf32>"},
       {"dense<7> : tensor<i8>", "dense<7> : tensor<i8>"},
-      {"dense<> : tensor<0xf32>", "dense<\"0x\"> : tensor<0xf32>"},
-      {"dense<[]> : tensor<0xf32>", "dense<\"0x\"> : tensor<0xf32>"},
+      // Tensors with no elements hold a zero splat.
+      {"dense<> : tensor<0xf32>", "dense<0.0> : tensor<0xf32>"},
+      {"dense<[]> : tensor<0xf32>", "dense<0.0> : tensor<0xf32>"},
+      {"dense<> : tensor<0x3xf32>", "dense<0.0> : tensor<0x3xf32>"},
+      {"dense<> : tensor<2x0xi32>", "dense<0> : tensor<2x0xi32>"},
       {"dense<[1.0, -0.5]> : tensor<2xf16>", "dense<[1.0, -0.5]> : tensor<2xf16>"},
       {"dense<[255, 0]> : tensor<2xui8>", "dense<[255, 0]> : tensor<2xui8>"},
   };

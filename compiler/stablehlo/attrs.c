@@ -304,6 +304,9 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
                                                            : "an integer");
     }
     if (!grtc_cursor_eat(&c, ",")) break;
+    // A trailing comma before '>' (as some exporters print it).
+    grtc_cursor_t probe = c;
+    if (grtc_cursor_eat(&probe, ">")) break;
   }
   if ((!empty && !grtc_cursor_eat(&c, ">")) || c.p != c.end) {
     return grtc_attr_fail(error, "expected ',' or '>' in %s",

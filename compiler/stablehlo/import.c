@@ -217,6 +217,13 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
       out->dims[i] = type->shaped.dims[i];
     }
     out->rank = type->shaped.rank;
+  } else if (type->kind == GRTC_TYPE_OPAQUE &&
+             grt_string_view_equal_cstring(type->opaque, "!stablehlo.token")) {
+    // Tokens only order side effects; they travel as empty tensors.
+    out->elem = GRTC_ELEM_I1;
+    out->rank = 1;
+    out->dims[0] = 0;
+    ok = true;
   } else {
     ok = grtc_import_elem(type, &out->elem);
   }
@@ -257,6 +264,7 @@ typedef enum grtc_import_rule_e {
   GRTC_IMPORT_SIGNED_CAST,    // extsi, sitofp: i1 sources would read as -1
   GRTC_IMPORT_UNSIGNED_CAST,  // extui, uitofp, index_castui: zero-extending
   GRTC_IMPORT_UNFOLDABLE,     // util.unfoldable_constant
+  GRTC_IMPORT_PLACEHOLDER,    // tensor.empty, tokens: zeros of the result type
   GRTC_IMPORT_CHECK_CONST,    // check.*_const: CONSTANT + the check
   GRTC_IMPORT_EXTRACT,        // tensor.extract
   GRTC_IMPORT_CUSTOM_CALL,    // stablehlo.custom_call @check.*
@@ -274,6 +282,9 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"stablehlo.broadcast", GRTC_TOP_BROADCAST_IN_DIM, GRTC_IMPORT_BROADCAST},
     {"util.optimization_barrier", GRTC_TOP_OPTIMIZATION_BARRIER, GRTC_IMPORT_PLAIN},
     {"util.unfoldable_constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_UNFOLDABLE},
+    {"tensor.empty", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
+    {"stablehlo.after_all", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
+    {"stablehlo.create_token", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.custom_call", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CUSTOM_CALL},
     {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
@@ -1018,6 +1029,26 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       grtc_tvalue_t* value = NULL;
       GRT_RETURN_IF_ERROR(grtc_import_extract(ctx, op, operands, &results[0], block, &value));
       return grtc_import_map(ctx, &op->results[0], value);
+    }
+    case GRTC_IMPORT_PLACEHOLDER: {
+      // tensor.empty's contents are unspecified and a token carries none:
+      // both become a zero splat of the result type (a token is a
+      // tensor<0xi1>, so it has no bytes at all).
+      if (op->result_count != 1) {
+        return grtc_import_error(ctx, op, "'%.*s' must have one result; it has %u",
+                                 GRT_SV_ARG(op->name), op->result_count);
+      }
+      grtc_top_t* zeros = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, results, 1,
+                                             0, block, &zeros));
+      size_t size = grtc_elem_byte_size(results[0].elem);
+      zeros->attrs.constant.data = grtc_tmodule_alloc(ctx->module, size);
+      if (!zeros->attrs.constant.data) {
+        return grtc_import_error(ctx, op, "out of memory");
+      }
+      zeros->attrs.constant.size = size;
+      zeros->attrs.constant.splat = true;
+      return grtc_import_map(ctx, &op->results[0], &zeros->results[0]);
     }
     case GRTC_IMPORT_SIGNED_CAST:
     case GRTC_IMPORT_UNSIGNED_CAST: {

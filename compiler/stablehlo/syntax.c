@@ -1202,6 +1202,8 @@ static const grtc_shlo_format_t grtc_shlo_cmpf = {
 static const grtc_shlo_format_t grtc_shlo_slice = {GRTC_SHLO_SLICE_BRACKETS, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_extract = {
     GRTC_SHLO_INDEX_BRACKETS | GRTC_SHLO_RESULT_ELEMENT, NULL, 0};
+// tensor.empty() : tensor<...>
+static const grtc_shlo_format_t grtc_shlo_parens = {GRTC_SHLO_PARENS, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_check = {
     GRTC_SHLO_PARENS | GRTC_SHLO_VALUE_ITEM, NULL, 0};
 
@@ -1276,6 +1278,10 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"arith.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
     {"util.unfoldable_constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
     {"tensor.extract", NULL, grtc_shlo_parse_format, &grtc_shlo_extract, NULL},
+    {"tensor.empty", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
+    // Tokens order side effects grt does not have: `stablehlo.after_all %a,
+    // %b : !stablehlo.token`, `stablehlo.create_token : !stablehlo.token`.
+    GRTC_SHLO_PLAIN("stablehlo.after_all") GRTC_SHLO_PLAIN("stablehlo.create_token")
     // IREE's check(%a, %b) : type and the StableHLO interpreter's
     // check %a, %b : type share one format.
     {"check.expect_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},

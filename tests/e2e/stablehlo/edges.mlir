@@ -32,6 +32,26 @@ module @e2e_edges {
     return
   }
 
+  // Zero-size dense<> literals, tensor.empty (its contents are unspecified; only its shape is used
+  // here), tokens (create_token, after_all) as no-ops, and a trailing comma in #stablehlo.dot<...>.
+  func.func public @test_module_forms() {
+    %0 = stablehlo.constant dense<> : tensor<0x3xf32>
+    %1 = util.unfoldable_constant dense<> : tensor<0x3xf32>
+    %2 = stablehlo.add %0, %1 : tensor<0x3xf32>
+    check.expect_eq_const(%2, dense<> : tensor<0x3xf32>) : tensor<0x3xf32>
+    %3 = tensor.empty() : tensor<2x3xf32>
+    %4 = stablehlo.constant dense<1.0> : tensor<2x3xf32>
+    %5 = stablehlo.maximum %3, %4 : tensor<2x3xf32>
+    check.expect_almost_eq_const(%5, dense<1.0e+00> : tensor<2x3xf32>) : tensor<2x3xf32>
+    %6 = stablehlo.create_token : !stablehlo.token
+    %7 = stablehlo.after_all : !stablehlo.token
+    %8 = stablehlo.after_all %6, %7 : !stablehlo.token
+    %9 = util.unfoldable_constant dense<[[1.0e+00, 2.0e+00], [3.0e+00, 4.0e+00]]> : tensor<2x2xf32>
+    %10 = "stablehlo.dot_general"(%9, %9) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0],>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    check.expect_almost_eq_const(%10, dense<[[7.0e+00, 1.0e+01], [1.5e+01, 2.2e+01]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+    return
+  }
+
   func.func public @test_reduce_unsigned_max_min() {
     %0 = util.unfoldable_constant dense<[[3, 250, 7], [255, 0, 128]]> : tensor<2x3xui8>
     %1 = stablehlo.constant dense<0> : tensor<ui8>
