@@ -3496,6 +3496,28 @@ CHLO_MATH = [
 
 def gen_chlo():
     funcs = []
+    # erf/erfc: f32 (and f16/bf16 through f32) polynomial fits; references
+    # from Python's double-precision math.erf/erfc.
+    erf_inputs = [-5.0, -3.9, -2.0, -1.0, -0.999, -0.5, -1e-3, 0.0, 1e-8, 0.3,
+                  0.7, 0.9999, 1.0, 1.5, 2.5, 3.5, 4.5]
+    erfc_inputs = erf_inputs + [5.5, 7.0, 8.2, 9.0]
+    for name, fn, values, bound in (("erf", math.erf, erf_inputs, 2),
+                                    ("erfc", math.erfc, erfc_inputs, 6)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f16", "bf16"):
+            vals = values if elem == "f32" else [v for v in values if abs(v) < 4]
+            a = array(vals, elem)
+            exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            want = f.constant(array(exact, elem), elem)
+            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
+                   % (r, want, bound if elem == "f32" else 1, t, t))
+        funcs.append(f.text(comment="chlo.%s in f32, f16 and bf16 against "
+                            "math.%s, within %d ULP (f16/bf16: 1)."
+                            % (name, name, bound)))
+
     for name, fn, values, ulp, ulp_small in CHLO_MATH:
         f = Func("test_%s" % name)
         for elem in ("f32", "f64", "f16", "bf16"):

@@ -1293,6 +1293,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
     // CHLO ops chlo.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
+    GRTC_SHLO_PLAIN("chlo.erf") GRTC_SHLO_PLAIN("chlo.erfc")
     GRTC_SHLO_PLAIN("chlo.acos") GRTC_SHLO_PLAIN("chlo.acosh")
     GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")
