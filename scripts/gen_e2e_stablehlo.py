@@ -3607,6 +3607,27 @@ def gen_chlo():
                         "broadcasting, explicit broadcast_dimensions, size-1 dims, "
                         "rank-0 operands."))
 
+    f = Func("test_top_k")
+    rng = np.random.default_rng(21)
+    for elem, shape, k in (("f32", (3, 7), 3), ("i32", (2, 2, 6), 6), ("bf16", (9,), 1)):
+        if elem == "i32":
+            a = array(rng.integers(-4, 5, shape), elem)  # ties
+        else:
+            a = array(rng.uniform(-10, 10, shape), elem)
+        order = np.argsort(-np.asarray(a, dtype=np.float64), axis=-1, kind="stable")
+        idx = order[..., :k]
+        vals = np.take_along_axis(np.asarray(a), idx, axis=-1)
+        x = f.input(a, elem)
+        out = list(shape[:-1]) + [k]
+        r = f.op("chlo.top_k(%s, k = %d) : %s -> (%s, %s)"
+                 % (x, k, type_of(a, elem), tensor_type(out, elem),
+                    tensor_type(out, "i32")), count=2)
+        f.expect(r + "#0", array(vals, elem), elem, 0.0, 0.0)
+        f.expect(r + "#1", array(idx, "i32"), "i32")
+    funcs.append(f.text(comment="chlo.top_k: the k largest per row in decreasing "
+                        "order with their indices, earlier indices first among "
+                        "equals."))
+
     f = Func("fail_chlo_wrong_expectation")
     x = f.input(array([0.5], "f32"), "f32")
     r = f.op("chlo.acos %s : tensor<1xf32> -> tensor<1xf32>" % x)

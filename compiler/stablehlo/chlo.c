@@ -400,7 +400,126 @@ static grt_status_t grtc_chlo_broadcast_to(grtc_chlo_builder_t* b, grtc_tvalue_t
 
 #define GRTC_CHLO_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
-bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count) {
+//===----------------------------------------------------------------------===//
+// top_k
+//===----------------------------------------------------------------------===//
+
+// An op inside the comparator region |block|.
+static grt_status_t grtc_chlo_region_op(grtc_chlo_builder_t* b, grtc_tblock_t* block,
+                                        grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
+                                        uint32_t count, const grtc_ttype_t* type,
+                                        grtc_top_t** out) {
+  GRT_RETURN_IF_ERROR(grtc_top_create(b->module, kind, operands, count, type, type ? 1 : 0,
+                                      0, out));
+  grtc_tblock_append(block, *out);
+  return b->place(b->user, *out);
+}
+
+// top_k(x, k): the k largest entries of each row (last dim) in decreasing
+// order and their indices, earlier indices first among equals: a stable
+// sort of (x, iota) on x descending (total order, so NaN sorts first as
+// XLA's does), then a slice of the first k.
+static grt_status_t grtc_chlo_top_k(grtc_chlo_builder_t* b, grtc_tvalue_t* x,
+                                    const grtc_ttype_t* results,
+                                    const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** outs) {
+  const grtc_ttype_t* in = &x->type;
+  char text[128];
+  if (!attrs->has_k) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'chlo.top_k' requires the 'k' attribute");
+  }
+  if (in->rank == 0) {
+    grtc_ttype_format(in, text, sizeof(text));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'chlo.top_k' takes a tensor of rank 1 or more, got %s", text);
+  }
+  uint32_t last = in->rank - 1;
+  if (attrs->k < 0 || attrs->k > in->dims[last]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'chlo.top_k' k = %lld must be between 0 and the last "
+                           "dimension's size %lld", (long long)attrs->k,
+                           (long long)in->dims[last]);
+  }
+  grtc_ttype_t values_type = *in;
+  values_type.dims[last] = attrs->k;
+  grtc_ttype_t indices_type = values_type;
+  indices_type.elem = results[1].elem;
+  bool shapes_match = grtc_ttype_same_shape(&results[0], &values_type) &&
+                      results[0].elem == in->elem &&
+                      grtc_ttype_same_shape(&results[1], &indices_type) &&
+                      grtc_elem_is_integer(results[1].elem) &&
+                      results[1].elem != GRTC_ELEM_I1;
+  if (!shapes_match) {
+    char want[128];
+    grtc_ttype_format(&values_type, want, sizeof(want));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'chlo.top_k' returns %s and the same shape of integer "
+                           "indices", want);
+  }
+  // The indices to carry: iota along the last dim.
+  grtc_ttype_t iota_type = *in;
+  iota_type.elem = results[1].elem;
+  grtc_top_t* iota = NULL;
+  GRT_RETURN_IF_ERROR(grtc_chlo_op(b, GRTC_TOP_IOTA, NULL, 0, &iota_type, &iota));
+  iota->attrs.dim = last;
+  // The stable sort with its comparator: lhs value > rhs value.
+  grtc_tvalue_t* sort_operands[2] = {x, &iota->results[0]};
+  grtc_ttype_t sort_types[2] = {*in, iota_type};
+  grtc_top_t* sort = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_top_create(b->module, GRTC_TOP_SORT, sort_operands, 2, sort_types, 2, 1, &sort));
+  grtc_tblock_append(b->block, sort);
+  GRT_RETURN_IF_ERROR(b->place(b->user, sort));
+  sort->attrs.dim = last;
+  sort->attrs.is_stable = true;
+  grtc_ttype_t scalar = {0};
+  scalar.elem = in->elem;
+  grtc_ttype_t index_scalar = {0};
+  index_scalar.elem = iota_type.elem;
+  grtc_ttype_t args[4] = {scalar, scalar, index_scalar, index_scalar};
+  grtc_tblock_t* comparator = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tblock_create(b->module, args, 4, &comparator));
+  grtc_top_set_region(sort, 0, comparator);
+  grtc_ttype_t predicate = {0};
+  predicate.elem = GRTC_ELEM_I1;
+  grtc_tvalue_t* pair[2] = {&comparator->args[0], &comparator->args[1]};
+  grtc_top_t* greater = NULL;
+  GRT_RETURN_IF_ERROR(grtc_chlo_region_op(b, comparator, GRTC_TOP_COMPARE, pair, 2,
+                                          &predicate, &greater));
+  greater->attrs.compare_direction = GRTC_CMP_GT;
+  greater->attrs.compare_type = grtc_elem_is_float(in->elem) ? GRTC_CMP_TYPE_TOTALORDER
+                                                             : GRTC_CMP_TYPE_DEFAULT;
+  grtc_tvalue_t* verdict = &greater->results[0];
+  grtc_top_t* yield = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_chlo_region_op(b, comparator, GRTC_TOP_YIELD, &verdict, 1, NULL, &yield));
+  // The first k of each row.
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < in->rank; ++d) {
+    limit[d] = values_type.dims[d];
+    strides[d] = 1;
+  }
+  const grtc_ttype_t* sliced[2] = {&values_type, &indices_type};
+  for (uint32_t i = 0; i < 2; ++i) {
+    grtc_tvalue_t* sorted = &sort->results[i];
+    grtc_top_t* slice = NULL;
+    GRT_RETURN_IF_ERROR(grtc_chlo_op(b, GRTC_TOP_SLICE, &sorted, 1, sliced[i], &slice));
+    slice->attrs.start = grtc_tmodule_i64s(b->module, start, in->rank);
+    slice->attrs.limit = grtc_tmodule_i64s(b->module, limit, in->rank);
+    slice->attrs.strides = grtc_tmodule_i64s(b->module, strides, in->rank);
+    outs[i] = &slice->results[0];
+  }
+  return grt_ok_status();
+}
+
+bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
+                       uint32_t* out_result_count) {
+  *out_result_count = 1;
+  if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
+    *out_operand_count = 1;
+    *out_result_count = 2;
+    return true;
+  }
   for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_math_ops); ++i) {
     if (grt_string_view_equal_cstring(name, grtc_chlo_math_ops[i].name)) {
       *out_operand_count = 1;
@@ -455,10 +574,10 @@ static grt_status_t grtc_chlo_lower_math(grtc_chlo_builder_t* b, grt_string_view
 
 grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
                              grtc_tvalue_t* const* operands, uint32_t operand_count,
-                             const grtc_ttype_t* result, const grtc_chlo_attrs_t* attrs,
-                             grtc_tvalue_t** out) {
-  uint32_t expected = 0;
-  if (!grtc_chlo_handles(name, &expected)) {
+                             const grtc_ttype_t* results, uint32_t result_count,
+                             const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** outs) {
+  uint32_t expected = 0, expected_results = 0;
+  if (!grtc_chlo_handles(name, &expected, &expected_results)) {
     return grt_make_status(GRT_STATUS_UNIMPLEMENTED, "'%.*s' is not supported",
                            GRT_SV_ARG(name));
   }
@@ -466,6 +585,15 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' takes %u operands, got %u",
                            GRT_SV_ARG(name), expected, operand_count);
   }
+  if (result_count != expected_results) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' has %u results, got %u",
+                           GRT_SV_ARG(name), expected_results, result_count);
+  }
+  if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
+    return grtc_chlo_top_k(b, operands[0], results, attrs, outs);
+  }
+  const grtc_ttype_t* result = &results[0];
+  grtc_tvalue_t** out = &outs[0];
   for (size_t i = 0; i < GRTC_CHLO_COUNT(grtc_chlo_math_ops); ++i) {
     if (grt_string_view_equal_cstring(name, grtc_chlo_math_ops[i].name)) {
       return grtc_chlo_lower_math(b, name, &grtc_chlo_math_ops[i], operands[0], result,

@@ -38,19 +38,23 @@ typedef struct grtc_chlo_attrs_t {
   uint32_t broadcast_dim_count;
   grtc_compare_direction_t compare_direction;  // broadcast_compare
   grtc_compare_type_t compare_type;
+  bool has_k;  // top_k
+  int64_t k;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how
-// many operands it takes.
-bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count);
+// many operands and results it has.
+bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
+                       uint32_t* out_result_count);
 
-// Appends the ops computing |name| on |operands| with result type |result|;
-// |out| is the value that replaces the op's result. Errors name what the op
-// takes and what it was given (without a location; the importer adds it).
+// Appends the ops computing |name| on |operands| with result types
+// |results|; |outs| receives the values that replace the op's results.
+// Errors name what the op takes and what it was given (without a location;
+// the importer adds it).
 grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t name,
                              grtc_tvalue_t* const* operands, uint32_t operand_count,
-                             const grtc_ttype_t* result, const grtc_chlo_attrs_t* attrs,
-                             grtc_tvalue_t** out);
+                             const grtc_ttype_t* results, uint32_t result_count,
+                             const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** outs);
 
 #ifdef __cplusplus
 }

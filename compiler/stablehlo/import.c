@@ -919,11 +919,7 @@ static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
 // A CHLO op: its attributes decoded here, its ops built by chlo.c.
 static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
                                     grtc_tvalue_t* const* operands,
-                                    const grtc_ttype_t* result, grtc_tblock_t* block) {
-  if (op->result_count != 1) {
-    return grtc_import_error(ctx, op, "'%.*s' must have one result; it has %u",
-                             GRT_SV_ARG(op->name), op->result_count);
-  }
+                                    const grtc_ttype_t* results, grtc_tblock_t* block) {
   grtc_chlo_attrs_t attrs;
   memset(&attrs, 0, sizeof(attrs));
   grtc_i64s_t dims = {0, NULL};
@@ -947,25 +943,36 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_type(attr, &attrs.compare_type, &error),
                       error);
   }
+  if (grtc_operation_attribute(op, "k")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "k", true, &attrs.k));
+    attrs.has_k = true;
+  }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
-  grtc_tvalue_t* value = NULL;
+  grtc_tvalue_t* values[2] = {NULL, NULL};
+  if (op->result_count > 2) {
+    return grtc_import_error(ctx, op, "'%.*s' has %u results; CHLO ops have 1 or 2",
+                             GRT_SV_ARG(op->name), op->result_count);
+  }
   grt_status_t status = grtc_chlo_lower(&builder, op->name, operands, op->operand_count,
-                                        result, &attrs, &value);
+                                        results, op->result_count, &attrs, values);
   if (!grt_status_is_ok(status)) {
     grt_status_t error_status = grtc_import_error(ctx, op, "%s", grt_status_message(status));
     grt_status_free(status);
     return error_status;
   }
-  return grtc_import_map(ctx, &op->results[0], value);
+  for (uint32_t r = 0; r < op->result_count; ++r) {
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[r], values[r]));
+  }
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
-  uint32_t chlo_operands = 0;
-  bool is_chlo = grtc_chlo_handles(op->name, &chlo_operands);
+  uint32_t chlo_operands = 0, chlo_results = 0;
+  bool is_chlo = grtc_chlo_handles(op->name, &chlo_operands, &chlo_results);
   if (!is_chlo && !grtc_import_find_op(op->name, &entry)) {
     return grtc_import_error(ctx, op, "'%.*s' is not supported", GRT_SV_ARG(op->name));
   }

@@ -277,6 +277,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"check.expect_almost_eq", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
     {"check.expect_almost_eq_const", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
     {"check.expect_close", "max_ulp_difference", "max_ulp_difference", GRTC_SHLO_KW_I64},
+    {"chlo.top_k", "k", "k", GRTC_SHLO_KW_I64},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };
 
@@ -1294,6 +1295,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
     // CHLO ops chlo.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
     GRTC_SHLO_PLAIN("chlo.erf") GRTC_SHLO_PLAIN("chlo.erfc")
+    {"chlo.top_k", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
     GRTC_SHLO_PLAIN("chlo.acos") GRTC_SHLO_PLAIN("chlo.acosh")
     GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")

@@ -307,6 +307,23 @@ module @e2e_chlo {
     return
   }
 
+  // chlo.top_k: the k largest per row in decreasing order with their indices, earlier indices first among equals.
+  func.func public @test_top_k() {
+    %0 = util.unfoldable_constant dense<[[5.6223516e+00, 2.1169405e+00, 4.196024e+00, -8.218042e+00, 2.6142883e+00, 9.616214e+00, -1.5318966e+00], [-7.7519383e+00, 9.165329e+00, 3.5196438e+00, -6.056145e+00, 3.4411852e+00, 9.854833e+00, -5.8102903e+00], [7.077196e+00, 3.9782157e+00, -5.566499e+00, -6.3045654e+00, 9.08314e+00, -3.1912494e+00, -1.17211e+00]]> : tensor<3x7xf32>
+    %1:2 = chlo.top_k(%0, k = 3) : tensor<3x7xf32> -> (tensor<3x3xf32>, tensor<3x3xi32>)
+    check.expect_almost_eq_const(%1#0, dense<[[9.616214e+00, 5.6223516e+00, 4.196024e+00], [9.854833e+00, 9.165329e+00, 3.5196438e+00], [9.08314e+00, 7.077196e+00, 3.9782157e+00]]> : tensor<3x3xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x3xf32>
+    check.expect_eq_const(%1#1, dense<[[5, 0, 2], [5, 1, 2], [4, 0, 1]]> : tensor<3x3xi32>) : tensor<3x3xi32>
+    %2 = util.unfoldable_constant dense<[[[-4, 1, 2, -1, 4, -4], [3, -2, 3, 0, 1, 2]], [[4, 1, 1, -1, -4, -3], [-3, 3, -4, -3, -2, 2]]]> : tensor<2x2x6xi32>
+    %3:2 = chlo.top_k(%2, k = 6) : tensor<2x2x6xi32> -> (tensor<2x2x6xi32>, tensor<2x2x6xi32>)
+    check.expect_eq_const(%3#0, dense<[[[4, 2, 1, -1, -4, -4], [3, 3, 2, 1, 0, -2]], [[4, 1, 1, -1, -3, -4], [3, 2, -2, -3, -3, -4]]]> : tensor<2x2x6xi32>) : tensor<2x2x6xi32>
+    check.expect_eq_const(%3#1, dense<[[[4, 2, 1, 3, 0, 5], [0, 2, 5, 4, 3, 1]], [[0, 1, 2, 3, 5, 4], [1, 5, 4, 0, 3, 2]]]> : tensor<2x2x6xi32>) : tensor<2x2x6xi32>
+    %4 = util.unfoldable_constant dense<[-5.1757812e-02, 1.046875e+00, -2.3125e+00, -5.9375e+00, -6.59375e+00, 2.828125e+00, -4.46875e+00, -9.6875e+00, -6.15625e+00]> : tensor<9xbf16>
+    %5:2 = chlo.top_k(%4, k = 1) : tensor<9xbf16> -> (tensor<1xbf16>, tensor<1xi32>)
+    check.expect_almost_eq_const(%5#0, dense<[2.828125e+00]> : tensor<1xbf16>, atol 0.0e+00, rtol 0.0e+00) : tensor<1xbf16>
+    check.expect_eq_const(%5#1, dense<[5]> : tensor<1xi32>) : tensor<1xi32>
+    return
+  }
+
   // 1 ULP off with a bound of 0: must fail.
   func.func public @fail_chlo_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[5.0e-01]> : tensor<1xf32>
