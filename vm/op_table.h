@@ -243,7 +243,7 @@ typedef enum grt_vm_type_e {
   X(BUFFER_LENGTH,      "buffer.length",      NONE, 0xBA, "r>I",   "length in bytes") \
   X(BUFFER_COPY,        "buffer.copy",        NONE, 0xBB, "rIrII", "copy length bytes from src+offset to dst+offset") \
   X(BUFFER_COMPARE,     "buffer.compare",     NONE, 0xBC, "rIrII>i", "1 if the byte ranges are equal, else 0") \
-  X(BUFFER_HASH,        "buffer.hash",        NONE, 0xBD, "rII>I", "64-bit FNV-1a of the byte range") \
+  X(BUFFER_HASH,        "buffer.hash",        NONE, 0xBD, "rII>I", "SipHash-2-4 of the byte range (key 00..0f)") \
   X(BUFFER_FILL_I8,     "buffer.fill.i8",     NONE, 0xBE, "rIIi",  "fill count i8 elements from element offset") \
   X(BUFFER_FILL_I16,    "buffer.fill.i16",    NONE, 0xBF, "rIIi",  "fill count i16 elements from element offset") \
   X(BUFFER_FILL_I32,    "buffer.fill.i32",    NONE, 0xC0, "rIIi",  "fill count i32 elements from element offset") \

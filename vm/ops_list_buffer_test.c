@@ -162,12 +162,17 @@ static void test_buffer_byte_ops(void** state) {
       GRT_STATUS_OUT_OF_RANGE,
       "buffer access out of range: offset 11 + length 6 > buffer length 16");
 
-  // FNV-1a 64 of the single byte 0x80.
-  uint64_t fnv = (UINT64_C(0xcbf29ce484222325) ^ 0x80) *
-                 UINT64_C(0x100000001b3);
-  grt_vm_variant_t hash[3] = {ra, grt_vm_variant_i64(0), grt_vm_variant_i64(1)};
+  // SipHash-2-4 (key 00..0f) of the 11 bytes 0x83..0x8d, at byte offset 3
+  // (computed with OpenSSL's SIPHASH MAC).
+  grt_vm_variant_t hash[3] = {ra, grt_vm_variant_i64(3),
+                              grt_vm_variant_i64(11)};
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out));
-  assert_true((uint64_t)out.i64 == fnv);
+  assert_true((uint64_t)out.i64 == UINT64_C(0xe22350ca49e028a8));
+  hash[1] = grt_vm_variant_i64(6);
+  grt_expect_error(
+      grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out),
+      GRT_STATUS_OUT_OF_RANGE,
+      "buffer access out of range: offset 6 + length 11 > buffer length 16");
 
   grt_vm_variant_t clone[4] = {ra, grt_vm_variant_i64(4),
                                grt_vm_variant_i64(8), grt_vm_variant_i32(64)};
