@@ -1464,7 +1464,16 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_list_t* list = NULL;
     FAIL(grt_vm_list_check_deref(&REF(R()), &list));
     int32_t index = I32(R());
-    FAIL(grt_vm_list_get_ref_assign(list, (size_t)(uint32_t)index, &REF(R())));
+    uint16_t length = R();
+    grt_string_view_t type_name = grt_make_string_view((const char*)pc, length);
+    pc += length;
+    grt_vm_ref_t* result = &REF(R());
+    FAIL(grt_vm_list_get_ref_assign(list, (size_t)(uint32_t)index, result));
+    // As IREE: a ref of another type than the result's is read as null.
+    if (result->ptr && type_name.size &&
+        !grt_string_view_equal_cstring(type_name, result->type->name)) {
+      grt_vm_ref_release(result);
+    }
   }
   NEXT();
   OP(LIST_SET_REF) {

@@ -298,6 +298,12 @@ static grt_status_t grt_vm_list_ref_slot_for_write(grt_vm_list_t* list,
 
 grt_status_t grt_vm_list_get_ref_assign(const grt_vm_list_t* list,
                                         size_t index, grt_vm_ref_t* inout_ref) {
+  // An element of a variant list that was never set reads as a null ref.
+  if (grt_vm_list_holds_variants(list) && index < list->size &&
+      grt_vm_list_variant_slot(list, index)->type == GRT_VM_VALUE_TYPE_NONE) {
+    grt_vm_ref_release(inout_ref);
+    return grt_ok_status();
+  }
   grt_vm_ref_t* slot = NULL;
   GRT_RETURN_IF_ERROR(grt_vm_list_ref_slot_for_read(list, index, &slot));
   grt_vm_ref_assign(inout_ref, slot);

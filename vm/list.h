@@ -71,7 +71,8 @@ grt_status_t grt_vm_list_set_f64(grt_vm_list_t* list, size_t index,
 
 // Stores a new reference to the element in *inout_ref, releasing what
 // *inout_ref held (it must hold a valid ref or null). Works on ref lists and
-// on variant lists whose element is a ref.
+// on variant lists whose element is a ref or empty (never set: null, as in
+// IREE); a primitive element or a list of primitives is a type mismatch.
 grt_status_t grt_vm_list_get_ref_assign(const grt_vm_list_t* list,
                                         size_t index, grt_vm_ref_t* inout_ref)
     GRT_MUST_USE;

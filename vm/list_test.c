@@ -176,6 +176,16 @@ static void test_variant_list(void** state) {
   grt_expect_error(grt_vm_list_get_i32(list, 0, &value),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "element 0 holds none, accessed as i32");
+  // An empty element read as a ref is null (IREE's rule), and the ref the
+  // caller passed in is released.
+  grt_vm_ref_t held = grt_vm_ref_null();
+  grt_vm_ref_assign(&held, &buffer);
+  assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 2);
+  GRT_EXPECT_OK(grt_vm_list_get_ref_assign(list, 0, &held));
+  assert_null(held.ptr);
+  assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 1);
+  grt_expect_error(grt_vm_list_get_ref_assign(list, 9, &held),
+                   GRT_STATUS_OUT_OF_RANGE, "list index 9 out of range");
   grt_vm_list_release(list);
   grt_vm_ref_release(&buffer);
 }

@@ -235,7 +235,7 @@ typedef enum grt_vm_type_e {
   X(LIST_SET_I32,       "list.set.i32",       NONE, 0xAD, "rii",   "set element from i32") \
   X(LIST_GET_I64,       "list.get.i64",       NONE, 0xAE, "ri>I",  "element as i64") \
   X(LIST_SET_I64,       "list.set.i64",       NONE, 0xAF, "riI",   "set element from i64") \
-  X(LIST_GET_REF,       "list.get.ref",       NONE, 0xB0, "ri>r",  "element as ref (retained)") \
+  X(LIST_GET_REF,       "list.get.ref",       NONE, 0xB0, "riS>r", "element as ref (retained); null when it is a ref of another type than the string names (empty: any ref)") \
   X(LIST_SET_REF,       "list.set.ref",       NONE, 0xB1, "rir",   "set element from ref") \
   /* buffers */                                                                         \
   X(BUFFER_ALLOC,       "buffer.alloc",       NONE, 0xB8, "Ii>r",  "new zeroed buffer of length bytes and alignment") \

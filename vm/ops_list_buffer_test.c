@@ -310,15 +310,66 @@ static void test_list_size_reserve_resize_and_refs(void** state) {
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 2);
   grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(1)};
-  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                               "vm.list", get, &out));
   assert_ptr_equal(out.ref.ptr, list);
   grt_vm_variant_reset(&out);
   get[1] = grt_vm_variant_i32(0);
-  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                               "vm.list", get, &out));
   assert_null(out.ref.ptr);
   n[1] = grt_vm_variant_i32(0);
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 1);
+  grt_vm_variant_reset(&ref);
+}
+
+// list.get.ref names the result's ref type: an element of another ref type
+// reads as null (IREE's rule), "" takes any ref, an unset variant element
+// is null, and a primitive element still fails.
+static void test_list_get_ref_type_mismatch(void** state) {
+  (void)state;
+  grt_vm_list_t* list = NULL;
+  grt_vm_variant_t ref = make_list(grt_vm_type_def_variant(), 3, &list);
+  grt_vm_buffer_t* buffer = NULL;
+  grt_vm_variant_t buffer_ref = make_buffer(&buffer);
+  grt_vm_variant_t set[3] = {ref, grt_vm_variant_i32(0), buffer_ref};
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
+  grt_vm_variant_t set_i32[3] = {ref, grt_vm_variant_i32(1),
+                                 grt_vm_variant_i32(5)};
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_I32, set_i32, NULL));
+  static const struct {
+    int32_t index;
+    const char* type;
+    bool is_buffer;  // else null
+  } cases[] = {
+      {0, "vm.buffer", true},   // the named type
+      {0, "", true},            // any ref
+      {0, "vm.list", false},    // another ref type: null, no failure
+      {0, "hal.buffer", false},
+      {2, "vm.buffer", false},  // never set: null
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(cases[i].index)}, out;
+    GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                                 cases[i].type, get, &out));
+    if (cases[i].is_buffer ? out.ref.ptr != (void*)buffer
+                           : out.ref.ptr != NULL) {
+      fail_msg("list.get.ref element %d as '%s': expected %s", cases[i].index,
+               cases[i].type, cases[i].is_buffer ? "the buffer" : "null");
+    }
+    grt_vm_variant_reset(&out);
+  }
+  // The mismatched reads released what they took: the list and buffer_ref
+  // hold the only references.
+  assert_int_equal(grt_vm_ref_object_count(buffer, grt_vm_buffer_type()), 2);
+  grt_vm_variant_t get_i32[2] = {ref, grt_vm_variant_i32(1)}, out;
+  grt_expect_error(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                                  "vm.buffer", get_i32, &out),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list element type mismatch: element 1 holds i32, accessed "
+                   "as ref");
+  grt_vm_variant_reset(&buffer_ref);
   grt_vm_variant_reset(&ref);
 }
 
@@ -365,6 +416,7 @@ int main(void) {
       cmocka_unit_test(test_buffer_alloc),
       cmocka_unit_test(test_list_primitive_elements),
       cmocka_unit_test(test_list_size_reserve_resize_and_refs),
+      cmocka_unit_test(test_list_get_ref_type_mismatch),
       cmocka_unit_test(test_list_alloc),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

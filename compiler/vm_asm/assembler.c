@@ -859,6 +859,24 @@ static grt_status_t grtc_vm_lower_cast_any_ref(grtc_vm_assembler_t* a, grtc_oper
   return grtc_vm_lower_table_op(&l);
 }
 
+// vm.list.get.ref %list, %index : (!vm.list<...>, i32) -> !vm.buffer: S is
+// the result's ref type, and an element of another ref type reads as null
+// (IREE's rule); "" for !vm.ref<?>, which takes any ref.
+static grt_status_t grtc_vm_lower_list_get_ref(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  if (op->result_count != 1) {
+    return grtc_op_error(a->file_name, op, "'%.*s' has one result, found %u",
+                         GRT_SV_ARG(op->name), op->result_count);
+  }
+  if (!grtc_type_is_ref(op->results[0].type)) {
+    return grtc_op_error(a->file_name, op, "'%.*s' returns a ref, found %s",
+                         GRT_SV_ARG(op->name), grtc_vm_type_text(a, op->results[0].type));
+  }
+  const char* name = grtc_vm_ref_type_name(a, op->results[0].type);
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_LIST_GET_REF);
+  l.string = name ? name : "";
+  return grtc_vm_lower_table_op(&l);
+}
+
 // vm.list.alloc %capacity : (i32) -> !vm.list<t>: k is the element type as
 // a grt_vm_value_type_t (none for a list of variants, `?`).
 static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operation_t* op) {
@@ -1072,6 +1090,7 @@ static const struct {
     {"vm.check.*", grtc_vm_lower_check},
     {"vm.cast.any.ref", grtc_vm_lower_cast_any_ref},
     {"vm.list.alloc", grtc_vm_lower_list_alloc},
+    {"vm.list.get.ref", grtc_vm_lower_list_get_ref},
     {"vm.rodata.inline", grtc_vm_lower_rodata_inline},
     {"util.do_not_optimize", grtc_vm_lower_barrier},
     {"util.optimization_barrier", grtc_vm_lower_barrier},

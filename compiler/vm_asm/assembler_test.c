@@ -665,6 +665,12 @@ static void test_diagnostics(void** state) {
        "        : (i32, tuple<i32, f32, i32> ...) -> i32\n    vm.return %r : i32",
        "argument 1 of the call to @native.t has type tuple<i32, f32, i32>, but @native.t "
        "declares tuple<i32, f32>"},
+      {"%l = vm.list.alloc %a : (i32) -> !vm.list<?>\n"
+       "    %r = vm.list.get.ref %l, %a : (!vm.list<?>, i32) -> i32\n    vm.return %r : i32",
+       "prog.mlir:4:10: error: 'vm.list.get.ref' returns a ref, found i32"},
+      {"%l = vm.list.alloc %a : (i32) -> !vm.list<?>\n"
+       "    vm.list.get.ref %l, %a : (!vm.list<?>, i32) -> ()\n    vm.return %a : i32",
+       "'vm.list.get.ref' has one result, found 0"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[1024];
