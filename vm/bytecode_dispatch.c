@@ -1393,11 +1393,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t element = grt_vm_read_u32(&pc);
     int32_t capacity = I32(R());
     uint16_t dst = R();
-    if (element >= GRT_VM_VALUE_TYPE_COUNT) {
+    if (element >= GRT_VM_LIST_ELEMENT_TYPE_COUNT) {
       FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "list.alloc: unknown element type %u (expected "
                            "0-%d)",
-                           element, GRT_VM_VALUE_TYPE_COUNT - 1));
+                           element, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1));
     }
     grt_vm_type_def_t def = {(grt_vm_value_type_t)element, NULL};
     grt_vm_list_t* list = NULL;

@@ -887,7 +887,11 @@ static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operat
   }
   grt_vm_value_type_t element = GRT_VM_VALUE_TYPE_NONE;
   grt_vm_type_t type;
-  if (list->element) {
+  if (grtc_type_is_integer(list->element, 8)) {
+    element = GRT_VM_VALUE_TYPE_I8;  // stored in bytes, read as i32/i64
+  } else if (grtc_type_is_integer(list->element, 16)) {
+    element = GRT_VM_VALUE_TYPE_I16;
+  } else if (list->element) {
     if (!grtc_vm_register_type(list->element, &type)) {
       return grtc_op_error(a->file_name, op, "no VM list holds %s",
                            grtc_vm_type_text(a, list->element));

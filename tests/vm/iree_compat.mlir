@@ -1,7 +1,7 @@
 // Behaviours where grt's VM follows IREE's, written in IREE's vm dialect
 // spelling: float-to-int casts round half away from zero, rem.f* is the IEEE
-// remainder, buffer.hash is SipHash-2-4, and list.get.ref of another ref
-// type reads as null.
+// remainder, buffer.hash is SipHash-2-4, list.get.ref of another ref type
+// reads as null, and lists of i8 and i16 exist.
 vm.module @iree_compat {
   vm.export @test_casts_round_half_away_from_zero
   vm.func @test_casts_round_half_away_from_zero() {
@@ -85,6 +85,47 @@ vm.module @iree_compat {
     %unset = vm.list.get.ref %list, %c1 : (!vm.list<?>, i32) -> !vm.buffer
     %unset_nz = vm.cmp.nz.ref %unset : !vm.buffer
     vm.check.eq %unset_nz, %c0, "an unset variant element is null" : i32
+    vm.return
+  }
+
+  // !vm.list<i8> / !vm.list<i16>: elements are 1 and 2 bytes, read back
+  // sign-extended and written keeping the low bits, as IREE converts.
+  vm.export @test_narrow_lists
+  vm.func @test_narrow_lists() {
+    %c0 = vm.const.i32 0
+    %c1 = vm.const.i32 1
+    %c2 = vm.const.i32 2
+    %bytes = vm.list.alloc %c2 : (i32) -> !vm.list<i8>
+    vm.list.resize %bytes, %c2 : (!vm.list<i8>, i32)
+    %x180 = vm.const.i32 0x180
+    vm.list.set.i32 %bytes, %c1, %x180 : (!vm.list<i8>, i32, i32)
+    %b1 = vm.list.get.i32 %bytes, %c1 : (!vm.list<i8>, i32) -> i32
+    %m128 = vm.const.i32 -128
+    vm.check.eq %b1, %m128, "i8 element 0x180 reads as -128" : i32
+    %b0 = vm.list.get.i32 %bytes, %c0 : (!vm.list<i8>, i32) -> i32
+    vm.check.eq %b0, %c0, "the neighbouring i8 element stays 0" : i32
+    %b1w = vm.list.get.i64 %bytes, %c1 : (!vm.list<i8>, i32) -> i64
+    %m128w = vm.const.i64 -128
+    vm.check.eq %b1w, %m128w, "i8 element read as i64" : i64
+    %halves = vm.list.alloc %c2 : (i32) -> !vm.list<i16>
+    vm.list.resize %halves, %c2 : (!vm.list<i16>, i32)
+    %big = vm.const.i64 0x123458000
+    vm.list.set.i64 %halves, %c0, %big : (!vm.list<i16>, i32, i64)
+    %h0 = vm.list.get.i32 %halves, %c0 : (!vm.list<i16>, i32) -> i32
+    %m32768 = vm.const.i32 -32768
+    vm.check.eq %h0, %m32768, "i16 element keeps the low 16 bits" : i32
+    %size = vm.list.size %halves : (!vm.list<i16>) -> i32
+    vm.check.eq %size, %c2, "i16 list size" : i32
+    vm.return
+  }
+
+  vm.export @fail_narrow_list_read_as_f32
+  vm.func @fail_narrow_list_read_as_f32() {
+    %c0 = vm.const.i32 0
+    %c1 = vm.const.i32 1
+    %bytes = vm.list.alloc %c1 : (i32) -> !vm.list<i8>
+    vm.list.resize %bytes, %c1 : (!vm.list<i8>, i32)
+    %f = vm.list.get.f32 %bytes, %c0 : (!vm.list<i8>, i32) -> f32
     vm.return
   }
 
