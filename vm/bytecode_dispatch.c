@@ -645,7 +645,7 @@ enum {
   BIN_FP(SUB_F##W, T, G, S, a - b)                                          \
   BIN_FP(MUL_F##W, T, G, S, a * b)                                          \
   BIN_FP(DIV_F##W, T, G, S, a / b)                                          \
-  BIN_FP(REM_F##W, T, G, S, remainder##SUFFIX(a, b))                             \
+  BIN_FP(REM_F##W, T, G, S, remainder##SUFFIX(a, b))                        \
   OP(FMA_F##W) {                                                            \
     T a = G(regs, R());                                                     \
     T b = G(regs, R());                                                     \
