@@ -238,15 +238,30 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
                               out_tensor);
   }
   grt_string_view_t shape_text, elements;
+  bool zeros = false;
   if (!grt_string_view_split(view, '=', &shape_text, &elements)) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "expected a tensor such as 2x2xf32=1 2 3 4 or "
-                           "@FILE.npy, got '%s'",
-                           text);
+    // A shape and element type alone ("1x28x28x1xf32") is a zero-filled
+    // tensor, as in IREE.
+    shape_text = view;
+    elements = grt_string_view_empty();
+    zeros = true;
+    grt_status_t status = grt_hal_shape_parse(
+        grt_string_view_trim(shape_text), GRT_HAL_MAX_RANK, out_tensor->shape,
+        &out_tensor->rank, &out_tensor->element_type);
+    if (!grt_status_is_ok(status)) {
+      grt_status_t error = grt_make_status(
+          GRT_STATUS_INVALID_ARGUMENT,
+          "expected a tensor such as 2x2xf32=1 2 3 4, 2x2xf32 (zeros) or "
+          "@FILE.npy, got '%s' (not a shape either: %s)",
+          text, grt_status_message(status));
+      grt_status_free(status);
+      return error;
+    }
+  } else {
+    GRT_RETURN_IF_ERROR(grt_hal_shape_parse(
+        grt_string_view_trim(shape_text), GRT_HAL_MAX_RANK, out_tensor->shape,
+        &out_tensor->rank, &out_tensor->element_type));
   }
-  GRT_RETURN_IF_ERROR(grt_hal_shape_parse(
-      grt_string_view_trim(shape_text), GRT_HAL_MAX_RANK, out_tensor->shape,
-      &out_tensor->rank, &out_tensor->element_type));
   uint64_t count = 0;
   GRT_RETURN_IF_ERROR(grt_hal_shape_element_count(
       out_tensor->shape, out_tensor->rank, &count));
@@ -259,6 +274,12 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
                            "tensor %.*s is too large", GRT_SV_ARG(shape_text));
   }
   out_tensor->data_length = (size_t)length;
+  if (zeros) {
+    GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+        io->host_allocator, out_tensor->data_length, &out_tensor->data));
+    out_tensor->owns_data = true;
+    return grt_ok_status();
+  }
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(
       io->host_allocator, out_tensor->data_length, &out_tensor->data));
   out_tensor->owns_data = true;

@@ -9,6 +9,7 @@
 //   2x2xf32=1 2 3 4                a tensor; brackets "[[1 2][3 4]]" or
 //   2x2xf32=[1 2][3 4]             IREE's "[1 2][3 4]" are checked against
 //   2x2xf32=0                      the shape; one value is a splat
+//   1x28x28x1xf32                  a shape alone: zero-filled (IREE's rule)
 //   @x.npy                         the next array of x.npy (naming the same
 //                                  file again reads the array after it)
 //   2x2xf32=@raw.bin               raw little-endian bytes, size checked

@@ -71,8 +71,9 @@ static void test_text_tensors(void** state) {
   grt_tools_host_tensor_free(&f->io, &t);
   grt_expect_error(grt_tools_parse_host_tensor(&f->io, "1 2 3", &t),
                       GRT_STATUS_INVALID_ARGUMENT,
-                      "expected a tensor such as 2x2xf32=1 2 3 4 or "
-                      "@FILE.npy, got '1 2 3'");
+                      "expected a tensor such as 2x2xf32=1 2 3 4, 2x2xf32 "
+                      "(zeros) or @FILE.npy, got '1 2 3' (not a shape "
+                      "either: unknown element type '1 2 3'");
   // Brackets must nest as the shape says.
   grt_expect_error(
       grt_tools_parse_host_tensor(&f->io, "2x2xf32=[[1][2][3][4]]", &t),
@@ -82,6 +83,58 @@ static void test_text_tensors(void** state) {
   assert_null(t.data);
   grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33=1", &t),
                       GRT_STATUS_INVALID_ARGUMENT, "f33");
+}
+
+// A shape and element type with no '=values' is a zero-filled tensor (as
+// IREE reads --input=1x28x28x1xf32); text that is no shape either names
+// what the shape parser found.
+static void test_shape_only_is_zeros(void** state) {
+  fixture_t* f = *state;
+  static const struct {
+    const char* text;
+    size_t rank;
+    grt_hal_element_type_t type;
+    size_t bytes;
+  } cases[] = {
+      {"1x28x28x1xf32", 4, GRT_HAL_ELEMENT_TYPE_FLOAT_32, 28 * 28 * 4},
+      {" 2x3xi8 ", 2, GRT_HAL_ELEMENT_TYPE_INT_8, 6},
+      {"f64", 0, GRT_HAL_ELEMENT_TYPE_FLOAT_64, 8},
+      {"2x0xf16", 2, GRT_HAL_ELEMENT_TYPE_FLOAT_16, 0},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_tools_host_tensor_t t;
+    GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, cases[i].text, &t));
+    assert_int_equal(t.rank, cases[i].rank);
+    assert_int_equal(t.element_type, cases[i].type);
+    assert_int_equal(t.data_length, cases[i].bytes);
+    const uint8_t* bytes = t.data;
+    for (size_t b = 0; b < t.data_length; ++b) {
+      if (bytes[b]) fail_msg("'%s': byte %zu is %u", cases[i].text, b, bytes[b]);
+    }
+    grt_tools_host_tensor_free(&f->io, &t);
+  }
+  grt_tools_host_tensor_t t;
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x2xf33", &t),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "got '2x2xf33' (not a shape either: unknown element type "
+                   "'f33'");
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, "2x-1xf32", &t),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "expected a tensor such as 2x2xf32=1 2 3 4, 2x2xf32 "
+                   "(zeros) or @FILE.npy, got '2x-1xf32'");
+  assert_null(t.data);
+  // As an argument: a zero-filled buffer view on the device.
+  grt_vm_variant_t v;
+  GRT_EXPECT_OK(grt_tools_parse_argument(&f->io, f->device, "2x2xi32",
+                                         GRT_VM_VALUE_TYPE_REF, &v));
+  char* text = NULL;
+  size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  GRT_EXPECT_OK(grt_tools_print_result(&f->io, f->device, 0, &v, 0, stream));
+  fclose(stream);
+  assert_string_equal(text, "result[0]: hal.buffer_view\n2x2xi32=[0 0][0 0]\n");
+  free(text);
+  grt_vm_variant_reset(&v);
 }
 
 static void test_npy_and_raw_files(void** state) {
@@ -318,6 +371,7 @@ static void test_print_reads_only_what_it_prints(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text_tensors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_shape_only_is_zeros, setup, teardown),
       cmocka_unit_test_setup_teardown(test_npy_and_raw_files, setup, teardown),
       cmocka_unit_test_setup_teardown(test_arguments, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compare, setup, teardown),

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/checked_math.h"
+#include "vm/siphash.h"
 
 struct grt_vm_buffer_t {
   grt_vm_ref_object_t ref_object;
@@ -271,14 +272,7 @@ grt_status_t grt_vm_buffer_hash(const grt_vm_buffer_t* buffer, uint64_t offset,
   *out_hash = 0;
   const void* data = NULL;
   GRT_RETURN_IF_ERROR(grt_vm_buffer_map_read(buffer, offset, length, &data));
-  // FNV-1a, 64-bit parameters.
-  uint64_t hash = 14695981039346656037ull;
-  const uint8_t* bytes = data;
-  for (uint64_t i = 0; i < length; ++i) {
-    hash ^= bytes[i];
-    hash *= 1099511628211ull;
-  }
-  *out_hash = hash;
+  *out_hash = grt_vm_siphash24(grt_vm_buffer_hash_key, data, (size_t)length);
   return grt_ok_status();
 }
 

@@ -113,7 +113,8 @@ grt_status_t grt_vm_buffer_compare(const grt_vm_buffer_t* lhs,
                                    uint64_t rhs_offset, uint64_t length,
                                    bool* out_equal) GRT_MUST_USE;
 
-// 64-bit FNV-1a of the bytes in the range: stable across runs and hosts.
+// SipHash-2-4 of the bytes in the range under grt_vm_buffer_hash_key
+// (vm/siphash.h), as IREE's vm.buffer.hash: stable across runs and hosts.
 grt_status_t grt_vm_buffer_hash(const grt_vm_buffer_t* buffer, uint64_t offset,
                                 uint64_t length, uint64_t* out_hash)
     GRT_MUST_USE;

@@ -108,25 +108,37 @@ static uint32_t grt_vm_clz64(uint64_t x) {
   return n;
 }
 
+// Float-to-integer casts, as IREE's VM does them: round half away from zero
+// (round(), which is what lroundf/llroundf round by), then convert. Where
+// IREE's conversion of an out-of-range value is undefined in C, grt
+// saturates at the target type's bounds, and NaN becomes 0. f32 operands
+// arrive widened to double, which is exact, so one helper serves both
+// widths.
 static int32_t grt_vm_f2si32(double x) {
   if (isnan(x)) return 0;
+  x = round(x);
   if (x <= -2147483648.0) return INT32_MIN;
   if (x >= 2147483647.0) return INT32_MAX;
   return (int32_t)x;
 }
 static uint32_t grt_vm_f2ui32(double x) {
-  if (isnan(x) || x <= 0.0) return 0;
+  if (isnan(x)) return 0;
+  x = round(x);
+  if (x <= 0.0) return 0;
   if (x >= 4294967295.0) return UINT32_MAX;
   return (uint32_t)x;
 }
 static int64_t grt_vm_f2si64(double x) {
   if (isnan(x)) return 0;
+  x = round(x);
   if (x <= -9223372036854775808.0) return INT64_MIN;
   if (x >= 9223372036854775808.0) return INT64_MAX;
   return (int64_t)x;
 }
 static uint64_t grt_vm_f2ui64(double x) {
-  if (isnan(x) || x <= 0.0) return 0;
+  if (isnan(x)) return 0;
+  x = round(x);
+  if (x <= 0.0) return 0;
   if (x >= 18446744073709551616.0) return UINT64_MAX;
   return (uint64_t)x;
 }
@@ -633,7 +645,7 @@ enum {
   BIN_FP(SUB_F##W, T, G, S, a - b)                                          \
   BIN_FP(MUL_F##W, T, G, S, a * b)                                          \
   BIN_FP(DIV_F##W, T, G, S, a / b)                                          \
-  BIN_FP(REM_F##W, T, G, S, fmod##SUFFIX(a, b))                             \
+  BIN_FP(REM_F##W, T, G, S, remainder##SUFFIX(a, b))                        \
   OP(FMA_F##W) {                                                            \
     T a = G(regs, R());                                                     \
     T b = G(regs, R());                                                     \
@@ -1381,11 +1393,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t element = grt_vm_read_u32(&pc);
     int32_t capacity = I32(R());
     uint16_t dst = R();
-    if (element >= GRT_VM_VALUE_TYPE_COUNT) {
+    if (element >= GRT_VM_LIST_ELEMENT_TYPE_COUNT) {
       FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "list.alloc: unknown element type %u (expected "
                            "0-%d)",
-                           element, GRT_VM_VALUE_TYPE_COUNT - 1));
+                           element, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1));
     }
     grt_vm_type_def_t def = {(grt_vm_value_type_t)element, NULL};
     grt_vm_list_t* list = NULL;
@@ -1452,7 +1464,16 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_list_t* list = NULL;
     FAIL(grt_vm_list_check_deref(&REF(R()), &list));
     int32_t index = I32(R());
-    FAIL(grt_vm_list_get_ref_assign(list, (size_t)(uint32_t)index, &REF(R())));
+    uint16_t length = R();
+    grt_string_view_t type_name = grt_make_string_view((const char*)pc, length);
+    pc += length;
+    grt_vm_ref_t* result = &REF(R());
+    FAIL(grt_vm_list_get_ref_assign(list, (size_t)(uint32_t)index, result));
+    // As IREE: a ref of another type than the result's is read as null.
+    if (result->ptr && type_name.size &&
+        !grt_string_view_equal_cstring(type_name, result->type->name)) {
+      grt_vm_ref_release(result);
+    }
   }
   NEXT();
   OP(LIST_SET_REF) {

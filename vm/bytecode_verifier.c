@@ -16,6 +16,7 @@
 #include "base/endian.h"
 #include "vm/features.h"
 #include "vm/op_table.h"
+#include "vm/variant.h"
 
 // The operand walk runs once per register operand of every op: its small
 // steps are inlined into the walk, and the failure paths kept out of it.
@@ -743,6 +744,19 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
     v->cursor += (uint32_t)opcode_size;
     uint32_t edges_before = v->edge_count;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, info));
+    if (op == GRT_VM_OP_LIST_ALLOC) {
+      // The element type immediate (k, the first operand) must name a list
+      // element type: 0 variant, 1-4 i32/i64/f32/f64, 5 ref, 6 i8, 7 i16.
+      const uint8_t* k = v->code + v->offset + opcode_size;
+      uint32_t element = (uint32_t)k[0] | ((uint32_t)k[1] << 8) |
+                         ((uint32_t)k[2] << 16) | ((uint32_t)k[3] << 24);
+      if (element >= GRT_VM_LIST_ELEMENT_TYPE_COUNT) {
+        return grt_vm_verifier_fail(
+            v, "list.alloc element type %u is not a list element type "
+               "(expected 0-%d: variant, i32, i64, f32, f64, ref, i8, i16)",
+            element, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1);
+      }
+    }
     after_terminator =
         grt_vm_op_is_terminator(op, v->edge_count != edges_before);
   }

@@ -179,6 +179,12 @@ static void test_optimization_barrier_lists_must_match(void** state) {
   assert_string_equal(verify(count, sizeof(count), "0_v", 4, 0),
                       "module 'm' function 'f' @ 0x1: optimization_barrier "
                       "has 2 operands but 1 results");
+  // One operand, no results (what a result-less vm.optimization_barrier
+  // would assemble to; the assembler refuses to write it).
+  const uint8_t none[] = {0x00, 0x0B, 1, 0, 0, 0, 0, 0, 0, 0x06, 0, 0};
+  assert_string_equal(verify(none, sizeof(none), "0i_v", 1, 0),
+                      "module 'm' function 'f' @ 0x1: optimization_barrier "
+                      "has 1 operands but 0 results");
   // i32 operand, i64 result.
   const uint8_t type[] = {0x00, 0x0B, 1, 0, 0, 0, 0,
                           1, 0, 1, 2, 0, 0x06, 0, 0};

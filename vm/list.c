@@ -74,6 +74,8 @@ grt_status_t grt_vm_list_create(grt_vm_type_def_t element_type,
     case GRT_VM_VALUE_TYPE_NONE:
       element_size = sizeof(grt_vm_variant_t);
       break;
+    case GRT_VM_VALUE_TYPE_I8:
+    case GRT_VM_VALUE_TYPE_I16:
     case GRT_VM_VALUE_TYPE_I32:
     case GRT_VM_VALUE_TYPE_I64:
     case GRT_VM_VALUE_TYPE_F32:
@@ -82,9 +84,11 @@ grt_status_t grt_vm_list_create(grt_vm_type_def_t element_type,
       element_size = grt_vm_value_type_size(element_type.value_type);
       break;
     default:
-      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                             "list element type %d is not a value type",
-                             (int)element_type.value_type);
+      return grt_make_status(
+          GRT_STATUS_INVALID_ARGUMENT,
+          "list element type %d is not a list element type (expected 0-%d: "
+          "variant, i32, i64, f32, f64, ref, i8, i16)",
+          (int)element_type.value_type, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1);
   }
   grt_vm_list_t* list = NULL;
   GRT_RETURN_IF_ERROR(
@@ -222,10 +226,45 @@ static grt_status_t grt_vm_list_primitive_slot(const grt_vm_list_t* list,
   return grt_ok_status();
 }
 
-#define GRT_VM_LIST_PRIMITIVE_ACCESSORS(name, ctype, TYPE)                   \
+// i8 and i16 lists: the element, sign-extended (IREE converts so).
+static int64_t grt_vm_list_load_narrow(const grt_vm_list_t* list,
+                                       size_t index) {
+  const void* slot = grt_vm_list_slot(list, index);
+  if (list->element_type.value_type == GRT_VM_VALUE_TYPE_I8) {
+    int8_t v;
+    memcpy(&v, slot, sizeof(v));
+    return v;
+  }
+  int16_t v;
+  memcpy(&v, slot, sizeof(v));
+  return v;
+}
+
+// i8 and i16 lists: keep the low 8 or 16 bits of |value|.
+static void grt_vm_list_store_narrow(grt_vm_list_t* list, size_t index,
+                                     int64_t value) {
+  void* slot = grt_vm_list_slot(list, index);
+  uint64_t bits = (uint64_t)value;
+  if (list->element_type.value_type == GRT_VM_VALUE_TYPE_I8) {
+    uint8_t v = (uint8_t)(bits & 0xFFu);
+    memcpy(slot, &v, sizeof(v));
+  } else {
+    uint16_t v = (uint16_t)(bits & 0xFFFFu);
+    memcpy(slot, &v, sizeof(v));
+  }
+}
+
+// Integer accessors reach i8/i16 lists through NARROW (1 for i32 and i64).
+#define GRT_VM_LIST_PRIMITIVE_ACCESSORS(name, ctype, TYPE, NARROW)           \
   grt_status_t grt_vm_list_get_##name(const grt_vm_list_t* list,            \
                                       size_t index, ctype* out_value) {     \
     *out_value = 0;                                                          \
+    if (NARROW &&                                                            \
+        grt_vm_value_type_is_narrow(list->element_type.value_type)) {       \
+      GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));             \
+      *out_value = (ctype)grt_vm_list_load_narrow(list, index);              \
+      return grt_ok_status();                                                \
+    }                                                                        \
     void* slot = NULL;                                                       \
     GRT_RETURN_IF_ERROR(grt_vm_list_primitive_slot(                          \
         list, index, GRT_VM_VALUE_TYPE_##TYPE, false, &slot));               \
@@ -234,16 +273,22 @@ static grt_status_t grt_vm_list_primitive_slot(const grt_vm_list_t* list,
   }                                                                          \
   grt_status_t grt_vm_list_set_##name(grt_vm_list_t* list, size_t index,    \
                                       ctype value) {                         \
+    if (NARROW &&                                                            \
+        grt_vm_value_type_is_narrow(list->element_type.value_type)) {       \
+      GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));             \
+      grt_vm_list_store_narrow(list, index, (int64_t)value);                 \
+      return grt_ok_status();                                                \
+    }                                                                        \
     void* slot = NULL;                                                       \
     GRT_RETURN_IF_ERROR(grt_vm_list_primitive_slot(                          \
         list, index, GRT_VM_VALUE_TYPE_##TYPE, true, &slot));                \
     memcpy(slot, &value, sizeof(value));                                     \
     return grt_ok_status();                                                  \
   }
-GRT_VM_LIST_PRIMITIVE_ACCESSORS(i32, int32_t, I32)
-GRT_VM_LIST_PRIMITIVE_ACCESSORS(i64, int64_t, I64)
-GRT_VM_LIST_PRIMITIVE_ACCESSORS(f32, float, F32)
-GRT_VM_LIST_PRIMITIVE_ACCESSORS(f64, double, F64)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(i32, int32_t, I32, 1)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(i64, int64_t, I64, 1)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(f32, float, F32, 0)
+GRT_VM_LIST_PRIMITIVE_ACCESSORS(f64, double, F64, 0)
 #undef GRT_VM_LIST_PRIMITIVE_ACCESSORS
 
 // The ref slot of element |index| for reading.
@@ -298,6 +343,12 @@ static grt_status_t grt_vm_list_ref_slot_for_write(grt_vm_list_t* list,
 
 grt_status_t grt_vm_list_get_ref_assign(const grt_vm_list_t* list,
                                         size_t index, grt_vm_ref_t* inout_ref) {
+  // An element of a variant list that was never set reads as a null ref.
+  if (grt_vm_list_holds_variants(list) && index < list->size &&
+      grt_vm_list_variant_slot(list, index)->type == GRT_VM_VALUE_TYPE_NONE) {
+    grt_vm_ref_release(inout_ref);
+    return grt_ok_status();
+  }
   grt_vm_ref_t* slot = NULL;
   GRT_RETURN_IF_ERROR(grt_vm_list_ref_slot_for_read(list, index, &slot));
   grt_vm_ref_assign(inout_ref, slot);
@@ -335,6 +386,11 @@ grt_status_t grt_vm_list_get_variant_assign(const grt_vm_list_t* list,
     case GRT_VM_VALUE_TYPE_REF:
       value = grt_vm_variant_ref_retain((const grt_vm_ref_t*)slot);
       break;
+    case GRT_VM_VALUE_TYPE_I8:
+    case GRT_VM_VALUE_TYPE_I16:
+      // No variant is i8 or i16: the element widens to i32.
+      value = grt_vm_variant_i32((int32_t)grt_vm_list_load_narrow(list, index));
+      break;
     default:
       value.type = list->element_type.value_type;
       memcpy(&value.i64, slot, list->element_size);
@@ -350,6 +406,15 @@ grt_status_t grt_vm_list_set_variant(grt_vm_list_t* list, size_t index,
     return grt_vm_list_set_ref_retain(list, index, &variant->ref);
   }
   GRT_RETURN_IF_ERROR(grt_vm_list_check_index(list, index));
+  if (grt_vm_value_type_is_narrow(list->element_type.value_type) &&
+      (variant->type == GRT_VM_VALUE_TYPE_I32 ||
+       variant->type == GRT_VM_VALUE_TYPE_I64)) {
+    grt_vm_list_store_narrow(list, index,
+                             variant->type == GRT_VM_VALUE_TYPE_I32
+                                 ? (int64_t)variant->i32
+                                 : variant->i64);
+    return grt_ok_status();
+  }
   if (!grt_vm_type_def_accepts(list->element_type, variant)) {
     char given[GRT_VM_TYPE_NAME_CAPACITY];
     return grt_vm_list_mismatch(

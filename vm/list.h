@@ -5,8 +5,11 @@
 // is packed by element type, so an i32 list costs 4 bytes an element.
 // Accessors check the index ("list index 5 out of range: size 3") and the
 // type ("list element type mismatch: list holds i64, accessed as i32");
-// they never convert between types. Ref elements are owned by the list:
-// setting retains, overwriting and shrinking release.
+// they never convert between types, except that i8 and i16 lists (IREE's
+// !vm.list<i8>, !vm.list<i16>) are read as i32/i64, sign-extended, and
+// written from i32/i64, keeping the low bits, as IREE converts. Ref
+// elements are owned by the list: setting retains, overwriting and
+// shrinking release.
 #ifndef GRT_VM_LIST_H_
 #define GRT_VM_LIST_H_
 
@@ -71,7 +74,8 @@ grt_status_t grt_vm_list_set_f64(grt_vm_list_t* list, size_t index,
 
 // Stores a new reference to the element in *inout_ref, releasing what
 // *inout_ref held (it must hold a valid ref or null). Works on ref lists and
-// on variant lists whose element is a ref.
+// on variant lists whose element is a ref or empty (never set: null, as in
+// IREE); a primitive element or a list of primitives is a type mismatch.
 grt_status_t grt_vm_list_get_ref_assign(const grt_vm_list_t* list,
                                         size_t index, grt_vm_ref_t* inout_ref)
     GRT_MUST_USE;

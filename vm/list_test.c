@@ -176,6 +176,16 @@ static void test_variant_list(void** state) {
   grt_expect_error(grt_vm_list_get_i32(list, 0, &value),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "element 0 holds none, accessed as i32");
+  // An empty element read as a ref is null (IREE's rule), and the ref the
+  // caller passed in is released.
+  grt_vm_ref_t held = grt_vm_ref_null();
+  grt_vm_ref_assign(&held, &buffer);
+  assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 2);
+  GRT_EXPECT_OK(grt_vm_list_get_ref_assign(list, 0, &held));
+  assert_null(held.ptr);
+  assert_int_equal(grt_vm_ref_object_count(buffer.ptr, buffer.type), 1);
+  grt_expect_error(grt_vm_list_get_ref_assign(list, 9, &held),
+                   GRT_STATUS_OUT_OF_RANGE, "list index 9 out of range");
   grt_vm_list_release(list);
   grt_vm_ref_release(&buffer);
 }
@@ -203,13 +213,60 @@ static void test_any_ref_list_and_push_failure(void** state) {
   grt_vm_list_release(list);
 }
 
+// i8/i16 lists through the C API: variants come out as i32 (sign-extended),
+// i32 and i64 variants go in keeping the low bits, others are refused.
+static void test_narrow_lists(void** state) {
+  (void)state;
+  grt_vm_list_t* list =
+      make_list(grt_vm_type_def_value(GRT_VM_VALUE_TYPE_I8), 0);
+  grt_vm_variant_t in = grt_vm_variant_i32(0x1FF);
+  GRT_EXPECT_OK(grt_vm_list_push_variant(list, &in));
+  in = grt_vm_variant_i64(INT64_C(0x7F00000000000081));
+  GRT_EXPECT_OK(grt_vm_list_push_variant(list, &in));
+  grt_vm_variant_t out = grt_vm_variant_empty();
+  GRT_EXPECT_OK(grt_vm_list_get_variant_assign(list, 0, &out));
+  assert_int_equal(out.type, GRT_VM_VALUE_TYPE_I32);
+  assert_int_equal(out.i32, -1);
+  GRT_EXPECT_OK(grt_vm_list_get_variant_assign(list, 1, &out));
+  assert_int_equal(out.i32, -127);
+  in = grt_vm_variant_f32(1.0f);
+  grt_expect_error(grt_vm_list_set_variant(list, 0, &in),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list element type mismatch: list holds i8, given f32");
+  grt_expect_error(grt_vm_list_push_variant(list, &in),
+                   GRT_STATUS_INVALID_ARGUMENT, "list holds i8, given f32");
+  assert_int_equal(grt_vm_list_size(list), 2);
+  grt_vm_list_release(list);
+
+  list = make_list(grt_vm_type_def_value(GRT_VM_VALUE_TYPE_I16), 2);
+  GRT_EXPECT_OK(grt_vm_list_resize(list, 2));
+  GRT_EXPECT_OK(grt_vm_list_set_i32(list, 0, 0x12345));
+  GRT_EXPECT_OK(grt_vm_list_set_i64(list, 1, -2));
+  int32_t v32 = 0;
+  GRT_EXPECT_OK(grt_vm_list_get_i32(list, 0, &v32));
+  assert_int_equal(v32, 0x2345);
+  int64_t v64 = 0;
+  GRT_EXPECT_OK(grt_vm_list_get_i64(list, 1, &v64));
+  assert_true(v64 == -2);
+  float f = 0;
+  grt_expect_error(grt_vm_list_get_f32(list, 0, &f),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list element type mismatch: list holds i16, accessed as "
+                   "f32");
+  grt_expect_error(grt_vm_list_get_i32(list, 2, &v32), GRT_STATUS_OUT_OF_RANGE,
+                   "list index 2 out of range: size 2");
+  grt_vm_list_release(list);
+}
+
 static void test_create_rejects_bad_type(void** state) {
   (void)state;
   grt_vm_list_t* list = NULL;
-  grt_vm_type_def_t bad = {GRT_VM_VALUE_TYPE_COUNT, NULL};
+  grt_vm_type_def_t bad = {GRT_VM_LIST_ELEMENT_TYPE_COUNT, NULL};
   grt_expect_error(
       grt_vm_list_create(bad, 0, grt_allocator_system(), &list),
-      GRT_STATUS_INVALID_ARGUMENT, "list element type 6 is not a value type");
+      GRT_STATUS_INVALID_ARGUMENT,
+      "list element type 8 is not a list element type (expected 0-7: "
+      "variant, i32, i64, f32, f64, ref, i8, i16)");
   assert_null(list);
 }
 
@@ -219,6 +276,7 @@ int main(void) {
       cmocka_unit_test(test_typed_ref_list_owns_refs),
       cmocka_unit_test(test_variant_list),
       cmocka_unit_test(test_any_ref_list_and_push_failure),
+      cmocka_unit_test(test_narrow_lists),
       cmocka_unit_test(test_create_rejects_bad_type),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,8 +47,9 @@
 //     X  typed register list  u16 count, then {u8 type, u16 register}
 //     S  string               u16 byte length, then the bytes
 //
-// Integer ops wrap (two's complement). Float-to-integer casts saturate and
-// map NaN to 0. Buffer load/store/fill offsets count elements; clone, copy,
+// Integer ops wrap (two's complement). Float-to-integer casts round half
+// away from zero (IREE's lroundf), then saturate; NaN becomes 0. rem.f32/f64
+// are IEEE remainder(), as in IREE. Buffer load/store/fill offsets count elements; clone, copy,
 // compare and hash count bytes.
 #ifndef GRT_VM_OP_TABLE_H_
 #define GRT_VM_OP_TABLE_H_
@@ -234,7 +235,7 @@ typedef enum grt_vm_type_e {
   X(LIST_SET_I32,       "list.set.i32",       NONE, 0xAD, "rii",   "set element from i32") \
   X(LIST_GET_I64,       "list.get.i64",       NONE, 0xAE, "ri>I",  "element as i64") \
   X(LIST_SET_I64,       "list.set.i64",       NONE, 0xAF, "riI",   "set element from i64") \
-  X(LIST_GET_REF,       "list.get.ref",       NONE, 0xB0, "ri>r",  "element as ref (retained)") \
+  X(LIST_GET_REF,       "list.get.ref",       NONE, 0xB0, "riS>r", "element as ref (retained); null when it is a ref of another type than the string names (empty: any ref)") \
   X(LIST_SET_REF,       "list.set.ref",       NONE, 0xB1, "rir",   "set element from ref") \
   /* buffers */                                                                         \
   X(BUFFER_ALLOC,       "buffer.alloc",       NONE, 0xB8, "Ii>r",  "new zeroed buffer of length bytes and alignment") \
@@ -242,7 +243,7 @@ typedef enum grt_vm_type_e {
   X(BUFFER_LENGTH,      "buffer.length",      NONE, 0xBA, "r>I",   "length in bytes") \
   X(BUFFER_COPY,        "buffer.copy",        NONE, 0xBB, "rIrII", "copy length bytes from src+offset to dst+offset") \
   X(BUFFER_COMPARE,     "buffer.compare",     NONE, 0xBC, "rIrII>i", "1 if the byte ranges are equal, else 0") \
-  X(BUFFER_HASH,        "buffer.hash",        NONE, 0xBD, "rII>I", "64-bit FNV-1a of the byte range") \
+  X(BUFFER_HASH,        "buffer.hash",        NONE, 0xBD, "rII>I", "SipHash-2-4 of the byte range (key 00..0f)") \
   X(BUFFER_FILL_I8,     "buffer.fill.i8",     NONE, 0xBE, "rIIi",  "fill count i8 elements from element offset") \
   X(BUFFER_FILL_I16,    "buffer.fill.i16",    NONE, 0xBF, "rIIi",  "fill count i16 elements from element offset") \
   X(BUFFER_FILL_I32,    "buffer.fill.i32",    NONE, 0xC0, "rIIi",  "fill count i32 elements from element offset") \
@@ -288,7 +289,7 @@ typedef enum grt_vm_type_e {
   X(SUB_F32,            "sub.f32",            F32,  0x11, "ff>f",  "a - b") \
   X(MUL_F32,            "mul.f32",            F32,  0x12, "ff>f",  "a * b") \
   X(DIV_F32,            "div.f32",            F32,  0x13, "ff>f",  "a / b (IEEE)") \
-  X(REM_F32,            "rem.f32",            F32,  0x14, "ff>f",  "fmod(a, b)") \
+  X(REM_F32,            "rem.f32",            F32,  0x14, "ff>f",  "IEEE remainder(a, b): a - n * b, n = a / b rounded to nearest, ties to even") \
   X(FMA_F32,            "fma.f32",            F32,  0x15, "fff>f", "fused a * b + c") \
   X(ABS_F32,            "abs.f32",            F32,  0x16, "f>f",   "|a|") \
   X(NEG_F32,            "neg.f32",            F32,  0x17, "f>f",   "-a") \
@@ -332,12 +333,12 @@ typedef enum grt_vm_type_e {
   X(CMP_EQ_F32_NEAR,    "cmp.eq.f32.near",    F32,  0x4F, "ff>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_SI32_F32,      "cast.si32.f32",      F32,  0x60, "i>f",   "signed i32 to f32") \
   X(CAST_UI32_F32,      "cast.ui32.f32",      F32,  0x61, "i>f",   "unsigned i32 to f32") \
-  X(CAST_F32_SI32,      "cast.f32.si32",      F32,  0x62, "f>i",   "f32 to signed i32 (truncating, saturating)") \
-  X(CAST_F32_UI32,      "cast.f32.ui32",      F32,  0x63, "f>i",   "f32 to unsigned i32 (truncating, saturating)") \
+  X(CAST_F32_SI32,      "cast.f32.si32",      F32,  0x62, "f>i",   "f32 to signed i32 (rounding half away from zero, saturating)") \
+  X(CAST_F32_UI32,      "cast.f32.ui32",      F32,  0x63, "f>i",   "f32 to unsigned i32 (rounding half away from zero, saturating)") \
   X(CAST_SI64_F32,      "cast.si64.f32",      F32,  0x64, "I>f",   "signed i64 to f32") \
   X(CAST_UI64_F32,      "cast.ui64.f32",      F32,  0x65, "I>f",   "unsigned i64 to f32") \
-  X(CAST_F32_SI64,      "cast.f32.si64",      F32,  0x66, "f>I",   "f32 to signed i64 (truncating, saturating)") \
-  X(CAST_F32_UI64,      "cast.f32.ui64",      F32,  0x67, "f>I",   "f32 to unsigned i64 (truncating, saturating)") \
+  X(CAST_F32_SI64,      "cast.f32.si64",      F32,  0x66, "f>I",   "f32 to signed i64 (rounding half away from zero, saturating)") \
+  X(CAST_F32_UI64,      "cast.f32.ui64",      F32,  0x67, "f>I",   "f32 to unsigned i64 (rounding half away from zero, saturating)") \
   X(BITCAST_I32_F32,    "bitcast.i32.f32",    F32,  0x68, "i>f",   "reinterpret the bits") \
   X(BITCAST_F32_I32,    "bitcast.f32.i32",    F32,  0x69, "f>i",   "reinterpret the bits") \
   /* f64 extension */                                                                   \
@@ -355,7 +356,7 @@ typedef enum grt_vm_type_e {
   X(SUB_F64,            "sub.f64",            F64,  0x11, "FF>F",  "a - b") \
   X(MUL_F64,            "mul.f64",            F64,  0x12, "FF>F",  "a * b") \
   X(DIV_F64,            "div.f64",            F64,  0x13, "FF>F",  "a / b (IEEE)") \
-  X(REM_F64,            "rem.f64",            F64,  0x14, "FF>F",  "fmod(a, b)") \
+  X(REM_F64,            "rem.f64",            F64,  0x14, "FF>F",  "IEEE remainder(a, b): a - n * b, n = a / b rounded to nearest, ties to even") \
   X(FMA_F64,            "fma.f64",            F64,  0x15, "FFF>F", "fused a * b + c") \
   X(ABS_F64,            "abs.f64",            F64,  0x16, "F>F",   "|a|") \
   X(NEG_F64,            "neg.f64",            F64,  0x17, "F>F",   "-a") \
@@ -399,12 +400,12 @@ typedef enum grt_vm_type_e {
   X(CMP_EQ_F64_NEAR,    "cmp.eq.f64.near",    F64,  0x4F, "FF>i",  "ordered and |a - b| <= 1e-4 + 1e-4 * |b|") \
   X(CAST_SI32_F64,      "cast.si32.f64",      F64,  0x60, "i>F",   "signed i32 to f64") \
   X(CAST_UI32_F64,      "cast.ui32.f64",      F64,  0x61, "i>F",   "unsigned i32 to f64") \
-  X(CAST_F64_SI32,      "cast.f64.si32",      F64,  0x62, "F>i",   "f64 to signed i32 (truncating, saturating)") \
-  X(CAST_F64_UI32,      "cast.f64.ui32",      F64,  0x63, "F>i",   "f64 to unsigned i32 (truncating, saturating)") \
+  X(CAST_F64_SI32,      "cast.f64.si32",      F64,  0x62, "F>i",   "f64 to signed i32 (rounding half away from zero, saturating)") \
+  X(CAST_F64_UI32,      "cast.f64.ui32",      F64,  0x63, "F>i",   "f64 to unsigned i32 (rounding half away from zero, saturating)") \
   X(CAST_SI64_F64,      "cast.si64.f64",      F64,  0x64, "I>F",   "signed i64 to f64") \
   X(CAST_UI64_F64,      "cast.ui64.f64",      F64,  0x65, "I>F",   "unsigned i64 to f64") \
-  X(CAST_F64_SI64,      "cast.f64.si64",      F64,  0x66, "F>I",   "f64 to signed i64 (truncating, saturating)") \
-  X(CAST_F64_UI64,      "cast.f64.ui64",      F64,  0x67, "F>I",   "f64 to unsigned i64 (truncating, saturating)") \
+  X(CAST_F64_SI64,      "cast.f64.si64",      F64,  0x66, "F>I",   "f64 to signed i64 (rounding half away from zero, saturating)") \
+  X(CAST_F64_UI64,      "cast.f64.ui64",      F64,  0x67, "F>I",   "f64 to unsigned i64 (rounding half away from zero, saturating)") \
   X(BITCAST_I64_F64,    "bitcast.i64.f64",    F64,  0x68, "I>F",   "reinterpret the bits") \
   X(BITCAST_F64_I64,    "bitcast.f64.i64",    F64,  0x69, "F>I",   "reinterpret the bits") \
   X(EXT_F32_F64,        "ext.f32.f64",        F64,  0x6A, "f>F",   "widen f32 to f64") \

@@ -6,7 +6,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -112,7 +114,8 @@ static void test_math_against_libm(void** state) {
       {GRT_VM_OP_MUL_F32, GRT_VM_OP_MUL_F64, mul, 1.5, -2.25},
       {GRT_VM_OP_DIV_F32, GRT_VM_OP_DIV_F64, divide, 1.0, 3.0},
       {GRT_VM_OP_DIV_F32, GRT_VM_OP_DIV_F64, divide, 1.0, 0.0},  // inf
-      {GRT_VM_OP_REM_F32, GRT_VM_OP_REM_F64, fmod, -7.5, 2.0},
+      {GRT_VM_OP_REM_F32, GRT_VM_OP_REM_F64, remainder, -7.5, 2.0},
+      {GRT_VM_OP_REM_F32, GRT_VM_OP_REM_F64, remainder, 5.0, 3.0},
       {GRT_VM_OP_POW_F32, GRT_VM_OP_POW_F64, pow, 2.0, 0.5},
       {GRT_VM_OP_ATAN2_F32, GRT_VM_OP_ATAN2_F64, atan2, -1.0, -1.0},
       {GRT_VM_OP_MIN_F32, GRT_VM_OP_MIN_F64, fmin, -0.5, 3.0},
@@ -208,8 +211,8 @@ static void test_comparisons_with_nan(void** state) {
   assert_int_equal(run(GRT_VM_OP_CMP_NAN_F64, INFINITY, 0, 0), 0);
 }
 
-// Every cast row, at its edges: truncation toward zero, saturation, NaN to
-// 0, unsigned inputs above INT_MAX.
+// Every cast row, at its edges: rounding, saturation, NaN to 0, unsigned
+// inputs above INT_MAX.
 static void test_casts(void** state) {
   (void)state;
   static const struct {
@@ -218,7 +221,7 @@ static void test_casts(void** state) {
   } cases[] = {
       {GRT_VM_OP_CAST_SI32_F32, -3, -3.0},
       {GRT_VM_OP_CAST_SI32_F64, INT32_MIN, -2147483648.0},
-      {GRT_VM_OP_CAST_F32_SI32, -2.9, -2},
+      {GRT_VM_OP_CAST_F32_SI32, -2.9, -3},
       {GRT_VM_OP_CAST_F32_SI32, 1e20, INT32_MAX},
       {GRT_VM_OP_CAST_F32_SI32, -1e20, INT32_MIN},
       {GRT_VM_OP_CAST_F32_SI32, NAN, 0},
@@ -227,7 +230,7 @@ static void test_casts(void** state) {
       {GRT_VM_OP_CAST_F64_SI32, NAN, 0},
       {GRT_VM_OP_CAST_F32_SI64, -1e30, (double)INT64_MIN},
       {GRT_VM_OP_CAST_F64_SI64, 1e30, (double)INT64_MAX},
-      {GRT_VM_OP_CAST_F64_SI64, -5.5, -5},
+      {GRT_VM_OP_CAST_F64_SI64, -5.5, -6},
       {GRT_VM_OP_CAST_F64_SI64, NAN, 0},
       {GRT_VM_OP_CAST_SI64_F32, -4294967296.0, -4294967296.0},
       {GRT_VM_OP_CAST_SI64_F64, -4294967296.0, -4294967296.0},
@@ -283,6 +286,113 @@ static void test_casts(void** state) {
   }
 }
 
+// rem.f* is IEEE remainder (quotient rounded to nearest, ties to even), as in
+// IREE, not fmod: every row here differs from fmod's answer.
+static void test_rem_is_ieee_remainder(void** state) {
+  (void)state;
+  static const struct {
+    double a, b, expected, fmod_would_give;
+  } cases[] = {
+      {5.0, 3.0, -1.0, 2.0},     // 5/3 = 1.67 rounds to 2
+      {-7.5, 2.0, 0.5, -1.5},    // -3.75 rounds to -4
+      {3.0, 2.0, -1.0, 1.0},     // 1.5 ties to even 2
+      {5.0, 2.0, 1.0, 1.0},      // 2.5 ties to even 2 (same as fmod)
+      {7.0, -4.0, -1.0, 3.0},    // -1.75 rounds to -2
+      {1.0, 0.0, NAN, NAN},      // remainder(a, 0) is NaN
+      {INFINITY, 2.0, NAN, NAN}, // remainder(inf, b) is NaN
+      {2.0, INFINITY, 2.0, 2.0}, // remainder(a, inf) is a
+  };
+  static const grt_vm_op_t ops[] = {GRT_VM_OP_REM_F32, GRT_VM_OP_REM_F64};
+  for (size_t i = 0; i < N(cases); ++i) {
+    for (size_t w = 0; w < N(ops); ++w) {
+      double got = run(ops[w], cases[i].a, cases[i].b, 0);
+      bool same = isnan(cases[i].expected) ? isnan(got)
+                                           : got == cases[i].expected;
+      if (!same) {
+        fail_msg("%s(%g, %g): expected %g (fmod would give %g), got %g",
+                 grt_vm_op_info(ops[w])->mnemonic, cases[i].a, cases[i].b,
+                 cases[i].expected, cases[i].fmod_would_give, got);
+      }
+    }
+  }
+}
+
+// Float-to-integer casts round half away from zero (IREE: lroundf/llroundf)
+// before converting, then saturate; NaN gives 0. Every cast op runs every
+// row; |s| is the signed result, |u| the unsigned one (as raw bits).
+static void test_casts_round_half_away_from_zero(void** state) {
+  (void)state;
+  static const struct {
+    double in;
+    int64_t s;
+    uint64_t u;
+  } cases[] = {
+      {2.5, 3, 3},       {-2.5, -3, 0},     {0.5, 1, 1},
+      {-0.5, -1, 0},     {1.5, 2, 2},       {2.4999, 2, 2},
+      {-2.4999, -2, 0},  {-0.4, 0, 0},      {0.4, 0, 0},
+      {-0.0, 0, 0},      {7.0, 7, 7},       {-7.0, -7, 0},
+      {NAN, 0, 0},       {-NAN, 0, 0},
+  };
+  static const grt_vm_op_t ops[] = {
+      GRT_VM_OP_CAST_F32_SI32, GRT_VM_OP_CAST_F32_UI32, GRT_VM_OP_CAST_F32_SI64,
+      GRT_VM_OP_CAST_F32_UI64, GRT_VM_OP_CAST_F64_SI32, GRT_VM_OP_CAST_F64_UI32,
+      GRT_VM_OP_CAST_F64_SI64, GRT_VM_OP_CAST_F64_UI64,
+  };
+  for (size_t o = 0; o < N(ops); ++o) {
+    const char* mnemonic = grt_vm_op_info(ops[o])->mnemonic;
+    const char* operands = grt_vm_op_info(ops[o])->operands;
+    bool is_unsigned = mnemonic[strlen(mnemonic) - 4] == 'u';
+    bool wide = operands[2] == 'I';
+    for (size_t i = 0; i < N(cases); ++i) {
+      grt_vm_variant_t in = value_of(operands[0], cases[i].in), out;
+      GRT_EXPECT_OK(grt_vm_test_run_op(ops[o], &in, &out));
+      uint64_t got = wide ? (uint64_t)out.i64 : (uint64_t)(uint32_t)out.i32;
+      uint64_t expected = is_unsigned ? cases[i].u : (uint64_t)cases[i].s;
+      if (!wide) expected &= UINT32_MAX;
+      if (got != expected) {
+        fail_msg("%s(%g): expected 0x%llx, got 0x%llx", mnemonic, cases[i].in,
+                 (unsigned long long)expected, (unsigned long long)got);
+      }
+    }
+  }
+  // Saturation after rounding: the half that rounds past the bound
+  // saturates, infinities give the bounds.
+  static const struct {
+    grt_vm_op_t op;
+    double in;
+    uint64_t expected;  // raw bits of the result
+  } edges[] = {
+      {GRT_VM_OP_CAST_F64_SI32, 2147483646.5, 2147483647u},
+      {GRT_VM_OP_CAST_F64_SI32, 2147483647.5, 2147483647u},
+      {GRT_VM_OP_CAST_F64_SI32, -2147483648.4, 0x80000000u},
+      {GRT_VM_OP_CAST_F64_SI32, -2147483648.5, 0x80000000u},
+      {GRT_VM_OP_CAST_F64_UI32, 4294967294.5, 4294967295u},
+      {GRT_VM_OP_CAST_F64_UI32, 4294967295.5, 4294967295u},
+      {GRT_VM_OP_CAST_F32_SI32, INFINITY, 2147483647u},
+      {GRT_VM_OP_CAST_F32_SI32, -INFINITY, 0x80000000u},
+      {GRT_VM_OP_CAST_F32_UI32, INFINITY, UINT32_MAX},
+      {GRT_VM_OP_CAST_F32_UI32, -INFINITY, 0},
+      {GRT_VM_OP_CAST_F64_SI64, INFINITY, (uint64_t)INT64_MAX},
+      {GRT_VM_OP_CAST_F64_SI64, -INFINITY, UINT64_C(1) << 63},
+      {GRT_VM_OP_CAST_F32_UI64, INFINITY, UINT64_MAX},
+      {GRT_VM_OP_CAST_F64_UI64, -INFINITY, 0},
+      {GRT_VM_OP_CAST_F64_UI64, 18446744073709551616.0, UINT64_MAX},
+  };
+  for (size_t i = 0; i < N(edges); ++i) {
+    const char* operands = grt_vm_op_info(edges[i].op)->operands;
+    grt_vm_variant_t in = value_of(operands[0], edges[i].in), out;
+    GRT_EXPECT_OK(grt_vm_test_run_op(edges[i].op, &in, &out));
+    uint64_t got = operands[2] == 'I' ? (uint64_t)out.i64
+                                      : (uint64_t)(uint32_t)out.i32;
+    if (got != edges[i].expected) {
+      fail_msg("%s(%.17g): expected 0x%llx, got 0x%llx",
+               grt_vm_op_info(edges[i].op)->mnemonic, edges[i].in,
+               (unsigned long long)edges[i].expected,
+               (unsigned long long)got);
+    }
+  }
+}
+
 static void test_bitcasts_and_width_changes(void** state) {
   (void)state;
   grt_vm_variant_t in = grt_vm_variant_i32(0x3F800000), out;
@@ -333,6 +443,8 @@ int main(void) {
       cmocka_unit_test(test_min_max_nan),
       cmocka_unit_test(test_comparisons_with_nan),
       cmocka_unit_test(test_casts),
+      cmocka_unit_test(test_rem_is_ieee_remainder),
+      cmocka_unit_test(test_casts_round_half_away_from_zero),
       cmocka_unit_test(test_bitcasts_and_width_changes),
       cmocka_unit_test(test_select),
   };

@@ -162,12 +162,17 @@ static void test_buffer_byte_ops(void** state) {
       GRT_STATUS_OUT_OF_RANGE,
       "buffer access out of range: offset 11 + length 6 > buffer length 16");
 
-  // FNV-1a 64 of the single byte 0x80.
-  uint64_t fnv = (UINT64_C(0xcbf29ce484222325) ^ 0x80) *
-                 UINT64_C(0x100000001b3);
-  grt_vm_variant_t hash[3] = {ra, grt_vm_variant_i64(0), grt_vm_variant_i64(1)};
+  // SipHash-2-4 (key 00..0f) of the 11 bytes 0x83..0x8d, at byte offset 3
+  // (computed with OpenSSL's SIPHASH MAC).
+  grt_vm_variant_t hash[3] = {ra, grt_vm_variant_i64(3),
+                              grt_vm_variant_i64(11)};
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out));
-  assert_true((uint64_t)out.i64 == fnv);
+  assert_true((uint64_t)out.i64 == UINT64_C(0xe22350ca49e028a8));
+  hash[1] = grt_vm_variant_i64(6);
+  grt_expect_error(
+      grt_vm_test_run_op(GRT_VM_OP_BUFFER_HASH, hash, &out),
+      GRT_STATUS_OUT_OF_RANGE,
+      "buffer access out of range: offset 6 + length 11 > buffer length 16");
 
   grt_vm_variant_t clone[4] = {ra, grt_vm_variant_i64(4),
                                grt_vm_variant_i64(8), grt_vm_variant_i32(64)};
@@ -305,11 +310,13 @@ static void test_list_size_reserve_resize_and_refs(void** state) {
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 2);
   grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(1)};
-  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                               "vm.list", get, &out));
   assert_ptr_equal(out.ref.ptr, list);
   grt_vm_variant_reset(&out);
   get[1] = grt_vm_variant_i32(0);
-  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_REF, get, &out));
+  GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                               "vm.list", get, &out));
   assert_null(out.ref.ptr);
   n[1] = grt_vm_variant_i32(0);
   GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_RESIZE, n, NULL));
@@ -317,7 +324,57 @@ static void test_list_size_reserve_resize_and_refs(void** state) {
   grt_vm_variant_reset(&ref);
 }
 
-// list.alloc's immediate is the element type; an unknown one fails.
+// list.get.ref names the result's ref type: an element of another ref type
+// reads as null (IREE's rule), "" takes any ref, an unset variant element
+// is null, and a primitive element still fails.
+static void test_list_get_ref_type_mismatch(void** state) {
+  (void)state;
+  grt_vm_list_t* list = NULL;
+  grt_vm_variant_t ref = make_list(grt_vm_type_def_variant(), 3, &list);
+  grt_vm_buffer_t* buffer = NULL;
+  grt_vm_variant_t buffer_ref = make_buffer(&buffer);
+  grt_vm_variant_t set[3] = {ref, grt_vm_variant_i32(0), buffer_ref};
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_REF, set, NULL));
+  grt_vm_variant_t set_i32[3] = {ref, grt_vm_variant_i32(1),
+                                 grt_vm_variant_i32(5)};
+  GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_SET_I32, set_i32, NULL));
+  static const struct {
+    int32_t index;
+    const char* type;
+    bool is_buffer;  // else null
+  } cases[] = {
+      {0, "vm.buffer", true},   // the named type
+      {0, "", true},            // any ref
+      {0, "vm.list", false},    // another ref type: null, no failure
+      {0, "hal.buffer", false},
+      {2, "vm.buffer", false},  // never set: null
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(cases[i].index)}, out;
+    GRT_EXPECT_OK(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                                 cases[i].type, get, &out));
+    if (cases[i].is_buffer ? out.ref.ptr != (void*)buffer
+                           : out.ref.ptr != NULL) {
+      fail_msg("list.get.ref element %d as '%s': expected %s", cases[i].index,
+               cases[i].type, cases[i].is_buffer ? "the buffer" : "null");
+    }
+    grt_vm_variant_reset(&out);
+  }
+  // The mismatched reads released what they took: the list and buffer_ref
+  // hold the only references.
+  assert_int_equal(grt_vm_ref_object_count(buffer, grt_vm_buffer_type()), 2);
+  grt_vm_variant_t get_i32[2] = {ref, grt_vm_variant_i32(1)}, out;
+  grt_expect_error(grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF,
+                                                  "vm.buffer", get_i32, &out),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list element type mismatch: element 1 holds i32, accessed "
+                   "as ref");
+  grt_vm_variant_reset(&buffer_ref);
+  grt_vm_variant_reset(&ref);
+}
+
+// list.alloc's immediate is the element type; the verifier refuses an
+// unknown one when the module loads.
 static void test_list_alloc(void** state) {
   (void)state;
   grt_vm_test_module_t t;
@@ -328,11 +385,6 @@ static void test_list_alloc(void** state) {
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_RESIZE, TR(0), TI(1));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_RM(0)));
   grt_vm_test_function_end(&t, 2, 1);
-  grt_vm_test_function_begin(&t, "bad", "0v_v");
-  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(0));
-  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(99), TI(0), TR(0));
-  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
-  grt_vm_test_function_end(&t, 1, 1);
   grt_vm_test_module_load(&t, NULL, 0);
   grt_vm_variant_t args[2] = {grt_vm_variant_i32(8), grt_vm_variant_i32(3)};
   grt_vm_variant_t out;
@@ -346,10 +398,114 @@ static void test_list_alloc(void** state) {
   // Returned with the move bit: the caller holds the only reference.
   assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 1);
   grt_vm_variant_reset(&out);
-  grt_expect_error(grt_vm_test_call(&t, "bad", NULL, 0, NULL, 0),
-                      GRT_STATUS_INVALID_ARGUMENT,
-                      "list.alloc: unknown element type 99 (expected 0-5)");
   grt_vm_test_module_end(&t);
+
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "bad", "0v_v");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(99), TI(0), TR(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
+  grt_vm_test_function_end(&t, 1, 1);
+  grt_vm_test_module_finish(&t);
+  grt_expect_error(grt_vm_test_module_link(&t, NULL, 0),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list.alloc element type 99 is not a list element type "
+                   "(expected 0-7: variant, i32, i64, f32, f64, ref, i8, i16)");
+  grt_vm_test_module_end(&t);
+}
+
+// !vm.list<i8> and !vm.list<i16>: 1- and 2-byte elements, read through
+// list.get.i32/i64 sign-extended and written through list.set.i32/i64
+// keeping the low bits (IREE's list conversions); other accessors fail.
+static void test_list_narrow_elements(void** state) {
+  (void)state;
+  static const struct {
+    grt_vm_value_type_t type;
+    grt_vm_op_t set, get;
+    int64_t stored, read_back;
+  } cases[] = {
+      {GRT_VM_VALUE_TYPE_I8, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I32,
+       0x17F, 127},
+      {GRT_VM_VALUE_TYPE_I8, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I32,
+       0x80, -128},
+      {GRT_VM_VALUE_TYPE_I8, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I32,
+       -1, -1},
+      {GRT_VM_VALUE_TYPE_I8, GRT_VM_OP_LIST_SET_I64, GRT_VM_OP_LIST_GET_I64,
+       INT64_C(0x12345678000000FE), -2},
+      {GRT_VM_VALUE_TYPE_I16, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I32,
+       0x18000, -32768},
+      {GRT_VM_VALUE_TYPE_I16, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I32,
+       0x7FFF, 32767},
+      {GRT_VM_VALUE_TYPE_I16, GRT_VM_OP_LIST_SET_I64, GRT_VM_OP_LIST_GET_I64,
+       -40000, 25536},
+      {GRT_VM_VALUE_TYPE_I16, GRT_VM_OP_LIST_SET_I32, GRT_VM_OP_LIST_GET_I64,
+       0xFFFF, -1},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grt_vm_list_t* list = NULL;
+    grt_vm_variant_t ref =
+        make_list(grt_vm_type_def_value(cases[i].type), 3, &list);
+    bool wide_set = cases[i].set == GRT_VM_OP_LIST_SET_I64;
+    grt_vm_variant_t set[3] = {
+        ref, grt_vm_variant_i32(1),
+        wide_set ? grt_vm_variant_i64(cases[i].stored)
+                 : grt_vm_variant_i32((int32_t)cases[i].stored)};
+    GRT_EXPECT_OK(grt_vm_test_run_op(cases[i].set, set, NULL));
+    grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(1)}, out;
+    GRT_EXPECT_OK(grt_vm_test_run_op(cases[i].get, get, &out));
+    int64_t got = cases[i].get == GRT_VM_OP_LIST_GET_I64 ? out.i64 : out.i32;
+    if (got != cases[i].read_back) {
+      fail_msg("%s list: %s(%lld) then %s gave %lld, expected %lld",
+               grt_vm_value_type_name(cases[i].type),
+               grt_vm_op_info(cases[i].set)->mnemonic,
+               (long long)cases[i].stored,
+               grt_vm_op_info(cases[i].get)->mnemonic, (long long)got,
+               (long long)cases[i].read_back);
+    }
+    // The neighbours stay zero: the element is 1 or 2 bytes wide.
+    get[1] = grt_vm_variant_i32(0);
+    GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_I32, get, &out));
+    assert_int_equal(out.i32, 0);
+    get[1] = grt_vm_variant_i32(2);
+    GRT_EXPECT_OK(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_I32, get, &out));
+    assert_int_equal(out.i32, 0);
+    get[1] = grt_vm_variant_i32(3);
+    grt_expect_error(grt_vm_test_run_op(cases[i].get, get, &out),
+                     GRT_STATUS_OUT_OF_RANGE,
+                     "list index 3 out of range: size 3");
+    grt_vm_variant_reset(&ref);
+  }
+  grt_vm_list_t* list = NULL;
+  grt_vm_variant_t ref =
+      make_list(grt_vm_type_def_value(GRT_VM_VALUE_TYPE_I8), 1, &list);
+  grt_vm_variant_t get[2] = {ref, grt_vm_variant_i32(0)}, out;
+  grt_expect_error(grt_vm_test_run_op(GRT_VM_OP_LIST_GET_F32, get, &out),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "list element type mismatch: list holds i8, accessed as f32");
+  grt_expect_error(
+      grt_vm_test_run_op_with_string(GRT_VM_OP_LIST_GET_REF, "", get, &out),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "list element type mismatch: list holds i8, accessed as ref");
+  grt_vm_variant_reset(&ref);
+  // list.alloc makes them from immediates 6 and 7.
+  static const grt_vm_value_type_t narrow[] = {GRT_VM_VALUE_TYPE_I8,
+                                               GRT_VM_VALUE_TYPE_I16};
+  for (size_t i = 0; i < 2; ++i) {
+    grt_vm_test_module_t t;
+    grt_vm_test_module_begin(&t, "m");
+    grt_vm_test_function_begin(&t, "main", "0i_r");
+    GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(narrow[i]), TI(0), TR(0));
+    GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_RM(0)));
+    grt_vm_test_function_end(&t, 1, 1);
+    grt_vm_test_module_load(&t, NULL, 0);
+    grt_vm_variant_t arg = grt_vm_variant_i32(4), result;
+    GRT_EXPECT_OK(grt_vm_test_call(&t, "main", &arg, 1, &result, 1));
+    grt_vm_list_t* made = NULL;
+    GRT_EXPECT_OK(grt_vm_list_check_deref(&result.ref, &made));
+    assert_int_equal(grt_vm_list_element_type(made).value_type, narrow[i]);
+    grt_vm_variant_reset(&result);
+    grt_vm_test_module_end(&t);
+  }
 }
 
 int main(void) {
@@ -360,7 +516,9 @@ int main(void) {
       cmocka_unit_test(test_buffer_alloc),
       cmocka_unit_test(test_list_primitive_elements),
       cmocka_unit_test(test_list_size_reserve_resize_and_refs),
+      cmocka_unit_test(test_list_get_ref_type_mismatch),
       cmocka_unit_test(test_list_alloc),
+      cmocka_unit_test(test_list_narrow_elements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

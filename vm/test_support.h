@@ -260,12 +260,13 @@ static inline void grt_vm_test_module_end(grt_vm_test_module_t* t) {
 
 // Runs |op| alone: a module whose "main" takes the op's register inputs as
 // arguments (placed as the calling convention places them), applies the op
-// and returns its register results. Only for ops whose operand string is all
-// registers (i I f F r), which is most of the arithmetic, comparison,
-// conversion and select ops. Stores the results on success.
-static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
-                                              const grt_vm_variant_t* args,
-                                              grt_vm_variant_t* results) {
+// and returns its register results. Only for ops whose operand string is
+// registers (i I f F r) and at most one string (S, given as |string|), which
+// is most of the arithmetic, comparison, conversion and select ops. Stores
+// the results on success.
+static inline grt_status_t grt_vm_test_run_op_with_string(
+    grt_vm_op_t op, const char* string, const grt_vm_variant_t* args,
+    grt_vm_variant_t* results) {
   const grt_vm_op_info_t* info = grt_vm_op_info(op);
   char cconv[32] = "0";
   grt_vm_operand_t operands[8];
@@ -277,6 +278,11 @@ static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
     if (*p == '>') {
       is_result = true;
       strcat(cconv, "_");
+      continue;
+    }
+    if (*p == 'S') {
+      assert_non_null(string);
+      operands[n++] = grt_vm_operand_string(grt_make_cstring_view(string));
       continue;
     }
     grt_vm_type_t type = grt_vm_type_from_operand_char(*p);
@@ -303,6 +309,12 @@ static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
       grt_vm_test_call(&t, "main", args, arg_count, results, result_count);
   grt_vm_test_module_end(&t);
   return status;
+}
+
+static inline grt_status_t grt_vm_test_run_op(grt_vm_op_t op,
+                                              const grt_vm_variant_t* args,
+                                              grt_vm_variant_t* results) {
+  return grt_vm_test_run_op_with_string(op, NULL, args, results);
 }
 
 #endif  // GRT_VM_TEST_SUPPORT_H_

@@ -38,8 +38,22 @@ typedef enum grt_vm_value_type_e {
 #define GRT_VM_VALUE_TYPE_ENUM(name, ch, str, size, align) GRT_VM_VALUE_TYPE_##name,
   GRT_VM_VALUE_TYPE_LIST(GRT_VM_VALUE_TYPE_ENUM)
 #undef GRT_VM_VALUE_TYPE_ENUM
-  GRT_VM_VALUE_TYPE_COUNT
+  GRT_VM_VALUE_TYPE_COUNT,
+  // Element types only a vm.list stores (IREE's !vm.list<i8> and
+  // !vm.list<i16>): 1 and 2 bytes an element. No register, argument,
+  // result or variant has them: elements are read as i32 or i64,
+  // sign-extended, and written from i32 or i64, keeping the low 8 or 16
+  // bits (IREE's list value conversions). list.alloc's immediate names them
+  // as 6 and 7.
+  GRT_VM_VALUE_TYPE_I8 = GRT_VM_VALUE_TYPE_COUNT,
+  GRT_VM_VALUE_TYPE_I16,
+  GRT_VM_LIST_ELEMENT_TYPE_COUNT
 } grt_vm_value_type_t;
+
+// Whether |type| is one of the list-only narrow integer element types.
+static inline bool grt_vm_value_type_is_narrow(grt_vm_value_type_t type) {
+  return type == GRT_VM_VALUE_TYPE_I8 || type == GRT_VM_VALUE_TYPE_I16;
+}
 
 static inline const char* grt_vm_value_type_name(grt_vm_value_type_t type) {
   switch (type) {
@@ -48,6 +62,10 @@ static inline const char* grt_vm_value_type_name(grt_vm_value_type_t type) {
     return str;
     GRT_VM_VALUE_TYPE_LIST(GRT_VM_VALUE_TYPE_NAME)
 #undef GRT_VM_VALUE_TYPE_NAME
+    case GRT_VM_VALUE_TYPE_I8:
+      return "i8";
+    case GRT_VM_VALUE_TYPE_I16:
+      return "i16";
     default:
       return "invalid";
   }
@@ -61,6 +79,10 @@ static inline size_t grt_vm_value_type_size(grt_vm_value_type_t type) {
     return size;
     GRT_VM_VALUE_TYPE_LIST(GRT_VM_VALUE_TYPE_SIZE)
 #undef GRT_VM_VALUE_TYPE_SIZE
+    case GRT_VM_VALUE_TYPE_I8:
+      return sizeof(int8_t);
+    case GRT_VM_VALUE_TYPE_I16:
+      return sizeof(int16_t);
     default:
       return 0;
   }
@@ -74,6 +96,10 @@ static inline size_t grt_vm_value_type_alignment(grt_vm_value_type_t type) {
     return align;
     GRT_VM_VALUE_TYPE_LIST(GRT_VM_VALUE_TYPE_ALIGN)
 #undef GRT_VM_VALUE_TYPE_ALIGN
+    case GRT_VM_VALUE_TYPE_I8:
+      return _Alignof(int8_t);
+    case GRT_VM_VALUE_TYPE_I16:
+      return _Alignof(int16_t);
     default:
       return 1;
   }
@@ -181,7 +207,8 @@ static inline grt_vm_type_def_t grt_vm_type_def_variant(void) {
   grt_vm_type_def_t def = {GRT_VM_VALUE_TYPE_NONE, NULL};
   return def;
 }
-// |value_type| must be a primitive type (I32/I64/F32/F64).
+// |value_type| must be a primitive type (I32/I64/F32/F64), or for a list
+// element type I8/I16.
 static inline grt_vm_type_def_t grt_vm_type_def_value(
     grt_vm_value_type_t value_type) {
   grt_vm_type_def_t def = {value_type, NULL};

@@ -859,6 +859,24 @@ static grt_status_t grtc_vm_lower_cast_any_ref(grtc_vm_assembler_t* a, grtc_oper
   return grtc_vm_lower_table_op(&l);
 }
 
+// vm.list.get.ref %list, %index : (!vm.list<...>, i32) -> !vm.buffer: S is
+// the result's ref type, and an element of another ref type reads as null
+// (IREE's rule); "" for !vm.ref<?>, which takes any ref.
+static grt_status_t grtc_vm_lower_list_get_ref(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  if (op->result_count != 1) {
+    return grtc_op_error(a->file_name, op, "'%.*s' has one result, found %u",
+                         GRT_SV_ARG(op->name), op->result_count);
+  }
+  if (!grtc_type_is_ref(op->results[0].type)) {
+    return grtc_op_error(a->file_name, op, "'%.*s' returns a ref, found %s",
+                         GRT_SV_ARG(op->name), grtc_vm_type_text(a, op->results[0].type));
+  }
+  const char* name = grtc_vm_ref_type_name(a, op->results[0].type);
+  grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_LIST_GET_REF);
+  l.string = name ? name : "";
+  return grtc_vm_lower_table_op(&l);
+}
+
 // vm.list.alloc %capacity : (i32) -> !vm.list<t>: k is the element type as
 // a grt_vm_value_type_t (none for a list of variants, `?`).
 static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operation_t* op) {
@@ -869,7 +887,11 @@ static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operat
   }
   grt_vm_value_type_t element = GRT_VM_VALUE_TYPE_NONE;
   grt_vm_type_t type;
-  if (list->element) {
+  if (grtc_type_is_integer(list->element, 8)) {
+    element = GRT_VM_VALUE_TYPE_I8;  // stored in bytes, read as i32/i64
+  } else if (grtc_type_is_integer(list->element, 16)) {
+    element = GRT_VM_VALUE_TYPE_I16;
+  } else if (list->element) {
     if (!grtc_vm_register_type(list->element, &type)) {
       return grtc_op_error(a->file_name, op, "no VM list holds %s",
                            grtc_vm_type_text(a, list->element));
@@ -942,9 +964,32 @@ static grt_status_t grtc_vm_lower_rodata_inline(grtc_vm_assembler_t* a, grtc_ope
   return grtc_vm_emit(a, op, GRT_VM_OP_CONST_REF_RODATA, operands, 2);
 }
 
-// util.do_not_optimize / util.optimization_barrier (IREE's vm tests keep
-// values alive with them): the VM's optimization_barrier.
+// vm.optimization_barrier, and util.do_not_optimize /
+// util.optimization_barrier (IREE's vm tests keep values alive with them).
+// The VM op copies each operand to the result in the same place, and the
+// verifier refuses bytecode whose result list differs from the operand list
+// in length or types; so does the assembler, here, with the op's location,
+// rather than emit a module that cannot load.
 static grt_status_t grtc_vm_lower_barrier(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  if (op->result_count != op->operand_count) {
+    return grtc_op_error(a->file_name, op,
+                         "'%.*s' returns each of its operands: it has %u operands but %u "
+                         "results (write %%r = %.*s %%x : type)",
+                         GRT_SV_ARG(op->name), op->operand_count, op->result_count,
+                         GRT_SV_ARG(op->name));
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    const grtc_type_t* operand = op->operands[i]->type;
+    const grtc_type_t* result = op->results[i].type;
+    grt_vm_type_t operand_type, result_type;
+    bool operand_ok = grtc_vm_register_type(operand, &operand_type);
+    bool result_ok = grtc_vm_register_type(result, &result_type);
+    if (operand_ok && result_ok && operand_type != result_type) {
+      return grtc_op_error(a->file_name, op, "result %u of '%.*s' is %s but operand %u is %s",
+                           i, GRT_SV_ARG(op->name), grtc_vm_type_text(a, result), i,
+                           grtc_vm_type_text(a, operand));
+    }
+  }
   grtc_vm_lowering_t l = grtc_vm_lowering(a, op, GRT_VM_OP_OPTIMIZATION_BARRIER);
   return grtc_vm_lower_table_op(&l);
 }
@@ -1072,7 +1117,9 @@ static const struct {
     {"vm.check.*", grtc_vm_lower_check},
     {"vm.cast.any.ref", grtc_vm_lower_cast_any_ref},
     {"vm.list.alloc", grtc_vm_lower_list_alloc},
+    {"vm.list.get.ref", grtc_vm_lower_list_get_ref},
     {"vm.rodata.inline", grtc_vm_lower_rodata_inline},
+    {"vm.optimization_barrier", grtc_vm_lower_barrier},
     {"util.do_not_optimize", grtc_vm_lower_barrier},
     {"util.optimization_barrier", grtc_vm_lower_barrier},
 };

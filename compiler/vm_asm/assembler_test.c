@@ -665,6 +665,21 @@ static void test_diagnostics(void** state) {
        "        : (i32, tuple<i32, f32, i32> ...) -> i32\n    vm.return %r : i32",
        "argument 1 of the call to @native.t has type tuple<i32, f32, i32>, but @native.t "
        "declares tuple<i32, f32>"},
+      {"vm.optimization_barrier %a : i32\n    vm.return %a : i32",
+       "prog.mlir:3:5: error: 'vm.optimization_barrier' returns each of its operands: it has 1 "
+       "operands but 0 results"},
+      {"util.optimization_barrier %a : i32\n    vm.return %a : i32",
+       "'util.optimization_barrier' returns each of its operands: it has 1 operands but 0 "
+       "results"},
+      {"%r = vm.optimization_barrier %a : f32\n    vm.return %a : i32",
+       "prog.mlir:3:10: error: result 0 of 'vm.optimization_barrier' is f32 but operand 0 is "
+       "i32"},
+      {"%l = vm.list.alloc %a : (i32) -> !vm.list<?>\n"
+       "    %r = vm.list.get.ref %l, %a : (!vm.list<?>, i32) -> i32\n    vm.return %r : i32",
+       "prog.mlir:4:10: error: 'vm.list.get.ref' returns a ref, found i32"},
+      {"%l = vm.list.alloc %a : (i32) -> !vm.list<?>\n"
+       "    vm.list.get.ref %l, %a : (!vm.list<?>, i32) -> ()\n    vm.return %a : i32",
+       "'vm.list.get.ref' has one result, found 0"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[1024];

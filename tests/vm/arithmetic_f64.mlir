@@ -18,7 +18,7 @@ vm.module @arithmetic_f64 {
     vm.check.eq %quot, %e_quot, "16777217 / 0.5" : f64
     %rem = vm.rem.f64 %a, %b : f64
     %zero = vm.const.f64 0.0
-    vm.check.eq %rem, %zero, "fmod(16777217, 0.5)" : f64
+    vm.check.eq %rem, %zero, "remainder(16777217, 0.5)" : f64
     vm.return
   }
 

@@ -1,4 +1,5 @@
-// Integer truncation and extension, int <-> float casts (saturating),
+// Integer truncation and extension, int <-> float casts (rounding half away
+// from zero, saturating),
 // bitcasts, and f32 <-> f64.
 vm.module @conversions {
   vm.export @test_integer_widths
@@ -83,9 +84,9 @@ vm.module @conversions {
     %f = vm.cast.si32.f32 %m7 : i32 -> f32
     %e_f = vm.const.f32 -7.0
     vm.check.eq %f, %e_f, "si32 -> f32" : f32
-    %g = vm.const.f32 -7.9
+    %g = vm.const.f32 -6.9
     %i = vm.cast.f32.si32 %g : f32 -> i32
-    vm.check.eq %i, %m7, "f32 -> si32 truncates toward zero" : i32
+    vm.check.eq %i, %m7, "f32 -> si32 rounds to nearest" : i32
     %huge = vm.const.f32 1.0e20
     %sat = vm.cast.f32.si32 %huge : f32 -> i32
     %max = vm.const.i32 2147483647
