@@ -105,6 +105,7 @@ struct grt_runtime_session_t {
   grt_vm_context_t* context;
   grt_vm_module_t* hal_module;   // held by the context
   grt_vm_module_t* last_module;  // the last appended; held by the context
+  grt_duration_t call_timeout;   // GRT_DURATION_INFINITE: none
 };
 
 static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
@@ -146,6 +147,7 @@ grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
   grt_hal_device_retain(device);
   session->context = context;
   session->hal_module = modules[0];
+  session->call_timeout = GRT_DURATION_INFINITE;
   grt_vm_module_release(modules[0]);  // the context keeps both
   grt_vm_module_release(modules[1]);
   *out_session = session;
@@ -403,11 +405,35 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
                                 "calling '%.*s.%.*s'",
                                 GRT_SV_ARG(function->module->name),
                                 GRT_SV_ARG(function->name));
+  bool bounded = session->call_timeout != GRT_DURATION_INFINITE;
+  if (bounded) {
+    grt_runtime_hal_module_set_call_deadline(
+        session->hal_module, grt_deadline_from_timeout_ns(session->call_timeout),
+        session->call_timeout);
+  }
   grt_status_t status = grt_vm_invoke(session->context, function, inputs,
                                       outputs,
                                       session->instance->host_allocator);
+  if (bounded) {
+    grt_runtime_hal_module_set_call_deadline(
+        session->hal_module, GRT_TIME_INFINITE_FUTURE, GRT_DURATION_INFINITE);
+  }
   grt_vm_context_leave(session->context);
   return status;
+}
+
+grt_status_t grt_runtime_session_set_call_timeout(
+    grt_runtime_session_t* session, grt_duration_t timeout_ns) {
+  if (timeout_ns <= 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "call timeout must be positive (or "
+                           "GRT_DURATION_INFINITE for none), got %lld ns",
+                           (long long)timeout_ns);
+  }
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  session->call_timeout = timeout_ns;
+  grt_vm_context_leave(session->context);
+  return grt_ok_status();
 }
 
 grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,
