@@ -182,8 +182,45 @@ static void test_overwritten_cycle_frees_normally(void** state) {
   assert_int_equal(counter.live_blocks, 0);
 }
 
+// Bytecode closes the cycle (list.set.ref %l, 0, %l) and returns: the frame
+// drops the last outside reference and the list is freed.
+static void test_bytecode_self_cycle_is_freed(void** state) {
+  (void)state;
+  grt_vm_test_module_t t;
+  grt_vm_test_module_begin(&t, "m");
+  grt_vm_test_function_begin(&t, "main", "0v_v");
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(1), TI(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(1));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(GRT_VM_VALUE_TYPE_NONE), TI(0),
+                   TR(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_RESIZE, TR(0), TI(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_SET_REF, TR(0), TI(1), TR(0));
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST_EMPTY);
+  grt_vm_test_function_end(&t, 2, 1);
+  grt_vm_test_module_finish(&t);
+  // The context (and so every list the program makes) counts its blocks.
+  counting_allocator_t counter = {0};
+  t.allocator = counting(&counter);
+  GRT_EXPECT_OK(grt_vm_test_module_link(&t, NULL, 0));
+  for (int i = 0; i < 3; ++i) {
+    size_t before = counter.live_blocks;
+    GRT_EXPECT_OK(grt_vm_test_call(&t, "main", NULL, 0, NULL, 0));
+    assert_int_equal(counter.live_blocks, before);
+  }
+  grt_vm_context_release(t.context);
+  grt_vm_module_release(t.module);
+  grt_vm_instance_release(t.instance);
+  t.context = NULL;
+  t.module = NULL;
+  t.instance = NULL;
+  assert_int_equal(counter.live_blocks, 0);
+  t.allocator = grt_allocator_system();  // what made the file and writer
+  grt_vm_test_module_end(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bytecode_self_cycle_is_freed),
       cmocka_unit_test(test_self_cycle_is_freed),
       cmocka_unit_test(test_two_list_cycle_is_freed),
       cmocka_unit_test(test_cycle_through_variant_list_is_freed),
