@@ -76,6 +76,11 @@ typedef struct grt_runtime_hal_module_data_t {
   grt_runtime_hal_executable_entry_t* executables;
   size_t executable_count;
   size_t executable_capacity;
+  // The running call's deadline (GRT_TIME_INFINITE_FUTURE: none) and the
+  // timeout it came from, for the message; set by the session around each
+  // call (grt_runtime_hal_module_set_call_deadline).
+  grt_time_t call_deadline;
+  grt_duration_t call_timeout;
 } grt_runtime_hal_module_data_t;
 
 static void grt_runtime_hal_module_data_destroy(void* module_data) {
@@ -1203,15 +1208,19 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
   size_t count = 0;
   GRT_RETURN_IF_ERROR(
       grt_runtime_arg_fences(data, &cursor, inline_fences, &fences, &count));
-  // One deadline for all of them: the timeout bounds the whole await.
+  // One deadline for all of them: the timeout bounds the whole await. The
+  // call's own deadline (the session's call timeout) bounds it too; running
+  // into that one fails the call instead of returning 0.
   grt_time_t deadline =
       timeout_ms < 0
-          ? grt_deadline_from_timeout_ns(GRT_HAL_TIMEOUT_INFINITE)
+          ? GRT_TIME_INFINITE_FUTURE
           : grt_deadline_from_timeout_ns((grt_duration_t)timeout_ms * 1000000);
+  bool call_bound = data->call_deadline < deadline;
+  if (call_bound) deadline = data->call_deadline;
   grt_status_t status = grt_ok_status();
   for (size_t i = 0; i < count && grt_status_is_ok(status); ++i) {
     if (!fences[i]) continue;
-    grt_duration_t timeout = timeout_ms < 0
+    grt_duration_t timeout = deadline == GRT_TIME_INFINITE_FUTURE
                                  ? GRT_HAL_TIMEOUT_INFINITE
                                  : grt_timeout_from_deadline_ns(deadline);
     status = grt_hal_fence_wait(fences[i], timeout);
@@ -1220,6 +1229,15 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
   int32_t reached = 1;
   if (grt_status_code(status) == GRT_STATUS_DEADLINE_EXCEEDED) {
     grt_status_free(status);
+    if (call_bound) {
+      return grt_make_status(
+          GRT_STATUS_DEADLINE_EXCEEDED,
+          "hal.fence.await: the call's timeout of %g ms ran out while "
+          "waiting on %zu fence%s (fence.await timeout %d ms%s)",
+          (double)data->call_timeout / 1e6, count,
+          count == 1 ? "" : "s", (int)timeout_ms,
+          timeout_ms < 0 ? ": forever" : "");
+    }
     status = grt_ok_status();
     reached = 0;
   }
@@ -1298,11 +1316,23 @@ grt_status_t grt_runtime_hal_module_create(grt_vm_instance_t* instance,
       grt_allocator_calloc(host_allocator, sizeof(*data), (void**)&data));
   data->host_allocator = host_allocator;
   data->device = device;
+  data->call_deadline = GRT_TIME_INFINITE_FUTURE;
+  data->call_timeout = GRT_DURATION_INFINITE;
   grt_hal_device_retain(device);
   grt_status_t status = grt_vm_native_module_create(
       &grt_runtime_hal_descriptor, data, host_allocator, out_module);
   if (!grt_status_is_ok(status)) grt_runtime_hal_module_data_destroy(data);
   return status;
+}
+
+void grt_runtime_hal_module_set_call_deadline(grt_vm_module_t* hal_module,
+                                              grt_time_t deadline_ns,
+                                              grt_duration_t timeout_ns) {
+  grt_runtime_hal_module_data_t* data =
+      grt_vm_native_module_data(hal_module, &grt_runtime_hal_descriptor);
+  if (!data) return;
+  data->call_deadline = deadline_ns;
+  data->call_timeout = timeout_ns;
 }
 
 grt_status_t grt_runtime_hal_module_register_executable(

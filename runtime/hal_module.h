@@ -25,6 +25,7 @@
 #include "base/allocator.h"
 #include "base/status.h"
 #include "base/string_view.h"
+#include "base/time.h"
 #include "hal/buffer.h"
 #include "hal/buffer_view.h"
 #include "hal/device.h"
@@ -65,6 +66,15 @@ grt_status_t grt_runtime_hal_module_create(grt_vm_instance_t* instance,
                                            grt_allocator_t host_allocator,
                                            grt_vm_module_t** out_module)
     GRT_MUST_USE;
+
+// Bounds every fence.await of the calls that follow by |deadline_ns|
+// (GRT_TIME_INFINITE_FUTURE: no bound); an await that reaches it fails with
+// DEADLINE_EXCEEDED naming |timeout_ns| (the timeout it came from) instead
+// of returning 0. The session sets it around each call. Does nothing when
+// |hal_module| is not the hal module.
+void grt_runtime_hal_module_set_call_deadline(grt_vm_module_t* hal_module,
+                                              grt_time_t deadline_ns,
+                                              grt_duration_t timeout_ns);
 
 // Registers |executable| (retained) for bytecode module |module_name|.
 // ALREADY_EXISTS if that name has one.

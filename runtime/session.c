@@ -106,6 +106,7 @@ struct grt_runtime_session_t {
   grt_vm_context_t* context;
   grt_vm_module_t* hal_module;   // held by the context
   grt_vm_module_t* last_module;  // the last appended; held by the context
+  grt_duration_t call_timeout;   // GRT_DURATION_INFINITE: none
 };
 
 static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
@@ -147,6 +148,7 @@ grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
   grt_hal_device_retain(device);
   session->context = context;
   session->hal_module = modules[0];
+  session->call_timeout = GRT_DURATION_INFINITE;
   grt_vm_module_release(modules[0]);  // the context keeps both
   grt_vm_module_release(modules[1]);
   *out_session = session;
@@ -174,11 +176,24 @@ grt_vm_context_t* grt_runtime_session_context(const grt_runtime_session_t* s) {
   return s->context;
 }
 
+// A session runs one call (or append) at a time: its VM context refuses a
+// second thread (vm/context.h), reworded here for the embedding API.
+static grt_status_t grt_runtime_session_enter(grt_runtime_session_t* session) {
+  grt_status_t status = grt_vm_context_enter(session->context);
+  if (grt_status_is_ok(status)) return status;
+  grt_status_free(status);
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "session is already running a call on another "
+                         "thread; use one session per thread");
+}
+
 grt_status_t grt_runtime_session_append_module(grt_runtime_session_t* session,
                                                grt_vm_module_t* module) {
-  GRT_RETURN_IF_ERROR(grt_vm_context_append_module(session->context, module));
-  session->last_module = module;
-  return grt_ok_status();
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  grt_status_t status = grt_vm_context_append_module(session->context, module);
+  if (grt_status_is_ok(status)) session->last_module = module;
+  grt_vm_context_leave(session->context);
+  return status;
 }
 
 //===----------------------------------------------------------------------===//
@@ -308,10 +323,14 @@ static grt_status_t grt_runtime_prepare_executable(
 // Takes over |file|'s reference.
 static grt_status_t grt_runtime_session_append_owned_file(
     grt_runtime_session_t* session, grt_module_file_t* file) {
+  grt_status_t status = grt_runtime_session_enter(session);
+  if (!grt_status_is_ok(status)) {
+    grt_module_file_release(file);
+    return status;
+  }
   grt_string_view_t name = grt_module_file_info(file)->name;
   grt_hal_executable_t* executable = NULL;
-  grt_status_t status =
-      grt_runtime_prepare_executable(session, file, &executable);
+  status = grt_runtime_prepare_executable(session, file, &executable);
   if (grt_status_is_ok(status) && executable) {
     // Registered before the module joins the context: its initializer may
     // already look the executable up.
@@ -333,6 +352,7 @@ static grt_status_t grt_runtime_session_append_owned_file(
   }
   if (module) grt_vm_module_release(module);
   grt_module_file_release(file);
+  grt_vm_context_leave(session->context);
   return status;
 }
 
@@ -363,7 +383,22 @@ grt_status_t grt_runtime_session_append_module_from_memory(
 // Calls
 //===----------------------------------------------------------------------===//
 
+static grt_status_t grt_runtime_session_lookup_function_entered(
+    grt_runtime_session_t* session, const char* name,
+    grt_vm_function_t* out_function);
+
 grt_status_t grt_runtime_session_lookup_function(
+    grt_runtime_session_t* session, const char* name,
+    grt_vm_function_t* out_function) {
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_runtime_session_enter(session),
+                                "looking up '%s'", name);
+  grt_status_t status =
+      grt_runtime_session_lookup_function_entered(session, name, out_function);
+  grt_vm_context_leave(session->context);
+  return status;
+}
+
+static grt_status_t grt_runtime_session_lookup_function_entered(
     grt_runtime_session_t* session, const char* name,
     grt_vm_function_t* out_function) {
   grt_string_view_t full_name = grt_make_cstring_view(name);
@@ -386,8 +421,39 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
                                       const grt_vm_function_t* function,
                                       const grt_vm_list_t* inputs,
                                       grt_vm_list_t* outputs) {
-  return grt_vm_invoke(session->context, function, inputs, outputs,
-                       session->instance->host_allocator);
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_runtime_session_enter(session),
+                                "calling '%.*s.%.*s'",
+                                GRT_SV_ARG(function->module->name),
+                                GRT_SV_ARG(function->name));
+  bool bounded = session->call_timeout != GRT_DURATION_INFINITE;
+  if (bounded) {
+    grt_runtime_hal_module_set_call_deadline(
+        session->hal_module, grt_deadline_from_timeout_ns(session->call_timeout),
+        session->call_timeout);
+  }
+  grt_status_t status = grt_vm_invoke(session->context, function, inputs,
+                                      outputs,
+                                      session->instance->host_allocator);
+  if (bounded) {
+    grt_runtime_hal_module_set_call_deadline(
+        session->hal_module, GRT_TIME_INFINITE_FUTURE, GRT_DURATION_INFINITE);
+  }
+  grt_vm_context_leave(session->context);
+  return status;
+}
+
+grt_status_t grt_runtime_session_set_call_timeout(
+    grt_runtime_session_t* session, grt_duration_t timeout_ns) {
+  if (timeout_ns <= 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "call timeout must be positive (or "
+                           "GRT_DURATION_INFINITE for none), got %lld ns",
+                           (long long)timeout_ns);
+  }
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  session->call_timeout = timeout_ns;
+  grt_vm_context_leave(session->context);
+  return grt_ok_status();
 }
 
 grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,

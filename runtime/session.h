@@ -23,6 +23,7 @@
 #include "base/allocator.h"
 #include "base/status.h"
 #include "base/string_view.h"
+#include "base/time.h"
 #include "hal/buffer_view.h"
 #include "hal/device.h"
 #include "hal/driver.h"
@@ -102,6 +103,16 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
                                       const grt_vm_function_t* function,
                                       const grt_vm_list_t* inputs,
                                       grt_vm_list_t* outputs) GRT_MUST_USE;
+// Bounds each later call of |session| to |timeout_ns| nanoseconds
+// (GRT_DURATION_INFINITE, the default: no bound; <= 0 is INVALID_ARGUMENT).
+// The bound applies to the waits of a call: a hal.fence.await still waiting
+// when the time is up fails the call with DEADLINE_EXCEEDED naming the
+// timeout ("hal.fence.await: the call's timeout of 100 ms ran out while
+// waiting on 1 fence (fence.await timeout -1 ms: forever)"). Bytecode that
+// computes without waiting is not interrupted.
+grt_status_t grt_runtime_session_set_call_timeout(
+    grt_runtime_session_t* session, grt_duration_t timeout_ns) GRT_MUST_USE;
+
 // Lookup + call.
 grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,
                               const grt_vm_list_t* inputs,

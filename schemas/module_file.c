@@ -1,10 +1,14 @@
 // The module file reader: verifies a .vmfb completely at open, then serves
 // plain reads through the bounds-checked FlatBuffers helpers.
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/checked_math.h"
 #include "base/endian.h"
@@ -22,7 +26,17 @@ struct grt_module_file_t {
   grt_allocator_t allocator;
   grt_const_byte_span_t contents;
   grt_file_contents_t file_contents;  // when opened from a path
-  void* aligned_copy;                 // when the read fallback needed one
+  void* aligned_copy;                 // private bytes |contents| points at
+  // A large file opened from a path keeps its data area mapped: |contents|
+  // is a private copy of the FlatBuffer (read, not copied from the
+  // mapping), |mapped| the whole file, and each executable binary is read
+  // into |binaries| before its digest is checked. Only external rodata is
+  // then read from the mapping.
+  grt_const_byte_span_t mapped;
+  int fd;  // open only while a mapped file is verified, else -1
+  const char* path;  // likewise, for read errors
+  void** binaries;  // executable_count private copies, or NULL
+  size_t data_start;  // file offset of the data area
   grt_const_byte_span_t data_area;
   grt_module_file_info_t info;
   grt_fb_table_t root;
@@ -108,8 +122,7 @@ static grt_status_t grt_module_resolve_segment(const grt_module_file_t* file,
         "%s: segment at data offset %llu of %llu bytes extends past the end "
         "of the data area (%llu bytes at file offset %zu)",
         path, (unsigned long long)offset, (unsigned long long)length,
-        (unsigned long long)available,
-        (size_t)(file->data_area.data - file->contents.data));
+        (unsigned long long)available, file->data_start);
   }
   *out_span = grt_make_const_byte_span(file->data_area.data + offset,
                                        (size_t)length);
@@ -279,6 +292,32 @@ static grt_status_t grt_module_check_entry_points(grt_fb_table_t executable,
   return grt_ok_status();
 }
 
+// Reads |size| bytes at |offset| of the file being opened (pread, so a file
+// truncated meanwhile gives an error, not SIGBUS).
+static grt_status_t grt_module_file_read_at(grt_module_file_t* file,
+                                            size_t offset, void* out,
+                                            size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = pread(file->fd, (uint8_t*)out + done, size - done,
+                      (off_t)(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot read '%s': %s",
+                             file->path, strerror(errno));
+    }
+    if (n == 0) {
+      return grt_make_status(
+          GRT_STATUS_OUT_OF_RANGE,
+          "cannot read '%s': expected %zu bytes at offset %zu, the file ends "
+          "after %zu (it changed while being opened)",
+          file->path, size, offset, offset + done);
+    }
+    done += (size_t)n;
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
   for (uint32_t i = 0; i < file->info.executable_count; ++i) {
     char path[64];
@@ -299,6 +338,17 @@ static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
         grt_fb_table_struct(executable, grt_ExecutableDef_binary,
                             GRT_SEGMENT_REF_SIZE),
         &binary));
+    if (file->binaries) {
+      // The digest is checked on, and the HAL later gets, a private copy
+      // read from the file, never the shared mapping.
+      GRT_RETURN_IF_ERROR(grt_allocator_malloc_aligned(
+          file->allocator, binary.size, GRT_MODULE_SEGMENT_ALIGNMENT,
+          &file->binaries[i]));
+      GRT_RETURN_IF_ERROR(grt_module_file_read_at(
+          file, file->data_start + (size_t)(binary.data - file->data_area.data),
+          file->binaries[i], binary.size));
+      binary = grt_make_const_byte_span(file->binaries[i], binary.size);
+    }
     uint8_t actual[GRT_SHA256_DIGEST_SIZE];
     grt_sha256(binary.data, binary.size, actual);
     const uint8_t* expected = digest.data + digest.pos;
@@ -368,8 +418,16 @@ static grt_status_t grt_module_file_load(grt_module_file_t* file) {
       data_start > contents.size) {
     data_start = contents.size;
   }
-  file->data_area = grt_make_const_byte_span(contents.data + data_start,
-                                             contents.size - data_start);
+  file->data_start = data_start;
+  if (file->mapped.data) {
+    // |contents| is the private head; the data area stays in the mapping,
+    // which is at least as long.
+    file->data_area = grt_make_const_byte_span(
+        file->mapped.data + data_start, file->mapped.size - data_start);
+  } else {
+    file->data_area = grt_make_const_byte_span(contents.data + data_start,
+                                               contents.size - data_start);
+  }
 
   grt_fb_table_t root = grt_fb_root(contents.data, flatbuffer_end, 4);
   file->root = root;
@@ -398,6 +456,11 @@ static grt_status_t grt_module_file_load(grt_module_file_t* file) {
   info->rodata_count = file->rodata_segments.count;
   info->executable_count = file->executables.count;
   info->debug_location_count = file->debug_locations.count;
+  if (file->mapped.data && info->executable_count > 0) {
+    GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+        file->allocator, info->executable_count * sizeof(void*),
+        (void**)&file->binaries));
+  }
   info->bytecode =
       grt_fb_vector_bytes(grt_fb_table_vector(root, grt_ModuleDef_bytecode, 1));
 
@@ -415,11 +478,19 @@ static grt_status_t grt_module_file_create(grt_allocator_t allocator,
       grt_allocator_calloc(allocator, sizeof(*file), (void**)&file));
   atomic_init(&file->ref_count, 1);
   file->allocator = allocator;
+  file->fd = -1;
   *out_file = file;
   return grt_ok_status();
 }
 
 static void grt_module_file_destroy(grt_module_file_t* file) {
+  if (file->binaries) {
+    for (uint32_t i = 0; i < file->info.executable_count; ++i) {
+      grt_allocator_free(file->allocator, file->binaries[i]);
+    }
+    grt_allocator_free(file->allocator, file->binaries);
+  }
+  if (file->fd >= 0) close(file->fd);
   grt_file_contents_free(&file->file_contents);
   grt_allocator_free(file->allocator, file->aligned_copy);
   grt_allocator_free(file->allocator, file);
@@ -441,14 +512,51 @@ grt_status_t grt_module_file_open_memory(grt_const_byte_span_t contents,
   return grt_ok_status();
 }
 
+// Reads the FlatBuffer of the mapped file |file->file_contents| (its size
+// prefix, then the rest up to the data area) into private memory.
+static grt_status_t grt_module_file_read_head(grt_module_file_t* file) {
+  size_t size = file->file_contents.size;
+  uint8_t prefix[4] = {0, 0, 0, 0};
+  GRT_RETURN_IF_ERROR(grt_module_file_read_at(
+      file, 0, prefix, size < sizeof(prefix) ? size : sizeof(prefix)));
+  uint64_t head = (uint64_t)grt_load_le_u32(prefix) + 4;
+  head = (head + GRT_MODULE_SEGMENT_ALIGNMENT - 1) &
+         ~(uint64_t)(GRT_MODULE_SEGMENT_ALIGNMENT - 1);
+  if (head > size) head = size;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc_aligned(
+      file->allocator, (size_t)head, GRT_MODULE_SEGMENT_ALIGNMENT,
+      &file->aligned_copy));
+  GRT_RETURN_IF_ERROR(
+      grt_module_file_read_at(file, 0, file->aligned_copy, (size_t)head));
+  file->contents = grt_make_const_byte_span(file->aligned_copy, (size_t)head);
+  file->mapped = grt_make_const_byte_span(file->file_contents.data, size);
+  return grt_ok_status();
+}
+
 grt_status_t grt_module_file_open_path(const char* path,
                                        grt_allocator_t allocator,
                                        grt_module_file_t** out_file) {
+  grt_module_file_open_options_t options = {GRT_MODULE_FILE_DEFAULT_COPY_LIMIT};
+  return grt_module_file_open_path_with_options(path, &options, allocator,
+                                                out_file);
+}
+
+grt_status_t grt_module_file_open_path_with_options(
+    const char* path, const grt_module_file_open_options_t* options,
+    grt_allocator_t allocator, grt_module_file_t** out_file) {
   *out_file = NULL;
   grt_module_file_t* file = NULL;
   GRT_RETURN_IF_ERROR(grt_module_file_create(allocator, &file));
-  grt_status_t status = grt_file_map_read_only_bounded(
-      path, GRT_MODULE_FILE_MAX_STREAM_SIZE, allocator, &file->file_contents);
+  // Small files (and anything not a regular file) are read into private
+  // memory; larger regular files are mapped.
+  struct stat info;
+  bool map = stat(path, &info) == 0 && S_ISREG(info.st_mode) &&
+             (uint64_t)info.st_size > options->copy_limit;
+  grt_status_t status =
+      map ? grt_file_map_read_only_bounded(path, GRT_MODULE_FILE_MAX_STREAM_SIZE,
+                                           allocator, &file->file_contents)
+          : grt_file_read_contents_bounded(path, GRT_MODULE_FILE_MAX_STREAM_SIZE,
+                                           allocator, &file->file_contents);
   if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
     status = grt_status_annotate(status,
                                  "a module read from a pipe or device may "
@@ -457,10 +565,20 @@ grt_status_t grt_module_file_open_path(const char* path,
   }
   file->contents = grt_make_const_byte_span(file->file_contents.data,
                                             file->file_contents.size);
-  // A mapping is page-aligned; a read copy may not be aligned enough for
-  // segments that promise 64-byte alignment, so it is moved once.
-  if (grt_status_is_ok(status) &&
-      (uintptr_t)file->contents.data % GRT_MODULE_SEGMENT_ALIGNMENT != 0) {
+  if (grt_status_is_ok(status) && file->file_contents.mapped) {
+    file->path = path;
+    file->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (file->fd < 0) {
+      status = grt_make_status(GRT_STATUS_UNAVAILABLE, "cannot open '%s': %s",
+                               path, strerror(errno));
+    } else {
+      status = grt_module_file_read_head(file);
+    }
+  } else if (grt_status_is_ok(status) &&
+             (uintptr_t)file->contents.data % GRT_MODULE_SEGMENT_ALIGNMENT !=
+                 0) {
+    // A read copy may not be aligned enough for segments that promise
+    // 64-byte alignment, so it is moved once.
     status = grt_allocator_malloc_aligned(allocator, file->contents.size,
                                           GRT_MODULE_SEGMENT_ALIGNMENT,
                                           &file->aligned_copy);
@@ -472,12 +590,21 @@ grt_status_t grt_module_file_open_path(const char* path,
     }
   }
   if (grt_status_is_ok(status)) status = grt_module_file_load(file);
+  if (file->fd >= 0) {
+    close(file->fd);
+    file->fd = -1;
+  }
+  file->path = NULL;
   if (!grt_status_is_ok(status)) {
     grt_module_file_destroy(file);
     return grt_status_annotate(status, "while opening module file '%s'", path);
   }
   *out_file = file;
   return grt_ok_status();
+}
+
+bool grt_module_file_is_mapped(const grt_module_file_t* file) {
+  return file->mapped.data != NULL;
 }
 
 void grt_module_file_retain(grt_module_file_t* file) {
@@ -564,7 +691,9 @@ grt_module_executable_t grt_module_file_executable(
       grt_fb_table_string(table, grt_ExecutableDef_format),
       grt_fb_table_vector(table, grt_ExecutableDef_entry_points, 4).count,
       grt_make_const_byte_span(
-          binary ? file->data_area.data + grt_load_le_u64(binary) : NULL,
+          !binary         ? NULL
+          : file->binaries ? file->binaries[index]
+                           : file->data_area.data + grt_load_le_u64(binary),
           binary ? (size_t)grt_load_le_u64(binary + 8) : 0),
       digest.pos ? digest.data + digest.pos : NULL};
   return executable;

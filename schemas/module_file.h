@@ -8,7 +8,8 @@
 //   [data area: external segments, each at a 64-byte-aligned offset]
 // External segments (large rodata, executable binaries) are addressed by
 // (offset, length) relative to the start of the data area, so an mmapped
-// file can hand weights and kernels out in place without copying.
+// file can hand weights out in place without copying (executable binaries
+// are read into private memory: see grt_module_file_open_options_t).
 //
 // Opening a file verifies all of it before anything else reads it: the
 // FlatBuffer structure (every offset, length, alignment, vtable, depth), the
@@ -132,13 +133,34 @@ grt_status_t grt_module_file_open_memory(grt_const_byte_span_t contents,
 // --module=/dev/zero fails naming the limit instead of exhausting memory.
 #define GRT_MODULE_FILE_MAX_STREAM_SIZE ((size_t)256 << 20)
 
-// Maps (or, where mapping fails, reads) |path| and opens it. The returned
-// file owns the mapping. Errors name the path. A path that is not a regular
-// file is read up to GRT_MODULE_FILE_MAX_STREAM_SIZE bytes.
+// Files up to this size are read whole into private memory by
+// grt_module_file_open_path: 16 MiB.
+#define GRT_MODULE_FILE_DEFAULT_COPY_LIMIT ((size_t)16 << 20)
+
+typedef struct grt_module_file_open_options_t {
+  // A regular file of at most this many bytes is read into private memory,
+  // so nothing done to the file afterwards reaches the module. A larger one
+  // is mapped: its FlatBuffer (bytecode, function, import and export
+  // tables, inline rodata, debug info) and its executable binaries are
+  // read into private memory before they are verified, and only external
+  // rodata (weights) is read from the mapping. Changing the file then
+  // changes those weights' values; truncating it makes a later read of a
+  // weight past the new end fault (SIGBUS), as with any mapping.
+  size_t copy_limit;
+} grt_module_file_open_options_t;
+
+// Opens |path| with the default options (copy_limit
+// GRT_MODULE_FILE_DEFAULT_COPY_LIMIT). Errors name the path. A path that is
+// not a regular file is read up to GRT_MODULE_FILE_MAX_STREAM_SIZE bytes.
 grt_status_t grt_module_file_open_path(const char* path,
                                        grt_allocator_t allocator,
                                        grt_module_file_t** out_file)
     GRT_MUST_USE;
+grt_status_t grt_module_file_open_path_with_options(
+    const char* path, const grt_module_file_open_options_t* options,
+    grt_allocator_t allocator, grt_module_file_t** out_file) GRT_MUST_USE;
+// True when the file's external rodata is read from a mapping of the file.
+bool grt_module_file_is_mapped(const grt_module_file_t* file);
 
 void grt_module_file_retain(grt_module_file_t* file);
 void grt_module_file_release(grt_module_file_t* file);

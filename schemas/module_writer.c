@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/name_index.h"
 #include "base/arena.h"
 #include "base/checked_math.h"
 #include "base/file.h"
@@ -54,6 +55,10 @@ struct grt_module_writer_t {
   grt_module_writer_list_t executables;    // grt_module_writer_executable_t
   grt_module_writer_list_t entry_points;   // grt_module_entry_point_t
   grt_module_writer_list_t locations;      // grt_module_debug_location_t
+  // Names of |functions| (the first of a name) and |exports| -> ordinal,
+  // so adding 100 000 of them is linear, not quadratic.
+  grt_name_index_t function_names;
+  grt_name_index_t export_names;
 };
 
 #define GRT_MODULE_WRITER_ITEM(list, type, index) \
@@ -110,6 +115,8 @@ grt_status_t grt_module_writer_create(grt_allocator_t allocator,
       grt_allocator_calloc(allocator, sizeof(*writer), (void**)&writer));
   writer->allocator = allocator;
   grt_arena_init(allocator, 0, &writer->arena);
+  grt_name_index_initialize(allocator, &writer->function_names);
+  grt_name_index_initialize(allocator, &writer->export_names);
   writer->name = grt_string_view_empty();
   *out_writer = writer;
   return grt_ok_status();
@@ -124,6 +131,8 @@ void grt_module_writer_destroy(grt_module_writer_t* writer) {
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); ++i) {
     grt_allocator_free(writer->allocator, lists[i]->items);
   }
+  grt_name_index_deinitialize(&writer->function_names);
+  grt_name_index_deinitialize(&writer->export_names);
   grt_arena_deinit(&writer->arena);
   grt_allocator_free(writer->allocator, writer);
 }
@@ -204,17 +213,28 @@ grt_status_t grt_module_writer_add_function(
   GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
       writer, &writer->functions, sizeof(copy), "functions", &item));
   memcpy(item, &copy, sizeof(copy));
-  if (out_ordinal) *out_ordinal = (uint32_t)(writer->functions.count - 1);
+  uint32_t ordinal = (uint32_t)(writer->functions.count - 1);
+  // A repeated name keeps its first ordinal (what lookups by name find).
+  uint32_t first = 0;
+  grt_status_t status = grt_name_index_insert(&writer->function_names,
+                                              copy.name, ordinal, &first);
+  if (grt_status_code(status) == GRT_STATUS_ALREADY_EXISTS) {
+    grt_status_free(status);
+    status = grt_ok_status();
+  }
+  if (!grt_status_is_ok(status)) {
+    --writer->functions.count;
+    return status;
+  }
+  if (out_ordinal) *out_ordinal = ordinal;
   return grt_ok_status();
 }
 
 grt_status_t grt_module_writer_set_function_transient_bytes(
     grt_module_writer_t* writer, grt_string_view_t name,
     uint64_t transient_bytes) {
-  for (size_t i = 0; i < writer->functions.count; ++i) {
-    grt_module_function_t* function =
-        &GRT_MODULE_WRITER_ITEM(writer->functions, grt_module_function_t, i);
-    if (!grt_string_view_equal(function->name, name)) continue;
+  uint32_t i = 0;
+  if (grt_name_index_find(&writer->function_names, name, &i)) {
     while (writer->transient_bytes.count <= i) {
       uint64_t* item = NULL;
       GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
@@ -234,15 +254,12 @@ grt_status_t grt_module_writer_set_function_transient_bytes(
 
 grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
                                           const grt_module_export_t* export_def) {
-  for (size_t i = 0; i < writer->exports.count; ++i) {
-    if (grt_string_view_equal(
-            GRT_MODULE_WRITER_ITEM(writer->exports, grt_module_export_t, i).name,
-            export_def->name)) {
-      return grt_make_status(GRT_STATUS_ALREADY_EXISTS,
-                             "module writer: export '%.*s' is already defined "
-                             "(export %zu)",
-                             GRT_SV_ARG(export_def->name), i);
-    }
+  uint32_t existing = 0;
+  if (grt_name_index_find(&writer->export_names, export_def->name, &existing)) {
+    return grt_make_status(GRT_STATUS_ALREADY_EXISTS,
+                           "module writer: export '%.*s' is already defined "
+                           "(export %u)",
+                           GRT_SV_ARG(export_def->name), existing);
   }
   grt_module_export_t copy = *export_def;
   GRT_RETURN_IF_ERROR(
@@ -251,7 +268,11 @@ grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
   GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
       writer, &writer->exports, sizeof(copy), "exports", &item));
   memcpy(item, &copy, sizeof(copy));
-  return grt_ok_status();
+  grt_status_t status = grt_name_index_insert(
+      &writer->export_names, copy.name,
+      (uint32_t)(writer->exports.count - 1), NULL);
+  if (!grt_status_is_ok(status)) --writer->exports.count;
+  return status;
 }
 
 grt_status_t grt_module_writer_add_rodata(grt_module_writer_t* writer,

@@ -12,6 +12,7 @@
 // then "N passed, M failed" alone on a line; the exit status is nonzero on
 // any failure and when the module has no test functions at all (a suite
 // that tests nothing must not pass).
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,10 +24,14 @@
 static grt_flag_list_t grt_check_positionals;
 static const char* grt_check_device = "local-sync";
 static grt_flag_list_t grt_check_fail_messages;
+static int64_t grt_check_timeout_ms = 0;
 
 static const grt_flag_t grt_check_flag_table[] = {
     {"device", 0, GRT_FLAG_STRING, &grt_check_device, "URI",
      "device to run on (default local-sync)"},
+    {"timeout", 0, GRT_FLAG_INT, &grt_check_timeout_ms, "MS",
+     "fail a test function with DEADLINE_EXCEEDED if it is still waiting on "
+     "a fence after MS milliseconds (0, the default: no limit)"},
     {"expect_fail_message", 0, GRT_FLAG_LIST, &grt_check_fail_messages,
      "NAME=TEXT", "fail_* function NAME must fail with a message containing "
      "TEXT"},
@@ -74,6 +79,10 @@ static grt_status_t grt_check_open_session(const grt_check_state_t* state,
       grt_runtime_session_create(state->instance, state->device, out));
   grt_status_t status =
       grt_runtime_session_append_module_file(*out, state->file);
+  if (grt_status_is_ok(status) && grt_check_timeout_ms > 0) {
+    status = grt_runtime_session_set_call_timeout(
+        *out, grt_check_timeout_ms * 1000000);
+  }
   if (!grt_status_is_ok(status)) {
     grt_runtime_session_release(*out);
     *out = NULL;
@@ -206,6 +215,13 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
   *out_all_passed = false;
   GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
       "--device", grt_check_device, strlen(grt_check_device)));
+  if (grt_check_timeout_ms < 0 || grt_check_timeout_ms > INT64_MAX / 1000000) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "--timeout=%" PRId64
+                           ": expected 0 (no limit) or a positive number of "
+                           "milliseconds",
+                           grt_check_timeout_ms);
+  }
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
       state->instance, grt_check_device, NULL, &state->device));

@@ -39,6 +39,7 @@ typedef struct grt_run_flags_t {
   double expected_f64_threshold;
   int64_t print_max_element_count;
   bool print_statistics;
+  int64_t timeout_ms;
 } grt_run_flags_t;
 
 static grt_run_flags_t flags = {
@@ -58,6 +59,9 @@ static const grt_flag_t grt_run_flag_table[] = {
      "device to run on: local-sync (default), local-task, vulkan://1, ..."},
     {"list_devices", 0, GRT_FLAG_BOOL, &flags.list_devices, NULL,
      "list the devices of every driver and exit"},
+    {"timeout", 0, GRT_FLAG_INT, &flags.timeout_ms, "MS",
+     "fail the call with DEADLINE_EXCEEDED if it is still waiting on a fence "
+     "after MS milliseconds (0, the default: no limit)"},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
      "local-task worker threads (0: one per core)"},
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
@@ -278,6 +282,13 @@ static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
                            ": expected 0 (one per core) or a positive count",
                            flags.task_workers);
   }
+  if (flags.timeout_ms < 0 || flags.timeout_ms > INT64_MAX / 1000000) {
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "--timeout=%" PRId64
+                           ": expected 0 (no limit) or a positive number of "
+                           "milliseconds",
+                           flags.timeout_ms);
+  }
   if (flags.print_max_element_count < 0) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "--print_max_element_count=%" PRId64
@@ -298,6 +309,10 @@ static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
       state->instance, flags.device, &options, &state->device));
   GRT_RETURN_IF_ERROR(grt_runtime_session_create(
       state->instance, state->device, &state->session));
+  if (flags.timeout_ms > 0) {
+    GRT_RETURN_IF_ERROR(grt_runtime_session_set_call_timeout(
+        state->session, flags.timeout_ms * 1000000));
+  }
   GRT_RETURN_IF_ERROR(grt_runtime_session_append_module_from_file(
       state->session, flags.module));
   grt_time_t loaded_at = grt_time_now_ns();

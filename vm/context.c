@@ -14,7 +14,40 @@ struct grt_vm_context_t {
   grt_vm_module_t** modules;
   grt_vm_module_state_t** states;
   size_t state_count;  // states[0, state_count) were allocated
+  // The thread running a call in the context (the address of its
+  // grt_vm_context_thread_token), or 0; |depth| counts that thread's nested
+  // enters and is touched only by it.
+  atomic_uintptr_t owner;
+  uint32_t depth;
 };
+
+// One byte per thread; its address identifies the thread.
+static _Thread_local char grt_vm_context_thread_token;
+
+grt_status_t grt_vm_context_enter(grt_vm_context_t* context) {
+  uintptr_t self = (uintptr_t)&grt_vm_context_thread_token;
+  uintptr_t expected = 0;
+  if (atomic_compare_exchange_strong_explicit(&context->owner, &expected, self,
+                                              memory_order_acquire,
+                                              memory_order_relaxed)) {
+    context->depth = 1;
+    return grt_ok_status();
+  }
+  if (expected == self) {  // a nested call on the owning thread
+    ++context->depth;
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "VM context is already running a call on another "
+                         "thread; use one context (one runtime session) per "
+                         "thread");
+}
+
+void grt_vm_context_leave(grt_vm_context_t* context) {
+  if (--context->depth == 0) {
+    atomic_store_explicit(&context->owner, 0, memory_order_release);
+  }
+}
 
 static void grt_vm_context_destroy(grt_vm_context_t* context) {
   // Reverse order: a module's state may still reference states of the
@@ -195,6 +228,7 @@ grt_status_t grt_vm_context_create(grt_vm_instance_t* instance,
   GRT_RETURN_IF_ERROR(
       grt_allocator_calloc(allocator, sizeof(*context), (void**)&context));
   atomic_init(&context->ref_count, 1u);
+  atomic_init(&context->owner, (uintptr_t)0);
   context->allocator = allocator;
   context->instance = instance;
   grt_vm_instance_retain(instance);
@@ -222,8 +256,19 @@ grt_status_t grt_vm_context_create(grt_vm_instance_t* instance,
   return grt_ok_status();
 }
 
+static grt_status_t grt_vm_context_append_module_entered(
+    grt_vm_context_t* context, grt_vm_module_t* module);
+
 grt_status_t grt_vm_context_append_module(grt_vm_context_t* context,
                                           grt_vm_module_t* module) {
+  GRT_RETURN_IF_ERROR(grt_vm_context_enter(context));
+  grt_status_t status = grt_vm_context_append_module_entered(context, module);
+  grt_vm_context_leave(context);
+  return status;
+}
+
+static grt_status_t grt_vm_context_append_module_entered(
+    grt_vm_context_t* context, grt_vm_module_t* module) {
   size_t count = context->module_count;
   grt_string_view_t name = module->name;
   if (name.size == 0 || memchr(name.data, '.', name.size) != NULL) {

@@ -11,6 +11,15 @@
 //
 // Module names are unique within a context; a context retains its instance
 // and its modules.
+//
+// Threads: modules and instances may be shared by contexts on any threads
+// (a module's own data is read-only after creation; per-context data lives
+// in the context's module states). A context runs one call at a time:
+// grt_vm_invoke and grt_vm_context_append_module enter it, and a second
+// thread that tries meanwhile fails at once with FAILED_PRECONDITION
+// instead of racing on the module states (globals, cached command buffers).
+// The thread already inside may enter again (a native function that calls
+// back into the context).
 #ifndef GRT_VM_CONTEXT_H_
 #define GRT_VM_CONTEXT_H_
 
@@ -37,12 +46,19 @@ grt_status_t grt_vm_context_create(grt_vm_instance_t* instance,
 // Appends |module| (retained) after the modules already in |context|: its
 // imports resolve against them and its initializer runs, as if it had been
 // last in the list given to create. On failure the context is unchanged.
-// Not thread-safe: nothing may call into |context| meanwhile.
+// Enters the context like a call (see grt_vm_context_enter).
 grt_status_t grt_vm_context_append_module(grt_vm_context_t* context,
                                           grt_vm_module_t* module)
     GRT_MUST_USE;
 void grt_vm_context_retain(grt_vm_context_t* context);
 void grt_vm_context_release(grt_vm_context_t* context);
+
+// Marks |context| as running a call on the calling thread until the
+// matching grt_vm_context_leave; nested enters from that thread nest.
+// FAILED_PRECONDITION "VM context is already running a call on another
+// thread; ..." when another thread is inside.
+grt_status_t grt_vm_context_enter(grt_vm_context_t* context) GRT_MUST_USE;
+void grt_vm_context_leave(grt_vm_context_t* context);
 
 grt_vm_instance_t* grt_vm_context_instance(const grt_vm_context_t* context);
 size_t grt_vm_context_module_count(const grt_vm_context_t* context);

@@ -183,10 +183,31 @@ static bool grt_vm_context_has_module(const grt_vm_context_t* context,
   return false;
 }
 
+static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
+                                          const grt_vm_function_t* function,
+                                          const grt_vm_list_t* inputs,
+                                          grt_vm_list_t* outputs,
+                                          grt_allocator_t allocator);
+
 grt_status_t grt_vm_invoke(grt_vm_context_t* context,
                            const grt_vm_function_t* function,
                            const grt_vm_list_t* inputs,
                            grt_vm_list_t* outputs, grt_allocator_t allocator) {
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_vm_context_enter(context),
+                                "invoking '%.*s.%.*s'",
+                                GRT_SV_ARG(function->module->name),
+                                GRT_SV_ARG(function->name));
+  grt_status_t status =
+      grt_vm_invoke_entered(context, function, inputs, outputs, allocator);
+  grt_vm_context_leave(context);
+  return status;
+}
+
+static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
+                                          const grt_vm_function_t* function,
+                                          const grt_vm_list_t* inputs,
+                                          grt_vm_list_t* outputs,
+                                          grt_allocator_t allocator) {
   if (!grt_vm_context_has_module(context, function->module)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%.*s: its module '%.*s' is not part of the context",

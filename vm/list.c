@@ -1,5 +1,8 @@
 #include "vm/list.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/checked_math.h"
@@ -12,6 +15,12 @@ struct grt_vm_list_t {
   size_t size;
   size_t capacity;
   uint8_t* storage;  // capacity slots; slots >= size are all-zero
+  // Set (never cleared) when a vm.list ref is first stored in the list:
+  // only such a list can close a cycle, so only its releases look for one.
+  atomic_bool may_hold_lists;
+  // Cycle search scratch, guarded by grt_vm_list_cycle_mutex: 1 + the
+  // list's index in the search's work array, 0 when not being searched.
+  size_t cycle_index;
 };
 
 static void grt_vm_list_drop_elements(grt_vm_list_t* list, size_t from,
@@ -24,7 +33,7 @@ static void grt_vm_list_destroy(void* ptr) {
   grt_allocator_free(list->allocator, list);
 }
 
-static const grt_vm_ref_type_descriptor_t grt_vm_list_descriptor = {
+const grt_vm_ref_type_descriptor_t grt_vm_list_descriptor = {
     "vm.list",
     grt_vm_list_destroy,
     offsetof(grt_vm_list_t, ref_object),
@@ -328,6 +337,9 @@ static grt_status_t grt_vm_list_ref_slot_for_write(grt_vm_list_t* list,
     return grt_vm_list_mismatch(
         list, "given", grt_vm_variant_format_type(&probe, given, sizeof(given)));
   }
+  if (ref->type == &grt_vm_list_descriptor && ref->ptr != NULL) {
+    atomic_store_explicit(&list->may_hold_lists, true, memory_order_relaxed);
+  }
   if (!grt_vm_list_holds_variants(list)) {
     *out_slot = grt_vm_list_slot(list, index);
     return grt_ok_status();
@@ -438,4 +450,183 @@ grt_status_t grt_vm_list_push_variant(grt_vm_list_t* list,
   grt_status_t status = grt_vm_list_set_variant(list, index, variant);
   if (!grt_status_is_ok(status)) list->size = index;
   return status;
+}
+
+//===----------------------------------------------------------------------===//
+// Cycles
+//===----------------------------------------------------------------------===//
+//
+// Reference counting alone never frees lists that hold each other. A list
+// that has held a list (may_hold_lists) releases under one process-wide
+// mutex; when its count stays above zero the release searches the lists
+// reachable from it (trial deletion): each list's references from lists in
+// that set are counted, a list with more references than that is held from
+// outside (a register, a global, the host), and everything reachable from
+// such a list is alive. The rest is garbage held only by itself: its
+// elements are dropped and the lists freed. Releases of lists that never
+// held a list take none of this: one relaxed load more than a plain release.
+
+static pthread_mutex_t grt_vm_list_cycle_mutex = PTHREAD_MUTEX_INITIALIZER;
+// The mutex is held by this thread: releases nested in a search or a
+// destroy (dropping elements releases lists) do not lock again.
+static _Thread_local bool grt_vm_list_cycle_mutex_held = false;
+
+// The list a ref element holds, or NULL.
+static grt_vm_list_t* grt_vm_list_element_list(const grt_vm_list_t* list,
+                                               size_t index) {
+  const grt_vm_ref_t* ref = NULL;
+  if (grt_vm_list_holds_variants(list)) {
+    const grt_vm_variant_t* variant = grt_vm_list_variant_slot(list, index);
+    if (variant->type != GRT_VM_VALUE_TYPE_REF) return NULL;
+    ref = &variant->ref;
+  } else if (list->element_type.value_type == GRT_VM_VALUE_TYPE_REF) {
+    ref = (const grt_vm_ref_t*)grt_vm_list_slot(list, index);
+  } else {
+    return NULL;
+  }
+  return ref->type == &grt_vm_list_descriptor ? ref->ptr : NULL;
+}
+
+typedef struct grt_vm_list_cycle_search_t {
+  grt_allocator_t allocator;
+  grt_vm_list_t** lists;  // every list reachable from the root, root first
+  size_t* inner_counts;   // references from lists in |lists|; SIZE_MAX: alive
+  size_t count;
+  size_t capacity;
+} grt_vm_list_cycle_search_t;
+
+static bool grt_vm_list_cycle_search_add(grt_vm_list_cycle_search_t* search,
+                                         grt_vm_list_t* list) {
+  if (search->count == search->capacity) {
+    size_t capacity = search->capacity ? search->capacity * 2 : 16;
+    void* lists = search->lists;
+    void* counts = search->inner_counts;
+    if (!grt_status_consume_ok(grt_allocator_realloc(
+            search->allocator, search->capacity * sizeof(grt_vm_list_t*),
+            capacity * sizeof(grt_vm_list_t*), &lists))) {
+      return false;
+    }
+    search->lists = lists;
+    if (!grt_status_consume_ok(grt_allocator_realloc(
+            search->allocator, search->capacity * sizeof(size_t),
+            capacity * sizeof(size_t), &counts))) {
+      return false;  // |lists| grew; |capacity| still names the smaller size
+    }
+    search->inner_counts = counts;
+    search->capacity = capacity;
+  }
+  search->lists[search->count] = list;
+  search->inner_counts[search->count] = 0;
+  list->cycle_index = ++search->count;
+  return true;
+}
+
+// Frees the lists reachable from |root| that only lists among them hold.
+// Called with the mutex held and |root|'s count above zero.
+static void grt_vm_list_collect_cycles(grt_vm_list_t* root) {
+  grt_vm_list_cycle_search_t search = {root->allocator, NULL, NULL, 0, 0};
+  bool complete = grt_vm_list_cycle_search_add(&search, root);
+  // Visit every reachable list, counting the references between them.
+  for (size_t i = 0; complete && i < search.count; ++i) {
+    grt_vm_list_t* list = search.lists[i];
+    if (!atomic_load_explicit(&list->may_hold_lists, memory_order_relaxed)) {
+      continue;
+    }
+    for (size_t e = 0; e < list->size; ++e) {
+      grt_vm_list_t* element = grt_vm_list_element_list(list, e);
+      if (!element) continue;
+      if (element->cycle_index == 0 &&
+          !grt_vm_list_cycle_search_add(&search, element)) {
+        complete = false;  // out of memory: give up, leaking at worst
+        break;
+      }
+      ++search.inner_counts[element->cycle_index - 1];
+    }
+  }
+  // Lists held from outside the set, and what they reach, are alive.
+  size_t garbage_count = search.count;
+  size_t* pending = NULL;  // alive lists whose elements are not yet marked
+  if (complete && !grt_status_consume_ok(grt_allocator_malloc(
+                      search.allocator, search.count * sizeof(size_t),
+                      (void**)&pending))) {
+    complete = false;
+  }
+  size_t pending_count = 0;
+  for (size_t i = 0; complete && i < search.count; ++i) {
+    if (search.inner_counts[i] == SIZE_MAX ||
+        grt_vm_ref_object_count(search.lists[i], &grt_vm_list_descriptor) <=
+            search.inner_counts[i]) {
+      continue;
+    }
+    search.inner_counts[i] = SIZE_MAX;
+    --garbage_count;
+    pending[pending_count++] = i;
+    while (pending_count > 0) {
+      grt_vm_list_t* alive = search.lists[pending[--pending_count]];
+      if (!atomic_load_explicit(&alive->may_hold_lists,
+                                memory_order_relaxed)) {
+        continue;
+      }
+      for (size_t e = 0; e < alive->size; ++e) {
+        grt_vm_list_t* element = grt_vm_list_element_list(alive, e);
+        if (!element) continue;
+        size_t j = element->cycle_index - 1;
+        if (search.inner_counts[j] == SIZE_MAX) continue;
+        search.inner_counts[j] = SIZE_MAX;
+        --garbage_count;
+        pending[pending_count++] = j;
+      }
+    }
+  }
+  grt_allocator_free(search.allocator, pending);
+  for (size_t i = 0; i < search.count; ++i) search.lists[i]->cycle_index = 0;
+  if (complete && garbage_count > 0) {
+    // Hold every garbage list so none is destroyed while the others drop
+    // their elements, then drop the last references.
+    for (size_t i = 0; i < search.count; ++i) {
+      if (search.inner_counts[i] != SIZE_MAX) {
+        grt_vm_ref_object_retain(search.lists[i], &grt_vm_list_descriptor);
+      }
+    }
+    for (size_t i = 0; i < search.count; ++i) {
+      if (search.inner_counts[i] != SIZE_MAX) {
+        grt_vm_list_t* list = search.lists[i];
+        grt_vm_list_drop_elements(list, 0, list->size);
+        list->size = 0;
+      }
+    }
+    for (size_t i = 0; i < search.count; ++i) {
+      if (search.inner_counts[i] != SIZE_MAX) {
+        grt_vm_list_release(search.lists[i]);
+      }
+    }
+  }
+  grt_allocator_free(search.allocator, search.lists);
+  grt_allocator_free(search.allocator, search.inner_counts);
+}
+
+void grt_vm_list_release_object(void* ptr) {
+  grt_vm_list_t* list = ptr;
+  atomic_uint_least32_t* counter = &list->ref_object.counter;
+  if (GRT_LIKELY(
+          !atomic_load_explicit(&list->may_hold_lists, memory_order_relaxed))) {
+    if (atomic_fetch_sub_explicit(counter, 1u, memory_order_acq_rel) == 1u) {
+      grt_vm_list_destroy(list);
+    }
+    return;
+  }
+  bool outermost = !grt_vm_list_cycle_mutex_held;
+  if (outermost) {
+    pthread_mutex_lock(&grt_vm_list_cycle_mutex);
+    grt_vm_list_cycle_mutex_held = true;
+  }
+  if (atomic_fetch_sub_explicit(counter, 1u, memory_order_acq_rel) == 1u) {
+    grt_vm_list_destroy(list);
+  } else {
+    grt_vm_list_collect_cycles(list);
+  }
+  if (outermost) {
+    grt_vm_list_cycle_mutex_held = false;
+    pthread_mutex_unlock(&grt_vm_list_cycle_mutex);
+  }
 }

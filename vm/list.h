@@ -10,6 +10,17 @@
 // written from i32/i64, keeping the low bits, as IREE converts. Ref
 // elements are owned by the list: setting retains, overwriting and
 // shrinking release.
+//
+// Cycles: a list may hold itself or lists that hold it (through ref lists
+// or variant lists). Such lists are freed when the last reference from
+// outside them is released: a list that has ever held a list releases
+// under a process-wide mutex and, when its count stays above zero, counts
+// the references among the lists it reaches (trial deletion); lists not
+// held from outside that set, nor reachable from one that is, have their
+// elements dropped and are freed. The cost is proportional to the lists
+// reachable from the released one and is paid only by lists that have held
+// a list; other lists release as any ref. Cycles through other ref types
+// (none of the built-in ones can hold a list) are not found.
 #ifndef GRT_VM_LIST_H_
 #define GRT_VM_LIST_H_
 

@@ -66,9 +66,19 @@ static inline void grt_vm_ref_object_retain(void* ptr, grt_vm_ref_type_t type) {
                             memory_order_relaxed);
 }
 
+// vm.list (vm/list.c) releases through grt_vm_list_release_object: a list
+// that has held another list may close a cycle, which that release finds and
+// frees (vm/list.h, "Cycles").
+extern const grt_vm_ref_type_descriptor_t grt_vm_list_descriptor;
+void grt_vm_list_release_object(void* ptr);
+
 // Drops a reference to a non-NULL object of |type|, destroying it when that
 // was the last one.
 static inline void grt_vm_ref_object_release(void* ptr, grt_vm_ref_type_t type) {
+  if (type == &grt_vm_list_descriptor) {
+    grt_vm_list_release_object(ptr);
+    return;
+  }
   // acq_rel: every write made through other references must be visible to
   // the thread that runs destroy.
   if (atomic_fetch_sub_explicit(grt_vm_ref_counter_(ptr, type), 1u,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/name_index.h"
 #include "compiler/mlir/printer.h"
 #include "compiler/vm_asm/register_allocator.h"
 #include "vm/bytecode_emitter.h"
@@ -53,6 +54,7 @@ typedef struct grtc_vm_assembler_t {
   grt_vm_bytecode_emitter_t* emitter;
   uint64_t features;
   grt_arena_vec_t symbols;       // grtc_vm_symbol_t
+  grt_name_index_t symbol_index;  // name -> index in |symbols|
   grt_arena_vec_t functions;     // grtc_operation_t*: vm.func, vm.initializer
   grt_arena_vec_t init_steps;    // grtc_vm_init_step_t
   grt_arena_vec_t globals;       // grtc_vm_symbol_t* with initial values
@@ -79,11 +81,9 @@ static void* grtc_vm_alloc(grtc_vm_assembler_t* a, size_t size) {
 
 static const grtc_vm_symbol_t* grtc_vm_find_symbol(const grtc_vm_assembler_t* a,
                                                    grt_string_view_t name) {
-  const grtc_vm_symbol_t* symbols = a->symbols.data;
-  for (uint32_t i = 0; i < a->symbols.count; ++i) {
-    if (grt_string_view_equal(symbols[i].name, name)) return &symbols[i];
-  }
-  return NULL;
+  uint32_t index = 0;
+  if (!grt_name_index_find(&a->symbol_index, name, &index)) return NULL;
+  return &((const grtc_vm_symbol_t*)a->symbols.data)[index];
 }
 
 static grt_status_t grtc_vm_add_symbol(grtc_vm_assembler_t* a, grtc_operation_t* op,
@@ -96,6 +96,8 @@ static grt_status_t grtc_vm_add_symbol(grtc_vm_assembler_t* a, grtc_operation_t*
                          GRT_SV_ARG(name), existing->op->line);
   }
   grtc_vm_symbol_t symbol = {name, kind, ordinal, GRT_VM_TYPE_COUNT, op};
+  GRT_RETURN_IF_ERROR(grt_name_index_insert(&a->symbol_index, name,
+                                            a->symbols.count, NULL));
   GRT_RETURN_IF_ERROR(grt_arena_vec_push(&a->arena, &a->symbols, &symbol, sizeof(symbol)));
   if (out_symbol) *out_symbol = &((grtc_vm_symbol_t*)a->symbols.data)[a->symbols.count - 1];
   return grt_ok_status();
@@ -1588,9 +1590,11 @@ grt_status_t grtc_vm_assemble(grtc_operation_t* vm_module, const char* file_name
   a.allocator = allocator;
   a.writer = writer;
   grt_arena_init(allocator, 0, &a.arena);
+  grt_name_index_initialize(allocator, &a.symbol_index);
   grt_status_t status = grt_vm_bytecode_emitter_create(allocator, &a.emitter);
   if (grt_status_is_ok(status)) status = grtc_vm_assemble_module(&a, vm_module);
   grt_vm_bytecode_emitter_destroy(a.emitter);
+  grt_name_index_deinitialize(&a.symbol_index);
   grt_arena_deinit(&a.arena);
   return status;
 }
