@@ -4,7 +4,9 @@
 //
 // Every exported function named test_* must return without error and every
 // one named fail_* must fail (vm.fail, a failed check.expect_*, a trap such
-// as a division by zero or a stack overflow). Each runs in a fresh session
+// as a division by zero or a stack overflow). A module with neither runs
+// its export 'main', which must succeed: the StableHLO testdata suite's
+// layout. Each runs in a fresh session
 // (its own VM context, hal and check modules) on one device, so no test
 // sees another's globals. --expect_fail_message=fail_x=TEXT additionally
 // requires fail_x's error ("CODE: message") to contain TEXT, so a fail_
@@ -235,10 +237,18 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
   grt_status_t status = grt_check_validate_fail_messages(module);
   size_t passed = 0, failed = 0;
   uint32_t export_count = module->vtable->export_count(module);
+  // Without test_*/fail_* exports, a module laid out as the StableHLO
+  // testdata suite lays it out runs its one entry, 'main', as a test.
+  bool any_test = false;
+  for (uint32_t i = 0; i < export_count; ++i) {
+    bool ignored = false;
+    any_test |= grt_check_classify(module->vtable->export_at(module, i).name, &ignored);
+  }
   for (uint32_t i = 0; grt_status_is_ok(status) && i < export_count; ++i) {
     grt_vm_function_t function = module->vtable->export_at(module, i);
     bool expect_failure = false;
-    if (!grt_check_classify(function.name, &expect_failure)) continue;
+    bool is_main = !any_test && grt_string_view_equal_cstring(function.name, "main");
+    if (!is_main && !grt_check_classify(function.name, &expect_failure)) continue;
     grt_status_t call_status = grt_ok_status();
     grt_status_t harness_status =
         grt_check_call(state, &function, &call_status);
@@ -256,7 +266,7 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
     status = grt_make_status(
         GRT_STATUS_NOT_FOUND,
         "'%s' has no test functions: expected exports named test_* or "
-        "fail_*; it exports: %s",
+        "fail_*, or one named main; it exports: %s",
         state->path,
         grt_vm_module_format_exports(module, exports, sizeof(exports)));
   } else if (grt_status_is_ok(status)) {

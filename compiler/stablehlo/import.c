@@ -906,6 +906,41 @@ static grt_status_t grtc_import_extract(grtc_import_t* ctx, const grtc_operation
   return grt_ok_status();
 }
 
+// The StableHLO testdata suite's older check, `%ok = stablehlo.custom_call
+// @check.eq(%actual, %expected) : (T, T) -> tensor<i1>`: integers (i1
+// included) must match exactly and floats within an absolute 1e-4, as the
+// StableHLO interpreter checks it. A mismatch fails the call, so the i1
+// result is a constant true.
+static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
+                                              const grtc_operation_t* op,
+                                              grtc_tvalue_t* const* operands,
+                                              const grtc_ttype_t* results,
+                                              grtc_tblock_t* block) {
+  if (op->operand_count != 2 || op->result_count != 1 || results[0].rank != 0 ||
+      results[0].elem != GRTC_ELEM_I1) {
+    return grtc_import_error(ctx, op, "custom call 'check.eq' takes (actual, expected) "
+                             "and returns a tensor<i1>; got %u operands and %u results",
+                             op->operand_count, op->result_count);
+  }
+  bool is_float = grtc_elem_is_float(operands[0]->type.elem);
+  grtc_top_t* check = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op,
+                                         is_float ? GRTC_TOP_CHECK_ALMOST_EQ
+                                                  : GRTC_TOP_CHECK_EQ,
+                                         operands, 2, NULL, 0, 0, block, &check));
+  check->attrs.atol = GRTC_IMPORT_DEFAULT_ATOL;
+  check->attrs.rtol = 0;
+  grtc_top_t* ok = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, results, 1, 0,
+                                         block, &ok));
+  uint8_t* one = grtc_tmodule_alloc(ctx->module, 1);
+  if (!one) return grtc_import_error(ctx, op, "out of memory");
+  one[0] = 1;
+  ok->attrs.constant.data = one;
+  ok->attrs.constant.size = 1;
+  return grtc_import_map(ctx, &op->results[0], &ok->results[0]);
+}
+
 typedef struct grtc_import_chlo_place_t {
   grtc_import_t* ctx;
   const grtc_operation_t* op;
@@ -1005,6 +1040,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       grt_string_view_t name = target && target->kind == GRTC_ATTR_STRING
                                    ? target->string
                                    : grt_make_cstring_view("?");
+      if (grt_string_view_equal_cstring(name, "check.eq")) {
+        return grtc_import_check_eq_call(ctx, op, operands, results, block);
+      }
       if (grt_string_view_equal_cstring(name, "check.expect_eq")) {
         kind = GRTC_TOP_CHECK_EQ;
       } else if (grt_string_view_equal_cstring(name, "check.expect_almost_eq")) {

@@ -661,6 +661,13 @@ static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
       "func.func @t(%a: tensor<2xf32>) {\n"
+      "  %0 = stablehlo.custom_call @check.eq(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+      "  return\n"
+      "}\n",
+      "custom call 'check.eq' takes (actual, expected) and returns a tensor<i1>; got 2 "
+      "operands and 1 results");
+  expect_import_error(
+      "func.func @t(%a: tensor<2xf32>) {\n"
       "  check.expect_almost_eq %a, %a {tolerance = 0.1, atol = 0.2} : tensor<2xf32>\n"
       "  return\n"
       "}\n",
