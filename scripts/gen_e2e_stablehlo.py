@@ -2845,6 +2845,24 @@ def gen_edges():
 
 def gen_corners():
     funcs = []
+
+    # Every op on f16/bf16 rounds its result: (1 + 2^-9) - 1 is 0 in bf16
+    # (1 + 2^-9 rounds to 1) and in f16 for 2^-12, also when the add and
+    # the subtract are fused into one kernel with f32 registers.
+    f = Func("test_small_float_ops_round_each_result")
+    for elem, tiny in (("bf16", 2.0 ** -9), ("f16", 2.0 ** -12)):
+        one = f.input(array([1.0, 1.0, 2.0], elem), elem)
+        small = f.input(array([tiny, -tiny, tiny], elem), elem)
+        ty = "tensor<3x%s>" % elem
+        s_ = f.op("stablehlo.add %s, %s : %s" % (one, small, ty))
+        d = f.op("stablehlo.subtract %s, %s : %s" % (s_, one, ty))
+        f.expect(d, array([0.0, 0.0, 0.0], elem), elem, 0.0, 0.0)
+        p = f.op("stablehlo.multiply %s, %s : %s" % (small, small, ty))
+        q = f.op("stablehlo.compare  EQ, %s, %s : (%s, %s) -> tensor<3xi1>"
+                 % (f.op("stablehlo.add %s, %s : %s" % (one, p, ty)), one, ty, ty))
+        f.expect(q, np.array([True, True, True]), "i1")
+    funcs.append(f.text(comment="f16/bf16 ops round each result, fused or not "
+                        "(StableHLO's per-op semantics)."))
     e = "f32"
     rng = np.random.default_rng(12)
 

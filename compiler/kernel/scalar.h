@@ -19,8 +19,11 @@
 //   - CONVERT float->int truncates toward zero and saturates (NaN gives 0);
 //     int->f16/bf16 and f32->f16/bf16 round to nearest even; to i1 means
 //     "!= 0". BITCAST reinterprets bits between types of equal width.
-//   - f16 and bf16 arithmetic is done in f32 and rounded to nearest even
-//     on every store or convert.
+//   - f16 and bf16 arithmetic is done in f32 and every op's result is
+//     rounded to nearest even in its type (backends round the operands of
+//     each op, compare and convert, and every store), so a fused chain
+//     gives what the ops give one at a time. Reductions of f16/bf16 carry
+//     f32 accumulators instead (the kernel IR types them f32).
 #ifndef GRT_COMPILER_KERNEL_SCALAR_H_
 #define GRT_COMPILER_KERNEL_SCALAR_H_
 

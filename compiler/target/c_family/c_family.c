@@ -74,7 +74,11 @@ void grtc_c_family_emit_helper_call(grt_string_builder_t* out,
   grt_string_builder_appendf(out, "grt_%s_%s(", grtc_scalar_op_spelling(op),
                              grtc_c_family_type(operand_type)->helper);
   for (uint32_t k = 0; k < inst->operand_count; ++k) {
-    grt_string_builder_appendf(out, "%sv%u", k ? ", " : "", inst->operands[k]);
+    // f16/bf16 values live in f32 registers; each op sees its operands
+    // rounded to their type, as StableHLO rounds every op's result (a fused
+    // chain must give what the ops would one at a time).
+    if (k) grt_string_builder_append_cstring(out, ", ");
+    grtc_c_family_emit_rounded(out, kernel, inst->operands[k]);
   }
   grt_string_builder_append_cstring(out, ")");
 }
@@ -206,7 +210,12 @@ static void grtc_c_family_emit_compare(const grtc_c_family_emitter_t* e,
       break;
     }
     default:
-      grt_string_builder_appendf(e->out, "(uint8_t)(v%u %s v%u)", a, op, b);
+      // f16/bf16 compare their rounded values (see emit_helper_call).
+      grt_string_builder_append_cstring(e->out, "(uint8_t)(");
+      grtc_c_family_emit_rounded(e->out, e->kernel, a);
+      grt_string_builder_appendf(e->out, " %s ", op);
+      grtc_c_family_emit_rounded(e->out, e->kernel, b);
+      grt_string_builder_append_cstring(e->out, ")");
       break;
   }
 }

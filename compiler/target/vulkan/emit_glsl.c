@@ -219,7 +219,12 @@ static void grtc_glsl_emit_compare(grtc_glsl_emitter_t* e,
       break;
     }
     default:
-      grt_string_builder_appendf(e->out, "uint(v%u %s v%u)", a, op, b);
+      // f16/bf16 compare their rounded values, as in C.
+      grt_string_builder_append_cstring(e->out, "uint(");
+      grtc_c_family_emit_rounded(e->out, e->kernel, a);
+      grt_string_builder_appendf(e->out, " %s ", op);
+      grtc_c_family_emit_rounded(e->out, e->kernel, b);
+      grt_string_builder_append_cstring(e->out, ")");
       break;
   }
 }
