@@ -147,12 +147,15 @@ static const char grtc_vulkan_float_macros[] =
     "T grt_exponential_##S(T a) { return grt_m_exp(a); } \\\n"
     "T grt_exponential_minus_one_##S(T a) { return grt_m_expm1(a); } \\\n"
     "T grt_log_##S(T a) { return grt_m_log(a); } \\\n"
-    // log1p: log(u) * a / (u - 1) cancels the rounding of u = 1 + a.
+    // log1p: log(u) * a / (u - 1) cancels the rounding of u = 1 + a. Both
+    // are 'precise': a driver may otherwise fold (1 + a) - 1 to a (lavapipe
+    // does), which undoes the correction (2280 ULP at 1e-4).
     "T grt_log_plus_one_##S(T a) { \\\n"
-    "  T u = T(1) + a; \\\n"
+    "  precise T u = T(1) + a; \\\n"
     "  if (u == T(1)) return a; \\\n"
     "  if (isinf(u)) return u; \\\n"
-    "  return grt_m_log(u) * a / (u - T(1)); } \\\n"
+    "  precise T d = u - T(1); \\\n"
+    "  return grt_m_log(u) * a / d; } \\\n"
     "T grt_logistic_##S(T a) { return T(1) / (T(1) + grt_m_exp(-a)); } \\\n"
     "T grt_sqrt_##S(T a) { return sqrt(a); } \\\n"
     "T grt_rsqrt_##S(T a) { return T(1) / sqrt(a); } \\\n"
@@ -185,8 +188,26 @@ static const char grtc_vulkan_float_macros[] =
 static const char grtc_vulkan_f32_instance[] =
     "float grt_m_rint(float x) { return roundEven(x); }\n"
     "float grt_m_exp(float x) { return exp(x); }\n"
-    "float grt_m_expm1(float x) { return abs(x) < 1e-5 ? x + 0.5 * x * x : exp(x) - 1.0; }\n"
-    "float grt_m_log(float x) { return log(x); }\n"
+    // expm1 and log in f32 as the double ones below: GLSL's log is only
+    // absolutely accurate near 1 (lavapipe's is ~1e-7 off there, a
+    // thousand ULP of log(1.0001)), and exp(x) - 1 cancels for small x.
+    "float grt_m_expm1(float x) {\n"
+    "  if (abs(x) >= 0.5) return exp(x) - 1.0;\n"
+    "  float p = 1.0;\n"
+    "  for (int k = 9; k >= 2; --k) p = 1.0 + x * p / float(k);\n"
+    "  return x * p;\n"
+    "}\n"
+    "float grt_m_log(float x) {\n"
+    "  if (isnan(x) || x < 0.0) return uintBitsToFloat(0x7fc00000u);\n"
+    "  if (x == 0.0) return -uintBitsToFloat(0x7f800000u);\n"
+    "  if (isinf(x)) return x;\n"
+    "  int e; float m = frexp(x, e);\n"
+    "  if (m < 0.70710678) { m *= 2.0; e -= 1; }\n"
+    "  float f = m - 1.0, s = f / (2.0 + f), s2 = s * s;\n"
+    "  float p = 1.0 / 13.0;\n"
+    "  for (int k = 11; k >= 1; k -= 2) p = 1.0 / float(k) + s2 * p;\n"
+    "  return float(e) * 0.693145751953125 + (2.0 * s * p + float(e) * 1.42860682030941723212e-06);\n"
+    "}\n"
     "float grt_m_pow(float x, float y) { return pow(x, y); }\n"
     "float grt_m_atan2(float y, float x) { return atan(y, x); }\n"
     "float grt_m_tanh(float x) { return tanh(x); }\n"
