@@ -249,6 +249,10 @@ static int bench_cublas_load(bench_cublas_t* blas) {
 
 static double bench_min(double a, double b) { return a < b ? a : b; }
 
+// The device the grt side runs on (a variable so the harness can be tried
+// on a CPU device).
+static const char* bench_device = "cuda";
+
 //===----------------------------------------------------------------------===//
 // grt side: a compiled module's function on device-resident inputs
 //===----------------------------------------------------------------------===//
@@ -296,7 +300,8 @@ static double bench_grt_call(const char* module_path, const char* function,
   grt_hal_buffer_view_t* inputs[4] = {NULL, NULL, NULL, NULL};
   grt_status_t status = grt_runtime_instance_create(NULL, &instance);
   if (grt_status_is_ok(status)) {
-    status = grt_runtime_instance_create_device(instance, "cuda", NULL, &device);
+    status = grt_runtime_instance_create_device(instance, bench_device, NULL,
+                                                &device);
   }
   if (grt_status_is_ok(status)) {
     status = grt_runtime_session_create(instance, device, &session);
@@ -339,7 +344,8 @@ static double bench_grt_call(const char* module_path, const char* function,
   if (instance) grt_runtime_instance_release(instance);
   free(host);
   if (!grt_status_is_ok(status)) {
-    fprintf(stderr, "bench_cuda: %s %s on cuda: ", module_path, function);
+    fprintf(stderr, "bench_cuda: %s %s on %s: ", module_path, function,
+            bench_device);
     grt_status_fprint(stderr, status);
     fprintf(stderr, "\n");
     grt_status_free(status);
