@@ -378,8 +378,9 @@ run_model() {
   "$bin/grt-run" --module="$vmfb" --function=main --device="$device" \
     --input=@"$dir/input.npy" --expected_output=@"$dir/expected.npy" --print_statistics
 }
-# Microseconds of the call from grt-run --print_statistics, or empty.
-call_us() { sed -n 's/.*call[^0-9]*\([0-9.][0-9.]*\) *\(us\|µs\).*/\1/p' "$1" | head -1; }
+# Microseconds of the call from grt-run --print_statistics ("call_ns: N"),
+# or empty.
+call_us() { sed -n 's/^ *call_ns: *\([0-9][0-9]*\).*/\1/p' "$1" | head -1 | awk '{ printf "%.1f", $1 / 1000 }'; }
 if [ -z "$cuda_line" ]; then
   skip_step model_cuda "no CUDA device: $cuda_reason"
 elif [ -z "$largest" ]; then
