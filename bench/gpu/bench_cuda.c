@@ -8,11 +8,13 @@
 //       cublasGemmEx f16 in / f32 compute for f16). With --tf32 after the
 //       type, cuBLAS runs with CUBLAS_TF32_TENSOR_OP_MATH (compare with a
 //       module compiled with --cuda-allow-tf32). Prints GFLOP/s and the
-//       ratio grt / cuBLAS.
+//       ratio grt / cuBLAS. The last call's result is checked at 64
+//       sampled elements against a double-precision sum on the host.
 //   bench_cuda elementwise MODULE.vmfb [REPEAT]
 //       @fused (bench/gpu/elementwise.mlir: 256 MiB of f32 in, 256 MiB out)
 //       against cuMemcpyDtoD of 256 MiB. Prints GB/s (read + written) and
-//       the ratio of the times (grt / copy).
+//       the ratio of the times (grt / copy). Every element of the last
+//       result is checked.
 //   bench_cuda dispatch [DISPATCHES]
 //       per-dispatch cost of an empty kernel through the HAL: a reusable
 //       command buffer (replayed as a CUDA graph) against a one-shot command
@@ -261,10 +263,26 @@ static const char* bench_device = "cuda";
 // inputs of |shape| and |type| (filled with small values), |repeat| timed
 // times after one warm-up call; each call ends with a 4-byte read of its
 // output, so the time covers the GPU work. Best seconds per call, or < 0.
+// Checks the last call's output (|bytes| of it, on the host) against the
+// inputs' values (bench_input_value); OK or a status naming the first
+// element that is wrong, expected and got.
+typedef grt_status_t (*bench_check_fn_t)(const void* output, size_t bytes);
+
+// Input element i of every bench input: exact in f16 and f32.
+static float bench_input_value(size_t i) { return (float)(i % 64) / 64.0f; }
+
+static float bench_f16_to_f32(uint16_t h) {
+  unsigned exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  float sign = (h & 0x8000) ? -1.0f : 1.0f;
+  if (exponent == 0) return sign * ldexpf((float)mantissa, -24);
+  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
+  return sign * ldexpf((float)(mantissa | 0x400), (int)exponent - 25);
+}
+
 static double bench_grt_call(const char* module_path, const char* function,
                              size_t input_count, const grt_hal_dim_t* shape,
                              size_t rank, grt_hal_element_type_t type,
-                             int repeat) {
+                             int repeat, bench_check_fn_t check) {
   size_t elements = 1;
   for (size_t i = 0; i < rank; ++i) elements *= (size_t)shape[i];
   size_t bytes = elements * (grt_hal_element_type_bits(type) / 8);
@@ -277,7 +295,7 @@ static double bench_grt_call(const char* module_path, const char* function,
   // Small exact values: 0, 1/64, ... 63/64 (f32 bits or f16 bits).
   if (grt_hal_element_type_bits(type) == 32) {
     float* f = host;
-    for (size_t i = 0; i < elements; ++i) f[i] = (float)(i % 64) / 64.0f;
+    for (size_t i = 0; i < elements; ++i) f[i] = bench_input_value(i);
   } else {
     uint16_t* h = host;
     for (size_t i = 0; i < elements; ++i) {
@@ -333,8 +351,20 @@ static double bench_grt_call(const char* module_path, const char* function,
           device, grt_hal_buffer_view_buffer(output), 0, &word, sizeof(word));
     }
     grt_time_t end = grt_time_now_ns();
-    if (output) grt_hal_buffer_view_release(output);
     if (r >= 0) best = bench_min(best, (double)(end - start) * 1e-9);
+    // The last call's result, read back and checked (outside the time).
+    if (grt_status_is_ok(status) && r == repeat - 1 && check) {
+      size_t out_bytes = grt_hal_buffer_view_byte_length(output);
+      void* result = malloc(out_bytes);
+      status = result ? grt_hal_buffer_view_read_to_host(device, output, result,
+                                                         out_bytes)
+                      : grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                        "expected %zu bytes of host memory "
+                                        "for the result, got none", out_bytes);
+      if (grt_status_is_ok(status)) status = check(result, out_bytes);
+      free(result);
+    }
+    if (output) grt_hal_buffer_view_release(output);
   }
   for (size_t i = 0; i < input_count; ++i) {
     if (inputs[i]) grt_hal_buffer_view_release(inputs[i]);
@@ -421,6 +451,47 @@ static double bench_cublas_matmul(bench_cublas_t* blas, int f16, int tf32,
   return best;
 }
 
+// C[m][n] = sum_k A[m][k] B[k][n] with A and B of bench_input_value, at
+// 64 sampled elements, within |tolerance| relative to sum_k |A B|.
+static grt_status_t bench_check_matmul(const void* output, size_t bytes,
+                                       int f16, double tolerance) {
+  size_t n = BENCH_N, elem = f16 ? 2 : 4;
+  if (bytes != n * n * elem) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "matmul result: expected %zu bytes, got %zu",
+                           n * n * elem, bytes);
+  }
+  for (size_t s = 0; s < 64; ++s) {
+    size_t m = (s * 977 + 13) % n, col = (s * 1543 + 7) % n;
+    double sum = 0, magnitude = 0;
+    for (size_t k = 0; k < n; ++k) {
+      double p = (double)bench_input_value(m * n + k) *
+                 (double)bench_input_value(k * n + col);
+      sum += p;
+      magnitude += fabs(p);
+    }
+    double got = f16 ? (double)bench_f16_to_f32(((const uint16_t*)output)[m * n + col])
+                     : (double)((const float*)output)[m * n + col];
+    if (!(fabs(got - sum) <= tolerance * (magnitude > 1 ? magnitude : 1))) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "matmul result [%zu][%zu]: expected %.6g (within "
+                             "%.0e relative), got %.6g",
+                             m, col, sum, tolerance, got);
+    }
+  }
+  return grt_ok_status();
+}
+static grt_status_t bench_check_f32(const void* output, size_t bytes) {
+  return bench_check_matmul(output, bytes, 0, 1e-4);
+}
+// TF32 keeps 10 mantissa bits of each input; f16 results round to 11 bits.
+static grt_status_t bench_check_tf32(const void* output, size_t bytes) {
+  return bench_check_matmul(output, bytes, 0, 5e-3);
+}
+static grt_status_t bench_check_f16(const void* output, size_t bytes) {
+  return bench_check_matmul(output, bytes, 1, 5e-3);
+}
+
 static int bench_matmul(const char* module, const char* type, int tf32,
                         int repeat) {
   int f16 = strcmp(type, "f16") == 0;
@@ -437,7 +508,7 @@ static int bench_matmul(const char* module, const char* type, int tf32,
   double grt = bench_grt_call(
       module, "matmul", 2, shape, 2,
       f16 ? GRT_HAL_ELEMENT_TYPE_FLOAT_16 : GRT_HAL_ELEMENT_TYPE_FLOAT_32,
-      repeat);
+      repeat, f16 ? bench_check_f16 : tf32 ? bench_check_tf32 : bench_check_f32);
   if (grt < 0) return 1;
   double flops = 2.0 * BENCH_N * (double)BENCH_N * BENCH_N;
   const char* label = f16 ? "f16" : tf32 ? "f32 tf32" : "f32";
@@ -483,12 +554,34 @@ static double bench_copy(int repeat) {
   return best;
 }
 
+// max((2x + 1) x, 1) for every element: exact in f32 for these inputs.
+static grt_status_t bench_check_elementwise(const void* output, size_t bytes) {
+  if (bytes != BENCH_EW_ELEMENTS * 4) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "elementwise result: expected %zu bytes, got %zu",
+                           BENCH_EW_ELEMENTS * 4, bytes);
+  }
+  const float* y = output;
+  for (size_t i = 0; i < BENCH_EW_ELEMENTS; ++i) {
+    float x = bench_input_value(i);
+    float expected = (x * 2.0f + 1.0f) * x;
+    if (expected < 1.0f) expected = 1.0f;
+    if (y[i] != expected) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "elementwise result [%zu]: expected %.9g, got "
+                             "%.9g", i, expected, y[i]);
+    }
+  }
+  return grt_ok_status();
+}
+
 static int bench_elementwise(const char* module, int repeat) {
   double anchor = bench_copy(repeat);
   if (anchor < 0) return 1;
   grt_hal_dim_t shape[1] = {(grt_hal_dim_t)BENCH_EW_ELEMENTS};
   double grt = bench_grt_call(module, "fused", 1, shape, 1,
-                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, repeat);
+                              GRT_HAL_ELEMENT_TYPE_FLOAT_32, repeat,
+                              bench_check_elementwise);
   if (grt < 0) return 1;
   double moved = 2.0 * (double)BENCH_EW_ELEMENTS * 4;  // read + written
   printf("elementwise 256 MiB f32: grt fused %.1f GB/s, cuMemcpyDtoD %.1f "
