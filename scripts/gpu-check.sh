@@ -30,6 +30,7 @@
 # OUT_DIR/summary.md holds the table of steps, the pass/fail/skip counts and
 # the benchmark ratios.
 #
+# One progress line per step goes to stderr; stdout gets the verdict.
 # Exit status: 0 every step passed; 1 a step failed; 2 bad usage; 77 no CUDA
 # device (one line "gpu-check: no CUDA device: <what grt reports>"; the
 # Vulkan steps still run when an NVIDIA Vulkan device exists).
@@ -98,7 +99,7 @@ add_row() {
   if [ "$2" = fail ] || [ "$2" = timeout ]; then
     failed_steps=$((failed_steps + 1))
   fi
-  printf 'gpu-check: %-16s %-7s pass %s fail %s skip %s (%ss) %s\n' \
+  printf 'gpu-check: %-16s %-7s pass %s fail %s skip %s (%ss) %s\n' >&2 \
     "$1" "$2" "$3" "$4" "$5" "$6" "$7"
 }
 

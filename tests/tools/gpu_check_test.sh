@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ctest tools_gpu_check (label cuda): scripts/gpu-check.sh on a machine
 # without a CUDA device must stop quickly with exit status 77, print exactly
-# one "gpu-check: no CUDA device: <reason>" line and write summary.md saying
-# so. On a machine with a CUDA device the full check takes minutes: the test
+# one line on stdout, "gpu-check: no CUDA device: <reason>", and write
+# summary.md saying so. On a machine with a CUDA device the full check takes minutes: the test
 # says "skipped:" (ctest SKIP_REGULAR_EXPRESSION) and the check is run by
 # hand (docs/cuda.md "GPU check").
 #
@@ -27,9 +27,11 @@ if [ "$rc" -ne 77 ]; then
   echo "FAILED: expected exit status 77 (no CUDA device), got $rc"
   fail=1
 fi
+# stdout is that one line; the per-step progress goes to stderr.
 lines=$(grep -c '^gpu-check: no CUDA device: ..*' "$out/stdout.txt")
-if [ "$lines" -ne 1 ]; then
-  echo "FAILED: expected one 'gpu-check: no CUDA device: <reason>' line on stdout, got $lines"
+total=$(wc -l <"$out/stdout.txt")
+if [ "$lines" -ne 1 ] || [ "$total" -ne 1 ]; then
+  echo "FAILED: expected stdout to be one 'gpu-check: no CUDA device: <reason>' line, got $total lines ($lines of that form)"
   fail=1
 fi
 if ! grep -q '^- CUDA: no CUDA' "$out/check/summary.md" 2>/dev/null; then
