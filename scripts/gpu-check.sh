@@ -182,9 +182,22 @@ write_summary() {
 # build
 #===------------------------------------------------------------------===#
 if [ "$do_build" -eq 1 ]; then
+  # A tree configured for another checkout (copied from another machine)
+  # cannot be rebuilt here: build beside it instead.
+  if [ -f "$build/CMakeCache.txt" ]; then
+    configured_for=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+    if [ -n "$configured_for" ] && [ "$configured_for" != "$root" ]; then
+      echo "gpu-check: $build was configured for $configured_for, not $root: building $build-gpu-check" >&2
+      build="$build-gpu-check"
+      bin="$build/bin"
+    fi
+  fi
   build_cmd() {
+    command -v cmake >/dev/null || { echo "expected cmake on PATH, got none"; return 1; }
     if [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; then
-      cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo || return
+      local generator="Unix Makefiles"
+      command -v ninja >/dev/null && generator=Ninja
+      cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=RelWithDebInfo || return
     fi
     cmake --build "$build" -j"$jobs"
   }
