@@ -2,14 +2,6 @@
 
 #include <string.h>
 
-static uint64_t grt_name_index_hash(grt_string_view_t name) {
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64-bit
-  for (size_t i = 0; i < name.size; ++i) {
-    hash = (hash ^ (uint8_t)name.data[i]) * 1099511628211ull;
-  }
-  return hash;
-}
-
 void grt_name_index_initialize(grt_allocator_t allocator,
                                grt_name_index_t* out_index) {
   memset(out_index, 0, sizeof(*out_index));
@@ -26,7 +18,7 @@ void grt_name_index_deinitialize(grt_name_index_t* index) {
 static grt_name_index_slot_t* grt_name_index_probe(
     const grt_name_index_t* index, grt_string_view_t name) {
   size_t mask = index->capacity - 1;
-  for (size_t i = (size_t)grt_name_index_hash(name) & mask;; i = (i + 1) & mask) {
+  for (size_t i = (size_t)grt_string_view_hash(name) & mask;; i = (i + 1) & mask) {
     grt_name_index_slot_t* slot = &index->slots[i];
     if (!slot->name.data || grt_string_view_equal(slot->name, name)) {
       return slot;

@@ -271,3 +271,11 @@ size_t grt_string_view_escape(grt_string_view_t view, char* out,
   }
   return needed;
 }
+
+uint64_t grt_string_view_hash(grt_string_view_t view) {
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = 0; i < view.size; ++i) {
+    hash = (hash ^ (uint8_t)view.data[i]) * 1099511628211ull;
+  }
+  return hash;
+}

@@ -98,6 +98,10 @@ grt_status_t grt_string_view_copy_cstring(grt_string_view_t view,
                                           grt_allocator_t allocator,
                                           char** out_cstring) GRT_MUST_USE;
 
+// FNV-1a (64-bit) of the bytes: the hash behind the project's name tables
+// (base/name_index, the MLIR parser's scopes).
+uint64_t grt_string_view_hash(grt_string_view_t view);
+
 // Writes |view| for a message with every byte that is not printable ASCII
 // escaped, so a message shows what was really given: a NUL is "\x00", a
 // tab "\x09", a backslash "\\". |out| is always NUL-terminated (when

@@ -280,11 +280,61 @@ typedef struct grt_runtime_compare_args_t {
   grt_vm_ref_t rhs;
 } grt_runtime_compare_args_t;
 
-static grt_status_t grt_runtime_check_compare(grt_runtime_check_data_t* data,
-                                              const char* check,
-                                              const grt_runtime_compare_args_t* in,
-                                              bool tolerant, double atol,
-                                              double rtol) {
+// How a check compares elements: bit-exact, within atol + rtol*|rhs| for
+// floats (integers stay exact), or within [min_ulp, max_ulp] units in the
+// last place (floats only).
+typedef enum grt_runtime_compare_kind_e {
+  GRT_RUNTIME_COMPARE_EXACT,
+  GRT_RUNTIME_COMPARE_TOLERANCE,
+  GRT_RUNTIME_COMPARE_ULP,
+} grt_runtime_compare_kind_t;
+
+typedef struct grt_runtime_compare_rule_t {
+  grt_runtime_compare_kind_t kind;
+  double atol, rtol;          // TOLERANCE
+  uint64_t min_ulp, max_ulp;  // ULP
+} grt_runtime_compare_rule_t;
+
+// The first mismatch of element |i| under |rule|, or OK.
+static grt_status_t grt_runtime_check_element(
+    const char* check, const grt_runtime_compare_rule_t* rule,
+    const grt_runtime_host_tensor_t* lhs, const grt_runtime_host_tensor_t* rhs,
+    uint64_t i) {
+  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs->view);
+  const uint8_t* a = grt_runtime_host_tensor_element(lhs, i);
+  const uint8_t* b = grt_runtime_host_tensor_element(rhs, i);
+  if (rule->kind != GRT_RUNTIME_COMPARE_ULP) {
+    if (grt_runtime_elements_agree(type, a, b, lhs->element_size,
+                                   rule->kind == GRT_RUNTIME_COMPARE_TOLERANCE,
+                                   rule->atol, rule->rtol)) {
+      return grt_ok_status();
+    }
+    return grt_runtime_check_mismatch(check, lhs, rhs, i, NULL);
+  }
+  uint64_t distance = grt_runtime_ulp_distance(type, a, b, lhs->element_size);
+  if (distance >= rule->min_ulp && distance <= rule->max_ulp) {
+    return grt_ok_status();
+  }
+  // Both values in full, since the short form hides a few ULP.
+  int digits = type == GRT_HAL_ELEMENT_TYPE_FLOAT_64 ? 17 : 9;
+  char apart[48];
+  if (distance == UINT64_MAX) {
+    snprintf(apart, sizeof(apart), "one is NaN");
+  } else {
+    snprintf(apart, sizeof(apart), "%llu ULP apart", (unsigned long long)distance);
+  }
+  char detail[192];
+  snprintf(detail, sizeof(detail), "%.*g vs %.*g: %s, expected %llu to %llu ULP)",
+           digits, grt_runtime_element_as_double(type, a), digits,
+           grt_runtime_element_as_double(type, b), apart,
+           (unsigned long long)rule->min_ulp, (unsigned long long)rule->max_ulp);
+  return grt_runtime_check_mismatch(check, lhs, rhs, i, detail);
+}
+
+static grt_status_t grt_runtime_check_compare(
+    grt_runtime_check_data_t* data, const char* check,
+    const grt_runtime_compare_args_t* in,
+    const grt_runtime_compare_rule_t* rule) {
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_vm_ref_deref(&in->device, &grt_runtime_hal_device_type,
@@ -302,14 +352,17 @@ static grt_status_t grt_runtime_check_compare(grt_runtime_check_data_t* data,
     return grt_status_annotate(status, "%s", check);
   }
   status = grt_runtime_check_same_type(check, &lhs, &rhs);
-  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs.view);
+  if (grt_status_is_ok(status) && rule->kind == GRT_RUNTIME_COMPARE_ULP &&
+      !grt_runtime_element_type_is_float(
+          grt_hal_buffer_view_element_type(lhs.view))) {
+    char text[160];
+    grt_hal_buffer_view_format_type(lhs.view, text, sizeof(text));
+    status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: expected f16, bf16, f32 or f64 tensors, "
+                             "got %s", check, text);
+  }
   for (uint64_t i = 0; grt_status_is_ok(status) && i < lhs.element_count; ++i) {
-    if (!grt_runtime_elements_agree(
-            type, grt_runtime_host_tensor_element(&lhs, i),
-            grt_runtime_host_tensor_element(&rhs, i), lhs.element_size,
-            tolerant, atol, rtol)) {
-      status = grt_runtime_check_mismatch(check, &lhs, &rhs, i, NULL);
-    }
+    status = grt_runtime_check_element(check, rule, &lhs, &rhs, i);
   }
   grt_runtime_host_tensor_free(data, &lhs);
   grt_runtime_host_tensor_free(data, &rhs);
@@ -320,8 +373,8 @@ static grt_status_t grt_runtime_check_compare(grt_runtime_check_data_t* data,
 static grt_status_t grt_runtime_check_expect_eq(void* module_data, void* state,
                                                 const void* args,
                                                 void* results) {
-  return grt_runtime_check_compare(module_data, "check.expect_eq", args, false,
-                                   0.0, 0.0);
+  const grt_runtime_compare_rule_t exact = {GRT_RUNTIME_COMPARE_EXACT, 0, 0, 0, 0};
+  return grt_runtime_check_compare(module_data, "check.expect_eq", args, &exact);
 }
 
 // check.expect_almost_eq(device r, lhs r, rhs r, atol f, rtol f)
@@ -340,8 +393,10 @@ static grt_status_t grt_runtime_check_expect_almost_eq(void* module_data,
                            "got atol %g, rtol %g",
                            (double)in->atol, (double)in->rtol);
   }
+  const grt_runtime_compare_rule_t rule = {GRT_RUNTIME_COMPARE_TOLERANCE,
+                                           in->atol, in->rtol, 0, 0};
   return grt_runtime_check_compare(module_data, "check.expect_almost_eq",
-                                   &in->views, true, in->atol, in->rtol);
+                                   &in->views, &rule);
 }
 
 // check.expect_close(device r, lhs r, rhs r, max_ulp I, min_ulp I): every
@@ -351,8 +406,6 @@ static grt_status_t grt_runtime_check_expect_close(void* module_data,
                                                    void* state,
                                                    const void* args,
                                                    void* results) {
-  grt_runtime_check_data_t* data = module_data;
-  const char* check = "check.expect_close";
   const struct {
     grt_runtime_compare_args_t views;
     int64_t max_ulp;
@@ -360,67 +413,15 @@ static grt_status_t grt_runtime_check_expect_close(void* module_data,
   }* in = args;
   if (in->min_ulp < 0 || in->max_ulp < in->min_ulp) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: expected 0 <= min_ulp_difference <= "
+                           "check.expect_close: expected 0 <= min_ulp_difference <= "
                            "max_ulp_difference, got min %lld, max %lld",
-                           check, (long long)in->min_ulp,
-                           (long long)in->max_ulp);
+                           (long long)in->min_ulp, (long long)in->max_ulp);
   }
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_vm_ref_deref(&in->views.device, &grt_runtime_hal_device_type,
-                       (void**)&device),
-      "%s: device", check);
-  grt_runtime_host_tensor_t lhs;
-  grt_runtime_host_tensor_t rhs;
-  GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_runtime_host_tensor_read(data, device, &in->views.lhs, "lhs", &lhs),
-      "%s", check);
-  grt_status_t status =
-      grt_runtime_host_tensor_read(data, device, &in->views.rhs, "rhs", &rhs);
-  if (!grt_status_is_ok(status)) {
-    grt_runtime_host_tensor_free(data, &lhs);
-    return grt_status_annotate(status, "%s", check);
-  }
-  status = grt_runtime_check_same_type(check, &lhs, &rhs);
-  grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs.view);
-  if (grt_status_is_ok(status) && !grt_runtime_element_type_is_float(type)) {
-    char text[160];
-    grt_hal_buffer_view_format_type(lhs.view, text, sizeof(text));
-    status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                             "%s: expected f16, bf16, f32 or f64 tensors, "
-                             "got %s", check, text);
-  }
-  for (uint64_t i = 0; grt_status_is_ok(status) && i < lhs.element_count;
-       ++i) {
-    uint64_t distance = grt_runtime_ulp_distance(
-        type, grt_runtime_host_tensor_element(&lhs, i),
-        grt_runtime_host_tensor_element(&rhs, i), lhs.element_size);
-    if (distance <= (uint64_t)in->max_ulp &&
-        distance >= (uint64_t)in->min_ulp) {
-      continue;
-    }
-    // Both values in full, since the short form hides a few ULP.
-    int digits = type == GRT_HAL_ELEMENT_TYPE_FLOAT_64 ? 17 : 9;
-    double x = grt_runtime_element_as_double(
-        type, grt_runtime_host_tensor_element(&lhs, i));
-    double y = grt_runtime_element_as_double(
-        type, grt_runtime_host_tensor_element(&rhs, i));
-    char detail[192];
-    char apart[48];
-    if (distance == UINT64_MAX) {
-      snprintf(apart, sizeof(apart), "one is NaN");
-    } else {
-      snprintf(apart, sizeof(apart), "%llu ULP apart",
-               (unsigned long long)distance);
-    }
-    snprintf(detail, sizeof(detail), "%.*g vs %.*g: %s, expected %lld to %lld ULP)",
-             digits, x, digits, y, apart, (long long)in->min_ulp,
-             (long long)in->max_ulp);
-    status = grt_runtime_check_mismatch(check, &lhs, &rhs, i, detail);
-  }
-  grt_runtime_host_tensor_free(data, &lhs);
-  grt_runtime_host_tensor_free(data, &rhs);
-  return status;
+  const grt_runtime_compare_rule_t rule = {GRT_RUNTIME_COMPARE_ULP, 0, 0,
+                                           (uint64_t)in->min_ulp,
+                                           (uint64_t)in->max_ulp};
+  return grt_runtime_check_compare(module_data, "check.expect_close",
+                                   &in->views, &rule);
 }
 
 // check.expect_all_true(device r, view r)

@@ -253,12 +253,20 @@ static grt_status_t grt_module_check_entry_points(grt_fb_table_t executable,
         grt_fb_table_u32(entry, grt_EntryPointDef_binding_count, 0);
     grt_fb_vector_t access =
         grt_fb_table_vector(entry, grt_EntryPointDef_binding_access, 1);
-    if (access.pos && access.count != binding_count) {
-      return grt_module_invalid(
-          "%s ('%.*s').entry_points[%u] '%.*s': binding_access has %u "
-          "entries, expected %u (one per binding)",
-          path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), access.count,
-          binding_count);
+    grt_fb_vector_t lengths =
+        grt_fb_table_vector(entry, grt_EntryPointDef_binding_min_lengths, 8);
+    const struct {
+      const char* field;
+      grt_fb_vector_t vector;
+    } tables[2] = {{"binding_access", access}, {"binding_min_lengths", lengths}};
+    for (int t = 0; t < 2; ++t) {
+      if (tables[t].vector.pos && tables[t].vector.count != binding_count) {
+        return grt_module_invalid(
+            "%s ('%.*s').entry_points[%u] '%.*s': %s has %u entries, expected "
+            "%u (one per binding)",
+            path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), tables[t].field,
+            tables[t].vector.count, binding_count);
+      }
     }
     for (uint32_t b = 0; access.pos && b < access.count; ++b) {
       uint8_t bits = access.data[access.pos + b];
@@ -268,15 +276,6 @@ static grt_status_t grt_module_check_entry_points(grt_fb_table_t executable,
             "expected 1 (read), 2 (written) or 3 (both)",
             path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), b, bits);
       }
-    }
-    grt_fb_vector_t lengths =
-        grt_fb_table_vector(entry, grt_EntryPointDef_binding_min_lengths, 8);
-    if (lengths.pos && lengths.count != binding_count) {
-      return grt_module_invalid(
-          "%s ('%.*s').entry_points[%u] '%.*s': binding_min_lengths has %u "
-          "entries, expected %u (one per binding)",
-          path, GRT_SV_ARG(format), e, GRT_SV_ARG(name), lengths.count,
-          binding_count);
     }
     for (uint32_t b = 0; lengths.pos && b < lengths.count; ++b) {
       uint64_t length = grt_load_le_u64(lengths.data + lengths.pos + 8 * b);

@@ -194,19 +194,11 @@ static grt_status_t grtc_parser_push(grtc_parser_t* parser,
 // Name table
 //===----------------------------------------------------------------------===//
 
-static uint32_t grtc_hash(grt_string_view_t key) {
-  uint32_t hash = 2166136261u;  // FNV-1a
-  for (size_t i = 0; i < key.size; ++i) {
-    hash = (hash ^ (uint8_t)key.data[i]) * 16777619u;
-  }
-  return hash;
-}
-
 static grtc_name_entry_t* grtc_names_lookup(const grtc_name_table_t* table,
                                             grt_string_view_t key) {
   if (!table->bucket_count) return NULL;
   grtc_name_entry_t* entry =
-      table->buckets[grtc_hash(key) & (table->bucket_count - 1)];
+      table->buckets[(uint32_t)grt_string_view_hash(key) & (table->bucket_count - 1)];
   for (; entry; entry = entry->next) {
     if (grt_string_view_equal(entry->key, key)) return entry;
   }
@@ -228,7 +220,7 @@ static grt_status_t grtc_names_insert(grtc_parser_t* parser,
     for (uint32_t i = 0; i < table->log.count; ++i) {
       grtc_name_entry_t* entry = log[i];
       if (!entry) continue;
-      uint32_t bucket = grtc_hash(entry->key) & (count - 1);
+      uint32_t bucket = (uint32_t)grt_string_view_hash(entry->key) & (count - 1);
       entry->next = buckets[bucket];
       buckets[bucket] = entry;
     }
@@ -238,7 +230,7 @@ static grt_status_t grtc_names_insert(grtc_parser_t* parser,
   grtc_name_entry_t* entry;
   GRTC_NEW(parser, grtc_name_entry_t, entry);
   entry->key = key;
-  uint32_t bucket = grtc_hash(key) & (table->bucket_count - 1);
+  uint32_t bucket = (uint32_t)grt_string_view_hash(key) & (table->bucket_count - 1);
   entry->next = table->buckets[bucket];
   table->buckets[bucket] = entry;
   table->entry_count++;
@@ -252,7 +244,7 @@ static void grtc_names_pop_to(grtc_name_table_t* table, uint32_t mark) {
   while (table->log.count > mark) {
     grtc_name_entry_t* entry = log[--table->log.count];
     grtc_name_entry_t** link =
-        &table->buckets[grtc_hash(entry->key) & (table->bucket_count - 1)];
+        &table->buckets[(uint32_t)grt_string_view_hash(entry->key) & (table->bucket_count - 1)];
     while (*link != entry) link = &(*link)->next;
     *link = entry->next;
     table->entry_count--;

@@ -14,13 +14,21 @@
 // Building ops
 //===----------------------------------------------------------------------===//
 
+// An op with one result of |type| (none when NULL) appended to |block|.
+static grt_status_t grtc_chlo_op_in(grtc_chlo_builder_t* b, grtc_tblock_t* block,
+                                    grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
+                                    uint32_t count, const grtc_ttype_t* type,
+                                    grtc_top_t** out) {
+  GRT_RETURN_IF_ERROR(grtc_top_create(b->module, kind, operands, count, type,
+                                      type ? 1 : 0, 0, out));
+  grtc_tblock_append(block, *out);
+  return b->place(b->user, *out);
+}
+
 static grt_status_t grtc_chlo_op(grtc_chlo_builder_t* b, grtc_top_kind_t kind,
                                  grtc_tvalue_t* const* operands, uint32_t count,
                                  const grtc_ttype_t* type, grtc_top_t** out) {
-  GRT_RETURN_IF_ERROR(
-      grtc_top_create(b->module, kind, operands, count, type, 1, 0, out));
-  grtc_tblock_append(b->block, *out);
-  return b->place(b->user, *out);
+  return grtc_chlo_op_in(b, b->block, kind, operands, count, type, out);
 }
 
 // The helpers below keep the first error and return NULL after it, so a
@@ -404,17 +412,6 @@ static grt_status_t grtc_chlo_broadcast_to(grtc_chlo_builder_t* b, grtc_tvalue_t
 // top_k
 //===----------------------------------------------------------------------===//
 
-// An op inside the comparator region |block|.
-static grt_status_t grtc_chlo_region_op(grtc_chlo_builder_t* b, grtc_tblock_t* block,
-                                        grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
-                                        uint32_t count, const grtc_ttype_t* type,
-                                        grtc_top_t** out) {
-  GRT_RETURN_IF_ERROR(grtc_top_create(b->module, kind, operands, count, type, type ? 1 : 0,
-                                      0, out));
-  grtc_tblock_append(block, *out);
-  return b->place(b->user, *out);
-}
-
 // top_k(x, k): the k largest entries of each row (last dim) in decreasing
 // order and their indices, earlier indices first among equals: a stable
 // sort of (x, iota) on x descending (total order, so NaN sorts first as
@@ -484,7 +481,7 @@ static grt_status_t grtc_chlo_top_k(grtc_chlo_builder_t* b, grtc_tvalue_t* x,
   predicate.elem = GRTC_ELEM_I1;
   grtc_tvalue_t* pair[2] = {&comparator->args[0], &comparator->args[1]};
   grtc_top_t* greater = NULL;
-  GRT_RETURN_IF_ERROR(grtc_chlo_region_op(b, comparator, GRTC_TOP_COMPARE, pair, 2,
+  GRT_RETURN_IF_ERROR(grtc_chlo_op_in(b, comparator, GRTC_TOP_COMPARE, pair, 2,
                                           &predicate, &greater));
   greater->attrs.compare_direction = GRTC_CMP_GT;
   greater->attrs.compare_type = grtc_elem_is_float(in->elem) ? GRTC_CMP_TYPE_TOTALORDER
@@ -492,7 +489,7 @@ static grt_status_t grtc_chlo_top_k(grtc_chlo_builder_t* b, grtc_tvalue_t* x,
   grtc_tvalue_t* verdict = &greater->results[0];
   grtc_top_t* yield = NULL;
   GRT_RETURN_IF_ERROR(
-      grtc_chlo_region_op(b, comparator, GRTC_TOP_YIELD, &verdict, 1, NULL, &yield));
+      grtc_chlo_op_in(b, comparator, GRTC_TOP_YIELD, &verdict, 1, NULL, &yield));
   // The first k of each row.
   int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
   for (uint32_t d = 0; d < in->rank; ++d) {

@@ -906,6 +906,26 @@ static grt_status_t grtc_import_extract(grtc_import_t* ctx, const grtc_operation
   return grt_ok_status();
 }
 
+// A splat CONSTANT of |type| whose element's first byte is |low_byte| and
+// the rest zero (0 of any type, or i1 true).
+static grt_status_t grtc_import_splat(grtc_import_t* ctx, const grtc_operation_t* op,
+                                      const grtc_ttype_t* type, uint8_t low_byte,
+                                      grtc_tblock_t* block, grtc_tvalue_t** out) {
+  grtc_top_t* splat = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, type, 1, 0,
+                                         block, &splat));
+  size_t size = grtc_elem_byte_size(type->elem);
+  uint8_t* data = grtc_tmodule_alloc(ctx->module, size);  // zeroed
+  if (!data) return grtc_import_error(ctx, op, "out of memory");
+  data[0] = low_byte;
+  splat->attrs.constant.data = data;
+  splat->attrs.constant.size = size;
+  // As the parser stores literals: one element is not a splat.
+  splat->attrs.constant.splat = grtc_ttype_element_count(type) != 1;
+  *out = &splat->results[0];
+  return grt_ok_status();
+}
+
 // The StableHLO testdata suite's older check, `%ok = stablehlo.custom_call
 // @check.eq(%actual, %expected) : (T, T) -> tensor<i1>`: integers (i1
 // included) must match exactly and floats within an absolute 1e-4, as the
@@ -923,6 +943,7 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
                              op->operand_count, op->result_count);
   }
   bool is_float = grtc_elem_is_float(operands[0]->type.elem);
+  grtc_tvalue_t* ok = NULL;
   grtc_top_t* check = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op,
                                          is_float ? GRTC_TOP_CHECK_ALMOST_EQ
@@ -930,15 +951,8 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
                                          operands, 2, NULL, 0, 0, block, &check));
   check->attrs.atol = GRTC_IMPORT_DEFAULT_ATOL;
   check->attrs.rtol = 0;
-  grtc_top_t* ok = NULL;
-  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, results, 1, 0,
-                                         block, &ok));
-  uint8_t* one = grtc_tmodule_alloc(ctx->module, 1);
-  if (!one) return grtc_import_error(ctx, op, "out of memory");
-  one[0] = 1;
-  ok->attrs.constant.data = one;
-  ok->attrs.constant.size = 1;
-  return grtc_import_map(ctx, &op->results[0], &ok->results[0]);
+  GRT_RETURN_IF_ERROR(grtc_import_splat(ctx, op, results, 1, block, &ok));
+  return grtc_import_map(ctx, &op->results[0], ok);
 }
 
 typedef struct grtc_import_chlo_place_t {
@@ -1083,17 +1097,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
         return grtc_import_error(ctx, op, "'%.*s' must have one result; it has %u",
                                  GRT_SV_ARG(op->name), op->result_count);
       }
-      grtc_top_t* zeros = NULL;
-      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, results, 1,
-                                             0, block, &zeros));
-      size_t size = grtc_elem_byte_size(results[0].elem);
-      zeros->attrs.constant.data = grtc_tmodule_alloc(ctx->module, size);
-      if (!zeros->attrs.constant.data) {
-        return grtc_import_error(ctx, op, "out of memory");
-      }
-      zeros->attrs.constant.size = size;
-      zeros->attrs.constant.splat = true;
-      return grtc_import_map(ctx, &op->results[0], &zeros->results[0]);
+      grtc_tvalue_t* zeros = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_splat(ctx, op, results, 0, block, &zeros));
+      return grtc_import_map(ctx, &op->results[0], zeros);
     }
     case GRTC_IMPORT_SIGNED_CAST:
     case GRTC_IMPORT_UNSIGNED_CAST: {
