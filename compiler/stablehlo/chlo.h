@@ -4,8 +4,10 @@
 //     result's shape, then the StableHLO op;
 //   - the math functions (acos, asinh, cosh, ...) become compositions of
 //     elementwise ops. The formulas are the ones XLA's decompositions use,
-//     so results agree with the expectations JAX computes; f16 and bf16
-//     are computed in f32 and rounded once.
+//     so results agree with the expectations JAX computes (erf/erfc use
+//     the polynomial fits of scripts/fit_chlo_erf.py); f16 and bf16 are
+//     computed in f32 and rounded once;
+//   - top_k becomes a stable sort of (x, iota) and a slice.
 #ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
 #define GRT_COMPILER_STABLEHLO_CHLO_H_
 
