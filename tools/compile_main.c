@@ -4,9 +4,11 @@
 //       [--output-format=vmfb|c-static] [--dump-after=PASS]
 //       [--cpu-cc=CC] [--cpu-flags=FLAGS] [--cpu-features=host|generic|LIST]
 //       [--cuda-arch=sm_80] [--cuda-allow-tf32]
+//   grt-compile model.onnx -o model.vmfb [--onnx-input-shape=NAME:1x3x224x224]
 //
-// The input is MLIR text: StableHLO as JAX and TensorFlow export it, or a
-// vm.module in IREE's vm dialect (assembled as written). The pipeline is
+// The input is an ONNX model (recognized by its bytes; docs/onnx.md) or
+// MLIR text: StableHLO as JAX and TensorFlow export it, or a vm.module in
+// IREE's vm dialect (assembled as written). The pipeline is
 // compiler/driver; docs/compiler.md describes it and every flag. Exit
 // status: 0 on success, 1 when compilation fails (diagnostics go to stderr
 // as file:line:col: error: ...), 2 for a usage error.
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "compiler/driver/driver.h"
+#include "compiler/onnx/import.h"
 #include "tools/flags.h"
 
 typedef struct grt_compile_flags_t {
@@ -29,6 +32,8 @@ typedef struct grt_compile_flags_t {
   const char* cuda_arch;
   bool cuda_allow_tf32;
   bool version;
+  bool list_onnx_ops;
+  grt_flag_list_t onnx_input_shapes;
   grt_flag_list_t positionals;
 } grt_compile_flags_t;
 
@@ -58,14 +63,18 @@ static const grt_flag_t grt_compile_flag_table[] = {
      "CUDA target: f32 matmuls may use tf32 tensor cores (10-bit mantissas)"},
     {"c-static-name", 0, GRT_FLAG_STRING, &flags.c_static_name, "NAME",
      "c-static: prefix of the emitted C names (default: the module's name)"},
+    {"onnx-input-shape", 0, GRT_FLAG_LIST, &flags.onnx_input_shapes, "NAME:DIMS",
+     "ONNX input: pin graph input NAME's shape, e.g. input:1x3x224x224 (repeatable)"},
+    {"list-onnx-ops", 0, GRT_FLAG_BOOL, &flags.list_onnx_ops, NULL,
+     "print the ONNX op types the importer supports and exit"},
     {"version", 0, GRT_FLAG_BOOL, &flags.version, NULL,
      "print the grt version and exit"},
 };
 
 static const grt_flags_spec_t grt_compile_flags_spec = {
     "grt-compile",
-    "compiles an MLIR program (StableHLO, or a vm.module) to a module file",
-    "[flags] INPUT.mlir -o OUTPUT.vmfb", grt_compile_flag_table,
+    "compiles an ONNX model or an MLIR program (StableHLO, or a vm.module) to a module file",
+    "[flags] INPUT.{onnx,mlir} -o OUTPUT.vmfb", grt_compile_flag_table,
     sizeof(grt_compile_flag_table) / sizeof(grt_compile_flag_table[0]),
     &flags.positionals};
 
@@ -150,6 +159,8 @@ static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
   options->c_static_name = flags.c_static_name;
   options->cuda.arch = flags.cuda_arch;
   options->cuda.allow_tf32 = flags.cuda_allow_tf32;
+  options->onnx_input_shapes = flags.onnx_input_shapes.values;
+  options->onnx_input_shape_count = (uint32_t)flags.onnx_input_shapes.count;
   grt_status_t status = grtc_compile_options_validate(options);
   if (!grt_status_is_ok(status)) {
     int code = grt_compile_usage_error("%s", grt_status_message(status));
@@ -164,6 +175,10 @@ int main(int argc, char** argv) {
   int exit_code = grt_flags_parse_for_main(&grt_compile_flags_spec, argc, argv, allocator);
   if (exit_code < 0 && flags.version) {
     printf("grt-compile (grt) %s\n", grtc_compiler_version());
+    exit_code = 0;
+  }
+  if (exit_code < 0 && flags.list_onnx_ops) {
+    for (uint32_t i = 0; grtc_onnx_supported_op(i); ++i) printf("%s\n", grtc_onnx_supported_op(i));
     exit_code = 0;
   }
   grtc_compile_options_t options = {0};

@@ -10,6 +10,7 @@
 #include "compiler/dispatch/dispatch.h"
 #include "compiler/host/host.h"
 #include "compiler/kernel/printer.h"
+#include "compiler/onnx/import.h"
 #include "compiler/stablehlo/import.h"
 #include "compiler/tensor/passes.h"
 #include "compiler/target/vulkan/vulkan_target.h"
@@ -396,7 +397,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
                                       grt_string_builder_t* c_static_out,
                                       grt_string_builder_t* c_static_name) {
   grtc_driver_t* driver = p->driver;
-  GRT_RETURN_IF_ERROR(grtc_stablehlo_import(parsed, driver->allocator, &p->module));
+  if (!p->module) {
+    GRT_RETURN_IF_ERROR(grtc_stablehlo_import(parsed, driver->allocator, &p->module));
+  }
   GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_IMPORT));
   if (driver->level > 0) {
@@ -456,14 +459,18 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   return status;
 }
 
+// Compiles |parsed| (StableHLO) or, when |imported| is not NULL, that
+// tensor module (taking ownership of it).
 static grt_status_t grtc_driver_compile_tensor(grtc_driver_t* driver,
                                                const grtc_module_t* parsed,
+                                               grtc_tmodule_t* imported,
                                                grt_module_writer_t* writer,
                                                grt_string_builder_t* c_static_out,
                                                grt_string_builder_t* c_static_name) {
   grtc_pipeline_t pipeline;
   memset(&pipeline, 0, sizeof(pipeline));
   pipeline.driver = driver;
+  pipeline.module = imported;
   grt_string_builder_init(driver->allocator, &pipeline.text);
   grt_status_t status =
       grtc_pipeline_run(&pipeline, parsed, writer, c_static_out, c_static_name);
@@ -476,12 +483,33 @@ static grt_status_t grtc_driver_compile_tensor(grtc_driver_t* driver,
 // Compilation
 //===----------------------------------------------------------------------===//
 
-// Compiles the parsed |module| into |writer|. For c-static, the kernels' C
-// goes to |c_static_out| and the C name to |c_static_name|.
-static grt_status_t grtc_driver_compile_module(grtc_driver_t* driver, grtc_module_t* module,
+// What the input file held: parsed MLIR, or an ONNX model already imported
+// into the tensor IR (owned until compiled).
+typedef struct grtc_driver_input_t {
+  grtc_module_t* parsed;
+  grtc_tmodule_t* onnx;
+  const char* file_name;
+} grtc_driver_input_t;
+
+static void grtc_driver_input_free(grtc_driver_input_t* input) {
+  grtc_module_destroy(input->parsed);
+  grtc_tmodule_destroy(input->onnx);
+  input->parsed = NULL;
+  input->onnx = NULL;
+}
+
+// Compiles |input| into |writer|. For c-static, the kernels' C goes to
+// |c_static_out| and the C name to |c_static_name|.
+static grt_status_t grtc_driver_compile_module(grtc_driver_t* driver, grtc_driver_input_t* input,
                                                grt_module_writer_t* writer,
                                                grt_string_builder_t* c_static_out,
                                                grt_string_builder_t* c_static_name) {
+  if (input->onnx) {
+    grtc_tmodule_t* onnx = input->onnx;
+    input->onnx = NULL;
+    return grtc_driver_compile_tensor(driver, NULL, onnx, writer, c_static_out, c_static_name);
+  }
+  grtc_module_t* module = input->parsed;
   grtc_operation_t* vm_module = grtc_vm_find_module(module);
   if (vm_module) {
     GRT_RETURN_IF_ERROR(grtc_vm_assemble(vm_module, module->file_name, driver->allocator,
@@ -494,25 +522,58 @@ static grt_status_t grtc_driver_compile_module(grtc_driver_t* driver, grtc_modul
         c_static_name);
   }
   if (grtc_stablehlo_is_input(module)) {
-    return grtc_driver_compile_tensor(driver, module, writer, c_static_out, c_static_name);
+    return grtc_driver_compile_tensor(driver, module, NULL, writer, c_static_out,
+                                      c_static_name);
   }
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                          "expected a vm.module or StableHLO functions (func.func) in '%s'",
                          module->file_name);
 }
 
-// Parses |source| (or reads |path| when |source| is NULL) with every
-// dialect the driver knows.
-static grt_status_t grtc_driver_parse(const char* source, size_t source_size,
-                                      const char* file_name, grt_allocator_t allocator,
-                                      grtc_module_t** out_module) {
-  grtc_driver_parse_options_t parse_options;
-  GRT_RETURN_IF_ERROR(grtc_driver_make_parse_options(&parse_options));
+// The largest input read from a pipe or device (a regular file of any size
+// is mapped).
+#define GRTC_DRIVER_MAX_STREAM_INPUT ((size_t)256 << 20)
+
+// Reads the input: an ONNX model (recognized by its bytes or a .onnx name)
+// is imported, anything else parsed as MLIR with every dialect the driver
+// knows. |source| NULL means read |file_name|.
+static grt_status_t grtc_driver_load(const grtc_driver_t* driver, const char* source,
+                                     size_t source_size, const char* file_name,
+                                     grtc_driver_input_t* out) {
+  memset(out, 0, sizeof(*out));
+  out->file_name = file_name;
+  grt_allocator_t allocator = driver->allocator;
+  grt_file_contents_t contents;
+  memset(&contents, 0, sizeof(contents));
   if (!source) {
-    return grtc_parse_file(file_name, &parse_options.options, allocator, out_module);
+    grt_status_t status = grt_file_map_read_only_bounded(
+        file_name, GRTC_DRIVER_MAX_STREAM_INPUT, allocator, &contents);
+    if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
+      return grt_status_annotate(status,
+                                 "input read from a pipe or device may hold at most %zu bytes "
+                                 "(256 MiB)",
+                                 GRTC_DRIVER_MAX_STREAM_INPUT);
+    }
+    GRT_RETURN_IF_ERROR(status);
+    source = contents.data;
+    source_size = contents.size;
   }
-  return grtc_parse_source(grt_make_string_view(source, source_size), file_name,
-                           &parse_options.options, allocator, out_module);
+  grt_status_t status;
+  if (grtc_onnx_is_input((const uint8_t*)source, source_size, file_name)) {
+    const grtc_compile_options_t* o = driver->options;
+    grtc_onnx_options_t onnx_options = {o->onnx_input_shapes, o->onnx_input_shape_count};
+    status = grtc_onnx_import((const uint8_t*)source, source_size, file_name, &onnx_options,
+                              allocator, &out->onnx);
+  } else {
+    grtc_driver_parse_options_t parse_options;
+    status = grtc_driver_make_parse_options(&parse_options);
+    if (grt_status_is_ok(status)) {
+      status = grtc_parse_source(grt_make_string_view(source, source_size), file_name,
+                                 &parse_options.options, allocator, &out->parsed);
+    }
+  }
+  grt_file_contents_free(&contents);
+  return status;
 }
 
 // Appends |data| as the body of a C array initializer, 16 bytes a line.
@@ -537,7 +598,7 @@ static void grtc_driver_append_bytes(const uint8_t* data, size_t size,
 }
 
 // The c-static file: a usage note, the kernels' C, the module's bytes.
-static grt_status_t grtc_driver_write_c_static(grtc_driver_t* driver, grtc_module_t* module,
+static grt_status_t grtc_driver_write_c_static(grtc_driver_t* driver, grtc_driver_input_t* module,
                                                grt_string_builder_t* out) {
   grt_module_writer_t* writer = NULL;
   GRT_RETURN_IF_ERROR(grt_module_writer_create(driver->allocator, &writer));
@@ -547,6 +608,7 @@ static grt_status_t grtc_driver_write_c_static(grtc_driver_t* driver, grtc_modul
   void* data = NULL;
   size_t size = 0;
   grt_status_t status = grtc_driver_compile_module(driver, module, writer, &kernels, &name);
+
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&kernels);
   if (grt_status_is_ok(status)) status = grt_module_writer_finish(writer, &data, &size);
   if (grt_status_is_ok(status)) {
@@ -617,10 +679,10 @@ grt_status_t grtc_compile_source(const char* source, size_t source_size,
                            "grtc_compile_source writes a module file; use "
                            "grtc_compile_source_c_static for the c-static output format");
   }
-  grtc_module_t* module = NULL;
-  GRT_RETURN_IF_ERROR(grtc_driver_parse(source, source_size, file_name, allocator, &module));
-  grt_status_t status = grtc_driver_compile_module(&driver, module, writer, NULL, NULL);
-  grtc_module_destroy(module);
+  grtc_driver_input_t input;
+  GRT_RETURN_IF_ERROR(grtc_driver_load(&driver, source, source_size, file_name, &input));
+  grt_status_t status = grtc_driver_compile_module(&driver, &input, writer, NULL, NULL);
+  grtc_driver_input_free(&input);
   return status;
 }
 
@@ -634,10 +696,10 @@ grt_status_t grtc_compile_source_c_static(const char* source, size_t source_size
   c_static.output_format = GRTC_OUTPUT_FORMAT_C_STATIC;
   grtc_driver_t driver;
   GRT_RETURN_IF_ERROR(grtc_driver_init(&c_static, allocator, &driver));
-  grtc_module_t* module = NULL;
-  GRT_RETURN_IF_ERROR(grtc_driver_parse(source, source_size, file_name, allocator, &module));
-  grt_status_t status = grtc_driver_write_c_static(&driver, module, out);
-  grtc_module_destroy(module);
+  grtc_driver_input_t input;
+  GRT_RETURN_IF_ERROR(grtc_driver_load(&driver, source, source_size, file_name, &input));
+  grt_status_t status = grtc_driver_write_c_static(&driver, &input, out);
+  grtc_driver_input_free(&input);
   return status;
 }
 
@@ -646,13 +708,13 @@ grt_status_t grtc_compile_file(const char* input_path, const char* output_path,
                                grt_allocator_t allocator) {
   grtc_driver_t driver;
   GRT_RETURN_IF_ERROR(grtc_driver_init(options, allocator, &driver));
-  grtc_module_t* module = NULL;
-  GRT_RETURN_IF_ERROR(grtc_driver_parse(NULL, 0, input_path, allocator, &module));
+  grtc_driver_input_t input;
+  GRT_RETURN_IF_ERROR(grtc_driver_load(&driver, NULL, 0, input_path, &input));
   grt_status_t status = grt_ok_status();
   if (driver.options->output_format == GRTC_OUTPUT_FORMAT_C_STATIC) {
     grt_string_builder_t text;
     grt_string_builder_init(allocator, &text);
-    status = grtc_driver_write_c_static(&driver, module, &text);
+    status = grtc_driver_write_c_static(&driver, &input, &text);
     if (grt_status_is_ok(status)) {
       status = grt_file_write_contents(output_path, text.data, text.size);
     }
@@ -661,11 +723,11 @@ grt_status_t grtc_compile_file(const char* input_path, const char* output_path,
     grt_module_writer_t* writer = NULL;
     status = grt_module_writer_create(allocator, &writer);
     if (grt_status_is_ok(status)) {
-      status = grtc_driver_compile_module(&driver, module, writer, NULL, NULL);
+      status = grtc_driver_compile_module(&driver, &input, writer, NULL, NULL);
     }
     if (grt_status_is_ok(status)) status = grt_module_writer_write_file(writer, output_path);
     grt_module_writer_destroy(writer);
   }
-  grtc_module_destroy(module);
+  grtc_driver_input_free(&input);
   return status;
 }

@@ -1,11 +1,12 @@
 // The compiler driver: one input file to one module file, the pipeline
 // behind grt-compile (and anything else that compiles programmatically).
 //
-// The input is MLIR text. A vm.module (IREE's vm dialect) is assembled as
-// written by compiler/vm_asm. Anything else goes through the StableHLO
+// The input is an ONNX model (compiler/onnx, recognized by its bytes or a
+// .onnx name) or MLIR text. A vm.module (IREE's vm dialect) is assembled as
+// written by compiler/vm_asm. Anything else goes through the tensor
 // pipeline (docs/compiler.md):
 //
-//   parse → import (compiler/stablehlo) → verify → fold (not at -O0) →
+//   parse → import (compiler/stablehlo, or compiler/onnx) → verify → fold (not at -O0) →
 //   verify → dispatch formation (compiler/dispatch) → kernel verify →
 //   per target: kernels built (cpu: C → shared object) →
 //   host program + memory plan (compiler/host) → .vmfb
@@ -84,6 +85,10 @@ typedef struct grtc_compile_options_t {
   // <name>_vmfb, <name>_vmfb_size) and the registered library name; NULL:
   // the module's name with every character outside [A-Za-z0-9_] made '_'.
   const char* c_static_name;
+  // ONNX inputs: "NAME:1x3x224x224" entries pinning graph inputs' shapes
+  // (grt-compile --onnx-input-shape; compiler/onnx/import.h).
+  const char* const* onnx_input_shapes;
+  uint32_t onnx_input_shape_count;
 } grtc_compile_options_t;
 
 // The grt version the compiler was built as ("0.1.0").

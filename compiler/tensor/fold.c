@@ -12,8 +12,9 @@
 
 typedef struct grtc_folder_t {
   grtc_tmodule_t* module;
-  grtc_tfunc_t* func;
+  grtc_tfunc_t* func;   // NULL: the folded op's results have no uses yet
   grt_status_t status;  // first allocation failure
+  grtc_tvalue_t* replacement;  // what the last folded op was replaced with
 } grtc_folder_t;
 
 static bool grtc_is_constant(const grtc_tvalue_t* value) {
@@ -52,7 +53,8 @@ static void grtc_fold_fail(grtc_folder_t* f, grt_status_t status) {
 // none of its results is used any more.
 static void grtc_fold_replace(grtc_folder_t* f, grtc_top_t* op,
                               grtc_tvalue_t* to) {
-  grtc_tfunc_replace_uses(f->func, &op->results[0], to);
+  if (f->func) grtc_tfunc_replace_uses(f->func, &op->results[0], to);
+  f->replacement = to;
   grtc_top_unlink(op);
 }
 
@@ -439,4 +441,14 @@ grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
     grtc_tfunc_remove_dead_ops(func);
   }
   return grt_ok_status();
+}
+
+grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,
+                                     grtc_tvalue_t** out_value) {
+  grtc_folder_t f;
+  memset(&f, 0, sizeof(f));
+  f.module = module;
+  *out_value = op->result_count ? &op->results[0] : NULL;
+  if (grtc_fold_constant(&f, op)) *out_value = f.replacement;
+  return f.status;
 }

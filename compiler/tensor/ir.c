@@ -127,8 +127,29 @@ grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
   return grt_ok_status();
 }
 
+struct grtc_tmodule_cleanup_t {
+  void (*fn)(void* user);
+  void* user;
+  grtc_tmodule_cleanup_t* next;
+};
+
+grt_status_t grtc_tmodule_add_cleanup(grtc_tmodule_t* module,
+                                      void (*fn)(void* user), void* user) {
+  grtc_tmodule_cleanup_t* cleanup = grtc_tmodule_alloc(module, sizeof(*cleanup));
+  if (!cleanup) {
+    fn(user);
+    return grtc_tmodule_oom();
+  }
+  cleanup->fn = fn;
+  cleanup->user = user;
+  cleanup->next = module->cleanups;
+  module->cleanups = cleanup;
+  return grt_ok_status();
+}
+
 void grtc_tmodule_destroy(grtc_tmodule_t* module) {
   if (!module) return;
+  for (grtc_tmodule_cleanup_t* c = module->cleanups; c; c = c->next) c->fn(c->user);
   grt_allocator_t allocator = module->arena.parent;
   grt_arena_deinit(&module->arena);
   grt_allocator_free(allocator, module);

@@ -320,8 +320,13 @@ struct grtc_tfunc_t {
   grtc_tfunc_t* next;
 };
 
+typedef struct grtc_tmodule_cleanup_t grtc_tmodule_cleanup_t;
+
 typedef struct grtc_tmodule_t {
   grt_arena_t arena;
+  // Run by grtc_tmodule_destroy, newest first: what constants point into
+  // without copying (an ONNX model's decoded initializers).
+  grtc_tmodule_cleanup_t* cleanups;
   grt_string_view_t name;  // module @name, "module" when unnamed
   const char* file_name;   // for diagnostics (arena copy)
   grtc_tfunc_t* first_func;
@@ -333,6 +338,12 @@ grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
                                  grt_allocator_t allocator,
                                  grtc_tmodule_t** out_module) GRT_MUST_USE;
 void grtc_tmodule_destroy(grtc_tmodule_t* module);
+// Has grtc_tmodule_destroy call |fn|(|user|): constants may then point into
+// memory |user| owns instead of an arena copy. On failure (out of memory)
+// |fn| is called at once and an error returned.
+grt_status_t grtc_tmodule_add_cleanup(grtc_tmodule_t* module,
+                                      void (*fn)(void* user),
+                                      void* user) GRT_MUST_USE;
 
 grt_status_t grtc_tfunc_create(grtc_tmodule_t* module, grt_string_view_t name,
                                const grtc_ttype_t* arg_types,

@@ -29,6 +29,20 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 // removed. Uses are rewired in nested regions too.
 grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
 
+// Checks one op (and its regions) as grtc_tensor_verify does: front-ends
+// that build ops from untrusted input check each before folding reads it.
+grt_status_t grtc_tensor_verify_op(const grtc_tmodule_t* module,
+                                   const grtc_top_t* op) GRT_MUST_USE;
+
+// Folds one op a front-end has just appended, whose results have no uses
+// yet, when its operands are constants (the rules of grtc_tensor_fold's
+// constant folding): the op is unlinked and *out_value is the constant that
+// replaces its result. Otherwise *out_value is the op's first result.
+// Front-ends use it to compute shapes that a graph derives from other
+// shapes (ONNX's Shape -> Gather -> Concat -> Reshape chains).
+grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,
+                                     grtc_tvalue_t** out_value) GRT_MUST_USE;
+
 // The module as MLIR-like text, for --dump-after and tests: one op per line
 // ("%3 = stablehlo.add %1, %2 : tensor<4xf32>", ids from value->id),
 // decoded attributes in braces ("{dims = [1, 0]}"), constants as dense<...>

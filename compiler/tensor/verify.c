@@ -1444,3 +1444,12 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) {
   }
   return grt_ok_status();
 }
+
+grt_status_t grtc_tensor_verify_op(const grtc_tmodule_t* module,
+                                   const grtc_top_t* op) {
+  grtc_verifier_t v;
+  memset(&v, 0, sizeof(v));
+  v.module = module;
+  v.func = op->parent ? op->parent->func : NULL;
+  return grtc_verify_op(&v, op);
+}

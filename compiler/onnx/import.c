@@ -1,0 +1,1148 @@
+// The ONNX importer: decoding and checking the model, the graph walk, the
+// scopes of names, initializers and external data, attributes and errors.
+// Op semantics live in the op files (internal.h lists them).
+#include "compiler/onnx/import.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/checked_math.h"
+#include "base/name_index.h"
+#include "compiler/onnx/internal.h"
+#include "compiler/tensor/passes.h"
+
+// The opsets of the default domain the importer implements.
+#define GRTC_ONNX_MIN_OPSET 7
+#define GRTC_ONNX_MAX_OPSET 21
+// Sub-graphs nested deeper than this are refused (a recursion bound).
+#define GRTC_ONNX_MAX_DEPTH 32
+
+struct grtc_onnx_scope_t {
+  grt_name_index_t index;  // name -> slot in |values|
+  grtc_tvalue_t** values;
+  uint32_t count, capacity;
+  grtc_onnx_scope_t* parent;
+};
+
+struct grtc_onnx_importer_t {
+  grtc_tmodule_t* module;
+  grt_allocator_t allocator;
+  const char* file_name;
+  Onnx__ModelProto* model;
+  int64_t opset;  // of the default domain
+  const grtc_onnx_options_t* options;
+  grt_name_index_t ops;  // op type -> row in |op_rows|
+  const grtc_onnx_op_def_t** op_rows;
+  uint32_t op_row_count;
+  uint32_t depth;
+  const grtc_location_t* file_location;  // the model file, line 0
+};
+
+static const grtc_onnx_op_def_t* const grtc_onnx_tables[] = {
+    grtc_onnx_elementwise_ops, grtc_onnx_nn_ops, grtc_onnx_shape_ops,
+    grtc_onnx_reduce_ops, grtc_onnx_control_ops,
+};
+#define GRTC_ONNX_TABLE_COUNT (sizeof(grtc_onnx_tables) / sizeof(grtc_onnx_tables[0]))
+
+const char* grtc_onnx_supported_op(uint32_t index) {
+  for (size_t t = 0; t < GRTC_ONNX_TABLE_COUNT; ++t) {
+    for (const grtc_onnx_op_def_t* row = grtc_onnx_tables[t]; row->op_type; ++row) {
+      if (index == 0) return row->op_type;
+      --index;
+    }
+  }
+  return NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Recognizing the input
+//===----------------------------------------------------------------------===//
+
+bool grtc_onnx_is_input(const uint8_t* data, size_t size, const char* file_name) {
+  if (file_name) {
+    size_t length = strlen(file_name);
+    if (length >= 5 && strcmp(file_name + length - 5, ".onnx") == 0) return true;
+  }
+  if (size == 0) return false;
+  // A ModelProto starts with one of its fields: ir_version (1, varint),
+  // producer_name (2), producer_version (3), domain (4), model_version (5,
+  // varint), doc_string (6), graph (7), opset_import (8), metadata_props
+  // (14), training_info (20), functions (25).
+  static const uint8_t kFirst[] = {0x08, 0x12, 0x1a, 0x22, 0x28, 0x32, 0x3a,
+                                   0x42, 0x72, 0xa2, 0xca};
+  bool field = memchr(kFirst, data[0], sizeof(kFirst)) != NULL;
+  if (!field) return false;
+  size_t limit = size < 4096 ? size : 4096;
+  for (size_t i = 0; i < limit; ++i) {
+    uint8_t c = data[i];
+    if (c == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_node_status(grtc_onnx_node_t* n, grt_status_code_t code,
+                                          const char* format, va_list args) {
+  char message[1024];
+  vsnprintf(message, sizeof(message), format, args);
+  const Onnx__NodeProto* p = n->proto;
+  const char* domain = p->domain && p->domain[0] ? p->domain : NULL;
+  grt_status_t status = grt_make_status(
+      code, "%s: node %u '%s' (%s%s%s, opset %lld): %s", n->importer->file_name, n->number,
+      p->name && p->name[0] ? p->name : "", domain ? domain : "", domain ? "." : "",
+      p->op_type ? p->op_type : "?", (long long)n->opset, message);
+  if (grt_status_is_ok(n->status)) {
+    // One copy for the node, one for the caller.
+    n->status = grt_make_status(code, "%s", grt_status_message(status));
+  }
+  return status;
+}
+
+grt_status_t grtc_onnx_error(grtc_onnx_node_t* n, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  grt_status_t status =
+      grtc_onnx_node_status(n, GRT_STATUS_INVALID_ARGUMENT, format, args);
+  va_end(args);
+  return status;
+}
+
+grt_status_t grtc_onnx_unsupported(grtc_onnx_node_t* n, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  grt_status_t status = grtc_onnx_node_status(n, GRT_STATUS_UNIMPLEMENTED, format, args);
+  va_end(args);
+  return status;
+}
+
+// For errors raised where the caller reads |n->status| instead of a
+// returned status: drops the caller's copy.
+static void grtc_onnx_note(grtc_onnx_node_t* n, grt_status_t status) {
+  (void)n;
+  grt_status_free(status);
+}
+
+static grt_status_t grtc_onnx_file_error(grtc_onnx_importer_t* im, const char* format, ...)
+    GRT_PRINTF_LIKE(2, 3);
+static grt_status_t grtc_onnx_file_error(grtc_onnx_importer_t* im, const char* format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "%s: %s", im->file_name, message);
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// TensorProto.DataType names for messages.
+static const char* grtc_onnx_type_name(int32_t data_type) {
+  switch (data_type) {
+    case 0: return "UNDEFINED";
+    case 1: return "FLOAT";
+    case 2: return "UINT8";
+    case 3: return "INT8";
+    case 4: return "UINT16";
+    case 5: return "INT16";
+    case 6: return "INT32";
+    case 7: return "INT64";
+    case 8: return "STRING";
+    case 9: return "BOOL";
+    case 10: return "FLOAT16";
+    case 11: return "DOUBLE";
+    case 12: return "UINT32";
+    case 13: return "UINT64";
+    case 14: return "COMPLEX64";
+    case 15: return "COMPLEX128";
+    case 16: return "BFLOAT16";
+    case 17: return "FLOAT8E4M3FN";
+    case 18: return "FLOAT8E4M3FNUZ";
+    case 19: return "FLOAT8E5M2";
+    case 20: return "FLOAT8E5M2FNUZ";
+    case 21: return "UINT4";
+    case 22: return "INT4";
+    default: return "an unknown type";
+  }
+}
+
+static bool grtc_onnx_map_elem(int32_t data_type, grtc_elem_t* out) {
+  switch (data_type) {
+    case 1: *out = GRTC_ELEM_F32; return true;
+    case 2: *out = GRTC_ELEM_U8; return true;
+    case 3: *out = GRTC_ELEM_I8; return true;
+    case 4: *out = GRTC_ELEM_U16; return true;
+    case 5: *out = GRTC_ELEM_I16; return true;
+    case 6: *out = GRTC_ELEM_I32; return true;
+    case 7: *out = GRTC_ELEM_I64; return true;
+    case 9: *out = GRTC_ELEM_I1; return true;
+    case 10: *out = GRTC_ELEM_F16; return true;
+    case 11: *out = GRTC_ELEM_F64; return true;
+    case 12: *out = GRTC_ELEM_U32; return true;
+    case 13: *out = GRTC_ELEM_U64; return true;
+    case 16: *out = GRTC_ELEM_BF16; return true;
+    default: return false;
+  }
+}
+
+bool grtc_onnx_elem(grtc_onnx_node_t* n, int32_t data_type, grtc_elem_t* out_elem) {
+  if (grtc_onnx_map_elem(data_type, out_elem)) return true;
+  grtc_onnx_note(n, grtc_onnx_unsupported(n, "element type %s (%d) is not supported",
+                                          grtc_onnx_type_name(data_type), (int)data_type));
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Scopes
+//===----------------------------------------------------------------------===//
+
+static void grtc_onnx_scope_init(grtc_onnx_importer_t* im, grtc_onnx_scope_t* parent,
+                                 grtc_onnx_scope_t* scope) {
+  memset(scope, 0, sizeof(*scope));
+  grt_name_index_initialize(im->allocator, &scope->index);
+  scope->parent = parent;
+}
+
+static void grtc_onnx_scope_deinit(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope) {
+  grt_name_index_deinitialize(&scope->index);
+  grt_allocator_free(im->allocator, scope->values);
+}
+
+static grtc_tvalue_t* grtc_onnx_scope_find(const grtc_onnx_scope_t* scope, const char* name) {
+  grt_string_view_t view = grt_make_cstring_view(name);
+  for (; scope; scope = scope->parent) {
+    uint32_t slot = 0;
+    if (grt_name_index_find(&scope->index, view, &slot)) return scope->values[slot];
+  }
+  return NULL;
+}
+
+// Defines |name| in |scope|; a name defined twice in one graph is an error
+// (ONNX graphs are in SSA form).
+static grt_status_t grtc_onnx_scope_define(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
+                                           const char* name, grtc_tvalue_t* value,
+                                           const char* what) {
+  if (scope->count == scope->capacity) {
+    uint32_t capacity = scope->capacity ? scope->capacity * 2 : 64;
+    GRT_RETURN_IF_ERROR(grt_allocator_realloc(im->allocator,
+                                              scope->capacity * sizeof(grtc_tvalue_t*),
+                                              capacity * sizeof(grtc_tvalue_t*),
+                                              (void**)&scope->values));
+    scope->capacity = capacity;
+  }
+  uint32_t existing = 0;
+  grt_status_t status =
+      grt_name_index_insert(&scope->index, grt_make_cstring_view(name), scope->count, &existing);
+  if (grt_status_code(status) == GRT_STATUS_ALREADY_EXISTS) {
+    grt_status_free(status);
+    return grtc_onnx_file_error(im, "%s '%s' is defined twice (ONNX graphs define each name once)",
+                                what, name);
+  }
+  GRT_RETURN_IF_ERROR(status);
+  scope->values[scope->count++] = value;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors and initializers
+//===----------------------------------------------------------------------===//
+
+typedef struct grtc_onnx_buffer_t {
+  grt_allocator_t allocator;
+  void* data;
+} grtc_onnx_buffer_t;
+
+static void grtc_onnx_buffer_free(void* user) {
+  grtc_onnx_buffer_t* buffer = user;
+  grt_allocator_t allocator = buffer->allocator;
+  grt_allocator_free(allocator, buffer->data);
+  grt_allocator_free(allocator, buffer);
+}
+
+// A heap block of |size| bytes freed with the tensor module (external data
+// can be far larger than anything the arena should hold).
+static grt_status_t grtc_onnx_alloc_owned(grtc_onnx_importer_t* im, size_t size, void** out) {
+  grtc_onnx_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(im->allocator, sizeof(*buffer), (void**)&buffer));
+  buffer->allocator = im->allocator;
+  grt_status_t status = grt_allocator_malloc(im->allocator, size ? size : 1, &buffer->data);
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(im->allocator, buffer);
+    return status;
+  }
+  *out = buffer->data;
+  return grtc_tmodule_add_cleanup(im->module, grtc_onnx_buffer_free, buffer);
+}
+
+// Reads |length| bytes at |offset| of external data file |location|
+// (relative to the model's folder; absolute paths and ".." are refused so a
+// model can only name files beside it).
+static grt_status_t grtc_onnx_read_external(grtc_onnx_importer_t* im, const char* tensor,
+                                            const char* location, uint64_t offset,
+                                            uint64_t length, bool has_length,
+                                            size_t expected, const uint8_t** out) {
+  if (!location || !location[0]) {
+    return grtc_onnx_file_error(im, "tensor '%s' has external data without a 'location'", tensor);
+  }
+  if (location[0] == '/' || strstr(location, "..")) {
+    return grtc_onnx_file_error(im,
+                                "tensor '%s': external data location '%s' must be a relative "
+                                "path inside the model's folder",
+                                tensor, location);
+  }
+  if (has_length && length != expected) {
+    return grtc_onnx_file_error(im,
+                                "tensor '%s': external data 'length' is %llu bytes, the tensor's "
+                                "type needs %zu",
+                                tensor, (unsigned long long)length, expected);
+  }
+  const char* slash = strrchr(im->file_name, '/');
+  size_t dir_length = slash ? (size_t)(slash - im->file_name) + 1 : 0;
+  size_t path_size = dir_length + strlen(location) + 1;
+  char* path = grtc_tmodule_alloc(im->module, path_size);
+  if (!path) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  memcpy(path, im->file_name, dir_length);
+  memcpy(path + dir_length, location, strlen(location) + 1);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return grtc_onnx_file_error(im, "tensor '%s': cannot open external data file '%s': %s",
+                                tensor, path, strerror(errno));
+  }
+  struct stat st;
+  grt_status_t status = grt_ok_status();
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    status = grtc_onnx_file_error(im, "tensor '%s': external data '%s' is not a regular file",
+                                  tensor, path);
+  } else if (offset > (uint64_t)st.st_size || expected > (uint64_t)st.st_size - offset) {
+    status = grtc_onnx_file_error(im,
+                                  "tensor '%s': external data '%s' holds %lld bytes, fewer than "
+                                  "offset %llu + %zu bytes the tensor needs",
+                                  tensor, path, (long long)st.st_size,
+                                  (unsigned long long)offset, expected);
+  }
+  void* data = NULL;
+  if (grt_status_is_ok(status)) status = grtc_onnx_alloc_owned(im, expected, &data);
+  size_t done = 0;
+  while (grt_status_is_ok(status) && done < expected) {
+    ssize_t got = pread(fd, (uint8_t*)data + done, expected - done, (off_t)(offset + done));
+    if (got <= 0) {
+      status = grtc_onnx_file_error(im, "tensor '%s': reading external data '%s' failed: %s",
+                                    tensor, path, got < 0 ? strerror(errno) : "file shrank");
+      break;
+    }
+    done += (size_t)got;
+  }
+  close(fd);
+  *out = data;
+  return status;
+}
+
+// Decodes |t| into a constant of the node's block (|n| gives errors a node;
+// for initializers it is a pseudo-node). Checks every size against the
+// tensor's type and shape.
+static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onnx_node_t* n,
+                                              const Onnx__TensorProto* t, grtc_tvalue_t** out) {
+  const char* name = t->name ? t->name : "";
+  grtc_elem_t elem;
+  if (!grtc_onnx_map_elem(t->data_type, &elem)) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: tensor '%s' has element type %s (%d), which grt does not support",
+                           im->file_name, name, grtc_onnx_type_name(t->data_type),
+                           (int)t->data_type);
+  }
+  if (t->n_dims > GRTC_MAX_RANK) {
+    return grtc_onnx_file_error(im, "tensor '%s' has rank %zu, more than grt's %d", name,
+                                t->n_dims, GRTC_MAX_RANK);
+  }
+  grtc_ttype_t type = grtc_onnx_type(elem, (uint32_t)t->n_dims, NULL);
+  uint64_t count = 1;
+  for (size_t i = 0; i < t->n_dims; ++i) {
+    if (t->dims[i] < 0 || !grt_checked_mul_u64(count, (uint64_t)t->dims[i], &count) ||
+        count > ((uint64_t)1 << 40)) {
+      return grtc_onnx_file_error(im, "tensor '%s' has an invalid dimension %lld", name,
+                                  (long long)t->dims[i]);
+    }
+    type.dims[i] = t->dims[i];
+  }
+  if (t->segment) {
+    return grtc_onnx_file_error(im, "tensor '%s' is segmented, which grt does not support", name);
+  }
+  size_t element_size = grtc_elem_byte_size(elem);
+  size_t byte_size = (size_t)count * element_size;
+  const uint8_t* data = NULL;
+  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
+    const char* location = NULL;
+    uint64_t offset = 0, length = 0;
+    bool has_length = false;
+    for (size_t i = 0; i < t->n_external_data; ++i) {
+      const Onnx__StringStringEntryProto* e = t->external_data[i];
+      if (!e->key || !e->value) continue;
+      char* end = NULL;
+      if (strcmp(e->key, "location") == 0) {
+        location = e->value;
+      } else if (strcmp(e->key, "offset") == 0 || strcmp(e->key, "length") == 0) {
+        errno = 0;
+        unsigned long long v = strtoull(e->value, &end, 10);
+        if (errno || !end || *end || e->value[0] == '-') {
+          return grtc_onnx_file_error(im, "tensor '%s': external data '%s' is '%s', not a number",
+                                      name, e->key, e->value);
+        }
+        if (e->key[0] == 'o') {
+          offset = v;
+        } else {
+          length = v;
+          has_length = true;
+        }
+      }
+    }
+    GRT_RETURN_IF_ERROR(grtc_onnx_read_external(im, name, location, offset, length, has_length,
+                                                byte_size, &data));
+  } else if (t->has_raw_data) {
+    if (t->raw_data.len != byte_size) {
+      return grtc_onnx_file_error(
+          im, "tensor '%s' of %llu %s elements has %zu bytes of raw_data, expected %zu", name,
+          (unsigned long long)count, grtc_onnx_type_name(t->data_type), t->raw_data.len,
+          byte_size);
+    }
+    data = t->raw_data.data;  // lives as long as the model (freed with the module)
+  } else {
+    // Typed fields. Which one holds which type is fixed by onnx.proto.
+    size_t given = 0;
+    uint8_t* copy = NULL;
+    if (byte_size) {
+      GRT_RETURN_IF_ERROR(grtc_onnx_alloc_owned(im, byte_size, (void**)&copy));
+    }
+    switch (t->data_type) {
+      case 1:
+        given = t->n_float_data;
+        if (given == count && count) memcpy(copy, t->float_data, byte_size);
+        break;
+      case 11:
+        given = t->n_double_data;
+        if (given == count && count) memcpy(copy, t->double_data, byte_size);
+        break;
+      case 7:
+        given = t->n_int64_data;
+        if (given == count && count) memcpy(copy, t->int64_data, byte_size);
+        break;
+      case 12:
+      case 13:
+        given = t->n_uint64_data;
+        for (size_t i = 0; given == count && i < count; ++i) {
+          if (elem == GRTC_ELEM_U32) {
+            uint32_t v = (uint32_t)t->uint64_data[i];
+            memcpy(copy + i * 4, &v, 4);
+          } else {
+            memcpy(copy + i * 8, &t->uint64_data[i], 8);
+          }
+        }
+        break;
+      default:  // int32_data holds every type of 32 bits or fewer
+        given = t->n_int32_data;
+        for (size_t i = 0; given == count && i < count; ++i) {
+          int32_t v = t->int32_data[i];
+          uint8_t* slot = copy + i * element_size;
+          switch (element_size) {
+            case 1: slot[0] = (uint8_t)(elem == GRTC_ELEM_I1 ? v != 0 : v); break;
+            case 2: {
+              uint16_t h = (uint16_t)v;
+              memcpy(slot, &h, 2);
+              break;
+            }
+            default: memcpy(slot, &v, 4); break;
+          }
+        }
+        break;
+    }
+    if (given != count) {
+      return grtc_onnx_file_error(im, "tensor '%s' of shape with %llu elements holds %zu values",
+                                  name, (unsigned long long)count, given);
+    }
+    data = copy;
+  }
+  grtc_top_t* op = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(im->module, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0, &op));
+  static const uint8_t kZero[8] = {0};
+  op->attrs.constant.data = count ? data : kZero;
+  op->attrs.constant.size = count ? byte_size : element_size;
+  op->attrs.constant.splat = count == 0;
+  op->location = n->location;
+  op->line = n->number;
+  op->column = 1;
+  grtc_tblock_append(n->block, op);
+  *out = &op->results[0];
+  return grt_ok_status();
+}
+
+grtc_tvalue_t* grtc_onnx_attr_tensor(grtc_onnx_node_t* n, const char* name) {
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a) return NULL;
+  if (!a->t) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "attribute '%s' must be a tensor", name));
+    return NULL;
+  }
+  grtc_tvalue_t* value = NULL;
+  grt_status_t status = grtc_onnx_tensor_constant(n->importer, n, a->t, &value);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "attribute '%s': %s", name, grt_status_message(status)));
+    grt_status_free(status);
+    return NULL;
+  }
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+const Onnx__AttributeProto* grtc_onnx_attr(const grtc_onnx_node_t* n, const char* name) {
+  for (size_t i = 0; i < n->proto->n_attribute; ++i) {
+    const Onnx__AttributeProto* a = n->proto->attribute[i];
+    if (a->name && strcmp(a->name, name) == 0) return a;
+  }
+  return NULL;
+}
+
+static bool grtc_onnx_attr_is(grtc_onnx_node_t* n, const Onnx__AttributeProto* a,
+                              Onnx__AttributeProto__AttributeType type, const char* what) {
+  if (a->has_type && a->type != type) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "attribute '%s' must be %s", a->name, what));
+    return false;
+  }
+  return true;
+}
+
+int64_t grtc_onnx_attr_int(grtc_onnx_node_t* n, const char* name, int64_t default_value) {
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a || !grtc_onnx_attr_is(n, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT, "an int")) {
+    return default_value;
+  }
+  return a->i;
+}
+
+float grtc_onnx_attr_float(grtc_onnx_node_t* n, const char* name, float default_value) {
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a || !grtc_onnx_attr_is(n, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT, "a float")) {
+    return default_value;
+  }
+  return a->f;
+}
+
+const char* grtc_onnx_attr_string(grtc_onnx_node_t* n, const char* name,
+                                  const char* default_value) {
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a || !grtc_onnx_attr_is(n, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING, "a string")) {
+    return default_value;
+  }
+  char* copy = grtc_tmodule_alloc(n->module, a->s.len + 1);
+  if (!copy) return default_value;
+  if (a->s.len) memcpy(copy, a->s.data, a->s.len);
+  copy[a->s.len] = 0;
+  return copy;
+}
+
+bool grtc_onnx_attr_ints(grtc_onnx_node_t* n, const char* name, int64_t** out_values,
+                         uint32_t* out_count) {
+  *out_values = NULL;
+  *out_count = 0;
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a || !grtc_onnx_attr_is(n, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS, "ints")) {
+    return false;
+  }
+  if (a->n_ints > 4096) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "attribute '%s' has %zu values", name, a->n_ints));
+    return false;
+  }
+  int64_t* values = grtc_tmodule_alloc(n->module, (a->n_ints + 1) * sizeof(int64_t));
+  if (!values) return false;
+  if (a->n_ints) memcpy(values, a->ints, a->n_ints * sizeof(int64_t));
+  *out_values = values;
+  *out_count = (uint32_t)a->n_ints;
+  return true;
+}
+
+bool grtc_onnx_attr_floats(grtc_onnx_node_t* n, const char* name, float** out_values,
+                           uint32_t* out_count) {
+  *out_values = NULL;
+  *out_count = 0;
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
+  if (!a || !grtc_onnx_attr_is(n, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS, "floats")) {
+    return false;
+  }
+  if (a->n_floats > 4096) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "attribute '%s' has %zu values", name, a->n_floats));
+    return false;
+  }
+  float* values = grtc_tmodule_alloc(n->module, (a->n_floats + 1) * sizeof(float));
+  if (!values) return false;
+  if (a->n_floats) memcpy(values, a->floats, a->n_floats * sizeof(float));
+  *out_values = values;
+  *out_count = (uint32_t)a->n_floats;
+  return true;
+}
+
+bool grtc_onnx_axis(grtc_onnx_node_t* n, const char* what, int64_t axis, uint32_t rank,
+                    uint32_t* out_axis) {
+  int64_t normalized = axis < 0 ? axis + (int64_t)rank : axis;
+  if (normalized < 0 || normalized >= (int64_t)rank) {
+    grtc_onnx_note(n, grtc_onnx_error(n, "%s %lld is out of range for a rank-%u tensor "
+                                         "(expected %d to %d)",
+                                      what, (long long)axis, rank, -(int)rank, (int)rank - 1));
+    return false;
+  }
+  *out_axis = (uint32_t)normalized;
+  return true;
+}
+
+grtc_tvalue_t* grtc_onnx_input(grtc_onnx_node_t* n, uint32_t index) {
+  if (index < n->input_count && n->inputs[index]) return n->inputs[index];
+  grtc_onnx_note(n, grtc_onnx_error(n, "input %u is required", index));
+  return NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Value types
+//===----------------------------------------------------------------------===//
+
+// The tensor type of |info|, with |override| (an --onnx-input-shape, may be
+// NULL) pinning its dimensions.
+static grt_status_t grtc_onnx_value_type(grtc_onnx_importer_t* im, const Onnx__ValueInfoProto* info,
+                                         const char* what, const char* override,
+                                         grtc_ttype_t* out) {
+  const char* name = info->name ? info->name : "";
+  const Onnx__TypeProto* type = info->type;
+  if (!type || type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !type->tensor_type) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: %s '%s' is not a tensor (sequences, maps and optionals are not "
+                           "supported)",
+                           im->file_name, what, name);
+  }
+  const Onnx__TypeProto__Tensor* tensor = type->tensor_type;
+  grtc_elem_t elem;
+  if (!tensor->has_elem_type || !grtc_onnx_map_elem(tensor->elem_type, &elem)) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: %s '%s' has element type %s, which grt does not support",
+                           im->file_name, what, name,
+                           grtc_onnx_type_name(tensor->has_elem_type ? tensor->elem_type : 0));
+  }
+  memset(out, 0, sizeof(*out));
+  out->elem = elem;
+  int64_t pinned[GRTC_MAX_RANK];
+  uint32_t pinned_rank = 0;
+  if (override) {
+    const char* p = override;
+    while (*p) {
+      char* end = NULL;
+      errno = 0;
+      long long v = strtoll(p, &end, 10);
+      if (end == p || errno || v < 0 || pinned_rank == GRTC_MAX_RANK ||
+          (*end && *end != 'x')) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "--onnx-input-shape %s:%s: expected dimensions like 1x3x224x224 "
+                               "(at most %d, each >= 0)",
+                               name, override, GRTC_MAX_RANK);
+      }
+      pinned[pinned_rank++] = v;
+      p = *end ? end + 1 : end;
+    }
+  }
+  if (!tensor->shape) {
+    if (!override) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: %s '%s' has no shape; give it with "
+                             "--onnx-input-shape=%s:<dims, e.g. 1x3x224x224>",
+                             im->file_name, what, name, name);
+    }
+    out->rank = pinned_rank;
+    memcpy(out->dims, pinned, pinned_rank * sizeof(int64_t));
+    return grt_ok_status();
+  }
+  const Onnx__TensorShapeProto* shape = tensor->shape;
+  if (shape->n_dim > GRTC_MAX_RANK) {
+    return grtc_onnx_file_error(im, "%s '%s' has rank %zu, more than grt's %d", what, name,
+                                shape->n_dim, GRTC_MAX_RANK);
+  }
+  if (override && pinned_rank != shape->n_dim) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "--onnx-input-shape %s:%s has rank %u, the model's input has rank %zu",
+                           name, override, pinned_rank, shape->n_dim);
+  }
+  out->rank = (uint32_t)shape->n_dim;
+  for (size_t i = 0; i < shape->n_dim; ++i) {
+    const Onnx__TensorShapeProto__Dimension* d = shape->dim[i];
+    bool fixed = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    if (fixed && d->dim_value < 0) {
+      return grtc_onnx_file_error(im, "%s '%s' dimension %zu is %lld", what, name, i,
+                                  (long long)d->dim_value);
+    }
+    if (override) {
+      if (fixed && d->dim_value != pinned[i]) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "--onnx-input-shape %s:%s sets dimension %zu to %lld, but the "
+                               "model fixes it at %lld",
+                               name, override, i, (long long)pinned[i], (long long)d->dim_value);
+      }
+      out->dims[i] = pinned[i];
+      continue;
+    }
+    if (!fixed) {
+      const char* param = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                              ? d->dim_param
+                              : NULL;
+      return grt_make_status(
+          GRT_STATUS_INVALID_ARGUMENT,
+          "%s: %s '%s' dimension %zu is symbolic ('%s'); grt compiles static shapes: pin it "
+          "with --onnx-input-shape=%s:<dims, e.g. 1x3x224x224>",
+          im->file_name, what, name, i, param && param[0] ? param : "?", name);
+    }
+    out->dims[i] = d->dim_value;
+  }
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+static const grtc_location_t* grtc_onnx_node_location(grtc_onnx_importer_t* im,
+                                                      const Onnx__NodeProto* node,
+                                                      uint32_t number) {
+  grtc_location_t* file = grtc_tmodule_alloc(im->module, sizeof(*file));
+  grtc_location_t* loc = grtc_tmodule_alloc(im->module, sizeof(*loc));
+  const grtc_location_t** children = grtc_tmodule_alloc(im->module, sizeof(*children));
+  const char* name = node->name && node->name[0] ? node->name : node->op_type;
+  size_t name_length = name ? strlen(name) : 0;
+  char* name_copy = grtc_tmodule_alloc(im->module, name_length + 1);
+  if (!file || !loc || !children || !name_copy) return NULL;
+  if (name_length) memcpy(name_copy, name, name_length);
+  file->kind = GRTC_LOC_FILE;
+  file->text = grt_make_cstring_view(im->module->file_name);
+  file->line = number;
+  file->column = 1;
+  children[0] = file;
+  loc->kind = GRTC_LOC_NAME;
+  loc->text = grt_make_string_view(name_copy, name_length);
+  loc->child_count = 1;
+  loc->children = children;
+  return loc;
+}
+
+static const grtc_onnx_op_def_t* grtc_onnx_find_op(grtc_onnx_importer_t* im, const char* op_type) {
+  uint32_t row = 0;
+  if (!op_type || !grt_name_index_find(&im->ops, grt_make_cstring_view(op_type), &row)) {
+    return NULL;
+  }
+  return im->op_rows[row];
+}
+
+static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
+                                          grtc_tblock_t* block, const Onnx__NodeProto* node,
+                                          uint32_t number) {
+  grtc_onnx_node_t n;
+  memset(&n, 0, sizeof(n));
+  n.importer = im;
+  n.module = im->module;
+  n.proto = node;
+  n.number = number;
+  n.opset = im->opset;
+  n.block = block;
+  n.scope = scope;
+  n.location = grtc_onnx_node_location(im, node, number);
+  if (!n.location) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  const char* domain = node->domain ? node->domain : "";
+  if (domain[0] && strcmp(domain, "ai.onnx") != 0) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: node %u '%s' has op type '%s' in domain '%s', which grt does not "
+                           "support (only the default domain ai.onnx)",
+                           im->file_name, number, node->name ? node->name : "",
+                           node->op_type ? node->op_type : "", domain);
+  }
+  const grtc_onnx_op_def_t* def = grtc_onnx_find_op(im, node->op_type);
+  if (!def) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: node %u '%s': op '%s' (domain ai.onnx, opset %lld) is not "
+                           "supported by grt",
+                           im->file_name, number, node->name ? node->name : "",
+                           node->op_type ? node->op_type : "", (long long)im->opset);
+  }
+  if (im->opset < def->since_opset) {
+    return grtc_onnx_error(&n, "the op exists from opset %d on; the model imports opset %lld",
+                           def->since_opset, (long long)im->opset);
+  }
+  if (node->n_input < (size_t)def->min_inputs ||
+      (def->max_inputs >= 0 && node->n_input > (size_t)def->max_inputs)) {
+    if (def->max_inputs < 0) {
+      return grtc_onnx_error(&n, "expected at least %d inputs, got %zu", def->min_inputs,
+                             node->n_input);
+    }
+    return grtc_onnx_error(&n, "expected %d to %d inputs, got %zu", def->min_inputs,
+                           def->max_inputs, node->n_input);
+  }
+  if (node->n_output < (size_t)def->min_outputs ||
+      (def->max_outputs >= 0 && node->n_output > (size_t)def->max_outputs)) {
+    return grtc_onnx_error(&n, "expected %d to %d outputs, got %zu", def->min_outputs,
+                           def->max_outputs, node->n_output);
+  }
+  n.input_count = (uint32_t)node->n_input;
+  n.output_count = (uint32_t)node->n_output;
+  n.inputs = grtc_tmodule_alloc(im->module, (n.input_count + 1) * sizeof(grtc_tvalue_t*));
+  n.outputs = grtc_tmodule_alloc(im->module, (n.output_count + 1) * sizeof(grtc_tvalue_t*));
+  if (!n.inputs || !n.outputs) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (uint32_t i = 0; i < n.input_count; ++i) {
+    const char* name = node->input[i];
+    if (!name || !name[0]) continue;  // an optional input left out
+    n.inputs[i] = grtc_onnx_scope_find(scope, name);
+    if (!n.inputs[i]) {
+      return grtc_onnx_error(&n,
+                             "input %u '%s' is not defined before the node (not a graph input, "
+                             "an initializer or an earlier node's output; ONNX graphs are "
+                             "topologically sorted)",
+                             i, name);
+    }
+  }
+  grt_status_t status = def->fn(&n);
+  if (grt_status_is_ok(status) && !grt_status_is_ok(n.status)) {
+    status = n.status;
+    n.status = grt_ok_status();
+  }
+  grt_status_free(n.status);
+  GRT_RETURN_IF_ERROR(status);
+  for (uint32_t i = 0; i < n.output_count; ++i) {
+    const char* name = node->output[i];
+    if (!name || !name[0]) continue;
+    if (!n.outputs[i]) {
+      return grtc_onnx_unsupported(&n, "output %u '%s' is not produced by grt's import of the op",
+                                   i, name);
+    }
+    GRT_RETURN_IF_ERROR(grtc_onnx_scope_define(im, scope, name, n.outputs[i], "value"));
+  }
+  return grt_ok_status();
+}
+
+// Imports |graph|'s initializers and nodes into |block| with |scope|
+// (whose inputs the caller has defined), and returns its outputs.
+static grt_status_t grtc_onnx_import_body(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
+                                          grtc_tblock_t* block, const Onnx__GraphProto* graph,
+                                          grtc_tvalue_t** outputs) {
+  grtc_onnx_node_t init_node;
+  memset(&init_node, 0, sizeof(init_node));
+  init_node.importer = im;
+  init_node.module = im->module;
+  init_node.block = block;
+  init_node.location = im->file_location;
+  for (size_t i = 0; i < graph->n_initializer; ++i) {
+    const Onnx__TensorProto* t = graph->initializer[i];
+    if (!t->name || !t->name[0]) {
+      return grtc_onnx_file_error(im, "initializer %zu has no name", i);
+    }
+    grtc_tvalue_t* value = NULL;
+    GRT_RETURN_IF_ERROR(grtc_onnx_tensor_constant(im, &init_node, t, &value));
+    // An input of the same name (IR version < 4 lists initializers as
+    // inputs) was not made an argument; see grtc_onnx_is_initializer.
+    GRT_RETURN_IF_ERROR(grtc_onnx_scope_define(im, scope, t->name, value, "initializer"));
+  }
+  if (graph->n_sparse_initializer) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED, "%s: sparse initializers are not supported",
+                           im->file_name);
+  }
+  for (size_t i = 0; i < graph->n_node; ++i) {
+    GRT_RETURN_IF_ERROR(
+        grtc_onnx_import_node(im, scope, block, graph->node[i], (uint32_t)(i + 1)));
+  }
+  for (size_t i = 0; i < graph->n_output; ++i) {
+    const Onnx__ValueInfoProto* info = graph->output[i];
+    const char* name = info->name ? info->name : "";
+    grtc_tvalue_t* value = grtc_onnx_scope_find(scope, name);
+    if (!value) {
+      return grtc_onnx_file_error(im, "graph output '%s' is not defined by any node", name);
+    }
+    // Check the declared type where the model gives one.
+    const Onnx__TypeProto* type = info->type;
+    if (type && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && type->tensor_type) {
+      const Onnx__TypeProto__Tensor* tensor = type->tensor_type;
+      grtc_elem_t elem;
+      if (tensor->has_elem_type && tensor->elem_type != 0 &&
+          grtc_onnx_map_elem(tensor->elem_type, &elem) && elem != value->type.elem) {
+        char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_file_error(im, "graph output '%s' is declared %s, but computes %s", name,
+                                    grtc_onnx_type_name(tensor->elem_type),
+                                    grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
+      }
+      const Onnx__TensorShapeProto* shape = tensor->shape;
+      if (shape && shape->n_dim != value->type.rank) {
+        char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_file_error(im, "graph output '%s' is declared with rank %zu, but "
+                                        "computes %s",
+                                    name, shape->n_dim,
+                                    grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
+      }
+      for (size_t d = 0; shape && d < shape->n_dim; ++d) {
+        if (shape->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            shape->dim[d]->dim_value != value->type.dims[d]) {
+          char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+          return grtc_onnx_file_error(
+              im, "graph output '%s' is declared with dimension %zu = %lld, but computes %s",
+              name, d, (long long)shape->dim[d]->dim_value,
+              grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
+        }
+      }
+    }
+    outputs[i] = value;
+  }
+  return grt_ok_status();
+}
+
+static bool grtc_onnx_is_initializer(const Onnx__GraphProto* graph, const char* name) {
+  for (size_t i = 0; i < graph->n_initializer; ++i) {
+    if (graph->initializer[i]->name && strcmp(graph->initializer[i]->name, name) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+grt_status_t grtc_onnx_graph_input_types(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
+                                         grtc_ttype_t* out_types) {
+  for (size_t i = 0; i < graph->n_input; ++i) {
+    grt_status_t status =
+        grtc_onnx_value_type(n->importer, graph->input[i], "sub-graph input", NULL, &out_types[i]);
+    if (!grt_status_is_ok(status)) {
+      grt_status_t wrapped = grtc_onnx_error(n, "%s", grt_status_message(status));
+      grt_status_free(status);
+      return wrapped;
+    }
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grtc_onnx_import_subgraph(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
+                                       grtc_tblock_t* block) {
+  grtc_onnx_importer_t* im = n->importer;
+  if (im->depth >= GRTC_ONNX_MAX_DEPTH) {
+    return grtc_onnx_error(n, "sub-graphs nest deeper than %d", GRTC_ONNX_MAX_DEPTH);
+  }
+  if (block->arg_count != graph->n_input) {
+    return grtc_onnx_error(n, "the sub-graph has %zu inputs, expected %u", graph->n_input,
+                           block->arg_count);
+  }
+  grtc_onnx_scope_t scope;
+  grtc_onnx_scope_init(im, n->scope, &scope);
+  grt_status_t status = grt_ok_status();
+  for (size_t i = 0; i < graph->n_input && grt_status_is_ok(status); ++i) {
+    const char* name = graph->input[i]->name;
+    status = grtc_onnx_scope_define(im, &scope, name ? name : "", &block->args[i], "input");
+  }
+  grtc_tvalue_t** outputs = NULL;
+  if (grt_status_is_ok(status)) {
+    outputs = grtc_tmodule_alloc(im->module, (graph->n_output + 1) * sizeof(*outputs));
+    if (!outputs) status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (grt_status_is_ok(status)) {
+    ++im->depth;
+    status = grtc_onnx_import_body(im, &scope, block, graph, outputs);
+    --im->depth;
+  }
+  grtc_top_t* yield = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grtc_top_create(im->module, GRTC_TOP_YIELD, outputs, (uint32_t)graph->n_output,
+                             NULL, 0, 0, &yield);
+  }
+  if (grt_status_is_ok(status)) {
+    yield->location = n->location;
+    yield->line = n->number;
+    yield->column = 1;
+    grtc_tblock_append(block, yield);
+  }
+  grtc_onnx_scope_deinit(im, &scope);
+  return status;
+}
+
+static grt_status_t grtc_onnx_import_main(grtc_onnx_importer_t* im) {
+  const Onnx__GraphProto* graph = im->model->graph;
+  // Check every --onnx-input-shape names an input.
+  for (uint32_t i = 0; im->options && i < im->options->input_shape_count; ++i) {
+    const char* spec = im->options->input_shapes[i];
+    const char* colon = spec ? strrchr(spec, ':') : NULL;
+    if (!colon || colon == spec) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "--onnx-input-shape '%s': expected NAME:DIMS, e.g. input:1x3x224x224",
+                             spec ? spec : "");
+    }
+    bool found = false;
+    for (size_t k = 0; k < graph->n_input && !found; ++k) {
+      const char* name = graph->input[k]->name;
+      found = name && strlen(name) == (size_t)(colon - spec) &&
+              memcmp(name, spec, (size_t)(colon - spec)) == 0;
+    }
+    if (!found) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "--onnx-input-shape '%s' names '%.*s', which is not an input of the "
+                             "graph in %s",
+                             spec, (int)(colon - spec), spec, im->file_name);
+    }
+  }
+  uint32_t arg_count = 0;
+  grtc_ttype_t* arg_types =
+      grtc_tmodule_alloc(im->module, (graph->n_input + 1) * sizeof(grtc_ttype_t));
+  const char** arg_names = grtc_tmodule_alloc(im->module, (graph->n_input + 1) * sizeof(char*));
+  if (!arg_types || !arg_names) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t i = 0; i < graph->n_input; ++i) {
+    const Onnx__ValueInfoProto* info = graph->input[i];
+    const char* name = info->name ? info->name : "";
+    if (!name[0]) return grtc_onnx_file_error(im, "graph input %zu has no name", i);
+    if (grtc_onnx_is_initializer(graph, name)) continue;
+    const char* override = NULL;
+    for (uint32_t k = 0; im->options && k < im->options->input_shape_count; ++k) {
+      const char* spec = im->options->input_shapes[k];
+      const char* colon = strrchr(spec, ':');
+      if (strlen(name) == (size_t)(colon - spec) && memcmp(name, spec, (size_t)(colon - spec)) == 0) {
+        override = colon + 1;
+      }
+    }
+    GRT_RETURN_IF_ERROR(
+        grtc_onnx_value_type(im, info, "graph input", override, &arg_types[arg_count]));
+    arg_names[arg_count++] = name;
+  }
+  if (graph->n_output == 0) return grtc_onnx_file_error(im, "the graph has no outputs");
+  grtc_tfunc_t* func = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tfunc_create(im->module, grt_make_cstring_view("main"), arg_types,
+                                        arg_count, NULL, 0, &func));
+  func->is_public = true;
+  func->location = im->file_location;
+  func->line = 1;
+  func->column = 1;
+  grtc_onnx_scope_t scope;
+  grtc_onnx_scope_init(im, NULL, &scope);
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < arg_count && grt_status_is_ok(status); ++i) {
+    status = grtc_onnx_scope_define(im, &scope, arg_names[i], &func->body->args[i], "graph input");
+  }
+  grtc_tvalue_t** outputs = grtc_tmodule_alloc(im->module, (graph->n_output + 1) * sizeof(*outputs));
+  if (grt_status_is_ok(status) && !outputs) {
+    status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (grt_status_is_ok(status)) status = grtc_onnx_import_body(im, &scope, func->body, graph, outputs);
+  grtc_onnx_scope_deinit(im, &scope);
+  GRT_RETURN_IF_ERROR(status);
+  func->result_count = (uint32_t)graph->n_output;
+  func->result_types = grtc_tmodule_alloc(im->module, graph->n_output * sizeof(grtc_ttype_t));
+  if (!func->result_types) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t i = 0; i < graph->n_output; ++i) func->result_types[i] = outputs[i]->type;
+  grtc_top_t* ret = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(im->module, GRTC_TOP_RETURN, outputs,
+                                      (uint32_t)graph->n_output, NULL, 0, 0, &ret));
+  ret->location = im->file_location;
+  ret->line = (uint32_t)graph->n_node + 1;
+  ret->column = 1;
+  grtc_tblock_append(func->body, ret);
+  grtc_tfunc_remove_dead_ops(func);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// The model
+//===----------------------------------------------------------------------===//
+
+static void grtc_onnx_model_free(void* user) {
+  protobuf_c_message_free_unpacked((ProtobufCMessage*)user, NULL);
+}
+
+static grt_status_t grtc_onnx_check_model(grtc_onnx_importer_t* im) {
+  const Onnx__ModelProto* model = im->model;
+  if (!model->graph) {
+    return grtc_onnx_file_error(im, "the model has no graph (is it an ONNX ModelProto?)");
+  }
+  bool has_default = false;
+  for (size_t i = 0; i < model->n_opset_import; ++i) {
+    const Onnx__OperatorSetIdProto* o = model->opset_import[i];
+    const char* domain = o->domain ? o->domain : "";
+    if (domain[0] && strcmp(domain, "ai.onnx") != 0) continue;  // checked per node
+    has_default = true;
+    im->opset = o->version;
+  }
+  if (!has_default) {
+    if (model->has_ir_version && model->ir_version >= 3) {
+      return grtc_onnx_file_error(im, "the model imports no opset of the default domain "
+                                      "(opset_import has no entry for domain \"\")");
+    }
+    im->opset = 1;
+  }
+  if (im->opset < GRTC_ONNX_MIN_OPSET || im->opset > GRTC_ONNX_MAX_OPSET) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s: the model uses opset %lld of the default domain; grt supports "
+                           "opsets %d to %d",
+                           im->file_name, (long long)im->opset, GRTC_ONNX_MIN_OPSET,
+                           GRTC_ONNX_MAX_OPSET);
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_index_ops(grtc_onnx_importer_t* im) {
+  grt_name_index_initialize(im->allocator, &im->ops);
+  uint32_t count = 0;
+  while (grtc_onnx_supported_op(count)) ++count;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(im->allocator, (count + 1) * sizeof(*im->op_rows),
+                                           (void**)&im->op_rows));
+  for (size_t t = 0; t < GRTC_ONNX_TABLE_COUNT; ++t) {
+    for (const grtc_onnx_op_def_t* row = grtc_onnx_tables[t]; row->op_type; ++row) {
+      im->op_rows[im->op_row_count] = row;
+      GRT_RETURN_IF_ERROR(grt_name_index_insert(&im->ops, grt_make_cstring_view(row->op_type),
+                                                im->op_row_count, NULL));
+      ++im->op_row_count;
+    }
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grtc_onnx_import(const uint8_t* data, size_t size, const char* file_name,
+                              const grtc_onnx_options_t* options, grt_allocator_t allocator,
+                              grtc_tmodule_t** out_module) {
+  *out_module = NULL;
+  grtc_onnx_importer_t im;
+  memset(&im, 0, sizeof(im));
+  im.allocator = allocator;
+  im.options = options;
+  GRT_RETURN_IF_ERROR(grtc_tmodule_create("module", file_name, allocator, &im.module));
+  im.file_name = im.module->file_name;
+  grtc_location_t* file_location = grtc_tmodule_alloc(im.module, sizeof(*file_location));
+  grt_status_t status = grt_ok_status();
+  if (!file_location) status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (grt_status_is_ok(status)) {
+    file_location->kind = GRTC_LOC_FILE;
+    file_location->text = grt_make_cstring_view(im.file_name);
+    file_location->line = 1;
+    file_location->column = 1;
+    im.file_location = file_location;
+    im.model = onnx__model_proto__unpack(NULL, size, data);
+    if (!im.model) {
+      status = grtc_onnx_file_error(&im,
+                                    "not an ONNX model: the %zu bytes do not decode as an "
+                                    "onnx.ModelProto protobuf (truncated, corrupt, or another "
+                                    "kind of file)",
+                                    size);
+    } else {
+      status = grtc_tmodule_add_cleanup(im.module, grtc_onnx_model_free, im.model);
+    }
+  }
+  if (grt_status_is_ok(status)) status = grtc_onnx_check_model(&im);
+  if (grt_status_is_ok(status)) status = grtc_onnx_index_ops(&im);
+  if (grt_status_is_ok(status)) status = grtc_onnx_import_main(&im);
+  grt_name_index_deinitialize(&im.ops);
+  grt_allocator_free(allocator, im.op_rows);
+  if (!grt_status_is_ok(status)) {
+    grtc_tmodule_destroy(im.module);
+    return status;
+  }
+  *out_module = im.module;
+  return grt_ok_status();
+}

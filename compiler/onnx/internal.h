@@ -1,0 +1,250 @@
+// What the ONNX importer's op files share: the node being imported, the
+// op table entry type, attribute readers and the tensor IR builders that
+// implement ONNX's broadcasting and defaults.
+//
+// Builders keep the node's first error in |n->status| and return NULL after
+// it, so an op's formula reads as a sequence of calls and the dispatcher
+// checks the status once. Every builder folds an op whose operands are all
+// constants (grtc_tensor_fold_new_op), so the shape arithmetic that
+// exporters write as Shape -> Gather -> Concat -> Reshape becomes constants
+// that grtc_onnx_ints reads.
+#ifndef GRT_COMPILER_ONNX_INTERNAL_H_
+#define GRT_COMPILER_ONNX_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "compiler/onnx/import.h"
+#include "compiler/tensor/ir.h"
+#include "onnx.pb-c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grtc_onnx_importer_t grtc_onnx_importer_t;
+typedef struct grtc_onnx_scope_t grtc_onnx_scope_t;
+
+// One node being imported.
+typedef struct grtc_onnx_node_t {
+  grtc_onnx_importer_t* importer;
+  grtc_tmodule_t* module;
+  const Onnx__NodeProto* proto;
+  uint32_t number;  // 1-based position in its graph
+  int64_t opset;    // of the node's domain
+  grtc_tblock_t* block;       // where new ops go
+  grtc_onnx_scope_t* scope;   // names visible to the node (sub-graphs)
+  const grtc_location_t* location;
+  // Inputs in order; NULL for an optional input given as "" or past the
+  // end of the node's list. input_count is the node's list length.
+  uint32_t input_count;
+  grtc_tvalue_t** inputs;
+  // Set by the op: one value per output the node names (output_count is the
+  // node's list length; outputs named "" may stay NULL).
+  uint32_t output_count;
+  grtc_tvalue_t** outputs;
+  grt_status_t status;  // first error of a builder
+} grtc_onnx_node_t;
+
+typedef grt_status_t (*grtc_onnx_op_fn_t)(grtc_onnx_node_t* n);
+
+// One row of an op table: the op type, its handler, how many inputs it
+// takes (min..max; max -1 for variadic) and outputs (min..max; the node
+// may name fewer than max), and the opset that introduced it (opsets
+// below it are refused).
+typedef struct grtc_onnx_op_def_t {
+  const char* op_type;
+  grtc_onnx_op_fn_t fn;
+  int min_inputs, max_inputs;
+  int min_outputs, max_outputs;
+  int since_opset;
+} grtc_onnx_op_def_t;
+
+// The op tables, each ending in a row with a NULL op_type. One per file:
+// elementwise.c, nn.c (conv, pools, norms, matmul), shape.c (movement,
+// indexing, shape ops), reduce.c (reductions, softmax, arg*, topk, cumsum),
+// control.c (If, Loop, Scan, LSTM, GRU, RNN).
+extern const grtc_onnx_op_def_t grtc_onnx_elementwise_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_nn_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_shape_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_reduce_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_control_ops[];
+
+//===----------------------------------------------------------------------===//
+// Errors and attributes
+//===----------------------------------------------------------------------===//
+
+// "m.onnx: node 3 'conv1' (Conv, opset 13): <message>" (INVALID_ARGUMENT),
+// recorded in |n->status| unless it already holds an error; returns a
+// status for the op to return (the same error). Use it for every input the
+// op cannot take: name what was expected and what was given.
+grt_status_t grtc_onnx_error(grtc_onnx_node_t* n, const char* format, ...)
+    GRT_PRINTF_LIKE(2, 3) GRT_MUST_USE;
+// As grtc_onnx_error with UNIMPLEMENTED: a valid model using something the
+// importer does not support (an attribute value, a type).
+grt_status_t grtc_onnx_unsupported(grtc_onnx_node_t* n, const char* format,
+                                   ...) GRT_PRINTF_LIKE(2, 3) GRT_MUST_USE;
+
+// The attribute named |name|, or NULL.
+const Onnx__AttributeProto* grtc_onnx_attr(const grtc_onnx_node_t* n,
+                                           const char* name);
+// Typed readers; a present attribute of the wrong type is an error (in
+// |n->status|) and gives the default.
+int64_t grtc_onnx_attr_int(grtc_onnx_node_t* n, const char* name,
+                           int64_t default_value);
+float grtc_onnx_attr_float(grtc_onnx_node_t* n, const char* name,
+                           float default_value);
+// NUL-terminated copy in the module arena, or |default_value|.
+const char* grtc_onnx_attr_string(grtc_onnx_node_t* n, const char* name,
+                                  const char* default_value);
+// True and the values (in the module arena) when present.
+bool grtc_onnx_attr_ints(grtc_onnx_node_t* n, const char* name,
+                         int64_t** out_values, uint32_t* out_count);
+bool grtc_onnx_attr_floats(grtc_onnx_node_t* n, const char* name,
+                           float** out_values, uint32_t* out_count);
+// A tensor attribute (Constant's value, ConstantOfShape's value) as a
+// constant, or NULL when absent.
+grtc_tvalue_t* grtc_onnx_attr_tensor(grtc_onnx_node_t* n, const char* name);
+
+// Normalizes |axis| (negative counts from the end) for a tensor of |rank|;
+// an error naming the attribute or input |what| when out of range.
+bool grtc_onnx_axis(grtc_onnx_node_t* n, const char* what, int64_t axis,
+                    uint32_t rank, uint32_t* out_axis);
+
+// Input |index| must be present; an error naming it otherwise.
+grtc_tvalue_t* grtc_onnx_input(grtc_onnx_node_t* n, uint32_t index);
+
+// True and the values of |value| when it is a constant of an integer type
+// (or i1): the integer inputs (Reshape's shape, Slice's starts) that the
+// tensor IR needs at compile time. Otherwise an error naming input |what|
+// ("Reshape's 'shape' must be known when the model is compiled").
+bool grtc_onnx_ints(grtc_onnx_node_t* n, grtc_tvalue_t* value,
+                    const char* what, int64_t** out_values,
+                    uint32_t* out_count);
+// As grtc_onnx_ints for float constants (values as doubles).
+bool grtc_onnx_floats(grtc_onnx_node_t* n, grtc_tvalue_t* value,
+                      const char* what, double** out_values,
+                      uint32_t* out_count);
+// Whether |value| is a constant (no error either way).
+bool grtc_onnx_is_constant(const grtc_tvalue_t* value);
+
+//===----------------------------------------------------------------------===//
+// Builders (NULL after an error; NULL operands give NULL)
+//===----------------------------------------------------------------------===//
+
+// An op with one result of |type| appended to the node's block (folded
+// when its operands are constants).
+grtc_tvalue_t* grtc_onnx_op(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                            grtc_tvalue_t* const* operands, uint32_t count,
+                            const grtc_ttype_t* type);
+// The op itself, for multi-result ops and ops with regions or attributes
+// to fill (never folded); NULL after an error.
+grtc_top_t* grtc_onnx_op_full(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                              grtc_tvalue_t* const* operands, uint32_t count,
+                              const grtc_ttype_t* types, uint32_t result_count,
+                              uint32_t region_count);
+// Folds |op| (made by grtc_onnx_op_full, attributes filled) if it can and
+// returns its first result or the constant replacing it.
+grtc_tvalue_t* grtc_onnx_fold(grtc_onnx_node_t* n, grtc_top_t* op);
+
+grtc_ttype_t grtc_onnx_type(grtc_elem_t elem, uint32_t rank,
+                            const int64_t* dims);
+// A constant of |type| from |size| bytes at |data| (copied into the
+// arena; |size| one element for a splat).
+grtc_tvalue_t* grtc_onnx_constant(grtc_onnx_node_t* n, const grtc_ttype_t* type,
+                                  const void* data, size_t size, bool splat);
+// A constant of |type| whose every element is |value|.
+grtc_tvalue_t* grtc_onnx_splat(grtc_onnx_node_t* n, const grtc_ttype_t* type,
+                               double value);
+// As grtc_onnx_splat with |like|'s type.
+grtc_tvalue_t* grtc_onnx_splat_like(grtc_onnx_node_t* n, grtc_tvalue_t* like,
+                                    double value);
+// A rank-0 constant.
+grtc_tvalue_t* grtc_onnx_scalar(grtc_onnx_node_t* n, grtc_elem_t elem,
+                                double value);
+// A constant of |elem| and |rank|/|dims| from int64 |values| (converted).
+grtc_tvalue_t* grtc_onnx_const_ints(grtc_onnx_node_t* n, grtc_elem_t elem,
+                                    uint32_t rank, const int64_t* dims,
+                                    const int64_t* values);
+
+grtc_tvalue_t* grtc_onnx_unary(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                               grtc_tvalue_t* x);
+// Multidirectional (numpy) broadcasting of |a| and |b| to one shape, then
+// the op; the element types must agree.
+grtc_tvalue_t* grtc_onnx_binary(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                                grtc_tvalue_t* a, grtc_tvalue_t* b);
+grtc_tvalue_t* grtc_onnx_compare(grtc_onnx_node_t* n,
+                                 grtc_compare_direction_t direction,
+                                 grtc_tvalue_t* a, grtc_tvalue_t* b);
+// select(p, a, b) with all three broadcast.
+grtc_tvalue_t* grtc_onnx_select(grtc_onnx_node_t* n, grtc_tvalue_t* p,
+                                grtc_tvalue_t* a, grtc_tvalue_t* b);
+grtc_tvalue_t* grtc_onnx_convert(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                 grtc_elem_t elem);
+// The numpy-broadcast shape of |a| and |b| (rank max of both); an error
+// naming both shapes when they are incompatible.
+bool grtc_onnx_broadcast_shape(grtc_onnx_node_t* n, const grtc_ttype_t* a,
+                               const grtc_ttype_t* b, grtc_ttype_t* out);
+// |x| broadcast (numpy rules, trailing dims aligned) to |rank|/|dims|.
+grtc_tvalue_t* grtc_onnx_broadcast_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                      uint32_t rank, const int64_t* dims);
+// stablehlo.broadcast_in_dim with explicit |map| (x's dim i goes to result
+// dim map[i]).
+grtc_tvalue_t* grtc_onnx_broadcast_in_dim(grtc_onnx_node_t* n,
+                                          grtc_tvalue_t* x,
+                                          const grtc_ttype_t* type,
+                                          const int64_t* map);
+grtc_tvalue_t* grtc_onnx_reshape(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                 uint32_t rank, const int64_t* dims);
+grtc_tvalue_t* grtc_onnx_transpose(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                   const int64_t* perm);
+grtc_tvalue_t* grtc_onnx_slice(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                               const int64_t* start, const int64_t* limit,
+                               const int64_t* strides);
+grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs,
+                                uint32_t count, uint32_t axis);
+grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                             grtc_tvalue_t* padding_value, const int64_t* low,
+                             const int64_t* high);
+// stablehlo.reduce of |x| over |axes| (sorted, unique) with the body
+// |kind| (ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR) and init |init| (a
+// rank-0 value of x's type). keepdims reshapes the reduced axes to 1.
+grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                const int64_t* axes, uint32_t axis_count,
+                                grtc_top_kind_t kind, grtc_tvalue_t* init,
+                                bool keepdims);
+// dot_general; |type| the result type.
+grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                             grtc_tvalue_t* b, const grtc_dot_dims_t* dims,
+                             const grtc_ttype_t* type);
+// numpy matmul semantics (1-D promotion, broadcast batch dims).
+grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                grtc_tvalue_t* b);
+// CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/chlo.h.
+grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
+                            grtc_tvalue_t* const* operands, uint32_t count,
+                            const grtc_ttype_t* results, uint32_t result_count,
+                            int64_t k, grtc_tvalue_t** outs);
+
+// Imports sub-graph attribute |graph| into |block| (whose arguments the
+// caller binds to the graph's inputs in order) ending in a YIELD of its
+// outputs. Names of the enclosing graphs stay visible.
+grt_status_t grtc_onnx_import_subgraph(grtc_onnx_node_t* n,
+                                       const Onnx__GraphProto* graph,
+                                       grtc_tblock_t* block) GRT_MUST_USE;
+// The types of |graph|'s inputs (declared, with --onnx-input-shape not
+// applying) for building the block that grtc_onnx_import_subgraph fills.
+grt_status_t grtc_onnx_graph_input_types(grtc_onnx_node_t* n,
+                                         const Onnx__GraphProto* graph,
+                                         grtc_ttype_t* out_types) GRT_MUST_USE;
+// The element type of ONNX TensorProto.DataType |data_type|; false (and an
+// error in |n|) for types grt does not have (string, complex, float8).
+bool grtc_onnx_elem(grtc_onnx_node_t* n, int32_t data_type,
+                    grtc_elem_t* out_elem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_ONNX_INTERNAL_H_
