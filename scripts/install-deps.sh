@@ -23,9 +23,15 @@ PACKAGES=(
   glslang-tools       # glslangValidator: the conformance suite's GLSL kernels -> SPIR-V
   spirv-tools         # spirv-val: checks SPIR-V before it is embedded
   libshaderc-dev      # shaderc: grt-compile --target=vulkan compiles GLSL to SPIR-V
-  libshaderc-dev      # --target=vulkan: GLSL to SPIR-V (shaderc_combined.a)
   glslang-dev         # the static glslang that shaderc_combined.a needs
-  spirv-tools         # SPIR-V validation and optimization for --target=vulkan
+  libprotobuf-c-dev   # ONNX input: the protobuf runtime compiler/onnx decodes models with
+  protobuf-c-compiler # protoc-c: generates the ONNX reader from onnx.proto at build time
+  libonnx-dev         # /usr/include/onnx/onnx.proto, the ONNX schema
+  libonnx-testdata    # ONNX's backend node tests, run by tests/onnx
+  python3-onnx        # tests/onnx: reads the test data, builds test models
+  python3-mpmath      # scripts/fit_chlo_erf.py: the reference erf for the CHLO fits
+  python3-torch       # tests/onnx: PyTorch models exported to ONNX and their outputs
+  python3-torchvision # tests/onnx: ResNet-18 and MobileNetV2 definitions
 )
 
 missing=()
