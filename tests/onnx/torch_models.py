@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Exports PyTorch models to ONNX (torch.onnx.export, random weights from a
+fixed seed), compiles each with grt-compile, runs it with grt-run and
+compares grt's outputs with PyTorch's on the same inputs.
+
+  torch_models.py --grt-compile BIN --grt-run BIN --work DIR
+                  [--device local-sync] [--only NAME] [--export-only]
+
+Models: resnet18 and mobilenet_v2 (torchvision), a small detector (strided
+and grouped convs, upsample, concat, pools, sigmoid), a 2-layer transformer
+encoder with an embedding, and an LSTM+GRU. Nothing is committed: the
+.onnx files are made at test time in --work. --export-only writes
+NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
+and benchmarks use it). Exit status 0 when every model matches.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+RTOL = 1e-3
+ATOL = 1e-4
+
+
+class Detector(nn.Module):
+    """A small single-shot detector: a strided backbone with a grouped conv,
+    a pooled branch, an upsampled feature-pyramid merge and sigmoid heads."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.BatchNorm2d(16),
+                                  nn.ReLU())
+        self.stage1 = nn.Sequential(nn.Conv2d(16, 32, 3, stride=2, padding=1, groups=2),
+                                    nn.BatchNorm2d(32), nn.ReLU())
+        self.stage2 = nn.Sequential(nn.MaxPool2d(2), nn.Conv2d(32, 64, 3, padding=1), nn.ReLU())
+        self.lateral = nn.Conv2d(32, 64, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.pool = nn.AvgPool2d(3, stride=1, padding=1)
+        self.head_box = nn.Conv2d(128, 4 * 3, 1)
+        self.head_cls = nn.Conv2d(128, 5 * 3, 1)
+
+    def forward(self, x):
+        c1 = self.stage1(self.stem(x))
+        c2 = self.stage2(c1)
+        merged = torch.cat([self.up(c2), self.pool(self.lateral(c1))], dim=1)
+        return self.head_box(merged), torch.sigmoid(self.head_cls(merged))
+
+
+class Encoder(nn.Module):
+    """Token embedding, positional embedding, 2 transformer encoder layers."""
+
+    def __init__(self, vocab=100, dim=32, heads=4, seq=16):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.pos = nn.Parameter(torch.randn(1, seq, dim) * 0.1)
+        layer = nn.TransformerEncoderLayer(dim, heads, dim_feedforward=64, dropout=0.0,
+                                           batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=2)
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, tokens):
+        return self.norm(self.encoder(self.embed(tokens) + self.pos))
+
+
+class Recurrent(nn.Module):
+    """An LSTM followed by a GRU, returning the sequence and the final state."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, batch_first=True)
+        self.gru = nn.GRU(16, 12, batch_first=True)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        z, h = self.gru(y)
+        return z, h
+
+
+def make_models():
+    import torchvision
+    return {
+        "resnet18": (lambda: torchvision.models.resnet18(), lambda: torch.randn(1, 3, 224, 224)),
+        "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(),
+                         lambda: torch.randn(1, 3, 224, 224)),
+        "detector": (Detector, lambda: torch.randn(1, 3, 128, 128)),
+        "encoder": (Encoder, lambda: torch.randint(0, 100, (1, 16))),
+        "recurrent": (Recurrent, lambda: torch.randn(1, 10, 8)),
+    }
+
+
+def export(name, work):
+    """Writes NAME.onnx, NAME.input0.npy and NAME.expected<i>.npy."""
+    torch.manual_seed(0)
+    factory, make_input = make_models()[name]
+    model = factory().eval()
+    # Non-trivial batch-norm statistics, so folding them is tested.
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 1.5)
+    x = make_input()
+    with torch.no_grad():
+        expected = model(x)
+    if not isinstance(expected, tuple):
+        expected = (expected,)
+    path = os.path.join(work, name + ".onnx")
+    torch.onnx.export(model, (x,), path, opset_version=13, input_names=["input"],
+                      do_constant_folding=True)
+    np.save(os.path.join(work, name + ".input0.npy"), x.numpy())
+    for i, e in enumerate(expected):
+        np.save(os.path.join(work, "%s.expected%d.npy" % (name, i)), e.numpy())
+    return path, len(expected)
+
+
+def check(args, name):
+    path, count = export(name, args.work)
+    vmfb = os.path.join(args.work, name + ".vmfb")
+    p = subprocess.run([args.grt_compile, path, "-o", vmfb], capture_output=True, text=True)
+    if p.returncode != 0:
+        return "compile: " + p.stderr.strip()[:400]
+    cmd = [args.grt_run, "--module=" + vmfb, "--function=main", "--device=" + args.device,
+           "--input=@" + os.path.join(args.work, name + ".input0.npy")]
+    outs = [os.path.join(args.work, "%s.out%d.npy" % (name, i)) for i in range(count)]
+    cmd += ["--output=@" + o for o in outs]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return "run: " + p.stderr.strip()[:400]
+    worst = 0.0
+    for i, out in enumerate(outs):
+        got = np.load(out)
+        want = np.load(os.path.join(args.work, "%s.expected%d.npy" % (name, i)))
+        if got.shape != want.shape:
+            return "output %d: shape %s, expected %s" % (i, got.shape, want.shape)
+        err = np.abs(got.astype(np.float64) - want)
+        bound = ATOL + RTOL * np.abs(want)
+        if not (err <= bound).all():
+            return "output %d: %d of %d elements outside rtol %g atol %g (max error %g)" % (
+                i, int((err > bound).sum()), err.size, RTOL, ATOL, float(err.max()))
+        worst = max(worst, float(err.max()))
+    print("  %s: %d outputs match PyTorch (max abs error %.3g)" % (name, count, worst))
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--grt-compile")
+    parser.add_argument("--grt-run")
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--device", default="local-sync")
+    parser.add_argument("--only", action="append")
+    parser.add_argument("--export-only", action="store_true")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    torch.set_num_threads(1)
+    names = args.only or list(make_models().keys())
+    if args.export_only:
+        for name in names:
+            print(export(name, args.work)[0])
+        return 0
+    failures = 0
+    for name in names:
+        problem = check(args, name)
+        if problem:
+            print("FAIL %s: %s" % (name, problem))
+            failures += 1
+    print("torch models: %d of %d match PyTorch" % (len(names) - failures, len(names)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
