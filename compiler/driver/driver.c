@@ -550,7 +550,7 @@ static grt_status_t grtc_driver_load(const grtc_driver_t* driver, const char* so
         file_name, GRTC_DRIVER_MAX_STREAM_INPUT, allocator, &contents);
     if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
       return grt_status_annotate(status,
-                                 "input read from a pipe or device may hold at most %zu bytes "
+                                 "an input (MLIR or ONNX) read from a pipe or device may hold at most %zu bytes "
                                  "(256 MiB)",
                                  GRTC_DRIVER_MAX_STREAM_INPUT);
     }
