@@ -18,7 +18,7 @@
 #include "compiler/tensor/passes.h"
 
 // The opsets of the default domain the importer implements.
-#define GRTC_ONNX_MIN_OPSET 7
+#define GRTC_ONNX_MIN_OPSET 1
 #define GRTC_ONNX_MAX_OPSET 21
 // Sub-graphs nested deeper than this are refused (a recursion bound).
 #define GRTC_ONNX_MAX_DEPTH 32

@@ -111,6 +111,13 @@ def compare(name, got, want):
 
 
 def run_case(args, case_dir):
+    try:
+        return run_case_checked(args, case_dir)
+    except Exception as e:  # report, do not stop the sweep
+        return os.path.basename(case_dir.rstrip("/")), "runner: %s" % first_line(repr(e))
+
+
+def run_case_checked(args, case_dir):
     name = os.path.basename(case_dir.rstrip("/"))
     work = os.path.join(args.work, name)
     os.makedirs(work, exist_ok=True)
@@ -125,7 +132,12 @@ def run_case(args, case_dir):
         return name, "compile: " + first_line(p.stderr)
     model = onnx.load(os.path.join(case_dir, "model.onnx"), load_external_data=False)
     initializers = {t.name for t in model.graph.initializer}
-    input_names = [i.name for i in model.graph.input if i.name not in initializers]
+    graph_inputs = [i for i in model.graph.input if i.name not in initializers]
+    input_names = [i.name for i in graph_inputs]
+    # Element types as the model declares them: ONNX 1.12's test data
+    # stores bfloat16 tensors as their uint16 bits.
+    input_bf16 = [i.type.tensor_type.elem_type == BFLOAT16 for i in graph_inputs]
+    output_bf16 = [o.type.tensor_type.elem_type == BFLOAT16 for o in model.graph.output]
     sets = sorted(d for d in os.listdir(case_dir) if d.startswith("test_data_set_"))
     if not sets:
         return name, "no test_data_set_* folder"
@@ -145,7 +157,7 @@ def run_case(args, case_dir):
             array = numpy_helper.to_array(proto)
             if array.dtype == object:
                 return name, "%s: string inputs are not supported" % data_set
-            if proto.data_type == BFLOAT16:
+            if proto.data_type == BFLOAT16 or (i < len(input_bf16) and input_bf16[i]):
                 # numpy has no bfloat16: pass the raw bits with the shape.
                 path = os.path.join(work, "%s_in%d.bin" % (data_set, i))
                 array.astype(np.uint16).tofile(path)
@@ -159,7 +171,8 @@ def run_case(args, case_dir):
         out_paths = []
         out_bf16 = []
         for i, f in enumerate(outputs):
-            is_bf16 = read_tensor_proto(os.path.join(data_dir, f)).data_type == BFLOAT16
+            is_bf16 = (read_tensor_proto(os.path.join(data_dir, f)).data_type == BFLOAT16 or
+                       (i < len(output_bf16) and output_bf16[i]))
             path = os.path.join(work, "%s_out%d.%s" % (data_set, i, "bin" if is_bf16 else "npy"))
             if os.path.exists(path):
                 os.remove(path)
@@ -174,6 +187,8 @@ def run_case(args, case_dir):
             return name, "run: " + first_line(p.stderr)
         for i, f in enumerate(outputs):
             want = read_tensor(os.path.join(data_dir, f))
+            if out_bf16[i] and want.dtype == np.uint16:
+                want = bf16_bits_to_f32(want)
             try:
                 if out_bf16[i]:
                     got = bf16_bits_to_f32(np.fromfile(out_paths[i], dtype=np.uint16))
