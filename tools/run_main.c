@@ -15,15 +15,14 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "base/string_view.h"
 #include "base/time.h"
 #include "hal/allocator.h"
 #include "hal/driver.h"
 #include "runtime/session.h"
 #include "tools/flags.h"
+#include "tools/run_session.h"
 #include "tools/tensor_io.h"
 #include "vm/list.h"
-#include "vm/signature.h"
 
 typedef struct grt_run_flags_t {
   const char* module;
@@ -93,27 +92,7 @@ static const grt_flags_spec_t grt_run_flags_spec = {
     "--module=FILE --function=NAME [--input=VALUE]...", grt_run_flag_table,
     sizeof(grt_run_flag_table) / sizeof(grt_run_flag_table[0]), NULL};
 
-// Everything one run holds, released by grt_run_state_release.
-typedef struct grt_run_state_t {
-  grt_allocator_t allocator;
-  grt_runtime_instance_t* instance;
-  grt_hal_device_t* device;
-  grt_runtime_session_t* session;
-  grt_vm_list_t* inputs;
-  grt_vm_list_t* outputs;
-  grt_tools_tensor_io_t io;
-} grt_run_state_t;
-
-static void grt_run_state_release(grt_run_state_t* state) {
-  if (state->outputs) grt_vm_list_release(state->outputs);
-  if (state->inputs) grt_vm_list_release(state->inputs);
-  grt_tools_tensor_io_deinitialize(&state->io);
-  if (state->session) grt_runtime_session_release(state->session);
-  if (state->device) grt_hal_device_release(state->device);
-  if (state->instance) grt_runtime_instance_release(state->instance);
-}
-
-static grt_status_t grt_run_list_devices(grt_run_state_t* state) {
+static grt_status_t grt_run_list_devices(grt_tools_run_session_t* state) {
   grt_hal_driver_registry_t* registry =
       grt_runtime_instance_driver_registry(state->instance);
   size_t length = grt_hal_driver_registry_format_devices(registry, NULL, 0);
@@ -123,74 +102,6 @@ static grt_status_t grt_run_list_devices(grt_run_state_t* state) {
   grt_hal_driver_registry_format_devices(registry, text, length + 1);
   fputs(text, stdout);
   grt_allocator_free(state->allocator, text);
-  return grt_ok_status();
-}
-
-// "i32, ref" for the argument-count message. A long signature is cut
-// after a whole type name and ends in ", ... and N more", so the message
-// stays readable and says how much it left out.
-static void grt_run_format_argument_types(grt_string_view_t arguments,
-                                          char* out, size_t capacity) {
-  // Room kept for the ending, whatever N is.
-  const size_t ending = 40;
-  size_t used = 0, i = 0;
-  out[0] = '\0';
-  for (; i < arguments.size; ++i) {
-    grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
-    grt_vm_value_type_from_cconv_char(arguments.data[i], &type);
-    const char* name = grt_vm_value_type_name(type);
-    size_t length = (i ? 2 : 0) + strlen(name);
-    if (capacity <= ending || used + length >= capacity - ending) break;
-    snprintf(out + used, capacity - used, "%s%s", i ? ", " : "", name);
-    used += length;
-  }
-  if (i < arguments.size) {
-    snprintf(out + used, capacity - used, "%s... and %zu more",
-             i ? ", " : "", arguments.size - i);
-  }
-}
-
-// Builds the argument list from --input, checked against the signature.
-static grt_status_t grt_run_make_inputs(grt_run_state_t* state,
-                                        const grt_vm_function_t* function) {
-  grt_vm_signature_t signature;
-  GRT_RETURN_IF_ERROR(
-      grt_vm_signature_parse(function->calling_convention, &signature));
-  if (signature.variadic) {
-    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
-                           "'%.*s' takes variadic arguments (%.*s), which "
-                           "grt-run cannot pass",
-                           GRT_SV_ARG(function->name),
-                           GRT_SV_ARG(signature.text));
-  }
-  if (signature.arguments.size != flags.inputs.count) {
-    char types[256];
-    grt_run_format_argument_types(signature.arguments, types, sizeof(types));
-    return grt_make_status(
-        GRT_STATUS_INVALID_ARGUMENT,
-        "'%.*s' takes %zu argument%s (%s), got %zu --input value%s",
-        GRT_SV_ARG(function->name), signature.arguments.size,
-        signature.arguments.size == 1 ? "" : "s", types, flags.inputs.count,
-        flags.inputs.count == 1 ? "" : "s");
-  }
-  GRT_RETURN_IF_ERROR(grt_vm_list_create(grt_vm_type_def_variant(),
-                                         flags.inputs.count, state->allocator,
-                                         &state->inputs));
-  for (size_t i = 0; i < flags.inputs.count; ++i) {
-    grt_vm_value_type_t type = GRT_VM_VALUE_TYPE_NONE;
-    grt_vm_value_type_from_cconv_char(signature.arguments.data[i], &type);
-    grt_vm_variant_t value = grt_vm_variant_empty();
-    grt_status_t status = grt_tools_parse_argument(
-        &state->io, state->device, flags.inputs.values[i], type, &value);
-    if (grt_status_is_ok(status)) {
-      status = grt_vm_list_push_variant(state->inputs, &value);
-    }
-    grt_vm_variant_reset(&value);
-    GRT_RETURN_IF_ERROR_ANNOTATED(
-        status, "--input '%s' for argument %zu (%s) of '%.*s'",
-        flags.inputs.values[i], i, grt_vm_value_type_name(type),
-        GRT_SV_ARG(function->name));
-  }
   return grt_ok_status();
 }
 
@@ -207,7 +118,7 @@ static grt_status_t grt_run_check_count(const char* flag, size_t given,
 
 // Prints or writes each result, then compares with --expected_output.
 // *out_all_matched is false when a comparison failed.
-static grt_status_t grt_run_handle_results(grt_run_state_t* state,
+static grt_status_t grt_run_handle_results(grt_tools_run_session_t* state,
                                            bool* out_all_matched) {
   *out_all_matched = true;
   size_t count = grt_vm_list_size(state->outputs);
@@ -250,7 +161,7 @@ static grt_status_t grt_run_handle_results(grt_run_state_t* state,
   return status;
 }
 
-static void grt_run_print_statistics(grt_run_state_t* state, int64_t load_ns,
+static void grt_run_print_statistics(grt_tools_run_session_t* state, int64_t load_ns,
                                      int64_t call_ns) {
   grt_hal_allocator_statistics_t stats;
   memset(&stats, 0, sizeof(stats));
@@ -268,81 +179,38 @@ static void grt_run_print_statistics(grt_run_state_t* state, int64_t load_ns,
          (int64_t)usage.ru_maxrss * 1024);
 }
 
-static grt_status_t grt_run(grt_run_state_t* state, bool* out_all_matched) {
+static grt_status_t grt_run(grt_tools_run_session_t* state,
+                            bool* out_all_matched) {
   *out_all_matched = true;
-  GRT_RETURN_IF_ERROR(grt_runtime_instance_create(NULL, &state->instance));
+  GRT_RETURN_IF_ERROR(grt_tools_run_session_create_instance(state));
   if (flags.list_devices) return grt_run_list_devices(state);
-  if (!flags.module) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "no module given: expected --module=FILE.vmfb");
-  }
-  if (flags.task_workers < 0 || flags.task_workers > UINT32_MAX) {
-    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
-                           "--task_workers=%" PRId64
-                           ": expected 0 (one per core) or a positive count",
-                           flags.task_workers);
-  }
-  if (flags.timeout_ms < 0 || flags.timeout_ms > INT64_MAX / 1000000) {
-    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
-                           "--timeout=%" PRId64
-                           ": expected 0 (no limit) or a positive number of "
-                           "milliseconds",
-                           flags.timeout_ms);
-  }
+  grt_tools_run_options_t options = {
+      .tool = "grt-run",
+      .module = flags.module,
+      .function = flags.function,
+      .device = flags.device,
+      .task_workers = flags.task_workers,
+      .timeout_ms = flags.timeout_ms,
+      .inputs = &flags.inputs,
+  };
+  GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   if (flags.print_max_element_count < 0) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "--print_max_element_count=%" PRId64
                            ": expected 0 (print all) or a positive count",
                            flags.print_max_element_count);
   }
-  GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
-      "--device", flags.device, strlen(flags.device)));
-  if (flags.function) {
-    GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
-        "--function", flags.function, strlen(flags.function)));
-  }
-  grt_time_t start = grt_time_now_ns();
-  grt_hal_device_options_t options;
-  memset(&options, 0, sizeof(options));
-  options.worker_count = (uint32_t)flags.task_workers;
-  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(
-      state->instance, flags.device, &options, &state->device));
-  GRT_RETURN_IF_ERROR(grt_runtime_session_create(
-      state->instance, state->device, &state->session));
-  if (flags.timeout_ms > 0) {
-    GRT_RETURN_IF_ERROR(grt_runtime_session_set_call_timeout(
-        state->session, flags.timeout_ms * 1000000));
-  }
-  GRT_RETURN_IF_ERROR(grt_runtime_session_append_module_from_file(
-      state->session, flags.module));
-  grt_time_t loaded_at = grt_time_now_ns();
-  if (!flags.function) {
-    grt_vm_context_t* context = grt_runtime_session_context(state->session);
-    grt_vm_module_t* module = grt_vm_context_module_at(
-        context, grt_vm_context_module_count(context) - 1);
-    char exports[1024];
-    return grt_make_status(
-        GRT_STATUS_INVALID_ARGUMENT,
-        "no function given: expected --function=NAME; '%s' exports: %s",
-        flags.module,
-        grt_vm_module_format_exports(module, exports, sizeof(exports)));
-  }
-  grt_vm_function_t function;
-  GRT_RETURN_IF_ERROR(grt_runtime_session_lookup_function(
-      state->session, flags.function, &function));
-  GRT_RETURN_IF_ERROR(grt_run_make_inputs(state, &function));
-  GRT_RETURN_IF_ERROR(grt_vm_list_create(grt_vm_type_def_variant(), 4,
-                                         state->allocator, &state->outputs));
+  int64_t load_ns = 0;
+  GRT_RETURN_IF_ERROR(grt_tools_run_session_load(state, &options, &load_ns));
   printf("EXEC @%s\n", flags.function);
   fflush(stdout);
   grt_time_t call_start = grt_time_now_ns();
-  GRT_RETURN_IF_ERROR(grt_runtime_session_call(state->session, &function,
-                                               state->inputs, state->outputs));
+  GRT_RETURN_IF_ERROR(grt_runtime_session_call(
+      state->session, &state->function, state->inputs, state->outputs));
   grt_time_t call_end = grt_time_now_ns();
   GRT_RETURN_IF_ERROR(grt_run_handle_results(state, out_all_matched));
   if (flags.print_statistics) {
-    grt_run_print_statistics(state, (int64_t)(loaded_at - start),
-                             (int64_t)(call_end - call_start));
+    grt_run_print_statistics(state, load_ns, (int64_t)(call_end - call_start));
   }
   return grt_ok_status();
 }
@@ -352,10 +220,8 @@ int main(int argc, char** argv) {
   int exit_code =
       grt_flags_parse_for_main(&grt_run_flags_spec, argc, argv, allocator);
   if (exit_code < 0) {
-    grt_run_state_t state;
-    memset(&state, 0, sizeof(state));
-    state.allocator = allocator;
-    grt_tools_tensor_io_initialize(allocator, &state.io);
+    grt_tools_run_session_t state;
+    grt_tools_run_session_initialize(allocator, &state);
     bool all_matched = true;
     grt_status_t status = grt_run(&state, &all_matched);
     exit_code = all_matched ? 0 : 1;
@@ -366,7 +232,7 @@ int main(int argc, char** argv) {
       grt_status_free(status);
       exit_code = 1;
     }
-    grt_run_state_release(&state);
+    grt_tools_run_session_deinitialize(&state);
   }
   grt_flags_release(&grt_run_flags_spec, allocator);
   return exit_code;
