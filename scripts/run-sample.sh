@@ -4,7 +4,8 @@
 # grt-run, checking each result; then adds two tensors with grt-run on both
 # CPU drivers and runs the embedding sample (samples/simple_embedding); then
 # compiles the MLP sample (samples/mlp) and runs it with its input, printing
-# the result and whether it matches expected.npy. Any failing step stops the
+# the result and whether it matches expected.npy; then exports the ONNX
+# sample (samples/onnx_detector) from PyTorch, compiles and checks it. Any failing step stops the
 # script with a message naming it and a nonzero status.
 #
 #   scripts/run-sample.sh BUILD_DIR
@@ -74,4 +75,8 @@ echo "== grt-run --module=mlp.vmfb --function=main --input=@input.npy" \
 "$bin/grt-run" --module="$out/mlp.vmfb" --function=main \
   --input=@"$mlp/input.npy" --expected_output=@"$mlp/expected.npy" ||
   die "samples/mlp: the result does not match samples/mlp/expected.npy"
+# The ONNX sample (samples/onnx_detector): a PyTorch detector exported to
+# ONNX, compiled and checked against PyTorch's outputs.
+bash "$root/samples/onnx_detector/run.sh" "$build" local-sync ||
+  die "samples/onnx_detector: see the messages above"
 echo "== all samples ran"
