@@ -343,8 +343,457 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// RNN, GRU, LSTM (unrolled over the sequence)
+//===----------------------------------------------------------------------===//
+
+typedef enum grtc_onnx_cell_e {
+  GRTC_ONNX_RNN,
+  GRTC_ONNX_GRU,
+  GRTC_ONNX_LSTM,
+} grtc_onnx_cell_t;
+
+// The unrolled sequences grt accepts (each step is a few ops).
+#define GRTC_ONNX_MAX_STEPS 4096
+
+// One activation function with its alpha and beta.
+typedef struct grtc_onnx_activation_t {
+  char name[24];
+  double alpha, beta;
+} grtc_onnx_activation_t;
+
+static bool grtc_onnx_name_is(const char* a, const char* b) {
+  for (; *a && *b; ++a, ++b) {
+    char ca = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+    char cb = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+    if (ca != cb) return false;
+  }
+  return *a == *b;
+}
+
+// Which activations take alpha and beta, and their defaults.
+static bool grtc_onnx_activation_defaults(const char* name, int* uses, double* alpha,
+                                          double* beta) {
+  static const struct {
+    const char* name;
+    int uses;  // 0: none, 1: alpha, 2: alpha and beta
+    double alpha, beta;
+  } rows[] = {
+      {"Sigmoid", 0, 0, 0},       {"Tanh", 0, 0, 0},         {"Relu", 0, 0, 0},
+      {"Softsign", 0, 0, 0},      {"Softplus", 0, 0, 0},     {"LeakyRelu", 1, 0.01, 0},
+      {"ThresholdedRelu", 1, 1.0, 0}, {"Elu", 1, 1.0, 0},    {"HardSigmoid", 2, 0.2, 0.5},
+      {"Affine", 2, 1.0, 0.0},    {"ScaledTanh", 2, 1.0, 1.0},
+  };
+  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+    if (grtc_onnx_name_is(rows[i].name, name)) {
+      *uses = rows[i].uses;
+      *alpha = rows[i].alpha;
+      *beta = rows[i].beta;
+      return true;
+    }
+  }
+  return false;
+}
+
+static grtc_tvalue_t* grtc_onnx_activate(grtc_onnx_node_t* n, const grtc_onnx_activation_t* f,
+                                         grtc_tvalue_t* x) {
+  if (!x) return NULL;
+#define C(v) grtc_onnx_splat_like(n, x, (v))
+#define BIN(k, a, b) grtc_onnx_binary(n, GRTC_TOP_##k, (a), (b))
+#define UN(k, a) grtc_onnx_unary(n, GRTC_TOP_##k, (a))
+  const char* name = f->name;
+  double a = f->alpha, b = f->beta;
+  if (grtc_onnx_name_is(name, "Sigmoid")) return UN(LOGISTIC, x);
+  if (grtc_onnx_name_is(name, "Tanh")) return UN(TANH, x);
+  if (grtc_onnx_name_is(name, "Relu")) return BIN(MAXIMUM, x, C(0));
+  if (grtc_onnx_name_is(name, "Softsign")) return BIN(DIVIDE, x, BIN(ADD, C(1), UN(ABS, x)));
+  if (grtc_onnx_name_is(name, "Softplus")) {
+    // max(x, 0) + log1p(exp(-|x|)), without overflow.
+    return BIN(ADD, BIN(MAXIMUM, x, C(0)), UN(LOG_PLUS_ONE, UN(EXPONENTIAL, UN(NEGATE, UN(ABS, x)))));
+  }
+  grtc_tvalue_t* zero = C(0);
+  if (grtc_onnx_name_is(name, "LeakyRelu")) {
+    return grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, x, zero), BIN(MULTIPLY, x, C(a)),
+                            x);
+  }
+  if (grtc_onnx_name_is(name, "ThresholdedRelu")) {
+    return grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_GT, x, C(a)), x, zero);
+  }
+  if (grtc_onnx_name_is(name, "Elu")) {
+    return grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, x, zero),
+                            BIN(MULTIPLY, C(a), UN(EXPONENTIAL_MINUS_ONE, x)), x);
+  }
+  if (grtc_onnx_name_is(name, "HardSigmoid")) {
+    return BIN(MAXIMUM, zero, BIN(MINIMUM, C(1), BIN(ADD, BIN(MULTIPLY, C(a), x), C(b))));
+  }
+  if (grtc_onnx_name_is(name, "Affine")) return BIN(ADD, BIN(MULTIPLY, C(a), x), C(b));
+  if (grtc_onnx_name_is(name, "ScaledTanh")) {
+    return BIN(MULTIPLY, C(a), UN(TANH, BIN(MULTIPLY, C(b), x)));
+  }
+#undef C
+#undef BIN
+#undef UN
+  grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "activation \"%s\"", name));
+  return NULL;
+}
+
+// The node's activations: |per_direction| per direction, defaults when the
+// attribute is absent.
+static bool grtc_onnx_activations(grtc_onnx_node_t* n, grtc_onnx_cell_t cell, uint32_t directions,
+                                  grtc_onnx_activation_t* out) {
+  static const char* const kDefaults[3][3] = {
+      {"Tanh", NULL, NULL}, {"Sigmoid", "Tanh", NULL}, {"Sigmoid", "Tanh", "Tanh"}};
+  uint32_t per = cell == GRTC_ONNX_RNN ? 1 : cell == GRTC_ONNX_GRU ? 2 : 3;
+  uint32_t total = per * directions;
+  const Onnx__AttributeProto* a = grtc_onnx_attr(n, "activations");
+  float* alphas = NULL;
+  float* betas = NULL;
+  uint32_t alpha_count = 0, beta_count = 0, next_alpha = 0, next_beta = 0;
+  grtc_onnx_attr_floats(n, "activation_alpha", &alphas, &alpha_count);
+  grtc_onnx_attr_floats(n, "activation_beta", &betas, &beta_count);
+  if (a && a->n_strings != total) {
+    return grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute 'activations' has %zu names, "
+                                                  "expected %u (%u per direction)",
+                                               a->n_strings, total, per));
+  }
+  for (uint32_t i = 0; i < total; ++i) {
+    grtc_onnx_activation_t* f = &out[i];
+    memset(f, 0, sizeof(*f));
+    if (a) {
+      size_t len = a->strings[i].len;
+      if (len >= sizeof(f->name)) len = sizeof(f->name) - 1;
+      if (len) memcpy(f->name, a->strings[i].data, len);
+      f->name[len] = 0;
+    } else {
+      strcpy(f->name, kDefaults[cell][i % per]);
+    }
+    int uses = 0;
+    if (!grtc_onnx_activation_defaults(f->name, &uses, &f->alpha, &f->beta)) {
+      return grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "activation \"%s\" (expected Sigmoid, "
+                                                          "Tanh, Relu, LeakyRelu, "
+                                                          "ThresholdedRelu, Elu, HardSigmoid, "
+                                                          "Affine, ScaledTanh, Softsign or "
+                                                          "Softplus)",
+                                                       f->name));
+    }
+    if (uses >= 1 && next_alpha < alpha_count) f->alpha = alphas[next_alpha++];
+    if (uses >= 2 && next_beta < beta_count) f->beta = betas[next_beta++];
+  }
+  return true;
+}
+
+// a [M, K] times b [N, K] transposed: [M, N].
+static grtc_tvalue_t* grtc_onnx_mm_t(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b) {
+  if (!a || !b) return NULL;
+  int64_t lc = 1, rc = 1;
+  grtc_dot_dims_t dims;
+  memset(&dims, 0, sizeof(dims));
+  dims.lhs_contracting.count = 1;
+  dims.lhs_contracting.values = &lc;
+  dims.rhs_contracting.count = 1;
+  dims.rhs_contracting.values = &rc;
+  int64_t out[2] = {a->type.dims[0], b->type.dims[0]};
+  grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, out);
+  return grtc_onnx_dot(n, a, b, &dims, &type);
+}
+
+// x[index] along axis 0, that axis dropped.
+static grtc_tvalue_t* grtc_onnx_take(grtc_onnx_node_t* n, grtc_tvalue_t* x, int64_t index) {
+  if (!x) return NULL;
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < x->type.rank; ++i) {
+    limit[i] = x->type.dims[i];
+    strides[i] = 1;
+  }
+  start[0] = index;
+  limit[0] = index + 1;
+  grtc_tvalue_t* s = grtc_onnx_slice(n, x, start, limit, strides);
+  return grtc_onnx_reshape(n, s, x->type.rank - 1, x->type.dims + 1);
+}
+
+// x[:, start:start+size] of a matrix (or x[start:start+size] of a vector).
+static grtc_tvalue_t* grtc_onnx_cols(grtc_onnx_node_t* n, grtc_tvalue_t* x, int64_t start,
+                                     int64_t size) {
+  if (!x) return NULL;
+  uint32_t last = x->type.rank - 1;
+  int64_t lo[2] = {0, 0}, hi[2] = {x->type.dims[0], 0}, st[2] = {1, 1};
+  lo[last] = start;
+  hi[last] = start + size;
+  return grtc_onnx_slice(n, x, lo, hi, st);
+}
+
+static bool grtc_onnx_expect_shape(grtc_onnx_node_t* n, grtc_tvalue_t* v, const char* what,
+                                   uint32_t rank, const int64_t* dims) {
+  if (!v) return false;
+  grtc_ttype_t want = grtc_onnx_type(v->type.elem, rank, dims);
+  if (grtc_ttype_equal(&want, &v->type)) return true;
+  char bv[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
+  return grtc_onnx_cf_set(n, grtc_onnx_error(n, "%s is %s, expected %s", what,
+                                             grtc_onnx_cf_fmt(&v->type, bv),
+                                             grtc_onnx_cf_fmt(&want, bw)));
+}
+
+// The optional input |index| (NULL when absent).
+static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
+  return index < n->input_count ? n->inputs[index] : NULL;
+}
+
+static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
+  grtc_onnx_cell_t cell = strcmp(n->proto->op_type, "LSTM") == 0  ? GRTC_ONNX_LSTM
+                          : strcmp(n->proto->op_type, "GRU") == 0 ? GRTC_ONNX_GRU
+                                                                  : GRTC_ONNX_RNN;
+  int64_t gates = cell == GRTC_ONNX_LSTM ? 4 : cell == GRTC_ONNX_GRU ? 3 : 1;
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* r = grtc_onnx_input(n, 2);
+  if (!x || !w || !r) return grt_ok_status();
+  grtc_tvalue_t* b = grtc_onnx_optional(n, 3);
+  grtc_tvalue_t* lens = grtc_onnx_optional(n, 4);
+  grtc_tvalue_t* h0 = grtc_onnx_optional(n, 5);
+  grtc_tvalue_t* c0 = cell == GRTC_ONNX_LSTM ? grtc_onnx_optional(n, 6) : NULL;
+  grtc_tvalue_t* p = cell == GRTC_ONNX_LSTM ? grtc_onnx_optional(n, 7) : NULL;
+  grtc_elem_t elem = x->type.elem;
+  if (!grtc_elem_is_float(elem)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "X must be a floating-point tensor, got %s",
+                           grtc_onnx_cf_fmt(&x->type, buffer));
+  }
+  const char* direction = grtc_onnx_attr_string(n, "direction", "forward");
+  uint32_t directions = 1;
+  bool reverse_only = false;
+  if (strcmp(direction, "bidirectional") == 0) {
+    directions = 2;
+  } else if (strcmp(direction, "reverse") == 0) {
+    reverse_only = true;
+  } else if (strcmp(direction, "forward") != 0) {
+    return grtc_onnx_error(n, "attribute 'direction' must be forward, reverse or bidirectional; "
+                              "got \"%s\"",
+                           direction);
+  }
+  int64_t layout = n->opset >= 14 ? grtc_onnx_attr_int(n, "layout", 0) : 0;
+  if (layout != 0 && layout != 1) {
+    return grtc_onnx_error(n, "attribute 'layout' must be 0 or 1, got %lld", (long long)layout);
+  }
+  if (cell == GRTC_ONNX_LSTM && grtc_onnx_attr_int(n, "input_forget", 0) != 0) {
+    return grtc_onnx_unsupported(n, "input_forget = 1");
+  }
+  bool linear_before_reset =
+      cell == GRTC_ONNX_GRU && grtc_onnx_attr_int(n, "linear_before_reset", 0) != 0;
+  const Onnx__AttributeProto* clip_attr = grtc_onnx_attr(n, "clip");
+  double clip = grtc_onnx_attr_float(n, "clip", 0);
+  if (clip_attr && !(clip > 0)) {
+    return grtc_onnx_error(n, "attribute 'clip' must be positive, got %g", clip);
+  }
+  if (x->type.rank != 3) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "X must have rank 3, got %s", grtc_onnx_cf_fmt(&x->type, buffer));
+  }
+  if (layout == 1) {
+    int64_t perm[3] = {1, 0, 2};
+    x = grtc_onnx_transpose(n, x, perm);
+    if (!x) return grt_ok_status();
+  }
+  int64_t steps = x->type.dims[0], batch = x->type.dims[1], input = x->type.dims[2];
+  if (r->type.rank != 3) return grtc_onnx_error(n, "R must have rank 3");
+  int64_t hidden = grtc_onnx_attr_int(n, "hidden_size", r->type.dims[2]);
+  if (hidden < 1 || hidden > (1 << 20)) {
+    return grtc_onnx_error(n, "hidden_size %lld is out of range", (long long)hidden);
+  }
+  if (steps > GRTC_ONNX_MAX_STEPS) {
+    return grtc_onnx_unsupported(n, "a sequence of %lld steps (grt unrolls up to %d)",
+                                 (long long)steps, GRTC_ONNX_MAX_STEPS);
+  }
+  int64_t gh = gates * hidden;
+  int64_t dirs = directions;
+  if (!grtc_onnx_expect_shape(n, w, "W", 3, (int64_t[]){dirs, gh, input}) ||
+      !grtc_onnx_expect_shape(n, r, "R", 3, (int64_t[]){dirs, gh, hidden}) ||
+      (b && !grtc_onnx_expect_shape(n, b, "B", 2, (int64_t[]){dirs, 2 * gh})) ||
+      (p && !grtc_onnx_expect_shape(n, p, "P", 2, (int64_t[]){dirs, 3 * hidden})) ||
+      (lens && !grtc_onnx_expect_shape(n, lens, "sequence_lens", 1, &batch))) {
+    return grt_ok_status();
+  }
+  if (lens && (!grtc_elem_is_integer(lens->type.elem) || lens->type.elem == GRTC_ELEM_I1)) {
+    return grtc_onnx_error(n, "sequence_lens must be an integer tensor");
+  }
+  grtc_tvalue_t* states[2] = {h0, c0};
+  for (uint32_t i = 0; i < 2; ++i) {
+    if (!states[i]) continue;
+    if (layout == 1 && states[i]->type.rank == 3) {
+      int64_t perm[3] = {1, 0, 2};
+      states[i] = grtc_onnx_transpose(n, states[i], perm);
+    }
+    if (!grtc_onnx_expect_shape(n, states[i], i ? "initial_c" : "initial_h", 3,
+                                (int64_t[]){dirs, batch, hidden})) {
+      return grt_ok_status();
+    }
+  }
+  h0 = states[0];
+  c0 = states[1];
+  grtc_tvalue_t* operands[] = {w, r, b, h0, c0, p};
+  for (size_t i = 0; i < sizeof(operands) / sizeof(operands[0]); ++i) {
+    if (operands[i] && operands[i]->type.elem != elem) {
+      return grtc_onnx_error(n, "W, R, B, initial_h, initial_c and P must have the element type "
+                                "of X");
+    }
+  }
+  grtc_onnx_activation_t acts[6];
+  if (!grtc_onnx_activations(n, cell, directions, acts)) return grt_ok_status();
+  uint32_t per = cell == GRTC_ONNX_RNN ? 1 : cell == GRTC_ONNX_GRU ? 2 : 3;
+  // Every step's input projection at once: [steps * batch, input] W^T.
+  int64_t flat_dims[2] = {steps * batch, input};
+  grtc_tvalue_t* flat = grtc_onnx_reshape(n, x, 2, flat_dims);
+  int64_t bh_dims[2] = {batch, hidden};
+  grtc_ttype_t bh = grtc_onnx_type(elem, 2, bh_dims);
+  grtc_tvalue_t* mask_lens = NULL;
+  if (lens) {
+    int64_t col[2] = {batch, 1};
+    mask_lens = grtc_onnx_reshape(n, grtc_onnx_convert(n, lens, GRTC_ELEM_I64), 2, col);
+  }
+  grtc_tvalue_t* zero_bh = grtc_onnx_splat(n, &bh, 0);
+  grtc_tvalue_t** ys = grtc_tmodule_alloc(n->module, (size_t)(steps + 1) * 2 * sizeof(*ys));
+  if (!ys) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  grtc_tvalue_t* y_dirs[2] = {NULL, NULL};
+  grtc_tvalue_t* h_last[2] = {NULL, NULL};
+  grtc_tvalue_t* c_last[2] = {NULL, NULL};
+  for (uint32_t d = 0; d < directions; ++d) {
+    bool backward = reverse_only || d == 1;
+    const grtc_onnx_activation_t* f = &acts[d * per];
+    grtc_tvalue_t* wd = grtc_onnx_take(n, w, d);
+    grtc_tvalue_t* rd = grtc_onnx_take(n, r, d);
+    grtc_tvalue_t* wb = NULL;
+    grtc_tvalue_t* rb = NULL;
+    if (b) {
+      grtc_tvalue_t* bd = grtc_onnx_take(n, b, d);
+      wb = grtc_onnx_cols(n, bd, 0, gh);
+      rb = grtc_onnx_cols(n, bd, gh, gh);
+    }
+    grtc_tvalue_t* proj = grtc_onnx_mm_t(n, flat, wd);  // [steps * batch, gh]
+    if (wb) proj = grtc_onnx_binary(n, GRTC_TOP_ADD, proj, wb);
+    int64_t proj_dims[3] = {steps, batch, gh};
+    proj = grtc_onnx_reshape(n, proj, 3, proj_dims);
+    grtc_tvalue_t* h = h0 ? grtc_onnx_take(n, h0, d) : zero_bh;
+    grtc_tvalue_t* c = cell == GRTC_ONNX_LSTM ? (c0 ? grtc_onnx_take(n, c0, d) : zero_bh) : NULL;
+    grtc_tvalue_t *pi = NULL, *po = NULL, *pf = NULL;
+    if (p) {
+      grtc_tvalue_t* pd = grtc_onnx_take(n, p, d);
+      pi = grtc_onnx_cols(n, pd, 0, hidden);
+      po = grtc_onnx_cols(n, pd, hidden, hidden);
+      pf = grtc_onnx_cols(n, pd, 2 * hidden, hidden);
+    }
+    // GRU: the z and r rows of R, and the h rows (with their biases).
+    grtc_tvalue_t *r_zr = NULL, *r_h = NULL, *rb_zr = NULL, *rb_h = NULL;
+    if (cell == GRTC_ONNX_GRU) {
+      int64_t lo[2] = {0, 0}, mid[2] = {2 * hidden, hidden}, st[2] = {1, 1};
+      int64_t lo2[2] = {2 * hidden, 0}, hi2[2] = {3 * hidden, hidden};
+      r_zr = grtc_onnx_slice(n, rd, lo, mid, st);
+      r_h = grtc_onnx_slice(n, rd, lo2, hi2, st);
+      if (rb) {
+        rb_zr = grtc_onnx_cols(n, rb, 0, 2 * hidden);
+        rb_h = grtc_onnx_cols(n, rb, 2 * hidden, hidden);
+      }
+    }
+    for (int64_t s = 0; s < steps && grtc_onnx_cf_ok(n); ++s) {
+      int64_t t = backward ? steps - 1 - s : s;
+      grtc_tvalue_t* xt = grtc_onnx_take(n, proj, t);  // [batch, gh]
+      grtc_tvalue_t* h_new = NULL;
+      grtc_tvalue_t* c_new = NULL;
+#define ADD(a, b_) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b_))
+#define MUL(a, b_) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b_))
+#define CLIP(v) (clip_attr ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                            \
+                                              grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),      \
+                                                               grtc_onnx_splat(n, &bh, -clip)), \
+                                              grtc_onnx_splat(n, &bh, clip))                  \
+                           : (v))
+      if (cell == GRTC_ONNX_RNN) {
+        grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, rd));
+        if (rb) pre = ADD(pre, rb);
+        h_new = grtc_onnx_activate(n, &f[0], CLIP(pre));
+      } else if (cell == GRTC_ONNX_LSTM) {
+        grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, rd));
+        if (rb) pre = ADD(pre, rb);
+        grtc_tvalue_t* gi = grtc_onnx_cols(n, pre, 0, hidden);
+        grtc_tvalue_t* go = grtc_onnx_cols(n, pre, hidden, hidden);
+        grtc_tvalue_t* gf = grtc_onnx_cols(n, pre, 2 * hidden, hidden);
+        grtc_tvalue_t* gc = grtc_onnx_cols(n, pre, 3 * hidden, hidden);
+        if (pi) gi = ADD(gi, MUL(pi, c));
+        if (pf) gf = ADD(gf, MUL(pf, c));
+        grtc_tvalue_t* it = grtc_onnx_activate(n, &f[0], CLIP(gi));
+        grtc_tvalue_t* ft = grtc_onnx_activate(n, &f[0], CLIP(gf));
+        grtc_tvalue_t* ct = grtc_onnx_activate(n, &f[1], CLIP(gc));
+        c_new = ADD(MUL(ft, c), MUL(it, ct));
+        if (po) go = ADD(go, MUL(po, c_new));
+        grtc_tvalue_t* ot = grtc_onnx_activate(n, &f[0], CLIP(go));
+        h_new = MUL(ot, grtc_onnx_activate(n, &f[2], c_new));
+      } else {
+        grtc_tvalue_t* zr = ADD(grtc_onnx_cols(n, xt, 0, 2 * hidden), grtc_onnx_mm_t(n, h, r_zr));
+        if (rb_zr) zr = ADD(zr, rb_zr);
+        grtc_tvalue_t* zt = grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, 0, hidden)));
+        grtc_tvalue_t* rt =
+            grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, hidden, hidden)));
+        grtc_tvalue_t* xh = grtc_onnx_cols(n, xt, 2 * hidden, hidden);
+        grtc_tvalue_t* rec;
+        if (linear_before_reset) {
+          rec = grtc_onnx_mm_t(n, h, r_h);
+          if (rb_h) rec = ADD(rec, rb_h);
+          rec = MUL(rt, rec);
+        } else {
+          rec = grtc_onnx_mm_t(n, MUL(rt, h), r_h);
+          if (rb_h) rec = ADD(rec, rb_h);
+        }
+        grtc_tvalue_t* ht = grtc_onnx_activate(n, &f[1], CLIP(ADD(xh, rec)));
+        grtc_tvalue_t* one_minus_z =
+            grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_splat(n, &bh, 1), zt);
+        h_new = ADD(MUL(one_minus_z, ht), MUL(zt, h));
+      }
+#undef ADD
+#undef MUL
+#undef CLIP
+      grtc_tvalue_t* y = h_new;
+      if (mask_lens) {
+        // Steps past a sequence's length keep the state and output 0.
+        grtc_tvalue_t* live = grtc_onnx_compare(n, GRTC_CMP_LT,
+                                                grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)t),
+                                                mask_lens);
+        h_new = grtc_onnx_select(n, live, h_new, h);
+        if (c_new) c_new = grtc_onnx_select(n, live, c_new, c);
+        y = grtc_onnx_select(n, live, y, zero_bh);
+      }
+      h = h_new;
+      c = c_new;
+      int64_t one[4] = {1, 1, batch, hidden};
+      ys[t] = grtc_onnx_reshape(n, y, 4, one);
+    }
+    if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+    y_dirs[d] = steps ? grtc_onnx_concat(n, ys, (uint32_t)steps, 0) : NULL;
+    if (!steps) {
+      grtc_ttype_t empty = grtc_onnx_type(elem, 4, (int64_t[]){0, 1, batch, hidden});
+      y_dirs[d] = grtc_onnx_splat(n, &empty, 0);
+    }
+    int64_t state_dims[3] = {1, batch, hidden};
+    h_last[d] = grtc_onnx_reshape(n, h, 3, state_dims);
+    c_last[d] = c ? grtc_onnx_reshape(n, c, 3, state_dims) : NULL;
+  }
+  grtc_tvalue_t* y = grtc_onnx_concat(n, y_dirs, directions, 1);
+  grtc_tvalue_t* yh = grtc_onnx_concat(n, h_last, directions, 0);
+  grtc_tvalue_t* yc = cell == GRTC_ONNX_LSTM ? grtc_onnx_concat(n, c_last, directions, 0) : NULL;
+  if (layout == 1) {
+    int64_t perm4[4] = {2, 0, 1, 3};
+    int64_t perm3[3] = {1, 0, 2};
+    y = grtc_onnx_transpose(n, y, perm4);
+    yh = grtc_onnx_transpose(n, yh, perm3);
+    if (yc) yc = grtc_onnx_transpose(n, yc, perm3);
+  }
+  if (n->output_count > 0) OUT(0) = y;
+  if (n->output_count > 1) OUT(1) = yh;
+  if (n->output_count > 2) OUT(2) = yc;
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_control_ops[] = {
     {"If", grtc_onnx_op_if, 1, 1, 1, -1, 1},
     {"Loop", grtc_onnx_op_loop, 2, -1, 1, -1, 1},
+    {"RNN", grtc_onnx_op_recurrent, 3, 6, 0, 2, 1},
+    {"GRU", grtc_onnx_op_recurrent, 3, 6, 0, 2, 1},
+    {"LSTM", grtc_onnx_op_recurrent, 3, 8, 0, 3, 1},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
