@@ -104,7 +104,7 @@ static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes,
     uint32_t axis = 0;
     if (!grtc_onnx_axis(n, what, axes[i], rank, &axis)) return false;
     if (seen[axis]) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "%s names axis %lld twice", what,
+      return grtc_onnx_set(n, grtc_onnx_error(n, "%s %lld repeats an earlier one", what,
                                               (long long)axes[i]));
     }
     seen[axis] = true;
@@ -508,8 +508,12 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     uint32_t a = (uint32_t)axes[i];
     int64_t dim = x->type.dims[a];
     int64_t step = has_steps ? steps[i] : 1;
-    if (step == 0) return grtc_onnx_error(n, "step %u is 0", i);
-    if (step == INT64_MIN) step = -INT64_MAX;
+    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    // A step beyond the dimension takes one element, as one of dim does
+    // (and keeps the size arithmetic from overflowing).
+    int64_t most = dim > 1 ? dim : 1;
+    if (step > most) step = most;
+    if (step < -most) step = -most;
     int64_t s = starts[i], e = ends[i];
     // Negative values count from the end, then everything is clamped
     // (exporters write INT64_MIN/INT64_MAX for "to the end").
@@ -528,7 +532,7 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
       s = grtc_onnx_clamp(s, -1, dim - 1);
       e = grtc_onnx_clamp(e, -1, dim - 1);
       int64_t k = -step;
-      int64_t count = s > e ? (s - e + k - 1) / k : 0;
+      int64_t count = s > e ? (s - e - 1) / k + 1 : 0;
       int64_t rs = dim - 1 - s;
       if (count == 0) {
         lo[a] = hi[a] = 0;
@@ -567,21 +571,21 @@ static grtc_tvalue_t* grtc_onnx_wrap_indices(grtc_onnx_node_t* n, grtc_tvalue_t*
   return grtc_onnx_select(n, negative, wrapped, indices);
 }
 
-// Checks that constant |indices| (already wrapped) lie in [0, bound) for a
-// clear compile-time error instead of the clamping of stablehlo.gather.
+// Checks that constant |indices| lie in [-bound, bound) (entry i's bound
+// is bounds[i % bound_count]), for a clear compile-time error instead of
+// the clamping of stablehlo.gather or the skipping of stablehlo.scatter.
 static bool grtc_onnx_check_const_indices(grtc_onnx_node_t* n, grtc_tvalue_t* indices,
                                           const int64_t* bounds, uint32_t bound_count) {
   if (!indices || !grtc_onnx_is_constant(indices)) return true;
   int64_t* values = NULL;
   uint32_t count = 0;
-  if (!grtc_onnx_ints(n, indices, "indices", &values, &count)) return false;
+  if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return false;
   for (uint32_t i = 0; i < count; ++i) {
     int64_t bound = bounds[bound_count ? i % bound_count : 0];
-    if (values[i] < 0 || values[i] >= bound) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "index %lld is out of range (entry %u; the "
-                                                 "axis has %lld elements)",
-                                              (long long)values[i], i,
-                                              (long long)bound));
+    if (values[i] < -bound || values[i] >= bound) {
+      return grtc_onnx_set(n, grtc_onnx_error(n, "index %lld (entry %u) is out of range for a "
+                                                 "dimension of %lld elements",
+                                              (long long)values[i], i, (long long)bound));
     }
   }
   return true;
@@ -742,9 +746,9 @@ static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
     }
   }
   int64_t dim = data->type.dims[axis];
+  if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* wrapped =
       grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
-  if (!grtc_onnx_check_const_indices(n, wrapped, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* full = grtc_onnx_element_indices(n, wrapped, axis);
   int64_t all[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < r; ++i) {
@@ -798,10 +802,9 @@ static bool grtc_onnx_nd_shapes(grtc_onnx_node_t* n, grtc_tvalue_t* data, grtc_t
 static grtc_tvalue_t* grtc_onnx_nd_wrap(grtc_onnx_node_t* n, grtc_tvalue_t* data,
                                         grtc_tvalue_t* indices, uint32_t batch, int64_t k) {
   const int64_t* bounds = data->type.dims + batch;
+  if (!grtc_onnx_check_const_indices(n, indices, bounds, (uint32_t)k)) return NULL;
   grtc_tvalue_t* bound = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &k, bounds);
-  grtc_tvalue_t* wrapped = grtc_onnx_wrap_indices(n, indices, bound);
-  if (!grtc_onnx_check_const_indices(n, wrapped, bounds, (uint32_t)k)) return NULL;
-  return wrapped;
+  return grtc_onnx_wrap_indices(n, indices, bound);
 }
 
 static grt_status_t grtc_onnx_op_gather_nd(grtc_onnx_node_t* n) {
@@ -986,9 +989,9 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
     }
   }
   int64_t dim = data->type.dims[axis];
+  if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* wrapped =
       grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
-  if (!grtc_onnx_check_const_indices(n, wrapped, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* full = grtc_onnx_element_indices(n, wrapped, axis);
   int64_t all[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < r; ++i) all[i] = i;
@@ -1064,8 +1067,10 @@ static grt_status_t grtc_onnx_op_tile(grtc_onnx_node_t* n) {
     dims[i] = x->type.dims[i];
   }
   for (uint32_t i = 0; i < r; ++i) {
-    dims[i] = x->type.dims[i] * (repeats[i] > GRTC_ONNX_MAX_ELEMENTS ? GRTC_ONNX_MAX_ELEMENTS + 1
-                                                                     : repeats[i]);
+    if (dims[i] != 0 && repeats[i] > GRTC_ONNX_MAX_ELEMENTS / dims[i]) {
+      return grtc_onnx_unsupported(n, "the result would have more than 2^40 elements");
+    }
+    dims[i] *= repeats[i];
     if (!grtc_onnx_check_dims(n, "the result", r, dims)) return grt_ok_status();
   }
   grtc_tvalue_t* value = x;
