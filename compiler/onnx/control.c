@@ -1,10 +1,11 @@
-// ONNX ops: If, Loop and the recurrent ops (LSTM, GRU, RNN).
+// ONNX ops: If, Loop, Scan and the recurrent ops (LSTM, GRU, RNN).
 //
 // If becomes stablehlo.if (or, with a constant condition, the taken
 // branch imported in place); Loop becomes stablehlo.while carrying the
 // iteration number, the condition, the loop-carried values and buffers for
-// the scan outputs. The recurrent ops are unrolled over the (static)
-// sequence length.
+// the scan outputs; Scan becomes a stablehlo.while that slices its inputs
+// and writes its outputs at the iteration number. The recurrent ops are
+// unrolled over the (static) sequence length.
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
@@ -77,13 +78,13 @@ static grtc_tblock_t* grtc_onnx_import_graph(grtc_onnx_node_t* n, const Onnx__Gr
 }
 
 // Moves |from|'s ops but its final YIELD to the end of |to|, with uses of
-// |from|'s arguments replaced by |to|'s first arguments. Returns the
-// YIELD's operands (|from| keeps the YIELD).
+// |from|'s argument i replaced by |args|[i]. Returns the YIELD's operands
+// (|from| keeps the YIELD).
 static grtc_tvalue_t** grtc_onnx_move_ops(grtc_tblock_t* from, grtc_tblock_t* to,
-                                          uint32_t* out_count) {
+                                          grtc_tvalue_t* const* args, uint32_t* out_count) {
   grtc_top_t* yield = from->last;
   for (uint32_t i = 0; i < from->arg_count; ++i) {
-    grtc_onnx_replace_in(from, &from->args[i], &to->args[i]);
+    grtc_onnx_replace_in(from, &from->args[i], args[i]);
   }
   while (from->first && from->first != yield) {
     grtc_top_t* op = from->first;
@@ -140,7 +141,7 @@ static grt_status_t grtc_onnx_op_if(grtc_onnx_node_t* n) {
     grtc_tblock_t* block = grtc_onnx_import_graph(n, taken[0] ? then_graph : else_graph, NULL, 0);
     if (!block) return grt_ok_status();
     uint32_t results = 0;
-    grtc_tvalue_t** values = grtc_onnx_move_ops(block, n->block, &results);
+    grtc_tvalue_t** values = grtc_onnx_move_ops(block, n->block, NULL, &results);
     for (uint32_t i = 0; i < results && i < n->output_count; ++i) OUT(i) = values[i];
     return grt_ok_status();
   }
@@ -167,7 +168,7 @@ static grt_status_t grtc_onnx_op_if(grtc_onnx_node_t* n) {
     if (!grt_status_is_ok(status)) return status;
     grtc_top_set_region(op, r, region);
     uint32_t count = 0;
-    grtc_tvalue_t** values = grtc_onnx_move_ops(branches[r], region, &count);
+    grtc_tvalue_t** values = grtc_onnx_move_ops(branches[r], region, NULL, &count);
     if (!grtc_onnx_yield_in(n, region, values, count)) return grt_ok_status();
   }
   grtc_onnx_fold(n, op);
@@ -311,7 +312,9 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return grt_ok_status();
   // body: the imported graph, then i + 1 and the scan slices written at i.
   uint32_t yielded = 0;
-  outs = grtc_onnx_move_ops(body, body_block, &yielded);
+  grtc_tvalue_t* args[64];
+  for (uint32_t a = 0; a < body->arg_count; ++a) args[a] = &body_block->args[a];
+  outs = grtc_onnx_move_ops(body, body_block, args, &yielded);
   n->block = body_block;
   grtc_tvalue_t* next[64];
   grtc_tvalue_t* i = &body_block->args[0];
@@ -789,9 +792,305 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Scan
+//===----------------------------------------------------------------------===//
+
+// stablehlo.dynamic_slice of one element at |index| (rank 0, i64) along
+// |axis| of |x|, that axis dropped.
+static grtc_tvalue_t* grtc_onnx_slice_at(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                         grtc_tvalue_t* index) {
+  if (!x || !index) return NULL;
+  uint32_t rank = x->type.rank;
+  grtc_tvalue_t* operands[1 + GRTC_MAX_RANK];
+  int64_t sizes[GRTC_MAX_RANK];
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  operands[0] = x;
+  for (uint32_t d = 0; d < rank; ++d) {
+    operands[1 + d] = d == axis ? index : zero;
+    sizes[d] = d == axis ? 1 : x->type.dims[d];
+  }
+  grtc_ttype_t type = grtc_onnx_type(x->type.elem, rank, sizes);
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_DYNAMIC_SLICE, operands, 1 + rank, &type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.sizes = grtc_tmodule_i64s(n->module, sizes, rank);
+  grtc_tvalue_t* slice = grtc_onnx_fold(n, op);
+  grtc_ttype_t dropped = grtc_onnx_type(x->type.elem, 0, NULL);
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (d != axis) dropped.dims[dropped.rank++] = x->type.dims[d];
+  }
+  return grtc_onnx_reshape(n, slice, dropped.rank, dropped.dims);
+}
+
+// |buffer| with |slice| written at |index| along |axis|.
+static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer,
+                                          uint32_t axis, grtc_tvalue_t* index,
+                                          grtc_tvalue_t* slice) {
+  if (!buffer || !index || !slice) return NULL;
+  uint32_t rank = buffer->type.rank;
+  grtc_ttype_t one = buffer->type;
+  one.dims[axis] = 1;
+  grtc_tvalue_t* operands[2 + GRTC_MAX_RANK];
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  operands[0] = buffer;
+  operands[1] = grtc_onnx_reshape(n, slice, one.rank, one.dims);
+  for (uint32_t d = 0; d < rank; ++d) operands[2 + d] = d == axis ? index : zero;
+  return grtc_onnx_op(n, GRTC_TOP_DYNAMIC_UPDATE_SLICE, operands, 2 + rank, &buffer->type);
+}
+
+// The integer list attribute |name| with |count| entries (|fill| where it
+// is absent); an error when its length differs.
+static bool grtc_onnx_attr_list(grtc_onnx_node_t* n, const char* name, uint32_t count,
+                                int64_t fill, int64_t* out) {
+  int64_t* values = NULL;
+  uint32_t given = 0;
+  for (uint32_t i = 0; i < count; ++i) out[i] = fill;
+  if (!grtc_onnx_attr_ints(n, name, &values, &given)) return grtc_onnx_cf_ok(n);
+  if (given != count) {
+    return grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute '%s' has %u values, expected %u",
+                                               name, given, count));
+  }
+  for (uint32_t i = 0; i < count; ++i) out[i] = values[i];
+  return true;
+}
+
+// One scan of |graph| over |inputs| (M, scanned along |in_axes|, backwards
+// where |in_reverse|) carrying |states| (N); |outs| gets the N final
+// states and the K scan outputs (stacked along |out_axes|).
+static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
+                           grtc_tvalue_t* const* states, uint32_t state_count,
+                           grtc_tvalue_t* const* inputs, uint32_t input_count,
+                           const int64_t* in_axes_raw, const int64_t* in_reverse,
+                           uint32_t scan_outputs, const int64_t* out_axes_raw,
+                           const int64_t* out_reverse, grtc_tvalue_t** outs) {
+  uint32_t N = state_count, M = input_count, K = scan_outputs;
+  if (M == 0) {
+    grtc_onnx_cf_set(n, grtc_onnx_error(n, "Scan needs at least one scan input"));
+    return;
+  }
+  if (1 + N + K > 64 || N + M > 64) {
+    grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "more than 63 scan values"));
+    return;
+  }
+  uint32_t in_axes[64];
+  int64_t steps = -1;
+  grtc_ttype_t types[64];
+  for (uint32_t i = 0; i < N; ++i) {
+    if (!states[i]) return;
+    types[i] = states[i]->type;
+  }
+  for (uint32_t j = 0; j < M; ++j) {
+    grtc_tvalue_t* x = inputs[j];
+    if (!x) return;
+    if (!grtc_onnx_axis(n, "scan input axis", in_axes_raw[j], x->type.rank, &in_axes[j])) return;
+    int64_t length = x->type.dims[in_axes[j]];
+    if (steps >= 0 && length != steps) {
+      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u has %lld steps, an earlier one %lld",
+                                          j, (long long)length, (long long)steps));
+      return;
+    }
+    steps = length;
+    grtc_ttype_t t = grtc_onnx_type(x->type.elem, 0, NULL);
+    for (uint32_t d = 0; d < x->type.rank; ++d) {
+      if (d != in_axes[j]) t.dims[t.rank++] = x->type.dims[d];
+    }
+    types[N + j] = t;
+  }
+  if (graph->n_output != N + K) {
+    grtc_onnx_cf_set(n, grtc_onnx_error(n, "the body has %zu outputs, expected %u (%u states, %u "
+                                           "scan outputs)",
+                                        graph->n_output, N + K, N, K));
+    return;
+  }
+  grtc_tblock_t* body = grtc_onnx_import_graph(n, graph, types, N + M);
+  if (!body) return;
+  grtc_tvalue_t** body_outs = body->last->operands;
+  for (uint32_t i = 0; i < N; ++i) {
+    if (!grtc_ttype_equal(&body_outs[i]->type, &types[i])) {
+      char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
+      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "state %u enters as %s and leaves the body as "
+                                                   "%s; grt needs one static type",
+                                                i, grtc_onnx_cf_fmt(&types[i], ba),
+                                                grtc_onnx_cf_fmt(&body_outs[i]->type, bb)));
+      return;
+    }
+  }
+  // The while: (i, states..., scan output buffers...).
+  grtc_tvalue_t* operands[64];
+  uint32_t out_axes[64];
+  uint32_t count = 1 + N + K;
+  operands[0] = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  for (uint32_t i = 0; i < N; ++i) operands[1 + i] = states[i];
+  for (uint32_t k = 0; k < K; ++k) {
+    const grtc_ttype_t* slice = &body_outs[N + k]->type;
+    if (!grtc_onnx_axis(n, "scan output axis", out_axes_raw[k], slice->rank + 1, &out_axes[k])) {
+      return;
+    }
+    if (slice->rank + 1 > GRTC_MAX_RANK) {
+      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "scan output %u would exceed rank %d", k,
+                                                GRTC_MAX_RANK));
+      return;
+    }
+    grtc_ttype_t type = grtc_onnx_type(slice->elem, 0, NULL);
+    for (uint32_t d = 0; d <= slice->rank; ++d) {
+      type.dims[type.rank++] = d == out_axes[k]       ? steps
+                               : d < out_axes[k] ? slice->dims[d]
+                                                 : slice->dims[d - 1];
+    }
+    operands[1 + N + k] = grtc_onnx_splat(n, &type, 0);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!operands[i]) return;
+    types[i] = operands[i]->type;
+  }
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
+  if (!op) return;
+  grtc_tblock_t* cond_block = NULL;
+  grtc_tblock_t* body_block = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
+  if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_cf_set(n, status);
+    return;
+  }
+  grtc_top_set_region(op, 0, cond_block);
+  grtc_top_set_region(op, 1, body_block);
+  grtc_tblock_t* saved = n->block;
+  n->block = cond_block;
+  grtc_tvalue_t* go = grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0],
+                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps));
+  n->block = saved;
+  if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
+  n->block = body_block;
+  grtc_tvalue_t* i = &body_block->args[0];
+  grtc_tvalue_t* back = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                         grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)(steps - 1)), i);
+  grtc_tvalue_t* args[64];
+  for (uint32_t a = 0; a < N; ++a) args[a] = &body_block->args[1 + a];
+  for (uint32_t j = 0; j < M; ++j) {
+    args[N + j] = grtc_onnx_slice_at(n, inputs[j], in_axes[j], in_reverse[j] ? back : i);
+  }
+  grtc_tvalue_t* next[64];
+  bool ready = grtc_onnx_cf_ok(n);
+  for (uint32_t a = 0; ready && a < N + M; ++a) ready = args[a] != NULL;
+  if (ready) {
+    uint32_t yielded = 0;
+    body_outs = grtc_onnx_move_ops(body, body_block, args, &yielded);
+    next[0] = grtc_onnx_binary(n, GRTC_TOP_ADD, i, grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
+    for (uint32_t a = 0; a < N; ++a) next[1 + a] = body_outs[a];
+    for (uint32_t k = 0; k < K; ++k) {
+      next[1 + N + k] = grtc_onnx_update_at(n, &body_block->args[1 + N + k], out_axes[k],
+                                            out_reverse[k] ? back : i, body_outs[N + k]);
+    }
+    for (uint32_t a = 0; a < count; ++a) ready = ready && next[a] != NULL;
+  }
+  n->block = saved;
+  if (!ready || !grtc_onnx_yield_in(n, body_block, next, count)) return;
+  grtc_onnx_fold(n, op);
+  for (uint32_t a = 0; a < N + K; ++a) outs[a] = &op->results[1 + a];
+}
+
+static grt_status_t grtc_onnx_op_scan(grtc_onnx_node_t* n) {
+  const Onnx__GraphProto* graph = grtc_onnx_attr_graph(n, "body");
+  if (!graph) return grt_ok_status();
+  int64_t m_attr = grtc_onnx_attr_int(n, "num_scan_inputs", -1);
+  // Opset 8 has a first input sequence_lens and a batch dimension 0 on
+  // every input and output.
+  bool batched = n->opset < 9;
+  uint32_t first = batched ? 1 : 0;
+  uint32_t given = n->input_count - first;
+  if (m_attr < 1 || m_attr > (int64_t)given) {
+    return grtc_onnx_error(n, "attribute 'num_scan_inputs' = %lld must be 1 to %u",
+                           (long long)m_attr, given);
+  }
+  uint32_t M = (uint32_t)m_attr, N = given - M;
+  if (n->output_count < N) {
+    return grtc_onnx_error(n, "%u states but only %u outputs", N, n->output_count);
+  }
+  uint32_t K = n->output_count - N;
+  if (N + M > 64 || N + K > 64) return grtc_onnx_unsupported(n, "more than 64 scan values");
+  int64_t in_axes[64], in_reverse[64], out_axes[64], out_reverse[64];
+  if (batched) {
+    for (uint32_t j = 0; j < M; ++j) in_axes[j] = 0;
+    for (uint32_t k = 0; k < K; ++k) out_axes[k] = 0;
+    if (!grtc_onnx_attr_list(n, "directions", M, 0, in_reverse)) return grt_ok_status();
+    for (uint32_t k = 0; k < K; ++k) out_reverse[k] = 0;
+  } else if (!grtc_onnx_attr_list(n, "scan_input_axes", M, 0, in_axes) ||
+             !grtc_onnx_attr_list(n, "scan_input_directions", M, 0, in_reverse) ||
+             !grtc_onnx_attr_list(n, "scan_output_axes", K, 0, out_axes) ||
+             !grtc_onnx_attr_list(n, "scan_output_directions", K, 0, out_reverse)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* values[128];
+  for (uint32_t i = 0; i < N + M; ++i) {
+    values[i] = grtc_onnx_input(n, first + i);
+    if (!values[i]) return grt_ok_status();
+  }
+  if (!batched) {
+    grtc_onnx_scan(n, graph, values, N, values + N, M, in_axes, in_reverse, K, out_axes,
+                   out_reverse, n->outputs);
+    return grt_ok_status();
+  }
+  // Opset 8: one scan per batch entry (sequence_lens, when given, must
+  // be the full length for every entry), stacked.
+  int64_t batch = -1;
+  for (uint32_t i = 0; i < N + M; ++i) {
+    if (values[i]->type.rank < (i < N ? 1u : 2u) || (batch >= 0 && values[i]->type.dims[0] != batch)) {
+      return grtc_onnx_error(n, "every state and scan input needs the batch dimension first, "
+                                "of one size");
+    }
+    batch = values[i]->type.dims[0];
+  }
+  if (batch > 1024) return grtc_onnx_unsupported(n, "a batch of %lld", (long long)batch);
+  if (n->inputs[0]) {
+    int64_t* lens = NULL;
+    uint32_t count = 0;
+    if (!grtc_onnx_ints(n, n->inputs[0], "input 'sequence_lens'", &lens, &count)) {
+      return grt_ok_status();
+    }
+    int64_t full = values[N]->type.dims[1];
+    for (uint32_t b = 0; b < count; ++b) {
+      if (lens[b] != full) {
+        return grtc_onnx_unsupported(n, "sequence_lens[%u] = %lld is not the full length %lld",
+                                     b, (long long)lens[b], (long long)full);
+      }
+    }
+  }
+  grtc_tvalue_t*** per = grtc_tmodule_alloc(n->module, (size_t)(batch + 1) * sizeof(*per));
+  if (!per) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t b = 0; b < batch; ++b) {
+    grtc_tvalue_t* slices[128];
+    for (uint32_t i = 0; i < N + M; ++i) slices[i] = grtc_onnx_take(n, values[i], b);
+    per[b] = grtc_tmodule_alloc(n->module, (N + K + 1) * sizeof(grtc_tvalue_t*));
+    if (!per[b]) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    grtc_onnx_scan(n, graph, slices, N, slices + N, M, in_axes, in_reverse, K, out_axes,
+                   out_reverse, per[b]);
+    if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+  }
+  grtc_tvalue_t** parts = grtc_tmodule_alloc(n->module, (size_t)(batch + 1) * sizeof(*parts));
+  if (!parts) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (uint32_t o = 0; o < N + K; ++o) {
+    for (int64_t b = 0; b < batch; ++b) {
+      grtc_tvalue_t* v = per[b][o];
+      if (!v) return grt_ok_status();
+      int64_t dims[GRTC_MAX_RANK];
+      if (v->type.rank + 1 > GRTC_MAX_RANK) {
+        return grtc_onnx_unsupported(n, "output %u would exceed rank %d", o, GRTC_MAX_RANK);
+      }
+      dims[0] = 1;
+      memcpy(dims + 1, v->type.dims, v->type.rank * sizeof(int64_t));
+      parts[b] = grtc_onnx_reshape(n, v, v->type.rank + 1, dims);
+    }
+    OUT(o) = batch > 0 ? grtc_onnx_concat(n, parts, (uint32_t)batch, 0) : NULL;
+  }
+  if (batch == 0) return grtc_onnx_unsupported(n, "an empty batch");
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_control_ops[] = {
     {"If", grtc_onnx_op_if, 1, 1, 1, -1, 1},
     {"Loop", grtc_onnx_op_loop, 2, -1, 1, -1, 1},
+    {"Scan", grtc_onnx_op_scan, 1, -1, 1, -1, 8},
     {"RNN", grtc_onnx_op_recurrent, 3, 6, 0, 2, 1},
     {"GRU", grtc_onnx_op_recurrent, 3, 6, 0, 2, 1},
     {"LSTM", grtc_onnx_op_recurrent, 3, 8, 0, 3, 1},
