@@ -432,7 +432,8 @@ static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
         sizes[i] = left < part ? left : part;
         left -= sizes[i];
       }
-      if (left != 0 || (outputs > 1 && sizes[outputs - 1] == 0 && dim >= (int64_t)outputs)) {
+      // ONNX's shape inference refuses a last chunk of 0 (4 into 3 parts).
+      if (left != 0 || (dim > 0 && sizes[outputs - 1] == 0)) {
         return grtc_onnx_error(n, "axis %u (%lld elements) cannot be split into %u parts", axis,
                                (long long)dim, outputs);
       }
@@ -724,6 +725,30 @@ static grtc_tvalue_t* grtc_onnx_element_indices(grtc_onnx_node_t* n, grtc_tvalue
   return grtc_onnx_concat(n, parts, r, r);
 }
 
+// data[..., indices[i...], ...] on |axis| for every position of |indices|
+// (i64, in range, data's rank, no larger than data off the axis): the
+// elementwise gather of GatherElements.
+static grtc_tvalue_t* grtc_onnx_gather_along(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                             grtc_tvalue_t* indices, uint32_t axis) {
+  if (!data || !indices) return NULL;
+  uint32_t r = data->type.rank;
+  grtc_tvalue_t* full = grtc_onnx_element_indices(n, indices, axis);
+  int64_t all[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    all[i] = i;
+    ones[i] = 1;
+  }
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.collapsed_slice_dims = GRTC_I64S(all, r);
+  g.start_index_map = GRTC_I64S(all, r);
+  g.slice_sizes = GRTC_I64S(ones, r);
+  g.index_vector_dim = r;
+  grtc_ttype_t type = indices->type;
+  type.elem = data->type.elem;
+  return grtc_onnx_gather_op(n, data, full, &g, &type);
+}
+
 static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
   grtc_tvalue_t* data = grtc_onnx_input(n, 0);
   grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
@@ -749,21 +774,118 @@ static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
   if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* wrapped =
       grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
-  grtc_tvalue_t* full = grtc_onnx_element_indices(n, wrapped, axis);
-  int64_t all[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
-  for (uint32_t i = 0; i < r; ++i) {
-    all[i] = i;
-    ones[i] = 1;
+  OUT(0) = grtc_onnx_gather_along(n, data, wrapped, axis);
+  return grt_ok_status();
+}
+
+// ReverseSequence: position t of batch entry b reads t' = len[b] - 1 - t
+// when t < len[b] (lengths clamped to [0, steps]), else t itself.
+static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* lens = grtc_onnx_input(n, 1);
+  if (!x || !lens) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bl[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (r < 2) return grtc_onnx_error(n, "the input must have rank >= 2, got %s",
+                                    grtc_onnx_tfmt(x, bx));
+  uint32_t time = 0, batch = 0;
+  if (!grtc_onnx_axis(n, "attribute 'time_axis'", grtc_onnx_attr_int(n, "time_axis", 0), r,
+                      &time) ||
+      !grtc_onnx_axis(n, "attribute 'batch_axis'", grtc_onnx_attr_int(n, "batch_axis", 1), r,
+                      &batch)) {
+    return grt_ok_status();
   }
+  if (time == batch || time > 1 || batch > 1) {
+    return grtc_onnx_error(n, "time_axis and batch_axis must be 0 and 1 in either order");
+  }
+  if (lens->type.rank != 1 || lens->type.dims[0] != x->type.dims[batch] ||
+      !grtc_elem_is_integer(lens->type.elem) || lens->type.elem == GRTC_ELEM_I1) {
+    return grtc_onnx_error(n, "sequence_lens must be integers, one per batch entry of %s; got %s",
+                           grtc_onnx_tfmt(x, bx), grtc_onnx_tfmt(lens, bl));
+  }
+  int64_t steps = x->type.dims[time];
+  grtc_tvalue_t* len = grtc_onnx_convert(n, lens, GRTC_ELEM_I64);
+  len = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
+                         grtc_onnx_binary(n, GRTC_TOP_MINIMUM, len,
+                                          grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps)),
+                         grtc_onnx_scalar(n, GRTC_ELEM_I64, 0));
+  if (!len) return grt_ok_status();
+  grtc_ttype_t wide = x->type;
+  wide.elem = GRTC_ELEM_I64;
+  int64_t map[1] = {batch};
+  len = grtc_onnx_broadcast_in_dim(n, len, &wide, map);
+  grtc_tvalue_t* t = grtc_onnx_iota(n, GRTC_ELEM_I64, r, x->type.dims, time);
+  grtc_tvalue_t* flipped = grtc_onnx_binary(
+      n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, len, t),
+      grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
+  grtc_tvalue_t* index =
+      grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, t, len), flipped, t);
+  OUT(0) = grtc_onnx_gather_along(n, x, index, time);
+  return grt_ok_status();
+}
+
+// Compress with a constant condition: a gather of the selected indices.
+static grt_status_t grtc_onnx_op_compress(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* cond = grtc_onnx_input(n, 1);
+  if (!x || !cond) return grt_ok_status();
+  char bc[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (cond->type.rank != 1 || cond->type.elem != GRTC_ELEM_I1) {
+    return grtc_onnx_error(n, "the condition must be a 1-D bool tensor, got %s",
+                           grtc_onnx_tfmt(cond, bc));
+  }
+  if (!grtc_onnx_is_constant(cond)) {
+    return grtc_onnx_unsupported(n, "Compress's result shape depends on the condition's "
+                                    "values, which are computed at run time here; grt compiles "
+                                    "static shapes (a constant condition is folded)");
+  }
+  const Onnx__AttributeProto* axis_attr = grtc_onnx_attr(n, "axis");
+  uint32_t axis = 0;
+  if (!axis_attr) {
+    int64_t total = grtc_ttype_element_count(&x->type);
+    x = grtc_onnx_reshape(n, x, 1, &total);
+  } else if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0),
+                             x->type.rank, &axis)) {
+    return grt_ok_status();
+  }
+  if (!x) return grt_ok_status();
+  int64_t* flags = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, cond, "the condition", &flags, &count)) return grt_ok_status();
+  int64_t dim = x->type.dims[axis];
+  if ((int64_t)count > dim) {
+    return grtc_onnx_error(n, "the condition has %u entries for an axis of %lld", count,
+                           (long long)dim);
+  }
+  int64_t* picked = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
+  if (!picked) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t kept = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (flags[i]) picked[kept++] = i;
+  }
+  grtc_tvalue_t* indices = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &kept, picked);
+  uint32_t r = x->type.rank;
+  grtc_ttype_t type = x->type;
+  type.dims[axis] = kept;
+  if (grtc_onnx_is_constant(x) && grtc_ttype_element_count(&type) <= (1 << 16)) {
+    OUT(0) = grtc_onnx_gather_const(n, x, picked, kept, axis, &type);
+    return grt_ok_status();
+  }
+  int64_t offset_dims[GRTC_MAX_RANK], slice_sizes[GRTC_MAX_RANK];
+  uint32_t offset_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    slice_sizes[i] = i == axis ? 1 : x->type.dims[i];
+    if (i != axis) offset_dims[offset_count++] = i;
+  }
+  int64_t collapsed = axis;
   grtc_gather_dims_t g;
   memset(&g, 0, sizeof(g));
-  g.collapsed_slice_dims = GRTC_I64S(all, r);
-  g.start_index_map = GRTC_I64S(all, r);
-  g.slice_sizes = GRTC_I64S(ones, r);
-  g.index_vector_dim = r;
-  grtc_ttype_t type = indices->type;
-  type.elem = data->type.elem;
-  OUT(0) = grtc_onnx_gather_op(n, data, full, &g, &type);
+  g.offset_dims = GRTC_I64S(offset_dims, offset_count);
+  g.collapsed_slice_dims = GRTC_I64S(&collapsed, 1);
+  g.start_index_map = GRTC_I64S(&collapsed, 1);
+  g.slice_sizes = GRTC_I64S(slice_sizes, r);
+  g.index_vector_dim = 1;
+  OUT(0) = grtc_onnx_gather_op(n, x, indices, &g, &type);
   return grt_ok_status();
 }
 
@@ -1543,6 +1665,8 @@ const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
     {"Gather", grtc_onnx_op_gather, 2, 2, 1, 1, 1},
     {"GatherElements", grtc_onnx_op_gather_elements, 2, 2, 1, 1, 11},
     {"GatherND", grtc_onnx_op_gather_nd, 2, 2, 1, 1, 11},
+    {"ReverseSequence", grtc_onnx_op_reverse_sequence, 2, 2, 1, 1, 10},
+    {"Compress", grtc_onnx_op_compress, 2, 2, 1, 1, 9},
     {"ScatterND", grtc_onnx_op_scatter_nd, 3, 3, 1, 1, 11},
     {"ScatterElements", grtc_onnx_op_scatter_elements, 3, 3, 1, 1, 11},
     {"Scatter", grtc_onnx_op_scatter_elements, 3, 3, 1, 1, 9},
