@@ -1651,6 +1651,133 @@ static grt_status_t grtc_onnx_op_non_zero(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Unique (constant inputs only)
+//===----------------------------------------------------------------------===//
+
+typedef struct grtc_onnx_rows_t {
+  const uint8_t* data;
+  bool splat;
+  grtc_elem_t elem;
+  int64_t outer, rows, inner;  // x viewed as [outer, rows, inner]
+} grtc_onnx_rows_t;
+
+static grtc_scalar_value_t grtc_onnx_row_at(const grtc_onnx_rows_t* v, int64_t row, int64_t k) {
+  int64_t o = k / v->inner, i = k % v->inner;
+  int64_t at = v->splat ? 0 : (o * v->rows + row) * v->inner + i;
+  return grtc_eval_load(v->elem, v->data + (size_t)at * grtc_elem_byte_size(v->elem));
+}
+
+// Orders rows lexicographically by value (numpy's order for Unique).
+static int grtc_onnx_row_compare(const grtc_onnx_rows_t* v, int64_t a, int64_t b) {
+  int64_t length = v->outer * v->inner;
+  for (int64_t k = 0; k < length; ++k) {
+    grtc_scalar_value_t x = grtc_onnx_row_at(v, a, k), y = grtc_onnx_row_at(v, b, k);
+    if (grtc_eval_compare(GRTC_CMP_LT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return -1;
+    if (grtc_eval_compare(GRTC_CMP_GT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return 1;
+  }
+  return 0;
+}
+
+// Stable merge sort of |order| (row numbers) by row value.
+static void grtc_onnx_sort_rows(const grtc_onnx_rows_t* v, int64_t* order, int64_t* scratch,
+                                int64_t count) {
+  for (int64_t width = 1; width < count; width *= 2) {
+    for (int64_t lo = 0; lo < count; lo += 2 * width) {
+      int64_t mid = lo + width < count ? lo + width : count;
+      int64_t hi = lo + 2 * width < count ? lo + 2 * width : count;
+      int64_t a = lo, b = mid, out = lo;
+      while (a < mid && b < hi) {
+        scratch[out++] = grtc_onnx_row_compare(v, order[b], order[a]) < 0 ? order[b++] : order[a++];
+      }
+      while (a < mid) scratch[out++] = order[a++];
+      while (b < hi) scratch[out++] = order[b++];
+    }
+    memcpy(order, scratch, (size_t)count * sizeof(int64_t));
+  }
+}
+
+static grt_status_t grtc_onnx_op_unique(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  if (!grtc_onnx_is_constant(x)) {
+    return grtc_onnx_unsupported(n, "Unique's result shape depends on the input's values, "
+                                    "which are computed at run time here; grt compiles static "
+                                    "shapes (a constant input is folded)");
+  }
+  int64_t total = grtc_ttype_element_count(&x->type);
+  if (total > (1 << 16)) {
+    return grtc_onnx_unsupported(n, "Unique of %lld constant elements", (long long)total);
+  }
+  grtc_onnx_rows_t v;
+  v.data = grtc_onnx_const_data(x, &v.splat);
+  v.elem = x->type.elem;
+  uint32_t axis = 0;
+  grtc_ttype_t type = x->type;
+  if (grtc_onnx_attr(n, "axis")) {
+    if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), x->type.rank,
+                        &axis)) {
+      return grt_ok_status();
+    }
+    v.outer = v.inner = 1;
+    for (uint32_t i = 0; i < axis; ++i) v.outer *= x->type.dims[i];
+    for (uint32_t i = axis + 1; i < x->type.rank; ++i) v.inner *= x->type.dims[i];
+    v.rows = x->type.dims[axis];
+  } else {
+    type = grtc_onnx_type(x->type.elem, 1, &total);
+    v.outer = v.inner = 1;
+    v.rows = total;
+  }
+  bool sorted = grtc_onnx_attr_int(n, "sorted", 1) != 0;
+  int64_t rows = v.rows;
+  int64_t* buffers = grtc_tmodule_alloc(n->module, (size_t)(6 * rows + 6) * sizeof(int64_t));
+  if (!buffers) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t* order = buffers;              // rows by value, ties by position
+  int64_t* scratch = order + rows + 1;
+  int64_t* group = scratch + rows + 1;   // each row's unique entry (in sorted order)
+  int64_t* first = group + rows + 1;     // each unique entry's first row
+  int64_t* counts = first + rows + 1;
+  int64_t* rank = counts + rows + 1;     // output position of each unique entry
+  for (int64_t i = 0; i < rows; ++i) order[i] = i;
+  grtc_onnx_sort_rows(&v, order, scratch, rows);
+  int64_t unique = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (i == 0 || grtc_onnx_row_compare(&v, order[i - 1], order[i]) != 0) {
+      first[unique] = order[i];  // the sort is stable: the first occurrence
+      counts[unique] = 0;
+      ++unique;
+    }
+    group[order[i]] = unique - 1;
+    ++counts[unique - 1];
+  }
+  // Output order: by value (sorted) or by first occurrence.
+  int64_t* out_first = scratch;
+  int64_t* out_counts = order;
+  if (sorted) {
+    for (int64_t u = 0; u < unique; ++u) rank[u] = u;
+  } else {
+    // Unique entries ordered by their first row.
+    int64_t next = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (first[group[i]] == i) rank[group[i]] = next++;
+    }
+  }
+  for (int64_t u = 0; u < unique; ++u) {
+    out_first[rank[u]] = first[u];
+    out_counts[rank[u]] = counts[u];
+  }
+  for (int64_t i = 0; i < rows; ++i) group[i] = rank[group[i]];
+  // Without an axis the values are those of the flattened input.
+  grtc_tvalue_t* source = grtc_onnx_reshape(n, x, type.rank, type.dims);
+  if (!source) return grt_ok_status();
+  type.dims[axis] = unique;
+  OUT(0) = grtc_onnx_gather_const(n, source, out_first, unique, axis, &type);
+  if (n->output_count > 1) OUT(1) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &unique, out_first);
+  if (n->output_count > 2) OUT(2) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &rows, group);
+  if (n->output_count > 3) OUT(3) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &unique, out_counts);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
     {"Shape", grtc_onnx_op_shape, 1, 1, 1, 1, 1},
     {"Size", grtc_onnx_op_size, 1, 1, 1, 1, 1},
@@ -1681,5 +1808,6 @@ const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
     {"DepthToSpace", grtc_onnx_op_depth_to_space, 1, 1, 1, 1, 1},
     {"SpaceToDepth", grtc_onnx_op_space_to_depth, 1, 1, 1, 1, 1},
     {"NonZero", grtc_onnx_op_non_zero, 1, 1, 1, 1, 9},
+    {"Unique", grtc_onnx_op_unique, 1, 1, 1, 4, 11},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
