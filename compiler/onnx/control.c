@@ -882,6 +882,12 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   for (uint32_t j = 0; j < M; ++j) {
     grtc_tvalue_t* x = inputs[j];
     if (!x) return;
+    if (x->type.rank == 0) {
+      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u is a scalar; it needs an axis to "
+                                             "scan",
+                                          j));
+      return;
+    }
     if (!grtc_onnx_axis(n, "scan input axis", in_axes_raw[j], x->type.rank, &in_axes[j])) return;
     int64_t length = x->type.dims[in_axes[j]];
     if (steps >= 0 && length != steps) {

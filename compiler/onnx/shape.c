@@ -359,9 +359,12 @@ static grt_status_t grtc_onnx_op_transpose(grtc_onnx_node_t* n) {
 static grt_status_t grtc_onnx_op_concat(grtc_onnx_node_t* n) {
   grtc_tvalue_t* first = grtc_onnx_input(n, 0);
   if (!first) return grt_ok_status();
-  if (!grtc_onnx_attr(n, "axis")) return grtc_onnx_error(n, "attribute 'axis' is required");
+  // Opsets 1-3 default the axis to 1; later ones require it.
+  if (n->opset >= 4 && !grtc_onnx_attr(n, "axis")) {
+    return grtc_onnx_error(n, "attribute 'axis' is required");
+  }
   uint32_t axis = 0;
-  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), first->type.rank,
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 1), first->type.rank,
                       &axis)) {
     return grt_ok_status();
   }
@@ -395,7 +398,11 @@ static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
   uint32_t outputs = n->output_count;
   int64_t* split = NULL;
   uint32_t count = 0;
-  bool given = grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
+  // 'split' is an attribute in opsets 2-12 and an input in 13 on (opset
+  // 1 took either).
+  bool given = n->opset < 2 && n->input_count > 1 && n->inputs[1]
+                   ? grtc_onnx_list(n, "split", 1, 1, "input 'split'", &split, &count)
+                   : grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
   if (!grtc_onnx_status_ok(n)) return grt_ok_status();
   int64_t* sizes = grtc_tmodule_alloc(n->module, (outputs + 1) * sizeof(int64_t));
   if (!sizes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
