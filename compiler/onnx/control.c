@@ -293,6 +293,12 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
     if (!operands[i]) return grt_ok_status();
     types[i] = operands[i]->type;
   }
+  if (scans > 0 && trip_value == 0) {
+    // No iteration: the initial values and empty scan outputs (a while
+    // would write slices into buffers of length 0).
+    for (uint32_t c = 0; c < carried + scans; ++c) OUT(c) = operands[2 + c];
+    return grt_ok_status();
+  }
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
   if (!op) return grt_ok_status();
   grtc_tblock_t* cond_block = NULL;
@@ -948,6 +954,12 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   for (uint32_t i = 0; i < count; ++i) {
     if (!operands[i]) return;
     types[i] = operands[i]->type;
+  }
+  if (steps == 0) {
+    // Nothing to scan: the initial states and empty scan outputs (the
+    // while's slices of length-0 inputs would not verify).
+    for (uint32_t a = 0; a < N + K; ++a) outs[a] = operands[1 + a];
+    return;
   }
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
   if (!op) return;
