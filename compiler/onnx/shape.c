@@ -194,14 +194,9 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   if (!x) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
-  if (n->opset < 5) {
-    if (!grtc_onnx_attr_ints(n, "shape", &shape, &count)) {
-      return grtc_onnx_error(n, "attribute 'shape' is required");
-    }
-  } else {
-    grtc_tvalue_t* s = grtc_onnx_input(n, 1);
-    if (!s) return grt_ok_status();
-    if (!grtc_onnx_list(n, "", 1, 5, "input 'shape'", &shape, &count)) return grt_ok_status();
+  if (!grtc_onnx_input(n, 1) ||
+      !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
+    return grt_ok_status();
   }
   if (count > GRTC_MAX_RANK) {
     return grtc_onnx_unsupported(n, "a reshape to rank %u; grt supports up to %d", count,
@@ -359,12 +354,9 @@ static grt_status_t grtc_onnx_op_transpose(grtc_onnx_node_t* n) {
 static grt_status_t grtc_onnx_op_concat(grtc_onnx_node_t* n) {
   grtc_tvalue_t* first = grtc_onnx_input(n, 0);
   if (!first) return grt_ok_status();
-  // Opsets 1-3 default the axis to 1; later ones require it.
-  if (n->opset >= 4 && !grtc_onnx_attr(n, "axis")) {
-    return grtc_onnx_error(n, "attribute 'axis' is required");
-  }
+  if (!grtc_onnx_attr(n, "axis")) return grtc_onnx_error(n, "attribute 'axis' is required");
   uint32_t axis = 0;
-  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 1), first->type.rank,
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), first->type.rank,
                       &axis)) {
     return grt_ok_status();
   }
@@ -398,11 +390,7 @@ static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
   uint32_t outputs = n->output_count;
   int64_t* split = NULL;
   uint32_t count = 0;
-  // 'split' is an attribute in opsets 2-12 and an input in 13 on (opset
-  // 1 took either).
-  bool given = n->opset < 2 && n->input_count > 1 && n->inputs[1]
-                   ? grtc_onnx_list(n, "split", 1, 1, "input 'split'", &split, &count)
-                   : grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
+  bool given = grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
   if (!grtc_onnx_status_ok(n)) return grt_ok_status();
   int64_t* sizes = grtc_tmodule_alloc(n->module, (outputs + 1) * sizeof(int64_t));
   if (!sizes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -1278,8 +1266,7 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   uint32_t count = 0;
   grtc_tvalue_t* value = NULL;
   if (n->opset < 11) {
-    if (!grtc_onnx_attr_ints(n, "pads", &pads, &count) &&
-        !grtc_onnx_attr_ints(n, "paddings", &pads, &count)) {
+    if (!grtc_onnx_attr_ints(n, "pads", &pads, &count)) {
       if (!grtc_onnx_status_ok(n)) return grt_ok_status();
       return grtc_onnx_error(n, "attribute 'pads' is required");
     }
@@ -1788,7 +1775,7 @@ static grt_status_t grtc_onnx_op_unique(grtc_onnx_node_t* n) {
 const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
     {"Shape", grtc_onnx_op_shape, 1, 1, 1, 1, 1},
     {"Size", grtc_onnx_op_size, 1, 1, 1, 1, 1},
-    {"Reshape", grtc_onnx_op_reshape, 1, 2, 1, 1, 1},
+    {"Reshape", grtc_onnx_op_reshape, 2, 2, 1, 1, 5},
     {"Flatten", grtc_onnx_op_flatten, 1, 1, 1, 1, 1},
     {"Squeeze", grtc_onnx_op_squeeze, 1, 2, 1, 1, 1},
     {"Unsqueeze", grtc_onnx_op_unsqueeze, 1, 2, 1, 1, 1},
