@@ -362,8 +362,16 @@ typedef enum grtc_onnx_cell_e {
   GRTC_ONNX_LSTM,
 } grtc_onnx_cell_t;
 
-// The unrolled sequences grt accepts (each step is a few ops).
-#define GRTC_ONNX_MAX_STEPS 4096
+// Sequences up to this length are unrolled (their steps fuse across
+// time); longer ones run as a stablehlo.while, whose size does not grow
+// with the length.
+#define GRTC_ONNX_UNROLL_STEPS 16
+
+static grtc_tvalue_t* grtc_onnx_slice_at(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                         grtc_tvalue_t* index);
+static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer,
+                                          uint32_t axis, grtc_tvalue_t* index,
+                                          grtc_tvalue_t* slice);
 
 // One activation function with its alpha and beta.
 typedef struct grtc_onnx_activation_t {
@@ -547,6 +555,170 @@ static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
   return index < n->input_count ? n->inputs[index] : NULL;
 }
 
+// What one direction's cell step needs: the cell, its activations (f, g,
+// h), the recurrent weights and biases, peepholes, clip, the sequence
+// length mask and a zero state.
+typedef struct grtc_onnx_cell_ctx_t {
+  grtc_onnx_cell_t cell;
+  const grtc_onnx_activation_t* f;
+  int64_t hidden;
+  const grtc_ttype_t* bh;  // [batch, hidden]
+  bool has_clip;
+  double clip;
+  bool linear_before_reset;
+  grtc_tvalue_t *rd, *rb;                     // R and its bias, all gates
+  grtc_tvalue_t *r_zr, *r_h, *rb_zr, *rb_h;  // GRU: z/r rows and h rows
+  grtc_tvalue_t *pi, *po, *pf;                // LSTM peepholes
+  grtc_tvalue_t* mask_lens;                   // [batch, 1] lengths or NULL
+  grtc_tvalue_t* zero_bh;
+} grtc_onnx_cell_ctx_t;
+
+// One step at time |t| (rank-0 i64, for the length mask) from input
+// projection |xt| ([batch, gates * hidden], W bias included): updates |h|
+// and |c| (LSTM) and sets |y| (the step's output).
+static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t* k,
+                                grtc_tvalue_t* xt, grtc_tvalue_t* t, grtc_tvalue_t** h_io,
+                                grtc_tvalue_t** c_io, grtc_tvalue_t** y_out) {
+  grtc_tvalue_t* h = *h_io;
+  grtc_tvalue_t* c = *c_io;
+  const grtc_onnx_activation_t* f = k->f;
+  int64_t hidden = k->hidden;
+  grtc_tvalue_t* h_new = NULL;
+  grtc_tvalue_t* c_new = NULL;
+#define ADD(a, b_) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b_))
+#define MUL(a, b_) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b_))
+#define CLIP(v) (k->has_clip ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                              \
+                                                grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),        \
+                                                                 grtc_onnx_splat(n, k->bh,        \
+                                                                                 -k->clip)),      \
+                                                grtc_onnx_splat(n, k->bh, k->clip))               \
+                             : (v))
+  if (k->cell == GRTC_ONNX_RNN) {
+    grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, k->rd));
+    if (k->rb) pre = ADD(pre, k->rb);
+    h_new = grtc_onnx_activate(n, &f[0], CLIP(pre));
+  } else if (k->cell == GRTC_ONNX_LSTM) {
+    grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, k->rd));
+    if (k->rb) pre = ADD(pre, k->rb);
+    grtc_tvalue_t* gi = grtc_onnx_cols(n, pre, 0, hidden);
+    grtc_tvalue_t* go = grtc_onnx_cols(n, pre, hidden, hidden);
+    grtc_tvalue_t* gf = grtc_onnx_cols(n, pre, 2 * hidden, hidden);
+    grtc_tvalue_t* gc = grtc_onnx_cols(n, pre, 3 * hidden, hidden);
+    if (k->pi) gi = ADD(gi, MUL(k->pi, c));
+    if (k->pf) gf = ADD(gf, MUL(k->pf, c));
+    grtc_tvalue_t* it = grtc_onnx_activate(n, &f[0], CLIP(gi));
+    grtc_tvalue_t* ft = grtc_onnx_activate(n, &f[0], CLIP(gf));
+    grtc_tvalue_t* ct = grtc_onnx_activate(n, &f[1], CLIP(gc));
+    c_new = ADD(MUL(ft, c), MUL(it, ct));
+    if (k->po) go = ADD(go, MUL(k->po, c_new));
+    grtc_tvalue_t* ot = grtc_onnx_activate(n, &f[0], CLIP(go));
+    h_new = MUL(ot, grtc_onnx_activate(n, &f[2], c_new));
+  } else {
+    grtc_tvalue_t* zr = ADD(grtc_onnx_cols(n, xt, 0, 2 * hidden), grtc_onnx_mm_t(n, h, k->r_zr));
+    if (k->rb_zr) zr = ADD(zr, k->rb_zr);
+    grtc_tvalue_t* zt = grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, 0, hidden)));
+    grtc_tvalue_t* rt = grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, hidden, hidden)));
+    grtc_tvalue_t* xh = grtc_onnx_cols(n, xt, 2 * hidden, hidden);
+    grtc_tvalue_t* rec;
+    if (k->linear_before_reset) {
+      rec = grtc_onnx_mm_t(n, h, k->r_h);
+      if (k->rb_h) rec = ADD(rec, k->rb_h);
+      rec = MUL(rt, rec);
+    } else {
+      rec = grtc_onnx_mm_t(n, MUL(rt, h), k->r_h);
+      if (k->rb_h) rec = ADD(rec, k->rb_h);
+    }
+    grtc_tvalue_t* ht = grtc_onnx_activate(n, &f[1], CLIP(ADD(xh, rec)));
+    grtc_tvalue_t* one_minus_z =
+        grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_splat(n, k->bh, 1), zt);
+    h_new = ADD(MUL(one_minus_z, ht), MUL(zt, h));
+  }
+#undef ADD
+#undef MUL
+#undef CLIP
+  grtc_tvalue_t* y = h_new;
+  if (k->mask_lens) {
+    // Steps past a sequence's length keep the state and output 0.
+    grtc_tvalue_t* live = grtc_onnx_compare(n, GRTC_CMP_LT, t, k->mask_lens);
+    h_new = grtc_onnx_select(n, live, h_new, h);
+    if (c_new) c_new = grtc_onnx_select(n, live, c_new, c);
+    y = grtc_onnx_select(n, live, y, k->zero_bh);
+  }
+  *h_io = h_new;
+  *c_io = c_new;
+  *y_out = y;
+}
+
+// The steps of one direction as a stablehlo.while carrying (i, h, c, Y):
+// |proj| ([steps, batch, gates * hidden]) is sliced at t = i (or
+// steps - 1 - i backwards) and the step's output written to Y at t.
+// Updates |h| and |c| to the final states and sets |y| ([steps, 1, batch,
+// hidden]).
+static void grtc_onnx_cell_loop(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t* k,
+                                grtc_tvalue_t* proj, int64_t steps, bool backward,
+                                grtc_tvalue_t** h_io, grtc_tvalue_t** c_io,
+                                grtc_tvalue_t** y_out) {
+  bool lstm = k->cell == GRTC_ONNX_LSTM;
+  int64_t y_dims[3] = {steps, k->bh->dims[0], k->bh->dims[1]};
+  grtc_ttype_t y_type = grtc_onnx_type(k->bh->elem, 3, y_dims);
+  grtc_tvalue_t* operands[4];
+  uint32_t count = 0;
+  operands[count++] = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  operands[count++] = *h_io;
+  if (lstm) operands[count++] = *c_io;
+  operands[count++] = grtc_onnx_splat(n, &y_type, 0);
+  grtc_ttype_t types[4];
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!operands[i]) return;
+    types[i] = operands[i]->type;
+  }
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
+  if (!op) return;
+  grtc_tblock_t* cond_block = NULL;
+  grtc_tblock_t* body_block = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
+  if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_cf_set(n, status);
+    return;
+  }
+  grtc_top_set_region(op, 0, cond_block);
+  grtc_top_set_region(op, 1, body_block);
+  grtc_tblock_t* saved = n->block;
+  n->block = cond_block;
+  grtc_tvalue_t* go = grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0],
+                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps));
+  n->block = saved;
+  if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
+  n->block = body_block;
+  grtc_tvalue_t* i = &body_block->args[0];
+  grtc_tvalue_t* t = backward ? grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                                 grtc_onnx_scalar(n, GRTC_ELEM_I64,
+                                                                  (double)(steps - 1)),
+                                                 i)
+                              : i;
+  grtc_tvalue_t* h = &body_block->args[1];
+  grtc_tvalue_t* c = lstm ? &body_block->args[2] : NULL;
+  grtc_tvalue_t* y = NULL;
+  grtc_onnx_cell_step(n, k, grtc_onnx_slice_at(n, proj, 0, t), t, &h, &c, &y);
+  grtc_tvalue_t* next[4];
+  uint32_t at = 0;
+  next[at++] = grtc_onnx_binary(n, GRTC_TOP_ADD, i, grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
+  next[at++] = h;
+  if (lstm) next[at++] = c;
+  next[at++] = grtc_onnx_update_at(n, &body_block->args[count - 1], 0, t, y);
+  n->block = saved;
+  for (uint32_t j = 0; j < count; ++j) {
+    if (!next[j]) return;
+  }
+  if (!grtc_onnx_yield_in(n, body_block, next, count)) return;
+  grtc_onnx_fold(n, op);
+  *h_io = &op->results[1];
+  if (lstm) *c_io = &op->results[2];
+  int64_t dims[4] = {steps, 1, y_dims[1], y_dims[2]};
+  *y_out = grtc_onnx_reshape(n, &op->results[count - 1], 4, dims);
+}
+
 static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   grtc_onnx_cell_t cell = strcmp(n->proto->op_type, "LSTM") == 0  ? GRTC_ONNX_LSTM
                           : strcmp(n->proto->op_type, "GRU") == 0 ? GRTC_ONNX_GRU
@@ -608,10 +780,6 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   if (hidden < 1 || hidden > (1 << 20)) {
     return grtc_onnx_error(n, "hidden_size %lld is out of range", (long long)hidden);
   }
-  if (steps > GRTC_ONNX_MAX_STEPS) {
-    return grtc_onnx_unsupported(n, "a sequence of %lld steps (grt unrolls up to %d)",
-                                 (long long)steps, GRTC_ONNX_MAX_STEPS);
-  }
   int64_t gh = gates * hidden;
   int64_t dirs = directions;
   if (!grtc_onnx_expect_shape(n, w, "W", 3, (int64_t[]){dirs, gh, input}) ||
@@ -659,7 +827,8 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
     mask_lens = grtc_onnx_reshape(n, grtc_onnx_convert(n, lens, GRTC_ELEM_I64), 2, col);
   }
   grtc_tvalue_t* zero_bh = grtc_onnx_splat(n, &bh, 0);
-  grtc_tvalue_t** ys = grtc_tmodule_alloc(n->module, (size_t)(steps + 1) * 2 * sizeof(*ys));
+  int64_t unrolled = steps <= GRTC_ONNX_UNROLL_STEPS ? steps : 0;
+  grtc_tvalue_t** ys = grtc_tmodule_alloc(n->module, (size_t)(unrolled + 1) * sizeof(*ys));
   if (!ys) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   grtc_tvalue_t* y_dirs[2] = {NULL, NULL};
   grtc_tvalue_t* h_last[2] = {NULL, NULL};
@@ -701,82 +870,44 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
         rb_h = grtc_onnx_cols(n, rb, 2 * hidden, hidden);
       }
     }
-    for (int64_t s = 0; s < steps && grtc_onnx_cf_ok(n); ++s) {
-      int64_t t = backward ? steps - 1 - s : s;
-      grtc_tvalue_t* xt = grtc_onnx_take(n, proj, t);  // [batch, gh]
-      grtc_tvalue_t* h_new = NULL;
-      grtc_tvalue_t* c_new = NULL;
-#define ADD(a, b_) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b_))
-#define MUL(a, b_) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b_))
-#define CLIP(v) (clip_attr ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                            \
-                                              grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),      \
-                                                               grtc_onnx_splat(n, &bh, -clip)), \
-                                              grtc_onnx_splat(n, &bh, clip))                  \
-                           : (v))
-      if (cell == GRTC_ONNX_RNN) {
-        grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, rd));
-        if (rb) pre = ADD(pre, rb);
-        h_new = grtc_onnx_activate(n, &f[0], CLIP(pre));
-      } else if (cell == GRTC_ONNX_LSTM) {
-        grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, rd));
-        if (rb) pre = ADD(pre, rb);
-        grtc_tvalue_t* gi = grtc_onnx_cols(n, pre, 0, hidden);
-        grtc_tvalue_t* go = grtc_onnx_cols(n, pre, hidden, hidden);
-        grtc_tvalue_t* gf = grtc_onnx_cols(n, pre, 2 * hidden, hidden);
-        grtc_tvalue_t* gc = grtc_onnx_cols(n, pre, 3 * hidden, hidden);
-        if (pi) gi = ADD(gi, MUL(pi, c));
-        if (pf) gf = ADD(gf, MUL(pf, c));
-        grtc_tvalue_t* it = grtc_onnx_activate(n, &f[0], CLIP(gi));
-        grtc_tvalue_t* ft = grtc_onnx_activate(n, &f[0], CLIP(gf));
-        grtc_tvalue_t* ct = grtc_onnx_activate(n, &f[1], CLIP(gc));
-        c_new = ADD(MUL(ft, c), MUL(it, ct));
-        if (po) go = ADD(go, MUL(po, c_new));
-        grtc_tvalue_t* ot = grtc_onnx_activate(n, &f[0], CLIP(go));
-        h_new = MUL(ot, grtc_onnx_activate(n, &f[2], c_new));
+    grtc_onnx_cell_ctx_t ctx = {.cell = cell,
+                                .f = f,
+                                .hidden = hidden,
+                                .bh = &bh,
+                                .has_clip = clip_attr != NULL,
+                                .clip = clip,
+                                .linear_before_reset = linear_before_reset,
+                                .rd = rd,
+                                .rb = rb,
+                                .r_zr = r_zr,
+                                .r_h = r_h,
+                                .rb_zr = rb_zr,
+                                .rb_h = rb_h,
+                                .pi = pi,
+                                .po = po,
+                                .pf = pf,
+                                .mask_lens = mask_lens,
+                                .zero_bh = zero_bh};
+    if (steps <= GRTC_ONNX_UNROLL_STEPS) {
+      for (int64_t s = 0; s < steps && grtc_onnx_cf_ok(n); ++s) {
+        int64_t t = backward ? steps - 1 - s : s;
+        grtc_tvalue_t* xt = grtc_onnx_take(n, proj, t);  // [batch, gh]
+        grtc_tvalue_t* y = NULL;
+        grtc_onnx_cell_step(n, &ctx, xt, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)t), &h, &c,
+                            &y);
+        int64_t one[4] = {1, 1, batch, hidden};
+        ys[t] = grtc_onnx_reshape(n, y, 4, one);
+      }
+      if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+      if (steps) {
+        y_dirs[d] = grtc_onnx_concat(n, ys, (uint32_t)steps, 0);
       } else {
-        grtc_tvalue_t* zr = ADD(grtc_onnx_cols(n, xt, 0, 2 * hidden), grtc_onnx_mm_t(n, h, r_zr));
-        if (rb_zr) zr = ADD(zr, rb_zr);
-        grtc_tvalue_t* zt = grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, 0, hidden)));
-        grtc_tvalue_t* rt =
-            grtc_onnx_activate(n, &f[0], CLIP(grtc_onnx_cols(n, zr, hidden, hidden)));
-        grtc_tvalue_t* xh = grtc_onnx_cols(n, xt, 2 * hidden, hidden);
-        grtc_tvalue_t* rec;
-        if (linear_before_reset) {
-          rec = grtc_onnx_mm_t(n, h, r_h);
-          if (rb_h) rec = ADD(rec, rb_h);
-          rec = MUL(rt, rec);
-        } else {
-          rec = grtc_onnx_mm_t(n, MUL(rt, h), r_h);
-          if (rb_h) rec = ADD(rec, rb_h);
-        }
-        grtc_tvalue_t* ht = grtc_onnx_activate(n, &f[1], CLIP(ADD(xh, rec)));
-        grtc_tvalue_t* one_minus_z =
-            grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_splat(n, &bh, 1), zt);
-        h_new = ADD(MUL(one_minus_z, ht), MUL(zt, h));
+        grtc_ttype_t empty = grtc_onnx_type(elem, 4, (int64_t[]){0, 1, batch, hidden});
+        y_dirs[d] = grtc_onnx_splat(n, &empty, 0);
       }
-#undef ADD
-#undef MUL
-#undef CLIP
-      grtc_tvalue_t* y = h_new;
-      if (mask_lens) {
-        // Steps past a sequence's length keep the state and output 0.
-        grtc_tvalue_t* live = grtc_onnx_compare(n, GRTC_CMP_LT,
-                                                grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)t),
-                                                mask_lens);
-        h_new = grtc_onnx_select(n, live, h_new, h);
-        if (c_new) c_new = grtc_onnx_select(n, live, c_new, c);
-        y = grtc_onnx_select(n, live, y, zero_bh);
-      }
-      h = h_new;
-      c = c_new;
-      int64_t one[4] = {1, 1, batch, hidden};
-      ys[t] = grtc_onnx_reshape(n, y, 4, one);
-    }
-    if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
-    y_dirs[d] = steps ? grtc_onnx_concat(n, ys, (uint32_t)steps, 0) : NULL;
-    if (!steps) {
-      grtc_ttype_t empty = grtc_onnx_type(elem, 4, (int64_t[]){0, 1, batch, hidden});
-      y_dirs[d] = grtc_onnx_splat(n, &empty, 0);
+    } else {
+      grtc_onnx_cell_loop(n, &ctx, proj, steps, backward, &h, &c, &y_dirs[d]);
+      if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
     }
     int64_t state_dims[3] = {1, batch, hidden};
     h_last[d] = grtc_onnx_reshape(n, h, 3, state_dims);
