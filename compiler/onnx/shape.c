@@ -1338,6 +1338,46 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// CenterCropPad: each listed axis cropped (a centered window) or padded
+// with zeros (evenly, the odd element after) to the constant target size.
+static grt_status_t grtc_onnx_op_center_crop_pad(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) return grt_ok_status();
+  int64_t axes[GRTC_MAX_RANK];
+  int64_t* given = NULL;
+  uint32_t axis_count = 0;
+  if (grtc_onnx_attr_ints(n, "axes", &given, &axis_count)) {
+    if (axis_count > r) return grtc_onnx_error(n, "%u axes for rank %u", axis_count, r);
+    if (!grtc_onnx_axes(n, "axis", given, axis_count, r)) return grt_ok_status();
+    memcpy(axes, given, axis_count * sizeof(int64_t));
+  } else {
+    if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+    axis_count = r;
+    for (uint32_t i = 0; i < r; ++i) axes[i] = i;
+  }
+  if (count != axis_count) {
+    return grtc_onnx_error(n, "input 'shape' has %u sizes for %u axes", count, axis_count);
+  }
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0}, dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) dims[i] = x->type.dims[i];
+  for (uint32_t i = 0; i < axis_count; ++i) {
+    dims[axes[i]] = shape[i];
+    if (!grtc_onnx_check_dims(n, "the result", r, dims)) return grt_ok_status();
+    // A negative pad crops; the odd element comes off (or is added) at
+    // the end.
+    int64_t diff = shape[i] - x->type.dims[axes[i]];
+    int64_t half = (diff < 0 ? -diff : diff) / 2;
+    low[axes[i]] = diff < 0 ? -half : half;
+    high[axes[i]] = diff - low[axes[i]];
+  }
+  OUT(0) = grtc_onnx_pad(n, x, grtc_onnx_scalar(n, x->type.elem, 0), low, high);
+  return grt_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ConstantOfShape, Range, OneHot, Trilu, EyeLike
 //===----------------------------------------------------------------------===//
@@ -1794,6 +1834,7 @@ const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
     {"Expand", grtc_onnx_op_expand, 2, 2, 1, 1, 8},
     {"Tile", grtc_onnx_op_tile, 2, 2, 1, 1, 6},
     {"Pad", grtc_onnx_op_pad, 1, 4, 1, 1, 1},
+    {"CenterCropPad", grtc_onnx_op_center_crop_pad, 2, 2, 1, 1, 18},
     {"ConstantOfShape", grtc_onnx_op_constant_of_shape, 1, 1, 1, 1, 9},
     {"Range", grtc_onnx_op_range, 3, 3, 1, 1, 11},
     {"OneHot", grtc_onnx_op_one_hot, 3, 3, 1, 1, 9},
