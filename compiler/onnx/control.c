@@ -31,8 +31,7 @@ static const char* grtc_onnx_cf_fmt(const grtc_ttype_t* type, char* buffer) {
 // The graph attribute |name|; an error when absent or not a graph.
 static const Onnx__GraphProto* grtc_onnx_attr_graph(grtc_onnx_node_t* n, const char* name) {
   const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
-  if (!a || !a->g ||
-      (a->has_type && a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH)) {
+  if (!a || !a->g || (a->has_type && a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH)) {
     grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute '%s' (a graph) is required", name));
     return NULL;
   }
@@ -59,8 +58,7 @@ static grtc_tblock_t* grtc_onnx_import_graph(grtc_onnx_node_t* n, const Onnx__Gr
   if (!graph || !grtc_onnx_cf_ok(n)) return NULL;
   if (graph->n_input != arg_count) {
     grtc_onnx_cf_set(n, grtc_onnx_error(n, "the sub-graph '%s' has %zu inputs, expected %u",
-                                        graph->name ? graph->name : "", graph->n_input,
-                                        arg_count));
+                                        graph->name ? graph->name : "", graph->n_input, arg_count));
     return NULL;
   }
   grtc_tblock_t* block = NULL;
@@ -154,8 +152,9 @@ static grt_status_t grtc_onnx_op_if(grtc_onnx_node_t* n) {
     const grtc_ttype_t* b = &branches[1]->last->operands[i]->type;
     if (!grtc_ttype_equal(a, b)) {
       char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
-      return grtc_onnx_unsupported(n, "output %u is %s in then_branch but %s in else_branch; "
-                                      "grt needs one static type",
+      return grtc_onnx_unsupported(n,
+                                   "output %u is %s in then_branch but %s in else_branch; "
+                                   "grt needs one static type",
                                    i, grtc_onnx_cf_fmt(a, ba), grtc_onnx_cf_fmt(b, bb));
     }
     types[i] = *a;
@@ -191,8 +190,9 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   }
   uint32_t scans = n->output_count - carried;
   if (body_graph->n_output != 1 + carried + scans) {
-    return grtc_onnx_error(n, "the body has %zu outputs, expected %u (cond, %u loop-carried, "
-                              "%u scan outputs)",
+    return grtc_onnx_error(n,
+                           "the body has %zu outputs, expected %u (cond, %u loop-carried, "
+                           "%u scan outputs)",
                            body_graph->n_output, 1 + carried + scans, carried, scans);
   }
   if (carried + scans + 2 > 64) return grtc_onnx_unsupported(n, "more than 62 loop values");
@@ -241,9 +241,9 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   // The scan outputs have one slice per iteration: their length must be
   // known, so M must be a constant and the condition stay true.
   grtc_tvalue_t* cond_out = outs[0];
-  bool cond_stays = cond_always && (cond_out == &body->args[1] ||
-                                    (grtc_onnx_is_constant(cond_out) &&
-                                     cond_out->type.elem == GRTC_ELEM_I1));
+  bool cond_stays =
+      cond_always && (cond_out == &body->args[1] ||
+                      (grtc_onnx_is_constant(cond_out) && cond_out->type.elem == GRTC_ELEM_I1));
   if (cond_stays && cond_out != &body->args[1]) {
     int64_t* values = NULL;
     uint32_t count = 0;
@@ -251,9 +251,10 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
                  count == 1 && values[0] != 0;
   }
   if (scans > 0 && (trip_value < 0 || !cond_stays)) {
-    return grtc_onnx_unsupported(n, "scan outputs need a loop whose iteration count is known "
-                                    "when the model is compiled (a constant M and a condition "
-                                    "that stays true)");
+    return grtc_onnx_unsupported(n,
+                                 "scan outputs need a loop whose iteration count is known "
+                                 "when the model is compiled (a constant M and a condition "
+                                 "that stays true)");
   }
   if (scans > 0 && trip_value > (1 << 24)) {
     return grtc_onnx_unsupported(n, "a loop of %lld iterations with scan outputs",
@@ -262,8 +263,9 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < carried; ++i) {
     if (!grtc_ttype_equal(&outs[1 + i]->type, &types[2 + i])) {
       char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
-      return grtc_onnx_unsupported(n, "loop-carried value %u enters as %s and leaves the body "
-                                      "as %s; grt needs one static type",
+      return grtc_onnx_unsupported(n,
+                                   "loop-carried value %u enters as %s and leaves the body "
+                                   "as %s; grt needs one static type",
                                    i, grtc_onnx_cf_fmt(&types[2 + i], ba),
                                    grtc_onnx_cf_fmt(&outs[1 + i]->type, bb));
     }
@@ -312,8 +314,9 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   // cond: i < M (when M is given) and the condition.
   n->block = cond_block;
   grtc_tvalue_t* go = &cond_block->args[1];
-  if (trip) go = grtc_onnx_binary(n, GRTC_TOP_AND, go,
-                                  grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0], trip));
+  if (trip)
+    go = grtc_onnx_binary(n, GRTC_TOP_AND, go,
+                          grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0], trip));
   n->block = saved;
   if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return grt_ok_status();
   // body: the imported graph, then i + 1 and the scan slices written at i.
@@ -369,9 +372,8 @@ typedef enum grtc_onnx_cell_e {
 
 static grtc_tvalue_t* grtc_onnx_slice_at(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
                                          grtc_tvalue_t* index);
-static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer,
-                                          uint32_t axis, grtc_tvalue_t* index,
-                                          grtc_tvalue_t* slice);
+static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer, uint32_t axis,
+                                          grtc_tvalue_t* index, grtc_tvalue_t* slice);
 
 // One activation function with its alpha and beta.
 typedef struct grtc_onnx_activation_t {
@@ -396,10 +398,10 @@ static bool grtc_onnx_activation_defaults(const char* name, int* uses, double* a
     int uses;  // 0: none, 1: alpha, 2: alpha and beta
     double alpha, beta;
   } rows[] = {
-      {"Sigmoid", 0, 0, 0},       {"Tanh", 0, 0, 0},         {"Relu", 0, 0, 0},
-      {"Softsign", 0, 0, 0},      {"Softplus", 0, 0, 0},     {"LeakyRelu", 1, 0.01, 0},
-      {"ThresholdedRelu", 1, 1.0, 0}, {"Elu", 1, 1.0, 0},    {"HardSigmoid", 2, 0.2, 0.5},
-      {"Affine", 2, 1.0, 0.0},    {"ScaledTanh", 2, 1.0, 1.0},
+      {"Sigmoid", 0, 0, 0},           {"Tanh", 0, 0, 0},           {"Relu", 0, 0, 0},
+      {"Softsign", 0, 0, 0},          {"Softplus", 0, 0, 0},       {"LeakyRelu", 1, 0.01, 0},
+      {"ThresholdedRelu", 1, 1.0, 0}, {"Elu", 1, 1.0, 0},          {"HardSigmoid", 2, 0.2, 0.5},
+      {"Affine", 2, 1.0, 0.0},        {"ScaledTanh", 2, 1.0, 1.0},
   };
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
     if (grtc_onnx_name_is(rows[i].name, name)) {
@@ -426,7 +428,8 @@ static grtc_tvalue_t* grtc_onnx_activate(grtc_onnx_node_t* n, const grtc_onnx_ac
   if (grtc_onnx_name_is(name, "Softsign")) return BIN(DIVIDE, x, BIN(ADD, C(1), UN(ABS, x)));
   if (grtc_onnx_name_is(name, "Softplus")) {
     // max(x, 0) + log1p(exp(-|x|)), without overflow.
-    return BIN(ADD, BIN(MAXIMUM, x, C(0)), UN(LOG_PLUS_ONE, UN(EXPONENTIAL, UN(NEGATE, UN(ABS, x)))));
+    return BIN(ADD, BIN(MAXIMUM, x, C(0)),
+               UN(LOG_PLUS_ONE, UN(EXPONENTIAL, UN(NEGATE, UN(ABS, x)))));
   }
   grtc_tvalue_t* zero = C(0);
   if (grtc_onnx_name_is(name, "LeakyRelu")) {
@@ -469,8 +472,9 @@ static bool grtc_onnx_activations(grtc_onnx_node_t* n, grtc_onnx_cell_t cell, ui
   grtc_onnx_attr_floats(n, "activation_alpha", &alphas, &alpha_count);
   grtc_onnx_attr_floats(n, "activation_beta", &betas, &beta_count);
   if (a && a->n_strings != total) {
-    return grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute 'activations' has %zu names, "
-                                                  "expected %u (%u per direction)",
+    return grtc_onnx_cf_set(n, grtc_onnx_error(n,
+                                               "attribute 'activations' has %zu names, "
+                                               "expected %u (%u per direction)",
                                                a->n_strings, total, per));
   }
   for (uint32_t i = 0; i < total; ++i) {
@@ -486,11 +490,12 @@ static bool grtc_onnx_activations(grtc_onnx_node_t* n, grtc_onnx_cell_t cell, ui
     }
     int uses = 0;
     if (!grtc_onnx_activation_defaults(f->name, &uses, &f->alpha, &f->beta)) {
-      return grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "activation \"%s\" (expected Sigmoid, "
-                                                          "Tanh, Relu, LeakyRelu, "
-                                                          "ThresholdedRelu, Elu, HardSigmoid, "
-                                                          "Affine, ScaledTanh, Softsign or "
-                                                          "Softplus)",
+      return grtc_onnx_cf_set(n, grtc_onnx_unsupported(n,
+                                                       "activation \"%s\" (expected Sigmoid, "
+                                                       "Tanh, Relu, LeakyRelu, "
+                                                       "ThresholdedRelu, Elu, HardSigmoid, "
+                                                       "Affine, ScaledTanh, Softsign or "
+                                                       "Softplus)",
                                                        f->name));
     }
     if (uses >= 1 && next_alpha < alpha_count) f->alpha = alphas[next_alpha++];
@@ -545,9 +550,9 @@ static bool grtc_onnx_expect_shape(grtc_onnx_node_t* n, grtc_tvalue_t* v, const 
   grtc_ttype_t want = grtc_onnx_type(v->type.elem, rank, dims);
   if (grtc_ttype_equal(&want, &v->type)) return true;
   char bv[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
-  return grtc_onnx_cf_set(n, grtc_onnx_error(n, "%s is %s, expected %s", what,
-                                             grtc_onnx_cf_fmt(&v->type, bv),
-                                             grtc_onnx_cf_fmt(&want, bw)));
+  return grtc_onnx_cf_set(
+      n, grtc_onnx_error(n, "%s is %s, expected %s", what, grtc_onnx_cf_fmt(&v->type, bv),
+                         grtc_onnx_cf_fmt(&want, bw)));
 }
 
 // The optional input |index| (NULL when absent).
@@ -566,10 +571,10 @@ typedef struct grtc_onnx_cell_ctx_t {
   bool has_clip;
   double clip;
   bool linear_before_reset;
-  grtc_tvalue_t *rd, *rb;                     // R and its bias, all gates
+  grtc_tvalue_t *rd, *rb;                    // R and its bias, all gates
   grtc_tvalue_t *r_zr, *r_h, *rb_zr, *rb_h;  // GRU: z/r rows and h rows
-  grtc_tvalue_t *pi, *po, *pf;                // LSTM peepholes
-  grtc_tvalue_t* mask_lens;                   // [batch, 1] lengths or NULL
+  grtc_tvalue_t *pi, *po, *pf;               // LSTM peepholes
+  grtc_tvalue_t* mask_lens;                  // [batch, 1] lengths or NULL
   grtc_tvalue_t* zero_bh;
 } grtc_onnx_cell_ctx_t;
 
@@ -587,12 +592,12 @@ static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
   grtc_tvalue_t* c_new = NULL;
 #define ADD(a, b_) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b_))
 #define MUL(a, b_) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b_))
-#define CLIP(v) (k->has_clip ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                              \
-                                                grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),        \
-                                                                 grtc_onnx_splat(n, k->bh,        \
-                                                                                 -k->clip)),      \
-                                                grtc_onnx_splat(n, k->bh, k->clip))               \
-                             : (v))
+#define CLIP(v)                                                                          \
+  (k->has_clip ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                                   \
+                                  grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),             \
+                                                   grtc_onnx_splat(n, k->bh, -k->clip)), \
+                                  grtc_onnx_splat(n, k->bh, k->clip))                    \
+               : (v))
   if (k->cell == GRTC_ONNX_RNN) {
     grtc_tvalue_t* pre = ADD(xt, grtc_onnx_mm_t(n, h, k->rd));
     if (k->rb) pre = ADD(pre, k->rb);
@@ -656,8 +661,7 @@ static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
 // hidden]).
 static void grtc_onnx_cell_loop(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t* k,
                                 grtc_tvalue_t* proj, int64_t steps, bool backward,
-                                grtc_tvalue_t** h_io, grtc_tvalue_t** c_io,
-                                grtc_tvalue_t** y_out) {
+                                grtc_tvalue_t** h_io, grtc_tvalue_t** c_io, grtc_tvalue_t** y_out) {
   bool lstm = k->cell == GRTC_ONNX_LSTM;
   int64_t y_dims[3] = {steps, k->bh->dims[0], k->bh->dims[1]};
   grtc_ttype_t y_type = grtc_onnx_type(k->bh->elem, 3, y_dims);
@@ -692,11 +696,10 @@ static void grtc_onnx_cell_loop(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
   if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
   n->block = body_block;
   grtc_tvalue_t* i = &body_block->args[0];
-  grtc_tvalue_t* t = backward ? grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
-                                                 grtc_onnx_scalar(n, GRTC_ELEM_I64,
-                                                                  (double)(steps - 1)),
-                                                 i)
-                              : i;
+  grtc_tvalue_t* t =
+      backward ? grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                  grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)(steps - 1)), i)
+               : i;
   grtc_tvalue_t* h = &body_block->args[1];
   grtc_tvalue_t* c = lstm ? &body_block->args[2] : NULL;
   grtc_tvalue_t* y = NULL;
@@ -747,8 +750,9 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   } else if (strcmp(direction, "reverse") == 0) {
     reverse_only = true;
   } else if (strcmp(direction, "forward") != 0) {
-    return grtc_onnx_error(n, "attribute 'direction' must be forward, reverse or bidirectional; "
-                              "got \"%s\"",
+    return grtc_onnx_error(n,
+                           "attribute 'direction' must be forward, reverse or bidirectional; "
+                           "got \"%s\"",
                            direction);
   }
   int64_t layout = n->opset >= 14 ? grtc_onnx_attr_int(n, "layout", 0) : 0;
@@ -809,8 +813,9 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   grtc_tvalue_t* operands[] = {w, r, b, h0, c0, p};
   for (size_t i = 0; i < sizeof(operands) / sizeof(operands[0]); ++i) {
     if (operands[i] && operands[i]->type.elem != elem) {
-      return grtc_onnx_error(n, "W, R, B, initial_h, initial_c and P must have the element type "
-                                "of X");
+      return grtc_onnx_error(n,
+                             "W, R, B, initial_h, initial_c and P must have the element type "
+                             "of X");
     }
   }
   grtc_onnx_activation_t acts[6];
@@ -893,8 +898,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
         int64_t t = backward ? steps - 1 - s : s;
         grtc_tvalue_t* xt = grtc_onnx_take(n, proj, t);  // [batch, gh]
         grtc_tvalue_t* y = NULL;
-        grtc_onnx_cell_step(n, &ctx, xt, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)t), &h, &c,
-                            &y);
+        grtc_onnx_cell_step(n, &ctx, xt, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)t), &h, &c, &y);
         int64_t one[4] = {1, 1, batch, hidden};
         ys[t] = grtc_onnx_reshape(n, y, 4, one);
       }
@@ -960,9 +964,8 @@ static grtc_tvalue_t* grtc_onnx_slice_at(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
 }
 
 // |buffer| with |slice| written at |index| along |axis|.
-static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer,
-                                          uint32_t axis, grtc_tvalue_t* index,
-                                          grtc_tvalue_t* slice) {
+static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* buffer, uint32_t axis,
+                                          grtc_tvalue_t* index, grtc_tvalue_t* slice) {
   if (!buffer || !index || !slice) return NULL;
   uint32_t rank = buffer->type.rank;
   grtc_ttype_t one = buffer->type;
@@ -977,15 +980,15 @@ static grtc_tvalue_t* grtc_onnx_update_at(grtc_onnx_node_t* n, grtc_tvalue_t* bu
 
 // The integer list attribute |name| with |count| entries (|fill| where it
 // is absent); an error when its length differs.
-static bool grtc_onnx_attr_list(grtc_onnx_node_t* n, const char* name, uint32_t count,
-                                int64_t fill, int64_t* out) {
+static bool grtc_onnx_attr_list(grtc_onnx_node_t* n, const char* name, uint32_t count, int64_t fill,
+                                int64_t* out) {
   int64_t* values = NULL;
   uint32_t given = 0;
   for (uint32_t i = 0; i < count; ++i) out[i] = fill;
   if (!grtc_onnx_attr_ints(n, name, &values, &given)) return grtc_onnx_cf_ok(n);
   if (given != count) {
-    return grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute '%s' has %u values, expected %u",
-                                               name, given, count));
+    return grtc_onnx_cf_set(
+        n, grtc_onnx_error(n, "attribute '%s' has %u values, expected %u", name, given, count));
   }
   for (uint32_t i = 0; i < count; ++i) out[i] = values[i];
   return true;
@@ -1020,16 +1023,17 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     grtc_tvalue_t* x = inputs[j];
     if (!x) return;
     if (x->type.rank == 0) {
-      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u is a scalar; it needs an axis to "
-                                             "scan",
+      grtc_onnx_cf_set(n, grtc_onnx_error(n,
+                                          "scan input %u is a scalar; it needs an axis to "
+                                          "scan",
                                           j));
       return;
     }
     if (!grtc_onnx_axis(n, "scan input axis", in_axes_raw[j], x->type.rank, &in_axes[j])) return;
     int64_t length = x->type.dims[in_axes[j]];
     if (steps >= 0 && length != steps) {
-      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u has %lld steps, an earlier one %lld",
-                                          j, (long long)length, (long long)steps));
+      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u has %lld steps, an earlier one %lld", j,
+                                          (long long)length, (long long)steps));
       return;
     }
     steps = length;
@@ -1040,8 +1044,9 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     types[N + j] = t;
   }
   if (graph->n_output != N + K) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "the body has %zu outputs, expected %u (%u states, %u "
-                                           "scan outputs)",
+    grtc_onnx_cf_set(n, grtc_onnx_error(n,
+                                        "the body has %zu outputs, expected %u (%u states, %u "
+                                        "scan outputs)",
                                         graph->n_output, N + K, N, K));
     return;
   }
@@ -1051,8 +1056,9 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   for (uint32_t i = 0; i < N; ++i) {
     if (!grtc_ttype_equal(&body_outs[i]->type, &types[i])) {
       char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
-      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "state %u enters as %s and leaves the body as "
-                                                   "%s; grt needs one static type",
+      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n,
+                                                "state %u enters as %s and leaves the body as "
+                                                "%s; grt needs one static type",
                                                 i, grtc_onnx_cf_fmt(&types[i], ba),
                                                 grtc_onnx_cf_fmt(&body_outs[i]->type, bb)));
       return;
@@ -1070,13 +1076,13 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
       return;
     }
     if (slice->rank + 1 > GRTC_MAX_RANK) {
-      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "scan output %u would exceed rank %d", k,
-                                                GRTC_MAX_RANK));
+      grtc_onnx_cf_set(
+          n, grtc_onnx_unsupported(n, "scan output %u would exceed rank %d", k, GRTC_MAX_RANK));
       return;
     }
     grtc_ttype_t type = grtc_onnx_type(slice->elem, 0, NULL);
     for (uint32_t d = 0; d <= slice->rank; ++d) {
-      type.dims[type.rank++] = d == out_axes[k]       ? steps
+      type.dims[type.rank++] = d == out_axes[k]  ? steps
                                : d < out_axes[k] ? slice->dims[d]
                                                  : slice->dims[d - 1];
     }
@@ -1112,8 +1118,8 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
   n->block = body_block;
   grtc_tvalue_t* i = &body_block->args[0];
-  grtc_tvalue_t* back = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
-                                         grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)(steps - 1)), i);
+  grtc_tvalue_t* back = grtc_onnx_binary(
+      n, GRTC_TOP_SUBTRACT, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)(steps - 1)), i);
   grtc_tvalue_t* args[64];
   for (uint32_t a = 0; a < N; ++a) args[a] = &body_block->args[1 + a];
   for (uint32_t j = 0; j < M; ++j) {
@@ -1184,9 +1190,11 @@ static grt_status_t grtc_onnx_op_scan(grtc_onnx_node_t* n) {
   // be the full length for every entry), stacked.
   int64_t batch = -1;
   for (uint32_t i = 0; i < N + M; ++i) {
-    if (values[i]->type.rank < (i < N ? 1u : 2u) || (batch >= 0 && values[i]->type.dims[0] != batch)) {
-      return grtc_onnx_error(n, "every state and scan input needs the batch dimension first, "
-                                "of one size");
+    if (values[i]->type.rank < (i < N ? 1u : 2u) ||
+        (batch >= 0 && values[i]->type.dims[0] != batch)) {
+      return grtc_onnx_error(n,
+                             "every state and scan input needs the batch dimension first, "
+                             "of one size");
     }
     batch = values[i]->type.dims[0];
   }
@@ -1200,8 +1208,8 @@ static grt_status_t grtc_onnx_op_scan(grtc_onnx_node_t* n) {
     int64_t full = values[N]->type.dims[1];
     for (uint32_t b = 0; b < count; ++b) {
       if (lens[b] != full) {
-        return grtc_onnx_unsupported(n, "sequence_lens[%u] = %lld is not the full length %lld",
-                                     b, (long long)lens[b], (long long)full);
+        return grtc_onnx_unsupported(n, "sequence_lens[%u] = %lld is not the full length %lld", b,
+                                     (long long)lens[b], (long long)full);
       }
     }
   }

@@ -18,9 +18,7 @@
 // that products of a few of them cannot overflow int64.
 #define GRTC_ONNX_MAX_ELEMENTS ((int64_t)1 << 40)
 
-static bool grtc_onnx_status_ok(const grtc_onnx_node_t* n) {
-  return grt_status_is_ok(n->status);
-}
+static bool grtc_onnx_status_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
 
 // Records |status| in |n| (the first error wins) and returns false.
 static bool grtc_onnx_set(grtc_onnx_node_t* n, grt_status_t status) {
@@ -41,19 +39,19 @@ static const char* grtc_onnx_tfmt(const grtc_tvalue_t* x, char* buffer) {
 static bool grtc_onnx_check_dims(grtc_onnx_node_t* n, const char* what, uint32_t rank,
                                  const int64_t* dims) {
   if (rank > GRTC_MAX_RANK) {
-    return grtc_onnx_set(
-        n, grtc_onnx_unsupported(n, "%s would have rank %u; grt supports up to %d", what, rank,
-                                 GRTC_MAX_RANK));
+    return grtc_onnx_set(n, grtc_onnx_unsupported(n, "%s would have rank %u; grt supports up to %d",
+                                                  what, rank, GRTC_MAX_RANK));
   }
   int64_t product = 1;
   for (uint32_t i = 0; i < rank; ++i) {
     if (dims[i] < 0) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "%s would have dimension %u = %lld", what, i,
-                                              (long long)dims[i]));
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n, "%s would have dimension %u = %lld", what, i, (long long)dims[i]));
     }
-    if (dims[i] > GRTC_ONNX_MAX_ELEMENTS || (dims[i] && product > GRTC_ONNX_MAX_ELEMENTS / dims[i])) {
-      return grtc_onnx_set(n, grtc_onnx_unsupported(n, "%s would have more than 2^40 elements",
-                                                    what));
+    if (dims[i] > GRTC_ONNX_MAX_ELEMENTS ||
+        (dims[i] && product > GRTC_ONNX_MAX_ELEMENTS / dims[i])) {
+      return grtc_onnx_set(n,
+                           grtc_onnx_unsupported(n, "%s would have more than 2^40 elements", what));
     }
     product *= dims[i];
   }
@@ -73,8 +71,8 @@ static bool grtc_onnx_list(grtc_onnx_node_t* n, const char* attr, uint32_t index
   grtc_tvalue_t* v = n->inputs[index];
   if (v->type.rank > 1) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_onnx_set(n, grtc_onnx_error(n, "%s must be a 1-D tensor, got %s", what,
-                                            grtc_onnx_tfmt(v, buffer)));
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n, "%s must be a 1-D tensor, got %s", what, grtc_onnx_tfmt(v, buffer)));
   }
   return grtc_onnx_ints(n, v, what, values, count);
 }
@@ -97,15 +95,15 @@ static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes,
                            uint32_t rank) {
   bool seen[GRTC_MAX_RANK + 1] = {false};
   if (rank > GRTC_MAX_RANK) {
-    return grtc_onnx_set(n, grtc_onnx_unsupported(n, "rank %u exceeds grt's %d", rank,
-                                                  GRTC_MAX_RANK));
+    return grtc_onnx_set(n,
+                         grtc_onnx_unsupported(n, "rank %u exceeds grt's %d", rank, GRTC_MAX_RANK));
   }
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t axis = 0;
     if (!grtc_onnx_axis(n, what, axes[i], rank, &axis)) return false;
     if (seen[axis]) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "%s %lld repeats an earlier one", what,
-                                              (long long)axes[i]));
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n, "%s %lld repeats an earlier one", what, (long long)axes[i]));
     }
     seen[axis] = true;
     axes[i] = axis;
@@ -113,8 +111,8 @@ static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes,
   return true;
 }
 
-static grtc_tvalue_t* grtc_onnx_reverse(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                        const int64_t* dims, uint32_t count) {
+static grtc_tvalue_t* grtc_onnx_reverse(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* dims,
+                                        uint32_t count) {
   if (!x || !grtc_onnx_status_ok(n)) return NULL;
   if (count == 0) return x;
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_REVERSE, &x, 1, &x->type, 1, 0);
@@ -194,8 +192,7 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   if (!x) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
-  if (!grtc_onnx_input(n, 1) ||
-      !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
+  if (!grtc_onnx_input(n, 1) || !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
     return grt_ok_status();
   }
   if (count > GRTC_MAX_RANK) {
@@ -210,8 +207,9 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
     int64_t d = shape[i];
     if (d == 0 && !allowzero) {
       if (i >= x->type.rank) {
-        return grtc_onnx_error(n, "shape[%u] = 0 copies input dimension %u, but the input has "
-                                  "rank %u",
+        return grtc_onnx_error(n,
+                               "shape[%u] = 0 copies input dimension %u, but the input has "
+                               "rank %u",
                                i, i, x->type.rank);
       }
       d = x->type.dims[i];
@@ -230,8 +228,9 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   int64_t total = grtc_ttype_element_count(&x->type);
   if (inferred >= 0) {
     if (known == 0 || total % known != 0) {
-      return grtc_onnx_error(n, "cannot infer the -1 in the shape: %lld elements do not divide "
-                                "into parts of %lld",
+      return grtc_onnx_error(n,
+                             "cannot infer the -1 in the shape: %lld elements do not divide "
+                             "into parts of %lld",
                              (long long)total, (long long)known);
     }
     dims[inferred] = total / known;
@@ -252,8 +251,9 @@ static grt_status_t grtc_onnx_op_flatten(grtc_onnx_node_t* n) {
   int64_t rank = x->type.rank;
   int64_t axis = grtc_onnx_attr_int(n, "axis", 1);
   if (axis < -rank || axis > rank) {
-    return grtc_onnx_error(n, "attribute 'axis' = %lld is out of range for rank %lld (expected "
-                              "%lld to %lld)",
+    return grtc_onnx_error(n,
+                           "attribute 'axis' = %lld is out of range for rank %lld (expected "
+                           "%lld to %lld)",
                            (long long)axis, (long long)rank, (long long)-rank, (long long)rank);
   }
   if (axis < 0) axis += rank;
@@ -331,14 +331,14 @@ static grt_status_t grtc_onnx_op_transpose(grtc_onnx_node_t* n) {
   uint32_t count = 0;
   if (grtc_onnx_attr_ints(n, "perm", &given, &count)) {
     if (count != rank) {
-      return grtc_onnx_error(n, "attribute 'perm' has %u entries for a rank-%u input", count,
-                             rank);
+      return grtc_onnx_error(n, "attribute 'perm' has %u entries for a rank-%u input", count, rank);
     }
     bool seen[GRTC_MAX_RANK] = {false};
     for (uint32_t i = 0; i < rank; ++i) {
       if (given[i] < 0 || given[i] >= (int64_t)rank || seen[given[i]]) {
-        return grtc_onnx_error(n, "attribute 'perm' is not a permutation of 0..%u (entry %u is "
-                                  "%lld)",
+        return grtc_onnx_error(n,
+                               "attribute 'perm' is not a permutation of 0..%u (entry %u is "
+                               "%lld)",
                                rank ? rank - 1 : 0, i, (long long)given[i]);
       }
       seen[given[i]] = true;
@@ -434,8 +434,9 @@ static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
       }
     } else {
       if (dim % outputs != 0) {
-        return grtc_onnx_error(n, "axis %u (%lld elements) does not split evenly into %u "
-                                  "outputs; give 'split'",
+        return grtc_onnx_error(n,
+                               "axis %u (%lld elements) does not split evenly into %u "
+                               "outputs; give 'split'",
                                axis, (long long)dim, outputs);
       }
       for (uint32_t i = 0; i < outputs; ++i) sizes[i] = dim / outputs;
@@ -479,8 +480,9 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   if (!grtc_onnx_status_ok(n)) return grt_ok_status();
   if (start_count != end_count || (has_axes && axis_count != start_count) ||
       (has_steps && step_count != start_count)) {
-    return grtc_onnx_error(n, "starts, ends, axes and steps must have one length; got %u, %u, "
-                              "%u, %u",
+    return grtc_onnx_error(n,
+                           "starts, ends, axes and steps must have one length; got %u, %u, "
+                           "%u, %u",
                            start_count, end_count, has_axes ? axis_count : start_count,
                            has_steps ? step_count : start_count);
   }
@@ -579,8 +581,9 @@ static bool grtc_onnx_check_const_indices(grtc_onnx_node_t* n, grtc_tvalue_t* in
   for (uint32_t i = 0; i < count; ++i) {
     int64_t bound = bounds[bound_count ? i % bound_count : 0];
     if (values[i] < -bound || values[i] >= bound) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "index %lld (entry %u) is out of range for a "
-                                                 "dimension of %lld elements",
+      return grtc_onnx_set(n, grtc_onnx_error(n,
+                                              "index %lld (entry %u) is out of range for a "
+                                              "dimension of %lld elements",
                                               (long long)values[i], i, (long long)bound));
     }
   }
@@ -596,10 +599,10 @@ static grtc_tvalue_t* grtc_onnx_gather_op(grtc_onnx_node_t* n, grtc_tvalue_t* da
   if (!op) return NULL;
   grtc_gather_dims_t* d = &op->attrs.gather;
   d->offset_dims = grtc_tmodule_i64s(n->module, g->offset_dims.values, g->offset_dims.count);
-  d->collapsed_slice_dims = grtc_tmodule_i64s(n->module, g->collapsed_slice_dims.values,
-                                              g->collapsed_slice_dims.count);
-  d->operand_batching_dims = grtc_tmodule_i64s(n->module, g->operand_batching_dims.values,
-                                               g->operand_batching_dims.count);
+  d->collapsed_slice_dims =
+      grtc_tmodule_i64s(n->module, g->collapsed_slice_dims.values, g->collapsed_slice_dims.count);
+  d->operand_batching_dims =
+      grtc_tmodule_i64s(n->module, g->operand_batching_dims.values, g->operand_batching_dims.count);
   d->start_indices_batching_dims = grtc_tmodule_i64s(
       n->module, g->start_indices_batching_dims.values, g->start_indices_batching_dims.count);
   d->start_index_map =
@@ -761,8 +764,8 @@ static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < r; ++i) {
     if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
       char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
-      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u",
-                             grtc_onnx_tfmt(indices, bi), grtc_onnx_tfmt(data, bd), i);
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
+                             grtc_onnx_tfmt(data, bd), i);
     }
   }
   int64_t dim = data->type.dims[axis];
@@ -781,8 +784,8 @@ static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
   if (!x || !lens) return grt_ok_status();
   uint32_t r = x->type.rank;
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bl[GRTC_TTYPE_FORMAT_CAPACITY];
-  if (r < 2) return grtc_onnx_error(n, "the input must have rank >= 2, got %s",
-                                    grtc_onnx_tfmt(x, bx));
+  if (r < 2)
+    return grtc_onnx_error(n, "the input must have rank >= 2, got %s", grtc_onnx_tfmt(x, bx));
   uint32_t time = 0, batch = 0;
   if (!grtc_onnx_axis(n, "attribute 'time_axis'", grtc_onnx_attr_int(n, "time_axis", 0), r,
                       &time) ||
@@ -800,21 +803,20 @@ static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
   }
   int64_t steps = x->type.dims[time];
   grtc_tvalue_t* len = grtc_onnx_convert(n, lens, GRTC_ELEM_I64);
-  len = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
-                         grtc_onnx_binary(n, GRTC_TOP_MINIMUM, len,
-                                          grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps)),
-                         grtc_onnx_scalar(n, GRTC_ELEM_I64, 0));
+  len = grtc_onnx_binary(
+      n, GRTC_TOP_MAXIMUM,
+      grtc_onnx_binary(n, GRTC_TOP_MINIMUM, len, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps)),
+      grtc_onnx_scalar(n, GRTC_ELEM_I64, 0));
   if (!len) return grt_ok_status();
   grtc_ttype_t wide = x->type;
   wide.elem = GRTC_ELEM_I64;
   int64_t map[1] = {batch};
   len = grtc_onnx_broadcast_in_dim(n, len, &wide, map);
   grtc_tvalue_t* t = grtc_onnx_iota(n, GRTC_ELEM_I64, r, x->type.dims, time);
-  grtc_tvalue_t* flipped = grtc_onnx_binary(
-      n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, len, t),
-      grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
-  grtc_tvalue_t* index =
-      grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, t, len), flipped, t);
+  grtc_tvalue_t* flipped =
+      grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, len, t),
+                       grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
+  grtc_tvalue_t* index = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, t, len), flipped, t);
   OUT(0) = grtc_onnx_gather_along(n, x, index, time);
   return grt_ok_status();
 }
@@ -830,17 +832,18 @@ static grt_status_t grtc_onnx_op_compress(grtc_onnx_node_t* n) {
                            grtc_onnx_tfmt(cond, bc));
   }
   if (!grtc_onnx_is_constant(cond)) {
-    return grtc_onnx_unsupported(n, "Compress's result shape depends on the condition's "
-                                    "values, which are computed at run time here; grt compiles "
-                                    "static shapes (a constant condition is folded)");
+    return grtc_onnx_unsupported(n,
+                                 "Compress's result shape depends on the condition's "
+                                 "values, which are computed at run time here; grt compiles "
+                                 "static shapes (a constant condition is folded)");
   }
   const Onnx__AttributeProto* axis_attr = grtc_onnx_attr(n, "axis");
   uint32_t axis = 0;
   if (!axis_attr) {
     int64_t total = grtc_ttype_element_count(&x->type);
     x = grtc_onnx_reshape(n, x, 1, &total);
-  } else if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0),
-                             x->type.rank, &axis)) {
+  } else if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), x->type.rank,
+                             &axis)) {
     return grt_ok_status();
   }
   if (!x) return grt_ok_status();
@@ -891,23 +894,25 @@ static bool grtc_onnx_nd_shapes(grtc_onnx_node_t* n, grtc_tvalue_t* data, grtc_t
   uint32_t r = data->type.rank, q = indices->type.rank;
   char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
   if (r < 1 || q < 1 || batch >= q || batch >= r) {
-    return grtc_onnx_set(n, grtc_onnx_error(n, "data %s and indices %s do not fit batch_dims %u",
-                                            grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi),
-                                            batch));
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n, "data %s and indices %s do not fit batch_dims %u",
+                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi), batch));
   }
   int64_t k = indices->type.dims[q - 1];
   if (k < 1 || k > (int64_t)(r - batch)) {
-    return grtc_onnx_set(n, grtc_onnx_error(n, "the last dimension of indices %s must be 1 to "
-                                               "%u for data %s",
-                                            grtc_onnx_tfmt(indices, bi), r - batch,
-                                            grtc_onnx_tfmt(data, bd)));
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n,
+                           "the last dimension of indices %s must be 1 to "
+                           "%u for data %s",
+                           grtc_onnx_tfmt(indices, bi), r - batch, grtc_onnx_tfmt(data, bd)));
   }
   for (uint32_t i = 0; i < batch; ++i) {
     if (data->type.dims[i] != indices->type.dims[i]) {
-      return grtc_onnx_set(n, grtc_onnx_error(n, "batch dimension %u differs in data %s and "
-                                                 "indices %s",
-                                              i, grtc_onnx_tfmt(data, bd),
-                                              grtc_onnx_tfmt(indices, bi)));
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n,
+                             "batch dimension %u differs in data %s and "
+                             "indices %s",
+                             i, grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi)));
     }
   }
   *out_k = k;
@@ -988,8 +993,9 @@ static bool grtc_onnx_reduction(grtc_onnx_node_t* n, grtc_top_kind_t* out) {
   } else if (strcmp(reduction, "min") == 0) {
     *out = GRTC_TOP_MINIMUM;
   } else {
-    return grtc_onnx_set(n, grtc_onnx_error(n, "attribute 'reduction' must be none, add, mul, "
-                                               "max or min; got \"%s\"",
+    return grtc_onnx_set(n, grtc_onnx_error(n,
+                                            "attribute 'reduction' must be none, add, mul, "
+                                            "max or min; got \"%s\"",
                                             reduction));
   }
   return true;
@@ -1090,8 +1096,9 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
   char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY],
       bu[GRTC_TTYPE_FORMAT_CAPACITY];
   if (r == 0 || indices->type.rank != r || !grtc_ttype_same_shape(&indices->type, &updates->type)) {
-    return grtc_onnx_error(n, "data %s, indices %s and updates %s must have one rank >= 1, "
-                              "indices and updates one shape",
+    return grtc_onnx_error(n,
+                           "data %s, indices %s and updates %s must have one rank >= 1, "
+                           "indices and updates one shape",
                            grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi),
                            grtc_onnx_tfmt(updates, bu));
   }
@@ -1101,8 +1108,8 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
   }
   for (uint32_t i = 0; i < r; ++i) {
     if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
-      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u",
-                             grtc_onnx_tfmt(indices, bi), grtc_onnx_tfmt(data, bd), i);
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
+                             grtc_onnx_tfmt(data, bd), i);
     }
   }
   int64_t dim = data->type.dims[axis];
@@ -1147,8 +1154,9 @@ static grtc_tvalue_t* grtc_onnx_repeat(grtc_onnx_node_t* n, grtc_tvalue_t* x, ui
   if (!x || times == 1) return x;
   uint32_t r = x->type.rank;
   if (r + 1 > GRTC_MAX_RANK) {
-    grtc_onnx_set(n, grtc_onnx_unsupported(n, "repeating a rank-%u tensor needs rank %u; grt "
-                                              "supports up to %d",
+    grtc_onnx_set(n, grtc_onnx_unsupported(n,
+                                           "repeating a rank-%u tensor needs rank %u; grt "
+                                           "supports up to %d",
                                            r, r + 1, GRTC_MAX_RANK));
     return NULL;
   }
@@ -1205,14 +1213,16 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
   uint32_t count = 0;
   if (strcmp(mode, "reflect") == 0) {
     if (low > dim - 1 || high > dim - 1) {
-      grtc_onnx_set(n, grtc_onnx_unsupported(n, "reflect padding of %lld/%lld on axis %u of "
-                                                "size %lld (at most size - 1 is supported)",
-                                             (long long)low, (long long)high, axis,
-                                             (long long)dim));
+      grtc_onnx_set(n,
+                    grtc_onnx_unsupported(n,
+                                          "reflect padding of %lld/%lld on axis %u of "
+                                          "size %lld (at most size - 1 is supported)",
+                                          (long long)low, (long long)high, axis, (long long)dim));
       return NULL;
     }
     int64_t rev[1] = {axis};
-    if (low) parts[count++] = grtc_onnx_reverse(n, grtc_onnx_slice_axis(n, x, axis, 1, low), rev, 1);
+    if (low)
+      parts[count++] = grtc_onnx_reverse(n, grtc_onnx_slice_axis(n, x, axis, 1, low), rev, 1);
     parts[count++] = x;
     if (high) {
       parts[count++] =
@@ -1228,21 +1238,22 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
     for (uint32_t i = 0; i < type.rank; ++i) map[i] = i;
     if (low) {
       type.dims[axis] = low;
-      parts[count++] = grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, 0, 1),
-                                                  &type, map);
+      parts[count++] =
+          grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, 0, 1), &type, map);
     }
     parts[count++] = x;
     if (high) {
       type.dims[axis] = high;
-      parts[count++] = grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, dim - 1, 1),
-                                                  &type, map);
+      parts[count++] =
+          grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, dim - 1, 1), &type, map);
     }
   } else {  // wrap
     if (low > dim || high > dim) {
-      grtc_onnx_set(n, grtc_onnx_unsupported(n, "wrap padding of %lld/%lld on axis %u of size "
-                                                "%lld (at most the size is supported)",
-                                             (long long)low, (long long)high, axis,
-                                             (long long)dim));
+      grtc_onnx_set(n,
+                    grtc_onnx_unsupported(n,
+                                          "wrap padding of %lld/%lld on axis %u of size "
+                                          "%lld (at most the size is supported)",
+                                          (long long)low, (long long)high, axis, (long long)dim));
       return NULL;
     }
     if (low) parts[count++] = grtc_onnx_slice_axis(n, x, axis, dim - low, low);
@@ -1257,8 +1268,8 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   if (!x) return grt_ok_status();
   uint32_t r = x->type.rank;
   const char* mode = grtc_onnx_attr_string(n, "mode", "constant");
-  if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 &&
-      strcmp(mode, "edge") != 0 && !(strcmp(mode, "wrap") == 0 && n->opset >= 19)) {
+  if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 && strcmp(mode, "edge") != 0 &&
+      !(strcmp(mode, "wrap") == 0 && n->opset >= 19)) {
     return grtc_onnx_error(n, "attribute 'mode' must be constant, reflect, edge%s; got \"%s\"",
                            n->opset >= 19 ? " or wrap" : "", mode);
   }
@@ -1311,8 +1322,8 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
     high[a] = pads[i + axis_count];
     if (low[a] < -GRTC_ONNX_MAX_ELEMENTS || low[a] > GRTC_ONNX_MAX_ELEMENTS ||
         high[a] < -GRTC_ONNX_MAX_ELEMENTS || high[a] > GRTC_ONNX_MAX_ELEMENTS) {
-      return grtc_onnx_error(n, "padding %lld/%lld on axis %lld is out of range",
-                             (long long)low[a], (long long)high[a], (long long)a);
+      return grtc_onnx_error(n, "padding %lld/%lld on axis %lld is out of range", (long long)low[a],
+                             (long long)high[a], (long long)a);
     }
   }
   int64_t dims[GRTC_MAX_RANK];
@@ -1331,8 +1342,7 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   }
   grtc_tvalue_t* out = grtc_onnx_pad(n, x, zero, crop_low, crop_high);
   for (uint32_t i = 0; i < r; ++i) {
-    out = grtc_onnx_pad_axis(n, out, i, low[i] > 0 ? low[i] : 0, high[i] > 0 ? high[i] : 0,
-                             mode);
+    out = grtc_onnx_pad_axis(n, out, i, low[i] > 0 ? low[i] : 0, high[i] > 0 ? high[i] : 0, mode);
   }
   OUT(0) = out;
   return grt_ok_status();
@@ -1574,8 +1584,8 @@ static grt_status_t grtc_onnx_op_eye_like(grtc_onnx_node_t* n) {
   }
   int64_t k = grtc_onnx_attr_int(n, "k", 0);
   grtc_tvalue_t* offset = grtc_onnx_diagonal_offset(n, x->type.dims[0], x->type.dims[1]);
-  grtc_tvalue_t* on = grtc_onnx_compare(n, GRTC_CMP_EQ, offset,
-                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)k));
+  grtc_tvalue_t* on =
+      grtc_onnx_compare(n, GRTC_CMP_EQ, offset, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)k));
   OUT(0) = grtc_onnx_convert(n, on, elem);
   return grt_ok_status();
 }
@@ -1595,8 +1605,9 @@ static grt_status_t grtc_onnx_op_depth_to_space(grtc_onnx_node_t* n) {
   }
   int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
   if (b < 1 || b > 65536 || C % (b * b) != 0) {
-    return grtc_onnx_error(n, "attribute 'blocksize' = %lld must be positive and its square "
-                              "divide the %lld channels",
+    return grtc_onnx_error(n,
+                           "attribute 'blocksize' = %lld must be positive and its square "
+                           "divide the %lld channels",
                            (long long)b, (long long)C);
   }
   const char* mode = grtc_onnx_attr_string(n, "mode", "DCR");
@@ -1629,8 +1640,9 @@ static grt_status_t grtc_onnx_op_space_to_depth(grtc_onnx_node_t* n) {
   }
   int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
   if (b < 1 || b > 65536 || H % b != 0 || W % b != 0) {
-    return grtc_onnx_error(n, "attribute 'blocksize' = %lld must be positive and divide the "
-                              "height %lld and width %lld",
+    return grtc_onnx_error(n,
+                           "attribute 'blocksize' = %lld must be positive and divide the "
+                           "height %lld and width %lld",
                            (long long)b, (long long)H, (long long)W);
   }
   int64_t dims[6] = {N, C, H / b, b, W / b, b};
@@ -1649,13 +1661,14 @@ static grt_status_t grtc_onnx_op_non_zero(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
   if (!grtc_onnx_is_constant(x)) {
-    return grtc_onnx_unsupported(n, "NonZero's result shape depends on the input's values, "
-                                    "which are computed at run time here; grt compiles static "
-                                    "shapes (a constant input is folded)");
+    return grtc_onnx_unsupported(n,
+                                 "NonZero's result shape depends on the input's values, "
+                                 "which are computed at run time here; grt compiles static "
+                                 "shapes (a constant input is folded)");
   }
   int64_t total = grtc_ttype_element_count(&x->type);
-  if (total > (1 << 20)) return grtc_onnx_unsupported(n, "NonZero of %lld constant elements",
-                                                      (long long)total);
+  if (total > (1 << 20))
+    return grtc_onnx_unsupported(n, "NonZero of %lld constant elements", (long long)total);
   uint32_t r = x->type.rank;
   bool splat = false;
   const uint8_t* data = grtc_onnx_const_data(x, &splat);
@@ -1676,7 +1689,8 @@ static grt_status_t grtc_onnx_op_non_zero(grtc_onnx_node_t* n) {
   for (int64_t i = 0; i < total; ++i) {
     grtc_scalar_value_t v = grtc_eval_load(x->type.elem, data + (splat ? 0 : (size_t)i * element));
     if (!grtc_eval_compare(GRTC_CMP_NE, GRTC_CMP_TYPE_DEFAULT, x->type.elem, v, zero)) continue;
-    for (uint32_t d = 0; d < r; ++d) values[d * nonzero + column] = (i / strides[d]) % x->type.dims[d];
+    for (uint32_t d = 0; d < r; ++d)
+      values[d * nonzero + column] = (i / strides[d]) % x->type.dims[d];
     if (r == 0) values[column] = 0;
     ++column;
   }
@@ -1735,9 +1749,10 @@ static grt_status_t grtc_onnx_op_unique(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
   if (!grtc_onnx_is_constant(x)) {
-    return grtc_onnx_unsupported(n, "Unique's result shape depends on the input's values, "
-                                    "which are computed at run time here; grt compiles static "
-                                    "shapes (a constant input is folded)");
+    return grtc_onnx_unsupported(n,
+                                 "Unique's result shape depends on the input's values, "
+                                 "which are computed at run time here; grt compiles static "
+                                 "shapes (a constant input is folded)");
   }
   int64_t total = grtc_ttype_element_count(&x->type);
   if (total > (1 << 16)) {
@@ -1766,12 +1781,12 @@ static grt_status_t grtc_onnx_op_unique(grtc_onnx_node_t* n) {
   int64_t rows = v.rows;
   int64_t* buffers = grtc_tmodule_alloc(n->module, (size_t)(6 * rows + 6) * sizeof(int64_t));
   if (!buffers) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  int64_t* order = buffers;              // rows by value, ties by position
+  int64_t* order = buffers;  // rows by value, ties by position
   int64_t* scratch = order + rows + 1;
-  int64_t* group = scratch + rows + 1;   // each row's unique entry (in sorted order)
-  int64_t* first = group + rows + 1;     // each unique entry's first row
+  int64_t* group = scratch + rows + 1;  // each row's unique entry (in sorted order)
+  int64_t* first = group + rows + 1;    // each unique entry's first row
   int64_t* counts = first + rows + 1;
-  int64_t* rank = counts + rows + 1;     // output position of each unique entry
+  int64_t* rank = counts + rows + 1;  // output position of each unique entry
   for (int64_t i = 0; i < rows; ++i) order[i] = i;
   grtc_onnx_sort_rows(&v, order, scratch, rows);
   int64_t unique = 0;
