@@ -730,21 +730,30 @@ static grtc_tvalue_t* grtc_onnx_gather_along(grtc_onnx_node_t* n, grtc_tvalue_t*
                                              grtc_tvalue_t* indices, uint32_t axis) {
   if (!data || !indices) return NULL;
   uint32_t r = data->type.rank;
-  grtc_tvalue_t* full = grtc_onnx_element_indices(n, indices, axis);
-  int64_t all[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  // The data cut to the indices' extent off the axis, so that every other
+  // dimension pairs one to one (a batching dimension) with the indices'.
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  int64_t batching[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  uint32_t batching_count = 0;
   for (uint32_t i = 0; i < r; ++i) {
-    all[i] = i;
+    limit[i] = i == axis ? data->type.dims[i] : indices->type.dims[i];
+    strides[i] = 1;
     ones[i] = 1;
+    if (i != axis) batching[batching_count++] = i;
   }
+  data = grtc_onnx_slice(n, data, start, limit, strides);
+  int64_t map = axis;
   grtc_gather_dims_t g;
   memset(&g, 0, sizeof(g));
-  g.collapsed_slice_dims = GRTC_I64S(all, r);
-  g.start_index_map = GRTC_I64S(all, r);
+  g.collapsed_slice_dims = GRTC_I64S(&map, 1);
+  g.start_index_map = GRTC_I64S(&map, 1);
+  g.operand_batching_dims = GRTC_I64S(batching, batching_count);
+  g.start_indices_batching_dims = GRTC_I64S(batching, batching_count);
   g.slice_sizes = GRTC_I64S(ones, r);
   g.index_vector_dim = r;
   grtc_ttype_t type = indices->type;
-  type.elem = data->type.elem;
-  return grtc_onnx_gather_op(n, data, full, &g, &type);
+  type.elem = data ? data->type.elem : type.elem;
+  return grtc_onnx_gather_op(n, data, indices, &g, &type);
 }
 
 static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
@@ -1021,6 +1030,10 @@ static grtc_tvalue_t* grtc_onnx_scatter_op(grtc_onnx_node_t* n, grtc_tvalue_t* d
       grtc_tmodule_i64s(n->module, s->inserted_window_dims.values, s->inserted_window_dims.count);
   d->scatter_dims_to_operand_dims = grtc_tmodule_i64s(
       n->module, s->scatter_dims_to_operand_dims.values, s->scatter_dims_to_operand_dims.count);
+  d->input_batching_dims =
+      grtc_tmodule_i64s(n->module, s->input_batching_dims.values, s->input_batching_dims.count);
+  d->scatter_indices_batching_dims = grtc_tmodule_i64s(
+      n->module, s->scatter_indices_batching_dims.values, s->scatter_indices_batching_dims.count);
   d->index_vector_dim = s->index_vector_dim;
   grtc_ttype_t scalar = grtc_onnx_type(data->type.elem, 0, NULL);
   grtc_ttype_t args[2] = {scalar, scalar};
@@ -1116,15 +1129,32 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
   if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
   grtc_tvalue_t* wrapped =
       grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
-  grtc_tvalue_t* full = grtc_onnx_element_indices(n, wrapped, axis);
-  int64_t all[GRTC_MAX_RANK];
-  for (uint32_t i = 0; i < r; ++i) all[i] = i;
+  // Where the indices cover the data off the axis, those dimensions pair
+  // one to one (batching dimensions); otherwise every index gets its full
+  // coordinates.
+  bool covers = true;
+  int64_t all[GRTC_MAX_RANK], batching[GRTC_MAX_RANK];
+  uint32_t batching_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    all[i] = i;
+    if (i != axis) batching[batching_count++] = i;
+    covers &= i == axis || indices->type.dims[i] == data->type.dims[i];
+  }
+  int64_t map = axis;
   grtc_scatter_dims_t s;
   memset(&s, 0, sizeof(s));
-  s.inserted_window_dims = GRTC_I64S(all, r);
-  s.scatter_dims_to_operand_dims = GRTC_I64S(all, r);
   s.index_vector_dim = r;
-  OUT(0) = grtc_onnx_scatter_op(n, data, full, updates, &s, combine);
+  if (covers) {
+    s.inserted_window_dims = GRTC_I64S(&map, 1);
+    s.scatter_dims_to_operand_dims = GRTC_I64S(&map, 1);
+    s.input_batching_dims = GRTC_I64S(batching, batching_count);
+    s.scatter_indices_batching_dims = GRTC_I64S(batching, batching_count);
+  } else {
+    wrapped = grtc_onnx_element_indices(n, wrapped, axis);
+    s.inserted_window_dims = GRTC_I64S(all, r);
+    s.scatter_dims_to_operand_dims = GRTC_I64S(all, r);
+  }
+  OUT(0) = grtc_onnx_scatter_op(n, data, wrapped, updates, &s, combine);
   return grt_ok_status();
 }
 
