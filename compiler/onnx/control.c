@@ -5,7 +5,8 @@
 // iteration number, the condition, the loop-carried values and buffers for
 // the scan outputs; Scan becomes a stablehlo.while that slices its inputs
 // and writes its outputs at the iteration number. The recurrent ops are
-// unrolled over the (static) sequence length.
+// unrolled over short sequences and a stablehlo.while per direction over
+// longer ones.
 #include <string.h>
 
 #include "compiler/onnx/internal.h"

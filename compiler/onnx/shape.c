@@ -5,7 +5,12 @@
 // Tile's repeats, ...) must be a constant when the model is compiled
 // (grtc_onnx_ints says so otherwise). Indices (Gather, Scatter*) may be
 // computed at run time; negative indices are wrapped before the StableHLO
-// gather/scatter, which clamp (gather) or skip (scatter) out-of-range ones.
+// gather/scatter, which clamp (gather) or skip (scatter) out-of-range ones
+// (constant indices out of range are an error here). Ops whose result shape
+// depends on values (NonZero, Unique, Compress) are computed here when
+// those values are constants and UNIMPLEMENTED otherwise; so is Gather on
+// small constants, which fold.c does not fold, so that shape arithmetic
+// stays constant.
 #include <math.h>
 #include <string.h>
 
