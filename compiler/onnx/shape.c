@@ -1751,11 +1751,17 @@ static grtc_scalar_value_t grtc_onnx_row_at(const grtc_onnx_rows_t* v, int64_t r
   return grtc_eval_load(v->elem, v->data + (size_t)at * grtc_elem_byte_size(v->elem));
 }
 
-// Orders rows lexicographically by value (numpy's order for Unique).
+// Orders rows lexicographically by value (numpy's order for Unique: NaN
+// after every number, NaNs equal to each other).
 static int grtc_onnx_row_compare(const grtc_onnx_rows_t* v, int64_t a, int64_t b) {
   int64_t length = v->outer * v->inner;
+  bool is_float = grtc_elem_is_float(v->elem);
   for (int64_t k = 0; k < length; ++k) {
     grtc_scalar_value_t x = grtc_onnx_row_at(v, a, k), y = grtc_onnx_row_at(v, b, k);
+    if (is_float && (isnan(x.f) || isnan(y.f))) {
+      if (isnan(x.f) && isnan(y.f)) continue;
+      return isnan(x.f) ? 1 : -1;
+    }
     if (grtc_eval_compare(GRTC_CMP_LT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return -1;
     if (grtc_eval_compare(GRTC_CMP_GT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return 1;
   }
