@@ -1246,6 +1246,8 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
   int64_t dim = x->type.dims[axis];
   grtc_tvalue_t* parts[3];
   uint32_t count = 0;
+  // Reflecting a single element repeats it (numpy.pad, ONNX's reference).
+  if (strcmp(mode, "reflect") == 0 && dim == 1) mode = "edge";
   if (strcmp(mode, "reflect") == 0) {
     if (low > dim - 1 || high > dim - 1) {
       grtc_onnx_set(n,
