@@ -1,6 +1,1906 @@
 // ONNX ops: data movement, indexing and shape ops.
+//
+// Shapes are static, so Shape and Size are constants, and every input that
+// decides a result's shape (Reshape's shape, Slice's starts, Pad's pads,
+// Tile's repeats, ...) must be a constant when the model is compiled
+// (grtc_onnx_ints says so otherwise). Indices (Gather, Scatter*) may be
+// computed at run time; negative indices are wrapped before the StableHLO
+// gather/scatter, which clamp (gather) or skip (scatter) out-of-range ones
+// (constant indices out of range are an error here). Ops whose result shape
+// depends on values (NonZero, Unique, Compress) are computed here when
+// those values are constants and UNIMPLEMENTED otherwise; so is Gather on
+// small constants, which fold.c does not fold, so that shape arithmetic
+// stays constant.
+#include <math.h>
+#include <string.h>
+
 #include "compiler/onnx/internal.h"
+#include "compiler/tensor/eval.h"
+
+#define OUT(i) (n->outputs[i])
+
+// Elements a result may have (2^40): far above any real tensor, low enough
+// that products of a few of them cannot overflow int64.
+#define GRTC_ONNX_MAX_ELEMENTS ((int64_t)1 << 40)
+
+static bool grtc_onnx_status_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
+
+// Records |status| in |n| (the first error wins) and returns false.
+static bool grtc_onnx_set(grtc_onnx_node_t* n, grt_status_t status) {
+  if (grt_status_is_ok(n->status)) {
+    n->status = status;
+  } else {
+    grt_status_free(status);
+  }
+  return false;
+}
+
+static const char* grtc_onnx_tfmt(const grtc_tvalue_t* x, char* buffer) {
+  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
+}
+
+// True when |dims| (|rank| of them) are all >= 0 and their product stays
+// below GRTC_ONNX_MAX_ELEMENTS; an error naming |what| otherwise.
+static bool grtc_onnx_check_dims(grtc_onnx_node_t* n, const char* what, uint32_t rank,
+                                 const int64_t* dims) {
+  if (rank > GRTC_MAX_RANK) {
+    return grtc_onnx_set(n, grtc_onnx_unsupported(n, "%s would have rank %u; grt supports up to %d",
+                                                  what, rank, GRTC_MAX_RANK));
+  }
+  int64_t product = 1;
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (dims[i] < 0) {
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n, "%s would have dimension %u = %lld", what, i, (long long)dims[i]));
+    }
+    if (dims[i] > GRTC_ONNX_MAX_ELEMENTS ||
+        (dims[i] && product > GRTC_ONNX_MAX_ELEMENTS / dims[i])) {
+      return grtc_onnx_set(n,
+                           grtc_onnx_unsupported(n, "%s would have more than 2^40 elements", what));
+    }
+    product *= dims[i];
+  }
+  return true;
+}
+
+// An integer list given as attribute |attr| (opsets below |input_since|) or
+// as constant input |index| (from |input_since| on). False when absent (or
+// after an error, which |n->status| holds).
+static bool grtc_onnx_list(grtc_onnx_node_t* n, const char* attr, uint32_t index,
+                           int64_t input_since, const char* what, int64_t** values,
+                           uint32_t* count) {
+  *values = NULL;
+  *count = 0;
+  if (n->opset < input_since) return grtc_onnx_attr_ints(n, attr, values, count);
+  if (index >= n->input_count || !n->inputs[index]) return false;
+  grtc_tvalue_t* v = n->inputs[index];
+  if (v->type.rank > 1) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n, "%s must be a 1-D tensor, got %s", what, grtc_onnx_tfmt(v, buffer)));
+  }
+  return grtc_onnx_ints(n, v, what, values, count);
+}
+
+// A rank-0 (or one-element) constant integer input.
+static bool grtc_onnx_int_scalar(grtc_onnx_node_t* n, grtc_tvalue_t* v, const char* what,
+                                 int64_t* out) {
+  int64_t* values = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, v, what, &values, &count)) return false;
+  if (count != 1) {
+    return grtc_onnx_set(n, grtc_onnx_error(n, "%s must hold one value, got %u", what, count));
+  }
+  *out = values[0];
+  return true;
+}
+
+// Normalizes |count| axes for |rank| in place; repeated axes are an error.
+static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes, uint32_t count,
+                           uint32_t rank) {
+  bool seen[GRTC_MAX_RANK + 1] = {false};
+  if (rank > GRTC_MAX_RANK) {
+    return grtc_onnx_set(n,
+                         grtc_onnx_unsupported(n, "rank %u exceeds grt's %d", rank, GRTC_MAX_RANK));
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t axis = 0;
+    if (!grtc_onnx_axis(n, what, axes[i], rank, &axis)) return false;
+    if (seen[axis]) {
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n, "%s %lld repeats an earlier one", what, (long long)axes[i]));
+    }
+    seen[axis] = true;
+    axes[i] = axis;
+  }
+  return true;
+}
+
+static grtc_tvalue_t* grtc_onnx_reverse(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* dims,
+                                        uint32_t count) {
+  if (!x || !grtc_onnx_status_ok(n)) return NULL;
+  if (count == 0) return x;
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_REVERSE, &x, 1, &x->type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.dims = grtc_tmodule_i64s(n->module, dims, count);
+  return grtc_onnx_fold(n, op);
+}
+
+static grtc_tvalue_t* grtc_onnx_iota(grtc_onnx_node_t* n, grtc_elem_t elem, uint32_t rank,
+                                     const int64_t* dims, uint32_t dim) {
+  grtc_ttype_t type = grtc_onnx_type(elem, rank, dims);
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_IOTA, NULL, 0, &type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.dim = dim;
+  return grtc_onnx_fold(n, op);
+}
+
+// |x| sliced to [start, start + size) on |axis|, other dimensions whole.
+static grtc_tvalue_t* grtc_onnx_slice_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                           int64_t start, int64_t size) {
+  if (!x) return NULL;
+  int64_t starts[GRTC_MAX_RANK] = {0}, limits[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < x->type.rank; ++i) {
+    limits[i] = x->type.dims[i];
+    strides[i] = 1;
+  }
+  starts[axis] = start;
+  limits[axis] = start + size;
+  return grtc_onnx_slice(n, x, starts, limits, strides);
+}
+
+// The bytes of constant |v| (one element when splat).
+static const uint8_t* grtc_onnx_const_data(const grtc_tvalue_t* v, bool* splat) {
+  *splat = v->def->attrs.constant.splat;
+  return v->def->attrs.constant.data;
+}
+
+// Row-major strides of |type|.
+static void grtc_onnx_strides(const grtc_ttype_t* type, int64_t* strides) {
+  int64_t s = 1;
+  for (uint32_t i = type->rank; i-- > 0;) {
+    strides[i] = s;
+    s *= type->dims[i];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_shape(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t rank = x->type.rank;
+  int64_t start = grtc_onnx_attr_int(n, "start", 0);
+  int64_t end = grtc_onnx_attr_int(n, "end", rank);
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = start < 0 ? 0 : start > rank ? rank : start;
+  end = end < 0 ? 0 : end > rank ? rank : end;
+  if (end < start) end = start;
+  int64_t count = end - start;
+  OUT(0) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &count, x->type.dims + start);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_size(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t size = grtc_ttype_element_count(&x->type);
+  OUT(0) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &size);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_input(n, 1) || !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
+    return grt_ok_status();
+  }
+  if (count > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n, "a reshape to rank %u; grt supports up to %d", count,
+                                 GRTC_MAX_RANK);
+  }
+  bool allowzero = grtc_onnx_attr_int(n, "allowzero", 0) != 0;
+  int64_t dims[GRTC_MAX_RANK];
+  int64_t known = 1;
+  int inferred = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && !allowzero) {
+      if (i >= x->type.rank) {
+        return grtc_onnx_error(n,
+                               "shape[%u] = 0 copies input dimension %u, but the input has "
+                               "rank %u",
+                               i, i, x->type.rank);
+      }
+      d = x->type.dims[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0) return grtc_onnx_error(n, "the shape has more than one -1");
+      inferred = (int)i;
+      dims[i] = 1;
+      continue;
+    }
+    if (d < 0) return grtc_onnx_error(n, "shape[%u] = %lld is invalid", i, (long long)d);
+    dims[i] = d;
+    if (!grtc_onnx_check_dims(n, "the reshaped tensor", i + 1, dims)) return grt_ok_status();
+    known *= d;
+  }
+  int64_t total = grtc_ttype_element_count(&x->type);
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0) {
+      return grtc_onnx_error(n,
+                             "cannot infer the -1 in the shape: %lld elements do not divide "
+                             "into parts of %lld",
+                             (long long)total, (long long)known);
+    }
+    dims[inferred] = total / known;
+    known = total;
+  }
+  if (known != total) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "cannot reshape %s (%lld elements) to a shape of %lld elements",
+                           grtc_onnx_tfmt(x, buffer), (long long)total, (long long)known);
+  }
+  OUT(0) = grtc_onnx_reshape(n, x, count, dims);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_flatten(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t rank = x->type.rank;
+  int64_t axis = grtc_onnx_attr_int(n, "axis", 1);
+  if (axis < -rank || axis > rank) {
+    return grtc_onnx_error(n,
+                           "attribute 'axis' = %lld is out of range for rank %lld (expected "
+                           "%lld to %lld)",
+                           (long long)axis, (long long)rank, (long long)-rank, (long long)rank);
+  }
+  if (axis < 0) axis += rank;
+  int64_t dims[2] = {1, 1};
+  for (int64_t i = 0; i < rank; ++i) dims[i < axis ? 0 : 1] *= x->type.dims[i];
+  OUT(0) = grtc_onnx_reshape(n, x, 2, dims);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_squeeze(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t* axes = NULL;
+  uint32_t count = 0;
+  bool given = grtc_onnx_list(n, "axes", 1, 13, "input 'axes'", &axes, &count);
+  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  bool drop[GRTC_MAX_RANK] = {false};
+  if (given) {
+    if (!grtc_onnx_axes(n, "axis", axes, count, x->type.rank)) return grt_ok_status();
+    for (uint32_t i = 0; i < count; ++i) {
+      if (x->type.dims[axes[i]] != 1) {
+        char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_error(n, "cannot squeeze axis %lld of %s: its size is not 1",
+                               (long long)axes[i], grtc_onnx_tfmt(x, buffer));
+      }
+      drop[axes[i]] = true;
+    }
+  } else {
+    for (uint32_t i = 0; i < x->type.rank; ++i) drop[i] = x->type.dims[i] == 1;
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  uint32_t rank = 0;
+  for (uint32_t i = 0; i < x->type.rank; ++i) {
+    if (!drop[i]) dims[rank++] = x->type.dims[i];
+  }
+  OUT(0) = grtc_onnx_reshape(n, x, rank, dims);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_unsqueeze(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t* axes = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "axes", 1, 13, "input 'axes'", &axes, &count)) {
+    if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+    return grtc_onnx_error(n, "the axes to insert are required (%s)",
+                           n->opset < 13 ? "attribute 'axes'" : "input 1");
+  }
+  uint32_t rank = x->type.rank + count;
+  if (rank > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n, "the result would have rank %u; grt supports up to %d", rank,
+                                 GRTC_MAX_RANK);
+  }
+  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
+  bool inserted[GRTC_MAX_RANK] = {false};
+  for (uint32_t i = 0; i < count; ++i) inserted[axes[i]] = true;
+  int64_t dims[GRTC_MAX_RANK];
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < rank; ++i) dims[i] = inserted[i] ? 1 : x->type.dims[next++];
+  OUT(0) = grtc_onnx_reshape(n, x, rank, dims);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose, Concat, Split, Slice
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_transpose(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t rank = x->type.rank;
+  int64_t perm[GRTC_MAX_RANK];
+  int64_t* given = NULL;
+  uint32_t count = 0;
+  if (grtc_onnx_attr_ints(n, "perm", &given, &count)) {
+    if (count != rank) {
+      return grtc_onnx_error(n, "attribute 'perm' has %u entries for a rank-%u input", count, rank);
+    }
+    bool seen[GRTC_MAX_RANK] = {false};
+    for (uint32_t i = 0; i < rank; ++i) {
+      if (given[i] < 0 || given[i] >= (int64_t)rank || seen[given[i]]) {
+        return grtc_onnx_error(n,
+                               "attribute 'perm' is not a permutation of 0..%u (entry %u is "
+                               "%lld)",
+                               rank ? rank - 1 : 0, i, (long long)given[i]);
+      }
+      seen[given[i]] = true;
+      perm[i] = given[i];
+    }
+  } else {
+    for (uint32_t i = 0; i < rank; ++i) perm[i] = rank - 1 - i;
+  }
+  OUT(0) = grtc_onnx_transpose(n, x, perm);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_concat(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* first = grtc_onnx_input(n, 0);
+  if (!first) return grt_ok_status();
+  if (!grtc_onnx_attr(n, "axis")) return grtc_onnx_error(n, "attribute 'axis' is required");
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), first->type.rank,
+                      &axis)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t** xs = grtc_tmodule_alloc(n->module, (n->input_count + 1) * sizeof(*xs));
+  if (!xs) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < n->input_count; ++i) {
+    grtc_tvalue_t* x = grtc_onnx_input(n, i);
+    if (!x) return grt_ok_status();
+    // Empty inputs add nothing (ONNX allows them; stablehlo does too, but
+    // skipping keeps the op small).
+    if (x->type.rank == first->type.rank && x->type.dims[axis] == 0 && n->input_count > 1) {
+      continue;
+    }
+    xs[count++] = x;
+  }
+  if (count == 0) xs[count++] = first;
+  OUT(0) = grtc_onnx_concat(n, xs, count, axis);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), x->type.rank,
+                      &axis)) {
+    return grt_ok_status();
+  }
+  int64_t dim = x->type.dims[axis];
+  uint32_t outputs = n->output_count;
+  int64_t* split = NULL;
+  uint32_t count = 0;
+  bool given = grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
+  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  int64_t* sizes = grtc_tmodule_alloc(n->module, (outputs + 1) * sizeof(int64_t));
+  if (!sizes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (given) {
+    if (count != outputs) {
+      return grtc_onnx_error(n, "'split' has %u sizes for %u outputs", count, outputs);
+    }
+    int64_t total = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (split[i] < 0 || split[i] > dim) {
+        return grtc_onnx_error(n, "split size %u is %lld, expected 0 to %lld", i,
+                               (long long)split[i], (long long)dim);
+      }
+      sizes[i] = split[i];
+      total += split[i];
+    }
+    if (total != dim) {
+      return grtc_onnx_error(n, "the split sizes add up to %lld, but axis %u has %lld elements",
+                             (long long)total, axis, (long long)dim);
+    }
+  } else {
+    const Onnx__AttributeProto* num = n->opset >= 18 ? grtc_onnx_attr(n, "num_outputs") : NULL;
+    if (num) {
+      int64_t parts = grtc_onnx_attr_int(n, "num_outputs", 0);
+      if (parts != (int64_t)outputs) {
+        return grtc_onnx_error(n, "attribute 'num_outputs' is %lld but the node has %u outputs",
+                               (long long)parts, outputs);
+      }
+      // Every part ceil(dim / parts) elements but the last, which takes
+      // what is left.
+      int64_t part = (dim + parts - 1) / parts;
+      int64_t left = dim;
+      for (uint32_t i = 0; i < outputs; ++i) {
+        sizes[i] = left < part ? left : part;
+        left -= sizes[i];
+      }
+      // ONNX's shape inference refuses a last chunk of 0 (4 into 3 parts).
+      if (left != 0 || (dim > 0 && sizes[outputs - 1] == 0)) {
+        return grtc_onnx_error(n, "axis %u (%lld elements) cannot be split into %u parts", axis,
+                               (long long)dim, outputs);
+      }
+    } else {
+      if (dim % outputs != 0) {
+        return grtc_onnx_error(n,
+                               "axis %u (%lld elements) does not split evenly into %u "
+                               "outputs; give 'split'",
+                               axis, (long long)dim, outputs);
+      }
+      for (uint32_t i = 0; i < outputs; ++i) sizes[i] = dim / outputs;
+    }
+  }
+  int64_t start = 0;
+  for (uint32_t i = 0; i < outputs; ++i) {
+    OUT(i) = grtc_onnx_slice_axis(n, x, axis, start, sizes[i]);
+    start += sizes[i];
+  }
+  return grt_ok_status();
+}
+
+static int64_t grtc_onnx_clamp(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t rank = x->type.rank;
+  int64_t *starts = NULL, *ends = NULL, *axes = NULL, *steps = NULL;
+  uint32_t start_count = 0, end_count = 0, axis_count = 0, step_count = 0;
+  bool has_axes, has_steps = false;
+  if (n->opset < 10) {
+    if (!grtc_onnx_attr_ints(n, "starts", &starts, &start_count) ||
+        !grtc_onnx_attr_ints(n, "ends", &ends, &end_count)) {
+      if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+      return grtc_onnx_error(n, "attributes 'starts' and 'ends' are required");
+    }
+    has_axes = grtc_onnx_attr_ints(n, "axes", &axes, &axis_count);
+  } else {
+    if (!grtc_onnx_input(n, 1) || !grtc_onnx_input(n, 2)) return grt_ok_status();
+    if (!grtc_onnx_list(n, "", 1, 10, "input 'starts'", &starts, &start_count) ||
+        !grtc_onnx_list(n, "", 2, 10, "input 'ends'", &ends, &end_count)) {
+      return grt_ok_status();
+    }
+    has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
+    has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
+  }
+  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  if (start_count != end_count || (has_axes && axis_count != start_count) ||
+      (has_steps && step_count != start_count)) {
+    return grtc_onnx_error(n,
+                           "starts, ends, axes and steps must have one length; got %u, %u, "
+                           "%u, %u",
+                           start_count, end_count, has_axes ? axis_count : start_count,
+                           has_steps ? step_count : start_count);
+  }
+  if (!has_axes) {
+    if (start_count > rank) {
+      return grtc_onnx_error(n, "%u starts for a rank-%u input", start_count, rank);
+    }
+    axes = grtc_tmodule_alloc(n->module, (start_count + 1) * sizeof(int64_t));
+    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t i = 0; i < start_count; ++i) axes[i] = i;
+  }
+  if (!grtc_onnx_axes(n, "axis", axes, start_count, rank)) return grt_ok_status();
+  int64_t lo[GRTC_MAX_RANK] = {0}, hi[GRTC_MAX_RANK], st[GRTC_MAX_RANK];
+  int64_t reversed[GRTC_MAX_RANK];
+  uint32_t reversed_count = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    hi[i] = x->type.dims[i];
+    st[i] = 1;
+  }
+  for (uint32_t i = 0; i < start_count; ++i) {
+    uint32_t a = (uint32_t)axes[i];
+    int64_t dim = x->type.dims[a];
+    int64_t step = has_steps ? steps[i] : 1;
+    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    // A step beyond the dimension takes one element, as one of dim does
+    // (and keeps the size arithmetic from overflowing).
+    int64_t most = dim > 1 ? dim : 1;
+    if (step > most) step = most;
+    if (step < -most) step = -most;
+    int64_t s = starts[i], e = ends[i];
+    // Negative values count from the end, then everything is clamped
+    // (exporters write INT64_MIN/INT64_MAX for "to the end").
+    if (s < 0) s += dim;
+    if (e < 0) e += dim;
+    if (step > 0) {
+      s = grtc_onnx_clamp(s, 0, dim);
+      e = grtc_onnx_clamp(e, 0, dim);
+      if (e < s) e = s;
+      lo[a] = s;
+      hi[a] = e;
+      st[a] = step;
+    } else {
+      // Elements s, s + step, ... while > e; on the reversed axis (index
+      // dim - 1 - j) they are dim - 1 - s, ... with stride -step.
+      s = grtc_onnx_clamp(s, -1, dim - 1);
+      e = grtc_onnx_clamp(e, -1, dim - 1);
+      int64_t k = -step;
+      int64_t count = s > e ? (s - e - 1) / k + 1 : 0;
+      int64_t rs = dim - 1 - s;
+      if (count == 0) {
+        lo[a] = hi[a] = 0;
+      } else {
+        lo[a] = rs;
+        hi[a] = rs + (count - 1) * k + 1;
+        reversed[reversed_count++] = a;
+      }
+      st[a] = k;
+    }
+  }
+  grtc_tvalue_t* value = grtc_onnx_reverse(n, x, reversed, reversed_count);
+  OUT(0) = grtc_onnx_slice(n, value, lo, hi, st);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Gather, GatherElements, GatherND
+//===----------------------------------------------------------------------===//
+
+// |indices| as i64 with negative entries wrapped by |bound| (broadcast
+// against them: a scalar, or one bound per index vector entry).
+static grtc_tvalue_t* grtc_onnx_wrap_indices(grtc_onnx_node_t* n, grtc_tvalue_t* indices,
+                                             grtc_tvalue_t* bound) {
+  if (!indices || !bound) return NULL;
+  if (!grtc_elem_is_integer(indices->type.elem) || indices->type.elem == GRTC_ELEM_I1) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    grtc_onnx_set(n, grtc_onnx_error(n, "indices must be an integer tensor, got %s",
+                                     grtc_onnx_tfmt(indices, buffer)));
+    return NULL;
+  }
+  indices = grtc_onnx_convert(n, indices, GRTC_ELEM_I64);
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  grtc_tvalue_t* negative = grtc_onnx_compare(n, GRTC_CMP_LT, indices, zero);
+  grtc_tvalue_t* wrapped = grtc_onnx_binary(n, GRTC_TOP_ADD, indices, bound);
+  return grtc_onnx_select(n, negative, wrapped, indices);
+}
+
+// Checks that constant |indices| lie in [-bound, bound) (entry i's bound
+// is bounds[i % bound_count]), for a clear compile-time error instead of
+// the clamping of stablehlo.gather or the skipping of stablehlo.scatter.
+static bool grtc_onnx_check_const_indices(grtc_onnx_node_t* n, grtc_tvalue_t* indices,
+                                          const int64_t* bounds, uint32_t bound_count) {
+  if (!indices || !grtc_onnx_is_constant(indices)) return true;
+  int64_t* values = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return false;
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t bound = bounds[bound_count ? i % bound_count : 0];
+    if (values[i] < -bound || values[i] >= bound) {
+      return grtc_onnx_set(n, grtc_onnx_error(n,
+                                              "index %lld (entry %u) is out of range for a "
+                                              "dimension of %lld elements",
+                                              (long long)values[i], i, (long long)bound));
+    }
+  }
+  return true;
+}
+
+static grtc_tvalue_t* grtc_onnx_gather_op(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                          grtc_tvalue_t* indices, const grtc_gather_dims_t* g,
+                                          const grtc_ttype_t* type) {
+  if (!data || !indices) return NULL;
+  grtc_tvalue_t* operands[2] = {data, indices};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GATHER, operands, 2, type, 1, 0);
+  if (!op) return NULL;
+  grtc_gather_dims_t* d = &op->attrs.gather;
+  d->offset_dims = grtc_tmodule_i64s(n->module, g->offset_dims.values, g->offset_dims.count);
+  d->collapsed_slice_dims =
+      grtc_tmodule_i64s(n->module, g->collapsed_slice_dims.values, g->collapsed_slice_dims.count);
+  d->operand_batching_dims =
+      grtc_tmodule_i64s(n->module, g->operand_batching_dims.values, g->operand_batching_dims.count);
+  d->start_indices_batching_dims = grtc_tmodule_i64s(
+      n->module, g->start_indices_batching_dims.values, g->start_indices_batching_dims.count);
+  d->start_index_map =
+      grtc_tmodule_i64s(n->module, g->start_index_map.values, g->start_index_map.count);
+  d->slice_sizes = grtc_tmodule_i64s(n->module, g->slice_sizes.values, g->slice_sizes.count);
+  d->index_vector_dim = g->index_vector_dim;
+  return grtc_onnx_fold(n, op);
+}
+
+#define GRTC_I64S(array, n_) ((grtc_i64s_t){(n_), (array)})
+
+// Gather on a small constant: computed here (fold.c does not fold gather),
+// so shape arithmetic (Shape -> Gather -> Concat -> Reshape) stays constant.
+static grtc_tvalue_t* grtc_onnx_gather_const(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                             const int64_t* indices, int64_t index_count,
+                                             uint32_t axis, const grtc_ttype_t* type) {
+  int64_t outer = 1, inner = 1, dim = data->type.dims[axis];
+  for (uint32_t i = 0; i < axis; ++i) outer *= data->type.dims[i];
+  for (uint32_t i = axis + 1; i < data->type.rank; ++i) inner *= data->type.dims[i];
+  size_t element = grtc_elem_byte_size(data->type.elem);
+  int64_t total = outer * index_count * inner;
+  uint8_t* bytes = grtc_tmodule_alloc(n->module, (size_t)total * element + 1);
+  if (!bytes) {
+    grtc_onnx_set(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return NULL;
+  }
+  bool splat = false;
+  const uint8_t* src = grtc_onnx_const_data(data, &splat);
+  int64_t at = 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t k = 0; k < index_count; ++k) {
+      int64_t index = indices[k] < 0 ? indices[k] + dim : indices[k];
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t from = splat ? 0 : (o * dim + index) * inner + i;
+        memcpy(bytes + (size_t)at * element, src + (size_t)from * element, element);
+        ++at;
+      }
+    }
+  }
+  return grtc_onnx_constant(n, type, bytes, (size_t)total * element, false);
+}
+
+static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* data = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  if (!data || !indices) return grt_ok_status();
+  uint32_t r = data->type.rank, q = indices->type.rank;
+  if (r == 0) return grtc_onnx_error(n, "the data must have rank >= 1");
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), r, &axis)) {
+    return grt_ok_status();
+  }
+  if (r - 1 + q > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n, "the result would have rank %u; grt supports up to %d",
+                                 r - 1 + q, GRTC_MAX_RANK);
+  }
+  grtc_ttype_t type = grtc_onnx_type(data->type.elem, 0, NULL);
+  for (uint32_t i = 0; i < axis; ++i) type.dims[type.rank++] = data->type.dims[i];
+  for (uint32_t i = 0; i < q; ++i) type.dims[type.rank++] = indices->type.dims[i];
+  for (uint32_t i = axis + 1; i < r; ++i) type.dims[type.rank++] = data->type.dims[i];
+  int64_t dim = data->type.dims[axis];
+  if (grtc_onnx_is_constant(indices)) {
+    int64_t* values = NULL;
+    uint32_t count = 0;
+    if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return grt_ok_status();
+    for (uint32_t i = 0; i < count; ++i) {
+      if (values[i] < -dim || values[i] >= dim) {
+        return grtc_onnx_error(n, "index %lld is out of range for axis %u of size %lld",
+                               (long long)values[i], axis, (long long)dim);
+      }
+    }
+    if (grtc_onnx_is_constant(data) && grtc_ttype_element_count(&type) <= (1 << 16)) {
+      OUT(0) = grtc_onnx_gather_const(n, data, values, count, axis, &type);
+      return grt_ok_status();
+    }
+  }
+  grtc_tvalue_t* wrapped =
+      grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
+  int64_t offset_dims[GRTC_MAX_RANK], slice_sizes[GRTC_MAX_RANK];
+  uint32_t offset_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    slice_sizes[i] = i == axis ? 1 : data->type.dims[i];
+    if (i < axis) offset_dims[offset_count++] = i;
+    if (i > axis) offset_dims[offset_count++] = i - 1 + q;
+  }
+  int64_t collapsed = axis;
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.offset_dims = GRTC_I64S(offset_dims, offset_count);
+  g.collapsed_slice_dims = GRTC_I64S(&collapsed, 1);
+  g.start_index_map = GRTC_I64S(&collapsed, 1);
+  g.slice_sizes = GRTC_I64S(slice_sizes, r);
+  g.index_vector_dim = q;
+  OUT(0) = grtc_onnx_gather_op(n, data, wrapped, &g, &type);
+  return grt_ok_status();
+}
+
+// Full index vectors for the elementwise forms (GatherElements,
+// ScatterElements): |indices| (wrapped, i64) on |axis| and the position
+// itself on every other axis, stacked on a new last dimension.
+static grtc_tvalue_t* grtc_onnx_element_indices(grtc_onnx_node_t* n, grtc_tvalue_t* indices,
+                                                uint32_t axis) {
+  if (!indices) return NULL;
+  uint32_t r = indices->type.rank;
+  if (r + 1 > GRTC_MAX_RANK) {
+    grtc_onnx_set(n, grtc_onnx_unsupported(n, "indices of rank %u; grt supports up to %d", r,
+                                           GRTC_MAX_RANK - 1));
+    return NULL;
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  memcpy(dims, indices->type.dims, r * sizeof(int64_t));
+  dims[r] = 1;
+  grtc_tvalue_t* parts[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < r; ++d) {
+    parts[d] = d == axis ? grtc_onnx_reshape(n, indices, r + 1, dims)
+                         : grtc_onnx_iota(n, GRTC_ELEM_I64, r + 1, dims, d);
+  }
+  return grtc_onnx_concat(n, parts, r, r);
+}
+
+// data[..., indices[i...], ...] on |axis| for every position of |indices|
+// (i64, in range, data's rank, no larger than data off the axis): the
+// elementwise gather of GatherElements.
+static grtc_tvalue_t* grtc_onnx_gather_along(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                             grtc_tvalue_t* indices, uint32_t axis) {
+  if (!data || !indices) return NULL;
+  uint32_t r = data->type.rank;
+  // The data cut to the indices' extent off the axis, so that every other
+  // dimension pairs one to one (a batching dimension) with the indices'.
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  int64_t batching[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  uint32_t batching_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    limit[i] = i == axis ? data->type.dims[i] : indices->type.dims[i];
+    strides[i] = 1;
+    ones[i] = 1;
+    if (i != axis) batching[batching_count++] = i;
+  }
+  data = grtc_onnx_slice(n, data, start, limit, strides);
+  int64_t map = axis;
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.collapsed_slice_dims = GRTC_I64S(&map, 1);
+  g.start_index_map = GRTC_I64S(&map, 1);
+  g.operand_batching_dims = GRTC_I64S(batching, batching_count);
+  g.start_indices_batching_dims = GRTC_I64S(batching, batching_count);
+  g.slice_sizes = GRTC_I64S(ones, r);
+  g.index_vector_dim = r;
+  grtc_ttype_t type = indices->type;
+  type.elem = data ? data->type.elem : type.elem;
+  return grtc_onnx_gather_op(n, data, indices, &g, &type);
+}
+
+static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* data = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  if (!data || !indices) return grt_ok_status();
+  uint32_t r = data->type.rank;
+  if (r == 0 || indices->type.rank != r) {
+    char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "data (%s) and indices (%s) must have one rank >= 1",
+                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi));
+  }
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), r, &axis)) {
+    return grt_ok_status();
+  }
+  for (uint32_t i = 0; i < r; ++i) {
+    if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
+      char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
+                             grtc_onnx_tfmt(data, bd), i);
+    }
+  }
+  int64_t dim = data->type.dims[axis];
+  if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
+  grtc_tvalue_t* wrapped =
+      grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
+  OUT(0) = grtc_onnx_gather_along(n, data, wrapped, axis);
+  return grt_ok_status();
+}
+
+// ReverseSequence: position t of batch entry b reads t' = len[b] - 1 - t
+// when t < len[b] (lengths clamped to [0, steps]), else t itself.
+static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* lens = grtc_onnx_input(n, 1);
+  if (!x || !lens) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bl[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (r < 2)
+    return grtc_onnx_error(n, "the input must have rank >= 2, got %s", grtc_onnx_tfmt(x, bx));
+  uint32_t time = 0, batch = 0;
+  if (!grtc_onnx_axis(n, "attribute 'time_axis'", grtc_onnx_attr_int(n, "time_axis", 0), r,
+                      &time) ||
+      !grtc_onnx_axis(n, "attribute 'batch_axis'", grtc_onnx_attr_int(n, "batch_axis", 1), r,
+                      &batch)) {
+    return grt_ok_status();
+  }
+  if (time == batch || time > 1 || batch > 1) {
+    return grtc_onnx_error(n, "time_axis and batch_axis must be 0 and 1 in either order");
+  }
+  if (lens->type.rank != 1 || lens->type.dims[0] != x->type.dims[batch] ||
+      !grtc_elem_is_integer(lens->type.elem) || lens->type.elem == GRTC_ELEM_I1) {
+    return grtc_onnx_error(n, "sequence_lens must be integers, one per batch entry of %s; got %s",
+                           grtc_onnx_tfmt(x, bx), grtc_onnx_tfmt(lens, bl));
+  }
+  int64_t steps = x->type.dims[time];
+  grtc_tvalue_t* len = grtc_onnx_convert(n, lens, GRTC_ELEM_I64);
+  len = grtc_onnx_binary(
+      n, GRTC_TOP_MAXIMUM,
+      grtc_onnx_binary(n, GRTC_TOP_MINIMUM, len, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps)),
+      grtc_onnx_scalar(n, GRTC_ELEM_I64, 0));
+  if (!len) return grt_ok_status();
+  grtc_ttype_t wide = x->type;
+  wide.elem = GRTC_ELEM_I64;
+  int64_t map[1] = {batch};
+  len = grtc_onnx_broadcast_in_dim(n, len, &wide, map);
+  grtc_tvalue_t* t = grtc_onnx_iota(n, GRTC_ELEM_I64, r, x->type.dims, time);
+  grtc_tvalue_t* flipped =
+      grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, len, t),
+                       grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
+  grtc_tvalue_t* index = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_LT, t, len), flipped, t);
+  OUT(0) = grtc_onnx_gather_along(n, x, index, time);
+  return grt_ok_status();
+}
+
+// Compress with a constant condition: a gather of the selected indices.
+static grt_status_t grtc_onnx_op_compress(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* cond = grtc_onnx_input(n, 1);
+  if (!x || !cond) return grt_ok_status();
+  char bc[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (cond->type.rank != 1 || cond->type.elem != GRTC_ELEM_I1) {
+    return grtc_onnx_error(n, "the condition must be a 1-D bool tensor, got %s",
+                           grtc_onnx_tfmt(cond, bc));
+  }
+  if (!grtc_onnx_is_constant(cond)) {
+    return grtc_onnx_unsupported(n,
+                                 "Compress's result shape depends on the condition's "
+                                 "values, which are computed at run time here; grt compiles "
+                                 "static shapes (a constant condition is folded)");
+  }
+  const Onnx__AttributeProto* axis_attr = grtc_onnx_attr(n, "axis");
+  uint32_t axis = 0;
+  if (!axis_attr) {
+    int64_t total = grtc_ttype_element_count(&x->type);
+    x = grtc_onnx_reshape(n, x, 1, &total);
+  } else if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), x->type.rank,
+                             &axis)) {
+    return grt_ok_status();
+  }
+  if (!x) return grt_ok_status();
+  int64_t* flags = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, cond, "the condition", &flags, &count)) return grt_ok_status();
+  int64_t dim = x->type.dims[axis];
+  if ((int64_t)count > dim) {
+    return grtc_onnx_error(n, "the condition has %u entries for an axis of %lld", count,
+                           (long long)dim);
+  }
+  int64_t* picked = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
+  if (!picked) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t kept = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (flags[i]) picked[kept++] = i;
+  }
+  grtc_tvalue_t* indices = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &kept, picked);
+  uint32_t r = x->type.rank;
+  grtc_ttype_t type = x->type;
+  type.dims[axis] = kept;
+  if (grtc_onnx_is_constant(x) && grtc_ttype_element_count(&type) <= (1 << 16)) {
+    OUT(0) = grtc_onnx_gather_const(n, x, picked, kept, axis, &type);
+    return grt_ok_status();
+  }
+  int64_t offset_dims[GRTC_MAX_RANK], slice_sizes[GRTC_MAX_RANK];
+  uint32_t offset_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    slice_sizes[i] = i == axis ? 1 : x->type.dims[i];
+    if (i != axis) offset_dims[offset_count++] = i;
+  }
+  int64_t collapsed = axis;
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.offset_dims = GRTC_I64S(offset_dims, offset_count);
+  g.collapsed_slice_dims = GRTC_I64S(&collapsed, 1);
+  g.start_index_map = GRTC_I64S(&collapsed, 1);
+  g.slice_sizes = GRTC_I64S(slice_sizes, r);
+  g.index_vector_dim = 1;
+  OUT(0) = grtc_onnx_gather_op(n, x, indices, &g, &type);
+  return grt_ok_status();
+}
+
+// The ND index forms' checks: data rank r, indices rank q >= 1 whose last
+// dimension k (<= r - b) indexes the data after |batch| batch dimensions.
+static bool grtc_onnx_nd_shapes(grtc_onnx_node_t* n, grtc_tvalue_t* data, grtc_tvalue_t* indices,
+                                uint32_t batch, int64_t* out_k) {
+  uint32_t r = data->type.rank, q = indices->type.rank;
+  char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (r < 1 || q < 1 || batch >= q || batch >= r) {
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n, "data %s and indices %s do not fit batch_dims %u",
+                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi), batch));
+  }
+  int64_t k = indices->type.dims[q - 1];
+  if (k < 1 || k > (int64_t)(r - batch)) {
+    return grtc_onnx_set(
+        n, grtc_onnx_error(n,
+                           "the last dimension of indices %s must be 1 to "
+                           "%u for data %s",
+                           grtc_onnx_tfmt(indices, bi), r - batch, grtc_onnx_tfmt(data, bd)));
+  }
+  for (uint32_t i = 0; i < batch; ++i) {
+    if (data->type.dims[i] != indices->type.dims[i]) {
+      return grtc_onnx_set(
+          n, grtc_onnx_error(n,
+                             "batch dimension %u differs in data %s and "
+                             "indices %s",
+                             i, grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi)));
+    }
+  }
+  *out_k = k;
+  return true;
+}
+
+// |indices| wrapped by data dimensions batch..batch+k-1 (one per index
+// vector entry), checked when constant.
+static grtc_tvalue_t* grtc_onnx_nd_wrap(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                        grtc_tvalue_t* indices, uint32_t batch, int64_t k) {
+  const int64_t* bounds = data->type.dims + batch;
+  if (!grtc_onnx_check_const_indices(n, indices, bounds, (uint32_t)k)) return NULL;
+  grtc_tvalue_t* bound = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &k, bounds);
+  return grtc_onnx_wrap_indices(n, indices, bound);
+}
+
+static grt_status_t grtc_onnx_op_gather_nd(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* data = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  if (!data || !indices) return grt_ok_status();
+  int64_t batch_attr = grtc_onnx_attr_int(n, "batch_dims", 0);
+  if (batch_attr < 0 || batch_attr >= GRTC_MAX_RANK) {
+    return grtc_onnx_error(n, "attribute 'batch_dims' = %lld is out of range",
+                           (long long)batch_attr);
+  }
+  uint32_t b = (uint32_t)batch_attr;
+  int64_t k = 0;
+  if (!grtc_onnx_nd_shapes(n, data, indices, b, &k)) return grt_ok_status();
+  uint32_t r = data->type.rank, q = indices->type.rank;
+  grtc_tvalue_t* wrapped = grtc_onnx_nd_wrap(n, data, indices, b, k);
+  int64_t batching[GRTC_MAX_RANK], map[GRTC_MAX_RANK], slice_sizes[GRTC_MAX_RANK];
+  int64_t offset_dims[GRTC_MAX_RANK];
+  uint32_t offset_count = 0;
+  grtc_ttype_t type = grtc_onnx_type(data->type.elem, 0, NULL);
+  for (uint32_t i = 0; i + 1 < q; ++i) type.dims[type.rank++] = indices->type.dims[i];
+  for (uint32_t i = 0; i < b; ++i) batching[i] = i;
+  for (int64_t i = 0; i < k; ++i) map[i] = b + i;
+  for (uint32_t i = 0; i < r; ++i) {
+    bool window = i >= b + k;
+    slice_sizes[i] = window ? data->type.dims[i] : 1;
+    if (window) {
+      offset_dims[offset_count++] = type.rank;
+      if (type.rank >= GRTC_MAX_RANK) {
+        return grtc_onnx_unsupported(n, "the result would exceed rank %d", GRTC_MAX_RANK);
+      }
+      type.dims[type.rank++] = data->type.dims[i];
+    }
+  }
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.offset_dims = GRTC_I64S(offset_dims, offset_count);
+  g.collapsed_slice_dims = GRTC_I64S(map, (uint32_t)k);
+  g.start_index_map = GRTC_I64S(map, (uint32_t)k);
+  g.operand_batching_dims = GRTC_I64S(batching, b);
+  g.start_indices_batching_dims = GRTC_I64S(batching, b);
+  g.slice_sizes = GRTC_I64S(slice_sizes, r);
+  g.index_vector_dim = q - 1;
+  OUT(0) = grtc_onnx_gather_op(n, data, wrapped, &g, &type);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterND, ScatterElements, Scatter
+//===----------------------------------------------------------------------===//
+
+// The reduction attribute as the combining op; GRTC_TOP_COUNT for "none"
+// (replace).
+static bool grtc_onnx_reduction(grtc_onnx_node_t* n, grtc_top_kind_t* out) {
+  const char* reduction = grtc_onnx_attr_string(n, "reduction", "none");
+  if (strcmp(reduction, "none") == 0) {
+    *out = GRTC_TOP_COUNT;
+  } else if (strcmp(reduction, "add") == 0) {
+    *out = GRTC_TOP_ADD;
+  } else if (strcmp(reduction, "mul") == 0) {
+    *out = GRTC_TOP_MULTIPLY;
+  } else if (strcmp(reduction, "max") == 0) {
+    *out = GRTC_TOP_MAXIMUM;
+  } else if (strcmp(reduction, "min") == 0) {
+    *out = GRTC_TOP_MINIMUM;
+  } else {
+    return grtc_onnx_set(n, grtc_onnx_error(n,
+                                            "attribute 'reduction' must be none, add, mul, "
+                                            "max or min; got \"%s\"",
+                                            reduction));
+  }
+  return true;
+}
+
+static grtc_tvalue_t* grtc_onnx_scatter_op(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                           grtc_tvalue_t* indices, grtc_tvalue_t* updates,
+                                           const grtc_scatter_dims_t* s, grtc_top_kind_t combine) {
+  if (!data || !indices || !updates || !grtc_onnx_status_ok(n)) return NULL;
+  if (updates->type.elem != data->type.elem) {
+    char bd[GRTC_TTYPE_FORMAT_CAPACITY], bu[GRTC_TTYPE_FORMAT_CAPACITY];
+    grtc_onnx_set(n, grtc_onnx_error(n, "updates %s must have the element type of data %s",
+                                     grtc_onnx_tfmt(updates, bu), grtc_onnx_tfmt(data, bd)));
+    return NULL;
+  }
+  grtc_tvalue_t* operands[3] = {data, indices, updates};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_SCATTER, operands, 3, &data->type, 1, 1);
+  if (!op) return NULL;
+  grtc_scatter_dims_t* d = &op->attrs.scatter;
+  d->update_window_dims =
+      grtc_tmodule_i64s(n->module, s->update_window_dims.values, s->update_window_dims.count);
+  d->inserted_window_dims =
+      grtc_tmodule_i64s(n->module, s->inserted_window_dims.values, s->inserted_window_dims.count);
+  d->scatter_dims_to_operand_dims = grtc_tmodule_i64s(
+      n->module, s->scatter_dims_to_operand_dims.values, s->scatter_dims_to_operand_dims.count);
+  d->input_batching_dims =
+      grtc_tmodule_i64s(n->module, s->input_batching_dims.values, s->input_batching_dims.count);
+  d->scatter_indices_batching_dims = grtc_tmodule_i64s(
+      n->module, s->scatter_indices_batching_dims.values, s->scatter_indices_batching_dims.count);
+  d->index_vector_dim = s->index_vector_dim;
+  grtc_ttype_t scalar = grtc_onnx_type(data->type.elem, 0, NULL);
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_set(n, status);
+    return NULL;
+  }
+  grtc_top_set_region(op, 0, body);
+  grtc_tblock_t* saved = n->block;
+  n->block = body;
+  grtc_tvalue_t* result = &body->args[1];
+  if (combine != GRTC_TOP_COUNT) {
+    grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
+    grtc_top_t* c = grtc_onnx_op_full(n, combine, pair, 2, &scalar, 1, 0);
+    result = c ? &c->results[0] : NULL;
+  }
+  grtc_top_t* yield = result ? grtc_onnx_op_full(n, GRTC_TOP_YIELD, &result, 1, NULL, 0, 0) : NULL;
+  n->block = saved;
+  if (!yield) return NULL;
+  return grtc_onnx_fold(n, op);
+}
+
+static grt_status_t grtc_onnx_op_scatter_nd(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* data = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* updates = grtc_onnx_input(n, 2);
+  if (!data || !indices || !updates) return grt_ok_status();
+  grtc_top_kind_t combine;
+  if (!grtc_onnx_reduction(n, &combine)) return grt_ok_status();
+  int64_t k = 0;
+  if (!grtc_onnx_nd_shapes(n, data, indices, 0, &k)) return grt_ok_status();
+  uint32_t r = data->type.rank, q = indices->type.rank;
+  // updates: indices.shape[:-1] + data.shape[k:].
+  bool ok = updates->type.rank == q - 1 + r - (uint32_t)k;
+  for (uint32_t i = 0; ok && i < updates->type.rank; ++i) {
+    int64_t want = i + 1 < q ? indices->type.dims[i] : data->type.dims[k + (i - (q - 1))];
+    ok = updates->type.dims[i] == want;
+  }
+  if (!ok) {
+    char bu[GRTC_TTYPE_FORMAT_CAPACITY], bd[GRTC_TTYPE_FORMAT_CAPACITY],
+        bi[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "updates %s do not match data %s and indices %s",
+                           grtc_onnx_tfmt(updates, bu), grtc_onnx_tfmt(data, bd),
+                           grtc_onnx_tfmt(indices, bi));
+  }
+  grtc_tvalue_t* wrapped = grtc_onnx_nd_wrap(n, data, indices, 0, k);
+  int64_t window[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  uint32_t window_count = 0;
+  for (int64_t i = 0; i < k; ++i) map[i] = i;
+  for (uint32_t i = q - 1; i < updates->type.rank; ++i) window[window_count++] = i;
+  grtc_scatter_dims_t s;
+  memset(&s, 0, sizeof(s));
+  s.update_window_dims = GRTC_I64S(window, window_count);
+  s.inserted_window_dims = GRTC_I64S(map, (uint32_t)k);
+  s.scatter_dims_to_operand_dims = GRTC_I64S(map, (uint32_t)k);
+  s.index_vector_dim = q - 1;
+  OUT(0) = grtc_onnx_scatter_op(n, data, wrapped, updates, &s, combine);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* data = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* updates = grtc_onnx_input(n, 2);
+  if (!data || !indices || !updates) return grt_ok_status();
+  grtc_top_kind_t combine = GRTC_TOP_COUNT;
+  if (strcmp(n->proto->op_type, "ScatterElements") == 0 && !grtc_onnx_reduction(n, &combine)) {
+    return grt_ok_status();
+  }
+  uint32_t r = data->type.rank;
+  char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY],
+      bu[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (r == 0 || indices->type.rank != r || !grtc_ttype_same_shape(&indices->type, &updates->type)) {
+    return grtc_onnx_error(n,
+                           "data %s, indices %s and updates %s must have one rank >= 1, "
+                           "indices and updates one shape",
+                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi),
+                           grtc_onnx_tfmt(updates, bu));
+  }
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), r, &axis)) {
+    return grt_ok_status();
+  }
+  for (uint32_t i = 0; i < r; ++i) {
+    if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
+                             grtc_onnx_tfmt(data, bd), i);
+    }
+  }
+  int64_t dim = data->type.dims[axis];
+  if (!grtc_onnx_check_const_indices(n, indices, &dim, 1)) return grt_ok_status();
+  grtc_tvalue_t* wrapped =
+      grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
+  // Where the indices cover the data off the axis, those dimensions pair
+  // one to one (batching dimensions); otherwise every index gets its full
+  // coordinates.
+  bool covers = true;
+  int64_t all[GRTC_MAX_RANK], batching[GRTC_MAX_RANK];
+  uint32_t batching_count = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    all[i] = i;
+    if (i != axis) batching[batching_count++] = i;
+    covers &= i == axis || indices->type.dims[i] == data->type.dims[i];
+  }
+  int64_t map = axis;
+  grtc_scatter_dims_t s;
+  memset(&s, 0, sizeof(s));
+  s.index_vector_dim = r;
+  if (covers) {
+    s.inserted_window_dims = GRTC_I64S(&map, 1);
+    s.scatter_dims_to_operand_dims = GRTC_I64S(&map, 1);
+    s.input_batching_dims = GRTC_I64S(batching, batching_count);
+    s.scatter_indices_batching_dims = GRTC_I64S(batching, batching_count);
+  } else {
+    wrapped = grtc_onnx_element_indices(n, wrapped, axis);
+    s.inserted_window_dims = GRTC_I64S(all, r);
+    s.scatter_dims_to_operand_dims = GRTC_I64S(all, r);
+  }
+  OUT(0) = grtc_onnx_scatter_op(n, data, wrapped, updates, &s, combine);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Expand, Tile, Pad
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_expand(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) return grt_ok_status();
+  if (!grtc_onnx_check_dims(n, "input 'shape'", count, shape)) return grt_ok_status();
+  grtc_ttype_t target = grtc_onnx_type(x->type.elem, count, shape);
+  grtc_ttype_t out;
+  if (!grtc_onnx_broadcast_shape(n, &x->type, &target, &out)) return grt_ok_status();
+  if (!grtc_onnx_check_dims(n, "the result", out.rank, out.dims)) return grt_ok_status();
+  OUT(0) = grtc_onnx_broadcast_to(n, x, out.rank, out.dims);
+  return grt_ok_status();
+}
+
+// |x| repeated |times| along |axis|: x with a new dimension of |times|
+// before |axis|, broadcast, then merged.
+static grtc_tvalue_t* grtc_onnx_repeat(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                       int64_t times) {
+  if (!x || times == 1) return x;
+  uint32_t r = x->type.rank;
+  if (r + 1 > GRTC_MAX_RANK) {
+    grtc_onnx_set(n, grtc_onnx_unsupported(n,
+                                           "repeating a rank-%u tensor needs rank %u; grt "
+                                           "supports up to %d",
+                                           r, r + 1, GRTC_MAX_RANK));
+    return NULL;
+  }
+  int64_t dims[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  uint32_t rank = 0;
+  for (uint32_t i = 0; i < r; ++i) {
+    if (i == axis) dims[rank++] = times;
+    map[i] = rank;
+    dims[rank++] = x->type.dims[i];
+  }
+  grtc_ttype_t wide = grtc_onnx_type(x->type.elem, rank, dims);
+  grtc_tvalue_t* b = grtc_onnx_broadcast_in_dim(n, x, &wide, map);
+  grtc_ttype_t out = x->type;
+  out.dims[axis] *= times;
+  return grtc_onnx_reshape(n, b, out.rank, out.dims);
+}
+
+static grt_status_t grtc_onnx_op_tile(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
+  int64_t* repeats = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 1, 0, "input 'repeats'", &repeats, &count)) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  if (count != r) {
+    return grtc_onnx_error(n, "input 'repeats' has %u values for a rank-%u input", count, r);
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    if (repeats[i] < 0) {
+      return grtc_onnx_error(n, "repeats[%u] = %lld is negative", i, (long long)repeats[i]);
+    }
+    dims[i] = x->type.dims[i];
+  }
+  for (uint32_t i = 0; i < r; ++i) {
+    if (dims[i] != 0 && repeats[i] > GRTC_ONNX_MAX_ELEMENTS / dims[i]) {
+      return grtc_onnx_unsupported(n, "the result would have more than 2^40 elements");
+    }
+    dims[i] *= repeats[i];
+    if (!grtc_onnx_check_dims(n, "the result", r, dims)) return grt_ok_status();
+  }
+  grtc_tvalue_t* value = x;
+  for (uint32_t i = 0; i < r; ++i) value = grtc_onnx_repeat(n, value, i, repeats[i]);
+  OUT(0) = value;
+  return grt_ok_status();
+}
+
+// One axis of a reflect/edge/wrap pad: |low| and |high| >= 0.
+static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                         int64_t low, int64_t high, const char* mode) {
+  if (!x || (low == 0 && high == 0)) return x;
+  int64_t dim = x->type.dims[axis];
+  grtc_tvalue_t* parts[3];
+  uint32_t count = 0;
+  // Reflecting a single element repeats it (numpy.pad, ONNX's reference).
+  if (strcmp(mode, "reflect") == 0 && dim == 1) mode = "edge";
+  if (strcmp(mode, "reflect") == 0) {
+    if (low > dim - 1 || high > dim - 1) {
+      grtc_onnx_set(n,
+                    grtc_onnx_unsupported(n,
+                                          "reflect padding of %lld/%lld on axis %u of "
+                                          "size %lld (at most size - 1 is supported)",
+                                          (long long)low, (long long)high, axis, (long long)dim));
+      return NULL;
+    }
+    int64_t rev[1] = {axis};
+    if (low)
+      parts[count++] = grtc_onnx_reverse(n, grtc_onnx_slice_axis(n, x, axis, 1, low), rev, 1);
+    parts[count++] = x;
+    if (high) {
+      parts[count++] =
+          grtc_onnx_reverse(n, grtc_onnx_slice_axis(n, x, axis, dim - 1 - high, high), rev, 1);
+    }
+  } else if (strcmp(mode, "edge") == 0) {
+    if (dim == 0) {
+      grtc_onnx_set(n, grtc_onnx_error(n, "edge padding of an empty axis %u", axis));
+      return NULL;
+    }
+    grtc_ttype_t type = x->type;
+    int64_t map[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < type.rank; ++i) map[i] = i;
+    if (low) {
+      type.dims[axis] = low;
+      parts[count++] =
+          grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, 0, 1), &type, map);
+    }
+    parts[count++] = x;
+    if (high) {
+      type.dims[axis] = high;
+      parts[count++] =
+          grtc_onnx_broadcast_in_dim(n, grtc_onnx_slice_axis(n, x, axis, dim - 1, 1), &type, map);
+    }
+  } else {  // wrap
+    if (low > dim || high > dim) {
+      grtc_onnx_set(n,
+                    grtc_onnx_unsupported(n,
+                                          "wrap padding of %lld/%lld on axis %u of size "
+                                          "%lld (at most the size is supported)",
+                                          (long long)low, (long long)high, axis, (long long)dim));
+      return NULL;
+    }
+    if (low) parts[count++] = grtc_onnx_slice_axis(n, x, axis, dim - low, low);
+    parts[count++] = x;
+    if (high) parts[count++] = grtc_onnx_slice_axis(n, x, axis, 0, high);
+  }
+  return grtc_onnx_concat(n, parts, count, axis);
+}
+
+static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  const char* mode = grtc_onnx_attr_string(n, "mode", "constant");
+  if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 && strcmp(mode, "edge") != 0 &&
+      !(strcmp(mode, "wrap") == 0 && n->opset >= 19)) {
+    return grtc_onnx_error(n, "attribute 'mode' must be constant, reflect, edge%s; got \"%s\"",
+                           n->opset >= 19 ? " or wrap" : "", mode);
+  }
+  int64_t* pads = NULL;
+  uint32_t count = 0;
+  grtc_tvalue_t* value = NULL;
+  if (n->opset < 11) {
+    if (!grtc_onnx_attr_ints(n, "pads", &pads, &count)) {
+      if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+      return grtc_onnx_error(n, "attribute 'pads' is required");
+    }
+    value = grtc_onnx_scalar(n, x->type.elem, grtc_onnx_attr_float(n, "value", 0.0f));
+  } else {
+    if (!grtc_onnx_input(n, 1)) return grt_ok_status();
+    if (!grtc_onnx_list(n, "", 1, 11, "input 'pads'", &pads, &count)) return grt_ok_status();
+    if (n->input_count > 2 && n->inputs[2]) {
+      value = n->inputs[2];
+      if (value->type.elem != x->type.elem || grtc_ttype_element_count(&value->type) != 1) {
+        char bv[GRTC_TTYPE_FORMAT_CAPACITY], bx[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_error(n, "constant_value %s must be one element of the type of %s",
+                               grtc_onnx_tfmt(value, bv), grtc_onnx_tfmt(x, bx));
+      }
+      value = grtc_onnx_reshape(n, value, 0, NULL);
+    } else {
+      value = grtc_onnx_scalar(n, x->type.elem, 0);
+    }
+  }
+  int64_t axes[GRTC_MAX_RANK];
+  uint32_t axis_count = r;
+  for (uint32_t i = 0; i < r; ++i) axes[i] = i;
+  if (n->opset >= 18 && n->input_count > 3 && n->inputs[3]) {
+    int64_t* given = NULL;
+    uint32_t given_count = 0;
+    if (!grtc_onnx_list(n, "", 3, 18, "input 'axes'", &given, &given_count)) {
+      return grt_ok_status();
+    }
+    if (given_count > r) return grtc_onnx_error(n, "%u axes for rank %u", given_count, r);
+    if (!grtc_onnx_axes(n, "axis", given, given_count, r)) return grt_ok_status();
+    memcpy(axes, given, given_count * sizeof(int64_t));
+    axis_count = given_count;
+  }
+  if (count != 2 * axis_count) {
+    return grtc_onnx_error(n, "'pads' has %u values, expected %u (two per padded axis)", count,
+                           2 * axis_count);
+  }
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0};
+  for (uint32_t i = 0; i < axis_count; ++i) {
+    int64_t a = axes[i];
+    low[a] = pads[i];
+    high[a] = pads[i + axis_count];
+    if (low[a] < -GRTC_ONNX_MAX_ELEMENTS || low[a] > GRTC_ONNX_MAX_ELEMENTS ||
+        high[a] < -GRTC_ONNX_MAX_ELEMENTS || high[a] > GRTC_ONNX_MAX_ELEMENTS) {
+      return grtc_onnx_error(n, "padding %lld/%lld on axis %lld is out of range", (long long)low[a],
+                             (long long)high[a], (long long)a);
+    }
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) dims[i] = x->type.dims[i] + low[i] + high[i];
+  if (!grtc_onnx_check_dims(n, "the padded tensor", r, dims)) return grt_ok_status();
+  if (strcmp(mode, "constant") == 0) {
+    OUT(0) = grtc_onnx_pad(n, x, value, low, high);
+    return grt_ok_status();
+  }
+  // Negative pads crop first; then each axis is padded by slices.
+  int64_t crop_low[GRTC_MAX_RANK], crop_high[GRTC_MAX_RANK];
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
+  for (uint32_t i = 0; i < r; ++i) {
+    crop_low[i] = low[i] < 0 ? low[i] : 0;
+    crop_high[i] = high[i] < 0 ? high[i] : 0;
+  }
+  grtc_tvalue_t* out = grtc_onnx_pad(n, x, zero, crop_low, crop_high);
+  for (uint32_t i = 0; i < r; ++i) {
+    out = grtc_onnx_pad_axis(n, out, i, low[i] > 0 ? low[i] : 0, high[i] > 0 ? high[i] : 0, mode);
+  }
+  OUT(0) = out;
+  return grt_ok_status();
+}
+
+// CenterCropPad: each listed axis cropped (a centered window) or padded
+// with zeros (evenly, the odd element after) to the constant target size.
+static grt_status_t grtc_onnx_op_center_crop_pad(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) return grt_ok_status();
+  int64_t axes[GRTC_MAX_RANK];
+  int64_t* given = NULL;
+  uint32_t axis_count = 0;
+  if (grtc_onnx_attr_ints(n, "axes", &given, &axis_count)) {
+    if (axis_count > r) return grtc_onnx_error(n, "%u axes for rank %u", axis_count, r);
+    if (!grtc_onnx_axes(n, "axis", given, axis_count, r)) return grt_ok_status();
+    memcpy(axes, given, axis_count * sizeof(int64_t));
+  } else {
+    if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+    axis_count = r;
+    for (uint32_t i = 0; i < r; ++i) axes[i] = i;
+  }
+  if (count != axis_count) {
+    return grtc_onnx_error(n, "input 'shape' has %u sizes for %u axes", count, axis_count);
+  }
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0}, dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) dims[i] = x->type.dims[i];
+  for (uint32_t i = 0; i < axis_count; ++i) {
+    dims[axes[i]] = shape[i];
+    if (!grtc_onnx_check_dims(n, "the result", r, dims)) return grt_ok_status();
+    // A negative pad crops; the odd element comes off (or is added) at
+    // the end.
+    int64_t diff = shape[i] - x->type.dims[axes[i]];
+    int64_t half = (diff < 0 ? -diff : diff) / 2;
+    low[axes[i]] = diff < 0 ? -half : half;
+    high[axes[i]] = diff - low[axes[i]];
+  }
+  OUT(0) = grtc_onnx_pad(n, x, grtc_onnx_scalar(n, x->type.elem, 0), low, high);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOfShape, Range, OneHot, Trilu, EyeLike
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
+  if (!grtc_onnx_input(n, 0)) return grt_ok_status();
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 0, 0, "input 'input' (the shape)", &shape, &count)) {
+    return grt_ok_status();
+  }
+  if (!grtc_onnx_check_dims(n, "the result", count, shape)) return grt_ok_status();
+  grtc_tvalue_t* value = grtc_onnx_attr_tensor(n, "value");
+  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F32, count, shape);
+  if (!value) {
+    OUT(0) = grtc_onnx_splat(n, &type, 0);
+    return grt_ok_status();
+  }
+  if (grtc_ttype_element_count(&value->type) != 1 || !grtc_onnx_is_constant(value)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "attribute 'value' must hold one element, got %s",
+                           grtc_onnx_tfmt(value, buffer));
+  }
+  type.elem = value->type.elem;
+  bool splat = false;
+  const uint8_t* data = grtc_onnx_const_data(value, &splat);
+  OUT(0) = grtc_onnx_constant(n, &type, data, grtc_elem_byte_size(type.elem), true);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_range(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* start = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* limit = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* delta = grtc_onnx_input(n, 2);
+  if (!start || !limit || !delta) return grt_ok_status();
+  grtc_elem_t elem = start->type.elem;
+  if (limit->type.elem != elem || delta->type.elem != elem) {
+    return grtc_onnx_error(n, "start, limit and delta must have one element type");
+  }
+  if (elem == GRTC_ELEM_I1 || grtc_elem_is_unsigned_integer(elem)) {
+    return grtc_onnx_error(n, "Range takes float, double, int16, int32 or int64 scalars");
+  }
+  int64_t count = 0;
+  if (grtc_elem_is_float(elem)) {
+    double* s = NULL;
+    double* l = NULL;
+    double* d = NULL;
+    uint32_t cs = 0, cl = 0, cd = 0;
+    if (!grtc_onnx_floats(n, start, "input 'start'", &s, &cs) ||
+        !grtc_onnx_floats(n, limit, "input 'limit'", &l, &cl) ||
+        !grtc_onnx_floats(n, delta, "input 'delta'", &d, &cd)) {
+      return grt_ok_status();
+    }
+    if (cs != 1 || cl != 1 || cd != 1) return grtc_onnx_error(n, "the inputs must be scalars");
+    if (d[0] == 0 || !isfinite(s[0]) || !isfinite(l[0]) || !isfinite(d[0])) {
+      return grtc_onnx_error(n, "Range(%g, %g, %g) has no finite length", s[0], l[0], d[0]);
+    }
+    double steps = ceil((l[0] - s[0]) / d[0]);
+    if (steps > (double)(1 << 30)) return grtc_onnx_unsupported(n, "Range of %g elements", steps);
+    count = steps > 0 ? (int64_t)steps : 0;
+    size_t element = grtc_elem_byte_size(elem);
+    uint8_t* bytes = grtc_tmodule_alloc(n->module, (size_t)count * element + 1);
+    if (!bytes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (int64_t i = 0; i < count; ++i) {
+      grtc_scalar_value_t v;
+      // start + i * delta in the element type (f32 arithmetic for f32).
+      if (elem == GRTC_ELEM_F64) {
+        v.f = s[0] + (double)i * d[0];
+      } else {
+        v.f = (float)((float)s[0] + (float)i * (float)d[0]);
+      }
+      grtc_eval_store(elem, v, bytes + (size_t)i * element);
+    }
+    grtc_ttype_t type = grtc_onnx_type(elem, 1, &count);
+    OUT(0) = grtc_onnx_constant(n, &type, bytes, (size_t)count * element, false);
+    return grt_ok_status();
+  }
+  int64_t s = 0, l = 0, d = 0;
+  if (!grtc_onnx_int_scalar(n, start, "input 'start'", &s) ||
+      !grtc_onnx_int_scalar(n, limit, "input 'limit'", &l) ||
+      !grtc_onnx_int_scalar(n, delta, "input 'delta'", &d)) {
+    return grt_ok_status();
+  }
+  if (d == 0) return grtc_onnx_error(n, "delta is 0");
+  double steps = ceil(((double)l - (double)s) / (double)d);
+  if (steps > (double)(1 << 30)) return grtc_onnx_unsupported(n, "Range of %g elements", steps);
+  count = steps > 0 ? (int64_t)steps : 0;
+  int64_t* values = grtc_tmodule_alloc(n->module, (size_t)(count + 1) * sizeof(int64_t));
+  if (!values) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t i = 0; i < count; ++i) {
+    values[i] = (int64_t)((uint64_t)s + (uint64_t)i * (uint64_t)d);  // wraps, never UB
+  }
+  OUT(0) = grtc_onnx_const_ints(n, elem, 1, &count, values);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* depth_value = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* values = grtc_onnx_input(n, 2);
+  if (!indices || !depth_value || !values) return grt_ok_status();
+  int64_t depth = 0;
+  if (grtc_elem_is_float(depth_value->type.elem)) {
+    double* d = NULL;
+    uint32_t count = 0;
+    if (!grtc_onnx_floats(n, depth_value, "input 'depth'", &d, &count)) return grt_ok_status();
+    if (count != 1) return grtc_onnx_error(n, "input 'depth' must hold one value");
+    if (!(d[0] >= 0 && d[0] < (double)GRTC_ONNX_MAX_ELEMENTS)) {
+      return grtc_onnx_error(n, "depth %g is out of range", d[0]);
+    }
+    depth = (int64_t)d[0];
+  } else if (!grtc_onnx_int_scalar(n, depth_value, "input 'depth'", &depth)) {
+    return grt_ok_status();
+  }
+  if (depth < 1) return grtc_onnx_error(n, "depth %lld must be positive", (long long)depth);
+  if (grtc_ttype_element_count(&values->type) != 2 || values->type.rank != 1) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "input 'values' must be [off_value, on_value], got %s",
+                           grtc_onnx_tfmt(values, buffer));
+  }
+  uint32_t q = indices->type.rank;
+  int64_t axis_attr = grtc_onnx_attr_int(n, "axis", -1);
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "attribute 'axis'", axis_attr, q + 1, &axis)) return grt_ok_status();
+  int64_t dims[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  uint32_t rank = 0;
+  for (uint32_t i = 0; i < q; ++i) {
+    if (rank == axis) dims[rank++] = depth;
+    map[i] = rank;
+    dims[rank++] = indices->type.dims[i];
+  }
+  if (rank == axis) dims[rank++] = depth;
+  if (!grtc_onnx_check_dims(n, "the result", rank, dims)) return grt_ok_status();
+  // Indices of any numeric type: converted to i64 (floats truncate), then
+  // negative ones wrapped by depth.
+  grtc_tvalue_t* index = grtc_elem_is_float(indices->type.elem)
+                             ? grtc_onnx_convert(n, indices, GRTC_ELEM_I64)
+                             : indices;
+  index = grtc_onnx_wrap_indices(n, index, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)depth));
+  if (!index) return grt_ok_status();
+  grtc_ttype_t wide = grtc_onnx_type(GRTC_ELEM_I64, rank, dims);
+  index = grtc_onnx_broadcast_in_dim(n, index, &wide, map);
+  grtc_tvalue_t* iota = grtc_onnx_iota(n, GRTC_ELEM_I64, rank, dims, axis);
+  grtc_tvalue_t* hot = grtc_onnx_compare(n, GRTC_CMP_EQ, index, iota);
+  grtc_tvalue_t* off = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 0, 1), 0, NULL);
+  grtc_tvalue_t* on = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 1, 1), 0, NULL);
+  OUT(0) = grtc_onnx_select(n, hot, on, off);
+  return grt_ok_status();
+}
+
+// (column - row) over the last two dimensions |rows| x |cols| of a
+// tensor of rank |rank| (|dims|), as i64.
+static grtc_tvalue_t* grtc_onnx_diagonal_offset(grtc_onnx_node_t* n, int64_t rows, int64_t cols) {
+  int64_t dims[2] = {rows, cols};
+  grtc_tvalue_t* row = grtc_onnx_iota(n, GRTC_ELEM_I64, 2, dims, 0);
+  grtc_tvalue_t* col = grtc_onnx_iota(n, GRTC_ELEM_I64, 2, dims, 1);
+  return grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, col, row);
+}
+
+static grt_status_t grtc_onnx_op_trilu(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t r = x->type.rank;
+  if (r < 2) return grtc_onnx_error(n, "the input must have rank >= 2, got %u", r);
+  bool upper = grtc_onnx_attr_int(n, "upper", 1) != 0;
+  grtc_tvalue_t* k = grtc_onnx_scalar(n, GRTC_ELEM_I64, 0);
+  if (n->input_count > 1 && n->inputs[1]) {
+    k = n->inputs[1];
+    if (k->type.elem != GRTC_ELEM_I64 || grtc_ttype_element_count(&k->type) != 1) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_error(n, "input 'k' must be one int64, got %s", grtc_onnx_tfmt(k, buffer));
+    }
+    k = grtc_onnx_reshape(n, k, 0, NULL);
+  }
+  // Upper keeps column - row >= k, lower column - row <= k.
+  grtc_tvalue_t* offset = grtc_onnx_diagonal_offset(n, x->type.dims[r - 2], x->type.dims[r - 1]);
+  grtc_tvalue_t* keep = grtc_onnx_compare(n, upper ? GRTC_CMP_GE : GRTC_CMP_LE, offset, k);
+  OUT(0) = grtc_onnx_select(n, keep, x, grtc_onnx_splat_like(n, x, 0));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_eye_like(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  if (x->type.rank != 2) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "the input must be 2-D, got %s", grtc_onnx_tfmt(x, buffer));
+  }
+  grtc_elem_t elem = x->type.elem;
+  if (grtc_onnx_attr(n, "dtype") &&
+      !grtc_onnx_elem(n, (int32_t)grtc_onnx_attr_int(n, "dtype", 1), &elem)) {
+    return grt_ok_status();
+  }
+  int64_t k = grtc_onnx_attr_int(n, "k", 0);
+  grtc_tvalue_t* offset = grtc_onnx_diagonal_offset(n, x->type.dims[0], x->type.dims[1]);
+  grtc_tvalue_t* on =
+      grtc_onnx_compare(n, GRTC_CMP_EQ, offset, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)k));
+  OUT(0) = grtc_onnx_convert(n, on, elem);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// DepthToSpace, SpaceToDepth
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_depth_to_space(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t b = grtc_onnx_attr_int(n, "blocksize", 0);
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.rank != 4) {
+    return grtc_onnx_error(n, "the input must be 4-D (N, C, H, W), got %s",
+                           grtc_onnx_tfmt(x, buffer));
+  }
+  int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
+  if (b < 1 || b > 65536 || C % (b * b) != 0) {
+    return grtc_onnx_error(n,
+                           "attribute 'blocksize' = %lld must be positive and its square "
+                           "divide the %lld channels",
+                           (long long)b, (long long)C);
+  }
+  const char* mode = grtc_onnx_attr_string(n, "mode", "DCR");
+  int64_t c = C / (b * b);
+  grtc_tvalue_t* v;
+  if (strcmp(mode, "DCR") == 0) {
+    int64_t dims[6] = {N, b, b, c, H, W};
+    int64_t perm[6] = {0, 3, 4, 1, 5, 2};
+    v = grtc_onnx_transpose(n, grtc_onnx_reshape(n, x, 6, dims), perm);
+  } else if (strcmp(mode, "CRD") == 0) {
+    int64_t dims[6] = {N, c, b, b, H, W};
+    int64_t perm[6] = {0, 1, 4, 2, 5, 3};
+    v = grtc_onnx_transpose(n, grtc_onnx_reshape(n, x, 6, dims), perm);
+  } else {
+    return grtc_onnx_error(n, "attribute 'mode' must be \"DCR\" or \"CRD\", got \"%s\"", mode);
+  }
+  int64_t out[4] = {N, c, H * b, W * b};
+  OUT(0) = grtc_onnx_reshape(n, v, 4, out);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_space_to_depth(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  int64_t b = grtc_onnx_attr_int(n, "blocksize", 0);
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.rank != 4) {
+    return grtc_onnx_error(n, "the input must be 4-D (N, C, H, W), got %s",
+                           grtc_onnx_tfmt(x, buffer));
+  }
+  int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
+  if (b < 1 || b > 65536 || H % b != 0 || W % b != 0) {
+    return grtc_onnx_error(n,
+                           "attribute 'blocksize' = %lld must be positive and divide the "
+                           "height %lld and width %lld",
+                           (long long)b, (long long)H, (long long)W);
+  }
+  int64_t dims[6] = {N, C, H / b, b, W / b, b};
+  int64_t perm[6] = {0, 3, 5, 1, 2, 4};
+  grtc_tvalue_t* v = grtc_onnx_transpose(n, grtc_onnx_reshape(n, x, 6, dims), perm);
+  int64_t out[4] = {N, C * b * b, H / b, W / b};
+  OUT(0) = grtc_onnx_reshape(n, v, 4, out);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// NonZero (constant inputs only)
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_non_zero(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  if (!grtc_onnx_is_constant(x)) {
+    return grtc_onnx_unsupported(n,
+                                 "NonZero's result shape depends on the input's values, "
+                                 "which are computed at run time here; grt compiles static "
+                                 "shapes (a constant input is folded)");
+  }
+  int64_t total = grtc_ttype_element_count(&x->type);
+  if (total > (1 << 20))
+    return grtc_onnx_unsupported(n, "NonZero of %lld constant elements", (long long)total);
+  uint32_t r = x->type.rank;
+  bool splat = false;
+  const uint8_t* data = grtc_onnx_const_data(x, &splat);
+  size_t element = grtc_elem_byte_size(x->type.elem);
+  int64_t nonzero = 0;
+  grtc_scalar_value_t zero;
+  zero.u = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    grtc_scalar_value_t v = grtc_eval_load(x->type.elem, data + (splat ? 0 : (size_t)i * element));
+    if (grtc_eval_compare(GRTC_CMP_NE, GRTC_CMP_TYPE_DEFAULT, x->type.elem, v, zero)) ++nonzero;
+  }
+  uint32_t rows = r ? r : 1;
+  int64_t* values = grtc_tmodule_alloc(n->module, (size_t)(rows * nonzero + 1) * sizeof(int64_t));
+  if (!values) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t strides[GRTC_MAX_RANK];
+  grtc_onnx_strides(&x->type, strides);
+  int64_t column = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    grtc_scalar_value_t v = grtc_eval_load(x->type.elem, data + (splat ? 0 : (size_t)i * element));
+    if (!grtc_eval_compare(GRTC_CMP_NE, GRTC_CMP_TYPE_DEFAULT, x->type.elem, v, zero)) continue;
+    for (uint32_t d = 0; d < r; ++d)
+      values[d * nonzero + column] = (i / strides[d]) % x->type.dims[d];
+    if (r == 0) values[column] = 0;
+    ++column;
+  }
+  int64_t dims[2] = {r, nonzero};
+  OUT(0) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 2, dims, values);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Unique (constant inputs only)
+//===----------------------------------------------------------------------===//
+
+typedef struct grtc_onnx_rows_t {
+  const uint8_t* data;
+  bool splat;
+  grtc_elem_t elem;
+  int64_t outer, rows, inner;  // x viewed as [outer, rows, inner]
+} grtc_onnx_rows_t;
+
+static grtc_scalar_value_t grtc_onnx_row_at(const grtc_onnx_rows_t* v, int64_t row, int64_t k) {
+  int64_t o = k / v->inner, i = k % v->inner;
+  int64_t at = v->splat ? 0 : (o * v->rows + row) * v->inner + i;
+  return grtc_eval_load(v->elem, v->data + (size_t)at * grtc_elem_byte_size(v->elem));
+}
+
+// Orders rows lexicographically by value (numpy's order for Unique: NaN
+// after every number, NaNs equal to each other).
+static int grtc_onnx_row_compare(const grtc_onnx_rows_t* v, int64_t a, int64_t b) {
+  int64_t length = v->outer * v->inner;
+  bool is_float = grtc_elem_is_float(v->elem);
+  for (int64_t k = 0; k < length; ++k) {
+    grtc_scalar_value_t x = grtc_onnx_row_at(v, a, k), y = grtc_onnx_row_at(v, b, k);
+    if (is_float && (isnan(x.f) || isnan(y.f))) {
+      if (isnan(x.f) && isnan(y.f)) continue;
+      return isnan(x.f) ? 1 : -1;
+    }
+    if (grtc_eval_compare(GRTC_CMP_LT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return -1;
+    if (grtc_eval_compare(GRTC_CMP_GT, GRTC_CMP_TYPE_DEFAULT, v->elem, x, y)) return 1;
+  }
+  return 0;
+}
+
+// Stable merge sort of |order| (row numbers) by row value.
+static void grtc_onnx_sort_rows(const grtc_onnx_rows_t* v, int64_t* order, int64_t* scratch,
+                                int64_t count) {
+  for (int64_t width = 1; width < count; width *= 2) {
+    for (int64_t lo = 0; lo < count; lo += 2 * width) {
+      int64_t mid = lo + width < count ? lo + width : count;
+      int64_t hi = lo + 2 * width < count ? lo + 2 * width : count;
+      int64_t a = lo, b = mid, out = lo;
+      while (a < mid && b < hi) {
+        scratch[out++] = grtc_onnx_row_compare(v, order[b], order[a]) < 0 ? order[b++] : order[a++];
+      }
+      while (a < mid) scratch[out++] = order[a++];
+      while (b < hi) scratch[out++] = order[b++];
+    }
+    memcpy(order, scratch, (size_t)count * sizeof(int64_t));
+  }
+}
+
+static grt_status_t grtc_onnx_op_unique(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  if (!grtc_onnx_is_constant(x)) {
+    return grtc_onnx_unsupported(n,
+                                 "Unique's result shape depends on the input's values, "
+                                 "which are computed at run time here; grt compiles static "
+                                 "shapes (a constant input is folded)");
+  }
+  int64_t total = grtc_ttype_element_count(&x->type);
+  if (total > (1 << 16)) {
+    return grtc_onnx_unsupported(n, "Unique of %lld constant elements", (long long)total);
+  }
+  grtc_onnx_rows_t v;
+  v.data = grtc_onnx_const_data(x, &v.splat);
+  v.elem = x->type.elem;
+  uint32_t axis = 0;
+  grtc_ttype_t type = x->type;
+  if (grtc_onnx_attr(n, "axis")) {
+    if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), x->type.rank,
+                        &axis)) {
+      return grt_ok_status();
+    }
+    v.outer = v.inner = 1;
+    for (uint32_t i = 0; i < axis; ++i) v.outer *= x->type.dims[i];
+    for (uint32_t i = axis + 1; i < x->type.rank; ++i) v.inner *= x->type.dims[i];
+    v.rows = x->type.dims[axis];
+  } else {
+    type = grtc_onnx_type(x->type.elem, 1, &total);
+    v.outer = v.inner = 1;
+    v.rows = total;
+  }
+  bool sorted = grtc_onnx_attr_int(n, "sorted", 1) != 0;
+  int64_t rows = v.rows;
+  int64_t* buffers = grtc_tmodule_alloc(n->module, (size_t)(6 * rows + 6) * sizeof(int64_t));
+  if (!buffers) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t* order = buffers;  // rows by value, ties by position
+  int64_t* scratch = order + rows + 1;
+  int64_t* group = scratch + rows + 1;  // each row's unique entry (in sorted order)
+  int64_t* first = group + rows + 1;    // each unique entry's first row
+  int64_t* counts = first + rows + 1;
+  int64_t* rank = counts + rows + 1;  // output position of each unique entry
+  for (int64_t i = 0; i < rows; ++i) order[i] = i;
+  grtc_onnx_sort_rows(&v, order, scratch, rows);
+  int64_t unique = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (i == 0 || grtc_onnx_row_compare(&v, order[i - 1], order[i]) != 0) {
+      first[unique] = order[i];  // the sort is stable: the first occurrence
+      counts[unique] = 0;
+      ++unique;
+    }
+    group[order[i]] = unique - 1;
+    ++counts[unique - 1];
+  }
+  // Output order: by value (sorted) or by first occurrence.
+  int64_t* out_first = scratch;
+  int64_t* out_counts = order;
+  if (sorted) {
+    for (int64_t u = 0; u < unique; ++u) rank[u] = u;
+  } else {
+    // Unique entries ordered by their first row.
+    int64_t next = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (first[group[i]] == i) rank[group[i]] = next++;
+    }
+  }
+  for (int64_t u = 0; u < unique; ++u) {
+    out_first[rank[u]] = first[u];
+    out_counts[rank[u]] = counts[u];
+  }
+  for (int64_t i = 0; i < rows; ++i) group[i] = rank[group[i]];
+  // Without an axis the values are those of the flattened input.
+  grtc_tvalue_t* source = grtc_onnx_reshape(n, x, type.rank, type.dims);
+  if (!source) return grt_ok_status();
+  type.dims[axis] = unique;
+  OUT(0) = grtc_onnx_gather_const(n, source, out_first, unique, axis, &type);
+  if (n->output_count > 1) OUT(1) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &unique, out_first);
+  if (n->output_count > 2) OUT(2) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &rows, group);
+  if (n->output_count > 3) OUT(3) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &unique, out_counts);
+  return grt_ok_status();
+}
 
 const grtc_onnx_op_def_t grtc_onnx_shape_ops[] = {
+    {"Shape", grtc_onnx_op_shape, 1, 1, 1, 1, 1},
+    {"Size", grtc_onnx_op_size, 1, 1, 1, 1, 1},
+    {"Reshape", grtc_onnx_op_reshape, 2, 2, 1, 1, 5},
+    {"Flatten", grtc_onnx_op_flatten, 1, 1, 1, 1, 1},
+    {"Squeeze", grtc_onnx_op_squeeze, 1, 2, 1, 1, 1},
+    {"Unsqueeze", grtc_onnx_op_unsqueeze, 1, 2, 1, 1, 1},
+    {"Transpose", grtc_onnx_op_transpose, 1, 1, 1, 1, 1},
+    {"Concat", grtc_onnx_op_concat, 1, -1, 1, 1, 1},
+    {"Split", grtc_onnx_op_split, 1, 2, 1, -1, 1},
+    {"Slice", grtc_onnx_op_slice, 1, 5, 1, 1, 1},
+    {"Gather", grtc_onnx_op_gather, 2, 2, 1, 1, 1},
+    {"GatherElements", grtc_onnx_op_gather_elements, 2, 2, 1, 1, 11},
+    {"GatherND", grtc_onnx_op_gather_nd, 2, 2, 1, 1, 11},
+    {"ReverseSequence", grtc_onnx_op_reverse_sequence, 2, 2, 1, 1, 10},
+    {"Compress", grtc_onnx_op_compress, 2, 2, 1, 1, 9},
+    {"ScatterND", grtc_onnx_op_scatter_nd, 3, 3, 1, 1, 11},
+    {"ScatterElements", grtc_onnx_op_scatter_elements, 3, 3, 1, 1, 11},
+    {"Scatter", grtc_onnx_op_scatter_elements, 3, 3, 1, 1, 9},
+    {"Expand", grtc_onnx_op_expand, 2, 2, 1, 1, 8},
+    {"Tile", grtc_onnx_op_tile, 2, 2, 1, 1, 6},
+    {"Pad", grtc_onnx_op_pad, 1, 4, 1, 1, 1},
+    {"CenterCropPad", grtc_onnx_op_center_crop_pad, 2, 2, 1, 1, 18},
+    {"ConstantOfShape", grtc_onnx_op_constant_of_shape, 1, 1, 1, 1, 9},
+    {"Range", grtc_onnx_op_range, 3, 3, 1, 1, 11},
+    {"OneHot", grtc_onnx_op_one_hot, 3, 3, 1, 1, 9},
+    {"Trilu", grtc_onnx_op_trilu, 1, 2, 1, 1, 14},
+    {"EyeLike", grtc_onnx_op_eye_like, 1, 1, 1, 1, 9},
+    {"DepthToSpace", grtc_onnx_op_depth_to_space, 1, 1, 1, 1, 1},
+    {"SpaceToDepth", grtc_onnx_op_space_to_depth, 1, 1, 1, 1, 1},
+    {"NonZero", grtc_onnx_op_non_zero, 1, 1, 1, 1, 9},
+    {"Unique", grtc_onnx_op_unique, 1, 1, 1, 4, 11},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
