@@ -1,6 +1,1479 @@
-// ONNX ops: convolutions, pools, normalizations, MatMul, Gemm, Einsum, Resize.
+// ONNX ops: convolutions, pools, normalizations, MatMul, Gemm, Einsum,
+// Resize and Upsample, LRN.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "compiler/onnx/internal.h"
 
+#define OUT(i) (n->outputs[i])
+#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
+#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
+#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
+#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
+
+static const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer) {
+  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
+}
+
+static bool grtc_onnx_expect_float(grtc_onnx_node_t* n, grtc_tvalue_t* x, const char* what) {
+  if (!x) return false;
+  if (grtc_elem_is_float(x->type.elem)) return true;
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  grt_status_free(grtc_onnx_error(n, "%s must be a floating-point tensor, got %s", what,
+                                  grtc_onnx_fmt(x, buffer)));
+  return false;
+}
+
+// |x| (rank >= min_rank) or an error naming |what|.
+static bool grtc_onnx_expect_rank(grtc_onnx_node_t* n, grtc_tvalue_t* x, const char* what,
+                                  uint32_t min_rank) {
+  if (!x) return false;
+  if (x->type.rank >= min_rank) return true;
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  grt_status_free(grtc_onnx_error(n, "%s must have rank %u or more, got %s", what, min_rank,
+                                  grtc_onnx_fmt(x, buffer)));
+  return false;
+}
+
+// Integer list attribute |name| of |count| values, or |fallback| in each
+// when absent.
+static bool grtc_onnx_ints_attr(grtc_onnx_node_t* n, const char* name, uint32_t count,
+                                int64_t fallback, int64_t* out) {
+  int64_t* values = NULL;
+  uint32_t given = 0;
+  if (!grtc_onnx_attr_ints(n, name, &values, &given)) {
+    for (uint32_t i = 0; i < count; ++i) out[i] = fallback;
+    return grt_status_is_ok(n->status);
+  }
+  if (given != count) {
+    grt_status_free(grtc_onnx_error(n, "attribute '%s' has %u values, expected %u", name, given,
+                                    count));
+    return false;
+  }
+  memcpy(out, values, count * sizeof(int64_t));
+  return true;
+}
+
+// |v| (a per-channel or per-feature vector, or any tensor of rank < x's)
+// reshaped to |rank| as [1, v's dims..., 1...] to broadcast against an
+// NC... tensor.
+static grtc_tvalue_t* grtc_onnx_channel_param(grtc_onnx_node_t* n, grtc_tvalue_t* v,
+                                              uint32_t rank, grtc_elem_t elem) {
+  if (!v) return NULL;
+  if (v->type.rank + 1 > rank) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    grt_status_free(grtc_onnx_error(n, "parameter %s has too high a rank for a rank-%u input",
+                                    grtc_onnx_fmt(v, buffer), rank));
+    return NULL;
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    dims[d] = d >= 1 && d <= v->type.rank ? v->type.dims[d - 1] : 1;
+  }
+  return grtc_onnx_reshape(n, grtc_onnx_convert(n, v, elem), rank, dims);
+}
+
+//===----------------------------------------------------------------------===//
+// Windows: Conv and the pools
+//===----------------------------------------------------------------------===//
+
+// A window over the spatial dimensions (2.. of an NC... tensor).
+typedef struct grtc_onnx_window_spec_t {
+  uint32_t count;
+  int64_t kernel[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], dilations[GRTC_MAX_RANK];
+  int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK];
+  int64_t out[GRTC_MAX_RANK];
+  // high padding that ceil_mode adds (beyond the explicit pads).
+  int64_t extra[GRTC_MAX_RANK];
+} grtc_onnx_window_spec_t;
+
+// Reads strides, dilations, pads and auto_pad for a window of |kernel| over
+// the spatial |in| sizes, and computes the output sizes (floor, or ceil
+// with |ceil_mode|, a window never starting in the high padding).
+static bool grtc_onnx_window(grtc_onnx_node_t* n, uint32_t count, const int64_t* in,
+                             const int64_t* kernel, bool ceil_mode,
+                             grtc_onnx_window_spec_t* w) {
+  memset(w, 0, sizeof(*w));
+  w->count = count;
+  memcpy(w->kernel, kernel, count * sizeof(int64_t));
+  int64_t pads[2 * GRTC_MAX_RANK];
+  if (!grtc_onnx_ints_attr(n, "strides", count, 1, w->strides) ||
+      !grtc_onnx_ints_attr(n, "dilations", count, 1, w->dilations) ||
+      !grtc_onnx_ints_attr(n, "pads", 2 * count, 0, pads)) {
+    return false;
+  }
+  const char* auto_pad = grtc_onnx_attr_string(n, "auto_pad", "NOTSET");
+  bool same_upper = strcmp(auto_pad, "SAME_UPPER") == 0;
+  bool same_lower = strcmp(auto_pad, "SAME_LOWER") == 0;
+  bool valid = strcmp(auto_pad, "VALID") == 0;
+  if (!same_upper && !same_lower && !valid && strcmp(auto_pad, "NOTSET") != 0) {
+    grt_status_free(grtc_onnx_error(n,
+                                    "attribute 'auto_pad' must be NOTSET, SAME_UPPER, "
+                                    "SAME_LOWER or VALID, got \"%s\"",
+                                    auto_pad));
+    return false;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t k = kernel[i], s = w->strides[i], d = w->dilations[i];
+    if (k < 1 || s < 1 || d < 1 || pads[i] < 0 || pads[count + i] < 0) {
+      grt_status_free(grtc_onnx_error(n,
+                                      "spatial dimension %u: kernel %lld, stride %lld, "
+                                      "dilation %lld must be positive and pads %lld/%lld "
+                                      "non-negative",
+                                      i, (long long)k, (long long)s, (long long)d,
+                                      (long long)pads[i], (long long)pads[count + i]));
+      return false;
+    }
+    int64_t extent = (k - 1) * d + 1;
+    if (same_upper || same_lower) {
+      int64_t out = (in[i] + s - 1) / s;
+      int64_t total = (out - 1) * s + extent - in[i];
+      if (total < 0) total = 0;
+      w->low[i] = same_upper ? total / 2 : total - total / 2;
+      w->high[i] = total - w->low[i];
+    } else if (!valid) {
+      w->low[i] = pads[i];
+      w->high[i] = pads[count + i];
+    }
+    int64_t span = in[i] + w->low[i] + w->high[i] - extent;
+    if (span < 0) {
+      grt_status_free(grtc_onnx_error(n,
+                                      "spatial dimension %u: the window (%lld with dilation "
+                                      "%lld) is larger than the padded input (%lld)",
+                                      i, (long long)k, (long long)d,
+                                      (long long)(in[i] + w->low[i] + w->high[i])));
+      return false;
+    }
+    int64_t out = span / s + 1;
+    if (ceil_mode && span % s != 0) {
+      out = span / s + 2;
+      // The last window must start inside the input or the low padding.
+      if ((out - 1) * s >= in[i] + w->low[i]) --out;
+    }
+    w->out[i] = out;
+    int64_t needed = (out - 1) * s + extent - (in[i] + w->low[i] + w->high[i]);
+    w->extra[i] = needed > 0 ? needed : 0;
+  }
+  return true;
+}
+
+// reduce_window over the spatial dimensions of |x| (NC...) with |w|.
+static grtc_tvalue_t* grtc_onnx_pool_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                            const grtc_onnx_window_spec_t* w,
+                                            grtc_top_kind_t kind, grtc_tvalue_t* init) {
+  int64_t window[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], dilations[GRTC_MAX_RANK];
+  int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < 2; ++d) {
+    window[d] = strides[d] = dilations[d] = 1;
+    low[d] = high[d] = 0;
+  }
+  for (uint32_t i = 0; i < w->count; ++i) {
+    window[2 + i] = w->kernel[i];
+    strides[2 + i] = w->strides[i];
+    dilations[2 + i] = w->dilations[i];
+    low[2 + i] = w->low[i];
+    high[2 + i] = w->high[i] + w->extra[i];
+  }
+  return grtc_onnx_reduce_window(n, x, kind, init, window, strides, dilations, low, high);
+}
+
+// The kernel_shape attribute of a pool over |x| (required).
+static bool grtc_onnx_pool_kernel(grtc_onnx_node_t* n, grtc_tvalue_t* x, int64_t* kernel) {
+  if (!grtc_onnx_expect_rank(n, x, "input X", 3)) return false;
+  if (!grtc_onnx_attr(n, "kernel_shape")) {
+    grt_status_free(grtc_onnx_error(n, "attribute 'kernel_shape' is required"));
+    return false;
+  }
+  return grtc_onnx_ints_attr(n, "kernel_shape", x->type.rank - 2, 1, kernel);
+}
+
+static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 3) ||
+      !w) {
+    return grt_ok_status();
+  }
+  uint32_t rank = x->type.rank, count = rank - 2;
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
+  int64_t group = grtc_onnx_attr_int(n, "group", 1);
+  int64_t channels = x->type.dims[1];
+  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 ||
+      channels % group != 0 || w->type.dims[1] * group != channels ||
+      w->type.dims[0] % group != 0) {
+    return grtc_onnx_error(n,
+                           "weights %s do not fit input %s with group %lld (expected "
+                           "[M, C/group, kernel...] with M divisible by group)",
+                           grtc_onnx_fmt(w, bw), grtc_onnx_fmt(x, bx), (long long)group);
+  }
+  int64_t kernel[GRTC_MAX_RANK];
+  if (!grtc_onnx_ints_attr(n, "kernel_shape", count, 0, kernel)) return grt_ok_status();
+  for (uint32_t i = 0; i < count; ++i) {
+    if (grtc_onnx_attr(n, "kernel_shape") && kernel[i] != w->type.dims[2 + i]) {
+      return grtc_onnx_error(n, "attribute 'kernel_shape' differs from the weights %s",
+                             grtc_onnx_fmt(w, bw));
+    }
+    kernel[i] = w->type.dims[2 + i];
+  }
+  grtc_onnx_window_spec_t spec;
+  if (!grtc_onnx_window(n, count, x->type.dims + 2, kernel, false, &spec)) return grt_ok_status();
+  int64_t spatial[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    spatial[i] = 2 + i;
+    ones[i] = 1;
+  }
+  grtc_ttype_t type = x->type;
+  type.dims[1] = w->type.dims[0];
+  for (uint32_t i = 0; i < count; ++i) type.dims[2 + i] = spec.out[i];
+  grtc_tvalue_t* operands[2] = {x, w};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONVOLUTION, operands, 2, &type, 1, 0);
+  if (!op) return grt_ok_status();
+  grtc_conv_dims_t* c = &op->attrs.conv;
+  c->input_batch = 0;
+  c->input_feature = 1;
+  c->input_spatial = grtc_tmodule_i64s(n->module, spatial, count);
+  c->kernel_output_feature = 0;
+  c->kernel_input_feature = 1;
+  c->kernel_spatial = c->input_spatial;
+  c->output_batch = 0;
+  c->output_feature = 1;
+  c->output_spatial = c->input_spatial;
+  c->window_strides = grtc_tmodule_i64s(n->module, spec.strides, count);
+  c->padding_low = grtc_tmodule_i64s(n->module, spec.low, count);
+  c->padding_high = grtc_tmodule_i64s(n->module, spec.high, count);
+  c->rhs_dilation = grtc_tmodule_i64s(n->module, spec.dilations, count);
+  c->lhs_dilation = grtc_tmodule_i64s(n->module, ones, count);
+  c->feature_group_count = group;
+  c->batch_group_count = 1;
+  grtc_tvalue_t* y = grtc_onnx_fold(n, op);
+  if (b) y = ADD(y, grtc_onnx_channel_param(n, b, rank, x->type.elem));
+  OUT(0) = y;
+  return grt_ok_status();
+}
+
+// ConvTranspose as a convolution of the input dilated by the strides with
+// the kernel flipped in space and its feature dimensions swapped (per
+// group), padded by (kernel extent - 1 - pads).
+static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 3) ||
+      !w) {
+    return grt_ok_status();
+  }
+  uint32_t rank = x->type.rank, count = rank - 2;
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
+  int64_t group = grtc_onnx_attr_int(n, "group", 1);
+  int64_t channels = x->type.dims[1];
+  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 ||
+      channels % group != 0 || w->type.dims[0] != channels) {
+    return grtc_onnx_error(n,
+                           "weights %s do not fit input %s with group %lld (expected "
+                           "[C, M/group, kernel...])",
+                           grtc_onnx_fmt(w, bw), grtc_onnx_fmt(x, bx), (long long)group);
+  }
+  int64_t cg = channels / group, mg = w->type.dims[1], m = mg * group;
+  int64_t kernel[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], dilations[GRTC_MAX_RANK];
+  int64_t output_padding[GRTC_MAX_RANK], output_shape[GRTC_MAX_RANK], pads[2 * GRTC_MAX_RANK];
+  if (!grtc_onnx_ints_attr(n, "kernel_shape", count, 0, kernel) ||
+      !grtc_onnx_ints_attr(n, "strides", count, 1, strides) ||
+      !grtc_onnx_ints_attr(n, "dilations", count, 1, dilations) ||
+      !grtc_onnx_ints_attr(n, "output_padding", count, 0, output_padding) ||
+      !grtc_onnx_ints_attr(n, "pads", 2 * count, 0, pads)) {
+    return grt_ok_status();
+  }
+  bool has_output_shape = false;
+  {
+    int64_t* values = NULL;
+    uint32_t given = 0;
+    if (grtc_onnx_attr_ints(n, "output_shape", &values, &given)) {
+      // Either the spatial sizes or the full shape.
+      if (given != count && given != rank) {
+        return grtc_onnx_error(n, "attribute 'output_shape' has %u values, expected %u", given,
+                               count);
+      }
+      memcpy(output_shape, values + (given - count), count * sizeof(int64_t));
+      has_output_shape = true;
+    }
+  }
+  const char* auto_pad = grtc_onnx_attr_string(n, "auto_pad", "NOTSET");
+  bool same_upper = strcmp(auto_pad, "SAME_UPPER") == 0;
+  bool same_lower = strcmp(auto_pad, "SAME_LOWER") == 0;
+  bool valid = strcmp(auto_pad, "VALID") == 0;
+  if (!same_upper && !same_lower && !valid && strcmp(auto_pad, "NOTSET") != 0) {
+    return grtc_onnx_error(n,
+                           "attribute 'auto_pad' must be NOTSET, SAME_UPPER, SAME_LOWER or "
+                           "VALID, got \"%s\"",
+                           auto_pad);
+  }
+  int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK], out[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t k = w->type.dims[2 + i];
+    if (grtc_onnx_attr(n, "kernel_shape") && kernel[i] != k) {
+      return grtc_onnx_error(n, "attribute 'kernel_shape' differs from the weights %s",
+                             grtc_onnx_fmt(w, bw));
+    }
+    int64_t s = strides[i], d = dilations[i];
+    if (s < 1 || d < 1 || pads[i] < 0 || pads[count + i] < 0 || output_padding[i] < 0) {
+      return grtc_onnx_error(n,
+                             "spatial dimension %u: strides and dilations must be positive, "
+                             "pads and output_padding non-negative",
+                             i);
+    }
+    int64_t extent = (k - 1) * d + 1;
+    int64_t full = s * (x->type.dims[2 + i] - 1) + output_padding[i] + extent;
+    int64_t begin = pads[i], end = pads[count + i];
+    if (has_output_shape || same_upper || same_lower) {
+      int64_t target = has_output_shape ? output_shape[i] : x->type.dims[2 + i] * s;
+      // The padding that gives |target|; a negative total (a larger
+      // output) adds zeros at the end. SAME_LOWER puts the odd padding at
+      // the start, the others at the end.
+      int64_t total = full - target;
+      begin = total < 0 ? 0 : same_lower ? total - total / 2 : total / 2;
+      end = total - begin;
+    } else if (valid) {
+      begin = end = 0;
+    }
+    out[i] = full - begin - end;
+    if (out[i] < 1) {
+      return grtc_onnx_error(n, "spatial dimension %u: pads leave no output", i);
+    }
+    low[i] = extent - 1 - begin;
+    high[i] = extent - 1 - end + output_padding[i];
+  }
+  // Kernel [C, M/g, k...] -> [M, C/g, k...] flipped in space.
+  grtc_tvalue_t* kw = w;
+  if (group == 1) {
+    int64_t perm[GRTC_MAX_RANK];
+    for (uint32_t d = 0; d < rank; ++d) perm[d] = d;
+    perm[0] = 1;
+    perm[1] = 0;
+    kw = grtc_onnx_transpose(n, w, perm);
+  } else {
+    int64_t split[GRTC_MAX_RANK + 1], perm[GRTC_MAX_RANK + 1];
+    split[0] = group;
+    split[1] = cg;
+    split[2] = mg;
+    for (uint32_t i = 0; i < count; ++i) split[3 + i] = w->type.dims[2 + i];
+    for (uint32_t d = 0; d < rank + 1; ++d) perm[d] = d;
+    perm[1] = 2;
+    perm[2] = 1;
+    if (rank + 1 > GRTC_MAX_RANK) return grtc_onnx_unsupported(n, "grouped %u-D ConvTranspose", count);
+    kw = grtc_onnx_transpose(n, grtc_onnx_reshape(n, w, rank + 1, split), perm);
+    int64_t merged[GRTC_MAX_RANK];
+    merged[0] = m;
+    merged[1] = cg;
+    for (uint32_t i = 0; i < count; ++i) merged[2 + i] = w->type.dims[2 + i];
+    kw = grtc_onnx_reshape(n, kw, rank, merged);
+  }
+  int64_t spatial[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    spatial[i] = 2 + i;
+    ones[i] = 1;
+  }
+  if (kw) {
+    grtc_top_t* reverse = grtc_onnx_op_full(n, GRTC_TOP_REVERSE, &kw, 1, &kw->type, 1, 0);
+    if (!reverse) return grt_ok_status();
+    reverse->attrs.dims = grtc_tmodule_i64s(n->module, spatial, count);
+    kw = grtc_onnx_fold(n, reverse);
+  }
+  // Negative padding (pads beyond the kernel extent) becomes a slice of
+  // the convolution's result.
+  int64_t conv_low[GRTC_MAX_RANK], conv_high[GRTC_MAX_RANK];
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], step[GRTC_MAX_RANK];
+  grtc_ttype_t type = x->type;
+  type.dims[1] = m;
+  for (uint32_t i = 0; i < count; ++i) {
+    conv_low[i] = low[i] > 0 ? low[i] : 0;
+    conv_high[i] = high[i] > 0 ? high[i] : 0;
+    int64_t dilated = (x->type.dims[2 + i] - 1) * strides[i] + 1;
+    int64_t extent = (w->type.dims[2 + i] - 1) * dilations[i] + 1;
+    type.dims[2 + i] = dilated + conv_low[i] + conv_high[i] - extent + 1;
+  }
+  for (uint32_t d = 0; d < rank; ++d) {
+    limit[d] = type.dims[d];
+    step[d] = 1;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    start[2 + i] = conv_low[i] - low[i];
+    limit[2 + i] = start[2 + i] + out[i];
+  }
+  grtc_tvalue_t* operands[2] = {x, kw};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONVOLUTION, operands, 2, &type, 1, 0);
+  if (!op) return grt_ok_status();
+  grtc_conv_dims_t* c = &op->attrs.conv;
+  c->input_batch = 0;
+  c->input_feature = 1;
+  c->input_spatial = grtc_tmodule_i64s(n->module, spatial, count);
+  c->kernel_output_feature = 0;
+  c->kernel_input_feature = 1;
+  c->kernel_spatial = c->input_spatial;
+  c->output_batch = 0;
+  c->output_feature = 1;
+  c->output_spatial = c->input_spatial;
+  c->padding_low = grtc_tmodule_i64s(n->module, conv_low, count);
+  c->padding_high = grtc_tmodule_i64s(n->module, conv_high, count);
+  c->lhs_dilation = grtc_tmodule_i64s(n->module, strides, count);
+  c->window_strides = grtc_tmodule_i64s(n->module, ones, count);
+  c->rhs_dilation = grtc_tmodule_i64s(n->module, dilations, count);
+  c->feature_group_count = group;
+  c->batch_group_count = 1;
+  grtc_tvalue_t* y = grtc_onnx_slice(n, grtc_onnx_fold(n, op), start, limit, step);
+  if (b) y = ADD(y, grtc_onnx_channel_param(n, b, rank, x->type.elem));
+  OUT(0) = y;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_max_pool(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  int64_t kernel[GRTC_MAX_RANK];
+  if (!grtc_onnx_pool_kernel(n, x, kernel)) return grt_ok_status();
+  if (n->output_count > 1 && n->proto->output[1] && n->proto->output[1][0]) {
+    return grtc_onnx_unsupported(n, "MaxPool's Indices output is not supported");
+  }
+  if (x->type.elem == GRTC_ELEM_I1) return grtc_onnx_error(n, "MaxPool of a bool tensor");
+  grtc_onnx_window_spec_t spec;
+  bool ceil_mode = grtc_onnx_attr_int(n, "ceil_mode", 0) != 0;
+  if (!grtc_onnx_window(n, x->type.rank - 2, x->type.dims + 2, kernel, ceil_mode, &spec)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* lowest = NULL;
+  if (grtc_elem_is_float(x->type.elem)) {
+    lowest = grtc_onnx_scalar(n, x->type.elem, -INFINITY);
+  } else {
+    uint32_t bits = grtc_elem_bit_width(x->type.elem);
+    int64_t value = grtc_elem_is_unsigned_integer(x->type.elem) ? 0
+                    : bits == 64                                 ? INT64_MIN
+                                                                 : -(INT64_C(1) << (bits - 1));
+    lowest = grtc_onnx_const_ints(n, x->type.elem, 0, NULL, &value);
+  }
+  OUT(0) = grtc_onnx_pool_window(n, x, &spec, GRTC_TOP_MAXIMUM, lowest);
+  return grt_ok_status();
+}
+
+// The number of window taps that land inside [lo, hi) for each output of
+// one spatial dimension.
+static void grtc_onnx_window_counts(const grtc_onnx_window_spec_t* w, uint32_t i, int64_t lo,
+                                    int64_t hi, int64_t* counts) {
+  for (int64_t o = 0; o < w->out[i]; ++o) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < w->kernel[i]; ++j) {
+      int64_t at = o * w->strides[i] - w->low[i] + j * w->dilations[i];
+      c += at >= lo && at < hi;
+    }
+    counts[o] = c;
+  }
+}
+
+static grt_status_t grtc_onnx_op_average_pool(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  int64_t kernel[GRTC_MAX_RANK];
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_pool_kernel(n, x, kernel)) {
+    return grt_ok_status();
+  }
+  uint32_t rank = x->type.rank, count = rank - 2;
+  grtc_onnx_window_spec_t spec;
+  bool ceil_mode = grtc_onnx_attr_int(n, "ceil_mode", 0) != 0;
+  bool include_pad = grtc_onnx_attr_int(n, "count_include_pad", 0) != 0;
+  if (!grtc_onnx_window(n, count, x->type.dims + 2, kernel, ceil_mode, &spec)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* sum =
+      grtc_onnx_pool_window(n, x, &spec, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0));
+  // The divisor per output position: the product of per-dimension counts
+  // of taps inside the input (or the explicitly padded input).
+  int64_t total = 1;
+  for (uint32_t i = 0; i < count; ++i) total *= spec.out[i];
+  if (total > (1 << 24)) return grtc_onnx_unsupported(n, "AveragePool with %lld outputs per channel", (long long)total);
+  int64_t* counts = grtc_tmodule_alloc(n->module, (size_t)(total + 1) * sizeof(int64_t));
+  int64_t* axis_counts[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    axis_counts[i] = grtc_tmodule_alloc(n->module, (size_t)(spec.out[i] + 1) * sizeof(int64_t));
+    if (!axis_counts[i]) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    int64_t in = x->type.dims[2 + i];
+    grtc_onnx_window_counts(&spec, i, include_pad ? -spec.low[i] : 0,
+                            include_pad ? in + spec.high[i] : in, axis_counts[i]);
+  }
+  if (!counts) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t rest = e, c = 1;
+    for (uint32_t i = count; i-- > 0;) {
+      c *= axis_counts[i][rest % spec.out[i]];
+      rest /= spec.out[i];
+    }
+    counts[e] = c > 0 ? c : 1;
+  }
+  int64_t dims[GRTC_MAX_RANK] = {1, 1};
+  for (uint32_t i = 0; i < count; ++i) dims[2 + i] = spec.out[i];
+  OUT(0) = DIV(sum, grtc_onnx_const_ints(n, x->type.elem, rank, dims, counts));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_lp_pool(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  int64_t kernel[GRTC_MAX_RANK];
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_pool_kernel(n, x, kernel)) {
+    return grt_ok_status();
+  }
+  int64_t p = grtc_onnx_attr_int(n, "p", 2);
+  if (p < 1) return grtc_onnx_error(n, "attribute 'p' must be positive, got %lld", (long long)p);
+  grtc_onnx_window_spec_t spec;
+  bool ceil_mode = grtc_onnx_attr_int(n, "ceil_mode", 0) != 0;
+  if (!grtc_onnx_window(n, x->type.rank - 2, x->type.dims + 2, kernel, ceil_mode, &spec)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* a = grtc_onnx_unary(n, GRTC_TOP_ABS, x);
+  grtc_tvalue_t* powered =
+      p == 1 ? a : p == 2 ? MUL(x, x) : grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
+  grtc_tvalue_t* sum =
+      grtc_onnx_pool_window(n, powered, &spec, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0));
+  OUT(0) = p == 1   ? sum
+           : p == 2 ? grtc_onnx_unary(n, GRTC_TOP_SQRT, sum)
+                    : grtc_onnx_binary(n, GRTC_TOP_POWER, sum,
+                                       grtc_onnx_splat_like(n, sum, 1.0 / (double)p));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_global_pool(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_rank(n, x, "input X", 3)) return grt_ok_status();
+  const char* t = n->proto->op_type;
+  int64_t axes[GRTC_MAX_RANK];
+  int64_t elements = 1;
+  for (uint32_t d = 2; d < x->type.rank; ++d) {
+    axes[d - 2] = d;
+    elements *= x->type.dims[d];
+  }
+  uint32_t count = x->type.rank - 2;
+  if (strcmp(t, "GlobalMaxPool") == 0) {
+    if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
+    OUT(0) = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_MAXIMUM,
+                              grtc_onnx_scalar(n, x->type.elem, -INFINITY), true);
+    return grt_ok_status();
+  }
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
+  if (strcmp(t, "GlobalLpPool") == 0) {
+    int64_t p = grtc_onnx_attr_int(n, "p", 2);
+    if (p < 1) return grtc_onnx_error(n, "attribute 'p' must be positive, got %lld", (long long)p);
+    grtc_tvalue_t* a = grtc_onnx_unary(n, GRTC_TOP_ABS, x);
+    grtc_tvalue_t* powered = grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
+    grtc_tvalue_t* sum = grtc_onnx_reduce(n, powered, axes, count, GRTC_TOP_ADD,
+                                          grtc_onnx_scalar(n, x->type.elem, 0), true);
+    OUT(0) = grtc_onnx_binary(n, GRTC_TOP_POWER, sum, grtc_onnx_splat_like(n, sum, 1.0 / (double)p));
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* sum = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD,
+                                        grtc_onnx_scalar(n, x->type.elem, 0), true);
+  OUT(0) = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul, Gemm, Einsum
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_matmul(grtc_onnx_node_t* n) {
+  OUT(0) = grtc_onnx_matmul(n, grtc_onnx_input(n, 0), grtc_onnx_input(n, 1));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_gemm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* a = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* b = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* c = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!a || !b) return grt_ok_status();
+  char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
+  bool trans_a = grtc_onnx_attr_int(n, "transA", 0) != 0;
+  bool trans_b = grtc_onnx_attr_int(n, "transB", 0) != 0;
+  double alpha = grtc_onnx_attr_float(n, "alpha", 1.0f);
+  double beta = grtc_onnx_attr_float(n, "beta", 1.0f);
+  if (a->type.rank != 2 || b->type.rank != 2 || a->type.elem != b->type.elem) {
+    return grtc_onnx_error(n, "expected two matrices of one element type, got %s and %s",
+                           grtc_onnx_fmt(a, ba), grtc_onnx_fmt(b, bb));
+  }
+  int64_t lc = trans_a ? 0 : 1, rc = trans_b ? 1 : 0;
+  if (a->type.dims[lc] != b->type.dims[rc]) {
+    return grtc_onnx_error(n, "inner sizes of %s%s and %s%s differ", grtc_onnx_fmt(a, ba),
+                           trans_a ? " (transposed)" : "", grtc_onnx_fmt(b, bb),
+                           trans_b ? " (transposed)" : "");
+  }
+  grtc_dot_dims_t dims;
+  memset(&dims, 0, sizeof(dims));
+  dims.lhs_contracting.count = 1;
+  dims.lhs_contracting.values = &lc;
+  dims.rhs_contracting.count = 1;
+  dims.rhs_contracting.values = &rc;
+  int64_t out[2] = {a->type.dims[1 - lc], b->type.dims[1 - rc]};
+  grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, out);
+  grtc_tvalue_t* y = grtc_onnx_dot(n, a, b, &dims, &type);
+  if (alpha != 1.0) y = MUL(y, grtc_onnx_splat_like(n, y, alpha));
+  if (c && beta != 0.0) {
+    grtc_tvalue_t* term = beta == 1.0 ? c : MUL(c, grtc_onnx_splat_like(n, c, beta));
+    // C broadcasts to [M, N] (unidirectionally).
+    y = ADD(y, grtc_onnx_broadcast_to(n, term, 2, out));
+  }
+  OUT(0) = y;
+  return grt_ok_status();
+}
+
+// Einsum labels: letters as themselves, the dimensions an ellipsis covers
+// as GRTC_ONNX_ELLIPSIS + their distance from the ellipsis's right end
+// (so they align right across operands, as numpy broadcasting does).
+#define GRTC_ONNX_ELLIPSIS 1000
+#define GRTC_ONNX_EINSUM_MAX_OPERANDS 16
+
+typedef struct grtc_onnx_einsum_term_t {
+  grtc_tvalue_t* value;
+  uint32_t count;
+  int labels[GRTC_MAX_RANK];
+} grtc_onnx_einsum_term_t;
+
+// Parses |text| (one term, without ',' or "->") for a tensor of |rank|
+// (|rank| < 0: the output, whose ellipsis covers |ellipsis_rank|).
+static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, const char* text, size_t length,
+                                   int rank, uint32_t ellipsis_rank,
+                                   grtc_onnx_einsum_term_t* term) {
+  uint32_t letters = 0;
+  bool has_ellipsis = false;
+  for (size_t i = 0; i < length; ++i) {
+    char ch = text[i];
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
+      ++letters;
+    } else if (ch == '.' && i + 2 < length + 0 && text[i + 1] == '.' && text[i + 2] == '.' &&
+               !has_ellipsis) {
+      has_ellipsis = true;
+      i += 2;
+    } else if (ch != ' ') {
+      grt_status_free(grtc_onnx_error(n, "equation term \"%.*s\" has an unexpected character '%c'",
+                                      (int)length, text, ch));
+      return false;
+    }
+  }
+  uint32_t covered = 0;
+  if (rank >= 0) {
+    if ((uint32_t)rank < letters || (!has_ellipsis && (uint32_t)rank != letters)) {
+      grt_status_free(grtc_onnx_error(n, "equation term \"%.*s\" does not fit a rank-%d input",
+                                      (int)length, text, rank));
+      return false;
+    }
+    covered = (uint32_t)rank - letters;
+  } else {
+    covered = has_ellipsis ? ellipsis_rank : 0;
+  }
+  if (letters + covered > GRTC_MAX_RANK) {
+    grt_status_free(grtc_onnx_error(n, "equation term \"%.*s\" has too many dimensions",
+                                    (int)length, text));
+    return false;
+  }
+  term->count = 0;
+  for (size_t i = 0; i < length; ++i) {
+    char ch = text[i];
+    if (ch == '.') {
+      for (uint32_t j = 0; j < covered; ++j) {
+        term->labels[term->count++] = GRTC_ONNX_ELLIPSIS + (int)(covered - 1 - j);
+      }
+      i += 2;
+    } else if (ch != ' ') {
+      term->labels[term->count++] = ch;
+    }
+  }
+  return true;
+}
+
+static int grtc_onnx_label_index(const grtc_onnx_einsum_term_t* t, int label) {
+  for (uint32_t i = 0; i < t->count; ++i) {
+    if (t->labels[i] == label) return (int)i;
+  }
+  return -1;
+}
+
+// Sums |t| over the labels for which |keep| is false (labels indexed by
+// value: letters < 128, ellipsis dims from GRTC_ONNX_ELLIPSIS).
+static bool grtc_onnx_label_kept(const bool* keep, int label) {
+  return keep[label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS)];
+}
+
+static void grtc_onnx_einsum_sum_out(grtc_onnx_node_t* n, grtc_onnx_einsum_term_t* t,
+                                     const bool* keep) {
+  int64_t axes[GRTC_MAX_RANK];
+  uint32_t count = 0, kept = 0;
+  for (uint32_t i = 0; i < t->count; ++i) {
+    if (grtc_onnx_label_kept(keep, t->labels[i])) {
+      t->labels[kept++] = t->labels[i];
+    } else {
+      axes[count++] = i;
+    }
+  }
+  if (count == 0) return;
+  t->value = grtc_onnx_reduce(n, t->value, axes, count, GRTC_TOP_ADD,
+                              grtc_onnx_scalar(n, t->value ? t->value->type.elem : GRTC_ELEM_F32, 0),
+                              false);
+  t->count = kept;
+}
+
+// Takes the diagonal of repeated labels within one term.
+static void grtc_onnx_einsum_diagonal(grtc_onnx_node_t* n, grtc_onnx_einsum_term_t* t) {
+  for (uint32_t p = 0; p < t->count && t->value; ++p) {
+    for (uint32_t q = p + 1; q < t->count && t->value; ++q) {
+      if (t->labels[p] != t->labels[q]) continue;
+      grtc_ttype_t index_type = t->value->type;
+      index_type.elem = GRTC_ELEM_I64;
+      grtc_tvalue_t* on_diagonal =
+          grtc_onnx_compare(n, GRTC_CMP_EQ, grtc_onnx_iota(n, &index_type, p),
+                            grtc_onnx_iota(n, &index_type, q));
+      grtc_tvalue_t* masked =
+          grtc_onnx_select(n, on_diagonal, t->value, grtc_onnx_splat_like(n, t->value, 0));
+      int64_t axis = q;
+      t->value = grtc_onnx_reduce(n, masked, &axis, 1, GRTC_TOP_ADD,
+                                  grtc_onnx_scalar(n, t->value->type.elem, 0), false);
+      for (uint32_t i = q + 1; i < t->count; ++i) t->labels[i - 1] = t->labels[i];
+      --t->count;
+      --q;
+    }
+  }
+}
+
+// |a| times |b| contracting their shared labels that |keep| does not
+// name; shared kept labels are batch dimensions.
+static grtc_onnx_einsum_term_t grtc_onnx_einsum_pair(grtc_onnx_node_t* n,
+                                                     grtc_onnx_einsum_term_t a,
+                                                     grtc_onnx_einsum_term_t b,
+                                                     const bool* keep) {
+  grtc_onnx_einsum_term_t r;
+  memset(&r, 0, sizeof(r));
+  int64_t lb[GRTC_MAX_RANK], rb[GRTC_MAX_RANK], lc[GRTC_MAX_RANK], rc[GRTC_MAX_RANK];
+  uint32_t batch = 0, contract = 0;
+  for (uint32_t i = 0; i < a.count; ++i) {
+    int j = grtc_onnx_label_index(&b, a.labels[i]);
+    if (j < 0) continue;
+    if (grtc_onnx_label_kept(keep, a.labels[i])) {
+      lb[batch] = i;
+      rb[batch++] = j;
+    } else {
+      lc[contract] = i;
+      rc[contract++] = j;
+    }
+  }
+  grtc_ttype_t type = grtc_onnx_type(a.value->type.elem, 0, NULL);
+  for (uint32_t i = 0; i < batch; ++i) {
+    r.labels[type.rank] = a.labels[lb[i]];
+    type.dims[type.rank++] = a.value->type.dims[lb[i]];
+  }
+  for (int side = 0; side < 2; ++side) {
+    const grtc_onnx_einsum_term_t* t = side ? &b : &a;
+    const grtc_onnx_einsum_term_t* other = side ? &a : &b;
+    for (uint32_t i = 0; i < t->count; ++i) {
+      if (grtc_onnx_label_index(other, t->labels[i]) >= 0) continue;
+      if (type.rank >= GRTC_MAX_RANK) {
+        grt_status_free(grtc_onnx_error(n, "an intermediate product exceeds rank %d",
+                                        GRTC_MAX_RANK));
+        return r;
+      }
+      r.labels[type.rank] = t->labels[i];
+      type.dims[type.rank++] = t->value->type.dims[i];
+    }
+  }
+  r.count = type.rank;
+  grtc_dot_dims_t dims;
+  dims.lhs_batch.count = dims.rhs_batch.count = batch;
+  dims.lhs_batch.values = lb;
+  dims.rhs_batch.values = rb;
+  dims.lhs_contracting.count = dims.rhs_contracting.count = contract;
+  dims.lhs_contracting.values = lc;
+  dims.rhs_contracting.values = rc;
+  r.value = grtc_onnx_dot(n, a.value, b.value, &dims, &type);
+  return r;
+}
+
+static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
+  const char* equation = grtc_onnx_attr_string(n, "equation", NULL);
+  if (!equation) return grtc_onnx_error(n, "attribute 'equation' is required");
+  uint32_t operands = n->input_count;
+  if (operands == 0 || operands > GRTC_ONNX_EINSUM_MAX_OPERANDS) {
+    return grtc_onnx_unsupported(n, "Einsum of %u operands (grt takes 1 to %d)", operands,
+                                 GRTC_ONNX_EINSUM_MAX_OPERANDS);
+  }
+  grtc_onnx_einsum_term_t terms[GRTC_ONNX_EINSUM_MAX_OPERANDS];
+  const char* arrow = strstr(equation, "->");
+  size_t lhs_length = arrow ? (size_t)(arrow - equation) : strlen(equation);
+  const char* at = equation;
+  uint32_t ellipsis_rank = 0;
+  for (uint32_t i = 0; i < operands; ++i) {
+    grtc_tvalue_t* x = grtc_onnx_input(n, i);
+    if (!x) return grt_ok_status();
+    const char* end = memchr(at, ',', lhs_length - (size_t)(at - equation));
+    if (i + 1 < operands && !end) {
+      return grtc_onnx_error(n, "equation \"%s\" names fewer operands than the %u inputs",
+                             equation, operands);
+    }
+    if (i + 1 == operands && end) {
+      return grtc_onnx_error(n, "equation \"%s\" names more operands than the %u inputs",
+                             equation, operands);
+    }
+    if (!end) end = equation + lhs_length;
+    if (x->type.elem != grtc_onnx_input(n, 0)->type.elem) {
+      return grtc_onnx_error(n, "operands must have one element type");
+    }
+    terms[i].value = x;
+    if (!grtc_onnx_einsum_parse(n, at, (size_t)(end - at), (int)x->type.rank, 0, &terms[i])) {
+      return grt_ok_status();
+    }
+    for (uint32_t j = 0; j < terms[i].count; ++j) {
+      int label = terms[i].labels[j];
+      if (label >= GRTC_ONNX_ELLIPSIS && (uint32_t)(label - GRTC_ONNX_ELLIPSIS) + 1 > ellipsis_rank) {
+        ellipsis_rank = (uint32_t)(label - GRTC_ONNX_ELLIPSIS) + 1;
+      }
+    }
+    at = end + 1;
+  }
+  // Sizes must agree per label.
+  int64_t sizes[128 + GRTC_MAX_RANK];
+  int uses[128 + GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < 128 + GRTC_MAX_RANK; ++i) {
+    sizes[i] = -1;
+    uses[i] = 0;
+  }
+  for (uint32_t i = 0; i < operands; ++i) {
+    for (uint32_t j = 0; j < terms[i].count; ++j) {
+      int label = terms[i].labels[j];
+      int slot = label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS);
+      int64_t size = terms[i].value->type.dims[j];
+      if (sizes[slot] >= 0 && sizes[slot] != size) {
+        return grtc_onnx_unsupported(n,
+                                     "equation \"%s\": a label has sizes %lld and %lld "
+                                     "(broadcasting of size-1 dimensions is not supported)",
+                                     equation, (long long)sizes[slot], (long long)size);
+      }
+      sizes[slot] = size;
+      ++uses[slot];
+    }
+  }
+  grtc_onnx_einsum_term_t output;
+  if (arrow) {
+    output.value = NULL;
+    if (!grtc_onnx_einsum_parse(n, arrow + 2, strlen(arrow + 2), -1, ellipsis_rank, &output)) {
+      return grt_ok_status();
+    }
+  } else {
+    // Implicit output: the ellipsis, then the letters used once, sorted.
+    output.count = 0;
+    for (uint32_t j = 0; j < ellipsis_rank; ++j) {
+      output.labels[output.count++] = GRTC_ONNX_ELLIPSIS + (int)(ellipsis_rank - 1 - j);
+    }
+    for (int label = 0; label < 128; ++label) {
+      if (uses[label] == 1) {
+        if (output.count >= GRTC_MAX_RANK) return grtc_onnx_error(n, "the output's rank is too high");
+        output.labels[output.count++] = label;
+      }
+    }
+  }
+  bool in_output[128 + GRTC_MAX_RANK] = {false};
+  for (uint32_t j = 0; j < output.count; ++j) {
+    int label = output.labels[j];
+    int slot = label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS);
+    if (sizes[slot] < 0 || in_output[slot]) {
+      return grtc_onnx_error(n, "equation \"%s\": output label %u is not an input label or is "
+                                "repeated",
+                             equation, j);
+    }
+    in_output[slot] = true;
+  }
+  // Diagonals, then a left fold, each step keeping the labels that the
+  // output or a later operand needs.
+  for (uint32_t i = 0; i < operands; ++i) grtc_onnx_einsum_diagonal(n, &terms[i]);
+  grtc_onnx_einsum_term_t acc = terms[0];
+  for (uint32_t i = 0; i < operands && grt_status_is_ok(n->status); ++i) {
+    bool keep[128 + GRTC_MAX_RANK];
+    memcpy(keep, in_output, sizeof(keep));
+    for (uint32_t k = i + 1; k < operands; ++k) {
+      for (uint32_t j = 0; j < terms[k].count; ++j) {
+        int label = terms[k].labels[j];
+        keep[label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS)] = true;
+      }
+    }
+    if (i == 0) {
+      // Labels of the first operand only (not in the output or later).
+      grtc_onnx_einsum_sum_out(n, &acc, keep);
+      continue;
+    }
+    // Labels of the pair's own that nothing later needs: summed first.
+    bool pair_keep[128 + GRTC_MAX_RANK];
+    memcpy(pair_keep, keep, sizeof(pair_keep));
+    for (uint32_t j = 0; j < acc.count; ++j) {
+      int label = acc.labels[j];
+      if (grtc_onnx_label_index(&terms[i], label) >= 0) {
+        pair_keep[label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS)] = true;
+      }
+    }
+    grtc_onnx_einsum_sum_out(n, &terms[i], pair_keep);
+    if (!acc.value || !terms[i].value) return grt_ok_status();
+    acc = grtc_onnx_einsum_pair(n, acc, terms[i], keep);
+  }
+  if (!acc.value || !grt_status_is_ok(n->status)) return grt_ok_status();
+  grtc_onnx_einsum_sum_out(n, &acc, in_output);
+  int64_t perm[GRTC_MAX_RANK];
+  for (uint32_t j = 0; j < output.count; ++j) {
+    int index = grtc_onnx_label_index(&acc, output.labels[j]);
+    if (index < 0) return grtc_onnx_error(n, "equation \"%s\": output label %u is lost", equation, j);
+    perm[j] = index;
+  }
+  OUT(0) = grtc_onnx_transpose(n, acc.value, perm);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations
+//===----------------------------------------------------------------------===//
+
+// (x - mean) / sqrt(var + epsilon) over |axes| (keepdims), mean and the
+// inverse standard deviation returned when asked for.
+static grtc_tvalue_t* grtc_onnx_normalize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                          const int64_t* axes, uint32_t count, double epsilon,
+                                          grtc_tvalue_t** out_mean, grtc_tvalue_t** out_inv) {
+  if (!x) return NULL;
+  int64_t elements = 1;
+  for (uint32_t i = 0; i < count; ++i) elements *= x->type.dims[axes[i]];
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
+  grtc_tvalue_t* sum = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, true);
+  grtc_tvalue_t* mean = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
+  grtc_tvalue_t* centered = SUB(x, mean);
+  grtc_tvalue_t* squares =
+      grtc_onnx_reduce(n, MUL(centered, centered), axes, count, GRTC_TOP_ADD, zero, true);
+  grtc_tvalue_t* var = DIV(squares, grtc_onnx_splat_like(n, squares, (double)elements));
+  grtc_tvalue_t* inv =
+      grtc_onnx_unary(n, GRTC_TOP_RSQRT, ADD(var, grtc_onnx_splat_like(n, var, epsilon)));
+  if (out_mean) *out_mean = mean;
+  if (out_inv) *out_inv = inv;
+  return MUL(centered, inv);
+}
+
+// The element type normalization computes in: f32 for 16-bit floats when
+// stash_type is 1 (float), the input's otherwise.
+static grtc_elem_t grtc_onnx_stash_elem(grtc_onnx_node_t* n, grtc_elem_t elem, bool has_stash) {
+  int64_t stash = has_stash ? grtc_onnx_attr_int(n, "stash_type", 1) : 0;
+  if (stash == 1 && (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) return GRTC_ELEM_F32;
+  return elem;
+}
+
+static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* bias = grtc_onnx_input(n, 2);
+  grtc_tvalue_t* mean = grtc_onnx_input(n, 3);
+  grtc_tvalue_t* var = grtc_onnx_input(n, 4);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 2) ||
+      !scale || !bias || !mean || !var) {
+    return grt_ok_status();
+  }
+  if (grtc_onnx_attr_int(n, "training_mode", 0) != 0) {
+    return grtc_onnx_unsupported(n, "training_mode=1 (grt imports inference only)");
+  }
+  for (uint32_t i = 1; i < n->output_count; ++i) {
+    if (n->proto->output[i] && n->proto->output[i][0]) {
+      return grtc_onnx_unsupported(n, "output %u (running statistics of training) is not "
+                                      "supported", i);
+    }
+  }
+  double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
+  uint32_t rank = x->type.rank;
+  grtc_elem_t elem = x->type.elem;
+  scale = grtc_onnx_channel_param(n, scale, rank, elem);
+  bias = grtc_onnx_channel_param(n, bias, rank, elem);
+  mean = grtc_onnx_channel_param(n, mean, rank, elem);
+  var = grtc_onnx_channel_param(n, var, rank, elem);
+  // y = x * factor + (bias - mean * factor), factor = scale / sqrt(var + eps)
+  // (folded when the parameters are constants).
+  grtc_tvalue_t* factor =
+      MUL(scale, grtc_onnx_unary(n, GRTC_TOP_RSQRT, ADD(var, grtc_onnx_splat_like(n, var, epsilon))));
+  OUT(0) = ADD(MUL(x, factor), SUB(bias, MUL(mean, factor)));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_layer_norm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* bias = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 1) ||
+      !scale) {
+    return grt_ok_status();
+  }
+  uint32_t rank = x->type.rank, axis = 0;
+  if (!grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", -1), rank, &axis)) {
+    return grt_ok_status();
+  }
+  double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
+  grtc_elem_t elem = x->type.elem;
+  grtc_elem_t stash = grtc_onnx_stash_elem(n, elem, true);
+  int64_t axes[GRTC_MAX_RANK];
+  for (uint32_t d = axis; d < rank; ++d) axes[d - axis] = d;
+  grtc_tvalue_t* mean = NULL;
+  grtc_tvalue_t* inv = NULL;
+  grtc_tvalue_t* y = grtc_onnx_convert(
+      n, grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes, rank - axis, epsilon, &mean,
+                             &inv),
+      elem);
+  y = MUL(y, grtc_onnx_convert(n, scale, elem));
+  if (bias) y = ADD(y, grtc_onnx_convert(n, bias, elem));
+  OUT(0) = y;
+  if (n->output_count > 1) OUT(1) = mean;
+  if (n->output_count > 2) OUT(2) = inv;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_instance_norm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* bias = grtc_onnx_input(n, 2);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 3) ||
+      !scale || !bias) {
+    return grt_ok_status();
+  }
+  uint32_t rank = x->type.rank;
+  double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
+  int64_t axes[GRTC_MAX_RANK];
+  for (uint32_t d = 2; d < rank; ++d) axes[d - 2] = d;
+  grtc_tvalue_t* y = grtc_onnx_normalize(n, x, axes, rank - 2, epsilon, NULL, NULL);
+  y = MUL(y, grtc_onnx_channel_param(n, scale, rank, x->type.elem));
+  OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, x->type.elem));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_group_norm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* bias = grtc_onnx_input(n, 2);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 2) ||
+      !scale || !bias) {
+    return grt_ok_status();
+  }
+  if (!grtc_onnx_attr(n, "num_groups")) {
+    return grtc_onnx_error(n, "attribute 'num_groups' is required");
+  }
+  int64_t groups = grtc_onnx_attr_int(n, "num_groups", 1);
+  uint32_t rank = x->type.rank;
+  int64_t channels = x->type.dims[1];
+  if (groups < 1 || channels % groups != 0) {
+    return grtc_onnx_error(n, "num_groups %lld does not divide the %lld channels",
+                           (long long)groups, (long long)channels);
+  }
+  // Opset 18 has one scale and bias per group, opset 21 one per channel.
+  int64_t expected = n->opset < 21 ? groups : channels;
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (scale->type.rank != 1 || scale->type.dims[0] != expected || bias->type.rank != 1 ||
+      bias->type.dims[0] != expected) {
+    return grtc_onnx_error(n, "scale and bias must have %lld values, got %s", (long long)expected,
+                           grtc_onnx_fmt(scale, buffer));
+  }
+  if (n->opset < 21 && groups != channels) {
+    int64_t per_group[2] = {groups, channels / groups};
+    int64_t column[2] = {groups, 1};
+    scale = grtc_onnx_reshape(
+        n, grtc_onnx_broadcast_to(n, grtc_onnx_reshape(n, scale, 2, column), 2, per_group), 1,
+        &channels);
+    bias = grtc_onnx_reshape(
+        n, grtc_onnx_broadcast_to(n, grtc_onnx_reshape(n, bias, 2, column), 2, per_group), 1,
+        &channels);
+  }
+  double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
+  grtc_elem_t elem = x->type.elem;
+  grtc_elem_t stash = grtc_onnx_stash_elem(n, elem, n->opset >= 21);
+  int64_t grouped[3] = {x->type.dims[0], groups, 1};
+  for (uint32_t d = 1; d < rank; ++d) grouped[2] *= x->type.dims[d];
+  grouped[2] /= groups;
+  int64_t axis = 2;
+  grtc_tvalue_t* y = grtc_onnx_normalize(
+      n, grtc_onnx_convert(n, grtc_onnx_reshape(n, x, 3, grouped), stash), &axis, 1, epsilon,
+      NULL, NULL);
+  y = grtc_onnx_reshape(n, grtc_onnx_convert(n, y, elem), rank, x->type.dims);
+  y = MUL(y, grtc_onnx_channel_param(n, scale, rank, elem));
+  OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, elem));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_mvn(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
+  uint32_t rank = x->type.rank;
+  int64_t* raw = NULL;
+  uint32_t raw_count = 0;
+  int64_t defaults[3] = {0, 2, 3};
+  if (!grtc_onnx_attr_ints(n, "axes", &raw, &raw_count)) {
+    raw = defaults;
+    raw_count = 3;
+  }
+  bool seen[GRTC_MAX_RANK] = {false};
+  for (uint32_t i = 0; i < raw_count; ++i) {
+    uint32_t axis = 0;
+    if (!grtc_onnx_axis(n, "axes", raw[i], rank, &axis)) return grt_ok_status();
+    seen[axis] = true;
+  }
+  int64_t axes[GRTC_MAX_RANK];
+  uint32_t count = 0;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (seen[d]) axes[count++] = d;
+  }
+  // (x - mean) / (sqrt(var) + 1e-9), as ONNX's function body.
+  int64_t elements = 1;
+  for (uint32_t i = 0; i < count; ++i) elements *= x->type.dims[axes[i]];
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
+  grtc_tvalue_t* sum = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, true);
+  grtc_tvalue_t* mean = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
+  grtc_tvalue_t* centered = SUB(x, mean);
+  grtc_tvalue_t* squares =
+      grtc_onnx_reduce(n, MUL(centered, centered), axes, count, GRTC_TOP_ADD, zero, true);
+  grtc_tvalue_t* std = grtc_onnx_unary(
+      n, GRTC_TOP_SQRT, DIV(squares, grtc_onnx_splat_like(n, squares, (double)elements)));
+  OUT(0) = DIV(centered, ADD(std, grtc_onnx_splat_like(n, std, 1e-9)));
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_lp_norm(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, x, "input") || !grtc_onnx_expect_rank(n, x, "input", 1)) {
+    return grt_ok_status();
+  }
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", -1), x->type.rank, &axis)) {
+    return grt_ok_status();
+  }
+  int64_t p = grtc_onnx_attr_int(n, "p", 2);
+  if (p != 1 && p != 2) return grtc_onnx_error(n, "attribute 'p' must be 1 or 2, got %lld", (long long)p);
+  int64_t axes[1] = {axis};
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
+  grtc_tvalue_t* norm =
+      p == 1 ? grtc_onnx_reduce(n, grtc_onnx_unary(n, GRTC_TOP_ABS, x), axes, 1, GRTC_TOP_ADD, zero, true)
+             : grtc_onnx_unary(n, GRTC_TOP_SQRT,
+                               grtc_onnx_reduce(n, MUL(x, x), axes, 1, GRTC_TOP_ADD, zero, true));
+  OUT(0) = DIV(x, norm);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_lrn(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 2)) {
+    return grt_ok_status();
+  }
+  if (!grtc_onnx_attr(n, "size")) return grtc_onnx_error(n, "attribute 'size' is required");
+  int64_t size = grtc_onnx_attr_int(n, "size", 1);
+  if (size < 1) return grtc_onnx_error(n, "attribute 'size' must be positive, got %lld", (long long)size);
+  double alpha = grtc_onnx_attr_float(n, "alpha", 1e-4f);
+  double beta = grtc_onnx_attr_float(n, "beta", 0.75f);
+  double bias = grtc_onnx_attr_float(n, "bias", 1.0f);
+  uint32_t rank = x->type.rank;
+  int64_t window[GRTC_MAX_RANK], low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0};
+  for (uint32_t d = 0; d < rank; ++d) window[d] = 1;
+  window[1] = size;
+  low[1] = (size - 1) / 2;
+  high[1] = size - 1 - low[1];
+  grtc_tvalue_t* sum = grtc_onnx_reduce_window(n, MUL(x, x), GRTC_TOP_ADD,
+                                               grtc_onnx_scalar(n, x->type.elem, 0), window,
+                                               NULL, NULL, low, high);
+  grtc_tvalue_t* base =
+      ADD(grtc_onnx_splat_like(n, sum, bias), MUL(sum, grtc_onnx_splat_like(n, sum, alpha / (double)size)));
+  OUT(0) = DIV(x, grtc_onnx_binary(n, GRTC_TOP_POWER, base, grtc_onnx_splat_like(n, base, beta)));
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Resize, Upsample
+//===----------------------------------------------------------------------===//
+
+typedef enum grtc_onnx_resize_mode_e {
+  GRTC_ONNX_RESIZE_NEAREST,
+  GRTC_ONNX_RESIZE_LINEAR,
+  GRTC_ONNX_RESIZE_CUBIC,
+} grtc_onnx_resize_mode_t;
+
+typedef struct grtc_onnx_resize_t {
+  grtc_onnx_resize_mode_t mode;
+  const char* coordinates;
+  const char* nearest;
+  double cubic_a;
+  bool exclude_outside;
+} grtc_onnx_resize_t;
+
+// The input coordinate that output index |o| maps to.
+static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, int64_t o, int64_t in,
+                                          int64_t out, double scale) {
+  const char* mode = r->coordinates;
+  double x = (double)o;
+  if (strcmp(mode, "align_corners") == 0) {
+    return out == 1 ? 0.0 : x * (double)(in - 1) / (double)(out - 1);
+  }
+  if (strcmp(mode, "asymmetric") == 0) return x / scale;
+  if (strcmp(mode, "pytorch_half_pixel") == 0) return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+  if (strcmp(mode, "tf_half_pixel_for_nn") == 0) return (x + 0.5) / scale;
+  if (strcmp(mode, "half_pixel_symmetric") == 0) {
+    double adjustment = (double)out / (scale * (double)in);
+    double center = (double)in / 2;
+    double offset = center * (1 - adjustment);
+    return offset + (x + 0.5) / scale - 0.5;
+  }
+  return (x + 0.5) / scale - 0.5;  // half_pixel
+}
+
+// Fills column |o| of the [in, out] interpolation matrix |m|.
+static void grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, int64_t in, int64_t o,
+                                     int64_t out, double* m) {
+  double base = floor(x);
+  bool integral = base == x;
+  double ratio = integral ? 1.0 : x - base;
+  // Neighbors left of x first: with ratio 1 (x integral) the weight falls
+  // on x itself.
+  int64_t first = (int64_t)base - (integral ? 1 : 0);
+  double coeffs[4];
+  int64_t taps = 2;
+  if (r->mode == GRTC_ONNX_RESIZE_NEAREST) {
+    bool upper = integral;
+    if (!integral) {
+      const char* nm = r->nearest;
+      upper = strcmp(nm, "ceil") == 0                 ? true
+              : strcmp(nm, "floor") == 0              ? false
+              : strcmp(nm, "round_prefer_ceil") == 0  ? ratio >= 0.5
+                                                      : ratio > 0.5;
+    }
+    coeffs[0] = upper ? 0.0 : 1.0;
+    coeffs[1] = upper ? 1.0 : 0.0;
+  } else if (r->mode == GRTC_ONNX_RESIZE_LINEAR) {
+    coeffs[0] = 1.0 - ratio;
+    coeffs[1] = ratio;
+  } else {
+    double a = r->cubic_a, t = ratio, u = 1.0 - ratio;
+    coeffs[0] = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a;
+    coeffs[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
+    coeffs[2] = ((a + 2) * u - (a + 3)) * u * u + 1;
+    coeffs[3] = ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a;
+    taps = 4;
+    first -= 1;
+  }
+  if (r->exclude_outside) {
+    double total = 0;
+    for (int64_t j = 0; j < taps; ++j) {
+      int64_t at = first + j;
+      if (at < 0 || at >= in) coeffs[j] = 0;
+      total += coeffs[j];
+    }
+    if (total != 0) {
+      for (int64_t j = 0; j < taps; ++j) coeffs[j] /= total;
+    }
+  }
+  for (int64_t j = 0; j < taps; ++j) {
+    int64_t at = first + j;
+    at = at < 0 ? 0 : at >= in ? in - 1 : at;
+    m[at * out + o] += coeffs[j];
+  }
+}
+
+// |x| resized to |out| along every dimension, one interpolation matrix
+// (a constant) per dimension that changes.
+static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                       const grtc_onnx_resize_t* r, const double* scales,
+                                       const int64_t* out) {
+  uint32_t rank = x->type.rank;
+  grtc_tvalue_t* y = x;
+  for (uint32_t d = 0; d < rank && y; ++d) {
+    int64_t in = x->type.dims[d];
+    if (out[d] < 0 || (in == 0 && out[d] > 0)) {
+      grt_status_free(grtc_onnx_error(n, "cannot resize dimension %u from %lld to %lld", d,
+                                      (long long)in, (long long)out[d]));
+      return NULL;
+    }
+    if ((double)in * (double)out[d] > (double)(1 << 24)) {
+      grt_status_free(grtc_onnx_unsupported(n, "resizing dimension %u from %lld to %lld",
+                                            d, (long long)in, (long long)out[d]));
+      return NULL;
+    }
+    double* m = grtc_tmodule_alloc(n->module, (size_t)(in * out[d] + 1) * sizeof(double));
+    if (!m) {
+      grt_status_free(grtc_onnx_error(n, "out of memory"));
+      return NULL;
+    }
+    bool identity = in == out[d];
+    for (int64_t o = 0; o < out[d]; ++o) {
+      double coordinate = grtc_onnx_resize_coordinate(r, o, in, out[d], scales[d]);
+      grtc_onnx_resize_weights(r, coordinate, in, o, out[d], m);
+    }
+    for (int64_t i = 0; identity && i < in; ++i) {
+      for (int64_t o = 0; identity && o < out[d]; ++o) identity = m[i * out[d] + o] == (i == o);
+    }
+    if (identity) continue;
+    // The matrix in the input's element type.
+    grtc_ttype_t matrix_type = grtc_onnx_type(GRTC_ELEM_F64, 2, (int64_t[]){in, out[d]});
+    grtc_tvalue_t* matrix = grtc_onnx_convert(
+        n, grtc_onnx_constant(n, &matrix_type, m, (size_t)(in * out[d]) * sizeof(double), false),
+        x->type.elem);
+    int64_t lc = d, rc = 0;
+    grtc_dot_dims_t dims;
+    memset(&dims, 0, sizeof(dims));
+    dims.lhs_contracting.count = dims.rhs_contracting.count = 1;
+    dims.lhs_contracting.values = &lc;
+    dims.rhs_contracting.values = &rc;
+    grtc_ttype_t type = grtc_onnx_type(x->type.elem, 0, NULL);
+    for (uint32_t i = 0; i < rank; ++i) {
+      if (i != d) type.dims[type.rank++] = y->type.dims[i];
+    }
+    type.dims[type.rank++] = out[d];
+    grtc_tvalue_t* product = grtc_onnx_dot(n, y, matrix, &dims, &type);
+    int64_t perm[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < rank; ++i) perm[i] = i < d ? i : i == d ? rank - 1 : i - 1;
+    y = grtc_onnx_transpose(n, product, perm);
+  }
+  return y;
+}
+
+static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
+  bool upsample = strcmp(n->proto->op_type, "Upsample") == 0;
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  uint32_t rank = x->type.rank;
+  grtc_onnx_resize_t r;
+  memset(&r, 0, sizeof(r));
+  const char* mode = grtc_onnx_attr_string(n, "mode", "nearest");
+  if (strcmp(mode, "nearest") == 0) {
+    r.mode = GRTC_ONNX_RESIZE_NEAREST;
+  } else if (strcmp(mode, "linear") == 0 || (upsample && strcmp(mode, "bilinear") == 0)) {
+    r.mode = GRTC_ONNX_RESIZE_LINEAR;
+  } else if (!upsample && strcmp(mode, "cubic") == 0) {
+    r.mode = GRTC_ONNX_RESIZE_CUBIC;
+  } else {
+    return grtc_onnx_error(n, "attribute 'mode' must be nearest, linear%s, got \"%s\"",
+                           upsample ? "" : " or cubic", mode);
+  }
+  // Upsample and Resize-10: asymmetric coordinates, nearest rounds down.
+  bool legacy = upsample || n->opset < 11;
+  r.coordinates = legacy ? "asymmetric"
+                         : grtc_onnx_attr_string(n, "coordinate_transformation_mode", "half_pixel");
+  r.nearest = legacy ? "floor" : grtc_onnx_attr_string(n, "nearest_mode", "round_prefer_floor");
+  r.cubic_a = grtc_onnx_attr_float(n, "cubic_coeff_a", -0.75f);
+  r.exclude_outside = grtc_onnx_attr_int(n, "exclude_outside", 0) != 0;
+  static const char* const coordinate_modes[] = {"half_pixel",         "pytorch_half_pixel",
+                                                 "align_corners",      "asymmetric",
+                                                 "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof(coordinate_modes) / sizeof(coordinate_modes[0]); ++i) {
+    known |= strcmp(r.coordinates, coordinate_modes[i]) == 0;
+  }
+  if (!known) {
+    return grtc_onnx_unsupported(n, "coordinate_transformation_mode \"%s\"", r.coordinates);
+  }
+  static const char* const nearest_modes[] = {"round_prefer_floor", "round_prefer_ceil", "floor",
+                                              "ceil"};
+  known = false;
+  for (size_t i = 0; i < 4; ++i) known |= strcmp(r.nearest, nearest_modes[i]) == 0;
+  if (!known) return grtc_onnx_error(n, "nearest_mode \"%s\" is not an ONNX mode", r.nearest);
+  if (grtc_onnx_attr_int(n, "antialias", 0) != 0) {
+    return grtc_onnx_unsupported(n, "antialias=1");
+  }
+  const char* policy = grtc_onnx_attr_string(n, "keep_aspect_ratio_policy", "stretch");
+  if (strcmp(policy, "stretch") != 0) {
+    return grtc_onnx_unsupported(n, "keep_aspect_ratio_policy \"%s\"", policy);
+  }
+  if (r.mode != GRTC_ONNX_RESIZE_NEAREST &&
+      !grtc_onnx_expect_float(n, x, "input X (for linear and cubic modes)")) {
+    return grt_ok_status();
+  }
+  // The axes the scales or sizes cover (opset 18), all by default.
+  int64_t axes[GRTC_MAX_RANK];
+  uint32_t axis_count = rank;
+  for (uint32_t d = 0; d < rank; ++d) axes[d] = d;
+  {
+    int64_t* values = NULL;
+    uint32_t count = 0;
+    if (grtc_onnx_attr_ints(n, "axes", &values, &count)) {
+      if (count > rank) return grtc_onnx_error(n, "attribute 'axes' has %u values", count);
+      for (uint32_t i = 0; i < count; ++i) {
+        uint32_t axis = 0;
+        if (!grtc_onnx_axis(n, "axes", values[i], rank, &axis)) return grt_ok_status();
+        axes[i] = axis;
+      }
+      axis_count = count;
+    }
+  }
+  double* scale_values = NULL;
+  uint32_t scale_count = 0;
+  int64_t* size_values = NULL;
+  uint32_t size_count = 0;
+  if (upsample && n->opset < 9) {
+    float* floats = NULL;
+    if (!grtc_onnx_attr_floats(n, "scales", &floats, &scale_count)) {
+      return grtc_onnx_error(n, "attribute 'scales' is required");
+    }
+    scale_values = grtc_tmodule_alloc(n->module, (scale_count + 1) * sizeof(double));
+    if (!scale_values) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t i = 0; i < scale_count; ++i) scale_values[i] = floats[i];
+  } else {
+    uint32_t scales_index = upsample || n->opset < 11 ? 1 : 2;
+    grtc_tvalue_t* scales = scales_index < n->input_count ? n->inputs[scales_index] : NULL;
+    grtc_tvalue_t* sizes = n->input_count > 3 ? n->inputs[3] : NULL;
+    if (scales && grtc_ttype_element_count(&scales->type) > 0 &&
+        !grtc_onnx_floats(n, scales, "input 'scales'", &scale_values, &scale_count)) {
+      return grt_ok_status();
+    }
+    if (sizes && grtc_ttype_element_count(&sizes->type) > 0 &&
+        !grtc_onnx_ints(n, sizes, "input 'sizes'", &size_values, &size_count)) {
+      return grt_ok_status();
+    }
+  }
+  if ((scale_count == 0) == (size_count == 0)) {
+    return grtc_onnx_error(n, "exactly one of 'scales' and 'sizes' must be given");
+  }
+  uint32_t given = scale_count ? scale_count : size_count;
+  if (given != axis_count) {
+    return grtc_onnx_error(n, "'%s' has %u values, expected %u", scale_count ? "scales" : "sizes",
+                           given, axis_count);
+  }
+  double scales_full[GRTC_MAX_RANK];
+  int64_t out[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    scales_full[d] = 1.0;
+    out[d] = x->type.dims[d];
+  }
+  for (uint32_t i = 0; i < axis_count; ++i) {
+    int64_t d = axes[i], in = x->type.dims[d];
+    if (scale_count) {
+      double s = scale_values[i];
+      if (!(s > 0) || s * (double)in > 1e9) {
+        return grtc_onnx_error(n, "scale %g for dimension %lld is not positive or too large", s,
+                               (long long)d);
+      }
+      scales_full[d] = s;
+      out[d] = (int64_t)floor((double)in * s);
+    } else {
+      if (size_values[i] < 0 || size_values[i] > (INT64_C(1) << 31)) {
+        return grtc_onnx_error(n, "size %lld for dimension %lld is out of range",
+                               (long long)size_values[i], (long long)d);
+      }
+      out[d] = size_values[i];
+      scales_full[d] = in > 0 ? (double)out[d] / (double)in : 1.0;
+    }
+  }
+  OUT(0) = grtc_onnx_resize(n, x, &r, scales_full, out);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_nn_ops[] = {
+    {"Conv", grtc_onnx_op_conv, 2, 3, 1, 1, 1},
+    {"ConvTranspose", grtc_onnx_op_conv_transpose, 2, 3, 1, 1, 1},
+    {"MaxPool", grtc_onnx_op_max_pool, 1, 1, 1, 2, 1},
+    {"AveragePool", grtc_onnx_op_average_pool, 1, 1, 1, 1, 1},
+    {"LpPool", grtc_onnx_op_lp_pool, 1, 1, 1, 1, 2},
+    {"GlobalAveragePool", grtc_onnx_op_global_pool, 1, 1, 1, 1, 1},
+    {"GlobalMaxPool", grtc_onnx_op_global_pool, 1, 1, 1, 1, 1},
+    {"GlobalLpPool", grtc_onnx_op_global_pool, 1, 1, 1, 1, 2},
+    {"MatMul", grtc_onnx_op_matmul, 2, 2, 1, 1, 1},
+    {"Gemm", grtc_onnx_op_gemm, 2, 3, 1, 1, 1},
+    {"Einsum", grtc_onnx_op_einsum, 1, -1, 1, 1, 12},
+    {"BatchNormalization", grtc_onnx_op_batch_norm, 5, 5, 1, 5, 1},
+    {"LayerNormalization", grtc_onnx_op_layer_norm, 2, 3, 1, 3, 17},
+    {"InstanceNormalization", grtc_onnx_op_instance_norm, 3, 3, 1, 1, 1},
+    {"GroupNormalization", grtc_onnx_op_group_norm, 3, 3, 1, 1, 18},
+    {"MeanVarianceNormalization", grtc_onnx_op_mvn, 1, 1, 1, 1, 9},
+    {"LpNormalization", grtc_onnx_op_lp_norm, 1, 1, 1, 1, 1},
+    {"LRN", grtc_onnx_op_lrn, 1, 1, 1, 1, 1},
+    {"Resize", grtc_onnx_op_resize, 1, 4, 1, 1, 10},
+    {"Upsample", grtc_onnx_op_resize, 1, 2, 1, 1, 7},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
