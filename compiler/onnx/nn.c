@@ -1200,14 +1200,16 @@ static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, int64_t o
                                           int64_t out, double scale) {
   const char* mode = r->coordinates;
   double x = (double)o;
+  // As ONNX's reference: the output width is scale * in, not rounded.
+  double width = scale * (double)in;
   if (strcmp(mode, "align_corners") == 0) {
-    return out == 1 ? 0.0 : x * (double)(in - 1) / (double)(out - 1);
+    return width == 1 ? 0.0 : x * (double)(in - 1) / (width - 1);
   }
   if (strcmp(mode, "asymmetric") == 0) return x / scale;
-  if (strcmp(mode, "pytorch_half_pixel") == 0) return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+  if (strcmp(mode, "pytorch_half_pixel") == 0) return width > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
   if (strcmp(mode, "tf_half_pixel_for_nn") == 0) return (x + 0.5) / scale;
   if (strcmp(mode, "half_pixel_symmetric") == 0) {
-    double adjustment = (double)out / (scale * (double)in);
+    double adjustment = (double)out / width;
     double center = (double)in / 2;
     double offset = center * (1 - adjustment);
     return offset + (x + 0.5) / scale - 0.5;
