@@ -188,14 +188,10 @@ static bool grtc_onnx_pool_kernel(grtc_onnx_node_t* n, grtc_tvalue_t* x, int64_t
   return grtc_onnx_ints_attr(n, "kernel_shape", x->type.rank - 2, 1, kernel);
 }
 
-static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
-  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
-  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
-  grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
-  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_rank(n, x, "input X", 3) ||
-      !w) {
-    return grt_ok_status();
-  }
+// Conv's convolution of |x| (NC...) with |w| (M, C/group, kernel...) under
+// the node's attributes.
+static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* w) {
+  if (!grtc_onnx_expect_rank(n, x, "input X", 3) || !w) return NULL;
   uint32_t rank = x->type.rank, count = rank - 2;
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
   int64_t group = grtc_onnx_attr_int(n, "group", 1);
@@ -203,22 +199,24 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 ||
       channels % group != 0 || w->type.dims[1] * group != channels ||
       w->type.dims[0] % group != 0) {
-    return grtc_onnx_error(n,
-                           "weights %s do not fit input %s with group %lld (expected "
-                           "[M, C/group, kernel...] with M divisible by group)",
-                           grtc_onnx_fmt(w, bw), grtc_onnx_fmt(x, bx), (long long)group);
+    grt_status_free(grtc_onnx_error(n,
+                                    "weights %s do not fit input %s with group %lld (expected "
+                                    "[M, C/group, kernel...] with M divisible by group)",
+                                    grtc_onnx_fmt(w, bw), grtc_onnx_fmt(x, bx), (long long)group));
+    return NULL;
   }
   int64_t kernel[GRTC_MAX_RANK];
-  if (!grtc_onnx_ints_attr(n, "kernel_shape", count, 0, kernel)) return grt_ok_status();
+  if (!grtc_onnx_ints_attr(n, "kernel_shape", count, 0, kernel)) return NULL;
   for (uint32_t i = 0; i < count; ++i) {
     if (grtc_onnx_attr(n, "kernel_shape") && kernel[i] != w->type.dims[2 + i]) {
-      return grtc_onnx_error(n, "attribute 'kernel_shape' differs from the weights %s",
-                             grtc_onnx_fmt(w, bw));
+      grt_status_free(grtc_onnx_error(n, "attribute 'kernel_shape' differs from the weights %s",
+                                      grtc_onnx_fmt(w, bw)));
+      return NULL;
     }
     kernel[i] = w->type.dims[2 + i];
   }
   grtc_onnx_window_spec_t spec;
-  if (!grtc_onnx_window(n, count, x->type.dims + 2, kernel, false, &spec)) return grt_ok_status();
+  if (!grtc_onnx_window(n, count, x->type.dims + 2, kernel, false, &spec)) return NULL;
   int64_t spatial[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count; ++i) {
     spatial[i] = 2 + i;
@@ -229,7 +227,7 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < count; ++i) type.dims[2 + i] = spec.out[i];
   grtc_tvalue_t* operands[2] = {x, w};
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONVOLUTION, operands, 2, &type, 1, 0);
-  if (!op) return grt_ok_status();
+  if (!op) return NULL;
   grtc_conv_dims_t* c = &op->attrs.conv;
   c->input_batch = 0;
   c->input_feature = 1;
@@ -247,9 +245,62 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   c->lhs_dilation = grtc_tmodule_i64s(n->module, ones, count);
   c->feature_group_count = group;
   c->batch_group_count = 1;
-  grtc_tvalue_t* y = grtc_onnx_fold(n, op);
-  if (b) y = ADD(y, grtc_onnx_channel_param(n, b, rank, x->type.elem));
+  return grtc_onnx_fold(n, op);
+}
+
+static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
+  grtc_tvalue_t* y = grtc_onnx_conv(n, x, grtc_onnx_input(n, 1));
+  if (b && y) y = ADD(y, grtc_onnx_channel_param(n, b, y->type.rank, x->type.elem));
   OUT(0) = y;
+  return grt_ok_status();
+}
+
+// An 8-bit integer input of ConvInteger/MatMulInteger minus its zero point
+// (a scalar, or one per |axis| of |x| (-1: none allowed)), in i32.
+static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                               uint32_t zero_index, int axis) {
+  if (!x) return NULL;
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bz[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.elem != GRTC_ELEM_I8 && x->type.elem != GRTC_ELEM_U8) {
+    grt_status_free(grtc_onnx_error(n, "expected an int8 or uint8 tensor, got %s",
+                                    grtc_onnx_fmt(x, bx)));
+    return NULL;
+  }
+  grtc_tvalue_t* v = grtc_onnx_convert(n, x, GRTC_ELEM_I32);
+  grtc_tvalue_t* zero = zero_index < n->input_count ? n->inputs[zero_index] : NULL;
+  if (!zero) return v;
+  int64_t count = grtc_ttype_element_count(&zero->type);
+  if (zero->type.elem != x->type.elem ||
+      (count != 1 && (axis < 0 || zero->type.rank != 1 ||
+                      count != x->type.dims[axis]))) {
+    grt_status_free(grtc_onnx_error(n, "zero point %s does not fit input %s",
+                                    grtc_onnx_fmt(zero, bz), grtc_onnx_fmt(x, bx)));
+    return NULL;
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < x->type.rank; ++d) dims[d] = (int)d == axis ? count : 1;
+  return SUB(v, grtc_onnx_reshape(n, grtc_onnx_convert(n, zero, GRTC_ELEM_I32),
+                                  count == 1 ? 0 : x->type.rank, dims));
+}
+
+static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_dequantize_i32(n, grtc_onnx_input(n, 0), 2, -1);
+  grtc_tvalue_t* w = grtc_onnx_dequantize_i32(n, grtc_onnx_input(n, 1), 3, 0);
+  OUT(0) = grtc_onnx_conv(n, x, w);
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_matmul_integer(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* a = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* b = grtc_onnx_input(n, 1);
+  if (!a || !b) return grt_ok_status();
+  // a's zero point may be per row (a's dimension -2), b's per column.
+  OUT(0) = grtc_onnx_matmul(
+      n, grtc_onnx_dequantize_i32(n, a, 2, a->type.rank >= 2 ? (int)a->type.rank - 2 : -1),
+      grtc_onnx_dequantize_i32(n, b, 3, b->type.rank >= 2 ? (int)b->type.rank - 1 : -1));
   return grt_ok_status();
 }
 
@@ -1459,6 +1510,7 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
 const grtc_onnx_op_def_t grtc_onnx_nn_ops[] = {
     {"Conv", grtc_onnx_op_conv, 2, 3, 1, 1, 1},
     {"ConvTranspose", grtc_onnx_op_conv_transpose, 2, 3, 1, 1, 1},
+    {"ConvInteger", grtc_onnx_op_conv_integer, 2, 4, 1, 1, 10},
     {"MaxPool", grtc_onnx_op_max_pool, 1, 1, 1, 2, 1},
     {"AveragePool", grtc_onnx_op_average_pool, 1, 1, 1, 1, 1},
     {"LpPool", grtc_onnx_op_lp_pool, 1, 1, 1, 1, 2},
@@ -1466,6 +1518,7 @@ const grtc_onnx_op_def_t grtc_onnx_nn_ops[] = {
     {"GlobalMaxPool", grtc_onnx_op_global_pool, 1, 1, 1, 1, 1},
     {"GlobalLpPool", grtc_onnx_op_global_pool, 1, 1, 1, 1, 2},
     {"MatMul", grtc_onnx_op_matmul, 2, 2, 1, 1, 1},
+    {"MatMulInteger", grtc_onnx_op_matmul_integer, 2, 4, 1, 1, 10},
     {"Gemm", grtc_onnx_op_gemm, 2, 3, 1, 1, 1},
     {"Einsum", grtc_onnx_op_einsum, 1, -1, 1, 1, 12},
     {"BatchNormalization", grtc_onnx_op_batch_norm, 5, 5, 1, 5, 1},
