@@ -478,13 +478,77 @@ static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// MaxPool's Indices: for each output, the flat index into |x| (row-major,
+// or with the spatial dimensions column-major for |column_major|) of the
+// first window tap (in row-major kernel order) equal to the maximum |max|.
+// One strided slice of the padded input per tap; the earliest tap that
+// matches wins.
+static grtc_tvalue_t* grtc_onnx_max_pool_indices(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                                 grtc_tvalue_t* max, grtc_tvalue_t* lowest,
+                                                 const grtc_onnx_window_spec_t* w,
+                                                 bool column_major) {
+  if (!max) return NULL;
+  uint32_t rank = x->type.rank, count = w->count;
+  int64_t taps = 1;
+  for (uint32_t i = 0; i < count; ++i) taps *= w->kernel[i];
+  if (taps > 4096) {
+    grt_status_free(grtc_onnx_unsupported(n, "MaxPool's Indices for a window of %lld taps",
+                                          (long long)taps));
+    return NULL;
+  }
+  // Element strides of x in the index's storage order.
+  int64_t element_stride[GRTC_MAX_RANK];
+  int64_t acc = 1;
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t d = column_major ? 2 + k : rank - 1 - k;
+    element_stride[d] = acc;
+    acc *= x->type.dims[d];
+  }
+  element_stride[1] = acc;
+  element_stride[0] = acc * x->type.dims[1];
+  // base = sum over dims of iota * stride (outputs scaled by the window
+  // strides); each tap adds (j * dilation - low) * stride.
+  grtc_ttype_t index_type = max->type;
+  index_type.elem = GRTC_ELEM_I64;
+  grtc_tvalue_t* base = NULL;
+  for (uint32_t d = 0; d < rank; ++d) {
+    double scale = (double)element_stride[d] * (d >= 2 ? (double)w->strides[d - 2] : 1.0);
+    grtc_tvalue_t* term =
+        MUL(grtc_onnx_iota(n, &index_type, d), grtc_onnx_splat(n, &index_type, scale));
+    base = base ? ADD(base, term) : term;
+  }
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0};
+  for (uint32_t i = 0; i < count; ++i) {
+    low[2 + i] = w->low[i];
+    high[2 + i] = w->high[i] + w->extra[i];
+  }
+  grtc_tvalue_t* padded = grtc_onnx_pad(n, x, lowest, low, high);
+  grtc_tvalue_t* result = grtc_onnx_splat(n, &index_type, -1);
+  for (int64_t t = taps - 1; t >= 0 && result; --t) {
+    int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], step[GRTC_MAX_RANK];
+    limit[0] = x->type.dims[0];
+    limit[1] = x->type.dims[1];
+    step[0] = step[1] = 1;
+    int64_t rest = t, offset = 0;
+    for (uint32_t i = count; i-- > 0;) {
+      int64_t j = rest % w->kernel[i];
+      rest /= w->kernel[i];
+      start[2 + i] = j * w->dilations[i];
+      limit[2 + i] = start[2 + i] + (w->out[i] - 1) * w->strides[i] + 1;
+      step[2 + i] = w->strides[i];
+      offset += (j * w->dilations[i] - w->low[i]) * element_stride[2 + i];
+    }
+    grtc_tvalue_t* tap = grtc_onnx_slice(n, padded, start, limit, step);
+    result = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_EQ, tap, max),
+                              ADD(base, grtc_onnx_splat(n, &index_type, (double)offset)), result);
+  }
+  return result;
+}
+
 static grt_status_t grtc_onnx_op_max_pool(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   int64_t kernel[GRTC_MAX_RANK];
   if (!grtc_onnx_pool_kernel(n, x, kernel)) return grt_ok_status();
-  if (n->output_count > 1 && n->proto->output[1] && n->proto->output[1][0]) {
-    return grtc_onnx_unsupported(n, "MaxPool's Indices output is not supported");
-  }
   if (x->type.elem == GRTC_ELEM_I1) return grtc_onnx_error(n, "MaxPool of a bool tensor");
   grtc_onnx_window_spec_t spec;
   bool ceil_mode = grtc_onnx_attr_int(n, "ceil_mode", 0) != 0;
@@ -502,6 +566,14 @@ static grt_status_t grtc_onnx_op_max_pool(grtc_onnx_node_t* n) {
     lowest = grtc_onnx_const_ints(n, x->type.elem, 0, NULL, &value);
   }
   OUT(0) = grtc_onnx_pool_window(n, x, &spec, GRTC_TOP_MAXIMUM, lowest);
+  if (n->output_count > 1 && n->proto->output[1] && n->proto->output[1][0]) {
+    int64_t storage_order = grtc_onnx_attr_int(n, "storage_order", 0);
+    if (storage_order != 0 && storage_order != 1) {
+      return grtc_onnx_error(n, "attribute 'storage_order' must be 0 or 1, got %lld",
+                             (long long)storage_order);
+    }
+    OUT(1) = grtc_onnx_max_pool_indices(n, x, OUT(0), lowest, &spec, storage_order == 1);
+  }
   return grt_ok_status();
 }
 
