@@ -78,6 +78,14 @@ static grtc_tvalue_t* grtc_onnx_channel_param(grtc_onnx_node_t* n, grtc_tvalue_t
 // Windows: Conv and the pools
 //===----------------------------------------------------------------------===//
 
+// Window attributes (kernel sizes, strides, dilations, pads) above this are
+// refused, so that extents and output sizes cannot overflow.
+#define GRTC_ONNX_WINDOW_LIMIT (INT64_C(1) << 24)
+
+static bool grtc_onnx_window_value_ok(int64_t value, int64_t min) {
+  return value >= min && value <= GRTC_ONNX_WINDOW_LIMIT;
+}
+
 // A window over the spatial dimensions (2.. of an NC... tensor).
 typedef struct grtc_onnx_window_spec_t {
   uint32_t count;
@@ -116,11 +124,13 @@ static bool grtc_onnx_window(grtc_onnx_node_t* n, uint32_t count, const int64_t*
   }
   for (uint32_t i = 0; i < count; ++i) {
     int64_t k = kernel[i], s = w->strides[i], d = w->dilations[i];
-    if (k < 1 || s < 1 || d < 1 || pads[i] < 0 || pads[count + i] < 0) {
+    if (!grtc_onnx_window_value_ok(k, 1) || !grtc_onnx_window_value_ok(s, 1) ||
+        !grtc_onnx_window_value_ok(d, 1) || !grtc_onnx_window_value_ok(pads[i], 0) ||
+        !grtc_onnx_window_value_ok(pads[count + i], 0)) {
       grt_status_free(grtc_onnx_error(n,
                                       "spatial dimension %u: kernel %lld, stride %lld, "
                                       "dilation %lld must be positive and pads %lld/%lld "
-                                      "non-negative",
+                                      "non-negative (all at most 2^24)",
                                       i, (long long)k, (long long)s, (long long)d,
                                       (long long)pads[i], (long long)pads[count + i]));
       return false;
@@ -196,8 +206,8 @@ static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
   int64_t group = grtc_onnx_attr_int(n, "group", 1);
   int64_t channels = x->type.dims[1];
-  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 ||
-      channels % group != 0 || w->type.dims[1] * group != channels ||
+  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 || group > channels ||
+      channels % group != 0 || w->type.dims[1] != channels / group ||
       w->type.dims[0] % group != 0) {
     grt_status_free(grtc_onnx_error(n,
                                     "weights %s do not fit input %s with group %lld (expected "
@@ -319,7 +329,7 @@ static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
   int64_t group = grtc_onnx_attr_int(n, "group", 1);
   int64_t channels = x->type.dims[1];
-  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 ||
+  if (w->type.rank != rank || w->type.elem != x->type.elem || group < 1 || group > channels ||
       channels % group != 0 || w->type.dims[0] != channels) {
     return grtc_onnx_error(n,
                            "weights %s do not fit input %s with group %lld (expected "
@@ -368,10 +378,14 @@ static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
                              grtc_onnx_fmt(w, bw));
     }
     int64_t s = strides[i], d = dilations[i];
-    if (s < 1 || d < 1 || pads[i] < 0 || pads[count + i] < 0 || output_padding[i] < 0) {
+    if (!grtc_onnx_window_value_ok(s, 1) || !grtc_onnx_window_value_ok(d, 1) ||
+        !grtc_onnx_window_value_ok(pads[i], 0) || !grtc_onnx_window_value_ok(pads[count + i], 0) ||
+        !grtc_onnx_window_value_ok(output_padding[i], 0) ||
+        (has_output_shape && !grtc_onnx_window_value_ok(output_shape[i], 1))) {
       return grtc_onnx_error(n,
                              "spatial dimension %u: strides and dilations must be positive, "
-                             "pads and output_padding non-negative",
+                             "pads and output_padding non-negative, output_shape positive "
+                             "(all at most 2^24)",
                              i);
     }
     int64_t extent = (k - 1) * d + 1;
@@ -609,8 +623,14 @@ static grt_status_t grtc_onnx_op_average_pool(grtc_onnx_node_t* n) {
   // The divisor per output position: the product of per-dimension counts
   // of taps inside the input (or the explicitly padded input).
   int64_t total = 1;
-  for (uint32_t i = 0; i < count; ++i) total *= spec.out[i];
-  if (total > (1 << 24)) return grtc_onnx_unsupported(n, "AveragePool with %lld outputs per channel", (long long)total);
+  for (uint32_t i = 0; i < count && total <= (1 << 24); ++i) total *= spec.out[i];
+  for (uint32_t i = 0; i < count; ++i) {
+    if (spec.out[i] * spec.kernel[i] > (INT64_C(1) << 26)) total = INT64_MAX;
+  }
+  if (total > (1 << 24)) {
+    return grtc_onnx_unsupported(n, "AveragePool with more than 2^24 outputs per channel or "
+                                    "windows this large");
+  }
   int64_t* counts = grtc_tmodule_alloc(n->module, (size_t)(total + 1) * sizeof(int64_t));
   int64_t* axis_counts[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count; ++i) {
