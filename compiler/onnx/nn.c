@@ -776,8 +776,8 @@ typedef struct grtc_onnx_einsum_term_t {
 
 // Parses |text| (one term, without ',' or "->") for a tensor of |rank|
 // (|rank| < 0: the output, whose ellipsis covers |ellipsis_rank|).
-static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, const char* text, size_t length,
-                                   int rank, uint32_t ellipsis_rank,
+static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, uint32_t term_index, const char* text,
+                                   size_t length, int rank, uint32_t ellipsis_rank,
                                    grtc_onnx_einsum_term_t* term) {
   uint32_t letters = 0;
   bool has_ellipsis = false;
@@ -790,8 +790,10 @@ static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, const char* text, size_t
       has_ellipsis = true;
       i += 2;
     } else if (ch != ' ') {
-      grt_status_free(grtc_onnx_error(n, "equation term \"%.*s\" has an unexpected character '%c'",
-                                      (int)length, text, ch));
+      // The byte in hex: the equation may not be ASCII (or UTF-8).
+      grt_status_free(grtc_onnx_error(n, "equation term %u has an unexpected character (byte "
+                                         "0x%02x); terms are letters and at most one '...'",
+                                      term_index, (unsigned)(unsigned char)ch));
       return false;
     }
   }
@@ -934,6 +936,15 @@ static grtc_onnx_einsum_term_t grtc_onnx_einsum_pair(grtc_onnx_node_t* n,
 static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
   const char* equation = grtc_onnx_attr_string(n, "equation", NULL);
   if (!equation) return grtc_onnx_error(n, "attribute 'equation' is required");
+  // Only ASCII letters and punctuation, so that messages may quote it.
+  for (const char* c = equation; *c; ++c) {
+    bool letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+    if (!letter && !strchr(",.-> ", *c)) {
+      return grtc_onnx_error(n, "attribute 'equation' has an unexpected character (byte 0x%02x "
+                                "at %u); it takes letters, ',', '...' and '->'",
+                             (unsigned)(unsigned char)*c, (unsigned)(c - equation));
+    }
+  }
   uint32_t operands = n->input_count;
   if (operands == 0 || operands > GRTC_ONNX_EINSUM_MAX_OPERANDS) {
     return grtc_onnx_unsupported(n, "Einsum of %u operands (grt takes 1 to %d)", operands,
@@ -961,7 +972,7 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
       return grtc_onnx_error(n, "operands must have one element type");
     }
     terms[i].value = x;
-    if (!grtc_onnx_einsum_parse(n, at, (size_t)(end - at), (int)x->type.rank, 0, &terms[i])) {
+    if (!grtc_onnx_einsum_parse(n, i, at, (size_t)(end - at), (int)x->type.rank, 0, &terms[i])) {
       return grt_ok_status();
     }
     for (uint32_t j = 0; j < terms[i].count; ++j) {
@@ -997,7 +1008,8 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
   grtc_onnx_einsum_term_t output;
   if (arrow) {
     output.value = NULL;
-    if (!grtc_onnx_einsum_parse(n, arrow + 2, strlen(arrow + 2), -1, ellipsis_rank, &output)) {
+    if (!grtc_onnx_einsum_parse(n, operands, arrow + 2, strlen(arrow + 2), -1, ellipsis_rank,
+                                &output)) {
       return grt_ok_status();
     }
   } else {
