@@ -1348,11 +1348,15 @@ typedef struct grtc_onnx_resize_t {
   const char* nearest;
   double cubic_a;
   bool exclude_outside;
+  // tf_crop_and_resize: the region per dimension (fractions of in - 1)
+  // and the value of outputs that map outside the input.
+  double roi_start[GRTC_MAX_RANK], roi_end[GRTC_MAX_RANK];
+  double extrapolation;
 } grtc_onnx_resize_t;
 
 // The input coordinate that output index |o| maps to.
-static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, int64_t o, int64_t in,
-                                          int64_t out, double scale) {
+static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, uint32_t d, int64_t o,
+                                          int64_t in, int64_t out, double scale) {
   const char* mode = r->coordinates;
   double x = (double)o;
   // As ONNX's reference: the output width is scale * in, not rounded.
@@ -1361,6 +1365,11 @@ static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, int64_t o
     return width == 1 ? 0.0 : x * (double)(in - 1) / (width - 1);
   }
   if (strcmp(mode, "asymmetric") == 0) return x / scale;
+  if (strcmp(mode, "tf_crop_and_resize") == 0) {
+    double start = r->roi_start[d], end = r->roi_end[d], span = (double)(in - 1);
+    double at = width == 1 ? (end - start) * span / 2 : x * (end - start) * span / (width - 1);
+    return at + start * span;
+  }
   if (strcmp(mode, "pytorch_half_pixel") == 0) return width > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
   if (strcmp(mode, "tf_half_pixel_for_nn") == 0) return (x + 0.5) / scale;
   if (strcmp(mode, "half_pixel_symmetric") == 0) {
@@ -1431,6 +1440,9 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                        const int64_t* out) {
   uint32_t rank = x->type.rank;
   grtc_tvalue_t* y = x;
+  bool crop = strcmp(r->coordinates, "tf_crop_and_resize") == 0;
+  bool* outside[GRTC_MAX_RANK] = {NULL};
+  bool any_outside = false;
   for (uint32_t d = 0; d < rank && y; ++d) {
     int64_t in = x->type.dims[d];
     if (out[d] < 0 || (in == 0 && out[d] > 0)) {
@@ -1449,9 +1461,18 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
       return NULL;
     }
     bool identity = in == out[d];
+    if (crop) outside[d] = grtc_tmodule_alloc(n->module, (size_t)out[d] + 1);
+    if (crop && !outside[d]) {
+      grt_status_free(grtc_onnx_error(n, "out of memory"));
+      return NULL;
+    }
     for (int64_t o = 0; o < out[d]; ++o) {
-      double coordinate = grtc_onnx_resize_coordinate(r, o, in, out[d], scales[d]);
+      double coordinate = grtc_onnx_resize_coordinate(r, d, o, in, out[d], scales[d]);
       grtc_onnx_resize_weights(r, coordinate, in, o, out[d], m);
+      if (crop && (coordinate < 0 || coordinate > (double)(in - 1))) {
+        outside[d][o] = true;
+        any_outside = true;
+      }
     }
     for (int64_t i = 0; identity && i < in; ++i) {
       for (int64_t o = 0; identity && o < out[d]; ++o) identity = m[i * out[d] + o] == (i == o);
@@ -1478,7 +1499,25 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
     for (uint32_t i = 0; i < rank; ++i) perm[i] = i < d ? i : i == d ? rank - 1 : i - 1;
     y = grtc_onnx_transpose(n, product, perm);
   }
-  return y;
+  if (!any_outside || !y) return y;
+  // tf_crop_and_resize: outputs mapping outside the input on any
+  // dimension take the extrapolation value.
+  grtc_ttype_t mask_type = grtc_onnx_type(GRTC_ELEM_I1, rank, out);
+  int64_t total = grtc_ttype_element_count(&mask_type);
+  uint8_t* mask = grtc_tmodule_alloc(n->module, (size_t)total + 1);
+  if (!mask) {
+    grt_status_free(grtc_onnx_error(n, "out of memory"));
+    return NULL;
+  }
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t rest = e;
+    for (uint32_t d = rank; d-- > 0;) {
+      if (outside[d] && outside[d][rest % out[d]]) mask[e] = 1;
+      rest /= out[d];
+    }
+  }
+  return grtc_onnx_select(n, grtc_onnx_constant(n, &mask_type, mask, (size_t)total, false),
+                          grtc_onnx_splat_like(n, y, r->extrapolation), y);
 }
 
 static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
@@ -1508,7 +1547,8 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
   r.exclude_outside = grtc_onnx_attr_int(n, "exclude_outside", 0) != 0;
   static const char* const coordinate_modes[] = {"half_pixel",         "pytorch_half_pixel",
                                                  "align_corners",      "asymmetric",
-                                                 "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+                                                 "tf_half_pixel_for_nn", "half_pixel_symmetric",
+                                                 "tf_crop_and_resize"};
   bool known = false;
   for (size_t i = 0; i < sizeof(coordinate_modes) / sizeof(coordinate_modes[0]); ++i) {
     known |= strcmp(r.coordinates, coordinate_modes[i]) == 0;
@@ -1572,6 +1612,29 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
     if (sizes && grtc_ttype_element_count(&sizes->type) > 0 &&
         !grtc_onnx_ints(n, sizes, "input 'sizes'", &size_values, &size_count)) {
       return grt_ok_status();
+    }
+    if (strcmp(r.coordinates, "tf_crop_and_resize") == 0) {
+      // roi: starts then ends, one per covered axis.
+      grtc_tvalue_t* roi = n->input_count > 1 ? n->inputs[1] : NULL;
+      double* roi_values = NULL;
+      uint32_t roi_count = 0;
+      if (!roi) return grtc_onnx_error(n, "tf_crop_and_resize needs input 'roi'");
+      if (!grtc_onnx_floats(n, roi, "input 'roi'", &roi_values, &roi_count)) {
+        return grt_ok_status();
+      }
+      if (roi_count != 2 * axis_count) {
+        return grtc_onnx_error(n, "input 'roi' has %u values, expected %u", roi_count,
+                               2 * axis_count);
+      }
+      for (uint32_t d = 0; d < rank; ++d) {
+        r.roi_start[d] = 0;
+        r.roi_end[d] = 1;
+      }
+      for (uint32_t i = 0; i < axis_count; ++i) {
+        r.roi_start[axes[i]] = roi_values[i];
+        r.roi_end[axes[i]] = roi_values[axis_count + i];
+      }
+      r.extrapolation = grtc_onnx_attr_float(n, "extrapolation_value", 0.0f);
     }
   }
   if ((scale_count == 0) == (size_count == 0)) {
