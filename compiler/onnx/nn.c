@@ -1083,11 +1083,13 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
 // Normalizations
 //===----------------------------------------------------------------------===//
 
-// (x - mean) / sqrt(var + epsilon) over |axes| (keepdims), mean and the
-// inverse standard deviation returned when asked for.
+// (x - mean) / sqrt(var + epsilon) over |axes| (keepdims); the mean, the
+// (population) variance and the inverse standard deviation returned when
+// asked for.
 static grtc_tvalue_t* grtc_onnx_normalize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                           const int64_t* axes, uint32_t count, double epsilon,
-                                          grtc_tvalue_t** out_mean, grtc_tvalue_t** out_inv) {
+                                          grtc_tvalue_t** out_mean, grtc_tvalue_t** out_var,
+                                          grtc_tvalue_t** out_inv) {
   if (!x) return NULL;
   int64_t elements = 1;
   for (uint32_t i = 0; i < count; ++i) elements *= x->type.dims[axes[i]];
@@ -1101,6 +1103,7 @@ static grtc_tvalue_t* grtc_onnx_normalize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   grtc_tvalue_t* inv =
       grtc_onnx_unary(n, GRTC_TOP_RSQRT, ADD(var, grtc_onnx_splat_like(n, var, epsilon)));
   if (out_mean) *out_mean = mean;
+  if (out_var) *out_var = var;
   if (out_inv) *out_inv = inv;
   return MUL(centered, inv);
 }
@@ -1123,18 +1126,45 @@ static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
       !scale || !bias || !mean || !var) {
     return grt_ok_status();
   }
-  if (grtc_onnx_attr_int(n, "training_mode", 0) != 0) {
-    return grtc_onnx_unsupported(n, "training_mode=1 (grt imports inference only)");
-  }
+  bool training = grtc_onnx_attr_int(n, "training_mode", 0) != 0;
   for (uint32_t i = 1; i < n->output_count; ++i) {
-    if (n->proto->output[i] && n->proto->output[i][0]) {
-      return grtc_onnx_unsupported(n, "output %u (running statistics of training) is not "
-                                      "supported", i);
+    if (n->proto->output[i] && n->proto->output[i][0] && (!training || i > 2)) {
+      return grtc_onnx_unsupported(n, "output %u (statistics of training before opset 14, or "
+                                      "without training_mode=1) is not supported",
+                                   i);
     }
   }
   double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
   uint32_t rank = x->type.rank;
   grtc_elem_t elem = x->type.elem;
+  if (training) {
+    // Normalized with the batch's statistics (over all but the channel
+    // dimension); the running statistics blend in the batch's with
+    // 1 - momentum.
+    double momentum = grtc_onnx_attr_float(n, "momentum", 0.9f);
+    int64_t axes[GRTC_MAX_RANK], channels = x->type.dims[1];
+    uint32_t count = 0;
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (d != 1) axes[count++] = d;
+    }
+    grtc_tvalue_t* batch_mean = NULL;
+    grtc_tvalue_t* batch_var = NULL;
+    grtc_tvalue_t* y =
+        grtc_onnx_normalize(n, x, axes, count, epsilon, &batch_mean, &batch_var, NULL);
+    OUT(0) = ADD(MUL(y, grtc_onnx_channel_param(n, scale, rank, elem)),
+                 grtc_onnx_channel_param(n, bias, rank, elem));
+    if (n->output_count > 1 && batch_mean && batch_var) {
+      grtc_tvalue_t* stats[2] = {
+          grtc_onnx_convert(n, grtc_onnx_reshape(n, batch_mean, 1, &channels), mean->type.elem),
+          grtc_onnx_convert(n, grtc_onnx_reshape(n, batch_var, 1, &channels), var->type.elem)};
+      grtc_tvalue_t* running[2] = {mean, var};
+      for (uint32_t i = 0; i < 2 && i + 1 < n->output_count; ++i) {
+        OUT(i + 1) = ADD(MUL(running[i], grtc_onnx_splat_like(n, running[i], momentum)),
+                         MUL(stats[i], grtc_onnx_splat_like(n, stats[i], 1.0 - momentum)));
+      }
+    }
+    return grt_ok_status();
+  }
   scale = grtc_onnx_channel_param(n, scale, rank, elem);
   bias = grtc_onnx_channel_param(n, bias, rank, elem);
   mean = grtc_onnx_channel_param(n, mean, rank, elem);
@@ -1168,7 +1198,7 @@ static grt_status_t grtc_onnx_op_layer_norm(grtc_onnx_node_t* n) {
   grtc_tvalue_t* inv = NULL;
   grtc_tvalue_t* y = grtc_onnx_convert(
       n, grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes, rank - axis, epsilon, &mean,
-                             &inv),
+                             NULL, &inv),
       elem);
   y = MUL(y, grtc_onnx_convert(n, scale, elem));
   if (bias) y = ADD(y, grtc_onnx_convert(n, bias, elem));
@@ -1190,7 +1220,7 @@ static grt_status_t grtc_onnx_op_instance_norm(grtc_onnx_node_t* n) {
   double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
   int64_t axes[GRTC_MAX_RANK];
   for (uint32_t d = 2; d < rank; ++d) axes[d - 2] = d;
-  grtc_tvalue_t* y = grtc_onnx_normalize(n, x, axes, rank - 2, epsilon, NULL, NULL);
+  grtc_tvalue_t* y = grtc_onnx_normalize(n, x, axes, rank - 2, epsilon, NULL, NULL, NULL);
   y = MUL(y, grtc_onnx_channel_param(n, scale, rank, x->type.elem));
   OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, x->type.elem));
   return grt_ok_status();
@@ -1241,7 +1271,7 @@ static grt_status_t grtc_onnx_op_group_norm(grtc_onnx_node_t* n) {
   int64_t axis = 2;
   grtc_tvalue_t* y = grtc_onnx_normalize(
       n, grtc_onnx_convert(n, grtc_onnx_reshape(n, x, 3, grouped), stash), &axis, 1, epsilon,
-      NULL, NULL);
+      NULL, NULL, NULL);
   y = grtc_onnx_reshape(n, grtc_onnx_convert(n, y, elem), rank, x->type.dims);
   y = MUL(y, grtc_onnx_channel_param(n, scale, rank, elem));
   OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, elem));
