@@ -47,8 +47,8 @@ static bool grtc_onnx_ints_attr(grtc_onnx_node_t* n, const char* name, uint32_t 
     return grt_status_is_ok(n->status);
   }
   if (given != count) {
-    grt_status_free(grtc_onnx_error(n, "attribute '%s' has %u values, expected %u", name, given,
-                                    count));
+    grt_status_free(
+        grtc_onnx_error(n, "attribute '%s' has %u values, expected %u", name, given, count));
     return false;
   }
   memcpy(out, values, count * sizeof(int64_t));
@@ -58,8 +58,8 @@ static bool grtc_onnx_ints_attr(grtc_onnx_node_t* n, const char* name, uint32_t 
 // |v| (a per-channel or per-feature vector, or any tensor of rank < x's)
 // reshaped to |rank| as [1, v's dims..., 1...] to broadcast against an
 // NC... tensor.
-static grtc_tvalue_t* grtc_onnx_channel_param(grtc_onnx_node_t* n, grtc_tvalue_t* v,
-                                              uint32_t rank, grtc_elem_t elem) {
+static grtc_tvalue_t* grtc_onnx_channel_param(grtc_onnx_node_t* n, grtc_tvalue_t* v, uint32_t rank,
+                                              grtc_elem_t elem) {
   if (!v) return NULL;
   if (v->type.rank + 1 > rank) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
@@ -100,8 +100,7 @@ typedef struct grtc_onnx_window_spec_t {
 // the spatial |in| sizes, and computes the output sizes (floor, or ceil
 // with |ceil_mode|, a window never starting in the high padding).
 static bool grtc_onnx_window(grtc_onnx_node_t* n, uint32_t count, const int64_t* in,
-                             const int64_t* kernel, bool ceil_mode,
-                             grtc_onnx_window_spec_t* w) {
+                             const int64_t* kernel, bool ceil_mode, grtc_onnx_window_spec_t* w) {
   memset(w, 0, sizeof(*w));
   w->count = count;
   memcpy(w->kernel, kernel, count * sizeof(int64_t));
@@ -170,8 +169,8 @@ static bool grtc_onnx_window(grtc_onnx_node_t* n, uint32_t count, const int64_t*
 
 // reduce_window over the spatial dimensions of |x| (NC...) with |w|.
 static grtc_tvalue_t* grtc_onnx_pool_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                            const grtc_onnx_window_spec_t* w,
-                                            grtc_top_kind_t kind, grtc_tvalue_t* init) {
+                                            const grtc_onnx_window_spec_t* w, grtc_top_kind_t kind,
+                                            grtc_tvalue_t* init) {
   int64_t window[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], dilations[GRTC_MAX_RANK];
   int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK];
   for (uint32_t d = 0; d < 2; ++d) {
@@ -275,8 +274,8 @@ static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_
   if (!x) return NULL;
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bz[GRTC_TTYPE_FORMAT_CAPACITY];
   if (x->type.elem != GRTC_ELEM_I8 && x->type.elem != GRTC_ELEM_U8) {
-    grt_status_free(grtc_onnx_error(n, "expected an int8 or uint8 tensor, got %s",
-                                    grtc_onnx_fmt(x, bx)));
+    grt_status_free(
+        grtc_onnx_error(n, "expected an int8 or uint8 tensor, got %s", grtc_onnx_fmt(x, bx)));
     return NULL;
   }
   grtc_tvalue_t* v = grtc_onnx_convert(n, x, GRTC_ELEM_I32);
@@ -284,8 +283,7 @@ static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_
   if (!zero) return v;
   int64_t count = grtc_ttype_element_count(&zero->type);
   if (zero->type.elem != x->type.elem ||
-      (count != 1 && (axis < 0 || zero->type.rank != 1 ||
-                      count != x->type.dims[axis]))) {
+      (count != 1 && (axis < 0 || zero->type.rank != 1 || count != x->type.dims[axis]))) {
     grt_status_free(grtc_onnx_error(n, "zero point %s does not fit input %s",
                                     grtc_onnx_fmt(zero, bz), grtc_onnx_fmt(x, bx)));
     return NULL;
@@ -426,7 +424,8 @@ static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
     for (uint32_t d = 0; d < rank + 1; ++d) perm[d] = d;
     perm[1] = 2;
     perm[2] = 1;
-    if (rank + 1 > GRTC_MAX_RANK) return grtc_onnx_unsupported(n, "grouped %u-D ConvTranspose", count);
+    if (rank + 1 > GRTC_MAX_RANK)
+      return grtc_onnx_unsupported(n, "grouped %u-D ConvTranspose", count);
     kw = grtc_onnx_transpose(n, grtc_onnx_reshape(n, w, rank + 1, split), perm);
     int64_t merged[GRTC_MAX_RANK];
     merged[0] = m;
@@ -506,8 +505,8 @@ static grtc_tvalue_t* grtc_onnx_max_pool_indices(grtc_onnx_node_t* n, grtc_tvalu
   int64_t taps = 1;
   for (uint32_t i = 0; i < count; ++i) taps *= w->kernel[i];
   if (taps > 4096) {
-    grt_status_free(grtc_onnx_unsupported(n, "MaxPool's Indices for a window of %lld taps",
-                                          (long long)taps));
+    grt_status_free(
+        grtc_onnx_unsupported(n, "MaxPool's Indices for a window of %lld taps", (long long)taps));
     return NULL;
   }
   // Element strides of x in the index's storage order.
@@ -575,8 +574,8 @@ static grt_status_t grtc_onnx_op_max_pool(grtc_onnx_node_t* n) {
   } else {
     uint32_t bits = grtc_elem_bit_width(x->type.elem);
     int64_t value = grtc_elem_is_unsigned_integer(x->type.elem) ? 0
-                    : bits == 64                                 ? INT64_MIN
-                                                                 : -(INT64_C(1) << (bits - 1));
+                    : bits == 64                                ? INT64_MIN
+                                                                : -(INT64_C(1) << (bits - 1));
     lowest = grtc_onnx_const_ints(n, x->type.elem, 0, NULL, &value);
   }
   OUT(0) = grtc_onnx_pool_window(n, x, &spec, GRTC_TOP_MAXIMUM, lowest);
@@ -628,8 +627,9 @@ static grt_status_t grtc_onnx_op_average_pool(grtc_onnx_node_t* n) {
     if (spec.out[i] * spec.kernel[i] > (INT64_C(1) << 26)) total = INT64_MAX;
   }
   if (total > (1 << 24)) {
-    return grtc_onnx_unsupported(n, "AveragePool with more than 2^24 outputs per channel or "
-                                    "windows this large");
+    return grtc_onnx_unsupported(n,
+                                 "AveragePool with more than 2^24 outputs per channel or "
+                                 "windows this large");
   }
   int64_t* counts = grtc_tmodule_alloc(n->module, (size_t)(total + 1) * sizeof(int64_t));
   int64_t* axis_counts[GRTC_MAX_RANK];
@@ -670,7 +670,9 @@ static grt_status_t grtc_onnx_op_lp_pool(grtc_onnx_node_t* n) {
   }
   grtc_tvalue_t* a = grtc_onnx_unary(n, GRTC_TOP_ABS, x);
   grtc_tvalue_t* powered =
-      p == 1 ? a : p == 2 ? MUL(x, x) : grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
+      p == 1   ? a
+      : p == 2 ? MUL(x, x)
+               : grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
   grtc_tvalue_t* sum =
       grtc_onnx_pool_window(n, powered, &spec, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0));
   OUT(0) = p == 1   ? sum
@@ -702,14 +704,16 @@ static grt_status_t grtc_onnx_op_global_pool(grtc_onnx_node_t* n) {
     int64_t p = grtc_onnx_attr_int(n, "p", 2);
     if (p < 1) return grtc_onnx_error(n, "attribute 'p' must be positive, got %lld", (long long)p);
     grtc_tvalue_t* a = grtc_onnx_unary(n, GRTC_TOP_ABS, x);
-    grtc_tvalue_t* powered = grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
+    grtc_tvalue_t* powered =
+        grtc_onnx_binary(n, GRTC_TOP_POWER, a, grtc_onnx_splat_like(n, x, (double)p));
     grtc_tvalue_t* sum = grtc_onnx_reduce(n, powered, axes, count, GRTC_TOP_ADD,
                                           grtc_onnx_scalar(n, x->type.elem, 0), true);
-    OUT(0) = grtc_onnx_binary(n, GRTC_TOP_POWER, sum, grtc_onnx_splat_like(n, sum, 1.0 / (double)p));
+    OUT(0) =
+        grtc_onnx_binary(n, GRTC_TOP_POWER, sum, grtc_onnx_splat_like(n, sum, 1.0 / (double)p));
     return grt_ok_status();
   }
-  grtc_tvalue_t* sum = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD,
-                                        grtc_onnx_scalar(n, x->type.elem, 0), true);
+  grtc_tvalue_t* sum =
+      grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0), true);
   OUT(0) = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
   return grt_ok_status();
 }
@@ -791,8 +795,9 @@ static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, uint32_t term_index, con
       i += 2;
     } else if (ch != ' ') {
       // The byte in hex: the equation may not be ASCII (or UTF-8).
-      grt_status_free(grtc_onnx_error(n, "equation term %u has an unexpected character (byte "
-                                         "0x%02x); terms are letters and at most one '...'",
+      grt_status_free(grtc_onnx_error(n,
+                                      "equation term %u has an unexpected character (byte "
+                                      "0x%02x); terms are letters and at most one '...'",
                                       term_index, (unsigned)(unsigned char)ch));
       return false;
     }
@@ -809,8 +814,8 @@ static bool grtc_onnx_einsum_parse(grtc_onnx_node_t* n, uint32_t term_index, con
     covered = has_ellipsis ? ellipsis_rank : 0;
   }
   if (letters + covered > GRTC_MAX_RANK) {
-    grt_status_free(grtc_onnx_error(n, "equation term \"%.*s\" has too many dimensions",
-                                    (int)length, text));
+    grt_status_free(
+        grtc_onnx_error(n, "equation term \"%.*s\" has too many dimensions", (int)length, text));
     return false;
   }
   term->count = 0;
@@ -853,9 +858,9 @@ static void grtc_onnx_einsum_sum_out(grtc_onnx_node_t* n, grtc_onnx_einsum_term_
     }
   }
   if (count == 0) return;
-  t->value = grtc_onnx_reduce(n, t->value, axes, count, GRTC_TOP_ADD,
-                              grtc_onnx_scalar(n, t->value ? t->value->type.elem : GRTC_ELEM_F32, 0),
-                              false);
+  t->value = grtc_onnx_reduce(
+      n, t->value, axes, count, GRTC_TOP_ADD,
+      grtc_onnx_scalar(n, t->value ? t->value->type.elem : GRTC_ELEM_F32, 0), false);
   t->count = kept;
 }
 
@@ -866,9 +871,8 @@ static void grtc_onnx_einsum_diagonal(grtc_onnx_node_t* n, grtc_onnx_einsum_term
       if (t->labels[p] != t->labels[q]) continue;
       grtc_ttype_t index_type = t->value->type;
       index_type.elem = GRTC_ELEM_I64;
-      grtc_tvalue_t* on_diagonal =
-          grtc_onnx_compare(n, GRTC_CMP_EQ, grtc_onnx_iota(n, &index_type, p),
-                            grtc_onnx_iota(n, &index_type, q));
+      grtc_tvalue_t* on_diagonal = grtc_onnx_compare(
+          n, GRTC_CMP_EQ, grtc_onnx_iota(n, &index_type, p), grtc_onnx_iota(n, &index_type, q));
       grtc_tvalue_t* masked =
           grtc_onnx_select(n, on_diagonal, t->value, grtc_onnx_splat_like(n, t->value, 0));
       int64_t axis = q;
@@ -883,10 +887,8 @@ static void grtc_onnx_einsum_diagonal(grtc_onnx_node_t* n, grtc_onnx_einsum_term
 
 // |a| times |b| contracting their shared labels that |keep| does not
 // name; shared kept labels are batch dimensions.
-static grtc_onnx_einsum_term_t grtc_onnx_einsum_pair(grtc_onnx_node_t* n,
-                                                     grtc_onnx_einsum_term_t a,
-                                                     grtc_onnx_einsum_term_t b,
-                                                     const bool* keep) {
+static grtc_onnx_einsum_term_t grtc_onnx_einsum_pair(grtc_onnx_node_t* n, grtc_onnx_einsum_term_t a,
+                                                     grtc_onnx_einsum_term_t b, const bool* keep) {
   grtc_onnx_einsum_term_t r;
   memset(&r, 0, sizeof(r));
   int64_t lb[GRTC_MAX_RANK], rb[GRTC_MAX_RANK], lc[GRTC_MAX_RANK], rc[GRTC_MAX_RANK];
@@ -913,8 +915,8 @@ static grtc_onnx_einsum_term_t grtc_onnx_einsum_pair(grtc_onnx_node_t* n,
     for (uint32_t i = 0; i < t->count; ++i) {
       if (grtc_onnx_label_index(other, t->labels[i]) >= 0) continue;
       if (type.rank >= GRTC_MAX_RANK) {
-        grt_status_free(grtc_onnx_error(n, "an intermediate product exceeds rank %d",
-                                        GRTC_MAX_RANK));
+        grt_status_free(
+            grtc_onnx_error(n, "an intermediate product exceeds rank %d", GRTC_MAX_RANK));
         return r;
       }
       r.labels[type.rank] = t->labels[i];
@@ -940,8 +942,9 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
   for (const char* c = equation; *c; ++c) {
     bool letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
     if (!letter && !strchr(",.-> ", *c)) {
-      return grtc_onnx_error(n, "attribute 'equation' has an unexpected character (byte 0x%02x "
-                                "at %u); it takes letters, ',', '...' and '->'",
+      return grtc_onnx_error(n,
+                             "attribute 'equation' has an unexpected character (byte 0x%02x "
+                             "at %u); it takes letters, ',', '...' and '->'",
                              (unsigned)(unsigned char)*c, (unsigned)(c - equation));
     }
   }
@@ -960,12 +963,12 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     if (!x) return grt_ok_status();
     const char* end = memchr(at, ',', lhs_length - (size_t)(at - equation));
     if (i + 1 < operands && !end) {
-      return grtc_onnx_error(n, "equation \"%s\" names fewer operands than the %u inputs",
-                             equation, operands);
+      return grtc_onnx_error(n, "equation \"%s\" names fewer operands than the %u inputs", equation,
+                             operands);
     }
     if (i + 1 == operands && end) {
-      return grtc_onnx_error(n, "equation \"%s\" names more operands than the %u inputs",
-                             equation, operands);
+      return grtc_onnx_error(n, "equation \"%s\" names more operands than the %u inputs", equation,
+                             operands);
     }
     if (!end) end = equation + lhs_length;
     if (x->type.elem != grtc_onnx_input(n, 0)->type.elem) {
@@ -977,7 +980,8 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     }
     for (uint32_t j = 0; j < terms[i].count; ++j) {
       int label = terms[i].labels[j];
-      if (label >= GRTC_ONNX_ELLIPSIS && (uint32_t)(label - GRTC_ONNX_ELLIPSIS) + 1 > ellipsis_rank) {
+      if (label >= GRTC_ONNX_ELLIPSIS &&
+          (uint32_t)(label - GRTC_ONNX_ELLIPSIS) + 1 > ellipsis_rank) {
         ellipsis_rank = (uint32_t)(label - GRTC_ONNX_ELLIPSIS) + 1;
       }
     }
@@ -1020,7 +1024,8 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     }
     for (int label = 0; label < 128; ++label) {
       if (uses[label] == 1) {
-        if (output.count >= GRTC_MAX_RANK) return grtc_onnx_error(n, "the output's rank is too high");
+        if (output.count >= GRTC_MAX_RANK)
+          return grtc_onnx_error(n, "the output's rank is too high");
         output.labels[output.count++] = label;
       }
     }
@@ -1030,8 +1035,9 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     int label = output.labels[j];
     int slot = label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS);
     if (sizes[slot] < 0 || in_output[slot]) {
-      return grtc_onnx_error(n, "equation \"%s\": output label %u is not an input label or is "
-                                "repeated",
+      return grtc_onnx_error(n,
+                             "equation \"%s\": output label %u is not an input label or is "
+                             "repeated",
                              equation, j);
     }
     in_output[slot] = true;
@@ -1072,7 +1078,8 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
   int64_t perm[GRTC_MAX_RANK];
   for (uint32_t j = 0; j < output.count; ++j) {
     int index = grtc_onnx_label_index(&acc, output.labels[j]);
-    if (index < 0) return grtc_onnx_error(n, "equation \"%s\": output label %u is lost", equation, j);
+    if (index < 0)
+      return grtc_onnx_error(n, "equation \"%s\": output label %u is lost", equation, j);
     perm[j] = index;
   }
   OUT(0) = grtc_onnx_transpose(n, acc.value, perm);
@@ -1129,8 +1136,9 @@ static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
   bool training = grtc_onnx_attr_int(n, "training_mode", 0) != 0;
   for (uint32_t i = 1; i < n->output_count; ++i) {
     if (n->proto->output[i] && n->proto->output[i][0] && (!training || i > 2)) {
-      return grtc_onnx_unsupported(n, "output %u (statistics of training before opset 14, or "
-                                      "without training_mode=1) is not supported",
+      return grtc_onnx_unsupported(n,
+                                   "output %u (statistics of training before opset 14, or "
+                                   "without training_mode=1) is not supported",
                                    i);
     }
   }
@@ -1171,8 +1179,8 @@ static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
   var = grtc_onnx_channel_param(n, var, rank, elem);
   // y = x * factor + (bias - mean * factor), factor = scale / sqrt(var + eps)
   // (folded when the parameters are constants).
-  grtc_tvalue_t* factor =
-      MUL(scale, grtc_onnx_unary(n, GRTC_TOP_RSQRT, ADD(var, grtc_onnx_splat_like(n, var, epsilon))));
+  grtc_tvalue_t* factor = MUL(
+      scale, grtc_onnx_unary(n, GRTC_TOP_RSQRT, ADD(var, grtc_onnx_splat_like(n, var, epsilon))));
   OUT(0) = ADD(MUL(x, factor), SUB(bias, MUL(mean, factor)));
   return grt_ok_status();
 }
@@ -1196,10 +1204,10 @@ static grt_status_t grtc_onnx_op_layer_norm(grtc_onnx_node_t* n) {
   for (uint32_t d = axis; d < rank; ++d) axes[d - axis] = d;
   grtc_tvalue_t* mean = NULL;
   grtc_tvalue_t* inv = NULL;
-  grtc_tvalue_t* y = grtc_onnx_convert(
-      n, grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes, rank - axis, epsilon, &mean,
-                             NULL, &inv),
-      elem);
+  grtc_tvalue_t* y = grtc_onnx_convert(n,
+                                       grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes,
+                                                           rank - axis, epsilon, &mean, NULL, &inv),
+                                       elem);
   y = MUL(y, grtc_onnx_convert(n, scale, elem));
   if (bias) y = ADD(y, grtc_onnx_convert(n, bias, elem));
   OUT(0) = y;
@@ -1269,9 +1277,9 @@ static grt_status_t grtc_onnx_op_group_norm(grtc_onnx_node_t* n) {
   for (uint32_t d = 1; d < rank; ++d) grouped[2] *= x->type.dims[d];
   grouped[2] /= groups;
   int64_t axis = 2;
-  grtc_tvalue_t* y = grtc_onnx_normalize(
-      n, grtc_onnx_convert(n, grtc_onnx_reshape(n, x, 3, grouped), stash), &axis, 1, epsilon,
-      NULL, NULL, NULL);
+  grtc_tvalue_t* y =
+      grtc_onnx_normalize(n, grtc_onnx_convert(n, grtc_onnx_reshape(n, x, 3, grouped), stash),
+                          &axis, 1, epsilon, NULL, NULL, NULL);
   y = grtc_onnx_reshape(n, grtc_onnx_convert(n, y, elem), rank, x->type.dims);
   y = MUL(y, grtc_onnx_channel_param(n, scale, rank, elem));
   OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, elem));
@@ -1325,11 +1333,13 @@ static grt_status_t grtc_onnx_op_lp_norm(grtc_onnx_node_t* n) {
     return grt_ok_status();
   }
   int64_t p = grtc_onnx_attr_int(n, "p", 2);
-  if (p != 1 && p != 2) return grtc_onnx_error(n, "attribute 'p' must be 1 or 2, got %lld", (long long)p);
+  if (p != 1 && p != 2)
+    return grtc_onnx_error(n, "attribute 'p' must be 1 or 2, got %lld", (long long)p);
   int64_t axes[1] = {axis};
   grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
   grtc_tvalue_t* norm =
-      p == 1 ? grtc_onnx_reduce(n, grtc_onnx_unary(n, GRTC_TOP_ABS, x), axes, 1, GRTC_TOP_ADD, zero, true)
+      p == 1 ? grtc_onnx_reduce(n, grtc_onnx_unary(n, GRTC_TOP_ABS, x), axes, 1, GRTC_TOP_ADD, zero,
+                                true)
              : grtc_onnx_unary(n, GRTC_TOP_SQRT,
                                grtc_onnx_reduce(n, MUL(x, x), axes, 1, GRTC_TOP_ADD, zero, true));
   OUT(0) = DIV(x, norm);
@@ -1343,7 +1353,8 @@ static grt_status_t grtc_onnx_op_lrn(grtc_onnx_node_t* n) {
   }
   if (!grtc_onnx_attr(n, "size")) return grtc_onnx_error(n, "attribute 'size' is required");
   int64_t size = grtc_onnx_attr_int(n, "size", 1);
-  if (size < 1) return grtc_onnx_error(n, "attribute 'size' must be positive, got %lld", (long long)size);
+  if (size < 1)
+    return grtc_onnx_error(n, "attribute 'size' must be positive, got %lld", (long long)size);
   double alpha = grtc_onnx_attr_float(n, "alpha", 1e-4f);
   double beta = grtc_onnx_attr_float(n, "beta", 0.75f);
   double bias = grtc_onnx_attr_float(n, "bias", 1.0f);
@@ -1353,11 +1364,11 @@ static grt_status_t grtc_onnx_op_lrn(grtc_onnx_node_t* n) {
   window[1] = size;
   low[1] = (size - 1) / 2;
   high[1] = size - 1 - low[1];
-  grtc_tvalue_t* sum = grtc_onnx_reduce_window(n, MUL(x, x), GRTC_TOP_ADD,
-                                               grtc_onnx_scalar(n, x->type.elem, 0), window,
-                                               NULL, NULL, low, high);
-  grtc_tvalue_t* base =
-      ADD(grtc_onnx_splat_like(n, sum, bias), MUL(sum, grtc_onnx_splat_like(n, sum, alpha / (double)size)));
+  grtc_tvalue_t* sum =
+      grtc_onnx_reduce_window(n, MUL(x, x), GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0),
+                              window, NULL, NULL, low, high);
+  grtc_tvalue_t* base = ADD(grtc_onnx_splat_like(n, sum, bias),
+                            MUL(sum, grtc_onnx_splat_like(n, sum, alpha / (double)size)));
   OUT(0) = DIV(x, grtc_onnx_binary(n, GRTC_TOP_POWER, base, grtc_onnx_splat_like(n, base, beta)));
   return grt_ok_status();
 }
@@ -1426,10 +1437,10 @@ static void grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, int6
     bool upper = integral;
     if (!integral) {
       const char* nm = r->nearest;
-      upper = strcmp(nm, "ceil") == 0                 ? true
-              : strcmp(nm, "floor") == 0              ? false
-              : strcmp(nm, "round_prefer_ceil") == 0  ? ratio >= 0.5
-                                                      : ratio > 0.5;
+      upper = strcmp(nm, "ceil") == 0                ? true
+              : strcmp(nm, "floor") == 0             ? false
+              : strcmp(nm, "round_prefer_ceil") == 0 ? ratio >= 0.5
+                                                     : ratio > 0.5;
     }
     coeffs[0] = upper ? 0.0 : 1.0;
     coeffs[1] = upper ? 1.0 : 0.0;
@@ -1481,8 +1492,8 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
       return NULL;
     }
     if ((double)in * (double)out[d] > (double)(1 << 24)) {
-      grt_status_free(grtc_onnx_unsupported(n, "resizing dimension %u from %lld to %lld",
-                                            d, (long long)in, (long long)out[d]));
+      grt_status_free(grtc_onnx_unsupported(n, "resizing dimension %u from %lld to %lld", d,
+                                            (long long)in, (long long)out[d]));
       return NULL;
     }
     double* m = grtc_tmodule_alloc(n->module, (size_t)(in * out[d] + 1) * sizeof(double));
@@ -1575,10 +1586,9 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
   r.nearest = legacy ? "floor" : grtc_onnx_attr_string(n, "nearest_mode", "round_prefer_floor");
   r.cubic_a = grtc_onnx_attr_float(n, "cubic_coeff_a", -0.75f);
   r.exclude_outside = grtc_onnx_attr_int(n, "exclude_outside", 0) != 0;
-  static const char* const coordinate_modes[] = {"half_pixel",         "pytorch_half_pixel",
-                                                 "align_corners",      "asymmetric",
-                                                 "tf_half_pixel_for_nn", "half_pixel_symmetric",
-                                                 "tf_crop_and_resize"};
+  static const char* const coordinate_modes[] = {
+      "half_pixel",           "pytorch_half_pixel",   "align_corners",     "asymmetric",
+      "tf_half_pixel_for_nn", "half_pixel_symmetric", "tf_crop_and_resize"};
   bool known = false;
   for (size_t i = 0; i < sizeof(coordinate_modes) / sizeof(coordinate_modes[0]); ++i) {
     known |= strcmp(r.coordinates, coordinate_modes[i]) == 0;

@@ -27,7 +27,7 @@ static grtc_tvalue_t* grtc_onnx_extreme(grtc_onnx_node_t* n, grtc_elem_t elem, b
     // ui64's highest is all ones: -1 stored into 64 bits.
     value = highest ? (bits == 64 ? -1 : (int64_t)((UINT64_C(1) << bits) - 1)) : 0;
   } else {
-    value = highest ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1)
+    value = highest      ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1)
             : bits == 64 ? INT64_MIN
                          : -(int64_t)(UINT64_C(1) << (bits - 1));
   }
@@ -162,8 +162,8 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
                                 grtc_onnx_extreme(n, elem, true), keepdims);
       break;
     case GRTC_ONNX_REDUCE_PROD:
-      result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_MULTIPLY,
-                                grtc_onnx_scalar(n, elem, 1), keepdims);
+      result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_MULTIPLY, grtc_onnx_scalar(n, elem, 1),
+                                keepdims);
       break;
     case GRTC_ONNX_REDUCE_L1:
       result = grtc_onnx_reduce(n, grtc_onnx_unary(n, GRTC_TOP_ABS, x), axes, count, GRTC_TOP_ADD,
@@ -185,8 +185,8 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       break;
     case GRTC_ONNX_REDUCE_LOG_SUM:
       if (!grtc_onnx_expect_numeric(n, x, true)) return grt_ok_status();
-      result = grtc_onnx_unary(
-          n, GRTC_TOP_LOG, grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, keepdims));
+      result = grtc_onnx_unary(n, GRTC_TOP_LOG,
+                               grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, keepdims));
       break;
     case GRTC_ONNX_REDUCE_LOG_SUM_EXP: {
       if (!grtc_onnx_expect_numeric(n, x, true)) return grt_ok_status();
@@ -200,9 +200,8 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
         finite = grtc_onnx_op(n, GRTC_TOP_IS_FINITE, &m, 1, &type);
       }
       m = grtc_onnx_select(n, finite, m, grtc_onnx_splat_like(n, m, 0));
-      grtc_tvalue_t* s = grtc_onnx_reduce(
-          n, grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, SUB(x, m)), axes, count, GRTC_TOP_ADD,
-          zero, true);
+      grtc_tvalue_t* s = grtc_onnx_reduce(n, grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, SUB(x, m)),
+                                          axes, count, GRTC_TOP_ADD, zero, true);
       result = ADD(grtc_onnx_unary(n, GRTC_TOP_LOG, s), m);
       if (!keepdims && result) {
         grtc_ttype_t kept = grtc_onnx_type(elem, 0, NULL);
@@ -292,9 +291,10 @@ static grt_status_t grtc_onnx_op_softmax(grtc_onnx_node_t* n) {
         grtc_onnx_reduce_axis(n, v, axis, GRTC_TOP_MAXIMUM, grtc_onnx_extreme(n, elem, false));
     grtc_tvalue_t* shifted = SUB(v, m);
     grtc_tvalue_t* e = grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, shifted);
-    grtc_tvalue_t* s = grtc_onnx_reduce_axis(n, e, axis, GRTC_TOP_ADD, grtc_onnx_scalar(n, elem, 0));
-    result = kind == GRTC_ONNX_SOFTMAX ? DIV(e, s)
-                                       : SUB(shifted, grtc_onnx_unary(n, GRTC_TOP_LOG, s));
+    grtc_tvalue_t* s =
+        grtc_onnx_reduce_axis(n, e, axis, GRTC_TOP_ADD, grtc_onnx_scalar(n, elem, 0));
+    result =
+        kind == GRTC_ONNX_SOFTMAX ? DIV(e, s) : SUB(shifted, grtc_onnx_unary(n, GRTC_TOP_LOG, s));
   }
   if (coerce) result = grtc_onnx_reshape(n, result, rank, x->type.dims);
   OUT(0) = result;
@@ -462,12 +462,13 @@ static grt_status_t grtc_onnx_op_cumsum(grtc_onnx_node_t* n) {
   // An axis known only at run time (the output's shape does not depend on
   // it): the sum along every axis, the one named selected. An axis out of
   // range gives the input unchanged.
-  grtc_tvalue_t* axis = grtc_onnx_reshape(n, grtc_onnx_convert(n, axis_input, GRTC_ELEM_I64), 0,
-                                          NULL);
+  grtc_tvalue_t* axis =
+      grtc_onnx_reshape(n, grtc_onnx_convert(n, axis_input, GRTC_ELEM_I64), 0, NULL);
   grtc_tvalue_t* result = x;
   for (uint32_t d = 0; d < rank; ++d) {
     grtc_tvalue_t* named = grtc_onnx_binary(
-        n, GRTC_TOP_OR, grtc_onnx_compare(n, GRTC_CMP_EQ, axis, grtc_onnx_scalar(n, GRTC_ELEM_I64, d)),
+        n, GRTC_TOP_OR,
+        grtc_onnx_compare(n, GRTC_CMP_EQ, axis, grtc_onnx_scalar(n, GRTC_ELEM_I64, d)),
         grtc_onnx_compare(n, GRTC_CMP_EQ, axis,
                           grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)d - (double)rank)));
     result = grtc_onnx_select(n, named, grtc_onnx_cumsum(n, x, d, exclusive, reverse), result);
