@@ -108,8 +108,10 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       return grtc_onnx_error(n, "from opset %d on, axes is an input, not an attribute",
                              row->axes_input_since);
     }
-    if (n->input_count > 1 && n->inputs[1] &&
-        !grtc_onnx_ints(n, n->inputs[1], "input 'axes'", &raw, &raw_count)) {
+    // An empty axes tensor needs no values (it may be a graph input).
+    grtc_tvalue_t* axes_input = n->input_count > 1 ? n->inputs[1] : NULL;
+    if (axes_input && grtc_ttype_element_count(&axes_input->type) > 0 &&
+        !grtc_onnx_ints(n, axes_input, "input 'axes'", &raw, &raw_count)) {
       return grt_ok_status();
     }
   } else {
