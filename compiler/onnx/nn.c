@@ -1605,8 +1605,13 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
     return grtc_onnx_unsupported(n, "antialias=1");
   }
   const char* policy = grtc_onnx_attr_string(n, "keep_aspect_ratio_policy", "stretch");
-  if (strcmp(policy, "stretch") != 0) {
-    return grtc_onnx_unsupported(n, "keep_aspect_ratio_policy \"%s\"", policy);
+  bool not_larger = strcmp(policy, "not_larger") == 0;
+  bool not_smaller = strcmp(policy, "not_smaller") == 0;
+  if (!not_larger && !not_smaller && strcmp(policy, "stretch") != 0) {
+    return grtc_onnx_error(n,
+                           "attribute 'keep_aspect_ratio_policy' must be stretch, not_larger or "
+                           "not_smaller, got \"%s\"",
+                           policy);
   }
   if (r.mode != GRTC_ONNX_RESIZE_NEAREST &&
       !grtc_onnx_expect_float(n, x, "input X (for linear and cubic modes)")) {
@@ -1700,7 +1705,15 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
                                (long long)d);
       }
       scales_full[d] = s;
-      out[d] = (int64_t)floor((double)in * s);
+      // tf_crop_and_resize scales the region of interest.
+      double extent = strcmp(r.coordinates, "tf_crop_and_resize") == 0
+                          ? (double)in * (r.roi_end[d] - r.roi_start[d])
+                          : (double)in;
+      out[d] = (int64_t)floor(extent * s);
+      if (out[d] < 0) {
+        return grtc_onnx_error(n, "the region of interest of dimension %lld is reversed",
+                               (long long)d);
+      }
     } else {
       if (size_values[i] < 0 || size_values[i] > (INT64_C(1) << 31)) {
         return grtc_onnx_error(n, "size %lld for dimension %lld is out of range",
@@ -1708,6 +1721,20 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
       }
       out[d] = size_values[i];
       scales_full[d] = in > 0 ? (double)out[d] / (double)in : 1.0;
+    }
+  }
+  if (size_count && (not_larger || not_smaller)) {
+    // One scale for the covered axes, the least (or greatest) of the
+    // sizes' ratios; the sizes follow from it, rounded half up.
+    double common = scales_full[axes[0]];
+    for (uint32_t i = 1; i < axis_count; ++i) {
+      double s = scales_full[axes[i]];
+      common = not_larger ? fmin(common, s) : fmax(common, s);
+    }
+    for (uint32_t i = 0; i < axis_count; ++i) {
+      int64_t d = axes[i];
+      scales_full[d] = common;
+      out[d] = (int64_t)(common * (double)x->type.dims[d] + 0.5);
     }
   }
   OUT(0) = grtc_onnx_resize(n, x, &r, scales_full, out);
