@@ -1115,10 +1115,11 @@ static grtc_tvalue_t* grtc_onnx_normalize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   return MUL(centered, inv);
 }
 
-// The element type normalization computes in: f32 for 16-bit floats when
-// stash_type is 1 (float), the input's otherwise.
+// The element type normalization's statistics are computed in: f32 for
+// 16-bit floats (unless the op has a stash_type and it is not 1, float),
+// the input's otherwise.
 static grtc_elem_t grtc_onnx_stash_elem(grtc_onnx_node_t* n, grtc_elem_t elem, bool has_stash) {
-  int64_t stash = has_stash ? grtc_onnx_attr_int(n, "stash_type", 1) : 0;
+  int64_t stash = has_stash ? grtc_onnx_attr_int(n, "stash_type", 1) : 1;
   if (stash == 1 && (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) return GRTC_ELEM_F32;
   return elem;
 }
@@ -1157,8 +1158,12 @@ static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
     }
     grtc_tvalue_t* batch_mean = NULL;
     grtc_tvalue_t* batch_var = NULL;
+    grtc_elem_t stash = grtc_onnx_stash_elem(n, elem, false);
     grtc_tvalue_t* y =
-        grtc_onnx_normalize(n, x, axes, count, epsilon, &batch_mean, &batch_var, NULL);
+        grtc_onnx_convert(n,
+                          grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes, count,
+                                              epsilon, &batch_mean, &batch_var, NULL),
+                          elem);
     OUT(0) = ADD(MUL(y, grtc_onnx_channel_param(n, scale, rank, elem)),
                  grtc_onnx_channel_param(n, bias, rank, elem));
     if (n->output_count > 1 && batch_mean && batch_var) {
@@ -1228,7 +1233,11 @@ static grt_status_t grtc_onnx_op_instance_norm(grtc_onnx_node_t* n) {
   double epsilon = grtc_onnx_attr_float(n, "epsilon", 1e-5f);
   int64_t axes[GRTC_MAX_RANK];
   for (uint32_t d = 2; d < rank; ++d) axes[d - 2] = d;
-  grtc_tvalue_t* y = grtc_onnx_normalize(n, x, axes, rank - 2, epsilon, NULL, NULL, NULL);
+  grtc_elem_t stash = grtc_onnx_stash_elem(n, x->type.elem, false);
+  grtc_tvalue_t* y = grtc_onnx_convert(n,
+                                       grtc_onnx_normalize(n, grtc_onnx_convert(n, x, stash), axes,
+                                                           rank - 2, epsilon, NULL, NULL, NULL),
+                                       x->type.elem);
   y = MUL(y, grtc_onnx_channel_param(n, scale, rank, x->type.elem));
   OUT(0) = ADD(y, grtc_onnx_channel_param(n, bias, rank, x->type.elem));
   return grt_ok_status();
