@@ -987,7 +987,7 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     }
     at = end + 1;
   }
-  // Sizes must agree per label.
+  // Sizes must agree per label, or be 1 (broadcast, as numpy does).
   int64_t sizes[128 + GRTC_MAX_RANK];
   int uses[128 + GRTC_MAX_RANK];
   for (uint32_t i = 0; i < 128 + GRTC_MAX_RANK; ++i) {
@@ -999,15 +999,24 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
       int label = terms[i].labels[j];
       int slot = label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS);
       int64_t size = terms[i].value->type.dims[j];
-      if (sizes[slot] >= 0 && sizes[slot] != size) {
-        return grtc_onnx_unsupported(n,
-                                     "equation \"%s\": a label has sizes %lld and %lld "
-                                     "(broadcasting of size-1 dimensions is not supported)",
-                                     equation, (long long)sizes[slot], (long long)size);
+      if (sizes[slot] >= 0 && sizes[slot] != size && sizes[slot] != 1 && size != 1) {
+        return grtc_onnx_error(n, "equation \"%s\": a label has sizes %lld and %lld", equation,
+                               (long long)sizes[slot], (long long)size);
       }
-      sizes[slot] = size;
+      if (sizes[slot] < 0 || sizes[slot] == 1) sizes[slot] = size;
       ++uses[slot];
     }
+  }
+  for (uint32_t i = 0; i < operands; ++i) {
+    grtc_ttype_t type = terms[i].value->type;
+    int64_t map[GRTC_MAX_RANK];
+    for (uint32_t j = 0; j < terms[i].count; ++j) {
+      int label = terms[i].labels[j];
+      type.dims[j] = sizes[label < GRTC_ONNX_ELLIPSIS ? label : 128 + (label - GRTC_ONNX_ELLIPSIS)];
+      map[j] = j;
+    }
+    terms[i].value = grtc_onnx_broadcast_in_dim(n, terms[i].value, &type, map);
+    if (!terms[i].value) return grt_ok_status();
   }
   grtc_onnx_einsum_term_t output;
   if (arrow) {
