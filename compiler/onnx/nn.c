@@ -1407,6 +1407,7 @@ typedef struct grtc_onnx_resize_t {
   const char* nearest;
   double cubic_a;
   bool exclude_outside;
+  bool antialias;
   // tf_crop_and_resize: the region per dimension (fractions of in - 1)
   // and the value of outputs that map outside the input.
   double roi_start[GRTC_MAX_RANK], roi_end[GRTC_MAX_RANK];
@@ -1440,17 +1441,33 @@ static double grtc_onnx_resize_coordinate(const grtc_onnx_resize_t* r, uint32_t 
   return (x + 0.5) / scale - 0.5;  // half_pixel
 }
 
-// Fills column |o| of the [in, out] interpolation matrix |m|.
-static void grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, int64_t in, int64_t o,
-                                     int64_t out, double* m) {
+// The most input taps one output of Resize may weigh (antialiasing
+// widens the filter by 1 / scale).
+#define GRTC_ONNX_RESIZE_MAX_TAPS 1024
+
+// The antialiasing filters of ONNX's reference (linear: triangle, cubic:
+// Keys) at |t| input pixels from the sample point scaled by |scale|.
+static double grtc_onnx_resize_filter(const grtc_onnx_resize_t* r, double t) {
+  t = fabs(t);
+  if (r->mode == GRTC_ONNX_RESIZE_LINEAR) return t < 1 ? 1 - t : 0;
+  double a = r->cubic_a;
+  if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return 0;
+}
+
+// Fills column |o| of the [in, out] interpolation matrix |m| for the
+// input coordinate |x|; false when the filter would be too wide.
+static bool grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, double scale,
+                                     int64_t in, int64_t o, int64_t out, double* m) {
   double base = floor(x);
   bool integral = base == x;
   double ratio = integral ? 1.0 : x - base;
-  // Neighbors left of x first: with ratio 1 (x integral) the weight falls
-  // on x itself.
+  // Taps are |first| + i for i in [start, start + taps); with ratio 1 (x
+  // integral) the weight of tap 1 falls on x itself.
   int64_t first = (int64_t)base - (integral ? 1 : 0);
-  double coeffs[4];
-  int64_t taps = 2;
+  double coeffs[GRTC_ONNX_RESIZE_MAX_TAPS];
+  int64_t start = 0, taps = 2;
   if (r->mode == GRTC_ONNX_RESIZE_NEAREST) {
     bool upper = integral;
     if (!integral) {
@@ -1462,18 +1479,25 @@ static void grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, int6
     }
     coeffs[0] = upper ? 0.0 : 1.0;
     coeffs[1] = upper ? 1.0 : 0.0;
-  } else if (r->mode == GRTC_ONNX_RESIZE_LINEAR) {
-    coeffs[0] = 1.0 - ratio;
-    coeffs[1] = ratio;
   } else {
-    double a = r->cubic_a, t = ratio, u = 1.0 - ratio;
-    coeffs[0] = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a;
-    coeffs[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
-    coeffs[2] = ((a + 2) * u - (a + 3)) * u * u + 1;
-    coeffs[3] = ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a;
-    taps = 4;
-    first -= 1;
+    // Support 1 (linear) or 2 (cubic), stretched by 1 / scale when
+    // antialiasing a downscale; the weights sum to one.
+    double support = r->mode == GRTC_ONNX_RESIZE_LINEAR ? 1.0 : 2.0;
+    double stretch = r->antialias && scale < 1.0 ? scale : 1.0;
+    double reach = floor(-support / stretch) + 1;
+    if (-reach > GRTC_ONNX_RESIZE_MAX_TAPS / 2 - 1) return false;
+    start = (int64_t)reach;
+    taps = 2 - 2 * start;
+    double total = 0;
+    for (int64_t i = 0; i < taps; ++i) {
+      coeffs[i] = grtc_onnx_resize_filter(r, stretch * ((double)(start + i) - ratio));
+      total += coeffs[i];
+    }
+    if (stretch < 1.0 && total != 0) {
+      for (int64_t i = 0; i < taps; ++i) coeffs[i] /= total;
+    }
   }
+  first += start;
   if (r->exclude_outside) {
     double total = 0;
     for (int64_t j = 0; j < taps; ++j) {
@@ -1490,6 +1514,7 @@ static void grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, int6
     at = at < 0 ? 0 : at >= in ? in - 1 : at;
     m[at * out + o] += coeffs[j];
   }
+  return true;
 }
 
 // |x| resized to |out| along every dimension, one interpolation matrix
@@ -1527,7 +1552,11 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
     }
     for (int64_t o = 0; o < out[d]; ++o) {
       double coordinate = grtc_onnx_resize_coordinate(r, d, o, in, out[d], scales[d]);
-      grtc_onnx_resize_weights(r, coordinate, in, o, out[d], m);
+      if (!grtc_onnx_resize_weights(r, coordinate, scales[d], in, o, out[d], m)) {
+        grt_status_free(
+            grtc_onnx_unsupported(n, "antialiasing dimension %u by scale %g", d, scales[d]));
+        return NULL;
+      }
       if (crop && (coordinate < 0 || coordinate > (double)(in - 1))) {
         outside[d][o] = true;
         any_outside = true;
@@ -1619,9 +1648,7 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
   known = false;
   for (size_t i = 0; i < 4; ++i) known |= strcmp(r.nearest, nearest_modes[i]) == 0;
   if (!known) return grtc_onnx_error(n, "nearest_mode \"%s\" is not an ONNX mode", r.nearest);
-  if (grtc_onnx_attr_int(n, "antialias", 0) != 0) {
-    return grtc_onnx_unsupported(n, "antialias=1");
-  }
+  r.antialias = grtc_onnx_attr_int(n, "antialias", 0) != 0;
   const char* policy = grtc_onnx_attr_string(n, "keep_aspect_ratio_policy", "stretch");
   bool not_larger = strcmp(policy, "not_larger") == 0;
   bool not_smaller = strcmp(policy, "not_smaller") == 0;
