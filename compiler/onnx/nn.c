@@ -1,7 +1,6 @@
 // ONNX ops: convolutions, pools, normalizations, MatMul, Gemm, Einsum,
 // Resize and Upsample, LRN.
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/onnx/internal.h"

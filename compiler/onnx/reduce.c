@@ -97,7 +97,11 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
   }
   if (!row) return grtc_onnx_error(n, "no reduction row");
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
-  if (!grtc_onnx_expect_numeric(n, x, false)) return grt_ok_status();
+  // ReduceMax and ReduceMin take bool tensors too (opset 20).
+  bool extremum = row->reduction == GRTC_ONNX_REDUCE_MAX || row->reduction == GRTC_ONNX_REDUCE_MIN;
+  if (!(x && extremum && x->type.elem == GRTC_ELEM_I1) && !grtc_onnx_expect_numeric(n, x, false)) {
+    return grt_ok_status();
+  }
   uint32_t rank = x->type.rank;
   bool keepdims = grtc_onnx_attr_int(n, "keepdims", 1) != 0;
   bool noop_with_empty_axes = grtc_onnx_attr_int(n, "noop_with_empty_axes", 0) != 0;
@@ -156,11 +160,13 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       break;
     }
     case GRTC_ONNX_REDUCE_MAX:
-      result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_MAXIMUM,
-                                grtc_onnx_extreme(n, elem, false), keepdims);
+      result =
+          grtc_onnx_reduce(n, x, axes, count, elem == GRTC_ELEM_I1 ? GRTC_TOP_OR : GRTC_TOP_MAXIMUM,
+                           grtc_onnx_extreme(n, elem, false), keepdims);
       break;
     case GRTC_ONNX_REDUCE_MIN:
-      result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_MINIMUM,
+      result = grtc_onnx_reduce(n, x, axes, count,
+                                elem == GRTC_ELEM_I1 ? GRTC_TOP_AND : GRTC_TOP_MINIMUM,
                                 grtc_onnx_extreme(n, elem, true), keepdims);
       break;
     case GRTC_ONNX_REDUCE_PROD:
