@@ -1455,10 +1455,11 @@ static double grtc_onnx_resize_filter(const grtc_onnx_resize_t* r, double t) {
   return 0;
 }
 
-// Fills column |o| of the [in, out] interpolation matrix |m| for the
-// input coordinate |x|; false when the filter would be too wide.
-static bool grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, double scale,
-                                     int64_t in, int64_t o, int64_t out, double* m) {
+// The input indices (clamped to the input) and weights that make the
+// output at input coordinate |x|: |taps| of them (the same for every output
+// of a dimension); false when the filter would be too wide.
+static bool grtc_onnx_resize_taps(const grtc_onnx_resize_t* r, double x, double scale, int64_t in,
+                                  int64_t* out_taps, int64_t* index, double* weight) {
   double base = floor(x);
   bool integral = base == x;
   double ratio = integral ? 1.0 : x - base;
@@ -1510,14 +1511,42 @@ static bool grtc_onnx_resize_weights(const grtc_onnx_resize_t* r, double x, doub
   }
   for (int64_t j = 0; j < taps; ++j) {
     int64_t at = first + j;
-    at = at < 0 ? 0 : at >= in ? in - 1 : at;
-    m[at * out + o] += coeffs[j];
+    index[j] = at < 0 ? 0 : at >= in ? in - 1 : at;
+    weight[j] = coeffs[j];
   }
+  *out_taps = taps;
   return true;
 }
 
-// |x| resized to |out| along every dimension, one interpolation matrix
-// (a constant) per dimension that changes.
+// |x| gathered along |axis| at the |count| constant |indices|.
+static grtc_tvalue_t* grtc_onnx_gather_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                            const int64_t* indices, int64_t count) {
+  if (!x) return NULL;
+  uint32_t rank = x->type.rank;
+  grtc_tvalue_t* operands[2] = {
+      x, grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, (int64_t[]){count}, indices)};
+  grtc_ttype_t type = x->type;
+  type.dims[axis] = count;
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GATHER, operands, 2, &type, 1, 0);
+  if (!op) return NULL;
+  int64_t offsets[GRTC_MAX_RANK], sizes[GRTC_MAX_RANK], dim = axis;
+  uint32_t offset_count = 0;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (d != axis) offsets[offset_count++] = d;
+    sizes[d] = d == axis ? 1 : x->type.dims[d];
+  }
+  grtc_gather_dims_t* g = &op->attrs.gather;
+  g->offset_dims = grtc_tmodule_i64s(n->module, offsets, offset_count);
+  g->collapsed_slice_dims = grtc_tmodule_i64s(n->module, &dim, 1);
+  g->start_index_map = grtc_tmodule_i64s(n->module, &dim, 1);
+  g->slice_sizes = grtc_tmodule_i64s(n->module, sizes, rank);
+  g->index_vector_dim = 1;
+  return grtc_onnx_fold(n, op);
+}
+
+// |x| resized to |out| along every dimension that changes: per dimension
+// and filter tap, a gather of the input at constant indices times constant
+// weights (a plain gather when each output copies one input, as nearest).
 static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                        const grtc_onnx_resize_t* r, const double* scales,
                                        const int64_t* out) {
@@ -1527,64 +1556,88 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   bool* outside[GRTC_MAX_RANK] = {NULL};
   bool any_outside = false;
   for (uint32_t d = 0; d < rank && y; ++d) {
-    int64_t in = x->type.dims[d];
-    if (out[d] < 0 || (in == 0 && out[d] > 0)) {
+    int64_t in = x->type.dims[d], size = out[d];
+    if (size < 0 || (in == 0 && size > 0) || size > (INT64_C(1) << 24)) {
       grt_status_free(grtc_onnx_error(n, "cannot resize dimension %u from %lld to %lld", d,
-                                      (long long)in, (long long)out[d]));
+                                      (long long)in, (long long)size));
       return NULL;
     }
-    if ((double)in * (double)out[d] > (double)(1 << 24)) {
-      grt_status_free(grtc_onnx_unsupported(n, "resizing dimension %u from %lld to %lld", d,
-                                            (long long)in, (long long)out[d]));
-      return NULL;
-    }
-    double* m = grtc_tmodule_alloc(n->module, (size_t)(in * out[d] + 1) * sizeof(double));
-    if (!m) {
-      grt_status_free(grtc_onnx_error(n, "out of memory"));
-      return NULL;
-    }
-    bool identity = in == out[d];
-    if (crop) outside[d] = grtc_tmodule_alloc(n->module, (size_t)out[d] + 1);
+    // Tap t of output o at [t * size + o] (allocated once the number of
+    // taps, the same for every output, is known).
+    int64_t* index = NULL;
+    double* weight = NULL;
+    if (crop) outside[d] = grtc_tmodule_alloc(n->module, (size_t)size + 1);
     if (crop && !outside[d]) {
       grt_status_free(grtc_onnx_error(n, "out of memory"));
       return NULL;
     }
-    for (int64_t o = 0; o < out[d]; ++o) {
-      double coordinate = grtc_onnx_resize_coordinate(r, d, o, in, out[d], scales[d]);
-      if (!grtc_onnx_resize_weights(r, coordinate, scales[d], in, o, out[d], m)) {
+    int64_t taps = 1;
+    bool identity = in == size, copies = true;
+    for (int64_t o = 0; o < size; ++o) {
+      double coordinate = grtc_onnx_resize_coordinate(r, d, o, in, size, scales[d]);
+      int64_t at[GRTC_ONNX_RESIZE_MAX_TAPS];
+      double w[GRTC_ONNX_RESIZE_MAX_TAPS];
+      if (!grtc_onnx_resize_taps(r, coordinate, scales[d], in, &taps, at, w)) {
         grt_status_free(
             grtc_onnx_unsupported(n, "antialiasing dimension %u by scale %g", d, scales[d]));
         return NULL;
+      }
+      if (o == 0) {
+        index = grtc_tmodule_alloc(n->module, (size_t)(size * taps) * sizeof(int64_t));
+        weight = grtc_tmodule_alloc(n->module, (size_t)(size * taps) * sizeof(double));
+        if (!index || !weight) {
+          grt_status_free(grtc_onnx_error(n, "out of memory"));
+          return NULL;
+        }
+      }
+      // Whether the output copies one input (weight 1 on one tap, 0 on
+      // the rest); that tap moves first.
+      int64_t ones = 0, one = 0;
+      for (int64_t t = 0; t < taps; ++t) {
+        if (w[t] == 1.0) {
+          ++ones;
+          one = t;
+        } else if (w[t] != 0.0) {
+          ones = 2;
+        }
+      }
+      copies &= ones == 1;
+      if (ones == 1) {
+        int64_t a = at[0];
+        double b = w[0];
+        at[0] = at[one];
+        w[0] = w[one];
+        at[one] = a;
+        w[one] = b;
+      }
+      identity &= ones == 1 && at[0] == o;
+      for (int64_t t = 0; t < taps; ++t) {
+        index[t * size + o] = at[t];
+        weight[t * size + o] = w[t];
       }
       if (crop && (coordinate < 0 || coordinate > (double)(in - 1))) {
         outside[d][o] = true;
         any_outside = true;
       }
     }
-    for (int64_t i = 0; identity && i < in; ++i) {
-      for (int64_t o = 0; identity && o < out[d]; ++o) identity = m[i * out[d] + o] == (i == o);
-    }
     if (identity) continue;
-    // The matrix in the input's element type.
-    grtc_ttype_t matrix_type = grtc_onnx_type(GRTC_ELEM_F64, 2, (int64_t[]){in, out[d]});
-    grtc_tvalue_t* matrix = grtc_onnx_convert(
-        n, grtc_onnx_constant(n, &matrix_type, m, (size_t)(in * out[d]) * sizeof(double), false),
-        x->type.elem);
-    int64_t lc = d, rc = 0;
-    grtc_dot_dims_t dims;
-    memset(&dims, 0, sizeof(dims));
-    dims.lhs_contracting.count = dims.rhs_contracting.count = 1;
-    dims.lhs_contracting.values = &lc;
-    dims.rhs_contracting.values = &rc;
-    grtc_ttype_t type = grtc_onnx_type(x->type.elem, 0, NULL);
-    for (uint32_t i = 0; i < rank; ++i) {
-      if (i != d) type.dims[type.rank++] = y->type.dims[i];
+    if (copies) {
+      y = grtc_onnx_gather_axis(n, y, d, index, size);
+      continue;
     }
-    type.dims[type.rank++] = out[d];
-    grtc_tvalue_t* product = grtc_onnx_dot(n, y, matrix, &dims, &type);
-    int64_t perm[GRTC_MAX_RANK];
-    for (uint32_t i = 0; i < rank; ++i) perm[i] = i < d ? i : i == d ? rank - 1 : i - 1;
-    y = grtc_onnx_transpose(n, product, perm);
+    grtc_tvalue_t* sum = NULL;
+    int64_t weight_dims[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < rank; ++i) weight_dims[i] = i == d ? size : 1;
+    grtc_ttype_t weight_type = grtc_onnx_type(GRTC_ELEM_F64, rank, weight_dims);
+    for (int64_t t = 0; t < taps && y; ++t) {
+      grtc_tvalue_t* w = grtc_onnx_convert(n,
+                                           grtc_onnx_constant(n, &weight_type, weight + t * size,
+                                                              (size_t)size * sizeof(double), false),
+                                           x->type.elem);
+      grtc_tvalue_t* term = MUL(grtc_onnx_gather_axis(n, y, d, index + t * size, size), w);
+      sum = sum ? ADD(sum, term) : term;
+    }
+    y = sum;
   }
   if (!any_outside || !y) return y;
   // tf_crop_and_resize: outputs mapping outside the input on any
