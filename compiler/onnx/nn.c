@@ -1693,13 +1693,21 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
     known |= strcmp(r.coordinates, coordinate_modes[i]) == 0;
   }
   if (!known) {
-    return grtc_onnx_unsupported(n, "coordinate_transformation_mode \"%s\"", r.coordinates);
+    return grtc_onnx_error(n,
+                           "attribute 'coordinate_transformation_mode' must be half_pixel, "
+                           "half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric, "
+                           "tf_half_pixel_for_nn or tf_crop_and_resize, got \"%s\"",
+                           r.coordinates);
   }
   static const char* const nearest_modes[] = {"round_prefer_floor", "round_prefer_ceil", "floor",
                                               "ceil"};
   known = false;
   for (size_t i = 0; i < 4; ++i) known |= strcmp(r.nearest, nearest_modes[i]) == 0;
-  if (!known) return grtc_onnx_error(n, "nearest_mode \"%s\" is not an ONNX mode", r.nearest);
+  if (!known)
+    return grtc_onnx_error(n,
+                           "attribute 'nearest_mode' must be round_prefer_floor, "
+                           "round_prefer_ceil, floor or ceil, got \"%s\"",
+                           r.nearest);
   r.antialias = grtc_onnx_attr_int(n, "antialias", 0) != 0;
   const char* policy = grtc_onnx_attr_string(n, "keep_aspect_ratio_policy", "stretch");
   bool not_larger = strcmp(policy, "not_larger") == 0;
