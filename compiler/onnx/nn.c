@@ -423,8 +423,9 @@ static grt_status_t grtc_onnx_op_conv_transpose(grtc_onnx_node_t* n) {
     for (uint32_t d = 0; d < rank + 1; ++d) perm[d] = d;
     perm[1] = 2;
     perm[2] = 1;
-    if (rank + 1 > GRTC_MAX_RANK)
+    if (rank + 1 > GRTC_MAX_RANK) {
       return grtc_onnx_unsupported(n, "grouped %u-D ConvTranspose", count);
+    }
     kw = grtc_onnx_transpose(n, grtc_onnx_reshape(n, w, rank + 1, split), perm);
     int64_t merged[GRTC_MAX_RANK];
     merged[0] = m;
