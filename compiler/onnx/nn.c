@@ -1033,8 +1033,9 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
     }
     for (int label = 0; label < 128; ++label) {
       if (uses[label] == 1) {
-        if (output.count >= GRTC_MAX_RANK)
+        if (output.count >= GRTC_MAX_RANK) {
           return grtc_onnx_error(n, "the output's rank is too high");
+        }
         output.labels[output.count++] = label;
       }
     }
@@ -1087,8 +1088,9 @@ static grt_status_t grtc_onnx_op_einsum(grtc_onnx_node_t* n) {
   int64_t perm[GRTC_MAX_RANK];
   for (uint32_t j = 0; j < output.count; ++j) {
     int index = grtc_onnx_label_index(&acc, output.labels[j]);
-    if (index < 0)
+    if (index < 0) {
       return grtc_onnx_error(n, "equation \"%s\": output label %u is lost", equation, j);
+    }
     perm[j] = index;
   }
   OUT(0) = grtc_onnx_transpose(n, acc.value, perm);
@@ -1351,8 +1353,9 @@ static grt_status_t grtc_onnx_op_lp_norm(grtc_onnx_node_t* n) {
     return grt_ok_status();
   }
   int64_t p = grtc_onnx_attr_int(n, "p", 2);
-  if (p != 1 && p != 2)
+  if (p != 1 && p != 2) {
     return grtc_onnx_error(n, "attribute 'p' must be 1 or 2, got %lld", (long long)p);
+  }
   int64_t axes[1] = {axis};
   grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
   grtc_tvalue_t* norm =
@@ -1371,8 +1374,9 @@ static grt_status_t grtc_onnx_op_lrn(grtc_onnx_node_t* n) {
   }
   if (!grtc_onnx_attr(n, "size")) return grtc_onnx_error(n, "attribute 'size' is required");
   int64_t size = grtc_onnx_attr_int(n, "size", 1);
-  if (size < 1)
+  if (size < 1) {
     return grtc_onnx_error(n, "attribute 'size' must be positive, got %lld", (long long)size);
+  }
   double alpha = grtc_onnx_attr_float(n, "alpha", 1e-4f);
   double beta = grtc_onnx_attr_float(n, "beta", 0.75f);
   double bias = grtc_onnx_attr_float(n, "bias", 1.0f);
@@ -1704,11 +1708,12 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
                                               "ceil"};
   known = false;
   for (size_t i = 0; i < 4; ++i) known |= strcmp(r.nearest, nearest_modes[i]) == 0;
-  if (!known)
+  if (!known) {
     return grtc_onnx_error(n,
                            "attribute 'nearest_mode' must be round_prefer_floor, "
                            "round_prefer_ceil, floor or ceil, got \"%s\"",
                            r.nearest);
+  }
   r.antialias = grtc_onnx_attr_int(n, "antialias", 0) != 0;
   const char* policy = grtc_onnx_attr_string(n, "keep_aspect_ratio_policy", "stretch");
   bool not_larger = strcmp(policy, "not_larger") == 0;
