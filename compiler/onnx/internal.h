@@ -218,9 +218,12 @@ grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x,
 // |window| per dimension, |strides|, |dilations| (of the window), |low| and
 // |high| (padding) per dimension or NULL for the defaults (1, 1, 0, 0).
 grtc_tvalue_t* grtc_onnx_reduce_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                       grtc_top_kind_t kind, grtc_tvalue_t* init,
-                                       const int64_t* window, const int64_t* strides,
-                                       const int64_t* dilations, const int64_t* low,
+                                       grtc_top_kind_t kind,
+                                       grtc_tvalue_t* init,
+                                       const int64_t* window,
+                                       const int64_t* strides,
+                                       const int64_t* dilations,
+                                       const int64_t* low,
                                        const int64_t* high);
 // stablehlo.iota of |type| counting along |dim|.
 grtc_tvalue_t* grtc_onnx_iota(grtc_onnx_node_t* n, const grtc_ttype_t* type,
