@@ -45,6 +45,11 @@ static bool grtc_onnx_expect_numeric(grtc_onnx_node_t* n, grtc_tvalue_t* x, bool
   return false;
 }
 
+// Sums of 16-bit floats accumulate in f32: the element type to compute in.
+static grtc_elem_t grtc_onnx_accumulator(grtc_elem_t elem) {
+  return elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16 ? GRTC_ELEM_F32 : elem;
+}
+
 // x reduced with keepdims over one axis (for softmax-like ops).
 static grtc_tvalue_t* grtc_onnx_reduce_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
                                             grtc_top_kind_t kind, grtc_tvalue_t* init) {
@@ -145,6 +150,9 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       if (seen[d]) axes[count++] = d;
     }
   }
+  grtc_elem_t out_elem = x->type.elem;
+  if (!extremum) x = grtc_onnx_convert(n, x, grtc_onnx_accumulator(out_elem));
+  if (!x) return grt_ok_status();
   grtc_elem_t elem = x->type.elem;
   grtc_tvalue_t* zero = grtc_onnx_scalar(n, elem, 0);
   grtc_tvalue_t* result = NULL;
@@ -226,7 +234,7 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       break;
     }
   }
-  OUT(0) = result;
+  OUT(0) = grtc_onnx_convert(n, result, out_elem);
   return grt_ok_status();
 }
 
@@ -295,14 +303,18 @@ static grt_status_t grtc_onnx_op_softmax(grtc_onnx_node_t* n) {
     grtc_tvalue_t* iota = grtc_onnx_iota(n, &index_type, axis);
     result = grtc_onnx_convert(n, grtc_onnx_compare(n, GRTC_CMP_EQ, iota, index), elem);
   } else {
+    v = grtc_onnx_convert(n, v, grtc_onnx_accumulator(elem));
+    if (!v) return grt_ok_status();
+    grtc_elem_t wide = v->type.elem;
     grtc_tvalue_t* m =
-        grtc_onnx_reduce_axis(n, v, axis, GRTC_TOP_MAXIMUM, grtc_onnx_extreme(n, elem, false));
+        grtc_onnx_reduce_axis(n, v, axis, GRTC_TOP_MAXIMUM, grtc_onnx_extreme(n, wide, false));
     grtc_tvalue_t* shifted = SUB(v, m);
     grtc_tvalue_t* e = grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, shifted);
     grtc_tvalue_t* s =
-        grtc_onnx_reduce_axis(n, e, axis, GRTC_TOP_ADD, grtc_onnx_scalar(n, elem, 0));
+        grtc_onnx_reduce_axis(n, e, axis, GRTC_TOP_ADD, grtc_onnx_scalar(n, wide, 0));
     result =
         kind == GRTC_ONNX_SOFTMAX ? DIV(e, s) : SUB(shifted, grtc_onnx_unary(n, GRTC_TOP_LOG, s));
+    result = grtc_onnx_convert(n, result, elem);
   }
   if (coerce) result = grtc_onnx_reshape(n, result, rank, x->type.dims);
   OUT(0) = result;
