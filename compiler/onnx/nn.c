@@ -73,6 +73,15 @@ static grtc_tvalue_t* grtc_onnx_channel_param(grtc_onnx_node_t* n, grtc_tvalue_t
   return grtc_onnx_reshape(n, grtc_onnx_convert(n, v, elem), rank, dims);
 }
 
+// The element type sums and normalization statistics are computed in: f32 for
+// 16-bit floats (unless the op has a stash_type and it is not 1, float),
+// the input's otherwise.
+static grtc_elem_t grtc_onnx_stash_elem(grtc_onnx_node_t* n, grtc_elem_t elem, bool has_stash) {
+  int64_t stash = has_stash ? grtc_onnx_attr_int(n, "stash_type", 1) : 1;
+  if (stash == 1 && (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) return GRTC_ELEM_F32;
+  return elem;
+}
+
 //===----------------------------------------------------------------------===//
 // Windows: Conv and the pools
 //===----------------------------------------------------------------------===//
@@ -617,8 +626,11 @@ static grt_status_t grtc_onnx_op_average_pool(grtc_onnx_node_t* n) {
   if (!grtc_onnx_window(n, count, x->type.dims + 2, kernel, ceil_mode, &spec)) {
     return grt_ok_status();
   }
-  grtc_tvalue_t* sum =
-      grtc_onnx_pool_window(n, x, &spec, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0));
+  // 16-bit floats sum in f32.
+  grtc_tvalue_t* wide = grtc_onnx_convert(n, x, grtc_onnx_stash_elem(n, x->type.elem, false));
+  grtc_tvalue_t* sum = wide ? grtc_onnx_pool_window(n, wide, &spec, GRTC_TOP_ADD,
+                                                    grtc_onnx_scalar(n, wide->type.elem, 0))
+                            : NULL;
   // The divisor per output position: the product of per-dimension counts
   // of taps inside the input (or the explicitly padded input).
   int64_t total = 1;
@@ -651,7 +663,9 @@ static grt_status_t grtc_onnx_op_average_pool(grtc_onnx_node_t* n) {
   }
   int64_t dims[GRTC_MAX_RANK] = {1, 1};
   for (uint32_t i = 0; i < count; ++i) dims[2 + i] = spec.out[i];
-  OUT(0) = DIV(sum, grtc_onnx_const_ints(n, x->type.elem, rank, dims, counts));
+  OUT(0) = grtc_onnx_convert(
+      n, DIV(sum, grtc_onnx_const_ints(n, sum ? sum->type.elem : x->type.elem, rank, dims, counts)),
+      x->type.elem);
   return grt_ok_status();
 }
 
@@ -712,9 +726,13 @@ static grt_status_t grtc_onnx_op_global_pool(grtc_onnx_node_t* n) {
         grtc_onnx_binary(n, GRTC_TOP_POWER, sum, grtc_onnx_splat_like(n, sum, 1.0 / (double)p));
     return grt_ok_status();
   }
-  grtc_tvalue_t* sum =
-      grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0), true);
-  OUT(0) = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
+  // 16-bit floats sum in f32.
+  grtc_tvalue_t* wide = grtc_onnx_convert(n, x, grtc_onnx_stash_elem(n, x->type.elem, false));
+  grtc_tvalue_t* sum = wide ? grtc_onnx_reduce(n, wide, axes, count, GRTC_TOP_ADD,
+                                               grtc_onnx_scalar(n, wide->type.elem, 0), true)
+                            : NULL;
+  OUT(0) =
+      grtc_onnx_convert(n, DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements)), x->type.elem);
   return grt_ok_status();
 }
 
@@ -1126,15 +1144,6 @@ static grtc_tvalue_t* grtc_onnx_normalize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   return MUL(centered, inv);
 }
 
-// The element type normalization's statistics are computed in: f32 for
-// 16-bit floats (unless the op has a stash_type and it is not 1, float),
-// the input's otherwise.
-static grtc_elem_t grtc_onnx_stash_elem(grtc_onnx_node_t* n, grtc_elem_t elem, bool has_stash) {
-  int64_t stash = has_stash ? grtc_onnx_attr_int(n, "stash_type", 1) : 1;
-  if (stash == 1 && (elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16)) return GRTC_ELEM_F32;
-  return elem;
-}
-
 static grt_status_t grtc_onnx_op_batch_norm(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
@@ -1328,9 +1337,13 @@ static grt_status_t grtc_onnx_op_mvn(grtc_onnx_node_t* n) {
   for (uint32_t d = 0; d < rank; ++d) {
     if (seen[d]) axes[count++] = d;
   }
-  // (x - mean) / (sqrt(var) + 1e-9), as ONNX's function body.
+  // (x - mean) / (sqrt(var) + 1e-9), as ONNX's function body (16-bit
+  // floats in f32).
   int64_t elements = 1;
   for (uint32_t i = 0; i < count; ++i) elements *= x->type.dims[axes[i]];
+  grtc_elem_t elem = x->type.elem;
+  x = grtc_onnx_convert(n, x, grtc_onnx_stash_elem(n, elem, false));
+  if (!x) return grt_ok_status();
   grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
   grtc_tvalue_t* sum = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, true);
   grtc_tvalue_t* mean = DIV(sum, grtc_onnx_splat_like(n, sum, (double)elements));
@@ -1339,7 +1352,7 @@ static grt_status_t grtc_onnx_op_mvn(grtc_onnx_node_t* n) {
       grtc_onnx_reduce(n, MUL(centered, centered), axes, count, GRTC_TOP_ADD, zero, true);
   grtc_tvalue_t* std = grtc_onnx_unary(
       n, GRTC_TOP_SQRT, DIV(squares, grtc_onnx_splat_like(n, squares, (double)elements)));
-  OUT(0) = DIV(centered, ADD(std, grtc_onnx_splat_like(n, std, 1e-9)));
+  OUT(0) = grtc_onnx_convert(n, DIV(centered, ADD(std, grtc_onnx_splat_like(n, std, 1e-9))), elem);
   return grt_ok_status();
 }
 
