@@ -514,6 +514,30 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
 
+// Gives reduce-like |op| its body: |kind| of the two rank-0 |elem|
+// arguments, returned.
+static bool grtc_onnx_reducer_body(grtc_onnx_node_t* n, grtc_top_t* op, grtc_top_kind_t kind,
+                                   grtc_elem_t elem) {
+  grtc_ttype_t scalar = grtc_onnx_type(elem, 0, NULL);
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_fail(n, status);
+    return false;
+  }
+  grtc_top_set_region(op, 0, body);
+  grtc_tblock_t* saved = n->block;
+  n->block = body;
+  grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
+  grtc_top_t* combine = grtc_onnx_op_full(n, kind, pair, 2, &scalar, 1, 0);
+  grtc_tvalue_t* combined = combine ? &combine->results[0] : NULL;
+  grtc_top_t* yield =
+      combine ? grtc_onnx_op_full(n, GRTC_TOP_YIELD, &combined, 1, NULL, 0, 0) : NULL;
+  n->block = saved;
+  return yield != NULL;
+}
+
 grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* axes,
                                 uint32_t axis_count, grtc_top_kind_t kind, grtc_tvalue_t* init,
                                 bool keepdims) {
@@ -544,24 +568,7 @@ grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int
     grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1);
     if (!op) return NULL;
     op->attrs.dims = grtc_tmodule_i64s(n->module, sorted, sorted_count);
-    grtc_ttype_t scalar = grtc_onnx_type(x->type.elem, 0, NULL);
-    grtc_ttype_t args[2] = {scalar, scalar};
-    grtc_tblock_t* body = NULL;
-    grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
-    if (!grt_status_is_ok(status)) {
-      grtc_onnx_fail(n, status);
-      return NULL;
-    }
-    grtc_top_set_region(op, 0, body);
-    grtc_tblock_t* saved = n->block;
-    n->block = body;
-    grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
-    grtc_top_t* combine = grtc_onnx_op_full(n, kind, pair, 2, &scalar, 1, 0);
-    grtc_tvalue_t* combined = combine ? &combine->results[0] : NULL;
-    grtc_top_t* yield =
-        combine ? grtc_onnx_op_full(n, GRTC_TOP_YIELD, &combined, 1, NULL, 0, 0) : NULL;
-    n->block = saved;
-    if (!yield) return NULL;
+    if (!grtc_onnx_reducer_body(n, op, kind, x->type.elem)) return NULL;
     value = grtc_onnx_fold(n, op);
   }
   if (keepdims) {
@@ -572,6 +579,58 @@ grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int
     value = grtc_onnx_reshape(n, value, kept.rank, kept.dims);
   }
   return value;
+}
+
+grtc_tvalue_t* grtc_onnx_reduce_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                       grtc_top_kind_t kind, grtc_tvalue_t* init,
+                                       const int64_t* window, const int64_t* strides,
+                                       const int64_t* dilations, const int64_t* low,
+                                       const int64_t* high) {
+  if (!x || !init || !grtc_onnx_ok(n)) return NULL;
+  uint32_t rank = x->type.rank;
+  int64_t ones[GRTC_MAX_RANK], zeros[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < GRTC_MAX_RANK; ++d) {
+    ones[d] = 1;
+    zeros[d] = 0;
+  }
+  if (!strides) strides = ones;
+  if (!dilations) dilations = ones;
+  if (!low) low = zeros;
+  if (!high) high = zeros;
+  grtc_ttype_t type = x->type;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t padded = x->type.dims[d] + low[d] + high[d];
+    int64_t extent = window[d] > 0 ? (window[d] - 1) * dilations[d] + 1 : 0;
+    if (window[d] < 1 || strides[d] < 1 || dilations[d] < 1 || padded < extent) {
+      grtc_onnx_fail(n, grtc_onnx_error(n,
+                                        "window %lld (stride %lld, dilation %lld, padding "
+                                        "%lld/%lld) does not fit dimension %u of size %lld",
+                                        (long long)window[d], (long long)strides[d],
+                                        (long long)dilations[d], (long long)low[d],
+                                        (long long)high[d], d, (long long)x->type.dims[d]));
+      return NULL;
+    }
+    type.dims[d] = (padded - extent) / strides[d] + 1;
+  }
+  grtc_tvalue_t* operands[2] = {x, init};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_REDUCE_WINDOW, operands, 2, &type, 1, 1);
+  if (!op) return NULL;
+  grtc_window_t* w = &op->attrs.window;
+  w->dimensions = grtc_tmodule_i64s(n->module, window, rank);
+  w->strides = grtc_tmodule_i64s(n->module, strides, rank);
+  w->base_dilations = grtc_tmodule_i64s(n->module, ones, rank);
+  w->window_dilations = grtc_tmodule_i64s(n->module, dilations, rank);
+  w->padding_low = grtc_tmodule_i64s(n->module, low, rank);
+  w->padding_high = grtc_tmodule_i64s(n->module, high, rank);
+  if (!grtc_onnx_reducer_body(n, op, kind, x->type.elem)) return NULL;
+  return grtc_onnx_fold(n, op);
+}
+
+grtc_tvalue_t* grtc_onnx_iota(grtc_onnx_node_t* n, const grtc_ttype_t* type, uint32_t dim) {
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_IOTA, NULL, 0, type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.dim = dim;
+  return grtc_onnx_fold(n, op);
 }
 
 grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b,

@@ -214,6 +214,20 @@ grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                 const int64_t* axes, uint32_t axis_count,
                                 grtc_top_kind_t kind, grtc_tvalue_t* init,
                                 bool keepdims);
+// stablehlo.reduce_window of |x| with the body |kind| and init |init|;
+// |window| per dimension, |strides|, |dilations| (of the window), |low| and
+// |high| (padding) per dimension or NULL for the defaults (1, 1, 0, 0).
+grtc_tvalue_t* grtc_onnx_reduce_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                       grtc_top_kind_t kind,
+                                       grtc_tvalue_t* init,
+                                       const int64_t* window,
+                                       const int64_t* strides,
+                                       const int64_t* dilations,
+                                       const int64_t* low,
+                                       const int64_t* high);
+// stablehlo.iota of |type| counting along |dim|.
+grtc_tvalue_t* grtc_onnx_iota(grtc_onnx_node_t* n, const grtc_ttype_t* type,
+                              uint32_t dim);
 // dot_general; |type| the result type.
 grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                              grtc_tvalue_t* b, const grtc_dot_dims_t* dims,
