@@ -126,13 +126,11 @@ static grtc_tvalue_t* grtc_onnx_reverse(grtc_onnx_node_t* n, grtc_tvalue_t* x, c
   return grtc_onnx_fold(n, op);
 }
 
-static grtc_tvalue_t* grtc_onnx_iota(grtc_onnx_node_t* n, grtc_elem_t elem, uint32_t rank,
-                                     const int64_t* dims, uint32_t dim) {
+// grtc_onnx_iota of an |elem| tensor of |rank|/|dims|.
+static grtc_tvalue_t* grtc_onnx_iota_of(grtc_onnx_node_t* n, grtc_elem_t elem, uint32_t rank,
+                                        const int64_t* dims, uint32_t dim) {
   grtc_ttype_t type = grtc_onnx_type(elem, rank, dims);
-  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_IOTA, NULL, 0, &type, 1, 0);
-  if (!op) return NULL;
-  op->attrs.dim = dim;
-  return grtc_onnx_fold(n, op);
+  return grtc_onnx_iota(n, &type, dim);
 }
 
 // |x| sliced to [start, start + size) on |axis|, other dimensions whole.
@@ -723,7 +721,7 @@ static grtc_tvalue_t* grtc_onnx_element_indices(grtc_onnx_node_t* n, grtc_tvalue
   grtc_tvalue_t* parts[GRTC_MAX_RANK];
   for (uint32_t d = 0; d < r; ++d) {
     parts[d] = d == axis ? grtc_onnx_reshape(n, indices, r + 1, dims)
-                         : grtc_onnx_iota(n, GRTC_ELEM_I64, r + 1, dims, d);
+                         : grtc_onnx_iota_of(n, GRTC_ELEM_I64, r + 1, dims, d);
   }
   return grtc_onnx_concat(n, parts, r, r);
 }
@@ -826,7 +824,7 @@ static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
   wide.elem = GRTC_ELEM_I64;
   int64_t map[1] = {batch};
   len = grtc_onnx_broadcast_in_dim(n, len, &wide, map);
-  grtc_tvalue_t* t = grtc_onnx_iota(n, GRTC_ELEM_I64, r, x->type.dims, time);
+  grtc_tvalue_t* t = grtc_onnx_iota_of(n, GRTC_ELEM_I64, r, x->type.dims, time);
   grtc_tvalue_t* flipped =
       grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, len, t),
                        grtc_onnx_scalar(n, GRTC_ELEM_I64, 1));
@@ -1568,7 +1566,7 @@ static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   if (!index) return grt_ok_status();
   grtc_ttype_t wide = grtc_onnx_type(GRTC_ELEM_I64, rank, dims);
   index = grtc_onnx_broadcast_in_dim(n, index, &wide, map);
-  grtc_tvalue_t* iota = grtc_onnx_iota(n, GRTC_ELEM_I64, rank, dims, axis);
+  grtc_tvalue_t* iota = grtc_onnx_iota_of(n, GRTC_ELEM_I64, rank, dims, axis);
   grtc_tvalue_t* hot = grtc_onnx_compare(n, GRTC_CMP_EQ, index, iota);
   grtc_tvalue_t* off = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 0, 1), 0, NULL);
   grtc_tvalue_t* on = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 1, 1), 0, NULL);
@@ -1580,8 +1578,8 @@ static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
 // tensor of rank |rank| (|dims|), as i64.
 static grtc_tvalue_t* grtc_onnx_diagonal_offset(grtc_onnx_node_t* n, int64_t rows, int64_t cols) {
   int64_t dims[2] = {rows, cols};
-  grtc_tvalue_t* row = grtc_onnx_iota(n, GRTC_ELEM_I64, 2, dims, 0);
-  grtc_tvalue_t* col = grtc_onnx_iota(n, GRTC_ELEM_I64, 2, dims, 1);
+  grtc_tvalue_t* row = grtc_onnx_iota_of(n, GRTC_ELEM_I64, 2, dims, 0);
+  grtc_tvalue_t* col = grtc_onnx_iota_of(n, GRTC_ELEM_I64, 2, dims, 1);
   return grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, col, row);
 }
 
