@@ -46,7 +46,7 @@ struct grtc_onnx_importer_t {
 
 static const grtc_onnx_op_def_t* const grtc_onnx_tables[] = {
     grtc_onnx_elementwise_ops, grtc_onnx_nn_ops, grtc_onnx_shape_ops,
-    grtc_onnx_reduce_ops, grtc_onnx_control_ops,
+    grtc_onnx_reduce_ops, grtc_onnx_control_ops, grtc_onnx_quant_ops, grtc_onnx_special_ops,
 };
 #define GRTC_ONNX_TABLE_COUNT (sizeof(grtc_onnx_tables) / sizeof(grtc_onnx_tables[0]))
 

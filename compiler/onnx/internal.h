@@ -64,12 +64,16 @@ typedef struct grtc_onnx_op_def_t {
 // The op tables, each ending in a row with a NULL op_type. One per file:
 // elementwise.c, nn.c (conv, pools, norms, matmul), shape.c (movement,
 // indexing, shape ops), reduce.c (reductions, softmax, arg*, topk, cumsum),
-// control.c (If, Loop, Scan, LSTM, GRU, RNN).
+// control.c (If, Loop, Scan, LSTM, GRU, RNN), quant.c (QuantizeLinear,
+// DequantizeLinear and the QLinear ops), special.c (losses, signal
+// windows, sampling and the other ops of one kind each).
 extern const grtc_onnx_op_def_t grtc_onnx_elementwise_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_nn_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_shape_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_reduce_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_control_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_quant_ops[];
+extern const grtc_onnx_op_def_t grtc_onnx_special_ops[];
 
 //===----------------------------------------------------------------------===//
 // Errors and attributes
