@@ -425,6 +425,52 @@ grtc_tvalue_t* grtc_onnx_transpose(grtc_onnx_node_t* n, grtc_tvalue_t* x, const 
   return grtc_onnx_fold(n, op);
 }
 
+grtc_tvalue_t* grtc_onnx_transpose_constant(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                           const int64_t* perm) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  if (!grtc_onnx_is_constant(x) || x->def->attrs.constant.splat) {
+    return grtc_onnx_transpose(n, x, perm);
+  }
+  uint32_t rank = x->type.rank;
+  grtc_ttype_t type = x->type;
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || perm[i] >= (int64_t)rank) return grtc_onnx_transpose(n, x, perm);
+    type.dims[i] = x->type.dims[perm[i]];
+  }
+  int64_t count = grtc_ttype_element_count(&type);
+  size_t element_size = grtc_elem_byte_size(type.elem);
+  size_t size = (size_t)count * element_size;
+  if (x->def->attrs.constant.size != size) return grtc_onnx_transpose(n, x, perm);
+  uint8_t* data = grtc_tmodule_alloc(n->module, size ? size : 1);
+  if (!data) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return NULL;
+  }
+  // Source strides in elements, then walk the result in order.
+  int64_t stride[GRTC_MAX_RANK];
+  int64_t s = 1;
+  for (uint32_t i = rank; i-- > 0;) {
+    stride[i] = s;
+    s *= x->type.dims[i];
+  }
+  int64_t index[GRTC_MAX_RANK] = {0};
+  const uint8_t* from = x->def->attrs.constant.data;
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t source = 0;
+    for (uint32_t i = 0; i < rank; ++i) source += index[i] * stride[perm[i]];
+    memcpy(data + (size_t)e * element_size, from + (size_t)source * element_size, element_size);
+    for (uint32_t i = rank; i-- > 0;) {
+      if (++index[i] < type.dims[i]) break;
+      index[i] = 0;
+    }
+  }
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.constant.data = data;
+  op->attrs.constant.size = size;
+  return grtc_onnx_fold(n, op);
+}
+
 grtc_tvalue_t* grtc_onnx_slice(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* start,
                                const int64_t* limit, const int64_t* strides) {
   if (!x || !grtc_onnx_ok(n)) return NULL;

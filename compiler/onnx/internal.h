@@ -203,6 +203,11 @@ grtc_tvalue_t* grtc_onnx_reshape(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                  uint32_t rank, const int64_t* dims);
 grtc_tvalue_t* grtc_onnx_transpose(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                    const int64_t* perm);
+// As grtc_onnx_transpose, but a constant |x| is transposed when the model
+// is compiled, into a new constant (weights laid out for the kernels).
+grtc_tvalue_t* grtc_onnx_transpose_constant(grtc_onnx_node_t* n,
+                                           grtc_tvalue_t* x,
+                                           const int64_t* perm);
 grtc_tvalue_t* grtc_onnx_slice(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                const int64_t* start, const int64_t* limit,
                                const int64_t* strides);

@@ -242,6 +242,20 @@ static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc
   grtc_ttype_t type = x->type;
   type.dims[1] = w->type.dims[0];
   for (uint32_t i = 0; i < count; ++i) type.dims[2 + i] = spec.out[i];
+  // Constant weights (the usual case) are laid out once, when the model is
+  // compiled, as (kernel..., C/group, M): the CPU kernels vectorize over
+  // output channels and want them contiguous. ONNX's (M, C/group,
+  // kernel...) would put them thousands of elements apart.
+  bool relayout = grtc_onnx_is_constant(w);
+  int64_t kernel_spatial[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) kernel_spatial[i] = relayout ? i : 2 + i;
+  if (relayout) {
+    int64_t perm[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < count; ++i) perm[i] = 2 + i;
+    perm[count] = 1;
+    perm[count + 1] = 0;
+    w = grtc_onnx_transpose_constant(n, w, perm);
+  }
   grtc_tvalue_t* operands[2] = {x, w};
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONVOLUTION, operands, 2, &type, 1, 0);
   if (!op) return NULL;
@@ -249,9 +263,9 @@ static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc
   c->input_batch = 0;
   c->input_feature = 1;
   c->input_spatial = grtc_tmodule_i64s(n->module, spatial, count);
-  c->kernel_output_feature = 0;
-  c->kernel_input_feature = 1;
-  c->kernel_spatial = c->input_spatial;
+  c->kernel_output_feature = relayout ? count + 1 : 0;
+  c->kernel_input_feature = relayout ? count : 1;
+  c->kernel_spatial = grtc_tmodule_i64s(n->module, kernel_spatial, count);
   c->output_batch = 0;
   c->output_feature = 1;
   c->output_spatial = c->input_spatial;
