@@ -259,10 +259,11 @@ static grtc_tvalue_t* grtc_onnx_arg_extreme(grtc_onnx_node_t* n, grtc_tvalue_t* 
   grtc_ttype_t index_type = x->type;
   index_type.elem = GRTC_ELEM_I64;
   grtc_tvalue_t* iota = grtc_onnx_iota(n, &index_type, axis);
-  grtc_tvalue_t* none = grtc_onnx_splat(n, &index_type, last ? -1.0 : (double)x->type.dims[axis]);
-  grtc_tvalue_t* candidates = grtc_onnx_select(n, hit, iota, none);
+  // Positions that miss hold an index the reduction never picks.
+  double miss = last ? -1.0 : (double)x->type.dims[axis];
+  grtc_tvalue_t* candidates = grtc_onnx_select(n, hit, iota, grtc_onnx_splat(n, &index_type, miss));
   return grtc_onnx_reduce_axis(n, candidates, axis, last ? GRTC_TOP_MAXIMUM : GRTC_TOP_MINIMUM,
-                               grtc_onnx_scalar(n, GRTC_ELEM_I64, last ? -1.0 : 9.0e18));
+                               grtc_onnx_scalar(n, GRTC_ELEM_I64, miss));
 }
 
 typedef enum grtc_onnx_softmax_kind_e {
