@@ -259,10 +259,11 @@ static grtc_tvalue_t* grtc_onnx_arg_extreme(grtc_onnx_node_t* n, grtc_tvalue_t* 
   grtc_ttype_t index_type = x->type;
   index_type.elem = GRTC_ELEM_I64;
   grtc_tvalue_t* iota = grtc_onnx_iota(n, &index_type, axis);
-  grtc_tvalue_t* none = grtc_onnx_splat(n, &index_type, last ? -1.0 : (double)x->type.dims[axis]);
-  grtc_tvalue_t* candidates = grtc_onnx_select(n, hit, iota, none);
+  // Positions that miss hold an index the reduction never picks.
+  double miss = last ? -1.0 : (double)x->type.dims[axis];
+  grtc_tvalue_t* candidates = grtc_onnx_select(n, hit, iota, grtc_onnx_splat(n, &index_type, miss));
   return grtc_onnx_reduce_axis(n, candidates, axis, last ? GRTC_TOP_MAXIMUM : GRTC_TOP_MINIMUM,
-                               grtc_onnx_scalar(n, GRTC_ELEM_I64, last ? -1.0 : 9.0e18));
+                               grtc_onnx_scalar(n, GRTC_ELEM_I64, miss));
 }
 
 typedef enum grtc_onnx_softmax_kind_e {
@@ -415,44 +416,62 @@ static grt_status_t grtc_onnx_op_top_k(grtc_onnx_node_t* n) {
 // CumSum
 //===----------------------------------------------------------------------===//
 
+// Axes longer than this are summed in log2(size) shifted additions rather
+// than one reduce_window over windows of the whole axis (size^2 additions).
+#define GRTC_ONNX_CUMSUM_WINDOW_LIMIT 256
+
+// |x| shifted by |shift| along |axis| (towards higher indices, or lower in
+// |reverse|), zeros coming in.
+static grtc_tvalue_t* grtc_onnx_shift(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                      int64_t shift, bool reverse) {
+  if (!x) return NULL;
+  uint32_t rank = x->type.rank;
+  int64_t size = x->type.dims[axis];
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0};
+  for (uint32_t d = 0; d < rank; ++d) {
+    limit[d] = x->type.dims[d];
+    strides[d] = 1;
+  }
+  if (reverse) {
+    start[axis] = shift;
+    high[axis] = shift;
+  } else {
+    limit[axis] = size - shift;
+    low[axis] = shift;
+  }
+  return grtc_onnx_pad(n, grtc_onnx_slice(n, x, start, limit, strides),
+                       grtc_onnx_scalar(n, x->type.elem, 0), low, high);
+}
+
 // The cumulative sum of |x| along |axis|.
 static grtc_tvalue_t* grtc_onnx_cumsum(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
                                        bool exclusive, bool reverse) {
   uint32_t rank = x->type.rank;
   int64_t size = x->type.dims[axis];
   if (size == 0) return x;
-  grtc_tvalue_t* zero = grtc_onnx_scalar(n, x->type.elem, 0);
-  grtc_tvalue_t* v = x;
-  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
-  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0}, window[GRTC_MAX_RANK];
-  for (uint32_t d = 0; d < rank; ++d) {
-    limit[d] = x->type.dims[d];
-    strides[d] = 1;
-    window[d] = 1;
-  }
-  if (exclusive) {
-    // Shift by one along the axis, a zero coming in: the inclusive sum of
-    // the shifted tensor is the exclusive sum.
-    if (reverse) {
-      start[axis] = 1;
-      high[axis] = 1;
-    } else {
-      limit[axis] = size - 1;
-      low[axis] = 1;
+  // The inclusive sum of x shifted by one is the exclusive sum.
+  grtc_tvalue_t* v = exclusive ? grtc_onnx_shift(n, x, axis, 1, reverse) : x;
+  if (size > GRTC_ONNX_CUMSUM_WINDOW_LIMIT) {
+    // Hillis-Steele: after adding the sum shifted by 1, 2, 4, ... each
+    // element holds the sum of all before it.
+    for (int64_t shift = 1; shift < size && v; shift *= 2) {
+      v = grtc_onnx_binary(n, GRTC_TOP_ADD, v, grtc_onnx_shift(n, v, axis, shift, reverse));
     }
-    v = grtc_onnx_pad(n, grtc_onnx_slice(n, x, start, limit, strides), zero, low, high);
-    low[axis] = 0;
-    high[axis] = 0;
+    return v;
   }
   // Each output is the sum of a window of |size| elements ending (or, in
   // reverse, starting) at it, the rest of the window in zero padding.
+  int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0}, window[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) window[d] = 1;
   window[axis] = size;
   if (reverse) {
     high[axis] = size - 1;
   } else {
     low[axis] = size - 1;
   }
-  return grtc_onnx_reduce_window(n, v, GRTC_TOP_ADD, zero, window, NULL, NULL, low, high);
+  return grtc_onnx_reduce_window(n, v, GRTC_TOP_ADD, grtc_onnx_scalar(n, x->type.elem, 0), window,
+                                 NULL, NULL, low, high);
 }
 
 static grt_status_t grtc_onnx_op_cumsum(grtc_onnx_node_t* n) {
