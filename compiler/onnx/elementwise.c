@@ -212,7 +212,14 @@ static grt_status_t grtc_onnx_op_prelu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
   grtc_tvalue_t* slope = grtc_onnx_input(n, 1);
   if (!slope) return grt_ok_status();
-  // The slope broadcasts to x's shape (unidirectionally).
+  // Before opset 7 a 1-D slope of C values applies per channel (axis 1);
+  // from opset 7 it broadcasts to x's shape (unidirectionally).
+  if (n->opset < 7 && slope->type.rank == 1 && x->type.rank > 2 &&
+      slope->type.dims[0] == x->type.dims[1]) {
+    int64_t dims[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i + 1 < x->type.rank; ++i) dims[i] = i == 0 ? slope->type.dims[0] : 1;
+    slope = grtc_onnx_reshape(n, slope, x->type.rank - 1, dims);
+  }
   slope = grtc_onnx_broadcast_to(n, slope, x->type.rank, x->type.dims);
   OUT(0) = SELECT(CMP(LT, x, C(0)), MUL(x, slope), x);
   return grt_ok_status();
