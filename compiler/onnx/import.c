@@ -745,20 +745,12 @@ static const grtc_onnx_op_def_t* grtc_onnx_find_op(grtc_onnx_importer_t* im, con
   return im->op_rows[row];
 }
 
-static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
-                                          grtc_tblock_t* block, const Onnx__NodeProto* node,
-                                          uint32_t number) {
-  grtc_onnx_node_t n;
-  memset(&n, 0, sizeof(n));
-  n.importer = im;
-  n.module = im->module;
-  n.proto = node;
-  n.number = number;
-  n.opset = im->opset;
-  n.block = block;
-  n.scope = scope;
-  n.location = grtc_onnx_node_location(im, node, number);
-  if (!n.location) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+// The node's checks, the op and the binding of its outputs. Errors return
+// their own status; |n->status| keeps a copy that the caller frees.
+static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
+                                             const Onnx__NodeProto* node, uint32_t number,
+                                             grtc_onnx_node_t* n) {
+  if (!n->location) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const char* domain = node->domain ? node->domain : "";
   if (domain[0] && strcmp(domain, "ai.onnx") != 0) {
     return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
@@ -776,57 +768,74 @@ static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_sc
                            node->op_type ? node->op_type : "", (long long)im->opset);
   }
   if (im->opset < def->since_opset) {
-    return grtc_onnx_error(&n, "the op exists from opset %d on; the model imports opset %lld",
+    return grtc_onnx_error(n, "the op exists from opset %d on; the model imports opset %lld",
                            def->since_opset, (long long)im->opset);
   }
   if (node->n_input < (size_t)def->min_inputs ||
       (def->max_inputs >= 0 && node->n_input > (size_t)def->max_inputs)) {
     if (def->max_inputs < 0) {
-      return grtc_onnx_error(&n, "expected at least %d inputs, got %zu", def->min_inputs,
+      return grtc_onnx_error(n, "expected at least %d inputs, got %zu", def->min_inputs,
                              node->n_input);
     }
-    return grtc_onnx_error(&n, "expected %d to %d inputs, got %zu", def->min_inputs,
+    return grtc_onnx_error(n, "expected %d to %d inputs, got %zu", def->min_inputs,
                            def->max_inputs, node->n_input);
   }
   if (node->n_output < (size_t)def->min_outputs ||
       (def->max_outputs >= 0 && node->n_output > (size_t)def->max_outputs)) {
-    return grtc_onnx_error(&n, "expected %d to %d outputs, got %zu", def->min_outputs,
+    return grtc_onnx_error(n, "expected %d to %d outputs, got %zu", def->min_outputs,
                            def->max_outputs, node->n_output);
   }
-  n.input_count = (uint32_t)node->n_input;
-  n.output_count = (uint32_t)node->n_output;
-  n.inputs = grtc_tmodule_alloc(im->module, (n.input_count + 1) * sizeof(grtc_tvalue_t*));
-  n.outputs = grtc_tmodule_alloc(im->module, (n.output_count + 1) * sizeof(grtc_tvalue_t*));
-  if (!n.inputs || !n.outputs) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (uint32_t i = 0; i < n.input_count; ++i) {
+  n->input_count = (uint32_t)node->n_input;
+  n->output_count = (uint32_t)node->n_output;
+  n->inputs = grtc_tmodule_alloc(im->module, (n->input_count + 1) * sizeof(grtc_tvalue_t*));
+  n->outputs = grtc_tmodule_alloc(im->module, (n->output_count + 1) * sizeof(grtc_tvalue_t*));
+  if (!n->inputs || !n->outputs) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (uint32_t i = 0; i < n->input_count; ++i) {
     const char* name = node->input[i];
     if (!name || !name[0]) continue;  // an optional input left out
-    n.inputs[i] = grtc_onnx_scope_find(scope, name);
-    if (!n.inputs[i]) {
-      return grtc_onnx_error(&n,
+    n->inputs[i] = grtc_onnx_scope_find(scope, name);
+    if (!n->inputs[i]) {
+      return grtc_onnx_error(n,
                              "input %u '%s' is not defined before the node (not a graph input, "
                              "an initializer or an earlier node's output; ONNX graphs are "
                              "topologically sorted)",
                              i, name);
     }
   }
-  grt_status_t status = def->fn(&n);
-  if (grt_status_is_ok(status) && !grt_status_is_ok(n.status)) {
-    status = n.status;
-    n.status = grt_ok_status();
+  grt_status_t status = def->fn(n);
+  if (grt_status_is_ok(status) && !grt_status_is_ok(n->status)) {
+    status = n->status;
+    n->status = grt_ok_status();
   }
-  grt_status_free(n.status);
   GRT_RETURN_IF_ERROR(status);
-  for (uint32_t i = 0; i < n.output_count; ++i) {
+  for (uint32_t i = 0; i < n->output_count; ++i) {
     const char* name = node->output[i];
     if (!name || !name[0]) continue;
-    if (!n.outputs[i]) {
-      return grtc_onnx_unsupported(&n, "output %u '%s' is not produced by grt's import of the op",
+    if (!n->outputs[i]) {
+      return grtc_onnx_unsupported(n, "output %u '%s' is not produced by grt's import of the op",
                                    i, name);
     }
-    GRT_RETURN_IF_ERROR(grtc_onnx_scope_define(im, scope, name, n.outputs[i], "value"));
+    GRT_RETURN_IF_ERROR(grtc_onnx_scope_define(im, scope, name, n->outputs[i], "value"));
   }
   return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
+                                          grtc_tblock_t* block, const Onnx__NodeProto* node,
+                                          uint32_t number) {
+  grtc_onnx_node_t n;
+  memset(&n, 0, sizeof(n));
+  n.importer = im;
+  n.module = im->module;
+  n.proto = node;
+  n.number = number;
+  n.opset = im->opset;
+  n.block = block;
+  n.scope = scope;
+  n.location = grtc_onnx_node_location(im, node, number);
+  grt_status_t status = grtc_onnx_import_node_in(im, scope, node, number, &n);
+  grt_status_free(n.status);
+  return status;
 }
 
 // Imports |graph|'s initializers and nodes into |block| with |scope|
