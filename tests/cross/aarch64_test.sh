@@ -4,7 +4,9 @@
 # cmake/toolchains/aarch64-linux-gnu.cmake (-Werror) in SCRATCH, then
 # modules compiled by this machine's GRT_COMPILE with the cross compiler for
 # their kernels run under qemu-aarch64: samples/simple_embedding on both CPU
-# drivers, samples/mlp against its expected output, and the StableHLO
+# drivers, samples/mlp against its expected output, samples/static_embedding
+# (c-static) built with the cross compiler against the installed cross tree
+# with pkg-config, and the StableHLO
 # end-to-end files with grt-check (tests/e2e/stablehlo/compile_and_check.sh,
 # its exceptions.txt) on local-sync.
 set -euo pipefail
@@ -47,6 +49,24 @@ for device in local-sync local-task; do
     --expected_output=@"$src/samples/mlp/expected.npy" > "$scratch/mlp.$device.log" \
     || { cat "$scratch/mlp.$device.log"; echo "FAIL: mlp on $device" >&2; exit 1; }
   echo "$device: matches expected.npy"
+done
+
+echo "== samples/static_embedding: c-static, against the installed cross tree"
+cmake --install "$scratch/build" --prefix "$scratch/prefix" > "$scratch/install.log"
+mkdir -p "$scratch/static"
+"$compile" --output-format=c-static --c-static-name=static_add --cpu-features=generic \
+  "$src/samples/static_embedding/add.mlir" -o "$scratch/static/static_add.c"
+flags=$(PKG_CONFIG_LIBDIR="$scratch/prefix/lib/pkgconfig" PKG_CONFIG_PATH= \
+        "${PKG_CONFIG:-pkg-config}" --cflags --libs --static grt)
+# shellcheck disable=SC2086  # the flags are words
+aarch64-linux-gnu-gcc -std=c11 -O2 -w -o "$scratch/static/static_embedding" \
+  "$src/samples/static_embedding/static_embedding.c" "$scratch/static/static_add.c" \
+  -I"$scratch/static" $flags
+for device in local-sync local-task; do
+  out=$(run "$scratch/static/static_embedding" $device)
+  echo "$device: $out"
+  [ "$out" = "add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]" ] \
+    || { echo "FAIL: static_embedding on $device" >&2; exit 1; }
 done
 
 echo "== tests/e2e/stablehlo under qemu (local-sync)"
