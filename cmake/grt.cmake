@@ -72,6 +72,13 @@ if(GRT_HAL_DRIVERS)
                           "vulkan, cuda")
     endif()
   endforeach()
+  # The suites run everything on both CPU drivers.
+  if(GRT_BUILD_TESTS AND (NOT "local-sync" IN_LIST GRT_HAL_DRIVERS OR
+                          NOT "local-task" IN_LIST GRT_HAL_DRIVERS))
+    message(FATAL_ERROR "GRT_HAL_DRIVERS='${GRT_HAL_DRIVERS}': the tests run on "
+                        "local-sync and local-task, so the list must name both, "
+                        "or configure with -DGRT_BUILD_TESTS=OFF")
+  endif()
 else()
   set(GRT_HAL_DRIVERS_EXPLICIT OFF)
 endif()
