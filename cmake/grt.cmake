@@ -82,12 +82,26 @@ if(GRT_HAL_DRIVERS)
 else()
   set(GRT_HAL_DRIVERS_EXPLICIT OFF)
 endif()
+# The GPU drivers open their system libraries (libvulkan, libcuda) with
+# dlopen, so a build without dlopen has the CPU drivers only.
+set(GRT_HAL_DLOPEN_DRIVERS vulkan cuda)
+if(NOT GRT_ENABLE_DLOPEN_LOADER)
+  foreach(driver ${GRT_HAL_DLOPEN_DRIVERS})
+    if(driver IN_LIST GRT_HAL_DRIVERS)
+      message(FATAL_ERROR "GRT_HAL_DRIVERS names ${driver}, which loads its "
+                          "system library with dlopen; GRT_ENABLE_DLOPEN_LOADER=OFF "
+                          "builds without dlopen (name local-sync and local-task only)")
+    endif()
+  endforeach()
+endif()
 
 # grt_hal_driver_wanted(<name> <out_var>): whether driver <name>
 # (local-sync ...) is to be built: named in GRT_HAL_DRIVERS, or every driver
-# when the list is empty.
+# when the list is empty (without dlopen: every CPU driver).
 function(grt_hal_driver_wanted name out_var)
-  if(NOT GRT_HAL_DRIVERS OR name IN_LIST GRT_HAL_DRIVERS)
+  if(NOT GRT_ENABLE_DLOPEN_LOADER AND name IN_LIST GRT_HAL_DLOPEN_DRIVERS)
+    set(${out_var} OFF PARENT_SCOPE)
+  elseif(NOT GRT_HAL_DRIVERS OR name IN_LIST GRT_HAL_DRIVERS)
     set(${out_var} ON PARENT_SCOPE)
   else()
     set(${out_var} OFF PARENT_SCOPE)
