@@ -30,8 +30,83 @@ endif()
 # strict C11; files that need more define it themselves.
 add_compile_definitions(_POSIX_C_SOURCE=200809L)
 
-find_path(CMOCKA_INCLUDE_DIR cmocka.h)
-find_library(CMOCKA_LIBRARY cmocka)
+# cmocka is looked up only for the tests, and a build with tests is a
+# configure error without it.
+if(GRT_BUILD_TESTS)
+  find_path(CMOCKA_INCLUDE_DIR cmocka.h)
+  find_library(CMOCKA_LIBRARY cmocka)
+  if(NOT CMOCKA_LIBRARY OR NOT CMOCKA_INCLUDE_DIR)
+    message(FATAL_ERROR "GRT_BUILD_TESTS needs cmocka: run scripts/install-deps.sh "
+                        "(apt-get install libcmocka-dev), or configure with "
+                        "-DGRT_BUILD_TESTS=OFF")
+  endif()
+endif()
+
+# Without op names the assembler (which looks ops up by mnemonic) cannot
+# work, and the tests check messages that name ops.
+if(NOT GRT_VM_OP_NAMES AND (GRT_BUILD_COMPILER OR GRT_BUILD_TESTS))
+  message(FATAL_ERROR "GRT_VM_OP_NAMES=OFF is for runtime-only builds: also "
+                      "set -DGRT_BUILD_COMPILER=OFF -DGRT_BUILD_TESTS=OFF "
+                      "(the assembler looks ops up by name and the tests "
+                      "check messages that name them)")
+endif()
+
+# The test suites run compiled modules, whose CPU kernels are shared
+# objects the dlopen loader loads.
+if(NOT GRT_ENABLE_DLOPEN_LOADER AND GRT_BUILD_TESTS)
+  message(FATAL_ERROR "GRT_ENABLE_DLOPEN_LOADER=OFF needs -DGRT_BUILD_TESTS=OFF "
+                      "(the test suites run modules whose CPU kernels are "
+                      "shared objects)")
+endif()
+
+# GRT_HAL_DRIVERS: checked here, resolved in hal/drivers/CMakeLists.txt.
+# GRT_HAL_DRIVERS_EXPLICIT is true when the user named the list, so that a
+# named driver whose dependency is missing is an error rather than dropped.
+set(GRT_HAL_DRIVER_NAMES local-sync local-task vulkan cuda)
+if(GRT_HAL_DRIVERS)
+  set(GRT_HAL_DRIVERS_EXPLICIT ON)
+  foreach(driver ${GRT_HAL_DRIVERS})
+    if(NOT driver IN_LIST GRT_HAL_DRIVER_NAMES)
+      message(FATAL_ERROR "GRT_HAL_DRIVERS: unknown driver '${driver}'; "
+                          "expected a list from local-sync, local-task, "
+                          "vulkan, cuda")
+    endif()
+  endforeach()
+  # The suites run everything on both CPU drivers.
+  if(GRT_BUILD_TESTS AND (NOT "local-sync" IN_LIST GRT_HAL_DRIVERS OR
+                          NOT "local-task" IN_LIST GRT_HAL_DRIVERS))
+    message(FATAL_ERROR "GRT_HAL_DRIVERS='${GRT_HAL_DRIVERS}': the tests run on "
+                        "local-sync and local-task, so the list must name both, "
+                        "or configure with -DGRT_BUILD_TESTS=OFF")
+  endif()
+else()
+  set(GRT_HAL_DRIVERS_EXPLICIT OFF)
+endif()
+# The GPU drivers open their system libraries (libvulkan, libcuda) with
+# dlopen, so a build without dlopen has the CPU drivers only.
+set(GRT_HAL_DLOPEN_DRIVERS vulkan cuda)
+if(NOT GRT_ENABLE_DLOPEN_LOADER)
+  foreach(driver ${GRT_HAL_DLOPEN_DRIVERS})
+    if(driver IN_LIST GRT_HAL_DRIVERS)
+      message(FATAL_ERROR "GRT_HAL_DRIVERS names ${driver}, which loads its "
+                          "system library with dlopen; GRT_ENABLE_DLOPEN_LOADER=OFF "
+                          "builds without dlopen (name local-sync and local-task only)")
+    endif()
+  endforeach()
+endif()
+
+# grt_hal_driver_wanted(<name> <out_var>): whether driver <name>
+# (local-sync ...) is to be built: named in GRT_HAL_DRIVERS, or every driver
+# when the list is empty (without dlopen: every CPU driver).
+function(grt_hal_driver_wanted name out_var)
+  if(NOT GRT_ENABLE_DLOPEN_LOADER AND name IN_LIST GRT_HAL_DLOPEN_DRIVERS)
+    set(${out_var} OFF PARENT_SCOPE)
+  elseif(NOT GRT_HAL_DRIVERS OR name IN_LIST GRT_HAL_DRIVERS)
+    set(${out_var} ON PARENT_SCOPE)
+  else()
+    set(${out_var} OFF PARENT_SCOPE)
+  endif()
+endfunction()
 
 # Tests exercise out-of-memory paths with impossible sizes; under ASan those
 # must come back as NULL (and so as a status), not abort the process.
@@ -46,8 +121,10 @@ endfunction()
 function(grt_cc_library)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
   add_library(${ARG_NAME} STATIC ${ARG_SRCS})
-  target_include_directories(${ARG_NAME} PUBLIC "${GRT_SOURCE_DIR}"
-                             "${CMAKE_BINARY_DIR}/include")
+  # Installed, the headers are under include/grt (cmake/grt_install.cmake).
+  target_include_directories(${ARG_NAME} PUBLIC
+                             "$<BUILD_INTERFACE:${GRT_SOURCE_DIR}>"
+                             "$<INSTALL_INTERFACE:include/grt>")
   target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
   if(ARG_DEPS)
     target_link_libraries(${ARG_NAME} PUBLIC ${ARG_DEPS})
@@ -101,10 +178,6 @@ function(grt_cc_test)
     return()
   endif()
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;ARGS;LABELS" ${ARGN})
-  if(NOT CMOCKA_LIBRARY OR NOT CMOCKA_INCLUDE_DIR)
-    message(FATAL_ERROR "cmocka not found: run scripts/install-deps.sh "
-                        "(apt-get install libcmocka-dev)")
-  endif()
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_include_directories(${ARG_NAME} PRIVATE ${CMOCKA_INCLUDE_DIR})
   target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
@@ -119,12 +192,15 @@ function(grt_cc_test)
 endfunction()
 
 # Every foo_test.c beside the code in the calling folder becomes test
-# <prefix>_foo_test linked against DEPS.
+# <prefix>_foo_test linked against DEPS, except the stems named in EXCLUDE.
 function(grt_cc_tests_in_folder)
-  cmake_parse_arguments(ARG "" "PREFIX" "DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "PREFIX" "DEPS;LABELS;EXCLUDE" ${ARGN})
   file(GLOB test_srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*_test.c")
   foreach(src ${test_srcs})
     get_filename_component(stem "${src}" NAME_WE)
+    if(stem IN_LIST ARG_EXCLUDE)
+      continue()
+    endif()
     grt_cc_test(NAME ${ARG_PREFIX}_${stem} SRCS "${src}" DEPS ${ARG_DEPS}
                 LABELS ${ARG_LABELS})
   endforeach()

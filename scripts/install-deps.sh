@@ -32,6 +32,10 @@ PACKAGES=(
   python3-mpmath      # scripts/fit_chlo_erf.py: the reference erf for the CHLO fits
   python3-torch       # tests/onnx: PyTorch models exported to ONNX and their outputs
   python3-torchvision # tests/onnx: ResNet-18 and MobileNetV2 definitions
+  pkgconf             # pkg-config: tests/install links a consumer with grt.pc
+  gcc-aarch64-linux-gnu # the cross compiler of cmake/toolchains/aarch64-linux-gnu.cmake
+  libc6-dev-arm64-cross # the aarch64 C library and headers that cross builds link against
+  qemu-user-static    # qemu-aarch64-static: runs the aarch64 cross-built binaries on x86-64
 )
 
 missing=()

@@ -298,7 +298,9 @@ static grt_status_t grt_vm_verifier_branch(grt_vm_verifier_t* v) {
   v->in_remap = true;
   v->remap_target = target;
   for (uint16_t i = 0; i < count; ++i) {
-    grt_vm_type_t type;
+    // Initialized for gcc -O3 (aarch64), which cannot see that the type
+    // byte is read whenever the call succeeds.
+    grt_vm_type_t type = GRT_VM_TYPE_COUNT;
     GRT_RETURN_IF_ERROR(grt_vm_verifier_type_byte(v, &type));
     GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, false));
     uint16_t destination = 0;
@@ -518,7 +520,7 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
                                       info->mnemonic, x_count, count);
         }
         for (uint16_t i = 0; i < count; ++i) {
-          grt_vm_type_t type;
+          grt_vm_type_t type = GRT_VM_TYPE_COUNT;  // as above
           GRT_RETURN_IF_ERROR(grt_vm_verifier_type_byte(v, &type));
           if (!is_result) {
             x_types[i] = type;

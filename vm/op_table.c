@@ -3,12 +3,29 @@
 
 #include <string.h>
 
-static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
+// GRT_VM_OP_NAMES (CMake option of the same name, default 1): 0 leaves the
+// op names, mnemonics and meanings out of the binary. Each op's mnemonic is
+// then its encoding ("opcode 0xE1 0x66": prefix byte, then opcode byte), so
+// messages still say which op they are about.
+#ifndef GRT_VM_OP_NAMES
+#define GRT_VM_OP_NAMES 1
+#endif
+
+#if GRT_VM_OP_NAMES
 #define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
   {#name, mnemonic, GRT_VM_PREFIX_##prefix, byte, operands, meaning},
+#else
+#define GRT_VM_OP_CODE_NONE "opcode "
+#define GRT_VM_OP_CODE_F32 "opcode 0xE0 "
+#define GRT_VM_OP_CODE_F64 "opcode 0xE1 "
+#define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
+  {"", GRT_VM_OP_CODE_##prefix #byte, GRT_VM_PREFIX_##prefix, byte,     \
+   operands, ""},
+#endif
+static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
     GRT_VM_OP_TABLE(GRT_VM_OP_INFO)
-#undef GRT_VM_OP_INFO
 };
+#undef GRT_VM_OP_INFO
 
 static const grt_vm_prefix_info_t grt_vm_prefix_infos[GRT_VM_PREFIX_COUNT] = {
     {"none", 0x00, 0},

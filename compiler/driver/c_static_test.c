@@ -1,6 +1,6 @@
-// --output-format=c-static end to end: grt-compile wrote e2e_dense.c
-// (testdata/dense_relu.mlir with --c-static-name=e2e_dense) at build time
-// and it is linked into this test. The module's executable names the
+// --output-format=c-static end to end: grt-compile wrote e2e_dense.c and
+// e2e_dense.h (testdata/dense_relu.mlir with --c-static-name=e2e_dense) at
+// build time; the C file is linked into this test and the header included. The module's executable names the
 // static kernel library instead of holding a shared object, and runs on
 // local-sync and local-task once the library is registered.
 #include <setjmp.h>
@@ -17,10 +17,7 @@
 #include "hal/transfer.h"
 #include "runtime/session.h"
 
-// From the generated e2e_dense.c.
-extern const unsigned char e2e_dense_vmfb[];
-extern const size_t e2e_dense_vmfb_size;
-void e2e_dense_register(void);
+#include "e2e_dense.h"  // generated: e2e_dense_vmfb, _size, _register
 
 static void test_executable_is_static(void** state) {
   assert_int_equal((uintptr_t)e2e_dense_vmfb % 64, 0);
@@ -82,8 +79,8 @@ static void run_on(const char* uri) {
 }
 
 static void test_runs_after_registering(void** state) {
-  e2e_dense_register();
-  e2e_dense_register();  // harmless twice: the first registration stays
+  GRT_EXPECT_OK(e2e_dense_register());
+  GRT_EXPECT_OK(e2e_dense_register());  // twice is OK: it is there already
   run_on("local-sync");
   run_on("local-task");
 }

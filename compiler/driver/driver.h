@@ -11,8 +11,10 @@
 //   per target: kernels built (cpu: C → shared object) →
 //   host program + memory plan (compiler/host) → .vmfb
 //
-// --output-format=c-static writes one C file instead: the kernels as C
-// source for static linking and the module as a byte array.
+// --output-format=c-static writes a C file instead: the kernels as C
+// source for static linking and the module as a byte array, and NAME.h
+// beside it declaring NAME_vmfb, NAME_vmfb_size and (with kernels)
+// grt_status_t NAME_register(void).
 #ifndef GRT_COMPILER_DRIVER_DRIVER_H_
 #define GRT_COMPILER_DRIVER_DRIVER_H_
 
@@ -101,7 +103,8 @@ grt_status_t grtc_compile_options_validate(
     const grtc_compile_options_t* options) GRT_MUST_USE;
 
 // Parses |input_path|, compiles it and writes the result (the module file,
-// or the C source for c-static) to |output_path|. Errors are
+// or the C source for c-static, with NAME.h in the same directory) to
+// |output_path|. Errors are
 // file:line:col diagnostics from the parser and the passes, or name the
 // file that could not be read or written.
 grt_status_t grtc_compile_file(const char* input_path, const char* output_path,
@@ -117,14 +120,16 @@ grt_status_t grtc_compile_source(const char* source, size_t source_size,
                                  grt_allocator_t allocator,
                                  grt_module_writer_t* writer) GRT_MUST_USE;
 
-// The c-static output of |source| appended to |out| (any output_format in
-// |options| is taken to be c-static).
+// The c-static output of |source| appended to |out|, and its header
+// (NAME.h: the declarations) to |header_out| unless that is NULL (any
+// output_format in |options| is taken to be c-static).
 grt_status_t grtc_compile_source_c_static(const char* source,
                                           size_t source_size,
                                           const char* file_name,
                                           const grtc_compile_options_t* options,
                                           grt_allocator_t allocator,
-                                          grt_string_builder_t* out)
+                                          grt_string_builder_t* out,
+                                          grt_string_builder_t* header_out)
     GRT_MUST_USE;
 
 #ifdef __cplusplus

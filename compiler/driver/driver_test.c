@@ -133,11 +133,19 @@ static void test_option_errors(void** state) {
 // A vm-dialect module as c-static: no kernels, the bytes as a 64-byte
 // aligned array whose contents open as the same module.
 static void test_c_static_vm_module(void** state) {
-  grt_string_builder_t out;
+  grt_string_builder_t out, header;
   grt_string_builder_init(grt_allocator_system(), &out);
+  grt_string_builder_init(grt_allocator_system(), &header);
   grtc_compile_options_t options = {0};
   GRT_EXPECT_OK(grtc_compile_source_c_static(kWrapped, strlen(kWrapped), "w.mlir", &options,
-                                             grt_allocator_system(), &out));
+                                             grt_allocator_system(), &out, &header));
+  // The header declares the array and its size; no kernels, no register.
+  const char* h = grt_string_builder_cstring(&header);
+  assert_non_null(strstr(h, "#ifndef GRT_C_STATIC_wrapped_H_\n"));
+  assert_non_null(strstr(h, "extern const unsigned char wrapped_vmfb[];\n"));
+  assert_non_null(strstr(h, "extern const size_t wrapped_vmfb_size;\n"));
+  assert_null(strstr(h, "_register"));
+  grt_string_builder_deinit(&header);
   const char* text = grt_string_builder_cstring(&out);
   assert_non_null(strstr(text, "--output-format=c-static from\n// w.mlir.\n"));
   assert_non_null(strstr(text, "_Alignas(64) const unsigned char wrapped_vmfb["));
@@ -168,7 +176,7 @@ static void test_c_static_vm_module(void** state) {
   grt_string_builder_clear(&out);
   options.c_static_name = "net";
   GRT_EXPECT_OK(grtc_compile_source_c_static(kWrapped, strlen(kWrapped), "w.mlir", &options,
-                                             grt_allocator_system(), &out));
+                                             grt_allocator_system(), &out, NULL));
   assert_non_null(strstr(grt_string_builder_cstring(&out), "const size_t net_vmfb_size"));
   grt_string_builder_deinit(&out);
 }

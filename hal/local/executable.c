@@ -5,7 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+// GRT_HAL_LOCAL_DLOPEN_LOADER (CMake GRT_ENABLE_DLOPEN_LOADER, default 1):
+// 0 builds only the static-library path: no dlopen or memfd code, and
+// cpu-<arch> executables are refused with a message that says why.
+#ifndef GRT_HAL_LOCAL_DLOPEN_LOADER
+#define GRT_HAL_LOCAL_DLOPEN_LOADER 1
+#endif
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
 #include "hal/local/library_loader.h"
+#endif
 
 //===----------------------------------------------------------------------===//
 // The host: which cpu-<arch> format and which ELF objects it can run
@@ -58,6 +66,7 @@
 
 #define GRT_HAL_LOCAL_STATIC_FORMAT "cpu-static"
 
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
 // Names for the e_machine values someone is likely to hand us by mistake.
 static const struct {
   uint16_t machine;
@@ -100,11 +109,13 @@ static const char* grt_elf_data_name(uint8_t elf_data) {
       return "invalid";
   }
 }
+#endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
 
 const char* grt_hal_local_host_executable_format(void) {
   return "cpu-" GRT_HOST_ARCH;
 }
 
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
 // Checks the ELF header before handing the bytes to the dynamic loader,
 // whose own messages for a foreign binary ("invalid ELF header") do not say
 // what is wrong.
@@ -169,6 +180,7 @@ static grt_status_t grt_hal_local_check_elf(const char* label,
   }
   return grt_ok_status();
 }
+#endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
 
 //===----------------------------------------------------------------------===//
 // Statically linked kernel libraries
@@ -192,6 +204,12 @@ grt_status_t grt_hal_local_register_static_library(
   grt_status_t status = grt_ok_status();
   pthread_mutex_lock(&grt_hal_local_static_mutex);
   for (size_t i = 0; i < grt_hal_local_static_count; ++i) {
+    if (grt_hal_local_static_libraries[i] == library) {
+      // The same library again (an application calling a c-static
+      // NAME_register twice): already there.
+      pthread_mutex_unlock(&grt_hal_local_static_mutex);
+      return grt_ok_status();
+    }
     if (strcmp(grt_hal_local_static_libraries[i]->name, library->name) == 0) {
       status = grt_make_status(GRT_STATUS_ALREADY_EXISTS,
                                "a static kernel library named '%s' is "
@@ -267,7 +285,11 @@ static void grt_hal_local_executable_destroy(grt_hal_resource_t* resource) {
   grt_hal_executable_deinitialize(&executable->base);
   grt_allocator_free(host_allocator, executable);
   // Last: the kernel table the executable pointed into lives in the library.
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
   grt_hal_local_library_unload(library_handle);
+#else
+  (void)library_handle;  // always NULL: only static libraries
+#endif
 }
 
 static const grt_hal_executable_vtable_t grt_hal_local_executable_vtable = {
@@ -401,6 +423,7 @@ static grt_status_t grt_hal_local_executable_create(
   return grt_ok_status();
 }
 
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
 static grt_status_t grt_hal_local_executable_load_shared_object(
     const char* label, const grt_hal_executable_params_t* params,
     grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
@@ -434,6 +457,7 @@ static grt_status_t grt_hal_local_executable_load_shared_object(
   if (!grt_status_is_ok(status)) grt_hal_local_library_unload(handle);
   return status;
 }
+#endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
 
 //===----------------------------------------------------------------------===//
 // The executable cache
@@ -458,7 +482,7 @@ static bool grt_hal_local_executable_cache_can_prepare_format(
     grt_hal_executable_cache_t* cache, grt_string_view_t format) {
   (void)cache;
   return grt_hal_local_format_is_static(format) ||
-         (GRT_HOST_ELF_MACHINE != 0 &&
+         (GRT_HAL_LOCAL_DLOPEN_LOADER && GRT_HOST_ELF_MACHINE != 0 &&
           grt_string_view_equal_cstring(
               format, grt_hal_local_host_executable_format()));
 }
@@ -532,8 +556,20 @@ static grt_status_t grt_hal_local_executable_cache_prepare_locked(
         label, params, library, NULL, cache->host_allocator, &executable));
   } else if (grt_hal_local_executable_cache_can_prepare_format(
                  &cache->base, params->format)) {
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
     GRT_RETURN_IF_ERROR(grt_hal_local_executable_load_shared_object(
         label, params, cache->host_allocator, &executable));
+#endif
+  } else if (!GRT_HAL_LOCAL_DLOPEN_LOADER && GRT_HOST_ELF_MACHINE != 0 &&
+             grt_string_view_equal_cstring(
+                 params->format, grt_hal_local_host_executable_format())) {
+    return grt_make_status(
+        GRT_STATUS_UNAVAILABLE,
+        "%s: this runtime is built without the shared-object loader "
+        "(GRT_ENABLE_DLOPEN_LOADER=OFF) and runs only '"
+        GRT_HAL_LOCAL_STATIC_FORMAT "' executables (grt-compile "
+        "--output-format=c-static)",
+        label);
   } else {
     return grt_make_status(GRT_STATUS_INCOMPATIBLE,
                            "device cannot run executable format '%.*s' (it "

@@ -32,7 +32,8 @@ const char* grt_hal_local_host_executable_format(void);
 
 // Registers a statically linked kernel library under library->name
 // (process-wide, thread-safe; the library must outlive its use).
-// ALREADY_EXISTS if another library has that name.
+// Registering the same library again is OK; ALREADY_EXISTS if another
+// library has that name.
 grt_status_t grt_hal_local_register_static_library(
     const grt_kernel_library_t* library) GRT_MUST_USE;
 

@@ -465,8 +465,12 @@ static void test_entry_point_mismatches(void** state) {
 static void test_static_library(void** state) {
   (void)state;
   register_test_kernels_once();
-  grt_expect_error(grt_hal_local_register_static_library(
-                   grt_hal_local_test_kernels_library()),
+  // The same library again is already there; another of the same name is
+  // refused.
+  GRT_EXPECT_OK(grt_hal_local_register_static_library(
+      grt_hal_local_test_kernels_library()));
+  grt_kernel_library_t impostor = *grt_hal_local_test_kernels_library();
+  grt_expect_error(grt_hal_local_register_static_library(&impostor),
                GRT_STATUS_ALREADY_EXISTS,
                "a static kernel library named 'grt_test_kernels' is already "
                "registered");

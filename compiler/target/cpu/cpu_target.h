@@ -33,8 +33,8 @@ typedef struct grtc_cpu_options_t {
 
 // The C source of all kernels. With |static_library_name| the library is
 // exported as `const grt_kernel_library_t* <name>_query(uint32_t)` and a
-// `void <name>_register(void)` that calls
-// grt_hal_local_register_static_library (for --output-format=c-static);
+// `grt_status_t <name>_register(void)` that returns what
+// grt_hal_local_register_static_library does (for --output-format=c-static);
 // with NULL it exports grt_kernel_library_query for a shared object.
 grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
                              const char* static_library_name,

@@ -957,11 +957,10 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
         "struct grt_status_record_t;\n"
         "struct grt_status_record_t* grt_hal_local_register_static_library("
         "const grtk_library_t* library);\n"
-        "void grt_status_free(struct grt_status_record_t* status);\n"
-        "void %s_register(void);\n"
-        "void %s_register(void) {\n"
-        "  /* Registering twice is harmless: the first library stays. */\n"
-        "  grt_status_free(grt_hal_local_register_static_library(&grtk_library));\n"
+        "struct grt_status_record_t* %s_register(void);\n"
+        "/* grt_status_t (base/status.h): OK, also when registered already. */\n"
+        "struct grt_status_record_t* %s_register(void) {\n"
+        "  return grt_hal_local_register_static_library(&grtk_library);\n"
         "}\n",
         static_library_name, static_library_name, static_library_name,
         static_library_name);

@@ -663,7 +663,8 @@ static void test_static_library_symbols(void** state) {
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, "model", &text));
   const char* c = grt_string_builder_cstring(&text);
   assert_non_null(strstr(c, "const grtk_library_t* model_query(uint32_t"));
-  assert_non_null(strstr(c, "void model_register(void)"));
+  assert_non_null(strstr(c, "struct grt_status_record_t* model_register(void) {"));
+  assert_non_null(strstr(c, "return grt_hal_local_register_static_library(&grtk_library);"));
   assert_null(strstr(c, "grt_kernel_library_query"));
   grt_string_builder_deinit(&text);
   grtc_kernel_set_deinit(&set);
