@@ -23,12 +23,23 @@ static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
 // ops do not produce.
 static bool grtc_onnx_quant_range(grtc_elem_t elem, double* lo, double* hi) {
   switch (elem) {
-    case GRTC_ELEM_U8: *lo = 0, *hi = 255; return true;
-    case GRTC_ELEM_I8: *lo = -128, *hi = 127; return true;
-    case GRTC_ELEM_U16: *lo = 0, *hi = 65535; return true;
-    case GRTC_ELEM_I16: *lo = -32768, *hi = 32767; return true;
-    case GRTC_ELEM_I32: *lo = -2147483648.0, *hi = 2147483647.0; return true;
-    default: return false;
+    case GRTC_ELEM_U8:
+      *lo = 0, *hi = 255;
+      return true;
+    case GRTC_ELEM_I8:
+      *lo = -128, *hi = 127;
+      return true;
+    case GRTC_ELEM_U16:
+      *lo = 0, *hi = 65535;
+      return true;
+    case GRTC_ELEM_I16:
+      *lo = -32768, *hi = 32767;
+      return true;
+    case GRTC_ELEM_I32:
+      *lo = -2147483648.0, *hi = 2147483647.0;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -36,9 +47,8 @@ static bool grtc_onnx_quant_range(grtc_elem_t elem, double* lo, double* hi) {
 // when |elem| is GRTC_ELEM_COUNT) named |what| of one value or one per
 // dimension |axis| of |x| (-1: one value only), reshaped to broadcast
 // against |x|.
-static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* p,
-                                            grtc_tvalue_t* x, int axis, bool is_scale,
-                                            const char* what) {
+static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* p, grtc_tvalue_t* x,
+                                            int axis, bool is_scale, const char* what) {
   if (!p || !x || !grt_status_is_ok(n->status)) return NULL;
   char bp[GRTC_TTYPE_FORMAT_CAPACITY], bx[GRTC_TTYPE_FORMAT_CAPACITY];
   if (is_scale && !grtc_elem_is_float(p->type.elem)) {
@@ -50,8 +60,8 @@ static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* 
   if (count == 1 && p->type.rank <= 1) return grtc_onnx_reshape(n, p, 0, NULL);
   if (axis < 0 || p->type.rank != 1 || count != x->type.dims[axis]) {
     if (axis < 0) {
-      grt_status_free(grtc_onnx_error(n, "%s must hold one value, got %s", what,
-                                      grtc_onnx_fmt(p, bp)));
+      grt_status_free(
+          grtc_onnx_error(n, "%s must hold one value, got %s", what, grtc_onnx_fmt(p, bp)));
     } else {
       grt_status_free(grtc_onnx_error(n,
                                       "%s must hold one value or one per dimension %d of %s, "
@@ -90,8 +100,7 @@ static bool grtc_onnx_quant_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x,
 
 // clamp(round_half_even(|v|), lo, hi) of |elem|'s range, converted to
 // |elem| (|v| floating-point).
-static grtc_tvalue_t* grtc_onnx_saturate(grtc_onnx_node_t* n, grtc_tvalue_t* v,
-                                         grtc_elem_t elem) {
+static grtc_tvalue_t* grtc_onnx_saturate(grtc_onnx_node_t* n, grtc_tvalue_t* v, grtc_elem_t elem) {
   if (!v) return NULL;
   double lo = 0, hi = 0;
   grtc_onnx_quant_range(elem, &lo, &hi);
@@ -142,14 +151,13 @@ static grt_status_t grtc_onnx_op_quantize(grtc_onnx_node_t* n) {
   int axis = -1;
   if (!grtc_onnx_quant_axis(n, x, params, 2, &axis)) return grt_ok_status();
   grtc_elem_t calc = x->type.elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
-  grtc_tvalue_t* s = grtc_onnx_convert(n, grtc_onnx_quant_param(n, scale, x, axis, true,
-                                                                "y_scale"),
-                                       calc);
+  grtc_tvalue_t* s =
+      grtc_onnx_convert(n, grtc_onnx_quant_param(n, scale, x, axis, true, "y_scale"), calc);
   grtc_tvalue_t* q =
       grtc_onnx_unary(n, GRTC_TOP_ROUND_NEAREST_EVEN, DIV(grtc_onnx_convert(n, x, calc), s));
   if (zero) {
-    q = ADD(q, grtc_onnx_convert(
-                   n, grtc_onnx_quant_param(n, zero, x, axis, false, "y_zero_point"), calc));
+    q = ADD(q, grtc_onnx_convert(n, grtc_onnx_quant_param(n, zero, x, axis, false, "y_zero_point"),
+                                 calc));
   }
   OUT(0) = grtc_onnx_saturate(n, q, out);
   return grt_ok_status();
@@ -180,8 +188,8 @@ static grt_status_t grtc_onnx_op_dequantize(grtc_onnx_node_t* n) {
   grtc_elem_t calc = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
   grtc_tvalue_t* v = grtc_onnx_convert(n, x, calc);
   if (zero) {
-    v = SUB(v, grtc_onnx_convert(
-                   n, grtc_onnx_quant_param(n, zero, x, axis, false, "x_zero_point"), calc));
+    v = SUB(v, grtc_onnx_convert(n, grtc_onnx_quant_param(n, zero, x, axis, false, "x_zero_point"),
+                                 calc));
   }
   OUT(0) = grtc_onnx_convert(n, MUL(v, grtc_onnx_convert(n, s, calc)), elem);
   return grt_ok_status();
@@ -280,8 +288,8 @@ static bool grtc_onnx_qlinear_out(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tv
   return true;
 }
 
-static grtc_tvalue_t* grtc_onnx_scale_f32(grtc_onnx_node_t* n, grtc_tvalue_t* p,
-                                          grtc_tvalue_t* x, int axis, const char* what) {
+static grtc_tvalue_t* grtc_onnx_scale_f32(grtc_onnx_node_t* n, grtc_tvalue_t* p, grtc_tvalue_t* x,
+                                          int axis, const char* what) {
   return grtc_onnx_convert(n, grtc_onnx_quant_param(n, p, x, axis, true, what), GRTC_ELEM_F32);
 }
 
@@ -302,16 +310,14 @@ static grt_status_t grtc_onnx_op_qlinear_matmul(grtc_onnx_node_t* n) {
   if (!acc) return grt_ok_status();
   // a's scale per row (its dimension -2), as a column (M, 1); b's per
   // column (its last dimension).
-  grtc_tvalue_t* sa = grtc_onnx_scale_f32(n, n->inputs[1], a,
-                                          a->type.rank >= 2 ? (int)a->type.rank - 2 : -1,
-                                          "a_scale");
+  grtc_tvalue_t* sa = grtc_onnx_scale_f32(
+      n, n->inputs[1], a, a->type.rank >= 2 ? (int)a->type.rank - 2 : -1, "a_scale");
   if (sa && sa->type.rank > 0) {
     int64_t dims[2] = {a->type.dims[a->type.rank - 2], 1};
     sa = grtc_onnx_reshape(n, sa, 2, dims);
   }
-  grtc_tvalue_t* sb = grtc_onnx_scale_f32(n, n->inputs[4], b,
-                                          b->type.rank >= 2 ? (int)b->type.rank - 1 : -1,
-                                          "b_scale");
+  grtc_tvalue_t* sb = grtc_onnx_scale_f32(
+      n, n->inputs[4], b, b->type.rank >= 2 ? (int)b->type.rank - 1 : -1, "b_scale");
   if (sb && sb->type.rank > 0) {
     int64_t dims[1] = {b->type.dims[b->type.rank - 1]};
     sb = grtc_onnx_reshape(n, sb, 1, dims);

@@ -111,10 +111,11 @@ static grtc_tvalue_t* grtc_onnx_nll(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_
   }
   grtc_elem_t elem = x->type.elem;
   int64_t classes = x->type.dims[1];
-  if (weight && (weight->type.elem != elem || weight->type.rank != 1 ||
-                 weight->type.dims[0] != classes)) {
-    grt_status_free(grtc_onnx_error(n, "weight must be a tensor of shape (C) = (%lld) like input "
-                                       "%s, got %s",
+  if (weight &&
+      (weight->type.elem != elem || weight->type.rank != 1 || weight->type.dims[0] != classes)) {
+    grt_status_free(grtc_onnx_error(n,
+                                    "weight must be a tensor of shape (C) = (%lld) like input "
+                                    "%s, got %s",
                                     (long long)classes, grtc_onnx_fmt(x, bx),
                                     grtc_onnx_fmt(weight, bt)));
     return NULL;
@@ -127,8 +128,7 @@ static grtc_tvalue_t* grtc_onnx_nll(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_
   grtc_ttype_t iota_type = x->type;
   iota_type.elem = target->type.elem;
   grtc_tvalue_t* t1 = grtc_onnx_unsqueeze(n, target, 1);  // (N, 1, d...)
-  grtc_tvalue_t* mask =
-      grtc_onnx_compare(n, GRTC_CMP_EQ, grtc_onnx_iota(n, &iota_type, 1), t1);
+  grtc_tvalue_t* mask = grtc_onnx_compare(n, GRTC_CMP_EQ, grtc_onnx_iota(n, &iota_type, 1), t1);
   grtc_tvalue_t* valid = NULL;
   if (has_ignore) {
     grtc_tvalue_t* ii = grtc_onnx_const_ints(n, target->type.elem, 0, NULL, &ignore);
@@ -170,8 +170,8 @@ static grtc_tvalue_t* grtc_onnx_log_softmax(grtc_onnx_node_t* n, grtc_tvalue_t* 
   grtc_tvalue_t* m = grtc_onnx_reduce(n, x, axes, 1, GRTC_TOP_MAXIMUM,
                                       grtc_onnx_scalar(n, x->type.elem, -INFINITY), true);
   grtc_tvalue_t* shifted = SUB(x, m);
-  grtc_tvalue_t* s = grtc_onnx_sum_axis(n, grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, shifted),
-                                        axis, true);
+  grtc_tvalue_t* s =
+      grtc_onnx_sum_axis(n, grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, shifted), axis, true);
   return SUB(shifted, grtc_onnx_unary(n, GRTC_TOP_LOG, s));
 }
 
@@ -215,10 +215,247 @@ static grt_status_t grtc_onnx_op_shrink(grtc_onnx_node_t* n) {
   grtc_tvalue_t* lo = grtc_onnx_compare(n, GRTC_CMP_LT, v, grtc_onnx_scalar(n, calc, -lambd));
   grtc_tvalue_t* hi = grtc_onnx_compare(n, GRTC_CMP_GT, v, grtc_onnx_scalar(n, calc, lambd));
   grtc_tvalue_t* b = grtc_onnx_scalar(n, calc, bias);
-  grtc_tvalue_t* y = grtc_onnx_select(n, lo, ADD(v, b),
-                                      grtc_onnx_select(n, hi, SUB(v, b),
-                                                       grtc_onnx_splat_like(n, v, 0)));
+  grtc_tvalue_t* y = grtc_onnx_select(
+      n, lo, ADD(v, b), grtc_onnx_select(n, hi, SUB(v, b), grtc_onnx_splat_like(n, v, 0)));
   OUT(0) = grtc_onnx_convert(n, y, elem);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// GridSample
+//===----------------------------------------------------------------------===//
+
+// Rows of |table| (M, C) at |indices| (i64, any shape S, each in [0, M)):
+// a tensor (S..., C).
+static grtc_tvalue_t* grtc_onnx_gather_rows(grtc_onnx_node_t* n, grtc_tvalue_t* table,
+                                            grtc_tvalue_t* indices) {
+  if (!table || !indices || !grt_status_is_ok(n->status)) return NULL;
+  uint32_t rank = indices->type.rank;
+  grtc_ttype_t type = grtc_onnx_type(table->type.elem, rank + 1, indices->type.dims);
+  type.dims[rank] = table->type.dims[1];
+  grtc_tvalue_t* operands[2] = {table, indices};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GATHER, operands, 2, &type, 1, 0);
+  if (!op) return NULL;
+  int64_t offset[1] = {rank}, zero[1] = {0}, sizes[2] = {1, table->type.dims[1]};
+  grtc_gather_dims_t* g = &op->attrs.gather;
+  g->offset_dims = grtc_tmodule_i64s(n->module, offset, 1);
+  g->collapsed_slice_dims = grtc_tmodule_i64s(n->module, zero, 1);
+  g->start_index_map = grtc_tmodule_i64s(n->module, zero, 1);
+  g->slice_sizes = grtc_tmodule_i64s(n->module, sizes, 2);
+  g->index_vector_dim = rank;
+  return grtc_onnx_fold(n, op);
+}
+
+typedef enum grtc_onnx_grid_padding_e {
+  GRTC_ONNX_GRID_ZEROS,
+  GRTC_ONNX_GRID_BORDER,
+  GRTC_ONNX_GRID_REFLECTION,
+} grtc_onnx_grid_padding_t;
+
+typedef struct grtc_onnx_grid_t {
+  grtc_onnx_grid_padding_t padding;
+  bool align_corners;
+} grtc_onnx_grid_t;
+
+// |x| clamped to [lo, hi] (rank-0 bounds of x's type).
+static grtc_tvalue_t* grtc_onnx_clip(grtc_onnx_node_t* n, grtc_tvalue_t* x, double lo, double hi) {
+  if (!x) return NULL;
+  x = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, x, grtc_onnx_scalar(n, x->type.elem, lo));
+  return grtc_onnx_binary(n, GRTC_TOP_MINIMUM, x, grtc_onnx_scalar(n, x->type.elem, hi));
+}
+
+// A source coordinate brought inside [0, size - 1] as padding_mode says
+// (PyTorch's grid sampler: border clips; reflection reflects about the
+// borders, [0, size - 1] with align_corners and [-0.5, size - 0.5]
+// without, then clips); zeros leaves it.
+static grtc_tvalue_t* grtc_onnx_grid_bound(grtc_onnx_node_t* n, const grtc_onnx_grid_t* g,
+                                           grtc_tvalue_t* x, int64_t size) {
+  if (!x || g->padding == GRTC_ONNX_GRID_ZEROS) return x;
+  if (g->padding == GRTC_ONNX_GRID_REFLECTION) {
+    double min = g->align_corners ? 0 : -0.5;
+    double span = g->align_corners ? (double)(size - 1) : (double)size;
+    if (span <= 0) return grtc_onnx_splat_like(n, x, 0);
+    grtc_elem_t e = x->type.elem;
+    grtc_tvalue_t* a = grtc_onnx_unary(n, GRTC_TOP_ABS, SUB(x, grtc_onnx_scalar(n, e, min)));
+    grtc_tvalue_t* extra = grtc_onnx_binary(n, GRTC_TOP_REMAINDER, a, grtc_onnx_scalar(n, e, span));
+    grtc_tvalue_t* flips = grtc_onnx_unary(n, GRTC_TOP_FLOOR, DIV(a, grtc_onnx_scalar(n, e, span)));
+    grtc_tvalue_t* even = grtc_onnx_compare(
+        n, GRTC_CMP_EQ, grtc_onnx_binary(n, GRTC_TOP_REMAINDER, flips, grtc_onnx_scalar(n, e, 2)),
+        grtc_onnx_scalar(n, e, 0));
+    x = grtc_onnx_select(n, even, ADD(extra, grtc_onnx_scalar(n, e, min)),
+                         SUB(grtc_onnx_scalar(n, e, span + min), extra));
+  }
+  return grtc_onnx_clip(n, x, 0, (double)(size - 1));
+}
+
+// One interpolation tap along one axis: the clamped index (i64), its
+// weight, and whether the index was in range (i1).
+typedef struct grtc_onnx_tap_t {
+  grtc_tvalue_t* index;
+  grtc_tvalue_t* weight;
+  grtc_tvalue_t* valid;
+} grtc_onnx_tap_t;
+
+static grtc_onnx_tap_t grtc_onnx_make_tap(grtc_onnx_node_t* n, grtc_tvalue_t* coordinate,
+                                          grtc_tvalue_t* weight, int64_t size) {
+  grtc_onnx_tap_t tap = {NULL, weight, NULL};
+  grtc_tvalue_t* i = grtc_onnx_convert(n, coordinate, GRTC_ELEM_I64);
+  if (!i) return tap;
+  grtc_tvalue_t* ge = grtc_onnx_compare(n, GRTC_CMP_GE, i, grtc_onnx_scalar(n, GRTC_ELEM_I64, 0));
+  grtc_tvalue_t* lt =
+      grtc_onnx_compare(n, GRTC_CMP_LT, i, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)size));
+  tap.valid = grtc_onnx_binary(n, GRTC_TOP_AND, ge, lt);
+  tap.index = grtc_onnx_clip(n, i, 0, (double)(size - 1));
+  return tap;
+}
+
+// Keys' cubic convolution weights (A = -0.75) of the four taps around a
+// point at fraction |t| past the second.
+static void grtc_onnx_cubic_weights(grtc_onnx_node_t* n, grtc_tvalue_t* t, grtc_tvalue_t** w) {
+  grtc_elem_t e = t->type.elem;
+  const double a = -0.75;
+#define C(v) grtc_onnx_scalar(n, e, (v))
+  grtc_tvalue_t* one = C(1);
+  // |x| <= 1: ((A + 2) x - (A + 3)) x x + 1; 1 < |x| < 2: ((A x - 5A) x + 8A) x - 4A.
+  grtc_tvalue_t* u[4] = {ADD(t, one), t, SUB(one, t), SUB(C(2), t)};
+  for (int k = 0; k < 4; ++k) {
+    grtc_tvalue_t* x = u[k];
+    if (k == 1 || k == 2) {
+      w[k] = ADD(MUL(MUL(SUB(MUL(C(a + 2), x), C(a + 3)), x), x), one);
+    } else {
+      w[k] = SUB(MUL(ADD(MUL(SUB(MUL(C(a), x), C(5 * a)), x), C(8 * a)), x), C(4 * a));
+    }
+  }
+#undef C
+}
+
+// The taps along one axis of source coordinate |x| (unnormalized) of an
+// axis of |size|; their count.
+static int grtc_onnx_grid_taps(grtc_onnx_node_t* n, const grtc_onnx_grid_t* g, int mode,
+                               grtc_tvalue_t* x, int64_t size, grtc_onnx_tap_t* taps) {
+  grtc_elem_t e = x->type.elem;
+  if (mode == 0) {  // nearest: round half to even (nearbyint)
+    grtc_tvalue_t* r =
+        grtc_onnx_unary(n, GRTC_TOP_ROUND_NEAREST_EVEN, grtc_onnx_grid_bound(n, g, x, size));
+    taps[0] = grtc_onnx_make_tap(n, r, grtc_onnx_splat_like(n, x, 1), size);
+    return 1;
+  }
+  if (mode == 1) {  // bilinear
+    x = grtc_onnx_grid_bound(n, g, x, size);
+    grtc_tvalue_t* x0 = grtc_onnx_unary(n, GRTC_TOP_FLOOR, x);
+    grtc_tvalue_t* t = SUB(x, x0);
+    taps[0] = grtc_onnx_make_tap(n, x0, SUB(grtc_onnx_scalar(n, e, 1), t), size);
+    taps[1] = grtc_onnx_make_tap(n, ADD(x0, grtc_onnx_scalar(n, e, 1)), t, size);
+    return 2;
+  }
+  // bicubic: the taps floor(x) - 1 .. floor(x) + 2, each brought inside by
+  // the padding mode.
+  grtc_tvalue_t* x0 = grtc_onnx_unary(n, GRTC_TOP_FLOOR, x);
+  grtc_tvalue_t* w[4] = {NULL, NULL, NULL, NULL};
+  grtc_tvalue_t* t = SUB(x, x0);
+  if (!t) return 0;
+  grtc_onnx_cubic_weights(n, t, w);
+  for (int k = 0; k < 4; ++k) {
+    grtc_tvalue_t* c = grtc_onnx_grid_bound(n, g, ADD(x0, grtc_onnx_scalar(n, e, k - 1)), size);
+    taps[k] = grtc_onnx_make_tap(n, c, w[k], size);
+  }
+  return 4;
+}
+
+static grt_status_t grtc_onnx_op_grid_sample(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* grid = grtc_onnx_input(n, 1);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_float(n, grid, "grid")) {
+    return grt_ok_status();
+  }
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bg[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.rank != 4) {
+    return grtc_onnx_unsupported(n, "only 4-D inputs (N, C, H, W) are supported, got %s",
+                                 grtc_onnx_fmt(x, bx));
+  }
+  if (grid->type.rank != 4 || grid->type.dims[0] != x->type.dims[0] || grid->type.dims[3] != 2) {
+    return grtc_onnx_error(n, "grid must have shape (N, H_out, W_out, 2) for input %s, got %s",
+                           grtc_onnx_fmt(x, bx), grtc_onnx_fmt(grid, bg));
+  }
+  const char* mode_name = grtc_onnx_attr_string(n, "mode", n->opset >= 20 ? "linear" : "bilinear");
+  int mode = 0;
+  if (strcmp(mode_name, "nearest") == 0) {
+    mode = 0;
+  } else if (strcmp(mode_name, "bilinear") == 0 || strcmp(mode_name, "linear") == 0) {
+    mode = 1;
+  } else if (strcmp(mode_name, "bicubic") == 0 || strcmp(mode_name, "cubic") == 0) {
+    mode = 2;
+  } else {
+    return grtc_onnx_error(n, "attribute 'mode' must be bilinear, nearest or bicubic; got \"%s\"",
+                           mode_name);
+  }
+  grtc_onnx_grid_t g;
+  const char* padding = grtc_onnx_attr_string(n, "padding_mode", "zeros");
+  if (strcmp(padding, "zeros") == 0) {
+    g.padding = GRTC_ONNX_GRID_ZEROS;
+  } else if (strcmp(padding, "border") == 0) {
+    g.padding = GRTC_ONNX_GRID_BORDER;
+  } else if (strcmp(padding, "reflection") == 0) {
+    g.padding = GRTC_ONNX_GRID_REFLECTION;
+  } else {
+    return grtc_onnx_error(
+        n, "attribute 'padding_mode' must be zeros, border or reflection; got \"%s\"", padding);
+  }
+  g.align_corners = grtc_onnx_attr_int(n, "align_corners", 0) != 0;
+  int64_t batch = x->type.dims[0], channels = x->type.dims[1];
+  int64_t height = x->type.dims[2], width = x->type.dims[3];
+  int64_t ho = grid->type.dims[1], wo = grid->type.dims[2];
+  if (height == 0 || width == 0) {
+    return grtc_onnx_unsupported(n, "input %s has an empty spatial dimension",
+                                 grtc_onnx_fmt(x, bx));
+  }
+  grtc_elem_t e = grid->type.elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* gf = grtc_onnx_convert(n, grid, e);
+  int64_t start[4] = {0, 0, 0, 0}, limit[4] = {batch, ho, wo, 1}, strides[4] = {1, 1, 1, 1};
+  int64_t plane[3] = {batch, ho, wo};
+  grtc_tvalue_t* coords[2];  // x (width), y (height)
+  int64_t sizes[2] = {width, height};
+  for (int a = 0; a < 2; ++a) {
+    start[3] = a;
+    limit[3] = a + 1;
+    grtc_tvalue_t* c =
+        grtc_onnx_reshape(n, grtc_onnx_slice(n, gf, start, limit, strides), 3, plane);
+    grtc_tvalue_t* one = grtc_onnx_scalar(n, e, 1);
+    double size = (double)sizes[a];
+    // align_corners: (c + 1) / 2 * (size - 1); else ((c + 1) * size - 1) / 2.
+    coords[a] = g.align_corners ? MUL(DIV(ADD(c, one), grtc_onnx_scalar(n, e, 2)),
+                                      grtc_onnx_scalar(n, e, size - 1))
+                                : DIV(SUB(MUL(ADD(c, one), grtc_onnx_scalar(n, e, size)), one),
+                                      grtc_onnx_scalar(n, e, 2));
+  }
+  if (!coords[0] || !coords[1]) return grt_ok_status();
+  grtc_onnx_tap_t tx[4], ty[4];
+  int count_x = grtc_onnx_grid_taps(n, &g, mode, coords[0], width, tx);
+  int count_y = grtc_onnx_grid_taps(n, &g, mode, coords[1], height, ty);
+  // X as rows (N * H * W, C); a tap's row is (n * H + y) * W + x.
+  int64_t perm[4] = {0, 2, 3, 1};
+  int64_t rows_dims[2] = {batch * height * width, channels};
+  grtc_tvalue_t* rows = grtc_onnx_reshape(n, grtc_onnx_transpose(n, x, perm), 2, rows_dims);
+  grtc_ttype_t plane_type = grtc_onnx_type(GRTC_ELEM_I64, 3, plane);
+  grtc_tvalue_t* base =
+      MUL(grtc_onnx_iota(n, &plane_type, 0), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)height));
+  grtc_tvalue_t* sum = NULL;
+  for (int i = 0; i < count_y; ++i) {
+    grtc_tvalue_t* row =
+        MUL(ADD(base, ty[i].index), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)width));
+    for (int j = 0; j < count_x; ++j) {
+      grtc_tvalue_t* index = ADD(row, tx[j].index);
+      grtc_tvalue_t* valid = grtc_onnx_binary(n, GRTC_TOP_AND, ty[i].valid, tx[j].valid);
+      grtc_tvalue_t* w = MUL(ty[i].weight, tx[j].weight);
+      w = grtc_onnx_convert(n, grtc_onnx_select(n, valid, w, grtc_onnx_scalar(n, e, 0)),
+                            x->type.elem);
+      grtc_tvalue_t* term =
+          MUL(grtc_onnx_gather_rows(n, rows, index), grtc_onnx_unsqueeze(n, w, 3));
+      sum = sum ? ADD(sum, term) : term;
+    }
+  }
+  int64_t back[4] = {0, 3, 1, 2};
+  OUT(0) = grtc_onnx_transpose(n, sum, back);
   return grt_ok_status();
 }
 
@@ -226,5 +463,6 @@ const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
     {"Shrink", grtc_onnx_op_shrink, 1, 1, 1, 1, 9},
+    {"GridSample", grtc_onnx_op_grid_sample, 2, 2, 1, 1, 16},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
