@@ -5,6 +5,7 @@
 #include "compiler/onnx/internal.h"
 
 #define OUT(i) (n->outputs[i])
+#define GRTC_ONNX_PI 3.14159265358979323846
 #define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
 #define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
 #define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
@@ -459,10 +460,228 @@ static grt_status_t grtc_onnx_op_grid_sample(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Det
+//===----------------------------------------------------------------------===//
+
+// Gaussian elimination with partial pivoting is unrolled into tensor ops,
+// so matrices are limited to this size.
+#define GRTC_ONNX_DET_MAX 16
+
+// Column |k| of the batch of rows or matrices |a| (B, m, m) as (B, m):
+// a[:, :, k] (|column|) or a[:, k, :].
+static grtc_tvalue_t* grtc_onnx_det_line(grtc_onnx_node_t* n, grtc_tvalue_t* a, int64_t k,
+                                         bool column) {
+  int64_t b = a->type.dims[0], m = a->type.dims[1];
+  int64_t start[3] = {0, column ? 0 : k, column ? k : 0};
+  int64_t limit[3] = {b, column ? m : k + 1, column ? k + 1 : m};
+  int64_t strides[3] = {1, 1, 1};
+  int64_t dims[2] = {b, m};
+  return grtc_onnx_reshape(n, grtc_onnx_slice(n, a, start, limit, strides), 2, dims);
+}
+
+static grt_status_t grtc_onnx_op_det(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY];
+  uint32_t rank = x->type.rank;
+  if (rank < 2 || x->type.dims[rank - 1] != x->type.dims[rank - 2]) {
+    return grtc_onnx_error(n, "input must have shape (..., M, M), got %s", grtc_onnx_fmt(x, bx));
+  }
+  int64_t m = x->type.dims[rank - 1];
+  if (m > GRTC_ONNX_DET_MAX) {
+    return grtc_onnx_unsupported(n, "matrices of more than %d rows (got %s)", GRTC_ONNX_DET_MAX,
+                                 grtc_onnx_fmt(x, bx));
+  }
+  grtc_elem_t elem = x->type.elem;
+  grtc_elem_t e = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  int64_t batch = 1;
+  for (uint32_t d = 0; d + 2 < rank; ++d) batch *= x->type.dims[d];
+  int64_t dims3[3] = {batch, m, m}, dims2[2] = {batch, m}, dims1[1] = {batch};
+  grtc_tvalue_t* a = grtc_onnx_reshape(n, grtc_onnx_convert(n, x, e), 3, dims3);
+  grtc_ttype_t batch_type = grtc_onnx_type(e, 1, dims1);
+  grtc_tvalue_t* det = grtc_onnx_splat(n, &batch_type, 1);
+  grtc_ttype_t rows_type = grtc_onnx_type(GRTC_ELEM_I64, 2, dims2);
+  grtc_tvalue_t* iota = grtc_onnx_iota(n, &rows_type, 1);  // the row number, (B, m)
+  grtc_tvalue_t* zero = grtc_onnx_scalar(n, e, 0);
+  for (int64_t k = 0; k < m && a; ++k) {
+    grtc_tvalue_t* kk = grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)k);
+    // The pivot: the first row >= k of the largest |a[:, row, k]|.
+    grtc_tvalue_t* below = grtc_onnx_compare(n, GRTC_CMP_GE, iota, kk);
+    grtc_tvalue_t* mag = grtc_onnx_select(
+        n, below, grtc_onnx_unary(n, GRTC_TOP_ABS, grtc_onnx_det_line(n, a, k, true)),
+        grtc_onnx_scalar(n, e, -1));
+    int64_t axis[1] = {1};
+    grtc_tvalue_t* top = grtc_onnx_reduce(n, mag, axis, 1, GRTC_TOP_MAXIMUM,
+                                          grtc_onnx_scalar(n, e, -INFINITY), true);
+    grtc_tvalue_t* first = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_EQ, mag, top), iota,
+                                            grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)m));
+    grtc_tvalue_t* p = grtc_onnx_reduce(n, first, axis, 1, GRTC_TOP_MINIMUM,
+                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)m), true);
+    // No row compares equal (NaN): keep row k.
+    p = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_GE, p, grtc_onnx_splat_like(n, p, m)),
+                         grtc_onnx_splat_like(n, p, (double)k), p);
+    grtc_tvalue_t* is_p = grtc_onnx_compare(n, GRTC_CMP_EQ, iota, p);  // (B, m)
+    grtc_tvalue_t* is_k = grtc_onnx_compare(n, GRTC_CMP_EQ, iota, kk);
+    grtc_tvalue_t* is_p3 = grtc_onnx_unsqueeze(n, is_p, 2);
+    grtc_tvalue_t* row_p = grtc_onnx_sum_axis(n, grtc_onnx_select(n, is_p3, a, zero), 1, false);
+    grtc_tvalue_t* row_k = grtc_onnx_det_line(n, a, k, false);
+    // Swap rows k and p.
+    a = grtc_onnx_select(
+        n, is_p3, grtc_onnx_unsqueeze(n, row_k, 1),
+        grtc_onnx_select(n, grtc_onnx_unsqueeze(n, is_k, 2), grtc_onnx_unsqueeze(n, row_p, 1), a));
+    grtc_tvalue_t* swapped =
+        grtc_onnx_reshape(n, grtc_onnx_compare(n, GRTC_CMP_NE, p, kk), 1, dims1);
+    int64_t start[2] = {0, k}, limit[2] = {batch, k + 1}, strides[2] = {1, 1};
+    grtc_tvalue_t* pivot =
+        grtc_onnx_reshape(n, grtc_onnx_slice(n, row_p, start, limit, strides), 1, dims1);
+    det = MUL(grtc_onnx_select(n, swapped, grtc_onnx_unary(n, GRTC_TOP_NEGATE, det), det), pivot);
+    if (k + 1 == m) break;
+    // Rows below k lose a[:, row, k] / pivot times row k.
+    grtc_tvalue_t* safe = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_EQ, pivot, zero),
+                                           grtc_onnx_splat_like(n, pivot, 1), pivot);
+    grtc_tvalue_t* factor = DIV(grtc_onnx_det_line(n, a, k, true), grtc_onnx_unsqueeze(n, safe, 1));
+    factor = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_GT, iota, kk), factor, zero);
+    a = SUB(a, MUL(grtc_onnx_unsqueeze(n, factor, 2), grtc_onnx_unsqueeze(n, row_p, 1)));
+  }
+  OUT(0) = grtc_onnx_convert(n, grtc_onnx_reshape(n, det, rank - 2, x->type.dims), elem);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// DFT
+//===----------------------------------------------------------------------===//
+
+// A constant (rows, cols) matrix of cos (|sine| false) or sin of
+// 2 pi j k / length at (j, k), rows at and past |used| zero.
+static grtc_tvalue_t* grtc_onnx_dft_matrix(grtc_onnx_node_t* n, grtc_elem_t elem, int64_t rows,
+                                           int64_t used, int64_t cols, int64_t length, bool sine) {
+  int64_t count = rows * cols;
+  double* values = grtc_tmodule_alloc(n->module, (size_t)(count ? count : 1) * sizeof(double));
+  if (!values) {
+    grt_status_free(grtc_onnx_error(n, "out of memory for a %lld x %lld DFT matrix",
+                                    (long long)rows, (long long)cols));
+    return NULL;
+  }
+  for (int64_t j = 0; j < rows && j < used; ++j) {
+    for (int64_t k = 0; k < cols; ++k) {
+      double angle = 2 * GRTC_ONNX_PI * (double)((j * k) % length) / (double)length;
+      values[j * cols + k] = sine ? sin(angle) : cos(angle);
+    }
+  }
+  int64_t dims[2] = {rows, cols};
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F64, 2, dims);
+  return grtc_onnx_convert(
+      n, grtc_onnx_constant(n, &type, values, (size_t)count * sizeof(double), false), elem);
+}
+
+static grt_status_t grtc_onnx_op_dft(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, x, "input")) return grt_ok_status();
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY];
+  uint32_t rank = x->type.rank;
+  if (rank < 2 || (x->type.dims[rank - 1] != 1 && x->type.dims[rank - 1] != 2)) {
+    return grtc_onnx_error(n, "input must have shape (..., 1) or (..., 2), got %s",
+                           grtc_onnx_fmt(x, bx));
+  }
+  bool inverse = grtc_onnx_attr_int(n, "inverse", 0) != 0;
+  bool onesided = grtc_onnx_attr_int(n, "onesided", 0) != 0;
+  int64_t axis_value = 1;
+  if (n->opset >= 20) {
+    axis_value = -2;
+    grtc_tvalue_t* axis_input = n->input_count > 2 ? n->inputs[2] : NULL;
+    if (axis_input) {
+      int64_t* values = NULL;
+      uint32_t count = 0;
+      if (!grtc_onnx_ints(n, axis_input, "input 'axis'", &values, &count)) return grt_ok_status();
+      if (count != 1) return grtc_onnx_error(n, "input 'axis' must hold one value");
+      axis_value = values[0];
+    }
+  } else {
+    axis_value = grtc_onnx_attr_int(n, "axis", 1);
+  }
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "axis", axis_value, rank, &axis)) return grt_ok_status();
+  if (axis == rank - 1) {
+    return grtc_onnx_error(n, "axis %lld is the real/imaginary dimension of %s",
+                           (long long)axis_value, grtc_onnx_fmt(x, bx));
+  }
+  int64_t in_len = x->type.dims[axis], length = in_len;
+  grtc_tvalue_t* length_input = n->input_count > 1 ? n->inputs[1] : NULL;
+  if (length_input) {
+    int64_t* values = NULL;
+    uint32_t count = 0;
+    if (!grtc_onnx_ints(n, length_input, "input 'dft_length'", &values, &count)) {
+      return grt_ok_status();
+    }
+    if (count != 1 || values[0] < 1 || values[0] > (INT64_C(1) << 16)) {
+      return grtc_onnx_unsupported(n, "dft_length must be one value in [1, 65536]");
+    }
+    length = values[0];
+  }
+  if (inverse && onesided) {
+    return grtc_onnx_unsupported(n, "an inverse DFT with onesided = 1");
+  }
+  if (length == 0) return grtc_onnx_error(n, "the DFT of an empty axis");
+  int64_t out_len = onesided ? length / 2 + 1 : length;
+  if (in_len * out_len > (INT64_C(1) << 24)) {
+    return grtc_onnx_unsupported(
+        n, "a DFT of %lld points from %lld samples (its matrix is over 2^24 entries)",
+        (long long)length, (long long)in_len);
+  }
+  grtc_elem_t elem = x->type.elem;
+  grtc_elem_t e = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* v = grtc_onnx_convert(n, x, e);
+  // Real and imaginary parts, the DFT axis moved last.
+  int64_t perm[GRTC_MAX_RANK], back[GRTC_MAX_RANK];
+  uint32_t at = 0;
+  for (uint32_t d = 0; d + 1 < rank; ++d) {
+    if (d != axis) perm[at++] = d;
+  }
+  perm[at] = axis;
+  for (uint32_t d = 0; d + 1 < rank; ++d) back[perm[d]] = d;
+  grtc_tvalue_t* parts[2] = {NULL, NULL};
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    limit[d] = x->type.dims[d];
+    strides[d] = 1;
+  }
+  for (int64_t c = 0; c < x->type.dims[rank - 1]; ++c) {
+    start[rank - 1] = c;
+    limit[rank - 1] = c + 1;
+    grtc_tvalue_t* part =
+        grtc_onnx_reshape(n, grtc_onnx_slice(n, v, start, limit, strides), rank - 1, x->type.dims);
+    parts[c] = grtc_onnx_transpose(n, part, perm);
+  }
+  grtc_tvalue_t* cos_m = grtc_onnx_dft_matrix(n, e, in_len, length, out_len, length, false);
+  grtc_tvalue_t* sin_m = grtc_onnx_dft_matrix(n, e, in_len, length, out_len, length, true);
+  // Forward: re = xr C + xi S, im = xi C - xr S; inverse: re = xr C - xi S,
+  // im = xi C + xr S, both divided by the length.
+  grtc_tvalue_t* re = grtc_onnx_matmul(n, parts[0], cos_m);
+  grtc_tvalue_t* xr_s = grtc_onnx_matmul(n, parts[0], sin_m);
+  grtc_tvalue_t* im = inverse ? xr_s : grtc_onnx_unary(n, GRTC_TOP_NEGATE, xr_s);
+  if (parts[1]) {
+    grtc_tvalue_t* xi_s = grtc_onnx_matmul(n, parts[1], sin_m);
+    re = inverse ? SUB(re, xi_s) : ADD(re, xi_s);
+    im = ADD(im, grtc_onnx_matmul(n, parts[1], cos_m));
+  }
+  if (inverse) {
+    grtc_tvalue_t* scale = grtc_onnx_scalar(n, e, (double)length);
+    re = DIV(re, scale);
+    im = DIV(im, scale);
+  }
+  grtc_tvalue_t* out[2] = {grtc_onnx_transpose(n, re, back), grtc_onnx_transpose(n, im, back)};
+  for (int c = 0; c < 2; ++c) out[c] = grtc_onnx_unsqueeze(n, out[c], rank - 1);
+  OUT(0) = grtc_onnx_convert(n, grtc_onnx_concat(n, out, 2, rank - 1), elem);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
     {"Shrink", grtc_onnx_op_shrink, 1, 1, 1, 1, 9},
     {"GridSample", grtc_onnx_op_grid_sample, 2, 2, 1, 1, 16},
+    {"Det", grtc_onnx_op_det, 1, 1, 1, 1, 11},
+    {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
