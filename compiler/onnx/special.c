@@ -676,12 +676,204 @@ static grt_status_t grtc_onnx_op_dft(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// RoiAlign
+//===----------------------------------------------------------------------===//
+
+// Column |c| of (R, 4) |rois| as (R, 1).
+static grtc_tvalue_t* grtc_onnx_roi_column(grtc_onnx_node_t* n, grtc_tvalue_t* rois, int64_t c) {
+  int64_t r = rois->type.dims[0];
+  int64_t start[2] = {0, c}, limit[2] = {r, c + 1}, strides[2] = {1, 1};
+  return grtc_onnx_slice(n, rois, start, limit, strides);
+}
+
+// The sample positions of one axis, (R, out * grid): start + p * bin +
+// (i + 0.5) * bin / grid for bin p and sample i, brought to the taps of
+// bilinear interpolation as RoiAlign does it: a sample before -1 or past
+// |size| is invalid; others clamp at 0 and at the last element.
+typedef struct grtc_onnx_roi_axis_t {
+  grtc_tvalue_t* low;   // i64 indices
+  grtc_tvalue_t* high;  // i64
+  grtc_tvalue_t* w_low;
+  grtc_tvalue_t* w_high;
+  grtc_tvalue_t* valid;  // i1
+} grtc_onnx_roi_axis_t;
+
+static grtc_onnx_roi_axis_t grtc_onnx_roi_axis(grtc_onnx_node_t* n, grtc_tvalue_t* start,
+                                               grtc_tvalue_t* bin, int64_t out, int64_t grid,
+                                               int64_t size) {
+  grtc_onnx_roi_axis_t a = {NULL, NULL, NULL, NULL, NULL};
+  if (!start || !bin) return a;
+  grtc_elem_t e = start->type.elem;
+  int64_t k = out * grid;
+  double* bins = grtc_tmodule_alloc(n->module, (size_t)(k ? k : 1) * 2 * sizeof(double));
+  if (!bins) {
+    grt_status_free(grtc_onnx_error(n, "out of memory"));
+    return a;
+  }
+  double* offsets = bins + k;
+  for (int64_t p = 0; p < out; ++p) {
+    for (int64_t i = 0; i < grid; ++i) {
+      bins[p * grid + i] = (double)p;
+      offsets[p * grid + i] = (double)i + 0.5;
+    }
+  }
+  int64_t dims[2] = {1, k};
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F64, 2, dims);
+  grtc_tvalue_t* pc = grtc_onnx_convert(
+      n, grtc_onnx_constant(n, &type, bins, (size_t)k * sizeof(double), false), e);
+  grtc_tvalue_t* ic = grtc_onnx_convert(
+      n, grtc_onnx_constant(n, &type, offsets, (size_t)k * sizeof(double), false), e);
+  grtc_tvalue_t* x =
+      ADD(ADD(start, MUL(pc, bin)), DIV(MUL(ic, bin), grtc_onnx_scalar(n, e, (double)grid)));
+  a.valid = grtc_onnx_binary(
+      n, GRTC_TOP_AND, grtc_onnx_compare(n, GRTC_CMP_GE, x, grtc_onnx_scalar(n, e, -1)),
+      grtc_onnx_compare(n, GRTC_CMP_LE, x, grtc_onnx_scalar(n, e, (double)size)));
+  x = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, x, grtc_onnx_scalar(n, e, 0));
+  grtc_tvalue_t* last = grtc_onnx_scalar(n, e, (double)(size - 1));
+  grtc_tvalue_t* low = grtc_onnx_unary(n, GRTC_TOP_FLOOR, x);
+  grtc_tvalue_t* at_end = grtc_onnx_compare(n, GRTC_CMP_GE, low, last);
+  low = grtc_onnx_select(n, at_end, grtc_onnx_splat_like(n, low, (double)(size - 1)), low);
+  grtc_tvalue_t* high = grtc_onnx_select(n, at_end, low, ADD(low, grtc_onnx_scalar(n, e, 1)));
+  x = grtc_onnx_select(n, at_end, low, x);
+  a.w_high = SUB(x, low);
+  a.w_low = SUB(grtc_onnx_scalar(n, e, 1), a.w_high);
+  a.low = grtc_onnx_convert(n, low, GRTC_ELEM_I64);
+  a.high = grtc_onnx_convert(n, high, GRTC_ELEM_I64);
+  return a;
+}
+
+static grt_status_t grtc_onnx_op_roi_align(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* rois = grtc_onnx_input(n, 1);
+  grtc_tvalue_t* batch_indices = grtc_onnx_input(n, 2);
+  if (!grtc_onnx_expect_float(n, x, "input X") || !grtc_onnx_expect_float(n, rois, "rois") ||
+      !batch_indices) {
+    return grt_ok_status();
+  }
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], br[GRTC_TTYPE_FORMAT_CAPACITY],
+      bb[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.rank != 4) {
+    return grtc_onnx_error(n, "input X must have shape (N, C, H, W), got %s", grtc_onnx_fmt(x, bx));
+  }
+  int64_t num_rois = rois->type.rank == 2 ? rois->type.dims[0] : -1;
+  if (rois->type.rank != 2 || rois->type.dims[1] != 4 || batch_indices->type.rank != 1 ||
+      batch_indices->type.dims[0] != num_rois || !grtc_elem_is_integer(batch_indices->type.elem) ||
+      batch_indices->type.elem == GRTC_ELEM_I1) {
+    return grtc_onnx_error(n,
+                           "rois must have shape (num_rois, 4) and batch_indices be an integer "
+                           "tensor of shape (num_rois); got %s and %s",
+                           grtc_onnx_fmt(rois, br), grtc_onnx_fmt(batch_indices, bb));
+  }
+  int64_t oh = grtc_onnx_attr_int(n, "output_height", 1);
+  int64_t ow = grtc_onnx_attr_int(n, "output_width", 1);
+  int64_t ratio = grtc_onnx_attr_int(n, "sampling_ratio", 0);
+  double scale = grtc_onnx_attr_float(n, "spatial_scale", 1.0f);
+  const char* mode = grtc_onnx_attr_string(n, "mode", "avg");
+  const char* transform = grtc_onnx_attr_string(
+      n, "coordinate_transformation_mode", n->opset >= 16 ? "half_pixel" : "output_half_pixel");
+  if (!grt_status_is_ok(n->status)) return grt_ok_status();
+  bool half_pixel = strcmp(transform, "half_pixel") == 0;
+  if (!half_pixel && strcmp(transform, "output_half_pixel") != 0) {
+    return grtc_onnx_error(n,
+                           "attribute 'coordinate_transformation_mode' must be half_pixel or "
+                           "output_half_pixel; got \"%s\"",
+                           transform);
+  }
+  bool max_mode = strcmp(mode, "max") == 0;
+  if (!max_mode && strcmp(mode, "avg") != 0) {
+    return grtc_onnx_error(n, "attribute 'mode' must be avg or max; got \"%s\"", mode);
+  }
+  if (oh < 1 || ow < 1 || oh > 4096 || ow > 4096 || ratio < 0 || ratio > 64) {
+    return grtc_onnx_error(n,
+                           "output_height %lld and output_width %lld must be in [1, 4096] and "
+                           "sampling_ratio %lld in [0, 64]",
+                           (long long)oh, (long long)ow, (long long)ratio);
+  }
+  if (ratio == 0) {
+    return grtc_onnx_unsupported(n,
+                                 "sampling_ratio 0 (the sample count then depends on each ROI's "
+                                 "size, known only at run time)");
+  }
+  int64_t batch = x->type.dims[0], channels = x->type.dims[1];
+  int64_t height = x->type.dims[2], width = x->type.dims[3];
+  if (batch == 0 || height == 0 || width == 0) {
+    return grtc_onnx_unsupported(n, "an empty input %s", grtc_onnx_fmt(x, bx));
+  }
+  grtc_elem_t e = x->type.elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* r = grtc_onnx_convert(n, rois, e);
+  if (!r) return grt_ok_status();
+  grtc_tvalue_t* sc = grtc_onnx_scalar(n, e, scale);
+  grtc_tvalue_t* offset = grtc_onnx_scalar(n, e, half_pixel ? 0.5 : 0);
+  grtc_tvalue_t* c[4];
+  for (int i = 0; i < 4; ++i) c[i] = SUB(MUL(grtc_onnx_roi_column(n, r, i), sc), offset);
+  grtc_tvalue_t* roi_w = SUB(c[2], c[0]);
+  grtc_tvalue_t* roi_h = SUB(c[3], c[1]);
+  if (!half_pixel) {
+    roi_w = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, roi_w, grtc_onnx_scalar(n, e, 1));
+    roi_h = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, roi_h, grtc_onnx_scalar(n, e, 1));
+  }
+  grtc_tvalue_t* bin_w = DIV(roi_w, grtc_onnx_scalar(n, e, (double)ow));
+  grtc_tvalue_t* bin_h = DIV(roi_h, grtc_onnx_scalar(n, e, (double)oh));
+  grtc_onnx_roi_axis_t ay = grtc_onnx_roi_axis(n, c[1], bin_h, oh, ratio, height);
+  grtc_onnx_roi_axis_t ax = grtc_onnx_roi_axis(n, c[0], bin_w, ow, ratio, width);
+  if (!ay.low || !ax.low) return grt_ok_status();
+  // Samples (R, oh * ratio, ow * ratio); the rows of X as (N * H * W, C).
+  grtc_tvalue_t* bi = grtc_onnx_convert(n, batch_indices, GRTC_ELEM_I64);
+  bi = grtc_onnx_reshape(n, grtc_onnx_clip(n, bi, 0, (double)(batch - 1)), 3,
+                         (int64_t[]){num_rois, 1, 1});
+  int64_t perm[4] = {0, 2, 3, 1};
+  int64_t rows_dims[2] = {batch * height * width, channels};
+  grtc_tvalue_t* rows = grtc_onnx_reshape(n, grtc_onnx_transpose(n, x, perm), 2, rows_dims);
+  grtc_tvalue_t* ys[2] = {ay.low, ay.high};
+  grtc_tvalue_t* xs[2] = {ax.low, ax.high};
+  grtc_tvalue_t* wys[2] = {ay.w_low, ay.w_high};
+  grtc_tvalue_t* wxs[2] = {ax.w_low, ax.w_high};
+  grtc_tvalue_t* valid = grtc_onnx_binary(n, GRTC_TOP_AND, grtc_onnx_unsqueeze(n, ay.valid, 2),
+                                          grtc_onnx_unsqueeze(n, ax.valid, 1));
+  grtc_tvalue_t* result = NULL;
+  for (int i = 0; i < 2; ++i) {
+    grtc_tvalue_t* row = MUL(ADD(MUL(bi, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)height)),
+                                 grtc_onnx_unsqueeze(n, ys[i], 2)),
+                             grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)width));
+    for (int j = 0; j < 2; ++j) {
+      grtc_tvalue_t* index = ADD(row, grtc_onnx_unsqueeze(n, xs[j], 1));
+      grtc_tvalue_t* w = MUL(grtc_onnx_unsqueeze(n, wys[i], 2), grtc_onnx_unsqueeze(n, wxs[j], 1));
+      w = grtc_onnx_select(n, valid, w, grtc_onnx_splat_like(n, w, 0));
+      w = grtc_onnx_unsqueeze(n, grtc_onnx_convert(n, w, x->type.elem), 3);
+      grtc_tvalue_t* term = MUL(grtc_onnx_gather_rows(n, rows, index), w);
+      if (!result) {
+        result = term;
+      } else {
+        result = grtc_onnx_binary(n, max_mode ? GRTC_TOP_MAXIMUM : GRTC_TOP_ADD, result, term);
+      }
+    }
+  }
+  // (R, oh, ratio, ow, ratio, C) reduced over the samples of each bin.
+  int64_t split[6] = {num_rois, oh, ratio, ow, ratio, channels};
+  result = grtc_onnx_reshape(n, result, 6, split);
+  int64_t axes[2] = {2, 4};
+  grtc_elem_t elem = x->type.elem;
+  if (max_mode) {
+    result = grtc_onnx_reduce(n, result, axes, 2, GRTC_TOP_MAXIMUM,
+                              grtc_onnx_scalar(n, elem, -INFINITY), false);
+  } else {
+    result =
+        grtc_onnx_reduce(n, result, axes, 2, GRTC_TOP_ADD, grtc_onnx_scalar(n, elem, 0), false);
+    result = DIV(result, grtc_onnx_scalar(n, elem, (double)(ratio * ratio)));
+  }
+  int64_t back[4] = {0, 3, 1, 2};
+  OUT(0) = grtc_onnx_transpose(n, result, back);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
     {"Shrink", grtc_onnx_op_shrink, 1, 1, 1, 1, 9},
     {"GridSample", grtc_onnx_op_grid_sample, 2, 2, 1, 1, 16},
     {"Det", grtc_onnx_op_det, 1, 1, 1, 1, 11},
+    {"RoiAlign", grtc_onnx_op_roi_align, 3, 3, 1, 1, 10},
     {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
