@@ -867,6 +867,181 @@ static grt_status_t grtc_onnx_op_roi_align(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// MaxUnpool
+//===----------------------------------------------------------------------===//
+
+// A zero tensor of |count| elements of |updates|' type with updates[i]
+// written at flat position indices[i] (both rank 1); out-of-range indices
+// (negative ones included) write nothing, as stablehlo.scatter skips them.
+static grtc_tvalue_t* grtc_onnx_scatter_flat(grtc_onnx_node_t* n, grtc_tvalue_t* indices,
+                                             grtc_tvalue_t* updates, int64_t count) {
+  if (!indices || !updates || !grt_status_is_ok(n->status)) return NULL;
+  grtc_elem_t elem = updates->type.elem;
+  int64_t dims[1] = {count};
+  grtc_ttype_t type = grtc_onnx_type(elem, 1, dims);
+  grtc_tvalue_t* operands[3] = {grtc_onnx_splat(n, &type, 0), indices, updates};
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_SCATTER, operands, 3, &type, 1, 1);
+  if (!op) return NULL;
+  int64_t zero[1] = {0};
+  grtc_scatter_dims_t* d = &op->attrs.scatter;
+  d->inserted_window_dims = grtc_tmodule_i64s(n->module, zero, 1);
+  d->scatter_dims_to_operand_dims = grtc_tmodule_i64s(n->module, zero, 1);
+  d->index_vector_dim = 1;
+  // The update computation keeps the update.
+  grtc_ttype_t scalar = grtc_onnx_type(elem, 0, NULL);
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
+  if (!grt_status_is_ok(status)) {
+    if (grt_status_is_ok(n->status)) {
+      n->status = status;
+    } else {
+      grt_status_free(status);
+    }
+    return NULL;
+  }
+  grtc_top_set_region(op, 0, body);
+  grtc_tblock_t* saved = n->block;
+  n->block = body;
+  grtc_tvalue_t* update = &body->args[1];
+  grtc_top_t* yield = grtc_onnx_op_full(n, GRTC_TOP_YIELD, &update, 1, NULL, 0, 0);
+  n->block = saved;
+  return yield ? grtc_onnx_fold(n, op) : NULL;
+}
+
+static grt_status_t grtc_onnx_op_max_unpool(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
+  if (!x || !indices) return grt_ok_status();
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
+  uint32_t rank = x->type.rank;
+  if (rank < 3 || x->type.elem == GRTC_ELEM_I1) {
+    return grtc_onnx_error(n, "input X must be a numeric tensor (N, C, d1, ...), got %s",
+                           grtc_onnx_fmt(x, bx));
+  }
+  if (indices->type.elem != GRTC_ELEM_I64 || !grtc_ttype_same_shape(&indices->type, &x->type)) {
+    return grtc_onnx_error(n, "input I must be an int64 tensor of X's shape %s, got %s",
+                           grtc_onnx_fmt(x, bx), grtc_onnx_fmt(indices, bi));
+  }
+  uint32_t count = rank - 2;
+  int64_t* kernel = NULL;
+  uint32_t kernel_count = 0;
+  if (!grtc_onnx_attr_ints(n, "kernel_shape", &kernel, &kernel_count)) {
+    if (!grt_status_is_ok(n->status)) return grt_ok_status();
+    return grtc_onnx_error(n, "attribute 'kernel_shape' is required");
+  }
+  int64_t strides[GRTC_MAX_RANK], pads[2 * GRTC_MAX_RANK];
+  int64_t* values = NULL;
+  uint32_t given = 0;
+  for (uint32_t i = 0; i < count; ++i) strides[i] = 1;
+  for (uint32_t i = 0; i < 2 * count; ++i) pads[i] = 0;
+  if (kernel_count != count) {
+    return grtc_onnx_error(n, "attribute 'kernel_shape' has %u values, expected %u", kernel_count,
+                           count);
+  }
+  if (grtc_onnx_attr_ints(n, "strides", &values, &given)) {
+    if (given != count) {
+      return grtc_onnx_error(n, "attribute 'strides' has %u values, expected %u", given, count);
+    }
+    memcpy(strides, values, count * sizeof(int64_t));
+  }
+  if (grtc_onnx_attr_ints(n, "pads", &values, &given)) {
+    if (given != 2 * count) {
+      return grtc_onnx_error(n, "attribute 'pads' has %u values, expected %u", given, 2 * count);
+    }
+    memcpy(pads, values, 2 * count * sizeof(int64_t));
+  }
+  if (!grt_status_is_ok(n->status)) return grt_ok_status();
+  grtc_ttype_t out = x->type;
+  const int64_t limit = INT64_C(1) << 24;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (kernel[i] < 1 || kernel[i] > limit || strides[i] < 1 || strides[i] > limit || pads[i] < 0 ||
+        pads[i] > limit || pads[count + i] < 0 || pads[count + i] > limit) {
+      return grtc_onnx_error(n, "kernel_shape, strides and pads of dimension %u are out of range",
+                             i);
+    }
+    out.dims[2 + i] =
+        (x->type.dims[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[count + i];
+    if (out.dims[2 + i] < 0) {
+      return grtc_onnx_error(n, "the output's dimension %u would be %lld", 2 + i,
+                             (long long)out.dims[2 + i]);
+    }
+  }
+  grtc_tvalue_t* shape = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (shape) {
+    int64_t* dims = NULL;
+    uint32_t dim_count = 0;
+    if (!grtc_onnx_ints(n, shape, "input 'output_shape'", &dims, &dim_count)) {
+      return grt_ok_status();
+    }
+    if (dim_count != rank || dims[0] != x->type.dims[0] || dims[1] != x->type.dims[1]) {
+      return grtc_onnx_error(n, "output_shape must have %u values starting with N and C of %s",
+                             rank, grtc_onnx_fmt(x, bx));
+    }
+    for (uint32_t d = 2; d < rank; ++d) {
+      if (dims[d] < 0 || dims[d] > limit) {
+        return grtc_onnx_error(n, "output_shape entry %u is %lld", d, (long long)dims[d]);
+      }
+      out.dims[d] = dims[d];
+    }
+  }
+  int64_t total = grtc_ttype_element_count(&out);
+  if (total > (INT64_C(1) << 31)) {
+    return grtc_onnx_unsupported(n, "an output of %lld elements", (long long)total);
+  }
+  int64_t in_count[1] = {grtc_ttype_element_count(&x->type)};
+  grtc_tvalue_t* flat = grtc_onnx_scatter_flat(n, grtc_onnx_reshape(n, indices, 1, in_count),
+                                               grtc_onnx_reshape(n, x, 1, in_count), total);
+  OUT(0) = grtc_onnx_reshape(n, flat, out.rank, out.dims);
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// HannWindow, HammingWindow, BlackmanWindow
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_onnx_op_window(grtc_onnx_node_t* n) {
+  const char* t = n->proto->op_type;
+  // w[k] = a0 - a1 cos(2 pi k / N') + a2 cos(4 pi k / N'), N' = size when
+  // periodic, size - 1 otherwise.
+  double a0 = 0.5, a1 = 0.5, a2 = 0;
+  if (strcmp(t, "HammingWindow") == 0) {
+    a0 = 25.0 / 46.0;
+    a1 = 1 - a0;
+  } else if (strcmp(t, "BlackmanWindow") == 0) {
+    a0 = 0.42;
+    a1 = 0.5;
+    a2 = 0.08;
+  }
+  grtc_tvalue_t* size_input = grtc_onnx_input(n, 0);
+  int64_t* values = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, size_input, "input 'size'", &values, &count)) return grt_ok_status();
+  if (count != 1 || values[0] < 0 || values[0] > (INT64_C(1) << 24)) {
+    return grtc_onnx_unsupported(n, "input 'size' must be one value in [0, 2^24]");
+  }
+  int64_t size = values[0];
+  grtc_elem_t elem;
+  if (!grtc_onnx_elem(n, (int32_t)grtc_onnx_attr_int(n, "output_datatype", 1), &elem)) {
+    return grt_ok_status();
+  }
+  if (elem == GRTC_ELEM_I1) return grtc_onnx_error(n, "output_datatype must be numeric");
+  bool periodic = grtc_onnx_attr_int(n, "periodic", 1) != 0;
+  double length = (double)(periodic ? size : size - 1);
+  double* w = grtc_tmodule_alloc(n->module, (size_t)(size ? size : 1) * sizeof(double));
+  if (!w) return grtc_onnx_error(n, "out of memory for a window of %lld", (long long)size);
+  for (int64_t k = 0; k < size; ++k) {
+    double angle = 2 * GRTC_ONNX_PI * (double)k / length;
+    w[k] = a0 - a1 * cos(angle) + a2 * cos(2 * angle);
+  }
+  int64_t dims[1] = {size};
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F64, 1, dims);
+  OUT(0) = grtc_onnx_convert(
+      n, grtc_onnx_constant(n, &type, w, (size_t)size * sizeof(double), false), elem);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
@@ -874,6 +1049,10 @@ const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"GridSample", grtc_onnx_op_grid_sample, 2, 2, 1, 1, 16},
     {"Det", grtc_onnx_op_det, 1, 1, 1, 1, 11},
     {"RoiAlign", grtc_onnx_op_roi_align, 3, 3, 1, 1, 10},
+    {"MaxUnpool", grtc_onnx_op_max_unpool, 2, 3, 1, 1, 9},
+    {"HannWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
+    {"HammingWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
+    {"BlackmanWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
     {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
