@@ -968,6 +968,16 @@ static grt_status_t grtc_onnx_op_max_unpool(grtc_onnx_node_t* n) {
                              (long long)out.dims[2 + i]);
     }
   }
+  int64_t total = grtc_ttype_element_count(&out);
+  if (total > (INT64_C(1) << 31)) {
+    return grtc_onnx_unsupported(n, "an output of %lld elements", (long long)total);
+  }
+  int64_t in_count[1] = {grtc_ttype_element_count(&x->type)};
+  grtc_tvalue_t* flat = grtc_onnx_scatter_flat(n, grtc_onnx_reshape(n, indices, 1, in_count),
+                                               grtc_onnx_reshape(n, x, 1, in_count), total);
+  grtc_tvalue_t* y = grtc_onnx_reshape(n, flat, out.rank, out.dims);
+  // An output_shape places the unpooled tensor (the indices address it, in
+  // the shape inferred from the attributes) at its start, zeros after.
   grtc_tvalue_t* shape = n->input_count > 2 ? n->inputs[2] : NULL;
   if (shape) {
     int64_t* dims = NULL;
@@ -979,21 +989,19 @@ static grt_status_t grtc_onnx_op_max_unpool(grtc_onnx_node_t* n) {
       return grtc_onnx_error(n, "output_shape must have %u values starting with N and C of %s",
                              rank, grtc_onnx_fmt(x, bx));
     }
+    int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0};
     for (uint32_t d = 2; d < rank; ++d) {
-      if (dims[d] < 0 || dims[d] > limit) {
-        return grtc_onnx_error(n, "output_shape entry %u is %lld", d, (long long)dims[d]);
+      if (dims[d] < out.dims[d] || dims[d] > limit) {
+        return grtc_onnx_error(n,
+                               "output_shape entry %u is %lld; expected at least %lld (the size "
+                               "kernel_shape, strides and pads give)",
+                               d, (long long)dims[d], (long long)out.dims[d]);
       }
-      out.dims[d] = dims[d];
+      high[d] = dims[d] - out.dims[d];
     }
+    y = grtc_onnx_pad(n, y, grtc_onnx_scalar(n, x->type.elem, 0), low, high);
   }
-  int64_t total = grtc_ttype_element_count(&out);
-  if (total > (INT64_C(1) << 31)) {
-    return grtc_onnx_unsupported(n, "an output of %lld elements", (long long)total);
-  }
-  int64_t in_count[1] = {grtc_ttype_element_count(&x->type)};
-  grtc_tvalue_t* flat = grtc_onnx_scatter_flat(n, grtc_onnx_reshape(n, indices, 1, in_count),
-                                               grtc_onnx_reshape(n, x, 1, in_count), total);
-  OUT(0) = grtc_onnx_reshape(n, flat, out.rank, out.dims);
+  OUT(0) = y;
   return grt_ok_status();
 }
 
@@ -1042,6 +1050,108 @@ static grt_status_t grtc_onnx_op_window(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// STFT
+//===----------------------------------------------------------------------===//
+
+// One value of constant integer input |index| (absent: false with no
+// error, *out untouched).
+static bool grtc_onnx_scalar_input(grtc_onnx_node_t* n, uint32_t index, const char* what,
+                                   int64_t* out) {
+  grtc_tvalue_t* v = index < n->input_count ? n->inputs[index] : NULL;
+  if (!v) return false;
+  int64_t* values = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, v, what, &values, &count)) return false;
+  if (count != 1) {
+    grt_status_free(grtc_onnx_error(n, "%s must hold one value, got %u", what, count));
+    return false;
+  }
+  *out = values[0];
+  return true;
+}
+
+// The frames (gathered, (batch, frames, L) per real/imaginary part) times
+// the window, then the DFT of each as with DFT.
+static grt_status_t grtc_onnx_op_stft(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* signal = grtc_onnx_input(n, 0);
+  if (!grtc_onnx_expect_float(n, signal, "signal")) return grt_ok_status();
+  char bs[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (signal->type.rank != 3 || (signal->type.dims[2] != 1 && signal->type.dims[2] != 2)) {
+    return grtc_onnx_error(n, "signal must have shape (batch, length, 1 or 2), got %s",
+                           grtc_onnx_fmt(signal, bs));
+  }
+  int64_t step = 0, frame_length = -1;
+  if (!grtc_onnx_scalar_input(n, 1, "input 'frame_step'", &step)) {
+    if (grt_status_is_ok(n->status)) return grtc_onnx_error(n, "input 'frame_step' is required");
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* window = n->input_count > 2 ? n->inputs[2] : NULL;
+  if (!grtc_onnx_scalar_input(n, 3, "input 'frame_length'", &frame_length) &&
+      !grt_status_is_ok(n->status)) {
+    return grt_ok_status();
+  }
+  if (window) {
+    if (window->type.rank != 1 || (frame_length >= 0 && window->type.dims[0] != frame_length)) {
+      return grtc_onnx_error(n, "window must have shape (frame_length), got %s",
+                             grtc_onnx_fmt(window, bw));
+    }
+    frame_length = window->type.dims[0];
+  }
+  int64_t batch = signal->type.dims[0], length = signal->type.dims[1];
+  int64_t parts = signal->type.dims[2];
+  if (frame_length < 1 || frame_length > length || step < 1 || step > length) {
+    return grtc_onnx_error(n,
+                           "frame_length %lld and frame_step %lld must be in [1, %lld] (the "
+                           "signal's length); a window or frame_length is required",
+                           (long long)frame_length, (long long)step, (long long)length);
+  }
+  bool onesided = grtc_onnx_attr_int(n, "onesided", 1) != 0;
+  int64_t frames = (length - frame_length) / step + 1;
+  int64_t bins = onesided ? frame_length / 2 + 1 : frame_length;
+  if (frame_length * bins > (INT64_C(1) << 24) || frames * frame_length > (INT64_C(1) << 28)) {
+    return grtc_onnx_unsupported(n, "%lld frames of %lld samples", (long long)frames,
+                                 (long long)frame_length);
+  }
+  grtc_elem_t elem = signal->type.elem;
+  grtc_elem_t e = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  // Row b * length + f * step + j of the signal as (batch * length, parts).
+  int64_t rows_dims[2] = {batch * length, parts};
+  grtc_tvalue_t* rows = grtc_onnx_reshape(n, grtc_onnx_convert(n, signal, e), 2, rows_dims);
+  int64_t idx_dims[3] = {batch, frames, frame_length};
+  grtc_ttype_t idx_type = grtc_onnx_type(GRTC_ELEM_I64, 3, idx_dims);
+  grtc_tvalue_t* index = ADD(
+      ADD(MUL(grtc_onnx_iota(n, &idx_type, 0), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)length)),
+          MUL(grtc_onnx_iota(n, &idx_type, 1), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)step))),
+      grtc_onnx_iota(n, &idx_type, 2));
+  grtc_tvalue_t* framed = grtc_onnx_gather_rows(n, rows, index);  // (batch, frames, L, parts)
+  if (window) {
+    int64_t wdims[4] = {1, 1, frame_length, 1};
+    framed = MUL(framed, grtc_onnx_reshape(n, grtc_onnx_convert(n, window, e), 4, wdims));
+  }
+  grtc_tvalue_t* part[2] = {NULL, NULL};
+  int64_t start[4] = {0, 0, 0, 0}, limit[4] = {batch, frames, frame_length, 1};
+  int64_t strides[4] = {1, 1, 1, 1};
+  for (int64_t c = 0; c < parts; ++c) {
+    start[3] = c;
+    limit[3] = c + 1;
+    part[c] = grtc_onnx_reshape(n, grtc_onnx_slice(n, framed, start, limit, strides), 3, idx_dims);
+  }
+  grtc_tvalue_t* cos_m =
+      grtc_onnx_dft_matrix(n, e, frame_length, frame_length, bins, frame_length, false);
+  grtc_tvalue_t* sin_m =
+      grtc_onnx_dft_matrix(n, e, frame_length, frame_length, bins, frame_length, true);
+  grtc_tvalue_t* re = grtc_onnx_matmul(n, part[0], cos_m);
+  grtc_tvalue_t* im = grtc_onnx_unary(n, GRTC_TOP_NEGATE, grtc_onnx_matmul(n, part[0], sin_m));
+  if (part[1]) {
+    re = ADD(re, grtc_onnx_matmul(n, part[1], sin_m));
+    im = ADD(im, grtc_onnx_matmul(n, part[1], cos_m));
+  }
+  grtc_tvalue_t* out[2] = {grtc_onnx_unsqueeze(n, re, 3), grtc_onnx_unsqueeze(n, im, 3)};
+  OUT(0) = grtc_onnx_convert(n, grtc_onnx_concat(n, out, 2, 3), elem);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
@@ -1054,5 +1164,6 @@ const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"HammingWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
     {"BlackmanWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
     {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
+    {"STFT", grtc_onnx_op_stft, 2, 4, 1, 1, 17},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
