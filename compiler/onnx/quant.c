@@ -340,6 +340,12 @@ static grt_status_t grtc_onnx_op_qlinear_conv(grtc_onnx_node_t* n) {
   if (!x || !w || !grtc_onnx_input(n, 1) || !grtc_onnx_input(n, 4) || !grtc_onnx_input(n, 6)) {
     return grt_ok_status();
   }
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (x->type.rank < 3 || w->type.rank != x->type.rank) {
+    return grtc_onnx_error(
+        n, "x must have shape (N, C, d1, ...) and w (M, C/group, k1, ...); got %s and %s",
+        grtc_onnx_fmt(x, bx), grtc_onnx_fmt(w, bw));
+  }
   grtc_elem_t out;
   if (!grtc_onnx_qlinear_out(n, x, y_zero, &out)) return grt_ok_status();
   grtc_tvalue_t* inputs[4] = {x, w, grtc_onnx_optional(n, 2), grtc_onnx_optional(n, 5)};
