@@ -1152,6 +1152,176 @@ static grt_status_t grtc_onnx_op_stft(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// TfIdfVectorizer
+//===----------------------------------------------------------------------===//
+
+// Limits on the attributes, so that the unrolled comparisons stay small.
+#define GRTC_ONNX_TFIDF_MAX_GRAM 16
+#define GRTC_ONNX_TFIDF_MAX_SKIP 256
+#define GRTC_ONNX_TFIDF_MAX_OUTPUT (INT64_C(1) << 24)
+#define GRTC_ONNX_TFIDF_MAX_LEVEL 8192
+
+// The counts (B, C) of the pool's n-grams of size |size| (|count| of them
+// from |pool|, their ids (0-based, into ngram_indexes) from |first_id|)
+// in the rows of |x| (B, C), added into columns (B, out) by ngram_indexes.
+// An n-gram matches at i with skip distance d when x[i + k d] = g[k]; for
+// n > 1 every d in [1, max_skip + 1] counts, unigrams once.
+static grtc_tvalue_t* grtc_onnx_tfidf_level(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                            const int64_t* pool, int64_t count, int64_t size,
+                                            int64_t first_id, const int64_t* indexes, int64_t out,
+                                            int64_t max_skip) {
+  int64_t batch = x->type.dims[0], columns = x->type.dims[1];
+  // Later copies of an n-gram replace earlier ones (the last id counts).
+  int64_t* table = grtc_tmodule_alloc(n->module, (size_t)(count * size + 1) * sizeof(int64_t));
+  float* map = grtc_tmodule_alloc(n->module, (size_t)(count * out + 1) * sizeof(float));
+  if (!table || !map) {
+    grt_status_free(grtc_onnx_error(n, "out of memory for %lld n-grams", (long long)count));
+    return NULL;
+  }
+  int64_t kept = 0;
+  for (int64_t g = 0; g < count; ++g) {
+    bool later = false;
+    for (int64_t h = g + 1; h < count && !later; ++h) {
+      later = memcmp(pool + g * size, pool + h * size, (size_t)size * sizeof(int64_t)) == 0;
+    }
+    if (later) continue;
+    memcpy(table + kept * size, pool + g * size, (size_t)size * sizeof(int64_t));
+    map[kept * out + indexes[first_id + g]] = 1;
+    ++kept;
+  }
+  int64_t table_dims[4] = {1, 1, kept, size};
+  grtc_tvalue_t* t = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 4, table_dims, table);
+  int64_t map_dims[2] = {kept, out};
+  grtc_ttype_t map_type = grtc_onnx_type(GRTC_ELEM_F32, 2, map_dims);
+  grtc_tvalue_t* m =
+      grtc_onnx_constant(n, &map_type, map, (size_t)(kept * out) * sizeof(float), false);
+  grtc_tvalue_t* total = NULL;
+  int64_t skips = size == 1 ? 1 : max_skip + 1;
+  for (int64_t d = 1; d <= skips; ++d) {
+    int64_t positions = columns - (size - 1) * d;
+    if (positions <= 0) break;
+    grtc_tvalue_t* parts[GRTC_ONNX_TFIDF_MAX_GRAM];
+    for (int64_t k = 0; k < size; ++k) {
+      int64_t start[2] = {0, k * d}, limit[2] = {batch, k * d + positions}, strides[2] = {1, 1};
+      parts[k] = grtc_onnx_unsqueeze(n, grtc_onnx_slice(n, x, start, limit, strides), 2);
+    }
+    grtc_tvalue_t* windows = grtc_onnx_concat(n, parts, (uint32_t)size, 2);  // (B, P, n)
+    grtc_tvalue_t* eq = grtc_onnx_compare(n, GRTC_CMP_EQ, grtc_onnx_unsqueeze(n, windows, 2), t);
+    int64_t last[1] = {3};
+    grtc_tvalue_t* all =
+        grtc_onnx_reduce(n, eq, last, 1, GRTC_TOP_AND, grtc_onnx_scalar(n, GRTC_ELEM_I1, 1), false);
+    grtc_tvalue_t* hits = grtc_onnx_sum_axis(n, grtc_onnx_convert(n, all, GRTC_ELEM_F32), 1, false);
+    total = total ? ADD(total, hits) : hits;  // (B, kept)
+  }
+  if (!total || kept == 0) return NULL;
+  return grtc_onnx_matmul(n, total, m);
+}
+
+static grt_status_t grtc_onnx_op_tfidf(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x) return grt_ok_status();
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY];
+  if ((x->type.elem != GRTC_ELEM_I32 && x->type.elem != GRTC_ELEM_I64) || x->type.rank > 2) {
+    return grtc_onnx_unsupported(
+        n, "X must be an int32 or int64 tensor of shape [C] or [B, C], got %s",
+        grtc_onnx_fmt(x, bx));
+  }
+  if (grtc_onnx_attr(n, "pool_strings")) {
+    return grtc_onnx_unsupported(n, "string pools (attribute 'pool_strings')");
+  }
+  int64_t min_gram = grtc_onnx_attr_int(n, "min_gram_length", 0);
+  int64_t max_gram = grtc_onnx_attr_int(n, "max_gram_length", 0);
+  int64_t max_skip = grtc_onnx_attr_int(n, "max_skip_count", 0);
+  const char* mode = grtc_onnx_attr_string(n, "mode", "");
+  int64_t *counts = NULL, *indexes = NULL, *pool = NULL;
+  uint32_t count_n = 0, index_n = 0, pool_n = 0;
+  float* weights = NULL;
+  uint32_t weight_n = 0;
+  grtc_onnx_attr_ints(n, "ngram_counts", &counts, &count_n);
+  grtc_onnx_attr_ints(n, "ngram_indexes", &indexes, &index_n);
+  grtc_onnx_attr_ints(n, "pool_int64s", &pool, &pool_n);
+  bool has_weights = grtc_onnx_attr_floats(n, "weights", &weights, &weight_n);
+  if (!grt_status_is_ok(n->status)) return grt_ok_status();
+  int weighting = strcmp(mode, "TF") == 0      ? 0
+                  : strcmp(mode, "IDF") == 0   ? 1
+                  : strcmp(mode, "TFIDF") == 0 ? 2
+                                               : -1;
+  if (weighting < 0) {
+    return grtc_onnx_error(n, "attribute 'mode' must be TF, IDF or TFIDF; got \"%s\"", mode);
+  }
+  if (min_gram < 1 || max_gram < min_gram || max_gram > GRTC_ONNX_TFIDF_MAX_GRAM || max_skip < 0 ||
+      max_skip > GRTC_ONNX_TFIDF_MAX_SKIP) {
+    return grtc_onnx_error(n,
+                           "min_gram_length %lld, max_gram_length %lld and max_skip_count %lld "
+                           "must satisfy 1 <= min <= max <= %d and 0 <= skip <= %d",
+                           (long long)min_gram, (long long)max_gram, (long long)max_skip,
+                           GRTC_ONNX_TFIDF_MAX_GRAM, GRTC_ONNX_TFIDF_MAX_SKIP);
+  }
+  // ngram_counts[i]: where the n-grams of size i + 1 start in the pool.
+  int64_t total_ngrams = 0;
+  for (uint32_t i = 0; i < count_n; ++i) {
+    int64_t end = i + 1 < count_n ? counts[i + 1] : (int64_t)pool_n;
+    if (counts[i] < 0 || counts[i] > end || end > (int64_t)pool_n ||
+        (end - counts[i]) % (int64_t)(i + 1) != 0) {
+      return grtc_onnx_error(n,
+                             "ngram_counts entry %u (%lld) does not start a whole number of "
+                             "%u-grams in the pool of %u values",
+                             i, (long long)counts[i], i + 1, pool_n);
+    }
+    total_ngrams += (end - counts[i]) / (int64_t)(i + 1);
+  }
+  if (index_n == 0 || (int64_t)index_n < total_ngrams) {
+    return grtc_onnx_error(n, "ngram_indexes has %u values for the pool's %lld n-grams", index_n,
+                           (long long)total_ngrams);
+  }
+  int64_t out = 0;
+  for (uint32_t i = 0; i < index_n; ++i) {
+    if (indexes[i] < 0 || indexes[i] >= GRTC_ONNX_TFIDF_MAX_OUTPUT) {
+      return grtc_onnx_error(n, "ngram_indexes entry %u is %lld", i, (long long)indexes[i]);
+    }
+    if (indexes[i] + 1 > out) out = indexes[i] + 1;
+  }
+  if (has_weights && weighting != 0 && (int64_t)weight_n < out) {
+    return grtc_onnx_error(n, "weights has %u values for an output of %lld", weight_n,
+                           (long long)out);
+  }
+  int64_t batch = x->type.rank == 2 ? x->type.dims[0] : 1;
+  int64_t columns = x->type.rank == 0 ? 1 : x->type.dims[x->type.rank - 1];
+  int64_t rows_dims[2] = {batch, columns};
+  grtc_tvalue_t* rows = grtc_onnx_reshape(n, grtc_onnx_convert(n, x, GRTC_ELEM_I64), 2, rows_dims);
+  int64_t out_dims[2] = {batch, out};
+  grtc_ttype_t out_type = grtc_onnx_type(GRTC_ELEM_F32, 2, out_dims);
+  grtc_tvalue_t* y = grtc_onnx_splat(n, &out_type, 0);
+  int64_t id = 0;
+  for (uint32_t i = 0; i < count_n && y; ++i) {
+    int64_t size = i + 1;
+    int64_t end = i + 1 < count_n ? counts[i + 1] : (int64_t)pool_n;
+    int64_t level = (end - counts[i]) / size;
+    if (level > GRTC_ONNX_TFIDF_MAX_LEVEL) {
+      return grtc_onnx_unsupported(n, "a pool of %lld %lld-grams (grt takes up to %d of a size)",
+                                   (long long)level, (long long)size, GRTC_ONNX_TFIDF_MAX_LEVEL);
+    }
+    if (level > 0 && size >= min_gram && size <= max_gram) {
+      grtc_tvalue_t* c =
+          grtc_onnx_tfidf_level(n, rows, pool + counts[i], level, size, id, indexes, out, max_skip);
+      if (c) y = ADD(y, c);
+    }
+    id += level;
+  }
+  if (weighting == 1) {
+    grtc_tvalue_t* present = grtc_onnx_compare(n, GRTC_CMP_GT, y, grtc_onnx_splat_like(n, y, 0));
+    y = grtc_onnx_convert(n, present, GRTC_ELEM_F32);
+  }
+  if (weighting != 0 && has_weights) {
+    int64_t w_dims[1] = {out};
+    grtc_ttype_t w_type = grtc_onnx_type(GRTC_ELEM_F32, 1, w_dims);
+    y = MUL(y, grtc_onnx_constant(n, &w_type, weights, (size_t)out * sizeof(float), false));
+  }
+  OUT(0) = x->type.rank == 2 ? y : grtc_onnx_reshape(n, y, 1, &out);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
@@ -1165,5 +1335,6 @@ const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"BlackmanWindow", grtc_onnx_op_window, 1, 1, 1, 1, 17},
     {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
     {"STFT", grtc_onnx_op_stft, 2, 4, 1, 1, 17},
+    {"TfIdfVectorizer", grtc_onnx_op_tfidf, 1, 1, 1, 1, 9},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
