@@ -1322,6 +1322,102 @@ static grt_status_t grtc_onnx_op_tfidf(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// MelWeightMatrix
+//===----------------------------------------------------------------------===//
+
+// One value of constant floating-point input |index|.
+static bool grtc_onnx_float_input(grtc_onnx_node_t* n, uint32_t index, const char* what,
+                                  double* out) {
+  double* values = NULL;
+  uint32_t count = 0;
+  grtc_tvalue_t* v = grtc_onnx_input(n, index);
+  if (!v || !grtc_onnx_floats(n, v, what, &values, &count)) return false;
+  if (count != 1) {
+    grt_status_free(grtc_onnx_error(n, "%s must hold one value, got %u", what, count));
+    return false;
+  }
+  *out = values[0];
+  return true;
+}
+
+// Triangular filters between mel-spaced frequencies, computed here as the
+// ONNX reference does: the edges in float, the bin positions in double.
+static grt_status_t grtc_onnx_op_mel_weight_matrix(grtc_onnx_node_t* n) {
+  int64_t mel_bins = 0, dft_length = 0, sample_rate = 0;
+  double lower = 0, upper = 0;
+  const char* names[3] = {"input 'num_mel_bins'", "input 'dft_length'", "input 'sample_rate'"};
+  int64_t* ints[3] = {&mel_bins, &dft_length, &sample_rate};
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (!grtc_onnx_input(n, i)) return grt_ok_status();
+    if (!grtc_onnx_scalar_input(n, i, names[i], ints[i])) {
+      if (grt_status_is_ok(n->status)) return grtc_onnx_error(n, "%s is required", names[i]);
+      return grt_ok_status();
+    }
+  }
+  if (!grtc_onnx_float_input(n, 3, "input 'lower_edge_hertz'", &lower) ||
+      !grtc_onnx_float_input(n, 4, "input 'upper_edge_hertz'", &upper)) {
+    return grt_ok_status();
+  }
+  if (mel_bins < 1 || mel_bins > 4096 || dft_length < 1 || dft_length > (1 << 20) ||
+      sample_rate < 1) {
+    return grtc_onnx_error(n,
+                           "num_mel_bins %lld, dft_length %lld and sample_rate %lld must be in "
+                           "[1, 4096], [1, 2^20] and [1, ...)",
+                           (long long)mel_bins, (long long)dft_length, (long long)sample_rate);
+  }
+  grtc_elem_t elem;
+  if (!grtc_onnx_elem(n, (int32_t)grtc_onnx_attr_int(n, "output_datatype", 1), &elem)) {
+    return grt_ok_status();
+  }
+  int64_t spectrogram_bins = dft_length / 2 + 1;
+  float low_mel = 2595.0f * log10f(1.0f + (float)lower / 700.0f);
+  float high_mel = 2595.0f * log10f(1.0f + (float)upper / 700.0f);
+  float mel_step = (high_mel - low_mel) / (float)(mel_bins + 2);
+  int64_t* bins = grtc_tmodule_alloc(n->module, (size_t)(mel_bins + 2) * sizeof(int64_t));
+  double* w = grtc_tmodule_alloc(n->module, (size_t)(spectrogram_bins * mel_bins) * sizeof(double));
+  if (!bins || !w) return grtc_onnx_error(n, "out of memory");
+  for (int64_t i = 0; i < mel_bins + 2; ++i) {
+    double f = (double)i * (double)mel_step + (double)low_mel;
+    f = 700 * (pow(10, f / 2595) - 1);
+    double b = floor((double)(dft_length + 1) * f / (double)sample_rate);
+    if (!(b >= -1e15 && b <= 1e15)) {
+      return grtc_onnx_error(n, "the edges %g Hz and %g Hz give no finite frequency bins", lower,
+                             upper);
+    }
+    bins[i] = (int64_t)b;
+  }
+  // The filters, each entry's bin checked as it is written.
+  for (int64_t i = 0; i < mel_bins; ++i) {
+    int64_t left = bins[i], center = bins[i + 1], right = bins[i + 2];
+    for (int pass = 0; pass < 3; ++pass) {
+      int64_t from = pass == 0 ? center : pass == 1 ? left : center;
+      int64_t to = pass == 0 ? center : pass == 1 ? center : right - 1;
+      if ((pass == 0) != (center == left)) continue;
+      for (int64_t j = from; j <= to; ++j) {
+        if (j < 0 || j >= spectrogram_bins) {
+          return grtc_onnx_error(n,
+                                 "mel filter %lld reaches frequency bin %lld, outside the %lld "
+                                 "bins of a %lld-point DFT (check the edge frequencies)",
+                                 (long long)i, (long long)j, (long long)spectrogram_bins,
+                                 (long long)dft_length);
+        }
+        w[j * mel_bins + i] = pass == 0   ? 1
+                              : pass == 1 ? (double)(j - left) / (double)(center - left)
+                                          : (double)(right - j) / (double)(right - center);
+      }
+    }
+  }
+  int64_t dims[2] = {spectrogram_bins, mel_bins};
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F64, 2, dims);
+  OUT(0) = grtc_onnx_convert(
+      n,
+      grtc_onnx_constant(n, &type, w, (size_t)(spectrogram_bins * mel_bins) * sizeof(double),
+                         false),
+      elem);
+  return grt_ok_status();
+}
+
 const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"NegativeLogLikelihoodLoss", grtc_onnx_op_nll_loss, 2, 3, 1, 1, 12},
     {"SoftmaxCrossEntropyLoss", grtc_onnx_op_sce_loss, 2, 3, 1, 2, 12},
@@ -1336,5 +1432,6 @@ const grtc_onnx_op_def_t grtc_onnx_special_ops[] = {
     {"DFT", grtc_onnx_op_dft, 1, 3, 1, 1, 17},
     {"STFT", grtc_onnx_op_stft, 2, 4, 1, 1, 17},
     {"TfIdfVectorizer", grtc_onnx_op_tfidf, 1, 1, 1, 1, 9},
+    {"MelWeightMatrix", grtc_onnx_op_mel_weight_matrix, 5, 5, 1, 1, 17},
     {NULL, NULL, 0, 0, 0, 0, 0},
 };
