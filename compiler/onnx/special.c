@@ -208,10 +208,12 @@ static grt_status_t grtc_onnx_op_shrink(grtc_onnx_node_t* n) {
   }
   double lambd = grtc_onnx_attr_float(n, "lambd", 0.5f);
   double bias = grtc_onnx_attr_float(n, "bias", 0.0f);
-  // Integers compare and shift in f64 (exact for them up to 2^53), then
-  // convert back.
+  // Integers compare and shift in a float type that holds them exactly (f32
+  // up to 16 bits, f64 above), then convert back.
   grtc_elem_t elem = x->type.elem;
-  grtc_elem_t calc = grtc_elem_is_float(elem) ? elem : GRTC_ELEM_F64;
+  grtc_elem_t calc = grtc_elem_is_float(elem)          ? elem
+                     : grtc_elem_bit_width(elem) <= 16 ? GRTC_ELEM_F32
+                                                       : GRTC_ELEM_F64;
   grtc_tvalue_t* v = grtc_onnx_convert(n, x, calc);
   grtc_tvalue_t* lo = grtc_onnx_compare(n, GRTC_CMP_LT, v, grtc_onnx_scalar(n, calc, -lambd));
   grtc_tvalue_t* hi = grtc_onnx_compare(n, GRTC_CMP_GT, v, grtc_onnx_scalar(n, calc, lambd));
