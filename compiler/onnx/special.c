@@ -802,6 +802,12 @@ static grt_status_t grtc_onnx_op_roi_align(grtc_onnx_node_t* n) {
   if (batch == 0 || height == 0 || width == 0) {
     return grtc_onnx_unsupported(n, "an empty input %s", grtc_onnx_fmt(x, bx));
   }
+  if ((double)num_rois * (double)(oh * ratio) * (double)(ow * ratio) * (double)channels >
+      (double)(INT64_C(1) << 31)) {
+    return grtc_onnx_unsupported(n, "%lld ROIs of %lld x %lld samples of %lld channels",
+                                 (long long)num_rois, (long long)(oh * ratio),
+                                 (long long)(ow * ratio), (long long)channels);
+  }
   grtc_elem_t e = x->type.elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
   grtc_tvalue_t* r = grtc_onnx_convert(n, rois, e);
   if (!r) return grt_ok_status();
@@ -1198,6 +1204,14 @@ static grtc_tvalue_t* grtc_onnx_tfidf_level(grtc_onnx_node_t* n, grtc_tvalue_t* 
   grtc_ttype_t map_type = grtc_onnx_type(GRTC_ELEM_F32, 2, map_dims);
   grtc_tvalue_t* m =
       grtc_onnx_constant(n, &map_type, map, (size_t)(kept * out) * sizeof(float), false);
+  if ((double)batch * (double)columns * (double)kept * (double)size > (double)(INT64_C(1) << 31)) {
+    grt_status_free(grtc_onnx_unsupported(n,
+                                          "matching %lld %lld-grams against %lld x %lld values "
+                                          "(over 2^31 comparisons per skip distance)",
+                                          (long long)kept, (long long)size, (long long)batch,
+                                          (long long)columns));
+    return NULL;
+  }
   grtc_tvalue_t* total = NULL;
   int64_t skips = size == 1 ? 1 : max_skip + 1;
   for (int64_t d = 1; d <= skips; ++d) {
