@@ -160,7 +160,12 @@ static grt_status_t grtc_onnx_op_nll_loss(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!grtc_onnx_expect_float(n, x, "input")) return grt_ok_status();
   grtc_tvalue_t* weight = n->input_count > 2 ? n->inputs[2] : NULL;
-  OUT(0) = grtc_onnx_nll(n, x, grtc_onnx_input(n, 1), weight);
+  // 16-bit floats: the sums in f32.
+  grtc_elem_t elem = x->type.elem;
+  grtc_elem_t wide = elem == GRTC_ELEM_F16 || elem == GRTC_ELEM_BF16 ? GRTC_ELEM_F32 : elem;
+  if (weight && weight->type.elem == elem) weight = grtc_onnx_convert(n, weight, wide);
+  OUT(0) = grtc_onnx_convert(
+      n, grtc_onnx_nll(n, grtc_onnx_convert(n, x, wide), grtc_onnx_input(n, 1), weight), elem);
   return grt_ok_status();
 }
 
