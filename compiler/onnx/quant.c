@@ -43,10 +43,9 @@ static bool grtc_onnx_quant_range(grtc_elem_t elem, double* lo, double* hi) {
   }
 }
 
-// A scale (floating-point) or zero point (|elem|, or any quantized type
-// when |elem| is GRTC_ELEM_COUNT) named |what| of one value or one per
-// dimension |axis| of |x| (-1: one value only), reshaped to broadcast
-// against |x|.
+// A scale (|is_scale|: floating-point) or zero point named |what| of one
+// value or one per dimension |axis| of |x| (-1: one value only), reshaped
+// to broadcast against |x|.
 static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* p, grtc_tvalue_t* x,
                                             int axis, bool is_scale, const char* what) {
   if (!p || !x || !grt_status_is_ok(n->status)) return NULL;
@@ -57,7 +56,7 @@ static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* 
     return NULL;
   }
   int64_t count = grtc_ttype_element_count(&p->type);
-  if (count == 1 && p->type.rank <= 1) return grtc_onnx_reshape(n, p, 0, NULL);
+  if (count == 1) return grtc_onnx_reshape(n, p, 0, NULL);
   if (axis < 0 || p->type.rank != 1 || count != x->type.dims[axis]) {
     if (axis < 0) {
       grt_status_free(
@@ -275,7 +274,7 @@ static grtc_tvalue_t* grtc_onnx_requantize(grtc_onnx_node_t* n, grtc_tvalue_t* a
   return grtc_onnx_saturate(n, v, out);
 }
 
-// The element type of y: y_zero_point's (which must be x's), else x's.
+// The element type of y: y_zero_point's, else x's; uint8 or int8.
 static bool grtc_onnx_qlinear_out(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* y_zero,
                                   grtc_elem_t* out) {
   char bz[GRTC_TTYPE_FORMAT_CAPACITY];
@@ -308,13 +307,14 @@ static grt_status_t grtc_onnx_op_qlinear_matmul(grtc_onnx_node_t* n) {
   grtc_tvalue_t* inputs[4] = {a, b, grtc_onnx_optional(n, 2), grtc_onnx_optional(n, 5)};
   grtc_tvalue_t* acc = grtc_onnx_delegate(n, grtc_onnx_nn_ops, "MatMulInteger", inputs, 4);
   if (!acc) return grt_ok_status();
-  // a's scale per row (its dimension -2), as a column (M, 1); b's per
-  // column (its last dimension).
+  // a's scale per row (its dimension -2), as a column (M, 1) (as (M) when
+  // b is a vector and the result has no column dimension); b's per column
+  // (its last dimension).
   grtc_tvalue_t* sa = grtc_onnx_scale_f32(
       n, n->inputs[1], a, a->type.rank >= 2 ? (int)a->type.rank - 2 : -1, "a_scale");
   if (sa && sa->type.rank > 0) {
     int64_t dims[2] = {a->type.dims[a->type.rank - 2], 1};
-    sa = grtc_onnx_reshape(n, sa, 2, dims);
+    sa = grtc_onnx_reshape(n, sa, b->type.rank == 1 ? 1 : 2, dims);
   }
   grtc_tvalue_t* sb = grtc_onnx_scale_f32(
       n, n->inputs[4], b, b->type.rank >= 2 ? (int)b->type.rank - 1 : -1, "b_scale");
