@@ -263,6 +263,9 @@ typedef enum grtc_onnx_grid_padding_e {
 typedef struct grtc_onnx_grid_t {
   grtc_onnx_grid_padding_t padding;
   bool align_corners;
+  // How nearest rounds: half to even (PyTorch's nearbyint) except in 3-D
+  // (std::round, half away from zero), as the ONNX reference does.
+  grtc_top_kind_t round;
 } grtc_onnx_grid_t;
 
 // |x| clamped to [lo, hi] (rank-0 bounds of x's type).
@@ -342,9 +345,8 @@ static void grtc_onnx_cubic_weights(grtc_onnx_node_t* n, grtc_tvalue_t* t, grtc_
 static int grtc_onnx_grid_taps(grtc_onnx_node_t* n, const grtc_onnx_grid_t* g, int mode,
                                grtc_tvalue_t* x, int64_t size, grtc_onnx_tap_t* taps) {
   grtc_elem_t e = x->type.elem;
-  if (mode == 0) {  // nearest: round half to even (nearbyint)
-    grtc_tvalue_t* r =
-        grtc_onnx_unary(n, GRTC_TOP_ROUND_NEAREST_EVEN, grtc_onnx_grid_bound(n, g, x, size));
+  if (mode == 0) {  // nearest, rounding as g->round does
+    grtc_tvalue_t* r = grtc_onnx_unary(n, g->round, grtc_onnx_grid_bound(n, g, x, size));
     taps[0] = grtc_onnx_make_tap(n, r, grtc_onnx_splat_like(n, x, 1), size);
     return 1;
   }
@@ -377,12 +379,17 @@ static grt_status_t grtc_onnx_op_grid_sample(grtc_onnx_node_t* n) {
     return grt_ok_status();
   }
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bg[GRTC_TTYPE_FORMAT_CAPACITY];
-  if (x->type.rank != 4) {
-    return grtc_onnx_unsupported(n, "only 4-D inputs (N, C, H, W) are supported, got %s",
+  uint32_t rank = x->type.rank, k = rank >= 2 ? rank - 2 : 0;
+  // Opset 20 generalized the op from 4-D inputs to N-D ones.
+  if (rank < 3 || rank > 5 || (n->opset < 20 && rank != 4)) {
+    return grtc_onnx_unsupported(n, "input X must be (N, C, H, W)%s, got %s",
+                                 n->opset < 20 ? "" : " or have 1 or 3 spatial dimensions",
                                  grtc_onnx_fmt(x, bx));
   }
-  if (grid->type.rank != 4 || grid->type.dims[0] != x->type.dims[0] || grid->type.dims[3] != 2) {
-    return grtc_onnx_error(n, "grid must have shape (N, H_out, W_out, 2) for input %s, got %s",
+  bool grid_ok = grid->type.rank == rank && grid->type.dims[0] == x->type.dims[0] &&
+                 grid->type.dims[rank - 1] == (int64_t)k;
+  if (!grid_ok) {
+    return grtc_onnx_error(n, "grid must have shape (N, D1_out, ..., %u) for input %s, got %s", k,
                            grtc_onnx_fmt(x, bx), grtc_onnx_fmt(grid, bg));
   }
   const char* mode_name = grtc_onnx_attr_string(n, "mode", n->opset >= 20 ? "linear" : "bilinear");
@@ -410,59 +417,77 @@ static grt_status_t grtc_onnx_op_grid_sample(grtc_onnx_node_t* n) {
         n, "attribute 'padding_mode' must be zeros, border or reflection; got \"%s\"", padding);
   }
   g.align_corners = grtc_onnx_attr_int(n, "align_corners", 0) != 0;
+  g.round = k == 3 ? GRTC_TOP_ROUND_NEAREST_AFZ : GRTC_TOP_ROUND_NEAREST_EVEN;
   int64_t batch = x->type.dims[0], channels = x->type.dims[1];
-  int64_t height = x->type.dims[2], width = x->type.dims[3];
-  int64_t ho = grid->type.dims[1], wo = grid->type.dims[2];
-  if (height == 0 || width == 0) {
-    return grtc_onnx_unsupported(n, "input %s has an empty spatial dimension",
-                                 grtc_onnx_fmt(x, bx));
+  const int64_t* sizes = x->type.dims + 2;  // the spatial sizes, D/H/W order
+  int64_t volume = 1;
+  for (uint32_t a = 0; a < k; ++a) {
+    if (sizes[a] == 0) {
+      return grtc_onnx_unsupported(n, "input %s has an empty spatial dimension",
+                                   grtc_onnx_fmt(x, bx));
+    }
+    volume *= sizes[a];
   }
   grtc_elem_t e = grid->type.elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
   grtc_tvalue_t* gf = grtc_onnx_convert(n, grid, e);
-  int64_t start[4] = {0, 0, 0, 0}, limit[4] = {batch, ho, wo, 1}, strides[4] = {1, 1, 1, 1};
-  int64_t plane[3] = {batch, ho, wo};
-  grtc_tvalue_t* coords[2];  // x (width), y (height)
-  int64_t sizes[2] = {width, height};
-  for (int a = 0; a < 2; ++a) {
-    start[3] = a;
-    limit[3] = a + 1;
-    grtc_tvalue_t* c =
-        grtc_onnx_reshape(n, grtc_onnx_slice(n, gf, start, limit, strides), 3, plane);
+  // The output positions (N, D1_out, ...); grid component c addresses
+  // spatial axis k - 1 - c (x the last, then y, then z).
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    limit[d] = grid->type.dims[d];
+    strides[d] = 1;
+  }
+  grtc_ttype_t plane_type = grtc_onnx_type(GRTC_ELEM_I64, rank - 1, grid->type.dims);
+  grtc_onnx_tap_t taps[3][4];
+  int tap_count[3] = {0, 0, 0};
+  for (uint32_t a = 0; a < k; ++a) {
+    start[rank - 1] = k - 1 - a;
+    limit[rank - 1] = k - a;
+    grtc_tvalue_t* c = grtc_onnx_reshape(n, grtc_onnx_slice(n, gf, start, limit, strides), rank - 1,
+                                         grid->type.dims);
     grtc_tvalue_t* one = grtc_onnx_scalar(n, e, 1);
     double size = (double)sizes[a];
     // align_corners: (c + 1) / 2 * (size - 1); else ((c + 1) * size - 1) / 2.
-    coords[a] = g.align_corners ? MUL(DIV(ADD(c, one), grtc_onnx_scalar(n, e, 2)),
-                                      grtc_onnx_scalar(n, e, size - 1))
-                                : DIV(SUB(MUL(ADD(c, one), grtc_onnx_scalar(n, e, size)), one),
-                                      grtc_onnx_scalar(n, e, 2));
+    grtc_tvalue_t* coord =
+        g.align_corners
+            ? MUL(DIV(ADD(c, one), grtc_onnx_scalar(n, e, 2)), grtc_onnx_scalar(n, e, size - 1))
+            : DIV(SUB(MUL(ADD(c, one), grtc_onnx_scalar(n, e, size)), one),
+                  grtc_onnx_scalar(n, e, 2));
+    if (!coord) return grt_ok_status();
+    tap_count[a] = grtc_onnx_grid_taps(n, &g, mode, coord, sizes[a], taps[a]);
+    if (tap_count[a] == 0) return grt_ok_status();
   }
-  if (!coords[0] || !coords[1]) return grt_ok_status();
-  grtc_onnx_tap_t tx[4], ty[4];
-  int count_x = grtc_onnx_grid_taps(n, &g, mode, coords[0], width, tx);
-  int count_y = grtc_onnx_grid_taps(n, &g, mode, coords[1], height, ty);
-  // X as rows (N * H * W, C); a tap's row is (n * H + y) * W + x.
-  int64_t perm[4] = {0, 2, 3, 1};
-  int64_t rows_dims[2] = {batch * height * width, channels};
+  // X as rows (N * D * H * W, C); a tap's row is ((n * D + z) * H + y) * W + x.
+  int64_t perm[GRTC_MAX_RANK], back[GRTC_MAX_RANK];
+  perm[0] = 0;
+  back[0] = 0;
+  for (uint32_t d = 1; d < rank; ++d) {
+    perm[d] = d + 1 < rank ? d + 1 : 1;
+    back[d] = d == 1 ? rank - 1 : d - 1;
+  }
+  int64_t rows_dims[2] = {batch * volume, channels};
   grtc_tvalue_t* rows = grtc_onnx_reshape(n, grtc_onnx_transpose(n, x, perm), 2, rows_dims);
-  grtc_ttype_t plane_type = grtc_onnx_type(GRTC_ELEM_I64, 3, plane);
-  grtc_tvalue_t* base =
-      MUL(grtc_onnx_iota(n, &plane_type, 0), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)height));
+  grtc_tvalue_t* base = grtc_onnx_iota(n, &plane_type, 0);
+  int combos = 1;
+  for (uint32_t a = 0; a < k; ++a) combos *= tap_count[a];
   grtc_tvalue_t* sum = NULL;
-  for (int i = 0; i < count_y; ++i) {
-    grtc_tvalue_t* row =
-        MUL(ADD(base, ty[i].index), grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)width));
-    for (int j = 0; j < count_x; ++j) {
-      grtc_tvalue_t* index = ADD(row, tx[j].index);
-      grtc_tvalue_t* valid = grtc_onnx_binary(n, GRTC_TOP_AND, ty[i].valid, tx[j].valid);
-      grtc_tvalue_t* w = MUL(ty[i].weight, tx[j].weight);
-      w = grtc_onnx_convert(n, grtc_onnx_select(n, valid, w, grtc_onnx_scalar(n, e, 0)),
-                            x->type.elem);
-      grtc_tvalue_t* term =
-          MUL(grtc_onnx_gather_rows(n, rows, index), grtc_onnx_unsqueeze(n, w, 3));
-      sum = sum ? ADD(sum, term) : term;
+  for (int combo = 0; combo < combos && grt_status_is_ok(n->status); ++combo) {
+    grtc_tvalue_t* index = base;
+    grtc_tvalue_t* valid = NULL;
+    grtc_tvalue_t* w = NULL;
+    for (int a = 0, rest = combo; a < (int)k; ++a) {
+      const grtc_onnx_tap_t* t = &taps[a][rest % tap_count[a]];
+      rest /= tap_count[a];
+      index = ADD(MUL(index, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)sizes[a])), t->index);
+      valid = valid ? grtc_onnx_binary(n, GRTC_TOP_AND, valid, t->valid) : t->valid;
+      w = w ? MUL(w, t->weight) : t->weight;
     }
+    w = grtc_onnx_convert(n, grtc_onnx_select(n, valid, w, grtc_onnx_scalar(n, e, 0)),
+                          x->type.elem);
+    grtc_tvalue_t* term =
+        MUL(grtc_onnx_gather_rows(n, rows, index), grtc_onnx_unsqueeze(n, w, rank - 1));
+    sum = sum ? ADD(sum, term) : term;
   }
-  int64_t back[4] = {0, 3, 1, 2};
   OUT(0) = grtc_onnx_transpose(n, sum, back);
   return grt_ok_status();
 }
