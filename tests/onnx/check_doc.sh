@@ -18,6 +18,13 @@ if [ "$want" != "$have" ]; then
   exit 1
 fi
 
+# "These N op types": N must be the list's length.
+stated_ops=$(sed -n 's/.*These \([0-9][0-9]*\) op types.*/\1/p' "$doc")
+if [ "$stated_ops" != "$(wc -l <<<"$want")" ]; then
+  echo "docs/onnx.md says '$stated_ops' op types, grt-compile lists $(wc -l <<<"$want")" >&2
+  exit 1
+fi
+
 # <!-- onnx-count:exceptions_node_local_sync.txt:node --> ... N of M
 status=0
 while IFS= read -r line; do
