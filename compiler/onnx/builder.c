@@ -9,19 +9,32 @@
 #include "compiler/tensor/eval.h"
 #include "compiler/tensor/passes.h"
 
-static bool grtc_onnx_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
+bool grtc_onnx_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
 
-static void grtc_onnx_fail(grtc_onnx_node_t* n, grt_status_t status) {
-  if (grt_status_is_ok(status)) return;
+bool grtc_onnx_fail(grtc_onnx_node_t* n, grt_status_t status) {
+  if (grt_status_is_ok(status)) return false;
   if (grt_status_is_ok(n->status)) {
     n->status = status;
   } else {
     grt_status_free(status);
   }
+  return false;
 }
 
-static const char* grtc_onnx_fmt(const grtc_ttype_t* type, char* buffer) {
+const char* grtc_onnx_fmt_type(const grtc_ttype_t* type, char* buffer) {
   return grtc_ttype_format(type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
+}
+
+const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer) {
+  return grtc_onnx_fmt_type(&x->type, buffer);
+}
+
+bool grtc_onnx_expect_float(grtc_onnx_node_t* n, grtc_tvalue_t* x, const char* what) {
+  if (!x) return false;
+  if (grtc_elem_is_float(x->type.elem)) return true;
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  return grtc_onnx_fail(n, grtc_onnx_error(n, "%s must be a floating-point tensor, got %s", what,
+                                           grtc_onnx_fmt(x, buffer)));
 }
 
 grtc_ttype_t grtc_onnx_type(grtc_elem_t elem, uint32_t rank, const int64_t* dims) {
@@ -191,7 +204,7 @@ bool grtc_onnx_ints(grtc_onnx_node_t* n, grtc_tvalue_t* value, const char* what,
   if (!grtc_elem_is_integer(value->type.elem)) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     grtc_onnx_fail(n, grtc_onnx_error(n, "%s must be an integer tensor, got %s", what,
-                                      grtc_onnx_fmt(&value->type, buffer)));
+                                      grtc_onnx_fmt_type(&value->type, buffer)));
     return false;
   }
   if (!grtc_onnx_is_constant(value)) {
@@ -270,7 +283,7 @@ bool grtc_onnx_broadcast_shape(grtc_onnx_node_t* n, const grtc_ttype_t* a, const
       grtc_onnx_fail(n, grtc_onnx_error(n,
                                         "shapes %s and %s do not broadcast (dimension %u: %lld "
                                         "vs %lld)",
-                                        grtc_onnx_fmt(a, ba), grtc_onnx_fmt(b, bb), i,
+                                        grtc_onnx_fmt_type(a, ba), grtc_onnx_fmt_type(b, bb), i,
                                         (long long)da, (long long)db));
       return false;
     }
@@ -300,8 +313,8 @@ grtc_tvalue_t* grtc_onnx_broadcast_to(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
   if (grtc_ttype_equal(&type, &x->type)) return x;
   if (x->type.rank > rank) {
     char bx[GRTC_TTYPE_FORMAT_CAPACITY], bt[GRTC_TTYPE_FORMAT_CAPACITY];
-    grtc_onnx_fail(n, grtc_onnx_error(n, "cannot broadcast %s to %s", grtc_onnx_fmt(&x->type, bx),
-                                      grtc_onnx_fmt(&type, bt)));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "cannot broadcast %s to %s", grtc_onnx_fmt_type(&x->type, bx),
+                                      grtc_onnx_fmt_type(&type, bt)));
     return NULL;
   }
   int64_t map[GRTC_MAX_RANK];
@@ -311,7 +324,7 @@ grtc_tvalue_t* grtc_onnx_broadcast_to(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
     if (d != 1 && d != dims[map[i]]) {
       char bx[GRTC_TTYPE_FORMAT_CAPACITY], bt[GRTC_TTYPE_FORMAT_CAPACITY];
       grtc_onnx_fail(n, grtc_onnx_error(n, "cannot broadcast %s to %s",
-                                        grtc_onnx_fmt(&x->type, bx), grtc_onnx_fmt(&type, bt)));
+                                        grtc_onnx_fmt_type(&x->type, bx), grtc_onnx_fmt_type(&type, bt)));
       return NULL;
     }
   }
@@ -346,7 +359,7 @@ static bool grtc_onnx_same_elem(grtc_onnx_node_t* n, const grtc_tvalue_t* a,
   if (a->type.elem == b->type.elem) return true;
   char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
   grtc_onnx_fail(n, grtc_onnx_error(n, "operands must have one element type, got %s and %s",
-                                    grtc_onnx_fmt(&a->type, ba), grtc_onnx_fmt(&b->type, bb)));
+                                    grtc_onnx_fmt_type(&a->type, ba), grtc_onnx_fmt_type(&b->type, bb)));
   return false;
 }
 
@@ -517,8 +530,8 @@ grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs, u
       char b0[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
       grtc_onnx_fail(n, grtc_onnx_error(n,
                                         "inputs %s and %s cannot be concatenated on axis %u",
-                                        grtc_onnx_fmt(&xs[0]->type, b0),
-                                        grtc_onnx_fmt(t, bi), axis));
+                                        grtc_onnx_fmt_type(&xs[0]->type, b0),
+                                        grtc_onnx_fmt_type(t, bi), axis));
       return NULL;
     }
     type.dims[axis] += t->dims[axis];
@@ -720,7 +733,7 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
     char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
     grtc_onnx_fail(n, grtc_onnx_error(n, "MatMul of %s and %s: contracting sizes %lld and %lld "
                                          "differ",
-                                      grtc_onnx_fmt(&a->type, ba), grtc_onnx_fmt(&b->type, bb),
+                                      grtc_onnx_fmt_type(&a->type, ba), grtc_onnx_fmt_type(&b->type, bb),
                                       (long long)k, (long long)b->type.dims[rb - 2]));
     return NULL;
   }

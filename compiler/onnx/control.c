@@ -11,29 +11,13 @@
 
 #include "compiler/onnx/internal.h"
 
-#define OUT(i) (n->outputs[i])
 
-static bool grtc_onnx_cf_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
-
-// Records |status| in |n| (the first error wins); returns false.
-static bool grtc_onnx_cf_set(grtc_onnx_node_t* n, grt_status_t status) {
-  if (grt_status_is_ok(n->status)) {
-    n->status = status;
-  } else {
-    grt_status_free(status);
-  }
-  return false;
-}
-
-static const char* grtc_onnx_cf_fmt(const grtc_ttype_t* type, char* buffer) {
-  return grtc_ttype_format(type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
-}
 
 // The graph attribute |name|; an error when absent or not a graph.
 static const Onnx__GraphProto* grtc_onnx_attr_graph(grtc_onnx_node_t* n, const char* name) {
   const Onnx__AttributeProto* a = grtc_onnx_attr(n, name);
   if (!a || !a->g || (a->has_type && a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH)) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "attribute '%s' (a graph) is required", name));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "attribute '%s' (a graph) is required", name));
     return NULL;
   }
   return a->g;
@@ -56,9 +40,9 @@ static void grtc_onnx_replace_in(grtc_tblock_t* block, grtc_tvalue_t* from, grtc
 // graph's outputs.
 static grtc_tblock_t* grtc_onnx_import_graph(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
                                              const grtc_ttype_t* arg_types, uint32_t arg_count) {
-  if (!graph || !grtc_onnx_cf_ok(n)) return NULL;
+  if (!graph || !grtc_onnx_ok(n)) return NULL;
   if (graph->n_input != arg_count) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "the sub-graph '%s' has %zu inputs, expected %u",
+    grtc_onnx_fail(n, grtc_onnx_error(n, "the sub-graph '%s' has %zu inputs, expected %u",
                                         graph->name ? graph->name : "", graph->n_input, arg_count));
     return NULL;
   }
@@ -66,11 +50,11 @@ static grtc_tblock_t* grtc_onnx_import_graph(grtc_onnx_node_t* n, const Onnx__Gr
   grt_status_t status = grtc_tblock_create(n->module, arg_types, arg_count, &block);
   if (grt_status_is_ok(status)) status = grtc_onnx_import_subgraph(n, graph, block);
   if (!grt_status_is_ok(status)) {
-    grtc_onnx_cf_set(n, status);
+    grtc_onnx_fail(n, status);
     return NULL;
   }
   if (!block->last || block->last->kind != GRTC_TOP_YIELD) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "the sub-graph did not end in its outputs"));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "the sub-graph did not end in its outputs"));
     return NULL;
   }
   return block;
@@ -100,8 +84,8 @@ static grtc_tvalue_t* grtc_onnx_scalar_bool(grtc_onnx_node_t* n, grtc_tvalue_t* 
   if (!v) return NULL;
   if (v->type.elem != GRTC_ELEM_I1 || grtc_ttype_element_count(&v->type) != 1) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "%s must be one bool, got %s", what,
-                                        grtc_onnx_cf_fmt(&v->type, buffer)));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "%s must be one bool, got %s", what,
+                                        grtc_onnx_fmt_type(&v->type, buffer)));
     return NULL;
   }
   return grtc_onnx_reshape(n, v, 0, NULL);
@@ -156,7 +140,7 @@ static grt_status_t grtc_onnx_op_if(grtc_onnx_node_t* n) {
       return grtc_onnx_unsupported(n,
                                    "output %u is %s in then_branch but %s in else_branch; "
                                    "grt needs one static type",
-                                   i, grtc_onnx_cf_fmt(a, ba), grtc_onnx_cf_fmt(b, bb));
+                                   i, grtc_onnx_fmt_type(a, ba), grtc_onnx_fmt_type(b, bb));
     }
     types[i] = *a;
   }
@@ -205,7 +189,7 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
         grtc_ttype_element_count(&trip->type) != 1) {
       char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
       return grtc_onnx_error(n, "the trip count M must be one int64, got %s",
-                             grtc_onnx_cf_fmt(&trip->type, buffer));
+                             grtc_onnx_fmt_type(&trip->type, buffer));
     }
     trip = grtc_onnx_reshape(n, grtc_onnx_convert(n, trip, GRTC_ELEM_I64), 0, NULL);
     if (grtc_onnx_is_constant(trip)) {
@@ -226,7 +210,7 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
   } else {
     cond0 = grtc_onnx_scalar(n, GRTC_ELEM_I1, 1);
   }
-  if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   // The body: (iteration number, condition, loop-carried values...).
   grtc_ttype_t types[64];
   types[0] = grtc_onnx_type(GRTC_ELEM_I64, 0, NULL);
@@ -267,8 +251,8 @@ static grt_status_t grtc_onnx_op_loop(grtc_onnx_node_t* n) {
       return grtc_onnx_unsupported(n,
                                    "loop-carried value %u enters as %s and leaves the body "
                                    "as %s; grt needs one static type",
-                                   i, grtc_onnx_cf_fmt(&types[2 + i], ba),
-                                   grtc_onnx_cf_fmt(&outs[1 + i]->type, bb));
+                                   i, grtc_onnx_fmt_type(&types[2 + i], ba),
+                                   grtc_onnx_fmt_type(&outs[1 + i]->type, bb));
     }
   }
   if (!grtc_onnx_scalar_bool(n, cond_out, "the body's condition output")) return grt_ok_status();
@@ -454,7 +438,7 @@ static grtc_tvalue_t* grtc_onnx_activate(grtc_onnx_node_t* n, const grtc_onnx_ac
 #undef C
 #undef BIN
 #undef UN
-  grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "activation \"%s\"", name));
+  grtc_onnx_fail(n, grtc_onnx_unsupported(n, "activation \"%s\"", name));
   return NULL;
 }
 
@@ -473,7 +457,7 @@ static bool grtc_onnx_activations(grtc_onnx_node_t* n, grtc_onnx_cell_t cell, ui
   grtc_onnx_attr_floats(n, "activation_alpha", &alphas, &alpha_count);
   grtc_onnx_attr_floats(n, "activation_beta", &betas, &beta_count);
   if (a && a->n_strings != total) {
-    return grtc_onnx_cf_set(n, grtc_onnx_error(n,
+    return grtc_onnx_fail(n, grtc_onnx_error(n,
                                                "attribute 'activations' has %zu names, "
                                                "expected %u (%u per direction)",
                                                a->n_strings, total, per));
@@ -491,7 +475,7 @@ static bool grtc_onnx_activations(grtc_onnx_node_t* n, grtc_onnx_cell_t cell, ui
     }
     int uses = 0;
     if (!grtc_onnx_activation_defaults(f->name, &uses, &f->alpha, &f->beta)) {
-      return grtc_onnx_cf_set(n, grtc_onnx_unsupported(n,
+      return grtc_onnx_fail(n, grtc_onnx_unsupported(n,
                                                        "activation \"%s\" (expected Sigmoid, "
                                                        "Tanh, Relu, LeakyRelu, "
                                                        "ThresholdedRelu, Elu, HardSigmoid, "
@@ -551,9 +535,9 @@ static bool grtc_onnx_expect_shape(grtc_onnx_node_t* n, grtc_tvalue_t* v, const 
   grtc_ttype_t want = grtc_onnx_type(v->type.elem, rank, dims);
   if (grtc_ttype_equal(&want, &v->type)) return true;
   char bv[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
-  return grtc_onnx_cf_set(
-      n, grtc_onnx_error(n, "%s is %s, expected %s", what, grtc_onnx_cf_fmt(&v->type, bv),
-                         grtc_onnx_cf_fmt(&want, bw)));
+  return grtc_onnx_fail(
+      n, grtc_onnx_error(n, "%s is %s, expected %s", what, grtc_onnx_fmt_type(&v->type, bv),
+                         grtc_onnx_fmt_type(&want, bw)));
 }
 
 // The optional input |index| (NULL when absent).
@@ -591,8 +575,6 @@ static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
   int64_t hidden = k->hidden;
   grtc_tvalue_t* h_new = NULL;
   grtc_tvalue_t* c_new = NULL;
-#define ADD(a, b_) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b_))
-#define MUL(a, b_) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b_))
 #define CLIP(v)                                                                          \
   (k->has_clip ? grtc_onnx_binary(n, GRTC_TOP_MINIMUM,                                   \
                                   grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (v),             \
@@ -639,8 +621,6 @@ static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
         grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_splat(n, k->bh, 1), zt);
     h_new = ADD(MUL(one_minus_z, ht), MUL(zt, h));
   }
-#undef ADD
-#undef MUL
 #undef CLIP
   grtc_tvalue_t* y = h_new;
   if (k->mask_lens) {
@@ -684,7 +664,7 @@ static void grtc_onnx_cell_loop(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
   grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
   if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
   if (!grt_status_is_ok(status)) {
-    grtc_onnx_cf_set(n, status);
+    grtc_onnx_fail(n, status);
     return;
   }
   grtc_top_set_region(op, 0, cond_block);
@@ -741,7 +721,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   if (!grtc_elem_is_float(elem)) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "X must be a floating-point tensor, got %s",
-                           grtc_onnx_cf_fmt(&x->type, buffer));
+                           grtc_onnx_fmt_type(&x->type, buffer));
   }
   const char* direction = grtc_onnx_attr_string(n, "direction", "forward");
   uint32_t directions = 1;
@@ -772,7 +752,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
   }
   if (x->type.rank != 3) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_onnx_error(n, "X must have rank 3, got %s", grtc_onnx_cf_fmt(&x->type, buffer));
+    return grtc_onnx_error(n, "X must have rank 3, got %s", grtc_onnx_fmt_type(&x->type, buffer));
   }
   if (layout == 1) {
     int64_t perm[3] = {1, 0, 2};
@@ -895,7 +875,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
                                 .mask_lens = mask_lens,
                                 .zero_bh = zero_bh};
     if (steps <= GRTC_ONNX_UNROLL_STEPS) {
-      for (int64_t s = 0; s < steps && grtc_onnx_cf_ok(n); ++s) {
+      for (int64_t s = 0; s < steps && grtc_onnx_ok(n); ++s) {
         int64_t t = backward ? steps - 1 - s : s;
         grtc_tvalue_t* xt = grtc_onnx_take(n, proj, t);  // [batch, gh]
         grtc_tvalue_t* y = NULL;
@@ -903,7 +883,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
         int64_t one[4] = {1, 1, batch, hidden};
         ys[t] = grtc_onnx_reshape(n, y, 4, one);
       }
-      if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+      if (!grtc_onnx_ok(n)) return grt_ok_status();
       if (steps) {
         y_dirs[d] = grtc_onnx_concat(n, ys, (uint32_t)steps, 0);
       } else {
@@ -912,7 +892,7 @@ static grt_status_t grtc_onnx_op_recurrent(grtc_onnx_node_t* n) {
       }
     } else {
       grtc_onnx_cell_loop(n, &ctx, proj, steps, backward, &h, &c, &y_dirs[d]);
-      if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+      if (!grtc_onnx_ok(n)) return grt_ok_status();
     }
     int64_t state_dims[3] = {1, batch, hidden};
     h_last[d] = grtc_onnx_reshape(n, h, 3, state_dims);
@@ -986,9 +966,9 @@ static bool grtc_onnx_attr_list(grtc_onnx_node_t* n, const char* name, uint32_t 
   int64_t* values = NULL;
   uint32_t given = 0;
   for (uint32_t i = 0; i < count; ++i) out[i] = fill;
-  if (!grtc_onnx_attr_ints(n, name, &values, &given)) return grtc_onnx_cf_ok(n);
+  if (!grtc_onnx_attr_ints(n, name, &values, &given)) return grtc_onnx_ok(n);
   if (given != count) {
-    return grtc_onnx_cf_set(
+    return grtc_onnx_fail(
         n, grtc_onnx_error(n, "attribute '%s' has %u values, expected %u", name, given, count));
   }
   for (uint32_t i = 0; i < count; ++i) out[i] = values[i];
@@ -1006,11 +986,11 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
                            const int64_t* out_reverse, grtc_tvalue_t** outs) {
   uint32_t N = state_count, M = input_count, K = scan_outputs;
   if (M == 0) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n, "Scan needs at least one scan input"));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "Scan needs at least one scan input"));
     return;
   }
   if (1 + N + K > 64 || N + M > 64) {
-    grtc_onnx_cf_set(n, grtc_onnx_unsupported(n, "more than 63 scan values"));
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "more than 63 scan values"));
     return;
   }
   uint32_t in_axes[64];
@@ -1024,7 +1004,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     grtc_tvalue_t* x = inputs[j];
     if (!x) return;
     if (x->type.rank == 0) {
-      grtc_onnx_cf_set(n, grtc_onnx_error(n,
+      grtc_onnx_fail(n, grtc_onnx_error(n,
                                           "scan input %u is a scalar; it needs an axis to "
                                           "scan",
                                           j));
@@ -1033,7 +1013,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     if (!grtc_onnx_axis(n, "scan input axis", in_axes_raw[j], x->type.rank, &in_axes[j])) return;
     int64_t length = x->type.dims[in_axes[j]];
     if (steps >= 0 && length != steps) {
-      grtc_onnx_cf_set(n, grtc_onnx_error(n, "scan input %u has %lld steps, an earlier one %lld", j,
+      grtc_onnx_fail(n, grtc_onnx_error(n, "scan input %u has %lld steps, an earlier one %lld", j,
                                           (long long)length, (long long)steps));
       return;
     }
@@ -1045,7 +1025,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     types[N + j] = t;
   }
   if (graph->n_output != N + K) {
-    grtc_onnx_cf_set(n, grtc_onnx_error(n,
+    grtc_onnx_fail(n, grtc_onnx_error(n,
                                         "the body has %zu outputs, expected %u (%u states, %u "
                                         "scan outputs)",
                                         graph->n_output, N + K, N, K));
@@ -1057,11 +1037,11 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   for (uint32_t i = 0; i < N; ++i) {
     if (!grtc_ttype_equal(&body_outs[i]->type, &types[i])) {
       char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
-      grtc_onnx_cf_set(n, grtc_onnx_unsupported(n,
+      grtc_onnx_fail(n, grtc_onnx_unsupported(n,
                                                 "state %u enters as %s and leaves the body as "
                                                 "%s; grt needs one static type",
-                                                i, grtc_onnx_cf_fmt(&types[i], ba),
-                                                grtc_onnx_cf_fmt(&body_outs[i]->type, bb)));
+                                                i, grtc_onnx_fmt_type(&types[i], ba),
+                                                grtc_onnx_fmt_type(&body_outs[i]->type, bb)));
       return;
     }
   }
@@ -1077,7 +1057,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
       return;
     }
     if (slice->rank + 1 > GRTC_MAX_RANK) {
-      grtc_onnx_cf_set(
+      grtc_onnx_fail(
           n, grtc_onnx_unsupported(n, "scan output %u would exceed rank %d", k, GRTC_MAX_RANK));
       return;
     }
@@ -1106,7 +1086,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
   grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
   if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
   if (!grt_status_is_ok(status)) {
-    grtc_onnx_cf_set(n, status);
+    grtc_onnx_fail(n, status);
     return;
   }
   grtc_top_set_region(op, 0, cond_block);
@@ -1127,7 +1107,7 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     args[N + j] = grtc_onnx_slice_at(n, inputs[j], in_axes[j], in_reverse[j] ? back : i);
   }
   grtc_tvalue_t* next[64];
-  bool ready = grtc_onnx_cf_ok(n);
+  bool ready = grtc_onnx_ok(n);
   for (uint32_t a = 0; ready && a < N + M; ++a) ready = args[a] != NULL;
   if (ready) {
     uint32_t yielded = 0;
@@ -1223,7 +1203,7 @@ static grt_status_t grtc_onnx_op_scan(grtc_onnx_node_t* n) {
     if (!per[b]) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     grtc_onnx_scan(n, graph, slices, N, slices + N, M, in_axes, in_reverse, K, out_axes,
                    out_reverse, per[b]);
-    if (!grtc_onnx_cf_ok(n)) return grt_ok_status();
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
   }
   grtc_tvalue_t** parts = grtc_tmodule_alloc(n->module, (size_t)(batch + 1) * sizeof(*parts));
   if (!parts) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");

@@ -6,16 +6,7 @@
 #include "compiler/onnx/internal.h"
 
 #define X0 (n->inputs[0])
-#define OUT(i) (n->outputs[i])
 
-static bool grtc_onnx_expect_float(grtc_onnx_node_t* n, grtc_tvalue_t* x) {
-  if (!x) return false;
-  if (grtc_elem_is_float(x->type.elem)) return true;
-  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-  grt_status_free(grtc_onnx_error(n, "expected a floating-point tensor, got %s",
-                                  grtc_ttype_format(&x->type, buffer, sizeof(buffer))));
-  return false;
-}
 
 // Unary ops that are one tensor IR op.
 typedef struct grtc_onnx_unary_row_t {
@@ -39,7 +30,7 @@ static grt_status_t grtc_onnx_op_unary(grtc_onnx_node_t* n) {
   for (size_t i = 0; i < sizeof(grtc_onnx_unary_rows) / sizeof(grtc_onnx_unary_rows[0]); ++i) {
     const grtc_onnx_unary_row_t* row = &grtc_onnx_unary_rows[i];
     if (strcmp(row->op_type, n->proto->op_type) != 0) continue;
-    if (row->float_only && !grtc_onnx_expect_float(n, X0)) return grt_ok_status();
+    if (row->float_only && !grtc_onnx_expect_float(n, X0, "input X")) return grt_ok_status();
     if (row->kind == GRTC_TOP_NOT && strcmp(row->op_type, "Not") == 0 &&
         X0->type.elem != GRTC_ELEM_I1) {
       return grtc_onnx_error(n, "Not takes a bool tensor");
@@ -172,7 +163,7 @@ static grt_status_t grtc_onnx_op_variadic(grtc_onnx_node_t* n) {
 }
 
 static grt_status_t grtc_onnx_op_reciprocal(grtc_onnx_node_t* n) {
-  if (!grtc_onnx_expect_float(n, X0)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, X0, "input X")) return grt_ok_status();
   OUT(0) = grtc_onnx_binary(n, GRTC_TOP_DIVIDE, grtc_onnx_splat_like(n, X0, 1), X0);
   return grt_ok_status();
 }
@@ -182,10 +173,6 @@ static grt_status_t grtc_onnx_op_reciprocal(grtc_onnx_node_t* n) {
 //===----------------------------------------------------------------------===//
 
 #define C(v) grtc_onnx_splat_like(n, x, (v))
-#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
-#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
-#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
-#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
 #define MAX(a, b) grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, (a), (b))
 #define MIN(a, b) grtc_onnx_binary(n, GRTC_TOP_MINIMUM, (a), (b))
 #define EXP(a) grtc_onnx_unary(n, GRTC_TOP_EXPONENTIAL, (a))
@@ -202,7 +189,7 @@ static grt_status_t grtc_onnx_op_relu(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_leaky_relu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 0.01f);
   OUT(0) = SELECT(CMP(LT, x, C(0)), MUL(x, C(alpha)), x);
   return grt_ok_status();
@@ -227,7 +214,7 @@ static grt_status_t grtc_onnx_op_prelu(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_elu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 1.0f);
   OUT(0) = SELECT(CMP(LT, x, C(0)), MUL(C(alpha), EXPM1(x)), x);
   return grt_ok_status();
@@ -235,7 +222,7 @@ static grt_status_t grtc_onnx_op_elu(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_selu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 1.67326319217681884765625f);
   double gamma = grtc_onnx_attr_float(n, "gamma", 1.05070102214813232421875f);
   OUT(0) = MUL(C(gamma), SELECT(CMP(LE, x, C(0)), SUB(MUL(C(alpha), EXP(x)), C(alpha)), x));
@@ -244,7 +231,7 @@ static grt_status_t grtc_onnx_op_selu(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_celu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 1.0f);
   OUT(0) = ADD(MAX(C(0), x), MIN(C(0), MUL(C(alpha), EXPM1(DIV(x, C(alpha))))));
   return grt_ok_status();
@@ -252,7 +239,7 @@ static grt_status_t grtc_onnx_op_celu(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_hard_sigmoid(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 0.2f);
   double beta = grtc_onnx_attr_float(n, "beta", 0.5f);
   OUT(0) = MAX(C(0), MIN(C(1), ADD(MUL(C(alpha), x), C(beta))));
@@ -261,7 +248,7 @@ static grt_status_t grtc_onnx_op_hard_sigmoid(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_hard_swish(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   OUT(0) = MUL(x, MAX(C(0), MIN(C(1), ADD(MUL(C(1.0 / 6.0), x), C(0.5)))));
   return grt_ok_status();
 }
@@ -273,28 +260,28 @@ static grtc_tvalue_t* grtc_onnx_softplus(grtc_onnx_node_t* n, grtc_tvalue_t* x) 
 }
 
 static grt_status_t grtc_onnx_op_softplus(grtc_onnx_node_t* n) {
-  if (!grtc_onnx_expect_float(n, X0)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, X0, "input X")) return grt_ok_status();
   OUT(0) = grtc_onnx_softplus(n, X0);
   return grt_ok_status();
 }
 
 static grt_status_t grtc_onnx_op_softsign(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   OUT(0) = DIV(x, ADD(C(1), grtc_onnx_unary(n, GRTC_TOP_ABS, x)));
   return grt_ok_status();
 }
 
 static grt_status_t grtc_onnx_op_mish(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   OUT(0) = MUL(x, TANH(grtc_onnx_softplus(n, x)));
   return grt_ok_status();
 }
 
 static grt_status_t grtc_onnx_op_thresholded_relu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   double alpha = grtc_onnx_attr_float(n, "alpha", 1.0f);
   OUT(0) = SELECT(CMP(GT, x, C(alpha)), x, C(0));
   return grt_ok_status();
@@ -318,14 +305,14 @@ static grtc_tvalue_t* grtc_onnx_erf(grtc_onnx_node_t* n, grtc_tvalue_t* x) {
 }
 
 static grt_status_t grtc_onnx_op_erf(grtc_onnx_node_t* n) {
-  if (!grtc_onnx_expect_float(n, X0)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, X0, "input X")) return grt_ok_status();
   OUT(0) = grtc_onnx_erf(n, X0);
   return grt_ok_status();
 }
 
 static grt_status_t grtc_onnx_op_gelu(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   const char* approximate = grtc_onnx_attr_string(n, "approximate", "none");
   if (strcmp(approximate, "tanh") == 0) {
     grtc_tvalue_t* inner =
@@ -349,7 +336,7 @@ static grt_status_t grtc_onnx_op_chlo_math(grtc_onnx_node_t* n) {
               {"Sinh", "chlo.sinh"},   {"Cosh", "chlo.cosh"},   {"Asinh", "chlo.asinh"},
               {"Acosh", "chlo.acosh"}, {"Atanh", "chlo.atanh"}};
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
     if (strcmp(rows[i].op_type, n->proto->op_type) != 0) continue;
     return grtc_onnx_chlo(n, rows[i].chlo, &x, 1, &x->type, 1, 0, &OUT(0));
@@ -359,14 +346,14 @@ static grt_status_t grtc_onnx_op_chlo_math(grtc_onnx_node_t* n) {
 
 static grt_status_t grtc_onnx_op_is_nan(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   OUT(0) = CMP(NE, x, x);
   return grt_ok_status();
 }
 
 static grt_status_t grtc_onnx_op_is_inf(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = X0;
-  if (!grtc_onnx_expect_float(n, x)) return grt_ok_status();
+  if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
   bool positive = grtc_onnx_attr_int(n, "detect_positive", 1) != 0;
   bool negative = grtc_onnx_attr_int(n, "detect_negative", 1) != 0;
   grtc_tvalue_t* pos = CMP(EQ, x, C(INFINITY));

@@ -75,6 +75,13 @@ extern const grtc_onnx_op_def_t grtc_onnx_control_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_quant_ops[];
 extern const grtc_onnx_op_def_t grtc_onnx_special_ops[];
 
+// Every op file spells its formulas with these.
+#define OUT(i) (n->outputs[i])
+#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
+#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
+#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
+#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
+
 //===----------------------------------------------------------------------===//
 // Errors and attributes
 //===----------------------------------------------------------------------===//
@@ -89,6 +96,18 @@ grt_status_t grtc_onnx_error(grtc_onnx_node_t* n, const char* format, ...)
 // importer does not support (an attribute value, a type).
 grt_status_t grtc_onnx_unsupported(grtc_onnx_node_t* n, const char* format,
                                    ...) GRT_PRINTF_LIKE(2, 3) GRT_MUST_USE;
+
+// Whether the node has no error yet.
+bool grtc_onnx_ok(const grtc_onnx_node_t* n);
+// Records |status| in |n->status| (the first error wins; an OK status is
+// ignored) and returns false.
+bool grtc_onnx_fail(grtc_onnx_node_t* n, grt_status_t status);
+// "tensor<2x3xf32>" into |buffer| (GRTC_TTYPE_FORMAT_CAPACITY bytes).
+const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer);
+const char* grtc_onnx_fmt_type(const grtc_ttype_t* type, char* buffer);
+// |x| is a floating-point tensor, or an error naming |what| ("input X").
+bool grtc_onnx_expect_float(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                            const char* what);
 
 // The attribute named |name|, or NULL.
 const Onnx__AttributeProto* grtc_onnx_attr(const grtc_onnx_node_t* n,

@@ -5,24 +5,6 @@
 
 #include "compiler/onnx/internal.h"
 
-#define OUT(i) (n->outputs[i])
-#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
-#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
-#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
-#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
-
-static const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer) {
-  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
-}
-
-static bool grtc_onnx_expect_float(grtc_onnx_node_t* n, grtc_tvalue_t* x, const char* what) {
-  if (!x) return false;
-  if (grtc_elem_is_float(x->type.elem)) return true;
-  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-  grt_status_free(grtc_onnx_error(n, "%s must be a floating-point tensor, got %s", what,
-                                  grtc_onnx_fmt(x, buffer)));
-  return false;
-}
 
 // |x| (rank >= min_rank) or an error naming |what|.
 static bool grtc_onnx_expect_rank(grtc_onnx_node_t* n, grtc_tvalue_t* x, const char* what,

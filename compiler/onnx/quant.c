@@ -4,15 +4,6 @@
 
 #include "compiler/onnx/internal.h"
 
-#define OUT(i) (n->outputs[i])
-#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
-#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
-#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
-#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
-
-static const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer) {
-  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
-}
 
 // Input |index| when the node gives it, else NULL.
 static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {

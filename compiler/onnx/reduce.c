@@ -5,15 +5,6 @@
 
 #include "compiler/onnx/internal.h"
 
-#define OUT(i) (n->outputs[i])
-#define ADD(a, b) grtc_onnx_binary(n, GRTC_TOP_ADD, (a), (b))
-#define SUB(a, b) grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, (a), (b))
-#define MUL(a, b) grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, (a), (b))
-#define DIV(a, b) grtc_onnx_binary(n, GRTC_TOP_DIVIDE, (a), (b))
-
-static const char* grtc_onnx_fmt(const grtc_tvalue_t* x, char* buffer) {
-  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
-}
 
 // The lowest (|highest| false) or highest value of |elem| as a rank-0
 // constant: -inf/+inf for floats, the integer type's bounds otherwise.

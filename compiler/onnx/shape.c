@@ -17,45 +17,29 @@
 #include "compiler/onnx/internal.h"
 #include "compiler/tensor/eval.h"
 
-#define OUT(i) (n->outputs[i])
 
 // Elements a result may have (2^40): far above any real tensor, low enough
 // that products of a few of them cannot overflow int64.
 #define GRTC_ONNX_MAX_ELEMENTS ((int64_t)1 << 40)
 
-static bool grtc_onnx_status_ok(const grtc_onnx_node_t* n) { return grt_status_is_ok(n->status); }
-
-// Records |status| in |n| (the first error wins) and returns false.
-static bool grtc_onnx_set(grtc_onnx_node_t* n, grt_status_t status) {
-  if (grt_status_is_ok(n->status)) {
-    n->status = status;
-  } else {
-    grt_status_free(status);
-  }
-  return false;
-}
-
-static const char* grtc_onnx_tfmt(const grtc_tvalue_t* x, char* buffer) {
-  return grtc_ttype_format(&x->type, buffer, GRTC_TTYPE_FORMAT_CAPACITY);
-}
 
 // True when |dims| (|rank| of them) are all >= 0 and their product stays
 // below GRTC_ONNX_MAX_ELEMENTS; an error naming |what| otherwise.
 static bool grtc_onnx_check_dims(grtc_onnx_node_t* n, const char* what, uint32_t rank,
                                  const int64_t* dims) {
   if (rank > GRTC_MAX_RANK) {
-    return grtc_onnx_set(n, grtc_onnx_unsupported(n, "%s would have rank %u; grt supports up to %d",
+    return grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s would have rank %u; grt supports up to %d",
                                                   what, rank, GRTC_MAX_RANK));
   }
   int64_t product = 1;
   for (uint32_t i = 0; i < rank; ++i) {
     if (dims[i] < 0) {
-      return grtc_onnx_set(
+      return grtc_onnx_fail(
           n, grtc_onnx_error(n, "%s would have dimension %u = %lld", what, i, (long long)dims[i]));
     }
     if (dims[i] > GRTC_ONNX_MAX_ELEMENTS ||
         (dims[i] && product > GRTC_ONNX_MAX_ELEMENTS / dims[i])) {
-      return grtc_onnx_set(n,
+      return grtc_onnx_fail(n,
                            grtc_onnx_unsupported(n, "%s would have more than 2^40 elements", what));
     }
     product *= dims[i];
@@ -76,8 +60,8 @@ static bool grtc_onnx_list(grtc_onnx_node_t* n, const char* attr, uint32_t index
   grtc_tvalue_t* v = n->inputs[index];
   if (v->type.rank > 1) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_onnx_set(
-        n, grtc_onnx_error(n, "%s must be a 1-D tensor, got %s", what, grtc_onnx_tfmt(v, buffer)));
+    return grtc_onnx_fail(
+        n, grtc_onnx_error(n, "%s must be a 1-D tensor, got %s", what, grtc_onnx_fmt(v, buffer)));
   }
   return grtc_onnx_ints(n, v, what, values, count);
 }
@@ -89,7 +73,7 @@ static bool grtc_onnx_int_scalar(grtc_onnx_node_t* n, grtc_tvalue_t* v, const ch
   uint32_t count = 0;
   if (!grtc_onnx_ints(n, v, what, &values, &count)) return false;
   if (count != 1) {
-    return grtc_onnx_set(n, grtc_onnx_error(n, "%s must hold one value, got %u", what, count));
+    return grtc_onnx_fail(n, grtc_onnx_error(n, "%s must hold one value, got %u", what, count));
   }
   *out = values[0];
   return true;
@@ -100,14 +84,14 @@ static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes,
                            uint32_t rank) {
   bool seen[GRTC_MAX_RANK + 1] = {false};
   if (rank > GRTC_MAX_RANK) {
-    return grtc_onnx_set(n,
+    return grtc_onnx_fail(n,
                          grtc_onnx_unsupported(n, "rank %u exceeds grt's %d", rank, GRTC_MAX_RANK));
   }
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t axis = 0;
     if (!grtc_onnx_axis(n, what, axes[i], rank, &axis)) return false;
     if (seen[axis]) {
-      return grtc_onnx_set(
+      return grtc_onnx_fail(
           n, grtc_onnx_error(n, "%s %lld repeats an earlier one", what, (long long)axes[i]));
     }
     seen[axis] = true;
@@ -118,7 +102,7 @@ static bool grtc_onnx_axes(grtc_onnx_node_t* n, const char* what, int64_t* axes,
 
 static grtc_tvalue_t* grtc_onnx_reverse(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* dims,
                                         uint32_t count) {
-  if (!x || !grtc_onnx_status_ok(n)) return NULL;
+  if (!x || !grtc_onnx_ok(n)) return NULL;
   if (count == 0) return x;
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_REVERSE, &x, 1, &x->type, 1, 0);
   if (!op) return NULL;
@@ -242,7 +226,7 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   if (known != total) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "cannot reshape %s (%lld elements) to a shape of %lld elements",
-                           grtc_onnx_tfmt(x, buffer), (long long)total, (long long)known);
+                           grtc_onnx_fmt(x, buffer), (long long)total, (long long)known);
   }
   OUT(0) = grtc_onnx_reshape(n, x, count, dims);
   return grt_ok_status();
@@ -272,7 +256,7 @@ static grt_status_t grtc_onnx_op_squeeze(grtc_onnx_node_t* n) {
   int64_t* axes = NULL;
   uint32_t count = 0;
   bool given = grtc_onnx_list(n, "axes", 1, 13, "input 'axes'", &axes, &count);
-  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   bool drop[GRTC_MAX_RANK] = {false};
   if (given) {
     if (!grtc_onnx_axes(n, "axis", axes, count, x->type.rank)) return grt_ok_status();
@@ -280,7 +264,7 @@ static grt_status_t grtc_onnx_op_squeeze(grtc_onnx_node_t* n) {
       if (x->type.dims[axes[i]] != 1) {
         char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
         return grtc_onnx_error(n, "cannot squeeze axis %lld of %s: its size is not 1",
-                               (long long)axes[i], grtc_onnx_tfmt(x, buffer));
+                               (long long)axes[i], grtc_onnx_fmt(x, buffer));
       }
       drop[axes[i]] = true;
     }
@@ -302,7 +286,7 @@ static grt_status_t grtc_onnx_op_unsqueeze(grtc_onnx_node_t* n) {
   int64_t* axes = NULL;
   uint32_t count = 0;
   if (!grtc_onnx_list(n, "axes", 1, 13, "input 'axes'", &axes, &count)) {
-    if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
     return grtc_onnx_error(n, "the axes to insert are required (%s)",
                            n->opset < 13 ? "attribute 'axes'" : "input 1");
   }
@@ -394,7 +378,7 @@ static grt_status_t grtc_onnx_op_split(grtc_onnx_node_t* n) {
   int64_t* split = NULL;
   uint32_t count = 0;
   bool given = grtc_onnx_list(n, "split", 1, 13, "input 'split'", &split, &count);
-  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   int64_t* sizes = grtc_tmodule_alloc(n->module, (outputs + 1) * sizeof(int64_t));
   if (!sizes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (given) {
@@ -467,7 +451,7 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   if (n->opset < 10) {
     if (!grtc_onnx_attr_ints(n, "starts", &starts, &start_count) ||
         !grtc_onnx_attr_ints(n, "ends", &ends, &end_count)) {
-      if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+      if (!grtc_onnx_ok(n)) return grt_ok_status();
       return grtc_onnx_error(n, "attributes 'starts' and 'ends' are required");
     }
     has_axes = grtc_onnx_attr_ints(n, "axes", &axes, &axis_count);
@@ -480,7 +464,7 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
     has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   }
-  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   if (start_count != end_count || (has_axes && axis_count != start_count) ||
       (has_steps && step_count != start_count)) {
     return grtc_onnx_error(n,
@@ -561,8 +545,8 @@ static grtc_tvalue_t* grtc_onnx_wrap_indices(grtc_onnx_node_t* n, grtc_tvalue_t*
   if (!indices || !bound) return NULL;
   if (!grtc_elem_is_integer(indices->type.elem) || indices->type.elem == GRTC_ELEM_I1) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    grtc_onnx_set(n, grtc_onnx_error(n, "indices must be an integer tensor, got %s",
-                                     grtc_onnx_tfmt(indices, buffer)));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "indices must be an integer tensor, got %s",
+                                     grtc_onnx_fmt(indices, buffer)));
     return NULL;
   }
   indices = grtc_onnx_convert(n, indices, GRTC_ELEM_I64);
@@ -584,7 +568,7 @@ static bool grtc_onnx_check_const_indices(grtc_onnx_node_t* n, grtc_tvalue_t* in
   for (uint32_t i = 0; i < count; ++i) {
     int64_t bound = bounds[bound_count ? i % bound_count : 0];
     if (values[i] < -bound || values[i] >= bound) {
-      return grtc_onnx_set(n, grtc_onnx_error(n,
+      return grtc_onnx_fail(n, grtc_onnx_error(n,
                                               "index %lld (entry %u) is out of range for a "
                                               "dimension of %lld elements",
                                               (long long)values[i], i, (long long)bound));
@@ -629,7 +613,7 @@ static grtc_tvalue_t* grtc_onnx_gather_const(grtc_onnx_node_t* n, grtc_tvalue_t*
   int64_t total = outer * index_count * inner;
   uint8_t* bytes = grtc_tmodule_alloc(n->module, (size_t)total * element + 1);
   if (!bytes) {
-    grtc_onnx_set(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
     return NULL;
   }
   bool splat = false;
@@ -711,7 +695,7 @@ static grtc_tvalue_t* grtc_onnx_element_indices(grtc_onnx_node_t* n, grtc_tvalue
   if (!indices) return NULL;
   uint32_t r = indices->type.rank;
   if (r + 1 > GRTC_MAX_RANK) {
-    grtc_onnx_set(n, grtc_onnx_unsupported(n, "indices of rank %u; grt supports up to %d", r,
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "indices of rank %u; grt supports up to %d", r,
                                            GRTC_MAX_RANK - 1));
     return NULL;
   }
@@ -767,7 +751,7 @@ static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
   if (r == 0 || indices->type.rank != r) {
     char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "data (%s) and indices (%s) must have one rank >= 1",
-                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi));
+                           grtc_onnx_fmt(data, bd), grtc_onnx_fmt(indices, bi));
   }
   uint32_t axis = 0;
   if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), r, &axis)) {
@@ -776,8 +760,8 @@ static grt_status_t grtc_onnx_op_gather_elements(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < r; ++i) {
     if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
       char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
-      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
-                             grtc_onnx_tfmt(data, bd), i);
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_fmt(indices, bi),
+                             grtc_onnx_fmt(data, bd), i);
     }
   }
   int64_t dim = data->type.dims[axis];
@@ -797,7 +781,7 @@ static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
   uint32_t r = x->type.rank;
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bl[GRTC_TTYPE_FORMAT_CAPACITY];
   if (r < 2)
-    return grtc_onnx_error(n, "the input must have rank >= 2, got %s", grtc_onnx_tfmt(x, bx));
+    return grtc_onnx_error(n, "the input must have rank >= 2, got %s", grtc_onnx_fmt(x, bx));
   uint32_t time = 0, batch = 0;
   if (!grtc_onnx_axis(n, "attribute 'time_axis'", grtc_onnx_attr_int(n, "time_axis", 0), r,
                       &time) ||
@@ -811,7 +795,7 @@ static grt_status_t grtc_onnx_op_reverse_sequence(grtc_onnx_node_t* n) {
   if (lens->type.rank != 1 || lens->type.dims[0] != x->type.dims[batch] ||
       !grtc_elem_is_integer(lens->type.elem) || lens->type.elem == GRTC_ELEM_I1) {
     return grtc_onnx_error(n, "sequence_lens must be integers, one per batch entry of %s; got %s",
-                           grtc_onnx_tfmt(x, bx), grtc_onnx_tfmt(lens, bl));
+                           grtc_onnx_fmt(x, bx), grtc_onnx_fmt(lens, bl));
   }
   int64_t steps = x->type.dims[time];
   grtc_tvalue_t* len = grtc_onnx_convert(n, lens, GRTC_ELEM_I64);
@@ -841,7 +825,7 @@ static grt_status_t grtc_onnx_op_compress(grtc_onnx_node_t* n) {
   char bc[GRTC_TTYPE_FORMAT_CAPACITY];
   if (cond->type.rank != 1 || cond->type.elem != GRTC_ELEM_I1) {
     return grtc_onnx_error(n, "the condition must be a 1-D bool tensor, got %s",
-                           grtc_onnx_tfmt(cond, bc));
+                           grtc_onnx_fmt(cond, bc));
   }
   if (!grtc_onnx_is_constant(cond)) {
     return grtc_onnx_unsupported(n,
@@ -906,25 +890,25 @@ static bool grtc_onnx_nd_shapes(grtc_onnx_node_t* n, grtc_tvalue_t* data, grtc_t
   uint32_t r = data->type.rank, q = indices->type.rank;
   char bd[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
   if (r < 1 || q < 1 || batch >= q || batch >= r) {
-    return grtc_onnx_set(
+    return grtc_onnx_fail(
         n, grtc_onnx_error(n, "data %s and indices %s do not fit batch_dims %u",
-                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi), batch));
+                           grtc_onnx_fmt(data, bd), grtc_onnx_fmt(indices, bi), batch));
   }
   int64_t k = indices->type.dims[q - 1];
   if (k < 1 || k > (int64_t)(r - batch)) {
-    return grtc_onnx_set(
+    return grtc_onnx_fail(
         n, grtc_onnx_error(n,
                            "the last dimension of indices %s must be 1 to "
                            "%u for data %s",
-                           grtc_onnx_tfmt(indices, bi), r - batch, grtc_onnx_tfmt(data, bd)));
+                           grtc_onnx_fmt(indices, bi), r - batch, grtc_onnx_fmt(data, bd)));
   }
   for (uint32_t i = 0; i < batch; ++i) {
     if (data->type.dims[i] != indices->type.dims[i]) {
-      return grtc_onnx_set(
+      return grtc_onnx_fail(
           n, grtc_onnx_error(n,
                              "batch dimension %u differs in data %s and "
                              "indices %s",
-                             i, grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi)));
+                             i, grtc_onnx_fmt(data, bd), grtc_onnx_fmt(indices, bi)));
     }
   }
   *out_k = k;
@@ -1005,7 +989,7 @@ static bool grtc_onnx_reduction(grtc_onnx_node_t* n, grtc_top_kind_t* out) {
   } else if (strcmp(reduction, "min") == 0) {
     *out = GRTC_TOP_MINIMUM;
   } else {
-    return grtc_onnx_set(n, grtc_onnx_error(n,
+    return grtc_onnx_fail(n, grtc_onnx_error(n,
                                             "attribute 'reduction' must be none, add, mul, "
                                             "max or min; got \"%s\"",
                                             reduction));
@@ -1016,11 +1000,11 @@ static bool grtc_onnx_reduction(grtc_onnx_node_t* n, grtc_top_kind_t* out) {
 static grtc_tvalue_t* grtc_onnx_scatter_op(grtc_onnx_node_t* n, grtc_tvalue_t* data,
                                            grtc_tvalue_t* indices, grtc_tvalue_t* updates,
                                            const grtc_scatter_dims_t* s, grtc_top_kind_t combine) {
-  if (!data || !indices || !updates || !grtc_onnx_status_ok(n)) return NULL;
+  if (!data || !indices || !updates || !grtc_onnx_ok(n)) return NULL;
   if (updates->type.elem != data->type.elem) {
     char bd[GRTC_TTYPE_FORMAT_CAPACITY], bu[GRTC_TTYPE_FORMAT_CAPACITY];
-    grtc_onnx_set(n, grtc_onnx_error(n, "updates %s must have the element type of data %s",
-                                     grtc_onnx_tfmt(updates, bu), grtc_onnx_tfmt(data, bd)));
+    grtc_onnx_fail(n, grtc_onnx_error(n, "updates %s must have the element type of data %s",
+                                     grtc_onnx_fmt(updates, bu), grtc_onnx_fmt(data, bd)));
     return NULL;
   }
   grtc_tvalue_t* operands[3] = {data, indices, updates};
@@ -1043,7 +1027,7 @@ static grtc_tvalue_t* grtc_onnx_scatter_op(grtc_onnx_node_t* n, grtc_tvalue_t* d
   grtc_tblock_t* body = NULL;
   grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
   if (!grt_status_is_ok(status)) {
-    grtc_onnx_set(n, status);
+    grtc_onnx_fail(n, status);
     return NULL;
   }
   grtc_top_set_region(op, 0, body);
@@ -1081,8 +1065,8 @@ static grt_status_t grtc_onnx_op_scatter_nd(grtc_onnx_node_t* n) {
     char bu[GRTC_TTYPE_FORMAT_CAPACITY], bd[GRTC_TTYPE_FORMAT_CAPACITY],
         bi[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "updates %s do not match data %s and indices %s",
-                           grtc_onnx_tfmt(updates, bu), grtc_onnx_tfmt(data, bd),
-                           grtc_onnx_tfmt(indices, bi));
+                           grtc_onnx_fmt(updates, bu), grtc_onnx_fmt(data, bd),
+                           grtc_onnx_fmt(indices, bi));
   }
   grtc_tvalue_t* wrapped = grtc_onnx_nd_wrap(n, data, indices, 0, k);
   int64_t window[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
@@ -1115,8 +1099,8 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
     return grtc_onnx_error(n,
                            "data %s, indices %s and updates %s must have one rank >= 1, "
                            "indices and updates one shape",
-                           grtc_onnx_tfmt(data, bd), grtc_onnx_tfmt(indices, bi),
-                           grtc_onnx_tfmt(updates, bu));
+                           grtc_onnx_fmt(data, bd), grtc_onnx_fmt(indices, bi),
+                           grtc_onnx_fmt(updates, bu));
   }
   uint32_t axis = 0;
   if (!grtc_onnx_axis(n, "attribute 'axis'", grtc_onnx_attr_int(n, "axis", 0), r, &axis)) {
@@ -1124,8 +1108,8 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
   }
   for (uint32_t i = 0; i < r; ++i) {
     if (i != axis && indices->type.dims[i] > data->type.dims[i]) {
-      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_tfmt(indices, bi),
-                             grtc_onnx_tfmt(data, bd), i);
+      return grtc_onnx_error(n, "indices %s exceed data %s on axis %u", grtc_onnx_fmt(indices, bi),
+                             grtc_onnx_fmt(data, bd), i);
     }
   }
   int64_t dim = data->type.dims[axis];
@@ -1187,7 +1171,7 @@ static grtc_tvalue_t* grtc_onnx_repeat(grtc_onnx_node_t* n, grtc_tvalue_t* x, ui
   if (!x || times == 1) return x;
   uint32_t r = x->type.rank;
   if (r + 1 > GRTC_MAX_RANK) {
-    grtc_onnx_set(n, grtc_onnx_unsupported(n,
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n,
                                            "repeating a rank-%u tensor needs rank %u; grt "
                                            "supports up to %d",
                                            r, r + 1, GRTC_MAX_RANK));
@@ -1248,7 +1232,7 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
   if (strcmp(mode, "reflect") == 0 && dim == 1) mode = "edge";
   if (strcmp(mode, "reflect") == 0) {
     if (low > dim - 1 || high > dim - 1) {
-      grtc_onnx_set(n,
+      grtc_onnx_fail(n,
                     grtc_onnx_unsupported(n,
                                           "reflect padding of %lld/%lld on axis %u of "
                                           "size %lld (at most size - 1 is supported)",
@@ -1265,7 +1249,7 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
     }
   } else if (strcmp(mode, "edge") == 0) {
     if (dim == 0) {
-      grtc_onnx_set(n, grtc_onnx_error(n, "edge padding of an empty axis %u", axis));
+      grtc_onnx_fail(n, grtc_onnx_error(n, "edge padding of an empty axis %u", axis));
       return NULL;
     }
     grtc_ttype_t type = x->type;
@@ -1284,7 +1268,7 @@ static grtc_tvalue_t* grtc_onnx_pad_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, 
     }
   } else {  // wrap
     if (low > dim || high > dim) {
-      grtc_onnx_set(n,
+      grtc_onnx_fail(n,
                     grtc_onnx_unsupported(n,
                                           "wrap padding of %lld/%lld on axis %u of size "
                                           "%lld (at most the size is supported)",
@@ -1313,7 +1297,7 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   grtc_tvalue_t* value = NULL;
   if (n->opset < 11) {
     if (!grtc_onnx_attr_ints(n, "pads", &pads, &count)) {
-      if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+      if (!grtc_onnx_ok(n)) return grt_ok_status();
       return grtc_onnx_error(n, "attribute 'pads' is required");
     }
     value = grtc_onnx_scalar(n, x->type.elem, grtc_onnx_attr_float(n, "value", 0.0f));
@@ -1325,7 +1309,7 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
       if (value->type.elem != x->type.elem || grtc_ttype_element_count(&value->type) != 1) {
         char bv[GRTC_TTYPE_FORMAT_CAPACITY], bx[GRTC_TTYPE_FORMAT_CAPACITY];
         return grtc_onnx_error(n, "constant_value %s must be one element of the type of %s",
-                               grtc_onnx_tfmt(value, bv), grtc_onnx_tfmt(x, bx));
+                               grtc_onnx_fmt(value, bv), grtc_onnx_fmt(x, bx));
       }
       value = grtc_onnx_reshape(n, value, 0, NULL);
     } else {
@@ -1400,7 +1384,7 @@ static grt_status_t grtc_onnx_op_center_crop_pad(grtc_onnx_node_t* n) {
     if (!grtc_onnx_axes(n, "axis", given, axis_count, r)) return grt_ok_status();
     memcpy(axes, given, axis_count * sizeof(int64_t));
   } else {
-    if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
     axis_count = r;
     for (uint32_t i = 0; i < r; ++i) axes[i] = i;
   }
@@ -1436,7 +1420,7 @@ static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
   }
   if (!grtc_onnx_check_dims(n, "the result", count, shape)) return grt_ok_status();
   grtc_tvalue_t* value = grtc_onnx_attr_tensor(n, "value");
-  if (!grtc_onnx_status_ok(n)) return grt_ok_status();
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F32, count, shape);
   if (!value) {
     OUT(0) = grtc_onnx_splat(n, &type, 0);
@@ -1445,7 +1429,7 @@ static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
   if (grtc_ttype_element_count(&value->type) != 1 || !grtc_onnx_is_constant(value)) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "attribute 'value' must hold one element, got %s",
-                           grtc_onnx_tfmt(value, buffer));
+                           grtc_onnx_fmt(value, buffer));
   }
   type.elem = value->type.elem;
   bool splat = false;
@@ -1542,7 +1526,7 @@ static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   if (grtc_ttype_element_count(&values->type) != 2 || values->type.rank != 1) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "input 'values' must be [off_value, on_value], got %s",
-                           grtc_onnx_tfmt(values, buffer));
+                           grtc_onnx_fmt(values, buffer));
   }
   uint32_t q = indices->type.rank;
   int64_t axis_attr = grtc_onnx_attr_int(n, "axis", -1);
@@ -1594,7 +1578,7 @@ static grt_status_t grtc_onnx_op_trilu(grtc_onnx_node_t* n) {
     k = n->inputs[1];
     if (k->type.elem != GRTC_ELEM_I64 || grtc_ttype_element_count(&k->type) != 1) {
       char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-      return grtc_onnx_error(n, "input 'k' must be one int64, got %s", grtc_onnx_tfmt(k, buffer));
+      return grtc_onnx_error(n, "input 'k' must be one int64, got %s", grtc_onnx_fmt(k, buffer));
     }
     k = grtc_onnx_reshape(n, k, 0, NULL);
   }
@@ -1610,7 +1594,7 @@ static grt_status_t grtc_onnx_op_eye_like(grtc_onnx_node_t* n) {
   if (!x) return grt_ok_status();
   if (x->type.rank != 2) {
     char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_onnx_error(n, "the input must be 2-D, got %s", grtc_onnx_tfmt(x, buffer));
+    return grtc_onnx_error(n, "the input must be 2-D, got %s", grtc_onnx_fmt(x, buffer));
   }
   grtc_elem_t elem = x->type.elem;
   if (grtc_onnx_attr(n, "dtype") &&
@@ -1636,7 +1620,7 @@ static grt_status_t grtc_onnx_op_depth_to_space(grtc_onnx_node_t* n) {
   char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
   if (x->type.rank != 4) {
     return grtc_onnx_error(n, "the input must be 4-D (N, C, H, W), got %s",
-                           grtc_onnx_tfmt(x, buffer));
+                           grtc_onnx_fmt(x, buffer));
   }
   int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
   if (b < 1 || b > 65536 || C % (b * b) != 0) {
@@ -1671,7 +1655,7 @@ static grt_status_t grtc_onnx_op_space_to_depth(grtc_onnx_node_t* n) {
   char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
   if (x->type.rank != 4) {
     return grtc_onnx_error(n, "the input must be 4-D (N, C, H, W), got %s",
-                           grtc_onnx_tfmt(x, buffer));
+                           grtc_onnx_fmt(x, buffer));
   }
   int64_t N = x->type.dims[0], C = x->type.dims[1], H = x->type.dims[2], W = x->type.dims[3];
   if (b < 1 || b > 65536 || H % b != 0 || W % b != 0) {
