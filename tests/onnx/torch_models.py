@@ -8,7 +8,8 @@ compares grt's outputs with PyTorch's on the same inputs.
 
 Models: resnet18 and mobilenet_v2 (torchvision), a small detector (strided
 and grouped convs, upsample, concat, pools, sigmoid), a 2-layer transformer
-encoder with an embedding, and an LSTM+GRU. Nothing is committed: the
+encoder with an embedding, and an LSTM+GRU (over 10 steps, unrolled, and over
+40 steps, run as a loop). Nothing is committed: the
 .onnx files are made at test time in --work. --export-only writes
 NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
 and benchmarks use it). Exit status 0 when every model matches.
@@ -89,6 +90,9 @@ def make_models():
         "detector": (Detector, lambda: torch.randn(1, 3, 128, 128)),
         "encoder": (Encoder, lambda: torch.randint(0, 100, (1, 16))),
         "recurrent": (Recurrent, lambda: torch.randn(1, 10, 8)),
+        # Longer than 16 steps: the importer runs the cells in a while loop
+        # instead of unrolling them.
+        "recurrent_long": (Recurrent, lambda: torch.randn(1, 40, 8)),
     }
 
 
