@@ -8,7 +8,8 @@ compares grt's outputs with PyTorch's on the same inputs.
 
 Models: resnet18 and mobilenet_v2 (torchvision), a small detector (strided
 and grouped convs, upsample, concat, pools, sigmoid), a 2-layer transformer
-encoder with an embedding, and an LSTM+GRU (over 10 steps, unrolled, and over
+encoder with an embedding (also exported with a symbolic batch and compiled
+with --onnx-input-shape), and an LSTM+GRU (over 10 steps, unrolled, and over
 40 steps, run as a loop). Nothing is committed: the
 .onnx files are made at test time in --work. --export-only writes
 NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
@@ -93,13 +94,17 @@ def make_models():
         # Longer than 16 steps: the importer runs the cells in a while loop
         # instead of unrolling them.
         "recurrent_long": (Recurrent, lambda: torch.randn(1, 40, 8)),
+        # Exported with a symbolic batch (dim_param "batch"), compiled for
+        # batch 3 with --onnx-input-shape.
+        "encoder_batch": (Encoder, lambda: torch.randint(0, 100, (3, 16)),
+                          {"input": {0: "batch"}}, ["--onnx-input-shape=input:3x16"]),
     }
 
 
 def export(name, work):
     """Writes NAME.onnx, NAME.input0.npy and NAME.expected<i>.npy."""
     torch.manual_seed(0)
-    factory, make_input = make_models()[name]
+    factory, make_input = make_models()[name][:2]
     model = factory().eval()
     # Non-trivial batch-norm statistics, so folding them is tested.
     with torch.no_grad():
@@ -113,8 +118,10 @@ def export(name, work):
     if not isinstance(expected, tuple):
         expected = (expected,)
     path = os.path.join(work, name + ".onnx")
+    entry = make_models()[name]
     torch.onnx.export(model, (x,), path, opset_version=13, input_names=["input"],
-                      do_constant_folding=True)
+                      do_constant_folding=True,
+                      dynamic_axes=entry[2] if len(entry) > 2 else None)
     np.save(os.path.join(work, name + ".input0.npy"), x.numpy())
     for i, e in enumerate(expected):
         np.save(os.path.join(work, "%s.expected%d.npy" % (name, i)), e.numpy())
@@ -124,7 +131,10 @@ def export(name, work):
 def check(args, name):
     path, count = export(name, args.work)
     vmfb = os.path.join(args.work, name + ".vmfb")
-    p = subprocess.run([args.grt_compile, path, "-o", vmfb], capture_output=True, text=True)
+    entry = make_models()[name]
+    flags = entry[3] if len(entry) > 3 else []
+    p = subprocess.run([args.grt_compile, path, "-o", vmfb] + flags, capture_output=True,
+                       text=True)
     if p.returncode != 0:
         return "compile: " + p.stderr.strip()[:400]
     cmd = [args.grt_run, "--module=" + vmfb, "--function=main", "--device=" + args.device,
