@@ -196,6 +196,32 @@ static grtc_scalar_value_t grtc_onnx_const_element(const grtc_tvalue_t* value, i
   return grtc_eval_load(value->type.elem, at);
 }
 
+// The element count of constant |value| and an arena array of that many
+// |element_size| slots (plus one) for its values; -1 and an error naming
+// |what| when |value| is computed at run time, too large, or memory runs out.
+static int64_t grtc_onnx_known_values(grtc_onnx_node_t* n, grtc_tvalue_t* value,
+                                      const char* what, size_t element_size, void** out) {
+  if (!grtc_onnx_is_constant(value)) {
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n,
+                                            "%s must be known when the model is compiled (a "
+                                            "constant, an initializer, or computed from "
+                                            "static shapes); here it is computed at run time",
+                                            what));
+    return -1;
+  }
+  int64_t count = grtc_ttype_element_count(&value->type);
+  if (count > 1 << 20) {
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s has %lld values", what, (long long)count));
+    return -1;
+  }
+  *out = grtc_tmodule_alloc(n->module, (size_t)(count + 1) * element_size);
+  if (!*out) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return -1;
+  }
+  return count;
+}
+
 bool grtc_onnx_ints(grtc_onnx_node_t* n, grtc_tvalue_t* value, const char* what,
                     int64_t** out_values, uint32_t* out_count) {
   *out_values = NULL;
@@ -207,24 +233,9 @@ bool grtc_onnx_ints(grtc_onnx_node_t* n, grtc_tvalue_t* value, const char* what,
                                       grtc_onnx_fmt_type(&value->type, buffer)));
     return false;
   }
-  if (!grtc_onnx_is_constant(value)) {
-    grtc_onnx_fail(n, grtc_onnx_unsupported(n,
-                                            "%s must be known when the model is compiled (a "
-                                            "constant, an initializer, or computed from "
-                                            "static shapes); here it is computed at run time",
-                                            what));
-    return false;
-  }
-  int64_t count = grtc_ttype_element_count(&value->type);
-  if (count > 1 << 20) {
-    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s has %lld values", what, (long long)count));
-    return false;
-  }
-  int64_t* values = grtc_tmodule_alloc(n->module, (size_t)(count + 1) * sizeof(int64_t));
-  if (!values) {
-    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
-    return false;
-  }
+  int64_t* values = NULL;
+  int64_t count = grtc_onnx_known_values(n, value, what, sizeof(int64_t), (void**)&values);
+  if (count < 0) return false;
   bool is_unsigned = grtc_elem_is_unsigned_integer(value->type.elem);
   for (int64_t i = 0; i < count; ++i) {
     grtc_scalar_value_t v = grtc_onnx_const_element(value, i);
@@ -240,21 +251,9 @@ bool grtc_onnx_floats(grtc_onnx_node_t* n, grtc_tvalue_t* value, const char* wha
   *out_values = NULL;
   *out_count = 0;
   if (!value || !grtc_onnx_ok(n)) return false;
-  if (!grtc_onnx_is_constant(value)) {
-    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s must be known when the model is compiled",
-                                            what));
-    return false;
-  }
-  int64_t count = grtc_ttype_element_count(&value->type);
-  if (count > 1 << 20) {
-    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s has %lld values", what, (long long)count));
-    return false;
-  }
-  double* values = grtc_tmodule_alloc(n->module, (size_t)(count + 1) * sizeof(double));
-  if (!values) {
-    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
-    return false;
-  }
+  double* values = NULL;
+  int64_t count = grtc_onnx_known_values(n, value, what, sizeof(double), (void**)&values);
+  if (count < 0) return false;
   grtc_elem_t elem = value->type.elem;
   for (int64_t i = 0; i < count; ++i) {
     grtc_scalar_value_t v = grtc_onnx_const_element(value, i);

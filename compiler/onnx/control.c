@@ -635,6 +635,36 @@ static void grtc_onnx_cell_step(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
   *y_out = y;
 }
 
+// A stablehlo.while over |operands| (|count| of them, operand 0 the i64
+// step counter) that runs while the counter is below |steps|. On success
+// the node's block is the while's empty body (*out_body; the caller fills
+// it, yields, and restores the block it had).
+static grtc_top_t* grtc_onnx_counted_while(grtc_onnx_node_t* n, grtc_tvalue_t* const* operands,
+                                           const grtc_ttype_t* types, uint32_t count,
+                                           int64_t steps, grtc_tblock_t** out_body) {
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
+  if (!op) return NULL;
+  grtc_tblock_t* cond_block = NULL;
+  grtc_tblock_t* body_block = NULL;
+  grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
+  if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_fail(n, status);
+    return NULL;
+  }
+  grtc_top_set_region(op, 0, cond_block);
+  grtc_top_set_region(op, 1, body_block);
+  grtc_tblock_t* saved = n->block;
+  n->block = cond_block;
+  grtc_tvalue_t* go = grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0],
+                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps));
+  n->block = saved;
+  if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return NULL;
+  n->block = body_block;
+  *out_body = body_block;
+  return op;
+}
+
 // The steps of one direction as a stablehlo.while carrying (i, h, c, Y):
 // |proj| ([steps, batch, gates * hidden]) is sliced at t = i (or
 // steps - 1 - i backwards) and the step's output written to Y at t.
@@ -657,25 +687,10 @@ static void grtc_onnx_cell_loop(grtc_onnx_node_t* n, const grtc_onnx_cell_ctx_t*
     if (!operands[i]) return;
     types[i] = operands[i]->type;
   }
-  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
-  if (!op) return;
-  grtc_tblock_t* cond_block = NULL;
   grtc_tblock_t* body_block = NULL;
-  grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
-  if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
-  if (!grt_status_is_ok(status)) {
-    grtc_onnx_fail(n, status);
-    return;
-  }
-  grtc_top_set_region(op, 0, cond_block);
-  grtc_top_set_region(op, 1, body_block);
   grtc_tblock_t* saved = n->block;
-  n->block = cond_block;
-  grtc_tvalue_t* go = grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0],
-                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps));
-  n->block = saved;
-  if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
-  n->block = body_block;
+  grtc_top_t* op = grtc_onnx_counted_while(n, operands, types, count, steps, &body_block);
+  if (!op) return;
   grtc_tvalue_t* i = &body_block->args[0];
   grtc_tvalue_t* t =
       backward ? grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
@@ -1079,25 +1094,10 @@ static void grtc_onnx_scan(grtc_onnx_node_t* n, const Onnx__GraphProto* graph,
     for (uint32_t a = 0; a < N + K; ++a) outs[a] = operands[1 + a];
     return;
   }
-  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_WHILE, operands, count, types, count, 2);
-  if (!op) return;
-  grtc_tblock_t* cond_block = NULL;
   grtc_tblock_t* body_block = NULL;
-  grt_status_t status = grtc_tblock_create(n->module, types, count, &cond_block);
-  if (grt_status_is_ok(status)) status = grtc_tblock_create(n->module, types, count, &body_block);
-  if (!grt_status_is_ok(status)) {
-    grtc_onnx_fail(n, status);
-    return;
-  }
-  grtc_top_set_region(op, 0, cond_block);
-  grtc_top_set_region(op, 1, body_block);
   grtc_tblock_t* saved = n->block;
-  n->block = cond_block;
-  grtc_tvalue_t* go = grtc_onnx_compare(n, GRTC_CMP_LT, &cond_block->args[0],
-                                        grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)steps));
-  n->block = saved;
-  if (!go || !grtc_onnx_yield_in(n, cond_block, &go, 1)) return;
-  n->block = body_block;
+  grtc_top_t* op = grtc_onnx_counted_while(n, operands, types, count, steps, &body_block);
+  if (!op) return;
   grtc_tvalue_t* i = &body_block->args[0];
   grtc_tvalue_t* back = grtc_onnx_binary(
       n, GRTC_TOP_SUBTRACT, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)(steps - 1)), i);
