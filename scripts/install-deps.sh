@@ -11,6 +11,7 @@ PACKAGES=(
   make                # the thin wrapper users type
   gcc                 # primary compiler
   clang               # second compiler; builds the sanitizer tree
+  g++                 # compiles the CUDA C kernels on the CPU (compiler/target/cuda/emulate_test.c)
   libclang-rt-14-dev  # ASan/UBSan runtimes for clang
   libcmocka-dev       # unit tests
   flatbuffers-compiler # flatc: cross-checks our FlatBuffers against the reference

@@ -5,7 +5,7 @@
 // emitter's indexing, tiling, sort network, shared-memory SIMT matmul and
 // the prelude's scalar semantics are checked bit for bit without a GPU.
 // Tensor-core (WMMA) kernels and the f16 PTX conversions need a GPU; the
-// assembler tests cover those. Needs a C++ compiler ("skipped:" without).
+// assembler tests cover those. Needs a C++ compiler (g++; fails without).
 #define _GNU_SOURCE  // mkstemps
 #include <dlfcn.h>
 #include <math.h>
@@ -271,8 +271,9 @@ static void test_simt_matmul(void** state) {
 
 int main(void) {
   if (!have_cxx()) {
-    printf("compiler_target_cuda_emulate_test: skipped: no C++ compiler (c++)\n");
-    return 0;
+    printf("compiler_target_cuda_emulate_test: FAILED: no C++ compiler (c++): "
+           "run scripts/install-deps.sh (apt-get install g++)\n");
+    return 1;
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalar_ops_every_type),

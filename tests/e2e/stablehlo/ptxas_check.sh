@@ -6,7 +6,7 @@
 #
 #   ptxas_check.sh GRT_COMPILE GRT_DUMP PTXAS SOURCE.mlir WORKDIR
 #
-# Prints "skipped: <reason>" (ctest's SKIP_REGULAR_EXPRESSION) when NVRTC
+# Prints "skipped: <reason>" and exits 77 (ctest's SKIP_RETURN_CODE) when NVRTC
 # cannot be loaded, or when PTXAS is empty (after compiling).
 set -u
 compile=$1 dump=$2 ptxas=$3 source=$4 work=$5
@@ -20,7 +20,7 @@ for variant in default tf32; do
   if ! out=$("$compile" --target=cuda ${flags[@]+"${flags[@]}"} "$source" -o "$vmfb" 2>&1); then
     if grep -q "cuda target needs NVRTC" <<<"$out"; then
       echo "skipped: $out"
-      exit 0
+      exit 77
     fi
     echo "$out" >&2
     echo "FAILED: grt-compile --target=cuda ${flags[*]+${flags[*]}} could not compile $source" >&2
@@ -56,6 +56,6 @@ for variant in default tf32; do
 done
 if [ -z "$ptxas" ]; then
   echo "skipped: ptxas not found (the PTX was compiled by NVRTC but not assembled)"
-  exit 0
+  exit 77
 fi
 echo "ok: $assembled ptxas runs for $(basename "$source")"
