@@ -86,11 +86,18 @@ static void* grt_hal_local_task_worker_main(void* arg) {
   for (;;) {
     // Join each batch at most once; a worker that wakes after its batch
     // ended finds batch == NULL, counts the batch as seen, and sleeps again.
+    // sleep_count counts the times a worker parks after running or
+    // skipping a batch, not the times pthread_cond_wait returns: a
+    // spurious wakeup goes back to the same wait uncounted.
+    bool counted = false;
     while (!pool->shutting_down &&
            (!pool->batch || pool->generation == worker->seen_generation)) {
+      if (!counted || worker->seen_generation != pool->generation) {
+        ++pool->sleep_count;
+        counted = true;
+      }
       worker->seen_generation = pool->generation;
       ++pool->sleeping_workers;
-      ++pool->sleep_count;
       pthread_cond_broadcast(&pool->batch_changed);
       pthread_cond_wait(&pool->work_available, &pool->mutex);
       --pool->sleeping_workers;

@@ -56,8 +56,9 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
 
 // Blocks until every worker is asleep waiting for work with no wakeup
 // pending (every worker has seen the latest batch), and returns how
-// many times workers have gone to sleep so far. For tests that check the
-// pool parks its threads instead of spinning.
+// many times workers have parked so far (once per worker after each batch
+// it ran or skipped; spurious wakeups are not counted). For tests that
+// check the pool parks its threads instead of spinning.
 uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool);
 
 #ifdef __cplusplus

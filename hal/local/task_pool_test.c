@@ -106,33 +106,76 @@ static void test_idle_workers_sleep_and_wake(void** state) {
   grt_hal_local_task_pool_destroy(pool);
 }
 
+// Overlap detection for the serialization test: one word holds the id of
+// the batch whose tasks are running (high half) and how many of its tasks
+// are in flight (low half). A task of another batch starting while any is
+// in flight is an overlap.
+static _Atomic uint64_t g_in_flight;
+static atomic_uint g_overlaps;
+
+static void enter_batch(uint32_t batch_id) {
+  uint64_t state = atomic_load(&g_in_flight);
+  for (;;) {
+    uint32_t count = (uint32_t)state;
+    uint32_t owner = (uint32_t)(state >> 32);
+    if (count != 0 && owner != batch_id) atomic_fetch_add(&g_overlaps, 1);
+    uint64_t next = count == 0 ? ((uint64_t)batch_id << 32) | 1u : state + 1;
+    if (atomic_compare_exchange_weak(&g_in_flight, &state, next)) return;
+  }
+}
+
+static void leave_batch(void) {
+  uint64_t state = atomic_load(&g_in_flight);
+  for (;;) {
+    uint32_t count = (uint32_t)state;
+    uint64_t next = count == 1 ? 0 : state - 1;
+    if (atomic_compare_exchange_weak(&g_in_flight, &state, next)) return;
+  }
+}
+
 typedef struct submitter_t {
   grt_hal_local_task_pool_t* pool;
+  uint32_t id;  // the submitter's batches are id * 1000 + i
+  uint32_t batch_id;
   atomic_uint total;
 } submitter_t;
 
 static void add_task(void* user_data, uint64_t index, uint32_t worker_id) {
+  (void)worker_id;
   submitter_t* submitter = user_data;
+  enter_batch(submitter->batch_id);
+  // Some work, so tasks of a batch are in flight together.
+  volatile uint32_t spin = 0;
+  for (int i = 0; i < 2000; ++i) spin += (uint32_t)i;
   atomic_fetch_add(&submitter->total, (unsigned)index + 1);
+  leave_batch();
 }
 
 static void* submit_batches(void* arg) {
   submitter_t* submitter = arg;
-  for (int i = 0; i < 100; ++i) {
+  for (uint32_t i = 0; i < 100; ++i) {
+    // Written before run publishes the batch; read by its tasks only.
+    submitter->batch_id = submitter->id * 1000 + i + 1;
     grt_hal_local_task_pool_run(submitter->pool, 10, add_task, submitter);
   }
   return NULL;
 }
 
+// Batches from several threads run one at a time: no task of one batch is
+// in flight while a task of another runs, and every task runs once.
 static void test_concurrent_callers_are_serialized(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
   GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(3, grt_allocator_system(), &pool));
+  atomic_store(&g_in_flight, 0);
+  atomic_store(&g_overlaps, 0);
   submitter_t submitters[4];
   pthread_t threads[4];
-  for (int i = 0; i < 4; ++i) {
+  for (uint32_t i = 0; i < 4; ++i) {
     submitters[i].pool = pool;
+    submitters[i].id = i + 1;
+    submitters[i].batch_id = 0;
     atomic_init(&submitters[i].total, 0);
     assert_int_equal(
         pthread_create(&threads[i], NULL, submit_batches, &submitters[i]), 0);
@@ -142,6 +185,8 @@ static void test_concurrent_callers_are_serialized(void** state) {
     // 100 batches of 1 + 2 + ... + 10.
     assert_int_equal(atomic_load(&submitters[i].total), 100 * 55);
   }
+  assert_int_equal(atomic_load(&g_overlaps), 0);
+  assert_int_equal(atomic_load(&g_in_flight), 0);
   grt_hal_local_task_pool_destroy(pool);
 }
 
