@@ -49,8 +49,7 @@ static const grt_flag_t grt_compile_flag_table[] = {
     {"opt-level", 'O', GRT_FLAG_INT, &flags.opt_level, "N",
      "optimization level 0..3 (-O0 .. -O3; default 2)"},
     {"dump-after", 0, GRT_FLAG_STRING, &flags.dump_after, "PASS",
-     "print the program after PASS to stdout: import, fold, dispatch, "
-     "kernels, cpu, host"},
+     "print the program after PASS to stdout, one of:" GRTC_DUMP_PASS_NAMES},
     {"cpu-cc", 0, GRT_FLAG_STRING, &flags.cpu_cc, "CC",
      "C compiler for the CPU kernels (default: $CC, else cc)"},
     {"cpu-flags", 0, GRT_FLAG_STRING, &flags.cpu_flags, "FLAGS",

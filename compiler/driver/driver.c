@@ -50,7 +50,6 @@ static const char* const grtc_driver_dump_names[] = {
   (sizeof(grtc_driver_dump_names) / sizeof(grtc_driver_dump_names[0]))
 
 #define GRTC_DRIVER_TARGETS_EXPECTED "cpu, vulkan, cuda"
-#define GRTC_DRIVER_DUMPS_EXPECTED "import, fold, dispatch, kernels, cpu, vulkan, host"
 
 // Options resolved once: targets as a set, the level as a number.
 typedef struct grtc_driver_t {
@@ -157,10 +156,16 @@ static grt_status_t grtc_driver_init(const grtc_compile_options_t* options,
       ++d;
     }
     if (d == GRTC_DRIVER_DUMP_COUNT) {
+      // "a, b, c" from the pass table.
+      char expected[256] = "";
+      size_t used = 0;
+      for (size_t i = 1; i < GRTC_DRIVER_DUMP_COUNT && used < sizeof(expected); ++i) {
+        used += (size_t)snprintf(expected + used, sizeof(expected) - used, "%s%s",
+                                 i > 1 ? ", " : "", grtc_driver_dump_names[i]);
+      }
       return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                             "unknown pass '%s' to dump after; expected one of "
-                             GRTC_DRIVER_DUMPS_EXPECTED,
-                             options->dump_after);
+                             "unknown pass '%s' to dump after; expected one of %s",
+                             options->dump_after, expected);
     }
     out->dump = (grtc_dump_pass_t)d;
   }

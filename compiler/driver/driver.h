@@ -58,6 +58,10 @@ typedef enum grtc_opt_level_e {
   X(VULKAN, "vulkan", "the GLSL of the Vulkan kernels")              \
   X(HOST, "host", "the host program as vm-dialect text")
 
+// The names as one string literal, each after a space: " import fold ...".
+#define GRTC_DUMP_PASS_SPACED(name, spelling, what) " " spelling
+#define GRTC_DUMP_PASS_NAMES GRTC_DUMP_PASS_LIST(GRTC_DUMP_PASS_SPACED)
+
 typedef enum grtc_dump_pass_e {
   GRTC_DUMP_NONE = 0,
 #define GRTC_DUMP_PASS_ENUM(name, spelling, what) GRTC_DUMP_##name,

@@ -69,14 +69,9 @@ static void test_abi_layout_matches_kernel_abi(void** state) {
   assert_non_null(file);
   assert_int_equal(fwrite(text.data, 1, text.size, file), text.size);
   fclose(file);
-  // __FILE__ is this file's path; the include root is three folders up.
-  char root[1024];
-  snprintf(root, sizeof(root), "%s", __FILE__);
-  char* cut = strstr(root, "compiler/target/cpu/");
-  assert_non_null(cut);
-  *cut = 0;
+  // The include root is the source tree (GRT_SOURCE_DIR, set by CMake).
   char command[2200];
-  snprintf(command, sizeof(command), "cc -fsyntax-only -I%s %s", root[0] ? root : ".", path);
+  snprintf(command, sizeof(command), "cc -fsyntax-only -I%s %s", GRT_SOURCE_DIR, path);
   int rc = system(command);
   unlink(path);
   rmdir(dir);

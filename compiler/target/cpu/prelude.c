@@ -12,7 +12,7 @@ static const char grtc_cpu_prelude_text[] =
     "#include <string.h>\n"
     "\n"
     // Standalone on purpose (the file compiles with just `cc`), so the ABI
-    // is restated here; compiler/target/cpu/abi_layout_test.c compiles these
+    // is restated here; compiler/target/cpu/emit_c_test.c compiles these
     // beside hal/local/kernel_abi.h and asserts every offset agrees.
     "/* Field for field hal/local/kernel_abi.h (ABI version 1). */\n"
     "typedef struct grtk_dispatch_t {\n"
