@@ -37,8 +37,10 @@ extern "C" {
 #define GRT_MODULE_SEGMENT_ALIGNMENT 64
 // A reader accepts every minor version of its major version and refuses a
 // newer major version with a message naming both.
-#define GRT_MODULE_FORMAT_VERSION_MAJOR 1
-#define GRT_MODULE_FORMAT_VERSION_MINOR 1
+// 2.0: list.alloc's element type is the ISA's grt_vm_type_t (1.x used
+// the runtime's value-type numbering, i32 = 1).
+#define GRT_MODULE_FORMAT_VERSION_MAJOR 2
+#define GRT_MODULE_FORMAT_VERSION_MINOR 0
 // The largest per-binding minimum length a reader accepts (2^48 bytes); a
 // larger one is refused as corrupt.
 #define GRT_MODULE_MAX_BINDING_MIN_LENGTH (UINT64_C(1) << 48)

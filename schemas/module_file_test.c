@@ -128,8 +128,8 @@ static void check_example(const grt_module_file_t* file) {
   assert_int_equal(entry_point.workgroup_size[0], 8);
   assert_int_equal(entry_point.workgroup_size[1], 8);
   assert_int_equal(entry_point.workgroup_size[2], 2);
-  // Files before format 1.1 (and entry points written without them) have
-  // no per-binding tables.
+  // Entry points written without them (as before format 1.1) have no
+  // per-binding tables.
   assert_null(entry_point.binding_access);
   assert_null(entry_point.binding_min_lengths);
   entry_point = grt_module_file_entry_point(file, 0, 0);
@@ -305,11 +305,11 @@ typedef struct patch_case_t {
 
 static const patch_case_t patch_cases[] = {
     {"newer major version", ROOT_FIELD, 0, grt_ModuleDef_format_version_major,
-     0, false, 2, 4,
-     "module format version 2.1 is newer than this runtime supports (1.x)"},
+     0, false, 3, 4,
+     "module format version 3.0 is newer than this runtime supports (2.x)"},
     {"older major version", ROOT_FIELD, 0, grt_ModuleDef_format_version_major,
-     0, false, 0, 4,
-     "module format version 0.1 is older than this runtime supports (1.x)"},
+     0, false, 1, 4,
+     "module format version 1.0 is older than this runtime supports (2.x)"},
     {"function bytecode past blob", grt_ModuleDef_functions, 1,
      grt_FunctionDef_bytecode_length, 0, false, 1000, 4,
      "ModuleDef.functions[1] ('helper'): bytecode range [20, 1020) lies "
@@ -521,8 +521,8 @@ static grt_const_byte_span_t build_rodata_module(bool with_inline,
       grt_fb_builder_create_string(builder, grt_make_cstring_view("m"));
   grt_fb_builder_start_table(builder);
   grt_fb_builder_add_offset(builder, grt_ModuleDef_name, name);
-  grt_fb_builder_add_scalar(builder, grt_ModuleDef_format_version_major, 1, 0,
-                            4);
+  grt_fb_builder_add_scalar(builder, grt_ModuleDef_format_version_major,
+                            GRT_MODULE_FORMAT_VERSION_MAJOR, 0, 4);
   grt_fb_builder_add_offset(builder, grt_ModuleDef_rodata_segments, segments);
   grt_fb_ref_t root = grt_fb_builder_end_table(builder);
   grt_const_byte_span_t buffer;

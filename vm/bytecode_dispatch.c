@@ -1393,13 +1393,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t element = grt_vm_read_u32(&pc);
     int32_t capacity = I32(R());
     uint16_t dst = R();
-    if (element >= GRT_VM_LIST_ELEMENT_TYPE_COUNT) {
+    if (element >= GRT_VM_TYPE_LIST_ELEMENT_COUNT) {
       FAIL(grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "list.alloc: unknown element type %u (expected "
                            "0-%d)",
-                           element, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1));
+                           element, GRT_VM_TYPE_LIST_ELEMENT_COUNT - 1));
     }
-    grt_vm_type_def_t def = {(grt_vm_value_type_t)element, NULL};
+    grt_vm_type_def_t def = {grt_vm_value_type_from_isa((grt_vm_type_t)element), NULL};
     grt_vm_list_t* list = NULL;
     FAIL(grt_vm_list_create(def, capacity > 0 ? (size_t)capacity : 0,
                             state->allocator, &list));

@@ -748,15 +748,16 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
     GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, info));
     if (op == GRT_VM_OP_LIST_ALLOC) {
       // The element type immediate (k, the first operand) must name a list
-      // element type: 0 variant, 1-4 i32/i64/f32/f64, 5 ref, 6 i8, 7 i16.
+      // element type (grt_vm_type_t): 0-4 i32/i64/f32/f64/ref, 5 variant,
+      // 6 i8, 7 i16.
       const uint8_t* k = v->code + v->offset + opcode_size;
       uint32_t element = (uint32_t)k[0] | ((uint32_t)k[1] << 8) |
                          ((uint32_t)k[2] << 16) | ((uint32_t)k[3] << 24);
-      if (element >= GRT_VM_LIST_ELEMENT_TYPE_COUNT) {
+      if (element >= GRT_VM_TYPE_LIST_ELEMENT_COUNT) {
         return grt_vm_verifier_fail(
             v, "list.alloc element type %u is not a list element type "
-               "(expected 0-%d: variant, i32, i64, f32, f64, ref, i8, i16)",
-            element, GRT_VM_LIST_ELEMENT_TYPE_COUNT - 1);
+               "(expected 0-%d: i32, i64, f32, f64, ref, variant, i8, i16)",
+            element, GRT_VM_TYPE_LIST_ELEMENT_COUNT - 1);
       }
     }
     after_terminator =

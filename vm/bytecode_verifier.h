@@ -21,6 +21,7 @@
 #include "base/status.h"
 #include "base/string_view.h"
 #include "schemas/module_file.h"
+#include "vm/op_table.h"
 #include "vm/signature.h"
 
 #ifdef __cplusplus
@@ -53,20 +54,8 @@ grt_status_t grt_vm_bytecode_verify_function(
     const grt_vm_bytecode_layout_t* layout, uint32_t function_ordinal,
     grt_allocator_t allocator) GRT_MUST_USE;
 
-// Where a function's arguments land: in signature order, 32-bit values take
-// the next primitive slot, 64-bit values the next even pair, refs the next
-// ref register. Advances the counters and returns the slot or ref ordinal.
-static inline uint32_t grt_vm_bytecode_place_argument(char type_char,
-                                                      uint32_t* inout_slots,
-                                                      uint32_t* inout_refs) {
-  if (type_char == 'r') return (*inout_refs)++;
-  if (type_char == 'I' || type_char == 'F') {
-    uint32_t slot = (*inout_slots + 1u) & ~1u;
-    *inout_slots = slot + 2u;
-    return slot;
-  }
-  return (*inout_slots)++;
-}
+// Argument placement (grt_vm_bytecode_place_argument) is part of the ISA:
+// vm/op_table.h.
 
 #ifdef __cplusplus
 }

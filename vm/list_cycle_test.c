@@ -191,7 +191,7 @@ static void test_bytecode_self_cycle_is_freed(void** state) {
   grt_vm_test_function_begin(&t, "main", "0v_v");
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(1), TI(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_CONST_I32, TK(0), TI(1));
-  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(GRT_VM_VALUE_TYPE_NONE), TI(0),
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(GRT_VM_TYPE_VARIANT), TI(0),
                    TR(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_RESIZE, TR(0), TI(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_SET_REF, TR(0), TI(1), TR(0));

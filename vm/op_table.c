@@ -124,9 +124,9 @@ size_t grt_vm_op_size_verified(const uint8_t* code) {
 }
 
 const char* grt_vm_type_name(grt_vm_type_t type) {
-  static const char* const names[GRT_VM_TYPE_COUNT] = {"i32", "i64", "f32",
-                                                       "f64", "ref"};
-  return type < GRT_VM_TYPE_COUNT ? names[type] : "?";
+  static const char* const names[GRT_VM_TYPE_LIST_ELEMENT_COUNT] = {
+      "i32", "i64", "f32", "f64", "ref", "variant", "i8", "i16"};
+  return (unsigned)type < GRT_VM_TYPE_LIST_ELEMENT_COUNT ? names[type] : "?";
 }
 
 grt_vm_type_t grt_vm_type_from_operand_char(char c) {

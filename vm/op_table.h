@@ -80,14 +80,23 @@ typedef enum grt_vm_prefix_e {
   GRT_VM_PREFIX_COUNT
 } grt_vm_prefix_t;
 
-// Register value types, as encoded in remap entries and typed lists.
+// The bytecode's one value-type code, wherever a type is encoded: the type
+// byte of remap entries and typed lists (a register type, 0-4) and
+// list.alloc's element type (any of the eight). The last three are list
+// element types only: a list of variants, and i8/i16 elements stored in 1
+// or 2 bytes and read and written through i32/i64 registers. The runtime's
+// grt_vm_value_type_t (vm/variant.h) is an API type and never encoded.
 typedef enum grt_vm_type_e {
   GRT_VM_TYPE_I32 = 0,
   GRT_VM_TYPE_I64 = 1,
   GRT_VM_TYPE_F32 = 2,
   GRT_VM_TYPE_F64 = 3,
   GRT_VM_TYPE_REF = 4,
-  GRT_VM_TYPE_COUNT
+  GRT_VM_TYPE_COUNT,  // register types end here
+  GRT_VM_TYPE_VARIANT = GRT_VM_TYPE_COUNT,
+  GRT_VM_TYPE_I8 = 6,
+  GRT_VM_TYPE_I16 = 7,
+  GRT_VM_TYPE_LIST_ELEMENT_COUNT
 } grt_vm_type_t;
 
 // Bit 15 of a ref register operand: this use is the last, the value moves.
@@ -458,8 +467,25 @@ static inline uint32_t grt_vm_type_slot_count(grt_vm_type_t type) {
   return (type == GRT_VM_TYPE_I64 || type == GRT_VM_TYPE_F64) ? 2u : 1u;
 }
 
-// "i32", "i64", "f32", "f64", "ref".
+// "i32", "i64", "f32", "f64", "ref", "variant", "i8", "i16"; "?" past them.
 const char* grt_vm_type_name(grt_vm_type_t type);
+
+// Where a function's arguments land (the calling convention the verifier,
+// the interpreter and the compiler's register allocator share): in
+// signature order, 32-bit values take the next primitive slot, 64-bit
+// values the next even pair, refs the next ref register. Advances the
+// counters and returns the slot or ref ordinal.
+static inline uint32_t grt_vm_bytecode_place_argument(char type_char,
+                                                      uint32_t* inout_slots,
+                                                      uint32_t* inout_refs) {
+  if (type_char == 'r') return (*inout_refs)++;
+  if (type_char == 'I' || type_char == 'F') {
+    uint32_t slot = (*inout_slots + 1u) & ~1u;
+    *inout_slots = slot + 2u;
+    return slot;
+  }
+  return (*inout_slots)++;
+}
 
 // The type an operand character names (i I f F r), or GRT_VM_TYPE_COUNT
 // for characters that are not single registers.

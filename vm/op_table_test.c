@@ -95,7 +95,9 @@ static void test_prefixes_and_types(void** state) {
     assert_int_not_equal(prefix->feature, 0);
   }
   assert_string_equal(grt_vm_type_name(GRT_VM_TYPE_F64), "f64");
-  assert_string_equal(grt_vm_type_name(GRT_VM_TYPE_COUNT), "?");
+  assert_string_equal(grt_vm_type_name(GRT_VM_TYPE_VARIANT), "variant");
+  assert_string_equal(grt_vm_type_name(GRT_VM_TYPE_I16), "i16");
+  assert_string_equal(grt_vm_type_name(GRT_VM_TYPE_LIST_ELEMENT_COUNT), "?");
   assert_int_equal(grt_vm_type_from_operand_char('F'), GRT_VM_TYPE_F64);
   assert_int_equal(grt_vm_type_from_operand_char('k'), GRT_VM_TYPE_COUNT);
   assert_int_equal(grt_vm_type_slot_count(GRT_VM_TYPE_I64), 2);

@@ -380,7 +380,7 @@ static void test_list_alloc(void** state) {
   grt_vm_test_module_t t;
   grt_vm_test_module_begin(&t, "m");
   grt_vm_test_function_begin(&t, "main", "0ii_r");
-  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(GRT_VM_VALUE_TYPE_I64), TI(0),
+  GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(GRT_VM_TYPE_I64), TI(0),
                    TR(0));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_RESIZE, TR(0), TI(1));
   GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_RM(0)));
@@ -410,7 +410,7 @@ static void test_list_alloc(void** state) {
   grt_expect_error(grt_vm_test_module_link(&t, NULL, 0),
                    GRT_STATUS_INVALID_ARGUMENT,
                    "list.alloc element type 99 is not a list element type "
-                   "(expected 0-7: variant, i32, i64, f32, f64, ref, i8, i16)");
+                   "(expected 0-7: i32, i64, f32, f64, ref, variant, i8, i16)");
   grt_vm_test_module_end(&t);
 }
 
@@ -487,14 +487,15 @@ static void test_list_narrow_elements(void** state) {
       GRT_STATUS_INVALID_ARGUMENT,
       "list element type mismatch: list holds i8, accessed as ref");
   grt_vm_variant_reset(&ref);
-  // list.alloc makes them from immediates 6 and 7.
+  // list.alloc makes them from the ISA's type codes 6 and 7.
+  static const grt_vm_type_t narrow_codes[] = {GRT_VM_TYPE_I8, GRT_VM_TYPE_I16};
   static const grt_vm_value_type_t narrow[] = {GRT_VM_VALUE_TYPE_I8,
                                                GRT_VM_VALUE_TYPE_I16};
   for (size_t i = 0; i < 2; ++i) {
     grt_vm_test_module_t t;
     grt_vm_test_module_begin(&t, "m");
     grt_vm_test_function_begin(&t, "main", "0i_r");
-    GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(narrow[i]), TI(0), TR(0));
+    GRT_VM_TEST_EMIT(&t, GRT_VM_OP_LIST_ALLOC, TK(narrow_codes[i]), TI(0), TR(0));
     GRT_VM_TEST_EMIT(&t, GRT_VM_OP_RETURN, TLIST(TR_RM(0)));
     grt_vm_test_function_end(&t, 1, 1);
     grt_vm_test_module_load(&t, NULL, 0);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vm/op_table.h"
 #include "vm/ref.h"
 
 #ifdef __cplusplus
@@ -43,8 +44,8 @@ typedef enum grt_vm_value_type_e {
   // !vm.list<i16>): 1 and 2 bytes an element. No register, argument,
   // result or variant has them: elements are read as i32 or i64,
   // sign-extended, and written from i32 or i64, keeping the low 8 or 16
-  // bits (IREE's list value conversions). list.alloc's immediate names them
-  // as 6 and 7.
+  // bits (IREE's list value conversions). The bytecode names every one of
+  // these through the ISA's grt_vm_type_t (grt_vm_value_type_from_isa).
   GRT_VM_VALUE_TYPE_I8 = GRT_VM_VALUE_TYPE_COUNT,
   GRT_VM_VALUE_TYPE_I16,
   GRT_VM_LIST_ELEMENT_TYPE_COUNT
@@ -115,6 +116,22 @@ static inline char grt_vm_value_type_cconv_char(grt_vm_value_type_t type) {
 #undef GRT_VM_VALUE_TYPE_CHAR
     default:
       return '?';
+  }
+}
+
+// The runtime value type of the ISA's type code |type| (a register type or
+// a list element type; GRT_VM_TYPE_VARIANT is NONE, a list of variants).
+// |type| must be below GRT_VM_TYPE_LIST_ELEMENT_COUNT.
+static inline grt_vm_value_type_t grt_vm_value_type_from_isa(grt_vm_type_t type) {
+  switch (type) {
+    case GRT_VM_TYPE_I32: return GRT_VM_VALUE_TYPE_I32;
+    case GRT_VM_TYPE_I64: return GRT_VM_VALUE_TYPE_I64;
+    case GRT_VM_TYPE_F32: return GRT_VM_VALUE_TYPE_F32;
+    case GRT_VM_TYPE_F64: return GRT_VM_VALUE_TYPE_F64;
+    case GRT_VM_TYPE_REF: return GRT_VM_VALUE_TYPE_REF;
+    case GRT_VM_TYPE_I8: return GRT_VM_VALUE_TYPE_I8;
+    case GRT_VM_TYPE_I16: return GRT_VM_VALUE_TYPE_I16;
+    default: return GRT_VM_VALUE_TYPE_NONE;
   }
 }
 

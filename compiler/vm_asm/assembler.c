@@ -880,26 +880,23 @@ static grt_status_t grtc_vm_lower_list_get_ref(grtc_vm_assembler_t* a, grtc_oper
 }
 
 // vm.list.alloc %capacity : (i32) -> !vm.list<t>: k is the element type as
-// a grt_vm_value_type_t (none for a list of variants, `?`).
+// the ISA's grt_vm_type_t (variant for a list of variants, `?`).
 static grt_status_t grtc_vm_lower_list_alloc(grtc_vm_assembler_t* a, grtc_operation_t* op) {
   const grtc_type_t* list = op->result_count ? op->results[0].type : NULL;
   if (!list || list->kind != GRTC_TYPE_VM_LIST || op->operand_count != 1) {
     return grtc_op_error(a->file_name, op, "'%.*s' takes a capacity and returns a !vm.list",
                          GRT_SV_ARG(op->name));
   }
-  grt_vm_value_type_t element = GRT_VM_VALUE_TYPE_NONE;
-  grt_vm_type_t type;
+  grt_vm_type_t element = GRT_VM_TYPE_VARIANT;
   if (grtc_type_is_integer(list->element, 8)) {
-    element = GRT_VM_VALUE_TYPE_I8;  // stored in bytes, read as i32/i64
+    element = GRT_VM_TYPE_I8;  // stored in bytes, read as i32/i64
   } else if (grtc_type_is_integer(list->element, 16)) {
-    element = GRT_VM_VALUE_TYPE_I16;
+    element = GRT_VM_TYPE_I16;
   } else if (list->element) {
-    if (!grtc_vm_register_type(list->element, &type)) {
+    if (!grtc_vm_register_type(list->element, &element)) {
       return grtc_op_error(a->file_name, op, "no VM list holds %s",
                            grtc_vm_type_text(a, list->element));
     }
-    grt_vm_value_type_from_cconv_char(
-        grt_vm_value_type_cconv_char((grt_vm_value_type_t)(type + 1)), &element);
   }
   grt_vm_operand_t operands[3];
   operands[0] = grt_vm_operand_imm((uint64_t)element);

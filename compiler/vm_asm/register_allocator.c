@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "compiler/mlir/printer.h"
-#include "vm/bytecode_verifier.h"
+#include "vm/op_table.h"
 
 //===----------------------------------------------------------------------===//
 // Pointer index: IR nodes (values, ops, blocks) to dense numbers

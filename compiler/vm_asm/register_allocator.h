@@ -3,7 +3,7 @@
 //
 // i32/f32 values take one 32-bit slot, i64/f64 an even-aligned pair, refs a
 // ref register. The function's arguments are pinned where the VM's calling
-// convention places them (vm/bytecode_verifier.h: in order, 64-bit values on
+// convention places them (vm/op_table.h, grt_vm_bytecode_place_argument: in order, 64-bit values on
 // the next even pair). Everything else is a linear scan over live intervals:
 // block liveness by the usual backward dataflow, each value's interval the
 // hull of its definition, uses, the blocks it is live through and -- for

@@ -77,8 +77,8 @@ static void test_flatc_decodes_our_module(void** state) {
   snprintf(json_path, sizeof(json_path), "%s/example.json", work_dir);
   char* json = read_compact_json(json_path);
   static const char* const expected[] = {
-      "\"name\":\"example_module\",\"version\":7,\"format_version_major\":1,"
-      "\"format_version_minor\":1,\"features\":9223372036854775813,",
+      "\"name\":\"example_module\",\"version\":7,\"format_version_major\":2,"
+      "\"features\":9223372036854775813,",
       "\"imports\":[{\"full_name\":\"hal.device.query\",\"calling_convention\":"
       "\"0rI_r\"},{\"full_name\":\"check.expect_eq\",\"calling_convention\":"
       "\"0rr_v\"},{\"full_name\":\"hal.device.optional_thing\","
@@ -132,7 +132,7 @@ static void test_our_reader_reads_flatc_module(void** state) {
   const grt_module_file_info_t* info = grt_module_file_info(file);
   assert_true(grt_string_view_equal_cstring(info->name, "from_flatc"));
   assert_int_equal(info->version, 3);
-  assert_int_equal(info->format_version_major, 1);
+  assert_int_equal(info->format_version_major, 2);
   assert_int_equal(info->format_version_minor, 2);
   assert_int_equal(info->features, 6);
   assert_int_equal(info->global_bytes, 16);
