@@ -48,9 +48,18 @@ die() {
 for tool in grt-compile grt-benchmark; do
   [ -x "$build/bin/$tool" ] || die "$build/bin/$tool is missing; build first"
 done
-command -v "$node" >/dev/null || die "node not found (set NODE=...)"
-ort=$(bash "$here/install_ort.sh" "$build") || die "installing onnxruntime-node"
 mkdir -p "$work"
+# The anchor is optional: without node or onnxruntime-node (npm) the grt
+# times are printed alone, and each row says why ORT has none.
+ort=""
+ort_missing=""
+if ! command -v "$node" >/dev/null; then
+  ort_missing="no ONNX Runtime anchor: node not found (set NODE=...)"
+elif ! ort=$(bash "$here/install_ort.sh" "$build" 2>"$work/install_ort.err"); then
+  ort=""
+  ort_missing="no ONNX Runtime anchor: installing onnxruntime-node failed ($(tail -1 "$work/install_ort.err"))"
+fi
+[ -z "$ort_missing" ] || echo "bench/onnx: $ort_missing; grt times only" >&2
 
 # The first line of a file, without a tool's "NAME: error: " prefix and
 # the model's path (the row names the model already).
@@ -85,6 +94,10 @@ fi
 # error in $work/ort.err.
 ort_ms() {
   local out ms
+  if [ -z "$ort" ]; then
+    echo "$ort_missing" >"$work/ort.err"
+    return 1
+  fi
   out=$("$node" "$here/ort_bench.js" --ort "$ort" --model "$1" --input "$2" \
     --threads "$3" --runs "$runs" --warmup "$warmup" 2>"$work/ort.err") || return 1
   ms=$(sed -n 's/.*"median_ms":\([0-9.eE+-]*\).*/\1/p' <<<"$out")
