@@ -17,7 +17,7 @@ echo "== configure and build the minimal runtime"
 cmake -S "$src" -B "$scratch/build" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
   -DGRT_WERROR=ON -DCMAKE_BUILD_TYPE=MinSizeRel -DGRT_BUILD_COMPILER=OFF \
   -DGRT_BUILD_TESTS=OFF -DGRT_BUILD_TOOLS=OFF -DGRT_HAL_DRIVERS=local-sync \
-  -DGRT_ENABLE_DLOPEN_LOADER=OFF -DGRT_VM_OP_NAMES=OFF \
+  -DGRT_ENABLE_DLOPEN_LOADER=OFF -DGRT_VM_OP_NAMES=OFF -DGRT_BUILD_PYTHON=OFF \
   > "$scratch/configure.log" || { cat "$scratch/configure.log"; exit 1; }
 cmake --build "$scratch/build" -j 2 > "$scratch/build.log" || { tail -50 "$scratch/build.log"; exit 1; }
 cmake --install "$scratch/build" --prefix "$scratch/prefix" > "$scratch/install.log"
