@@ -200,8 +200,6 @@ typedef struct grtc_host_emitter_t {
   grtc_operation_t* allocator_global;
   grtc_operation_t* executable_global;
   grtc_operation_t** constant_globals;  // per segment id (a CONSTANT result id)
-  const grtc_type_t* i32;
-  const grtc_type_t* i64;
   const grtc_type_t* buffer;       // !hal.buffer
   const grtc_type_t* view;         // !hal.buffer_view
   const grtc_type_t* command_buffer;
@@ -269,6 +267,7 @@ static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t 
   for (uint32_t i = 0; i < e->const_count; ++i) {
     if (e->consts[i].type == type && e->consts[i].value == value) return e->consts[i].result;
   }
+  if (!e->entry) return NULL;  // the function was not built (the builder failed)
   if (e->const_count == e->const_capacity) {
     uint32_t capacity = e->const_capacity ? e->const_capacity * 2 : 64;
     if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
@@ -1284,8 +1283,6 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   e->allocator = allocator;
   e->options = options;
   e->b = b;
-  e->i32 = grtc_vm_type_i32(b);
-  e->i64 = grtc_vm_type_i64(b);
   e->buffer = grtc_vm_type_ref(b, "!hal.buffer");
   e->view = grtc_vm_type_ref(b, "!hal.buffer_view");
   e->command_buffer = grtc_vm_type_ref(b, "!hal.command_buffer");
