@@ -1,14 +1,13 @@
 #include "compiler/host/host.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/endian.h"
 #include "compiler/host/memory_plan.h"
-#include "compiler/mlir/parser.h"
 #include "compiler/vm_asm/assembler.h"
-#include "compiler/vm_asm/vm_syntax.h"
+#include "compiler/vm_asm/builder.h"
+#include "compiler/vm_asm/vm_printer.h"
 
 // HAL values the program passes (hal/buffer.h, hal/buffer_view.h); the
 // compiler does not link the HAL, so they are restated here and checked
@@ -34,61 +33,144 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   return (kinds[elem] << 24) | grtc_elem_bit_width(elem);
 }
 
-// The imports every program declares (unused ones cost a table entry).
-static const char* const grtc_host_imports[] = {
-    "vm.import private @hal.allocator.allocate(%allocator : !hal.allocator, %memory_types : i32, "
-    "%buffer_usage : i32, %size : i64) -> !hal.buffer",
-    "vm.import private @hal.allocator.import(%allocator : !hal.allocator, %source : !vm.buffer, "
-    "%offset : i64, %length : i64) -> !hal.buffer",
-    "vm.import private @hal.buffer.load(%buffer : !hal.buffer, %offset : i64, %length : i32) -> i32",
-    "vm.import private @hal.buffer.subspan(%buffer : !hal.buffer, %offset : i64, %length : i64) "
-    "-> !hal.buffer",
-    "vm.import private @hal.buffer_view.assert(%view : !hal.buffer_view, %message : !vm.buffer, "
-    "%element_type : i32, %encoding : i32, %dims : i64 ...)",
-    "vm.import private @hal.buffer_view.buffer(%view : !hal.buffer_view) -> !hal.buffer",
-    "vm.import private @hal.buffer_view.create(%buffer : !hal.buffer, %offset : i64, "
-    "%length : i64, %element_type : i32, %encoding : i32, %dims : i64 ...) -> !hal.buffer_view",
-    "vm.import private @hal.command_buffer.begin(%cb : !hal.command_buffer)",
-    "vm.import private @hal.command_buffer.copy_buffer(%cb : !hal.command_buffer, "
-    "%source_slot : i32, %target_slot : i32, %source : !hal.buffer, %source_offset : i64, "
-    "%target : !hal.buffer, %target_offset : i64, %length : i64)",
-    "vm.import private @hal.command_buffer.create(%device : !hal.device, %mode : i32, "
-    "%binding_capacity : i32) -> !hal.command_buffer",
-    "vm.import private @hal.command_buffer.dispatch(%cb : !hal.command_buffer, "
-    "%executable : !hal.executable, %entry_point : i32, %x : i32, %y : i32, %z : i32, "
-    "%constants : i32 ..., %bindings : tuple<i32, !hal.buffer, i64, i64> ...)",
-    "vm.import private @hal.command_buffer.end(%cb : !hal.command_buffer)",
-    "vm.import private @hal.command_buffer.execution_barrier(%cb : !hal.command_buffer)",
-    "vm.import private @hal.device.allocator(%device : !hal.device) -> !hal.allocator",
-    "vm.import private @hal.device.queue.execute(%device : !hal.device, %wait : !hal.fence, "
-    "%signal : !hal.fence, %command_buffers : !hal.command_buffer ...)",
-    "vm.import private @hal.device.queue.execute.indirect(%device : !hal.device, "
-    "%wait : !hal.fence, %signal : !hal.fence, %cb : !hal.command_buffer, "
-    "%binding_table : tuple<!hal.buffer, i64, i64> ...)",
-    "vm.import private @hal.devices.get(%index : i32) -> !hal.device",
-    "vm.import private @hal.executable.lookup(%device : !hal.device, %module : !vm.buffer) "
-    "-> !hal.executable",
-    "vm.import private @hal.fence.await(%timeout_ms : i32, %fences : !hal.fence ...) -> i32",
-    "vm.import private @hal.fence.create(%device : !hal.device) -> !hal.fence",
-    "vm.import private @check.expect_almost_eq(%device : !hal.device, %lhs : !hal.buffer_view, "
-    "%rhs : !hal.buffer_view, %atol : f32, %rtol : f32)",
-    "vm.import private @check.expect_close(%device : !hal.device, %lhs : !hal.buffer_view, "
-    "%rhs : !hal.buffer_view, %max_ulp : i64, %min_ulp : i64)",
-    "vm.import private @check.expect_eq(%device : !hal.device, %lhs : !hal.buffer_view, "
-    "%rhs : !hal.buffer_view)",
-    "vm.import private @check.expect_false(%value : i32)",
-    "vm.import private @check.expect_true(%value : i32)",
-};
+//===----------------------------------------------------------------------===//
+// Imports
+//===----------------------------------------------------------------------===//
 
-#define GRTC_HOST_NAME_CAPACITY 32
+// The HAL and check module functions the program may call: X(ID, name,
+// argument types, result types), types spelled as in the vm dialect and a
+// variadic argument (a span) marked "t ...". Every program declares them
+// all (an unused one costs a table entry). This table is the compiler's
+// only statement of the HAL VM ABI; grtc_host_declare_imports feeds it to
+// the builder.
+#define GRTC_HOST_IMPORT_LIST(X)                                                              \
+  X(ALLOCATOR_ALLOCATE, "hal.allocator.allocate", "!hal.allocator, i32, i32, i64",           \
+    "!hal.buffer")                                                                            \
+  X(ALLOCATOR_IMPORT, "hal.allocator.import", "!hal.allocator, !vm.buffer, i64, i64",        \
+    "!hal.buffer")                                                                            \
+  X(BUFFER_LOAD, "hal.buffer.load", "!hal.buffer, i64, i32", "i32")                           \
+  X(BUFFER_SUBSPAN, "hal.buffer.subspan", "!hal.buffer, i64, i64", "!hal.buffer")             \
+  X(BUFFER_VIEW_ASSERT, "hal.buffer_view.assert", "!hal.buffer_view, !vm.buffer, i32, i32, i64 ...", \
+    "")                                                                                       \
+  X(BUFFER_VIEW_BUFFER, "hal.buffer_view.buffer", "!hal.buffer_view", "!hal.buffer")          \
+  X(BUFFER_VIEW_CREATE, "hal.buffer_view.create", "!hal.buffer, i64, i64, i32, i32, i64 ...", \
+    "!hal.buffer_view")                                                                       \
+  X(COMMAND_BUFFER_BEGIN, "hal.command_buffer.begin", "!hal.command_buffer", "")              \
+  X(COMMAND_BUFFER_COPY_BUFFER, "hal.command_buffer.copy_buffer",                             \
+    "!hal.command_buffer, i32, i32, !hal.buffer, i64, !hal.buffer, i64, i64", "")             \
+  X(COMMAND_BUFFER_CREATE, "hal.command_buffer.create", "!hal.device, i32, i32",              \
+    "!hal.command_buffer")                                                                    \
+  X(COMMAND_BUFFER_DISPATCH, "hal.command_buffer.dispatch",                                   \
+    "!hal.command_buffer, !hal.executable, i32, i32, i32, i32, i32 ..., "                     \
+    "tuple<i32, !hal.buffer, i64, i64> ...",                                                  \
+    "")                                                                                       \
+  X(COMMAND_BUFFER_END, "hal.command_buffer.end", "!hal.command_buffer", "")                  \
+  X(COMMAND_BUFFER_EXECUTION_BARRIER, "hal.command_buffer.execution_barrier",                 \
+    "!hal.command_buffer", "")                                                                \
+  X(DEVICE_ALLOCATOR, "hal.device.allocator", "!hal.device", "!hal.allocator")                \
+  X(DEVICE_QUEUE_EXECUTE, "hal.device.queue.execute",                                         \
+    "!hal.device, !hal.fence, !hal.fence, !hal.command_buffer ...", "")                       \
+  X(DEVICE_QUEUE_EXECUTE_INDIRECT, "hal.device.queue.execute.indirect",                       \
+    "!hal.device, !hal.fence, !hal.fence, !hal.command_buffer, tuple<!hal.buffer, i64, i64> ...", \
+    "")                                                                                       \
+  X(DEVICES_GET, "hal.devices.get", "i32", "!hal.device")                                     \
+  X(EXECUTABLE_LOOKUP, "hal.executable.lookup", "!hal.device, !vm.buffer", "!hal.executable") \
+  X(FENCE_AWAIT, "hal.fence.await", "i32, !hal.fence ...", "i32")                             \
+  X(FENCE_CREATE, "hal.fence.create", "!hal.device", "!hal.fence")                            \
+  X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq",                                         \
+    "!hal.device, !hal.buffer_view, !hal.buffer_view, f32, f32", "")                          \
+  X(CHECK_EXPECT_CLOSE, "check.expect_close",                                                 \
+    "!hal.device, !hal.buffer_view, !hal.buffer_view, i64, i64", "")                          \
+  X(CHECK_EXPECT_EQ, "check.expect_eq", "!hal.device, !hal.buffer_view, !hal.buffer_view", "") \
+  X(CHECK_EXPECT_FALSE, "check.expect_false", "i32", "")                                      \
+  X(CHECK_EXPECT_TRUE, "check.expect_true", "i32", "")
+
+typedef enum grtc_host_import_e {
+#define GRTC_HOST_IMPORT_ENUM(id, name, args, results) GRTC_HOST_IMPORT_##id,
+  GRTC_HOST_IMPORT_LIST(GRTC_HOST_IMPORT_ENUM)
+#undef GRTC_HOST_IMPORT_ENUM
+  GRTC_HOST_IMPORT_COUNT
+} grtc_host_import_t;
+
+#define GRTC_HOST_MAX_IMPORT_ARGS 16
+
+// Reads one type spelling at *cursor ("i64", "!hal.buffer",
+// "tuple<i32, !hal.buffer>") and moves past it.
+static const grtc_type_t* grtc_host_parse_type(grtc_vm_builder_t* b, const char** cursor) {
+  const char* p = *cursor;
+  while (*p == ' ') ++p;
+  if (strncmp(p, "tuple<", 6) == 0) {
+    p += 6;
+    const grtc_type_t* elements[GRTC_HOST_MAX_IMPORT_ARGS];
+    uint32_t count = 0;
+    while (*p && *p != '>' && count < GRTC_HOST_MAX_IMPORT_ARGS) {
+      elements[count++] = grtc_host_parse_type(b, &p);
+      while (*p == ',' || *p == ' ') ++p;
+    }
+    *cursor = *p == '>' ? p + 1 : p;
+    return grtc_vm_type_tuple(b, elements, count);
+  }
+  char spelling[64];
+  size_t n = 0;
+  while (p[n] && p[n] != ',' && p[n] != '>' && p[n] != ' ' && n + 1 < sizeof(spelling)) {
+    spelling[n] = p[n];
+    ++n;
+  }
+  spelling[n] = '\0';
+  *cursor = p + n;
+  if (strcmp(spelling, "i32") == 0) return grtc_vm_type_i32(b);
+  if (strcmp(spelling, "i64") == 0) return grtc_vm_type_i64(b);
+  if (strcmp(spelling, "f32") == 0) return grtc_vm_type_f32(b);
+  return grtc_vm_type_ref(b, spelling);
+}
+
+// A comma-separated list of type spellings; "t ..." marks a span.
+static uint32_t grtc_host_parse_types(grtc_vm_builder_t* b, const char* list,
+                                      const grtc_type_t** types, bool* variadic) {
+  uint32_t count = 0;
+  const char* p = list;
+  while (*p && count < GRTC_HOST_MAX_IMPORT_ARGS) {
+    types[count] = grtc_host_parse_type(b, &p);
+    while (*p == ' ') ++p;
+    variadic[count] = strncmp(p, "...", 3) == 0;
+    if (variadic[count]) p += 3;
+    ++count;
+    while (*p == ',' || *p == ' ') ++p;
+  }
+  return count;
+}
+
+static void grtc_host_declare_imports(grtc_vm_builder_t* b,
+                                      grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
+  static const struct {
+    const char* name;
+    const char* args;
+    const char* results;
+  } table[GRTC_HOST_IMPORT_COUNT] = {
+#define GRTC_HOST_IMPORT_ROW(id, name, args, results) {name, args, results},
+      GRTC_HOST_IMPORT_LIST(GRTC_HOST_IMPORT_ROW)
+#undef GRTC_HOST_IMPORT_ROW
+  };
+  for (uint32_t i = 0; i < GRTC_HOST_IMPORT_COUNT; ++i) {
+    const grtc_type_t* args[GRTC_HOST_MAX_IMPORT_ARGS];
+    const grtc_type_t* results[GRTC_HOST_MAX_IMPORT_ARGS];
+    bool variadic[GRTC_HOST_MAX_IMPORT_ARGS], unused[GRTC_HOST_MAX_IMPORT_ARGS];
+    uint32_t arg_count = grtc_host_parse_types(b, table[i].args, args, variadic);
+    uint32_t result_count = grtc_host_parse_types(b, table[i].results, results, unused);
+    imports[i] = grtc_vm_builder_import(b, table[i].name, args, variadic, arg_count, results,
+                                        result_count);
+  }
+}
+
+#define GRTC_HOST_NAME_CAPACITY 1024
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 
-// Where a value's bytes are for a binding: |ref| names the !hal.buffer
-// (a null ref when the bytes are binding-table slot |slot| of a reusable
+// Where a value's bytes are for a binding: |ref| is the !hal.buffer (a
+// null ref when the bytes are binding-table slot |slot| of a reusable
 // recording; |offset| is then relative to the slot's range).
 typedef struct grtc_host_place_t {
-  const char* ref;
+  grtc_value_t* ref;
   int64_t offset;
   int64_t size;
   uint32_t base;  // root value id, or GRTC_HOST_NO_BASE for the arena
@@ -105,30 +187,41 @@ typedef struct grtc_host_range_t {
 typedef struct grtc_host_const_t {
   char type;  // 'i' i32, 'I' i64, 'f' f32
   int64_t value;
-  char name[GRTC_HOST_NAME_CAPACITY];
+  grtc_value_t* result;
 } grtc_host_const_t;
 
 typedef struct grtc_host_emitter_t {
   const grtc_tmodule_t* module;
   const grtc_kernel_set_t* kernels;
   grt_allocator_t allocator;
-  grt_string_builder_t* out;
+  grtc_vm_builder_t* b;
+  grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT];
+  grtc_operation_t* device_global;
+  grtc_operation_t* allocator_global;
+  grtc_operation_t* executable_global;
+  grtc_operation_t** constant_globals;  // per segment id (a CONSTANT result id)
+  const grtc_type_t* buffer;       // !hal.buffer
+  const grtc_type_t* view;         // !hal.buffer_view
+  const grtc_type_t* command_buffer;
+  const grtc_type_t* fence;
   // Per function:
   const grtc_tfunc_t* func;
+  grtc_operation_t* function;  // the vm.func or vm.initializer being built
+  grtc_block_t* entry;
+  grtc_operation_t* const_anchor;  // the last hoisted op of the entry block
   grtc_memory_plan_t plan;
-  char (*names)[GRTC_HOST_NAME_CAPACITY];  // per value id: its buffer ref
-  grt_string_builder_t entry;  // constants, hoisted to the entry block
-  grt_string_builder_t body;
-  grt_arena_t const_arena;
-  grtc_host_const_t** consts;
+  grtc_value_t** values;  // per value id: its buffer ref
+  grtc_host_const_t* consts;
   uint32_t const_count;
   uint32_t const_capacity;
   bool out_of_memory;
-  uint32_t next_temp;
-  uint32_t next_block;
-  char loc[512];  // the current op's loc(...)
+  grtc_value_t* device;
+  grtc_value_t* device_allocator;
+  grtc_value_t* executable;
+  grtc_value_t* arena;
+  grtc_value_t* indirect;
   bool recording;
-  char cb[GRTC_HOST_NAME_CAPACITY];
+  grtc_value_t* cb;
   grtc_host_range_t* ranges;
   uint32_t range_count;
   uint32_t range_capacity;
@@ -147,27 +240,11 @@ typedef struct grtc_host_emitter_t {
 } grtc_host_emitter_t;
 
 //===----------------------------------------------------------------------===//
-// Text helpers
+// Builder helpers
 //===----------------------------------------------------------------------===//
 
-static void grtc_host_temp(grtc_host_emitter_t* e, char name[GRTC_HOST_NAME_CAPACITY]) {
-  snprintf(name, GRTC_HOST_NAME_CAPACITY, "%%t%u", e->next_temp++);
-}
-
-// One emitted op: the text, then the current tensor op's location.
-static void grtc_host_line(grtc_host_emitter_t* e, const char* format, ...)
-    GRT_PRINTF_LIKE(2, 3);
-static void grtc_host_line(grtc_host_emitter_t* e, const char* format, ...) {
-  grt_string_builder_append_cstring(&e->body, "    ");
-  va_list args;
-  va_start(args, format);
-  grt_string_builder_appendv(&e->body, format, args);
-  va_end(args);
-  grt_string_builder_appendf(&e->body, "%s\n", e->loc);
-}
-
-// loc("file":line:col) of |location| (else |line|:|column| in the module's
-// file), escaped for a string literal.
+// Sets the location of the ops that follow: |location|'s file position,
+// else |line|:|column| in the module's file.
 static void grtc_host_set_location(grtc_host_emitter_t* e, const grtc_location_t* location,
                                    uint32_t line, uint32_t column) {
   grt_string_view_t file = grt_make_cstring_view(e->module->file_name ? e->module->file_name
@@ -181,24 +258,16 @@ static void grtc_host_set_location(grtc_host_emitter_t* e, const grtc_location_t
       column = loc_column;
     }
   }
-  size_t n = 0;
-  n += (size_t)snprintf(e->loc + n, sizeof(e->loc) - n, " loc(\"");
-  for (size_t i = 0; i < file.size && n + 8 < sizeof(e->loc) - 32; ++i) {
-    char c = file.data[i];
-    if (c == '"' || c == '\\') e->loc[n++] = '\\';
-    e->loc[n++] = (c == '\n') ? ' ' : c;
-  }
-  snprintf(e->loc + n, sizeof(e->loc) - n, "\":%u:%u)", line, column);
+  grtc_vm_builder_set_location(e->b, file, line, column);
 }
 
-// A constant defined once in the function's entry block.
-static const char* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t value) {
+// A constant defined once, in the function's entry block (after the
+// values loaded there first), so it dominates every use.
+static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t value) {
   for (uint32_t i = 0; i < e->const_count; ++i) {
-    if (e->consts[i]->type == type && e->consts[i]->value == value) return e->consts[i]->name;
+    if (e->consts[i].type == type && e->consts[i].value == value) return e->consts[i].result;
   }
-  // Entries live in an arena so names handed out stay valid while a line
-  // that uses several of them is formatted.
-  grtc_host_const_t* c = NULL;
+  if (!e->entry) return NULL;  // the function was not built (the builder failed)
   if (e->const_count == e->const_capacity) {
     uint32_t capacity = e->const_capacity ? e->const_capacity * 2 : 64;
     if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
@@ -206,66 +275,67 @@ static const char* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t va
                                                 capacity * sizeof(*e->consts),
                                                 (void**)&e->consts))) {
       e->out_of_memory = true;
-      return "%out_of_memory";
+      return NULL;
     }
     e->const_capacity = capacity;
   }
-  c = grt_arena_alloc_zeroed(&e->const_arena, sizeof(*c));
-  if (!c) {
-    e->out_of_memory = true;
-    return "%out_of_memory";
-  }
-  e->consts[e->const_count++] = c;
-  char* name = c->name;
-  grtc_host_temp(e, name);
-  const char* spelled = type == 'i' ? "i32" : type == 'I' ? "i64" : "f32";
+  grtc_vm_insertion_t saved = grtc_vm_builder_insertion(e->b);
+  grtc_vm_insertion_t hoisted = {e->entry, e->const_anchor ? e->const_anchor->next
+                                                           : e->entry->first};
+  grtc_vm_builder_set_insertion(e->b, hoisted);
+  grtc_value_t* result = NULL;
   if (type == 'f') {
     float f;
     uint32_t bits = (uint32_t)value;
     memcpy(&f, &bits, sizeof(f));
-    grt_string_builder_appendf(&e->entry, "    %s = vm.const.f32 %.9g : f32\n", name, (double)f);
+    result = grtc_vm_const_f32(e->b, f);
+  } else if (type == 'i') {
+    result = grtc_vm_const_i32(e->b, (int32_t)value);
   } else {
-    grt_string_builder_appendf(&e->entry, "    %s = vm.const.%s %" PRId64 " : %s\n", name,
-                               spelled, value, spelled);
+    result = grtc_vm_const_i64(e->b, value);
   }
-  c->type = type;
-  c->value = value;
-  return c->name;
+  grtc_vm_builder_set_insertion(e->b, saved);
+  if (!result) return NULL;
+  e->const_anchor = result->defining_op;
+  e->consts[e->const_count].type = type;
+  e->consts[e->const_count].value = value;
+  e->consts[e->const_count].result = result;
+  ++e->const_count;
+  return result;
 }
 
-static const char* grtc_host_i32(grtc_host_emitter_t* e, int64_t v) {
+static grtc_value_t* grtc_host_i32(grtc_host_emitter_t* e, int64_t v) {
   return grtc_host_const(e, 'i', v);
 }
-static const char* grtc_host_i64(grtc_host_emitter_t* e, int64_t v) {
+static grtc_value_t* grtc_host_i64(grtc_host_emitter_t* e, int64_t v) {
   return grtc_host_const(e, 'I', v);
 }
 
-// A symbol name, bare when MLIR allows it, else quoted.
-static void grtc_host_symbol(grt_string_builder_t* out, grt_string_view_t name,
-                             const char* suffix) {
-  bool bare = name.size > 0 && (name.data[0] == '_' || (name.data[0] | 0x20) >= 'a') &&
-              ((name.data[0] | 0x20) <= 'z' || name.data[0] == '_');
-  for (size_t i = 0; i < name.size && bare; ++i) {
-    char c = name.data[i];
-    bare = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '.';
-  }
-  if (bare) {
-    grt_string_builder_appendf(out, "@%.*s%s", GRT_SV_ARG(name), suffix);
-  } else {
-    grt_string_builder_appendf(out, "@\"%.*s%s\"", GRT_SV_ARG(name), suffix);
-  }
+// Calls import |id|; returns its first result (NULL when it has none).
+static grtc_value_t* grtc_host_call(grtc_host_emitter_t* e, grtc_host_import_t id,
+                                    const grtc_vm_arg_t* args, uint32_t count) {
+  grtc_operation_t* call = grtc_vm_call_import(e->b, e->imports[id], args, count);
+  return call && call->result_count ? &call->results[0] : NULL;
 }
 
-// "[%d0, %d1]": a shape as a variadic i64 span.
-static void grtc_host_shape_span(grtc_host_emitter_t* e, const grtc_ttype_t* type, char* out,
-                                 size_t capacity) {
-  size_t n = (size_t)snprintf(out, capacity, "[");
-  for (uint32_t d = 0; d < type->rank && n < capacity; ++d) {
-    n += (size_t)snprintf(out + n, capacity - n, "%s%s", d ? ", " : "",
-                          grtc_host_i64(e, type->dims[d]));
-  }
-  if (n < capacity) snprintf(out + n, capacity - n, "]");
+#define GRTC_HOST_CALL(e, id, ...)                                                  \
+  grtc_host_call((e), GRTC_HOST_IMPORT_##id, (grtc_vm_arg_t[]){__VA_ARGS__},       \
+                 sizeof((grtc_vm_arg_t[]){__VA_ARGS__}) / sizeof(grtc_vm_arg_t))
+#define GRTC_HOST_V(value) grtc_vm_arg(value)
+
+// "[%d0, %d1]": a shape as a variadic i64 span (|dims| holds the values).
+static grtc_vm_arg_t grtc_host_shape_span(grtc_host_emitter_t* e, const grtc_ttype_t* type,
+                                          grtc_value_t** dims) {
+  for (uint32_t d = 0; d < type->rank; ++d) dims[d] = grtc_host_i64(e, type->dims[d]);
+  return grtc_vm_span(dims, type->rank);
+}
+
+// The symbol of a function's buffer-level form: "<name>$buffers".
+static grt_string_view_t grtc_host_buffers_name(const grtc_tfunc_t* func, char* buffer,
+                                                size_t capacity) {
+  int length = snprintf(buffer, capacity, "%.*s$buffers", GRT_SV_ARG(func->name));
+  size_t size = length < 0 ? 0 : (size_t)length < capacity ? (size_t)length : capacity - 1;
+  return grt_make_string_view(buffer, size);
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,16 +349,16 @@ static const grtc_value_storage_t* grtc_host_storage(grtc_host_emitter_t* e,
 
 static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   const grtc_value_storage_t* s = grtc_host_storage(e, value);
-  grtc_host_place_t place = {e->names[s->root->id], 0, s->size, s->root->id, 0};
+  grtc_host_place_t place = {e->values[s->root->id], 0, s->size, s->root->id, 0};
   if (s->kind == GRTC_STORAGE_ARENA) {
-    place.ref = "%arena";
+    place.ref = e->arena;
     place.offset = s->offset;
     place.base = GRTC_HOST_NO_BASE;
   }
   if (e->reusable && e->recording) {
     uint32_t slot = s->kind == GRTC_STORAGE_ARENA ? e->arena_slot : e->slots[s->root->id];
     if (slot != GRTC_HOST_NO_SLOT) {
-      place.ref = "%indirect";
+      place.ref = e->indirect;
       place.slot = slot;
     }
   }
@@ -296,76 +366,72 @@ static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tval
 }
 
 // A !hal.buffer holding exactly |value|'s bytes (a subspan for arena values).
-static void grtc_host_buffer_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value,
-                                char name[GRTC_HOST_NAME_CAPACITY]) {
+static grtc_value_t* grtc_host_buffer_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   grtc_host_place_t place = grtc_host_place(e, value);
-  if (place.base != GRTC_HOST_NO_BASE) {
-    snprintf(name, GRTC_HOST_NAME_CAPACITY, "%s", place.ref);
-    return;
-  }
-  grtc_host_temp(e, name);
-  grtc_host_line(e,
-                 "%s = vm.call @hal.buffer.subspan(%%arena, %s, %s) : (!hal.buffer, i64, i64) -> "
-                 "!hal.buffer",
-                 name, grtc_host_i64(e, place.offset), grtc_host_i64(e, place.size));
+  if (place.base != GRTC_HOST_NO_BASE) return place.ref;
+  return GRTC_HOST_CALL(e, BUFFER_SUBSPAN, GRTC_HOST_V(e->arena),
+                        GRTC_HOST_V(grtc_host_i64(e, place.offset)),
+                        GRTC_HOST_V(grtc_host_i64(e, place.size)));
 }
 
-static void grtc_host_view_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value,
-                              char name[GRTC_HOST_NAME_CAPACITY]) {
-  char buffer[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_buffer_of(e, value, buffer);
-  char dims[512];
-  grtc_host_shape_span(e, &value->type, dims, sizeof(dims));
-  grtc_host_temp(e, name);
-  grtc_host_line(e,
-                 "%s = vm.call.variadic @hal.buffer_view.create(%s, %s, %s, %s, %s, %s) : "
-                 "(!hal.buffer, i64, i64, i32, i32, i64 ...) -> !hal.buffer_view",
-                 name, buffer, grtc_host_i64(e, 0),
-                 grtc_host_i64(e, grtc_ttype_byte_size(&value->type)),
-                 grtc_host_i32(e, grtc_host_element_type(value->type.elem)),
-                 grtc_host_i32(e, 0), dims);
+// A !hal.buffer_view of |buffer| with |type|'s element type and shape.
+static grtc_value_t* grtc_host_view(grtc_host_emitter_t* e, grtc_value_t* buffer,
+                                    const grtc_ttype_t* type) {
+  grtc_value_t* dims[GRTC_MAX_RANK > 0 ? GRTC_MAX_RANK : 1];
+  return GRTC_HOST_CALL(e, BUFFER_VIEW_CREATE, GRTC_HOST_V(buffer),
+                        GRTC_HOST_V(grtc_host_i64(e, 0)),
+                        GRTC_HOST_V(grtc_host_i64(e, grtc_ttype_byte_size(type))),
+                        GRTC_HOST_V(grtc_host_i32(e, grtc_host_element_type(type->elem))),
+                        GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, type, dims));
 }
 
-static void grtc_host_allocate(grtc_host_emitter_t* e, const char* name, int64_t size) {
-  grtc_host_line(e,
-                 "%s = vm.call @hal.allocator.allocate(%%allocator, %s, %s, %s) : "
-                 "(!hal.allocator, i32, i32, i64) -> !hal.buffer",
-                 name, grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL),
-                 grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT), grtc_host_i64(e, size));
+static grtc_value_t* grtc_host_view_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
+  return grtc_host_view(e, grtc_host_buffer_of(e, value), &value->type);
+}
+
+static grtc_value_t* grtc_host_allocate(grtc_host_emitter_t* e, int64_t size) {
+  return GRTC_HOST_CALL(e, ALLOCATOR_ALLOCATE, GRTC_HOST_V(e->device_allocator),
+                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL)),
+                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT)),
+                        GRTC_HOST_V(grtc_host_i64(e, size)));
+}
+
+// Allocates the root value |id|'s own buffer, named %v<id>.
+static void grtc_host_allocate_value(grtc_host_emitter_t* e, uint32_t id, int64_t size) {
+  e->values[id] = grtc_host_allocate(e, size);
+  grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
+}
+
+static void grtc_host_allocate_arena(grtc_host_emitter_t* e) {
+  e->arena = grtc_host_allocate(e, e->plan.transient_bytes);
+  grtc_vm_builder_name(e->b, e->arena, "arena");
 }
 
 static void grtc_host_begin_recording(grtc_host_emitter_t* e) {
   if (e->recording) return;
-  grtc_host_temp(e, e->cb);
-  grtc_host_line(e,
-                 "%s = vm.call @hal.command_buffer.create(%%device, %s, %s) : "
-                 "(!hal.device, i32, i32) -> !hal.command_buffer",
-                 e->cb, grtc_host_i32(e, e->reusable ? GRTC_HOST_REUSABLE : GRTC_HOST_ONE_SHOT),
-                 grtc_host_i32(e, e->reusable ? e->slot_count : 0));
-  grtc_host_line(e, "vm.call @hal.command_buffer.begin(%s) : (!hal.command_buffer) -> ()", e->cb);
+  e->cb = GRTC_HOST_CALL(
+      e, COMMAND_BUFFER_CREATE, GRTC_HOST_V(e->device),
+      GRTC_HOST_V(grtc_host_i32(e, e->reusable ? GRTC_HOST_REUSABLE : GRTC_HOST_ONE_SHOT)),
+      GRTC_HOST_V(grtc_host_i32(e, e->reusable ? e->slot_count : 0)));
+  GRTC_HOST_CALL(e, COMMAND_BUFFER_BEGIN, GRTC_HOST_V(e->cb));
   e->recording = true;
   e->range_count = 0;
+}
+
+// Waits for |fence| (no timeout).
+static void grtc_host_await(grtc_host_emitter_t* e, grtc_value_t* fence) {
+  GRTC_HOST_CALL(e, FENCE_AWAIT, GRTC_HOST_V(grtc_host_i32(e, -1)), grtc_vm_span(&fence, 1));
 }
 
 // Submits what is recorded and waits for it: the host reads results next.
 static void grtc_host_flush(grtc_host_emitter_t* e) {
   if (!e->recording) return;
-  char null_fence[GRTC_HOST_NAME_CAPACITY], fence[GRTC_HOST_NAME_CAPACITY],
-      reached[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_temp(e, null_fence);
-  grtc_host_temp(e, fence);
-  grtc_host_temp(e, reached);
-  grtc_host_line(e, "vm.call @hal.command_buffer.end(%s) : (!hal.command_buffer) -> ()", e->cb);
-  grtc_host_line(e, "%s = vm.const.ref.zero : !hal.fence", null_fence);
-  grtc_host_line(e, "%s = vm.call @hal.fence.create(%%device) : (!hal.device) -> !hal.fence",
-                 fence);
-  grtc_host_line(e,
-                 "vm.call.variadic @hal.device.queue.execute(%%device, %s, %s, [%s]) : "
-                 "(!hal.device, !hal.fence, !hal.fence, !hal.command_buffer ...) -> ()",
-                 null_fence, fence, e->cb);
-  grtc_host_line(e,
-                 "%s = vm.call.variadic @hal.fence.await(%s, [%s]) : (i32, !hal.fence ...) -> i32",
-                 reached, grtc_host_i32(e, -1), fence);
+  GRTC_HOST_CALL(e, COMMAND_BUFFER_END, GRTC_HOST_V(e->cb));
+  grtc_value_t* null_fence = grtc_vm_const_zero(e->b, e->fence);
+  grtc_value_t* fence = GRTC_HOST_CALL(e, FENCE_CREATE, GRTC_HOST_V(e->device));
+  GRTC_HOST_CALL(e, DEVICE_QUEUE_EXECUTE, GRTC_HOST_V(e->device), GRTC_HOST_V(null_fence),
+                 GRTC_HOST_V(fence), grtc_vm_span(&e->cb, 1));
+  grtc_host_await(e, fence);
   e->recording = false;
   e->range_count = 0;
 }
@@ -386,9 +452,7 @@ static grt_status_t grtc_host_access(grtc_host_emitter_t* e, const grtc_host_ran
     }
   }
   if (barrier) {
-    grtc_host_line(e,
-                   "vm.call @hal.command_buffer.execution_barrier(%s) : (!hal.command_buffer) -> ()",
-                   e->cb);
+    GRTC_HOST_CALL(e, COMMAND_BUFFER_EXECUTION_BARRIER, GRTC_HOST_V(e->cb));
     e->range_count = 0;
   }
   if (e->range_count + count > e->range_capacity) {
@@ -432,7 +496,7 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   for (uint32_t r = 0; r < op->result_count; ++r) {
     const grtc_value_storage_t* s = grtc_host_storage(e, &op->results[r]);
     if (s->root == &op->results[r] && s->kind == GRTC_STORAGE_OWN && !e->reusable) {
-      grtc_host_allocate(e, e->names[op->results[r].id], s->size);
+      grtc_host_allocate_value(e, op->results[r].id, s->size);
     }
   }
   // An empty iteration space (zero-sized tensors) has nothing to run or
@@ -447,18 +511,21 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     grtc_host_range_t ranges[2] = {grtc_host_range(&source, false),
                                    grtc_host_range(&target, true)};
     GRT_RETURN_IF_ERROR(grtc_host_access(e, ranges, 2));
-    grtc_host_line(e,
-                   "vm.call @hal.command_buffer.copy_buffer(%s, %s, %s, %s, %s, %s, %s, %s) : "
-                   "(!hal.command_buffer, i32, i32, !hal.buffer, i64, !hal.buffer, i64, i64) -> ()",
-                   e->cb, grtc_host_i32(e, source.slot), grtc_host_i32(e, target.slot), source.ref,
-                   grtc_host_i64(e, source.offset), target.ref, grtc_host_i64(e, target.offset),
-                   grtc_host_i64(e, target.size));
+    GRTC_HOST_CALL(e, COMMAND_BUFFER_COPY_BUFFER, GRTC_HOST_V(e->cb),
+                   GRTC_HOST_V(grtc_host_i32(e, source.slot)),
+                   GRTC_HOST_V(grtc_host_i32(e, target.slot)), GRTC_HOST_V(source.ref),
+                   GRTC_HOST_V(grtc_host_i64(e, source.offset)), GRTC_HOST_V(target.ref),
+                   GRTC_HOST_V(grtc_host_i64(e, target.offset)),
+                   GRTC_HOST_V(grtc_host_i64(e, target.size)));
   }
-  grt_string_builder_t bindings;
-  grt_string_builder_init(e->allocator, &bindings);
+  // Bindings: (slot, buffer, offset, length) per binding.
   grtc_host_range_t* ranges = NULL;
-  grt_status_t status = grt_allocator_malloc(
-      e->allocator, (binding_count ? binding_count : 1) * sizeof(*ranges), (void**)&ranges);
+  grtc_value_t** bindings = NULL;
+  size_t count = binding_count ? binding_count : 1;
+  grt_status_t status = grt_allocator_malloc(e->allocator, count * sizeof(*ranges), (void**)&ranges);
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_malloc(e->allocator, 4 * count * sizeof(*bindings), (void**)&bindings);
+  }
   uint32_t n = 0;
   for (uint32_t b = 0; b < op->operand_count + op->result_count && grt_status_is_ok(status); ++b) {
     bool is_result = b >= op->operand_count;
@@ -470,184 +537,181 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     // copy made above).
     grtc_host_place_t place =
         grtc_host_place(e, tied && b == op->attrs.tied_operand ? &op->results[0] : value);
-    ranges[n++] = grtc_host_range(&place, writes);
-    grt_string_builder_appendf(&bindings, "%s(%s, %s, %s, %s)", n > 1 ? ", " : "",
-                               grtc_host_i32(e, place.slot), place.ref, grtc_host_i64(e, place.offset),
-                               grtc_host_i64(e, place.size));
+    ranges[n] = grtc_host_range(&place, writes);
+    bindings[4 * n + 0] = grtc_host_i32(e, place.slot);
+    bindings[4 * n + 1] = place.ref;
+    bindings[4 * n + 2] = grtc_host_i64(e, place.offset);
+    bindings[4 * n + 3] = grtc_host_i64(e, place.size);
+    ++n;
   }
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
-  if (grt_status_is_ok(status)) status = grt_string_builder_status(&bindings);
   if (grt_status_is_ok(status)) {
-    const char* one = grtc_host_i32(e, 1);
-    grtc_host_line(e,
-                   "vm.call.variadic @hal.command_buffer.dispatch(%s, %%executable, %s, %s, %s, "
-                   "%s, [], [%s]) : (!hal.command_buffer, !hal.executable, i32, i32, i32, i32, "
-                   "i32 ..., tuple<i32, !hal.buffer, i64, i64> ...) -> ()",
-                   e->cb, grtc_host_i32(e, op->attrs.kernel),
-                   grtc_host_i32(e, kernel->workgroup_count), one, one,
-                   grt_string_builder_cstring(&bindings));
+    grtc_value_t* one = grtc_host_i32(e, 1);
+    GRTC_HOST_CALL(e, COMMAND_BUFFER_DISPATCH, GRTC_HOST_V(e->cb), GRTC_HOST_V(e->executable),
+                   GRTC_HOST_V(grtc_host_i32(e, op->attrs.kernel)),
+                   GRTC_HOST_V(grtc_host_i32(e, kernel->workgroup_count)), GRTC_HOST_V(one),
+                   GRTC_HOST_V(one), grtc_vm_span(NULL, 0), grtc_vm_span(bindings, n));
   }
+  grt_allocator_free(e->allocator, bindings);
   grt_allocator_free(e->allocator, ranges);
-  grt_string_builder_deinit(&bindings);
   return status;
 }
 
 // An i1/i32 scalar read back to the host (after the recorded work ran).
-static void grtc_host_load_scalar(grtc_host_emitter_t* e, const grtc_tvalue_t* value,
-                                  char name[GRTC_HOST_NAME_CAPACITY]) {
+static grtc_value_t* grtc_host_load_scalar(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   grtc_host_place_t place = grtc_host_place(e, value);
   size_t width = grtc_elem_byte_size(value->type.elem);
   if (width > 4) width = 4;  // the low bytes (little-endian)
-  grtc_host_temp(e, name);
-  grtc_host_line(e, "%s = vm.call @hal.buffer.load(%s, %s, %s) : (!hal.buffer, i64, i32) -> i32",
-                 name, place.ref, grtc_host_i64(e, place.offset), grtc_host_i32(e, (int64_t)width));
+  return GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(place.ref),
+                        GRTC_HOST_V(grtc_host_i64(e, place.offset)),
+                        GRTC_HOST_V(grtc_host_i32(e, (int64_t)width)));
 }
 
 static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_flush(e);
-  char lhs[GRTC_HOST_NAME_CAPACITY], rhs[GRTC_HOST_NAME_CAPACITY];
   switch (op->kind) {
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
-    case GRTC_TOP_CHECK_CLOSE:
+    case GRTC_TOP_CHECK_CLOSE: {
       if (op->operand_count != 2) {
         return grtc_top_error(e->module, op, "'%s' expects 2 operands, got %u",
                               grtc_top_kind_name(op->kind), op->operand_count);
       }
-      grtc_host_view_of(e, op->operands[0], lhs);
-      grtc_host_view_of(e, op->operands[1], rhs);
+      grtc_value_t* lhs = grtc_host_view_of(e, op->operands[0]);
+      grtc_value_t* rhs = grtc_host_view_of(e, op->operands[1]);
       if (op->kind == GRTC_TOP_CHECK_EQ) {
-        grtc_host_line(e,
-                       "vm.call @check.expect_eq(%%device, %s, %s) : (!hal.device, "
-                       "!hal.buffer_view, !hal.buffer_view) -> ()",
-                       lhs, rhs);
+        GRTC_HOST_CALL(e, CHECK_EXPECT_EQ, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
+                       GRTC_HOST_V(rhs));
       } else if (op->kind == GRTC_TOP_CHECK_CLOSE) {
-        grtc_host_line(e,
-                       "vm.call @check.expect_close(%%device, %s, %s, %s, %s) : (!hal.device, "
-                       "!hal.buffer_view, !hal.buffer_view, i64, i64) -> ()",
-                       lhs, rhs, grtc_host_i64(e, op->attrs.max_ulp),
-                       grtc_host_i64(e, op->attrs.min_ulp));
+        GRTC_HOST_CALL(e, CHECK_EXPECT_CLOSE, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
+                       GRTC_HOST_V(rhs), GRTC_HOST_V(grtc_host_i64(e, op->attrs.max_ulp)),
+                       GRTC_HOST_V(grtc_host_i64(e, op->attrs.min_ulp)));
       } else {
         float atol = (float)op->attrs.atol, rtol = (float)op->attrs.rtol;
         uint32_t atol_bits, rtol_bits;
         memcpy(&atol_bits, &atol, 4);
         memcpy(&rtol_bits, &rtol, 4);
-        grtc_host_line(e,
-                       "vm.call @check.expect_almost_eq(%%device, %s, %s, %s, %s) : (!hal.device, "
-                       "!hal.buffer_view, !hal.buffer_view, f32, f32) -> ()",
-                       lhs, rhs, grtc_host_const(e, 'f', atol_bits),
-                       grtc_host_const(e, 'f', rtol_bits));
+        GRTC_HOST_CALL(e, CHECK_EXPECT_ALMOST_EQ, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
+                       GRTC_HOST_V(rhs), GRTC_HOST_V(grtc_host_const(e, 'f', atol_bits)),
+                       GRTC_HOST_V(grtc_host_const(e, 'f', rtol_bits)));
       }
       return grt_ok_status();
+    }
     case GRTC_TOP_CHECK_TRUE:
-    case GRTC_TOP_CHECK_FALSE:
+    case GRTC_TOP_CHECK_FALSE: {
       if (op->operand_count != 1 || grtc_ttype_element_count(&op->operands[0]->type) != 1) {
         return grtc_top_error(e->module, op, "'%s' expects one single-element operand",
                               grtc_top_kind_name(op->kind));
       }
-      grtc_host_load_scalar(e, op->operands[0], lhs);
-      grtc_host_line(e, "vm.call @check.%s(%s) : (i32) -> ()",
-                     op->kind == GRTC_TOP_CHECK_TRUE ? "expect_true" : "expect_false", lhs);
+      grtc_value_t* value = grtc_host_load_scalar(e, op->operands[0]);
+      grtc_host_call(e,
+                     op->kind == GRTC_TOP_CHECK_TRUE ? GRTC_HOST_IMPORT_CHECK_EXPECT_TRUE
+                                                     : GRTC_HOST_IMPORT_CHECK_EXPECT_FALSE,
+                     (grtc_vm_arg_t[]){grtc_vm_arg(value)}, 1);
       return grt_ok_status();
+    }
     default:
       return grtc_top_error(e->module, op, "'%s' is not a check op", grtc_top_kind_name(op->kind));
   }
 }
 
-// "%a, %b" (materialized buffers of |values|) and "!hal.buffer, ..." types.
+// The materialized buffers of |values| (|out| holds |count|).
 static void grtc_host_buffer_list(grtc_host_emitter_t* e, grtc_tvalue_t* const* values,
-                                  uint32_t count, grt_string_builder_t* names,
-                                  grt_string_builder_t* types) {
-  for (uint32_t i = 0; i < count; ++i) {
-    char name[GRTC_HOST_NAME_CAPACITY];
-    grtc_host_buffer_of(e, values[i], name);
-    if (names) grt_string_builder_appendf(names, "%s%s", i ? ", " : "", name);
-    if (types) grt_string_builder_appendf(types, "%s!hal.buffer", i ? ", " : "");
-  }
+                                  uint32_t count, grtc_value_t** out) {
+  for (uint32_t i = 0; i < count; ++i) out[i] = grtc_host_buffer_of(e, values[i]);
 }
 
-// Names the results of a multi-result op "%rN#i" (or "%rN" for one).
-static void grtc_host_name_results(grtc_host_emitter_t* e, const grtc_top_t* op,
-                                   char group[GRTC_HOST_NAME_CAPACITY]) {
-  snprintf(group, GRTC_HOST_NAME_CAPACITY, "%%r%u", e->next_temp++);
-  for (uint32_t r = 0; r < op->result_count; ++r) {
-    if (op->result_count == 1) {
-      snprintf(e->names[op->results[r].id], GRTC_HOST_NAME_CAPACITY, "%s", group);
-    } else {
-      snprintf(e->names[op->results[r].id], GRTC_HOST_NAME_CAPACITY, "%s#%u", group, r);
-    }
-  }
+// |count| !hal.buffer types (|out| holds |count|).
+static void grtc_host_buffer_types(grtc_host_emitter_t* e, uint32_t count,
+                                   const grtc_type_t** out) {
+  for (uint32_t i = 0; i < count; ++i) out[i] = e->buffer;
+}
+
+// Scratch arrays of values and types for one op's operands or results.
+typedef struct grtc_host_scratch_t {
+  grtc_value_t** values;
+  const grtc_type_t** types;
+} grtc_host_scratch_t;
+
+static grt_status_t grtc_host_scratch(grtc_host_emitter_t* e, uint32_t count,
+                                      grtc_host_scratch_t* out) {
+  out->values = NULL;
+  out->types = NULL;
+  size_t n = count ? count : 1;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, n * sizeof(*out->values),
+                                           (void**)&out->values));
+  grt_status_t status =
+      grt_allocator_malloc(e->allocator, n * sizeof(*out->types), (void**)&out->types);
+  if (!grt_status_is_ok(status)) grt_allocator_free(e->allocator, out->values);
+  return status;
+}
+
+static void grtc_host_scratch_free(grtc_host_emitter_t* e, grtc_host_scratch_t* scratch) {
+  grt_allocator_free(e->allocator, scratch->values);
+  grt_allocator_free(e->allocator, (void*)scratch->types);
 }
 
 static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_flush(e);
   const grtc_tfunc_t* callee = op->attrs.callee;
   if (!callee) return grtc_top_error(e->module, op, "call has no callee");
-  grt_string_builder_t args, arg_types, result_types, symbol;
-  grt_string_builder_init(e->allocator, &args);
-  grt_string_builder_init(e->allocator, &arg_types);
-  grt_string_builder_init(e->allocator, &result_types);
-  grt_string_builder_init(e->allocator, &symbol);
-  grtc_host_buffer_list(e, op->operands, op->operand_count, &args, &arg_types);
-  for (uint32_t r = 0; r < op->result_count; ++r) {
-    grt_string_builder_appendf(&result_types, "%s!hal.buffer", r ? ", " : "");
+  grtc_host_scratch_t args, results;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, op->operand_count, &args));
+  grt_status_t status = grtc_host_scratch(e, op->result_count, &results);
+  if (!grt_status_is_ok(status)) {
+    grtc_host_scratch_free(e, &args);
+    return status;
   }
-  grtc_host_symbol(&symbol, callee->name, "$buffers");
-  char group[GRTC_HOST_NAME_CAPACITY] = "";
-  if (op->result_count) grtc_host_name_results(e, op, group);
-  grt_status_t status = grt_string_builder_status(&args);
-  if (grt_status_is_ok(status)) status = grt_string_builder_status(&symbol);
-  if (grt_status_is_ok(status)) {
-    char prefix[GRTC_HOST_NAME_CAPACITY + 8] = "";
-    if (op->result_count > 1) {
-      snprintf(prefix, sizeof(prefix), "%s:%u = ", group, op->result_count);
-    } else if (op->result_count == 1) {
-      snprintf(prefix, sizeof(prefix), "%s = ", group);
-    }
-    grtc_host_line(e, "%svm.call %s(%s) : (%s) -> (%s)", prefix,
-                   grt_string_builder_cstring(&symbol), grt_string_builder_cstring(&args),
-                   grt_string_builder_cstring(&arg_types),
-                   grt_string_builder_cstring(&result_types));
+  grtc_host_buffer_list(e, op->operands, op->operand_count, args.values);
+  grtc_host_buffer_types(e, op->result_count, results.types);
+  char name[GRTC_HOST_NAME_CAPACITY];
+  grtc_operation_t* call =
+      grtc_vm_call(e->b, grtc_host_buffers_name(callee, name, sizeof(name)), args.values,
+                   op->operand_count, results.types, op->result_count);
+  for (uint32_t r = 0; call && r < op->result_count; ++r) {
+    e->values[op->results[r].id] = &call->results[r];
   }
-  grt_string_builder_deinit(&symbol);
-  grt_string_builder_deinit(&result_types);
-  grt_string_builder_deinit(&arg_types);
-  grt_string_builder_deinit(&args);
-  return status;
+  grtc_host_scratch_free(e, &results);
+  grtc_host_scratch_free(e, &args);
+  return grt_ok_status();
 }
 
-// "^bbN(%v1 : !hal.buffer, ...):" for |block|'s arguments, or results.
-static void grtc_host_block_header(grtc_host_emitter_t* e, uint32_t label,
-                                   const grtc_tvalue_t* values, uint32_t count) {
-  grt_string_builder_appendf(&e->body, "  ^bb%u", label);
-  if (count) {
-    grt_string_builder_append_cstring(&e->body, "(");
-    for (uint32_t i = 0; i < count; ++i) {
-      snprintf(e->names[values[i].id], GRTC_HOST_NAME_CAPACITY, "%%v%u", values[i].id);
-      grt_string_builder_appendf(&e->body, "%s%s : !hal.buffer", i ? ", " : "",
-                                 e->names[values[i].id]);
-    }
-    grt_string_builder_append_cstring(&e->body, ")");
+// A block taking |count| buffers (the values of |values|, named %v<id>,
+// once the block is placed by grtc_host_place_block).
+static grtc_block_t* grtc_host_new_block(grtc_host_emitter_t* e, uint32_t count) {
+  const grtc_type_t* types[64];
+  const grtc_type_t** list = types;
+  if (count > 64 && !grt_status_is_ok(grt_allocator_malloc(e->allocator, count * sizeof(*list),
+                                                           (void**)&list))) {
+    e->out_of_memory = true;
+    return NULL;
   }
-  grt_string_builder_append_cstring(&e->body, ":\n");
+  grtc_host_buffer_types(e, count, list);
+  grtc_block_t* block = grtc_vm_builder_block(e->b, list, count);
+  if (list != types) grt_allocator_free(e->allocator, (void*)list);
+  return block;
 }
 
-// "^bbN(%a, %b : !hal.buffer, !hal.buffer)" passing |values|' buffers.
-static grt_status_t grtc_host_successor(grtc_host_emitter_t* e, uint32_t label,
-                                        grtc_tvalue_t* const* values, uint32_t count,
-                                        grt_string_builder_t* out) {
-  grt_string_builder_appendf(out, "^bb%u", label);
-  if (!count) return grt_ok_status();
-  grt_string_builder_t names, types;
-  grt_string_builder_init(e->allocator, &names);
-  grt_string_builder_init(e->allocator, &types);
-  grtc_host_buffer_list(e, values, count, &names, &types);
-  grt_string_builder_appendf(out, "(%s : %s)", grt_string_builder_cstring(&names),
-                             grt_string_builder_cstring(&types));
-  grt_status_t status = grt_string_builder_status(&names);
-  grt_string_builder_deinit(&types);
-  grt_string_builder_deinit(&names);
-  return status;
+// Places |block| at the end of the function; its arguments become
+// |values|' buffers.
+static void grtc_host_place_block(grtc_host_emitter_t* e, grtc_block_t* block,
+                                  const grtc_tvalue_t* values, uint32_t count) {
+  grtc_vm_builder_append_block(e->b, e->function, block);
+  for (uint32_t i = 0; block && i < count; ++i) {
+    e->values[values[i].id] = &block->args[i];
+    grtc_vm_builder_name(e->b, &block->args[i], "v%u", values[i].id);
+  }
+}
+
+// A branch to |target| passing |values|' buffers.
+static grt_status_t grtc_host_br(grtc_host_emitter_t* e, grtc_block_t* target,
+                                 grtc_tvalue_t* const* values, uint32_t count) {
+  grtc_host_scratch_t args;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, count, &args));
+  grtc_host_buffer_list(e, values, count, args.values);
+  grtc_vm_br(e->b, target, args.values, count);
+  grtc_host_scratch_free(e, &args);
+  return grt_ok_status();
 }
 
 static const grtc_top_t* grtc_host_terminator(const grtc_tblock_t* block) {
@@ -657,11 +721,11 @@ static const grtc_top_t* grtc_host_terminator(const grtc_tblock_t* block) {
              : NULL;
 }
 
-// Emits a region's ops; its YIELD branches to |label| with the yielded
-// buffers (|label| == UINT32_MAX: the caller handles the YIELD, which is
-// returned through |out_yield|).
+// Emits a region's ops; its YIELD branches to |join| with the yielded
+// buffers (|join| NULL: the caller handles the YIELD, which is returned
+// through |out_yield|).
 static grt_status_t grtc_host_emit_region(grtc_host_emitter_t* e, const grtc_top_t* parent,
-                                          const grtc_tblock_t* region, uint32_t label,
+                                          const grtc_tblock_t* region, grtc_block_t* join,
                                           const grtc_top_t** out_yield) {
   GRT_RETURN_IF_ERROR(grtc_host_emit_block(e, region));
   const grtc_top_t* yield = grtc_host_terminator(region);
@@ -672,16 +736,8 @@ static grt_status_t grtc_host_emit_region(grtc_host_emitter_t* e, const grtc_top
   grtc_host_set_location(e, yield->location, yield->line, yield->column);
   grtc_host_flush(e);
   if (out_yield) *out_yield = yield;
-  if (label == UINT32_MAX) return grt_ok_status();
-  grt_string_builder_t target;
-  grt_string_builder_init(e->allocator, &target);
-  grt_status_t status =
-      grtc_host_successor(e, label, yield->operands, yield->operand_count, &target);
-  if (grt_status_is_ok(status)) {
-    grtc_host_line(e, "vm.br %s", grt_string_builder_cstring(&target));
-  }
-  grt_string_builder_deinit(&target);
-  return status;
+  if (!join) return grt_ok_status();
+  return grtc_host_br(e, join, yield->operands, yield->operand_count);
 }
 
 static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_top_t* op) {
@@ -691,34 +747,35 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
                           grtc_top_kind_name(op->kind), op->operand_count, op->region_count);
   }
   grtc_host_flush(e);
-  char selector[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_load_scalar(e, op->operands[0], selector);
-  uint32_t first = e->next_block;
-  e->next_block += op->region_count + 1;
-  uint32_t join = first + op->region_count;
+  grtc_value_t* selector = grtc_host_load_scalar(e, op->operands[0]);
+  grtc_block_t** blocks = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, op->region_count * sizeof(*blocks),
+                                           (void**)&blocks));
+  for (uint32_t r = 0; r < op->region_count; ++r) blocks[r] = grtc_host_new_block(e, 0);
+  grtc_block_t* join = grtc_host_new_block(e, op->result_count);
   if (op->kind == GRTC_TOP_IF) {
-    grtc_host_line(e, "vm.cond_br %s, ^bb%u, ^bb%u", selector, first, first + 1);
+    grtc_vm_cond_br(e->b, selector, blocks[0], NULL, 0, blocks[1], NULL, 0);
   } else {
     // Index i picks region i; anything else (negative or too large) the
     // last region, the default.
     uint32_t tests = op->region_count - 1;
-    uint32_t next_test = e->next_block;
-    e->next_block += tests;
     for (uint32_t i = 0; i < tests; ++i) {
-      char hit[GRTC_HOST_NAME_CAPACITY];
-      grtc_host_temp(e, hit);
-      grtc_host_line(e, "%s = vm.cmp.eq.i32 %s, %s : i32", hit, selector, grtc_host_i32(e, i));
-      uint32_t otherwise = i + 1 < tests ? next_test + i : first + op->region_count - 1;
-      grtc_host_line(e, "vm.cond_br %s, ^bb%u, ^bb%u", hit, first + i, otherwise);
-      if (i + 1 < tests) grtc_host_block_header(e, next_test + i, NULL, 0);
+      grtc_value_t* hit = grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, selector, grtc_host_i32(e, i));
+      grtc_block_t* next_test = i + 1 < tests ? grtc_host_new_block(e, 0) : NULL;
+      grtc_block_t* otherwise = next_test ? next_test : blocks[op->region_count - 1];
+      grtc_vm_cond_br(e->b, hit, blocks[i], NULL, 0, otherwise, NULL, 0);
+      if (next_test) grtc_host_place_block(e, next_test, NULL, 0);
     }
-    if (!tests) grtc_host_line(e, "vm.br ^bb%u", first);
+    if (!tests) grtc_vm_br(e->b, blocks[0], NULL, 0);
   }
-  for (uint32_t r = 0; r < op->region_count; ++r) {
-    grtc_host_block_header(e, first + r, NULL, 0);
-    GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, op->regions[r], join, NULL));
+  grt_status_t status = grt_ok_status();
+  for (uint32_t r = 0; r < op->region_count && grt_status_is_ok(status); ++r) {
+    grtc_host_place_block(e, blocks[r], NULL, 0);
+    status = grtc_host_emit_region(e, op, op->regions[r], join, NULL);
   }
-  grtc_host_block_header(e, join, op->results, op->result_count);
+  grt_allocator_free(e->allocator, blocks);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_host_place_block(e, join, op->results, op->result_count);
   return grt_ok_status();
 }
 
@@ -730,77 +787,52 @@ static grt_status_t grtc_host_emit_while(grtc_host_emitter_t* e, const grtc_top_
     return grtc_top_error(e->module, op, "'stablehlo.while' has an unexpected form");
   }
   grtc_host_flush(e);
-  uint32_t cond = e->next_block++, body = e->next_block++, exit = e->next_block++;
-  grt_string_builder_t target;
-  grt_string_builder_init(e->allocator, &target);
-  grt_status_t status =
-      grtc_host_successor(e, cond, op->operands, op->operand_count, &target);
-  if (grt_status_is_ok(status)) grtc_host_line(e, "vm.br %s", grt_string_builder_cstring(&target));
-  grt_string_builder_deinit(&target);
-  GRT_RETURN_IF_ERROR(status);
+  uint32_t n = op->operand_count;
+  grtc_block_t* cond = grtc_host_new_block(e, n);
+  grtc_block_t* body = grtc_host_new_block(e, n);
+  grtc_block_t* exit = grtc_host_new_block(e, n);
+  GRT_RETURN_IF_ERROR(grtc_host_br(e, cond, op->operands, n));
   const grtc_tblock_t* cond_region = op->regions[0];
-  grtc_host_block_header(e, cond, cond_region->args, cond_region->arg_count);
+  grtc_host_place_block(e, cond, cond_region->args, cond_region->arg_count);
   const grtc_top_t* yield = NULL;
-  GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, cond_region, UINT32_MAX, &yield));
+  GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, cond_region, NULL, &yield));
   if (yield->operand_count != 1) {
     return grtc_top_error(e->module, yield, "while condition yields %u values; expected 1",
                           yield->operand_count);
   }
-  char predicate[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_load_scalar(e, yield->operands[0], predicate);
-  grtc_tvalue_t** carried = NULL;
-  GRT_RETURN_IF_ERROR(grt_allocator_malloc(
-      e->allocator, (op->operand_count ? op->operand_count : 1) * sizeof(*carried),
-      (void**)&carried));
-  for (uint32_t i = 0; i < op->operand_count; ++i) carried[i] = &cond_region->args[i];
-  grt_string_builder_t to_body, to_exit;
-  grt_string_builder_init(e->allocator, &to_body);
-  grt_string_builder_init(e->allocator, &to_exit);
-  status = grtc_host_successor(e, body, carried, op->operand_count, &to_body);
-  if (grt_status_is_ok(status)) {
-    status = grtc_host_successor(e, exit, carried, op->operand_count, &to_exit);
+  grtc_value_t* predicate = grtc_host_load_scalar(e, yield->operands[0]);
+  grtc_host_scratch_t carried;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, n, &carried));
+  for (uint32_t i = 0; i < n; ++i) {
+    carried.values[i] = grtc_host_buffer_of(e, &cond_region->args[i]);
   }
-  if (grt_status_is_ok(status)) {
-    grtc_host_line(e, "vm.cond_br %s, %s, %s", predicate, grt_string_builder_cstring(&to_body),
-                   grt_string_builder_cstring(&to_exit));
-  }
-  grt_string_builder_deinit(&to_exit);
-  grt_string_builder_deinit(&to_body);
-  grt_allocator_free(e->allocator, carried);
-  GRT_RETURN_IF_ERROR(status);
-  grtc_host_block_header(e, body, op->regions[1]->args, op->regions[1]->arg_count);
+  grtc_vm_cond_br(e->b, predicate, body, carried.values, n, exit, carried.values, n);
+  grtc_host_scratch_free(e, &carried);
+  grtc_host_place_block(e, body, op->regions[1]->args, op->regions[1]->arg_count);
   GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, op->regions[1], cond, NULL));
-  grtc_host_block_header(e, exit, op->results, op->result_count);
+  grtc_host_place_block(e, exit, op->results, op->result_count);
   return grt_ok_status();
 }
 
 static grt_status_t grtc_host_emit_return(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_flush(e);
-  grt_string_builder_t names, types;
-  grt_string_builder_init(e->allocator, &names);
-  grt_string_builder_init(e->allocator, &types);
-  grtc_host_buffer_list(e, op->operands, op->operand_count, &names, &types);
-  grt_status_t status = grt_string_builder_status(&names);
-  if (grt_status_is_ok(status)) {
-    if (op->operand_count) {
-      grtc_host_line(e, "vm.return %s : %s", grt_string_builder_cstring(&names),
-                     grt_string_builder_cstring(&types));
-    } else {
-      grtc_host_line(e, "vm.return");
-    }
-  }
-  grt_string_builder_deinit(&types);
-  grt_string_builder_deinit(&names);
-  return status;
+  grtc_host_scratch_t values;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, op->operand_count, &values));
+  grtc_host_buffer_list(e, op->operands, op->operand_count, values.values);
+  grtc_vm_return(e->b, values.values, op->operand_count);
+  grtc_host_scratch_free(e, &values);
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_set_location(e, op->location, op->line, op->column);
   switch (op->kind) {
-    case GRTC_TOP_CONSTANT:
-      grtc_host_line(e, "%s = vm.global.load.ref @__constant_%u : !hal.buffer",
-                     e->names[op->results[0].id], e->constant_ids[op->results[0].id]);
+    case GRTC_TOP_CONSTANT: {
+      uint32_t id = op->results[0].id;
+      e->values[id] = grtc_vm_global_load(e->b, e->constant_globals[e->constant_ids[id]]);
+      grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
       return grt_ok_status();
+    }
     case GRTC_TOP_RESHAPE:
       if (op->operand_count != 1 ||
           grtc_ttype_byte_size(&op->operands[0]->type) != grtc_ttype_byte_size(&op->results[0].type)) {
@@ -846,22 +878,19 @@ static grt_status_t grtc_host_emit_block(grtc_host_emitter_t* e, const grtc_tblo
 // Functions
 //===----------------------------------------------------------------------===//
 
-// Names every value: roots "%v<id>"; arena values need none.
-static void grtc_host_name_values(grtc_host_emitter_t* e) {
-  for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
-    snprintf(e->names[id], GRTC_HOST_NAME_CAPACITY, "%%v%u", id);
-  }
-}
-
-static void grtc_host_reset_function(grtc_host_emitter_t* e) {
-  grt_string_builder_clear(&e->entry);
-  grt_string_builder_clear(&e->body);
+// Starts building the body of |function| (its entry block |entry|).
+static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* function,
+                                     grtc_block_t* entry) {
+  e->function = function;
+  e->entry = entry;
+  e->const_anchor = NULL;
   e->const_count = 0;
-  grt_arena_reset(&e->const_arena);
-  e->next_temp = 0;
-  e->next_block = 1;
   e->recording = false;
   e->range_count = 0;
+  e->cb = NULL;
+  e->arena = NULL;
+  e->indirect = NULL;
+  if (entry) grtc_vm_builder_set_insertion_end(e->b, entry);
 }
 
 // Straight-line functions (no calls, control flow or checks) with work to
@@ -889,7 +918,8 @@ static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
 //          dispatches against slots, end, store @__cb_N, br ^run(%new)
 // ^run(%cb): allocate the arena and the results, execute.indirect with
 //          the binding table, wait, return.
-static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                                 grtc_operation_t* cb_global) {
   e->reusable = true;
   for (uint32_t id = 0; id < e->plan.value_capacity; ++id) e->slots[id] = GRTC_HOST_NO_SLOT;
   e->slot_count = 0;
@@ -899,19 +929,14 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
     const grtc_value_storage_t* s = e->plan.planned[id] ? &e->plan.storage[id] : NULL;
     if (s && s->root->id == id && s->kind == GRTC_STORAGE_OWN) e->slots[id] = e->slot_count++;
   }
-  grt_string_builder_appendf(e->out, "  vm.global.ref private mutable @__cb_%u : !hal.command_buffer\n",
-                             e->function_index);
-  uint32_t run = e->next_block++, record = e->next_block++;
-  char cached[GRTC_HOST_NAME_CAPACITY], have[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_temp(e, cached);
-  grtc_host_temp(e, have);
-  grtc_host_line(e, "%s = vm.global.load.ref @__cb_%u : !hal.command_buffer", cached,
-                 e->function_index);
-  grtc_host_line(e, "%s = vm.cmp.nz.ref %s : !hal.command_buffer", have, cached);
-  grtc_host_line(e, "vm.cond_br %s, ^bb%u(%s : !hal.command_buffer), ^bb%u", have, run, cached,
-                 record);
-  grtc_host_block_header(e, record, NULL, 0);
-  grtc_host_line(e, "%%indirect = vm.const.ref.zero : !hal.buffer");
+  grtc_block_t* run = grtc_vm_builder_block(e->b, &e->command_buffer, 1);
+  grtc_block_t* record = grtc_vm_builder_block(e->b, NULL, 0);
+  grtc_value_t* cached = grtc_vm_global_load(e->b, cb_global);
+  grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
+  grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
+  grtc_vm_builder_append_block(e->b, e->function, record);
+  e->indirect = grtc_vm_const_zero(e->b, e->buffer);
+  grtc_vm_builder_name(e->b, e->indirect, "indirect");
   grtc_host_begin_recording(e);
   const grtc_top_t* ret = NULL;
   for (const grtc_top_t* op = func->body->first; op; op = op->next) {
@@ -922,109 +947,120 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
     GRT_RETURN_IF_ERROR(grtc_host_emit_op(e, op));
   }
   grtc_host_set_location(e, ret->location, ret->line, ret->column);
-  grtc_host_line(e, "vm.call @hal.command_buffer.end(%s) : (!hal.command_buffer) -> ()", e->cb);
-  grtc_host_line(e, "vm.global.store.ref %s, @__cb_%u : !hal.command_buffer", e->cb,
-                 e->function_index);
-  grtc_host_line(e, "vm.br ^bb%u(%s : !hal.command_buffer)", run, e->cb);
+  GRTC_HOST_CALL(e, COMMAND_BUFFER_END, GRTC_HOST_V(e->cb));
+  grtc_vm_global_store(e->b, e->cb, cb_global);
+  grtc_vm_br(e->b, run, &e->cb, 1);
   e->recording = false;
-  grt_string_builder_appendf(&e->body, "  ^bb%u(%%recorded : !hal.command_buffer):\n", run);
+  grtc_vm_builder_append_block(e->b, e->function, run);
+  grtc_value_t* recorded = run ? &run->args[0] : NULL;
+  grtc_vm_builder_name(e->b, recorded, "recorded");
 
   // The run block: what the recording's slots name this call.
-  if (e->arena_slot != GRTC_HOST_NO_SLOT) grtc_host_allocate(e, "%arena", e->plan.transient_bytes);
-  grt_string_builder_t table;
-  grt_string_builder_init(e->allocator, &table);
+  if (e->arena_slot != GRTC_HOST_NO_SLOT) grtc_host_allocate_arena(e);
+  grtc_value_t** table = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator,
+                                           3 * (e->slot_count ? e->slot_count : 1) * sizeof(*table),
+                                           (void**)&table));
   for (uint32_t slot = 0; slot < e->slot_count; ++slot) {
-    const char* ref = "%arena";
+    grtc_value_t* ref = e->arena;
     int64_t size = e->plan.transient_bytes;
     for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
       if (e->slots[id] != slot) continue;
-      ref = e->names[id];
       size = e->plan.storage[id].size;
-      if (e->plan.storage[id].kind == GRTC_STORAGE_OWN) grtc_host_allocate(e, ref, size);
+      if (e->plan.storage[id].kind == GRTC_STORAGE_OWN) grtc_host_allocate_value(e, id, size);
+      ref = e->values[id];
       break;
     }
-    grt_string_builder_appendf(&table, "%s(%s, %s, %s)", slot ? ", " : "", ref,
-                               grtc_host_i64(e, 0), grtc_host_i64(e, size));
+    table[3 * slot + 0] = ref;
+    table[3 * slot + 1] = grtc_host_i64(e, 0);
+    table[3 * slot + 2] = grtc_host_i64(e, size);
   }
   // Constants returned as they are: loaded again here (the loads in the
   // recording block do not dominate this one).
   for (uint32_t i = 0; i < ret->operand_count; ++i) {
     const grtc_tvalue_t* root = grtc_host_storage(e, ret->operands[i])->root;
     if (root->def && root->def->kind == GRTC_TOP_CONSTANT) {
-      grtc_host_temp(e, e->names[root->id]);
-      grtc_host_line(e, "%s = vm.global.load.ref @__constant_%u : !hal.buffer", e->names[root->id],
-                     e->constant_ids[root->id]);
+      e->values[root->id] =
+          grtc_vm_global_load(e->b, e->constant_globals[e->constant_ids[root->id]]);
     }
   }
-  char null_fence[GRTC_HOST_NAME_CAPACITY], fence[GRTC_HOST_NAME_CAPACITY],
-      reached[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_temp(e, null_fence);
-  grtc_host_temp(e, fence);
-  grtc_host_temp(e, reached);
-  grtc_host_line(e, "%s = vm.const.ref.zero : !hal.fence", null_fence);
-  grtc_host_line(e, "%s = vm.call @hal.fence.create(%%device) : (!hal.device) -> !hal.fence", fence);
-  grtc_host_line(e,
-                 "vm.call.variadic @hal.device.queue.execute.indirect(%%device, %s, %s, %%recorded, "
-                 "[%s]) : (!hal.device, !hal.fence, !hal.fence, !hal.command_buffer, "
-                 "tuple<!hal.buffer, i64, i64> ...) -> ()",
-                 null_fence, fence, grt_string_builder_cstring(&table));
-  grtc_host_line(e, "%s = vm.call.variadic @hal.fence.await(%s, [%s]) : (i32, !hal.fence ...) -> i32",
-                 reached, grtc_host_i32(e, -1), fence);
-  grt_status_t status = grt_string_builder_status(&table);
-  grt_string_builder_deinit(&table);
-  GRT_RETURN_IF_ERROR(status);
+  grtc_value_t* null_fence = grtc_vm_const_zero(e->b, e->fence);
+  grtc_value_t* fence = GRTC_HOST_CALL(e, FENCE_CREATE, GRTC_HOST_V(e->device));
+  GRTC_HOST_CALL(e, DEVICE_QUEUE_EXECUTE_INDIRECT, GRTC_HOST_V(e->device),
+                 GRTC_HOST_V(null_fence), GRTC_HOST_V(fence), GRTC_HOST_V(recorded),
+                 grtc_vm_span(table, e->slot_count));
+  grtc_host_await(e, fence);
+  grt_allocator_free(e->allocator, table);
   return grtc_host_emit_return(e, ret);
 }
 
 // @<name>$buffers(%v.. : !hal.buffer) -> (!hal.buffer, ...)
 static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
                                                    const grtc_tfunc_t* func) {
-  grtc_host_reset_function(e);
   e->func = func;
   GRT_RETURN_IF_ERROR(grtc_memory_plan_build(e->module, func, e->allocator, &e->plan));
-  grtc_host_name_values(e);
+  memset(e->values, 0, e->plan.value_capacity * sizeof(*e->values));
   grtc_host_set_location(e, func->location, func->line, func->column);
-  grt_status_t status = grt_ok_status();
+  uint32_t function_index = e->function_index++;
   if (!grtc_host_terminator(func->body) || grtc_host_terminator(func->body)->kind != GRTC_TOP_RETURN) {
-    status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "function '%.*s' does not end in a return",
-                             GRT_SV_ARG(func->name));
-  } else if (grtc_host_is_straight_line(func) &&
-             !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT))) {
-    status = grtc_host_emit_reusable_body(e, func);
+    grtc_memory_plan_deinit(&e->plan);
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "function '%.*s' does not end in a return",
+                           GRT_SV_ARG(func->name));
+  }
+  bool reusable = grtc_host_is_straight_line(func) &&
+                  !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT));
+  grtc_operation_t* cb_global = NULL;
+  if (reusable) {
+    char name[64];
+    int length = snprintf(name, sizeof(name), "__cb_%u", function_index);
+    cb_global = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
+                                       e->command_buffer, true);
+  }
+  grtc_host_scratch_t args, results;
+  grt_status_t status = grtc_host_scratch(e, func->body->arg_count, &args);
+  if (grt_status_is_ok(status)) {
+    status = grtc_host_scratch(e, func->result_count, &results);
+    if (!grt_status_is_ok(status)) grtc_host_scratch_free(e, &args);
+  }
+  if (!grt_status_is_ok(status)) {
+    grtc_memory_plan_deinit(&e->plan);
+    return status;
+  }
+  grtc_host_buffer_types(e, func->body->arg_count, args.types);
+  grtc_host_buffer_types(e, func->result_count, results.types);
+  char name[GRTC_HOST_NAME_CAPACITY];
+  grtc_block_t* entry = NULL;
+  grtc_operation_t* function =
+      grtc_vm_builder_func(e->b, grtc_host_buffers_name(func, name, sizeof(name)), true,
+                           args.types, func->body->arg_count, results.types, func->result_count,
+                           &entry);
+  grtc_host_scratch_free(e, &results);
+  grtc_host_scratch_free(e, &args);
+  grtc_host_begin_function(e, function, entry);
+  for (uint32_t i = 0; entry && i < func->body->arg_count; ++i) {
+    uint32_t id = func->body->args[i].id;
+    e->values[id] = &entry->args[i];
+    grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
+  }
+  if (entry) {
+    e->device = grtc_vm_global_load(e->b, e->device_global);
+    grtc_vm_builder_name(e->b, e->device, "device");
+    e->device_allocator = grtc_vm_global_load(e->b, e->allocator_global);
+    grtc_vm_builder_name(e->b, e->device_allocator, "allocator");
+    e->executable = NULL;
+    if (e->kernels->count) {
+      e->executable = grtc_vm_global_load(e->b, e->executable_global);
+      grtc_vm_builder_name(e->b, e->executable, "executable");
+    }
+    e->const_anchor = entry->last;
+  }
+  if (reusable) {
+    status = grtc_host_emit_reusable_body(e, func, cb_global);
   } else {
-    if (e->plan.transient_bytes > 0) grtc_host_allocate(e, "%arena", e->plan.transient_bytes);
+    if (e->plan.transient_bytes > 0) grtc_host_allocate_arena(e);
     status = grtc_host_emit_block(e, func->body);
   }
   e->reusable = false;
-  ++e->function_index;
-  grt_string_builder_t* out = e->out;
-  grt_string_builder_append_cstring(out, "  vm.func private ");
-  grtc_host_symbol(out, func->name, "$buffers");
-  grt_string_builder_append_cstring(out, "(");
-  for (uint32_t i = 0; i < func->body->arg_count; ++i) {
-    grt_string_builder_appendf(out, "%s%%v%u : !hal.buffer", i ? ", " : "",
-                               func->body->args[i].id);
-  }
-  grt_string_builder_append_cstring(out, ")");
-  if (func->result_count) {
-    grt_string_builder_append_cstring(out, " -> (");
-    for (uint32_t i = 0; i < func->result_count; ++i) {
-      grt_string_builder_appendf(out, "%s!hal.buffer", i ? ", " : "");
-    }
-    grt_string_builder_append_cstring(out, ")");
-  }
-  grt_string_builder_append_cstring(out, " {\n");
-  grt_string_builder_append_cstring(out,
-                                    "    %device = vm.global.load.ref @__device : !hal.device\n"
-                                    "    %allocator = vm.global.load.ref @__allocator : "
-                                    "!hal.allocator\n");
-  if (e->kernels->count) {
-    grt_string_builder_append_cstring(
-        out, "    %executable = vm.global.load.ref @__executable : !hal.executable\n");
-  }
-  grt_string_builder_append(out, grt_string_builder_view(&e->entry));
-  grt_string_builder_append(out, grt_string_builder_view(&e->body));
-  grt_string_builder_append_cstring(out, "  }\n");
   grtc_memory_plan_deinit(&e->plan);
   return status;
 }
@@ -1032,109 +1068,50 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
 // The export: asserts and unwraps the argument views, calls the buffer
 // function, wraps the results.
 static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
-  grtc_host_reset_function(e);
   grtc_host_set_location(e, func->location, func->line, func->column);
   const grtc_tblock_t* body = func->body;
-  grt_string_builder_t args, arg_types;
-  grt_string_builder_init(e->allocator, &args);
-  grt_string_builder_init(e->allocator, &arg_types);
-  for (uint32_t i = 0; i < body->arg_count; ++i) {
+  grtc_host_scratch_t args, results;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, body->arg_count, &args));
+  grt_status_t status = grtc_host_scratch(e, func->result_count, &results);
+  if (!grt_status_is_ok(status)) {
+    grtc_host_scratch_free(e, &args);
+    return status;
+  }
+  for (uint32_t i = 0; i < body->arg_count; ++i) args.types[i] = e->view;
+  for (uint32_t r = 0; r < func->result_count; ++r) results.types[r] = e->view;
+  grtc_block_t* entry = NULL;
+  grtc_operation_t* function = grtc_vm_builder_func(e->b, func->name, false, args.types,
+                                                    body->arg_count, results.types,
+                                                    func->result_count, &entry);
+  grtc_host_begin_function(e, function, entry);
+  for (uint32_t i = 0; entry && i < body->arg_count; ++i) {
     const grtc_ttype_t* type = &body->args[i].type;
-    char message[GRTC_HOST_NAME_CAPACITY], buffer[GRTC_HOST_NAME_CAPACITY], dims[512];
-    grtc_host_temp(e, message);
-    grtc_host_temp(e, buffer);
-    grtc_host_shape_span(e, type, dims, sizeof(dims));
-    grtc_host_line(e, "%s = vm.const.ref.rodata @__argument_%u : !vm.buffer", message, i);
-    grtc_host_line(e,
-                   "vm.call.variadic @hal.buffer_view.assert(%%arg%u, %s, %s, %s, %s) : "
-                   "(!hal.buffer_view, !vm.buffer, i32, i32, i64 ...) -> ()",
-                   i, message, grtc_host_i32(e, grtc_host_element_type(type->elem)),
-                   grtc_host_i32(e, 0), dims);
-    grtc_host_line(e,
-                   "%s = vm.call @hal.buffer_view.buffer(%%arg%u) : (!hal.buffer_view) -> "
-                   "!hal.buffer",
-                   buffer, i);
-    grt_string_builder_appendf(&args, "%s%s", i ? ", " : "", buffer);
-    grt_string_builder_appendf(&arg_types, "%s!hal.buffer", i ? ", " : "");
+    grtc_value_t* view = &entry->args[i];
+    grtc_vm_builder_name(e->b, view, "arg%u", i);
+    char message_name[32];
+    int length = snprintf(message_name, sizeof(message_name), "__argument_%u", i);
+    grtc_value_t* message =
+        grtc_vm_const_rodata(e->b, grt_make_string_view(message_name, (size_t)length));
+    grtc_value_t* dims[GRTC_MAX_RANK];
+    GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT, GRTC_HOST_V(view), GRTC_HOST_V(message),
+                   GRTC_HOST_V(grtc_host_i32(e, grtc_host_element_type(type->elem))),
+                   GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, type, dims));
+    args.values[i] = GRTC_HOST_CALL(e, BUFFER_VIEW_BUFFER, GRTC_HOST_V(view));
   }
   if (body->arg_count > e->max_argument_count) e->max_argument_count = body->arg_count;
-  grt_string_builder_t symbol, results, result_types, views;
-  grt_string_builder_init(e->allocator, &symbol);
-  grt_string_builder_init(e->allocator, &results);
-  grt_string_builder_init(e->allocator, &result_types);
-  grt_string_builder_init(e->allocator, &views);
-  grtc_host_symbol(&symbol, func->name, "$buffers");
-  for (uint32_t r = 0; r < func->result_count; ++r) {
-    grt_string_builder_appendf(&result_types, "%s!hal.buffer", r ? ", " : "");
+  for (uint32_t r = 0; r < func->result_count; ++r) results.types[r] = e->buffer;
+  char name[GRTC_HOST_NAME_CAPACITY];
+  grtc_operation_t* call =
+      grtc_vm_call(e->b, grtc_host_buffers_name(func, name, sizeof(name)), args.values,
+                   body->arg_count, results.types, func->result_count);
+  for (uint32_t r = 0; call && r < func->result_count; ++r) {
+    results.values[r] = grtc_host_view(e, &call->results[r], &func->result_types[r]);
   }
-  char group[GRTC_HOST_NAME_CAPACITY];
-  grtc_host_temp(e, group);
-  if (func->result_count > 1) {
-    grtc_host_line(e, "%s:%u = vm.call %s(%s) : (%s) -> (%s)", group, func->result_count,
-                   grt_string_builder_cstring(&symbol), grt_string_builder_cstring(&args),
-                   grt_string_builder_cstring(&arg_types),
-                   grt_string_builder_cstring(&result_types));
-  } else {
-    grtc_host_line(e, "%s%svm.call %s(%s) : (%s) -> (%s)", func->result_count ? group : "",
-                   func->result_count ? " = " : "", grt_string_builder_cstring(&symbol),
-                   grt_string_builder_cstring(&args), grt_string_builder_cstring(&arg_types),
-                   grt_string_builder_cstring(&result_types));
-  }
-  for (uint32_t r = 0; r < func->result_count; ++r) {
-    const grtc_ttype_t* type = &func->result_types[r];
-    char view[GRTC_HOST_NAME_CAPACITY], dims[512], buffer[GRTC_HOST_NAME_CAPACITY + 8];
-    snprintf(buffer, sizeof(buffer), func->result_count > 1 ? "%s#%u" : "%s", group, r);
-    grtc_host_shape_span(e, type, dims, sizeof(dims));
-    grtc_host_temp(e, view);
-    grtc_host_line(e,
-                   "%s = vm.call.variadic @hal.buffer_view.create(%s, %s, %s, %s, %s, %s) : "
-                   "(!hal.buffer, i64, i64, i32, i32, i64 ...) -> !hal.buffer_view",
-                   view, buffer, grtc_host_i64(e, 0), grtc_host_i64(e, grtc_ttype_byte_size(type)),
-                   grtc_host_i32(e, grtc_host_element_type(type->elem)), grtc_host_i32(e, 0),
-                   dims);
-    grt_string_builder_appendf(&views, "%s%s", r ? ", " : "", view);
-  }
-  if (func->result_count) {
-    grt_string_builder_t view_types;
-    grt_string_builder_init(e->allocator, &view_types);
-    for (uint32_t r = 0; r < func->result_count; ++r) {
-      grt_string_builder_appendf(&view_types, "%s!hal.buffer_view", r ? ", " : "");
-    }
-    grtc_host_line(e, "vm.return %s : %s", grt_string_builder_cstring(&views),
-                   grt_string_builder_cstring(&view_types));
-    grt_string_builder_deinit(&view_types);
-  } else {
-    grtc_host_line(e, "vm.return");
-  }
-  grt_string_builder_t* out = e->out;
-  grt_string_builder_append_cstring(out, "  vm.func ");
-  grtc_host_symbol(out, func->name, "");
-  grt_string_builder_append_cstring(out, "(");
-  for (uint32_t i = 0; i < body->arg_count; ++i) {
-    grt_string_builder_appendf(out, "%s%%arg%u : !hal.buffer_view", i ? ", " : "", i);
-  }
-  grt_string_builder_append_cstring(out, ")");
-  if (func->result_count) {
-    grt_string_builder_append_cstring(out, " -> (");
-    for (uint32_t r = 0; r < func->result_count; ++r) {
-      grt_string_builder_appendf(out, "%s!hal.buffer_view", r ? ", " : "");
-    }
-    grt_string_builder_append_cstring(out, ")");
-  }
-  grt_string_builder_append_cstring(out, " {\n");
-  grt_string_builder_append(out, grt_string_builder_view(&e->entry));
-  grt_string_builder_append(out, grt_string_builder_view(&e->body));
-  grt_string_builder_append_cstring(out, "  }\n  vm.export ");
-  grtc_host_symbol(out, func->name, "");
-  grt_string_builder_append_cstring(out, "\n");
-  grt_status_t status = grt_string_builder_status(&symbol);
-  grt_string_builder_deinit(&views);
-  grt_string_builder_deinit(&result_types);
-  grt_string_builder_deinit(&results);
-  grt_string_builder_deinit(&symbol);
-  grt_string_builder_deinit(&arg_types);
-  grt_string_builder_deinit(&args);
-  return status;
+  grtc_vm_return(e->b, results.values, call ? func->result_count : 0);
+  grtc_vm_builder_export(e->b, function, NULL);
+  grtc_host_scratch_free(e, &results);
+  grtc_host_scratch_free(e, &args);
+  return grt_ok_status();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1168,8 +1145,8 @@ static grt_status_t grtc_host_collect_constants(const grtc_tblock_t* block,
   return grt_ok_status();
 }
 
-// vm.rodata (the bytes, 64-byte aligned, splats expanded) and the global
-// holding its imported buffer.
+// vm.rodata (the bytes, 64-byte aligned, splats expanded), the global
+// holding its imported buffer, and the initializer's ops filling it.
 static grt_status_t grtc_host_emit_constant(grtc_host_emitter_t* e, const grtc_top_t* op) {
   const grtc_ttype_t* type = &op->results[0].type;
   int64_t size = grtc_ttype_byte_size(type);
@@ -1185,34 +1162,30 @@ static grt_status_t grtc_host_emit_constant(grtc_host_emitter_t* e, const grtc_t
   }
   uint32_t id = op->results[0].id;
   grtc_host_set_location(e, op->location, op->line, op->column);
-  // Zero bytes cannot be a dense literal; one zero byte stands in.
-  int64_t stored = size ? size : 1;
-  grt_string_builder_appendf(e->out,
-                             "  vm.rodata private @__constant_%u_data {alignment = 64 : i64} dense<\"0x",
-                             id);
-  static const char hex[] = "0123456789ABCDEF";
-  char chunk[512];
-  size_t n = 0;
-  for (int64_t i = 0; i < stored; ++i) {
-    uint8_t byte = size ? (splat ? data[(size_t)i % element_size] : data[i]) : 0;
-    chunk[n++] = hex[byte >> 4];
-    chunk[n++] = hex[byte & 15];
-    if (n == sizeof(chunk)) {
-      grt_string_builder_append(e->out, grt_make_string_view(chunk, n));
-      n = 0;
-    }
+  char data_name[48], global_name[48];
+  int data_length = snprintf(data_name, sizeof(data_name), "__constant_%u_data", id);
+  int global_length = snprintf(global_name, sizeof(global_name), "__constant_%u", id);
+  grt_string_view_t data_symbol = grt_make_string_view(data_name, (size_t)data_length);
+  if (splat && size > 0) {
+    uint8_t* expanded = NULL;
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, (size_t)size, (void**)&expanded));
+    for (int64_t i = 0; i < size; ++i) expanded[i] = data[(size_t)i % element_size];
+    grtc_vm_builder_rodata_bytes(e->b, data_symbol, expanded, (size_t)size, 64, false);
+    grt_allocator_free(e->allocator, expanded);
+  } else {
+    // The tensor module's bytes outlive the vm module (grtc_host_build).
+    grtc_vm_builder_rodata_bytes(e->b, data_symbol, data, (size_t)size, 64, true);
   }
-  grt_string_builder_append(e->out, grt_make_string_view(chunk, n));
-  grt_string_builder_appendf(e->out, "\"> : tensor<%lldxi8>%s\n", (long long)stored, e->loc);
-  grt_string_builder_appendf(e->out, "  vm.global.ref private mutable @__constant_%u : !hal.buffer\n",
-                             id);
-  // The initializer's lines for it.
-  grtc_host_line(e, "%%rodata%u = vm.const.ref.rodata @__constant_%u_data : !vm.buffer", id, id);
-  grtc_host_line(e,
-                 "%%buffer%u = vm.call @hal.allocator.import(%%allocator, %%rodata%u, %s, %s) : "
-                 "(!hal.allocator, !vm.buffer, i64, i64) -> !hal.buffer",
-                 id, id, grtc_host_i64(e, 0), grtc_host_i64(e, size));
-  grtc_host_line(e, "vm.global.store.ref %%buffer%u, @__constant_%u : !hal.buffer", id, id);
+  grtc_operation_t* global = grtc_vm_builder_global(
+      e->b, grt_make_string_view(global_name, (size_t)global_length), e->buffer, true);
+  e->constant_globals[id] = global;
+  grtc_value_t* rodata = grtc_vm_const_rodata(e->b, data_symbol);
+  grtc_vm_builder_name(e->b, rodata, "rodata%u", id);
+  grtc_value_t* buffer = GRTC_HOST_CALL(
+      e, ALLOCATOR_IMPORT, GRTC_HOST_V(e->device_allocator), GRTC_HOST_V(rodata),
+      GRTC_HOST_V(grtc_host_i64(e, 0)), GRTC_HOST_V(grtc_host_i64(e, size)));
+  grtc_vm_builder_name(e->b, buffer, "buffer%u", id);
+  grtc_vm_global_store(e->b, buffer, global);
   return grt_ok_status();
 }
 
@@ -1227,31 +1200,36 @@ static bool grtc_host_same_constant(const grtc_top_t* a, const grtc_top_t* b) {
 // Globals (device, allocator, executable, constants) and the initializer
 // that fills them once per context.
 static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
-  grtc_host_reset_function(e);
-  grt_string_builder_t* out = e->out;
-  grt_string_builder_append_cstring(out,
-                                    "  vm.global.ref private mutable @__device : !hal.device\n"
-                                    "  vm.global.ref private mutable @__allocator : "
-                                    "!hal.allocator\n");
+  grtc_vm_builder_clear_location(e->b);
+  e->device_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__device"),
+                                            grtc_vm_type_ref(e->b, "!hal.device"), true);
+  e->allocator_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__allocator"),
+                                               grtc_vm_type_ref(e->b, "!hal.allocator"), true);
   if (e->kernels->count) {
-    grt_string_builder_append_cstring(
-        out, "  vm.global.ref private mutable @__executable : !hal.executable\n");
+    e->executable_global = grtc_vm_builder_global(
+        e->b, grt_make_cstring_view("__executable"), grtc_vm_type_ref(e->b, "!hal.executable"),
+        true);
   }
-  grt_string_builder_appendf(out, "  vm.rodata private @__module_name \"%s\"\n", e->module_name);
-  e->loc[0] = '\0';
-  grtc_host_line(e, "%%device = vm.call @hal.devices.get(%s) : (i32) -> !hal.device",
-                 grtc_host_i32(e, 0));
-  grtc_host_line(e, "vm.global.store.ref %%device, @__device : !hal.device");
-  grtc_host_line(e,
-                 "%%allocator = vm.call @hal.device.allocator(%%device) : (!hal.device) -> "
-                 "!hal.allocator");
-  grtc_host_line(e, "vm.global.store.ref %%allocator, @__allocator : !hal.allocator");
+  grtc_vm_builder_rodata_string(e->b, grt_make_cstring_view("__module_name"),
+                                grt_make_cstring_view(e->module_name));
+  grtc_block_t* entry = NULL;
+  grtc_operation_t* initializer = grtc_vm_builder_initializer(e->b, &entry);
+  grtc_host_begin_function(e, initializer, entry);
+  // The constants' segments and globals go before the initializer.
+  grtc_vm_builder_set_module_insertion(e->b, initializer);
+  e->device = GRTC_HOST_CALL(e, DEVICES_GET, GRTC_HOST_V(grtc_host_i32(e, 0)));
+  grtc_vm_builder_name(e->b, e->device, "device");
+  grtc_vm_global_store(e->b, e->device, e->device_global);
+  e->device_allocator = GRTC_HOST_CALL(e, DEVICE_ALLOCATOR, GRTC_HOST_V(e->device));
+  grtc_vm_builder_name(e->b, e->device_allocator, "allocator");
+  grtc_vm_global_store(e->b, e->device_allocator, e->allocator_global);
   if (e->kernels->count) {
-    grtc_host_line(e, "%%name = vm.const.ref.rodata @__module_name : !vm.buffer");
-    grtc_host_line(e,
-                   "%%executable = vm.call @hal.executable.lookup(%%device, %%name) : "
-                   "(!hal.device, !vm.buffer) -> !hal.executable");
-    grtc_host_line(e, "vm.global.store.ref %%executable, @__executable : !hal.executable");
+    grtc_value_t* name = grtc_vm_const_rodata(e->b, grt_make_cstring_view("__module_name"));
+    grtc_vm_builder_name(e->b, name, "name");
+    grtc_value_t* executable =
+        GRTC_HOST_CALL(e, EXECUTABLE_LOOKUP, GRTC_HOST_V(e->device), GRTC_HOST_V(name));
+    grtc_vm_builder_name(e->b, executable, "executable");
+    grtc_vm_global_store(e->b, executable, e->executable_global);
   }
   grtc_host_constant_list_t constants = {NULL, 0, 0, e->allocator};
   grt_status_t status = grt_ok_status();
@@ -1273,13 +1251,10 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
     if (e->constant_ids[id] == id) status = grtc_host_emit_constant(e, op);
   }
   grt_allocator_free(e->allocator, constants.ops);
+  grtc_vm_builder_set_module_insertion(e->b, NULL);
   GRT_RETURN_IF_ERROR(status);
-  e->loc[0] = '\0';
-  grtc_host_line(e, "vm.return");
-  grt_string_builder_append_cstring(out, "  vm.initializer {\n");
-  grt_string_builder_append(out, grt_string_builder_view(&e->entry));
-  grt_string_builder_append(out, grt_string_builder_view(&e->body));
-  grt_string_builder_append_cstring(out, "  }\n");
+  grtc_vm_builder_clear_location(e->b);
+  grtc_vm_return(e->b, NULL, 0);
   return grt_ok_status();
 }
 
@@ -1296,23 +1271,26 @@ static void grtc_host_module_name(grt_string_view_t name, char out[GRTC_HOST_MOD
   out[n] = '\0';
 }
 
-grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
-                                 const grtc_host_options_t* options, grt_allocator_t allocator,
-                                 grt_string_builder_t* out) {
+// Builds the whole program with |b|.
+static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
+                                         const grtc_kernel_set_t* kernels,
+                                         const grtc_host_options_t* options,
+                                         grt_allocator_t allocator, grtc_vm_builder_t* b) {
   grtc_host_emitter_t* e = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, sizeof(*e), (void**)&e));
   e->module = module;
   e->kernels = kernels;
   e->allocator = allocator;
-  e->out = out;
-  grt_string_builder_init(allocator, &e->entry);
-  grt_string_builder_init(allocator, &e->body);
-  grt_arena_init(allocator, 0, &e->const_arena);
-  uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
   e->options = options;
+  e->b = b;
+  e->buffer = grtc_vm_type_ref(b, "!hal.buffer");
+  e->view = grtc_vm_type_ref(b, "!hal.buffer_view");
+  e->command_buffer = grtc_vm_type_ref(b, "!hal.command_buffer");
+  e->fence = grtc_vm_type_ref(b, "!hal.fence");
   grtc_host_module_name(module->name, e->module_name);
+  uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
   grt_status_t status =
-      grt_allocator_calloc(allocator, capacity * sizeof(*e->names), (void**)&e->names);
+      grt_allocator_calloc(allocator, capacity * sizeof(*e->values), (void**)&e->values);
   if (grt_status_is_ok(status)) {
     status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
   }
@@ -1321,10 +1299,11 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
                                   (void**)&e->constant_ids);
   }
   if (grt_status_is_ok(status)) {
-    grt_string_builder_appendf(out, "vm.module @%s {\n", e->module_name);
-    for (size_t i = 0; i < sizeof(grtc_host_imports) / sizeof(grtc_host_imports[0]); ++i) {
-      grt_string_builder_appendf(out, "  %s\n", grtc_host_imports[i]);
-    }
+    status = grt_allocator_calloc(allocator, capacity * sizeof(*e->constant_globals),
+                                  (void**)&e->constant_globals);
+  }
+  if (grt_status_is_ok(status)) {
+    grtc_host_declare_imports(b, e->imports);
     status = grtc_host_emit_globals(e);
   }
   for (const grtc_tfunc_t* func = module->first_func; func && grt_status_is_ok(status);
@@ -1332,33 +1311,69 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
     status = grtc_host_emit_buffer_function(e, func);
     if (grt_status_is_ok(status) && func->is_public) status = grtc_host_emit_export(e, func);
   }
-  if (grt_status_is_ok(status)) {
-    for (uint32_t i = 0; i < e->max_argument_count; ++i) {
-      grt_string_builder_appendf(out, "  vm.rodata private @__argument_%u \"argument %u\"\n", i,
-                                 i);
-    }
-    grt_string_builder_append_cstring(out, "}\n");
-    status = grt_string_builder_status(out);
+  for (uint32_t i = 0; i < e->max_argument_count && grt_status_is_ok(status); ++i) {
+    char name[32], text[32];
+    int name_length = snprintf(name, sizeof(name), "__argument_%u", i);
+    int text_length = snprintf(text, sizeof(text), "argument %u", i);
+    grtc_vm_builder_rodata_string(b, grt_make_string_view(name, (size_t)name_length),
+                                  grt_make_string_view(text, (size_t)text_length));
   }
-  if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->body);
-  if (grt_status_is_ok(status)) status = grt_string_builder_status(&e->entry);
+  if (grt_status_is_ok(status)) status = grtc_vm_builder_status(b);
   if (grt_status_is_ok(status) && e->out_of_memory) {
     status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory emitting the host program");
   }
-  grt_arena_deinit(&e->const_arena);
   grt_allocator_free(allocator, e->consts);
-  grt_allocator_free(allocator, e->names);
+  grt_allocator_free(allocator, e->values);
   grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->constant_ids);
+  grt_allocator_free(allocator, e->constant_globals);
   grt_allocator_free(allocator, e->ranges);
-  grt_string_builder_deinit(&e->body);
-  grt_string_builder_deinit(&e->entry);
   grt_allocator_free(allocator, e);
   return status;
 }
 
-static const grtc_dialect_syntax_t* const grtc_host_dialects[] = {&grtc_vm_dialect_syntax};
-static const grtc_parse_options_t grtc_host_parse_options = {grtc_host_dialects, 1};
+// "<file> (host program)": where diagnostics and unattributed ops point.
+static void grtc_host_file_name(const grtc_tmodule_t* module, char* out, size_t capacity) {
+  snprintf(out, capacity, "%s (host program)", module->file_name ? module->file_name : "<module>");
+}
+
+static grt_status_t grtc_host_builder(const grtc_tmodule_t* module,
+                                      const grtc_kernel_set_t* kernels,
+                                      const grtc_host_options_t* options,
+                                      grt_allocator_t allocator, grtc_vm_builder_t** out_builder) {
+  char module_name[GRTC_HOST_MODULE_NAME_CAPACITY];
+  grtc_host_module_name(module->name, module_name);
+  char file_name[600];
+  grtc_host_file_name(module, file_name, sizeof(file_name));
+  GRT_RETURN_IF_ERROR(grtc_vm_builder_create(module_name, file_name, allocator, out_builder));
+  grt_status_t status = grtc_host_build_into(module, kernels, options, allocator, *out_builder);
+  if (!grt_status_is_ok(status)) {
+    grtc_vm_builder_destroy(*out_builder);
+    *out_builder = NULL;
+  }
+  return status;
+}
+
+grt_status_t grtc_host_build(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
+                             const grtc_host_options_t* options, grt_allocator_t allocator,
+                             grtc_module_t** out_module) {
+  *out_module = NULL;
+  grtc_vm_builder_t* b = NULL;
+  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, options, allocator, &b));
+  *out_module = grtc_vm_builder_take_module(b);
+  grtc_vm_builder_destroy(b);
+  return grt_ok_status();
+}
+
+grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
+                                 const grtc_host_options_t* options, grt_allocator_t allocator,
+                                 grt_string_builder_t* out) {
+  grtc_vm_builder_t* b = NULL;
+  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, options, allocator, &b));
+  grt_status_t status = grtc_vm_print_module(grtc_vm_builder_vm_module(b), allocator, out);
+  grtc_vm_builder_destroy(b);
+  return status;
+}
 
 // Records each function's transient arena size on its buffer function and
 // its export.
@@ -1387,27 +1402,18 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
                             const grtc_host_options_t* options, grt_allocator_t allocator,
                             grt_module_writer_t* writer,
                             grt_string_builder_t* optional_vm_text_out) {
-  grt_string_builder_t text;
-  grt_string_builder_init(allocator, &text);
-  grt_status_t status = grtc_host_emit_text(module, kernels, options, allocator, &text);
-  if (optional_vm_text_out) {
-    grt_string_builder_append(optional_vm_text_out, grt_string_builder_view(&text));
+  grtc_vm_builder_t* builder = NULL;
+  grt_status_t status = grtc_host_builder(module, kernels, options, allocator, &builder);
+  if (grt_status_is_ok(status) && optional_vm_text_out) {
+    status = grtc_vm_print_module(grtc_vm_builder_vm_module(builder), allocator,
+                                  optional_vm_text_out);
   }
-  grtc_module_t* parsed = NULL;
   if (grt_status_is_ok(status)) {
     char file_name[600];
-    snprintf(file_name, sizeof(file_name), "%s (host program)",
-             module->file_name ? module->file_name : "<module>");
-    status = grtc_parse_source(grt_string_builder_view(&text), file_name,
-                               &grtc_host_parse_options, allocator, &parsed);
-    if (grt_status_is_ok(status)) {
-      grtc_operation_t* vm_module = grtc_vm_find_module(parsed);
-      status = vm_module ? grtc_vm_assemble(vm_module, file_name, allocator, writer)
-                         : grt_make_status(GRT_STATUS_INTERNAL, "host program has no vm.module");
-    }
-    if (parsed) grtc_module_destroy(parsed);
+    grtc_host_file_name(module, file_name, sizeof(file_name));
+    status = grtc_vm_assemble(grtc_vm_builder_vm_module(builder), file_name, allocator, writer);
   }
-  grt_string_builder_deinit(&text);
+  grtc_vm_builder_destroy(builder);
   if (grt_status_is_ok(status)) status = grtc_host_record_transient_sizes(module, allocator, writer);
   if (!grt_status_is_ok(status) || executable_count == 0) return status;
 

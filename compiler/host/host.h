@@ -3,9 +3,11 @@
 // arena and the results, records the dispatches into command buffers,
 // submits, waits, and returns buffer views (docs/architecture.md §6).
 //
-// The program is emitted as vm-dialect text (what compiler/vm_asm
-// assembles; kept for --dump-after=host), parsed and assembled into the
-// writer; the executables are then added with one entry point per kernel
+// The program is built in memory as a vm.module with the typed builder
+// (compiler/vm_asm/builder.h) and assembled into the writer directly: no
+// text and no parser in between (the vm-dialect text is printed from the
+// built module only when asked, for --dump-after=host). The executables
+// are then added with one entry point per kernel
 // (kernel i is entry point i; bindings per the DISPATCH contract in
 // compiler/tensor/ir.h; workgroup size 1x1x1). Each function gets a
 // buffer-level function "<name>$buffers" (arguments and results are
@@ -35,6 +37,7 @@
 #include "base/status.h"
 #include "base/string_builder.h"
 #include "compiler/kernel/ir.h"
+#include "compiler/mlir/ir.h"
 #include "compiler/tensor/ir.h"
 #include "schemas/module_file.h"
 
@@ -66,9 +69,10 @@ typedef struct grtc_host_options_t {
 
 // Emits the host program of |module| into |writer| (module name, bytecode,
 // rodata, globals, exports, debug locations, transient sizes) and adds
-// |executables|. When |optional_vm_text_out| is non-NULL the vm-dialect
-// text is appended to it (also when assembling it fails). Unsupported ops
-// are "file:line:col: error: ..." diagnostics at the op.
+// |executables|. When |optional_vm_text_out| is non-NULL the built
+// program's vm-dialect text (compiler/vm_asm/vm_printer.h) is appended to
+// it, also when assembling it fails. Unsupported ops are
+// "file:line:col: error: ..." diagnostics at the op.
 grt_status_t grtc_host_emit(const grtc_tmodule_t* module,
                             const grtc_kernel_set_t* kernels,
                             const grtc_host_executable_t* executables,
@@ -79,7 +83,17 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module,
                             grt_string_builder_t* optional_vm_text_out)
     GRT_MUST_USE;
 
-// Only the text (no parsing or assembly), for tests and --dump-after.
+// Builds the host program as a vm.module (compiler/mlir/ir.h; find it with
+// grtc_vm_find_module) without assembling it. Free *out_module with
+// grtc_module_destroy, before |module|: its rodata segments refer to the
+// constants' bytes.
+grt_status_t grtc_host_build(const grtc_tmodule_t* module,
+                             const grtc_kernel_set_t* kernels,
+                             const grtc_host_options_t* options,
+                             grt_allocator_t allocator,
+                             grtc_module_t** out_module) GRT_MUST_USE;
+
+// Only the printed text (no assembly), for tests and --dump-after.
 grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module,
                                  const grtc_kernel_set_t* kernels,
                                  const grtc_host_options_t* options,

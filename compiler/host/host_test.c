@@ -15,6 +15,10 @@
 #include "base/endian.h"
 #include "base/file.h"
 #include "compiler/host/host.h"
+#include "compiler/mlir/parser.h"
+#include "compiler/vm_asm/assembler.h"
+#include "compiler/vm_asm/vm_printer.h"
+#include "compiler/vm_asm/vm_syntax.h"
 #include "compiler/host/test_ir.h"
 #include "hal/local/executable.h"
 #include "hal/transfer.h"
@@ -385,6 +389,48 @@ static void test_module_file(void** state) {
   assert_true(info->debug_location_count > 0);
 }
 
+// Assembles |vm_module| into a finished module file (freed by the caller).
+static void assemble_to(grtc_operation_t* vm_module, void** out_data, size_t* out_size) {
+  grt_module_writer_t* writer = NULL;
+  GRT_EXPECT_OK(grt_module_writer_create(grt_allocator_system(), &writer));
+  GRT_EXPECT_OK(grtc_vm_assemble(vm_module, "host.mlir", grt_allocator_system(), writer));
+  GRT_EXPECT_OK(grt_module_writer_finish(writer, out_data, out_size));
+  grt_module_writer_destroy(writer);
+}
+
+// The built host program and its printed text (parsed back with the vm
+// syntax) assemble to the same bytes, with reusable and one-shot
+// recording: the builder, the printer and the parser agree.
+static void test_built_and_printed_agree(void** state) {
+  (void)state;
+  build_program();
+  static const grtc_dialect_syntax_t* const dialects[] = {&grtc_vm_dialect_syntax};
+  static const grtc_parse_options_t parse_options = {dialects, 1};
+  for (uint32_t flags = 0; flags <= GRTC_HOST_FLAG_ONE_SHOT; flags += GRTC_HOST_FLAG_ONE_SHOT) {
+    grtc_host_options_t options = {flags};
+    grtc_module_t* built = NULL;
+    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, &options, grt_allocator_system(), &built));
+    grt_string_builder_t text;
+    grt_string_builder_init(grt_allocator_system(), &text);
+    GRT_EXPECT_OK(grtc_vm_print_module(grtc_vm_find_module(built), grt_allocator_system(), &text));
+    grtc_module_t* parsed = NULL;
+    GRT_EXPECT_OK(grtc_parse_source(grt_string_builder_view(&text), "host.mlir", &parse_options,
+                                    grt_allocator_system(), &parsed));
+    void* direct = NULL;
+    void* reparsed = NULL;
+    size_t direct_size = 0, reparsed_size = 0;
+    assemble_to(grtc_vm_find_module(built), &direct, &direct_size);
+    assemble_to(grtc_vm_find_module(parsed), &reparsed, &reparsed_size);
+    assert_int_equal(direct_size, reparsed_size);
+    assert_memory_equal(direct, reparsed, direct_size);
+    grt_allocator_free(grt_allocator_system(), direct);
+    grt_allocator_free(grt_allocator_system(), reparsed);
+    grtc_module_destroy(parsed);
+    grtc_module_destroy(built);
+    grt_string_builder_deinit(&text);
+  }
+}
+
 // An op the host program cannot run is a diagnostic at the op.
 static void test_unsupported_op(void** state) {
   (void)state;
@@ -700,6 +746,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_workgroup_sizes_recorded, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_built_and_printed_agree, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_binding_count_mismatch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_module_name, setup, teardown),

@@ -1,5 +1,6 @@
-// The vm dialect assembler: a parsed vm.module (IREE's spelling, see
-// vm_syntax.h) to VM bytecode and the parts of a module file.
+// The vm dialect assembler: a vm.module, parsed from text (IREE's spelling,
+// see vm_syntax.h) or built in memory (builder.h), to VM bytecode and the
+// parts of a module file. It reads only the generic IR, never the text.
 //
 // Structure: vm.func -> functions (calling convention "0<args>_<results>"),
 // vm.export [as("name")] -> exports, vm.import [optional] -> imports (a
