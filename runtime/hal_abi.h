@@ -64,7 +64,7 @@
     "submits the command buffers")                                             \
   X(device_queue_execute_indirect, "device.queue.execute.indirect", 0,         \
     "submits the reusable command buffer with that binding table")             \
-  X(devices_count, "devices.count", 0, "1")                                    \
+  X(devices_count, "devices.count", 0, "1 (a session has one device)")                                    \
   X(devices_get, "devices.get", 0, "the session's device (index 0)")           \
   X(executable_lookup, "executable.lookup", 0,                                 \
     "the executable registered for the module named by the vm.buffer")         \
