@@ -405,6 +405,30 @@ static const grt_vm_native_export_t test_exports[] = {
 #undef TEST_ROW
 };
 
+// Each value type's calling-convention character is the VM's for its
+// kind, and refs are spelled as vm dialect ref types.
+static void test_value_types_agree_with_the_vm(void** state) {
+  (void)state;
+  int count = 0;
+#define CHECK_TYPE(type)                                                    \
+  {                                                                         \
+    grt_vm_value_type_t kind =                                              \
+        GRT_ABI_CAT(GRT_VM_VALUE_TYPE_, GRT_ABI_KIND_OF(type));             \
+    const char* cconv = GRT_ABI_CCONV_OF(type);                             \
+    const char* spelling = GRT_ABI_SPELLING_OF(type);                       \
+    assert_int_equal(strlen(cconv), 1);                                     \
+    assert_int_equal(cconv[0], grt_vm_value_type_cconv_char(kind));         \
+    assert_int_equal(spelling[0] == '!', kind == GRT_VM_VALUE_TYPE_REF);    \
+    if (kind != GRT_VM_VALUE_TYPE_REF) {                                    \
+      assert_string_equal(spelling, grt_vm_value_type_name(kind));          \
+    }                                                                       \
+    ++count;                                                                \
+  }
+  GRT_ABI_TYPE_LIST(CHECK_TYPE)
+#undef CHECK_TYPE
+  assert_true(count > 0);
+}
+
 static void test_generated_calling_conventions(void** state) {
   (void)state;
   assert_string_equal(test_exports[0].calling_convention, "0iIfFr_iIfFr");
@@ -544,6 +568,7 @@ int main(void) {
       cmocka_unit_test(test_runtime_doc_matches_the_tables),
       cmocka_unit_test(test_status_doc_counts_the_exports),
       cmocka_unit_test(test_doc_check_catches_differences),
+      cmocka_unit_test(test_value_types_agree_with_the_vm),
       cmocka_unit_test(test_generated_calling_conventions),
       cmocka_unit_test(test_generated_shims_through_invoke),
       cmocka_unit_test(test_generated_shims_read_spans),

@@ -5,12 +5,16 @@
 // §9).
 //
 // A module's table (runtime/hal_abi.h, runtime/check_abi.h) has one row per
-// export, X(id, "name", optional, "doc"), sorted by name, and beside it one
-// signature macro per export, <MODULE>_ABI_<id>(A, S, R), whose rows are
-// the export's values in order:
+// export, X(id, "name", optional, "doc"), sorted by name ("optional": a
+// program's import of it may be left unresolved), and beside it one
+// signature macro per export, <MODULE>_ABI_<id>(A, S, R) (e.g.
+// GRT_HAL_ABI_buffer_load), whose rows are the export's values in order:
 //   A(name, type)         an argument;
-//   S(name, GROUP)        a variadic span: an i32 count, then that many
-//                         groups of GROUP(G)'s values, G(name, type);
+//   S(name, group)        a variadic span: an i32 count, then that many
+//                         groups of the values group(G) lists as
+//                         G(name, type); |group| is a lower-case macro
+//                         name (grt_hal_abi_bindings) since the runtime
+//                         names C types after it;
 //   R(name, type)         a result.
 // |type| is a row of GRT_ABI_TYPE_LIST below. Everything else is generated
 // from these rows: the runtime's argument readers, result writers, shims
