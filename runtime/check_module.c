@@ -7,6 +7,8 @@
 #include "hal/buffer_view.h"
 #include "hal/device.h"
 #include "hal/transfer.h"
+#include "runtime/abi_shim.h"
+#include "runtime/check_abi.h"
 #include "runtime/hal_module.h"
 #include "vm/native_module.h"
 
@@ -19,26 +21,31 @@ static void grt_runtime_check_data_destroy(void* module_data) {
   grt_allocator_free(data->host_allocator, data);
 }
 
-// check.expect_true(value i)
-static grt_status_t grt_runtime_check_expect_true(void* module_data,
-                                                  void* state,
-                                                  const void* args,
-                                                  void* results) {
-  int32_t value = *(const int32_t*)args;
-  if (value != 0) return grt_ok_status();
+// The exports' argument structs and shims, generated from
+// runtime/check_abi.h (runtime/abi_shim.h says what each name is).
+#define GRT_RUNTIME_CHECK_DECLARE(id, name, optional, doc)          \
+  GRT_RUNTIME_ABI_EXPORT(grt_runtime_check, GRT_CHECK_ABI_##id, id, \
+                         grt_runtime_check_data_t)
+GRT_CHECK_ABI_EXPORT_LIST(GRT_RUNTIME_CHECK_DECLARE)
+#undef GRT_RUNTIME_CHECK_DECLARE
+
+// The body of export |id|: (data, in, out) -> status.
+#define GRT_RUNTIME_CHECK_EXPORT(id)                                    \
+  static grt_status_t grt_runtime_check_##id(                           \
+      grt_runtime_check_data_t* data,                                   \
+      const grt_runtime_check_##id##_args_t* in,                        \
+      grt_runtime_check_##id##_results_t* out)
+
+GRT_RUNTIME_CHECK_EXPORT(expect_true) {
+  if (in->value != 0) return grt_ok_status();
   return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
                          "check.expect_true failed: value is 0");
 }
 
-// check.expect_false(value i)
-static grt_status_t grt_runtime_check_expect_false(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
-  int32_t value = *(const int32_t*)args;
-  if (value == 0) return grt_ok_status();
+GRT_RUNTIME_CHECK_EXPORT(expect_false) {
+  if (in->value == 0) return grt_ok_status();
   return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
-                         "check.expect_false failed: value is %d", value);
+                         "check.expect_false failed: value is %d", in->value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -274,10 +281,11 @@ static uint64_t grt_runtime_ulp_distance(grt_hal_element_type_t type,
   return x >= y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
 }
 
+// The (device, lhs, rhs) every comparing check takes.
 typedef struct grt_runtime_compare_args_t {
-  grt_vm_ref_t device;
-  grt_vm_ref_t lhs;
-  grt_vm_ref_t rhs;
+  const grt_vm_ref_t* device;
+  const grt_vm_ref_t* lhs;
+  const grt_vm_ref_t* rhs;
 } grt_runtime_compare_args_t;
 
 // How a check compares elements: bit-exact, within atol + rtol*|rhs| for
@@ -337,16 +345,16 @@ static grt_status_t grt_runtime_check_compare(
     const grt_runtime_compare_rule_t* rule) {
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_vm_ref_deref(&in->device, &grt_runtime_hal_device_type,
+      grt_vm_ref_deref(in->device, &grt_runtime_hal_device_type,
                        (void**)&device),
       "%s: device", check);
   grt_runtime_host_tensor_t lhs;
   grt_runtime_host_tensor_t rhs;
   GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_runtime_host_tensor_read(data, device, &in->lhs, "lhs", &lhs), "%s",
+      grt_runtime_host_tensor_read(data, device, in->lhs, "lhs", &lhs), "%s",
       check);
   grt_status_t status =
-      grt_runtime_host_tensor_read(data, device, &in->rhs, "rhs", &rhs);
+      grt_runtime_host_tensor_read(data, device, in->rhs, "rhs", &rhs);
   if (!grt_status_is_ok(status)) {
     grt_runtime_host_tensor_free(data, &lhs);
     return grt_status_annotate(status, "%s", check);
@@ -369,24 +377,13 @@ static grt_status_t grt_runtime_check_compare(
   return status;
 }
 
-// check.expect_eq(device r, lhs r, rhs r)
-static grt_status_t grt_runtime_check_expect_eq(void* module_data, void* state,
-                                                const void* args,
-                                                void* results) {
+GRT_RUNTIME_CHECK_EXPORT(expect_eq) {
   const grt_runtime_compare_rule_t exact = {GRT_RUNTIME_COMPARE_EXACT, 0, 0, 0, 0};
-  return grt_runtime_check_compare(module_data, "check.expect_eq", args, &exact);
+  const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
+  return grt_runtime_check_compare(data, "check.expect_eq", &views, &exact);
 }
 
-// check.expect_almost_eq(device r, lhs r, rhs r, atol f, rtol f)
-static grt_status_t grt_runtime_check_expect_almost_eq(void* module_data,
-                                                       void* state,
-                                                       const void* args,
-                                                       void* results) {
-  const struct {
-    grt_runtime_compare_args_t views;
-    float atol;
-    float rtol;
-  }* in = args;
+GRT_RUNTIME_CHECK_EXPORT(expect_almost_eq) {
   if (!(in->atol >= 0.0f) || !(in->rtol >= 0.0f)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "check.expect_almost_eq: tolerances must be >= 0, "
@@ -395,22 +392,13 @@ static grt_status_t grt_runtime_check_expect_almost_eq(void* module_data,
   }
   const grt_runtime_compare_rule_t rule = {GRT_RUNTIME_COMPARE_TOLERANCE,
                                            in->atol, in->rtol, 0, 0};
-  return grt_runtime_check_compare(module_data, "check.expect_almost_eq",
-                                   &in->views, &rule);
+  const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
+  return grt_runtime_check_compare(data, "check.expect_almost_eq", &views,
+                                   &rule);
 }
 
-// check.expect_close(device r, lhs r, rhs r, max_ulp I, min_ulp I): every
-// element pair of two float tensors lies between min_ulp and max_ulp units
-// in the last place apart (the StableHLO check dialect's expect_close).
-static grt_status_t grt_runtime_check_expect_close(void* module_data,
-                                                   void* state,
-                                                   const void* args,
-                                                   void* results) {
-  const struct {
-    grt_runtime_compare_args_t views;
-    int64_t max_ulp;
-    int64_t min_ulp;
-  }* in = args;
+// The StableHLO check dialect's expect_close.
+GRT_RUNTIME_CHECK_EXPORT(expect_close) {
   if (in->min_ulp < 0 || in->max_ulp < in->min_ulp) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "check.expect_close: expected 0 <= min_ulp_difference <= "
@@ -420,29 +408,20 @@ static grt_status_t grt_runtime_check_expect_close(void* module_data,
   const grt_runtime_compare_rule_t rule = {GRT_RUNTIME_COMPARE_ULP, 0, 0,
                                            (uint64_t)in->min_ulp,
                                            (uint64_t)in->max_ulp};
-  return grt_runtime_check_compare(module_data, "check.expect_close",
-                                   &in->views, &rule);
+  const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
+  return grt_runtime_check_compare(data, "check.expect_close", &views, &rule);
 }
 
-// check.expect_all_true(device r, view r)
-static grt_status_t grt_runtime_check_expect_all_true(void* module_data,
-                                                      void* state,
-                                                      const void* args,
-                                                      void* results) {
-  grt_runtime_check_data_t* data = module_data;
+GRT_RUNTIME_CHECK_EXPORT(expect_all_true) {
   const char* check = "check.expect_all_true";
-  const struct {
-    grt_vm_ref_t device;
-    grt_vm_ref_t view;
-  }* in = args;
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_vm_ref_deref(&in->device, &grt_runtime_hal_device_type,
+      grt_vm_ref_deref(in->device, &grt_runtime_hal_device_type,
                        (void**)&device),
       "%s: device", check);
   grt_runtime_host_tensor_t tensor;
   GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_runtime_host_tensor_read(data, device, &in->view, "value", &tensor),
+      grt_runtime_host_tensor_read(data, device, in->view, "value", &tensor),
       "%s", check);
   grt_hal_element_type_t type = grt_hal_buffer_view_element_type(tensor.view);
   static const uint8_t zeros[8] = {0};
@@ -468,13 +447,13 @@ static grt_status_t grt_runtime_check_expect_all_true(void* module_data,
   return status;
 }
 
+// One row per line of runtime/check_abi.h, which is sorted by name.
 static const grt_vm_native_export_t grt_runtime_check_exports[] = {
-    {"expect_all_true", "0rr_v", grt_runtime_check_expect_all_true},
-    {"expect_almost_eq", "0rrrff_v", grt_runtime_check_expect_almost_eq},
-    {"expect_close", "0rrrII_v", grt_runtime_check_expect_close},
-    {"expect_eq", "0rrr_v", grt_runtime_check_expect_eq},
-    {"expect_false", "0i_v", grt_runtime_check_expect_false},
-    {"expect_true", "0i_v", grt_runtime_check_expect_true},
+#define GRT_RUNTIME_CHECK_ROW(id, name, optional, doc)                      \
+  GRT_RUNTIME_ABI_EXPORT_ROW(grt_runtime_check, GRT_CHECK_ABI_##id, id, \
+                             name)
+    GRT_CHECK_ABI_EXPORT_LIST(GRT_RUNTIME_CHECK_ROW)
+#undef GRT_RUNTIME_CHECK_ROW
 };
 
 static const grt_vm_native_module_descriptor_t grt_runtime_check_descriptor = {

@@ -9,6 +9,8 @@
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "hal/transfer.h"
+#include "runtime/abi_shim.h"
+#include "runtime/hal_abi.h"
 #include "vm/buffer.h"
 #include "vm/native_module.h"
 #include "vm/signature.h"
@@ -105,39 +107,34 @@ static const grt_runtime_hal_executable_entry_t* grt_runtime_hal_find_executable
 }
 
 //===----------------------------------------------------------------------===//
-// Argument helpers
+// The exports' argument and result structs, shims and table
 //===----------------------------------------------------------------------===//
 
-// Reads a packed argument buffer value by value, in the layout of
-// vm/signature.h (the only way to walk past a variadic span).
-typedef struct grt_runtime_args_t {
-  const uint8_t* base;
-  size_t size;
-} grt_runtime_args_t;
+// Generated from runtime/hal_abi.h (runtime/abi_shim.h says what each
+// generated name is); the bodies below receive typed arguments.
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_dims)
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_constants)
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_bindings)
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_binding_table)
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_command_buffers)
+GRT_RUNTIME_ABI_GROUP(grt_hal_abi_fences)
 
-static grt_runtime_args_t grt_runtime_args(const void* args) {
-  grt_runtime_args_t cursor = {(const uint8_t*)args, 0};
-  return cursor;
-}
-static int32_t grt_runtime_args_i32(grt_runtime_args_t* cursor) {
-  int32_t value;
-  memcpy(&value,
-         cursor->base + grt_vm_packed_place(&cursor->size, GRT_VM_VALUE_TYPE_I32),
-         sizeof(value));
-  return value;
-}
-static int64_t grt_runtime_args_i64(grt_runtime_args_t* cursor) {
-  int64_t value;
-  memcpy(&value,
-         cursor->base + grt_vm_packed_place(&cursor->size, GRT_VM_VALUE_TYPE_I64),
-         sizeof(value));
-  return value;
-}
-static const grt_vm_ref_t* grt_runtime_args_ref(grt_runtime_args_t* cursor) {
-  return (const grt_vm_ref_t*)(cursor->base + grt_vm_packed_place(
-                                                  &cursor->size,
-                                                  GRT_VM_VALUE_TYPE_REF));
-}
+#define GRT_RUNTIME_HAL_DECLARE(id, name, optional, doc)        \
+  GRT_RUNTIME_ABI_EXPORT(grt_runtime_hal, GRT_HAL_ABI_##id, id, \
+                         grt_runtime_hal_module_data_t)
+GRT_HAL_ABI_EXPORT_LIST(GRT_RUNTIME_HAL_DECLARE)
+#undef GRT_RUNTIME_HAL_DECLARE
+
+// The body of export |id|: (data, in, out) -> status.
+#define GRT_RUNTIME_HAL_EXPORT(id)                                 \
+  static grt_status_t grt_runtime_hal_##id(                        \
+      grt_runtime_hal_module_data_t* data,                         \
+      const grt_runtime_hal_##id##_args_t* in,                     \
+      grt_runtime_hal_##id##_results_t* out)
+
+//===----------------------------------------------------------------------===//
+// Argument helpers
+//===----------------------------------------------------------------------===//
 
 // The object of a non-null ref of |type|; errors name the argument.
 static grt_status_t grt_runtime_arg(const grt_vm_ref_t* ref,
@@ -214,13 +211,6 @@ static grt_status_t grt_runtime_arg_count(int32_t value, const char* what) {
   return grt_ok_status();
 }
 
-static void grt_runtime_result_ref(void* results, void* object,
-                                   grt_vm_ref_type_t type) {
-  // |object| carries the reference the caller now owns.
-  grt_vm_ref_t ref = grt_vm_ref_wrap_move(object, type);
-  memcpy(results, &ref, sizeof(ref));
-}
-
 // A fence argument as a wait/signal list; a null fence is the empty list.
 static grt_status_t grt_runtime_arg_fence_list(const grt_vm_ref_t* ref,
                                                const char* what,
@@ -252,18 +242,17 @@ static grt_status_t grt_runtime_arg_device(const grt_vm_ref_t* ref,
 }
 
 // The (device, wait fence, signal fence) prefix every device.queue.* op
-// takes, read from |cursor|.
+// takes.
 typedef struct grt_runtime_queue_args_t {
   grt_hal_device_t* device;
   grt_hal_semaphore_list_t wait;
   grt_hal_semaphore_list_t signal;
 } grt_runtime_queue_args_t;
 
-static grt_status_t grt_runtime_args_queue(grt_runtime_args_t* cursor,
+static grt_status_t grt_runtime_args_queue(const grt_vm_ref_t* device_ref,
+                                           const grt_vm_ref_t* wait_ref,
+                                           const grt_vm_ref_t* signal_ref,
                                            grt_runtime_queue_args_t* out) {
-  const grt_vm_ref_t* device_ref = grt_runtime_args_ref(cursor);
-  const grt_vm_ref_t* wait_ref = grt_runtime_args_ref(cursor);
-  const grt_vm_ref_t* signal_ref = grt_runtime_args_ref(cursor);
   GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &out->device));
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence_list(wait_ref, "wait", &out->wait));
   return grt_runtime_arg_fence_list(signal_ref, "signal", &out->signal);
@@ -298,17 +287,21 @@ static void grt_runtime_scratch_release(grt_runtime_hal_module_data_t* data,
       (data), (count), sizeof((inline_array)[0]), (inline_array),       \
       sizeof(inline_array) / sizeof((inline_array)[0]), (void**)(out))
 
-// A shape span "CID": count, then the dims.
-static grt_status_t grt_runtime_arg_shape(grt_runtime_args_t* cursor,
+// A shape span: its dims.
+static grt_status_t grt_runtime_arg_shape(grt_hal_abi_dims_span_t span,
                                           grt_hal_dim_t* shape,
                                           size_t* out_rank) {
-  int32_t rank = grt_runtime_args_i32(cursor);
+  int32_t rank = span.count;
   if (rank < 0 || rank > GRT_HAL_MAX_RANK) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "shape rank %d is out of range (0 to %d)", rank,
                            GRT_HAL_MAX_RANK);
   }
-  for (int32_t i = 0; i < rank; ++i) shape[i] = grt_runtime_args_i64(cursor);
+  for (int32_t i = 0; i < rank; ++i) {
+    grt_hal_abi_dims_t dim;
+    grt_hal_abi_dims_next(&span, &dim);
+    shape[i] = dim.dim;
+  }
   *out_rank = (size_t)rank;
   return grt_ok_status();
 }
@@ -323,33 +316,20 @@ static grt_status_t grt_runtime_check_encoding(int32_t encoding) {
   return grt_ok_status();
 }
 
-// Every export has the native function signature of vm/native_module.h;
-// most use only some of its parameters.
-#define GRT_RUNTIME_EXPORT(name)                                   \
-  static grt_status_t name(void* module_data, void* state,        \
-                           const void* args, void* results)
-
 //===----------------------------------------------------------------------===//
 // hal.allocator.* / hal.buffer.*
 //===----------------------------------------------------------------------===//
 
-// allocator.allocate(allocator r, memory_types i, buffer_usage i, size I) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_allocator_allocate) {
-  const struct {
-    grt_vm_ref_t allocator;
-    int32_t memory_types;
-    int32_t buffer_usage;
-    int64_t size;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(allocator_allocate) {
   grt_hal_allocator_t* allocator = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(&in->allocator, &allocator));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(in->allocator, &allocator));
   uint64_t size = 0;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
   grt_hal_buffer_t* buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_allocator_allocate_buffer(
       allocator, grt_runtime_buffer_params(in->memory_types, in->buffer_usage),
       size, &buffer));
-  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  out->buffer = grt_vm_ref_wrap_move(buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
 
@@ -359,7 +339,6 @@ static void grt_runtime_release_imported_vm_buffer(void* user_data,
   grt_vm_buffer_release((grt_vm_buffer_t*)user_data);
 }
 
-// allocator.import(allocator r, source r (vm.buffer), offset I, length I) -> r
 // Compiled programs use their constants (rodata) in place: where the
 // device can use host memory the bytes are wrapped without a copy and the
 // vm.buffer is kept alive by the HAL buffer; elsewhere a device buffer is
@@ -367,18 +346,11 @@ static void grt_runtime_release_imported_vm_buffer(void* user_data,
 // of the module file, so the buffer keeps the source's access: a source
 // that is not mutable gives a READ-only HAL buffer, which every HAL write
 // path refuses (PERMISSION_DENIED) instead of faulting.
-GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  const struct {
-    grt_vm_ref_t allocator;
-    grt_vm_ref_t source;
-    int64_t offset;
-    int64_t length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(allocator_import) {
   grt_hal_allocator_t* allocator = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(&in->allocator, &allocator));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_allocator(in->allocator, &allocator));
   grt_vm_buffer_t* source = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->source, grt_vm_buffer_type(),
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(in->source, grt_vm_buffer_type(),
                                       "source", (void**)&source));
   uint64_t offset = 0;
   uint64_t length = 0;
@@ -428,34 +400,27 @@ GRT_RUNTIME_EXPORT(grt_runtime_allocator_import) {
   } else {
     return status;
   }
-  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  out->buffer = grt_vm_ref_wrap_move(buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
 
-// buffer.subspan(buffer r, offset I, length I) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_subspan) {
-  const struct {
-    grt_vm_ref_t buffer;
-    int64_t offset;
-    int64_t length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(buffer_subspan) {
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(&in->buffer, &buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(in->buffer, &buffer));
   uint64_t offset = 0;
   uint64_t length = 0;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_range(in->offset, in->length, &offset,
                                             &length));
   grt_hal_buffer_t* subspan = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_buffer_subspan(buffer, offset, length, &subspan));
-  grt_runtime_result_ref(results, subspan, &grt_runtime_hal_buffer_type);
+  out->buffer = grt_vm_ref_wrap_move(subspan, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
 
-// buffer.length(buffer r) -> I
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_length) {
+GRT_RUNTIME_HAL_EXPORT(buffer_length) {
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(args, &buffer));
-  *(int64_t*)results = (int64_t)grt_hal_buffer_byte_length(buffer);
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(in->buffer, &buffer));
+  out->length = (int64_t)grt_hal_buffer_byte_length(buffer);
   return grt_ok_status();
 }
 
@@ -477,39 +442,24 @@ static grt_status_t grt_runtime_arg_element(const grt_vm_ref_t* buffer_ref,
   return grt_runtime_check_element_width(length);
 }
 
-// buffer.load(buffer r, offset I, length i) -> i  (zero-extended)
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_load) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  const struct {
-    grt_vm_ref_t buffer;
-    int64_t offset;
-    int32_t length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(buffer_load) {
   grt_hal_buffer_t* buffer = NULL;
   uint64_t offset = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(&in->buffer, in->offset,
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(in->buffer, in->offset,
                                               in->length, &buffer, &offset));
   // Little-endian hosts only (the HAL's assumption everywhere): the low
   // bytes of |value| are the loaded ones.
   uint32_t value = 0;
   GRT_RETURN_IF_ERROR(grt_hal_device_transfer_d2h(
       data->device, buffer, offset, &value, (size_t)in->length));
-  *(int32_t*)results = (int32_t)value;
+  out->value = (int32_t)value;
   return grt_ok_status();
 }
 
-// buffer.store(value i, buffer r, offset I, length i)
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_store) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  const struct {
-    int32_t value;
-    grt_vm_ref_t buffer;
-    int64_t offset;
-    int32_t length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(buffer_store) {
   grt_hal_buffer_t* buffer = NULL;
   uint64_t offset = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(&in->buffer, in->offset,
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_element(in->buffer, in->offset,
                                               in->length, &buffer, &offset));
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_hal_buffer_validate_writable(buffer, "hal.buffer.store"),
@@ -523,27 +473,17 @@ GRT_RUNTIME_EXPORT(grt_runtime_buffer_store) {
 // hal.buffer_view.*
 //===----------------------------------------------------------------------===//
 
-// buffer_view.create(buffer r, offset I, length I, element_type i,
-//                    encoding i, shape CID) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_create) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
-  const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
-  int64_t offset_arg = grt_runtime_args_i64(&cursor);
-  int64_t length_arg = grt_runtime_args_i64(&cursor);
-  grt_hal_element_type_t element_type =
-      (grt_hal_element_type_t)grt_runtime_args_i32(&cursor);
-  int32_t encoding = grt_runtime_args_i32(&cursor);
+GRT_RUNTIME_HAL_EXPORT(buffer_view_create) {
   grt_hal_dim_t shape[GRT_HAL_MAX_RANK];
   size_t rank = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(&cursor, shape, &rank));
-  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(encoding));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(in->dims, shape, &rank));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(in->encoding));
   grt_hal_buffer_t* buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(buffer_ref, &buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(in->buffer, &buffer));
   uint64_t offset = 0;
   uint64_t length = 0;
   GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_range(offset_arg, length_arg, &offset, &length));
+      grt_runtime_arg_range(in->offset, in->length, &offset, &length));
   grt_hal_buffer_t* viewed = buffer;
   bool whole = offset == 0 && (length == GRT_HAL_WHOLE_BUFFER ||
                                length == grt_hal_buffer_byte_length(buffer));
@@ -552,37 +492,32 @@ GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_create) {
   }
   grt_hal_buffer_view_t* view = NULL;
   grt_status_t status = grt_hal_buffer_view_create(
-      viewed, shape, rank, element_type, data->host_allocator, &view);
+      viewed, shape, rank, (grt_hal_element_type_t)in->element_type,
+      data->host_allocator, &view);
   if (!whole) grt_hal_buffer_release(viewed);
   GRT_RETURN_IF_ERROR(status);
-  grt_runtime_result_ref(results, view, &grt_runtime_hal_buffer_view_type);
+  out->view = grt_vm_ref_wrap_move(view, &grt_runtime_hal_buffer_view_type);
   return grt_ok_status();
 }
 
-// buffer_view.assert(view r, message r, element_type i, encoding i,
-//                    shape CID)
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_assert) {
-  grt_runtime_args_t cursor = grt_runtime_args(args);
-  const grt_vm_ref_t* view_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* message_ref = grt_runtime_args_ref(&cursor);
+GRT_RUNTIME_HAL_EXPORT(buffer_view_assert) {
   grt_hal_element_type_t element_type =
-      (grt_hal_element_type_t)grt_runtime_args_i32(&cursor);
-  int32_t encoding = grt_runtime_args_i32(&cursor);
+      (grt_hal_element_type_t)in->element_type;
   grt_hal_dim_t shape[GRT_HAL_MAX_RANK];
   size_t rank = 0;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(&cursor, shape, &rank));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_shape(in->dims, shape, &rank));
   grt_string_view_t message;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(message_ref, "message", &message));
-  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(encoding));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->message, "message", &message));
+  GRT_RETURN_IF_ERROR(grt_runtime_check_encoding(in->encoding));
   grt_hal_buffer_view_t* view =
-      grt_vm_ref_as(view_ref, &grt_runtime_hal_buffer_view_type);
+      grt_vm_ref_as(in->view, &grt_runtime_hal_buffer_view_type);
   if (!view) {
     char expected[128];
     grt_hal_shape_format(shape, rank, element_type, expected, sizeof(expected));
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%.*s: expected tensor<%s>, got ref<%s>",
                            GRT_SV_ARG(message), expected,
-                           grt_vm_ref_type_name(view_ref->type));
+                           grt_vm_ref_type_name(in->view->type));
   }
   grt_status_t status =
       grt_hal_buffer_view_check(view, shape, rank, element_type);
@@ -595,46 +530,38 @@ GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_assert) {
   return prefixed;
 }
 
-static grt_status_t grt_runtime_arg_view(const void* args,
+static grt_status_t grt_runtime_arg_view(const grt_vm_ref_t* ref,
                                          grt_hal_buffer_view_t** out_view) {
-  return grt_runtime_arg(args, &grt_runtime_hal_buffer_view_type,
+  return grt_runtime_arg(ref, &grt_runtime_hal_buffer_view_type,
                          "buffer_view", (void**)out_view);
 }
 
-// buffer_view.buffer(view r) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_buffer) {
+GRT_RUNTIME_HAL_EXPORT(buffer_view_buffer) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
   grt_hal_buffer_t* buffer = grt_hal_buffer_view_buffer(view);
   grt_hal_buffer_retain(buffer);
-  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+  out->buffer = grt_vm_ref_wrap_move(buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
 
-// buffer_view.element_type(view r) -> i
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_element_type) {
+GRT_RUNTIME_HAL_EXPORT(buffer_view_element_type) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
-  *(int32_t*)results = (int32_t)grt_hal_buffer_view_element_type(view);
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
+  out->element_type = (int32_t)grt_hal_buffer_view_element_type(view);
   return grt_ok_status();
 }
 
-// buffer_view.rank(view r) -> i
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_rank) {
+GRT_RUNTIME_HAL_EXPORT(buffer_view_rank) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(args, &view));
-  *(int32_t*)results = (int32_t)grt_hal_buffer_view_rank(view);
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
+  out->rank = (int32_t)grt_hal_buffer_view_rank(view);
   return grt_ok_status();
 }
 
-// buffer_view.dim(view r, index i) -> I
-GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_dim) {
-  const struct {
-    grt_vm_ref_t view;
-    int32_t index;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(buffer_view_dim) {
   grt_hal_buffer_view_t* view = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(&in->view, &view));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
   size_t rank = grt_hal_buffer_view_rank(view);
   if (in->index < 0 || (size_t)in->index >= rank) {
     char type[160];
@@ -643,7 +570,7 @@ GRT_RUNTIME_EXPORT(grt_runtime_buffer_view_dim) {
                            "dimension %d is out of range for %s (rank %zu)",
                            in->index, type, rank);
   }
-  *(int64_t*)results = grt_hal_buffer_view_dim(view, (size_t)in->index);
+  out->dim = grt_hal_buffer_view_dim(view, (size_t)in->index);
   return grt_ok_status();
 }
 
@@ -684,15 +611,9 @@ static grt_status_t grt_runtime_arg_buffer_ref(const grt_vm_ref_t* buffer_ref,
   return grt_ok_status();
 }
 
-// command_buffer.create(device r, mode i, binding_capacity i) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_create) {
-  const struct {
-    grt_vm_ref_t device;
-    int32_t mode;
-    int32_t binding_capacity;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(command_buffer_create) {
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
   if (in->mode != GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT &&
       in->mode != GRT_HAL_COMMAND_BUFFER_MODE_REUSABLE) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
@@ -706,50 +627,35 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_create) {
   GRT_RETURN_IF_ERROR(grt_hal_device_create_command_buffer(
       device, (grt_hal_command_buffer_mode_t)in->mode,
       (uint32_t)in->binding_capacity, &command_buffer));
-  grt_runtime_result_ref(results, command_buffer,
-                         &grt_runtime_hal_command_buffer_type);
+  out->cb = grt_vm_ref_wrap_move(command_buffer,
+                                 &grt_runtime_hal_command_buffer_type);
   return grt_ok_status();
 }
 
-// command_buffer.begin(cb r)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_begin) {
+GRT_RUNTIME_HAL_EXPORT(command_buffer_begin) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   return grt_hal_command_buffer_begin(command_buffer);
 }
 
-// command_buffer.end(cb r)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_end) {
+GRT_RUNTIME_HAL_EXPORT(command_buffer_end) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   return grt_hal_command_buffer_end(command_buffer);
 }
 
-// command_buffer.execution_barrier(cb r)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_execution_barrier) {
+GRT_RUNTIME_HAL_EXPORT(command_buffer_execution_barrier) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(args, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   return grt_hal_command_buffer_execution_barrier(command_buffer);
 }
 
-// command_buffer.fill_buffer(cb r, target r, target_offset I, length I,
-//                            target_slot i, pattern i, pattern_length i)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_fill_buffer) {
-  const struct {
-    grt_vm_ref_t command_buffer;
-    grt_vm_ref_t target;
-    int64_t target_offset;
-    int64_t length;
-    int32_t target_slot;
-    int32_t pattern;
-    int32_t pattern_length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(command_buffer_fill_buffer) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   grt_hal_buffer_ref_t target;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
-      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      in->target, in->target_slot, in->target_offset, in->length, "target",
       &target));
   GRT_RETURN_IF_ERROR(grt_runtime_check_element_width(in->pattern_length));
   return grt_hal_command_buffer_fill_buffer(command_buffer, target,
@@ -757,52 +663,25 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_fill_buffer) {
                                             (size_t)in->pattern_length);
 }
 
-// command_buffer.copy_buffer(cb r, source_slot i, target_slot i, source r,
-//                            source_offset I, target r, target_offset I,
-//                            length I)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_copy_buffer) {
-  const struct {
-    grt_vm_ref_t command_buffer;
-    int32_t source_slot;
-    int32_t target_slot;
-    grt_vm_ref_t source;
-    int64_t source_offset;
-    grt_vm_ref_t target;
-    int64_t target_offset;
-    int64_t length;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(command_buffer_copy_buffer) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   grt_hal_buffer_ref_t source;
   grt_hal_buffer_ref_t target;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
-      &in->source, in->source_slot, in->source_offset, in->length, "source",
+      in->source, in->source_slot, in->source_offset, in->length, "source",
       &source));
   GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
-      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      in->target, in->target_slot, in->target_offset, in->length, "target",
       &target));
   return grt_hal_command_buffer_copy_buffer(command_buffer, source, target);
 }
 
-// command_buffer.update_buffer(cb r, source r (vm.buffer), source_offset I,
-//                              target r, target_offset I, length I,
-//                              target_slot i)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_update_buffer) {
-  const struct {
-    grt_vm_ref_t command_buffer;
-    grt_vm_ref_t source;
-    int64_t source_offset;
-    grt_vm_ref_t target;
-    int64_t target_offset;
-    int64_t length;
-    int32_t target_slot;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(command_buffer_update_buffer) {
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_command_buffer(&in->command_buffer, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   grt_vm_buffer_t* source = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(&in->source, grt_vm_buffer_type(),
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(in->source, grt_vm_buffer_type(),
                                       "source", (void**)&source));
   uint64_t source_offset = 0;
   uint64_t length = 0;
@@ -815,7 +694,7 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_update_buffer) {
       grt_vm_buffer_map_read(source, source_offset, length, &bytes));
   grt_hal_buffer_ref_t target;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer_ref(
-      &in->target, in->target_slot, in->target_offset, in->length, "target",
+      in->target, in->target_slot, in->target_offset, in->length, "target",
       &target));
   return grt_hal_command_buffer_update_buffer(command_buffer, bytes, target);
 }
@@ -823,31 +702,20 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_update_buffer) {
 // Bindings of a dispatch held on the C stack up to this count.
 #define GRT_RUNTIME_INLINE_BINDINGS 16
 
-// command_buffer.dispatch(cb r, executable r, entry_point i, x i, y i, z i,
-//                         constants CiD, bindings CirIID)
-GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_dispatch) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
-  const grt_vm_ref_t* command_buffer_ref = grt_runtime_args_ref(&cursor);
-  const grt_vm_ref_t* executable_ref = grt_runtime_args_ref(&cursor);
-  int32_t entry_point = grt_runtime_args_i32(&cursor);
-  int32_t workgroups[3];
-  for (int i = 0; i < 3; ++i) workgroups[i] = grt_runtime_args_i32(&cursor);
-  int32_t constant_count = grt_runtime_args_i32(&cursor);
+GRT_RUNTIME_HAL_EXPORT(command_buffer_dispatch) {
+  int32_t constant_count = in->constants.count;
   // The constants are consecutive i32s in the packed buffer: used in place.
   const uint32_t* constants =
-      (const uint32_t*)(cursor.base + cursor.size);
-  for (int32_t i = 0; i < constant_count; ++i) grt_runtime_args_i32(&cursor);
-  int32_t binding_count = grt_runtime_args_i32(&cursor);
-
+      (const uint32_t*)(in->constants.base + in->constants.offset);
+  int32_t binding_count = in->bindings.count;
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_command_buffer(command_buffer_ref, &command_buffer));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
   grt_hal_executable_t* executable = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg(executable_ref,
+  GRT_RETURN_IF_ERROR(grt_runtime_arg(in->executable,
                                       &grt_runtime_hal_executable_type,
                                       "executable", (void**)&executable));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_count(entry_point, "entry point"));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_count(in->entry_point, "entry point"));
+  const int32_t workgroups[3] = {in->x, in->y, in->z};
   for (int i = 0; i < 3; ++i) {
     GRT_RETURN_IF_ERROR(grt_runtime_arg_count(workgroups[i], "workgroup count"));
   }
@@ -855,21 +723,21 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_dispatch) {
   grt_hal_buffer_ref_t* bindings = NULL;
   GRT_RETURN_IF_ERROR(GRT_RUNTIME_SCRATCH_ACQUIRE(data, binding_count,
                                                   inline_bindings, &bindings));
+  grt_hal_abi_bindings_span_t span = in->bindings;
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < binding_count && grt_status_is_ok(status); ++i) {
-    int32_t slot = grt_runtime_args_i32(&cursor);
-    const grt_vm_ref_t* buffer = grt_runtime_args_ref(&cursor);
-    int64_t offset = grt_runtime_args_i64(&cursor);
-    int64_t length = grt_runtime_args_i64(&cursor);
+    grt_hal_abi_bindings_t binding;
+    grt_hal_abi_bindings_next(&span, &binding);
     status = grt_status_annotate(
-        grt_runtime_arg_buffer_ref(buffer, slot, offset, length, "buffer",
+        grt_runtime_arg_buffer_ref(binding.buffer, binding.slot,
+                                   binding.offset, binding.length, "buffer",
                                    &bindings[i]),
         "binding %d", i);
   }
   if (grt_status_is_ok(status)) {
     grt_hal_dispatch_params_t params = {
         executable,
-        (uint32_t)entry_point,
+        (uint32_t)in->entry_point,
         {(uint32_t)workgroups[0], (uint32_t)workgroups[1],
          (uint32_t)workgroups[2]},
         constant_count ? constants : NULL,
@@ -887,18 +755,11 @@ GRT_RUNTIME_EXPORT(grt_runtime_command_buffer_dispatch) {
 // hal.executable.* / hal.devices.* / hal.device.*
 //===----------------------------------------------------------------------===//
 
-// executable.lookup(device r, module_name r (vm.buffer)) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_executable_lookup) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  const struct {
-    grt_vm_ref_t device;
-    grt_vm_ref_t module_name;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(executable_lookup) {
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
   grt_string_view_t name;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->module_name, "module_name",
-                                           &name));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->module, "module_name", &name));
   const grt_runtime_hal_executable_entry_t* entry =
       grt_runtime_hal_find_executable(data, name);
   if (!entry) {
@@ -917,60 +778,46 @@ GRT_RUNTIME_EXPORT(grt_runtime_executable_lookup) {
                            data->executable_count ? known : "(none)");
   }
   grt_hal_executable_retain(entry->executable);
-  grt_runtime_result_ref(results, entry->executable,
-                         &grt_runtime_hal_executable_type);
+  out->executable = grt_vm_ref_wrap_move(entry->executable,
+                                         &grt_runtime_hal_executable_type);
   return grt_ok_status();
 }
 
-// devices.count() -> i
-GRT_RUNTIME_EXPORT(grt_runtime_devices_count) {
-  *(int32_t*)results = 1;
+GRT_RUNTIME_HAL_EXPORT(devices_count) {
+  out->count = 1;
   return grt_ok_status();
 }
 
-// devices.get(index i) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_devices_get) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  int32_t index = *(const int32_t*)args;
-  if (index != 0) {
+GRT_RUNTIME_HAL_EXPORT(devices_get) {
+  if (in->index != 0) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "device %d is out of range (the session has 1 "
                            "device)",
-                           index);
+                           in->index);
   }
   grt_hal_device_retain(data->device);
-  grt_runtime_result_ref(results, data->device, &grt_runtime_hal_device_type);
+  out->device = grt_vm_ref_wrap_move(data->device, &grt_runtime_hal_device_type);
   return grt_ok_status();
 }
 
-// device.allocator(device r) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_device_allocator) {
+GRT_RUNTIME_HAL_EXPORT(device_allocator) {
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
   grt_hal_allocator_t* allocator = grt_hal_device_allocator(device);
   grt_hal_allocator_retain(allocator);
-  grt_runtime_result_ref(results, allocator, &grt_runtime_hal_allocator_type);
+  out->allocator =
+      grt_vm_ref_wrap_move(allocator, &grt_runtime_hal_allocator_type);
   return grt_ok_status();
 }
 
-// device.query.i64(device r, category r, key r) -> (ok i, value I)
-GRT_RUNTIME_EXPORT(grt_runtime_device_query_i64) {
-  const struct {
-    grt_vm_ref_t device;
-    grt_vm_ref_t category;
-    grt_vm_ref_t key;
-  }* in = args;
-  struct {
-    int32_t ok;
-    int64_t value;
-  }* out = results;
+GRT_RUNTIME_HAL_EXPORT(device_query_i64) {
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(&in->device, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
   grt_string_view_t category;
   grt_string_view_t key;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->category, "category",
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->category, "category",
                                            &category));
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(&in->key, "key", &key));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->key, "key", &key));
   int64_t value = 0;
   grt_status_t status = grt_hal_device_query_i64(device, category, key, &value);
   if (grt_status_code(status) == GRT_STATUS_NOT_FOUND) {
@@ -986,33 +833,27 @@ GRT_RUNTIME_EXPORT(grt_runtime_device_query_i64) {
   return grt_ok_status();
 }
 
-// device.queue.alloca(device r, wait r, signal r, memory_types i,
-//                     buffer_usage i, size I) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_device_queue_alloca) {
-  grt_runtime_args_t cursor = grt_runtime_args(args);
+GRT_RUNTIME_HAL_EXPORT(device_queue_alloca) {
   grt_runtime_queue_args_t queue;
-  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
-  int32_t memory_types = grt_runtime_args_i32(&cursor);
-  int32_t buffer_usage = grt_runtime_args_i32(&cursor);
-  uint64_t size = 0;
   GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_size(grt_runtime_args_i64(&cursor), "size", &size));
+      grt_runtime_args_queue(in->device, in->wait, in->signal, &queue));
+  uint64_t size = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_size(in->size, "size", &size));
   grt_hal_buffer_t* buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_device_queue_alloca(
       queue.device, queue.wait, queue.signal,
-      grt_runtime_buffer_params(memory_types, buffer_usage), size, &buffer));
-  grt_runtime_result_ref(results, buffer, &grt_runtime_hal_buffer_type);
+      grt_runtime_buffer_params(in->memory_types, in->buffer_usage), size,
+      &buffer));
+  out->buffer = grt_vm_ref_wrap_move(buffer, &grt_runtime_hal_buffer_type);
   return grt_ok_status();
 }
 
-// device.queue.dealloca(device r, wait r, signal r, buffer r)
-GRT_RUNTIME_EXPORT(grt_runtime_device_queue_dealloca) {
-  grt_runtime_args_t cursor = grt_runtime_args(args);
+GRT_RUNTIME_HAL_EXPORT(device_queue_dealloca) {
   grt_runtime_queue_args_t queue;
-  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
-  grt_hal_buffer_t* buffer = NULL;
   GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_buffer(grt_runtime_args_ref(&cursor), &buffer));
+      grt_runtime_args_queue(in->device, in->wait, in->signal, &queue));
+  grt_hal_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_buffer(in->buffer, &buffer));
   return grt_hal_device_queue_dealloca(queue.device, queue.wait, queue.signal,
                                        buffer);
 }
@@ -1020,21 +861,22 @@ GRT_RUNTIME_EXPORT(grt_runtime_device_queue_dealloca) {
 // Command buffers of one execute held on the C stack up to this count.
 #define GRT_RUNTIME_INLINE_COMMAND_BUFFERS 8
 
-// device.queue.execute(device r, wait r, signal r, command_buffers CrD)
-GRT_RUNTIME_EXPORT(grt_runtime_device_queue_execute) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
+GRT_RUNTIME_HAL_EXPORT(device_queue_execute) {
   grt_runtime_queue_args_t queue;
-  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
-  int32_t count = grt_runtime_args_i32(&cursor);
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_args_queue(in->device, in->wait, in->signal, &queue));
+  int32_t count = in->command_buffers.count;
   grt_hal_command_buffer_t* inline_list[GRT_RUNTIME_INLINE_COMMAND_BUFFERS];
   grt_hal_command_buffer_t** list = NULL;
   GRT_RETURN_IF_ERROR(
       GRT_RUNTIME_SCRATCH_ACQUIRE(data, count, inline_list, &list));
+  grt_hal_abi_command_buffers_span_t span = in->command_buffers;
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    grt_hal_abi_command_buffers_t group;
+    grt_hal_abi_command_buffers_next(&span, &group);
     status = grt_status_annotate(
-        grt_runtime_arg_command_buffer(grt_runtime_args_ref(&cursor), &list[i]),
+        grt_runtime_arg_command_buffer(group.command_buffer, &list[i]),
         "command buffer %d", i);
   }
   if (grt_status_is_ok(status)) {
@@ -1046,31 +888,27 @@ GRT_RUNTIME_EXPORT(grt_runtime_device_queue_execute) {
   return status;
 }
 
-// device.queue.execute.indirect(device r, wait r, signal r,
-//                               command_buffer r, binding_table CrIID)
-GRT_RUNTIME_EXPORT(grt_runtime_device_queue_execute_indirect) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
+GRT_RUNTIME_HAL_EXPORT(device_queue_execute_indirect) {
   grt_runtime_queue_args_t queue;
-  GRT_RETURN_IF_ERROR(grt_runtime_args_queue(&cursor, &queue));
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_args_queue(in->device, in->wait, in->signal, &queue));
   grt_hal_command_buffer_t* command_buffer = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(
-      grt_runtime_args_ref(&cursor), &command_buffer));
-  int32_t count = grt_runtime_args_i32(&cursor);
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_command_buffer(in->cb, &command_buffer));
+  int32_t count = in->binding_table.count;
   grt_hal_buffer_binding_t inline_bindings[GRT_RUNTIME_INLINE_BINDINGS];
   grt_hal_buffer_binding_t* bindings = NULL;
   GRT_RETURN_IF_ERROR(
       GRT_RUNTIME_SCRATCH_ACQUIRE(data, count, inline_bindings, &bindings));
+  grt_hal_abi_binding_table_span_t span = in->binding_table;
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
-    const grt_vm_ref_t* buffer_ref = grt_runtime_args_ref(&cursor);
-    int64_t offset = grt_runtime_args_i64(&cursor);
-    int64_t length = grt_runtime_args_i64(&cursor);
+    grt_hal_abi_binding_table_t slot;
+    grt_hal_abi_binding_table_next(&span, &slot);
     bindings[i].buffer = NULL;
-    status = grt_runtime_arg_buffer(buffer_ref, &bindings[i].buffer);
+    status = grt_runtime_arg_buffer(slot.buffer, &bindings[i].buffer);
     if (grt_status_is_ok(status)) {
-      status = grt_runtime_arg_range(offset, length, &bindings[i].offset,
-                                     &bindings[i].length);
+      status = grt_runtime_arg_range(slot.offset, slot.length,
+                                     &bindings[i].offset, &bindings[i].length);
     }
     status = grt_status_annotate(status, "binding table slot %d", i);
   }
@@ -1094,11 +932,9 @@ static grt_status_t grt_runtime_arg_fence(const grt_vm_ref_t* ref,
                          (void**)out);
 }
 
-// fence.create(device r) -> r: value 1 of a new semaphore at 0.
-GRT_RUNTIME_EXPORT(grt_runtime_fence_create) {
-  grt_runtime_hal_module_data_t* data = module_data;
+GRT_RUNTIME_HAL_EXPORT(fence_create) {
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(args, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
   grt_hal_semaphore_t* semaphore = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_device_create_semaphore(device, 0, &semaphore));
   grt_hal_fence_t* fence = NULL;
@@ -1106,30 +942,31 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_create) {
       grt_hal_fence_create_at(semaphore, 1, data->host_allocator, &fence);
   grt_hal_semaphore_release(semaphore);
   GRT_RETURN_IF_ERROR(status);
-  grt_runtime_result_ref(results, fence, &grt_runtime_hal_fence_type);
+  out->fence = grt_vm_ref_wrap_move(fence, &grt_runtime_hal_fence_type);
   return grt_ok_status();
 }
 
 // Fences of a join/await held on the C stack up to this count.
 #define GRT_RUNTIME_INLINE_FENCES 16
 
-// Collects a "CrD" span of fences (null entries kept as NULL).
+// Collects a span of fences (null entries kept as NULL).
 static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
-                                           grt_runtime_args_t* cursor,
+                                           grt_hal_abi_fences_span_t span,
                                            grt_hal_fence_t** inline_fences,
                                            grt_hal_fence_t*** out_fences,
                                            size_t* out_count) {
-  int32_t count = grt_runtime_args_i32(cursor);
+  int32_t count = span.count;
   grt_hal_fence_t** fences = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_scratch_acquire(
       data, count, sizeof(*fences), inline_fences, GRT_RUNTIME_INLINE_FENCES,
       (void**)&fences));
   grt_status_t status = grt_ok_status();
   for (int32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    grt_hal_abi_fences_t group;
+    grt_hal_abi_fences_next(&span, &group);
     status = grt_status_annotate(
-        grt_runtime_arg_or_null(grt_runtime_args_ref(cursor),
-                                &grt_runtime_hal_fence_type, "fence",
-                                (void**)&fences[i]),
+        grt_runtime_arg_or_null(group.fence, &grt_runtime_hal_fence_type,
+                                "fence", (void**)&fences[i]),
         "fence %d", i);
   }
   if (!grt_status_is_ok(status)) {
@@ -1141,39 +978,30 @@ static grt_status_t grt_runtime_arg_fences(grt_runtime_hal_module_data_t* data,
   return grt_ok_status();
 }
 
-// fence.join(fences CrD) -> r
-GRT_RUNTIME_EXPORT(grt_runtime_fence_join) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
+GRT_RUNTIME_HAL_EXPORT(fence_join) {
   grt_hal_fence_t* inline_fences[GRT_RUNTIME_INLINE_FENCES];
   grt_hal_fence_t** fences = NULL;
   size_t count = 0;
   GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_fences(data, &cursor, inline_fences, &fences, &count));
+      grt_runtime_arg_fences(data, in->fences, inline_fences, &fences, &count));
   grt_hal_fence_t* joined = NULL;
   grt_status_t status =
       grt_hal_fence_join(count, fences, data->host_allocator, &joined);
   grt_runtime_scratch_release(data, inline_fences, fences);
   GRT_RETURN_IF_ERROR(status);
-  grt_runtime_result_ref(results, joined, &grt_runtime_hal_fence_type);
+  out->fence = grt_vm_ref_wrap_move(joined, &grt_runtime_hal_fence_type);
   return grt_ok_status();
 }
 
-// fence.signal(fence r)
-GRT_RUNTIME_EXPORT(grt_runtime_fence_signal) {
+GRT_RUNTIME_HAL_EXPORT(fence_signal) {
   grt_hal_fence_t* fence = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));
   return grt_hal_fence_signal(fence);
 }
 
-// fence.fail(fence r, code i)
-GRT_RUNTIME_EXPORT(grt_runtime_fence_fail) {
-  const struct {
-    grt_vm_ref_t fence;
-    int32_t code;
-  }* in = args;
+GRT_RUNTIME_HAL_EXPORT(fence_fail) {
   grt_hal_fence_t* fence = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(&in->fence, &fence));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));
   if (in->code <= GRT_STATUS_OK || in->code >= GRT_STATUS_CODE_COUNT) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "fence failure code must be a status code from 1 "
@@ -1188,26 +1016,22 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_fail) {
   return grt_ok_status();
 }
 
-// fence.query(fence r) -> i
-GRT_RUNTIME_EXPORT(grt_runtime_fence_query) {
+GRT_RUNTIME_HAL_EXPORT(fence_query) {
   grt_hal_fence_t* fence = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(args, &fence));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));
   bool reached = false;
   GRT_RETURN_IF_ERROR(grt_hal_fence_query(fence, &reached));
-  *(int32_t*)results = reached ? 1 : 0;
+  out->reached = reached ? 1 : 0;
   return grt_ok_status();
 }
 
-// fence.await(timeout_ms i, fences CrD) -> i
-GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
-  grt_runtime_hal_module_data_t* data = module_data;
-  grt_runtime_args_t cursor = grt_runtime_args(args);
-  int32_t timeout_ms = grt_runtime_args_i32(&cursor);
+GRT_RUNTIME_HAL_EXPORT(fence_await) {
+  int32_t timeout_ms = in->timeout_ms;
   grt_hal_fence_t* inline_fences[GRT_RUNTIME_INLINE_FENCES];
   grt_hal_fence_t** fences = NULL;
   size_t count = 0;
   GRT_RETURN_IF_ERROR(
-      grt_runtime_arg_fences(data, &cursor, inline_fences, &fences, &count));
+      grt_runtime_arg_fences(data, in->fences, inline_fences, &fences, &count));
   // One deadline for all of them: the timeout bounds the whole await. The
   // call's own deadline (the session's call timeout) bounds it too; running
   // into that one fails the call instead of returning 0.
@@ -1242,7 +1066,7 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
     reached = 0;
   }
   GRT_RETURN_IF_ERROR(status);
-  *(int32_t*)results = reached;
+  out->reached = reached;
   return grt_ok_status();
 }
 
@@ -1250,50 +1074,12 @@ GRT_RUNTIME_EXPORT(grt_runtime_fence_await) {
 // The module
 //===----------------------------------------------------------------------===//
 
-// Sorted by strcmp of the name; the calling conventions are documented in
-// docs/runtime.md.
+// One row per line of runtime/hal_abi.h, which is sorted by name.
 static const grt_vm_native_export_t grt_runtime_hal_exports[] = {
-    {"allocator.allocate", "0riiI_r", grt_runtime_allocator_allocate},
-    {"allocator.import", "0rrII_r", grt_runtime_allocator_import},
-    {"buffer.length", "0r_I", grt_runtime_buffer_length},
-    {"buffer.load", "0rIi_i", grt_runtime_buffer_load},
-    {"buffer.store", "0irIi_v", grt_runtime_buffer_store},
-    {"buffer.subspan", "0rII_r", grt_runtime_buffer_subspan},
-    {"buffer_view.assert", "0rriiCID_v", grt_runtime_buffer_view_assert},
-    {"buffer_view.buffer", "0r_r", grt_runtime_buffer_view_buffer},
-    {"buffer_view.create", "0rIIiiCID_r", grt_runtime_buffer_view_create},
-    {"buffer_view.dim", "0ri_I", grt_runtime_buffer_view_dim},
-    {"buffer_view.element_type", "0r_i", grt_runtime_buffer_view_element_type},
-    {"buffer_view.rank", "0r_i", grt_runtime_buffer_view_rank},
-    {"command_buffer.begin", "0r_v", grt_runtime_command_buffer_begin},
-    {"command_buffer.copy_buffer", "0riirIrII_v",
-     grt_runtime_command_buffer_copy_buffer},
-    {"command_buffer.create", "0rii_r", grt_runtime_command_buffer_create},
-    {"command_buffer.dispatch", "0rriiiiCiDCirIID_v",
-     grt_runtime_command_buffer_dispatch},
-    {"command_buffer.end", "0r_v", grt_runtime_command_buffer_end},
-    {"command_buffer.execution_barrier", "0r_v",
-     grt_runtime_command_buffer_execution_barrier},
-    {"command_buffer.fill_buffer", "0rrIIiii_v",
-     grt_runtime_command_buffer_fill_buffer},
-    {"command_buffer.update_buffer", "0rrIrIIi_v",
-     grt_runtime_command_buffer_update_buffer},
-    {"device.allocator", "0r_r", grt_runtime_device_allocator},
-    {"device.query.i64", "0rrr_iI", grt_runtime_device_query_i64},
-    {"device.queue.alloca", "0rrriiI_r", grt_runtime_device_queue_alloca},
-    {"device.queue.dealloca", "0rrrr_v", grt_runtime_device_queue_dealloca},
-    {"device.queue.execute", "0rrrCrD_v", grt_runtime_device_queue_execute},
-    {"device.queue.execute.indirect", "0rrrrCrIID_v",
-     grt_runtime_device_queue_execute_indirect},
-    {"devices.count", "0v_i", grt_runtime_devices_count},
-    {"devices.get", "0i_r", grt_runtime_devices_get},
-    {"executable.lookup", "0rr_r", grt_runtime_executable_lookup},
-    {"fence.await", "0iCrD_i", grt_runtime_fence_await},
-    {"fence.create", "0r_r", grt_runtime_fence_create},
-    {"fence.fail", "0ri_v", grt_runtime_fence_fail},
-    {"fence.join", "0CrD_r", grt_runtime_fence_join},
-    {"fence.query", "0r_i", grt_runtime_fence_query},
-    {"fence.signal", "0r_v", grt_runtime_fence_signal},
+#define GRT_RUNTIME_HAL_ROW(id, name, optional, doc) \
+  GRT_RUNTIME_ABI_EXPORT_ROW(grt_runtime_hal, GRT_HAL_ABI_##id, id, name)
+    GRT_HAL_ABI_EXPORT_LIST(GRT_RUNTIME_HAL_ROW)
+#undef GRT_RUNTIME_HAL_ROW
 };
 
 static const grt_vm_native_module_descriptor_t grt_runtime_hal_descriptor = {
