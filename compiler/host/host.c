@@ -5,6 +5,7 @@
 
 #include "base/endian.h"
 #include "compiler/host/memory_plan.h"
+#include "compiler/host/native_imports.h"
 #include "compiler/vm_asm/assembler.h"
 #include "compiler/vm_asm/builder.h"
 #include "compiler/vm_asm/vm_printer.h"
@@ -37,56 +38,39 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
 // Imports
 //===----------------------------------------------------------------------===//
 
-// The HAL and check module functions the program may call: X(ID, name,
-// argument types, result types), types spelled as in the vm dialect and a
-// variadic argument (a span) marked "t ...". Every program declares them
-// all (an unused one costs a table entry). This table is the compiler's
-// only statement of the HAL VM ABI; grtc_host_declare_imports feeds it to
-// the builder.
-#define GRTC_HOST_IMPORT_LIST(X)                                                              \
-  X(ALLOCATOR_ALLOCATE, "hal.allocator.allocate", "!hal.allocator, i32, i32, i64",           \
-    "!hal.buffer")                                                                            \
-  X(ALLOCATOR_IMPORT, "hal.allocator.import", "!hal.allocator, !vm.buffer, i64, i64",        \
-    "!hal.buffer")                                                                            \
-  X(BUFFER_LOAD, "hal.buffer.load", "!hal.buffer, i64, i32", "i32")                           \
-  X(BUFFER_SUBSPAN, "hal.buffer.subspan", "!hal.buffer, i64, i64", "!hal.buffer")             \
-  X(BUFFER_VIEW_ASSERT, "hal.buffer_view.assert", "!hal.buffer_view, !vm.buffer, i32, i32, i64 ...", \
-    "")                                                                                       \
-  X(BUFFER_VIEW_BUFFER, "hal.buffer_view.buffer", "!hal.buffer_view", "!hal.buffer")          \
-  X(BUFFER_VIEW_CREATE, "hal.buffer_view.create", "!hal.buffer, i64, i64, i32, i32, i64 ...", \
-    "!hal.buffer_view")                                                                       \
-  X(COMMAND_BUFFER_BEGIN, "hal.command_buffer.begin", "!hal.command_buffer", "")              \
-  X(COMMAND_BUFFER_COPY_BUFFER, "hal.command_buffer.copy_buffer",                             \
-    "!hal.command_buffer, i32, i32, !hal.buffer, i64, !hal.buffer, i64, i64", "")             \
-  X(COMMAND_BUFFER_CREATE, "hal.command_buffer.create", "!hal.device, i32, i32",              \
-    "!hal.command_buffer")                                                                    \
-  X(COMMAND_BUFFER_DISPATCH, "hal.command_buffer.dispatch",                                   \
-    "!hal.command_buffer, !hal.executable, i32, i32, i32, i32, i32 ..., "                     \
-    "tuple<i32, !hal.buffer, i64, i64> ...",                                                  \
-    "")                                                                                       \
-  X(COMMAND_BUFFER_END, "hal.command_buffer.end", "!hal.command_buffer", "")                  \
-  X(COMMAND_BUFFER_EXECUTION_BARRIER, "hal.command_buffer.execution_barrier",                 \
-    "!hal.command_buffer", "")                                                                \
-  X(DEVICE_ALLOCATOR, "hal.device.allocator", "!hal.device", "!hal.allocator")                \
-  X(DEVICE_QUEUE_EXECUTE, "hal.device.queue.execute",                                         \
-    "!hal.device, !hal.fence, !hal.fence, !hal.command_buffer ...", "")                       \
-  X(DEVICE_QUEUE_EXECUTE_INDIRECT, "hal.device.queue.execute.indirect",                       \
-    "!hal.device, !hal.fence, !hal.fence, !hal.command_buffer, tuple<!hal.buffer, i64, i64> ...", \
-    "")                                                                                       \
-  X(DEVICES_GET, "hal.devices.get", "i32", "!hal.device")                                     \
-  X(EXECUTABLE_LOOKUP, "hal.executable.lookup", "!hal.device, !vm.buffer", "!hal.executable") \
-  X(FENCE_AWAIT, "hal.fence.await", "i32, !hal.fence ...", "i32")                             \
-  X(FENCE_CREATE, "hal.fence.create", "!hal.device", "!hal.fence")                            \
-  X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq",                                         \
-    "!hal.device, !hal.buffer_view, !hal.buffer_view, f32, f32", "")                          \
-  X(CHECK_EXPECT_CLOSE, "check.expect_close",                                                 \
-    "!hal.device, !hal.buffer_view, !hal.buffer_view, i64, i64", "")                          \
-  X(CHECK_EXPECT_EQ, "check.expect_eq", "!hal.device, !hal.buffer_view, !hal.buffer_view", "") \
-  X(CHECK_EXPECT_FALSE, "check.expect_false", "i32", "")                                      \
-  X(CHECK_EXPECT_TRUE, "check.expect_true", "i32", "")
+// The runtime exports the host program calls. Their signatures come from
+// the runtime's ABI tables (runtime/hal_abi.h, runtime/check_abi.h, read
+// through compiler/host/native_imports.h), so a program and the runtime it
+// runs on agree by construction; only the names are listed here.
+#define GRTC_HOST_IMPORT_LIST(X)                                                \
+  X(ALLOCATOR_ALLOCATE, "hal.allocator.allocate")                               \
+  X(ALLOCATOR_IMPORT, "hal.allocator.import")                                   \
+  X(BUFFER_LOAD, "hal.buffer.load")                                             \
+  X(BUFFER_SUBSPAN, "hal.buffer.subspan")                                       \
+  X(BUFFER_VIEW_ASSERT, "hal.buffer_view.assert")                               \
+  X(BUFFER_VIEW_BUFFER, "hal.buffer_view.buffer")                               \
+  X(BUFFER_VIEW_CREATE, "hal.buffer_view.create")                               \
+  X(COMMAND_BUFFER_BEGIN, "hal.command_buffer.begin")                           \
+  X(COMMAND_BUFFER_COPY_BUFFER, "hal.command_buffer.copy_buffer")               \
+  X(COMMAND_BUFFER_CREATE, "hal.command_buffer.create")                         \
+  X(COMMAND_BUFFER_DISPATCH, "hal.command_buffer.dispatch")                     \
+  X(COMMAND_BUFFER_END, "hal.command_buffer.end")                               \
+  X(COMMAND_BUFFER_EXECUTION_BARRIER, "hal.command_buffer.execution_barrier")   \
+  X(DEVICE_ALLOCATOR, "hal.device.allocator")                                   \
+  X(DEVICE_QUEUE_EXECUTE, "hal.device.queue.execute")                           \
+  X(DEVICE_QUEUE_EXECUTE_INDIRECT, "hal.device.queue.execute.indirect")         \
+  X(DEVICES_GET, "hal.devices.get")                                             \
+  X(EXECUTABLE_LOOKUP, "hal.executable.lookup")                                 \
+  X(FENCE_AWAIT, "hal.fence.await")                                             \
+  X(FENCE_CREATE, "hal.fence.create")                                           \
+  X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq")                           \
+  X(CHECK_EXPECT_CLOSE, "check.expect_close")                                   \
+  X(CHECK_EXPECT_EQ, "check.expect_eq")                                         \
+  X(CHECK_EXPECT_FALSE, "check.expect_false")                                   \
+  X(CHECK_EXPECT_TRUE, "check.expect_true")
 
 typedef enum grtc_host_import_e {
-#define GRTC_HOST_IMPORT_ENUM(id, name, args, results) GRTC_HOST_IMPORT_##id,
+#define GRTC_HOST_IMPORT_ENUM(id, name) GRTC_HOST_IMPORT_##id,
   GRTC_HOST_IMPORT_LIST(GRTC_HOST_IMPORT_ENUM)
 #undef GRTC_HOST_IMPORT_ENUM
   GRTC_HOST_IMPORT_COUNT
@@ -94,72 +78,63 @@ typedef enum grtc_host_import_e {
 
 #define GRTC_HOST_MAX_IMPORT_ARGS 16
 
-// Reads one type spelling at *cursor ("i64", "!hal.buffer",
-// "tuple<i32, !hal.buffer>") and moves past it.
-static const grtc_type_t* grtc_host_parse_type(grtc_vm_builder_t* b, const char** cursor) {
-  const char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (strncmp(p, "tuple<", 6) == 0) {
-    p += 6;
-    const grtc_type_t* elements[GRTC_HOST_MAX_IMPORT_ARGS];
-    uint32_t count = 0;
-    while (*p && *p != '>' && count < GRTC_HOST_MAX_IMPORT_ARGS) {
-      elements[count++] = grtc_host_parse_type(b, &p);
-      while (*p == ',' || *p == ' ') ++p;
-    }
-    *cursor = *p == '>' ? p + 1 : p;
-    return grtc_vm_type_tuple(b, elements, count);
-  }
-  char spelling[64];
-  size_t n = 0;
-  while (p[n] && p[n] != ',' && p[n] != '>' && p[n] != ' ' && n + 1 < sizeof(spelling)) {
-    spelling[n] = p[n];
-    ++n;
-  }
-  spelling[n] = '\0';
-  *cursor = p + n;
+// The builder's type for a vm spelling from the ABI table.
+static const grtc_type_t* grtc_host_import_type(grtc_vm_builder_t* b, const char* spelling) {
   if (strcmp(spelling, "i32") == 0) return grtc_vm_type_i32(b);
   if (strcmp(spelling, "i64") == 0) return grtc_vm_type_i64(b);
   if (strcmp(spelling, "f32") == 0) return grtc_vm_type_f32(b);
+  if (strcmp(spelling, "f64") == 0) return grtc_vm_type_f64(b);
   return grtc_vm_type_ref(b, spelling);
 }
 
-// A comma-separated list of type spellings; "t ..." marks a span.
-static uint32_t grtc_host_parse_types(grtc_vm_builder_t* b, const char* list,
-                                      const grtc_type_t** types, bool* variadic) {
+// A value of an import's signature: a plain type, or a span of one type or
+// of a tuple.
+static const grtc_type_t* grtc_host_import_value_type(grtc_vm_builder_t* b,
+                                                      const grtc_native_value_t* value) {
+  if (value->type) return grtc_host_import_type(b, value->type);
+  if (value->group_count == 1) return grtc_host_import_type(b, value->group[0].type);
+  const grtc_type_t* elements[GRTC_HOST_MAX_IMPORT_ARGS];
   uint32_t count = 0;
-  const char* p = list;
-  while (*p && count < GRTC_HOST_MAX_IMPORT_ARGS) {
-    types[count] = grtc_host_parse_type(b, &p);
-    while (*p == ' ') ++p;
-    variadic[count] = strncmp(p, "...", 3) == 0;
-    if (variadic[count]) p += 3;
-    ++count;
-    while (*p == ',' || *p == ' ') ++p;
+  for (uint32_t i = 0; i < value->group_count && count < GRTC_HOST_MAX_IMPORT_ARGS; ++i) {
+    elements[count++] = grtc_host_import_type(b, value->group[i].type);
   }
-  return count;
+  return grtc_vm_type_tuple(b, elements, count);
 }
 
-static void grtc_host_declare_imports(grtc_vm_builder_t* b,
-                                      grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
-  static const struct {
-    const char* name;
-    const char* args;
-    const char* results;
-  } table[GRTC_HOST_IMPORT_COUNT] = {
-#define GRTC_HOST_IMPORT_ROW(id, name, args, results) {name, args, results},
-      GRTC_HOST_IMPORT_LIST(GRTC_HOST_IMPORT_ROW)
-#undef GRTC_HOST_IMPORT_ROW
+// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables. A
+// name the tables lack (a runtime and compiler out of step) leaves the slot
+// NULL and returns INTERNAL naming it.
+static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b,
+                                              grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
+  static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
+#define GRTC_HOST_IMPORT_NAME(id, name) name,
+      GRTC_HOST_IMPORT_LIST(GRTC_HOST_IMPORT_NAME)
+#undef GRTC_HOST_IMPORT_NAME
   };
   for (uint32_t i = 0; i < GRTC_HOST_IMPORT_COUNT; ++i) {
+    const grtc_native_import_t* import =
+        grtc_native_import_lookup(grt_make_cstring_view(names[i]));
+    if (!import || import->argument_count > GRTC_HOST_MAX_IMPORT_ARGS ||
+        import->result_count > GRTC_HOST_MAX_IMPORT_ARGS) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "the host program calls '%s', which the runtime's ABI tables "
+                             "(runtime/hal_abi.h, runtime/check_abi.h) %s",
+                             names[i], import ? "declare with too many values" : "do not declare");
+    }
     const grtc_type_t* args[GRTC_HOST_MAX_IMPORT_ARGS];
     const grtc_type_t* results[GRTC_HOST_MAX_IMPORT_ARGS];
-    bool variadic[GRTC_HOST_MAX_IMPORT_ARGS], unused[GRTC_HOST_MAX_IMPORT_ARGS];
-    uint32_t arg_count = grtc_host_parse_types(b, table[i].args, args, variadic);
-    uint32_t result_count = grtc_host_parse_types(b, table[i].results, results, unused);
-    imports[i] = grtc_vm_builder_import(b, table[i].name, args, variadic, arg_count, results,
-                                        result_count);
+    bool variadic[GRTC_HOST_MAX_IMPORT_ARGS];
+    for (uint32_t a = 0; a < import->argument_count; ++a) {
+      args[a] = grtc_host_import_value_type(b, &import->arguments[a]);
+      variadic[a] = import->arguments[a].type == NULL;
+    }
+    for (uint32_t r = 0; r < import->result_count; ++r) {
+      results[r] = grtc_host_import_value_type(b, &import->results[r]);
+    }
+    imports[i] = grtc_vm_builder_import(b, import->name, args, variadic, import->argument_count,
+                                        results, import->result_count);
   }
+  return grt_ok_status();
 }
 
 #define GRTC_HOST_NAME_CAPACITY 1024
@@ -1303,7 +1278,9 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                   (void**)&e->constant_globals);
   }
   if (grt_status_is_ok(status)) {
-    grtc_host_declare_imports(b, e->imports);
+    status = grtc_host_declare_imports(b, e->imports);
+  }
+  if (grt_status_is_ok(status)) {
     status = grtc_host_emit_globals(e);
   }
   for (const grtc_tfunc_t* func = module->first_func; func && grt_status_is_ok(status);
