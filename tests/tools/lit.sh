@@ -77,10 +77,15 @@ checks=()
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
-  [[ "$line" =~ ^#\ ([A-Z][A-Z-]*):(\ (.*))?$ ]] || continue
+  [[ "$line" =~ ^#[[:space:]]*([A-Z][A-Z-]*):(.*)$ ]] || continue
   directive=${BASH_REMATCH[1]}
-  text=${BASH_REMATCH[3]}
+  text=${BASH_REMATCH[2]}
   where="$file:$lineno"
+  # A near miss ("#CHECK: x", "# CHECK:x") would otherwise be a comment
+  # and its check silently dropped.
+  [[ "$line" =~ ^#\ [A-Z] && ( -z "$text" || "$text" == " "* ) ]] ||
+    die "$where: write a directive as '# $directive: TEXT'"
+  text=${text# }
   [ -n "$text" ] || die "$where: $directive has no text"
   case "$directive" in
     RUN)
