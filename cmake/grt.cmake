@@ -117,6 +117,58 @@ function(grt_sanitizer_test_environment test_name)
   endif()
 endfunction()
 
+# grt_lit_tests(DIR <folder> PREFIX <ctest name prefix> OUTPUTS <folder>
+#               [LABELS <labels...>] [FIXTURES_REQUIRED <fixtures...>]
+#               [SUBST <NAME=VALUE>...])
+# One ctest per <folder>/*.test file, named PREFIX + the file's name without
+# .test, run by tests/tools/lit.sh (format: tests/tools/README.md) with
+# %NAME standing for VALUE and %outputs for OUTPUTS/<name>, a scratch folder
+# emptied before the test. The folder is globbed, so a new file is a new
+# test. A file with "# REQUIRES: NAME" is added only where SUBST gives NAME
+# a non-empty value.
+function(grt_lit_tests)
+  cmake_parse_arguments(ARG "" "DIR;PREFIX;OUTPUTS"
+                        "LABELS;FIXTURES_REQUIRED;SUBST" ${ARGN})
+  set(defines)
+  set(known)
+  foreach(pair IN LISTS ARG_SUBST)
+    list(APPEND defines -D "${pair}")
+    if(pair MATCHES "^([a-z][a-z0-9-]*)=(.+)$")
+      list(APPEND known "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  file(GLOB files CONFIGURE_DEPENDS "${ARG_DIR}/*.test")
+  if(NOT files)
+    message(FATAL_ERROR "grt_lit_tests: no .test file in ${ARG_DIR}")
+  endif()
+  foreach(file IN LISTS files)
+    get_filename_component(stem "${file}" NAME_WLE)
+    set(name "${ARG_PREFIX}${stem}")
+    file(STRINGS "${file}" requires REGEX "^# REQUIRES: ")
+    set(missing OFF)
+    foreach(line IN LISTS requires)
+      string(REGEX REPLACE "^# REQUIRES: " "" required "${line}")
+      if(NOT required IN_LIST known)
+        set(missing ON)
+      endif()
+    endforeach()
+    if(missing)
+      continue()
+    endif()
+    add_test(NAME ${name}
+             COMMAND bash "${GRT_SOURCE_DIR}/tests/tools/lit.sh"
+                     --outputs "${ARG_OUTPUTS}/${stem}" ${defines} "${file}")
+    if(ARG_LABELS)
+      set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+    endif()
+    if(ARG_FIXTURES_REQUIRED)
+      set_tests_properties(${name} PROPERTIES
+                           FIXTURES_REQUIRED "${ARG_FIXTURES_REQUIRED}")
+    endif()
+    grt_sanitizer_test_environment(${name})
+  endforeach()
+endfunction()
+
 # grt_cc_library(NAME <target> SRCS <files...> [DEPS <targets...>])
 function(grt_cc_library)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
