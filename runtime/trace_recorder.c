@@ -523,30 +523,52 @@ static uint64_t grt_trace_mix(uint64_t key) {
   return key;
 }
 
+// The slot of |key|, or the empty slot where it would go.
+static size_t grt_trace_kernel_table_find(const grt_trace_kernel_table_t* table,
+                                          uint64_t key) {
+  size_t slot = (size_t)grt_trace_mix(key) & (table->capacity - 1);
+  while (table->values[slot] && table->keys[slot] != key) {
+    slot = (slot + 1) & (table->capacity - 1);
+  }
+  return slot;
+}
+
+// Doubles the table (from 64 slots), keeping its entries.
+static grt_status_t grt_trace_kernel_table_grow(
+    grt_allocator_t allocator, grt_trace_kernel_table_t* table) {
+  grt_trace_kernel_table_t grown = {NULL, NULL,
+                                    table->capacity ? table->capacity * 2 : 64,
+                                    table->count};
+  grt_status_t status = grt_allocator_calloc(
+      allocator, grown.capacity * sizeof(*grown.keys), (void**)&grown.keys);
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(allocator,
+                                  grown.capacity * sizeof(*grown.values),
+                                  (void**)&grown.values);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_allocator_free(allocator, grown.keys);
+    return status;
+  }
+  for (size_t i = 0; i < table->capacity; ++i) {
+    if (!table->values[i]) continue;
+    size_t slot = grt_trace_kernel_table_find(&grown, table->keys[i]);
+    grown.keys[slot] = table->keys[i];
+    grown.values[slot] = table->values[i];
+  }
+  grt_allocator_free(allocator, table->keys);
+  grt_allocator_free(allocator, table->values);
+  *table = grown;
+  return grt_ok_status();
+}
+
 grt_status_t grt_trace_recorder_statistics(grt_trace_recorder_t* recorder,
                                            grt_allocator_t allocator,
                                            grt_trace_statistics_t* out_stats) {
   memset(out_stats, 0, sizeof(*out_stats));
   pthread_mutex_lock(&recorder->mutex);
-  // At most one kernel per dispatch event, and no more than the distinct
-  // (name, location) pairs: the table is sized for the events and the
-  // kernel list grows.
-  size_t dispatch_events = 0;
-  for (size_t i = 0; i < recorder->event_count; ++i) {
-    if (grt_trace_recorder_event_at(recorder, i)->kind ==
-        GRT_TRACE_EVENT_DISPATCH) {
-      ++dispatch_events;
-    }
-  }
-  grt_trace_kernel_table_t table = {NULL, NULL, 16, 0};
-  while (table.capacity < dispatch_events * 2) table.capacity *= 2;
-  grt_status_t status = grt_allocator_calloc(
-      allocator, table.capacity * sizeof(*table.keys), (void**)&table.keys);
-  if (grt_status_is_ok(status)) {
-    status = grt_allocator_calloc(allocator,
-                                  table.capacity * sizeof(*table.values),
-                                  (void**)&table.values);
-  }
+  grt_trace_kernel_table_t table = {NULL, NULL, 0, 0};
+  grt_status_t status = grt_trace_kernel_table_grow(allocator, &table);
   size_t kernel_capacity = 0;
   for (size_t i = 0; grt_status_is_ok(status) && i < recorder->event_count;
        ++i) {
@@ -573,9 +595,11 @@ grt_status_t grt_trace_recorder_statistics(grt_trace_recorder_t* recorder,
         continue;
     }
     uint64_t key = ((uint64_t)event->name << 32) | event->detail;
-    size_t slot = (size_t)grt_trace_mix(key) & (table.capacity - 1);
-    while (table.values[slot] && table.keys[slot] != key) {
-      slot = (slot + 1) & (table.capacity - 1);
+    size_t slot = grt_trace_kernel_table_find(&table, key);
+    if (!table.values[slot] && (table.count + 1) * 2 > table.capacity) {
+      status = grt_trace_kernel_table_grow(allocator, &table);
+      if (!grt_status_is_ok(status)) break;
+      slot = grt_trace_kernel_table_find(&table, key);
     }
     if (!table.values[slot]) {
       if (out_stats->kernel_count == kernel_capacity) {
@@ -594,6 +618,7 @@ grt_status_t grt_trace_recorder_statistics(grt_trace_recorder_t* recorder,
       kernel->location = recorder->strings[event->detail];
       table.keys[slot] = key;
       table.values[slot] = (uint32_t)++out_stats->kernel_count;
+      ++table.count;
     }
     grt_trace_kernel_statistics_t* kernel =
         &out_stats->kernels[table.values[slot] - 1];

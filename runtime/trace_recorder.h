@@ -33,8 +33,9 @@ extern "C" {
 
 typedef struct grt_trace_recorder_t grt_trace_recorder_t;
 
-// About 72 bytes an event: 4 Mi events is about 300 MiB.
-#define GRT_TRACE_RECORDER_DEFAULT_MAX_EVENTS ((size_t)1 << 22)
+// About 72 bytes an event kept and 250 written: 1 Mi events is about
+// 72 MiB, and the JSON written from them about 250 MiB (built in memory).
+#define GRT_TRACE_RECORDER_DEFAULT_MAX_EVENTS ((size_t)1 << 20)
 
 typedef struct grt_trace_recorder_options_t {
   size_t max_events;  // 0: GRT_TRACE_RECORDER_DEFAULT_MAX_EVENTS

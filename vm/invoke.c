@@ -191,16 +191,12 @@ static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
                                           grt_vm_list_t* outputs,
                                           grt_allocator_t allocator);
 
-// grt_vm_invoke while tracing: one CALL event around it (base/trace.h), and
-// the thread's source location (which the VM sets at each import call) put
-// back as it was, so nothing recorded after the call is attributed to its
-// last op.
+// grt_vm_invoke while tracing: one CALL event around it (base/trace.h).
 static grt_status_t grt_vm_invoke_traced(grt_vm_context_t* context,
                                          const grt_vm_function_t* function,
                                          const grt_vm_list_t* inputs,
                                          grt_vm_list_t* outputs,
                                          grt_allocator_t allocator) {
-  grt_string_view_t outer_location = grt_trace_location();
   grt_trace_event_t event;
   memset(&event, 0, sizeof(event));
   event.kind = GRT_TRACE_EVENT_CALL;
@@ -211,7 +207,6 @@ static grt_status_t grt_vm_invoke_traced(grt_vm_context_t* context,
   grt_status_t status =
       grt_vm_invoke_entered(context, function, inputs, outputs, allocator);
   event.end_ns = grt_time_now_ns();
-  grt_trace_set_location(outer_location);
   grt_trace_record(&event);
   return status;
 }
@@ -224,11 +219,17 @@ grt_status_t grt_vm_invoke(grt_vm_context_t* context,
                                 "invoking '%.*s.%.*s'",
                                 GRT_SV_ARG(function->module->name),
                                 GRT_SV_ARG(function->name));
+  // The VM sets the thread's source location at each import call while
+  // tracing; it is put back as it was, whether tracing was on at the start
+  // or turned on during the call, so nothing recorded later is attributed
+  // to this call's last op (nor reads the module after it is gone).
+  grt_string_view_t outer_location = grt_trace_location();
   grt_status_t status =
       grt_trace_enabled()
           ? grt_vm_invoke_traced(context, function, inputs, outputs, allocator)
           : grt_vm_invoke_entered(context, function, inputs, outputs,
                                   allocator);
+  grt_trace_set_location(outer_location);
   grt_vm_context_leave(context);
   return status;
 }
