@@ -411,6 +411,78 @@ grt_status_t grt_file_write_chunks(const char* path,
   return grt_file_write_in_place(path, 0, chunks, count);
 }
 
+// The directory a file at |path| is created in must exist and be writable
+// (|shown| is the path the caller gave, for messages).
+static grt_status_t grt_file_check_directory_of(const char* path,
+                                                const char* shown) {
+  char directory[GRT_FILE_PATH_CAPACITY];
+  const char* slash = strrchr(path, '/');
+  if (!slash) {
+    snprintf(directory, sizeof(directory), ".");
+  } else if (slash == path) {
+    snprintf(directory, sizeof(directory), "/");
+  } else {
+    snprintf(directory, sizeof(directory), "%.*s", (int)(slash - path), path);
+  }
+  struct stat info;
+  if (stat(directory, &info) != 0) {
+    int error = errno;
+    if (error == ENOENT || error == ENOTDIR) {
+      return grt_make_status(GRT_STATUS_NOT_FOUND,
+                             "cannot write '%s': its directory '%s' does not "
+                             "exist",
+                             shown, directory);
+    }
+    return grt_file_os_error(error, "write", shown);
+  }
+  if (!S_ISDIR(info.st_mode)) {
+    return grt_make_status(GRT_STATUS_NOT_FOUND,
+                           "cannot write '%s': '%s' is not a directory", shown,
+                           directory);
+  }
+  if (access(directory, W_OK | X_OK) != 0) {
+    int error = errno;
+    char reason[128];
+    if (strerror_r(error, reason, sizeof(reason)) != 0) {
+      snprintf(reason, sizeof(reason), "error %d", error);
+    }
+    return grt_make_status(GRT_STATUS_PERMISSION_DENIED,
+                           "cannot write '%s': its directory '%s' is not "
+                           "writable: %s",
+                           shown, directory, reason);
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grt_file_check_writable(const char* path) {
+  if (!path[0]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "cannot write '': the path is empty");
+  }
+  GRT_RETURN_IF_ERROR(grt_file_check_path_length("write", path));
+  struct stat info;
+  if (stat(path, &info) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR) {
+      return grt_file_os_error(errno, "write", path);
+    }
+    return grt_file_check_directory_of(path, path);
+  }
+  if (S_ISDIR(info.st_mode)) return grt_file_is_directory_error(path);
+  if (!S_ISREG(info.st_mode)) {
+    // Written in place.
+    if (access(path, W_OK) != 0) {
+      return grt_file_os_error(errno, "write", path);
+    }
+    return grt_ok_status();
+  }
+  // A regular file (or a link to one) is replaced beside its real self.
+  char* resolved = realpath(path, NULL);
+  if (!resolved) return grt_file_os_error(errno, "write", path);
+  grt_status_t status = grt_file_check_directory_of(resolved, path);
+  free(resolved);
+  return status;
+}
+
 grt_status_t grt_file_write_contents(const char* path, const void* data,
                                      size_t size) {
   grt_file_chunk_t chunk = {data, size};

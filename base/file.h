@@ -108,6 +108,15 @@ grt_status_t grt_file_write_chunks(const char* path,
                                    size_t count, grt_file_write_mode_t mode)
     GRT_MUST_USE;
 
+// Whether grt_file_write_chunks could replace |path| now, for tools that
+// write an output only at the end of a long run (grt-run --trace) and
+// should refuse a bad path before starting: OK, or the error naming what
+// is wrong: "cannot write 'out': it is a directory, not a file", "cannot
+// write 'no/t.json': its directory 'no' does not exist", "... 'f' is not
+// a directory", "... its directory 'ro' is not writable: Permission
+// denied", or an empty or too long path. Nothing is created.
+grt_status_t grt_file_check_writable(const char* path) GRT_MUST_USE;
+
 // grt_file_write_chunks with one chunk, replacing the contents.
 grt_status_t grt_file_write_contents(const char* path, const void* data,
                                      size_t size) GRT_MUST_USE;

@@ -532,6 +532,55 @@ static void test_read_exactly(void** state) {
   close(fd);
 }
 
+static void test_check_writable(void** state) {
+  fixture_t* f = *state;
+  char path[600];
+  // A new file in an existing directory, an existing file, a device: OK,
+  // and nothing is created.
+  snprintf(path, sizeof(path), "%s", path_in(f, "new.json"));
+  assert_null(grt_file_check_writable(path));
+  assert_int_equal(count_entries(f->dir), 0);
+  write_file(path, "old");
+  assert_null(grt_file_check_writable(path));
+  assert_null(grt_file_check_writable("/dev/null"));
+  char expected[1400];
+  // A directory.
+  snprintf(expected, sizeof(expected),
+           "cannot write '%s': it is a directory, not a file", f->dir);
+  expect_error(grt_file_check_writable(f->dir), GRT_STATUS_INVALID_ARGUMENT,
+               expected);
+  // A missing directory, and a file where a directory should be.
+  char missing[600];
+  snprintf(missing, sizeof(missing), "%s", path_in(f, "no/such/t.json"));
+  snprintf(expected, sizeof(expected),
+           "cannot write '%s': its directory '%s/no/such' does not exist",
+           missing, f->dir);
+  expect_error(grt_file_check_writable(missing), GRT_STATUS_NOT_FOUND,
+               expected);
+  char under_file[700];
+  snprintf(under_file, sizeof(under_file), "%s/t.json", path);
+  snprintf(expected, sizeof(expected),
+           "cannot write '%s': '%s' is not a directory", under_file, path);
+  expect_error(grt_file_check_writable(under_file), GRT_STATUS_NOT_FOUND,
+               expected);
+  expect_error(grt_file_check_writable(""), GRT_STATUS_INVALID_ARGUMENT,
+               "cannot write '': the path is empty");
+  // A directory without write permission (root writes anywhere: skipped).
+  if (geteuid() != 0) {
+    char readonly[600];
+    snprintf(readonly, sizeof(readonly), "%s", path_in(f, "ro"));
+    assert_int_equal(mkdir(readonly, 0500), 0);
+    char inside[700];
+    snprintf(inside, sizeof(inside), "%s/t.json", readonly);
+    snprintf(expected, sizeof(expected),
+             "cannot write '%s': its directory '%s' is not writable: "
+             "Permission denied",
+             inside, readonly);
+    expect_error(grt_file_check_writable(inside),
+                 GRT_STATUS_PERMISSION_DENIED, expected);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define FILE_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -558,6 +607,7 @@ int main(void) {
       FILE_TEST(test_endless_stream_is_bounded),
       FILE_TEST(test_stream_within_bound_and_regular_beyond_it),
       FILE_TEST(test_read_exactly),
+      FILE_TEST(test_check_writable),
 #undef FILE_TEST
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

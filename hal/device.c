@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/time.h"
+#include "base/trace.h"
+
 void grt_hal_device_initialize(const grt_hal_device_vtable_t* vtable,
                                const char* uri, grt_allocator_t host_allocator,
                                grt_hal_device_t* device) {
@@ -138,6 +141,23 @@ static grt_status_t grt_hal_queue_lists_validate(
   return grt_hal_semaphore_list_validate(signal, "signal");
 }
 
+// One SUBMIT event (base/trace.h) for a queue operation that started at
+// |start_ns| and has just returned.
+static void grt_hal_device_trace_submit(grt_hal_device_t* device,
+                                        const char* name, size_t count,
+                                        grt_time_t start_ns) {
+  grt_trace_event_t event;
+  memset(&event, 0, sizeof(event));
+  event.kind = GRT_TRACE_EVENT_SUBMIT;
+  event.name = grt_make_cstring_view(name);
+  event.detail = grt_make_cstring_view(device->uri);
+  event.start_ns = start_ns;
+  event.end_ns = grt_time_now_ns();
+  event.worker_id = GRT_TRACE_NO_WORKER;
+  event.count = count;
+  grt_trace_record(&event);
+}
+
 grt_status_t grt_hal_device_queue_alloca(grt_hal_device_t* device,
                                          grt_hal_semaphore_list_t wait,
                                          grt_hal_semaphore_list_t signal,
@@ -146,8 +166,16 @@ grt_status_t grt_hal_device_queue_alloca(grt_hal_device_t* device,
                                          grt_hal_buffer_t** out_buffer) {
   *out_buffer = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_queue_lists_validate(wait, signal));
-  return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
-      ->queue_alloca(device, wait, signal, params, size, out_buffer);
+  if (!grt_trace_enabled()) {
+    return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+        ->queue_alloca(device, wait, signal, params, size, out_buffer);
+  }
+  grt_time_t start = grt_time_now_ns();
+  grt_status_t status =
+      GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+          ->queue_alloca(device, wait, signal, params, size, out_buffer);
+  grt_hal_device_trace_submit(device, "queue.alloca", 0, start);
+  return status;
 }
 
 grt_status_t grt_hal_device_queue_dealloca(grt_hal_device_t* device,
@@ -159,8 +187,15 @@ grt_status_t grt_hal_device_queue_dealloca(grt_hal_device_t* device,
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "queue dealloca of a NULL buffer");
   }
-  return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
-      ->queue_dealloca(device, wait, signal, buffer);
+  if (!grt_trace_enabled()) {
+    return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+        ->queue_dealloca(device, wait, signal, buffer);
+  }
+  grt_time_t start = grt_time_now_ns();
+  grt_status_t status = GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+                            ->queue_dealloca(device, wait, signal, buffer);
+  grt_hal_device_trace_submit(device, "queue.dealloca", 0, start);
+  return status;
 }
 
 grt_status_t grt_hal_device_queue_execute(
@@ -175,9 +210,17 @@ grt_status_t grt_hal_device_queue_execute(
                              "command buffer %zu of %zu is NULL", i, count);
     }
   }
-  return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
-      ->queue_execute(device, wait, signal, count, command_buffers,
-                      binding_tables);
+  if (!grt_trace_enabled()) {
+    return GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+        ->queue_execute(device, wait, signal, count, command_buffers,
+                        binding_tables);
+  }
+  grt_time_t start = grt_time_now_ns();
+  grt_status_t status = GRT_HAL_VTABLE(device, grt_hal_device_vtable_t)
+                            ->queue_execute(device, wait, signal, count,
+                                            command_buffers, binding_tables);
+  grt_hal_device_trace_submit(device, "queue.execute", count, start);
+  return status;
 }
 
 grt_status_t grt_hal_device_queue_copy(grt_hal_device_t* device,

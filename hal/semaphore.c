@@ -10,7 +10,10 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+#include "base/trace.h"
 
 //===----------------------------------------------------------------------===//
 // Wrappers
@@ -101,8 +104,8 @@ void grt_hal_semaphore_list_fail(grt_hal_semaphore_list_t list,
   grt_status_free(status);
 }
 
-grt_status_t grt_hal_semaphore_list_wait(grt_hal_semaphore_list_t list,
-                                         grt_duration_t timeout_ns) {
+static grt_status_t grt_hal_semaphore_list_wait_untraced(
+    grt_hal_semaphore_list_t list, grt_duration_t timeout_ns) {
   // One deadline for the whole list: waiting on each in turn then costs at
   // most the timeout in total.
   grt_time_t deadline = grt_deadline_from_timeout_ns(timeout_ns);
@@ -116,6 +119,24 @@ grt_status_t grt_hal_semaphore_list_wait(grt_hal_semaphore_list_t list,
     GRT_RETURN_IF_ERROR(status);
   }
   return grt_ok_status();
+}
+
+grt_status_t grt_hal_semaphore_list_wait(grt_hal_semaphore_list_t list,
+                                         grt_duration_t timeout_ns) {
+  if (list.count == 0 || !grt_trace_enabled()) {
+    return grt_hal_semaphore_list_wait_untraced(list, timeout_ns);
+  }
+  grt_trace_event_t event;
+  memset(&event, 0, sizeof(event));
+  event.kind = GRT_TRACE_EVENT_WAIT;
+  event.name = grt_make_cstring_view("wait");
+  event.worker_id = GRT_TRACE_NO_WORKER;
+  event.count = list.count;
+  event.start_ns = grt_time_now_ns();
+  grt_status_t status = grt_hal_semaphore_list_wait_untraced(list, timeout_ns);
+  event.end_ns = grt_time_now_ns();
+  grt_trace_record(&event);
+  return status;
 }
 
 grt_status_t grt_hal_semaphore_list_poll(grt_hal_semaphore_list_t list,

@@ -15,6 +15,10 @@
 //    "median_ns": N, "mean_ns": N, "stddev_ns": N}
 // (aggregates rounded to whole nanoseconds; stddev is the sample standard
 // deviation, 0 for one repetition).
+//
+// --trace=FILE.json writes a Chrome trace-event timeline of every call,
+// warmup included, as grt-run's --trace does (tracing adds its own cost to
+// the times).
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +44,7 @@ typedef struct grt_benchmark_flags_t {
   int64_t repetitions;
   int64_t warmup;
   const char* format;
+  const char* trace;
 } grt_benchmark_flags_t;
 
 static grt_benchmark_flags_t flags = {
@@ -66,6 +71,9 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
      "untimed calls before them (default 2)"},
     {"benchmark_format", 0, GRT_FLAG_STRING, &flags.format, "FORMAT",
      "text (default) or json (one object on stdout)"},
+    {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
+     "write a Chrome trace-event JSON timeline of the calls to FILE (as "
+     "grt-run's --trace)"},
 };
 
 static const grt_flags_spec_t grt_benchmark_flags_spec = {
@@ -208,6 +216,7 @@ static grt_status_t grt_benchmark(grt_tools_run_session_t* state) {
       .task_workers = flags.task_workers,
       .timeout_ms = 0,
       .inputs = &flags.inputs,
+      .trace = flags.trace,
   };
   GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   int64_t load_ns = 0;
@@ -223,6 +232,9 @@ static grt_status_t grt_benchmark(grt_tools_run_session_t* state) {
   grt_status_t status = grt_ok_status();
   for (size_t i = 0; grt_status_is_ok(status) && i < count; ++i) {
     status = grt_benchmark_call(state, "timed", (int64_t)i, &times[i]);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_tools_run_session_finish_trace(state, &options);
   }
   if (grt_status_is_ok(status)) {
     grt_benchmark_stats_t stats =

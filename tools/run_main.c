@@ -8,6 +8,11 @@
 //           --input=2x2xf32=1 2 3 4 --input=@x.npy --output=@y.npy
 //           --expected_output=2x2xf32=2 4 6 8
 //
+// --trace=FILE.json writes a Chrome trace-event timeline of the run
+// (dispatches per worker, queue submits and waits, VM calls) and
+// --print_statistics adds the dispatches that took the most time
+// (runtime/trace_recorder.h).
+//
 // The value syntax of --input, --output and --expected_output is described
 // in tensor_io.h and docs/tools.md.
 #include <inttypes.h>
@@ -39,6 +44,7 @@ typedef struct grt_run_flags_t {
   int64_t print_max_element_count;
   bool print_statistics;
   int64_t timeout_ms;
+  const char* trace;
 } grt_run_flags_t;
 
 static grt_run_flags_t flags = {
@@ -84,8 +90,15 @@ static const grt_flag_t grt_run_flag_table[] = {
      &flags.print_max_element_count, "N",
      "print at most N elements of a tensor (default 1024; 0: all)"},
     {"print_statistics", 0, GRT_FLAG_BOOL, &flags.print_statistics, NULL,
-     "print load and call times and peak memory"},
+     "print load and call times, peak memory and the dispatches that took "
+     "the most time"},
+    {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
+     "write a Chrome trace-event JSON timeline of the run to FILE (opens in "
+     "Perfetto and chrome://tracing)"},
 };
+
+// Kernels --print_statistics lists by name; the rest are summed in a line.
+#define GRT_RUN_STATISTICS_TOP_KERNELS 10
 
 static const grt_flags_spec_t grt_run_flags_spec = {
     "grt-run", "calls one function of a module on a device and prints its results",
@@ -161,8 +174,9 @@ static grt_status_t grt_run_handle_results(grt_tools_run_session_t* state,
   return status;
 }
 
-static void grt_run_print_statistics(grt_tools_run_session_t* state, int64_t load_ns,
-                                     int64_t call_ns) {
+static grt_status_t grt_run_print_statistics(grt_tools_run_session_t* state,
+                                             int64_t load_ns,
+                                             int64_t call_ns) {
   grt_hal_allocator_statistics_t stats;
   memset(&stats, 0, sizeof(stats));
   grt_hal_allocator_query_statistics(grt_hal_device_allocator(state->device),
@@ -177,6 +191,14 @@ static void grt_run_print_statistics(grt_tools_run_session_t* state, int64_t loa
          "\n  host_peak_rss_bytes: %" PRId64 "\n",
          load_ns, call_ns, stats.peak_bytes_allocated, stats.allocation_count,
          (int64_t)usage.ru_maxrss * 1024);
+  // What the recorder saw, module load (initializers) included.
+  grt_trace_statistics_t trace_stats;
+  GRT_RETURN_IF_ERROR(grt_trace_recorder_statistics(
+      state->recorder, state->allocator, &trace_stats));
+  grt_trace_statistics_print(&trace_stats, GRT_RUN_STATISTICS_TOP_KERNELS,
+                             "  ", stdout);
+  grt_trace_statistics_deinitialize(state->allocator, &trace_stats);
+  return grt_ok_status();
 }
 
 static grt_status_t grt_run(grt_tools_run_session_t* state,
@@ -192,6 +214,8 @@ static grt_status_t grt_run(grt_tools_run_session_t* state,
       .task_workers = flags.task_workers,
       .timeout_ms = flags.timeout_ms,
       .inputs = &flags.inputs,
+      .trace = flags.trace,
+      .record_statistics = flags.print_statistics,
   };
   GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   if (flags.print_max_element_count < 0) {
@@ -208,9 +232,12 @@ static grt_status_t grt_run(grt_tools_run_session_t* state,
   GRT_RETURN_IF_ERROR(grt_runtime_session_call(
       state->session, &state->function, state->inputs, state->outputs));
   grt_time_t call_end = grt_time_now_ns();
+  // The call waited for its device work: nothing traced is still running.
+  GRT_RETURN_IF_ERROR(grt_tools_run_session_finish_trace(state, &options));
   GRT_RETURN_IF_ERROR(grt_run_handle_results(state, out_all_matched));
   if (flags.print_statistics) {
-    grt_run_print_statistics(state, load_ns, (int64_t)(call_end - call_start));
+    GRT_RETURN_IF_ERROR(grt_run_print_statistics(
+        state, load_ns, (int64_t)(call_end - call_start)));
   }
   return grt_ok_status();
 }

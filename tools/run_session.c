@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/string_view.h"
 #include "base/time.h"
+#include "base/trace.h"
 #include "vm/context.h"
 #include "vm/signature.h"
 
@@ -18,6 +20,9 @@ void grt_tools_run_session_initialize(grt_allocator_t allocator,
 }
 
 void grt_tools_run_session_deinitialize(grt_tools_run_session_t* state) {
+  // First: detaches it, so nothing torn down below reports into it.
+  grt_trace_recorder_destroy(state->recorder);
+  state->recorder = NULL;
   if (state->outputs) grt_vm_list_release(state->outputs);
   if (state->inputs) grt_vm_list_release(state->inputs);
   grt_tools_tensor_io_deinitialize(&state->io);
@@ -54,6 +59,15 @@ grt_status_t grt_tools_run_session_check_options(
                            ": expected 0 (no limit) or a positive number of "
                            "milliseconds",
                            options->timeout_ms);
+  }
+  if (options->trace) {
+    if (!options->trace[0]) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "--trace=: expected the path of the trace file "
+                             "to write, such as --trace=trace.json");
+    }
+    GRT_RETURN_IF_ERROR_ANNOTATED(grt_file_check_writable(options->trace),
+                                  "--trace=%s", options->trace);
   }
   return grt_ok_status();
 }
@@ -139,6 +153,16 @@ grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
     GRT_RETURN_IF_ERROR(grt_flags_check_name_length(
         "--function", options->function, strlen(options->function)));
   }
+  if (options->trace || options->record_statistics) {
+    grt_trace_recorder_options_t recorder_options = {0, options->tool};
+    GRT_RETURN_IF_ERROR(grt_trace_recorder_create(
+        &recorder_options, state->allocator, &state->recorder));
+    // The calling thread is "main", and tid 1 when it is the first to ask.
+    grt_trace_set_thread_name("main");
+    (void)grt_trace_thread_id();
+    GRT_RETURN_IF_ERROR(
+        grt_trace_attach(grt_trace_recorder_sink(state->recorder)));
+  }
   grt_time_t start = grt_time_now_ns();
   grt_hal_device_options_t device_options;
   memset(&device_options, 0, sizeof(device_options));
@@ -170,4 +194,15 @@ grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
   GRT_RETURN_IF_ERROR(grt_tools_make_inputs(state, options));
   return grt_vm_list_create(grt_vm_type_def_variant(), 4, state->allocator,
                             &state->outputs);
+}
+
+grt_status_t grt_tools_run_session_finish_trace(
+    grt_tools_run_session_t* state, const grt_tools_run_options_t* options) {
+  if (!state->recorder) return grt_ok_status();
+  grt_trace_detach(grt_trace_recorder_sink(state->recorder));
+  if (!options->trace) return grt_ok_status();
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_trace_recorder_write_json(state->recorder, options->trace),
+      "--trace=%s", options->trace);
+  return grt_ok_status();
 }

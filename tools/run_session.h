@@ -11,16 +11,19 @@
 //   status = grt_tools_run_session_load(&s, &options, &load_ns);
 //   status = grt_runtime_session_call(s.session, &s.function, s.inputs,
 //                                     s.outputs);
+//   status = grt_tools_run_session_finish_trace(&s, &options);
 //   grt_tools_run_session_deinitialize(&s);
 #ifndef GRT_TOOLS_RUN_SESSION_H_
 #define GRT_TOOLS_RUN_SESSION_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/allocator.h"
 #include "base/status.h"
 #include "hal/device.h"
 #include "runtime/session.h"
+#include "runtime/trace_recorder.h"
 #include "tools/flags.h"
 #include "tools/tensor_io.h"
 #include "vm/list.h"
@@ -39,6 +42,10 @@ typedef struct grt_tools_run_options_t {
   int64_t task_workers;  // --task_workers (0: one per core)
   int64_t timeout_ms;    // --timeout (0: no limit)
   const grt_flag_list_t* inputs;  // --input values, in order
+  const char* trace;     // --trace: Chrome trace JSON path; NULL when not given
+  // Record events for statistics (grt-run --print_statistics) even when
+  // no trace file is written.
+  bool record_statistics;
 } grt_tools_run_options_t;
 
 // Everything one run holds. Zeroed by initialize; released by
@@ -52,6 +59,9 @@ typedef struct grt_tools_run_session_t {
   grt_vm_list_t* inputs;       // the arguments built from --input
   grt_vm_list_t* outputs;      // an empty list for the results
   grt_tools_tensor_io_t io;    // .npy sources the inputs were read from
+  // Attached from the start of the load when --trace or statistics were
+  // asked for; NULL otherwise.
+  grt_trace_recorder_t* recorder;
 } grt_tools_run_session_t;
 
 void grt_tools_run_session_initialize(grt_allocator_t allocator,
@@ -63,11 +73,15 @@ grt_status_t grt_tools_run_session_create_instance(
     grt_tools_run_session_t* state) GRT_MUST_USE;
 
 // Checks the flags that need no device: a module is given, --task_workers
-// and --timeout are in range.
+// and --timeout are in range, and a --trace path can be written (an
+// existing directory that is writable, and not itself a directory), so a
+// long run does not end in an error about its trace.
 grt_status_t grt_tools_run_session_check_options(
     const grt_tools_run_options_t* options) GRT_MUST_USE;
 
-// Checks the names' lengths, creates the device and the session, loads the
+// Checks the names' lengths, starts recording (when --trace or statistics
+// were asked for: from before the device is created, so the module's
+// initializer is in the trace too), creates the device and the session, loads the
 // module and looks up the function (without --function the error lists the
 // module's exports), then builds the argument list from the --input values
 // checked against the function's signature and makes an empty output list.
@@ -76,6 +90,13 @@ grt_status_t grt_tools_run_session_check_options(
 grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
                                         const grt_tools_run_options_t* options,
                                         int64_t* out_load_ns) GRT_MUST_USE;
+
+// Stops recording and, with --trace, writes the trace (Chrome trace-event
+// JSON, runtime/trace_recorder.h). Call once the calls are done; the
+// recorder stays for grt_trace_recorder_statistics until deinitialize.
+grt_status_t grt_tools_run_session_finish_trace(
+    grt_tools_run_session_t* state,
+    const grt_tools_run_options_t* options) GRT_MUST_USE;
 
 #ifdef __cplusplus
 }

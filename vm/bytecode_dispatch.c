@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/trace.h"
 #include "vm/buffer.h"
 #include "vm/bytecode_module.h"
 #include "vm/list.h"
@@ -406,6 +407,21 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
   grt_vm_stack_pop_top_frame(stack, scratch, scratch->info, scratch->parent);
   *out_pc = result_list + 2 + 2u * signature->results.size;
   return status;
+}
+
+// While tracing: makes the source location of the import call whose
+// operands start at |pc| (in the function at |code| that |frame| runs) the
+// thread's current location, which a dispatch recorded by the import
+// carries into the trace (base/trace.h). Empty when the module has none.
+static void grt_vm_trace_call_site(grt_vm_bytecode_module_t* module,
+                                   const grt_vm_stack_frame_t* frame,
+                                   const uint8_t* code, const uint8_t* pc) {
+  grt_string_view_t location = grt_string_view_empty();
+  // Any offset inside the op finds the op's own entry: entries sit at op
+  // starts and the lookup takes the last one at or before the offset.
+  grt_module_file_lookup_location(module->file, frame->info->function_ordinal,
+                                  (uint32_t)(pc - code), &location);
+  grt_trace_set_location(location);
 }
 
 // switch.*: result = values[index], or the default when out of range.
@@ -936,6 +952,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t callee = grt_vm_read_u32(&pc);
     if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
       const uint8_t* next_pc = pc;
+      if (grt_trace_enabled()) grt_vm_trace_call_site(module, frame, code, pc);
       FAIL(grt_vm_call_import(module, state, stack, regs, refs,
                               callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, pc,
                               &next_pc));
@@ -1001,6 +1018,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   OP(CALL_VARIADIC) {
     uint32_t callee = grt_vm_read_u32(&pc);
     const uint8_t* next_pc = pc;
+    if (grt_trace_enabled()) grt_vm_trace_call_site(module, frame, code, pc);
     FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
                             pc, &next_pc));
     pc = next_pc;

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "base/time.h"
+#include "base/trace.h"
 #include "vm/signature.h"
 #include "vm/variant.h"
 
@@ -189,6 +191,26 @@ static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
                                           grt_vm_list_t* outputs,
                                           grt_allocator_t allocator);
 
+// grt_vm_invoke while tracing: one CALL event around it (base/trace.h).
+static grt_status_t grt_vm_invoke_traced(grt_vm_context_t* context,
+                                         const grt_vm_function_t* function,
+                                         const grt_vm_list_t* inputs,
+                                         grt_vm_list_t* outputs,
+                                         grt_allocator_t allocator) {
+  grt_trace_event_t event;
+  memset(&event, 0, sizeof(event));
+  event.kind = GRT_TRACE_EVENT_CALL;
+  event.name = function->name;
+  event.detail = function->module->name;
+  event.worker_id = GRT_TRACE_NO_WORKER;
+  event.start_ns = grt_time_now_ns();
+  grt_status_t status =
+      grt_vm_invoke_entered(context, function, inputs, outputs, allocator);
+  event.end_ns = grt_time_now_ns();
+  grt_trace_record(&event);
+  return status;
+}
+
 grt_status_t grt_vm_invoke(grt_vm_context_t* context,
                            const grt_vm_function_t* function,
                            const grt_vm_list_t* inputs,
@@ -197,8 +219,17 @@ grt_status_t grt_vm_invoke(grt_vm_context_t* context,
                                 "invoking '%.*s.%.*s'",
                                 GRT_SV_ARG(function->module->name),
                                 GRT_SV_ARG(function->name));
+  // The VM sets the thread's source location at each import call while
+  // tracing; it is put back as it was, whether tracing was on at the start
+  // or turned on during the call, so nothing recorded later is attributed
+  // to this call's last op (nor reads the module after it is gone).
+  grt_string_view_t outer_location = grt_trace_location();
   grt_status_t status =
-      grt_vm_invoke_entered(context, function, inputs, outputs, allocator);
+      grt_trace_enabled()
+          ? grt_vm_invoke_traced(context, function, inputs, outputs, allocator)
+          : grt_vm_invoke_entered(context, function, inputs, outputs,
+                                  allocator);
+  grt_trace_set_location(outer_location);
   grt_vm_context_leave(context);
   return status;
 }

@@ -4,6 +4,8 @@
 
 #include "base/arena.h"
 #include "base/checked_math.h"
+#include "base/time.h"
+#include "base/trace.h"
 #include "hal/local/heap_allocator.h"
 
 // How many of the latest retained objects a recording remembers: a dispatch
@@ -357,10 +359,21 @@ static grt_status_t grt_hal_local_command_buffer_dispatch(
         &command_buffer->arena, params->binding_count * sizeof(*bindings),
         (void**)&bindings));
   }
+  // The recording may outlive the module the location points into.
+  char* location = NULL;
+  grt_string_view_t traced_location = grt_string_view_empty();
+  if (grt_trace_enabled()) traced_location = grt_trace_location();
+  if (traced_location.size && traced_location.size < UINT32_MAX) {
+    GRT_RETURN_IF_ERROR(grt_arena_allocate(
+        &command_buffer->arena, traced_location.size, (void**)&location));
+    memcpy(location, traced_location.data, traced_location.size);
+  }
   grt_hal_local_command_t* command = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_command_buffer_append(
       command_buffer, GRT_HAL_LOCAL_COMMAND_DISPATCH, &command));
   grt_hal_local_dispatch_command_t* dispatch = &command->dispatch;
+  dispatch->location = location;
+  dispatch->location_length = location ? (uint32_t)traced_location.size : 0;
   dispatch->executable = executable;
   dispatch->entry_point = params->entry_point;
   dispatch->kernel = executable->kernels[params->entry_point];
@@ -512,7 +525,7 @@ static void grt_hal_local_fill_bytes(uint8_t* target, uint64_t length,
   }
 }
 
-grt_status_t grt_hal_local_execution_run_transfer(
+static grt_status_t grt_hal_local_execution_run_transfer_untraced(
     grt_hal_local_execution_t* execution,
     const grt_hal_local_command_t* command) {
   uint8_t* target = NULL;
@@ -566,6 +579,40 @@ grt_status_t grt_hal_local_execution_run_transfer(
                          "command %d is not a transfer", (int)command->type);
 }
 
+grt_status_t grt_hal_local_execution_run_transfer(
+    grt_hal_local_execution_t* execution,
+    const grt_hal_local_command_t* command) {
+  if (!grt_trace_enabled()) {
+    return grt_hal_local_execution_run_transfer_untraced(execution, command);
+  }
+  grt_trace_event_t event;
+  memset(&event, 0, sizeof(event));
+  event.kind = GRT_TRACE_EVENT_TRANSFER;
+  event.worker_id = GRT_TRACE_NO_WORKER;
+  event.start_ns = grt_time_now_ns();
+  grt_status_t status =
+      grt_hal_local_execution_run_transfer_untraced(execution, command);
+  event.end_ns = grt_time_now_ns();
+  switch (command->type) {
+    case GRT_HAL_LOCAL_COMMAND_FILL:
+      event.name = grt_make_cstring_view("fill");
+      event.count = command->fill.target.length;
+      break;
+    case GRT_HAL_LOCAL_COMMAND_COPY:
+      event.name = grt_make_cstring_view("copy");
+      event.count = command->copy.target.length;
+      break;
+    default:
+      event.name = grt_make_cstring_view("update");
+      event.count = command->update.data_length;
+      break;
+  }
+  // A whole-buffer ref's length is known only to the resolve inside.
+  if (event.count == GRT_HAL_WHOLE_BUFFER) event.count = 0;
+  grt_trace_record(&event);
+  return status;
+}
+
 grt_status_t grt_hal_local_execution_prepare_dispatch_into(
     grt_hal_local_execution_t* execution,
     const grt_hal_local_dispatch_command_t* command,
@@ -613,7 +660,7 @@ grt_status_t grt_hal_local_execution_prepare_dispatch(
   return grt_ok_status();
 }
 
-grt_status_t grt_hal_local_dispatch_run_workgroups(
+static grt_status_t grt_hal_local_dispatch_run_range(
     const grt_hal_local_dispatch_t* dispatch, uint64_t first, uint64_t count,
     uint32_t worker_id, void* local_memory, size_t local_memory_size) {
   const grt_hal_local_dispatch_command_t* command = dispatch->command;
@@ -658,6 +705,43 @@ grt_status_t grt_hal_local_dispatch_run_workgroups(
     }
   }
   return grt_ok_status();
+}
+
+// One DISPATCH event (base/trace.h) for workgroups [first, first+count).
+static void grt_hal_local_trace_dispatch(
+    const grt_hal_local_dispatch_command_t* command, uint64_t first,
+    uint64_t count, uint32_t worker_id, grt_time_t start_ns) {
+  grt_trace_event_t event;
+  memset(&event, 0, sizeof(event));
+  event.kind = GRT_TRACE_EVENT_DISPATCH;
+  event.name = grt_make_cstring_view(command->kernel->name);
+  event.detail = command->location
+                     ? grt_make_string_view(command->location,
+                                            command->location_length)
+                     : grt_string_view_empty();
+  event.start_ns = start_ns;
+  event.end_ns = grt_time_now_ns();
+  event.worker_id = worker_id;
+  memcpy(event.workgroup_count, command->workgroup_count,
+         sizeof(event.workgroup_count));
+  event.first_workgroup = first;
+  event.workgroups = count;
+  grt_trace_record(&event);
+}
+
+grt_status_t grt_hal_local_dispatch_run_workgroups(
+    const grt_hal_local_dispatch_t* dispatch, uint64_t first, uint64_t count,
+    uint32_t worker_id, void* local_memory, size_t local_memory_size) {
+  if (!grt_trace_enabled() || count == 0) {
+    return grt_hal_local_dispatch_run_range(dispatch, first, count, worker_id,
+                                            local_memory, local_memory_size);
+  }
+  grt_time_t start = grt_time_now_ns();
+  grt_status_t status = grt_hal_local_dispatch_run_range(
+      dispatch, first, count, worker_id, local_memory, local_memory_size);
+  grt_hal_local_trace_dispatch(dispatch->command, first, count, worker_id,
+                               start);
+  return status;
 }
 
 grt_status_t grt_hal_local_execution_run_inline(

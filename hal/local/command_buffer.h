@@ -68,6 +68,9 @@ typedef struct grt_hal_local_dispatch_command_t {
   const grt_kernel_entry_t* kernel;  // executable->kernels[entry_point]
   const uint32_t* constants;  // in the arena
   const grt_hal_buffer_ref_t* bindings;  // in the arena
+  // The source location of the op that recorded it, copied into the arena
+  // when tracing was on at record time (base/trace.h); NULL otherwise.
+  const char* location;
   uint64_t workgroup_total;  // product of workgroup_count
   uint32_t workgroup_count[3];
   uint32_t entry_point;
@@ -81,6 +84,7 @@ typedef struct grt_hal_local_dispatch_command_t {
   // resolved state (grt_hal_local_execution_t).
   uint32_t dispatch_ordinal;
   uint32_t binding_base;
+  uint32_t location_length;  // bytes of |location|
 } grt_hal_local_dispatch_command_t;
 
 typedef struct grt_hal_local_command_t {

@@ -13,6 +13,7 @@
 #endif
 #if GRT_HAL_LOCAL_DLOPEN_LOADER
 #include "hal/local/library_loader.h"
+#include "hal/local/perf_map.h"
 #endif
 
 //===----------------------------------------------------------------------===//
@@ -424,6 +425,25 @@ static grt_status_t grt_hal_local_executable_create(
 }
 
 #if GRT_HAL_LOCAL_DLOPEN_LOADER
+// With GRT_PERF_MAP=1, names the library's kernels for perf (perf_map.h).
+static grt_status_t grt_hal_local_executable_write_perf_map(
+    const char* label, const grt_hal_executable_params_t* params,
+    const grt_kernel_library_t* library, void* handle) {
+  bool requested = false;
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_hal_local_perf_map_requested(&requested),
+                                "%s", label);
+  if (!requested) return grt_ok_status();
+  uintptr_t base = 0;
+  GRT_RETURN_IF_ERROR(grt_hal_local_library_load_base(handle, label, &base));
+  char path[64];
+  grt_hal_local_perf_map_default_path(path, sizeof(path));
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_hal_local_perf_map_append(path, library, params->binary,
+                                    params->binary_size, base),
+      "%s: GRT_PERF_MAP=1", label);
+  return grt_ok_status();
+}
+
 static grt_status_t grt_hal_local_executable_load_shared_object(
     const char* label, const grt_hal_executable_params_t* params,
     grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
@@ -449,6 +469,10 @@ static grt_status_t grt_hal_local_executable_load_shared_object(
                                "version %u",
                                label, GRT_KERNEL_ABI_VERSION);
     }
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_executable_write_perf_map(label, params, library,
+                                                     handle);
   }
   if (grt_status_is_ok(status)) {
     status = grt_hal_local_executable_create(label, params, library, handle,

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,21 @@ grt_status_t grt_hal_local_library_lookup(void* handle, const char* symbol,
                            symbol, reason ? reason : "symbol is NULL");
   }
   *out_address = address;
+  return grt_ok_status();
+}
+
+grt_status_t grt_hal_local_library_load_base(void* handle, const char* label,
+                                             uintptr_t* out_base) {
+  *out_base = 0;
+  struct link_map* map = NULL;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map) {
+    const char* reason = dlerror();
+    return grt_make_status(GRT_STATUS_UNAVAILABLE,
+                           "%s: cannot find where the kernel library was "
+                           "loaded: %s",
+                           label, reason ? reason : "dlinfo failed");
+  }
+  *out_base = (uintptr_t)map->l_addr;
   return grt_ok_status();
 }
 

@@ -42,6 +42,12 @@ grt_status_t grt_hal_local_library_lookup(void* handle, const char* symbol,
                                           const char* label,
                                           void** out_address) GRT_MUST_USE;
 
+// Where the library was loaded: what is added to the addresses in its
+// file to give the addresses in memory (its link map's l_addr). For the
+// perf map (perf_map.h).
+grt_status_t grt_hal_local_library_load_base(void* handle, const char* label,
+                                             uintptr_t* out_base) GRT_MUST_USE;
+
 // Closes a handle from grt_hal_local_library_load. NULL is ignored.
 void grt_hal_local_library_unload(void* handle);
 

@@ -3,8 +3,11 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "base/trace.h"
 
 // Far beyond any core count; catches a garbage worker_count before it
 // becomes thousands of threads.
@@ -82,6 +85,10 @@ static void grt_hal_local_task_batch_drain(grt_hal_local_task_batch_t* batch,
 static void* grt_hal_local_task_worker_main(void* arg) {
   grt_hal_local_task_worker_t* worker = arg;
   grt_hal_local_task_pool_t* pool = worker->pool;
+  // Its track in traces (base/trace.h).
+  char name[GRT_TRACE_THREAD_NAME_CAPACITY];
+  snprintf(name, sizeof(name), "local-task worker %u", worker->worker_id);
+  grt_trace_set_thread_name(name);
   pthread_mutex_lock(&pool->mutex);
   for (;;) {
     // Join each batch at most once; a worker that wakes after its batch

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "base/checked_math.h"
+#include "base/time.h"
+#include "base/trace.h"
 #include "hal/local/command_buffer.h"
 #include "hal/local/device_common.h"
 #include "hal/local/executable.h"
@@ -406,6 +408,10 @@ static void grt_hal_task_device_enqueue(grt_hal_task_device_t* device,
 
 static void grt_hal_task_device_process(grt_hal_task_device_t* device,
                                         grt_hal_task_submission_t* submission) {
+  // Only submissions of command buffers are traced: the others do nothing
+  // but wait (and their waits are traced as waits).
+  bool traced = submission->command_buffer_count && grt_trace_enabled();
+  grt_time_t start = traced ? grt_time_now_ns() : 0;
   // Blocks in the semaphores' condition variables: no spinning.
   grt_status_t status =
       grt_hal_semaphore_list_wait(submission->wait, GRT_HAL_TIMEOUT_INFINITE);
@@ -413,6 +419,20 @@ static void grt_hal_task_device_process(grt_hal_task_device_t* device,
        i < submission->command_buffer_count && grt_status_is_ok(status); ++i) {
     status = grt_hal_task_device_run_command_buffer(
         device, submission->command_buffers[i], submission->binding_tables[i]);
+  }
+  if (traced) {
+    // Before the signal, so a caller that stops tracing as soon as the work
+    // is done still gets it.
+    grt_trace_event_t event;
+    memset(&event, 0, sizeof(event));
+    event.kind = GRT_TRACE_EVENT_EXECUTE;
+    event.name = grt_make_cstring_view("execute");
+    event.detail = grt_make_cstring_view(device->local.base.uri);
+    event.start_ns = start;
+    event.end_ns = grt_time_now_ns();
+    event.worker_id = GRT_TRACE_NO_WORKER;
+    event.count = submission->command_buffer_count;
+    grt_trace_record(&event);
   }
   if (grt_status_is_ok(status)) {
     status = grt_hal_semaphore_list_signal(submission->signal);
@@ -425,6 +445,7 @@ static void grt_hal_task_device_process(grt_hal_task_device_t* device,
 
 static void* grt_hal_task_device_queue_main(void* arg) {
   grt_hal_task_device_t* device = arg;
+  grt_trace_set_thread_name("local-task queue");
   pthread_mutex_lock(&device->mutex);
   for (;;) {
     while (!device->head && !device->shutting_down) {
