@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "base/source_file_test_util.h"
 #include "base/status_matchers.h"
 #include "runtime/abi_shim.h"
 #include "runtime/check_abi.h"
@@ -108,21 +109,6 @@ static void check_rows(row_t* rows, size_t capacity, size_t* count) {
 //===----------------------------------------------------------------------===//
 // Reading the doc
 //===----------------------------------------------------------------------===//
-
-static char* read_doc(const char* relative) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", GRT_SOURCE_DIR, relative);
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  char* text = calloc(1, (size_t)size + 1);
-  assert_int_equal(fread(text, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  return text;
-}
 
 #define CELL_CAPACITY 512
 
@@ -262,7 +248,7 @@ static int setup(void** state) {
 
 static void test_runtime_doc_matches_the_tables(void** state) {
   (void)state;
-  char* doc = read_doc("docs/runtime.md");
+  char* doc = grt_test_read_source_file(GRT_SOURCE_DIR, "docs/runtime.md");
   static report_t r;
   memset(&r, 0, sizeof(r));
   check_runtime_doc(doc, &r);
@@ -279,7 +265,7 @@ static void test_runtime_doc_matches_the_tables(void** state) {
 // docs/status.md states the hal module's export count.
 static void test_status_doc_counts_the_exports(void** state) {
   (void)state;
-  char* doc = read_doc("docs/status.md");
+  char* doc = grt_test_read_source_file(GRT_SOURCE_DIR, "docs/status.md");
   const char* claim = strstr(doc, "The `hal` VM module (");
   if (!claim) fail_msg("docs/status.md: no 'The `hal` VM module (N exports' sentence");
   unsigned long n = strtoul(claim + strlen("The `hal` VM module ("), NULL, 10);
@@ -294,7 +280,7 @@ static void test_status_doc_counts_the_exports(void** state) {
 // calling convention, argument list and meaning, and a wrong count.
 static void test_doc_check_catches_differences(void** state) {
   (void)state;
-  char* doc = read_doc("docs/runtime.md");
+  char* doc = grt_test_read_source_file(GRT_SOURCE_DIR, "docs/runtime.md");
   size_t size = strlen(doc);
   char* edited = calloc(1, size + 512);
   const char* drop = strstr(doc, "| `buffer.length` |");

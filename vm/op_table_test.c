@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "base/source_file_test_util.h"
 #include "vm/op_table.h"
 #include "vm/test_support.h"
 
@@ -205,23 +206,9 @@ static int check_doc(const char* doc, char* report, size_t capacity) {
   return problems;
 }
 
-static char* read_doc(void) {
-  const char* path = GRT_SOURCE_DIR "/docs/vm-isa.md";
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  char* text = calloc(1, (size_t)size + 1);
-  assert_int_equal(fread(text, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  return text;
-}
-
 static void test_doc_matches_the_table(void** state) {
   (void)state;
-  char* doc = read_doc();
+  char* doc = grt_test_read_source_file(GRT_SOURCE_DIR, "docs/vm-isa.md");
   static char report[1 << 16];
   int problems = check_doc(doc, report, sizeof(report));
   if (problems) {
@@ -235,7 +222,7 @@ static void test_doc_matches_the_table(void** state) {
 // wrong prefix, different operands and a duplicate.
 static void test_doc_check_catches_differences(void** state) {
   (void)state;
-  char* doc = read_doc();
+  char* doc = grt_test_read_source_file(GRT_SOURCE_DIR, "docs/vm-isa.md");
   size_t size = strlen(doc);
   char* edited = calloc(1, size + 256);
   // Drop the add.i32 row, add a made-up row, duplicate sub.i32, change

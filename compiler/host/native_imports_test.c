@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "base/source_file_test_util.h"
 #include "base/status_matchers.h"
 #include "compiler/host/native_imports.h"
 #include "compiler/mlir/parser.h"
@@ -94,21 +95,6 @@ static void test_table_shape(void** state) {
 //===----------------------------------------------------------------------===//
 // host.c's declarations
 //===----------------------------------------------------------------------===//
-
-static char* read_source(const char* relative) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", GRT_SOURCE_DIR, relative);
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  char* text = calloc(1, (size_t)size + 1);
-  assert_int_equal(fread(text, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  return text;
-}
 
 // Each run of adjacent C string literals in |source| (separated only by
 // white space) joined into one string, in order; escapes other than \" and
@@ -198,7 +184,7 @@ static int check_declarations(const char* source, int* out_found, char* report,
 
 static void test_host_declarations_match_the_table(void** state) {
   (void)state;
-  char* source = read_source("compiler/host/host.c");
+  char* source = grt_test_read_source_file(GRT_SOURCE_DIR, "compiler/host/host.c");
   static char report[1 << 16];
   int found = 0;
   int problems = check_declarations(source, &found, report, sizeof(report));
