@@ -411,10 +411,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
     GRT_RETURN_IF_ERROR(grtc_tensor_fold(p->module));
     GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
   } else {
-    // No folding, but the sizes the relations prove still apply.
-    for (grtc_tfunc_t* func = p->module->first_func; func; func = func->next) {
-      grtc_tfunc_resolve_shapes(p->module, func);
-    }
+    // No folding, but shapes the program proves static still become so.
+    GRT_RETURN_IF_ERROR(grtc_tensor_fold_shapes(p->module));
+    GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
   }
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_FOLD));
   GRT_RETURN_IF_ERROR(grtc_tensor_require_static(p->module));

@@ -15,6 +15,7 @@ typedef struct grtc_folder_t {
   grtc_tfunc_t* func;   // NULL: the folded op's results have no uses yet
   grt_status_t status;  // first allocation failure
   grtc_tvalue_t* replacement;  // what the last folded op was replaced with
+  bool shapes_only;  // grtc_tensor_fold_shapes: the symbolic-shape rules only
 } grtc_folder_t;
 
 static bool grtc_is_constant(const grtc_tvalue_t* value) {
@@ -443,7 +444,8 @@ static bool grtc_fold_dynamic(grtc_folder_t* f, grtc_top_t* op) {
   }
 }
 
-static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
+// The rules that turn shape ops into static ones.
+static bool grtc_fold_shapes(grtc_folder_t* f, grtc_top_t* op) {
   switch (op->kind) {
     case GRTC_TOP_GET_DIMENSION_SIZE:
       return grtc_fold_dimension_size(f, op);
@@ -462,8 +464,12 @@ static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
       }
       return false;
     default:
-      break;
+      return false;
   }
+}
+
+static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
+  if (grtc_fold_shapes(f, op)) return true;
   if (grtc_is_noop(op)) {
     grtc_fold_replace(f, op, op->operands[0]);
     return true;
@@ -529,17 +535,27 @@ static bool grtc_fold_block(grtc_folder_t* f, grtc_tblock_t* block) {
     for (uint32_t i = 0; i < op->region_count; ++i) {
       changed |= grtc_fold_block(f, op->regions[i]);
     }
-    if (grtc_fold_constant(f, op) || grtc_canonicalize(f, op)) changed = true;
+    if (f->shapes_only) {
+      // Shape ops, and the scalar index math on their constants.
+      if (grtc_fold_shapes(f, op) ||
+          (op->result_count == 1 && op->results[0].type.rank == 0 &&
+           grtc_fold_constant(f, op))) {
+        changed = true;
+      }
+    } else if (grtc_fold_constant(f, op) || grtc_canonicalize(f, op)) {
+      changed = true;
+    }
     if (!grt_status_is_ok(f->status)) return false;
     op = next;
   }
   return changed;
 }
 
-grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
+static grt_status_t grtc_fold_module(grtc_tmodule_t* module, bool shapes_only) {
   grtc_folder_t f;
   memset(&f, 0, sizeof(f));
   f.module = module;
+  f.shapes_only = shapes_only;
   bool symbolic = module->shapes->sym_count != 0;
   for (bool again = true; again;) {
     again = false;
@@ -549,7 +565,11 @@ grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
         again = symbolic;
       }
       GRT_RETURN_IF_ERROR(f.status);
-      grtc_tfunc_remove_dead_ops(func);
+      if (shapes_only) {
+        grtc_tfunc_recount_uses(func);
+      } else {
+        grtc_tfunc_remove_dead_ops(func);
+      }
     }
     if (!symbolic) break;
     // Folding may have made shape operands constant: verifying records the
@@ -561,6 +581,14 @@ grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
     }
   }
   return grt_ok_status();
+}
+
+grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
+  return grtc_fold_module(module, false);
+}
+
+grt_status_t grtc_tensor_fold_shapes(grtc_tmodule_t* module) {
+  return grtc_fold_module(module, true);
 }
 
 grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,

@@ -43,6 +43,13 @@ grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
 grt_status_t grtc_tensor_require_static(const grtc_tmodule_t* module)
     GRT_MUST_USE;
 
+// Only the symbolic-shape rules of grtc_tensor_fold (get_dimension_size of
+// static dimensions, dynamic ops with static results, assertions that hold,
+// types resolved, and constant folding of rank-0 results, the index math
+// between them), nothing else: what -O0 runs, so that every optimization
+// level accepts the same programs.
+grt_status_t grtc_tensor_fold_shapes(grtc_tmodule_t* module) GRT_MUST_USE;
+
 // Checks one op (and its regions) as grtc_tensor_verify does: front-ends
 // that build ops from untrusted input check each before folding reads it.
 grt_status_t grtc_tensor_verify_op(const grtc_tmodule_t* module,
