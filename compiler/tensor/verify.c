@@ -1452,11 +1452,37 @@ static grt_status_t grtc_verify_call(grtc_verifier_t* v, const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_type_list(
       v, op, "operand", grtc_operand_types(op, operands), op->operand_count,
       sizeof(grtc_ttype_t), args, callee->body->arg_count, what));
-  return grtc_verify_type_list(v, op, "result",
-                               op->results ? &op->results[0].type : NULL,
-                               op->result_count, sizeof(grtc_tvalue_t),
-                               callee->result_types, callee->result_count,
-                               what);
+  GRT_RETURN_IF_ERROR(grtc_verify_type_list(
+      v, op, "result", op->results ? &op->results[0].type : NULL,
+      op->result_count, sizeof(grtc_tvalue_t), callee->result_types,
+      callee->result_count, what));
+  // What the callee's relations prove about its results carries over: a
+  // result dimension of a static size, or equal to one of its arguments'
+  // dimensions, is that size or this call's operand dimension.
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    const grtc_ttype_t* type = &op->results[i].type;
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      int64_t proven =
+          grtc_tmodule_resolve_dim(v->module, callee->result_types[i].dims[d]);
+      int64_t dim = proven;
+      if (!grtc_dim_is_static(proven)) {
+        const grtc_tsym_t* sym =
+            &v->module->shapes->syms[grtc_dim_symbol(proven)];
+        if (sym->origin != GRTC_SYM_ARGUMENT || sym->func != callee ||
+            sym->index >= op->operand_count ||
+            sym->axis >= op->operands[sym->index]->type.rank) {
+          continue;
+        }
+        dim = op->operands[sym->index]->type.dims[sym->axis];
+      }
+      if (!grtc_vsame(v, op, type->dims[d], dim, "callee result")) {
+        return VERR(op, "result %u dimension %u of %s differs from what %s "
+                    "returns there (%lld)", i, d, grtc_vfmt(v, type), what,
+                    (long long)grtc_tmodule_resolve_dim(v->module, dim));
+      }
+    }
+  }
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_verify_return(grtc_verifier_t* v,
