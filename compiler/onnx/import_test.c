@@ -454,7 +454,7 @@ static void symbolic_dims(void** state) {
   assert_non_null(strstr(text, "tensor<?s0x3xf32>"));
   free(text);
   grt_expect_error(grtc_tensor_require_static(module), GRT_STATUS_INVALID_ARGUMENT,
-                   "symbolic ('N' s0: argument 0 dimension 0 of @main)");
+                   "symbolic (s0 'N': argument 0 dimension 0 of @main)");
   grtc_tmodule_destroy(module);
 
   model_init(&m, 13);
@@ -463,7 +463,7 @@ static void symbolic_dims(void** state) {
   (void)node;
   model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Transpose, opset 13)",
-               "input 0 dimension 0 is symbolic ('N' s0: argument 0 dimension 0 of @main)",
+               "input 0 dimension 0 is symbolic (s0 'N': argument 0 dimension 0 of @main)",
                "grt imports Transpose with static shapes only",
                "--onnx-input-shape=NAME:<dims>", NULL);
   const char* not_an_input[] = {"z:1x3"};

@@ -598,22 +598,24 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
   }
   const grtc_tsym_t* sym = &module->shapes->syms[id];
   char name[96] = "";
-  if (sym->name) snprintf(name, sizeof(name), "'%s' ", sym->name);
+  if (sym->name) snprintf(name, sizeof(name), " '%s'", sym->name);
+  const char* func = sym->func ? sym->func->name.data : "?";
+  int func_size = sym->func ? (int)sym->func->name.size : 1;
   if (sym->origin == GRTC_SYM_ARGUMENT) {
-    snprintf(buffer, capacity, "%ss%u: argument %u dimension %u of @%.*s",
-             name, id, sym->index, sym->axis,
-             sym->func ? (int)sym->func->name.size : 1,
-             sym->func ? sym->func->name.data : "?");
+    snprintf(buffer, capacity, "s%u%s: argument %u dimension %u of @%.*s", id,
+             name, sym->index, sym->axis, func_size, func);
+  } else if (!sym->op) {
+    snprintf(buffer, capacity, "s%u%s: result %u dimension %u of @%.*s", id,
+             name, sym->index, sym->axis, func_size, func);
   } else {
-    uint32_t line = sym->op ? sym->op->line : 0;
-    uint32_t column = sym->op ? sym->op->column : 0;
-    if (sym->op && sym->op->location) {
+    uint32_t line = sym->op->line, column = sym->op->column;
+    if (sym->op->location) {
       grt_string_view_t file;
       grtc_location_file_position(sym->op->location, &file, &line, &column);
     }
-    snprintf(buffer, capacity, "%ss%u: result %u dimension %u of '%s' at %u:%u",
-             name, id, sym->index, sym->axis,
-             sym->op ? grtc_top_kind_name(sym->op->kind) : "?", line, column);
+    snprintf(buffer, capacity, "s%u%s: result %u dimension %u of '%s' at %u:%u",
+             id, name, sym->index, sym->axis,
+             grtc_top_kind_name(sym->op->kind), line, column);
   }
   return buffer;
 }

@@ -503,9 +503,11 @@ grt_status_t grtc_tmodule_relate(const grtc_tmodule_t* module,
                                  grtc_trel_kind_t kind, int64_t a, int64_t b,
                                  const grtc_top_t* op, const char* what,
                                  bool* out_conflict) GRT_MUST_USE;
-// "%s" text for |dim| in diagnostics: "argument 0 dimension 1 of @main",
-// "'batch' (argument 0 dimension 0 of @main)", "result 0 dimension 1 of
-// 'stablehlo.dynamic_reshape' at file:3:8"; static dims as their size.
+// "%s" text for |dim| in diagnostics: "s0: argument 0 dimension 1 of
+// @main", "s0 'batch': argument 0 dimension 0 of @main" (named), "s3:
+// result 0 dimension 1 of 'stablehlo.dynamic_reshape' at 3:8", "s1: result
+// 0 dimension 0 of @main" (a function's declared result); static dims as
+// their size.
 const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
                                       int64_t dim, char* buffer,
                                       size_t capacity);
