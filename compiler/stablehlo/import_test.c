@@ -1441,6 +1441,53 @@ static void test_symbolic_errors(void** state) {
       "rank-1 integer tensor of 1 elements");
 }
 
+// The static-shape ops with "?" extents: convolution with a symbolic batch,
+// reduce, transpose, broadcast_in_dim, concatenate and slice infer their
+// results from the operands' symbols.
+static void test_symbolic_static_ops(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = import_ok(
+      "func.func @main(%x: tensor<?x3x8x8xf32>, %k: tensor<4x3x3x3xf32>, %v: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<4x?xf32>, tensor<?x4xf32>) {\n"
+      "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x8x8xf32>\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %r = stablehlo.reduce(%c init: %z) applies stablehlo.add across dimensions = [2, 3] : (tensor<?x4x8x8xf32>, tensor<f32>) -> tensor<?x4xf32>\n"
+      "  %t = stablehlo.transpose %r, dims = [1, 0] : (tensor<?x4xf32>) -> tensor<4x?xf32>\n"
+      "  %b = stablehlo.broadcast_in_dim %v, dims = [0, 1] : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
+      "  %a = stablehlo.add %r, %b : tensor<?x4xf32>\n"
+      "  %j = stablehlo.concatenate %a, %a, dim = 1 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>\n"
+      "  %s = stablehlo.slice %j [0:2, 2:6] : (tensor<?x8xf32>) -> tensor<2x4xf32>\n"
+      "  %u = stablehlo.slice %j [0:3, 0:4] : (tensor<?x8xf32>) -> tensor<?x4xf32>\n"
+      "  return %a, %t, %u : tensor<?x4xf32>, tensor<4x?xf32>, tensor<?x4xf32>\n"
+      "}\n");
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  const grtc_tfunc_t* func = module->first_func;
+  int64_t n = func->body->args[0].type.dims[0];
+  assert_false(grtc_dim_is_static(n));
+  // %v's batch is %x's (the add), the transposed result carries it.
+  assert_int_equal(func->body->args[2].type.dims[0], n);
+  assert_int_equal(func->result_types[0].dims[0], n);
+  assert_int_equal(func->result_types[1].dims[1], n);
+  // The slice [0:3] of the batch proves it >= 3 and fixes its result at 3.
+  assert_int_equal(func->result_types[2].dims[0], 3);
+  bool bound = false;
+  for (uint32_t i = 0; i < module->shapes->rel_count; ++i) {
+    const grtc_trel_t* rel = &module->shapes->rels[i];
+    bound |= rel->kind == GRTC_REL_GE && rel->b == 3 &&
+             grtc_tmodule_resolve_dim(module, rel->a) == n;
+  }
+  assert_true(bound);
+  grtc_tmodule_destroy(module);
+  // Only the batch of a convolution may be symbolic.
+  expect_verify_error(
+      "func.func @main(%x: tensor<1x3x?x8xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<1x4x?x6xf32> {\n"
+      "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x?x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x?x6xf32>\n"
+      "  return %c : tensor<1x4x?x6xf32>\n"
+      "}\n",
+      "'stablehlo.convolution' input dimension 2 of tensor<1x3x?x8xf32> is symbolic; only "
+      "the input batch dimension may be (without batch groups)");
+}
+
 // A shape assertion jax writes for a static size folds away; one that
 // folds to false stays and is refused at the static boundary with its text.
 static void test_symbolic_shape_assertion(void** state) {
@@ -1485,6 +1532,7 @@ int main(void) {
       cmocka_unit_test(test_symbolic_jax_export),
       cmocka_unit_test(test_symbolic_resolves_static),
       cmocka_unit_test(test_symbolic_errors),
+      cmocka_unit_test(test_symbolic_static_ops),
       cmocka_unit_test(test_symbolic_shape_assertion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
