@@ -620,6 +620,24 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
   return buffer;
 }
 
+bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id) {
+  if (id >= module->shapes->sym_count) return false;
+  const grtc_tsym_t* sym = &module->shapes->syms[id];
+  if (sym->origin == GRTC_SYM_ARGUMENT) return true;
+  if (!sym->op) return false;  // a function's declared result
+  switch (sym->op->kind) {
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+    case GRTC_TOP_DYNAMIC_IOTA:
+    case GRTC_TOP_REAL_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_PAD:
+    case GRTC_TOP_CALL:
+      return true;
+    default:
+      return false;
+  }
+}
+
 static bool grtc_resolve_type(const grtc_tmodule_t* module,
                               grtc_ttype_t* type) {
   bool changed = false;

@@ -518,6 +518,15 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
 // of those (the shape operands jax.export writes). False otherwise.
 bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
                                int64_t* out_dim);
+// Whether symbol |id| is a source: an extent the call supplies rather than
+// one an op's shape rule derives from its operands' (an argument dimension,
+// a dynamic op's shape-operand element, a call's result). The host program's
+// checks at the call are exactly: in every class, each source equals the
+// class's static size if it has one, else the representative's extent
+// (grtc_trel_t names the op that implied it, for the message); and every
+// GRTC_REL_GE bound holds. Non-source symbols need no check.
+bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id);
+
 // Rewrites every type in |func| (arguments, results, op results, region
 // arguments) through grtc_tmodule_resolve_dim; true when one changed.
 bool grtc_tfunc_resolve_shapes(const grtc_tmodule_t* module,

@@ -123,6 +123,11 @@ static void test_verify_records_relations(void** state) {
                    strcmp(shapes->rels[i].what, "contracting dimensions") == 0;
   }
   assert_true(contraction);
+  // Sources: the arguments' symbols; the ops' results are derived.
+  assert_true(grtc_tmodule_symbol_is_source(tb.module, grtc_dim_symbol(a)));
+  assert_true(grtc_tmodule_symbol_is_source(tb.module, grtc_dim_symbol(b)));
+  assert_false(grtc_tmodule_symbol_is_source(tb.module, grtc_dim_symbol(r)));
+  assert_false(grtc_tmodule_symbol_is_source(tb.module, grtc_dim_symbol(sum)));
   // Verifying again records nothing new.
   uint32_t count = shapes->rel_count;
   GRT_EXPECT_OK(grtc_tensor_verify(tb.module));
