@@ -69,6 +69,11 @@ grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,
 // decoded attributes in braces ("{dims = [1, 0]}"), constants as dense<...>
 // cut after 8 elements, regions indented after their op as "^bb0(args):"
 // blocks, DISPATCH ops as "%5 = dispatch @<kernel index> (%1, %2) : ...".
+// Symbolic dimensions print as "?" and their symbol (tensor<?s0x4xf32>);
+// each function starts with comment lines for its symbols ("// s0: argument
+// 0 dimension 0", "= s0" or "= 3" when their class resolved) and the
+// relations its ops imply ("// relation s2 == s0: 'stablehlo.add' at 3:8
+// (operands)").
 // Deterministic: the same module prints the same text.
 // Scalar evaluation for folding lives in compiler/tensor/eval.h.
 void grtc_tensor_print(const grtc_tmodule_t* module,
