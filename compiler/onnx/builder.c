@@ -61,7 +61,11 @@ grtc_top_t* grtc_onnx_op_full(grtc_onnx_node_t* n, grtc_top_kind_t kind,
       return NULL;
     }
     for (uint32_t d = 0; d < types[i].rank; ++d) {
-      if (types[i].dims[d] < 0) {
+      // Symbolic dims come only from the graph inputs' (the import of
+      // ops that take them, grtc_onnx_check_symbolic); other negative sizes
+      // are a shape computation gone wrong.
+      if (!grtc_dim_is_static(types[i].dims[d]) &&
+          grtc_dim_symbol(types[i].dims[d]) >= n->module->shapes->sym_count) {
         grtc_onnx_fail(n, grtc_onnx_error(n, "a result would have dimension %u = %lld", d,
                                           (long long)types[i].dims[d]));
         return NULL;
@@ -156,6 +160,13 @@ grtc_tvalue_t* grtc_onnx_splat(grtc_onnx_node_t* n, const grtc_ttype_t* type, do
     v.i = (int64_t)value;
   }
   grtc_eval_store(type->elem, v, bytes);
+  if (!grtc_ttype_is_static(type)) {
+    // A constant has a static shape: a scalar broadcast to the symbolic one.
+    grtc_ttype_t scalar = grtc_onnx_type(type->elem, 0, NULL);
+    grtc_tvalue_t* x =
+        grtc_onnx_constant(n, &scalar, bytes, grtc_elem_byte_size(type->elem), true);
+    return grtc_onnx_broadcast_in_dim(n, x, type, NULL);
+  }
   return grtc_onnx_constant(n, type, bytes, grtc_elem_byte_size(type->elem), true);
 }
 
@@ -277,6 +288,11 @@ bool grtc_onnx_broadcast_shape(grtc_onnx_node_t* n, const grtc_ttype_t* a, const
   for (uint32_t i = 0; i < rank; ++i) {
     int64_t da = i < rank - a->rank ? 1 : a->dims[i - (rank - a->rank)];
     int64_t db = i < rank - b->rank ? 1 : b->dims[i - (rank - b->rank)];
+    // A symbolic size meets the other side's (the verifier records the
+    // equality: an extent of 1 is not broadcast at run time).
+    if (!grtc_dim_is_static(da) && grtc_dim_is_static(db) && db != 1) da = db;
+    if (!grtc_dim_is_static(db) && grtc_dim_is_static(da) && da != 1) db = da;
+    if (!grtc_dim_is_static(da) && !grtc_dim_is_static(db)) db = da;
     if (da != db && da != 1 && db != 1) {
       char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
       grtc_onnx_fail(n, grtc_onnx_error(n,
@@ -320,7 +336,8 @@ grtc_tvalue_t* grtc_onnx_broadcast_to(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
   for (uint32_t i = 0; i < x->type.rank; ++i) {
     map[i] = i + (rank - x->type.rank);
     int64_t d = x->type.dims[i];
-    if (d != 1 && d != dims[map[i]]) {
+    if (d != 1 && d != dims[map[i]] && grtc_dim_is_static(d) &&
+        grtc_dim_is_static(dims[map[i]])) {
       char bx[GRTC_TTYPE_FORMAT_CAPACITY], bt[GRTC_TTYPE_FORMAT_CAPACITY];
       grtc_onnx_fail(n, grtc_onnx_error(n, "cannot broadcast %s to %s",
                                         grtc_onnx_fmt_type(&x->type, bx), grtc_onnx_fmt_type(&type, bt)));

@@ -615,10 +615,13 @@ grtc_tvalue_t* grtc_onnx_input(grtc_onnx_node_t* n, uint32_t index) {
 //===----------------------------------------------------------------------===//
 
 // The tensor type of |info|, with |override| (an --onnx-input-shape, may be
-// NULL) pinning its dimensions.
+// NULL) pinning its dimensions. With |out_params| (graph inputs), a
+// dimension the model leaves symbolic comes out as GRTC_DYNAMIC_DIM with its
+// dim_param name ("" when it has none) in |out_params|; without, it is an
+// error that asks for --onnx-input-shape.
 static grt_status_t grtc_onnx_value_type(grtc_onnx_importer_t* im, const Onnx__ValueInfoProto* info,
                                          const char* what, const char* override,
-                                         grtc_ttype_t* out) {
+                                         grtc_ttype_t* out, const char** out_params) {
   const char* name = info->name ? info->name : "";
   const Onnx__TypeProto* type = info->type;
   if (!type || type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !type->tensor_type) {
@@ -699,6 +702,11 @@ static grt_status_t grtc_onnx_value_type(grtc_onnx_importer_t* im, const Onnx__V
       const char* param = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                               ? d->dim_param
                               : NULL;
+      if (out_params) {
+        out->dims[i] = GRTC_DYNAMIC_DIM;
+        out_params[i] = param ? param : "";
+        continue;
+      }
       return grt_make_status(
           GRT_STATUS_INVALID_ARGUMENT,
           "%s: %s '%s' dimension %zu is symbolic ('%s'); grt compiles static shapes: pin it "
@@ -743,6 +751,50 @@ static const grtc_onnx_op_def_t* grtc_onnx_find_op(grtc_onnx_importer_t* im, con
     return NULL;
   }
   return im->op_rows[row];
+}
+
+// Op types whose import handles symbolic (dim_param) input dimensions:
+// elementwise ops (ONNX broadcasting of a symbolic extent against a static
+// one takes the static one, a relation the verifier records), and MatMul of
+// matrices with a static contracting dimension.
+static const char* const grtc_onnx_symbolic_ops[] = {
+    "Abs", "Neg", "Exp", "Log", "Sqrt", "Ceil", "Floor", "Sin", "Cos", "Tan", "Tanh",
+    "Sigmoid", "Not", "Relu", "Identity", "Cast", "Add", "Sub", "Mul", "Div",
+    "And", "Or", "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
+};
+
+// Refuses a node with a symbolic input dimension unless its import handles
+// one, naming the node, the input, the dimension and its dim_param.
+static grt_status_t grtc_onnx_check_symbolic(grtc_onnx_node_t* n, const grtc_onnx_op_def_t* def) {
+  bool takes = false;
+  for (size_t i = 0; i < sizeof(grtc_onnx_symbolic_ops) / sizeof(grtc_onnx_symbolic_ops[0]); ++i) {
+    takes |= strcmp(def->op_type, grtc_onnx_symbolic_ops[i]) == 0;
+  }
+  if (strcmp(def->op_type, "MatMul") == 0 && n->input_count == 2 && n->inputs[0] &&
+      n->inputs[1]) {
+    const grtc_ttype_t* a = &n->inputs[0]->type;
+    const grtc_ttype_t* b = &n->inputs[1]->type;
+    takes = a->rank == 2 && b->rank == 2 && grtc_ttype_is_static(b) &&
+            grtc_dim_is_static(a->dims[1]);
+  }
+  if (takes) return grt_ok_status();
+  for (uint32_t i = 0; i < n->input_count; ++i) {
+    if (!n->inputs[i]) continue;
+    const grtc_ttype_t* type = &n->inputs[i]->type;
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      if (grtc_dim_is_static(type->dims[d])) continue;
+      char described[192];
+      return grtc_onnx_error(n,
+                             "input %u dimension %u is symbolic (%s); grt imports %s with "
+                             "static shapes only: pin the model's symbolic inputs with "
+                             "--onnx-input-shape=NAME:<dims>",
+                             i, d,
+                             grtc_tmodule_describe_dim(n->module, type->dims[d], described,
+                                                       sizeof(described)),
+                             def->op_type);
+    }
+  }
+  return grt_ok_status();
 }
 
 // The node's checks, the op and the binding of its outputs. Errors return
@@ -802,6 +854,7 @@ static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx
                              i, name);
     }
   }
+  GRT_RETURN_IF_ERROR(grtc_onnx_check_symbolic(n, def));
   grt_status_t status = def->fn(n);
   if (grt_status_is_ok(status) && !grt_status_is_ok(n->status)) {
     status = n->status;
@@ -924,7 +977,8 @@ grt_status_t grtc_onnx_graph_input_types(grtc_onnx_node_t* n, const Onnx__GraphP
                                          grtc_ttype_t* out_types) {
   for (size_t i = 0; i < graph->n_input; ++i) {
     grt_status_t status =
-        grtc_onnx_value_type(n->importer, graph->input[i], "sub-graph input", NULL, &out_types[i]);
+        grtc_onnx_value_type(n->importer, graph->input[i], "sub-graph input", NULL, &out_types[i],
+                             NULL);
     if (!grt_status_is_ok(status)) {
       grt_status_t wrapped = grtc_onnx_error(n, "%s", grt_status_message(status));
       grt_status_free(status);
@@ -976,6 +1030,43 @@ grt_status_t grtc_onnx_import_subgraph(grtc_onnx_node_t* n, const Onnx__GraphPro
   return status;
 }
 
+// The symbolic (dim_param) dimensions of |func|'s arguments become symbols
+// (docs/compiler.md "Symbolic shapes"), named by their dim_param. Dims that
+// share a name are one extent: each later one is related to the first
+// (recorded, so the host program checks it at the call). A dimension with
+// neither a value nor a name is a symbol of its own.
+static grt_status_t grtc_onnx_input_symbols(grtc_onnx_importer_t* im, grtc_tfunc_t* func,
+                                            const char* const* params) {
+  for (uint32_t i = 0; i < func->body->arg_count; ++i) {
+    grtc_ttype_t* type = &func->body->args[i].type;
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      if (type->dims[d] != GRTC_DYNAMIC_DIM) continue;
+      const char* param = params[(size_t)i * GRTC_MAX_RANK + d];
+      GRT_RETURN_IF_ERROR(grtc_tmodule_new_symbol(im->module, func, GRTC_SYM_ARGUMENT, NULL,
+                                                  i, d, &type->dims[d]));
+      grtc_tsym_t* sym = &im->module->shapes->syms[grtc_dim_symbol(type->dims[d])];
+      sym->name = param[0] ? param : NULL;
+      // The first earlier dimension of the same name.
+      int64_t first = 0;
+      for (uint32_t j = 0; param[0] && j <= i && !first; ++j) {
+        const grtc_ttype_t* earlier = &func->body->args[j].type;
+        for (uint32_t e = 0; e < (j == i ? d : earlier->rank) && !first; ++e) {
+          const char* other = params[(size_t)j * GRTC_MAX_RANK + e];
+          if (!grtc_dim_is_static(earlier->dims[e]) && other && strcmp(other, param) == 0) {
+            first = earlier->dims[e];
+          }
+        }
+      }
+      if (first) {
+        bool conflict = false;
+        GRT_RETURN_IF_ERROR(grtc_tmodule_relate(im->module, func, GRTC_REL_EQ, type->dims[d],
+                                                first, NULL, "the same dim_param", &conflict));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_import_main(grtc_onnx_importer_t* im) {
   const Onnx__GraphProto* graph = im->model->graph;
   // Check every --onnx-input-shape names an input.
@@ -1004,7 +1095,11 @@ static grt_status_t grtc_onnx_import_main(grtc_onnx_importer_t* im) {
   grtc_ttype_t* arg_types =
       grtc_tmodule_alloc(im->module, (graph->n_input + 1) * sizeof(grtc_ttype_t));
   const char** arg_names = grtc_tmodule_alloc(im->module, (graph->n_input + 1) * sizeof(char*));
-  if (!arg_types || !arg_names) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  const char** params =
+      grtc_tmodule_alloc(im->module, (graph->n_input + 1) * GRTC_MAX_RANK * sizeof(char*));
+  if (!arg_types || !arg_names || !params) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
   for (size_t i = 0; i < graph->n_input; ++i) {
     const Onnx__ValueInfoProto* info = graph->input[i];
     const char* name = info->name ? info->name : "";
@@ -1018,8 +1113,9 @@ static grt_status_t grtc_onnx_import_main(grtc_onnx_importer_t* im) {
         override = colon + 1;
       }
     }
-    GRT_RETURN_IF_ERROR(
-        grtc_onnx_value_type(im, info, "graph input", override, &arg_types[arg_count]));
+    GRT_RETURN_IF_ERROR(grtc_onnx_value_type(im, info, "graph input", override,
+                                             &arg_types[arg_count],
+                                             params + (size_t)arg_count * GRTC_MAX_RANK));
     arg_names[arg_count++] = name;
   }
   if (graph->n_output == 0) return grtc_onnx_file_error(im, "the graph has no outputs");
@@ -1030,6 +1126,7 @@ static grt_status_t grtc_onnx_import_main(grtc_onnx_importer_t* im) {
   func->location = im->file_location;
   func->line = 1;
   func->column = 1;
+  GRT_RETURN_IF_ERROR(grtc_onnx_input_symbols(im, func, params));
   grtc_onnx_scope_t scope;
   grtc_onnx_scope_init(im, NULL, &scope);
   grt_status_t status = grt_ok_status();

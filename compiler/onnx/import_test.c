@@ -426,16 +426,46 @@ static void incompatible_shapes_are_an_error(void** state) {
                "tensor<2x3xf32> and tensor<4xf32> do not broadcast", NULL);
 }
 
-static void symbolic_dim_needs_the_flag(void** state) {
+// dim_param dimensions become symbols, one per name; ops whose import
+// handles them keep them, others name the dimension and the flag.
+static void symbolic_dims(void** state) {
   (void)state;
   model_t m;
   model_init(&m, 13);
   int64_t dims[2] = {-1, 3};
   model_input(&m, "x", 2, dims);
-  model_node(&m, "Relu", "x", NULL, "y");
+  model_input(&m, "w", 2, dims);
+  model_node(&m, "Add", "x", "w", "s");
+  model_node(&m, "Relu", "s", NULL, "y");
   model_output(&m, "y");
-  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "graph input 'x' dimension 0",
-               "symbolic ('N')", "--onnx-input-shape=x:", NULL);
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(import_model(&m, NULL, &module));
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  const grtc_tfunc_t* func = module->first_func;
+  // Both inputs' "N" are one symbol after folding, and the result's too.
+  int64_t n = func->body->args[0].type.dims[0];
+  assert_false(grtc_dim_is_static(n));
+  assert_int_equal(func->body->args[1].type.dims[0], n);
+  assert_int_equal(func->result_types[0].dims[0], n);
+  char* text = print(module);
+  assert_non_null(strstr(text, "// s0: 'N', argument 0 dimension 0\n"));
+  assert_non_null(strstr(text, "// relation s1 == s0\n"));
+  assert_non_null(strstr(text, "tensor<?s0x3xf32>"));
+  free(text);
+  grt_expect_error(grtc_tensor_require_static(module), GRT_STATUS_INVALID_ARGUMENT,
+                   "symbolic (s0 'N': argument 0 dimension 0 of @main)");
+  grtc_tmodule_destroy(module);
+
+  model_init(&m, 13);
+  model_input(&m, "x", 2, dims);
+  Onnx__NodeProto* node = model_node(&m, "Transpose", "x", NULL, "y");
+  (void)node;
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Transpose, opset 13)",
+               "input 0 dimension 0 is symbolic (s0 'N': argument 0 dimension 0 of @main)",
+               "grt imports Transpose with static shapes only",
+               "--onnx-input-shape=NAME:<dims>", NULL);
   const char* not_an_input[] = {"z:1x3"};
   grtc_onnx_options_t options = {not_an_input, 1};
   expect_error(&m, &options, GRT_STATUS_INVALID_ARGUMENT, "names 'z'",
@@ -602,7 +632,7 @@ int main(void) {
       cmocka_unit_test(duplicate_definition_is_an_error),
       cmocka_unit_test(wrong_input_count_is_an_error),
       cmocka_unit_test(incompatible_shapes_are_an_error),
-      cmocka_unit_test(symbolic_dim_needs_the_flag),
+      cmocka_unit_test(symbolic_dims),
       cmocka_unit_test(raw_data_size_is_checked),
       cmocka_unit_test(output_type_is_checked),
       cmocka_unit_test(external_data),

@@ -38,6 +38,7 @@ typedef struct grtc_import_t {
   grt_allocator_t allocator;
   grtc_pointer_map_t values;     // grtc_value_t -> grtc_tvalue_t
   grtc_pointer_map_t locations;  // source locations -> copies in the module
+  grtc_tfunc_t* func;            // the function being imported
 } grtc_import_t;
 
 //===----------------------------------------------------------------------===//
@@ -202,7 +203,9 @@ static bool grtc_import_elem(const grtc_type_t* type, grtc_elem_t* out) {
   }
 }
 
-// A ranked static tensor or a scalar (a rank-0 tensor).
+// A ranked tensor or a scalar (a rank-0 tensor). A "?" dimension comes out
+// as GRTC_DYNAMIC_DIM, which the caller turns into a symbol
+// (grtc_import_symbols) or refuses (grtc_import_static).
 static grt_status_t grtc_import_type(const grtc_import_t* ctx,
                                      const grtc_operation_t* op,
                                      const grtc_type_t* type, grtc_ttype_t* out) {
@@ -213,7 +216,7 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
          !type->shaped.encoding && type->shaped.element &&
          grtc_import_elem(type->shaped.element, &out->elem);
     for (uint32_t i = 0; ok && i < type->shaped.rank; ++i) {
-      ok = type->shaped.dims[i] >= 0;
+      ok = type->shaped.dims[i] >= 0 || type->shaped.dims[i] == GRTC_DYNAMIC_DIM;
       out->dims[i] = type->shaped.dims[i];
     }
     out->rank = type->shaped.rank;
@@ -232,7 +235,7 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
   bool too_large = false;
   uint64_t bytes = ok ? grtc_elem_byte_size(out->elem) : 0;
   for (uint32_t i = 0; ok && !too_large && i < out->rank; ++i) {
-    uint64_t dim = out->dims[i] ? (uint64_t)out->dims[i] : 1;
+    uint64_t dim = out->dims[i] > 0 ? (uint64_t)out->dims[i] : 1;
     too_large = bytes > (UINT64_C(1) << 56) / dim;
     bytes *= dim;
   }
@@ -249,6 +252,37 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
                                    type->shaped.rank > GRTC_MAX_RANK
                                ? " (rank above 8)"
                                : "");
+}
+
+static bool grtc_import_has_dynamic(const grtc_ttype_t* types, uint32_t count) {
+  for (uint32_t t = 0; t < count; ++t) {
+    for (uint32_t i = 0; i < types[t].rank; ++i) {
+      if (types[t].dims[i] == GRTC_DYNAMIC_DIM) return true;
+    }
+  }
+  return false;
+}
+
+// Refuses "?" where the importer has no symbol for it.
+static grt_status_t grtc_import_static(const grtc_import_t* ctx,
+                                       const grtc_operation_t* op, const char* where,
+                                       const grtc_ttype_t* types, uint32_t count) {
+  if (!grtc_import_has_dynamic(types, count)) return grt_ok_status();
+  return grtc_import_error(ctx, op, "'%.*s' with a symbolic dimension ('?') in its "
+                           "%s is not supported yet", GRT_SV_ARG(op->name), where);
+}
+
+// Each "?" in |type| becomes a new symbol (docs/compiler.md "Symbolic
+// shapes") of |origin| (argument or result |index| of |op| or the function).
+static grt_status_t grtc_import_symbols(grtc_import_t* ctx, grtc_tsym_origin_t origin,
+                                        const grtc_top_t* op, uint32_t index,
+                                        grtc_ttype_t* type) {
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    if (type->dims[i] != GRTC_DYNAMIC_DIM) continue;
+    GRT_RETURN_IF_ERROR(grtc_tmodule_new_symbol(ctx->module, ctx->func, origin, op,
+                                                index, i, &type->dims[i]));
+  }
+  return grt_ok_status();
 }
 
 //===----------------------------------------------------------------------===//
@@ -711,7 +745,12 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
       if (rule == GRTC_IMPORT_EXTRACT) return grt_ok_status();
       return grtc_import_list(ctx, op, "slice_sizes", true, &attrs->sizes);
     case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_GET_DIMENSION_SIZE:
       return grtc_import_int(ctx, op, "dimension", true, &attrs->dim);
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+      return grtc_import_list(ctx, op, "broadcast_dimensions", true, &attrs->dims);
+    case GRTC_TOP_DYNAMIC_IOTA:
+      return grtc_import_int(ctx, op, "iota_dimension", true, &attrs->dim);
     case GRTC_TOP_PAD:
       GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "edge_padding_low", true, &attrs->low));
       GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "edge_padding_high", true, &attrs->high));
@@ -833,6 +872,10 @@ static grt_status_t grtc_import_new_op(grtc_import_t* ctx, const grtc_operation_
   GRT_RETURN_IF_ERROR(grtc_top_create(ctx->module, kind, operands, operand_count, results,
                                       result_count, region_count, out));
   grtc_tblock_append(block, *out);
+  for (uint32_t i = 0; i < result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_symbols(ctx, GRTC_SYM_RESULT, *out, i,
+                                            &(*out)->results[i].type));
+  }
   return grtc_import_place(ctx, op, *out);
 }
 
@@ -852,6 +895,8 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   for (uint32_t i = 0; i < source->arg_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, source->args[i].type, &types[i]));
   }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "region arguments", types,
+                                         source->arg_count));
   grtc_tblock_t* block = NULL;
   GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, types, source->arg_count, &block));
   grtc_top_set_region(top, index, block);
@@ -960,6 +1005,34 @@ typedef struct grtc_import_chlo_place_t {
   const grtc_operation_t* op;
 } grtc_import_chlo_place_t;
 
+// jax.export's `stablehlo.custom_call @shape_assertion(%ok, %dim...)
+// {error_message = "...{0}..."}`: kept as an op whose call fails with the
+// message (its {i} filled from the operands) unless folding proves it.
+static grt_status_t grtc_import_shape_assertion(grtc_import_t* ctx,
+                                                const grtc_operation_t* op,
+                                                grtc_tvalue_t* const* operands,
+                                                grtc_tblock_t* block) {
+  const grtc_attribute_t* message = grtc_operation_attribute(op, "error_message");
+  if (!message || message->kind != GRTC_ATTR_STRING) {
+    return grtc_import_error(ctx, op, "custom call 'shape_assertion' needs an "
+                             "'error_message' string attribute");
+  }
+  if (op->result_count || op->operand_count < 1) {
+    return grtc_import_error(ctx, op, "custom call 'shape_assertion' takes an i1 "
+                             "assertion (and message operands) and has no results; "
+                             "it has %u operands and %u results",
+                             op->operand_count, op->result_count);
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_SHAPE_ASSERTION, operands,
+                                         op->operand_count, NULL, 0, 0, block, &top));
+  char* text = grtc_tmodule_alloc(ctx->module, message->string.size + 1);
+  if (!text) return grtc_import_oom();
+  memcpy(text, message->string.data, message->string.size);
+  top->attrs.message = text;
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
   grtc_import_chlo_place_t* place = user;
   return grtc_import_place(place->ctx, place->op, top);
@@ -1046,6 +1119,15 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   for (uint32_t i = 0; i < op->result_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
   }
+  bool plain = !is_chlo && (entry.rule == GRTC_IMPORT_PLAIN || entry.rule == GRTC_IMPORT_DOT ||
+                             entry.rule == GRTC_IMPORT_BROADCAST ||
+                             entry.rule == GRTC_IMPORT_SIGNED_CAST ||
+                             entry.rule == GRTC_IMPORT_UNSIGNED_CAST ||
+                             entry.rule == GRTC_IMPORT_CMPI || entry.rule == GRTC_IMPORT_CMPF);
+  if (!plain || entry.kind == GRTC_TOP_CONSTANT || entry.kind == GRTC_TOP_IOTA) {
+    GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", results,
+                                           op->result_count));
+  }
   if (is_chlo) return grtc_import_chlo(ctx, op, operands, results, block);
   grtc_top_kind_t kind = entry.kind;
   switch (entry.rule) {
@@ -1056,6 +1138,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                                    : grt_make_cstring_view("?");
       if (grt_string_view_equal_cstring(name, "check.eq")) {
         return grtc_import_check_eq_call(ctx, op, operands, results, block);
+      }
+      if (grt_string_view_equal_cstring(name, "shape_assertion")) {
+        return grtc_import_shape_assertion(ctx, op, operands, block);
       }
       if (grt_string_view_equal_cstring(name, "check.expect_eq")) {
         kind = GRTC_TOP_CHECK_EQ;
@@ -1183,6 +1268,17 @@ static grt_status_t grtc_import_declare(grtc_import_t* ctx, const grtc_operation
   }
   grt_allocator_free(ctx->allocator, types);
   GRT_RETURN_IF_ERROR(status);
+  // "?" in the signature: argument dims are the function's symbols; result
+  // dims are related to what it returns.
+  ctx->func = func;
+  for (uint32_t i = 0; i < func->body->arg_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_symbols(ctx, GRTC_SYM_ARGUMENT, NULL, i,
+                                            &func->body->args[i].type));
+  }
+  for (uint32_t i = 0; i < func->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_symbols(ctx, GRTC_SYM_RESULT, NULL, i,
+                                            &func->result_types[i]));
+  }
   const grtc_attribute_t* visibility = grtc_operation_attribute(op, "sym_visibility");
   func->is_public = !visibility || visibility->kind != GRTC_ATTR_STRING ||
                     grt_string_view_equal_cstring(visibility->string, "public");
@@ -1201,6 +1297,7 @@ static grt_status_t grtc_import_body(grtc_import_t* ctx, const grtc_operation_t*
   const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
   grtc_tfunc_t* func = grtc_tmodule_find_func(ctx->module, name->string);
   const grtc_region_t* region = op->regions[0];
+  ctx->func = func;
   if (region->block_count != 1) {
     return grtc_import_error(ctx, op, "function '@%.*s' has %u blocks; only "
                              "single-block functions are supported",

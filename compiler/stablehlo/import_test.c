@@ -1035,7 +1035,7 @@ static void test_unsupported_types(void** state) {
     const char* type;
     const char* message;
   } cases[] = {
-      {"tensor<?xf32>", "t.mlir:1:1: error: type 'tensor<?xf32>' is not supported"},
+      {"tensor<*xi32>", "t.mlir:1:1: error: type 'tensor<*xi32>' is not supported"},
       {"tensor<*xf32>", "type 'tensor<*xf32>' is not supported"},
       {"tensor<4xcomplex<f32>>", "type 'tensor<4xcomplex<f32>>' is not supported"},
       {"tuple<tensor<f32>>", "type 'tuple<tensor<f32>>' is not supported"},
@@ -1236,6 +1236,279 @@ static void test_bad_syntax(void** state) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Symbolic shapes (jax.export with polymorphic shapes)
+//===----------------------------------------------------------------------===//
+
+// As jax.export writes it (jax 0.4.3x, `export(jit(f))(
+// ShapeDtypeStruct(symbolic_shape("b, 4")), ...)`), trimmed to one function.
+static const char kJaxPretty[] =
+    "module @jit_f attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
+    "  func.func public @main(%arg0: tensor<?x4xf32> {mhlo.layout_mode = \"default\"}, %arg1: tensor<4x3xf32>) -> (tensor<?x3xf32> {jax.result_info = \"\"}) {\n"
+    "    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>\n"
+    "    %1 = stablehlo.convert %0 : (tensor<i32>) -> tensor<i64>\n"
+    "    %c = stablehlo.constant dense<1> : tensor<i64>\n"
+    "    %2 = stablehlo.compare  GE, %1, %c,  SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "    stablehlo.custom_call @shape_assertion(%2, %1) {api_version = 2 : i32, error_message = \"Expected value >= 1 for dimension variable 'b'. Obtained 'b' = {0}.\", has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()\n"
+    "    %3 = stablehlo.sine %arg0 : tensor<?x4xf32>\n"
+    "    %4 = stablehlo.dot_general %3, %arg1, contracting_dims = [1] x [0] : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>\n"
+    "    %5 = stablehlo.reshape %1 : (tensor<i64>) -> tensor<1xi64>\n"
+    "    %c3 = stablehlo.constant dense<3> : tensor<1xi64>\n"
+    "    %6 = stablehlo.concatenate %5, %c3, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
+    "    %cst = stablehlo.constant dense<1.0> : tensor<f32>\n"
+    "    %7 = stablehlo.dynamic_broadcast_in_dim %cst, %6, dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<?x3xf32>\n"
+    "    %8 = stablehlo.add %4, %7 : tensor<?x3xf32>\n"
+    "    return %8 : tensor<?x3xf32>\n"
+    "  }\n"
+    "}\n";
+
+static const char kJaxGeneric[] =
+    "\"builtin.module\"() ({\n"
+    "  \"func.func\"() ({\n"
+    "  ^bb0(%arg0: tensor<?x4xf32>, %arg1: tensor<4x3xf32>):\n"
+    "    %0 = \"stablehlo.get_dimension_size\"(%arg0) {dimension = 0 : i64} : (tensor<?x4xf32>) -> tensor<i32>\n"
+    "    %1 = \"stablehlo.convert\"(%0) : (tensor<i32>) -> tensor<i64>\n"
+    "    %c = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>\n"
+    "    %2 = \"stablehlo.compare\"(%1, %c) {comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "    \"stablehlo.custom_call\"(%2, %1) {api_version = 2 : i32, call_target_name = \"shape_assertion\", error_message = \"Expected value >= 1 for dimension variable 'b'. Obtained 'b' = {0}.\", has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()\n"
+    "    %3 = \"stablehlo.sine\"(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
+    "    %4 = \"stablehlo.dot_general\"(%3, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>\n"
+    "    %5 = \"stablehlo.reshape\"(%1) : (tensor<i64>) -> tensor<1xi64>\n"
+    "    %c3 = \"stablehlo.constant\"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>\n"
+    "    %6 = \"stablehlo.concatenate\"(%5, %c3) {dimension = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
+    "    %cst = \"stablehlo.constant\"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>\n"
+    "    %7 = \"stablehlo.dynamic_broadcast_in_dim\"(%cst, %6) {broadcast_dimensions = array<i64>} : (tensor<f32>, tensor<2xi64>) -> tensor<?x3xf32>\n"
+    "    %8 = \"stablehlo.add\"(%4, %7) : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>\n"
+    "    \"func.return\"(%8) : (tensor<?x3xf32>) -> ()\n"
+    "  }) {function_type = (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>, sym_name = \"main\", sym_visibility = \"public\"} : () -> ()\n"
+    "}) {jax.uses_shape_polymorphism = true, sym_name = \"jit_f\"} : () -> ()\n";
+
+// The tensor IR text without its "//" comment lines (which hold source
+// positions, different between the two forms).
+static char* print_without_comments(const char* source) {
+  grtc_tmodule_t* module = import_ok(source);
+  char* text = print_tensor(module);
+  grtc_tmodule_destroy(module);
+  char* out = text;
+  for (const char* line = text; *line;) {
+    const char* end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line + 1) : strlen(line);
+    if (!strstr(line, "    // ") || strstr(line, "    // ") > line + 4 + length) {
+      memmove(out, line, length);
+      out += length;
+    }
+    line += length;
+  }
+  *out = '\0';
+  return text;
+}
+
+static void test_symbolic_jax_export(void** state) {
+  (void)state;
+  expect_same_text(print_without_comments(kJaxPretty), print_without_comments(kJaxGeneric),
+                   "tensor IR");
+  grtc_tmodule_t* module = import_ok(kJaxPretty);
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  const grtc_tvalue_t* arg = &module->first_func->body->args[0];
+  assert_false(grtc_dim_is_static(arg->type.dims[0]));
+  assert_int_equal(arg->type.dims[1], 4);
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  // Every "?" joined the argument's symbol: the dot, the dynamic broadcast
+  // (through get_dimension_size -> convert -> reshape -> concatenate), the
+  // add and the function result.
+  int64_t b = arg->type.dims[0];
+  assert_int_equal(module->first_func->result_types[0].dims[0], b);
+  const grtc_top_t* ret = module->first_func->body->last;
+  assert_int_equal(ret->operands[0]->type.dims[0], b);
+  assert_int_equal(ret->operands[0]->def->operands[1]->type.dims[0], b);
+  char* text = print_tensor(module);
+  assert_non_null(strstr(text, "// s0: argument 0 dimension 0\n"));
+  assert_non_null(strstr(text, "// relation s4 == s0: 'stablehlo.dynamic_broadcast_in_dim'"));
+  assert_non_null(strstr(text, "tensor<?s0x3xf32>"));
+  assert_non_null(strstr(text, "stablehlo.custom_call @shape_assertion"));
+  free(text);
+  grt_expect_error(grtc_tensor_require_static(module), GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:3:10: error: 'stablehlo.get_dimension_size' operand 0 "
+                   "dimension 0 is symbolic (s0: argument 0 dimension 0 of @main); the "
+                   "host program and kernels do not support symbolic dimensions yet");
+  grtc_tmodule_destroy(module);
+}
+
+// A "?" the program proves static becomes static, and the rest folds.
+static void test_symbolic_resolves_static(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = import_ok(
+      "func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
+      "  %c = stablehlo.constant dense<2.0> : tensor<3x4xf32>\n"
+      "  %0 = stablehlo.add %arg0, %c : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<?x4xf32>\n"
+      "  %1 = stablehlo.get_dimension_size %0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>\n"
+      "  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>\n"
+      "  %3 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+      "  %4 = stablehlo.concatenate %2, %3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+      "  %5 = stablehlo.dynamic_reshape %0, %4 : (tensor<?x4xf32>, tensor<2xi32>) -> tensor<?x?xf32>\n"
+      "  %6 = stablehlo.dynamic_iota %4, dim = 1 : (tensor<2xi32>) -> tensor<?x?xf32>\n"
+      "  %7 = stablehlo.multiply %5, %6 : tensor<?x?xf32>\n"
+      "  return %7 : tensor<?x?xf32>\n"
+      "}\n");
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_require_static(module));
+  const grtc_tfunc_t* func = module->first_func;
+  assert_int_equal(func->body->args[0].type.dims[0], 3);
+  assert_int_equal(func->result_types[0].dims[0], 3);
+  assert_int_equal(func->result_types[0].dims[1], 4);
+  char* text = print_tensor(module);
+  assert_null(strstr(text, "dynamic"));
+  assert_null(strstr(text, "get_dimension_size"));
+  // The iota became static and folded.
+  assert_non_null(strstr(text, "dense<[0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0, ... (12 elements)]> : tensor<3x4xf32>"));
+  free(text);
+  grtc_tmodule_destroy(module);
+}
+
+static void expect_verify_error(const char* source, const char* fragment) {
+  grtc_tmodule_t* module = import_ok(source);
+  grt_expect_error(grtc_tensor_verify(module), GRT_STATUS_INVALID_ARGUMENT, fragment);
+  grtc_tmodule_destroy(module);
+}
+
+static void test_symbolic_errors(void** state) {
+  (void)state;
+  // One symbol, two static sizes.
+  expect_verify_error(
+      "func.func @main(%a: tensor<?xf32>, %b: tensor<3xf32>, %c: tensor<5xf32>) -> tensor<?xf32> {\n"
+      "  %0 = stablehlo.add %a, %b : (tensor<?xf32>, tensor<3xf32>) -> tensor<?xf32>\n"
+      "  %1 = stablehlo.add %a, %c : (tensor<?xf32>, tensor<5xf32>) -> tensor<?xf32>\n"
+      "  return %1 : tensor<?xf32>\n"
+      "}\n",
+      "t.mlir:3:8: error: 'stablehlo.add' operand types tensor<?xf32> and tensor<5xf32> differ: dimension 0 (s0: argument 0 dimension 0 of @main) is 3 by earlier ops' relations, here 5");
+  // Ops whose checks do not take symbolic dimensions yet are named.
+  expect_verify_error(
+      "func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+      "  %0 = stablehlo.reverse %a, dims = [0] : tensor<?xf32>\n"
+      "  %1 = \"stablehlo.sort\"(%0) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %l = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %l : tensor<i1>\n"
+      "  }) {dimension = 0 : i64} : (tensor<?xf32>) -> tensor<?xf32>\n"
+      "  return %1 : tensor<?xf32>\n"
+      "}\n",
+      "result 0 dimension 0 of 'stablehlo.sort' at 3:8); this op takes static shapes only");
+  // A reshape whose element counts cannot be shown equal.
+  expect_verify_error(
+      "func.func @main(%a: tensor<?x?xf32>) -> tensor<?xf32> {\n"
+      "  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?xf32>\n"
+      "  return %0 : tensor<?xf32>\n"
+      "}\n",
+      "cannot reshape tensor<?x?xf32> to tensor<?xf32>: the element counts are not "
+      "provably equal");
+  // A static slice beyond a size the relations proved.
+  expect_verify_error(
+      "func.func @main(%a: tensor<?xf32>, %b: tensor<2xf32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.add %a, %b : (tensor<?xf32>, tensor<2xf32>) -> tensor<?xf32>\n"
+      "  %1 = stablehlo.slice %0 [0:3] : (tensor<?xf32>) -> tensor<3xf32>\n"
+      "  return %1 : tensor<3xf32>\n"
+      "}\n",
+      "'stablehlo.slice' dimension 0: 0 <= start 0 <= limit 3 <= size 2 does not hold");
+  // Where the importer has no symbol for a "?".
+  expect_import_error(
+      "func.func @main(%a: tensor<4xf32>) -> tensor<?xf32> {\n"
+      "  %0 = tensor.empty() : tensor<?xf32>\n"
+      "  return %0 : tensor<?xf32>\n"
+      "}\n",
+      "t.mlir:2:8: error: 'tensor.empty' with a symbolic dimension ('?') in its "
+      "result type is not supported yet");
+  expect_import_error(
+      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+      "  stablehlo.custom_call @shape_assertion(%a) : (tensor<f32>) -> ()\n"
+      "  return %a : tensor<f32>\n"
+      "}\n",
+      "custom call 'shape_assertion' needs an 'error_message' string attribute");
+  expect_verify_error(
+      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+      "  stablehlo.custom_call @shape_assertion(%a) {error_message = \"no\"} : (tensor<f32>) -> ()\n"
+      "  return %a : tensor<f32>\n"
+      "}\n",
+      "assertion operand has type tensor<f32>, expected tensor<i1>");
+  expect_verify_error(
+      "func.func @main(%a: tensor<?xf32>, %s: tensor<3xi64>) -> tensor<?xf32> {\n"
+      "  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<?xf32>, tensor<3xi64>) -> tensor<?xf32>\n"
+      "  return %0 : tensor<?xf32>\n"
+      "}\n",
+      "'stablehlo.dynamic_reshape' output_shape has type tensor<3xi64>, expected a "
+      "rank-1 integer tensor of 1 elements");
+}
+
+// The static-shape ops with "?" extents: convolution with a symbolic batch,
+// reduce, transpose, broadcast_in_dim, concatenate and slice infer their
+// results from the operands' symbols.
+static void test_symbolic_static_ops(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = import_ok(
+      "func.func @main(%x: tensor<?x3x8x8xf32>, %k: tensor<4x3x3x3xf32>, %v: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<4x?xf32>, tensor<?x4xf32>) {\n"
+      "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x8x8xf32>\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %r = stablehlo.reduce(%c init: %z) applies stablehlo.add across dimensions = [2, 3] : (tensor<?x4x8x8xf32>, tensor<f32>) -> tensor<?x4xf32>\n"
+      "  %t = stablehlo.transpose %r, dims = [1, 0] : (tensor<?x4xf32>) -> tensor<4x?xf32>\n"
+      "  %b = stablehlo.broadcast_in_dim %v, dims = [0, 1] : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
+      "  %a = stablehlo.add %r, %b : tensor<?x4xf32>\n"
+      "  %j = stablehlo.concatenate %a, %a, dim = 1 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>\n"
+      "  %s = stablehlo.slice %j [0:2, 2:6] : (tensor<?x8xf32>) -> tensor<2x4xf32>\n"
+      "  %u = stablehlo.slice %j [0:3, 0:4] : (tensor<?x8xf32>) -> tensor<?x4xf32>\n"
+      "  return %a, %t, %u : tensor<?x4xf32>, tensor<4x?xf32>, tensor<?x4xf32>\n"
+      "}\n");
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  const grtc_tfunc_t* func = module->first_func;
+  int64_t n = func->body->args[0].type.dims[0];
+  assert_false(grtc_dim_is_static(n));
+  // %v's batch is %x's (the add), the transposed result carries it.
+  assert_int_equal(func->body->args[2].type.dims[0], n);
+  assert_int_equal(func->result_types[0].dims[0], n);
+  assert_int_equal(func->result_types[1].dims[1], n);
+  // The slice [0:3] of the batch proves it >= 3 and fixes its result at 3.
+  assert_int_equal(func->result_types[2].dims[0], 3);
+  bool bound = false;
+  for (uint32_t i = 0; i < module->shapes->rel_count; ++i) {
+    const grtc_trel_t* rel = &module->shapes->rels[i];
+    bound |= rel->kind == GRTC_REL_GE && rel->b == 3 &&
+             grtc_tmodule_resolve_dim(module, rel->a) == n;
+  }
+  assert_true(bound);
+  grtc_tmodule_destroy(module);
+  // Only the batch of a convolution may be symbolic.
+  expect_verify_error(
+      "func.func @main(%x: tensor<1x3x?x8xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<1x4x?x6xf32> {\n"
+      "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x?x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x?x6xf32>\n"
+      "  return %c : tensor<1x4x?x6xf32>\n"
+      "}\n",
+      "'stablehlo.convolution' input dimension 2 of tensor<1x3x?x8xf32> is symbolic; only "
+      "the input batch dimension may be (without batch groups)");
+}
+
+// A shape assertion jax writes for a static size folds away; one that
+// folds to false stays and is refused at the static boundary with its text.
+static void test_symbolic_shape_assertion(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = import_ok(
+      "func.func @main(%a: tensor<?xf32>, %b: tensor<2xf32>) -> tensor<?xf32> {\n"
+      "  %0 = stablehlo.add %a, %b : (tensor<?xf32>, tensor<2xf32>) -> tensor<?xf32>\n"
+      "  %1 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?xf32>) -> tensor<i32>\n"
+      "  %c = stablehlo.constant dense<5> : tensor<i32>\n"
+      "  %2 = stablehlo.compare GE, %1, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "  stablehlo.custom_call @shape_assertion(%2, %1) {error_message = \"b = {0} is below 5\", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()\n"
+      "  return %0 : tensor<?xf32>\n"
+      "}\n");
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  grt_expect_error(grtc_tensor_require_static(module), GRT_STATUS_INVALID_ARGUMENT,
+                   "t.mlir:6:3: error: 'stablehlo.custom_call @shape_assertion' (\"b = {0} "
+                   "is below 5\") was not proven at compile time");
+  grtc_tmodule_destroy(module);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_elementwise_ops),
@@ -1256,6 +1529,11 @@ int main(void) {
       cmocka_unit_test(test_unsupported_types),
       cmocka_unit_test(test_malformed_attributes),
       cmocka_unit_test(test_bad_syntax),
+      cmocka_unit_test(test_symbolic_jax_export),
+      cmocka_unit_test(test_symbolic_resolves_static),
+      cmocka_unit_test(test_symbolic_errors),
+      cmocka_unit_test(test_symbolic_static_ops),
+      cmocka_unit_test(test_symbolic_shape_assertion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

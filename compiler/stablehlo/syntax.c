@@ -262,6 +262,10 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"stablehlo.reverse", "dims", "dimensions", GRTC_SHLO_KW_I64S},
     {"stablehlo.dynamic_slice", "sizes", "slice_sizes", GRTC_SHLO_KW_I64S},
     {"stablehlo.concatenate", "dim", "dimension", GRTC_SHLO_KW_I64},
+    {"stablehlo.get_dimension_size", "dim", "dimension", GRTC_SHLO_KW_I64},
+    {"stablehlo.dynamic_broadcast_in_dim", "dims", "broadcast_dimensions",
+     GRTC_SHLO_KW_I64S},
+    {"stablehlo.dynamic_iota", "dim", "iota_dimension", GRTC_SHLO_KW_I64},
     {"stablehlo.pad", "low", "edge_padding_low", GRTC_SHLO_KW_I64S},
     {"stablehlo.pad", "high", "edge_padding_high", GRTC_SHLO_KW_I64S},
     {"stablehlo.pad", "interior", "interior_padding", GRTC_SHLO_KW_I64S},
@@ -1242,6 +1246,10 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("stablehlo.dynamic_slice")
     GRTC_SHLO_PLAIN("stablehlo.dynamic_update_slice")
     GRTC_SHLO_PLAIN("stablehlo.concatenate") GRTC_SHLO_PLAIN("stablehlo.pad")
+    GRTC_SHLO_PLAIN("stablehlo.get_dimension_size")
+    GRTC_SHLO_PLAIN("stablehlo.dynamic_broadcast_in_dim")
+    GRTC_SHLO_PLAIN("stablehlo.dynamic_reshape") GRTC_SHLO_PLAIN("stablehlo.dynamic_iota")
+    GRTC_SHLO_PLAIN("stablehlo.real_dynamic_slice") GRTC_SHLO_PLAIN("stablehlo.dynamic_pad")
     GRTC_SHLO_PLAIN("stablehlo.reverse") GRTC_SHLO_PLAIN("stablehlo.dot")
     GRTC_SHLO_PLAIN("stablehlo.dot_general") GRTC_SHLO_PLAIN("stablehlo.iota")
     GRTC_SHLO_PLAIN("stablehlo.return") GRTC_SHLO_PLAIN("stablehlo.optimization_barrier")

@@ -15,6 +15,7 @@ typedef struct grtc_folder_t {
   grtc_tfunc_t* func;   // NULL: the folded op's results have no uses yet
   grt_status_t status;  // first allocation failure
   grtc_tvalue_t* replacement;  // what the last folded op was replaced with
+  bool shapes_only;  // grtc_tensor_fold_shapes: the symbolic-shape rules only
 } grtc_folder_t;
 
 static bool grtc_is_constant(const grtc_tvalue_t* value) {
@@ -232,6 +233,7 @@ static bool grtc_fold_constant(grtc_folder_t* f, grtc_top_t* op) {
       break;
   }
   if (op->kind != GRTC_TOP_IOTA && !elementwise && !structural) return false;
+  if (!grtc_ttype_is_static(type)) return false;
   for (uint32_t i = 0; i < op->operand_count; ++i) {
     if (!grtc_is_constant(op->operands[i])) return false;
   }
@@ -356,7 +358,118 @@ static bool grtc_fold_bypass(grtc_folder_t* f, grtc_top_t* op,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Symbolic shapes
+//===----------------------------------------------------------------------===//
+
+// get_dimension_size of a static dimension: that size.
+static bool grtc_fold_dimension_size(grtc_folder_t* f, grtc_top_t* op) {
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  int64_t size = grtc_tmodule_resolve_dim(f->module, in->dims[op->attrs.dim]);
+  if (!grtc_dim_is_static(size)) return false;
+  const grtc_ttype_t* type = &op->results[0].type;
+  uint8_t bytes[8];
+  grtc_eval_store(type->elem, grtc_eval_from_int(type->elem, size), bytes);
+  return grtc_fold_to_constant(f, op, type, bytes, 1);
+}
+
+// The |count| elements of |value| when all are known static extents.
+static bool grtc_static_elements(const grtc_tvalue_t* value, uint32_t count,
+                                 int64_t* out) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!grtc_tvalue_shape_element(value, i, &out[i]) ||
+        !grtc_dim_is_static(out[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A dynamic op whose result shape folding made static becomes its static
+// form (verification checked the shape operands against that shape).
+static bool grtc_fold_dynamic(grtc_folder_t* f, grtc_top_t* op) {
+  const grtc_ttype_t* out = &op->results[0].type;
+  if (!grtc_ttype_is_static(out)) return false;
+  uint32_t rank = op->operands[0]->type.rank;
+  int64_t lists[3][GRTC_MAX_RANK];
+  grtc_top_attrs_t* a = &op->attrs;
+  switch (op->kind) {
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+      op->kind = GRTC_TOP_BROADCAST_IN_DIM;
+      op->operand_count = 1;
+      return true;
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+      op->kind = GRTC_TOP_RESHAPE;
+      op->operand_count = 1;
+      return true;
+    case GRTC_TOP_DYNAMIC_IOTA:
+      op->kind = GRTC_TOP_IOTA;
+      op->operand_count = 0;
+      return true;
+    case GRTC_TOP_REAL_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_PAD: {
+      bool slice = op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE;
+      uint32_t first = slice ? 1 : 2;
+      for (uint32_t i = 0; i < 3; ++i) {
+        if (!grtc_static_elements(op->operands[first + i], rank, lists[i])) {
+          return false;
+        }
+      }
+      grtc_i64s_t copies[3];
+      for (uint32_t i = 0; i < 3; ++i) {
+        copies[i] = grtc_tmodule_i64s(f->module, lists[i], rank);
+        if (rank && !copies[i].values) {
+          grtc_fold_fail(f, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                            "out of memory folding"));
+          return false;
+        }
+      }
+      if (slice) {
+        a->start = copies[0];
+        a->limit = copies[1];
+        a->strides = copies[2];
+        op->kind = GRTC_TOP_SLICE;
+        op->operand_count = 1;
+      } else {
+        a->low = copies[0];
+        a->high = copies[1];
+        a->interior = copies[2];
+        op->kind = GRTC_TOP_PAD;
+        op->operand_count = 2;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// The rules that turn shape ops into static ones.
+static bool grtc_fold_shapes(grtc_folder_t* f, grtc_top_t* op) {
+  switch (op->kind) {
+    case GRTC_TOP_GET_DIMENSION_SIZE:
+      return grtc_fold_dimension_size(f, op);
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+    case GRTC_TOP_DYNAMIC_IOTA:
+    case GRTC_TOP_REAL_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_PAD:
+      return grtc_fold_dynamic(f, op);
+    case GRTC_TOP_SHAPE_ASSERTION:
+      // A constant true assertion holds at every call.
+      if (grtc_is_splat(op->operands[0]) &&
+          grtc_constant_value(op->operands[0], 0).u != 0) {
+        grtc_top_unlink(op);
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
 static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
+  if (grtc_fold_shapes(f, op)) return true;
   if (grtc_is_noop(op)) {
     grtc_fold_replace(f, op, op->operands[0]);
     return true;
@@ -422,25 +535,60 @@ static bool grtc_fold_block(grtc_folder_t* f, grtc_tblock_t* block) {
     for (uint32_t i = 0; i < op->region_count; ++i) {
       changed |= grtc_fold_block(f, op->regions[i]);
     }
-    if (grtc_fold_constant(f, op) || grtc_canonicalize(f, op)) changed = true;
+    if (f->shapes_only) {
+      // Shape ops, and the scalar index math on their constants.
+      if (grtc_fold_shapes(f, op) ||
+          (op->result_count == 1 && op->results[0].type.rank == 0 &&
+           grtc_fold_constant(f, op))) {
+        changed = true;
+      }
+    } else if (grtc_fold_constant(f, op) || grtc_canonicalize(f, op)) {
+      changed = true;
+    }
     if (!grt_status_is_ok(f->status)) return false;
     op = next;
   }
   return changed;
 }
 
-grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
+static grt_status_t grtc_fold_module(grtc_tmodule_t* module, bool shapes_only) {
   grtc_folder_t f;
   memset(&f, 0, sizeof(f));
   f.module = module;
-  for (grtc_tfunc_t* func = module->first_func; func; func = func->next) {
-    f.func = func;
-    while (grtc_fold_block(&f, func->body)) {
+  f.shapes_only = shapes_only;
+  bool symbolic = module->shapes->sym_count != 0;
+  for (bool again = true; again;) {
+    again = false;
+    for (grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+      f.func = func;
+      while (grtc_fold_block(&f, func->body)) {
+        again = symbolic;
+      }
+      GRT_RETURN_IF_ERROR(f.status);
+      if (shapes_only) {
+        grtc_tfunc_recount_uses(func);
+      } else {
+        grtc_tfunc_remove_dead_ops(func);
+      }
     }
-    GRT_RETURN_IF_ERROR(f.status);
-    grtc_tfunc_remove_dead_ops(func);
+    if (!symbolic) break;
+    // Folding may have made shape operands constant: verifying records the
+    // relations they imply, and the types take the sizes proven so far
+    // (which may let more fold).
+    GRT_RETURN_IF_ERROR(grtc_tensor_verify(module));
+    for (grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+      if (grtc_tfunc_resolve_shapes(module, func)) again = true;
+    }
   }
   return grt_ok_status();
+}
+
+grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) {
+  return grtc_fold_module(module, false);
+}
+
+grt_status_t grtc_tensor_fold_shapes(grtc_tmodule_t* module) {
+  return grtc_fold_module(module, true);
 }
 
 grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,

@@ -55,13 +55,22 @@ bool grtc_ttype_equal(const grtc_ttype_t* a, const grtc_ttype_t* b) {
   return a->elem == b->elem && grtc_ttype_same_shape(a, b);
 }
 
+bool grtc_ttype_is_static(const grtc_ttype_t* type) {
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    if (!grtc_dim_is_static(type->dims[i])) return false;
+  }
+  return true;
+}
+
 int64_t grtc_ttype_element_count(const grtc_ttype_t* type) {
+  if (!grtc_ttype_is_static(type)) return -1;
   int64_t count = 1;
   for (uint32_t i = 0; i < type->rank; ++i) count *= type->dims[i];
   return count;
 }
 
 int64_t grtc_ttype_byte_size(const grtc_ttype_t* type) {
+  if (!grtc_ttype_is_static(type)) return -1;
   return grtc_ttype_element_count(type) *
          (int64_t)grtc_elem_byte_size(type->elem);
 }
@@ -72,8 +81,10 @@ const char* grtc_ttype_format(const grtc_ttype_t* type, char* buffer,
   int n = snprintf(buffer, capacity, "tensor<");
   if (n > 0) used += (size_t)n;
   for (uint32_t i = 0; i < type->rank && used < capacity; ++i) {
-    n = snprintf(buffer + used, capacity - used, "%lldx",
-                 (long long)type->dims[i]);
+    n = grtc_dim_is_static(type->dims[i])
+            ? snprintf(buffer + used, capacity - used, "%lldx",
+                       (long long)type->dims[i])
+            : snprintf(buffer + used, capacity - used, "?x");
     if (n > 0) used += (size_t)n;
   }
   if (used < capacity) {
@@ -118,6 +129,11 @@ grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
       module, grt_make_string_view(file_name ? file_name : "<input>",
                                    strlen(file_name ? file_name : "<input>")));
   if (!name_copy || !file_copy) {
+    grtc_tmodule_destroy(module);
+    return grtc_tmodule_oom();
+  }
+  module->shapes = grtc_tmodule_alloc(module, sizeof(*module->shapes));
+  if (!module->shapes) {
     grtc_tmodule_destroy(module);
     return grtc_tmodule_oom();
   }
@@ -450,4 +466,292 @@ grt_status_t grtc_top_error(const grtc_tmodule_t* module, const grtc_top_t* op,
                            line, column, message);
   }
   return grtc_error_at(module->file_name, op->line, op->column, "%s", message);
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic shapes
+//===----------------------------------------------------------------------===//
+
+// Arrays in the arena double; the old block stays until the module goes.
+static bool grtc_shapes_grow(grtc_tmodule_t* module, void** items,
+                             uint32_t count, uint32_t* capacity,
+                             size_t item_size) {
+  if (count < *capacity) return true;
+  uint32_t grown = *capacity ? *capacity * 2 : 16;
+  void* copy = grtc_tmodule_alloc(module, grown * item_size);
+  if (!copy) return false;
+  if (count) memcpy(copy, *items, count * item_size);
+  *items = copy;
+  *capacity = grown;
+  return true;
+}
+
+grt_status_t grtc_tmodule_new_symbol(const grtc_tmodule_t* module,
+                                     const grtc_tfunc_t* func,
+                                     grtc_tsym_origin_t origin,
+                                     const grtc_top_t* op, uint32_t index,
+                                     uint32_t axis, int64_t* out_dim) {
+  // The tables are bookkeeping a const module still owns.
+  grtc_tmodule_t* owner = (grtc_tmodule_t*)module;
+  grtc_tshapes_t* shapes = module->shapes;
+  if (!grtc_shapes_grow(owner, (void**)&shapes->syms, shapes->sym_count,
+                        &shapes->sym_capacity, sizeof(grtc_tsym_t))) {
+    return grtc_tmodule_oom();
+  }
+  uint32_t id = shapes->sym_count++;
+  grtc_tsym_t* sym = &shapes->syms[id];
+  memset(sym, 0, sizeof(*sym));
+  sym->func = func;
+  sym->origin = origin;
+  sym->op = op;
+  sym->index = index;
+  sym->axis = axis;
+  sym->parent = id;
+  sym->size = -1;
+  *out_dim = GRTC_DIM_SYMBOL(id);
+  return grt_ok_status();
+}
+
+static uint32_t grtc_shapes_root(grtc_tshapes_t* shapes, uint32_t id) {
+  while (shapes->syms[id].parent != id) {
+    uint32_t parent = shapes->syms[id].parent;
+    shapes->syms[id].parent = shapes->syms[parent].parent;  // halving
+    id = parent;
+  }
+  return id;
+}
+
+int64_t grtc_tmodule_resolve_dim(const grtc_tmodule_t* module, int64_t dim) {
+  if (grtc_dim_is_static(dim)) return dim;
+  grtc_tshapes_t* shapes = module->shapes;
+  uint32_t id = grtc_dim_symbol(dim);
+  if (id >= shapes->sym_count) return dim;
+  uint32_t root = grtc_shapes_root(shapes, id);
+  if (shapes->syms[root].size >= 0) return shapes->syms[root].size;
+  return GRTC_DIM_SYMBOL(root);
+}
+
+grt_status_t grtc_tmodule_relate(const grtc_tmodule_t* module,
+                                 const grtc_tfunc_t* func,
+                                 grtc_trel_kind_t kind, int64_t a, int64_t b,
+                                 const grtc_top_t* op, const char* what,
+                                 bool* out_conflict) {
+  *out_conflict = false;
+  grtc_tshapes_t* shapes = module->shapes;
+  int64_t ra = grtc_tmodule_resolve_dim(module, a);
+  int64_t rb = grtc_tmodule_resolve_dim(module, b);
+  if (grtc_dim_is_static(ra) && grtc_dim_is_static(rb)) {
+    *out_conflict = kind == GRTC_REL_EQ ? ra != rb : ra < rb;
+    return grt_ok_status();
+  }
+  if (ra == rb) return grt_ok_status();  // one class already
+  if (kind == GRTC_REL_GE && !grtc_dim_is_static(rb)) {
+    // Only "symbol >= size" is recorded; other orderings carry no check
+    // grt makes.
+    return grt_ok_status();
+  }
+  if (kind == GRTC_REL_GE) {
+    for (uint32_t i = 0; i < shapes->rel_count; ++i) {
+      const grtc_trel_t* r = &shapes->rels[i];
+      if (r->kind == GRTC_REL_GE &&
+          grtc_tmodule_resolve_dim(module, r->a) == ra && r->b >= rb) {
+        return grt_ok_status();  // implied by a recorded bound
+      }
+    }
+  } else if (grtc_dim_is_static(ra) || grtc_dim_is_static(rb)) {
+    uint32_t root = grtc_dim_symbol(grtc_dim_is_static(ra) ? rb : ra);
+    shapes->syms[root].size = grtc_dim_is_static(ra) ? ra : rb;
+  } else {
+    uint32_t x = grtc_dim_symbol(ra), y = grtc_dim_symbol(rb);
+    if (x < y) {
+      shapes->syms[y].parent = x;
+    } else {
+      shapes->syms[x].parent = y;
+    }
+  }
+  grtc_tmodule_t* owner = (grtc_tmodule_t*)module;
+  if (!grtc_shapes_grow(owner, (void**)&shapes->rels, shapes->rel_count,
+                        &shapes->rel_capacity, sizeof(grtc_trel_t))) {
+    return grtc_tmodule_oom();
+  }
+  grtc_trel_t* rel = &shapes->rels[shapes->rel_count++];
+  rel->kind = kind;
+  rel->a = a;
+  rel->b = b;
+  rel->func = func;
+  rel->op = op;
+  rel->what = what;
+  return grt_ok_status();
+}
+
+const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
+                                      int64_t dim, char* buffer,
+                                      size_t capacity) {
+  if (grtc_dim_is_static(dim)) {
+    snprintf(buffer, capacity, "%lld", (long long)dim);
+    return buffer;
+  }
+  uint32_t id = grtc_dim_symbol(dim);
+  if (id >= module->shapes->sym_count) {
+    snprintf(buffer, capacity, "s%u", id);
+    return buffer;
+  }
+  const grtc_tsym_t* sym = &module->shapes->syms[id];
+  char name[96] = "";
+  if (sym->name) snprintf(name, sizeof(name), " '%s'", sym->name);
+  const char* func = sym->func ? sym->func->name.data : "?";
+  int func_size = sym->func ? (int)sym->func->name.size : 1;
+  if (sym->origin == GRTC_SYM_ARGUMENT) {
+    snprintf(buffer, capacity, "s%u%s: argument %u dimension %u of @%.*s", id,
+             name, sym->index, sym->axis, func_size, func);
+  } else if (!sym->op) {
+    snprintf(buffer, capacity, "s%u%s: result %u dimension %u of @%.*s", id,
+             name, sym->index, sym->axis, func_size, func);
+  } else {
+    uint32_t line = sym->op->line, column = sym->op->column;
+    if (sym->op->location) {
+      grt_string_view_t file;
+      grtc_location_file_position(sym->op->location, &file, &line, &column);
+    }
+    snprintf(buffer, capacity, "s%u%s: result %u dimension %u of '%s' at %u:%u",
+             id, name, sym->index, sym->axis,
+             grtc_top_kind_name(sym->op->kind), line, column);
+  }
+  return buffer;
+}
+
+bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id) {
+  if (id >= module->shapes->sym_count) return false;
+  const grtc_tsym_t* sym = &module->shapes->syms[id];
+  if (sym->origin == GRTC_SYM_ARGUMENT) return true;
+  if (!sym->op) return false;  // a function's declared result
+  switch (sym->op->kind) {
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+    case GRTC_TOP_DYNAMIC_IOTA:
+    case GRTC_TOP_REAL_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_PAD:
+    case GRTC_TOP_CALL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+static bool grtc_resolve_type(const grtc_tmodule_t* module,
+                              grtc_ttype_t* type) {
+  bool changed = false;
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    int64_t resolved = grtc_tmodule_resolve_dim(module, type->dims[i]);
+    changed |= resolved != type->dims[i];
+    type->dims[i] = resolved;
+  }
+  return changed;
+}
+
+static bool grtc_resolve_block(const grtc_tmodule_t* module,
+                               grtc_tblock_t* block) {
+  bool changed = false;
+  for (uint32_t i = 0; i < block->arg_count; ++i) {
+    changed |= grtc_resolve_type(module, &block->args[i].type);
+  }
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      changed |= grtc_resolve_type(module, &op->results[i].type);
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      changed |= grtc_resolve_block(module, op->regions[i]);
+    }
+  }
+  return changed;
+}
+
+bool grtc_tfunc_resolve_shapes(const grtc_tmodule_t* module,
+                               grtc_tfunc_t* func) {
+  if (!module->shapes->sym_count) return false;
+  bool changed = false;
+  for (uint32_t i = 0; i < func->result_count; ++i) {
+    changed |= grtc_resolve_type(module, &func->result_types[i]);
+  }
+  return grtc_resolve_block(module, func->body) || changed;
+}
+
+static bool grtc_constant_integer(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out) {
+  const grtc_top_t* op = value->def;
+  if (op->attrs.unfoldable || !grtc_elem_is_integer(value->type.elem) ||
+      value->type.elem == GRTC_ELEM_I1) {
+    return false;
+  }
+  size_t size = grtc_elem_byte_size(value->type.elem);
+  size_t offset = op->attrs.constant.splat ? 0 : (size_t)index * size;
+  if (offset + size > op->attrs.constant.size || size > 8) return false;
+  uint64_t bits = 0;
+  for (size_t i = 0; i < size; ++i) {
+    bits |= (uint64_t)op->attrs.constant.data[offset + i] << (8 * i);
+  }
+  if (grtc_elem_is_signed_integer(value->type.elem) && size < 8 &&
+      (bits >> (8 * size - 1)) & 1) {
+    bits |= ~UINT64_C(0) << (8 * size);
+  }
+  *out = (int64_t)bits;
+  return true;
+}
+
+bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
+                               int64_t* out_dim) {
+  for (int depth = 0; depth < 64; ++depth) {
+    const grtc_top_t* op = value->def;
+    if (!op || value->type.rank > 1 || index < 0 ||
+        (value->type.rank == 1 && (!grtc_dim_is_static(value->type.dims[0]) ||
+                                   index >= value->type.dims[0]))) {
+      return false;
+    }
+    switch (op->kind) {
+      case GRTC_TOP_CONSTANT:
+        return grtc_constant_integer(value, index, out_dim);
+      case GRTC_TOP_GET_DIMENSION_SIZE: {
+        const grtc_ttype_t* type = &op->operands[0]->type;
+        if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)type->rank) {
+          return false;
+        }
+        *out_dim = type->dims[op->attrs.dim];
+        return true;
+      }
+      case GRTC_TOP_CONVERT:
+        // Integer to integer: extents fit every integer type jax uses.
+        if (!grtc_elem_is_integer(op->operands[0]->type.elem) ||
+            op->operands[0]->type.elem == GRTC_ELEM_I1) {
+          return false;
+        }
+        value = op->operands[0];
+        break;
+      case GRTC_TOP_RESHAPE:
+        if (op->operands[0]->type.rank > 1) return false;
+        value = op->operands[0];
+        break;
+      case GRTC_TOP_BROADCAST_IN_DIM:
+        if (op->operands[0]->type.rank != 0) return false;
+        value = op->operands[0];
+        index = 0;
+        break;
+      case GRTC_TOP_CONCATENATE: {
+        uint32_t k = 0;
+        for (; k < op->operand_count; ++k) {
+          const grtc_ttype_t* type = &op->operands[k]->type;
+          if (type->rank != 1 || !grtc_dim_is_static(type->dims[0])) {
+            return false;
+          }
+          if (index < type->dims[0]) break;
+          index -= type->dims[0];
+        }
+        if (k == op->operand_count) return false;
+        value = op->operands[k];
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 // The tensor IR: what every front-end imports into and every pass after it
 // works on (docs/architecture.md §6).
 //
-// SSA values of static-shaped tensors (scalars are rank-0 tensors: arith
+// SSA values of ranked tensors (scalars are rank-0 tensors: arith
 // ops, tensor.extract and index values all become rank-0 tensors, so one
 // set of ops and one lowering serves them), ops from one table
 // (GRTC_TOP_LIST) with their attributes decoded into grtc_top_attrs_t,
@@ -32,17 +32,30 @@ extern "C" {
 
 #define GRTC_MAX_RANK 8
 
+// A dimension is static (>= 0, its size) or symbolic (< 0): the symbol
+// -1 - d of the module's shape table (grtc_tshapes_t below), an extent
+// known only at the call. docs/compiler.md "Symbolic shapes".
+#define GRTC_DIM_SYMBOL(symbol) (-1 - (int64_t)(symbol))
+static inline bool grtc_dim_is_static(int64_t dim) { return dim >= 0; }
+static inline uint32_t grtc_dim_symbol(int64_t dim) {
+  return (uint32_t)(-1 - dim);
+}
+
 typedef struct grtc_ttype_t {
   grtc_elem_t elem;
   uint32_t rank;
-  int64_t dims[GRTC_MAX_RANK];  // all >= 0 (static shapes)
+  int64_t dims[GRTC_MAX_RANK];  // static sizes or GRTC_DIM_SYMBOL(s)
 } grtc_ttype_t;
 
+// Equal element types and the same dims (a symbol equals only itself).
 bool grtc_ttype_equal(const grtc_ttype_t* a, const grtc_ttype_t* b);
 bool grtc_ttype_same_shape(const grtc_ttype_t* a, const grtc_ttype_t* b);
+// Whether every dimension is static.
+bool grtc_ttype_is_static(const grtc_ttype_t* type);
+// Element count and byte size of a static type (-1 for a symbolic one).
 int64_t grtc_ttype_element_count(const grtc_ttype_t* type);
 int64_t grtc_ttype_byte_size(const grtc_ttype_t* type);
-// "tensor<2x3xf32>" into |buffer|; returns |buffer|.
+// "tensor<2x3xf32>" (symbolic dims as "?") into |buffer|; returns |buffer|.
 const char* grtc_ttype_format(const grtc_ttype_t* type, char* buffer,
                               size_t capacity);
 #define GRTC_TTYPE_FORMAT_CAPACITY 160
@@ -132,6 +145,22 @@ typedef struct grtc_tvalue_t {
   X(DYNAMIC_UPDATE_SLICE, "stablehlo.dynamic_update_slice", NONE, S)      \
   /* attrs.dim = dimension */                                             \
   X(CONCATENATE, "stablehlo.concatenate", NONE, S)                        \
+  /* attrs.dim = dimension; the result is a rank-0 i32 or i64: the        \
+     operand's extent there (a constant once that dimension is static) */ \
+  X(GET_DIMENSION_SIZE, "stablehlo.get_dimension_size", NONE, O)          \
+  /* Ops whose result shape is an operand's value (symbolic shapes; they   \
+     become their static forms when folding makes those constant).        \
+     operands (operand, output_dimensions); attrs.dims as broadcast_in_dim */ \
+  X(DYNAMIC_BROADCAST_IN_DIM, "stablehlo.dynamic_broadcast_in_dim", NONE, S) \
+  /* operands (operand, output_shape) */                                  \
+  X(DYNAMIC_RESHAPE, "stablehlo.dynamic_reshape", NONE, S)                \
+  /* operands (output_shape); attrs.dim = iota_dimension */               \
+  X(DYNAMIC_IOTA, "stablehlo.dynamic_iota", NONE, O)                      \
+  /* operands (operand, start_indices, limit_indices, strides) */         \
+  X(REAL_DYNAMIC_SLICE, "stablehlo.real_dynamic_slice", NONE, S)          \
+  /* operands (operand, padding value, edge_padding_low,                  \
+     edge_padding_high, interior_padding) */                              \
+  X(DYNAMIC_PAD, "stablehlo.dynamic_pad", NONE, S)                        \
   /* operands (operand, padding value); attrs.low, high, interior */      \
   X(PAD, "stablehlo.pad", NONE, S)                                        \
   /* attrs.dims = dimensions */                                           \
@@ -175,6 +204,10 @@ typedef struct grtc_tvalue_t {
   X(CHECK_CLOSE, "check.expect_close", NONE, H)                           \
   X(CHECK_TRUE, "check.expect_true", NONE, H)                             \
   X(CHECK_FALSE, "check.expect_false", NONE, H)                           \
+  /* host: custom_call @shape_assertion (jax.export): operand 0 the i1    \
+     rank-0 assertion, the rest rank-0 integers for {0}, {1}... in        \
+     attrs.message, the error the call fails with when it is false */     \
+  X(SHAPE_ASSERTION, "stablehlo.custom_call @shape_assertion", NONE, H)   \
   /* host: attrs.kernel, operands the inputs, results the outputs */      \
   X(DISPATCH, "dispatch", NONE, H)
 
@@ -272,6 +305,7 @@ typedef struct grtc_top_attrs_t {
   // check.expect_close: ULP distance bounds (the check dialect's defaults
   // are 3 and 0).
   int64_t max_ulp, min_ulp;
+  const char* message;  // SHAPE_ASSERTION's error_message (arena copy)
   // DISPATCH: index into the module's kernel set. The kernel's bindings
   // are the operands in order, then the results in order, except that a
   // tied result (|tied|: result 0 lives in operand |tied_operand|'s buffer,
@@ -320,6 +354,58 @@ struct grtc_tfunc_t {
   grtc_tfunc_t* next;
 };
 
+//===----------------------------------------------------------------------===//
+// Symbolic shapes (docs/compiler.md "Symbolic shapes")
+//===----------------------------------------------------------------------===//
+
+// Where a symbol's extent comes from at the call.
+typedef enum grtc_tsym_origin_e {
+  // Dimension |axis| of argument |index| of |func|: the host reads it from
+  // the argument's buffer view.
+  GRTC_SYM_ARGUMENT,
+  // Dimension |axis| of result |index| of |op|: the host computes it by the
+  // op's shape rule (a dynamic op's shape operand, a concatenate's sum, a
+  // result type the input wrote as "?").
+  GRTC_SYM_RESULT,
+} grtc_tsym_origin_t;
+
+typedef struct grtc_tsym_t {
+  const grtc_tfunc_t* func;
+  grtc_tsym_origin_t origin;
+  const grtc_top_t* op;  // GRTC_SYM_RESULT
+  uint32_t index, axis;
+  const char* name;  // e.g. an ONNX dim_param ("batch"); NULL when unnamed
+  // Union-find over symbols the relations prove equal: the class's
+  // representative has parent == its own id (the lowest id of the class,
+  // so argument symbols, made first, represent their classes) and |size|
+  // the static extent the relations prove (-1 while unknown).
+  uint32_t parent;
+  int64_t size;
+} grtc_tsym_t;
+
+typedef enum grtc_trel_kind_e {
+  GRTC_REL_EQ,  // a == b
+  GRTC_REL_GE,  // a >= b (a static slice of a symbolic dimension)
+} grtc_trel_kind_t;
+
+// One shape relation the program implies, recorded when it first adds
+// information (the host program checks the ones between independent
+// extents at the call; see docs/compiler.md).
+typedef struct grtc_trel_t {
+  grtc_trel_kind_t kind;
+  int64_t a, b;  // dimensions (static or symbolic) as they were recorded
+  const grtc_tfunc_t* func;
+  const grtc_top_t* op;  // the op that implies it (NULL: a call boundary)
+  const char* what;      // "operand 1 dimension 0", static text
+} grtc_trel_t;
+
+typedef struct grtc_tshapes_t {
+  grtc_tsym_t* syms;
+  uint32_t sym_count, sym_capacity;
+  grtc_trel_t* rels;
+  uint32_t rel_count, rel_capacity;
+} grtc_tshapes_t;
+
 typedef struct grtc_tmodule_cleanup_t grtc_tmodule_cleanup_t;
 
 typedef struct grtc_tmodule_t {
@@ -332,6 +418,10 @@ typedef struct grtc_tmodule_t {
   grtc_tfunc_t* first_func;
   grtc_tfunc_t* last_func;
   uint32_t next_value_id;
+  // The symbols of every function and the relations between them: shape
+  // bookkeeping that verification adds to, so it is reached through a
+  // pointer even from a const module.
+  grtc_tshapes_t* shapes;
 } grtc_tmodule_t;
 
 grt_status_t grtc_tmodule_create(const char* name, const char* file_name,
@@ -393,6 +483,54 @@ void grtc_tfunc_recount_uses(grtc_tfunc_t* func);
 // (roles C and H other than DISPATCH: calls, terminators, control flow,
 // checks), repeatedly, and recounts uses.
 void grtc_tfunc_remove_dead_ops(grtc_tfunc_t* func);
+
+// A new symbol; *out_dim is its GRTC_DIM_SYMBOL.
+grt_status_t grtc_tmodule_new_symbol(const grtc_tmodule_t* module,
+                                     const grtc_tfunc_t* func,
+                                     grtc_tsym_origin_t origin,
+                                     const grtc_top_t* op, uint32_t index,
+                                     uint32_t axis,
+                                     int64_t* out_dim) GRT_MUST_USE;
+// |dim| with its symbol replaced by the class representative, or by the
+// static size the relations prove; a static |dim| as it is.
+int64_t grtc_tmodule_resolve_dim(const grtc_tmodule_t* module, int64_t dim);
+// Records that |op| (|what| says where in it) implies |a| |kind| |b|.
+// Equal symbols join one class; a symbol equal to a static size gets that
+// size. *out_conflict is set (and nothing recorded) when both resolve to
+// static sizes that violate the relation: the caller reports it.
+grt_status_t grtc_tmodule_relate(const grtc_tmodule_t* module,
+                                 const grtc_tfunc_t* func,
+                                 grtc_trel_kind_t kind, int64_t a, int64_t b,
+                                 const grtc_top_t* op, const char* what,
+                                 bool* out_conflict) GRT_MUST_USE;
+// "%s" text for |dim| in diagnostics: "s0: argument 0 dimension 1 of
+// @main", "s0 'batch': argument 0 dimension 0 of @main" (named), "s3:
+// result 0 dimension 1 of 'stablehlo.dynamic_reshape' at 3:8", "s1: result
+// 0 dimension 0 of @main" (a function's declared result); static dims as
+// their size.
+const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
+                                      int64_t dim, char* buffer,
+                                      size_t capacity);
+// Element |index| of the rank-0 or rank-1 integer |value| as a dimension,
+// when the program determines it: an element of a constant (static), a
+// get_dimension_size of a dimension (that dimension), and converts between
+// integer types, reshapes, broadcasts of a rank-0 value and concatenates
+// of those (the shape operands jax.export writes). False otherwise.
+bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
+                               int64_t* out_dim);
+// Whether symbol |id| is a source: an extent the call supplies rather than
+// one an op's shape rule derives from its operands' (an argument dimension,
+// a dynamic op's shape-operand element, a call's result). The host program's
+// checks at the call are exactly: in every class, each source equals the
+// class's static size if it has one, else the representative's extent
+// (grtc_trel_t names the op that implied it, for the message); and every
+// GRTC_REL_GE bound holds. Non-source symbols need no check.
+bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id);
+
+// Rewrites every type in |func| (arguments, results, op results, region
+// arguments) through grtc_tmodule_resolve_dim; true when one changed.
+bool grtc_tfunc_resolve_shapes(const grtc_tmodule_t* module,
+                               grtc_tfunc_t* func);
 
 // "file:line:col: error: <message>" at |op| (its loc's file position when
 // it has one, else where it was written).

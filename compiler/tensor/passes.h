@@ -19,7 +19,11 @@ extern "C" {
 // and tensor<3xf32> differ").
 grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 
-// Folding and canonicalization to a fixed point: constant folding of ops
+// Folding and canonicalization to a fixed point (with symbolic shapes:
+// get_dimension_size of a static dimension made a constant, dynamic ops
+// whose shape became static made their static forms, shape assertions that
+// fold to true removed, and every type rewritten to the sizes and symbol
+// classes the relations prove, re-verifying until nothing changes): constant folding of ops
 // whose operands are small constants (<= 1024 elements; never through
 // unfoldable constants), identity reshapes/transposes/broadcasts/slices/
 // converts removed, reshape-of-reshape and transpose-of-transpose merged,
@@ -28,6 +32,23 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 // select on a splat predicate replaced by the chosen operand, dead ops
 // removed. Uses are rewired in nested regions too.
 grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
+
+// The boundary of symbolic shapes (docs/compiler.md "Symbolic shapes"):
+// dispatch formation, the kernels and the host program take static shapes
+// only, so after folding every dimension must be static. The error names
+// the first op (in program order) with a symbolic operand or result
+// dimension, a dynamic op whose shape operands did not fold to constants,
+// or a shape assertion that folding did not prove, or else a function
+// argument with a symbolic dimension.
+grt_status_t grtc_tensor_require_static(const grtc_tmodule_t* module)
+    GRT_MUST_USE;
+
+// Only the symbolic-shape rules of grtc_tensor_fold (get_dimension_size of
+// static dimensions, dynamic ops with static results, assertions that hold,
+// types resolved, and constant folding of rank-0 results, the index math
+// between them), nothing else: what -O0 runs, so that every optimization
+// level accepts the same programs.
+grt_status_t grtc_tensor_fold_shapes(grtc_tmodule_t* module) GRT_MUST_USE;
 
 // Checks one op (and its regions) as grtc_tensor_verify does: front-ends
 // that build ops from untrusted input check each before folding reads it.
@@ -48,6 +69,11 @@ grt_status_t grtc_tensor_fold_new_op(grtc_tmodule_t* module, grtc_top_t* op,
 // decoded attributes in braces ("{dims = [1, 0]}"), constants as dense<...>
 // cut after 8 elements, regions indented after their op as "^bb0(args):"
 // blocks, DISPATCH ops as "%5 = dispatch @<kernel index> (%1, %2) : ...".
+// Symbolic dimensions print as "?" and their symbol (tensor<?s0x4xf32>);
+// each function starts with comment lines for its symbols ("// s0: argument
+// 0 dimension 0", "= s0" or "= 3" when their class resolved) and the
+// relations its ops imply ("// relation s2 == s0: 'stablehlo.add' at 3:8
+// (operands)").
 // Deterministic: the same module prints the same text.
 // Scalar evaluation for folding lives in compiler/tensor/eval.h.
 void grtc_tensor_print(const grtc_tmodule_t* module,

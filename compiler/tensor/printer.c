@@ -37,6 +37,9 @@ static const grtc_attr_desc_t grtc_attr_descs[] = {
     A(SLICE, "strides", I64S, strides),
     A(DYNAMIC_SLICE, "sizes", I64S, sizes),
     A(CONCATENATE, "dim", I64, dim),
+    A(GET_DIMENSION_SIZE, "dim", I64, dim),
+    A(DYNAMIC_BROADCAST_IN_DIM, "dims", I64S, dims),
+    A(DYNAMIC_IOTA, "dim", I64, dim),
     A(PAD, "low", I64S, low),
     A(PAD, "high", I64S, high),
     A(PAD, "interior", I64S, interior),
@@ -102,10 +105,81 @@ typedef struct grtc_printer_t {
   bool first_attr;
 } grtc_printer_t;
 
+// Symbolic dimensions print as "?" and their symbol: tensor<?s0x16xf32>.
 static void grtc_print_type(grtc_printer_t* p, const grtc_ttype_t* type) {
-  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-  grt_string_builder_append_cstring(
-      p->out, grtc_ttype_format(type, buffer, sizeof(buffer)));
+  if (grtc_ttype_is_static(type)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    grt_string_builder_append_cstring(
+        p->out, grtc_ttype_format(type, buffer, sizeof(buffer)));
+    return;
+  }
+  grt_string_builder_append_cstring(p->out, "tensor<");
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    if (grtc_dim_is_static(type->dims[i])) {
+      grt_string_builder_appendf(p->out, "%lldx", (long long)type->dims[i]);
+    } else {
+      grt_string_builder_appendf(p->out, "?s%ux",
+                                 grtc_dim_symbol(type->dims[i]));
+    }
+  }
+  grt_string_builder_appendf(p->out, "%s>", grtc_elem_spelling(type->elem));
+}
+
+static void grtc_print_dim(grtc_printer_t* p, int64_t dim) {
+  if (grtc_dim_is_static(dim)) {
+    grt_string_builder_appendf(p->out, "%lld", (long long)dim);
+  } else {
+    grt_string_builder_appendf(p->out, "s%u", grtc_dim_symbol(dim));
+  }
+}
+
+// A function's symbols and the relations its ops imply, as comments:
+//   // s0: argument 0 dimension 0
+//   // s2: result 0 dimension 0 of 'stablehlo.dynamic_reshape' at 5:10 = s0
+//   // relation s2 == s0: 'stablehlo.dynamic_reshape' at 5:10 (output shape)
+static void grtc_print_shapes(grtc_printer_t* p, const grtc_tmodule_t* module,
+                              const grtc_tfunc_t* func) {
+  const grtc_tshapes_t* shapes = module->shapes;
+  for (uint32_t i = 0; i < shapes->sym_count; ++i) {
+    const grtc_tsym_t* sym = &shapes->syms[i];
+    if (sym->func != func) continue;
+    grt_string_builder_appendf(p->out, "    // s%u: ", i);
+    if (sym->name) grt_string_builder_appendf(p->out, "'%s', ", sym->name);
+    if (sym->origin == GRTC_SYM_ARGUMENT) {
+      grt_string_builder_appendf(p->out, "argument %u dimension %u",
+                                 sym->index, sym->axis);
+    } else if (sym->op) {
+      grt_string_builder_appendf(p->out, "result %u dimension %u of '%s' at %u:%u",
+                                 sym->index, sym->axis,
+                                 grtc_top_kind_name(sym->op->kind),
+                                 sym->op->line, sym->op->column);
+    } else {
+      grt_string_builder_appendf(p->out, "function result %u dimension %u",
+                                 sym->index, sym->axis);
+    }
+    int64_t resolved = grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(i));
+    if (resolved != GRTC_DIM_SYMBOL(i)) {
+      grt_string_builder_append_cstring(p->out, " = ");
+      grtc_print_dim(p, resolved);
+    }
+    grt_string_builder_append_cstring(p->out, "\n");
+  }
+  for (uint32_t i = 0; i < shapes->rel_count; ++i) {
+    const grtc_trel_t* rel = &shapes->rels[i];
+    if (rel->func != func) continue;
+    grt_string_builder_append_cstring(p->out, "    // relation ");
+    grtc_print_dim(p, rel->a);
+    grt_string_builder_append_cstring(
+        p->out, rel->kind == GRTC_REL_EQ ? " == " : " >= ");
+    grtc_print_dim(p, rel->b);
+    if (rel->op) {
+      grt_string_builder_appendf(p->out, ": '%s' at %u:%u (%s)",
+                                 grtc_top_kind_name(rel->op->kind),
+                                 rel->op->line, rel->op->column,
+                                 rel->what ? rel->what : "");
+    }
+    grt_string_builder_append_cstring(p->out, "\n");
+  }
 }
 
 static void grtc_print_indent(grtc_printer_t* p) {
@@ -321,6 +395,10 @@ static void grtc_print_op(grtc_printer_t* p, const grtc_top_t* op) {
   }
   if (op->kind == GRTC_TOP_CONSTANT) grtc_print_constant(p, op);
   grtc_print_attrs(p, op);
+  if (op->kind == GRTC_TOP_SHAPE_ASSERTION && op->attrs.message) {
+    grt_string_builder_appendf(p->out, " {error_message = \"%s\"}",
+                               op->attrs.message);
+  }
   grtc_print_signature(p, op);
   for (uint32_t i = 0; i < op->region_count; ++i) {
     grt_string_builder_append_cstring(p->out, i ? ", " : " ");
@@ -360,6 +438,7 @@ void grtc_tensor_print(const grtc_tmodule_t* module,
       grtc_print_type(&p, &func->result_types[i]);
     }
     grt_string_builder_append_cstring(out, ") {\n");
+    grtc_print_shapes(&p, module, func);
     p.indent = 2;
     grtc_print_block(&p, func->body);
     grt_string_builder_append_cstring(out, "  }\n");

@@ -11,6 +11,7 @@ typedef struct grtc_verifier_t {
   // Rotating buffers so one diagnostic can format several types.
   char types[4][GRTC_TTYPE_FORMAT_CAPACITY];
   uint32_t next_type;
+  grt_status_t status;  // the first failure recording a relation
 } grtc_verifier_t;
 
 static const char* grtc_vfmt(grtc_verifier_t* v, const grtc_ttype_t* type) {
@@ -35,6 +36,64 @@ static grtc_ttype_t grtc_vtype(grtc_elem_t elem, uint32_t rank,
 
 static const grtc_ttype_t* grtc_vop(const grtc_top_t* op, uint32_t i) {
   return &op->operands[i]->type;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic dimensions
+//===----------------------------------------------------------------------===//
+
+// Whether dimensions |a| and |b| may be equal: static sizes are compared;
+// with a symbolic one the equality is recorded as a relation |op| implies
+// (grtc_tmodule_relate), which fails only against sizes already proven.
+static bool grtc_vsame(grtc_verifier_t* v, const grtc_top_t* op, int64_t a,
+                       int64_t b, const char* what) {
+  if (a == b) return true;
+  if (grtc_dim_is_static(a) && grtc_dim_is_static(b)) return false;
+  bool conflict = false;
+  grt_status_t status = grtc_tmodule_relate(v->module, v->func, GRTC_REL_EQ,
+                                            a, b, op, what, &conflict);
+  if (!grt_status_is_ok(status)) {
+    if (grt_status_is_ok(v->status)) {
+      v->status = status;
+    } else {
+      grt_status_free(status);
+    }
+  }
+  return !conflict;
+}
+
+static bool grtc_vsame_shape(grtc_verifier_t* v, const grtc_top_t* op,
+                             const grtc_ttype_t* a, const grtc_ttype_t* b,
+                             const char* what) {
+  if (a->rank != b->rank) return false;
+  bool same = true;
+  for (uint32_t i = 0; same && i < a->rank; ++i) {
+    same = grtc_vsame(v, op, a->dims[i], b->dims[i], what);
+  }
+  return same;
+}
+
+static bool grtc_vsame_type(grtc_verifier_t* v, const grtc_top_t* op,
+                            const grtc_ttype_t* a, const grtc_ttype_t* b,
+                            const char* what) {
+  return a->elem == b->elem && grtc_vsame_shape(v, op, a, b, what);
+}
+
+// |a| >= |b| (a static bound): recorded like grtc_vsame.
+static bool grtc_vat_least(grtc_verifier_t* v, const grtc_top_t* op,
+                           int64_t a, int64_t b, const char* what) {
+  if (grtc_dim_is_static(a)) return a >= b;
+  bool conflict = false;
+  grt_status_t status = grtc_tmodule_relate(v->module, v->func, GRTC_REL_GE,
+                                            a, b, op, what, &conflict);
+  if (!grt_status_is_ok(status)) {
+    if (grt_status_is_ok(v->status)) {
+      v->status = status;
+    } else {
+      grt_status_free(status);
+    }
+  }
+  return !conflict;
 }
 
 //===----------------------------------------------------------------------===//
@@ -68,7 +127,9 @@ static grt_status_t grtc_verify_result(grtc_verifier_t* v,
                                        const grtc_top_t* op, uint32_t index,
                                        const grtc_ttype_t* inferred) {
   const grtc_ttype_t* declared = &op->results[index].type;
-  if (grtc_ttype_equal(declared, inferred)) return grt_ok_status();
+  if (grtc_vsame_type(v, op, declared, inferred, "result")) {
+    return grt_ok_status();
+  }
   if (op->result_count == 1) {
     return VERR(op, "result type %s differs from the inferred %s",
                 grtc_vfmt(v, declared), grtc_vfmt(v, inferred));
@@ -81,7 +142,27 @@ static grt_status_t grtc_verify_same_types(grtc_verifier_t* v,
                                            const grtc_top_t* op,
                                            const grtc_ttype_t* a,
                                            const grtc_ttype_t* b) {
-  if (grtc_ttype_equal(a, b)) return grt_ok_status();
+  if (grtc_vsame_type(v, op, a, b, "operands")) return grt_ok_status();
+  for (uint32_t i = 0; a->elem == b->elem && a->rank == b->rank && i < a->rank;
+       ++i) {
+    const grtc_ttype_t* symbolic = grtc_dim_is_static(a->dims[i]) ? b : a;
+    const grtc_ttype_t* other = symbolic == a ? b : a;
+    if (grtc_dim_is_static(symbolic->dims[i])) continue;
+    int64_t proven = grtc_tmodule_resolve_dim(v->module, symbolic->dims[i]);
+    int64_t size = grtc_tmodule_resolve_dim(v->module, other->dims[i]);
+    if (!grtc_dim_is_static(proven) || !grtc_dim_is_static(size) ||
+        proven == size) {
+      continue;
+    }
+    char described[192];
+    return VERR(op,
+                "operand types %s and %s differ: dimension %u (%s) is %lld by "
+                "earlier ops' relations, here %lld",
+                grtc_vfmt(v, a), grtc_vfmt(v, b), i,
+                grtc_tmodule_describe_dim(v->module, symbolic->dims[i],
+                                          described, sizeof(described)),
+                (long long)proven, (long long)size);
+  }
   return VERR(op, "operand types %s and %s differ", grtc_vfmt(v, a),
               grtc_vfmt(v, b));
 }
@@ -300,7 +381,7 @@ static grt_status_t grtc_verify_scalar_or_same(grtc_verifier_t* v,
                                                const grtc_top_t* op,
                                                const grtc_ttype_t* type,
                                                const grtc_ttype_t* like) {
-  if (type->rank != 0 && !grtc_ttype_same_shape(type, like)) {
+  if (type->rank != 0 && !grtc_vsame_shape(v, op, type, like, "operands")) {
     return VERR(op, "operand type %s is neither rank 0 nor shaped like %s",
                 grtc_vfmt(v, type), grtc_vfmt(v, like));
   }
@@ -412,7 +493,10 @@ static grt_status_t grtc_verify_broadcast_in_dim(grtc_verifier_t* v,
                                            op->attrs.dims, out->rank));
   for (uint32_t i = 0; i < in->rank; ++i) {
     int64_t size = out->dims[op->attrs.dims.values[i]];
-    if (in->dims[i] != 1 && in->dims[i] != size) {
+    // A symbolic operand dimension is taken to be the result's (a size-1
+    // broadcast of it is dynamic_broadcast_in_dim's job).
+    if (in->dims[i] != 1 &&
+        !grtc_vsame(v, op, in->dims[i], size, "broadcast dimension")) {
       return VERR(op,
                   "operand dimension %u of %s (size %lld) is neither 1 nor "
                   "the size %lld of result dimension %lld in %s",
@@ -424,12 +508,77 @@ static grt_status_t grtc_verify_broadcast_in_dim(grtc_verifier_t* v,
   return grt_ok_status();
 }
 
+// A reshape with symbolic dimensions: the static factors of both sides must
+// have one product and the symbolic ones must pair up, except that one
+// symbolic dimension on each side may stand for the other's (then they are
+// related as equal after dividing out the static factors, which must then
+// agree).
+static grt_status_t grtc_verify_symbolic_reshape(grtc_verifier_t* v,
+                                                 const grtc_top_t* op,
+                                                 const grtc_ttype_t* in,
+                                                 const grtc_ttype_t* out) {
+  int64_t in_static = 1, out_static = 1;
+  int64_t in_syms[GRTC_MAX_RANK], out_syms[GRTC_MAX_RANK];
+  uint32_t in_count = 0, out_count = 0;
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t d = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
+    if (grtc_dim_is_static(d)) {
+      in_static *= d;
+    } else {
+      in_syms[in_count++] = d;
+    }
+  }
+  for (uint32_t i = 0; i < out->rank; ++i) {
+    int64_t d = grtc_tmodule_resolve_dim(v->module, out->dims[i]);
+    if (grtc_dim_is_static(d)) {
+      out_static *= d;
+    } else {
+      out_syms[out_count++] = d;
+    }
+  }
+  // Symbols on both sides cancel.
+  for (uint32_t i = 0; i < in_count; ++i) {
+    for (uint32_t j = 0; j < out_count; ++j) {
+      if (in_syms[i] == out_syms[j]) {
+        in_syms[i--] = in_syms[--in_count];
+        out_syms[j] = out_syms[--out_count];
+        break;
+      }
+    }
+  }
+  if (in_count == 0 && out_count == 0 && in_static == out_static) {
+    return grt_ok_status();
+  }
+  if (in_count == 1 && out_count == 1 && in_static == out_static &&
+      grtc_vsame(v, op, in_syms[0], out_syms[0], "reshape")) {
+    return grt_ok_status();
+  }
+  if (in_count + out_count == 1 && in_static && out_static) {
+    // One symbol against static sizes: it is their quotient.
+    int64_t num = in_count ? out_static : in_static;
+    int64_t den = in_count ? in_static : out_static;
+    if (num % den == 0 &&
+        grtc_vsame(v, op, in_count ? in_syms[0] : out_syms[0], num / den,
+                   "reshape")) {
+      return grt_ok_status();
+    }
+  }
+  return VERR(op,
+              "cannot reshape %s to %s: the element counts are not provably "
+              "equal (symbolic dimensions must carry over or be determined "
+              "by the static ones)",
+              grtc_vfmt(v, in), grtc_vfmt(v, out));
+}
+
 static grt_status_t grtc_verify_reshape(grtc_verifier_t* v,
                                         const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
   const grtc_ttype_t* in = grtc_vop(op, 0);
   const grtc_ttype_t* out = &op->results[0].type;
   GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  if (!grtc_ttype_is_static(in) || !grtc_ttype_is_static(out)) {
+    return grtc_verify_symbolic_reshape(v, op, in, out);
+  }
   if (grtc_ttype_element_count(in) != grtc_ttype_element_count(out)) {
     return VERR(op, "cannot reshape %s (%lld elements) to %s (%lld elements)",
                 grtc_vfmt(v, in), (long long)grtc_ttype_element_count(in),
@@ -469,12 +618,13 @@ static grt_status_t grtc_verify_slice(grtc_verifier_t* v,
   for (uint32_t i = 0; i < in->rank; ++i) {
     int64_t start = a->start.values[i], limit = a->limit.values[i];
     int64_t stride = a->strides.values[i];
-    if (start < 0 || start > limit || limit > in->dims[i]) {
+    if (start < 0 || start > limit ||
+        !grtc_vat_least(v, op, in->dims[i], limit, "slice limit")) {
       return VERR(op,
                   "dimension %u: 0 <= start %lld <= limit %lld <= size %lld "
                   "does not hold",
                   i, (long long)start, (long long)limit,
-                  (long long)in->dims[i]);
+                  (long long)grtc_tmodule_resolve_dim(v->module, in->dims[i]));
     }
     if (stride < 1) {
       return VERR(op, "strides[%u] = %lld must be at least 1", i,
@@ -559,14 +709,47 @@ static grt_status_t grtc_verify_concatenate(grtc_verifier_t* v,
     const grtc_ttype_t* type = grtc_vop(op, i);
     bool compatible = type->elem == first->elem && type->rank == first->rank;
     for (uint32_t d = 0; compatible && d < type->rank; ++d) {
-      compatible = d == (uint32_t)dim || type->dims[d] == first->dims[d];
+      compatible = d == (uint32_t)dim ||
+                   grtc_vsame(v, op, type->dims[d], first->dims[d],
+                              "concatenated operands");
     }
     if (!compatible) {
       return VERR(op,
                   "operand types %s and %s differ outside dimension %lld",
                   grtc_vfmt(v, first), grtc_vfmt(v, type), (long long)dim);
     }
-    inferred.dims[dim] += type->dims[dim];
+  }
+  // The concatenated dimension sums the operands'. With symbolic ones the
+  // sum is the result's own symbol, or, when the result is static and one
+  // operand symbolic, that operand is the difference.
+  int64_t sum = 0;
+  uint32_t symbolic = 0, which = 0;
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    int64_t size =
+        grtc_tmodule_resolve_dim(v->module, grtc_vop(op, i)->dims[dim]);
+    if (grtc_dim_is_static(size)) {
+      sum += size;
+    } else {
+      ++symbolic;
+      which = i;
+    }
+  }
+  int64_t declared = op->result_count
+                         ? grtc_tmodule_resolve_dim(
+                               v->module, op->results[0].type.dims[dim])
+                         : 0;
+  if (symbolic == 0) {
+    inferred.dims[dim] = sum;
+  } else if (!grtc_dim_is_static(declared) ||
+             (symbolic == 1 && declared >= sum &&
+              grtc_vsame(v, op, grtc_vop(op, which)->dims[dim],
+                         declared - sum, "concatenated dimension"))) {
+    inferred.dims[dim] = declared;
+  } else {
+    return VERR(op,
+                "result type %s cannot hold the concatenation of symbolic "
+                "dimension %lld: write it as '?'",
+                grtc_vfmt(v, &op->results[0].type), (long long)dim);
   }
   return grtc_verify_result(v, op, 0, &inferred);
 }
@@ -658,7 +841,8 @@ static grt_status_t grtc_verify_dot_general(grtc_verifier_t* v,
     grtc_i64s_t l = lists[pair].dims, r = lists[pair + 1].dims;
     for (uint32_t i = 0; i < l.count; ++i) {
       int64_t ls = lhs->dims[l.values[i]], rs = rhs->dims[r.values[i]];
-      if (ls != rs) {
+      if (!grtc_vsame(v, op, ls, rs,
+                      pair ? "contracting dimensions" : "batching dimensions")) {
         return VERR(op,
                     "%s dimension %lld of %s (size %lld) differs from rhs "
                     "dimension %lld of %s (size %lld)",
@@ -760,6 +944,21 @@ static grt_status_t grtc_verify_convolution(grtc_verifier_t* v,
                 "positive and not both above 1",
                 (long long)fgc, (long long)bgc);
   }
+  // Symbolic shapes: only the input (and so the output) batch may be
+  // symbolic; windows need static extents.
+  for (uint32_t side = 0; side < 2; ++side) {
+    const grtc_ttype_t* type = side ? rhs : lhs;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (grtc_dim_is_static(type->dims[i]) ||
+          (side == 0 && i == (uint32_t)c->input_batch && bgc == 1)) {
+        continue;
+      }
+      return VERR(op,
+                  "%s dimension %u of %s is symbolic; only the input batch "
+                  "dimension may be (without batch groups)",
+                  side ? "kernel" : "input", i, grtc_vfmt(v, type));
+    }
+  }
   int64_t in_batch = lhs->dims[c->input_batch];
   int64_t in_feature = lhs->dims[c->input_feature];
   int64_t k_in = rhs->dims[c->kernel_input_feature];
@@ -770,7 +969,8 @@ static grt_status_t grtc_verify_convolution(grtc_verifier_t* v,
                 "differs from the kernel input feature size %lld",
                 (long long)in_feature, (long long)fgc, (long long)k_in);
   }
-  if (k_out % fgc != 0 || k_out % bgc != 0 || in_batch % bgc != 0) {
+  if (k_out % fgc != 0 || k_out % bgc != 0 ||
+      (grtc_dim_is_static(in_batch) && in_batch % bgc != 0)) {
     return VERR(op,
                 "kernel output feature size %lld or input batch size %lld is "
                 "not divisible by the group counts (%lld, %lld)",
@@ -778,7 +978,8 @@ static grt_status_t grtc_verify_convolution(grtc_verifier_t* v,
                 (long long)bgc);
   }
   grtc_ttype_t inferred = grtc_vtype(out->elem, out->rank, NULL);
-  inferred.dims[c->output_batch] = in_batch / bgc;
+  inferred.dims[c->output_batch] =
+      grtc_dim_is_static(in_batch) ? in_batch / bgc : in_batch;
   inferred.dims[c->output_feature] = k_out;
   for (uint32_t i = 0; i < spatial; ++i) {
     inferred.dims[c->output_spatial.values[i]] = grtc_window_output(
@@ -810,7 +1011,7 @@ static grt_status_t grtc_verify_inputs_inits(grtc_verifier_t* v,
   for (uint32_t i = 0; i < n; ++i) {
     const grtc_ttype_t* input = grtc_vop(op, i);
     const grtc_ttype_t* init = grtc_vop(op, n + i);
-    if (!grtc_ttype_same_shape(input, first)) {
+    if (!grtc_vsame_shape(v, op, input, first, "inputs")) {
       return VERR(op, "input types %s and %s differ in shape",
                   grtc_vfmt(v, first), grtc_vfmt(v, input));
     }
@@ -1213,7 +1414,20 @@ static grt_status_t grtc_verify_type_list(grtc_verifier_t* v,
   for (uint32_t i = 0; i < got_count; ++i) {
     const grtc_ttype_t* type =
         (const grtc_ttype_t*)((const char*)got + (size_t)i * got_stride);
-    if (!grtc_ttype_equal(type, &expected[i])) {
+    bool same = type->elem == expected[i].elem &&
+                type->rank == expected[i].rank;
+    for (uint32_t d = 0; same && d < type->rank; ++d) {
+      // A call instantiates its callee's symbols afresh at every call:
+      // only static sizes are compared across it (the host program checks
+      // the rest when the callee runs). In one function they are related.
+      same = op->kind == GRTC_TOP_CALL
+                 ? !grtc_dim_is_static(type->dims[d]) ||
+                       !grtc_dim_is_static(expected[i].dims[d]) ||
+                       type->dims[d] == expected[i].dims[d]
+                 : grtc_vsame(v, op, type->dims[d], expected[i].dims[d],
+                              "returned value");
+    }
+    if (!same) {
       return VERR(op, "%s %u has type %s, %s has %s", what, i,
                   grtc_vfmt(v, type), expected_what,
                   grtc_vfmt(v, &expected[i]));
@@ -1238,11 +1452,37 @@ static grt_status_t grtc_verify_call(grtc_verifier_t* v, const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_type_list(
       v, op, "operand", grtc_operand_types(op, operands), op->operand_count,
       sizeof(grtc_ttype_t), args, callee->body->arg_count, what));
-  return grtc_verify_type_list(v, op, "result",
-                               op->results ? &op->results[0].type : NULL,
-                               op->result_count, sizeof(grtc_tvalue_t),
-                               callee->result_types, callee->result_count,
-                               what);
+  GRT_RETURN_IF_ERROR(grtc_verify_type_list(
+      v, op, "result", op->results ? &op->results[0].type : NULL,
+      op->result_count, sizeof(grtc_tvalue_t), callee->result_types,
+      callee->result_count, what));
+  // What the callee's relations prove about its results carries over: a
+  // result dimension of a static size, or equal to one of its arguments'
+  // dimensions, is that size or this call's operand dimension.
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    const grtc_ttype_t* type = &op->results[i].type;
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      int64_t proven =
+          grtc_tmodule_resolve_dim(v->module, callee->result_types[i].dims[d]);
+      int64_t dim = proven;
+      if (!grtc_dim_is_static(proven)) {
+        const grtc_tsym_t* sym =
+            &v->module->shapes->syms[grtc_dim_symbol(proven)];
+        if (sym->origin != GRTC_SYM_ARGUMENT || sym->func != callee ||
+            sym->index >= op->operand_count ||
+            sym->axis >= op->operands[sym->index]->type.rank) {
+          continue;
+        }
+        dim = op->operands[sym->index]->type.dims[sym->axis];
+      }
+      if (!grtc_vsame(v, op, type->dims[d], dim, "callee result")) {
+        return VERR(op, "result %u dimension %u of %s differs from what %s "
+                    "returns there (%lld)", i, d, grtc_vfmt(v, type), what,
+                    (long long)grtc_tmodule_resolve_dim(v->module, dim));
+      }
+    }
+  }
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_verify_return(grtc_verifier_t* v,
@@ -1305,6 +1545,256 @@ static grt_status_t grtc_verify_check_bool(grtc_verifier_t* v,
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Shape ops (symbolic shapes)
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_verify_get_dimension_size(grtc_verifier_t* v,
+                                                   const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)in->rank) {
+    return VERR(op, "dimension %lld is out of range for %s",
+                (long long)op->attrs.dim, grtc_vfmt(v, in));
+  }
+  if (out->rank != 0 ||
+      (out->elem != GRTC_ELEM_I32 && out->elem != GRTC_ELEM_I64)) {
+    return VERR(op, "result type %s is not tensor<i32> or tensor<i64>",
+                grtc_vfmt(v, out));
+  }
+  return grt_ok_status();
+}
+
+// Operand |index|, a shape: a static rank-1 integer tensor of |length|.
+static grt_status_t grtc_verify_shape_operand(grtc_verifier_t* v,
+                                              const grtc_top_t* op,
+                                              uint32_t index,
+                                              const char* what,
+                                              uint32_t length) {
+  const grtc_ttype_t* type = grtc_vop(op, index);
+  if (type->rank != 1 || !grtc_elem_is_integer(type->elem) ||
+      type->elem == GRTC_ELEM_I1 || type->dims[0] != (int64_t)length) {
+    return VERR(op, "%s has type %s, expected a rank-1 integer tensor of %u "
+                "elements", what, grtc_vfmt(v, type), length);
+  }
+  return grt_ok_status();
+}
+
+// Result dimensions against the shape operand's elements where the
+// program determines them (grtc_tvalue_shape_element).
+static grt_status_t grtc_verify_result_shape(grtc_verifier_t* v,
+                                             const grtc_top_t* op,
+                                             uint32_t shape_operand) {
+  const grtc_ttype_t* out = &op->results[0].type;
+  for (uint32_t i = 0; i < out->rank; ++i) {
+    int64_t dim = 0;
+    if (!grtc_tvalue_shape_element(op->operands[shape_operand], i, &dim)) {
+      continue;
+    }
+    if (grtc_dim_is_static(dim) && dim < 0) dim = 0;
+    if (!grtc_vsame(v, op, out->dims[i], dim, "output shape")) {
+      char described[160];
+      return VERR(op, "result dimension %u of %s differs from element %u of "
+                  "its shape operand (%s)", i, grtc_vfmt(v, out), i,
+                  grtc_tmodule_describe_dim(v->module, dim, described,
+                                            sizeof(described)));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_dynamic_broadcast_in_dim(grtc_verifier_t* v,
+                                                         const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  GRT_RETURN_IF_ERROR(grtc_verify_shape_operand(v, op, 1, "output_dimensions",
+                                                out->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_list_size(v, op, "broadcast_dimensions",
+                                            op->attrs.dims, in->rank,
+                                            "the operand's rank"));
+  GRT_RETURN_IF_ERROR(grtc_verify_dim_list(v, op, "broadcast_dimensions",
+                                           op->attrs.dims, out->rank));
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t size = out->dims[op->attrs.dims.values[i]];
+    if (grtc_dim_is_static(in->dims[i]) && grtc_dim_is_static(size) &&
+        in->dims[i] != 1 && in->dims[i] != size) {
+      return VERR(op, "operand dimension %u of %s is neither 1 nor the "
+                  "size of result dimension %lld in %s", i, grtc_vfmt(v, in),
+                  (long long)op->attrs.dims.values[i], grtc_vfmt(v, out));
+    }
+  }
+  return grtc_verify_result_shape(v, op, 1);
+}
+
+static grt_status_t grtc_verify_dynamic_reshape(grtc_verifier_t* v,
+                                                const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_shape_operand(v, op, 1, "output_shape", out->rank));
+  GRT_RETURN_IF_ERROR(grtc_verify_result_shape(v, op, 1));
+  if (grtc_ttype_is_static(in) && grtc_ttype_is_static(out) &&
+      grtc_ttype_element_count(in) != grtc_ttype_element_count(out)) {
+    return VERR(op, "cannot reshape %s to %s", grtc_vfmt(v, in),
+                grtc_vfmt(v, out));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_dynamic_iota(grtc_verifier_t* v,
+                                             const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, 1, 1));
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(
+      grtc_verify_shape_operand(v, op, 0, "output_shape", out->rank));
+  if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)out->rank) {
+    return VERR(op, "iota_dimension %lld is out of range for %s",
+                (long long)op->attrs.dim, grtc_vfmt(v, out));
+  }
+  return grtc_verify_result_shape(v, op, 0);
+}
+
+static grt_status_t grtc_verify_real_dynamic_slice(grtc_verifier_t* v,
+                                                   const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 4, 4, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  static const char* const names[3] = {"start_indices", "limit_indices",
+                                       "strides"};
+  for (uint32_t i = 0; i < 3; ++i) {
+    GRT_RETURN_IF_ERROR(
+        grtc_verify_shape_operand(v, op, 1 + i, names[i], in->rank));
+  }
+  if (out->rank != in->rank) {
+    return VERR(op, "result type %s differs in rank from %s",
+                grtc_vfmt(v, out), grtc_vfmt(v, in));
+  }
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t start = 0, limit = 0, stride = 0;
+    if (!grtc_tvalue_shape_element(op->operands[1], i, &start) ||
+        !grtc_tvalue_shape_element(op->operands[2], i, &limit) ||
+        !grtc_tvalue_shape_element(op->operands[3], i, &stride) ||
+        !grtc_dim_is_static(start) || !grtc_dim_is_static(limit) ||
+        !grtc_dim_is_static(stride)) {
+      continue;
+    }
+    if (start > limit || stride < 1 ||
+        !grtc_vat_least(v, op, in->dims[i], limit, "slice limit")) {
+      return VERR(op, "dimension %u: start %lld, limit %lld and stride %lld "
+                  "do not slice %s", i, (long long)start, (long long)limit,
+                  (long long)stride, grtc_vfmt(v, in));
+    }
+    if (!grtc_vsame(v, op, out->dims[i], (limit - start + stride - 1) / stride,
+                    "output shape")) {
+      return VERR(op, "result dimension %u of %s differs from the slice's "
+                  "size %lld", i, grtc_vfmt(v, out),
+                  (long long)((limit - start + stride - 1) / stride));
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_dynamic_pad(grtc_verifier_t* v,
+                                            const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 5, 5, 1));
+  const grtc_ttype_t* in = grtc_vop(op, 0);
+  const grtc_ttype_t* out = &op->results[0].type;
+  GRT_RETURN_IF_ERROR(grtc_verify_rank0(v, op, "padding value", grtc_vop(op, 1)));
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "padding value",
+                                       grtc_vop(op, 1)->elem, in->elem));
+  GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
+  static const char* const names[3] = {"edge_padding_low", "edge_padding_high",
+                                       "interior_padding"};
+  for (uint32_t i = 0; i < 3; ++i) {
+    GRT_RETURN_IF_ERROR(
+        grtc_verify_shape_operand(v, op, 2 + i, names[i], in->rank));
+  }
+  if (out->rank != in->rank) {
+    return VERR(op, "result type %s differs in rank from %s",
+                grtc_vfmt(v, out), grtc_vfmt(v, in));
+  }
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    int64_t low = 0, high = 0, interior = 0;
+    int64_t size = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
+    if (!grtc_dim_is_static(size) ||
+        !grtc_tvalue_shape_element(op->operands[2], i, &low) ||
+        !grtc_tvalue_shape_element(op->operands[3], i, &high) ||
+        !grtc_tvalue_shape_element(op->operands[4], i, &interior) ||
+        !grtc_dim_is_static(low) || !grtc_dim_is_static(high) ||
+        !grtc_dim_is_static(interior)) {
+      continue;  // (negative padding reads as unknown here)
+    }
+    int64_t padded = low + high + size + (size > 0 ? (size - 1) * interior : 0);
+    if (!grtc_vsame(v, op, out->dims[i], padded, "output shape")) {
+      return VERR(op, "result dimension %u of %s differs from the padded "
+                  "size %lld", i, grtc_vfmt(v, out), (long long)padded);
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_verify_shape_assertion(grtc_verifier_t* v,
+                                                const grtc_top_t* op) {
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 1, UINT32_MAX, 0));
+  const grtc_ttype_t* assertion = grtc_vop(op, 0);
+  if (assertion->rank != 0 || assertion->elem != GRTC_ELEM_I1) {
+    return VERR(op, "assertion operand has type %s, expected tensor<i1>",
+                grtc_vfmt(v, assertion));
+  }
+  for (uint32_t i = 1; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = grtc_vop(op, i);
+    if (type->rank != 0 || !grtc_elem_is_integer(type->elem)) {
+      return VERR(op, "error message operand %u has type %s, expected a "
+                  "rank-0 integer tensor", i - 1, grtc_vfmt(v, type));
+    }
+  }
+  if (!op->attrs.message) return VERR(op, "has no error_message");
+  return grt_ok_status();
+}
+
+// Kinds whose checks above handle symbolic dimensions; any other op with a
+// symbolic operand or result dimension is refused by name.
+static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
+  switch (kind) {
+    case GRTC_TOP_SELECT:
+    case GRTC_TOP_CLAMP:
+    case GRTC_TOP_COMPARE:
+    case GRTC_TOP_CONVERT:
+    case GRTC_TOP_BROADCAST_IN_DIM:
+    case GRTC_TOP_RESHAPE:
+    case GRTC_TOP_TRANSPOSE:
+    case GRTC_TOP_SLICE:
+    case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_REVERSE:
+    case GRTC_TOP_DOT_GENERAL:
+    case GRTC_TOP_CONVOLUTION:
+    case GRTC_TOP_REDUCE:
+    case GRTC_TOP_GET_DIMENSION_SIZE:
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+    case GRTC_TOP_DYNAMIC_IOTA:
+    case GRTC_TOP_REAL_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_PAD:
+    case GRTC_TOP_SHAPE_ASSERTION:
+    case GRTC_TOP_CALL:
+    case GRTC_TOP_RETURN:
+    case GRTC_TOP_YIELD:
+    case GRTC_TOP_OPTIMIZATION_BARRIER:
+    case GRTC_TOP_CHECK_EQ:
+    case GRTC_TOP_CHECK_ALMOST_EQ:
+    case GRTC_TOP_CHECK_CLOSE:
+      return true;
+    default:
+      return grtc_top_kind_scalar_op(kind) != GRTC_SCALAR_NONE;
+  }
+}
+
 // Kernels are checked by their own verifier; only the tie is checked here.
 static grt_status_t grtc_verify_dispatch(grtc_verifier_t* v,
                                          const grtc_top_t* op) {
@@ -1357,6 +1847,14 @@ static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE: return grtc_verify_check_bool;
     case GRTC_TOP_DISPATCH: return grtc_verify_dispatch;
+    case GRTC_TOP_GET_DIMENSION_SIZE: return grtc_verify_get_dimension_size;
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+      return grtc_verify_dynamic_broadcast_in_dim;
+    case GRTC_TOP_DYNAMIC_RESHAPE: return grtc_verify_dynamic_reshape;
+    case GRTC_TOP_DYNAMIC_IOTA: return grtc_verify_dynamic_iota;
+    case GRTC_TOP_REAL_DYNAMIC_SLICE: return grtc_verify_real_dynamic_slice;
+    case GRTC_TOP_DYNAMIC_PAD: return grtc_verify_dynamic_pad;
+    case GRTC_TOP_SHAPE_ASSERTION: return grtc_verify_shape_assertion;
     default:
       return grtc_top_kind_scalar_op(kind) != GRTC_SCALAR_NONE
                  ? grtc_verify_elementwise
@@ -1365,24 +1863,53 @@ static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
 }
 
 // Types every later check indexes by: a known element type, rank within
-// GRTC_MAX_RANK, no negative dimension.
-static bool grtc_ttype_valid(const grtc_ttype_t* type) {
+// GRTC_MAX_RANK, dimensions static or symbols of the module.
+static bool grtc_ttype_valid(const grtc_tmodule_t* module,
+                             const grtc_ttype_t* type) {
   if (type->elem >= GRTC_ELEM_COUNT || type->rank > GRTC_MAX_RANK) return false;
   for (uint32_t i = 0; i < type->rank; ++i) {
-    if (type->dims[i] < 0) return false;
+    if (!grtc_dim_is_static(type->dims[i]) &&
+        grtc_dim_symbol(type->dims[i]) >= module->shapes->sym_count) {
+      return false;
+    }
   }
   return true;
+}
+
+// The first symbolic dimension among |op|'s operands and results, as
+// "result 0 dimension 1" in |where|; false when all are static.
+static bool grtc_first_symbolic(const grtc_top_t* op, char* where,
+                                size_t capacity, int64_t* out_dim) {
+  for (uint32_t r = 0; r < op->result_count; ++r) {
+    const grtc_ttype_t* type = &op->results[r].type;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (grtc_dim_is_static(type->dims[i])) continue;
+      snprintf(where, capacity, "result %u dimension %u", r, i);
+      *out_dim = type->dims[i];
+      return true;
+    }
+  }
+  for (uint32_t o = 0; o < op->operand_count; ++o) {
+    const grtc_ttype_t* type = &op->operands[o]->type;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (grtc_dim_is_static(type->dims[i])) continue;
+      snprintf(where, capacity, "operand %u dimension %u", o, i);
+      *out_dim = type->dims[i];
+      return true;
+    }
+  }
+  return false;
 }
 
 static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
   for (uint32_t i = 0; i < op->operand_count; ++i) {
     if (!op->operands[i]) return VERR(op, "operand %u is missing", i);
-    if (!grtc_ttype_valid(&op->operands[i]->type)) {
+    if (!grtc_ttype_valid(v->module, &op->operands[i]->type)) {
       return VERR(op, "operand %u has an invalid type", i);
     }
   }
   for (uint32_t i = 0; i < op->result_count; ++i) {
-    if (!grtc_ttype_valid(&op->results[i].type)) {
+    if (!grtc_ttype_valid(v->module, &op->results[i].type)) {
       return VERR(op, "result %u has an invalid type", i);
     }
   }
@@ -1391,12 +1918,31 @@ static grt_status_t grtc_verify_op(grtc_verifier_t* v, const grtc_top_t* op) {
   }
   grtc_verify_fn_t fn = grtc_verify_fn(op->kind);
   if (!fn) return VERR(op, "has the unknown kind %d", (int)op->kind);
+  char where[64];
+  int64_t symbolic = 0;
+  if (!grtc_verify_takes_symbolic(op->kind) &&
+      grtc_first_symbolic(op, where, sizeof(where), &symbolic)) {
+    char described[192];
+    return VERR(op, "%s is symbolic (%s); this op takes static shapes only",
+                where, grtc_tmodule_describe_dim(v->module, symbolic,
+                                                 described,
+                                                 sizeof(described)));
+  }
   // Regions first: their ops' own errors are more precise than the parent's
   // view of the region's signature.
   for (uint32_t i = 0; i < op->region_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_verify_block(v, op->regions[i]));
   }
-  return fn(v, op);
+  grt_status_t status = fn(v, op);
+  if (!grt_status_is_ok(v->status)) {
+    if (grt_status_is_ok(status)) {
+      status = v->status;
+    } else {
+      grt_status_free(v->status);
+    }
+    v->status = grt_ok_status();
+  }
+  return status;
 }
 
 static grt_status_t grtc_verify_block(grtc_verifier_t* v,
@@ -1452,4 +1998,78 @@ grt_status_t grtc_tensor_verify_op(const grtc_tmodule_t* module,
   v.module = module;
   v.func = op->parent ? op->parent->func : NULL;
   return grtc_verify_op(&v, op);
+}
+
+//===----------------------------------------------------------------------===//
+// The static boundary
+//===----------------------------------------------------------------------===//
+
+#define GRTC_NOT_YET \
+  "the host program and kernels do not support symbolic dimensions yet"
+
+static grt_status_t grtc_require_static_block(grtc_verifier_t* v,
+                                              const grtc_tblock_t* block) {
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    char where[64];
+    char described[192];
+    int64_t dim = 0;
+    if (grtc_first_symbolic(op, where, sizeof(where), &dim)) {
+      return VERR(op, "%s is symbolic (%s); " GRTC_NOT_YET, where,
+                  grtc_tmodule_describe_dim(v->module, dim, described,
+                                            sizeof(described)));
+    }
+    switch (op->kind) {
+      case GRTC_TOP_SHAPE_ASSERTION:
+        return VERR(op,
+                    "(\"%s\") was not proven at compile time; the host "
+                    "program does not check shape assertions yet",
+                    op->attrs.message ? op->attrs.message : "");
+      case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+      case GRTC_TOP_DYNAMIC_RESHAPE:
+      case GRTC_TOP_DYNAMIC_IOTA:
+      case GRTC_TOP_REAL_DYNAMIC_SLICE:
+      case GRTC_TOP_DYNAMIC_PAD:
+        return VERR(op, "has shape operands that are not constants; " GRTC_NOT_YET);
+      default:
+        break;
+    }
+    for (uint32_t i = 0; i < op->region_count; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_require_static_block(v, op->regions[i]));
+    }
+  }
+  return grt_ok_status();
+}
+
+grt_status_t grtc_tensor_require_static(const grtc_tmodule_t* module) {
+  grtc_verifier_t v;
+  memset(&v, 0, sizeof(v));
+  v.module = module;
+  for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+    v.func = func;
+    GRT_RETURN_IF_ERROR(grtc_require_static_block(&v, func->body));
+    // Symbolic but unused by any op (returned as they are, or unused).
+    for (uint32_t i = 0; i < func->body->arg_count; ++i) {
+      const grtc_ttype_t* type = &func->body->args[i].type;
+      for (uint32_t d = 0; d < type->rank; ++d) {
+        if (grtc_dim_is_static(type->dims[d])) continue;
+        grt_string_view_t file = grt_make_cstring_view(module->file_name);
+        uint32_t line = func->line, column = func->column;
+        grt_string_view_t loc_file;
+        uint32_t loc_line = 0, loc_column = 0;
+        if (func->location &&
+            grtc_location_file_position(func->location, &loc_file, &loc_line,
+                                        &loc_column)) {
+          file = loc_file;
+          line = loc_line;
+          column = loc_column;
+        }
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "%.*s:%u:%u: error: function @%.*s argument %u "
+                               "dimension %u is symbolic; " GRTC_NOT_YET,
+                               (int)file.size, file.data, line, column,
+                               (int)func->name.size, func->name.data, i, d);
+      }
+    }
+  }
+  return grt_ok_status();
 }
