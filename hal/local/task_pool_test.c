@@ -147,6 +147,7 @@ static void add_task(void* user_data, uint64_t index, uint32_t worker_id) {
   // Some work, so tasks of a batch are in flight together.
   volatile uint32_t spin = 0;
   for (int i = 0; i < 2000; ++i) spin += (uint32_t)i;
+  (void)spin;
   atomic_fetch_add(&submitter->total, (unsigned)index + 1);
   leave_batch();
 }
