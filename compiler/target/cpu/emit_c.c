@@ -555,7 +555,7 @@ static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
 }
 
 // Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
-// padded to 6 and columns to 16 in the scratch C buffer, leading dimension
+// padded to 6 and columns to 32 in the scratch C buffer, leading dimension
 // |ldc|). Must match GRT_KC/GRT_MC in gemm.c.
 #define GRTC_CPU_GEMM_KC 256
 #define GRTC_CPU_GEMM_MC 96
@@ -580,7 +580,7 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
   g.cols = tile_n < GRTC_CPU_GEMM_COLS ? tile_n : GRTC_CPU_GEMM_COLS;
   if (g.rows < 1) g.rows = 1;
   if (g.cols < 1) g.cols = 1;
-  g.ldc = (g.cols + 15) / 16 * 16;
+  g.ldc = (g.cols + 31) / 32 * 32;
   g.rows_padded = (g.rows + 5) / 6 * 6;
   g.scratch_bytes = (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
                                GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
@@ -704,7 +704,7 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
-    // rows: output rows per pixel block; ldc: its pixels padded to 16;
+    // rows: output rows per pixel block; ldc: its pixels padded to 32;
     // rows_padded: the output channels of one group in the tile, padded
     // to 6. Scratch: the K offset table, then the B panels, the A block,
     // the C block and one im2col row.
@@ -713,7 +713,7 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
         tile_rows, GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow < 1
                        ? 1
                        : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
-    g.ldc = (g.rows * cv->ow + 15) / 16 * 16;
+    g.ldc = (g.rows * cv->ow + 31) / 32 * 32;
     g.cols = grtc_cpu_min64(g.tile_oc, g.ocg);
     g.rows_padded = (g.cols + 5) / 6 * 6;
     g.scratch_bytes =
@@ -732,7 +732,7 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
   g.rows = grtc_cpu_min64(g.rows, tile_pixels < 1 ? 1 : tile_pixels);
   g.cols = grtc_cpu_min64(grtc_cpu_min64(g.tile_oc, g.ocg), GRTC_CPU_GEMM_COLS);
   if (g.cols < 1) g.cols = 1;
-  g.ldc = (g.cols + 15) / 16 * 16;
+  g.ldc = (g.cols + 31) / 32 * 32;
   g.rows_padded = (g.rows + 5) / 6 * 6;
   g.scratch_bytes =
       (uint64_t)g.k * sizeof(int64_t) +
@@ -881,7 +881,7 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
 // block C[oc x pixels] = filter[oc x K] * im2col[K x pixels], K slice by K
 // slice: the slice's im2col rows are built one at a time into a row of the
 // block's pixels (zeros for padding; runs of valid input copied with the
-// kernel's constant strides) and split into the GEMM's 16-column B panels,
+// kernel's constant strides) and split into the GEMM's GRT_NR-column B panels,
 // so no full im2col buffer exists; the filter rows are packed into 6-row A
 // panels through the K offset table. K is ordered (ci, i, j), so
 // consecutive im2col rows read the same input plane. The epilogue then runs
@@ -926,7 +926,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "      const float* F = b%u + oc_lo * F3;\n"
       "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
       "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
-      "        const int64_t np = yr * OW, npp = (np + 15) / 16 * 16;\n"
+      "        const int64_t np = yr * OW, npp = (np + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
       "        for (int64_t q = np; q < npp; ++q) rowbuf[q] = 0.0f;\n"
       "        for (int64_t m = 0; m < mop; ++m) memset(cb + m * LDC, 0, (size_t)npp * sizeof(float));\n"
       "        for (int64_t k0 = 0; k0 < K; k0 += GRT_KC) {\n"
@@ -954,9 +954,9 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "              for (int64_t x = xlo; x < xhi; ++x) dst[x] = plane[base + x * SW];\n"
       "              for (int64_t x = xhi; x < OW; ++x) dst[x] = 0.0f;\n"
       "            }\n"
-      "            float* panel = bp + kk * 16;\n"
-      "            for (int64_t q = 0; q < npp; q += 16) {\n"
-      "              memcpy(panel + q * (kc + 1), rowbuf + q, 16 * sizeof(float));\n"
+      "            float* panel = bp + kk * GRT_NR;\n"
+      "            for (int64_t q = 0; q < npp; q += GRT_NR) {\n"
+      "              memcpy(panel + q * (kc + 1), rowbuf + q, GRT_NR * sizeof(float));\n"
       "            }\n"
       "          }\n"
       "          for (int64_t m0 = 0; m0 < mo; m0 += GRT_MC) {\n"
