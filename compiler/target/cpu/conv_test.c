@@ -1,6 +1,6 @@
-// Tests for the CONV2D fast paths (im2col + GEMM, the planar path for NCHW
-// inputs over whole output rows, and the direct loop for depthwise
-// convolutions and tiles of few pixels): padding, strides, dilation,
+// Tests for the CONV2D fast paths (im2col + GEMM, the planar paths for NCHW
+// inputs over whole output rows (GEMM, depthwise), and the direct loop for
+// other depthwise convolutions and tiles of few pixels): padding, strides, dilation,
 // groups, 1x1, NCHW inputs with OIHW or HWIO filters, several K slices,
 // pixel blocks and A blocks, tiles that split groups, and a nonzero
 // accumulator init, each with a bias+relu epilogue,
@@ -34,7 +34,7 @@ enum {
   LAYOUT_NCHW_OIHW,
   LAYOUT_NCHW_HWIO,  // what the ONNX importer makes of a constant filter
 };
-enum { PATH_DIRECT, PATH_GEMM, PATH_PIXELS };
+enum { PATH_DIRECT, PATH_GEMM, PATH_PIXELS, PATH_DEPTHWISE };
 
 static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
                         int64_t dil) {
@@ -181,6 +181,7 @@ static void run_case(const conv_case_t* c) {
   const char* source = grt_string_builder_cstring(&text);
   int path = strstr(source, "grt_gemm_block(col")        ? PATH_GEMM
              : strstr(source, "grt_gemm_pack_a_koff(F") ? PATH_PIXELS
+             : strstr(source, "float wt[KH][KW]")       ? PATH_DEPTHWISE
                                                          : PATH_DIRECT;
   if (path != c->path) {
     fail_msg("case %dx%dx%dx%d k%dx%d oc %d: path %d, expected %d",
@@ -263,6 +264,7 @@ static void test_conv_cases(void** state) {
 #define DIRECT PATH_DIRECT
 #define GEMM PATH_GEMM
 #define PIXELS PATH_PIXELS
+#define DEPTHWISE PATH_DEPTHWISE
       {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 2, 4, 8}, DIRECT},
       {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 4, 0, 8}, GEMM},
       {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, NHWC, 0, {1, 3, 0, 4}, DIRECT},
@@ -274,7 +276,7 @@ static void test_conv_cases(void** state) {
       {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, NHWC, 0, {0}, GEMM},  // 1x1
       {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, OIHW, 0, {1, 2, 3, 0}, DIRECT},
       {1, 8, 8, 6, 3, 3, 9, 1, 1, 1, 1, 1, 1, 3, OIHW, 0, {0}, PIXELS},  // NCHW
-      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, OIHW, 0, {0}, DIRECT},  // NCHW dw
+      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, OIHW, 0, {0}, DEPTHWISE},  // NCHW dw
       {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {0}, GEMM},  // K > KC
       {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 1, 1, 0}, DIRECT},
       {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, NHWC, -0.25, {0}, GEMM},  // pads
@@ -298,12 +300,27 @@ static void test_conv_cases(void** state) {
       {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, HWIO, -0.25, {0}, PIXELS},
       // Tiles that cut output rows fall back to im2col + GEMM.
       {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 5, 5, 0}, GEMM},
+      // Depthwise on planar inputs: 3x3, stride 2 on odd sizes with an
+      // initial value, a channel multiplier of 2 with dilation and an oc
+      // tile that splits a group, 5x5 stride 2 over two images, padding
+      // wider than the input, stride 3 with and without dilation; tiles
+      // that cut rows take the direct loop.
+      {1, 12, 12, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 8, HWIO, 0, {0}, DEPTHWISE},
+      {1, 13, 11, 6, 3, 3, 6, 2, 2, 1, 1, 1, 1, 6, HWIO, 0.5, {0}, DEPTHWISE},
+      {1, 9, 10, 4, 3, 3, 8, 1, 1, 2, 2, 2, 2, 4, OIHW, 0, {1, 2, 0, 3}, DEPTHWISE},
+      {2, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, HWIO, 0, {0}, DEPTHWISE},
+      {1, 2, 2, 3, 3, 3, 3, 1, 1, 3, 3, 1, 1, 3, HWIO, 0, {0}, DEPTHWISE},
+      // More taps than are spelled out (a loop over them), stride 3.
+      {1, 12, 13, 2, 8, 7, 2, 2, 3, 3, 3, 1, 1, 2, HWIO, 0, {0}, DEPTHWISE},
+      {1, 12, 13, 2, 3, 3, 2, 1, 3, 1, 0, 1, 2, 2, HWIO, 0, {0}, DEPTHWISE},
+      {1, 12, 12, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 8, HWIO, 0, {1, 2, 6, 0}, DIRECT},
 #undef NHWC
 #undef OIHW
 #undef HWIO
 #undef DIRECT
 #undef GEMM
 #undef PIXELS
+#undef DEPTHWISE
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);

@@ -492,6 +492,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_MATMUL,
   GRTC_CPU_PATH_CONV_GEMM,
   GRTC_CPU_PATH_CONV_PIXELS,
+  GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
 } grtc_cpu_path_t;
 
@@ -533,16 +534,18 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
     const grtc_kconv_t* cv = &kernel->conv;
     int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
                      (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
+    bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
+                  kernel->tile[2] >= cv->ow;
+    // One input channel per group on planar inputs: output rows from
+    // zero-padded input rows, vectorized along the pixels.
+    if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
     if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
       return GRTC_CPU_PATH_CONV_DIRECT;
     }
     // Planar activations (NCHW: a row of pixels is contiguous, channels
     // far apart) over whole output rows: output channels x pixels, so the
     // filter is the GEMM's A and the pixels its columns.
-    if (cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
-        kernel->tile[2] >= cv->ow) {
-      return GRTC_CPU_PATH_CONV_PIXELS;
-    }
+    if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
     return GRTC_CPU_PATH_CONV_GEMM;
   }
   return GRTC_CPU_PATH_LOOPS;
@@ -551,7 +554,8 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
 static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
   grtc_cpu_path_t path = grtc_cpu_path(kernel);
   return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM ||
-         path == GRTC_CPU_PATH_CONV_PIXELS;
+         path == GRTC_CPU_PATH_CONV_PIXELS ||
+         path == GRTC_CPU_PATH_CONV_DEPTHWISE;
 }
 
 // Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
@@ -701,6 +705,21 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
   if (path == GRTC_CPU_PATH_CONV_DIRECT) {
     g.rows = g.cols = g.ldc = g.rows_padded = 0;
     g.scratch_bytes = (uint64_t)g.tile_oc * sizeof(float);
+    return g;
+  }
+  if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
+    // KH zero-padded input rows of |cols| floats, every tap of one output
+    // row reading inside them; the sums are computed at every input
+    // position of the row (|rows| of them, (ow - 1) * stride_w + 1, in
+    // whole vectors: |rows_padded|), so the taps read consecutive floats
+    // whatever the stride. Scratch: the rows, 16 floats of slack (a
+    // vector's overrun), the sums and 16 more.
+    g.ldc = 0;
+    g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
+    g.rows = (cv->ow - 1) * cv->stride_w + 1;
+    g.rows_padded = (g.rows + 15) / 16 * 16;
+    g.scratch_bytes =
+        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16) * sizeof(float);
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
@@ -982,6 +1001,97 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "  return 0;\n}\n\n");
 }
 
+#define GRTC_CPU_DEPTHWISE_UNROLLED_TAPS 49
+// Depthwise convolutions (one input channel per group) on planar inputs:
+// per output channel and output row, the KH input rows its taps read are
+// copied into zero-padded rows (zero rows above and below the input), so
+// the taps need no bounds checks; the row's sums are computed a vector at
+// a time at every input position (stride 2 computes twice the sums it
+// keeps, but every load is contiguous), and the epilogue runs along the
+// output row (contiguous pixels in an NCHW result), reading every
+// stride_w-th sum.
+static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_conv_geometry_t g =
+      grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grt_string_builder_appendf(
+      o,
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
+      ", PWID = %" PRId64 ", SUMS = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S3 = %" PRId64
+      ", F0 = %" PRId64 ", F1 = %" PRId64 ", F3 = %" PRId64 ";\n"
+      "  float* pad = (float*)wg->local_memory;\n"
+      "  float* sums = pad + KH * PWID + 16;\n"
+      "  memset(pad + KH * PWID, 0, 16 * sizeof(float));\n"
+      "  memset(sums + SUMS, 0, 16 * sizeof(float));\n"
+      "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
+      "  (void)DW;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
+      "      const float* plane = b%u + p0 * S0 + (p3 / OCG) * S3;\n"
+      "      float wt[KH][KW];\n"
+      "      for (int64_t i = 0; i < KH; ++i)\n"
+      "        for (int64_t j = 0; j < KW; ++j) wt[i][j] = b%u[i * F0 + j * F1 + p3 * F3];\n"
+      "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+      "        for (int64_t i = 0; i < KH; ++i) {\n"
+      "          float* row = pad + i * PWID;\n"
+      "          const int64_t iy = p1 * SH - PH + i * DH;\n"
+      "          if (iy < 0 || iy >= H) {\n"
+      "            memset(row, 0, (size_t)PWID * sizeof(float));\n"
+      "            continue;\n"
+      "          }\n"
+      "          int64_t x = 0;\n"
+      "          for (; x < PW && x < PWID; ++x) row[x] = 0.0f;\n"
+      "          if (xr > 0) memcpy(row + x, plane + iy * S1, (size_t)xr * sizeof(float));\n"
+      "          for (x = xr > 0 ? PW + xr : x; x < PWID; ++x) row[x] = 0.0f;\n"
+      "        }\n"
+      "        for (int64_t q = 0; q < SUMS; q += GRT_VL) {\n"
+      "          const float* tap = pad + q;\n"
+      "          grt_vf s = {0};\n",
+      cv->kh, cv->kw, cv->h, cv->w, g.ocg, g.cols, g.rows_padded,
+      cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
+      cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1], fs[3],
+      cv->input_binding, cv->filter_binding);
+  // The taps spelled out so the weights stay in registers; loops for
+  // huge filters.
+  if (cv->kh * cv->kw <= GRTC_CPU_DEPTHWISE_UNROLLED_TAPS) {
+    for (int64_t i = 0; i < cv->kh; ++i) {
+      for (int64_t j = 0; j < cv->kw; ++j) {
+        grt_string_builder_appendf(
+            o,
+            "          s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
+            "][%" PRId64 "];\n",
+            i * g.cols + j * cv->dilation_w, i, j);
+      }
+    }
+  } else {
+    grt_string_builder_append_cstring(
+        o,
+        "          for (int64_t i = 0; i < KH; ++i)\n"
+        "            for (int64_t j = 0; j < KW; ++j)\n"
+        "              s += grt_vf_load(tap + i * PWID + j * DW) * wt[i][j];\n");
+  }
+  grt_string_builder_append_cstring(
+      o,
+      "          grt_vf_store(sums + q, s);\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_emit_pattern_epilogue(e, "sums[p2 * SW]");
+  grt_string_builder_append_cstring(
+      o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+}
+
 // Bytes of per-worker scratch each kernel needs.
 static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
                                                uint32_t* out_size) {
@@ -1035,6 +1145,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_matmul_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_PIXELS) {
     grtc_cpu_emit_conv_pixels_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
+    grtc_cpu_emit_conv_depthwise_kernel(&e);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else {
