@@ -531,12 +531,17 @@ static void test_pattern_tiles(void** state) {
       {GRTC_KPATTERN_MATMUL, 2, {200, 64}, {48, 64}, 5},
       // Batch points count toward the workgroups.
       {GRTC_KPATTERN_MATMUL, 3, {8, 128, 64}, {1, 128, 64}, 8},
-      // Convolutions: whole output rows, all channels, >= 64 pixels...
-      {GRTC_KPATTERN_CONV2D, 4, {1, 56, 56, 64}, {1, 2, 56, 64}, 28},
-      {GRTC_KPATTERN_CONV2D, 4, {16, 14, 14, 32}, {1, 5, 14, 32}, 48},
-      // ... unless that leaves fewer than 8 workgroups (one row at least).
-      {GRTC_KPATTERN_CONV2D, 4, {1, 7, 7, 512}, {1, 1, 7, 512}, 7},
-      {GRTC_KPATTERN_CONV2D, 4, {2, 32, 4, 8}, {1, 8, 4, 8}, 8},
+      // Convolutions: whole output rows, all channels, >= 256 pixels...
+      {GRTC_KPATTERN_CONV2D, 4, {1, 56, 56, 64}, {1, 5, 56, 64}, 12},
+      {GRTC_KPATTERN_CONV2D, 4, {16, 14, 14, 32}, {1, 14, 14, 32}, 16},
+      // ... unless that leaves fewer than 8 workgroups: then the channels
+      // are split in steps of 16...
+      {GRTC_KPATTERN_CONV2D, 4, {1, 7, 7, 512}, {1, 7, 7, 64}, 8},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 14, 14, 256}, {1, 14, 14, 32}, 8},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 28, 28, 128}, {1, 10, 28, 48}, 9},
+      // ... and the rows too if needed, down to 64 pixels a tile.
+      {GRTC_KPATTERN_CONV2D, 4, {2, 32, 4, 8}, {1, 16, 4, 8}, 4},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 64, 32, 8}, {1, 8, 32, 8}, 8},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     const tile_case_t* c = &cases[i];

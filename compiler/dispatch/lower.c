@@ -639,9 +639,15 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 #define GRTC_DISPATCH_MATMUL_MAX_TILE_M 1024
 #define GRTC_DISPATCH_MATMUL_MIN_TILE_M 48
 // Output pixels a convolution workgroup should cover, so the CPU target's
-// im2col + GEMM path (from 24 pixels) packs each filter panel once for
-// many pixels.
-#define GRTC_DISPATCH_CONV_MIN_PIXELS 64
+// GEMM paths pack each filter panel once for many pixels (one pixel block
+// of its planar path, GRTC_CPU_CONV_PIXEL_BLOCK).
+#define GRTC_DISPATCH_CONV_MIN_PIXELS 256
+// Output channels of a convolution workgroup when the channels are split:
+// a multiple of the GEMM's 16-column panels.
+#define GRTC_DISPATCH_CONV_OC_STEP 16
+// Splitting rows for more workgroups stops at this many pixels per tile
+// (the GEMM paths need a few dozen).
+#define GRTC_DISPATCH_CONV_SPLIT_PIXELS 64
 
 static int64_t grtc_lower_ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
@@ -676,23 +682,43 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
   kernel->tile[rank - 1] = tn;
 }
 
-// Parallel space (n, oh, ow, oc): one image, all output channels, whole
-// output rows, as many as GRTC_DISPATCH_CONV_MIN_PIXELS needs, fewer when
-// that would leave less than GRTC_DISPATCH_MIN_WORKGROUPS (never under one
-// row).
+// Parallel space (n, oh, ow, oc): one image, whole output rows, as many as
+// GRTC_DISPATCH_CONV_MIN_PIXELS needs; when that leaves fewer than
+// GRTC_DISPATCH_MIN_WORKGROUPS workgroups (the small late layers of a
+// network), the output channels are split as well, in steps of
+// GRTC_DISPATCH_CONV_OC_STEP, so each workgroup reads its own part of the
+// filter instead of every workgroup reading all of it for a few pixels,
+// and if that is still too few, the rows are too (down to
+// GRTC_DISPATCH_CONV_SPLIT_PIXELS pixels).
 static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
   int64_t images = grtc_lower_dim(kernel, 0);
   int64_t oh = grtc_lower_dim(kernel, 1);
   int64_t ow = grtc_lower_dim(kernel, 2);
+  int64_t oc = grtc_lower_dim(kernel, 3);
   int64_t rows = grtc_lower_ceil_div(GRTC_DISPATCH_CONV_MIN_PIXELS, ow);
-  int64_t spread = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, images);
-  int64_t spread_rows = oh / spread;
-  if (spread_rows < rows) rows = spread_rows;
-  if (rows < 1) rows = 1;
+  if (rows > oh) rows = oh;
+  int64_t tiles = images * grtc_lower_ceil_div(oh, rows);
+  int64_t toc = oc;
+  if (tiles < GRTC_DISPATCH_MIN_WORKGROUPS) {
+    int64_t split = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, tiles);
+    toc = grtc_lower_ceil_div(grtc_lower_ceil_div(oc, split),
+                              GRTC_DISPATCH_CONV_OC_STEP) *
+          GRTC_DISPATCH_CONV_OC_STEP;
+    if (toc > oc) toc = oc;
+    // Still too few (few channels too): fewer rows, one at least.
+    int64_t oc_tiles = grtc_lower_ceil_div(oc, toc);
+    if (tiles * oc_tiles < GRTC_DISPATCH_MIN_WORKGROUPS) {
+      int64_t spread = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS,
+                                           images * oc_tiles);
+      int64_t least = grtc_lower_ceil_div(GRTC_DISPATCH_CONV_SPLIT_PIXELS, ow);
+      rows = oh / spread > least ? oh / spread : least;
+      if (rows > oh) rows = oh;
+    }
+  }
   kernel->tile[0] = 1;
-  kernel->tile[1] = rows < oh ? rows : oh;
+  kernel->tile[1] = rows;
   kernel->tile[2] = ow;
-  kernel->tile[3] = grtc_lower_dim(kernel, 3);
+  kernel->tile[3] = toc;
 }
 
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,

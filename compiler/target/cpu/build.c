@@ -277,6 +277,21 @@ static grt_status_t grtc_cpu_build_in(const grtc_kernel_set_t* kernels,
   if (grt_status_is_ok(status)) {
     grtc_cpu_format_from_triple(output, out_format);
   }
+  // GCC's -O2 vectorizes only loops whose trip count the vector length
+  // divides (its "very cheap" cost model), so a loop along a 14-pixel row
+  // ran 2 lanes wide; its dynamic model adds remainder iterations instead.
+  // Clang has no such option (and needs none): asked only if accepted.
+  bool dynamic_cost_model = false;
+  if (grt_status_is_ok(status) && options->optimization_level > 0) {
+    memset(argv, 0, sizeof(*argv));
+    grtc_cpu_argv_split(argv, cc);
+    grtc_cpu_argv_add(argv, "-fvect-cost-model=dynamic");
+    grtc_cpu_argv_add(argv, "-E");
+    grtc_cpu_argv_add(argv, "-x");
+    grtc_cpu_argv_add(argv, "c");
+    grtc_cpu_argv_add(argv, "/dev/null");
+    status = grtc_cpu_run(argv, temp->log, &dynamic_cost_model);
+  }
 
   // The source.
   grt_string_builder_t source;
@@ -308,6 +323,9 @@ static grt_status_t grtc_cpu_build_in(const grtc_kernel_set_t* kernels,
     // evaluate both arms of a select (if-conversion, hence vectorization
     // of NaN-aware max/min); results are unchanged, unlike -ffast-math.
     grtc_cpu_argv_add(argv, "-fno-trapping-math");
+    if (dynamic_cost_model) {
+      grtc_cpu_argv_add(argv, "-fvect-cost-model=dynamic");
+    }
     status = grtc_cpu_feature_flags(options->features, out_format, argv);
   }
   if (grt_status_is_ok(status)) {

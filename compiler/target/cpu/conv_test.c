@@ -1,7 +1,9 @@
-// Tests for the CONV2D fast paths (im2col + GEMM, and the direct loop for
-// depthwise convolutions and tiles of few pixels): padding, strides, dilation, groups, 1x1, NCHW
-// inputs / OIHW filters, several K slices and row blocks, tiles that split
-// groups, and a nonzero accumulator init, each with a bias+relu epilogue,
+// Tests for the CONV2D fast paths (im2col + GEMM, the planar paths for NCHW
+// inputs over whole output rows (GEMM, depthwise), and the direct loop for
+// other depthwise convolutions and tiles of few pixels): padding, strides, dilation,
+// groups, 1x1, NCHW inputs with OIHW or HWIO filters, several K slices,
+// pixel blocks and A blocks, tiles that split groups, and a nonzero
+// accumulator init, each with a bias+relu epilogue,
 // compared with a naive reference and with the same kernel without the
 // pattern (which runs the generic loops).
 #include <math.h>
@@ -21,11 +23,18 @@
 typedef struct conv_case_t {
   int64_t n, h, w, c, kh, kw, oc;
   int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups;
-  bool nchw_oihw;   // input NCHW and filter OIHW instead of NHWC / HWIO
+  int layout;       // one of the LAYOUT_ values
   double init;      // the accumulator's initial value
   int64_t tile[4];  // 0: the whole dim
-  bool gemm;        // expected path: im2col + GEMM (else the direct loop)
+  int path;         // the expected path, one of the PATH_ values
 } conv_case_t;
+
+enum {
+  LAYOUT_NHWC_HWIO,
+  LAYOUT_NCHW_OIHW,
+  LAYOUT_NCHW_HWIO,  // what the ONNX importer makes of a constant filter
+};
+enum { PATH_DIRECT, PATH_GEMM, PATH_PIXELS, PATH_DEPTHWISE };
 
 static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
                         int64_t dil) {
@@ -46,9 +55,14 @@ static conv_geom_t conv_geom(const conv_case_t* c) {
   g.ow = out_size(c->w, c->kw, c->stride_w, c->pad_w, c->dil_w);
   g.cig = c->c / c->groups;
   g.ocg = c->oc / c->groups;
-  if (c->nchw_oihw) {
+  if (c->layout == LAYOUT_NCHW_OIHW) {
     int64_t is[4] = {c->c * c->h * c->w, c->w, 1, c->h * c->w};
     int64_t fs[4] = {c->kw, 1, c->kh * c->kw, g.cig * c->kh * c->kw};
+    memcpy(g.is, is, sizeof(is));
+    memcpy(g.fs, fs, sizeof(fs));
+  } else if (c->layout == LAYOUT_NCHW_HWIO) {
+    int64_t is[4] = {c->c * c->h * c->w, c->w, 1, c->h * c->w};
+    int64_t fs[4] = {c->kw * g.cig * c->oc, g.cig * c->oc, c->oc, 1};
     memcpy(g.is, is, sizeof(is));
     memcpy(g.fs, fs, sizeof(fs));
   } else {
@@ -164,9 +178,16 @@ static void run_case(const conv_case_t* c) {
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
-  assert_int_equal(
-      strstr(grt_string_builder_cstring(&text), "grt_gemm_block(col") != NULL,
-      c->gemm);
+  const char* source = grt_string_builder_cstring(&text);
+  int path = strstr(source, "grt_gemm_block(col")        ? PATH_GEMM
+             : strstr(source, "grt_gemm_pack_a_koff(F") ? PATH_PIXELS
+             : strstr(source, "float wt[KH][KW]")       ? PATH_DEPTHWISE
+                                                         : PATH_DIRECT;
+  if (path != c->path) {
+    fail_msg("case %dx%dx%dx%d k%dx%d oc %d: path %d, expected %d",
+             (int)c->n, (int)c->h, (int)c->w, (int)c->c, (int)c->kh,
+             (int)c->kw, (int)c->oc, path, c->path);
+  }
   grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
@@ -236,24 +257,70 @@ static void run_case(const conv_case_t* c) {
 static void test_conv_cases(void** state) {
   (void)state;
   static const conv_case_t cases[] = {
-      // n h  w  c  kh kw oc  sh sw ph pw dh dw groups nchw init tile gemm
-      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 2, 4, 8}, false},
-      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 4, 0, 8}, true},
-      {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, false, 0, {1, 3, 0, 4}, false},
+      // n h  w  c  kh kw oc  sh sw ph pw dh dw groups layout init tile path
+#define NHWC LAYOUT_NHWC_HWIO
+#define OIHW LAYOUT_NCHW_OIHW
+#define HWIO LAYOUT_NCHW_HWIO
+#define DIRECT PATH_DIRECT
+#define GEMM PATH_GEMM
+#define PIXELS PATH_PIXELS
+#define DEPTHWISE PATH_DEPTHWISE
+      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 2, 4, 8}, DIRECT},
+      {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 4, 0, 8}, GEMM},
+      {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, NHWC, 0, {1, 3, 0, 4}, DIRECT},
       // Groups straddled by the oc tile, on both paths.
-      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, false, 0, {1, 5, 0, 4}, true},
-      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, false, 0, {1, 1, 3, 4}, false},
-      {1, 8, 8, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1, 8, false, 0, {0}, false},  // dw
-      {2, 6, 5, 4, 3, 3, 8, 1, 1, 1, 1, 1, 2, 4, false, 0.5, {1, 1, 0, 3}, false},
-      {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, true},  // 1x1
-      {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, true, 0, {1, 2, 3, 0}, false},
-      {1, 8, 8, 6, 3, 3, 9, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}, true},  // NCHW
-      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, true, 0, {0}, false},  // NCHW dw
-      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {0}, true},  // K > KC
-      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, false, 0, {1, 1, 1, 0}, false},
-      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, false, -0.25, {0}, true},  // pads
-      {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, false},
-      {1, 2, 2, 3, 3, 3, 4, 1, 1, 0, 0, 1, 1, 1, false, 0, {0}, false},  // empty
+      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, NHWC, 0, {1, 5, 0, 4}, GEMM},
+      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 2, NHWC, 0, {1, 1, 3, 4}, DIRECT},
+      {1, 8, 8, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1, 8, NHWC, 0, {0}, DIRECT},  // dw
+      {2, 6, 5, 4, 3, 3, 8, 1, 1, 1, 1, 1, 2, 4, NHWC, 0.5, {1, 1, 0, 3}, DIRECT},
+      {1, 5, 5, 33, 1, 1, 40, 1, 1, 0, 0, 1, 1, 1, NHWC, 0, {0}, GEMM},  // 1x1
+      {2, 6, 7, 6, 3, 3, 9, 2, 1, 1, 2, 1, 1, 3, OIHW, 0, {1, 2, 3, 0}, DIRECT},
+      {1, 8, 8, 6, 3, 3, 9, 1, 1, 1, 1, 1, 1, 3, OIHW, 0, {0}, PIXELS},  // NCHW
+      {1, 8, 8, 3, 2, 2, 6, 1, 1, 1, 1, 1, 1, 3, OIHW, 0, {0}, DEPTHWISE},  // NCHW dw
+      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {0}, GEMM},  // K > KC
+      {1, 16, 16, 64, 3, 3, 20, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 1, 1, 0}, DIRECT},
+      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, NHWC, -0.25, {0}, GEMM},  // pads
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, NHWC, 0, {0}, DIRECT},
+      {1, 2, 2, 3, 3, 3, 4, 1, 1, 0, 0, 1, 1, 1, NHWC, 0, {0}, DIRECT},  // empty
+      // The planar path (NCHW input, whole output rows): two images, two
+      // pixel blocks (12 + 8 rows), an initial value.
+      {2, 20, 20, 5, 3, 3, 7, 1, 1, 1, 1, 1, 1, 1, HWIO, 0.5, {0}, PIXELS},
+      // A 7x7 stride-2 stem on odd sizes.
+      {1, 23, 21, 3, 7, 7, 10, 2, 2, 3, 3, 1, 1, 1, HWIO, 0, {0}, PIXELS},
+      // Dilation with stride 2 across, row tiles.
+      {1, 11, 13, 4, 3, 3, 8, 1, 2, 2, 2, 2, 2, 1, HWIO, 0, {1, 4, 0, 0}, PIXELS},
+      // K > KC, more output channels than one A block (GRT_MC), an oc tile
+      // straddling the two groups, OIHW's strided filter rows.
+      {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, HWIO, 0, {1, 0, 0, 150}, PIXELS},
+      {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, OIHW, 0, {1, 0, 0, 150}, PIXELS},
+      // 1x1: stride 1, and the stride-2 projection of a residual block.
+      {1, 14, 14, 16, 1, 1, 24, 1, 1, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
+      {1, 14, 14, 16, 1, 1, 24, 2, 2, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
+      // Padding wider than the input.
+      {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, HWIO, -0.25, {0}, PIXELS},
+      // Tiles that cut output rows fall back to im2col + GEMM.
+      {1, 10, 10, 6, 3, 3, 10, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 5, 5, 0}, GEMM},
+      // Depthwise on planar inputs: 3x3, stride 2 on odd sizes with an
+      // initial value, a channel multiplier of 2 with dilation and an oc
+      // tile that splits a group, 5x5 stride 2 over two images, padding
+      // wider than the input, stride 3 with and without dilation; tiles
+      // that cut rows take the direct loop.
+      {1, 12, 12, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 8, HWIO, 0, {0}, DEPTHWISE},
+      {1, 13, 11, 6, 3, 3, 6, 2, 2, 1, 1, 1, 1, 6, HWIO, 0.5, {0}, DEPTHWISE},
+      {1, 9, 10, 4, 3, 3, 8, 1, 1, 2, 2, 2, 2, 4, OIHW, 0, {1, 2, 0, 3}, DEPTHWISE},
+      {2, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, HWIO, 0, {0}, DEPTHWISE},
+      {1, 2, 2, 3, 3, 3, 3, 1, 1, 3, 3, 1, 1, 3, HWIO, 0, {0}, DEPTHWISE},
+      // More taps than are spelled out (a loop over them), stride 3.
+      {1, 12, 13, 2, 8, 7, 2, 2, 3, 3, 3, 1, 1, 2, HWIO, 0, {0}, DEPTHWISE},
+      {1, 12, 13, 2, 3, 3, 2, 1, 3, 1, 0, 1, 2, 2, HWIO, 0, {0}, DEPTHWISE},
+      {1, 12, 12, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 8, HWIO, 0, {1, 2, 6, 0}, DIRECT},
+#undef NHWC
+#undef OIHW
+#undef HWIO
+#undef DIRECT
+#undef GEMM
+#undef PIXELS
+#undef DEPTHWISE
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);

@@ -7,9 +7,10 @@
 // innermost, marked ivdep unless the kernel is serial, so elementwise loops
 // vectorize), the reduction nest inside, then the POST section and the
 // stores. MATMUL kernels replace the reduction with the blocked GEMM of
-// gemm.c, CONV2D kernels with that GEMM on im2col rows (or a direct loop
-// over output channels when depthwise), and run PRE/POST and the stores per
-// element afterwards.
+// gemm.c, CONV2D kernels with that GEMM on im2col rows (NHWC), on packed
+// im2col panels with the filter as A (planar NCHW inputs, see
+// grtc_cpu_emit_conv_pixels_kernel), or a direct loop over output channels
+// when depthwise, and run PRE/POST and the stores per element afterwards.
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -480,14 +481,18 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
 
 // The specialized routine a kernel runs instead of its generic loops:
 // f32 MATMUL uses the blocked GEMM of gemm.c; f32 CONV2D uses the same GEMM
-// on im2col rows, or a direct loop vectorized over output channels for
-// depthwise filters and tiles of few pixels. Anything else (and any
+// on im2col rows, its panels with output channels as rows when the input is
+// planar (NCHW) and the tile covers whole output rows, or a direct loop
+// vectorized over output channels for depthwise filters and tiles of few
+// pixels. Anything else (and any
 // pattern a future lowering fills differently) runs the generic loops,
 // which are always equivalent.
 typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_LOOPS,
   GRTC_CPU_PATH_MATMUL,
   GRTC_CPU_PATH_CONV_GEMM,
+  GRTC_CPU_PATH_CONV_PIXELS,
+  GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
 } grtc_cpu_path_t;
 
@@ -529,20 +534,32 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
     const grtc_kconv_t* cv = &kernel->conv;
     int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
                      (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
-    return cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS
-               ? GRTC_CPU_PATH_CONV_DIRECT
-               : GRTC_CPU_PATH_CONV_GEMM;
+    bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
+                  kernel->tile[2] >= cv->ow;
+    // One input channel per group on planar inputs: output rows from
+    // zero-padded input rows, vectorized along the pixels.
+    if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
+    if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
+      return GRTC_CPU_PATH_CONV_DIRECT;
+    }
+    // Planar activations (NCHW: a row of pixels is contiguous, channels
+    // far apart) over whole output rows: output channels x pixels, so the
+    // filter is the GEMM's A and the pixels its columns.
+    if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
+    return GRTC_CPU_PATH_CONV_GEMM;
   }
   return GRTC_CPU_PATH_LOOPS;
 }
 
 static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
   grtc_cpu_path_t path = grtc_cpu_path(kernel);
-  return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM;
+  return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM ||
+         path == GRTC_CPU_PATH_CONV_PIXELS ||
+         path == GRTC_CPU_PATH_CONV_DEPTHWISE;
 }
 
 // Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
-// padded to 6 and columns to 16 in the scratch C buffer, leading dimension
+// padded to 6 and columns to 32 in the scratch C buffer, leading dimension
 // |ldc|). Must match GRT_KC/GRT_MC in gemm.c.
 #define GRTC_CPU_GEMM_KC 256
 #define GRTC_CPU_GEMM_MC 96
@@ -567,7 +584,7 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
   g.cols = tile_n < GRTC_CPU_GEMM_COLS ? tile_n : GRTC_CPU_GEMM_COLS;
   if (g.rows < 1) g.rows = 1;
   if (g.cols < 1) g.cols = 1;
-  g.ldc = (g.cols + 15) / 16 * 16;
+  g.ldc = (g.cols + 31) / 32 * 32;
   g.rows_padded = (g.rows + 5) / 6 * 6;
   g.scratch_bytes = (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
                                GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
@@ -664,6 +681,9 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
 // by the filter viewed as K x (oc/groups) through a table of the filter's
 // (kh, kw, ci) row offsets; |cols| output channels per GEMM call.
 #define GRTC_CPU_CONV_COL_FLOATS 65536  // im2col block: 256 KiB
+// Output pixels per block on the planar path: the B panels of one K slice
+// (GRTC_CPU_GEMM_KC x this) stay in L2.
+#define GRTC_CPU_CONV_PIXEL_BLOCK 256
 typedef struct grtc_cpu_conv_geometry_t {
   int64_t cig, ocg, k;         // input/output channels per group, K
   int64_t rows, cols, ldc, rows_padded;
@@ -687,6 +707,42 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     g.scratch_bytes = (uint64_t)g.tile_oc * sizeof(float);
     return g;
   }
+  if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
+    // KH zero-padded input rows of |cols| floats, every tap of one output
+    // row reading inside them; the sums are computed at every input
+    // position of the row (|rows| of them, (ow - 1) * stride_w + 1, in
+    // whole vectors: |rows_padded|), so the taps read consecutive floats
+    // whatever the stride. Scratch: the rows, 16 floats of slack (a
+    // vector's overrun), the sums and 16 more.
+    g.ldc = 0;
+    g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
+    g.rows = (cv->ow - 1) * cv->stride_w + 1;
+    g.rows_padded = (g.rows + 15) / 16 * 16;
+    g.scratch_bytes =
+        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16) * sizeof(float);
+    return g;
+  }
+  if (path == GRTC_CPU_PATH_CONV_PIXELS) {
+    // rows: output rows per pixel block; ldc: its pixels padded to 32;
+    // rows_padded: the output channels of one group in the tile, padded
+    // to 6. Scratch: the K offset table, then the B panels, the A block,
+    // the C block and one im2col row.
+    int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
+    g.rows = grtc_cpu_min64(
+        tile_rows, GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow < 1
+                       ? 1
+                       : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
+    g.ldc = (g.rows * cv->ow + 31) / 32 * 32;
+    g.cols = grtc_cpu_min64(g.tile_oc, g.ocg);
+    g.rows_padded = (g.cols + 5) / 6 * 6;
+    g.scratch_bytes =
+        (uint64_t)g.k * sizeof(int64_t) +
+        (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
+                   GRTC_CPU_GEMM_MC * GRTC_CPU_GEMM_KC +
+                   g.rows_padded * g.ldc + g.ldc) *
+            sizeof(float);
+    return g;
+  }
   int64_t tile_pixels = grtc_cpu_min64(kernel->tile[1], cv->oh) *
                         grtc_cpu_min64(kernel->tile[2], cv->ow);
   g.rows = GRTC_CPU_CONV_COL_FLOATS / g.k;
@@ -695,7 +751,7 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
   g.rows = grtc_cpu_min64(g.rows, tile_pixels < 1 ? 1 : tile_pixels);
   g.cols = grtc_cpu_min64(grtc_cpu_min64(g.tile_oc, g.ocg), GRTC_CPU_GEMM_COLS);
   if (g.cols < 1) g.cols = 1;
-  g.ldc = (g.cols + 15) / 16 * 16;
+  g.ldc = (g.cols + 31) / 32 * 32;
   g.rows_padded = (g.rows + 5) / 6 * 6;
   g.scratch_bytes =
       (uint64_t)g.k * sizeof(int64_t) +
@@ -840,6 +896,202 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
       "  return 0;\n}\n\n");
 }
 
+// The planar path: per image and group, blocks of whole output rows; per
+// block C[oc x pixels] = filter[oc x K] * im2col[K x pixels], K slice by K
+// slice: the slice's im2col rows are built one at a time into a row of the
+// block's pixels (zeros for padding; runs of valid input copied with the
+// kernel's constant strides) and split into the GEMM's GRT_NR-column B panels,
+// so no full im2col buffer exists; the filter rows are packed into 6-row A
+// panels through the K offset table. K is ordered (ci, i, j), so
+// consecutive im2col rows read the same input plane. The epilogue then runs
+// per output channel along the pixels, which are contiguous in an NCHW
+// result.
+static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_conv_geometry_t g =
+      grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_PIXELS);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grt_string_builder_appendf(
+      o,
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OW = %" PRId64
+      ", KH = %" PRId64 ", KW = %" PRId64 ", CIG = %" PRId64 ", OCG = %" PRId64
+      ", K = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S3 = %" PRId64
+      ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
+      ";\n"
+      "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
+      "  int64_t* koff = (int64_t*)wg->local_memory;\n"
+      "  float* bp = (float*)(koff + K);\n"
+      "  float* ap = bp + (GRT_KC + 1) * LDC;\n"
+      "  float* cb = ap + GRT_MC * GRT_KC;\n"
+      "  float* rowbuf = cb + %" PRId64 " * LDC;\n"
+      "  for (int64_t ci = 0; ci < CIG; ++ci)\n"
+      "    for (int64_t i = 0; i < KH; ++i)\n"
+      "      for (int64_t j = 0; j < KW; ++j)\n"
+      "        koff[(ci * KH + i) * KW + j] = i * F0 + j * F1 + ci * F2;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t g = lo3 / OCG; g * OCG < hi3; ++g) {\n"
+      "      const int64_t oc_lo = g * OCG > lo3 ? g * OCG : lo3;\n"
+      "      const int64_t oc_hi = (g + 1) * OCG < hi3 ? (g + 1) * OCG : hi3;\n"
+      "      const int64_t mo = oc_hi - oc_lo, mop = (mo + 5) / 6 * 6;\n"
+      "      const float* X = b%u + p0 * S0 + g * CIG * S3;\n"
+      "      const float* F = b%u + oc_lo * F3;\n"
+      "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
+      "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
+      "        const int64_t np = yr * OW, npp = (np + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
+      "        for (int64_t q = np; q < npp; ++q) rowbuf[q] = 0.0f;\n"
+      "        for (int64_t m = 0; m < mop; ++m) memset(cb + m * LDC, 0, (size_t)npp * sizeof(float));\n"
+      "        for (int64_t k0 = 0; k0 < K; k0 += GRT_KC) {\n"
+      "          const int64_t kc = K - k0 < GRT_KC ? K - k0 : GRT_KC;\n"
+      "          for (int64_t kk = 0; kk < kc; ++kk) {\n"
+      "            const int64_t k = k0 + kk, ci = k / (KH * KW), r = k %% (KH * KW);\n"
+      "            const int64_t i = r / KW, j = r %% KW;\n"
+      "            const int64_t xt = PW - j * DW, xu = W + PW - j * DW;\n"
+      "            int64_t xlo = xt <= 0 ? 0 : (xt + SW - 1) / SW;\n"
+      "            int64_t xhi = xu <= 0 ? 0 : (xu + SW - 1) / SW;\n"
+      "            if (xlo > OW) xlo = OW;\n"
+      "            if (xhi > OW) xhi = OW;\n"
+      "            if (xhi < xlo) xhi = xlo;\n"
+      "            const float* plane = X + ci * S3;\n"
+      "            for (int64_t yy = 0; yy < yr; ++yy) {\n"
+      "              const int64_t iy = (y0 + yy) * SH - PH + i * DH;\n"
+      "              float* dst = rowbuf + yy * OW;\n"
+      "              if (iy < 0 || iy >= H) {\n"
+      "                memset(dst, 0, (size_t)OW * sizeof(float));\n"
+      "                continue;\n"
+      "              }\n"
+      "              const int64_t base = iy * S1 + j * DW - PW;\n"
+      "              for (int64_t x = 0; x < xlo; ++x) dst[x] = 0.0f;\n"
+      "              GRT_IVDEP\n"
+      "              for (int64_t x = xlo; x < xhi; ++x) dst[x] = plane[base + x * SW];\n"
+      "              for (int64_t x = xhi; x < OW; ++x) dst[x] = 0.0f;\n"
+      "            }\n"
+      "            float* panel = bp + kk * GRT_NR;\n"
+      "            for (int64_t q = 0; q < npp; q += GRT_NR) {\n"
+      "              memcpy(panel + q * (kc + 1), rowbuf + q, GRT_NR * sizeof(float));\n"
+      "            }\n"
+      "          }\n"
+      "          for (int64_t m0 = 0; m0 < mo; m0 += GRT_MC) {\n"
+      "            const int64_t mc = mo - m0 < GRT_MC ? mo - m0 : GRT_MC;\n"
+      "            grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
+      "            grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "          }\n"
+      "        }\n"
+      "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
+      "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
+      "            const float* crow = cb + (p3 - oc_lo) * LDC + (p1 - y0) * OW;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
+      cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
+      cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
+      is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
+      g.rows_padded, cv->input_binding, cv->filter_binding);
+  grtc_cpu_set_depth(e, 7);
+  grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
+  grt_string_builder_append_cstring(
+      o,
+      "            }\n          }\n        }\n      }\n    }\n  }\n"
+      "  return 0;\n}\n\n");
+}
+
+#define GRTC_CPU_DEPTHWISE_UNROLLED_TAPS 49
+// Depthwise convolutions (one input channel per group) on planar inputs:
+// per output channel and output row, the KH input rows its taps read are
+// copied into zero-padded rows (zero rows above and below the input), so
+// the taps need no bounds checks; the row's sums are computed a vector at
+// a time at every input position (stride 2 computes twice the sums it
+// keeps, but every load is contiguous), and the epilogue runs along the
+// output row (contiguous pixels in an NCHW result), reading every
+// stride_w-th sum.
+static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_conv_geometry_t g =
+      grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grt_string_builder_appendf(
+      o,
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
+      ", PWID = %" PRId64 ", SUMS = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S3 = %" PRId64
+      ", F0 = %" PRId64 ", F1 = %" PRId64 ", F3 = %" PRId64 ";\n"
+      "  float* pad = (float*)wg->local_memory;\n"
+      "  float* sums = pad + KH * PWID + 16;\n"
+      "  memset(pad + KH * PWID, 0, 16 * sizeof(float));\n"
+      "  memset(sums + SUMS, 0, 16 * sizeof(float));\n"
+      "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
+      "  (void)DW;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
+      "      const float* plane = b%u + p0 * S0 + (p3 / OCG) * S3;\n"
+      "      float wt[KH][KW];\n"
+      "      for (int64_t i = 0; i < KH; ++i)\n"
+      "        for (int64_t j = 0; j < KW; ++j) wt[i][j] = b%u[i * F0 + j * F1 + p3 * F3];\n"
+      "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+      "        for (int64_t i = 0; i < KH; ++i) {\n"
+      "          float* row = pad + i * PWID;\n"
+      "          const int64_t iy = p1 * SH - PH + i * DH;\n"
+      "          if (iy < 0 || iy >= H) {\n"
+      "            memset(row, 0, (size_t)PWID * sizeof(float));\n"
+      "            continue;\n"
+      "          }\n"
+      "          int64_t x = 0;\n"
+      "          for (; x < PW && x < PWID; ++x) row[x] = 0.0f;\n"
+      "          if (xr > 0) memcpy(row + x, plane + iy * S1, (size_t)xr * sizeof(float));\n"
+      "          for (x = xr > 0 ? PW + xr : x; x < PWID; ++x) row[x] = 0.0f;\n"
+      "        }\n"
+      "        for (int64_t q = 0; q < SUMS; q += GRT_VL) {\n"
+      "          const float* tap = pad + q;\n"
+      "          grt_vf s = {0};\n",
+      cv->kh, cv->kw, cv->h, cv->w, g.ocg, g.cols, g.rows_padded,
+      cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
+      cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1], fs[3],
+      cv->input_binding, cv->filter_binding);
+  // The taps spelled out so the weights stay in registers; loops for
+  // huge filters.
+  if (cv->kh * cv->kw <= GRTC_CPU_DEPTHWISE_UNROLLED_TAPS) {
+    for (int64_t i = 0; i < cv->kh; ++i) {
+      for (int64_t j = 0; j < cv->kw; ++j) {
+        grt_string_builder_appendf(
+            o,
+            "          s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
+            "][%" PRId64 "];\n",
+            i * g.cols + j * cv->dilation_w, i, j);
+      }
+    }
+  } else {
+    grt_string_builder_append_cstring(
+        o,
+        "          for (int64_t i = 0; i < KH; ++i)\n"
+        "            for (int64_t j = 0; j < KW; ++j)\n"
+        "              s += grt_vf_load(tap + i * PWID + j * DW) * wt[i][j];\n");
+  }
+  grt_string_builder_append_cstring(
+      o,
+      "          grt_vf_store(sums + q, s);\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_emit_pattern_epilogue(e, "sums[p2 * SW]");
+  grt_string_builder_append_cstring(
+      o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+}
+
 // Bytes of per-worker scratch each kernel needs.
 static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
                                                uint32_t* out_size) {
@@ -891,6 +1143,10 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_sort_kernel(&e);
   } else if (path == GRTC_CPU_PATH_MATMUL) {
     grtc_cpu_emit_matmul_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_CONV_PIXELS) {
+    grtc_cpu_emit_conv_pixels_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
+    grtc_cpu_emit_conv_depthwise_kernel(&e);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else {

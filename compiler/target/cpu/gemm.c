@@ -1,68 +1,90 @@
 // The f32 GEMM that MATMUL kernels call, emitted once per generated file:
 // GotoBLAS-style blocking in portable C. GCC/Clang vector extensions
-// (8 x f32) compile to AVX2+FMA (or AVX-512 halves) on x86-64 and NEON
-// pairs on aarch64, so one source serves every --cpu-features choice.
+// (16 x f32 where the target has AVX-512, else 8 x f32) compile to AVX-512,
+// AVX2+FMA or NEON pairs, so one source serves every --cpu-features choice.
 //
 // grt_gemm_block computes cb[M x N] = A[M x K] * B[K x N] for one block of
 // a workgroup's tile, where A and B are addressed by element strides (any
 // layout, batch offsets applied by the caller); B's row k starts at bk[k]
 // instead of k * skb when bk is given (a convolution filter's (kh, kw, ci)
 // rows in whatever layout it has). K is cut into KC slices; per
-// slice the B slice is packed into 16-column panels (zero padded, each
-// with one spare row: (GRT_KC + 1) * ldc floats of scratch) and A in
-// MC-row blocks of 6-row panels, and the 6x16 micro-kernel keeps 12 vector
-// accumulators in registers while it streams one A and one B panel. cb's
-// leading dimension is a multiple of 16 and its rows a multiple of 6, so
-// the micro-kernel never needs an edge case.
+// slice the B slice is packed into GRT_NR-column panels (32 with AVX-512,
+// else 16; zero padded, each with one spare row: (GRT_KC + 1) * ldc floats
+// of scratch) and A in MC-row blocks of 6-row panels, and the 6 x GRT_NR
+// micro-kernel keeps 12 vector accumulators in registers while it streams
+// one A and one B panel. cb's leading dimension is a multiple of 32 (so of
+// either GRT_NR) and its rows a multiple of 6, so the micro-kernel never
+// needs an edge case.
 #include "compiler/target/cpu/cpu_internal.h"
 
 static const char grtc_cpu_gemm_text[] =
     "#define GRT_KC 256\n"
     "#define GRT_MC 96\n"
-    "typedef float grt_v8f __attribute__((vector_size(32)));\n"
-    "GRT_I grt_v8f grt_v8f_load(const float* p) { grt_v8f v; memcpy(&v, p, sizeof(v)); return v; }\n"
-    "GRT_I void grt_v8f_store(float* p, grt_v8f v) { memcpy(p, &v, sizeof(v)); }\n"
+    // GRT_NR columns per B panel, two vectors of GRT_VL: 512-bit vectors
+    // where the target has AVX-512 (a 6x32 tile in 12 zmm accumulators),
+    // 256-bit ones elsewhere (6x16, AVX2 ymm or NEON pairs).
+    "#if defined(__AVX512F__)\n"
+    "#define GRT_NR 32\n"
+    "typedef float grt_vf __attribute__((vector_size(64)));\n"
+    "#else\n"
+    "#define GRT_NR 16\n"
+    "typedef float grt_vf __attribute__((vector_size(32)));\n"
+    "#endif\n"
+    "#define GRT_VL (GRT_NR / 2)\n"
+    "GRT_I grt_vf grt_vf_load(const float* p) { grt_vf v; memcpy(&v, p, sizeof(v)); return v; }\n"
+    "GRT_I void grt_vf_store(float* p, grt_vf v) { memcpy(p, &v, sizeof(v)); }\n"
     "#define GRT_ROW(r) \\\n"
-    "  grt_v8f c##r##0 = grt_v8f_load(c + (r) * ldc), c##r##1 = grt_v8f_load(c + (r) * ldc + 8);\n"
+    "  grt_vf c##r##0 = grt_vf_load(c + (r) * ldc), c##r##1 = grt_vf_load(c + (r) * ldc + GRT_VL);\n"
     "#define GRT_FMA(r) \\\n"
     "  { const float ar = a[6 * k + (r)]; c##r##0 += b0 * ar; c##r##1 += b1 * ar; }\n"
     "#define GRT_STORE(r) \\\n"
-    "  grt_v8f_store(c + (r) * ldc, c##r##0); grt_v8f_store(c + (r) * ldc + 8, c##r##1);\n"
-    "static void grt_gemm_micro_6x16(int64_t kc, const float* restrict a,\n"
-    "                                const float* restrict b, float* restrict c,\n"
-    "                                int64_t ldc) {\n"
+    "  grt_vf_store(c + (r) * ldc, c##r##0); grt_vf_store(c + (r) * ldc + GRT_VL, c##r##1);\n"
+    "static void grt_gemm_micro(int64_t kc, const float* restrict a,\n"
+    "                           const float* restrict b, float* restrict c,\n"
+    "                           int64_t ldc) {\n"
     "  GRT_ROW(0) GRT_ROW(1) GRT_ROW(2) GRT_ROW(3) GRT_ROW(4) GRT_ROW(5)\n"
     "  for (int64_t k = 0; k < kc; ++k) {\n"
-    "    const grt_v8f b0 = grt_v8f_load(b + 16 * k), b1 = grt_v8f_load(b + 16 * k + 8);\n"
+    "    const grt_vf b0 = grt_vf_load(b + GRT_NR * k), b1 = grt_vf_load(b + GRT_NR * k + GRT_VL);\n"
     "    GRT_FMA(0) GRT_FMA(1) GRT_FMA(2) GRT_FMA(3) GRT_FMA(4) GRT_FMA(5)\n"
     "  }\n"
     "  GRT_STORE(0) GRT_STORE(1) GRT_STORE(2) GRT_STORE(3) GRT_STORE(4) GRT_STORE(5)\n"
     "}\n"
-    "static void grt_gemm_block(const float* a, int64_t sm, int64_t sk,\n"
+    // cb[mp x np] += the 6-row A panels (mp rows) times the GRT_NR-column B
+    // panels (np columns, kc + 1 rows apart), one B panel at a time so it
+    // stays in L1 while the A panels stream past.
+    "GRT_I void grt_gemm_panels(int64_t mp, int64_t np, int64_t kc, const float* ap,\n"
+    "                           const float* bp, float* cb, int64_t ldc) {\n"
+    "  for (int64_t j = 0; j < np; j += GRT_NR) {\n"
+    "    for (int64_t i = 0; i < mp; i += 6) {\n"
+    "      grt_gemm_micro(kc, ap + i * kc, bp + j * (kc + 1), cb + i * ldc + j, ldc);\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "GRT_O void grt_gemm_block(const float* a, int64_t sm, int64_t sk,\n"
     "                           const float* b, const int64_t* bk,\n"
     "                           int64_t skb, int64_t sn,\n"
     "                           int64_t m, int64_t n, int64_t k,\n"
     "                           float* restrict bp, float* restrict ap,\n"
     "                           float* restrict cb, int64_t ldc) {\n"
-    "  const int64_t mp = (m + 5) / 6 * 6, np = (n + 15) / 16 * 16;\n"
+    "  const int64_t mp = (m + 5) / 6 * 6, np = (n + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
     "  for (int64_t i = 0; i < mp; ++i) memset(cb + i * ldc, 0, (size_t)np * sizeof(float));\n"
     "  for (int64_t k0 = 0; k0 < k; k0 += GRT_KC) {\n"
     "    const int64_t kc = k - k0 < GRT_KC ? k - k0 : GRT_KC;\n"
     // B row by row (sequential reads; a column-panel order would touch
-    // every row's page once per panel), into 16-column panels of kc rows
+    // every row's page once per panel), into GRT_NR-column panels of kc rows
     // placed kc + 1 rows apart so the 16 store streams do not alias.
     "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
     "      const float* src = b + (bk ? bk[k0 + kk] : (k0 + kk) * skb);\n"
-    "      float* dst = bp + kk * 16;\n"
+    "      float* dst = bp + kk * GRT_NR;\n"
     "      if (sn == 1) {\n"
     "        int64_t j = 0;\n"
-    "        for (; j + 16 <= n; j += 16) memcpy(dst + j * (kc + 1), src + j, 16 * sizeof(float));\n"
+    "        for (; j + GRT_NR <= n; j += GRT_NR) memcpy(dst + j * (kc + 1), src + j, GRT_NR * sizeof(float));\n"
     "        if (j < np) {\n"
-    "          for (int64_t cc = 0; cc < 16; ++cc) dst[j * (kc + 1) + cc] = j + cc < n ? src[j + cc] : 0.0f;\n"
+    "          for (int64_t cc = 0; cc < GRT_NR; ++cc) dst[j * (kc + 1) + cc] = j + cc < n ? src[j + cc] : 0.0f;\n"
     "        }\n"
     "      } else {\n"
     "        for (int64_t j = 0; j < np; ++j) {\n"
-    "          dst[(j & ~(int64_t)15) * (kc + 1) + (j & 15)] = j < n ? src[j * sn] : 0.0f;\n"
+    "          dst[(j & ~(int64_t)(GRT_NR - 1)) * (kc + 1) + (j & (GRT_NR - 1))] = j < n ? src[j * sn] : 0.0f;\n"
     "        }\n"
     "      }\n"
     "    }\n"
@@ -88,10 +110,37 @@ static const char grtc_cpu_gemm_text[] =
     "          }\n"
     "        }\n"
     "      }\n"
-    "      for (int64_t j = 0; j < np; j += 16) {\n"
-    "        for (int64_t i = 0; i < mcp; i += 6) {\n"
-    "          grt_gemm_micro_6x16(kc, ap + i * kc, bp + j * (kc + 1), cb + (m0 + i) * ldc + j, ldc);\n"
-    "        }\n"
+    "      grt_gemm_panels(mcp, np, kc, ap, bp, cb + m0 * ldc, ldc);\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    // Rows [0, m) x columns [k0, k0 + kc) of A, element (r, k) at
+    // a[r * sm + koff[k]] (a convolution filter in any layout), into 6-row
+    // panels of kc x 6 (rows past m zero). With sm == 1 (output channels
+    // innermost in the filter) column by column, so each filter row is read
+    // once, front to back, while the panels fill.
+    "GRT_I void grt_gemm_pack_a_koff(const float* a, int64_t sm, const int64_t* koff,\n"
+    "                                int64_t m, int64_t k0, int64_t kc, float* restrict ap) {\n"
+    "  const int64_t mp = (m + 5) / 6 * 6, mf = m / 6 * 6;\n"
+    "  if (sm == 1) {\n"
+    "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "      const float* s = a + koff[k0 + kk];\n"
+    "      float* dst = ap + kk * 6;\n"
+    "      for (int64_t i = 0; i < mf; i += 6) {\n"
+    "        float* panel = dst + i * kc;\n"
+    "        panel[0] = s[i]; panel[1] = s[i + 1]; panel[2] = s[i + 2];\n"
+    "        panel[3] = s[i + 3]; panel[4] = s[i + 4]; panel[5] = s[i + 5];\n"
+    "      }\n"
+    "      for (int64_t r = mf; r < mp; ++r) dst[mf * kc + (r - mf)] = r < m ? s[r] : 0.0f;\n"
+    "    }\n"
+    "    return;\n"
+    "  }\n"
+    "  for (int64_t i = 0; i < mp; i += 6) {\n"
+    "    float* panel = ap + i * kc;\n"
+    "    const float* r0 = a + i * sm;\n"
+    "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
+    "      for (int64_t r = 0; r < 6; ++r) {\n"
+    "        panel[kk * 6 + r] = i + r < m ? r0[r * sm + koff[k0 + kk]] : 0.0f;\n"
     "      }\n"
     "    }\n"
     "  }\n"
