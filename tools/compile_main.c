@@ -2,7 +2,8 @@
 //
 //   grt-compile model.mlir -o model.vmfb [--target=cpu] [-O2]
 //       [--output-format=vmfb|c-static] [--dump-after=PASS]
-//       [--cpu-cc=CC] [--cpu-flags=FLAGS] [--cpu-features=host|generic|LIST]
+//       [--cpu-target=host|TRIPLE,...] [--cpu-cc=CC] [--cpu-flags=FLAGS]
+//       [--cpu-features=host|generic|LIST]
 //       [--cuda-arch=sm_80] [--cuda-allow-tf32]
 //   grt-compile model.onnx -o model.vmfb [--onnx-input-shape=NAME:1x3x224x224]
 //
@@ -25,6 +26,7 @@ typedef struct grt_compile_flags_t {
   const char* output_format;
   int64_t opt_level;
   const char* dump_after;
+  const char* cpu_target;
   const char* cpu_cc;
   const char* cpu_flags;
   const char* cpu_features;
@@ -50,6 +52,10 @@ static const grt_flag_t grt_compile_flag_table[] = {
      "optimization level 0..3 (-O0 .. -O3; default 2)"},
     {"dump-after", 0, GRT_FLAG_STRING, &flags.dump_after, "PASS",
      "print the program after PASS to stdout, one of:" GRTC_DUMP_PASS_NAMES},
+    {"cpu-target", 0, GRT_FLAG_STRING, &flags.cpu_target, "LIST",
+     "machines the CPU kernels are built for, one executable each: host (default) "
+     "or GNU triples such as aarch64-linux-gnu (built with TRIPLE-gcc for the "
+     "architecture's baseline unless --cpu-cc/--cpu-features say otherwise)"},
     {"cpu-cc", 0, GRT_FLAG_STRING, &flags.cpu_cc, "CC",
      "C compiler for the CPU kernels (default: $CC, else cc)"},
     {"cpu-flags", 0, GRT_FLAG_STRING, &flags.cpu_flags, "FLAGS",
@@ -133,6 +139,7 @@ static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
   } names[] = {{"--c-static-name", flags.c_static_name},
                {"--dump-after", flags.dump_after},
                {"--target", flags.target},
+               {"--cpu-target", flags.cpu_target},
                {"--cuda-arch", flags.cuda_arch}};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (!names[i].value) continue;
@@ -152,6 +159,7 @@ static int grt_compile_options_from_flags(grtc_compile_options_t* options) {
   options->opt_level = (grtc_opt_level_t)(GRTC_OPT_O0 + flags.opt_level);
   options->targets = flags.target;
   options->dump_after = flags.dump_after;
+  options->cpu_targets = flags.cpu_target;
   options->cpu.cc = flags.cpu_cc;
   options->cpu.flags = flags.cpu_flags;
   options->cpu.features = flags.cpu_features;

@@ -52,10 +52,17 @@ static const char* const grtc_driver_dump_names[] = {
 #define GRTC_DRIVER_TARGETS_EXPECTED "cpu, vulkan, cuda"
 
 // Options resolved once: targets as a set, the level as a number.
+// The most machines --cpu-target may name (one CPU executable each).
+#define GRTC_DRIVER_MAX_CPU_TARGETS 4
+#define GRTC_DRIVER_MAX_EXECUTABLES (GRTC_DRIVER_TARGET_COUNT - 1 + GRTC_DRIVER_MAX_CPU_TARGETS)
+
 typedef struct grtc_driver_t {
   const grtc_compile_options_t* options;
   grt_allocator_t allocator;
   bool targets[GRTC_DRIVER_TARGET_COUNT];
+  // The CPU machines, "host" or a triple, in the order given.
+  char cpu_targets[GRTC_DRIVER_MAX_CPU_TARGETS][64];
+  uint32_t cpu_target_count;
   int level;  // 0..3
   grtc_dump_pass_t dump;
   FILE* dump_file;
@@ -99,6 +106,71 @@ static grt_status_t grtc_driver_parse_targets(const char* text,
   return grt_ok_status();
 }
 
+// --cpu-target: a comma-separated list of "host" or GNU triples (letters,
+// digits, '_', '.', '-'), each named once.
+static grt_status_t grtc_driver_parse_cpu_targets(const grtc_compile_options_t* options,
+                                                  grtc_driver_t* out) {
+  const char* text = options->cpu_targets;
+  out->cpu_target_count = 0;
+  if (!text || !*text) {
+    snprintf(out->cpu_targets[0], sizeof(out->cpu_targets[0]), "host");
+    out->cpu_target_count = 1;
+    return grt_ok_status();
+  }
+  const char* p = text;
+  for (;;) {
+    const char* end = strchr(p, ',');
+    size_t length = end ? (size_t)(end - p) : strlen(p);
+    bool valid = length > 0 && length < sizeof(out->cpu_targets[0]);
+    for (size_t i = 0; valid && i < length; ++i) {
+      char c = p[i];
+      valid = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    }
+    if (!valid) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "bad CPU target '%.*s' in '%s': expected 'host' or a GNU triple "
+                             "such as aarch64-linux-gnu (letters, digits, '_', '.', '-'), "
+                             "comma-separated",
+                             (int)length, p, text);
+    }
+    for (uint32_t t = 0; t < out->cpu_target_count; ++t) {
+      if (strlen(out->cpu_targets[t]) == length && memcmp(out->cpu_targets[t], p, length) == 0) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "CPU target '%.*s' is named twice in '%s'", (int)length, p, text);
+      }
+    }
+    if (out->cpu_target_count == GRTC_DRIVER_MAX_CPU_TARGETS) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%s' names more than %d CPU targets", text,
+                             GRTC_DRIVER_MAX_CPU_TARGETS);
+    }
+    snprintf(out->cpu_targets[out->cpu_target_count++], sizeof(out->cpu_targets[0]), "%.*s",
+             (int)length, p);
+    if (!end) break;
+    p = end + 1;
+  }
+  if (out->cpu_target_count > 1 && options->cpu.cc && *options->cpu.cc) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "--cpu-cc names one C compiler ('%s') but --cpu-target names %u "
+                           "machines ('%s'); leave --cpu-cc out so that each builds with "
+                           "TRIPLE-gcc",
+                           options->cpu.cc, out->cpu_target_count, text);
+  }
+  if (out->cpu_target_count > 1 && options->output_format == GRTC_OUTPUT_FORMAT_C_STATIC) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "output format c-static builds the kernels for one machine, but "
+                           "--cpu-target names %u ('%s')",
+                           out->cpu_target_count, text);
+  }
+  if (!out->targets[GRTC_DRIVER_TARGET_CPU]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "--cpu-target '%s' is given but cpu is not among the targets",
+                           text);
+  }
+  return grt_ok_status();
+}
+
 static bool grtc_driver_is_identifier(const char* text) {
   if (!text || !*text || (*text >= '0' && *text <= '9')) return false;
   for (const char* c = text; *c; ++c) {
@@ -117,6 +189,7 @@ static grt_status_t grtc_driver_init(const grtc_compile_options_t* options,
   out->options = options;
   out->allocator = allocator;
   GRT_RETURN_IF_ERROR(grtc_driver_parse_targets(options->targets, out->targets));
+  GRT_RETURN_IF_ERROR(grtc_driver_parse_cpu_targets(options, out));
   if (options->cuda.arch) {
     uint32_t cc = 0;
     GRT_RETURN_IF_ERROR(grtc_cuda_parse_arch(options->cuda.arch, &cc));
@@ -251,14 +324,14 @@ typedef struct grtc_pipeline_t {
   grtc_kernel_set_t kernels;
   bool kernels_initialized;
   grt_string_builder_t text;  // dumps
-  grtc_host_executable_t executables[GRTC_DRIVER_TARGET_COUNT];
-  uint8_t* binaries[GRTC_DRIVER_TARGET_COUNT];  // owned, from the allocator
+  grtc_host_executable_t executables[GRTC_DRIVER_MAX_EXECUTABLES];
+  uint8_t* binaries[GRTC_DRIVER_MAX_EXECUTABLES];  // owned, from the allocator
   uint32_t executable_count;
-  char formats[GRTC_DRIVER_TARGET_COUNT][32];
+  char formats[GRTC_DRIVER_MAX_EXECUTABLES][32];
 } grtc_pipeline_t;
 
 static void grtc_pipeline_deinit(grtc_pipeline_t* p) {
-  for (uint32_t i = 0; i < GRTC_DRIVER_TARGET_COUNT; ++i) {
+  for (uint32_t i = 0; i < GRTC_DRIVER_MAX_EXECUTABLES; ++i) {
     grt_allocator_free(p->driver->allocator, p->binaries[i]);
   }
   grt_string_builder_deinit(&p->text);
@@ -311,14 +384,41 @@ static grt_status_t grtc_pipeline_build_cpu(grtc_pipeline_t* p, const char* c_st
       GRT_RETURN_IF_ERROR(grtc_cpu_emit_c(&p->kernels, NULL, &p->text));
       grtc_driver_dump_text(driver, grt_string_builder_view(&p->text));
     }
-    grtc_cpu_options_t cpu = driver->options->cpu;
-    cpu.optimization_level = driver->level;
-    size_t size = 0;
-    GRT_RETURN_IF_ERROR(grtc_cpu_build(&p->kernels, &cpu, driver->allocator,
-                                       &p->binaries[slot], &size, p->formats[slot]));
-    executable->format = p->formats[slot];
-    executable->data = p->binaries[slot];
-    executable->size = size;
+    // One executable per --cpu-target machine, in the order given.
+    for (uint32_t t = 0; t < driver->cpu_target_count; ++t) {
+      slot = p->executable_count;
+      executable = &p->executables[slot];
+      const char* machine = driver->cpu_targets[t];
+      bool host = strcmp(machine, "host") == 0;
+      grtc_cpu_options_t cpu = driver->options->cpu;
+      cpu.optimization_level = driver->level;
+      char cc[96];
+      if (!host && !(cpu.cc && *cpu.cc)) {
+        snprintf(cc, sizeof(cc), "%s-gcc", machine);
+        cpu.cc = cc;
+      }
+      if (!host && !(cpu.features && *cpu.features)) cpu.features = "generic";
+      size_t size = 0;
+      grt_status_t status = grtc_cpu_build(&p->kernels, &cpu, driver->allocator,
+                                           &p->binaries[slot], &size, p->formats[slot]);
+      if (!grt_status_is_ok(status)) {
+        return grt_status_annotate(status, "building the CPU kernels for '%s'", machine);
+      }
+      // The CPU executables are the first ones built: slot e is machine e.
+      for (uint32_t e = 0; e < t; ++e) {
+        if (strcmp(p->formats[e], p->formats[slot]) == 0) {
+          return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                                 "CPU targets '%s' and '%s' both build %s; a module holds one "
+                                 "executable per format",
+                                 driver->cpu_targets[e], machine, p->formats[slot]);
+        }
+      }
+      executable->format = p->formats[slot];
+      executable->data = p->binaries[slot];
+      executable->size = size;
+      ++p->executable_count;
+    }
+    return grt_ok_status();
   }
   ++p->executable_count;
   return grt_ok_status();

@@ -84,6 +84,13 @@ typedef struct grtc_compile_options_t {
   // optimization_level is ignored: the driver passes the level of
   // |opt_level|.
   grtc_cpu_options_t cpu;
+  // Comma-separated machines the CPU kernels are built for, one executable
+  // each ("aarch64-linux-gnu", "host,aarch64-linux-gnu"); NULL or "" means
+  // "host". A triple builds with TRIPLE-gcc (unless cpu.cc names a compiler,
+  // which then takes a single target) and, unless cpu.features says
+  // otherwise, for that architecture's baseline ("generic": SSE2 on x86-64,
+  // NEON on aarch64). The runtime runs the first executable its device can.
+  const char* cpu_targets;
   // CUDA target settings: arch (NULL: sm_80; validated even when cuda is
   // not a target) and whether f32 matmuls may use tf32 tensor cores.
   grtc_cuda_options_t cuda;

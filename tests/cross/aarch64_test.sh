@@ -13,7 +13,7 @@ set -euo pipefail
 src=$1 scratch=$2 compile=$3 generator=$4
 sysroot=/usr/aarch64-linux-gnu
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
-kernels=(--cpu-cc=aarch64-linux-gnu-gcc --cpu-features=generic)
+kernels=(--cpu-target=aarch64-linux-gnu)
 
 rm -rf "$scratch"
 mkdir -p "$scratch/modules"
@@ -50,6 +50,18 @@ for device in local-sync local-task; do
     || { cat "$scratch/mlp.$device.log"; echo "FAIL: mlp on $device" >&2; exit 1; }
   echo "$device: matches expected.npy"
 done
+
+# One module for both machines (--cpu-target=host,aarch64-linux-gnu): the
+# aarch64 runtime picks its cpu-aarch64 executable (this machine's run of
+# the same file is the ctest tools_compile_cpu_target_two_machines).
+echo "== samples/mlp in one module for x86-64 and aarch64"
+"$compile" --cpu-target=host,aarch64-linux-gnu "$src/samples/mlp/mlp.mlir" \
+  -o "$scratch/modules/mlp_two.vmfb"
+run "$bin/grt-run" --module="$scratch/modules/mlp_two.vmfb" --function=main \
+  --input=@"$src/samples/mlp/input.npy" \
+  --expected_output=@"$src/samples/mlp/expected.npy" > "$scratch/mlp_two.log" \
+  || { cat "$scratch/mlp_two.log"; echo "FAIL: the two-machine mlp module" >&2; exit 1; }
+echo "local-sync: matches expected.npy"
 
 echo "== samples/static_embedding: c-static, against the installed cross tree"
 cmake --install "$scratch/build" --prefix "$scratch/prefix" > "$scratch/install.log"
