@@ -1659,6 +1659,36 @@ static grt_status_t grtc_verify_dynamic_iota(grtc_verifier_t* v,
   return grtc_verify_result_shape(v, op, 0);
 }
 
+// The three rank-long shape operands from |first| on (real_dynamic_slice's
+// start/limit/strides, dynamic_pad's low/high/interior) and a result of
+// the operand's rank.
+static grt_status_t grtc_verify_shape_triple(grtc_verifier_t* v, const grtc_top_t* op,
+                                             uint32_t first, const char* const names[3],
+                                             const grtc_ttype_t* in,
+                                             const grtc_ttype_t* out) {
+  for (uint32_t i = 0; i < 3; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_verify_shape_operand(v, op, first + i, names[i], in->rank));
+  }
+  if (out->rank != in->rank) {
+    return VERR(op, "result type %s differs in rank from %s",
+                grtc_vfmt(v, out), grtc_vfmt(v, in));
+  }
+  return grt_ok_status();
+}
+
+// Element |i| of each of those three operands; false unless all are known
+// and static.
+static bool grtc_static_shape_triple(const grtc_top_t* op, uint32_t first, uint32_t i,
+                                     int64_t values[3]) {
+  for (uint32_t k = 0; k < 3; ++k) {
+    if (!grtc_tvalue_shape_element(op->operands[first + k], i, &values[k]) ||
+        !grtc_dim_is_static(values[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static grt_status_t grtc_verify_real_dynamic_slice(grtc_verifier_t* v,
                                                    const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 4, 4, 1));
@@ -1667,23 +1697,11 @@ static grt_status_t grtc_verify_real_dynamic_slice(grtc_verifier_t* v,
   GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
   static const char* const names[3] = {"start_indices", "limit_indices",
                                        "strides"};
-  for (uint32_t i = 0; i < 3; ++i) {
-    GRT_RETURN_IF_ERROR(
-        grtc_verify_shape_operand(v, op, 1 + i, names[i], in->rank));
-  }
-  if (out->rank != in->rank) {
-    return VERR(op, "result type %s differs in rank from %s",
-                grtc_vfmt(v, out), grtc_vfmt(v, in));
-  }
+  GRT_RETURN_IF_ERROR(grtc_verify_shape_triple(v, op, 1, names, in, out));
   for (uint32_t i = 0; i < in->rank; ++i) {
-    int64_t start = 0, limit = 0, stride = 0;
-    if (!grtc_tvalue_shape_element(op->operands[1], i, &start) ||
-        !grtc_tvalue_shape_element(op->operands[2], i, &limit) ||
-        !grtc_tvalue_shape_element(op->operands[3], i, &stride) ||
-        !grtc_dim_is_static(start) || !grtc_dim_is_static(limit) ||
-        !grtc_dim_is_static(stride)) {
-      continue;
-    }
+    int64_t values[3];
+    if (!grtc_static_shape_triple(op, 1, i, values)) continue;
+    int64_t start = values[0], limit = values[1], stride = values[2];
     if (start > limit || stride < 1 ||
         !grtc_vat_least(v, op, in->dims[i], limit, "slice limit")) {
       return VERR(op, "dimension %u: start %lld, limit %lld and stride %lld "
@@ -1711,25 +1729,14 @@ static grt_status_t grtc_verify_dynamic_pad(grtc_verifier_t* v,
   GRT_RETURN_IF_ERROR(grtc_verify_elem(v, op, "result", out->elem, in->elem));
   static const char* const names[3] = {"edge_padding_low", "edge_padding_high",
                                        "interior_padding"};
-  for (uint32_t i = 0; i < 3; ++i) {
-    GRT_RETURN_IF_ERROR(
-        grtc_verify_shape_operand(v, op, 2 + i, names[i], in->rank));
-  }
-  if (out->rank != in->rank) {
-    return VERR(op, "result type %s differs in rank from %s",
-                grtc_vfmt(v, out), grtc_vfmt(v, in));
-  }
+  GRT_RETURN_IF_ERROR(grtc_verify_shape_triple(v, op, 2, names, in, out));
   for (uint32_t i = 0; i < in->rank; ++i) {
-    int64_t low = 0, high = 0, interior = 0;
+    int64_t values[3];
     int64_t size = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
-    if (!grtc_dim_is_static(size) ||
-        !grtc_tvalue_shape_element(op->operands[2], i, &low) ||
-        !grtc_tvalue_shape_element(op->operands[3], i, &high) ||
-        !grtc_tvalue_shape_element(op->operands[4], i, &interior) ||
-        !grtc_dim_is_static(low) || !grtc_dim_is_static(high) ||
-        !grtc_dim_is_static(interior)) {
+    if (!grtc_dim_is_static(size) || !grtc_static_shape_triple(op, 2, i, values)) {
       continue;  // (negative padding reads as unknown here)
     }
+    int64_t low = values[0], high = values[1], interior = values[2];
     int64_t padded = low + high + size + (size > 0 ? (size - 1) * interior : 0);
     if (!grtc_vsame(v, op, out->dims[i], padded, "output shape")) {
       return VERR(op, "result dimension %u of %s differs from the padded "

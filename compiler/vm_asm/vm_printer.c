@@ -192,9 +192,15 @@ static void grtc_vm_values(grtc_vm_printer_t* p, grtc_value_t* const* values, ui
   }
 }
 
-static void grtc_vm_type(grtc_vm_printer_t* p, const grtc_type_t* type) {
+// Prints what |format| writes for |thing| (grtc_format_type or
+// grtc_format_attribute: they return the full length, so a longer text is
+// formatted again into a buffer of its size).
+typedef size_t (*grtc_vm_format_fn_t)(const void* thing, char* buffer, size_t capacity);
+
+static void grtc_vm_formatted(grtc_vm_printer_t* p, grtc_vm_format_fn_t format,
+                              const void* thing) {
   char buffer[256];
-  size_t length = grtc_format_type(type, buffer, sizeof(buffer));
+  size_t length = format(thing, buffer, sizeof(buffer));
   if (length < sizeof(buffer)) {
     grtc_vm_view(p, grt_make_string_view(buffer, length));
     return;
@@ -204,9 +210,21 @@ static void grtc_vm_type(grtc_vm_printer_t* p, const grtc_type_t* type) {
     p->failed = true;
     return;
   }
-  grtc_format_type(type, big, length + 1);
+  format(thing, big, length + 1);
   grtc_vm_view(p, grt_make_string_view(big, length));
   grt_allocator_free(p->allocator, big);
+}
+
+static size_t grtc_vm_format_type(const void* type, char* buffer, size_t capacity) {
+  return grtc_format_type(type, buffer, capacity);
+}
+
+static size_t grtc_vm_format_attribute(const void* attribute, char* buffer, size_t capacity) {
+  return grtc_format_attribute(attribute, buffer, capacity);
+}
+
+static void grtc_vm_type(grtc_vm_printer_t* p, const grtc_type_t* type) {
+  grtc_vm_formatted(p, grtc_vm_format_type, type);
 }
 
 static void grtc_vm_value_types(grtc_vm_printer_t* p, grtc_value_t* const* values,
@@ -218,20 +236,7 @@ static void grtc_vm_value_types(grtc_vm_printer_t* p, grtc_value_t* const* value
 }
 
 static void grtc_vm_attribute(grtc_vm_printer_t* p, const grtc_attribute_t* attribute) {
-  char buffer[256];
-  size_t length = grtc_format_attribute(attribute, buffer, sizeof(buffer));
-  if (length < sizeof(buffer)) {
-    grtc_vm_view(p, grt_make_string_view(buffer, length));
-    return;
-  }
-  char* big = NULL;
-  if (!grt_status_consume_ok(grt_allocator_malloc(p->allocator, length + 1, (void**)&big))) {
-    p->failed = true;
-    return;
-  }
-  grtc_format_attribute(attribute, big, length + 1);
-  grtc_vm_view(p, grt_make_string_view(big, length));
-  grt_allocator_free(p->allocator, big);
+  grtc_vm_formatted(p, grtc_vm_format_attribute, attribute);
 }
 
 static void grtc_vm_string(grtc_vm_printer_t* p, grt_string_view_t value) {
