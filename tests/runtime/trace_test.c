@@ -143,11 +143,23 @@ static void run_traced(const char* device_uri, bool expect_workers) {
   expect_contains(json, "\"name\": \"wait\", \"cat\": \"wait\"");
   expect_contains(json, "\"name\": \"main\", \"cat\": \"call\"");
   if (expect_workers) {
-    expect_contains(json, "\"args\": {\"name\": \"local-task worker 0\"}");
-    expect_contains(json, "\"args\": {\"name\": \"local-task worker 1\"}");
+    // Which of the two workers ran the six dispatches is up to the
+    // scheduler (a loaded machine may leave one idle), so the trace must
+    // name at least one worker thread, and each worker it names must be
+    // one that ran a dispatch, with that worker id.
     expect_contains(json, "\"args\": {\"name\": \"local-task queue\"}");
     expect_contains(json, "\"name\": \"execute\", \"cat\": \"execute\"");
-    expect_contains(json, "\"worker\": 1}");
+    int named_workers = 0;
+    for (int worker = 0; worker < 2; ++worker) {
+      char name[64], id[32];
+      snprintf(name, sizeof(name),
+               "\"args\": {\"name\": \"local-task worker %d\"}", worker);
+      snprintf(id, sizeof(id), "\"worker\": %d}", worker);
+      if (!strstr(json, name)) continue;
+      ++named_workers;
+      expect_contains(json, id);
+    }
+    assert_true(named_workers >= 1);
   }
   free(json);
   model_close(&model);
