@@ -3694,6 +3694,306 @@ def gen_chlo():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Quantized types (!quant.uniform)
+#===----------------------------------------------------------------------===#
+
+class QType:
+    """A !quant.uniform element type and the spec's integer semantics."""
+
+    def __init__(self, storage, scales, zero_points, axis=None, lo=None,
+                 hi=None, expressed="f32"):
+        self.storage = storage
+        self.scales = list(scales)
+        self.zero_points = list(zero_points)
+        self.axis = axis
+        bits = int(storage.lstrip("ui").lstrip("s"))
+        signed = not storage.startswith("u")
+        self.min = -(1 << (bits - 1)) if signed else 0
+        self.max = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
+        self.ranged = lo is not None
+        if self.ranged:
+            self.min, self.max = lo, hi
+        self.expressed = expressed
+        # The tensor IR holds i2/i4 one per byte.
+        self.holder = storage if bits >= 8 else ("i8" if signed else "ui8")
+
+    def text(self):
+        storage = self.storage
+        if self.ranged:
+            storage += "<%d:%d>" % (self.min, self.max)
+        params = ["%s:%d" % (np.format_float_positional(np.float32(s), trim="0")
+                             if s >= 1e-3 else repr(s), z)
+                  for s, z in zip(self.scales, self.zero_points)]
+        if self.axis is None:
+            return "!quant.uniform<%s:%s, %s>" % (storage, self.expressed,
+                                                  params[0])
+        return "!quant.uniform<%s:%s:%d, {%s}>" % (
+            storage, self.expressed, self.axis, ", ".join(params))
+
+    def tensor(self, shape):
+        return "tensor<" + "".join("%dx" % d for d in shape) + self.text() + ">"
+
+    def params(self, shape):
+        """Scales and zero points (f32) broadcast to |shape|."""
+        s = np.asarray(self.scales, dtype=np.float32)
+        z = np.asarray(self.zero_points, dtype=np.float32)
+        if self.axis is None:
+            return (np.full(shape, s[0], np.float32),
+                    np.full(shape, z[0], np.float32))
+        view = [1] * len(shape)
+        view[self.axis] = shape[self.axis]
+        return (np.broadcast_to(s.reshape(view), shape),
+                np.broadcast_to(z.reshape(view), shape))
+
+    def quantize(self, x):
+        """The spec's quantize: x / scale + zero_point, clamped to the
+        storage range, rounded half to even (all in f32)."""
+        x = np.asarray(x, dtype=np.float32)
+        s, z = self.params(x.shape)
+        y = (x / s).astype(np.float32) + z
+        y = np.clip(y, np.float32(self.min), np.float32(self.max))
+        return np.rint(y).astype(np.int64)
+
+    def dequantize(self, q):
+        q = np.asarray(q)
+        s, z = self.params(q.shape)
+        return ((q.astype(np.float32) - z) * s).astype(np.float32)
+
+
+def q_input(f, stored, q):
+    """A quantized input: its storage integers as an unfoldable constant,
+    bitcast to the quantized type."""
+    x = f.input(np.asarray(stored), q.holder)
+    shape = np.shape(stored)
+    return f.op("stablehlo.bitcast_convert %s : (%s) -> %s"
+                % (x, tensor_type(shape, q.holder), q.tensor(shape)))
+
+
+def q_expect(f, value, stored, q):
+    """Checks the storage integers of |value| (bitcast for 8 bits and more;
+    i2/i4 are checked through dequantize, which is exact for them)."""
+    shape = np.shape(stored)
+    if q.holder != q.storage:
+        d = f.op("stablehlo.uniform_dequantize %s : (%s) -> %s"
+                 % (value, q.tensor(shape), tensor_type(shape, "f32")))
+        f.expect(d, q.dequantize(stored), "f32", 0.0, 0.0)
+        return
+    s = f.op("stablehlo.bitcast_convert %s : (%s) -> %s"
+             % (value, q.tensor(shape), tensor_type(shape, q.holder)))
+    f.expect(s, np.asarray(stored), q.holder)
+
+
+def q_quantize(f, x, q):
+    shape = np.shape(x)
+    v = f.input(np.asarray(x, dtype=np.float32), "f32")
+    return f.op("stablehlo.uniform_quantize %s : (%s) -> %s"
+                % (v, tensor_type(shape, "f32"), q.tensor(shape)))
+
+
+def gen_quant():
+    funcs = []
+    rng = np.random.default_rng(15)
+
+    # uniform_quantize: ties to even, clamping, zero points, storage ranges.
+    f = Func("test_uniform_quantize")
+    x = [-100.0, -2.25, -1.75, -0.25, 0.0, 0.25, 0.75, 1.25, 3.3, 200.0]
+    for q in (QType("i8", [0.5], [-3]), QType("i8", [0.1], [0]),
+              QType("ui8", [0.25], [128]), QType("i8", [0.5], [0], lo=-127, hi=127),
+              QType("i16", [0.001], [-5]), QType("ui16", [0.01], [300]),
+              QType("i4", [0.5], [1]), QType("ui4", [0.25], [8]),
+              QType("i2", [1.0], [0])):
+        q_expect(f, q_quantize(f, x, q), q.quantize(x), q)
+    funcs.append(f.text(comment="x / scale + zero_point, clamped to the storage "
+                        "range, rounded half to even."))
+
+    f = Func("test_uniform_dequantize")
+    for q, stored in ((QType("i8", [0.1], [-3]), [-128, -3, 0, 5, 127]),
+                      (QType("ui8", [0.3], [128]), [0, 127, 128, 129, 255]),
+                      (QType("i16", [0.0007], [100]), [-32768, 0, 100, 7, 32767])):
+        v = q_input(f, array(stored, q.holder), q)
+        d = f.op("stablehlo.uniform_dequantize %s : (%s) -> %s"
+                 % (v, q.tensor([5]), tensor_type([5], "f32")))
+        f.expect(d, q.dequantize(stored), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="(stored - zero_point) * scale in the expressed "
+                        "type."))
+
+    f = Func("test_requantize")
+    a, b = QType("i8", [0.5], [-3]), QType("i8", [0.3], [7])
+    stored = [-128, -20, -4, -3, 0, 9, 60, 127]
+    v = q_input(f, array(stored, "i8"), a)
+    r = f.op("stablehlo.uniform_quantize %s : (%s) -> %s"
+             % (v, a.tensor([8]), b.tensor([8])))
+    q_expect(f, r, b.quantize(a.dequantize(stored)), b)
+    c = QType("ui8", [0.125], [100])
+    r2 = f.op("stablehlo.uniform_quantize %s : (%s) -> %s"
+              % (v, a.tensor([8]), c.tensor([8])))
+    q_expect(f, r2, c.quantize(a.dequantize(stored)), c)
+    funcs.append(f.text(comment="uniform_quantize of a quantized tensor: "
+                        "dequantize, then quantize."))
+
+    # Per-axis quantization.
+    f = Func("test_per_axis")
+    qa = QType("i8", [0.5, 0.25, 0.1], [0, -10, 5], axis=1)
+    xs = rng.uniform(-20, 20, (2, 3)).astype(np.float32)
+    xs[0, 0] = 2.25
+    v = q_quantize(f, xs, qa)
+    stored = qa.quantize(xs)
+    q_expect(f, v, stored, qa)
+    d = f.op("stablehlo.uniform_dequantize %s : (%s) -> %s"
+             % (v, qa.tensor([2, 3]), tensor_type([2, 3], "f32")))
+    f.expect(d, qa.dequantize(stored), "f32", 0.0, 0.0)
+    qt = QType("i8", [0.5, 0.25, 0.1], [0, -10, 5], axis=0)
+    t_ = f.op("stablehlo.transpose %s, dims = [1, 0] : (%s) -> %s"
+              % (v, qa.tensor([2, 3]), qt.tensor([3, 2])))
+    q_expect(f, t_, stored.T, qt)
+    funcs.append(f.text(comment="Per-axis scales and zero points along a "
+                        "dimension; transpose moves the axis."))
+
+    # Elementwise ops: dequantize, the op in f32, quantize. Input scales are
+    # powers of two, so products are exact whether or not they fuse.
+    a = QType("i8", [0.5], [2])
+    b = QType("i8", [0.25], [-1])
+    out = QType("i8", [0.3], [-5])
+    sa = rng.integers(-128, 128, 12)
+    sb = rng.integers(-128, 128, 12)
+    fa, fb = a.dequantize(sa), b.dequantize(sb)
+    f = Func("test_add")
+    va, vb = q_input(f, array(sa, "i8"), a), q_input(f, array(sb, "i8"), b)
+    r = f.op("stablehlo.add %s, %s : (%s, %s) -> %s"
+             % (va, vb, a.tensor([12]), b.tensor([12]), out.tensor([12])))
+    q_expect(f, r, out.quantize(fa + fb), out)
+    r = f.op("stablehlo.add %s, %s : %s" % (va, va, a.tensor([12])))
+    q_expect(f, r, a.quantize(fa + fa), a)
+    funcs.append(f.text(comment="Quantized add with three different "
+                        "quantizations, and with one."))
+
+    f = Func("test_maximum_minimum")
+    va, vb = q_input(f, array(sa, "i8"), a), q_input(f, array(sb, "i8"), b)
+    vc = q_input(f, array(sb, "i8"), a)
+    for op, fn in (("maximum", np.maximum), ("minimum", np.minimum)):
+        r = f.op("stablehlo.%s %s, %s : (%s, %s) -> %s"
+                 % (op, va, vb, a.tensor([12]), b.tensor([12]), out.tensor([12])))
+        q_expect(f, r, out.quantize(fn(fa, fb)), out)
+        r = f.op("stablehlo.%s %s, %s : %s" % (op, va, vc, a.tensor([12])))
+        q_expect(f, r, fn(sa, sb), a)
+    funcs.append(f.text(comment="maximum/minimum: requantized, or on the stored "
+                        "values when all quantizations agree."))
+
+    f = Func("test_compare_select")
+    va, vb = q_input(f, array(sa, "i8"), a), q_input(f, array(sb, "i8"), b)
+    vc = q_input(f, array(sb, "i8"), a)
+    for d_, fn in (("LT", np.less), ("GE", np.greater_equal), ("EQ", np.equal)):
+        c = f.op("stablehlo.compare  %s, %s, %s : (%s, %s) -> tensor<12xi1>"
+                 % (d_, va, vb, a.tensor([12]), b.tensor([12])))
+        f.expect(c, fn(fa, fb), "i1")
+    c = f.op("stablehlo.compare  GT, %s, %s : (%s, %s) -> tensor<12xi1>"
+             % (va, vc, a.tensor([12]), a.tensor([12])))
+    f.expect(c, sa > sb, "i1")
+    s_ = f.op("stablehlo.select %s, %s, %s : tensor<12xi1>, %s"
+              % (c, va, vc, a.tensor([12])))
+    q_expect(f, s_, np.where(sa > sb, sa, sb), a)
+    s_ = f.op("stablehlo.select %s, %s, %s : (tensor<12xi1>, %s, %s) -> %s"
+              % (c, va, vb, a.tensor([12]), b.tensor([12]), out.tensor([12])))
+    q_expect(f, s_, out.quantize(np.where(sa > sb, fa, fb)), out)
+    funcs.append(f.text(comment="compare of the values the stored integers stand "
+                        "for; select."))
+
+    # Data movement keeps the stored integers.
+    f = Func("test_data_movement")
+    q = QType("i8", [0.2], [-7])
+    st = rng.integers(-128, 128, (2, 3))
+    v = q_input(f, array(st, "i8"), q)
+    r = f.op("stablehlo.broadcast_in_dim %s, dims = [0, 2] : (%s) -> %s"
+             % (v, q.tensor([2, 3]), q.tensor([2, 4, 3])))
+    q_expect(f, r, np.broadcast_to(st[:, None, :], (2, 4, 3)), q)
+    r = f.op("stablehlo.reshape %s : (%s) -> %s"
+             % (v, q.tensor([2, 3]), q.tensor([3, 2])))
+    q_expect(f, r, st.reshape(3, 2), q)
+    r = f.op("stablehlo.transpose %s, dims = [1, 0] : (%s) -> %s"
+             % (v, q.tensor([2, 3]), q.tensor([3, 2])))
+    q_expect(f, r, st.T, q)
+    r = f.op("stablehlo.concatenate %s, %s, dim = 0 : (%s, %s) -> %s"
+             % (v, v, q.tensor([2, 3]), q.tensor([2, 3]), q.tensor([4, 3])))
+    q_expect(f, r, np.concatenate([st, st], 0), q)
+    r = f.op("stablehlo.slice %s [0:2, 1:3] : (%s) -> %s"
+             % (v, q.tensor([2, 3]), q.tensor([2, 2])))
+    q_expect(f, r, st[:, 1:3], q)
+    pv = q_input(f, np.asarray(9, dtype=np.int8), q)
+    r = f.op("stablehlo.pad %s, %s, low = [1, 0], high = [0, 2], interior = [0, 1]"
+             " : (%s, %s) -> %s" % (v, pv, q.tensor([2, 3]), q.tensor([]),
+                                    q.tensor([3, 7])))
+    padded = np.full((3, 7), 9, np.int64)
+    padded[1:, 0:5:2] = st
+    q_expect(f, r, padded, q)
+    funcs.append(f.text(comment="broadcast_in_dim, reshape, transpose, "
+                        "concatenate, slice, pad move the stored integers."))
+
+    # dot_general: i8 x i8 into i32 (scale = product), and requantized to i8.
+    f = Func("test_dot_general")
+    la = QType("i8", [0.5], [3])
+    rb = QType("i8", [0.25], [-2])
+    acc = QType("i32", [0.125], [0])
+    o8 = QType("i8", [1.7], [4])
+    sl = rng.integers(-128, 128, (3, 5))
+    sr = rng.integers(-128, 128, (5, 4))
+    prod = la.dequantize(sl).astype(np.float64) @ rb.dequantize(sr).astype(np.float64)
+    prod = prod.astype(np.float32)
+    vl, vr = q_input(f, array(sl, "i8"), la), q_input(f, array(sr, "i8"), rb)
+    for o in (acc, o8):
+        r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+                 "(%s, %s) -> %s" % (vl, vr, la.tensor([3, 5]), rb.tensor([5, 4]),
+                                     o.tensor([3, 4])))
+        q_expect(f, r, o.quantize(prod), o)
+    # Per-axis weights (one scale per output column), per-tensor result.
+    rw = QType("i8", [0.5, 0.25, 0.125, 1.0], [0, 0, 0, 0], axis=1)
+    prod = (la.dequantize(sl).astype(np.float64)
+            @ rw.dequantize(sr).astype(np.float64)).astype(np.float32)
+    vw = q_input(f, array(sr, "i8"), rw)
+    o = QType("i8", [2.5], [0])
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(%s, %s) -> %s" % (vl, vw, la.tensor([3, 5]), rw.tensor([5, 4]),
+                                 o.tensor([3, 4])))
+    q_expect(f, r, o.quantize(prod), o)
+    # f32 activations with quantized weights into f32 (weight-only).
+    xa = rng.integers(-8, 8, (3, 5)).astype(np.float32) * np.float32(0.5)
+    vx = f.input(xa, "f32")
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(tensor<3x5xf32>, %s) -> tensor<3x4xf32>" % (vx, vr, rb.tensor([5, 4])))
+    f.expect(r, (xa.astype(np.float64) @ rb.dequantize(sr)).astype(np.float32),
+             "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="Quantized dot_general into i32 and i8, per-axis "
+                        "weights, f32 x quantized."))
+
+    f = Func("test_convolution")
+    xq = QType("i8", [0.5], [-1])
+    wq = QType("i8", [0.25], [0])
+    oq = QType("i8", [0.9], [3])
+    sx = rng.integers(-128, 128, (1, 4, 4, 2))
+    sw = rng.integers(-128, 128, (3, 3, 2, 3))
+    want = conv_ref(xq.dequantize(sx).astype(np.float64),
+                    wq.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
+                    (1, 1), (1, 1), 1).astype(np.float32)
+    vx, vw = q_input(f, array(sx, "i8"), xq), q_input(f, array(sw, "i8"), wq)
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+             "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
+                                 wq.tensor([3, 3, 2, 3]), oq.tensor([1, 4, 4, 3])))
+    q_expect(f, r, oq.quantize(want), oq)
+    funcs.append(f.text(comment="Quantized 3x3 convolution (NHWC/HWIO) requantized "
+                        "to i8."))
+
+    f = Func("fail_quant_wrong_expectation")
+    q = QType("i8", [0.5], [0])
+    want = q.quantize([1.25])
+    want[0] += 1
+    q_expect(f, q_quantize(f, [1.25], q), want, q)
+    funcs.append(f.text(comment="1.25 / 0.5 = 2.5 rounds to 2 (half to even), "
+                        "not 3: must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -3760,6 +4060,11 @@ FAMILIES = [
     ("chlo", gen_chlo,
      "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
      "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),
+    ("quant", gen_quant,
+     "Quantized types (!quant.uniform, per-tensor and per-axis, i2..i16 and\n"
+     "unsigned storage): uniform_quantize/dequantize, requantization, add,\n"
+     "maximum, minimum, compare, select, data movement, dot_general and\n"
+     "convolution, against numpy following the spec's integer semantics."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

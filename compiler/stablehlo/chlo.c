@@ -31,14 +31,7 @@ static grt_status_t grtc_chlo_op(grtc_chlo_builder_t* b, grtc_top_kind_t kind,
   return grtc_chlo_op_in(b, b->block, kind, operands, count, type, out);
 }
 
-// The helpers below keep the first error and return NULL after it, so a
-// formula reads as one expression; grtc_chlo_math checks it once.
-typedef struct grtc_chlo_math_t {
-  grtc_chlo_builder_t* b;
-  grt_status_t status;
-} grtc_chlo_math_t;
-
-static grtc_tvalue_t* grtc_chlo_make(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+grtc_tvalue_t* grtc_chlo_make(grtc_chlo_math_t* m, grtc_top_kind_t kind,
                                      grtc_tvalue_t* const* operands, uint32_t count,
                                      const grtc_ttype_t* type) {
   if (!grt_status_is_ok(m->status)) return NULL;
@@ -50,12 +43,12 @@ static grtc_tvalue_t* grtc_chlo_make(grtc_chlo_math_t* m, grtc_top_kind_t kind,
   return grt_status_is_ok(m->status) ? &top->results[0] : NULL;
 }
 
-static grtc_tvalue_t* grtc_chlo_unary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+grtc_tvalue_t* grtc_chlo_unary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
                                       grtc_tvalue_t* x) {
   return x ? grtc_chlo_make(m, kind, &x, 1, &x->type) : NULL;
 }
 
-static grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
                                        grtc_tvalue_t* a, grtc_tvalue_t* c) {
   grtc_tvalue_t* operands[2] = {a, c};
   return a ? grtc_chlo_make(m, kind, operands, 2, &a->type) : NULL;
@@ -82,7 +75,7 @@ static grtc_tvalue_t* grtc_chlo_select(grtc_chlo_math_t* m, grtc_tvalue_t* p,
   return a ? grtc_chlo_make(m, GRTC_TOP_SELECT, operands, 3, &a->type) : NULL;
 }
 
-static grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                         grtc_elem_t elem) {
   if (!x || x->type.elem == elem) return x;
   grtc_ttype_t type = x->type;
@@ -91,7 +84,7 @@ static grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
 }
 
 // A constant of |like|'s type with every element |value|.
-static grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                       double value) {
   if (!like || !grt_status_is_ok(m->status)) return NULL;
   size_t size = grtc_elem_byte_size(like->type.elem);

@@ -31,6 +31,30 @@ typedef struct grtc_chlo_builder_t {
   void* user;
 } grtc_chlo_builder_t;
 
+// Building formulas (also used by quant.c). The helpers keep the first
+// error in |status| and return NULL after it (and for a NULL operand), so a
+// formula reads as one expression that is checked once.
+typedef struct grtc_chlo_math_t {
+  grtc_chlo_builder_t* b;
+  grt_status_t status;
+} grtc_chlo_math_t;
+
+// An op of |kind| with one result of |type| (none when NULL).
+grtc_tvalue_t* grtc_chlo_make(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                              grtc_tvalue_t* const* operands, uint32_t count,
+                              const grtc_ttype_t* type);
+// An elementwise op whose result has |x|'s (|a|'s) type.
+grtc_tvalue_t* grtc_chlo_unary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                               grtc_tvalue_t* x);
+grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                grtc_tvalue_t* a, grtc_tvalue_t* c);
+// |x| converted to |elem| (|x| itself when it has that element type).
+grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                 grtc_elem_t elem);
+// A splat constant of |like|'s type with every element |value|.
+grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                               double value);
+
 // What the importer decoded from the op's attributes.
 typedef struct grtc_chlo_attrs_t {
   // broadcast_dimensions of a broadcast_* op: where the lower-ranked

@@ -15,6 +15,7 @@
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
 #include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/quant.h"
 
 // Default tolerance of check.expect_almost_eq (IREE's).
 #define GRTC_IMPORT_DEFAULT_ATOL 1e-4
@@ -211,15 +212,47 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
                                      const grtc_type_t* type, grtc_ttype_t* out) {
   memset(out, 0, sizeof(*out));
   bool ok = false;
+  const grtc_type_t* quant = grtc_quant_element(type);
+  grtc_quant_type_t qtype;
+  if (quant) {
+    grt_status_t status = grtc_quant_parse(quant->opaque, ctx->module, &qtype);
+    if (!grt_status_is_ok(status)) {
+      grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
+      grt_status_free(status);
+      return error;
+    }
+  }
+  if (quant && type->kind != GRTC_TYPE_TENSOR) {
+    return grtc_import_error(ctx, op, "quantized type '%.*s' must be a tensor's "
+                             "element type", GRT_SV_ARG(quant->opaque));
+  }
   if (type->kind == GRTC_TYPE_TENSOR) {
     ok = type->shaped.ranked && type->shaped.rank <= GRTC_MAX_RANK &&
-         !type->shaped.encoding && type->shaped.element &&
-         grtc_import_elem(type->shaped.element, &out->elem);
+         !type->shaped.encoding && type->shaped.element;
+    if (ok && quant) {
+      // A quantized tensor is its storage integers in the tensor IR.
+      out->elem = qtype.storage;
+    } else if (ok) {
+      ok = grtc_import_elem(type->shaped.element, &out->elem);
+    }
     for (uint32_t i = 0; ok && i < type->shaped.rank; ++i) {
       ok = type->shaped.dims[i] >= 0 || type->shaped.dims[i] == GRTC_DYNAMIC_DIM;
       out->dims[i] = type->shaped.dims[i];
     }
     out->rank = type->shaped.rank;
+    if (ok && quant && qtype.per_axis && (uint32_t)qtype.axis >= out->rank) {
+      return grtc_import_error(ctx, op, "quantized type '%.*s': quantization dimension "
+                               "%lld is out of range for a rank-%u tensor",
+                               GRT_SV_ARG(quant->opaque), (long long)qtype.axis,
+                               out->rank);
+    }
+    if (ok && quant && qtype.per_axis && out->dims[qtype.axis] >= 0 &&
+        out->dims[qtype.axis] != qtype.count) {
+      return grtc_import_error(ctx, op, "quantized type '%.*s' has %u scales but "
+                               "dimension %lld has size %lld (one per slice)",
+                               GRT_SV_ARG(quant->opaque), qtype.count,
+                               (long long)qtype.axis, (long long)out->dims[qtype.axis]);
+    }
   } else if (type->kind == GRTC_TYPE_OPAQUE &&
              grt_string_view_equal_cstring(type->opaque, "!stablehlo.token")) {
     // Tokens only order side effects; they travel as empty tensors.
@@ -1089,10 +1122,225 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Quantized ops (quant.h)
+//===----------------------------------------------------------------------===//
+
+typedef enum grtc_import_quant_mode_e {
+  GRTC_IMPORT_QUANT_NONE,     // no quantized types
+  GRTC_IMPORT_QUANT_STORAGE,  // imported as it is, on the storage integers
+  GRTC_IMPORT_QUANT_FLOAT,    // dequantize, the op in the expressed type, quantize
+} grtc_import_quant_mode_t;
+
+static bool grtc_import_is_quantized(const grtc_operation_t* op) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (grtc_quant_element(op->operands[i]->type)) return true;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (grtc_quant_element(op->results[i].type)) return true;
+  }
+  return false;
+}
+
+// The quantization of |type| (count 0 when it has none).
+static grt_status_t grtc_import_quant_of(grtc_import_t* ctx, const grtc_operation_t* op,
+                                         const grtc_type_t* type, grtc_quant_type_t* out) {
+  memset(out, 0, sizeof(*out));
+  const grtc_type_t* element = grtc_quant_element(type);
+  if (!element) return grt_ok_status();
+  grt_status_t status = grtc_quant_parse(element->opaque, ctx->module, out);
+  if (grt_status_is_ok(status)) return status;
+  grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
+  grt_status_free(status);
+  return error;
+}
+
+// "(T, T) -> T" of |op|'s operand and result types, for messages.
+static const char* grtc_import_signature(const grtc_operation_t* op, char* buffer,
+                                         size_t capacity) {
+  size_t length = 0;
+  buffer[0] = 0;
+#define GRTC_APPEND(text)                                                        \
+  do {                                                                           \
+    if (length < capacity) length += (size_t)snprintf(buffer + length,           \
+                                                      capacity - length, "%s", text); \
+  } while (0)
+  char type[256];
+  GRTC_APPEND("(");
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (i) GRTC_APPEND(", ");
+    grtc_format_type(op->operands[i]->type, type, sizeof(type));
+    GRTC_APPEND(type);
+  }
+  GRTC_APPEND(") -> ");
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (i) GRTC_APPEND(", ");
+    grtc_format_type(op->results[i].type, type, sizeof(type));
+    GRTC_APPEND(type);
+  }
+#undef GRTC_APPEND
+  if (length >= capacity && capacity > 4) memcpy(buffer + capacity - 4, "...", 4);
+  return buffer;
+}
+
+static grt_status_t grtc_import_quant_unsupported(grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  const char* why) {
+  char signature[768];
+  return grtc_import_error(ctx, op, "'%.*s' on quantized types is not supported%s: %s",
+                           GRT_SV_ARG(op->name), why,
+                           grtc_import_signature(op, signature, sizeof(signature)));
+}
+
+static grt_status_t grtc_import_math_status(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grt_status_t status) {
+  if (grt_status_is_ok(status)) return status;
+  grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
+  grt_status_free(status);
+  return error;
+}
+
+// Decides how |op| (which has quantized operands or results) is imported.
+// In the float mode the quantized operands are dequantized in place,
+// quantized results take their expressed type, and |result_types| receives
+// each result's quantization (count 0 for the others).
+static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_operation_t* op,
+                                              const grtc_import_op_t* entry,
+                                              grtc_tvalue_t** operands,
+                                              grtc_ttype_t* results, grtc_tblock_t* block,
+                                              grtc_import_quant_mode_t* out_mode,
+                                              grtc_quant_type_t** out_result_types) {
+  grtc_top_role_t role = grtc_top_kind_role(entry->kind);
+  *out_mode = GRTC_IMPORT_QUANT_STORAGE;
+  *out_result_types = NULL;
+  if (role == GRTC_ROLE_C || role == GRTC_ROLE_H || entry->kind == GRTC_TOP_CONSTANT ||
+      entry->kind == GRTC_TOP_BITCAST_CONVERT ||
+      entry->kind == GRTC_TOP_OPTIMIZATION_BARRIER ||
+      (entry->rule != GRTC_IMPORT_PLAIN && entry->rule != GRTC_IMPORT_DOT &&
+       entry->rule != GRTC_IMPORT_BROADCAST)) {
+    // These pass the stored values through (or compare them as stored).
+    return grt_ok_status();
+  }
+  if (op->region_count) {
+    return grtc_import_quant_unsupported(ctx, op, " (its body would requantize every "
+                                         "step)");
+  }
+  if (entry->kind == GRTC_TOP_CONVERT) {
+    return grtc_import_quant_unsupported(
+        ctx, op, " (use stablehlo.uniform_quantize and stablehlo.uniform_dequantize)");
+  }
+  uint32_t count = op->operand_count + op->result_count;
+  grtc_quant_type_t* types = grtc_tmodule_alloc(ctx->module, count * sizeof(*types));
+  if (!types) return grtc_import_oom();
+  bool per_axis = false, equal = true;
+  const grtc_quant_type_t* first = NULL;
+  for (uint32_t i = 0; i < count; ++i) {
+    const grtc_type_t* type = i < op->operand_count
+                                  ? op->operands[i]->type
+                                  : op->results[i - op->operand_count].type;
+    GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, type, &types[i]));
+    if (!types[i].count) continue;
+    per_axis |= types[i].per_axis;
+    if (first && !grtc_quant_equal(first, &types[i])) equal = false;
+    if (!first) first = &types[i];
+  }
+  bool moves = role == GRTC_ROLE_S || entry->kind == GRTC_TOP_GATHER;
+  bool selects = entry->kind == GRTC_TOP_SELECT || entry->kind == GRTC_TOP_MAXIMUM ||
+                 entry->kind == GRTC_TOP_MINIMUM;
+  if ((moves || selects) && !per_axis && equal) return grt_ok_status();
+  if (moves && !per_axis) {
+    char signature[768];
+    return grtc_import_error(ctx, op, "'%.*s' moves quantized values: its quantized "
+                             "operands and results must have the same quantization "
+                             "(scales and zero points); given %s",
+                             GRT_SV_ARG(op->name),
+                             grtc_import_signature(op, signature, sizeof(signature)));
+  }
+  *out_mode = GRTC_IMPORT_QUANT_FLOAT;
+  *out_result_types = types + op->operand_count;
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (types[i].count) operands[i] = grtc_quant_dequantize(&m, operands[i], &types[i]);
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (types[op->operand_count + i].count) {
+      results[i].elem = types[op->operand_count + i].expressed;
+    }
+  }
+  return grtc_import_math_status(ctx, op, m.status);
+}
+
+// The float mode's results quantized to their types.
+static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_top_t* top,
+                                             const grtc_quant_type_t* result_types,
+                                             grtc_tblock_t* block) {
+  // Dequantized operands compare as the floats they stand for.
+  if (top->kind == GRTC_TOP_COMPARE) top->attrs.compare_type = GRTC_CMP_TYPE_FLOAT;
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (!result_types[i].count) continue;
+    grtc_tvalue_t* q = grtc_quant_quantize(&m, &top->results[i], &result_types[i]);
+    GRT_RETURN_IF_ERROR(grtc_import_math_status(ctx, op, m.status));
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], q));
+  }
+  return grt_ok_status();
+}
+
+// stablehlo.uniform_quantize (float to quantized, or quantized to another
+// quantization) and stablehlo.uniform_dequantize.
+static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation_t* op,
+                                        grtc_tblock_t* block) {
+  bool quantize = grt_string_view_equal_cstring(op->name, "stablehlo.uniform_quantize");
+  if (op->operand_count != 1 || op->result_count != 1 || op->region_count) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one operand and has one result",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_tvalue_t* operand = grtc_import_lookup(ctx, op->operands[0]);
+  if (!operand) {
+    return grtc_import_error(ctx, op, "operand '%.*s' of '%.*s' has no imported value",
+                             GRT_SV_ARG(op->operands[0]->name), GRT_SV_ARG(op->name));
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", &result, 1));
+  grtc_quant_type_t from, to;
+  GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->operands[0]->type, &from));
+  GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->results[0].type, &to));
+  char signature[768];
+  bool ok = grtc_ttype_same_shape(&operand->type, &result) &&
+            (quantize ? to.count && (from.count || grtc_elem_is_float(operand->type.elem))
+                      : from.count && !to.count && result.elem == from.expressed);
+  if (!ok) {
+    return grtc_import_error(
+        ctx, op, "'%.*s' takes %s and gives %s of the same shape; given %s",
+        GRT_SV_ARG(op->name),
+        quantize ? "a float or quantized tensor" : "a quantized tensor",
+        quantize ? "a quantized tensor" : "a tensor of its expressed type",
+        grtc_import_signature(op, signature, sizeof(signature)));
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* value = operand;
+  if (from.count) value = grtc_quant_dequantize(&m, value, &from);
+  if (quantize) value = grtc_quant_quantize(&m, value, &to);
+  GRT_RETURN_IF_ERROR(grtc_import_math_status(ctx, op, m.status));
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
+  if (grt_string_view_equal_cstring(op->name, "stablehlo.uniform_quantize") ||
+      grt_string_view_equal_cstring(op->name, "stablehlo.uniform_dequantize")) {
+    return grtc_import_uniform(ctx, op, block);
+  }
   uint32_t chlo_operands = 0, chlo_results = 0;
   bool is_chlo = grtc_chlo_handles(op->name, &chlo_operands, &chlo_results);
   if (!is_chlo && !grtc_import_find_op(op->name, &entry)) {
@@ -1127,6 +1375,13 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   if (!plain || entry.kind == GRTC_TOP_CONSTANT || entry.kind == GRTC_TOP_IOTA) {
     GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", results,
                                            op->result_count));
+  }
+  grtc_import_quant_mode_t quant_mode = GRTC_IMPORT_QUANT_NONE;
+  grtc_quant_type_t* quant_results = NULL;
+  if (grtc_import_is_quantized(op)) {
+    if (is_chlo) return grtc_import_quant_unsupported(ctx, op, "");
+    GRT_RETURN_IF_ERROR(grtc_import_quant_prepare(ctx, op, &entry, operands, results,
+                                                  block, &quant_mode, &quant_results));
   }
   if (is_chlo) return grtc_import_chlo(ctx, op, operands, results, block);
   grtc_top_kind_t kind = entry.kind;
@@ -1217,7 +1472,11 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   for (uint32_t i = 0; i < op->region_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_region(ctx, op, op->regions[i], top, i));
   }
-  return grtc_import_attrs(ctx, op, entry.rule, top);
+  GRT_RETURN_IF_ERROR(grtc_import_attrs(ctx, op, entry.rule, top));
+  if (quant_mode == GRTC_IMPORT_QUANT_FLOAT) {
+    return grtc_import_quant_finish(ctx, op, top, quant_results, block);
+  }
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_import_block(grtc_import_t* ctx, const grtc_block_t* block,

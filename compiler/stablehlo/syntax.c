@@ -1254,6 +1254,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("stablehlo.dot_general") GRTC_SHLO_PLAIN("stablehlo.iota")
     GRTC_SHLO_PLAIN("stablehlo.return") GRTC_SHLO_PLAIN("stablehlo.optimization_barrier")
     GRTC_SHLO_PLAIN("util.optimization_barrier")
+    GRTC_SHLO_PLAIN("stablehlo.uniform_quantize")
+    GRTC_SHLO_PLAIN("stablehlo.uniform_dequantize")
     {"stablehlo.compare", NULL, grtc_shlo_parse_format, &grtc_shlo_compare, NULL},
     {"stablehlo.slice", NULL, grtc_shlo_parse_format, &grtc_shlo_slice, NULL},
     {"stablehlo.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},

@@ -1,0 +1,71 @@
+// Uniform quantized types (`!quant.uniform<...>`, StableHLO's quantized
+// element types) and their lowering into the tensor IR
+// (docs/compiler.md "Quantization").
+//
+// The tensor IR has no quantized types: a quantized tensor is its storage
+// integers (i2/i4 held one per byte in i8/ui8, i8, i16, i32 and the
+// unsigned forms), and the importer turns every quantized op into integer
+// and float ops with explicit requantization:
+//   dequantize(q) = (convert(q) - zero_point) * scale      (expressed type)
+//   quantize(x)   = convert(round_nearest_even(
+//                     clamp(storage_min, x / scale + zero_point, storage_max)))
+// which is the StableHLO spec's reference semantics (dequantize, compute in
+// the expressed type, quantize). Ops that only move elements keep the
+// storage integers when their quantization is the same per-tensor one.
+#ifndef GRT_COMPILER_STABLEHLO_QUANT_H_
+#define GRT_COMPILER_STABLEHLO_QUANT_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "base/string_view.h"
+#include "compiler/mlir/ir.h"
+#include "compiler/stablehlo/chlo.h"
+#include "compiler/tensor/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grtc_quant_type_t {
+  grtc_elem_t storage;     // the tensor IR element holding a stored value
+  uint32_t storage_bits;   // 2, 4, 8, 16 or 32
+  bool storage_signed;
+  int64_t storage_min, storage_max;  // the given range, else the type's
+  grtc_elem_t expressed;   // f16, bf16, f32 or f64
+  bool per_axis;
+  int64_t axis;            // per_axis: the quantized dimension
+  uint32_t count;          // scales and zero points (1 when per-tensor)
+  const double* scales;
+  const int64_t* zero_points;
+} grtc_quant_type_t;
+
+// Whether |type| is a `!quant.uniform<...>` element type.
+bool grtc_quant_is_uniform(const grtc_type_t* type);
+// The quantized element type of a tensor type (NULL when it has none).
+const grtc_type_t* grtc_quant_element(const grtc_type_t* type);
+
+// Parses and checks the spelling of a `!quant.uniform<...>` type (the
+// spec's constraints C1-C12 that do not need the shape); the arrays live in
+// |module|'s arena. Errors say what was expected and what was given.
+grt_status_t grtc_quant_parse(grt_string_view_t text, grtc_tmodule_t* module,
+                              grtc_quant_type_t* out);
+
+// Whether |a| and |b| are the same quantization (storage, range, expressed
+// type, axis, scales and zero points).
+bool grtc_quant_equal(const grtc_quant_type_t* a, const grtc_quant_type_t* b);
+
+// The float value of |q| (a tensor of its storage integers), in |q|'s
+// expressed type.
+grtc_tvalue_t* grtc_quant_dequantize(grtc_chlo_math_t* m, grtc_tvalue_t* q,
+                                     const grtc_quant_type_t* type);
+// |x| (a float tensor) quantized to |type|: the storage integers.
+grtc_tvalue_t* grtc_quant_quantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                   const grtc_quant_type_t* type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GRT_COMPILER_STABLEHLO_QUANT_H_
