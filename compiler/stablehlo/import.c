@@ -1252,7 +1252,7 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
     char signature[768];
     return grtc_import_error(ctx, op, "'%.*s' moves quantized values: its quantized "
                              "operands and results must have the same quantization "
-                             "(scales and zero points); given %s",
+                             "(scales and zero points), given %s",
                              GRT_SV_ARG(op->name),
                              grtc_import_signature(op, signature, sizeof(signature)));
   }
@@ -1317,7 +1317,7 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
                       : from.count && !to.count && result.elem == from.expressed);
   if (!ok) {
     return grtc_import_error(
-        ctx, op, "'%.*s' takes %s and gives %s of the same shape; given %s",
+        ctx, op, "'%.*s' takes %s and gives %s of the same shape, given %s",
         GRT_SV_ARG(op->name),
         quantize ? "a float or quantized tensor" : "a quantized tensor",
         quantize ? "a quantized tensor" : "a tensor of its expressed type",

@@ -1041,7 +1041,17 @@ static void test_unsupported_types(void** state) {
       {"tuple<tensor<f32>>", "type 'tuple<tensor<f32>>' is not supported"},
       {"!stablehlo.bucket", "type '!stablehlo.bucket' is not supported"},
       {"tensor<4xi4>", "type 'tensor<4xi4>' is not supported"},
-      {"tensor<4x!quant.uniform<i8:f32, 1.0>>", "is not supported"},
+      // Quantized tensors import as their storage integers; their types are
+      // checked where they are used.
+      {"tensor<4x!quant.uniform<i8:f32, 1.0>>", NULL},
+      {"tensor<4x!quant.uniform<i8:f32, 1.0:300>>",
+       "t.mlir:1:1: error: quantized type '!quant.uniform<i8:f32, 1.0:300>': zero point "
+       "300 is outside the storage range [-128, 127]"},
+      {"!quant.uniform<i8:f32, 1.0>",
+       "quantized type '!quant.uniform<i8:f32, 1.0>' must be a tensor's element type"},
+      {"tensor<4x!quant.uniform<i8:f32:0, {1.0, 2.0}>>",
+       "quantized type '!quant.uniform<i8:f32:0, {1.0, 2.0}>' has 2 scales but dimension "
+       "0 has size 4 (one per slice)"},
       {"tensor<1x1x1x1x1x1x1x1x1xf32>", "(rank above 8)"},
       {"tensor<4294967296x4294967296xf32>",
        "type 'tensor<4294967296x4294967296xf32>' is too large (2^56 bytes at most)"},
