@@ -69,6 +69,15 @@ static grt_status_t grtc_import_error(const grtc_import_t* ctx,
   return grtc_op_error(ctx->source->file_name, op, "%s", message);
 }
 
+// |status| (a message without a position) as an error at |op|.
+static grt_status_t grtc_import_at(const grtc_import_t* ctx, const grtc_operation_t* op,
+                                   grt_status_t status) {
+  if (grt_status_is_ok(status)) return status;
+  grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
+  grt_status_free(status);
+  return error;
+}
+
 static grt_status_t grtc_import_oom(void) {
   return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory importing");
 }
@@ -215,12 +224,8 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
   const grtc_type_t* quant = grtc_quant_element(type);
   grtc_quant_type_t qtype;
   if (quant) {
-    grt_status_t status = grtc_quant_parse(quant->opaque, ctx->module, &qtype);
-    if (!grt_status_is_ok(status)) {
-      grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
-      grt_status_free(status);
-      return error;
-    }
+    GRT_RETURN_IF_ERROR(
+        grtc_import_at(ctx, op, grtc_quant_parse(quant->opaque, ctx->module, &qtype)));
   }
   if (quant && type->kind != GRTC_TYPE_TENSOR) {
     return grtc_import_error(ctx, op, "quantized type '%.*s' must be a tensor's "
@@ -1111,11 +1116,7 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
   }
   grt_status_t status = grtc_chlo_lower(&builder, op->name, operands, op->operand_count,
                                         results, op->result_count, &attrs, values);
-  if (!grt_status_is_ok(status)) {
-    grt_status_t error_status = grtc_import_error(ctx, op, "%s", grt_status_message(status));
-    grt_status_free(status);
-    return error_status;
-  }
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, status));
   for (uint32_t r = 0; r < op->result_count; ++r) {
     GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[r], values[r]));
   }
@@ -1148,11 +1149,7 @@ static grt_status_t grtc_import_quant_of(grtc_import_t* ctx, const grtc_operatio
   memset(out, 0, sizeof(*out));
   const grtc_type_t* element = grtc_quant_element(type);
   if (!element) return grt_ok_status();
-  grt_status_t status = grtc_quant_parse(element->opaque, ctx->module, out);
-  if (grt_status_is_ok(status)) return status;
-  grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
-  grt_status_free(status);
-  return error;
+  return grtc_import_at(ctx, op, grtc_quant_parse(element->opaque, ctx->module, out));
 }
 
 // "(T, T) -> T" of |op|'s operand and result types, for messages.
@@ -1190,14 +1187,6 @@ static grt_status_t grtc_import_quant_unsupported(grtc_import_t* ctx,
   return grtc_import_error(ctx, op, "'%.*s' on quantized types is not supported%s: %s",
                            GRT_SV_ARG(op->name), why,
                            grtc_import_signature(op, signature, sizeof(signature)));
-}
-
-static grt_status_t grtc_import_math_status(grtc_import_t* ctx, const grtc_operation_t* op,
-                                            grt_status_t status) {
-  if (grt_status_is_ok(status)) return status;
-  grt_status_t error = grtc_import_error(ctx, op, "%s", grt_status_message(status));
-  grt_status_free(status);
-  return error;
 }
 
 // Decides how |op| (which has quantized operands or results) is imported.
@@ -1269,7 +1258,7 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
       results[i].elem = types[op->operand_count + i].expressed;
     }
   }
-  return grtc_import_math_status(ctx, op, m.status);
+  return grtc_import_at(ctx, op, m.status);
 }
 
 // The float mode's results quantized to their types.
@@ -1285,7 +1274,7 @@ static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_oper
   for (uint32_t i = 0; i < op->result_count; ++i) {
     if (!result_types[i].count) continue;
     grtc_tvalue_t* q = grtc_quant_quantize(&m, &top->results[i], &result_types[i]);
-    GRT_RETURN_IF_ERROR(grtc_import_math_status(ctx, op, m.status));
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
     GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], q));
   }
   return grt_ok_status();
@@ -1329,7 +1318,7 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
   grtc_tvalue_t* value = operand;
   if (from.count) value = grtc_quant_dequantize(&m, value, &from);
   if (quantize) value = grtc_quant_quantize(&m, value, &to);
-  GRT_RETURN_IF_ERROR(grtc_import_math_status(ctx, op, m.status));
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
