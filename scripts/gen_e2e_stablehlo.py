@@ -3984,6 +3984,59 @@ def gen_quant():
     funcs.append(f.text(comment="Quantized 3x3 convolution (NHWC/HWIO) requantized "
                         "to i8."))
 
+    # Quantized constants (weights as JAX exports them), gather, and
+    # reductions whose body selects (max pooling, reduce max).
+    f = Func("test_constants_gather_pooling")
+    wq = QType("i8", [0.5, 0.25, 0.125], [0, 1, -1], axis=1)
+    sw = rng.integers(-128, 128, (4, 3))
+    w = f.op("stablehlo.constant %s : %s" % (dense(sw, "i8", splat_ok=False),
+                                            wq.tensor([4, 3])))
+    xq = QType("i8", [0.5], [-2])
+    sx = rng.integers(-128, 128, (2, 4))
+    vx = q_input(f, array(sx, "i8"), xq)
+    o = QType("i8", [3.1], [-4])
+    prod = (xq.dequantize(sx).astype(np.float64)
+            @ wq.dequantize(sw).astype(np.float64)).astype(np.float32)
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(%s, %s) -> %s" % (vx, w, xq.tensor([2, 4]), wq.tensor([4, 3]),
+                                 o.tensor([2, 3])))
+    q_expect(f, r, o.quantize(prod), o)
+    i4 = QType("i4", [0.5], [1])
+    s4 = np.array([-8, -1, 0, 7])
+    c4 = f.op("stablehlo.constant %s : %s" % (dense(s4, "i8", splat_ok=False),
+                                             i4.tensor([4])))
+    q_expect(f, c4, s4, i4)
+    q = QType("ui8", [0.2], [128])
+    st = rng.integers(0, 256, (5, 3))
+    v = q_input(f, array(st, "ui8"), q)
+    idx = f.input(np.array([[4], [0], [2], [4]], dtype=np.int32), "i32")
+    g = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+             'offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], '
+             'index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = '
+             'array<i64: 1, 3>}> : (%s, tensor<4x1xi32>) -> %s'
+             % (v, idx, q.tensor([5, 3]), q.tensor([4, 3])))
+    q_expect(f, g, st[[4, 0, 2, 4]], q)
+    p = QType("i8", [0.25], [3])
+    sp = rng.integers(-128, 128, (1, 4, 4, 1))
+    vp = q_input(f, array(sp, "i8"), p)
+    init = f.op("stablehlo.constant dense<-128> : %s" % p.tensor([]))
+    pool = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: '
+                '1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({\n'
+                '    ^bb0(%%arg1: %s, %%arg2: %s):\n'
+                '      %%100 = stablehlo.maximum %%arg1, %%arg2 : %s\n'
+                '      stablehlo.return %%100 : %s\n'
+                '    }) : (%s, %s) -> %s'
+                % (vp, init, p.tensor([]), p.tensor([]), p.tensor([]), p.tensor([]),
+                   p.tensor([1, 4, 4, 1]), p.tensor([]), p.tensor([1, 2, 2, 1])))
+    q_expect(f, pool, sp.reshape(1, 2, 2, 2, 2, 1).max(axis=(2, 4)), p)
+    top = f.op("stablehlo.constant dense<127> : %s" % p.tensor([]))
+    red = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.minimum across "
+               "dimensions = [1, 2] : (%s, %s) -> %s"
+               % (vp, top, p.tensor([1, 4, 4, 1]), p.tensor([]), p.tensor([1, 1])))
+    q_expect(f, red, sp.min(axis=(1, 2)), p)
+    funcs.append(f.text(comment="Quantized constants (per-axis i8 weights, i4), "
+                        "gather, max pooling and reduce min on stored values."))
+
     f = Func("fail_quant_wrong_expectation")
     q = QType("i8", [0.5], [0])
     want = q.quantize([1.25])
@@ -4063,8 +4116,9 @@ FAMILIES = [
     ("quant", gen_quant,
      "Quantized types (!quant.uniform, per-tensor and per-axis, i2..i16 and\n"
      "unsigned storage): uniform_quantize/dequantize, requantization, add,\n"
-     "maximum, minimum, compare, select, data movement, dot_general and\n"
-     "convolution, against numpy following the spec's integer semantics."),
+     "maximum, minimum, compare, select, data movement, gather, dot_general,\n"
+     "convolution, constants, max pooling, against numpy following the spec's\n"
+     "quantize/dequantize formulas."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

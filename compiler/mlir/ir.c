@@ -86,7 +86,60 @@ bool grtc_type_is_ref(const grtc_type_t* type) {
                   type->kind == GRTC_TYPE_OPAQUE);
 }
 
+bool grtc_quant_storage_word(grt_string_view_t word, uint32_t* out_bits,
+                             bool* out_signed) {
+  size_t prefix = 0;
+  bool is_signed = true;
+  if (word.size > 2 && (memcmp(word.data, "si", 2) == 0 || memcmp(word.data, "ui", 2) == 0)) {
+    prefix = 2;
+    is_signed = word.data[0] == 's';
+  } else if (word.size > 1 && (word.data[0] == 'i' || word.data[0] == 'u')) {
+    prefix = 1;
+    is_signed = word.data[0] == 'i';
+  }
+  uint32_t bits = 0;
+  for (size_t i = prefix; prefix && i < word.size && bits <= 64; ++i) {
+    bits = word.data[i] >= '0' && word.data[i] <= '9'
+               ? bits * 10 + (uint32_t)(word.data[i] - '0')
+               : 1000;
+  }
+  if (!prefix || (bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32)) {
+    return false;
+  }
+  *out_bits = bits;
+  *out_signed = is_signed;
+  return true;
+}
+
+const grtc_type_t* grtc_type_dense_element(const grtc_type_t* element,
+                                           grtc_type_t* scratch) {
+  static const char prefix[] = "!quant.uniform<";
+  size_t length = sizeof(prefix) - 1;
+  if (element->kind != GRTC_TYPE_OPAQUE || element->opaque.size <= length ||
+      memcmp(element->opaque.data, prefix, length) != 0) {
+    return element;
+  }
+  const char* start = element->opaque.data + length;
+  const char* end = element->opaque.data + element->opaque.size;
+  while (start < end && (*start == ' ' || *start == '\t' || *start == '\n')) ++start;
+  const char* p = start;
+  while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))) ++p;
+  uint32_t bits = 0;
+  bool is_signed = false;
+  if (!grtc_quant_storage_word(grt_make_string_view(start, (size_t)(p - start)), &bits,
+                               &is_signed)) {
+    return element;
+  }
+  memset(scratch, 0, sizeof(*scratch));
+  scratch->kind = GRTC_TYPE_INTEGER;
+  scratch->integer.width = bits < 8 ? 8 : bits;
+  scratch->integer.signedness = is_signed ? GRTC_SIGNED : GRTC_UNSIGNED;
+  return scratch;
+}
+
 size_t grtc_type_element_byte_size(const grtc_type_t* type) {
+  grtc_type_t scratch;
+  type = grtc_type_dense_element(type, &scratch);
   switch (type->kind) {
     case GRTC_TYPE_INTEGER:
       if (type->integer.width > 64) return 0;

@@ -113,6 +113,17 @@ size_t grtc_type_element_byte_size(const grtc_type_t* type);
 // the count overflows.
 bool grtc_type_element_count(const grtc_type_t* type, uint64_t* out_count);
 const char* grtc_float_kind_spelling(grtc_float_kind_t kind);
+// Quantized element types (`!quant.uniform<i8:f32, ...>`, kept as opaque
+// text) hold integers of their storage type: a storage spelling (i2..i32,
+// si*, u*, ui*) is decoded by grtc_quant_storage_word, and
+// grtc_type_dense_element gives the integer type a dense literal of
+// |element| is written in (i2/i4 in i8, signed or unsigned as the storage
+// type), or |element| itself when it is not quantized; |scratch| holds the
+// integer type it returns.
+bool grtc_quant_storage_word(grt_string_view_t word, uint32_t* out_bits,
+                             bool* out_signed);
+const grtc_type_t* grtc_type_dense_element(const grtc_type_t* element,
+                                           grtc_type_t* scratch);
 
 //===----------------------------------------------------------------------===//
 // Attributes

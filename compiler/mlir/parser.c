@@ -1132,6 +1132,8 @@ static void grtc_store_le(uint8_t* out, uint64_t bits, size_t size) {
 static grt_status_t grtc_encode_leaf(grtc_parser_t* parser,
                                      const grtc_literal_t* leaf,
                                      const grtc_type_t* element, uint8_t* out) {
+  grtc_type_t storage;
+  element = grtc_type_dense_element(element, &storage);
   size_t size = grtc_type_element_byte_size(element);
   uint64_t bits = 0;
   if (element->kind == GRTC_TYPE_FLOAT) {
@@ -1176,7 +1178,8 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
     grtc_spell_type(element, spelled, sizeof(spelled));
     return grtc_parser_error_at(parser, type_token,
                                 "dense literals of element type %s are not "
-                                "supported (integer, index and float are)",
+                                "supported (integer, index, float and "
+                                "!quant.uniform are)",
                                 spelled);
   }
   if (element_count > SIZE_MAX / element_size) {

@@ -184,6 +184,11 @@ static void test_dense_bytes(void** state) {
       {"dense<-1> : tensor<4xi32>", {0xFF, 0xFF, 0xFF, 0xFF}, 4, true},
       {"dense<\"0x0102\"> : tensor<2xi8>", {1, 2}, 2, false},
       {"dense<[1.5]> : tensor<1xf64>", {0, 0, 0, 0, 0, 0, 0xF8, 0x3F}, 8, false},
+      // Quantized: the stored integers, i4 one per byte (sign-extended).
+      {"dense<[-8, 7]> : tensor<2x!quant.uniform<i4:f32, 0.5:1>>", {0xF8, 7}, 2, false},
+      {"dense<[255, 0]> : tensor<2x!quant.uniform<ui8:f32, 0.5:1>>", {0xFF, 0}, 2, false},
+      {"dense<[-2]> : tensor<1x!quant.uniform<i16:f32:0, {0.5:1}>>", {0xFE, 0xFF}, 2,
+       false},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[256];
@@ -356,6 +361,14 @@ static void test_diagnostics(void** state) {
        "hexadecimal float bit pattern 0x1FFFF does not fit in f16"},
       {"\"t.a\"() {a = dense<1> : tensor<2xcomplex<f32>>} : () -> ()",
        "dense literals of element type complex<...> are not supported"},
+      // Quantized literals are their storage integers, quantized types
+      // other than !quant.uniform are not.
+      {"\"t.a\"() {a = dense<128> : tensor<2x!quant.uniform<i8:f32, 1.0>>} : () -> ()",
+       "integer value 128 does not fit in type si8"},
+      {"\"t.a\"() {a = dense<-1> : tensor<2x!quant.uniform<ui4:f32, 1.0>>} : () -> ()",
+       "integer value -1 does not fit in type ui8"},
+      {"\"t.a\"() {a = dense<1> : tensor<2x!quant.any<i8:f32>>} : () -> ()",
+       "dense literals of element type !quant.any<i8:f32> are not supported"},
       {"\"t.a\"() {a = array<tensor<2xi32>: 1>} : () -> ()",
        "array<...> elements must be integers or floats"},
       {"\"t.a\"() {a = #undefined} : () -> ()", "undefined attribute alias '#undefined'"},

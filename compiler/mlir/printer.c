@@ -213,6 +213,8 @@ static uint64_t grtc_load_le(const uint8_t* data, size_t size) {
 
 static void grtc_print_element(grtc_text_t* text, const grtc_type_t* element,
                                const uint8_t* data) {
+  grtc_type_t storage;
+  element = grtc_type_dense_element(element, &storage);
   size_t size = grtc_type_element_byte_size(element);
   uint64_t bits = grtc_load_le(data, size);
   if (element->kind == GRTC_TYPE_FLOAT) {

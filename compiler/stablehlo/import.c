@@ -16,6 +16,7 @@
 #include "compiler/stablehlo/attrs.h"
 #include "compiler/stablehlo/chlo.h"
 #include "compiler/stablehlo/quant.h"
+#include "compiler/tensor/eval.h"
 
 // Default tolerance of check.expect_almost_eq (IREE's).
 #define GRTC_IMPORT_DEFAULT_ATOL 1e-4
@@ -1189,6 +1190,26 @@ static grt_status_t grtc_import_quant_unsupported(grtc_import_t* ctx,
                            grtc_import_signature(op, signature, sizeof(signature)));
 }
 
+// A reduce or reduce_window whose body only takes the maximum or minimum of
+// its two arguments: on one quantization it selects stored values, so it
+// runs on them (max pooling) once the types are found equal below.
+static bool grtc_import_quant_selects(const grtc_operation_t* op, grtc_top_kind_t kind) {
+  if ((kind != GRTC_TOP_REDUCE && kind != GRTC_TOP_REDUCE_WINDOW) ||
+      op->region_count != 1 || op->regions[0]->block_count != 1) {
+    return false;
+  }
+  const grtc_block_t* body = op->regions[0]->first;
+  const grtc_operation_t* first = body->first;
+  if (!first || !first->next || first->next->next || body->arg_count != 2 ||
+      first->operand_count != 2 || first->result_count != 1 ||
+      (!grt_string_view_equal_cstring(first->name, "stablehlo.maximum") &&
+       !grt_string_view_equal_cstring(first->name, "stablehlo.minimum"))) {
+    return false;
+  }
+  const grtc_operation_t* ret = first->next;
+  return ret->operand_count == 1 && ret->operands[0] == &first->results[0];
+}
+
 // Decides how |op| (which has quantized operands or results) is imported.
 // In the float mode the quantized operands are dequantized in place,
 // quantized results take their expressed type, and |result_types| receives
@@ -1210,7 +1231,7 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
     // These pass the stored values through (or compare them as stored).
     return grt_ok_status();
   }
-  if (op->region_count) {
+  if (op->region_count && !grtc_import_quant_selects(op, entry->kind)) {
     return grtc_import_quant_unsupported(ctx, op, " (its body would requantize every "
                                          "step)");
   }
@@ -1233,7 +1254,12 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
     if (first && !grtc_quant_equal(first, &types[i])) equal = false;
     if (!first) first = &types[i];
   }
-  bool moves = role == GRTC_ROLE_S || entry->kind == GRTC_TOP_GATHER;
+  bool moves = role == GRTC_ROLE_S || entry->kind == GRTC_TOP_GATHER ||
+               op->region_count;
+  if (op->region_count && (per_axis || !equal)) {
+    return grtc_import_quant_unsupported(
+        ctx, op, " (a maximum or minimum body needs one per-tensor quantization)");
+  }
   bool selects = entry->kind == GRTC_TOP_SELECT || entry->kind == GRTC_TOP_MAXIMUM ||
                  entry->kind == GRTC_TOP_MINIMUM;
   if ((moves || selects) && !per_axis && equal) return grt_ok_status();
@@ -1276,6 +1302,30 @@ static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_oper
     grtc_tvalue_t* q = grtc_quant_quantize(&m, &top->results[i], &result_types[i]);
     GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
     GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], q));
+  }
+  return grt_ok_status();
+}
+
+// A quantized constant's literal is its stored values: each must lie in the
+// storage range (i4 values are written in i8, so -100 parses).
+static grt_status_t grtc_import_quant_constant(grtc_import_t* ctx,
+                                               const grtc_operation_t* op,
+                                               const grtc_top_t* top) {
+  grtc_quant_type_t type;
+  GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->results[0].type, &type));
+  if (!type.count) return grt_ok_status();
+  grtc_elem_t elem = top->results[0].type.elem;
+  size_t size = grtc_elem_byte_size(elem);
+  for (size_t at = 0; at + size <= top->attrs.constant.size; at += size) {
+    grtc_scalar_value_t v = grtc_eval_load(elem, top->attrs.constant.data + at);
+    int64_t value = grtc_elem_is_signed_integer(elem) ? v.i : (int64_t)v.u;
+    if (value < type.storage_min || value > type.storage_max) {
+      return grtc_import_error(ctx, op, "quantized constant element %zu is %lld, outside "
+                               "the storage range [%lld, %lld] of '%.*s'", at / size,
+                               (long long)value, (long long)type.storage_min,
+                               (long long)type.storage_max,
+                               GRT_SV_ARG(grtc_quant_element(op->results[0].type)->opaque));
+    }
   }
   return grt_ok_status();
 }
@@ -1462,6 +1512,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     GRT_RETURN_IF_ERROR(grtc_import_region(ctx, op, op->regions[i], top, i));
   }
   GRT_RETURN_IF_ERROR(grtc_import_attrs(ctx, op, entry.rule, top));
+  if (quant_mode == GRTC_IMPORT_QUANT_STORAGE && top->kind == GRTC_TOP_CONSTANT) {
+    return grtc_import_quant_constant(ctx, op, top);
+  }
   if (quant_mode == GRTC_IMPORT_QUANT_FLOAT) {
     return grtc_import_quant_finish(ctx, op, top, quant_results, block);
   }

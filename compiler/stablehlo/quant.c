@@ -141,21 +141,9 @@ static grt_status_t grtc_quant_scale(grtc_quant_cursor_t* c, double* out) {
 // i2..i32, si2..si32, u2..u32, ui2..ui32.
 static grt_status_t grtc_quant_storage(grtc_quant_cursor_t* c, grtc_quant_type_t* out) {
   grt_string_view_t word = grtc_quant_word(c);
-  size_t prefix = 0;
-  bool is_signed = true;
-  if (word.size > 2 && (memcmp(word.data, "si", 2) == 0 || memcmp(word.data, "ui", 2) == 0)) {
-    prefix = 2;
-    is_signed = word.data[0] == 's';
-  } else if (word.size > 1 && (word.data[0] == 'i' || word.data[0] == 'u')) {
-    prefix = 1;
-    is_signed = word.data[0] == 'i';
-  }
   uint32_t bits = 0;
-  for (size_t i = prefix; prefix && i < word.size && bits <= 64; ++i) {
-    bits = isdigit((unsigned char)word.data[i]) ? bits * 10 + (uint32_t)(word.data[i] - '0')
-                                                : 1000;
-  }
-  if (!prefix || (bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32)) {
+  bool is_signed = false;
+  if (!grtc_quant_storage_word(word, &bits, &is_signed)) {
     return grtc_quant_error(c, "the storage type must be an integer type (i2, i4, i8, "
                             "i16, i32 or ui2..ui32), given '%.*s'", GRT_SV_ARG(word));
   }
