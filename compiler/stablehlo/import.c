@@ -1242,7 +1242,7 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
   uint32_t count = op->operand_count + op->result_count;
   grtc_quant_type_t* types = grtc_tmodule_alloc(ctx->module, count * sizeof(*types));
   if (!types) return grtc_import_oom();
-  bool per_axis = false, equal = true;
+  bool per_axis = false, equal = true, baseline = true;
   const grtc_quant_type_t* first = NULL;
   for (uint32_t i = 0; i < count; ++i) {
     const grtc_type_t* type = i < op->operand_count
@@ -1252,7 +1252,16 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
     if (!types[i].count) continue;
     per_axis |= types[i].per_axis;
     if (first && !grtc_quant_equal(first, &types[i])) equal = false;
+    if (first && !grtc_quant_same_baseline(first, &types[i])) baseline = false;
     if (!first) first = &types[i];
+  }
+  if (role == GRTC_ROLE_E && !baseline) {
+    char signature[768];
+    return grtc_import_error(ctx, op, "'%.*s' needs one storage type, storage range, "
+                             "expressed type and quantization dimension on its "
+                             "quantized operands and results (scales and zero points "
+                             "may differ), given %s", GRT_SV_ARG(op->name),
+                             grtc_import_signature(op, signature, sizeof(signature)));
   }
   bool moves = role == GRTC_ROLE_S || entry->kind == GRTC_TOP_GATHER ||
                op->region_count;

@@ -274,13 +274,15 @@ grt_status_t grtc_quant_parse(grt_string_view_t text, grtc_tmodule_t* module,
   return grt_ok_status();
 }
 
+bool grtc_quant_same_baseline(const grtc_quant_type_t* a, const grtc_quant_type_t* b) {
+  return a->storage_bits == b->storage_bits && a->storage_signed == b->storage_signed &&
+         a->storage_min == b->storage_min && a->storage_max == b->storage_max &&
+         a->expressed == b->expressed && a->per_axis == b->per_axis &&
+         (!a->per_axis || a->axis == b->axis);
+}
+
 bool grtc_quant_equal(const grtc_quant_type_t* a, const grtc_quant_type_t* b) {
-  if (a->storage_bits != b->storage_bits || a->storage_signed != b->storage_signed ||
-      a->storage_min != b->storage_min || a->storage_max != b->storage_max ||
-      a->expressed != b->expressed || a->per_axis != b->per_axis ||
-      (a->per_axis && a->axis != b->axis) || a->count != b->count) {
-    return false;
-  }
+  if (!grtc_quant_same_baseline(a, b) || a->count != b->count) return false;
   for (uint32_t i = 0; i < a->count; ++i) {
     if (a->scales[i] != b->scales[i] || a->zero_points[i] != b->zero_points[i]) {
       return false;

@@ -55,6 +55,9 @@ grt_status_t grtc_quant_parse(grt_string_view_t text, grtc_tmodule_t* module,
 // Whether |a| and |b| are the same quantization (storage, range, expressed
 // type, axis, scales and zero points).
 bool grtc_quant_equal(const grtc_quant_type_t* a, const grtc_quant_type_t* b);
+// Whether they differ at most in scales and zero points (the spec's
+// baseline_type: storage type and range, expressed type, axis).
+bool grtc_quant_same_baseline(const grtc_quant_type_t* a, const grtc_quant_type_t* b);
 
 // The float value of |q| (a tensor of its storage integers), in |q|'s
 // expressed type.
