@@ -4037,6 +4037,44 @@ def gen_quant():
     funcs.append(f.text(comment="Quantized constants (per-axis i8 weights, i4), "
                         "gather, max pooling and reduce min on stored values."))
 
+    # Plain i2/i4 tensors: held one per byte; convert wraps from integers and
+    # saturates from floats; constants, data movement, compare, maximum.
+    f = Func("test_narrow_integers")
+    ints = np.array([7, 8, -9, 23, -1, 0, -8, 100], dtype=np.int32)
+    floats = np.array([-3.0, 2.7, 15.5, 100.0, -0.5, 7.49, -9.0, 1.0],
+                      dtype=np.float32)
+    vi, vf = f.input(ints, "i32"), f.input(floats, "f32")
+    for elem, bits, unsigned in (("i4", 4, False), ("ui4", 4, True),
+                                 ("i2", 2, False), ("ui2", 2, True)):
+        lo = 0 if unsigned else -(1 << (bits - 1))
+        hi = (1 << bits) - 1 if unsigned else (1 << (bits - 1)) - 1
+        wrapped = ints.astype(np.int64) & ((1 << bits) - 1)
+        if not unsigned:
+            wrapped = np.where(wrapped > hi, wrapped - (1 << bits), wrapped)
+        n = f.op("stablehlo.convert %s : (tensor<8xi32>) -> tensor<8x%s>" % (vi, elem))
+        back = f.op("stablehlo.convert %s : (tensor<8x%s>) -> tensor<8xi32>"
+                    % (n, elem))
+        f.expect(back, wrapped.astype(np.int32), "i32")
+        sat = np.clip(np.trunc(floats), lo, hi)
+        n2 = f.op("stablehlo.convert %s : (tensor<8xf32>) -> tensor<8x%s>" % (vf, elem))
+        back = f.op("stablehlo.convert %s : (tensor<8x%s>) -> tensor<8xf32>"
+                    % (n2, elem))
+        f.expect(back, sat.astype(np.float32), "f32", 0.0, 0.0)
+        c = np.array([lo, hi, 0, 1, hi, lo, 1, 0], dtype=np.int64)
+        k = f.op("stablehlo.constant %s : tensor<8x%s>"
+                 % (dense(c, "i32", splat_ok=False), elem))
+        r = f.op("stablehlo.reverse %s, dims = [0] : tensor<8x%s>" % (k, elem))
+        mx = f.op("stablehlo.maximum %s, %s : tensor<8x%s>" % (r, n, elem))
+        back = f.op("stablehlo.convert %s : (tensor<8x%s>) -> tensor<8xi32>"
+                    % (mx, elem))
+        f.expect(back, np.maximum(c[::-1], wrapped).astype(np.int32), "i32")
+        lt = f.op("stablehlo.compare  LT, %s, %s : (tensor<8x%s>, tensor<8x%s>) -> "
+                  "tensor<8xi1>" % (k, n, elem, elem))
+        f.expect(lt, c < wrapped, "i1")
+    funcs.append(f.text(comment="Plain i2/i4/ui2/ui4 tensors (one per byte): "
+                        "convert wraps from integers, saturates from floats;\n"
+                        "constants, reverse, maximum, compare."))
+
     f = Func("fail_quant_wrong_expectation")
     q = QType("i8", [0.5], [0])
     want = q.quantize([1.25])
@@ -4118,7 +4156,7 @@ FAMILIES = [
      "unsigned storage): uniform_quantize/dequantize, requantization, add,\n"
      "maximum, minimum, compare, select, data movement, gather, dot_general,\n"
      "convolution, constants, max pooling, against numpy following the spec's\n"
-     "quantize/dequantize formulas."),
+     "quantize/dequantize formulas; plain i2/i4 tensors (convert, constants)."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

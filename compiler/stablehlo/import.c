@@ -202,6 +202,9 @@ static bool grtc_import_elem(const grtc_type_t* type, grtc_elem_t* out) {
       bool is_unsigned = type->integer.signedness == GRTC_UNSIGNED;
       switch (type->integer.width) {
         case 1: *out = GRTC_ELEM_I1; return !is_unsigned;
+        // i2 and i4 are held one per byte (quant.h, grtc_narrow_int_bits).
+        case 2:
+        case 4: *out = is_unsigned ? GRTC_ELEM_U8 : GRTC_ELEM_I8; return true;
         case 8: *out = is_unsigned ? GRTC_ELEM_U8 : GRTC_ELEM_I8; return true;
         case 16: *out = is_unsigned ? GRTC_ELEM_U16 : GRTC_ELEM_I16; return true;
         case 32: *out = is_unsigned ? GRTC_ELEM_U32 : GRTC_ELEM_I32; return true;
@@ -608,6 +611,13 @@ static grt_status_t grtc_import_constant(grtc_import_t* ctx, const grtc_operatio
   uint8_t* data = grtc_tmodule_alloc(ctx->module, value->dense.size ? value->dense.size : 1);
   if (!data) return grtc_import_oom();
   if (value->dense.size) memcpy(data, value->dense.data, value->dense.size);
+  // The parser keeps an iN literal's low N bits; a signed (or signless)
+  // i2/i4 holder byte carries the value sign-extended.
+  bool is_unsigned = false;
+  uint32_t bits = grtc_narrow_int_bits(value->type, &is_unsigned);
+  for (size_t i = 0; bits && !is_unsigned && i < value->dense.size; ++i) {
+    data[i] = (uint8_t)((int8_t)(uint8_t)(data[i] << (8 - bits)) >> (8 - bits));
+  }
   attrs->constant.data = data;
   attrs->constant.size = value->dense.size;
   attrs->constant.splat = value->dense.splat;
@@ -1315,6 +1325,63 @@ static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_oper
   return grt_ok_status();
 }
 
+// Plain i2/i4 tensors (held one per byte): ops that create, move, compare
+// or pick values work on the holder as they are; convert to iN wraps (from
+// integers) or saturates (from floats) to N bits; arithmetic is refused.
+static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_t* op,
+                                       grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
+                                       const grtc_ttype_t* results, grtc_tblock_t* block,
+                                       bool* out_done) {
+  *out_done = false;
+  // GRTC_TOP_COUNT: a CHLO op, refused below.
+  grtc_top_role_t role = kind == GRTC_TOP_COUNT ? GRTC_ROLE_O : grtc_top_kind_role(kind);
+  if (kind == GRTC_TOP_CONVERT && op->operand_count == 1 && op->result_count == 1) {
+    bool is_unsigned = false;
+    uint32_t bits = grtc_narrow_int_bits(op->results[0].type, &is_unsigned);
+    if (!bits) return grt_ok_status();  // from iN: the holder converts exactly
+    grtc_import_chlo_place_t place = {ctx, op};
+    grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+    grtc_chlo_math_t m = {&builder, grt_ok_status()};
+    grtc_tvalue_t* x = operands[0];
+    if (grtc_elem_is_float(x->type.elem)) {
+      // Saturating, as every float-to-integer convert (NaN gives 0).
+      int64_t lo = is_unsigned ? 0 : -(INT64_C(1) << (bits - 1));
+      int64_t hi = is_unsigned ? (INT64_C(1) << bits) - 1 : (INT64_C(1) << (bits - 1)) - 1;
+      grtc_tvalue_t* clamp[3] = {grtc_chlo_splat(&m, x, (double)lo), x,
+                                 grtc_chlo_splat(&m, x, (double)hi)};
+      x = grtc_chlo_make(&m, GRTC_TOP_CLAMP, clamp, 3, &x->type);
+      x = grtc_chlo_convert(&m, x, results[0].elem);
+    } else {
+      x = grtc_narrow_wrap(&m, grtc_chlo_convert(&m, x, results[0].elem), bits, is_unsigned);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    *out_done = true;
+    return grtc_import_map(ctx, &op->results[0], x);
+  }
+  if (role == GRTC_ROLE_S || role == GRTC_ROLE_C || role == GRTC_ROLE_H ||
+      kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_GATHER || kind == GRTC_TOP_SELECT ||
+      kind == GRTC_TOP_COMPARE || kind == GRTC_TOP_MAXIMUM || kind == GRTC_TOP_MINIMUM ||
+      kind == GRTC_TOP_CLAMP) {
+    return grt_ok_status();
+  }
+  char signature[768];
+  return grtc_import_error(ctx, op, "'%.*s' on i2/i4 tensors is not supported (they "
+                           "take constants, convert, compare, select, maximum, minimum, "
+                           "clamp and ops that move values): %s", GRT_SV_ARG(op->name),
+                           grtc_import_signature(op, signature, sizeof(signature)));
+}
+
+static bool grtc_import_is_narrow(const grtc_operation_t* op) {
+  bool is_unsigned = false;
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (grtc_narrow_int_bits(op->operands[i]->type, &is_unsigned)) return true;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (grtc_narrow_int_bits(op->results[i].type, &is_unsigned)) return true;
+  }
+  return false;
+}
+
 // A quantized constant's literal is its stored values: each must lie in the
 // storage range (i4 values are written in i8, so -100 parses).
 static grt_status_t grtc_import_quant_constant(grtc_import_t* ctx,
@@ -1430,6 +1497,12 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     if (is_chlo) return grtc_import_quant_unsupported(ctx, op, "");
     GRT_RETURN_IF_ERROR(grtc_import_quant_prepare(ctx, op, &entry, operands, results,
                                                   block, &quant_mode, &quant_results));
+  }
+  if (grtc_import_is_narrow(op)) {
+    bool done = false;
+    GRT_RETURN_IF_ERROR(grtc_import_narrow(ctx, op, is_chlo ? GRTC_TOP_COUNT : entry.kind,
+                                           operands, results, block, &done));
+    if (done) return grt_ok_status();
   }
   if (is_chlo) return grtc_import_chlo(ctx, op, operands, results, block);
   grtc_top_kind_t kind = entry.kind;

@@ -368,3 +368,50 @@ grtc_tvalue_t* grtc_quant_quantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   y = grtc_chlo_unary(m, GRTC_TOP_ROUND_NEAREST_EVEN, y);
   return grtc_chlo_convert(m, y, type->storage);
 }
+
+//===----------------------------------------------------------------------===//
+// Plain sub-byte integers
+//===----------------------------------------------------------------------===//
+
+uint32_t grtc_narrow_int_bits(const grtc_type_t* type, bool* out_unsigned) {
+  if (type && type->kind == GRTC_TYPE_TENSOR) type = type->shaped.element;
+  if (!type || type->kind != GRTC_TYPE_INTEGER ||
+      (type->integer.width != 2 && type->integer.width != 4)) {
+    return 0;
+  }
+  *out_unsigned = type->integer.signedness == GRTC_UNSIGNED;
+  return type->integer.width;
+}
+
+grtc_tvalue_t* grtc_quant_int_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                    int64_t value) {
+  if (!like || !grt_status_is_ok(m->status)) return NULL;
+  size_t size = grtc_elem_byte_size(like->type.elem);
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, size);
+  if (!data) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a constant");
+    return NULL;
+  }
+  grtc_eval_store(like->type.elem, grtc_eval_from_int(like->type.elem, value), data);
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &like->type);
+  if (r) {
+    r->def->attrs.constant.data = data;
+    r->def->attrs.constant.size = size;
+    r->def->attrs.constant.splat = true;
+  }
+  return r;
+}
+
+grtc_tvalue_t* grtc_narrow_wrap(grtc_chlo_math_t* m, grtc_tvalue_t* x, uint32_t bits,
+                                bool is_unsigned) {
+  if (is_unsigned) {
+    return grtc_chlo_binary(m, GRTC_TOP_AND, x,
+                            grtc_quant_int_splat(m, x, (INT64_C(1) << bits) - 1));
+  }
+  // Keep the low |bits| and sign-extend them: shift up to the top of the
+  // byte, then arithmetically back down.
+  grtc_tvalue_t* shift = grtc_quant_int_splat(m, x, 8 - (int64_t)bits);
+  return grtc_chlo_binary(m, GRTC_TOP_SHIFT_RIGHT_ARITHMETIC,
+                          grtc_chlo_binary(m, GRTC_TOP_SHIFT_LEFT, x, shift), shift);
+}

@@ -67,6 +67,20 @@ grtc_tvalue_t* grtc_quant_dequantize(grtc_chlo_math_t* m, grtc_tvalue_t* q,
 grtc_tvalue_t* grtc_quant_quantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                    const grtc_quant_type_t* type);
 
+// Plain sub-byte integers (`tensor<4xi4>`, i2, ui2, ui4) are held like i2/i4
+// storage: one value per byte of i8 (ui8), sign-extended (zero-extended),
+// so ops that only move, compare or pick values work on the holder. The
+// width of |type|'s element when it is such an integer (0 otherwise) and
+// whether it is unsigned.
+uint32_t grtc_narrow_int_bits(const grtc_type_t* type, bool* out_unsigned);
+// |x| (an integer tensor already converted to its i8/ui8 holder, wrapped
+// modulo 256) wrapped to |bits| as convert to iN/uiN does.
+grtc_tvalue_t* grtc_narrow_wrap(grtc_chlo_math_t* m, grtc_tvalue_t* x, uint32_t bits,
+                                bool is_unsigned);
+// A splat constant of |like|'s (integer) type with every element |value|.
+grtc_tvalue_t* grtc_quant_int_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                    int64_t value);
+
 #ifdef __cplusplus
 }
 #endif
