@@ -4071,6 +4071,13 @@ def gen_quant():
         lt = f.op("stablehlo.compare  LT, %s, %s : (tensor<8x%s>, tensor<8x%s>) -> "
                   "tensor<8xi1>" % (k, n, elem, elem))
         f.expect(lt, c < wrapped, "i1")
+        # The same bits as quantized storage (bitcast_convert keeps them).
+        q = QType(elem, [0.5], [1])
+        b = f.op("stablehlo.bitcast_convert %s : (tensor<8x%s>) -> %s"
+                 % (n, elem, q.tensor([8])))
+        d = f.op("stablehlo.uniform_dequantize %s : (%s) -> tensor<8xf32>"
+                 % (b, q.tensor([8])))
+        f.expect(d, q.dequantize(wrapped), "f32", 0.0, 0.0)
     funcs.append(f.text(comment="Plain i2/i4/ui2/ui4 tensors (one per byte): "
                         "convert wraps from integers, saturates from floats;\n"
                         "constants, reverse, maximum, compare."))

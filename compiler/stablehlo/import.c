@@ -1358,6 +1358,22 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
     *out_done = true;
     return grtc_import_map(ctx, &op->results[0], x);
   }
+  if (kind == GRTC_TOP_BITCAST_CONVERT && op->operand_count == 1 && op->result_count == 1) {
+    // Between iN and !quant.uniform<iN:...> (the stored values) the holders
+    // agree; other widths would reinterpret the holder's padding bits.
+    bool from_unsigned = false, to_unsigned = false;
+    grtc_quant_type_t from, to;
+    GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->operands[0]->type, &from));
+    GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->results[0].type, &to));
+    uint32_t from_bits = from.count ? from.storage_bits
+                                    : grtc_narrow_int_bits(op->operands[0]->type,
+                                                           &from_unsigned);
+    uint32_t to_bits = to.count ? to.storage_bits
+                                : grtc_narrow_int_bits(op->results[0].type, &to_unsigned);
+    if (from.count) from_unsigned = !from.storage_signed;
+    if (to.count) to_unsigned = !to.storage_signed;
+    if (from_bits == to_bits && from_unsigned == to_unsigned) return grt_ok_status();
+  }
   if (role == GRTC_ROLE_S || role == GRTC_ROLE_C || role == GRTC_ROLE_H ||
       kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_GATHER || kind == GRTC_TOP_SELECT ||
       kind == GRTC_TOP_COMPARE || kind == GRTC_TOP_MAXIMUM || kind == GRTC_TOP_MINIMUM ||
@@ -1367,7 +1383,8 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
   char signature[768];
   return grtc_import_error(ctx, op, "'%.*s' on i2/i4 tensors is not supported (they "
                            "take constants, convert, compare, select, maximum, minimum, "
-                           "clamp and ops that move values): %s", GRT_SV_ARG(op->name),
+                           "clamp, ops that move values and bitcast_convert to the same "
+                           "width and signedness): %s", GRT_SV_ARG(op->name),
                            grtc_import_signature(op, signature, sizeof(signature)));
 }
 

@@ -269,45 +269,57 @@ module @e2e_quant {
     check.expect_eq_const(%9, dense<[7, 1, 7, 7, 1, 0, 7, 4]> : tensor<8xi32>) : tensor<8xi32>
     %10 = stablehlo.compare  LT, %6, %2 : (tensor<8xi4>, tensor<8xi4>) -> tensor<8xi1>
     check.expect_eq_const(%10, dense<[true, false, true, true, false, true, false, true]> : tensor<8xi1>) : tensor<8xi1>
-    %11 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xui4>
-    %12 = stablehlo.convert %11 : (tensor<8xui4>) -> tensor<8xi32>
-    check.expect_eq_const(%12, dense<[7, 8, 7, 7, 15, 0, 8, 4]> : tensor<8xi32>) : tensor<8xi32>
-    %13 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xui4>
-    %14 = stablehlo.convert %13 : (tensor<8xui4>) -> tensor<8xf32>
-    check.expect_almost_eq_const(%14, dense<[0.0e+00, 2.0e+00, 1.5e+01, 1.5e+01, 0.0e+00, 7.0e+00, 0.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
-    %15 = stablehlo.constant dense<[0, 15, 0, 1, 15, 0, 1, 0]> : tensor<8xui4>
-    %16 = stablehlo.reverse %15, dims = [0] : tensor<8xui4>
-    %17 = stablehlo.maximum %16, %11 : tensor<8xui4>
-    %18 = stablehlo.convert %17 : (tensor<8xui4>) -> tensor<8xi32>
-    check.expect_eq_const(%18, dense<[7, 8, 7, 15, 15, 0, 15, 4]> : tensor<8xi32>) : tensor<8xi32>
-    %19 = stablehlo.compare  LT, %15, %11 : (tensor<8xui4>, tensor<8xui4>) -> tensor<8xi1>
-    check.expect_eq_const(%19, dense<[true, false, true, true, false, false, true, true]> : tensor<8xi1>) : tensor<8xi1>
-    %20 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xi2>
-    %21 = stablehlo.convert %20 : (tensor<8xi2>) -> tensor<8xi32>
-    check.expect_eq_const(%21, dense<[-1, 0, -1, -1, -1, 0, 0, 0]> : tensor<8xi32>) : tensor<8xi32>
-    %22 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xi2>
-    %23 = stablehlo.convert %22 : (tensor<8xi2>) -> tensor<8xf32>
-    check.expect_almost_eq_const(%23, dense<[-2.0e+00, 1.0e+00, 1.0e+00, 1.0e+00, -0.0e+00, 1.0e+00, -2.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
-    %24 = stablehlo.constant dense<[-2, 1, 0, 1, 1, -2, 1, 0]> : tensor<8xi2>
-    %25 = stablehlo.reverse %24, dims = [0] : tensor<8xi2>
-    %26 = stablehlo.maximum %25, %20 : tensor<8xi2>
-    %27 = stablehlo.convert %26 : (tensor<8xi2>) -> tensor<8xi32>
-    check.expect_eq_const(%27, dense<[0, 1, -1, 1, 1, 0, 1, 0]> : tensor<8xi32>) : tensor<8xi32>
-    %28 = stablehlo.compare  LT, %24, %20 : (tensor<8xi2>, tensor<8xi2>) -> tensor<8xi1>
-    check.expect_eq_const(%28, dense<[true, false, false, false, false, true, false, false]> : tensor<8xi1>) : tensor<8xi1>
-    %29 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xui2>
-    %30 = stablehlo.convert %29 : (tensor<8xui2>) -> tensor<8xi32>
-    check.expect_eq_const(%30, dense<[3, 0, 3, 3, 3, 0, 0, 0]> : tensor<8xi32>) : tensor<8xi32>
-    %31 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xui2>
-    %32 = stablehlo.convert %31 : (tensor<8xui2>) -> tensor<8xf32>
-    check.expect_almost_eq_const(%32, dense<[0.0e+00, 2.0e+00, 3.0e+00, 3.0e+00, 0.0e+00, 3.0e+00, 0.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
-    %33 = stablehlo.constant dense<[0, 3, 0, 1, 3, 0, 1, 0]> : tensor<8xui2>
-    %34 = stablehlo.reverse %33, dims = [0] : tensor<8xui2>
-    %35 = stablehlo.maximum %34, %29 : tensor<8xui2>
+    %11 = stablehlo.bitcast_convert %2 : (tensor<8xi4>) -> tensor<8x!quant.uniform<i4:f32, 0.5:1>>
+    %12 = stablehlo.uniform_dequantize %11 : (tensor<8x!quant.uniform<i4:f32, 0.5:1>>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%12, dense<[3.0e+00, -4.5e+00, 3.0e+00, 3.0e+00, -1.0e+00, -5.0e-01, -4.5e+00, 1.5e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %13 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xui4>
+    %14 = stablehlo.convert %13 : (tensor<8xui4>) -> tensor<8xi32>
+    check.expect_eq_const(%14, dense<[7, 8, 7, 7, 15, 0, 8, 4]> : tensor<8xi32>) : tensor<8xi32>
+    %15 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xui4>
+    %16 = stablehlo.convert %15 : (tensor<8xui4>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%16, dense<[0.0e+00, 2.0e+00, 1.5e+01, 1.5e+01, 0.0e+00, 7.0e+00, 0.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %17 = stablehlo.constant dense<[0, 15, 0, 1, 15, 0, 1, 0]> : tensor<8xui4>
+    %18 = stablehlo.reverse %17, dims = [0] : tensor<8xui4>
+    %19 = stablehlo.maximum %18, %13 : tensor<8xui4>
+    %20 = stablehlo.convert %19 : (tensor<8xui4>) -> tensor<8xi32>
+    check.expect_eq_const(%20, dense<[7, 8, 7, 15, 15, 0, 15, 4]> : tensor<8xi32>) : tensor<8xi32>
+    %21 = stablehlo.compare  LT, %17, %13 : (tensor<8xui4>, tensor<8xui4>) -> tensor<8xi1>
+    check.expect_eq_const(%21, dense<[true, false, true, true, false, false, true, true]> : tensor<8xi1>) : tensor<8xi1>
+    %22 = stablehlo.bitcast_convert %13 : (tensor<8xui4>) -> tensor<8x!quant.uniform<ui4:f32, 0.5:1>>
+    %23 = stablehlo.uniform_dequantize %22 : (tensor<8x!quant.uniform<ui4:f32, 0.5:1>>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%23, dense<[3.0e+00, 3.5e+00, 3.0e+00, 3.0e+00, 7.0e+00, -5.0e-01, 3.5e+00, 1.5e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %24 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xi2>
+    %25 = stablehlo.convert %24 : (tensor<8xi2>) -> tensor<8xi32>
+    check.expect_eq_const(%25, dense<[-1, 0, -1, -1, -1, 0, 0, 0]> : tensor<8xi32>) : tensor<8xi32>
+    %26 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xi2>
+    %27 = stablehlo.convert %26 : (tensor<8xi2>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%27, dense<[-2.0e+00, 1.0e+00, 1.0e+00, 1.0e+00, -0.0e+00, 1.0e+00, -2.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %28 = stablehlo.constant dense<[-2, 1, 0, 1, 1, -2, 1, 0]> : tensor<8xi2>
+    %29 = stablehlo.reverse %28, dims = [0] : tensor<8xi2>
+    %30 = stablehlo.maximum %29, %24 : tensor<8xi2>
+    %31 = stablehlo.convert %30 : (tensor<8xi2>) -> tensor<8xi32>
+    check.expect_eq_const(%31, dense<[0, 1, -1, 1, 1, 0, 1, 0]> : tensor<8xi32>) : tensor<8xi32>
+    %32 = stablehlo.compare  LT, %28, %24 : (tensor<8xi2>, tensor<8xi2>) -> tensor<8xi1>
+    check.expect_eq_const(%32, dense<[true, false, false, false, false, true, false, false]> : tensor<8xi1>) : tensor<8xi1>
+    %33 = stablehlo.bitcast_convert %24 : (tensor<8xi2>) -> tensor<8x!quant.uniform<i2:f32, 0.5:1>>
+    %34 = stablehlo.uniform_dequantize %33 : (tensor<8x!quant.uniform<i2:f32, 0.5:1>>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%34, dense<[-1.0e+00, -5.0e-01, -1.0e+00, -1.0e+00, -1.0e+00, -5.0e-01, -5.0e-01, -5.0e-01]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %35 = stablehlo.convert %0 : (tensor<8xi32>) -> tensor<8xui2>
     %36 = stablehlo.convert %35 : (tensor<8xui2>) -> tensor<8xi32>
-    check.expect_eq_const(%36, dense<[3, 1, 3, 3, 3, 0, 3, 0]> : tensor<8xi32>) : tensor<8xi32>
-    %37 = stablehlo.compare  LT, %33, %29 : (tensor<8xui2>, tensor<8xui2>) -> tensor<8xi1>
-    check.expect_eq_const(%37, dense<[true, false, true, true, false, false, false, false]> : tensor<8xi1>) : tensor<8xi1>
+    check.expect_eq_const(%36, dense<[3, 0, 3, 3, 3, 0, 0, 0]> : tensor<8xi32>) : tensor<8xi32>
+    %37 = stablehlo.convert %1 : (tensor<8xf32>) -> tensor<8xui2>
+    %38 = stablehlo.convert %37 : (tensor<8xui2>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%38, dense<[0.0e+00, 2.0e+00, 3.0e+00, 3.0e+00, 0.0e+00, 3.0e+00, 0.0e+00, 1.0e+00]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
+    %39 = stablehlo.constant dense<[0, 3, 0, 1, 3, 0, 1, 0]> : tensor<8xui2>
+    %40 = stablehlo.reverse %39, dims = [0] : tensor<8xui2>
+    %41 = stablehlo.maximum %40, %35 : tensor<8xui2>
+    %42 = stablehlo.convert %41 : (tensor<8xui2>) -> tensor<8xi32>
+    check.expect_eq_const(%42, dense<[3, 1, 3, 3, 3, 0, 3, 0]> : tensor<8xi32>) : tensor<8xi32>
+    %43 = stablehlo.compare  LT, %39, %35 : (tensor<8xui2>, tensor<8xui2>) -> tensor<8xi1>
+    check.expect_eq_const(%43, dense<[true, false, true, true, false, false, false, false]> : tensor<8xi1>) : tensor<8xi1>
+    %44 = stablehlo.bitcast_convert %35 : (tensor<8xui2>) -> tensor<8x!quant.uniform<ui2:f32, 0.5:1>>
+    %45 = stablehlo.uniform_dequantize %44 : (tensor<8x!quant.uniform<ui2:f32, 0.5:1>>) -> tensor<8xf32>
+    check.expect_almost_eq_const(%45, dense<[1.0e+00, -5.0e-01, 1.0e+00, 1.0e+00, 1.0e+00, -5.0e-01, -5.0e-01, -5.0e-01]> : tensor<8xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<8xf32>
     return
   }
 
