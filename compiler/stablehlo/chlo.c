@@ -83,9 +83,8 @@ grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   return grtc_chlo_make(m, GRTC_TOP_CONVERT, &x, 1, &type);
 }
 
-// A constant of |like|'s type with every element |value|.
-grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
-                                      double value) {
+grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                     grtc_scalar_value_t value) {
   if (!like || !grt_status_is_ok(m->status)) return NULL;
   size_t size = grtc_elem_byte_size(like->type.elem);
   uint8_t* data = grtc_tmodule_alloc(m->b->module, size);
@@ -94,9 +93,7 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                 "out of memory for a constant");
     return NULL;
   }
-  grtc_scalar_value_t v;
-  v.f = value;
-  grtc_eval_store(like->type.elem, v, data);
+  grtc_eval_store(like->type.elem, value, data);
   grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &like->type);
   if (r) {
     r->def->attrs.constant.data = data;
@@ -104,6 +101,12 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
     r->def->attrs.constant.splat = true;
   }
   return r;
+}
+
+grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like, double value) {
+  grtc_scalar_value_t v;
+  v.f = value;
+  return grtc_chlo_splat_value(m, like, v);
 }
 
 #define ADD(a, c) grtc_chlo_binary(m, GRTC_TOP_ADD, (a), (c))

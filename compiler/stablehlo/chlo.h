@@ -16,6 +16,7 @@
 
 #include "base/status.h"
 #include "base/string_view.h"
+#include "compiler/tensor/eval.h"
 #include "compiler/tensor/ir.h"
 
 #ifdef __cplusplus
@@ -51,9 +52,13 @@ grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
 // |x| converted to |elem| (|x| itself when it has that element type).
 grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                  grtc_elem_t elem);
-// A splat constant of |like|'s type with every element |value|.
+// A splat constant of |like|'s (float) type with every element |value|.
 grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                double value);
+// The same with |value| in |like|'s element representation (eval.h), for
+// any element type.
+grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                     grtc_scalar_value_t value);
 
 // What the importer decoded from the op's attributes.
 typedef struct grtc_chlo_attrs_t {

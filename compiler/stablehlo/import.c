@@ -1191,13 +1191,26 @@ static const char* grtc_import_signature(const grtc_operation_t* op, char* buffe
   return buffer;
 }
 
-static grt_status_t grtc_import_quant_unsupported(grtc_import_t* ctx,
+// "'NAME' |format|...: (operand types) -> result types" at |op|.
+static grt_status_t grtc_import_types_error(const grtc_import_t* ctx,
+                                            const grtc_operation_t* op,
+                                            const char* format, ...) GRT_PRINTF_LIKE(3, 4);
+static grt_status_t grtc_import_types_error(const grtc_import_t* ctx,
+                                            const grtc_operation_t* op,
+                                            const char* format, ...) {
+  char message[512], signature[768];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  return grtc_import_error(ctx, op, "'%.*s' %s: %s", GRT_SV_ARG(op->name), message,
+                           grtc_import_signature(op, signature, sizeof(signature)));
+}
+
+static grt_status_t grtc_import_quant_unsupported(const grtc_import_t* ctx,
                                                   const grtc_operation_t* op,
                                                   const char* why) {
-  char signature[768];
-  return grtc_import_error(ctx, op, "'%.*s' on quantized types is not supported%s: %s",
-                           GRT_SV_ARG(op->name), why,
-                           grtc_import_signature(op, signature, sizeof(signature)));
+  return grtc_import_types_error(ctx, op, "on quantized types is not supported%s", why);
 }
 
 // A reduce or reduce_window whose body only takes the maximum or minimum of
@@ -1266,12 +1279,10 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
     if (!first) first = &types[i];
   }
   if (role == GRTC_ROLE_E && !baseline) {
-    char signature[768];
-    return grtc_import_error(ctx, op, "'%.*s' needs one storage type, storage range, "
-                             "expressed type and quantization dimension on its "
-                             "quantized operands and results (scales and zero points "
-                             "may differ), given %s", GRT_SV_ARG(op->name),
-                             grtc_import_signature(op, signature, sizeof(signature)));
+    return grtc_import_types_error(ctx, op, "needs one storage type, storage range, "
+                                   "expressed type and quantization dimension on its "
+                                   "quantized operands and results (scales and zero "
+                                   "points may differ)");
   }
   bool moves = role == GRTC_ROLE_S || entry->kind == GRTC_TOP_GATHER ||
                op->region_count;
@@ -1283,12 +1294,9 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
                  entry->kind == GRTC_TOP_MINIMUM;
   if ((moves || selects) && !per_axis && equal) return grt_ok_status();
   if (moves && !per_axis) {
-    char signature[768];
-    return grtc_import_error(ctx, op, "'%.*s' moves quantized values: its quantized "
-                             "operands and results must have the same quantization "
-                             "(scales and zero points), given %s",
-                             GRT_SV_ARG(op->name),
-                             grtc_import_signature(op, signature, sizeof(signature)));
+    return grtc_import_types_error(ctx, op, "moves quantized values: its quantized "
+                                   "operands and results must have the same "
+                                   "quantization (scales and zero points)");
   }
   *out_mode = GRTC_IMPORT_QUANT_FLOAT;
   *out_result_types = types + op->operand_count;
@@ -1380,12 +1388,10 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
       kind == GRTC_TOP_CLAMP) {
     return grt_ok_status();
   }
-  char signature[768];
-  return grtc_import_error(ctx, op, "'%.*s' on i2/i4 tensors is not supported (they "
-                           "take constants, convert, compare, select, maximum, minimum, "
-                           "clamp, ops that move values and bitcast_convert to the same "
-                           "width and signedness): %s", GRT_SV_ARG(op->name),
-                           grtc_import_signature(op, signature, sizeof(signature)));
+  return grtc_import_types_error(ctx, op, "on i2/i4 tensors is not supported (they "
+                                 "take constants, convert, compare, select, maximum, "
+                                 "minimum, clamp, ops that move values and "
+                                 "bitcast_convert to the same width and signedness)");
 }
 
 static bool grtc_import_is_narrow(const grtc_operation_t* op) {
@@ -1443,17 +1449,14 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
   grtc_quant_type_t from, to;
   GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->operands[0]->type, &from));
   GRT_RETURN_IF_ERROR(grtc_import_quant_of(ctx, op, op->results[0].type, &to));
-  char signature[768];
   bool ok = grtc_ttype_same_shape(&operand->type, &result) &&
             (quantize ? to.count && (from.count || grtc_elem_is_float(operand->type.elem))
                       : from.count && !to.count && result.elem == from.expressed);
   if (!ok) {
-    return grtc_import_error(
-        ctx, op, "'%.*s' takes %s and gives %s of the same shape, given %s",
-        GRT_SV_ARG(op->name),
+    return grtc_import_types_error(
+        ctx, op, "takes %s and gives %s of the same shape",
         quantize ? "a float or quantized tensor" : "a quantized tensor",
-        quantize ? "a quantized tensor" : "a tensor of its expressed type",
-        grtc_import_signature(op, signature, sizeof(signature)));
+        quantize ? "a quantized tensor" : "a tensor of its expressed type");
   }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};

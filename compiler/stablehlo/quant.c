@@ -385,22 +385,8 @@ uint32_t grtc_narrow_int_bits(const grtc_type_t* type, bool* out_unsigned) {
 
 grtc_tvalue_t* grtc_quant_int_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                     int64_t value) {
-  if (!like || !grt_status_is_ok(m->status)) return NULL;
-  size_t size = grtc_elem_byte_size(like->type.elem);
-  uint8_t* data = grtc_tmodule_alloc(m->b->module, size);
-  if (!data) {
-    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                                "out of memory for a constant");
-    return NULL;
-  }
-  grtc_eval_store(like->type.elem, grtc_eval_from_int(like->type.elem, value), data);
-  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &like->type);
-  if (r) {
-    r->def->attrs.constant.data = data;
-    r->def->attrs.constant.size = size;
-    r->def->attrs.constant.splat = true;
-  }
-  return r;
+  return like ? grtc_chlo_splat_value(m, like, grtc_eval_from_int(like->type.elem, value))
+              : NULL;
 }
 
 grtc_tvalue_t* grtc_narrow_wrap(grtc_chlo_math_t* m, grtc_tvalue_t* x, uint32_t bits,
