@@ -3981,8 +3981,22 @@ def gen_quant():
              "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
                                  wq.tensor([3, 3, 2, 3]), oq.tensor([1, 4, 4, 3])))
     q_expect(f, r, oq.quantize(want), oq)
+    # Per-channel weights (axis 3, the output feature) and a per-channel
+    # result, as quantized CNNs use.
+    wc = QType("i8", [0.25, 0.5, 0.125], [0, 0, 0], axis=3)
+    oc = QType("i8", [0.9, 1.3, 0.4], [3, -2, 0], axis=3)
+    want = conv_ref(xq.dequantize(sx).astype(np.float64),
+                    wc.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
+                    (1, 1), (1, 1), 1).astype(np.float32)
+    vc = q_input(f, array(sw, "i8"), wc)
+    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+             "(%s, %s) -> %s" % (vx, vc, xq.tensor([1, 4, 4, 2]),
+                                 wc.tensor([3, 3, 2, 3]), oc.tensor([1, 4, 4, 3])))
+    q_expect(f, r, oc.quantize(want), oc)
     funcs.append(f.text(comment="Quantized 3x3 convolution (NHWC/HWIO) requantized "
-                        "to i8."))
+                        "to i8, per-tensor and per-channel."))
 
     # Quantized constants (weights as JAX exports them), gather, and
     # reductions whose body selects (max pooling, reduce max).

@@ -205,7 +205,7 @@ module @e2e_quant {
     return
   }
 
-  // Quantized 3x3 convolution (NHWC/HWIO) requantized to i8.
+  // Quantized 3x3 convolution (NHWC/HWIO) requantized to i8, per-tensor and per-channel.
   func.func public @test_convolution() {
     %0 = util.unfoldable_constant dense<[[[[17, -122], [87, 69], [111, -20], [-116, 121]], [[108, 70], [-87, 94], [10, 16], [26, -42]], [[-4, 90], [-96, -23], [-7, 95], [24, 105]], [[112, -38], [-114, 57], [57, 80], [-93, 127]]]]> : tensor<1x4x4x2xi8>
     %1 = stablehlo.bitcast_convert %0 : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:-1>>
@@ -214,6 +214,11 @@ module @e2e_quant {
     %4 = stablehlo.convolution(%1, %3) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:-1>>, tensor<3x3x2x3x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<1x4x4x3x!quant.uniform<i8:f32, 0.9:3>>
     %5 = stablehlo.bitcast_convert %4 : (tensor<1x4x4x3x!quant.uniform<i8:f32, 0.9:3>>) -> tensor<1x4x4x3xi8>
     check.expect_eq_const(%5, dense<[[[[127, 127, 19], [127, 127, -128], [127, 127, -128], [-128, -128, -128]], [[127, 127, 127], [-128, -128, 127], [-128, 127, 127], [127, 127, -128]], [[-128, -34, 127], [-128, 127, 127], [-128, 127, 82], [-128, 127, -128]], [[127, 17, 69], [-128, 127, -128], [-128, -128, 127], [-128, -128, -128]]]]> : tensor<1x4x4x3xi8>) : tensor<1x4x4x3xi8>
+    %6 = util.unfoldable_constant dense<[[[[3, -11, -44], [-77, 48, -62]], [[12, -31, -12], [-110, -111, 49]], [[-69, -114, 104], [-9, 58, 127]]], [[[74, -25, -115], [-75, 5, -24]], [[98, -62, 4], [-77, -47, -62]], [[61, -50, -81], [-11, 3, -56]]], [[[-101, 35, -15], [91, 98, -122]], [[-19, -9, -94], [29, 82, -7]], [[-30, 41, -44], [-76, 65, 111]]]]> : tensor<3x3x2x3xi8>
+    %7 = stablehlo.bitcast_convert %6 : (tensor<3x3x2x3xi8>) -> tensor<3x3x2x3x!quant.uniform<i8:f32:3, {0.25:0, 0.5:0, 0.125:0}>>
+    %8 = stablehlo.convolution(%1, %7) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:-1>>, tensor<3x3x2x3x!quant.uniform<i8:f32:3, {0.25:0, 0.5:0, 0.125:0}>>) -> tensor<1x4x4x3x!quant.uniform<i8:f32:3, {0.9:3, 1.3:-2, 0.4:0}>>
+    %9 = stablehlo.bitcast_convert %8 : (tensor<1x4x4x3x!quant.uniform<i8:f32:3, {0.9:3, 1.3:-2, 0.4:0}>>) -> tensor<1x4x4x3xi8>
+    check.expect_eq_const(%9, dense<[[[[127, 127, 18], [127, 127, -128], [127, 127, -128], [-128, -128, -128]], [[127, 127, 127], [-128, -128, 127], [-128, 127, 127], [127, 127, -128]], [[-128, -53, 127], [-128, 127, 127], [-128, 127, 89], [-128, 127, -128]], [[127, 18, 74], [-128, 127, -128], [-128, -128, 127], [-128, -128, -128]]]]> : tensor<1x4x4x3xi8>) : tensor<1x4x4x3xi8>
     return
   }
 
