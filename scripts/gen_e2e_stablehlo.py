@@ -3753,7 +3753,9 @@ class QType:
         s, z = self.params(x.shape)
         y = (x / s).astype(np.float32) + z
         y = np.clip(y, np.float32(self.min), np.float32(self.max))
-        return np.rint(y).astype(np.int64)
+        # NaN stays NaN through the clamp and the rounding; grt's convert
+        # of NaN to an integer gives 0.
+        return np.where(np.isnan(y), 0, np.rint(np.nan_to_num(y))).astype(np.int64)
 
     def dequantize(self, q):
         q = np.asarray(q)
@@ -3797,7 +3799,8 @@ def gen_quant():
 
     # uniform_quantize: ties to even, clamping, zero points, storage ranges.
     f = Func("test_uniform_quantize")
-    x = [-100.0, -2.25, -1.75, -0.25, 0.0, 0.25, 0.75, 1.25, 3.3, 200.0]
+    x = [-100.0, -2.25, -1.75, -0.25, 0.0, 0.25, 0.75, 1.25, 3.3, 200.0, INF,
+         -INF, NAN]
     for q in (QType("i8", [0.5], [-3]), QType("i8", [0.1], [0]),
               QType("ui8", [0.25], [128]), QType("i8", [0.5], [0], lo=-127, hi=127),
               QType("i16", [0.001], [-5]), QType("ui16", [0.01], [300]),
@@ -3805,7 +3808,8 @@ def gen_quant():
               QType("i2", [1.0], [0])):
         q_expect(f, q_quantize(f, x, q), q.quantize(x), q)
     funcs.append(f.text(comment="x / scale + zero_point, clamped to the storage "
-                        "range, rounded half to even."))
+                        "range, rounded half to even (infinities clamp, NaN\n"
+                        "converts to 0)."))
 
     f = Func("test_uniform_dequantize")
     for q, stored in ((QType("i8", [0.1], [-3]), [-128, -3, 0, 5, 127]),
