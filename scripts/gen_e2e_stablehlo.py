@@ -20,6 +20,7 @@ import math
 import os
 import sys
 
+import mpmath
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -3682,6 +3683,111 @@ def gen_chlo():
     funcs.append(f.text(comment="chlo.top_k: the k largest per row in decreasing "
                         "order with their indices, earlier indices first among "
                         "equals."))
+
+    # lgamma and digamma: Lanczos (g = 7, 9 terms) as XLA computes them, so
+    # the error is absolute near the zeros of lgamma (x = 1, 2) and of
+    # digamma (x ~ 1.46); references from mpmath.
+    def mp_lgamma(v):
+        if math.isinf(v):
+            return INF
+        if v <= 0 and v == math.floor(v):
+            return INF
+        return float(mpmath.log(abs(mpmath.gamma(mpmath.mpf(v)))))
+
+    def mp_digamma(v):
+        if math.isinf(v):
+            return INF if v > 0 else NAN
+        if v <= 0 and v == math.floor(v):
+            return NAN
+        return float(mpmath.digamma(mpmath.mpf(v)))
+
+    gamma_inputs = [1e-6, 0.1, 0.5, 0.9, 0.999, 1.0, 1.001, 1.5, 2.0, 2.5, 3.0, 4.5,
+                    10.0, 33.3, 100.0, 1e4, -0.5, -1.5, -2.7, -10.3, -100.4]
+    for name, fn, extra, atol, rtol in (
+            ("lgamma", mp_lgamma, [0.0, -3.0, INF, -INF, NAN], 2e-6, 2e-6),
+            ("digamma", mp_digamma, [0.0, -3.0, INF, -INF, NAN], 2e-6, 2e-6)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f64", "f16", "bf16"):
+            vals = [v for v in gamma_inputs if elem in ("f32", "f64") or abs(v) < 50] + extra
+            a = array(vals, elem)
+            exact = [fn(float(v)) for v in np.asarray(a, dtype=np.float64)]
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            if elem == "f32":
+                f.expect(r, array(exact, elem), elem, atol, rtol)
+            elif elem == "f64":
+                f.expect(r, array(exact, elem), elem, 1e-12, 1e-12)
+            else:
+                f.expect(r, array(exact, elem), elem, 1e-2, 1e-2)
+        funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against "
+                            "mpmath (f32: atol and rtol %g; f64: 1e-12), its poles and "
+                            "infinities." % (name, atol)))
+
+    # erf_inv and bessel_i1e: f32 formulas (f16/bf16 through f32), in ULP.
+    def mp_erf_inv(v):
+        if abs(v) == 1:
+            return math.copysign(INF, v)
+        if abs(v) > 1 or math.isnan(v):
+            return NAN
+        return float(mpmath.erfinv(mpmath.mpf(v)))
+
+    def mp_i1e(v):
+        if math.isnan(v):
+            return NAN
+        if math.isinf(v):
+            return math.copysign(0.0, v)
+        x = mpmath.mpf(v)
+        return float(mpmath.besseli(1, x) * mpmath.exp(-abs(x)))
+
+    for name, fn, values, bound in (
+            ("erf_inv", mp_erf_inv,
+             [-1.0, -0.999999, -0.9, -0.5, -1e-5, 0.0, 1e-7, 0.1, 0.3, 0.5, 0.7, 0.9,
+              0.99, 0.999, 0.9999, 0.99999, 0.9999999, 1.0], 2),
+            ("bessel_i1e", mp_i1e,
+             [0.0, 1e-6, 0.1, 0.5, 1.0, 2.0, 5.0, 8.0, 10.0, 14.9, 15.0, 16.0, 20.0,
+              50.0, 100.0, 1e4, 1e8, 3e38, -3.0, -30.0, 2.7127, 7.99, 8.0, 9.6196], 4)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f16", "bf16"):
+            vals = [v for v in values if elem == "f32" or abs(v) < 6e4]
+            a = array(vals, elem)
+            exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            want = f.constant(array(exact, elem), elem)
+            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
+                   % (r, want, bound if elem == "f32" else 1, t, t))
+        funcs.append(f.text(comment="chlo.%s in f32, f16 and bf16 against mpmath, "
+                            "within %d ULP (f16/bf16: 1)." % (name, bound)))
+    f = Func("test_erf_inv_domain")
+    x = f.input(array([1.5, -2.0, NAN], "f32"), "f32")
+    r = f.op("chlo.erf_inv %s : tensor<3xf32> -> tensor<3xf32>" % x)
+    f.expect(r, array([NAN, NAN, NAN], "f32"), "f32")
+    funcs.append(f.text(comment="erf_inv outside [-1, 1] is NaN."))
+
+    f = Func("test_next_after")
+    tiny = {"f32": 2.0 ** -149, "f64": 2.0 ** -1074, "f16": 2.0 ** -24}
+    for elem, dtype in (("f32", np.float32), ("f64", np.float64), ("f16", np.float16)):
+        xs = [1.0, 1.0, -1.0, -1.0, 0.0, 0.0, -0.0, 2.5, float(np.finfo(dtype).max),
+              INF, -INF, NAN, 3.0, tiny[elem], -tiny[elem]]
+        ys = [2.0, 0.0, -2.0, 5.0, 1.0, -1.0, 0.0, 2.5, INF,
+              0.0, 0.0, 1.0, NAN, 0.0, 1.0]
+        want = np.nextafter(np.array(xs, dtype), np.array(ys, dtype))
+        a, b = array(xs, elem), array(ys, elem)
+        r = f.op("chlo.next_after %s, %s : (%s, %s) -> %s"
+                 % (f.input(a, elem), f.input(b, elem), type_of(a, elem),
+                    type_of(b, elem), type_of(a, elem)))
+        f.expect(r, array(want, elem), elem, 0.0, 0.0)
+    a = array([[1.0, -1.0, 0.0], [4.0, 8.0, -0.5]], "f32")
+    b = array([0.0, 10.0, -1.0], "f32")
+    r = f.op("chlo.broadcast_next_after %s, %s : (tensor<2x3xf32>, tensor<3xf32>) -> "
+             "tensor<2x3xf32>" % (f.input(a, "f32"), f.input(b, "f32")))
+    f.expect(r, np.nextafter(np.asarray(a), np.broadcast_to(np.asarray(b), (2, 3))),
+             "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="chlo.next_after in f32, f64 and f16 against "
+                        "numpy.nextafter (subnormals, zeros of both signs, "
+                        "infinities, NaN), and broadcast_next_after."))
 
     f = Func("fail_chlo_wrong_expectation")
     x = f.input(array([0.5], "f32"), "f32")

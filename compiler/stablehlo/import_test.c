@@ -648,6 +648,31 @@ static void test_chlo_errors(void** state) {
        "t.mlir:3:8: error: 'chlo.erf' on f64 is not supported yet (f16, bf16 and f32 are)"},
       {"%0 = chlo.is_inf %a : tensor<4xf32> -> tensor<4xi1>\n  %1 = chlo.asinh %0 : tensor<4xi1> -> tensor<4xi1>",
        "t.mlir:3:8: error: 'chlo.asinh' takes f16, bf16, f32 or f64 tensors, got tensor<4xi1>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.erf_inv %0 : tensor<4xf64> -> tensor<4xf64>",
+       "t.mlir:3:8: error: 'chlo.erf_inv' on f64 is not supported yet (f16, bf16 and f32 are)"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.bessel_i1e %0 : tensor<4xf64> -> tensor<4xf64>",
+       "t.mlir:3:8: error: 'chlo.bessel_i1e' on f64 is not supported yet (f16, bf16 and f32 are)"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.lgamma %0 : tensor<4xi32> -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.lgamma' takes f16, bf16, f32 or f64 tensors, got tensor<4xi32>"},
+      {"%0 = chlo.digamma %a : tensor<4xf32> -> tensor<4xf64>",
+       "t.mlir:2:8: error: 'chlo.digamma' returns its operand's type"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.next_after %a, %0 : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of one float type and returns "
+       "it, got tensor<4xf32> and tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.next_after %0, %0 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of one float type and returns "
+       "it, got tensor<4xi32> and tensor<4xi32>"},
+      {"%0 = stablehlo.slice %a [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+       "  %1 = chlo.next_after %a, %0 : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of the result's shape, got "
+       "tensor<4xf32> and tensor<2xf32> (chlo.broadcast_next_after broadcasts)"},
+      {"%0 = chlo.broadcast_next_after %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<3xf32>",
+       "t.mlir:2:8: error: operand #0's dim 0 (size 4) cannot broadcast to result dim 0"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[512];
@@ -1197,8 +1222,8 @@ static void test_bad_syntax(void** state) {
        "window pad entries must be [low, high] integer pairs"},
       {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
-      {"%0 = chlo.lgamma %a : tensor<4xf32> -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'chlo.lgamma' is not supported"},
+      {"%0 = chlo.zeta %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.zeta' is not supported"},
       {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
        "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",

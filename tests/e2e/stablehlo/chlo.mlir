@@ -324,6 +324,103 @@ module @e2e_chlo {
     return
   }
 
+  // chlo.lgamma in f32, f64, f16 and bf16 against mpmath (f32: atol and rtol 2e-06; f64: 1e-12), its poles and infinities.
+  func.func public @test_lgamma() {
+    %0 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, 1.0e+02, 1.0e+04, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, -1.004e+02, 0.0e+00, -3.0e+00, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<26xf32>
+    %1 = chlo.lgamma %0 : tensor<26xf32> -> tensor<26xf32>
+    check.expect_almost_eq_const(%1, dense<[1.381551e+01, 2.2527127e+00, 5.723649e-01, 6.637626e-02, 5.7803106e-04, 0.0e+00, -5.764205e-04, -1.2078224e-01, 0.0e+00, 2.8468287e-01, 6.931472e-01, 2.4537365e+00, 1.2801827e+01, 8.260372e+01, 3.5913422e+02, 8.209972e+04, 1.2655121e+00, 8.6004704e-01, -7.1407035e-02, -1.4457517e+01, -3.6438934e+02, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0xFFC00000]> : tensor<26xf32>, atol 2.0e-06, rtol 2.0e-06) : tensor<26xf32>
+    %2 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, 1.0e+02, 1.0e+04, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, -1.004e+02, 0.0e+00, -3.0e+00, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000]> : tensor<26xf64>
+    %3 = chlo.lgamma %2 : tensor<26xf64> -> tensor<26xf64>
+    check.expect_almost_eq_const(%3, dense<[1.3815509980749432e+01, 2.252712651734206e+00, 5.723649429247001e-01, 6.637623973474288e-02, 5.780385328913508e-04, 0.0e+00, -5.763935982832617e-04, -1.2078223763524518e-01, 0.0e+00, 2.846828704729192e-01, 6.931471805599453e-01, 2.4537365708424423e+00, 1.2801827480081469e+01, 8.260372358165495e+01, 3.591342053695754e+02, 8.209971749644238e+04, 1.2655121234846454e+00, 8.600470153764811e-01, -7.140708531564564e-02, -1.4457515440024208e+01, -3.6438932358026403e+02, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0xFFF8000000000000]> : tensor<26xf64>, atol 1.0e-12, rtol 1.0e-12) : tensor<26xf64>
+    %4 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, 0.0e+00, -3.0e+00, 0x7C00, 0xFC00, 0x7E00]> : tensor<23xf16>
+    %5 = chlo.lgamma %4 : tensor<23xf16> -> tensor<23xf16>
+    check.expect_almost_eq_const(%5, dense<[1.3805e+01, 2.254e+00, 5.723e-01, 6.647e-02, 5.646e-04, 0.0e+00, -5.627e-04, -1.208e-01, 0.0e+00, 2.847e-01, 6.934e-01, 2.453e+00, 1.2805e+01, 8.26e+01, 1.266e+00, 8.6e-01, -7.227e-02, -1.4445e+01, 0x7C00, 0x7C00, 0x7C00, 0x7C00, 0xFE00]> : tensor<23xf16>, atol 1.0e-02, rtol 1.0e-02) : tensor<23xf16>
+    %6 = util.unfoldable_constant dense<[9.983778e-07, 1.00097656e-01, 5.0e-01, 8.984375e-01, 1.0e+00, 1.0e+00, 1.0e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.325e+01, -5.0e-01, -1.5e+00, -2.703125e+00, -1.03125e+01, 0.0e+00, -3.0e+00, 0x7F80, 0xFF80, 0x7FC0]> : tensor<23xbf16>
+    %7 = chlo.lgamma %6 : tensor<23xbf16> -> tensor<23xbf16>
+    check.expect_almost_eq_const(%7, dense<[1.38125e+01, 2.25e+00, 5.7421875e-01, 6.738281e-02, 0.0e+00, 0.0e+00, 0.0e+00, -1.2060547e-01, 0.0e+00, 2.8515625e-01, 6.9140625e-01, 2.453125e+00, 1.28125e+01, 8.25e+01, 1.265625e+00, 8.59375e-01, -6.7871094e-02, -1.45e+01, 0x7F80, 0x7F80, 0x7F80, 0x7F80, 0x7FC0]> : tensor<23xbf16>, atol 1.0e-02, rtol 1.0e-02) : tensor<23xbf16>
+    return
+  }
+
+  // chlo.digamma in f32, f64, f16 and bf16 against mpmath (f32: atol and rtol 2e-06; f64: 1e-12), its poles and infinities.
+  func.func public @test_digamma() {
+    %0 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, 1.0e+02, 1.0e+04, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, -1.004e+02, 0.0e+00, -3.0e+00, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<26xf32>
+    %1 = chlo.digamma %0 : tensor<26xf32> -> tensor<26xf32>
+    check.expect_almost_eq_const(%1, dense<[-1.00000056e+06, -1.0423755e+01, -1.96351e+00, -7.54927e-01, -5.788618e-01, -5.772157e-01, -5.7557184e-01, 3.6489975e-02, 4.2278433e-01, 7.0315665e-01, 9.227843e-01, 1.388871e+00, 2.2517526e+00, 3.4904673e+00, 4.600162e+00, 9.21029e+00, 3.6489975e-02, 7.0315665e-01, -1.1153479e+00, 4.6624007e+00, 5.634883e+00, 0x7FC00000, 0x7FC00000, 0x7F800000, 0x7FC00000, 0xFFC00000]> : tensor<26xf32>, atol 2.0e-06, rtol 2.0e-06) : tensor<26xf32>
+    %2 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, 1.0e+02, 1.0e+04, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, -1.004e+02, 0.0e+00, -3.0e+00, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000]> : tensor<26xf64>
+    %3 = chlo.digamma %2 : tensor<26xf64> -> tensor<26xf64>
+    check.expect_almost_eq_const(%3, dense<[-1.0000005772140201e+06, -1.0423754940411076e+01, -1.9635100260214235e+00, -7.549269499470513e-01, -5.788618021086455e-01, -5.772156649015329e-01, -5.755719318103006e-01, 3.648997397857652e-02, 4.2278433509846713e-01, 7.031566406452432e-01, 9.227843350984671e-01, 1.388870926359529e+00, 2.251752589066721e+00, 3.490467238520243e+00, 4.600161852738087e+00, 9.210290371142849e+00, 3.648997397857652e-02, 7.031566406452432e-01, -1.1153471291406896e+00, 4.662403493582087e+00, 5.634899350648233e+00, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000]> : tensor<26xf64>, atol 1.0e-12, rtol 1.0e-12) : tensor<26xf64>
+    %4 = util.unfoldable_constant dense<[1.0e-06, 1.0e-01, 5.0e-01, 9.0e-01, 9.99e-01, 1.0e+00, 1.001e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.33e+01, -5.0e-01, -1.5e+00, -2.7e+00, -1.03e+01, 0.0e+00, -3.0e+00, 0x7C00, 0xFC00, 0x7E00]> : tensor<23xf16>
+    %5 = chlo.digamma %4 : tensor<23xf16> -> tensor<23xf16>
+    check.expect_almost_eq_const(%5, dense<[0xFC00, -1.043e+01, -1.964e+00, -7.55e-01, -5.786e-01, -5.77e-01, -5.757e-01, 3.65e-02, 4.229e-01, 7.03e-01, 9.23e-01, 1.389e+00, 2.252e+00, 3.49e+00, 3.65e-02, 7.03e-01, -1.104e+00, 4.71e+00, 0x7E00, 0x7E00, 0x7C00, 0x7E00, 0xFE00]> : tensor<23xf16>, atol 1.0e-02, rtol 1.0e-02) : tensor<23xf16>
+    %6 = util.unfoldable_constant dense<[9.983778e-07, 1.00097656e-01, 5.0e-01, 8.984375e-01, 1.0e+00, 1.0e+00, 1.0e+00, 1.5e+00, 2.0e+00, 2.5e+00, 3.0e+00, 4.5e+00, 1.0e+01, 3.325e+01, -5.0e-01, -1.5e+00, -2.703125e+00, -1.03125e+01, 0.0e+00, -3.0e+00, 0x7F80, 0xFF80, 0x7FC0]> : tensor<23xbf16>
+    %7 = chlo.digamma %6 : tensor<23xbf16> -> tensor<23xbf16>
+    check.expect_almost_eq_const(%7, dense<[-1.00352e+06, -1.04375e+01, -1.9609375e+00, -7.578125e-01, -5.78125e-01, -5.78125e-01, -5.78125e-01, 3.6376953e-02, 4.21875e-01, 7.03125e-01, 9.21875e-01, 1.390625e+00, 2.25e+00, 3.484375e+00, 3.6376953e-02, 7.03125e-01, -1.1640625e+00, 4.46875e+00, 0x7FC0, 0x7FC0, 0x7F80, 0x7FC0, 0x7FC0]> : tensor<23xbf16>, atol 1.0e-02, rtol 1.0e-02) : tensor<23xbf16>
+    return
+  }
+
+  // chlo.erf_inv in f32, f16 and bf16 against mpmath, within 2 ULP (f16/bf16: 1).
+  func.func public @test_erf_inv() {
+    %0 = util.unfoldable_constant dense<[-1.0e+00, -9.99999e-01, -9.0e-01, -5.0e-01, -1.0e-05, 0.0e+00, 1.0e-07, 1.0e-01, 3.0e-01, 5.0e-01, 7.0e-01, 9.0e-01, 9.9e-01, 9.99e-01, 9.999e-01, 9.9999e-01, 9.999999e-01, 1.0e+00]> : tensor<18xf32>
+    %1 = chlo.erf_inv %0 : tensor<18xf32> -> tensor<18xf32>
+    %2 = stablehlo.constant dense<[0xFF800000, -3.4570746e+00, -1.1630871e+00, -4.7693628e-01, -8.862269e-06, 0.0e+00, 8.862269e-08, 8.885599e-02, 2.7246273e-01, 4.7693628e-01, 7.328691e-01, 1.1630871e+00, 1.8213866e+00, 2.3267562e+00, 2.7510355e+00, 3.1232057e+00, 3.7439213e+00, 0x7F800000]> : tensor<18xf32>
+    check.expect_close %1, %2, max_ulp_difference = 2 : tensor<18xf32>, tensor<18xf32>
+    %3 = util.unfoldable_constant dense<[-1.0e+00, -1.0e+00, -9.0e-01, -5.0e-01, -1.0e-05, 0.0e+00, 1.0e-07, 1.0e-01, 3.0e-01, 5.0e-01, 7.0e-01, 9.0e-01, 9.9e-01, 9.99e-01, 1.0e+00, 1.0e+00, 1.0e+00, 1.0e+00]> : tensor<18xf16>
+    %4 = chlo.erf_inv %3 : tensor<18xf16> -> tensor<18xf16>
+    %5 = stablehlo.constant dense<[0xFC00, 0xFC00, -1.163e+00, -4.77e-01, -8.9e-06, 0.0e+00, 1.0e-07, 8.88e-02, 2.725e-01, 4.77e-01, 7.334e-01, 1.163e+00, 1.827e+00, 2.332e+00, 0x7C00, 0x7C00, 0x7C00, 0x7C00]> : tensor<18xf16>
+    check.expect_close %4, %5, max_ulp_difference = 1 : tensor<18xf16>, tensor<18xf16>
+    %6 = util.unfoldable_constant dense<[-1.0e+00, -1.0e+00, -8.984375e-01, -5.0e-01, -1.001358e-05, 0.0e+00, 1.0011718e-07, 1.00097656e-01, 3.0078125e-01, 5.0e-01, 6.9921875e-01, 8.984375e-01, 9.8828125e-01, 1.0e+00, 1.0e+00, 1.0e+00, 1.0e+00, 1.0e+00]> : tensor<18xbf16>
+    %7 = chlo.erf_inv %6 : tensor<18xbf16> -> tensor<18xbf16>
+    %8 = stablehlo.constant dense<[0xFF80, 0xFF80, -1.15625e+00, -4.765625e-01, -8.881092e-06, 0.0e+00, 8.8941306e-08, 8.886719e-02, 2.734375e-01, 4.765625e-01, 7.3046875e-01, 1.15625e+00, 1.78125e+00, 0x7F80, 0x7F80, 0x7F80, 0x7F80, 0x7F80]> : tensor<18xbf16>
+    check.expect_close %7, %8, max_ulp_difference = 1 : tensor<18xbf16>, tensor<18xbf16>
+    return
+  }
+
+  // chlo.bessel_i1e in f32, f16 and bf16 against mpmath, within 4 ULP (f16/bf16: 1).
+  func.func public @test_bessel_i1e() {
+    %0 = util.unfoldable_constant dense<[0.0e+00, 1.0e-06, 1.0e-01, 5.0e-01, 1.0e+00, 2.0e+00, 5.0e+00, 8.0e+00, 1.0e+01, 1.49e+01, 1.5e+01, 1.6e+01, 2.0e+01, 5.0e+01, 1.0e+02, 1.0e+04, 1.0e+08, 3.0e+38, -3.0e+00, -3.0e+01, 2.7127e+00, 7.99e+00, 8.0e+00, 9.6196e+00]> : tensor<24xf32>
+    %1 = chlo.bessel_i1e %0 : tensor<24xf32> -> tensor<24xf32>
+    %2 = stablehlo.constant dense<[0.0e+00, 4.999995e-07, 4.5298446e-02, 1.564208e-01, 2.0791042e-01, 2.1526928e-01, 1.6397227e-01, 1.3414249e-01, 1.21262684e-01, 1.006923e-01, 1.0037418e-01, 9.7349614e-02, 8.750622e-02, 5.5993125e-02, 3.9744154e-02, 3.989273e-03, 3.989423e-05, 2.3032943e-20, -1.9682671e-01, -7.191633e-02, 2.0245017e-01, 1.3421734e-01, 1.3414249e-01, 1.2343211e-01]> : tensor<24xf32>
+    check.expect_close %1, %2, max_ulp_difference = 4 : tensor<24xf32>, tensor<24xf32>
+    %3 = util.unfoldable_constant dense<[0.0e+00, 1.0e-06, 1.0e-01, 5.0e-01, 1.0e+00, 2.0e+00, 5.0e+00, 8.0e+00, 1.0e+01, 1.49e+01, 1.5e+01, 1.6e+01, 2.0e+01, 5.0e+01, 1.0e+02, 1.0e+04, -3.0e+00, -3.0e+01, 2.713e+00, 7.99e+00, 8.0e+00, 9.62e+00]> : tensor<22xf16>
+    %4 = chlo.bessel_i1e %3 : tensor<22xf16> -> tensor<22xf16>
+    %5 = stablehlo.constant dense<[0.0e+00, 5.0e-07, 4.53e-02, 1.564e-01, 2.079e-01, 2.152e-01, 1.64e-01, 1.342e-01, 1.213e-01, 1.007e-01, 1.004e-01, 9.735e-02, 8.75e-02, 5.6e-02, 3.973e-02, 3.99e-03, -1.968e-01, -7.19e-02, 2.024e-01, 1.343e-01, 1.342e-01, 1.235e-01]> : tensor<22xf16>
+    check.expect_close %4, %5, max_ulp_difference = 1 : tensor<22xf16>, tensor<22xf16>
+    %6 = util.unfoldable_constant dense<[0.0e+00, 9.983778e-07, 1.00097656e-01, 5.0e-01, 1.0e+00, 2.0e+00, 5.0e+00, 8.0e+00, 1.0e+01, 1.4875e+01, 1.5e+01, 1.6e+01, 2.0e+01, 5.0e+01, 1.0e+02, 9.984e+03, -3.0e+00, -3.0e+01, 2.71875e+00, 8.0e+00, 8.0e+00, 9.625e+00]> : tensor<22xbf16>
+    %7 = chlo.bessel_i1e %6 : tensor<22xbf16> -> tensor<22xbf16>
+    %8 = stablehlo.constant dense<[0.0e+00, 4.991889e-07, 4.5410156e-02, 1.5625e-01, 2.0800781e-01, 2.1484375e-01, 1.640625e-01, 1.3378906e-01, 1.2109375e-01, 1.0058594e-01, 1.0058594e-01, 9.716797e-02, 8.7402344e-02, 5.5908203e-02, 3.9794922e-02, 3.9978027e-03, -1.9726562e-01, -7.1777344e-02, 2.0214844e-01, 1.3378906e-01, 1.3378906e-01, 1.23535156e-01]> : tensor<22xbf16>
+    check.expect_close %7, %8, max_ulp_difference = 1 : tensor<22xbf16>, tensor<22xbf16>
+    return
+  }
+
+  // erf_inv outside [-1, 1] is NaN.
+  func.func public @test_erf_inv_domain() {
+    %0 = util.unfoldable_constant dense<[1.5e+00, -2.0e+00, 0x7FC00000]> : tensor<3xf32>
+    %1 = chlo.erf_inv %0 : tensor<3xf32> -> tensor<3xf32>
+    check.expect_almost_eq_const(%1, dense<0x7FC00000> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+
+  // chlo.next_after in f32, f64 and f16 against numpy.nextafter (subnormals, zeros of both signs, infinities, NaN), and broadcast_next_after.
+  func.func public @test_next_after() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 1.0e+00, -1.0e+00, -1.0e+00, 0.0e+00, 0.0e+00, -0.0e+00, 2.5e+00, 3.4028235e+38, 0x7F800000, 0xFF800000, 0x7FC00000, 3.0e+00, 1.0e-45, -1.0e-45]> : tensor<15xf32>
+    %1 = util.unfoldable_constant dense<[2.0e+00, 0.0e+00, -2.0e+00, 5.0e+00, 1.0e+00, -1.0e+00, 0.0e+00, 2.5e+00, 0x7F800000, 0.0e+00, 0.0e+00, 1.0e+00, 0x7FC00000, 0.0e+00, 1.0e+00]> : tensor<15xf32>
+    %2 = chlo.next_after %0, %1 : (tensor<15xf32>, tensor<15xf32>) -> tensor<15xf32>
+    check.expect_almost_eq_const(%2, dense<[1.0000001e+00, 9.9999994e-01, -1.0000001e+00, -9.9999994e-01, 1.0e-45, -1.0e-45, 0.0e+00, 2.5e+00, 0x7F800000, 3.4028235e+38, -3.4028235e+38, 0x7FC00000, 0x7FC00000, 0.0e+00, -0.0e+00]> : tensor<15xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<15xf32>
+    %3 = util.unfoldable_constant dense<[1.0e+00, 1.0e+00, -1.0e+00, -1.0e+00, 0.0e+00, 0.0e+00, -0.0e+00, 2.5e+00, 1.7976931348623157e+308, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 3.0e+00, 5.0e-324, -5.0e-324]> : tensor<15xf64>
+    %4 = util.unfoldable_constant dense<[2.0e+00, 0.0e+00, -2.0e+00, 5.0e+00, 1.0e+00, -1.0e+00, 0.0e+00, 2.5e+00, 0x7FF0000000000000, 0.0e+00, 0.0e+00, 1.0e+00, 0x7FF8000000000000, 0.0e+00, 1.0e+00]> : tensor<15xf64>
+    %5 = chlo.next_after %3, %4 : (tensor<15xf64>, tensor<15xf64>) -> tensor<15xf64>
+    check.expect_almost_eq_const(%5, dense<[1.0000000000000002e+00, 9.999999999999999e-01, -1.0000000000000002e+00, -9.999999999999999e-01, 5.0e-324, -5.0e-324, 0.0e+00, 2.5e+00, 0x7FF0000000000000, 1.7976931348623157e+308, -1.7976931348623157e+308, 0x7FF8000000000000, 0x7FF8000000000000, 0.0e+00, -0.0e+00]> : tensor<15xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<15xf64>
+    %6 = util.unfoldable_constant dense<[1.0e+00, 1.0e+00, -1.0e+00, -1.0e+00, 0.0e+00, 0.0e+00, -0.0e+00, 2.5e+00, 6.55e+04, 0x7C00, 0xFC00, 0x7E00, 3.0e+00, 6.0e-08, -6.0e-08]> : tensor<15xf16>
+    %7 = util.unfoldable_constant dense<[2.0e+00, 0.0e+00, -2.0e+00, 5.0e+00, 1.0e+00, -1.0e+00, 0.0e+00, 2.5e+00, 0x7C00, 0.0e+00, 0.0e+00, 1.0e+00, 0x7E00, 0.0e+00, 1.0e+00]> : tensor<15xf16>
+    %8 = chlo.next_after %6, %7 : (tensor<15xf16>, tensor<15xf16>) -> tensor<15xf16>
+    check.expect_almost_eq_const(%8, dense<[1.001e+00, 9.995e-01, -1.001e+00, -9.995e-01, 6.0e-08, -6.0e-08, -0.0e+00, 2.5e+00, 0x7C00, 6.55e+04, -6.55e+04, 0x7E00, 0x7E00, 0.0e+00, -0.0e+00]> : tensor<15xf16>, atol 0.0e+00, rtol 0.0e+00) : tensor<15xf16>
+    %9 = util.unfoldable_constant dense<[[1.0e+00, -1.0e+00, 0.0e+00], [4.0e+00, 8.0e+00, -5.0e-01]]> : tensor<2x3xf32>
+    %10 = util.unfoldable_constant dense<[0.0e+00, 1.0e+01, -1.0e+00]> : tensor<3xf32>
+    %11 = chlo.broadcast_next_after %9, %10 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%11, dense<[[9.9999994e-01, -9.9999994e-01, -1.0e-45], [3.9999998e+00, 8.000001e+00, -5.0000006e-01]]> : tensor<2x3xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xf32>
+    return
+  }
+
   // 1 ULP off with a bound of 0: must fail.
   func.func public @fail_chlo_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[5.0e-01]> : tensor<1xf32>
