@@ -3800,6 +3800,178 @@ def gen_chlo():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Normalization: batch_norm_* and reduce_precision (compositions)
+#===----------------------------------------------------------------------===#
+
+def reduce_precision_ref(v, exponent_bits, mantissa_bits, mantissa, exponent):
+    """The spec's reduce_precision of the float |v| (of a type with |mantissa|
+    and |exponent| bits) in exact rational arithmetic: round to
+    |mantissa_bits| bits after the leading one (ties to even), then
+    infinity above the narrow type's range and a signed zero below its
+    smallest normal number."""
+    from fractions import Fraction
+    if math.isnan(v) or math.isinf(v) or v == 0:
+        return v
+    if mantissa_bits < mantissa:
+        _, e = math.frexp(abs(v))  # |v| = m 2^e, m in [1/2, 1)
+        scale = Fraction(2) ** (mantissa_bits + 1 - e)
+        q = Fraction(abs(v)) * scale
+        if mantissa_bits == 0 and q - math.floor(q) == Fraction(1, 2):
+            # A tie with no mantissa bits left: the bit pattern's last kept
+            # bit is the exponent's lowest, so the power of two with an
+            # even biased exponent wins (as the bit-level rounding does).
+            bias = 2 ** (exponent - 1) - 1
+            n = math.floor(q) if (e - 1 + bias) % 2 == 0 else math.floor(q) + 1
+        else:
+            n = round(q)
+        v = math.copysign(float(n / scale), v)
+    if exponent_bits < exponent:
+        largest = 2 ** (exponent_bits - 1) - 1
+        _, e = math.frexp(abs(v))
+        if e - 1 > largest:
+            return math.copysign(INF, v)
+        if e - 1 < 1 - largest:
+            return math.copysign(0.0, v)
+    return v
+
+
+def batch_norm_ref(x, scale, offset, mean, var, eps, f):
+    shape = [1] * x.ndim
+    shape[f] = x.shape[f]
+    r = lambda v: np.reshape(v, shape)
+    return (x - r(mean)) * r(scale / np.sqrt(var + eps)) + r(offset)
+
+
+# The epsilon the tests give, "1.0e-03 : f32", is f32's nearest value.
+EPS_F32 = float(np.float32(1e-3))
+
+
+def gen_normalization():
+    funcs = []
+    rng = np.random.default_rng(31)
+    f = Func("test_batch_norm_inference")
+    for elem, shape, feature in (("f32", (2, 3, 4, 5), 1), ("f32", (6, 3), 1),
+                                 ("f64", (3, 4), 0), ("f16", (4, 2, 3), 2),
+                                 ("bf16", (5, 4), 1)):
+        x = array(rng.uniform(-3, 3, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        offset = array(rng.uniform(-1, 1, c), elem)
+        mean = array(rng.uniform(-1, 1, c), elem)
+        var = array(rng.uniform(0.1, 3, c), elem)
+        want = batch_norm_ref(*(np.asarray(a, np.float64) for a in (x, scale, offset, mean,
+                                                                   var)), EPS_F32, feature)
+        ops = [f.input(a, elem) for a in (x, scale, offset, mean, var)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_inference"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s, %s, %s) -> %s'
+                 % (", ".join(ops), feature, t, tc, tc, tc, tc, t))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2, "bf16": 2e-2}[elem]
+        f.expect(r, array(want, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_inference along different feature "
+                        "dimensions, in f32, f64, f16 and bf16."))
+
+    f = Func("test_batch_norm_training")
+    for elem, shape, feature in (("f32", (4, 3, 2, 2), 1), ("f64", (5, 3), 1),
+                                 ("f16", (3, 4), 0)):
+        x = array(rng.uniform(-2, 2, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        offset = array(rng.uniform(-1, 1, c), elem)
+        xd = np.asarray(x, np.float64)
+        axes = tuple(d for d in range(len(shape)) if d != feature)
+        mean, var = xd.mean(axis=axes), xd.var(axis=axes)
+        want = batch_norm_ref(xd, np.asarray(scale, np.float64),
+                              np.asarray(offset, np.float64), mean, var, EPS_F32, feature)
+        ops = [f.input(a, elem) for a in (x, scale, offset)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_training"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s) -> (%s, %s, %s)'
+                 % (", ".join(ops), feature, t, tc, tc, t, tc, tc), count=3)
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r + "#0", array(want, elem), elem, tol, tol)
+        f.expect(r + "#1", array(mean, elem), elem, tol, tol)
+        f.expect(r + "#2", array(var, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_training: the normalized operand, the "
+                        "batch mean and the (population) batch variance."))
+
+    f = Func("test_batch_norm_grad")
+    for elem, shape, feature in (("f32", (3, 4, 2), 1), ("f64", (4, 3), 0)):
+        x = array(rng.uniform(-2, 2, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        mean = array(rng.uniform(-1, 1, c), elem)
+        var = array(rng.uniform(0.5, 2, c), elem)
+        dy = array(rng.uniform(-1, 1, shape), elem)
+        xd, sd, md, vd, dyd = (np.asarray(a, np.float64) for a in (x, scale, mean, var, dy))
+        eps = EPS_F32
+        axes = tuple(d for d in range(len(shape)) if d != feature)
+        bshape = [1] * len(shape)
+        bshape[feature] = c
+        b = lambda v: np.reshape(v, bshape)
+        n = xd.size // c
+        centered = xd - b(md)
+        stddev = np.sqrt(vd + eps)
+        normalized = centered / b(stddev)
+        grad_offset = dyd.sum(axis=axes)
+        grad_scale = (dyd * normalized).sum(axis=axes)
+        i6 = n * dyd - b(grad_offset) - centered * b((dyd * centered).sum(axis=axes)) / b(vd + eps)
+        grad_operand = b(sd / stddev / n) * i6
+        ops = [f.input(a, elem) for a in (x, scale, mean, var, dy)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_grad"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s, %s, %s) -> (%s, %s, %s)'
+                 % (", ".join(ops), feature, t, tc, tc, tc, t, t, tc, tc), count=3)
+        tol = 1e-5 if elem == "f32" else 1e-12
+        f.expect(r + "#0", array(grad_operand, elem), elem, tol, tol)
+        f.expect(r + "#1", array(grad_scale, elem), elem, tol, tol)
+        f.expect(r + "#2", array(grad_offset, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_grad against the spec's formulas in f64."))
+
+    f = Func("test_reduce_precision")
+    cases = (
+        ("f32", 23, 8, 5, 10,
+         [1.0, 1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 65504.0, 65520.0, 70000.0, -70000.0,
+          2.0 ** -14, 2.0 ** -15, -2.0 ** -15, 0.0, -0.0, INF, -INF, NAN, 3.14159265,
+          -2.71828, 1e-3, 3e38]),
+        ("f32", 23, 8, 8, 7, [1.0, 1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, 3.14159265, -1e30,
+                              3.4e38, 1e-30, INF, NAN]),
+        ("f32", 23, 8, 3, 0, [1.0, 1.5, 2.5, 3.0, 7.0, 8.0, 0.1, -5.0, -6.0, 12.0]),
+        ("f64", 52, 11, 8, 23, [1.0, 1 + 2.0 ** -24, 1 + 3 * 2.0 ** -24, math.pi, 1e39,
+                                -1e39, 1e-39, 1e-45, 1e300, NAN]),
+        ("f16", 10, 5, 5, 2, [1.0, 1.125, 1.375, 57344.0, 61440.0, -3.3, 2.0 ** -14,
+                              6e-5, NAN, -INF]),
+        ("bf16", 7, 8, 5, 3, [1.0, 1.0625, 1.1875, 3.0e5, -7.0e4, 1e-5, 0.333]),
+    )
+    for elem, mantissa, exponent, e_bits, m_bits, values in cases:
+        a = array(values, elem)
+        want = [reduce_precision_ref(float(v), e_bits, m_bits, mantissa, exponent)
+                for v in np.asarray(a, dtype=np.float64)]
+        x = f.input(a, elem)
+        t = type_of(a, elem)
+        r = f.op("stablehlo.reduce_precision %s, format = e%dm%d : %s"
+                 % (x, e_bits, m_bits, t))
+        f.expect(r, array(want, elem), elem, 0.0, 0.0)
+    r = f.op('"stablehlo.reduce_precision"(%s) {exponent_bits = 5 : i32, '
+             'mantissa_bits = 10 : i32} : (%s) -> %s'
+             % (f.input(array([1 + 3 * 2.0 ** -11], "f32"), "f32"), "tensor<1xf32>",
+                "tensor<1xf32>"))
+    f.expect(r, array([1 + 2.0 ** -9], "f32"), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="reduce_precision: rounding to nearest even in the "
+                        "narrow mantissa, overflow to infinity, flush below the narrow "
+                        "smallest normal, NaN kept; pretty and generic forms."))
+
+    f = Func("fail_reduce_precision_kept_bits")
+    a = array([1 + 2.0 ** -12], "f32")
+    r = f.op("stablehlo.reduce_precision %s, format = e8m10 : tensor<1xf32>"
+             % f.input(a, "f32"))
+    f.expect(r, a, "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="1 + 2^-12 keeps no bit below 10 mantissa bits: "
+                        "expecting it unchanged must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -3863,6 +4035,9 @@ FAMILIES = [
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
      "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+    ("normalization", gen_normalization,
+     "batch_norm_inference, batch_norm_training, batch_norm_grad and\n"
+     "reduce_precision, lowered as compositions of other ops."),
     ("chlo", gen_chlo,
      "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
      "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),

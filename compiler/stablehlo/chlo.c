@@ -563,7 +563,7 @@ static grt_status_t grtc_chlo_broadcast_to(grtc_chlo_builder_t* b, grtc_tvalue_t
 }
 
 //===----------------------------------------------------------------------===//
-// next_after
+// Bit patterns
 //===----------------------------------------------------------------------===//
 
 static grtc_tvalue_t* grtc_chlo_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like,
@@ -588,6 +588,302 @@ static grtc_tvalue_t* grtc_chlo_compare_bits(grtc_chlo_math_t* m,
   if (r) r->def->attrs.compare_type = GRTC_CMP_TYPE_UNSIGNED;
   return r;
 }
+
+//===----------------------------------------------------------------------===//
+// batch_norm_inference, batch_norm_training, batch_norm_grad
+//===----------------------------------------------------------------------===//
+
+// A rank-0 constant of |elem|.
+static grtc_tvalue_t* grtc_chlo_scalar(grtc_chlo_math_t* m, grtc_elem_t elem,
+                                       double value) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_ttype_t type = {0};
+  type.elem = elem;
+  grtc_tvalue_t like;
+  memset(&like, 0, sizeof(like));
+  like.type = type;
+  return grtc_chlo_splat(m, &like, value);
+}
+
+// The sum of |x| over every dimension but |feature|: a rank-1 tensor of
+// that dimension's size.
+static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                        uint32_t feature) {
+  if (!x || !grt_status_is_ok(m->status)) return NULL;
+  grtc_tvalue_t* operands[2] = {x, grtc_chlo_scalar(m, x->type.elem, 0.0)};
+  if (!operands[1]) return NULL;
+  int64_t dims[GRTC_MAX_RANK];
+  uint32_t count = 0;
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    if (d != feature) dims[count++] = d;
+  }
+  grtc_ttype_t type = {0};
+  type.elem = x->type.elem;
+  type.rank = 1;
+  type.dims[0] = x->type.dims[feature];
+  grtc_top_t* reduce = NULL;
+  m->status = grtc_top_create(m->b->module, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1,
+                              &reduce);
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_tblock_append(m->b->block, reduce);
+  m->status = m->b->place(m->b->user, reduce);
+  if (!grt_status_is_ok(m->status)) return NULL;
+  reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, count);
+  grtc_ttype_t scalar = {0};
+  scalar.elem = x->type.elem;
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = NULL;
+  m->status = grtc_tblock_create(m->b->module, args, 2, &body);
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_top_set_region(reduce, 0, body);
+  grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
+  grtc_top_t* add = NULL;
+  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_ADD, pair, 2, &scalar, &add);
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_tvalue_t* sum = &add->results[0];
+  grtc_top_t* yield = NULL;
+  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_YIELD, &sum, 1, NULL, &yield);
+  return grt_status_is_ok(m->status) ? &reduce->results[0] : NULL;
+}
+
+// A rank-1 |v| along |like|'s dimension |feature|.
+static grtc_tvalue_t* grtc_chlo_along(grtc_chlo_math_t* m, grtc_tvalue_t* v,
+                                      grtc_tvalue_t* like, uint32_t feature) {
+  if (!v || !like) return NULL;
+  grtc_ttype_t type = like->type;
+  type.elem = v->type.elem;
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &v, 1, &type);
+  if (r) {
+    int64_t dim = feature;
+    r->def->attrs.dims = grtc_tmodule_i64s(m->b->module, &dim, 1);
+  }
+  return r;
+}
+
+typedef enum grtc_chlo_batch_norm_e {
+  GRTC_CHLO_BATCH_NORM_INFERENCE,  // (operand, scale, offset, mean, variance)
+  GRTC_CHLO_BATCH_NORM_TRAINING,   // (operand, scale, offset)
+  GRTC_CHLO_BATCH_NORM_GRAD,       // (operand, scale, mean, variance, grad_output)
+} grtc_chlo_batch_norm_t;
+
+// Checks the operands and result types the spec requires of a batch norm:
+// a float operand of rank >= 1 whose feature_index is a dimension, the
+// per-feature operands rank 1 of that size, grad_output and the first
+// result the operand's type, the other results per-feature.
+static grt_status_t grtc_chlo_batch_norm_check(grt_string_view_t name,
+                                               grtc_chlo_batch_norm_t form,
+                                               grtc_tvalue_t* const* operands,
+                                               uint32_t operand_count,
+                                               const grtc_ttype_t* results,
+                                               uint32_t result_count,
+                                               const grtc_chlo_attrs_t* attrs) {
+  const grtc_ttype_t* x = &operands[0]->type;
+  char text[128], want[128];
+  grtc_ttype_format(x, text, sizeof(text));
+  if (!attrs->has_epsilon || !attrs->has_feature_index) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires the 'epsilon' and 'feature_index' attributes",
+                           GRT_SV_ARG(name));
+  }
+  if (!grtc_elem_is_float(x->elem) || x->rank < 1) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes a float tensor of rank 1 or more, got %s",
+                           GRT_SV_ARG(name), text);
+  }
+  if (attrs->feature_index < 0 || attrs->feature_index >= (int64_t)x->rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' feature_index %lld is not a dimension of %s",
+                           GRT_SV_ARG(name), (long long)attrs->feature_index, text);
+  }
+  grtc_ttype_t feature = {0};
+  feature.elem = x->elem;
+  feature.rank = 1;
+  feature.dims[0] = x->dims[attrs->feature_index];
+  grtc_ttype_format(&feature, want, sizeof(want));
+  for (uint32_t i = 1; i < operand_count; ++i) {
+    bool full = form == GRTC_CHLO_BATCH_NORM_GRAD && i == 4;
+    const grtc_ttype_t* expected = full ? x : &feature;
+    const grtc_ttype_t* got = &operands[i]->type;
+    if (got->elem != expected->elem || !grtc_ttype_same_shape(got, expected)) {
+      grtc_ttype_format(got, text, sizeof(text));
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%.*s' operand #%u must be %s, got %s", GRT_SV_ARG(name), i,
+                             full ? "the operand's type" : want, text);
+    }
+  }
+  for (uint32_t i = 0; i < result_count; ++i) {
+    const grtc_ttype_t* expected = i == 0 ? x : &feature;
+    if (results[i].elem != expected->elem || !grtc_ttype_same_shape(&results[i], expected)) {
+      grtc_ttype_format(expected, want, sizeof(want));
+      grtc_ttype_format(&results[i], text, sizeof(text));
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%.*s' result #%u must be %s, got %s", GRT_SV_ARG(name), i,
+                             want, text);
+    }
+  }
+  return grt_ok_status();
+}
+
+// The spec's formulas, in f32 for f16 and bf16 (rounded once at the end):
+//   inference: (x - mean) * (scale / sqrt(variance + epsilon)) + offset
+//   training:  mean and variance (the population variance) of each
+//              feature, then the same normalization
+//   grad:      with c = x - mean, s = 1 / sqrt(variance + epsilon) and N the
+//              elements per feature,
+//              grad_offset = sum(dy), grad_scale = sum(dy c) s,
+//              grad_operand = scale s / N (N dy - grad_offset
+//                                          - c sum(dy c) s^2)
+static grt_status_t grtc_chlo_batch_norm(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                         grtc_chlo_batch_norm_t form,
+                                         grtc_tvalue_t* const* operands,
+                                         uint32_t operand_count,
+                                         const grtc_ttype_t* results,
+                                         uint32_t result_count,
+                                         const grtc_chlo_attrs_t* attrs,
+                                         grtc_tvalue_t** outs) {
+  GRT_RETURN_IF_ERROR(grtc_chlo_batch_norm_check(name, form, operands, operand_count,
+                                                 results, result_count, attrs));
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t elem = operands[0]->type.elem;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* in[5] = {NULL};
+  for (uint32_t i = 0; i < operand_count; ++i) in[i] = grtc_chlo_convert(m, operands[i], work);
+  grtc_tvalue_t* x = in[0];
+  uint32_t f = (uint32_t)attrs->feature_index;
+  uint64_t total = 1;
+  for (uint32_t d = 0; d < x->type.rank; ++d) total *= (uint64_t)x->type.dims[d];
+  uint64_t per_feature = x->type.dims[f] ? total / (uint64_t)x->type.dims[f] : 0;
+  grtc_tvalue_t* mean = NULL;
+  grtc_tvalue_t* variance = NULL;
+  grtc_tvalue_t* centered = NULL;
+  if (form == GRTC_CHLO_BATCH_NORM_TRAINING) {
+    grtc_tvalue_t* count = grtc_chlo_splat(m, grtc_chlo_sum_but(m, x, f), (double)per_feature);
+    mean = DIV(grtc_chlo_sum_but(m, x, f), count);
+    centered = SUB(x, grtc_chlo_along(m, mean, x, f));
+    variance = DIV(grtc_chlo_sum_but(m, MUL(centered, centered), f), count);
+  } else {
+    mean = in[form == GRTC_CHLO_BATCH_NORM_GRAD ? 2 : 3];
+    variance = in[form == GRTC_CHLO_BATCH_NORM_GRAD ? 3 : 4];
+    centered = SUB(x, grtc_chlo_along(m, mean, x, f));
+  }
+  grtc_tvalue_t* scale = in[1];
+  grtc_tvalue_t* inv_std =
+      DIV(grtc_chlo_splat(m, variance, 1.0),
+          SQRT(ADD(variance, grtc_chlo_splat(m, variance, attrs->epsilon))));
+  grtc_tvalue_t* r[3] = {NULL, NULL, NULL};
+  if (form != GRTC_CHLO_BATCH_NORM_GRAD) {
+    grtc_tvalue_t* factor = MUL(scale, inv_std);
+    r[0] = ADD(MUL(centered, grtc_chlo_along(m, factor, x, f)),
+               grtc_chlo_along(m, in[2], x, f));
+    r[1] = mean;
+    r[2] = variance;
+  } else {
+    grtc_tvalue_t* dy = in[4];
+    grtc_tvalue_t* grad_offset = grtc_chlo_sum_but(m, dy, f);
+    grtc_tvalue_t* dy_c = grtc_chlo_sum_but(m, MUL(dy, centered), f);
+    grtc_tvalue_t* n = grtc_chlo_splat(m, x, (double)per_feature);
+    grtc_tvalue_t* inner =
+        SUB(SUB(MUL(n, dy), grtc_chlo_along(m, grad_offset, x, f)),
+            MUL(centered, grtc_chlo_along(m, MUL(dy_c, MUL(inv_std, inv_std)), x, f)));
+    grtc_tvalue_t* outer = DIV(MUL(scale, inv_std),
+                               grtc_chlo_splat(m, scale, (double)per_feature));
+    r[0] = MUL(grtc_chlo_along(m, outer, x, f), inner);
+    r[1] = MUL(dy_c, inv_std);
+    r[2] = grad_offset;
+  }
+  for (uint32_t i = 0; i < result_count; ++i) outs[i] = grtc_chlo_convert(m, r[i], elem);
+  return math.status;
+}
+
+//===----------------------------------------------------------------------===//
+// reduce_precision
+//===----------------------------------------------------------------------===//
+
+// reduce_precision(x, exponent_bits, mantissa_bits) on the bit pattern of
+// x's own type (E exponent and M mantissa bits):
+//   - mantissa_bits < M: add half of the dropped part (less one when the
+//     last kept bit is 0: ties to even) and clear the dropped bits; a carry
+//     into the exponent is the correct rounding up;
+//   - exponent_bits < E: an exponent above the narrow type's largest
+//     becomes infinity, one below its smallest normal becomes zero (both
+//     keeping the sign; the narrow type's subnormals are flushed, as XLA
+//     does);
+//   - NaN stays x itself.
+static grt_status_t grtc_chlo_reduce_precision(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                               grtc_tvalue_t* x, const grtc_ttype_t* result,
+                                               const grtc_chlo_attrs_t* attrs,
+                                               grtc_tvalue_t** out) {
+  char text[128];
+  grtc_ttype_format(&x->type, text, sizeof(text));
+  grtc_elem_t elem = x->type.elem;
+  if (!grtc_elem_is_float(elem) || result->elem != elem ||
+      !grtc_ttype_same_shape(result, &x->type)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes a float tensor and returns its type, got %s",
+                           GRT_SV_ARG(name), text);
+  }
+  if (!attrs->has_format) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires the 'exponent_bits' and 'mantissa_bits' "
+                           "attributes", GRT_SV_ARG(name));
+  }
+  uint32_t width = grtc_elem_bit_width(elem);
+  uint32_t mantissa = elem == GRTC_ELEM_F16 ? 10 : elem == GRTC_ELEM_BF16 ? 7
+                      : elem == GRTC_ELEM_F32 ? 23 : 52;
+  uint32_t exponent = width - 1 - mantissa;
+  if (attrs->exponent_bits < 1 || attrs->mantissa_bits < 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' needs exponent_bits >= 1 and mantissa_bits >= 0, got "
+                           "%lld and %lld", GRT_SV_ARG(name), (long long)attrs->exponent_bits,
+                           (long long)attrs->mantissa_bits);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t bits_elem =
+      width == 16 ? GRTC_ELEM_U16 : width == 32 ? GRTC_ELEM_U32 : GRTC_ELEM_U64;
+  grtc_tvalue_t* v = grtc_chlo_bitcast(m, x, bits_elem);
+  if (attrs->mantissa_bits < (int64_t)mantissa) {
+    uint32_t dropped = mantissa - (uint32_t)attrs->mantissa_bits;
+    grtc_tvalue_t* last_kept = grtc_chlo_binary(
+        m, GRTC_TOP_AND,
+        grtc_chlo_binary(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, v, grtc_chlo_bits(m, v, dropped)),
+        grtc_chlo_bits(m, v, 1));
+    grtc_tvalue_t* bias =
+        ADD(grtc_chlo_bits(m, v, ((uint64_t)1 << (dropped - 1)) - 1), last_kept);
+    uint64_t keep = ~(((uint64_t)1 << dropped) - 1);
+    if (width < 64) keep &= ((uint64_t)1 << width) - 1;
+    v = grtc_chlo_binary(m, GRTC_TOP_AND, ADD(v, bias), grtc_chlo_bits(m, v, keep));
+  }
+  if (attrs->exponent_bits < (int64_t)exponent) {
+    uint64_t sign = (uint64_t)1 << (width - 1);
+    uint64_t exponent_mask = (((uint64_t)1 << exponent) - 1) << mantissa;
+    int64_t bias = ((int64_t)1 << (exponent - 1)) - 1;
+    int64_t narrow_bias = ((int64_t)1 << (attrs->exponent_bits - 1)) - 1;
+    // Biased exponents (in x's type) of the narrow type's largest finite
+    // and smallest normal numbers.
+    uint64_t largest = (uint64_t)(bias + narrow_bias) << mantissa;
+    uint64_t smallest = (uint64_t)(bias + 1 - narrow_bias) << mantissa;
+    grtc_tvalue_t* biased = grtc_chlo_binary(m, GRTC_TOP_AND, v,
+                                             grtc_chlo_bits(m, v, exponent_mask));
+    grtc_tvalue_t* sign_bit = grtc_chlo_binary(m, GRTC_TOP_AND, v, grtc_chlo_bits(m, v, sign));
+    grtc_tvalue_t* infinity =
+        grtc_chlo_binary(m, GRTC_TOP_OR, sign_bit, grtc_chlo_bits(m, v, exponent_mask));
+    v = SELECT(grtc_chlo_compare_bits(m, GRTC_CMP_GT, biased, grtc_chlo_bits(m, v, largest)),
+               infinity, v);
+    v = SELECT(grtc_chlo_compare_bits(m, GRTC_CMP_LT, biased, grtc_chlo_bits(m, v, smallest)),
+               sign_bit, v);
+  }
+  grtc_tvalue_t* r = grtc_chlo_bitcast(m, v, elem);
+  r = SELECT(CMP(NE, x, x), x, r);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// next_after
+//===----------------------------------------------------------------------===//
 
 // next_after(x, y): the float after x in the direction of y, stepping the
 // bit pattern (sign and magnitude) by one: the magnitude shrinks when the
@@ -738,6 +1034,21 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     *out_result_count = 2;
     return true;
   }
+  if (grt_string_view_equal_cstring(name, "stablehlo.batch_norm_inference") ||
+      grt_string_view_equal_cstring(name, "stablehlo.batch_norm_grad")) {
+    *out_operand_count = 5;
+    *out_result_count = grt_string_view_equal_cstring(name, "stablehlo.batch_norm_grad") ? 3 : 1;
+    return true;
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.batch_norm_training")) {
+    *out_operand_count = 3;
+    *out_result_count = 3;
+    return true;
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision")) {
+    *out_operand_count = 1;
+    return true;
+  }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
       grt_string_view_equal_cstring(name, "chlo.broadcast_next_after")) {
     *out_operand_count = 2;
@@ -849,6 +1160,23 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
     return grtc_chlo_top_k(b, operands[0], results, attrs, outs);
+  }
+  static const struct {
+    const char* name;
+    grtc_chlo_batch_norm_t form;
+  } batch_norms[] = {
+      {"stablehlo.batch_norm_inference", GRTC_CHLO_BATCH_NORM_INFERENCE},
+      {"stablehlo.batch_norm_training", GRTC_CHLO_BATCH_NORM_TRAINING},
+      {"stablehlo.batch_norm_grad", GRTC_CHLO_BATCH_NORM_GRAD},
+  };
+  for (size_t i = 0; i < GRTC_CHLO_COUNT(batch_norms); ++i) {
+    if (grt_string_view_equal_cstring(name, batch_norms[i].name)) {
+      return grtc_chlo_batch_norm(b, name, batch_norms[i].form, operands, operand_count,
+                                  results, result_count, attrs, outs);
+    }
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision")) {
+    return grtc_chlo_reduce_precision(b, name, operands[0], &results[0], attrs, &outs[0]);
   }
   const grtc_ttype_t* result = &results[0];
   grtc_tvalue_t** out = &outs[0];

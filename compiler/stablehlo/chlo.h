@@ -8,6 +8,13 @@
 //     the polynomial fits of scripts/fit_chlo_erf.py); f16 and bf16 are
 //     computed in f32 and rounded once;
 //   - top_k becomes a stable sort of (x, iota) and a slice.
+// StableHLO ops that are compositions of others are lowered here too:
+//   - batch_norm_inference, batch_norm_training and batch_norm_grad become
+//     reductions over every dimension but the feature's, broadcasts and
+//     elementwise ops, as the spec defines them;
+//   - reduce_precision rounds the bit pattern (nearest, ties to even) to the
+//     narrower mantissa, then overflows to infinity and flushes to zero
+//     what the narrower exponent cannot hold.
 #ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
 #define GRT_COMPILER_STABLEHLO_CHLO_H_
 
@@ -42,6 +49,16 @@ typedef struct grtc_chlo_attrs_t {
   grtc_compare_type_t compare_type;
   bool has_k;  // top_k
   int64_t k;
+  // batch_norm_*: epsilon and feature_index (has_feature_index when given).
+  double epsilon;
+  bool has_epsilon;
+  int64_t feature_index;
+  bool has_feature_index;
+  // reduce_precision: exponent_bits and mantissa_bits (has_format when both
+  // were given).
+  int64_t exponent_bits;
+  int64_t mantissa_bits;
+  bool has_format;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how

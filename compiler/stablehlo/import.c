@@ -1069,11 +1069,32 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "k", true, &attrs.k));
     attrs.has_k = true;
   }
+  if (grtc_operation_attribute(op, "feature_index")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "feature_index", true,
+                                        &attrs.feature_index));
+    attrs.has_feature_index = true;
+  }
+  attr = grtc_operation_attribute(op, "epsilon");
+  if (attr) {
+    if (attr->kind != GRTC_ATTR_FLOAT && attr->kind != GRTC_ATTR_INTEGER) {
+      return grtc_import_error(ctx, op, "'epsilon' must be a number");
+    }
+    attrs.epsilon = grtc_attr_number(attr);
+    attrs.has_epsilon = true;
+  }
+  if (grtc_operation_attribute(op, "exponent_bits") ||
+      grtc_operation_attribute(op, "mantissa_bits")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,
+                                        &attrs.exponent_bits));
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "mantissa_bits", true,
+                                        &attrs.mantissa_bits));
+    attrs.has_format = true;
+  }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
-  grtc_tvalue_t* values[2] = {NULL, NULL};
-  if (op->result_count > 2) {
-    return grtc_import_error(ctx, op, "'%.*s' has %u results; CHLO ops have 1 or 2",
+  grtc_tvalue_t* values[3] = {NULL, NULL, NULL};
+  if (op->result_count > 3) {
+    return grtc_import_error(ctx, op, "'%.*s' has %u results; it has at most 3",
                              GRT_SV_ARG(op->name), op->result_count);
   }
   grt_status_t status = grtc_chlo_lower(&builder, op->name, operands, op->operand_count,

@@ -673,6 +673,48 @@ static void test_chlo_errors(void** state) {
        "tensor<4xf32> and tensor<2xf32> (chlo.broadcast_next_after broadcasts)"},
       {"%0 = chlo.broadcast_next_after %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<3xf32>",
        "t.mlir:2:8: error: operand #0's dim 0 (size 4) cannot broadcast to result dim 0"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {feature_index = 0 : i64} "
+       ": (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> "
+       "tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' requires the 'epsilon' and "
+       "'feature_index' attributes"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {epsilon = 1.0 : f32, "
+       "feature_index = 1 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' feature_index 1 is not a "
+       "dimension of tensor<4xf32>"},
+      {"%0 = stablehlo.slice %a [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+       "  %1:3 = \"stablehlo.batch_norm_training\"(%a, %a, %0) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>) -> "
+       "(tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)",
+       "t.mlir:3:10: error: 'stablehlo.batch_norm_training' operand #2 must be "
+       "tensor<4xf32>, got tensor<2xf32>"},
+      {"%0:3 = \"stablehlo.batch_norm_grad\"(%a, %a, %a, %a, %a) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf64>)",
+       "t.mlir:2:10: error: 'stablehlo.batch_norm_grad' result #2 must be tensor<4xf32>, "
+       "got tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = \"stablehlo.batch_norm_inference\"(%0, %0, %0, %0, %0) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, "
+       "tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'stablehlo.batch_norm_inference' takes a float tensor of rank 1 "
+       "or more, got tensor<4xi32>"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {epsilon = \"x\", "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'epsilon' must be a number"},
+      {"%0 = \"stablehlo.reduce_precision\"(%a) {exponent_bits = 5 : i32} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.reduce_precision' requires the 'mantissa_bits' "
+       "attribute"},
+      {"%0 = stablehlo.reduce_precision %a, format = e0m3 : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.reduce_precision' needs exponent_bits >= 1 and "
+       "mantissa_bits >= 0, got 0 and 3"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = stablehlo.reduce_precision %0, format = e5m2 : tensor<4xi32>",
+       "t.mlir:3:8: error: 'stablehlo.reduce_precision' takes a float tensor and returns "
+       "its type, got tensor<4xi32>"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[512];
@@ -1220,6 +1262,12 @@ static void test_bad_syntax(void** state) {
        "expected '>' to close the flags"},
       {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [1, 1]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "window pad entries must be [low, high] integer pairs"},
+      {"%0 = stablehlo.reduce_precision %a, format = f5m10 : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
+      {"%0 = stablehlo.reduce_precision %a, format = e5m : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
+      {"%0 = stablehlo.reduce_precision %a, format = e5m10x : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
       {"%0 = chlo.zeta %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",

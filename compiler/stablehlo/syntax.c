@@ -245,6 +245,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_PRECISION,  // precision = [DEFAULT, DEFAULT]
   GRTC_SHLO_KW_DOT_DIMS,   // batching_dims/contracting_dims = [0] x [0]
   GRTC_SHLO_KW_IGNORED,    // algorithm = <...>
+  GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -282,6 +283,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"check.expect_almost_eq_const", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
     {"check.expect_close", "max_ulp_difference", "max_ulp_difference", GRTC_SHLO_KW_I64},
     {"chlo.top_k", "k", "k", GRTC_SHLO_KW_I64},
+    {"stablehlo.reduce_precision", "format", NULL, GRTC_SHLO_KW_FORMAT},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };
 
@@ -384,6 +386,32 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
     }
     case GRTC_SHLO_KW_IGNORED:
       return grtc_shlo_skip_angles(parser);
+    case GRTC_SHLO_KW_FORMAT: {
+      // eXmY: X exponent bits, Y mantissa bits, both decimal.
+      const grtc_token_t* token = grtc_parser_token(parser);
+      grt_string_view_t word = token->text;
+      int64_t bits[2] = {0, 0};
+      size_t at = 1;
+      bool valid = token->kind == GRTC_TOKEN_BARE_ID && word.size >= 4 && word.data[0] == 'e';
+      for (int part = 0; valid && part < 2; ++part) {
+        size_t digits = 0;
+        while (at < word.size && word.data[at] >= '0' && word.data[at] <= '9' && digits < 4) {
+          bits[part] = bits[part] * 10 + (word.data[at] - '0');
+          ++at;
+          ++digits;
+        }
+        valid = digits > 0 && (part == 1 || (at < word.size && word.data[at++] == 'm'));
+      }
+      if (!valid || at != word.size) {
+        return grtc_parser_error_expected(parser, "a format such as e5m10 (exponent and "
+                                          "mantissa bits)");
+      }
+      GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
+      GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "exponent_bits",
+                                        grtc_shlo_i64_attr(parser, bits[0])));
+      return grtc_shlo_add(parser, state, "mantissa_bits",
+                           grtc_shlo_i64_attr(parser, bits[1]));
+    }
   }
   return grt_ok_status();
 }
@@ -1308,6 +1336,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")
     GRTC_SHLO_PLAIN("chlo.cosh") GRTC_SHLO_PLAIN("chlo.sinh") GRTC_SHLO_PLAIN("chlo.tan")
+    GRTC_SHLO_PLAIN("stablehlo.reduce_precision")
     GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
     GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")
     GRTC_SHLO_PLAIN("chlo.next_after") GRTC_SHLO_PLAIN("chlo.broadcast_next_after")
