@@ -1513,6 +1513,23 @@ def gen_control_flow():
     funcs.append(f.text(comment="Private functions called with call and "
                         "func.call, nested, with two results."))
 
+    f = Func("test_composite")
+    a = array([1.0, -2.0, 0.5], e)
+    x = f.input(a, e)
+    s = f.input(array(0.25, e), e)
+    r = f.op('stablehlo.composite "my.square_plus" %s, %s {composite_attributes = '
+             '{bias = 1 : i64}, decomposition = @square_plus, version = 1 : i32} : '
+             '(tensor<3xf32>, tensor<f32>) -> tensor<3xf32>' % (x, s))
+    f.expect(r, a * a + np.float32(0.25), e)
+    b = array([5, 6, 7, 8], "i32")
+    r2 = f.op('"stablehlo.composite"(%s) <{decomposition = @split, name = "my.split"}> : '
+              '(tensor<4xi32>) -> (tensor<2xi32>, tensor<2xi32>)'
+              % f.input(b, "i32"), count=2)
+    f.expect("%s#0" % r2, b[:2], "i32")
+    f.expect("%s#1" % r2, b[2:] * 2, "i32")
+    funcs.append(f.text(comment="stablehlo.composite runs its decomposition "
+                        "(pretty form, and generic with properties)."))
+
     f = Func("fail_if_wrong_branch")
     x = f.input(array([1.0], e), e)
     p = f.input(array(True, "i1"), "i1")

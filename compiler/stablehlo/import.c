@@ -320,6 +320,9 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"stablehlo.after_all", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.create_token", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.custom_call", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CUSTOM_CALL},
+    // A composite runs its decomposition function (the name and
+    // composite_attributes only say what it stands for).
+    {"stablehlo.composite", GRTC_TOP_CALL, GRTC_IMPORT_PLAIN},
     {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
     {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
@@ -792,10 +795,13 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
       if (attrs->dim < 0) attrs->dim += rank;  // -1 is the last dimension
       return grtc_import_flag(ctx, op, "is_stable", &attrs->is_stable);
     case GRTC_TOP_CALL: {
-      attr = grtc_operation_attribute(op, "callee");
+      const char* callee =
+          grt_string_view_equal_cstring(op->name, "stablehlo.composite") ? "decomposition"
+                                                                         : "callee";
+      attr = grtc_operation_attribute(op, callee);
       if (!attr || attr->kind != GRTC_ATTR_SYMBOL_REF || attr->symbol.count != 1) {
-        return grtc_import_error(ctx, op, "'%.*s' requires a 'callee' naming a "
-                                 "function (@name)", GRT_SV_ARG(op->name));
+        return grtc_import_error(ctx, op, "'%.*s' requires a '%s' naming a "
+                                 "function (@name)", GRT_SV_ARG(op->name), callee);
       }
       attrs->callee = grtc_tmodule_find_func(ctx->module, attr->symbol.names[0]);
       if (!attrs->callee) {

@@ -708,6 +708,13 @@ static void test_chlo_errors(void** state) {
        "(tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.reduce_precision' requires the 'mantissa_bits' "
        "attribute"},
+      {"%0 = stablehlo.composite \"my.op\" %a {decomposition = \"f\"} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.composite' requires a 'decomposition' naming a "
+       "function (@name)"},
+      {"%0 = stablehlo.composite \"my.op\" %a {decomposition = @missing} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: call to undefined function '@missing'"},
       {"%0 = stablehlo.reduce_precision %a, format = e0m3 : tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.reduce_precision' needs exponent_bits >= 1 and "
        "mantissa_bits >= 0, got 0 and 3"},
@@ -1262,6 +1269,8 @@ static void test_bad_syntax(void** state) {
        "expected '>' to close the flags"},
       {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [1, 1]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "window pad entries must be [low, high] integer pairs"},
+      {"%0 = stablehlo.composite %a : (tensor<4xf32>) -> tensor<4xf32>",
+       "expected a string"},
       {"%0 = stablehlo.reduce_precision %a, format = f5m10 : tensor<4xf32>",
        "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.reduce_precision %a, format = e5m : tensor<4xf32>",

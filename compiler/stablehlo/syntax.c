@@ -1190,6 +1190,29 @@ static grt_status_t grtc_shlo_parse_custom_call(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// stablehlo.composite
+//===----------------------------------------------------------------------===//
+
+// "name" %a, %b {decomposition = @f, ...} : (types) -> results
+static grt_status_t grtc_shlo_parse_composite(grtc_parser_t* parser,
+                                              const grtc_op_syntax_t* syntax,
+                                              grtc_op_state_t* state) {
+  (void)syntax;
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &name));
+  GRT_RETURN_IF_ERROR(
+      grtc_shlo_add(parser, state, "name", grtc_parser_string_attr(parser, name)));
+  bool more = grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID);
+  while (more) {
+    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  static const grtc_shlo_format_t plain = {0, NULL, 0};
+  return grtc_shlo_parse_types(parser, &plain, state);
+}
+
+//===----------------------------------------------------------------------===//
 // Ops with no pretty form here
 //===----------------------------------------------------------------------===//
 
@@ -1289,6 +1312,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.while", NULL, grtc_shlo_parse_while, NULL, "stablehlo"},
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
+    {"stablehlo.composite", NULL, grtc_shlo_parse_composite, NULL, NULL},
     // arith on scalars (and tensors): one format, the cast spelling `: a to b`.
     GRTC_SHLO_ARITH_OP("arith.addf") GRTC_SHLO_ARITH_OP("arith.addi")
     GRTC_SHLO_ARITH_OP("arith.subf") GRTC_SHLO_ARITH_OP("arith.subi")
