@@ -3111,6 +3111,45 @@ def gen_legacy_forms():
     e = "f32"
     rng = np.random.default_rng(13)
 
+    # Module-level globals as IREE's model tests and ml_program exports
+    # write them: constants at every load.
+    kernel = array(rng.uniform(-1, 1, (4, 3)), e)
+    bias = array([0.5, -1.0, 2.0], e)
+    funcs.append(
+        "  util.global private @\"model.layer-1.kernel\" {inlining_policy = "
+        "#util.inline.never} = %s : %s\n"
+        "  util.global private @\"model.layer-1.bias\" {noinline} = %s : %s\n"
+        "  util.global private @filler = #util.byte_pattern<258> : tensor<2x2xi8>\n"
+        "  util.global private mutable @never_stored = dense<7> : tensor<2xi32>\n"
+        "  ml_program.global private @scale(dense<2.5> : tensor<f32>) : tensor<f32>"
+        % (dense(kernel, e), type_of(kernel, e), dense(bias, e), type_of(bias, e)))
+    f = Func("test_util_globals")
+    x = array(rng.uniform(-1, 1, (2, 4)), e)
+    xv = f.input(x, e)
+    f.line("%%kp = util.global.address @\"model.layer-1.kernel\" : !util.ptr<%s>"
+           % type_of(kernel, e))
+    k = f.op("util.global.load.indirect %%kp : !util.ptr<%s> -> %s"
+             % (type_of(kernel, e), type_of(kernel, e)))
+    b = f.op("util.global.load @\"model.layer-1.bias\" : %s" % type_of(bias, e))
+    d = f.op("stablehlo.dot %s, %s : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>"
+             % (xv, k))
+    bb = f.op("stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<3xf32>) -> "
+              "tensor<2x3xf32>" % b)
+    r = f.op("stablehlo.add %s, %s : tensor<2x3xf32>" % (d, bb))
+    sc = f.op("ml_program.global_load_const @scale : tensor<f32>")
+    sb = f.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<2x3xf32>"
+              % sc)
+    r = f.op("stablehlo.multiply %s, %s : tensor<2x3xf32>" % (r, sb))
+    f.expect(r, (np.asarray(x, np.float64) @ np.asarray(kernel, np.float64) + bias) * 2.5,
+             e, 1e-5, 1e-5)
+    fill = f.op("util.global.load immutable @filler : tensor<2x2xi8>")
+    f.expect(fill, array(np.full((2, 2), 2), "i8"), "i8")
+    kept = f.op('"util.global.load"() {global = @never_stored} : () -> tensor<2xi32>')
+    f.expect(kept, array([7, 7], "i32"), "i32")
+    funcs.append(f.text(comment="util.global (dense<...> and #util.byte_pattern<N>, "
+                        "every byte N mod 256) through util.global.load, "
+                        "util.global.address + load.indirect, and ml_program.global."))
+
     funcs.append(
         "  func.func private @scaled(%arg0: tensor<2x3xf32> {jax.arg_info = \"x\", "
         "mhlo.sharding = \"{replicated}\"}, %arg1: tensor<f32> {jax.arg_info = "

@@ -731,6 +731,63 @@ static void test_chlo_errors(void** state) {
   }
 }
 
+// util.global / ml_program.global: what the importer refuses, with the
+// global and the op named.
+static void test_global_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* globals;
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>\n"
+       "  util.global.store %0, @g : tensor<4xf32>",
+       "t.mlir:4:3: error: 'util.global.store' to '@g': storing to a global (state kept "
+       "across calls) is not supported yet"},
+      {"ml_program.global private mutable @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
+       "ml_program.global_store @g = %a : tensor<4xf32>",
+       "t.mlir:3:3: error: 'ml_program.global_store' to '@g': storing to a global"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @h : tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load' names '@h', which is not a global of this "
+       "module"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<2xf32>",
+       "t.mlir:3:8: error: 'util.global.load' of '@g' (tensor<4xf32>) gives tensor<2xf32>"},
+      {"util.global private @g = #util.byte_pattern<x> : tensor<4xi8>",
+       "%0 = util.global.load @g : tensor<4xi8>",
+       "t.mlir:1:1: error: expected #util.byte_pattern<N> with N >= 0, got "
+       "'#util.byte_pattern<x>'"},
+      {"util.global private mutable @g : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>",
+       "t.mlir:1:1: error: global '@g' has no initial value (globals set by an initializer "
+       "or by stores are not supported yet)"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>\n"
+       "util.global private @g = dense<2.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>",
+       "t.mlir:2:1: error: redefinition of '@g'"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = \"util.global.load.indirect\"(%a) : (tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load.indirect' takes the result of a "
+       "util.global.address"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = \"util.global.load\"() {global = \"g\"} : () -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load' requires a 'global' naming a global (@name)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "%s\nfunc.func @f(%%a: tensor<4xf32>) {\n  %s\n  return\n}\n",
+             cases[i].globals, cases[i].body);
+    expect_import_error(source, cases[i].message);
+  }
+  // Parse errors of the pretty forms.
+  expect_parse_error("util.global private @g\n", "expected ':' and the global's type");
+  expect_parse_error("ml_program.global private @g(dense<1.0> : tensor<f32>\n",
+                     "to close the global's value");
+}
+
 static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
@@ -1603,6 +1660,7 @@ int main(void) {
       cmocka_unit_test(test_check_ops),
       cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_chlo_errors),
+      cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),
