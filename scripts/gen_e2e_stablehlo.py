@@ -3845,6 +3845,25 @@ def gen_chlo():
                         "numpy.nextafter (subnormals, zeros of both signs, "
                         "infinities, NaN), and broadcast_next_after."))
 
+    f = Func("test_mulhi")
+    import random
+    rng_m = random.Random(41)
+    for elem in ("i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64"):
+        bits = BITS[elem]
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if elem[0] == "i" else \
+            (0, (1 << bits) - 1)
+        edges = [lo, hi, 0, 1, -1 if lo < 0 else 2, hi // 3, lo // 2 if lo < 0 else hi // 2]
+        xs = edges + [rng_m.randint(lo, hi) for _ in range(9)]
+        ys = list(reversed(edges)) + [rng_m.randint(lo, hi) for _ in range(9)]
+        want = [(x * y) >> bits for x, y in zip(xs, ys)]
+        a, b = array(xs, elem), array(ys, elem)
+        t = type_of(a, elem)
+        r = f.op('"chlo.mulhi"(%s, %s) : (%s, %s) -> %s'
+                 % (f.input(a, elem), f.input(b, elem), t, t, t))
+        f.expect(r, array(want, elem), elem)
+    funcs.append(f.text(comment="chlo.mulhi: the high half of the double-width product, "
+                        "i8 to i64 and ui8 to ui64, extremes included."))
+
     f = Func("fail_chlo_wrong_expectation")
     x = f.input(array([0.5], "f32"), "f32")
     r = f.op("chlo.acos %s : tensor<1xf32> -> tensor<1xf32>" % x)

@@ -920,6 +920,93 @@ static grtc_tvalue_t* grtc_chlo_next_after(grtc_chlo_math_t* m, grtc_tvalue_t* x
 }
 
 //===----------------------------------------------------------------------===//
+// mulhi
+//===----------------------------------------------------------------------===//
+
+// The high half of the double-width product, for integers of 8 to 64
+// bits, signed or unsigned. Below 64 bits: the product in the twice-wider
+// type (operands sign- or zero-extended), shifted right by the width
+// (arithmetically when signed) and truncated. At 64 bits, from 32-bit
+// halves in ui64 (a = ah 2^32 + al): the four partial products, the middle
+// column's carry into the high word; signed, the unsigned high word less b
+// where a < 0 and less a where b < 0 (mod 2^64).
+static grtc_tvalue_t* grtc_chlo_shift(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                      grtc_tvalue_t* x, uint64_t amount) {
+  return grtc_chlo_binary(m, kind, x, grtc_chlo_bits(m, x, amount));
+}
+
+static grtc_tvalue_t* grtc_chlo_mulhi(grtc_chlo_math_t* m, grtc_tvalue_t* a,
+                                      grtc_tvalue_t* b) {
+  grtc_elem_t elem = a->type.elem;
+  bool is_signed = grtc_elem_is_signed_integer(elem);
+  uint32_t width = grtc_elem_bit_width(elem);
+  if (width < 64) {
+    static const grtc_elem_t wider_signed[] = {GRTC_ELEM_I16, GRTC_ELEM_I32, GRTC_ELEM_I64};
+    static const grtc_elem_t wider_unsigned[] = {GRTC_ELEM_U16, GRTC_ELEM_U32, GRTC_ELEM_U64};
+    uint32_t index = width == 8 ? 0 : width == 16 ? 1 : 2;
+    grtc_elem_t wide = is_signed ? wider_signed[index] : wider_unsigned[index];
+    grtc_tvalue_t* product =
+        MUL(grtc_chlo_convert(m, a, wide), grtc_chlo_convert(m, b, wide));
+    return grtc_chlo_convert(
+        m,
+        grtc_chlo_shift(m,
+                        is_signed ? GRTC_TOP_SHIFT_RIGHT_ARITHMETIC
+                                  : GRTC_TOP_SHIFT_RIGHT_LOGICAL,
+                        product, width),
+        elem);
+  }
+  grtc_tvalue_t* ua = is_signed ? grtc_chlo_bitcast(m, a, GRTC_ELEM_U64) : a;
+  grtc_tvalue_t* ub = is_signed ? grtc_chlo_bitcast(m, b, GRTC_ELEM_U64) : b;
+  grtc_tvalue_t* low_mask = grtc_chlo_bits(m, ua, 0xFFFFFFFFu);
+  grtc_tvalue_t* al = grtc_chlo_binary(m, GRTC_TOP_AND, ua, low_mask);
+  grtc_tvalue_t* bl = grtc_chlo_binary(m, GRTC_TOP_AND, ub, low_mask);
+  grtc_tvalue_t* ah = grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, ua, 32);
+  grtc_tvalue_t* bh = grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, ub, 32);
+  grtc_tvalue_t* ll = MUL(al, bl);
+  grtc_tvalue_t* lh = MUL(al, bh);
+  grtc_tvalue_t* hl = MUL(ah, bl);
+  grtc_tvalue_t* middle =
+      ADD(ADD(grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, ll, 32),
+              grtc_chlo_binary(m, GRTC_TOP_AND, lh, low_mask)),
+          grtc_chlo_binary(m, GRTC_TOP_AND, hl, low_mask));
+  grtc_tvalue_t* high =
+      ADD(ADD(ADD(MUL(ah, bh), grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, lh, 32)),
+              grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, hl, 32)),
+          grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, middle, 32));
+  if (!is_signed) return high;
+  grtc_tvalue_t* zero = grtc_chlo_bits(m, a, 0);
+  grtc_tvalue_t* a_negative = grtc_chlo_compare(m, GRTC_CMP_LT, a, zero);
+  grtc_tvalue_t* b_negative = grtc_chlo_compare(m, GRTC_CMP_LT, b, zero);
+  if (a_negative) a_negative->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+  if (b_negative) b_negative->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+  grtc_tvalue_t* none = grtc_chlo_bits(m, ua, 0);
+  high = SUB(high, SELECT(a_negative, ub, none));
+  high = SUB(high, SELECT(b_negative, ua, none));
+  return grtc_chlo_bitcast(m, high, elem);
+}
+
+static grt_status_t grtc_chlo_lower_mulhi(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                          grtc_tvalue_t* const* operands,
+                                          const grtc_ttype_t* result, grtc_tvalue_t** out) {
+  const grtc_ttype_t* x = &operands[0]->type;
+  if (!grtc_elem_is_integer(x->elem) || x->elem == GRTC_ELEM_I1 ||
+      operands[1]->type.elem != x->elem || !grtc_ttype_same_shape(x, &operands[1]->type) ||
+      result->elem != x->elem || !grtc_ttype_same_shape(x, result)) {
+    char types[2][128];
+    grtc_ttype_format(x, types[0], sizeof(types[0]));
+    grtc_ttype_format(&operands[1]->type, types[1], sizeof(types[1]));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes two integer tensors of one type (8 to 64 bits) and "
+                           "returns it, got %s and %s", GRT_SV_ARG(name), types[0], types[1]);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_tvalue_t* r = grtc_chlo_mulhi(&math, operands[0], operands[1]);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
@@ -1050,7 +1137,8 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     return true;
   }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
-      grt_string_view_equal_cstring(name, "chlo.broadcast_next_after")) {
+      grt_string_view_equal_cstring(name, "chlo.broadcast_next_after") ||
+      grt_string_view_equal_cstring(name, "chlo.mulhi")) {
     *out_operand_count = 2;
     return true;
   }
@@ -1204,6 +1292,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
     if (!grt_status_is_ok(math.status)) return math.status;
     *out = r;
     return grt_ok_status();
+  }
+  if (grt_string_view_equal_cstring(name, "chlo.mulhi")) {
+    return grtc_chlo_lower_mulhi(b, name, operands, result, out);
   }
   bool next_after = grt_string_view_equal_cstring(name, "chlo.next_after");
   if (next_after || grt_string_view_equal_cstring(name, "chlo.broadcast_next_after")) {

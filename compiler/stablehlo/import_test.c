@@ -708,6 +708,9 @@ static void test_chlo_errors(void** state) {
        "(tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.reduce_precision' requires the 'mantissa_bits' "
        "attribute"},
+      {"%0 = chlo.mulhi %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.mulhi' takes two integer tensors of one type (8 to 64 bits) "
+       "and returns it, got tensor<4xf32> and tensor<4xf32>"},
       {"%0 = stablehlo.composite \"my.op\" %a {decomposition = \"f\"} : "
        "(tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.composite' requires a 'decomposition' naming a "
