@@ -3918,6 +3918,95 @@ def batch_norm_ref(x, scale, offset, mean, var, eps, f):
     return (x - r(mean)) * r(scale / np.sqrt(var + eps)) + r(offset)
 
 
+#===----------------------------------------------------------------------===#
+# Linear algebra: triangular_solve, cholesky
+#===----------------------------------------------------------------------===#
+
+def gen_linalg():
+    funcs = []
+    rng = np.random.default_rng(53)
+    transposes = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
+    f = Func("test_triangular_solve")
+    case = 0
+    for left in (True, False):
+        for lower in (True, False):
+            for unit in (False, True):
+                for tr in transposes:
+                    elem = ("f32", "f64", "f16")[case % 3] if case % 5 else "f32"
+                    batch = [(), (2,), (2, 3)][case % 3]
+                    n, k = (4, 3) if case % 2 else (5, 2)
+                    case += 1
+                    a = rng.uniform(-1, 1, batch + (n, n))
+                    a += np.eye(n) * (n + 1.0)  # well conditioned
+                    # The unread triangle holds garbage the lowering must ignore.
+                    a = array(a, elem)
+                    b = array(rng.uniform(-2, 2, batch + ((n, k) if left else (k, n))), elem)
+                    ad = np.asarray(a, np.float64)
+                    tri = np.tril(ad) if lower else np.triu(ad)
+                    if unit:
+                        tri = tri - np.eye(n) * np.diagonal(tri, axis1=-2, axis2=-1)[..., None] \
+                            + np.eye(n)
+                    op = np.swapaxes(tri, -1, -2) if tr != "NO_TRANSPOSE" else tri
+                    bd = np.asarray(b, np.float64)
+                    if left:
+                        x = np.linalg.solve(op, bd)
+                    else:
+                        x = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2),
+                                                        np.swapaxes(bd, -1, -2)), -1, -2)
+                    ta, tb = type_of(a, elem), type_of(b, elem)
+                    r = f.op('"stablehlo.triangular_solve"(%s, %s) {left_side = %s, lower = %s, '
+                             'unit_diagonal = %s, transpose_a = #stablehlo<transpose %s>} : '
+                             '(%s, %s) -> %s'
+                             % (f.input(a, elem), f.input(b, elem), str(left).lower(),
+                                str(lower).lower(), str(unit).lower(), tr, ta, tb, tb))
+                    tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+                    f.expect(r, array(x, elem), elem, tol, tol)
+    funcs.append(f.text(comment="triangular_solve: every combination of left_side, lower, "
+                        "unit_diagonal and transpose_a, batch dims, f32/f64/f16, "
+                        "against numpy.linalg.solve on the triangle."))
+
+    f = Func("test_cholesky")
+    for i, (elem, batch, n, lower) in enumerate(
+            (("f32", (), 3, True), ("f32", (2,), 5, False), ("f64", (2, 2), 4, True),
+             ("f64", (), 6, False), ("f16", (), 3, True), ("f32", (), 1, True))):
+        mtx = rng.uniform(-1, 1, batch + (n, n))
+        spd = mtx @ np.swapaxes(mtx, -1, -2) + np.eye(n) * n
+        # Only one triangle is read: spoil the other.
+        noise = rng.uniform(5, 9, batch + (n, n))
+        given = np.where(np.tril(np.ones((n, n))) == 1, spd, noise) if lower else \
+            np.where(np.triu(np.ones((n, n))) == 1, spd, noise)
+        a = array(given, elem)
+        want = np.linalg.cholesky(spd)
+        if not lower:
+            want = np.swapaxes(want, -1, -2)
+        t = type_of(a, elem)
+        attrs = " {lower = true}" if lower else ""
+        r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s' % (f.input(a, elem), attrs, t, t))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r, array(want, elem), elem, tol, tol)
+    f.line("// A matrix that is not positive definite gives NaN on the failing "
+           "diagonal onwards.")
+    r = f.op('"stablehlo.cholesky"(%s) {lower = true} : (tensor<2x2xf32>) -> tensor<2x2xf32>'
+             % f.input(array([[1.0, 2.0], [2.0, 1.0]], "f32"), "f32"))
+    f.expect(r, array([[1.0, 0.0], [2.0, NAN]], "f32"), "f32")
+    funcs.append(f.text(comment="cholesky: lower and upper (the default), batch dims, "
+                        "f32/f64/f16, the unread triangle spoiled, against "
+                        "numpy.linalg.cholesky."))
+
+    f = Func("fail_triangular_solve_reads_the_other_triangle")
+    a = array([[2.0, 5.0], [1.0, 4.0]], "f32")
+    b = array([[2.0], [9.0]], "f32")
+    r = f.op('"stablehlo.triangular_solve"(%s, %s) {left_side = true, lower = true, '
+             'unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : '
+             '(tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>'
+             % (f.input(a, "f32"), f.input(b, "f32")))
+    f.expect(r, array(np.linalg.solve(np.asarray(a, np.float64), np.asarray(b, np.float64)),
+                      "f32"), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="The full matrix's solution is not the lower triangle's: "
+                        "must fail."))
+    return funcs
+
+
 # The epsilon the tests give, "1.0e-03 : f32", is f32's nearest value.
 EPS_F32 = float(np.float32(1e-3))
 
@@ -4110,6 +4199,9 @@ FAMILIES = [
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
      "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+    ("linalg", gen_linalg,
+     "triangular_solve and cholesky, unrolled into slices, dot_general and\n"
+     "elementwise ops."),
     ("normalization", gen_normalization,
      "batch_norm_inference, batch_norm_training, batch_norm_grad and\n"
      "reduce_precision, lowered as compositions of other ops."),

@@ -138,6 +138,7 @@ static grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 #define TAN(a) grtc_chlo_unary(m, GRTC_TOP_TAN, (a))
 #define MIN(a, c) grtc_chlo_binary(m, GRTC_TOP_MINIMUM, (a), (c))
 #define C(v) grtc_chlo_splat(m, x, (v))
+#define C_LIKE(like, v) grtc_chlo_splat(m, (like), (v))
 #define CMP(d, a, c) grtc_chlo_compare(m, GRTC_CMP_##d, (a), (c))
 #define SELECT(p, a, c) grtc_chlo_select(m, (p), (a), (c))
 
@@ -920,6 +921,275 @@ static grtc_tvalue_t* grtc_chlo_next_after(grtc_chlo_math_t* m, grtc_tvalue_t* x
 }
 
 //===----------------------------------------------------------------------===//
+// triangular_solve, cholesky
+//===----------------------------------------------------------------------===//
+
+// x[..., rows, cols] for the last two dims (the batch dims whole).
+static grtc_tvalue_t* grtc_chlo_slice2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                       int64_t row0, int64_t row1, int64_t col0,
+                                       int64_t col1) {
+  if (!x) return NULL;
+  uint32_t r = x->type.rank;
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < r; ++d) {
+    limit[d] = x->type.dims[d];
+    strides[d] = 1;
+  }
+  start[r - 2] = row0;
+  limit[r - 2] = row1;
+  start[r - 1] = col0;
+  limit[r - 1] = col1;
+  grtc_ttype_t type = x->type;
+  type.dims[r - 2] = row1 - row0;
+  type.dims[r - 1] = col1 - col0;
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_SLICE, &x, 1, &type);
+  if (v) {
+    v->def->attrs.start = grtc_tmodule_i64s(m->b->module, start, r);
+    v->def->attrs.limit = grtc_tmodule_i64s(m->b->module, limit, r);
+    v->def->attrs.strides = grtc_tmodule_i64s(m->b->module, strides, r);
+  }
+  return v;
+}
+
+// |x| with its last two dims swapped.
+static grtc_tvalue_t* grtc_chlo_transpose2(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+  if (!x) return NULL;
+  uint32_t r = x->type.rank;
+  int64_t perm[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < r; ++d) perm[d] = d;
+  perm[r - 2] = r - 1;
+  perm[r - 1] = r - 2;
+  grtc_ttype_t type = x->type;
+  type.dims[r - 2] = x->type.dims[r - 1];
+  type.dims[r - 1] = x->type.dims[r - 2];
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_TRANSPOSE, &x, 1, &type);
+  if (v) v->def->attrs.dims = grtc_tmodule_i64s(m->b->module, perm, r);
+  return v;
+}
+
+// |x| with its rows (second-to-last dim) reversed, and its columns too
+// when |columns|.
+static grtc_tvalue_t* grtc_chlo_reverse2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                         bool columns) {
+  if (!x) return NULL;
+  uint32_t r = x->type.rank;
+  int64_t dims[2] = {(int64_t)r - 2, (int64_t)r - 1};
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_REVERSE, &x, 1, &x->type);
+  if (v) v->def->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, columns ? 2 : 1);
+  return v;
+}
+
+// |parts| joined along dim |dim|.
+static grtc_tvalue_t* grtc_chlo_concat(grtc_chlo_math_t* m, grtc_tvalue_t* const* parts,
+                                       uint32_t count, uint32_t dim) {
+  if (count == 1) return parts[0];
+  grtc_ttype_t type = parts[0]->type;
+  type.dims[dim] = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!parts[i]) return NULL;
+    type.dims[dim] += parts[i]->type.dims[dim];
+  }
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, count, &type);
+  if (v) v->def->attrs.dim = dim;
+  return v;
+}
+
+// lhs[..., p, k] . rhs[..., k, q] (or rhs[..., q, k] when |rhs_transposed|)
+// over the shared batch dims.
+static grtc_tvalue_t* grtc_chlo_matmul(grtc_chlo_math_t* m, grtc_tvalue_t* lhs,
+                                       grtc_tvalue_t* rhs, bool rhs_transposed) {
+  if (!lhs || !rhs) return NULL;
+  uint32_t r = lhs->type.rank;
+  int64_t batch[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d + 2 < r; ++d) batch[d] = d;
+  int64_t lc = r - 1, rc = rhs_transposed ? r - 1 : r - 2;
+  grtc_ttype_t type = lhs->type;
+  type.dims[r - 1] = rhs->type.dims[rhs_transposed ? r - 2 : r - 1];
+  grtc_tvalue_t* operands[2] = {lhs, rhs};
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_DOT_GENERAL, operands, 2, &type);
+  if (v) {
+    grtc_dot_dims_t* dot = &v->def->attrs.dot;
+    dot->lhs_batch = grtc_tmodule_i64s(m->b->module, batch, r - 2);
+    dot->rhs_batch = grtc_tmodule_i64s(m->b->module, batch, r - 2);
+    dot->lhs_contracting = grtc_tmodule_i64s(m->b->module, &lc, 1);
+    dot->rhs_contracting = grtc_tmodule_i64s(m->b->module, &rc, 1);
+  }
+  return v;
+}
+
+// |x| (with size-1 dims) broadcast to |like|'s shape, same rank.
+static grtc_tvalue_t* grtc_chlo_expand(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                       grtc_tvalue_t* like) {
+  if (!x || !like) return NULL;
+  uint32_t r = x->type.rank;
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < r; ++d) dims[d] = d;
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &x, 1, &like->type);
+  if (v) v->def->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, r);
+  return v;
+}
+
+// Checks a [..., n, n] float matrix operand with at most
+// GRTC_CHLO_MAX_LINALG_SIZE rows.
+static grt_status_t grtc_chlo_check_square(grt_string_view_t name, const char* what,
+                                           const grtc_ttype_t* type) {
+  char text[128];
+  grtc_ttype_format(type, text, sizeof(text));
+  if (!grtc_elem_is_float(type->elem) || type->rank < 2 ||
+      type->dims[type->rank - 1] != type->dims[type->rank - 2]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' %s must be square float matrices [..., n, n], got %s",
+                           GRT_SV_ARG(name), what, text);
+  }
+  if (type->dims[type->rank - 1] > GRTC_CHLO_MAX_LINALG_SIZE) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "'%.*s' on %s: matrices larger than %d x %d are not supported "
+                           "yet (the op is unrolled over the rows)", GRT_SV_ARG(name), text,
+                           GRTC_CHLO_MAX_LINALG_SIZE, GRTC_CHLO_MAX_LINALG_SIZE);
+  }
+  return grt_ok_status();
+}
+
+// Forward substitution: x with a x = b, a[..., n, n] lower triangular
+// (the strict upper part unread), b[..., n, k]; row i of x is
+// (b_i - a[i, :i] . x[:i]) / a_ii (no division with a unit diagonal).
+static grtc_tvalue_t* grtc_chlo_forward_substitute(grtc_chlo_math_t* m, grtc_tvalue_t* a,
+                                                   grtc_tvalue_t* b, bool unit_diagonal) {
+  if (!a || !b) return NULL;
+  uint32_t r = a->type.rank;
+  int64_t n = a->type.dims[r - 1], k = b->type.dims[r - 1];
+  grtc_tvalue_t* solved = NULL;  // x[:i], [..., i, k]
+  for (int64_t i = 0; i < n && grt_status_is_ok(m->status); ++i) {
+    grtc_tvalue_t* row = grtc_chlo_slice2(m, b, i, i + 1, 0, k);
+    if (i > 0) {
+      row = SUB(row, grtc_chlo_matmul(m, grtc_chlo_slice2(m, a, i, i + 1, 0, i), solved,
+                                      false));
+    }
+    if (!unit_diagonal) {
+      row = DIV(row, grtc_chlo_expand(m, grtc_chlo_slice2(m, a, i, i + 1, i, i + 1), row));
+    }
+    grtc_tvalue_t* parts[2] = {solved, row};
+    solved = i == 0 ? row : grtc_chlo_concat(m, parts, 2, r - 2);
+  }
+  return solved;
+}
+
+// op(a) x = b (left_side) or x op(a) = b, op(a) = a, a^T (TRANSPOSE, and
+// ADJOINT for real types), a lower or upper triangular (the other part
+// unread). Reduced to one lower, left case: transposing a flips lower;
+// x op(a) = b is op(a)^T x^T = b^T; an upper system is a lower one with
+// the rows and columns of a and the rows of b and x reversed.
+static grt_status_t grtc_chlo_triangular_solve(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                               grtc_tvalue_t* const* operands,
+                                               const grtc_ttype_t* result,
+                                               const grtc_chlo_attrs_t* attrs,
+                                               grtc_tvalue_t** out) {
+  if (!attrs->has_left_side || !attrs->has_lower || !attrs->has_unit_diagonal ||
+      attrs->transpose_a < 0) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires 'left_side', 'lower', 'unit_diagonal' (booleans) "
+                           "and 'transpose_a' (#stablehlo<transpose NO_TRANSPOSE, TRANSPOSE "
+                           "or ADJOINT>)", GRT_SV_ARG(name));
+  }
+  const grtc_ttype_t* at = &operands[0]->type;
+  const grtc_ttype_t* bt = &operands[1]->type;
+  GRT_RETURN_IF_ERROR(grtc_chlo_check_square(name, "a", at));
+  uint32_t r = at->rank;
+  bool fits = bt->rank == r && bt->elem == at->elem;
+  for (uint32_t d = 0; fits && d + 2 < r; ++d) fits = bt->dims[d] == at->dims[d];
+  if (fits) fits = bt->dims[attrs->left_side ? r - 2 : r - 1] == at->dims[r - 1];
+  if (!fits || result->elem != bt->elem || !grtc_ttype_same_shape(result, bt)) {
+    char ta[128], tb[128];
+    grtc_ttype_format(at, ta, sizeof(ta));
+    grtc_ttype_format(bt, tb, sizeof(tb));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' b must share a's batch dims and element type, with a's "
+                           "size in its %s dim, and the result b's type; got a %s and b %s",
+                           GRT_SV_ARG(name), attrs->left_side ? "second-to-last" : "last",
+                           ta, tb);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t elem = at->elem;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
+  grtc_tvalue_t* rhs = grtc_chlo_convert(m, operands[1], work);
+  bool lower = attrs->lower;
+  if (attrs->transpose_a != 0) {
+    a = grtc_chlo_transpose2(m, a);
+    lower = !lower;
+  }
+  if (!attrs->left_side) {
+    a = grtc_chlo_transpose2(m, a);
+    lower = !lower;
+    rhs = grtc_chlo_transpose2(m, rhs);
+  }
+  if (!lower) {
+    a = grtc_chlo_reverse2(m, a, true);
+    rhs = grtc_chlo_reverse2(m, rhs, false);
+  }
+  grtc_tvalue_t* x = grtc_chlo_forward_substitute(m, a, rhs, attrs->unit_diagonal);
+  if (!lower) x = grtc_chlo_reverse2(m, x, false);
+  if (!attrs->left_side) x = grtc_chlo_transpose2(m, x);
+  x = grtc_chlo_convert(m, x, elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = x;
+  return grt_ok_status();
+}
+
+// cholesky: l with a = l l^T (lower) from a's lower triangle, or u with
+// a = u^T u from its upper one (the lower factor of a^T, transposed); the
+// other triangle of the result is 0. Column j of l: with v = a[:, j] -
+// l[:, :j] . l[j, :j]^T, l_jj = sqrt(v_j), l_ij = v_i / l_jj below, 0 above
+// (a matrix that is not positive definite gives NaN, as sqrt of a
+// negative).
+static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                       grtc_tvalue_t* operand, const grtc_ttype_t* result,
+                                       const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out) {
+  GRT_RETURN_IF_ERROR(grtc_chlo_check_square(name, "a", &operand->type));
+  if (result->elem != operand->type.elem || !grtc_ttype_same_shape(result, &operand->type)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' returns its operand's type",
+                           GRT_SV_ARG(name));
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t elem = operand->type.elem;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operand, work);
+  if (!attrs->lower) a = grtc_chlo_transpose2(m, a);
+  uint32_t r = operand->type.rank;
+  int64_t n = operand->type.dims[r - 1];
+  grtc_tvalue_t* rows = NULL;  // iota of the row index, [..., n, 1]
+  if (a) {
+    grtc_ttype_t type = a->type;
+    type.dims[r - 1] = 1;
+    rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &type);
+    if (rows) rows->def->attrs.dim = r - 2;
+  }
+  grtc_tvalue_t* factor = NULL;  // l[:, :j], [..., n, j]
+  for (int64_t j = 0; j < n && grt_status_is_ok(m->status); ++j) {
+    grtc_tvalue_t* v = grtc_chlo_slice2(m, a, 0, n, j, j + 1);
+    if (j > 0) {
+      v = SUB(v, grtc_chlo_matmul(m, factor, grtc_chlo_slice2(m, factor, j, j + 1, 0, j),
+                                  true));
+    }
+    grtc_tvalue_t* diagonal =
+        grtc_chlo_expand(m, SQRT(grtc_chlo_slice2(m, v, j, j + 1, 0, 1)), v);
+    grtc_tvalue_t* index = C_LIKE(rows, (double)j);
+    grtc_tvalue_t* column =
+        SELECT(CMP(GT, rows, index), DIV(v, diagonal),
+               SELECT(CMP(EQ, rows, index), diagonal, C_LIKE(v, 0.0)));
+    grtc_tvalue_t* parts[2] = {factor, column};
+    factor = j == 0 ? column : grtc_chlo_concat(m, parts, 2, r - 1);
+  }
+  if (!attrs->lower) factor = grtc_chlo_transpose2(m, factor);
+  factor = grtc_chlo_convert(m, factor, elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = factor;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // mulhi
 //===----------------------------------------------------------------------===//
 
@@ -1132,8 +1402,13 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     *out_result_count = 3;
     return true;
   }
-  if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision")) {
+  if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision") ||
+      grt_string_view_equal_cstring(name, "stablehlo.cholesky")) {
     *out_operand_count = 1;
+    return true;
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve")) {
+    *out_operand_count = 2;
     return true;
   }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
@@ -1265,6 +1540,12 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision")) {
     return grtc_chlo_reduce_precision(b, name, operands[0], &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve")) {
+    return grtc_chlo_triangular_solve(b, name, operands, &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.cholesky")) {
+    return grtc_chlo_cholesky(b, name, operands[0], &results[0], attrs, &outs[0]);
   }
   const grtc_ttype_t* result = &results[0];
   grtc_tvalue_t** out = &outs[0];

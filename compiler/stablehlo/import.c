@@ -1265,6 +1265,36 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     attrs.epsilon = grtc_attr_number(attr);
     attrs.has_epsilon = true;
   }
+  // triangular_solve's and cholesky's booleans.
+  static const char* const flag_names[3] = {"left_side", "lower", "unit_diagonal"};
+  bool* flag_values[3] = {&attrs.left_side, &attrs.lower, &attrs.unit_diagonal};
+  bool* flag_given[3] = {&attrs.has_left_side, &attrs.has_lower, &attrs.has_unit_diagonal};
+  for (int i = 0; i < 3; ++i) {
+    if (!grtc_operation_attribute(op, flag_names[i])) continue;
+    GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, flag_names[i], flag_values[i]));
+    *flag_given[i] = true;
+  }
+  attrs.transpose_a = -1;
+  attr = grtc_operation_attribute(op, "transpose_a");
+  if (attr) {
+    static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
+                             : attr->kind == GRTC_ATTR_STRING ? attr->string
+                                                              : grt_make_cstring_view("");
+    for (int i = 0; i < 3; ++i) {
+      char spelled[64];
+      snprintf(spelled, sizeof(spelled), "#stablehlo<transpose %s>", transposes[i]);
+      if (grt_string_view_equal_cstring(text, spelled) ||
+          grt_string_view_equal_cstring(text, transposes[i])) {
+        attrs.transpose_a = i;
+      }
+    }
+    if (attrs.transpose_a < 0) {
+      return grtc_import_error(ctx, op, "'transpose_a' must be #stablehlo<transpose "
+                               "NO_TRANSPOSE>, TRANSPOSE or ADJOINT, got '%.*s'",
+                               GRT_SV_ARG(text));
+    }
+  }
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,

@@ -708,6 +708,30 @@ static void test_chlo_errors(void** state) {
        "(tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.reduce_precision' requires the 'mantissa_bits' "
        "attribute"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %0) {left_side = true, lower = true} : "
+       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:3:8: error: 'stablehlo.triangular_solve' requires 'left_side', 'lower', "
+       "'unit_diagonal' (booleans) and 'transpose_a'"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %0) {left_side = true, lower = true, "
+       "unit_diagonal = false, transpose_a = #stablehlo<transpose SIDEWAYS>} : "
+       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:3:8: error: 'transpose_a' must be #stablehlo<transpose NO_TRANSPOSE>, "
+       "TRANSPOSE or ADJOINT, got '#stablehlo<transpose SIDEWAYS>'"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %a) {left_side = true, lower = true, "
+       "unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : "
+       "(tensor<2x2xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'stablehlo.triangular_solve' b must share a's batch dims and "
+       "element type, with a's size in its second-to-last dim"},
+      {"%0 = \"stablehlo.cholesky\"(%a) : (tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.cholesky' a must be square float matrices [..., n, n], "
+       "got tensor<4xf32>"},
+      {"%0 = stablehlo.constant dense<1.0> : tensor<300x300xf32>\n"
+       "  %1 = \"stablehlo.cholesky\"(%0) : (tensor<300x300xf32>) -> tensor<300x300xf32>",
+       "t.mlir:3:8: error: 'stablehlo.cholesky' on tensor<300x300xf32>: matrices larger than "
+       "256 x 256 are not supported yet"},
       {"%0 = chlo.mulhi %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.mulhi' takes two integer tensors of one type (8 to 64 bits) "
        "and returns it, got tensor<4xf32> and tensor<4xf32>"},
