@@ -1,12 +1,13 @@
-// The scalar helpers every C-family prelude carries: they give each scalar
-// op of compiler/kernel/scalar.h its exact meaning in C, the corners C and
+// The scalar helpers every C-family prelude carries: each scalar op of
+// compiler/kernel/scalar.h with its exact meaning in C, the corners C and
 // CUDA C++ leave undefined included (integer division by zero and
-// INT_MIN / -1, shifts by the width or more, saturating float->int,
-// NaN-propagating max/min, f16/bf16 rounding). Helpers are named
-// grt_<op spelling>_<type> so the emitters find them from the op table
-// alone. What the dialects spell differently (qualifiers, bit counts, bit
-// casts, the f16 hardware conversions) comes from the target's head and
-// conversions (grtc_c_family_prelude_t).
+// INT_MIN / -1, shifts by the width or more, NaN-propagating max/min),
+// printed from the C column of compiler/kernel/scalar_impl.h; beside them
+// the saturating float->int converts and the f16/bf16 rounding. Helpers
+// are named grt_<op spelling>_<type> so the emitters find them from the op
+// table alone. What the dialects spell differently (qualifiers, bit
+// counts, bit casts, the f16 hardware conversions) comes from the target's
+// head and conversions (grtc_c_family_prelude_t).
 #include "compiler/target/c_family/c_family.h"
 #include "compiler/kernel/scalar_impl.h"
 

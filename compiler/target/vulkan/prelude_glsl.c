@@ -1,12 +1,12 @@
 // The scalar helpers of the GLSL shaders: each scalar op of
 // compiler/kernel/scalar.h with its exact meaning, the corners GLSL and
 // SPIR-V leave undefined included (division by zero and INT_MIN / -1,
-// shifts by >= the width, pow of negative bases, NaN in max/min). Helpers
-// are named grt_<op spelling>_<suffix> like the CPU target's, so the
-// emitter finds them from the op table alone. They are written once as
-// preprocessor macros and instantiated only for the types a shader uses,
-// so a shader declares (and a device needs) only the capabilities its
-// kernel's types require.
+// shifts by >= the width, pow of negative bases, NaN in max/min), printed
+// from the GLSL column of compiler/kernel/scalar_impl.h. Helpers are named
+// grt_<op spelling>_<suffix> like the CPU target's, so the emitter finds
+// them from the op table alone. They are printed as preprocessor macros
+// and instantiated only for the types a shader uses, so a shader declares
+// (and a device needs) only the capabilities its kernel's types require.
 #include "compiler/kernel/scalar_impl.h"
 #include "compiler/target/vulkan/vulkan_internal.h"
 
