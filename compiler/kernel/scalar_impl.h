@@ -269,6 +269,37 @@
   X(CLAMP, clamp, FLOAT, TERN, \
     (return GRT_CAT(grt_minimum_, S)(GRT_CAT(grt_maximum_, S)(x, lo), hi);), \
     (return GRT_CAT(grt_minimum_, S)(GRT_CAT(grt_maximum_, S)(x, lo), hi);))
+
+// The C instances of the rows, one per type the C preludes and the
+// evaluator compute in (f16 and bf16 compute in f32), as
+// (S, T, UT, WU, W, M, MINV, MAXV, F, CLASS): the parameters the bodies
+// name, the limits the preludes' float->int converts take (literals:
+// NVRTC has no <stdint.h>) and the class whose rows (with the INT rows for
+// integers) the instance takes. Integers have no F, floats only S, T, F.
+#define GRTC_SCALAR_C_I1 (i1, uint8_t, uint8_t, uint32_t, 1, 1u, 0, 1u, , UINT)
+#define GRTC_SCALAR_C_I8 \
+  (i8, int8_t, uint8_t, uint32_t, 8, ~(uint32_t)0, -128, 127, , SINT)
+#define GRTC_SCALAR_C_I16 \
+  (i16, int16_t, uint16_t, uint32_t, 16, ~(uint32_t)0, -32768, 32767, , SINT)
+#define GRTC_SCALAR_C_I32                                             \
+  (i32, int32_t, uint32_t, uint32_t, 32, ~(uint32_t)0, (-2147483647 - 1), \
+   2147483647, , SINT)
+#define GRTC_SCALAR_C_I64                                     \
+  (i64, int64_t, uint64_t, uint64_t, 64, ~(uint64_t)0,        \
+   (-9223372036854775807LL - 1), 9223372036854775807LL, , SINT)
+#define GRTC_SCALAR_C_U8 (u8, uint8_t, uint8_t, uint32_t, 8, ~0u, 0, 255u, , UINT)
+#define GRTC_SCALAR_C_U16 \
+  (u16, uint16_t, uint16_t, uint32_t, 16, ~0u, 0, 65535u, , UINT)
+#define GRTC_SCALAR_C_U32 \
+  (u32, uint32_t, uint32_t, uint32_t, 32, ~0u, 0, 4294967295u, , UINT)
+#define GRTC_SCALAR_C_U64                              \
+  (u64, uint64_t, uint64_t, uint64_t, 64, ~0ull, 0, \
+   18446744073709551615ull, , UINT)
+#define GRTC_SCALAR_C_F32 (f32, float, , , , , , , f, FLOAT)
+#define GRTC_SCALAR_C_F64 (f64, double, , , , , , , , FLOAT)
+// X(NAME): GRTC_SCALAR_C_<NAME> is the instance of GRTC_ELEM_<NAME>.
+#define GRTC_SCALAR_C_INSTANCES(X) \
+  X(I8) X(I16) X(I32) X(I64) X(I1) X(U8) X(U16) X(U32) X(U64) X(F32) X(F64)
 // clang-format on
 
 #include <stdint.h>

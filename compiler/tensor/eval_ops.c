@@ -1,9 +1,9 @@
 // grtc_eval_scalar: the C column of compiler/kernel/scalar_impl.h compiled
-// as C, one instance per element type (f16 and bf16 use f32's), so the
-// folder computes every scalar op with the very helpers the C and CUDA
-// preludes print. The instance parameters (S, T, UT, WU, W, M, F; see the
-// table's comment) are object-like macros around each instance, which is
-// why this file holds nothing else.
+// as C, one instance per GRTC_SCALAR_C_<type> tuple (f16 and bf16 use
+// f32's), so the folder computes every scalar op with the very helpers and
+// instance parameters the C and CUDA preludes print. The bodies name the
+// parameters (S, T, UT, WU, W, M, F; see the table's comment), so they are
+// object-like macros here, which is why this file holds nothing else.
 #include <math.h>
 #include <stdint.h>
 
@@ -19,6 +19,60 @@ typedef grtc_scalar_value_t value_t;
 #define GRTC_EV_STRIP(...) __VA_ARGS__
 #define GRTC_EV_NAME(spelling) GRT_CAT(GRT_CAT(grt_, spelling), GRT_CAT(_, S))
 
+// The instance's parameters (object-like, as the bodies name them), read
+// from GRTC_EV_TYPE, one of scalar_impl.h's GRTC_SCALAR_C_<type> tuples.
+#define GRTC_EV_EXPAND(x) x
+#define GRTC_EV_S(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) S_
+#define GRTC_EV_T(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) T_
+#define GRTC_EV_UT(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) UT_
+#define GRTC_EV_WU(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) WU_
+#define GRTC_EV_W(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) W_
+#define GRTC_EV_M(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) M_
+#define GRTC_EV_F(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) F_
+#define GRTC_EV_CLASS(S_, T_, UT_, WU_, W_, M_, MINV_, MAXV_, F_, CLASS_) \
+  CLASS_
+#define S GRTC_EV_EXPAND(GRTC_EV_S GRTC_EV_TYPE)
+#define T GRTC_EV_EXPAND(GRTC_EV_T GRTC_EV_TYPE)
+#define UT GRTC_EV_EXPAND(GRTC_EV_UT GRTC_EV_TYPE)
+#define WU GRTC_EV_EXPAND(GRTC_EV_WU GRTC_EV_TYPE)
+#define W GRTC_EV_EXPAND(GRTC_EV_W GRTC_EV_TYPE)
+#define M GRTC_EV_EXPAND(GRTC_EV_M GRTC_EV_TYPE)
+#define F GRTC_EV_EXPAND(GRTC_EV_F GRTC_EV_TYPE)
+#define GRTC_EV_CAT_(a, b) a##b
+#define GRTC_EV_CAT(a, b) GRTC_EV_CAT_(a, b)
+#define GRTC_EV_INSTANCE_CLASS GRTC_EV_EXPAND(GRTC_EV_CLASS GRTC_EV_TYPE)
+
+// The value_t member of the instance's values.
+#define V GRTC_EV_CAT(GRTC_EV_V_, GRTC_EV_INSTANCE_CLASS)
+#define GRTC_EV_V_SINT i
+#define GRTC_EV_V_UINT u
+#define GRTC_EV_V_FLOAT f
+
+// GRTC_EV_IF_<row class>(text): the text when the instance takes the
+// row's class (integers take INT and their own, floats FLOAT).
+#define GRTC_EV_KEEP(...) __VA_ARGS__
+#define GRTC_EV_DROP(...)
+#define GRTC_EV_IF_INT(...) \
+  GRTC_EV_CAT(GRTC_EV_INT_IN_, GRTC_EV_INSTANCE_CLASS)(__VA_ARGS__)
+#define GRTC_EV_IF_SINT(...) \
+  GRTC_EV_CAT(GRTC_EV_SINT_IN_, GRTC_EV_INSTANCE_CLASS)(__VA_ARGS__)
+#define GRTC_EV_IF_UINT(...) \
+  GRTC_EV_CAT(GRTC_EV_UINT_IN_, GRTC_EV_INSTANCE_CLASS)(__VA_ARGS__)
+#define GRTC_EV_IF_FLOAT(...) \
+  GRTC_EV_CAT(GRTC_EV_FLOAT_IN_, GRTC_EV_INSTANCE_CLASS)(__VA_ARGS__)
+#define GRTC_EV_INT_IN_SINT GRTC_EV_KEEP
+#define GRTC_EV_INT_IN_UINT GRTC_EV_KEEP
+#define GRTC_EV_INT_IN_FLOAT GRTC_EV_DROP
+#define GRTC_EV_SINT_IN_SINT GRTC_EV_KEEP
+#define GRTC_EV_SINT_IN_UINT GRTC_EV_DROP
+#define GRTC_EV_SINT_IN_FLOAT GRTC_EV_DROP
+#define GRTC_EV_UINT_IN_SINT GRTC_EV_DROP
+#define GRTC_EV_UINT_IN_UINT GRTC_EV_KEEP
+#define GRTC_EV_UINT_IN_FLOAT GRTC_EV_DROP
+#define GRTC_EV_FLOAT_IN_SINT GRTC_EV_DROP
+#define GRTC_EV_FLOAT_IN_UINT GRTC_EV_DROP
+#define GRTC_EV_FLOAT_IN_FLOAT GRTC_EV_KEEP
+
 // The helper of a row, as the preludes print it.
 #define GRTC_EV_FN_UN(spelling, body) \
   static T GRTC_EV_NAME(spelling)(T a) { GRTC_EV_STRIP body }
@@ -31,9 +85,9 @@ typedef grtc_scalar_value_t value_t;
 #define GRTC_EV_FN_PRED(spelling, body) \
   static uint8_t GRTC_EV_NAME(spelling)(T a) { GRTC_EV_STRIP body }
 #define GRTC_EV_FN(op, spelling, cls, sig, c_body, glsl_body) \
-  GRT_CAT(GRTC_EV_IF_, cls)(GRTC_EV_FN_##sig(spelling, c_body))
+  GRTC_EV_IF_##cls(GRTC_EV_FN_##sig(spelling, c_body))
 
-// Its case in the instance's switch over ops (V: the value_t member).
+// Its case in the instance's switch over ops.
 #define GRTC_EV_CALL_UN(spelling) v.V = GRTC_EV_NAME(spelling)(a);
 #define GRTC_EV_CALL_BIN(spelling) v.V = GRTC_EV_NAME(spelling)(a, b);
 #define GRTC_EV_CALL_TERN(spelling) v.V = GRTC_EV_NAME(spelling)(a, b, c);
@@ -41,11 +95,9 @@ typedef grtc_scalar_value_t value_t;
   v.V = GRTC_EV_NAME(spelling)((uint8_t)(x[0].u != 0), b, c);
 #define GRTC_EV_CALL_PRED(spelling) v.u = GRTC_EV_NAME(spelling)(a);
 #define GRTC_EV_CASE(op, spelling, cls, sig, c_body, glsl_body) \
-  GRT_CAT(GRTC_EV_IF_, cls)(case GRTC_SCALAR_##op:            \
-                                GRTC_EV_CALL_##sig(spelling) break;)
+  GRTC_EV_IF_##cls(case GRTC_SCALAR_##op: GRTC_EV_CALL_##sig(spelling) break;)
 
-// The helpers and grtc_ev_<S>(op, x) of the instance the macros name, for
-// the classes whose GRTC_EV_IF_<class> keeps its argument.
+// The helpers and grtc_ev_<S>(op, x) of the instance GRTC_EV_TYPE names.
 #define GRTC_EV_INSTANCE()                                              \
   GRTC_SCALAR_IMPL_LIST(GRTC_EV_FN)                                     \
   static value_t GRT_CAT(grtc_ev_, S)(grtc_scalar_op_t op,             \
@@ -61,154 +113,39 @@ typedef grtc_scalar_value_t value_t;
     return v;                                                           \
   }
 
-#define GRTC_EV_KEEP(...) __VA_ARGS__
-#define GRTC_EV_DROP(...)
-
-// Signed integers: the INT and SINT rows.
-#define GRTC_EV_IF_INT GRTC_EV_KEEP
-#define GRTC_EV_IF_SINT GRTC_EV_KEEP
-#define GRTC_EV_IF_UINT GRTC_EV_DROP
-#define GRTC_EV_IF_FLOAT GRTC_EV_DROP
-#define V i
-#define WU uint32_t
-#define M (~(WU)0)
-
-#define S i8
-#define T int8_t
-#define UT uint8_t
-#define W 8
+#define GRTC_EV_TYPE GRTC_SCALAR_C_I1
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#define S i16
-#define T int16_t
-#define UT uint16_t
-#define W 16
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_I8
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#define S i32
-#define T int32_t
-#define UT uint32_t
-#define W 32
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_I16
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#undef WU
-#define WU uint64_t
-#define S i64
-#define T int64_t
-#define UT uint64_t
-#define W 64
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_I32
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-#undef WU
-#undef M
-#undef V
-
-// Unsigned integers and i1: the INT and UINT rows.
-#undef GRTC_EV_IF_SINT
-#undef GRTC_EV_IF_UINT
-#define GRTC_EV_IF_SINT GRTC_EV_DROP
-#define GRTC_EV_IF_UINT GRTC_EV_KEEP
-#define V u
-#define WU uint32_t
-
-#define S i1
-#define T uint8_t
-#define UT uint8_t
-#define W 1
-#define M 1u
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_I64
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-#undef M
-#define M (~(WU)0)
-
-#define S u8
-#define T uint8_t
-#define UT uint8_t
-#define W 8
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_U8
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#define S u16
-#define T uint16_t
-#define UT uint16_t
-#define W 16
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_U16
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#define S u32
-#define T uint32_t
-#define UT uint32_t
-#define W 32
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_U32
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-
-#undef WU
-#define WU uint64_t
-#define S u64
-#define T uint64_t
-#define UT uint64_t
-#define W 64
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_U64
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef UT
-#undef W
-#undef WU
-#undef M
-#undef V
-
-// Floats: the FLOAT rows; f16 and bf16 compute in f32.
-#undef GRTC_EV_IF_INT
-#undef GRTC_EV_IF_UINT
-#undef GRTC_EV_IF_FLOAT
-#define GRTC_EV_IF_INT GRTC_EV_DROP
-#define GRTC_EV_IF_UINT GRTC_EV_DROP
-#define GRTC_EV_IF_FLOAT GRTC_EV_KEEP
-#define V f
-
-#define S f32
-#define T float
-#define F f
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_F32
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef F
-
-#define S f64
-#define T double
-#define F
+#undef GRTC_EV_TYPE
+#define GRTC_EV_TYPE GRTC_SCALAR_C_F64
 GRTC_EV_INSTANCE()
-#undef S
-#undef T
-#undef F
-#undef V
+#undef GRTC_EV_TYPE
 
 value_t grtc_eval_scalar(grtc_scalar_op_t op, grtc_elem_t elem,
                          const value_t* operands) {

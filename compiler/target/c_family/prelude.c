@@ -32,24 +32,44 @@ static const char grtc_c_family_f2i_unsigned_text[] =
     "GRT_I T grt_f2i_##S(double x) { \\\n"
     "  return !(x > -1.0) ? (T)0 : x >= (double)(MAXV) + 1.0 ? (T)(MAXV) : (T)x; }\n";
 
-// One line per instance (limits as literals: NVRTC has no <stdint.h>).
-static const char grtc_c_family_int_instances_text[] =
-    "GRT_INT_SIGNED(i8, int8_t, uint8_t, uint32_t, 8, ~(uint32_t)0, -128, 127)\n"
-    "GRT_INT_SIGNED(i16, int16_t, uint16_t, uint32_t, 16, ~(uint32_t)0, -32768, 32767)\n"
-    "GRT_INT_SIGNED(i32, int32_t, uint32_t, uint32_t, 32, ~(uint32_t)0, (-2147483647 - 1), 2147483647)\n"
-    "GRT_INT_SIGNED(i64, int64_t, uint64_t, uint64_t, 64, ~(uint64_t)0, (-9223372036854775807LL - 1), 9223372036854775807LL)\n"
-    "GRT_INT_UNSIGNED(i1, uint8_t, uint8_t, uint32_t, 1, 1u, 0, 1u)\n"
-    "GRT_INT_UNSIGNED(u8, uint8_t, uint8_t, uint32_t, 8, ~0u, 0, 255u)\n"
-    "GRT_INT_UNSIGNED(u16, uint16_t, uint16_t, uint32_t, 16, ~0u, 0, 65535u)\n"
-    "GRT_INT_UNSIGNED(u32, uint32_t, uint32_t, uint32_t, 32, ~0u, 0, 4294967295u)\n"
-    "GRT_INT_UNSIGNED(u64, uint64_t, uint64_t, uint64_t, 64, ~0ull, 0, 18446744073709551615ull)\n"
-    "\n";
+// The instance lines, from GRTC_SCALAR_C_INSTANCES.
+typedef struct grtc_c_family_instance_t {
+  grtc_scalar_class_t cls;
+  const char* int_args;    // GRT_INT_SIGNED/UNSIGNED's
+  const char* float_args;  // GRT_FLOAT's
+} grtc_c_family_instance_t;
 
-// Floats: f16 and bf16 compute in f32 (suffix f32), f64 in double.
-static const char grtc_c_family_float_instances_text[] =
-    "GRT_FLOAT(f32, float, f)\n"
-    "GRT_FLOAT(f64, double, )\n"
-    "\n";
+#define GRTC_C_FAMILY_EXPAND(x) x
+#define GRTC_C_FAMILY_INSTANCE_(S, T, UT, WU, W, M, MINV, MAXV, F, CLASS) \
+  {GRTC_SCALAR_CLASS_##CLASS,                                             \
+   #S ", " #T ", " #UT ", " #WU ", " #W ", " #M ", " #MINV ", " #MAXV,    \
+   #S ", " #T ", " #F},
+#define GRTC_C_FAMILY_INSTANCE(name) \
+  GRTC_C_FAMILY_EXPAND(GRTC_C_FAMILY_INSTANCE_ GRTC_SCALAR_C_##name)
+static const grtc_c_family_instance_t grtc_c_family_instances[] = {
+    GRTC_SCALAR_C_INSTANCES(GRTC_C_FAMILY_INSTANCE)};
+#undef GRTC_C_FAMILY_INSTANCE
+#undef GRTC_C_FAMILY_INSTANCE_
+#undef GRTC_C_FAMILY_EXPAND
+
+// The instance lines of the integer classes, or of FLOAT.
+static void grtc_c_family_emit_instances(grt_string_builder_t* out,
+                                         bool floats) {
+  size_t count =
+      sizeof(grtc_c_family_instances) / sizeof(grtc_c_family_instances[0]);
+  for (size_t i = 0; i < count; ++i) {
+    const grtc_c_family_instance_t* instance = &grtc_c_family_instances[i];
+    bool is_float = instance->cls == GRTC_SCALAR_CLASS_FLOAT;
+    if (is_float != floats) continue;
+    grt_string_builder_appendf(
+        out, "%s(%s)\n",
+        is_float                                     ? "GRT_FLOAT"
+        : instance->cls == GRTC_SCALAR_CLASS_SINT    ? "GRT_INT_SIGNED"
+                                                     : "GRT_INT_UNSIGNED",
+        is_float ? instance->float_args : instance->int_args);
+  }
+  grt_string_builder_append_cstring(out, "\n");
+}
 
 static const char grtc_c_family_small_text[] =
     // f16/bf16 from double, rounding to nearest even, so every source
@@ -111,10 +131,10 @@ void grtc_c_family_emit_prelude(grt_string_builder_t* out,
       "GRT_INT_COMMON(S, T, UT, WU, W, M)");
   grtc_c_family_emit_class(out, GRTC_SCALAR_CLASS_UINT,
                            grtc_c_family_f2i_unsigned_text);
-  grt_string_builder_append_cstring(out, grtc_c_family_int_instances_text);
+  grtc_c_family_emit_instances(out, false);
   grt_string_builder_append_cstring(out, "#define GRT_FLOAT(S, T, F)");
   grtc_c_family_emit_class(out, GRTC_SCALAR_CLASS_FLOAT, "\n");
-  grt_string_builder_append_cstring(out, grtc_c_family_float_instances_text);
+  grtc_c_family_emit_instances(out, true);
   grt_string_builder_append_cstring(out, grtc_c_family_small_text);
   grt_string_builder_append_cstring(out, target->conversions);
   grt_string_builder_append_cstring(out, grtc_c_family_tail_text);
