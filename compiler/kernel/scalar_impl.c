@@ -28,19 +28,6 @@ bool grtc_scalar_class_covers(grtc_scalar_class_t cls, grtc_elem_t elem) {
   return false;
 }
 
-const grtc_scalar_impl_t* grtc_scalar_impl_find(grtc_scalar_op_t op,
-                                                grtc_elem_t elem) {
-  if (op == GRTC_SCALAR_NONE) return NULL;
-  uint32_t count;
-  const grtc_scalar_impl_t* rows = grtc_scalar_impls(&count);
-  for (uint32_t i = 0; i < count; ++i) {
-    if (rows[i].op == op && grtc_scalar_class_covers(rows[i].cls, elem)) {
-      return &rows[i];
-    }
-  }
-  return NULL;
-}
-
 // The body without the parentheses the table wraps it in.
 static void grtc_scalar_impl_append_body(grt_string_builder_t* out,
                                          const char* body) {

@@ -331,7 +331,8 @@ typedef enum grtc_scalar_lang_e {
   GRTC_SCALAR_LANG_GLSL,
 } grtc_scalar_lang_t;
 
-// One row of GRTC_SCALAR_IMPL_LIST; the bodies without their parentheses.
+// One row of GRTC_SCALAR_IMPL_LIST; the bodies as the table spells them,
+// in their parentheses.
 typedef struct grtc_scalar_impl_t {
   grtc_scalar_op_t op;  // GRTC_SCALAR_NONE for a support helper
   const char* spelling;
@@ -346,10 +347,6 @@ const grtc_scalar_impl_t* grtc_scalar_impls(uint32_t* out_count);
 
 // Whether |cls| covers |elem| (f16 and bf16 compute as FLOAT).
 bool grtc_scalar_class_covers(grtc_scalar_class_t cls, grtc_elem_t elem);
-
-// The row computing |op| on |elem|, or NULL when none does.
-const grtc_scalar_impl_t* grtc_scalar_impl_find(grtc_scalar_op_t op,
-                                                grtc_elem_t elem);
 
 // Appends every row of |cls| as a helper definition in |lang|, each as
 // " \\\n<qualifier><ret> grt_<spelling>_##S(<params>) { <body> }": the
