@@ -45,6 +45,8 @@ typedef struct grt_benchmark_flags_t {
   int64_t warmup;
   const char* format;
   const char* trace;
+  grt_flag_list_t trusted_keys;
+  bool require_signed;
 } grt_benchmark_flags_t;
 
 static grt_benchmark_flags_t flags = {
@@ -63,6 +65,7 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
      "device to run on: local-sync (default), local-task, vulkan://1, ..."},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
      "local-task worker threads (0: one per core)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
      "next argument, as grt-run's --input: 5, 2x2xf32=1 2 3 4, @x.npy, ..."},
     {"benchmark_repetitions", 0, GRT_FLAG_INT, &flags.repetitions, "N",
@@ -217,6 +220,8 @@ static grt_status_t grt_benchmark(grt_tools_run_session_t* state) {
       .timeout_ms = 0,
       .inputs = &flags.inputs,
       .trace = flags.trace,
+      .trusted_keys = &flags.trusted_keys,
+      .require_signed = flags.require_signed,
   };
   GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   int64_t load_ns = 0;
