@@ -120,15 +120,41 @@ grt_status_t grt_module_secret_key_parse(grt_const_byte_span_t contents,
 #endif
 }
 
+// The two parsers, with the type of their key erased for
+// grt_module_key_file_read.
+typedef grt_status_t (*grt_module_key_parse_fn_t)(grt_const_byte_span_t contents,
+                                                  const char* name,
+                                                  void* out_key);
+
+static grt_status_t grt_module_public_key_parse_any(
+    grt_const_byte_span_t contents, const char* name, void* out_key) {
+  return grt_module_public_key_parse(contents, name, out_key);
+}
+
+static grt_status_t grt_module_secret_key_parse_any(
+    grt_const_byte_span_t contents, const char* name, void* out_key) {
+  return grt_module_secret_key_parse(contents, name, out_key);
+}
+
+// Reads the key file |path| (bounded, so a device or a pipe is not read
+// without end), parses it with |parse| and wipes the copy, which may have
+// held a secret.
 static grt_status_t grt_module_key_file_read(const char* path,
                                              grt_allocator_t allocator,
-                                             grt_file_contents_t* out) {
+                                             grt_module_key_parse_fn_t parse,
+                                             void* out_key) {
+  grt_file_contents_t contents;
   grt_status_t status = grt_file_read_contents_bounded(
-      path, GRT_MODULE_KEY_FILE_READ_LIMIT, allocator, out);
+      path, GRT_MODULE_KEY_FILE_READ_LIMIT, allocator, &contents);
   if (grt_status_code(status) == GRT_STATUS_OUT_OF_RANGE) {
     status = grt_status_annotate(status, "a key file has %d bytes",
                                  GRT_MODULE_KEY_FILE_SIZE);
   }
+  GRT_RETURN_IF_ERROR(status);
+  status = parse(grt_make_const_byte_span(contents.data, contents.size), path,
+                 out_key);
+  memset((void*)contents.data, 0, contents.size);
+  grt_file_contents_free(&contents);
   return status;
 }
 
@@ -136,26 +162,16 @@ grt_status_t grt_module_public_key_read_file(const char* path,
                                              grt_allocator_t allocator,
                                              grt_module_public_key_t* out_key) {
   memset(out_key, 0, sizeof(*out_key));
-  grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_module_key_file_read(path, allocator, &contents));
-  grt_status_t status = grt_module_public_key_parse(
-      grt_make_const_byte_span(contents.data, contents.size), path, out_key);
-  grt_file_contents_free(&contents);
-  return status;
+  return grt_module_key_file_read(path, allocator,
+                                  grt_module_public_key_parse_any, out_key);
 }
 
 grt_status_t grt_module_secret_key_read_file(const char* path,
                                              grt_allocator_t allocator,
                                              grt_module_secret_key_t* out_key) {
   memset(out_key, 0, sizeof(*out_key));
-  grt_file_contents_t contents;
-  GRT_RETURN_IF_ERROR(grt_module_key_file_read(path, allocator, &contents));
-  grt_status_t status = grt_module_secret_key_parse(
-      grt_make_const_byte_span(contents.data, contents.size), path, out_key);
-  // The copy held the secret.
-  memset((void*)contents.data, 0, contents.size);
-  grt_file_contents_free(&contents);
-  return status;
+  return grt_module_key_file_read(path, allocator,
+                                  grt_module_secret_key_parse_any, out_key);
 }
 
 grt_status_t grt_module_secret_key_generate(grt_module_secret_key_t* out_key) {

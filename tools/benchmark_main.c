@@ -65,7 +65,6 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
      "device to run on: local-sync (default), local-task, vulkan://1, ..."},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
      "local-task worker threads (0: one per core)"},
-    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
      "next argument, as grt-run's --input: 5, 2x2xf32=1 2 3 4, @x.npy, ..."},
     {"benchmark_repetitions", 0, GRT_FLAG_INT, &flags.repetitions, "N",
@@ -77,6 +76,7 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
     {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
      "write a Chrome trace-event JSON timeline of the calls to FILE (as "
      "grt-run's --trace)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
 };
 
 static const grt_flags_spec_t grt_benchmark_flags_spec = {

@@ -71,7 +71,6 @@ static const grt_flag_t grt_run_flag_table[] = {
      "after MS milliseconds (0, the default: no limit)"},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
      "local-task worker threads (0: one per core)"},
-    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
      "next argument: 5, i32=5, 2x2xf32=1 2 3 4, 2x2xf32=0, @x.npy, "
      "2x2xf32=@raw.bin or (null)"},
@@ -98,6 +97,7 @@ static const grt_flag_t grt_run_flag_table[] = {
     {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
      "write a Chrome trace-event JSON timeline of the run to FILE (opens in "
      "Perfetto and chrome://tracing)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
 };
 
 // Kernels --print_statistics lists by name; the rest are summed in a line.
