@@ -332,19 +332,25 @@ static grt_status_t grt_runtime_prepare_executable(
 
 grt_status_t grt_runtime_session_add_trusted_key(
     grt_runtime_session_t* session, const grt_module_public_key_t* key) {
-  for (size_t i = 0; i < session->trusted_key_count; ++i) {
-    if (memcmp(session->trusted_keys[i].bytes, key->bytes,
-               sizeof(key->bytes)) == 0) {
-      return grt_ok_status();
-    }
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  bool known = false;
+  for (size_t i = 0; i < session->trusted_key_count && !known; ++i) {
+    known = memcmp(session->trusted_keys[i].bytes, key->bytes,
+                   sizeof(key->bytes)) == 0;
   }
-  GRT_RETURN_IF_ERROR(grt_allocator_realloc(
-      session->instance->host_allocator,
-      session->trusted_key_count * sizeof(*key),
-      (session->trusted_key_count + 1) * sizeof(*key),
-      (void**)&session->trusted_keys));
-  session->trusted_keys[session->trusted_key_count++] = *key;
-  return grt_ok_status();
+  grt_status_t status = grt_ok_status();
+  if (!known) {
+    status = grt_allocator_realloc(
+        session->instance->host_allocator,
+        session->trusted_key_count * sizeof(*key),
+        (session->trusted_key_count + 1) * sizeof(*key),
+        (void**)&session->trusted_keys);
+  }
+  if (!known && grt_status_is_ok(status)) {
+    session->trusted_keys[session->trusted_key_count++] = *key;
+  }
+  grt_vm_context_leave(session->context);
+  return status;
 }
 
 grt_status_t grt_runtime_session_add_trusted_key_file(
@@ -357,9 +363,12 @@ grt_status_t grt_runtime_session_add_trusted_key_file(
   return grt_runtime_session_add_trusted_key(session, &key);
 }
 
-void grt_runtime_session_set_require_signed_native_code(
+grt_status_t grt_runtime_session_set_require_signed_native_code(
     grt_runtime_session_t* session, bool require) {
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
   session->require_signed_native_code = require;
+  grt_vm_context_leave(session->context);
+  return grt_ok_status();
 }
 
 // The signature rules of runtime/session.h, checked before anything of

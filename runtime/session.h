@@ -97,8 +97,10 @@ grt_status_t grt_runtime_session_add_trusted_key(
 // "GRTEDPK1" and the key, as grt-sign keygen writes) and trusts it.
 grt_status_t grt_runtime_session_add_trusted_key_file(
     grt_runtime_session_t* session, const char* path) GRT_MUST_USE;
-void grt_runtime_session_set_require_signed_native_code(
-    grt_runtime_session_t* session, bool require);
+// Like the other setters, these fail with FAILED_PRECONDITION while another
+// thread is inside the session (see "Threads" in docs/runtime.md).
+grt_status_t grt_runtime_session_set_require_signed_native_code(
+    grt_runtime_session_t* session, bool require) GRT_MUST_USE;
 
 // Appends a module (its imports resolve against the modules before it).
 // Errors name the file.

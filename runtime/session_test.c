@@ -346,7 +346,7 @@ static void test_require_signed_native_code(void** state) {
   // By default the (bogus) kernel library goes to the loader.
   expect_loader_error(append_bytes(native));
 
-  grt_runtime_session_set_require_signed_native_code(session, true);
+  GRT_EXPECT_OK(grt_runtime_session_set_require_signed_native_code(session, true));
   char expected[256];
   snprintf(expected, sizeof(expected),
            "module 'bogus' is not signed and has native code (executables: "

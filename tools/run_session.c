@@ -151,8 +151,8 @@ grt_status_t grt_tools_run_session_set_trust(
                                       session, trusted_keys->values[i]),
                                   "--trusted-key=%s", trusted_keys->values[i]);
   }
-  grt_runtime_session_set_require_signed_native_code(session, require_signed);
-  return grt_ok_status();
+  return grt_runtime_session_set_require_signed_native_code(session,
+                                                            require_signed);
 }
 
 grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,

@@ -119,7 +119,7 @@ class Module:
                                 f"({trusted_keys!r}); pass [path]")
             for key in trusted_keys:
                 _check(lib.grt_runtime_session_add_trusted_key_file(self._session, os.fsencode(key)))
-            lib.grt_runtime_session_set_require_signed_native_code(self._session, bool(require_signed))
+            _check(lib.grt_runtime_session_set_require_signed_native_code(self._session, bool(require_signed)))
             _check(lib.grt_runtime_session_append_module_from_file(self._session, self.path.encode()))
         except BaseException:
             self.close()

@@ -36,7 +36,7 @@ _SIGNATURES = {
     "grt_runtime_session_append_module_from_file": (status_t, [ctypes.c_void_p, ctypes.c_char_p]),
     "grt_runtime_session_set_call_timeout": (status_t, [ctypes.c_void_p, ctypes.c_int64]),
     "grt_runtime_session_add_trusted_key_file": (status_t, [ctypes.c_void_p, ctypes.c_char_p]),
-    "grt_runtime_session_set_require_signed_native_code": (None, [ctypes.c_void_p, ctypes.c_bool]),
+    "grt_runtime_session_set_require_signed_native_code": (status_t, [ctypes.c_void_p, ctypes.c_bool]),
     "grt_runtime_call_buffer_views": (
         status_t, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p),
                    ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]),
