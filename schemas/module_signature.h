@@ -68,7 +68,8 @@ grt_status_t grt_module_public_key_parse(grt_const_byte_span_t contents,
                                          const char* name,
                                          grt_module_public_key_t* out_key)
     GRT_MUST_USE;
-// Also derives the public key (needs libsodium).
+// Also derives the public key; without libsodium it fails with UNIMPLEMENTED
+// before looking at the contents (no key could sign in such a build).
 grt_status_t grt_module_secret_key_parse(grt_const_byte_span_t contents,
                                          const char* name,
                                          grt_module_secret_key_t* out_key)
