@@ -58,7 +58,7 @@ typedef struct grt_tools_run_options_t {
 #define GRT_TOOLS_SIGNATURE_FLAG_ROWS(keys, require)                         \
   {"trusted-key", 0, GRT_FLAG_LIST, (keys), "FILE",                          \
    "trust the module signer whose public key file (grt-sign keygen) is "    \
-   "FILE; repeatable. A signed module must then verify"},                    \
+   "FILE; a signed module must then verify"},                                \
   {"require-signed", 0, GRT_FLAG_BOOL, (require), NULL,                      \
    "refuse a module with executables (native code) unless it is signed by " \
    "a --trusted-key"}

@@ -43,7 +43,7 @@ static const grt_flag_t grt_sign_flag_table[] = {
     {"replace", 0, GRT_FLAG_BOOL, &flags.replace, NULL,
      "sign: replace the signature of a module that is already signed"},
     {"trusted-key", 0, GRT_FLAG_LIST, &flags.trusted_keys, "FILE",
-     "verify: a public key file the signer must be one of (repeatable)"},
+     "verify: a public key file the signer must be one of"},
 };
 
 static const grt_flags_spec_t grt_sign_flags_spec = {
