@@ -42,6 +42,30 @@ if(GRT_BUILD_TESTS)
   endif()
 endif()
 
+# Module signatures (schemas/module_signature.h) need Ed25519 from
+# libsodium. AUTO builds them when libsodium-dev is found (a cross build
+# looks in its sysroot only); ON makes its absence a configure error; OFF,
+# or AUTO without it, builds a grt that reads signature blocks but refuses
+# to sign or verify (UNIMPLEMENTED naming this option), and no grt-sign.
+set(GRT_HAVE_LIBSODIUM OFF)
+if(NOT GRT_MODULE_SIGNING MATCHES "^(AUTO|ON|OFF)$")
+  message(FATAL_ERROR "GRT_MODULE_SIGNING must be AUTO, ON or OFF, got "
+                      "'${GRT_MODULE_SIGNING}'")
+endif()
+if(NOT GRT_MODULE_SIGNING STREQUAL "OFF")
+  find_path(GRT_LIBSODIUM_INCLUDE_DIR sodium.h)
+  find_library(GRT_LIBSODIUM_LIBRARY sodium)
+  if(GRT_LIBSODIUM_INCLUDE_DIR AND GRT_LIBSODIUM_LIBRARY)
+    set(GRT_HAVE_LIBSODIUM ON)
+  elseif(GRT_MODULE_SIGNING STREQUAL "ON")
+    message(FATAL_ERROR "GRT_MODULE_SIGNING=ON needs libsodium: run "
+                        "scripts/install-deps.sh (apt-get install "
+                        "libsodium-dev), or configure with "
+                        "-DGRT_MODULE_SIGNING=OFF")
+  endif()
+endif()
+message(STATUS "Module signing (libsodium): ${GRT_HAVE_LIBSODIUM}")
+
 # Without op names the assembler (which looks ops up by mnemonic) cannot
 # work, and the tests check messages that name ops.
 if(NOT GRT_VM_OP_NAMES AND (GRT_BUILD_COMPILER OR GRT_BUILD_TESTS))

@@ -75,6 +75,9 @@ endif()
 if(GRT_LIBM)
   string(APPEND GRT_PC_LIBS_PRIVATE " -lm")
 endif()
+if(GRT_HAVE_LIBSODIUM)
+  string(APPEND GRT_PC_LIBS_PRIVATE " -lsodium")
+endif()
 # The prefix relative to the .pc file (${pcfiledir}), so an installed tree
 # can be moved.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
@@ -91,7 +94,7 @@ install(FILES "${CMAKE_BINARY_DIR}/pkgconfig/grt.pc"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 
 # The tools that were built.
-foreach(tool grt-compile grt-run grt-benchmark grt-check grt-dump)
+foreach(tool grt-compile grt-run grt-benchmark grt-check grt-dump grt-sign)
   if(TARGET ${tool})
     install(TARGETS ${tool} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
   endif()

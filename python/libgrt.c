@@ -32,6 +32,8 @@ const grt_ffi_function_t grt_ffi_bound_functions[] = {
     (grt_ffi_function_t)grt_runtime_session_release,
     (grt_ffi_function_t)grt_runtime_session_append_module_from_file,
     (grt_ffi_function_t)grt_runtime_session_set_call_timeout,
+    (grt_ffi_function_t)grt_runtime_session_add_trusted_key_file,
+    (grt_ffi_function_t)grt_runtime_session_set_require_signed_native_code,
     (grt_ffi_function_t)grt_runtime_call_buffer_views,
     (grt_ffi_function_t)grt_hal_element_type_parse,
     (grt_ffi_function_t)grt_hal_element_type_name,

@@ -13,7 +13,7 @@ extern "C" {
 
 // Bumped whenever a signature python/grt binds changes, so the package
 // refuses a library it does not match instead of misreading memory.
-#define GRT_FFI_ABI_VERSION 1u
+#define GRT_FFI_ABI_VERSION 2u
 
 // grt_hal_device_release (inline in hal/device.h).
 void grt_ffi_device_release(grt_hal_device_t* device);

@@ -9,6 +9,7 @@
 #include "runtime/check_module.h"
 #include "runtime/hal_module.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 #include "vm/bytecode_module.h"
 #include "vm/invoke.h"
 
@@ -107,6 +108,10 @@ struct grt_runtime_session_t {
   grt_vm_module_t* hal_module;   // held by the context
   grt_vm_module_t* last_module;  // the last appended; held by the context
   grt_duration_t call_timeout;   // GRT_DURATION_INFINITE: none
+  // Module signatures (grt_runtime_session_add_trusted_key).
+  grt_module_public_key_t* trusted_keys;
+  size_t trusted_key_count;
+  bool require_signed_native_code;
 };
 
 static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
@@ -114,6 +119,7 @@ static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
   grt_vm_context_release(session->context);
   grt_hal_device_release(session->device);
   grt_runtime_instance_release(session->instance);
+  grt_allocator_free(allocator, session->trusted_keys);
   grt_allocator_free(allocator, session);
 }
 
@@ -320,6 +326,85 @@ static grt_status_t grt_runtime_prepare_executable(
                              GRT_SV_ARG(info->name));
 }
 
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+grt_status_t grt_runtime_session_add_trusted_key(
+    grt_runtime_session_t* session, const grt_module_public_key_t* key) {
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  bool known = false;
+  for (size_t i = 0; i < session->trusted_key_count && !known; ++i) {
+    known = memcmp(session->trusted_keys[i].bytes, key->bytes,
+                   sizeof(key->bytes)) == 0;
+  }
+  grt_status_t status = grt_ok_status();
+  if (!known) {
+    status = grt_allocator_realloc(
+        session->instance->host_allocator,
+        session->trusted_key_count * sizeof(*key),
+        (session->trusted_key_count + 1) * sizeof(*key),
+        (void**)&session->trusted_keys);
+  }
+  if (!known && grt_status_is_ok(status)) {
+    session->trusted_keys[session->trusted_key_count++] = *key;
+  }
+  grt_vm_context_leave(session->context);
+  return status;
+}
+
+grt_status_t grt_runtime_session_add_trusted_key_file(
+    grt_runtime_session_t* session, const char* path) {
+  grt_module_public_key_t key;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_module_public_key_read_file(path, session->instance->host_allocator,
+                                      &key),
+      "reading trusted key '%s'", path);
+  return grt_runtime_session_add_trusted_key(session, &key);
+}
+
+grt_status_t grt_runtime_session_set_require_signed_native_code(
+    grt_runtime_session_t* session, bool require) {
+  GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
+  session->require_signed_native_code = require;
+  grt_vm_context_leave(session->context);
+  return grt_ok_status();
+}
+
+// The signature rules of runtime/session.h, checked before anything of
+// |file| is prepared.
+static grt_status_t grt_runtime_check_signature(grt_runtime_session_t* session,
+                                                const grt_module_file_t* file) {
+  const grt_module_file_info_t* info = grt_module_file_info(file);
+  if (grt_module_file_signature(file)) {
+    if (session->trusted_key_count == 0 &&
+        !session->require_signed_native_code) {
+      return grt_ok_status();
+    }
+    return grt_module_file_verify_signature(file, session->trusted_keys,
+                                            session->trusted_key_count);
+  }
+  if (!session->require_signed_native_code || info->executable_count == 0) {
+    return grt_ok_status();
+  }
+  char formats[256];
+  size_t used = 0;
+  formats[0] = '\0';
+  for (uint32_t i = 0; i < info->executable_count && used < sizeof(formats);
+       ++i) {
+    grt_string_view_t format = grt_module_file_executable(file, i).format;
+    int n = snprintf(formats + used, sizeof(formats) - used, "%s%.*s",
+                     i ? ", " : "", GRT_SV_ARG(format));
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  return grt_make_status(
+      GRT_STATUS_PERMISSION_DENIED,
+      "module '%.*s' is not signed and has native code (executables: %s); "
+      "the session requires signed native code",
+      GRT_SV_ARG(info->name), formats);
+}
+
 // Takes over |file|'s reference.
 static grt_status_t grt_runtime_session_append_owned_file(
     grt_runtime_session_t* session, grt_module_file_t* file) {
@@ -330,7 +415,10 @@ static grt_status_t grt_runtime_session_append_owned_file(
   }
   grt_string_view_t name = grt_module_file_info(file)->name;
   grt_hal_executable_t* executable = NULL;
-  status = grt_runtime_prepare_executable(session, file, &executable);
+  status = grt_runtime_check_signature(session, file);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_prepare_executable(session, file, &executable);
+  }
   if (grt_status_is_ok(status) && executable) {
     // Registered before the module joins the context: its initializer may
     // already look the executable up.

@@ -28,6 +28,7 @@
 #include "hal/device.h"
 #include "hal/driver.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 #include "vm/context.h"
 #include "vm/instance.h"
 #include "vm/list.h"
@@ -71,6 +72,35 @@ void grt_runtime_session_retain(grt_runtime_session_t* session);
 void grt_runtime_session_release(grt_runtime_session_t* session);
 grt_hal_device_t* grt_runtime_session_device(const grt_runtime_session_t* s);
 grt_vm_context_t* grt_runtime_session_context(const grt_runtime_session_t* s);
+
+// Module signatures (docs/runtime.md, "Signed modules"). Set them before
+// appending modules; each module file appended later is checked before any
+// of its executables is prepared (so an unsigned or badly signed module
+// never gets a kernel library loaded) and before it joins the context:
+//   - a signed module, when the session has trusted keys or requires
+//     signed native code: its signer must be a trusted key and the
+//     signature must hold for every byte of the file before the signature
+//     block, else PERMISSION_DENIED naming the signer;
+//   - an unsigned module with executables, when the session requires
+//     signed native code: PERMISSION_DENIED naming its executable formats;
+//   - an unsigned module without executables (bytecode only, which the VM
+//     verifies) is appended whatever the settings;
+//   - with neither trusted keys nor the requirement, signatures are not
+//     checked (as before signing existed).
+// Without libsodium (GRT_MODULE_SIGNING) checking a signature fails with
+// UNIMPLEMENTED. Modules appended with grt_runtime_session_append_module
+// are the application's own and are not checked.
+grt_status_t grt_runtime_session_add_trusted_key(
+    grt_runtime_session_t* session, const grt_module_public_key_t* key)
+    GRT_MUST_USE;
+// Reads a public key file (schemas/module_signature.h: 40 bytes,
+// "GRTEDPK1" and the key, as grt-sign keygen writes) and trusts it.
+grt_status_t grt_runtime_session_add_trusted_key_file(
+    grt_runtime_session_t* session, const char* path) GRT_MUST_USE;
+// Like the other setters, these fail with FAILED_PRECONDITION while another
+// thread is inside the session (see "Threads" in docs/runtime.md).
+grt_status_t grt_runtime_session_set_require_signed_native_code(
+    grt_runtime_session_t* session, bool require) GRT_MUST_USE;
 
 // Appends a module (its imports resolve against the modules before it).
 // Errors name the file.

@@ -19,6 +19,8 @@
 #include "hal/transfer.h"
 #include "runtime/hal_module.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
+#include "schemas/testing/example_module.h"
 #include "vm/test_support.h"
 
 // main asserts its argument is tensor<4xf32> and returns it.
@@ -310,6 +312,153 @@ static void test_append_module_file_to_two_sessions(void** state) {
   grt_runtime_session_release(second);
 }
 
+static module_bytes_t sign_bytes(module_bytes_t bytes,
+                                 const grt_module_secret_key_t* key) {
+  module_bytes_t signed_bytes = {NULL, 0};
+  GRT_EXPECT_OK(grt_module_sign(grt_make_const_byte_span(bytes.data, bytes.size),
+                                key, false, grt_allocator_system(),
+                                &signed_bytes.data, &signed_bytes.size));
+  return signed_bytes;
+}
+
+static grt_status_t append_bytes(module_bytes_t bytes) {
+  return grt_runtime_session_append_module_from_memory(
+      session, grt_make_const_byte_span(bytes.data, bytes.size));
+}
+
+// Appending fails, but not for its signature: it got past the check to the
+// kernel loader, which refuses "not a kernel library".
+static void expect_loader_error(grt_status_t status) {
+  assert_non_null(status);
+  if (grt_status_code(status) == GRT_STATUS_PERMISSION_DENIED) {
+    fail_msg("expected the loader's error, got %s", grt_status_message(status));
+  }
+  grt_status_free(status);
+}
+
+// require_signed_native_code: an unsigned module with executables, or one
+// signed by a key that is not trusted, or whose signature does not hold,
+// never gets to the kernel loader; bytecode-only modules need no signature.
+static void test_require_signed_native_code(void** state) {
+  (void)state;
+  const char* format = grt_hal_local_host_executable_format();
+  module_bytes_t native = assemble(kBogusSource, format);
+  // By default the (bogus) kernel library goes to the loader.
+  expect_loader_error(append_bytes(native));
+
+  GRT_EXPECT_OK(grt_runtime_session_set_require_signed_native_code(session, true));
+  char expected[256];
+  snprintf(expected, sizeof(expected),
+           "module 'bogus' is not signed and has native code (executables: "
+           "%s); the session requires signed native code",
+           format);
+  grt_expect_error(append_bytes(native), GRT_STATUS_PERMISSION_DENIED,
+                   expected);
+  if (!grt_module_signing_available()) {
+    grt_runtime_session_release(session);
+    session = NULL;
+    grt_allocator_free(grt_allocator_system(), native.data);
+    return;
+  }
+  grt_module_secret_key_t key, other;
+  GRT_EXPECT_OK(grt_example_signing_key(1, &key));
+  GRT_EXPECT_OK(grt_example_signing_key(2, &other));
+  module_bytes_t signed_native = sign_bytes(native, &key);
+  grt_expect_error(append_bytes(signed_native), GRT_STATUS_PERMISSION_DENIED,
+                   "which is not one of the 0 trusted keys");
+  GRT_EXPECT_OK(grt_runtime_session_add_trusted_key(session, &other.public_key));
+  grt_expect_error(append_bytes(signed_native), GRT_STATUS_PERMISSION_DENIED,
+                   "which is not one of the 1 trusted key");
+  GRT_EXPECT_OK(grt_runtime_session_add_trusted_key(session, &key.public_key));
+  GRT_EXPECT_OK(grt_runtime_session_add_trusted_key(session, &key.public_key));
+  expect_loader_error(append_bytes(signed_native));
+  // The binary changed after signing (its digest recomputed or not).
+  ((uint8_t*)signed_native.data)[signed_native.size -
+                                 GRT_MODULE_SIGNATURE_BLOCK_SIZE - 1] ^= 1;
+  grt_status_t status = append_bytes(signed_native);
+  assert_non_null(status);
+  if (grt_status_code(status) == GRT_STATUS_PERMISSION_DENIED) {
+    assert_non_null(strstr(grt_status_message(status), "does not match"));
+  }
+  grt_status_free(status);
+  // Bytecode only: unsigned is fine.
+  module_bytes_t plain = assemble(kBogusSource, NULL);
+  GRT_EXPECT_OK(append_bytes(plain));
+  grt_vm_function_t function;
+  GRT_EXPECT_OK(grt_runtime_session_lookup_function(session, "bogus.f", &function));
+  grt_runtime_session_release(session);  // before the bytes it borrows
+  session = NULL;
+  grt_allocator_free(grt_allocator_system(), plain.data);
+  grt_allocator_free(grt_allocator_system(), signed_native.data);
+  grt_allocator_free(grt_allocator_system(), native.data);
+}
+
+// With trusted keys (and no requirement) a signed module must verify; an
+// unsigned one is appended as before.
+static void test_trusted_keys(void** state) {
+  (void)state;
+  grt_expect_error(
+      grt_runtime_session_add_trusted_key_file(session, "/nonexistent/k.pub"),
+      GRT_STATUS_NOT_FOUND, "reading trusted key '/nonexistent/k.pub'");
+  grt_expect_error(
+      grt_runtime_session_add_trusted_key_file(session, "/dev/null"),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "'/dev/null' has 0 bytes, expected 40 (a grt public key file");
+  if (!grt_module_signing_available()) return;
+  grt_module_secret_key_t key, other;
+  GRT_EXPECT_OK(grt_example_signing_key(1, &key));
+  GRT_EXPECT_OK(grt_example_signing_key(2, &other));
+  module_bytes_t by_key = sign_bytes(module, &key);
+  module_bytes_t by_other = sign_bytes(module, &other);
+  // No trusted key: signatures are not checked.
+  grt_runtime_session_t* unchecked = NULL;
+  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &unchecked));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
+      unchecked, grt_make_const_byte_span(by_other.data, by_other.size)));
+  grt_runtime_session_release(unchecked);
+
+  GRT_EXPECT_OK(grt_runtime_session_add_trusted_key(session, &key.public_key));
+  grt_expect_error(append_bytes(by_other), GRT_STATUS_PERMISSION_DENIED,
+                   "module 'sess' is signed by key");
+  // A changed rodata byte (the "argument 0" message).
+  module_bytes_t tampered = sign_bytes(module, &key);
+  uint8_t* bytes = tampered.data;
+  size_t at = 0;
+  while (at + 10 <= tampered.size && memcmp(bytes + at, "argument 0", 10) != 0) {
+    ++at;
+  }
+  assert_true(at + 10 <= tampered.size);
+  bytes[at] = 'A';
+  grt_expect_error(append_bytes(tampered), GRT_STATUS_PERMISSION_DENIED,
+                   "module 'sess': the signature by key");
+  GRT_EXPECT_OK(append_bytes(by_key));
+  grt_vm_list_t* inputs = NULL;
+  grt_vm_list_t* outputs = NULL;
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 2,
+                                   grt_allocator_system(), &inputs));
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 1,
+                                   grt_allocator_system(), &outputs));
+  grt_vm_variant_t two = grt_vm_variant_i32(2);
+  grt_vm_variant_t three = grt_vm_variant_i32(3);
+  GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &two));
+  GRT_EXPECT_OK(grt_vm_list_push_variant(inputs, &three));
+  GRT_EXPECT_OK(grt_runtime_call(session, "sess.add", inputs, outputs));
+  int32_t sum = 0;
+  GRT_EXPECT_OK(grt_vm_list_get_i32(outputs, 0, &sum));
+  assert_int_equal(sum, 5);
+  grt_vm_list_release(inputs);
+  grt_vm_list_release(outputs);
+  // Unsigned: appended (the requirement is off).
+  module_bytes_t plain = assemble(kBogusSource, NULL);
+  GRT_EXPECT_OK(append_bytes(plain));
+  grt_runtime_session_release(session);
+  session = NULL;
+  grt_allocator_free(grt_allocator_system(), plain.data);
+  grt_allocator_free(grt_allocator_system(), tampered.data);
+  grt_allocator_free(grt_allocator_system(), by_other.data);
+  grt_allocator_free(grt_allocator_system(), by_key.data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_instance_and_devices, setup,
@@ -321,6 +470,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_append_from_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_append_module_file_to_two_sessions,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(test_require_signed_native_code, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_trusted_keys, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

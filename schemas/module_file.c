@@ -38,6 +38,8 @@ struct grt_module_file_t {
   void** binaries;  // executable_count private copies, or NULL
   size_t data_start;  // file offset of the data area
   grt_const_byte_span_t data_area;
+  bool is_signed;
+  grt_module_signature_t signature;  // when |is_signed|
   grt_module_file_info_t info;
   grt_fb_table_t root;
   grt_fb_vector_t imports;
@@ -394,6 +396,100 @@ static grt_status_t grt_module_check_debug_locations(grt_module_file_t* file) {
   return grt_ok_status();
 }
 
+// Reads the last GRT_MODULE_SIGNATURE_BLOCK_SIZE bytes of the file being
+// opened: with pread for a mapped file (a file truncated meanwhile gives an
+// error, not SIGBUS), else from |full|.
+static grt_status_t grt_module_file_read_tail(grt_module_file_t* file,
+                                              grt_const_byte_span_t full,
+                                              uint8_t* out_block) {
+  size_t offset = full.size - GRT_MODULE_SIGNATURE_BLOCK_SIZE;
+  if (file->fd >= 0) {
+    return grt_module_file_read_at(file, offset, out_block,
+                                   GRT_MODULE_SIGNATURE_BLOCK_SIZE);
+  }
+  memcpy(out_block, full.data + offset, GRT_MODULE_SIGNATURE_BLOCK_SIZE);
+  return grt_ok_status();
+}
+
+// Finds the signature block a signed file ends with (its magic is the last
+// 8 bytes), checks its fields and, when there is one, takes it off the end:
+// |file->contents| and |file->mapped| then cover the body only, so no
+// segment can point into the block.
+static grt_status_t grt_module_file_find_signature(grt_module_file_t* file) {
+  grt_const_byte_span_t full = file->mapped.data ? file->mapped : file->contents;
+  const size_t magic_size = sizeof(GRT_MODULE_SIGNATURE_MAGIC) - 1;
+  if (full.size < GRT_MODULE_SIGNATURE_BLOCK_SIZE) return grt_ok_status();
+  uint8_t block[GRT_MODULE_SIGNATURE_BLOCK_SIZE];
+  GRT_RETURN_IF_ERROR(grt_module_file_read_tail(file, full, block));
+  if (memcmp(block + GRT_MODULE_SIGNATURE_BLOCK_SIZE - magic_size,
+             GRT_MODULE_SIGNATURE_MAGIC, magic_size) != 0) {
+    return grt_ok_status();
+  }
+  size_t block_offset = full.size - GRT_MODULE_SIGNATURE_BLOCK_SIZE;
+  if (memcmp(block, GRT_MODULE_SIGNATURE_MAGIC, magic_size) != 0) {
+    return grt_module_invalid(
+        "the file ends with the signature magic '%s' but the signature block "
+        "at offset %zu does not start with it",
+        GRT_MODULE_SIGNATURE_MAGIC, block_offset);
+  }
+  uint32_t algorithm = grt_load_le_u32(block + 8);
+  uint32_t block_size = grt_load_le_u32(block + 12);
+  uint64_t body_size = grt_load_le_u64(block + 16);
+  if (algorithm != GRT_MODULE_SIGNATURE_ALGORITHM_ED25519) {
+    return grt_module_invalid(
+        "signature block at offset %zu: algorithm %u, expected %u (Ed25519 "
+        "over the SHA-256 of the body)",
+        block_offset, algorithm, GRT_MODULE_SIGNATURE_ALGORITHM_ED25519);
+  }
+  if (block_size != GRT_MODULE_SIGNATURE_BLOCK_SIZE) {
+    return grt_module_invalid(
+        "signature block at offset %zu: size %u, expected %d", block_offset,
+        block_size, GRT_MODULE_SIGNATURE_BLOCK_SIZE);
+  }
+  if (body_size != block_offset) {
+    return grt_module_invalid(
+        "signature block at offset %zu records a body of %llu bytes, expected "
+        "%zu (the bytes before the block)",
+        block_offset, (unsigned long long)body_size, block_offset);
+  }
+  file->is_signed = true;
+  file->signature.body_size = body_size;
+  memcpy(file->signature.public_key, block + 24, GRT_MODULE_PUBLIC_KEY_SIZE);
+  memcpy(file->signature.signature, block + 24 + GRT_MODULE_PUBLIC_KEY_SIZE,
+         GRT_MODULE_SIGNATURE_SIZE);
+  if (file->mapped.data) file->mapped.size = block_offset;
+  if (file->contents.size > block_offset) file->contents.size = block_offset;
+  return grt_ok_status();
+}
+
+// The SHA-256 of a signed file's body, over the bytes this reader keeps:
+// the (private) contents, then for a mapped file the rest of the body read
+// with pread.
+static grt_status_t grt_module_file_digest_body(grt_module_file_t* file) {
+  grt_sha256_t sha;
+  grt_sha256_initialize(&sha);
+  grt_sha256_update(&sha, file->contents.data, file->contents.size);
+  if (file->mapped.data && file->mapped.size > file->contents.size) {
+    enum { kChunk = 1 << 20 };
+    uint8_t* chunk = NULL;
+    GRT_RETURN_IF_ERROR(
+        grt_allocator_malloc(file->allocator, kChunk, (void**)&chunk));
+    grt_status_t status = grt_ok_status();
+    for (size_t offset = file->contents.size;
+         grt_status_is_ok(status) && offset < file->mapped.size;) {
+      size_t size = file->mapped.size - offset;
+      if (size > kChunk) size = kChunk;
+      status = grt_module_file_read_at(file, offset, chunk, size);
+      if (grt_status_is_ok(status)) grt_sha256_update(&sha, chunk, size);
+      offset += size;
+    }
+    grt_allocator_free(file->allocator, chunk);
+    GRT_RETURN_IF_ERROR(status);
+  }
+  grt_sha256_finalize(&sha, file->signature.body_digest);
+  return grt_ok_status();
+}
+
 // Verifies |file->contents| and fills in everything the accessors use.
 static grt_status_t grt_module_file_load(grt_module_file_t* file) {
   grt_const_byte_span_t contents = file->contents;
@@ -402,6 +498,8 @@ static grt_status_t grt_module_file_load(grt_module_file_t* file) {
                            "module file contents at %p are not 8-byte aligned",
                            (const void*)contents.data);
   }
+  GRT_RETURN_IF_ERROR(grt_module_file_find_signature(file));
+  contents = file->contents;
   uint32_t major = 0;
   uint32_t minor = 0;
   GRT_RETURN_IF_ERROR(grt_module_check_format_version(contents, &major, &minor));
@@ -467,7 +565,8 @@ static grt_status_t grt_module_file_load(grt_module_file_t* file) {
   GRT_RETURN_IF_ERROR(grt_module_check_exports(file));
   GRT_RETURN_IF_ERROR(grt_module_check_rodata(file));
   GRT_RETURN_IF_ERROR(grt_module_check_executables(file));
-  return grt_module_check_debug_locations(file);
+  GRT_RETURN_IF_ERROR(grt_module_check_debug_locations(file));
+  return file->is_signed ? grt_module_file_digest_body(file) : grt_ok_status();
 }
 
 static grt_status_t grt_module_file_create(grt_allocator_t allocator,
@@ -604,6 +703,11 @@ grt_status_t grt_module_file_open_path_with_options(
 
 bool grt_module_file_is_mapped(const grt_module_file_t* file) {
   return file->mapped.data != NULL;
+}
+
+const grt_module_signature_t* grt_module_file_signature(
+    const grt_module_file_t* file) {
+  return file->is_signed ? &file->signature : NULL;
 }
 
 void grt_module_file_retain(grt_module_file_t* file) {

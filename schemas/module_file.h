@@ -46,6 +46,26 @@ extern "C" {
 #define GRT_MODULE_MAX_BINDING_MIN_LENGTH (UINT64_C(1) << 48)
 #define GRT_MODULE_DIGEST_SIZE 32  // SHA-256 of an executable binary
 
+// A signed module is an unsigned module file (the "body") followed by a
+// signature block of GRT_MODULE_SIGNATURE_BLOCK_SIZE bytes
+// (docs/module-format.md, "Signatures"; schemas/module_signature.h signs
+// and verifies). The reader finds the block by the magic at the very end of
+// the file, checks its fields, keeps it out of the data area and computes
+// the SHA-256 of the body while opening, so the digest describes exactly
+// the bytes the module was read from.
+#define GRT_MODULE_SIGNATURE_BLOCK_SIZE 128
+#define GRT_MODULE_SIGNATURE_MAGIC "GRTSIGv1"  // 8 bytes, first and last
+#define GRT_MODULE_SIGNATURE_ALGORITHM_ED25519 1u
+#define GRT_MODULE_PUBLIC_KEY_SIZE 32  // Ed25519
+#define GRT_MODULE_SIGNATURE_SIZE 64   // Ed25519
+
+typedef struct grt_module_signature_t {
+  uint64_t body_size;  // bytes before the block
+  uint8_t public_key[GRT_MODULE_PUBLIC_KEY_SIZE];  // the signer's key
+  uint8_t signature[GRT_MODULE_SIGNATURE_SIZE];
+  uint8_t body_digest[GRT_MODULE_DIGEST_SIZE];  // SHA-256 of the body
+} grt_module_signature_t;
+
 typedef struct grt_module_file_info_t {
   grt_string_view_t name;
   uint32_t version;               // the module's own version
@@ -163,6 +183,11 @@ grt_status_t grt_module_file_open_path_with_options(
     grt_allocator_t allocator, grt_module_file_t** out_file) GRT_MUST_USE;
 // True when the file's external rodata is read from a mapping of the file.
 bool grt_module_file_is_mapped(const grt_module_file_t* file);
+// The file's signature block and the SHA-256 of its body, or NULL when the
+// file is not signed. Whether the signature is good is for
+// grt_module_file_verify_signature (schemas/module_signature.h) to say.
+const grt_module_signature_t* grt_module_file_signature(
+    const grt_module_file_t* file);
 
 void grt_module_file_retain(grt_module_file_t* file);
 void grt_module_file_release(grt_module_file_t* file);

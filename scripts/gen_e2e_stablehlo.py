@@ -20,6 +20,7 @@ import math
 import os
 import sys
 
+import mpmath
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -1511,6 +1512,23 @@ def gen_control_flow():
     f.expect("%s#1" % r3, b[2:] * 2, "i32")
     funcs.append(f.text(comment="Private functions called with call and "
                         "func.call, nested, with two results."))
+
+    f = Func("test_composite")
+    a = array([1.0, -2.0, 0.5], e)
+    x = f.input(a, e)
+    s = f.input(array(0.25, e), e)
+    r = f.op('stablehlo.composite "my.square_plus" %s, %s {composite_attributes = '
+             '{bias = 1 : i64}, decomposition = @square_plus, version = 1 : i32} : '
+             '(tensor<3xf32>, tensor<f32>) -> tensor<3xf32>' % (x, s))
+    f.expect(r, a * a + np.float32(0.25), e)
+    b = array([5, 6, 7, 8], "i32")
+    r2 = f.op('"stablehlo.composite"(%s) <{decomposition = @split, name = "my.split"}> : '
+              '(tensor<4xi32>) -> (tensor<2xi32>, tensor<2xi32>)'
+              % f.input(b, "i32"), count=2)
+    f.expect("%s#0" % r2, b[:2], "i32")
+    f.expect("%s#1" % r2, b[2:] * 2, "i32")
+    funcs.append(f.text(comment="stablehlo.composite runs its decomposition "
+                        "(pretty form, and generic with properties)."))
 
     f = Func("fail_if_wrong_branch")
     x = f.input(array([1.0], e), e)
@@ -3093,6 +3111,45 @@ def gen_legacy_forms():
     e = "f32"
     rng = np.random.default_rng(13)
 
+    # Module-level globals as IREE's model tests and ml_program exports
+    # write them: constants at every load.
+    kernel = array(rng.uniform(-1, 1, (4, 3)), e)
+    bias = array([0.5, -1.0, 2.0], e)
+    funcs.append(
+        "  util.global private @\"model.layer-1.kernel\" {inlining_policy = "
+        "#util.inline.never} = %s : %s\n"
+        "  util.global private @\"model.layer-1.bias\" {noinline} = %s : %s\n"
+        "  util.global private @filler = #util.byte_pattern<258> : tensor<2x2xi8>\n"
+        "  util.global private mutable @never_stored = dense<7> : tensor<2xi32>\n"
+        "  ml_program.global private @scale(dense<2.5> : tensor<f32>) : tensor<f32>"
+        % (dense(kernel, e), type_of(kernel, e), dense(bias, e), type_of(bias, e)))
+    f = Func("test_util_globals")
+    x = array(rng.uniform(-1, 1, (2, 4)), e)
+    xv = f.input(x, e)
+    f.line("%%kp = util.global.address @\"model.layer-1.kernel\" : !util.ptr<%s>"
+           % type_of(kernel, e))
+    k = f.op("util.global.load.indirect %%kp : !util.ptr<%s> -> %s"
+             % (type_of(kernel, e), type_of(kernel, e)))
+    b = f.op("util.global.load @\"model.layer-1.bias\" : %s" % type_of(bias, e))
+    d = f.op("stablehlo.dot %s, %s : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>"
+             % (xv, k))
+    bb = f.op("stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<3xf32>) -> "
+              "tensor<2x3xf32>" % b)
+    r = f.op("stablehlo.add %s, %s : tensor<2x3xf32>" % (d, bb))
+    sc = f.op("ml_program.global_load_const @scale : tensor<f32>")
+    sb = f.op("stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<2x3xf32>"
+              % sc)
+    r = f.op("stablehlo.multiply %s, %s : tensor<2x3xf32>" % (r, sb))
+    f.expect(r, (np.asarray(x, np.float64) @ np.asarray(kernel, np.float64) + bias) * 2.5,
+             e, 1e-5, 1e-5)
+    fill = f.op("util.global.load immutable @filler : tensor<2x2xi8>")
+    f.expect(fill, array(np.full((2, 2), 2), "i8"), "i8")
+    kept = f.op('"util.global.load"() {global = @never_stored} : () -> tensor<2xi32>')
+    f.expect(kept, array([7, 7], "i32"), "i32")
+    funcs.append(f.text(comment="util.global (dense<...> and #util.byte_pattern<N>, "
+                        "every byte N mod 256) through util.global.load, "
+                        "util.global.address + load.indirect, and ml_program.global."))
+
     funcs.append(
         "  func.func private @scaled(%arg0: tensor<2x3xf32> {jax.arg_info = \"x\", "
         "mhlo.sharding = \"{replicated}\"}, %arg1: tensor<f32> {jax.arg_info = "
@@ -3683,6 +3740,130 @@ def gen_chlo():
                         "order with their indices, earlier indices first among "
                         "equals."))
 
+    # lgamma and digamma: Lanczos (g = 7, 9 terms) as XLA computes them, so
+    # the error is absolute near the zeros of lgamma (x = 1, 2) and of
+    # digamma (x ~ 1.46); references from mpmath.
+    def mp_lgamma(v):
+        if math.isinf(v):
+            return INF
+        if v <= 0 and v == math.floor(v):
+            return INF
+        return float(mpmath.log(abs(mpmath.gamma(mpmath.mpf(v)))))
+
+    def mp_digamma(v):
+        if math.isinf(v):
+            return INF if v > 0 else NAN
+        if v <= 0 and v == math.floor(v):
+            return NAN
+        return float(mpmath.digamma(mpmath.mpf(v)))
+
+    gamma_inputs = [1e-6, 0.1, 0.5, 0.9, 0.999, 1.0, 1.001, 1.5, 2.0, 2.5, 3.0, 4.5,
+                    10.0, 33.3, 100.0, 1e4, -0.5, -1.5, -2.7, -10.3, -100.4]
+    for name, fn, extra, atol, rtol in (
+            ("lgamma", mp_lgamma, [0.0, -3.0, INF, -INF, NAN], 2e-6, 2e-6),
+            ("digamma", mp_digamma, [0.0, -3.0, INF, -INF, NAN], 2e-6, 2e-6)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f64", "f16", "bf16"):
+            vals = [v for v in gamma_inputs if elem in ("f32", "f64") or abs(v) < 50] + extra
+            a = array(vals, elem)
+            exact = [fn(float(v)) for v in np.asarray(a, dtype=np.float64)]
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            if elem == "f32":
+                f.expect(r, array(exact, elem), elem, atol, rtol)
+            elif elem == "f64":
+                f.expect(r, array(exact, elem), elem, 1e-12, 1e-12)
+            else:
+                f.expect(r, array(exact, elem), elem, 1e-2, 1e-2)
+        funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against "
+                            "mpmath (f32: atol and rtol %g; f64: 1e-12), its poles and "
+                            "infinities." % (name, atol)))
+
+    # erf_inv and bessel_i1e: f32 formulas (f16/bf16 through f32), in ULP.
+    def mp_erf_inv(v):
+        if abs(v) == 1:
+            return math.copysign(INF, v)
+        if abs(v) > 1 or math.isnan(v):
+            return NAN
+        return float(mpmath.erfinv(mpmath.mpf(v)))
+
+    def mp_i1e(v):
+        if math.isnan(v):
+            return NAN
+        if math.isinf(v):
+            return math.copysign(0.0, v)
+        x = mpmath.mpf(v)
+        return float(mpmath.besseli(1, x) * mpmath.exp(-abs(x)))
+
+    for name, fn, values, bound in (
+            ("erf_inv", mp_erf_inv,
+             [-1.0, -0.999999, -0.9, -0.5, -1e-5, 0.0, 1e-7, 0.1, 0.3, 0.5, 0.7, 0.9,
+              0.99, 0.999, 0.9999, 0.99999, 0.9999999, 1.0], 2),
+            ("bessel_i1e", mp_i1e,
+             [0.0, 1e-6, 0.1, 0.5, 1.0, 2.0, 5.0, 8.0, 10.0, 14.9, 15.0, 16.0, 20.0,
+              50.0, 100.0, 1e4, 1e8, 3e38, -3.0, -30.0, 2.7127, 7.99, 8.0, 9.6196], 4)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f16", "bf16"):
+            vals = [v for v in values if elem == "f32" or abs(v) < 6e4]
+            a = array(vals, elem)
+            exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
+            x = f.input(a, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+            want = f.constant(array(exact, elem), elem)
+            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
+                   % (r, want, bound if elem == "f32" else 1, t, t))
+        funcs.append(f.text(comment="chlo.%s in f32, f16 and bf16 against mpmath, "
+                            "within %d ULP (f16/bf16: 1)." % (name, bound)))
+    f = Func("test_erf_inv_domain")
+    x = f.input(array([1.5, -2.0, NAN], "f32"), "f32")
+    r = f.op("chlo.erf_inv %s : tensor<3xf32> -> tensor<3xf32>" % x)
+    f.expect(r, array([NAN, NAN, NAN], "f32"), "f32")
+    funcs.append(f.text(comment="erf_inv outside [-1, 1] is NaN."))
+
+    f = Func("test_next_after")
+    tiny = {"f32": 2.0 ** -149, "f64": 2.0 ** -1074, "f16": 2.0 ** -24}
+    for elem, dtype in (("f32", np.float32), ("f64", np.float64), ("f16", np.float16)):
+        xs = [1.0, 1.0, -1.0, -1.0, 0.0, 0.0, -0.0, 2.5, float(np.finfo(dtype).max),
+              INF, -INF, NAN, 3.0, tiny[elem], -tiny[elem]]
+        ys = [2.0, 0.0, -2.0, 5.0, 1.0, -1.0, 0.0, 2.5, INF,
+              0.0, 0.0, 1.0, NAN, 0.0, 1.0]
+        want = np.nextafter(np.array(xs, dtype), np.array(ys, dtype))
+        a, b = array(xs, elem), array(ys, elem)
+        r = f.op("chlo.next_after %s, %s : (%s, %s) -> %s"
+                 % (f.input(a, elem), f.input(b, elem), type_of(a, elem),
+                    type_of(b, elem), type_of(a, elem)))
+        f.expect(r, array(want, elem), elem, 0.0, 0.0)
+    a = array([[1.0, -1.0, 0.0], [4.0, 8.0, -0.5]], "f32")
+    b = array([0.0, 10.0, -1.0], "f32")
+    r = f.op("chlo.broadcast_next_after %s, %s : (tensor<2x3xf32>, tensor<3xf32>) -> "
+             "tensor<2x3xf32>" % (f.input(a, "f32"), f.input(b, "f32")))
+    f.expect(r, np.nextafter(np.asarray(a), np.broadcast_to(np.asarray(b), (2, 3))),
+             "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="chlo.next_after in f32, f64 and f16 against "
+                        "numpy.nextafter (subnormals, zeros of both signs, "
+                        "infinities, NaN), and broadcast_next_after."))
+
+    f = Func("test_mulhi")
+    import random
+    rng_m = random.Random(41)
+    for elem in ("i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64"):
+        bits = BITS[elem]
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if elem[0] == "i" else \
+            (0, (1 << bits) - 1)
+        edges = [lo, hi, 0, 1, -1 if lo < 0 else 2, hi // 3, lo // 2 if lo < 0 else hi // 2]
+        xs = edges + [rng_m.randint(lo, hi) for _ in range(9)]
+        ys = list(reversed(edges)) + [rng_m.randint(lo, hi) for _ in range(9)]
+        want = [(x * y) >> bits for x, y in zip(xs, ys)]
+        a, b = array(xs, elem), array(ys, elem)
+        t = type_of(a, elem)
+        r = f.op('"chlo.mulhi"(%s, %s) : (%s, %s) -> %s'
+                 % (f.input(a, elem), f.input(b, elem), t, t, t))
+        f.expect(r, array(want, elem), elem)
+    funcs.append(f.text(comment="chlo.mulhi: the high half of the double-width product, "
+                        "i8 to i64 and ui8 to ui64, extremes included."))
+
     f = Func("fail_chlo_wrong_expectation")
     x = f.input(array([0.5], "f32"), "f32")
     r = f.op("chlo.acos %s : tensor<1xf32> -> tensor<1xf32>" % x)
@@ -4110,6 +4291,267 @@ def gen_quant():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Normalization: batch_norm_* and reduce_precision (compositions)
+#===----------------------------------------------------------------------===#
+
+def reduce_precision_ref(v, exponent_bits, mantissa_bits, mantissa, exponent):
+    """The spec's reduce_precision of the float |v| (of a type with |mantissa|
+    and |exponent| bits) in exact rational arithmetic: round to
+    |mantissa_bits| bits after the leading one (ties to even), then
+    infinity above the narrow type's range and a signed zero below its
+    smallest normal number."""
+    from fractions import Fraction
+    if math.isnan(v) or math.isinf(v) or v == 0:
+        return v
+    if mantissa_bits < mantissa:
+        _, e = math.frexp(abs(v))  # |v| = m 2^e, m in [1/2, 1)
+        scale = Fraction(2) ** (mantissa_bits + 1 - e)
+        q = Fraction(abs(v)) * scale
+        if mantissa_bits == 0 and q - math.floor(q) == Fraction(1, 2):
+            # A tie with no mantissa bits left: the bit pattern's last kept
+            # bit is the exponent's lowest, so the power of two with an
+            # even biased exponent wins (as the bit-level rounding does).
+            bias = 2 ** (exponent - 1) - 1
+            n = math.floor(q) if (e - 1 + bias) % 2 == 0 else math.floor(q) + 1
+        else:
+            n = round(q)
+        v = math.copysign(float(n / scale), v)
+    if exponent_bits < exponent:
+        largest = 2 ** (exponent_bits - 1) - 1
+        _, e = math.frexp(abs(v))
+        if e - 1 > largest:
+            return math.copysign(INF, v)
+        if e - 1 < 1 - largest:
+            return math.copysign(0.0, v)
+    return v
+
+
+def batch_norm_ref(x, scale, offset, mean, var, eps, f):
+    shape = [1] * x.ndim
+    shape[f] = x.shape[f]
+    r = lambda v: np.reshape(v, shape)
+    return (x - r(mean)) * r(scale / np.sqrt(var + eps)) + r(offset)
+
+
+#===----------------------------------------------------------------------===#
+# Linear algebra: triangular_solve, cholesky
+#===----------------------------------------------------------------------===#
+
+def gen_linalg():
+    funcs = []
+    rng = np.random.default_rng(53)
+    transposes = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
+    f = Func("test_triangular_solve")
+    case = 0
+    for left in (True, False):
+        for lower in (True, False):
+            for unit in (False, True):
+                for tr in transposes:
+                    elem = ("f32", "f64", "f16")[case % 3] if case % 5 else "f32"
+                    batch = [(), (2,), (2, 3)][case % 3]
+                    n, k = (4, 3) if case % 2 else (5, 2)
+                    case += 1
+                    a = rng.uniform(-1, 1, batch + (n, n))
+                    a += np.eye(n) * (n + 1.0)  # well conditioned
+                    # The unread triangle holds garbage the lowering must ignore.
+                    a = array(a, elem)
+                    b = array(rng.uniform(-2, 2, batch + ((n, k) if left else (k, n))), elem)
+                    ad = np.asarray(a, np.float64)
+                    tri = np.tril(ad) if lower else np.triu(ad)
+                    if unit:
+                        tri = tri - np.eye(n) * np.diagonal(tri, axis1=-2, axis2=-1)[..., None] \
+                            + np.eye(n)
+                    op = np.swapaxes(tri, -1, -2) if tr != "NO_TRANSPOSE" else tri
+                    bd = np.asarray(b, np.float64)
+                    if left:
+                        x = np.linalg.solve(op, bd)
+                    else:
+                        x = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2),
+                                                        np.swapaxes(bd, -1, -2)), -1, -2)
+                    ta, tb = type_of(a, elem), type_of(b, elem)
+                    r = f.op('"stablehlo.triangular_solve"(%s, %s) {left_side = %s, lower = %s, '
+                             'unit_diagonal = %s, transpose_a = #stablehlo<transpose %s>} : '
+                             '(%s, %s) -> %s'
+                             % (f.input(a, elem), f.input(b, elem), str(left).lower(),
+                                str(lower).lower(), str(unit).lower(), tr, ta, tb, tb))
+                    tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+                    f.expect(r, array(x, elem), elem, tol, tol)
+    funcs.append(f.text(comment="triangular_solve: every combination of left_side, lower, "
+                        "unit_diagonal and transpose_a, batch dims, f32/f64/f16, "
+                        "against numpy.linalg.solve on the triangle."))
+
+    f = Func("test_cholesky")
+    for i, (elem, batch, n, lower) in enumerate(
+            (("f32", (), 3, True), ("f32", (2,), 5, False), ("f64", (2, 2), 4, True),
+             ("f64", (), 6, False), ("f16", (), 3, True), ("f32", (), 1, True))):
+        mtx = rng.uniform(-1, 1, batch + (n, n))
+        spd = mtx @ np.swapaxes(mtx, -1, -2) + np.eye(n) * n
+        # Only one triangle is read: spoil the other.
+        noise = rng.uniform(5, 9, batch + (n, n))
+        given = np.where(np.tril(np.ones((n, n))) == 1, spd, noise) if lower else \
+            np.where(np.triu(np.ones((n, n))) == 1, spd, noise)
+        a = array(given, elem)
+        want = np.linalg.cholesky(spd)
+        if not lower:
+            want = np.swapaxes(want, -1, -2)
+        t = type_of(a, elem)
+        attrs = " {lower = true}" if lower else ""
+        r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s' % (f.input(a, elem), attrs, t, t))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r, array(want, elem), elem, tol, tol)
+    f.line("// A matrix that is not positive definite gives NaN on the failing "
+           "diagonal onwards.")
+    r = f.op('"stablehlo.cholesky"(%s) {lower = true} : (tensor<2x2xf32>) -> tensor<2x2xf32>'
+             % f.input(array([[1.0, 2.0], [2.0, 1.0]], "f32"), "f32"))
+    f.expect(r, array([[1.0, 0.0], [2.0, NAN]], "f32"), "f32")
+    funcs.append(f.text(comment="cholesky: lower and upper (the default), batch dims, "
+                        "f32/f64/f16, the unread triangle spoiled, against "
+                        "numpy.linalg.cholesky."))
+
+    f = Func("fail_triangular_solve_reads_the_other_triangle")
+    a = array([[2.0, 5.0], [1.0, 4.0]], "f32")
+    b = array([[2.0], [9.0]], "f32")
+    r = f.op('"stablehlo.triangular_solve"(%s, %s) {left_side = true, lower = true, '
+             'unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : '
+             '(tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>'
+             % (f.input(a, "f32"), f.input(b, "f32")))
+    f.expect(r, array(np.linalg.solve(np.asarray(a, np.float64), np.asarray(b, np.float64)),
+                      "f32"), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="The full matrix's solution is not the lower triangle's: "
+                        "must fail."))
+    return funcs
+
+
+# The epsilon the tests give, "1.0e-03 : f32", is f32's nearest value.
+EPS_F32 = float(np.float32(1e-3))
+
+
+def gen_normalization():
+    funcs = []
+    rng = np.random.default_rng(31)
+    f = Func("test_batch_norm_inference")
+    for elem, shape, feature in (("f32", (2, 3, 4, 5), 1), ("f32", (6, 3), 1),
+                                 ("f64", (3, 4), 0), ("f16", (4, 2, 3), 2),
+                                 ("bf16", (5, 4), 1)):
+        x = array(rng.uniform(-3, 3, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        offset = array(rng.uniform(-1, 1, c), elem)
+        mean = array(rng.uniform(-1, 1, c), elem)
+        var = array(rng.uniform(0.1, 3, c), elem)
+        want = batch_norm_ref(*(np.asarray(a, np.float64) for a in (x, scale, offset, mean,
+                                                                   var)), EPS_F32, feature)
+        ops = [f.input(a, elem) for a in (x, scale, offset, mean, var)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_inference"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s, %s, %s) -> %s'
+                 % (", ".join(ops), feature, t, tc, tc, tc, tc, t))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2, "bf16": 2e-2}[elem]
+        f.expect(r, array(want, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_inference along different feature "
+                        "dimensions, in f32, f64, f16 and bf16."))
+
+    f = Func("test_batch_norm_training")
+    for elem, shape, feature in (("f32", (4, 3, 2, 2), 1), ("f64", (5, 3), 1),
+                                 ("f16", (3, 4), 0)):
+        x = array(rng.uniform(-2, 2, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        offset = array(rng.uniform(-1, 1, c), elem)
+        xd = np.asarray(x, np.float64)
+        axes = tuple(d for d in range(len(shape)) if d != feature)
+        mean, var = xd.mean(axis=axes), xd.var(axis=axes)
+        want = batch_norm_ref(xd, np.asarray(scale, np.float64),
+                              np.asarray(offset, np.float64), mean, var, EPS_F32, feature)
+        ops = [f.input(a, elem) for a in (x, scale, offset)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_training"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s) -> (%s, %s, %s)'
+                 % (", ".join(ops), feature, t, tc, tc, t, tc, tc), count=3)
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r + "#0", array(want, elem), elem, tol, tol)
+        f.expect(r + "#1", array(mean, elem), elem, tol, tol)
+        f.expect(r + "#2", array(var, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_training: the normalized operand, the "
+                        "batch mean and the (population) batch variance."))
+
+    f = Func("test_batch_norm_grad")
+    for elem, shape, feature in (("f32", (3, 4, 2), 1), ("f64", (4, 3), 0)):
+        x = array(rng.uniform(-2, 2, shape), elem)
+        c = shape[feature]
+        scale = array(rng.uniform(0.5, 2, c), elem)
+        mean = array(rng.uniform(-1, 1, c), elem)
+        var = array(rng.uniform(0.5, 2, c), elem)
+        dy = array(rng.uniform(-1, 1, shape), elem)
+        xd, sd, md, vd, dyd = (np.asarray(a, np.float64) for a in (x, scale, mean, var, dy))
+        eps = EPS_F32
+        axes = tuple(d for d in range(len(shape)) if d != feature)
+        bshape = [1] * len(shape)
+        bshape[feature] = c
+        b = lambda v: np.reshape(v, bshape)
+        n = xd.size // c
+        centered = xd - b(md)
+        stddev = np.sqrt(vd + eps)
+        normalized = centered / b(stddev)
+        grad_offset = dyd.sum(axis=axes)
+        grad_scale = (dyd * normalized).sum(axis=axes)
+        i6 = n * dyd - b(grad_offset) - centered * b((dyd * centered).sum(axis=axes)) / b(vd + eps)
+        grad_operand = b(sd / stddev / n) * i6
+        ops = [f.input(a, elem) for a in (x, scale, mean, var, dy)]
+        t, tc = type_of(x, elem), tensor_type([c], elem)
+        r = f.op('"stablehlo.batch_norm_grad"(%s) {epsilon = 1.0e-03 : f32, '
+                 'feature_index = %d : i64} : (%s, %s, %s, %s, %s) -> (%s, %s, %s)'
+                 % (", ".join(ops), feature, t, tc, tc, tc, t, t, tc, tc), count=3)
+        tol = 1e-5 if elem == "f32" else 1e-12
+        f.expect(r + "#0", array(grad_operand, elem), elem, tol, tol)
+        f.expect(r + "#1", array(grad_scale, elem), elem, tol, tol)
+        f.expect(r + "#2", array(grad_offset, elem), elem, tol, tol)
+    funcs.append(f.text(comment="batch_norm_grad against the spec's formulas in f64."))
+
+    f = Func("test_reduce_precision")
+    cases = (
+        ("f32", 23, 8, 5, 10,
+         [1.0, 1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 65504.0, 65520.0, 70000.0, -70000.0,
+          2.0 ** -14, 2.0 ** -15, -2.0 ** -15, 0.0, -0.0, INF, -INF, NAN, 3.14159265,
+          -2.71828, 1e-3, 3e38]),
+        ("f32", 23, 8, 8, 7, [1.0, 1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, 3.14159265, -1e30,
+                              3.4e38, 1e-30, INF, NAN]),
+        ("f32", 23, 8, 3, 0, [1.0, 1.5, 2.5, 3.0, 7.0, 8.0, 0.1, -5.0, -6.0, 12.0]),
+        ("f64", 52, 11, 8, 23, [1.0, 1 + 2.0 ** -24, 1 + 3 * 2.0 ** -24, math.pi, 1e39,
+                                -1e39, 1e-39, 1e-45, 1e300, NAN]),
+        ("f16", 10, 5, 5, 2, [1.0, 1.125, 1.375, 57344.0, 61440.0, -3.3, 2.0 ** -14,
+                              6e-5, NAN, -INF]),
+        ("bf16", 7, 8, 5, 3, [1.0, 1.0625, 1.1875, 3.0e5, -7.0e4, 1e-5, 0.333]),
+    )
+    for elem, mantissa, exponent, e_bits, m_bits, values in cases:
+        a = array(values, elem)
+        want = [reduce_precision_ref(float(v), e_bits, m_bits, mantissa, exponent)
+                for v in np.asarray(a, dtype=np.float64)]
+        x = f.input(a, elem)
+        t = type_of(a, elem)
+        r = f.op("stablehlo.reduce_precision %s, format = e%dm%d : %s"
+                 % (x, e_bits, m_bits, t))
+        f.expect(r, array(want, elem), elem, 0.0, 0.0)
+    r = f.op('"stablehlo.reduce_precision"(%s) {exponent_bits = 5 : i32, '
+             'mantissa_bits = 10 : i32} : (%s) -> %s'
+             % (f.input(array([1 + 3 * 2.0 ** -11], "f32"), "f32"), "tensor<1xf32>",
+                "tensor<1xf32>"))
+    f.expect(r, array([1 + 2.0 ** -9], "f32"), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="reduce_precision: rounding to nearest even in the "
+                        "narrow mantissa, overflow to infinity, flush below the narrow "
+                        "smallest normal, NaN kept; pretty and generic forms."))
+
+    f = Func("fail_reduce_precision_kept_bits")
+    a = array([1 + 2.0 ** -12], "f32")
+    r = f.op("stablehlo.reduce_precision %s, format = e8m10 : tensor<1xf32>"
+             % f.input(a, "f32"))
+    f.expect(r, a, "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="1 + 2^-12 keeps no bit below 10 mantissa bits: "
+                        "expecting it unchanged must fail."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -4173,6 +4615,12 @@ FAMILIES = [
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
      "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+    ("linalg", gen_linalg,
+     "triangular_solve and cholesky, unrolled into slices, dot_general and\n"
+     "elementwise ops."),
+    ("normalization", gen_normalization,
+     "batch_norm_inference, batch_norm_training, batch_norm_grad and\n"
+     "reduce_precision, lowered as compositions of other ops."),
     ("chlo", gen_chlo,
      "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
      "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),

@@ -61,6 +61,7 @@ ENTRIES=(
   "python3-mpmath|required|has_py mpmath|scripts/fit_chlo_erf.py: the reference erf for the CHLO fits"
   "python3-torch|required|has_py torch|tests/onnx: PyTorch models exported to ONNX and their outputs"
   "python3-torchvision|required|has_py torchvision|tests/onnx: ResNet-18 and MobileNetV2 definitions"
+  "libsodium-dev|required|has_file /usr/include/sodium.h|Ed25519 module signatures (grt-sign, grt-compile --sign-key, grt-run --trusted-key)"
   "pkgconf|required|has_cmd pkg-config|pkg-config: tests/install links a consumer with grt.pc"
   "gcc-aarch64-linux-gnu|required|has_cmd aarch64-linux-gnu-gcc|the cross compiler of cmake/toolchains/aarch64-linux-gnu.cmake"
   "libc6-dev-arm64-cross|required|has_file /usr/aarch64-linux-gnu/include/stdio.h|the aarch64 C library and headers that cross builds link against"

@@ -45,6 +45,8 @@ typedef struct grt_benchmark_flags_t {
   int64_t warmup;
   const char* format;
   const char* trace;
+  grt_flag_list_t trusted_keys;
+  bool require_signed;
 } grt_benchmark_flags_t;
 
 static grt_benchmark_flags_t flags = {
@@ -74,6 +76,7 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
     {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
      "write a Chrome trace-event JSON timeline of the calls to FILE (as "
      "grt-run's --trace)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
 };
 
 static const grt_flags_spec_t grt_benchmark_flags_spec = {
@@ -217,6 +220,8 @@ static grt_status_t grt_benchmark(grt_tools_run_session_t* state) {
       .timeout_ms = 0,
       .inputs = &flags.inputs,
       .trace = flags.trace,
+      .trusted_keys = &flags.trusted_keys,
+      .require_signed = flags.require_signed,
   };
   GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   int64_t load_ns = 0;

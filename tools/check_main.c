@@ -20,6 +20,7 @@
 
 #include "runtime/session.h"
 #include "tools/flags.h"
+#include "tools/run_session.h"
 #include "vm/list.h"
 #include "vm/signature.h"
 
@@ -27,6 +28,8 @@ static grt_flag_list_t grt_check_positionals;
 static const char* grt_check_device = "local-sync";
 static grt_flag_list_t grt_check_fail_messages;
 static int64_t grt_check_timeout_ms = 0;
+static grt_flag_list_t grt_check_trusted_keys;
+static bool grt_check_require_signed = false;
 
 static const grt_flag_t grt_check_flag_table[] = {
     {"device", 0, GRT_FLAG_STRING, &grt_check_device, "URI",
@@ -34,6 +37,8 @@ static const grt_flag_t grt_check_flag_table[] = {
     {"timeout", 0, GRT_FLAG_INT, &grt_check_timeout_ms, "MS",
      "fail a test function with DEADLINE_EXCEEDED if it is still waiting on "
      "a fence after MS milliseconds (0, the default: no limit)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&grt_check_trusted_keys,
+                                  &grt_check_require_signed),
     {"expect_fail_message", 0, GRT_FLAG_LIST, &grt_check_fail_messages,
      "NAME=TEXT", "fail_* function NAME must fail with a message containing "
      "TEXT"},
@@ -79,8 +84,11 @@ static grt_status_t grt_check_open_session(const grt_check_state_t* state,
                                            grt_runtime_session_t** out) {
   GRT_RETURN_IF_ERROR(
       grt_runtime_session_create(state->instance, state->device, out));
-  grt_status_t status =
-      grt_runtime_session_append_module_file(*out, state->file);
+  grt_status_t status = grt_tools_run_session_set_trust(
+      *out, &grt_check_trusted_keys, grt_check_require_signed);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_session_append_module_file(*out, state->file);
+  }
   if (grt_status_is_ok(status) && grt_check_timeout_ms > 0) {
     status = grt_runtime_session_set_call_timeout(
         *out, grt_check_timeout_ms * 1000000);

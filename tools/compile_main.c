@@ -4,7 +4,7 @@
 //       [--output-format=vmfb|c-static] [--dump-after=PASS]
 //       [--cpu-target=host|TRIPLE,...] [--cpu-cc=CC] [--cpu-flags=FLAGS]
 //       [--cpu-features=host|generic|LIST]
-//       [--cuda-arch=sm_80] [--cuda-allow-tf32]
+//       [--cuda-arch=sm_80] [--cuda-allow-tf32] [--sign-key=SECRET-KEY]
 //   grt-compile model.onnx -o model.vmfb [--onnx-input-shape=NAME:1x3x224x224]
 //
 // The input is an ONNX model (recognized by its bytes; docs/onnx.md) or
@@ -31,6 +31,7 @@ typedef struct grt_compile_flags_t {
   const char* cpu_flags;
   const char* cpu_features;
   const char* c_static_name;
+  const char* sign_key;
   const char* cuda_arch;
   bool cuda_allow_tf32;
   bool version;
@@ -66,6 +67,8 @@ static const grt_flag_t grt_compile_flag_table[] = {
      "CUDA target: compute capability sm_XY (default sm_80)"},
     {"cuda-allow-tf32", 0, GRT_FLAG_BOOL, &flags.cuda_allow_tf32, NULL,
      "CUDA target: f32 matmuls may use tf32 tensor cores (10-bit mantissas)"},
+    {"sign-key", 0, GRT_FLAG_STRING, &flags.sign_key, "FILE",
+     "sign the module with the secret key FILE (grt-sign keygen; docs/tools.md)"},
     {"c-static-name", 0, GRT_FLAG_STRING, &flags.c_static_name, "NAME",
      "c-static: prefix of the emitted C names (default: the module's name)"},
     {"onnx-input-shape", 0, GRT_FLAG_LIST, &flags.onnx_input_shapes, "NAME:DIMS",
@@ -190,9 +193,19 @@ int main(int argc, char** argv) {
   }
   grtc_compile_options_t options = {0};
   if (exit_code < 0) exit_code = grt_compile_options_from_flags(&options);
+  grt_module_secret_key_t signing_key;
   if (exit_code < 0) {
-    grt_status_t status =
-        grtc_compile_file(flags.positionals.values[0], flags.output, &options, allocator);
+    // The key is read before compiling, so a bad one fails at once.
+    grt_status_t status = grt_ok_status();
+    if (flags.sign_key) {
+      status = grt_module_secret_key_read_file(flags.sign_key, allocator, &signing_key);
+      status = grt_status_annotate(status, "--sign-key=%s", flags.sign_key);
+      options.signing_key = &signing_key;
+    }
+    if (grt_status_is_ok(status)) {
+      status = grtc_compile_file(flags.positionals.values[0], flags.output, &options, allocator);
+    }
+    memset(&signing_key, 0, sizeof(signing_key));
     exit_code = 0;
     if (!grt_status_is_ok(status)) {
       grt_compile_report(status);

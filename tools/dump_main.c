@@ -15,6 +15,7 @@
 #include "base/endian.h"
 #include "base/file.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 #include "tools/flags.h"
 #include "vm/disassembler.h"
 #include "vm/op_table.h"
@@ -441,6 +442,17 @@ static grt_status_t grt_dump_module(const grt_module_file_t* file,
            info->format_version_major, info->format_version_minor);
   grt_dump_cstring(&w, "format_version", format);
   grt_dump_features(&w, info->features);
+  // Signed modules only (so an unsigned module prints as before): the key the
+  // signature block names, which grt-dump does not verify (grt-sign verify
+  // does).
+  const grt_module_signature_t* signature = grt_module_file_signature(file);
+  if (signature) {
+    grt_module_public_key_t signer;
+    memcpy(signer.bytes, signature->public_key, sizeof(signer.bytes));
+    char hex[GRT_MODULE_PUBLIC_KEY_HEX_SIZE];
+    grt_module_public_key_format(&signer, hex);
+    grt_dump_cstring(&w, "signed_by_unverified", hex);
+  }
   grt_dump_sizes(&w, file, contents);
   grt_dump_imports_exports(&w, file);
   grt_dump_data(&w, file);

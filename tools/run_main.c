@@ -45,6 +45,8 @@ typedef struct grt_run_flags_t {
   bool print_statistics;
   int64_t timeout_ms;
   const char* trace;
+  grt_flag_list_t trusted_keys;
+  bool require_signed;
 } grt_run_flags_t;
 
 static grt_run_flags_t flags = {
@@ -95,6 +97,7 @@ static const grt_flag_t grt_run_flag_table[] = {
     {"trace", 0, GRT_FLAG_STRING, &flags.trace, "FILE",
      "write a Chrome trace-event JSON timeline of the run to FILE (opens in "
      "Perfetto and chrome://tracing)"},
+    GRT_TOOLS_SIGNATURE_FLAG_ROWS(&flags.trusted_keys, &flags.require_signed),
 };
 
 // Kernels --print_statistics lists by name; the rest are summed in a line.
@@ -216,6 +219,8 @@ static grt_status_t grt_run(grt_tools_run_session_t* state,
       .inputs = &flags.inputs,
       .trace = flags.trace,
       .record_statistics = flags.print_statistics,
+      .trusted_keys = &flags.trusted_keys,
+      .require_signed = flags.require_signed,
   };
   GRT_RETURN_IF_ERROR(grt_tools_run_session_check_options(&options));
   if (flags.print_max_element_count < 0) {

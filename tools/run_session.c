@@ -143,6 +143,18 @@ static grt_status_t grt_tools_make_inputs(
   return grt_ok_status();
 }
 
+grt_status_t grt_tools_run_session_set_trust(
+    grt_runtime_session_t* session, const grt_flag_list_t* trusted_keys,
+    bool require_signed) {
+  for (size_t i = 0; trusted_keys && i < trusted_keys->count; ++i) {
+    GRT_RETURN_IF_ERROR_ANNOTATED(grt_runtime_session_add_trusted_key_file(
+                                      session, trusted_keys->values[i]),
+                                  "--trusted-key=%s", trusted_keys->values[i]);
+  }
+  return grt_runtime_session_set_require_signed_native_code(session,
+                                                            require_signed);
+}
+
 grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
                                         const grt_tools_run_options_t* options,
                                         int64_t* out_load_ns) {
@@ -175,6 +187,8 @@ grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
     GRT_RETURN_IF_ERROR(grt_runtime_session_set_call_timeout(
         state->session, options->timeout_ms * 1000000));
   }
+  GRT_RETURN_IF_ERROR(grt_tools_run_session_set_trust(
+      state->session, options->trusted_keys, options->require_signed));
   GRT_RETURN_IF_ERROR(grt_runtime_session_append_module_from_file(
       state->session, options->module));
   *out_load_ns = (int64_t)(grt_time_now_ns() - start);

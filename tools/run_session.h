@@ -43,10 +43,25 @@ typedef struct grt_tools_run_options_t {
   int64_t timeout_ms;    // --timeout (0: no limit)
   const grt_flag_list_t* inputs;  // --input values, in order
   const char* trace;     // --trace: Chrome trace JSON path; NULL when not given
+  // --trusted-key: public key files the session trusts (may be NULL).
+  const grt_flag_list_t* trusted_keys;
+  // --require-signed: the session requires signed native code.
+  bool require_signed;
   // Record events for statistics (grt-run --print_statistics) even when
   // no trace file is written.
   bool record_statistics;
 } grt_tools_run_options_t;
+
+// The rows of --trusted-key and --require-signed in a tool's flag table
+// (grt-run, grt-benchmark, grt-check), so the three spell and explain them
+// the same way: |keys| is a grt_flag_list_t*, |require| a bool*.
+#define GRT_TOOLS_SIGNATURE_FLAG_ROWS(keys, require)                         \
+  {"trusted-key", 0, GRT_FLAG_LIST, (keys), "FILE",                          \
+   "trust the module signer whose public key file (grt-sign keygen) is "    \
+   "FILE; a signed module must then verify"},                                \
+  {"require-signed", 0, GRT_FLAG_BOOL, (require), NULL,                      \
+   "refuse a module with executables (native code) unless it is signed by " \
+   "a --trusted-key"}
 
 // Everything one run holds. Zeroed by initialize; released by
 // deinitialize whatever step failed.
@@ -81,7 +96,9 @@ grt_status_t grt_tools_run_session_check_options(
 
 // Checks the names' lengths, starts recording (when --trace or statistics
 // were asked for: from before the device is created, so the module's
-// initializer is in the trace too), creates the device and the session, loads the
+// initializer is in the trace too), creates the device and the session
+// (trusting the --trusted-key files, requiring signed native code with
+// --require-signed), loads the
 // module and looks up the function (without --function the error lists the
 // module's exports), then builds the argument list from the --input values
 // checked against the function's signature and makes an empty output list.
@@ -90,6 +107,13 @@ grt_status_t grt_tools_run_session_check_options(
 grt_status_t grt_tools_run_session_load(grt_tools_run_session_t* state,
                                         const grt_tools_run_options_t* options,
                                         int64_t* out_load_ns) GRT_MUST_USE;
+
+// Trusts each public key file of |trusted_keys| (NULL: none) and sets
+// whether |session| requires signed native code: --trusted-key and
+// --require-signed, which grt-run, grt-benchmark and grt-check share.
+grt_status_t grt_tools_run_session_set_trust(
+    grt_runtime_session_t* session, const grt_flag_list_t* trusted_keys,
+    bool require_signed) GRT_MUST_USE;
 
 // Stops recording and, with --trace, writes the trace (Chrome trace-event
 // JSON, runtime/trace_recorder.h). Call once the calls are done; the

@@ -1,13 +1,15 @@
 #include "compiler/dispatch/kernel_interp_test_util.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef union grtc_kv_t {
-  double f;
-  int64_t i;
-} grtc_kv_t;
+#include "compiler/tensor/eval.h"
+
+// Values in the evaluator's representation (compiler/tensor/eval.h), which
+// also computes every scalar op, compare and convert: the interpreter
+// checks lowering (tiling, indexing, fusion), and scalar semantics are
+// stated once.
+typedef grtc_scalar_value_t grtc_kv_t;
 
 typedef struct grtc_kinterp_t {
   const grtc_kernel_t* kernel;
@@ -29,243 +31,32 @@ static void grtc_kinterp_fail(grtc_kinterp_t* in, const char* message,
                                in->kernel->name.data, inst);
 }
 
-// Wraps an integer to |type|'s width and signedness.
-static int64_t grtc_kinterp_wrap(grtc_elem_t type, int64_t v) {
-  uint32_t bits = grtc_elem_bit_width(type);
-  if (type == GRTC_ELEM_I1) return v != 0;
-  if (bits >= 64) return v;
-  uint64_t mask = ((uint64_t)1 << bits) - 1;
-  uint64_t u = (uint64_t)v & mask;
-  if (grtc_elem_is_signed_integer(type) && (u >> (bits - 1))) {
-    return (int64_t)(u | ~mask);
-  }
-  return (int64_t)u;
-}
-
-static double grtc_kinterp_round(grtc_elem_t type, double v) {
-  return type == GRTC_ELEM_F32 ? (double)(float)v : v;
-}
-
 static grtc_kv_t grtc_kinterp_load(grtc_elem_t elem, const void* base,
                                    int64_t index) {
-  grtc_kv_t v;
-  v.i = 0;
-  const uint8_t* p = (const uint8_t*)base + index * grtc_elem_byte_size(elem);
-  switch (elem) {
-    case GRTC_ELEM_F32: {
-      float x;
-      memcpy(&x, p, 4);
-      v.f = x;
-      return v;
-    }
-    case GRTC_ELEM_F64:
-      memcpy(&v.f, p, 8);
-      return v;
-    default: {
-      uint64_t bits = 0;
-      memcpy(&bits, p, grtc_elem_byte_size(elem));
-      v.i = grtc_kinterp_wrap(elem, (int64_t)bits);
-      return v;
-    }
-  }
+  return grtc_eval_load(elem, (const uint8_t*)base +
+                                  index * (int64_t)grtc_elem_byte_size(elem));
 }
 
 static void grtc_kinterp_store(grtc_elem_t elem, void* base, int64_t index,
                                grtc_kv_t v) {
-  uint8_t* p = (uint8_t*)base + index * grtc_elem_byte_size(elem);
-  switch (elem) {
-    case GRTC_ELEM_F32: {
-      float x = (float)v.f;
-      memcpy(p, &x, 4);
-      return;
-    }
-    case GRTC_ELEM_F64:
-      memcpy(p, &v.f, 8);
-      return;
-    default: {
-      uint64_t bits = (uint64_t)v.i;
-      memcpy(p, &bits, grtc_elem_byte_size(elem));
-      return;
-    }
-  }
+  grtc_eval_store(elem, v,
+                  (uint8_t*)base + index * (int64_t)grtc_elem_byte_size(elem));
 }
 
-static int64_t grtc_kinterp_ipow(int64_t base, int64_t exponent) {
-  if (exponent < 0) return base == 1 ? 1 : base == -1 ? (exponent & 1 ? -1 : 1) : 0;
-  uint64_t result = 1, b = (uint64_t)base;
-  while (exponent) {
-    if (exponent & 1) result *= b;
-    b *= b;
-    exponent >>= 1;
-  }
-  return (int64_t)result;
-}
-
-static grtc_kv_t grtc_kinterp_op(grtc_kinterp_t* in, uint32_t i,
+static grtc_kv_t grtc_kinterp_op(const grtc_kinterp_t* in,
                                  const grtc_kinst_t* k, const grtc_kv_t* o) {
-  grtc_kv_t r;
-  r.i = 0;
-  grtc_elem_t t = k->type;
   // Operand type (SELECT's first operand is the i1 predicate).
   grtc_elem_t ot = k->op == GRTC_SCALAR_SELECT
                        ? in->kernel->insts[k->operands[1]].type
                        : in->kernel->insts[k->operands[0]].type;
-  if (grtc_elem_is_float(ot)) {
-    double a = o[0].f, b = k->operand_count > 1 ? o[1].f : 0;
-    double c = k->operand_count > 2 ? o[2].f : 0;
-    switch ((grtc_scalar_op_t)k->op) {
-      case GRTC_SCALAR_ADD: r.f = a + b; break;
-      case GRTC_SCALAR_SUB: r.f = a - b; break;
-      case GRTC_SCALAR_MUL: r.f = a * b; break;
-      case GRTC_SCALAR_DIV: r.f = a / b; break;
-      case GRTC_SCALAR_REM: r.f = fmod(a, b); break;
-      case GRTC_SCALAR_POW: r.f = pow(a, b); break;
-      case GRTC_SCALAR_MAX: r.f = isnan(a) || isnan(b) ? NAN : (a > b ? a : b); break;
-      case GRTC_SCALAR_MIN: r.f = isnan(a) || isnan(b) ? NAN : (a < b ? a : b); break;
-      case GRTC_SCALAR_ATAN2: r.f = atan2(a, b); break;
-      case GRTC_SCALAR_ABS: r.f = fabs(a); break;
-      case GRTC_SCALAR_NEG: r.f = -a; break;
-      case GRTC_SCALAR_SIGN: r.f = isnan(a) ? a : (a > 0) - (a < 0); break;
-      case GRTC_SCALAR_EXP: r.f = exp(a); break;
-      case GRTC_SCALAR_EXPM1: r.f = expm1(a); break;
-      case GRTC_SCALAR_LOG: r.f = log(a); break;
-      case GRTC_SCALAR_LOG1P: r.f = log1p(a); break;
-      case GRTC_SCALAR_LOGISTIC: r.f = 1 / (1 + exp(-a)); break;
-      case GRTC_SCALAR_SQRT: r.f = sqrt(a); break;
-      case GRTC_SCALAR_RSQRT: r.f = 1 / sqrt(a); break;
-      case GRTC_SCALAR_CBRT: r.f = cbrt(a); break;
-      case GRTC_SCALAR_TANH: r.f = tanh(a); break;
-      case GRTC_SCALAR_SIN: r.f = sin(a); break;
-      case GRTC_SCALAR_COS: r.f = cos(a); break;
-      case GRTC_SCALAR_TAN: r.f = tan(a); break;
-      case GRTC_SCALAR_FLOOR: r.f = floor(a); break;
-      case GRTC_SCALAR_CEIL: r.f = ceil(a); break;
-      case GRTC_SCALAR_ROUND_AFZ: r.f = round(a); break;
-      case GRTC_SCALAR_ROUND_EVEN: r.f = nearbyint(a); break;
-      case GRTC_SCALAR_IS_FINITE: r.i = isfinite(a); return r;
-      case GRTC_SCALAR_SELECT: return o[0].i ? o[1] : o[2];
-      case GRTC_SCALAR_CLAMP: r.f = b < a ? a : (b > c ? c : b); break;
-      default:
-        grtc_kinterp_fail(in, "float op not supported", i);
-        return r;
-    }
-    r.f = grtc_kinterp_round(t, r.f);
-    return r;
-  }
-  int64_t a = o[0].i, b = k->operand_count > 1 ? o[1].i : 0;
-  int64_t c = k->operand_count > 2 ? o[2].i : 0;
-  bool is_unsigned = !grtc_elem_is_signed_integer(ot);
-  uint32_t bits = grtc_elem_bit_width(ot);
-  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-  switch ((grtc_scalar_op_t)k->op) {
-    case GRTC_SCALAR_ADD: r.i = (int64_t)(ua + ub); break;
-    case GRTC_SCALAR_SUB: r.i = (int64_t)(ua - ub); break;
-    case GRTC_SCALAR_MUL: r.i = (int64_t)(ua * ub); break;
-    case GRTC_SCALAR_DIV:
-      if (b == 0) r.i = -1;
-      else if (is_unsigned) r.i = (int64_t)(ua / ub);
-      else if (b == -1) r.i = (int64_t)(0 - ua);
-      else r.i = a / b;
-      break;
-    case GRTC_SCALAR_REM:
-      if (b == 0) r.i = a;
-      else if (is_unsigned) r.i = (int64_t)(ua % ub);
-      else if (b == -1) r.i = 0;
-      else r.i = a % b;
-      break;
-    case GRTC_SCALAR_POW: r.i = grtc_kinterp_ipow(a, b); break;
-    case GRTC_SCALAR_MAX: r.i = is_unsigned ? (ua > ub ? a : b) : (a > b ? a : b); break;
-    case GRTC_SCALAR_MIN: r.i = is_unsigned ? (ua < ub ? a : b) : (a < b ? a : b); break;
-    case GRTC_SCALAR_AND: r.i = a & b; break;
-    case GRTC_SCALAR_OR: r.i = a | b; break;
-    case GRTC_SCALAR_XOR: r.i = a ^ b; break;
-    case GRTC_SCALAR_SHL: r.i = (b < 0 || b >= bits) ? 0 : (int64_t)(ua << b); break;
-    case GRTC_SCALAR_SHRL: {
-      uint64_t mask = bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
-      r.i = (b < 0 || b >= bits) ? 0 : (int64_t)((ua & mask) >> b);
-      break;
-    }
-    case GRTC_SCALAR_SHRA: r.i = (b < 0 || b >= bits) ? (a < 0 ? -1 : 0) : a >> b; break;
-    case GRTC_SCALAR_NOT: r.i = ot == GRTC_ELEM_I1 ? !a : ~a; break;
-    case GRTC_SCALAR_ABS: r.i = a < 0 ? (int64_t)(0 - ua) : a; break;
-    case GRTC_SCALAR_NEG: r.i = (int64_t)(0 - ua); break;
-    case GRTC_SCALAR_SIGN: r.i = (a > 0) - (a < 0); break;
-    case GRTC_SCALAR_SELECT: return o[0].i ? o[1] : o[2];
-    case GRTC_SCALAR_CLAMP: r.i = b < a ? a : (b > c ? c : b); break;
-    default:
-      grtc_kinterp_fail(in, "integer op not supported", i);
-      return r;
-  }
-  r.i = grtc_kinterp_wrap(t, r.i);
-  return r;
-}
-
-static grtc_kv_t grtc_kinterp_compare(const grtc_kinst_t* k,
-                                      const grtc_kv_t* o) {
-  int c;  // -1, 0, 1, or 2 for unordered
-  switch (k->compare_type) {
-    case GRTC_CMP_TYPE_FLOAT:
-    case GRTC_CMP_TYPE_TOTALORDER:
-      if (isnan(o[0].f) || isnan(o[1].f)) {
-        c = 2;
-      } else {
-        c = (o[0].f > o[1].f) - (o[0].f < o[1].f);
-      }
-      break;
-    case GRTC_CMP_TYPE_UNSIGNED:
-      c = ((uint64_t)o[0].i > (uint64_t)o[1].i) -
-          ((uint64_t)o[0].i < (uint64_t)o[1].i);
-      break;
-    default:
-      c = (o[0].i > o[1].i) - (o[0].i < o[1].i);
-      break;
-  }
-  grtc_kv_t r;
-  r.i = 0;
-  switch ((grtc_compare_direction_t)k->op) {
-    case GRTC_CMP_EQ: r.i = c == 0; break;
-    case GRTC_CMP_NE: r.i = c != 0; break;
-    case GRTC_CMP_LT: r.i = c == -1; break;
-    case GRTC_CMP_LE: r.i = c == -1 || c == 0; break;
-    case GRTC_CMP_GT: r.i = c == 1; break;
-    case GRTC_CMP_GE: r.i = c == 1 || c == 0; break;
-  }
-  return r;
-}
-
-static grtc_kv_t grtc_kinterp_convert(grtc_elem_t from, grtc_elem_t to,
-                                      grtc_kv_t v) {
-  grtc_kv_t r;
-  r.i = 0;
-  bool ff = grtc_elem_is_float(from), tf = grtc_elem_is_float(to);
-  if (ff && tf) {
-    r.f = grtc_kinterp_round(to, v.f);
-  } else if (ff) {
-    if (to == GRTC_ELEM_I1) {
-      r.i = v.f != 0;
-    } else if (isnan(v.f)) {
-      r.i = 0;
-    } else {
-      double t = trunc(v.f);
-      if (t >= 9.2e18) t = 9.2e18;
-      if (t <= -9.2e18) t = -9.2e18;
-      r.i = grtc_kinterp_wrap(to, (int64_t)t);
-    }
-  } else if (tf) {
-    r.f = grtc_kinterp_round(to, grtc_elem_is_signed_integer(from)
-                                     ? (double)v.i
-                                     : (double)(uint64_t)v.i);
-  } else {
-    r.i = to == GRTC_ELEM_I1 ? v.i != 0 : grtc_kinterp_wrap(to, v.i);
-  }
-  return r;
+  return grtc_eval_scalar((grtc_scalar_op_t)k->op, ot, o);
 }
 
 static grtc_kv_t grtc_kinterp_bitcast(grtc_elem_t from, grtc_elem_t to,
                                       grtc_kv_t v) {
   uint8_t bytes[8] = {0};
-  grtc_kinterp_store(from, bytes, 0, v);
-  return grtc_kinterp_load(to, bytes, 0);
+  grtc_eval_store(from, v, bytes);
+  return grtc_eval_load(to, bytes);
 }
 
 // Evaluates the instructions of |section|.
@@ -283,9 +74,11 @@ static void grtc_kinterp_section(grtc_kinterp_t* in, grtc_ksection_t section) {
     switch (k->kind) {
       case GRTC_KINST_CONST:
         if (grtc_elem_is_float(k->type)) {
-          v.f = grtc_kinterp_round(k->type, k->value.f);
+          grtc_kv_t f;
+          f.f = k->value.f;
+          v = grtc_eval_convert(GRTC_ELEM_F64, k->type, f);
         } else {
-          v.i = grtc_kinterp_wrap(k->type, k->value.i);
+          v = grtc_eval_from_int(k->type, k->value.i);
         }
         break;
       case GRTC_KINST_PINDEX:
@@ -310,14 +103,17 @@ static void grtc_kinterp_section(grtc_kinterp_t* in, grtc_ksection_t section) {
         break;
       }
       case GRTC_KINST_OP:
-        v = grtc_kinterp_op(in, i, k, o);
+        v = grtc_kinterp_op(in, k, o);
         break;
       case GRTC_KINST_COMPARE:
-        v = grtc_kinterp_compare(k, o);
+        v.u = grtc_eval_compare((grtc_compare_direction_t)k->op,
+                                k->compare_type,
+                                kernel->insts[k->operands[0]].type, o[0],
+                                o[1]);
         break;
       case GRTC_KINST_CONVERT:
-        v = grtc_kinterp_convert(kernel->insts[k->operands[0]].type, k->type,
-                                 o[0]);
+        v = grtc_eval_convert(kernel->insts[k->operands[0]].type, k->type,
+                              o[0]);
         break;
       case GRTC_KINST_BITCAST:
         v = grtc_kinterp_bitcast(kernel->insts[k->operands[0]].type, k->type,
@@ -459,13 +255,6 @@ static void grtc_kinterp_sort(grtc_kinterp_t* in) {
 
 grt_status_t grtc_kinterp_run(const grtc_kernel_t* kernel,
                               void* const* buffers) {
-  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
-    grtc_elem_t e = kernel->bindings[b].elem;
-    if (e == GRTC_ELEM_F16 || e == GRTC_ELEM_BF16) {
-      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
-                             "interpreter: f16/bf16 bindings");
-    }
-  }
   grtc_kinterp_t in;
   memset(&in, 0, sizeof(in));
   in.kernel = kernel;

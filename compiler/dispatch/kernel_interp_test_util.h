@@ -1,7 +1,7 @@
 // Test-only reference interpreter of the kernel IR: runs a kernel on host
 // arrays so tests check lowered kernels numerically without a backend.
-// Supports f32, f64 and the integer types (i1 as one byte); f16/bf16 are
-// rejected. Workgroups run in order, each visiting its tile's points in
+// Every element type (i1 as one byte); scalar ops, compares and converts
+// go through compiler/tensor/eval.h. Workgroups run in order, each visiting its tile's points in
 // row-major order, so tiling mistakes show up as wrong results.
 #ifndef GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_
 #define GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_

@@ -541,6 +541,67 @@ static void test_error_conv_i1(void** state) {
   release(&c);
 }
 
+//===----------------------------------------------------------------------===//
+// Scalar corners (compiler/kernel/scalar.h)
+//===----------------------------------------------------------------------===//
+
+// The interpreter once carried its own scalar semantics and disagreed with
+// scalar.h (and the folder and every backend) here: float->int converts
+// wrapped instead of saturating, TOTALORDER compared as FLOAT, maximum of
+// +0 and -0 gave -0, unsigned sign/abs/shift_right_arithmetic read the top
+// bit as a sign of the value, f32 ops computed in double, popcnt was
+// missing. It now computes through the evaluator; these pin the answers.
+static void test_scalar_corners(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>, "
+      "%u: tensor<2xui64>, %s: tensor<2xui64>) -> (tensor<4xi8>, "
+      "tensor<4xf32>, tensor<4xi1>, tensor<2xui64>, tensor<2xui64>, "
+      "tensor<2xui64>, tensor<2xui64>, tensor<4xf32>) {\n"
+      "  %0 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xi8>\n"
+      "  %1 = stablehlo.maximum %x, %y : tensor<4xf32>\n"
+      "  %2 = stablehlo.compare  LT, %x, %y,  TOTALORDER : (tensor<4xf32>, "
+      "tensor<4xf32>) -> tensor<4xi1>\n"
+      "  %3 = stablehlo.sign %u : tensor<2xui64>\n"
+      "  %4 = stablehlo.abs %u : tensor<2xui64>\n"
+      "  %5 = stablehlo.shift_right_arithmetic %u, %s : tensor<2xui64>\n"
+      "  %6 = stablehlo.popcnt %u : tensor<2xui64>\n"
+      "  %7 = stablehlo.exponential %y : tensor<4xf32>\n"
+      "  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xi8>, tensor<4xf32>, "
+      "tensor<4xi1>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, "
+      "tensor<2xui64>, tensor<4xf32>\n"
+      "}\n",
+      2, &c));
+  float x[4] = {300.0f, -1000.5f, 0.0f, -0.0f};
+  float y[4] = {1.0f, -2.0f, -0.0f, 0.0f};
+  uint64_t u[2] = {0x8000000000000001ull, 6}, s[2] = {1, 1};
+  int8_t out0[4];
+  float out1[4], out7[4];
+  uint8_t out2[4];
+  uint64_t out3[2], out4[2], out5[2], out6[2];
+  run(&c, (void*[]){x, y, u, s},
+      (void*[]){out0, out1, out2, out3, out4, out5, out6, out7});
+  // Saturating, truncating converts.
+  assert_int_equal(out0[0], 127);
+  assert_int_equal(out0[1], -128);
+  assert_int_equal(out0[2], 0);
+  // maximum(+0, -0) and maximum(-0, +0) are +0.
+  assert_true(out1[2] == 0.0f && !signbit(out1[2]));
+  assert_true(out1[3] == 0.0f && !signbit(out1[3]));
+  // -0 < +0 in the total order, not the reverse.
+  assert_int_equal(out2[2], 0);
+  assert_int_equal(out2[3], 1);
+  // Unsigned: sign is 0 or 1, abs the value; shift_right_arithmetic fills
+  // with the top bit.
+  assert_true(out3[0] == 1 && out3[1] == 1);
+  assert_true(out4[0] == u[0] && out4[1] == 6);
+  assert_true(out5[0] == 0xc000000000000000ull && out5[1] == 3);
+  assert_true(out6[0] == 2 && out6[1] == 2);
+  // f32 exp is expf, as the kernels compute it.
+  for (int i = 0; i < 4; ++i) assert_true(out7[i] == expf(y[i]));
+  release(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_nhwc_stride_padding),
@@ -557,6 +618,7 @@ int main(void) {
       cmocka_unit_test(test_scatter_add),
       cmocka_unit_test(test_sort_two_operands),
       cmocka_unit_test(test_while_body),
+      cmocka_unit_test(test_scalar_corners),
       cmocka_unit_test(test_error_scatter_several_inputs),
       cmocka_unit_test(test_error_bitcast_width),
       cmocka_unit_test(test_error_dot_i1),

@@ -750,6 +750,23 @@ static void grtc_driver_write_c_static_header(const char* file_name, const char*
                              n);
 }
 
+// Serializes the module and, with a signing key, signs it: the one
+// allocation from the driver's allocator the caller frees.
+static grt_status_t grtc_driver_finish_module(grtc_driver_t* driver, grt_module_writer_t* writer,
+                                              void** out_data, size_t* out_size) {
+  GRT_RETURN_IF_ERROR(grt_module_writer_finish(writer, out_data, out_size));
+  if (!driver->options->signing_key) return grt_ok_status();
+  void* signed_data = NULL;
+  size_t signed_size = 0;
+  grt_status_t status = grt_module_sign(grt_make_const_byte_span(*out_data, *out_size),
+                                        driver->options->signing_key, false, driver->allocator,
+                                        &signed_data, &signed_size);
+  grt_allocator_free(driver->allocator, *out_data);
+  *out_data = signed_data;
+  *out_size = signed_size;
+  return grt_status_annotate(status, "signing the module (--sign-key)");
+}
+
 // The c-static file: a usage note, the kernels' C, the module's bytes.
 // With |header_out| also its header, and with |name_out| the C name (NAME
 // of NAME.h).
@@ -767,7 +784,7 @@ static grt_status_t grtc_driver_write_c_static(grtc_driver_t* driver, grtc_drive
   grt_status_t status = grtc_driver_compile_module(driver, module, writer, &kernels, &name);
 
   if (grt_status_is_ok(status)) status = grt_string_builder_status(&kernels);
-  if (grt_status_is_ok(status)) status = grt_module_writer_finish(writer, &data, &size);
+  if (grt_status_is_ok(status)) status = grtc_driver_finish_module(driver, writer, &data, &size);
   if (grt_status_is_ok(status)) {
     const char* n = grt_string_builder_cstring(&name);
     bool has_kernels = kernels.size > 0;
@@ -918,7 +935,11 @@ grt_status_t grtc_compile_file(const char* input_path, const char* output_path,
     if (grt_status_is_ok(status)) {
       status = grtc_driver_compile_module(&driver, &input, writer, NULL, NULL);
     }
-    if (grt_status_is_ok(status)) status = grt_module_writer_write_file(writer, output_path);
+    void* data = NULL;
+    size_t size = 0;
+    if (grt_status_is_ok(status)) status = grtc_driver_finish_module(&driver, writer, &data, &size);
+    if (grt_status_is_ok(status)) status = grt_file_write_contents(output_path, data, size);
+    grt_allocator_free(allocator, data);
     grt_module_writer_destroy(writer);
   }
   grtc_driver_input_free(&input);

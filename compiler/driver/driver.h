@@ -26,6 +26,7 @@
 #include "compiler/target/cpu/cpu_target.h"
 #include "compiler/target/cuda/cuda_target.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +103,9 @@ typedef struct grtc_compile_options_t {
   // (grt-compile --onnx-input-shape; compiler/onnx/import.h).
   const char* const* onnx_input_shapes;
   uint32_t onnx_input_shape_count;
+  // Signs the module with this key (grt-compile --sign-key; the c-static
+  // array holds the signed bytes too); NULL: unsigned.
+  const grt_module_secret_key_t* signing_key;
 } grtc_compile_options_t;
 
 // The grt version the compiler was built as ("0.1.0").

@@ -8,6 +8,17 @@
 //     the polynomial fits of scripts/fit_chlo_erf.py); f16 and bf16 are
 //     computed in f32 and rounded once;
 //   - top_k becomes a stable sort of (x, iota) and a slice.
+// StableHLO ops that are compositions of others are lowered here too:
+//   - batch_norm_inference, batch_norm_training and batch_norm_grad become
+//     reductions over every dimension but the feature's, broadcasts and
+//     elementwise ops, as the spec defines them;
+//   - reduce_precision rounds the bit pattern (nearest, ties to even) to the
+//     narrower mantissa, then overflows to infinity and flushes to zero
+//     what the narrower exponent cannot hold;
+//   - triangular_solve and cholesky are unrolled over the matrix size
+//     (forward substitution, column by column) into slices, dot_generals,
+//     concatenations and elementwise ops, for matrices up to
+//     GRTC_CHLO_MAX_LINALG_SIZE.
 #ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
 #define GRT_COMPILER_STABLEHLO_CHLO_H_
 
@@ -22,6 +33,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// The largest matrix triangular_solve and cholesky unroll (their op counts
+// grow with it; larger ones are a diagnostic).
+#define GRTC_CHLO_MAX_LINALG_SIZE 256
 
 // Where lowered ops go.
 typedef struct grtc_chlo_builder_t {
@@ -71,6 +86,22 @@ typedef struct grtc_chlo_attrs_t {
   grtc_compare_type_t compare_type;
   bool has_k;  // top_k
   int64_t k;
+  // batch_norm_*: epsilon and feature_index (has_feature_index when given).
+  double epsilon;
+  bool has_epsilon;
+  int64_t feature_index;
+  bool has_feature_index;
+  // reduce_precision: exponent_bits and mantissa_bits (has_format when both
+  // were given).
+  int64_t exponent_bits;
+  int64_t mantissa_bits;
+  bool has_format;
+  // triangular_solve: left_side, lower, unit_diagonal, transpose_a
+  // (0 NO_TRANSPOSE, 1 TRANSPOSE, 2 ADJOINT; -1 when absent or unknown).
+  // cholesky: lower (false when absent, as the spec's default).
+  bool left_side, lower, unit_diagonal;
+  bool has_left_side, has_lower, has_unit_diagonal;
+  int transpose_a;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how

@@ -41,6 +41,11 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t values;     // grtc_value_t -> grtc_tvalue_t
   grtc_pointer_map_t locations;  // source locations -> copies in the module
   grtc_tfunc_t* func;            // the function being imported
+  // Module-level util.global / ml_program.global ops, and the values
+  // util.global.address gave (-> the grtc_operation_t of their global).
+  const grtc_operation_t** globals;
+  uint32_t global_count;
+  grtc_pointer_map_t addresses;
 } grtc_import_t;
 
 //===----------------------------------------------------------------------===//
@@ -362,6 +367,9 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"stablehlo.after_all", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.create_token", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.custom_call", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CUSTOM_CALL},
+    // A composite runs its decomposition function (the name and
+    // composite_attributes only say what it stands for).
+    {"stablehlo.composite", GRTC_TOP_CALL, GRTC_IMPORT_PLAIN},
     {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
     {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
@@ -841,10 +849,13 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
       if (attrs->dim < 0) attrs->dim += rank;  // -1 is the last dimension
       return grtc_import_flag(ctx, op, "is_stable", &attrs->is_stable);
     case GRTC_TOP_CALL: {
-      attr = grtc_operation_attribute(op, "callee");
+      const char* callee =
+          grt_string_view_equal_cstring(op->name, "stablehlo.composite") ? "decomposition"
+                                                                         : "callee";
+      attr = grtc_operation_attribute(op, callee);
       if (!attr || attr->kind != GRTC_ATTR_SYMBOL_REF || attr->symbol.count != 1) {
-        return grtc_import_error(ctx, op, "'%.*s' requires a 'callee' naming a "
-                                 "function (@name)", GRT_SV_ARG(op->name));
+        return grtc_import_error(ctx, op, "'%.*s' requires a '%s' naming a "
+                                 "function (@name)", GRT_SV_ARG(op->name), callee);
       }
       attrs->callee = grtc_tmodule_find_func(ctx->module, attr->symbol.names[0]);
       if (!attrs->callee) {
@@ -1049,6 +1060,178 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
   return grtc_import_map(ctx, &op->results[0], ok);
 }
 
+//===----------------------------------------------------------------------===//
+// Globals
+//===----------------------------------------------------------------------===//
+
+// Globals are constants here: an immutable one (or a mutable one nothing
+// stores to) reads as its initial value at every load. util.global's value
+// is `initial_value` (dense<...> or #util.byte_pattern<N>, every byte N),
+// ml_program.global's `value`. Stores are refused (state kept across calls
+// is not supported yet).
+static bool grtc_import_is_global(const grtc_operation_t* op) {
+  return grtc_operation_is(op, "util.global") || grtc_operation_is(op, "ml_program.global");
+}
+
+static bool grtc_import_is_global_store(const grtc_operation_t* op) {
+  return grtc_operation_is(op, "util.global.store") ||
+         grtc_operation_is(op, "ml_program.global_store");
+}
+
+static const grtc_operation_t* grtc_import_find_global(const grtc_import_t* ctx,
+                                                       grt_string_view_t name) {
+  for (uint32_t i = 0; i < ctx->global_count; ++i) {
+    const grtc_attribute_t* sym = grtc_operation_attribute(ctx->globals[i], "sym_name");
+    if (grt_string_view_equal(sym->string, name)) return ctx->globals[i];
+  }
+  return NULL;
+}
+
+static grt_status_t grtc_import_global_name(const grtc_import_t* ctx,
+                                            const grtc_operation_t* op,
+                                            const grtc_operation_t** out_global) {
+  const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
+  if (!ref || ref->kind != GRTC_ATTR_SYMBOL_REF || ref->symbol.count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' requires a 'global' naming a global (@name)",
+                             GRT_SV_ARG(op->name));
+  }
+  *out_global = grtc_import_find_global(ctx, ref->symbol.names[0]);
+  if (!*out_global) {
+    return grtc_import_error(ctx, op, "'%.*s' names '@%.*s', which is not a global of "
+                             "this module", GRT_SV_ARG(op->name),
+                             GRT_SV_ARG(ref->symbol.names[0]));
+  }
+  return grt_ok_status();
+}
+
+// Records a module-level global after checking it has a value and a tensor
+// type.
+static grt_status_t grtc_import_declare_global(grtc_import_t* ctx,
+                                               const grtc_operation_t* op) {
+  const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
+  const grtc_attribute_t* type = grtc_operation_attribute(op, "type");
+  if (!name || name->kind != GRTC_ATTR_STRING || !type || type->kind != GRTC_ATTR_TYPE) {
+    return grtc_import_error(ctx, op, "'%.*s' requires 'sym_name' and 'type'",
+                             GRT_SV_ARG(op->name));
+  }
+  if (grtc_import_find_global(ctx, name->string) ||
+      grtc_tmodule_find_func(ctx->module, name->string)) {
+    return grtc_import_error(ctx, op, "redefinition of '@%.*s'", GRT_SV_ARG(name->string));
+  }
+  bool util = grtc_operation_is(op, "util.global");
+  if (!grtc_operation_attribute(op, util ? "initial_value" : "value")) {
+    return grtc_import_error(ctx, op, "global '@%.*s' has no initial value (globals set "
+                             "by an initializer or by stores are not supported yet)",
+                             GRT_SV_ARG(name->string));
+  }
+  grtc_ttype_t ttype;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type->type, &ttype));
+  void* grown = (void*)ctx->globals;
+  GRT_RETURN_IF_ERROR(grt_allocator_realloc(ctx->allocator,
+                                            ctx->global_count * sizeof(*ctx->globals),
+                                            (ctx->global_count + 1) * sizeof(*ctx->globals),
+                                            &grown));
+  ctx->globals = grown;
+  ctx->globals[ctx->global_count++] = op;
+  return grt_ok_status();
+}
+
+// The constant a load of |global| gives, built at |op|.
+static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             const grtc_operation_t* global,
+                                             const grtc_ttype_t* result, grtc_tblock_t* block,
+                                             grtc_tvalue_t** out) {
+  const grtc_attribute_t* name = grtc_operation_attribute(global, "sym_name");
+  const grtc_attribute_t* type = grtc_operation_attribute(global, "type");
+  grtc_ttype_t ttype;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, global, type->type, &ttype));
+  if (!grtc_ttype_equal(&ttype, result)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' of '@%.*s' (%s) gives %s",
+                             GRT_SV_ARG(op->name), GRT_SV_ARG(name->string),
+                             grtc_ttype_format(&ttype, a, sizeof(a)),
+                             grtc_ttype_format(result, b, sizeof(b)));
+  }
+  const grtc_attribute_t* value = grtc_operation_attribute(
+      global, grtc_operation_is(global, "util.global") ? "initial_value" : "value");
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, result, 1, 0, block, &top));
+  static const char pattern[] = "#util.byte_pattern<";
+  if (value->kind == GRTC_ATTR_OPAQUE &&
+      grt_string_view_starts_with(value->opaque, grt_make_cstring_view(pattern))) {
+    int64_t byte = 0;
+    grt_string_view_t digits = grt_string_view_substr(
+        value->opaque, sizeof(pattern) - 1, value->opaque.size - sizeof(pattern));
+    bool valid = value->opaque.data[value->opaque.size - 1] == '>';
+    if (valid) {
+      grt_status_t parsed = grt_string_view_parse_i64(digits, &byte);
+      valid = grt_status_is_ok(parsed) && byte >= 0;
+      grt_status_free(parsed);
+    }
+    if (!valid) {
+      return grtc_import_error(ctx, global, "expected #util.byte_pattern<N> with N >= 0, "
+                               "got '%.*s'", GRT_SV_ARG(value->opaque));
+    }
+    uint64_t size = grtc_ttype_byte_size(result);
+    uint8_t* data = grtc_tmodule_alloc(ctx->module, size ? (size_t)size : 1);
+    if (!data) return grtc_import_oom();
+    memset(data, (int)(byte % 256), (size_t)size);
+    top->attrs.constant.data = data;
+    top->attrs.constant.size = (size_t)size;
+    top->attrs.constant.splat = false;
+  } else {
+    GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, global, value, result, &top->attrs));
+  }
+  *out = &top->results[0];
+  return grt_ok_status();
+}
+
+// util.global.load, util.global.address, util.global.load.indirect,
+// ml_program.global_load(_const); stores are errors.
+static grt_status_t grtc_import_global_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                          grtc_tblock_t* block) {
+  const grtc_operation_t* global = NULL;
+  if (grtc_import_is_global_store(op)) {
+    const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
+    grt_string_view_t name = ref && ref->kind == GRTC_ATTR_SYMBOL_REF && ref->symbol.count
+                                 ? ref->symbol.names[0]
+                                 : grt_make_cstring_view("?");
+    return grtc_import_error(ctx, op, "'%.*s' to '@%.*s': storing to a global (state kept "
+                             "across calls) is not supported yet", GRT_SV_ARG(op->name),
+                             GRT_SV_ARG(name));
+  }
+  if (op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' has one result, got %u", GRT_SV_ARG(op->name),
+                             op->result_count);
+  }
+  if (grtc_operation_is(op, "util.global.load.indirect")) {
+    if (op->operand_count != 1 ||
+        !(global = grtc_map_get(&ctx->addresses, op->operands[0]))) {
+      return grtc_import_error(ctx, op, "'util.global.load.indirect' takes the result of a "
+                               "util.global.address");
+    }
+  } else {
+    GRT_RETURN_IF_ERROR(grtc_import_global_name(ctx, op, &global));
+  }
+  if (grtc_operation_is(op, "util.global.address")) {
+    return grtc_map_put(ctx->allocator, &ctx->addresses, &op->results[0], (void*)global);
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  grtc_tvalue_t* value = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_global_value(ctx, op, global, &result, block, &value));
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
+static bool grtc_import_is_global_use(const grtc_operation_t* op) {
+  return grtc_import_is_global_store(op) || grtc_operation_is(op, "util.global.load") ||
+         grtc_operation_is(op, "util.global.address") ||
+         grtc_operation_is(op, "util.global.load.indirect") ||
+         grtc_operation_is(op, "ml_program.global_load") ||
+         grtc_operation_is(op, "ml_program.global_load_const");
+}
+
 typedef struct grtc_import_chlo_place_t {
   grtc_import_t* ctx;
   const grtc_operation_t* op;
@@ -1118,11 +1301,62 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "k", true, &attrs.k));
     attrs.has_k = true;
   }
+  if (grtc_operation_attribute(op, "feature_index")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "feature_index", true,
+                                        &attrs.feature_index));
+    attrs.has_feature_index = true;
+  }
+  attr = grtc_operation_attribute(op, "epsilon");
+  if (attr) {
+    if (attr->kind != GRTC_ATTR_FLOAT && attr->kind != GRTC_ATTR_INTEGER) {
+      return grtc_import_error(ctx, op, "'epsilon' must be a number");
+    }
+    attrs.epsilon = grtc_attr_number(attr);
+    attrs.has_epsilon = true;
+  }
+  // triangular_solve's and cholesky's booleans.
+  static const char* const flag_names[3] = {"left_side", "lower", "unit_diagonal"};
+  bool* flag_values[3] = {&attrs.left_side, &attrs.lower, &attrs.unit_diagonal};
+  bool* flag_given[3] = {&attrs.has_left_side, &attrs.has_lower, &attrs.has_unit_diagonal};
+  for (int i = 0; i < 3; ++i) {
+    if (!grtc_operation_attribute(op, flag_names[i])) continue;
+    GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, flag_names[i], flag_values[i]));
+    *flag_given[i] = true;
+  }
+  attrs.transpose_a = -1;
+  attr = grtc_operation_attribute(op, "transpose_a");
+  if (attr) {
+    static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
+                             : attr->kind == GRTC_ATTR_STRING ? attr->string
+                                                              : grt_make_cstring_view("");
+    for (int i = 0; i < 3; ++i) {
+      char spelled[64];
+      snprintf(spelled, sizeof(spelled), "#stablehlo<transpose %s>", transposes[i]);
+      if (grt_string_view_equal_cstring(text, spelled) ||
+          grt_string_view_equal_cstring(text, transposes[i])) {
+        attrs.transpose_a = i;
+      }
+    }
+    if (attrs.transpose_a < 0) {
+      return grtc_import_error(ctx, op, "'transpose_a' must be #stablehlo<transpose "
+                               "NO_TRANSPOSE>, TRANSPOSE or ADJOINT, got '%.*s'",
+                               GRT_SV_ARG(text));
+    }
+  }
+  if (grtc_operation_attribute(op, "exponent_bits") ||
+      grtc_operation_attribute(op, "mantissa_bits")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,
+                                        &attrs.exponent_bits));
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "mantissa_bits", true,
+                                        &attrs.mantissa_bits));
+    attrs.has_format = true;
+  }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
-  grtc_tvalue_t* values[2] = {NULL, NULL};
-  if (op->result_count > 2) {
-    return grtc_import_error(ctx, op, "'%.*s' has %u results; CHLO ops have 1 or 2",
+  grtc_tvalue_t* values[3] = {NULL, NULL, NULL};
+  if (op->result_count > 3) {
+    return grtc_import_error(ctx, op, "'%.*s' has %u results; it has at most 3",
                              GRT_SV_ARG(op->name), op->result_count);
   }
   grt_status_t status = grtc_chlo_lower(&builder, op->name, operands, op->operand_count,
@@ -1476,6 +1710,7 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       grt_string_view_equal_cstring(op->name, "stablehlo.uniform_dequantize")) {
     return grtc_import_uniform(ctx, op, block);
   }
+  if (grtc_import_is_global_use(op)) return grtc_import_global_op(ctx, op, block);
   uint32_t chlo_operands = 0, chlo_results = 0;
   bool is_chlo = grtc_chlo_handles(op->name, &chlo_operands, &chlo_results);
   if (!is_chlo && !grtc_import_find_op(op->name, &entry)) {
@@ -1752,14 +1987,19 @@ bool grtc_stablehlo_is_input(const grtc_module_t* module) {
 
 static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    if (!grtc_operation_is(op, "func.func")) {
+    if (grtc_import_is_global(op)) {
+      GRT_RETURN_IF_ERROR(grtc_import_declare_global(ctx, op));
+    } else if (!grtc_operation_is(op, "func.func")) {
       return grtc_import_error(ctx, op, "'%.*s' is not supported at module level "
-                               "(expected func.func)", GRT_SV_ARG(op->name));
+                               "(expected func.func, util.global or ml_program.global)",
+                               GRT_SV_ARG(op->name));
     }
-    GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
   }
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+  }
+  for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
   }
   for (grtc_tfunc_t* func = ctx->module->first_func; func; func = func->next) {
     grtc_tfunc_recount_uses(func);
@@ -1785,6 +2025,8 @@ grt_status_t grtc_stablehlo_import(const grtc_module_t* module,
   grt_status_t status = grtc_import_module(&ctx, body);
   grt_allocator_free(allocator, ctx.values.slots);
   grt_allocator_free(allocator, ctx.locations.slots);
+  grt_allocator_free(allocator, ctx.addresses.slots);
+  grt_allocator_free(allocator, (void*)ctx.globals);
   if (!grt_status_is_ok(status)) {
     grtc_tmodule_destroy(ctx.module);
     return status;

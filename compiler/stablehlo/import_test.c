@@ -648,6 +648,107 @@ static void test_chlo_errors(void** state) {
        "t.mlir:3:8: error: 'chlo.erf' on f64 is not supported yet (f16, bf16 and f32 are)"},
       {"%0 = chlo.is_inf %a : tensor<4xf32> -> tensor<4xi1>\n  %1 = chlo.asinh %0 : tensor<4xi1> -> tensor<4xi1>",
        "t.mlir:3:8: error: 'chlo.asinh' takes f16, bf16, f32 or f64 tensors, got tensor<4xi1>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.erf_inv %0 : tensor<4xf64> -> tensor<4xf64>",
+       "t.mlir:3:8: error: 'chlo.erf_inv' on f64 is not supported yet (f16, bf16 and f32 are)"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.bessel_i1e %0 : tensor<4xf64> -> tensor<4xf64>",
+       "t.mlir:3:8: error: 'chlo.bessel_i1e' on f64 is not supported yet (f16, bf16 and f32 are)"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.lgamma %0 : tensor<4xi32> -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.lgamma' takes f16, bf16, f32 or f64 tensors, got tensor<4xi32>"},
+      {"%0 = chlo.digamma %a : tensor<4xf32> -> tensor<4xf64>",
+       "t.mlir:2:8: error: 'chlo.digamma' returns its operand's type"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.next_after %a, %0 : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of one float type and returns "
+       "it, got tensor<4xf32> and tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.next_after %0, %0 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of one float type and returns "
+       "it, got tensor<4xi32> and tensor<4xi32>"},
+      {"%0 = stablehlo.slice %a [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+       "  %1 = chlo.next_after %a, %0 : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.next_after' takes two tensors of the result's shape, got "
+       "tensor<4xf32> and tensor<2xf32> (chlo.broadcast_next_after broadcasts)"},
+      {"%0 = chlo.broadcast_next_after %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<3xf32>",
+       "t.mlir:2:8: error: operand #0's dim 0 (size 4) cannot broadcast to result dim 0"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {feature_index = 0 : i64} "
+       ": (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> "
+       "tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' requires the 'epsilon' and "
+       "'feature_index' attributes"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {epsilon = 1.0 : f32, "
+       "feature_index = 1 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' feature_index 1 is not a "
+       "dimension of tensor<4xf32>"},
+      {"%0 = stablehlo.slice %a [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+       "  %1:3 = \"stablehlo.batch_norm_training\"(%a, %a, %0) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>) -> "
+       "(tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)",
+       "t.mlir:3:10: error: 'stablehlo.batch_norm_training' operand #2 must be "
+       "tensor<4xf32>, got tensor<2xf32>"},
+      {"%0:3 = \"stablehlo.batch_norm_grad\"(%a, %a, %a, %a, %a) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf64>)",
+       "t.mlir:2:10: error: 'stablehlo.batch_norm_grad' result #2 must be tensor<4xf32>, "
+       "got tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = \"stablehlo.batch_norm_inference\"(%0, %0, %0, %0, %0) {epsilon = 1.0 : f32, "
+       "feature_index = 0 : i64} : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, "
+       "tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'stablehlo.batch_norm_inference' takes a float tensor of rank 1 "
+       "or more, got tensor<4xi32>"},
+      {"%0 = \"stablehlo.batch_norm_inference\"(%a, %a, %a, %a, %a) {epsilon = \"x\", "
+       "feature_index = 0 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+       "tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'epsilon' must be a number"},
+      {"%0 = \"stablehlo.reduce_precision\"(%a) {exponent_bits = 5 : i32} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.reduce_precision' requires the 'mantissa_bits' "
+       "attribute"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %0) {left_side = true, lower = true} : "
+       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:3:8: error: 'stablehlo.triangular_solve' requires 'left_side', 'lower', "
+       "'unit_diagonal' (booleans) and 'transpose_a'"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %0) {left_side = true, lower = true, "
+       "unit_diagonal = false, transpose_a = #stablehlo<transpose SIDEWAYS>} : "
+       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
+       "t.mlir:3:8: error: 'transpose_a' must be #stablehlo<transpose NO_TRANSPOSE>, "
+       "TRANSPOSE or ADJOINT, got '#stablehlo<transpose SIDEWAYS>'"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = \"stablehlo.triangular_solve\"(%0, %a) {left_side = true, lower = true, "
+       "unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : "
+       "(tensor<2x2xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'stablehlo.triangular_solve' b must share a's batch dims and "
+       "element type, with a's size in its second-to-last dim"},
+      {"%0 = \"stablehlo.cholesky\"(%a) : (tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.cholesky' a must be square float matrices [..., n, n], "
+       "got tensor<4xf32>"},
+      {"%0 = stablehlo.constant dense<1.0> : tensor<300x300xf32>\n"
+       "  %1 = \"stablehlo.cholesky\"(%0) : (tensor<300x300xf32>) -> tensor<300x300xf32>",
+       "t.mlir:3:8: error: 'stablehlo.cholesky' on tensor<300x300xf32>: matrices larger than "
+       "256 x 256 are not supported yet"},
+      {"%0 = chlo.mulhi %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.mulhi' takes two integer tensors of one type (8 to 64 bits) "
+       "and returns it, got tensor<4xf32> and tensor<4xf32>"},
+      {"%0 = stablehlo.composite \"my.op\" %a {decomposition = \"f\"} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.composite' requires a 'decomposition' naming a "
+       "function (@name)"},
+      {"%0 = stablehlo.composite \"my.op\" %a {decomposition = @missing} : "
+       "(tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: call to undefined function '@missing'"},
+      {"%0 = stablehlo.reduce_precision %a, format = e0m3 : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.reduce_precision' needs exponent_bits >= 1 and "
+       "mantissa_bits >= 0, got 0 and 3"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = stablehlo.reduce_precision %0, format = e5m2 : tensor<4xi32>",
+       "t.mlir:3:8: error: 'stablehlo.reduce_precision' takes a float tensor and returns "
+       "its type, got tensor<4xi32>"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[512];
@@ -655,6 +756,63 @@ static void test_chlo_errors(void** state) {
              "func.func @f(%%a: tensor<4xf32>) {\n  %s\n  return\n}\n", cases[i].op);
     expect_import_error(source, cases[i].message);
   }
+}
+
+// util.global / ml_program.global: what the importer refuses, with the
+// global and the op named.
+static void test_global_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* globals;
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>\n"
+       "  util.global.store %0, @g : tensor<4xf32>",
+       "t.mlir:4:3: error: 'util.global.store' to '@g': storing to a global (state kept "
+       "across calls) is not supported yet"},
+      {"ml_program.global private mutable @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
+       "ml_program.global_store @g = %a : tensor<4xf32>",
+       "t.mlir:3:3: error: 'ml_program.global_store' to '@g': storing to a global"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @h : tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load' names '@h', which is not a global of this "
+       "module"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<2xf32>",
+       "t.mlir:3:8: error: 'util.global.load' of '@g' (tensor<4xf32>) gives tensor<2xf32>"},
+      {"util.global private @g = #util.byte_pattern<x> : tensor<4xi8>",
+       "%0 = util.global.load @g : tensor<4xi8>",
+       "t.mlir:1:1: error: expected #util.byte_pattern<N> with N >= 0, got "
+       "'#util.byte_pattern<x>'"},
+      {"util.global private mutable @g : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>",
+       "t.mlir:1:1: error: global '@g' has no initial value (globals set by an initializer "
+       "or by stores are not supported yet)"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>\n"
+       "util.global private @g = dense<2.0> : tensor<4xf32>",
+       "%0 = util.global.load @g : tensor<4xf32>",
+       "t.mlir:2:1: error: redefinition of '@g'"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = \"util.global.load.indirect\"(%a) : (tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load.indirect' takes the result of a "
+       "util.global.address"},
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
+       "%0 = \"util.global.load\"() {global = \"g\"} : () -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'util.global.load' requires a 'global' naming a global (@name)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "%s\nfunc.func @f(%%a: tensor<4xf32>) {\n  %s\n  return\n}\n",
+             cases[i].globals, cases[i].body);
+    expect_import_error(source, cases[i].message);
+  }
+  // Parse errors of the pretty forms.
+  expect_parse_error("util.global private @g\n", "expected ':' and the global's type");
+  expect_parse_error("ml_program.global private @g(dense<1.0> : tensor<f32>\n",
+                     "to close the global's value");
 }
 
 static void test_check_op_errors(void** state) {
@@ -1207,10 +1365,18 @@ static void test_bad_syntax(void** state) {
        "expected '>' to close the flags"},
       {"%0 = stablehlo.convolution(%a, %a) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [1, 1]} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "window pad entries must be [low, high] integer pairs"},
+      {"%0 = stablehlo.composite %a : (tensor<4xf32>) -> tensor<4xf32>",
+       "expected a string"},
+      {"%0 = stablehlo.reduce_precision %a, format = f5m10 : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
+      {"%0 = stablehlo.reduce_precision %a, format = e5m : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
+      {"%0 = stablehlo.reduce_precision %a, format = e5m10x : tensor<4xf32>",
+       "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
-      {"%0 = chlo.lgamma %a : tensor<4xf32> -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'chlo.lgamma' is not supported"},
+      {"%0 = chlo.zeta %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.zeta' is not supported"},
       {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
        "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",
@@ -1533,6 +1699,7 @@ int main(void) {
       cmocka_unit_test(test_check_ops),
       cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_chlo_errors),
+      cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

@@ -245,6 +245,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_PRECISION,  // precision = [DEFAULT, DEFAULT]
   GRTC_SHLO_KW_DOT_DIMS,   // batching_dims/contracting_dims = [0] x [0]
   GRTC_SHLO_KW_IGNORED,    // algorithm = <...>
+  GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -282,6 +283,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"check.expect_almost_eq_const", "tolerance", "tolerance", GRTC_SHLO_KW_F64},
     {"check.expect_close", "max_ulp_difference", "max_ulp_difference", GRTC_SHLO_KW_I64},
     {"chlo.top_k", "k", "k", GRTC_SHLO_KW_I64},
+    {"stablehlo.reduce_precision", "format", NULL, GRTC_SHLO_KW_FORMAT},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };
 
@@ -384,6 +386,32 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
     }
     case GRTC_SHLO_KW_IGNORED:
       return grtc_shlo_skip_angles(parser);
+    case GRTC_SHLO_KW_FORMAT: {
+      // eXmY: X exponent bits, Y mantissa bits, both decimal.
+      const grtc_token_t* token = grtc_parser_token(parser);
+      grt_string_view_t word = token->text;
+      int64_t bits[2] = {0, 0};
+      size_t at = 1;
+      bool valid = token->kind == GRTC_TOKEN_BARE_ID && word.size >= 4 && word.data[0] == 'e';
+      for (int part = 0; valid && part < 2; ++part) {
+        size_t digits = 0;
+        while (at < word.size && word.data[at] >= '0' && word.data[at] <= '9' && digits < 4) {
+          bits[part] = bits[part] * 10 + (word.data[at] - '0');
+          ++at;
+          ++digits;
+        }
+        valid = digits > 0 && (part == 1 || (at < word.size && word.data[at++] == 'm'));
+      }
+      if (!valid || at != word.size) {
+        return grtc_parser_error_expected(parser, "a format such as e5m10 (exponent and "
+                                          "mantissa bits)");
+      }
+      GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
+      GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "exponent_bits",
+                                        grtc_shlo_i64_attr(parser, bits[0])));
+      return grtc_shlo_add(parser, state, "mantissa_bits",
+                           grtc_shlo_i64_attr(parser, bits[1]));
+    }
   }
   return grt_ok_status();
 }
@@ -1162,6 +1190,178 @@ static grt_status_t grtc_shlo_parse_custom_call(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// Globals: util.global*, ml_program.global*
+//===----------------------------------------------------------------------===//
+
+static grt_status_t grtc_shlo_push_result(grtc_parser_t* parser, grtc_op_state_t* state,
+                                          const grtc_type_t* type) {
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->result_types, &type,
+                            sizeof(type));
+}
+
+// [private|public|nested] [mutable] @name, as sym_visibility, is_mutable
+// and sym_name.
+static grt_status_t grtc_shlo_parse_global_head(grtc_parser_t* parser,
+                                                grtc_op_state_t* state) {
+  static const char* const visibilities[] = {"private", "public", "nested"};
+  for (size_t i = 0; i < sizeof(visibilities) / sizeof(visibilities[0]); ++i) {
+    bool has = false;
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, visibilities[i], &has));
+    if (has) {
+      GRT_RETURN_IF_ERROR(grtc_shlo_add(
+          parser, state, "sym_visibility",
+          grtc_parser_string_attr(parser, grt_make_cstring_view(visibilities[i]))));
+      break;
+    }
+  }
+  bool is_mutable = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "mutable", &is_mutable));
+  if (is_mutable) {
+    GRT_RETURN_IF_ERROR(
+        grtc_shlo_add(parser, state, "is_mutable", grtc_parser_unit_attr(parser)));
+  }
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &name));
+  return grtc_shlo_add(parser, state, "sym_name", grtc_parser_string_attr(parser, name));
+}
+
+// util.global [visibility] [mutable] @name [{attrs}] [= value] : type
+// (a dense<...> value carries the type itself: `= dense<1.0> : tensor<4xf32>`).
+static grt_status_t grtc_shlo_parse_util_global(grtc_parser_t* parser,
+                                                const grtc_op_syntax_t* syntax,
+                                                grtc_op_state_t* state) {
+  (void)syntax;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_global_head(parser, state));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  bool has_value = false;
+  const grtc_attribute_t* value = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_EQUAL, &has_value));
+  if (has_value) {
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute(parser, &value));
+    GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "initial_value", value));
+  }
+  const grtc_type_t* type = value && value->kind == GRTC_ATTR_DENSE_ELEMENTS ? value->type
+                                                                             : NULL;
+  bool colon = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COLON, &colon));
+  if (colon) {
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  } else if (!type) {
+    return grtc_parser_error_expected(parser, "':' and the global's type");
+  }
+  return grtc_shlo_add(parser, state, "type", grtc_parser_type_attr(parser, type));
+}
+
+// ml_program.global [visibility] [mutable] @name[(value)] : type
+static grt_status_t grtc_shlo_parse_ml_program_global(grtc_parser_t* parser,
+                                                      const grtc_op_syntax_t* syntax,
+                                                      grtc_op_state_t* state) {
+  (void)syntax;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_global_head(parser, state));
+  bool has_value = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &has_value));
+  if (has_value) {
+    const grtc_attribute_t* value = NULL;
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute(parser, &value));
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
+                                           "to close the global's value"));
+    GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "value", value));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the global's type"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  return grtc_shlo_add(parser, state, "type", grtc_parser_type_attr(parser, type));
+}
+
+// util.global.load [immutable] @name : type, util.global.address @name :
+// !util.ptr<type>, ml_program.global_load[_const] @name : type: the symbol
+// becomes 'global', the type the result's.
+static grt_status_t grtc_shlo_parse_global_use(grtc_parser_t* parser,
+                                               const grtc_op_syntax_t* syntax,
+                                               grtc_op_state_t* state) {
+  (void)syntax;
+  bool immutable = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "immutable", &immutable));
+  if (immutable) {
+    GRT_RETURN_IF_ERROR(
+        grtc_shlo_add(parser, state, "is_immutable", grtc_parser_unit_attr(parser)));
+  }
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &name));
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "global",
+                                    grtc_parser_symbol_attr(parser, name)));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the result type"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  return grtc_shlo_push_result(parser, state, type);
+}
+
+// util.global.load.indirect %ptr : !util.ptr<type> -> type
+static grt_status_t grtc_shlo_parse_global_load_indirect(grtc_parser_t* parser,
+                                                         const grtc_op_syntax_t* syntax,
+                                                         grtc_op_state_t* state) {
+  (void)syntax;
+  GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the pointer type"));
+  const grtc_type_t* pointer = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &pointer));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW, "before the result type"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  return grtc_shlo_push_result(parser, state, type);
+}
+
+// util.global.store %v, @name : type and ml_program.global_store @name =
+// %v : type: parsed so the importer can say storing is not supported.
+static grt_status_t grtc_shlo_parse_global_store(grtc_parser_t* parser,
+                                                 const grtc_op_syntax_t* syntax,
+                                                 grtc_op_state_t* state) {
+  (void)syntax;
+  grt_string_view_t name;
+  if (grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) {
+    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA, "before the global"));
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &name));
+  } else {
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &name));
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "before the value"));
+    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+  }
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "global",
+                                    grtc_parser_symbol_attr(parser, name)));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the value type"));
+  const grtc_type_t* type = NULL;
+  return grtc_parser_parse_type(parser, &type);
+}
+
+//===----------------------------------------------------------------------===//
+// stablehlo.composite
+//===----------------------------------------------------------------------===//
+
+// "name" %a, %b {decomposition = @f, ...} : (types) -> results
+static grt_status_t grtc_shlo_parse_composite(grtc_parser_t* parser,
+                                              const grtc_op_syntax_t* syntax,
+                                              grtc_op_state_t* state) {
+  (void)syntax;
+  grt_string_view_t name;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &name));
+  GRT_RETURN_IF_ERROR(
+      grtc_shlo_add(parser, state, "name", grtc_parser_string_attr(parser, name)));
+  bool more = grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID);
+  while (more) {
+    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  static const grtc_shlo_format_t plain = {0, NULL, 0};
+  return grtc_shlo_parse_types(parser, &plain, state);
+}
+
+//===----------------------------------------------------------------------===//
 // Ops with no pretty form here
 //===----------------------------------------------------------------------===//
 
@@ -1263,6 +1463,16 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.while", NULL, grtc_shlo_parse_while, NULL, "stablehlo"},
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
+    {"stablehlo.composite", NULL, grtc_shlo_parse_composite, NULL, NULL},
+    {"util.global", NULL, grtc_shlo_parse_util_global, NULL, NULL},
+    {"util.global.load", NULL, grtc_shlo_parse_global_use, NULL, NULL},
+    {"util.global.address", NULL, grtc_shlo_parse_global_use, NULL, NULL},
+    {"util.global.load.indirect", NULL, grtc_shlo_parse_global_load_indirect, NULL, NULL},
+    {"util.global.store", NULL, grtc_shlo_parse_global_store, NULL, NULL},
+    {"ml_program.global", NULL, grtc_shlo_parse_ml_program_global, NULL, NULL},
+    {"ml_program.global_load", NULL, grtc_shlo_parse_global_use, NULL, NULL},
+    {"ml_program.global_load_const", NULL, grtc_shlo_parse_global_use, NULL, NULL},
+    {"ml_program.global_store", NULL, grtc_shlo_parse_global_store, NULL, NULL},
     // arith on scalars (and tensors): one format, the cast spelling `: a to b`.
     GRTC_SHLO_ARITH_OP("arith.addf") GRTC_SHLO_ARITH_OP("arith.addi")
     GRTC_SHLO_ARITH_OP("arith.subf") GRTC_SHLO_ARITH_OP("arith.subi")
@@ -1310,6 +1520,11 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")
     GRTC_SHLO_PLAIN("chlo.cosh") GRTC_SHLO_PLAIN("chlo.sinh") GRTC_SHLO_PLAIN("chlo.tan")
+    GRTC_SHLO_PLAIN("stablehlo.reduce_precision")
+    GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
+    GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")
+    GRTC_SHLO_PLAIN("chlo.next_after") GRTC_SHLO_PLAIN("chlo.broadcast_next_after")
+    GRTC_SHLO_PLAIN("chlo.mulhi")
     GRTC_SHLO_PLAIN("chlo.is_inf") GRTC_SHLO_PLAIN("chlo.is_pos_inf")
     GRTC_SHLO_PLAIN("chlo.is_neg_inf") GRTC_SHLO_PLAIN("chlo.broadcast_add")
     GRTC_SHLO_PLAIN("chlo.broadcast_subtract") GRTC_SHLO_PLAIN("chlo.broadcast_multiply")

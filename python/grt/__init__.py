@@ -94,7 +94,8 @@ class Module:
     as attributes (m.main(x)) or with call("name", ...). Close it with
     close() or a with-block; the session also goes when it is collected."""
 
-    def __init__(self, path, device="local-sync", timeout_ms=None):
+    def __init__(self, path, device="local-sync", timeout_ms=None, trusted_keys=(),
+                 require_signed=False):
         lib = _library()
         self._lib = lib
         self._instance = ctypes.c_void_p()
@@ -113,6 +114,12 @@ class Module:
                 if not isinstance(timeout_ms, int) or timeout_ms <= 0:
                     raise ValueError(f"timeout_ms: expected a positive number of milliseconds, got {timeout_ms!r}")
                 _check(lib.grt_runtime_session_set_call_timeout(self._session, timeout_ms * 1000000))
+            if isinstance(trusted_keys, (str, bytes, os.PathLike)):
+                raise TypeError("trusted_keys: expected a list of public key file paths, got one path "
+                                f"({trusted_keys!r}); pass [path]")
+            for key in trusted_keys:
+                _check(lib.grt_runtime_session_add_trusted_key_file(self._session, os.fsencode(key)))
+            _check(lib.grt_runtime_session_set_require_signed_native_code(self._session, bool(require_signed)))
             _check(lib.grt_runtime_session_append_module_from_file(self._session, self.path.encode()))
         except BaseException:
             self.close()
@@ -206,10 +213,14 @@ class Module:
         return results[0] if len(results) == 1 else results
 
 
-def load(path, device="local-sync", timeout_ms=None):
+def load(path, device="local-sync", timeout_ms=None, trusted_keys=(), require_signed=False):
     """Loads |path| (a .vmfb) on |device| ("local-sync", "local-task",
-    "vulkan", "cuda", ...)."""
-    return Module(path, device=device, timeout_ms=timeout_ms)
+    "vulkan", "cuda", ...). |trusted_keys| are public key files (grt-sign
+    keygen): a signed module must be signed by one of them; with
+    |require_signed| a module with executables must be (docs/runtime.md,
+    "Signed modules")."""
+    return Module(path, device=device, timeout_ms=timeout_ms, trusted_keys=trusted_keys,
+                  require_signed=require_signed)
 
 
 def compile(source, output=None, target="cpu", flags=()):

@@ -10,7 +10,7 @@ import ctypes
 import ctypes.util
 import os
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 status_t = ctypes.c_void_p  # grt_status_t: NULL is OK
 dim_t = ctypes.c_int64  # grt_hal_dim_t
@@ -35,6 +35,8 @@ _SIGNATURES = {
     "grt_runtime_session_release": (None, [ctypes.c_void_p]),
     "grt_runtime_session_append_module_from_file": (status_t, [ctypes.c_void_p, ctypes.c_char_p]),
     "grt_runtime_session_set_call_timeout": (status_t, [ctypes.c_void_p, ctypes.c_int64]),
+    "grt_runtime_session_add_trusted_key_file": (status_t, [ctypes.c_void_p, ctypes.c_char_p]),
+    "grt_runtime_session_set_require_signed_native_code": (status_t, [ctypes.c_void_p, ctypes.c_bool]),
     "grt_runtime_call_buffer_views": (
         status_t, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p),
                    ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]),

@@ -4,6 +4,7 @@ python_grt sets GRT_LIBRARY, GRT_COMPILE, GRT_TEST_SOURCE_DIR and
 GRT_TEST_WORK_DIR."""
 
 import os
+import subprocess
 import unittest
 
 import numpy as np
@@ -159,6 +160,60 @@ class CompileErrors(unittest.TestCase):
         finally:
             os.environ["GRT_COMPILE"] = saved or ""
             os.environ["PATH"] = saved_path or ""
+
+
+class Signatures(unittest.TestCase):
+    """trusted_keys and require_signed (docs/runtime.md, "Signed modules").
+    GRT_SIGN names grt-sign where module signing is built; elsewhere signing
+    must fail saying so."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mlp = grt.compile(os.path.join(SOURCE, "samples/mlp/mlp.mlir"),
+                              output=os.path.join(WORK, "signatures_mlp.vmfb"))
+        cls.sign = os.environ.get("GRT_SIGN")
+        cls.x = np.load(os.path.join(SOURCE, "samples/mlp/input.npy"))
+
+    def keygen(self, name):
+        secret, public = (os.path.join(WORK, f"{name}.{ext}") for ext in ("sec", "pub"))
+        for path in (secret, public):
+            if os.path.exists(path):
+                os.remove(path)
+        subprocess.run([self.sign, "keygen", f"--secret={secret}", f"--public={public}"],
+                       check=True, capture_output=True)
+        return secret, public
+
+    def test_unsigned_native_code_is_refused(self):
+        with self.assertRaises(grt.Error) as e:
+            grt.load(self.mlp, require_signed=True)
+        self.assertEqual(e.exception.code, "PERMISSION_DENIED")
+        self.assertIn("is not signed and has native code", str(e.exception))
+
+    def test_key_file_errors(self):
+        with self.assertRaises(grt.Error) as e:
+            grt.load(self.mlp, trusted_keys=[os.path.join(WORK, "no_such.pub")])
+        self.assertIn("reading trusted key", str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            grt.load(self.mlp, trusted_keys=os.path.join(WORK, "k.pub"))
+        self.assertIn("expected a list of public key file paths", str(e.exception))
+
+    def test_signed_module(self):
+        if not self.sign:
+            with self.assertRaises(grt.Error) as e:
+                grt.compile(os.path.join(SOURCE, "samples/mlp/mlp.mlir"),
+                            output=os.path.join(WORK, "never.vmfb"), flags=["--sign-key=/dev/null"])
+            self.assertIn("built without module signing", str(e.exception))
+            return
+        secret, public = self.keygen("python_key")
+        _, other = self.keygen("python_other")
+        signed = grt.compile(os.path.join(SOURCE, "samples/mlp/mlp.mlir"),
+                             output=os.path.join(WORK, "signed_mlp.vmfb"), flags=[f"--sign-key={secret}"])
+        with grt.load(signed, trusted_keys=[public], require_signed=True) as m:
+            self.assertEqual(m.main(self.x).shape, (1, 10))
+        with self.assertRaises(grt.Error) as e:
+            grt.load(signed, trusted_keys=[other], require_signed=True)
+        self.assertEqual(e.exception.code, "PERMISSION_DENIED")
+        self.assertIn("which is not one of the 1 trusted key", str(e.exception))
 
 
 class LibraryErrors(unittest.TestCase):

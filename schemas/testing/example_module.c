@@ -179,3 +179,15 @@ unsigned grt_example_module_read_all(const grt_module_file_t* file) {
   }
   return sum;
 }
+
+grt_status_t grt_example_signing_key(uint8_t fill,
+                                     grt_module_secret_key_t* out_key) {
+  uint8_t contents[GRT_MODULE_KEY_FILE_SIZE];
+  memcpy(contents, GRT_MODULE_SECRET_KEY_FILE_MAGIC,
+         GRT_MODULE_KEY_FILE_MAGIC_SIZE);
+  memset(contents + GRT_MODULE_KEY_FILE_MAGIC_SIZE, fill,
+         GRT_MODULE_SECRET_SEED_SIZE);
+  return grt_module_secret_key_parse(
+      grt_make_const_byte_span(contents, sizeof(contents)), "example key",
+      out_key);
+}

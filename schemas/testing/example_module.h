@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,12 @@ grt_status_t grt_example_module_serialize(grt_allocator_t allocator,
 // |executable| (a fixed pattern, so tests can check contents).
 unsigned char grt_example_module_external_byte(size_t index);
 unsigned char grt_example_module_binary_byte(unsigned executable, size_t index);
+
+// A fixed Ed25519 key for tests: the seed is 32 bytes of |fill| (needs
+// libsodium, as every use of a secret key).
+grt_status_t grt_example_signing_key(uint8_t fill,
+                                     grt_module_secret_key_t* out_key)
+    GRT_MUST_USE;
 
 // Reads every value an opened module exposes (every byte of every span)
 // and returns a checksum, so tests and fuzzers put each accessor's reads

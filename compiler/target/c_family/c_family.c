@@ -46,6 +46,33 @@ const char* grtc_c_family_compare_op(uint32_t direction) {
   return grtc_c_family_compare_ops[direction];
 }
 
+// The dialect's record of |elem|.
+static const grtc_c_family_type_t* grtc_c_family_dialect_type(
+    const grtc_c_family_emitter_t* e, grtc_elem_t elem) {
+  return e->dialect->types ? &e->dialect->types[elem]
+                           : grtc_c_family_type(elem);
+}
+
+// `(uint8_t)(` in C, `uint(` in GLSL: the start of an i1 result.
+static const char* grtc_c_family_flag_open(const grtc_c_family_emitter_t* e) {
+  return e->dialect->glsl ? "uint(" : "(uint8_t)(";
+}
+
+// `(T)v<value>` in C, `T(v<value>)` in GLSL.
+static void grtc_c_family_cast(const grtc_c_family_emitter_t* e,
+                               const char* type, uint32_t value) {
+  grt_string_builder_appendf(e->out, e->dialect->glsl ? "%s(v%u)" : "(%s)v%u",
+                             type, value);
+}
+
+// `b<binding>[<index>]`, the index as uint in GLSL.
+static void grtc_c_family_element(const grtc_c_family_emitter_t* e,
+                                  char* buffer, size_t size, uint32_t binding,
+                                  const char* index) {
+  snprintf(buffer, size, e->dialect->glsl ? "b%u[uint(%s)]" : "b%u[%s]",
+           binding, index);
+}
+
 void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
                         const char* arg) {
   const char* hole = strstr(format, "%s");
@@ -190,28 +217,40 @@ static void grtc_c_family_emit_convert(const grtc_c_family_emitter_t* e,
 static void grtc_c_family_emit_compare(const grtc_c_family_emitter_t* e,
                                        uint32_t i) {
   const grtc_kinst_t* inst = &e->kernel->insts[i];
-  const grtc_c_family_type_t* ctype =
-      grtc_c_family_type(e->kernel->insts[inst->operands[0]].type);
+  grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
+  const grtc_c_family_type_t* ctype = grtc_c_family_dialect_type(e, type);
   const char* op = grtc_c_family_compare_op(inst->op);
   uint32_t a = inst->operands[0], b = inst->operands[1];
+  const char* flag = grtc_c_family_flag_open(e);
   switch (inst->compare_type) {
     case GRTC_CMP_TYPE_TOTALORDER:
-      grt_string_builder_appendf(e->out,
-                                 "(uint8_t)(grt_key_%s(v%u) %s grt_key_%s(v%u))",
-                                 ctype->key, a, op, ctype->key, b);
+      grt_string_builder_appendf(e->out, "%sgrt_key_%s(v%u) %s grt_key_%s(v%u))",
+                                 flag, ctype->key, a, op, ctype->key, b);
       break;
     case GRTC_CMP_TYPE_SIGNED:
     case GRTC_CMP_TYPE_UNSIGNED: {
-      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
-                             ? ctype->as_signed
-                             : ctype->as_unsigned;
-      grt_string_builder_appendf(e->out, "(uint8_t)((%s)v%u %s (%s)v%u)", cast,
-                                 a, op, cast, b);
+      bool is_signed = inst->compare_type == GRTC_CMP_TYPE_SIGNED;
+      const char* cast = is_signed ? ctype->as_signed : ctype->as_unsigned;
+      if (e->dialect->glsl && grtc_elem_bit_width(type) == 64) {
+        // Three-way compare on 32-bit halves (see grt_cmp_s64).
+        grt_string_builder_appendf(e->out, "%sgrt_cmp_%c64(", flag,
+                                   is_signed ? 's' : 'u');
+        grtc_c_family_cast(e, cast, a);
+        grt_string_builder_append_cstring(e->out, ", ");
+        grtc_c_family_cast(e, cast, b);
+        grt_string_builder_appendf(e->out, ") %s 0)", op);
+        break;
+      }
+      grt_string_builder_append_cstring(e->out, flag);
+      grtc_c_family_cast(e, cast, a);
+      grt_string_builder_appendf(e->out, " %s ", op);
+      grtc_c_family_cast(e, cast, b);
+      grt_string_builder_append_cstring(e->out, ")");
       break;
     }
     default:
       // f16/bf16 compare their rounded values (see emit_helper_call).
-      grt_string_builder_append_cstring(e->out, "(uint8_t)(");
+      grt_string_builder_append_cstring(e->out, flag);
       grtc_c_family_emit_rounded(e->out, e->kernel, a);
       grt_string_builder_appendf(e->out, " %s ", op);
       grtc_c_family_emit_rounded(e->out, e->kernel, b);
@@ -244,14 +283,19 @@ static void grtc_c_family_emit_bitcast(const grtc_c_family_emitter_t* e,
 void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
   const grtc_kinst_t* inst = &e->kernel->insts[i];
   grt_string_builder_t* out = e->out;
-  const grtc_c_family_type_t* type = grtc_c_family_type(inst->type);
-  if (inst->kind == GRTC_KINST_BITCAST) {
+  const grtc_c_family_type_t* type = grtc_c_family_dialect_type(e, inst->type);
+  if (inst->kind == GRTC_KINST_BITCAST && !e->dialect->emit_value) {
     grtc_c_family_emit_bitcast(e, i);
     return;
   }
-  grt_string_builder_appendf(out, "%sconst %s v%u = ", e->indent, type->compute,
+  grt_string_builder_appendf(out, "%s%s%s v%u = ", e->indent,
+                             e->dialect->glsl ? "" : "const ", type->compute,
                              i);
-  char element[64];
+  if (e->dialect->emit_value && e->dialect->emit_value(e, i)) {
+    grt_string_builder_append_cstring(out, ";\n");
+    return;
+  }
+  char element[64], index[24];
   switch (inst->kind) {
     case GRTC_KINST_CONST:
       grtc_c_family_emit_const(e, inst);
@@ -262,13 +306,14 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
       grtc_c_family_emit_loop_var(out, inst);
       break;
     case GRTC_KINST_ARG:
-      snprintf(element, sizeof(element), "b%u[%s]",
-               e->arg_binding_base + inst->dim / 2, inst->dim % 2 ? "j" : "i");
+      grtc_c_family_element(e, element, sizeof(element),
+                            e->arg_binding_base + inst->dim / 2,
+                            inst->dim % 2 ? "j" : "i");
       grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_LOAD:
-      snprintf(element, sizeof(element), "b%u[v%u]", inst->binding,
-               inst->operands[0]);
+      snprintf(index, sizeof(index), "v%u", inst->operands[0]);
+      grtc_c_family_element(e, element, sizeof(element), inst->binding, index);
       grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_OP:
@@ -291,13 +336,17 @@ void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e) {
   for (uint32_t s = 0; s < kernel->store_count; ++s) {
     const grtc_kstore_t* store = &kernel->stores[s];
     const grtc_c_family_type_t* type =
-        grtc_c_family_type(kernel->bindings[store->binding].elem);
+        grtc_c_family_dialect_type(e, kernel->bindings[store->binding].elem);
     grt_string_builder_append_cstring(e->out, e->indent);
     if (store->predicate != GRTC_KINST_NONE) {
-      grt_string_builder_appendf(e->out, "if (v%u) ", store->predicate);
+      grt_string_builder_appendf(e->out,
+                                 e->dialect->glsl ? "if (v%u != 0u) " : "if (v%u) ",
+                                 store->predicate);
     }
-    grt_string_builder_appendf(e->out, "b%u[v%u] = ", store->binding,
-                               store->index);
+    char element[64], index[24];
+    snprintf(index, sizeof(index), "v%u", store->index);
+    grtc_c_family_element(e, element, sizeof(element), store->binding, index);
+    grt_string_builder_appendf(e->out, "%s = ", element);
     char value[24];
     snprintf(value, sizeof(value), "v%u", store->value);
     grtc_c_family_wrap(e->out, type->to_storage, value);

@@ -1,9 +1,11 @@
 // Emission shared by the C-language kernel backends (compiler/target/cpu's
-// C and compiler/target/cuda's CUDA C++): both spell kernel IR the same way
-// (one `const T vN = ...;` local per instruction, scalar ops through the
+// C and compiler/target/cuda's CUDA C++) and the GLSL one
+// (compiler/target/vulkan): all spell kernel IR the same way (one
+// `[const] T vN = ...;` local per instruction, scalar ops through the
 // prelude's grt_<op>_<type> helpers), so the type table, the instruction
-// emission and the prelude's scalar helpers live here once and each target
-// supplies only its dialect's differences (grtc_c_family_dialect_t, the
+// emission and the C prelude's scalar helpers live here once and each
+// target supplies only its dialect's differences (grtc_c_family_dialect_t:
+// GLSL's syntax, its type table and the instructions it spells itself; the
 // prelude's head and conversions). Not a public API.
 #ifndef GRT_COMPILER_TARGET_C_FAMILY_C_FAMILY_H_
 #define GRT_COMPILER_TARGET_C_FAMILY_C_FAMILY_H_
@@ -57,6 +59,8 @@ void grtc_c_family_emit_helper_call(grt_string_builder_t* out,
 void grtc_c_family_emit_rounded(grt_string_builder_t* out,
                                 const grtc_kernel_t* kernel, uint32_t value);
 
+typedef struct grtc_c_family_emitter_t grtc_c_family_emitter_t;
+
 // What differs between the C dialects in ordinary instructions.
 typedef struct grtc_c_family_dialect_t {
   // Integer constants are ((T)<prefix>0x...<suffix>).
@@ -70,10 +74,22 @@ typedef struct grtc_c_family_dialect_t {
   // prelude's grt_f32_to_<key> (one hardware rounding) instead of through
   // double (the software rounding every source shares).
   bool narrow_from_f32;
+  // GLSL's syntax instead of C's: `T vN` locals (not const), constructor
+  // casts T(x), i1 results as uint (predicates tested != 0u), binding
+  // indices as uint(x), and 64-bit integer compares through the prelude's
+  // grt_cmp_s64/u64 (see compiler/target/vulkan/prelude_glsl.c).
+  bool glsl;
+  // The type table (NULL: grtc_c_family_type's).
+  const grtc_c_family_type_t* types;
+  // Optional: emits the value of instruction |i| (after `T vN = `) when
+  // the dialect spells its kind itself, returning false to leave it to
+  // the shared emission. A dialect that handles BITCAST here gets no
+  // memcpy block.
+  bool (*emit_value)(const grtc_c_family_emitter_t* e, uint32_t i);
 } grtc_c_family_dialect_t;
 
 // One kernel's emission state, as the shared functions need it.
-typedef struct grtc_c_family_emitter_t {
+struct grtc_c_family_emitter_t {
   const grtc_c_family_dialect_t* dialect;
   grt_string_builder_t* out;
   const grtc_kernel_t* kernel;
@@ -85,7 +101,7 @@ typedef struct grtc_c_family_emitter_t {
   // The binding SORT comparator ARG(0) reads (ARG(d) reads binding
   // arg_binding_base + d / 2, at i for even d and j for odd d).
   uint32_t arg_binding_base;
-} grtc_c_family_emitter_t;
+};
 
 // `<indent>const T vN = ...;\n` for instruction |i| (BITCAST: a declaration
 // and a memcpy block). Kinds the target handles itself emit nothing after

@@ -26,7 +26,7 @@
 typedef grtc_c_family_type_t grtc_glsl_type_t;
 
 static const grtc_glsl_type_t grtc_glsl_types[GRTC_ELEM_COUNT] = {
-    [GRTC_ELEM_I1] = {"uint", "uint8_t", "i1", "int", "uint", "uint(%s)",
+    [GRTC_ELEM_I1] = {"uint", "uint8_t", "i1", "uint", "uint", "uint(%s)",
                       "uint8_t(%s)", NULL},
     [GRTC_ELEM_I8] = {"int8_t", "int8_t", "i8", "int8_t", "uint8_t", "%s", "%s",
                       NULL},
@@ -116,11 +116,12 @@ static void grtc_glsl_emit_const(grt_string_builder_t* out,
 
 // |value| as an expression, rounded to its storage precision first when
 // it is f16/bf16 (spelled as in C: grtc_c_family_emit_rounded).
-static void grtc_glsl_rounded(grtc_glsl_emitter_t* e, uint32_t value) {
+static void grtc_glsl_rounded(const grtc_c_family_emitter_t* e,
+                              uint32_t value) {
   grtc_c_family_emit_rounded(e->out, e->kernel, value);
 }
 
-static void grtc_glsl_emit_convert(grtc_glsl_emitter_t* e,
+static void grtc_glsl_emit_convert(const grtc_c_family_emitter_t* e,
                                    const grtc_kinst_t* inst) {
   grt_string_builder_t* out = e->out;
   grtc_elem_t from = e->kernel->insts[inst->operands[0]].type;
@@ -156,7 +157,7 @@ static void grtc_glsl_emit_convert(grtc_glsl_emitter_t* e,
 
 // The storage bits of |value| (of type |from|) as the storage type of
 // |to| (same width).
-static void grtc_glsl_emit_bitcast(grtc_glsl_emitter_t* e,
+static void grtc_glsl_emit_bitcast(const grtc_c_family_emitter_t* e,
                                    const grtc_kinst_t* inst) {
   grt_string_builder_t* out = e->out;
   uint32_t v = inst->operands[0];
@@ -188,117 +189,63 @@ static void grtc_glsl_emit_bitcast(grtc_glsl_emitter_t* e,
   }
 }
 
-static void grtc_glsl_emit_compare(grtc_glsl_emitter_t* e,
-                                   const grtc_kinst_t* inst) {
-  grtc_elem_t type = e->kernel->insts[inst->operands[0]].type;
-  const grtc_glsl_type_t* ctype = grtc_glsl_type(type);
-  const char* op = grtc_c_family_compare_op(inst->op);
-  uint32_t a = inst->operands[0], b = inst->operands[1];
-  switch (inst->compare_type) {
-    case GRTC_CMP_TYPE_TOTALORDER:
-      grt_string_builder_appendf(e->out,
-                                 "uint(grt_key_%s(v%u) %s grt_key_%s(v%u))",
-                                 ctype->key, a, op, ctype->key, b);
-      break;
-    case GRTC_CMP_TYPE_SIGNED:
-    case GRTC_CMP_TYPE_UNSIGNED: {
-      const char* cast = inst->compare_type == GRTC_CMP_TYPE_SIGNED
-                             ? ctype->as_signed
-                             : ctype->as_unsigned;
-      if (type == GRTC_ELEM_I1) cast = "uint";  // 0 < 1 either way
-      if (grtc_elem_bit_width(type) == 64) {
-        // Three-way compare on 32-bit halves (see grt_cmp_s64).
-        grt_string_builder_appendf(
-            e->out, "uint(grt_cmp_%c64(%s(v%u), %s(v%u)) %s 0)",
-            inst->compare_type == GRTC_CMP_TYPE_SIGNED ? 's' : 'u', cast, a,
-            cast, b, op);
-        break;
-      }
-      grt_string_builder_appendf(e->out, "uint(%s(v%u) %s %s(v%u))", cast, a,
-                                 op, cast, b);
-      break;
-    }
+// What GLSL spells itself; the rest is the C family's emission in GLSL
+// syntax (compiler/target/c_family).
+static bool grtc_glsl_emit_value(const grtc_c_family_emitter_t* e,
+                                 uint32_t i) {
+  const grtc_kinst_t* inst = &e->kernel->insts[i];
+  switch (inst->kind) {
+    case GRTC_KINST_CONST:
+      grtc_glsl_emit_const(e->out, inst);
+      return true;
+    case GRTC_KINST_CONVERT:
+      grtc_glsl_emit_convert(e, inst);
+      return true;
+    case GRTC_KINST_BITCAST:
+      grtc_glsl_emit_bitcast(e, inst);
+      return true;
     default:
-      // f16/bf16 compare their rounded values, as in C.
-      grt_string_builder_append_cstring(e->out, "uint(");
-      grtc_c_family_emit_rounded(e->out, e->kernel, a);
-      grt_string_builder_appendf(e->out, " %s ", op);
-      grtc_c_family_emit_rounded(e->out, e->kernel, b);
-      grt_string_builder_append_cstring(e->out, ")");
-      break;
+      return false;
   }
 }
 
-static void grtc_glsl_emit_inst(grtc_glsl_emitter_t* e, uint32_t i) {
-  const grtc_kinst_t* inst = &e->kernel->insts[i];
-  grt_string_builder_t* out = e->out;
-  const grtc_glsl_type_t* type = grtc_glsl_type(inst->type);
-  grt_string_builder_appendf(out, "%s%s v%u = ", e->indent, type->compute, i);
-  char element[64];
-  switch (inst->kind) {
-    case GRTC_KINST_CONST:
-      grtc_glsl_emit_const(out, inst);
-      break;
-    case GRTC_KINST_PINDEX:
-    case GRTC_KINST_RINDEX:
-    case GRTC_KINST_ACC:
-      grtc_c_family_emit_loop_var(out, inst);
-      break;
-    case GRTC_KINST_ARG:
-      // Sort comparator: operand k's lhs is at index i, its rhs at j, in
-      // result binding n + k (where the sort happens).
-      snprintf(element, sizeof(element), "b%u[uint(%s)]",
-               e->kernel->sort.operand_count + inst->dim / 2,
-               inst->dim % 2 ? "j" : "i");
-      grtc_c_family_wrap(out, type->from_storage, element);
-      break;
-    case GRTC_KINST_LOAD:
-      snprintf(element, sizeof(element), "b%u[uint(v%u)]", inst->binding,
-               inst->operands[0]);
-      grtc_c_family_wrap(out, type->from_storage, element);
-      break;
-    case GRTC_KINST_OP:
-      grtc_c_family_emit_helper_call(out, e->kernel, inst);
-      break;
-    case GRTC_KINST_COMPARE:
-      grtc_glsl_emit_compare(e, inst);
-      break;
-    case GRTC_KINST_CONVERT:
-      grtc_glsl_emit_convert(e, inst);
-      break;
-    case GRTC_KINST_BITCAST:
-      grtc_glsl_emit_bitcast(e, inst);
-      break;
-  }
-  grt_string_builder_append_cstring(out, ";\n");
+static const grtc_c_family_dialect_t grtc_glsl_dialect = {
+    .int_literal_prefix = "",
+    .int_literal_suffix = "",
+    .special_float = NULL,  // constants are grtc_glsl_emit_const's
+    .narrow_from_f32 = false,
+    .glsl = true,
+    .types = grtc_glsl_types,
+    .emit_value = grtc_glsl_emit_value,
+};
+
+// The shared emitter's view of |e|: a SORT comparator's ARG(d) reads
+// operand d / 2 of the results being sorted in place (binding n + d / 2).
+static grtc_c_family_emitter_t grtc_glsl_family(const grtc_glsl_emitter_t* e) {
+  grtc_c_family_emitter_t family = {
+      .dialect = &grtc_glsl_dialect,
+      .out = e->out,
+      .kernel = e->kernel,
+      .indent = e->indent,
+      .index_only = NULL,
+      .arg_binding_base = e->kernel->sort.operand_count,
+  };
+  return family;
 }
 
 static void grtc_glsl_emit_section(grtc_glsl_emitter_t* e,
                                    grtc_ksection_t section) {
   for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
     if (e->kernel->insts[i].section == section && e->live[i]) {
-      grtc_glsl_emit_inst(e, i);
+      grtc_c_family_emitter_t family = grtc_glsl_family(e);
+      grtc_c_family_emit_inst(&family, i);
     }
   }
 }
 
 static void grtc_glsl_emit_stores(grtc_glsl_emitter_t* e) {
-  const grtc_kernel_t* kernel = e->kernel;
-  for (uint32_t s = 0; s < kernel->store_count; ++s) {
-    const grtc_kstore_t* store = &kernel->stores[s];
-    const grtc_glsl_type_t* type =
-        grtc_glsl_type(kernel->bindings[store->binding].elem);
-    grt_string_builder_append_cstring(e->out, e->indent);
-    if (store->predicate != GRTC_KINST_NONE) {
-      grt_string_builder_appendf(e->out, "if (v%u != 0u) ", store->predicate);
-    }
-    grt_string_builder_appendf(e->out, "b%u[uint(v%u)] = ", store->binding,
-                               store->index);
-    char value[24];
-    snprintf(value, sizeof(value), "v%u", store->value);
-    grtc_c_family_wrap(e->out, type->to_storage, value);
-    grt_string_builder_append_cstring(e->out, ";\n");
-  }
+  grtc_c_family_emitter_t family = grtc_glsl_family(e);
+  grtc_c_family_emit_stores(&family);
 }
 
 // Marks what stores, accumulators and the comparator need; uses come

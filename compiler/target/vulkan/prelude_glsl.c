@@ -1,12 +1,13 @@
 // The scalar helpers of the GLSL shaders: each scalar op of
 // compiler/kernel/scalar.h with its exact meaning, the corners GLSL and
 // SPIR-V leave undefined included (division by zero and INT_MIN / -1,
-// shifts by >= the width, pow of negative bases, NaN in max/min). Helpers
-// are named grt_<op spelling>_<suffix> like the CPU target's, so the
-// emitter finds them from the op table alone. They are written once as
-// preprocessor macros and instantiated only for the types a shader uses,
-// so a shader declares (and a device needs) only the capabilities its
-// kernel's types require.
+// shifts by >= the width, pow of negative bases, NaN in max/min), printed
+// from the GLSL column of compiler/kernel/scalar_impl.h. Helpers are named
+// grt_<op spelling>_<suffix> like the CPU target's, so the emitter finds
+// them from the op table alone. They are printed as preprocessor macros
+// and instantiated only for the types a shader uses, so a shader declares
+// (and a device needs) only the capabilities its kernel's types require.
+#include "compiler/kernel/scalar_impl.h"
 #include "compiler/target/vulkan/vulkan_internal.h"
 
 static const char grtc_vulkan_int_macros[] =
@@ -24,165 +25,51 @@ static const char grtc_vulkan_int_macros[] =
     "  if (x.y != y.y) return x.y < y.y ? -1 : 1;\n"
     "  return x.x == y.x ? 0 : x.x < y.x ? -1 : 1;\n"
     "}\n"
-    // T: the compute type, UT: the unsigned type of the same width, W: the
-    // width, MASK: i1's one bit (all ones otherwise). Explicit-width types
-    // wrap on overflow in SPIR-V, as scalar.h wants.
-    "#define GRT_INT_COMMON(S, T, UT, W, MASK) \\\n"
-    "T grt_add_##S(T a, T b) { return T((UT(a) + UT(b)) & (MASK)); } \\\n"
-    "T grt_subtract_##S(T a, T b) { return T((UT(a) - UT(b)) & (MASK)); } \\\n"
-    "T grt_multiply_##S(T a, T b) { return T((UT(a) * UT(b)) & (MASK)); } \\\n"
-    "T grt_and_##S(T a, T b) { return a & b; } \\\n"
-    "T grt_or_##S(T a, T b) { return a | b; } \\\n"
-    "T grt_xor_##S(T a, T b) { return a ^ b; } \\\n"
-    "T grt_not_##S(T a) { return T(~UT(a) & (MASK)); } \\\n"
-    "T grt_negate_##S(T a) { return T((UT(0) - UT(a)) & (MASK)); } \\\n"
-    // Built-in min/max, not selects: lavapipe miscompiled the select form
-    // of clamp on i64 (a gather's clamped row index came out as the bound).
-    "T grt_maximum_##S(T a, T b) { return max(a, b); } \\\n"
-    "T grt_minimum_##S(T a, T b) { return min(a, b); } \\\n"
-    "T grt_clamp_##S(T lo, T x, T hi) { return min(max(x, lo), hi); } \\\n"
-    "T grt_select_##S(uint c, T a, T b) { return c != 0u ? a : b; } \\\n"
-    "T grt_shift_left_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T((UT(a) << uint(b)) & (MASK)); } \\\n"
-    "T grt_shift_right_logical_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? T(0) : T(UT(a) >> uint(b)); } \\\n"
-    "T grt_popcnt_##S(T a) { uint64_t u = uint64_t(UT(a)); return T(bitCount(uint(u)) + bitCount(uint(u >> 32))); } \\\n"
-    "T grt_count_leading_zeros_##S(T a) { \\\n"
-    "  uint64_t u = uint64_t(UT(a)); uint hi = uint(u >> 32), lo = uint(u); \\\n"
-    "  int msb = hi != 0u ? 32 + findMSB(hi) : findMSB(lo); \\\n"
-    "  return T((W) - 1 - msb); } \\\n"
-    "T grt_power_u_##S(T a, T b) { \\\n"
-    "  UT r = UT(1), x = UT(a); uint64_t e = uint64_t(UT(b)); \\\n"
-    "  while (e != 0ul) { if ((e & 1ul) != 0ul) r = r * x; x = x * x; e >>= 1; } \\\n"
-    "  return T(r & (MASK)); }\n"
-    "#define GRT_INT_SIGNED(S, T, UT, W, MINV, MAXV) \\\n"
-    "GRT_INT_COMMON(S, T, UT, W, ~UT(0)) \\\n"
-    "T grt_divide_##S(T a, T b) { return b == T(0) ? T(-1) : (a == T(MINV) && b == T(-1)) ? T(MINV) : T(a / b); } \\\n"
-    "T grt_remainder_##S(T a, T b) { return b == T(0) ? a : b == T(-1) ? T(0) : T(a % b); } \\\n"
-    "T grt_shift_right_arithmetic_##S(T a, T b) { return uint64_t(b) >= uint64_t(W) ? (a < T(0) ? T(-1) : T(0)) : T(a >> uint(b)); } \\\n"
-    "T grt_abs_##S(T a) { return a < T(0) ? T(UT(0) - UT(a)) : a; } \\\n"
-    "T grt_sign_##S(T a) { return a > T(0) ? T(1) : a < T(0) ? T(-1) : T(0); } \\\n"
+    "#define GRT_CAT_(a, b) a##b\n"
+    "#define GRT_CAT(a, b) GRT_CAT_(a, b)\n";
+
+// CONVERT float->int (truncating, saturating, NaN to 0) from float and
+// from double, after each integer class's rows (compiler/kernel/
+// scalar_impl.h; T: the compute type, UT: the unsigned type of the same
+// width, W: the width, M: i1's one bit, all ones otherwise. Explicit-width
+// types wrap on overflow in SPIR-V, as scalar.h wants).
+static const char grtc_vulkan_f2i_signed[] =
+    " \\\n"
     "T grt_f2i_##S(float x) { return isnan(x) ? T(0) : x < float(MINV) ? T(MINV) : x >= -float(MINV) ? T(MAXV) : T(x); } \\\n"
-    "T grt_f2i_##S(double x) { return isnan(x) ? T(0) : x < double(MINV) ? T(MINV) : x >= -double(MINV) ? T(MAXV) : T(x); } \\\n"
-    "T grt_power_##S(T a, T b) { \\\n"
-    "  return b >= T(0) ? grt_power_u_##S(a, b) : a == T(1) ? T(1) \\\n"
-    "       : a == T(-1) ? (((b & T(1)) != T(0)) ? T(-1) : T(1)) : T(0); }\n"
-    "#define GRT_INT_UNSIGNED(S, T, W, MASK, MAXV) \\\n"
-    "GRT_INT_COMMON(S, T, T, W, MASK) \\\n"
-    "T grt_divide_##S(T a, T b) { return b == T(0) ? T(~T(0) & (MASK)) : T(a / b); } \\\n"
-    "T grt_remainder_##S(T a, T b) { return b == T(0) ? a : T(a % b); } \\\n"
-    "T grt_shift_right_arithmetic_##S(T a, T b) { \\\n"
-    "  T fill = ((a >> uint((W) - 1)) & T(1)) != T(0) ? T(~T(0) & (MASK)) : T(0); \\\n"
-    "  return uint64_t(b) >= uint64_t(W) ? fill \\\n"
-    "       : T(((a >> uint(b)) | ((fill << uint((W) - 1 - int(b))) << 1u)) & (MASK)); } \\\n"
-    "T grt_abs_##S(T a) { return a; } \\\n"
-    "T grt_sign_##S(T a) { return a != T(0) ? T(1) : T(0); } \\\n"
+    "T grt_f2i_##S(double x) { return isnan(x) ? T(0) : x < double(MINV) ? T(MINV) : x >= -double(MINV) ? T(MAXV) : T(x); }\n";
+static const char grtc_vulkan_f2i_unsigned[] =
+    " \\\n"
     "T grt_f2i_##S(float x) { return !(x > -1.0) ? T(0) : x >= float(MAXV) + 1.0 ? T(MAXV) : T(x); } \\\n"
-    "T grt_f2i_##S(double x) { return !(x > -1.0lf) ? T(0) : x >= double(MAXV) + 1.0lf ? T(MAXV) : T(x); } \\\n"
-    "T grt_power_##S(T a, T b) { return grt_power_u_##S(a, b); }\n";
+    "T grt_f2i_##S(double x) { return !(x > -1.0lf) ? T(0) : x >= double(MAXV) + 1.0lf ? T(MAXV) : T(x); }\n";
 
 // One instantiation per integer type (by grtc_elem_t); i1 computes in
 // uint masked to one bit.
 static const char* const grtc_vulkan_int_instances[GRTC_ELEM_COUNT] = {
-    [GRTC_ELEM_I1] = "GRT_INT_UNSIGNED(i1, uint, 1, 1u, 1u)\n",
-    [GRTC_ELEM_I8] = "GRT_INT_SIGNED(i8, int8_t, uint8_t, 8, -128, 127)\n",
-    [GRTC_ELEM_I16] =
-        "GRT_INT_SIGNED(i16, int16_t, uint16_t, 16, -32768, 32767)\n",
-    [GRTC_ELEM_I32] = "GRT_INT_SIGNED(i32, int, uint, 32, (-2147483647 - 1), "
-                      "2147483647)\n",
+    [GRTC_ELEM_I1] = "GRT_INT_UNSIGNED(i1, uint, uint, 1, 1u, 0, 1u)\n",
+    [GRTC_ELEM_I8] =
+        "GRT_INT_SIGNED(i8, int8_t, uint8_t, 8, ~uint8_t(0), -128, 127)\n",
+    [GRTC_ELEM_I16] = "GRT_INT_SIGNED(i16, int16_t, uint16_t, 16, "
+                      "~uint16_t(0), -32768, 32767)\n",
+    [GRTC_ELEM_I32] = "GRT_INT_SIGNED(i32, int, uint, 32, ~0u, "
+                      "(-2147483647 - 1), 2147483647)\n",
     [GRTC_ELEM_I64] =
-        "GRT_INT_SIGNED(i64, int64_t, uint64_t, 64, (-9223372036854775807l - "
-        "1l), 9223372036854775807l)\n",
-    [GRTC_ELEM_U8] = "GRT_INT_UNSIGNED(u8, uint8_t, 8, ~uint8_t(0), 255u)\n",
-    [GRTC_ELEM_U16] =
-        "GRT_INT_UNSIGNED(u16, uint16_t, 16, ~uint16_t(0), 65535u)\n",
-    [GRTC_ELEM_U32] = "GRT_INT_UNSIGNED(u32, uint, 32, ~0u, 4294967295u)\n",
-    [GRTC_ELEM_U64] = "GRT_INT_UNSIGNED(u64, uint64_t, 64, ~0ul, "
-                      "18446744073709551615ul)\n",
+        "GRT_INT_SIGNED(i64, int64_t, uint64_t, 64, ~0ul, "
+        "(-9223372036854775807l - 1l), 9223372036854775807l)\n",
+    [GRTC_ELEM_U8] =
+        "GRT_INT_UNSIGNED(u8, uint8_t, uint8_t, 8, ~uint8_t(0), 0, 255u)\n",
+    [GRTC_ELEM_U16] = "GRT_INT_UNSIGNED(u16, uint16_t, uint16_t, 16, "
+                      "~uint16_t(0), 0, 65535u)\n",
+    [GRTC_ELEM_U32] =
+        "GRT_INT_UNSIGNED(u32, uint, uint, 32, ~0u, 0, 4294967295u)\n",
+    [GRTC_ELEM_U64] = "GRT_INT_UNSIGNED(u64, uint64_t, uint64_t, 64, ~0ul, "
+                      "0, 18446744073709551615ul)\n",
 };
 
-static const char grtc_vulkan_float_macros[] =
-    // Floats: f16 and bf16 compute in f32. The transcendentals go through
-    // grt_m_<fn> overloads: GLSL's built-ins for float, and for double (which
-    // GLSL's exp, log, sin, ... do not take) the implementations below.
-    "#define GRT_FLOAT(S, T, SIGNBIT, NAN, INF) \\\n"
-    "T grt_add_##S(T a, T b) { return a + b; } \\\n"
-    "T grt_subtract_##S(T a, T b) { return a - b; } \\\n"
-    "T grt_multiply_##S(T a, T b) { return a * b; } \\\n"
-    "T grt_divide_##S(T a, T b) { return a / b; } \\\n"
-    // fmod: exact for the quotients that fit the mantissa.
-    "T grt_remainder_##S(T a, T b) { \\\n"
-    "  if (isnan(a) || isnan(b) || isinf(a) || b == T(0)) return NAN; \\\n"
-    "  if (isinf(b)) return a; \\\n"
-    "  T r = a - b * trunc(a / b); \\\n"
-    "  if (abs(r) >= abs(b)) r -= b * trunc(r / b); \\\n"
-    "  if (r != T(0) && SIGNBIT(r) != SIGNBIT(a)) r += SIGNBIT(r) == SIGNBIT(b) ? -b : b; \\\n"
-    "  return r == T(0) ? (SIGNBIT(a) ? -T(0) : T(0)) : r; } \\\n"
-    "T grt_power_##S(T a, T b) { \\\n"
-    "  if (b == T(0) || a == T(1)) return T(1); \\\n"
-    "  if (isnan(a) || isnan(b)) return NAN; \\\n"
-    "  bool b_int = floor(b) == b; \\\n"
-    "  bool odd = b_int && abs(b) < T(9007199254740992.0) && mod(b, T(2)) == T(1); \\\n"
-    "  if (a < T(0) && !b_int && !isinf(b)) return NAN; \\\n"
-    "  T m = abs(a); T r; \\\n"
-    "  if (m == T(0)) r = b < T(0) ? INF : T(0); \\\n"
-    "  else if (isinf(b)) r = m == T(1) ? T(1) : ((m > T(1)) == (b > T(0)) ? INF : T(0)); \\\n"
-    "  else r = grt_m_pow(m, b); \\\n"
-    "  return (SIGNBIT(a) && odd) ? -r : r; } \\\n"
-    "T grt_maximum_##S(T a, T b) { \\\n"
-    "  if (isnan(a) || isnan(b)) return a + b; \\\n"
-    "  if (a == b) return SIGNBIT(a) ? b : a; \\\n"
-    "  return a > b ? a : b; } \\\n"
-    "T grt_minimum_##S(T a, T b) { \\\n"
-    "  if (isnan(a) || isnan(b)) return a + b; \\\n"
-    "  if (a == b) return SIGNBIT(a) ? a : b; \\\n"
-    "  return a < b ? a : b; } \\\n"
-    "T grt_clamp_##S(T lo, T x, T hi) { return grt_minimum_##S(grt_maximum_##S(x, lo), hi); } \\\n"
-    "T grt_select_##S(uint c, T a, T b) { return c != 0u ? a : b; } \\\n"
-    "T grt_atan2_##S(T a, T b) { \\\n"
-    "  if (isnan(a) || isnan(b)) return NAN; \\\n"
-    "  if (b == T(0) && a == T(0)) return SIGNBIT(b) ? (SIGNBIT(a) ? T(-3.14159265358979323846) : T(3.14159265358979323846)) : a; \\\n"
-    "  return grt_m_atan2(a, b); } \\\n"
-    "T grt_abs_##S(T a) { return abs(a); } \\\n"
-    "T grt_negate_##S(T a) { return -a; } \\\n"
-    "T grt_sign_##S(T a) { return a > T(0) ? T(1) : a < T(0) ? T(-1) : a; } \\\n"
-    "T grt_exponential_##S(T a) { return grt_m_exp(a); } \\\n"
-    "T grt_exponential_minus_one_##S(T a) { return grt_m_expm1(a); } \\\n"
-    "T grt_log_##S(T a) { return grt_m_log(a); } \\\n"
-    // log1p: log(u) * a / (u - 1) cancels the rounding of u = 1 + a. Both
-    // are 'precise': a driver may otherwise fold (1 + a) - 1 to a (lavapipe
-    // does), which undoes the correction (2280 ULP at 1e-4).
-    "T grt_log_plus_one_##S(T a) { \\\n"
-    "  precise T u = T(1) + a; \\\n"
-    "  if (u == T(1)) return a; \\\n"
-    "  if (isinf(u)) return u; \\\n"
-    "  precise T d = u - T(1); \\\n"
-    "  return grt_m_log(u) * a / d; } \\\n"
-    "T grt_logistic_##S(T a) { return T(1) / (T(1) + grt_m_exp(-a)); } \\\n"
-    "T grt_sqrt_##S(T a) { return sqrt(a); } \\\n"
-    "T grt_rsqrt_##S(T a) { return T(1) / sqrt(a); } \\\n"
-    // cbrt: pow on the magnitude, then one Newton step.
-    "T grt_cbrt_##S(T a) { \\\n"
-    "  if (a == T(0) || isnan(a) || isinf(a)) return a; \\\n"
-    "  T m = abs(a); T r = grt_m_cbrt_seed(m); \\\n"
-    "  r = r - (r * r * r - m) / (T(3) * r * r); \\\n"
-    "  r = r - (r * r * r - m) / (T(3) * r * r); \\\n"
-    "  return a < T(0) ? -r : r; } \\\n"
-    // tanh: large magnitudes would overflow exp inside some tanh.
-    "T grt_tanh_##S(T a) { \\\n"
-    "  if (isnan(a)) return a; \\\n"
-    "  if (abs(a) > T(20)) return a > T(0) ? T(1) : T(-1); \\\n"
-    "  if (abs(a) < T(1e-4)) return a; \\\n"
-    "  return grt_m_tanh(a); } \\\n"
-    "T grt_sine_##S(T a) { return grt_m_sin(a); } \\\n"
-    "T grt_cosine_##S(T a) { return grt_m_cos(a); } \\\n"
-    "T grt_tan_##S(T a) { return grt_m_tan(a); } \\\n"
-    "T grt_floor_##S(T a) { return floor(a); } \\\n"
-    "T grt_ceil_##S(T a) { return ceil(a); } \\\n"
-    "T grt_round_nearest_afz_##S(T a) { \\\n"
-    "  if (isnan(a) || isinf(a)) return a; \\\n"
-    "  T t = trunc(a); T r = abs(t) + (abs(a - t) >= T(0.5) ? T(1) : T(0)); \\\n"
-    "  return SIGNBIT(a) ? -r : r; } \\\n"
-    "T grt_round_nearest_even_##S(T a) { return grt_m_rint(a); } \\\n"
-    "uint grt_is_finite_##S(T a) { return (isnan(a) || isinf(a)) ? 0u : 1u; }\n"
+// Floats: f16 and bf16 compute in f32. The transcendentals go through
+// grt_m_<fn> overloads: GLSL's built-ins for float, and for double (which
+// GLSL's exp, log, sin, ... do not take) the implementations below.
+static const char grtc_vulkan_float_tail[] =
+    "\n"
     "bool grt_signbit_f32(float x) { return (floatBitsToUint(x) >> 31) != 0u; }\n";
 
 static const char grtc_vulkan_f32_instance[] =
@@ -399,12 +286,34 @@ static const char grtc_vulkan_double_helpers[] =
 void grtc_vulkan_emit_prelude(const bool used[GRTC_ELEM_COUNT],
                               grt_string_builder_t* out) {
   grt_string_builder_append_cstring(out, grtc_vulkan_int_macros);
+  grt_string_builder_append_cstring(out,
+                                    "#define GRT_INT_COMMON(S, T, UT, W, M)");
+  grtc_scalar_impl_append_class(out, GRTC_SCALAR_CLASS_INT,
+                                GRTC_SCALAR_LANG_GLSL, "");
+  grt_string_builder_append_cstring(
+      out,
+      "\n#define GRT_INT_SIGNED(S, T, UT, W, M, MINV, MAXV) \\\n"
+      "GRT_INT_COMMON(S, T, UT, W, M)");
+  grtc_scalar_impl_append_class(out, GRTC_SCALAR_CLASS_SINT,
+                                GRTC_SCALAR_LANG_GLSL, "");
+  grt_string_builder_append_cstring(out, grtc_vulkan_f2i_signed);
+  grt_string_builder_append_cstring(
+      out,
+      "#define GRT_INT_UNSIGNED(S, T, UT, W, M, MINV, MAXV) \\\n"
+      "GRT_INT_COMMON(S, T, UT, W, M)");
+  grtc_scalar_impl_append_class(out, GRTC_SCALAR_CLASS_UINT,
+                                GRTC_SCALAR_LANG_GLSL, "");
+  grt_string_builder_append_cstring(out, grtc_vulkan_f2i_unsigned);
   for (int t = 0; t < GRTC_ELEM_COUNT; ++t) {
     if (used[t] && grtc_vulkan_int_instances[t]) {
       grt_string_builder_append_cstring(out, grtc_vulkan_int_instances[t]);
     }
   }
-  grt_string_builder_append_cstring(out, grtc_vulkan_float_macros);
+  grt_string_builder_append_cstring(
+      out, "#define GRT_FLOAT(S, T, SIGNBIT, NAN, INF)");
+  grtc_scalar_impl_append_class(out, GRTC_SCALAR_CLASS_FLOAT,
+                                GRTC_SCALAR_LANG_GLSL, "");
+  grt_string_builder_append_cstring(out, grtc_vulkan_float_tail);
   grt_string_builder_append_cstring(out, grtc_vulkan_f32_instance);
   grt_string_builder_append_cstring(out, grtc_vulkan_small_float_helpers);
   // The emitter marks F64 used for converts that round through double.

@@ -191,6 +191,19 @@ module @e2e_control_flow {
     return
   }
 
+  // stablehlo.composite runs its decomposition (pretty form, and generic with properties).
+  func.func public @test_composite() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, -2.0e+00, 5.0e-01]> : tensor<3xf32>
+    %1 = util.unfoldable_constant dense<2.5e-01> : tensor<f32>
+    %2 = stablehlo.composite "my.square_plus" %0, %1 {composite_attributes = {bias = 1 : i64}, decomposition = @square_plus, version = 1 : i32} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+    check.expect_almost_eq_const(%2, dense<[1.25e+00, 4.25e+00, 5.0e-01]> : tensor<3xf32>) : tensor<3xf32>
+    %3 = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+    %4:2 = "stablehlo.composite"(%3) <{decomposition = @split, name = "my.split"}> : (tensor<4xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+    check.expect_eq_const(%4#0, dense<[5, 6]> : tensor<2xi32>) : tensor<2xi32>
+    check.expect_eq_const(%4#1, dense<[14, 16]> : tensor<2xi32>) : tensor<2xi32>
+    return
+  }
+
   // The true branch returns x, not -x: the check must fail.
   func.func public @fail_if_wrong_branch() {
     %0 = util.unfoldable_constant dense<[1.0e+00]> : tensor<1xf32>
