@@ -400,20 +400,30 @@ static void assemble_to(grtc_operation_t* vm_module, void** out_data, size_t* ou
 
 // The built host program and its printed text (parsed back with the vm
 // syntax) assemble to the same bytes, with reusable and one-shot
-// recording: the builder, the printer and the parser agree.
+// recording, and with executables that disagree on add_f32's workgroup
+// count (the variant and its select chains): the builder, the printer and
+// the parser agree.
 static void test_built_and_printed_agree(void** state) {
   (void)state;
   build_program();
   static const grtc_dialect_syntax_t* const dialects[] = {&grtc_vm_dialect_syntax};
   static const grtc_parse_options_t parse_options = {dialects, 1};
-  for (uint32_t flags = 0; flags <= GRTC_HOST_FLAG_ONE_SHOT; flags += GRTC_HOST_FLAG_ONE_SHOT) {
-    grtc_host_options_t options = {flags};
+  static const uint8_t binary[4] = {1};
+  static const uint32_t counts[2][4] = {{2, 1, 1, 1}, {5, 1, 1, 1}};
+  const grtc_host_executable_t executables[2] = {
+      {"cpu-test", binary, sizeof(binary), NULL, counts[0]},
+      {"cuda-ptx", binary, sizeof(binary), NULL, counts[1]}};
+  for (uint32_t run = 0; run < 4; ++run) {
+    grtc_host_options_t options = {run & 1 ? GRTC_HOST_FLAG_ONE_SHOT : 0};
+    uint32_t executable_count = run & 2 ? 2 : 0;
     grtc_module_t* built = NULL;
-    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, NULL, 0, &options, grt_allocator_system(),
-                                  &built));
+    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, executables, executable_count, &options,
+                                  grt_allocator_system(), &built));
     grt_string_builder_t text;
     grt_string_builder_init(grt_allocator_system(), &text);
     GRT_EXPECT_OK(grtc_vm_print_module(grtc_vm_find_module(built), grt_allocator_system(), &text));
+    assert_true((strstr(grt_string_builder_cstring(&text), "vm.select.i32 ") != NULL) ==
+                (executable_count > 0));
     grtc_module_t* parsed = NULL;
     GRT_EXPECT_OK(grtc_parse_source(grt_string_builder_view(&text), "host.mlir", &parse_options,
                                     grt_allocator_system(), &parsed));
