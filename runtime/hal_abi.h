@@ -68,6 +68,8 @@
   X(devices_get, "devices.get", 0, "the session's device (index 0)")           \
   X(executable_lookup, "executable.lookup", 0,                                 \
     "the executable registered for the module named by the vm.buffer")         \
+  X(executable_variant, "executable.variant", 0,                               \
+    "the index, among the module file's executables, of that executable")      \
   X(fence_await, "fence.await", 0,                                             \
     "1 when every fence is reached, 0 when timeout_ms (negative: forever) "    \
     "runs out first")                                                          \
@@ -164,6 +166,8 @@
 #define GRT_HAL_ABI_devices_get(A, S, R) A(index, i32) R(device, hal_device)
 #define GRT_HAL_ABI_executable_lookup(A, S, R) \
   A(device, hal_device) A(module, vm_buffer) R(executable, hal_executable)
+#define GRT_HAL_ABI_executable_variant(A, S, R) \
+  A(device, hal_device) A(module, vm_buffer) R(variant, i32)
 #define GRT_HAL_ABI_fence_await(A, S, R) \
   A(timeout_ms, i32) S(fences, grt_hal_abi_fences) R(reached, i32)
 #define GRT_HAL_ABI_fence_create(A, S, R) \

@@ -68,6 +68,7 @@ grt_status_t grt_runtime_buffer_view_from_ref(const grt_vm_ref_t* ref,
 typedef struct grt_runtime_hal_executable_entry_t {
   char* module_name;  // owned, NUL-terminated
   grt_hal_executable_t* executable;
+  uint32_t variant;  // its index among the module file's executables
 } grt_runtime_hal_executable_entry_t;
 
 typedef struct grt_runtime_hal_module_data_t {
@@ -755,31 +756,49 @@ GRT_RUNTIME_HAL_EXPORT(command_buffer_dispatch) {
 // hal.executable.* / hal.devices.* / hal.device.*
 //===----------------------------------------------------------------------===//
 
-GRT_RUNTIME_HAL_EXPORT(executable_lookup) {
+// The executable registered for the module named by |module| (a vm.buffer
+// of text); NOT_FOUND naming the modules that have one.
+static grt_status_t grt_runtime_hal_lookup_executable(
+    const grt_runtime_hal_module_data_t* data, const grt_vm_ref_t* device_ref,
+    const grt_vm_ref_t* module,
+    const grt_runtime_hal_executable_entry_t** out_entry) {
+  *out_entry = NULL;
   grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(in->device, &device));
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_device(device_ref, &device));
   grt_string_view_t name;
-  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->module, "module_name", &name));
-  const grt_runtime_hal_executable_entry_t* entry =
-      grt_runtime_hal_find_executable(data, name);
-  if (!entry) {
-    char known[256] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < data->executable_count && used < sizeof(known); ++i) {
-      int n = snprintf(known + used, sizeof(known) - used, "%s%s",
-                       i ? ", " : "", data->executables[i].module_name);
-      if (n < 0) break;
-      used += (size_t)n;
-    }
-    return grt_make_status(GRT_STATUS_NOT_FOUND,
-                           "no executable for module '%.*s'; modules with "
-                           "executables: %s",
-                           GRT_SV_ARG(name),
-                           data->executable_count ? known : "(none)");
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(module, "module_name", &name));
+  *out_entry = grt_runtime_hal_find_executable(data, name);
+  if (*out_entry) return grt_ok_status();
+  char known[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < data->executable_count && used < sizeof(known); ++i) {
+    int n = snprintf(known + used, sizeof(known) - used, "%s%s",
+                     i ? ", " : "", data->executables[i].module_name);
+    if (n < 0) break;
+    used += (size_t)n;
   }
+  return grt_make_status(GRT_STATUS_NOT_FOUND,
+                         "no executable for module '%.*s'; modules with "
+                         "executables: %s",
+                         GRT_SV_ARG(name),
+                         data->executable_count ? known : "(none)");
+}
+
+GRT_RUNTIME_HAL_EXPORT(executable_lookup) {
+  const grt_runtime_hal_executable_entry_t* entry = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_hal_lookup_executable(data, in->device, in->module, &entry));
   grt_hal_executable_retain(entry->executable);
   out->executable = grt_vm_ref_wrap_move(entry->executable,
                                          &grt_runtime_hal_executable_type);
+  return grt_ok_status();
+}
+
+GRT_RUNTIME_HAL_EXPORT(executable_variant) {
+  const grt_runtime_hal_executable_entry_t* entry = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_hal_lookup_executable(data, in->device, in->module, &entry));
+  out->variant = (int32_t)entry->variant;
   return grt_ok_status();
 }
 
@@ -1123,7 +1142,7 @@ void grt_runtime_hal_module_set_call_deadline(grt_vm_module_t* hal_module,
 
 grt_status_t grt_runtime_hal_module_register_executable(
     grt_vm_module_t* hal_module, grt_string_view_t module_name,
-    grt_hal_executable_t* executable) {
+    grt_hal_executable_t* executable, uint32_t variant) {
   grt_runtime_hal_module_data_t* data =
       grt_vm_native_module_data(hal_module, &grt_runtime_hal_descriptor);
   if (!data) {
@@ -1152,6 +1171,7 @@ grt_status_t grt_runtime_hal_module_register_executable(
   grt_hal_executable_retain(executable);
   data->executables[data->executable_count].module_name = name;
   data->executables[data->executable_count].executable = executable;
+  data->executables[data->executable_count].variant = variant;
   ++data->executable_count;
   return grt_ok_status();
 }

@@ -76,11 +76,14 @@ void grt_runtime_hal_module_set_call_deadline(grt_vm_module_t* hal_module,
                                               grt_time_t deadline_ns,
                                               grt_duration_t timeout_ns);
 
-// Registers |executable| (retained) for bytecode module |module_name|.
-// ALREADY_EXISTS if that name has one.
+// Registers |executable| (retained) for bytecode module |module_name|:
+// hal.executable.lookup returns it and hal.executable.variant returns
+// |variant|, its index among the module file's executables (so the host
+// program picks the workgroup counts compiled for it). ALREADY_EXISTS if
+// that name has one.
 grt_status_t grt_runtime_hal_module_register_executable(
     grt_vm_module_t* hal_module, grt_string_view_t module_name,
-    grt_hal_executable_t* executable) GRT_MUST_USE;
+    grt_hal_executable_t* executable, uint32_t variant) GRT_MUST_USE;
 // Drops the executable registered for |module_name| (if any), e.g. when
 // appending that module failed after its executable was registered.
 void grt_runtime_hal_module_unregister_executable(

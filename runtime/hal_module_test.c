@@ -609,27 +609,45 @@ static void test_executables_and_dispatch(void** state) {
   grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "no executable for module 'add'; modules with "
                       "executables: (none)");
+  grt_expect_error(call("executable.variant", lookup, 2), GRT_STATUS_NOT_FOUND,
+                      "no executable for module 'add'; modules with "
+                      "executables: (none)");
   grt_hal_executable_t* executable = prepare_test_kernels();
   GRT_EXPECT_OK(grt_runtime_hal_module_register_executable(
-      f.hal, grt_make_cstring_view("add"), executable));
+      f.hal, grt_make_cstring_view("add"), executable, 0));
   grt_expect_error(grt_runtime_hal_module_register_executable(
-                          f.hal, grt_make_cstring_view("add"), executable),
+                          f.hal, grt_make_cstring_view("add"), executable, 1),
                       GRT_STATUS_ALREADY_EXISTS,
                       "module 'add' already has an executable registered");
   GRT_EXPECT_OK(grt_runtime_hal_module_register_executable(
-      f.hal, grt_make_cstring_view("other"), executable));
+      f.hal, grt_make_cstring_view("other"), executable, 2));
   grt_hal_executable_release(executable);
   GRT_EXPECT_OK(call("executable.lookup", lookup, 2));
   grt_vm_ref_t exe = result_ref(0, &grt_runtime_hal_executable_type);
+  // Each module's variant is the index it was registered with.
+  GRT_EXPECT_OK(call("executable.variant", lookup, 2));
+  assert_int_equal(result_i64(0), 0);
+  grt_vm_ref_t other = text_ref("other");
+  lookup[1] = ref_arg(&other);
+  GRT_EXPECT_OK(call("executable.variant", lookup, 2));
+  assert_int_equal(result_i64(0), 2);
+  grt_vm_ref_release(&other);
   grt_vm_ref_t missing = text_ref("mul");
   lookup[1] = ref_arg(&missing);
   grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
+                      "no executable for module 'mul'; modules with "
+                      "executables: add, other");
+  grt_expect_error(call("executable.variant", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "no executable for module 'mul'; modules with "
                       "executables: add, other");
   grt_runtime_hal_module_unregister_executable(f.hal,
                                                grt_make_cstring_view("other"));
   grt_expect_error(call("executable.lookup", lookup, 2), GRT_STATUS_NOT_FOUND,
                       "modules with executables: add");
+  // Not a device, not text: the argument is named.
+  grt_vm_variant_t swapped[] = {ref_arg(&missing), ref_arg(&device)};
+  grt_expect_error(call("executable.variant", swapped, 2),
+                   GRT_STATUS_INVALID_ARGUMENT, "argument 'device'");
 
   // out = a + b over 100 floats: two workgroups of 64; b comes from the
   // binding table slot 0 of a reusable command buffer.

@@ -253,12 +253,14 @@ static grt_status_t grt_runtime_incompatible_executables(
 }
 
 // Prepares the first executable of |file| the device runs (INCOMPATIBLE
-// when it runs none). *out_executable stays NULL for a module without
+// when it runs none) and gives its index among the file's executables in
+// *out_variant. *out_executable stays NULL for a module without
 // executables.
 static grt_status_t grt_runtime_prepare_executable(
     grt_runtime_session_t* session, const grt_module_file_t* file,
-    grt_hal_executable_t** out_executable) {
+    grt_hal_executable_t** out_executable, uint32_t* out_variant) {
   *out_executable = NULL;
+  *out_variant = 0;
   const grt_module_file_info_t* info = grt_module_file_info(file);
   if (info->executable_count == 0) return grt_ok_status();
   grt_hal_executable_cache_t* cache =
@@ -274,6 +276,7 @@ static grt_status_t grt_runtime_prepare_executable(
   if (chosen == info->executable_count) {
     return grt_runtime_incompatible_executables(file, session->device, cache);
   }
+  *out_variant = chosen;
   grt_module_executable_t executable = grt_module_file_executable(file, chosen);
   grt_allocator_t allocator = session->instance->host_allocator;
   // One block: the infos, then every entry point's minimum binding lengths
@@ -415,15 +418,16 @@ static grt_status_t grt_runtime_session_append_owned_file(
   }
   grt_string_view_t name = grt_module_file_info(file)->name;
   grt_hal_executable_t* executable = NULL;
+  uint32_t variant = 0;
   status = grt_runtime_check_signature(session, file);
   if (grt_status_is_ok(status)) {
-    status = grt_runtime_prepare_executable(session, file, &executable);
+    status = grt_runtime_prepare_executable(session, file, &executable, &variant);
   }
   if (grt_status_is_ok(status) && executable) {
     // Registered before the module joins the context: its initializer may
     // already look the executable up.
-    status = grt_runtime_hal_module_register_executable(session->hal_module,
-                                                        name, executable);
+    status = grt_runtime_hal_module_register_executable(
+        session->hal_module, name, executable, variant);
     grt_hal_executable_release(executable);
     if (!grt_status_is_ok(status)) executable = NULL;
   }

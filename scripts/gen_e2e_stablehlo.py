@@ -3606,6 +3606,24 @@ CHLO_MATH = [
 ]
 
 
+def chlo_ulp_test(name, fn, values, bound, small_limit, source):
+    """test_NAME: chlo.NAME in f32 (within |bound| ULP of |fn|) and in f16 and
+    bf16 (within 1 ULP) on the |values| below |small_limit| in magnitude."""
+    f = Func("test_%s" % name)
+    for elem in ("f32", "f16", "bf16"):
+        vals = values if elem == "f32" else [v for v in values if abs(v) < small_limit]
+        a = array(vals, elem)
+        exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
+        x = f.input(a, elem)
+        t = type_of(a, elem)
+        r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
+        want = f.constant(array(exact, elem), elem)
+        f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
+               % (r, want, bound if elem == "f32" else 1, t, t))
+    return f.text(comment="chlo.%s in f32, f16 and bf16 against %s, within %d ULP "
+                  "(f16/bf16: 1)." % (name, source, bound))
+
+
 def gen_chlo():
     funcs = []
     # erf/erfc: f32 (and f16/bf16 through f32) polynomial fits; references
@@ -3615,20 +3633,7 @@ def gen_chlo():
     erfc_inputs = erf_inputs + [5.5, 7.0, 8.2, 9.0]
     for name, fn, values, bound in (("erf", math.erf, erf_inputs, 2),
                                     ("erfc", math.erfc, erfc_inputs, 6)):
-        f = Func("test_%s" % name)
-        for elem in ("f32", "f16", "bf16"):
-            vals = values if elem == "f32" else [v for v in values if abs(v) < 4]
-            a = array(vals, elem)
-            exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
-            x = f.input(a, elem)
-            t = type_of(a, elem)
-            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
-            want = f.constant(array(exact, elem), elem)
-            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
-                   % (r, want, bound if elem == "f32" else 1, t, t))
-        funcs.append(f.text(comment="chlo.%s in f32, f16 and bf16 against "
-                            "math.%s, within %d ULP (f16/bf16: 1)."
-                            % (name, name, bound)))
+        funcs.append(chlo_ulp_test(name, fn, values, bound, 4, "math.%s" % name))
 
     for name, fn, values, ulp, ulp_small in CHLO_MATH:
         f = Func("test_%s" % name)
@@ -3803,19 +3808,7 @@ def gen_chlo():
             ("bessel_i1e", mp_i1e,
              [0.0, 1e-6, 0.1, 0.5, 1.0, 2.0, 5.0, 8.0, 10.0, 14.9, 15.0, 16.0, 20.0,
               50.0, 100.0, 1e4, 1e8, 3e38, -3.0, -30.0, 2.7127, 7.99, 8.0, 9.6196], 4)):
-        f = Func("test_%s" % name)
-        for elem in ("f32", "f16", "bf16"):
-            vals = [v for v in values if elem == "f32" or abs(v) < 6e4]
-            a = array(vals, elem)
-            exact = np.array([fn(float(v)) for v in np.asarray(a, dtype=np.float64)])
-            x = f.input(a, elem)
-            t = type_of(a, elem)
-            r = f.op("chlo.%s %s : %s -> %s" % (name, x, t, t))
-            want = f.constant(array(exact, elem), elem)
-            f.line("check.expect_close %s, %s, max_ulp_difference = %d : %s, %s"
-                   % (r, want, bound if elem == "f32" else 1, t, t))
-        funcs.append(f.text(comment="chlo.%s in f32, f16 and bf16 against mpmath, "
-                            "within %d ULP (f16/bf16: 1)." % (name, bound)))
+        funcs.append(chlo_ulp_test(name, fn, values, bound, 6e4, "mpmath"))
     f = Func("test_erf_inv_domain")
     x = f.input(array([1.5, -2.0, NAN], "f32"), "f32")
     r = f.op("chlo.erf_inv %s : tensor<3xf32> -> tensor<3xf32>" % x)

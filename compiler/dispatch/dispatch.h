@@ -60,6 +60,15 @@ grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup);
 
+// Retiles a formed kernel for a GPU target (CUDA): loop kernels get 8K
+// elements of work per workgroup (a CPU's 64K leaves a GPU too few
+// blocks), MATMUL kernels 128x128 (m, n) tiles (one per block), the others
+// the CPU's tiles; then sets workgroup_count. The kernel's instructions do
+// not depend on the tile, so one formed kernel set serves every target,
+// each with its own tiles (compiler/driver/driver.c builds the CPU and
+// Vulkan executables with formation's tiles and the CUDA one with these).
+grt_status_t grtc_dispatch_choose_gpu_tile(grtc_kernel_t* kernel) GRT_MUST_USE;
+
 #ifdef __cplusplus
 }
 #endif

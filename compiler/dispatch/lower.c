@@ -746,6 +746,27 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   grtc_lower_tile_outer(kernel, points < 1 ? 1 : points);
 }
 
+// A CUDA block of 256 threads over the CPU's 64K-element tile leaves a GPU
+// with too few blocks to hide memory latency (16M elements: 256 blocks);
+// 8K elements (32 per thread) gives it 8x more.
+#define GRTC_DISPATCH_GPU_ELEMENTS_PER_WORKGROUP 8192
+// A GPU runs one MATMUL tile per block: many 128x128 tiles, not the CPU
+// GEMM's tall ones.
+#define GRTC_DISPATCH_GPU_MATMUL_TILE 128
+
+grt_status_t grtc_dispatch_choose_gpu_tile(grtc_kernel_t* kernel) {
+  grtc_dispatch_choose_tile(kernel, GRTC_DISPATCH_GPU_ELEMENTS_PER_WORKGROUP);
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL && !kernel->serial &&
+      kernel->parallel_rank >= 2) {
+    for (uint32_t d = kernel->parallel_rank - 2; d < kernel->parallel_rank; ++d) {
+      int64_t dim = grtc_lower_dim(kernel, d);
+      kernel->tile[d] =
+          dim > GRTC_DISPATCH_GPU_MATMUL_TILE ? GRTC_DISPATCH_GPU_MATMUL_TILE : dim;
+    }
+  }
+  return grtc_kernel_finalize_workgroups(kernel);
+}
+
 // Drops instructions nothing reads (index arithmetic that folding made
 // redundant, unused constants) and renumbers the rest in order.
 static grt_status_t grtc_lower_drop_dead(grt_arena_t* scratch,

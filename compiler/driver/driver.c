@@ -316,6 +316,14 @@ static void grtc_driver_dump_text(const grtc_driver_t* driver, grt_string_view_t
   fflush(driver->dump_file);
 }
 
+// How one target tiles the kernels: per kernel, its tile and workgroup
+// count (grtc_kernel_t's fields; the instructions are the same for every
+// target).
+typedef struct grtc_pipeline_tile_t {
+  int64_t tile[GRTC_KERNEL_MAX_RANK];
+  uint32_t workgroup_count;
+} grtc_pipeline_tile_t;
+
 // Everything one compilation of a tensor module holds, freed by
 // grtc_pipeline_deinit.
 typedef struct grtc_pipeline_t {
@@ -323,6 +331,12 @@ typedef struct grtc_pipeline_t {
   grtc_tmodule_t* module;
   grtc_kernel_set_t kernels;
   bool kernels_initialized;
+  // Per kernel, in the kernel set's arena: formation's tiles (the CPU's,
+  // which the kernels hold between builds) and, with a CUDA target, the
+  // GPU's (grtc_dispatch_choose_gpu_tile) with their workgroup counts.
+  grtc_pipeline_tile_t* cpu_tiles;
+  grtc_pipeline_tile_t* gpu_tiles;
+  uint32_t* gpu_workgroup_counts;
   grt_string_builder_t text;  // dumps
   grtc_host_executable_t executables[GRTC_DRIVER_MAX_EXECUTABLES];
   uint8_t* binaries[GRTC_DRIVER_MAX_EXECUTABLES];  // owned, from the allocator
@@ -348,11 +362,71 @@ static grt_status_t grtc_pipeline_dump_tensor(grtc_pipeline_t* p, grtc_dump_pass
   return grt_ok_status();
 }
 
+static void grtc_pipeline_save_tiles(grtc_pipeline_t* p, grtc_pipeline_tile_t* tiles) {
+  for (uint32_t i = 0; i < p->kernels.count; ++i) {
+    const grtc_kernel_t* kernel = p->kernels.kernels[i];
+    memcpy(tiles[i].tile, kernel->tile, sizeof(kernel->tile));
+    tiles[i].workgroup_count = kernel->workgroup_count;
+  }
+}
+
+static void grtc_pipeline_apply_tiles(grtc_pipeline_t* p, const grtc_pipeline_tile_t* tiles) {
+  for (uint32_t i = 0; i < p->kernels.count; ++i) {
+    grtc_kernel_t* kernel = p->kernels.kernels[i];
+    memcpy(kernel->tile, tiles[i].tile, sizeof(kernel->tile));
+    kernel->workgroup_count = tiles[i].workgroup_count;
+  }
+}
+
+// Each target gets its own tiles of the one formed kernel set: the CPU and
+// Vulkan executables keep formation's, and with a CUDA target the GPU's are
+// chosen here, so asking for more targets never changes the CPU kernels.
+// The kernels are left holding the CPU's tiles.
+static grt_status_t grtc_pipeline_plan_tiles(grtc_pipeline_t* p) {
+  if (!p->driver->targets[GRTC_DRIVER_TARGET_CUDA] || p->kernels.count == 0) {
+    return grt_ok_status();
+  }
+  uint32_t n = p->kernels.count;
+  p->cpu_tiles = grt_arena_alloc_zeroed(&p->kernels.arena, n * sizeof(*p->cpu_tiles));
+  p->gpu_tiles = grt_arena_alloc_zeroed(&p->kernels.arena, n * sizeof(*p->gpu_tiles));
+  p->gpu_workgroup_counts =
+      grt_arena_alloc_zeroed(&p->kernels.arena, n * sizeof(*p->gpu_workgroup_counts));
+  if (!p->cpu_tiles || !p->gpu_tiles || !p->gpu_workgroup_counts) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory for the tiles of %u kernels", n);
+  }
+  grtc_pipeline_save_tiles(p, p->cpu_tiles);
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < n && grt_status_is_ok(status); ++i) {
+    status = grtc_dispatch_choose_gpu_tile(p->kernels.kernels[i]);
+  }
+  grtc_pipeline_save_tiles(p, p->gpu_tiles);
+  grtc_pipeline_apply_tiles(p, p->cpu_tiles);
+  GRT_RETURN_IF_ERROR(status);
+  for (uint32_t i = 0; i < n; ++i) {
+    p->gpu_workgroup_counts[i] = p->gpu_tiles[i].workgroup_count;
+  }
+  return grt_ok_status();
+}
+
+// --dump-after=kernels: the kernels with the CPU's tiles, then, with a CUDA
+// target, the tiles its executable uses, one line per kernel:
+//   // cuda: kernel @main_dispatch_0 tile[128x128] wg=12
 static grt_status_t grtc_pipeline_dump_kernels(grtc_pipeline_t* p) {
   if (p->driver->dump != GRTC_DUMP_KERNELS) return grt_ok_status();
   grt_string_builder_clear(&p->text);
   for (uint32_t i = 0; i < p->kernels.count; ++i) {
     grtc_kernel_print(p->kernels.kernels[i], &p->text);
+  }
+  if (p->gpu_tiles) {
+    grtc_pipeline_apply_tiles(p, p->gpu_tiles);
+    for (uint32_t i = 0; i < p->kernels.count; ++i) {
+      const grtc_kernel_t* kernel = p->kernels.kernels[i];
+      grt_string_builder_appendf(&p->text, "// cuda: kernel @%.*s", GRT_SV_ARG(kernel->name));
+      grtc_kernel_print_tiling(kernel, &p->text);
+      grt_string_builder_append_cstring(&p->text, "\n");
+    }
+    grtc_pipeline_apply_tiles(p, p->cpu_tiles);
   }
   GRT_RETURN_IF_ERROR(grt_string_builder_status(&p->text));
   grtc_driver_dump_text(p->driver, grt_string_builder_view(&p->text));
@@ -448,7 +522,7 @@ static grt_status_t grtc_pipeline_build_vulkan(grtc_pipeline_t* p) {
   GRT_RETURN_IF_ERROR(status);
   snprintf(p->formats[slot], sizeof(p->formats[slot]), "%s", GRTC_VULKAN_FORMAT);
   p->executables[slot] =
-      (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, sizes};
+      (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, sizes, NULL};
   ++p->executable_count;
   return grt_ok_status();
 }
@@ -466,34 +540,18 @@ static grt_status_t grtc_pipeline_build_cuda(grtc_pipeline_t* p) {
   }
   char* ptx = NULL;
   size_t size = 0;
-  GRT_RETURN_IF_ERROR(grtc_cuda_build(&p->kernels, &p->driver->options->cuda,
-                                      p->driver->allocator, &ptx, &size, block_sizes));
+  // Built with the GPU's tiles (grtc_pipeline_plan_tiles), then the kernels
+  // go back to the CPU's.
+  grtc_pipeline_apply_tiles(p, p->gpu_tiles);
+  grt_status_t status = grtc_cuda_build(&p->kernels, &p->driver->options->cuda,
+                                        p->driver->allocator, &ptx, &size, block_sizes);
+  grtc_pipeline_apply_tiles(p, p->cpu_tiles);
+  GRT_RETURN_IF_ERROR(status);
   p->binaries[slot] = (uint8_t*)ptx;
   snprintf(p->formats[slot], sizeof(p->formats[slot]), "cuda-ptx");
-  p->executables[slot] =
-      (grtc_host_executable_t){p->formats[slot], p->binaries[slot], size, block_sizes};
+  p->executables[slot] = (grtc_host_executable_t){
+      p->formats[slot], p->binaries[slot], size, block_sizes, p->gpu_workgroup_counts};
   ++p->executable_count;
-  return grt_ok_status();
-}
-
-// MATMUL tiles are shaped for the CPU's packed GEMM (up to 1024 rows, as
-// few workgroups as keep 8 workers busy); a GPU wants many 128x128 blocks
-// (one per CUDA block), so with a GPU target the (m, n) tiles become
-// 128x128. Every target handles any tile; the CPU GEMM just packs B more
-// often.
-static grt_status_t grtc_pipeline_tile_matmuls_for_gpu(grtc_kernel_set_t* kernels) {
-  for (uint32_t i = 0; i < kernels->count; ++i) {
-    grtc_kernel_t* kernel = kernels->kernels[i];
-    if (kernel->pattern != GRTC_KPATTERN_MATMUL || kernel->serial ||
-        kernel->parallel_rank < 2) {
-      continue;
-    }
-    for (uint32_t d = kernel->parallel_rank - 2; d < kernel->parallel_rank; ++d) {
-      int64_t dim = kernel->parallel_dims[d];
-      kernel->tile[d] = dim > 128 ? 128 : (dim > 0 ? dim : 1);
-    }
-    GRT_RETURN_IF_ERROR(grtc_kernel_finalize_workgroups(kernel));
-  }
   return grt_ok_status();
 }
 
@@ -520,17 +578,12 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
 
   grtc_kernel_set_init(driver->allocator, &p->kernels);
   p->kernels_initialized = true;
-  // The workgroups of one module serve every target. A CUDA block of 256
-  // threads over the default 64K-element tile leaves a GPU with too few
-  // blocks to hide memory latency (16M elements: 256 blocks); 8K elements
-  // (32 per thread) gives it 8x more, at a small per-workgroup cost to a
-  // CPU executable of the same module.
-  grtc_dispatch_options_t dispatch_options = {
-      driver->level, driver->targets[GRTC_DRIVER_TARGET_CUDA] ? 8192 : 0};
+  // Formed once, tiled for the CPU (the CPU's kernels are the same
+  // whatever other targets are asked for); a GPU target gets its own tiles
+  // of the same kernels.
+  grtc_dispatch_options_t dispatch_options = {driver->level, 0};
   GRT_RETURN_IF_ERROR(grtc_dispatch_form(p->module, &dispatch_options, &p->kernels));
-  if (driver->targets[GRTC_DRIVER_TARGET_CUDA]) {
-    GRT_RETURN_IF_ERROR(grtc_pipeline_tile_matmuls_for_gpu(&p->kernels));
-  }
+  GRT_RETURN_IF_ERROR(grtc_pipeline_plan_tiles(p));
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_DISPATCH));
   for (uint32_t i = 0; i < p->kernels.count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_kernel_verify(p->kernels.kernels[i]));

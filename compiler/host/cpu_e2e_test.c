@@ -86,7 +86,7 @@ static void run(const char* uri, uint32_t flags) {
   GRT_EXPECT_OK(grtc_cpu_build(&kernels, &cpu_options, allocator, &binary, &binary_size, format));
   grt_module_writer_t* writer = NULL;
   GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
-  grtc_host_executable_t executable = {format, binary, binary_size, NULL};
+  grtc_host_executable_t executable = {format, binary, binary_size, NULL, NULL};
   grtc_host_options_t options = {flags};
   GRT_EXPECT_OK(grtc_host_emit(module, &kernels, &executable, 1, &options, allocator, writer, NULL));
   void* data = NULL;

@@ -61,6 +61,7 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(DEVICE_QUEUE_EXECUTE_INDIRECT, "hal.device.queue.execute.indirect")         \
   X(DEVICES_GET, "hal.devices.get")                                             \
   X(EXECUTABLE_LOOKUP, "hal.executable.lookup")                                 \
+  X(EXECUTABLE_VARIANT, "hal.executable.variant")                               \
   X(FENCE_AWAIT, "hal.fence.await")                                             \
   X(FENCE_CREATE, "hal.fence.create")                                           \
   X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq")                           \
@@ -101,10 +102,12 @@ static const grtc_type_t* grtc_host_import_value_type(grtc_vm_builder_t* b,
   return grtc_vm_type_tuple(b, elements, count);
 }
 
-// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables. A
-// name the tables lack (a runtime and compiler out of step) leaves the slot
-// NULL and returns INTERNAL naming it.
-static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b,
+// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
+// (hal.executable.variant only when |per_variant|: a program whose
+// executables agree on every workgroup count does not call it). A name the
+// tables lack (a runtime and compiler out of step) leaves the slot NULL and
+// returns INTERNAL naming it.
+static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_variant,
                                               grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
   static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
 #define GRTC_HOST_IMPORT_NAME(id, name) name,
@@ -112,6 +115,7 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b,
 #undef GRTC_HOST_IMPORT_NAME
   };
   for (uint32_t i = 0; i < GRTC_HOST_IMPORT_COUNT; ++i) {
+    if (i == GRTC_HOST_IMPORT_EXECUTABLE_VARIANT && !per_variant) continue;
     const grtc_native_import_t* import =
         grtc_native_import_lookup(grt_make_cstring_view(names[i]));
     if (!import || import->argument_count > GRTC_HOST_MAX_IMPORT_ARGS ||
@@ -168,6 +172,12 @@ typedef struct grtc_host_const_t {
 typedef struct grtc_host_emitter_t {
   const grtc_tmodule_t* module;
   const grtc_kernel_set_t* kernels;
+  const grtc_host_executable_t* executables;
+  uint32_t executable_count;
+  // Some kernel's workgroup count differs between executables: the
+  // program reads the runtime's choice into __variant.
+  bool per_variant;
+  grtc_operation_t* variant_global;
   grt_allocator_t allocator;
   grtc_vm_builder_t* b;
   grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT];
@@ -193,6 +203,7 @@ typedef struct grtc_host_emitter_t {
   grtc_value_t* device;
   grtc_value_t* device_allocator;
   grtc_value_t* executable;
+  grtc_value_t* variant;  // i32, loaded when per_variant
   grtc_value_t* arena;
   grtc_value_t* indirect;
   bool recording;
@@ -454,6 +465,41 @@ static grtc_host_range_t grtc_host_range(const grtc_host_place_t* place, bool wr
 
 static grt_status_t grtc_host_emit_block(grtc_host_emitter_t* e, const grtc_tblock_t* block);
 
+// Kernel |k|'s workgroup count with executable |i|.
+static uint32_t grtc_host_workgroup_count(const grtc_host_emitter_t* e, uint32_t i, uint32_t k) {
+  const uint32_t* counts = e->executables[i].workgroup_counts;
+  return counts ? counts[k] : e->kernels->kernels[k]->workgroup_count;
+}
+
+// Whether the executables disagree on any kernel's workgroup count.
+static bool grtc_host_counts_differ(const grtc_host_emitter_t* e) {
+  for (uint32_t k = 0; k < e->kernels->count; ++k) {
+    for (uint32_t i = 1; i < e->executable_count; ++i) {
+      if (grtc_host_workgroup_count(e, i, k) != grtc_host_workgroup_count(e, 0, k)) return true;
+    }
+  }
+  return false;
+}
+
+// The workgroup count of a dispatch of kernel |k|: a constant when every
+// executable agrees (or there are none), else a select chain on the
+// variant, the last executable's count when no other matches:
+//   select(variant == 0, c0, select(variant == 1, c1, ... c(n-1)))
+// with the tests for executables whose count is the last's left out.
+static grtc_value_t* grtc_host_dispatch_count(grtc_host_emitter_t* e, uint32_t k) {
+  if (e->executable_count == 0) return grtc_host_i32(e, e->kernels->kernels[k]->workgroup_count);
+  uint32_t last = grtc_host_workgroup_count(e, e->executable_count - 1, k);
+  grtc_value_t* count = grtc_host_i32(e, last);
+  for (uint32_t i = e->executable_count - 1; i-- > 0;) {
+    uint32_t c = grtc_host_workgroup_count(e, i, k);
+    if (c == last) continue;
+    grtc_value_t* is_variant =
+        grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, e->variant, grtc_host_i32(e, i));
+    count = grtc_vm_select(e->b, is_variant, grtc_host_i32(e, c), count);
+  }
+  return count;
+}
+
 static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_top_t* op) {
   if (op->attrs.kernel >= e->kernels->count) {
     return grtc_top_error(e->module, op, "dispatch names kernel %u but the kernel set has %u",
@@ -522,9 +568,10 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
   if (grt_status_is_ok(status)) {
     grtc_value_t* one = grtc_host_i32(e, 1);
+    grtc_value_t* entry_point = grtc_host_i32(e, op->attrs.kernel);
+    grtc_value_t* workgroups = grtc_host_dispatch_count(e, op->attrs.kernel);
     GRTC_HOST_CALL(e, COMMAND_BUFFER_DISPATCH, GRTC_HOST_V(e->cb), GRTC_HOST_V(e->executable),
-                   GRTC_HOST_V(grtc_host_i32(e, op->attrs.kernel)),
-                   GRTC_HOST_V(grtc_host_i32(e, kernel->workgroup_count)), GRTC_HOST_V(one),
+                   GRTC_HOST_V(entry_point), GRTC_HOST_V(workgroups), GRTC_HOST_V(one),
                    GRTC_HOST_V(one), grtc_vm_span(NULL, 0), grtc_vm_span(bindings, n));
   }
   grt_allocator_free(e->allocator, bindings);
@@ -1027,6 +1074,11 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
       e->executable = grtc_vm_global_load(e->b, e->executable_global);
       grtc_vm_builder_name(e->b, e->executable, "executable");
     }
+    e->variant = NULL;
+    if (e->per_variant) {
+      e->variant = grtc_vm_global_load(e->b, e->variant_global);
+      grtc_vm_builder_name(e->b, e->variant, "variant");
+    }
     e->const_anchor = entry->last;
   }
   if (reusable) {
@@ -1185,6 +1237,10 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
         e->b, grt_make_cstring_view("__executable"), grtc_vm_type_ref(e->b, "!hal.executable"),
         true);
   }
+  if (e->per_variant) {
+    e->variant_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__variant"),
+                                               grtc_vm_type_i32(e->b), true);
+  }
   grtc_vm_builder_rodata_string(e->b, grt_make_cstring_view("__module_name"),
                                 grt_make_cstring_view(e->module_name));
   grtc_block_t* entry = NULL;
@@ -1205,6 +1261,12 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
         GRTC_HOST_CALL(e, EXECUTABLE_LOOKUP, GRTC_HOST_V(e->device), GRTC_HOST_V(name));
     grtc_vm_builder_name(e->b, executable, "executable");
     grtc_vm_global_store(e->b, executable, e->executable_global);
+    if (e->per_variant) {
+      grtc_value_t* variant =
+          GRTC_HOST_CALL(e, EXECUTABLE_VARIANT, GRTC_HOST_V(e->device), GRTC_HOST_V(name));
+      grtc_vm_builder_name(e->b, variant, "variant");
+      grtc_vm_global_store(e->b, variant, e->variant_global);
+    }
   }
   grtc_host_constant_list_t constants = {NULL, 0, 0, e->allocator};
   grt_status_t status = grt_ok_status();
@@ -1249,12 +1311,17 @@ static void grtc_host_module_name(grt_string_view_t name, char out[GRTC_HOST_MOD
 // Builds the whole program with |b|.
 static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                          const grtc_kernel_set_t* kernels,
+                                         const grtc_host_executable_t* executables,
+                                         uint32_t executable_count,
                                          const grtc_host_options_t* options,
                                          grt_allocator_t allocator, grtc_vm_builder_t* b) {
   grtc_host_emitter_t* e = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, sizeof(*e), (void**)&e));
   e->module = module;
   e->kernels = kernels;
+  e->executables = executables;
+  e->executable_count = executables ? executable_count : 0;
+  e->per_variant = grtc_host_counts_differ(e);
   e->allocator = allocator;
   e->options = options;
   e->b = b;
@@ -1278,7 +1345,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                   (void**)&e->constant_globals);
   }
   if (grt_status_is_ok(status)) {
-    status = grtc_host_declare_imports(b, e->imports);
+    status = grtc_host_declare_imports(b, e->per_variant, e->imports);
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_emit_globals(e);
@@ -1316,6 +1383,8 @@ static void grtc_host_file_name(const grtc_tmodule_t* module, char* out, size_t 
 
 static grt_status_t grtc_host_builder(const grtc_tmodule_t* module,
                                       const grtc_kernel_set_t* kernels,
+                                      const grtc_host_executable_t* executables,
+                                      uint32_t executable_count,
                                       const grtc_host_options_t* options,
                                       grt_allocator_t allocator, grtc_vm_builder_t** out_builder) {
   char module_name[GRTC_HOST_MODULE_NAME_CAPACITY];
@@ -1323,7 +1392,8 @@ static grt_status_t grtc_host_builder(const grtc_tmodule_t* module,
   char file_name[600];
   grtc_host_file_name(module, file_name, sizeof(file_name));
   GRT_RETURN_IF_ERROR(grtc_vm_builder_create(module_name, file_name, allocator, out_builder));
-  grt_status_t status = grtc_host_build_into(module, kernels, options, allocator, *out_builder);
+  grt_status_t status = grtc_host_build_into(module, kernels, executables, executable_count,
+                                             options, allocator, *out_builder);
   if (!grt_status_is_ok(status)) {
     grtc_vm_builder_destroy(*out_builder);
     *out_builder = NULL;
@@ -1332,21 +1402,25 @@ static grt_status_t grtc_host_builder(const grtc_tmodule_t* module,
 }
 
 grt_status_t grtc_host_build(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
+                             const grtc_host_executable_t* executables, uint32_t executable_count,
                              const grtc_host_options_t* options, grt_allocator_t allocator,
                              grtc_module_t** out_module) {
   *out_module = NULL;
   grtc_vm_builder_t* b = NULL;
-  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, options, allocator, &b));
+  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, executables, executable_count, options,
+                                        allocator, &b));
   *out_module = grtc_vm_builder_take_module(b);
   grtc_vm_builder_destroy(b);
   return grt_ok_status();
 }
 
 grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel_set_t* kernels,
-                                 const grtc_host_options_t* options, grt_allocator_t allocator,
-                                 grt_string_builder_t* out) {
+                                 const grtc_host_executable_t* executables,
+                                 uint32_t executable_count, const grtc_host_options_t* options,
+                                 grt_allocator_t allocator, grt_string_builder_t* out) {
   grtc_vm_builder_t* b = NULL;
-  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, options, allocator, &b));
+  GRT_RETURN_IF_ERROR(grtc_host_builder(module, kernels, executables, executable_count, options,
+                                        allocator, &b));
   grt_status_t status = grtc_vm_print_module(grtc_vm_builder_vm_module(b), allocator, out);
   grtc_vm_builder_destroy(b);
   return status;
@@ -1380,7 +1454,8 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
                             grt_module_writer_t* writer,
                             grt_string_builder_t* optional_vm_text_out) {
   grtc_vm_builder_t* builder = NULL;
-  grt_status_t status = grtc_host_builder(module, kernels, options, allocator, &builder);
+  grt_status_t status = grtc_host_builder(module, kernels, executables, executable_count, options,
+                                          allocator, &builder);
   if (grt_status_is_ok(status) && optional_vm_text_out) {
     status = grtc_vm_print_module(grtc_vm_builder_vm_module(builder), allocator,
                                   optional_vm_text_out);
@@ -1442,6 +1517,13 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
         grt_make_const_byte_span(executables[i].data, executables[i].size), NULL};
     uint32_t ordinal = 0;
     status = grt_module_writer_add_executable(writer, &executable, entries, entry_count, &ordinal);
+    // The program's workgroup counts name executables by this index.
+    if (grt_status_is_ok(status) && ordinal != i) {
+      status = grt_make_status(GRT_STATUS_INTERNAL,
+                               "executable %u (%s) became the module file's executable %u; the "
+                               "host program's workgroup counts expect %u",
+                               i, executables[i].format, ordinal, i);
+    }
   }
   grt_allocator_free(allocator, entries);
   return status;

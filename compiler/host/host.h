@@ -54,6 +54,10 @@ typedef struct grtc_host_executable_t {
   // records (y = z = 1), e.g. the CUDA block size; NULL: 1 for every
   // kernel (a CPU workgroup is one invocation).
   const uint32_t* workgroup_sizes;
+  // Per kernel: how many workgroups a dispatch of it runs with this
+  // executable (its targets tile the kernels their own way); NULL: the
+  // kernel's workgroup_count.
+  const uint32_t* workgroup_counts;
 } grtc_host_executable_t;
 
 // Straight-line functions (only constants, reshapes and dispatches) record
@@ -69,7 +73,12 @@ typedef struct grtc_host_options_t {
 
 // Emits the host program of |module| into |writer| (module name, bytecode,
 // rodata, globals, exports, debug locations, transient sizes) and adds
-// |executables|. When |optional_vm_text_out| is non-NULL the built
+// |executables|, executable i as the module file's executable i. Where
+// the executables disagree on a kernel's workgroup count, the initializer
+// reads hal.executable.variant (the index of the executable the runtime
+// chose for the device) into global __variant, and each dispatch of that
+// kernel picks its count with a select chain on it; elsewhere the count is
+// a constant. When |optional_vm_text_out| is non-NULL the built
 // program's vm-dialect text (compiler/vm_asm/vm_printer.h) is appended to
 // it, also when assembling it fails. Unsupported ops are
 // "file:line:col: error: ..." diagnostics at the op.
@@ -84,11 +93,14 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module,
     GRT_MUST_USE;
 
 // Builds the host program as a vm.module (compiler/mlir/ir.h; find it with
-// grtc_vm_find_module) without assembling it. Free *out_module with
-// grtc_module_destroy, before |module|: its rodata segments refer to the
-// constants' bytes.
+// grtc_vm_find_module) without assembling it; |executables| (which it does
+// not add) give the workgroup counts as for grtc_host_emit. Free
+// *out_module with grtc_module_destroy, before |module|: its rodata
+// segments refer to the constants' bytes.
 grt_status_t grtc_host_build(const grtc_tmodule_t* module,
                              const grtc_kernel_set_t* kernels,
+                             const grtc_host_executable_t* executables,
+                             uint32_t executable_count,
                              const grtc_host_options_t* options,
                              grt_allocator_t allocator,
                              grtc_module_t** out_module) GRT_MUST_USE;
@@ -96,6 +108,8 @@ grt_status_t grtc_host_build(const grtc_tmodule_t* module,
 // Only the printed text (no assembly), for tests and --dump-after.
 grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module,
                                  const grtc_kernel_set_t* kernels,
+                                 const grtc_host_executable_t* executables,
+                                 uint32_t executable_count,
                                  const grtc_host_options_t* options,
                                  grt_allocator_t allocator,
                                  grt_string_builder_t* out) GRT_MUST_USE;

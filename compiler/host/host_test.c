@@ -287,8 +287,8 @@ static void test_workgroup_sizes_recorded(void** state) {
   build_program();
   static const uint8_t binary[16] = {1, 2, 3};
   static const uint32_t sizes[4] = {256, 32, 1, 128};
-  grtc_host_executable_t executables[2] = {{"cpu-test", binary, sizeof(binary), NULL},
-                                           {"cuda-ptx", binary, sizeof(binary), sizes}};
+  grtc_host_executable_t executables[2] = {{"cpu-test", binary, sizeof(binary), NULL, NULL},
+                                           {"cuda-ptx", binary, sizeof(binary), sizes, NULL}};
   grtc_host_options_t options = {0};
   GRT_EXPECT_OK(grtc_host_emit(f.module, &f.kernels, executables, 2, &options,
                                grt_allocator_system(), f.writer, NULL));
@@ -329,7 +329,7 @@ static void test_module_file(void** state) {
   (void)state;
   build_program();
   static const uint8_t binary[16] = {1, 2, 3};
-  grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary), NULL};
+  grtc_host_executable_t executable = {"cpu-test", binary, sizeof(binary), NULL, NULL};
   emit(&executable, 0);
   const grt_module_file_info_t* info = grt_module_file_info(f.file);
   assert_true(grt_string_view_equal_cstring(info->name, "m"));
@@ -400,19 +400,30 @@ static void assemble_to(grtc_operation_t* vm_module, void** out_data, size_t* ou
 
 // The built host program and its printed text (parsed back with the vm
 // syntax) assemble to the same bytes, with reusable and one-shot
-// recording: the builder, the printer and the parser agree.
+// recording, and with executables that disagree on add_f32's workgroup
+// count (the variant and its select chains): the builder, the printer and
+// the parser agree.
 static void test_built_and_printed_agree(void** state) {
   (void)state;
   build_program();
   static const grtc_dialect_syntax_t* const dialects[] = {&grtc_vm_dialect_syntax};
   static const grtc_parse_options_t parse_options = {dialects, 1};
-  for (uint32_t flags = 0; flags <= GRTC_HOST_FLAG_ONE_SHOT; flags += GRTC_HOST_FLAG_ONE_SHOT) {
-    grtc_host_options_t options = {flags};
+  static const uint8_t binary[4] = {1};
+  static const uint32_t counts[2][4] = {{2, 1, 1, 1}, {5, 1, 1, 1}};
+  const grtc_host_executable_t executables[2] = {
+      {"cpu-test", binary, sizeof(binary), NULL, counts[0]},
+      {"cuda-ptx", binary, sizeof(binary), NULL, counts[1]}};
+  for (uint32_t run = 0; run < 4; ++run) {
+    grtc_host_options_t options = {run & 1 ? GRTC_HOST_FLAG_ONE_SHOT : 0};
+    uint32_t executable_count = run & 2 ? 2 : 0;
     grtc_module_t* built = NULL;
-    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, &options, grt_allocator_system(), &built));
+    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, executables, executable_count, &options,
+                                  grt_allocator_system(), &built));
     grt_string_builder_t text;
     grt_string_builder_init(grt_allocator_system(), &text);
     GRT_EXPECT_OK(grtc_vm_print_module(grtc_vm_find_module(built), grt_allocator_system(), &text));
+    assert_true((strstr(grt_string_builder_cstring(&text), "vm.select.i32 ") != NULL) ==
+                (executable_count > 0));
     grtc_module_t* parsed = NULL;
     GRT_EXPECT_OK(grtc_parse_source(grt_string_builder_view(&text), "host.mlir", &parse_options,
                                     grt_allocator_system(), &parsed));
@@ -486,15 +497,15 @@ typedef struct session_t {
   grt_runtime_session_t* session;
 } session_t;
 
-// After emit(): attaches the test kernel library under the entry points
-// it declares and loads the module into a session on |uri|.
-static session_t start_session(const char* uri) {
-  grt_module_file_release(f.file);
-  f.file = NULL;
-  grt_allocator_free(grt_allocator_system(), f.data);
-  f.data = NULL;
-  grt_file_contents_t library = {0};
-  GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(), &library));
+// Adds an executable of |format| to f.writer under the test kernel
+// library's entry points: the library itself, or (|library| false) bytes
+// no device runs, for a format the local devices do not prepare.
+static void add_executable(const char* format, bool library) {
+  grt_file_contents_t contents = {0};
+  static const char kNotKernels[] = "not a kernel library";
+  if (library) {
+    GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO, grt_allocator_system(), &contents));
+  }
   // The kernels read their leading bindings and write their last (the
   // module's constants are bound read-only); add_f32 spans N f32 each.
   static const uint8_t kAccess[4][3] = {{1, 1, 2}, {1, 2}, {0}, {2}};
@@ -511,11 +522,17 @@ static session_t start_session(const char* uri) {
     entries[i] = entry;
   }
   grt_module_executable_t executable = {
-      grt_make_cstring_view(grt_hal_local_host_executable_format()), 4,
-      grt_make_const_byte_span(library.data, library.size), NULL};
+      grt_make_cstring_view(format), 4,
+      library ? grt_make_const_byte_span(contents.data, contents.size)
+              : grt_make_const_byte_span(kNotKernels, sizeof(kNotKernels)),
+      NULL};
   uint32_t ordinal = 0;
   GRT_EXPECT_OK(grt_module_writer_add_executable(f.writer, &executable, entries, 4, &ordinal));
-  grt_file_contents_free(&library);
+  grt_file_contents_free(&contents);
+}
+
+// Finishes f.writer and loads the module into a session on |uri|.
+static session_t open_session(const char* uri) {
   GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
   session_t s = {NULL, NULL, NULL};
   GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &s.instance));
@@ -524,6 +541,17 @@ static session_t start_session(const char* uri) {
   GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
       s.session, grt_make_const_byte_span(f.data, f.size)));
   return s;
+}
+
+// After emit(): attaches the test kernel library under the entry points
+// it declares and loads the module into a session on |uri|.
+static session_t start_session(const char* uri) {
+  grt_module_file_release(f.file);
+  f.file = NULL;
+  grt_allocator_free(grt_allocator_system(), f.data);
+  f.data = NULL;
+  add_executable(grt_hal_local_host_executable_format(), true);
+  return open_session(uri);
 }
 
 static void end_session(session_t* s) {
@@ -742,6 +770,109 @@ static void test_barriers_only_for_hazards(void** state) {
   assert_non_null(strstr(first, "vm.call.variadic @hal.command_buffer.dispatch("));
 }
 
+// ids(x: tensor<16xi32>) -> x with workgroup_ids run on it in place:
+// element i becomes i + 1 for each of the dispatch's workgroups, so the
+// result shows how many ran.
+#define WORKGROUP_IDS 3
+#define IDS 16
+static void build_ids_program(void) {
+  grtc_ttype_t v = test_vector(GRTC_ELEM_I32, IDS);
+  grtc_tfunc_t* func = new_func("ids", &v, 1, &v, 1, true);
+  grtc_tvalue_t* x = &func->body->args[0];
+  grtc_tvalue_t* out = test_dispatch(f.module, func->body, WORKGROUP_IDS, &x, 1, v);
+  out->def->attrs.tied = true;
+  out->def->attrs.tied_operand = 0;
+  test_return(f.module, func->body, &out, 1);
+}
+
+// Executables that disagree on a kernel's workgroup count: the program
+// reads hal.executable.variant once, in the initializer, and picks the
+// count with a select chain, testing only the executables whose count is
+// not the last one's; kernels they agree on keep a constant.
+static void test_workgroup_counts_per_executable(void** state) {
+  (void)state;
+  build_ids_program();
+  static const uint8_t binary[4] = {1};
+  static const uint32_t counts[3][4] = {{2, 2, 2, 3}, {2, 2, 2, 7}, {2, 2, 2, 7}};
+  grtc_host_executable_t executables[3] = {
+      {"cpu-test", binary, sizeof(binary), NULL, counts[0]},
+      {"cuda-ptx", binary, sizeof(binary), NULL, counts[1]},
+      {"vulkan-spirv", binary, sizeof(binary), NULL, counts[2]}};
+  grtc_host_options_t options = {0};
+  GRT_EXPECT_OK(grtc_host_emit_text(f.module, &f.kernels, executables, 3, &options,
+                                    grt_allocator_system(), &f.text));
+  const char* text = grt_string_builder_cstring(&f.text);
+  const char* call = strstr(text, "= vm.call @hal.executable.variant(%device, %name)");
+  assert_non_null(call);
+  assert_null(strstr(call + 1, "= vm.call @hal.executable.variant("));
+  assert_true(call < strstr(text, "vm.func private @ids$buffers"));
+  assert_non_null(strstr(text, "vm.global.store.i32 %variant, @__variant"));
+  assert_non_null(strstr(text, "%variant = vm.global.load.i32 @__variant"));
+  // One test (variant == 0): executables 1 and 2 share the last count.
+  const char* test = strstr(text, "vm.cmp.eq.i32 %variant, ");
+  assert_non_null(test);
+  assert_null(strstr(test + 1, "vm.cmp.eq.i32 %variant, "));
+  assert_non_null(strstr(test, "vm.select.i32 "));
+
+  // Every executable agreeing: constants, and no variant at all.
+  grt_string_builder_clear(&f.text);
+  for (uint32_t i = 0; i < 3; ++i) executables[i].workgroup_counts = counts[1];
+  GRT_EXPECT_OK(grtc_host_emit_text(f.module, &f.kernels, executables, 3, &options,
+                                    grt_allocator_system(), &f.text));
+  assert_null(strstr(grt_string_builder_cstring(&f.text), "variant"));
+  assert_null(strstr(grt_string_builder_cstring(&f.text), "vm.select"));
+}
+
+// End to end: three executables with 3, 5 and 7 workgroups for
+// workgroup_ids, the host's library at each position in turn (the others a
+// format local-sync does not run): the runtime chooses the library, and the
+// dispatch runs that executable's count, the last position included (the
+// chain's fallback).
+static void test_run_workgroup_counts_per_executable(void** state) {
+  (void)state;
+  build_ids_program();
+  static const uint32_t counts[3][4] = {{2, 2, 2, 3}, {2, 2, 2, 5}, {2, 2, 2, 7}};
+  static const char* const others[2] = {"cuda-ptx", "vulkan-spirv"};
+  for (uint32_t host = 0; host < 3; ++host) {
+    grtc_host_executable_t executables[3];
+    for (uint32_t i = 0, other = 0; i < 3; ++i) {
+      executables[i] = (grtc_host_executable_t){
+          i == host ? grt_hal_local_host_executable_format() : others[other++], NULL, 0, NULL,
+          counts[i]};
+    }
+    grtc_host_options_t options = {0};
+    grtc_module_t* built = NULL;
+    GRT_EXPECT_OK(grtc_host_build(f.module, &f.kernels, executables, 3, &options,
+                                  grt_allocator_system(), &built));
+    grt_module_writer_destroy(f.writer);
+    GRT_EXPECT_OK(grt_module_writer_create(grt_allocator_system(), &f.writer));
+    GRT_EXPECT_OK(
+        grtc_vm_assemble(grtc_vm_find_module(built), "m.mlir", grt_allocator_system(), f.writer));
+    grtc_module_destroy(built);
+    for (uint32_t i = 0; i < 3; ++i) add_executable(executables[i].format, i == host);
+    grt_allocator_free(grt_allocator_system(), f.data);
+    f.data = NULL;
+    session_t s = open_session("local-sync");
+    int32_t zeros[IDS] = {0};
+    const grt_hal_dim_t shape[1] = {IDS};
+    grt_hal_buffer_view_t* input = NULL;
+    GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+        s.device, shape, 1, GRT_HAL_ELEMENT_TYPE_INT_32, zeros, sizeof(zeros), &input));
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.ids", 1, &input, 1, &output,
+                                                &output_count));
+    int32_t ids[IDS];
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, ids, sizeof(ids)));
+    for (uint32_t i = 0; i < IDS; ++i) {
+      assert_int_equal(ids[i], i < counts[host][WORKGROUP_IDS] ? (int32_t)i + 1 : 0);
+    }
+    grt_hal_buffer_view_release(output);
+    grt_hal_buffer_view_release(input);
+    end_session(&s);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
@@ -756,6 +887,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_many_live_values, setup, teardown),
       cmocka_unit_test_setup_teardown(test_empty_tensor, setup, teardown),
       cmocka_unit_test_setup_teardown(test_barriers_only_for_hazards, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_workgroup_counts_per_executable, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_run_workgroup_counts_per_executable, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

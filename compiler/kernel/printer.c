@@ -82,6 +82,13 @@ static void grtc_kprint_inst(grt_string_builder_t* out, uint32_t i,
   grt_string_builder_append_cstring(out, "\n");
 }
 
+void grtc_kernel_print_tiling(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
+  if (kernel->kind != GRTC_KERNEL_SORT) {
+    grtc_kprint_dims(out, "tile", kernel->parallel_rank, kernel->tile);
+  }
+  grt_string_builder_appendf(out, " wg=%u", kernel->workgroup_count);
+}
+
 void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
   grt_string_builder_appendf(out, "kernel @%.*s bindings(",
                              (int)kernel->name.size, kernel->name.data);
@@ -103,10 +110,9 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
       grtc_kprint_dims(out, "reduction", kernel->reduction_rank,
                        kernel->reduction_dims);
     }
-    grtc_kprint_dims(out, "tile", kernel->parallel_rank, kernel->tile);
   }
-  grt_string_builder_appendf(out, " wg=%u%s\n", kernel->workgroup_count,
-                             kernel->serial ? " serial" : "");
+  grtc_kernel_print_tiling(kernel, out);
+  grt_string_builder_appendf(out, "%s\n", kernel->serial ? " serial" : "");
   uint32_t section = UINT32_MAX;
   for (uint32_t i = 0; i < kernel->inst_count; ++i) {
     const grtc_kinst_t* inst = &kernel->insts[i];

@@ -10,6 +10,10 @@ extern "C" {
 #endif
 
 void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out);
+// " tile[AxB] wg=N" (no tile for a SORT kernel): the part of the kernel's
+// first line that depends on how it is tiled, for dumps that show a
+// target's own tiles.
+void grtc_kernel_print_tiling(const grtc_kernel_t* kernel, grt_string_builder_t* out);
 
 #ifdef __cplusplus
 }
