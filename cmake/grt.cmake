@@ -51,12 +51,11 @@ if(NOT GRT_VM_OP_NAMES AND (GRT_BUILD_COMPILER OR GRT_BUILD_TESTS))
                       "check messages that name them)")
 endif()
 
-# The test suites run compiled modules, whose CPU kernels are shared
-# objects the dlopen loader loads.
+# The unit tests exercise the dlopen loader as well as grt's own.
 if(NOT GRT_ENABLE_DLOPEN_LOADER AND GRT_BUILD_TESTS)
   message(FATAL_ERROR "GRT_ENABLE_DLOPEN_LOADER=OFF needs -DGRT_BUILD_TESTS=OFF "
-                      "(the test suites run modules whose CPU kernels are "
-                      "shared objects)")
+                      "(the unit tests exercise the dlopen loader as well as "
+                      "grt's own ELF loader)")
 endif()
 
 # GRT_HAL_DRIVERS: checked here, resolved in hal/drivers/CMakeLists.txt.

@@ -9,6 +9,8 @@
 
 #include "hal/local/elf_loader.h"
 
+#include "base/checked_math.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -312,7 +314,6 @@ typedef struct grt_elf64_rela_t {
 #define GRT_R_GLOB_DAT 6
 #define GRT_R_JUMP_SLOT 7
 #define GRT_R_RELATIVE 8
-#define GRT_R_ABS64_NAME "R_X86_64_64"
 #define GRT_R_PREFIX "R_X86_64_"
 // x86_64 GLOB_DAT and JUMP_SLOT are S; aarch64's are S + A.
 #define GRT_R_SLOT_ADDEND 0
@@ -322,7 +323,6 @@ typedef struct grt_elf64_rela_t {
 #define GRT_R_GLOB_DAT 1025
 #define GRT_R_JUMP_SLOT 1026
 #define GRT_R_RELATIVE 1027
-#define GRT_R_ABS64_NAME "R_AARCH64_ABS64"
 #define GRT_R_PREFIX "R_AARCH64_"
 #define GRT_R_SLOT_ADDEND 1
 #endif
@@ -418,7 +418,7 @@ static grt_status_t grt_elf_image_range(const grt_elf_loader_t* loader,
                                         const char* what,
                                         uint64_t* out_offset) {
   uint64_t end = 0;
-  if (!__builtin_add_overflow(vaddr, size, &end)) {
+  if (grt_checked_add_u64(vaddr, size, &end)) {
     for (uint32_t i = 0; i < loader->load_count; ++i) {
       const grt_elf64_phdr_t* load = &loader->loads[i];
       if (vaddr >= load->vaddr && end <= load->vaddr + load->memsz) {
@@ -484,7 +484,7 @@ static grt_status_t grt_elf_read_program_headers(
       case GRT_PT_LOAD: {
         uint64_t file_end = 0;
         uint64_t memory_end = 0;
-        if (__builtin_add_overflow(phdr.offset, phdr.filesz, &file_end) ||
+        if (!grt_checked_add_u64(phdr.offset, phdr.filesz, &file_end) ||
             file_end > loader->size) {
           return grt_make_status(
               GRT_STATUS_INVALID_ARGUMENT,
@@ -500,7 +500,7 @@ static grt_status_t grt_elf_read_program_headers(
               loader->label, i, phdr.filesz, phdr.memsz);
         }
         if (phdr.memsz > GRT_HAL_LOCAL_ELF_MAX_IMAGE_SIZE ||
-            __builtin_add_overflow(phdr.vaddr, phdr.memsz, &memory_end) ||
+            !grt_checked_add_u64(phdr.vaddr, phdr.memsz, &memory_end) ||
             memory_end > UINT64_MAX - GRT_HAL_LOCAL_ELF_MAX_IMAGE_SIZE) {
           return grt_make_status(
               GRT_STATUS_INVALID_ARGUMENT,
@@ -943,7 +943,7 @@ static grt_status_t grt_elf_apply_relocations(grt_elf_loader_t* loader,
     // The target: 8 bytes inside one writable segment.
     bool writable = false;
     uint64_t end = 0;
-    if (!__builtin_add_overflow(rela.offset, sizeof(value), &end)) {
+    if (grt_checked_add_u64(rela.offset, sizeof(value), &end)) {
       for (uint32_t s = 0; s < loader->load_count && !writable; ++s) {
         const grt_elf64_phdr_t* load = &loader->loads[s];
         writable = (load->flags & GRT_PF_W) && rela.offset >= load->vaddr &&
@@ -1020,7 +1020,7 @@ static grt_status_t grt_elf_protect(grt_elf_loader_t* loader) {
     uint64_t start = loader->relro.vaddr;
     uint64_t end = 0;
     if (start >= image->min_vaddr &&
-        !__builtin_add_overflow(start, loader->relro.memsz, &end) &&
+        grt_checked_add_u64(start, loader->relro.memsz, &end) &&
         end - image->min_vaddr <= image->mapping_size) {
       uint64_t first = (start - image->min_vaddr) / page_size;
       uint64_t stop = (end - image->min_vaddr) / page_size;
