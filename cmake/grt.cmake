@@ -191,6 +191,21 @@ function(grt_cc_binary)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
 endfunction()
 
+# grt_kernel_object(<target> <sources...>): a CPU kernel object for tests,
+# an ELF shared object built the way grt-compile builds them
+# (compiler/target/cpu/build.c) so grt's own loader takes it
+# (hal/local/elf_loader.h): standalone (-nostdlib, libgcc linked in), no
+# stack canary, fortified calls or sanitizer instrumentation (which would
+# import from the C library), exporting only what its source marks visible.
+function(grt_kernel_object target)
+  add_library(${target} MODULE ${ARGN})
+  target_include_directories(${target} PRIVATE "${GRT_SOURCE_DIR}")
+  target_compile_options(${target} PRIVATE ${GRT_C_WARNINGS} -fvisibility=hidden
+                         -fno-stack-protector -U_FORTIFY_SOURCE -fno-sanitize=all)
+  target_link_options(${target} PRIVATE -nostdlib -fno-sanitize=all)
+  target_link_libraries(${target} PRIVATE gcc)
+endfunction()
+
 # grt_cc_fuzzer(NAME <target> SRCS <files...> DEPS <targets...>
 #               [CORPUS <dir> SECONDS <n> LABELS <labels...> DICT <file>])
 # A libFuzzer binary, built only with clang and GRT_BUILD_FUZZERS. With

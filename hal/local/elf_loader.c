@@ -3,8 +3,9 @@
 // Every structure is read from the file or the image with memcpy after a
 // bounds check in 64-bit arithmetic that cannot wrap (the bytes come from a
 // module: no alignment, size or offset in them is trusted).
-#if !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE 1  // MAP_ANONYMOUS
+// MAP_ANONYMOUS; sincos (compilers merge sin(x) and cos(x) into it).
+#if !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
 #endif
 
 #include "hal/local/elf_loader.h"
@@ -190,15 +191,17 @@ grt_status_t grt_hal_local_elf_check_header(const char* label,
 typedef void (*grt_elf_import_fn_t)(void);
 
 // X(name) for each function a kernel object may import: C99 <math.h> in
-// float and double, and the four memory functions compilers call on their
-// own (struct copies, zeroing loops).
+// float and double (and sincos, which GCC makes of sin and cos on Linux),
+// and the four memory functions compilers call on their own (struct
+// copies, zeroing loops).
 #define GRT_ELF_MATH_IMPORTS(X)                                             \
   X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atan2) X(atanh) X(cbrt)        \
   X(ceil) X(copysign) X(cos) X(cosh) X(erf) X(erfc) X(exp) X(exp2) X(expm1)  \
   X(fabs) X(fdim) X(floor) X(fma) X(fmax) X(fmin) X(fmod) X(hypot)           \
   X(ldexp) X(log) X(log10) X(log1p) X(log2) X(logb) X(nearbyint)             \
   X(nextafter) X(pow) X(remainder) X(rint) X(round) X(sin) X(sinh) X(sqrt)   \
-  X(tan) X(tanh) X(tgamma) X(trunc)
+  X(tan) X(tanh) X(tgamma) X(trunc) X(lrint) X(llrint) X(lround)           \
+  X(llround) X(scalbn) X(ilogb)
 
 #define GRT_ELF_IMPORT_DOUBLE(name) {#name, (grt_elf_import_fn_t)name},
 #define GRT_ELF_IMPORT_FLOAT(name) {#name "f", (grt_elf_import_fn_t)name##f},
@@ -211,6 +214,12 @@ static const struct {
     GRT_ELF_MATH_IMPORTS(GRT_ELF_IMPORT_FLOAT)
     {"frexp", (grt_elf_import_fn_t)frexp},
     {"frexpf", (grt_elf_import_fn_t)frexpf},
+    {"modf", (grt_elf_import_fn_t)modf},
+    {"modff", (grt_elf_import_fn_t)modff},
+#if defined(__linux__)  // glibc, musl and bionic have it; GCC uses it there
+    {"sincos", (grt_elf_import_fn_t)sincos},
+    {"sincosf", (grt_elf_import_fn_t)sincosf},
+#endif
     {"memcmp", (grt_elf_import_fn_t)memcmp},
     {"memcpy", (grt_elf_import_fn_t)memcpy},
     {"memmove", (grt_elf_import_fn_t)memmove},
