@@ -11,6 +11,7 @@
 #include "hal/local/elf_loader.h"
 
 #include "base/checked_math.h"
+#include "hal/local/elf_types.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -237,17 +238,12 @@ const char* grt_hal_local_elf_import_name(size_t index) {
 #if GRT_ELF_RELOCATES_HOST
 
 //===----------------------------------------------------------------------===//
-// ELF64 structures (System V gABI), read with memcpy
+// ELF64 structures (System V gABI), read with memcpy; the file header and
+// symbols are elf_types.h's (this host is 64-bit here)
 //===----------------------------------------------------------------------===//
 
-typedef struct grt_elf64_header_t {
-  uint8_t ident[16];
-  uint16_t type, machine;
-  uint32_t version;
-  uint64_t entry, phoff, shoff;
-  uint32_t flags;
-  uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-} grt_elf64_header_t;
+_Static_assert(sizeof(grt_elf_header_t) == 64 && sizeof(grt_elf_symbol_t) == 24,
+               "grt's ELF loader reads 64-bit objects");
 
 typedef struct grt_elf64_phdr_t {
   uint32_t type, flags;
@@ -258,13 +254,6 @@ typedef struct grt_elf64_dyn_t {
   int64_t tag;
   uint64_t value;
 } grt_elf64_dyn_t;
-
-typedef struct grt_elf64_sym_t {
-  uint32_t name;
-  uint8_t info, other;
-  uint16_t shndx;
-  uint64_t value, size;
-} grt_elf64_sym_t;
 
 typedef struct grt_elf64_rela_t {
   uint64_t offset, info;
@@ -443,7 +432,7 @@ static grt_status_t grt_elf_image_range(const grt_elf_loader_t* loader,
 }
 
 static grt_status_t grt_elf_read_header(grt_elf_loader_t* loader,
-                                        grt_elf64_header_t* header) {
+                                        grt_elf_header_t* header) {
   if (loader->size < sizeof(*header)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%s: ELF binary is truncated: %zu bytes, the ELF "
@@ -484,7 +473,7 @@ static grt_status_t grt_elf_read_header(grt_elf_loader_t* loader,
 }
 
 static grt_status_t grt_elf_read_program_headers(
-    grt_elf_loader_t* loader, const grt_elf64_header_t* header) {
+    grt_elf_loader_t* loader, const grt_elf_header_t* header) {
   for (uint32_t i = 0; i < header->phnum; ++i) {
     grt_elf64_phdr_t phdr;
     memcpy(&phdr, loader->data + header->phoff + i * sizeof(phdr),
@@ -739,12 +728,12 @@ static grt_status_t grt_elf_read_dynamic(grt_elf_loader_t* loader) {
                            loader->dt[GRT_DT_RELSZ] ? "DT_REL" : "DT_RELR");
   }
   if (loader->has_dt[GRT_DT_SYMENT] &&
-      loader->dt[GRT_DT_SYMENT] != sizeof(grt_elf64_sym_t)) {
+      loader->dt[GRT_DT_SYMENT] != sizeof(grt_elf_symbol_t)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%s: kernel object's symbols are %" PRIu64
                            " bytes (DT_SYMENT), expected %zu",
                            loader->label, loader->dt[GRT_DT_SYMENT],
-                           sizeof(grt_elf64_sym_t));
+                           sizeof(grt_elf_symbol_t));
   }
   return grt_ok_status();
 }
@@ -829,7 +818,7 @@ static grt_status_t grt_elf_count_symbols(grt_elf_loader_t* loader) {
   }
   uint64_t offset = 0;
   GRT_RETURN_IF_ERROR(grt_elf_image_range(
-      loader, loader->dt[GRT_DT_SYMTAB], count * sizeof(grt_elf64_sym_t),
+      loader, loader->dt[GRT_DT_SYMTAB], count * sizeof(grt_elf_symbol_t),
       "dynamic symbol table", &offset));
   loader->image->symtab_offset = offset;
   loader->image->symbol_count = count;
@@ -837,7 +826,7 @@ static grt_status_t grt_elf_count_symbols(grt_elf_loader_t* loader) {
 }
 
 static void grt_elf_symbol_at(const grt_hal_local_elf_image_t* image,
-                              uint64_t index, grt_elf64_sym_t* out_symbol) {
+                              uint64_t index, grt_elf_symbol_t* out_symbol) {
   memcpy(out_symbol,
          image->mapping + image->symtab_offset + index * sizeof(*out_symbol),
          sizeof(*out_symbol));
@@ -866,7 +855,7 @@ static grt_status_t grt_elf_symbol_value(const grt_elf_loader_t* loader,
                            loader->label, type_name, index,
                            image->symbol_count);
   }
-  grt_elf64_sym_t symbol;
+  grt_elf_symbol_t symbol;
   grt_elf_symbol_at(image, index, &symbol);
   const char* name = grt_elf_string_at(image, symbol.name);
   if (!name) {
@@ -1085,7 +1074,7 @@ grt_status_t grt_hal_local_elf_load(const uint8_t* data, size_t size,
   loader->label = label;
   loader->data = data;
   loader->size = size;
-  grt_elf64_header_t header;
+  grt_elf_header_t header;
   grt_status_t status = grt_elf_read_header(loader, &header);
   if (grt_status_is_ok(status)) {
     status = grt_elf_read_program_headers(loader, &header);
@@ -1109,7 +1098,7 @@ grt_status_t grt_hal_local_elf_lookup(const grt_hal_local_elf_image_t* image,
                                       void** out_address) {
   *out_address = NULL;
   for (uint64_t i = 1; i < image->symbol_count; ++i) {
-    grt_elf64_sym_t symbol;
+    grt_elf_symbol_t symbol;
     grt_elf_symbol_at(image, i, &symbol);
     uint8_t binding = symbol.info >> 4;
     if (symbol.shndx == GRT_SHN_UNDEF || symbol.shndx == GRT_SHN_ABS ||
