@@ -134,8 +134,8 @@ static void* lookup(grt_hal_local_elf_image_t* image, const char* name) {
   return address;
 }
 
-// No mapping of this process is writable and executable at once, and the
-// image's code is mapped r-x.
+// No mapping of the image is writable and executable at once, and its code
+// is mapped r-x.
 static void expect_no_writable_code(const grt_hal_local_elf_image_t* image,
                                     uintptr_t code) {
   FILE* maps = fopen("/proc/self/maps", "r");
@@ -146,7 +146,9 @@ static void expect_no_writable_code(const grt_hal_local_elf_image_t* image,
     unsigned long long start = 0, end = 0;
     char perms[8] = "";
     if (sscanf(line, "%llx-%llx %7s", &start, &end, perms) != 3) continue;
-    if (perms[1] == 'w' && perms[2] == 'x') {
+    bool in_image = grt_hal_local_elf_contains_data(image, (uintptr_t)start, 1) ||
+                    (code >= start && code < end);
+    if (in_image && perms[1] == 'w' && perms[2] == 'x') {
       fail_msg("writable and executable mapping: %s", line);
     }
     if (code >= start && code < end) {
