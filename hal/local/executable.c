@@ -3,9 +3,8 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "hal/local/elf_loader.h"
 #include "hal/local/perf_map.h"
