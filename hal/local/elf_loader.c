@@ -766,6 +766,14 @@ static grt_status_t grt_elf_count_symbols(grt_elf_loader_t* loader) {
                                             "hash table (DT_GNU_HASH)",
                                             &offset));
     memcpy(words, loader->image->mapping + offset, sizeof(words));
+    if (words[0] > GRT_HAL_LOCAL_ELF_MAX_SYMBOLS) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: kernel object's DT_GNU_HASH has %" PRIu32
+                             " buckets, more than the %d symbols grt's loader "
+                             "accepts",
+                             loader->label, words[0],
+                             GRT_HAL_LOCAL_ELF_MAX_SYMBOLS);
+    }
     uint64_t buckets = loader->gnu_hash + sizeof(words) + (uint64_t)words[2] * 8;
     uint64_t chains = buckets + (uint64_t)words[0] * 4;
     GRT_RETURN_IF_ERROR(grt_elf_image_range(loader, buckets,

@@ -484,6 +484,22 @@ static void test_bad_dynamic(void** state) {
   if (sysv) sysv->d_tag = DT_DEBUG;  // so the GNU table is the one read
   load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
                  "below its first hashed symbol");
+  gnu[0] = 0x7fffffffu;
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "DT_GNU_HASH has 2147483647 buckets, more than the 65536");
+  object_free(&object);
+
+  // A System V hash table claiming too many symbols.
+  object = object_read(GRT_TEST_KERNELS_SYSV_HASH_SO);
+  uint32_t* sysv_table = (uint32_t*)at_address(
+      &object, dynamic_entry(&object, DT_HASH)->d_un.d_ptr);
+  sysv_table[1] = 0x7fffffffu;  // nchain
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "kernel object has 2147483647 dynamic symbols, more than the "
+                 "65536");
+  sysv_table[1] = 1u << 14;  // fits the limit, not the segment
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "kernel object's dynamic symbol table (");
   object_free(&object);
 
   // No DT_NULL: every entry made an ignored tag.
