@@ -75,12 +75,11 @@ if(NOT GRT_VM_OP_NAMES AND (GRT_BUILD_COMPILER OR GRT_BUILD_TESTS))
                       "check messages that name them)")
 endif()
 
-# The test suites run compiled modules, whose CPU kernels are shared
-# objects the dlopen loader loads.
+# The unit tests exercise the dlopen loader as well as grt's own.
 if(NOT GRT_ENABLE_DLOPEN_LOADER AND GRT_BUILD_TESTS)
   message(FATAL_ERROR "GRT_ENABLE_DLOPEN_LOADER=OFF needs -DGRT_BUILD_TESTS=OFF "
-                      "(the test suites run modules whose CPU kernels are "
-                      "shared objects)")
+                      "(the unit tests exercise the dlopen loader as well as "
+                      "grt's own ELF loader)")
 endif()
 
 # GRT_HAL_DRIVERS: checked here, resolved in hal/drivers/CMakeLists.txt.
@@ -214,6 +213,21 @@ function(grt_cc_binary)
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_compile_options(${ARG_NAME} PRIVATE ${GRT_C_WARNINGS})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
+endfunction()
+
+# grt_kernel_object(<target> <sources...>): a CPU kernel object for tests,
+# an ELF shared object built the way grt-compile builds them
+# (compiler/target/cpu/build.c) so grt's own loader takes it
+# (hal/local/elf_loader.h): standalone (-nostdlib, libgcc linked in), no
+# stack canary, fortified calls or sanitizer instrumentation (which would
+# import from the C library), exporting only what its source marks visible.
+function(grt_kernel_object target)
+  add_library(${target} MODULE ${ARGN})
+  target_include_directories(${target} PRIVATE "${GRT_SOURCE_DIR}")
+  target_compile_options(${target} PRIVATE ${GRT_C_WARNINGS} -fvisibility=hidden
+                         -fno-stack-protector -U_FORTIFY_SOURCE -fno-sanitize=all)
+  target_link_options(${target} PRIVATE -nostdlib -fno-sanitize=all)
+  target_link_libraries(${target} PRIVATE gcc)
 endfunction()
 
 # grt_cc_fuzzer(NAME <target> SRCS <files...> DEPS <targets...>

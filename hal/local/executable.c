@@ -3,185 +3,29 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "hal/local/elf_loader.h"
+#include "hal/local/perf_map.h"
+
 // GRT_HAL_LOCAL_DLOPEN_LOADER (CMake GRT_ENABLE_DLOPEN_LOADER, default 1):
-// 0 builds only the static-library path: no dlopen or memfd code, and
-// cpu-<arch> executables are refused with a message that says why.
+// 1 also builds the system's dynamic loader path (memfd + dlopen), which
+// GRT_KERNEL_LOADER=dlopen selects for perf and gdb; 0 leaves no dlopen or
+// memfd code, and cpu-<arch> executables load with grt's own ELF loader
+// (elf_loader.h) only.
 #ifndef GRT_HAL_LOCAL_DLOPEN_LOADER
 #define GRT_HAL_LOCAL_DLOPEN_LOADER 1
 #endif
 #if GRT_HAL_LOCAL_DLOPEN_LOADER
 #include "hal/local/library_loader.h"
-#include "hal/local/perf_map.h"
-#endif
-
-//===----------------------------------------------------------------------===//
-// The host: which cpu-<arch> format and which ELF objects it can run
-//===----------------------------------------------------------------------===//
-
-// ELF identification (System V ABI): e_ident[EI_CLASS] at 4, e_ident[EI_DATA]
-// at 5, e_type at 16, e_machine at 18.
-#define GRT_ELF_CLASS_32 1
-#define GRT_ELF_CLASS_64 2
-#define GRT_ELF_DATA_LSB 1
-#define GRT_ELF_DATA_MSB 2
-#define GRT_ELF_TYPE_DYN 3
-
-#if defined(__x86_64__) || defined(_M_X64)
-#define GRT_HOST_ARCH "x86_64"
-#define GRT_HOST_ELF_MACHINE 62
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__aarch64__)
-#define GRT_HOST_ARCH "aarch64"
-#define GRT_HOST_ELF_MACHINE 183
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__riscv) && __riscv_xlen == 64
-#define GRT_HOST_ARCH "riscv64"
-#define GRT_HOST_ELF_MACHINE 243
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__riscv) && __riscv_xlen == 32
-#define GRT_HOST_ARCH "riscv32"
-#define GRT_HOST_ELF_MACHINE 243
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#elif defined(__i386__)
-#define GRT_HOST_ARCH "x86"
-#define GRT_HOST_ELF_MACHINE 3
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#elif defined(__arm__)
-#define GRT_HOST_ARCH "arm"
-#define GRT_HOST_ELF_MACHINE 40
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#else
-// Unknown machines can still run cpu-static executables.
-#define GRT_HOST_ARCH "unknown"
-#define GRT_HOST_ELF_MACHINE 0
-#define GRT_HOST_ELF_CLASS 0
-#endif
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define GRT_HOST_ELF_DATA GRT_ELF_DATA_MSB
-#else
-#define GRT_HOST_ELF_DATA GRT_ELF_DATA_LSB
 #endif
 
 #define GRT_HAL_LOCAL_STATIC_FORMAT "cpu-static"
 
-#if GRT_HAL_LOCAL_DLOPEN_LOADER
-// Names for the e_machine values someone is likely to hand us by mistake.
-static const struct {
-  uint16_t machine;
-  const char* name;
-} grt_elf_machine_names[] = {
-    {3, "x86"},        {8, "mips"},    {20, "powerpc"}, {21, "powerpc64"},
-    {22, "s390"},      {40, "arm"},    {62, "x86_64"},  {183, "aarch64"},
-    {243, "riscv"},    {258, "loongarch"},
-};
-
-static const char* grt_elf_machine_name(uint16_t machine) {
-  for (size_t i = 0;
-       i < sizeof(grt_elf_machine_names) / sizeof(grt_elf_machine_names[0]);
-       ++i) {
-    if (grt_elf_machine_names[i].machine == machine) {
-      return grt_elf_machine_names[i].name;
-    }
-  }
-  return "unknown";
-}
-
-static const char* grt_elf_class_name(uint8_t elf_class) {
-  switch (elf_class) {
-    case GRT_ELF_CLASS_32:
-      return "32-bit";
-    case GRT_ELF_CLASS_64:
-      return "64-bit";
-    default:
-      return "invalid";
-  }
-}
-
-static const char* grt_elf_data_name(uint8_t elf_data) {
-  switch (elf_data) {
-    case GRT_ELF_DATA_LSB:
-      return "little-endian";
-    case GRT_ELF_DATA_MSB:
-      return "big-endian";
-    default:
-      return "invalid";
-  }
-}
-#endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
-
 const char* grt_hal_local_host_executable_format(void) {
-  return "cpu-" GRT_HOST_ARCH;
+  return grt_hal_local_elf_host_format();
 }
-
-#if GRT_HAL_LOCAL_DLOPEN_LOADER
-// Checks the ELF header before handing the bytes to the dynamic loader,
-// whose own messages for a foreign binary ("invalid ELF header") do not say
-// what is wrong.
-static grt_status_t grt_hal_local_check_elf(const char* label,
-                                            const uint8_t* binary,
-                                            size_t size) {
-  static const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
-  if (size < sizeof(magic) || memcmp(binary, magic, sizeof(magic)) != 0) {
-    char got[32] = "an empty binary";
-    size_t shown = size < sizeof(magic) ? size : sizeof(magic);
-    size_t length = 0;
-    for (size_t i = 0; i < shown; ++i) {
-      int n = snprintf(got + length, sizeof(got) - length, "%s%02x",
-                       i ? " " : "", binary[i]);
-      if (n > 0) length += (size_t)n;
-    }
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: binary is not an ELF shared object (expected "
-                           "the magic 7f 45 4c 46, got %s)",
-                           label, got);
-  }
-  const size_t ident_size = 20;  // through e_machine
-  if (size < ident_size) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: ELF binary is truncated: %zu bytes, the header "
-                           "needs at least %zu",
-                           label, size, ident_size);
-  }
-  uint8_t elf_class = binary[4];
-  uint8_t elf_data = binary[5];
-  if (elf_class != GRT_HOST_ELF_CLASS) {
-    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
-                           "%s: ELF class %" PRIu8
-                           " (%s) does not match this host (%s)",
-                           label, elf_class, grt_elf_class_name(elf_class),
-                           grt_elf_class_name(GRT_HOST_ELF_CLASS));
-  }
-  if (elf_data != GRT_HOST_ELF_DATA) {
-    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
-                           "%s: ELF byte order %" PRIu8
-                           " (%s) does not match this host (%s)",
-                           label, elf_data, grt_elf_data_name(elf_data),
-                           grt_elf_data_name(GRT_HOST_ELF_DATA));
-  }
-  // Same byte order as the host, so the fields read as native integers.
-  uint16_t elf_type = 0;
-  uint16_t elf_machine = 0;
-  memcpy(&elf_type, binary + 16, sizeof(elf_type));
-  memcpy(&elf_machine, binary + 18, sizeof(elf_machine));
-  if (elf_type != GRT_ELF_TYPE_DYN) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%s: binary is not an ELF shared object (ELF type "
-                           "%" PRIu16 ", expected %d ET_DYN)",
-                           label, elf_type, GRT_ELF_TYPE_DYN);
-  }
-  if (elf_machine != GRT_HOST_ELF_MACHINE) {
-    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
-                           "%s: ELF machine %" PRIu16
-                           " (%s) does not match this host (%s)",
-                           label, elf_machine, grt_elf_machine_name(elf_machine),
-                           GRT_HOST_ARCH);
-  }
-  return grt_ok_status();
-}
-#endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
 
 //===----------------------------------------------------------------------===//
 // Statically linked kernel libraries
@@ -283,14 +127,11 @@ static void grt_hal_local_executable_destroy(grt_hal_resource_t* resource) {
       (grt_hal_local_executable_t*)resource;
   grt_allocator_t host_allocator = executable->base.host_allocator;
   void* library_handle = executable->library_handle;
+  void (*library_unload)(void*) = executable->library_unload;
   grt_hal_executable_deinitialize(&executable->base);
   grt_allocator_free(host_allocator, executable);
   // Last: the kernel table the executable pointed into lives in the library.
-#if GRT_HAL_LOCAL_DLOPEN_LOADER
-  grt_hal_local_library_unload(library_handle);
-#else
-  (void)library_handle;  // always NULL: only static libraries
-#endif
+  if (library_handle) library_unload(library_handle);
 }
 
 static const grt_hal_executable_vtable_t grt_hal_local_executable_vtable = {
@@ -373,11 +214,13 @@ static grt_status_t grt_hal_local_check_entry_points(
 }
 
 // Builds the executable over |library| (kept alive by |library_handle|,
-// which the executable takes over on success).
+// which the executable takes over on success and releases with
+// |library_unload|).
 static grt_status_t grt_hal_local_executable_create(
     const char* label, const grt_hal_executable_params_t* params,
     const grt_kernel_library_t* library, void* library_handle,
-    grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
+    void (*library_unload)(void*), grt_allocator_t host_allocator,
+    grt_hal_executable_t** out_executable) {
   *out_executable = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_check_library(label, library));
   GRT_RETURN_IF_ERROR(grt_hal_local_check_entry_points(params, library, host_allocator));
@@ -420,21 +263,20 @@ static grt_status_t grt_hal_local_executable_create(
     return status;
   }
   executable->library_handle = library_handle;
+  executable->library_unload = library_unload;
   *out_executable = &executable->base;
   return grt_ok_status();
 }
 
-#if GRT_HAL_LOCAL_DLOPEN_LOADER
-// With GRT_PERF_MAP=1, names the library's kernels for perf (perf_map.h).
+// With GRT_PERF_MAP=1, names the library's kernels for perf (perf_map.h);
+// |base| is what the loader added to the object's file addresses.
 static grt_status_t grt_hal_local_executable_write_perf_map(
     const char* label, const grt_hal_executable_params_t* params,
-    const grt_kernel_library_t* library, void* handle) {
+    const grt_kernel_library_t* library, uintptr_t base) {
   bool requested = false;
   GRT_RETURN_IF_ERROR_ANNOTATED(grt_hal_local_perf_map_requested(&requested),
                                 "%s", label);
   if (!requested) return grt_ok_status();
-  uintptr_t base = 0;
-  GRT_RETURN_IF_ERROR(grt_hal_local_library_load_base(handle, label, &base));
   char path[64];
   grt_hal_local_perf_map_default_path(path, sizeof(path));
   GRT_RETURN_IF_ERROR_ANNOTATED(
@@ -444,11 +286,61 @@ static grt_status_t grt_hal_local_executable_write_perf_map(
   return grt_ok_status();
 }
 
-static grt_status_t grt_hal_local_executable_load_shared_object(
+// Which loader loads cpu-<arch> objects: GRT_KERNEL_LOADER=grt (grt's own,
+// the default where it relocates for the host) or dlopen (the system's,
+// for perf and gdb; only with GRT_ENABLE_DLOPEN_LOADER).
+static grt_status_t grt_hal_local_kernel_loader_is_dlopen(const char* label,
+                                                          bool* out_dlopen) {
+  const char* value = getenv("GRT_KERNEL_LOADER");
+  if (!value || !value[0]) {
+    *out_dlopen =
+        GRT_HAL_LOCAL_DLOPEN_LOADER && !grt_hal_local_elf_loader_supported();
+    return grt_ok_status();
+  }
+  if (strcmp(value, "grt") == 0) {
+    *out_dlopen = false;
+    return grt_ok_status();
+  }
+  if (strcmp(value, "dlopen") == 0) {
+    if (!GRT_HAL_LOCAL_DLOPEN_LOADER) {
+      return grt_make_status(GRT_STATUS_UNAVAILABLE,
+                             "%s: GRT_KERNEL_LOADER=dlopen, but this runtime "
+                             "is built without the dlopen loader "
+                             "(GRT_ENABLE_DLOPEN_LOADER=OFF)",
+                             label);
+    }
+    *out_dlopen = true;
+    return grt_ok_status();
+  }
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "%s: GRT_KERNEL_LOADER='%.64s': expected 'grt' "
+                         "(grt's own ELF loader, the default) or 'dlopen' "
+                         "(the system's dynamic loader, for perf and gdb)",
+                         label, value);
+}
+
+// Calls the kernel object's query function at |symbol|.
+static grt_status_t grt_hal_local_query_library(
+    const char* label, void* symbol, const grt_kernel_library_t** out_library) {
+  // ISO C has no object-to-function pointer conversion; POSIX guarantees
+  // the representation is the same.
+  grt_kernel_library_query_fn_t query = NULL;
+  memcpy(&query, &symbol, sizeof(query));
+  *out_library = query(GRT_KERNEL_ABI_VERSION);
+  if (!*out_library) {
+    return grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                           "%s: kernel library does not support ABI version %u",
+                           label, GRT_KERNEL_ABI_VERSION);
+  }
+  return grt_ok_status();
+}
+
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
+static grt_status_t grt_hal_local_executable_dlopen(
     const char* label, const grt_hal_executable_params_t* params,
     grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
-  GRT_RETURN_IF_ERROR(
-      grt_hal_local_check_elf(label, params->binary, params->binary_size));
+  GRT_RETURN_IF_ERROR(grt_hal_local_elf_check_header(label, params->binary,
+                                                     params->binary_size));
   void* handle = NULL;
   GRT_RETURN_IF_ERROR(grt_hal_local_library_load(
       params->binary, params->binary_size, GRT_HAL_LOCAL_LIBRARY_LOAD_DEFAULT,
@@ -458,30 +350,125 @@ static grt_status_t grt_hal_local_executable_load_shared_object(
       handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, label, &symbol);
   const grt_kernel_library_t* library = NULL;
   if (grt_status_is_ok(status)) {
-    // ISO C has no object-to-function pointer conversion; POSIX guarantees
-    // the representation is the same.
-    grt_kernel_library_query_fn_t query = NULL;
-    memcpy(&query, &symbol, sizeof(query));
-    library = query(GRT_KERNEL_ABI_VERSION);
-    if (!library) {
-      status = grt_make_status(GRT_STATUS_INCOMPATIBLE,
-                               "%s: kernel library does not support ABI "
-                               "version %u",
-                               label, GRT_KERNEL_ABI_VERSION);
-    }
+    status = grt_hal_local_query_library(label, symbol, &library);
+  }
+  uintptr_t base = 0;
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_library_load_base(handle, label, &base);
   }
   if (grt_status_is_ok(status)) {
     status = grt_hal_local_executable_write_perf_map(label, params, library,
-                                                     handle);
+                                                     base);
   }
   if (grt_status_is_ok(status)) {
-    status = grt_hal_local_executable_create(label, params, library, handle,
-                                             host_allocator, out_executable);
+    status = grt_hal_local_executable_create(
+        label, params, library, handle, grt_hal_local_library_unload,
+        host_allocator, out_executable);
   }
   if (!grt_status_is_ok(status)) grt_hal_local_library_unload(handle);
   return status;
 }
 #endif  // GRT_HAL_LOCAL_DLOPEN_LOADER
+
+static uintptr_t grt_hal_local_kernel_address(grt_kernel_fn_t fn) {
+  void* pointer = NULL;
+  memcpy(&pointer, &fn, sizeof(pointer));
+  return (uintptr_t)pointer;
+}
+
+// The kernel table a query function returned lies inside its object: the
+// table, the entries and their names in its readable pages, every function
+// in its code.
+static grt_status_t grt_hal_local_check_image_table(
+    const char* label, const grt_hal_local_elf_image_t* image,
+    const grt_kernel_library_t* library) {
+  bool inside = grt_hal_local_elf_contains_data(image, (uintptr_t)library,
+                                                sizeof(*library));
+  size_t entries_size =
+      inside ? (size_t)library->entry_count * sizeof(*library->entries) : 0;
+  if (!inside ||
+      (library->entry_count > 0 &&
+       (entries_size / sizeof(*library->entries) != library->entry_count ||
+        !grt_hal_local_elf_contains_data(image, (uintptr_t)library->entries,
+                                         entries_size)))) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%s: kernel library's table lies outside its "
+                           "kernel object",
+                           label);
+  }
+  for (uint32_t i = 0; i < library->entry_count; ++i) {
+    const grt_kernel_entry_t* entry = &library->entries[i];
+    if (entry->name && !grt_hal_local_elf_contains_string(image, entry->name)) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: kernel library entry %" PRIu32 "'s name "
+                             "lies outside its kernel object",
+                             label, i);
+    }
+    if (entry->fn && !grt_hal_local_elf_contains_code(
+                         image, grt_hal_local_kernel_address(entry->fn), 1)) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: kernel library entry %" PRIu32 " '%s' has "
+                             "a function outside its kernel object's code",
+                             label, i, entry->name ? entry->name : "");
+    }
+  }
+  return grt_ok_status();
+}
+
+static void grt_hal_local_elf_unload_handle(void* handle) {
+  grt_hal_local_elf_unload((grt_hal_local_elf_image_t*)handle);
+}
+
+static grt_status_t grt_hal_local_executable_load_elf(
+    const char* label, const grt_hal_executable_params_t* params,
+    grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
+  grt_hal_local_elf_image_t* image = NULL;
+  GRT_RETURN_IF_ERROR(grt_hal_local_elf_load(params->binary,
+                                             params->binary_size, label,
+                                             host_allocator, &image));
+  void* symbol = NULL;
+  grt_status_t status = grt_hal_local_elf_lookup(
+      image, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, label, &symbol);
+  if (grt_status_is_ok(status) &&
+      !grt_hal_local_elf_contains_code(image, (uintptr_t)symbol, 1)) {
+    status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: kernel object's '%s' is not in its code",
+                             label, GRT_KERNEL_LIBRARY_QUERY_SYMBOL);
+  }
+  const grt_kernel_library_t* library = NULL;
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_query_library(label, symbol, &library);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_check_image_table(label, image, library);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_executable_write_perf_map(
+        label, params, library, grt_hal_local_elf_load_base(image));
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_local_executable_create(
+        label, params, library, image, grt_hal_local_elf_unload_handle,
+        host_allocator, out_executable);
+  }
+  if (!grt_status_is_ok(status)) grt_hal_local_elf_unload(image);
+  return status;
+}
+
+static grt_status_t grt_hal_local_executable_load_shared_object(
+    const char* label, const grt_hal_executable_params_t* params,
+    grt_allocator_t host_allocator, grt_hal_executable_t** out_executable) {
+  bool use_dlopen = false;
+  GRT_RETURN_IF_ERROR(grt_hal_local_kernel_loader_is_dlopen(label, &use_dlopen));
+#if GRT_HAL_LOCAL_DLOPEN_LOADER
+  if (use_dlopen) {
+    return grt_hal_local_executable_dlopen(label, params, host_allocator,
+                                           out_executable);
+  }
+#endif
+  return grt_hal_local_executable_load_elf(label, params, host_allocator,
+                                           out_executable);
+}
 
 //===----------------------------------------------------------------------===//
 // The executable cache
@@ -506,7 +493,8 @@ static bool grt_hal_local_executable_cache_can_prepare_format(
     grt_hal_executable_cache_t* cache, grt_string_view_t format) {
   (void)cache;
   return grt_hal_local_format_is_static(format) ||
-         (GRT_HAL_LOCAL_DLOPEN_LOADER && GRT_HOST_ELF_MACHINE != 0 &&
+         ((GRT_HAL_LOCAL_DLOPEN_LOADER ? grt_hal_local_elf_host_known()
+                                       : grt_hal_local_elf_loader_supported()) &&
           grt_string_view_equal_cstring(
               format, grt_hal_local_host_executable_format()));
 }
@@ -577,20 +565,20 @@ static grt_status_t grt_hal_local_executable_cache_prepare_locked(
         grt_make_string_view((const char*)params->binary, params->binary_size),
         &library));
     GRT_RETURN_IF_ERROR(grt_hal_local_executable_create(
-        label, params, library, NULL, cache->host_allocator, &executable));
+        label, params, library, NULL, NULL, cache->host_allocator,
+        &executable));
   } else if (grt_hal_local_executable_cache_can_prepare_format(
                  &cache->base, params->format)) {
-#if GRT_HAL_LOCAL_DLOPEN_LOADER
     GRT_RETURN_IF_ERROR(grt_hal_local_executable_load_shared_object(
         label, params, cache->host_allocator, &executable));
-#endif
-  } else if (!GRT_HAL_LOCAL_DLOPEN_LOADER && GRT_HOST_ELF_MACHINE != 0 &&
+  } else if (grt_hal_local_elf_host_known() &&
              grt_string_view_equal_cstring(
                  params->format, grt_hal_local_host_executable_format())) {
     return grt_make_status(
         GRT_STATUS_UNAVAILABLE,
-        "%s: this runtime is built without the shared-object loader "
-        "(GRT_ENABLE_DLOPEN_LOADER=OFF) and runs only '"
+        "%s: grt's ELF loader does not relocate for this host and the "
+        "runtime is built without the dlopen loader "
+        "(GRT_ENABLE_DLOPEN_LOADER=OFF): it runs only '"
         GRT_HAL_LOCAL_STATIC_FORMAT "' executables (grt-compile "
         "--output-format=c-static)",
         label);

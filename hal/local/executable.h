@@ -3,10 +3,11 @@
 //
 // Formats:
 //   "cpu-<arch>"  (cpu-x86_64, cpu-aarch64): the binary is an ELF shared
-//                 object; it is loaded from memory (memfd_create + dlopen on
-//                 Linux; a private temporary file, unlinked at once,
-//                 elsewhere), its GRT_KERNEL_LIBRARY_QUERY_SYMBOL is called
-//                 and the table checked against the module's entry points.
+//                 object; grt's own loader (elf_loader.h) maps it, or with
+//                 GRT_KERNEL_LOADER=dlopen (GRT_ENABLE_DLOPEN_LOADER builds)
+//                 the system's dynamic loader (library_loader.h); its
+//                 GRT_KERNEL_LIBRARY_QUERY_SYMBOL is called and the table
+//                 checked against the module's entry points.
 //   "cpu-static": the binary is the name of a library registered with
 //                 grt_hal_local_register_static_library, for platforms that
 //                 forbid loading code at run time.
@@ -43,7 +44,10 @@ typedef struct grt_hal_local_executable_t {
   grt_hal_executable_t base;
   const grt_kernel_entry_t** kernels;  // entry_point_count entries
   size_t max_local_memory_size;
-  void* library_handle;  // dlopen handle, NULL for static libraries
+  // The loaded object (an ELF image or a dlopen handle) and what releases
+  // it; NULL for static libraries.
+  void* library_handle;
+  void (*library_unload)(void* library_handle);
 } grt_hal_local_executable_t;
 
 // The one executable cache both local drivers use. Remembers prepared

@@ -358,18 +358,52 @@ static void test_wrong_elf_header(void** state) {
 
 static void test_truncated_shared_object(void** state) {
   (void)state;
-  // A valid header with nothing behind it: the dynamic loader refuses it
-  // and its reason is passed on.
+  // A valid header with nothing behind it: grt's loader finds its program
+  // headers missing; the dynamic loader refuses it and its reason is
+  // passed on.
   binary_t whole;
   binary_read(&whole, GRT_TEST_KERNELS_SO);
   binary_t binary;
   binary_set(&binary, whole.data, 64);
   binary_free(&whole);
-  char expected[96];
+  char expected[128];
+  snprintf(expected, sizeof(expected),
+           "executable %s: ELF program headers (offset 0x40, ",
+           grt_hal_local_host_executable_format());
+  prepare_expecting(&binary, GRT_STATUS_INVALID_ARGUMENT, expected);
+  assert_int_equal(setenv("GRT_KERNEL_LOADER", "dlopen", 1), 0);
   snprintf(expected, sizeof(expected),
            "executable %s: cannot load the kernel library: ",
            grt_hal_local_host_executable_format());
   prepare_expecting(&binary, GRT_STATUS_INVALID_ARGUMENT, expected);
+  assert_int_equal(unsetenv("GRT_KERNEL_LOADER"), 0);
+  binary_free(&binary);
+}
+
+// GRT_KERNEL_LOADER picks the loader: both run the same kernels, and a
+// value that names neither is refused.
+static void test_kernel_loader_choice(void** state) {
+  (void)state;
+  binary_t binary;
+  binary_read(&binary, GRT_TEST_KERNELS_SO);
+  const char* loaders[] = {"grt", "dlopen"};
+  for (size_t i = 0; i < 2; ++i) {
+    assert_int_equal(setenv("GRT_KERNEL_LOADER", loaders[i], 1), 0);
+    grt_hal_executable_params_t params =
+        params_for(grt_hal_local_host_executable_format(), &binary,
+                   kTestEntryPoints, GRT_TEST_KERNELS_COUNT);
+    grt_hal_executable_cache_t* cache = make_cache();
+    grt_hal_executable_t* base = NULL;
+    GRT_EXPECT_OK(grt_hal_executable_cache_prepare(cache, &params, &base));
+    grt_hal_executable_cache_release(cache);
+    exercise_test_kernels(grt_hal_local_executable_cast(base));
+    grt_hal_executable_release(base);
+  }
+  assert_int_equal(setenv("GRT_KERNEL_LOADER", "ld.so", 1), 0);
+  prepare_expecting(&binary, GRT_STATUS_INVALID_ARGUMENT,
+                    "GRT_KERNEL_LOADER='ld.so': expected 'grt' (grt's own ELF "
+                    "loader, the default) or 'dlopen'");
+  assert_int_equal(unsetenv("GRT_KERNEL_LOADER"), 0);
   binary_free(&binary);
 }
 
@@ -739,6 +773,7 @@ int main(void) {
       cmocka_unit_test(test_not_elf),
       cmocka_unit_test(test_wrong_elf_header),
       cmocka_unit_test(test_truncated_shared_object),
+      cmocka_unit_test(test_kernel_loader_choice),
       cmocka_unit_test(test_missing_query_symbol),
       cmocka_unit_test(test_newer_abi),
       cmocka_unit_test(test_entry_point_mismatches),

@@ -12,52 +12,7 @@
 
 #include "base/allocator.h"
 #include "base/string_builder.h"
-
-// The ELF structures of this host's class, read with memcpy (the bytes
-// come from a module: no alignment or bound is trusted).
-#if UINTPTR_MAX > 0xffffffffu
-typedef struct grt_elf_header_t {
-  uint8_t ident[16];
-  uint16_t type, machine;
-  uint32_t version;
-  uint64_t entry, phoff, shoff;
-  uint32_t flags;
-  uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-} grt_elf_header_t;
-typedef struct grt_elf_section_t {
-  uint32_t name, type;
-  uint64_t flags, addr, offset, size;
-  uint32_t link, info;
-  uint64_t addralign, entsize;
-} grt_elf_section_t;
-typedef struct grt_elf_symbol_t {
-  uint32_t name;
-  uint8_t info, other;
-  uint16_t shndx;
-  uint64_t value, size;
-} grt_elf_symbol_t;
-#else
-typedef struct grt_elf_header_t {
-  uint8_t ident[16];
-  uint16_t type, machine;
-  uint32_t version;
-  uint32_t entry, phoff, shoff;
-  uint32_t flags;
-  uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-} grt_elf_header_t;
-typedef struct grt_elf_section_t {
-  uint32_t name, type;
-  uint32_t flags, addr, offset, size;
-  uint32_t link, info;
-  uint32_t addralign, entsize;
-} grt_elf_section_t;
-typedef struct grt_elf_symbol_t {
-  uint32_t name;
-  uint32_t value, size;
-  uint8_t info, other;
-  uint16_t shndx;
-} grt_elf_symbol_t;
-#endif
+#include "hal/local/elf_types.h"
 
 #define GRT_ELF_SECTION_SYMTAB 2
 #define GRT_ELF_SECTION_DYNSYM 11

@@ -1,8 +1,9 @@
 // perf map files: symbol names for kernels loaded from memory.
 //
-// A kernel library embedded in a module is dlopen()ed from a memfd (or an
-// unlinked temporary file, library_loader.h), so `perf report` finds no file
-// to read its symbols from and shows bare addresses. With GRT_PERF_MAP=1 in
+// A kernel library embedded in a module is loaded into anonymous memory by
+// grt's loader (elf_loader.h), or dlopen()ed from a memfd or an unlinked
+// temporary file (library_loader.h), so `perf report` finds no file to read
+// its symbols from and shows bare addresses. With GRT_PERF_MAP=1 in
 // the environment, the executable loader appends one line per entry point
 // of every library it loads to /tmp/perf-<pid>.map, the file perf reads for
 // code it cannot map to a file (JITs use the same):

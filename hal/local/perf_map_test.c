@@ -19,6 +19,7 @@
 
 #include "base/file.h"
 #include "base/status_matchers.h"
+#include "hal/local/elf_loader.h"
 #include "hal/local/library_loader.h"
 #include "hal/local/testdata/test_kernels.h"
 
@@ -178,6 +179,43 @@ static void test_lines_name_every_entry_inside_the_library(void** state) {
   unload_test_kernels(&loaded);
 }
 
+// The same through grt's own loader (elf_loader.h): its load base puts
+// every kernel's line inside the image's code.
+static void test_lines_with_grt_loader(void** state) {
+  (void)state;
+  grt_file_contents_t contents;
+  GRT_EXPECT_OK(grt_file_read_contents(GRT_TEST_KERNELS_SO,
+                                       grt_allocator_system(), &contents));
+  grt_hal_local_elf_image_t* image = NULL;
+  GRT_EXPECT_OK(grt_hal_local_elf_load((const uint8_t*)contents.data,
+                                       contents.size, "test",
+                                       grt_allocator_system(), &image));
+  void* symbol = NULL;
+  GRT_EXPECT_OK(grt_hal_local_elf_lookup(
+      image, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, "test", &symbol));
+  grt_kernel_library_query_fn_t query = NULL;
+  memcpy(&query, &symbol, sizeof(query));
+  const grt_kernel_library_t* library = query(GRT_KERNEL_ABI_VERSION);
+  assert_non_null(library);
+  char path[64];
+  make_temp_path(path, sizeof(path));
+  GRT_EXPECT_OK(grt_hal_local_perf_map_append(
+      path, library, (const uint8_t*)contents.data, contents.size,
+      grt_hal_local_elf_load_base(image)));
+  map_line_t lines[16];
+  assert_int_equal(read_map(path, lines, 16), GRT_TEST_KERNELS_COUNT);
+  for (size_t i = 0; i < GRT_TEST_KERNELS_COUNT; ++i) {
+    assert_string_equal(lines[i].name, library->entries[i].name);
+    assert_int_equal(lines[i].start, address_of(library->entries[i].fn));
+    assert_true(lines[i].size > 1);
+    assert_true(grt_hal_local_elf_contains_code(image, lines[i].start,
+                                                (size_t)lines[i].size));
+  }
+  unlink(path);
+  grt_hal_local_elf_unload(image);
+  grt_file_contents_free(&contents);
+}
+
 static void test_sizes_without_a_symbol_table(void** state) {
   (void)state;
   // With no ELF to read, a kernel reaches to the next entry point above it
@@ -225,6 +263,7 @@ int main(void) {
       cmocka_unit_test(test_environment_values),
       cmocka_unit_test(test_default_path),
       cmocka_unit_test(test_lines_name_every_entry_inside_the_library),
+      cmocka_unit_test(test_lines_with_grt_loader),
       cmocka_unit_test(test_sizes_without_a_symbol_table),
       cmocka_unit_test(test_unwritable_map_names_the_file),
   };

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# tests/install/minimal_test.sh SOURCE SCRATCH STATIC_C GENERATOR CC PKG_CONFIG
+# tests/install/minimal_test.sh SOURCE SCRATCH STATIC_C GENERATOR CC PKG_CONFIG MODULE
 # The smallest deployment: a runtime configured with local-sync only,
 # GRT_ENABLE_DLOPEN_LOADER=OFF and GRT_VM_OP_NAMES=OFF (MinSizeRel, no
 # compiler, tools or tests), installed to SCRATCH/prefix; then
 # samples/static_embedding linked against it with pkg-config --static
 # together with STATIC_C (its c-static module, written by this tree's
 # grt-compile, with its header beside it). The program must run, and hold
-# no dlopen, dlsym or memfd_create and no op mnemonics.
+# no dlopen, dlsym or memfd_create and no op mnemonics. Then
+# samples/simple_embedding, linked the same way, runs MODULE (this tree's
+# simple_embedding_add.vmfb, a cpu-<arch> kernel object): grt's own ELF
+# loader needs no dlopen.
 set -euo pipefail
-src=$1 scratch=$2 static_c=$3 generator=$4 cc=$5 pkg_config=$6
+src=$1 scratch=$2 static_c=$3 generator=$4 cc=$5 pkg_config=$6 module=$7
 expected='add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]'
 
 rm -rf "$scratch"
@@ -50,4 +53,17 @@ if strings "$app" | grep -qx -e 'add.i32' -e 'cmp.lt.i64.s' -e 'ADD_I32'; then
 fi
 echo "no dlopen, dlsym, memfd_create; no op names"
 size "$app"
+
+echo "== simple_embedding: a cpu-<arch> module through grt's ELF loader"
+simple=$scratch/simple_embedding
+# shellcheck disable=SC2086  # the flags are words
+"$cc" -std=c11 -Os -ffunction-sections -fdata-sections -w -o "$simple" \
+  "$src/samples/simple_embedding/simple_embedding.c" $flags -Wl,--gc-sections
+out=$("$simple" "$module" local-sync)
+echo "$out"
+[ "$out" = "$expected" ] || { echo "FAIL: simple_embedding printed the wrong sum" >&2; exit 1; }
+if nm "$simple" | grep -E ' (dlopen|dlsym|memfd_create)(@|$)'; then
+  echo "FAIL: the dlopen loader is linked in with GRT_ENABLE_DLOPEN_LOADER=OFF" >&2
+  exit 1
+fi
 echo "minimal runtime: OK"

@@ -1,4 +1,5 @@
-// Building the emitted C into a shared object with the system C compiler:
+// Building the emitted C into a shared object with the system C compiler
+// (a standalone kernel object: -nostdlib, see the compile below):
 // a private temporary directory, the compiler run directly (no shell, so
 // flags and paths are never reinterpreted), its output captured for the
 // error message, the .so read back and every temporary removed.
@@ -316,6 +317,15 @@ static grt_status_t grtc_cpu_build_in(const grtc_kernel_set_t* kernels,
     int level = options->optimization_level;
     grtc_cpu_argv_add(argv, "-shared");
     grtc_cpu_argv_add(argv, "-fPIC");
+    // A kernel object stands alone (hal/local/elf_loader.h): no C library,
+    // start files or constructors (-nostdlib), no stack canary or fortified
+    // calls that would import from the C library; what it calls of libm
+    // and memcpy/memset stays undefined and grt's loader binds it to the
+    // runtime's own (its import table); compiler helpers come from libgcc,
+    // linked in.
+    grtc_cpu_argv_add(argv, "-nostdlib");
+    grtc_cpu_argv_add(argv, "-fno-stack-protector");
+    grtc_cpu_argv_add(argv, "-U_FORTIFY_SOURCE");
     grtc_cpu_argv_add(argv, opt_flags[level < 0 ? 0 : level > 3 ? 3 : level]);
     grtc_cpu_argv_add(argv, "-fvisibility=hidden");
     grtc_cpu_argv_add(argv, "-fno-math-errno");
@@ -333,7 +343,7 @@ static grt_status_t grtc_cpu_build_in(const grtc_kernel_set_t* kernels,
     grtc_cpu_argv_add(argv, "-o");
     grtc_cpu_argv_add(argv, temp->library);
     grtc_cpu_argv_add(argv, temp->source);
-    grtc_cpu_argv_add(argv, "-lm");
+    grtc_cpu_argv_add(argv, "-lgcc");
     if (argv->overflow) {
       status = grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                                "C compiler command too long (at most %d "

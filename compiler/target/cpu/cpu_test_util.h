@@ -1,10 +1,11 @@
 // Test-only helpers for the CPU target tests: terse kernel IR builders, and
-// building a kernel set with grtc_cpu_build, loading the .so and running an
-// entry over all its workgroups the way the local drivers do.
+// building a kernel set with grtc_cpu_build, loading the .so with the
+// runtime's own loader (hal/local/elf_loader.h, so every generated kernel's
+// imports are checked against its import table) and running an entry over
+// all its workgroups the way the local drivers do.
 #ifndef GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_
 #define GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "base/status_matchers.h"
 #include "compiler/target/cpu/cpu_target.h"
+#include "hal/local/elf_loader.h"
 #include "hal/local/kernel_abi.h"
 
 typedef struct kb_t {
@@ -94,7 +96,7 @@ static inline void kb_space(kb_t* b, uint32_t rank, const int64_t* dims,
 
 // A built and loaded kernel library.
 typedef struct cpu_library_t {
-  void* handle;
+  grt_hal_local_elf_image_t* handle;
   const grt_kernel_library_t* library;
 } cpu_library_t;
 
@@ -113,17 +115,14 @@ static inline cpu_library_t cpu_build_and_load(
   GRT_EXPECT_OK(grtc_cpu_build(set, options ? options : &defaults,
                                grt_allocator_system(), &binary, &size, format));
   assert_string_equal(format, "cpu-x86_64");  // this test runs on x86-64
-  char path[] = "/tmp/grtc-cpu-test-XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, binary, size), (ssize_t)size);
-  close(fd);
+  GRT_EXPECT_OK(grt_hal_local_elf_load(binary, size, "test",
+                                       grt_allocator_system(), &result.handle));
   grt_allocator_free(grt_allocator_system(), binary);
-  result.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  unlink(path);
-  if (!result.handle) fail_msg("dlopen: %s", dlerror());
-  grt_kernel_library_query_fn_t query = (grt_kernel_library_query_fn_t)dlsym(
-      result.handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL);
+  void* symbol = NULL;
+  GRT_EXPECT_OK(grt_hal_local_elf_lookup(
+      result.handle, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, "test", &symbol));
+  grt_kernel_library_query_fn_t query = NULL;
+  memcpy(&query, &symbol, sizeof(query));
   assert_non_null(query);
   assert_null(query(GRT_KERNEL_ABI_VERSION + 1));
   result.library = query(GRT_KERNEL_ABI_VERSION);
@@ -140,7 +139,7 @@ static inline cpu_library_t cpu_build_and_load(
 }
 
 static inline void cpu_unload(cpu_library_t* lib) {
-  if (lib->handle) dlclose(lib->handle);
+  grt_hal_local_elf_unload(lib->handle);
   lib->handle = NULL;
 }
 
