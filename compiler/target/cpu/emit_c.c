@@ -494,6 +494,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_CONV_PIXELS,
   GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
+  GRTC_CPU_PATH_POOL,
 } grtc_cpu_path_t;
 
 static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
@@ -515,6 +516,24 @@ static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
 
 #define GRTC_CPU_CONV_GEMM_MIN_PIXELS 24
 
+// f32 pooling on planar (NCHW) inputs over whole output rows, with
+// non-negative padding (the rows are padded on the left).
+static bool grtc_cpu_pool_supported(const grtc_kernel_t* kernel) {
+  const grtc_kpool_t* pl = &kernel->pool;
+  const int64_t space[4] = {pl->n, pl->c, pl->oh, pl->ow};
+  bool ok = kernel->parallel_rank == 4 && pl->elem == GRTC_ELEM_F32 &&
+            (pl->op == GRTC_SCALAR_ADD || pl->op == GRTC_SCALAR_MAX ||
+             pl->op == GRTC_SCALAR_MIN) &&
+            pl->h >= 1 && pl->w >= 1 && pl->kh >= 1 && pl->kw >= 1 &&
+            pl->stride_h >= 1 && pl->stride_w >= 1 && pl->dilation_h >= 1 &&
+            pl->dilation_w >= 1 && pl->pad_h >= 0 && pl->pad_w >= 0 &&
+            pl->input_strides[3] == 1 && kernel->tile[3] >= pl->ow;
+  for (uint32_t d = 0; ok && d < 4; ++d) {
+    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+  }
+  return ok;
+}
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial) {
@@ -525,6 +544,10 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
       mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
       mm->acc_elem == GRTC_ELEM_F32) {
     return GRTC_CPU_PATH_MATMUL;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_POOL2D &&
+      grtc_cpu_pool_supported(kernel)) {
+    return GRTC_CPU_PATH_POOL;
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D &&
       grtc_cpu_conv_supported(kernel)) {
@@ -1092,6 +1115,127 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
 
+// A pooling kernel's padded rows: |cols| floats each (the input positions
+// one output row's taps reach, padding included), sums at |sums| input
+// positions ((ow - 1) * stride_w + 1).
+typedef struct grtc_cpu_pool_geometry_t {
+  int64_t cols, sums;
+  uint64_t scratch_bytes;
+} grtc_cpu_pool_geometry_t;
+
+static grtc_cpu_pool_geometry_t grtc_cpu_pool_geometry(
+    const grtc_kernel_t* kernel) {
+  const grtc_kpool_t* pl = &kernel->pool;
+  grtc_cpu_pool_geometry_t g;
+  g.sums = (pl->ow - 1) * pl->stride_w + 1;
+  g.cols = g.sums + (pl->kw - 1) * pl->dilation_w;
+  g.scratch_bytes = (uint64_t)(pl->kh * g.cols + g.sums) * sizeof(float);
+  return g;
+}
+
+#define GRTC_CPU_POOL_UNROLLED_TAPS 49
+// Pooling (POOL2D) on planar inputs: per (n, c) plane and output row, the
+// KH input rows the row's taps read are copied into rows padded with the
+// initial value (rows above and below the input are all initial value),
+// so every tap is an unconditional op(acc, x) exactly as the generic loops
+// fold it (same taps, same order, padding read as the initial value); the
+// folds run at every input position of the row (contiguous loads whatever
+// the stride, vectorized along the row) and the epilogue reads every
+// stride_w-th one.
+static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kpool_t* pl = &kernel->pool;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_pool_geometry_t g = grtc_cpu_pool_geometry(kernel);
+  const int64_t* is = pl->input_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  // The initial value in a block of its own, so the per-point PRE section
+  // can declare its v<N> again without shadowing it.
+  grt_string_builder_append_cstring(o, "  float pinit;\n  {\n");
+  grtc_cpu_set_depth(e, 2);
+  grtc_cpu_emit_inst(e, kernel->accs[0].init);
+  grt_string_builder_appendf(
+      o,
+      "    pinit = v%u;\n  }\n"
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", PWID = %" PRId64
+      ", SUMS = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S2 = %" PRId64
+      ";\n"
+      "  float* pad = (float*)wg->local_memory;\n"
+      "  float* sums = pad + KH * PWID;\n"
+      "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
+      "  (void)DW;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+      "      const float* plane = b%u + p0 * S0 + p1 * S1;\n"
+      "      for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n"
+      "        for (int64_t i = 0; i < KH; ++i) {\n"
+      "          float* row = pad + i * PWID;\n"
+      "          const int64_t iy = p2 * SH - PH + i * DH;\n"
+      "          int64_t x = 0;\n"
+      "          if (iy >= 0 && iy < H && xr > 0) {\n"
+      "            for (; x < PW; ++x) row[x] = pinit;\n"
+      "            memcpy(row + x, plane + iy * S2, (size_t)xr * sizeof(float));\n"
+      "            x += xr;\n"
+      "          }\n"
+      "          for (; x < PWID; ++x) row[x] = pinit;\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t q = 0; q < SUMS; ++q) {\n"
+      "          const float* tap = pad + q;\n"
+      "          float acc = pinit;\n",
+      kernel->accs[0].init, pl->kh, pl->kw, pl->h, pl->w, g.cols, g.sums,
+      pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w, pl->dilation_h,
+      pl->dilation_w, is[0], is[1], is[2], pl->input_binding);
+  char fold[96];
+  const char* helper = grtc_c_family_type(GRTC_ELEM_F32)->helper;
+  const char* name = grtc_scalar_op_spelling((grtc_scalar_op_t)pl->op);
+  // The taps spelled out for the common windows; loops for huge ones.
+  if (pl->kh * pl->kw <= GRTC_CPU_POOL_UNROLLED_TAPS) {
+    for (int64_t i = 0; i < pl->kh; ++i) {
+      for (int64_t j = 0; j < pl->kw; ++j) {
+        snprintf(fold, sizeof(fold), "tap[%" PRId64 "]",
+                 i * g.cols + j * pl->dilation_w);
+        grt_string_builder_appendf(o, "          acc = grt_%s_%s(%s, %s);\n",
+                                   name, helper,
+                                   pl->tap_first ? fold : "acc",
+                                   pl->tap_first ? "acc" : fold);
+      }
+    }
+  } else {
+    grt_string_builder_appendf(
+        o,
+        "          for (int64_t i = 0; i < KH; ++i)\n"
+        "            for (int64_t j = 0; j < KW; ++j)\n"
+        "              acc = grt_%s_%s(%s, %s);\n",
+        name, helper, pl->tap_first ? "tap[i * PWID + j * DW]" : "acc",
+        pl->tap_first ? "acc" : "tap[i * PWID + j * DW]");
+  }
+  grt_string_builder_append_cstring(
+      o,
+      "          sums[q] = acc;\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n");
+  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  // The folds started from the initial value already.
+  if (e->live[kernel->accs[0].init]) {
+    grt_string_builder_appendf(o, "%s(void)v%u;\n", e->indent,
+                               kernel->accs[0].init);
+  }
+  grt_string_builder_appendf(o, "%sconst float acc0 = sums[p3 * SW];\n",
+                             e->indent);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+  grt_string_builder_append_cstring(
+      o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+}
+
 // Bytes of per-worker scratch each kernel needs.
 static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
                                                uint32_t* out_size) {
@@ -1104,6 +1248,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
     grtc_cpu_path_t path = grtc_cpu_path(kernel);
     if (path == GRTC_CPU_PATH_MATMUL) {
       size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
+    } else if (path == GRTC_CPU_PATH_POOL) {
+      size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
     } else if (path != GRTC_CPU_PATH_LOOPS) {
       size = grtc_cpu_conv_geometry(kernel, path).scratch_bytes;
     }
@@ -1147,6 +1293,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
     grtc_cpu_emit_conv_depthwise_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_POOL) {
+    grtc_cpu_emit_pool_kernel(&e);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else {
