@@ -153,7 +153,21 @@ typedef struct grtc_kconv_t {
   int64_t input_strides[4];   // n, h, w, c
   int64_t filter_strides[4];  // kh, kw, ci, oc
   grtc_elem_t input_elem, filter_elem, acc_elem;
+  // The filter binding holds a constant filter laid out at compile time as
+  // the CPU GEMM's A panels (compiler/target/cpu/prepack.c), and
+  // |filter_strides| no longer apply: with K = kh * kw * (c / groups)
+  // ordered (ci, i, j), ocp = output channels per group rounded up to 6,
+  // element (oc, k) of group g (ol = oc's index in its group) sits at
+  //   g * K * ocp + s * GRTC_KCONV_PACK_KC * ocp + (ol / 6) * 6 * kc
+  //   + (k - s * GRTC_KCONV_PACK_KC) * 6 + ol % 6,
+  // s = k / GRTC_KCONV_PACK_KC, kc = min(GRTC_KCONV_PACK_KC, K - s * it),
+  // zero in the padding rows. The generic body reads it that way too.
+  bool filter_packed;
 } grtc_kconv_t;
+
+// The K slice of a packed filter (grtc_kconv_t.filter_packed); the CPU
+// GEMM's GRT_KC.
+#define GRTC_KCONV_PACK_KC 256
 
 // The kernel's parallel space is (n, c, oh, ow): the output's shape, a
 // reduce_window whose window spans its last two dims only. acc[0] starts at

@@ -382,6 +382,19 @@ static grt_status_t grtc_kverify_pattern(const grtc_kernel_t* kernel) {
                                 "conv2d pattern disagrees with the kernel "
                                 "(space, bindings, groups, strides or types)");
     }
+    if (cv->filter_packed) {
+      int64_t k = cv->kh * cv->kw * (cv->c / cv->groups);
+      int64_t ocp = (cv->oc / cv->groups + 5) / 6 * 6;
+      int64_t want = cv->groups * k * ocp;
+      if (kernel->bindings[cv->filter_binding].element_count != want) {
+        return grtc_kverify_error(
+            kernel, GRTC_KINST_NONE,
+            "conv2d packed filter binding %u has %lld elements, expected %lld",
+            cv->filter_binding,
+            (long long)kernel->bindings[cv->filter_binding].element_count,
+            (long long)want);
+      }
+    }
   } else if (kernel->pattern == GRTC_KPATTERN_POOL2D) {
     const grtc_kpool_t* pl = &kernel->pool;
     if (kernel->parallel_rank != 4 ||

@@ -534,6 +534,29 @@ static bool grtc_cpu_pool_supported(const grtc_kernel_t* kernel) {
   return ok;
 }
 
+// The path of a supported f32 CONV2D.
+static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
+  // The GEMM packs the filter once per group and pixel block, which
+  // only pays off over enough pixels; depthwise filters have no reuse
+  // across input channels to exploit.
+  const grtc_kconv_t* cv = &kernel->conv;
+  int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
+                   (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
+  bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
+                kernel->tile[2] >= cv->ow;
+  // One input channel per group on planar inputs: output rows from
+  // zero-padded input rows, vectorized along the pixels.
+  if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
+  if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
+    return GRTC_CPU_PATH_CONV_DIRECT;
+  }
+  // Planar activations (NCHW: a row of pixels is contiguous, channels
+  // far apart) over whole output rows: output channels x pixels, so the
+  // filter is the GEMM's A and the pixels its columns.
+  if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
+  return GRTC_CPU_PATH_CONV_GEMM;
+}
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial) {
@@ -551,27 +574,20 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D &&
       grtc_cpu_conv_supported(kernel)) {
-    // The GEMM packs the filter once per group and pixel block, which
-    // only pays off over enough pixels; depthwise filters have no reuse
-    // across input channels to exploit.
-    const grtc_kconv_t* cv = &kernel->conv;
-    int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
-                     (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
-    bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
-                  kernel->tile[2] >= cv->ow;
-    // One input channel per group on planar inputs: output rows from
-    // zero-padded input rows, vectorized along the pixels.
-    if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
-    if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
-      return GRTC_CPU_PATH_CONV_DIRECT;
+    grtc_cpu_path_t path = grtc_cpu_conv_path(kernel);
+    // The other paths read the filter through its strides; a packed one
+    // only the planar GEMM and the generic loops (which index the packed
+    // layout) can read.
+    if (kernel->conv.filter_packed && path != GRTC_CPU_PATH_CONV_PIXELS) {
+      return GRTC_CPU_PATH_LOOPS;
     }
-    // Planar activations (NCHW: a row of pixels is contiguous, channels
-    // far apart) over whole output rows: output channels x pixels, so the
-    // filter is the GEMM's A and the pixels its columns.
-    if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
-    return GRTC_CPU_PATH_CONV_GEMM;
+    return path;
   }
   return GRTC_CPU_PATH_LOOPS;
+}
+
+bool grtc_cpu_conv_on_pixels_path(const grtc_kernel_t* kernel) {
+  return grtc_cpu_path(kernel) == GRTC_CPU_PATH_CONV_PIXELS;
 }
 
 static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
@@ -757,7 +773,10 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
                        : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
     g.ldc = (g.rows * cv->ow + 31) / 32 * 32;
     g.cols = grtc_cpu_min64(g.tile_oc, g.ocg);
-    g.rows_padded = (g.cols + 5) / 6 * 6;
+    // A packed filter computes from the 6-row panel holding the tile's
+    // first channel to the end of its last one's: up to 10 rows more.
+    g.rows_padded = kernel->conv.filter_packed ? (g.cols + 10 + 5) / 6 * 6
+                                               : (g.cols + 5) / 6 * 6;
     g.scratch_bytes =
         (uint64_t)g.k * sizeof(int64_t) +
         (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
@@ -950,6 +969,9 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
       ";\n"
       "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
+      "  enum { PACKED = %d };\n"
+      "  const int64_t OCP = %" PRId64 ";\n"
+      "  (void)OCP;\n"
       "  int64_t* koff = (int64_t*)wg->local_memory;\n"
       "  float* bp = (float*)(koff + K);\n"
       "  float* ap = bp + (GRT_KC + 1) * LDC;\n"
@@ -963,9 +985,14 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "    for (int64_t g = lo3 / OCG; g * OCG < hi3; ++g) {\n"
       "      const int64_t oc_lo = g * OCG > lo3 ? g * OCG : lo3;\n"
       "      const int64_t oc_hi = (g + 1) * OCG < hi3 ? (g + 1) * OCG : hi3;\n"
-      "      const int64_t mo = oc_hi - oc_lo, mop = (mo + 5) / 6 * 6;\n"
+      // A packed filter's panels start at the group's multiples of 6:
+      // rows from the panel holding oc_lo (al) to the end of oc_hi's.
+      "      const int64_t al = PACKED ? (oc_lo - g * OCG) / 6 * 6 : 0;\n"
+      "      const int64_t rbase = PACKED ? g * OCG + al : oc_lo;\n"
+      "      const int64_t mo = PACKED ? (oc_hi - g * OCG + 5) / 6 * 6 - al : oc_hi - oc_lo;\n"
+      "      const int64_t mop = (mo + 5) / 6 * 6;\n"
       "      const float* X = b%u + p0 * S0 + g * CIG * S3;\n"
-      "      const float* F = b%u + oc_lo * F3;\n"
+      "      const float* F = PACKED ? b%u + g * K * OCP : b%u + oc_lo * F3;\n"
       "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
       "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
       "        const int64_t np = yr * OW, npp = (np + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
@@ -1003,19 +1030,24 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "          }\n"
       "          for (int64_t m0 = 0; m0 < mo; m0 += GRT_MC) {\n"
       "            const int64_t mc = mo - m0 < GRT_MC ? mo - m0 : GRT_MC;\n"
-      "            grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
-      "            grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "            if (PACKED) {\n"
+      "              grt_gemm_panels(mc, npp, kc, F + k0 * OCP + (al + m0) * kc, bp, cb + m0 * LDC, LDC);\n"
+      "            } else {\n"
+      "              grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
+      "              grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "            }\n"
       "          }\n"
       "        }\n"
       "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
       "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
-      "            const float* crow = cb + (p3 - oc_lo) * LDC + (p1 - y0) * OW;\n"
+      "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
       "            GRT_IVDEP\n"
       "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
-      g.rows_padded, cv->input_binding, cv->filter_binding);
+      cv->filter_packed ? 1 : 0, (g.ocg + 5) / 6 * 6, g.rows_padded,
+      cv->input_binding, cv->filter_binding, cv->filter_binding);
   grtc_cpu_set_depth(e, 7);
   grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
   grt_string_builder_append_cstring(
