@@ -106,22 +106,12 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
                                     kb_cf(&b, P, GRTC_ELEM_F32, c->init), &acc));
   uint32_t r[3];
   for (uint32_t d = 0; d < 3; ++d) r[d] = kb_index(&b, GRTC_KINST_RINDEX, L, d);
+  const kb_window_t win = {c->stride_h, c->stride_w, c->pad_h, c->pad_w,
+                           c->dil_h, c->dil_w, c->h, c->w};
+  kb_tap_t tap = kb_window_tap(&b, &win, p[1], p[2], r[0], r[1]);
+  uint32_t inside = tap.inside, iyc = tap.iy, ixc = tap.ix;
 #define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, (v))
 #define OP(op, x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_##op, (x), (y), 0)
-#define CMP(dir, x, y) \
-  kb_cmp(&b, L, GRTC_CMP_##dir, GRTC_CMP_TYPE_SIGNED, (x), (y))
-#define AND(x, y) kb_op(&b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND, (x), (y), 0)
-  uint32_t iy = OP(ADD, OP(SUB, OP(MUL, p[1], I64(c->stride_h)), I64(c->pad_h)),
-                   OP(MUL, r[0], I64(c->dil_h)));
-  uint32_t ix = OP(ADD, OP(SUB, OP(MUL, p[2], I64(c->stride_w)), I64(c->pad_w)),
-                   OP(MUL, r[1], I64(c->dil_w)));
-  uint32_t inside =
-      AND(AND(CMP(GE, iy, I64(0)), CMP(LT, iy, I64(c->h))),
-          AND(CMP(GE, ix, I64(0)), CMP(LT, ix, I64(c->w))));
-  uint32_t iyc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, iy,
-                       I64(0));
-  uint32_t ixc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, ix,
-                       I64(0));
   uint32_t ci = OP(ADD, OP(MUL, OP(DIV, p[3], I64(g.ocg)), I64(g.cig)), r[2]);
   uint32_t in_index =
       OP(ADD, OP(ADD, OP(MUL, p[0], I64(g.is[0])), OP(MUL, iyc, I64(g.is[1]))),
@@ -131,8 +121,6 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
          OP(ADD, OP(MUL, r[2], I64(g.fs[2])), OP(MUL, p[3], I64(g.fs[3]))));
 #undef I64
 #undef OP
-#undef CMP
-#undef AND
   uint32_t x = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_SELECT, inside,
                      kb_load(&b, L, 0, in_index), kb_cf(&b, L, GRTC_ELEM_F32, 0));
   uint32_t prod = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_MUL, x,
@@ -171,6 +159,60 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
   }
 }
 
+// The inputs every case runs on: formulas of the element index.
+static void fill_inputs(const conv_case_t* c, float* in, float* filter,
+                        float* bias) {
+  conv_geom_t g = conv_geom(c);
+  size_t ni = (size_t)(c->n * c->h * c->w * c->c);
+  size_t nf = (size_t)(c->kh * c->kw * g.cig * c->oc);
+  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
+  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+}
+
+// Both outputs |x| and |y| (named |x_name|, |y_name|) against a naive
+// double-precision reference of the case's convolution + bias + relu.
+static void expect_reference(const conv_case_t* c, const float* in,
+                             const float* filter, const float* bias,
+                             const float* x, const float* y,
+                             const char* x_name, const char* y_name) {
+  conv_geom_t g = conv_geom(c);
+  for (int64_t b = 0; b < c->n; ++b) {
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        for (int64_t o = 0; o < c->oc; ++o) {
+          double want = c->init;
+          int64_t grp = o / g.ocg;
+          for (int64_t i = 0; i < c->kh; ++i) {
+            for (int64_t j = 0; j < c->kw; ++j) {
+              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
+              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
+              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
+              for (int64_t ci = 0; ci < g.cig; ++ci) {
+                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
+                                   (grp * g.cig + ci) * g.is[3]] *
+                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
+                               o * g.fs[3]];
+              }
+            }
+          }
+          want += bias[o];
+          if (want < 0) want = 0;
+          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
+          double tolerance =
+              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
+          if (!(fabs(x[at] - want) <= tolerance) ||
+              !(fabs(y[at] - want) <= tolerance)) {
+            fail_msg("[%lld,%lld,%lld,%lld]: %s %g %s %g want %g",
+                     (long long)b, (long long)oy, (long long)ox, (long long)o,
+                     x_name, x[at], y_name, y[at], want);
+          }
+        }
+      }
+    }
+  }
+}
+
 static void run_case(const conv_case_t* c) {
   conv_geom_t g = conv_geom(c);
   grtc_kernel_set_t set;
@@ -204,49 +246,14 @@ static void run_case(const conv_case_t* c) {
   float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
   float* fast = malloc(no * sizeof(float) + 1);
   float* generic = malloc(no * sizeof(float) + 1);
-  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
-  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
-  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+  fill_inputs(c, in, filter, bias);
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = NAN;
   void* fast_ptrs[] = {in, filter, bias, fast};
   void* generic_ptrs[] = {in, filter, bias, generic};
   uint32_t wgs = set.kernels[0]->workgroup_count;
   assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 4, wgs), 0);
   assert_int_equal(cpu_run(&lib, 1, generic_ptrs, 4, wgs), 0);
-  for (int64_t b = 0; b < c->n; ++b) {
-    for (int64_t oy = 0; oy < g.oh; ++oy) {
-      for (int64_t ox = 0; ox < g.ow; ++ox) {
-        for (int64_t o = 0; o < c->oc; ++o) {
-          double want = c->init;
-          int64_t grp = o / g.ocg;
-          for (int64_t i = 0; i < c->kh; ++i) {
-            for (int64_t j = 0; j < c->kw; ++j) {
-              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
-              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
-              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
-              for (int64_t ci = 0; ci < g.cig; ++ci) {
-                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
-                                   (grp * g.cig + ci) * g.is[3]] *
-                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
-                               o * g.fs[3]];
-              }
-            }
-          }
-          want += bias[o];
-          if (want < 0) want = 0;
-          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
-          double tolerance =
-              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
-          if (!(fabs(fast[at] - want) <= tolerance) ||
-              !(fabs(generic[at] - want) <= tolerance)) {
-            fail_msg("[%lld,%lld,%lld,%lld]: fast %g generic %g want %g",
-                     (long long)b, (long long)oy, (long long)ox, (long long)o,
-                     fast[at], generic[at], want);
-          }
-        }
-      }
-    }
-  }
+  expect_reference(c, in, filter, bias, fast, generic, "fast", "generic");
   free(in);
   free(filter);
   free(bias);
@@ -274,9 +281,7 @@ static void run_packed_case(const conv_case_t* c) {
   float* in = malloc(ni * sizeof(float) + 1);
   float* filter = malloc(nf * sizeof(float) + 1);
   float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
-  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
-  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
-  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+  fill_inputs(c, in, filter, bias);
   for (uint32_t k = 0; k < 2; ++k) {
     assert_true(grtc_cpu_filter_prepackable(set.kernels[k]));
   }
@@ -312,40 +317,7 @@ static void run_packed_case(const conv_case_t* c) {
     assert_int_equal(cpu_run(&lib, k, ptrs[k], 4, set.kernels[k]->workgroup_count), 0);
   }
   assert_memory_equal(out[0], out[2], no * sizeof(float));
-  for (int64_t b = 0; b < c->n; ++b) {
-    for (int64_t oy = 0; oy < g.oh; ++oy) {
-      for (int64_t ox = 0; ox < g.ow; ++ox) {
-        for (int64_t o = 0; o < c->oc; ++o) {
-          double want = c->init;
-          int64_t grp = o / g.ocg;
-          for (int64_t i = 0; i < c->kh; ++i) {
-            for (int64_t j = 0; j < c->kw; ++j) {
-              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
-              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
-              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
-              for (int64_t ci = 0; ci < g.cig; ++ci) {
-                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
-                                   (grp * g.cig + ci) * g.is[3]] *
-                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
-                               o * g.fs[3]];
-              }
-            }
-          }
-          want += bias[o];
-          if (want < 0) want = 0;
-          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
-          double tolerance =
-              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
-          if (!(fabs(out[0][at] - want) <= tolerance) ||
-              !(fabs(out[1][at] - want) <= tolerance)) {
-            fail_msg("packed [%lld,%lld,%lld,%lld]: fast %g loops %g want %g",
-                     (long long)b, (long long)oy, (long long)ox, (long long)o,
-                     out[0][at], out[1][at], want);
-          }
-        }
-      }
-    }
-  }
+  expect_reference(c, in, filter, bias, out[0], out[1], "packed fast", "packed loops");
   for (int k = 0; k < 3; ++k) free(out[k]);
   free(in);
   free(filter);

@@ -90,29 +90,17 @@ static void add_pool(grtc_kernel_set_t* set, const char* name,
   GRT_EXPECT_OK(grtc_kernel_add_acc(set, b.k, GRTC_ELEM_F32, init, &acc));
   uint32_t r[2];
   for (uint32_t d = 0; d < 2; ++d) r[d] = kb_index(&b, GRTC_KINST_RINDEX, L, d);
+  const kb_window_t win = {c->stride_h, c->stride_w, c->pad_h, c->pad_w,
+                           c->dil_h, c->dil_w, c->h, c->w};
+  kb_tap_t t = kb_window_tap(&b, &win, p[2], p[3], r[0], r[1]);
+  uint32_t inside = t.inside, iyc = t.iy, ixc = t.ix;
 #define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, (v))
 #define OP(op, x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_##op, (x), (y), 0)
-#define CMP(dir, x, y) \
-  kb_cmp(&b, L, GRTC_CMP_##dir, GRTC_CMP_TYPE_SIGNED, (x), (y))
-#define AND(x, y) kb_op(&b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND, (x), (y), 0)
-  uint32_t iy = OP(ADD, OP(SUB, OP(MUL, p[2], I64(c->stride_h)), I64(c->pad_h)),
-                   OP(MUL, r[0], I64(c->dil_h)));
-  uint32_t ix = OP(ADD, OP(SUB, OP(MUL, p[3], I64(c->stride_w)), I64(c->pad_w)),
-                   OP(MUL, r[1], I64(c->dil_w)));
-  uint32_t inside =
-      AND(AND(CMP(GE, iy, I64(0)), CMP(LT, iy, I64(c->h))),
-          AND(CMP(GE, ix, I64(0)), CMP(LT, ix, I64(c->w))));
-  uint32_t iyc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, iy,
-                       I64(0));
-  uint32_t ixc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, ix,
-                       I64(0));
   uint32_t in_index =
       OP(ADD, OP(ADD, OP(MUL, p[0], I64(g.is[0])), OP(MUL, p[1], I64(g.is[1]))),
          OP(ADD, OP(MUL, iyc, I64(g.is[2])), OP(MUL, ixc, I64(g.is[3]))));
 #undef I64
 #undef OP
-#undef CMP
-#undef AND
   uint32_t tap = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_SELECT, inside,
                        kb_load(&b, L, 0, in_index), init);
   uint32_t a = kb_acc(&b, L, acc);
