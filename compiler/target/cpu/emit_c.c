@@ -1148,8 +1148,7 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
 }
 
 // A pooling kernel's padded rows: |cols| floats each (the input positions
-// one output row's taps reach, padding included), sums at |sums| input
-// positions ((ow - 1) * stride_w + 1).
+// one output row's taps reach, padding included), and |sums| (ow) folds.
 typedef struct grtc_cpu_pool_geometry_t {
   int64_t cols, sums;
   uint64_t scratch_bytes;
@@ -1159,8 +1158,8 @@ static grtc_cpu_pool_geometry_t grtc_cpu_pool_geometry(
     const grtc_kernel_t* kernel) {
   const grtc_kpool_t* pl = &kernel->pool;
   grtc_cpu_pool_geometry_t g;
-  g.sums = (pl->ow - 1) * pl->stride_w + 1;
-  g.cols = g.sums + (pl->kw - 1) * pl->dilation_w;
+  g.sums = pl->ow;
+  g.cols = (pl->ow - 1) * pl->stride_w + 1 + (pl->kw - 1) * pl->dilation_w;
   g.scratch_bytes = (uint64_t)(pl->kh * g.cols + g.sums) * sizeof(float);
   return g;
 }
@@ -1171,9 +1170,8 @@ static grtc_cpu_pool_geometry_t grtc_cpu_pool_geometry(
 // initial value (rows above and below the input are all initial value),
 // so every tap is an unconditional op(acc, x) exactly as the generic loops
 // fold it (same taps, same order, padding read as the initial value); the
-// folds run at every input position of the row (contiguous loads whatever
-// the stride, vectorized along the row) and the epilogue reads every
-// stride_w-th one.
+// folds run along the output row (vectorized, loads stride_w apart) and
+// the epilogue reads them in order.
 static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   const grtc_kpool_t* pl = &kernel->pool;
@@ -1192,7 +1190,7 @@ static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
       "    pinit = v%u;\n  }\n"
       "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", PWID = %" PRId64
-      ", SUMS = %" PRId64 ";\n"
+      ", OW = %" PRId64 ";\n"
       "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
       ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
       "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S2 = %" PRId64
@@ -1217,10 +1215,10 @@ static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
       "          for (; x < PWID; ++x) row[x] = pinit;\n"
       "        }\n"
       "        GRT_IVDEP\n"
-      "        for (int64_t q = 0; q < SUMS; ++q) {\n"
-      "          const float* tap = pad + q;\n"
+      "        for (int64_t q = 0; q < OW; ++q) {\n"
+      "          const float* tap = pad + q * SW;\n"
       "          float acc = pinit;\n",
-      kernel->accs[0].init, pl->kh, pl->kw, pl->h, pl->w, g.cols, g.sums,
+      kernel->accs[0].init, pl->kh, pl->kw, pl->h, pl->w, g.cols, pl->ow,
       pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w, pl->dilation_h,
       pl->dilation_w, is[0], is[1], is[2], pl->input_binding);
   char fold[96];
@@ -1260,7 +1258,7 @@ static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
     grt_string_builder_appendf(o, "%s(void)v%u;\n", e->indent,
                                kernel->accs[0].init);
   }
-  grt_string_builder_appendf(o, "%sconst float acc0 = sums[p3 * SW];\n",
+  grt_string_builder_appendf(o, "%sconst float acc0 = sums[p3];\n",
                              e->indent);
   grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
   grtc_cpu_emit_stores(e);
