@@ -601,6 +601,9 @@ static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
 // padded to 6 and columns to 32 in the scratch C buffer, leading dimension
 // |ldc|). Must match GRT_KC/GRT_MC in gemm.c.
 #define GRTC_CPU_GEMM_KC 256
+// Prepacked filters (prepack.c) are laid out in the GEMM's K slices.
+_Static_assert(GRTC_CPU_GEMM_KC == GRTC_KCONV_PACK_KC,
+               "the GEMM's K slice and the packed filter layout's differ");
 #define GRTC_CPU_GEMM_MC 96
 #define GRTC_CPU_GEMM_ROWS 1024
 #define GRTC_CPU_GEMM_COLS 256
