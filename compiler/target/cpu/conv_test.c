@@ -478,6 +478,13 @@ static void test_prepack_module(void** state) {
     assert_int_equal(consts[i]->results[0].type.dims[0], nf);
     assert_ptr_equal(consts[i]->attrs.constant.data, (const uint8_t*)filter);
   }
+  // A packed kernel is refused a second packing, and the verifier checks
+  // the packed binding's size.
+  grt_expect_error(grtc_cpu_prepack_filter(&set, set.kernels[0], filter, want),
+                   GRT_STATUS_INTERNAL, "its filter cannot be prepacked");
+  set.kernels[0]->bindings[1].element_count = np + 1;
+  grt_expect_error(grtc_kernel_verify(set.kernels[0]), GRT_STATUS_INTERNAL,
+                   "conv2d packed filter binding 1 has");
   free(want);
   grtc_kernel_set_deinit(&set);
   grtc_tmodule_destroy(module);
