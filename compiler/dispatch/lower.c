@@ -152,6 +152,75 @@ static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
   grtc_lower_parallel_index(em, out->rank, results->index);
 }
 
+// The POOL2D pattern of a lowered reduce_window (see grtc_kpool_t): one f32
+// operand of rank 4 read from a buffer, a window over the last two dims
+// only (no base dilation), a constant initial value, and a body that is one
+// ADD, MAX or MIN of the accumulator and |tap| (the padded tap value).
+static void grtc_lower_pool_pattern(grtc_emitter_t* em, grtc_top_t* op,
+                                    uint32_t tap) {
+  const grtc_window_t* w = &op->attrs.window;
+  grtc_tvalue_t* in = op->operands[0];
+  grtc_kernel_t* kernel = em->kernel;
+  if (grtc_emitter_failed(em) || op->operand_count != 2 ||
+      in->type.rank != 4 || in->type.elem != GRTC_ELEM_F32 ||
+      op->results[0].type.elem != GRTC_ELEM_F32 || kernel->acc_count != 1 ||
+      grtc_ttype_element_count(&in->type) == 0) {
+    return;
+  }
+  for (uint32_t d = 0; d < 4; ++d) {
+    bool spatial = d >= 2;
+    if (w->base_dilations.values[d] != 1 || w->strides.values[d] < 1 ||
+        w->window_dilations.values[d] < 1 ||
+        (!spatial && (w->dimensions.values[d] != 1 ||
+                      w->strides.values[d] != 1 ||
+                      w->padding_low.values[d] != 0 ||
+                      w->padding_high.values[d] != 0))) {
+      return;
+    }
+  }
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  const grtc_kinst_t* update = &kernel->insts[kernel->accs[0].update];
+  if (init->kind != GRTC_KINST_CONST || update->kind != GRTC_KINST_OP ||
+      update->operand_count != 2 ||
+      (update->op != GRTC_SCALAR_ADD && update->op != GRTC_SCALAR_MAX &&
+       update->op != GRTC_SCALAR_MIN)) {
+    return;
+  }
+  const grtc_kinst_t* first = &kernel->insts[update->operands[0]];
+  const grtc_kinst_t* second = &kernel->insts[update->operands[1]];
+  bool acc_first = first->kind == GRTC_KINST_ACC && first->dim == 0 &&
+                   update->operands[1] == tap;
+  bool tap_first = second->kind == GRTC_KINST_ACC && second->dim == 0 &&
+                   update->operands[0] == tap;
+  int64_t strides[GRTC_MAX_RANK];
+  grtc_tvalue_t* source = NULL;
+  if ((!acc_first && !tap_first) ||
+      !grtc_em_strided_source(em, in, strides, &source)) {
+    return;
+  }
+  grtc_kpool_t* pool = &kernel->pool;
+  pool->input_binding = grtc_em_input(em, source);
+  pool->op = update->op;
+  pool->tap_first = tap_first && !acc_first;
+  pool->n = in->type.dims[0];
+  pool->c = in->type.dims[1];
+  pool->h = in->type.dims[2];
+  pool->w = in->type.dims[3];
+  pool->kh = w->dimensions.values[2];
+  pool->kw = w->dimensions.values[3];
+  pool->oh = op->results[0].type.dims[2];
+  pool->ow = op->results[0].type.dims[3];
+  pool->stride_h = w->strides.values[2];
+  pool->stride_w = w->strides.values[3];
+  pool->pad_h = w->padding_low.values[2];
+  pool->pad_w = w->padding_low.values[3];
+  pool->dilation_h = w->window_dilations.values[2];
+  pool->dilation_w = w->window_dilations.values[3];
+  for (uint32_t d = 0; d < 4; ++d) pool->input_strides[d] = strides[d];
+  pool->elem = GRTC_ELEM_F32;
+  kernel->pattern = GRTC_KPATTERN_POOL2D;
+}
+
 static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
                                      grtc_lower_results_t* results) {
   uint32_t count = op->operand_count / 2;
@@ -202,6 +271,7 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
   }
   grtc_lower_reduce_body(em, op, count, values, results);
   grtc_lower_parallel_index(em, out->rank, results->index);
+  grtc_lower_pool_pattern(em, op, values[0]);
 }
 
 // acc += convert(a) * convert(b), skipped (added 0) where !|inside|.

@@ -236,6 +236,92 @@ static void test_reduce_window_base_dilation(void** state) {
   release(&c);
 }
 
+// NCHW max pooling (window over the last two dims, constant init, a body
+// that is one maximum of the accumulator and the tap) carries the POOL2D
+// pattern.
+static void test_reduce_window_pool_pattern(void** state) {
+  compiled_t c;
+  GRT_EXPECT_OK(compile(
+      "func.func @main(%x: tensor<1x2x4x5xf32>) -> tensor<1x2x2x3xf32> {\n"
+      "  %z = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %0 = \"stablehlo.reduce_window\"(%x, %z) <{padding = dense<[[0, 0], "
+      "[0, 0], [1, 0], [1, 1]]> : tensor<4x2xi64>, window_dimensions = "
+      "array<i64: 1, 1, 3, 3>, window_strides = array<i64: 1, 1, 2, 2>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<1x2x4x5xf32>, tensor<f32>) -> tensor<1x2x2x3xf32>\n"
+      "  return %0 : tensor<1x2x2x3xf32>\n"
+      "}\n",
+      2, &c));
+  float x[40], out[12];
+  fill(x, 40, 7, -3);
+  run(&c, (void*[]){x}, (void*[]){out});
+  float want[12] = {3, 3, 1, 3, 3, 3, 3, 3, 0, 2, 3, 3};
+  expect_floats(out, want, 12);
+  const grtc_kernel_t* k = only_kernel(&c);
+  assert_int_equal(k->pattern, GRTC_KPATTERN_POOL2D);
+  assert_int_equal(k->pool.op, GRTC_SCALAR_MAX);
+  assert_int_equal(k->pool.kh, 3);
+  assert_int_equal(k->pool.stride_w, 2);
+  assert_int_equal(k->pool.pad_h, 1);
+  assert_int_equal(k->pool.pad_w, 1);
+  assert_int_equal(k->pool.oh, 2);
+  assert_int_equal(k->pool.ow, 3);
+  assert_int_equal(k->pool.input_strides[1], 20);
+  assert_int_equal(k->pool.input_strides[3], 1);
+  release(&c);
+}
+
+// No POOL2D pattern when the pooled value is a fused producer (x * 2),
+// when the initial value is not a constant, or when the window covers the
+// channel dim.
+static void test_reduce_window_no_pool_pattern(void** state) {
+  static const char* const sources[] = {
+      "func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %t = stablehlo.constant dense<2.0> : tensor<1x1x4x4xf32>\n"
+      "  %y = stablehlo.multiply %x, %t : tensor<1x1x4x4xf32>\n"
+      "  %0 = \"stablehlo.reduce_window\"(%y, %z) <{window_dimensions = "
+      "array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x2x2xf32>\n"
+      "  return %0 : tensor<1x1x2x2xf32>\n"
+      "}\n",
+      "func.func @main(%x: tensor<1x1x4x4xf32>, %z: tensor<f32>) -> "
+      "tensor<1x1x2x2xf32> {\n"
+      "  %0 = \"stablehlo.reduce_window\"(%x, %z) <{window_dimensions = "
+      "array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x2x2xf32>\n"
+      "  return %0 : tensor<1x1x2x2xf32>\n"
+      "}\n",
+      "func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x1x2x2xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %0 = \"stablehlo.reduce_window\"(%x, %z) <{window_dimensions = "
+      "array<i64: 1, 2, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x1x2x2xf32>\n"
+      "  return %0 : tensor<1x1x2x2xf32>\n"
+      "}\n",
+  };
+  for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); ++i) {
+    compiled_t c;
+    GRT_EXPECT_OK(compile(sources[i], 2, &c));
+    const grtc_kernel_t* k = c.kernels.kernels[c.kernels.count - 1];
+    if (k->pattern != GRTC_KPATTERN_NONE) {
+      fail_msg("source %zu: pattern %d, expected none", i, (int)k->pattern);
+    }
+    release(&c);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // pad, concatenate, dynamic slices
 //===----------------------------------------------------------------------===//
@@ -610,6 +696,8 @@ int main(void) {
       cmocka_unit_test(test_conv_batch_groups),
       cmocka_unit_test(test_reduce_window_padded_sum),
       cmocka_unit_test(test_reduce_window_base_dilation),
+      cmocka_unit_test(test_reduce_window_pool_pattern),
+      cmocka_unit_test(test_reduce_window_no_pool_pattern),
       cmocka_unit_test(test_pad_concatenate),
       cmocka_unit_test(test_dynamic_slices),
       cmocka_unit_test(test_gather_rows),

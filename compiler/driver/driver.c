@@ -588,6 +588,12 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   for (uint32_t i = 0; i < p->kernels.count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_kernel_verify(p->kernels.kernels[i]));
   }
+  // Constant filters of the CPU's planar convolutions become its GEMM's
+  // panels in rodata (the kernels' generic bodies read them too, so every
+  // target stays correct).
+  if (driver->level > 0 && driver->targets[GRTC_DRIVER_TARGET_CPU]) {
+    GRT_RETURN_IF_ERROR(grtc_cpu_prepack_module(p->module, &p->kernels, NULL));
+  }
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_kernels(p));
 
   if (c_static_out) {

@@ -120,6 +120,9 @@ typedef enum grtc_kpattern_e {
   GRTC_KPATTERN_MATMUL,
   // acc[0] at output point = 2-D convolution; see grtc_kconv_t.
   GRTC_KPATTERN_CONV2D,
+  // acc[0] at output point = a 2-D window folded by one scalar op (max or
+  // average pooling); see grtc_kpool_t.
+  GRTC_KPATTERN_POOL2D,
 } grtc_kpattern_t;
 
 // Element strides are in elements of the binding; the pattern's parallel
@@ -150,7 +153,41 @@ typedef struct grtc_kconv_t {
   int64_t input_strides[4];   // n, h, w, c
   int64_t filter_strides[4];  // kh, kw, ci, oc
   grtc_elem_t input_elem, filter_elem, acc_elem;
+  // The filter binding holds a constant filter laid out at compile time as
+  // the CPU GEMM's A panels (compiler/target/cpu/prepack.c), and
+  // |filter_strides| no longer apply: with K = kh * kw * (c / groups)
+  // ordered (ci, i, j), ocp = output channels per group rounded up to 6,
+  // element (oc, k) of group g (ol = oc's index in its group) sits at
+  //   g * K * ocp + s * GRTC_KCONV_PACK_KC * ocp + (ol / 6) * 6 * kc
+  //   + (k - s * GRTC_KCONV_PACK_KC) * 6 + ol % 6,
+  // s = k / GRTC_KCONV_PACK_KC, kc = min(GRTC_KCONV_PACK_KC, K - s * it),
+  // zero in the padding rows. The generic body reads it that way too.
+  bool filter_packed;
 } grtc_kconv_t;
+
+// The K slice of a packed filter (grtc_kconv_t.filter_packed); the CPU
+// GEMM's GRT_KC.
+#define GRTC_KCONV_PACK_KC 256
+
+// The kernel's parallel space is (n, c, oh, ow): the output's shape, a
+// reduce_window whose window spans its last two dims only. acc[0] starts at
+// its initial value, a CONST (any value), and folds the KH x KW taps in
+// row-major window order, acc = op(acc, tap) (op(tap, acc) when
+// |tap_first|), where tap (i, j) is input[n, c, oh * stride_h - pad_h +
+// i * dilation_h, ow * stride_w - pad_w + j * dilation_w], or the initial
+// value where that position lies outside [0, h) x [0, w) (the padding of
+// stablehlo.reduce_window). |op| is a grtc_scalar_op_t of two |elem|
+// operands (the lowering sets ADD, MAX or MIN).
+typedef struct grtc_kpool_t {
+  uint32_t input_binding;
+  uint32_t op;
+  bool tap_first;
+  int64_t n, c, h, w;  // input
+  int64_t kh, kw, oh, ow;
+  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+  int64_t input_strides[4];  // n, c, h, w
+  grtc_elem_t elem;
+} grtc_kpool_t;
 
 typedef struct grtc_kernel_t {
   grt_string_view_t name;  // a C identifier, unique in the module
@@ -179,6 +216,7 @@ typedef struct grtc_kernel_t {
   grtc_kpattern_t pattern;
   grtc_kmatmul_t matmul;
   grtc_kconv_t conv;
+  grtc_kpool_t pool;
   struct {
     uint32_t dimension;
     uint32_t operand_count;

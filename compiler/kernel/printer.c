@@ -156,9 +156,22 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
         "  pattern conv2d input=b%u filter=b%u in=%" PRId64 "x%" PRId64
         "x%" PRId64 "x%" PRId64 " filter=%" PRId64 "x%" PRId64 "x%" PRId64
         " stride=%" PRId64 "x%" PRId64 " pad=%" PRId64 "x%" PRId64
-        " dilation=%" PRId64 "x%" PRId64 " groups=%" PRId64 "\n",
+        " dilation=%" PRId64 "x%" PRId64 " groups=%" PRId64 "%s\n",
         cv->input_binding, cv->filter_binding, cv->n, cv->h, cv->w, cv->c,
         cv->kh, cv->kw, cv->oc, cv->stride_h, cv->stride_w, cv->pad_h,
-        cv->pad_w, cv->dilation_h, cv->dilation_w, cv->groups);
+        cv->pad_w, cv->dilation_h, cv->dilation_w, cv->groups,
+        cv->filter_packed ? " filter_packed" : "");
+  } else if (kernel->pattern == GRTC_KPATTERN_POOL2D) {
+    const grtc_kpool_t* pl = &kernel->pool;
+    grt_string_builder_appendf(
+        out,
+        "  pattern pool2d input=b%u op=%s%s in=%" PRId64 "x%" PRId64
+        "x%" PRId64 "x%" PRId64 " window=%" PRId64 "x%" PRId64
+        " stride=%" PRId64 "x%" PRId64 " pad=%" PRId64 "x%" PRId64
+        " dilation=%" PRId64 "x%" PRId64 "\n",
+        pl->input_binding, grtc_scalar_op_spelling((grtc_scalar_op_t)pl->op),
+        pl->tap_first ? " tap_first" : "", pl->n, pl->c, pl->h, pl->w, pl->kh,
+        pl->kw, pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w,
+        pl->dilation_h, pl->dilation_w);
   }
 }

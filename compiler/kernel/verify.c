@@ -382,6 +382,39 @@ static grt_status_t grtc_kverify_pattern(const grtc_kernel_t* kernel) {
                                 "conv2d pattern disagrees with the kernel "
                                 "(space, bindings, groups, strides or types)");
     }
+    if (cv->filter_packed) {
+      int64_t k = cv->kh * cv->kw * (cv->c / cv->groups);
+      int64_t ocp = (cv->oc / cv->groups + 5) / 6 * 6;
+      int64_t want = cv->groups * k * ocp;
+      if (kernel->bindings[cv->filter_binding].element_count != want) {
+        return grtc_kverify_error(
+            kernel, GRTC_KINST_NONE,
+            "conv2d packed filter binding %u has %lld elements, expected %lld",
+            cv->filter_binding,
+            (long long)kernel->bindings[cv->filter_binding].element_count,
+            (long long)want);
+      }
+    }
+  } else if (kernel->pattern == GRTC_KPATTERN_POOL2D) {
+    const grtc_kpool_t* pl = &kernel->pool;
+    if (kernel->parallel_rank != 4 ||
+        pl->input_binding >= kernel->binding_count || pl->kh < 1 ||
+        pl->kw < 1 || pl->stride_h < 1 || pl->stride_w < 1 ||
+        pl->dilation_h < 1 || pl->dilation_w < 1 ||
+        kernel->parallel_dims[0] != pl->n ||
+        kernel->parallel_dims[1] != pl->c ||
+        kernel->parallel_dims[2] != pl->oh ||
+        kernel->parallel_dims[3] != pl->ow ||
+        pl->elem != kernel->bindings[pl->input_binding].elem ||
+        pl->elem != kernel->accs[0].type ||
+        grtc_scalar_op_arity((grtc_scalar_op_t)pl->op) != 2 ||
+        !grtc_scalar_op_accepts((grtc_scalar_op_t)pl->op, pl->elem) ||
+        kernel->insts[kernel->accs[0].init].kind != GRTC_KINST_CONST) {
+      return grtc_kverify_error(kernel, GRTC_KINST_NONE,
+                                "pool2d pattern disagrees with the kernel "
+                                "(space, binding, window, op, types or a "
+                                "non-constant initial value)");
+    }
   } else {
     return grtc_kverify_error(kernel, GRTC_KINST_NONE, "unknown pattern %u",
                               (unsigned)kernel->pattern);

@@ -3,7 +3,8 @@
 // other depthwise convolutions and tiles of few pixels): padding, strides, dilation,
 // groups, 1x1, NCHW inputs with OIHW or HWIO filters, several K slices,
 // pixel blocks and A blocks, tiles that split groups, and a nonzero
-// accumulator init, each with a bias+relu epilogue,
+// accumulator init, each with a bias+relu epilogue, the planar cases also
+// with their filters prepacked (grtc_cpu_prepack_filter),
 // compared with a naive reference and with the same kernel without the
 // pattern (which runs the generic loops).
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "compiler/host/test_ir.h"
 #include "compiler/target/cpu/cpu_test_util.h"
 
 #define P GRTC_KSECTION_PRE
@@ -104,22 +106,12 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
                                     kb_cf(&b, P, GRTC_ELEM_F32, c->init), &acc));
   uint32_t r[3];
   for (uint32_t d = 0; d < 3; ++d) r[d] = kb_index(&b, GRTC_KINST_RINDEX, L, d);
+  const kb_window_t win = {c->stride_h, c->stride_w, c->pad_h, c->pad_w,
+                           c->dil_h, c->dil_w, c->h, c->w};
+  kb_tap_t tap = kb_window_tap(&b, &win, p[1], p[2], r[0], r[1]);
+  uint32_t inside = tap.inside, iyc = tap.iy, ixc = tap.ix;
 #define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, (v))
 #define OP(op, x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_##op, (x), (y), 0)
-#define CMP(dir, x, y) \
-  kb_cmp(&b, L, GRTC_CMP_##dir, GRTC_CMP_TYPE_SIGNED, (x), (y))
-#define AND(x, y) kb_op(&b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND, (x), (y), 0)
-  uint32_t iy = OP(ADD, OP(SUB, OP(MUL, p[1], I64(c->stride_h)), I64(c->pad_h)),
-                   OP(MUL, r[0], I64(c->dil_h)));
-  uint32_t ix = OP(ADD, OP(SUB, OP(MUL, p[2], I64(c->stride_w)), I64(c->pad_w)),
-                   OP(MUL, r[1], I64(c->dil_w)));
-  uint32_t inside =
-      AND(AND(CMP(GE, iy, I64(0)), CMP(LT, iy, I64(c->h))),
-          AND(CMP(GE, ix, I64(0)), CMP(LT, ix, I64(c->w))));
-  uint32_t iyc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, iy,
-                       I64(0));
-  uint32_t ixc = kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, inside, ix,
-                       I64(0));
   uint32_t ci = OP(ADD, OP(MUL, OP(DIV, p[3], I64(g.ocg)), I64(g.cig)), r[2]);
   uint32_t in_index =
       OP(ADD, OP(ADD, OP(MUL, p[0], I64(g.is[0])), OP(MUL, iyc, I64(g.is[1]))),
@@ -129,8 +121,6 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
          OP(ADD, OP(MUL, r[2], I64(g.fs[2])), OP(MUL, p[3], I64(g.fs[3]))));
 #undef I64
 #undef OP
-#undef CMP
-#undef AND
   uint32_t x = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_SELECT, inside,
                      kb_load(&b, L, 0, in_index), kb_cf(&b, L, GRTC_ELEM_F32, 0));
   uint32_t prod = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_MUL, x,
@@ -169,6 +159,60 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
   }
 }
 
+// The inputs every case runs on: formulas of the element index.
+static void fill_inputs(const conv_case_t* c, float* in, float* filter,
+                        float* bias) {
+  conv_geom_t g = conv_geom(c);
+  size_t ni = (size_t)(c->n * c->h * c->w * c->c);
+  size_t nf = (size_t)(c->kh * c->kw * g.cig * c->oc);
+  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
+  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+}
+
+// Both outputs |x| and |y| (named |x_name|, |y_name|) against a naive
+// double-precision reference of the case's convolution + bias + relu.
+static void expect_reference(const conv_case_t* c, const float* in,
+                             const float* filter, const float* bias,
+                             const float* x, const float* y,
+                             const char* x_name, const char* y_name) {
+  conv_geom_t g = conv_geom(c);
+  for (int64_t b = 0; b < c->n; ++b) {
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        for (int64_t o = 0; o < c->oc; ++o) {
+          double want = c->init;
+          int64_t grp = o / g.ocg;
+          for (int64_t i = 0; i < c->kh; ++i) {
+            for (int64_t j = 0; j < c->kw; ++j) {
+              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
+              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
+              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
+              for (int64_t ci = 0; ci < g.cig; ++ci) {
+                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
+                                   (grp * g.cig + ci) * g.is[3]] *
+                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
+                               o * g.fs[3]];
+              }
+            }
+          }
+          want += bias[o];
+          if (want < 0) want = 0;
+          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
+          double tolerance =
+              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
+          if (!(fabs(x[at] - want) <= tolerance) ||
+              !(fabs(y[at] - want) <= tolerance)) {
+            fail_msg("[%lld,%lld,%lld,%lld]: %s %g %s %g want %g",
+                     (long long)b, (long long)oy, (long long)ox, (long long)o,
+                     x_name, x[at], y_name, y[at], want);
+          }
+        }
+      }
+    }
+  }
+}
+
 static void run_case(const conv_case_t* c) {
   conv_geom_t g = conv_geom(c);
   grtc_kernel_set_t set;
@@ -202,54 +246,84 @@ static void run_case(const conv_case_t* c) {
   float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
   float* fast = malloc(no * sizeof(float) + 1);
   float* generic = malloc(no * sizeof(float) + 1);
-  for (size_t i = 0; i < ni; ++i) in[i] = (float)((int)(i * 7 % 13) - 6) / 8;
-  for (size_t i = 0; i < nf; ++i) filter[i] = (float)((int)(i * 5 % 11) - 4) / 4;
-  for (int64_t i = 0; i < c->oc; ++i) bias[i] = (float)(i % 3) - 1;
+  fill_inputs(c, in, filter, bias);
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = NAN;
   void* fast_ptrs[] = {in, filter, bias, fast};
   void* generic_ptrs[] = {in, filter, bias, generic};
   uint32_t wgs = set.kernels[0]->workgroup_count;
   assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 4, wgs), 0);
   assert_int_equal(cpu_run(&lib, 1, generic_ptrs, 4, wgs), 0);
-  for (int64_t b = 0; b < c->n; ++b) {
-    for (int64_t oy = 0; oy < g.oh; ++oy) {
-      for (int64_t ox = 0; ox < g.ow; ++ox) {
-        for (int64_t o = 0; o < c->oc; ++o) {
-          double want = c->init;
-          int64_t grp = o / g.ocg;
-          for (int64_t i = 0; i < c->kh; ++i) {
-            for (int64_t j = 0; j < c->kw; ++j) {
-              int64_t iy = oy * c->stride_h - c->pad_h + i * c->dil_h;
-              int64_t ix = ox * c->stride_w - c->pad_w + j * c->dil_w;
-              if (iy < 0 || iy >= c->h || ix < 0 || ix >= c->w) continue;
-              for (int64_t ci = 0; ci < g.cig; ++ci) {
-                want += (double)in[b * g.is[0] + iy * g.is[1] + ix * g.is[2] +
-                                   (grp * g.cig + ci) * g.is[3]] *
-                        filter[i * g.fs[0] + j * g.fs[1] + ci * g.fs[2] +
-                               o * g.fs[3]];
-              }
-            }
-          }
-          want += bias[o];
-          if (want < 0) want = 0;
-          size_t at = (size_t)(((b * g.oh + oy) * g.ow + ox) * c->oc + o);
-          double tolerance =
-              1e-5 * (1 + fabs(want)) * (double)(c->kh * c->kw * g.cig + 1);
-          if (!(fabs(fast[at] - want) <= tolerance) ||
-              !(fabs(generic[at] - want) <= tolerance)) {
-            fail_msg("[%lld,%lld,%lld,%lld]: fast %g generic %g want %g",
-                     (long long)b, (long long)oy, (long long)ox, (long long)o,
-                     fast[at], generic[at], want);
-          }
-        }
-      }
-    }
-  }
+  expect_reference(c, in, filter, bias, fast, generic, "fast", "generic");
   free(in);
   free(filter);
   free(bias);
   free(fast);
   free(generic);
+  cpu_unload(&lib);
+  grtc_kernel_set_deinit(&set);
+}
+
+// A planar-path case with its filter prepacked (grtc_cpu_prepack_filter):
+// the fast path reading the panels, and the same kernel without its
+// pattern (the generic loops reading the panels through the rewritten
+// index), against the unpacked fast path (bit for bit: the same GEMM) and
+// a reference.
+static void run_packed_case(const conv_case_t* c) {
+  conv_geom_t g = conv_geom(c);
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  add_conv(&set, "packed", c, true);
+  add_conv(&set, "packed_loops", c, true);
+  add_conv(&set, "unpacked", c, true);
+  size_t ni = (size_t)(c->n * c->h * c->w * c->c);
+  size_t nf = (size_t)(c->kh * c->kw * g.cig * c->oc);
+  size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
+  float* in = malloc(ni * sizeof(float) + 1);
+  float* filter = malloc(nf * sizeof(float) + 1);
+  float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
+  fill_inputs(c, in, filter, bias);
+  for (uint32_t k = 0; k < 2; ++k) {
+    assert_true(grtc_cpu_filter_prepackable(set.kernels[k]));
+  }
+  int64_t np = grtc_cpu_packed_filter_size(set.kernels[0]);
+  int64_t ocp = (g.ocg + 5) / 6 * 6;
+  assert_int_equal(np, c->groups * c->kh * c->kw * g.cig * ocp);
+  float* packed = malloc((size_t)np * sizeof(float) + 1);
+  float* packed2 = malloc((size_t)np * sizeof(float) + 1);
+  GRT_EXPECT_OK(grtc_cpu_prepack_filter(&set, set.kernels[0], filter, packed));
+  GRT_EXPECT_OK(grtc_cpu_prepack_filter(&set, set.kernels[1], filter, packed2));
+  assert_memory_equal(packed, packed2, (size_t)np * sizeof(float));
+  assert_true(set.kernels[0]->conv.filter_packed);
+  assert_int_equal(set.kernels[0]->bindings[1].element_count, np);
+  // Packed once, a kernel is not packed again.
+  assert_false(grtc_cpu_filter_prepackable(set.kernels[0]));
+  set.kernels[1]->pattern = GRTC_KPATTERN_NONE;
+  GRT_EXPECT_OK(grtc_kernel_verify(set.kernels[1]));
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+  assert_non_null(strstr(grt_string_builder_cstring(&text), "enum { PACKED = 1 };"));
+  grt_string_builder_deinit(&text);
+  cpu_library_t lib = cpu_build_and_load(&set, NULL);
+  float* out[3];
+  for (int k = 0; k < 3; ++k) {
+    out[k] = malloc(no * sizeof(float) + 1);
+    for (size_t i = 0; i < no; ++i) out[k][i] = NAN;
+  }
+  void* ptrs[3][4] = {{in, packed, bias, out[0]},
+                      {in, packed, bias, out[1]},
+                      {in, filter, bias, out[2]}};
+  for (uint32_t k = 0; k < 3; ++k) {
+    assert_int_equal(cpu_run(&lib, k, ptrs[k], 4, set.kernels[k]->workgroup_count), 0);
+  }
+  assert_memory_equal(out[0], out[2], no * sizeof(float));
+  expect_reference(c, in, filter, bias, out[0], out[1], "packed fast", "packed loops");
+  for (int k = 0; k < 3; ++k) free(out[k]);
+  free(in);
+  free(filter);
+  free(bias);
+  free(packed);
+  free(packed2);
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
 }
@@ -293,6 +367,9 @@ static void test_conv_cases(void** state) {
       // straddling the two groups, OIHW's strided filter rows.
       {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, HWIO, 0, {1, 0, 0, 150}, PIXELS},
       {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, OIHW, 0, {1, 0, 0, 150}, PIXELS},
+      // Output channel tiles of 16 (the lowering's step), which start
+      // inside a packed filter's 6-row panels.
+      {1, 12, 12, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 0, 0, 16}, PIXELS},
       // 1x1: stride 1, and the stride-2 projection of a residual block.
       {1, 14, 14, 16, 1, 1, 24, 1, 1, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
       {1, 14, 14, 16, 1, 1, 24, 2, 2, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
@@ -324,12 +401,99 @@ static void test_conv_cases(void** state) {
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);
+    if (cases[i].path == PATH_PIXELS) run_packed_case(&cases[i]);
   }
+}
+
+// grtc_cpu_prepack_module packs a constant filter that one DISPATCH alone
+// reads (the constant becomes the rank-1 panels), and leaves alone a
+// constant two DISPATCH ops read, a kernel two DISPATCH ops run, a splat
+// and a filter that is a function argument.
+static void test_prepack_module(void** state) {
+  (void)state;
+  const conv_case_t c = {1, 8, 8, 4, 3, 3, 10, 1, 1, 1, 1, 1, 1, 1,
+                         LAYOUT_NCHW_HWIO, 0, {0}, PATH_PIXELS};
+  conv_geom_t g = conv_geom(&c);
+  int64_t ni = c.n * c.h * c.w * c.c, nf = c.kh * c.kw * c.c * c.oc;
+  int64_t no = c.n * g.oh * g.ow * c.oc;
+  static float filter[3 * 3 * 4 * 10];
+  for (int64_t i = 0; i < nf; ++i) filter[i] = (float)(i % 9) - 4;
+  grtc_ttype_t in_t = test_vector(GRTC_ELEM_F32, ni);
+  grtc_ttype_t f_t = test_vector(GRTC_ELEM_F32, nf);
+  grtc_ttype_t b_t = test_vector(GRTC_ELEM_F32, c.oc);
+  grtc_ttype_t out_t = test_vector(GRTC_ELEM_F32, no);
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(grtc_tmodule_create("m", "m.mlir", grt_allocator_system(), &module));
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  // Kernels 0 (packed), 1 and 2 (share one constant), 3 (dispatched
+  // twice), 4 (a splat filter), 5 (the filter an argument).
+  for (int k = 0; k < 6; ++k) {
+    char name[16];
+    snprintf(name, sizeof(name), "k%d", k);
+    add_conv(&set, name, &c, true);
+  }
+  grtc_ttype_t args[3] = {in_t, b_t, f_t};
+  grtc_tfunc_t* func = NULL;
+  GRT_EXPECT_OK(grtc_tfunc_create(module, grt_make_cstring_view("main"), args, 3, &out_t,
+                                  1, &func));
+  grtc_tblock_t* body = func->body;
+  grtc_top_t* consts[4];
+  for (int i = 0; i < 4; ++i) {
+    consts[i] = test_op(module, body, GRTC_TOP_CONSTANT, NULL, 0, &f_t, 0);
+    consts[i]->attrs.constant.data = (const uint8_t*)filter;
+    consts[i]->attrs.constant.size = sizeof(filter);
+  }
+  consts[3]->attrs.constant.splat = true;
+  consts[3]->attrs.constant.size = sizeof(float);
+  grtc_tvalue_t* x = &body->args[0];
+  grtc_tvalue_t* bias = &body->args[1];
+  grtc_tvalue_t* fc[7] = {&consts[0]->results[0], &consts[1]->results[0],
+                          &consts[1]->results[0], &consts[2]->results[0],
+                          &consts[2]->results[0], &consts[3]->results[0],
+                          &body->args[2]};
+  const uint32_t kernel_of[7] = {0, 1, 2, 3, 3, 4, 5};
+  grtc_tvalue_t* last = NULL;
+  for (int d = 0; d < 7; ++d) {
+    grtc_tvalue_t* operands[3] = {x, fc[d], bias};
+    last = test_dispatch(module, body, kernel_of[d], operands, 3, out_t);
+  }
+  test_return(module, body, &last, 1);
+  uint32_t packed = 0;
+  GRT_EXPECT_OK(grtc_cpu_prepack_module(module, &set, &packed));
+  assert_int_equal(packed, 1);
+  int64_t np = grtc_cpu_packed_filter_size(set.kernels[0]);
+  assert_true(set.kernels[0]->conv.filter_packed);
+  for (uint32_t k = 1; k < 6; ++k) assert_false(set.kernels[k]->conv.filter_packed);
+  grtc_tvalue_t* v = &consts[0]->results[0];
+  assert_int_equal(v->type.rank, 1);
+  assert_int_equal(v->type.dims[0], np);
+  assert_int_equal(consts[0]->attrs.constant.size, (size_t)np * sizeof(float));
+  float* want = malloc((size_t)np * sizeof(float));
+  // A fresh kernel packed the same way gives the constant's new bytes.
+  add_conv(&set, "fresh", &c, true);
+  GRT_EXPECT_OK(grtc_cpu_prepack_filter(&set, set.kernels[6], filter, want));
+  assert_memory_equal(consts[0]->attrs.constant.data, want, (size_t)np * sizeof(float));
+  for (int i = 1; i < 4; ++i) {
+    assert_int_equal(consts[i]->results[0].type.dims[0], nf);
+    assert_ptr_equal(consts[i]->attrs.constant.data, (const uint8_t*)filter);
+  }
+  // A packed kernel is refused a second packing, and the verifier checks
+  // the packed binding's size.
+  grt_expect_error(grtc_cpu_prepack_filter(&set, set.kernels[0], filter, want),
+                   GRT_STATUS_INTERNAL, "its filter cannot be prepacked");
+  set.kernels[0]->bindings[1].element_count = np + 1;
+  grt_expect_error(grtc_kernel_verify(set.kernels[0]), GRT_STATUS_INTERNAL,
+                   "conv2d packed filter binding 1 has");
+  free(want);
+  grtc_kernel_set_deinit(&set);
+  grtc_tmodule_destroy(module);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_cases),
+      cmocka_unit_test(test_prepack_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,11 @@ void grtc_cpu_emit_prelude(grt_string_builder_t* out);
 // MATMUL and CONV2D kernels call (emitted once per file when used).
 void grtc_cpu_emit_gemm_support(grt_string_builder_t* out);
 
+// Whether |kernel| is a CONV2D the emitter runs on the planar GEMM path
+// (output channels x pixels, the filter as the GEMM's A), the one path that
+// reads a packed filter (grtc_kconv_t.filter_packed).
+bool grtc_cpu_conv_on_pixels_path(const grtc_kernel_t* kernel);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include "base/status.h"
 #include "base/string_builder.h"
 #include "compiler/kernel/ir.h"
+#include "compiler/tensor/ir.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +51,36 @@ grt_status_t grtc_cpu_build(const grtc_kernel_set_t* kernels,
                             grt_allocator_t allocator, uint8_t** out_binary,
                             size_t* out_binary_size,
                             char out_format[32]) GRT_MUST_USE;
+
+// Filters prepacked at compile time (grtc_kconv_t.filter_packed): a
+// constant filter of a convolution on the planar GEMM path is laid out as
+// the GEMM's A panels, so the kernel reads them from rodata instead of
+// packing the filter in every workgroup.
+//
+// Whether |kernel|'s filter can be prepacked: an f32 CONV2D the CPU runs on
+// the planar GEMM path, its filter read only by the convolution and not
+// packed yet. The caller also checks that the filter binding is a constant
+// nothing else reads.
+bool grtc_cpu_filter_prepackable(const grtc_kernel_t* kernel);
+// Floats of |kernel|'s packed filter.
+int64_t grtc_cpu_packed_filter_size(const grtc_kernel_t* kernel);
+// Writes the packed form of |filter| (the filter binding's elements, read
+// through the kernel's filter strides) to |out|
+// (grtc_cpu_packed_filter_size floats) and rewrites |kernel| to read it:
+// the generic body's filter loads index the packed layout, the binding's
+// element count becomes the packed size and filter_packed is set.
+grt_status_t grtc_cpu_prepack_filter(grtc_kernel_set_t* set,
+                                     grtc_kernel_t* kernel,
+                                     const float* filter,
+                                     float* out) GRT_MUST_USE;
+// Prepacks every filter of |module|'s DISPATCH ops that is a constant
+// (CONSTANT op, not a splat or unfoldable) read by that one DISPATCH alone,
+// whose kernel no other DISPATCH runs and grtc_cpu_filter_prepackable
+// accepts: the constant's data becomes the packed panels (a rank-1
+// tensor) and the kernel reads them. *out_packed (may be NULL) counts them.
+grt_status_t grtc_cpu_prepack_module(grtc_tmodule_t* module,
+                                     grtc_kernel_set_t* kernels,
+                                     uint32_t* out_packed) GRT_MUST_USE;
 
 #ifdef __cplusplus
 }

@@ -76,6 +76,51 @@ static inline void kb_store(kb_t* b, uint32_t binding, uint32_t index,
       &(grtc_kstore_t){.binding = binding, .index = index, .value = value,
                        .predicate = predicate}));
 }
+// A 2-D window tap as the dispatch lowering writes it (LOOP section): the
+// input position p * stride - pad + r * dilation along y and x, whether it
+// lies inside [0, h) x [0, w), and the positions selected to 0 outside.
+typedef struct kb_window_t {
+  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, h, w;
+} kb_window_t;
+typedef struct kb_tap_t {
+  uint32_t inside, iy, ix;  // i1; i64 positions, 0 outside
+} kb_tap_t;
+static inline uint32_t kb_tap_axis(kb_t* b, uint32_t p, uint32_t r,
+                                   int64_t stride, int64_t pad, int64_t dil) {
+  const grtc_ksection_t L = GRTC_KSECTION_LOOP;
+  uint32_t scaled = kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_MUL, p,
+                          kb_ci(b, L, GRTC_ELEM_I64, stride), 0);
+  uint32_t shifted = kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_SUB, scaled,
+                           kb_ci(b, L, GRTC_ELEM_I64, pad), 0);
+  return kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_ADD, shifted,
+               kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_MUL, r,
+                     kb_ci(b, L, GRTC_ELEM_I64, dil), 0),
+               0);
+}
+static inline uint32_t kb_in_range(kb_t* b, uint32_t x, int64_t hi) {
+  const grtc_ksection_t L = GRTC_KSECTION_LOOP;
+  return kb_op(b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND,
+               kb_cmp(b, L, GRTC_CMP_GE, GRTC_CMP_TYPE_SIGNED, x,
+                      kb_ci(b, L, GRTC_ELEM_I64, 0)),
+               kb_cmp(b, L, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED, x,
+                      kb_ci(b, L, GRTC_ELEM_I64, hi)),
+               0);
+}
+static inline kb_tap_t kb_window_tap(kb_t* b, const kb_window_t* w,
+                                     uint32_t py, uint32_t px, uint32_t ry,
+                                     uint32_t rx) {
+  const grtc_ksection_t L = GRTC_KSECTION_LOOP;
+  uint32_t iy = kb_tap_axis(b, py, ry, w->stride_h, w->pad_h, w->dil_h);
+  uint32_t ix = kb_tap_axis(b, px, rx, w->stride_w, w->pad_w, w->dil_w);
+  kb_tap_t t;
+  t.inside = kb_op(b, L, GRTC_ELEM_I1, GRTC_SCALAR_AND, kb_in_range(b, iy, w->h),
+                   kb_in_range(b, ix, w->w), 0);
+  t.iy = kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, t.inside, iy,
+               kb_ci(b, L, GRTC_ELEM_I64, 0));
+  t.ix = kb_op(b, L, GRTC_ELEM_I64, GRTC_SCALAR_SELECT, t.inside, ix,
+               kb_ci(b, L, GRTC_ELEM_I64, 0));
+  return t;
+}
 // A new kernel with |count| bindings given as (elem, element count, access).
 static inline kb_t kb_kernel(grtc_kernel_set_t* set, const char* name,
                              uint32_t count, const grtc_kbinding_t* bindings) {

@@ -494,6 +494,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_CONV_PIXELS,
   GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
+  GRTC_CPU_PATH_POOL,
 } grtc_cpu_path_t;
 
 static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
@@ -515,6 +516,47 @@ static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
 
 #define GRTC_CPU_CONV_GEMM_MIN_PIXELS 24
 
+// f32 pooling on planar (NCHW) inputs over whole output rows, with
+// non-negative padding (the rows are padded on the left).
+static bool grtc_cpu_pool_supported(const grtc_kernel_t* kernel) {
+  const grtc_kpool_t* pl = &kernel->pool;
+  const int64_t space[4] = {pl->n, pl->c, pl->oh, pl->ow};
+  bool ok = kernel->parallel_rank == 4 && pl->elem == GRTC_ELEM_F32 &&
+            (pl->op == GRTC_SCALAR_ADD || pl->op == GRTC_SCALAR_MAX ||
+             pl->op == GRTC_SCALAR_MIN) &&
+            pl->h >= 1 && pl->w >= 1 && pl->kh >= 1 && pl->kw >= 1 &&
+            pl->stride_h >= 1 && pl->stride_w >= 1 && pl->dilation_h >= 1 &&
+            pl->dilation_w >= 1 && pl->pad_h >= 0 && pl->pad_w >= 0 &&
+            pl->input_strides[3] == 1 && kernel->tile[3] >= pl->ow;
+  for (uint32_t d = 0; ok && d < 4; ++d) {
+    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+  }
+  return ok;
+}
+
+// The path of a supported f32 CONV2D.
+static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
+  // The GEMM packs the filter once per group and pixel block, which
+  // only pays off over enough pixels; depthwise filters have no reuse
+  // across input channels to exploit.
+  const grtc_kconv_t* cv = &kernel->conv;
+  int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
+                   (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
+  bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
+                kernel->tile[2] >= cv->ow;
+  // One input channel per group on planar inputs: output rows from
+  // zero-padded input rows, vectorized along the pixels.
+  if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
+  if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
+    return GRTC_CPU_PATH_CONV_DIRECT;
+  }
+  // Planar activations (NCHW: a row of pixels is contiguous, channels
+  // far apart) over whole output rows: output channels x pixels, so the
+  // filter is the GEMM's A and the pixels its columns.
+  if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
+  return GRTC_CPU_PATH_CONV_GEMM;
+}
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial) {
@@ -526,29 +568,26 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
       mm->acc_elem == GRTC_ELEM_F32) {
     return GRTC_CPU_PATH_MATMUL;
   }
+  if (kernel->pattern == GRTC_KPATTERN_POOL2D &&
+      grtc_cpu_pool_supported(kernel)) {
+    return GRTC_CPU_PATH_POOL;
+  }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D &&
       grtc_cpu_conv_supported(kernel)) {
-    // The GEMM packs the filter once per group and pixel block, which
-    // only pays off over enough pixels; depthwise filters have no reuse
-    // across input channels to exploit.
-    const grtc_kconv_t* cv = &kernel->conv;
-    int64_t pixels = (kernel->tile[1] < cv->oh ? kernel->tile[1] : cv->oh) *
-                     (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
-    bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
-                  kernel->tile[2] >= cv->ow;
-    // One input channel per group on planar inputs: output rows from
-    // zero-padded input rows, vectorized along the pixels.
-    if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
-    if (cv->c == cv->groups || pixels < GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
-      return GRTC_CPU_PATH_CONV_DIRECT;
+    grtc_cpu_path_t path = grtc_cpu_conv_path(kernel);
+    // The other paths read the filter through its strides; a packed one
+    // only the planar GEMM and the generic loops (which index the packed
+    // layout) can read.
+    if (kernel->conv.filter_packed && path != GRTC_CPU_PATH_CONV_PIXELS) {
+      return GRTC_CPU_PATH_LOOPS;
     }
-    // Planar activations (NCHW: a row of pixels is contiguous, channels
-    // far apart) over whole output rows: output channels x pixels, so the
-    // filter is the GEMM's A and the pixels its columns.
-    if (planar) return GRTC_CPU_PATH_CONV_PIXELS;
-    return GRTC_CPU_PATH_CONV_GEMM;
+    return path;
   }
   return GRTC_CPU_PATH_LOOPS;
+}
+
+bool grtc_cpu_conv_on_pixels_path(const grtc_kernel_t* kernel) {
+  return grtc_cpu_path(kernel) == GRTC_CPU_PATH_CONV_PIXELS;
 }
 
 static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
@@ -562,6 +601,9 @@ static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
 // padded to 6 and columns to 32 in the scratch C buffer, leading dimension
 // |ldc|). Must match GRT_KC/GRT_MC in gemm.c.
 #define GRTC_CPU_GEMM_KC 256
+// Prepacked filters (prepack.c) are laid out in the GEMM's K slices.
+_Static_assert(GRTC_CPU_GEMM_KC == GRTC_KCONV_PACK_KC,
+               "the GEMM's K slice and the packed filter layout's differ");
 #define GRTC_CPU_GEMM_MC 96
 #define GRTC_CPU_GEMM_ROWS 1024
 #define GRTC_CPU_GEMM_COLS 256
@@ -734,7 +776,10 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
                        : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
     g.ldc = (g.rows * cv->ow + 31) / 32 * 32;
     g.cols = grtc_cpu_min64(g.tile_oc, g.ocg);
-    g.rows_padded = (g.cols + 5) / 6 * 6;
+    // A packed filter computes from the 6-row panel holding the tile's
+    // first channel to the end of its last one's: up to 10 rows more.
+    g.rows_padded = kernel->conv.filter_packed ? (g.cols + 10 + 5) / 6 * 6
+                                               : (g.cols + 5) / 6 * 6;
     g.scratch_bytes =
         (uint64_t)g.k * sizeof(int64_t) +
         (uint64_t)((GRTC_CPU_GEMM_KC + 1) * g.ldc +
@@ -927,6 +972,9 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
       ";\n"
       "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
+      "  enum { PACKED = %d };\n"
+      "  const int64_t OCP = %" PRId64 ";\n"
+      "  (void)OCP;\n"
       "  int64_t* koff = (int64_t*)wg->local_memory;\n"
       "  float* bp = (float*)(koff + K);\n"
       "  float* ap = bp + (GRT_KC + 1) * LDC;\n"
@@ -940,9 +988,14 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "    for (int64_t g = lo3 / OCG; g * OCG < hi3; ++g) {\n"
       "      const int64_t oc_lo = g * OCG > lo3 ? g * OCG : lo3;\n"
       "      const int64_t oc_hi = (g + 1) * OCG < hi3 ? (g + 1) * OCG : hi3;\n"
-      "      const int64_t mo = oc_hi - oc_lo, mop = (mo + 5) / 6 * 6;\n"
+      // A packed filter's panels start at the group's multiples of 6:
+      // rows from the panel holding oc_lo (al) to the end of oc_hi's.
+      "      const int64_t al = PACKED ? (oc_lo - g * OCG) / 6 * 6 : 0;\n"
+      "      const int64_t rbase = PACKED ? g * OCG + al : oc_lo;\n"
+      "      const int64_t mo = PACKED ? (oc_hi - g * OCG + 5) / 6 * 6 - al : oc_hi - oc_lo;\n"
+      "      const int64_t mop = (mo + 5) / 6 * 6;\n"
       "      const float* X = b%u + p0 * S0 + g * CIG * S3;\n"
-      "      const float* F = b%u + oc_lo * F3;\n"
+      "      const float* F = PACKED ? b%u + g * K * OCP : b%u + oc_lo * F3;\n"
       "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
       "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
       "        const int64_t np = yr * OW, npp = (np + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
@@ -980,19 +1033,24 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "          }\n"
       "          for (int64_t m0 = 0; m0 < mo; m0 += GRT_MC) {\n"
       "            const int64_t mc = mo - m0 < GRT_MC ? mo - m0 : GRT_MC;\n"
-      "            grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
-      "            grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "            if (PACKED) {\n"
+      "              grt_gemm_panels(mc, npp, kc, F + k0 * OCP + (al + m0) * kc, bp, cb + m0 * LDC, LDC);\n"
+      "            } else {\n"
+      "              grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
+      "              grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "            }\n"
       "          }\n"
       "        }\n"
       "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
       "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
-      "            const float* crow = cb + (p3 - oc_lo) * LDC + (p1 - y0) * OW;\n"
+      "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
       "            GRT_IVDEP\n"
       "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
-      g.rows_padded, cv->input_binding, cv->filter_binding);
+      cv->filter_packed ? 1 : 0, (g.ocg + 5) / 6 * 6, g.rows_padded,
+      cv->input_binding, cv->filter_binding, cv->filter_binding);
   grtc_cpu_set_depth(e, 7);
   grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
   grt_string_builder_append_cstring(
@@ -1092,6 +1150,125 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
 
+// A pooling kernel's padded rows: |cols| floats each (the input positions
+// one output row's taps reach, padding included), and |sums| (ow) folds.
+typedef struct grtc_cpu_pool_geometry_t {
+  int64_t cols, sums;
+  uint64_t scratch_bytes;
+} grtc_cpu_pool_geometry_t;
+
+static grtc_cpu_pool_geometry_t grtc_cpu_pool_geometry(
+    const grtc_kernel_t* kernel) {
+  const grtc_kpool_t* pl = &kernel->pool;
+  grtc_cpu_pool_geometry_t g;
+  g.sums = pl->ow;
+  g.cols = (pl->ow - 1) * pl->stride_w + 1 + (pl->kw - 1) * pl->dilation_w;
+  g.scratch_bytes = (uint64_t)(pl->kh * g.cols + g.sums) * sizeof(float);
+  return g;
+}
+
+#define GRTC_CPU_POOL_UNROLLED_TAPS 49
+// Pooling (POOL2D) on planar inputs: per (n, c) plane and output row, the
+// KH input rows the row's taps read are copied into rows padded with the
+// initial value (rows above and below the input are all initial value),
+// so every tap is an unconditional op(acc, x) exactly as the generic loops
+// fold it (same taps, same order, padding read as the initial value); the
+// folds run along the output row (vectorized, loads stride_w apart) and
+// the epilogue reads them in order.
+static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kpool_t* pl = &kernel->pool;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_pool_geometry_t g = grtc_cpu_pool_geometry(kernel);
+  const int64_t* is = pl->input_strides;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  // The initial value in a block of its own, so the per-point PRE section
+  // can declare its v<N> again without shadowing it.
+  grt_string_builder_append_cstring(o, "  float pinit;\n  {\n");
+  grtc_cpu_set_depth(e, 2);
+  grtc_cpu_emit_inst(e, kernel->accs[0].init);
+  grt_string_builder_appendf(
+      o,
+      "    pinit = v%u;\n  }\n"
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", PWID = %" PRId64
+      ", OW = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S2 = %" PRId64
+      ";\n"
+      "  float* pad = (float*)wg->local_memory;\n"
+      "  float* sums = pad + KH * PWID;\n"
+      "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
+      "  (void)DW;\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+      "      const float* plane = b%u + p0 * S0 + p1 * S1;\n"
+      "      for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n"
+      "        for (int64_t i = 0; i < KH; ++i) {\n"
+      "          float* row = pad + i * PWID;\n"
+      "          const int64_t iy = p2 * SH - PH + i * DH;\n"
+      "          int64_t x = 0;\n"
+      "          if (iy >= 0 && iy < H && xr > 0) {\n"
+      "            for (; x < PW; ++x) row[x] = pinit;\n"
+      "            memcpy(row + x, plane + iy * S2, (size_t)xr * sizeof(float));\n"
+      "            x += xr;\n"
+      "          }\n"
+      "          for (; x < PWID; ++x) row[x] = pinit;\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t q = 0; q < OW; ++q) {\n"
+      "          const float* tap = pad + q * SW;\n"
+      "          float acc = pinit;\n",
+      kernel->accs[0].init, pl->kh, pl->kw, pl->h, pl->w, g.cols, pl->ow,
+      pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w, pl->dilation_h,
+      pl->dilation_w, is[0], is[1], is[2], pl->input_binding);
+  char fold[96];
+  const char* helper = grtc_c_family_type(GRTC_ELEM_F32)->helper;
+  const char* name = grtc_scalar_op_spelling((grtc_scalar_op_t)pl->op);
+  // The taps spelled out for the common windows; loops for huge ones.
+  if (pl->kh * pl->kw <= GRTC_CPU_POOL_UNROLLED_TAPS) {
+    for (int64_t i = 0; i < pl->kh; ++i) {
+      for (int64_t j = 0; j < pl->kw; ++j) {
+        snprintf(fold, sizeof(fold), "tap[%" PRId64 "]",
+                 i * g.cols + j * pl->dilation_w);
+        grt_string_builder_appendf(o, "          acc = grt_%s_%s(%s, %s);\n",
+                                   name, helper,
+                                   pl->tap_first ? fold : "acc",
+                                   pl->tap_first ? "acc" : fold);
+      }
+    }
+  } else {
+    grt_string_builder_appendf(
+        o,
+        "          for (int64_t i = 0; i < KH; ++i)\n"
+        "            for (int64_t j = 0; j < KW; ++j)\n"
+        "              acc = grt_%s_%s(%s, %s);\n",
+        name, helper, pl->tap_first ? "tap[i * PWID + j * DW]" : "acc",
+        pl->tap_first ? "acc" : "tap[i * PWID + j * DW]");
+  }
+  grt_string_builder_append_cstring(
+      o,
+      "          sums[q] = acc;\n"
+      "        }\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n");
+  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  // The folds started from the initial value already.
+  if (e->live[kernel->accs[0].init]) {
+    grt_string_builder_appendf(o, "%s(void)v%u;\n", e->indent,
+                               kernel->accs[0].init);
+  }
+  grt_string_builder_appendf(o, "%sconst float acc0 = sums[p3];\n",
+                             e->indent);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+  grt_string_builder_append_cstring(
+      o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+}
+
 // Bytes of per-worker scratch each kernel needs.
 static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
                                                uint32_t* out_size) {
@@ -1104,6 +1281,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
     grtc_cpu_path_t path = grtc_cpu_path(kernel);
     if (path == GRTC_CPU_PATH_MATMUL) {
       size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
+    } else if (path == GRTC_CPU_PATH_POOL) {
+      size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
     } else if (path != GRTC_CPU_PATH_LOOPS) {
       size = grtc_cpu_conv_geometry(kernel, path).scratch_bytes;
     }
@@ -1147,6 +1326,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
     grtc_cpu_emit_conv_depthwise_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_POOL) {
+    grtc_cpu_emit_pool_kernel(&e);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else {
