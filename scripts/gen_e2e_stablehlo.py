@@ -1676,6 +1676,32 @@ def gen_gather_scatter():
              '-> tensor<1xi32>' % (x, i))
     f.expect(r, array([20], "i32"), "i32")
     funcs.append(f.text(comment="x[2] is 30: the check must fail."))
+
+    f = Func("test_torch_index_select")
+    rng = np.random.default_rng(61)
+    for elem, shape, ishape, dim, batch, ielem in (
+            ("f32", (3, 4), (2,), 1, 0, "i32"), ("f32", (3, 4), (2, 2), 0, 0, "i64"),
+            ("i32", (3, 4, 5), (3, 2), 2, 1, "i32"), ("f16", (2, 3, 4), (2, 3, 1), 2, 2, "i32"),
+            ("f32", (4, 2, 3), (4, 2), 1, 1, "i64")):
+        x = array(rng.uniform(-9, 9, shape) if elem != "i32" else
+                  rng.integers(-50, 50, shape), elem)
+        idx = array(rng.integers(0, shape[dim], ishape), ielem)
+        out_shape = shape[:dim] + ishape[batch:] + shape[dim + 1:]
+        want = np.zeros(out_shape, dtype=np.asarray(x).dtype)
+        for pos in np.ndindex(*out_shape):
+            b_part = pos[:batch]
+            p_part = pos[batch:dim]
+            i_part = pos[dim:dim + len(ishape) - batch]
+            s_part = pos[dim + len(ishape) - batch:]
+            chosen = int(np.asarray(idx)[b_part + i_part])
+            want[pos] = np.asarray(x)[b_part + p_part + (chosen,) + s_part]
+        r = f.op('"stablehlo.torch_index_select"(%s, %s) {dim = %d : i64, batch_dims = %d : '
+                 'i64} : (%s, %s) -> %s'
+                 % (f.input(x, elem), f.input(idx, ielem), dim, batch, type_of(x, elem),
+                    type_of(idx, ielem), tensor_type(out_shape, elem)))
+        f.expect(r, array(want, elem), elem, *((0.0, 0.0) if elem != "i32" else ()))
+    funcs.append(f.text(comment="torch_index_select along different dims, with and "
+                        "without batch_dims, as the gather it becomes."))
     return funcs
 
 

@@ -1182,6 +1182,109 @@ static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t
 }
 
 //===----------------------------------------------------------------------===//
+// torch_index_select
+//===----------------------------------------------------------------------===//
+
+// torch_index_select(operand, index, dim, batch_dims): result[b..., p...,
+// i..., s...] = operand[b..., p..., index[b..., i...], s...], where the
+// first batch_dims dims of operand and index are shared (b), p are the
+// operand's dims before dim and s those after it. One gather: the index
+// as a vector of one start index (index_vector_dim past its last dim)
+// into operand dim `dim`, which is collapsed; the batch dims pair through
+// operand_batching_dims; every other operand dim is an offset dim, taken
+// whole.
+static grt_status_t grtc_chlo_torch_index_select(grtc_chlo_builder_t* b,
+                                                 grt_string_view_t name,
+                                                 grtc_tvalue_t* const* operands,
+                                                 const grtc_ttype_t* result,
+                                                 const grtc_chlo_attrs_t* attrs,
+                                                 grtc_tvalue_t** out) {
+  const grtc_ttype_t* x = &operands[0]->type;
+  const grtc_ttype_t* index = &operands[1]->type;
+  char tx[128], ti[128];
+  grtc_ttype_format(x, tx, sizeof(tx));
+  grtc_ttype_format(index, ti, sizeof(ti));
+  if (!attrs->has_index_select) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires the 'dim' and 'batch_dims' attributes",
+                           GRT_SV_ARG(name));
+  }
+  int64_t dim = attrs->select_dim, batch = attrs->select_batch_dims;
+  if (dim < 0) dim += x->rank;
+  if (batch < 0) batch += index->rank;
+  if (batch < 0 || dim < batch || dim >= (int64_t)x->rank || batch > (int64_t)index->rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' needs 0 <= batch_dims (%lld) <= dim (%lld) < the operand's "
+                           "rank, and batch_dims <= the index's rank; got operand %s and "
+                           "index %s", GRT_SV_ARG(name), (long long)attrs->select_batch_dims,
+                           (long long)attrs->select_dim, tx, ti);
+  }
+  if (!grtc_elem_is_integer(index->elem) || index->elem == GRTC_ELEM_I1) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes integer indices, got %s", GRT_SV_ARG(name), ti);
+  }
+  for (int64_t d = 0; d < batch; ++d) {
+    if (x->dims[d] != index->dims[d]) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%.*s' batch dim %lld differs: operand %s, index %s",
+                             GRT_SV_ARG(name), (long long)d, tx, ti);
+    }
+  }
+  uint32_t index_rank = index->rank;
+  uint32_t rank = (uint32_t)(x->rank - 1 + index_rank - batch);
+  grtc_ttype_t type = {0};
+  type.elem = x->elem;
+  type.rank = rank;
+  if (rank > GRTC_MAX_RANK) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' result of rank %u exceeds %d",
+                           GRT_SV_ARG(name), rank, GRTC_MAX_RANK);
+  }
+  int64_t offset_dims[GRTC_MAX_RANK], sizes[GRTC_MAX_RANK], batching[GRTC_MAX_RANK];
+  uint32_t offset_count = 0, r = 0;
+  for (int64_t d = 0; d < dim; ++d) {
+    type.dims[r] = x->dims[d];
+    if (d >= batch) offset_dims[offset_count++] = r;
+    ++r;
+  }
+  for (uint32_t d = (uint32_t)batch; d < index_rank; ++d) type.dims[r++] = index->dims[d];
+  for (uint32_t d = (uint32_t)dim + 1; d < x->rank; ++d) {
+    type.dims[r] = x->dims[d];
+    offset_dims[offset_count++] = r;
+    ++r;
+  }
+  for (uint32_t d = 0; d < x->rank; ++d) {
+    sizes[d] = (int64_t)d < batch || (int64_t)d == dim ? 1 : x->dims[d];
+  }
+  for (int64_t d = 0; d < batch; ++d) batching[d] = d;
+  if (result->elem != type.elem || !grtc_ttype_same_shape(result, &type)) {
+    char want[128], got[128];
+    grtc_ttype_format(&type, want, sizeof(want));
+    grtc_ttype_format(result, got, sizeof(got));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' of operand %s and index %s gives %s, not %s",
+                           GRT_SV_ARG(name), tx, ti, want, got);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* pair[2] = {operands[0], operands[1]};
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_GATHER, pair, 2, &type);
+  if (v) {
+    grtc_gather_dims_t* g = &v->def->attrs.gather;
+    grtc_tmodule_t* module = b->module;
+    g->offset_dims = grtc_tmodule_i64s(module, offset_dims, offset_count);
+    g->collapsed_slice_dims = grtc_tmodule_i64s(module, &dim, 1);
+    g->operand_batching_dims = grtc_tmodule_i64s(module, batching, (uint32_t)batch);
+    g->start_indices_batching_dims = grtc_tmodule_i64s(module, batching, (uint32_t)batch);
+    g->start_index_map = grtc_tmodule_i64s(module, &dim, 1);
+    g->slice_sizes = grtc_tmodule_i64s(module, sizes, x->rank);
+    g->index_vector_dim = index_rank;
+  }
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = v;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // mulhi
 //===----------------------------------------------------------------------===//
 
@@ -1399,7 +1502,8 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     *out_operand_count = 1;
     return true;
   }
-  if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve")) {
+  if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve") ||
+      grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
     *out_operand_count = 2;
     return true;
   }
@@ -1538,6 +1642,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.cholesky")) {
     return grtc_chlo_cholesky(b, name, operands[0], &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
+    return grtc_chlo_torch_index_select(b, name, operands, &results[0], attrs, &outs[0]);
   }
   const grtc_ttype_t* result = &results[0];
   grtc_tvalue_t** out = &outs[0];

@@ -18,7 +18,9 @@
 //   - triangular_solve and cholesky are unrolled over the matrix size
 //     (forward substitution, column by column) into slices, dot_generals,
 //     concatenations and elementwise ops, for matrices up to
-//     GRTC_CHLO_MAX_LINALG_SIZE.
+//     GRTC_CHLO_MAX_LINALG_SIZE;
+//   - torch_index_select becomes a gather (with operand batching dims for
+//     its batch_dims).
 #ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
 #define GRT_COMPILER_STABLEHLO_CHLO_H_
 
@@ -102,6 +104,10 @@ typedef struct grtc_chlo_attrs_t {
   bool left_side, lower, unit_diagonal;
   bool has_left_side, has_lower, has_unit_diagonal;
   int transpose_a;
+  // torch_index_select: dim and batch_dims (has_index_select when both were
+  // given).
+  int64_t select_dim, select_batch_dims;
+  bool has_index_select;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how

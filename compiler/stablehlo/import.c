@@ -1323,6 +1323,12 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, flag_names[i], flag_values[i]));
     *flag_given[i] = true;
   }
+  if (grtc_operation_attribute(op, "batch_dims") && grtc_operation_attribute(op, "dim")) {
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "dim", true, &attrs.select_dim));
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "batch_dims", true,
+                                        &attrs.select_batch_dims));
+    attrs.has_index_select = true;
+  }
   attrs.transpose_a = -1;
   attr = grtc_operation_attribute(op, "transpose_a");
   if (attr) {

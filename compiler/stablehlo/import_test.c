@@ -732,6 +732,30 @@ static void test_chlo_errors(void** state) {
        "  %1 = \"stablehlo.cholesky\"(%0) : (tensor<300x300xf32>) -> tensor<300x300xf32>",
        "t.mlir:3:8: error: 'stablehlo.cholesky' on tensor<300x300xf32>: matrices larger than "
        "256 x 256 are not supported yet"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = \"stablehlo.torch_index_select\"(%a, %0) {dim = 0 : i64} : "
+       "(tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'stablehlo.torch_index_select' requires the 'dim' and "
+       "'batch_dims' attributes"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = \"stablehlo.torch_index_select\"(%a, %0) {dim = 1 : i64, batch_dims = 0 : "
+       "i64} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'stablehlo.torch_index_select' needs 0 <= batch_dims (0) <= dim "
+       "(1) < the operand's rank, and batch_dims <= the index's rank; got operand "
+       "tensor<4xf32> and index tensor<4xi32>"},
+      {"%0 = \"stablehlo.torch_index_select\"(%a, %a) {dim = 0 : i64, batch_dims = 0 : "
+       "i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.torch_index_select' takes integer indices, got "
+       "tensor<4xf32>"},
+      {"%0 = stablehlo.constant dense<0> : tensor<3xi32>\n"
+       "  %1 = \"stablehlo.torch_index_select\"(%a, %0) {dim = 0 : i64, batch_dims = 1 : "
+       "i64} : (tensor<4xf32>, tensor<3xi32>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'stablehlo.torch_index_select' needs 0 <= batch_dims (1) <= dim"},
+      {"%0 = stablehlo.constant dense<0> : tensor<2xi32>\n"
+       "  %1 = \"stablehlo.torch_index_select\"(%a, %0) {dim = 0 : i64, batch_dims = 0 : "
+       "i64} : (tensor<4xf32>, tensor<2xi32>) -> tensor<3xf32>",
+       "t.mlir:3:8: error: 'stablehlo.torch_index_select' of operand tensor<4xf32> and index "
+       "tensor<2xi32> gives tensor<2xf32>, not tensor<3xf32>"},
       {"%0 = chlo.mulhi %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.mulhi' takes two integer tensors of one type (8 to 64 bits) "
        "and returns it, got tensor<4xf32> and tensor<4xf32>"},

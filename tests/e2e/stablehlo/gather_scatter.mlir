@@ -110,4 +110,29 @@ module @e2e_gather_scatter {
     check.expect_eq_const(%2, dense<[20]> : tensor<1xi32>) : tensor<1xi32>
     return
   }
+
+  // torch_index_select along different dims, with and without batch_dims, as the gather it becomes.
+  func.func public @test_torch_index_select() {
+    %0 = util.unfoldable_constant dense<[[-2.261263e+00, 4.894841e+00, 3.080576e+00, 3.764787e+00], [-1.1924497e+00, 8.950834e+00, 8.965672e+00, 8.059191e+00], [-5.5386415e+00, 3.3381557e+00, 3.0262654e+00, 1.8837124e+00]]> : tensor<3x4xf32>
+    %1 = util.unfoldable_constant dense<2> : tensor<2xi32>
+    %2 = "stablehlo.torch_index_select"(%0, %1) {dim = 1 : i64, batch_dims = 0 : i64} : (tensor<3x4xf32>, tensor<2xi32>) -> tensor<3x2xf32>
+    check.expect_almost_eq_const(%2, dense<[[3.080576e+00, 3.080576e+00], [8.965672e+00, 8.965672e+00], [3.0262654e+00, 3.0262654e+00]]> : tensor<3x2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xf32>
+    %3 = util.unfoldable_constant dense<[[2.8014312e+00, -4.6997304e+00, -6.296153e-01, -7.599555e+00], [6.1035986e+00, -8.642948e+00, -8.596729e+00, 7.85685e+00], [8.463086e+00, 6.4564986e+00, 3.427438e+00, -6.167034e+00]]> : tensor<3x4xf32>
+    %4 = util.unfoldable_constant dense<[[2, 2], [0, 1]]> : tensor<2x2xi64>
+    %5 = "stablehlo.torch_index_select"(%3, %4) {dim = 0 : i64, batch_dims = 0 : i64} : (tensor<3x4xf32>, tensor<2x2xi64>) -> tensor<2x2x4xf32>
+    check.expect_almost_eq_const(%5, dense<[[[8.463086e+00, 6.4564986e+00, 3.427438e+00, -6.167034e+00], [8.463086e+00, 6.4564986e+00, 3.427438e+00, -6.167034e+00]], [[2.8014312e+00, -4.6997304e+00, -6.296153e-01, -7.599555e+00], [6.1035986e+00, -8.642948e+00, -8.596729e+00, 7.85685e+00]]]> : tensor<2x2x4xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x2x4xf32>
+    %6 = util.unfoldable_constant dense<[[[-37, 20, -16, -48, 35], [-39, -15, 19, -9, 44], [-10, -26, 49, -31, -30], [-23, -44, 6, -16, -32]], [[-37, -42, -38, 3, -26], [12, -44, 0, 35, 39], [-46, -24, 37, -3, -27], [13, -5, 34, 15, 47]], [[-39, 11, 2, 26, 18], [14, -30, -39, 35, 31], [-16, -38, 36, 10, 19], [-14, 25, 39, -40, 48]]]> : tensor<3x4x5xi32>
+    %7 = util.unfoldable_constant dense<[[3, 1], [0, 4], [1, 4]]> : tensor<3x2xi32>
+    %8 = "stablehlo.torch_index_select"(%6, %7) {dim = 2 : i64, batch_dims = 1 : i64} : (tensor<3x4x5xi32>, tensor<3x2xi32>) -> tensor<3x4x2xi32>
+    check.expect_eq_const(%8, dense<[[[-48, 20], [-9, -15], [-31, -26], [-16, -44]], [[-37, -26], [12, 39], [-46, -27], [13, 47]], [[11, 18], [-30, 31], [-38, 19], [25, 48]]]> : tensor<3x4x2xi32>) : tensor<3x4x2xi32>
+    %9 = util.unfoldable_constant dense<[[[-4.875e+00, -5.234e-01, 5.25e+00, 8.38e+00], [-3.842e+00, 8.56e+00, 3.873e+00, -2.133e+00], [-8.44e+00, -4.52e+00, -8.76e+00, -7.035e+00]], [[-1.617e+00, 5.074e+00, 6.28e+00, 4.355e+00], [-7.543e+00, 3.824e+00, 4.902e+00, 1.599e+00], [-4.035e+00, 7.844e+00, 5.45e+00, -3.928e+00]]]> : tensor<2x3x4xf16>
+    %10 = util.unfoldable_constant dense<[[[2], [3], [0]], [[1], [1], [0]]]> : tensor<2x3x1xi32>
+    %11 = "stablehlo.torch_index_select"(%9, %10) {dim = 2 : i64, batch_dims = 2 : i64} : (tensor<2x3x4xf16>, tensor<2x3x1xi32>) -> tensor<2x3x1xf16>
+    check.expect_almost_eq_const(%11, dense<[[[5.25e+00], [-2.133e+00], [-8.44e+00]], [[5.074e+00], [3.824e+00], [-4.035e+00]]]> : tensor<2x3x1xf16>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3x1xf16>
+    %12 = util.unfoldable_constant dense<[[[-1.7148601e+00, -3.1846795e+00, -4.0254626e+00], [-1.9229178e+00, 3.9874787e+00, 3.611999e+00]], [[-8.966049e+00, 5.451359e+00, -3.8969686e+00], [7.874548e+00, 3.6511323e+00, -7.685619e+00]], [[4.467929e+00, 4.53163e+00, 3.0350256e-01], [-7.70237e+00, 1.4110509e+00, 8.140569e+00]], [[5.793755e+00, 4.7187386e+00, -5.8340125e+00], [8.132627e+00, 5.4533553e+00, -6.1386003e+00]]]> : tensor<4x2x3xf32>
+    %13 = util.unfoldable_constant dense<[[1, 0], [1, 1], [1, 1], [1, 1]]> : tensor<4x2xi64>
+    %14 = "stablehlo.torch_index_select"(%12, %13) {dim = 1 : i64, batch_dims = 1 : i64} : (tensor<4x2x3xf32>, tensor<4x2xi64>) -> tensor<4x2x3xf32>
+    check.expect_almost_eq_const(%14, dense<[[[-1.9229178e+00, 3.9874787e+00, 3.611999e+00], [-1.7148601e+00, -3.1846795e+00, -4.0254626e+00]], [[7.874548e+00, 3.6511323e+00, -7.685619e+00], [7.874548e+00, 3.6511323e+00, -7.685619e+00]], [[-7.70237e+00, 1.4110509e+00, 8.140569e+00], [-7.70237e+00, 1.4110509e+00, 8.140569e+00]], [[8.132627e+00, 5.4533553e+00, -6.1386003e+00], [8.132627e+00, 5.4533553e+00, -6.1386003e+00]]]> : tensor<4x2x3xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<4x2x3xf32>
+    return
+  }
 }
