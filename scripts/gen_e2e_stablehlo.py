@@ -2387,6 +2387,38 @@ def gen_fusion():
     z = f.op("stablehlo.multiply %s, %s : tensor<2xf32>" % (y, y))
     f.expect(z, array([4.0, 9.5], e), e)
     funcs.append(f.text(comment="(2 + 1)^2 is 9: the check must fail."))
+
+    f = Func("test_map")
+    rng = np.random.default_rng(71)
+    a = array(rng.uniform(-3, 3, (3, 4)), "f32")
+    b = array(rng.uniform(-3, 3, (3, 4)), "f32")
+    ai, bi = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    s_ = ai * bi + np.float32(2.0)
+    want = np.where(s_ > np.float32(2.0), s_, ai)
+    r = f.op('"stablehlo.map"(%s, %s) ({\n'
+             '    ^bb0(%%x: tensor<f32>, %%y: tensor<f32>):\n'
+             '      %%c = stablehlo.constant dense<2.0> : tensor<f32>\n'
+             '      %%m = stablehlo.multiply %%x, %%y : tensor<f32>\n'
+             '      %%s = stablehlo.add %%m, %%c : tensor<f32>\n'
+             '      %%p = stablehlo.compare GT, %%s, %%c : (tensor<f32>, tensor<f32>) -> '
+             'tensor<i1>\n'
+             '      %%z = stablehlo.select %%p, %%s, %%x : tensor<i1>, tensor<f32>\n'
+             '      stablehlo.return %%z : tensor<f32>\n'
+             '    }) {dimensions = array<i64: 0, 1>} : (tensor<3x4xf32>, tensor<3x4xf32>) -> '
+             'tensor<3x4xf32>' % (f.input(a, "f32"), f.input(b, "f32")))
+    f.expect(r, array(want, "f32"), "f32", 1e-6, 1e-6)
+    ci = array([[1, -7, 3], [250, 0, -1]], "i32")
+    r = f.op('"stablehlo.map"(%s) ({\n'
+             '    ^bb0(%%x: tensor<i32>):\n'
+             '      %%n = stablehlo.negate %%x : tensor<i32>\n'
+             '      %%m = stablehlo.maximum %%x, %%n : tensor<i32>\n'
+             '      %%f = stablehlo.convert %%m : (tensor<i32>) -> tensor<f32>\n'
+             '      stablehlo.return %%f : tensor<f32>\n'
+             '    }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xi32>) -> tensor<2x3xf32>'
+             % f.input(ci, "i32"))
+    f.expect(r, array(np.abs(np.asarray(ci)), "f32"), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="stablehlo.map: a body of elementwise ops (constants, "
+                        "compare, select, convert) applied at the inputs' shape."))
     return funcs
 
 

@@ -46,6 +46,9 @@ typedef struct grtc_import_t {
   const grtc_operation_t** globals;
   uint32_t global_count;
   grtc_pointer_map_t addresses;
+  // While a stablehlo.map body is imported: the map's result type, whose
+  // shape every elementwise op of the body takes (NULL otherwise).
+  const grtc_ttype_t* map_shape;
 } grtc_import_t;
 
 //===----------------------------------------------------------------------===//
@@ -1709,9 +1712,90 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
 }
 
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                   grtc_tblock_t* block);
+
+// stablehlo.map(inputs...) with a body on rank-0 tensors, over every
+// dimension: the body's ops are imported once at the inputs' full shape
+// (its arguments are the inputs, its elementwise ops take that shape, its
+// constants are broadcast to it), and the returned value is the result.
+static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                       grtc_tblock_t* block) {
+  if (op->result_count != 1 || op->region_count != 1 || op->regions[0]->block_count != 1) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' has one result and one body block");
+  }
+  if (ctx->map_shape) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' inside a map body is not supported");
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", &result, 1));
+  const grtc_block_t* body = op->regions[0]->first;
+  char text[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&result, text, sizeof(text));
+  if (body->arg_count != op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' body takes %u arguments for %u inputs",
+                             body->arg_count, op->operand_count);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* input = grtc_import_lookup(ctx, op->operands[i]);
+    if (!input || !grtc_ttype_same_shape(&input->type, &result)) {
+      return grtc_import_error(ctx, op, "'stablehlo.map' input #%u must have the result's "
+                               "shape (%s)", i, text);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[i], input));
+  }
+  grtc_i64s_t dims = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "dimensions", true, &dims));
+  bool every = dims.count == result.rank;
+  for (uint32_t d = 0; every && d < dims.count; ++d) every = dims.values[d] == (int64_t)d;
+  if (!every) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' must map over every dimension in "
+                             "order (dimensions = [0, ..., %u])",
+                             result.rank ? result.rank - 1 : 0);
+  }
+  grtc_tvalue_t* value = NULL;
+  grt_status_t status = grt_ok_status();
+  for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    if (grtc_operation_is(inner, "stablehlo.return")) {
+      if (inner->operand_count != 1) {
+        status = grtc_import_error(ctx, inner, "'stablehlo.map' body returns one value");
+        break;
+      }
+      value = grtc_import_lookup(ctx, inner->operands[0]);
+      break;
+    }
+    bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
+                    grtc_operation_is(inner, "arith.constant");
+    ctx->map_shape = constant ? NULL : &result;
+    status = grtc_import_op(ctx, inner, block);
+    ctx->map_shape = NULL;
+    if (!grt_status_is_ok(status) || !constant) continue;
+    // A body constant, broadcast to the mapped shape.
+    grtc_tvalue_t* scalar = grtc_import_lookup(ctx, &inner->results[0]);
+    grtc_ttype_t wide = result;
+    wide.elem = scalar->type.elem;
+    grtc_top_t* top = NULL;
+    status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &scalar, 1, &wide, 1,
+                                0, block, &top);
+    if (grt_status_is_ok(status)) {
+      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
+    }
+  }
+  GRT_RETURN_IF_ERROR(status);
+  if (!value || value->type.elem != result.elem || !grtc_ttype_same_shape(&value->type, &result)) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' body must return one value of the "
+                             "result's element type");
+  }
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
+static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
+  if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
   if (grt_string_view_equal_cstring(op->name, "stablehlo.uniform_quantize") ||
       grt_string_view_equal_cstring(op->name, "stablehlo.uniform_dequantize")) {
     return grtc_import_uniform(ctx, op, block);
@@ -1742,6 +1826,19 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   }
   for (uint32_t i = 0; i < op->result_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
+  }
+  if (ctx->map_shape) {
+    // Inside a stablehlo.map body: its ops act on every element at once.
+    if (is_chlo || entry.rule != GRTC_IMPORT_PLAIN ||
+        grtc_top_kind_role(entry.kind) != GRTC_ROLE_E) {
+      return grtc_import_error(ctx, op, "'stablehlo.map' bodies of elementwise ops are "
+                               "supported; '%.*s' is not one", GRT_SV_ARG(op->name));
+    }
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      grtc_elem_t elem = results[i].elem;
+      results[i] = *ctx->map_shape;
+      results[i].elem = elem;
+    }
   }
   bool plain = !is_chlo && (entry.rule == GRTC_IMPORT_PLAIN || entry.rule == GRTC_IMPORT_DOT ||
                              entry.rule == GRTC_IMPORT_BROADCAST ||

@@ -839,6 +839,56 @@ static void test_global_errors(void** state) {
                      "to close the global's value");
 }
 
+// stablehlo.map: what its lowering needs of the body and the dimensions.
+static void test_map_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* body;
+    const char* dims;
+    const char* message;
+  } cases[] = {
+      {"%r = stablehlo.reduce_precision %x, format = e5m10 : tensor<f32>", "0",
+       "'stablehlo.map' bodies of elementwise ops are supported; "
+       "'stablehlo.reduce_precision' is not one"},
+      {"%r = stablehlo.negate %x : tensor<f32>", "",
+       "'stablehlo.map' must map over every dimension in order (dimensions = [0, ..., 0])"},
+      {"%r = stablehlo.negate %x : tensor<f32>\n    %r2 = stablehlo.convert %r : "
+       "(tensor<f32>) -> tensor<i32>", "0",
+       "'stablehlo.map' body must return one value of the result's element type"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4xf32>) {\n"
+             "  %%0 = \"stablehlo.map\"(%%a) ({\n"
+             "  ^bb0(%%x: tensor<f32>):\n"
+             "    %s\n"
+             "    stablehlo.return %s : %s\n"
+             "  }) {dimensions = array<i64%s%s>} : (tensor<4xf32>) -> tensor<4xf32>\n"
+             "  return\n}\n",
+             cases[i].body, i == 2 ? "%r2" : "%r", i == 2 ? "tensor<i32>" : "tensor<f32>",
+             cases[i].dims[0] ? ": " : "", cases[i].dims);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %b: tensor<2xf32>) {\n"
+      "  %0 = \"stablehlo.map\"(%a, %b) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.map' input #1 must have the result's shape "
+      "(tensor<4xf32>)");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = \"stablehlo.map\"(%a) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.map' body takes 2 arguments for 1 inputs");
+}
+
 static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
@@ -1724,6 +1774,7 @@ int main(void) {
       cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
+      cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

@@ -171,4 +171,30 @@ module @e2e_fusion {
     check.expect_almost_eq_const(%3, dense<[4.0e+00, 9.5e+00]> : tensor<2xf32>) : tensor<2xf32>
     return
   }
+
+  // stablehlo.map: a body of elementwise ops (constants, compare, select, convert) applied at the inputs' shape.
+  func.func public @test_map() {
+    %0 = util.unfoldable_constant dense<[[-1.4795179e+00, 1.6523302e-01, 1.5659194e+00, 8.085664e-01], [-1.7749654e+00, -2.7253819e+00, 1.3899265e-01, -1.7915289e+00], [5.5378354e-01, -2.7670376e+00, 1.8488506e+00, -7.38944e-01]]> : tensor<3x4xf32>
+    %1 = util.unfoldable_constant dense<[[-1.1171829e+00, 9.724311e-01, 2.4630237e+00, -1.7428627e+00], [2.6924002e-01, 2.5446324e+00, -1.321168e+00, -2.042357e+00], [-9.442979e-01, -1.7848704e+00, 1.1256582e+00, -5.558788e-01]]> : tensor<3x4xf32>
+    %2 = "stablehlo.map"(%0, %1) ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %c = stablehlo.constant dense<2.0> : tensor<f32>
+      %m = stablehlo.multiply %x, %y : tensor<f32>
+      %s = stablehlo.add %m, %c : tensor<f32>
+      %p = stablehlo.compare GT, %s, %c : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %z = stablehlo.select %p, %s, %x : tensor<i1>, tensor<f32>
+      stablehlo.return %z : tensor<f32>
+    }) {dimensions = array<i64: 0, 1>} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+    check.expect_almost_eq_const(%2, dense<[[3.652892e+00, 2.1606777e+00, 5.8568964e+00, 8.085664e-01], [-1.7749654e+00, -2.7253819e+00, 1.3899265e-01, 5.6589413e+00], [5.5378354e-01, 6.9388037e+00, 4.081174e+00, 2.4107633e+00]]> : tensor<3x4xf32>, atol 1.0e-06, rtol 1.0e-06) : tensor<3x4xf32>
+    %3 = util.unfoldable_constant dense<[[1, -7, 3], [250, 0, -1]]> : tensor<2x3xi32>
+    %4 = "stablehlo.map"(%3) ({
+    ^bb0(%x: tensor<i32>):
+      %n = stablehlo.negate %x : tensor<i32>
+      %m = stablehlo.maximum %x, %n : tensor<i32>
+      %f = stablehlo.convert %m : (tensor<i32>) -> tensor<f32>
+      stablehlo.return %f : tensor<f32>
+    }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%4, dense<[[1.0e+00, 7.0e+00, 3.0e+00], [2.5e+02, 0.0e+00, 1.0e+00]]> : tensor<2x3xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xf32>
+    return
+  }
 }
