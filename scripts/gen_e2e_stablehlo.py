@@ -1364,6 +1364,61 @@ def gen_reduce():
              % (x, init))
     f.expect(r, array(7.0, e), e)
     funcs.append(f.text(comment="1 + 2 + 3 is 6: the check must fail."))
+
+    funcs.append(
+        "  func.func private @body_add(%arg0: tensor<f32>, %arg1: tensor<f32>) -> "
+        "tensor<f32> {\n"
+        "    %0 = stablehlo.add %arg0, %arg1 : tensor<f32>\n"
+        "    return %0 : tensor<f32>\n"
+        "  }\n\n"
+        "  func.func private @body_max(%arg0: tensor<f32>, %arg1: tensor<f32>) -> "
+        "tensor<f32> {\n"
+        "    %0 = stablehlo.maximum %arg0, %arg1 : tensor<f32>\n"
+        "    %1 = func.call @body_same(%0) : (tensor<f32>) -> tensor<f32>\n"
+        "    return %1 : tensor<f32>\n"
+        "  }\n\n"
+        "  func.func private @body_same(%arg0: tensor<f32>) -> tensor<f32> {\n"
+        "    return %arg0 : tensor<f32>\n"
+        "  }\n\n"
+        "  func.func private @body_less(%arg0: tensor<f32>, %arg1: tensor<f32>) -> "
+        "tensor<i1> {\n"
+        "    %0 = stablehlo.compare LT, %arg0, %arg1 : (tensor<f32>, tensor<f32>) -> "
+        "tensor<i1>\n"
+        "    return %0 : tensor<i1>\n"
+        "  }")
+    f = Func("test_calls_in_bodies")
+    rng = np.random.default_rng(81)
+    a = array(rng.uniform(-5, 5, (3, 4)), "f32")
+    x = f.input(a, "f32")
+    zero = f.op("stablehlo.constant dense<0.0> : tensor<f32>")
+    r = f.op("stablehlo.reduce(%s init: %s) across dimensions = [1] : (tensor<3x4xf32>, "
+             "tensor<f32>) -> tensor<3xf32>\n"
+             "     reducer(%%p: tensor<f32>, %%q: tensor<f32>) {\n"
+             "      %%s = func.call @body_add(%%p, %%q) : (tensor<f32>, tensor<f32>) -> "
+             "tensor<f32>\n"
+             "      stablehlo.return %%s : tensor<f32>\n"
+             "    }" % (x, zero))
+    f.expect(r, np.asarray(a).sum(axis=1), "f32", 1e-5, 1e-5)
+    low = f.op("stablehlo.constant dense<0xFF800000> : tensor<f32>")
+    r = f.op('"stablehlo.reduce_window"(%s, %s) ({\n'
+             '    ^bb0(%%p: tensor<f32>, %%q: tensor<f32>):\n'
+             '      %%s = func.call @body_max(%%p, %%q) : (tensor<f32>, tensor<f32>) -> '
+             'tensor<f32>\n'
+             '      stablehlo.return %%s : tensor<f32>\n'
+             '    }) {window_dimensions = array<i64: 2, 2>} : (tensor<3x4xf32>, tensor<f32>) -> '
+             'tensor<2x3xf32>' % (x, low))
+    ai = np.asarray(a)
+    want = np.array([[ai[i:i + 2, j:j + 2].max() for j in range(3)] for i in range(2)])
+    f.expect(r, array(want, "f32"), "f32", 0.0, 0.0)
+    r = f.op('"stablehlo.sort"(%s) ({\n'
+             '    ^bb0(%%p: tensor<f32>, %%q: tensor<f32>):\n'
+             '      %%s = func.call @body_less(%%p, %%q) : (tensor<f32>, tensor<f32>) -> '
+             'tensor<i1>\n'
+             '      stablehlo.return %%s : tensor<i1>\n'
+             '    }) {dimension = 1 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>' % x)
+    f.expect(r, np.sort(ai, axis=1), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="func.call inside reduce, reduce_window and sort bodies "
+                        "(nested calls too) is inlined."))
     return funcs
 
 

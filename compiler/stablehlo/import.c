@@ -49,6 +49,12 @@ typedef struct grtc_import_t {
   // While a stablehlo.map body is imported: the map's result type, whose
   // shape every elementwise op of the body takes (NULL otherwise).
   const grtc_ttype_t* map_shape;
+  // The block holding the module's functions, and how deep the importer
+  // is in regions computed per element (reduce, reduce_window, scatter,
+  // sort bodies: a func.call there is inlined) and in such inlined calls.
+  const grtc_block_t* body;
+  uint32_t scalar_region_depth;
+  uint32_t inline_depth;
 } grtc_import_t;
 
 //===----------------------------------------------------------------------===//
@@ -963,7 +969,12 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   grtc_tblock_t* block = NULL;
   GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, types, source->arg_count, &block));
   grtc_top_set_region(top, index, block);
-  return grtc_import_block(ctx, source, block);
+  bool scalar = top->kind == GRTC_TOP_REDUCE || top->kind == GRTC_TOP_REDUCE_WINDOW ||
+                top->kind == GRTC_TOP_SCATTER || top->kind == GRTC_TOP_SORT;
+  ctx->scalar_region_depth += scalar;
+  grt_status_t status = grtc_import_block(ctx, source, block);
+  ctx->scalar_region_depth -= scalar;
+  return status;
 }
 
 // check.*_const: the literal as a CONSTANT, then the check against it.
@@ -1791,11 +1802,87 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
+// A func.call inside a reduce, reduce_window, scatter or sort body (which
+// run per element inside a kernel, where there are no calls): the callee's
+// body is imported in its place, its arguments the call's operands, its
+// returned values the call's results.
+#define GRTC_IMPORT_MAX_INLINE_DEPTH 16
+
+static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grtc_tblock_t* block) {
+  const grtc_attribute_t* callee = grtc_operation_attribute(op, "callee");
+  if (!callee || callee->kind != GRTC_ATTR_SYMBOL_REF || callee->symbol.count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' requires a 'callee' naming a function (@name)",
+                             GRT_SV_ARG(op->name));
+  }
+  grt_string_view_t name = callee->symbol.names[0];
+  const grtc_operation_t* func = NULL;
+  for (const grtc_operation_t* it = ctx->body->first; it && !func; it = it->next) {
+    const grtc_attribute_t* sym = grtc_operation_attribute(it, "sym_name");
+    if (grtc_operation_is(it, "func.func") && sym && sym->kind == GRTC_ATTR_STRING &&
+        grt_string_view_equal(sym->string, name)) {
+      func = it;
+    }
+  }
+  if (!func) {
+    return grtc_import_error(ctx, op, "call to undefined function '@%.*s'", GRT_SV_ARG(name));
+  }
+  if (ctx->inline_depth >= GRTC_IMPORT_MAX_INLINE_DEPTH) {
+    return grtc_import_error(ctx, op, "calls from a reduce, reduce_window, scatter or sort "
+                             "body are inlined, and '@%.*s' nests them deeper than %d "
+                             "(recursion?)", GRT_SV_ARG(name), GRTC_IMPORT_MAX_INLINE_DEPTH);
+  }
+  const grtc_region_t* region = func->regions[0];
+  const grtc_block_t* entry = region->first;
+  if (region->block_count != 1 || entry->arg_count != op->operand_count) {
+    return grtc_import_error(ctx, op, "'@%.*s' called from a per-element body must be one "
+                             "block taking the call's %u operands", GRT_SV_ARG(name),
+                             op->operand_count);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* value = grtc_import_lookup(ctx, op->operands[i]);
+    if (!value) {
+      return grtc_import_error(ctx, op, "operand #%u of '%.*s' has no imported value", i,
+                               GRT_SV_ARG(op->name));
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &entry->args[i], value));
+  }
+  ++ctx->inline_depth;
+  grt_status_t status = grt_ok_status();
+  bool returned = false;
+  for (const grtc_operation_t* inner = entry->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    if (!grtc_operation_is(inner, "func.return")) {
+      status = grtc_import_op(ctx, inner, block);
+      continue;
+    }
+    returned = true;
+    if (inner->operand_count != op->result_count) {
+      status = grtc_import_error(ctx, op, "'@%.*s' returns %u values; the call has %u "
+                                 "results", GRT_SV_ARG(name), inner->operand_count,
+                                 op->result_count);
+      break;
+    }
+    for (uint32_t i = 0; i < op->result_count && grt_status_is_ok(status); ++i) {
+      status = grtc_import_map(ctx, &op->results[i], grtc_import_lookup(ctx, inner->operands[i]));
+    }
+  }
+  --ctx->inline_depth;
+  GRT_RETURN_IF_ERROR(status);
+  if (!returned) {
+    return grtc_import_error(ctx, op, "'@%.*s' has no func.return", GRT_SV_ARG(name));
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (ctx->scalar_region_depth && grtc_operation_is(op, "func.call")) {
+    return grtc_import_inline_call(ctx, op, block);
+  }
   if (grt_string_view_equal_cstring(op->name, "stablehlo.uniform_quantize") ||
       grt_string_view_equal_cstring(op->name, "stablehlo.uniform_dequantize")) {
     return grtc_import_uniform(ctx, op, block);
@@ -2089,6 +2176,7 @@ bool grtc_stablehlo_is_input(const grtc_module_t* module) {
 }
 
 static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
+  ctx->body = body;
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
     if (grtc_import_is_global(op)) {
       GRT_RETURN_IF_ERROR(grtc_import_declare_global(ctx, op));

@@ -889,6 +889,45 @@ static void test_map_errors(void** state) {
       "t.mlir:2:8: error: 'stablehlo.map' body takes 2 arguments for 1 inputs");
 }
 
+// func.call in a reduce body is inlined: recursion and a callee that does
+// not fit are named.
+static void test_inline_call_errors(void** state) {
+  (void)state;
+  static const char* const reduce =
+      "func.func @f(%%a: tensor<4xf32>) {\n"
+      "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %%0 = stablehlo.reduce(%%a init: %%z) across dimensions = [0] : "
+      "(tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%%p: tensor<f32>, %%q: tensor<f32>) {\n"
+      "    %%s = func.call @%s(%%p, %%q) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    stablehlo.return %%s : tensor<f32>\n"
+      "  }\n"
+      "  return\n}\n%s";
+  static const struct {
+    const char* callee;
+    const char* functions;
+    const char* message;
+  } cases[] = {
+      {"self",
+       "func.func private @self(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {\n"
+       "  %0 = func.call @self(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+       "  return %0 : tensor<f32>\n}\n",
+       "calls from a reduce, reduce_window, scatter or sort body are inlined, and '@self' "
+       "nests them deeper than 16 (recursion?)"},
+      {"one",
+       "func.func private @one(%a: tensor<f32>) -> tensor<f32> {\n"
+       "  return %a : tensor<f32>\n}\n",
+       "'@one' called from a per-element body must be one block taking the call's 2 "
+       "operands"},
+      {"missing", "", "call to undefined function '@missing'"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[2048];
+    snprintf(source, sizeof(source), reduce, cases[i].callee, cases[i].functions);
+    expect_import_error(source, cases[i].message);
+  }
+}
+
 static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
@@ -1775,6 +1814,7 @@ int main(void) {
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_map_errors),
+      cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

@@ -158,4 +158,50 @@ module @e2e_reduce {
     check.expect_almost_eq_const(%2, dense<7.0e+00> : tensor<f32>) : tensor<f32>
     return
   }
+
+  func.func private @body_add(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<f32>
+    return %0 : tensor<f32>
+  }
+
+  func.func private @body_max(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {
+    %0 = stablehlo.maximum %arg0, %arg1 : tensor<f32>
+    %1 = func.call @body_same(%0) : (tensor<f32>) -> tensor<f32>
+    return %1 : tensor<f32>
+  }
+
+  func.func private @body_same(%arg0: tensor<f32>) -> tensor<f32> {
+    return %arg0 : tensor<f32>
+  }
+
+  func.func private @body_less(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<i1> {
+    %0 = stablehlo.compare LT, %arg0, %arg1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    return %0 : tensor<i1>
+  }
+
+  // func.call inside reduce, reduce_window and sort bodies (nested calls too) is inlined.
+  func.func public @test_calls_in_bodies() {
+    %0 = util.unfoldable_constant dense<[[-6.5886706e-01, -2.8837168e+00, 4.1203732e+00, 1.1046424e+00], [-5.5454654e-01, 3.0712986e-02, -3.4627885e-01, -4.0262694e+00], [-2.217695e+00, -4.5494056e+00, 4.1599073e+00, 2.172086e+00]]> : tensor<3x4xf32>
+    %1 = stablehlo.constant dense<0.0> : tensor<f32>
+    %2 = stablehlo.reduce(%0 init: %1) across dimensions = [1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+     reducer(%p: tensor<f32>, %q: tensor<f32>) {
+      %s = func.call @body_add(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+    check.expect_almost_eq_const(%2, dense<[1.6824317e+00, -4.896382e+00, -4.35107e-01]> : tensor<3xf32>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xf32>
+    %3 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %4 = "stablehlo.reduce_window"(%0, %3) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = func.call @body_max(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {window_dimensions = array<i64: 2, 2>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%4, dense<[[3.0712986e-02, 4.1203732e+00, 4.1203732e+00], [3.0712986e-02, 4.1599073e+00, 4.1599073e+00]]> : tensor<2x3xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xf32>
+    %5 = "stablehlo.sort"(%0) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = func.call @body_less(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %s : tensor<i1>
+    }) {dimension = 1 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    check.expect_almost_eq_const(%5, dense<[[-2.8837168e+00, -6.5886706e-01, 1.1046424e+00, 4.1203732e+00], [-4.0262694e+00, -5.5454654e-01, -3.4627885e-01, 3.0712986e-02], [-4.5494056e+00, -2.217695e+00, 2.172086e+00, 4.1599073e+00]]> : tensor<3x4xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x4xf32>
+    return
+  }
 }
