@@ -3263,6 +3263,22 @@ def gen_legacy_forms():
                         "every byte N mod 256) through util.global.load, "
                         "util.global.address + load.indirect, and ml_program.global."))
 
+    f = Func("test_tuples")
+    a = array([1.5, -2.0, 3.25], e)
+    b = array([[4, 5], [6, 7]], "i32")
+    av, bv = f.input(a, e), f.input(b, "i32")
+    tt = "tuple<tensor<3xf32>, tensor<2x2xi32>>"
+    t = f.op("stablehlo.tuple %s, %s : %s" % (av, bv, tt))
+    t2 = f.op('"stablehlo.tuple"(%s, %s) : (tensor<2x2xi32>, tensor<3xf32>) -> '
+              'tuple<tensor<2x2xi32>, tensor<3xf32>>' % (bv, av))
+    x = f.op("stablehlo.get_tuple_element %s[0] : (%s) -> tensor<3xf32>" % (t, tt))
+    y = f.op('"stablehlo.get_tuple_element"(%s) {index = 0 : i32} : (tuple<tensor<2x2xi32>, '
+             'tensor<3xf32>>) -> tensor<2x2xi32>' % t2)
+    f.expect(f.op("stablehlo.add %s, %s : tensor<3xf32>" % (x, x)), a * 2, e)
+    f.expect(y, b, "i32")
+    funcs.append(f.text(comment="stablehlo.tuple and get_tuple_element (pretty and generic) "
+                        "as older TensorFlow exports write them."))
+
     funcs.append(
         "  func.func private @scaled(%arg0: tensor<2x3xf32> {jax.arg_info = \"x\", "
         "mhlo.sharding = \"{replicated}\"}, %arg1: tensor<f32> {jax.arg_info = "

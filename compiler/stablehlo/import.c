@@ -55,7 +55,17 @@ typedef struct grtc_import_t {
   const grtc_block_t* body;
   uint32_t scalar_region_depth;
   uint32_t inline_depth;
+  // stablehlo.tuple results -> their grtc_import_tuple_t.
+  grtc_pointer_map_t tuples;
 } grtc_import_t;
+
+// A tuple's elements: stablehlo.tuple packs imported values, and
+// stablehlo.get_tuple_element takes one back out. Tuples exist only
+// between the two (not as arguments, results or loop-carried values).
+typedef struct grtc_import_tuple_t {
+  uint32_t count;
+  grtc_tvalue_t* values[];
+} grtc_import_tuple_t;
 
 //===----------------------------------------------------------------------===//
 // Diagnostics
@@ -1875,11 +1885,65 @@ static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_opera
   return grt_ok_status();
 }
 
+// stablehlo.tuple and stablehlo.get_tuple_element.
+static grt_status_t grtc_import_tuple_op(grtc_import_t* ctx, const grtc_operation_t* op) {
+  if (op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' has one result", GRT_SV_ARG(op->name));
+  }
+  if (grtc_operation_is(op, "stablehlo.tuple")) {
+    const grtc_type_t* type = op->results[0].type;
+    if (type->kind != GRTC_TYPE_TUPLE || type->function.input_count != op->operand_count) {
+      return grtc_import_error(ctx, op, "'stablehlo.tuple' of %u values must give a tuple "
+                               "of %u elements", op->operand_count, op->operand_count);
+    }
+    grtc_import_tuple_t* tuple = grtc_tmodule_alloc(
+        ctx->module, sizeof(*tuple) + op->operand_count * sizeof(tuple->values[0]));
+    if (!tuple) return grtc_import_oom();
+    tuple->count = op->operand_count;
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      tuple->values[i] = grtc_import_lookup(ctx, op->operands[i]);
+      if (!tuple->values[i]) {
+        return grtc_import_error(ctx, op, "'stablehlo.tuple' element #%u must be a tensor "
+                                 "(tuples of tuples are not supported)", i);
+      }
+    }
+    return grtc_map_put(ctx->allocator, &ctx->tuples, &op->results[0], tuple);
+  }
+  const grtc_import_tuple_t* tuple =
+      op->operand_count == 1 ? grtc_map_get(&ctx->tuples, op->operands[0]) : NULL;
+  if (!tuple) {
+    return grtc_import_error(ctx, op, "'stablehlo.get_tuple_element' takes the result of a "
+                             "stablehlo.tuple (tuples passed into or out of functions and "
+                             "loops are not supported)");
+  }
+  int64_t index = -1;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "index", true, &index));
+  if (index < 0 || index >= (int64_t)tuple->count) {
+    return grtc_import_error(ctx, op, "'stablehlo.get_tuple_element' index %lld is not "
+                             "below the tuple's %u elements", (long long)index, tuple->count);
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  grtc_tvalue_t* value = tuple->values[index];
+  if (!grtc_ttype_equal(&result, &value->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'stablehlo.get_tuple_element' element %lld is %s, "
+                             "not %s", (long long)index,
+                             grtc_ttype_format(&value->type, a, sizeof(a)),
+                             grtc_ttype_format(&result, b, sizeof(b)));
+  }
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (grtc_operation_is(op, "stablehlo.tuple") ||
+      grtc_operation_is(op, "stablehlo.get_tuple_element")) {
+    return grtc_import_tuple_op(ctx, op);
+  }
   if (ctx->scalar_region_depth && grtc_operation_is(op, "func.call")) {
     return grtc_import_inline_call(ctx, op, block);
   }
@@ -2217,6 +2281,7 @@ grt_status_t grtc_stablehlo_import(const grtc_module_t* module,
   grt_allocator_free(allocator, ctx.values.slots);
   grt_allocator_free(allocator, ctx.locations.slots);
   grt_allocator_free(allocator, ctx.addresses.slots);
+  grt_allocator_free(allocator, ctx.tuples.slots);
   grt_allocator_free(allocator, (void*)ctx.globals);
   if (!grt_status_is_ok(status)) {
     grtc_tmodule_destroy(ctx.module);

@@ -928,6 +928,43 @@ static void test_inline_call_errors(void** state) {
   }
 }
 
+static void test_tuple_errors(void** state) {
+  (void)state;
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = stablehlo.tuple %a : tuple<tensor<4xf32>>\n"
+      "  %1 = stablehlo.get_tuple_element %0[1] : (tuple<tensor<4xf32>>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:3:8: error: 'stablehlo.get_tuple_element' index 1 is not below the tuple's 1 "
+      "elements");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = stablehlo.tuple %a : tuple<tensor<4xf32>>\n"
+      "  %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<4xf32>>) -> tensor<4xi32>\n"
+      "  return\n}\n",
+      "t.mlir:3:8: error: 'stablehlo.get_tuple_element' element 0 is tensor<4xf32>, not "
+      "tensor<4xi32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = \"stablehlo.tuple\"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> "
+      "tuple<tensor<4xf32>>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.tuple' of 2 values must give a tuple of 2 elements");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %1 = \"stablehlo.get_tuple_element\"(%a) {index = 0 : i32} : (tensor<4xf32>) -> "
+      "tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.get_tuple_element' takes the result of a "
+      "stablehlo.tuple");
+  expect_parse_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = stablehlo.tuple %a : tuple<tensor<4xf32>>\n"
+      "  %1 = stablehlo.get_tuple_element %0 : (tuple<tensor<4xf32>>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "expected '[' before the index");
+}
+
 static void test_check_op_errors(void** state) {
   (void)state;
   expect_import_error(
@@ -1815,6 +1852,7 @@ int main(void) {
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_inline_call_errors),
+      cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),
       cmocka_unit_test(test_generic_only_ops),
       cmocka_unit_test(test_jax_export),

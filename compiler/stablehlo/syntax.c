@@ -1339,6 +1339,26 @@ static grt_status_t grtc_shlo_parse_global_store(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// stablehlo.get_tuple_element
+//===----------------------------------------------------------------------===//
+
+// %t[index] : (tuple<...>) -> type
+static grt_status_t grtc_shlo_parse_get_tuple_element(grtc_parser_t* parser,
+                                                      const grtc_op_syntax_t* syntax,
+                                                      grtc_op_state_t* state) {
+  (void)syntax;
+  GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LSQUARE, "before the index"));
+  int64_t index = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &index));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RSQUARE, "after the index"));
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "index", grtc_shlo_i64_attr(parser, index)));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  static const grtc_shlo_format_t plain = {0, NULL, 0};
+  return grtc_shlo_parse_types(parser, &plain, state);
+}
+
+//===----------------------------------------------------------------------===//
 // stablehlo.composite
 //===----------------------------------------------------------------------===//
 
@@ -1464,6 +1484,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
     {"stablehlo.composite", NULL, grtc_shlo_parse_composite, NULL, NULL},
+    {"stablehlo.get_tuple_element", NULL, grtc_shlo_parse_get_tuple_element, NULL, NULL},
+    GRTC_SHLO_PLAIN("stablehlo.tuple")
     {"util.global", NULL, grtc_shlo_parse_util_global, NULL, NULL},
     {"util.global.load", NULL, grtc_shlo_parse_global_use, NULL, NULL},
     {"util.global.address", NULL, grtc_shlo_parse_global_use, NULL, NULL},

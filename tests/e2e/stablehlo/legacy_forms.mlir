@@ -31,6 +31,20 @@ module @e2e_legacy_forms {
     return
   }
 
+  // stablehlo.tuple and get_tuple_element (pretty and generic) as older TensorFlow exports write them.
+  func.func public @test_tuples() {
+    %0 = util.unfoldable_constant dense<[1.5e+00, -2.0e+00, 3.25e+00]> : tensor<3xf32>
+    %1 = util.unfoldable_constant dense<[[4, 5], [6, 7]]> : tensor<2x2xi32>
+    %2 = stablehlo.tuple %0, %1 : tuple<tensor<3xf32>, tensor<2x2xi32>>
+    %3 = "stablehlo.tuple"(%1, %0) : (tensor<2x2xi32>, tensor<3xf32>) -> tuple<tensor<2x2xi32>, tensor<3xf32>>
+    %4 = stablehlo.get_tuple_element %2[0] : (tuple<tensor<3xf32>, tensor<2x2xi32>>) -> tensor<3xf32>
+    %5 = "stablehlo.get_tuple_element"(%3) {index = 0 : i32} : (tuple<tensor<2x2xi32>, tensor<3xf32>>) -> tensor<2x2xi32>
+    %6 = stablehlo.add %4, %4 : tensor<3xf32>
+    check.expect_almost_eq_const(%6, dense<[3.0e+00, -4.0e+00, 6.5e+00]> : tensor<3xf32>) : tensor<3xf32>
+    check.expect_eq_const(%5, dense<[[4, 5], [6, 7]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+    return
+  }
+
   func.func private @scaled(%arg0: tensor<2x3xf32> {jax.arg_info = "x", mhlo.sharding = "{replicated}"}, %arg1: tensor<f32> {jax.arg_info = "s", mhlo.sharding = "{replicated}"}) -> (tensor<2x3xf32> {jax.result_info = "", mhlo.sharding = "{replicated}"}) {
     %0 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>) -> tensor<2x3xf32>
     %1 = stablehlo.multiply %arg0, %0 : tensor<2x3xf32>
