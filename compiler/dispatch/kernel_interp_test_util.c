@@ -19,8 +19,17 @@ typedef struct grtc_kinterp_t {
   grtc_kv_t* args;  // sort comparator arguments
   int64_t p[GRTC_KERNEL_MAX_RANK];
   int64_t r[GRTC_KERNEL_MAX_RANK];
+  const int64_t* extents;  // the symbolic extents' values
+  // The parallel and reduction dims with every extent replaced by its value.
+  int64_t pdims[GRTC_KERNEL_MAX_RANK];
+  int64_t rdims[GRTC_KERNEL_MAX_RANK];
   grt_status_t status;
 } grtc_kinterp_t;
+
+static int64_t grtc_kinterp_size(const grtc_kinterp_t* in, int64_t size) {
+  return grtc_kdim_is_static(size) ? size
+                                   : in->extents[grtc_kdim_extent(size)];
+}
 
 static void grtc_kinterp_fail(grtc_kinterp_t* in, const char* message,
                               uint32_t inst) {
@@ -87,6 +96,9 @@ static void grtc_kinterp_section(grtc_kinterp_t* in, grtc_ksection_t section) {
       case GRTC_KINST_RINDEX:
         v.i = in->r[k->dim];
         break;
+      case GRTC_KINST_EXTENT:
+        v.i = in->extents[k->dim];
+        break;
       case GRTC_KINST_ACC:
         v = in->accs[k->dim];
         break;
@@ -95,7 +107,8 @@ static void grtc_kinterp_section(grtc_kinterp_t* in, grtc_ksection_t section) {
         break;
       case GRTC_KINST_LOAD: {
         const grtc_kbinding_t* b = &kernel->bindings[k->binding];
-        if (o[0].i < 0 || o[0].i >= b->element_count) {
+        if (o[0].i < 0 ||
+            (b->element_count >= 0 && o[0].i >= b->element_count)) {
           grtc_kinterp_fail(in, "load out of range", i);
           return;
         }
@@ -142,7 +155,7 @@ static void grtc_kinterp_point(grtc_kinterp_t* in) {
   if (kernel->acc_count) {
     int64_t total = 1;
     for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
-      total *= kernel->reduction_dims[d];
+      total *= in->rdims[d];
     }
     memset(in->r, 0, sizeof(in->r));
     for (int64_t n = 0; n < total && !in->status; ++n) {
@@ -150,7 +163,7 @@ static void grtc_kinterp_point(grtc_kinterp_t* in) {
       for (uint32_t a = 0; a < kernel->acc_count; ++a) {
         in->accs[a] = in->values[kernel->accs[a].update];
       }
-      grtc_kinterp_next(in->r, kernel->reduction_dims, kernel->reduction_rank);
+      grtc_kinterp_next(in->r, in->rdims, kernel->reduction_rank);
     }
   }
   grtc_kinterp_section(in, GRTC_KSECTION_POST);
@@ -162,7 +175,7 @@ static void grtc_kinterp_point(grtc_kinterp_t* in) {
     }
     const grtc_kbinding_t* b = &kernel->bindings[store->binding];
     int64_t index = in->values[store->index].i;
-    if (index < 0 || index >= b->element_count) {
+    if (index < 0 || (b->element_count >= 0 && index >= b->element_count)) {
       grtc_kinterp_fail(in, "store out of range", store->index);
       return;
     }
@@ -175,21 +188,28 @@ static void grtc_kinterp_loop(grtc_kinterp_t* in) {
   const grtc_kernel_t* kernel = in->kernel;
   uint32_t rank = kernel->parallel_rank;
   int64_t tiles[GRTC_KERNEL_MAX_RANK];
+  const int64_t* dims = in->pdims;
   for (uint32_t d = 0; d < rank; ++d) {
-    tiles[d] = (kernel->parallel_dims[d] + kernel->tile[d] - 1) /
-               kernel->tile[d];
+    tiles[d] = (dims[d] + kernel->tile[d] - 1) / kernel->tile[d];
   }
-  for (uint32_t wg = 0; wg < kernel->workgroup_count && !in->status; ++wg) {
+  uint32_t workgroup_count = 0;
+  grt_status_t status =
+      grtc_kernel_workgroups_for(kernel, in->extents, &workgroup_count);
+  if (status) {
+    in->status = status;
+    return;
+  }
+  for (uint32_t wg = 0; wg < workgroup_count && !in->status; ++wg) {
     int64_t origin[GRTC_KERNEL_MAX_RANK], extent[GRTC_KERNEL_MAX_RANK];
     uint64_t rest = wg;
     for (uint32_t d = rank; d-- > 0;) {
       int64_t t = kernel->serial ? 0 : (int64_t)(rest % (uint64_t)tiles[d]);
       rest /= (uint64_t)tiles[d];
       origin[d] = t * kernel->tile[d];
-      extent[d] = kernel->serial ? kernel->parallel_dims[d]
+      extent[d] = kernel->serial ? dims[d]
                                  : kernel->tile[d];
-      if (origin[d] + extent[d] > kernel->parallel_dims[d]) {
-        extent[d] = kernel->parallel_dims[d] - origin[d];
+      if (origin[d] + extent[d] > dims[d]) {
+        extent[d] = dims[d] - origin[d];
       }
     }
     int64_t local[GRTC_KERNEL_MAX_RANK] = {0};
@@ -255,10 +275,30 @@ static void grtc_kinterp_sort(grtc_kinterp_t* in) {
 
 grt_status_t grtc_kinterp_run(const grtc_kernel_t* kernel,
                               void* const* buffers) {
+  return grtc_kinterp_run_extents(kernel, buffers, NULL);
+}
+
+grt_status_t grtc_kinterp_run_extents(const grtc_kernel_t* kernel,
+                                      void* const* buffers,
+                                      const int64_t* extents) {
+  if (kernel->extent_count && !extents) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "interpreter: kernel %.*s reads %u extents, none "
+                           "given",
+                           (int)kernel->name.size, kernel->name.data,
+                           kernel->extent_count);
+  }
   grtc_kinterp_t in;
   memset(&in, 0, sizeof(in));
   in.kernel = kernel;
   in.buffers = buffers;
+  in.extents = extents;
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    in.pdims[d] = grtc_kinterp_size(&in, kernel->parallel_dims[d]);
+  }
+  for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
+    in.rdims[d] = grtc_kinterp_size(&in, kernel->reduction_dims[d]);
+  }
   in.values = calloc(kernel->inst_count + 1, sizeof(grtc_kv_t));
   in.accs = calloc(kernel->acc_count + 1, sizeof(grtc_kv_t));
   in.args = calloc(2 * kernel->sort.operand_count + 2, sizeof(grtc_kv_t));

@@ -14,6 +14,12 @@
 grt_status_t grtc_kinterp_run(const grtc_kernel_t* kernel,
                               void* const* buffers) GRT_MUST_USE;
 
+// The same for a kernel with symbolic extents: extents[e] is the value of
+// extent e (push constant e on a device).
+grt_status_t grtc_kinterp_run_extents(const grtc_kernel_t* kernel,
+                                      void* const* buffers,
+                                      const int64_t* extents) GRT_MUST_USE;
+
 // Runs |func| after dispatch formation (CONSTANT, RESHAPE, DISPATCH and
 // RETURN ops) on host arrays: |args| are its arguments, |results| receive
 // copies of what it returns (caller-sized).

@@ -110,10 +110,40 @@ grt_status_t grtc_kernel_add_store(grtc_kernel_set_t* set,
   return grt_ok_status();
 }
 
-grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel) {
+grt_status_t grtc_kernel_add_extent(grtc_kernel_set_t* set,
+                                    grtc_kernel_t* kernel, uint32_t symbol,
+                                    uint32_t* out_extent) {
+  for (uint32_t e = 0; e < kernel->extent_count; ++e) {
+    if (kernel->extent_symbols[e] == symbol) {
+      *out_extent = e;
+      return grt_ok_status();
+    }
+  }
+  uint32_t capacity = grtc_kernel_capacity_of(kernel->extent_count);
+  GRT_RETURN_IF_ERROR(grtc_kernel_grow(set, (void**)&kernel->extent_symbols,
+                                       kernel->extent_count, &capacity,
+                                       sizeof(uint32_t)));
+  kernel->extent_symbols[kernel->extent_count] = symbol;
+  *out_extent = kernel->extent_count++;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_workgroups_for(const grtc_kernel_t* kernel,
+                                        const int64_t* extents,
+                                        uint32_t* out_count) {
   uint64_t count = 1;
   for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
     int64_t dim = kernel->parallel_dims[d];
+    if (!grtc_kdim_is_static(dim)) {
+      uint32_t e = grtc_kdim_extent(dim);
+      dim = extents && e < kernel->extent_count ? extents[e] : -1;
+      if (dim < 0) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "kernel %.*s: parallel dimension %u is extent "
+                               "%u, which has no value",
+                               (int)kernel->name.size, kernel->name.data, d, e);
+      }
+    }
     int64_t tile = kernel->tile[d];
     if (tile < 1) {
       return grt_make_status(GRT_STATUS_INTERNAL,
@@ -132,6 +162,29 @@ grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel) {
     }
   }
   if (kernel->serial) count = 1;
-  kernel->workgroup_count = (uint32_t)count;
+  *out_count = (uint32_t)count;
   return grt_ok_status();
+}
+
+grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel) {
+  bool symbolic = false;
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    if (!grtc_kdim_is_static(kernel->parallel_dims[d])) symbolic = true;
+    if (kernel->tile[d] < 1) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "kernel %.*s: tile of dimension %u is %lld, "
+                             "expected >= 1",
+                             (int)kernel->name.size, kernel->name.data, d,
+                             (long long)kernel->tile[d]);
+    }
+  }
+  if (symbolic && !kernel->serial) {
+    kernel->workgroup_count = 0;
+    return grt_ok_status();
+  }
+  if (symbolic) {
+    kernel->workgroup_count = 1;
+    return grt_ok_status();
+  }
+  return grtc_kernel_workgroups_for(kernel, NULL, &kernel->workgroup_count);
 }

@@ -25,6 +25,25 @@
 // (section PRE) read ARG(2k) / ARG(2k+1), the lhs/rhs element of operand k,
 // and sort.comparator (an i1 instruction) says lhs < rhs.
 //
+// Symbolic extents (docs/compiler.md "Symbolic shapes"). A kernel of a
+// shape-polymorphic program reads the extents only known at the call as
+// push constants: extent e is 32-bit push constant e of every dispatch of
+// the kernel, the value of tensor symbol extent_symbols[e] (a class
+// representative of the module's shape table) at the call, and the EXTENT
+// instruction reads it as an i64 (>= 0). Where the kernel IR holds a size,
+// it may be GRTC_KDIM_EXTENT(e) instead of a number:
+//   - parallel_dims[d] and reduction_dims[d] (tile[d] stays a static
+//     number >= 1; the dimension has ceil(extent / tile[d]) tiles, and a
+//     tile may be cut short by the extent, as for a static dimension);
+//   - MATMUL's m, n and k, CONV2D's n and POOL2D's n (their strides and
+//     every other field stay static: a lowering that would need a symbolic
+//     stride leaves the pattern out);
+//   - a binding's element_count is -1 when its size depends on an extent.
+// The workgroup count of such a kernel is known only at the call:
+// workgroup_count is 0 and the host program computes the product of
+// ceil(extent / tile[d]) over the parallel dims (1 for a serial kernel).
+// SORT kernels take static shapes only.
+//
 // |pattern| names a computation a backend may implement with a faster
 // specialized routine (a tiled matmul microkernel, ...). The generic body
 // is always present and equivalent, so a backend may ignore the pattern.
@@ -59,7 +78,15 @@ typedef enum grtc_kinst_kind_e {
   GRTC_KINST_COMPARE,  // direction |op|, compare_type; result i1
   GRTC_KINST_CONVERT,  // operands[0] converted to |type|
   GRTC_KINST_BITCAST,  // operands[0] reinterpreted as |type|
+  GRTC_KINST_EXTENT,   // symbolic extent |dim| (i64, section PRE)
 } grtc_kinst_kind_t;
+
+// A kernel size that is symbolic extent |e| (see "Symbolic extents" above).
+#define GRTC_KDIM_EXTENT(e) (-1 - (int64_t)(e))
+static inline bool grtc_kdim_is_static(int64_t dim) { return dim >= 0; }
+static inline uint32_t grtc_kdim_extent(int64_t dim) {
+  return (uint32_t)(-1 - dim);
+}
 
 typedef enum grtc_ksection_e {
   GRTC_KSECTION_PRE,
@@ -73,7 +100,7 @@ typedef struct grtc_kinst_t {
   grtc_elem_t type;  // the result type
   uint32_t op;       // OP: grtc_scalar_op_t; COMPARE: direction
   grtc_compare_type_t compare_type;  // COMPARE (resolved, never DEFAULT)
-  uint32_t dim;      // PINDEX/RINDEX/ACC/ARG
+  uint32_t dim;      // PINDEX/RINDEX/ACC/ARG/EXTENT
   uint32_t binding;  // LOAD
   uint32_t operand_count;
   uint32_t operands[3];
@@ -201,9 +228,14 @@ typedef struct grtc_kernel_t {
   // Workgroups: the parallel space is cut into tiles of |tile| (tile[d] ==
   // parallel_dims[d] means dim d is not split; every tile[d] >= 1);
   // workgroup x covers the x-th tile in row-major order of tile
-  // coordinates. workgroup_count = product of ceil(dims[d] / tile[d]).
+  // coordinates. workgroup_count = product of ceil(dims[d] / tile[d]), or
+  // 0 when a parallel dim is symbolic (the host computes it at the call).
   int64_t tile[GRTC_KERNEL_MAX_RANK];
   uint32_t workgroup_count;
+  // Symbolic extents: push constant e holds tensor symbol
+  // extent_symbols[e] (grtc_tshapes_t index) at the call.
+  uint32_t extent_count;
+  uint32_t* extent_symbols;
   // Scatter-like kernels whose stores may collide run as one workgroup
   // visiting points in row-major order.
   bool serial;
@@ -256,8 +288,24 @@ grt_status_t grtc_kernel_add_acc(grtc_kernel_set_t* set, grtc_kernel_t* kernel,
 grt_status_t grtc_kernel_add_store(grtc_kernel_set_t* set,
                                    grtc_kernel_t* kernel,
                                    const grtc_kstore_t* store) GRT_MUST_USE;
-// Computes workgroup_count from the dims and tile; errors when a tile is
-// < 1 or the count exceeds UINT32_MAX.
+// Appends tensor symbol |symbol| to the kernel's extents unless it is
+// there already; *out_extent is its extent index.
+grt_status_t grtc_kernel_add_extent(grtc_kernel_set_t* set,
+                                    grtc_kernel_t* kernel, uint32_t symbol,
+                                    uint32_t* out_extent) GRT_MUST_USE;
+// Whether any size of |kernel| is a symbolic extent (extent_count > 0).
+static inline bool grtc_kernel_is_symbolic(const grtc_kernel_t* kernel) {
+  return kernel->extent_count > 0;
+}
+// The workgroup count of |kernel| for the extents' values |extents|
+// (extent_count of them; ignored by a static kernel, whose count is
+// workgroup_count); errors when a tile is < 1 or the count exceeds
+// UINT32_MAX.
+grt_status_t grtc_kernel_workgroups_for(const grtc_kernel_t* kernel,
+                                        const int64_t* extents,
+                                        uint32_t* out_count) GRT_MUST_USE;
+// Computes workgroup_count from the dims and tile (0 when a parallel dim
+// is symbolic); errors when a tile is < 1 or the count exceeds UINT32_MAX.
 grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel)
     GRT_MUST_USE;
 

@@ -13,7 +13,12 @@ static void grtc_kprint_dims(grt_string_builder_t* out, const char* label,
                              uint32_t rank, const int64_t* dims) {
   grt_string_builder_appendf(out, " %s[", label);
   for (uint32_t d = 0; d < rank; ++d) {
-    grt_string_builder_appendf(out, "%s%" PRId64, d ? "x" : "", dims[d]);
+    if (grtc_kdim_is_static(dims[d])) {
+      grt_string_builder_appendf(out, "%s%" PRId64, d ? "x" : "", dims[d]);
+    } else {
+      grt_string_builder_appendf(out, "%se%u", d ? "x" : "",
+                                 grtc_kdim_extent(dims[d]));
+    }
   }
   grt_string_builder_append_cstring(out, "]");
 }
@@ -44,6 +49,9 @@ static void grtc_kprint_inst(grt_string_builder_t* out, uint32_t i,
       break;
     case GRTC_KINST_RINDEX:
       grt_string_builder_appendf(out, "rindex %u", inst->dim);
+      break;
+    case GRTC_KINST_EXTENT:
+      grt_string_builder_appendf(out, "extent %u", inst->dim);
       break;
     case GRTC_KINST_ACC:
       grt_string_builder_appendf(out, "acc %u : %s", inst->dim, type);
@@ -86,7 +94,11 @@ void grtc_kernel_print_tiling(const grtc_kernel_t* kernel, grt_string_builder_t*
   if (kernel->kind != GRTC_KERNEL_SORT) {
     grtc_kprint_dims(out, "tile", kernel->parallel_rank, kernel->tile);
   }
-  grt_string_builder_appendf(out, " wg=%u", kernel->workgroup_count);
+  if (grtc_kernel_is_symbolic(kernel) && !kernel->workgroup_count) {
+    grt_string_builder_append_cstring(out, " wg=?");
+  } else {
+    grt_string_builder_appendf(out, " wg=%u", kernel->workgroup_count);
+  }
 }
 
 void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
@@ -94,12 +106,27 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
                              (int)kernel->name.size, kernel->name.data);
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
     const grtc_kbinding_t* binding = &kernel->bindings[b];
-    grt_string_builder_appendf(
-        out, "%s%s[%" PRId64 "] %s", b ? ", " : "",
-        grtc_elem_spelling(binding->elem), binding->element_count,
-        grtc_kprint_access[binding->access & 3]);
+    if (binding->element_count < 0) {
+      grt_string_builder_appendf(out, "%s%s[?] %s", b ? ", " : "",
+                                 grtc_elem_spelling(binding->elem),
+                                 grtc_kprint_access[binding->access & 3]);
+    } else {
+      grt_string_builder_appendf(
+          out, "%s%s[%" PRId64 "] %s", b ? ", " : "",
+          grtc_elem_spelling(binding->elem), binding->element_count,
+          grtc_kprint_access[binding->access & 3]);
+    }
   }
   grt_string_builder_append_cstring(out, ")");
+  if (kernel->extent_count) {
+    // Which tensor symbol each push constant carries.
+    grt_string_builder_append_cstring(out, " extents(");
+    for (uint32_t e = 0; e < kernel->extent_count; ++e) {
+      grt_string_builder_appendf(out, "%se%u=s%u", e ? ", " : "", e,
+                                 kernel->extent_symbols[e]);
+    }
+    grt_string_builder_append_cstring(out, ")");
+  }
   if (kernel->kind == GRTC_KERNEL_SORT) {
     grt_string_builder_appendf(out, " sort(dim=%u)", kernel->sort.dimension);
     grtc_kprint_dims(out, "shape", kernel->sort.rank, kernel->sort.dims);

@@ -193,6 +193,16 @@ static grt_status_t grtc_kverify_inst(const grtc_kernel_t* kernel,
       }
       break;
     }
+    case GRTC_KINST_EXTENT:
+      if (inst->dim >= kernel->extent_count) {
+        return grtc_kverify_error(kernel, i, "extent %u of %u", inst->dim,
+                                  kernel->extent_count);
+      }
+      if (inst->type != GRTC_ELEM_I64) {
+        return grtc_kverify_error(kernel, i, "extents are i64, not %s",
+                                  grtc_elem_spelling(inst->type));
+      }
+      break;
     case GRTC_KINST_ACC:
       if (inst->dim >= kernel->acc_count) {
         return grtc_kverify_error(kernel, i, "accumulator %u of %u", inst->dim,
@@ -308,6 +318,12 @@ static grt_status_t grtc_kverify_ref(const grtc_kernel_t* kernel,
   return grt_ok_status();
 }
 
+// A size: static (>= 0) or one of the kernel's extents.
+static bool grtc_kverify_size(const grtc_kernel_t* kernel, int64_t size) {
+  return grtc_kdim_is_static(size) ||
+         grtc_kdim_extent(size) < kernel->extent_count;
+}
+
 static grt_status_t grtc_kverify_shape(const grtc_kernel_t* kernel) {
   if (kernel->parallel_rank > GRTC_KERNEL_MAX_RANK ||
       kernel->reduction_rank > GRTC_KERNEL_MAX_RANK) {
@@ -316,7 +332,8 @@ static grt_status_t grtc_kverify_shape(const grtc_kernel_t* kernel) {
                               kernel->reduction_rank, GRTC_KERNEL_MAX_RANK);
   }
   for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
-    if (kernel->parallel_dims[d] < 0 || kernel->tile[d] < 1) {
+    if (!grtc_kverify_size(kernel, kernel->parallel_dims[d]) ||
+        kernel->tile[d] < 1) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,
                                 "parallel dimension %u is %lld with tile %lld",
                                 d, (long long)kernel->parallel_dims[d],
@@ -324,7 +341,7 @@ static grt_status_t grtc_kverify_shape(const grtc_kernel_t* kernel) {
     }
   }
   for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
-    if (kernel->reduction_dims[d] < 0) {
+    if (!grtc_kverify_size(kernel, kernel->reduction_dims[d])) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,
                                 "reduction dimension %u is %lld", d,
                                 (long long)kernel->reduction_dims[d]);
@@ -332,7 +349,8 @@ static grt_status_t grtc_kverify_shape(const grtc_kernel_t* kernel) {
   }
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
     const grtc_kbinding_t* binding = &kernel->bindings[b];
-    if (binding->elem >= GRTC_ELEM_COUNT || binding->element_count < 0 ||
+    if (binding->elem >= GRTC_ELEM_COUNT ||
+        binding->element_count < (grtc_kernel_is_symbolic(kernel) ? -1 : 0) ||
         binding->access < GRTC_KACCESS_READ ||
         binding->access > GRTC_KACCESS_READ_WRITE) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,
@@ -358,7 +376,7 @@ static grt_status_t grtc_kverify_pattern(const grtc_kernel_t* kernel) {
         mm->rhs_binding >= kernel->binding_count ||
         mm->m != kernel->parallel_dims[kernel->parallel_rank - 2] ||
         mm->n != kernel->parallel_dims[kernel->parallel_rank - 1] ||
-        mm->k < 0 || mm->lhs_elem != kernel->bindings[mm->lhs_binding].elem ||
+        !grtc_kverify_size(kernel, mm->k) || mm->lhs_elem != kernel->bindings[mm->lhs_binding].elem ||
         mm->rhs_elem != kernel->bindings[mm->rhs_binding].elem ||
         mm->acc_elem != kernel->accs[0].type) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,
@@ -424,6 +442,10 @@ static grt_status_t grtc_kverify_pattern(const grtc_kernel_t* kernel) {
 
 static grt_status_t grtc_kverify_sort(const grtc_kernel_t* kernel) {
   uint32_t n = kernel->sort.operand_count;
+  if (grtc_kernel_is_symbolic(kernel)) {
+    return grtc_kverify_error(kernel, GRTC_KINST_NONE,
+                              "sort kernels take static shapes only");
+  }
   if (n == 0 || kernel->binding_count != 2 * n || kernel->sort.rank == 0 ||
       kernel->sort.rank > GRTC_KERNEL_MAX_RANK ||
       kernel->sort.dimension >= kernel->sort.rank) {
