@@ -1159,6 +1159,32 @@ static grt_status_t grtc_verify_gather(grtc_verifier_t* v,
   const grtc_ttype_t* operand = grtc_vop(op, 0);
   const grtc_ttype_t* indices = grtc_vop(op, 1);
   const grtc_gather_dims_t* g = &op->attrs.gather;
+  // Symbolic dimensions: only the indices' batch dimensions (a lookup of a
+  // symbolic number of rows, such as an embedding over a sequence).
+  char described[192];
+  for (uint32_t i = 0; i < operand->rank; ++i) {
+    if (grtc_dim_is_static(operand->dims[i])) continue;
+    return VERR(op, "operand 0 dimension %u is symbolic (%s); a gather from "
+                "a symbolic operand is not supported yet", i,
+                grtc_tmodule_describe_dim(v->module, operand->dims[i],
+                                          described, sizeof(described)));
+  }
+  if (g->index_vector_dim >= 0 &&
+      g->index_vector_dim < (int64_t)indices->rank &&
+      !grtc_dim_is_static(indices->dims[g->index_vector_dim])) {
+    return VERR(op, "the index vector dimension %lld of the indices is "
+                "symbolic; it must be static",
+                (long long)g->index_vector_dim);
+  }
+  for (uint32_t k = 0; k < g->start_indices_batching_dims.count; ++k) {
+    int64_t d = g->start_indices_batching_dims.values[k];
+    if (d >= 0 && d < (int64_t)indices->rank &&
+        !grtc_dim_is_static(indices->dims[d])) {
+      return VERR(op, "indices batching dimension %lld is symbolic; a "
+                  "gather with symbolic batching dimensions is not supported "
+                  "yet", (long long)d);
+    }
+  }
   GRT_RETURN_IF_ERROR(grtc_verify_index_vector(
       v, op, indices, g->index_vector_dim, g->start_index_map, operand,
       g->operand_batching_dims));
@@ -1782,6 +1808,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_REDUCE:
+    case GRTC_TOP_GATHER:
     case GRTC_TOP_GET_DIMENSION_SIZE:
     case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
     case GRTC_TOP_DYNAMIC_RESHAPE:
@@ -2034,6 +2061,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_GATHER:
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
