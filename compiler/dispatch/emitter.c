@@ -1069,10 +1069,19 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
           q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, t,
                          grtc_em_i64(em, step), 0);
         }
-        inside = grtc_em_and(em, inside,
-                             grtc_em_in_range(em, t, 0,
-                                              (from->dims[d] - 1) * step + 1));
-        operand_index[d] = grtc_em_clamp(em, q, 0, from->dims[d] - 1);
+        // 0 <= t < (size - 1) * step + 1, and q clamped to [0, size - 1]
+        // (instructions: the size may be a symbolic extent).
+        uint32_t last = grtc_em_sub(em, grtc_em_dim(em, from->dims[d]),
+                                    grtc_em_i64(em, 1));
+        uint32_t ge = grtc_em_cmp(em, GRTC_CMP_GE, GRTC_CMP_TYPE_SIGNED, t,
+                                  grtc_em_i64(em, 0));
+        uint32_t lt = grtc_em_cmp(
+            em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED, t,
+            grtc_em_add(em, grtc_em_mul(em, last, grtc_em_i64(em, step)),
+                        grtc_em_i64(em, 1)));
+        inside = grtc_em_and(em, inside, grtc_em_and(em, ge, lt));
+        operand_index[d] = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,
+                                      grtc_em_i64(em, 0), q, last);
       }
       int64_t always;
       if (grtc_em_const_int(em, inside, &always) && always) {
