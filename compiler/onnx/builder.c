@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/tensor/eval.h"
 #include "compiler/tensor/passes.h"
 

@@ -263,7 +263,7 @@ grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // numpy matmul semantics (1-D promotion, broadcast batch dims).
 grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                 grtc_tvalue_t* b);
-// CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/chlo.h.
+// CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,
                             const grtc_ttype_t* results, uint32_t result_count,

@@ -14,7 +14,7 @@
 
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
 
@@ -1294,7 +1294,7 @@ static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
   return grtc_import_place(place->ctx, place->op, top);
 }
 
-// A CHLO op: its attributes decoded here, its ops built by chlo.c.
+// A CHLO op: its attributes decoded here, its ops built by compose.c.
 static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
                                     grtc_tvalue_t* const* operands,
                                     const grtc_ttype_t* results, grtc_tblock_t* block) {

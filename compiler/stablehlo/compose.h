@@ -1,5 +1,7 @@
-// CHLO ("client HLO", the ops JAX emits above StableHLO) lowered into
-// tensor IR ops as the importer meets them:
+// Ops the importer lowers as compositions of tensor IR ops (the functions
+// keep the grtc_chlo_ prefix of the CHLO ops they were first written for).
+// CHLO ("client HLO", the ops JAX emits above StableHLO) as the importer
+// meets them:
 //   - the broadcast_* family becomes broadcast_in_dim of each operand to the
 //     result's shape, then the StableHLO op;
 //   - the math functions (acos, asinh, cosh, ...) become compositions of
@@ -21,8 +23,8 @@
 //     GRTC_CHLO_MAX_LINALG_SIZE;
 //   - torch_index_select becomes a gather (with operand batching dims for
 //     its batch_dims).
-#ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
-#define GRT_COMPILER_STABLEHLO_CHLO_H_
+#ifndef GRT_COMPILER_STABLEHLO_COMPOSE_H_
+#define GRT_COMPILER_STABLEHLO_COMPOSE_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -128,4 +130,4 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t nam
 }
 #endif
 
-#endif  // GRT_COMPILER_STABLEHLO_CHLO_H_
+#endif  // GRT_COMPILER_STABLEHLO_COMPOSE_H_

@@ -1,4 +1,4 @@
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 
 #include <float.h>
 #include <math.h>
