@@ -622,20 +622,7 @@ static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   m->status = m->b->place(m->b->user, reduce);
   if (!grt_status_is_ok(m->status)) return NULL;
   reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, count);
-  grtc_ttype_t scalar = {0};
-  scalar.elem = x->type.elem;
-  grtc_ttype_t args[2] = {scalar, scalar};
-  grtc_tblock_t* body = NULL;
-  m->status = grtc_tblock_create(m->b->module, args, 2, &body);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_top_set_region(reduce, 0, body);
-  grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
-  grtc_top_t* add = NULL;
-  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_ADD, pair, 2, &scalar, &add);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_tvalue_t* sum = &add->results[0];
-  grtc_top_t* yield = NULL;
-  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_YIELD, &sum, 1, NULL, &yield);
+  m->status = grtc_top_set_scalar_body(m->b->module, reduce, GRTC_TOP_ADD, x->type.elem);
   return grt_status_is_ok(m->status) ? &reduce->results[0] : NULL;
 }
 
