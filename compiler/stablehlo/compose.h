@@ -71,6 +71,10 @@ grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
 // |x| converted to |elem| (|x| itself when it has that element type).
 grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                  grtc_elem_t elem);
+// A splat constant of |type| with every element |value| (in |type|'s
+// element representation, eval.h).
+grtc_tvalue_t* grtc_chlo_splat_type(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                    grtc_scalar_value_t value);
 // A splat constant of |like|'s (float) type with every element |value|.
 grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                double value);
