@@ -4278,30 +4278,28 @@ def gen_quant():
     oq = QType("i8", [0.9], [3])
     sx = rng.integers(-128, 128, (1, 4, 4, 2))
     sw = rng.integers(-128, 128, (3, 3, 2, 3))
-    want = conv_ref(xq.dequantize(sx).astype(np.float64),
-                    wq.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
-                    (1, 1), (1, 1), 1).astype(np.float32)
     vx, vw = q_input(f, array(sx, "i8"), xq), q_input(f, array(sw, "i8"), wq)
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
-             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
-                                 wq.tensor([3, 3, 2, 3]), oq.tensor([1, 4, 4, 3])))
-    q_expect(f, r, oq.quantize(want), oq)
+
+    def q_conv(vw, wt, ot):
+        """The 3x3 convolution (NHWC/HWIO, stride 1, padding 1) of vx (sx in
+        xq) and vw (sw in |wt|) into |ot|, expected against conv_ref on the
+        dequantized values."""
+        want = conv_ref(xq.dequantize(sx).astype(np.float64),
+                        wt.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
+                        (1, 1), (1, 1), 1).astype(np.float32)
+        r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+                 "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+                 "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+                 "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
+                                     wt.tensor([3, 3, 2, 3]), ot.tensor([1, 4, 4, 3])))
+        q_expect(f, r, ot.quantize(want), ot)
+
+    q_conv(vw, wq, oq)
     # Per-channel weights (axis 3, the output feature) and a per-channel
     # result, as quantized CNNs use.
     wc = QType("i8", [0.25, 0.5, 0.125], [0, 0, 0], axis=3)
     oc = QType("i8", [0.9, 1.3, 0.4], [3, -2, 0], axis=3)
-    want = conv_ref(xq.dequantize(sx).astype(np.float64),
-                    wc.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
-                    (1, 1), (1, 1), 1).astype(np.float32)
-    vc = q_input(f, array(sw, "i8"), wc)
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
-             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vc, xq.tensor([1, 4, 4, 2]),
-                                 wc.tensor([3, 3, 2, 3]), oc.tensor([1, 4, 4, 3])))
-    q_expect(f, r, oc.quantize(want), oc)
+    q_conv(q_input(f, array(sw, "i8"), wc), wc, oc)
     funcs.append(f.text(comment="Quantized 3x3 convolution (NHWC/HWIO) requantized "
                         "to i8, per-tensor and per-channel."))
 
