@@ -1,9 +1,10 @@
 // Tests for kernels with symbolic extents (compiler/kernel/ir.h "Symbolic
 // extents") on the CPU target: elementwise kernels tiled over a symbolic
-// dim (outermost and inner), a reduction over a symbolic extent, and the
-// MATMUL pattern with a symbolic m, each built once and run for several
-// extents passed as push constants, against references computed here; the
-// entry's constant count and the kernel's check of the dispatch's.
+// dim (outermost and inner) and serial, a reduction over a symbolic
+// extent, and the MATMUL pattern with a symbolic m (symbolic_test_util.h),
+// each built once and run for several extents passed as push constants,
+// against references; the entry's constant count and the kernel's check
+// of the dispatch's; static kernels untouched.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,9 +27,10 @@ static void test_elementwise(void** state) {
   grtc_kernel_set_init(grt_allocator_system(), &set);
   sym_add_elementwise(&set, "outer", false);
   sym_add_elementwise(&set, "inner", true);
+  sym_add_serial(&set, "serial");
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   static const int64_t extents[] = {1, 3, 7, 0};
-  for (uint32_t k = 0; k < 2; ++k) {
+  for (uint32_t k = 0; k < 3; ++k) {
     for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
       int64_t n = extents[c] * 5;
       float a[40], out[41];

@@ -58,6 +58,15 @@ static inline void sym_add_elementwise(grtc_kernel_set_t* set,
            GRTC_KINST_NONE);
 }
 
+// The same over [e0 x 5] as a serial kernel (one workgroup walking the
+// whole space).
+static inline void sym_add_serial(grtc_kernel_set_t* set, const char* name) {
+  sym_add_elementwise(set, name, false);
+  grtc_kernel_t* kernel = set->kernels[set->count - 1];
+  kernel->serial = true;
+  GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(kernel));
+}
+
 static inline void sym_fill_elementwise(int64_t extent, float* a) {
   for (int64_t q = 0; q < 5 * extent; ++q) a[q] = (float)q - 4;
 }

@@ -1,6 +1,6 @@
 // Kernels with symbolic extents built by the Vulkan target and run on a
 // Vulkan device through the HAL (lavapipe in CI): an elementwise kernel
-// tiled over a symbolic dim (outermost and inner), a reduction over a
+// tiled over a symbolic dim (outermost and inner) and serial, a reduction over a
 // symbolic extent, and the MATMUL pattern (the shared-memory GEMM) with a
 // symbolic m, each run for several extents passed as push constants,
 // against compiler/target/cpu/symbolic_test_util.h's references. Exits 77
@@ -121,9 +121,10 @@ static void test_elementwise(void** state) {
   grtc_kernel_set_init(grt_allocator_system(), &set);
   sym_add_elementwise(&set, "outer", false);
   sym_add_elementwise(&set, "inner", true);
+  sym_add_serial(&set, "serial");
   grt_hal_executable_t* executable = prepare(&set);
   static const int64_t extents[] = {1, 3, 7, 0};
-  for (uint32_t k = 0; k < 2; ++k) {
+  for (uint32_t k = 0; k < 3; ++k) {
     for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
       int64_t n = extents[c] * 5;
       float a[40], out[41];
