@@ -6,6 +6,7 @@
 #define GRT_COMPILER_TARGET_CPU_SYMBOLIC_TEST_UTIL_H_
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "compiler/target/cpu/cpu_test_util.h"
 
@@ -211,6 +212,84 @@ static inline void sym_expect_matmul(int64_t m, const float* lhs,
       }
     }
   }
+}
+
+// The kernels above in one set, in this order (|set| empty before).
+enum {
+  SYM_OUTER,
+  SYM_INNER,
+  SYM_SERIAL,
+  SYM_ROWS,
+  SYM_MM,        // the MATMUL pattern
+  SYM_MM_LOOPS,  // the same without it
+  SYM_KERNEL_COUNT
+};
+
+static inline void sym_add_all(grtc_kernel_set_t* set) {
+  assert_int_equal(set->count, 0);
+  sym_add_elementwise(set, "outer", false);
+  sym_add_elementwise(set, "inner", true);
+  sym_add_serial(set, "serial");
+  sym_add_rows(set, "rows");
+  sym_add_matmul(set, "mm", true);
+  sym_add_matmul(set, "mm_loops", false);
+}
+
+// How a target runs kernel |index| of sym_add_all's set: with extent
+// values |extents| (push constants) over the workgroups they give it, on
+// host arrays |data| (binding b: sizes[b] bytes, read back after the run).
+typedef void (*sym_run_fn_t)(void* context, uint32_t index, void* const* data,
+                             const size_t* sizes, const int64_t* extents);
+
+// Runs every kernel of sym_add_all's set through |run| for several
+// extents (elementwise e0 = 1, 3, 7, 0; reduction lengths 0, 1, 5, 9;
+// matmul m = 1, 5, 67) and checks the results, and that nothing is
+// written past an extent.
+static inline void sym_check_all(sym_run_fn_t run, void* context) {
+  static const int64_t extents[] = {1, 3, 7, 0};
+  for (uint32_t k = SYM_OUTER; k <= SYM_SERIAL; ++k) {
+    for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
+      int64_t n = extents[c] * 5;
+      float a[40], out[41];
+      sym_fill_elementwise(extents[c], a);
+      for (int64_t q = 0; q <= n; ++q) out[q] = -100;
+      void* data[] = {a, out};
+      // One float more than the output: it stays untouched.
+      size_t sizes[] = {(size_t)n * 4, (size_t)(n + 1) * 4};
+      run(context, k, data, sizes, &extents[c]);
+      sym_expect_elementwise(extents[c], a, out);
+      assert_true(out[n] == -100);
+    }
+  }
+  static const int64_t lengths[] = {0, 1, 5, 9};
+  for (size_t c = 0; c < sizeof(lengths) / sizeof(lengths[0]); ++c) {
+    float x[27], out[3] = {-1, -1, -1};
+    sym_fill_rows(lengths[c], x);
+    void* data[] = {x, out};
+    size_t sizes[] = {(size_t)(3 * lengths[c]) * 4, sizeof(out)};
+    run(context, SYM_ROWS, data, sizes, &lengths[c]);
+    sym_expect_rows(lengths[c], x, out);
+  }
+  static const int64_t ms[] = {1, 5, 67};
+  float* lhs = malloc(67 * SYM_MM_K * sizeof(float));
+  float* out = malloc(68 * SYM_MM_N * sizeof(float));
+  assert_true(lhs && out);
+  float rhs[SYM_MM_K * SYM_MM_N], bias[SYM_MM_N];
+  for (size_t c = 0; c < sizeof(ms) / sizeof(ms[0]); ++c) {
+    int64_t m = ms[c];
+    sym_fill_matmul(m, lhs, rhs, bias);
+    for (uint32_t k = SYM_MM; k <= SYM_MM_LOOPS; ++k) {
+      for (int64_t q = 0; q < 68 * SYM_MM_N; ++q) out[q] = NAN;
+      void* data[] = {lhs, rhs, bias, out};
+      size_t sizes[] = {(size_t)(m * SYM_MM_K) * 4, sizeof(rhs), sizeof(bias),
+                        (size_t)((m + 1) * SYM_MM_N) * 4};
+      run(context, k, data, sizes, &m);
+      assert_true(isnan(out[m * SYM_MM_N]));  // nothing past row m
+      sym_expect_matmul(m, lhs, rhs, bias, out, k == SYM_MM ? "pattern" : "loops");
+    }
+  }
+  free(lhs);
+  free(out);
 }
 
 #endif  // GRT_COMPILER_TARGET_CPU_SYMBOLIC_TEST_UTIL_H_

@@ -93,10 +93,7 @@ static void test_symbolic_extents(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_elementwise(&set, "inner", true);
-  sym_add_serial(&set, "serial");
-  sym_add_rows(&set, "rows");
-  sym_add_matmul(&set, "mm", true);
+  sym_add_all(&set);
   cuda_test_add_loop_kernels(&set);
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);

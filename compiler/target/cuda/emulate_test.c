@@ -298,6 +298,19 @@ static void test_simt_matmul(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+typedef struct emu_sym_t {
+  const emu_library_t* emu;
+  const grtc_kernel_set_t* set;
+  const grtc_cuda_options_t* options;
+} emu_sym_t;
+
+static void emu_sym_run(void* context, uint32_t index, void* const* data,
+                        const size_t* sizes, const int64_t* extents) {
+  (void)sizes;
+  const emu_sym_t* c = (const emu_sym_t*)context;
+  emu_run_extents(c->emu, c->set, index, (void**)data, extents, c->options);
+}
+
 // Symbolic extents (the shared kernels of symbolic_test_util.h): tiles
 // over a symbolic dim (outermost, inner, serial), a symbolic reduction,
 // and the SIMT matmul with a symbolic m, each run for several extents.
@@ -305,52 +318,11 @@ static void test_symbolic_extents(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_elementwise(&set, "outer", false);
-  sym_add_elementwise(&set, "inner", true);
-  sym_add_serial(&set, "serial");
-  sym_add_rows(&set, "rows");
-  sym_add_matmul(&set, "mm", true);
-  sym_add_matmul(&set, "mm_loops", false);
+  sym_add_all(&set);
   grtc_cuda_options_t options = {"sm_80", false};
   emu_library_t emu = emu_build(&set, &options);
-  static const int64_t extents[] = {1, 3, 7, 0};
-  for (uint32_t k = 0; k < 3; ++k) {
-    for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
-      int64_t n = extents[c] * 5;
-      float a[40], out[41];
-      sym_fill_elementwise(extents[c], a);
-      for (int64_t q = 0; q <= n; ++q) out[q] = -100;
-      void* ptrs[] = {a, out};
-      emu_run_extents(&emu, &set, k, ptrs, &extents[c], &options);
-      sym_expect_elementwise(extents[c], a, out);
-      assert_true(out[n] == -100);  // nothing past the extent
-    }
-  }
-  static const int64_t lengths[] = {0, 1, 5, 9};
-  for (size_t c = 0; c < sizeof(lengths) / sizeof(lengths[0]); ++c) {
-    float x[27], out[3] = {-1, -1, -1};
-    sym_fill_rows(lengths[c], x);
-    void* ptrs[] = {x, out};
-    emu_run_extents(&emu, &set, 3, ptrs, &lengths[c], &options);
-    sym_expect_rows(lengths[c], x, out);
-  }
-  static const int64_t ms[] = {1, 5, 67};
-  float* lhs = malloc(67 * SYM_MM_K * sizeof(float));
-  float* out = malloc(68 * SYM_MM_N * sizeof(float));
-  float rhs[SYM_MM_K * SYM_MM_N], bias[SYM_MM_N];
-  for (size_t c = 0; c < sizeof(ms) / sizeof(ms[0]); ++c) {
-    int64_t m = ms[c];
-    sym_fill_matmul(m, lhs, rhs, bias);
-    for (uint32_t k = 4; k < 6; ++k) {
-      for (int64_t q = 0; q < 68 * SYM_MM_N; ++q) out[q] = NAN;
-      void* ptrs[] = {lhs, rhs, bias, out};
-      emu_run_extents(&emu, &set, k, ptrs, &m, &options);
-      assert_true(isnan(out[m * SYM_MM_N]));  // nothing past row m
-      sym_expect_matmul(m, lhs, rhs, bias, out, k == 4 ? "simt" : "loops");
-    }
-  }
-  free(lhs);
-  free(out);
+  emu_sym_t context = {&emu, &set, &options};
+  sym_check_all(emu_sym_run, &context);
   dlclose(emu.handle);
   grtc_kernel_set_deinit(&set);
 }

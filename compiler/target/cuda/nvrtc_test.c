@@ -63,12 +63,7 @@ static void test_symbolic_extents(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_elementwise(&set, "outer", false);
-  sym_add_elementwise(&set, "inner", true);
-  sym_add_serial(&set, "serial");
-  sym_add_rows(&set, "rows");
-  sym_add_matmul(&set, "mm", true);
-  sym_add_matmul(&set, "mm_loops", false);
+  sym_add_all(&set);
   build_and_assemble(&set, NULL);
   grtc_cuda_options_t tf32 = {"sm_80", true};
   build_and_assemble(&set, &tf32);

@@ -86,15 +86,12 @@ static void test_elementwise_add(void** state) {
 
 // Symbolic extents: a push-constant block read once into e<x>, the
 // workgroup count and tile bounds computed from them, symbolic reduction
-// and GEMM loops; a static kernel declares no push constants.
+// and GEMM loops; a serial kernel walks the whole extent.
 static void test_symbolic_extents(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_elementwise(&set, "outer", false);
-  sym_add_elementwise(&set, "inner", true);
-  sym_add_rows(&set, "rows");
-  sym_add_matmul(&set, "mm", true);
+  sym_add_all(&set);
   const char* common[] = {
       "layout(push_constant) uniform GrtExtents { uint x[1]; } grt_extents;",
       "const int64_t e0 = int64_t(grt_extents.x[0]);", NULL};
@@ -103,17 +100,20 @@ static void test_symbolic_extents(void** state) {
       "if (wg >= uint64_t((e0 + 1l) / 2l) * 1ul) return;",
       "const uint64_t tiles0 = uint64_t((e0 + 1l) / 2l);",
       "const int64_t n0 = min(2l, e0 - lo0);", NULL};
-  emit_and_compile(&set, 0, outer);
+  emit_and_compile(&set, SYM_OUTER, outer);
   const char* inner[] = {
       "if (wg >= uint64_t((e0 + 1l) / 2l) * 5ul) return;",
       "const int64_t lo1 = int64_t(t % tiles1) * 2l; t /= tiles1;", NULL};
-  emit_and_compile(&set, 1, inner);
+  emit_and_compile(&set, SYM_INNER, inner);
+  const char* serial[] = {"if (wg >= 1ul) return;",
+                          "const int64_t lo0 = 0l, n0 = e0;", NULL};
+  emit_and_compile(&set, SYM_SERIAL, serial);
   const char* rows[] = {"if (wg >= 3ul) return;",
                         "for (int64_t r0 = 0l; r0 < e0; ++r0) {", NULL};
-  emit_and_compile(&set, 2, rows);
+  emit_and_compile(&set, SYM_ROWS, rows);
   const char* mm[] = {"for (int64_t k0 = 0l; k0 < 9l; k0 += 16l) {",
                       "const int64_t n0 = min(16l, e0 - lo0);", NULL};
-  emit_and_compile(&set, 3, mm);
+  emit_and_compile(&set, SYM_MM, mm);
   grtc_kernel_set_deinit(&set);
 }
 

@@ -1,11 +1,11 @@
 // Kernels with symbolic extents built by the Vulkan target and run on a
-// Vulkan device through the HAL (lavapipe in CI): an elementwise kernel
-// tiled over a symbolic dim (outermost and inner) and serial, a reduction over a
-// symbolic extent, and the MATMUL pattern (the shared-memory GEMM) with a
-// symbolic m, each run for several extents passed as push constants,
-// against compiler/target/cpu/symbolic_test_util.h's references. Exits 77
-// (skipped) without shaderc or a Vulkan device; runs under the validation
-// layer when it is installed.
+// Vulkan device through the HAL (lavapipe in CI): symbolic_test_util.h's
+// elementwise kernels tiled over a symbolic dim (outermost, inner, serial),
+// reduction over a symbolic extent and MATMUL (the shared-memory GEMM)
+// with a symbolic m, each run for several extents passed as push
+// constants, against its references. Exits 77 (skipped) without shaderc
+// or a Vulkan device; runs under the validation layer when it is
+// installed.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,82 +115,27 @@ static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
   }
 }
 
-static void test_elementwise(void** state) {
-  (void)state;
-  grtc_kernel_set_t set;
-  grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_elementwise(&set, "outer", false);
-  sym_add_elementwise(&set, "inner", true);
-  sym_add_serial(&set, "serial");
-  grt_hal_executable_t* executable = prepare(&set);
-  static const int64_t extents[] = {1, 3, 7, 0};
-  for (uint32_t k = 0; k < 3; ++k) {
-    for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
-      int64_t n = extents[c] * 5;
-      float a[40], out[41];
-      sym_fill_elementwise(extents[c], a);
-      for (int64_t q = 0; q <= n; ++q) out[q] = -100;
-      void* data[] = {a, out};
-      // The output buffer is one float longer: nothing is written past
-      // the extent.
-      size_t sizes[] = {(size_t)n * 4, (size_t)(n + 1) * 4};
-      run(&set, executable, k, &extents[c], data, sizes);
-      sym_expect_elementwise(extents[c], a, out);
-      assert_true(out[n] == -100);
-    }
-  }
-  grt_hal_executable_release(executable);
-  grtc_kernel_set_deinit(&set);
+typedef struct vk_sym_t {
+  const grtc_kernel_set_t* set;
+  grt_hal_executable_t* executable;
+} vk_sym_t;
+
+static void vk_sym_run(void* context, uint32_t index, void* const* data,
+                       const size_t* sizes, const int64_t* extents) {
+  const vk_sym_t* c = (const vk_sym_t*)context;
+  run(c->set, c->executable, index, extents, data, sizes);
 }
 
-static void test_row_reduction(void** state) {
+static void test_symbolic_kernels(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_rows(&set, "rows");
-  grt_hal_executable_t* executable = prepare(&set);
-  static const int64_t extents[] = {0, 1, 5, 9};
-  for (size_t c = 0; c < sizeof(extents) / sizeof(extents[0]); ++c) {
-    float x[27], out[3] = {-1, -1, -1};
-    sym_fill_rows(extents[c], x);
-    void* data[] = {x, out};
-    size_t sizes[] = {(size_t)(3 * extents[c]) * 4, sizeof(out)};
-    run(&set, executable, 0, &extents[c], data, sizes);
-    sym_expect_rows(extents[c], x, out);
-  }
-  grt_hal_executable_release(executable);
-  grtc_kernel_set_deinit(&set);
-}
-
-static void test_matmul_symbolic_m(void** state) {
-  (void)state;
-  grtc_kernel_set_t set;
-  grtc_kernel_set_init(grt_allocator_system(), &set);
-  sym_add_matmul(&set, "fast", true);
-  sym_add_matmul(&set, "generic", false);
+  sym_add_all(&set);
   // The pattern kernel takes the shared-memory GEMM (16x16 workgroups).
-  assert_int_equal(grtc_vulkan_workgroup_size(set.kernels[0]), 256);
-  grt_hal_executable_t* executable = prepare(&set);
-  static const int64_t ms[] = {1, 5, 67};
-  float* lhs = malloc(67 * SYM_MM_K * sizeof(float));
-  float* out = malloc(68 * SYM_MM_N * sizeof(float));
-  float rhs[SYM_MM_K * SYM_MM_N], bias[SYM_MM_N];
-  for (size_t c = 0; c < sizeof(ms) / sizeof(ms[0]); ++c) {
-    int64_t m = ms[c];
-    sym_fill_matmul(m, lhs, rhs, bias);
-    for (uint32_t k = 0; k < 2; ++k) {
-      for (int64_t q = 0; q < 68 * SYM_MM_N; ++q) out[q] = NAN;
-      void* data[] = {lhs, rhs, bias, out};
-      size_t sizes[] = {(size_t)(m * SYM_MM_K) * 4, sizeof(rhs), sizeof(bias),
-                        (size_t)((m + 1) * SYM_MM_N) * 4};
-      run(&set, executable, k, &m, data, sizes);
-      assert_true(isnan(out[m * SYM_MM_N]));  // nothing past row m
-      sym_expect_matmul(m, lhs, rhs, bias, out, k ? "generic" : "fast");
-    }
-  }
-  free(lhs);
-  free(out);
-  grt_hal_executable_release(executable);
+  assert_int_equal(grtc_vulkan_workgroup_size(set.kernels[SYM_MM]), 256);
+  vk_sym_t context = {&set, prepare(&set)};
+  sym_check_all(vk_sym_run, &context);
+  grt_hal_executable_release(context.executable);
   grtc_kernel_set_deinit(&set);
 }
 
@@ -224,9 +169,7 @@ int main(void) {
   }
   if (!grt_status_consume_ok(status)) return 1;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_elementwise),
-      cmocka_unit_test(test_row_reduction),
-      cmocka_unit_test(test_matmul_symbolic_m),
+      cmocka_unit_test(test_symbolic_kernels),
       cmocka_unit_test(test_no_validation_messages),
   };
   int failures = cmocka_run_group_tests(tests, NULL, NULL);
