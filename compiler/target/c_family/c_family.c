@@ -325,6 +325,9 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
     case GRTC_KINST_CONVERT:
       grtc_c_family_emit_convert(e, i);
       break;
+    case GRTC_KINST_EXTENT:
+      grt_string_builder_appendf(out, "e%u", inst->dim);
+      break;
     default:
       break;
   }
@@ -380,6 +383,14 @@ void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
   *out_stride = inner;
 }
 
+void grtc_c_family_size(char* buffer, size_t size, int64_t dim) {
+  if (grtc_kdim_is_static(dim)) {
+    snprintf(buffer, size, "%" PRId64, dim);
+  } else {
+    snprintf(buffer, size, "e%u", grtc_kdim_extent(dim));
+  }
+}
+
 void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
                                     const grtc_kernel_t* kernel,
                                     const char* id_expr,
@@ -387,6 +398,36 @@ void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
   grt_string_builder_appendf(out, "  uint64_t t = %s;\n", id_expr);
   for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
     int64_t dim = kernel->parallel_dims[d];
+    if (!grtc_kdim_is_static(dim)) {
+      // ceil(extent / tile) tiles (at least one, so the modulo is defined
+      // when the extent is 0: the tile is then empty), the last cut short.
+      uint32_t x = grtc_kdim_extent(dim);
+      if (kernel->serial) {
+        grt_string_builder_appendf(
+            out, "  const int64_t lo%u = 0, hi%u = e%u;\n", d, d, x);
+        continue;
+      }
+      int64_t tile = kernel->tile[d];
+      if (d == 0) {
+        grt_string_builder_appendf(out,
+                                   "  const int64_t lo0 = (int64_t)t * %" PRId64
+                                   ";\n",
+                                   tile);
+      } else {
+        grt_string_builder_appendf(
+            out,
+            "  const uint64_t n%u = e%u > 0 ? (uint64_t)((e%u + %" PRId64
+            ") / %" PRId64 ") : 1%s;\n"
+            "  const int64_t lo%u = (int64_t)(t %% n%u) * %" PRId64
+            "; t /= n%u;\n",
+            d, x, x, tile - 1, tile, u64_suffix, d, d, tile, d);
+      }
+      grt_string_builder_appendf(out,
+                                 "  const int64_t hi%u = lo%u + %" PRId64
+                                 " < e%u ? lo%u + %" PRId64 " : e%u;\n",
+                                 d, d, tile, x, d, tile, x);
+      continue;
+    }
     int64_t tile = kernel->serial ? dim : kernel->tile[d];
     if (tile >= dim) {
       grt_string_builder_appendf(

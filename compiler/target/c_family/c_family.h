@@ -123,10 +123,18 @@ void grtc_c_family_emit_pattern_acc(const grtc_c_family_emitter_t* e,
 void grtc_c_family_sort_geometry(const grtc_kernel_t* kernel, int64_t* out_rows,
                                  int64_t* out_length, int64_t* out_stride);
 
+// Symbolic extents (compiler/kernel/ir.h): every target declares extent e
+// as an int64_t (int64_t in GLSL) local `e<e>` at the kernel's start, read
+// from its push constants, and spells a kernel size |dim| through this:
+// the number, or `e<e>` for GRTC_KDIM_EXTENT(e). EXTENT instructions read
+// `e<dim>`.
+void grtc_c_family_size(char* buffer, size_t size, int64_t dim);
+
 // `lo<d>`/`hi<d>` (int64_t) for the tile of the parallel space that the
 // linear workgroup id |id_expr| names (the whole space for serial kernels),
 // peeling d from the innermost; the outermost takes no modulo, so an
-// out-of-range id yields an empty tile. |u64_suffix| spells a uint64_t
+// out-of-range id yields an empty tile. A symbolic dim computes its tile
+// count `n<d>` (uint64_t) from its extent `e<e>`. |u64_suffix| spells a uint64_t
 // literal's suffix ("u" in C, "ull" in CUDA C++).
 void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
                                     const grtc_kernel_t* kernel,

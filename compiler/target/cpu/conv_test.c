@@ -79,17 +79,26 @@ static conv_geom_t conv_geom(const conv_case_t* c) {
 // out[n, oy, ox, o] = relu(init + sum input * filter + bias[o]) as the
 // dispatch lowering writes it: out-of-range taps load a clamped index and
 // select zero.
-static void add_conv(grtc_kernel_set_t* set, const char* name,
-                     const conv_case_t* c, bool pattern) {
+// |symbolic_n|: the batch is symbolic extent 0 (its value at the call: n).
+static void add_conv_as(grtc_kernel_set_t* set, const char* name,
+                        const conv_case_t* c, bool pattern, bool symbolic_n) {
   conv_geom_t g = conv_geom(c);
   const grtc_kbinding_t bindings[] = {
-      {GRTC_ELEM_F32, c->n * c->h * c->w * c->c, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, symbolic_n ? -1 : c->n * c->h * c->w * c->c,
+       GRTC_KACCESS_READ},
       {GRTC_ELEM_F32, c->kh * c->kw * g.cig * c->oc, GRTC_KACCESS_READ},
       {GRTC_ELEM_F32, c->oc, GRTC_KACCESS_READ},
-      {GRTC_ELEM_F32, c->n * g.oh * g.ow * c->oc, GRTC_KACCESS_WRITE},
+      {GRTC_ELEM_F32, symbolic_n ? -1 : c->n * g.oh * g.ow * c->oc,
+       GRTC_KACCESS_WRITE},
   };
   kb_t b = kb_kernel(set, name, 4, bindings);
-  int64_t dims[4] = {c->n, g.oh, g.ow, c->oc};
+  int64_t n = c->n;
+  if (symbolic_n) {
+    uint32_t e = 0;
+    GRT_EXPECT_OK(grtc_kernel_add_extent(set, b.k, 3, &e));
+    n = GRTC_KDIM_EXTENT(e);
+  }
+  int64_t dims[4] = {n, g.oh, g.ow, c->oc};
   int64_t tile[4];
   for (int d = 0; d < 4; ++d) {
     tile[d] = c->tile[d] ? c->tile[d] : (dims[d] > 0 ? dims[d] : 1);
@@ -147,7 +156,7 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
     grtc_kconv_t* cv = &b.k->conv;
     *cv = (grtc_kconv_t){
         .input_binding = 0, .filter_binding = 1,
-        .n = c->n, .h = c->h, .w = c->w, .c = c->c,
+        .n = n, .h = c->h, .w = c->w, .c = c->c,
         .kh = c->kh, .kw = c->kw, .oc = c->oc, .oh = g.oh, .ow = g.ow,
         .stride_h = c->stride_h, .stride_w = c->stride_w,
         .pad_h = c->pad_h, .pad_w = c->pad_w,
@@ -157,6 +166,11 @@ static void add_conv(grtc_kernel_set_t* set, const char* name,
     memcpy(cv->input_strides, g.is, sizeof(g.is));
     memcpy(cv->filter_strides, g.fs, sizeof(g.fs));
   }
+}
+
+static void add_conv(grtc_kernel_set_t* set, const char* name,
+                     const conv_case_t* c, bool pattern) {
+  add_conv_as(set, name, c, pattern, false);
 }
 
 // The inputs every case runs on: formulas of the element index.
@@ -213,12 +227,12 @@ static void expect_reference(const conv_case_t* c, const float* in,
   }
 }
 
-static void run_case(const conv_case_t* c) {
+static void run_case_as(const conv_case_t* c, bool symbolic_n) {
   conv_geom_t g = conv_geom(c);
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  add_conv(&set, "fast", c, true);
-  add_conv(&set, "generic", c, false);
+  add_conv_as(&set, "fast", c, true, symbolic_n);
+  add_conv_as(&set, "generic", c, false, symbolic_n);
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
@@ -250,9 +264,8 @@ static void run_case(const conv_case_t* c) {
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = NAN;
   void* fast_ptrs[] = {in, filter, bias, fast};
   void* generic_ptrs[] = {in, filter, bias, generic};
-  uint32_t wgs = set.kernels[0]->workgroup_count;
-  assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 4, wgs), 0);
-  assert_int_equal(cpu_run(&lib, 1, generic_ptrs, 4, wgs), 0);
+  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, &c->n), 0);
+  assert_int_equal(cpu_run_extents(&lib, &set, 1, generic_ptrs, &c->n), 0);
   expect_reference(c, in, filter, bias, fast, generic, "fast", "generic");
   free(in);
   free(filter);
@@ -262,6 +275,8 @@ static void run_case(const conv_case_t* c) {
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
 }
+
+static void run_case(const conv_case_t* c) { run_case_as(c, false); }
 
 // A planar-path case with its filter prepacked (grtc_cpu_prepack_filter):
 // the fast path reading the panels, and the same kernel without its
@@ -405,6 +420,29 @@ static void test_conv_cases(void** state) {
   }
 }
 
+// A symbolic batch on every path: one kernel per case, run for batches 1
+// to 3 (the extent a push constant).
+static void test_conv_symbolic_batch(void** state) {
+  (void)state;
+  static const conv_case_t cases[] = {
+      {1, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, LAYOUT_NHWC_HWIO, 0,
+       {1, 2, 4, 8}, PATH_DIRECT},
+      {1, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, LAYOUT_NHWC_HWIO, 0,
+       {1, 4, 0, 8}, PATH_GEMM},
+      {1, 20, 20, 5, 3, 3, 7, 1, 1, 1, 1, 1, 1, 1, LAYOUT_NCHW_HWIO, 0.5,
+       {1, 0, 0, 0}, PATH_PIXELS},
+      {1, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 0}, PATH_DEPTHWISE},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    for (int64_t n = 1; n <= 3; ++n) {
+      conv_case_t c = cases[i];
+      c.n = n;
+      run_case_as(&c, true);
+    }
+  }
+}
+
 // grtc_cpu_prepack_module packs a constant filter that one DISPATCH alone
 // reads (the constant becomes the rank-1 panels), and leaves alone a
 // constant two DISPATCH ops read, a kernel two DISPATCH ops run, a splat
@@ -493,6 +531,7 @@ static void test_prepack_module(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_cases),
+      cmocka_unit_test(test_conv_symbolic_batch),
       cmocka_unit_test(test_prepack_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

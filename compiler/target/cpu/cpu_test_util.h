@@ -189,15 +189,21 @@ static inline void cpu_unload(cpu_library_t* lib) {
 }
 
 // Runs entry |index| over |workgroup_count| workgroups (in reverse, since
-// workgroups may run in any order) and returns the first nonzero code.
-static inline int cpu_run(const cpu_library_t* lib, uint32_t index,
-                          void* const* bindings, uint32_t binding_count,
-                          uint32_t workgroup_count) {
+// workgroups may run in any order) with push constants |constants| and
+// returns the first nonzero code.
+static inline int cpu_run_constants(const cpu_library_t* lib, uint32_t index,
+                                    void* const* bindings,
+                                    uint32_t binding_count,
+                                    uint32_t workgroup_count,
+                                    const uint32_t* constants,
+                                    uint32_t constant_count) {
   const grt_kernel_entry_t* entry = &lib->library->entries[index];
   size_t lengths[16] = {0};
   grt_kernel_dispatch_state_t dispatch = {
       .workgroup_count = {workgroup_count, 1, 1},
       .workgroup_size = {1, 1, 1},
+      .constant_count = constant_count,
+      .constants = constants,
       .binding_count = binding_count,
       .bindings = bindings,
       .binding_lengths = lengths,
@@ -216,6 +222,33 @@ static inline int cpu_run(const cpu_library_t* lib, uint32_t index,
   }
   free(scratch);
   return code;
+}
+
+static inline int cpu_run(const cpu_library_t* lib, uint32_t index,
+                          void* const* bindings, uint32_t binding_count,
+                          uint32_t workgroup_count) {
+  return cpu_run_constants(lib, index, bindings, binding_count,
+                           workgroup_count, NULL, 0);
+}
+
+// Runs a kernel of |set| whose symbolic extents have the values |extents|
+// (push constant e = extents[e]) over the workgroups they give it.
+static inline int cpu_run_extents(const cpu_library_t* lib,
+                                  const grtc_kernel_set_t* set,
+                                  uint32_t index, void* const* bindings,
+                                  const int64_t* extents) {
+  const grtc_kernel_t* kernel = set->kernels[index];
+  uint32_t constants[GRTC_KERNEL_MAX_RANK * 4] = {0};
+  assert_true(kernel->extent_count <= GRTC_KERNEL_MAX_RANK * 4);
+  for (uint32_t e = 0; e < kernel->extent_count; ++e) {
+    constants[e] = (uint32_t)extents[e];
+  }
+  uint32_t workgroups = 0;
+  GRT_EXPECT_OK(grtc_kernel_workgroups_for(kernel, extents, &workgroups));
+  assert_int_equal(lib->library->entries[index].constant_count,
+                   kernel->extent_count);
+  return cpu_run_constants(lib, index, bindings, kernel->binding_count,
+                           workgroups, constants, kernel->extent_count);
 }
 
 #endif  // GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_

@@ -172,6 +172,18 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
         e->out, "  %s%s*%s b%u = (%s%s*)d->bindings[%u];\n  (void)b%u;\n",
         qualifier, storage, restrict_kw, b, qualifier, storage, b, b);
   }
+  // Symbolic extents: push constant x is extent x (a dispatch with fewer
+  // constants fails, as one with the wrong binding count does).
+  if (kernel->extent_count) {
+    grt_string_builder_appendf(e->out,
+                               "  if (d->constant_count < %uu) return 2;\n",
+                               kernel->extent_count);
+  }
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    grt_string_builder_appendf(
+        e->out, "  const int64_t e%u = (int64_t)d->constants[%u];\n  (void)e%u;\n",
+        x, x, x);
+  }
 }
 
 // Defines lo<d>/hi<d> for the workgroup's tile of the parallel space.
@@ -202,10 +214,11 @@ static void grtc_cpu_emit_reduction(grtc_cpu_emitter_t* e, uint32_t depth) {
   grt_string_builder_appendf(e->out, "%s{\n", e->indent);
   for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
     grtc_cpu_set_depth(e, ++inner);
+    char size[24];
+    grtc_c_family_size(size, sizeof(size), kernel->reduction_dims[r]);
     grt_string_builder_appendf(e->out,
-                               "%sfor (int64_t r%u = 0; r%u < %" PRId64
-                               "; ++r%u) {\n",
-                               e->indent, r, r, kernel->reduction_dims[r], r);
+                               "%sfor (int64_t r%u = 0; r%u < %s; ++r%u) {\n",
+                               e->indent, r, r, size, r);
   }
   grtc_cpu_set_depth(e, inner + 1);
   grtc_cpu_emit_section(e, GRTC_KSECTION_LOOP);
@@ -267,8 +280,9 @@ static bool grtc_cpu_flatten(const grtc_kernel_t* kernel, const bool* live,
                              uint8_t* flat, int64_t* scale, int64_t* offset) {
   uint32_t rank = kernel->parallel_rank;
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->serial || rank < 2 ||
-      kernel->reduction_rank > 0 || kernel->acc_count > 0) {
-    return false;
+      kernel->reduction_rank > 0 || kernel->acc_count > 0 ||
+      grtc_kernel_is_symbolic(kernel)) {
+    return false;  // (symbolic: the strides of q are not constants)
   }
   int64_t stride[GRTC_KERNEL_MAX_RANK];
   int64_t inner = 1;
@@ -507,9 +521,11 @@ static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
             cv->oc % cv->groups == 0 && cv->stride_h >= 1 &&
             cv->stride_w >= 1 && cv->dilation_h >= 1 && cv->dilation_w >= 1;
   // An empty output has nothing to compute (and its pixel rows would
-  // divide by a zero width): the generic loops run zero times.
+  // divide by a zero width): the generic loops run zero times. The batch
+  // may be symbolic (the paths walk it through lo0/hi0 only).
   for (uint32_t d = 0; ok && d < 4; ++d) {
-    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+    ok = kernel->parallel_dims[d] == space[d] &&
+         (space[d] > 0 || (d == 0 && !grtc_kdim_is_static(space[d])));
   }
   return ok;
 }
@@ -529,7 +545,8 @@ static bool grtc_cpu_pool_supported(const grtc_kernel_t* kernel) {
             pl->dilation_w >= 1 && pl->pad_h >= 0 && pl->pad_w >= 0 &&
             pl->input_strides[3] == 1 && kernel->tile[3] >= pl->ow;
   for (uint32_t d = 0; ok && d < 4; ++d) {
-    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+    ok = kernel->parallel_dims[d] == space[d] &&
+         (space[d] > 0 || (d == 0 && !grtc_kdim_is_static(space[d])));
   }
   return ok;
 }
@@ -612,15 +629,19 @@ typedef struct grtc_cpu_gemm_geometry_t {
   uint64_t scratch_bytes;
 } grtc_cpu_gemm_geometry_t;
 
+// The most points a tile spans along parallel dim |d| (its tile size, cut
+// to the dim when that is static).
+static int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d) {
+  int64_t dim = kernel->parallel_dims[d];
+  return grtc_kdim_is_static(dim) && dim < kernel->tile[d] ? dim
+                                                            : kernel->tile[d];
+}
+
 static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
     const grtc_kernel_t* kernel) {
   uint32_t r = kernel->parallel_rank;
-  int64_t tile_m = kernel->tile[r - 2] < kernel->parallel_dims[r - 2]
-                       ? kernel->tile[r - 2]
-                       : kernel->parallel_dims[r - 2];
-  int64_t tile_n = kernel->tile[r - 1] < kernel->parallel_dims[r - 1]
-                       ? kernel->tile[r - 1]
-                       : kernel->parallel_dims[r - 1];
+  int64_t tile_m = grtc_cpu_tile_size(kernel, r - 2);
+  int64_t tile_n = grtc_cpu_tile_size(kernel, r - 1);
   grtc_cpu_gemm_geometry_t g;
   g.rows = tile_m < GRTC_CPU_GEMM_ROWS ? tile_m : GRTC_CPU_GEMM_ROWS;
   g.cols = tile_n < GRTC_CPU_GEMM_COLS ? tile_n : GRTC_CPU_GEMM_COLS;
@@ -656,6 +677,8 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_t* out = e->out;
   grtc_cpu_gemm_geometry_t g = grtc_cpu_gemm_geometry(kernel);
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
+  char k_size[24];
+  grtc_c_family_size(k_size, sizeof(k_size), mm->k);
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
   grt_string_builder_appendf(out,
@@ -695,7 +718,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
       "%s    const int64_t nr = hi%u - n0 < %" PRId64 " ? hi%u - n0 : %" PRId64
       ";\n"
       "%s    grt_gemm_block(A + m0 * %" PRId64 ", %" PRId64 ", %" PRId64
-      ", B + n0 * %" PRId64 ", NULL, %" PRId64 ", %" PRId64 ", mr, nr, %" PRId64
+      ", B + n0 * %" PRId64 ", NULL, %" PRId64 ", %" PRId64 ", mr, nr, %s"
       ", bp, ap, cb, %" PRId64 ");\n"
       "%s    for (int64_t p%u = m0; p%u < m0 + mr; ++p%u) {\n"
       "%s      const float* crow = cb + (p%u - m0) * %" PRId64 " - n0;\n"
@@ -704,7 +727,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
       e->indent, dm, dm, g.rows, e->indent, dm, g.rows, dm, g.rows, e->indent,
       dn, dn, g.cols, e->indent, dn, g.cols, dn, g.cols, e->indent,
       mm->lhs_stride_m, mm->lhs_stride_m, mm->lhs_stride_k, mm->rhs_stride_n,
-      mm->rhs_stride_k, mm->rhs_stride_n, mm->k, g.ldc, e->indent, dm, dm, dm,
+      mm->rhs_stride_k, mm->rhs_stride_n, k_size, g.ldc, e->indent, dm, dm, dm,
       e->indent, dm, g.ldc, e->indent, e->indent, dn, dn, dn);
   grtc_cpu_set_depth(e, depth + 4);
   char value[32];
@@ -1371,9 +1394,10 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
     for (uint32_t k = 0; k < kernels->count; ++k) {
       const grtc_kernel_t* kernel = kernels->kernels[k];
       grt_string_builder_appendf(
-          out, "  {\"%.*s\", grtk_%.*s, %uu, 0u, {1u, 1u, 1u}, %uu},\n",
+          out, "  {\"%.*s\", grtk_%.*s, %uu, %uu, {1u, 1u, 1u}, %uu},\n",
           (int)kernel->name.size, kernel->name.data, (int)kernel->name.size,
-          kernel->name.data, kernel->binding_count, local_sizes[k]);
+          kernel->name.data, kernel->binding_count, kernel->extent_count,
+          local_sizes[k]);
     }
     grt_string_builder_append_cstring(out, "};\n");
   }

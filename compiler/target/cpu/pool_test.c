@@ -66,15 +66,24 @@ static pool_geom_t pool_geom(const pool_case_t* c) {
 // out[n, c, oy, ox] = scale * fold of the window as the dispatch lowering
 // writes a reduce_window: out-of-range taps load a clamped index and
 // select the initial value.
-static void add_pool(grtc_kernel_set_t* set, const char* name,
-                     const pool_case_t* c, bool pattern) {
+// |symbolic_n|: the batch is symbolic extent 0 (its value at the call: n).
+static void add_pool_as(grtc_kernel_set_t* set, const char* name,
+                        const pool_case_t* c, bool pattern, bool symbolic_n) {
   pool_geom_t g = pool_geom(c);
   const grtc_kbinding_t bindings[] = {
-      {GRTC_ELEM_F32, c->n * c->c * c->h * c->w, GRTC_KACCESS_READ},
-      {GRTC_ELEM_F32, c->n * c->c * g.oh * g.ow, GRTC_KACCESS_WRITE},
+      {GRTC_ELEM_F32, symbolic_n ? -1 : c->n * c->c * c->h * c->w,
+       GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, symbolic_n ? -1 : c->n * c->c * g.oh * g.ow,
+       GRTC_KACCESS_WRITE},
   };
   kb_t b = kb_kernel(set, name, 2, bindings);
-  int64_t dims[4] = {c->n, c->c, g.oh, g.ow};
+  int64_t n = c->n;
+  if (symbolic_n) {
+    uint32_t e = 0;
+    GRT_EXPECT_OK(grtc_kernel_add_extent(set, b.k, 3, &e));
+    n = GRTC_KDIM_EXTENT(e);
+  }
+  int64_t dims[4] = {n, c->c, g.oh, g.ow};
   int64_t tile[4];
   for (int d = 0; d < 4; ++d) {
     tile[d] = c->tile[d] ? c->tile[d] : (dims[d] > 0 ? dims[d] : 1);
@@ -126,13 +135,18 @@ static void add_pool(grtc_kernel_set_t* set, const char* name,
     grtc_kpool_t* pl = &b.k->pool;
     *pl = (grtc_kpool_t){
         .input_binding = 0, .op = c->op, .tap_first = c->tap_first,
-        .n = c->n, .c = c->c, .h = c->h, .w = c->w, .kh = c->kh, .kw = c->kw,
+        .n = n, .c = c->c, .h = c->h, .w = c->w, .kh = c->kh, .kw = c->kw,
         .oh = g.oh, .ow = g.ow, .stride_h = c->stride_h,
         .stride_w = c->stride_w, .pad_h = c->pad_h, .pad_w = c->pad_w,
         .dilation_h = c->dil_h, .dilation_w = c->dil_w,
         .elem = GRTC_ELEM_F32};
     memcpy(pl->input_strides, g.is, sizeof(g.is));
   }
+}
+
+static void add_pool(grtc_kernel_set_t* set, const char* name,
+                     const pool_case_t* c, bool pattern) {
+  add_pool_as(set, name, c, pattern, false);
 }
 
 // The scalar semantics (compiler/kernel/scalar.h): max/min propagate NaN
@@ -151,12 +165,12 @@ static bool same_float(float x, float y) {
   return (isnan(x) && isnan(y)) || memcmp(&x, &y, sizeof(x)) == 0;
 }
 
-static void run_case(const pool_case_t* c, int index) {
+static void run_case_as(const pool_case_t* c, int index, bool symbolic_n) {
   pool_geom_t g = pool_geom(c);
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  add_pool(&set, "fast", c, true);
-  add_pool(&set, "generic", c, false);
+  add_pool_as(&set, "fast", c, true, symbolic_n);
+  add_pool_as(&set, "generic", c, false, symbolic_n);
   GRT_EXPECT_OK(grtc_kernel_verify(set.kernels[0]));
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
@@ -186,8 +200,8 @@ static void run_case(const pool_case_t* c, int index) {
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = 12345.0f;
   void* fast_ptrs[] = {in, fast};
   void* generic_ptrs[] = {in, generic};
-  assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 2, set.kernels[0]->workgroup_count), 0);
-  assert_int_equal(cpu_run(&lib, 1, generic_ptrs, 2, set.kernels[1]->workgroup_count), 0);
+  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, &c->n), 0);
+  assert_int_equal(cpu_run_extents(&lib, &set, 1, generic_ptrs, &c->n), 0);
   for (int64_t b = 0; b < c->n; ++b) {
     for (int64_t ch = 0; ch < c->c; ++ch) {
       for (int64_t oy = 0; oy < g.oh; ++oy) {
@@ -220,6 +234,10 @@ static void run_case(const pool_case_t* c, int index) {
   free(generic);
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
+}
+
+static void run_case(const pool_case_t* c, int index) {
+  run_case_as(c, index, false);
 }
 
 static void test_pool_cases(void** state) {
@@ -281,6 +299,25 @@ static void test_pool_cases(void** state) {
   }
 }
 
+// A symbolic batch, on the fast path and off it: one kernel per case, run
+// for batches 1 to 3 (the extent a push constant).
+static void test_pool_symbolic_batch(void** state) {
+  (void)state;
+  static const pool_case_t cases[] = {
+      {1, 3, 13, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, GRTC_SCALAR_MAX, false,
+       -INFINITY, 1, false, false, {1, 2, 3, 0}, true},
+      {1, 3, 8, 8, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, GRTC_SCALAR_ADD, false, 0,
+       0.25, true, false, {1, 0, 0, 0}, false},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    for (int64_t n = 1; n <= 3; ++n) {
+      pool_case_t c = cases[i];
+      c.n = n;
+      run_case_as(&c, (int)(100 + i), true);
+    }
+  }
+}
+
 // The verifier refuses a pool2d pattern that disagrees with its kernel.
 static void test_pool_pattern_verified(void** state) {
   (void)state;
@@ -309,6 +346,7 @@ static void test_pool_pattern_verified(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pool_cases),
+      cmocka_unit_test(test_pool_symbolic_batch),
       cmocka_unit_test(test_pool_pattern_verified),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
