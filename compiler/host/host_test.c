@@ -943,6 +943,21 @@ static grtc_tfunc_t* build_symbolic_program(void) {
   call->attrs.callee = sym;
   grtc_tvalue_t* result = &call->results[0];
   test_return(f.module, caller->body, &result, 1);
+
+  // call_sym2(z: ?s3, w: ?s4) = sym(z, w): nothing in the caller proves
+  // w's size equal to z's, as sym assumes, so the call checks it.
+  grtc_ttype_t zw[2] = {test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(3)),
+                        test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(4))};
+  grtc_tfunc_t* caller2 = new_func("call_sym2", zw, 2, &zw[0], 1, true);
+  for (uint32_t i = 0; i < 2; ++i) {
+    GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, caller2, GRTC_SYM_ARGUMENT, NULL, i, 0, &dim));
+    assert_int_equal(dim, GRTC_DIM_SYMBOL(3 + i));
+  }
+  grtc_tvalue_t* operands2[2] = {&caller2->body->args[0], &caller2->body->args[1]};
+  grtc_top_t* call2 = test_op(f.module, caller2->body, GRTC_TOP_CALL, operands2, 2, &zw[0], 0);
+  call2->attrs.callee = sym;
+  result = &call2->results[0];
+  test_return(f.module, caller2->body, &result, 1);
   make_scale_symbolic(0);
   return sym;
 }
@@ -976,9 +991,12 @@ static void test_symbolic_text(void** state) {
     }
   }
   // The callee's symbol comes from the caller's operand; sym(z, z) needs
-  // no check (both operands have the caller's symbol).
+  // no check (both operands have the caller's symbol), sym(z, w) does.
   assert_non_null(strstr(text, "vm.call @sym$buffers(%v"));
-  assert_null(strstr(text, "call of @sym"));
+  const char* check = strstr(text, "\"call of @sym: operand 1 dimension 0 must equal operand 0 "
+                                   "dimension 0\"");
+  assert_non_null(check);
+  assert_null(strstr(check + 1, "\"call of @sym"));
 }
 
 static void symbolic_input(grt_hal_device_t* device, const float* data, grt_hal_dim_t n,
@@ -1034,6 +1052,12 @@ static void run_symbolic(const char* uri, uint32_t flags) {
                                                    (size_t)n * sizeof(float)));
     for (grt_hal_dim_t i = 0; i < n; ++i) assert_true(out[i] == (x[i] * c + x[i]) * c);
     grt_hal_buffer_view_release(output);
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.call_sym2", 2, inputs, 1, &output,
+                                                &output_count));
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, out,
+                                                   (size_t)n * sizeof(float)));
+    for (grt_hal_dim_t i = 0; i < n; ++i) assert_true(out[i] == (x[i] * c + y[i]) * c);
+    grt_hal_buffer_view_release(output);
     grt_hal_buffer_view_release(inputs[1]);
     grt_hal_buffer_view_release(inputs[0]);
   }
@@ -1054,6 +1078,10 @@ static void run_symbolic(const char* uri, uint32_t flags) {
                    GRT_STATUS_INVALID_ARGUMENT,
                    "@sym: argument 1 dimension 0 must equal argument 0 dimension 0 ('dispatch' "
                    "at 1:1, operand 1 dimension 0): expected 40, got 39");
+  grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.call_sym2", 2, unequal, 1,
+                                                 &output, &output_count),
+                   GRT_STATUS_FAILED_PRECONDITION,
+                   "call of @sym: operand 1 dimension 0 must equal operand 0 dimension 0");
   grt_hal_buffer_view_t* small[2] = {views[2], views[2]};
   grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.sym", 2, small, 1, &output,
                                                  &output_count),
