@@ -1,5 +1,6 @@
 #include "compiler/host/host.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -2109,8 +2110,93 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   return status;
 }
 
-// Records each function's transient arena size on its buffer function and
-// its export.
+// Appends |text| to |out| (capacity |capacity|, *|used| so far), cut
+// short when full.
+static void grtc_host_append(char* out, size_t capacity, size_t* used, const char* format, ...)
+    GRT_PRINTF_LIKE(4, 5);
+static void grtc_host_append(char* out, size_t capacity, size_t* used, const char* format, ...) {
+  if (*used >= capacity) return;
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(out + *used, capacity - *used, format, args);
+  va_end(args);
+  if (n > 0) *used += (size_t)n < capacity - *used ? (size_t)n : capacity - *used - 1;
+}
+
+// "?x16xf32" (a type without "tensor<" and ">").
+static void grtc_host_append_type(char* out, size_t capacity, size_t* used,
+                                  const grtc_tmodule_t* module, const grtc_ttype_t* type) {
+  grtc_ttype_t resolved = *type;
+  for (uint32_t d = 0; d < resolved.rank; ++d) {
+    resolved.dims[d] = grtc_tmodule_resolve_dim(module, resolved.dims[d]);
+  }
+  char text[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&resolved, text, sizeof(text));
+  size_t length = strlen(text);
+  const char* body = strncmp(text, "tensor<", 7) == 0 ? text + 7 : text;
+  if (length && text[length - 1] == '>') text[length - 1] = '\0';
+  grtc_host_append(out, capacity, used, "%s", body);
+}
+
+// Whether |func| has a symbolic argument or result dimension.
+static bool grtc_host_function_is_symbolic(const grtc_tmodule_t* module, const grtc_tfunc_t* func) {
+  for (uint32_t i = 0; i < func->body->arg_count + func->result_count; ++i) {
+    const grtc_ttype_t* type = i < func->body->arg_count ? &func->body->args[i].type
+                                                         : &func->result_types[i - func->body->arg_count];
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      if (!grtc_dim_is_static(grtc_tmodule_resolve_dim(module, type->dims[d]))) return true;
+    }
+  }
+  return false;
+}
+
+// A shape-polymorphic function's tensor signature, "(?x16xf32, 16x4xf32)
+// -> ?x4xf32", and its arena in symbolic form, "64 + [32*s0] + [16*s0];
+// s0: argument 0 dimension 0" ([x]: x rounded up to the alignment, at
+// least one unit), for grt-dump.
+static grt_status_t grtc_host_record_shapes(const grtc_tmodule_t* module,
+                                            const grtc_tfunc_t* func,
+                                            const grtc_memory_plan_t* plan, grt_string_view_t name,
+                                            grt_module_writer_t* writer) {
+  char signature[1024], text[1024];
+  size_t used = 0;
+  grtc_host_append(signature, sizeof(signature), &used, "(");
+  for (uint32_t i = 0; i < func->body->arg_count; ++i) {
+    grtc_host_append(signature, sizeof(signature), &used, "%s", i ? ", " : "");
+    grtc_host_append_type(signature, sizeof(signature), &used, module, &func->body->args[i].type);
+  }
+  grtc_host_append(signature, sizeof(signature), &used, ") -> %s",
+                   func->result_count == 1 ? "" : "(");
+  for (uint32_t r = 0; r < func->result_count; ++r) {
+    grtc_host_append(signature, sizeof(signature), &used, "%s", r ? ", " : "");
+    grtc_host_append_type(signature, sizeof(signature), &used, module, &func->result_types[r]);
+  }
+  if (func->result_count != 1) grtc_host_append(signature, sizeof(signature), &used, ")");
+  used = 0;
+  grtc_host_append(text, sizeof(text), &used, "%lld", (long long)plan->transient_bytes);
+  for (uint32_t k = 0; k < plan->slot_count; ++k) {
+    char expr[GRTC_SIZE_EXPR_FORMAT_CAPACITY];
+    grtc_host_append(text, sizeof(text), &used, " + [%s]",
+                     grtc_size_expr_format(&plan->slots[k], expr, sizeof(expr)));
+  }
+  const char* separator = "; ";
+  for (uint32_t id = 0; id < module->shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &module->shapes->syms[id];
+    if (sym->func != func || sym->origin != GRTC_SYM_ARGUMENT ||
+        grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != GRTC_DIM_SYMBOL(id)) {
+      continue;
+    }
+    grtc_host_append(text, sizeof(text), &used, "%ss%u: argument %u dimension %u", separator, id,
+                     sym->index, sym->axis);
+    separator = ", ";
+  }
+  return grt_module_writer_set_function_shapes(writer, name, grt_make_cstring_view(signature),
+                                               grt_make_cstring_view(text));
+}
+
+// Records each function's transient arena size (and, for a
+// shape-polymorphic function, its tensor signature and symbolic plan) on
+// its buffer function and its export.
 static grt_status_t grtc_host_record_transient_sizes(const grtc_tmodule_t* module,
                                                      grt_allocator_t allocator,
                                                      grt_module_writer_t* writer) {
@@ -2118,15 +2204,21 @@ static grt_status_t grtc_host_record_transient_sizes(const grtc_tmodule_t* modul
     grtc_memory_plan_t plan;
     GRT_RETURN_IF_ERROR(grtc_memory_plan_build(module, func, allocator, &plan));
     uint64_t bytes = (uint64_t)plan.transient_bytes;
-    grtc_memory_plan_deinit(&plan);
     char name[1024];
     snprintf(name, sizeof(name), "%.*s$buffers", GRT_SV_ARG(func->name));
-    GRT_RETURN_IF_ERROR(grt_module_writer_set_function_transient_bytes(
-        writer, grt_make_cstring_view(name), bytes));
-    if (func->is_public) {
-      GRT_RETURN_IF_ERROR(
-          grt_module_writer_set_function_transient_bytes(writer, func->name, bytes));
+    grt_status_t status = grt_module_writer_set_function_transient_bytes(
+        writer, grt_make_cstring_view(name), bytes);
+    if (grt_status_is_ok(status) && func->is_public) {
+      status = grt_module_writer_set_function_transient_bytes(writer, func->name, bytes);
     }
+    if (grt_status_is_ok(status) && grtc_host_function_is_symbolic(module, func)) {
+      status = grtc_host_record_shapes(module, func, &plan, grt_make_cstring_view(name), writer);
+      if (grt_status_is_ok(status) && func->is_public) {
+        status = grtc_host_record_shapes(module, func, &plan, func->name, writer);
+      }
+    }
+    grtc_memory_plan_deinit(&plan);
+    GRT_RETURN_IF_ERROR(status);
   }
   return grt_ok_status();
 }

@@ -997,6 +997,20 @@ static void test_symbolic_text(void** state) {
                                    "dimension 0\"");
   assert_non_null(check);
   assert_null(strstr(check + 1, "\"call of @sym"));
+  // The tensor signature and the symbolic plan grt-dump prints, on the
+  // export and its buffer function; static functions have none.
+  static const char* const kFunctions[2] = {"sym", "sym$buffers"};
+  for (int i = 0; i < 2; ++i) {
+    uint32_t ordinal = (uint32_t)find_function(kFunctions[i]);
+    assert_true(grt_string_view_equal_cstring(
+        grt_module_file_function_tensor_signature(f.file, ordinal), "(?xf32, ?xf32) -> ?xf32"));
+    assert_true(grt_string_view_equal_cstring(
+        grt_module_file_function_transient_plan(f.file, ordinal),
+        "0 + [4*s0] + [4*s0]; s0: argument 0 dimension 0"));
+  }
+  assert_true(grt_string_view_equal_cstring(
+      grt_module_file_function_transient_plan(f.file, (uint32_t)find_function("call_sym2")),
+      "0; s3: argument 0 dimension 0, s4: argument 1 dimension 0"));
 }
 
 static void symbolic_input(grt_hal_device_t* device, const float* data, grt_hal_dim_t n,
