@@ -238,30 +238,9 @@ static void run(const char* uri, uint32_t flags) {
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(allocator, &kernels);
   build(module, &kernels);
-  grtc_cpu_options_t cpu_options = {.features = "generic", .optimization_level = 1};
-  uint8_t* binary = NULL;
-  size_t binary_size = 0;
-  char format[32];
-  GRT_EXPECT_OK(grtc_cpu_build(&kernels, &cpu_options, allocator, &binary, &binary_size, format));
-  grt_module_writer_t* writer = NULL;
-  GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
-  grtc_host_executable_t executable = {format, binary, binary_size, NULL, NULL};
-  grtc_host_options_t options = {flags};
-  GRT_EXPECT_OK(grtc_host_emit(module, &kernels, &executable, 1, &options, allocator, writer, NULL));
-  void* data = NULL;
-  size_t size = 0;
-  GRT_EXPECT_OK(grt_module_writer_finish(writer, &data, &size));
-  grt_module_writer_destroy(writer);
-  grt_allocator_free(allocator, binary);
-
-  grt_runtime_instance_t* instance = NULL;
-  grt_hal_device_t* device = NULL;
-  grt_runtime_session_t* session = NULL;
-  GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &instance));
-  GRT_EXPECT_OK(grt_runtime_instance_create_device(instance, uri, NULL, &device));
-  GRT_EXPECT_OK(grt_runtime_session_create(instance, device, &session));
-  GRT_EXPECT_OK(
-      grt_runtime_session_append_module_from_memory(session, grt_make_const_byte_span(data, size)));
+  session_t s = compile_and_open(module, &kernels, uri, flags);
+  grt_hal_device_t* device = s.device;
+  grt_runtime_session_t* session = s.session;
   static float a[N], b[N], out[N];
   const grt_hal_dim_t shape[1] = {N};
   for (int call = 0; call < 3; ++call) {
@@ -287,10 +266,7 @@ static void run(const char* uri, uint32_t flags) {
     grt_hal_buffer_view_release(inputs[1]);
     grt_hal_buffer_view_release(inputs[0]);
   }
-  grt_runtime_session_release(session);
-  grt_hal_device_release(device);
-  grt_runtime_instance_release(instance);
-  grt_allocator_free(allocator, data);
+  close_session(&s);
   grtc_kernel_set_deinit(&kernels);
   grtc_tmodule_destroy(module);
 }
