@@ -168,14 +168,14 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 
 // Where a value's bytes are for a binding: |ref| is the !hal.buffer (a
 // null ref when the bytes are binding-table slot |slot| of a reusable
-// recording; |offset| is then relative to the slot's range). |offset| and
-// |size| are i64 values (constants, or computed from the symbols);
-// [begin, end) of |base| is the byte range the hazard tracking compares
-// (the whole buffer or arena slot when the size is symbolic).
+// recording; its offset is then relative to the slot's range). The offset
+// and size are i64 values (grtc_host_place_offset/_size: constants, or
+// computed from the symbols); [begin, end) of |base| is the byte range the
+// hazard tracking compares (the whole buffer or arena slot when the size
+// is symbolic).
 typedef struct grtc_host_place_t {
   grtc_value_t* ref;
-  grtc_value_t* offset;
-  grtc_value_t* size;
+  const grtc_value_storage_t* storage;
   bool arena;
   int64_t begin, end;
   uint32_t base;  // root value id, or GRTC_HOST_NO_BASE (- 1 - slot) for the arena
@@ -463,24 +463,16 @@ static const grtc_value_storage_t* grtc_host_storage(grtc_host_emitter_t* e,
 
 static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   const grtc_value_storage_t* s = grtc_host_storage(e, value);
-  grtc_host_place_t place = {e->values[s->root->id], grtc_host_i64(e, 0), NULL, false, 0,
-                             s->size, s->root->id, 0};
-  if (s->size >= 0) {
-    place.size = grtc_host_i64(e, s->size);
-  } else {
-    place.size = grtc_host_size_value(e, &s->bytes);
-    place.end = INT64_MAX;  // the whole buffer
-  }
+  grtc_host_place_t place = {e->values[s->root->id], s, false, 0, s->size, s->root->id, 0};
+  if (s->size < 0) place.end = INT64_MAX;  // the whole buffer
   if (s->kind == GRTC_STORAGE_ARENA) {
     place.ref = e->arena;
     place.arena = true;
     if (s->slot == GRTC_MEMORY_PLAN_NO_SLOT) {
-      place.offset = grtc_host_i64(e, s->offset);
       place.begin = s->offset;
       place.end = s->offset + s->size;
       place.base = GRTC_HOST_NO_BASE;
     } else {
-      place.offset = e->slot_offsets ? e->slot_offsets[s->slot] : NULL;
       place.base = GRTC_HOST_NO_BASE - 1 - s->slot;
     }
   }
@@ -494,12 +486,28 @@ static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tval
   return place;
 }
 
+// The place's byte offset in its buffer (or slot), an i64 value.
+static grtc_value_t* grtc_host_place_offset(grtc_host_emitter_t* e, const grtc_host_place_t* place) {
+  const grtc_value_storage_t* s = place->storage;
+  if (s->kind != GRTC_STORAGE_ARENA) return grtc_host_i64(e, 0);
+  if (s->slot == GRTC_MEMORY_PLAN_NO_SLOT) return grtc_host_i64(e, s->offset);
+  return e->slot_offsets ? e->slot_offsets[s->slot] : NULL;
+}
+
+// The place's byte size, an i64 value.
+static grtc_value_t* grtc_host_place_size(grtc_host_emitter_t* e, const grtc_host_place_t* place) {
+  const grtc_value_storage_t* s = place->storage;
+  return s->size >= 0 ? grtc_host_i64(e, s->size) : grtc_host_size_value(e, &s->bytes);
+}
+
 // A !hal.buffer holding exactly |value|'s bytes (a subspan for arena values).
 static grtc_value_t* grtc_host_buffer_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   grtc_host_place_t place = grtc_host_place(e, value);
   if (!place.arena) return place.ref;
-  return GRTC_HOST_CALL(e, BUFFER_SUBSPAN, GRTC_HOST_V(e->arena), GRTC_HOST_V(place.offset),
-                        GRTC_HOST_V(place.size));
+  grtc_value_t* offset = grtc_host_place_offset(e, &place);
+  grtc_value_t* size = grtc_host_place_size(e, &place);
+  return GRTC_HOST_CALL(e, BUFFER_SUBSPAN, GRTC_HOST_V(e->arena), GRTC_HOST_V(offset),
+                        GRTC_HOST_V(size));
 }
 
 // A !hal.buffer_view of |buffer| with |type|'s element type and shape.
@@ -517,11 +525,19 @@ static grtc_value_t* grtc_host_view_of(grtc_host_emitter_t* e, const grtc_tvalue
   return grtc_host_view(e, grtc_host_buffer_of(e, value), &value->type);
 }
 
+// The memory type and usage of every allocation, as i32 constants.
+static void grtc_host_allocation_kind(grtc_host_emitter_t* e, grtc_value_t** memory,
+                                      grtc_value_t** usage) {
+  *memory = grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL);
+  *usage = grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT);
+}
+
 static grtc_value_t* grtc_host_allocate(grtc_host_emitter_t* e, grtc_value_t* size) {
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
   return GRTC_HOST_CALL(e, ALLOCATOR_ALLOCATE, GRTC_HOST_V(e->device_allocator),
-                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL)),
-                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT)),
-                        GRTC_HOST_V(size));
+                        GRTC_HOST_V(memory), GRTC_HOST_V(usage), GRTC_HOST_V(size));
 }
 
 // The byte size of root value |id|'s own buffer.
@@ -530,8 +546,13 @@ static grtc_value_t* grtc_host_own_size(grtc_host_emitter_t* e, uint32_t id) {
   return s->size >= 0 ? grtc_host_i64(e, s->size) : grtc_host_size_value(e, &s->bytes);
 }
 
-// Allocates the root value |id|'s own buffer, named %v<id>.
+// Allocates the root value |id|'s own buffer, named %v<id>. (The kind's
+// constants come first, as they always have: a static program's text does
+// not change.)
 static void grtc_host_allocate_value(grtc_host_emitter_t* e, uint32_t id) {
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
   e->values[id] = grtc_host_allocate(e, grtc_host_own_size(e, id));
   grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
 }
@@ -549,6 +570,9 @@ static grtc_value_t* grtc_host_arena_size(grtc_host_emitter_t* e) {
 }
 
 static void grtc_host_allocate_arena(grtc_host_emitter_t* e) {
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
   e->arena = grtc_host_allocate(e, grtc_host_arena_size(e));
   grtc_vm_builder_name(e->b, e->arena, "arena");
 }
@@ -808,8 +832,9 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     GRTC_HOST_CALL(e, COMMAND_BUFFER_COPY_BUFFER, GRTC_HOST_V(e->cb),
                    GRTC_HOST_V(grtc_host_i32(e, source.slot)),
                    GRTC_HOST_V(grtc_host_i32(e, target.slot)), GRTC_HOST_V(source.ref),
-                   GRTC_HOST_V(source.offset), GRTC_HOST_V(target.ref),
-                   GRTC_HOST_V(target.offset), GRTC_HOST_V(target.size));
+                   GRTC_HOST_V(grtc_host_place_offset(e, &source)), GRTC_HOST_V(target.ref),
+                   GRTC_HOST_V(grtc_host_place_offset(e, &target)),
+                   GRTC_HOST_V(grtc_host_place_size(e, &target)));
   }
   // Bindings: (slot, buffer, offset, length) per binding.
   grtc_host_range_t* ranges = NULL;
@@ -833,8 +858,8 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     ranges[n] = grtc_host_range(&place, writes);
     bindings[4 * n + 0] = grtc_host_i32(e, place.slot);
     bindings[4 * n + 1] = place.ref;
-    bindings[4 * n + 2] = place.offset;
-    bindings[4 * n + 3] = place.size;
+    bindings[4 * n + 2] = grtc_host_place_offset(e, &place);
+    bindings[4 * n + 3] = grtc_host_place_size(e, &place);
     ++n;
   }
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
@@ -857,7 +882,8 @@ static grtc_value_t* grtc_host_load_scalar(grtc_host_emitter_t* e, const grtc_tv
   grtc_host_place_t place = grtc_host_place(e, value);
   size_t width = grtc_elem_byte_size(value->type.elem);
   if (width > 4) width = 4;  // the low bytes (little-endian)
-  return GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(place.ref), GRTC_HOST_V(place.offset),
+  return GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(place.ref),
+                        GRTC_HOST_V(grtc_host_place_offset(e, &place)),
                         GRTC_HOST_V(grtc_host_i32(e, (int64_t)width)));
 }
 
@@ -1781,14 +1807,16 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
     int length = snprintf(message_name, sizeof(message_name), "__argument_%u", i);
     grtc_value_t* message =
         grtc_vm_const_rodata(e->b, grt_make_string_view(message_name, (size_t)length));
+    grtc_value_t* element_type = grtc_host_i32(e, grtc_host_element_type(type->elem));
+    grtc_value_t* encoding = grtc_host_i32(e, 0);
     grtc_value_t* dims[GRTC_MAX_RANK];
     for (uint32_t d = 0; d < type->rank && d < GRTC_MAX_RANK; ++d) {
       int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
       dims[d] = grtc_host_i64(e, grtc_dim_is_static(dim) ? dim : -1);  // -1: any size
     }
     GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT, GRTC_HOST_V(view), GRTC_HOST_V(message),
-                   GRTC_HOST_V(grtc_host_i32(e, grtc_host_element_type(type->elem))),
-                   GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_vm_span(dims, type->rank));
+                   GRTC_HOST_V(element_type), GRTC_HOST_V(encoding),
+                   grtc_vm_span(dims, type->rank));
     args.values[i] = GRTC_HOST_CALL(e, BUFFER_VIEW_BUFFER, GRTC_HOST_V(view));
   }
   if (body->arg_count > e->max_argument_count) e->max_argument_count = body->arg_count;
