@@ -4,6 +4,8 @@
 
 #define GRTC_EM_UNKNOWN_LO INT64_MIN
 #define GRTC_EM_UNKNOWN_HI INT64_MAX
+// The largest value of a symbolic extent (a non-negative i32 push constant).
+#define GRTC_EM_EXTENT_MAX INT32_MAX
 
 void grtc_emitter_init(grtc_emitter_t* em, grtc_kernel_set_t* set,
                        grtc_kernel_t* kernel, const grtc_tmodule_t* module,
@@ -172,12 +174,18 @@ static void grtc_em_compute_range(const grtc_emitter_t* em,
       l = h = k->value.i;
       break;
     case GRTC_KINST_PINDEX:
+    case GRTC_KINST_RINDEX: {
+      int64_t dim = k->kind == GRTC_KINST_PINDEX
+                        ? em->kernel->parallel_dims[k->dim]
+                        : em->kernel->reduction_dims[k->dim];
       l = 0;
-      h = em->kernel->parallel_dims[k->dim] - 1;
+      h = (grtc_kdim_is_static(dim) ? dim : GRTC_EM_EXTENT_MAX) - 1;
       break;
-    case GRTC_KINST_RINDEX:
+    }
+    case GRTC_KINST_EXTENT:
+      // A 32-bit push constant; tensors index with i64 below 2^31 per dim.
       l = 0;
-      h = em->kernel->reduction_dims[k->dim] - 1;
+      h = GRTC_EM_EXTENT_MAX;
       break;
     case GRTC_KINST_OP:
       switch ((grtc_scalar_op_t)k->op) {
@@ -322,6 +330,25 @@ uint32_t grtc_em_i64(grtc_emitter_t* em, int64_t value) {
 
 uint32_t grtc_em_bool(grtc_emitter_t* em, bool value) {
   return grtc_em_const(em, GRTC_ELEM_I1, 0, value ? 1 : 0);
+}
+
+int64_t grtc_em_kdim(grtc_emitter_t* em, int64_t dim) {
+  dim = grtc_tmodule_resolve_dim(em->module, dim);
+  if (grtc_dim_is_static(dim) || grtc_emitter_failed(em)) {
+    return grtc_dim_is_static(dim) ? dim : 0;
+  }
+  uint32_t extent = 0;
+  grtc_emitter_fail(em, grtc_kernel_add_extent(em->set, em->kernel,
+                                               grtc_dim_symbol(dim), &extent));
+  return GRTC_KDIM_EXTENT(extent);
+}
+
+uint32_t grtc_em_dim(grtc_emitter_t* em, int64_t dim) {
+  int64_t size = grtc_em_kdim(em, dim);
+  if (grtc_kdim_is_static(size)) return grtc_em_i64(em, size);
+  grtc_kinst_t k = grtc_kinst_make(GRTC_KINST_EXTENT, GRTC_ELEM_I64);
+  k.dim = grtc_kdim_extent(size);
+  return grtc_em_add_inst(em, k);
 }
 
 uint32_t grtc_em_pindex(grtc_emitter_t* em, uint32_t dim) {
@@ -606,7 +633,7 @@ uint32_t grtc_em_linear(grtc_emitter_t* em, const grtc_ttype_t* type,
   uint32_t linear = index[0];
   for (uint32_t d = 1; d < type->rank; ++d) {
     linear = grtc_em_add(em, grtc_em_mul(em, linear,
-                                         grtc_em_i64(em, type->dims[d])),
+                                         grtc_em_dim(em, type->dims[d])),
                          index[d]);
   }
   return linear;
@@ -808,7 +835,8 @@ static uint32_t grtc_em_constant(grtc_emitter_t* em, const grtc_top_t* op,
 // Reshape: the source index of |index|. Unit dims are dropped and the
 // rest cut into the smallest groups whose sizes multiply to the same count,
 // so inserting unit dims or splitting one dim stays cheap.
-static void grtc_em_reshape_index(grtc_emitter_t* em, const grtc_ttype_t* from,
+static void grtc_em_reshape_index(grtc_emitter_t* em, const grtc_top_t* op,
+                                  const grtc_ttype_t* from,
                                   const grtc_ttype_t* to, const uint32_t* index,
                                   uint32_t* out) {
   uint32_t a[GRTC_MAX_RANK], b[GRTC_MAX_RANK];  // non-unit dims of to, from
@@ -823,15 +851,33 @@ static void grtc_em_reshape_index(grtc_emitter_t* em, const grtc_ttype_t* from,
   if (grtc_ttype_element_count(from) == 0) return;  // never evaluated
   uint32_t i = 0, j = 0;
   while (i < a_count && j < b_count) {
+    int64_t to_dim = grtc_tmodule_resolve_dim(em->module, to->dims[a[i]]);
+    int64_t from_dim = grtc_tmodule_resolve_dim(em->module, from->dims[b[j]]);
+    if (!grtc_dim_is_static(to_dim) || !grtc_dim_is_static(from_dim)) {
+      // A symbolic dimension maps only onto the same symbol.
+      if (to_dim != from_dim) {
+        grtc_em_unsupported(em, op, "that splits or merges a symbolic dimension");
+        return;
+      }
+      out[b[j++]] = index[a[i++]];
+      continue;
+    }
     uint32_t i_end = i + 1, j_end = j + 1;
-    int64_t p = to->dims[a[i]], q = from->dims[b[j]];
+    int64_t p = to_dim, q = from_dim;
     while (p != q) {
+      int64_t next = 0;
       if (p < q && i_end < a_count) {
-        p *= to->dims[a[i_end++]];
+        next = grtc_tmodule_resolve_dim(em->module, to->dims[a[i_end++]]);
+        p *= next;
       } else if (j_end < b_count) {
-        q *= from->dims[b[j_end++]];
+        next = grtc_tmodule_resolve_dim(em->module, from->dims[b[j_end++]]);
+        q *= next;
       } else {
         break;
+      }
+      if (!grtc_dim_is_static(next)) {
+        grtc_em_unsupported(em, op, "that splits or merges a symbolic dimension");
+        return;
       }
     }
     uint32_t linear = grtc_em_i64(em, 0);
@@ -963,6 +1009,10 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
       return grtc_em_constant(em, op, index);
     case GRTC_TOP_IOTA:
       return grtc_em_convert(em, elem, index[op->attrs.dim]);
+    case GRTC_TOP_GET_DIMENSION_SIZE:
+      return grtc_em_convert(
+          em, elem,
+          grtc_em_dim(em, op->operands[0]->type.dims[op->attrs.dim]));
     case GRTC_TOP_OPTIMIZATION_BARRIER:
       return grtc_em_value(em, op->operands[result], index);
     case GRTC_TOP_BROADCAST_IN_DIM: {
@@ -980,7 +1030,7 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
       }
       return grtc_em_value(em, op->operands[0], operand_index);
     case GRTC_TOP_RESHAPE:
-      grtc_em_reshape_index(em, &op->operands[0]->type, type, index,
+      grtc_em_reshape_index(em, op, &op->operands[0]->type, type, index,
                             operand_index);
       return grtc_em_value(em, op->operands[0], operand_index);
     case GRTC_TOP_SLICE:
@@ -995,8 +1045,10 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
       memcpy(operand_index, index, type->rank * sizeof(uint32_t));
       for (uint32_t k = 0; k < op->attrs.dims.count; ++k) {
         int64_t d = op->attrs.dims.values[k];
-        operand_index[d] =
-            grtc_em_sub(em, grtc_em_i64(em, type->dims[d] - 1), index[d]);
+        operand_index[d] = grtc_em_sub(
+            em, grtc_em_sub(em, grtc_em_dim(em, type->dims[d]),
+                            grtc_em_i64(em, 1)),
+            index[d]);
       }
       return grtc_em_value(em, op->operands[0], operand_index);
     case GRTC_TOP_PAD: {
@@ -1151,7 +1203,12 @@ bool grtc_em_strided_source(grtc_emitter_t* em, grtc_tvalue_t* value,
   int64_t stride = 1;
   for (uint32_t d = rank; d-- > 0;) {
     strides[d] = stride;
-    stride *= v->type.dims[d];
+    int64_t dim = grtc_tmodule_resolve_dim(em->module, v->type.dims[d]);
+    // A symbolic dimension makes every stride outside it symbolic.
+    stride = stride < 0 || !grtc_dim_is_static(dim) ? -1 : stride * dim;
+  }
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (strides[d] < 0) return false;
   }
   for (uint32_t d = 0; d < rank; ++d) out_strides[d] = strides[perm[d]];
   *out_source = v;

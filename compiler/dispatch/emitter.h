@@ -97,6 +97,14 @@ uint32_t grtc_em_select(grtc_emitter_t* em, uint32_t predicate, uint32_t a,
 uint32_t grtc_em_in_range(grtc_emitter_t* em, uint32_t x, int64_t lo,
                           int64_t hi);
 
+// Symbolic shapes: a tensor dimension (static, or a GRTC_DIM_SYMBOL the
+// module's shape table resolves) as a kernel size: the static size, or
+// GRTC_KDIM_EXTENT of the kernel extent carrying the symbol's class
+// (added on first use).
+int64_t grtc_em_kdim(grtc_emitter_t* em, int64_t dim);
+// The same size as an i64 instruction (CONST or EXTENT).
+uint32_t grtc_em_dim(grtc_emitter_t* em, int64_t dim);
+
 // The row-major linear index of |index| in |type|'s shape.
 uint32_t grtc_em_linear(grtc_emitter_t* em, const grtc_ttype_t* type,
                         const uint32_t* index);

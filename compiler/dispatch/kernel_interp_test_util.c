@@ -331,10 +331,32 @@ static void grtc_khost_set(grtc_khost_t* host, const grtc_tvalue_t* v,
   host->owned[v->id] = owned;
 }
 
+// Bytes of |type| with its symbols' values |symbols| (by symbol id).
+static size_t grtc_khost_bytes(const grtc_tmodule_t* module,
+                               const grtc_ttype_t* type,
+                               const int64_t* symbols) {
+  int64_t count = 1;
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    int64_t dim = grtc_tmodule_resolve_dim(module, type->dims[d]);
+    count *= grtc_dim_is_static(dim) ? dim : symbols[grtc_dim_symbol(dim)];
+  }
+  return (size_t)count * grtc_elem_byte_size(type->elem);
+}
+
 grt_status_t grtc_kinterp_run_func(const grtc_tmodule_t* module,
                                    const grtc_kernel_set_t* kernels,
                                    const grtc_tfunc_t* func,
                                    void* const* args, void** results) {
+  return grtc_kinterp_run_func_symbolic(module, kernels, func, NULL, args,
+                                        results);
+}
+
+grt_status_t grtc_kinterp_run_func_symbolic(const grtc_tmodule_t* module,
+                                            const grtc_kernel_set_t* kernels,
+                                            const grtc_tfunc_t* func,
+                                            const int64_t* symbols,
+                                            void* const* args,
+                                            void** results) {
   grtc_khost_t host;
   host.count = module->next_value_id;
   host.buffers = calloc(host.count, sizeof(void*));
@@ -378,7 +400,7 @@ grt_status_t grtc_kinterp_run_func(const grtc_tmodule_t* module,
             continue;
           }
           const grtc_ttype_t* t = &op->results[r].type;
-          void* data = calloc((size_t)grtc_ttype_byte_size(t) + 1, 1);
+          void* data = calloc(grtc_khost_bytes(module, t, symbols) + 1, 1);
           grtc_khost_set(&host, &op->results[r], data, true);
           bindings[b++] = data;
         }
@@ -390,13 +412,17 @@ grt_status_t grtc_kinterp_run_func(const grtc_tmodule_t* module,
                                    b, kernel->binding_count);
           break;
         }
-        status = grtc_kinterp_run(kernel, bindings);
+        int64_t extents[64] = {0};
+        for (uint32_t e = 0; e < kernel->extent_count && e < 64; ++e) {
+          extents[e] = symbols ? symbols[kernel->extent_symbols[e]] : -1;
+        }
+        status = grtc_kinterp_run_extents(kernel, bindings, extents);
         break;
       }
       case GRTC_TOP_RETURN:
         for (uint32_t i = 0; i < op->operand_count; ++i) {
           const grtc_ttype_t* t = &op->operands[i]->type;
-          size_t bytes = (size_t)grtc_ttype_byte_size(t);
+          size_t bytes = grtc_khost_bytes(module, t, symbols);
           memcpy(results[i], grtc_khost_get(&host, op->operands[i]), bytes);
         }
         break;

@@ -29,4 +29,14 @@ grt_status_t grtc_kinterp_run_func(const grtc_tmodule_t* module,
                                    void* const* args,
                                    void** results) GRT_MUST_USE;
 
+// The same for a function with symbolic dimensions: symbols[s] is the
+// value of symbol s (indexed by symbol id; at least every class
+// representative the function's types name).
+grt_status_t grtc_kinterp_run_func_symbolic(const grtc_tmodule_t* module,
+                                            const grtc_kernel_set_t* kernels,
+                                            const grtc_tfunc_t* func,
+                                            const int64_t* symbols,
+                                            void* const* args,
+                                            void** results) GRT_MUST_USE;
+
 #endif  // GRT_COMPILER_DISPATCH_KERNEL_INTERP_TEST_UTIL_H_

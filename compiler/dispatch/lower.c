@@ -23,10 +23,13 @@ static bool grtc_i64s_contains(const grtc_i64s_t* list, int64_t value) {
   return false;
 }
 
-static void grtc_lower_set_parallel(grtc_kernel_t* kernel,
-                                    const int64_t* dims, uint32_t rank) {
-  kernel->parallel_rank = rank;
-  for (uint32_t d = 0; d < rank; ++d) kernel->parallel_dims[d] = dims[d];
+// Tensor dims (static or symbolic) become kernel sizes (static or extents).
+static void grtc_lower_set_parallel(grtc_emitter_t* em, const int64_t* dims,
+                                    uint32_t rank) {
+  em->kernel->parallel_rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    em->kernel->parallel_dims[d] = grtc_em_kdim(em, dims[d]);
+  }
 }
 
 static void grtc_lower_parallel_index(grtc_emitter_t* em, uint32_t rank,
@@ -62,15 +65,18 @@ static grtc_elem_t grtc_lower_acc_type(grtc_elem_t elem) {
 
 // Reduction space of at least one dim: a reduction over nothing runs its
 // body once per point.
-static void grtc_lower_set_reduction(grtc_kernel_t* kernel,
-                                     const int64_t* dims, uint32_t rank) {
+static void grtc_lower_set_reduction(grtc_emitter_t* em, const int64_t* dims,
+                                     uint32_t rank) {
+  grtc_kernel_t* kernel = em->kernel;
   if (rank == 0) {
     kernel->reduction_rank = 1;
     kernel->reduction_dims[0] = 1;
     return;
   }
   kernel->reduction_rank = rank;
-  for (uint32_t d = 0; d < rank; ++d) kernel->reduction_dims[d] = dims[d];
+  for (uint32_t d = 0; d < rank; ++d) {
+    kernel->reduction_dims[d] = grtc_em_kdim(em, dims[d]);
+  }
 }
 
 // Accumulators initialized from |inits| (rank-0 values) in PRE; f16 and
@@ -133,8 +139,8 @@ static void grtc_lower_reduce(grtc_emitter_t* em, grtc_top_t* op,
       reduction[reduction_rank++] = in->dims[d];
     }
   }
-  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
-  grtc_lower_set_reduction(em->kernel, reduction, reduction_rank);
+  grtc_lower_set_parallel(em, out->dims, out->rank);
+  grtc_lower_set_reduction(em, reduction, reduction_rank);
   uint32_t inits[GRTC_LOWER_MAX_VALUES];
   grtc_lower_accs(em, op->operands + count, count, inits);
   uint32_t index[GRTC_MAX_RANK];
@@ -227,8 +233,8 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
   const grtc_window_t* w = &op->attrs.window;
   const grtc_ttype_t* in = &op->operands[0]->type;
   const grtc_ttype_t* out = &op->results[0].type;
-  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
-  grtc_lower_set_reduction(em->kernel, w->dimensions.values, in->rank);
+  grtc_lower_set_parallel(em, out->dims, out->rank);
+  grtc_lower_set_reduction(em, w->dimensions.values, in->rank);
   uint32_t inits[GRTC_LOWER_MAX_VALUES];
   grtc_lower_accs(em, op->operands + count, count, inits);
   em->section = GRTC_KSECTION_LOOP;
@@ -312,12 +318,12 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
                                          "not supported"));
     return;
   }
-  grtc_lower_set_parallel(em->kernel, out->dims, out->rank);
+  grtc_lower_set_parallel(em, out->dims, out->rank);
   int64_t reduction[GRTC_MAX_RANK];
   for (uint32_t j = 0; j < dot->lhs_contracting.count; ++j) {
     reduction[j] = lhs->type.dims[dot->lhs_contracting.values[j]];
   }
-  grtc_lower_set_reduction(em->kernel, reduction, dot->lhs_contracting.count);
+  grtc_lower_set_reduction(em, reduction, dot->lhs_contracting.count);
   uint32_t batch = dot->lhs_batch.count;
   uint32_t lhs_index[GRTC_MAX_RANK], rhs_index[GRTC_MAX_RANK];
   uint32_t p = batch;
@@ -371,10 +377,10 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
   mm->batch_rank = batch;
   for (uint32_t d = 0; d < lhs->type.rank; ++d) {
     if (grtc_i64s_contains(&dot->lhs_contracting, d)) {
-      mm->k = lhs->type.dims[d];
+      mm->k = grtc_em_kdim(em, lhs->type.dims[d]);
       mm->lhs_stride_k = lhs_strides[d];
     } else if (!grtc_i64s_contains(&dot->lhs_batch, d)) {
-      mm->m = lhs->type.dims[d];
+      mm->m = grtc_em_kdim(em, lhs->type.dims[d]);
       mm->lhs_stride_m = lhs_strides[d];
     }
   }
@@ -382,7 +388,7 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
     if (grtc_i64s_contains(&dot->rhs_contracting, d)) {
       mm->rhs_stride_k = rhs_strides[d];
     } else if (!grtc_i64s_contains(&dot->rhs_batch, d)) {
-      mm->n = rhs->type.dims[d];
+      mm->n = grtc_em_kdim(em, rhs->type.dims[d]);
       mm->rhs_stride_n = rhs_strides[d];
     }
   }
@@ -426,8 +432,8 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
   }
   parallel[spatial + 1] = out->dims[c->output_feature];
   reduction[spatial] = ci_count;
-  grtc_lower_set_parallel(em->kernel, parallel, spatial + 2);
-  grtc_lower_set_reduction(em->kernel, reduction, spatial + 1);
+  grtc_lower_set_parallel(em, parallel, spatial + 2);
+  grtc_lower_set_reduction(em, reduction, spatial + 1);
 
   uint32_t n = grtc_em_pindex(em, 0);
   uint32_t oc = grtc_em_pindex(em, spatial + 1);
@@ -437,6 +443,14 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
   // features; feature groups consecutive chunks of the input features and
   // of the output features (the spec's split/concatenate definition).
   uint32_t batch = n;
+  if (batch_groups > 1 && !grtc_dim_is_static(in_batch)) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, op,
+                                         "'stablehlo.convolution' with "
+                                         "batch_group_count %lld and a "
+                                         "symbolic batch is not supported",
+                                         (long long)batch_groups));
+    return;
+  }
   if (batch_groups > 1) {
     uint32_t group = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, oc,
                                 grtc_em_i64(em, out_features / batch_groups),
@@ -523,7 +537,7 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
   grtc_kconv_t* kc = &em->kernel->conv;
   kc->input_binding = grtc_em_input(em, lhs_source);
   kc->filter_binding = grtc_em_input(em, rhs_source);
-  kc->n = in_batch;
+  kc->n = grtc_em_kdim(em, in_batch);
   kc->h = lhs->type.dims[c->input_spatial.values[0]];
   kc->w = lhs->type.dims[c->input_spatial.values[1]];
   kc->c = in_features;
@@ -606,7 +620,7 @@ static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
   const grtc_ttype_t* in = &op->results[0].type;
   grtc_kernel_t* kernel = em->kernel;
   kernel->serial = true;
-  grtc_lower_set_parallel(kernel, updates->type.dims, updates->type.rank);
+  grtc_lower_set_parallel(em, updates->type.dims, updates->type.rank);
   grtc_em_input(em, copy);  // binding 0, updated in place
   uint32_t update_index[GRTC_MAX_RANK], scatter_index[GRTC_MAX_RANK];
   uint32_t window_index[GRTC_MAX_RANK];
@@ -672,7 +686,9 @@ static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
   }
 }
 
-// Tiles of about |target| points: inner dims whole, outer dims split.
+// Tiles of about |target| points: inner dims whole, outer dims split. A
+// symbolic dim (its extent unknown until the call) takes what is left of
+// the target, and the dims outside it tiles of 1.
 static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
   int64_t inner = 1;
   bool split = false;
@@ -680,6 +696,10 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
     int64_t dim = kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d] : 1;
     if (split) {
       kernel->tile[d] = 1;
+    } else if (!grtc_kdim_is_static(kernel->parallel_dims[d])) {
+      int64_t tile = target / inner;
+      kernel->tile[d] = tile < 1 ? 1 : tile;
+      split = true;
     } else if (inner * dim <= target) {
       kernel->tile[d] = dim;
       inner *= dim;
@@ -719,6 +739,9 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // (the GEMM paths need a few dozen).
 #define GRTC_DISPATCH_CONV_SPLIT_PIXELS 64
 
+// What tiling assumes of a symbolic reduction dim's extent.
+#define GRTC_DISPATCH_SYMBOLIC_REDUCTION 256
+
 static int64_t grtc_lower_ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
@@ -738,6 +761,8 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
   }
   int64_t m = grtc_lower_dim(kernel, rank - 2);
   int64_t n = grtc_lower_dim(kernel, rank - 1);
+  bool symbolic_n = !grtc_kdim_is_static(kernel->parallel_dims[rank - 1]);
+  if (symbolic_n) n = GRTC_DISPATCH_MATMUL_TILE_N;
   int64_t tn = n < GRTC_DISPATCH_MATMUL_TILE_N ? n : GRTC_DISPATCH_MATMUL_TILE_N;
   int64_t others = batch * grtc_lower_ceil_div(n, tn);
   int64_t m_tiles = grtc_lower_ceil_div(m, GRTC_DISPATCH_MATMUL_MAX_TILE_M);
@@ -750,6 +775,11 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
   if (tm < GRTC_DISPATCH_MATMUL_MIN_TILE_M) tm = GRTC_DISPATCH_MATMUL_MIN_TILE_M;
   kernel->tile[rank - 2] = tm < m ? tm : m;
   kernel->tile[rank - 1] = tn;
+  if (!grtc_kdim_is_static(kernel->parallel_dims[rank - 2])) {
+    // M known only at the call: the smallest tile whose B packing pays
+    // (batch 1 runs one short tile, large batches many).
+    kernel->tile[rank - 2] = GRTC_DISPATCH_MATMUL_MIN_TILE_M;
+  }
 }
 
 // Parallel space (n, oh, ow, oc): one image, whole output rows, as many as
@@ -810,7 +840,10 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
   int64_t work = 1;
   for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
-    work *= kernel->reduction_dims[d] > 0 ? kernel->reduction_dims[d] : 1;
+    int64_t dim = kernel->reduction_dims[d];
+    // A symbolic reduction is taken to be a row of a few hundred.
+    work *= !grtc_kdim_is_static(dim) ? GRTC_DISPATCH_SYMBOLIC_REDUCTION
+                                      : dim > 0 ? dim : 1;
   }
   int64_t points = target / work;
   grtc_lower_tile_outer(kernel, points < 1 ? 1 : points);
@@ -825,6 +858,11 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
 #define GRTC_DISPATCH_GPU_MATMUL_TILE 128
 
 grt_status_t grtc_dispatch_choose_gpu_tile(grtc_kernel_t* kernel) {
+  // A symbolic kernel keeps its tiles on every target, so the host program
+  // computes one workgroup count for it whatever executable runs it.
+  if (grtc_kernel_is_symbolic(kernel)) {
+    return grtc_kernel_finalize_workgroups(kernel);
+  }
   grtc_dispatch_choose_tile(kernel, GRTC_DISPATCH_GPU_ELEMENTS_PER_WORKGROUP);
   if (kernel->pattern == GRTC_KPATTERN_MATMUL && !kernel->serial &&
       kernel->parallel_rank >= 2) {
@@ -968,7 +1006,7 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
   bool stores_done = false;
   if (mode == GRTC_LOWER_SCATTER_COPY) {
     const grtc_ttype_t* type = &root->operands[0]->type;
-    grtc_lower_set_parallel(kernel, type->dims, type->rank);
+    grtc_lower_set_parallel(&em, type->dims, type->rank);
     grtc_lower_parallel_index(&em, type->rank, results.index);
     results.count = 1;
     results.values[0] = grtc_em_value(&em, root->operands[0], results.index);
@@ -994,7 +1032,7 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
       grtc_lower_reduction(&em, reduction, &results);
     } else {
       const grtc_ttype_t* type = &root->results[0].type;
-      grtc_lower_set_parallel(kernel, type->dims, type->rank);
+      grtc_lower_set_parallel(&em, type->dims, type->rank);
       grtc_lower_parallel_index(&em, type->rank, results.index);
     }
     if (reduction != root) {

@@ -574,7 +574,7 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
     GRT_RETURN_IF_ERROR(grtc_tensor_verify(p->module));
   }
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_FOLD));
-  GRT_RETURN_IF_ERROR(grtc_tensor_require_static(p->module));
+  GRT_RETURN_IF_ERROR(grtc_tensor_prepare_symbolic(p->module));
 
   grtc_kernel_set_init(driver->allocator, &p->kernels);
   p->kernels_initialized = true;

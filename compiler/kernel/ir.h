@@ -38,7 +38,9 @@
 //   - MATMUL's m, n and k, CONV2D's n and POOL2D's n (their strides and
 //     every other field stay static: a lowering that would need a symbolic
 //     stride leaves the pattern out);
-//   - a binding's element_count is -1 when its size depends on an extent.
+//   - a binding's element_count is -1 when its size depends on a symbol
+//     (also in a kernel that reads it at static positions only and so has
+//     no extents).
 // The workgroup count of such a kernel is known only at the call:
 // workgroup_count is 0 and the host program computes the product of
 // ceil(extent / tile[d]) over the parallel dims (1 for a serial kernel).

@@ -5,6 +5,7 @@
 #include "compiler/kernel/printer.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 static const char* const grtc_kprint_access[] = {"?", "r", "w", "rw"};
 static const char* const grtc_kprint_section[] = {"pre", "loop", "post"};
@@ -21,6 +22,16 @@ static void grtc_kprint_dims(grt_string_builder_t* out, const char* label,
     }
   }
   grt_string_builder_append_cstring(out, "]");
+}
+
+// A kernel size: its number, or "eN" for symbolic extent N.
+static const char* grtc_kprint_size(int64_t size, char buffer[24]) {
+  if (grtc_kdim_is_static(size)) {
+    snprintf(buffer, 24, "%" PRId64, size);
+  } else {
+    snprintf(buffer, 24, "e%u", grtc_kdim_extent(size));
+  }
+  return buffer;
 }
 
 static void grtc_kprint_operands(grt_string_builder_t* out,
@@ -169,22 +180,24 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
     grt_string_builder_appendf(out, "  comparator %%%u\n",
                                kernel->sort.comparator);
   }
+  char sizes[3][24];
   if (kernel->pattern == GRTC_KPATTERN_MATMUL) {
     const grtc_kmatmul_t* mm = &kernel->matmul;
     grt_string_builder_appendf(
         out,
-        "  pattern matmul lhs=b%u rhs=b%u m=%" PRId64 " n=%" PRId64
-        " k=%" PRId64 " batch=%u\n",
-        mm->lhs_binding, mm->rhs_binding, mm->m, mm->n, mm->k, mm->batch_rank);
+        "  pattern matmul lhs=b%u rhs=b%u m=%s n=%s k=%s batch=%u\n",
+        mm->lhs_binding, mm->rhs_binding, grtc_kprint_size(mm->m, sizes[0]),
+        grtc_kprint_size(mm->n, sizes[1]), grtc_kprint_size(mm->k, sizes[2]),
+        mm->batch_rank);
   } else if (kernel->pattern == GRTC_KPATTERN_CONV2D) {
     const grtc_kconv_t* cv = &kernel->conv;
     grt_string_builder_appendf(
         out,
-        "  pattern conv2d input=b%u filter=b%u in=%" PRId64 "x%" PRId64
+        "  pattern conv2d input=b%u filter=b%u in=%sx%" PRId64
         "x%" PRId64 "x%" PRId64 " filter=%" PRId64 "x%" PRId64 "x%" PRId64
         " stride=%" PRId64 "x%" PRId64 " pad=%" PRId64 "x%" PRId64
         " dilation=%" PRId64 "x%" PRId64 " groups=%" PRId64 "%s\n",
-        cv->input_binding, cv->filter_binding, cv->n, cv->h, cv->w, cv->c,
+        cv->input_binding, cv->filter_binding, grtc_kprint_size(cv->n, sizes[0]), cv->h, cv->w, cv->c,
         cv->kh, cv->kw, cv->oc, cv->stride_h, cv->stride_w, cv->pad_h,
         cv->pad_w, cv->dilation_h, cv->dilation_w, cv->groups,
         cv->filter_packed ? " filter_packed" : "");
@@ -192,12 +205,12 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
     const grtc_kpool_t* pl = &kernel->pool;
     grt_string_builder_appendf(
         out,
-        "  pattern pool2d input=b%u op=%s%s in=%" PRId64 "x%" PRId64
+        "  pattern pool2d input=b%u op=%s%s in=%sx%" PRId64
         "x%" PRId64 "x%" PRId64 " window=%" PRId64 "x%" PRId64
         " stride=%" PRId64 "x%" PRId64 " pad=%" PRId64 "x%" PRId64
         " dilation=%" PRId64 "x%" PRId64 "\n",
         pl->input_binding, grtc_scalar_op_spelling((grtc_scalar_op_t)pl->op),
-        pl->tap_first ? " tap_first" : "", pl->n, pl->c, pl->h, pl->w, pl->kh,
+        pl->tap_first ? " tap_first" : "", grtc_kprint_size(pl->n, sizes[0]), pl->c, pl->h, pl->w, pl->kh,
         pl->kw, pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w,
         pl->dilation_h, pl->dilation_w);
   }

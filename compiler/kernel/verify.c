@@ -350,7 +350,7 @@ static grt_status_t grtc_kverify_shape(const grtc_kernel_t* kernel) {
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
     const grtc_kbinding_t* binding = &kernel->bindings[b];
     if (binding->elem >= GRTC_ELEM_COUNT ||
-        binding->element_count < (grtc_kernel_is_symbolic(kernel) ? -1 : 0) ||
+        binding->element_count < -1 ||  // -1: sized at the call
         binding->access < GRTC_KACCESS_READ ||
         binding->access > GRTC_KACCESS_READ_WRITE) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,

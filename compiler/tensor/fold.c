@@ -299,7 +299,8 @@ static bool grtc_is_noop(const grtc_top_t* op) {
              grtc_all_zero(op->attrs.interior);
     case GRTC_TOP_REVERSE:
       for (uint32_t i = 0; i < op->attrs.dims.count; ++i) {
-        if (in->dims[op->attrs.dims.values[i]] > 1) return false;
+        int64_t dim = in->dims[op->attrs.dims.values[i]];
+        if (!grtc_dim_is_static(dim) || dim > 1) return false;
       }
       return true;
     default:

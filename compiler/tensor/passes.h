@@ -33,14 +33,18 @@ grt_status_t grtc_tensor_verify(const grtc_tmodule_t* module) GRT_MUST_USE;
 // removed. Uses are rewired in nested regions too.
 grt_status_t grtc_tensor_fold(grtc_tmodule_t* module) GRT_MUST_USE;
 
-// The boundary of symbolic shapes (docs/compiler.md "Symbolic shapes"):
-// dispatch formation, the kernels and the host program take static shapes
-// only, so after folding every dimension must be static. The error names
-// the first op (in program order) with a symbolic operand or result
-// dimension, a dynamic op whose shape operands did not fold to constants,
-// or a shape assertion that folding did not prove, or else a function
-// argument with a symbolic dimension.
-grt_status_t grtc_tensor_require_static(const grtc_tmodule_t* module)
+// The boundary of symbolic shapes (docs/compiler.md "Symbolic shapes"),
+// run after folding: the later stages take symbolic dimensions whose
+// extents the call supplies as argument dimensions, in the ops listed
+// there. This pass rewrites a dynamic_broadcast_in_dim, dynamic_reshape or
+// dynamic_iota whose shape operand is exactly its result's dimensions
+// (constants and get_dimension_size chains) into its static form, and
+// fails at the first op (in program order) that remains beyond the
+// boundary: an op kind that takes static shapes only with a symbolic
+// dimension, an extent computed at run time (a symbol whose class no
+// argument dimension represents), a dynamic op with other shape operands,
+// or a shape assertion that folding did not prove.
+grt_status_t grtc_tensor_prepare_symbolic(grtc_tmodule_t* module)
     GRT_MUST_USE;
 
 // Only the symbolic-shape rules of grtc_tensor_fold (get_dimension_size of

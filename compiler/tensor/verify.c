@@ -1159,6 +1159,32 @@ static grt_status_t grtc_verify_gather(grtc_verifier_t* v,
   const grtc_ttype_t* operand = grtc_vop(op, 0);
   const grtc_ttype_t* indices = grtc_vop(op, 1);
   const grtc_gather_dims_t* g = &op->attrs.gather;
+  // Symbolic dimensions: only the indices' batch dimensions (a lookup of a
+  // symbolic number of rows, such as an embedding over a sequence).
+  char described[192];
+  for (uint32_t i = 0; i < operand->rank; ++i) {
+    if (grtc_dim_is_static(operand->dims[i])) continue;
+    return VERR(op, "operand 0 dimension %u is symbolic (%s); a gather from "
+                "a symbolic operand is not supported yet", i,
+                grtc_tmodule_describe_dim(v->module, operand->dims[i],
+                                          described, sizeof(described)));
+  }
+  if (g->index_vector_dim >= 0 &&
+      g->index_vector_dim < (int64_t)indices->rank &&
+      !grtc_dim_is_static(indices->dims[g->index_vector_dim])) {
+    return VERR(op, "the index vector dimension %lld of the indices is "
+                "symbolic; it must be static",
+                (long long)g->index_vector_dim);
+  }
+  for (uint32_t k = 0; k < g->start_indices_batching_dims.count; ++k) {
+    int64_t d = g->start_indices_batching_dims.values[k];
+    if (d >= 0 && d < (int64_t)indices->rank &&
+        !grtc_dim_is_static(indices->dims[d])) {
+      return VERR(op, "indices batching dimension %lld is symbolic; a "
+                  "gather with symbolic batching dimensions is not supported "
+                  "yet", (long long)d);
+    }
+  }
   GRT_RETURN_IF_ERROR(grtc_verify_index_vector(
       v, op, indices, g->index_vector_dim, g->start_index_map, operand,
       g->operand_batching_dims));
@@ -1782,6 +1808,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_REDUCE:
+    case GRTC_TOP_GATHER:
     case GRTC_TOP_GET_DIMENSION_SIZE:
     case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
     case GRTC_TOP_DYNAMIC_RESHAPE:
@@ -2011,19 +2038,117 @@ grt_status_t grtc_tensor_verify_op(const grtc_tmodule_t* module,
 // The static boundary
 //===----------------------------------------------------------------------===//
 
-#define GRTC_NOT_YET \
-  "the host program and kernels do not support symbolic dimensions yet"
+#define GRTC_NOT_YET "not supported yet"
 
-static grt_status_t grtc_require_static_block(grtc_verifier_t* v,
-                                              const grtc_tblock_t* block) {
-  for (const grtc_top_t* op = block->first; op; op = op->next) {
+// Op kinds the kernels and the host program take with symbolic dimensions.
+static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
+  if (grtc_top_kind_scalar_op(kind) != GRTC_SCALAR_NONE) return true;
+  switch (kind) {
+    case GRTC_TOP_COMPARE:
+    case GRTC_TOP_CONVERT:
+    case GRTC_TOP_BITCAST_CONVERT:
+    case GRTC_TOP_BROADCAST_IN_DIM:
+    case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRTC_TOP_RESHAPE:
+    case GRTC_TOP_DYNAMIC_RESHAPE:
+    case GRTC_TOP_TRANSPOSE:
+    case GRTC_TOP_SLICE:
+    case GRTC_TOP_REVERSE:
+    case GRTC_TOP_IOTA:
+    case GRTC_TOP_DYNAMIC_IOTA:
+    case GRTC_TOP_GET_DIMENSION_SIZE:
+    case GRTC_TOP_REDUCE:
+    case GRTC_TOP_DOT_GENERAL:
+    case GRTC_TOP_CONVOLUTION:
+    case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_GATHER:
+    case GRTC_TOP_OPTIMIZATION_BARRIER:
+    case GRTC_TOP_RETURN:
+    case GRTC_TOP_YIELD:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether every element of |op|'s shape operand |shape| is, by the
+// program's own shape rules, its result's dimension at that position.
+static bool grtc_shape_operand_is_result_shape(const grtc_tmodule_t* module,
+                                               const grtc_top_t* op,
+                                               const grtc_tvalue_t* shape) {
+  const grtc_ttype_t* out = &op->results[0].type;
+  for (uint32_t i = 0; i < out->rank; ++i) {
+    int64_t dim = 0;
+    if (!grtc_tvalue_shape_element(shape, i, &dim) ||
+        grtc_tmodule_resolve_dim(module, dim) !=
+            grtc_tmodule_resolve_dim(module, out->dims[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A symbolic |dim| the host program cannot supply: its class has no
+// argument dimension to read it from.
+static bool grtc_symbol_computed(const grtc_tmodule_t* module, int64_t dim) {
+  dim = grtc_tmodule_resolve_dim(module, dim);
+  if (grtc_dim_is_static(dim)) return false;
+  return module->shapes->syms[grtc_dim_symbol(dim)].origin !=
+         GRTC_SYM_ARGUMENT;
+}
+
+static bool grtc_first_computed(const grtc_tmodule_t* module,
+                                const grtc_top_t* op, char* where,
+                                size_t capacity, int64_t* out_dim) {
+  for (uint32_t r = 0; r < op->result_count; ++r) {
+    const grtc_ttype_t* type = &op->results[r].type;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (!grtc_symbol_computed(module, type->dims[i])) continue;
+      snprintf(where, capacity, "result %u dimension %u", r, i);
+      *out_dim = type->dims[i];
+      return true;
+    }
+  }
+  for (uint32_t o = 0; o < op->operand_count; ++o) {
+    const grtc_ttype_t* type = &op->operands[o]->type;
+    for (uint32_t i = 0; i < type->rank; ++i) {
+      if (!grtc_symbol_computed(module, type->dims[i])) continue;
+      snprintf(where, capacity, "operand %u dimension %u", o, i);
+      *out_dim = type->dims[i];
+      return true;
+    }
+  }
+  return false;
+}
+
+static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
+                                                const grtc_tblock_t* block) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
     char where[64];
     char described[192];
     int64_t dim = 0;
-    if (grtc_first_symbolic(op, where, sizeof(where), &dim)) {
-      return VERR(op, "%s is symbolic (%s); " GRTC_NOT_YET, where,
+    bool symbolic = grtc_first_symbolic(op, where, sizeof(where), &dim);
+    if (symbolic && !grtc_symbolic_kind_supported(op->kind)) {
+      return VERR(op, "%s is symbolic (%s); this op with symbolic "
+                  "dimensions is " GRTC_NOT_YET,
+                  where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));
+    }
+    if (grtc_first_computed(v->module, op, where, sizeof(where), &dim)) {
+      return VERR(op, "%s is symbolic (%s), an extent computed at run "
+                  "time; " GRTC_NOT_YET " (the host program reads extents "
+                  "from the arguments only)",
+                  where,
+                  grtc_tmodule_describe_dim(v->module, dim, described,
+                                            sizeof(described)));
+    }
+    if (op->kind == GRTC_TOP_CONCATENATE && op->result_count == 1 &&
+        op->attrs.dim >= 0 &&
+        (uint64_t)op->attrs.dim < op->results[0].type.rank &&
+        !grtc_dim_is_static(op->results[0].type.dims[op->attrs.dim])) {
+      return VERR(op, "concatenates along symbolic dimension %lld; "
+                  GRTC_NOT_YET, (long long)op->attrs.dim);
     }
     switch (op->kind) {
       case GRTC_TOP_SHAPE_ASSERTION:
@@ -2033,50 +2158,47 @@ static grt_status_t grtc_require_static_block(grtc_verifier_t* v,
                     op->attrs.message ? op->attrs.message : "");
       case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
       case GRTC_TOP_DYNAMIC_RESHAPE:
-      case GRTC_TOP_DYNAMIC_IOTA:
+      case GRTC_TOP_DYNAMIC_IOTA: {
+        const grtc_tvalue_t* shape =
+            op->operands[op->kind == GRTC_TOP_DYNAMIC_IOTA ? 0 : 1];
+        if (!grtc_shape_operand_is_result_shape(v->module, op, shape)) {
+          return VERR(op, "has a shape operand that is neither constant nor "
+                      "dimensions of the arguments; " GRTC_NOT_YET);
+        }
+        // The result type says it all: the static form.
+        if (op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM) {
+          op->kind = GRTC_TOP_BROADCAST_IN_DIM;
+          op->operand_count = 1;
+        } else if (op->kind == GRTC_TOP_DYNAMIC_RESHAPE) {
+          op->kind = GRTC_TOP_RESHAPE;
+          op->operand_count = 1;
+        } else {
+          op->kind = GRTC_TOP_IOTA;
+          op->operand_count = 0;
+        }
+        break;
+      }
       case GRTC_TOP_REAL_DYNAMIC_SLICE:
       case GRTC_TOP_DYNAMIC_PAD:
-        return VERR(op, "has shape operands that are not constants; " GRTC_NOT_YET);
+        return VERR(op, "has shape operands that are not constants; "
+                    GRTC_NOT_YET);
       default:
         break;
     }
     for (uint32_t i = 0; i < op->region_count; ++i) {
-      GRT_RETURN_IF_ERROR(grtc_require_static_block(v, op->regions[i]));
+      GRT_RETURN_IF_ERROR(grtc_prepare_symbolic_block(v, op->regions[i]));
     }
   }
   return grt_ok_status();
 }
 
-grt_status_t grtc_tensor_require_static(const grtc_tmodule_t* module) {
+grt_status_t grtc_tensor_prepare_symbolic(grtc_tmodule_t* module) {
   grtc_verifier_t v;
   memset(&v, 0, sizeof(v));
   v.module = module;
   for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
     v.func = func;
-    GRT_RETURN_IF_ERROR(grtc_require_static_block(&v, func->body));
-    // Symbolic but unused by any op (returned as they are, or unused).
-    for (uint32_t i = 0; i < func->body->arg_count; ++i) {
-      const grtc_ttype_t* type = &func->body->args[i].type;
-      for (uint32_t d = 0; d < type->rank; ++d) {
-        if (grtc_dim_is_static(type->dims[d])) continue;
-        grt_string_view_t file = grt_make_cstring_view(module->file_name);
-        uint32_t line = func->line, column = func->column;
-        grt_string_view_t loc_file;
-        uint32_t loc_line = 0, loc_column = 0;
-        if (func->location &&
-            grtc_location_file_position(func->location, &loc_file, &loc_line,
-                                        &loc_column)) {
-          file = loc_file;
-          line = loc_line;
-          column = loc_column;
-        }
-        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                               "%.*s:%u:%u: error: function @%.*s argument %u "
-                               "dimension %u is symbolic; " GRTC_NOT_YET,
-                               (int)file.size, file.data, line, column,
-                               (int)func->name.size, func->name.data, i, d);
-      }
-    }
+    GRT_RETURN_IF_ERROR(grtc_prepare_symbolic_block(&v, func->body));
   }
   return grt_ok_status();
 }
