@@ -1699,12 +1699,14 @@ static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_
                                              grtc_value_t* const* views) {
   const grtc_tshapes_t* shapes = e->module->shapes;
   if (!shapes->sym_count) return grt_ok_status();
+  // Per symbol: the argument view, index and axis its value was read from.
   grtc_value_t** source_views = NULL;
   uint32_t* source_axes = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_calloc(e->allocator, shapes->sym_count * sizeof(*source_views),
                                            (void**)&source_views));
   grt_status_t status = grt_allocator_calloc(
-      e->allocator, shapes->sym_count * sizeof(*source_axes), (void**)&source_axes);
+      e->allocator, 2 * shapes->sym_count * sizeof(*source_axes), (void**)&source_axes);
+  uint32_t* source_args = source_axes + (grt_status_is_ok(status) ? shapes->sym_count : 0);
   char message[768], relation[256], text[256];
   const grtc_tblock_t* body = func->body;
   for (uint32_t i = 0; i < body->arg_count && grt_status_is_ok(status); ++i) {
@@ -1720,6 +1722,7 @@ static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_
         grtc_vm_builder_name(e->b, value, "s%u", symbol);
         e->sym_values[symbol] = value;
         source_views[symbol] = views[i];
+        source_args[symbol] = i;
         source_axes[symbol] = d;
         snprintf(message, sizeof(message),
                  "@%.*s: argument %u dimension %u (%s) is an extent the kernels take as a "
@@ -1737,10 +1740,9 @@ static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_
           given == UINT32_MAX ? NULL : grtc_host_relation_of(e, func, given);
       relation[0] = '\0';
       if (rel) grtc_host_describe_relation(rel, relation, sizeof(relation));
-      const grtc_tsym_t* first = &shapes->syms[symbol];
       snprintf(message, sizeof(message),
                "@%.*s: argument %u dimension %u must equal argument %u dimension %u%s",
-               GRT_SV_ARG(func->name), i, d, first->index, first->axis, relation);
+               GRT_SV_ARG(func->name), i, d, source_args[symbol], source_axes[symbol], relation);
       GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT_DIM, GRTC_HOST_V(views[i]),
                      GRTC_HOST_V(grtc_host_message(e, message)), GRTC_HOST_V(axis),
                      GRTC_HOST_V(grtc_host_i32(e, 0)), GRTC_HOST_V(e->sym_values[symbol]));
@@ -1755,10 +1757,10 @@ static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_
     if (grtc_dim_is_static(a) || !grtc_dim_is_static(b)) continue;
     uint32_t symbol = grtc_dim_symbol(a);
     if (!source_views[symbol]) continue;  // not read from an argument: the scan refused it
-    const grtc_tsym_t* first = &shapes->syms[symbol];
     grtc_host_describe_relation(rel, relation, sizeof(relation));
     snprintf(message, sizeof(message), "@%.*s: argument %u dimension %u must be at least %lld%s",
-             GRT_SV_ARG(func->name), first->index, first->axis, (long long)b, relation);
+             GRT_SV_ARG(func->name), source_args[symbol], source_axes[symbol], (long long)b,
+             relation);
     GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT_DIM, GRTC_HOST_V(source_views[symbol]),
                    GRTC_HOST_V(grtc_host_message(e, message)),
                    GRTC_HOST_V(grtc_host_i32(e, source_axes[symbol])),
