@@ -293,6 +293,22 @@ static void grtc_host_set_location(grtc_host_emitter_t* e, const grtc_location_t
   grtc_vm_builder_set_location(e->b, file, line, column);
 }
 
+// Makes room for one more item in |*items| (|count| used of |*capacity|,
+// doubling from |initial|); false (e->out_of_memory set) when memory runs
+// out.
+static bool grtc_host_grow(grtc_host_emitter_t* e, void** items, uint32_t* capacity,
+                           uint32_t count, size_t item_size, uint32_t initial) {
+  if (count < *capacity) return true;
+  uint32_t grown = *capacity ? *capacity * 2 : initial;
+  if (!grt_status_is_ok(grt_allocator_realloc(e->allocator, *capacity * item_size,
+                                              grown * item_size, items))) {
+    e->out_of_memory = true;
+    return false;
+  }
+  *capacity = grown;
+  return true;
+}
+
 // A constant defined once, in the function's entry block (after the
 // values loaded there first), so it dominates every use.
 static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t value) {
@@ -300,16 +316,9 @@ static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t 
     if (e->consts[i].type == type && e->consts[i].value == value) return e->consts[i].result;
   }
   if (!e->entry) return NULL;  // the function was not built (the builder failed)
-  if (e->const_count == e->const_capacity) {
-    uint32_t capacity = e->const_capacity ? e->const_capacity * 2 : 64;
-    if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
-                                                e->const_capacity * sizeof(*e->consts),
-                                                capacity * sizeof(*e->consts),
-                                                (void**)&e->consts))) {
-      e->out_of_memory = true;
-      return NULL;
-    }
-    e->const_capacity = capacity;
+  if (!grtc_host_grow(e, (void**)&e->consts, &e->const_capacity, e->const_count,
+                      sizeof(*e->consts), 64)) {
+    return NULL;
   }
   grtc_vm_insertion_t saved = grtc_vm_builder_insertion(e->b);
   grtc_vm_insertion_t hoisted = {e->entry, e->const_anchor ? e->const_anchor->next
@@ -405,16 +414,9 @@ static grtc_value_t* grtc_host_size_value(grtc_host_emitter_t* e, const grtc_siz
   for (uint32_t i = 0; i < expr->symbol_count; ++i) {
     if (!grtc_host_symbol(e, expr->symbols[i])) return NULL;
   }
-  if (e->size_count == e->size_capacity) {
-    uint32_t capacity = e->size_capacity ? e->size_capacity * 2 : 16;
-    if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
-                                                e->size_capacity * sizeof(*e->sizes),
-                                                capacity * sizeof(*e->sizes),
-                                                (void**)&e->sizes))) {
-      e->out_of_memory = true;
-      return NULL;
-    }
-    e->size_capacity = capacity;
+  if (!grtc_host_grow(e, (void**)&e->sizes, &e->size_capacity, e->size_count,
+                      sizeof(*e->sizes), 16)) {
+    return NULL;
   }
   grtc_value_t* factor = expr->factor == 1 ? NULL : grtc_host_i64(e, expr->factor);
   grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
