@@ -165,6 +165,10 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 #define GRTC_HOST_MAX_KEYS 16
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
+// The largest tensor a shape-polymorphic program makes (2^48 bytes): its
+// sizes are checked against it at the call where the symbols' bounds
+// (INT32_MAX each) do not prove it, so no size or arena offset overflows.
+#define GRTC_HOST_MAX_BYTES (INT64_C(1) << 48)
 
 // Where a value's bytes are for a binding: |ref| is the !hal.buffer (a
 // null ref when the bytes are binding-table slot |slot| of a reusable
@@ -421,8 +425,24 @@ static grtc_value_t* grtc_host_size_value(grtc_host_emitter_t* e, const grtc_siz
   grtc_value_t* factor = expr->factor == 1 ? NULL : grtc_host_i64(e, expr->factor);
   grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
   grtc_value_t* value = factor;
+  // Every symbol is at most INT32_MAX (the export checks it), so a product
+  // whose bound stays within GRTC_HOST_MAX_BYTES needs no check; beyond
+  // it, each multiplication first checks value <= MAX_BYTES / max(s, 1).
+  double bound = (double)expr->factor;
   for (uint32_t i = 0; i < expr->symbol_count; ++i) {
     grtc_value_t* symbol = grtc_host_symbol(e, expr->symbols[i]);
+    bound *= (double)INT32_MAX;
+    if (value && bound > (double)GRTC_HOST_MAX_BYTES) {
+      grtc_value_t* limit = grtc_vm_binary(
+          e->b, GRTC_VM_DIV_S, grtc_host_i64(e, GRTC_HOST_MAX_BYTES),
+          grtc_vm_binary(e->b, GRTC_VM_MAX_S, symbol, grtc_host_i64(e, 1)));
+      char text[GRTC_SIZE_EXPR_FORMAT_CAPACITY], message[GRTC_SIZE_EXPR_FORMAT_CAPACITY + 256];
+      snprintf(message, sizeof(message),
+               "@%.*s: a tensor of %s bytes would exceed 2^48 bytes at these argument sizes",
+               e->func ? (int)e->func->name.size : 1, e->func ? e->func->name.data : "?",
+               grtc_size_expr_format(expr, text, sizeof(text)));
+      grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, limit), message);
+    }
     value = value ? grtc_vm_binary(e->b, GRTC_VM_MUL, value, symbol) : symbol;
   }
   grtc_host_hoist_end(e, saved, value);
@@ -1778,6 +1798,7 @@ static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_
 // calls the buffer function with them, wraps the results in views of the
 // computed shapes.
 static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  e->func = func;
   grtc_host_set_location(e, func->location, func->line, func->column);
   GRT_RETURN_IF_ERROR(grtc_host_begin_symbols(e, func));
   const grtc_tblock_t* body = func->body;

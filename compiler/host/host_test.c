@@ -1127,6 +1127,50 @@ static void test_symbolic_run_one_shot(void** state) {
   assert_null(strstr(grt_string_builder_cstring(&f.text), "execute.indirect(%device, "));
 }
 
+// A size two symbols multiply (an outer product) could pass 2^48 bytes at
+// sizes each within INT32_MAX: the program checks it before multiplying,
+// and sizes within it run.
+//   outer(x: ?s0 x 65536 x f32, y: ?s1 x f32) -> ?s0 x ?s1 x 65536 x f32
+static void test_symbolic_size_limit(void** state) {
+  (void)state;
+  grtc_ttype_t x = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(0), 65536}};
+  grtc_ttype_t y = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(1));
+  grtc_ttype_t out = {GRTC_ELEM_F32, 3, {GRTC_DIM_SYMBOL(0), GRTC_DIM_SYMBOL(1), 65536}};
+  grtc_ttype_t args[2] = {x, y};
+  grtc_tfunc_t* func = new_func("outer", args, 2, &out, 1, true);
+  int64_t dim = 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_ARGUMENT, NULL, i, 0, &dim));
+  }
+  grtc_tvalue_t* operands[2] = {&func->body->args[0], &func->body->args[1]};
+  grtc_tvalue_t* r = test_dispatch(f.module, func->body, ADD, operands, 2, out);
+  test_return(f.module, func->body, &r, 1);
+  f.no_min_lengths = true;
+  emit(NULL, 0);
+  const char* text = grt_string_builder_cstring(&f.text);
+  assert_non_null(strstr(text, "\"@outer: a tensor of 262144*s0*s1 bytes would exceed 2^48 bytes "
+                               "at these argument sizes\""));
+  assert_non_null(strstr(text, "vm.div.i64.s"));
+  session_t s = start_session("local-sync");
+  static float zeros[2 * 65536];
+  grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+  const grt_hal_dim_t x_shape[2] = {2, 65536};
+  const grt_hal_dim_t y_shape[1] = {3};
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      s.device, x_shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros, sizeof(zeros), &inputs[0]));
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      s.device, y_shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros, 3 * sizeof(float), &inputs[1]));
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.outer", 2, inputs, 1, &output,
+                                              &output_count));
+  assert_int_equal(grt_hal_buffer_view_byte_length(output), 2 * 3 * 65536 * 4);
+  grt_hal_buffer_view_release(output);
+  grt_hal_buffer_view_release(inputs[1]);
+  grt_hal_buffer_view_release(inputs[0]);
+  end_session(&s);
+}
+
 // A symbol an op's shape rule computes is a diagnostic at the op.
 static void test_symbolic_result_symbol(void** state) {
   (void)state;
@@ -1192,6 +1236,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_symbolic_run_local_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_run_local_task, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_run_one_shot, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_size_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_result_symbol, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_unknown_extent, setup, teardown),
   };
