@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Fits the polynomials compiler/stablehlo/chlo.c uses for chlo.erf and
+"""Fits the polynomials compiler/stablehlo/compose.c uses for chlo.erf and
 chlo.erfc in f32 (and f16/bf16, which compute in f32), and prints them.
 
-Run by hand (its output is pasted into chlo.c):
+Run by hand (its output is pasted into compose.c):
 
     /usr/bin/python3 scripts/fit_chlo_erf.py
 

@@ -4278,30 +4278,28 @@ def gen_quant():
     oq = QType("i8", [0.9], [3])
     sx = rng.integers(-128, 128, (1, 4, 4, 2))
     sw = rng.integers(-128, 128, (3, 3, 2, 3))
-    want = conv_ref(xq.dequantize(sx).astype(np.float64),
-                    wq.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
-                    (1, 1), (1, 1), 1).astype(np.float32)
     vx, vw = q_input(f, array(sx, "i8"), xq), q_input(f, array(sw, "i8"), wq)
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
-             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
-                                 wq.tensor([3, 3, 2, 3]), oq.tensor([1, 4, 4, 3])))
-    q_expect(f, r, oq.quantize(want), oq)
+
+    def q_conv(vw, wt, ot):
+        """The 3x3 convolution (NHWC/HWIO, stride 1, padding 1) of vx (sx in
+        xq) and vw (sw in |wt|) into |ot|, expected against conv_ref on the
+        dequantized values."""
+        want = conv_ref(xq.dequantize(sx).astype(np.float64),
+                        wt.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
+                        (1, 1), (1, 1), 1).astype(np.float32)
+        r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
+                 "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+                 "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+                 "(%s, %s) -> %s" % (vx, vw, xq.tensor([1, 4, 4, 2]),
+                                     wt.tensor([3, 3, 2, 3]), ot.tensor([1, 4, 4, 3])))
+        q_expect(f, r, ot.quantize(want), ot)
+
+    q_conv(vw, wq, oq)
     # Per-channel weights (axis 3, the output feature) and a per-channel
     # result, as quantized CNNs use.
     wc = QType("i8", [0.25, 0.5, 0.125], [0, 0, 0], axis=3)
     oc = QType("i8", [0.9, 1.3, 0.4], [3, -2, 0], axis=3)
-    want = conv_ref(xq.dequantize(sx).astype(np.float64),
-                    wc.dequantize(sw).astype(np.float64), (1, 1), [(1, 1), (1, 1)],
-                    (1, 1), (1, 1), 1).astype(np.float32)
-    vc = q_input(f, array(sw, "i8"), wc)
-    r = f.op("stablehlo.convolution(%s, %s) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]"
-             "->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
-             "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-             "(%s, %s) -> %s" % (vx, vc, xq.tensor([1, 4, 4, 2]),
-                                 wc.tensor([3, 3, 2, 3]), oc.tensor([1, 4, 4, 3])))
-    q_expect(f, r, oc.quantize(want), oc)
+    q_conv(q_input(f, array(sw, "i8"), wc), wc, oc)
     funcs.append(f.text(comment="Quantized 3x3 convolution (NHWC/HWIO) requantized "
                         "to i8, per-tensor and per-channel."))
 
@@ -4674,6 +4672,246 @@ def gen_normalization():
     return funcs
 
 
+# Symbolic shapes: functions with "?" dimensions, each called at several
+# sizes (1 included, and sizes no tile divides) from test functions.
+def sym_type(shape, elem="f32"):
+    """tensor<?x16xf32>: None in |shape| is a symbolic dimension."""
+    return "tensor<" + "".join("?x" if d is None else "%dx" % d
+                               for d in shape) + elem + ">"
+
+
+def sym_call(f, callee, args, arg_shapes, result_shapes):
+    """func.call of a symbolic function with static operands; returns the
+    result values (a list). An argument shape may be (shape, elem)."""
+    ins = ", ".join(tensor_type(*s) if isinstance(s[-1], str)
+                    else tensor_type(s, "f32") for s in arg_shapes)
+    outs = ", ".join(tensor_type(s, "f32") for s in result_shapes)
+    if len(result_shapes) > 1:
+        outs = "(" + outs + ")"
+    v = f.op("func.call @%s(%s) : (%s) -> %s"
+             % (callee, ", ".join(args), ins, outs), count=len(result_shapes))
+    if len(result_shapes) == 1:
+        return [v]
+    return ["%s#%d" % (v, i) for i in range(len(result_shapes))]
+
+
+def softmax_rows(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def gen_symbolic():
+    rng = np.random.default_rng(14)
+    funcs = []
+    T = sym_type
+    # The programs, written as jax.export writes them (a bias broadcast
+    # through get_dimension_size and dynamic_broadcast_in_dim).
+    funcs.append(
+        "  func.func private @mlp(%x: " + T([None, 16]) + ", %w1: "
+        + T([16, 32]) + ", %b1: " + T([32]) + ", %w2: " + T([32, 4])
+        + ") -> " + T([None, 4]) + " {\n"
+        "    %n = stablehlo.get_dimension_size %x, dim = 0 : (" + T([None, 16])
+        + ") -> tensor<i32>\n"
+        "    %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %c32 = stablehlo.constant dense<32> : tensor<1xi32>\n"
+        "    %shape = stablehlo.concatenate %n1, %c32, dim = 0 : "
+        "(tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %h = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : ("
+        + T([None, 16]) + ", " + T([16, 32]) + ") -> " + T([None, 32]) + "\n"
+        "    %bb = stablehlo.dynamic_broadcast_in_dim %b1, %shape, dims = [1] : ("
+        + T([32]) + ", tensor<2xi32>) -> " + T([None, 32]) + "\n"
+        "    %a = stablehlo.add %h, %bb : " + T([None, 32]) + "\n"
+        "    %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> "
+        + T([None, 32]) + "\n"
+        "    %r = stablehlo.maximum %a, %zb : " + T([None, 32]) + "\n"
+        "    %o = stablehlo.dot_general %r, %w2, contracting_dims = [1] x [0] : ("
+        + T([None, 32]) + ", " + T([32, 4]) + ") -> " + T([None, 4]) + "\n"
+        "    return %o : " + T([None, 4]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @softmax(%x: " + T([None, None]) + ") -> "
+        + T([None, None]) + " {\n"
+        "    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+        "    %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum "
+        "across dimensions = [1] : (" + T([None, None]) + ", tensor<f32>) -> "
+        + T([None]) + "\n"
+        "    %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (" + T([None])
+        + ") -> " + T([None, None]) + "\n"
+        "    %d = stablehlo.subtract %x, %mb : " + T([None, None]) + "\n"
+        "    %e = stablehlo.exponential %d : " + T([None, None]) + "\n"
+        "    %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add "
+        "across dimensions = [1] : (" + T([None, None]) + ", tensor<f32>) -> "
+        + T([None]) + "\n"
+        "    %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (" + T([None])
+        + ") -> " + T([None, None]) + "\n"
+        "    %y = stablehlo.divide %e, %sb : " + T([None, None]) + "\n"
+        "    return %y : " + T([None, None]) + "\n"
+        "  }")
+    # Single-head attention over a symbolic sequence length.
+    S = T([None, 8])
+    SS = T([None, None])
+    funcs.append(
+        "  func.func private @attention(%q: " + S + ", %k: " + S + ", %v: " + S
+        + ") -> " + S + " {\n"
+        "    %s = stablehlo.dot_general %q, %k, contracting_dims = [1] x [1] : ("
+        + S + ", " + S + ") -> " + SS + "\n"
+        "    %c = stablehlo.constant dense<0.35355339> : tensor<f32>\n"
+        "    %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> "
+        + SS + "\n"
+        "    %ss = stablehlo.multiply %s, %cb : " + SS + "\n"
+        "    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+        "    %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %m = stablehlo.reduce(%ss init: %ninf) applies stablehlo.maximum "
+        "across dimensions = [1] : (" + SS + ", tensor<f32>) -> " + T([None])
+        + "\n"
+        "    %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (" + T([None])
+        + ") -> " + SS + "\n"
+        "    %d = stablehlo.subtract %ss, %mb : " + SS + "\n"
+        "    %e = stablehlo.exponential %d : " + SS + "\n"
+        "    %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add "
+        "across dimensions = [1] : (" + SS + ", tensor<f32>) -> " + T([None])
+        + "\n"
+        "    %sb = stablehlo.broadcast_in_dim %sum, dims = [0] : (" + T([None])
+        + ") -> " + SS + "\n"
+        "    %p = stablehlo.divide %e, %sb : " + SS + "\n"
+        "    %o = stablehlo.dot_general %p, %v, contracting_dims = [1] x [0] : ("
+        + SS + ", " + S + ") -> " + S + "\n"
+        "    return %o : " + S + "\n"
+        "  }")
+    # A conv net with a symbolic batch: NHWC 3x3 convolution, relu, global
+    # average pooling, dense.
+    X = T([None, 6, 6, 3])
+    C = T([None, 6, 6, 8])
+    funcs.append(
+        "  func.func private @convnet(%x: " + X + ", %w: " + T([3, 3, 3, 8])
+        + ", %d: " + T([8, 5]) + ") -> " + T([None, 5]) + " {\n"
+        "    %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x"
+        "[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], "
+        "[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : ("
+        + X + ", " + T([3, 3, 3, 8]) + ") -> " + C + "\n"
+        "    %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> "
+        + C + "\n"
+        "    %r = stablehlo.maximum %c, %zb : " + C + "\n"
+        "    %s = stablehlo.reduce(%r init: %z) applies stablehlo.add across "
+        "dimensions = [1, 2] : (" + C + ", tensor<f32>) -> " + T([None, 8]) + "\n"
+        "    %k = stablehlo.constant dense<0.027777778> : tensor<f32>\n"
+        "    %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> "
+        + T([None, 8]) + "\n"
+        "    %m = stablehlo.multiply %s, %kb : " + T([None, 8]) + "\n"
+        "    %o = stablehlo.dot_general %m, %d, contracting_dims = [1] x [0] : ("
+        + T([None, 8]) + ", " + T([8, 5]) + ") -> " + T([None, 5]) + "\n"
+        "    return %o : " + T([None, 5]) + "\n"
+        "  }")
+    # Data movement with symbolic extents: concatenate along a static axis,
+    # transpose, reverse of the symbolic dim, reshapes that keep it, and a
+    # static slice of it (the call needs n >= 1).
+    funcs.append(
+        "  func.func private @movement(%a: " + T([None, 3]) + ", %b: "
+        + T([None, 2]) + ") -> (" + T([None, 5]) + ", " + T([5, None]) + ", "
+        + T([None, 3]) + ", tensor<1x3xf32>) {\n"
+        "    %c = stablehlo.concatenate %a, %b, dim = 1 : (" + T([None, 3]) + ", "
+        + T([None, 2]) + ") -> " + T([None, 5]) + "\n"
+        "    %t = stablehlo.transpose %c, dims = [1, 0] : (" + T([None, 5])
+        + ") -> " + T([5, None]) + "\n"
+        "    %r = stablehlo.reverse %a, dims = [0] : " + T([None, 3]) + "\n"
+        "    %x = stablehlo.reshape %r : (" + T([None, 3]) + ") -> "
+        + T([None, 1, 3]) + "\n"
+        "    %y = stablehlo.reshape %x : (" + T([None, 1, 3]) + ") -> "
+        + T([None, 3]) + "\n"
+        "    %s = stablehlo.slice %c [0:1, 1:4] : (" + T([None, 5])
+        + ") -> tensor<1x3xf32>\n"
+        "    return %c, %t, %y, %s : " + T([None, 5]) + ", " + T([5, None]) + ", "
+        + T([None, 3]) + ", tensor<1x3xf32>\n"
+        "  }")
+    # An embedding lookup of a symbolic number of ids.
+    funcs.append(
+        "  func.func private @embed(%table: tensor<10x4xf32>, %ids: "
+        + T([None], "i32") + ") -> " + T([None, 4]) + " {\n"
+        '    %g = "stablehlo.gather"(%table, %ids) {dimension_numbers = '
+        "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+        "start_index_map = [0], index_vector_dim = 1>, slice_sizes = "
+        "array<i64: 1, 4>, indices_are_sorted = false} : (tensor<10x4xf32>, "
+        + T([None], "i32") + ") -> " + T([None, 4]) + "\n"
+        "    return %g : " + T([None, 4]) + "\n"
+        "  }")
+    w1 = rng.uniform(-1, 1, (16, 32)).astype(np.float32)
+    b1 = rng.uniform(-1, 1, (32,)).astype(np.float32)
+    w2 = rng.uniform(-1, 1, (32, 4)).astype(np.float32)
+    for n in (1, 3, 8, 67):
+        f = Func("test_mlp_batch_%d" % n)
+        x = rng.uniform(-1, 1, (n, 16)).astype(np.float32)
+        args = [f.input(a, "f32") for a in (x, w1, b1, w2)]
+        (y,) = sym_call(f, "mlp", args, [(n, 16), (16, 32), (32,), (32, 4)],
+                        [(n, 4)])
+        h = np.maximum(f64(x) @ f64(w1) + f64(b1), 0)
+        f.expect(y, (h @ f64(w2)).astype(np.float32), "f32", atol=1e-4,
+                 rtol=1e-4)
+        funcs.append(f.text(comment="an MLP with a symbolic batch at batch %d."
+                            % n))
+    for rows, cols in ((1, 1), (3, 7), (5, 130)):
+        f = Func("test_softmax_%dx%d" % (rows, cols))
+        x = rng.uniform(-4, 4, (rows, cols)).astype(np.float32)
+        (y,) = sym_call(f, "softmax", [f.input(x, "f32")], [(rows, cols)],
+                        [(rows, cols)])
+        f.expect(y, softmax_rows(f64(x)).astype(np.float32), "f32", atol=1e-5,
+                 rtol=1e-4)
+        funcs.append(f.text(comment="a row softmax, both dims symbolic, at "
+                            "%dx%d." % (rows, cols)))
+    for seq in (1, 5, 33):
+        f = Func("test_attention_seq_%d" % seq)
+        q, k, v = (rng.uniform(-1, 1, (seq, 8)).astype(np.float32)
+                   for _ in range(3))
+        args = [f.input(a, "f32") for a in (q, k, v)]
+        (y,) = sym_call(f, "attention", args, [(seq, 8)] * 3, [(seq, 8)])
+        p = softmax_rows(f64(q) @ f64(k).T * np.float32(0.35355339))
+        f.expect(y, (p @ f64(v)).astype(np.float32), "f32", atol=1e-4,
+                 rtol=1e-4)
+        funcs.append(f.text(comment="attention with a symbolic sequence "
+                            "length of %d." % seq))
+    wc = rng.uniform(-1, 1, (3, 3, 3, 8)).astype(np.float32)
+    wd = rng.uniform(-1, 1, (8, 5)).astype(np.float32)
+    for n in (1, 2, 5):
+        f = Func("test_convnet_batch_%d" % n)
+        x = rng.uniform(-1, 1, (n, 6, 6, 3)).astype(np.float32)
+        args = [f.input(a, "f32") for a in (x, wc, wd)]
+        (y,) = sym_call(f, "convnet", args, [(n, 6, 6, 3), (3, 3, 3, 8), (8, 5)],
+                        [(n, 5)])
+        c = conv_ref(f64(x), f64(wc), [1, 1], [[1, 1], [1, 1]], [1, 1], [1, 1], 1)
+        m = np.maximum(c, 0).sum(axis=(1, 2)) * np.float32(0.027777778)
+        f.expect(y, (m @ f64(wd)).astype(np.float32), "f32", atol=1e-4,
+                 rtol=1e-4)
+        funcs.append(f.text(comment="a conv net with a symbolic batch at "
+                            "batch %d." % n))
+    table = rng.uniform(-1, 1, (10, 4)).astype(np.float32)
+    for n in (1, 6):
+        f = Func("test_embed_%d" % n)
+        ids = rng.integers(0, 10, (n,)).astype(np.int32)
+        args = [f.input(table, "f32"), f.input(ids, "i32")]
+        (y,) = sym_call(f, "embed", args, [(10, 4), ((n,), "i32")], [(n, 4)])
+        f.expect(y, table[ids], "f32")
+        funcs.append(f.text(comment="a gather of %d rows (a symbolic count of "
+                            "ids)." % n))
+    for n in (2, 7):
+        f = Func("test_movement_%d" % n)
+        a = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        b = rng.uniform(-1, 1, (n, 2)).astype(np.float32)
+        args = [f.input(a, "f32"), f.input(b, "f32")]
+        c, t, y, sl = sym_call(f, "movement", args, [(n, 3), (n, 2)],
+                               [(n, 5), (5, n), (n, 3), (1, 3)])
+        cat = np.concatenate([a, b], axis=1)
+        f.expect(c, cat, "f32")
+        f.expect(t, cat.T.copy(), "f32")
+        f.expect(y, a[::-1].copy(), "f32")
+        f.expect(sl, cat[0:1, 1:4].copy(), "f32")
+        funcs.append(f.text(comment="concatenate, transpose, reverse and "
+                            "reshape with a symbolic extent of %d." % n))
+    return funcs
+
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -4752,10 +4990,14 @@ FAMILIES = [
      "maximum, minimum, compare, select, data movement, gather, dot_general,\n"
      "convolution, constants, max pooling, against numpy following the spec's\n"
      "quantize/dequantize formulas; plain i2/i4 tensors (convert, constants)."),
+    ("symbolic", gen_symbolic,
+     "Shape-polymorphic functions (\"?\" dimensions: a symbolic batch,\n"
+     "sequence length or row length) called at several sizes."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),
 ]
+
 
 
 def main():

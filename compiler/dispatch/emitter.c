@@ -1069,10 +1069,19 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
           q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, t,
                          grtc_em_i64(em, step), 0);
         }
-        inside = grtc_em_and(em, inside,
-                             grtc_em_in_range(em, t, 0,
-                                              (from->dims[d] - 1) * step + 1));
-        operand_index[d] = grtc_em_clamp(em, q, 0, from->dims[d] - 1);
+        // 0 <= t < (size - 1) * step + 1, and q clamped to [0, size - 1]
+        // (instructions: the size may be a symbolic extent).
+        uint32_t last = grtc_em_sub(em, grtc_em_dim(em, from->dims[d]),
+                                    grtc_em_i64(em, 1));
+        uint32_t ge = grtc_em_cmp(em, GRTC_CMP_GE, GRTC_CMP_TYPE_SIGNED, t,
+                                  grtc_em_i64(em, 0));
+        uint32_t lt = grtc_em_cmp(
+            em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED, t,
+            grtc_em_add(em, grtc_em_mul(em, last, grtc_em_i64(em, step)),
+                        grtc_em_i64(em, 1)));
+        inside = grtc_em_and(em, inside, grtc_em_and(em, ge, lt));
+        operand_index[d] = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,
+                                      grtc_em_i64(em, 0), q, last);
       }
       int64_t always;
       if (grtc_em_const_int(em, inside, &always) && always) {
@@ -1089,25 +1098,28 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
     }
     case GRTC_TOP_CONCATENATE: {
       uint32_t dim = (uint32_t)op->attrs.dim;
-      // Operands from last to first, each selected below its end offset.
-      int64_t end = type->dims[dim];
+      // Operands from last to first, each selected below its end offset
+      // (instructions: a symbolic operand moves the offsets at the call).
+      uint32_t end = grtc_em_dim(em, type->dims[dim]);
       uint32_t v = 0;
       bool have = false;
       for (uint32_t k = op->operand_count; k-- > 0;) {
         int64_t n = op->operands[k]->type.dims[dim];
-        int64_t offset = end - n;
         if (n == 0) continue;
+        uint32_t size = grtc_em_dim(em, n);
+        uint32_t offset = grtc_em_sub(em, end, size);
         memcpy(operand_index, index, type->rank * sizeof(uint32_t));
-        operand_index[dim] = grtc_em_clamp(
-            em, grtc_em_sub(em, index[dim], grtc_em_i64(em, offset)), 0,
-            n - 1);
+        operand_index[dim] = grtc_em_op(
+            em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64, grtc_em_i64(em, 0),
+            grtc_em_sub(em, index[dim], offset),
+            grtc_em_sub(em, size, grtc_em_i64(em, 1)));
         uint32_t element = grtc_em_value(em, op->operands[k], operand_index);
         if (!have) {
           v = element;
           have = true;
         } else {
           uint32_t before = grtc_em_cmp(em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED,
-                                        index[dim], grtc_em_i64(em, end));
+                                        index[dim], end);
           v = grtc_em_select(em, before, element, v);
         }
         end = offset;

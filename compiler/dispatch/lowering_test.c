@@ -877,6 +877,38 @@ static void test_symbolic_jax_forms(void** state) {
   release(&c);
 }
 
+// Padding and concatenating along static dims of symbolic tensors.
+static void test_symbolic_pad_concatenate(void** state) {
+  (void)state;
+  compiled_t c;
+  GRT_EXPECT_OK(compile_symbolic(
+      "func.func @main(%x: tensor<?x3xf32>) -> tensor<?x8xf32> {\n"
+      "  %z = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+      "  %p = stablehlo.pad %x, %z, low = [0, 1], high = [0, 1], interior = [0, 0] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x5xf32>\n"
+      "  %y = stablehlo.concatenate %p, %x, dim = 1 : (tensor<?x5xf32>, tensor<?x3xf32>) -> tensor<?x8xf32>\n"
+      "  return %y : tensor<?x8xf32>\n"
+      "}\n",
+      &c));
+  int64_t n = 3;
+  float x[9], got[24], want[24];
+  fill(x, 9, 9, 1);
+  for (int64_t i = 0; i < n; ++i) {
+    want[i * 8 + 0] = -1;
+    want[i * 8 + 4] = -1;
+    for (int j = 0; j < 3; ++j) {
+      want[i * 8 + 1 + j] = x[i * 3 + j];
+      want[i * 8 + 5 + j] = x[i * 3 + j];
+    }
+  }
+  int64_t symbols[64] = {0};
+  symbols[arg_symbol_of(&c, 0, 0)] = n;
+  void* args[1] = {x};
+  void* results[1] = {got};
+  run_symbolic(&c, symbols, args, results);
+  expect_floats(got, want, 24);
+  release(&c);
+}
+
 static void test_symbolic_errors(void** state) {
   (void)state;
   compiled_t c;
@@ -942,6 +974,7 @@ int main(void) {
       cmocka_unit_test(test_symbolic_mlp),
       cmocka_unit_test(test_symbolic_softmax),
       cmocka_unit_test(test_symbolic_jax_forms),
+      cmocka_unit_test(test_symbolic_pad_concatenate),
       cmocka_unit_test(test_symbolic_errors),
       cmocka_unit_test(test_error_scatter_several_inputs),
       cmocka_unit_test(test_error_bitcast_width),

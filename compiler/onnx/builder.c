@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/tensor/eval.h"
 #include "compiler/tensor/passes.h"
 
@@ -589,28 +589,14 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
 
-// Gives reduce-like |op| its body: |kind| of the two rank-0 |elem|
-// arguments, returned.
-static bool grtc_onnx_reducer_body(grtc_onnx_node_t* n, grtc_top_t* op, grtc_top_kind_t kind,
-                                   grtc_elem_t elem) {
-  grtc_ttype_t scalar = grtc_onnx_type(elem, 0, NULL);
-  grtc_ttype_t args[2] = {scalar, scalar};
-  grtc_tblock_t* body = NULL;
-  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
+bool grtc_onnx_reducer_body(grtc_onnx_node_t* n, grtc_top_t* op, grtc_top_kind_t kind,
+                            grtc_elem_t elem) {
+  grt_status_t status = grtc_top_set_scalar_body(n->module, op, kind, elem);
   if (!grt_status_is_ok(status)) {
     grtc_onnx_fail(n, status);
     return false;
   }
-  grtc_top_set_region(op, 0, body);
-  grtc_tblock_t* saved = n->block;
-  n->block = body;
-  grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
-  grtc_top_t* combine = grtc_onnx_op_full(n, kind, pair, 2, &scalar, 1, 0);
-  grtc_tvalue_t* combined = combine ? &combine->results[0] : NULL;
-  grtc_top_t* yield =
-      combine ? grtc_onnx_op_full(n, GRTC_TOP_YIELD, &combined, 1, NULL, 0, 0) : NULL;
-  n->block = saved;
-  return yield != NULL;
+  return true;
 }
 
 grtc_tvalue_t* grtc_onnx_reduce(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int64_t* axes,

@@ -235,6 +235,11 @@ grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs,
 grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                              grtc_tvalue_t* padding_value, const int64_t* low,
                              const int64_t* high);
+// Gives reduce-like |op| (reduce, reduce_window, scatter) its body through
+// grtc_top_set_scalar_body: |kind| of the two rank-0 |elem| arguments
+// (GRTC_TOP_COUNT: the second argument), yielded. False after an error.
+bool grtc_onnx_reducer_body(grtc_onnx_node_t* n, grtc_top_t* op, grtc_top_kind_t kind,
+                            grtc_elem_t elem);
 // stablehlo.reduce of |x| over |axes| (sorted, unique) with the body
 // |kind| (ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR) and init |init| (a
 // rank-0 value of x's type). keepdims reshapes the reduced axes to 1.
@@ -263,7 +268,7 @@ grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // numpy matmul semantics (1-D promotion, broadcast batch dims).
 grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                 grtc_tvalue_t* b);
-// CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/chlo.h.
+// CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,
                             const grtc_ttype_t* results, uint32_t result_count,

@@ -1022,26 +1022,7 @@ static grtc_tvalue_t* grtc_onnx_scatter_op(grtc_onnx_node_t* n, grtc_tvalue_t* d
   d->scatter_indices_batching_dims = grtc_tmodule_i64s(
       n->module, s->scatter_indices_batching_dims.values, s->scatter_indices_batching_dims.count);
   d->index_vector_dim = s->index_vector_dim;
-  grtc_ttype_t scalar = grtc_onnx_type(data->type.elem, 0, NULL);
-  grtc_ttype_t args[2] = {scalar, scalar};
-  grtc_tblock_t* body = NULL;
-  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
-  if (!grt_status_is_ok(status)) {
-    grtc_onnx_fail(n, status);
-    return NULL;
-  }
-  grtc_top_set_region(op, 0, body);
-  grtc_tblock_t* saved = n->block;
-  n->block = body;
-  grtc_tvalue_t* result = &body->args[1];
-  if (combine != GRTC_TOP_COUNT) {
-    grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
-    grtc_top_t* c = grtc_onnx_op_full(n, combine, pair, 2, &scalar, 1, 0);
-    result = c ? &c->results[0] : NULL;
-  }
-  grtc_top_t* yield = result ? grtc_onnx_op_full(n, GRTC_TOP_YIELD, &result, 1, NULL, 0, 0) : NULL;
-  n->block = saved;
-  if (!yield) return NULL;
+  if (!grtc_onnx_reducer_body(n, op, combine, data->type.elem)) return NULL;
   return grtc_onnx_fold(n, op);
 }
 

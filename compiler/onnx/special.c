@@ -908,25 +908,8 @@ static grtc_tvalue_t* grtc_onnx_scatter_flat(grtc_onnx_node_t* n, grtc_tvalue_t*
   d->scatter_dims_to_operand_dims = grtc_tmodule_i64s(n->module, zero, 1);
   d->index_vector_dim = 1;
   // The update computation keeps the update.
-  grtc_ttype_t scalar = grtc_onnx_type(elem, 0, NULL);
-  grtc_ttype_t args[2] = {scalar, scalar};
-  grtc_tblock_t* body = NULL;
-  grt_status_t status = grtc_tblock_create(n->module, args, 2, &body);
-  if (!grt_status_is_ok(status)) {
-    if (grt_status_is_ok(n->status)) {
-      n->status = status;
-    } else {
-      grt_status_free(status);
-    }
-    return NULL;
-  }
-  grtc_top_set_region(op, 0, body);
-  grtc_tblock_t* saved = n->block;
-  n->block = body;
-  grtc_tvalue_t* update = &body->args[1];
-  grtc_top_t* yield = grtc_onnx_op_full(n, GRTC_TOP_YIELD, &update, 1, NULL, 0, 0);
-  n->block = saved;
-  return yield ? grtc_onnx_fold(n, op) : NULL;
+  if (!grtc_onnx_reducer_body(n, op, GRTC_TOP_COUNT, elem)) return NULL;
+  return grtc_onnx_fold(n, op);
 }
 
 static grt_status_t grtc_onnx_op_max_unpool(grtc_onnx_node_t* n) {

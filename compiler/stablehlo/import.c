@@ -12,9 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/name_index.h"
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
 
@@ -41,18 +42,23 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t values;     // grtc_value_t -> grtc_tvalue_t
   grtc_pointer_map_t locations;  // source locations -> copies in the module
   grtc_tfunc_t* func;            // the function being imported
-  // Module-level util.global / ml_program.global ops, and the values
-  // util.global.address gave (-> the grtc_operation_t of their global).
+  // Module-level util.global / ml_program.global ops (|global_index|: their
+  // sym_name -> index in |globals|), and the values util.global.address
+  // gave (-> the grtc_operation_t of their global).
   const grtc_operation_t** globals;
   uint32_t global_count;
+  grt_name_index_t global_index;
   grtc_pointer_map_t addresses;
   // While a stablehlo.map body is imported: the map's result type, whose
   // shape every elementwise op of the body takes (NULL otherwise).
   const grtc_ttype_t* map_shape;
-  // The block holding the module's functions, and how deep the importer
-  // is in regions computed per element (reduce, reduce_window, scatter,
-  // sort bodies: a func.call there is inlined) and in such inlined calls.
-  const grtc_block_t* body;
+  // The module's func.func ops (|func_index|: sym_name -> index in
+  // |funcs|; the first of a repeated name), and how deep the importer is
+  // in regions computed per element (reduce, reduce_window, scatter, sort
+  // bodies: a func.call there is inlined) and in such inlined calls.
+  const grtc_operation_t** funcs;
+  uint32_t func_count;
+  grt_name_index_t func_index;
   uint32_t scalar_region_depth;
   uint32_t inline_depth;
   // stablehlo.tuple results -> their grtc_import_tuple_t.
@@ -1104,11 +1110,22 @@ static bool grtc_import_is_global_store(const grtc_operation_t* op) {
 
 static const grtc_operation_t* grtc_import_find_global(const grtc_import_t* ctx,
                                                        grt_string_view_t name) {
-  for (uint32_t i = 0; i < ctx->global_count; ++i) {
-    const grtc_attribute_t* sym = grtc_operation_attribute(ctx->globals[i], "sym_name");
-    if (grt_string_view_equal(sym->string, name)) return ctx->globals[i];
-  }
-  return NULL;
+  uint32_t index = 0;
+  return grt_name_index_find(&ctx->global_index, name, &index) ? ctx->globals[index] : NULL;
+}
+
+// Appends |op| to |*ops| (|*count| of them) and indexes it under |name|
+// (which must not be in |index| yet).
+static grt_status_t grtc_import_index_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                         grt_string_view_t name, const grtc_operation_t*** ops,
+                                         uint32_t* count, grt_name_index_t* index) {
+  void* grown = (void*)*ops;
+  GRT_RETURN_IF_ERROR(grt_allocator_realloc(ctx->allocator, *count * sizeof(**ops),
+                                            (*count + 1) * sizeof(**ops), &grown));
+  *ops = grown;
+  GRT_RETURN_IF_ERROR(grt_name_index_insert(index, name, *count, NULL));
+  (*ops)[(*count)++] = op;
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_import_global_name(const grtc_import_t* ctx,
@@ -1150,14 +1167,8 @@ static grt_status_t grtc_import_declare_global(grtc_import_t* ctx,
   }
   grtc_ttype_t ttype;
   GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type->type, &ttype));
-  void* grown = (void*)ctx->globals;
-  GRT_RETURN_IF_ERROR(grt_allocator_realloc(ctx->allocator,
-                                            ctx->global_count * sizeof(*ctx->globals),
-                                            (ctx->global_count + 1) * sizeof(*ctx->globals),
-                                            &grown));
-  ctx->globals = grown;
-  ctx->globals[ctx->global_count++] = op;
-  return grt_ok_status();
+  return grtc_import_index_op(ctx, op, name->string, &ctx->globals, &ctx->global_count,
+                              &ctx->global_index);
 }
 
 // The constant a load of |global| gives, built at |op|.
@@ -1294,7 +1305,7 @@ static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
   return grtc_import_place(place->ctx, place->op, top);
 }
 
-// A CHLO op: its attributes decoded here, its ops built by chlo.c.
+// A CHLO op: its attributes decoded here, its ops built by compose.c.
 static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
                                     grtc_tvalue_t* const* operands,
                                     const grtc_ttype_t* results, grtc_tblock_t* block) {
@@ -1826,14 +1837,9 @@ static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_opera
                              GRT_SV_ARG(op->name));
   }
   grt_string_view_t name = callee->symbol.names[0];
-  const grtc_operation_t* func = NULL;
-  for (const grtc_operation_t* it = ctx->body->first; it && !func; it = it->next) {
-    const grtc_attribute_t* sym = grtc_operation_attribute(it, "sym_name");
-    if (grtc_operation_is(it, "func.func") && sym && sym->kind == GRTC_ATTR_STRING &&
-        grt_string_view_equal(sym->string, name)) {
-      func = it;
-    }
-  }
+  uint32_t index = 0;
+  const grtc_operation_t* func =
+      grt_name_index_find(&ctx->func_index, name, &index) ? ctx->funcs[index] : NULL;
   if (!func) {
     return grtc_import_error(ctx, op, "call to undefined function '@%.*s'", GRT_SV_ARG(name));
   }
@@ -2240,11 +2246,18 @@ bool grtc_stablehlo_is_input(const grtc_module_t* module) {
 }
 
 static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
-  ctx->body = body;
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    const grtc_attribute_t* sym = grtc_operation_attribute(op, "sym_name");
+    uint32_t first = 0;
     if (grtc_import_is_global(op)) {
       GRT_RETURN_IF_ERROR(grtc_import_declare_global(ctx, op));
-    } else if (!grtc_operation_is(op, "func.func")) {
+    } else if (grtc_operation_is(op, "func.func")) {
+      if (sym && sym->kind == GRTC_ATTR_STRING &&
+          !grt_name_index_find(&ctx->func_index, sym->string, &first)) {
+        GRT_RETURN_IF_ERROR(grtc_import_index_op(ctx, op, sym->string, &ctx->funcs,
+                                                 &ctx->func_count, &ctx->func_index));
+      }
+    } else {
       return grtc_import_error(ctx, op, "'%.*s' is not supported at module level "
                                "(expected func.func, util.global or ml_program.global)",
                                GRT_SV_ARG(op->name));
@@ -2277,7 +2290,12 @@ grt_status_t grtc_stablehlo_import(const grtc_module_t* module,
   snprintf(name_buffer, sizeof(name_buffer), "%.*s", GRT_SV_ARG(name));
   GRT_RETURN_IF_ERROR(grtc_tmodule_create(name_buffer, module->file_name, allocator,
                                           &ctx.module));
+  grt_name_index_initialize(allocator, &ctx.global_index);
+  grt_name_index_initialize(allocator, &ctx.func_index);
   grt_status_t status = grtc_import_module(&ctx, body);
+  grt_name_index_deinitialize(&ctx.global_index);
+  grt_name_index_deinitialize(&ctx.func_index);
+  grt_allocator_free(allocator, (void*)ctx.funcs);
   grt_allocator_free(allocator, ctx.values.slots);
   grt_allocator_free(allocator, ctx.locations.slots);
   grt_allocator_free(allocator, ctx.addresses.slots);

@@ -617,7 +617,7 @@ static void test_check_ops(void** state) {
   grtc_tmodule_destroy(module);
 }
 
-// CHLO ops that chlo.c cannot lower: the message names what was expected.
+// CHLO ops that compose.c cannot lower: the message names what was expected.
 static void test_chlo_errors(void** state) {
   (void)state;
   static const struct {

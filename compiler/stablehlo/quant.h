@@ -21,7 +21,7 @@
 #include "base/status.h"
 #include "base/string_view.h"
 #include "compiler/mlir/ir.h"
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/tensor/ir.h"
 
 #ifdef __cplusplus

@@ -1535,7 +1535,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
-    // CHLO ops chlo.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
+    // CHLO ops compose.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
     GRTC_SHLO_PLAIN("chlo.erf") GRTC_SHLO_PLAIN("chlo.erfc")
     {"chlo.top_k", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
     GRTC_SHLO_PLAIN("chlo.acos") GRTC_SHLO_PLAIN("chlo.acosh")

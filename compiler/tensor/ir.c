@@ -298,6 +298,32 @@ void grtc_top_copy_location(grtc_top_t* op, const grtc_top_t* from) {
   op->column = from->column;
 }
 
+grt_status_t grtc_top_set_scalar_body(grtc_tmodule_t* module, grtc_top_t* op,
+                                      grtc_top_kind_t kind, grtc_elem_t elem) {
+  grtc_ttype_t scalar;
+  memset(&scalar, 0, sizeof(scalar));
+  scalar.elem = elem;
+  grtc_ttype_t args[2] = {scalar, scalar};
+  grtc_tblock_t* body = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tblock_create(module, args, 2, &body));
+  grtc_top_set_region(op, 0, body);
+  grtc_tvalue_t* combined = &body->args[1];
+  if (kind != GRTC_TOP_COUNT) {
+    grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
+    grtc_top_t* combine = NULL;
+    GRT_RETURN_IF_ERROR(grtc_top_create(module, kind, pair, 2, &scalar, 1, 0, &combine));
+    grtc_top_copy_location(combine, op);
+    grtc_tblock_append(body, combine);
+    combined = &combine->results[0];
+  }
+  grtc_top_t* yield = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_top_create(module, GRTC_TOP_YIELD, &combined, 1, NULL, 0, 0, &yield));
+  grtc_top_copy_location(yield, op);
+  grtc_tblock_append(body, yield);
+  return grt_ok_status();
+}
+
 // Regions created before their op was inserted learn their function here.
 static void grtc_tblock_set_func(grtc_tblock_t* block, grtc_tfunc_t* func) {
   block->func = func;

@@ -463,6 +463,14 @@ grt_status_t grtc_top_create(grtc_tmodule_t* module, grtc_top_kind_t kind,
 void grtc_top_set_region(grtc_top_t* op, uint32_t index, grtc_tblock_t* block);
 // Copies location and line/column from |from|.
 void grtc_top_copy_location(grtc_top_t* op, const grtc_top_t* from);
+// Gives |op| (reduce, reduce_window, scatter: its region 0) the body that
+// combines its two rank-0 |elem| arguments with the one op |kind| and
+// yields the result; with GRTC_TOP_COUNT for |kind|, the body yields its
+// second argument (a scatter's update replacing the operand). The body's
+// ops take |op|'s location.
+grt_status_t grtc_top_set_scalar_body(grtc_tmodule_t* module, grtc_top_t* op,
+                                      grtc_top_kind_t kind,
+                                      grtc_elem_t elem) GRT_MUST_USE;
 
 void grtc_tblock_append(grtc_tblock_t* block, grtc_top_t* op);
 void grtc_tblock_insert_before(grtc_top_t* before, grtc_top_t* op);

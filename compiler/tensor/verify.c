@@ -777,7 +777,25 @@ static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
       return VERR(op, "interior_padding[%u] = %lld is negative", i,
                   (long long)interior);
     }
-    int64_t size = in->dims[i];
+    int64_t size = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
+    if (!grtc_dim_is_static(size)) {
+      // A symbolic dimension padded by nothing stays itself; padded, it
+      // is the result's own symbol (the host computes it at the call).
+      int64_t declared =
+          op->result_count && i < op->results[0].type.rank
+              ? grtc_tmodule_resolve_dim(v->module, op->results[0].type.dims[i])
+              : 0;
+      if (a->low.values[i] == 0 && a->high.values[i] == 0 && interior == 0) {
+        inferred.dims[i] = size;
+      } else if (!grtc_dim_is_static(declared)) {
+        inferred.dims[i] = declared;
+      } else {
+        return VERR(op, "result type %s cannot hold the padding of symbolic "
+                    "dimension %u: write it as '?'",
+                    grtc_vfmt(v, &op->results[0].type), i);
+      }
+      continue;
+    }
     int64_t padded = a->low.values[i] + a->high.values[i] + size +
                      (size > 0 ? (size - 1) * interior : 0);
     if (padded < 0) {
@@ -1804,6 +1822,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_TRANSPOSE:
     case GRTC_TOP_SLICE:
     case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_PAD:
     case GRTC_TOP_REVERSE:
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
@@ -2061,6 +2080,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_PAD:
     case GRTC_TOP_GATHER:
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_RETURN:

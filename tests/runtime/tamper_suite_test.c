@@ -32,6 +32,7 @@
 #include "hal/transfer.h"
 #include "runtime/session.h"
 #include "schemas/module_file.h"
+#include "tests/runtime/test_support.h"
 #include "vm/disassembler.h"
 #include "vm/op_table.h"
 
@@ -53,24 +54,6 @@ typedef struct counts_t {
 static const uint8_t* module_bytes;
 static size_t module_size;
 
-static grt_hal_buffer_view_t* filled_view(grt_hal_device_t* device, grt_hal_dim_t rows,
-                                          grt_hal_dim_t columns, float value) {
-  size_t count = (size_t)(rows * columns);
-  float* data = malloc(count * sizeof(float));
-  if (!data) return NULL;
-  for (size_t i = 0; i < count; ++i) data[i] = value;
-  const grt_hal_dim_t shape[2] = {rows, columns};
-  grt_hal_buffer_view_t* view = NULL;
-  grt_status_t status = grt_hal_buffer_view_allocate_from_host(
-      device, shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data, count * sizeof(float), &view);
-  free(data);
-  if (!grt_status_is_ok(status)) {
-    grt_status_free(status);
-    return NULL;
-  }
-  return view;
-}
-
 // In the child: load |bytes| and call main(x, w, b) twice (the second call
 // replays the reusable command buffer). Never returns.
 static void run_trial(const uint8_t* bytes, size_t size) {
@@ -90,10 +73,18 @@ static void run_trial(const uint8_t* bytes, size_t size) {
     grt_status_free(status);
     _exit(TRIAL_REFUSED);
   }
-  grt_hal_buffer_view_t* inputs[3] = {filled_view(device, 256, 64, 1.0f),
-                                      filled_view(device, 64, 96, 0.5f),
-                                      filled_view(device, 256, 96, -1.0f)};
-  if (!inputs[0] || !inputs[1] || !inputs[2]) _exit(TRIAL_SETUP_FAILED);
+  grt_hal_buffer_view_t* inputs[3] = {NULL, NULL, NULL};
+  status = grt_runtime_test_filled_view(device, 256, 64, 1.0f, &inputs[0]);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_test_filled_view(device, 64, 96, 0.5f, &inputs[1]);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_test_filled_view(device, 256, 96, -1.0f, &inputs[2]);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_status_free(status);
+    _exit(TRIAL_SETUP_FAILED);
+  }
   int exit_status = TRIAL_RAN;
   for (int call = 0; call < 2 && exit_status == TRIAL_RAN; ++call) {
     grt_hal_buffer_view_t* outputs[2] = {NULL, NULL};

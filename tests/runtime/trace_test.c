@@ -26,6 +26,7 @@
 #include "hal/transfer.h"
 #include "runtime/session.h"
 #include "runtime/trace_recorder.h"
+#include "tests/runtime/test_support.h"
 #include "vm/test_support.h"
 
 static const char* module_path;
@@ -37,21 +38,6 @@ typedef struct model_t {
   grt_hal_buffer_view_t* inputs[3];
 } model_t;
 
-static grt_hal_buffer_view_t* filled_view(grt_hal_device_t* device,
-                                          grt_hal_dim_t rows,
-                                          grt_hal_dim_t columns, float value) {
-  size_t count = (size_t)(rows * columns);
-  float* data = malloc(count * sizeof(float));
-  for (size_t i = 0; i < count; ++i) data[i] = value;
-  const grt_hal_dim_t shape[2] = {rows, columns};
-  grt_hal_buffer_view_t* view = NULL;
-  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
-      device, shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data,
-      count * sizeof(float), &view));
-  free(data);
-  return view;
-}
-
 static void model_open(model_t* model, const char* device_uri) {
   memset(model, 0, sizeof(*model));
   GRT_EXPECT_OK(grt_runtime_instance_create(NULL, &model->instance));
@@ -62,9 +48,12 @@ static void model_open(model_t* model, const char* device_uri) {
                                            &model->session));
   GRT_EXPECT_OK(
       grt_runtime_session_append_module_from_file(model->session, module_path));
-  model->inputs[0] = filled_view(model->device, 256, 64, 1.0f);
-  model->inputs[1] = filled_view(model->device, 64, 96, 0.5f);
-  model->inputs[2] = filled_view(model->device, 256, 96, -1.0f);
+  GRT_EXPECT_OK(grt_runtime_test_filled_view(model->device, 256, 64, 1.0f,
+                                             &model->inputs[0]));
+  GRT_EXPECT_OK(grt_runtime_test_filled_view(model->device, 64, 96, 0.5f,
+                                             &model->inputs[1]));
+  GRT_EXPECT_OK(grt_runtime_test_filled_view(model->device, 256, 96, -1.0f,
+                                             &model->inputs[2]));
 }
 
 static void model_close(model_t* model) {

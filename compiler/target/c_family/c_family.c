@@ -398,43 +398,28 @@ void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
   grt_string_builder_appendf(out, "  uint64_t t = %s;\n", id_expr);
   for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
     int64_t dim = kernel->parallel_dims[d];
-    if (!grtc_kdim_is_static(dim)) {
-      // ceil(extent / tile) tiles (at least one, so the modulo is defined
-      // when the extent is 0: the tile is then empty), the last cut short.
-      uint32_t x = grtc_kdim_extent(dim);
-      if (kernel->serial) {
-        grt_string_builder_appendf(
-            out, "  const int64_t lo%u = 0, hi%u = e%u;\n", d, d, x);
-        continue;
-      }
-      int64_t tile = kernel->tile[d];
-      if (d == 0) {
-        grt_string_builder_appendf(out,
-                                   "  const int64_t lo0 = (int64_t)t * %" PRId64
-                                   ";\n",
-                                   tile);
-      } else {
-        grt_string_builder_appendf(
-            out,
-            "  const uint64_t n%u = e%u > 0 ? (uint64_t)((e%u + %" PRId64
-            ") / %" PRId64 ") : 1%s;\n"
-            "  const int64_t lo%u = (int64_t)(t %% n%u) * %" PRId64
-            "; t /= n%u;\n",
-            d, x, x, tile - 1, tile, u64_suffix, d, d, tile, d);
-      }
-      grt_string_builder_appendf(out,
-                                 "  const int64_t hi%u = lo%u + %" PRId64
-                                 " < e%u ? lo%u + %" PRId64 " : e%u;\n",
-                                 d, d, tile, x, d, tile, x);
-      continue;
-    }
+    bool symbolic = !grtc_kdim_is_static(dim);
+    char size[24], tiles[48];
+    grtc_c_family_size(size, sizeof(size), dim);
     int64_t tile = kernel->serial ? dim : kernel->tile[d];
-    if (tile >= dim) {
+    if (kernel->serial || (!symbolic && tile >= dim)) {
       grt_string_builder_appendf(
-          out, "  const int64_t lo%u = 0, hi%u = %" PRId64 ";\n", d, d, dim);
+          out, "  const int64_t lo%u = 0, hi%u = %s;\n", d, d, size);
       continue;
     }
-    int64_t tiles = (dim + tile - 1) / tile;
+    if (symbolic && d > 0) {
+      // ceil(extent / tile) tiles, at least one so the modulo is defined
+      // when the extent is 0 (the tile is then empty).
+      grt_string_builder_appendf(
+          out,
+          "  const uint64_t n%u = %s > 0 ? (uint64_t)((%s + %" PRId64
+          ") / %" PRId64 ") : 1%s;\n",
+          d, size, size, tile - 1, tile, u64_suffix);
+      snprintf(tiles, sizeof(tiles), "n%u", d);
+    } else {
+      snprintf(tiles, sizeof(tiles), "%" PRId64 "%s", (dim + tile - 1) / tile,
+               u64_suffix);
+    }
     if (d == 0) {
       // Outermost: no modulo, so an out-of-range id yields an empty tile.
       grt_string_builder_appendf(out,
@@ -444,15 +429,14 @@ void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
     } else {
       grt_string_builder_appendf(
           out,
-          "  const int64_t lo%u = (int64_t)(t %% %" PRId64 "%s) * %" PRId64
-          "; t /= %" PRId64 "%s;\n",
-          d, tiles, u64_suffix, tile, tiles, u64_suffix);
+          "  const int64_t lo%u = (int64_t)(t %% %s) * %" PRId64
+          "; t /= %s;\n",
+          d, tiles, tile, tiles);
     }
     grt_string_builder_appendf(out,
                                "  const int64_t hi%u = lo%u + %" PRId64
-                               " < %" PRId64 " ? lo%u + %" PRId64
-                               " : %" PRId64 ";\n",
-                               d, d, tile, dim, d, tile, dim);
+                               " < %s ? lo%u + %" PRId64 " : %s;\n",
+                               d, d, tile, size, d, tile, size);
   }
   grt_string_builder_append_cstring(out, "  (void)t;\n");
 }

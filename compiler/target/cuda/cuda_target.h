@@ -2,10 +2,13 @@
 // by NVRTC into one PTX module (executable format "cuda-ptx").
 //
 // The contract with hal/drivers/cuda: kernel i of the set is
-// `extern "C" __global__ void <name>(T0* b0, T1* b1, ...)`, one pointer per
-// binding in binding order and no push constants; it is launched with
-// grid = (workgroup_count, 1, 1) and block = (grtc_cuda_block_size(kernel),
-// 1, 1), the size recorded as the entry point's workgroup size. blockIdx.x
+// `extern "C" __global__ void <name>(T0* b0, T1* b1, ..., uint32_t x0, ...)`,
+// one pointer per binding in binding order, then one 32-bit push constant
+// per symbolic extent (extent_count of them: none for a static kernel);
+// it is launched with grid = (workgroup_count, 1, 1), or for a symbolic
+// kernel the count grtc_kernel_workgroups_for gives at the call, and block
+// = (grtc_cuda_block_size(kernel), 1, 1), the size recorded as the entry
+// point's workgroup size. blockIdx.x
 // is the kernel IR's workgroup (tile) id; the block's threads stride over
 // the tile's points.
 //

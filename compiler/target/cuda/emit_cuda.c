@@ -108,7 +108,9 @@ static int64_t grtc_cuda_tile_points(const grtc_kernel_t* kernel) {
   int64_t points = 1;
   for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
     int64_t dim = kernel->parallel_dims[d];
-    int64_t tile = kernel->tile[d] < dim ? kernel->tile[d] : dim;
+    int64_t tile = kernel->tile[d] < dim || !grtc_kdim_is_static(dim)
+                       ? kernel->tile[d]
+                       : dim;
     points *= tile > 0 ? tile : 0;
   }
   return points;
@@ -206,7 +208,17 @@ static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
                                kernel->kind == GRTC_KERNEL_LOOP ? " __restrict__" : "",
                                b);
   }
+  // Push constants follow the bindings (hal/drivers/cuda's parameter
+  // order): extent x is 32-bit word x, read once as int64_t e<x>.
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    grt_string_builder_appendf(e->out, "%suint32_t x%u",
+                               kernel->binding_count || x ? ", " : "", x);
+  }
   grt_string_builder_append_cstring(e->out, ") {\n");
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    grt_string_builder_appendf(
+        e->out, "  const int64_t e%u = (int64_t)x%u; (void)e%u;\n", x, x, x);
+  }
 }
 
 // Defines lo<d>/hi<d> for block blockIdx.x's tile of the parallel space.
@@ -225,10 +237,11 @@ static void grtc_cuda_emit_reduction(grtc_cuda_emitter_t* e) {
   if (!grtc_c_family_has_reduction_loop(kernel)) return;
   grt_string_builder_append_cstring(e->out, "    {\n");
   for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
+    char size[24];
+    grtc_c_family_size(size, sizeof(size), kernel->reduction_dims[r]);
     grt_string_builder_appendf(e->out,
-                               "    for (int64_t r%u = 0; r%u < %" PRId64
-                               "; ++r%u) {\n",
-                               r, r, kernel->reduction_dims[r], r);
+                               "    for (int64_t r%u = 0; r%u < %s; ++r%u) {\n",
+                               r, r, size, r);
   }
   e->indent = "      ";
   grtc_cuda_emit_section(e, GRTC_KSECTION_LOOP);
@@ -245,29 +258,55 @@ static void grtc_cuda_emit_reduction(grtc_cuda_emitter_t* e) {
 // Threads stride over the tile's points: q enumerates a full tile
 // row-major (tile sizes are constants, so the divisions are cheap), and
 // points past the end of a partial tile are skipped.
+// The points a full tile spans along parallel dim |d|: a number, or (a
+// serial kernel's symbolic dim) the extent e<x>.
+static void grtc_cuda_tile_span(const grtc_kernel_t* kernel, uint32_t d,
+                                char* buffer, size_t size) {
+  int64_t dim = kernel->parallel_dims[d];
+  int64_t tile = kernel->serial || (grtc_kdim_is_static(dim) &&
+                                    kernel->tile[d] > dim)
+                     ? dim
+                     : kernel->tile[d];
+  grtc_c_family_size(buffer, size, tile);
+}
+
 static void grtc_cuda_emit_loop_kernel(grtc_cuda_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   grt_string_builder_t* out = e->out;
   grtc_cuda_emit_tile_bounds(e);
   int64_t points = 1;
+  bool symbolic_span = false;
   for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
     int64_t dim = kernel->parallel_dims[d];
-    int64_t tile = kernel->serial || kernel->tile[d] > dim ? dim : kernel->tile[d];
-    points *= tile;
+    int64_t tile = kernel->serial || (grtc_kdim_is_static(dim) &&
+                                      kernel->tile[d] > dim)
+                       ? dim
+                       : kernel->tile[d];
+    if (grtc_kdim_is_static(tile)) {
+      points *= tile;
+    } else {
+      symbolic_span = true;
+    }
   }
   grt_string_builder_appendf(out,
-                             "  for (int64_t q = threadIdx.x; q < %" PRId64
-                             "; q += blockDim.x) {\n"
-                             "    int64_t rest = q; (void)rest;\n",
+                             "  for (int64_t q = threadIdx.x; q < %" PRId64,
                              points);
+  for (uint32_t d = 0; symbolic_span && d < kernel->parallel_rank; ++d) {
+    char span[24];
+    grtc_cuda_tile_span(kernel, d, span, sizeof(span));
+    if (span[0] == 'e') grt_string_builder_appendf(out, " * %s", span);
+  }
+  grt_string_builder_append_cstring(out,
+                                    "; q += blockDim.x) {\n"
+                                    "    int64_t rest = q; (void)rest;\n");
   for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
-    int64_t dim = kernel->parallel_dims[d];
-    int64_t tile = kernel->serial || kernel->tile[d] > dim ? dim : kernel->tile[d];
+    char span[24];
+    grtc_cuda_tile_span(kernel, d, span, sizeof(span));
     grt_string_builder_appendf(out,
-                               "    const int64_t p%u = lo%u + rest %% %" PRId64
-                               "; rest /= %" PRId64 ";\n"
+                               "    const int64_t p%u = lo%u + rest %% %s"
+                               "; rest /= %s;\n"
                                "    if (p%u >= hi%u) continue;\n",
-                               d, d, tile, tile, d, d);
+                               d, d, span, span, d, d);
   }
   e->indent = "    ";
   grtc_cuda_emit_section(e, GRTC_KSECTION_PRE);
@@ -416,19 +455,20 @@ static void grtc_cuda_emit_stage_load(grtc_cuda_emitter_t* e, const grtc_cuda_st
   grt_string_builder_appendf(out, "      #pragma unroll\n      for (int r = 0; r < %d; ++r) {\n",
                              st->count);
   grtc_cuda_emit_stage_map(e, st);
-  char element[160];
+  char element[160], k_size[24];
+  grtc_c_family_size(k_size, sizeof(k_size), mm->k);
   if (st->lhs) {
     grt_string_builder_appendf(out,
                                "        const int64_t gm = m0 + mi, gk = (%s) + ki;\n"
-                               "        %s[r] = gm < hi%u && gk < %" PRId64 " ? (%s)",
-                               k0, st->regs, rank - 2, mm->k, st->reg_type);
+                               "        %s[r] = gm < hi%u && gk < %s ? (%s)",
+                               k0, st->regs, rank - 2, k_size, st->reg_type);
     snprintf(element, sizeof(element), "b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "]",
              mm->lhs_binding, mm->lhs_stride_m, mm->lhs_stride_k);
   } else {
     grt_string_builder_appendf(out,
                                "        const int64_t gn = n0 + ni, gk = (%s) + ki;\n"
-                               "        %s[r] = gn < hi%u && gk < %" PRId64 " ? (%s)",
-                               k0, st->regs, rank - 1, mm->k, st->reg_type);
+                               "        %s[r] = gn < hi%u && gk < %s ? (%s)",
+                               k0, st->regs, rank - 1, k_size, st->reg_type);
     snprintf(element, sizeof(element), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
              mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
   }
@@ -461,16 +501,18 @@ static void grtc_cuda_emit_k_loop(grtc_cuda_emitter_t* e, const grtc_cuda_stage_
   grt_string_builder_append_cstring(out, "    {\n      const int64_t k0 = 0;\n");
   grtc_cuda_emit_stage_load(e, a, "k0");
   grtc_cuda_emit_stage_load(e, b, "k0");
+  char k_size[24];
+  grtc_c_family_size(k_size, sizeof(k_size), e->kernel->matmul.k);
   grt_string_builder_appendf(out,
                              "    }\n"
-                             "    for (int64_t k0 = 0; k0 < %" PRId64 "; k0 += %d) {\n",
-                             e->kernel->matmul.k, a->bk);
+                             "    for (int64_t k0 = 0; k0 < %s; k0 += %d) {\n",
+                             k_size, a->bk);
   grtc_cuda_emit_stage_store(e, a);
   grtc_cuda_emit_stage_store(e, b);
   grt_string_builder_appendf(out,
                              "      __syncthreads();\n"
-                             "      if (k0 + %d < %" PRId64 ") {\n",
-                             a->bk, e->kernel->matmul.k);
+                             "      if (k0 + %d < %s) {\n",
+                             a->bk, k_size);
   char next[32];
   snprintf(next, sizeof(next), "k0 + %d", a->bk);
   grtc_cuda_emit_stage_load(e, a, next);

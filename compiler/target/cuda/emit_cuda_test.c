@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "compiler/target/cpu/symbolic_test_util.h"
 #include "compiler/target/cuda/cuda_test_util.h"
 
 static void emit(const grtc_kernel_set_t* set, const grtc_cuda_options_t* options,
@@ -86,6 +87,35 @@ static void test_matmul_paths(void** state) {
   }
 }
 
+// Extents are 32-bit parameters after the bindings, read once as int64_t;
+// symbolic dims tile and loop over them; static kernels take none.
+static void test_symbolic_extents(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  cuda_test_add_loop_kernels(&set);
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  GRT_EXPECT_OK(grtc_cuda_emit(&set, NULL, &text));
+  expect_contains(&text, "inner(const float* __restrict__ b0, float* __restrict__ b1, "
+                         "uint32_t x0) {\n  const int64_t e0 = (int64_t)x0; (void)e0;\n");
+  expect_contains(&text, "const uint64_t n1 = e0 > 0 ? (uint64_t)((e0 + 1) / 2) : 1ull;");
+  expect_contains(&text, "for (int64_t q = threadIdx.x; q < 5 * e0; q += blockDim.x)");
+  expect_contains(&text, "for (int64_t r0 = 0; r0 < e0; ++r0) {");
+  expect_contains(&text, "gk < 9 ?");
+  expect_contains(&text, "const int64_t hi0 = lo0 + 16 < e0 ? lo0 + 16 : e0;");
+  // A static kernel's signature ends with its bindings.
+  const char* row_reduce = strstr(grt_string_builder_cstring(&text), " row_reduce(");
+  assert_non_null(row_reduce);
+  const char* end = strstr(row_reduce, ") {");
+  assert_non_null(end);
+  const char* extent = strstr(row_reduce, "uint32_t x");
+  assert_true(extent == NULL || extent > end);
+  grt_string_builder_deinit(&text);
+  grtc_kernel_set_deinit(&set);
+}
+
 static void test_parse_arch(void** state) {
   (void)state;
   uint32_t cc = 0;
@@ -140,6 +170,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_kind_emitted),
       cmocka_unit_test(test_matmul_paths),
+      cmocka_unit_test(test_symbolic_extents),
       cmocka_unit_test(test_parse_arch),
       cmocka_unit_test(test_nvrtc_missing),
       cmocka_unit_test(test_bad_arch_rejected_before_nvrtc),

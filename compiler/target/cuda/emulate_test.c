@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "compiler/target/cpu/symbolic_test_util.h"
 #include "compiler/target/cuda/cuda_test_util.h"
 
 static const char kHarnessHead[] =
@@ -45,21 +46,23 @@ static const char kHarnessHead[] =
 
 static const char kHarnessTail[] =
     "}\n"
-    "extern \"C\" void grt_emu_run(void (*kernel)(void**), void** b, unsigned grid,\n"
-    "                              unsigned block) {\n"
+    "extern \"C\" void grt_emu_run(void (*kernel)(void**, const unsigned*), void** b,\n"
+    "                              const unsigned* c, unsigned grid, unsigned block) {\n"
     "  gridDim = {grid, 1, 1}; blockDim = {block, 1, 1};\n"
     "  pthread_barrier_init(&grt_barrier, nullptr, block);\n"
     "  for (unsigned g = 0; g < grid; ++g) {\n"
     "    std::vector<std::thread> threads;\n"
     "    for (unsigned t = 0; t < block; ++t) {\n"
-    "      threads.emplace_back([=] { blockIdx = {g, 0, 0}; threadIdx = {t, 0, 0}; kernel(b); });\n"
+    "      threads.emplace_back([=] { blockIdx = {g, 0, 0}; threadIdx = {t, 0, 0}; kernel(b, c); });\n"
     "    }\n"
     "    for (auto& thread : threads) thread.join();\n"
     "  }\n"
     "  pthread_barrier_destroy(&grt_barrier);\n"
     "}\n";
 
-typedef void (*emu_run_fn_t)(void (*)(void**), void**, unsigned, unsigned);
+typedef void (*emu_kernel_fn_t)(void**, const unsigned*);
+typedef void (*emu_run_fn_t)(emu_kernel_fn_t, void**, const unsigned*, unsigned,
+                             unsigned);
 
 typedef struct emu_library_t {
   void* handle;
@@ -80,11 +83,17 @@ static emu_library_t emu_build(const grtc_kernel_set_t* set,
   grt_string_builder_append_cstring(&text, kHarnessTail);
   for (uint32_t k = 0; k < set->count; ++k) {
     const grtc_kernel_t* kernel = set->kernels[k];
-    grt_string_builder_appendf(&text, "extern \"C\" void grt_emu_%.*s(void** b) { grt_k::%.*s(",
+    grt_string_builder_appendf(&text,
+                               "extern \"C\" void grt_emu_%.*s(void** b, const unsigned* c) "
+                               "{ (void)c; grt_k::%.*s(",
                                (int)kernel->name.size, kernel->name.data,
                                (int)kernel->name.size, kernel->name.data);
     for (uint32_t i = 0; i < kernel->binding_count; ++i) {
       grt_string_builder_appendf(&text, "%sgrt_arg{b[%u]}", i ? ", " : "", i);
+    }
+    // The push constants after the bindings, as hal/drivers/cuda passes them.
+    for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+      grt_string_builder_appendf(&text, "%sc[%u]", kernel->binding_count || x ? ", " : "", x);
     }
     grt_string_builder_append_cstring(&text, "); }\n");
   }
@@ -114,6 +123,31 @@ static emu_library_t emu_build(const grtc_kernel_set_t* set,
   *(void**)&lib.run = dlsym(lib.handle, "grt_emu_run");
   assert_non_null(lib.run);
   return lib;
+}
+
+// The emulated entry of |kernel|.
+static emu_kernel_fn_t emu_entry(const emu_library_t* emu, const grtc_kernel_t* kernel) {
+  char symbol[128];
+  snprintf(symbol, sizeof(symbol), "grt_emu_%.*s", (int)kernel->name.size, kernel->name.data);
+  emu_kernel_fn_t entry = NULL;
+  *(void**)&entry = dlsym(emu->handle, symbol);
+  assert_non_null(entry);
+  return entry;
+}
+
+// Runs kernel |index| of |set| emulated with extent values |extents| (push
+// constants) over the workgroups they give it.
+static void emu_run_extents(const emu_library_t* emu, const grtc_kernel_set_t* set,
+                            uint32_t index, void** bindings, const int64_t* extents,
+                            const grtc_cuda_options_t* options) {
+  const grtc_kernel_t* kernel = set->kernels[index];
+  unsigned constants[8] = {0};
+  assert_true(kernel->extent_count <= 8);
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) constants[x] = (unsigned)extents[x];
+  uint32_t workgroups = 0;
+  GRT_EXPECT_OK(grtc_kernel_workgroups_for(kernel, extents, &workgroups));
+  emu->run(emu_entry(emu, kernel), bindings, constants, workgroups,
+           grtc_cuda_block_size(kernel, options));
 }
 
 // Deterministic input bytes: every fourth element a corner value of its
@@ -199,13 +233,8 @@ static void compare_with_cpu(const grtc_kernel_set_t* set, const grtc_cuda_optio
       }
     }
     assert_int_equal(cpu_run(&cpu, k, a, kernel->binding_count, kernel->workgroup_count), 0);
-    char symbol[128];
-    snprintf(symbol, sizeof(symbol), "grt_emu_%.*s", (int)kernel->name.size,
-             kernel->name.data);
-    void (*entry)(void**) = NULL;
-    *(void**)&entry = dlsym(emu.handle, symbol);
-    assert_non_null(entry);
-    emu.run(entry, b, kernel->workgroup_count, grtc_cuda_block_size(kernel, options));
+    emu_kernel_fn_t entry = emu_entry(&emu, kernel);
+    emu.run(entry, b, NULL, kernel->workgroup_count, grtc_cuda_block_size(kernel, options));
     for (uint32_t i = 0; i < kernel->binding_count; ++i) {
       const grtc_kbinding_t* binding = &kernel->bindings[i];
       size_t size = grtc_elem_byte_size(binding->elem);
@@ -269,6 +298,35 @@ static void test_simt_matmul(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+typedef struct emu_sym_t {
+  const emu_library_t* emu;
+  const grtc_kernel_set_t* set;
+  const grtc_cuda_options_t* options;
+} emu_sym_t;
+
+static void emu_sym_run(void* context, uint32_t index, void* const* data,
+                        const size_t* sizes, const int64_t* extents) {
+  (void)sizes;
+  const emu_sym_t* c = (const emu_sym_t*)context;
+  emu_run_extents(c->emu, c->set, index, (void**)data, extents, c->options);
+}
+
+// Symbolic extents (the shared kernels of symbolic_test_util.h): tiles
+// over a symbolic dim (outermost, inner, serial), a symbolic reduction,
+// and the SIMT matmul with a symbolic m, each run for several extents.
+static void test_symbolic_extents(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  grtc_cuda_options_t options = {"sm_80", false};
+  emu_library_t emu = emu_build(&set, &options);
+  emu_sym_t context = {&emu, &set, &options};
+  sym_check_all(emu_sym_run, &context);
+  dlclose(emu.handle);
+  grtc_kernel_set_deinit(&set);
+}
+
 int main(void) {
   if (!have_cxx()) {
     printf("compiler_target_cuda_emulate_test: FAILED: no C++ compiler (c++): "
@@ -279,6 +337,7 @@ int main(void) {
       cmocka_unit_test(test_scalar_ops_every_type),
       cmocka_unit_test(test_reduction_sort_serial_scalar),
       cmocka_unit_test(test_simt_matmul),
+      cmocka_unit_test(test_symbolic_extents),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

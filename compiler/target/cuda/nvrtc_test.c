@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "compiler/target/cpu/symbolic_test_util.h"
 #include "compiler/target/cuda/cuda_test_util.h"
 
 static void build_and_assemble(const grtc_kernel_set_t* set,
@@ -53,6 +54,19 @@ static void test_loop_sort_serial_kernels(void** state) {
   grtc_kernel_set_init(grt_allocator_system(), &set);
   cuda_test_add_loop_kernels(&set);
   build_and_assemble(&set, NULL);
+  grtc_kernel_set_deinit(&set);
+}
+
+// Kernels with symbolic extents (extents as 32-bit parameters after the
+// bindings) on the loop, serial, SIMT and tensor-core (tf32) paths.
+static void test_symbolic_extents(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  build_and_assemble(&set, NULL);
+  grtc_cuda_options_t tf32 = {"sm_80", true};
+  build_and_assemble(&set, &tf32);
   grtc_kernel_set_deinit(&set);
 }
 
@@ -121,6 +135,7 @@ int main(void) {
       cmocka_unit_test(test_scalar_ops_every_type),
       cmocka_unit_test(test_loop_sort_serial_kernels),
       cmocka_unit_test(test_matmuls_every_path),
+      cmocka_unit_test(test_symbolic_extents),
       cmocka_unit_test(test_rejected_kernel_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -283,6 +283,12 @@ static void grtc_glsl_set_depth(grtc_glsl_emitter_t* e, uint32_t depth) {
   e->indent = grtc_glsl_indents + max - spaces;
 }
 
+// A kernel size as an int64_t expression: `<n>l`, or `e<x>` for extent x.
+static void grtc_glsl_size(char* buffer, size_t size, int64_t dim) {
+  grtc_c_family_size(buffer, size, dim);
+  if (grtc_kdim_is_static(dim)) strncat(buffer, "l", size - strlen(buffer) - 1);
+}
+
 // The reduction nest with the LOOP section and the accumulator updates.
 static void grtc_glsl_emit_reduction(grtc_glsl_emitter_t* e, uint32_t depth) {
   const grtc_kernel_t* kernel = e->kernel;
@@ -297,9 +303,11 @@ static void grtc_glsl_emit_reduction(grtc_glsl_emitter_t* e, uint32_t depth) {
   uint32_t inner = depth;
   for (uint32_t r = 0; r < kernel->reduction_rank; ++r) {
     grtc_glsl_set_depth(e, ++inner);
+    char size[24];
+    grtc_glsl_size(size, sizeof(size), kernel->reduction_dims[r]);
     grt_string_builder_appendf(
-        e->out, "%sfor (int64_t r%u = 0l; r%u < %" PRId64 "l; ++r%u) {\n",
-        e->indent, r, r, kernel->reduction_dims[r], r);
+        e->out, "%sfor (int64_t r%u = 0l; r%u < %s; ++r%u) {\n", e->indent,
+        r, r, size, r);
   }
   grtc_glsl_set_depth(e, inner + 1);
   grtc_glsl_emit_section(e, GRTC_KSECTION_LOOP);
@@ -315,16 +323,35 @@ static void grtc_glsl_emit_reduction(grtc_glsl_emitter_t* e, uint32_t depth) {
 }
 
 // The linear workgroup id (see vulkan_target.h) and the early exit for
-// ids past the kernel's count.
+// ids past the kernel's count (for symbolic kernels, the product of the
+// symbolic dims' tile counts ceil(e / tile) and the static dims' ones).
 static void grtc_glsl_emit_workgroup_id(grtc_glsl_emitter_t* e,
                                         uint32_t count) {
-  grt_string_builder_appendf(
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_append_cstring(
       e->out,
       "  const uint64_t wg = uint64_t(gl_WorkGroupID.x) + "
       "uint64_t(gl_NumWorkGroups.x) * (uint64_t(gl_WorkGroupID.y) + "
-      "uint64_t(gl_NumWorkGroups.y) * uint64_t(gl_WorkGroupID.z));\n"
-      "  if (wg >= %uul) return;\n",
-      count);
+      "uint64_t(gl_NumWorkGroups.y) * uint64_t(gl_WorkGroupID.z));\n");
+  if (!grtc_kernel_is_symbolic(kernel)) {
+    grt_string_builder_appendf(e->out, "  if (wg >= %uul) return;\n", count);
+    return;
+  }
+  uint64_t fixed = 1;
+  grt_string_builder_append_cstring(e->out, "  if (wg >= ");
+  for (uint32_t d = 0; d < kernel->parallel_rank && !kernel->serial; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    int64_t tile = kernel->tile[d];
+    if (grtc_kdim_is_static(dim)) {
+      fixed *= (uint64_t)((dim + tile - 1) / tile);
+    } else {
+      grt_string_builder_appendf(e->out,
+                                 "uint64_t((e%u + %" PRId64 "l) / %" PRId64
+                                 "l) * ",
+                                 grtc_kdim_extent(dim), tile - 1, tile);
+    }
+  }
+  grt_string_builder_appendf(e->out, "%" PRIu64 "ul) return;\n", fixed);
 }
 
 // lo<d>/n<d>: the workgroup's tile of the parallel space (the whole space
@@ -334,6 +361,26 @@ static void grtc_glsl_emit_tile_bounds(grtc_glsl_emitter_t* e) {
   grt_string_builder_append_cstring(e->out, "  uint64_t t = wg;\n");
   for (uint32_t d = kernel->parallel_rank; d-- > 0;) {
     int64_t dim = kernel->parallel_dims[d];
+    if (!grtc_kdim_is_static(dim)) {
+      // ceil(e / tile) tiles (wg is below their product, so the extent is
+      // not 0 here), the last cut short.
+      uint32_t x = grtc_kdim_extent(dim);
+      if (kernel->serial) {
+        grt_string_builder_appendf(
+            e->out, "  const int64_t lo%u = 0l, n%u = e%u;\n", d, d, x);
+        continue;
+      }
+      int64_t tile = kernel->tile[d];
+      grt_string_builder_appendf(
+          e->out,
+          "  const uint64_t tiles%u = uint64_t((e%u + %" PRId64 "l) / %" PRId64
+          "l);\n"
+          "  const int64_t lo%u = int64_t(t %% tiles%u) * %" PRId64
+          "l; t /= tiles%u;\n"
+          "  const int64_t n%u = min(%" PRId64 "l, e%u - lo%u);\n",
+          d, x, tile - 1, tile, d, d, tile, d, d, tile, x, d);
+      continue;
+    }
     int64_t tile = kernel->serial ? dim : kernel->tile[d];
     if (tile >= dim) {
       grt_string_builder_appendf(e->out,
@@ -454,6 +501,8 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   grt_string_builder_t* o = e->out;
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
   const int T = GRTC_GLSL_MM_TILE;
+  char k_size[24];
+  grtc_glsl_size(k_size, sizeof(k_size), mm->k);
   grtc_glsl_emit_tile_bounds(e);
   grt_string_builder_appendf(
       o,
@@ -496,21 +545,21 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       "    const int64_t p%u = m_lo + int64_t(ty), p%u = n_lo + int64_t(tx);\n"
       "    const bool inside = p%u < lo%u + n%u && p%u < lo%u + n%u;\n"
       "    float sum = 0.0;\n"
-      "    for (int64_t k0 = 0l; k0 < %" PRId64 "l; k0 += %dl) {\n"
+      "    for (int64_t k0 = 0l; k0 < %s; k0 += %dl) {\n"
       "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
-      "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %" PRId64
-      "l) ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
-      "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %" PRId64
-      "l) ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
+      "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %s"
+      ") ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
+      "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %s"
+      ") ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
       "      barrier();\n"
       "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * "
       "grt_b[kk][tx];\n"
       "      barrier();\n"
       "    }\n"
       "    if (inside) {\n",
-      dm, dn, dm, dm, dm, dn, dn, dn, mm->k, T, dm, dm, dm, mm->k,
+      dm, dn, dm, dm, dm, dn, dn, dn, k_size, T, dm, dm, dm, k_size,
       mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn, dn, dn,
-      mm->k, mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, T);
+      k_size, mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, T);
   grtc_glsl_set_depth(e, 3);
   grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
   grt_string_builder_appendf(o, "      const float acc0 = sum + v%u;\n",
@@ -587,8 +636,18 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
                                GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
                                GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
   }
+  // Symbolic extents: push constant x is extent x, read once as e<x>.
+  if (kernel->extent_count) {
+    grt_string_builder_appendf(
+        out, "layout(push_constant) uniform GrtExtents { uint x[%u]; } grt_extents;\n",
+        kernel->extent_count);
+  }
   grtc_vulkan_emit_prelude(used, out);
   grt_string_builder_append_cstring(out, "void main() {\n");
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    grt_string_builder_appendf(
+        out, "  const int64_t e%u = int64_t(grt_extents.x[%u]);\n", x, x);
+  }
   grtc_glsl_emit_workgroup_id(&e, kernel->workgroup_count);
   grt_status_t status = grt_ok_status();
   if (kernel->kind == GRTC_KERNEL_SORT) {

@@ -12,6 +12,7 @@
 
 // The terse kernel IR builders shared with the CPU target's tests.
 #include "compiler/target/cpu/cpu_test_util.h"
+#include "compiler/target/cpu/symbolic_test_util.h"
 #include "compiler/target/vulkan/vulkan_target.h"
 #include "schemas/spirv_container.h"
 
@@ -80,6 +81,39 @@ static void test_elementwise_add(void** state) {
       "for (int64_t q = int64_t(gl_LocalInvocationID.x); q < tn; q += 64l) {",
       "grt_add_f32(v", "b2[uint(v", NULL};
   emit_and_compile(&set, 0, lines);
+  grtc_kernel_set_deinit(&set);
+}
+
+// Symbolic extents: a push-constant block read once into e<x>, the
+// workgroup count and tile bounds computed from them, symbolic reduction
+// and GEMM loops; a serial kernel walks the whole extent.
+static void test_symbolic_extents(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  const char* common[] = {
+      "layout(push_constant) uniform GrtExtents { uint x[1]; } grt_extents;",
+      "const int64_t e0 = int64_t(grt_extents.x[0]);", NULL};
+  for (uint32_t k = 0; k < set.count; ++k) emit_and_compile(&set, k, common);
+  const char* outer[] = {
+      "if (wg >= uint64_t((e0 + 1l) / 2l) * 1ul) return;",
+      "const uint64_t tiles0 = uint64_t((e0 + 1l) / 2l);",
+      "const int64_t n0 = min(2l, e0 - lo0);", NULL};
+  emit_and_compile(&set, SYM_OUTER, outer);
+  const char* inner[] = {
+      "if (wg >= uint64_t((e0 + 1l) / 2l) * 5ul) return;",
+      "const int64_t lo1 = int64_t(t % tiles1) * 2l; t /= tiles1;", NULL};
+  emit_and_compile(&set, SYM_INNER, inner);
+  const char* serial[] = {"if (wg >= 1ul) return;",
+                          "const int64_t lo0 = 0l, n0 = e0;", NULL};
+  emit_and_compile(&set, SYM_SERIAL, serial);
+  const char* rows[] = {"if (wg >= 3ul) return;",
+                        "for (int64_t r0 = 0l; r0 < e0; ++r0) {", NULL};
+  emit_and_compile(&set, SYM_ROWS, rows);
+  const char* mm[] = {"for (int64_t k0 = 0l; k0 < 9l; k0 += 16l) {",
+                      "const int64_t n0 = min(16l, e0 - lo0);", NULL};
+  emit_and_compile(&set, SYM_MM, mm);
   grtc_kernel_set_deinit(&set);
 }
 
@@ -401,6 +435,7 @@ static void test_invalid_kernel(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_elementwise_add),
+      cmocka_unit_test(test_symbolic_extents),
       cmocka_unit_test(test_every_op_every_type),
       cmocka_unit_test(test_reduction),
       cmocka_unit_test(test_sort),

@@ -1,5 +1,7 @@
-// CHLO ("client HLO", the ops JAX emits above StableHLO) lowered into
-// tensor IR ops as the importer meets them:
+// Ops the importer lowers as compositions of tensor IR ops (the functions
+// keep the grtc_chlo_ prefix of the CHLO ops they were first written for).
+// CHLO ("client HLO", the ops JAX emits above StableHLO) as the importer
+// meets them:
 //   - the broadcast_* family becomes broadcast_in_dim of each operand to the
 //     result's shape, then the StableHLO op;
 //   - the math functions (acos, asinh, cosh, ...) become compositions of
@@ -21,8 +23,8 @@
 //     GRTC_CHLO_MAX_LINALG_SIZE;
 //   - torch_index_select becomes a gather (with operand batching dims for
 //     its batch_dims).
-#ifndef GRT_COMPILER_STABLEHLO_CHLO_H_
-#define GRT_COMPILER_STABLEHLO_CHLO_H_
+#ifndef GRT_COMPILER_STABLEHLO_COMPOSE_H_
+#define GRT_COMPILER_STABLEHLO_COMPOSE_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -69,6 +71,10 @@ grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
 // |x| converted to |elem| (|x| itself when it has that element type).
 grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                  grtc_elem_t elem);
+// A splat constant of |type| with every element |value| (in |type|'s
+// element representation, eval.h).
+grtc_tvalue_t* grtc_chlo_splat_type(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                    grtc_scalar_value_t value);
 // A splat constant of |like|'s (float) type with every element |value|.
 grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                double value);
@@ -128,4 +134,4 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t nam
 }
 #endif
 
-#endif  // GRT_COMPILER_STABLEHLO_CHLO_H_
+#endif  // GRT_COMPILER_STABLEHLO_COMPOSE_H_

@@ -1,8 +1,7 @@
-#include "compiler/stablehlo/chlo.h"
+#include "compiler/stablehlo/compose.h"
 
 #include <float.h>
 #include <math.h>
-#include <string.h>
 
 #include "compiler/tensor/eval.h"
 
@@ -83,26 +82,31 @@ grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   return grtc_chlo_make(m, GRTC_TOP_CONVERT, &x, 1, &type);
 }
 
-// A constant of |like|'s type with every element |value| (in that type's
+// A constant of |type| with every element |value| (in that type's
 // representation: .f for floats, .i for integers).
-grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
-                                     grtc_scalar_value_t value) {
-  if (!like || !grt_status_is_ok(m->status)) return NULL;
-  size_t size = grtc_elem_byte_size(like->type.elem);
+grtc_tvalue_t* grtc_chlo_splat_type(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                    grtc_scalar_value_t value) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  size_t size = grtc_elem_byte_size(type->elem);
   uint8_t* data = grtc_tmodule_alloc(m->b->module, size);
   if (!data) {
     m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                                 "out of memory for a constant");
     return NULL;
   }
-  grtc_eval_store(like->type.elem, value, data);
-  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &like->type);
+  grtc_eval_store(type->elem, value, data);
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, type);
   if (r) {
     r->def->attrs.constant.data = data;
     r->def->attrs.constant.size = size;
     r->def->attrs.constant.splat = true;
   }
   return r;
+}
+
+grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                     grtc_scalar_value_t value) {
+  return like ? grtc_chlo_splat_type(m, &like->type, value) : NULL;
 }
 
 grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like, double value) {
@@ -589,13 +593,11 @@ static grtc_tvalue_t* grtc_chlo_compare_bits(grtc_chlo_math_t* m,
 // A rank-0 constant of |elem|.
 static grtc_tvalue_t* grtc_chlo_scalar(grtc_chlo_math_t* m, grtc_elem_t elem,
                                        double value) {
-  if (!grt_status_is_ok(m->status)) return NULL;
   grtc_ttype_t type = {0};
   type.elem = elem;
-  grtc_tvalue_t like;
-  memset(&like, 0, sizeof(like));
-  like.type = type;
-  return grtc_chlo_splat(m, &like, value);
+  grtc_scalar_value_t v;
+  v.f = value;
+  return grtc_chlo_splat_type(m, &type, v);
 }
 
 // The sum of |x| over every dimension but |feature|: a rank-1 tensor of
@@ -622,20 +624,7 @@ static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   m->status = m->b->place(m->b->user, reduce);
   if (!grt_status_is_ok(m->status)) return NULL;
   reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, count);
-  grtc_ttype_t scalar = {0};
-  scalar.elem = x->type.elem;
-  grtc_ttype_t args[2] = {scalar, scalar};
-  grtc_tblock_t* body = NULL;
-  m->status = grtc_tblock_create(m->b->module, args, 2, &body);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_top_set_region(reduce, 0, body);
-  grtc_tvalue_t* pair[2] = {&body->args[0], &body->args[1]};
-  grtc_top_t* add = NULL;
-  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_ADD, pair, 2, &scalar, &add);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_tvalue_t* sum = &add->results[0];
-  grtc_top_t* yield = NULL;
-  m->status = grtc_chlo_op_in(m->b, body, GRTC_TOP_YIELD, &sum, 1, NULL, &yield);
+  m->status = grtc_top_set_scalar_body(m->b->module, reduce, GRTC_TOP_ADD, x->type.elem);
   return grt_status_is_ok(m->status) ? &reduce->results[0] : NULL;
 }
 
