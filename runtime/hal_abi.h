@@ -81,7 +81,10 @@
   X(fence_fail, "fence.fail", 0, "fails the fence with status code (1-16)")    \
   X(fence_join, "fence.join", 0, "a fence holding all the fences' pairs")      \
   X(fence_query, "fence.query", 0, "1 reached, 0 pending")                     \
-  X(fence_signal, "fence.signal", 0, "signals the fence")
+  X(fence_signal, "fence.signal", 0, "signals the fence")                     \
+  X(shape_assertion, "shape_assertion", 0,                                     \
+    "fails with the message, each {i} replaced by value i, unless holds is "   \
+    "nonzero")
 
 // Span groups, G(name, type) per value of one group. Lower case because
 // the runtime names C types after them (grt_hal_abi_bindings_t, one
@@ -102,6 +105,8 @@
 #define GRT_HAL_ABI_allocator_import(A, S, R)                               \
   A(allocator, hal_allocator) A(source, vm_buffer) A(offset, i64)           \
   A(length, i64) R(buffer, hal_buffer)
+#define GRT_HAL_ABI_shape_assertion(A, S, R) \
+  A(holds, i32) A(message, vm_buffer) S(values, grt_hal_abi_dims)
 #define GRT_HAL_ABI_buffer_length(A, S, R) \
   A(buffer, hal_buffer) R(length, i64)
 #define GRT_HAL_ABI_buffer_load(A, S, R) \

@@ -1050,6 +1050,52 @@ GRT_RUNTIME_HAL_EXPORT(fence_signal) {
   return grt_hal_fence_signal(fence);
 }
 
+// custom_call @shape_assertion: the program's own message, its "{i}"
+// placeholders filled with the values it computed (jax.export writes
+// "Obtained 'b' = {0}.").
+GRT_RUNTIME_HAL_EXPORT(shape_assertion) {
+  grt_string_view_t message;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->message, "message", &message));
+  if (in->holds) return grt_ok_status();
+  int64_t values[16];
+  int32_t count = in->values.count;
+  grt_hal_abi_dims_span_t span = in->values;
+  for (int32_t i = 0; i < count; ++i) {
+    grt_hal_abi_dims_t value;
+    grt_hal_abi_dims_next(&span, &value);
+    if (i < 16) values[i] = value.dim;
+  }
+  char text[4096];
+  size_t used = 0;
+  for (size_t i = 0; i < message.size && used + 1 < sizeof(text); ++i) {
+    char c = message.data[i];
+    size_t close = i + 1;
+    while (close < message.size && close < i + 4 && message.data[close] >= '0' &&
+           message.data[close] <= '9') {
+      ++close;
+    }
+    if (c == '{' && close > i + 1 && close < message.size &&
+        message.data[close] == '}') {
+      int32_t index = 0;
+      for (size_t k = i + 1; k < close; ++k) {
+        index = index * 10 + (message.data[k] - '0');
+      }
+      if (index < count && index < 16) {
+        int n = snprintf(text + used, sizeof(text) - used, "%" PRId64,
+                         values[index]);
+        if (n > 0) used += (size_t)n < sizeof(text) - used ? (size_t)n
+                                                          : sizeof(text) - used - 1;
+        i = close;
+        continue;
+      }
+    }
+    text[used++] = c;
+  }
+  text[used] = '\0';
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "shape assertion failed: %s", text);
+}
+
 GRT_RUNTIME_HAL_EXPORT(fence_fail) {
   grt_hal_fence_t* fence = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));

@@ -67,6 +67,7 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(EXECUTABLE_VARIANT, "hal.executable.variant")                               \
   X(FENCE_AWAIT, "hal.fence.await")                                             \
   X(FENCE_CREATE, "hal.fence.create")                                           \
+  X(SHAPE_ASSERTION, "hal.shape_assertion")                                     \
   X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq")                           \
   X(CHECK_EXPECT_CLOSE, "check.expect_close")                                   \
   X(CHECK_EXPECT_EQ, "check.expect_eq")                                         \
@@ -957,6 +958,39 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
   }
 }
 
+static grtc_value_t* grtc_host_message(grtc_host_emitter_t* e, const char* text);
+
+// custom_call @shape_assertion that folding did not prove: its predicate
+// and the values its message quotes are read back after the work before
+// it, and hal.shape_assertion fails the call with the message ("{i}"
+// filled in) unless the predicate holds.
+static grt_status_t grtc_host_emit_shape_assertion(grtc_host_emitter_t* e,
+                                                   const grtc_top_t* op) {
+  if (op->operand_count < 1 || op->operand_count > 17) {
+    return grtc_top_error(e->module, op, "expects a predicate and at most 16 values, got %u "
+                          "operands", op->operand_count);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = &op->operands[i]->type;
+    if (type->rank != 0 || !grtc_elem_is_integer(type->elem)) {
+      return grtc_top_error(e->module, op, "operand %u has type %s, expected a rank-0 integer",
+                            i, grtc_ttype_format(type, (char[96]){0}, 96));
+    }
+  }
+  grtc_host_flush(e);
+  grtc_value_t* holds = grtc_host_load_scalar(e, op->operands[0]);
+  grtc_value_t* values[16];
+  for (uint32_t i = 1; i < op->operand_count; ++i) {
+    grtc_value_t* value = grtc_host_load_scalar(e, op->operands[i]);
+    values[i - 1] = grtc_vm_ext_i32_i64(
+        e->b, value, grtc_elem_is_signed_integer(op->operands[i]->type.elem));
+  }
+  GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(holds),
+                 GRTC_HOST_V(grtc_host_message(e, op->attrs.message ? op->attrs.message : "")),
+                 grtc_vm_span(values, op->operand_count - 1));
+  return grt_ok_status();
+}
+
 // The materialized buffers of |values| (|out| holds |count|).
 static void grtc_host_buffer_list(grtc_host_emitter_t* e, grtc_tvalue_t* const* values,
                                   uint32_t count, grtc_value_t** out) {
@@ -1316,6 +1350,8 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE:
       return grtc_host_emit_check(e, op);
+    case GRTC_TOP_SHAPE_ASSERTION:
+      return grtc_host_emit_shape_assertion(e, op);
     case GRTC_TOP_CALL:
       return grtc_host_emit_call(e, op);
     case GRTC_TOP_IF:
