@@ -4412,26 +4412,21 @@ def gen_quant():
     la = QType("i8", [0.25], [-7])
     sl = qrng.integers(-128, 128, (2, 3, 7))
     vl = q_input(f, array(sl, "i8"), la)
-    rt = QType("i8", [0.5, 0.25, 1.0, 0.125], [3, -5, 0, 7], axis=1)
-    sr = qrng.integers(-128, 128, (2, 4, 7))
-    vr = q_input(f, array(sr, "i8"), rt)
-    o = QType("i8", [1.3], [-2])
-    prod = np.einsum("bmk,bnk->bmn", la.dequantize(sl).astype(np.float64),
-                     rt.dequantize(sr).astype(np.float64)).astype(np.float32)
-    r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
-             "contracting_dims = [2] x [2] : (%s, %s) -> %s"
-             % (vl, vr, la.tensor([2, 3, 7]), rt.tensor([2, 4, 7]), o.tensor([2, 3, 4])))
-    q_expect(f, r, o.quantize(prod), o)
-    rb = QType("i8", [0.5, 0.25], [1, -1], axis=0)
-    sb = qrng.integers(-128, 128, (2, 7, 4))
-    vb = q_input(f, array(sb, "i8"), rb)
-    o = QType("i8", [0.9], [5])
-    prod = np.einsum("bmk,bkn->bmn", la.dequantize(sl).astype(np.float64),
-                     rb.dequantize(sb).astype(np.float64)).astype(np.float32)
-    r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
-             "contracting_dims = [2] x [1] : (%s, %s) -> %s"
-             % (vl, vb, la.tensor([2, 3, 7]), rb.tensor([2, 7, 4]), o.tensor([2, 3, 4])))
-    q_expect(f, r, o.quantize(prod), o)
+    # (rhs quantization, rhs shape, its contracting dim, einsum, result)
+    for rq, rshape, rc, spec, o in (
+            (QType("i8", [0.5, 0.25, 1.0, 0.125], [3, -5, 0, 7], axis=1), (2, 4, 7), 2,
+             "bmk,bnk->bmn", QType("i8", [1.3], [-2])),
+            (QType("i8", [0.5, 0.25], [1, -1], axis=0), (2, 7, 4), 1, "bmk,bkn->bmn",
+             QType("i8", [0.9], [5]))):
+        sr = qrng.integers(-128, 128, rshape)
+        vr = q_input(f, array(sr, "i8"), rq)
+        prod = np.einsum(spec, la.dequantize(sl).astype(np.float64),
+                         rq.dequantize(sr).astype(np.float64)).astype(np.float32)
+        r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
+                 "contracting_dims = [2] x [%d] : (%s, %s) -> %s"
+                 % (vl, vr, rc, la.tensor([2, 3, 7]), rq.tensor(list(rshape)),
+                    o.tensor([2, 3, 4])))
+        q_expect(f, r, o.quantize(prod), o)
     xl = QType("i8", [0.5], [-128])
     xr = QType("i8", [0.25], [127])
     ex = qrng.choice([-128, 127], (2, 200))

@@ -21,7 +21,7 @@ void grtc_cpu_emit_gemm_support(grt_string_builder_t* out);
 // VNNI, AVX2 or portable C as the kernel compiler's target allows.
 void grtc_cpu_emit_igemm_support(grt_string_builder_t* out);
 // Whether |kernel| runs on it: a MATMUL pattern of i8 operands into an i32
-// accumulator that starts at 0.
+// accumulator that starts at 0, in a kernel without symbolic extents.
 bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel);
 // Bytes of per-worker scratch such a kernel needs.
 uint64_t grtc_cpu_igemm_scratch_bytes(const grtc_kernel_t* kernel);

@@ -236,7 +236,9 @@ bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 || kernel->serial ||
       kernel->pattern != GRTC_KPATTERN_MATMUL || kernel->parallel_rank < 2 ||
       mm->lhs_elem != GRTC_ELEM_I8 || mm->rhs_elem != GRTC_ELEM_I8 ||
-      mm->acc_elem != GRTC_ELEM_I32 || kernel->accs[0].type != GRTC_ELEM_I32) {
+      mm->acc_elem != GRTC_ELEM_I32 || kernel->accs[0].type != GRTC_ELEM_I32 ||
+      grtc_kernel_is_symbolic(kernel)) {
+    // Sizes known only at the call (symbolic extents) run the generic loops.
     return false;
   }
   // The GEMM starts from 0; another initial value runs the generic loops.

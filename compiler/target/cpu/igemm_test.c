@@ -16,11 +16,7 @@
 #define L GRTC_KSECTION_LOOP
 #define Q GRTC_KSECTION_POST
 
-typedef struct ig_case_t {
-  int64_t batch, m, n, k;
-  int64_t tile_m, tile_n;
-  bool rhs_transposed;  // rhs stored [n, k]
-} ig_case_t;
+typedef kb_matmul_case_t ig_case_t;
 
 // out[b, i, j] = sum_k lhs[b, i, k] * rhs[b, k, j] + bias[j], in i32.
 static void add_matmul(grtc_kernel_set_t* set, const char* name, const ig_case_t* c,
@@ -35,45 +31,26 @@ static void add_matmul(grtc_kernel_set_t* set, const char* name, const ig_case_t
   kb_space(&b, 3, (int64_t[]){c->batch, c->m, c->n}, (int64_t[]){1, c->tile_m, c->tile_n});
   b.k->reduction_rank = 1;
   b.k->reduction_dims[0] = c->k;
-  int64_t rsk = c->rhs_transposed ? 1 : c->n;
-  int64_t rsn = c->rhs_transposed ? c->k : 1;
-  uint32_t pb = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
-  uint32_t pm = kb_index(&b, GRTC_KINST_PINDEX, P, 1);
-  uint32_t pn = kb_index(&b, GRTC_KINST_PINDEX, P, 2);
+  kb_matmul_index_t ix = kb_matmul_indices(&b, c->m, c->n, c->k, c->rhs_transposed);
   uint32_t acc = 0;
   GRT_EXPECT_OK(grtc_kernel_add_acc(set, b.k, GRTC_ELEM_I32,
                                     kb_ci(&b, P, GRTC_ELEM_I32, 0), &acc));
-  uint32_t rk = kb_index(&b, GRTC_KINST_RINDEX, L, 0);
-#define I64(s, v) kb_ci(&b, s, GRTC_ELEM_I64, (v))
-#define MUL(s, x, y) kb_op(&b, s, GRTC_ELEM_I64, GRTC_SCALAR_MUL, (x), (y), 0)
-#define ADD(s, x, y) kb_op(&b, s, GRTC_ELEM_I64, GRTC_SCALAR_ADD, (x), (y), 0)
-  uint32_t li = ADD(L, ADD(L, MUL(L, pb, I64(L, c->m * c->k)), MUL(L, pm, I64(L, c->k))), rk);
-  uint32_t ri = ADD(L, ADD(L, MUL(L, pb, I64(L, c->k * c->n)), MUL(L, rk, I64(L, rsk))),
-                    MUL(L, pn, I64(L, rsn)));
-  uint32_t oi = ADD(Q, MUL(Q, pb, I64(Q, c->m * c->n)), ADD(Q, MUL(Q, pm, I64(Q, c->n)), pn));
-#undef I64
-#undef MUL
-#undef ADD
   uint32_t x = kb_add(&b, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = L,
                                          .type = GRTC_ELEM_I32, .operand_count = 1,
-                                         .operands = {kb_load(&b, L, 0, li)}});
+                                         .operands = {kb_load(&b, L, 0, ix.lhs)}});
   uint32_t y = kb_add(&b, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = L,
                                          .type = GRTC_ELEM_I32, .operand_count = 1,
-                                         .operands = {kb_load(&b, L, 1, ri)}});
+                                         .operands = {kb_load(&b, L, 1, ix.rhs)}});
   uint32_t prod = kb_op(&b, L, GRTC_ELEM_I32, GRTC_SCALAR_MUL, x, y, 0);
   b.k->accs[acc].update =
       kb_op(&b, L, GRTC_ELEM_I32, GRTC_SCALAR_ADD, kb_acc(&b, L, acc), prod, 0);
   uint32_t biased = kb_op(&b, Q, GRTC_ELEM_I32, GRTC_SCALAR_ADD, kb_acc(&b, Q, acc),
-                          kb_load(&b, Q, 2, pn), 0);
-  kb_store(&b, 3, oi, biased, GRTC_KINST_NONE);
+                          kb_load(&b, Q, 2, ix.pn), 0);
+  kb_store(&b, 3, ix.out, biased, GRTC_KINST_NONE);
   if (pattern) {
     b.k->pattern = GRTC_KPATTERN_MATMUL;
-    b.k->matmul = (grtc_kmatmul_t){
-        .lhs_binding = 0, .rhs_binding = 1, .m = c->m, .n = c->n, .k = c->k,
-        .lhs_stride_m = c->k, .lhs_stride_k = 1, .rhs_stride_k = rsk,
-        .rhs_stride_n = rsn, .batch_rank = 1,
-        .lhs_batch_strides = {c->m * c->k}, .rhs_batch_strides = {c->k * c->n},
-        .lhs_elem = GRTC_ELEM_I8, .rhs_elem = GRTC_ELEM_I8, .acc_elem = GRTC_ELEM_I32};
+    b.k->matmul = kb_matmul_pattern(c->m, c->n, c->k, c->rhs_transposed,
+                                    GRTC_ELEM_I8, GRTC_ELEM_I32);
   }
 }
 
