@@ -9,7 +9,11 @@
 // two threads with its ratio to grt's f32 kernel of the same run (issue 15
 // asks for 2.5x where AVX-512 VNNI exists).
 //
-//   bench_matmul [SIZE [REPEAT [TILE_M TILE_N]]]
+//   bench_matmul [SIZE [REPEAT [TILE_M TILE_N [CPU_FEATURES]]]]
+//
+// CPU_FEATURES is grt-compile's --cpu-features (default host), say avx2,fma
+// (with TILE_M TILE_N 0 0 for the compiler's tiles) to time the kernels a
+// machine without AVX-512 would run.
 //
 // On a shared machine raise REPEAT: the best of more runs is less noisy.
 #include <inttypes.h>
@@ -233,11 +237,12 @@ int main(int argc, char** argv) {
     bench_tile_n = atoll(argv[4]);
   }
   if (bench_n < 16 || bench_n > 8192 || bench_repeat < 1 ||
-      bench_repeat > 1000 || argc == 4 ||
-      (argc > 4 && (bench_tile_m < 1 || bench_tile_n < 1))) {
+      bench_repeat > 1000 || argc == 4 || argc > 6 ||
+      (argc > 4 && (bench_tile_m < 0 || bench_tile_n < 0 ||
+                    (bench_tile_m == 0) != (bench_tile_n == 0)))) {
     fprintf(stderr,
             "usage: bench_matmul [SIZE in 16..8192 [REPEAT in 1..1000 "
-            "[TILE_M TILE_N >= 1]]]\n");
+            "[TILE_M TILE_N >= 1, or 0 0: the compiler's [CPU_FEATURES]]]]\n");
     return 2;
   }
   grtc_kernel_set_t set;
@@ -249,7 +254,8 @@ int main(int argc, char** argv) {
   uint8_t* binary = NULL;
   size_t size = 0;
   char format[32];
-  grtc_cpu_options_t options = {.features = "host", .optimization_level = 3};
+  grtc_cpu_options_t options = {.features = argc > 5 ? argv[5] : "host",
+                                .optimization_level = 3};
   if (grt_status_is_ok(status)) {
     status = grtc_cpu_build(&set, &options, grt_allocator_system(), &binary,
                             &size, format);
