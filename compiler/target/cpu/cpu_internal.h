@@ -17,6 +17,10 @@ void grtc_cpu_emit_prelude(grt_string_builder_t* out);
 // MATMUL and CONV2D kernels call (emitted once per file when used).
 void grtc_cpu_emit_gemm_support(grt_string_builder_t* out);
 
+// The most points a tile of |kernel| spans along parallel dim |d| (its
+// tile size, cut to the dim when that is static).
+int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d);
+
 // The int8 GEMM (gemm_i8.c) of i8 x i8 -> i32 MATMUL kernels: AVX-512
 // VNNI, AVX2 or portable C as the kernel compiler's target allows.
 void grtc_cpu_emit_igemm_support(grt_string_builder_t* out);

@@ -631,9 +631,7 @@ typedef struct grtc_cpu_gemm_geometry_t {
   uint64_t scratch_bytes;
 } grtc_cpu_gemm_geometry_t;
 
-// The most points a tile spans along parallel dim |d| (its tile size, cut
-// to the dim when that is static).
-static int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d) {
+int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d) {
   int64_t dim = kernel->parallel_dims[d];
   return grtc_kdim_is_static(dim) && dim < kernel->tile[d] ? dim
                                                             : kernel->tile[d];

@@ -332,12 +332,8 @@ typedef struct grtc_cpu_igemm_geometry_t {
 
 static grtc_cpu_igemm_geometry_t grtc_cpu_igemm_geometry(const grtc_kernel_t* kernel) {
   uint32_t r = kernel->parallel_rank;
-  int64_t tile_m = kernel->tile[r - 2] < kernel->parallel_dims[r - 2]
-                       ? kernel->tile[r - 2]
-                       : kernel->parallel_dims[r - 2];
-  int64_t tile_n = kernel->tile[r - 1] < kernel->parallel_dims[r - 1]
-                       ? kernel->tile[r - 1]
-                       : kernel->parallel_dims[r - 1];
+  int64_t tile_m = grtc_cpu_tile_size(kernel, r - 2);
+  int64_t tile_n = grtc_cpu_tile_size(kernel, r - 1);
   grtc_cpu_igemm_geometry_t g;
   g.rows = tile_m < GRTC_CPU_IGEMM_ROWS ? tile_m : GRTC_CPU_IGEMM_ROWS;
   g.cols = tile_n < GRTC_CPU_IGEMM_COLS ? tile_n : GRTC_CPU_IGEMM_COLS;
