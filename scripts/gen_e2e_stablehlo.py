@@ -4877,6 +4877,21 @@ def gen_symbolic():
         "    return %c, %t, %y, %s : " + T([None, 5]) + ", " + T([5, None]) + ", "
         + T([None, 3]) + ", tensor<1x3xf32>\n"
         "  }")
+    # Extents the host program derives: a concatenation along the symbolic
+    # dimension (the sum of two batches) and a padding of it.
+    funcs.append(
+        "  func.func private @stack(%a: " + T([None, 3]) + ", %b: " + T([None, 3])
+        + ") -> (" + T([None, 3]) + ", tensor<3xf32>) {\n"
+        "    %c = stablehlo.concatenate %a, %b, dim = 0 : (" + T([None, 3]) + ", "
+        + T([None, 3]) + ") -> " + T([None, 3]) + "\n"
+        "    %z = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+        "    %p = stablehlo.pad %c, %z, low = [1, 0], high = [2, 0], interior = [1, 0] : ("
+        + T([None, 3]) + ", tensor<f32>) -> " + T([None, 3]) + "\n"
+        "    %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %s = stablehlo.reduce(%p init: %zero) applies stablehlo.add across "
+        "dimensions = [0] : (" + T([None, 3]) + ", tensor<f32>) -> tensor<3xf32>\n"
+        "    return %p, %s : " + T([None, 3]) + ", tensor<3xf32>\n"
+        "  }")
     # An embedding lookup of a symbolic number of ids.
     funcs.append(
         "  func.func private @embed(%table: tensor<10x4xf32>, %ids: "
@@ -4936,6 +4951,21 @@ def gen_symbolic():
                  rtol=1e-4)
         funcs.append(f.text(comment="a conv net with a symbolic batch at "
                             "batch %d." % n))
+    for n, m in ((1, 2), (4, 3)):
+        f = Func("test_stack_%d_%d" % (n, m))
+        a = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        b = rng.uniform(-1, 1, (m, 3)).astype(np.float32)
+        rows = 2 * (n + m) + 2
+        p, total = sym_call(f, "stack", [f.input(a, "f32"), f.input(b, "f32")],
+                            [(n, 3), (m, 3)], [(rows, 3), (3,)])
+        padded = np.full((rows, 3), -1.0, np.float32)
+        padded[1:2 * (n + m):2] = np.concatenate([a, b])
+        f.expect(p, padded, "f32")
+        f.expect(total, f64(padded).sum(axis=0).astype(np.float32), "f32",
+                 atol=1e-5)
+        funcs.append(f.text(comment="a concatenation of %d and %d rows along the "
+                            "symbolic dimension, padded with interior rows: "
+                            "extents the host program derives." % (n, m)))
     table = rng.uniform(-1, 1, (10, 4)).astype(np.float32)
     for n in (1, 6):
         f = Func("test_embed_%d" % n)

@@ -924,15 +924,19 @@ static void test_symbolic_errors(void** state) {
   release(&c);
   grt_expect_error(
       compile_symbolic(
-          "func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
-          "  %z = stablehlo.concatenate %x, %y, dim = 0 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>\n"
-          "  return %z : tensor<?x4xf32>\n"
+          "func.func @main(%x: tensor<?x2xf32>) -> tensor<?xf32> {\n"
+          "  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>\n"
+          "  %two = stablehlo.constant dense<2> : tensor<i32>\n"
+          "  %m = stablehlo.multiply %n, %two : tensor<i32>\n"
+          "  %s = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+          "  %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x2xf32>, tensor<1xi32>) -> tensor<?xf32>\n"
+          "  return %y : tensor<?xf32>\n"
           "}\n",
           &c),
       GRT_STATUS_INVALID_ARGUMENT,
-      "t.mlir:2:8: error: 'stablehlo.concatenate' result 0 dimension 0 is symbolic (s2: result 0 "
-      "dimension 0 of @main), an extent computed at run time; not supported yet (the host "
-      "program reads extents from the arguments only)");
+      "t.mlir:6:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result "
+      "0 dimension 0 of @main), an extent computed at run time; not supported yet (the host "
+      "program reads extents from the arguments and derives concatenated and padded ones only)");
   release(&c);
 }
 

@@ -1401,12 +1401,129 @@ static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* f
   if (entry) grtc_vm_builder_set_insertion_end(e->b, entry);
 }
 
-// Whether symbol |symbol| (a representative) is one the function takes.
+// Whether symbol |id| of |func| is derived: a concatenate's or pad's
+// result dimension, which the host program computes from its operands'
+// dimensions by the op's shape rule.
+static bool grtc_host_is_derived(const grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                 uint32_t id) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  if (!shapes || id >= shapes->sym_count) return false;
+  const grtc_tsym_t* sym = &shapes->syms[id];
+  return sym->func == func && sym->origin == GRTC_SYM_RESULT && sym->op && sym->index == 0 &&
+         ((sym->op->kind == GRTC_TOP_CONCATENATE && sym->op->attrs.dim == (int64_t)sym->axis) ||
+          sym->op->kind == GRTC_TOP_PAD) &&
+         sym->op->operand_count > 0 && sym->axis < sym->op->operands[0]->type.rank;
+}
+
+// Whether symbol |symbol| (a representative) is one the function takes
+// (read from its arguments) or derives (itself, or a declared result's
+// class holding a derived symbol).
 static bool grtc_host_takes_symbol(const grtc_host_emitter_t* e, uint32_t symbol) {
   for (uint32_t k = 0; k < e->func_sym_count; ++k) {
     if (e->func_syms[k] == symbol) return true;
   }
+  if (!e->func) return false;
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t id = symbol; shapes && id < shapes->sym_count; ++id) {
+    if (grtc_host_is_derived(e, e->func, id) &&
+        grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) == GRTC_DIM_SYMBOL(symbol)) {
+      return true;
+    }
+  }
   return false;
+}
+
+// Whether |symbol| is one of the function's argument symbols.
+static bool grtc_host_takes_argument_symbol(const grtc_host_emitter_t* e, uint32_t symbol) {
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    if (e->func_syms[k] == symbol) return true;
+  }
+  return false;
+}
+
+// Computes the function's derived symbols (grtc_host_is_derived) from the
+// values of the symbols it takes, in symbol order (a rule's operands were
+// made before its result): a concatenation's sum, a pad's low + high +
+// size + interior * (size - 1). A derived symbol that represents its class
+// gets the value; one the relations joined to another class member (an
+// argument dimension, a static size) is checked equal to it. Each value is
+// checked to fit the kernels' 32-bit extents.
+static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  char message[512], text[256];
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    if (!grtc_host_is_derived(e, func, id)) continue;
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    const grtc_top_t* op = sym->op;
+    grtc_value_t* value = NULL;
+    if (op->kind == GRTC_TOP_CONCATENATE) {
+      for (uint32_t i = 0; i < op->operand_count; ++i) {
+        grtc_value_t* size = grtc_host_dim(e, op->operands[i]->type.dims[sym->axis]);
+        if (!size) return;
+        value = value ? grtc_vm_binary(e->b, GRTC_VM_ADD, value, size) : size;
+      }
+    } else {
+      grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
+      if (!size) return;
+      int64_t low = op->attrs.low.values[sym->axis], high = op->attrs.high.values[sym->axis];
+      int64_t interior = op->attrs.interior.values[sym->axis];
+      value = grtc_vm_binary(e->b, GRTC_VM_ADD, size, grtc_host_i64(e, low + high));
+      if (interior) {
+        grtc_value_t* gaps = grtc_vm_binary(
+            e->b, GRTC_VM_MAX_S, grtc_vm_binary(e->b, GRTC_VM_SUB, size, grtc_host_i64(e, 1)),
+            grtc_host_i64(e, 0));
+        value = grtc_vm_binary(e->b, GRTC_VM_ADD, value,
+                               grtc_vm_binary(e->b, GRTC_VM_MUL, gaps,
+                                              grtc_host_i64(e, interior)));
+      }
+    }
+    uint32_t line = op->line, column = op->column;
+    if (op->location) {
+      grt_string_view_t file;
+      grtc_location_file_position(op->location, &file, &line, &column);
+    }
+    grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text, sizeof(text));
+    snprintf(message, sizeof(message),
+             "@%.*s: dimension %u of '%s' at %u:%u (%s) exceeds the kernels' 32-bit extents",
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text);
+    grtc_vm_check_nz(e->b,
+                     grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, grtc_host_i64(e, INT32_MAX)),
+                     message);
+    // Bounds the program needs of it (a static slice of the result).
+    for (uint32_t r = 0; r < shapes->rel_count; ++r) {
+      const grtc_trel_t* rel = &shapes->rels[r];
+      if (rel->func != func || rel->kind != GRTC_REL_GE ||
+          grtc_tmodule_resolve_dim(e->module, rel->a) !=
+              grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) ||
+          !grtc_dim_is_static(rel->b)) {
+        continue;
+      }
+      snprintf(message, sizeof(message),
+               "@%.*s: dimension %u of '%s' at %u:%u (%s) must be at least %lld",
+               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column,
+               text, (long long)rel->b);
+      grtc_vm_check_nz(e->b,
+                       grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
+                       message);
+    }
+    int64_t rep = grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id));
+    // The class's value when no argument gives it (its representative is
+    // this symbol, or a declared result's the relations joined to it).
+    if (!grtc_dim_is_static(rep) && !e->sym_values[grtc_dim_symbol(rep)] &&
+        !grtc_host_takes_argument_symbol(e, grtc_dim_symbol(rep))) {
+      grtc_vm_builder_name(e->b, value, "s%u", grtc_dim_symbol(rep));
+      e->sym_values[grtc_dim_symbol(rep)] = value;
+      continue;
+    }
+    grtc_value_t* expected = grtc_host_dim(e, rep);
+    if (!expected) continue;
+    snprintf(message, sizeof(message),
+             "@%.*s: dimension %u of '%s' at %u:%u (%s) must equal %s, as the program's "
+             "shapes require",
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text,
+             grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
+    grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
+  }
 }
 
 // Every symbolic dimension of a value must be a symbol the function takes
@@ -1661,6 +1778,7 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     e->sym_values[e->func_syms[k]] = value;
     grtc_vm_builder_name(e->b, value, "s%u", e->func_syms[k]);
   }
+  if (entry) grtc_host_derive_symbols(e, func);
   e->hoist = true;
   if (entry) {
     e->device = grtc_vm_global_load(e->b, e->device_global);
@@ -1882,6 +2000,7 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
   }
   if (body->arg_count > e->max_argument_count) e->max_argument_count = body->arg_count;
   if (entry) status = grtc_host_export_symbols(e, func, views.values);
+  if (entry && grt_status_is_ok(status)) grtc_host_derive_symbols(e, func);
   for (uint32_t k = 0; k < sym_count && grt_status_is_ok(status); ++k) {
     args.values[body->arg_count + k] = grtc_host_symbol(e, e->func_syms[k]);
   }

@@ -2098,11 +2098,33 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
 
 // A symbolic |dim| the host program cannot supply: its class has no
 // argument dimension to read it from.
+static bool grtc_symbol_derived(const grtc_tsym_t* sym) {
+  // A concatenation's or padding's result dimension: the host program
+  // derives it from the operands' dimensions by the op's shape rule.
+  return sym->origin == GRTC_SYM_RESULT && sym->op && sym->index == 0 &&
+         ((sym->op->kind == GRTC_TOP_CONCATENATE &&
+           sym->op->attrs.dim == (int64_t)sym->axis) ||
+          sym->op->kind == GRTC_TOP_PAD);
+}
+
 static bool grtc_symbol_computed(const grtc_tmodule_t* module, int64_t dim) {
   dim = grtc_tmodule_resolve_dim(module, dim);
   if (grtc_dim_is_static(dim)) return false;
-  return module->shapes->syms[grtc_dim_symbol(dim)].origin !=
-         GRTC_SYM_ARGUMENT;
+  uint32_t rep = grtc_dim_symbol(dim);
+  const grtc_tshapes_t* shapes = module->shapes;
+  const grtc_tsym_t* sym = &shapes->syms[rep];
+  if (sym->origin == GRTC_SYM_ARGUMENT || grtc_symbol_derived(sym)) return false;
+  // A function's declared result joined to a derived dimension takes its
+  // value from it.
+  if (sym->origin == GRTC_SYM_RESULT && !sym->op) {
+    for (uint32_t id = rep + 1; id < shapes->sym_count; ++id) {
+      if (grtc_symbol_derived(&shapes->syms[id]) &&
+          grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) == dim) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 static bool grtc_first_computed(const grtc_tmodule_t* module,
@@ -2220,17 +2242,11 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
     if (grtc_first_computed(v->module, op, where, sizeof(where), &dim)) {
       return VERR(op, "%s is symbolic (%s), an extent computed at run "
                   "time; " GRTC_NOT_YET " (the host program reads extents "
-                  "from the arguments only)",
+                  "from the arguments and derives concatenated and padded "
+                  "ones only)",
                   where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));
-    }
-    if (op->kind == GRTC_TOP_CONCATENATE && op->result_count == 1 &&
-        op->attrs.dim >= 0 &&
-        (uint64_t)op->attrs.dim < op->results[0].type.rank &&
-        !grtc_dim_is_static(op->results[0].type.dims[op->attrs.dim])) {
-      return VERR(op, "concatenates along symbolic dimension %lld; "
-                  GRTC_NOT_YET, (long long)op->attrs.dim);
     }
     switch (op->kind) {
       case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:

@@ -1,12 +1,16 @@
-// An extent computed at run time (here the sum a concatenate along a
-// symbolic dimension makes) stops at the symbolic boundary: the host
-// program reads extents from the arguments only for now
-// (docs/compiler.md "Symbolic shapes").
-// ERROR: symbolic_boundary.mlir:9:8: error: 'stablehlo.concatenate' result 0 dimension 0 is symbolic (s2: result 0 dimension 0 of @main), an extent computed at run time
-// ERROR: not supported yet (the host program reads extents from the arguments only)
+// An extent computed at run time that the host program cannot derive yet
+// (here a dynamic_reshape to twice the batch: the reshape's result is its
+// own symbol, which the program's values give) stops at the symbolic
+// boundary (docs/compiler.md "Symbolic shapes").
+// ERROR: symbolic_boundary.mlir:13:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result 0 dimension 0 of @main), an extent computed at run time
+// ERROR: not supported yet (the host program reads extents from the arguments and derives concatenated and padded ones only)
 module @m attributes {jax.uses_shape_polymorphism = true} {
-func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %0 = stablehlo.concatenate %x, %y, dim = 0 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+func.func @main(%x: tensor<?x2xf32>) -> tensor<?xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %m = stablehlo.multiply %n, %two : tensor<i32>
+  %s = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x2xf32>, tensor<1xi32>) -> tensor<?xf32>
+  return %y : tensor<?xf32>
 }
 }
