@@ -173,6 +173,13 @@ static void grtc_lower_pool_pattern(grtc_emitter_t* em, grtc_top_t* op,
       grtc_ttype_element_count(&in->type) == 0) {
     return;
   }
+  // Only the batch may be symbolic (an extent, like CONV2D's n).
+  for (uint32_t d = 1; d < 4; ++d) {
+    if (!grtc_dim_is_static(
+            grtc_tmodule_resolve_dim(em->module, in->type.dims[d]))) {
+      return;
+    }
+  }
   for (uint32_t d = 0; d < 4; ++d) {
     bool spatial = d >= 2;
     if (w->base_dilations.values[d] != 1 || w->strides.values[d] < 1 ||
@@ -208,7 +215,7 @@ static void grtc_lower_pool_pattern(grtc_emitter_t* em, grtc_top_t* op,
   pool->input_binding = grtc_em_input(em, source);
   pool->op = update->op;
   pool->tap_first = tap_first && !acc_first;
-  pool->n = in->type.dims[0];
+  pool->n = grtc_em_kdim(em, in->type.dims[0]);
   pool->c = in->type.dims[1];
   pool->h = in->type.dims[2];
   pool->w = in->type.dims[3];
@@ -260,6 +267,12 @@ static void grtc_lower_reduce_window(grtc_emitter_t* em, grtc_top_t* op,
                       grtc_em_i64(em, 0)));
       q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, pos,
                      grtc_em_i64(em, base), 0);
+    }
+    if (!grtc_dim_is_static(in->dims[d])) {
+      // A symbolic dimension's window is 1 without padding or dilation
+      // (tensor verification): every position is inside.
+      index[d] = q;
+      continue;
     }
     inside = grtc_em_and(
         em, inside, grtc_em_in_range(em, pos, 0, (in->dims[d] - 1) * base + 1));

@@ -421,6 +421,25 @@ grtc_tvalue_t* grtc_onnx_convert(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_ele
 // Data movement
 //===----------------------------------------------------------------------===//
 
+bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to, int64_t* out) {
+  int64_t product = 1, symbol = 0;
+  uint32_t symbols = 0;
+  for (uint32_t i = from; i < to && i < type->rank; ++i) {
+    if (grtc_dim_is_static(type->dims[i])) {
+      product *= type->dims[i];
+    } else {
+      symbol = type->dims[i];
+      ++symbols;
+    }
+  }
+  if (symbols == 0) {
+    *out = product;
+    return true;
+  }
+  *out = symbol;
+  return symbols == 1 && product == 1;
+}
+
 grtc_tvalue_t* grtc_onnx_reshape(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                  const int64_t* dims) {
   if (!x || !grtc_onnx_ok(n)) return NULL;
@@ -539,8 +558,16 @@ grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs, u
   for (uint32_t i = 0; i < count; ++i) {
     const grtc_ttype_t* t = &xs[i]->type;
     bool ok = t->elem == type.elem && t->rank == type.rank;
+    if (ok && !grtc_dim_is_static(t->dims[axis])) {
+      grtc_onnx_fail(n, grtc_onnx_symbolic_error(n, i, axis, t->dims[axis],
+                                                 "grt concatenates along static dimensions "
+                                                 "only"));
+      return NULL;
+    }
+    // Symbolic sizes off the axis are related by the verifier.
     for (uint32_t d = 0; ok && d < t->rank; ++d) {
-      ok = d == axis || t->dims[d] == type.dims[d];
+      ok = d == axis || t->dims[d] == type.dims[d] || !grtc_dim_is_static(t->dims[d]) ||
+           !grtc_dim_is_static(type.dims[d]);
     }
     if (!ok) {
       char b0[GRTC_TTYPE_FORMAT_CAPACITY], bi[GRTC_TTYPE_FORMAT_CAPACITY];
@@ -660,6 +687,18 @@ grtc_tvalue_t* grtc_onnx_reduce_window(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   if (!high) high = zeros;
   grtc_ttype_t type = x->type;
   for (uint32_t d = 0; d < rank; ++d) {
+    if (!grtc_dim_is_static(x->type.dims[d])) {
+      // A symbolic dimension passes through a window of 1.
+      if (window[d] != 1 || strides[d] != 1 || dilations[d] != 1 || low[d] != 0 ||
+          high[d] != 0) {
+        grtc_onnx_fail(n, grtc_onnx_symbolic_error(n, 0, d, x->type.dims[d],
+                                                   "grt takes a window over a symbolic "
+                                                   "dimension only when it is 1 (stride 1, no "
+                                                   "dilation or padding)"));
+        return NULL;
+      }
+      continue;
+    }
     int64_t padded = x->type.dims[d] + low[d] + high[d];
     int64_t extent = window[d] > 0 ? (window[d] - 1) * dilations[d] + 1 : 0;
     if (window[d] < 1 || strides[d] < 1 || dilations[d] < 1 || padded < extent) {
@@ -748,10 +787,32 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
   grtc_tvalue_t* lhs = a;
   grtc_tvalue_t* rhs = b;
   int64_t m = a->type.dims[ra - 2], cols = b->type.dims[rb - 1];
+  int64_t rows = 0;
+  if (nb > 0 && rb == 2 && ra > 2 && !grtc_onnx_merged_dim(&a->type, 0, ra - 1, &rows)) {
+    // A symbolic batch that cannot fold into M: the lhs's batch and M are
+    // free dimensions of one contraction with the matrix.
+    grtc_ttype_t type = a->type;
+    type.dims[ra - 1] = cols;
+    grtc_dot_dims_t dims;
+    memset(&dims, 0, sizeof(dims));
+    int64_t lc = ra - 1, rc = 0;
+    dims.lhs_contracting.count = 1;
+    dims.lhs_contracting.values = &lc;
+    dims.rhs_contracting.count = 1;
+    dims.rhs_contracting.values = &rc;
+    grtc_tvalue_t* result = grtc_onnx_dot(n, a, b, &dims, &type);
+    if (a_vector || b_vector) {
+      grtc_ttype_t squeezed = grtc_onnx_type(type.elem, 0, NULL);
+      for (uint32_t i = 0; i < type.rank; ++i) {
+        if ((a_vector && i == type.rank - 2) || (b_vector && i == type.rank - 1)) continue;
+        squeezed.dims[squeezed.rank++] = type.dims[i];
+      }
+      result = grtc_onnx_reshape(n, result, squeezed.rank, squeezed.dims);
+    }
+    return result;
+  }
   if (nb > 0 && rb == 2 && ra > 2) {
     // A batched lhs times one matrix: fold the batch into M, one GEMM.
-    int64_t rows = m;
-    for (uint32_t i = 0; i < ra - 2; ++i) rows *= a->type.dims[i];
     int64_t flat[2] = {rows, k};
     lhs = grtc_onnx_reshape(n, a, 2, flat);
     grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, (int64_t[]){rows, cols});

@@ -421,6 +421,11 @@ static grt_status_t grtc_onnx_op_cast(grtc_onnx_node_t* n) {
   grtc_elem_t elem;
   if (!grtc_onnx_elem(n, (int32_t)to->i, &elem)) return grt_ok_status();
   OUT(0) = grtc_onnx_cast(n, X0, elem);
+  // A shape cast between integer types keeps its known dimensions.
+  grtc_onnx_shape_values_t known;
+  if (grtc_elem_is_integer(elem) && elem != GRTC_ELEM_I1 && grtc_onnx_shape_values(n, X0, &known)) {
+    grtc_onnx_remember_shape_values(n, OUT(0), &known);
+  }
   return grt_ok_status();
 }
 

@@ -42,7 +42,17 @@ struct grtc_onnx_importer_t {
   uint32_t op_row_count;
   uint32_t depth;
   const grtc_location_t* file_location;  // the model file, line 0
+  // Integer tensors whose values are known dimensions (Shape of a tensor
+  // with symbolic dimensions and what Gather, Unsqueeze, Concat and Cast
+  // make of it), newest first.
+  struct grtc_onnx_known_t* known;
 };
+
+typedef struct grtc_onnx_known_t {
+  const grtc_tvalue_t* value;
+  grtc_onnx_shape_values_t values;
+  struct grtc_onnx_known_t* next;
+} grtc_onnx_known_t;
 
 static const grtc_onnx_op_def_t* const grtc_onnx_tables[] = {
     grtc_onnx_elementwise_ops, grtc_onnx_nn_ops, grtc_onnx_shape_ops,
@@ -753,48 +763,184 @@ static const grtc_onnx_op_def_t* grtc_onnx_find_op(grtc_onnx_importer_t* im, con
   return im->op_rows[row];
 }
 
-// Op types whose import handles symbolic (dim_param) input dimensions:
-// elementwise ops (ONNX broadcasting of a symbolic extent against a static
-// one takes the static one, a relation the verifier records), and MatMul of
-// matrices with a static contracting dimension.
-static const char* const grtc_onnx_symbolic_ops[] = {
-    "Abs", "Neg", "Exp", "Log", "Sqrt", "Ceil", "Floor", "Sin", "Cos", "Tan", "Tanh",
-    "Sigmoid", "Not", "Relu", "Identity", "Cast", "Add", "Sub", "Mul", "Div",
-    "And", "Or", "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
+// Where an op's import takes symbolic (dim_param) input dimensions
+// (docs/onnx.md "Symbolic dimensions"): |takes| says whether input |input|
+// may have a symbolic dimension |dim|; |where| names those places in the
+// error for any other. Ops not listed take static shapes only. An op's
+// import refuses what it still cannot express (a Reshape whose result
+// would be a product of symbols, a reduction over a symbolic dimension it
+// must count) with the same advice.
+typedef struct grtc_onnx_symbolic_rule_t {
+  const char* op_type;
+  bool (*takes)(grtc_onnx_node_t* n, uint32_t input, uint32_t dim);
+  const char* where;
+} grtc_onnx_symbolic_rule_t;
+
+static bool grtc_onnx_takes_any(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  (void)n, (void)input, (void)dim;
+  return true;
+}
+
+static bool grtc_onnx_takes_batch(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  (void)n;
+  return input == 0 && dim == 0;
+}
+
+// Pools: the batch and channel dimensions, whose window is 1; MaxPool's
+// Indices output takes static shapes.
+static bool grtc_onnx_takes_pool(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  bool indices = n->output_count > 1 && n->proto->output[1] && n->proto->output[1][0];
+  return input == 0 && dim <= 1 && !indices;
+}
+
+// BatchNormalization in inference: any dimension of X but the channel.
+static bool grtc_onnx_takes_batch_norm(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  return input == 0 && dim != 1 && grtc_onnx_attr_int(n, "training_mode", 0) == 0;
+}
+
+// MatMul: any dimension but the contracting ones.
+static bool grtc_onnx_takes_matmul(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  const grtc_ttype_t* type = &n->inputs[input]->type;
+  if (input == 0) return dim + 1 != type->rank;
+  return type->rank >= 2 && dim + 2 != type->rank;
+}
+
+// Gemm: A's rows (M) and C.
+static bool grtc_onnx_takes_gemm(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  if (input == 2) return true;
+  return input == 0 && dim == (grtc_onnx_attr_int(n, "transA", 0) != 0 ? 1u : 0u);
+}
+
+// LayerNormalization: the dimensions before 'axis' (not normalized over).
+static bool grtc_onnx_takes_layer_norm(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  int64_t rank = n->inputs[0]->type.rank;
+  int64_t axis = grtc_onnx_attr_int(n, "axis", -1);
+  if (axis < 0) axis += rank;
+  return input == 0 && (int64_t)dim < axis;
+}
+
+#define GRTC_ONNX_ANY(op) {op, grtc_onnx_takes_any, "any dimension"}
+
+static const grtc_onnx_symbolic_rule_t grtc_onnx_symbolic_rules[] = {
+    // Elementwise ops and activations: ONNX broadcasting of a symbolic
+    // extent against a static one takes the static one, a relation the
+    // verifier records.
+    GRTC_ONNX_ANY("Abs"), GRTC_ONNX_ANY("Neg"), GRTC_ONNX_ANY("Exp"), GRTC_ONNX_ANY("Log"),
+    GRTC_ONNX_ANY("Sqrt"), GRTC_ONNX_ANY("Ceil"), GRTC_ONNX_ANY("Floor"), GRTC_ONNX_ANY("Sin"),
+    GRTC_ONNX_ANY("Cos"), GRTC_ONNX_ANY("Tan"), GRTC_ONNX_ANY("Tanh"), GRTC_ONNX_ANY("Sigmoid"),
+    GRTC_ONNX_ANY("Not"), GRTC_ONNX_ANY("Relu"), GRTC_ONNX_ANY("Identity"), GRTC_ONNX_ANY("Cast"),
+    GRTC_ONNX_ANY("Add"), GRTC_ONNX_ANY("Sub"), GRTC_ONNX_ANY("Mul"), GRTC_ONNX_ANY("Div"),
+    GRTC_ONNX_ANY("Pow"), GRTC_ONNX_ANY("And"), GRTC_ONNX_ANY("Or"), GRTC_ONNX_ANY("Xor"),
+    GRTC_ONNX_ANY("Equal"), GRTC_ONNX_ANY("Less"), GRTC_ONNX_ANY("LessOrEqual"),
+    GRTC_ONNX_ANY("Greater"), GRTC_ONNX_ANY("GreaterOrEqual"), GRTC_ONNX_ANY("Max"),
+    GRTC_ONNX_ANY("Min"), GRTC_ONNX_ANY("Sum"), GRTC_ONNX_ANY("Reciprocal"),
+    GRTC_ONNX_ANY("LeakyRelu"), GRTC_ONNX_ANY("Elu"), GRTC_ONNX_ANY("Selu"),
+    GRTC_ONNX_ANY("Celu"), GRTC_ONNX_ANY("HardSigmoid"), GRTC_ONNX_ANY("HardSwish"),
+    GRTC_ONNX_ANY("Softplus"), GRTC_ONNX_ANY("Softsign"), GRTC_ONNX_ANY("Mish"),
+    GRTC_ONNX_ANY("ThresholdedRelu"), GRTC_ONNX_ANY("Erf"), GRTC_ONNX_ANY("Gelu"),
+    GRTC_ONNX_ANY("Where"), GRTC_ONNX_ANY("Clip"),
+    // Shapes: the ops refuse a result that is no longer a dimension of its
+    // own (a product of a symbol and other dimensions).
+    GRTC_ONNX_ANY("Shape"), GRTC_ONNX_ANY("Reshape"), GRTC_ONNX_ANY("Flatten"),
+    GRTC_ONNX_ANY("Transpose"), GRTC_ONNX_ANY("Squeeze"), GRTC_ONNX_ANY("Unsqueeze"),
+    GRTC_ONNX_ANY("Concat"),
+    // Reductions along any axis; ReduceMean refuses a symbolic dimension
+    // it divides by.
+    GRTC_ONNX_ANY("Softmax"), GRTC_ONNX_ANY("LogSoftmax"), GRTC_ONNX_ANY("ReduceSum"),
+    GRTC_ONNX_ANY("ReduceMean"), GRTC_ONNX_ANY("ReduceMax"), GRTC_ONNX_ANY("ReduceMin"),
+    {"MatMul", grtc_onnx_takes_matmul, "dimensions other than the contracting ones"},
+    {"Gemm", grtc_onnx_takes_gemm, "the rows of A (and in C)"},
+    {"Conv", grtc_onnx_takes_batch, "the batch (input 0 dimension 0)"},
+    {"MaxPool", grtc_onnx_takes_pool,
+     "the batch and channels (input 0 dimensions 0 and 1, without the Indices output)"},
+    {"AveragePool", grtc_onnx_takes_pool, "the batch and channels (input 0 dimensions 0 and 1)"},
+    {"GlobalAveragePool", grtc_onnx_takes_pool,
+     "the batch and channels (input 0 dimensions 0 and 1)"},
+    {"GlobalMaxPool", grtc_onnx_takes_pool, "the batch and channels (input 0 dimensions 0 and 1)"},
+    {"BatchNormalization", grtc_onnx_takes_batch_norm,
+     "input X's dimensions other than the channel, in inference (training_mode 0)"},
+    {"LayerNormalization", grtc_onnx_takes_layer_norm,
+     "input X's dimensions before 'axis' (those not normalized over)"},
 };
 
-// Refuses a node with a symbolic input dimension unless its import handles
-// one, naming the node, the input, the dimension and its dim_param.
+grt_status_t grtc_onnx_symbolic_error(grtc_onnx_node_t* n, uint32_t input, uint32_t dim,
+                                      int64_t symbol, const char* why) {
+  char described[192];
+  return grtc_onnx_error(n,
+                         "input %u dimension %u is symbolic (%s); %s: pin the model's symbolic "
+                         "inputs with --onnx-input-shape=NAME:<dims>",
+                         input, dim,
+                         grtc_tmodule_describe_dim(n->module, symbol, described,
+                                                   sizeof(described)),
+                         why);
+}
+
+// Refuses a node with a symbolic input dimension its import does not take,
+// naming the node, the input, the dimension and its dim_param.
 static grt_status_t grtc_onnx_check_symbolic(grtc_onnx_node_t* n, const grtc_onnx_op_def_t* def) {
-  bool takes = false;
-  for (size_t i = 0; i < sizeof(grtc_onnx_symbolic_ops) / sizeof(grtc_onnx_symbolic_ops[0]); ++i) {
-    takes |= strcmp(def->op_type, grtc_onnx_symbolic_ops[i]) == 0;
+  const grtc_onnx_symbolic_rule_t* rule = NULL;
+  for (size_t i = 0; i < sizeof(grtc_onnx_symbolic_rules) / sizeof(grtc_onnx_symbolic_rules[0]);
+       ++i) {
+    if (strcmp(def->op_type, grtc_onnx_symbolic_rules[i].op_type) == 0) {
+      rule = &grtc_onnx_symbolic_rules[i];
+    }
   }
-  if (strcmp(def->op_type, "MatMul") == 0 && n->input_count == 2 && n->inputs[0] &&
-      n->inputs[1]) {
-    const grtc_ttype_t* a = &n->inputs[0]->type;
-    const grtc_ttype_t* b = &n->inputs[1]->type;
-    takes = a->rank == 2 && b->rank == 2 && grtc_ttype_is_static(b) &&
-            grtc_dim_is_static(a->dims[1]);
-  }
-  if (takes) return grt_ok_status();
   for (uint32_t i = 0; i < n->input_count; ++i) {
     if (!n->inputs[i]) continue;
     const grtc_ttype_t* type = &n->inputs[i]->type;
     for (uint32_t d = 0; d < type->rank; ++d) {
       if (grtc_dim_is_static(type->dims[d])) continue;
-      char described[192];
-      return grtc_onnx_error(n,
-                             "input %u dimension %u is symbolic (%s); grt imports %s with "
-                             "static shapes only: pin the model's symbolic inputs with "
-                             "--onnx-input-shape=NAME:<dims>",
-                             i, d,
-                             grtc_tmodule_describe_dim(n->module, type->dims[d], described,
-                                                       sizeof(described)),
-                             def->op_type);
+      if (rule && rule->takes(n, i, d)) continue;
+      char why[256];
+      if (rule) {
+        snprintf(why, sizeof(why), "grt imports %s with symbolic dimensions in %s only",
+                 def->op_type, rule->where);
+      } else {
+        snprintf(why, sizeof(why), "grt imports %s with static shapes only", def->op_type);
+      }
+      return grtc_onnx_symbolic_error(n, i, d, type->dims[d], why);
     }
   }
   return grt_ok_status();
+}
+
+bool grtc_onnx_shape_values(grtc_onnx_node_t* n, grtc_tvalue_t* value,
+                            grtc_onnx_shape_values_t* out) {
+  memset(out, 0, sizeof(*out));
+  if (!value || value->type.rank > 1 || !grtc_elem_is_integer(value->type.elem)) return false;
+  for (const grtc_onnx_known_t* k = n->importer->known; k; k = k->next) {
+    if (k->value == value) {
+      *out = k->values;
+      return true;
+    }
+  }
+  if (!grtc_onnx_is_constant(value) ||
+      grtc_ttype_element_count(&value->type) > GRTC_MAX_RANK) {
+    return false;
+  }
+  int64_t* values = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_ints(n, value, "a shape", &values, &count)) return false;
+  out->count = count;
+  memcpy(out->values, values, count * sizeof(int64_t));
+  return true;
+}
+
+void grtc_onnx_remember_shape_values(grtc_onnx_node_t* n, const grtc_tvalue_t* value,
+                                     const grtc_onnx_shape_values_t* values) {
+  if (!value || grtc_onnx_is_constant(value)) return;
+  bool symbolic = false;
+  for (uint32_t i = 0; i < values->count; ++i) symbolic |= values->symbolic[i];
+  if (!symbolic) return;
+  grtc_onnx_known_t* k = grtc_tmodule_alloc(n->module, sizeof(*k));
+  if (!k) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return;
+  }
+  k->value = value;
+  k->values = *values;
+  k->next = n->importer->known;
+  n->importer->known = k;
 }
 
 // The node's checks, the op and the binding of its outputs. Errors return

@@ -4,6 +4,7 @@
 // optional inputs, Constant/Identity, outputs in order), content
 // recognition, --onnx-input-shape, external data, and every error path the
 // importer reports, each checked for the text it promises.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 #include <cmocka.h>
 
 #include "base/status_matchers.h"
+#include "compiler/dispatch/dispatch.h"
+#include "compiler/dispatch/kernel_interp_test_util.h"
 #include "compiler/onnx/import.h"
 #include "compiler/tensor/passes.h"
 #include "onnx.pb-c.h"
@@ -34,6 +37,9 @@ typedef struct model_t {
   Onnx__NodeProto* node_ptrs[8];
   char* node_inputs[8][4];
   char* node_outputs[8][2];
+  Onnx__AttributeProto attrs[8][3];
+  Onnx__AttributeProto* attr_ptrs[8][3];
+  int64_t attr_ints[8][3][4];
   Onnx__ValueInfoProto inputs[4], outputs[4];
   Onnx__ValueInfoProto* input_ptrs[4];
   Onnx__ValueInfoProto* output_ptrs[4];
@@ -42,9 +48,9 @@ typedef struct model_t {
   Onnx__TensorShapeProto shapes[8];
   Onnx__TensorShapeProto__Dimension dims[8][4];
   Onnx__TensorShapeProto__Dimension* dim_ptrs[8][4];
-  Onnx__TensorProto initializers[4];
-  Onnx__TensorProto* initializer_ptrs[4];
-  int64_t initializer_dims[4][4];
+  Onnx__TensorProto initializers[6];
+  Onnx__TensorProto* initializer_ptrs[6];
+  int64_t initializer_dims[6][4];
   uint32_t type_count;
 } model_t;
 
@@ -121,6 +127,7 @@ static Onnx__NodeProto* model_node(model_t* m, const char* op_type, const char* 
   node->name = "n";
   node->input = m->node_inputs[i];
   node->output = m->node_outputs[i];
+  node->attribute = m->attr_ptrs[i];
   if (in0) m->node_inputs[i][node->n_input++] = (char*)in0;
   if (in1) m->node_inputs[i][node->n_input++] = (char*)in1;
   m->node_outputs[i][node->n_output++] = (char*)out;
@@ -145,6 +152,46 @@ static Onnx__TensorProto* model_initializer(model_t* m, const char* name, int64_
   t->raw_data.len = raw_size;
   m->initializer_ptrs[i] = t;
   return t;
+}
+
+// One more input of |node| (Conv's bias, Gemm's C).
+static void model_node_input(model_t* m, Onnx__NodeProto* node, const char* name) {
+  (void)m;
+  node->input[node->n_input++] = (char*)name;
+}
+
+// An integer list attribute of |node| (|count| <= 4); |list| false makes
+// it one integer (the first value).
+static void model_attr(model_t* m, Onnx__NodeProto* node, const char* name, bool list,
+                       uint32_t count, const int64_t* values) {
+  uint32_t i = (uint32_t)(node - m->nodes);
+  uint32_t a = (uint32_t)node->n_attribute++;
+  Onnx__AttributeProto* attr = &m->attrs[i][a];
+  onnx__attribute_proto__init(attr);
+  attr->name = (char*)name;
+  if (list) {
+    attr->has_type = 1;
+    attr->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+    memcpy(m->attr_ints[i][a], values, count * sizeof(int64_t));
+    attr->n_ints = count;
+    attr->ints = m->attr_ints[i][a];
+  } else {
+    attr->has_type = 1;
+    attr->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+    attr->has_i = 1;
+    attr->i = values[0];
+  }
+  m->attr_ptrs[i][a] = attr;
+}
+
+// An initializer of ONNX element type |elem| (1 float, 7 int64) and shape
+// |rank|/|dims| from |size| raw bytes.
+static void model_tensor(model_t* m, const char* name, int32_t elem, uint32_t rank,
+                         const int64_t* dims, const void* values, size_t size) {
+  Onnx__TensorProto* t = model_initializer(m, name, 0, values, size);
+  t->data_type = elem;
+  t->n_dims = rank;
+  if (rank) memcpy(t->dims, dims, rank * sizeof(int64_t));
 }
 
 static uint8_t* model_pack(model_t* m, size_t* out_size) {
@@ -458,12 +505,12 @@ static void symbolic_dims(void** state) {
 
   model_init(&m, 13);
   model_input(&m, "x", 2, dims);
-  Onnx__NodeProto* node = model_node(&m, "Transpose", "x", NULL, "y");
+  Onnx__NodeProto* node = model_node(&m, "Hardmax", "x", NULL, "y");
   (void)node;
   model_output(&m, "y");
-  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Transpose, opset 13)",
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Hardmax, opset 13)",
                "input 0 dimension 0 is symbolic (s0 'N': argument 0 dimension 0 of @main)",
-               "grt imports Transpose with static shapes only",
+               "grt imports Hardmax with static shapes only",
                "--onnx-input-shape=NAME:<dims>", NULL);
   const char* not_an_input[] = {"z:1x3"};
   grtc_onnx_options_t options = {not_an_input, 1};
@@ -483,6 +530,281 @@ static void symbolic_dims(void** state) {
   const char* no_colon[] = {"x"};
   options.input_shapes = no_colon;
   expect_error(&m, &options, GRT_STATUS_INVALID_ARGUMENT, "expected NAME:DIMS", NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Models with a symbolic batch
+//===----------------------------------------------------------------------===//
+
+// Weights for the models below: small values of both signs.
+static float weights[64];
+
+static void fill_weights(void) {
+  for (int i = 0; i < 64; ++i) weights[i] = (float)((i * 7) % 11 - 5) / 8.0f;
+}
+
+// Imports |m| (with |options|), verifies, folds and crosses the symbolic
+// boundary; the module's main function has one argument.
+static grtc_tmodule_t* import_prepared(model_t* m, const grtc_onnx_options_t* options) {
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(import_model(m, options, &module));
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_fold(module));
+  GRT_EXPECT_OK(grtc_tensor_verify(module));
+  GRT_EXPECT_OK(grtc_tensor_prepare_symbolic(module));
+  return module;
+}
+
+// The batch symbol of |module|'s only argument, checked to reach result 0
+// (dimension 0) and printed as |printed| ("tensor<?s0x3xf32>").
+static int64_t expect_batch_symbol(grtc_tmodule_t* module, const char* printed) {
+  const grtc_tfunc_t* func = module->first_func;
+  assert_int_equal(func->body->arg_count, 1);
+  int64_t batch = func->body->args[0].type.dims[0];
+  assert_false(grtc_dim_is_static(batch));
+  assert_int_equal(func->result_types[0].dims[0], batch);
+  char* text = print(module);
+  if (!strstr(text, printed)) fprintf(stderr, "%s", text);
+  assert_non_null(strstr(text, printed));
+  free(text);
+  return batch;
+}
+
+// x [N, 4] -> MatMul -> Add -> Relu -> MatMul -> Add -> Softmax.
+static void build_mlp(model_t* m, const int64_t* x_dims) {
+  model_init(m, 13);
+  static const int64_t w1_dims[2] = {4, 8}, b1_dims[1] = {8}, w2_dims[2] = {8, 3},
+                       b2_dims[1] = {3};
+  model_input(m, "x", 2, x_dims);
+  model_tensor(m, "w1", 1, 2, w1_dims, weights, 32 * sizeof(float));
+  model_tensor(m, "b1", 1, 1, b1_dims, weights + 32, 8 * sizeof(float));
+  model_tensor(m, "w2", 1, 2, w2_dims, weights + 40, 24 * sizeof(float));
+  model_tensor(m, "b2", 1, 1, b2_dims, weights + 8, 3 * sizeof(float));
+  model_node(m, "MatMul", "x", "w1", "h");
+  model_node(m, "Add", "h", "b1", "a");
+  model_node(m, "Relu", "a", NULL, "r");
+  model_node(m, "MatMul", "r", "w2", "o");
+  model_node(m, "Add", "o", "b2", "p");
+  model_node(m, "Softmax", "p", NULL, "y");
+  model_output(m, "y");
+}
+
+static void symbolic_mlp(void** state) {
+  (void)state;
+  fill_weights();
+  model_t m;
+  static const int64_t x_dims[2] = {-1, 4};
+  build_mlp(&m, x_dims);
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x3xf32>)");
+  grtc_kernel_set_t kernels;
+  grtc_kernel_set_init(grt_allocator_system(), &kernels);
+  grtc_dispatch_options_t options = {2, 0};
+  GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
+  bool matmul = false;
+  for (uint32_t k = 0; k < kernels.count; ++k) {
+    matmul |= kernels.kernels[k]->pattern == GRTC_KPATTERN_MATMUL &&
+              kernels.kernels[k]->matmul.m == GRTC_KDIM_EXTENT(0);
+  }
+  assert_true(matmul);
+  grtc_kernel_set_deinit(&kernels);
+  grtc_tmodule_destroy(module);
+}
+
+// x [N, 1, 6, 6] -> Conv 3x3 (pads 1, bias) -> Relu -> MaxPool 2x2/2 ->
+// GlobalAveragePool -> Flatten -> Gemm (transB, C).
+static void build_cnn(model_t* m, const int64_t* x_dims) {
+  model_init(m, 13);
+  static const int64_t wc_dims[4] = {2, 1, 3, 3}, bc_dims[1] = {2}, wg_dims[2] = {3, 2},
+                       cg_dims[1] = {3};
+  static const int64_t pads[4] = {1, 1, 1, 1}, two[2] = {2, 2}, one = 1;
+  model_input(m, "x", 4, x_dims);
+  model_tensor(m, "wc", 1, 4, wc_dims, weights, 18 * sizeof(float));
+  model_tensor(m, "bc", 1, 1, bc_dims, weights + 20, 2 * sizeof(float));
+  model_tensor(m, "wg", 1, 2, wg_dims, weights + 30, 6 * sizeof(float));
+  model_tensor(m, "cg", 1, 1, cg_dims, weights + 40, 3 * sizeof(float));
+  Onnx__NodeProto* conv = model_node(m, "Conv", "x", "wc", "c");
+  model_node_input(m, conv, "bc");
+  model_attr(m, conv, "pads", true, 4, pads);
+  model_node(m, "Relu", "c", NULL, "r");
+  Onnx__NodeProto* pool = model_node(m, "MaxPool", "r", NULL, "p");
+  model_attr(m, pool, "kernel_shape", true, 2, two);
+  model_attr(m, pool, "strides", true, 2, two);
+  model_node(m, "GlobalAveragePool", "p", NULL, "g");
+  model_node(m, "Flatten", "g", NULL, "f");
+  Onnx__NodeProto* gemm = model_node(m, "Gemm", "f", "wg", "y");
+  model_node_input(m, gemm, "cg");
+  model_attr(m, gemm, "transB", false, 1, &one);
+  model_output(m, "y");
+}
+
+// Runs the CNN compiled for batch |n| (static) and for a symbolic batch on
+// |x| through the kernel interpreter, and compares them.
+static void run_cnn_both_ways(grtc_tmodule_t* symbolic, const grtc_kernel_set_t* kernels,
+                              int64_t batch, int64_t n) {
+  float* x = calloc((size_t)n * 36, sizeof(float));
+  float* want = calloc((size_t)n * 3, sizeof(float));
+  float* got = calloc((size_t)n * 3, sizeof(float));
+  for (int64_t i = 0; i < n * 36; ++i) x[i] = (float)((i * 5) % 13 - 6) / 4.0f;
+  char shape[32];
+  snprintf(shape, sizeof(shape), "x:%lldx1x6x6", (long long)n);
+  const char* shapes[1] = {shape};
+  grtc_onnx_options_t options = {shapes, 1};
+  model_t m;
+  static const int64_t x_dims[4] = {-1, 1, 6, 6};
+  build_cnn(&m, x_dims);
+  grtc_tmodule_t* fixed = import_prepared(&m, &options);
+  assert_true(grtc_ttype_is_static(&fixed->first_func->result_types[0]));
+  grtc_kernel_set_t fixed_kernels;
+  grtc_kernel_set_init(grt_allocator_system(), &fixed_kernels);
+  grtc_dispatch_options_t dispatch = {2, 0};
+  GRT_EXPECT_OK(grtc_dispatch_form(fixed, &dispatch, &fixed_kernels));
+  void* args[1] = {x};
+  void* results[1] = {want};
+  GRT_EXPECT_OK(grtc_kinterp_run_func(fixed, &fixed_kernels, fixed->first_func, args, results));
+  int64_t symbols[64] = {0};
+  symbols[grtc_dim_symbol(batch)] = n;
+  results[0] = got;
+  GRT_EXPECT_OK(grtc_kinterp_run_func_symbolic(symbolic, kernels, symbolic->first_func, symbols,
+                                               args, results));
+  float largest = 0;
+  for (int64_t i = 0; i < n * 3; ++i) {
+    if (fabsf(want[i]) > largest) largest = fabsf(want[i]);
+    if (fabsf(got[i] - want[i]) > 1e-5f * (1 + fabsf(want[i]))) {
+      fprintf(stderr, "batch %lld element %lld: got %g, expected %g\n", (long long)n,
+              (long long)i, got[i], want[i]);
+      fail();
+    }
+  }
+  assert_true(largest > 0);  // the comparison saw real values
+  grtc_kernel_set_deinit(&fixed_kernels);
+  grtc_tmodule_destroy(fixed);
+  free(x);
+  free(want);
+  free(got);
+}
+
+static void symbolic_cnn(void** state) {
+  (void)state;
+  fill_weights();
+  model_t m;
+  static const int64_t x_dims[4] = {-1, 1, 6, 6};
+  build_cnn(&m, x_dims);
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  int64_t batch = expect_batch_symbol(module, "-> (tensor<?s0x3xf32>)");
+  char* text = print(module);
+  assert_non_null(strstr(text, "stablehlo.convolution"));
+  assert_non_null(strstr(text, "stablehlo.reduce_window"));
+  assert_non_null(strstr(text, "tensor<?s0x2x3x3xf32>"));
+  free(text);
+  grtc_kernel_set_t kernels;
+  grtc_kernel_set_init(grt_allocator_system(), &kernels);
+  grtc_dispatch_options_t options = {2, 0};
+  GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
+  bool pool = false;
+  for (uint32_t k = 0; k < kernels.count; ++k) {
+    const grtc_kernel_t* kernel = kernels.kernels[k];
+    if (kernel->pattern != GRTC_KPATTERN_POOL2D) continue;
+    pool = true;
+    assert_int_equal(kernel->pool.n, GRTC_KDIM_EXTENT(0));
+  }
+  assert_true(pool);
+  run_cnn_both_ways(module, &kernels, batch, 1);
+  run_cnn_both_ways(module, &kernels, batch, 3);
+  grtc_kernel_set_deinit(&kernels);
+  grtc_tmodule_destroy(module);
+}
+
+// torch.onnx.export's x.view(x.size(0), -1): Shape -> Gather -> Unsqueeze
+// -> Concat with [-1] -> Reshape; and Reshape to the constants [0, -1] and
+// [-1, 8]. Each keeps the batch symbol, and folding drops the shape chain.
+static void symbolic_view(void** state) {
+  (void)state;
+  static const int64_t x_dims[4] = {-1, 2, 2, 4}, one = 1, zero = 0, minus_one = -1;
+  static const int64_t shapes[2][2] = {{0, -1}, {-1, 16}};
+  for (int form = 0; form < 3; ++form) {
+    model_t m;
+    model_init(&m, 13);
+    model_input(&m, "x", 4, x_dims);
+    if (form == 0) {
+      model_tensor(&m, "zero", 7, 0, NULL, &zero, sizeof(zero));
+      model_tensor(&m, "axes", 7, 1, &one, &zero, sizeof(zero));
+      model_tensor(&m, "rest", 7, 1, &one, &minus_one, sizeof(minus_one));
+      model_node(&m, "Shape", "x", NULL, "s");
+      model_node(&m, "Gather", "s", "zero", "n");
+      model_node(&m, "Unsqueeze", "n", "axes", "n1");
+      Onnx__NodeProto* concat = model_node(&m, "Concat", "n1", "rest", "shape");
+      model_attr(&m, concat, "axis", false, 1, &zero);
+    } else {
+      int64_t two = 2;
+      model_tensor(&m, "shape", 7, 1, &two, shapes[form - 1], sizeof(shapes[0]));
+    }
+    model_node(&m, "Reshape", "x", "shape", "v");
+    model_node(&m, "Relu", "v", NULL, "y");
+    model_output(&m, "y");
+    grtc_tmodule_t* module = import_prepared(&m, NULL);
+    expect_batch_symbol(module, "-> (tensor<?s0x16xf32>)");
+    char* text = print(module);
+    assert_null(strstr(text, "get_dimension_size"));
+    assert_null(strstr(text, "stablehlo.gather"));
+    free(text);
+    grtc_tmodule_destroy(module);
+  }
+}
+
+// Ops that still take static shapes, or symbolic dimensions they cannot
+// express, name the dimension and the flag.
+static void symbolic_refusals(void** state) {
+  (void)state;
+  static const int64_t batch[4] = {-1, 2, 2, 4}, channels[4] = {1, -1, 6, 6};
+  static const int64_t zero = 0, two = 2, flat = -1, one = 1;
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 4, batch);
+  model_tensor(&m, "shape", 7, 1, &one, &flat, sizeof(flat));
+  model_node(&m, "Reshape", "x", "shape", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "(Reshape, opset 13)",
+               "cannot reshape tensor<?x2x2x4xf32>", "never in a product",
+               "--onnx-input-shape", NULL);
+
+  model_init(&m, 13);
+  model_input(&m, "x", 4, batch);
+  Onnx__NodeProto* concat = model_node(&m, "Concat", "x", "x", "y");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Concat, opset 13)",
+               "input 0 dimension 0 is symbolic (s0 'N'",
+               "grt concatenates along static dimensions only", NULL);
+
+  model_init(&m, 13);
+  model_input(&m, "x", 4, batch);
+  Onnx__NodeProto* flatten = model_node(&m, "Flatten", "x", NULL, "y");
+  model_attr(&m, flatten, "axis", false, 1, &two);
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Flatten, opset 13)",
+               "input 0 dimension 0 is symbolic", "Flatten would multiply it", NULL);
+
+  model_init(&m, 13);
+  model_input(&m, "x", 4, batch);
+  Onnx__NodeProto* mean = model_node(&m, "ReduceMean", "x", NULL, "y");
+  model_attr(&m, mean, "axes", true, 1, &zero);
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(ReduceMean, opset 13)",
+               "grt takes the mean over static dimensions only", NULL);
+
+  model_init(&m, 13);
+  static const int64_t w_dims[4] = {2, 1, 3, 3};
+  fill_weights();
+  model_input(&m, "x", 4, channels);
+  model_tensor(&m, "w", 1, 4, w_dims, weights, 18 * sizeof(float));
+  model_node(&m, "Conv", "x", "w", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Conv, opset 13)",
+               "input 0 dimension 1 is symbolic (s0 'N': argument 0 dimension 1 of @main)",
+               "grt imports Conv with symbolic dimensions in the batch (input 0 dimension 0) "
+               "only",
+               "--onnx-input-shape=NAME:<dims>", NULL);
 }
 
 static void raw_data_size_is_checked(void** state) {
@@ -632,6 +954,10 @@ int main(void) {
       cmocka_unit_test(wrong_input_count_is_an_error),
       cmocka_unit_test(incompatible_shapes_are_an_error),
       cmocka_unit_test(symbolic_dims),
+      cmocka_unit_test(symbolic_mlp),
+      cmocka_unit_test(symbolic_cnn),
+      cmocka_unit_test(symbolic_view),
+      cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),
       cmocka_unit_test(output_type_is_checked),
       cmocka_unit_test(external_data),

@@ -153,6 +153,39 @@ bool grtc_onnx_floats(grtc_onnx_node_t* n, grtc_tvalue_t* value,
 bool grtc_onnx_is_constant(const grtc_tvalue_t* value);
 
 //===----------------------------------------------------------------------===//
+// Symbolic dimensions (dim_param)
+//===----------------------------------------------------------------------===//
+
+// "input 0 dimension 2 is symbolic (s0 'N': argument 0 dimension 0 of
+// @main); <why>: pin the model's symbolic inputs with --onnx-input-shape",
+// for a symbolic dimension (GRTC_DIM_SYMBOL |symbol|) an op cannot take.
+grt_status_t grtc_onnx_symbolic_error(grtc_onnx_node_t* n, uint32_t input,
+                                      uint32_t dim, int64_t symbol,
+                                      const char* why) GRT_MUST_USE;
+// The values of a small 1-D (or 0-D) integer tensor known at compile time:
+// literal integers, or (|symbolic|) symbolic dimensions, GRTC_DIM_SYMBOL
+// values, which Shape of a tensor with symbolic dimensions makes.
+typedef struct grtc_onnx_shape_values_t {
+  uint32_t count;
+  int64_t values[GRTC_MAX_RANK];
+  bool symbolic[GRTC_MAX_RANK];
+} grtc_onnx_shape_values_t;
+// True and |value|'s values when it is an integer constant of at most
+// GRTC_MAX_RANK elements or a value remembered below.
+bool grtc_onnx_shape_values(grtc_onnx_node_t* n, grtc_tvalue_t* value,
+                            grtc_onnx_shape_values_t* out);
+// Remembers that |value| (computed at run time) holds |values| (when one of
+// them is symbolic; others are constants the folder keeps).
+void grtc_onnx_remember_shape_values(grtc_onnx_node_t* n,
+                                     const grtc_tvalue_t* value,
+                                     const grtc_onnx_shape_values_t* values);
+// Dimensions [from, to) of |type| as one (Flatten, a reshape to 2-D): their
+// product, or a symbolic one of them when every other is 1. False when the
+// product of a symbol and another dimension would be needed.
+bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to,
+                          int64_t* out);
+
+//===----------------------------------------------------------------------===//
 // Builders (NULL after an error; NULL operands give NULL)
 //===----------------------------------------------------------------------===//
 

@@ -153,7 +153,13 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       break;
     case GRTC_ONNX_REDUCE_MEAN: {
       int64_t elements = 1;
-      for (uint32_t i = 0; i < count; ++i) elements *= x->type.dims[axes[i]];
+      for (uint32_t i = 0; i < count; ++i) {
+        if (!grtc_dim_is_static(x->type.dims[axes[i]])) {
+          return grtc_onnx_symbolic_error(n, 0, (uint32_t)axes[i], x->type.dims[axes[i]],
+                                          "grt takes the mean over static dimensions only");
+        }
+        elements *= x->type.dims[axes[i]];
+      }
       result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, keepdims);
       result = DIV(result, grtc_onnx_splat_like(n, result, (double)elements));
       break;
@@ -281,7 +287,17 @@ static grt_status_t grtc_onnx_op_softmax(grtc_onnx_node_t* n) {
     // Before opset 13: the input is seen as 2-D [prod(dims[:axis]),
     // prod(dims[axis:])] and the op works along dimension 1.
     int64_t flat[2] = {1, 1};
-    for (uint32_t d = 0; d < rank; ++d) flat[d < axis ? 0 : 1] *= x->type.dims[d];
+    for (uint32_t side = 0; side < 2; ++side) {
+      uint32_t from = side ? axis : 0, to = side ? rank : axis;
+      if (grtc_onnx_merged_dim(&x->type, from, to, &flat[side])) continue;
+      for (uint32_t d = from; d < to; ++d) {
+        if (grtc_dim_is_static(x->type.dims[d])) continue;
+        return grtc_onnx_symbolic_error(n, 0, d, x->type.dims[d],
+                                        "before opset 13 the op flattens its input to 2-D, and "
+                                        "grt keeps a symbolic dimension only as a dimension of "
+                                        "its own");
+      }
+    }
     v = grtc_onnx_reshape(n, x, 2, flat);
     axis = 1;
   }

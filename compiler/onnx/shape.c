@@ -162,7 +162,37 @@ static grt_status_t grtc_onnx_op_shape(grtc_onnx_node_t* n) {
   end = end < 0 ? 0 : end > rank ? rank : end;
   if (end < start) end = start;
   int64_t count = end - start;
-  OUT(0) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &count, x->type.dims + start);
+  grtc_onnx_shape_values_t known;
+  memset(&known, 0, sizeof(known));
+  known.count = (uint32_t)count;
+  bool symbolic = false;
+  for (int64_t i = 0; i < count; ++i) {
+    known.values[i] = x->type.dims[start + i];
+    known.symbolic[i] = !grtc_dim_is_static(known.values[i]);
+    symbolic |= known.symbolic[i];
+  }
+  if (!symbolic) {
+    OUT(0) = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &count, x->type.dims + start);
+    return grt_ok_status();
+  }
+  // The symbolic dimensions read at run time (get_dimension_size), the
+  // static ones constants; consumers that need the values at compile time
+  // (Reshape) read them from the importer's record.
+  grtc_tvalue_t* parts[GRTC_MAX_RANK];
+  int64_t one = 1;
+  grtc_ttype_t scalar = grtc_onnx_type(GRTC_ELEM_I64, 0, NULL);
+  for (int64_t i = 0; i < count; ++i) {
+    if (!known.symbolic[i]) {
+      parts[i] = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &one, &known.values[i]);
+      continue;
+    }
+    grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GET_DIMENSION_SIZE, &x, 1, &scalar, 1, 0);
+    if (!op) return grt_ok_status();
+    op->attrs.dim = start + i;
+    parts[i] = grtc_onnx_reshape(n, grtc_onnx_fold(n, op), 1, &one);
+  }
+  OUT(0) = grtc_onnx_concat(n, parts, (uint32_t)count, 0);
+  grtc_onnx_remember_shape_values(n, OUT(0), &known);
   return grt_ok_status();
 }
 
@@ -174,11 +204,100 @@ static grt_status_t grtc_onnx_op_size(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// Reshape of |x| with symbolic dimensions, or to a shape that holds
+// symbolic dimensions (|spec|): each symbol of the result must be one of
+// the input's, and a -1 takes the one input symbol left over when the
+// static sizes account for the rest (x.view(x.size(0), -1) keeps the
+// batch; [-1, 512] of [N, 512, 1, 1] is [N, 512]).
+static grt_status_t grtc_onnx_reshape_symbolic(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                               const grtc_onnx_shape_values_t* spec,
+                                               bool allowzero) {
+  int64_t dims[GRTC_MAX_RANK];
+  int inferred = -1;
+  int64_t known = 1, total = 1;
+  int64_t left[GRTC_MAX_RANK];
+  uint32_t left_count = 0;
+  for (uint32_t i = 0; i < x->type.rank; ++i) {
+    if (grtc_dim_is_static(x->type.dims[i])) {
+      total *= x->type.dims[i];
+    } else {
+      left[left_count++] = x->type.dims[i];
+    }
+  }
+  for (uint32_t i = 0; i < spec->count; ++i) {
+    int64_t d = spec->values[i];
+    if (!spec->symbolic[i] && d == 0 && !allowzero) {
+      if (i >= x->type.rank) {
+        return grtc_onnx_error(n,
+                               "shape[%u] = 0 copies input dimension %u, but the input has "
+                               "rank %u",
+                               i, i, x->type.rank);
+      }
+      d = x->type.dims[i];
+    } else if (!spec->symbolic[i] && d == -1) {
+      if (inferred >= 0) return grtc_onnx_error(n, "the shape has more than one -1");
+      inferred = (int)i;
+      dims[i] = 1;
+      continue;
+    } else if (!spec->symbolic[i] && d < 0) {
+      return grtc_onnx_error(n, "shape[%u] = %lld is invalid", i, (long long)d);
+    }
+    dims[i] = d;
+    if (grtc_dim_is_static(d)) {
+      if (!grtc_onnx_check_dims(n, "the reshaped tensor", 1, &d)) return grt_ok_status();
+      known *= d;
+      continue;
+    }
+    // The same symbol (or one proven equal) of the input.
+    bool found = false;
+    for (uint32_t j = 0; j < left_count && !found; ++j) {
+      if (grtc_tmodule_resolve_dim(n->module, left[j]) ==
+          grtc_tmodule_resolve_dim(n->module, d)) {
+        left[j] = left[--left_count];
+        found = true;
+      }
+    }
+    if (!found) {
+      char described[192];
+      return grtc_onnx_unsupported(
+          n,
+          "shape[%u] is symbolic (%s) but no dimension of the input is known to equal it; grt "
+          "reshapes symbolic dimensions only into themselves: pin the model's symbolic inputs "
+          "with --onnx-input-shape=NAME:<dims>",
+          i, grtc_tmodule_describe_dim(n->module, d, described, sizeof(described)));
+    }
+  }
+  char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (left_count == 0 && inferred >= 0 && known != 0 && total % known == 0) {
+    dims[inferred] = total / known;
+  } else if (left_count == 1 && inferred >= 0 && known == total) {
+    dims[inferred] = left[0];
+  } else if (left_count != 0 || inferred >= 0 || known != total) {
+    char described[192];
+    return grtc_onnx_unsupported(
+        n,
+        "cannot reshape %s to a shape of %u dimensions with symbolic ones (%s left over): grt "
+        "keeps a symbolic dimension only as a dimension of its own, never in a product: pin the "
+        "model's symbolic inputs with --onnx-input-shape=NAME:<dims>",
+        grtc_onnx_fmt(x, buffer), spec->count,
+        left_count ? grtc_tmodule_describe_dim(n->module, left[0], described, sizeof(described))
+                   : "static sizes do not match");
+  }
+  OUT(0) = grtc_onnx_reshape(n, x, spec->count, dims);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
+  grtc_onnx_shape_values_t spec;
+  if (grtc_onnx_input(n, 1) && grtc_onnx_shape_values(n, n->inputs[1], &spec) &&
+      (!grtc_ttype_is_static(&x->type) || !grtc_onnx_is_constant(n->inputs[1]))) {
+    return grtc_onnx_reshape_symbolic(n, x, &spec,
+                                      grtc_onnx_attr_int(n, "allowzero", 0) != 0);
+  }
   if (!grtc_onnx_input(n, 1) || !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
     return grt_ok_status();
   }
@@ -245,7 +364,16 @@ static grt_status_t grtc_onnx_op_flatten(grtc_onnx_node_t* n) {
   }
   if (axis < 0) axis += rank;
   int64_t dims[2] = {1, 1};
-  for (int64_t i = 0; i < rank; ++i) dims[i < axis ? 0 : 1] *= x->type.dims[i];
+  for (uint32_t side = 0; side < 2; ++side) {
+    uint32_t from = side ? (uint32_t)axis : 0, to = side ? (uint32_t)rank : (uint32_t)axis;
+    if (grtc_onnx_merged_dim(&x->type, from, to, &dims[side])) continue;
+    for (uint32_t d = from; d < to; ++d) {
+      if (grtc_dim_is_static(x->type.dims[d])) continue;
+      return grtc_onnx_symbolic_error(n, 0, d, x->type.dims[d],
+                                      "Flatten would multiply it with other dimensions, and grt "
+                                      "keeps a symbolic dimension only as a dimension of its own");
+    }
+  }
   OUT(0) = grtc_onnx_reshape(n, x, 2, dims);
   return grt_ok_status();
 }
@@ -261,6 +389,10 @@ static grt_status_t grtc_onnx_op_squeeze(grtc_onnx_node_t* n) {
   if (given) {
     if (!grtc_onnx_axes(n, "axis", axes, count, x->type.rank)) return grt_ok_status();
     for (uint32_t i = 0; i < count; ++i) {
+      if (!grtc_dim_is_static(x->type.dims[axes[i]])) {
+        return grtc_onnx_symbolic_error(n, 0, (uint32_t)axes[i], x->type.dims[axes[i]],
+                                        "Squeeze removes only dimensions known to be 1");
+      }
       if (x->type.dims[axes[i]] != 1) {
         char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
         return grtc_onnx_error(n, "cannot squeeze axis %lld of %s: its size is not 1",
@@ -277,6 +409,8 @@ static grt_status_t grtc_onnx_op_squeeze(grtc_onnx_node_t* n) {
     if (!drop[i]) dims[rank++] = x->type.dims[i];
   }
   OUT(0) = grtc_onnx_reshape(n, x, rank, dims);
+  grtc_onnx_shape_values_t known;
+  if (grtc_onnx_shape_values(n, x, &known)) grtc_onnx_remember_shape_values(n, OUT(0), &known);
   return grt_ok_status();
 }
 
@@ -302,6 +436,10 @@ static grt_status_t grtc_onnx_op_unsqueeze(grtc_onnx_node_t* n) {
   uint32_t next = 0;
   for (uint32_t i = 0; i < rank; ++i) dims[i] = inserted[i] ? 1 : x->type.dims[next++];
   OUT(0) = grtc_onnx_reshape(n, x, rank, dims);
+  grtc_onnx_shape_values_t known;
+  if (rank <= 1 && grtc_onnx_shape_values(n, x, &known)) {
+    grtc_onnx_remember_shape_values(n, OUT(0), &known);
+  }
   return grt_ok_status();
 }
 
@@ -362,6 +500,20 @@ static grt_status_t grtc_onnx_op_concat(grtc_onnx_node_t* n) {
   }
   if (count == 0) xs[count++] = first;
   OUT(0) = grtc_onnx_concat(n, xs, count, axis);
+  // Shapes put together (x.view(x.size(0), -1)'s [N, -1]).
+  grtc_onnx_shape_values_t joined;
+  memset(&joined, 0, sizeof(joined));
+  bool known = first->type.rank == 1;
+  for (uint32_t i = 0; i < count && known; ++i) {
+    grtc_onnx_shape_values_t part;
+    known = grtc_onnx_shape_values(n, xs[i], &part) &&
+            joined.count + part.count <= GRTC_MAX_RANK;
+    for (uint32_t j = 0; known && j < part.count; ++j) {
+      joined.values[joined.count] = part.values[j];
+      joined.symbolic[joined.count++] = part.symbolic[j];
+    }
+  }
+  if (known) grtc_onnx_remember_shape_values(n, OUT(0), &joined);
   return grt_ok_status();
 }
 
@@ -651,6 +803,10 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < q; ++i) type.dims[type.rank++] = indices->type.dims[i];
   for (uint32_t i = axis + 1; i < r; ++i) type.dims[type.rank++] = data->type.dims[i];
   int64_t dim = data->type.dims[axis];
+  grtc_onnx_shape_values_t known, picked;
+  memset(&picked, 0, sizeof(picked));
+  bool pick = r == 1 && q <= 1 && grtc_onnx_is_constant(indices) &&
+              grtc_onnx_shape_values(n, data, &known);
   if (grtc_onnx_is_constant(indices)) {
     int64_t* values = NULL;
     uint32_t count = 0;
@@ -659,6 +815,12 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
       if (values[i] < -dim || values[i] >= dim) {
         return grtc_onnx_error(n, "index %lld is out of range for axis %u of size %lld",
                                (long long)values[i], axis, (long long)dim);
+      }
+      if (pick && picked.count < GRTC_MAX_RANK) {
+        // Gather of a shape's elements (x.size(0)).
+        int64_t at = values[i] < 0 ? values[i] + dim : values[i];
+        picked.values[picked.count] = known.values[at];
+        picked.symbolic[picked.count++] = known.symbolic[at];
       }
     }
     if (grtc_onnx_is_constant(data) && grtc_ttype_element_count(&type) <= (1 << 16)) {
@@ -684,6 +846,7 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
   g.slice_sizes = GRTC_I64S(slice_sizes, r);
   g.index_vector_dim = q;
   OUT(0) = grtc_onnx_gather_op(n, data, wrapped, &g, &type);
+  if (pick) grtc_onnx_remember_shape_values(n, OUT(0), &picked);
   return grt_ok_status();
 }
 

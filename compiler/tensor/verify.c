@@ -1090,6 +1090,22 @@ static grt_status_t grtc_verify_reduce_window(grtc_verifier_t* v,
   GRT_RETURN_IF_ERROR(grtc_verify_reducer(v, op, 0, "body", elems, n));
   grtc_ttype_t inferred = *in;
   for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!grtc_dim_is_static(in->dims[i])) {
+      // Symbolic: only a window that passes the dimension through (size 1,
+      // stride 1, no dilation or padding), so the result's is the operand's.
+      if (w->dimensions.values[i] != 1 ||
+          grtc_attr_at(w->strides, i, 1) != 1 ||
+          grtc_attr_at(w->base_dilations, i, 1) != 1 ||
+          grtc_attr_at(w->window_dilations, i, 1) != 1 ||
+          grtc_attr_at(w->padding_low, i, 0) != 0 ||
+          grtc_attr_at(w->padding_high, i, 0) != 0) {
+        return VERR(op,
+                    "operand dimension %u of %s is symbolic; its window must "
+                    "be 1 with stride 1 and no dilation or padding",
+                    i, grtc_vfmt(v, in));
+      }
+      continue;
+    }
     inferred.dims[i] = grtc_window_output(
         in->dims[i], grtc_attr_at(w->base_dilations, i, 1),
         grtc_attr_at(w->padding_low, i, 0), grtc_attr_at(w->padding_high, i, 0),
@@ -1828,6 +1844,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_REDUCE:
     case GRTC_TOP_GATHER:
+    case GRTC_TOP_REDUCE_WINDOW:
     case GRTC_TOP_GET_DIMENSION_SIZE:
     case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
     case GRTC_TOP_DYNAMIC_RESHAPE:
@@ -2077,6 +2094,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_DYNAMIC_IOTA:
     case GRTC_TOP_GET_DIMENSION_SIZE:
     case GRTC_TOP_REDUCE:
+    case GRTC_TOP_REDUCE_WINDOW:
     case GRTC_TOP_DOT_GENERAL:
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_CONCATENATE:
