@@ -592,6 +592,7 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
   int64_t interior[GRTC_MAX_RANK] = {0};
   bool identity = true;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
+    if (!grtc_dim_is_static(x->type.dims[i]) && low[i] == 0 && high[i] == 0) continue;
     type.dims[i] = x->type.dims[i] + low[i] + high[i];
     if (type.dims[i] < 0 || low[i] < -x->type.dims[i] || high[i] < -x->type.dims[i]) {
       grtc_onnx_fail(n, grtc_onnx_error(n, "padding %lld/%lld removes more than dimension %u's "
@@ -770,7 +771,9 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
   if (!a || !b) return NULL;
   uint32_t ra = a->type.rank, rb = b->type.rank;
   int64_t k = a->type.dims[ra - 1];
-  if (b->type.dims[rb - 2] != k) {
+  // A symbolic contracting size is related to the other by the verifier.
+  if (b->type.dims[rb - 2] != k && grtc_dim_is_static(k) &&
+      grtc_dim_is_static(b->type.dims[rb - 2])) {
     char ba[GRTC_TTYPE_FORMAT_CAPACITY], bb[GRTC_TTYPE_FORMAT_CAPACITY];
     grtc_onnx_fail(n, grtc_onnx_error(n, "MatMul of %s and %s: contracting sizes %lld and %lld "
                                          "differ",

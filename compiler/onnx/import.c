@@ -786,6 +786,12 @@ static bool grtc_onnx_takes_batch(grtc_onnx_node_t* n, uint32_t input, uint32_t 
   return input == 0 && dim == 0;
 }
 
+// Gather: symbolic indices (an embedding lookup of a symbolic batch).
+static bool grtc_onnx_takes_indices(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
+  (void)n, (void)dim;
+  return input == 1;
+}
+
 // Pools: the batch and channel dimensions, whose window is 1; MaxPool's
 // Indices output takes static shapes.
 static bool grtc_onnx_takes_pool(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
@@ -796,13 +802,6 @@ static bool grtc_onnx_takes_pool(grtc_onnx_node_t* n, uint32_t input, uint32_t d
 // BatchNormalization in inference: any dimension of X but the channel.
 static bool grtc_onnx_takes_batch_norm(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
   return input == 0 && dim != 1 && grtc_onnx_attr_int(n, "training_mode", 0) == 0;
-}
-
-// MatMul: any dimension but the contracting ones.
-static bool grtc_onnx_takes_matmul(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
-  const grtc_ttype_t* type = &n->inputs[input]->type;
-  if (input == 0) return dim + 1 != type->rank;
-  return type->rank >= 2 && dim + 2 != type->rank;
 }
 
 // Gemm: A's rows (M) and C.
@@ -848,7 +847,8 @@ static const grtc_onnx_symbolic_rule_t grtc_onnx_symbolic_rules[] = {
     // it divides by.
     GRTC_ONNX_ANY("Softmax"), GRTC_ONNX_ANY("LogSoftmax"), GRTC_ONNX_ANY("ReduceSum"),
     GRTC_ONNX_ANY("ReduceMean"), GRTC_ONNX_ANY("ReduceMax"), GRTC_ONNX_ANY("ReduceMin"),
-    {"MatMul", grtc_onnx_takes_matmul, "dimensions other than the contracting ones"},
+    {"Gather", grtc_onnx_takes_indices, "the indices (input 1)"},
+    GRTC_ONNX_ANY("MatMul"), GRTC_ONNX_ANY("Pad"),
     {"Gemm", grtc_onnx_takes_gemm, "the rows of A (and in C)"},
     {"Conv", grtc_onnx_takes_batch, "the batch (input 0 dimension 0)"},
     {"MaxPool", grtc_onnx_takes_pool,

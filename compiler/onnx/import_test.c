@@ -103,12 +103,18 @@ static Onnx__TypeProto* model_type(model_t* m, int32_t elem, uint32_t rank, cons
   return &m->types[t];
 }
 
-static void model_input(model_t* m, const char* name, uint32_t rank, const int64_t* dims) {
+// A graph input of ONNX element type |elem| (1 float, 7 int64).
+static void model_input_of(model_t* m, const char* name, int32_t elem, uint32_t rank,
+                           const int64_t* dims) {
   Onnx__ValueInfoProto* v = &m->inputs[m->graph.n_input];
   onnx__value_info_proto__init(v);
   v->name = (char*)name;
-  v->type = model_type(m, 1, rank, dims);
+  v->type = model_type(m, elem, rank, dims);
   m->input_ptrs[m->graph.n_input++] = v;
+}
+
+static void model_input(model_t* m, const char* name, uint32_t rank, const int64_t* dims) {
+  model_input_of(m, name, 1, rank, dims);
 }
 
 static void model_output(model_t* m, const char* name) {
@@ -752,6 +758,75 @@ static void symbolic_view(void** state) {
   }
 }
 
+// An embedding: Gather of a static table by symbolic indices [N, 2].
+static void symbolic_gather(void** state) {
+  (void)state;
+  fill_weights();
+  static const int64_t table_dims[2] = {5, 3}, index_dims[2] = {-1, 2};
+  model_t m;
+  model_init(&m, 13);
+  model_input_of(&m, "ids", 7, 2, index_dims);
+  model_tensor(&m, "table", 1, 2, table_dims, weights, 15 * sizeof(float));
+  model_node(&m, "Gather", "table", "ids", "y");
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x2x3xf32>)");
+  grtc_tmodule_destroy(module);
+
+  // The table's dimensions take static shapes.
+  static const int64_t symbolic_table[2] = {-1, 3}, ids_dims[1] = {2};
+  model_init(&m, 13);
+  model_input(&m, "table", 2, symbolic_table);
+  model_input_of(&m, "ids", 7, 1, ids_dims);
+  model_node(&m, "Gather", "table", "ids", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Gather, opset 13)",
+               "input 0 dimension 0 is symbolic",
+               "grt imports Gather with symbolic dimensions in the indices (input 1) only", NULL);
+}
+
+// Pad of the spatial dimensions of a symbolic batch (torch's avg_pool2d
+// writes one), and attention's MatMuls over a symbolic sequence: the
+// contraction of [N, S, 4] with [N, 4, S], then of [N, S, S] with [N, S, 4].
+static void symbolic_pad_and_attention(void** state) {
+  (void)state;
+  static const int64_t x_dims[3] = {-1, 2, 4}, pads[6] = {0, 1, 0, 0, 1, 0}, four = 6;
+  static const int64_t perm[3] = {0, 2, 1};
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "pads", 7, 1, &four, pads, sizeof(pads));
+  model_node(&m, "Pad", "x", "pads", "y");
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x4x4xf32>)");
+  grtc_tmodule_destroy(module);
+
+  static const int64_t padded_batch[6] = {1, 0, 0, 0, 0, 0};
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "pads", 7, 1, &four, padded_batch, sizeof(padded_batch));
+  model_node(&m, "Pad", "x", "pads", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Pad, opset 13)",
+               "input 0 dimension 0 is symbolic", "grt pads symbolic dimensions by 0 only", NULL);
+
+  // Both N and S are "N" here (model_type names every symbol so): one
+  // symbol, so the scores are [N, N, N].
+  static const int64_t q_dims[3] = {-1, -1, 4};
+  model_init(&m, 13);
+  model_input(&m, "q", 3, q_dims);
+  Onnx__NodeProto* transpose = model_node(&m, "Transpose", "q", NULL, "kt");
+  model_attr(&m, transpose, "perm", true, 3, perm);
+  model_node(&m, "MatMul", "q", "kt", "scores");
+  model_node(&m, "Softmax", "scores", NULL, "p");
+  model_node(&m, "MatMul", "p", "q", "y");
+  model_output(&m, "y");
+  module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x?s0x4xf32>)");
+  grtc_tmodule_destroy(module);
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
@@ -957,6 +1032,8 @@ int main(void) {
       cmocka_unit_test(symbolic_mlp),
       cmocka_unit_test(symbolic_cnn),
       cmocka_unit_test(symbolic_view),
+      cmocka_unit_test(symbolic_gather),
+      cmocka_unit_test(symbolic_pad_and_attention),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),
       cmocka_unit_test(output_type_is_checked),

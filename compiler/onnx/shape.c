@@ -1490,7 +1490,19 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
     }
   }
   int64_t dims[GRTC_MAX_RANK];
-  for (uint32_t i = 0; i < r; ++i) dims[i] = x->type.dims[i] + low[i] + high[i];
+  for (uint32_t i = 0; i < r; ++i) {
+    if (!grtc_dim_is_static(x->type.dims[i])) {
+      // An unpadded symbolic dimension stays itself (torch pads the
+      // spatial dimensions of a batch).
+      if (low[i] != 0 || high[i] != 0) {
+        return grtc_onnx_symbolic_error(n, 0, i, x->type.dims[i],
+                                        "grt pads symbolic dimensions by 0 only");
+      }
+      dims[i] = 1;
+      continue;
+    }
+    dims[i] = x->type.dims[i] + low[i] + high[i];
+  }
   if (!grtc_onnx_check_dims(n, "the padded tensor", r, dims)) return grt_ok_status();
   if (strcmp(mode, "constant") == 0) {
     OUT(0) = grtc_onnx_pad(n, x, value, low, high);

@@ -1,0 +1,47 @@
+"""Writes small ONNX models with a symbolic batch (dim_param "N") for the
+compile_onnx_symbolic_*.test files: cnn.onnx (Conv, Relu, MaxPool, Flatten,
+Gemm), view.onnx (torch.onnx.export's x.view(x.size(0), -1): Shape, Gather,
+Unsqueeze, Concat, Reshape) and hardmax.onnx (an op that takes static
+shapes only). Usage: onnx_symbolic_models.py OUTPUT_DIR"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def save(nodes, inits, path):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1, 6, 6])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "g", [x], [y], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+def main():
+    out = sys.argv[1]
+    rng = np.random.RandomState(0)
+
+    def weights(name, *shape):
+        return numpy_helper.from_array(rng.randn(*shape).astype(np.float32), name)
+
+    save([helper.make_node("Conv", ["x", "wc", "bc"], ["c"], pads=[1, 1, 1, 1]),
+          helper.make_node("Relu", ["c"], ["r"]),
+          helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3], strides=[3, 3]),
+          helper.make_node("Flatten", ["p"], ["f"]),
+          helper.make_node("Gemm", ["f", "wg", "cg"], ["y"], transB=1)],
+         [weights("wc", 2, 1, 3, 3), weights("bc", 2), weights("wg", 3, 8), weights("cg", 3)],
+         os.path.join(out, "cnn.onnx"))
+    ints = lambda name, values: numpy_helper.from_array(np.array(values, np.int64), name)
+    save([helper.make_node("Shape", ["x"], ["s"]),
+          helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+          helper.make_node("Unsqueeze", ["n", "axes"], ["n1"]),
+          helper.make_node("Concat", ["n1", "rest"], ["shape"], axis=0),
+          helper.make_node("Reshape", ["x", "shape"], ["y"])],
+         [ints("zero", 0), ints("axes", [0]), ints("rest", [-1])],
+         os.path.join(out, "view.onnx"))
+    save([helper.make_node("Hardmax", ["x"], ["y"])], [], os.path.join(out, "hardmax.onnx"))
+
+
+if __name__ == "__main__":
+    main()
