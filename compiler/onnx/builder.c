@@ -751,6 +751,20 @@ grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_
   return grtc_onnx_fold(n, op);
 }
 
+// MatMul's |result| (of |type|) without the row (|a_vector|) and column
+// (|b_vector|) dimensions that made 1-D operands matrices.
+static grtc_tvalue_t* grtc_onnx_drop_vector_dims(grtc_onnx_node_t* n, grtc_tvalue_t* result,
+                                                 const grtc_ttype_t* type, bool a_vector,
+                                                 bool b_vector) {
+  if (!a_vector && !b_vector) return result;
+  grtc_ttype_t squeezed = grtc_onnx_type(type->elem, 0, NULL);
+  for (uint32_t i = 0; i < type->rank; ++i) {
+    if ((a_vector && i == type->rank - 2) || (b_vector && i == type->rank - 1)) continue;
+    squeezed.dims[squeezed.rank++] = type->dims[i];
+  }
+  return grtc_onnx_reshape(n, result, squeezed.rank, squeezed.dims);
+}
+
 grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b) {
   if (!a || !b || !grtc_onnx_ok(n) || !grtc_onnx_same_elem(n, a, b)) return NULL;
   if (a->type.rank == 0 || b->type.rank == 0) {
@@ -803,16 +817,8 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
     dims.lhs_contracting.values = &lc;
     dims.rhs_contracting.count = 1;
     dims.rhs_contracting.values = &rc;
-    grtc_tvalue_t* result = grtc_onnx_dot(n, a, b, &dims, &type);
-    if (a_vector || b_vector) {
-      grtc_ttype_t squeezed = grtc_onnx_type(type.elem, 0, NULL);
-      for (uint32_t i = 0; i < type.rank; ++i) {
-        if ((a_vector && i == type.rank - 2) || (b_vector && i == type.rank - 1)) continue;
-        squeezed.dims[squeezed.rank++] = type.dims[i];
-      }
-      result = grtc_onnx_reshape(n, result, squeezed.rank, squeezed.dims);
-    }
-    return result;
+    return grtc_onnx_drop_vector_dims(n, grtc_onnx_dot(n, a, b, &dims, &type), &type, a_vector,
+                                      b_vector);
   }
   if (nb > 0 && rb == 2 && ra > 2) {
     // A batched lhs times one matrix: fold the batch into M, one GEMM.
@@ -829,16 +835,8 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
     grtc_tvalue_t* product = grtc_onnx_dot(n, lhs, rhs, &dims, &type);
     grtc_ttype_t out = a->type;
     out.dims[ra - 1] = cols;
-    grtc_tvalue_t* result = grtc_onnx_reshape(n, product, out.rank, out.dims);
-    if (a_vector || b_vector) {
-      grtc_ttype_t squeezed = grtc_onnx_type(out.elem, 0, NULL);
-      for (uint32_t i = 0; i < out.rank; ++i) {
-        if ((a_vector && i == out.rank - 2) || (b_vector && i == out.rank - 1)) continue;
-        squeezed.dims[squeezed.rank++] = out.dims[i];
-      }
-      result = grtc_onnx_reshape(n, result, squeezed.rank, squeezed.dims);
-    }
-    return result;
+    return grtc_onnx_drop_vector_dims(n, grtc_onnx_reshape(n, product, out.rank, out.dims), &out,
+                                      a_vector, b_vector);
   }
   int64_t full[GRTC_MAX_RANK];
   memcpy(full, batch.dims, nb * sizeof(int64_t));
@@ -863,16 +861,8 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
   grtc_ttype_t type = grtc_onnx_type(a->type.elem, nb + 2, batch.dims);
   type.dims[nb] = m;
   type.dims[nb + 1] = cols;
-  grtc_tvalue_t* result = grtc_onnx_dot(n, lhs, rhs, &dims, &type);
-  if (a_vector || b_vector) {
-    grtc_ttype_t squeezed = grtc_onnx_type(type.elem, 0, NULL);
-    for (uint32_t i = 0; i < type.rank; ++i) {
-      if ((a_vector && i == nb) || (b_vector && i == nb + 1)) continue;
-      squeezed.dims[squeezed.rank++] = type.dims[i];
-    }
-    result = grtc_onnx_reshape(n, result, squeezed.rank, squeezed.dims);
-  }
-  return result;
+  return grtc_onnx_drop_vector_dims(n, grtc_onnx_dot(n, lhs, rhs, &dims, &type), &type, a_vector,
+                                    b_vector);
 }
 
 //===----------------------------------------------------------------------===//

@@ -204,19 +204,19 @@ static grt_status_t grtc_onnx_op_size(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
-// Reshape of |x| with symbolic dimensions, or to a shape that holds
-// symbolic dimensions (|spec|): each symbol of the result must be one of
+// Reshape of |x| to |spec| (ONNX's 0 copies an input dimension unless
+// |allowzero|, one -1 is inferred). Symbolic dimensions: each symbol of the
+// result (copied with 0, or an element of Shape's output) must be one of
 // the input's, and a -1 takes the one input symbol left over when the
 // static sizes account for the rest (x.view(x.size(0), -1) keeps the
 // batch; [-1, 512] of [N, 512, 1, 1] is [N, 512]).
-static grt_status_t grtc_onnx_reshape_symbolic(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                               const grtc_onnx_shape_values_t* spec,
-                                               bool allowzero) {
+static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                         const grtc_onnx_shape_values_t* spec, bool allowzero) {
   int64_t dims[GRTC_MAX_RANK];
   int inferred = -1;
   int64_t known = 1, total = 1;
-  int64_t left[GRTC_MAX_RANK];
-  uint32_t left_count = 0;
+  int64_t left[GRTC_MAX_RANK], statics[GRTC_MAX_RANK];
+  uint32_t left_count = 0, static_count = 0;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
     if (grtc_dim_is_static(x->type.dims[i])) {
       total *= x->type.dims[i];
@@ -244,7 +244,11 @@ static grt_status_t grtc_onnx_reshape_symbolic(grtc_onnx_node_t* n, grtc_tvalue_
     }
     dims[i] = d;
     if (grtc_dim_is_static(d)) {
-      if (!grtc_onnx_check_dims(n, "the reshaped tensor", 1, &d)) return grt_ok_status();
+      // The static sizes so far (and the -1's 1) must not overflow.
+      statics[static_count++] = d;
+      if (!grtc_onnx_check_dims(n, "the reshaped tensor", static_count, statics)) {
+        return grt_ok_status();
+      }
       known *= d;
       continue;
     }
@@ -268,71 +272,19 @@ static grt_status_t grtc_onnx_reshape_symbolic(grtc_onnx_node_t* n, grtc_tvalue_
     }
   }
   char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-  if (left_count == 0 && inferred >= 0 && known != 0 && total % known == 0) {
-    dims[inferred] = total / known;
-  } else if (left_count == 1 && inferred >= 0 && known == total) {
+  if (left_count == 1 && inferred >= 0 && known == total) {
     dims[inferred] = left[0];
-  } else if (left_count != 0 || inferred >= 0 || known != total) {
+    known = total;
+  } else if (left_count != 0) {
     char described[192];
     return grtc_onnx_unsupported(
         n,
-        "cannot reshape %s to a shape of %u dimensions with symbolic ones (%s left over): grt "
-        "keeps a symbolic dimension only as a dimension of its own, never in a product: pin the "
+        "cannot reshape %s to a shape of %u dimensions with %s left over: grt keeps a "
+        "symbolic dimension only as a dimension of its own, never in a product: pin the "
         "model's symbolic inputs with --onnx-input-shape=NAME:<dims>",
         grtc_onnx_fmt(x, buffer), spec->count,
-        left_count ? grtc_tmodule_describe_dim(n->module, left[0], described, sizeof(described))
-                   : "static sizes do not match");
-  }
-  OUT(0) = grtc_onnx_reshape(n, x, spec->count, dims);
-  return grt_ok_status();
-}
-
-static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
-  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
-  if (!x) return grt_ok_status();
-  int64_t* shape = NULL;
-  uint32_t count = 0;
-  grtc_onnx_shape_values_t spec;
-  if (grtc_onnx_input(n, 1) && grtc_onnx_shape_values(n, n->inputs[1], &spec) &&
-      (!grtc_ttype_is_static(&x->type) || !grtc_onnx_is_constant(n->inputs[1]))) {
-    return grtc_onnx_reshape_symbolic(n, x, &spec,
-                                      grtc_onnx_attr_int(n, "allowzero", 0) != 0);
-  }
-  if (!grtc_onnx_input(n, 1) || !grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) {
-    return grt_ok_status();
-  }
-  if (count > GRTC_MAX_RANK) {
-    return grtc_onnx_unsupported(n, "a reshape to rank %u; grt supports up to %d", count,
-                                 GRTC_MAX_RANK);
-  }
-  bool allowzero = grtc_onnx_attr_int(n, "allowzero", 0) != 0;
-  int64_t dims[GRTC_MAX_RANK];
-  int64_t known = 1;
-  int inferred = -1;
-  for (uint32_t i = 0; i < count; ++i) {
-    int64_t d = shape[i];
-    if (d == 0 && !allowzero) {
-      if (i >= x->type.rank) {
-        return grtc_onnx_error(n,
-                               "shape[%u] = 0 copies input dimension %u, but the input has "
-                               "rank %u",
-                               i, i, x->type.rank);
-      }
-      d = x->type.dims[i];
-    }
-    if (d == -1) {
-      if (inferred >= 0) return grtc_onnx_error(n, "the shape has more than one -1");
-      inferred = (int)i;
-      dims[i] = 1;
-      continue;
-    }
-    if (d < 0) return grtc_onnx_error(n, "shape[%u] = %lld is invalid", i, (long long)d);
-    dims[i] = d;
-    if (!grtc_onnx_check_dims(n, "the reshaped tensor", i + 1, dims)) return grt_ok_status();
-    known *= d;
-  }
-  int64_t total = grtc_ttype_element_count(&x->type);
-  if (inferred >= 0) {
+        grtc_tmodule_describe_dim(n->module, left[0], described, sizeof(described)));
+  } else if (inferred >= 0) {
     if (known == 0 || total % known != 0) {
       return grtc_onnx_error(n,
                              "cannot infer the -1 in the shape: %lld elements do not divide "
@@ -343,12 +295,26 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
     known = total;
   }
   if (known != total) {
-    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
     return grtc_onnx_error(n, "cannot reshape %s (%lld elements) to a shape of %lld elements",
                            grtc_onnx_fmt(x, buffer), (long long)total, (long long)known);
   }
-  OUT(0) = grtc_onnx_reshape(n, x, count, dims);
+  OUT(0) = grtc_onnx_reshape(n, x, spec->count, dims);
   return grt_ok_status();
+}
+
+static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
+  grtc_onnx_shape_values_t spec;
+  if (grtc_onnx_shape_values(n, n->inputs[1], &spec)) {
+    return grtc_onnx_reshape_to(n, x, &spec, grtc_onnx_attr_int(n, "allowzero", 0) != 0);
+  }
+  // Not known here: the error (computed at run time, or too long a shape).
+  int64_t* shape = NULL;
+  uint32_t count = 0;
+  if (!grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) return grt_ok_status();
+  return grtc_onnx_unsupported(n, "a reshape to rank %u; grt supports up to %d", count,
+                               GRTC_MAX_RANK);
 }
 
 static grt_status_t grtc_onnx_op_flatten(grtc_onnx_node_t* n) {
