@@ -722,13 +722,14 @@ static void symbolic_cnn(void** state) {
 }
 
 // torch.onnx.export's x.view(x.size(0), -1): Shape -> Gather -> Unsqueeze
-// -> Concat with [-1] -> Reshape; and Reshape to the constants [0, -1] and
-// [-1, 8]. Each keeps the batch symbol, and folding drops the shape chain.
+// -> Concat with [-1] -> Reshape; the same with x.size(1) (static) too;
+// and Reshape to the constants [0, -1] and [-1, 16]. Each keeps the batch
+// symbol, and folding drops the shape chain.
 static void symbolic_view(void** state) {
   (void)state;
   static const int64_t x_dims[4] = {-1, 2, 2, 4}, one = 1, zero = 0, minus_one = -1;
   static const int64_t shapes[2][2] = {{0, -1}, {-1, 16}};
-  for (int form = 0; form < 3; ++form) {
+  for (int form = 0; form < 4; ++form) {
     model_t m;
     model_init(&m, 13);
     model_input(&m, "x", 4, x_dims);
@@ -741,15 +742,29 @@ static void symbolic_view(void** state) {
       model_node(&m, "Unsqueeze", "n", "axes", "n1");
       Onnx__NodeProto* concat = model_node(&m, "Concat", "n1", "rest", "shape");
       model_attr(&m, concat, "axis", false, 1, &zero);
+    } else if (form == 3) {
+      // x.view(x.size(0), x.size(1), -1): size(1) is static, a constant.
+      model_tensor(&m, "zero", 7, 0, NULL, &zero, sizeof(zero));
+      model_tensor(&m, "one", 7, 0, NULL, &one, sizeof(one));
+      model_tensor(&m, "axes", 7, 1, &one, &zero, sizeof(zero));
+      model_tensor(&m, "rest", 7, 1, &one, &minus_one, sizeof(minus_one));
+      model_node(&m, "Shape", "x", NULL, "s");
+      model_node(&m, "Gather", "s", "zero", "n");
+      model_node(&m, "Gather", "s", "one", "c");
+      model_node(&m, "Unsqueeze", "n", "axes", "n1");
+      model_node(&m, "Unsqueeze", "c", "axes", "c1");
+      Onnx__NodeProto* concat = model_node(&m, "Concat", "n1", "c1", "shape");
+      model_node_input(&m, concat, "rest");
+      model_attr(&m, concat, "axis", false, 1, &zero);
     } else {
       int64_t two = 2;
       model_tensor(&m, "shape", 7, 1, &two, shapes[form - 1], sizeof(shapes[0]));
     }
-    model_node(&m, "Reshape", "x", "shape", "v");
-    model_node(&m, "Relu", "v", NULL, "y");
+    model_node(&m, "Reshape", "x", "shape", form == 3 ? "y" : "v");
+    if (form != 3) model_node(&m, "Relu", "v", NULL, "y");
     model_output(&m, "y");
     grtc_tmodule_t* module = import_prepared(&m, NULL);
-    expect_batch_symbol(module, "-> (tensor<?s0x16xf32>)");
+    expect_batch_symbol(module, form == 3 ? "-> (tensor<?s0x2x8xf32>)" : "-> (tensor<?s0x16xf32>)");
     char* text = print(module);
     assert_null(strstr(text, "get_dimension_size"));
     assert_null(strstr(text, "stablehlo.gather"));

@@ -811,6 +811,16 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
   g.start_index_map = GRTC_I64S(&collapsed, 1);
   g.slice_sizes = GRTC_I64S(slice_sizes, r);
   g.index_vector_dim = q;
+  if (pick) {
+    bool symbolic = false;
+    for (uint32_t i = 0; i < picked.count; ++i) symbolic |= picked.symbolic[i];
+    if (!symbolic) {
+      // Static elements of a partly symbolic shape (x.size(1) of [N, 5,
+      // 16]): a constant, so later shape arithmetic folds.
+      OUT(0) = grtc_onnx_const_ints(n, data->type.elem, type.rank, type.dims, picked.values);
+      return grt_ok_status();
+    }
+  }
   OUT(0) = grtc_onnx_gather_op(n, data, wrapped, &g, &type);
   if (pick) grtc_onnx_remember_shape_values(n, OUT(0), &picked);
   return grt_ok_status();
