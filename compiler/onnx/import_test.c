@@ -842,6 +842,37 @@ static void symbolic_pad_and_attention(void** state) {
   grtc_tmodule_destroy(module);
 }
 
+// A class token expanded to the batch (Expand to [x.size(0), 1, 1]) and
+// joined to the patches along a static axis; ConstantOfShape of the same
+// shape (zeros) added to it.
+static void symbolic_expand(void** state) {
+  (void)state;
+  fill_weights();
+  static const int64_t x_dims[3] = {-1, 3, 4}, cls_dims[3] = {1, 1, 4}, one = 1, two = 2;
+  static const int64_t zero = 0, ones[2] = {1, 1};
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "zero", 7, 0, NULL, &zero, sizeof(zero));
+  model_tensor(&m, "axes", 7, 1, &one, &zero, sizeof(zero));
+  model_tensor(&m, "ones", 7, 1, &two, ones, sizeof(ones));
+  model_tensor(&m, "cls", 1, 3, cls_dims, weights, 4 * sizeof(float));
+  model_node(&m, "Shape", "x", NULL, "s");
+  model_node(&m, "Gather", "s", "zero", "n");
+  model_node(&m, "Unsqueeze", "n", "axes", "n1");
+  Onnx__NodeProto* concat = model_node(&m, "Concat", "n1", "ones", "shape");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_node(&m, "Expand", "cls", "shape", "e");
+  Onnx__NodeProto* join = model_node(&m, "Concat", "e", "x", "t");
+  model_attr(&m, join, "axis", false, 1, &one);
+  model_node(&m, "ConstantOfShape", "shape", NULL, "z");
+  model_node(&m, "Add", "t", "z", "y");
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x4x4xf32>)");
+  grtc_tmodule_destroy(module);
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
@@ -1048,6 +1079,7 @@ int main(void) {
       cmocka_unit_test(symbolic_cnn),
       cmocka_unit_test(symbolic_view),
       cmocka_unit_test(symbolic_gather),
+      cmocka_unit_test(symbolic_expand),
       cmocka_unit_test(symbolic_pad_and_attention),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),

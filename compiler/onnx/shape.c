@@ -1269,17 +1269,51 @@ static grt_status_t grtc_onnx_op_scatter_elements(grtc_onnx_node_t* n) {
 // Expand, Tile, Pad
 //===----------------------------------------------------------------------===//
 
+// Shape input |index| (Expand's, ConstantOfShape's) as dimensions: its
+// constant values, or the symbolic dimensions Shape read (torch's
+// x.expand(x.size(0), -1) and torch.zeros(x.size(0), ...): |symbolic|,
+// at most GRTC_MAX_RANK of them). False after an error, which names |what|.
+static bool grtc_onnx_shape_input(grtc_onnx_node_t* n, uint32_t index, const char* what,
+                                  int64_t** dims, uint32_t* count, bool* symbolic) {
+  grtc_onnx_shape_values_t known;
+  *symbolic = false;
+  if (!grtc_onnx_shape_values(n, n->inputs[index], &known) ||
+      grtc_onnx_is_constant(n->inputs[index])) {
+    return grtc_onnx_list(n, "", index, 0, what, dims, count);
+  }
+  *symbolic = true;
+  *dims = grtc_tmodule_alloc(n->module, (known.count + 1) * sizeof(int64_t));
+  if (!*dims) {
+    return grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+  }
+  *count = known.count;
+  for (uint32_t i = 0; i < known.count; ++i) {
+    (*dims)[i] = known.values[i];
+    if (!known.symbolic[i] && known.values[i] < 0) {
+      return grtc_onnx_fail(n, grtc_onnx_error(n, "%s has the negative size %lld at %u", what,
+                                              (long long)known.values[i], i));
+    }
+  }
+  return true;
+}
+
 static grt_status_t grtc_onnx_op_expand(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
-  if (!grtc_onnx_list(n, "", 1, 0, "input 'shape'", &shape, &count)) return grt_ok_status();
-  if (!grtc_onnx_check_dims(n, "input 'shape'", count, shape)) return grt_ok_status();
+  bool symbolic = false;
+  if (!grtc_onnx_shape_input(n, 1, "input 'shape'", &shape, &count, &symbolic) ||
+      (!symbolic && !grtc_onnx_check_dims(n, "input 'shape'", count, shape))) {
+    return grt_ok_status();
+  }
   grtc_ttype_t target = grtc_onnx_type(x->type.elem, count, shape);
   grtc_ttype_t out;
   if (!grtc_onnx_broadcast_shape(n, &x->type, &target, &out)) return grt_ok_status();
-  if (!grtc_onnx_check_dims(n, "the result", out.rank, out.dims)) return grt_ok_status();
+  if (grtc_ttype_is_static(&out) &&
+      !grtc_onnx_check_dims(n, "the result", out.rank, out.dims)) {
+    return grt_ok_status();
+  }
   OUT(0) = grtc_onnx_broadcast_to(n, x, out.rank, out.dims);
   return grt_ok_status();
 }
@@ -1547,10 +1581,11 @@ static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
   if (!grtc_onnx_input(n, 0)) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
-  if (!grtc_onnx_list(n, "", 0, 0, "input 'input' (the shape)", &shape, &count)) {
+  bool symbolic = false;
+  if (!grtc_onnx_shape_input(n, 0, "input 'input' (the shape)", &shape, &count, &symbolic) ||
+      (!symbolic && !grtc_onnx_check_dims(n, "the result", count, shape))) {
     return grt_ok_status();
   }
-  if (!grtc_onnx_check_dims(n, "the result", count, shape)) return grt_ok_status();
   grtc_tvalue_t* value = grtc_onnx_attr_tensor(n, "value");
   if (!grtc_onnx_ok(n)) return grt_ok_status();
   grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_F32, count, shape);
@@ -1566,6 +1601,14 @@ static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
   type.elem = value->type.elem;
   bool splat = false;
   const uint8_t* data = grtc_onnx_const_data(value, &splat);
+  if (!grtc_ttype_is_static(&type)) {
+    // A symbolic shape: the value broadcast to it.
+    grtc_ttype_t scalar = grtc_onnx_type(type.elem, 0, NULL);
+    OUT(0) = grtc_onnx_broadcast_in_dim(
+        n, grtc_onnx_constant(n, &scalar, data, grtc_elem_byte_size(type.elem), true), &type,
+        NULL);
+    return grt_ok_status();
+  }
   OUT(0) = grtc_onnx_constant(n, &type, data, grtc_elem_byte_size(type.elem), true);
   return grt_ok_status();
 }
