@@ -35,7 +35,7 @@ typedef struct model_t {
   Onnx__OperatorSetIdProto* opsets[1];
   Onnx__NodeProto nodes[8];
   Onnx__NodeProto* node_ptrs[8];
-  char* node_inputs[8][4];
+  char* node_inputs[8][6];
   char* node_outputs[8][2];
   Onnx__AttributeProto attrs[8][3];
   Onnx__AttributeProto* attr_ptrs[8][3];
@@ -160,7 +160,7 @@ static Onnx__TensorProto* model_initializer(model_t* m, const char* name, int64_
   return t;
 }
 
-// One more input of |node| (Conv's bias, Gemm's C).
+// One more input of |node| (Conv's bias, Gemm's C; at most 6 in all).
 static void model_node_input(model_t* m, Onnx__NodeProto* node, const char* name) {
   (void)m;
   node->input[node->n_input++] = (char*)name;
@@ -873,6 +873,49 @@ static void symbolic_expand(void** state) {
   grtc_tmodule_destroy(module);
 }
 
+// BatchNormalization (inference), LayerNormalization over the last axis,
+// ReduceMax over a static axis and LogSoftmax over the symbolic one; and
+// the normalizations refusing a symbolic dimension they normalize over.
+static void symbolic_norms(void** state) {
+  (void)state;
+  fill_weights();
+  static const int64_t x_dims[3] = {-1, 2, 3}, two = 2, three = 3, one = 1, zero = 0;
+  model_t m;
+  model_init(&m, 17);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "scale", 1, 1, &two, weights, 2 * sizeof(float));
+  model_tensor(&m, "bias", 1, 1, &two, weights + 2, 2 * sizeof(float));
+  model_tensor(&m, "mean", 1, 1, &two, weights + 4, 2 * sizeof(float));
+  model_tensor(&m, "var", 1, 1, &two, weights + 12, 2 * sizeof(float));  // positive
+  model_tensor(&m, "gamma", 1, 1, &three, weights + 6, 3 * sizeof(float));
+  Onnx__NodeProto* bn = model_node(&m, "BatchNormalization", "x", "scale", "b");
+  model_node_input(&m, bn, "bias");
+  model_node_input(&m, bn, "mean");
+  model_node_input(&m, bn, "var");
+  model_node(&m, "LayerNormalization", "b", "gamma", "l");
+  Onnx__NodeProto* max = model_node(&m, "ReduceMax", "l", NULL, "r");
+  model_attr(&m, max, "axes", true, 1, &one);
+  model_attr(&m, max, "keepdims", false, 1, &zero);
+  Onnx__NodeProto* softmax = model_node(&m, "LogSoftmax", "r", NULL, "y");
+  model_attr(&m, softmax, "axis", false, 1, &zero);
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x3xf32>)");
+  grtc_tmodule_destroy(module);
+
+  model_init(&m, 17);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "gamma", 1, 1, &three, weights + 6, 3 * sizeof(float));
+  Onnx__NodeProto* ln = model_node(&m, "LayerNormalization", "x", "gamma", "y");
+  model_attr(&m, ln, "axis", false, 1, &zero);
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(LayerNormalization, opset 17)",
+               "input 0 dimension 0 is symbolic",
+               "grt imports LayerNormalization with symbolic dimensions in input X's dimensions "
+               "before 'axis' (those not normalized over) only",
+               NULL);
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
@@ -1080,6 +1123,7 @@ int main(void) {
       cmocka_unit_test(symbolic_view),
       cmocka_unit_test(symbolic_gather),
       cmocka_unit_test(symbolic_expand),
+      cmocka_unit_test(symbolic_norms),
       cmocka_unit_test(symbolic_pad_and_attention),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),
