@@ -421,6 +421,18 @@ grtc_tvalue_t* grtc_onnx_convert(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_ele
 // Data movement
 //===----------------------------------------------------------------------===//
 
+grtc_tvalue_t* grtc_onnx_dimension_size(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t dim) {
+  if (!x) return NULL;
+  if (grtc_dim_is_static(x->type.dims[dim])) {
+    return grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &x->type.dims[dim]);
+  }
+  grtc_ttype_t scalar = grtc_onnx_type(GRTC_ELEM_I64, 0, NULL);
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GET_DIMENSION_SIZE, &x, 1, &scalar, 1, 0);
+  if (!op) return NULL;
+  op->attrs.dim = dim;
+  return grtc_onnx_fold(n, op);
+}
+
 bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to, int64_t* out) {
   int64_t product = 1, symbol = 0;
   uint32_t symbols = 0;

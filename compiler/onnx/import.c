@@ -843,8 +843,8 @@ static const grtc_onnx_symbolic_rule_t grtc_onnx_symbolic_rules[] = {
     GRTC_ONNX_ANY("Shape"), GRTC_ONNX_ANY("Reshape"), GRTC_ONNX_ANY("Flatten"),
     GRTC_ONNX_ANY("Transpose"), GRTC_ONNX_ANY("Squeeze"), GRTC_ONNX_ANY("Unsqueeze"),
     GRTC_ONNX_ANY("Concat"),
-    // Reductions along any axis; ReduceMean refuses a symbolic dimension
-    // it divides by.
+    // Reductions along any axis (ReduceMean reads a symbolic extent it
+    // divides by at run time).
     GRTC_ONNX_ANY("Softmax"), GRTC_ONNX_ANY("LogSoftmax"), GRTC_ONNX_ANY("ReduceSum"),
     GRTC_ONNX_ANY("ReduceMean"), GRTC_ONNX_ANY("ReduceMax"), GRTC_ONNX_ANY("ReduceMin"),
     {"Gather", grtc_onnx_takes_indices, "the indices (input 1)"},

@@ -179,6 +179,10 @@ bool grtc_onnx_shape_values(grtc_onnx_node_t* n, grtc_tvalue_t* value,
 void grtc_onnx_remember_shape_values(grtc_onnx_node_t* n,
                                      const grtc_tvalue_t* value,
                                      const grtc_onnx_shape_values_t* values);
+// Dimension |dim| of |x| as a rank-0 i64: a constant when static, else
+// read at run time (stablehlo.get_dimension_size).
+grtc_tvalue_t* grtc_onnx_dimension_size(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                        uint32_t dim);
 // Dimensions [from, to) of |type| as one (Flatten, a reshape to 2-D): their
 // product, or a symbolic one of them when every other is 1. False when the
 // product of a symbol and another dimension would be needed.

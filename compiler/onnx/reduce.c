@@ -152,16 +152,22 @@ static grt_status_t grtc_onnx_op_reduce(grtc_onnx_node_t* n) {
       result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, keepdims);
       break;
     case GRTC_ONNX_REDUCE_MEAN: {
+      // The count: the static sizes' product, times the symbolic extents
+      // read at run time.
       int64_t elements = 1;
+      grtc_tvalue_t* extents = NULL;
       for (uint32_t i = 0; i < count; ++i) {
-        if (!grtc_dim_is_static(x->type.dims[axes[i]])) {
-          return grtc_onnx_symbolic_error(n, 0, (uint32_t)axes[i], x->type.dims[axes[i]],
-                                          "grt takes the mean over static dimensions only");
+        if (grtc_dim_is_static(x->type.dims[axes[i]])) {
+          elements *= x->type.dims[axes[i]];
+          continue;
         }
-        elements *= x->type.dims[axes[i]];
+        grtc_tvalue_t* extent =
+            grtc_onnx_convert(n, grtc_onnx_dimension_size(n, x, (uint32_t)axes[i]), elem);
+        extents = extents ? MUL(extents, extent) : extent;
       }
       result = grtc_onnx_reduce(n, x, axes, count, GRTC_TOP_ADD, zero, keepdims);
-      result = DIV(result, grtc_onnx_splat_like(n, result, (double)elements));
+      result = DIV(result, extents ? MUL(grtc_onnx_scalar(n, elem, (double)elements), extents)
+                                   : grtc_onnx_splat_like(n, result, (double)elements));
       break;
     }
     case GRTC_ONNX_REDUCE_MAX:

@@ -180,16 +180,8 @@ static grt_status_t grtc_onnx_op_shape(grtc_onnx_node_t* n) {
   // (Reshape) read them from the importer's record.
   grtc_tvalue_t* parts[GRTC_MAX_RANK];
   int64_t one = 1;
-  grtc_ttype_t scalar = grtc_onnx_type(GRTC_ELEM_I64, 0, NULL);
   for (int64_t i = 0; i < count; ++i) {
-    if (!known.symbolic[i]) {
-      parts[i] = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &one, &known.values[i]);
-      continue;
-    }
-    grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_GET_DIMENSION_SIZE, &x, 1, &scalar, 1, 0);
-    if (!op) return grt_ok_status();
-    op->attrs.dim = start + i;
-    parts[i] = grtc_onnx_reshape(n, grtc_onnx_fold(n, op), 1, &one);
+    parts[i] = grtc_onnx_reshape(n, grtc_onnx_dimension_size(n, x, (uint32_t)(start + i)), 1, &one);
   }
   OUT(0) = grtc_onnx_concat(n, parts, (uint32_t)count, 0);
   grtc_onnx_remember_shape_values(n, OUT(0), &known);
