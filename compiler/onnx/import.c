@@ -43,8 +43,8 @@ struct grtc_onnx_importer_t {
   uint32_t depth;
   const grtc_location_t* file_location;  // the model file, line 0
   // Integer tensors whose values are known dimensions (Shape of a tensor
-  // with symbolic dimensions and what Gather, Unsqueeze, Concat and Cast
-  // make of it), newest first.
+  // with symbolic dimensions and what Gather, Slice, Unsqueeze, Squeeze,
+  // Concat and Cast make of it), newest first.
   struct grtc_onnx_known_t* known;
 };
 

@@ -722,14 +722,15 @@ static void symbolic_cnn(void** state) {
 }
 
 // torch.onnx.export's x.view(x.size(0), -1): Shape -> Gather -> Unsqueeze
-// -> Concat with [-1] -> Reshape; the same with x.size(1) (static) too;
-// and Reshape to the constants [0, -1] and [-1, 16]. Each keeps the batch
+// -> Concat with [-1] -> Reshape; the same with x.size(1) (static) too,
+// and with a Slice of the shape (x.shape[:2]); and Reshape to the
+// constants [0, -1] and [-1, 16]. Each keeps the batch
 // symbol, and folding drops the shape chain.
 static void symbolic_view(void** state) {
   (void)state;
   static const int64_t x_dims[4] = {-1, 2, 2, 4}, one = 1, zero = 0, minus_one = -1;
   static const int64_t shapes[2][2] = {{0, -1}, {-1, 16}};
-  for (int form = 0; form < 4; ++form) {
+  for (int form = 0; form < 5; ++form) {
     model_t m;
     model_init(&m, 13);
     model_input(&m, "x", 4, x_dims);
@@ -741,6 +742,17 @@ static void symbolic_view(void** state) {
       model_node(&m, "Gather", "s", "zero", "n");
       model_node(&m, "Unsqueeze", "n", "axes", "n1");
       Onnx__NodeProto* concat = model_node(&m, "Concat", "n1", "rest", "shape");
+      model_attr(&m, concat, "axis", false, 1, &zero);
+    } else if (form == 4) {
+      // x.view(*x.shape[:2], -1): a Slice of the shape.
+      static const int64_t two = 2;
+      model_tensor(&m, "starts", 7, 1, &one, &zero, sizeof(zero));
+      model_tensor(&m, "ends", 7, 1, &one, &two, sizeof(two));
+      model_tensor(&m, "rest", 7, 1, &one, &minus_one, sizeof(minus_one));
+      model_node(&m, "Shape", "x", NULL, "s");
+      Onnx__NodeProto* slice = model_node(&m, "Slice", "s", "starts", "lead");
+      model_node_input(&m, slice, "ends");
+      Onnx__NodeProto* concat = model_node(&m, "Concat", "lead", "rest", "shape");
       model_attr(&m, concat, "axis", false, 1, &zero);
     } else if (form == 3) {
       // x.view(x.size(0), x.size(1), -1): size(1) is static, a constant.
@@ -760,11 +772,12 @@ static void symbolic_view(void** state) {
       int64_t two = 2;
       model_tensor(&m, "shape", 7, 1, &two, shapes[form - 1], sizeof(shapes[0]));
     }
-    model_node(&m, "Reshape", "x", "shape", form == 3 ? "y" : "v");
-    if (form != 3) model_node(&m, "Relu", "v", NULL, "y");
+    bool three_d = form >= 3;
+    model_node(&m, "Reshape", "x", "shape", three_d ? "y" : "v");
+    if (!three_d) model_node(&m, "Relu", "v", NULL, "y");
     model_output(&m, "y");
     grtc_tmodule_t* module = import_prepared(&m, NULL);
-    expect_batch_symbol(module, form == 3 ? "-> (tensor<?s0x2x8xf32>)" : "-> (tensor<?s0x16xf32>)");
+    expect_batch_symbol(module, three_d ? "-> (tensor<?s0x2x8xf32>)" : "-> (tensor<?s0x16xf32>)");
     char* text = print(module);
     assert_null(strstr(text, "get_dimension_size"));
     assert_null(strstr(text, "stablehlo.gather"));

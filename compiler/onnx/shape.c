@@ -641,6 +641,24 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   }
   grtc_tvalue_t* value = grtc_onnx_reverse(n, x, reversed, reversed_count);
   OUT(0) = grtc_onnx_slice(n, value, lo, hi, st);
+  // A slice of a shape holding symbolic dimensions (x.shape[:2]) keeps
+  // them; its static elements alone are a constant.
+  grtc_onnx_shape_values_t known, picked;
+  if (rank == 1 && !grtc_onnx_is_constant(x) && grtc_onnx_shape_values(n, x, &known) && OUT(0)) {
+    memset(&picked, 0, sizeof(picked));
+    bool symbolic = false;
+    for (int64_t t = lo[0]; t < hi[0]; t += st[0]) {
+      int64_t from = reversed_count ? x->type.dims[0] - 1 - t : t;
+      picked.values[picked.count] = known.values[from];
+      symbolic |= picked.symbolic[picked.count++] = known.symbolic[from];
+    }
+    if (!symbolic) {
+      int64_t count = picked.count;
+      OUT(0) = grtc_onnx_const_ints(n, x->type.elem, 1, &count, picked.values);
+    } else {
+      grtc_onnx_remember_shape_values(n, OUT(0), &picked);
+    }
+  }
   return grt_ok_status();
 }
 
