@@ -849,6 +849,7 @@ static const grtc_onnx_symbolic_rule_t grtc_onnx_symbolic_rules[] = {
     GRTC_ONNX_ANY("ReduceMean"), GRTC_ONNX_ANY("ReduceMax"), GRTC_ONNX_ANY("ReduceMin"),
     {"Gather", grtc_onnx_takes_indices, "the indices (input 1)"},
     GRTC_ONNX_ANY("MatMul"), GRTC_ONNX_ANY("Pad"), GRTC_ONNX_ANY("Expand"),
+    GRTC_ONNX_ANY("Slice"),
     {"Gemm", grtc_onnx_takes_gemm, "the rows of A (and in C)"},
     {"Conv", grtc_onnx_takes_batch, "the batch (input 0 dimension 0)"},
     {"MaxPool", grtc_onnx_takes_pool,

@@ -966,6 +966,54 @@ static void symbolic_reduce_mean(void** state) {
   grtc_tmodule_destroy(module);
 }
 
+// Slice of a tensor with a symbolic batch (x[:, :, 2:5], the whole batch
+// as exporters write it: [0, INT64_MAX)) crops with negative padding: run
+// through the kernel interpreter at N = 3. A part of the batch is refused.
+static void symbolic_slice(void** state) {
+  (void)state;
+  static const int64_t x_dims[3] = {-1, 2, 6}, two = 2, one = 1;
+  static const int64_t starts[2] = {0, 2}, ends[2] = {INT64_MAX, 5}, axes[2] = {0, 2};
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "starts", 7, 1, &two, starts, sizeof(starts));
+  model_tensor(&m, "ends", 7, 1, &two, ends, sizeof(ends));
+  model_tensor(&m, "axes", 7, 1, &two, axes, sizeof(axes));
+  Onnx__NodeProto* slice = model_node(&m, "Slice", "x", "starts", "y");
+  model_node_input(&m, slice, "ends");
+  model_node_input(&m, slice, "axes");
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  int64_t batch = expect_batch_symbol(module, "-> (tensor<?s0x2x3xf32>)");
+  grtc_kernel_set_t kernels;
+  grtc_kernel_set_init(grt_allocator_system(), &kernels);
+  grtc_dispatch_options_t options = {2, 0};
+  GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
+  float x[36], got[18], want[18];
+  for (int i = 0; i < 36; ++i) x[i] = (float)i;
+  for (int i = 0; i < 18; ++i) want[i] = x[(i / 3) * 6 + 2 + i % 3];
+  int64_t symbols[64] = {0};
+  symbols[grtc_dim_symbol(batch)] = 3;
+  void* args[1] = {x};
+  void* results[1] = {got};
+  GRT_EXPECT_OK(grtc_kinterp_run_func_symbolic(module, &kernels, module->first_func, symbols,
+                                               args, results));
+  for (int i = 0; i < 18; ++i) assert_true(got[i] == want[i]);
+  grtc_kernel_set_deinit(&kernels);
+  grtc_tmodule_destroy(module);
+
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "starts", 7, 1, &one, &one, sizeof(one));
+  model_tensor(&m, "ends", 7, 1, &one, &ends[0], sizeof(ends[0]));
+  slice = model_node(&m, "Slice", "x", "starts", "y");
+  model_node_input(&m, slice, "ends");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Slice, opset 13)",
+               "input 0 dimension 0 is symbolic", "grt slices a symbolic dimension only whole",
+               NULL);
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
@@ -1168,6 +1216,7 @@ int main(void) {
       cmocka_unit_test(symbolic_expand),
       cmocka_unit_test(symbolic_norms),
       cmocka_unit_test(symbolic_reduce_mean),
+      cmocka_unit_test(symbolic_slice),
       cmocka_unit_test(symbolic_pad_and_attention),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),

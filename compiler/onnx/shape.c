@@ -599,11 +599,20 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     hi[i] = x->type.dims[i];
     st[i] = 1;
   }
+  bool x_symbolic = !grtc_ttype_is_static(&x->type);
   for (uint32_t i = 0; i < start_count; ++i) {
     uint32_t a = (uint32_t)axes[i];
     int64_t dim = x->type.dims[a];
     int64_t step = has_steps ? steps[i] : 1;
     if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    if (!grtc_dim_is_static(dim)) {
+      // All of a symbolic axis (exporters write [0, INT64_MAX)) only.
+      if (step != 1 || starts[i] != 0 || ends[i] < (INT64_C(1) << 31)) {
+        return grtc_onnx_symbolic_error(n, 0, a, dim,
+                                        "grt slices a symbolic dimension only whole");
+      }
+      continue;
+    }
     // A step beyond the dimension takes one element, as one of dim does
     // (and keeps the size arithmetic from overflowing).
     int64_t most = dim > 1 ? dim : 1;
@@ -638,6 +647,32 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
       }
       st[a] = k;
     }
+  }
+  if (x_symbolic) {
+    // stablehlo.slice's limits are static: the static axes are cropped
+    // with negative padding instead (exact), the symbolic ones untouched.
+    int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < rank; ++i) {
+      bool whole = !grtc_dim_is_static(x->type.dims[i]);
+      if (!whole && st[i] != 1) {
+        return grtc_onnx_unsupported(n,
+                                     "a step of %lld on axis %u of a tensor with symbolic "
+                                     "dimensions; grt slices such tensors with step 1 only: pin "
+                                     "the model's symbolic inputs with "
+                                     "--onnx-input-shape=NAME:<dims>",
+                                     (long long)st[i], i);
+      }
+      low[i] = whole ? 0 : -lo[i];
+      high[i] = whole ? 0 : hi[i] - x->type.dims[i];
+    }
+    if (reversed_count) {
+      return grtc_onnx_unsupported(n,
+                                   "a negative step on a tensor with symbolic dimensions; grt "
+                                   "slices such tensors with step 1 only: pin the model's "
+                                   "symbolic inputs with --onnx-input-shape=NAME:<dims>");
+    }
+    OUT(0) = grtc_onnx_pad(n, x, grtc_onnx_scalar(n, x->type.elem, 0), low, high);
+    return grt_ok_status();
   }
   grtc_tvalue_t* value = grtc_onnx_reverse(n, x, reversed, reversed_count);
   OUT(0) = grtc_onnx_slice(n, value, lo, hi, st);
