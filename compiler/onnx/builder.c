@@ -778,6 +778,11 @@ static grtc_tvalue_t* grtc_onnx_drop_vector_dims(grtc_onnx_node_t* n, grtc_tvalu
 }
 
 grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b) {
+  return a ? grtc_onnx_matmul_into(n, a, b, a->type.elem) : NULL;
+}
+
+grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b,
+                                     grtc_elem_t result_elem) {
   if (!a || !b || !grtc_onnx_ok(n) || !grtc_onnx_same_elem(n, a, b)) return NULL;
   if (a->type.rank == 0 || b->type.rank == 0) {
     grtc_onnx_fail(n, grtc_onnx_error(n, "MatMul operands must have rank >= 1"));
@@ -836,7 +841,7 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
     // A batched lhs times one matrix: fold the batch into M, one GEMM.
     int64_t flat[2] = {rows, k};
     lhs = grtc_onnx_reshape(n, a, 2, flat);
-    grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, (int64_t[]){rows, cols});
+    grtc_ttype_t type = grtc_onnx_type(result_elem, 2, (int64_t[]){rows, cols});
     grtc_dot_dims_t dims;
     memset(&dims, 0, sizeof(dims));
     int64_t lc = 1, rc = 0;
@@ -870,7 +875,7 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tval
   dims.lhs_contracting.values = &lc;
   dims.rhs_contracting.count = 1;
   dims.rhs_contracting.values = &rc;
-  grtc_ttype_t type = grtc_onnx_type(a->type.elem, nb + 2, batch.dims);
+  grtc_ttype_t type = grtc_onnx_type(result_elem, nb + 2, batch.dims);
   type.dims[nb] = m;
   type.dims[nb + 1] = cols;
   return grtc_onnx_drop_vector_dims(n, grtc_onnx_dot(n, lhs, rhs, &dims, &type), &type, a_vector,

@@ -1193,6 +1193,41 @@ static void unsupported_element_type_is_named(void** state) {
   expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "graph input 'x'", "STRING", NULL);
 }
 
+// MatMulInteger's operands: 8-bit integers of rank >= 1, zero points of
+// their type that are scalars or one per row (a) or column (b).
+static void matmul_integer_errors(void** state) {
+  (void)state;
+  int64_t a_dims[2] = {2, 3}, b_dims[2] = {3, 2}, three = 3;
+  struct {
+    int32_t a_elem, zero_elem;
+    uint32_t zero_rank;
+    uint32_t a_rank;
+    const char* message;
+  } cases[] = {
+      {1, 0, 0, 2, "expected an int8 or uint8 tensor, got tensor<2x3xf32>"},
+      {2, 3, 0, 2, "zero point tensor<i8> does not fit input tensor<2x3xui8>"},
+      {3, 3, 1, 2, "zero point tensor<3xi8> does not fit input tensor<2x3xi8>"},
+      {3, 0, 0, 0, "MatMulInteger operands must have rank >= 1"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    model_t m;
+    model_init(&m, 13);
+    model_input(&m, "a", cases[i].a_rank, a_dims);
+    m.tensor_types[0].elem_type = cases[i].a_elem;
+    model_input(&m, "b", 2, b_dims);
+    m.tensor_types[1].elem_type = 3;
+    Onnx__NodeProto* node = model_node(&m, "MatMulInteger", "a", "b", "y");
+    if (cases[i].zero_elem) {
+      model_input(&m, "za", cases[i].zero_rank, &three);
+      m.tensor_types[2].elem_type = cases[i].zero_elem;
+      node->input[node->n_input++] = "za";
+    }
+    model_output(&m, "y");
+    expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(MatMulInteger, opset 13)",
+                 cases[i].message, NULL);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(relu_add_imports),
@@ -1223,6 +1258,7 @@ int main(void) {
       cmocka_unit_test(output_type_is_checked),
       cmocka_unit_test(external_data),
       cmocka_unit_test(unsupported_element_type_is_named),
+      cmocka_unit_test(matmul_integer_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

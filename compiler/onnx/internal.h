@@ -305,6 +305,10 @@ grtc_tvalue_t* grtc_onnx_dot(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // numpy matmul semantics (1-D promotion, broadcast batch dims).
 grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                 grtc_tvalue_t* b);
+// The same with results of |result_elem| (i8 x i8 -> i32 for the integer
+// ops).
+grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                     grtc_tvalue_t* b, grtc_elem_t result_elem);
 // CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,

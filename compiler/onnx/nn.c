@@ -271,31 +271,48 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
-// An 8-bit integer input of ConvInteger/MatMulInteger minus its zero point
-// (a scalar, or one per |axis| of |x| (-1: none allowed)), in i32.
-static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                               uint32_t zero_index, int axis) {
-  if (!x) return NULL;
+// Checks that |x|, an input of ConvInteger/MatMulInteger, is int8 or
+// uint8 and that its zero point (input |zero_index|, optional) is a scalar
+// or one per |axis| of |x| (-1: none allowed) of its type. *|zero| is that
+// zero point in i32 shaped |rank|, |dims| when it is a vector (NULL when
+// absent). False with the error in |n| otherwise.
+static bool grtc_onnx_integer_input(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t zero_index,
+                                    int axis, uint32_t rank, const int64_t* dims,
+                                    grtc_tvalue_t** zero) {
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bz[GRTC_TTYPE_FORMAT_CAPACITY];
+  *zero = NULL;
   if (x->type.elem != GRTC_ELEM_I8 && x->type.elem != GRTC_ELEM_U8) {
     grt_status_free(
         grtc_onnx_error(n, "expected an int8 or uint8 tensor, got %s", grtc_onnx_fmt(x, bx)));
-    return NULL;
+    return false;
   }
-  grtc_tvalue_t* v = grtc_onnx_convert(n, x, GRTC_ELEM_I32);
-  grtc_tvalue_t* zero = zero_index < n->input_count ? n->inputs[zero_index] : NULL;
-  if (!zero) return v;
-  int64_t count = grtc_ttype_element_count(&zero->type);
-  if (zero->type.elem != x->type.elem ||
-      (count != 1 && (axis < 0 || zero->type.rank != 1 || count != x->type.dims[axis]))) {
+  grtc_tvalue_t* z = zero_index < n->input_count ? n->inputs[zero_index] : NULL;
+  if (!z) return true;
+  int64_t count = grtc_ttype_element_count(&z->type);
+  if (z->type.elem != x->type.elem ||
+      (count != 1 && (axis < 0 || z->type.rank != 1 || count != x->type.dims[axis]))) {
     grt_status_free(grtc_onnx_error(n, "zero point %s does not fit input %s",
-                                    grtc_onnx_fmt(zero, bz), grtc_onnx_fmt(x, bx)));
-    return NULL;
+                                    grtc_onnx_fmt(z, bz), grtc_onnx_fmt(x, bx)));
+    return false;
   }
+  *zero = grtc_onnx_reshape(n, grtc_onnx_convert(n, z, GRTC_ELEM_I32), count == 1 ? 0 : rank,
+                            dims);
+  return grtc_onnx_ok(n);
+}
+
+// An 8-bit integer input of ConvInteger minus its zero point (a scalar, or
+// one per |axis| of |x| (-1: none allowed)), in i32.
+static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                               uint32_t zero_index, int axis) {
+  if (!x) return NULL;
   int64_t dims[GRTC_MAX_RANK];
-  for (uint32_t d = 0; d < x->type.rank; ++d) dims[d] = (int)d == axis ? count : 1;
-  return SUB(v, grtc_onnx_reshape(n, grtc_onnx_convert(n, zero, GRTC_ELEM_I32),
-                                  count == 1 ? 0 : x->type.rank, dims));
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    dims[d] = (int)d == axis ? x->type.dims[d] : 1;
+  }
+  grtc_tvalue_t* zero;
+  if (!grtc_onnx_integer_input(n, x, zero_index, axis, x->type.rank, dims, &zero)) return NULL;
+  grtc_tvalue_t* v = grtc_onnx_convert(n, x, GRTC_ELEM_I32);
+  return zero ? SUB(v, zero) : v;
 }
 
 static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
@@ -305,14 +322,67 @@ static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// An int8 or uint8 operand of MatMulInteger as int8 (uint8 shifted down by
+// 128, exact) and its zero point as grtc_onnx_integer_input gives it,
+// shifted the same way; *|zero| is NULL when x is int8 without a zero
+// point. False with the error in |n| otherwise.
+static bool grtc_onnx_int8_operand(grtc_onnx_node_t* n, grtc_tvalue_t** x, uint32_t zero_index,
+                                   int axis, uint32_t rank, const int64_t* dims,
+                                   grtc_tvalue_t** zero) {
+  grtc_tvalue_t* v = *x;
+  if (!grtc_onnx_integer_input(n, v, zero_index, axis, rank, dims, zero)) return false;
+  if (v->type.elem == GRTC_ELEM_U8) {
+    grtc_tvalue_t* shift = grtc_onnx_scalar(n, GRTC_ELEM_I32, 128);
+    *x = grtc_onnx_convert(n, SUB(grtc_onnx_convert(n, v, GRTC_ELEM_I32), shift), GRTC_ELEM_I8);
+    *zero = *zero ? SUB(*zero, shift) : grtc_onnx_scalar(n, GRTC_ELEM_I32, -128);
+  }
+  return *x && grtc_onnx_ok(n);
+}
+
+// sum_k (a - za)(b - zb) = a.b - zb sum_k a - za sum_k b + K za zb: the
+// int8 x int8 -> int32 product (the CPU's int8 GEMM) and the row and
+// column sums (products with ones) that a zero point needs. uint8 operands
+// are shifted to int8 with their zero points (a - za = (a - 128) - (za - 128)).
 static grt_status_t grtc_onnx_op_matmul_integer(grtc_onnx_node_t* n) {
   grtc_tvalue_t* a = grtc_onnx_input(n, 0);
   grtc_tvalue_t* b = grtc_onnx_input(n, 1);
   if (!a || !b) return grt_ok_status();
-  // a's zero point may be per row (a's dimension -2), b's per column.
-  OUT(0) = grtc_onnx_matmul(
-      n, grtc_onnx_dequantize_i32(n, a, 2, a->type.rank >= 2 ? (int)a->type.rank - 2 : -1),
-      grtc_onnx_dequantize_i32(n, b, 3, b->type.rank >= 2 ? (int)b->type.rank - 1 : -1));
+  if (a->type.rank == 0 || b->type.rank == 0) {
+    return grtc_onnx_error(n, "MatMulInteger operands must have rank >= 1");
+  }
+  uint32_t ra = a->type.rank, rb = b->type.rank;
+  bool a_vector = ra == 1, b_vector = rb == 1;
+  int64_t k = a->type.dims[ra - 1];
+  // a's zero point may be per row (a's dimension -2): a column (M, 1) of
+  // the result, or (M) when b is a vector; b's per column (its last
+  // dimension).
+  int64_t a_dims[2] = {a_vector ? 1 : a->type.dims[ra - 2], 1};
+  int64_t b_dims[1] = {b->type.dims[rb - 1]};
+  grtc_tvalue_t *za, *zb;
+  if (!grtc_onnx_int8_operand(n, &a, 2, a_vector ? -1 : (int)ra - 2, b_vector ? 1 : 2, a_dims,
+                              &za) ||
+      !grtc_onnx_int8_operand(n, &b, 3, b_vector ? -1 : (int)rb - 1, 1, b_dims, &zb)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* y = grtc_onnx_matmul_into(n, a, b, GRTC_ELEM_I32);
+  if (zb) {
+    // Row sums of a: a times a ones column, (..., M, 1) (or (..., M)).
+    int64_t dims[2] = {k, 1};
+    grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_I8, b_vector ? 1 : 2, dims);
+    grtc_tvalue_t* rows =
+        grtc_onnx_matmul_into(n, a, grtc_onnx_splat(n, &type, 1), GRTC_ELEM_I32);
+    y = SUB(y, MUL(rows, zb));
+  }
+  if (za) {
+    // Column sums of b: a ones row times b, (..., 1, N) (or (..., N)).
+    int64_t dims[2] = {1, k};
+    grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_I8, a_vector ? 1 : 2, a_vector ? dims + 1 : dims);
+    grtc_tvalue_t* cols =
+        grtc_onnx_matmul_into(n, grtc_onnx_splat(n, &type, 1), b, GRTC_ELEM_I32);
+    y = SUB(y, MUL(cols, za));
+    if (zb) y = ADD(y, MUL(MUL(za, zb), grtc_onnx_scalar(n, GRTC_ELEM_I32, (double)k)));
+  }
+  OUT(0) = y;
   return grt_ok_status();
 }
 
