@@ -200,8 +200,20 @@ static void run_case_as(const pool_case_t* c, int index, bool symbolic_n) {
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = 12345.0f;
   void* fast_ptrs[] = {in, fast};
   void* generic_ptrs[] = {in, generic};
-  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, &c->n), 0);
-  assert_int_equal(cpu_run_extents(&lib, &set, 1, generic_ptrs, &c->n), 0);
+  const size_t lengths[] = {ni * sizeof(float), no * sizeof(float)};
+  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, lengths, &c->n),
+                   0);
+  assert_int_equal(
+      cpu_run_extents(&lib, &set, 1, generic_ptrs, lengths, &c->n), 0);
+  if (symbolic_n && no > 0) {
+    // A batch past the bindings (a tampered push constant): both kernels
+    // refuse with the input binding's code instead of reading past it.
+    int64_t more = c->n + 1;
+    assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, lengths, &more),
+                     256);
+    assert_int_equal(
+        cpu_run_extents(&lib, &set, 1, generic_ptrs, lengths, &more), 256);
+  }
   for (int64_t b = 0; b < c->n; ++b) {
     for (int64_t ch = 0; ch < c->c; ++ch) {
       for (int64_t oy = 0; oy < g.oh; ++oy) {
