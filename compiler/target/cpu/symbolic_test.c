@@ -11,13 +11,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "compiler/target/c_family/c_family.h"
 #include "compiler/target/cpu/cpu_test_util.h"
+#include "compiler/target/cpu/guarded_test_util.h"
 #include "compiler/target/cpu/symbolic_test_util.h"
 
 #define P GRTC_KSECTION_PRE
@@ -56,31 +55,6 @@ static void test_symbolic_kernels(void** state) {
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
 }
-
-// |bytes| of memory that end where an inaccessible page begins, with one
-// before them too, so a kernel (uninstrumented code, which ASan does not
-// see) that reads or writes past them faults. Free with guarded_free.
-typedef struct guarded_t {
-  void* data;
-  char* map;
-  size_t map_size;
-} guarded_t;
-
-static guarded_t guarded_alloc(size_t bytes) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  size_t body = (bytes + page - 1) / page * page;
-  guarded_t g;
-  g.map_size = body + 2 * page;
-  g.map = mmap(NULL, g.map_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(g.map != MAP_FAILED);
-  if (body) {
-    assert_int_equal(mprotect(g.map + page, body, PROT_READ | PROT_WRITE), 0);
-  }
-  g.data = g.map + page + body - bytes;
-  return g;
-}
-
-static void guarded_free(guarded_t* g) { munmap(g->map, g->map_size); }
 
 // Runs kernel |index| of |set| with extent |extent| on bindings of exactly
 // |elems[b]| elements (guarded_alloc) and returns its code.
