@@ -119,9 +119,11 @@ size_t grt_hal_shape_format(const grt_hal_dim_t* shape, size_t rank,
   size_t length = 0;
   if (capacity) out[0] = '\0';
   for (size_t i = 0; i < rank; ++i) {
-    int n = snprintf(length < capacity ? out + length : NULL,
-                     length < capacity ? capacity - length : 0,
-                     "%" PRId64 "x", shape[i]);
+    int n = shape[i] < 0 ? snprintf(length < capacity ? out + length : NULL,
+                                    length < capacity ? capacity - length : 0, "?x")
+                         : snprintf(length < capacity ? out + length : NULL,
+                                    length < capacity ? capacity - length : 0,
+                                    "%" PRId64 "x", shape[i]);
     if (n > 0) length += (size_t)n;
   }
   int n = snprintf(length < capacity ? out + length : NULL,
@@ -326,8 +328,10 @@ size_t grt_hal_buffer_view_format_type(const grt_hal_buffer_view_t* view,
 grt_status_t grt_hal_buffer_view_check(const grt_hal_buffer_view_t* view,
                                        const grt_hal_dim_t* shape, size_t rank,
                                        grt_hal_element_type_t element_type) {
-  bool same = view->rank == rank && view->element_type == element_type &&
-              (rank == 0 || memcmp(view->shape, shape, rank * sizeof(*shape)) == 0);
+  bool same = view->rank == rank && view->element_type == element_type;
+  for (size_t i = 0; same && i < rank; ++i) {
+    same = shape[i] < 0 || view->shape[i] == shape[i];  // < 0: any size
+  }
   if (same) return grt_ok_status();
   char expected[GRT_HAL_MAX_RANK * 21 + 32];
   char got[GRT_HAL_MAX_RANK * 21 + 32];

@@ -85,8 +85,8 @@ grt_status_t grt_hal_element_type_parse(grt_string_view_t text,
 grt_status_t grt_hal_shape_element_count(const grt_hal_dim_t* shape,
                                          size_t rank, uint64_t* out_count)
     GRT_MUST_USE;
-// Formats "4x16xf32" ("f32" for rank 0) into |out|; returns the length it
-// needed (like snprintf).
+// Formats "4x16xf32" ("f32" for rank 0; a negative dim as "?") into |out|;
+// returns the length it needed (like snprintf).
 size_t grt_hal_shape_format(const grt_hal_dim_t* shape, size_t rank,
                             grt_hal_element_type_t type, char* out,
                             size_t capacity);
@@ -125,8 +125,10 @@ uint64_t grt_hal_buffer_view_byte_length(const grt_hal_buffer_view_t* view);
 size_t grt_hal_buffer_view_format_type(const grt_hal_buffer_view_t* view,
                                        char* out, size_t capacity);
 
-// OK when |view| has exactly |shape| and |element_type|, else
-// INVALID_ARGUMENT "expected tensor<4x16xf32>, got tensor<4x15xf32>".
+// OK when |view| has exactly |shape| and |element_type| (a negative dim
+// of |shape| matches any size: a symbolic dimension), else
+// INVALID_ARGUMENT "expected tensor<4x16xf32>, got tensor<4x15xf32>"
+// ("expected tensor<?x16xf32>, ..." for any size).
 grt_status_t grt_hal_buffer_view_check(const grt_hal_buffer_view_t* view,
                                        const grt_hal_dim_t* shape, size_t rank,
                                        grt_hal_element_type_t element_type)

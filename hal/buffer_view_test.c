@@ -190,6 +190,14 @@ static void test_view_create_and_check(void** state) {
   grt_expect_error(
       grt_hal_buffer_view_check(view, ok_shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8),
       GRT_STATUS_INVALID_ARGUMENT, "expected tensor<4xi8>, got tensor<4x15xi8>");
+  // A negative dim matches any size (symbolic dimensions).
+  grt_hal_dim_t any_rows[2] = {-1, 15};
+  GRT_EXPECT_OK(
+      grt_hal_buffer_view_check(view, any_rows, 2, GRT_HAL_ELEMENT_TYPE_INT_8));
+  grt_hal_dim_t any_rows_16[2] = {-1, 16};
+  grt_expect_error(
+      grt_hal_buffer_view_check(view, any_rows_16, 2, GRT_HAL_ELEMENT_TYPE_INT_8),
+      GRT_STATUS_INVALID_ARGUMENT, "expected tensor<?x16xi8>, got tensor<4x15xi8>");
   grt_hal_buffer_view_retain(view);
   grt_hal_buffer_view_release(view);
   grt_hal_buffer_view_release(view);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/inline.h"
 #include "base/status.h"
 #include "runtime/native_abi.h"
 #include "vm/native_module.h"
@@ -47,35 +48,35 @@
 #define GRT_RUNTIME_ABI_RESULT_REF grt_vm_ref_t
 
 // Reads one value of each kind at the next packed place after *size.
-static inline int32_t grt_runtime_abi_read_I32(const uint8_t* base,
+static GRT_ALWAYS_INLINE int32_t grt_runtime_abi_read_I32(const uint8_t* base,
                                                size_t* size) {
   int32_t value;
   memcpy(&value, base + grt_vm_packed_place(size, GRT_VM_VALUE_TYPE_I32),
          sizeof(value));
   return value;
 }
-static inline int64_t grt_runtime_abi_read_I64(const uint8_t* base,
+static GRT_ALWAYS_INLINE int64_t grt_runtime_abi_read_I64(const uint8_t* base,
                                                size_t* size) {
   int64_t value;
   memcpy(&value, base + grt_vm_packed_place(size, GRT_VM_VALUE_TYPE_I64),
          sizeof(value));
   return value;
 }
-static inline float grt_runtime_abi_read_F32(const uint8_t* base,
+static GRT_ALWAYS_INLINE float grt_runtime_abi_read_F32(const uint8_t* base,
                                              size_t* size) {
   float value;
   memcpy(&value, base + grt_vm_packed_place(size, GRT_VM_VALUE_TYPE_F32),
          sizeof(value));
   return value;
 }
-static inline double grt_runtime_abi_read_F64(const uint8_t* base,
+static GRT_ALWAYS_INLINE double grt_runtime_abi_read_F64(const uint8_t* base,
                                               size_t* size) {
   double value;
   memcpy(&value, base + grt_vm_packed_place(size, GRT_VM_VALUE_TYPE_F64),
          sizeof(value));
   return value;
 }
-static inline const grt_vm_ref_t* grt_runtime_abi_read_REF(
+static GRT_ALWAYS_INLINE const grt_vm_ref_t* grt_runtime_abi_read_REF(
     const uint8_t* base, size_t* size) {
   return (const grt_vm_ref_t*)(base +
                                grt_vm_packed_place(size, GRT_VM_VALUE_TYPE_REF));

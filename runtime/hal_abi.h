@@ -31,7 +31,10 @@
   X(buffer_subspan, "buffer.subspan", 0, "a buffer viewing that range")        \
   X(buffer_view_assert, "buffer_view.assert", 0,                               \
     "fails with the message unless view is a buffer view of that element "     \
-    "type and shape")                                                          \
+    "type and shape (a dim of -1: any size)")                                  \
+  X(buffer_view_assert_dim, "buffer_view.assert_dim", 0,                       \
+    "fails with the message and the dimension's size unless dimension index "  \
+    "of view is == bound (relation 0), >= bound (1) or <= bound (2)")          \
   X(buffer_view_buffer, "buffer_view.buffer", 0, "the view's buffer")          \
   X(buffer_view_create, "buffer_view.create", 0,                               \
     "a view of that range of the buffer with that element type and shape")     \
@@ -78,7 +81,10 @@
   X(fence_fail, "fence.fail", 0, "fails the fence with status code (1-16)")    \
   X(fence_join, "fence.join", 0, "a fence holding all the fences' pairs")      \
   X(fence_query, "fence.query", 0, "1 reached, 0 pending")                     \
-  X(fence_signal, "fence.signal", 0, "signals the fence")
+  X(fence_signal, "fence.signal", 0, "signals the fence")                     \
+  X(shape_assertion, "shape_assertion", 0,                                     \
+    "fails with the message, each {i} replaced by value i, unless holds is "   \
+    "nonzero")
 
 // Span groups, G(name, type) per value of one group. Lower case because
 // the runtime names C types after them (grt_hal_abi_bindings_t, one
@@ -99,6 +105,8 @@
 #define GRT_HAL_ABI_allocator_import(A, S, R)                               \
   A(allocator, hal_allocator) A(source, vm_buffer) A(offset, i64)           \
   A(length, i64) R(buffer, hal_buffer)
+#define GRT_HAL_ABI_shape_assertion(A, S, R) \
+  A(holds, i32) A(message, vm_buffer) S(values, grt_hal_abi_dims)
 #define GRT_HAL_ABI_buffer_length(A, S, R) \
   A(buffer, hal_buffer) R(length, i64)
 #define GRT_HAL_ABI_buffer_load(A, S, R) \
@@ -110,6 +118,9 @@
 #define GRT_HAL_ABI_buffer_view_assert(A, S, R)                          \
   A(view, hal_buffer_view) A(message, vm_buffer) A(element_type, i32)    \
   A(encoding, i32) S(dims, grt_hal_abi_dims)
+#define GRT_HAL_ABI_buffer_view_assert_dim(A, S, R)                        \
+  A(view, hal_buffer_view) A(message, vm_buffer) A(index, i32)             \
+  A(relation, i32) A(bound, i64)
 #define GRT_HAL_ABI_buffer_view_buffer(A, S, R) \
   A(view, hal_buffer_view) R(buffer, hal_buffer)
 #define GRT_HAL_ABI_buffer_view_create(A, S, R)                           \

@@ -1,5 +1,6 @@
 #include "runtime/hal_module.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -537,6 +538,46 @@ static grt_status_t grt_runtime_arg_view(const grt_vm_ref_t* ref,
                          "buffer_view", (void**)out_view);
 }
 
+// Dimension |index| of |view|; OUT_OF_RANGE naming the view's type when
+// it has no such dimension.
+static grt_status_t grt_runtime_view_dim(const grt_hal_buffer_view_t* view,
+                                         int32_t index, int64_t* out_dim) {
+  size_t rank = grt_hal_buffer_view_rank(view);
+  if (index < 0 || (size_t)index >= rank) {
+    char type[160];
+    grt_hal_buffer_view_format_type(view, type, sizeof(type));
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "dimension %d is out of range for %s (rank %zu)",
+                           index, type, rank);
+  }
+  *out_dim = grt_hal_buffer_view_dim(view, (size_t)index);
+  return grt_ok_status();
+}
+
+// The checks of shape-polymorphic programs: "<message>: expected 4, got 3".
+GRT_RUNTIME_HAL_EXPORT(buffer_view_assert_dim) {
+  grt_hal_buffer_view_t* view = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
+  grt_string_view_t message;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->message, "message", &message));
+  static const char* const kRelations[3] = {"", "at least ", "at most "};
+  if (in->relation < 0 || in->relation > 2) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "relation %d is not 0 (==), 1 (>=) or 2 (<=)",
+                           in->relation);
+  }
+  int64_t dim = 0;
+  GRT_RETURN_IF_ERROR(grt_runtime_view_dim(view, in->index, &dim));
+  bool holds = in->relation == 0   ? dim == in->bound
+               : in->relation == 1 ? dim >= in->bound
+                                   : dim <= in->bound;
+  if (holds) return grt_ok_status();
+  return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                         "%.*s: expected %s%" PRId64 ", got %" PRId64,
+                         GRT_SV_ARG(message), kRelations[in->relation],
+                         in->bound, dim);
+}
+
 GRT_RUNTIME_HAL_EXPORT(buffer_view_buffer) {
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
@@ -563,16 +604,7 @@ GRT_RUNTIME_HAL_EXPORT(buffer_view_rank) {
 GRT_RUNTIME_HAL_EXPORT(buffer_view_dim) {
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_view(in->view, &view));
-  size_t rank = grt_hal_buffer_view_rank(view);
-  if (in->index < 0 || (size_t)in->index >= rank) {
-    char type[160];
-    grt_hal_buffer_view_format_type(view, type, sizeof(type));
-    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
-                           "dimension %d is out of range for %s (rank %zu)",
-                           in->index, type, rank);
-  }
-  out->dim = grt_hal_buffer_view_dim(view, (size_t)in->index);
-  return grt_ok_status();
+  return grt_runtime_view_dim(view, in->index, &out->dim);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1016,6 +1048,52 @@ GRT_RUNTIME_HAL_EXPORT(fence_signal) {
   grt_hal_fence_t* fence = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));
   return grt_hal_fence_signal(fence);
+}
+
+// custom_call @shape_assertion: the program's own message, its "{i}"
+// placeholders filled with the values it computed (jax.export writes
+// "Obtained 'b' = {0}.").
+GRT_RUNTIME_HAL_EXPORT(shape_assertion) {
+  grt_string_view_t message;
+  GRT_RETURN_IF_ERROR(grt_runtime_arg_text(in->message, "message", &message));
+  if (in->holds) return grt_ok_status();
+  int64_t values[16];
+  int32_t count = in->values.count;
+  grt_hal_abi_dims_span_t span = in->values;
+  for (int32_t i = 0; i < count; ++i) {
+    grt_hal_abi_dims_t value;
+    grt_hal_abi_dims_next(&span, &value);
+    if (i < 16) values[i] = value.dim;
+  }
+  char text[4096];
+  size_t used = 0;
+  for (size_t i = 0; i < message.size && used + 1 < sizeof(text); ++i) {
+    char c = message.data[i];
+    size_t close = i + 1;
+    while (close < message.size && close < i + 4 && message.data[close] >= '0' &&
+           message.data[close] <= '9') {
+      ++close;
+    }
+    if (c == '{' && close > i + 1 && close < message.size &&
+        message.data[close] == '}') {
+      int32_t index = 0;
+      for (size_t k = i + 1; k < close; ++k) {
+        index = index * 10 + (message.data[k] - '0');
+      }
+      if (index < count && index < 16) {
+        int n = snprintf(text + used, sizeof(text) - used, "%" PRId64,
+                         values[index]);
+        if (n > 0) used += (size_t)n < sizeof(text) - used ? (size_t)n
+                                                          : sizeof(text) - used - 1;
+        i = close;
+        continue;
+      }
+    }
+    text[used++] = c;
+  }
+  text[used] = '\0';
+  return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                         "shape assertion failed: %s", text);
 }
 
 GRT_RUNTIME_HAL_EXPORT(fence_fail) {

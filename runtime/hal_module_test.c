@@ -404,6 +404,49 @@ static void test_buffer_views(void** state) {
   grt_expect_error(call("buffer_view.assert", assert_args, 7),
                       GRT_STATUS_INVALID_ARGUMENT,
                       "argument 0: expected tensor<4x16xf32>, got ref<null>");
+  // -1: any size (a symbolic dimension).
+  assert_args[0] = ref_arg(&view);
+  assert_args[5] = grt_vm_variant_i64(-1);
+  assert_args[6] = grt_vm_variant_i64(4);
+  GRT_EXPECT_OK(call("buffer_view.assert", assert_args, 7));
+  assert_args[6] = grt_vm_variant_i64(5);
+  grt_expect_error(call("buffer_view.assert", assert_args, 7),
+                      GRT_STATUS_INVALID_ARGUMENT,
+                      "argument 0: expected tensor<?x5xf32>, got "
+                      "tensor<4x4xf32>");
+
+  // assert_dim: ==, >= and <= a bound, the size in the message.
+  grt_vm_ref_t dim_message = text_ref("@f argument 1 dimension 0");
+  grt_vm_variant_t dim_args[] = {ref_arg(&view), ref_arg(&dim_message),
+                                 grt_vm_variant_i32(0), grt_vm_variant_i32(0),
+                                 grt_vm_variant_i64(4)};
+  GRT_EXPECT_OK(call("buffer_view.assert_dim", dim_args, 5));
+  dim_args[4] = grt_vm_variant_i64(3);
+  grt_expect_error(call("buffer_view.assert_dim", dim_args, 5),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "@f argument 1 dimension 0: expected 3, got 4");
+  dim_args[3] = grt_vm_variant_i32(1);
+  GRT_EXPECT_OK(call("buffer_view.assert_dim", dim_args, 5));
+  dim_args[4] = grt_vm_variant_i64(5);
+  grt_expect_error(call("buffer_view.assert_dim", dim_args, 5),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "@f argument 1 dimension 0: expected at least 5, got 4");
+  dim_args[3] = grt_vm_variant_i32(2);
+  GRT_EXPECT_OK(call("buffer_view.assert_dim", dim_args, 5));
+  dim_args[4] = grt_vm_variant_i64(3);
+  grt_expect_error(call("buffer_view.assert_dim", dim_args, 5),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "@f argument 1 dimension 0: expected at most 3, got 4");
+  dim_args[3] = grt_vm_variant_i32(3);
+  grt_expect_error(call("buffer_view.assert_dim", dim_args, 5),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "relation 3 is not 0 (==), 1 (>=) or 2 (<=)");
+  dim_args[3] = grt_vm_variant_i32(0);
+  dim_args[2] = grt_vm_variant_i32(2);
+  grt_expect_error(call("buffer_view.assert_dim", dim_args, 5),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "dimension 2 is out of range for tensor<4x4xf32> (rank 2)");
+  grt_vm_ref_release(&dim_message);
 
   grt_vm_ref_release(&message);
   grt_vm_ref_release(&view);

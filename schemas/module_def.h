@@ -57,7 +57,9 @@ extern "C" {
   X(FunctionDef, bytecode_length, SCALAR, 4, 4, NULL, false)           \
   X(FunctionDef, i32_register_count, SCALAR, 4, 4, NULL, false)        \
   X(FunctionDef, ref_register_count, SCALAR, 4, 4, NULL, false)        \
-  X(FunctionDef, transient_bytes, SCALAR, 8, 8, NULL, false)
+  X(FunctionDef, transient_bytes, SCALAR, 8, 8, NULL, false)          \
+  X(FunctionDef, tensor_signature, STRING, 0, 0, NULL, false)          \
+  X(FunctionDef, transient_plan, STRING, 0, 0, NULL, false)
 
 #define GRT_RODATA_SEGMENT_DEF_FIELDS(X)                               \
   X(RodataSegmentDef, alignment, SCALAR, 4, 4, NULL, false)            \

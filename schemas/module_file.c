@@ -764,6 +764,18 @@ uint64_t grt_module_file_function_transient_bytes(const grt_module_file_t* file,
   return grt_fb_table_u64(table, grt_FunctionDef_transient_bytes, 0);
 }
 
+grt_string_view_t grt_module_file_function_tensor_signature(
+    const grt_module_file_t* file, uint32_t index) {
+  grt_fb_table_t table = grt_fb_vector_table(file->functions, index);
+  return grt_fb_table_string(table, grt_FunctionDef_tensor_signature);
+}
+
+grt_string_view_t grt_module_file_function_transient_plan(
+    const grt_module_file_t* file, uint32_t index) {
+  grt_fb_table_t table = grt_fb_vector_table(file->functions, index);
+  return grt_fb_table_string(table, grt_FunctionDef_transient_plan);
+}
+
 grt_module_rodata_t grt_module_file_rodata(const grt_module_file_t* file,
                                            uint32_t index) {
   grt_fb_table_t table = grt_fb_vector_table(file->rodata_segments, index);

@@ -203,6 +203,14 @@ grt_module_function_t grt_module_file_function(const grt_module_file_t* file,
 // (FunctionDef.transient_bytes, the compiler's memory plan; 0 if none).
 uint64_t grt_module_file_function_transient_bytes(const grt_module_file_t* file,
                                                   uint32_t index);
+// A shape-polymorphic function's tensor signature ("(?x16xf32) ->
+// ?x4xf32") and symbolic arena plan ("64 + [32*s0]; s0: argument 0
+// dimension 0"): FunctionDef.tensor_signature / transient_plan, empty when
+// absent.
+grt_string_view_t grt_module_file_function_tensor_signature(
+    const grt_module_file_t* file, uint32_t index);
+grt_string_view_t grt_module_file_function_transient_plan(
+    const grt_module_file_t* file, uint32_t index);
 grt_module_rodata_t grt_module_file_rodata(const grt_module_file_t* file,
                                            uint32_t index);
 grt_module_executable_t grt_module_file_executable(
@@ -258,6 +266,13 @@ grt_status_t grt_module_writer_add_function(
 grt_status_t grt_module_writer_set_function_transient_bytes(
     grt_module_writer_t* writer, grt_string_view_t name,
     uint64_t transient_bytes) GRT_MUST_USE;
+// Sets the tensor signature and symbolic arena plan (copied) of the
+// function already added as |name| (see grt_module_file_function_
+// tensor_signature); NOT_FOUND naming it when there is none.
+grt_status_t grt_module_writer_set_function_shapes(
+    grt_module_writer_t* writer, grt_string_view_t name,
+    grt_string_view_t tensor_signature,
+    grt_string_view_t transient_plan) GRT_MUST_USE;
 grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
                                           const grt_module_export_t* export_def)
     GRT_MUST_USE;

@@ -735,6 +735,15 @@ static void test_function_transient_bytes(void** state) {
   assert_status_contains(grt_module_writer_set_function_transient_bytes(
                              writer, grt_make_cstring_view("x"), 1),
                          "no function 'x' to set the transient size of");
+  // A shape-polymorphic function's signature and plan (h only).
+  assert_null(grt_module_writer_set_function_shapes(
+      writer, grt_make_cstring_view("h"), grt_make_cstring_view("(?x4xf32) -> ?x4xf32"),
+      grt_make_cstring_view("0 + [16*s0]; s0: argument 0 dimension 0")));
+  assert_status_contains(
+      grt_module_writer_set_function_shapes(writer, grt_make_cstring_view("x"),
+                                            grt_make_cstring_view("()"),
+                                            grt_make_cstring_view("")),
+      "no function 'x' to set the tensor signature of");
   void* data = NULL;
   size_t size = 0;
   assert_null(grt_module_writer_finish(writer, &data, &size));
@@ -745,6 +754,14 @@ static void test_function_transient_bytes(void** state) {
   assert_true(grt_module_file_function_transient_bytes(file, 0) == 0);
   assert_true(grt_module_file_function_transient_bytes(file, 1) == 5000000000ull);
   assert_true(grt_module_file_function_transient_bytes(file, 2) == 0);
+  for (uint32_t i = 0; i < 2; ++i) {
+    assert_int_equal(grt_module_file_function_tensor_signature(file, i).size, 0);
+    assert_int_equal(grt_module_file_function_transient_plan(file, i).size, 0);
+  }
+  assert_true(grt_string_view_equal_cstring(grt_module_file_function_tensor_signature(file, 2),
+                                            "(?x4xf32) -> ?x4xf32"));
+  assert_true(grt_string_view_equal_cstring(grt_module_file_function_transient_plan(file, 2),
+                                            "0 + [16*s0]; s0: argument 0 dimension 0"));
   grt_module_file_release(file);
   grt_allocator_free(grt_allocator_system(), data);
 }

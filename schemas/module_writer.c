@@ -50,6 +50,9 @@ struct grt_module_writer_t {
   grt_module_writer_list_t functions;      // grt_module_function_t
   // uint64_t per function ordinal, only as far as the last one set.
   grt_module_writer_list_t transient_bytes;
+  // Two grt_string_view_t (tensor signature, transient plan) per function
+  // ordinal, only as far as the last one set.
+  grt_module_writer_list_t shapes;
   grt_module_writer_list_t exports;        // grt_module_export_t
   grt_module_writer_list_t rodata;         // grt_module_writer_rodata_t
   grt_module_writer_list_t executables;    // grt_module_writer_executable_t
@@ -127,7 +130,7 @@ void grt_module_writer_destroy(grt_module_writer_t* writer) {
   grt_module_writer_list_t* lists[] = {
       &writer->imports,     &writer->functions,    &writer->exports,
       &writer->rodata,      &writer->executables,  &writer->entry_points,
-      &writer->locations,   &writer->transient_bytes};
+      &writer->locations,   &writer->transient_bytes, &writer->shapes};
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); ++i) {
     grt_allocator_free(writer->allocator, lists[i]->items);
   }
@@ -250,6 +253,31 @@ grt_status_t grt_module_writer_set_function_transient_bytes(
                          "module writer: no function '%.*s' to set the "
                          "transient size of",
                          GRT_SV_ARG(name));
+}
+
+grt_status_t grt_module_writer_set_function_shapes(
+    grt_module_writer_t* writer, grt_string_view_t name,
+    grt_string_view_t tensor_signature, grt_string_view_t transient_plan) {
+  uint32_t i = 0;
+  if (!grt_name_index_find(&writer->function_names, name, &i)) {
+    return grt_make_status(GRT_STATUS_NOT_FOUND,
+                           "module writer: no function '%.*s' to set the "
+                           "tensor signature of",
+                           GRT_SV_ARG(name));
+  }
+  while (writer->shapes.count <= i) {
+    grt_string_view_t* item = NULL;
+    GRT_RETURN_IF_ERROR(grt_module_writer_list_append(
+        writer, &writer->shapes, 2 * sizeof(grt_string_view_t),
+        "tensor signatures", (void**)&item));
+    item[0] = grt_string_view_empty();
+    item[1] = grt_string_view_empty();
+  }
+  grt_string_view_t* item =
+      &GRT_MODULE_WRITER_ITEM(writer->shapes, grt_string_view_t, 2 * i);
+  GRT_RETURN_IF_ERROR(
+      grt_module_writer_copy_string(writer, tensor_signature, &item[0]));
+  return grt_module_writer_copy_string(writer, transient_plan, &item[1]);
 }
 
 grt_status_t grt_module_writer_add_export(grt_module_writer_t* writer,
@@ -523,6 +551,12 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
     grt_fb_ref_t name = grt_fb_builder_create_string(b, function->name);
     grt_fb_ref_t convention =
         grt_fb_builder_create_string(b, function->calling_convention);
+    grt_fb_ref_t shapes[2] = {0, 0};
+    for (int k = 0; k < 2 && i < writer->shapes.count; ++k) {
+      grt_string_view_t text =
+          GRT_MODULE_WRITER_ITEM(writer->shapes, grt_string_view_t, 2 * i + k);
+      if (text.size) shapes[k] = grt_fb_builder_create_string(b, text);
+    }
     grt_fb_builder_start_table(b);
     grt_fb_builder_add_offset(b, grt_FunctionDef_name, name);
     grt_fb_builder_add_offset(b, grt_FunctionDef_calling_convention, convention);
@@ -538,6 +572,12 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
       grt_fb_builder_add_scalar(
           b, grt_FunctionDef_transient_bytes,
           GRT_MODULE_WRITER_ITEM(writer->transient_bytes, uint64_t, i), 0, 8);
+    }
+    if (shapes[0]) {
+      grt_fb_builder_add_offset(b, grt_FunctionDef_tensor_signature, shapes[0]);
+    }
+    if (shapes[1]) {
+      grt_fb_builder_add_offset(b, grt_FunctionDef_transient_plan, shapes[1]);
     }
     refs[i] = grt_fb_builder_end_table(b);
   }

@@ -4401,6 +4401,57 @@ def gen_quant():
                         "convert wraps from integers, saturates from floats;\n"
                         "constants, reverse, maximum, compare."))
 
+    # dot_general on integers with zero points on both sides: batching dims,
+    # a transposed rhs, per-axis rhs scales and zero points along a free and
+    # along a batching dim, storage extremes (-128/127, zero points at the
+    # ends of the range), and a float result. Power-of-two operand scales
+    # keep the f64 product exact, so the f32 it rounds to is the one the
+    # i32 accumulator times sl * sr gives.
+    f = Func("test_dot_general_integer")
+    qrng = np.random.default_rng(151)
+    la = QType("i8", [0.25], [-7])
+    sl = qrng.integers(-128, 128, (2, 3, 7))
+    vl = q_input(f, array(sl, "i8"), la)
+    # (rhs quantization, rhs shape, its contracting dim, einsum, result)
+    for rq, rshape, rc, spec, o in (
+            (QType("i8", [0.5, 0.25, 1.0, 0.125], [3, -5, 0, 7], axis=1), (2, 4, 7), 2,
+             "bmk,bnk->bmn", QType("i8", [1.3], [-2])),
+            (QType("i8", [0.5, 0.25], [1, -1], axis=0), (2, 7, 4), 1, "bmk,bkn->bmn",
+             QType("i8", [0.9], [5]))):
+        sr = qrng.integers(-128, 128, rshape)
+        vr = q_input(f, array(sr, "i8"), rq)
+        prod = np.einsum(spec, la.dequantize(sl).astype(np.float64),
+                         rq.dequantize(sr).astype(np.float64)).astype(np.float32)
+        r = f.op("stablehlo.dot_general %s, %s, batching_dims = [0] x [0], "
+                 "contracting_dims = [2] x [%d] : (%s, %s) -> %s"
+                 % (vl, vr, rc, la.tensor([2, 3, 7]), rq.tensor(list(rshape)),
+                    o.tensor([2, 3, 4])))
+        q_expect(f, r, o.quantize(prod), o)
+    xl = QType("i8", [0.5], [-128])
+    xr = QType("i8", [0.25], [127])
+    ex = qrng.choice([-128, 127], (2, 200))
+    ey = qrng.choice([-128, 127], (200, 3))
+    ve, vy = q_input(f, array(ex, "i8"), xl), q_input(f, array(ey, "i8"), xr)
+    exact = (ex + 128) @ (ey - 127)
+    for o in (QType("i32", [0.125], [0]), QType("i8", [4096.0], [0])):
+        r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+                 "(%s, %s) -> %s" % (ve, vy, xl.tensor([2, 200]), xr.tensor([200, 3]),
+                                     o.tensor([2, 3])))
+        want = exact if o.storage == "i32" else o.quantize(
+            (exact.astype(np.float64) * 0.125).astype(np.float32))
+        q_expect(f, r, want, o)
+    lf, rf = QType("i8", [0.5], [3]), QType("i8", [0.25], [-2])
+    sa, sc = qrng.integers(-128, 128, (3, 5)), qrng.integers(-128, 128, (5, 4))
+    va, vc = q_input(f, array(sa, "i8"), lf), q_input(f, array(sc, "i8"), rf)
+    r = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+             "(%s, %s) -> tensor<3x4xf32>" % (va, vc, lf.tensor([3, 5]), rf.tensor([5, 4])))
+    f.expect(r, (lf.dequantize(sa).astype(np.float64)
+                 @ rf.dequantize(sc).astype(np.float64)).astype(np.float32),
+             "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="dot_general on the stored i8 (zero points on both "
+                        "sides, batching, per-axis rhs\nalong a free and a batching "
+                        "dim, storage extremes, a float result)."))
+
     f = Func("fail_quant_wrong_expectation")
     q = QType("i8", [0.5], [0])
     want = q.quantize([1.25])

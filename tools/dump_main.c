@@ -312,6 +312,13 @@ static grt_status_t grt_dump_functions(grt_dump_writer_t* w,
     // The compiler's memory plan: peak bytes of the arena one call uses.
     grt_dump_u64(w, "transient_bytes",
                  grt_module_file_function_transient_bytes(file, i));
+    // Shape-polymorphic functions: "(?x16xf32) -> ?x4xf32" and the arena
+    // in symbolic form.
+    grt_string_view_t signature =
+        grt_module_file_function_tensor_signature(file, i);
+    if (signature.size) grt_dump_string(w, "tensor_signature", signature);
+    grt_string_view_t plan = grt_module_file_function_transient_plan(file, i);
+    if (plan.size) grt_dump_string(w, "transient_plan", plan);
     grt_vm_string_builder_t builder;
     grt_vm_string_builder_initialize(allocator, &builder);
     grt_status_t status = grt_dump_disassemble(file, i, &builder);

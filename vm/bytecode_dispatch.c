@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/inline.h"
 #include "base/trace.h"
 #include "vm/buffer.h"
 #include "vm/bytecode_module.h"
@@ -26,53 +27,58 @@
 // Operand and register access
 //===----------------------------------------------------------------------===//
 
-static inline uint16_t grt_vm_read_u16(const uint8_t** pc) {
+// Operand decoding and register access are forced inline: at -Os the
+// compiler would otherwise call them, which pins the loop's pc to memory
+// and makes every handler both larger and slower.
+#define GRT_VM_INLINE static GRT_ALWAYS_INLINE
+
+GRT_VM_INLINE uint16_t grt_vm_read_u16(const uint8_t** pc) {
   const uint8_t* p = *pc;
   *pc = p + 2;
   return (uint16_t)(p[0] | (p[1] << 8));
 }
 
-static inline uint32_t grt_vm_read_u32(const uint8_t** pc) {
+GRT_VM_INLINE uint32_t grt_vm_read_u32(const uint8_t** pc) {
   const uint8_t* p = *pc;
   *pc = p + 4;
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
          ((uint32_t)p[3] << 24);
 }
 
-static inline uint64_t grt_vm_read_u64(const uint8_t** pc) {
+GRT_VM_INLINE uint64_t grt_vm_read_u64(const uint8_t** pc) {
   uint64_t lo = grt_vm_read_u32(pc);
   return lo | ((uint64_t)grt_vm_read_u32(pc) << 32);
 }
 
 // 64-bit and float registers go through memcpy: the bank is uint32_t slots
 // and memcpy is the aliasing-safe way to view them (compilers emit one load).
-static inline int64_t grt_vm_get_i64(const uint32_t* regs, uint16_t r) {
+GRT_VM_INLINE int64_t grt_vm_get_i64(const uint32_t* regs, uint16_t r) {
   int64_t v;
   memcpy(&v, regs + r, sizeof(v));
   return v;
 }
-static inline void grt_vm_set_i64(uint32_t* regs, uint16_t r, int64_t v) {
+GRT_VM_INLINE void grt_vm_set_i64(uint32_t* regs, uint16_t r, int64_t v) {
   memcpy(regs + r, &v, sizeof(v));
 }
-static inline float grt_vm_get_f32(const uint32_t* regs, uint16_t r) {
+GRT_VM_INLINE float grt_vm_get_f32(const uint32_t* regs, uint16_t r) {
   float v;
   memcpy(&v, regs + r, sizeof(v));
   return v;
 }
-static inline void grt_vm_set_f32(uint32_t* regs, uint16_t r, float v) {
+GRT_VM_INLINE void grt_vm_set_f32(uint32_t* regs, uint16_t r, float v) {
   memcpy(regs + r, &v, sizeof(v));
 }
-static inline double grt_vm_get_f64(const uint32_t* regs, uint16_t r) {
+GRT_VM_INLINE double grt_vm_get_f64(const uint32_t* regs, uint16_t r) {
   double v;
   memcpy(&v, regs + r, sizeof(v));
   return v;
 }
-static inline void grt_vm_set_f64(uint32_t* regs, uint16_t r, double v) {
+GRT_VM_INLINE void grt_vm_set_f64(uint32_t* regs, uint16_t r, double v) {
   memcpy(regs + r, &v, sizeof(v));
 }
 
 // Copies a ref operand into *dst, moving when the operand has the move bit.
-static inline void grt_vm_take_ref(grt_vm_ref_t* refs, uint16_t operand,
+GRT_VM_INLINE void grt_vm_take_ref(grt_vm_ref_t* refs, uint16_t operand,
                                    grt_vm_ref_t* dst) {
   grt_vm_ref_t* src = &refs[operand & GRT_VM_REF_ORDINAL_MASK];
   if (operand & GRT_VM_REF_MOVE_BIT) {
@@ -87,7 +93,7 @@ static inline void grt_vm_take_ref(grt_vm_ref_t* refs, uint16_t operand,
 // the op has just written that register with its result (GRT_VM_NO_REF_RESULT
 // for ops whose result is not a ref).
 #define GRT_VM_NO_REF_RESULT 0xFFFFu
-static inline void grt_vm_drop_moved_ref(grt_vm_ref_t* refs, uint16_t operand,
+GRT_VM_INLINE void grt_vm_drop_moved_ref(grt_vm_ref_t* refs, uint16_t operand,
                                          uint16_t written) {
   uint16_t ordinal = operand & GRT_VM_REF_ORDINAL_MASK;
   if ((operand & GRT_VM_REF_MOVE_BIT) && ordinal != written) {
@@ -170,6 +176,105 @@ static grt_status_t grt_vm_division_error(const char* op, int64_t a,
   }
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                          "%s: signed overflow (%" PRId64 " / -1)", op, a);
+}
+
+//===----------------------------------------------------------------------===//
+// List and buffer elements
+//===----------------------------------------------------------------------===//
+
+typedef enum grt_vm_element_access_e {
+  GRT_VM_ELEMENT_GET,    // list.get.*
+  GRT_VM_ELEMENT_SET,    // list.set.*
+  GRT_VM_ELEMENT_LOAD,   // buffer.load.*
+  GRT_VM_ELEMENT_STORE,  // buffer.store.*
+  GRT_VM_ELEMENT_FILL,   // buffer.fill.*
+} grt_vm_element_access_t;
+
+// list.get.T / list.set.T for the register types i32, i64, f32, f64: the
+// operands at |pc| are the list, the i32 index and the value or result
+// register.
+static grt_status_t grt_vm_list_element(const uint8_t* pc, uint32_t* regs,
+                                        grt_vm_ref_t* refs,
+                                        grt_vm_element_access_t access,
+                                        grt_vm_type_t type) {
+  grt_vm_list_t* list = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_list_check_deref(
+      &refs[grt_vm_read_u16(&pc) & GRT_VM_REF_ORDINAL_MASK], &list));
+  size_t index = (size_t)regs[grt_vm_read_u16(&pc)];
+  uint16_t reg = grt_vm_read_u16(&pc);
+  bool set = access == GRT_VM_ELEMENT_SET;
+  switch (type) {
+    case GRT_VM_TYPE_I32: {
+      if (set) return grt_vm_list_set_i32(list, index, (int32_t)regs[reg]);
+      int32_t value = 0;
+      GRT_RETURN_IF_ERROR(grt_vm_list_get_i32(list, index, &value));
+      regs[reg] = (uint32_t)value;
+      break;
+    }
+    case GRT_VM_TYPE_I64: {
+      if (set) return grt_vm_list_set_i64(list, index, grt_vm_get_i64(regs, reg));
+      int64_t value = 0;
+      GRT_RETURN_IF_ERROR(grt_vm_list_get_i64(list, index, &value));
+      grt_vm_set_i64(regs, reg, value);
+      break;
+    }
+    case GRT_VM_TYPE_F32: {
+      if (set) return grt_vm_list_set_f32(list, index, grt_vm_get_f32(regs, reg));
+      float value = 0;
+      GRT_RETURN_IF_ERROR(grt_vm_list_get_f32(list, index, &value));
+      grt_vm_set_f32(regs, reg, value);
+      break;
+    }
+    default: {
+      if (set) return grt_vm_list_set_f64(list, index, grt_vm_get_f64(regs, reg));
+      double value = 0;
+      GRT_RETURN_IF_ERROR(grt_vm_list_get_f64(list, index, &value));
+      grt_vm_set_f64(regs, reg, value);
+      break;
+    }
+  }
+  return grt_ok_status();
+}
+
+// buffer.load.*, buffer.store.* and buffer.fill.* of every element type:
+// the int and float forms differ only in |width| (floats move as their
+// bits). The operands at |pc| are the buffer, the i64 element index, for
+// fill the i64 element count, then the value or result register: a 64-bit
+// register for 8-byte elements, a 32-bit one otherwise (narrow loads sign-
+// or zero-extend per |sign_extend|; narrow stores and fills take the low
+// bytes).
+static grt_status_t grt_vm_buffer_element(const uint8_t* pc, uint32_t* regs,
+                                          grt_vm_ref_t* refs,
+                                          grt_vm_element_access_t access,
+                                          size_t width, bool sign_extend) {
+  grt_vm_buffer_t* buffer = NULL;
+  GRT_RETURN_IF_ERROR(grt_vm_buffer_check_deref(
+      &refs[grt_vm_read_u16(&pc) & GRT_VM_REF_ORDINAL_MASK], &buffer));
+  uint64_t offset = 0, length = 0;
+  GRT_RETURN_IF_ERROR(grt_vm_element_offset(
+      grt_vm_get_i64(regs, grt_vm_read_u16(&pc)), width, &offset));
+  if (access == GRT_VM_ELEMENT_FILL) {
+    GRT_RETURN_IF_ERROR(grt_vm_element_offset(
+        grt_vm_get_i64(regs, grt_vm_read_u16(&pc)), width, &length));
+  }
+  uint16_t reg = grt_vm_read_u16(&pc);
+  if (access == GRT_VM_ELEMENT_LOAD) {
+    int64_t value = 0;
+    GRT_RETURN_IF_ERROR(
+        grt_vm_buffer_load_int(buffer, offset, width, sign_extend, &value));
+    if (width == 8) {
+      grt_vm_set_i64(regs, reg, value);
+    } else {
+      regs[reg] = (uint32_t)value;
+    }
+    return grt_ok_status();
+  }
+  uint64_t value =
+      width == 8 ? (uint64_t)grt_vm_get_i64(regs, reg) : (uint64_t)regs[reg];
+  if (access == GRT_VM_ELEMENT_STORE) {
+    return grt_vm_buffer_store_int(buffer, offset, width, (int64_t)value);
+  }
+  return grt_vm_buffer_fill(buffer, offset, length, value, width);
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,13 +649,65 @@ enum {
 #undef GRT_VM_CODE_ENUM
 };
 
+// The float ops that call libm, one out-of-line body per width (|b| is
+// ignored by the unary ones): next to the call itself the switch costs
+// little, and one shared handler replaces one per op.
+#define GRT_VM_FLOAT_MATH(W, T, SUFFIX)                                      \
+  static T grt_vm_math_f##W(unsigned code, T a, T b) {                      \
+    switch (code) {                                                         \
+      case GRT_VM_CODE_CEIL_F##W: return ceil##SUFFIX(a);                   \
+      case GRT_VM_CODE_FLOOR_F##W: return floor##SUFFIX(a);                 \
+      case GRT_VM_CODE_ROUND_F##W: return round##SUFFIX(a);                 \
+      case GRT_VM_CODE_ROUND_F##W##_EVEN: return nearbyint##SUFFIX(a);      \
+      case GRT_VM_CODE_EXP_F##W: return exp##SUFFIX(a);                     \
+      case GRT_VM_CODE_EXP2_F##W: return exp2##SUFFIX(a);                   \
+      case GRT_VM_CODE_EXPM1_F##W: return expm1##SUFFIX(a);                 \
+      case GRT_VM_CODE_LOG_F##W: return log##SUFFIX(a);                     \
+      case GRT_VM_CODE_LOG2_F##W: return log2##SUFFIX(a);                   \
+      case GRT_VM_CODE_LOG10_F##W: return log10##SUFFIX(a);                 \
+      case GRT_VM_CODE_LOG1P_F##W: return log1p##SUFFIX(a);                 \
+      case GRT_VM_CODE_TANH_F##W: return tanh##SUFFIX(a);                   \
+      case GRT_VM_CODE_SIN_F##W: return sin##SUFFIX(a);                     \
+      case GRT_VM_CODE_COS_F##W: return cos##SUFFIX(a);                     \
+      case GRT_VM_CODE_ATAN_F##W: return atan##SUFFIX(a);                   \
+      case GRT_VM_CODE_ERF_F##W: return erf##SUFFIX(a);                     \
+      case GRT_VM_CODE_REM_F##W: return remainder##SUFFIX(a, b);            \
+      case GRT_VM_CODE_POW_F##W: return pow##SUFFIX(a, b);                  \
+      default: return atan2##SUFFIX(a, b); /* ATAN2 */                      \
+    }                                                                       \
+  }
+GRT_VM_FLOAT_MATH(32, float, f)
+GRT_VM_FLOAT_MATH(64, double, )
+#undef GRT_VM_FLOAT_MATH
+
+// cmp.{eq,ne,lt,lte,gt,gte}.fW.{o,u}: |predicate| is the op's distance from
+// cmp.eq.fW.o (the twelve are consecutive, in that order, in both widths).
+// The operands' relation is one bit (less 1, equal 2, greater 4, unordered
+// 8) tested against the predicate's mask: an ordered (even) predicate never
+// holds for NaN, an unordered (odd) one always does. f32 operands arrive
+// widened, which is exact.
+static inline int32_t grt_vm_float_compare(unsigned predicate, double a,
+                                           double b) {
+  unsigned relation = isunordered(a, b) ? 8u
+                      : isless(a, b)    ? 1u
+                      : a == b          ? 2u
+                                        : 4u;
+  // Masks by predicate / 2: eq 2, ne 5, lt 1, lte 3, gt 4, gte 6.
+  unsigned mask = ((0x643152u >> (4u * (predicate >> 1))) & 0xFu) |
+                  ((predicate & 1u) << 3);
+  return (relation & mask) != 0;
+}
+_Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
+                   GRT_VM_CODE_CMP_GTE_F64_U - GRT_VM_CODE_CMP_EQ_F64_O == 11,
+               "the float compare predicates are consecutive");
+
 #if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
 #define GRT_VM_DISPATCH_GOTO 1
-#define DISPATCH() goto* dispatch_table[*pc++]
+#define DISPATCH() goto* dispatch[*pc++]
 #define OP(name) op_##name:
 #define NEXT() DISPATCH()
 #define PREFIX_CASE(name, str, byte, feature) \
-  prefix_##name : goto* dispatch_table[GRT_VM_PREFIX_##name * 256 + *pc++];
+  prefix_##name : goto* dispatch[GRT_VM_PREFIX_##name * 256 + *pc++];
 #else
 #define DISPATCH() continue
 #define OP(name) case GRT_VM_CODE_##name:
@@ -661,7 +818,6 @@ enum {
   BIN_FP(SUB_F##W, T, G, S, a - b)                                          \
   BIN_FP(MUL_F##W, T, G, S, a * b)                                          \
   BIN_FP(DIV_F##W, T, G, S, a / b)                                          \
-  BIN_FP(REM_F##W, T, G, S, remainder##SUFFIX(a, b))                        \
   OP(FMA_F##W) {                                                            \
     T a = G(regs, R());                                                     \
     T b = G(regs, R());                                                     \
@@ -671,40 +827,36 @@ enum {
   NEXT();                                                                   \
   UN_FP(ABS_F##W, T, G, S, fabs##SUFFIX(a))                                 \
   UN_FP(NEG_F##W, T, G, S, -a)                                              \
-  UN_FP(CEIL_F##W, T, G, S, ceil##SUFFIX(a))                                \
-  UN_FP(FLOOR_F##W, T, G, S, floor##SUFFIX(a))                              \
-  UN_FP(ROUND_F##W, T, G, S, round##SUFFIX(a))                              \
-  UN_FP(ROUND_F##W##_EVEN, T, G, S, nearbyint##SUFFIX(a))                   \
   BIN_FP(MIN_F##W, T, G, S, grt_vm_fmin(a, b))                              \
   BIN_FP(MAX_F##W, T, G, S, grt_vm_fmax(a, b))                              \
   UN_FP(SQRT_F##W, T, G, S, sqrt##SUFFIX(a))                                \
   UN_FP(RSQRT_F##W, T, G, S, (T)1 / sqrt##SUFFIX(a))                        \
-  UN_FP(EXP_F##W, T, G, S, exp##SUFFIX(a))                                  \
-  UN_FP(EXP2_F##W, T, G, S, exp2##SUFFIX(a))                                \
-  UN_FP(EXPM1_F##W, T, G, S, expm1##SUFFIX(a))                              \
-  UN_FP(LOG_F##W, T, G, S, log##SUFFIX(a))                                  \
-  UN_FP(LOG2_F##W, T, G, S, log2##SUFFIX(a))                                \
-  UN_FP(LOG10_F##W, T, G, S, log10##SUFFIX(a))                              \
-  UN_FP(LOG1P_F##W, T, G, S, log1p##SUFFIX(a))                              \
-  BIN_FP(POW_F##W, T, G, S, pow##SUFFIX(a, b))                              \
-  UN_FP(TANH_F##W, T, G, S, tanh##SUFFIX(a))                                \
-  UN_FP(SIN_F##W, T, G, S, sin##SUFFIX(a))                                  \
-  UN_FP(COS_F##W, T, G, S, cos##SUFFIX(a))                                  \
-  UN_FP(ATAN_F##W, T, G, S, atan##SUFFIX(a))                                \
-  BIN_FP(ATAN2_F##W, T, G, S, atan2##SUFFIX(a, b))                          \
-  UN_FP(ERF_F##W, T, G, S, erf##SUFFIX(a))                                  \
-  CMP_FP(CMP_EQ_F##W##_O, T, G, a == b)                                     \
-  CMP_FP(CMP_EQ_F##W##_U, T, G, isunordered(a, b) || a == b)                \
-  CMP_FP(CMP_NE_F##W##_O, T, G, !isunordered(a, b) && a != b)               \
-  CMP_FP(CMP_NE_F##W##_U, T, G, a != b)                                     \
-  CMP_FP(CMP_LT_F##W##_O, T, G, isless(a, b))                               \
-  CMP_FP(CMP_LT_F##W##_U, T, G, !isgreaterequal(a, b))                      \
-  CMP_FP(CMP_LTE_F##W##_O, T, G, islessequal(a, b))                         \
-  CMP_FP(CMP_LTE_F##W##_U, T, G, !isgreater(a, b))                          \
-  CMP_FP(CMP_GT_F##W##_O, T, G, isgreater(a, b))                            \
-  CMP_FP(CMP_GT_F##W##_U, T, G, !islessequal(a, b))                         \
-  CMP_FP(CMP_GTE_F##W##_O, T, G, isgreaterequal(a, b))                      \
-  CMP_FP(CMP_GTE_F##W##_U, T, G, !isless(a, b))                             \
+  OP(CEIL_F##W) OP(FLOOR_F##W) OP(ROUND_F##W) OP(ROUND_F##W##_EVEN)         \
+  OP(EXP_F##W) OP(EXP2_F##W) OP(EXPM1_F##W) OP(LOG_F##W) OP(LOG2_F##W)      \
+  OP(LOG10_F##W) OP(LOG1P_F##W) OP(TANH_F##W) OP(SIN_F##W) OP(COS_F##W)     \
+  OP(ATAN_F##W) OP(ERF_F##W) {                                              \
+    unsigned op = GRT_VM_PREFIX_F##W * 256u + pc[-1];                       \
+    T a = G(regs, R());                                                     \
+    S(regs, R(), grt_vm_math_f##W(op, a, a));                               \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(REM_F##W) OP(POW_F##W) OP(ATAN2_F##W) {                                \
+    unsigned op = GRT_VM_PREFIX_F##W * 256u + pc[-1];                       \
+    T a = G(regs, R());                                                     \
+    T b = G(regs, R());                                                     \
+    S(regs, R(), grt_vm_math_f##W(op, a, b));                               \
+  }                                                                         \
+  NEXT();                                                                   \
+  OP(CMP_EQ_F##W##_O) OP(CMP_EQ_F##W##_U) OP(CMP_NE_F##W##_O)               \
+  OP(CMP_NE_F##W##_U) OP(CMP_LT_F##W##_O) OP(CMP_LT_F##W##_U)               \
+  OP(CMP_LTE_F##W##_O) OP(CMP_LTE_F##W##_U) OP(CMP_GT_F##W##_O)             \
+  OP(CMP_GT_F##W##_U) OP(CMP_GTE_F##W##_O) OP(CMP_GTE_F##W##_U) {           \
+    unsigned predicate = pc[-1] - (GRT_VM_CODE_CMP_EQ_F##W##_O & 0xFFu);    \
+    T a = G(regs, R());                                                     \
+    T b = G(regs, R());                                                     \
+    I32(R()) = grt_vm_float_compare(predicate, a, b);                       \
+  }                                                                         \
+  NEXT();                                                                   \
   OP(CMP_NZ_F##W##_U) { T a = G(regs, R()); I32(R()) = a != 0; } NEXT();   \
   OP(CMP_NZ_F##W##_O) { T a = G(regs, R()); I32(R()) = !isnan(a) && a != 0; } \
   NEXT();                                                                   \
@@ -750,82 +902,27 @@ enum {
   NEXT();                                                                   \
   OP(SWITCH_F##W) { pc = grt_vm_switch(pc, regs, W / 8); }                      \
   NEXT();                                                                   \
-  OP(LIST_GET_F##W) {                                                       \
-    grt_vm_list_t* list = NULL;                                             \
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));                        \
-    int32_t index = I32(R());                                               \
-    T value = 0;                                                            \
-    FAIL(grt_vm_list_get_f##W(list, (size_t)(uint32_t)index, &value));      \
-    S(regs, R(), value);                                                    \
-  }                                                                         \
-  NEXT();                                                                   \
-  OP(LIST_SET_F##W) {                                                       \
-    grt_vm_list_t* list = NULL;                                             \
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));                        \
-    int32_t index = I32(R());                                               \
-    FAIL(grt_vm_list_set_f##W(list, (size_t)(uint32_t)index, G(regs, R())));\
-  }                                                                         \
-  NEXT();                                                                   \
-  OP(BUFFER_FILL_F##W) {                                                    \
-    grt_vm_buffer_t* buffer = NULL;                                         \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
-    uint64_t offset = 0, length = 0;                                        \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &length)); \
-    uint64_t pattern = 0;                                                   \
-    memcpy(&pattern, regs + R(), W / 8);                                    \
-    FAIL(grt_vm_buffer_fill(buffer, offset, length, pattern, W / 8));       \
-  }                                                                         \
-  NEXT();                                                                   \
-  OP(BUFFER_LOAD_F##W) {                                                    \
-    grt_vm_buffer_t* buffer = NULL;                                         \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
-    uint64_t offset = 0;                                                    \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
-    T value = 0;                                                            \
-    FAIL(grt_vm_buffer_load_f##W(buffer, offset, &value));                  \
-    S(regs, R(), value);                                                    \
-  }                                                                         \
-  NEXT();                                                                   \
-  OP(BUFFER_STORE_F##W) {                                                   \
-    grt_vm_buffer_t* buffer = NULL;                                         \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                    \
-    uint64_t offset = 0;                                                    \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), W / 8, &offset)); \
-    FAIL(grt_vm_buffer_store_f##W(buffer, offset, G(regs, R())));           \
-  }                                                                         \
-  NEXT();
+  LIST_ELEMENT(LIST_GET_F##W, GET, F##W)                                    \
+  LIST_ELEMENT(LIST_SET_F##W, SET, F##W)                                    \
+  BUFFER_ELEMENT(BUFFER_FILL_F##W, FILL, W / 8, false)                      \
+  BUFFER_ELEMENT(BUFFER_LOAD_F##W, LOAD, W / 8, false)                      \
+  BUFFER_ELEMENT(BUFFER_STORE_F##W, STORE, W / 8, false)
 
-#define BUFFER_LOAD_INT(NAME, WIDTH, SIGNED, SET)                            \
+// The typed list and buffer element ops share two out-of-line bodies
+// (grt_vm_list_element, grt_vm_buffer_element); each handler only names its
+// variant and steps over its operands.
+#define LIST_ELEMENT(NAME, ACCESS, TYPE)                                     \
   OP(NAME) {                                                                 \
-    grt_vm_buffer_t* buffer = NULL;                                          \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
-    uint64_t offset = 0;                                                     \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
-    int64_t value = 0;                                                       \
-    FAIL(grt_vm_buffer_load_int(buffer, offset, WIDTH, SIGNED, &value));     \
-    SET;                                                                     \
+    FAIL(grt_vm_list_element(pc, regs, refs, GRT_VM_ELEMENT_##ACCESS,        \
+                             GRT_VM_TYPE_##TYPE));                           \
+    pc += 6;                                                                 \
   }                                                                          \
   NEXT();
-#define BUFFER_STORE_INT(NAME, WIDTH, GET)                                   \
+#define BUFFER_ELEMENT(NAME, ACCESS, WIDTH, SIGNED)                          \
   OP(NAME) {                                                                 \
-    grt_vm_buffer_t* buffer = NULL;                                          \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
-    uint64_t offset = 0;                                                     \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
-    uint16_t value = R();                                                    \
-    FAIL(grt_vm_buffer_store_int(buffer, offset, WIDTH, GET));               \
-  }                                                                          \
-  NEXT();
-#define BUFFER_FILL_INT(NAME, WIDTH, GET)                                    \
-  OP(NAME) {                                                                 \
-    grt_vm_buffer_t* buffer = NULL;                                          \
-    FAIL(grt_vm_buffer_check_deref(&REF(R()), &buffer));                     \
-    uint64_t offset = 0, length = 0;                                         \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &offset));  \
-    FAIL(grt_vm_element_offset(grt_vm_get_i64(regs, R()), WIDTH, &length));  \
-    uint16_t value = R();                                                    \
-    FAIL(grt_vm_buffer_fill(buffer, offset, length, (uint64_t)(GET), WIDTH));\
+    FAIL(grt_vm_buffer_element(pc, regs, refs, GRT_VM_ELEMENT_##ACCESS,      \
+                               WIDTH, SIGNED));                              \
+    pc += GRT_VM_ELEMENT_##ACCESS == GRT_VM_ELEMENT_FILL ? 8 : 6;            \
   }                                                                          \
   NEXT();
 
@@ -844,6 +941,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_LABEL)
 #undef GRT_VM_PREFIX_LABEL
   };
+  const void* const* dispatch = dispatch_table;
+#if defined(__OPTIMIZE_SIZE__)
+  // Optimizing for size (-Os), keep the table's address in a register:
+  // otherwise every handler's dispatch recomputes it (7 more bytes each).
+  // The speed build (-O2) addresses the table directly.
+  __asm__("" : "+r"(dispatch));
+#endif
 #endif
   const grt_module_function_t* functions = module->functions;
   const uint8_t* bytecode = module->layout.bytecode.data;
@@ -1445,39 +1549,10 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     I32(R()) = (int32_t)grt_vm_list_size(list);
   }
   NEXT();
-  OP(LIST_GET_I32) {
-    grt_vm_list_t* list = NULL;
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
-    int32_t index = I32(R());
-    int32_t value = 0;
-    FAIL(grt_vm_list_get_i32(list, (size_t)(uint32_t)index, &value));
-    I32(R()) = value;
-  }
-  NEXT();
-  OP(LIST_SET_I32) {
-    grt_vm_list_t* list = NULL;
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
-    int32_t index = I32(R());
-    FAIL(grt_vm_list_set_i32(list, (size_t)(uint32_t)index, I32(R())));
-  }
-  NEXT();
-  OP(LIST_GET_I64) {
-    grt_vm_list_t* list = NULL;
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
-    int32_t index = I32(R());
-    int64_t value = 0;
-    FAIL(grt_vm_list_get_i64(list, (size_t)(uint32_t)index, &value));
-    grt_vm_set_i64(regs, R(), value);
-  }
-  NEXT();
-  OP(LIST_SET_I64) {
-    grt_vm_list_t* list = NULL;
-    FAIL(grt_vm_list_check_deref(&REF(R()), &list));
-    int32_t index = I32(R());
-    FAIL(grt_vm_list_set_i64(list, (size_t)(uint32_t)index,
-                             grt_vm_get_i64(regs, R())));
-  }
-  NEXT();
+  LIST_ELEMENT(LIST_GET_I32, GET, I32)
+  LIST_ELEMENT(LIST_SET_I32, SET, I32)
+  LIST_ELEMENT(LIST_GET_I64, GET, I64)
+  LIST_ELEMENT(LIST_SET_I64, SET, I64)
   OP(LIST_GET_REF) {
     grt_vm_list_t* list = NULL;
     FAIL(grt_vm_list_check_deref(&REF(R()), &list));
@@ -1587,20 +1662,20 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_set_i64(regs, R(), (int64_t)hash);
   }
   NEXT();
-  BUFFER_FILL_INT(BUFFER_FILL_I8, 1, U32(value))
-  BUFFER_FILL_INT(BUFFER_FILL_I16, 2, U32(value))
-  BUFFER_FILL_INT(BUFFER_FILL_I32, 4, U32(value))
-  BUFFER_FILL_INT(BUFFER_FILL_I64, 8, grt_vm_get_i64(regs, value))
-  BUFFER_LOAD_INT(BUFFER_LOAD_I8_S, 1, true, I32(R()) = (int32_t)value)
-  BUFFER_LOAD_INT(BUFFER_LOAD_I8_U, 1, false, I32(R()) = (int32_t)value)
-  BUFFER_LOAD_INT(BUFFER_LOAD_I16_S, 2, true, I32(R()) = (int32_t)value)
-  BUFFER_LOAD_INT(BUFFER_LOAD_I16_U, 2, false, I32(R()) = (int32_t)value)
-  BUFFER_LOAD_INT(BUFFER_LOAD_I32, 4, true, I32(R()) = (int32_t)value)
-  BUFFER_LOAD_INT(BUFFER_LOAD_I64, 8, true, grt_vm_set_i64(regs, R(), value))
-  BUFFER_STORE_INT(BUFFER_STORE_I8, 1, I32(value))
-  BUFFER_STORE_INT(BUFFER_STORE_I16, 2, I32(value))
-  BUFFER_STORE_INT(BUFFER_STORE_I32, 4, I32(value))
-  BUFFER_STORE_INT(BUFFER_STORE_I64, 8, grt_vm_get_i64(regs, value))
+  BUFFER_ELEMENT(BUFFER_FILL_I8, FILL, 1, false)
+  BUFFER_ELEMENT(BUFFER_FILL_I16, FILL, 2, false)
+  BUFFER_ELEMENT(BUFFER_FILL_I32, FILL, 4, false)
+  BUFFER_ELEMENT(BUFFER_FILL_I64, FILL, 8, false)
+  BUFFER_ELEMENT(BUFFER_LOAD_I8_S, LOAD, 1, true)
+  BUFFER_ELEMENT(BUFFER_LOAD_I8_U, LOAD, 1, false)
+  BUFFER_ELEMENT(BUFFER_LOAD_I16_S, LOAD, 2, true)
+  BUFFER_ELEMENT(BUFFER_LOAD_I16_U, LOAD, 2, false)
+  BUFFER_ELEMENT(BUFFER_LOAD_I32, LOAD, 4, false)
+  BUFFER_ELEMENT(BUFFER_LOAD_I64, LOAD, 8, false)
+  BUFFER_ELEMENT(BUFFER_STORE_I8, STORE, 1, false)
+  BUFFER_ELEMENT(BUFFER_STORE_I16, STORE, 2, false)
+  BUFFER_ELEMENT(BUFFER_STORE_I32, STORE, 4, false)
+  BUFFER_ELEMENT(BUFFER_STORE_I64, STORE, 8, false)
 
   FLOAT_OPS(32, float, grt_vm_get_f32, grt_vm_set_f32, f)
   CONVERT(BITCAST_I32_F32, U32(dst_) = U32(src_))

@@ -149,26 +149,26 @@ static void test_min_max_nan(void** state) {
   }
 }
 
-// Each comparison against (1, 2), (2, 2) and (NaN, 1); columns in that
-// order. Ordered forms are false with NaN, unordered ones true.
+// Each comparison against (1, 2), (2, 2), (2, 1) and (NaN, 1); columns in
+// that order. Ordered forms are false with NaN, unordered ones true.
 static void test_comparisons_with_nan(void** state) {
   (void)state;
   static const struct {
     grt_vm_op_t f32, f64;
-    int lt, eq, nan;
+    int lt, eq, gt, nan;
   } cases[] = {
-      {GRT_VM_OP_CMP_EQ_F32_O, GRT_VM_OP_CMP_EQ_F64_O, 0, 1, 0},
-      {GRT_VM_OP_CMP_EQ_F32_U, GRT_VM_OP_CMP_EQ_F64_U, 0, 1, 1},
-      {GRT_VM_OP_CMP_NE_F32_O, GRT_VM_OP_CMP_NE_F64_O, 1, 0, 0},
-      {GRT_VM_OP_CMP_NE_F32_U, GRT_VM_OP_CMP_NE_F64_U, 1, 0, 1},
-      {GRT_VM_OP_CMP_LT_F32_O, GRT_VM_OP_CMP_LT_F64_O, 1, 0, 0},
-      {GRT_VM_OP_CMP_LT_F32_U, GRT_VM_OP_CMP_LT_F64_U, 1, 0, 1},
-      {GRT_VM_OP_CMP_LTE_F32_O, GRT_VM_OP_CMP_LTE_F64_O, 1, 1, 0},
-      {GRT_VM_OP_CMP_LTE_F32_U, GRT_VM_OP_CMP_LTE_F64_U, 1, 1, 1},
-      {GRT_VM_OP_CMP_GT_F32_O, GRT_VM_OP_CMP_GT_F64_O, 0, 0, 0},
-      {GRT_VM_OP_CMP_GT_F32_U, GRT_VM_OP_CMP_GT_F64_U, 0, 0, 1},
-      {GRT_VM_OP_CMP_GTE_F32_O, GRT_VM_OP_CMP_GTE_F64_O, 0, 1, 0},
-      {GRT_VM_OP_CMP_GTE_F32_U, GRT_VM_OP_CMP_GTE_F64_U, 0, 1, 1},
+      {GRT_VM_OP_CMP_EQ_F32_O, GRT_VM_OP_CMP_EQ_F64_O, 0, 1, 0, 0},
+      {GRT_VM_OP_CMP_EQ_F32_U, GRT_VM_OP_CMP_EQ_F64_U, 0, 1, 0, 1},
+      {GRT_VM_OP_CMP_NE_F32_O, GRT_VM_OP_CMP_NE_F64_O, 1, 0, 1, 0},
+      {GRT_VM_OP_CMP_NE_F32_U, GRT_VM_OP_CMP_NE_F64_U, 1, 0, 1, 1},
+      {GRT_VM_OP_CMP_LT_F32_O, GRT_VM_OP_CMP_LT_F64_O, 1, 0, 0, 0},
+      {GRT_VM_OP_CMP_LT_F32_U, GRT_VM_OP_CMP_LT_F64_U, 1, 0, 0, 1},
+      {GRT_VM_OP_CMP_LTE_F32_O, GRT_VM_OP_CMP_LTE_F64_O, 1, 1, 0, 0},
+      {GRT_VM_OP_CMP_LTE_F32_U, GRT_VM_OP_CMP_LTE_F64_U, 1, 1, 0, 1},
+      {GRT_VM_OP_CMP_GT_F32_O, GRT_VM_OP_CMP_GT_F64_O, 0, 0, 1, 0},
+      {GRT_VM_OP_CMP_GT_F32_U, GRT_VM_OP_CMP_GT_F64_U, 0, 0, 1, 1},
+      {GRT_VM_OP_CMP_GTE_F32_O, GRT_VM_OP_CMP_GTE_F64_O, 0, 1, 1, 0},
+      {GRT_VM_OP_CMP_GTE_F32_U, GRT_VM_OP_CMP_GTE_F64_U, 0, 1, 1, 1},
   };
   for (size_t i = 0; i < N(cases); ++i) {
     const grt_vm_op_t ops[2] = {cases[i].f32, cases[i].f64};
@@ -176,9 +176,10 @@ static void test_comparisons_with_nan(void** state) {
       const char* name = grt_vm_op_info(ops[w])->mnemonic;
       if (run(ops[w], 1.0, 2.0, 0) != cases[i].lt ||
           run(ops[w], 2.0, 2.0, 0) != cases[i].eq ||
+          run(ops[w], 2.0, 1.0, 0) != cases[i].gt ||
           run(ops[w], NAN, 1.0, 0) != cases[i].nan) {
-        fail_msg("%s: expected %d %d %d", name, cases[i].lt, cases[i].eq,
-                 cases[i].nan);
+        fail_msg("%s: expected %d %d %d %d", name, cases[i].lt, cases[i].eq,
+                 cases[i].gt, cases[i].nan);
       }
     }
   }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/inline.h"
 #include "base/status.h"
 #include "base/string_view.h"
 #include "vm/variant.h"
@@ -66,7 +67,7 @@ grt_status_t grt_vm_signature_check_import(grt_string_view_t import_name,
 
 // Places one value of |type| in a packed buffer of *inout_size bytes:
 // returns its offset and grows *inout_size past it.
-static inline size_t grt_vm_packed_place(size_t* inout_size,
+static GRT_ALWAYS_INLINE size_t grt_vm_packed_place(size_t* inout_size,
                                          grt_vm_value_type_t type) {
   size_t align = grt_vm_value_type_alignment(type);
   size_t offset = (*inout_size + align - 1) & ~(align - 1);

@@ -4,9 +4,16 @@
 // workgroup as local-sync does, then on two threads splitting the
 // workgroups as local-task would) beside OpenBLAS cblas_sgemm on one and
 // two threads in the same run (docs/architecture.md §8). Prints GFLOP/s, the
-// best of several repetitions, and the ratio to the anchor.
+// best of several repetitions, and the ratio to the anchor. Then the same
+// size as int8 (i8 x i8 -> i32 through the int8 GEMM, gemm_i8.c) on one and
+// two threads with its ratio to grt's f32 kernel of the same run (issue 15
+// asks for 2.5x where AVX-512 VNNI exists).
 //
-//   bench_matmul [SIZE [REPEAT [TILE_M TILE_N]]]
+//   bench_matmul [SIZE [REPEAT [TILE_M TILE_N [CPU_FEATURES]]]]
+//
+// CPU_FEATURES is grt-compile's --cpu-features (default host), say avx2,fma
+// (with TILE_M TILE_N 0 0 for the compiler's tiles) to time the kernels a
+// machine without AVX-512 would run.
 //
 // On a shared machine raise REPEAT: the best of more runs is less noisy.
 #include <inttypes.h>
@@ -38,14 +45,17 @@ static grt_status_t bench_inst(grtc_kernel_set_t* set, grtc_kernel_t* k,
   return grtc_kernel_add_inst(set, k, &inst, out);
 }
 
-// out[m, n] = sum_k lhs[m, k] * rhs[k, n] with the MATMUL pattern.
-static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
+// out[m, n] = sum_k lhs[m, k] * rhs[k, n] with the MATMUL pattern, as
+// kernel |name|: f32 throughout (|in| f32), or i8 operands converted to an
+// i32 accumulator and result (|in| i8, |acc| i32: the int8 GEMM).
+static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
+                                       grtc_elem_t in, grtc_elem_t acc_elem) {
   int64_t n = bench_n;
   grtc_kernel_t* k = NULL;
-  GRT_RETURN_IF_ERROR(grtc_kernel_set_add(set, "matmul", 3, &k, NULL));
-  k->bindings[0] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_READ};
-  k->bindings[1] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_READ};
-  k->bindings[2] = (grtc_kbinding_t){GRTC_ELEM_F32, n * n, GRTC_KACCESS_WRITE};
+  GRT_RETURN_IF_ERROR(grtc_kernel_set_add(set, name, 3, &k, NULL));
+  k->bindings[0] = (grtc_kbinding_t){in, n * n, GRTC_KACCESS_READ};
+  k->bindings[1] = (grtc_kbinding_t){in, n * n, GRTC_KACCESS_READ};
+  k->bindings[2] = (grtc_kbinding_t){acc_elem, n * n, GRTC_KACCESS_WRITE};
   k->parallel_rank = 2;
   k->parallel_dims[0] = k->parallel_dims[1] = n;
   k->reduction_rank = 1;
@@ -53,20 +63,24 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
   uint32_t pm, pn, zero, rk, cn, li, ri, t, x, y, prod, acc, a, oi, fin;
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 0}, &pm));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_PINDEX, .type = GRTC_ELEM_I64, .dim = 1}, &pn));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .type = GRTC_ELEM_F32}, &zero));
-  GRT_RETURN_IF_ERROR(grtc_kernel_add_acc(set, k, GRTC_ELEM_F32, zero, &acc));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .type = acc_elem}, &zero));
+  GRT_RETURN_IF_ERROR(grtc_kernel_add_acc(set, k, acc_elem, zero, &acc));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONST, .type = GRTC_ELEM_I64, .value.i = n}, &cn));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_RINDEX, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64}, &rk));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {pm, cn}}, &t));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, rk}}, &li));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {rk, cn}}, &t));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, pn}}, &ri));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .binding = 0, .operand_count = 1, .operands = {li}}, &x));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .binding = 1, .operand_count = 1, .operands = {ri}}, &y));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {x, y}}, &prod));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32}, &a));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_F32, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {a, prod}}, &k->accs[acc].update));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_F32}, &fin));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = in, .binding = 0, .operand_count = 1, .operands = {li}}, &x));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = in, .binding = 1, .operand_count = 1, .operands = {ri}}, &y));
+  if (in != acc_elem) {
+    GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .operand_count = 1, .operands = {x}}, &x));
+    GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .operand_count = 1, .operands = {y}}, &y));
+  }
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {x, y}}, &prod));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_LOOP, .type = acc_elem}, &a));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {a, prod}}, &k->accs[acc].update));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_ACC, .section = GRTC_KSECTION_POST, .type = acc_elem}, &fin));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {pm, cn}}, &t));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_POST, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, pn}}, &oi));
   grtc_kstore_t store = {2, oi, fin, GRTC_KINST_NONE};
@@ -76,9 +90,9 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set) {
                                .m = n, .n = n, .k = n,
                                .lhs_stride_m = n, .lhs_stride_k = 1,
                                .rhs_stride_k = n, .rhs_stride_n = 1,
-                               .lhs_elem = GRTC_ELEM_F32,
-                               .rhs_elem = GRTC_ELEM_F32,
-                               .acc_elem = GRTC_ELEM_F32};
+                               .lhs_elem = in,
+                               .rhs_elem = in,
+                               .acc_elem = acc_elem};
   grtc_dispatch_choose_tile(k, 0);
   if (bench_tile_m > 0) {
     k->tile[0] = bench_tile_m;
@@ -112,7 +126,7 @@ static void* bench_worker_main(void* arg) {
 
 // Seconds for one matmul through the kernel on |threads| threads.
 static double bench_grt(const grt_kernel_entry_t* entry, uint32_t workgroups,
-                        float* a, float* b, float* c, uint32_t threads) {
+                        void* a, void* b, void* c, uint32_t threads) {
   void* bindings[] = {a, b, c};
   size_t lengths[3] = {0};
   grt_kernel_dispatch_state_t dispatch = {
@@ -156,6 +170,65 @@ static double bench_gflops(double seconds) {
          1e-9;
 }
 
+// The int8 kernel's operands and result (i8 x i8 -> i32, the int8 GEMM).
+typedef struct bench_int8_t {
+  const grt_kernel_entry_t* entry;
+  const grtc_kernel_t* kernel;
+  int8_t *a, *b;
+  int32_t* c;
+  double best[3];  // seconds by thread count
+} bench_int8_t;
+
+static void bench_int8_init(bench_int8_t* q, const grt_kernel_entry_t* entry,
+                            const grtc_kernel_t* kernel) {
+  size_t count = (size_t)(bench_n * bench_n);
+  *q = (bench_int8_t){entry, kernel, malloc(count), malloc(count),
+                      malloc(count * sizeof(int32_t)), {0, 1e30, 1e30}};
+  if (!q->a || !q->b || !q->c) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    q->a[i] = (int8_t)((int)(i * 7 % 251) - 125);
+    q->b[i] = (int8_t)((int)(i * 5 % 241) - 120);
+  }
+}
+
+static void bench_int8_run(bench_int8_t* q, uint32_t threads) {
+  double s = bench_grt(q->entry, q->kernel->workgroup_count, q->a, q->b, q->c, threads);
+  if (s < q->best[threads]) q->best[threads] = s;
+}
+
+// Its rows: GOP/s (a multiply and an add per product, as the f32 GFLOP/s
+// count), grt's f32 of the same repetitions (|f32_best|) and the ratio; a
+// sample of results is checked exactly.
+static void bench_int8_report(bench_int8_t* q, const double* f32_best) {
+  printf("int8 %" PRId64 "x%" PRId64 "x%" PRId64 " (i8 x i8 -> i32), grt kernel "
+         "(%u workgroups of %" PRId64 "x%" PRId64 "), best of %d, against grt f32\n",
+         bench_n, bench_n, bench_n, q->kernel->workgroup_count, q->kernel->tile[0],
+         q->kernel->tile[1], bench_repeat);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < bench_n; i += 37) {
+    for (int64_t j = 0; j < bench_n; j += 41) {
+      int64_t want = 0;
+      for (int64_t k = 0; k < bench_n; ++k) {
+        want += (int64_t)q->a[i * bench_n + k] * q->b[k * bench_n + j];
+      }
+      wrong += q->c[i * bench_n + j] != (int32_t)want;
+    }
+  }
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    printf("  %u thread%s: grt int8 %7.1f GOP/s   grt f32 %7.1f GFLOP/s   ratio "
+           "%.2fx   (%s)\n", threads, threads > 1 ? "s" : " ",
+           bench_gflops(q->best[threads]), bench_gflops(f32_best[threads]),
+           f32_best[threads] / q->best[threads],
+           wrong ? "WRONG results" : "sampled results exact");
+  }
+  free(q->a);
+  free(q->b);
+  free(q->c);
+}
+
 int main(int argc, char** argv) {
   if (argc > 1) bench_n = atoll(argv[1]);
   if (argc > 2) bench_repeat = atoi(argv[2]);
@@ -164,20 +237,25 @@ int main(int argc, char** argv) {
     bench_tile_n = atoll(argv[4]);
   }
   if (bench_n < 16 || bench_n > 8192 || bench_repeat < 1 ||
-      bench_repeat > 1000 || argc == 4 ||
-      (argc > 4 && (bench_tile_m < 1 || bench_tile_n < 1))) {
+      bench_repeat > 1000 || argc == 4 || argc > 6 ||
+      (argc > 4 && (bench_tile_m < 0 || bench_tile_n < 0 ||
+                    (bench_tile_m == 0) != (bench_tile_n == 0)))) {
     fprintf(stderr,
             "usage: bench_matmul [SIZE in 16..8192 [REPEAT in 1..1000 "
-            "[TILE_M TILE_N >= 1]]]\n");
+            "[TILE_M TILE_N >= 1, or 0 0: the compiler's [CPU_FEATURES]]]]\n");
     return 2;
   }
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  grt_status_t status = bench_build_kernel(&set);
+  grt_status_t status = bench_build_kernel(&set, "matmul", GRTC_ELEM_F32, GRTC_ELEM_F32);
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "matmul_i8", GRTC_ELEM_I8, GRTC_ELEM_I32);
+  }
   uint8_t* binary = NULL;
   size_t size = 0;
   char format[32];
-  grtc_cpu_options_t options = {.features = "host", .optimization_level = 3};
+  grtc_cpu_options_t options = {.features = argc > 5 ? argv[5] : "host",
+                                .optimization_level = 3};
   if (grt_status_is_ok(status)) {
     status = grtc_cpu_build(&set, &options, grt_allocator_system(), &binary,
                             &size, format);
@@ -220,11 +298,18 @@ int main(int argc, char** argv) {
          "), best of %d\n",
          bench_n, bench_n, bench_n, format, workgroups, tile_m, tile_n,
          bench_repeat);
+  // The int8 kernel runs in the same repetitions as the f32 one, so a
+  // shared machine's load falls on both alike.
+  double f32_best[3] = {0, 1e30, 1e30};  // by thread count
+  bench_int8_t int8;
+  bench_int8_init(&int8, &library->entries[1], set.kernels[1]);
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     double grt_best = 1e30, anchor_best = 1e30;
     for (int r = 0; r < bench_repeat; ++r) {
       double s = bench_grt(entry, workgroups, a, b, c, threads);
       if (s < grt_best) grt_best = s;
+      f32_best[threads] = grt_best;
+      bench_int8_run(&int8, threads);
 #if defined(GRT_BENCH_OPENBLAS)
       s = bench_openblas(a, b, c_ref, (int)threads);
       if (s < anchor_best) anchor_best = s;
@@ -246,6 +331,7 @@ int main(int argc, char** argv) {
            "scripts/install-deps.sh)\n");
 #endif
   }
+  bench_int8_report(&int8, f32_best);
   free(a);
   free(b);
   free(c);

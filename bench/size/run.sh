@@ -3,12 +3,15 @@
 #
 # How many bytes the runtime adds to an application, in the smallest
 # deployment: grt configured runtime-only (local-sync, no dlopen loader, no
-# op names, MinSizeRel) for each ARCH (default: x86_64 aarch64), installed
-# to a scratch prefix, and samples/static_embedding (its module and kernels
-# linked in as c-static, written by BUILD_DIR's grt-compile) linked against
-# it with -Os, -ffunction-sections/-fdata-sections and --gc-sections, then
-# stripped. The link map says which bytes came from grt's libraries
-# (libgrt*.a): text, rodata, relro (pointer tables), data, bss. The anchor
+# op names, MinSizeRel, -ffunction-sections/-fdata-sections, no unwind
+# tables) for each ARCH (default: x86_64 aarch64), installed to a scratch
+# prefix, and samples/static_embedding (its module and kernels linked in as
+# c-static, written by BUILD_DIR's grt-compile) linked against it with the
+# same flags, -Os and --gc-sections, then stripped. grt is C and never
+# unwinds, so -fno-asynchronous-unwind-tables -fno-unwind-tables drop only
+# .eh_frame: the program file shrinks, grt's text does not. The link map
+# says which bytes came from grt's libraries (libgrt*.a): text, rodata,
+# relro (pointer tables), data, bss. The anchor
 # is IREE's runtime at about 62 KB of text (its published minimal-build
 # figure; it cannot be built here), and the goal 48 KB.
 #
@@ -31,6 +34,7 @@ compile=$build/bin/grt-compile
 iree_text=62
 goal_text=48
 expected='add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]'
+size_flags="-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables"
 
 rows=()
 for arch in "${archs[@]}"; do
@@ -46,21 +50,21 @@ for arch in "${archs[@]}"; do
   command -v "$cc" >/dev/null || { echo "bench/size: $cc not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
   dir=$work/$arch
   mkdir -p "$dir"
-  echo "== $arch: minimal runtime (local-sync, no dlopen loader, no op names, MinSizeRel)" >&2
+  echo "== $arch: minimal runtime (local-sync, no dlopen loader, no op names, MinSizeRel, $size_flags)" >&2
   cmake -S "$src" -B "$dir/build" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=MinSizeRel \
     -DGRT_BUILD_COMPILER=OFF -DGRT_BUILD_TESTS=OFF -DGRT_BUILD_TOOLS=OFF \
     -DGRT_BUILD_PYTHON=OFF -DGRT_HAL_DRIVERS=local-sync -DGRT_ENABLE_DLOPEN_LOADER=OFF \
-    -DGRT_VM_OP_NAMES=OFF -DCMAKE_C_FLAGS="-ffunction-sections -fdata-sections" \
+    -DGRT_VM_OP_NAMES=OFF -DCMAKE_C_FLAGS="$size_flags" \
     > "$dir/configure.log" || { cat "$dir/configure.log" >&2; exit 1; }
   cmake --build "$dir/build" -j 2 > "$dir/build.log" || { tail -40 "$dir/build.log" >&2; exit 1; }
   rm -rf "$dir/prefix"
   cmake --install "$dir/build" --prefix "$dir/prefix" > "$dir/install.log"
   "$compile" --output-format=c-static --c-static-name=static_add "${cpu_target[@]}" \
     "$src/samples/static_embedding/add.mlir" -o "$dir/static_add.c"
-  flags=$(PKG_CONFIG_LIBDIR="$dir/prefix/lib/pkgconfig" PKG_CONFIG_PATH= \
+  flags=$(PKG_CONFIG_LIBDIR="$dir/prefix/lib/pkgconfig" PKG_CONFIG_PATH='' \
           pkg-config --cflags --libs --static grt)
   # shellcheck disable=SC2086  # the flags are words
-  "$cc" -std=c11 -Os -ffunction-sections -fdata-sections -w -o "$dir/app" \
+  "$cc" -std=c11 -Os $size_flags -w -o "$dir/app" \
     "$src/samples/static_embedding/static_embedding.c" "$dir/static_add.c" -I"$dir" \
     $flags -Wl,--gc-sections -Wl,-Map="$dir/app.map" -s
   out=$("${run[@]}" "$dir/app" local-sync)

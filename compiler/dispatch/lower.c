@@ -791,7 +791,11 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
 // and if that is still too few, the rows are too (down to
 // GRTC_DISPATCH_CONV_SPLIT_PIXELS pixels).
 static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
-  int64_t images = grtc_lower_dim(kernel, 0);
+  // A symbolic batch is taken to be GRTC_DISPATCH_MIN_WORKGROUPS images:
+  // whole filters per workgroup, as a large static batch gets.
+  int64_t images = grtc_kdim_is_static(kernel->parallel_dims[0])
+                       ? grtc_lower_dim(kernel, 0)
+                       : GRTC_DISPATCH_MIN_WORKGROUPS;
   int64_t oh = grtc_lower_dim(kernel, 1);
   int64_t ow = grtc_lower_dim(kernel, 2);
   int64_t oc = grtc_lower_dim(kernel, 3);

@@ -914,29 +914,13 @@ static void test_symbolic_errors(void** state) {
   compiled_t c;
   grt_expect_error(
       compile_symbolic(
-          "func.func private @f(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
-          "  return %x : tensor<?x4xf32>\n"
-          "}\n"
-          "func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
-          "  %y = func.call @f(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
-          "  return %y : tensor<?x4xf32>\n"
+          "func.func @main(%x: tensor<?xf32>, %s: tensor<1xi64>, %l: tensor<1xi64>, %t: tensor<1xi64>) -> tensor<?xf32> {\n"
+          "  %y = stablehlo.real_dynamic_slice %x, %s, %l, %t : (tensor<?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>\n"
+          "  return %y : tensor<?xf32>\n"
           "}\n",
           &c),
       GRT_STATUS_INVALID_ARGUMENT,
-      "t.mlir:5:8: error: 'func.call' result 0 dimension 0 is symbolic (s");
-  release(&c);
-  grt_expect_error(
-      compile_symbolic(
-          "func.func private @f(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
-          "  return %x : tensor<?x4xf32>\n"
-          "}\n"
-          "func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
-          "  %y = func.call @f(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
-          "  return %y : tensor<?x4xf32>\n"
-          "}\n",
-          &c),
-      GRT_STATUS_INVALID_ARGUMENT,
-      "this op with symbolic dimensions is not supported yet");
+      "t.mlir:2:8: error: 'stablehlo.real_dynamic_slice' result 0 dimension 0 is symbolic (s");
   release(&c);
   grt_expect_error(
       compile_symbolic(

@@ -1,5 +1,6 @@
 #include "compiler/host/host.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,8 +49,10 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(BUFFER_LOAD, "hal.buffer.load")                                             \
   X(BUFFER_SUBSPAN, "hal.buffer.subspan")                                       \
   X(BUFFER_VIEW_ASSERT, "hal.buffer_view.assert")                               \
+  X(BUFFER_VIEW_ASSERT_DIM, "hal.buffer_view.assert_dim")                       \
   X(BUFFER_VIEW_BUFFER, "hal.buffer_view.buffer")                               \
   X(BUFFER_VIEW_CREATE, "hal.buffer_view.create")                               \
+  X(BUFFER_VIEW_DIM, "hal.buffer_view.dim")                                     \
   X(COMMAND_BUFFER_BEGIN, "hal.command_buffer.begin")                           \
   X(COMMAND_BUFFER_COPY_BUFFER, "hal.command_buffer.copy_buffer")               \
   X(COMMAND_BUFFER_CREATE, "hal.command_buffer.create")                         \
@@ -64,6 +67,7 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(EXECUTABLE_VARIANT, "hal.executable.variant")                               \
   X(FENCE_AWAIT, "hal.fence.await")                                             \
   X(FENCE_CREATE, "hal.fence.create")                                           \
+  X(SHAPE_ASSERTION, "hal.shape_assertion")                                     \
   X(CHECK_EXPECT_ALMOST_EQ, "check.expect_almost_eq")                           \
   X(CHECK_EXPECT_CLOSE, "check.expect_close")                                   \
   X(CHECK_EXPECT_EQ, "check.expect_eq")                                         \
@@ -104,10 +108,21 @@ static const grtc_type_t* grtc_host_import_value_type(grtc_vm_builder_t* b,
 
 // Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
 // (hal.executable.variant only when |per_variant|: a program whose
-// executables agree on every workgroup count does not call it). A name the
+// executables agree on every workgroup count does not call it;
+// hal.buffer_view.dim and .assert_dim only when |symbolic|). A name the
 // tables lack (a runtime and compiler out of step) leaves the slot NULL and
 // returns INTERNAL naming it.
+// Whether any symbol of |module| stays symbolic: only such programs read
+// dimensions and check them (hal.buffer_view.dim and .assert_dim).
+static bool grtc_host_module_is_symbolic(const grtc_tmodule_t* module) {
+  for (uint32_t id = 0; module->shapes && id < module->shapes->sym_count; ++id) {
+    if (grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) == GRTC_DIM_SYMBOL(id)) return true;
+  }
+  return false;
+}
+
 static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_variant,
+                                              bool symbolic,
                                               grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
   static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
 #define GRTC_HOST_IMPORT_NAME(id, name) name,
@@ -116,6 +131,10 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
   };
   for (uint32_t i = 0; i < GRTC_HOST_IMPORT_COUNT; ++i) {
     if (i == GRTC_HOST_IMPORT_EXECUTABLE_VARIANT && !per_variant) continue;
+    if ((i == GRTC_HOST_IMPORT_BUFFER_VIEW_DIM || i == GRTC_HOST_IMPORT_BUFFER_VIEW_ASSERT_DIM) &&
+        !symbolic) {
+      continue;
+    }
     const grtc_native_import_t* import =
         grtc_native_import_lookup(grt_make_cstring_view(names[i]));
     if (!import || import->argument_count > GRTC_HOST_MAX_IMPORT_ARGS ||
@@ -142,17 +161,29 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 }
 
 #define GRTC_HOST_NAME_CAPACITY 1024
+// A reusable recording keyed on at most this many symbols; a function
+// with more records every call one-shot.
+#define GRTC_HOST_MAX_KEYS 16
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
+// The largest tensor a shape-polymorphic program makes (2^48 bytes): its
+// sizes are checked against it at the call where the symbols' bounds
+// (INT32_MAX each) do not prove it, so no size or arena offset overflows.
+#define GRTC_HOST_MAX_BYTES (INT64_C(1) << 48)
 
 // Where a value's bytes are for a binding: |ref| is the !hal.buffer (a
 // null ref when the bytes are binding-table slot |slot| of a reusable
-// recording; |offset| is then relative to the slot's range).
+// recording; its offset is then relative to the slot's range). The offset
+// and size are i64 values (grtc_host_place_offset/_size: constants, or
+// computed from the symbols); [begin, end) of |base| is the byte range the
+// hazard tracking compares (the whole buffer or arena slot when the size
+// is symbolic).
 typedef struct grtc_host_place_t {
   grtc_value_t* ref;
-  int64_t offset;
-  int64_t size;
-  uint32_t base;  // root value id, or GRTC_HOST_NO_BASE for the arena
+  const grtc_value_storage_t* storage;
+  bool arena;
+  int64_t begin, end;
+  uint32_t base;  // root value id, or GRTC_HOST_NO_BASE (- 1 - slot) for the arena
   uint32_t slot;
 } grtc_host_place_t;
 
@@ -168,6 +199,12 @@ typedef struct grtc_host_const_t {
   int64_t value;
   grtc_value_t* result;
 } grtc_host_const_t;
+
+// A size expression computed once per function.
+typedef struct grtc_host_size_t {
+  grtc_size_expr_t expr;
+  grtc_value_t* value;
+} grtc_host_size_t;
 
 typedef struct grtc_host_emitter_t {
   const grtc_tmodule_t* module;
@@ -223,6 +260,20 @@ typedef struct grtc_host_emitter_t {
   uint32_t arena_slot;
   uint32_t function_index;
   char module_name[GRTC_HOST_MODULE_NAME_CAPACITY];
+  // Symbolic shapes, per function: the i64 value of every symbol
+  // (grtc_tshapes_t id) the function knows, the symbols its $buffers
+  // function takes (after its buffers), and the sizes computed from them
+  // (in a $buffers function, |hoist|: in its entry block, so they
+  // dominate every block).
+  uint32_t sym_capacity;
+  grtc_value_t** sym_values;
+  uint32_t* func_syms;
+  uint32_t func_sym_count;
+  bool hoist;
+  grtc_host_size_t* sizes;
+  uint32_t size_count, size_capacity;
+  grtc_value_t** slot_offsets;  // plan.slot_count + 1: the last is the arena's size
+  uint32_t message_count;       // __shape_message_N rodata
 } grtc_host_emitter_t;
 
 //===----------------------------------------------------------------------===//
@@ -247,6 +298,22 @@ static void grtc_host_set_location(grtc_host_emitter_t* e, const grtc_location_t
   grtc_vm_builder_set_location(e->b, file, line, column);
 }
 
+// Makes room for one more item in |*items| (|count| used of |*capacity|,
+// doubling from |initial|); false (e->out_of_memory set) when memory runs
+// out.
+static bool grtc_host_grow(grtc_host_emitter_t* e, void** items, uint32_t* capacity,
+                           uint32_t count, size_t item_size, uint32_t initial) {
+  if (count < *capacity) return true;
+  uint32_t grown = *capacity ? *capacity * 2 : initial;
+  if (!grt_status_is_ok(grt_allocator_realloc(e->allocator, *capacity * item_size,
+                                              grown * item_size, items))) {
+    e->out_of_memory = true;
+    return false;
+  }
+  *capacity = grown;
+  return true;
+}
+
 // A constant defined once, in the function's entry block (after the
 // values loaded there first), so it dominates every use.
 static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t value) {
@@ -254,16 +321,9 @@ static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t 
     if (e->consts[i].type == type && e->consts[i].value == value) return e->consts[i].result;
   }
   if (!e->entry) return NULL;  // the function was not built (the builder failed)
-  if (e->const_count == e->const_capacity) {
-    uint32_t capacity = e->const_capacity ? e->const_capacity * 2 : 64;
-    if (!grt_status_is_ok(grt_allocator_realloc(e->allocator,
-                                                e->const_capacity * sizeof(*e->consts),
-                                                capacity * sizeof(*e->consts),
-                                                (void**)&e->consts))) {
-      e->out_of_memory = true;
-      return NULL;
-    }
-    e->const_capacity = capacity;
+  if (!grtc_host_grow(e, (void**)&e->consts, &e->const_capacity, e->const_count,
+                      sizeof(*e->consts), 64)) {
+    return NULL;
   }
   grtc_vm_insertion_t saved = grtc_vm_builder_insertion(e->b);
   grtc_vm_insertion_t hoisted = {e->entry, e->const_anchor ? e->const_anchor->next
@@ -309,10 +369,101 @@ static grtc_value_t* grtc_host_call(grtc_host_emitter_t* e, grtc_host_import_t i
                  sizeof((grtc_vm_arg_t[]){__VA_ARGS__}) / sizeof(grtc_vm_arg_t))
 #define GRTC_HOST_V(value) grtc_vm_arg(value)
 
+//===----------------------------------------------------------------------===//
+// Symbolic sizes
+//===----------------------------------------------------------------------===//
+
+// Ops computed from the symbols go to the entry block of a $buffers
+// function (after its constants), so they dominate every block; elsewhere
+// (the export's straight-line body) where the builder is.
+static grtc_vm_insertion_t grtc_host_hoist_begin(grtc_host_emitter_t* e) {
+  grtc_vm_insertion_t saved = grtc_vm_builder_insertion(e->b);
+  if (e->hoist && e->entry) {
+    grtc_vm_insertion_t at = {e->entry,
+                              e->const_anchor ? e->const_anchor->next : e->entry->first};
+    grtc_vm_builder_set_insertion(e->b, at);
+  }
+  return saved;
+}
+
+static void grtc_host_hoist_end(grtc_host_emitter_t* e, grtc_vm_insertion_t saved,
+                                grtc_value_t* last) {
+  if (e->hoist && last && last->defining_op) e->const_anchor = last->defining_op;
+  grtc_vm_builder_set_insertion(e->b, saved);
+}
+
+// The i64 value of symbol |symbol| in this function, or NULL.
+static grtc_value_t* grtc_host_symbol(grtc_host_emitter_t* e, uint32_t symbol) {
+  return symbol < e->sym_capacity ? e->sym_values[symbol] : NULL;
+}
+
+// The value of dimension |dim| (static or a symbol), or NULL.
+static grtc_value_t* grtc_host_dim(grtc_host_emitter_t* e, int64_t dim) {
+  dim = grtc_tmodule_resolve_dim(e->module, dim);
+  return grtc_dim_is_static(dim) ? grtc_host_i64(e, dim)
+                                 : grtc_host_symbol(e, grtc_dim_symbol(dim));
+}
+
+static bool grtc_host_same_expr(const grtc_size_expr_t* a, const grtc_size_expr_t* b) {
+  return a->factor == b->factor && a->symbol_count == b->symbol_count &&
+         memcmp(a->symbols, b->symbols, a->symbol_count * sizeof(a->symbols[0])) == 0;
+}
+
+// |expr| as an i64 value, computed once per function; NULL when one of its
+// symbols has no value here (the callers check the symbols first).
+static grtc_value_t* grtc_host_size_value(grtc_host_emitter_t* e, const grtc_size_expr_t* expr) {
+  if (!expr->symbol_count) return grtc_host_i64(e, expr->factor);
+  for (uint32_t i = 0; i < e->size_count; ++i) {
+    if (grtc_host_same_expr(&e->sizes[i].expr, expr)) return e->sizes[i].value;
+  }
+  for (uint32_t i = 0; i < expr->symbol_count; ++i) {
+    if (!grtc_host_symbol(e, expr->symbols[i])) return NULL;
+  }
+  if (!grtc_host_grow(e, (void**)&e->sizes, &e->size_capacity, e->size_count,
+                      sizeof(*e->sizes), 16)) {
+    return NULL;
+  }
+  grtc_value_t* factor = expr->factor == 1 ? NULL : grtc_host_i64(e, expr->factor);
+  grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
+  grtc_value_t* value = factor;
+  // Every symbol is at most INT32_MAX (the export checks it), so a product
+  // whose bound stays within GRTC_HOST_MAX_BYTES needs no check; beyond
+  // it, each multiplication first checks value <= MAX_BYTES / max(s, 1).
+  double bound = (double)expr->factor;
+  for (uint32_t i = 0; i < expr->symbol_count; ++i) {
+    grtc_value_t* symbol = grtc_host_symbol(e, expr->symbols[i]);
+    bound *= (double)INT32_MAX;
+    if (value && bound > (double)GRTC_HOST_MAX_BYTES) {
+      grtc_value_t* limit = grtc_vm_binary(
+          e->b, GRTC_VM_DIV_S, grtc_host_i64(e, GRTC_HOST_MAX_BYTES),
+          grtc_vm_binary(e->b, GRTC_VM_MAX_S, symbol, grtc_host_i64(e, 1)));
+      char text[GRTC_SIZE_EXPR_FORMAT_CAPACITY], message[GRTC_SIZE_EXPR_FORMAT_CAPACITY + 256];
+      snprintf(message, sizeof(message),
+               "@%.*s: a tensor of %s bytes would exceed 2^48 bytes at these argument sizes",
+               e->func ? (int)e->func->name.size : 1, e->func ? e->func->name.data : "?",
+               grtc_size_expr_format(expr, text, sizeof(text)));
+      grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, limit), message);
+    }
+    value = value ? grtc_vm_binary(e->b, GRTC_VM_MUL, value, symbol) : symbol;
+  }
+  grtc_host_hoist_end(e, saved, value);
+  e->sizes[e->size_count].expr = *expr;
+  e->sizes[e->size_count].value = value;
+  ++e->size_count;
+  return value;
+}
+
+// |type|'s byte size as an i64 value.
+static grtc_value_t* grtc_host_type_bytes(grtc_host_emitter_t* e, const grtc_ttype_t* type) {
+  grtc_size_expr_t expr;
+  if (!grtc_size_expr_of_type(e->module, type, &expr)) return NULL;
+  return grtc_host_size_value(e, &expr);
+}
+
 // "[%d0, %d1]": a shape as a variadic i64 span (|dims| holds the values).
 static grtc_vm_arg_t grtc_host_shape_span(grtc_host_emitter_t* e, const grtc_ttype_t* type,
                                           grtc_value_t** dims) {
-  for (uint32_t d = 0; d < type->rank; ++d) dims[d] = grtc_host_i64(e, type->dims[d]);
+  for (uint32_t d = 0; d < type->rank; ++d) dims[d] = grtc_host_dim(e, type->dims[d]);
   return grtc_vm_span(dims, type->rank);
 }
 
@@ -335,11 +486,18 @@ static const grtc_value_storage_t* grtc_host_storage(grtc_host_emitter_t* e,
 
 static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   const grtc_value_storage_t* s = grtc_host_storage(e, value);
-  grtc_host_place_t place = {e->values[s->root->id], 0, s->size, s->root->id, 0};
+  grtc_host_place_t place = {e->values[s->root->id], s, false, 0, s->size, s->root->id, 0};
+  if (s->size < 0) place.end = INT64_MAX;  // the whole buffer
   if (s->kind == GRTC_STORAGE_ARENA) {
     place.ref = e->arena;
-    place.offset = s->offset;
-    place.base = GRTC_HOST_NO_BASE;
+    place.arena = true;
+    if (s->slot == GRTC_MEMORY_PLAN_NO_SLOT) {
+      place.begin = s->offset;
+      place.end = s->offset + s->size;
+      place.base = GRTC_HOST_NO_BASE;
+    } else {
+      place.base = GRTC_HOST_NO_BASE - 1 - s->slot;
+    }
   }
   if (e->reusable && e->recording) {
     uint32_t slot = s->kind == GRTC_STORAGE_ARENA ? e->arena_slot : e->slots[s->root->id];
@@ -351,13 +509,28 @@ static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tval
   return place;
 }
 
+// The place's byte offset in its buffer (or slot), an i64 value.
+static grtc_value_t* grtc_host_place_offset(grtc_host_emitter_t* e, const grtc_host_place_t* place) {
+  const grtc_value_storage_t* s = place->storage;
+  if (s->kind != GRTC_STORAGE_ARENA) return grtc_host_i64(e, 0);
+  if (s->slot == GRTC_MEMORY_PLAN_NO_SLOT) return grtc_host_i64(e, s->offset);
+  return e->slot_offsets ? e->slot_offsets[s->slot] : NULL;
+}
+
+// The place's byte size, an i64 value.
+static grtc_value_t* grtc_host_place_size(grtc_host_emitter_t* e, const grtc_host_place_t* place) {
+  const grtc_value_storage_t* s = place->storage;
+  return s->size >= 0 ? grtc_host_i64(e, s->size) : grtc_host_size_value(e, &s->bytes);
+}
+
 // A !hal.buffer holding exactly |value|'s bytes (a subspan for arena values).
 static grtc_value_t* grtc_host_buffer_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   grtc_host_place_t place = grtc_host_place(e, value);
-  if (place.base != GRTC_HOST_NO_BASE) return place.ref;
-  return GRTC_HOST_CALL(e, BUFFER_SUBSPAN, GRTC_HOST_V(e->arena),
-                        GRTC_HOST_V(grtc_host_i64(e, place.offset)),
-                        GRTC_HOST_V(grtc_host_i64(e, place.size)));
+  if (!place.arena) return place.ref;
+  grtc_value_t* offset = grtc_host_place_offset(e, &place);
+  grtc_value_t* size = grtc_host_place_size(e, &place);
+  return GRTC_HOST_CALL(e, BUFFER_SUBSPAN, GRTC_HOST_V(e->arena), GRTC_HOST_V(offset),
+                        GRTC_HOST_V(size));
 }
 
 // A !hal.buffer_view of |buffer| with |type|'s element type and shape.
@@ -366,7 +539,7 @@ static grtc_value_t* grtc_host_view(grtc_host_emitter_t* e, grtc_value_t* buffer
   grtc_value_t* dims[GRTC_MAX_RANK > 0 ? GRTC_MAX_RANK : 1];
   return GRTC_HOST_CALL(e, BUFFER_VIEW_CREATE, GRTC_HOST_V(buffer),
                         GRTC_HOST_V(grtc_host_i64(e, 0)),
-                        GRTC_HOST_V(grtc_host_i64(e, grtc_ttype_byte_size(type))),
+                        GRTC_HOST_V(grtc_host_type_bytes(e, type)),
                         GRTC_HOST_V(grtc_host_i32(e, grtc_host_element_type(type->elem))),
                         GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, type, dims));
 }
@@ -375,22 +548,98 @@ static grtc_value_t* grtc_host_view_of(grtc_host_emitter_t* e, const grtc_tvalue
   return grtc_host_view(e, grtc_host_buffer_of(e, value), &value->type);
 }
 
-static grtc_value_t* grtc_host_allocate(grtc_host_emitter_t* e, int64_t size) {
-  return GRTC_HOST_CALL(e, ALLOCATOR_ALLOCATE, GRTC_HOST_V(e->device_allocator),
-                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL)),
-                        GRTC_HOST_V(grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT)),
-                        GRTC_HOST_V(grtc_host_i64(e, size)));
+// The memory type and usage of every allocation, as i32 constants.
+static void grtc_host_allocation_kind(grtc_host_emitter_t* e, grtc_value_t** memory,
+                                      grtc_value_t** usage) {
+  *memory = grtc_host_i32(e, GRTC_HOST_MEMORY_DEVICE_LOCAL);
+  *usage = grtc_host_i32(e, GRTC_HOST_USAGE_DEFAULT);
 }
 
-// Allocates the root value |id|'s own buffer, named %v<id>.
-static void grtc_host_allocate_value(grtc_host_emitter_t* e, uint32_t id, int64_t size) {
-  e->values[id] = grtc_host_allocate(e, size);
+static grtc_value_t* grtc_host_allocate(grtc_host_emitter_t* e, grtc_value_t* size) {
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
+  return GRTC_HOST_CALL(e, ALLOCATOR_ALLOCATE, GRTC_HOST_V(e->device_allocator),
+                        GRTC_HOST_V(memory), GRTC_HOST_V(usage), GRTC_HOST_V(size));
+}
+
+// The byte size of root value |id|'s own buffer.
+static grtc_value_t* grtc_host_own_size(grtc_host_emitter_t* e, uint32_t id) {
+  const grtc_value_storage_t* s = &e->plan.storage[id];
+  return s->size >= 0 ? grtc_host_i64(e, s->size) : grtc_host_size_value(e, &s->bytes);
+}
+
+// Allocates the root value |id|'s own buffer, named %v<id>. (The kind's
+// constants come first, as they always have: a static program's text does
+// not change.)
+static void grtc_host_allocate_value(grtc_host_emitter_t* e, uint32_t id) {
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
+  e->values[id] = grtc_host_allocate(e, grtc_host_own_size(e, id));
   grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
 }
 
+// Whether the function's plan has a transient arena.
+static bool grtc_host_has_arena(const grtc_host_emitter_t* e) {
+  return e->plan.transient_bytes > 0 || e->plan.slot_count > 0;
+}
+
+// The arena's byte size: the static part, or the end of the last
+// symbolic slot.
+static grtc_value_t* grtc_host_arena_size(grtc_host_emitter_t* e) {
+  if (e->plan.slot_count && e->slot_offsets) return e->slot_offsets[e->plan.slot_count];
+  return grtc_host_i64(e, e->plan.transient_bytes);
+}
+
 static void grtc_host_allocate_arena(grtc_host_emitter_t* e) {
-  e->arena = grtc_host_allocate(e, e->plan.transient_bytes);
+  grtc_value_t* memory = NULL;
+  grtc_value_t* usage = NULL;
+  grtc_host_allocation_kind(e, &memory, &usage);
+  e->arena = grtc_host_allocate(e, grtc_host_arena_size(e));
   grtc_vm_builder_name(e->b, e->arena, "arena");
+}
+
+// The symbolic slots' offsets (memory_plan.h): slot k starts at the static
+// part plus slots 0..k-1, each rounded up to the alignment (at least one
+// unit, so an empty slot still has room to be viewed).
+static grt_status_t grtc_host_slot_offsets(grtc_host_emitter_t* e) {
+  e->slot_offsets = NULL;
+  uint32_t count = e->plan.slot_count;
+  if (!count) return grt_ok_status();
+  // slot_offsets[0..count], then each slot's aligned size.
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator,
+                                           (2 * count + 1) * sizeof(*e->slot_offsets),
+                                           (void**)&e->slot_offsets));
+  grtc_value_t** aligned = e->slot_offsets + count + 1;
+  grtc_value_t* offset = grtc_host_i64(e, e->plan.transient_bytes);
+  e->slot_offsets[0] = offset;
+  for (uint32_t k = 0; k < count; ++k) {
+    grtc_value_t* size = grtc_host_size_value(e, &e->plan.slots[k]);
+    grtc_value_t* mask = grtc_host_i64(e, ~(int64_t)(GRTC_MEMORY_PLAN_ALIGNMENT - 1));
+    grtc_value_t* round = grtc_host_i64(e, GRTC_MEMORY_PLAN_ALIGNMENT - 1);
+    grtc_value_t* unit = grtc_host_i64(e, GRTC_MEMORY_PLAN_ALIGNMENT);
+    if (!size) {
+      return grt_make_status(GRT_STATUS_INTERNAL, "arena slot %u's size names a symbol @%.*s "
+                             "does not take", k, GRT_SV_ARG(e->func->name));
+    }
+    // A slot of the same size as an earlier one adds the same amount.
+    uint32_t same = 0;
+    while (same < k && !grtc_host_same_expr(&e->plan.slots[same], &e->plan.slots[k])) ++same;
+    grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
+    if (same < k) {
+      aligned[k] = aligned[same];
+    } else {
+      aligned[k] = grtc_vm_binary(e->b, GRTC_VM_AND,
+                                  grtc_vm_binary(e->b, GRTC_VM_ADD, size, round), mask);
+      aligned[k] = grtc_vm_binary(e->b, GRTC_VM_MAX_S, aligned[k], unit);
+    }
+    offset = grtc_vm_binary(e->b, GRTC_VM_ADD, offset, aligned[k]);
+    grtc_vm_builder_name(e->b, offset, "slot%u_end", k);
+    grtc_host_hoist_end(e, saved, offset);
+    e->slot_offsets[k + 1] = offset;
+  }
+  return grt_ok_status();
 }
 
 static void grtc_host_begin_recording(grtc_host_emitter_t* e) {
@@ -455,7 +704,7 @@ static grt_status_t grtc_host_access(grtc_host_emitter_t* e, const grtc_host_ran
 }
 
 static grtc_host_range_t grtc_host_range(const grtc_host_place_t* place, bool write) {
-  grtc_host_range_t range = {place->base, place->offset, place->offset + place->size, write};
+  grtc_host_range_t range = {place->base, place->begin, place->end, write};
   return range;
 }
 
@@ -471,9 +720,12 @@ static uint32_t grtc_host_workgroup_count(const grtc_host_emitter_t* e, uint32_t
   return counts ? counts[k] : e->kernels->kernels[k]->workgroup_count;
 }
 
-// Whether the executables disagree on any kernel's workgroup count.
+// Whether the executables disagree on any kernel's workgroup count
+// (kernels with symbolic extents have the same tiles on every target and
+// their counts are computed at the call).
 static bool grtc_host_counts_differ(const grtc_host_emitter_t* e) {
   for (uint32_t k = 0; k < e->kernels->count; ++k) {
+    if (grtc_kernel_is_symbolic(e->kernels->kernels[k])) continue;
     for (uint32_t i = 1; i < e->executable_count; ++i) {
       if (grtc_host_workgroup_count(e, i, k) != grtc_host_workgroup_count(e, 0, k)) return true;
     }
@@ -500,6 +752,68 @@ static grtc_value_t* grtc_host_dispatch_count(grtc_host_emitter_t* e, uint32_t k
   return count;
 }
 
+// A symbolic kernel's extents as i32 push constants (|out| holds
+// extent_count) and its workgroup count, the product over its parallel
+// dims of ceil(extent / tile) (1 for a serial kernel), computed from the
+// symbols (hoisted: they depend on nothing else).
+static grt_status_t grtc_host_symbolic_dispatch(grtc_host_emitter_t* e, const grtc_top_t* op,
+                                                const grtc_kernel_t* kernel, grtc_value_t** out,
+                                                grtc_value_t** out_count) {
+  grtc_value_t* extents[GRTC_KERNEL_MAX_RANK * 4];
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    uint32_t symbol = kernel->extent_symbols[x];
+    int64_t dim = grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(symbol));
+    grtc_value_t* value = grtc_host_dim(e, dim);
+    if (!value) {
+      char text[256];
+      return grtc_top_error(e->module, op,
+                            "kernel '%.*s' extent %u is %s, which @%.*s does not read from its "
+                            "arguments",
+                            GRT_SV_ARG(kernel->name), x,
+                            grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(symbol), text,
+                                                      sizeof(text)),
+                            GRT_SV_ARG(e->func->name));
+    }
+    if (x < GRTC_KERNEL_MAX_RANK * 4) extents[x] = value;
+  }
+  if (kernel->extent_count > GRTC_KERNEL_MAX_RANK * 4) {
+    return grtc_top_error(e->module, op, "kernel '%.*s' has %u extents; at most %d are supported",
+                          GRT_SV_ARG(kernel->name), kernel->extent_count,
+                          GRTC_KERNEL_MAX_RANK * 4);
+  }
+  // Constants first: they go before the hoisted ops that use them.
+  grtc_value_t* tiles[GRTC_KERNEL_MAX_RANK];
+  grtc_value_t* rounds[GRTC_KERNEL_MAX_RANK];
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    if (grtc_kdim_is_static(kernel->parallel_dims[d]) || kernel->serial) continue;
+    tiles[d] = grtc_host_i64(e, kernel->tile[d]);
+    rounds[d] = grtc_host_i64(e, kernel->tile[d] - 1);
+  }
+  int64_t static_count = 1;
+  for (uint32_t d = 0; d < kernel->parallel_rank && !kernel->serial; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    if (grtc_kdim_is_static(dim)) static_count *= (dim + kernel->tile[d] - 1) / kernel->tile[d];
+  }
+  grtc_value_t* count = static_count != 1 || kernel->serial ? grtc_host_i64(e, static_count) : NULL;
+  grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    out[x] = grtc_vm_trunc_i64_i32(e->b, extents[x]);
+  }
+  for (uint32_t d = 0; d < kernel->parallel_rank && !kernel->serial; ++d) {
+    int64_t dim = kernel->parallel_dims[d];
+    if (grtc_kdim_is_static(dim)) continue;
+    uint32_t x = grtc_kdim_extent(dim);
+    if (x >= kernel->extent_count) break;  // the kernel verifier refuses this
+    grtc_value_t* tiles_d = grtc_vm_binary(
+        e->b, GRTC_VM_DIV_S, grtc_vm_binary(e->b, GRTC_VM_ADD, extents[x], rounds[d]), tiles[d]);
+    count = count ? grtc_vm_binary(e->b, GRTC_VM_MUL, count, tiles_d) : tiles_d;
+  }
+  if (!count) count = grtc_host_i64(e, 1);
+  *out_count = grtc_vm_trunc_i64_i32(e->b, count);
+  grtc_host_hoist_end(e, saved, *out_count);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_top_t* op) {
   if (op->attrs.kernel >= e->kernels->count) {
     return grtc_top_error(e->module, op, "dispatch names kernel %u but the kernel set has %u",
@@ -517,12 +831,18 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   for (uint32_t r = 0; r < op->result_count; ++r) {
     const grtc_value_storage_t* s = grtc_host_storage(e, &op->results[r]);
     if (s->root == &op->results[r] && s->kind == GRTC_STORAGE_OWN && !e->reusable) {
-      grtc_host_allocate_value(e, op->results[r].id, s->size);
+      grtc_host_allocate_value(e, op->results[r].id);
     }
   }
   // An empty iteration space (zero-sized tensors) has nothing to run or
-  // copy.
-  if (kernel->workgroup_count == 0) return grt_ok_status();
+  // copy; a symbolic kernel's count is known at the call.
+  bool symbolic = grtc_kernel_is_symbolic(kernel);
+  if (kernel->workgroup_count == 0 && !symbolic) return grt_ok_status();
+  grtc_value_t* constants[GRTC_KERNEL_MAX_RANK * 4];
+  grtc_value_t* workgroups = NULL;
+  if (symbolic) {
+    GRT_RETURN_IF_ERROR(grtc_host_symbolic_dispatch(e, op, kernel, constants, &workgroups));
+  }
   grtc_host_begin_recording(e);
   // A tied result that the plan made its own root (its operand's bytes
   // belong to someone else: an argument, a constant) starts as a copy.
@@ -535,9 +855,9 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     GRTC_HOST_CALL(e, COMMAND_BUFFER_COPY_BUFFER, GRTC_HOST_V(e->cb),
                    GRTC_HOST_V(grtc_host_i32(e, source.slot)),
                    GRTC_HOST_V(grtc_host_i32(e, target.slot)), GRTC_HOST_V(source.ref),
-                   GRTC_HOST_V(grtc_host_i64(e, source.offset)), GRTC_HOST_V(target.ref),
-                   GRTC_HOST_V(grtc_host_i64(e, target.offset)),
-                   GRTC_HOST_V(grtc_host_i64(e, target.size)));
+                   GRTC_HOST_V(grtc_host_place_offset(e, &source)), GRTC_HOST_V(target.ref),
+                   GRTC_HOST_V(grtc_host_place_offset(e, &target)),
+                   GRTC_HOST_V(grtc_host_place_size(e, &target)));
   }
   // Bindings: (slot, buffer, offset, length) per binding.
   grtc_host_range_t* ranges = NULL;
@@ -561,18 +881,19 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     ranges[n] = grtc_host_range(&place, writes);
     bindings[4 * n + 0] = grtc_host_i32(e, place.slot);
     bindings[4 * n + 1] = place.ref;
-    bindings[4 * n + 2] = grtc_host_i64(e, place.offset);
-    bindings[4 * n + 3] = grtc_host_i64(e, place.size);
+    bindings[4 * n + 2] = grtc_host_place_offset(e, &place);
+    bindings[4 * n + 3] = grtc_host_place_size(e, &place);
     ++n;
   }
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
   if (grt_status_is_ok(status)) {
     grtc_value_t* one = grtc_host_i32(e, 1);
     grtc_value_t* entry_point = grtc_host_i32(e, op->attrs.kernel);
-    grtc_value_t* workgroups = grtc_host_dispatch_count(e, op->attrs.kernel);
+    if (!symbolic) workgroups = grtc_host_dispatch_count(e, op->attrs.kernel);
     GRTC_HOST_CALL(e, COMMAND_BUFFER_DISPATCH, GRTC_HOST_V(e->cb), GRTC_HOST_V(e->executable),
                    GRTC_HOST_V(entry_point), GRTC_HOST_V(workgroups), GRTC_HOST_V(one),
-                   GRTC_HOST_V(one), grtc_vm_span(NULL, 0), grtc_vm_span(bindings, n));
+                   GRTC_HOST_V(one), grtc_vm_span(constants, symbolic ? kernel->extent_count : 0),
+                   grtc_vm_span(bindings, n));
   }
   grt_allocator_free(e->allocator, bindings);
   grt_allocator_free(e->allocator, ranges);
@@ -585,7 +906,7 @@ static grtc_value_t* grtc_host_load_scalar(grtc_host_emitter_t* e, const grtc_tv
   size_t width = grtc_elem_byte_size(value->type.elem);
   if (width > 4) width = 4;  // the low bytes (little-endian)
   return GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(place.ref),
-                        GRTC_HOST_V(grtc_host_i64(e, place.offset)),
+                        GRTC_HOST_V(grtc_host_place_offset(e, &place)),
                         GRTC_HOST_V(grtc_host_i32(e, (int64_t)width)));
 }
 
@@ -637,6 +958,39 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
   }
 }
 
+static grtc_value_t* grtc_host_message(grtc_host_emitter_t* e, const char* text);
+
+// custom_call @shape_assertion that folding did not prove: its predicate
+// and the values its message quotes are read back after the work before
+// it, and hal.shape_assertion fails the call with the message ("{i}"
+// filled in) unless the predicate holds.
+static grt_status_t grtc_host_emit_shape_assertion(grtc_host_emitter_t* e,
+                                                   const grtc_top_t* op) {
+  if (op->operand_count < 1 || op->operand_count > 17) {
+    return grtc_top_error(e->module, op, "expects a predicate and at most 16 values, got %u "
+                          "operands", op->operand_count);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    const grtc_ttype_t* type = &op->operands[i]->type;
+    if (type->rank != 0 || !grtc_elem_is_integer(type->elem)) {
+      return grtc_top_error(e->module, op, "operand %u has type %s, expected a rank-0 integer",
+                            i, grtc_ttype_format(type, (char[96]){0}, 96));
+    }
+  }
+  grtc_host_flush(e);
+  grtc_value_t* holds = grtc_host_load_scalar(e, op->operands[0]);
+  grtc_value_t* values[16];
+  for (uint32_t i = 1; i < op->operand_count; ++i) {
+    grtc_value_t* value = grtc_host_load_scalar(e, op->operands[i]);
+    values[i - 1] = grtc_vm_ext_i32_i64(
+        e->b, value, grtc_elem_is_signed_integer(op->operands[i]->type.elem));
+  }
+  GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(holds),
+                 GRTC_HOST_V(grtc_host_message(e, op->attrs.message ? op->attrs.message : "")),
+                 grtc_vm_span(values, op->operand_count - 1));
+  return grt_ok_status();
+}
+
 // The materialized buffers of |values| (|out| holds |count|).
 static void grtc_host_buffer_list(grtc_host_emitter_t* e, grtc_tvalue_t* const* values,
                                   uint32_t count, grtc_value_t** out) {
@@ -673,6 +1027,105 @@ static void grtc_host_scratch_free(grtc_host_emitter_t* e, grtc_host_scratch_t* 
   grt_allocator_free(e->allocator, (void*)scratch->types);
 }
 
+// The symbols |func|'s $buffers function takes after its buffers: the
+// class representatives among its argument symbols that the relations
+// did not make static, in id order. *out is NULL when there are none
+// (free it with the emitter's allocator).
+static grt_status_t grtc_host_function_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                               uint32_t** out, uint32_t* out_count) {
+  *out = NULL;
+  *out_count = 0;
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  uint32_t count = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    count = 0;
+    for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+      const grtc_tsym_t* sym = &shapes->syms[id];
+      if (sym->func != func || sym->origin != GRTC_SYM_ARGUMENT ||
+          grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) != GRTC_DIM_SYMBOL(id)) {
+        continue;
+      }
+      if (pass == 1) (*out)[count] = id;
+      ++count;
+    }
+    if (pass == 0) {
+      if (!count) return grt_ok_status();
+      GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, count * sizeof(**out), (void**)out));
+    }
+  }
+  *out_count = count;
+  return grt_ok_status();
+}
+
+// Dimension |axis| of call operand |index|, as the caller knows it.
+static grtc_value_t* grtc_host_operand_dim(grtc_host_emitter_t* e, const grtc_top_t* op,
+                                           uint32_t index, uint32_t axis) {
+  if (index >= op->operand_count || axis >= op->operands[index]->type.rank) return NULL;
+  return grtc_host_dim(e, op->operands[index]->type.dims[axis]);
+}
+
+// The values of |callee|'s symbols |syms| at call |op| (into |out|): each
+// is the dimension of the operand it is read from. What the callee's
+// relations assume of its arguments (every argument dimension equal to its
+// class's representative or static size) is checked here unless the
+// caller's shapes prove it: vm.check.eq with a message naming both (the
+// export checks its callers' values with the sizes in the message).
+static grt_status_t grtc_host_call_symbols(grtc_host_emitter_t* e, const grtc_top_t* op,
+                                           const grtc_tfunc_t* callee, const uint32_t* syms,
+                                           uint32_t sym_count, grtc_value_t** out) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t k = 0; k < sym_count; ++k) {
+    const grtc_tsym_t* sym = &shapes->syms[syms[k]];
+    out[k] = grtc_host_operand_dim(e, op, sym->index, sym->axis);
+    if (!out[k]) {
+      char text[256];
+      return grtc_top_error(e->module, op,
+                            "call of @%.*s: its symbol %s is symbolic in the caller too, and "
+                            "the host program reads only argument dimensions at the call",
+                            GRT_SV_ARG(callee->name),
+                            grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(syms[k]), text,
+                                                      sizeof(text)));
+    }
+  }
+  for (uint32_t i = 0; i < op->operand_count && i < callee->body->arg_count; ++i) {
+    const grtc_ttype_t* param = &callee->body->args[i].type;
+    const grtc_ttype_t* given = &op->operands[i]->type;
+    for (uint32_t d = 0; d < param->rank && d < given->rank; ++d) {
+      int64_t expected = grtc_tmodule_resolve_dim(e->module, param->dims[d]);
+      int64_t actual = grtc_tmodule_resolve_dim(e->module, given->dims[d]);
+      grtc_value_t* expected_value = NULL;
+      const char* source = "";
+      char source_text[64] = "";
+      if (grtc_dim_is_static(expected)) {
+        expected_value = grtc_host_i64(e, expected);
+      } else {
+        const grtc_tsym_t* rep = &shapes->syms[grtc_dim_symbol(expected)];
+        if (rep->origin != GRTC_SYM_ARGUMENT || (rep->index == i && rep->axis == d)) continue;
+        expected = grtc_tmodule_resolve_dim(e->module,
+                                            op->operands[rep->index]->type.dims[rep->axis]);
+        expected_value = grtc_host_operand_dim(e, op, rep->index, rep->axis);
+        snprintf(source_text, sizeof(source_text), "operand %u dimension %u", rep->index,
+                 rep->axis);
+        source = source_text;
+      }
+      if (expected == actual) continue;  // the caller's shapes prove it
+      grtc_value_t* actual_value = grtc_host_dim(e, actual);
+      if (!expected_value || !actual_value) continue;  // reported by the scan
+      char message[512];
+      if (*source) {
+        snprintf(message, sizeof(message),
+                 "call of @%.*s: operand %u dimension %u must equal %s", GRT_SV_ARG(callee->name),
+                 i, d, source);
+      } else {
+        snprintf(message, sizeof(message), "call of @%.*s: operand %u dimension %u must be %lld",
+                 GRT_SV_ARG(callee->name), i, d, (long long)expected);
+      }
+      grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, actual_value, expected_value, message);
+    }
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_flush(e);
   const grtc_tfunc_t* callee = op->attrs.callee;
@@ -686,10 +1139,34 @@ static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t
   }
   grtc_host_buffer_list(e, op->operands, op->operand_count, args.values);
   grtc_host_buffer_types(e, op->result_count, results.types);
+  // The callee's symbols follow its buffers.
+  uint32_t* callee_syms = NULL;
+  uint32_t callee_sym_count = 0;
+  grtc_value_t** call_args = args.values;
+  status = grtc_host_function_symbols(e, callee, &callee_syms, &callee_sym_count);
+  if (grt_status_is_ok(status) && callee_sym_count) {
+    status = grt_allocator_malloc(e->allocator,
+                                  (op->operand_count + callee_sym_count) * sizeof(*call_args),
+                                  (void**)&call_args);
+    if (grt_status_is_ok(status)) {
+      memcpy(call_args, args.values, op->operand_count * sizeof(*call_args));
+      status = grtc_host_call_symbols(e, op, callee, callee_syms, callee_sym_count,
+                                      call_args + op->operand_count);
+    }
+  }
+  if (!grt_status_is_ok(status)) {
+    if (call_args != args.values) grt_allocator_free(e->allocator, call_args);
+    grt_allocator_free(e->allocator, callee_syms);
+    grtc_host_scratch_free(e, &results);
+    grtc_host_scratch_free(e, &args);
+    return status;
+  }
   char name[GRTC_HOST_NAME_CAPACITY];
   grtc_operation_t* call =
-      grtc_vm_call(e->b, grtc_host_buffers_name(callee, name, sizeof(name)), args.values,
-                   op->operand_count, results.types, op->result_count);
+      grtc_vm_call(e->b, grtc_host_buffers_name(callee, name, sizeof(name)), call_args,
+                   op->operand_count + callee_sym_count, results.types, op->result_count);
+  if (call_args != args.values) grt_allocator_free(e->allocator, call_args);
+  grt_allocator_free(e->allocator, callee_syms);
   for (uint32_t r = 0; call && r < op->result_count; ++r) {
     e->values[op->results[r].id] = &call->results[r];
   }
@@ -855,12 +1332,16 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
       grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
       return grt_ok_status();
     }
-    case GRTC_TOP_RESHAPE:
+    case GRTC_TOP_RESHAPE: {
+      grtc_size_expr_t from, to;
       if (op->operand_count != 1 ||
-          grtc_ttype_byte_size(&op->operands[0]->type) != grtc_ttype_byte_size(&op->results[0].type)) {
+          !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
+          !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
+          !grtc_host_same_expr(&from, &to)) {
         return grtc_top_error(e->module, op, "reshape changes the byte size");
       }
       return grt_ok_status();  // a view: the plan maps it to its operand
+    }
     case GRTC_TOP_DISPATCH:
       return grtc_host_emit_dispatch(e, op);
     case GRTC_TOP_CHECK_EQ:
@@ -869,6 +1350,8 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE:
       return grtc_host_emit_check(e, op);
+    case GRTC_TOP_SHAPE_ASSERTION:
+      return grtc_host_emit_shape_assertion(e, op);
     case GRTC_TOP_CALL:
       return grtc_host_emit_call(e, op);
     case GRTC_TOP_IF:
@@ -912,7 +1395,86 @@ static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* f
   e->cb = NULL;
   e->arena = NULL;
   e->indirect = NULL;
+  e->size_count = 0;
+  e->hoist = false;
+  if (e->sym_values) memset(e->sym_values, 0, e->sym_capacity * sizeof(*e->sym_values));
   if (entry) grtc_vm_builder_set_insertion_end(e->b, entry);
+}
+
+// Whether symbol |symbol| (a representative) is one the function takes.
+static bool grtc_host_takes_symbol(const grtc_host_emitter_t* e, uint32_t symbol) {
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    if (e->func_syms[k] == symbol) return true;
+  }
+  return false;
+}
+
+// Every symbolic dimension of a value must be a symbol the function takes
+// (read from its arguments); one an op's shape rule computes is a
+// diagnostic at |op|.
+static grt_status_t grtc_host_scan_type(const grtc_host_emitter_t* e, const grtc_top_t* op,
+                                        const char* what, uint32_t index,
+                                        const grtc_ttype_t* type) {
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+    if (grtc_dim_is_static(dim) || grtc_host_takes_symbol(e, grtc_dim_symbol(dim))) continue;
+    char text[256];
+    return grtc_top_error(e->module, op,
+                          "'%s' %s %u dimension %u is %s; the host program reads only argument "
+                          "dimensions at the call (an extent an op's shape rule computes is not "
+                          "supported yet)",
+                          grtc_top_kind_name(op->kind), what, index, d,
+                          grtc_tmodule_describe_dim(e->module, dim, text, sizeof(text)));
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_host_scan_block(const grtc_host_emitter_t* e, const grtc_tblock_t* block,
+                                         const grtc_top_t* parent) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t i = 0; parent && i < block->arg_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_host_scan_type(e, parent, "region argument", i, &block->args[i].type));
+  }
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    // Extents the call supplies through an op (a dynamic op's shape
+    // operand) would need reading and checking at the call.
+    for (uint32_t id = 0; shapes && id < shapes->sym_count && op->kind != GRTC_TOP_CALL; ++id) {
+      const grtc_tsym_t* sym = &shapes->syms[id];
+      if (sym->op != op || sym->origin != GRTC_SYM_RESULT ||
+          !grtc_tmodule_symbol_is_source(e->module, id)) {
+        continue;
+      }
+      char text[256];
+      return grtc_top_error(e->module, op,
+                            "'%s' result %u dimension %u (%s) is an extent the call supplies "
+                            "through the op; the host program reads only argument dimensions "
+                            "at the call",
+                            grtc_top_kind_name(op->kind), sym->index, sym->axis,
+                            grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text,
+                                                      sizeof(text)));
+    }
+    for (uint32_t r = 0; r < op->result_count; ++r) {
+      GRT_RETURN_IF_ERROR(grtc_host_scan_type(e, op, "result", r, &op->results[r].type));
+    }
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      GRT_RETURN_IF_ERROR(grtc_host_scan_block(e, op->regions[r], op));
+    }
+  }
+  return grt_ok_status();
+}
+
+// The function's symbols (e->func_syms) and the scan of its values.
+static grt_status_t grtc_host_begin_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  grt_allocator_free(e->allocator, e->func_syms);
+  e->func_syms = NULL;
+  e->func_sym_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_host_function_symbols(e, func, &e->func_syms, &e->func_sym_count));
+  GRT_RETURN_IF_ERROR(grtc_host_scan_block(e, func->body, NULL));
+  const grtc_top_t* ret = func->body->last;
+  for (uint32_t r = 0; ret && r < func->result_count; ++r) {
+    GRT_RETURN_IF_ERROR(grtc_host_scan_type(e, ret, "result", r, &func->result_types[r]));
+  }
+  return grt_ok_status();
 }
 
 // Straight-line functions (no calls, control flow or checks) with work to
@@ -940,13 +1502,18 @@ static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
 //          dispatches against slots, end, store @__cb_N, br ^run(%new)
 // ^run(%cb): allocate the arena and the results, execute.indirect with
 //          the binding table, wait, return.
+//
+// A function with symbols keys the recording on their values (globals
+// __cb_N_key_K beside __cb_N): a call with other values records again
+// (the extents, workgroup counts and arena offsets are in the recording).
 static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
-                                                 grtc_operation_t* cb_global) {
+                                                 grtc_operation_t* cb_global,
+                                                 grtc_operation_t* const* key_globals) {
   e->reusable = true;
   for (uint32_t id = 0; id < e->plan.value_capacity; ++id) e->slots[id] = GRTC_HOST_NO_SLOT;
   e->slot_count = 0;
   for (uint32_t i = 0; i < func->body->arg_count; ++i) e->slots[func->body->args[i].id] = e->slot_count++;
-  e->arena_slot = e->plan.transient_bytes > 0 ? e->slot_count++ : GRTC_HOST_NO_SLOT;
+  e->arena_slot = grtc_host_has_arena(e) ? e->slot_count++ : GRTC_HOST_NO_SLOT;
   for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
     const grtc_value_storage_t* s = e->plan.planned[id] ? &e->plan.storage[id] : NULL;
     if (s && s->root->id == id && s->kind == GRTC_STORAGE_OWN) e->slots[id] = e->slot_count++;
@@ -955,6 +1522,12 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   grtc_block_t* record = grtc_vm_builder_block(e->b, NULL, 0);
   grtc_value_t* cached = grtc_vm_global_load(e->b, cb_global);
   grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    grtc_value_t* key = grtc_vm_global_load(e->b, key_globals[k]);
+    grtc_value_t* same =
+        grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, key, grtc_host_symbol(e, e->func_syms[k]));
+    have = grtc_vm_binary(e->b, GRTC_VM_AND, have, same);
+  }
   grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
   grtc_vm_builder_append_block(e->b, e->function, record);
   e->indirect = grtc_vm_const_zero(e->b, e->buffer);
@@ -971,6 +1544,9 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   grtc_host_set_location(e, ret->location, ret->line, ret->column);
   GRTC_HOST_CALL(e, COMMAND_BUFFER_END, GRTC_HOST_V(e->cb));
   grtc_vm_global_store(e->b, e->cb, cb_global);
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    grtc_vm_global_store(e->b, grtc_host_symbol(e, e->func_syms[k]), key_globals[k]);
+  }
   grtc_vm_br(e->b, run, &e->cb, 1);
   e->recording = false;
   grtc_vm_builder_append_block(e->b, e->function, run);
@@ -985,17 +1561,17 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
                                            (void**)&table));
   for (uint32_t slot = 0; slot < e->slot_count; ++slot) {
     grtc_value_t* ref = e->arena;
-    int64_t size = e->plan.transient_bytes;
+    grtc_value_t* size = grtc_host_arena_size(e);
     for (uint32_t id = 0; id < e->plan.value_capacity; ++id) {
       if (e->slots[id] != slot) continue;
-      size = e->plan.storage[id].size;
-      if (e->plan.storage[id].kind == GRTC_STORAGE_OWN) grtc_host_allocate_value(e, id, size);
+      size = grtc_host_own_size(e, id);
+      if (e->plan.storage[id].kind == GRTC_STORAGE_OWN) grtc_host_allocate_value(e, id);
       ref = e->values[id];
       break;
     }
     table[3 * slot + 0] = ref;
     table[3 * slot + 1] = grtc_host_i64(e, 0);
-    table[3 * slot + 2] = grtc_host_i64(e, size);
+    table[3 * slot + 2] = size;
   }
   // Constants returned as they are: loaded again here (the loads in the
   // recording block do not dominate this one).
@@ -1029,17 +1605,30 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "function '%.*s' does not end in a return",
                            GRT_SV_ARG(func->name));
   }
+  grt_status_t status = grtc_host_begin_symbols(e, func);
+  if (!grt_status_is_ok(status)) {
+    grtc_memory_plan_deinit(&e->plan);
+    return status;
+  }
+  uint32_t sym_count = e->func_sym_count;
   bool reusable = grtc_host_is_straight_line(func) &&
                   !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT));
   grtc_operation_t* cb_global = NULL;
+  grtc_operation_t* key_globals[GRTC_HOST_MAX_KEYS];
+  if (reusable && sym_count > GRTC_HOST_MAX_KEYS) reusable = false;  // records every call
   if (reusable) {
     char name[64];
     int length = snprintf(name, sizeof(name), "__cb_%u", function_index);
     cb_global = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
                                        e->command_buffer, true);
+    for (uint32_t k = 0; k < sym_count; ++k) {
+      length = snprintf(name, sizeof(name), "__cb_%u_key_%u", function_index, k);
+      key_globals[k] = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
+                                              grtc_vm_type_i64(e->b), true);
+    }
   }
   grtc_host_scratch_t args, results;
-  grt_status_t status = grtc_host_scratch(e, func->body->arg_count, &args);
+  status = grtc_host_scratch(e, func->body->arg_count + sym_count, &args);
   if (grt_status_is_ok(status)) {
     status = grtc_host_scratch(e, func->result_count, &results);
     if (!grt_status_is_ok(status)) grtc_host_scratch_free(e, &args);
@@ -1049,13 +1638,16 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     return status;
   }
   grtc_host_buffer_types(e, func->body->arg_count, args.types);
+  for (uint32_t k = 0; k < sym_count; ++k) {
+    args.types[func->body->arg_count + k] = grtc_vm_type_i64(e->b);
+  }
   grtc_host_buffer_types(e, func->result_count, results.types);
   char name[GRTC_HOST_NAME_CAPACITY];
   grtc_block_t* entry = NULL;
   grtc_operation_t* function =
       grtc_vm_builder_func(e->b, grtc_host_buffers_name(func, name, sizeof(name)), true,
-                           args.types, func->body->arg_count, results.types, func->result_count,
-                           &entry);
+                           args.types, func->body->arg_count + sym_count, results.types,
+                           func->result_count, &entry);
   grtc_host_scratch_free(e, &results);
   grtc_host_scratch_free(e, &args);
   grtc_host_begin_function(e, function, entry);
@@ -1064,6 +1656,12 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     e->values[id] = &entry->args[i];
     grtc_vm_builder_name(e->b, e->values[id], "v%u", id);
   }
+  for (uint32_t k = 0; entry && k < sym_count; ++k) {
+    grtc_value_t* value = &entry->args[func->body->arg_count + k];
+    e->sym_values[e->func_syms[k]] = value;
+    grtc_vm_builder_name(e->b, value, "s%u", e->func_syms[k]);
+  }
+  e->hoist = true;
   if (entry) {
     e->device = grtc_vm_global_load(e->b, e->device_global);
     grtc_vm_builder_name(e->b, e->device, "device");
@@ -1080,27 +1678,177 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
       grtc_vm_builder_name(e->b, e->variant, "variant");
     }
     e->const_anchor = entry->last;
+    status = grtc_host_slot_offsets(e);
   }
-  if (reusable) {
-    status = grtc_host_emit_reusable_body(e, func, cb_global);
-  } else {
-    if (e->plan.transient_bytes > 0) grtc_host_allocate_arena(e);
+  if (grt_status_is_ok(status) && reusable) {
+    status = grtc_host_emit_reusable_body(e, func, cb_global, key_globals);
+  } else if (grt_status_is_ok(status)) {
+    if (grtc_host_has_arena(e)) grtc_host_allocate_arena(e);
     status = grtc_host_emit_block(e, func->body);
   }
   e->reusable = false;
+  e->hoist = false;
+  grt_allocator_free(e->allocator, e->slot_offsets);
+  e->slot_offsets = NULL;
   grtc_memory_plan_deinit(&e->plan);
   return status;
 }
 
-// The export: asserts and unwraps the argument views, calls the buffer
-// function, wraps the results.
-static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
-  grtc_host_set_location(e, func->location, func->line, func->column);
+// A rodata string for a check's message, named __shape_message_N.
+static grtc_value_t* grtc_host_message(grtc_host_emitter_t* e, const char* text) {
+  char name[48];
+  int length = snprintf(name, sizeof(name), "__shape_message_%u", e->message_count++);
+  grt_string_view_t symbol = grt_make_string_view(name, (size_t)length);
+  grtc_vm_builder_rodata_string(e->b, symbol, grt_make_cstring_view(text));
+  return grtc_vm_const_rodata(e->b, symbol);
+}
+
+// " ('stablehlo.add' at 3:10, operand 1 dimension 0)": where |rel| comes
+// from, for a check's message.
+static void grtc_host_describe_relation(const grtc_trel_t* rel, char* out, size_t capacity) {
+  if (!rel->op) {
+    snprintf(out, capacity, " (%s)", rel->what ? rel->what : "a call");
+    return;
+  }
+  uint32_t line = rel->op->line, column = rel->op->column;
+  if (rel->op->location) {
+    grt_string_view_t file;
+    grtc_location_file_position(rel->op->location, &file, &line, &column);
+  }
+  snprintf(out, capacity, " ('%s' at %u:%u, %s)", grtc_top_kind_name(rel->op->kind), line, column,
+           rel->what ? rel->what : "");
+}
+
+// The relation of |func| that mentions symbol |symbol| as recorded (the
+// one that joined it to its class), or NULL.
+static const grtc_trel_t* grtc_host_relation_of(const grtc_host_emitter_t* e,
+                                                const grtc_tfunc_t* func, uint32_t symbol) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t i = 0; i < shapes->rel_count; ++i) {
+    const grtc_trel_t* rel = &shapes->rels[i];
+    if (rel->func == func && rel->kind == GRTC_REL_EQ &&
+        (rel->a == GRTC_DIM_SYMBOL(symbol) || rel->b == GRTC_DIM_SYMBOL(symbol))) {
+      return rel;
+    }
+  }
+  return NULL;
+}
+
+// The symbol dimension |axis| of argument |index| of |func| was given, or
+// UINT32_MAX.
+static uint32_t grtc_host_argument_symbol(const grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                          uint32_t index, uint32_t axis) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t id = 0; id < shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    if (sym->func == func && sym->origin == GRTC_SYM_ARGUMENT && sym->index == index &&
+        sym->axis == axis) {
+      return id;
+    }
+  }
+  return UINT32_MAX;
+}
+
+// The export's shape checks (docs/compiler.md "Symbolic shapes"): reads
+// every symbolic argument dimension; the first of each class gives the
+// class's value (checked to fit a 32-bit push constant), every other must
+// equal it, and every GE bound must hold. |views| are the arguments.
+static grt_status_t grtc_host_export_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                             grtc_value_t* const* views) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  if (!shapes->sym_count) return grt_ok_status();
+  // Per symbol: the argument view, index and axis its value was read from.
+  grtc_value_t** source_views = NULL;
+  uint32_t* source_axes = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(e->allocator, shapes->sym_count * sizeof(*source_views),
+                                           (void**)&source_views));
+  grt_status_t status = grt_allocator_calloc(
+      e->allocator, 2 * shapes->sym_count * sizeof(*source_axes), (void**)&source_axes);
+  uint32_t* source_args = source_axes + (grt_status_is_ok(status) ? shapes->sym_count : 0);
+  char message[768], relation[256], text[256];
   const grtc_tblock_t* body = func->body;
-  grtc_host_scratch_t args, results;
-  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, body->arg_count, &args));
+  for (uint32_t i = 0; i < body->arg_count && grt_status_is_ok(status); ++i) {
+    const grtc_ttype_t* type = &body->args[i].type;
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+      if (grtc_dim_is_static(dim)) continue;
+      uint32_t symbol = grtc_dim_symbol(dim);
+      grtc_value_t* axis = grtc_host_i32(e, d);
+      if (!e->sym_values[symbol]) {
+        grtc_value_t* value = GRTC_HOST_CALL(e, BUFFER_VIEW_DIM, GRTC_HOST_V(views[i]),
+                                             GRTC_HOST_V(axis));
+        grtc_vm_builder_name(e->b, value, "s%u", symbol);
+        e->sym_values[symbol] = value;
+        source_views[symbol] = views[i];
+        source_args[symbol] = i;
+        source_axes[symbol] = d;
+        snprintf(message, sizeof(message),
+                 "@%.*s: argument %u dimension %u (%s) is an extent the kernels take as a "
+                 "32-bit value",
+                 GRT_SV_ARG(func->name), i, d,
+                 grtc_tmodule_describe_dim(e->module, dim, text, sizeof(text)));
+        GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT_DIM, GRTC_HOST_V(views[i]),
+                       GRTC_HOST_V(grtc_host_message(e, message)), GRTC_HOST_V(axis),
+                       GRTC_HOST_V(grtc_host_i32(e, 2)), GRTC_HOST_V(grtc_host_i64(e, INT32_MAX)));
+        continue;
+      }
+      // Another dimension of the class: it must equal the first.
+      uint32_t given = grtc_host_argument_symbol(e, func, i, d);
+      const grtc_trel_t* rel =
+          given == UINT32_MAX ? NULL : grtc_host_relation_of(e, func, given);
+      relation[0] = '\0';
+      if (rel) grtc_host_describe_relation(rel, relation, sizeof(relation));
+      snprintf(message, sizeof(message),
+               "@%.*s: argument %u dimension %u must equal argument %u dimension %u%s",
+               GRT_SV_ARG(func->name), i, d, source_args[symbol], source_axes[symbol], relation);
+      GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT_DIM, GRTC_HOST_V(views[i]),
+                     GRTC_HOST_V(grtc_host_message(e, message)), GRTC_HOST_V(axis),
+                     GRTC_HOST_V(grtc_host_i32(e, 0)), GRTC_HOST_V(e->sym_values[symbol]));
+    }
+  }
+  // Bounds: "symbol >= size" (a static slice of a symbolic dimension).
+  for (uint32_t r = 0; r < shapes->rel_count && grt_status_is_ok(status); ++r) {
+    const grtc_trel_t* rel = &shapes->rels[r];
+    if (rel->func != func || rel->kind != GRTC_REL_GE) continue;
+    int64_t a = grtc_tmodule_resolve_dim(e->module, rel->a);
+    int64_t b = grtc_tmodule_resolve_dim(e->module, rel->b);
+    if (grtc_dim_is_static(a) || !grtc_dim_is_static(b)) continue;
+    uint32_t symbol = grtc_dim_symbol(a);
+    if (!source_views[symbol]) continue;  // not read from an argument: the scan refused it
+    grtc_host_describe_relation(rel, relation, sizeof(relation));
+    snprintf(message, sizeof(message), "@%.*s: argument %u dimension %u must be at least %lld%s",
+             GRT_SV_ARG(func->name), source_args[symbol], source_axes[symbol], (long long)b,
+             relation);
+    GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT_DIM, GRTC_HOST_V(source_views[symbol]),
+                   GRTC_HOST_V(grtc_host_message(e, message)),
+                   GRTC_HOST_V(grtc_host_i32(e, source_axes[symbol])),
+                   GRTC_HOST_V(grtc_host_i32(e, 1)), GRTC_HOST_V(grtc_host_i64(e, b)));
+  }
+  grt_allocator_free(e->allocator, source_axes);
+  grt_allocator_free(e->allocator, source_views);
+  return status;
+}
+
+// The export: asserts and unwraps the argument views (a symbolic
+// dimension asserted as -1, any size), reads and checks the symbols,
+// calls the buffer function with them, wraps the results in views of the
+// computed shapes.
+static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  e->func = func;
+  grtc_host_set_location(e, func->location, func->line, func->column);
+  GRT_RETURN_IF_ERROR(grtc_host_begin_symbols(e, func));
+  const grtc_tblock_t* body = func->body;
+  uint32_t sym_count = e->func_sym_count;
+  grtc_host_scratch_t args, results, views;
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, body->arg_count + sym_count, &args));
   grt_status_t status = grtc_host_scratch(e, func->result_count, &results);
   if (!grt_status_is_ok(status)) {
+    grtc_host_scratch_free(e, &args);
+    return status;
+  }
+  status = grtc_host_scratch(e, body->arg_count, &views);
+  if (!grt_status_is_ok(status)) {
+    grtc_host_scratch_free(e, &results);
     grtc_host_scratch_free(e, &args);
     return status;
   }
@@ -1114,31 +1862,47 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
   for (uint32_t i = 0; entry && i < body->arg_count; ++i) {
     const grtc_ttype_t* type = &body->args[i].type;
     grtc_value_t* view = &entry->args[i];
+    views.values[i] = view;
     grtc_vm_builder_name(e->b, view, "arg%u", i);
     char message_name[32];
     int length = snprintf(message_name, sizeof(message_name), "__argument_%u", i);
     grtc_value_t* message =
         grtc_vm_const_rodata(e->b, grt_make_string_view(message_name, (size_t)length));
+    grtc_value_t* element_type = grtc_host_i32(e, grtc_host_element_type(type->elem));
+    grtc_value_t* encoding = grtc_host_i32(e, 0);
     grtc_value_t* dims[GRTC_MAX_RANK];
+    for (uint32_t d = 0; d < type->rank && d < GRTC_MAX_RANK; ++d) {
+      int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+      dims[d] = grtc_host_i64(e, grtc_dim_is_static(dim) ? dim : -1);  // -1: any size
+    }
     GRTC_HOST_CALL(e, BUFFER_VIEW_ASSERT, GRTC_HOST_V(view), GRTC_HOST_V(message),
-                   GRTC_HOST_V(grtc_host_i32(e, grtc_host_element_type(type->elem))),
-                   GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, type, dims));
+                   GRTC_HOST_V(element_type), GRTC_HOST_V(encoding),
+                   grtc_vm_span(dims, type->rank));
     args.values[i] = GRTC_HOST_CALL(e, BUFFER_VIEW_BUFFER, GRTC_HOST_V(view));
   }
   if (body->arg_count > e->max_argument_count) e->max_argument_count = body->arg_count;
+  if (entry) status = grtc_host_export_symbols(e, func, views.values);
+  for (uint32_t k = 0; k < sym_count && grt_status_is_ok(status); ++k) {
+    args.values[body->arg_count + k] = grtc_host_symbol(e, e->func_syms[k]);
+  }
   for (uint32_t r = 0; r < func->result_count; ++r) results.types[r] = e->buffer;
   char name[GRTC_HOST_NAME_CAPACITY];
-  grtc_operation_t* call =
-      grtc_vm_call(e->b, grtc_host_buffers_name(func, name, sizeof(name)), args.values,
-                   body->arg_count, results.types, func->result_count);
+  grtc_operation_t* call = NULL;
+  if (grt_status_is_ok(status)) {
+    call = grtc_vm_call(e->b, grtc_host_buffers_name(func, name, sizeof(name)), args.values,
+                        body->arg_count + sym_count, results.types, func->result_count);
+  }
   for (uint32_t r = 0; call && r < func->result_count; ++r) {
     results.values[r] = grtc_host_view(e, &call->results[r], &func->result_types[r]);
   }
-  grtc_vm_return(e->b, results.values, call ? func->result_count : 0);
-  grtc_vm_builder_export(e->b, function, NULL);
+  if (grt_status_is_ok(status)) {
+    grtc_vm_return(e->b, results.values, call ? func->result_count : 0);
+    grtc_vm_builder_export(e->b, function, NULL);
+  }
+  grtc_host_scratch_free(e, &views);
   grtc_host_scratch_free(e, &results);
   grtc_host_scratch_free(e, &args);
-  return grt_ok_status();
+  return status;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1333,6 +2097,11 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   uint32_t capacity = module->next_value_id ? module->next_value_id : 1;
   grt_status_t status =
       grt_allocator_calloc(allocator, capacity * sizeof(*e->values), (void**)&e->values);
+  e->sym_capacity = module->shapes ? module->shapes->sym_count : 0;
+  if (grt_status_is_ok(status) && e->sym_capacity) {
+    status = grt_allocator_calloc(allocator, e->sym_capacity * sizeof(*e->sym_values),
+                                  (void**)&e->sym_values);
+  }
   if (grt_status_is_ok(status)) {
     status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
   }
@@ -1345,7 +2114,8 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                   (void**)&e->constant_globals);
   }
   if (grt_status_is_ok(status)) {
-    status = grtc_host_declare_imports(b, e->per_variant, e->imports);
+    status = grtc_host_declare_imports(b, e->per_variant, grtc_host_module_is_symbolic(module),
+                                       e->imports);
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_emit_globals(e);
@@ -1368,6 +2138,9 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   }
   grt_allocator_free(allocator, e->consts);
   grt_allocator_free(allocator, e->values);
+  grt_allocator_free(allocator, e->sym_values);
+  grt_allocator_free(allocator, e->func_syms);
+  grt_allocator_free(allocator, e->sizes);
   grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->constant_ids);
   grt_allocator_free(allocator, e->constant_globals);
@@ -1426,8 +2199,93 @@ grt_status_t grtc_host_emit_text(const grtc_tmodule_t* module, const grtc_kernel
   return status;
 }
 
-// Records each function's transient arena size on its buffer function and
-// its export.
+// Appends |text| to |out| (capacity |capacity|, *|used| so far), cut
+// short when full.
+static void grtc_host_append(char* out, size_t capacity, size_t* used, const char* format, ...)
+    GRT_PRINTF_LIKE(4, 5);
+static void grtc_host_append(char* out, size_t capacity, size_t* used, const char* format, ...) {
+  if (*used >= capacity) return;
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(out + *used, capacity - *used, format, args);
+  va_end(args);
+  if (n > 0) *used += (size_t)n < capacity - *used ? (size_t)n : capacity - *used - 1;
+}
+
+// "?x16xf32" (a type without "tensor<" and ">").
+static void grtc_host_append_type(char* out, size_t capacity, size_t* used,
+                                  const grtc_tmodule_t* module, const grtc_ttype_t* type) {
+  grtc_ttype_t resolved = *type;
+  for (uint32_t d = 0; d < resolved.rank; ++d) {
+    resolved.dims[d] = grtc_tmodule_resolve_dim(module, resolved.dims[d]);
+  }
+  char text[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&resolved, text, sizeof(text));
+  size_t length = strlen(text);
+  const char* body = strncmp(text, "tensor<", 7) == 0 ? text + 7 : text;
+  if (length && text[length - 1] == '>') text[length - 1] = '\0';
+  grtc_host_append(out, capacity, used, "%s", body);
+}
+
+// Whether |func| has a symbolic argument or result dimension.
+static bool grtc_host_function_is_symbolic(const grtc_tmodule_t* module, const grtc_tfunc_t* func) {
+  for (uint32_t i = 0; i < func->body->arg_count + func->result_count; ++i) {
+    const grtc_ttype_t* type = i < func->body->arg_count ? &func->body->args[i].type
+                                                         : &func->result_types[i - func->body->arg_count];
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      if (!grtc_dim_is_static(grtc_tmodule_resolve_dim(module, type->dims[d]))) return true;
+    }
+  }
+  return false;
+}
+
+// A shape-polymorphic function's tensor signature, "(?x16xf32, 16x4xf32)
+// -> ?x4xf32", and its arena in symbolic form, "64 + [32*s0] + [16*s0];
+// s0: argument 0 dimension 0" ([x]: x rounded up to the alignment, at
+// least one unit), for grt-dump.
+static grt_status_t grtc_host_record_shapes(const grtc_tmodule_t* module,
+                                            const grtc_tfunc_t* func,
+                                            const grtc_memory_plan_t* plan, grt_string_view_t name,
+                                            grt_module_writer_t* writer) {
+  char signature[1024], text[1024];
+  size_t used = 0;
+  grtc_host_append(signature, sizeof(signature), &used, "(");
+  for (uint32_t i = 0; i < func->body->arg_count; ++i) {
+    grtc_host_append(signature, sizeof(signature), &used, "%s", i ? ", " : "");
+    grtc_host_append_type(signature, sizeof(signature), &used, module, &func->body->args[i].type);
+  }
+  grtc_host_append(signature, sizeof(signature), &used, ") -> %s",
+                   func->result_count == 1 ? "" : "(");
+  for (uint32_t r = 0; r < func->result_count; ++r) {
+    grtc_host_append(signature, sizeof(signature), &used, "%s", r ? ", " : "");
+    grtc_host_append_type(signature, sizeof(signature), &used, module, &func->result_types[r]);
+  }
+  if (func->result_count != 1) grtc_host_append(signature, sizeof(signature), &used, ")");
+  used = 0;
+  grtc_host_append(text, sizeof(text), &used, "%lld", (long long)plan->transient_bytes);
+  for (uint32_t k = 0; k < plan->slot_count; ++k) {
+    char expr[GRTC_SIZE_EXPR_FORMAT_CAPACITY];
+    grtc_host_append(text, sizeof(text), &used, " + [%s]",
+                     grtc_size_expr_format(&plan->slots[k], expr, sizeof(expr)));
+  }
+  const char* separator = "; ";
+  for (uint32_t id = 0; id < module->shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &module->shapes->syms[id];
+    if (sym->func != func || sym->origin != GRTC_SYM_ARGUMENT ||
+        grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != GRTC_DIM_SYMBOL(id)) {
+      continue;
+    }
+    grtc_host_append(text, sizeof(text), &used, "%ss%u: argument %u dimension %u", separator, id,
+                     sym->index, sym->axis);
+    separator = ", ";
+  }
+  return grt_module_writer_set_function_shapes(writer, name, grt_make_cstring_view(signature),
+                                               grt_make_cstring_view(text));
+}
+
+// Records each function's transient arena size (and, for a
+// shape-polymorphic function, its tensor signature and symbolic plan) on
+// its buffer function and its export.
 static grt_status_t grtc_host_record_transient_sizes(const grtc_tmodule_t* module,
                                                      grt_allocator_t allocator,
                                                      grt_module_writer_t* writer) {
@@ -1435,15 +2293,21 @@ static grt_status_t grtc_host_record_transient_sizes(const grtc_tmodule_t* modul
     grtc_memory_plan_t plan;
     GRT_RETURN_IF_ERROR(grtc_memory_plan_build(module, func, allocator, &plan));
     uint64_t bytes = (uint64_t)plan.transient_bytes;
-    grtc_memory_plan_deinit(&plan);
     char name[1024];
     snprintf(name, sizeof(name), "%.*s$buffers", GRT_SV_ARG(func->name));
-    GRT_RETURN_IF_ERROR(grt_module_writer_set_function_transient_bytes(
-        writer, grt_make_cstring_view(name), bytes));
-    if (func->is_public) {
-      GRT_RETURN_IF_ERROR(
-          grt_module_writer_set_function_transient_bytes(writer, func->name, bytes));
+    grt_status_t status = grt_module_writer_set_function_transient_bytes(
+        writer, grt_make_cstring_view(name), bytes);
+    if (grt_status_is_ok(status) && func->is_public) {
+      status = grt_module_writer_set_function_transient_bytes(writer, func->name, bytes);
     }
+    if (grt_status_is_ok(status) && grtc_host_function_is_symbolic(module, func)) {
+      status = grtc_host_record_shapes(module, func, &plan, grt_make_cstring_view(name), writer);
+      if (grt_status_is_ok(status) && func->is_public) {
+        status = grtc_host_record_shapes(module, func, &plan, func->name, writer);
+      }
+    }
+    grtc_memory_plan_deinit(&plan);
+    GRT_RETURN_IF_ERROR(status);
   }
   return grt_ok_status();
 }
@@ -1502,7 +2366,7 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
     }
     access += kernel->binding_count;
     lengths += 8 * (size_t)kernel->binding_count;
-    entries[i].constant_count = 0;
+    entries[i].constant_count = kernel->extent_count;  // the symbolic extents
     entries[i].workgroup_size[0] = 1;
     entries[i].workgroup_size[1] = 1;
     entries[i].workgroup_size[2] = 1;

@@ -27,6 +27,15 @@
 // (functions are called as "module.function"). Every emitted op carries the tensor op's
 // loc("file":line:col) so VM backtraces point at the source. The module
 // writer records each function's transient arena size (memory_plan.h).
+//
+// Symbolic shapes (docs/compiler.md "Symbolic shapes", "The host
+// program"): an export reads each symbolic argument dimension
+// (hal.buffer_view.dim) and checks what the relations assume
+// (hal.buffer_view.assert_dim); "<name>$buffers" takes the function's
+// symbols as i64 after its buffers; sizes, arena slot offsets, kernel
+// extents (push constants) and workgroup counts are computed from them;
+// reusable recordings are keyed on their values. Symbols an op's shape
+// rule computes are a diagnostic at the op.
 #ifndef GRT_COMPILER_HOST_HOST_H_
 #define GRT_COMPILER_HOST_HOST_H_
 

@@ -34,6 +34,7 @@ typedef struct fixture_t {
   void* data;
   size_t size;
   grt_module_file_t* file;
+  bool no_min_lengths;  // add_executable: bindings of any length (symbolic programs)
 } fixture_t;
 
 static fixture_t f;
@@ -518,7 +519,7 @@ static void add_executable(const char* format, bool library) {
                                       i == 1 ? 1u : 0u,
                                       {kLibrary[i].workgroup_x, 1, 1},
                                       kLibrary[i].bindings ? kAccess[i] : NULL,
-                                      i == ADD ? add_lengths : NULL};
+                                      i == ADD && !f.no_min_lengths ? add_lengths : NULL};
     entries[i] = entry;
   }
   grt_module_executable_t executable = {
@@ -873,6 +874,348 @@ static void test_run_workgroup_counts_per_executable(void** state) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Symbolic shapes
+//===----------------------------------------------------------------------===//
+
+#define SCALE 1  // scale_f32: out[i] = in[i] * bits_as_float(constant 0), 32 per group
+
+// scale_f32 as a symbolic kernel: one extent, symbol |symbol| (its only
+// push constant, which the library reads as the scale's bits), over a
+// parallel dim of that extent in tiles of 32.
+static void make_scale_symbolic(uint32_t symbol) {
+  grtc_kernel_t* kernel = f.kernels.kernels[SCALE];
+  uint32_t extent = 0;
+  GRT_EXPECT_OK(grtc_kernel_add_extent(&f.kernels, kernel, symbol, &extent));
+  kernel->parallel_rank = 1;
+  kernel->parallel_dims[0] = GRTC_KDIM_EXTENT(extent);
+  kernel->tile[0] = 32;
+  kernel->workgroup_count = 0;
+  for (uint32_t b = 0; b < 2; ++b) {
+    kernel->bindings[b].elem = GRTC_ELEM_F32;
+    kernel->bindings[b].element_count = -1;
+  }
+}
+
+static grtc_tvalue_t* scale(grtc_tblock_t* block, grtc_tvalue_t* a) {
+  return test_dispatch(f.module, block, SCALE, &a, 1, a->type);
+}
+
+static grtc_top_t* last_op(grtc_tblock_t* block) { return block->last; }
+
+static void relate(const grtc_tfunc_t* func, grtc_trel_kind_t kind, int64_t a, int64_t b,
+                   const grtc_top_t* op, const char* what) {
+  bool conflict = true;
+  GRT_EXPECT_OK(grtc_tmodule_relate(f.module, func, kind, a, b, op, what, &conflict));
+  assert_false(conflict);
+}
+
+// The symbolic program:
+//   sym(x: ?s0 x f32, y: ?s1 x f32) -> ?s0 x f32     (s1 == s0 by the add, s0 >= 8)
+//     t = scale(x); u = add(t, y); r = scale(u); return r
+//   call_sym(z: ?s2 x f32) -> ?s2 x f32 = sym(z, z)
+static grtc_tfunc_t* build_symbolic_program(void) {
+  grtc_ttype_t x = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(0));
+  grtc_ttype_t y = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(1));
+  grtc_ttype_t args[2] = {x, y};
+  grtc_tfunc_t* sym = new_func("sym", args, 2, &x, 1, true);
+  int64_t dim = 0;
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, sym, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  assert_int_equal(dim, GRTC_DIM_SYMBOL(0));
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, sym, GRTC_SYM_ARGUMENT, NULL, 1, 0, &dim));
+  assert_int_equal(dim, GRTC_DIM_SYMBOL(1));
+  grtc_tblock_t* body = sym->body;
+  grtc_tvalue_t* t = scale(body, &body->args[0]);
+  relate(sym, GRTC_REL_GE, GRTC_DIM_SYMBOL(0), 8, last_op(body), "limit");
+  grtc_tvalue_t* u = add(body, t, &body->args[1]);
+  relate(sym, GRTC_REL_EQ, GRTC_DIM_SYMBOL(1), GRTC_DIM_SYMBOL(0), last_op(body),
+         "operand 1 dimension 0");
+  grtc_tvalue_t* r = scale(body, u);
+  test_return(f.module, body, &r, 1);
+  grtc_tfunc_resolve_shapes(f.module, sym);
+
+  grtc_ttype_t z = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(2));
+  grtc_tfunc_t* caller = new_func("call_sym", &z, 1, &z, 1, true);
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, caller, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  assert_int_equal(dim, GRTC_DIM_SYMBOL(2));
+  grtc_tvalue_t* operands[2] = {&caller->body->args[0], &caller->body->args[0]};
+  grtc_top_t* call = test_op(f.module, caller->body, GRTC_TOP_CALL, operands, 2, &z, 0);
+  call->attrs.callee = sym;
+  grtc_tvalue_t* result = &call->results[0];
+  test_return(f.module, caller->body, &result, 1);
+
+  // call_sym2(z: ?s3, w: ?s4) = sym(z, w): nothing in the caller proves
+  // w's size equal to z's, as sym assumes, so the call checks it.
+  grtc_ttype_t zw[2] = {test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(3)),
+                        test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(4))};
+  grtc_tfunc_t* caller2 = new_func("call_sym2", zw, 2, &zw[0], 1, true);
+  for (uint32_t i = 0; i < 2; ++i) {
+    GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, caller2, GRTC_SYM_ARGUMENT, NULL, i, 0, &dim));
+    assert_int_equal(dim, GRTC_DIM_SYMBOL(3 + i));
+  }
+  grtc_tvalue_t* operands2[2] = {&caller2->body->args[0], &caller2->body->args[1]};
+  grtc_top_t* call2 = test_op(f.module, caller2->body, GRTC_TOP_CALL, operands2, 2, &zw[0], 0);
+  call2->attrs.callee = sym;
+  result = &call2->results[0];
+  test_return(f.module, caller2->body, &result, 1);
+  make_scale_symbolic(0);
+  return sym;
+}
+
+// The program's text: the export reads and checks the symbols, the
+// buffer function takes them as i64 after its buffers, sizes and the
+// workgroup count are computed, and the recording is keyed on them.
+static void test_symbolic_text(void** state) {
+  (void)state;
+  build_symbolic_program();
+  emit(NULL, 0);
+  const char* text = grt_string_builder_cstring(&f.text);
+  static const char* const kExpected[] = {
+      "vm.import private @hal.buffer_view.dim(",
+      "vm.import private @hal.buffer_view.assert_dim(",
+      "vm.func private @sym$buffers(%v0 : !hal.buffer, %v1 : !hal.buffer, %s0 : i64)",
+      "vm.global.load.i64 @__cb_0_key_0",
+      "vm.global.store.i64 %s0, @__cb_0_key_0",
+      "%s0 = vm.call @hal.buffer_view.dim(%arg0, ",
+      "vm.call @sym$buffers(",
+      "vm.mul.i64",
+      "vm.div.i64.s",
+      ("\"@sym: argument 1 dimension 0 must equal argument 0 dimension 0 ('dispatch' at 1:1, "
+       "operand 1 dimension 0)\""),
+      "\"@sym: argument 0 dimension 0 must be at least 8 ('dispatch' at 1:1, limit)\"",
+  };
+  for (size_t i = 0; i < sizeof(kExpected) / sizeof(kExpected[0]); ++i) {
+    if (!strstr(text, kExpected[i])) {
+      fprintf(stderr, "%s", text);
+      fail_msg("missing '%s'", kExpected[i]);
+    }
+  }
+  // The callee's symbol comes from the caller's operand; sym(z, z) needs
+  // no check (both operands have the caller's symbol), sym(z, w) does.
+  assert_non_null(strstr(text, "vm.call @sym$buffers(%v"));
+  const char* check = strstr(text, "\"call of @sym: operand 1 dimension 0 must equal operand 0 "
+                                   "dimension 0\"");
+  assert_non_null(check);
+  assert_null(strstr(check + 1, "\"call of @sym"));
+  // The tensor signature and the symbolic plan grt-dump prints, on the
+  // export and its buffer function; static functions have none.
+  static const char* const kFunctions[2] = {"sym", "sym$buffers"};
+  for (int i = 0; i < 2; ++i) {
+    uint32_t ordinal = (uint32_t)find_function(kFunctions[i]);
+    assert_true(grt_string_view_equal_cstring(
+        grt_module_file_function_tensor_signature(f.file, ordinal), "(?xf32, ?xf32) -> ?xf32"));
+    assert_true(grt_string_view_equal_cstring(
+        grt_module_file_function_transient_plan(f.file, ordinal),
+        "0 + [4*s0] + [4*s0]; s0: argument 0 dimension 0"));
+  }
+  assert_true(grt_string_view_equal_cstring(
+      grt_module_file_function_transient_plan(f.file, (uint32_t)find_function("call_sym2")),
+      "0; s3: argument 0 dimension 0, s4: argument 1 dimension 0"));
+}
+
+static void symbolic_input(grt_hal_device_t* device, const float* data, grt_hal_dim_t n,
+                           grt_hal_buffer_view_t** out) {
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      device, &n, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, data, (size_t)n * sizeof(float), out));
+}
+
+static float bits_as_float(uint32_t bits) {
+  float value;
+  memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// Runs sym and call_sym at several sizes (the second call at a size
+// replays the recording; a new size records again) and every check's
+// failure message.
+static void run_symbolic(const char* uri, uint32_t flags) {
+  build_symbolic_program();
+  f.no_min_lengths = true;
+  emit(NULL, flags);
+  session_t s = start_session(uri);
+  enum { kMax = 128 };
+  float x[kMax], y[kMax], out[kMax];
+  for (int i = 0; i < kMax; ++i) {
+    x[i] = 1e30f + (float)i * 1e24f;
+    y[i] = (float)i * 1e-14f;
+  }
+  static const grt_hal_dim_t kSizes[] = {100, 100, 40, 40, 100, 8};
+  for (size_t k = 0; k < sizeof(kSizes) / sizeof(kSizes[0]); ++k) {
+    grt_hal_dim_t n = kSizes[k];
+    float c = bits_as_float((uint32_t)n);  // the scale the kernel reads
+    grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+    symbolic_input(s.device, x, n, &inputs[0]);
+    symbolic_input(s.device, y, n, &inputs[1]);
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.sym", 2, inputs, 1, &output,
+                                                &output_count));
+    assert_int_equal(grt_hal_buffer_view_rank(output), 1);
+    assert_int_equal(grt_hal_buffer_view_dim(output, 0), n);
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, out,
+                                                   (size_t)n * sizeof(float)));
+    for (grt_hal_dim_t i = 0; i < n; ++i) {
+      float expected = (x[i] * c + y[i]) * c;
+      if (out[i] != expected) fail_msg("n=%d out[%d] = %g, expected %g", (int)n, (int)i, out[i], expected);
+    }
+    grt_hal_buffer_view_release(output);
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.call_sym", 1, inputs, 1, &output,
+                                                &output_count));
+    assert_int_equal(grt_hal_buffer_view_dim(output, 0), n);
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, out,
+                                                   (size_t)n * sizeof(float)));
+    for (grt_hal_dim_t i = 0; i < n; ++i) assert_true(out[i] == (x[i] * c + x[i]) * c);
+    grt_hal_buffer_view_release(output);
+    GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.call_sym2", 2, inputs, 1, &output,
+                                                &output_count));
+    GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s.device, output, out,
+                                                   (size_t)n * sizeof(float)));
+    for (grt_hal_dim_t i = 0; i < n; ++i) assert_true(out[i] == (x[i] * c + y[i]) * c);
+    grt_hal_buffer_view_release(output);
+    grt_hal_buffer_view_release(inputs[1]);
+    grt_hal_buffer_view_release(inputs[0]);
+  }
+
+  // Each check's failure.
+  grt_hal_buffer_view_t* views[4] = {NULL, NULL, NULL, NULL};
+  symbolic_input(s.device, x, 40, &views[0]);
+  symbolic_input(s.device, y, 39, &views[1]);
+  symbolic_input(s.device, x, 4, &views[2]);
+  const grt_hal_dim_t matrix[2] = {4, 10};
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      s.device, matrix, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, x, 40 * sizeof(float), &views[3]));
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  grt_hal_buffer_view_t* unequal[2] = {views[0], views[1]};
+  grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.sym", 2, unequal, 1, &output,
+                                                 &output_count),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "@sym: argument 1 dimension 0 must equal argument 0 dimension 0 ('dispatch' "
+                   "at 1:1, operand 1 dimension 0): expected 40, got 39");
+  grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.call_sym2", 2, unequal, 1,
+                                                 &output, &output_count),
+                   GRT_STATUS_FAILED_PRECONDITION,
+                   "call of @sym: operand 1 dimension 0 must equal operand 0 dimension 0");
+  grt_hal_buffer_view_t* small[2] = {views[2], views[2]};
+  grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.sym", 2, small, 1, &output,
+                                                 &output_count),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "@sym: argument 0 dimension 0 must be at least 8 ('dispatch' at 1:1, limit): "
+                   "expected at least 8, got 4");
+  grt_hal_buffer_view_t* rank2[2] = {views[3], views[0]};
+  grt_expect_error(grt_runtime_call_buffer_views(s.session, "m.sym", 2, rank2, 1, &output,
+                                                 &output_count),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "argument 0: expected tensor<?xf32>, got tensor<4x10xf32>");
+  for (int i = 0; i < 4; ++i) grt_hal_buffer_view_release(views[i]);
+  end_session(&s);
+}
+
+static void test_symbolic_run_local_sync(void** state) {
+  (void)state;
+  run_symbolic("local-sync", 0);
+}
+
+static void test_symbolic_run_local_task(void** state) {
+  (void)state;
+  run_symbolic("local-task", 0);
+}
+
+static void test_symbolic_run_one_shot(void** state) {
+  (void)state;
+  run_symbolic("local-sync", GRTC_HOST_FLAG_ONE_SHOT);
+  assert_null(strstr(grt_string_builder_cstring(&f.text), "execute.indirect(%device, "));
+}
+
+// A size two symbols multiply (an outer product) could pass 2^48 bytes at
+// sizes each within INT32_MAX: the program checks it before multiplying,
+// and sizes within it run.
+//   outer(x: ?s0 x 65536 x f32, y: ?s1 x f32) -> ?s0 x ?s1 x 65536 x f32
+static void test_symbolic_size_limit(void** state) {
+  (void)state;
+  grtc_ttype_t x = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(0), 65536}};
+  grtc_ttype_t y = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(1));
+  grtc_ttype_t out = {GRTC_ELEM_F32, 3, {GRTC_DIM_SYMBOL(0), GRTC_DIM_SYMBOL(1), 65536}};
+  grtc_ttype_t args[2] = {x, y};
+  grtc_tfunc_t* func = new_func("outer", args, 2, &out, 1, true);
+  int64_t dim = 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_ARGUMENT, NULL, i, 0, &dim));
+  }
+  grtc_tvalue_t* operands[2] = {&func->body->args[0], &func->body->args[1]};
+  grtc_tvalue_t* r = test_dispatch(f.module, func->body, ADD, operands, 2, out);
+  test_return(f.module, func->body, &r, 1);
+  f.no_min_lengths = true;
+  emit(NULL, 0);
+  const char* text = grt_string_builder_cstring(&f.text);
+  assert_non_null(strstr(text, "\"@outer: a tensor of 262144*s0*s1 bytes would exceed 2^48 bytes "
+                               "at these argument sizes\""));
+  assert_non_null(strstr(text, "vm.div.i64.s"));
+  session_t s = start_session("local-sync");
+  static float zeros[2 * 65536];
+  grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+  const grt_hal_dim_t x_shape[2] = {2, 65536};
+  const grt_hal_dim_t y_shape[1] = {3};
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      s.device, x_shape, 2, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros, sizeof(zeros), &inputs[0]));
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      s.device, y_shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros, 3 * sizeof(float), &inputs[1]));
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(s.session, "m.outer", 2, inputs, 1, &output,
+                                              &output_count));
+  assert_int_equal(grt_hal_buffer_view_byte_length(output), 2 * 3 * 65536 * 4);
+  grt_hal_buffer_view_release(output);
+  grt_hal_buffer_view_release(inputs[1]);
+  grt_hal_buffer_view_release(inputs[0]);
+  end_session(&s);
+}
+
+// A symbol an op's shape rule computes is a diagnostic at the op.
+static void test_symbolic_result_symbol(void** state) {
+  (void)state;
+  grtc_ttype_t x = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(0));
+  grtc_ttype_t computed = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(1));
+  grtc_tfunc_t* func = new_func("g", &x, 1, &computed, 1, true);
+  int64_t dim = 0;
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  grtc_tvalue_t* r = test_dispatch(f.module, func->body, ADD,
+                                   (grtc_tvalue_t* const[]){&func->body->args[0],
+                                                            &func->body->args[0]},
+                                   2, computed);
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_RESULT, r->def, 0, 0, &dim));
+  test_return(f.module, func->body, &r, 1);
+  grtc_host_options_t options = {0};
+  grt_expect_error(grtc_host_emit_text(f.module, &f.kernels, NULL, 0, &options,
+                                       grt_allocator_system(), &f.text),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "m.mlir:1:1: error: 'dispatch' result 0 dimension 0 is s1: result 0 "
+                   "dimension 0 of 'dispatch' at 1:1; the host program reads only argument "
+                   "dimensions at the call");
+}
+
+// A kernel extent the function does not read from its arguments.
+static void test_symbolic_unknown_extent(void** state) {
+  (void)state;
+  grtc_ttype_t x = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(0));
+  grtc_tfunc_t* func = new_func("h", &x, 1, &x, 1, true);
+  grtc_tfunc_t* other = new_func("other", &x, 1, &x, 1, false);
+  int64_t dim = 0;
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, other, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  grtc_tvalue_t* r = scale(func->body, &func->body->args[0]);
+  test_return(f.module, func->body, &r, 1);
+  grtc_tvalue_t* other_arg = &other->body->args[0];
+  test_return(f.module, other->body, &other_arg, 1);
+  make_scale_symbolic(1);  // other's symbol
+  grtc_host_options_t options = {0};
+  grt_expect_error(grtc_host_emit_text(f.module, &f.kernels, NULL, 0, &options,
+                                       grt_allocator_system(), &f.text),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "kernel 'scale_f32' extent 0 is s1: argument 0 dimension 0 of @other, which "
+                   "@h does not read from its arguments");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_module_file, setup, teardown),
@@ -889,6 +1232,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_barriers_only_for_hazards, setup, teardown),
       cmocka_unit_test_setup_teardown(test_workgroup_counts_per_executable, setup, teardown),
       cmocka_unit_test_setup_teardown(test_run_workgroup_counts_per_executable, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_text, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_run_local_sync, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_run_local_task, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_run_one_shot, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_size_limit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_result_symbol, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_unknown_extent, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

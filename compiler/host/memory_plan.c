@@ -1,7 +1,54 @@
 #include "compiler/host/memory_plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+bool grtc_size_expr_of_type(const grtc_tmodule_t* module, const grtc_ttype_t* type,
+                            grtc_size_expr_t* out_expr) {
+  memset(out_expr, 0, sizeof(*out_expr));
+  int64_t factor = (int64_t)grtc_elem_byte_size(type->elem);
+  for (uint32_t d = 0; d < type->rank && d < GRTC_MAX_RANK; ++d) {
+    int64_t dim = grtc_tmodule_resolve_dim(module, type->dims[d]);
+    if (grtc_dim_is_static(dim)) {
+      if (dim != 0 && factor > INT64_MAX / 2 / dim) return false;
+      factor *= dim;
+      continue;
+    }
+    // Insertion keeps the symbols ascending.
+    uint32_t symbol = grtc_dim_symbol(dim);
+    uint32_t i = out_expr->symbol_count++;
+    while (i > 0 && out_expr->symbols[i - 1] > symbol) {
+      out_expr->symbols[i] = out_expr->symbols[i - 1];
+      --i;
+    }
+    out_expr->symbols[i] = symbol;
+  }
+  out_expr->factor = factor;
+  if (factor == 0) out_expr->symbol_count = 0;
+  return true;
+}
+
+static bool grtc_size_expr_same_symbols(const grtc_size_expr_t* a, const grtc_size_expr_t* b) {
+  return a->symbol_count == b->symbol_count &&
+         memcmp(a->symbols, b->symbols, a->symbol_count * sizeof(a->symbols[0])) == 0;
+}
+
+bool grtc_size_expr_covers(const grtc_size_expr_t* a, const grtc_size_expr_t* b) {
+  if (b->factor == 0) return true;
+  return grtc_size_expr_same_symbols(a, b) && a->factor >= b->factor;
+}
+
+const char* grtc_size_expr_format(const grtc_size_expr_t* expr, char* buffer, size_t capacity) {
+  if (!capacity) return buffer;
+  int n = snprintf(buffer, capacity, "%lld", (long long)expr->factor);
+  size_t used = n > 0 ? (size_t)n : 0;
+  for (uint32_t i = 0; i < expr->symbol_count && used < capacity; ++i) {
+    n = snprintf(buffer + used, capacity - used, "*s%u", expr->symbols[i]);
+    if (n > 0) used += (size_t)n;
+  }
+  return buffer;
+}
 
 // Per value id, while planning.
 typedef struct grtc_plan_value_t {
@@ -10,6 +57,7 @@ typedef struct grtc_plan_value_t {
   int64_t def;       // position of the defining op
   int64_t last_use;  // latest position of a use of it or of an alias
   bool escapes;
+  const grtc_size_expr_t* expr;  // while assigning: its byte size
 } grtc_plan_value_t;
 
 typedef struct grtc_planner_t {
@@ -163,7 +211,53 @@ static grt_status_t grtc_plan_place(grt_allocator_t allocator, grtc_plan_block_t
   return grt_ok_status();
 }
 
-static grt_status_t grtc_plan_assign(const grtc_planner_t* planner, grtc_memory_plan_t* plan) {
+static int grtc_plan_compare_expr(const void* a, const void* b) {
+  const grtc_plan_value_t* x = *(const grtc_plan_value_t* const*)a;
+  const grtc_plan_value_t* y = *(const grtc_plan_value_t* const*)b;
+  const grtc_size_expr_t* ex = x->expr;
+  const grtc_size_expr_t* ey = y->expr;
+  if (ex->symbol_count != ey->symbol_count) return ex->symbol_count < ey->symbol_count ? -1 : 1;
+  for (uint32_t i = 0; i < ex->symbol_count; ++i) {
+    if (ex->symbols[i] != ey->symbols[i]) return ex->symbols[i] < ey->symbols[i] ? -1 : 1;
+  }
+  if (ex->factor != ey->factor) return ex->factor > ey->factor ? -1 : 1;
+  if (x->def != y->def) return x->def < y->def ? -1 : 1;
+  return 0;
+}
+
+// Symbolic arena values, largest factor first within each set of symbols:
+// each takes the first slot it fits (the slot's monomial covers its own)
+// whose occupants are all dead while it lives, else a new slot.
+static grt_status_t grtc_plan_place_symbolic(grtc_memory_plan_t* plan,
+                                             const grtc_plan_value_t** values, uint32_t count) {
+  if (!count) return grt_ok_status();
+  qsort(values, count, sizeof(*values), grtc_plan_compare_expr);
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(plan->allocator, count * sizeof(*plan->slots),
+                                           (void**)&plan->slots));
+  for (uint32_t i = 0; i < count; ++i) {
+    grtc_value_storage_t* storage = &plan->storage[values[i]->value->id];
+    uint32_t chosen = GRTC_MEMORY_PLAN_NO_SLOT;
+    for (uint32_t slot = 0; slot < plan->slot_count && chosen == GRTC_MEMORY_PLAN_NO_SLOT;
+         ++slot) {
+      if (!grtc_size_expr_covers(&plan->slots[slot], &storage->bytes)) continue;
+      bool free = true;
+      for (uint32_t j = 0; j < i && free; ++j) {
+        free = plan->storage[values[j]->value->id].slot != slot ||
+               !grtc_plan_overlap(values[i], values[j]);
+      }
+      if (free) chosen = slot;
+    }
+    if (chosen == GRTC_MEMORY_PLAN_NO_SLOT) {
+      chosen = plan->slot_count++;
+      plan->slots[chosen] = storage->bytes;
+    }
+    storage->slot = chosen;
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_plan_assign(const grtc_tmodule_t* module, grtc_planner_t* planner,
+                                     grtc_memory_plan_t* plan) {
   uint32_t count = 0;
   for (uint32_t id = 0; id < planner->capacity; ++id) {
     const grtc_plan_value_t* v = &planner->values[id];
@@ -177,27 +271,40 @@ static grt_status_t grtc_plan_assign(const grtc_planner_t* planner, grtc_memory_
     GRT_RETURN_IF_ERROR(
         grt_allocator_calloc(plan->allocator, count * sizeof(*blocks), (void**)&blocks));
   }
+  const grtc_plan_value_t** symbolic = NULL;
+  if (count) {
+    grt_status_t status = grt_allocator_malloc(plan->allocator, count * sizeof(*symbolic),
+                                               (void**)&symbolic);
+    if (!grt_status_is_ok(status)) {
+      grt_allocator_free(plan->allocator, blocks);
+      return status;
+    }
+  }
   uint32_t n = 0;
+  uint32_t symbolic_count = 0;
   grt_status_t status = grt_ok_status();
   for (uint32_t id = 0; id < planner->capacity && grt_status_is_ok(status); ++id) {
-    const grtc_plan_value_t* v = &planner->values[id];
+    grtc_plan_value_t* v = &planner->values[id];
+    v->expr = &plan->storage[id].bytes;
     if (!v->value) continue;
-    int64_t size = grtc_ttype_byte_size(&v->value->type);
-    if (size < 0 || size > INT64_MAX / 2) {
+    grtc_value_storage_t* storage = &plan->storage[id];
+    if (!grtc_size_expr_of_type(module, &v->value->type, &storage->bytes)) {
       status = grt_make_status(GRT_STATUS_OUT_OF_RANGE,
-                               "value %%%u of %lld bytes is too large to allocate", id,
-                               (long long)size);
+                               "value %%%u is too large to allocate (over 2^62 bytes)", id);
       break;
     }
-    grtc_value_storage_t* storage = &plan->storage[id];
+    int64_t size = storage->bytes.symbol_count ? -1 : storage->bytes.factor;
     storage->root = v->root;
     storage->size = size;
+    storage->slot = GRTC_MEMORY_PLAN_NO_SLOT;
     plan->planned[id] = true;
     if (v->root != v->value || !v->value->def || v->value->def->kind != GRTC_TOP_DISPATCH) {
       continue;  // aliases take their root's kind below; others are external
     }
     storage->kind = v->escapes ? GRTC_STORAGE_OWN : GRTC_STORAGE_ARENA;
-    if (!v->escapes) {
+    if (!v->escapes && size < 0) {
+      symbolic[symbolic_count++] = v;
+    } else if (!v->escapes) {
       blocks[n].value = v;
       // An empty tensor still gets an aligned slot, so the arena exists to
       // be viewed.
@@ -208,17 +315,20 @@ static grt_status_t grtc_plan_assign(const grtc_planner_t* planner, grtc_memory_
   if (grt_status_is_ok(status)) {
     status = grtc_plan_place(plan->allocator, blocks, n, &plan->transient_bytes);
   }
+  if (grt_status_is_ok(status)) status = grtc_plan_place_symbolic(plan, symbolic, symbolic_count);
   if (grt_status_is_ok(status)) {
     for (uint32_t i = 0; i < n; ++i) plan->storage[blocks[i].value->value->id].offset = blocks[i].offset;
-    plan->arena_value_count = n;
+    plan->arena_value_count = n + symbolic_count;
     for (uint32_t id = 0; id < planner->capacity; ++id) {
       grtc_value_storage_t* storage = &plan->storage[id];
       if (!plan->planned[id] || storage->root->id == id) continue;
       const grtc_value_storage_t* root = &plan->storage[storage->root->id];
       storage->kind = root->kind;
       storage->offset = root->offset;
+      storage->slot = root->slot;
     }
   }
+  grt_allocator_free(plan->allocator, symbolic);
   grt_allocator_free(plan->allocator, blocks);
   return status;
 }
@@ -241,7 +351,7 @@ grt_status_t grtc_memory_plan_build(const grtc_tmodule_t* module, const grtc_tfu
   if (grt_status_is_ok(status)) {
     out_plan->value_capacity = capacity;
     grtc_plan_walk_block(&planner, func->body);
-    status = grtc_plan_assign(&planner, out_plan);
+    status = grtc_plan_assign(module, &planner, out_plan);
   }
   grt_allocator_free(allocator, planner.values);
   if (!grt_status_is_ok(status)) grtc_memory_plan_deinit(out_plan);
@@ -251,8 +361,11 @@ grt_status_t grtc_memory_plan_build(const grtc_tmodule_t* module, const grtc_tfu
 void grtc_memory_plan_deinit(grtc_memory_plan_t* plan) {
   grt_allocator_free(plan->allocator, plan->storage);
   grt_allocator_free(plan->allocator, plan->planned);
+  grt_allocator_free(plan->allocator, plan->slots);
   plan->storage = NULL;
   plan->planned = NULL;
+  plan->slots = NULL;
+  plan->slot_count = 0;
 }
 
 const grtc_value_storage_t* grtc_memory_plan_storage(const grtc_memory_plan_t* plan,

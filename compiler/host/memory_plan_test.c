@@ -202,6 +202,86 @@ static void test_no_arena(void** state) {
   assert_int_equal(f.plan.arena_value_count, 0);
 }
 
+static const char* format(const grtc_size_expr_t* expr) {
+  static char buffer[GRTC_SIZE_EXPR_FORMAT_CAPACITY];
+  return grtc_size_expr_format(expr, buffer, sizeof(buffer));
+}
+
+// Size expressions: static factor x symbols (ascending), and covering.
+static void test_size_exprs(void** state) {
+  (void)state;
+  grtc_ttype_t type = {GRTC_ELEM_F32, 3, {GRTC_DIM_SYMBOL(2), 5, GRTC_DIM_SYMBOL(0)}};
+  grtc_size_expr_t a;
+  assert_true(grtc_size_expr_of_type(f.module, &type, &a));
+  assert_string_equal(format(&a), "20*s0*s2");
+  grtc_ttype_t smaller = {GRTC_ELEM_F16, 3, {GRTC_DIM_SYMBOL(0), 5, GRTC_DIM_SYMBOL(2)}};
+  grtc_size_expr_t b;
+  assert_true(grtc_size_expr_of_type(f.module, &smaller, &b));
+  assert_string_equal(format(&b), "10*s0*s2");
+  assert_true(grtc_size_expr_covers(&a, &b));
+  assert_false(grtc_size_expr_covers(&b, &a));
+  grtc_ttype_t other = {GRTC_ELEM_F32, 1, {GRTC_DIM_SYMBOL(0)}};
+  grtc_size_expr_t c;
+  assert_true(grtc_size_expr_of_type(f.module, &other, &c));
+  assert_string_equal(format(&c), "4*s0");
+  assert_false(grtc_size_expr_covers(&a, &c));  // s2 may be 0
+  grtc_ttype_t empty = {GRTC_ELEM_F32, 2, {0, GRTC_DIM_SYMBOL(1)}};
+  grtc_size_expr_t zero;
+  assert_true(grtc_size_expr_of_type(f.module, &empty, &zero));
+  assert_string_equal(format(&zero), "0");
+  assert_true(grtc_size_expr_covers(&c, &zero));
+  grtc_ttype_t huge = {GRTC_ELEM_F64, 3, {INT64_C(1) << 30, INT64_C(1) << 30, GRTC_DIM_SYMBOL(0)}};
+  assert_false(grtc_size_expr_of_type(f.module, &huge, &a));
+}
+
+// Symbolic arena values take slots above the static part: a dead slot is
+// reused only when its monomial covers the new value's, largest first
+// within each set of symbols.
+//   d1 = k(a): ?x4 (16*s0)   d2 = k(d1): ?x2 (8*s0)   d3 = k(d2): ?x4 (16*s0)
+//   d4 = k(d3): ?x8 (32*s0)  d5 = k(b): ? (4*s1)      d6 = k(a): 10 (static)
+//   return k(d4, d5, d6)
+static void test_symbolic_slots(void** state) {
+  (void)state;
+  grtc_ttype_t a_type = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(0), 4}};
+  grtc_ttype_t b_type = {GRTC_ELEM_F32, 1, {GRTC_DIM_SYMBOL(1)}};
+  grtc_ttype_t args[2] = {a_type, b_type};
+  grtc_tfunc_t* g = NULL;
+  GRT_EXPECT_OK(grtc_tfunc_create(f.module, grt_make_cstring_view("g"), args, 2, &a_type, 1, &g));
+  f.func = g;
+  grtc_tblock_t* body = g->body;
+  grtc_tvalue_t* a = &body->args[0];
+  grtc_tvalue_t* b = &body->args[1];
+  grtc_ttype_t x2 = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(0), 2}};
+  grtc_ttype_t x8 = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(0), 8}};
+  grtc_tvalue_t* d1 = test_dispatch(f.module, body, 0, &a, 1, a_type);
+  grtc_tvalue_t* d2 = test_dispatch(f.module, body, 0, &d1, 1, x2);
+  grtc_tvalue_t* d3 = test_dispatch(f.module, body, 0, &d2, 1, a_type);
+  grtc_tvalue_t* d4 = test_dispatch(f.module, body, 0, &d3, 1, x8);
+  grtc_tvalue_t* d5 = test_dispatch(f.module, body, 0, &b, 1, b_type);
+  grtc_tvalue_t* d6 = test_dispatch(f.module, body, 0, &a, 1, test_vector(GRTC_ELEM_F32, 10));
+  grtc_tvalue_t* last[3] = {d4, d5, d6};
+  grtc_tvalue_t* r = test_dispatch(f.module, body, 0, last, 3, a_type);
+  test_return(f.module, body, &r, 1);
+  build();
+  assert_int_equal(f.plan.transient_bytes, 64);  // d6 alone
+  assert_int_equal(plan_of(d6)->slot, GRTC_MEMORY_PLAN_NO_SLOT);
+  assert_int_equal(f.plan.slot_count, 4);
+  assert_int_equal(plan_of(d4)->slot, 0);
+  assert_string_equal(format(&f.plan.slots[0]), "32*s0");
+  assert_int_equal(plan_of(d1)->slot, 0);  // dead before d4 is made, and covered
+  assert_int_equal(plan_of(d3)->slot, 1);  // live with d4
+  assert_string_equal(format(&f.plan.slots[1]), "16*s0");
+  assert_int_equal(plan_of(d2)->slot, 2);  // live with d1 and d3
+  assert_string_equal(format(&f.plan.slots[2]), "8*s0");
+  assert_int_equal(plan_of(d5)->slot, 3);  // other symbols
+  assert_string_equal(format(&f.plan.slots[3]), "4*s1");
+  assert_int_equal(plan_of(d1)->kind, GRTC_STORAGE_ARENA);
+  assert_int_equal(plan_of(d1)->size, -1);
+  assert_string_equal(format(&plan_of(d1)->bytes), "16*s0");
+  assert_int_equal(plan_of(r)->kind, GRTC_STORAGE_OWN);
+  assert_int_equal(plan_of(r)->slot, GRTC_MEMORY_PLAN_NO_SLOT);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_chain_reuses_dead_space, setup, teardown),
@@ -210,6 +290,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tied_results, setup, teardown),
       cmocka_unit_test_setup_teardown(test_no_arena, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_size_exprs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_slots, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1417,6 +1417,7 @@ typedef enum grtc_import_quant_mode_e {
   GRTC_IMPORT_QUANT_NONE,     // no quantized types
   GRTC_IMPORT_QUANT_STORAGE,  // imported as it is, on the storage integers
   GRTC_IMPORT_QUANT_FLOAT,    // dequantize, the op in the expressed type, quantize
+  GRTC_IMPORT_QUANT_INTEGER,  // dot_general on the stored i8, requantized (quant.h)
 } grtc_import_quant_mode_t;
 
 static bool grtc_import_is_quantized(const grtc_operation_t* op) {
@@ -1573,6 +1574,17 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
                                    "operands and results must have the same "
                                    "quantization (scales and zero points)");
   }
+  if (entry->kind == GRTC_TOP_DOT_GENERAL && op->operand_count == 2 &&
+      op->result_count == 1 && grtc_ttype_is_static(&operands[0]->type) &&
+      grtc_ttype_is_static(&operands[1]->type) &&
+      grtc_quant_dot_on_integers(&types[0], &types[1], &types[2], results[0].elem)) {
+    // The op itself becomes the i32 dot of the stored values; the integer
+    // finish reads all three types.
+    *out_mode = GRTC_IMPORT_QUANT_INTEGER;
+    *out_result_types = types;
+    results[0].elem = GRTC_ELEM_I32;
+    return grt_ok_status();
+  }
   *out_mode = GRTC_IMPORT_QUANT_FLOAT;
   *out_result_types = types + op->operand_count;
   grtc_import_chlo_place_t place = {ctx, op};
@@ -1606,6 +1618,28 @@ static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_oper
     GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], q));
   }
   return grt_ok_status();
+}
+
+// The integer mode's i32 dot_general |top| corrected and requantized to the
+// op's result type (|types|: lhs, rhs, result).
+static grt_status_t grtc_import_quant_dot(grtc_import_t* ctx, const grtc_operation_t* op,
+                                          grtc_top_t* top, const grtc_quant_type_t* types,
+                                          grtc_tblock_t* block) {
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* q = grtc_quant_dot_finish(&m, &top->results[0], &types[0], &types[1],
+                                           &types[2], result.elem);
+  if (grt_status_code(m.status) == GRT_STATUS_INVALID_ARGUMENT) {
+    grt_status_t error = grtc_import_types_error(ctx, op, "%s",
+                                                 grt_status_message(m.status));
+    grt_status_free(m.status);
+    return error;
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  return grtc_import_map(ctx, &op->results[0], q);
 }
 
 // Plain i2/i4 tensors (held one per byte): ops that create, move, compare
@@ -2114,6 +2148,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   }
   if (quant_mode == GRTC_IMPORT_QUANT_FLOAT) {
     return grtc_import_quant_finish(ctx, op, top, quant_results, block);
+  }
+  if (quant_mode == GRTC_IMPORT_QUANT_INTEGER) {
+    return grtc_import_quant_dot(ctx, op, top, quant_results, block);
   }
   return grt_ok_status();
 }

@@ -301,6 +301,9 @@ static grtc_tvalue_t* grtc_quant_params(grtc_chlo_math_t* m, grtc_tvalue_t* like
                                         const grtc_quant_type_t* type, bool zero_points) {
   if (!like || !grt_status_is_ok(m->status)) return NULL;
   if (!type->per_axis) {
+    if (!grtc_elem_is_float(like->type.elem)) {
+      return grtc_quant_int_splat(m, like, type->zero_points[0]);
+    }
     return grtc_chlo_splat(m, like, zero_points ? (double)type->zero_points[0]
                                                 : type->scales[0]);
   }
@@ -315,7 +318,12 @@ static grtc_tvalue_t* grtc_quant_params(grtc_chlo_math_t* m, grtc_tvalue_t* like
   }
   for (uint32_t i = 0; i < type->count; ++i) {
     grtc_scalar_value_t v;
-    v.f = zero_points ? (double)type->zero_points[i] : type->scales[i];
+    if (grtc_elem_is_float(elem)) {
+      v.f = zero_points ? (double)type->zero_points[i] : type->scales[i];
+    } else {
+      // Integer tensors take the zero points (scales are never integers).
+      v = grtc_eval_from_int(elem, type->zero_points[i]);
+    }
     grtc_eval_store(elem, v, data + i * size);
   }
   grtc_ttype_t vector;
@@ -367,6 +375,197 @@ grtc_tvalue_t* grtc_quant_quantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   y = y ? grtc_chlo_make(m, GRTC_TOP_CLAMP, clamp, 3, &y->type) : NULL;
   y = grtc_chlo_unary(m, GRTC_TOP_ROUND_NEAREST_EVEN, y);
   return grtc_chlo_convert(m, y, type->storage);
+}
+
+//===----------------------------------------------------------------------===//
+// dot_general on integers
+//===----------------------------------------------------------------------===//
+
+bool grtc_quant_dot_on_integers(const grtc_quant_type_t* lhs, const grtc_quant_type_t* rhs,
+                                const grtc_quant_type_t* result, grtc_elem_t result_elem) {
+  bool operands = lhs->count && rhs->count && lhs->storage == GRTC_ELEM_I8 &&
+                  rhs->storage == GRTC_ELEM_I8 && !lhs->per_axis &&
+                  lhs->expressed == GRTC_ELEM_F32 && rhs->expressed == GRTC_ELEM_F32;
+  bool into = result->count ? result->expressed == GRTC_ELEM_F32
+                            : result_elem == GRTC_ELEM_F32;
+  return operands && into;
+}
+
+// A constant of |type| (an integer tensor) with every element |value|.
+static grtc_tvalue_t* grtc_quant_int_fill(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                          int64_t value) {
+  grtc_tvalue_t like;
+  memset(&like, 0, sizeof(like));
+  like.type = *type;
+  return grtc_quant_int_splat(m, &like, value);
+}
+
+static int64_t* grtc_quant_dims(grtc_chlo_math_t* m, uint32_t count) {
+  int64_t* dims = grtc_tmodule_alloc(m->b->module, (count ? count : 1) * sizeof(*dims));
+  if (!dims && grt_status_is_ok(m->status)) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a quantized dot_general");
+  }
+  return dims;
+}
+
+static grtc_i64s_t grtc_quant_iota(grtc_chlo_math_t* m, int64_t first, uint32_t count) {
+  grtc_i64s_t list = {count, grtc_quant_dims(m, count)};
+  for (uint32_t i = 0; list.values && i < count; ++i) list.values[i] = first + i;
+  return list;
+}
+
+// The sums of |x| (i8) over its contracting dims |contracting| (batch dims
+// |batch|) as i32 of shape [batch..., free...], a dot_general with ones,
+// broadcast into |like| (the accumulator) where the batch dims lead and
+// |x|'s free dims start at |free_at|.
+static grtc_tvalue_t* grtc_quant_side_sums(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                           grtc_i64s_t batch, grtc_i64s_t contracting,
+                                           bool x_is_lhs, grtc_tvalue_t* like,
+                                           uint32_t free_at) {
+  if (!x || !like || !grt_status_is_ok(m->status)) return NULL;
+  grtc_ttype_t ones_type;
+  memset(&ones_type, 0, sizeof(ones_type));
+  ones_type.elem = GRTC_ELEM_I8;
+  for (uint32_t i = 0; i < batch.count; ++i) {
+    ones_type.dims[ones_type.rank++] = x->type.dims[batch.values[i]];
+  }
+  for (uint32_t i = 0; i < contracting.count; ++i) {
+    ones_type.dims[ones_type.rank++] = x->type.dims[contracting.values[i]];
+  }
+  grtc_ttype_t sums_type;
+  memset(&sums_type, 0, sizeof(sums_type));
+  sums_type.elem = GRTC_ELEM_I32;
+  for (uint32_t i = 0; i < batch.count; ++i) {
+    sums_type.dims[sums_type.rank++] = x->type.dims[batch.values[i]];
+  }
+  uint32_t free_count = 0;
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    bool bound = false;
+    for (uint32_t i = 0; i < batch.count; ++i) bound |= batch.values[i] == (int64_t)d;
+    for (uint32_t i = 0; i < contracting.count; ++i) {
+      bound |= contracting.values[i] == (int64_t)d;
+    }
+    if (!bound) {
+      sums_type.dims[sums_type.rank++] = x->type.dims[d];
+      ++free_count;
+    }
+  }
+  grtc_tvalue_t* ones = grtc_quant_int_fill(m, &ones_type, 1);
+  grtc_tvalue_t* operands[2] = {x_is_lhs ? x : ones, x_is_lhs ? ones : x};
+  grtc_tvalue_t* sums = ones ? grtc_chlo_make(m, GRTC_TOP_DOT_GENERAL, operands, 2,
+                                              &sums_type)
+                             : NULL;
+  if (!sums) return NULL;
+  grtc_dot_dims_t* dot = &sums->def->attrs.dot;
+  grtc_i64s_t ones_batch = grtc_quant_iota(m, 0, batch.count);
+  grtc_i64s_t ones_contracting = grtc_quant_iota(m, batch.count, contracting.count);
+  dot->lhs_batch = x_is_lhs ? batch : ones_batch;
+  dot->rhs_batch = x_is_lhs ? ones_batch : batch;
+  dot->lhs_contracting = x_is_lhs ? contracting : ones_contracting;
+  dot->rhs_contracting = x_is_lhs ? ones_contracting : contracting;
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &sums, 1, &like->type);
+  if (!r) return NULL;
+  grtc_i64s_t dims = grtc_quant_iota(m, 0, batch.count + free_count);
+  for (uint32_t i = 0; dims.values && i < free_count; ++i) {
+    dims.values[batch.count + i] = free_at + i;
+  }
+  r->def->attrs.dims = dims;
+  return grt_status_is_ok(m->status) ? r : NULL;
+}
+
+grtc_tvalue_t* grtc_quant_dot_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                     const grtc_quant_type_t* lhs_type,
+                                     const grtc_quant_type_t* rhs_type,
+                                     const grtc_quant_type_t* result_type,
+                                     grtc_elem_t result_elem) {
+  if (!acc || !grt_status_is_ok(m->status)) return NULL;
+  grtc_top_t* top = acc->def;
+  const grtc_dot_dims_t* dot = &top->attrs.dot;
+  grtc_tvalue_t* lhs = top->operands[0];
+  grtc_tvalue_t* rhs = top->operands[1];
+  uint32_t batch = dot->lhs_batch.count;
+  uint32_t lhs_free = lhs->type.rank - batch - dot->lhs_contracting.count;
+  // The rhs's quantization dimension among the accumulator's dims: a batch
+  // dim, or one of the rhs's free dims (after the lhs's).
+  grtc_quant_type_t scale = *rhs_type;
+  if (rhs_type->per_axis) {
+    int64_t at = 0, free_index = 0;
+    for (int64_t d = 0; d < (int64_t)rhs->type.rank; ++d) {
+      bool contracting = false, batching = false;
+      for (uint32_t i = 0; i < dot->rhs_contracting.count; ++i) {
+        contracting |= dot->rhs_contracting.values[i] == d;
+      }
+      for (uint32_t i = 0; i < batch; ++i) {
+        if (dot->rhs_batch.values[i] == d) {
+          batching = true;
+          if (d == rhs_type->axis) at = i;
+        }
+      }
+      if (d == rhs_type->axis && contracting) {
+        m->status = grt_make_status(
+            GRT_STATUS_INVALID_ARGUMENT,
+            "has a per-axis rhs quantized along contracting dimension %lld (the spec "
+            "asks for a batching or free one)", (long long)rhs_type->axis);
+        return NULL;
+      }
+      if (!contracting && !batching) {
+        if (d == rhs_type->axis) at = batch + lhs_free + free_index;
+        ++free_index;
+      }
+    }
+    scale.axis = at;
+  }
+  // sum (l - zl)(r - zr) = sum l r - zr (sum l - K zl) - zl sum r in i32,
+  // whose arithmetic wraps: exact whenever the sum itself fits in i32 (any
+  // K up to 33025, |(l - zl)(r - zr)| <= 255^2).
+  int64_t k = 1;
+  for (uint32_t i = 0; i < dot->lhs_contracting.count; ++i) {
+    k *= lhs->type.dims[dot->lhs_contracting.values[i]];
+  }
+  int64_t zl = lhs_type->zero_points[0];
+  grtc_tvalue_t* x = acc;
+  if (grtc_quant_has_zero_points(rhs_type)) {
+    grtc_tvalue_t* rows = grtc_quant_side_sums(m, lhs, dot->lhs_batch, dot->lhs_contracting,
+                                               true, acc, batch);
+    if (zl) rows = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, rows,
+                                    grtc_quant_int_splat(m, acc, k * zl));
+    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x,
+                         grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, rows,
+                                          grtc_quant_params(m, acc, &scale, true)));
+  }
+  if (zl) {
+    grtc_tvalue_t* cols = grtc_quant_side_sums(m, rhs, dot->rhs_batch, dot->rhs_contracting,
+                                               false, acc, batch + lhs_free);
+    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x,
+                         grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, cols,
+                                          grtc_quant_int_splat(m, acc, zl)));
+  }
+  // The accumulator stands for the product with scale sl * sr: when that is
+  // the i32 result's own per-tensor quantization it is the result.
+  double combined = lhs_type->scales[0] * rhs_type->scales[0];
+  if (result_type->count && !result_type->per_axis && !rhs_type->per_axis &&
+      result_type->storage == GRTC_ELEM_I32 && result_type->storage_bits == 32 &&
+      result_type->zero_points[0] == 0 && result_type->scales[0] == combined &&
+      result_type->storage_min == INT32_MIN && result_type->storage_max == INT32_MAX) {
+    return x;
+  }
+  // Otherwise dequantize it (f32(acc) * f32(sl * sr), the f32 product the
+  // spec's dequantized dot gives where that is exact) and quantize.
+  double* scales = grtc_tmodule_alloc(m->b->module, scale.count * sizeof(*scales));
+  if (!scales) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a quantized dot_general");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < scale.count; ++i) {
+    scales[i] = lhs_type->scales[0] * rhs_type->scales[i];
+  }
+  scale.scales = scales;
+  grtc_tvalue_t* y = grtc_chlo_convert(m, x, GRTC_ELEM_F32);
+  y = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, y, grtc_quant_params(m, y, &scale, false));
+  return result_type->count ? grtc_quant_quantize(m, y, result_type)
+                            : grtc_chlo_convert(m, y, result_elem);
 }
 
 //===----------------------------------------------------------------------===//

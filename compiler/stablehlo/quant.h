@@ -11,7 +11,9 @@
 //                     clamp(storage_min, x / scale + zero_point, storage_max)))
 // which is the StableHLO spec's reference semantics (dequantize, compute in
 // the expressed type, quantize). Ops that only move elements keep the
-// storage integers when their quantization is the same per-tensor one.
+// storage integers when their quantization is the same per-tensor one, and
+// dot_general of i8 operands runs on them: an i8 x i8 -> i32 dot_general,
+// zero-point corrections, then requantization (grtc_quant_dot_finish).
 #ifndef GRT_COMPILER_STABLEHLO_QUANT_H_
 #define GRT_COMPILER_STABLEHLO_QUANT_H_
 
@@ -67,6 +69,27 @@ grtc_tvalue_t* grtc_quant_dequantize(grtc_chlo_math_t* m, grtc_tvalue_t* q,
 grtc_tvalue_t* grtc_quant_quantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                    const grtc_quant_type_t* type);
 
+// Whether a dot_general of quantized |lhs| and |rhs| into |result| (or,
+// when |result| has no scales, into the float |result_elem|) runs on
+// integers: i8 (or i4/i2 held in i8) storage on both sides, a per-tensor
+// lhs, f32 expressed types and an f32 result. The importer then builds
+// dot_general(lhs storage, rhs storage) -> i32 and calls
+// grtc_quant_dot_finish on it.
+bool grtc_quant_dot_on_integers(const grtc_quant_type_t* lhs, const grtc_quant_type_t* rhs,
+                                const grtc_quant_type_t* result, grtc_elem_t result_elem);
+// From |acc|, that i32 dot_general (its operands and dims are read from its
+// op): the zero-point corrections (row and column sums of the stored
+// values, as dot_generals with ones), then requantization: f32(acc) times
+// the combined scale sl * sr (per rhs slice when the rhs is per-axis),
+// quantized to |result| as uniform_quantize does (or converted to
+// |result_elem|); an i32 result with exactly the combined per-tensor scale
+// and no zero point takes the accumulator as it is. Sets m->status when the
+// rhs's quantization dimension is a contracting one.
+grtc_tvalue_t* grtc_quant_dot_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                     const grtc_quant_type_t* lhs,
+                                     const grtc_quant_type_t* rhs,
+                                     const grtc_quant_type_t* result,
+                                     grtc_elem_t result_elem);
 // Plain sub-byte integers (`tensor<4xi4>`, i2, ui2, ui4) are held like i2/i4
 // storage: one value per byte of i8 (ui8), sign-extended (zero-extended),
 // so ops that only move, compare or pick values work on the holder. The

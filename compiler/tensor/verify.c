@@ -2083,29 +2083,17 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_PAD:
     case GRTC_TOP_GATHER:
     case GRTC_TOP_OPTIMIZATION_BARRIER:
+    case GRTC_TOP_SHAPE_ASSERTION:  // checked by the host program at the call
+    case GRTC_TOP_CALL:             // symbols passed to the callee
+    case GRTC_TOP_CHECK_EQ:
+    case GRTC_TOP_CHECK_ALMOST_EQ:
+    case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
       return true;
     default:
       return false;
   }
-}
-
-// Whether every element of |op|'s shape operand |shape| is, by the
-// program's own shape rules, its result's dimension at that position.
-static bool grtc_shape_operand_is_result_shape(const grtc_tmodule_t* module,
-                                               const grtc_top_t* op,
-                                               const grtc_tvalue_t* shape) {
-  const grtc_ttype_t* out = &op->results[0].type;
-  for (uint32_t i = 0; i < out->rank; ++i) {
-    int64_t dim = 0;
-    if (!grtc_tvalue_shape_element(shape, i, &dim) ||
-        grtc_tmodule_resolve_dim(module, dim) !=
-            grtc_tmodule_resolve_dim(module, out->dims[i])) {
-      return false;
-    }
-  }
-  return true;
 }
 
 // A symbolic |dim| the host program cannot supply: its class has no
@@ -2141,6 +2129,80 @@ static bool grtc_first_computed(const grtc_tmodule_t* module,
   return false;
 }
 
+// A shape operand element the program does not prove equal to its
+// result's dimension (jax.export passes dimension variables as scalar
+// arguments of the wrapped function): a check at the call, inserted after
+// |op| as the ops
+//   %e = reshape(slice(shape, [i:i+1]))   : the element
+//   %d = convert(get_dimension_size(result, i))
+//   shape_assertion(compare EQ %e, %d), %e, %d
+// so the host program fails the call with a message naming the op.
+static grt_status_t grtc_check_shape_element(grtc_verifier_t* v, grtc_top_t* op,
+                                             grtc_tvalue_t* shape, uint32_t i) {
+  grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
+  grtc_elem_t elem = shape->type.elem;
+  grtc_top_t* next = op->next;
+  grtc_top_t* ops[6];
+  uint32_t count = 0;
+  grtc_ttype_t one = {elem, 1, {1}};
+  grtc_ttype_t scalar = {elem, 0, {0}};
+  grtc_ttype_t i32 = {GRTC_ELEM_I32, 0, {0}};
+  grtc_ttype_t i1 = {GRTC_ELEM_I1, 0, {0}};
+  grtc_top_t* slice = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_SLICE, &shape, 1, &one, 1, 0, &slice));
+  int64_t start = i, limit = (int64_t)i + 1, stride = 1;
+  slice->attrs.start = grtc_tmodule_i64s(module, &start, 1);
+  slice->attrs.limit = grtc_tmodule_i64s(module, &limit, 1);
+  slice->attrs.strides = grtc_tmodule_i64s(module, &stride, 1);
+  ops[count++] = slice;
+  grtc_tvalue_t* sliced = &slice->results[0];
+  grtc_top_t* element = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_RESHAPE, &sliced, 1, &scalar, 1, 0, &element));
+  ops[count++] = element;
+  grtc_tvalue_t* result = &op->results[0];
+  grtc_top_t* size = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_GET_DIMENSION_SIZE, &result, 1, &i32, 1, 0, &size));
+  size->attrs.dim = i;
+  ops[count++] = size;
+  grtc_tvalue_t* dim = &size->results[0];
+  if (elem != GRTC_ELEM_I32) {
+    grtc_top_t* convert = NULL;
+    GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_CONVERT, &dim, 1, &scalar, 1, 0, &convert));
+    ops[count++] = convert;
+    dim = &convert->results[0];
+  }
+  grtc_tvalue_t* pair[2] = {&element->results[0], dim};
+  grtc_top_t* compare = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_COMPARE, pair, 2, &i1, 1, 0, &compare));
+  compare->attrs.compare_direction = GRTC_CMP_EQ;
+  compare->attrs.compare_type = grtc_elem_is_signed_integer(elem) ? GRTC_CMP_TYPE_SIGNED
+                                                                   : GRTC_CMP_TYPE_UNSIGNED;
+  ops[count++] = compare;
+  grtc_tvalue_t* operands[3] = {&compare->results[0], pair[0], pair[1]};
+  grtc_top_t* assertion = NULL;
+  GRT_RETURN_IF_ERROR(grtc_top_create(module, GRTC_TOP_SHAPE_ASSERTION, operands, 3, NULL, 0, 0, &assertion));
+  char text[256];
+  snprintf(text, sizeof(text),
+           "'%s' at %u:%u: element %u of its shape operand is {0}, but dimension %u of its "
+           "result is {1}",
+           grtc_top_kind_name(op->kind), op->line, op->column, i, i);
+  size_t length = strlen(text) + 1;
+  void* message = NULL;
+  GRT_RETURN_IF_ERROR(grt_arena_allocate(&module->arena, length, &message));
+  memcpy(message, text, length);
+  assertion->attrs.message = message;
+  ops[count++] = assertion;
+  for (uint32_t k = 0; k < count; ++k) {
+    grtc_top_copy_location(ops[k], op);
+    if (next) {
+      grtc_tblock_insert_before(next, ops[k]);
+    } else {
+      grtc_tblock_append(op->parent, ops[k]);
+    }
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                                                 const grtc_tblock_t* block) {
   for (grtc_top_t* op = block->first; op; op = op->next) {
@@ -2171,19 +2233,26 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                   GRTC_NOT_YET, (long long)op->attrs.dim);
     }
     switch (op->kind) {
-      case GRTC_TOP_SHAPE_ASSERTION:
-        return VERR(op,
-                    "(\"%s\") was not proven at compile time; the host "
-                    "program does not check shape assertions yet",
-                    op->attrs.message ? op->attrs.message : "");
       case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
       case GRTC_TOP_DYNAMIC_RESHAPE:
       case GRTC_TOP_DYNAMIC_IOTA: {
-        const grtc_tvalue_t* shape =
+        grtc_tvalue_t* shape =
             op->operands[op->kind == GRTC_TOP_DYNAMIC_IOTA ? 0 : 1];
-        if (!grtc_shape_operand_is_result_shape(v->module, op, shape)) {
-          return VERR(op, "has a shape operand that is neither constant nor "
-                      "dimensions of the arguments; " GRTC_NOT_YET);
+        // Elements the program proves are the result's dimensions need
+        // nothing; the others are checked at the call.
+        const grtc_ttype_t* out = &op->results[0].type;
+        if (shape->type.rank != 1 || shape->type.dims[0] != (int64_t)out->rank) {
+          return VERR(op, "has a shape operand of type %s for a result of rank %u",
+                      grtc_vfmt(v, &shape->type), out->rank);
+        }
+        for (uint32_t i = 0; i < out->rank; ++i) {
+          int64_t element_dim = 0;
+          if (grtc_tvalue_shape_element(shape, i, &element_dim) &&
+              grtc_tmodule_resolve_dim(v->module, element_dim) ==
+                  grtc_tmodule_resolve_dim(v->module, out->dims[i])) {
+            continue;
+          }
+          GRT_RETURN_IF_ERROR(grtc_check_shape_element(v, op, shape, i));
         }
         // The result type says it all: the static form.
         if (op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM) {

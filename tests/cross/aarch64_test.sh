@@ -8,7 +8,8 @@
 # (c-static) built with the cross compiler against the installed cross tree
 # with pkg-config, and the StableHLO
 # end-to-end files with grt-check (tests/e2e/stablehlo/compile_and_check.sh,
-# its exceptions.txt) on local-sync.
+# its exceptions.txt) on local-sync, and quant.mlir once more with
+# --cpu-features=dotprod (the int8 GEMM's sdot micro-kernel).
 set -euo pipefail
 src=$1 scratch=$2 compile=$3 generator=$4
 sysroot=/usr/aarch64-linux-gnu
@@ -98,6 +99,18 @@ for source in "$src"/tests/e2e/stablehlo/*.mlir; do
     failed+=("$stem")
   fi
 done
+# The quantized file again with the dot product extension: its integer
+# dot_generals run on the int8 GEMM's sdot micro-kernel.
+if bash "$src/tests/e2e/stablehlo/compile_and_check.sh" "$compile" "$check" \
+     "$src/tests/e2e/stablehlo/quant.mlir" "$scratch/modules/quant_dotprod.vmfb" local-sync \
+     "$src/tests/e2e/stablehlo/exceptions.txt" "${kernels[@]}" --cpu-features=dotprod \
+     > "$scratch/e2e_quant_dotprod.log" 2>&1; then
+  echo "PASS quant (dotprod)"
+else
+  echo "FAIL quant (dotprod) (log: $scratch/e2e_quant_dotprod.log)"
+  tail -5 "$scratch/e2e_quant_dotprod.log"
+  failed+=("quant-dotprod")
+fi
 if [ ${#failed[@]} -ne 0 ]; then
   echo "FAIL: ${#failed[@]} e2e files: ${failed[*]}" >&2
   exit 1

@@ -17,6 +17,27 @@ void grtc_cpu_emit_prelude(grt_string_builder_t* out);
 // MATMUL and CONV2D kernels call (emitted once per file when used).
 void grtc_cpu_emit_gemm_support(grt_string_builder_t* out);
 
+// The most points a tile of |kernel| spans along parallel dim |d| (its
+// tile size, cut to the dim when that is static).
+int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d);
+
+// The int8 GEMM (gemm_i8.c) of i8 x i8 -> i32 MATMUL kernels: AVX-512
+// VNNI, AVX2 or portable C as the kernel compiler's target allows.
+void grtc_cpu_emit_igemm_support(grt_string_builder_t* out);
+// Whether |kernel| runs on it: a MATMUL pattern of i8 operands into an i32
+// accumulator that starts at 0, in a kernel without symbolic extents.
+bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel);
+// Bytes of per-worker scratch such a kernel needs.
+uint64_t grtc_cpu_igemm_scratch_bytes(const grtc_kernel_t* kernel);
+// Emits PRE, `const int32_t acc0 = <value>;`, POST and the stores of one
+// parallel point at nesting |depth| (the CPU emitter's).
+typedef void (*grtc_cpu_epilogue_fn_t)(void* user, uint32_t depth, const char* value);
+// The body of such a kernel after its binding pointers and tile bounds
+// (lo<d>/hi<d>): the tile's batch points, then C blocks through
+// grt_igemm_block, |epilogue| per element, up to the final `return`.
+void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
+                               grtc_cpu_epilogue_fn_t epilogue, void* user);
+
 // Whether |kernel| is a CONV2D the emitter runs on the planar GEMM path
 // (output channels x pixels, the filter as the GEMM's A), the one path that
 // reads a packed filter (grtc_kconv_t.filter_packed).

@@ -121,6 +121,60 @@ static inline kb_tap_t kb_window_tap(kb_t* b, const kb_window_t* w,
                kb_ci(b, L, GRTC_ELEM_I64, 0));
   return t;
 }
+// A batched matmul test case: sizes, the workgroup tile of (m, n), and
+// whether the rhs is stored [batch, n, k].
+typedef struct kb_matmul_case_t {
+  int64_t batch, m, n, k;
+  int64_t tile_m, tile_n;
+  bool rhs_transposed;
+} kb_matmul_case_t;
+
+// The index instructions of a batched matmul over the parallel space
+// (batch, m, n) and reduction k: lhs [batch, m, k], rhs [batch, k, n] (or
+// [batch, n, k] when |rhs_transposed|), out [batch, m, n]; the load
+// indices in the LOOP section, the output index in POST.
+typedef struct kb_matmul_index_t {
+  uint32_t pn;        // the n index (PRE)
+  uint32_t lhs, rhs;  // load indices (LOOP)
+  uint32_t out;       // store index (POST)
+} kb_matmul_index_t;
+static inline kb_matmul_index_t kb_matmul_indices(kb_t* b, int64_t m, int64_t n,
+                                                  int64_t k, bool rhs_transposed) {
+  const grtc_ksection_t P = GRTC_KSECTION_PRE, L = GRTC_KSECTION_LOOP,
+                        Q = GRTC_KSECTION_POST;
+  int64_t rsk = rhs_transposed ? 1 : n, rsn = rhs_transposed ? k : 1;
+  uint32_t pb = kb_index(b, GRTC_KINST_PINDEX, P, 0);
+  uint32_t pm = kb_index(b, GRTC_KINST_PINDEX, P, 1);
+  uint32_t pn = kb_index(b, GRTC_KINST_PINDEX, P, 2);
+  uint32_t rk = kb_index(b, GRTC_KINST_RINDEX, L, 0);
+#define KB_I64(s, v) kb_ci(b, s, GRTC_ELEM_I64, (v))
+#define KB_MUL(s, x, y) kb_op(b, s, GRTC_ELEM_I64, GRTC_SCALAR_MUL, (x), (y), 0)
+#define KB_ADD(s, x, y) kb_op(b, s, GRTC_ELEM_I64, GRTC_SCALAR_ADD, (x), (y), 0)
+  kb_matmul_index_t r;
+  r.pn = pn;
+  r.lhs = KB_ADD(L, KB_ADD(L, KB_MUL(L, pb, KB_I64(L, m * k)), KB_MUL(L, pm, KB_I64(L, k))),
+                 rk);
+  r.rhs = KB_ADD(L, KB_ADD(L, KB_MUL(L, pb, KB_I64(L, k * n)), KB_MUL(L, rk, KB_I64(L, rsk))),
+                 KB_MUL(L, pn, KB_I64(L, rsn)));
+  r.out = KB_ADD(Q, KB_MUL(Q, pb, KB_I64(Q, m * n)), KB_ADD(Q, KB_MUL(Q, pm, KB_I64(Q, n)), pn));
+#undef KB_I64
+#undef KB_MUL
+#undef KB_ADD
+  return r;
+}
+// The MATMUL pattern of such a kernel (strides as kb_matmul_indices lays
+// the bindings out: lhs 0, rhs 1).
+static inline grtc_kmatmul_t kb_matmul_pattern(int64_t m, int64_t n, int64_t k,
+                                               bool rhs_transposed, grtc_elem_t in,
+                                               grtc_elem_t acc) {
+  return (grtc_kmatmul_t){
+      .lhs_binding = 0, .rhs_binding = 1, .m = m, .n = n, .k = k,
+      .lhs_stride_m = k, .lhs_stride_k = 1, .rhs_stride_k = rhs_transposed ? 1 : n,
+      .rhs_stride_n = rhs_transposed ? k : 1, .batch_rank = 1,
+      .lhs_batch_strides = {m * k}, .rhs_batch_strides = {k * n},
+      .lhs_elem = in, .rhs_elem = in, .acc_elem = acc};
+}
+
 // A new kernel with |count| bindings given as (elem, element count, access).
 static inline kb_t kb_kernel(grtc_kernel_set_t* set, const char* name,
                              uint32_t count, const grtc_kbinding_t* bindings) {

@@ -852,6 +852,7 @@ static void grtc_cpu_emit_sort_kernel(grtc_cpu_emitter_t* e) {
 typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_LOOPS,
   GRTC_CPU_PATH_MATMUL,
+  GRTC_CPU_PATH_MATMUL_I8,  // gemm_i8.c
   GRTC_CPU_PATH_CONV_GEMM,
   GRTC_CPU_PATH_CONV_PIXELS,
   GRTC_CPU_PATH_CONV_DEPTHWISE,
@@ -935,6 +936,11 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
       mm->acc_elem == GRTC_ELEM_F32) {
     return GRTC_CPU_PATH_MATMUL;
   }
+  // (The i8 GEMM has no bounds checks: bounds-checked kernels, which it
+  // does not take when symbolic, run the generic loops.)
+  if (grtc_cpu_igemm_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
+    return GRTC_CPU_PATH_MATMUL_I8;
+  }
   if (kernel->pattern == GRTC_KPATTERN_POOL2D &&
       grtc_cpu_pool_supported(kernel)) {
     return GRTC_CPU_PATH_POOL;
@@ -979,9 +985,7 @@ typedef struct grtc_cpu_gemm_geometry_t {
   uint64_t scratch_bytes;
 } grtc_cpu_gemm_geometry_t;
 
-// The most points a tile spans along parallel dim |d| (its tile size, cut
-// to the dim when that is static).
-static int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d) {
+int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d) {
   int64_t dim = kernel->parallel_dims[d];
   return grtc_kdim_is_static(dim) && dim < kernel->tile[d] ? dim
                                                             : kernel->tile[d];
@@ -1217,6 +1221,24 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
     grt_string_builder_appendf(o, "%s}\n", e->indent);
   }
   grt_string_builder_append_cstring(o, "  return 0;\n}\n\n");
+}
+
+// The epilogue of the int8 GEMM's elements (grtc_cpu_epilogue_fn_t): its
+// accumulator starts at 0 (grtc_cpu_igemm_supported).
+static void grtc_cpu_igemm_epilogue(void* user, uint32_t depth, const char* value) {
+  grtc_cpu_emitter_t* e = user;
+  grtc_cpu_set_depth(e, depth);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(e->out, "%sconst int32_t acc0 = %s;\n", e->indent, value);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+}
+
+static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e) {
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_igemm_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
+  grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
 }
 
 // Blocking of a CONV2D kernel on the GEMM path: per batch point and group,
@@ -1779,6 +1801,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
     grtc_cpu_path_t path = grtc_cpu_path(kernel);
     if (path == GRTC_CPU_PATH_MATMUL) {
       size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
+    } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
+      size = grtc_cpu_igemm_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_POOL) {
       size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
     } else if (path != GRTC_CPU_PATH_LOOPS) {
@@ -1843,6 +1867,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_sort_kernel(&e);
   } else if (path == GRTC_CPU_PATH_MATMUL) {
     grtc_cpu_emit_matmul_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
+    grtc_cpu_emit_igemm_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_PIXELS) {
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
@@ -1871,6 +1897,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
   for (uint32_t k = 0; k < kernels->count; ++k) {
     if (grtc_cpu_uses_gemm(kernels->kernels[k])) {
       grtc_cpu_emit_gemm_support(out);
+      break;
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_MATMUL_I8) {
+      grtc_cpu_emit_igemm_support(out);
       break;
     }
   }

@@ -16,11 +16,7 @@
 #define L GRTC_KSECTION_LOOP
 #define Q GRTC_KSECTION_POST
 
-typedef struct mm_case_t {
-  int64_t batch, m, n, k;
-  int64_t tile_m, tile_n;
-  bool rhs_transposed;  // rhs stored [n, k]
-} mm_case_t;
+typedef kb_matmul_case_t mm_case_t;
 
 // out[b, i, j] = relu(sum_k lhs[b, i, k] * rhs[b, k, j] + bias[j]).
 static void add_matmul(grtc_kernel_set_t* set, const char* name,
@@ -36,58 +32,23 @@ static void add_matmul(grtc_kernel_set_t* set, const char* name,
            (int64_t[]){1, c->tile_m, c->tile_n});
   b.k->reduction_rank = 1;
   b.k->reduction_dims[0] = c->k;
-  int64_t rsk = c->rhs_transposed ? 1 : c->n;
-  int64_t rsn = c->rhs_transposed ? c->k : 1;
-  uint32_t pb = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
-  uint32_t pm = kb_index(&b, GRTC_KINST_PINDEX, P, 1);
-  uint32_t pn = kb_index(&b, GRTC_KINST_PINDEX, P, 2);
+  kb_matmul_index_t ix = kb_matmul_indices(&b, c->m, c->n, c->k, c->rhs_transposed);
   uint32_t acc = 0;
   GRT_EXPECT_OK(grtc_kernel_add_acc(set, b.k, GRTC_ELEM_F32,
                                     kb_cf(&b, P, GRTC_ELEM_F32, 0), &acc));
-  uint32_t rk = kb_index(&b, GRTC_KINST_RINDEX, L, 0);
-#define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, (v))
-#define MUL(x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_MUL, (x), (y), 0)
-#define ADD(x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_ADD, (x), (y), 0)
-  uint32_t li = ADD(ADD(MUL(pb, I64(c->m * c->k)), MUL(pm, I64(c->k))), rk);
-  uint32_t ri = ADD(ADD(MUL(pb, I64(c->k * c->n)), MUL(rk, I64(rsk))),
-                    MUL(pn, I64(rsn)));
-#undef I64
-#undef MUL
-#undef ADD
   uint32_t prod = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_MUL,
-                        kb_load(&b, L, 0, li), kb_load(&b, L, 1, ri), 0);
+                        kb_load(&b, L, 0, ix.lhs), kb_load(&b, L, 1, ix.rhs), 0);
   b.k->accs[acc].update = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
                                 kb_acc(&b, L, acc), prod, 0);
   uint32_t biased = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
-                          kb_acc(&b, Q, acc), kb_load(&b, Q, 2, pn), 0);
+                          kb_acc(&b, Q, acc), kb_load(&b, Q, 2, ix.pn), 0);
   uint32_t relu = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_MAX, biased,
                         kb_cf(&b, Q, GRTC_ELEM_F32, 0), 0);
-  uint32_t oi = kb_op(
-      &b, Q, GRTC_ELEM_I64, GRTC_SCALAR_ADD,
-      kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_MUL, pb,
-            kb_ci(&b, Q, GRTC_ELEM_I64, c->m * c->n), 0),
-      kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_ADD,
-            kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_MUL, pm,
-                  kb_ci(&b, Q, GRTC_ELEM_I64, c->n), 0),
-            pn, 0),
-      0);
-  kb_store(&b, 3, oi, relu, GRTC_KINST_NONE);
+  kb_store(&b, 3, ix.out, relu, GRTC_KINST_NONE);
   if (pattern) {
     b.k->pattern = GRTC_KPATTERN_MATMUL;
-    grtc_kmatmul_t* mm = &b.k->matmul;
-    mm->lhs_binding = 0;
-    mm->rhs_binding = 1;
-    mm->m = c->m;
-    mm->n = c->n;
-    mm->k = c->k;
-    mm->lhs_stride_m = c->k;
-    mm->lhs_stride_k = 1;
-    mm->rhs_stride_k = rsk;
-    mm->rhs_stride_n = rsn;
-    mm->batch_rank = 1;
-    mm->lhs_batch_strides[0] = c->m * c->k;
-    mm->rhs_batch_strides[0] = c->k * c->n;
-    mm->lhs_elem = mm->rhs_elem = mm->acc_elem = GRTC_ELEM_F32;
+    b.k->matmul = kb_matmul_pattern(c->m, c->n, c->k, c->rhs_transposed,
+                                    GRTC_ELEM_F32, GRTC_ELEM_F32);
   }
 }
 

@@ -329,6 +329,40 @@ module @e2e_quant {
     return
   }
 
+  // dot_general on the stored i8 (zero points on both sides, batching, per-axis rhs
+  // along a free and a batching dim, storage extremes, a float result).
+  func.func public @test_dot_general_integer() {
+    %0 = util.unfoldable_constant dense<[[[58, -3, 121, -36, 114, 53, -47], [48, 19, -8, -105, -6, -83, -127], [-88, 103, -116, -17, 50, -7, -54]], [[-120, -114, 115, -43, 23, -62, -20], [30, -81, -25, 123, -83, 48, 87], [103, 12, -123, 126, 127, -98, -48]]]> : tensor<2x3x7xi8>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x3x7xi8>) -> tensor<2x3x7x!quant.uniform<i8:f32, 0.25:-7>>
+    %2 = util.unfoldable_constant dense<[[[-68, -75, -97, -124, 110, -80, 85], [-54, 93, -58, -118, 36, -41, -104], [-106, -111, 31, 68, 70, 97, 93], [-93, -14, 79, 123, 90, 13, -52]], [[48, 113, -86, 10, -5, -80, 105], [51, -95, 118, -98, 31, 59, 66], [-123, 7, 33, 112, 59, -116, -15], [-78, -4, -40, -6, -123, 87, 8]]]> : tensor<2x4x7xi8>
+    %3 = stablehlo.bitcast_convert %2 : (tensor<2x4x7xi8>) -> tensor<2x4x7x!quant.uniform<i8:f32:1, {0.5:3, 0.25:-5, 1.0:0, 0.125:7}>>
+    %4 = stablehlo.dot_general %1, %3, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x3x7x!quant.uniform<i8:f32, 0.25:-7>>, tensor<2x4x7x!quant.uniform<i8:f32:1, {0.5:3, 0.25:-5, 1.0:0, 0.125:7}>>) -> tensor<2x3x4x!quant.uniform<i8:f32, 1.3:-2>>
+    %5 = stablehlo.bitcast_convert %4 : (tensor<2x3x4x!quant.uniform<i8:f32, 1.3:-2>>) -> tensor<2x3x4xi8>
+    check.expect_eq_const(%5, dense<[[[-128, 20, 127, 127], [127, 127, -128, -128], [127, 127, -128, 101]], [[-128, 127, 127, -69], [127, 89, -128, 127], [127, -128, 127, -128]]]> : tensor<2x3x4xi8>) : tensor<2x3x4xi8>
+    %6 = util.unfoldable_constant dense<[[[-18, -59, -32, 125], [126, -68, -126, 29], [28, -20, 92, -122], [105, -54, -38, 87], [-111, -90, -4, -7], [-71, 82, 108, 98], [-76, 16, 39, 52]], [[88, -93, 77, -28], [63, -36, -94, -11], [59, -50, 115, 33], [-23, 54, -83, -84], [85, -89, -30, -84], [-9, 2, -63, -75], [39, -81, -1, -15]]]> : tensor<2x7x4xi8>
+    %7 = stablehlo.bitcast_convert %6 : (tensor<2x7x4xi8>) -> tensor<2x7x4x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>
+    %8 = stablehlo.dot_general %1, %7, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x3x7x!quant.uniform<i8:f32, 0.25:-7>>, tensor<2x7x4x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>) -> tensor<2x3x4x!quant.uniform<i8:f32, 0.9:5>>
+    %9 = stablehlo.bitcast_convert %8 : (tensor<2x3x4x!quant.uniform<i8:f32, 0.9:5>>) -> tensor<2x3x4xi8>
+    check.expect_eq_const(%9, dense<[[[-128, -128, 127, -128], [127, -128, -128, -128], [127, -128, -128, 127]], [[-128, 127, 127, 127], [-128, 127, -128, -128], [127, -128, -128, -128]]]> : tensor<2x3x4xi8>) : tensor<2x3x4xi8>
+    %10 = util.unfoldable_constant dense<"0x7F7F7F7F807F807F807F8080807F7F7F8080807F807F7F807F7F7F7F7F8080807F7F7F8080807F7F80807F807F807F7F807F7F807F7F80807F7F7F807F807F80807F807F80807F7F7F808080807F7F7F807F80807F807F80807F7F7F7F7F808080807F7F7F8080807F807F807F7F7F7F7F7F7F807F7F7F8080807F807F807F80807F7F807F7F80807F80808080807F8080807F807F7F7F7F7F8080807F7F7F807F807F7F7F7F808080807F807F80807F80807F7F807F7F807F7F807F7F80808080807F7F807F807F807F80807F7F7F7F7F80807F807F7F80807F80807F7F808080807F7F80807F7F808080807F7F80807F807F807F808080807F8080807F7F80807F7F7F7F8080807F807F7F7F808080807F807F80807F7F7F7F7F807F807F80807F7F7F7F7F808080807F80807F7F807F808080807F80807F7F7F7F7F7F7F8080807F807F7F7F8080808080807F7F7F7F807F7F807F7F80807F807F807F807F80807F7F7F807F8080808080808080807F7F807F7F807F8080807F80807F80807F8080807F7F7F80807F8080807F8080"> : tensor<2x200xi8>
+    %11 = stablehlo.bitcast_convert %10 : (tensor<2x200xi8>) -> tensor<2x200x!quant.uniform<i8:f32, 0.5:-128>>
+    %12 = util.unfoldable_constant dense<"0x7F807F7F7F808080807F7F80807F7F7F7F80807F807F7F7F807F807F807F80807F7F80807F7F807F808080807F7F7F8080807F807F7F7F807F807F7F7F80807F807F7F807F808080808080807F7F807F807F80807F7F7F7F8080807F7F7F807F7F80807F7F808080807F807F7F807F7F8080807F80807F7F807F80807F807F7F80808080807F7F7F807F807F7F7F7F7F80807F8080807F7F7F808080807F7F7F80807F80807F7F80807F7F807F7F80807F7F7F7F807F8080807F7F7F7F7F8080807F7F7F7F7F7F8080808080807F808080807F807F7F807F807F808080807F7F7F7F807F80807F8080808080808080807F7F7F7F807F80807F7F7F8080808080807F807F7F7F7F807F7F7F80807F807F7F8080807F7F7F807F7F7F7F7F807F80808080807F80807F7F807F7F807F7F7F7F8080807F7F807F7F7F807F80807F807F7F807F807F807F7F7F80807F7F7F807F7F808080808080807F807F7F808080807F7F7F7F7F8080807F807F807F807F7F8080807F80807F7F807F807F807F80808080808080807F807F807F7F808080807F80807F8080807F80807F7F7F7F7F7F80808080807F807F8080807F7F807F8080807F808080807F7F7F8080808080807F807F80807F7F7F8080808080807F80808080807F80807F7F8080808080807F80807F7F80807F807F7F7F7F7F80807F80807F80807F807F7F7F7F7F7F7F8080807F80807F807F80807F7F7F7F7F7F80807F807F7F807F7F807F80808080807F7F808080807F7F7F7F80807F7F7F80807F807F7F7F808080807F7F8080807F80807F807F7F7F7F7F7F808080807F7F7F7F807F80807F7F"> : tensor<200x3xi8>
+    %13 = stablehlo.bitcast_convert %12 : (tensor<200x3xi8>) -> tensor<200x3x!quant.uniform<i8:f32, 0.25:127>>
+    %14 = stablehlo.dot_general %11, %13, contracting_dims = [1] x [0] : (tensor<2x200x!quant.uniform<i8:f32, 0.5:-128>>, tensor<200x3x!quant.uniform<i8:f32, 0.25:127>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.125:0>>
+    %15 = stablehlo.bitcast_convert %14 : (tensor<2x3x!quant.uniform<i32:f32, 0.125:0>>) -> tensor<2x3xi32>
+    check.expect_eq_const(%15, dense<[[-3771450, -3056175, -3381300], [-3251250, -2796075, -3121200]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+    %16 = stablehlo.dot_general %11, %13, contracting_dims = [1] x [0] : (tensor<2x200x!quant.uniform<i8:f32, 0.5:-128>>, tensor<200x3x!quant.uniform<i8:f32, 0.25:127>>) -> tensor<2x3x!quant.uniform<i8:f32, 4096.0:0>>
+    %17 = stablehlo.bitcast_convert %16 : (tensor<2x3x!quant.uniform<i8:f32, 4096.0:0>>) -> tensor<2x3xi8>
+    check.expect_eq_const(%17, dense<[[-115, -93, -103], [-99, -85, -95]]> : tensor<2x3xi8>) : tensor<2x3xi8>
+    %18 = util.unfoldable_constant dense<[[-53, -97, 86, -106, -78], [61, 88, 72, 98, 112], [-24, 112, 70, 57, -40]]> : tensor<3x5xi8>
+    %19 = stablehlo.bitcast_convert %18 : (tensor<3x5xi8>) -> tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>
+    %20 = util.unfoldable_constant dense<[[12, 72, -66, 22], [20, -34, -40, -18], [-66, -51, 109, 11], [61, 1, -47, 43], [3, 12, 24, -27]]> : tensor<5x4xi8>
+    %21 = stablehlo.bitcast_convert %20 : (tensor<5x4xi8>) -> tensor<5x4x!quant.uniform<i8:f32, 0.25:-2>>
+    %22 = stablehlo.dot_general %19, %21, contracting_dims = [1] x [0] : (tensor<3x5x!quant.uniform<i8:f32, 0.5:3>>, tensor<5x4x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<3x4xf32>
+    check.expect_almost_eq_const(%22, dense<[[-1.946e+03, -8.09e+02, 2.4245e+03, -1.93125e+02], [5.995e+02, 2.5e-01, -9.05e+01, 3.09875e+02], [1.14875e+02, -1.151125e+03, 1.84375e+02, 2.48e+02]]> : tensor<3x4xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x4xf32>
+    return
+  }
+
   // 1.25 / 0.5 = 2.5 rounds to 2 (half to even), not 3: must fail.
   func.func public @fail_quant_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[1.25e+00]> : tensor<1xf32>
