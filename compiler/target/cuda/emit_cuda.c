@@ -222,8 +222,7 @@ static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
   // the element count len<b>.
   bool checked = grtc_c_family_bounds_checked(kernel);
   for (uint32_t b = 0; checked && b < kernel->binding_count; ++b) {
-    grt_string_builder_appendf(e->out, "%suint64_t bytes%u",
-                               b || kernel->extent_count ? ", " : "", b);
+    grt_string_builder_appendf(e->out, ", uint64_t bytes%u", b);
   }
   grt_string_builder_append_cstring(e->out, ") {\n");
   for (uint32_t x = 0; x < kernel->extent_count; ++x) {

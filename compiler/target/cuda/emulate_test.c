@@ -101,7 +101,7 @@ static emu_library_t emu_build(const grtc_kernel_set_t* set,
     // Then the bindings' byte lengths, which bounds-checked kernels read.
     for (uint32_t i = 0; grtc_c_family_bounds_checked(kernel) && i < kernel->binding_count;
          ++i) {
-      grt_string_builder_appendf(&text, "%sl[%u]", i || kernel->extent_count ? ", " : "", i);
+      grt_string_builder_appendf(&text, ", l[%u]", i);
     }
     grt_string_builder_append_cstring(&text, "); }\n");
   }
