@@ -311,4 +311,24 @@ static inline int cpu_run_extents(const cpu_library_t* lib,
                            lengths);
 }
 
+// Entries 0 and 1 of |set| (a pattern kernel and the same kernel without
+// the pattern, extent 0 their batch, binding 0 their input) run with the
+// batch one past what the bindings of |lengths| bytes hold (a tampered
+// push constant): both refuse with binding 0's code instead of reading
+// past it.
+static inline void cpu_expect_batch_past_input(const cpu_library_t* lib,
+                                               const grtc_kernel_set_t* set,
+                                               void* const* fast_bindings,
+                                               void* const* generic_bindings,
+                                               const size_t* lengths,
+                                               int64_t batch) {
+  int64_t more = batch + 1;
+  assert_int_equal(
+      cpu_run_extents(lib, set, 0, fast_bindings, lengths, &more),
+      GRT_KERNEL_CODE_OUT_OF_RANGE);
+  assert_int_equal(
+      cpu_run_extents(lib, set, 1, generic_bindings, lengths, &more),
+      GRT_KERNEL_CODE_OUT_OF_RANGE);
+}
+
 #endif  // GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_
