@@ -41,6 +41,11 @@
 //   - a binding's element_count is -1 when its size depends on a symbol
 //     (also in a kernel that reads it at static positions only and so has
 //     no extents).
+// The lowering keeps indices in range for the extents it is given, but
+// the extents and the bindings' sizes come from untrusted bytecode, so
+// the backends check the indices of such kernels against the bindings the
+// dispatch gave them (grtc_c_family_bounds_checked; docs/compiler.md
+// "Bounds checks").
 // The workgroup count of such a kernel is known only at the call:
 // workgroup_count is 0 and the host program computes the product of
 // ceil(extent / tile[d]) over the parallel dims (1 for a serial kernel).

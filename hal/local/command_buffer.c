@@ -690,6 +690,18 @@ static grt_status_t grt_hal_local_dispatch_run_range(
   for (uint64_t i = 0; i < count; ++i) {
     int result = kernel->fn(&dispatch->state, &workgroup);
     if (GRT_UNLIKELY(result != 0)) {
+      if (result >= GRT_KERNEL_CODE_OUT_OF_RANGE &&
+          result - GRT_KERNEL_CODE_OUT_OF_RANGE <
+              (int)dispatch->state.binding_count) {
+        int binding = result - GRT_KERNEL_CODE_OUT_OF_RANGE;
+        return grt_make_status(
+            GRT_STATUS_OUT_OF_RANGE,
+            "kernel '%s' accessed binding %d outside its range (%zu bytes) "
+            "at workgroup (%u,%u,%u)",
+            kernel->name, binding, dispatch->state.binding_lengths[binding],
+            workgroup.workgroup_id[0], workgroup.workgroup_id[1],
+            workgroup.workgroup_id[2]);
+      }
       return grt_make_status(
           GRT_STATUS_INTERNAL,
           "kernel '%s' failed with code %d at workgroup (%u,%u,%u)",

@@ -216,7 +216,10 @@ grt_status_t grt_hal_local_execution_prepare_dispatch_into(
 // workgroup indices, x fastest) as worker |worker_id| with |local_memory|
 // (64-byte aligned, at least the kernel's local_memory_size bytes; may be
 // NULL when that is 0). A nonzero kernel return stops the range and fails
-// with INTERNAL "kernel 'add_f32' failed with code 7 at workgroup (1,0,0)".
+// with INTERNAL "kernel 'add_f32' failed with code 7 at workgroup (1,0,0)",
+// or, for GRT_KERNEL_CODE_OUT_OF_RANGE + b (kernel_abi.h), with OUT_OF_RANGE
+// "kernel 'add_f32' accessed binding 1 outside its range (48 bytes) at
+// workgroup (1,0,0)".
 grt_status_t grt_hal_local_dispatch_run_workgroups(
     const grt_hal_local_dispatch_t* dispatch, uint64_t first, uint64_t count,
     uint32_t worker_id, void* local_memory, size_t local_memory_size)

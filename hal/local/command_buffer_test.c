@@ -19,13 +19,16 @@
 // Kernels of this test
 //===----------------------------------------------------------------------===//
 
-// out[linear id] = 1 + linear id.
+// out[linear id] = 1 + linear id; an id past the binding is refused as
+// grt-compile's bounds-checked kernels refuse it.
 static int store_ids(const grt_kernel_dispatch_state_t* dispatch,
                      const grt_kernel_workgroup_state_t* workgroup) {
   const uint32_t* count = dispatch->workgroup_count;
   const uint32_t* id = workgroup->workgroup_id;
   size_t index = id[0] + (size_t)count[0] * (id[1] + (size_t)count[1] * id[2]);
-  if ((index + 1) * sizeof(uint32_t) > dispatch->binding_lengths[0]) return 3;
+  if ((index + 1) * sizeof(uint32_t) > dispatch->binding_lengths[0]) {
+    return GRT_KERNEL_CODE_OUT_OF_RANGE;
+  }
   ((uint32_t*)dispatch->bindings[0])[index] = (uint32_t)index + 1;
   return 0;
 }
@@ -390,6 +393,25 @@ static void test_kernel_failure_names_kernel_and_workgroup(void** state) {
   grt_hal_command_buffer_release(command_buffer);
 }
 
+// GRT_KERNEL_CODE_OUT_OF_RANGE + b names the binding and its length.
+static void test_kernel_out_of_range_names_binding(void** state) {
+  fixture_t* fixture = *state;
+  grt_hal_buffer_t* buffer = grt_local_allocate(fixture->allocator, 16);
+  grt_hal_command_buffer_t* command_buffer =
+      begin(GRT_HAL_COMMAND_BUFFER_MODE_ONE_SHOT, 0);
+  grt_hal_buffer_ref_t binding = grt_hal_make_buffer_ref(buffer, 0, 8);
+  grt_hal_dispatch_params_t params =
+      dispatch_params(fixture->executable, kStoreIds, 3, 1, 1, &binding, 1);
+  GRT_EXPECT_OK(grt_hal_command_buffer_dispatch(command_buffer, &params));
+  GRT_EXPECT_OK(grt_hal_command_buffer_end(command_buffer));
+  grt_expect_error(run(command_buffer, grt_hal_buffer_binding_table_empty()),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "kernel 'store_ids' accessed binding 0 outside its range "
+                   "(8 bytes) at workgroup (2,0,0)");
+  grt_hal_command_buffer_release(command_buffer);
+  grt_hal_buffer_release(buffer);
+}
+
 static void test_short_local_memory_is_an_error(void** state) {
   fixture_t* fixture = *state;
   grt_hal_buffer_t* buffer = grt_local_allocate(fixture->allocator, 4);
@@ -470,6 +492,7 @@ int main(void) {
       cmocka_unit_test(test_reusable_runs_against_binding_tables),
       cmocka_unit_test(test_workgroup_ranges),
       cmocka_unit_test(test_kernel_failure_names_kernel_and_workgroup),
+      cmocka_unit_test(test_kernel_out_of_range_names_binding),
       cmocka_unit_test(test_short_local_memory_is_an_error),
       cmocka_unit_test(test_submission_checks),
   };

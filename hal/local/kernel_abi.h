@@ -12,6 +12,18 @@
 // failed with code 3 at workgroup (1,0,0)"). Workgroups of one dispatch may
 // run concurrently on different threads, in any order.
 //
+// Codes grt-compile's kernels return (any other nonzero code is a kernel's
+// own): a dispatch with the wrong binding count (1) or too few push
+// constants (2), and an access outside binding b's range
+// (GRT_KERNEL_CODE_OUT_OF_RANGE + b): kernels whose sizes are symbolic
+// check their indices against binding_lengths and return that instead of
+// touching memory outside a binding, and the drivers report it as
+// "kernel 'add' accessed binding 1 outside its range (48 bytes) at
+// workgroup (1,0,0)".
+#define GRT_KERNEL_CODE_BINDING_COUNT 1
+#define GRT_KERNEL_CODE_CONSTANT_COUNT 2
+#define GRT_KERNEL_CODE_OUT_OF_RANGE 256
+
 // A library exports exactly one symbol, GRT_KERNEL_LIBRARY_QUERY_SYMBOL, a
 // function returning its kernel table for the ABI version the runtime asks
 // for (NULL if it cannot serve that version).

@@ -73,6 +73,15 @@ static void grtc_c_family_element(const grtc_c_family_emitter_t* e,
            binding, index);
 }
 
+// The element count of |binding| (see grtc_c_family_emitter_t's
+// bounds_checked).
+static void grtc_c_family_binding_length(const grtc_c_family_emitter_t* e,
+                                         char* buffer, size_t size,
+                                         uint32_t binding) {
+  snprintf(buffer, size, e->dialect->glsl ? "uint64_t(b%u.length())" : "len%u",
+           binding);
+}
+
 void grtc_c_family_wrap(grt_string_builder_t* out, const char* format,
                         const char* arg) {
   const char* hole = strstr(format, "%s");
@@ -314,6 +323,19 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
     case GRTC_KINST_LOAD:
       snprintf(index, sizeof(index), "v%u", inst->operands[0]);
       grtc_c_family_element(e, element, sizeof(element), inst->binding, index);
+      if (e->bounds_checked) {
+        char guarded[192], length[48];
+        grtc_c_family_binding_length(e, length, sizeof(length), inst->binding);
+        const char* storage =
+            grtc_c_family_dialect_type(e, e->kernel->bindings[inst->binding].elem)
+                ->storage;
+        snprintf(guarded, sizeof(guarded),
+                 e->dialect->glsl ? "(uint64_t(v%u) < %s ? %s : %s(0))"
+                                  : "((uint64_t)v%u < %s ? %s : (%s)0)",
+                 inst->operands[0], length, element, storage);
+        grtc_c_family_wrap(out, type->from_storage, guarded);
+        break;
+      }
       grtc_c_family_wrap(out, type->from_storage, element);
       break;
     case GRTC_KINST_OP:
@@ -345,6 +367,13 @@ void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e) {
       grt_string_builder_appendf(e->out,
                                  e->dialect->glsl ? "if (v%u != 0u) " : "if (v%u) ",
                                  store->predicate);
+    }
+    if (e->bounds_checked) {
+      char length[48];
+      grtc_c_family_binding_length(e, length, sizeof(length), store->binding);
+      grt_string_builder_appendf(
+          e->out, e->dialect->glsl ? "if (uint64_t(v%u) < %s) " : "if ((uint64_t)v%u < %s) ",
+          store->index, length);
     }
     char element[64], index[24];
     snprintf(index, sizeof(index), "v%u", store->index);
@@ -445,6 +474,15 @@ bool grtc_c_family_has_reduction_loop(const grtc_kernel_t* kernel) {
   if (kernel->reduction_rank > 0 || kernel->acc_count > 0) return true;
   for (uint32_t i = 0; i < kernel->inst_count; ++i) {
     if (kernel->insts[i].section == GRTC_KSECTION_LOOP) return true;
+  }
+  return false;
+}
+
+bool grtc_c_family_bounds_checked(const grtc_kernel_t* kernel) {
+  if (kernel->kind != GRTC_KERNEL_LOOP) return false;  // SORT: static
+  if (grtc_kernel_is_symbolic(kernel)) return true;
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    if (kernel->bindings[b].element_count < 0) return true;
   }
   return false;
 }

@@ -101,6 +101,11 @@ struct grtc_c_family_emitter_t {
   // The binding SORT comparator ARG(0) reads (ARG(d) reads binding
   // arg_binding_base + d / 2, at i for even d and j for odd d).
   uint32_t arg_binding_base;
+  // GPU targets' bounds checks (grtc_c_family_bounds_checked kernels): a
+  // LOAD outside its binding reads 0 and a store outside it is skipped.
+  // The binding's element count is `uint64_t(b<b>.length())` in GLSL and
+  // the local `len<b>` (uint64_t) in C.
+  bool bounds_checked;
 };
 
 // `<indent>const T vN = ...;\n` for instruction |i| (BITCAST: a declaration
@@ -144,6 +149,18 @@ void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
 // Whether a LOOP kernel needs its reduction block: reduction dims,
 // accumulators or LOOP-section instructions.
 bool grtc_c_family_has_reduction_loop(const grtc_kernel_t* kernel);
+
+// Bounds checks (docs/compiler.md "Backends: kernels with symbolic
+// extents"): a LOOP kernel with symbolic extents or a binding of no static
+// size (element_count -1) cannot have its bindings checked by the HAL
+// before the dispatch, so its emitted code checks its indices against the
+// lengths of the bindings the dispatch gave it. Static kernels have none
+// of this (the HAL checks binding_min_lengths).
+bool grtc_c_family_bounds_checked(const grtc_kernel_t* kernel);
+
+// What a CPU kernel returns for an access outside binding b: this plus b
+// (hal/local/kernel_abi.h's GRT_KERNEL_CODE_OUT_OF_RANGE).
+#define GRTC_KERNEL_CODE_OUT_OF_RANGE 256
 
 // The target-specific parts of the prelude around the shared scalar
 // helpers. |head| must define GRT_I (the qualifiers of an inline helper),

@@ -264,9 +264,17 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n) {
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = NAN;
   void* fast_ptrs[] = {in, filter, bias, fast};
   void* generic_ptrs[] = {in, filter, bias, generic};
-  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, &c->n), 0);
-  assert_int_equal(cpu_run_extents(&lib, &set, 1, generic_ptrs, &c->n), 0);
+  const size_t lengths[] = {ni * sizeof(float), nf * sizeof(float),
+                            (size_t)c->oc * sizeof(float), no * sizeof(float)};
+  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, lengths, &c->n),
+                   0);
+  assert_int_equal(
+      cpu_run_extents(&lib, &set, 1, generic_ptrs, lengths, &c->n), 0);
   expect_reference(c, in, filter, bias, fast, generic, "fast", "generic");
+  if (symbolic_n && no > 0) {
+    cpu_expect_batch_past_input(&lib, &set, fast_ptrs, generic_ptrs, lengths,
+                                c->n);
+  }
   free(in);
   free(filter);
   free(bias);

@@ -244,15 +244,18 @@ static inline void cpu_unload(cpu_library_t* lib) {
 
 // Runs entry |index| over |workgroup_count| workgroups (in reverse, since
 // workgroups may run in any order) with push constants |constants| and
-// returns the first nonzero code.
+// binding byte lengths |lengths| (NULL: all 0, for kernels that do not
+// read them) and returns the first nonzero code.
 static inline int cpu_run_constants(const cpu_library_t* lib, uint32_t index,
                                     void* const* bindings,
                                     uint32_t binding_count,
                                     uint32_t workgroup_count,
                                     const uint32_t* constants,
-                                    uint32_t constant_count) {
+                                    uint32_t constant_count,
+                                    const size_t* lengths) {
   const grt_kernel_entry_t* entry = &lib->library->entries[index];
-  size_t lengths[16] = {0};
+  static const size_t zero_lengths[16] = {0};
+  if (!lengths) lengths = zero_lengths;
   grt_kernel_dispatch_state_t dispatch = {
       .workgroup_count = {workgroup_count, 1, 1},
       .workgroup_size = {1, 1, 1},
@@ -282,14 +285,16 @@ static inline int cpu_run(const cpu_library_t* lib, uint32_t index,
                           void* const* bindings, uint32_t binding_count,
                           uint32_t workgroup_count) {
   return cpu_run_constants(lib, index, bindings, binding_count,
-                           workgroup_count, NULL, 0);
+                           workgroup_count, NULL, 0, NULL);
 }
 
 // Runs a kernel of |set| whose symbolic extents have the values |extents|
-// (push constant e = extents[e]) over the workgroups they give it.
+// (push constant e = extents[e]) over the workgroups they give it, with
+// bindings of |lengths| bytes.
 static inline int cpu_run_extents(const cpu_library_t* lib,
                                   const grtc_kernel_set_t* set,
                                   uint32_t index, void* const* bindings,
+                                  const size_t* lengths,
                                   const int64_t* extents) {
   const grtc_kernel_t* kernel = set->kernels[index];
   uint32_t constants[GRTC_KERNEL_MAX_RANK * 4] = {0};
@@ -302,7 +307,28 @@ static inline int cpu_run_extents(const cpu_library_t* lib,
   assert_int_equal(lib->library->entries[index].constant_count,
                    kernel->extent_count);
   return cpu_run_constants(lib, index, bindings, kernel->binding_count,
-                           workgroups, constants, kernel->extent_count);
+                           workgroups, constants, kernel->extent_count,
+                           lengths);
+}
+
+// Entries 0 and 1 of |set| (a pattern kernel and the same kernel without
+// the pattern, extent 0 their batch, binding 0 their input) run with the
+// batch one past what the bindings of |lengths| bytes hold (a tampered
+// push constant): both refuse with binding 0's code instead of reading
+// past it.
+static inline void cpu_expect_batch_past_input(const cpu_library_t* lib,
+                                               const grtc_kernel_set_t* set,
+                                               void* const* fast_bindings,
+                                               void* const* generic_bindings,
+                                               const size_t* lengths,
+                                               int64_t batch) {
+  int64_t more = batch + 1;
+  assert_int_equal(
+      cpu_run_extents(lib, set, 0, fast_bindings, lengths, &more),
+      GRT_KERNEL_CODE_OUT_OF_RANGE);
+  assert_int_equal(
+      cpu_run_extents(lib, set, 1, generic_bindings, lengths, &more),
+      GRT_KERNEL_CODE_OUT_OF_RANGE);
 }
 
 #endif  // GRT_COMPILER_TARGET_CPU_CPU_TEST_UTIL_H_

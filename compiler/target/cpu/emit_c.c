@@ -27,7 +27,7 @@ typedef struct grtc_cpu_emitter_t {
   // Per instruction: an i64 value that only feeds load/store indices, so
   // its arithmetic cannot overflow (the lowering keeps indices in range)
   // and is emitted as plain C the vectorizer can analyze.
-  bool* index_only;
+  const bool* index_only;
   // Per instruction: something (a store, an accumulator, the comparator)
   // needs it; dead instructions are not emitted.
   bool* live;
@@ -38,6 +38,12 @@ typedef struct grtc_cpu_emitter_t {
   const uint8_t* flat;
   const int64_t* flat_scale;
   const int64_t* flat_offset;
+  // Bounds-checked kernels (grtc_c_family_bounds_checked): per instruction
+  // (LOADs) and per store, whether its index is checked where it is used,
+  // returning GRTC_KERNEL_CODE_OUT_OF_RANGE + binding when outside the
+  // binding (NULL: none is).
+  const bool* check_load;
+  const bool* check_store;
 } grtc_cpu_emitter_t;
 
 enum { GRTC_CPU_FLAT_NORMAL, GRTC_CPU_FLAT_LINEAR, GRTC_CPU_FLAT_ABSORBED };
@@ -91,12 +97,32 @@ static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
                                  e->indent, i, e->flat_scale[i],
                                  e->flat_offset[i]);
     } else if (flat == GRTC_CPU_FLAT_NORMAL) {
+      const grtc_kinst_t* inst = &e->kernel->insts[i];
+      if (e->check_load && e->check_load[i]) {
+        grt_string_builder_appendf(
+            e->out, "%sif ((uint64_t)v%u >= len%u) return %u;\n", e->indent,
+            inst->operands[0], inst->binding,
+            GRTC_KERNEL_CODE_OUT_OF_RANGE + inst->binding);
+      }
       grtc_cpu_emit_inst(e, i);
     }
   }
 }
 
 static void grtc_cpu_emit_stores(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  for (uint32_t s = 0; e->check_store && s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    if (!e->check_store[s]) continue;
+    char predicate[24] = "";
+    if (store->predicate != GRTC_KINST_NONE) {
+      snprintf(predicate, sizeof(predicate), "v%u && ", store->predicate);
+    }
+    grt_string_builder_appendf(
+        e->out, "%sif (%s(uint64_t)v%u >= len%u) return %u;\n", e->indent,
+        predicate, store->index, store->binding,
+        GRTC_KERNEL_CODE_OUT_OF_RANGE + store->binding);
+  }
   grtc_c_family_emitter_t cf = grtc_cpu_family(e);
   grtc_c_family_emit_stores(&cf);
 }
@@ -183,6 +209,15 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
     grt_string_builder_appendf(
         e->out, "  const int64_t e%u = (int64_t)d->constants[%u];\n  (void)e%u;\n",
         x, x, x);
+  }
+  // Bounds-checked kernels: the elements each binding holds.
+  if (!grtc_c_family_bounds_checked(kernel)) return;
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    grt_string_builder_appendf(
+        e->out,
+        "  const uint64_t len%u = (uint64_t)(d->binding_lengths[%u] / "
+        "sizeof(*b%u));\n  (void)len%u;\n",
+        b, b, b, b);
   }
 }
 
@@ -394,14 +429,326 @@ static bool grtc_cpu_flatten(const grtc_kernel_t* kernel, const bool* live,
   return true;
 }
 
-static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
+// Interval arithmetic for the tile-wide bounds checks (below), emitted
+// once into files with a bounds-checked kernel: [*l, *h] of x op y for x
+// in [al, ah] and y in [bl, bh], setting *bad when a bound overflows; DIV
+// and REM take a constant y > 0 (bl == bh). grt_iv_mad is a + x * s.
+static const char grtc_cpu_interval_support[] =
+    "#define GRT_IV_ARGS int64_t al, int64_t ah, int64_t bl, int64_t bh, "
+    "int64_t* l, int64_t* h, int* bad\n"
+    "GRT_I void grt_iv_add(GRT_IV_ARGS) {\n"
+    "  *bad |= __builtin_add_overflow(al, bl, l);\n"
+    "  *bad |= __builtin_add_overflow(ah, bh, h);\n"
+    "}\n"
+    "GRT_I void grt_iv_sub(GRT_IV_ARGS) {\n"
+    "  *bad |= __builtin_sub_overflow(al, bh, l);\n"
+    "  *bad |= __builtin_sub_overflow(ah, bl, h);\n"
+    "}\n"
+    "GRT_I void grt_iv_mul(GRT_IV_ARGS) {\n"
+    "  int64_t p[4];\n"
+    "  *bad |= __builtin_mul_overflow(al, bl, &p[0]);\n"
+    "  *bad |= __builtin_mul_overflow(al, bh, &p[1]);\n"
+    "  *bad |= __builtin_mul_overflow(ah, bl, &p[2]);\n"
+    "  *bad |= __builtin_mul_overflow(ah, bh, &p[3]);\n"
+    "  *l = *h = p[0];\n"
+    "  for (int k = 1; k < 4; ++k) {\n"
+    "    if (p[k] < *l) *l = p[k];\n"
+    "    if (p[k] > *h) *h = p[k];\n"
+    "  }\n"
+    "}\n"
+    "GRT_I void grt_iv_max(GRT_IV_ARGS) {\n"
+    "  (void)bad; *l = al > bl ? al : bl; *h = ah > bh ? ah : bh;\n"
+    "}\n"
+    "GRT_I void grt_iv_min(GRT_IV_ARGS) {\n"
+    "  (void)bad; *l = al < bl ? al : bl; *h = ah < bh ? ah : bh;\n"
+    "}\n"
+    "GRT_I void grt_iv_join(GRT_IV_ARGS) {\n"
+    "  (void)bad; *l = al < bl ? al : bl; *h = ah > bh ? ah : bh;\n"
+    "}\n"
+    "GRT_I void grt_iv_div(GRT_IV_ARGS) {\n"
+    "  (void)bad; (void)bh; *l = al / bl; *h = ah / bl;\n"
+    "}\n"
+    "GRT_I void grt_iv_rem(GRT_IV_ARGS) {\n"
+    "  (void)bad; (void)bh;\n"
+    "  *l = al >= 0 ? 0 : al > 1 - bl ? al : 1 - bl;\n"
+    "  *h = ah <= 0 ? 0 : ah < bl - 1 ? ah : bl - 1;\n"
+    "}\n"
+    "GRT_I int64_t grt_iv_mad(int64_t a, int64_t x, int64_t s, int* bad) {\n"
+    "  int64_t p, r;\n"
+    "  *bad |= __builtin_mul_overflow(x, s, &p);\n"
+    "  *bad |= __builtin_add_overflow(a, p, &r);\n"
+    "  return r;\n"
+    "}\n"
+    "\n";
+
+// The grt_iv_ helper of an index OP with an interval, or NULL.
+static const char* grtc_cpu_interval_op(const grtc_kernel_t* kernel,
+                                        const grtc_kinst_t* inst,
+                                        const bool* bounded) {
+  if (inst->kind != GRTC_KINST_OP || inst->type != GRTC_ELEM_I64) return NULL;
+  const uint32_t* o = inst->operands;
+  switch ((grtc_scalar_op_t)inst->op) {
+    case GRTC_SCALAR_ADD:
+      return bounded[o[0]] && bounded[o[1]] ? "add" : NULL;
+    case GRTC_SCALAR_SUB:
+      return bounded[o[0]] && bounded[o[1]] ? "sub" : NULL;
+    case GRTC_SCALAR_MUL:
+      return bounded[o[0]] && bounded[o[1]] ? "mul" : NULL;
+    case GRTC_SCALAR_MAX:
+      return bounded[o[0]] && bounded[o[1]] ? "max" : NULL;
+    case GRTC_SCALAR_MIN:
+      return bounded[o[0]] && bounded[o[1]] ? "min" : NULL;
+    case GRTC_SCALAR_SELECT:
+      return bounded[o[1]] && bounded[o[2]] ? "join" : NULL;
+    case GRTC_SCALAR_DIV:
+    case GRTC_SCALAR_REM: {
+      const grtc_kinst_t* c = &kernel->insts[o[1]];
+      if (!bounded[o[0]] || c->kind != GRTC_KINST_CONST || c->value.i <= 0) {
+        return NULL;
+      }
+      return inst->op == GRTC_SCALAR_DIV ? "div" : "rem";
+    }
+    default:
+      return NULL;
+  }
+}
+
+// The operands of an interval OP whose intervals it reads (SELECT: the
+// two values; DIV/REM: the dividend, the divisor being a constant).
+static void grtc_cpu_interval_operands(const grtc_kinst_t* inst,
+                                       uint32_t* first, uint32_t* second) {
+  if (inst->op == GRTC_SCALAR_SELECT) {
+    *first = inst->operands[1];
+    *second = inst->operands[2];
+  } else {
+    *first = inst->operands[0];
+    *second = inst->operands[1];
+  }
+}
+
+static void grtc_cpu_emit_i64_literal(grt_string_builder_t* out,
+                                      int64_t value) {
+  if (value == INT64_MIN) {
+    grt_string_builder_append_cstring(out, "(-INT64_MAX - 1)");
+  } else {
+    grt_string_builder_appendf(out, "INT64_C(%" PRId64 ")", value);
+  }
+}
+
+// The point nest of a bounds-checked LOOP kernel. Accesses whose index has
+// an interval over the workgroup's tile (built from parallel and reduction
+// indices, extents and constants by ADD, SUB, MUL, MAX, MIN, SELECT, and
+// DIV/REM by a positive constant; stores only when unpredicated, since a
+// predicated-off store may hold any index) are checked once at the
+// kernel's start: the intervals are computed with overflow checks (the
+// grt_iv_ helpers), and when every one lies inside its binding (or the
+// tile, or for LOOP-section accesses the reduction, is empty) the nest
+// runs with only the other accesses checked, as the static kernel's code
+// otherwise (index arithmetic proven free of overflow stays plain C).
+// Else the nest runs with every access checked where it happens and the
+// index arithmetic through the wrapping helpers, so an interval that is
+// wider than the indices really are (a SELECT between a padded position
+// and 0) costs speed, never a wrong error. Returns false when out of
+// memory (nothing emitted).
+static bool grtc_cpu_emit_checked_nest(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  size_t n = kernel->inst_count + 1;
+  bool* flags = calloc(4 * n + 2 * ((size_t)kernel->store_count + 1),
+                       sizeof(bool));
+  if (!flags) return false;
+  bool* bounded = flags;
+  bool* needed = flags + n;
+  bool* fast_index_only = flags + 2 * n;
+  bool* all = flags + 3 * n;  // every access checked
+  bool* check_load = all;     // (the loads' entries of |all| are set below)
+  bool* tile_store = flags + 4 * n;
+  bool* all_stores = tile_store + kernel->store_count + 1;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    bounded[i] = inst->kind == GRTC_KINST_PINDEX ||
+                 inst->kind == GRTC_KINST_RINDEX ||
+                 inst->kind == GRTC_KINST_EXTENT ||
+                 (inst->kind == GRTC_KINST_CONST &&
+                  inst->type == GRTC_ELEM_I64) ||
+                 grtc_cpu_interval_op(kernel, inst, bounded) != NULL;
+  }
+  // Accesses checked by their intervals: tile_load marks them in |needed|
+  // first (then the index chains are added below).
+  bool* tile_load = calloc(n, sizeof(bool));
+  bool* fast_check = calloc(n, sizeof(bool));
+  if (!tile_load || !fast_check) {
+    free(tile_load);
+    free(fast_check);
+    free(flags);
+    return false;
+  }
+  uint32_t tile_checks = 0;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (inst->kind != GRTC_KINST_LOAD || !e->live[i]) continue;
+    all[i] = true;
+    if (bounded[inst->operands[0]]) {
+      tile_load[i] = true;
+      needed[inst->operands[0]] = true;
+      ++tile_checks;
+    } else {
+      fast_check[i] = true;
+    }
+  }
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    all_stores[s] = true;
+    if (store->predicate == GRTC_KINST_NONE && bounded[store->index]) {
+      tile_store[s] = true;
+      needed[store->index] = true;
+      ++tile_checks;
+    }
+  }
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (!needed[i] || inst->kind != GRTC_KINST_OP) continue;
+    uint32_t x, y;
+    grtc_cpu_interval_operands(inst, &x, &y);
+    needed[x] = true;
+    if (inst->op != GRTC_SCALAR_DIV && inst->op != GRTC_SCALAR_REM) {
+      needed[y] = true;
+    }
+  }
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    fast_index_only[i] = e->index_only[i] && needed[i];
+  }
+  if (tile_checks) {
+    grt_string_builder_append_cstring(out,
+                                      "  int gok = 1;\n  {\n    int bad = 0;\n");
+    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+      if (!needed[i]) continue;
+      const grtc_kinst_t* inst = &kernel->insts[i];
+      char size[24];
+      switch (inst->kind) {
+        case GRTC_KINST_PINDEX:
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = lo%u, ih%u = hi%u - 1;\n", i,
+              inst->dim, i, inst->dim);
+          break;
+        case GRTC_KINST_RINDEX:
+          grtc_c_family_size(size, sizeof(size),
+                             kernel->reduction_dims[inst->dim]);
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = 0, ih%u = (int64_t)%s - 1;\n", i,
+              i, size);
+          break;
+        case GRTC_KINST_EXTENT:
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = e%u, ih%u = e%u;\n", i, inst->dim,
+              i, inst->dim);
+          break;
+        case GRTC_KINST_CONST:
+          grt_string_builder_appendf(out, "    const int64_t il%u = ", i);
+          grtc_cpu_emit_i64_literal(out, inst->value.i);
+          grt_string_builder_appendf(out, ", ih%u = il%u;\n", i, i);
+          break;
+        default: {
+          uint32_t x, y;
+          grtc_cpu_interval_operands(inst, &x, &y);
+          const char* op = grtc_cpu_interval_op(kernel, inst, bounded);
+          grt_string_builder_appendf(out, "    int64_t il%u, ih%u;\n", i, i);
+          if (inst->op == GRTC_SCALAR_DIV || inst->op == GRTC_SCALAR_REM) {
+            int64_t c = kernel->insts[y].value.i;
+            grt_string_builder_appendf(
+                out,
+                "    grt_iv_%s(il%u, ih%u, INT64_C(%" PRId64 "), INT64_C(%" PRId64
+                "), &il%u, &ih%u, &bad);\n",
+                op, x, x, c, c, i, i);
+          } else {
+            grt_string_builder_appendf(
+                out,
+                "    grt_iv_%s(il%u, ih%u, il%u, ih%u, &il%u, &ih%u, &bad);\n",
+                op, x, x, y, y, i, i);
+          }
+          break;
+        }
+      }
+    }
+    // The checks of the accesses: those of the LOOP section only when the
+    // reduction runs.
+    grt_string_builder_append_cstring(out, "    const int empty = 0");
+    for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+      grt_string_builder_appendf(out, " || hi%u <= lo%u", d, d);
+    }
+    grt_string_builder_append_cstring(out, ";\n    const int rempty = empty");
+    for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
+      char size[24];
+      grtc_c_family_size(size, sizeof(size), kernel->reduction_dims[d]);
+      grt_string_builder_appendf(out, " || %s <= 0", size);
+    }
+    grt_string_builder_append_cstring(out, ";\n    (void)rempty;\n");
+    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+      if (!tile_load[i]) continue;
+      const grtc_kinst_t* inst = &kernel->insts[i];
+      uint32_t x = inst->operands[0];
+      grt_string_builder_appendf(
+          out, "    if (!%s && (il%u < 0 || (uint64_t)ih%u >= len%u)) gok = 0;\n",
+          inst->section == GRTC_KSECTION_LOOP ? "rempty" : "empty", x, x,
+          inst->binding);
+    }
+    for (uint32_t st = 0; st < kernel->store_count; ++st) {
+      if (!tile_store[st]) continue;
+      const grtc_kstore_t* store = &kernel->stores[st];
+      grt_string_builder_appendf(
+          out, "    if (!empty && (il%u < 0 || (uint64_t)ih%u >= len%u)) gok = 0;\n",
+          store->index, store->index, store->binding);
+    }
+    grt_string_builder_append_cstring(out,
+                                      "    if (bad) gok = 0;\n  }\n"
+                                      "  if (gok) {\n");
+    // Fast: only the accesses without an interval checked.
+    bool* fast_store = calloc((size_t)kernel->store_count + 1, sizeof(bool));
+    for (uint32_t st = 0; fast_store && st < kernel->store_count; ++st) {
+      fast_store[st] = !tile_store[st];
+    }
+    if (!fast_store) {
+      free(tile_load);
+      free(fast_check);
+      free(flags);
+      return false;
+    }
+    const bool* index_only = e->index_only;
+    e->index_only = fast_index_only;
+    e->check_load = fast_check;
+    e->check_store = fast_store;
+    grtc_cpu_emit_point_nest(e, grtc_cpu_emit_reduction);
+    e->index_only = index_only;
+    free(fast_store);
+    grt_string_builder_append_cstring(out, "  } else {\n");
+  }
+  // Every access checked, index arithmetic wrapping.
+  const bool* index_only = e->index_only;
+  e->index_only = NULL;
+  e->check_load = check_load;
+  e->check_store = all_stores;
+  grtc_cpu_emit_point_nest(e, grtc_cpu_emit_reduction);
+  e->index_only = index_only;
+  e->check_load = e->check_store = NULL;
+  if (tile_checks) grt_string_builder_append_cstring(out, "  }\n");
+  free(tile_load);
+  free(fast_check);
+  free(flags);
+  return true;
+}
+
+// Returns false when out of memory.
+static bool grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
   size_t n = kernel->inst_count + 1;
   int64_t* linear = calloc(2 * n, sizeof(int64_t));
   uint8_t* flat = calloc(n, 1);
-  if (linear && flat &&
+  bool ok = true;
+  if (grtc_c_family_bounds_checked(kernel)) {
+    ok = grtc_cpu_emit_checked_nest(e);
+  } else if (linear && flat &&
       grtc_cpu_flatten(kernel, e->live, flat, linear, linear + n)) {
     e->flat = flat;
     e->flat_scale = linear;
@@ -433,6 +780,7 @@ static void grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
   free(linear);
   free(flat);
   grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
+  return ok;
 }
 
 // Stable bottom-up merge sort of each row's element indices with the
@@ -575,9 +923,11 @@ static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
   return GRTC_CPU_PATH_CONV_GEMM;
 }
 
+static bool grtc_cpu_pattern_checkable(const grtc_kernel_t* kernel);
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
-      kernel->serial) {
+      kernel->serial || !grtc_cpu_pattern_checkable(kernel)) {
     return GRTC_CPU_PATH_LOOPS;
   }
   const grtc_kmatmul_t* mm = &kernel->matmul;
@@ -586,7 +936,11 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
       mm->acc_elem == GRTC_ELEM_F32) {
     return GRTC_CPU_PATH_MATMUL;
   }
-  if (grtc_cpu_igemm_supported(kernel)) return GRTC_CPU_PATH_MATMUL_I8;
+  // (The i8 GEMM has no bounds checks: bounds-checked kernels, which it
+  // does not take when symbolic, run the generic loops.)
+  if (grtc_cpu_igemm_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
+    return GRTC_CPU_PATH_MATMUL_I8;
+  }
   if (kernel->pattern == GRTC_KPATTERN_POOL2D &&
       grtc_cpu_pool_supported(kernel)) {
     return GRTC_CPU_PATH_POOL;
@@ -656,6 +1010,136 @@ static grtc_cpu_gemm_geometry_t grtc_cpu_gemm_geometry(
   return g;
 }
 
+static bool grtc_cpu_strides_nonnegative(const int64_t* strides,
+                                          uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (strides[i] < 0) return false;
+  }
+  return true;
+}
+
+// Whether a bounds-checked kernel's pattern inputs can be checked once per
+// workgroup (grtc_cpu_emit_pattern_prologue): non-negative strides, and a
+// CONV2D filter of static size (the HAL checks it, as any binding of
+// static size).
+static bool grtc_cpu_pattern_checkable(const grtc_kernel_t* kernel) {
+  if (!grtc_c_family_bounds_checked(kernel)) return true;
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  switch (kernel->pattern) {
+    case GRTC_KPATTERN_MATMUL: {
+      const int64_t strides[] = {mm->lhs_stride_m, mm->lhs_stride_k,
+                                 mm->rhs_stride_k, mm->rhs_stride_n};
+      return grtc_cpu_strides_nonnegative(strides, 4) &&
+             grtc_cpu_strides_nonnegative(mm->lhs_batch_strides,
+                                          mm->batch_rank) &&
+             grtc_cpu_strides_nonnegative(mm->rhs_batch_strides,
+                                          mm->batch_rank);
+    }
+    case GRTC_KPATTERN_CONV2D:
+      return grtc_cpu_strides_nonnegative(kernel->conv.input_strides, 4) &&
+             kernel->bindings[kernel->conv.filter_binding].element_count >= 0;
+    case GRTC_KPATTERN_POOL2D:
+      return grtc_cpu_strides_nonnegative(kernel->pool.input_strides, 4);
+    default:
+      return true;
+  }
+}
+
+// Appends `top = grt_iv_mad(top, <x>, <stride>, &bad);` for |x| (a C
+// expression) unless the stride is 0.
+static void grtc_cpu_emit_top_term(grt_string_builder_t* out, const char* x,
+                                   int64_t stride) {
+  if (stride == 0) return;
+  grt_string_builder_appendf(out,
+                             "    top = grt_iv_mad(top, %s, INT64_C(%" PRId64
+                             "), &bad);\n",
+                             x, stride);
+}
+
+// `if (bad || top >= len<b>) return <code>;` closing a pattern input's
+// check.
+static void grtc_cpu_emit_top_check(grt_string_builder_t* out,
+                                    uint32_t binding) {
+  grt_string_builder_appendf(
+      out, "    if (bad || (uint64_t)top >= len%u) return %u;\n", binding,
+      GRTC_KERNEL_CODE_OUT_OF_RANGE + binding);
+}
+
+// The binding pointers and the tile bounds of a pattern kernel; when it is
+// bounds-checked, also the once-per-workgroup check that the highest
+// element its routine reads of each pattern input (every stride is >= 0:
+// grtc_cpu_pattern_checkable) lies inside the binding, for a non-empty
+// tile (a CONV2D filter is of static size, which the HAL checks). The
+// epilogue's own loads and stores are checked where they happen.
+static void grtc_cpu_emit_pattern_prologue(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  if (!grtc_c_family_bounds_checked(kernel)) return;
+  grt_string_builder_append_cstring(out, "  if (1");
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    grt_string_builder_appendf(out, " && hi%u > lo%u", d, d);
+  }
+  char size[24], x[48];
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL) {
+    grtc_c_family_size(size, sizeof(size), kernel->matmul.k);
+    grt_string_builder_appendf(out, " && %s > 0", size);
+  }
+  grt_string_builder_append_cstring(out, ") {\n    int bad = 0;\n    int64_t top = 0;\n");
+  if (kernel->pattern == GRTC_KPATTERN_MATMUL) {
+    const grtc_kmatmul_t* mm = &kernel->matmul;
+    uint32_t dm = kernel->parallel_rank - 2, dn = dm + 1;
+    char k_last[32];
+    snprintf(k_last, sizeof(k_last), "%s - 1", size);
+    for (uint32_t side = 0; side < 2; ++side) {
+      const int64_t* batch =
+          side == 0 ? mm->lhs_batch_strides : mm->rhs_batch_strides;
+      for (uint32_t d = 0; d < mm->batch_rank; ++d) {
+        snprintf(x, sizeof(x), "hi%u - 1", d);
+        grtc_cpu_emit_top_term(out, x, batch[d]);
+      }
+      snprintf(x, sizeof(x), "hi%u - 1", side == 0 ? dm : dn);
+      grtc_cpu_emit_top_term(out, x, side == 0 ? mm->lhs_stride_m
+                                                : mm->rhs_stride_n);
+      grtc_cpu_emit_top_term(out, k_last, side == 0 ? mm->lhs_stride_k
+                                                     : mm->rhs_stride_k);
+      grtc_cpu_emit_top_check(out, side == 0 ? mm->lhs_binding
+                                             : mm->rhs_binding);
+      if (side == 0) {
+        grt_string_builder_append_cstring(out, "    top = 0;\n");
+      }
+    }
+  } else {
+    // CONV2D input (n, h, w, c) and POOL2D input (n, c, h, w): every
+    // position of the tile's images (CONV2D; only n is symbolic) or of
+    // its planes (POOL2D).
+    bool conv = kernel->pattern == GRTC_KPATTERN_CONV2D;
+    const int64_t* strides =
+        conv ? kernel->conv.input_strides : kernel->pool.input_strides;
+    int64_t last[4];
+    if (conv) {
+      last[1] = kernel->conv.h - 1;
+      last[2] = kernel->conv.w - 1;
+      last[3] = kernel->conv.c - 1;
+    } else {
+      last[2] = kernel->pool.h - 1;
+      last[3] = kernel->pool.w - 1;
+    }
+    for (uint32_t d = 0; d < 4; ++d) {
+      if (d == 0 || (d == 1 && !conv)) {
+        snprintf(x, sizeof(x), "hi%u - 1", d);
+      } else {
+        snprintf(x, sizeof(x), "INT64_C(%" PRId64 ")", last[d]);
+      }
+      grtc_cpu_emit_top_term(out, x, strides[d]);
+    }
+    grtc_cpu_emit_top_check(out, conv ? kernel->conv.input_binding
+                                      : kernel->pool.input_binding);
+  }
+  grt_string_builder_append_cstring(out, "  }\n");
+}
+
 // PRE, ACC(0) = |value| (plus the accumulator's initial value unless that
 // is the constant 0, which the pattern routines start from), POST and the
 // stores of one parallel point, at the current indent.
@@ -679,8 +1163,7 @@ static void grtc_cpu_emit_matmul_kernel(grtc_cpu_emitter_t* e) {
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
   char k_size[24];
   grtc_c_family_size(k_size, sizeof(k_size), mm->k);
-  grtc_cpu_emit_binding_pointers(e);
-  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(out,
                              "  float* bp = (float*)wg->local_memory;\n"
                              "  float* ap = bp + (%d + 1) * %" PRId64 ";\n"
@@ -859,8 +1342,7 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
   grtc_cpu_conv_geometry_t g = grtc_cpu_conv_geometry(kernel, path);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
-  grtc_cpu_emit_binding_pointers(e);
-  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_pattern_prologue(e);
   if (path == GRTC_CPU_PATH_CONV_DIRECT) {
     // Input channel ci of output channel p3's group: (p3 / ocg) * cig + ci,
     // spelled so the common cases need no division (one group: ci, one
@@ -1000,8 +1482,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_PIXELS);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
-  grtc_cpu_emit_binding_pointers(e);
-  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OW = %" PRId64
@@ -1117,8 +1598,7 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
-  grtc_cpu_emit_binding_pointers(e);
-  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
       "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
@@ -1222,8 +1702,7 @@ static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_t* o = e->out;
   grtc_cpu_pool_geometry_t g = grtc_cpu_pool_geometry(kernel);
   const int64_t* is = pl->input_strides;
-  grtc_cpu_emit_binding_pointers(e);
-  grtc_cpu_emit_tile_bounds(e);
+  grtc_cpu_emit_pattern_prologue(e);
   // The initial value in a block of its own, so the per-point PRE section
   // can declare its v<N> again without shadowing it.
   grt_string_builder_append_cstring(o, "  float pinit;\n  {\n");
@@ -1355,6 +1834,29 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   grtc_cpu_mark(kernel, path != GRTC_CPU_PATH_LOOPS, index_only, live);
   grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
                           .index_only = index_only, .live = live};
+  // A bounds-checked pattern kernel checks its epilogue's accesses where
+  // they happen, with wrapping index arithmetic (the LOOP kernel's nest
+  // decides per access: grtc_cpu_emit_checked_nest).
+  bool* check_all = NULL;
+  if (grtc_c_family_bounds_checked(kernel) && path != GRTC_CPU_PATH_LOOPS) {
+    check_all = calloc(kernel->inst_count + kernel->store_count + 2,
+                       sizeof(bool));
+    if (!check_all) {
+      free(index_only);
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "out of memory emitting kernel %.*s",
+                             (int)kernel->name.size, kernel->name.data);
+    }
+    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+      check_all[i] = kernel->insts[i].kind == GRTC_KINST_LOAD;
+    }
+    for (uint32_t s = 0; s < kernel->store_count; ++s) {
+      check_all[kernel->inst_count + 1 + s] = true;
+    }
+    e.check_load = check_all;
+    e.check_store = check_all + kernel->inst_count + 1;
+    e.index_only = NULL;
+  }
   grt_string_builder_appendf(
       out,
       "static int grtk_%.*s(const grtk_dispatch_t* d, "
@@ -1375,9 +1877,13 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_pool_kernel(&e);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
-  } else {
-    grtc_cpu_emit_loop_kernel(&e);
+  } else if (!grtc_cpu_emit_loop_kernel(&e)) {
+    free(index_only);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory emitting kernel %.*s",
+                           (int)kernel->name.size, kernel->name.data);
   }
+  free(check_all);
   free(index_only);
   return grt_ok_status();
 }
@@ -1397,6 +1903,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
   for (uint32_t k = 0; k < kernels->count; ++k) {
     if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_MATMUL_I8) {
       grtc_cpu_emit_igemm_support(out);
+      break;
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_c_family_bounds_checked(kernels->kernels[k])) {
+      grt_string_builder_append_cstring(out, grtc_cpu_interval_support);
       break;
     }
   }

@@ -200,8 +200,15 @@ static void run_case_as(const pool_case_t* c, int index, bool symbolic_n) {
   for (size_t i = 0; i < no; ++i) fast[i] = generic[i] = 12345.0f;
   void* fast_ptrs[] = {in, fast};
   void* generic_ptrs[] = {in, generic};
-  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, &c->n), 0);
-  assert_int_equal(cpu_run_extents(&lib, &set, 1, generic_ptrs, &c->n), 0);
+  const size_t lengths[] = {ni * sizeof(float), no * sizeof(float)};
+  assert_int_equal(cpu_run_extents(&lib, &set, 0, fast_ptrs, lengths, &c->n),
+                   0);
+  assert_int_equal(
+      cpu_run_extents(&lib, &set, 1, generic_ptrs, lengths, &c->n), 0);
+  if (symbolic_n && no > 0) {
+    cpu_expect_batch_past_input(&lib, &set, fast_ptrs, generic_ptrs, lengths,
+                                c->n);
+  }
   for (int64_t b = 0; b < c->n; ++b) {
     for (int64_t ch = 0; ch < c->c; ++ch) {
       for (int64_t oy = 0; oy < g.oh; ++oy) {

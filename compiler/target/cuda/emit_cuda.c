@@ -166,7 +166,9 @@ static grtc_c_family_emitter_t grtc_cuda_family(const grtc_cuda_emitter_t* e) {
                                 .kernel = e->kernel,
                                 .indent = e->indent,
                                 .index_only = NULL,
-                                .arg_binding_base = e->kernel->sort.operand_count};
+                                .arg_binding_base = e->kernel->sort.operand_count,
+                                .bounds_checked =
+                                    grtc_c_family_bounds_checked(e->kernel)};
   return cf;
 }
 
@@ -214,10 +216,23 @@ static void grtc_cuda_emit_signature(grtc_cuda_emitter_t* e, uint32_t threads) {
     grt_string_builder_appendf(e->out, "%suint32_t x%u",
                                kernel->binding_count || x ? ", " : "", x);
   }
+  // Bounds-checked kernels (grtc_c_family_bounds_checked) also take each
+  // binding's byte length, which the driver passes after the push
+  // constants (kernels without checks declare none and ignore them), as
+  // the element count len<b>.
+  bool checked = grtc_c_family_bounds_checked(kernel);
+  for (uint32_t b = 0; checked && b < kernel->binding_count; ++b) {
+    grt_string_builder_appendf(e->out, ", uint64_t bytes%u", b);
+  }
   grt_string_builder_append_cstring(e->out, ") {\n");
   for (uint32_t x = 0; x < kernel->extent_count; ++x) {
     grt_string_builder_appendf(
         e->out, "  const int64_t e%u = (int64_t)x%u; (void)e%u;\n", x, x, x);
+  }
+  for (uint32_t b = 0; checked && b < kernel->binding_count; ++b) {
+    grt_string_builder_appendf(
+        e->out, "  const uint64_t len%u = bytes%u / sizeof(*b%u); (void)len%u;\n",
+        b, b, b, b);
   }
 }
 
@@ -455,23 +470,32 @@ static void grtc_cuda_emit_stage_load(grtc_cuda_emitter_t* e, const grtc_cuda_st
   grt_string_builder_appendf(out, "      #pragma unroll\n      for (int r = 0; r < %d; ++r) {\n",
                              st->count);
   grtc_cuda_emit_stage_map(e, st);
-  char element[160], k_size[24];
+  char element[160], k_size[24], index[128], guard[192] = "";
   grtc_c_family_size(k_size, sizeof(k_size), mm->k);
+  uint32_t binding = st->lhs ? mm->lhs_binding : mm->rhs_binding;
+  if (st->lhs) {
+    snprintf(index, sizeof(index), "a_base + gm * %" PRId64 " + gk * %" PRId64,
+             mm->lhs_stride_m, mm->lhs_stride_k);
+  } else {
+    snprintf(index, sizeof(index), "b_base + gk * %" PRId64 " + gn * %" PRId64,
+             mm->rhs_stride_k, mm->rhs_stride_n);
+  }
+  // Bounds-checked kernels read 0 outside the binding.
+  if (grtc_c_family_bounds_checked(kernel)) {
+    snprintf(guard, sizeof(guard), " && (uint64_t)(%s) < len%u", index, binding);
+  }
   if (st->lhs) {
     grt_string_builder_appendf(out,
                                "        const int64_t gm = m0 + mi, gk = (%s) + ki;\n"
-                               "        %s[r] = gm < hi%u && gk < %s ? (%s)",
-                               k0, st->regs, rank - 2, k_size, st->reg_type);
-    snprintf(element, sizeof(element), "b%u[a_base + gm * %" PRId64 " + gk * %" PRId64 "]",
-             mm->lhs_binding, mm->lhs_stride_m, mm->lhs_stride_k);
+                               "        %s[r] = gm < hi%u && gk < %s%s ? (%s)",
+                               k0, st->regs, rank - 2, k_size, guard, st->reg_type);
   } else {
     grt_string_builder_appendf(out,
                                "        const int64_t gn = n0 + ni, gk = (%s) + ki;\n"
-                               "        %s[r] = gn < hi%u && gk < %s ? (%s)",
-                               k0, st->regs, rank - 1, k_size, st->reg_type);
-    snprintf(element, sizeof(element), "b%u[b_base + gk * %" PRId64 " + gn * %" PRId64 "]",
-             mm->rhs_binding, mm->rhs_stride_k, mm->rhs_stride_n);
+                               "        %s[r] = gn < hi%u && gk < %s%s ? (%s)",
+                               k0, st->regs, rank - 1, k_size, guard, st->reg_type);
   }
+  snprintf(element, sizeof(element), "b%u[%s]", binding, index);
   grtc_c_family_wrap(out, st->convert, element);
   grt_string_builder_appendf(out, " : (%s)0;\n      }\n", st->reg_type);
 }

@@ -98,12 +98,18 @@ static void test_symbolic_extents(void** state) {
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cuda_emit(&set, NULL, &text));
+  // The binding lengths follow the extents (bounds checks: a load outside
+  // its binding reads 0, a store outside it is skipped).
   expect_contains(&text, "inner(const float* __restrict__ b0, float* __restrict__ b1, "
-                         "uint32_t x0) {\n  const int64_t e0 = (int64_t)x0; (void)e0;\n");
+                         "uint32_t x0, uint64_t bytes0, uint64_t bytes1) {\n"
+                         "  const int64_t e0 = (int64_t)x0; (void)e0;\n"
+                         "  const uint64_t len0 = bytes0 / sizeof(*b0); (void)len0;\n");
+  expect_contains(&text, " < len0 ? b0[v");
+  expect_contains(&text, " < len1) b1[v");
+  expect_contains(&text, "gk < 9 && (uint64_t)(a_base + gm * 9 + gk * 1) < len0 ?");
   expect_contains(&text, "const uint64_t n1 = e0 > 0 ? (uint64_t)((e0 + 1) / 2) : 1ull;");
   expect_contains(&text, "for (int64_t q = threadIdx.x; q < 5 * e0; q += blockDim.x)");
   expect_contains(&text, "for (int64_t r0 = 0; r0 < e0; ++r0) {");
-  expect_contains(&text, "gk < 9 ?");
   expect_contains(&text, "const int64_t hi0 = lo0 + 16 < e0 ? lo0 + 16 : e0;");
   // A static kernel's signature ends with its bindings.
   const char* row_reduce = strstr(grt_string_builder_cstring(&text), " row_reduce(");
@@ -112,6 +118,8 @@ static void test_symbolic_extents(void** state) {
   assert_non_null(end);
   const char* extent = strstr(row_reduce, "uint32_t x");
   assert_true(extent == NULL || extent > end);
+  const char* length = strstr(row_reduce, "uint64_t bytes");
+  assert_true(length == NULL || length > end);
   grt_string_builder_deinit(&text);
   grtc_kernel_set_deinit(&set);
 }

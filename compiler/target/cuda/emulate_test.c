@@ -17,11 +17,13 @@
 
 #include <cmocka.h>
 
+#include "compiler/target/c_family/c_family.h"
+#include "compiler/target/cpu/guarded_test_util.h"
 #include "compiler/target/cpu/symbolic_test_util.h"
 #include "compiler/target/cuda/cuda_test_util.h"
 
 static const char kHarnessHead[] =
-    "#include <math.h>\n#include <string.h>\n#include <pthread.h>\n"
+    "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#include <pthread.h>\n"
     "#include <thread>\n#include <vector>\n"
     "struct grt_dim3 { unsigned x, y, z; };\n"
     "static thread_local grt_dim3 threadIdx, blockIdx;\n"
@@ -46,23 +48,24 @@ static const char kHarnessHead[] =
 
 static const char kHarnessTail[] =
     "}\n"
-    "extern \"C\" void grt_emu_run(void (*kernel)(void**, const unsigned*), void** b,\n"
-    "                              const unsigned* c, unsigned grid, unsigned block) {\n"
+    "extern \"C\" void grt_emu_run(void (*kernel)(void**, const unsigned*, const uint64_t*),\n"
+    "                              void** b, const unsigned* c, const uint64_t* l,\n"
+    "                              unsigned grid, unsigned block) {\n"
     "  gridDim = {grid, 1, 1}; blockDim = {block, 1, 1};\n"
     "  pthread_barrier_init(&grt_barrier, nullptr, block);\n"
     "  for (unsigned g = 0; g < grid; ++g) {\n"
     "    std::vector<std::thread> threads;\n"
     "    for (unsigned t = 0; t < block; ++t) {\n"
-    "      threads.emplace_back([=] { blockIdx = {g, 0, 0}; threadIdx = {t, 0, 0}; kernel(b, c); });\n"
+    "      threads.emplace_back([=] { blockIdx = {g, 0, 0}; threadIdx = {t, 0, 0}; kernel(b, c, l); });\n"
     "    }\n"
     "    for (auto& thread : threads) thread.join();\n"
     "  }\n"
     "  pthread_barrier_destroy(&grt_barrier);\n"
     "}\n";
 
-typedef void (*emu_kernel_fn_t)(void**, const unsigned*);
-typedef void (*emu_run_fn_t)(emu_kernel_fn_t, void**, const unsigned*, unsigned,
-                             unsigned);
+typedef void (*emu_kernel_fn_t)(void**, const unsigned*, const uint64_t*);
+typedef void (*emu_run_fn_t)(emu_kernel_fn_t, void**, const unsigned*,
+                             const uint64_t*, unsigned, unsigned);
 
 typedef struct emu_library_t {
   void* handle;
@@ -84,8 +87,8 @@ static emu_library_t emu_build(const grtc_kernel_set_t* set,
   for (uint32_t k = 0; k < set->count; ++k) {
     const grtc_kernel_t* kernel = set->kernels[k];
     grt_string_builder_appendf(&text,
-                               "extern \"C\" void grt_emu_%.*s(void** b, const unsigned* c) "
-                               "{ (void)c; grt_k::%.*s(",
+                               "extern \"C\" void grt_emu_%.*s(void** b, const unsigned* c, "
+                               "const uint64_t* l) { (void)c; (void)l; grt_k::%.*s(",
                                (int)kernel->name.size, kernel->name.data,
                                (int)kernel->name.size, kernel->name.data);
     for (uint32_t i = 0; i < kernel->binding_count; ++i) {
@@ -94,6 +97,11 @@ static emu_library_t emu_build(const grtc_kernel_set_t* set,
     // The push constants after the bindings, as hal/drivers/cuda passes them.
     for (uint32_t x = 0; x < kernel->extent_count; ++x) {
       grt_string_builder_appendf(&text, "%sc[%u]", kernel->binding_count || x ? ", " : "", x);
+    }
+    // Then the bindings' byte lengths, which bounds-checked kernels read.
+    for (uint32_t i = 0; grtc_c_family_bounds_checked(kernel) && i < kernel->binding_count;
+         ++i) {
+      grt_string_builder_appendf(&text, ", l[%u]", i);
     }
     grt_string_builder_append_cstring(&text, "); }\n");
   }
@@ -136,17 +144,21 @@ static emu_kernel_fn_t emu_entry(const emu_library_t* emu, const grtc_kernel_t* 
 }
 
 // Runs kernel |index| of |set| emulated with extent values |extents| (push
-// constants) over the workgroups they give it.
+// constants) over the workgroups they give it, on bindings of |sizes|
+// bytes.
 static void emu_run_extents(const emu_library_t* emu, const grtc_kernel_set_t* set,
-                            uint32_t index, void** bindings, const int64_t* extents,
-                            const grtc_cuda_options_t* options) {
+                            uint32_t index, void** bindings, const size_t* sizes,
+                            const int64_t* extents, const grtc_cuda_options_t* options) {
   const grtc_kernel_t* kernel = set->kernels[index];
   unsigned constants[8] = {0};
   assert_true(kernel->extent_count <= 8);
   for (uint32_t x = 0; x < kernel->extent_count; ++x) constants[x] = (unsigned)extents[x];
   uint32_t workgroups = 0;
   GRT_EXPECT_OK(grtc_kernel_workgroups_for(kernel, extents, &workgroups));
-  emu->run(emu_entry(emu, kernel), bindings, constants, workgroups,
+  uint64_t lengths[8] = {0};
+  assert_true(kernel->binding_count <= 8);
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) lengths[b] = sizes[b];
+  emu->run(emu_entry(emu, kernel), bindings, constants, lengths, workgroups,
            grtc_cuda_block_size(kernel, options));
 }
 
@@ -234,7 +246,8 @@ static void compare_with_cpu(const grtc_kernel_set_t* set, const grtc_cuda_optio
     }
     assert_int_equal(cpu_run(&cpu, k, a, kernel->binding_count, kernel->workgroup_count), 0);
     emu_kernel_fn_t entry = emu_entry(&emu, kernel);
-    emu.run(entry, b, NULL, kernel->workgroup_count, grtc_cuda_block_size(kernel, options));
+    emu.run(entry, b, NULL, NULL, kernel->workgroup_count,
+            grtc_cuda_block_size(kernel, options));
     for (uint32_t i = 0; i < kernel->binding_count; ++i) {
       const grtc_kbinding_t* binding = &kernel->bindings[i];
       size_t size = grtc_elem_byte_size(binding->elem);
@@ -306,14 +319,17 @@ typedef struct emu_sym_t {
 
 static void emu_sym_run(void* context, uint32_t index, void* const* data,
                         const size_t* sizes, const int64_t* extents) {
-  (void)sizes;
   const emu_sym_t* c = (const emu_sym_t*)context;
-  emu_run_extents(c->emu, c->set, index, (void**)data, extents, c->options);
+  emu_run_extents(c->emu, c->set, index, (void**)data, sizes, extents, c->options);
 }
+
+static void check_extents_past_bindings(const emu_library_t* emu, const grtc_kernel_set_t* set,
+                                        const grtc_cuda_options_t* options);
 
 // Symbolic extents (the shared kernels of symbolic_test_util.h): tiles
 // over a symbolic dim (outermost, inner, serial), a symbolic reduction,
-// and the SIMT matmul with a symbolic m, each run for several extents.
+// and the SIMT matmul with a symbolic m, each run for several extents, and
+// with extents past their bindings.
 static void test_symbolic_extents(void** state) {
   (void)state;
   grtc_kernel_set_t set;
@@ -323,8 +339,57 @@ static void test_symbolic_extents(void** state) {
   emu_library_t emu = emu_build(&set, &options);
   emu_sym_t context = {&emu, &set, &options};
   sym_check_all(emu_sym_run, &context);
+  check_extents_past_bindings(&emu, &set, &options);
   dlclose(emu.handle);
   grtc_kernel_set_deinit(&set);
+}
+
+// Runs kernel |index| of |set| with extent |extent| on bindings of |elems|
+// floats each placed before an inaccessible page (guarded_alloc), filled
+// from |in|, and copies them back to |in|: the kernel must not fault.
+static void emu_run_guarded(const emu_library_t* emu, const grtc_kernel_set_t* set,
+                            uint32_t index, float* const* in, const size_t* elems,
+                            int64_t extent, const grtc_cuda_options_t* options) {
+  const grtc_kernel_t* kernel = set->kernels[index];
+  guarded_t blocks[4];
+  void* data[4] = {NULL};
+  size_t sizes[4] = {0};
+  assert_true(kernel->binding_count <= 4);
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    sizes[b] = elems[b] * sizeof(float);
+    blocks[b] = guarded_alloc(sizes[b]);
+    data[b] = blocks[b].data;
+    memcpy(data[b], in[b], sizes[b]);
+  }
+  emu_run_extents(emu, set, index, data, sizes, &extent, options);
+  for (uint32_t b = 0; b < kernel->binding_count; ++b) {
+    memcpy(in[b], data[b], sizes[b]);
+    guarded_free(&blocks[b]);
+  }
+}
+
+// Extents larger than the bindings (a tampered push constant) for the
+// kernels of sym_add_all in |emu|: loads outside a binding read 0 and
+// stores outside it are skipped (the bindings end at an inaccessible
+// page), and the points inside are computed as usual.
+static void check_extents_past_bindings(const emu_library_t* emu, const grtc_kernel_set_t* set,
+                                        const grtc_cuda_options_t* options) {
+  for (uint32_t k = SYM_OUTER; k <= SYM_SERIAL; ++k) {
+    float a[15], out[15];
+    sym_fill_elementwise(3, a);
+    float* in[] = {a, out};
+    emu_run_guarded(emu, set, k, in, (size_t[]){15, 15}, 7, options);
+    for (int q = 0; q < 15; ++q) assert_true(out[q] == a[q] * 2 + 7);
+  }
+  float lhs[5 * SYM_MM_K], rhs[SYM_MM_K * SYM_MM_N], bias[SYM_MM_N], out[5 * SYM_MM_N];
+  sym_fill_matmul(5, lhs, rhs, bias);
+  for (uint32_t k = SYM_MM; k <= SYM_MM_LOOPS; ++k) {
+    float* in[] = {lhs, rhs, bias, out};
+    emu_run_guarded(emu, set, k, in,
+                    (size_t[]){5 * SYM_MM_K, SYM_MM_K * SYM_MM_N, SYM_MM_N, 5 * SYM_MM_N}, 6,
+                    options);
+    sym_expect_matmul(5, lhs, rhs, bias, out, k == SYM_MM ? "pattern" : "loops");
+  }
 }
 
 int main(void) {

@@ -229,6 +229,7 @@ static grtc_c_family_emitter_t grtc_glsl_family(const grtc_glsl_emitter_t* e) {
       .indent = e->indent,
       .index_only = NULL,
       .arg_binding_base = e->kernel->sort.operand_count,
+      .bounds_checked = grtc_c_family_bounds_checked(e->kernel),
   };
   return family;
 }
@@ -503,6 +504,20 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   const int T = GRTC_GLSL_MM_TILE;
   char k_size[24];
   grtc_glsl_size(k_size, sizeof(k_size), mm->k);
+  // Bounds-checked kernels (grtc_c_family_bounds_checked): an element
+  // outside its binding reads 0 (the epilogue's accesses are guarded by
+  // the C family's emission).
+  char a_guard[160] = "", b_guard[160] = "";
+  if (grtc_c_family_bounds_checked(kernel)) {
+    snprintf(a_guard, sizeof(a_guard),
+             " && uint64_t(abase + p%u * %" PRId64 "l + ka * %" PRId64
+             "l) < uint64_t(b%u.length())",
+             dm, mm->lhs_stride_m, mm->lhs_stride_k, mm->lhs_binding);
+    snprintf(b_guard, sizeof(b_guard),
+             " && uint64_t(bbase + kb * %" PRId64 "l + p%u * %" PRId64
+             "l) < uint64_t(b%u.length())",
+             mm->rhs_stride_k, dn, mm->rhs_stride_n, mm->rhs_binding);
+  }
   grtc_glsl_emit_tile_bounds(e);
   grt_string_builder_appendf(
       o,
@@ -547,9 +562,9 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       "    float sum = 0.0;\n"
       "    for (int64_t k0 = 0l; k0 < %s; k0 += %dl) {\n"
       "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
-      "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %s"
+      "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %s%s"
       ") ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
-      "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %s"
+      "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %s%s"
       ") ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
       "      barrier();\n"
       "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * "
@@ -558,8 +573,9 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       "    }\n"
       "    if (inside) {\n",
       dm, dn, dm, dm, dm, dn, dn, dn, k_size, T, dm, dm, dm, k_size,
-      mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn, dn, dn,
-      k_size, mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, T);
+      a_guard, mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn,
+      dn, dn, k_size, b_guard, mm->rhs_binding, mm->rhs_stride_k, dn,
+      mm->rhs_stride_n, T);
   grtc_glsl_set_depth(e, 3);
   grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
   grt_string_builder_appendf(o, "      const float acc0 = sum + v%u;\n",

@@ -117,6 +117,63 @@ static void test_symbolic_extents(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+// Counts |needle| in |text|.
+static int count_of(const char* text, const char* needle) {
+  int n = 0;
+  for (const char* at = strstr(text, needle); at; at = strstr(at + 1, needle)) {
+    ++n;
+  }
+  return n;
+}
+
+// Bounds checks of kernels with symbolic sizes: every load reads 0 and
+// every store is skipped outside its binding's .length(), the GEMM's
+// staging loads too; static kernels have none. (lavapipe checks storage
+// buffer accesses itself, so run_test cannot see a missing guard there.)
+static void test_symbolic_bounds_checks(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  for (uint32_t k = 0; k < set.count; ++k) {
+    grt_string_builder_t glsl;
+    grt_string_builder_init(grt_allocator_system(), &glsl);
+    GRT_EXPECT_OK(grtc_vulkan_emit_glsl(set.kernels[k], &glsl));
+    const char* text = grt_string_builder_cstring(&glsl);
+    // Each binding access is b<n>[uint(...)], each guarded by a length.
+    int accesses = count_of(text, "[uint(");
+    int guards = count_of(text, ".length())");
+    if (accesses == 0 || guards != accesses) {
+      fail_msg("kernel %u: %d accesses, %d guards:\n%s", k, accesses, guards,
+               text);
+    }
+    grt_string_builder_deinit(&glsl);
+  }
+  const char* outer[] = {"(uint64_t(v", " < uint64_t(b0.length()) ? b0[uint(v",
+                         "if (uint64_t(v", " < uint64_t(b1.length())) b1[uint(v",
+                         NULL};
+  emit_and_compile(&set, SYM_OUTER, outer);
+  const char* mm[] = {" < uint64_t(b0.length())) ? b0[uint(abase",
+                      " < uint64_t(b1.length())) ? b1[uint(bbase", NULL};
+  emit_and_compile(&set, SYM_MM, mm);
+  grtc_kernel_set_deinit(&set);
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  const grtc_kbinding_t bindings[] = {
+      {GRTC_ELEM_F32, 10, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, 10, GRTC_KACCESS_WRITE},
+  };
+  kb_t b = kb_kernel(&set, "plain", 2, bindings);
+  kb_space(&b, 1, (int64_t[]){10}, NULL);
+  uint32_t i = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
+  kb_store(&b, 1, i, kb_load(&b, P, 0, i), NONE);
+  grt_string_builder_t glsl;
+  grt_string_builder_init(grt_allocator_system(), &glsl);
+  GRT_EXPECT_OK(grtc_vulkan_emit_glsl(b.k, &glsl));
+  assert_null(strstr(grt_string_builder_cstring(&glsl), ".length()"));
+  grt_string_builder_deinit(&glsl);
+  grtc_kernel_set_deinit(&set);
+}
+
 // One kernel per element type applying every scalar op that accepts it,
 // every compare type, and a convert and (where widths match) a bitcast to
 // every other type: the prelude's helpers must all compile for all types.
@@ -436,6 +493,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_elementwise_add),
       cmocka_unit_test(test_symbolic_extents),
+      cmocka_unit_test(test_symbolic_bounds_checks),
       cmocka_unit_test(test_every_op_every_type),
       cmocka_unit_test(test_reduction),
       cmocka_unit_test(test_sort),

@@ -58,11 +58,16 @@ static grt_hal_executable_t* prepare(const grtc_kernel_set_t* set) {
   return executable;
 }
 
+enum { kSlackByte = 0x5a };
+
 // Runs kernel |index| of |set| with extent values |extents| on host arrays
 // |data| of |sizes| bytes each (copied in, and back out after the run).
-static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
-                uint32_t index, const int64_t* extents, void* const* data,
-                const size_t* sizes) {
+// Each binding is the first |sizes[b]| bytes of a buffer |slack| bytes
+// longer, whose tail (kSlackByte) must be untouched after the run.
+static void run_slack(const grtc_kernel_set_t* set,
+                      grt_hal_executable_t* executable, uint32_t index,
+                      const int64_t* extents, void* const* data,
+                      const size_t* sizes, size_t slack) {
   const grtc_kernel_t* kernel = set->kernels[index];
   uint32_t workgroups = 0;
   GRT_EXPECT_OK(grtc_kernel_workgroups_for(kernel, extents, &workgroups));
@@ -80,9 +85,16 @@ static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
     // Never empty: a zero extent still binds something.
     size_t size = sizes[b] ? sizes[b] : 4;
     GRT_EXPECT_OK(grt_hal_allocator_allocate_buffer(
-        grt_hal_device_allocator(g_device), params, size, &buffers[b]));
+        grt_hal_device_allocator(g_device), params, size + slack,
+        &buffers[b]));
     if (sizes[b]) {
       GRT_EXPECT_OK(grt_hal_buffer_map_write(buffers[b], 0, data[b], sizes[b]));
+    }
+    if (slack) {
+      uint8_t tail[256];
+      assert_true(slack <= sizeof(tail));
+      memset(tail, kSlackByte, slack);
+      GRT_EXPECT_OK(grt_hal_buffer_map_write(buffers[b], size, tail, slack));
     }
     refs[b] = grt_hal_make_buffer_ref(buffers[b], 0, size);
   }
@@ -111,8 +123,25 @@ static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
     if (sizes[b]) {
       GRT_EXPECT_OK(grt_hal_buffer_map_read(buffers[b], 0, data[b], sizes[b]));
     }
+    if (slack) {
+      uint8_t tail[256];
+      GRT_EXPECT_OK(grt_hal_buffer_map_read(buffers[b], sizes[b] ? sizes[b] : 4,
+                                            tail, slack));
+      for (size_t i = 0; i < slack; ++i) {
+        if (tail[i] != kSlackByte) {
+          fail_msg("kernel %u binding %u: byte %zu past the binding changed",
+                   index, b, i);
+        }
+      }
+    }
     grt_hal_buffer_release(buffers[b]);
   }
+}
+
+static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
+                uint32_t index, const int64_t* extents, void* const* data,
+                const size_t* sizes) {
+  run_slack(set, executable, index, extents, data, sizes, 0);
 }
 
 typedef struct vk_sym_t {
@@ -136,6 +165,54 @@ static void test_symbolic_kernels(void** state) {
   vk_sym_t context = {&set, prepare(&set)};
   sym_check_all(vk_sym_run, &context);
   grt_hal_executable_release(context.executable);
+  grtc_kernel_set_deinit(&set);
+}
+
+// Extents larger than the bindings (a tampered push constant): the
+// shaders read 0 outside a binding and skip stores outside it, so the
+// bytes after each binding stay as they were and the points inside are
+// computed as usual.
+static void test_extents_past_bindings(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  sym_add_all(&set);
+  grt_hal_executable_t* executable = prepare(&set);
+  const int64_t seven = 7;
+  for (uint32_t k = SYM_OUTER; k <= SYM_SERIAL; ++k) {
+    float a[15], out[15];
+    sym_fill_elementwise(3, a);
+    void* data[] = {a, out};
+    const size_t sizes[] = {sizeof(a), sizeof(out)};
+    run_slack(&set, executable, k, &seven, data, sizes, 64);
+    for (int q = 0; q < 15; ++q) assert_true(out[q] == a[q] * 2 + 7);
+  }
+  // Rows of 5 over 12 floats: rows 0 and 1 are whole.
+  float x[12], sums[3];
+  sym_fill_rows(4, x);
+  const int64_t five = 5;
+  void* rows_data[] = {x, sums};
+  const size_t rows_sizes[] = {sizeof(x), sizeof(sums)};
+  run_slack(&set, executable, SYM_ROWS, &five, rows_data, rows_sizes, 64);
+  for (int row = 0; row < 2; ++row) {
+    float want = 1;
+    for (int q = 0; q < 5; ++q) want += x[row * 5 + q];
+    assert_true(sums[row] == want);
+  }
+  // m = 6 over an lhs and an output of 5 rows.
+  float lhs[5 * SYM_MM_K], rhs[SYM_MM_K * SYM_MM_N], bias[SYM_MM_N],
+      mm_out[5 * SYM_MM_N];
+  sym_fill_matmul(5, lhs, rhs, bias);
+  const int64_t six = 6;
+  for (uint32_t k = SYM_MM; k <= SYM_MM_LOOPS; ++k) {
+    void* mm_data[] = {lhs, rhs, bias, mm_out};
+    const size_t mm_sizes[] = {sizeof(lhs), sizeof(rhs), sizeof(bias),
+                               sizeof(mm_out)};
+    run_slack(&set, executable, k, &six, mm_data, mm_sizes, 128);
+    sym_expect_matmul(5, lhs, rhs, bias, mm_out,
+                      k == SYM_MM ? "pattern" : "loops");
+  }
+  grt_hal_executable_release(executable);
   grtc_kernel_set_deinit(&set);
 }
 
@@ -170,6 +247,7 @@ int main(void) {
   if (!grt_status_consume_ok(status)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_symbolic_kernels),
+      cmocka_unit_test(test_extents_past_bindings),
       cmocka_unit_test(test_no_validation_messages),
   };
   int failures = cmocka_run_group_tests(tests, NULL, NULL);
