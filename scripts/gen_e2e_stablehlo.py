@@ -1173,6 +1173,90 @@ def binary_body(op, elem, lhs="%arg1", rhs="%arg2"):
                    "stablehlo.return %%100 : tensor<%s>" % elem])
 
 
+def select_and_scatter_ref(x, source, init, window, strides, pad, select):
+    """XLA's select_and_scatter with an add scatter: in each window (row
+    major) the first element inside the operand starts the pick, a later
+    one replaces it where select(pick, candidate) is false; the window's
+    source element is added at its pick."""
+    x = np.asarray(x, np.float64)
+    out = np.full(x.shape, init, np.float64)
+    for w_index in np.ndindex(*np.asarray(source).shape):
+        pick = None
+        for offset in np.ndindex(*window):
+            pos = tuple(i * s + o - lo for i, s, o, (lo, _) in
+                        zip(w_index, strides, offset, pad))
+            if any(p < 0 or p >= n for p, n in zip(pos, x.shape)):
+                continue
+            if pick is None or not select(x[pick], x[pos]):
+                pick = pos
+        if pick is not None:
+            out[pick] += np.asarray(source, np.float64)[w_index]
+    return out
+
+
+def select_and_scatter_text(f, x, source, init, shape, source_shape, window,
+                            strides, pad, direction, elem="f32"):
+    t = "tensor<%s>" % elem
+    select = region([("%arg1", t), ("%arg2", t)],
+                    ["%%100 = stablehlo.compare %s, %%arg1, %%arg2 : (%s, %s) -> "
+                     "tensor<i1>" % (direction, t, t),
+                     "stablehlo.return %100 : tensor<i1>"])
+    scatter = binary_body("add", elem)
+    padding = ""
+    if any(p != (0, 0) for p in pad):
+        padding = ("padding = dense<[%s]> : tensor<%dx2xi64>, "
+                   % (", ".join("[%d, %d]" % p for p in pad), len(pad)))
+    operand_type = "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
+    source_type = "tensor<%sx%s>" % ("x".join(map(str, source_shape)), elem)
+    return f.op('"stablehlo.select_and_scatter"(%s, %s, %s) <{%swindow_dimensions = '
+                'array<i64: %s>, window_strides = array<i64: %s>}> ({\n%s\n    }, {\n%s\n'
+                '    }) : (%s, %s, %s) -> %s'
+                % (x, source, init, padding, ", ".join(map(str, window)),
+                   ", ".join(map(str, strides)), select, scatter, operand_type,
+                   source_type, t, operand_type))
+
+
+def gen_select_and_scatter(rng):
+    """Max-pool gradients as jax.grad of flax max_pool exports them, and the
+    corners of the spec: padding, overlapping windows, ties (GE picks the
+    first, GT the last), windows of padding alone."""
+    funcs = []
+    e = "f32"
+    cases = [
+        # name, operand shape, window, strides, padding, direction, values
+        ("2x2_stride2", (1, 4, 4, 1), (1, 2, 2, 1), (1, 2, 2, 1), [(0, 0)] * 4, "GE",
+         None),
+        ("3x3_stride2_padded", (1, 5, 6, 2), (1, 3, 3, 1), (1, 2, 2, 1),
+         [(0, 0), (1, 1), (1, 1), (0, 0)], "GE", None),
+        ("overlapping", (2, 5, 5), (1, 3, 3), (1, 1, 1), [(0, 0)] * 3, "GE", None),
+        ("ties_ge", (4, 6), (2, 3), (1, 2), [(0, 0), (0, 1)], "GE", "ties"),
+        ("ties_gt", (4, 6), (2, 3), (1, 2), [(0, 0), (0, 1)], "GT", "ties"),
+        ("min_le", (6, 5), (3, 2), (2, 2), [(1, 0), (0, 1)], "LE", None),
+        ("padding_alone", (5,), (2,), (2,), [(0, 3)], "GE", None),
+    ]
+    ops = {"GE": np.greater_equal, "GT": np.greater, "LE": np.less_equal}
+    for name, shape, window, strides, pad, direction, values in cases:
+        f = Func("test_select_and_scatter_%s" % name)
+        if values == "ties":
+            a = array(rng.integers(0, 2, shape), e)
+        else:
+            a = array(rng.permutation(np.prod(shape)).reshape(shape) - 7, e)
+        source_shape = [(n + lo + hi - w) // s + 1
+                        for n, w, s, (lo, hi) in zip(shape, window, strides, pad)]
+        src = array(rng.integers(1, 9, source_shape), e)
+        x = f.input(a, e)
+        s = f.input(src, e)
+        init = f.op("stablehlo.constant dense<0.5> : tensor<f32>")
+        r = select_and_scatter_text(f, x, s, init, shape, source_shape, window,
+                                    strides, pad, direction)
+        select = ops[direction]
+        f.expect(r, array(select_and_scatter_ref(a, src, 0.5, window, strides, pad,
+                                                 lambda p, q: select(p, q)), e),
+                 e, 0.0, 0.0)
+        funcs.append(f.text())
+    return funcs
+
+
 def gen_reduce():
     funcs = []
     rng = np.random.default_rng(5)
@@ -1419,6 +1503,7 @@ def gen_reduce():
     f.expect(r, np.sort(ai, axis=1), "f32", 0.0, 0.0)
     funcs.append(f.text(comment="func.call inside reduce, reduce_window and sort bodies "
                         "(nested calls too) is inlined."))
+    funcs += gen_select_and_scatter(rng)
     return funcs
 
 
@@ -5016,7 +5101,8 @@ FAMILIES = [
      "convolution: NHWC/HWIO, strides, padding, lhs/rhs dilation, depthwise\n"
      "and grouped feature_group_count, NCHW/OIHW layouts, generic form."),
     ("reduce", gen_reduce, "reduce (sum, max, product, min, argmax as a "
-     "two-operand reduce) and\nreduce_window (max and average pooling)."),
+     "two-operand reduce),\nreduce_window (max and average pooling) and select_and_scatter "
+     "(max-pool\ngradients)."),
     ("control_flow", gen_control_flow, "while, if, case and func.call."),
     ("gather_scatter", gen_gather_scatter,
      "gather and scatter as JAX emits them for x[idx], x.at[idx].add(u) and\n"

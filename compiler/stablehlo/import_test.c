@@ -889,6 +889,109 @@ static void test_map_errors(void** state) {
       "t.mlir:2:8: error: 'stablehlo.map' body takes 2 arguments for 1 inputs");
 }
 
+// select_and_scatter: each bad operand, attribute and region is named.
+static void test_select_and_scatter_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* source;    // the source's type
+    const char* init;      // init_value's type
+    const char* result;    // the result's type
+    const char* attrs;     // window attributes
+    const char* select;    // the select region's argument type
+    const char* verdict;   // what the select region returns
+    const char* message;
+  } cases[] = {
+      {"2x2xf32", "2xf32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' init_value must be a rank-0 tensor of the "
+       "operand's element type (operand tensor<4x4xf32>), got tensor<2xf32>"},
+      {"2x2xf32", "i32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "init_value must be a rank-0 tensor of the operand's element type (operand "
+       "tensor<4x4xf32>), got tensor<i32>"},
+      {"2x2xf32", "f32", "4x5xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' returns the operand's type tensor<4x4xf32>, not "
+       "tensor<4x5xf32>"},
+      {"3x2xf32", "f32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' source must be tensor<2x2xf32> (one element per "
+       "window of the padded operand tensor<4x4xf32>), got tensor<3x2xf32>"},
+      {"2x2xf32", "f32", "4x4xf32", ", padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>",
+       "f32", "%c : tensor<i1>",
+       "source must be tensor<2x3xf32> (one element per window of the padded operand "
+       "tensor<4x4xf32>), got tensor<2x2xf32>"},
+      {"2x2xi32", "f32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "source must be tensor<2x2xf32> (one element per window of the padded operand "
+       "tensor<4x4xf32>), got tensor<2x2xi32>"},
+      {"2x2xf32", "f32", "4x4xf32", ", window_strides = array<i64: 2, 0>", "f32",
+       "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' dimension 1 needs a window size and stride of at "
+       "least 1, padding of at least 0 and no dilation; got size 2, stride 0, padding "
+       "[0, 0]"},
+      {"2x2xf32", "f32", "4x4xf32", ", padding = dense<[[0, 0], [-1, 1]]> : tensor<2x2xi64>",
+       "f32", "%c : tensor<i1>",
+       "dimension 1 needs a window size and stride of at least 1, padding of at least 0 "
+       "and no dilation; got size 2, stride 2, padding [-1, 1]"},
+      {"2x2xf32", "f32", "4x4xf32", ", window_dimensions = array<i64: 2>", "f32",
+       "%c : tensor<i1>", "'window_dimensions' has 1 values; expected 2"},
+      {"2x2xf32", "f32", "4x4xf32", "", "i32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' select region takes two rank-0 tensors of the "
+       "operand's element type (operand tensor<4x4xf32>), got tensor<i32>"},
+      {"2x2xf32", "f32", "4x4xf32", "", "f32", "%x : tensor<f32>",
+       "'stablehlo.select_and_scatter' select region must return one tensor<i1>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char attrs[256];
+    // The case's window attributes replace the defaults they name.
+    bool own_dims = strstr(cases[i].attrs, "window_dimensions") != NULL;
+    bool own_strides = strstr(cases[i].attrs, "window_strides") != NULL;
+    snprintf(attrs, sizeof(attrs), "%s%s%s",
+             own_dims ? "window_strides = array<i64: 2, 2>"
+                      : "window_dimensions = array<i64: 2, 2>",
+             own_dims || own_strides ? "" : ", window_strides = array<i64: 2, 2>",
+             cases[i].attrs);
+    char source[2048];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4x4xf32>, %%s: tensor<%s>, %%i: tensor<%s>) {\n"
+             "  %%0 = \"stablehlo.select_and_scatter\"(%%a, %%s, %%i) <{%s}> ({\n"
+             "  ^bb0(%%x: tensor<%s>, %%y: tensor<%s>):\n"
+             "    %%c = stablehlo.compare GE, %%x, %%y : (tensor<%s>, tensor<%s>) -> "
+             "tensor<i1>\n"
+             "    stablehlo.return %s\n"
+             "  }, {\n"
+             "  ^bb0(%%x: tensor<f32>, %%y: tensor<f32>):\n"
+             "    %%c = stablehlo.add %%x, %%y : tensor<f32>\n"
+             "    stablehlo.return %%c : tensor<f32>\n"
+             "  }) : (tensor<4x4xf32>, tensor<%s>, tensor<%s>) -> tensor<%s>\n"
+             "  return\n}\n",
+             cases[i].source, cases[i].init, attrs, cases[i].select, cases[i].select,
+             cases[i].select, cases[i].select, cases[i].verdict, cases[i].source,
+             cases[i].init, cases[i].result);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0 = \"stablehlo.select_and_scatter\"(%a, %i) <{window_dimensions = "
+      "array<i64: 2>}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.select_and_scatter' takes 3 operands (operand, "
+      "source, init_value), 1 result and 2 regions (select, scatter); got 2, 1 and 1");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) {\n"
+      "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %i) <{window_dimensions = "
+      "array<i64: 2>, window_strides = array<i64: 2>}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>, %z: tensor<f32>):\n"
+      "    %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }, {\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    stablehlo.return %y : tensor<f32>\n"
+      "  }) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "'stablehlo.select_and_scatter' select region has one block of 2 arguments");
+}
+
 // func.call in a reduce body is inlined: recursion and a callee that does
 // not fit are named.
 static void test_inline_call_errors(void** state) {
@@ -1861,6 +1964,7 @@ int main(void) {
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_map_errors),
+      cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),
