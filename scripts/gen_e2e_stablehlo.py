@@ -3640,6 +3640,95 @@ def threefry2x32(key, x0, x1):
     return array(out0, "ui32"), array(out1, "ui32")
 
 
+def rng_bit_generator_threefry(state, shape, elem):
+    """XLA's rng_bit_generator with THREE_FRY: state [key, counter] (ui64),
+    the key's low and high words the Threefry key; the inputs are counter +
+    the row-major index over the generated shape (ui64, low word first).
+    64-bit outputs join the two words (first low); 32-bit ones use both: the
+    first even dimension (else the first largest; [1] for rank 0) is halved
+    and index i along it takes word i % 2 of element i // 2. Returns the bits
+    and the new state (counter + the generated element count)."""
+    mask64 = 2 ** 64 - 1
+    key, counter = int(state[0]), int(state[1])
+    key_words = array([key & 0xFFFFFFFF, key >> 32], "ui32")
+    shape = list(shape)
+    wide = elem in ("ui64", "i64")
+    gen, split = list(shape), None
+    if not wide:
+        if not shape:
+            gen = [1]
+        else:
+            split = next((d for d, n in enumerate(shape) if n % 2 == 0), None)
+            if split is None:
+                split = shape.index(max(shape))
+            gen[split] = (shape[split] + 1) // 2
+    count = int(np.prod(gen))
+    inputs = [(counter + i) & mask64 for i in range(count)]
+    w0, w1 = threefry2x32(key_words, array([v & 0xFFFFFFFF for v in inputs], "ui32"),
+                          array([v >> 32 for v in inputs], "ui32"))
+    w0 = np.asarray(w0, np.uint64).reshape(gen)
+    w1 = np.asarray(w1, np.uint64).reshape(gen)
+    if wide:
+        bits = w0 | (w1 << np.uint64(32))
+    elif not shape:
+        bits = w0.reshape(())
+    else:
+        bits = np.zeros(shape, np.uint64)
+        for index in np.ndindex(*shape):
+            half = list(index)
+            half[split] //= 2
+            bits[index] = (w0 if index[split] % 2 == 0 else w1)[tuple(half)]
+    bits = bits.astype(np.uint64 if wide else np.uint32)
+    if elem in ("i32", "i64"):
+        bits = bits.view(np.int32 if elem == "i32" else np.int64)
+    return bits, [key, (counter + count) & mask64]
+
+
+def gen_rng_bit_generator(rng):
+    """stablehlo.rng_bit_generator with THREE_FRY against XLA's algorithm."""
+    funcs = []
+    cases = [
+        # name, state type, output shape, output type, counter, pretty form
+        ("ui32_8", "ui64", [8], "ui32", None, True),
+        ("ui32_odd_3x5", "ui64", [3, 5], "ui32", None, False),
+        ("ui32_4x3", "ui64", [4, 3], "ui32", None, True),
+        ("ui32_rank0", "ui64", [], "ui32", None, True),
+        ("ui32_2x1x7", "ui64", [2, 1, 7], "ui32", None, True),
+        ("ui64_2x3", "ui64", [2, 3], "ui64", None, True),
+        ("i64_state_i32", "i64", [6], "i32", None, False),
+        ("i64_carry", "ui64", [5], "i64", 2 ** 64 - 3, True),
+        ("ui32_counter_words", "ui64", [10], "ui32", 2 ** 32 - 2, True),
+    ]
+    for name, state_elem, shape, elem, counter, pretty in cases:
+        f = Func("test_rng_bit_generator_%s" % name)
+        words = [int(v) for v in rng.integers(0, 2 ** 63, 2, dtype=np.uint64)]
+        words[0] |= int(rng.integers(0, 2)) << 63
+        if counter is not None:
+            words[1] = counter
+        state = np.array(words, np.uint64)
+        if state_elem == "i64":
+            state = state.view(np.int64)
+        s = f.input(array(state, state_elem), state_elem)
+        state_type = "tensor<2x%s>" % state_elem
+        out_type = "tensor<%s%s>" % ("".join("%dx" % n for n in shape), elem)
+        if pretty:
+            text = ("stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (%s) -> "
+                    "(%s, %s)" % (s, state_type, state_type, out_type))
+        else:
+            text = ('"stablehlo.rng_bit_generator"(%s) {rng_algorithm = '
+                    '#stablehlo<rng_algorithm THREE_FRY>} : (%s) -> (%s, %s)'
+                    % (s, state_type, state_type, out_type))
+        r = f.op(text, count=2)
+        bits, new_state = rng_bit_generator_threefry(words, shape, elem)
+        new_state = np.array(new_state, np.uint64)
+        if state_elem == "i64":
+            new_state = new_state.view(np.int64)
+        f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
+        f.expect("%s#1" % r, array(bits, elem), elem)
+        funcs.append(f.text())
+    return funcs
+
+
 def gen_jax_programs():
     funcs = []
     # The reference against Random123's known answers for Threefry-2x32-20.
@@ -3796,6 +3885,7 @@ def gen_jax_programs():
     f.expect(r, array([1.0, 3.0, 5.0], e), e)
     funcs.append(f.text(comment="cumsum([1, 2, 3]) is [1, 3, 6]: the check "
                         "must fail."))
+    funcs += gen_rng_bit_generator(rng)
     return funcs
 
 
@@ -5141,7 +5231,8 @@ FAMILIES = [
      "other op reads."),
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
-     "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+     "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss;\n"
+     "rng_bit_generator with THREE_FRY against XLA's algorithm."),
     ("linalg", gen_linalg,
      "triangular_solve and cholesky, unrolled into slices, dot_general and\n"
      "elementwise ops."),

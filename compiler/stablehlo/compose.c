@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "compiler/tensor/eval.h"
 
@@ -1367,6 +1368,236 @@ static grt_status_t grtc_chlo_lower_mulhi(grtc_chlo_builder_t* b, grt_string_vie
 #define GRTC_CHLO_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 //===----------------------------------------------------------------------===//
+// rng_bit_generator (THREE_FRY)
+//===----------------------------------------------------------------------===//
+
+// XLA's THREE_FRY generator, bit for bit. The state is ui64[2]: the key
+// (its low and high 32 bits the two Threefry-2x32 key words) and a counter.
+// Each element of the generated shape G takes counter + its row-major index
+// as the 64-bit Threefry input (low word first) and the state's counter
+// advances by the element count of G. 64-bit outputs: G is the output shape
+// and each element is the two output words (first one low). 32-bit outputs:
+// both words are used: G is the output shape with one dimension d halved
+// (rounded up; d the first even dimension, or else the first of the largest,
+// and G = [1] for rank 0), and output index i along d takes word i % 2 of G's
+// element i / 2 (an odd d drops the last).
+#define GRTC_CHLO_THREEFRY_PARITY 0x1BD11BDAu
+
+static grtc_tvalue_t* grtc_chlo_rotate_left32(grtc_chlo_math_t* m, grtc_tvalue_t* v,
+                                              uint32_t distance) {
+  return grtc_chlo_binary(m, GRTC_TOP_OR,
+                          grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, v, distance),
+                          grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, v, 32 - distance));
+}
+
+// Threefry-2x32 with 20 rounds on ui32 words |x| under key words |k| (all of
+// one shape); the result replaces |x|.
+static void grtc_chlo_threefry2x32(grtc_chlo_math_t* m, grtc_tvalue_t* x[2],
+                                   grtc_tvalue_t* const k[2]) {
+  static const uint32_t rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  grtc_tvalue_t* ks[3] = {
+      k[0], k[1],
+      grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, k[0], k[1]),
+                       grtc_chlo_bits(m, k[0], GRTC_CHLO_THREEFRY_PARITY))};
+  x[0] = ADD(x[0], ks[0]);
+  x[1] = ADD(x[1], ks[1]);
+  for (uint32_t block = 0; block < 5; ++block) {
+    for (uint32_t r = 0; r < 4; ++r) {
+      x[0] = ADD(x[0], x[1]);
+      x[1] = grtc_chlo_rotate_left32(m, x[1], rotations[(block % 2) * 4 + r]);
+      x[1] = grtc_chlo_binary(m, GRTC_TOP_XOR, x[0], x[1]);
+    }
+    x[0] = ADD(x[0], ks[(block + 1) % 3]);
+    x[1] = ADD(ADD(x[1], ks[(block + 2) % 3]), grtc_chlo_bits(m, x[1], block + 1));
+  }
+}
+
+// |x| (rank 0 or a shape) as |shape|: a reshape, or a broadcast of a rank-0.
+static grtc_tvalue_t* grtc_chlo_as_shape(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                         const grtc_ttype_t* shape) {
+  if (!x) return NULL;
+  grtc_ttype_t type = *shape;
+  type.elem = x->type.elem;
+  if (x->type.rank == 0 && grtc_ttype_element_count(&type) != 1) {
+    grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &x, 1, &type);
+    if (r) r->def->attrs.dims = grtc_tmodule_i64s(m->b->module, NULL, 0);
+    return r;
+  }
+  return grtc_chlo_make(m, GRTC_TOP_RESHAPE, &x, 1, &type);
+}
+
+// The low and high ui32 words of the ui64 |x|.
+static void grtc_chlo_words(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_tvalue_t* out[2]) {
+  out[0] = grtc_chlo_convert(
+      m, grtc_chlo_binary(m, GRTC_TOP_AND, x, grtc_chlo_bits(m, x, 0xFFFFFFFFu)),
+      GRTC_ELEM_U32);
+  out[1] = grtc_chlo_convert(m, grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, x, 32),
+                             GRTC_ELEM_U32);
+}
+
+// Element |index| of the rank-1 |x|, as a rank-0 tensor.
+static grtc_tvalue_t* grtc_chlo_element(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                        int64_t index) {
+  if (!x) return NULL;
+  grtc_ttype_t one = x->type;
+  one.dims[0] = 1;
+  int64_t start = index, limit = index + 1, stride = 1;
+  grtc_tvalue_t* slice = grtc_chlo_make(m, GRTC_TOP_SLICE, &x, 1, &one);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(m->b->module, &start, 1);
+    slice->def->attrs.limit = grtc_tmodule_i64s(m->b->module, &limit, 1);
+    slice->def->attrs.strides = grtc_tmodule_i64s(m->b->module, &stride, 1);
+  }
+  grtc_ttype_t scalar = {0};
+  return grtc_chlo_as_shape(m, slice, &scalar);
+}
+
+static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
+                                                grt_string_view_t name,
+                                                grtc_tvalue_t* state,
+                                                const grtc_ttype_t* results,
+                                                const grtc_chlo_attrs_t* attrs,
+                                                grtc_tvalue_t** outs) {
+  char ts[GRTC_TTYPE_FORMAT_CAPACITY], to[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&state->type, ts, sizeof(ts));
+  grtc_ttype_format(&results[1], to, sizeof(to));
+  if (attrs->rng_algorithm == GRTC_CHLO_RNG_NONE) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires 'rng_algorithm' (DEFAULT, THREE_FRY or PHILOX)",
+                           GRT_SV_ARG(name));
+  }
+  if (attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "'%.*s' with %s is not supported yet (THREE_FRY is)",
+                           GRT_SV_ARG(name),
+                           attrs->rng_algorithm == GRTC_CHLO_RNG_PHILOX
+                               ? "PHILOX"
+                               : "DEFAULT (PHILOX in XLA)");
+  }
+  const grtc_ttype_t* in = &state->type;
+  if (in->rank != 1 || in->dims[0] != 2 ||
+      (in->elem != GRTC_ELEM_U64 && in->elem != GRTC_ELEM_I64)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' with THREE_FRY takes a state of two 64-bit integers "
+                           "(tensor<2xui64>), got %s", GRT_SV_ARG(name), ts);
+  }
+  if (!grtc_ttype_equal(&results[0], in)) {
+    char tr[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' returns the state's type %s as its new state, not %s",
+                           GRT_SV_ARG(name), ts,
+                           grtc_ttype_format(&results[0], tr, sizeof(tr)));
+  }
+  grtc_elem_t out_elem = results[1].elem;
+  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64;
+  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' generates 32- or 64-bit integers, got %s",
+                           GRT_SV_ARG(name), to);
+  }
+  // The generated shape.
+  const grtc_ttype_t* out = &results[1];
+  grtc_ttype_t gen = *out;
+  gen.elem = GRTC_ELEM_U64;
+  int64_t split = -1;
+  if (!wide) {
+    if (out->rank == 0) {
+      gen.rank = 1;
+      gen.dims[0] = 1;
+    } else {
+      for (uint32_t d = 0; d < out->rank && split < 0; ++d) {
+        if (out->dims[d] % 2 == 0) split = d;
+      }
+      for (uint32_t d = 0; d < out->rank && split < 0; ++d) {
+        bool largest = true;
+        for (uint32_t e = 0; e < out->rank; ++e) largest &= out->dims[e] <= out->dims[d];
+        if (largest) split = d;
+      }
+      gen.dims[split] = (out->dims[split] + 1) / 2;
+    }
+  }
+  int64_t count = grtc_ttype_element_count(&gen);
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* s = grtc_chlo_bitcast(m, state, GRTC_ELEM_U64);
+  if (in->elem == GRTC_ELEM_U64) s = state;
+  grtc_tvalue_t* key = grtc_chlo_element(m, s, 0);
+  grtc_tvalue_t* counter = grtc_chlo_element(m, s, 1);
+  // The inputs: counter + the row-major index, split into words.
+  grtc_tvalue_t* input = grtc_chlo_as_shape(m, counter, &gen);
+  int64_t stride = 1;
+  for (uint32_t d = gen.rank; d-- > 0;) {
+    if (gen.dims[d] > 1) {
+      grtc_tvalue_t* iota = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &gen);
+      if (iota) iota->def->attrs.dim = d;
+      input = ADD(input, stride == 1 ? iota : MUL(iota, grtc_chlo_bits(m, iota, (uint64_t)stride)));
+    }
+    stride *= gen.dims[d];
+  }
+  grtc_tvalue_t *x[2], *k[2];
+  grtc_chlo_words(m, input, x);
+  grtc_chlo_words(m, grtc_chlo_as_shape(m, key, &gen), k);
+  grtc_chlo_threefry2x32(m, x, k);
+  grtc_tvalue_t* bits = NULL;
+  if (wide) {
+    bits = grtc_chlo_binary(
+        m, GRTC_TOP_OR, grtc_chlo_convert(m, x[0], GRTC_ELEM_U64),
+        grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(m, x[1], GRTC_ELEM_U64),
+                        32));
+  } else if (out->rank == 0) {
+    grtc_ttype_t scalar = {0};
+    bits = grtc_chlo_as_shape(m, x[0], &scalar);
+  } else {
+    // (.., H, ..) twice -> (.., H, 1, ..) -> concatenated (.., H, 2, ..) ->
+    // (.., 2H, ..), sliced to the output's extent.
+    grtc_ttype_t unit = gen, pair = gen, even = *out;
+    for (uint32_t d = gen.rank; d > (uint32_t)split + 1; --d) {
+      unit.dims[d] = gen.dims[d - 1];
+    }
+    unit.rank = pair.rank = gen.rank + 1;
+    unit.dims[split + 1] = 1;
+    memcpy(pair.dims, unit.dims, sizeof(pair.dims));
+    pair.dims[split + 1] = 2;
+    pair.elem = unit.elem = even.elem = GRTC_ELEM_U32;
+    grtc_tvalue_t* parts[2] = {grtc_chlo_as_shape(m, x[0], &unit),
+                               grtc_chlo_as_shape(m, x[1], &unit)};
+    grtc_tvalue_t* joined = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, 2, &pair);
+    if (joined) joined->def->attrs.dim = split + 1;
+    even.dims[split] = gen.dims[split] * 2;
+    bits = grtc_chlo_as_shape(m, joined, &even);
+    if (even.dims[split] != out->dims[split]) {
+      int64_t start[GRTC_MAX_RANK] = {0}, strides[GRTC_MAX_RANK];
+      for (uint32_t d = 0; d < out->rank; ++d) strides[d] = 1;
+      grtc_ttype_t sliced = *out;
+      sliced.elem = GRTC_ELEM_U32;
+      bits = grtc_chlo_make(m, GRTC_TOP_SLICE, &bits, 1, &sliced);
+      if (bits) {
+        bits->def->attrs.start = grtc_tmodule_i64s(b->module, start, out->rank);
+        bits->def->attrs.limit = grtc_tmodule_i64s(b->module, out->dims, out->rank);
+        bits->def->attrs.strides = grtc_tmodule_i64s(b->module, strides, out->rank);
+      }
+    }
+  }
+  if (bits && bits->type.elem != out_elem) bits = grtc_chlo_bitcast(m, bits, out_elem);
+  // The new state: the key, the counter advanced by G's element count.
+  grtc_ttype_t one = *in;
+  one.dims[0] = 1;
+  one.elem = GRTC_ELEM_U64;
+  grtc_tvalue_t* halves[2] = {
+      grtc_chlo_as_shape(m, key, &one),
+      grtc_chlo_as_shape(m, ADD(counter, grtc_chlo_bits(m, counter, (uint64_t)count)), &one)};
+  grtc_ttype_t state_type = *in;
+  state_type.elem = GRTC_ELEM_U64;
+  grtc_tvalue_t* next = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, halves, 2, &state_type);
+  if (next) next->def->attrs.dim = 0;
+  if (next && in->elem != GRTC_ELEM_U64) next = grtc_chlo_bitcast(m, next, in->elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  outs[0] = next;
+  outs[1] = bits;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // top_k
 //===----------------------------------------------------------------------===//
 
@@ -1471,6 +1702,11 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
                        uint32_t* out_result_count) {
   *out_result_count = 1;
   if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
+    *out_operand_count = 1;
+    *out_result_count = 2;
+    return true;
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
     *out_operand_count = 1;
     *out_result_count = 2;
     return true;
@@ -1608,6 +1844,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
     return grtc_chlo_top_k(b, operands[0], results, attrs, outs);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
+    return grtc_chlo_rng_bit_generator(b, name, operands[0], results, attrs, outs);
   }
   static const struct {
     const char* name;

@@ -1306,6 +1306,43 @@ static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
 }
 
 // A CHLO op: its attributes decoded here, its ops built by compose.c.
+// The enum attribute |name| of |op| (#stablehlo<|kind| WORD> or "WORD"),
+// as its index in |words|; -1 when absent, an error naming the words when
+// it is none of them.
+static grt_status_t grtc_import_chlo_enum(grtc_import_t* ctx, const grtc_operation_t* op,
+                                          const char* name, const char* kind,
+                                          const char* const* words, int count,
+                                          int* out_index) {
+  *out_index = -1;
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr) return grt_ok_status();
+  grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
+                           : attr->kind == GRTC_ATTR_STRING ? attr->string
+                                                            : grt_make_cstring_view("");
+  for (int i = 0; i < count; ++i) {
+    char spelled[64];
+    snprintf(spelled, sizeof(spelled), "#stablehlo<%s %s>", kind, words[i]);
+    if (grt_string_view_equal_cstring(text, spelled) ||
+        grt_string_view_equal_cstring(text, words[i])) {
+      *out_index = i;
+    }
+  }
+  if (*out_index >= 0) return grt_ok_status();
+  char expected[160] = "";
+  size_t used = 0;
+  for (int i = 0; i < count && used < sizeof(expected); ++i) {
+    if (i == 0) {
+      used += (size_t)snprintf(expected, sizeof(expected), "#stablehlo<%s %s>", kind,
+                               words[0]);
+    } else {
+      used += (size_t)snprintf(expected + used, sizeof(expected) - used, "%s%s",
+                               i == count - 1 ? " or " : ", ", words[i]);
+    }
+  }
+  return grtc_import_error(ctx, op, "'%s' must be %s, got '%.*s'", name, expected,
+                           GRT_SV_ARG(text));
+}
+
 static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
                                     grtc_tvalue_t* const* operands,
                                     const grtc_ttype_t* results, grtc_tblock_t* block) {
@@ -1364,27 +1401,16 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                         &attrs.select_batch_dims));
     attrs.has_index_select = true;
   }
-  attrs.transpose_a = -1;
-  attr = grtc_operation_attribute(op, "transpose_a");
-  if (attr) {
-    static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-    grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
-                             : attr->kind == GRTC_ATTR_STRING ? attr->string
-                                                              : grt_make_cstring_view("");
-    for (int i = 0; i < 3; ++i) {
-      char spelled[64];
-      snprintf(spelled, sizeof(spelled), "#stablehlo<transpose %s>", transposes[i]);
-      if (grt_string_view_equal_cstring(text, spelled) ||
-          grt_string_view_equal_cstring(text, transposes[i])) {
-        attrs.transpose_a = i;
-      }
-    }
-    if (attrs.transpose_a < 0) {
-      return grtc_import_error(ctx, op, "'transpose_a' must be #stablehlo<transpose "
-                               "NO_TRANSPOSE>, TRANSPOSE or ADJOINT, got '%.*s'",
-                               GRT_SV_ARG(text));
-    }
-  }
+  int index = -1;
+  static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+  GRT_RETURN_IF_ERROR(
+      grtc_import_chlo_enum(ctx, op, "transpose_a", "transpose", transposes, 3, &index));
+  attrs.transpose_a = index;
+  static const char* const algorithms[] = {"DEFAULT", "THREE_FRY", "PHILOX"};
+  GRT_RETURN_IF_ERROR(grtc_import_chlo_enum(ctx, op, "rng_algorithm", "rng_algorithm",
+                                            algorithms, 3, &index));
+  attrs.rng_algorithm =
+      index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,

@@ -992,6 +992,83 @@ static void test_select_and_scatter_errors(void** state) {
       "'stablehlo.select_and_scatter' select region has one block of 2 arguments");
 }
 
+// rng_bit_generator: each bad state, result and algorithm is named.
+static void test_rng_bit_generator_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* state;      // the state's type
+    const char* new_state;  // the first result's type
+    const char* output;     // the second result's type
+    const char* algorithm;  // the attribute, generic form
+    const char* message;
+  } cases[] = {
+      {"3xui64", "3xui64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' with THREE_FRY takes a state of two 64-bit integers "
+       "(tensor<2xui64>), got tensor<3xui64>"},
+      {"4xui32", "4xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "takes a state of two 64-bit integers (tensor<2xui64>), got tensor<4xui32>"},
+      {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
+       "state, not tensor<2xi64>"},
+      {"2xui64", "2xui64", "4xf32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers, got tensor<4xf32>"},
+      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm THREE_FRY>",
+       "generates 32- or 64-bit integers, got tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xui32", "#stablehlo<rng_algorithm MERSENNE>",
+       "'rng_algorithm' must be #stablehlo<rng_algorithm DEFAULT>, THREE_FRY or PHILOX, "
+       "got '#stablehlo<rng_algorithm MERSENNE>'"},
+      {"2xui64", "2xui64", "4xui32", NULL,
+       "'stablehlo.rng_bit_generator' requires 'rng_algorithm' (DEFAULT, THREE_FRY or "
+       "PHILOX)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char attr[128] = "";
+    if (cases[i].algorithm) {
+      snprintf(attr, sizeof(attr), " {rng_algorithm = %s}", cases[i].algorithm);
+    }
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%s: tensor<%s>) {\n"
+             "  %%0:2 = \"stablehlo.rng_bit_generator\"(%%s)%s : (tensor<%s>) -> "
+             "(tensor<%s>, tensor<%s>)\n"
+             "  return\n}\n",
+             cases[i].state, attr, cases[i].state, cases[i].new_state, cases[i].output);
+    expect_import_error(source, cases[i].message);
+  }
+  // PHILOX and DEFAULT (XLA's PHILOX) are not done yet.
+  static const char* const unsupported[][2] = {
+      {"PHILOX", "'stablehlo.rng_bit_generator' with PHILOX is not supported yet "
+                 "(THREE_FRY is)"},
+      {"DEFAULT", "'stablehlo.rng_bit_generator' with DEFAULT (PHILOX in XLA) is not "
+                  "supported yet (THREE_FRY is)"},
+  };
+  for (size_t i = 0; i < 2; ++i) {
+    char source[512];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%s: tensor<2xui64>) {\n"
+             "  %%0:2 = stablehlo.rng_bit_generator %%s, algorithm = %s : (tensor<2xui64>) "
+             "-> (tensor<2xui64>, tensor<4xui32>)\n"
+             "  return\n}\n", unsupported[i][0]);
+    expect_import_error(source, unsupported[i][1]);
+  }
+  expect_parse_error("func.func @f(%s: tensor<2xui64>) {\n"
+                     "  %0:2 = stablehlo.rng_bit_generator %s, algorithm = 3 : "
+                     "(tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)\n"
+                     "  return\n}\n",
+                     "a rng_algorithm name after 'algorithm ='");
+  // The pretty and generic forms import alike.
+  expect_same("func.func @f(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>) {\n"
+              "  %0, %1 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : "
+              "(tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>)\n"
+              "  return %0, %1 : tensor<2xui64>, tensor<3xui32>\n}\n",
+              "func.func @f(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>) {\n"
+              "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
+              "#stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>) -> "
+              "(tensor<2xui64>, tensor<3xui32>)\n"
+              "  return %0#0, %0#1 : tensor<2xui64>, tensor<3xui32>\n}\n",
+              false);
+}
+
 // func.call in a reduce body is inlined: recursion and a callee that does
 // not fit are named.
 static void test_inline_call_errors(void** state) {
@@ -1965,6 +2042,7 @@ int main(void) {
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
+      cmocka_unit_test(test_rng_bit_generator_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),
