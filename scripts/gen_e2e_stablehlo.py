@@ -3684,42 +3684,104 @@ def rng_bit_generator_threefry(state, shape, elem):
     return bits, [key, (counter + count) & mask64]
 
 
+def philox4x32(ctr, key):
+    """Philox-4x32 with 10 rounds on four uint32 words under two."""
+    mask = 0xFFFFFFFF
+    x, k0, k1 = list(ctr), key[0], key[1]
+    for _ in range(10):
+        p0, p1 = x[0] * 0xD2511F53, x[2] * 0xCD9E8D57
+        x = [((p1 >> 32) ^ x[1] ^ k0) & mask, p1 & mask,
+             ((p0 >> 32) ^ x[3] ^ k1) & mask, p0 & mask]
+        k0, k1 = (k0 + 0x9E3779B9) & mask, (k1 + 0xBB67AE85) & mask
+    return x
+
+
+def rng_bit_generator_philox(state, shape, elem):
+    """XLA's rng_bit_generator with PHILOX (and DEFAULT): state [key, low,
+    high] or [key, low] (then the key is the counter's high half and only
+    the low half is written back); hash j of ceil(words / 4) hashes
+    counter + j (128-bit, low word first); output word 4j + w is its word w
+    (64-bit outputs join words 2i, 2i + 1). Returns the bits and new state."""
+    mask64 = 2 ** 64 - 1
+    key = int(state[0])
+    low = int(state[1])
+    high = int(state[2]) if len(state) == 3 else key
+    wide = elem in ("ui64", "i64")
+    count = int(np.prod(shape))
+    hashes = (count * (2 if wide else 1) + 3) // 4
+    counter = low | (high << 64)
+    words = []
+    for j in range(hashes):
+        c = (counter + j) % 2 ** 128
+        words += philox4x32([(c >> (32 * w)) & 0xFFFFFFFF for w in range(4)],
+                            [key & 0xFFFFFFFF, key >> 32])
+    if wide:
+        values = [words[2 * i] | (words[2 * i + 1] << 32) for i in range(count)]
+        bits = np.array(values, np.uint64).reshape(shape)
+    else:
+        bits = np.array(words[:count], np.uint32).reshape(shape)
+    if elem in ("i32", "i64"):
+        bits = bits.view(np.int32 if elem == "i32" else np.int64)
+    counter = (counter + hashes) % 2 ** 128
+    new_state = [key, counter & mask64] + ([counter >> 64] if len(state) == 3 else [])
+    return bits, new_state
+
 def gen_rng_bit_generator(rng):
-    """stablehlo.rng_bit_generator with THREE_FRY against XLA's algorithm."""
+    """stablehlo.rng_bit_generator against XLA's THREE_FRY and PHILOX."""
+    # The Philox reference against Random123's known answers.
+    assert philox4x32([0] * 4, [0, 0]) == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+    assert philox4x32([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344],
+                      [0xA4093822, 0x299F31D0]) == [0xD16CFE09, 0x94FDCCEB, 0x5001E420,
+                                                    0x24126EA1]
     funcs = []
     cases = [
-        # name, state type, output shape, output type, counter, pretty form
-        ("ui32_8", "ui64", [8], "ui32", None, True),
-        ("ui32_odd_3x5", "ui64", [3, 5], "ui32", None, False),
-        ("ui32_4x3", "ui64", [4, 3], "ui32", None, True),
-        ("ui32_rank0", "ui64", [], "ui32", None, True),
-        ("ui32_2x1x7", "ui64", [2, 1, 7], "ui32", None, True),
-        ("ui64_2x3", "ui64", [2, 3], "ui64", None, True),
-        ("i64_state_i32", "i64", [6], "i32", None, False),
-        ("i64_carry", "ui64", [5], "i64", 2 ** 64 - 3, True),
-        ("ui32_counter_words", "ui64", [10], "ui32", 2 ** 32 - 2, True),
+        # name, algorithm, state type, state size, output shape, output type,
+        # counter (low word), counter high word, pretty form
+        ("ui32_8", "THREE_FRY", "ui64", 2, [8], "ui32", None, None, True),
+        ("ui32_odd_3x5", "THREE_FRY", "ui64", 2, [3, 5], "ui32", None, None, False),
+        ("ui32_4x3", "THREE_FRY", "ui64", 2, [4, 3], "ui32", None, None, True),
+        ("ui32_rank0", "THREE_FRY", "ui64", 2, [], "ui32", None, None, True),
+        ("ui32_2x1x7", "THREE_FRY", "ui64", 2, [2, 1, 7], "ui32", None, None, True),
+        ("ui64_2x3", "THREE_FRY", "ui64", 2, [2, 3], "ui64", None, None, True),
+        ("i64_state_i32", "THREE_FRY", "i64", 2, [6], "i32", None, None, False),
+        ("i64_carry", "THREE_FRY", "ui64", 2, [5], "i64", 2 ** 64 - 3, None, True),
+        ("ui32_counter_words", "THREE_FRY", "ui64", 2, [10], "ui32", 2 ** 32 - 2, None,
+         True),
+        ("philox_ui32_3x5", "PHILOX", "ui64", 3, [3, 5], "ui32", None, None, True),
+        ("philox_ui64_7", "PHILOX", "ui64", 3, [7], "ui64", None, None, False),
+        ("philox_state2_ui32_6", "PHILOX", "ui64", 2, [6], "ui32", None, None, True),
+        ("philox_state2_i64_2x2", "PHILOX", "i64", 2, [2, 2], "i64", None, None, True),
+        ("philox_carry_i32_9", "PHILOX", "ui64", 3, [9], "i32", 2 ** 64 - 2, 2 ** 64 - 1,
+         True),
+        ("philox_rank0_ui32", "PHILOX", "ui64", 3, [], "ui32", None, None, True),
+        ("default_ui32_4x4", "DEFAULT", "ui64", 2, [4, 4], "ui32", None, None, True),
     ]
-    for name, state_elem, shape, elem, counter, pretty in cases:
+    for (name, algorithm, state_elem, size, shape, elem, counter, high,
+         pretty) in cases:
         f = Func("test_rng_bit_generator_%s" % name)
-        words = [int(v) for v in rng.integers(0, 2 ** 63, 2, dtype=np.uint64)]
+        words = [int(v) for v in rng.integers(0, 2 ** 63, size, dtype=np.uint64)]
         words[0] |= int(rng.integers(0, 2)) << 63
         if counter is not None:
             words[1] = counter
+        if high is not None:
+            words[2] = high
         state = np.array(words, np.uint64)
         if state_elem == "i64":
             state = state.view(np.int64)
         s = f.input(array(state, state_elem), state_elem)
-        state_type = "tensor<2x%s>" % state_elem
+        state_type = "tensor<%dx%s>" % (size, state_elem)
         out_type = "tensor<%s%s>" % ("".join("%dx" % n for n in shape), elem)
         if pretty:
-            text = ("stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (%s) -> "
-                    "(%s, %s)" % (s, state_type, state_type, out_type))
+            text = ("stablehlo.rng_bit_generator %s, algorithm = %s : (%s) -> (%s, %s)"
+                    % (s, algorithm, state_type, state_type, out_type))
         else:
             text = ('"stablehlo.rng_bit_generator"(%s) {rng_algorithm = '
-                    '#stablehlo<rng_algorithm THREE_FRY>} : (%s) -> (%s, %s)'
-                    % (s, state_type, state_type, out_type))
+                    '#stablehlo<rng_algorithm %s>} : (%s) -> (%s, %s)'
+                    % (s, algorithm, state_type, state_type, out_type))
         r = f.op(text, count=2)
-        bits, new_state = rng_bit_generator_threefry(words, shape, elem)
+        reference = (rng_bit_generator_threefry if algorithm == "THREE_FRY"
+                     else rng_bit_generator_philox)
+        bits, new_state = reference(words, shape, elem)
         new_state = np.array(new_state, np.uint64)
         if state_elem == "i64":
             new_state = new_state.view(np.int64)
@@ -3727,7 +3789,6 @@ def gen_rng_bit_generator(rng):
         f.expect("%s#1" % r, array(bits, elem), elem)
         funcs.append(f.text())
     return funcs
-
 
 def gen_jax_programs():
     funcs = []
@@ -5232,7 +5293,8 @@ FAMILIES = [
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
      "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss;\n"
-     "rng_bit_generator with THREE_FRY against XLA's algorithm."),
+     "rng_bit_generator with THREE_FRY, PHILOX and DEFAULT against XLA's\n"
+     "algorithms."),
     ("linalg", gen_linalg,
      "triangular_solve and cholesky, unrolled into slices, dot_general and\n"
      "elementwise ops."),

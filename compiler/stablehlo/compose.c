@@ -1368,7 +1368,7 @@ static grt_status_t grtc_chlo_lower_mulhi(grtc_chlo_builder_t* b, grt_string_vie
 #define GRTC_CHLO_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 //===----------------------------------------------------------------------===//
-// rng_bit_generator (THREE_FRY)
+// rng_bit_generator (THREE_FRY, PHILOX)
 //===----------------------------------------------------------------------===//
 
 // XLA's THREE_FRY generator, bit for bit. The state is ui64[2]: the key
@@ -1452,6 +1452,122 @@ static grtc_tvalue_t* grtc_chlo_element(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   return grtc_chlo_as_shape(m, slice, &scalar);
 }
 
+// XLA's PHILOX generator (Philox-4x32, 10 rounds), bit for bit. The state is
+// ui64[2] or ui64[3]: the key (its low and high words the Philox key), then
+// a 128-bit counter: with three elements elements 1 and 2 (low, high); with
+// two, element 1 low and the key itself high (XLA reverses the state), and
+// only the low half is written back. Hash j of ceil(n / 4) (n the output's
+// 32-bit words) takes counter + j as its four input words (low first);
+// output word 4j + w is word w of hash j (64-bit outputs join words 2i and
+// 2i + 1, first low); the counter advances by the hashes made.
+#define GRTC_CHLO_PHILOX_MUL_A 0xD2511F53u
+#define GRTC_CHLO_PHILOX_MUL_B 0xCD9E8D57u
+#define GRTC_CHLO_PHILOX_WEYL_A 0x9E3779B9u
+#define GRTC_CHLO_PHILOX_WEYL_B 0xBB67AE85u
+
+// The ui64 |sum| = |low| + |delta| (wrapping) and |high| plus its carry.
+static void grtc_chlo_add_u128(grtc_chlo_math_t* m, grtc_tvalue_t* low,
+                               grtc_tvalue_t* high, grtc_tvalue_t* delta,
+                               grtc_tvalue_t* out[2]) {
+  out[0] = ADD(low, delta);
+  grtc_tvalue_t* carry = grtc_chlo_compare_bits(m, GRTC_CMP_LT, out[0], low);
+  out[1] = ADD(high, SELECT(carry, grtc_chlo_bits(m, high, 1), grtc_chlo_bits(m, high, 0)));
+}
+
+static void grtc_chlo_philox(grtc_chlo_math_t* m, grtc_tvalue_t* state, int64_t state_size,
+                             int64_t words, bool wide, const grtc_ttype_t* out,
+                             grtc_tvalue_t** out_bits, grtc_tvalue_t** out_state) {
+  grtc_tmodule_t* module = m->b->module;
+  int64_t hashes = (words + 3) / 4;
+  grtc_ttype_t gen = {0};
+  gen.elem = GRTC_ELEM_U64;
+  gen.rank = 1;
+  gen.dims[0] = hashes;
+  grtc_tvalue_t* key = grtc_chlo_element(m, state, 0);
+  grtc_tvalue_t* low = grtc_chlo_element(m, state, 1);
+  grtc_tvalue_t* high = state_size >= 3 ? grtc_chlo_element(m, state, 2) : key;
+  grtc_tvalue_t* iota = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &gen);
+  if (iota) iota->def->attrs.dim = 0;
+  grtc_tvalue_t* counter[2];
+  grtc_chlo_add_u128(m, grtc_chlo_as_shape(m, low, &gen), grtc_chlo_as_shape(m, high, &gen),
+                     iota, counter);
+  grtc_tvalue_t *x[4], *k[2];
+  grtc_chlo_words(m, counter[0], x);
+  grtc_chlo_words(m, counter[1], x + 2);
+  grtc_chlo_words(m, grtc_chlo_as_shape(m, key, &gen), k);
+  for (int round = 0; round < 10; ++round) {
+    grtc_tvalue_t *p0[2], *p1[2];
+    grtc_chlo_words(m, MUL(grtc_chlo_convert(m, x[0], GRTC_ELEM_U64),
+                           grtc_chlo_bits(m, counter[0], GRTC_CHLO_PHILOX_MUL_A)), p0);
+    grtc_chlo_words(m, MUL(grtc_chlo_convert(m, x[2], GRTC_ELEM_U64),
+                           grtc_chlo_bits(m, counter[0], GRTC_CHLO_PHILOX_MUL_B)), p1);
+    x[0] = grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, p1[1], x[1]),
+                            k[0]);
+    x[1] = p1[0];
+    x[2] = grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, p0[1], x[3]),
+                            k[1]);
+    x[3] = p0[0];
+    if (round < 9) {
+      k[0] = ADD(k[0], grtc_chlo_bits(m, k[0], GRTC_CHLO_PHILOX_WEYL_A));
+      k[1] = ADD(k[1], grtc_chlo_bits(m, k[1], GRTC_CHLO_PHILOX_WEYL_B));
+    }
+  }
+  // Word (or pair) w of hash j at 4j + w (2j + w): stacked along a new last
+  // dimension, flattened, cut to the output's count and shaped.
+  uint32_t lanes = wide ? 2 : 4;
+  grtc_tvalue_t* lane[4];
+  for (uint32_t w = 0; w < lanes; ++w) {
+    lane[w] = wide ? grtc_chlo_binary(
+                         m, GRTC_TOP_OR, grtc_chlo_convert(m, x[2 * w], GRTC_ELEM_U64),
+                         grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT,
+                                         grtc_chlo_convert(m, x[2 * w + 1], GRTC_ELEM_U64),
+                                         32))
+                   : x[w];
+  }
+  grtc_ttype_t column = gen, table = gen, flat = gen;
+  column.elem = table.elem = flat.elem = wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32;
+  column.rank = table.rank = 2;
+  column.dims[1] = 1;
+  table.dims[1] = lanes;
+  flat.dims[0] = hashes * lanes;
+  for (uint32_t w = 0; w < lanes; ++w) lane[w] = grtc_chlo_as_shape(m, lane[w], &column);
+  grtc_tvalue_t* joined = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, lane, lanes, &table);
+  if (joined) joined->def->attrs.dim = 1;
+  grtc_tvalue_t* bits = grtc_chlo_as_shape(m, joined, &flat);
+  int64_t count = grtc_ttype_element_count(out);
+  if (count != flat.dims[0]) {
+    grtc_ttype_t cut = flat;
+    cut.dims[0] = count;
+    int64_t start = 0, stride = 1;
+    bits = grtc_chlo_make(m, GRTC_TOP_SLICE, &bits, 1, &cut);
+    if (bits) {
+      bits->def->attrs.start = grtc_tmodule_i64s(module, &start, 1);
+      bits->def->attrs.limit = grtc_tmodule_i64s(module, &count, 1);
+      bits->def->attrs.strides = grtc_tmodule_i64s(module, &stride, 1);
+    }
+  }
+  grtc_ttype_t shaped = *out;
+  shaped.elem = flat.elem;
+  *out_bits = grtc_chlo_as_shape(m, bits, &shaped);
+  // The new state: the key, the counter advanced (its high half only with
+  // a state of three).
+  grtc_tvalue_t* next[2];
+  grtc_chlo_add_u128(m, low, high, grtc_chlo_bits(m, low, (uint64_t)hashes), next);
+  grtc_ttype_t one = {0};
+  one.elem = GRTC_ELEM_U64;
+  one.rank = 1;
+  one.dims[0] = 1;
+  grtc_tvalue_t* parts[3] = {grtc_chlo_as_shape(m, key, &one),
+                             grtc_chlo_as_shape(m, next[0], &one),
+                             grtc_chlo_as_shape(m, next[1], &one)};
+  grtc_ttype_t state_type = one;
+  state_type.dims[0] = state_size;
+  grtc_tvalue_t* joined_state =
+      grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, (uint32_t)state_size, &state_type);
+  if (joined_state) joined_state->def->attrs.dim = 0;
+  *out_state = joined_state;
+}
+
 static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                                                 grt_string_view_t name,
                                                 grtc_tvalue_t* state,
@@ -1466,20 +1582,19 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            "'%.*s' requires 'rng_algorithm' (DEFAULT, THREE_FRY or PHILOX)",
                            GRT_SV_ARG(name));
   }
-  if (attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY) {
-    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
-                           "'%.*s' with %s is not supported yet (THREE_FRY is)",
-                           GRT_SV_ARG(name),
-                           attrs->rng_algorithm == GRTC_CHLO_RNG_PHILOX
-                               ? "PHILOX"
-                               : "DEFAULT (PHILOX in XLA)");
-  }
+  // DEFAULT is PHILOX, as XLA's CPU and GPU compilers map it.
+  bool philox = attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY;
   const grtc_ttype_t* in = &state->type;
-  if (in->rank != 1 || in->dims[0] != 2 ||
-      (in->elem != GRTC_ELEM_U64 && in->elem != GRTC_ELEM_I64)) {
+  bool u64 = in->elem == GRTC_ELEM_U64 || in->elem == GRTC_ELEM_I64;
+  if (in->rank != 1 || !u64 ||
+      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "'%.*s' with THREE_FRY takes a state of two 64-bit integers "
-                           "(tensor<2xui64>), got %s", GRT_SV_ARG(name), ts);
+                           philox ? "'%.*s' with PHILOX or DEFAULT takes a state of two or "
+                                    "three 64-bit integers (tensor<2xui64> or "
+                                    "tensor<3xui64>), got %s"
+                                  : "'%.*s' with THREE_FRY takes a state of two 64-bit "
+                                    "integers (tensor<2xui64>), got %s",
+                           GRT_SV_ARG(name), ts);
   }
   if (!grtc_ttype_equal(&results[0], in)) {
     char tr[GRTC_TTYPE_FORMAT_CAPACITY];
@@ -1495,8 +1610,22 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            "'%.*s' generates 32- or 64-bit integers, got %s",
                            GRT_SV_ARG(name), to);
   }
-  // The generated shape.
   const grtc_ttype_t* out = &results[1];
+  if (philox) {
+    grtc_chlo_math_t math = {b, grt_ok_status()};
+    grtc_tvalue_t* s = in->elem == GRTC_ELEM_U64 ? state
+                                                 : grtc_chlo_bitcast(&math, state, GRTC_ELEM_U64);
+    grtc_tvalue_t *bits = NULL, *next = NULL;
+    int64_t words = grtc_ttype_element_count(out) * (wide ? 2 : 1);
+    if (s) grtc_chlo_philox(&math, s, in->dims[0], words, wide, out, &bits, &next);
+    if (bits && bits->type.elem != out_elem) bits = grtc_chlo_bitcast(&math, bits, out_elem);
+    if (next && in->elem != GRTC_ELEM_U64) next = grtc_chlo_bitcast(&math, next, in->elem);
+    if (!grt_status_is_ok(math.status)) return math.status;
+    outs[0] = next;
+    outs[1] = bits;
+    return grt_ok_status();
+  }
+  // The generated shape.
   grtc_ttype_t gen = *out;
   gen.elem = GRTC_ELEM_U64;
   int64_t split = -1;

@@ -1035,21 +1035,23 @@ static void test_rng_bit_generator_errors(void** state) {
              cases[i].state, attr, cases[i].state, cases[i].new_state, cases[i].output);
     expect_import_error(source, cases[i].message);
   }
-  // PHILOX and DEFAULT (XLA's PHILOX) are not done yet.
-  static const char* const unsupported[][2] = {
-      {"PHILOX", "'stablehlo.rng_bit_generator' with PHILOX is not supported yet "
-                 "(THREE_FRY is)"},
-      {"DEFAULT", "'stablehlo.rng_bit_generator' with DEFAULT (PHILOX in XLA) is not "
-                  "supported yet (THREE_FRY is)"},
+  // PHILOX (and DEFAULT, XLA's PHILOX) takes two or three state elements.
+  static const char* const philox[][2] = {
+      {"PHILOX", "4xui64"},
+      {"DEFAULT", "1xui64"},
   };
   for (size_t i = 0; i < 2; ++i) {
-    char source[512];
+    char source[512], message[256];
     snprintf(source, sizeof(source),
-             "func.func @f(%%s: tensor<2xui64>) {\n"
-             "  %%0:2 = stablehlo.rng_bit_generator %%s, algorithm = %s : (tensor<2xui64>) "
-             "-> (tensor<2xui64>, tensor<4xui32>)\n"
-             "  return\n}\n", unsupported[i][0]);
-    expect_import_error(source, unsupported[i][1]);
+             "func.func @f(%%s: tensor<%s>) {\n"
+             "  %%0:2 = stablehlo.rng_bit_generator %%s, algorithm = %s : (tensor<%s>) "
+             "-> (tensor<%s>, tensor<4xui32>)\n"
+             "  return\n}\n", philox[i][1], philox[i][0], philox[i][1], philox[i][1]);
+    snprintf(message, sizeof(message),
+             "'stablehlo.rng_bit_generator' with PHILOX or DEFAULT takes a state of two or "
+             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>), got tensor<%s>",
+             philox[i][1]);
+    expect_import_error(source, message);
   }
   expect_parse_error("func.func @f(%s: tensor<2xui64>) {\n"
                      "  %0:2 = stablehlo.rng_bit_generator %s, algorithm = 3 : "
