@@ -4150,6 +4150,52 @@ def gen_chlo():
                             "mpmath (f32: atol and rtol %g; f64: 1e-12), its poles and "
                             "infinities." % (name, atol)))
 
+    # zeta (Hurwitz) and polygamma: Euler-Maclaurin (9 terms, 12 Bernoulli
+    # corrections), against mpmath, with the poles and the NaN domain.
+    def mp_zeta(s, q):
+        if math.isnan(s) or math.isnan(q):
+            return NAN
+        if s == 1:
+            return INF
+        if s < 1:
+            return NAN
+        if q <= 0 and q == math.floor(q):
+            return INF
+        if q < 0 and s != math.floor(s):
+            return NAN
+        return float(mpmath.zeta(mpmath.mpf(s), mpmath.mpf(q)))
+
+    def mp_polygamma(n, x):
+        if n < 0 or n != math.floor(n):
+            return NAN
+        if x <= 0 and x == math.floor(x):
+            return NAN if n == 0 else INF
+        return float(mpmath.polygamma(int(n), mpmath.mpf(x)))
+
+    zeta_pairs = [(1.5, 1.0), (2.0, 1.0), (2.0, 0.5), (3.0, 2.5), (1.1, 3.0), (5.0, 0.1),
+                  (10.0, 1.0), (2.5, 100.0), (4.0, 1e-3), (1.01, 1.0), (30.0, 2.0),
+                  (2.0, -1.5), (3.0, -2.5), (0.5, 1.0), (1.0, 2.0), (2.0, 0.0),
+                  (2.0, -3.0), (2.5, -1.5), (NAN, 1.0)]
+    polygamma_pairs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.5), (2.0, 3.5), (3.0, 0.1),
+                       (4.0, 10.0), (1.0, -1.5), (2.0, -2.5), (1.5, 1.0), (-1.0, 1.0),
+                       (1.0, 0.0), (5.0, 2.0), (0.0, -0.5)]
+    for name, fn, pairs in (("zeta", mp_zeta, zeta_pairs),
+                            ("polygamma", mp_polygamma, polygamma_pairs)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f64", "f16", "bf16"):
+            a = array([p[0] for p in pairs], elem)
+            b = array([p[1] for p in pairs], elem)
+            exact = [fn(float(u), float(v)) for u, v in
+                     zip(np.asarray(a, np.float64), np.asarray(b, np.float64))]
+            x, y = f.input(a, elem), f.input(b, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s, %s : (%s, %s) -> %s" % (name, x, y, t, t, t))
+            tolerance = {"f32": (0.0, 2e-6), "f64": (0.0, 1e-13)}.get(elem, (1e-3, 1e-2))
+            f.expect(r, array(exact, elem), elem, *tolerance)
+        funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against mpmath "
+                            "(rtol 2e-6 in f32, 1e-13 in f64), its poles and NaN "
+                            "domain." % name))
+
     # erf_inv and bessel_i1e: f32 formulas (f16/bf16 through f32), in ULP.
     def mp_erf_inv(v):
         if abs(v) == 1:
@@ -5303,7 +5349,8 @@ FAMILIES = [
      "reduce_precision, lowered as compositions of other ops."),
     ("chlo", gen_chlo,
      "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
-     "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),
+     "functions (acos, asinh, cosh, ..., zeta, polygamma) checked in ULP or\n"
+     "tolerance against numpy and mpmath."),
     ("quant", gen_quant,
      "Quantized types (!quant.uniform, per-tensor and per-axis, i2..i16 and\n"
      "unsigned storage): uniform_quantize/dequantize, requantization, add,\n"

@@ -389,6 +389,103 @@ static grtc_tvalue_t* grtc_chlo_digamma(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
   return SELECT(pole, C(NAN), SELECT(reflect, reflected, direct));
 }
 
+// zeta(s, q), the Hurwitz zeta function sum_k (q + k)^-s, by Euler-Maclaurin
+// summation: the first 9 terms directly, then with a = q + 9 the integral
+// a^(1-s) / (s - 1), half the next term a^-s / 2 and 12 Bernoulli
+// corrections a^-s sum_j B_2j / (2j)! s (s+1) ... (s+2j-2) a^(1-2j).
+// +inf at s = 1 and at the poles q = 0, -1, -2, ...; NaN for s < 1 and for
+// q < 0 with s not an integer (a negative base to a fractional power).
+static const double grtc_chlo_bernoulli[12][2] = {
+    {1, 6},     {-1, 30},   {1, 42},        {-1, 30},     {5, 66},      {-691, 2730},
+    {7, 6},     {-3617, 510}, {43867, 798}, {-174611, 330}, {854513, 138},
+    {-236364091, 2730}};
+
+static grtc_tvalue_t* grtc_chlo_zeta(grtc_chlo_math_t* m, grtc_tvalue_t* s,
+                                     grtc_tvalue_t* q) {
+  grtc_tvalue_t* x = s;  // what C() takes its type from
+  grtc_tvalue_t* neg_s = NEG(s);
+  grtc_tvalue_t* sum = NULL;
+  grtc_tvalue_t* a = q;
+  for (int k = 0; k < 9; ++k) {
+    grtc_tvalue_t* term = grtc_chlo_binary(m, GRTC_TOP_POWER, a, neg_s);
+    sum = sum ? ADD(sum, term) : term;
+    a = ADD(a, C(1.0));
+  }
+  grtc_tvalue_t* a_neg_s = grtc_chlo_binary(m, GRTC_TOP_POWER, a, neg_s);
+  sum = ADD(sum, DIV(MUL(a_neg_s, a), SUB(s, C(1.0))));
+  sum = ADD(sum, MUL(a_neg_s, C(0.5)));
+  // The corrections, largest first in j order: t_j = s (s+1) .. (s+2j-2) / a^(2j-1).
+  grtc_tvalue_t* inv_a2 = DIV(C(1.0), MUL(a, a));
+  grtc_tvalue_t* t = DIV(s, a);
+  grtc_tvalue_t* tail = NULL;
+  double factorial = 2.0;  // (2j)!
+  for (int j = 1; j <= 12; ++j) {
+    double coefficient = grtc_chlo_bernoulli[j - 1][0] / grtc_chlo_bernoulli[j - 1][1] /
+                         factorial;
+    grtc_tvalue_t* term = MUL(t, C(coefficient));
+    tail = tail ? ADD(tail, term) : term;
+    t = MUL(MUL(t, MUL(ADD(s, C(2.0 * j - 1)), ADD(s, C(2.0 * j)))), inv_a2);
+    factorial *= (2.0 * j + 1) * (2.0 * j + 2);
+  }
+  grtc_tvalue_t* r = ADD(sum, MUL(a_neg_s, tail));
+  grtc_tvalue_t* s_integer = CMP(EQ, s, FLOOR(s));
+  grtc_tvalue_t* q_pole = grtc_chlo_binary(m, GRTC_TOP_AND, CMP(LE, q, C(0.0)),
+                                           CMP(EQ, q, FLOOR(q)));
+  grtc_tvalue_t* fractional = grtc_chlo_binary(
+      m, GRTC_TOP_AND, CMP(LT, q, C(0.0)), grtc_chlo_unary(m, GRTC_TOP_NOT, s_integer));
+  r = SELECT(fractional, C(NAN), r);
+  r = SELECT(q_pole, C(INFINITY), r);
+  r = SELECT(CMP(EQ, s, C(1.0)), C(INFINITY), r);
+  // A NaN s or q stays NaN through the sums (the comparisons are false).
+  return SELECT(CMP(LT, s, C(1.0)), C(NAN), r);
+}
+
+// polygamma(n, x), the n-th derivative of digamma: digamma at n = 0, else
+// (-1)^(n+1) n! zeta(n + 1, x) (n! as exp(lgamma(n + 1))); NaN where n is
+// not a non-negative integer.
+static grtc_tvalue_t* grtc_chlo_polygamma(grtc_chlo_math_t* m, grtc_tvalue_t* n,
+                                          grtc_tvalue_t* x) {
+  grtc_tvalue_t* np1 = ADD(n, C_LIKE(n, 1.0));
+  grtc_tvalue_t* factorial = EXP(grtc_chlo_lgamma(m, np1));
+  grtc_tvalue_t* half = MUL(n, C_LIKE(n, 0.5));
+  grtc_tvalue_t* odd = CMP(NE, half, FLOOR(half));
+  grtc_tvalue_t* sign = SELECT(odd, C_LIKE(n, 1.0), C_LIKE(n, -1.0));
+  grtc_tvalue_t* r = MUL(MUL(sign, factorial), grtc_chlo_zeta(m, np1, x));
+  r = SELECT(CMP(EQ, n, C_LIKE(n, 0.0)), grtc_chlo_digamma(m, x), r);
+  grtc_tvalue_t* invalid = grtc_chlo_binary(m, GRTC_TOP_OR, CMP(LT, n, C_LIKE(n, 0.0)),
+                                            CMP(NE, n, FLOOR(n)));
+  return SELECT(invalid, C_LIKE(n, NAN), r);
+}
+
+static grt_status_t grtc_chlo_lower_special2(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                             grtc_tvalue_t* const* operands,
+                                             const grtc_ttype_t* result,
+                                             grtc_tvalue_t** out) {
+  char types[2][GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&operands[0]->type, types[0], sizeof(types[0]));
+  grtc_ttype_format(&operands[1]->type, types[1], sizeof(types[1]));
+  grtc_elem_t elem = operands[0]->type.elem;
+  if (!grtc_elem_is_float(elem) || operands[1]->type.elem != elem || result->elem != elem ||
+      !grtc_ttype_same_shape(&operands[0]->type, &operands[1]->type) ||
+      !grtc_ttype_same_shape(&operands[0]->type, result)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes two float tensors of the result's type, got %s "
+                           "and %s", GRT_SV_ARG(name), types[0], types[1]);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
+  grtc_tvalue_t* c = grtc_chlo_convert(m, operands[1], work);
+  grtc_tvalue_t* r = grt_string_view_equal_cstring(name, "chlo.zeta")
+                         ? grtc_chlo_zeta(m, a, c)
+                         : grtc_chlo_polygamma(m, a, c);
+  r = grtc_chlo_convert(m, r, elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
+}
+
 // erf_inv in f32 (f16 and bf16 through f32): Giles' single-precision
 // approximation ("Approximating the erfinv function", 2010), the one XLA
 // uses: with w = -log((1 - x)(1 + x)), x P(w - 2.5) for w < 5 and
@@ -1863,7 +1960,9 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
   }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
       grt_string_view_equal_cstring(name, "chlo.broadcast_next_after") ||
-      grt_string_view_equal_cstring(name, "chlo.mulhi")) {
+      grt_string_view_equal_cstring(name, "chlo.mulhi") ||
+      grt_string_view_equal_cstring(name, "chlo.zeta") ||
+      grt_string_view_equal_cstring(name, "chlo.polygamma")) {
     *out_operand_count = 2;
     return true;
   }
@@ -2032,6 +2131,10 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "chlo.mulhi")) {
     return grtc_chlo_lower_mulhi(b, name, operands, result, out);
+  }
+  if (grt_string_view_equal_cstring(name, "chlo.zeta") ||
+      grt_string_view_equal_cstring(name, "chlo.polygamma")) {
+    return grtc_chlo_lower_special2(b, name, operands, result, out);
   }
   bool next_after = grt_string_view_equal_cstring(name, "chlo.next_after");
   if (next_after || grt_string_view_equal_cstring(name, "chlo.broadcast_next_after")) {

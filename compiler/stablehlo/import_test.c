@@ -657,6 +657,19 @@ static void test_chlo_errors(void** state) {
       {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
        "  %1 = chlo.lgamma %0 : tensor<4xi32> -> tensor<4xi32>",
        "t.mlir:3:8: error: 'chlo.lgamma' takes f16, bf16, f32 or f64 tensors, got tensor<4xi32>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.zeta %a, %0 : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.zeta' takes two float tensors of the result's type, got "
+       "tensor<4xf32> and tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.polygamma %0, %0 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.polygamma' takes two float tensors of the result's type, "
+       "got tensor<4xi32> and tensor<4xi32>"},
+      {"%0 = chlo.polygamma %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<2x2xf32>",
+       "t.mlir:2:8: error: 'chlo.polygamma' takes two float tensors of the result's type, "
+       "got tensor<4xf32> and tensor<4xf32>"},
+      {"%0 = chlo.zeta %a : tensor<4xf32> -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.zeta' takes 2 operands, got 1"},
       {"%0 = chlo.digamma %a : tensor<4xf32> -> tensor<4xf64>",
        "t.mlir:2:8: error: 'chlo.digamma' returns its operand's type"},
       {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
@@ -1707,8 +1720,8 @@ static void test_bad_syntax(void** state) {
        "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
-      {"%0 = chlo.zeta %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'chlo.zeta' is not supported"},
+      {"%0 = chlo.ragged_dot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.ragged_dot' is not supported"},
       {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
        "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",

@@ -1560,7 +1560,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
     GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")
     GRTC_SHLO_PLAIN("chlo.next_after") GRTC_SHLO_PLAIN("chlo.broadcast_next_after")
-    GRTC_SHLO_PLAIN("chlo.mulhi")
+    GRTC_SHLO_PLAIN("chlo.mulhi") GRTC_SHLO_PLAIN("chlo.zeta") GRTC_SHLO_PLAIN("chlo.polygamma")
     GRTC_SHLO_PLAIN("chlo.is_inf") GRTC_SHLO_PLAIN("chlo.is_pos_inf")
     GRTC_SHLO_PLAIN("chlo.is_neg_inf") GRTC_SHLO_PLAIN("chlo.broadcast_add")
     GRTC_SHLO_PLAIN("chlo.broadcast_subtract") GRTC_SHLO_PLAIN("chlo.broadcast_multiply")
