@@ -1221,9 +1221,9 @@ def gen_select_and_scatter(rng):
     corners of the spec: padding, overlapping windows, ties (GE picks the
     first, GT the last), windows of padding alone."""
     funcs = []
-    e = "f32"
     cases = [
         # name, operand shape, window, strides, padding, direction, values
+        # (i32_* cases in i32, the rest in f32)
         ("2x2_stride2", (1, 4, 4, 1), (1, 2, 2, 1), (1, 2, 2, 1), [(0, 0)] * 4, "GE",
          None),
         ("3x3_stride2_padded", (1, 5, 6, 2), (1, 3, 3, 1), (1, 2, 2, 1),
@@ -1233,10 +1233,12 @@ def gen_select_and_scatter(rng):
         ("ties_gt", (4, 6), (2, 3), (1, 2), [(0, 0), (0, 1)], "GT", "ties"),
         ("min_le", (6, 5), (3, 2), (2, 2), [(1, 0), (0, 1)], "LE", None),
         ("padding_alone", (5,), (2,), (2,), [(0, 3)], "GE", None),
+        ("i32_ge", (4, 6), (2, 2), (2, 2), [(0, 0)] * 2, "GE", "ties"),
     ]
     ops = {"GE": np.greater_equal, "GT": np.greater, "LE": np.less_equal}
     for name, shape, window, strides, pad, direction, values in cases:
         f = Func("test_select_and_scatter_%s" % name)
+        e = "i32" if name.startswith("i32") else "f32"
         if values == "ties":
             a = array(rng.integers(0, 2, shape), e)
         else:
@@ -1246,13 +1248,17 @@ def gen_select_and_scatter(rng):
         src = array(rng.integers(1, 9, source_shape), e)
         x = f.input(a, e)
         s = f.input(src, e)
-        init = f.op("stablehlo.constant dense<0.5> : tensor<f32>")
+        init_value = 0.5 if e == "f32" else 1
+        init = f.op("stablehlo.constant dense<%s> : tensor<%s>" % (init_value, e))
         r = select_and_scatter_text(f, x, s, init, shape, source_shape, window,
-                                    strides, pad, direction)
+                                    strides, pad, direction, e)
         select = ops[direction]
-        f.expect(r, array(select_and_scatter_ref(a, src, 0.5, window, strides, pad,
-                                                 lambda p, q: select(p, q)), e),
-                 e, 0.0, 0.0)
+        expected = array(select_and_scatter_ref(a, src, init_value, window, strides, pad,
+                                                lambda p, q: select(p, q)), e)
+        if e == "f32":
+            f.expect(r, expected, e, 0.0, 0.0)
+        else:
+            f.expect(r, expected, e)
         funcs.append(f.text())
     return funcs
 

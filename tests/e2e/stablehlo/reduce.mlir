@@ -324,4 +324,21 @@ module @e2e_reduce {
     check.expect_almost_eq_const(%3, dense<[5.0e-01, 1.5e+00, 5.0e-01, 6.5e+00, 1.5e+00]> : tensor<5xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<5xf32>
     return
   }
+
+  func.func public @test_select_and_scatter_i32_ge() {
+    %0 = util.unfoldable_constant dense<[[0, 0, 1, 0, 0, 1], [1, 1, 1, 1, 1, 1], [0, 0, 1, 1, 1, 1], [1, 0, 1, 0, 1, 1]]> : tensor<4x6xi32>
+    %1 = util.unfoldable_constant dense<[[5, 1, 3], [4, 5, 1]]> : tensor<2x3xi32>
+    %2 = stablehlo.constant dense<1> : tensor<i32>
+    %3 = "stablehlo.select_and_scatter"(%0, %1, %2) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%arg1: tensor<i32>, %arg2: tensor<i32>):
+      %100 = stablehlo.compare GE, %arg1, %arg2 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %100 : tensor<i1>
+    }, {
+    ^bb0(%arg1: tensor<i32>, %arg2: tensor<i32>):
+      %100 = stablehlo.add %arg1, %arg2 : tensor<i32>
+      stablehlo.return %100 : tensor<i32>
+    }) : (tensor<4x6xi32>, tensor<2x3xi32>, tensor<i32>) -> tensor<4x6xi32>
+    check.expect_eq_const(%3, dense<[[1, 1, 2, 1, 1, 4], [6, 1, 1, 1, 1, 1], [1, 1, 6, 1, 2, 1], [5, 1, 1, 1, 1, 1]]> : tensor<4x6xi32>) : tensor<4x6xi32>
+    return
+  }
 }
