@@ -1173,6 +1173,96 @@ def binary_body(op, elem, lhs="%arg1", rhs="%arg2"):
                    "stablehlo.return %%100 : tensor<%s>" % elem])
 
 
+def select_and_scatter_ref(x, source, init, window, strides, pad, select):
+    """XLA's select_and_scatter with an add scatter: in each window (row
+    major) the first element inside the operand starts the pick, a later
+    one replaces it where select(pick, candidate) is false; the window's
+    source element is added at its pick."""
+    x = np.asarray(x, np.float64)
+    out = np.full(x.shape, init, np.float64)
+    for w_index in np.ndindex(*np.asarray(source).shape):
+        pick = None
+        for offset in np.ndindex(*window):
+            pos = tuple(i * s + o - lo for i, s, o, (lo, _) in
+                        zip(w_index, strides, offset, pad))
+            if any(p < 0 or p >= n for p, n in zip(pos, x.shape)):
+                continue
+            if pick is None or not select(x[pick], x[pos]):
+                pick = pos
+        if pick is not None:
+            out[pick] += np.asarray(source, np.float64)[w_index]
+    return out
+
+
+def select_and_scatter_text(f, x, source, init, shape, source_shape, window,
+                            strides, pad, direction, elem="f32"):
+    t = "tensor<%s>" % elem
+    select = region([("%arg1", t), ("%arg2", t)],
+                    ["%%100 = stablehlo.compare %s, %%arg1, %%arg2 : (%s, %s) -> "
+                     "tensor<i1>" % (direction, t, t),
+                     "stablehlo.return %100 : tensor<i1>"])
+    scatter = binary_body("add", elem)
+    padding = ""
+    if any(p != (0, 0) for p in pad):
+        padding = ("padding = dense<[%s]> : tensor<%dx2xi64>, "
+                   % (", ".join("[%d, %d]" % p for p in pad), len(pad)))
+    operand_type = "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
+    source_type = "tensor<%sx%s>" % ("x".join(map(str, source_shape)), elem)
+    return f.op('"stablehlo.select_and_scatter"(%s, %s, %s) <{%swindow_dimensions = '
+                'array<i64: %s>, window_strides = array<i64: %s>}> ({\n%s\n    }, {\n%s\n'
+                '    }) : (%s, %s, %s) -> %s'
+                % (x, source, init, padding, ", ".join(map(str, window)),
+                   ", ".join(map(str, strides)), select, scatter, operand_type,
+                   source_type, t, operand_type))
+
+
+def gen_select_and_scatter(rng):
+    """Max-pool gradients as jax.grad of flax max_pool exports them, and the
+    corners of the spec: padding, overlapping windows, ties (GE picks the
+    first, GT the last), windows of padding alone."""
+    funcs = []
+    cases = [
+        # name, operand shape, window, strides, padding, direction, values
+        # (i32_* cases in i32, the rest in f32)
+        ("2x2_stride2", (1, 4, 4, 1), (1, 2, 2, 1), (1, 2, 2, 1), [(0, 0)] * 4, "GE",
+         None),
+        ("3x3_stride2_padded", (1, 5, 6, 2), (1, 3, 3, 1), (1, 2, 2, 1),
+         [(0, 0), (1, 1), (1, 1), (0, 0)], "GE", None),
+        ("overlapping", (2, 5, 5), (1, 3, 3), (1, 1, 1), [(0, 0)] * 3, "GE", None),
+        ("ties_ge", (4, 6), (2, 3), (1, 2), [(0, 0), (0, 1)], "GE", "ties"),
+        ("ties_gt", (4, 6), (2, 3), (1, 2), [(0, 0), (0, 1)], "GT", "ties"),
+        ("min_le", (6, 5), (3, 2), (2, 2), [(1, 0), (0, 1)], "LE", None),
+        ("padding_alone", (5,), (2,), (2,), [(0, 3)], "GE", None),
+        ("i32_ge", (4, 6), (2, 2), (2, 2), [(0, 0)] * 2, "GE", "ties"),
+    ]
+    ops = {"GE": np.greater_equal, "GT": np.greater, "LE": np.less_equal}
+    for name, shape, window, strides, pad, direction, values in cases:
+        f = Func("test_select_and_scatter_%s" % name)
+        e = "i32" if name.startswith("i32") else "f32"
+        if values == "ties":
+            a = array(rng.integers(0, 2, shape), e)
+        else:
+            a = array(rng.permutation(np.prod(shape)).reshape(shape) - 7, e)
+        source_shape = [(n + lo + hi - w) // s + 1
+                        for n, w, s, (lo, hi) in zip(shape, window, strides, pad)]
+        src = array(rng.integers(1, 9, source_shape), e)
+        x = f.input(a, e)
+        s = f.input(src, e)
+        init_value = 0.5 if e == "f32" else 1
+        init = f.op("stablehlo.constant dense<%s> : tensor<%s>" % (init_value, e))
+        r = select_and_scatter_text(f, x, s, init, shape, source_shape, window,
+                                    strides, pad, direction, e)
+        select = ops[direction]
+        expected = array(select_and_scatter_ref(a, src, init_value, window, strides, pad,
+                                                lambda p, q: select(p, q)), e)
+        if e == "f32":
+            f.expect(r, expected, e, 0.0, 0.0)
+        else:
+            f.expect(r, expected, e)
+        funcs.append(f.text())
+    return funcs
+
+
 def gen_reduce():
     funcs = []
     rng = np.random.default_rng(5)
@@ -1419,6 +1509,7 @@ def gen_reduce():
     f.expect(r, np.sort(ai, axis=1), "f32", 0.0, 0.0)
     funcs.append(f.text(comment="func.call inside reduce, reduce_window and sort bodies "
                         "(nested calls too) is inlined."))
+    funcs += gen_select_and_scatter(rng)
     return funcs
 
 
@@ -3555,6 +3646,156 @@ def threefry2x32(key, x0, x1):
     return array(out0, "ui32"), array(out1, "ui32")
 
 
+def rng_bit_generator_threefry(state, shape, elem):
+    """XLA's rng_bit_generator with THREE_FRY: state [key, counter] (ui64),
+    the key's low and high words the Threefry key; the inputs are counter +
+    the row-major index over the generated shape (ui64, low word first).
+    64-bit outputs join the two words (first low); 32-bit ones use both: the
+    first even dimension (else the first largest; [1] for rank 0) is halved
+    and index i along it takes word i % 2 of element i // 2. Returns the bits
+    and the new state (counter + the generated element count)."""
+    mask64 = 2 ** 64 - 1
+    key, counter = int(state[0]), int(state[1])
+    key_words = array([key & 0xFFFFFFFF, key >> 32], "ui32")
+    shape = list(shape)
+    wide = elem in ("ui64", "i64")
+    gen, split = list(shape), None
+    if not wide:
+        if not shape:
+            gen = [1]
+        else:
+            split = next((d for d, n in enumerate(shape) if n % 2 == 0), None)
+            if split is None:
+                split = shape.index(max(shape))
+            gen[split] = (shape[split] + 1) // 2
+    count = int(np.prod(gen))
+    inputs = [(counter + i) & mask64 for i in range(count)]
+    w0, w1 = threefry2x32(key_words, array([v & 0xFFFFFFFF for v in inputs], "ui32"),
+                          array([v >> 32 for v in inputs], "ui32"))
+    w0 = np.asarray(w0, np.uint64).reshape(gen)
+    w1 = np.asarray(w1, np.uint64).reshape(gen)
+    if wide:
+        bits = w0 | (w1 << np.uint64(32))
+    elif not shape:
+        bits = w0.reshape(())
+    else:
+        bits = np.zeros(shape, np.uint64)
+        for index in np.ndindex(*shape):
+            half = list(index)
+            half[split] //= 2
+            bits[index] = (w0 if index[split] % 2 == 0 else w1)[tuple(half)]
+    bits = bits.astype(np.uint64 if wide else np.uint32)
+    if elem in ("i32", "i64"):
+        bits = bits.view(np.int32 if elem == "i32" else np.int64)
+    return bits, [key, (counter + count) & mask64]
+
+
+def philox4x32(ctr, key):
+    """Philox-4x32 with 10 rounds on four uint32 words under two."""
+    mask = 0xFFFFFFFF
+    x, k0, k1 = list(ctr), key[0], key[1]
+    for _ in range(10):
+        p0, p1 = x[0] * 0xD2511F53, x[2] * 0xCD9E8D57
+        x = [((p1 >> 32) ^ x[1] ^ k0) & mask, p1 & mask,
+             ((p0 >> 32) ^ x[3] ^ k1) & mask, p0 & mask]
+        k0, k1 = (k0 + 0x9E3779B9) & mask, (k1 + 0xBB67AE85) & mask
+    return x
+
+
+def rng_bit_generator_philox(state, shape, elem):
+    """XLA's rng_bit_generator with PHILOX (and DEFAULT): state [key, low,
+    high] or [key, low] (then the key is the counter's high half and only
+    the low half is written back); hash j of ceil(words / 4) hashes
+    counter + j (128-bit, low word first); output word 4j + w is its word w
+    (64-bit outputs join words 2i, 2i + 1). Returns the bits and new state."""
+    mask64 = 2 ** 64 - 1
+    key = int(state[0])
+    low = int(state[1])
+    high = int(state[2]) if len(state) == 3 else key
+    wide = elem in ("ui64", "i64")
+    count = int(np.prod(shape))
+    hashes = (count * (2 if wide else 1) + 3) // 4
+    counter = low | (high << 64)
+    words = []
+    for j in range(hashes):
+        c = (counter + j) % 2 ** 128
+        words += philox4x32([(c >> (32 * w)) & 0xFFFFFFFF for w in range(4)],
+                            [key & 0xFFFFFFFF, key >> 32])
+    if wide:
+        values = [words[2 * i] | (words[2 * i + 1] << 32) for i in range(count)]
+        bits = np.array(values, np.uint64).reshape(shape)
+    else:
+        bits = np.array(words[:count], np.uint32).reshape(shape)
+    if elem in ("i32", "i64"):
+        bits = bits.view(np.int32 if elem == "i32" else np.int64)
+    counter = (counter + hashes) % 2 ** 128
+    new_state = [key, counter & mask64] + ([counter >> 64] if len(state) == 3 else [])
+    return bits, new_state
+
+def gen_rng_bit_generator(rng):
+    """stablehlo.rng_bit_generator against XLA's THREE_FRY and PHILOX."""
+    # The Philox reference against Random123's known answers.
+    assert philox4x32([0] * 4, [0, 0]) == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+    assert philox4x32([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344],
+                      [0xA4093822, 0x299F31D0]) == [0xD16CFE09, 0x94FDCCEB, 0x5001E420,
+                                                    0x24126EA1]
+    funcs = []
+    cases = [
+        # name, algorithm, state type, state size, output shape, output type,
+        # counter (low word), counter high word, pretty form
+        ("ui32_8", "THREE_FRY", "ui64", 2, [8], "ui32", None, None, True),
+        ("ui32_odd_3x5", "THREE_FRY", "ui64", 2, [3, 5], "ui32", None, None, False),
+        ("ui32_4x3", "THREE_FRY", "ui64", 2, [4, 3], "ui32", None, None, True),
+        ("ui32_rank0", "THREE_FRY", "ui64", 2, [], "ui32", None, None, True),
+        ("ui32_2x1x7", "THREE_FRY", "ui64", 2, [2, 1, 7], "ui32", None, None, True),
+        ("ui64_2x3", "THREE_FRY", "ui64", 2, [2, 3], "ui64", None, None, True),
+        ("i64_state_i32", "THREE_FRY", "i64", 2, [6], "i32", None, None, False),
+        ("i64_carry", "THREE_FRY", "ui64", 2, [5], "i64", 2 ** 64 - 3, None, True),
+        ("ui32_counter_words", "THREE_FRY", "ui64", 2, [10], "ui32", 2 ** 32 - 2, None,
+         True),
+        ("philox_ui32_3x5", "PHILOX", "ui64", 3, [3, 5], "ui32", None, None, True),
+        ("philox_ui64_7", "PHILOX", "ui64", 3, [7], "ui64", None, None, False),
+        ("philox_state2_ui32_6", "PHILOX", "ui64", 2, [6], "ui32", None, None, True),
+        ("philox_state2_i64_2x2", "PHILOX", "i64", 2, [2, 2], "i64", None, None, True),
+        ("philox_carry_i32_9", "PHILOX", "ui64", 3, [9], "i32", 2 ** 64 - 2, 2 ** 64 - 1,
+         True),
+        ("philox_rank0_ui32", "PHILOX", "ui64", 3, [], "ui32", None, None, True),
+        ("default_ui32_4x4", "DEFAULT", "ui64", 2, [4, 4], "ui32", None, None, True),
+    ]
+    for (name, algorithm, state_elem, size, shape, elem, counter, high,
+         pretty) in cases:
+        f = Func("test_rng_bit_generator_%s" % name)
+        words = [int(v) for v in rng.integers(0, 2 ** 63, size, dtype=np.uint64)]
+        words[0] |= int(rng.integers(0, 2)) << 63
+        if counter is not None:
+            words[1] = counter
+        if high is not None:
+            words[2] = high
+        state = np.array(words, np.uint64)
+        if state_elem == "i64":
+            state = state.view(np.int64)
+        s = f.input(array(state, state_elem), state_elem)
+        state_type = "tensor<%dx%s>" % (size, state_elem)
+        out_type = "tensor<%s%s>" % ("".join("%dx" % n for n in shape), elem)
+        if pretty:
+            text = ("stablehlo.rng_bit_generator %s, algorithm = %s : (%s) -> (%s, %s)"
+                    % (s, algorithm, state_type, state_type, out_type))
+        else:
+            text = ('"stablehlo.rng_bit_generator"(%s) {rng_algorithm = '
+                    '#stablehlo<rng_algorithm %s>} : (%s) -> (%s, %s)'
+                    % (s, algorithm, state_type, state_type, out_type))
+        r = f.op(text, count=2)
+        reference = (rng_bit_generator_threefry if algorithm == "THREE_FRY"
+                     else rng_bit_generator_philox)
+        bits, new_state = reference(words, shape, elem)
+        new_state = np.array(new_state, np.uint64)
+        if state_elem == "i64":
+            new_state = new_state.view(np.int64)
+        f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
+        f.expect("%s#1" % r, array(bits, elem), elem)
+        funcs.append(f.text())
+    return funcs
+
 def gen_jax_programs():
     funcs = []
     # The reference against Random123's known answers for Threefry-2x32-20.
@@ -3711,6 +3952,7 @@ def gen_jax_programs():
     f.expect(r, array([1.0, 3.0, 5.0], e), e)
     funcs.append(f.text(comment="cumsum([1, 2, 3]) is [1, 3, 6]: the check "
                         "must fail."))
+    funcs += gen_rng_bit_generator(rng)
     return funcs
 
 
@@ -3913,6 +4155,52 @@ def gen_chlo():
         funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against "
                             "mpmath (f32: atol and rtol %g; f64: 1e-12), its poles and "
                             "infinities." % (name, atol)))
+
+    # zeta (Hurwitz) and polygamma: Euler-Maclaurin (9 terms, 12 Bernoulli
+    # corrections), against mpmath, with the poles and the NaN domain.
+    def mp_zeta(s, q):
+        if math.isnan(s) or math.isnan(q):
+            return NAN
+        if s == 1:
+            return INF
+        if s < 1:
+            return NAN
+        if q <= 0 and q == math.floor(q):
+            return INF
+        if q < 0 and s != math.floor(s):
+            return NAN
+        return float(mpmath.zeta(mpmath.mpf(s), mpmath.mpf(q)))
+
+    def mp_polygamma(n, x):
+        if n < 0 or n != math.floor(n):
+            return NAN
+        if x <= 0 and x == math.floor(x):
+            return NAN if n == 0 else INF
+        return float(mpmath.polygamma(int(n), mpmath.mpf(x)))
+
+    zeta_pairs = [(1.5, 1.0), (2.0, 1.0), (2.0, 0.5), (3.0, 2.5), (1.1, 3.0), (5.0, 0.1),
+                  (10.0, 1.0), (2.5, 100.0), (4.0, 1e-3), (1.01, 1.0), (30.0, 2.0),
+                  (2.0, -1.5), (3.0, -2.5), (0.5, 1.0), (1.0, 2.0), (2.0, 0.0),
+                  (2.0, -3.0), (2.5, -1.5), (NAN, 1.0)]
+    polygamma_pairs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.5), (2.0, 3.5), (3.0, 0.1),
+                       (4.0, 10.0), (1.0, -1.5), (2.0, -2.5), (1.5, 1.0), (-1.0, 1.0),
+                       (1.0, 0.0), (5.0, 2.0), (0.0, -0.5)]
+    for name, fn, pairs in (("zeta", mp_zeta, zeta_pairs),
+                            ("polygamma", mp_polygamma, polygamma_pairs)):
+        f = Func("test_%s" % name)
+        for elem in ("f32", "f64", "f16", "bf16"):
+            a = array([p[0] for p in pairs], elem)
+            b = array([p[1] for p in pairs], elem)
+            exact = [fn(float(u), float(v)) for u, v in
+                     zip(np.asarray(a, np.float64), np.asarray(b, np.float64))]
+            x, y = f.input(a, elem), f.input(b, elem)
+            t = type_of(a, elem)
+            r = f.op("chlo.%s %s, %s : (%s, %s) -> %s" % (name, x, y, t, t, t))
+            tolerance = {"f32": (0.0, 2e-6), "f64": (0.0, 1e-13)}.get(elem, (1e-3, 1e-2))
+            f.expect(r, array(exact, elem), elem, *tolerance)
+        funcs.append(f.text(comment="chlo.%s in f32, f64, f16 and bf16 against mpmath "
+                            "(rtol 2e-6 in f32, 1e-13 in f64), its poles and NaN "
+                            "domain." % name))
 
     # erf_inv and bessel_i1e: f32 formulas (f16/bf16 through f32), in ULP.
     def mp_erf_inv(v):
@@ -5016,7 +5304,8 @@ FAMILIES = [
      "convolution: NHWC/HWIO, strides, padding, lhs/rhs dilation, depthwise\n"
      "and grouped feature_group_count, NCHW/OIHW layouts, generic form."),
     ("reduce", gen_reduce, "reduce (sum, max, product, min, argmax as a "
-     "two-operand reduce) and\nreduce_window (max and average pooling)."),
+     "two-operand reduce),\nreduce_window (max and average pooling) and select_and_scatter "
+     "(max-pool\ngradients)."),
     ("control_flow", gen_control_flow, "while, if, case and func.call."),
     ("gather_scatter", gen_gather_scatter,
      "gather and scatter as JAX emits them for x[idx], x.at[idx].add(u) and\n"
@@ -5055,7 +5344,9 @@ FAMILIES = [
      "other op reads."),
     ("jax_programs", gen_jax_programs,
      "Small functions as JAX lowers them: jax.random's Threefry-2x32 rounds\n"
-     "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss."),
+     "and uniform bits, jnp.cumsum, jax.nn.gelu, a cross-entropy loss;\n"
+     "rng_bit_generator with THREE_FRY, PHILOX and DEFAULT against XLA's\n"
+     "algorithms."),
     ("linalg", gen_linalg,
      "triangular_solve and cholesky, unrolled into slices, dot_general and\n"
      "elementwise ops."),
@@ -5064,7 +5355,8 @@ FAMILIES = [
      "reduce_precision, lowered as compositions of other ops."),
     ("chlo", gen_chlo,
      "CHLO ops as JAX emits them: the broadcast_* family and the math\n"
-     "functions (acos, asinh, cosh, ...) checked in ULP against numpy."),
+     "functions (acos, asinh, cosh, ..., zeta, polygamma) checked in ULP or\n"
+     "tolerance against numpy and mpmath."),
     ("quant", gen_quant,
      "Quantized types (!quant.uniform, per-tensor and per-axis, i2..i16 and\n"
      "unsigned storage): uniform_quantize/dequantize, requantization, add,\n"

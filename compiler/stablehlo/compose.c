@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "compiler/tensor/eval.h"
 
@@ -386,6 +387,103 @@ static grtc_tvalue_t* grtc_chlo_digamma(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
   grtc_tvalue_t* pole = grtc_chlo_binary(m, GRTC_TOP_AND, CMP(LE, x, C(0.0)),
                                          CMP(EQ, x, FLOOR(x)));
   return SELECT(pole, C(NAN), SELECT(reflect, reflected, direct));
+}
+
+// zeta(s, q), the Hurwitz zeta function sum_k (q + k)^-s, by Euler-Maclaurin
+// summation: the first 9 terms directly, then with a = q + 9 the integral
+// a^(1-s) / (s - 1), half the next term a^-s / 2 and 12 Bernoulli
+// corrections a^-s sum_j B_2j / (2j)! s (s+1) ... (s+2j-2) a^(1-2j).
+// +inf at s = 1 and at the poles q = 0, -1, -2, ...; NaN for s < 1 and for
+// q < 0 with s not an integer (a negative base to a fractional power).
+static const double grtc_chlo_bernoulli[12][2] = {
+    {1, 6},     {-1, 30},   {1, 42},        {-1, 30},     {5, 66},      {-691, 2730},
+    {7, 6},     {-3617, 510}, {43867, 798}, {-174611, 330}, {854513, 138},
+    {-236364091, 2730}};
+
+static grtc_tvalue_t* grtc_chlo_zeta(grtc_chlo_math_t* m, grtc_tvalue_t* s,
+                                     grtc_tvalue_t* q) {
+  grtc_tvalue_t* x = s;  // what C() takes its type from
+  grtc_tvalue_t* neg_s = NEG(s);
+  grtc_tvalue_t* sum = NULL;
+  grtc_tvalue_t* a = q;
+  for (int k = 0; k < 9; ++k) {
+    grtc_tvalue_t* term = grtc_chlo_binary(m, GRTC_TOP_POWER, a, neg_s);
+    sum = sum ? ADD(sum, term) : term;
+    a = ADD(a, C(1.0));
+  }
+  grtc_tvalue_t* a_neg_s = grtc_chlo_binary(m, GRTC_TOP_POWER, a, neg_s);
+  sum = ADD(sum, DIV(MUL(a_neg_s, a), SUB(s, C(1.0))));
+  sum = ADD(sum, MUL(a_neg_s, C(0.5)));
+  // The corrections, largest first in j order: t_j = s (s+1) .. (s+2j-2) / a^(2j-1).
+  grtc_tvalue_t* inv_a2 = DIV(C(1.0), MUL(a, a));
+  grtc_tvalue_t* t = DIV(s, a);
+  grtc_tvalue_t* tail = NULL;
+  double factorial = 2.0;  // (2j)!
+  for (int j = 1; j <= 12; ++j) {
+    double coefficient = grtc_chlo_bernoulli[j - 1][0] / grtc_chlo_bernoulli[j - 1][1] /
+                         factorial;
+    grtc_tvalue_t* term = MUL(t, C(coefficient));
+    tail = tail ? ADD(tail, term) : term;
+    t = MUL(MUL(t, MUL(ADD(s, C(2.0 * j - 1)), ADD(s, C(2.0 * j)))), inv_a2);
+    factorial *= (2.0 * j + 1) * (2.0 * j + 2);
+  }
+  grtc_tvalue_t* r = ADD(sum, MUL(a_neg_s, tail));
+  grtc_tvalue_t* s_integer = CMP(EQ, s, FLOOR(s));
+  grtc_tvalue_t* q_pole = grtc_chlo_binary(m, GRTC_TOP_AND, CMP(LE, q, C(0.0)),
+                                           CMP(EQ, q, FLOOR(q)));
+  grtc_tvalue_t* fractional = grtc_chlo_binary(
+      m, GRTC_TOP_AND, CMP(LT, q, C(0.0)), grtc_chlo_unary(m, GRTC_TOP_NOT, s_integer));
+  r = SELECT(fractional, C(NAN), r);
+  r = SELECT(q_pole, C(INFINITY), r);
+  r = SELECT(CMP(EQ, s, C(1.0)), C(INFINITY), r);
+  // A NaN s or q stays NaN through the sums (the comparisons are false).
+  return SELECT(CMP(LT, s, C(1.0)), C(NAN), r);
+}
+
+// polygamma(n, x), the n-th derivative of digamma: digamma at n = 0, else
+// (-1)^(n+1) n! zeta(n + 1, x) (n! as exp(lgamma(n + 1))); NaN where n is
+// not a non-negative integer.
+static grtc_tvalue_t* grtc_chlo_polygamma(grtc_chlo_math_t* m, grtc_tvalue_t* n,
+                                          grtc_tvalue_t* x) {
+  grtc_tvalue_t* np1 = ADD(n, C_LIKE(n, 1.0));
+  grtc_tvalue_t* factorial = EXP(grtc_chlo_lgamma(m, np1));
+  grtc_tvalue_t* half = MUL(n, C_LIKE(n, 0.5));
+  grtc_tvalue_t* odd = CMP(NE, half, FLOOR(half));
+  grtc_tvalue_t* sign = SELECT(odd, C_LIKE(n, 1.0), C_LIKE(n, -1.0));
+  grtc_tvalue_t* r = MUL(MUL(sign, factorial), grtc_chlo_zeta(m, np1, x));
+  r = SELECT(CMP(EQ, n, C_LIKE(n, 0.0)), grtc_chlo_digamma(m, x), r);
+  grtc_tvalue_t* invalid = grtc_chlo_binary(m, GRTC_TOP_OR, CMP(LT, n, C_LIKE(n, 0.0)),
+                                            CMP(NE, n, FLOOR(n)));
+  return SELECT(invalid, C_LIKE(n, NAN), r);
+}
+
+static grt_status_t grtc_chlo_lower_special2(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                             grtc_tvalue_t* const* operands,
+                                             const grtc_ttype_t* result,
+                                             grtc_tvalue_t** out) {
+  char types[2][GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&operands[0]->type, types[0], sizeof(types[0]));
+  grtc_ttype_format(&operands[1]->type, types[1], sizeof(types[1]));
+  grtc_elem_t elem = operands[0]->type.elem;
+  if (!grtc_elem_is_float(elem) || operands[1]->type.elem != elem || result->elem != elem ||
+      !grtc_ttype_same_shape(&operands[0]->type, &operands[1]->type) ||
+      !grtc_ttype_same_shape(&operands[0]->type, result)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes two float tensors of the result's type, got %s "
+                           "and %s", GRT_SV_ARG(name), types[0], types[1]);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
+  grtc_tvalue_t* c = grtc_chlo_convert(m, operands[1], work);
+  grtc_tvalue_t* r = grt_string_view_equal_cstring(name, "chlo.zeta")
+                         ? grtc_chlo_zeta(m, a, c)
+                         : grtc_chlo_polygamma(m, a, c);
+  r = grtc_chlo_convert(m, r, elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
 }
 
 // erf_inv in f32 (f16 and bf16 through f32): Giles' single-precision
@@ -1367,6 +1465,365 @@ static grt_status_t grtc_chlo_lower_mulhi(grtc_chlo_builder_t* b, grt_string_vie
 #define GRTC_CHLO_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 //===----------------------------------------------------------------------===//
+// rng_bit_generator (THREE_FRY, PHILOX)
+//===----------------------------------------------------------------------===//
+
+// XLA's THREE_FRY generator, bit for bit. The state is ui64[2]: the key
+// (its low and high 32 bits the two Threefry-2x32 key words) and a counter.
+// Each element of the generated shape G takes counter + its row-major index
+// as the 64-bit Threefry input (low word first) and the state's counter
+// advances by the element count of G. 64-bit outputs: G is the output shape
+// and each element is the two output words (first one low). 32-bit outputs:
+// both words are used: G is the output shape with one dimension d halved
+// (rounded up; d the first even dimension, or else the first of the largest,
+// and G = [1] for rank 0), and output index i along d takes word i % 2 of G's
+// element i / 2 (an odd d drops the last).
+#define GRTC_CHLO_THREEFRY_PARITY 0x1BD11BDAu
+
+static grtc_tvalue_t* grtc_chlo_rotate_left32(grtc_chlo_math_t* m, grtc_tvalue_t* v,
+                                              uint32_t distance) {
+  return grtc_chlo_binary(m, GRTC_TOP_OR,
+                          grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, v, distance),
+                          grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, v, 32 - distance));
+}
+
+// Threefry-2x32 with 20 rounds on ui32 words |x| under key words |k| (all of
+// one shape); the result replaces |x|.
+static void grtc_chlo_threefry2x32(grtc_chlo_math_t* m, grtc_tvalue_t* x[2],
+                                   grtc_tvalue_t* const k[2]) {
+  static const uint32_t rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  grtc_tvalue_t* ks[3] = {
+      k[0], k[1],
+      grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, k[0], k[1]),
+                       grtc_chlo_bits(m, k[0], GRTC_CHLO_THREEFRY_PARITY))};
+  x[0] = ADD(x[0], ks[0]);
+  x[1] = ADD(x[1], ks[1]);
+  for (uint32_t block = 0; block < 5; ++block) {
+    for (uint32_t r = 0; r < 4; ++r) {
+      x[0] = ADD(x[0], x[1]);
+      x[1] = grtc_chlo_rotate_left32(m, x[1], rotations[(block % 2) * 4 + r]);
+      x[1] = grtc_chlo_binary(m, GRTC_TOP_XOR, x[0], x[1]);
+    }
+    x[0] = ADD(x[0], ks[(block + 1) % 3]);
+    x[1] = ADD(ADD(x[1], ks[(block + 2) % 3]), grtc_chlo_bits(m, x[1], block + 1));
+  }
+}
+
+// |x| (rank 0 or a shape) as |shape|: a reshape, or a broadcast of a rank-0.
+static grtc_tvalue_t* grtc_chlo_as_shape(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                         const grtc_ttype_t* shape) {
+  if (!x) return NULL;
+  grtc_ttype_t type = *shape;
+  type.elem = x->type.elem;
+  if (x->type.rank == 0 && grtc_ttype_element_count(&type) != 1) {
+    grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &x, 1, &type);
+    if (r) r->def->attrs.dims = grtc_tmodule_i64s(m->b->module, NULL, 0);
+    return r;
+  }
+  return grtc_chlo_make(m, GRTC_TOP_RESHAPE, &x, 1, &type);
+}
+
+// The low and high ui32 words of the ui64 |x|.
+static void grtc_chlo_words(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_tvalue_t* out[2]) {
+  out[0] = grtc_chlo_convert(
+      m, grtc_chlo_binary(m, GRTC_TOP_AND, x, grtc_chlo_bits(m, x, 0xFFFFFFFFu)),
+      GRTC_ELEM_U32);
+  out[1] = grtc_chlo_convert(m, grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, x, 32),
+                             GRTC_ELEM_U32);
+}
+
+// Element |index| of the rank-1 |x|, as a rank-0 tensor.
+static grtc_tvalue_t* grtc_chlo_element(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                        int64_t index) {
+  if (!x) return NULL;
+  grtc_ttype_t one = x->type;
+  one.dims[0] = 1;
+  int64_t start = index, limit = index + 1, stride = 1;
+  grtc_tvalue_t* slice = grtc_chlo_make(m, GRTC_TOP_SLICE, &x, 1, &one);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(m->b->module, &start, 1);
+    slice->def->attrs.limit = grtc_tmodule_i64s(m->b->module, &limit, 1);
+    slice->def->attrs.strides = grtc_tmodule_i64s(m->b->module, &stride, 1);
+  }
+  grtc_ttype_t scalar = {0};
+  return grtc_chlo_as_shape(m, slice, &scalar);
+}
+
+// XLA's PHILOX generator (Philox-4x32, 10 rounds), bit for bit. The state is
+// ui64[2] or ui64[3]: the key (its low and high words the Philox key), then
+// a 128-bit counter: with three elements elements 1 and 2 (low, high); with
+// two, element 1 low and the key itself high (XLA reverses the state), and
+// only the low half is written back. Hash j of ceil(n / 4) (n the output's
+// 32-bit words) takes counter + j as its four input words (low first);
+// output word 4j + w is word w of hash j (64-bit outputs join words 2i and
+// 2i + 1, first low); the counter advances by the hashes made.
+#define GRTC_CHLO_PHILOX_MUL_A 0xD2511F53u
+#define GRTC_CHLO_PHILOX_MUL_B 0xCD9E8D57u
+#define GRTC_CHLO_PHILOX_WEYL_A 0x9E3779B9u
+#define GRTC_CHLO_PHILOX_WEYL_B 0xBB67AE85u
+
+// The ui64 |sum| = |low| + |delta| (wrapping) and |high| plus its carry.
+static void grtc_chlo_add_u128(grtc_chlo_math_t* m, grtc_tvalue_t* low,
+                               grtc_tvalue_t* high, grtc_tvalue_t* delta,
+                               grtc_tvalue_t* out[2]) {
+  out[0] = ADD(low, delta);
+  grtc_tvalue_t* carry = grtc_chlo_compare_bits(m, GRTC_CMP_LT, out[0], low);
+  out[1] = ADD(high, SELECT(carry, grtc_chlo_bits(m, high, 1), grtc_chlo_bits(m, high, 0)));
+}
+
+static void grtc_chlo_philox(grtc_chlo_math_t* m, grtc_tvalue_t* state, int64_t state_size,
+                             int64_t words, bool wide, const grtc_ttype_t* out,
+                             grtc_tvalue_t** out_bits, grtc_tvalue_t** out_state) {
+  grtc_tmodule_t* module = m->b->module;
+  int64_t hashes = (words + 3) / 4;
+  grtc_ttype_t gen = {0};
+  gen.elem = GRTC_ELEM_U64;
+  gen.rank = 1;
+  gen.dims[0] = hashes;
+  grtc_tvalue_t* key = grtc_chlo_element(m, state, 0);
+  grtc_tvalue_t* low = grtc_chlo_element(m, state, 1);
+  grtc_tvalue_t* high = state_size >= 3 ? grtc_chlo_element(m, state, 2) : key;
+  grtc_tvalue_t* iota = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &gen);
+  if (iota) iota->def->attrs.dim = 0;
+  grtc_tvalue_t* counter[2];
+  grtc_chlo_add_u128(m, grtc_chlo_as_shape(m, low, &gen), grtc_chlo_as_shape(m, high, &gen),
+                     iota, counter);
+  grtc_tvalue_t *x[4], *k[2];
+  grtc_chlo_words(m, counter[0], x);
+  grtc_chlo_words(m, counter[1], x + 2);
+  grtc_chlo_words(m, grtc_chlo_as_shape(m, key, &gen), k);
+  for (int round = 0; round < 10; ++round) {
+    grtc_tvalue_t *p0[2], *p1[2];
+    grtc_chlo_words(m, MUL(grtc_chlo_convert(m, x[0], GRTC_ELEM_U64),
+                           grtc_chlo_bits(m, counter[0], GRTC_CHLO_PHILOX_MUL_A)), p0);
+    grtc_chlo_words(m, MUL(grtc_chlo_convert(m, x[2], GRTC_ELEM_U64),
+                           grtc_chlo_bits(m, counter[0], GRTC_CHLO_PHILOX_MUL_B)), p1);
+    x[0] = grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, p1[1], x[1]),
+                            k[0]);
+    x[1] = p1[0];
+    x[2] = grtc_chlo_binary(m, GRTC_TOP_XOR, grtc_chlo_binary(m, GRTC_TOP_XOR, p0[1], x[3]),
+                            k[1]);
+    x[3] = p0[0];
+    if (round < 9) {
+      k[0] = ADD(k[0], grtc_chlo_bits(m, k[0], GRTC_CHLO_PHILOX_WEYL_A));
+      k[1] = ADD(k[1], grtc_chlo_bits(m, k[1], GRTC_CHLO_PHILOX_WEYL_B));
+    }
+  }
+  // Word (or pair) w of hash j at 4j + w (2j + w): stacked along a new last
+  // dimension, flattened, cut to the output's count and shaped.
+  uint32_t lanes = wide ? 2 : 4;
+  grtc_tvalue_t* lane[4];
+  for (uint32_t w = 0; w < lanes; ++w) {
+    lane[w] = wide ? grtc_chlo_binary(
+                         m, GRTC_TOP_OR, grtc_chlo_convert(m, x[2 * w], GRTC_ELEM_U64),
+                         grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT,
+                                         grtc_chlo_convert(m, x[2 * w + 1], GRTC_ELEM_U64),
+                                         32))
+                   : x[w];
+  }
+  grtc_ttype_t column = gen, table = gen, flat = gen;
+  column.elem = table.elem = flat.elem = wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32;
+  column.rank = table.rank = 2;
+  column.dims[1] = 1;
+  table.dims[1] = lanes;
+  flat.dims[0] = hashes * lanes;
+  for (uint32_t w = 0; w < lanes; ++w) lane[w] = grtc_chlo_as_shape(m, lane[w], &column);
+  grtc_tvalue_t* joined = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, lane, lanes, &table);
+  if (joined) joined->def->attrs.dim = 1;
+  grtc_tvalue_t* bits = grtc_chlo_as_shape(m, joined, &flat);
+  int64_t count = grtc_ttype_element_count(out);
+  if (count != flat.dims[0]) {
+    grtc_ttype_t cut = flat;
+    cut.dims[0] = count;
+    int64_t start = 0, stride = 1;
+    bits = grtc_chlo_make(m, GRTC_TOP_SLICE, &bits, 1, &cut);
+    if (bits) {
+      bits->def->attrs.start = grtc_tmodule_i64s(module, &start, 1);
+      bits->def->attrs.limit = grtc_tmodule_i64s(module, &count, 1);
+      bits->def->attrs.strides = grtc_tmodule_i64s(module, &stride, 1);
+    }
+  }
+  grtc_ttype_t shaped = *out;
+  shaped.elem = flat.elem;
+  *out_bits = grtc_chlo_as_shape(m, bits, &shaped);
+  // The new state: the key, the counter advanced (its high half only with
+  // a state of three).
+  grtc_tvalue_t* next[2];
+  grtc_chlo_add_u128(m, low, high, grtc_chlo_bits(m, low, (uint64_t)hashes), next);
+  grtc_ttype_t one = {0};
+  one.elem = GRTC_ELEM_U64;
+  one.rank = 1;
+  one.dims[0] = 1;
+  grtc_tvalue_t* parts[3] = {grtc_chlo_as_shape(m, key, &one),
+                             grtc_chlo_as_shape(m, next[0], &one),
+                             grtc_chlo_as_shape(m, next[1], &one)};
+  grtc_ttype_t state_type = one;
+  state_type.dims[0] = state_size;
+  grtc_tvalue_t* joined_state =
+      grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, (uint32_t)state_size, &state_type);
+  if (joined_state) joined_state->def->attrs.dim = 0;
+  *out_state = joined_state;
+}
+
+static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
+                                                grt_string_view_t name,
+                                                grtc_tvalue_t* state,
+                                                const grtc_ttype_t* results,
+                                                const grtc_chlo_attrs_t* attrs,
+                                                grtc_tvalue_t** outs) {
+  char ts[GRTC_TTYPE_FORMAT_CAPACITY], to[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&state->type, ts, sizeof(ts));
+  grtc_ttype_format(&results[1], to, sizeof(to));
+  if (attrs->rng_algorithm == GRTC_CHLO_RNG_NONE) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires 'rng_algorithm' (DEFAULT, THREE_FRY or PHILOX)",
+                           GRT_SV_ARG(name));
+  }
+  // DEFAULT is PHILOX, as XLA's CPU and GPU compilers map it.
+  bool philox = attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY;
+  const grtc_ttype_t* in = &state->type;
+  bool u64 = in->elem == GRTC_ELEM_U64 || in->elem == GRTC_ELEM_I64;
+  if (in->rank != 1 || !u64 ||
+      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           philox ? "'%.*s' with PHILOX or DEFAULT takes a state of two or "
+                                    "three 64-bit integers (tensor<2xui64> or "
+                                    "tensor<3xui64>), got %s"
+                                  : "'%.*s' with THREE_FRY takes a state of two 64-bit "
+                                    "integers (tensor<2xui64>), got %s",
+                           GRT_SV_ARG(name), ts);
+  }
+  if (!grtc_ttype_equal(&results[0], in)) {
+    char tr[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' returns the state's type %s as its new state, not %s",
+                           GRT_SV_ARG(name), ts,
+                           grtc_ttype_format(&results[0], tr, sizeof(tr)));
+  }
+  grtc_elem_t out_elem = results[1].elem;
+  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64;
+  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' generates 32- or 64-bit integers, got %s",
+                           GRT_SV_ARG(name), to);
+  }
+  const grtc_ttype_t* out = &results[1];
+  if (philox) {
+    grtc_chlo_math_t math = {b, grt_ok_status()};
+    grtc_tvalue_t* s = in->elem == GRTC_ELEM_U64 ? state
+                                                 : grtc_chlo_bitcast(&math, state, GRTC_ELEM_U64);
+    grtc_tvalue_t *bits = NULL, *next = NULL;
+    int64_t words = grtc_ttype_element_count(out) * (wide ? 2 : 1);
+    if (s) grtc_chlo_philox(&math, s, in->dims[0], words, wide, out, &bits, &next);
+    if (bits && bits->type.elem != out_elem) bits = grtc_chlo_bitcast(&math, bits, out_elem);
+    if (next && in->elem != GRTC_ELEM_U64) next = grtc_chlo_bitcast(&math, next, in->elem);
+    if (!grt_status_is_ok(math.status)) return math.status;
+    outs[0] = next;
+    outs[1] = bits;
+    return grt_ok_status();
+  }
+  // The generated shape.
+  grtc_ttype_t gen = *out;
+  gen.elem = GRTC_ELEM_U64;
+  int64_t split = -1;
+  if (!wide) {
+    if (out->rank == 0) {
+      gen.rank = 1;
+      gen.dims[0] = 1;
+    } else {
+      for (uint32_t d = 0; d < out->rank && split < 0; ++d) {
+        if (out->dims[d] % 2 == 0) split = d;
+      }
+      for (uint32_t d = 0; d < out->rank && split < 0; ++d) {
+        bool largest = true;
+        for (uint32_t e = 0; e < out->rank; ++e) largest &= out->dims[e] <= out->dims[d];
+        if (largest) split = d;
+      }
+      gen.dims[split] = (out->dims[split] + 1) / 2;
+    }
+  }
+  int64_t count = grtc_ttype_element_count(&gen);
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* s = grtc_chlo_bitcast(m, state, GRTC_ELEM_U64);
+  if (in->elem == GRTC_ELEM_U64) s = state;
+  grtc_tvalue_t* key = grtc_chlo_element(m, s, 0);
+  grtc_tvalue_t* counter = grtc_chlo_element(m, s, 1);
+  // The inputs: counter + the row-major index, split into words.
+  grtc_tvalue_t* input = grtc_chlo_as_shape(m, counter, &gen);
+  int64_t stride = 1;
+  for (uint32_t d = gen.rank; d-- > 0;) {
+    if (gen.dims[d] > 1) {
+      grtc_tvalue_t* iota = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &gen);
+      if (iota) iota->def->attrs.dim = d;
+      input = ADD(input, stride == 1 ? iota : MUL(iota, grtc_chlo_bits(m, iota, (uint64_t)stride)));
+    }
+    stride *= gen.dims[d];
+  }
+  grtc_tvalue_t *x[2], *k[2];
+  grtc_chlo_words(m, input, x);
+  grtc_chlo_words(m, grtc_chlo_as_shape(m, key, &gen), k);
+  grtc_chlo_threefry2x32(m, x, k);
+  grtc_tvalue_t* bits = NULL;
+  if (wide) {
+    bits = grtc_chlo_binary(
+        m, GRTC_TOP_OR, grtc_chlo_convert(m, x[0], GRTC_ELEM_U64),
+        grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(m, x[1], GRTC_ELEM_U64),
+                        32));
+  } else if (out->rank == 0) {
+    grtc_ttype_t scalar = {0};
+    bits = grtc_chlo_as_shape(m, x[0], &scalar);
+  } else {
+    // (.., H, ..) twice -> (.., H, 1, ..) -> concatenated (.., H, 2, ..) ->
+    // (.., 2H, ..), sliced to the output's extent.
+    grtc_ttype_t unit = gen, pair = gen, even = *out;
+    for (uint32_t d = gen.rank; d > (uint32_t)split + 1; --d) {
+      unit.dims[d] = gen.dims[d - 1];
+    }
+    unit.rank = pair.rank = gen.rank + 1;
+    unit.dims[split + 1] = 1;
+    memcpy(pair.dims, unit.dims, sizeof(pair.dims));
+    pair.dims[split + 1] = 2;
+    pair.elem = unit.elem = even.elem = GRTC_ELEM_U32;
+    grtc_tvalue_t* parts[2] = {grtc_chlo_as_shape(m, x[0], &unit),
+                               grtc_chlo_as_shape(m, x[1], &unit)};
+    grtc_tvalue_t* joined = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, 2, &pair);
+    if (joined) joined->def->attrs.dim = split + 1;
+    even.dims[split] = gen.dims[split] * 2;
+    bits = grtc_chlo_as_shape(m, joined, &even);
+    if (even.dims[split] != out->dims[split]) {
+      int64_t start[GRTC_MAX_RANK] = {0}, strides[GRTC_MAX_RANK];
+      for (uint32_t d = 0; d < out->rank; ++d) strides[d] = 1;
+      grtc_ttype_t sliced = *out;
+      sliced.elem = GRTC_ELEM_U32;
+      bits = grtc_chlo_make(m, GRTC_TOP_SLICE, &bits, 1, &sliced);
+      if (bits) {
+        bits->def->attrs.start = grtc_tmodule_i64s(b->module, start, out->rank);
+        bits->def->attrs.limit = grtc_tmodule_i64s(b->module, out->dims, out->rank);
+        bits->def->attrs.strides = grtc_tmodule_i64s(b->module, strides, out->rank);
+      }
+    }
+  }
+  if (bits && bits->type.elem != out_elem) bits = grtc_chlo_bitcast(m, bits, out_elem);
+  // The new state: the key, the counter advanced by G's element count.
+  grtc_ttype_t one = *in;
+  one.dims[0] = 1;
+  one.elem = GRTC_ELEM_U64;
+  grtc_tvalue_t* halves[2] = {
+      grtc_chlo_as_shape(m, key, &one),
+      grtc_chlo_as_shape(m, ADD(counter, grtc_chlo_bits(m, counter, (uint64_t)count)), &one)};
+  grtc_ttype_t state_type = *in;
+  state_type.elem = GRTC_ELEM_U64;
+  grtc_tvalue_t* next = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, halves, 2, &state_type);
+  if (next) next->def->attrs.dim = 0;
+  if (next && in->elem != GRTC_ELEM_U64) next = grtc_chlo_bitcast(m, next, in->elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  outs[0] = next;
+  outs[1] = bits;
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // top_k
 //===----------------------------------------------------------------------===//
 
@@ -1475,6 +1932,11 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     *out_result_count = 2;
     return true;
   }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
+    *out_operand_count = 1;
+    *out_result_count = 2;
+    return true;
+  }
   if (grt_string_view_equal_cstring(name, "stablehlo.batch_norm_inference") ||
       grt_string_view_equal_cstring(name, "stablehlo.batch_norm_grad")) {
     *out_operand_count = 5;
@@ -1498,7 +1960,9 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
   }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
       grt_string_view_equal_cstring(name, "chlo.broadcast_next_after") ||
-      grt_string_view_equal_cstring(name, "chlo.mulhi")) {
+      grt_string_view_equal_cstring(name, "chlo.mulhi") ||
+      grt_string_view_equal_cstring(name, "chlo.zeta") ||
+      grt_string_view_equal_cstring(name, "chlo.polygamma")) {
     *out_operand_count = 2;
     return true;
   }
@@ -1609,6 +2073,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   if (grt_string_view_equal_cstring(name, "chlo.top_k")) {
     return grtc_chlo_top_k(b, operands[0], results, attrs, outs);
   }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
+    return grtc_chlo_rng_bit_generator(b, name, operands[0], results, attrs, outs);
+  }
   static const struct {
     const char* name;
     grtc_chlo_batch_norm_t form;
@@ -1664,6 +2131,10 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "chlo.mulhi")) {
     return grtc_chlo_lower_mulhi(b, name, operands, result, out);
+  }
+  if (grt_string_view_equal_cstring(name, "chlo.zeta") ||
+      grt_string_view_equal_cstring(name, "chlo.polygamma")) {
+    return grtc_chlo_lower_special2(b, name, operands, result, out);
   }
   bool next_after = grt_string_view_equal_cstring(name, "chlo.next_after");
   if (next_after || grt_string_view_equal_cstring(name, "chlo.broadcast_next_after")) {

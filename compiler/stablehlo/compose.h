@@ -83,6 +83,13 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value);
 
+typedef enum grtc_chlo_rng_e {
+  GRTC_CHLO_RNG_NONE,  // absent or not one of the three
+  GRTC_CHLO_RNG_DEFAULT,
+  GRTC_CHLO_RNG_THREE_FRY,
+  GRTC_CHLO_RNG_PHILOX,
+} grtc_chlo_rng_t;
+
 // What the importer decoded from the op's attributes.
 typedef struct grtc_chlo_attrs_t {
   // broadcast_dimensions of a broadcast_* op: where the lower-ranked
@@ -114,6 +121,8 @@ typedef struct grtc_chlo_attrs_t {
   // given).
   int64_t select_dim, select_batch_dims;
   bool has_index_select;
+  // rng_bit_generator: rng_algorithm.
+  grtc_chlo_rng_t rng_algorithm;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how

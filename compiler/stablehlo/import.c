@@ -1306,6 +1306,43 @@ static grt_status_t grtc_import_chlo_place(void* user, grtc_top_t* top) {
 }
 
 // A CHLO op: its attributes decoded here, its ops built by compose.c.
+// The enum attribute |name| of |op| (#stablehlo<|kind| WORD> or "WORD"),
+// as its index in |words|; -1 when absent, an error naming the words when
+// it is none of them.
+static grt_status_t grtc_import_chlo_enum(grtc_import_t* ctx, const grtc_operation_t* op,
+                                          const char* name, const char* kind,
+                                          const char* const* words, int count,
+                                          int* out_index) {
+  *out_index = -1;
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, name);
+  if (!attr) return grt_ok_status();
+  grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
+                           : attr->kind == GRTC_ATTR_STRING ? attr->string
+                                                            : grt_make_cstring_view("");
+  for (int i = 0; i < count; ++i) {
+    char spelled[64];
+    snprintf(spelled, sizeof(spelled), "#stablehlo<%s %s>", kind, words[i]);
+    if (grt_string_view_equal_cstring(text, spelled) ||
+        grt_string_view_equal_cstring(text, words[i])) {
+      *out_index = i;
+    }
+  }
+  if (*out_index >= 0) return grt_ok_status();
+  char expected[160] = "";
+  size_t used = 0;
+  for (int i = 0; i < count && used < sizeof(expected); ++i) {
+    if (i == 0) {
+      used += (size_t)snprintf(expected, sizeof(expected), "#stablehlo<%s %s>", kind,
+                               words[0]);
+    } else {
+      used += (size_t)snprintf(expected + used, sizeof(expected) - used, "%s%s",
+                               i == count - 1 ? " or " : ", ", words[i]);
+    }
+  }
+  return grtc_import_error(ctx, op, "'%s' must be %s, got '%.*s'", name, expected,
+                           GRT_SV_ARG(text));
+}
+
 static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t* op,
                                     grtc_tvalue_t* const* operands,
                                     const grtc_ttype_t* results, grtc_tblock_t* block) {
@@ -1364,27 +1401,16 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                         &attrs.select_batch_dims));
     attrs.has_index_select = true;
   }
-  attrs.transpose_a = -1;
-  attr = grtc_operation_attribute(op, "transpose_a");
-  if (attr) {
-    static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-    grt_string_view_t text = attr->kind == GRTC_ATTR_OPAQUE ? attr->opaque
-                             : attr->kind == GRTC_ATTR_STRING ? attr->string
-                                                              : grt_make_cstring_view("");
-    for (int i = 0; i < 3; ++i) {
-      char spelled[64];
-      snprintf(spelled, sizeof(spelled), "#stablehlo<transpose %s>", transposes[i]);
-      if (grt_string_view_equal_cstring(text, spelled) ||
-          grt_string_view_equal_cstring(text, transposes[i])) {
-        attrs.transpose_a = i;
-      }
-    }
-    if (attrs.transpose_a < 0) {
-      return grtc_import_error(ctx, op, "'transpose_a' must be #stablehlo<transpose "
-                               "NO_TRANSPOSE>, TRANSPOSE or ADJOINT, got '%.*s'",
-                               GRT_SV_ARG(text));
-    }
-  }
+  int index = -1;
+  static const char* const transposes[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+  GRT_RETURN_IF_ERROR(
+      grtc_import_chlo_enum(ctx, op, "transpose_a", "transpose", transposes, 3, &index));
+  attrs.transpose_a = index;
+  static const char* const algorithms[] = {"DEFAULT", "THREE_FRY", "PHILOX"};
+  GRT_RETURN_IF_ERROR(grtc_import_chlo_enum(ctx, op, "rng_algorithm", "rng_algorithm",
+                                            algorithms, 3, &index));
+  attrs.rng_algorithm =
+      index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,
@@ -1857,6 +1883,219 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
+// stablehlo.select_and_scatter (docs/compiler.md): each window of the
+// padded operand selects one position by a left fold in row-major order,
+// as XLA computes it: the first element inside the operand starts it, and
+// each later one replaces the pick where select(pick, candidate) is false
+// (padding never takes part). That fold is one reduce_window over (operand,
+// flat index) pairs whose padding reads index -1. Each window's source
+// element is then scattered with the scatter region into its pick, onto
+// init_value everywhere; a window of padding alone picks -1, out of bounds,
+// and its source element is dropped.
+static grt_status_t grtc_import_select_and_scatter(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_tblock_t* block) {
+  if (op->operand_count != 3 || op->result_count != 1 || op->region_count != 2) {
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' takes 3 operands "
+                             "(operand, source, init_value), 1 result and 2 regions "
+                             "(select, scatter); got %u, %u and %u", op->operand_count,
+                             op->result_count, op->region_count);
+  }
+  if (ctx->map_shape) {
+    return grtc_import_error(ctx, op, "'stablehlo.map' bodies of elementwise ops are "
+                             "supported; 'stablehlo.select_and_scatter' is not one");
+  }
+  grtc_tvalue_t* inputs[3];
+  for (uint32_t i = 0; i < 3; ++i) {
+    inputs[i] = grtc_import_lookup(ctx, op->operands[i]);
+    if (!inputs[i]) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.select_and_scatter' "
+                               "has no imported value", i);
+    }
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", &result, 1));
+  const grtc_ttype_t* x = &inputs[0]->type;
+  const grtc_ttype_t* source = &inputs[1]->type;
+  const grtc_ttype_t* init = &inputs[2]->type;
+  grtc_ttype_t types[3] = {*x, *source, *init};
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "operand types", types, 3));
+  char tx[GRTC_TTYPE_FORMAT_CAPACITY], tt[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(x, tx, sizeof(tx));
+  if (init->rank != 0 || init->elem != x->elem) {
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' init_value must be "
+                             "a rank-0 tensor of the operand's element type (operand %s), "
+                             "got %s", tx, grtc_ttype_format(init, tt, sizeof(tt)));
+  }
+  if (result.elem != x->elem || !grtc_ttype_same_shape(&result, x)) {
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' returns the "
+                             "operand's type %s, not %s", tx,
+                             grtc_ttype_format(&result, tt, sizeof(tt)));
+  }
+  grtc_window_t window;
+  memset(&window, 0, sizeof(window));
+  GRT_RETURN_IF_ERROR(grtc_import_window(ctx, op, x->rank, &window));
+  grtc_ttype_t picked = *x;
+  for (uint32_t d = 0; d < x->rank; ++d) {
+    int64_t size = window.dimensions.values[d], stride = window.strides.values[d];
+    int64_t low = window.padding_low.values[d], high = window.padding_high.values[d];
+    if (size < 1 || stride < 1 || low < 0 || high < 0 ||
+        window.base_dilations.values[d] != 1 || window.window_dilations.values[d] != 1) {
+      return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' dimension %u needs "
+                               "a window size and stride of at least 1, padding of at "
+                               "least 0 and no dilation; got size %lld, stride %lld, "
+                               "padding [%lld, %lld]", d, (long long)size,
+                               (long long)stride, (long long)low, (long long)high);
+    }
+    int64_t padded = x->dims[d] + low + high;
+    picked.dims[d] = padded < size ? 0 : (padded - size) / stride + 1;
+  }
+  if (source->elem != x->elem || !grtc_ttype_same_shape(source, &picked)) {
+    char want[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' source must be %s "
+                             "(one element per window of the padded operand %s), got %s",
+                             grtc_ttype_format(&picked, want, sizeof(want)), tx,
+                             grtc_ttype_format(source, tt, sizeof(tt)));
+  }
+  const grtc_region_t* select = op->regions[0];
+  const grtc_block_t* select_block = select->first;
+  if (select->block_count != 1 || select_block->arg_count != 2) {
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' select region has one "
+                             "block of 2 arguments");
+  }
+  int64_t count = grtc_ttype_element_count(x);
+  grtc_elem_t index_elem = count <= INT32_MAX ? GRTC_ELEM_I32 : GRTC_ELEM_I64;
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t math = {&builder, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  // The flat (row-major) index of each operand element.
+  grtc_ttype_t index_type = *x;
+  index_type.elem = index_elem;
+  grtc_ttype_t index_scalar = {0};
+  index_scalar.elem = index_elem;
+  grtc_scalar_value_t value;
+  value.i = 0;
+  grtc_tvalue_t* flat = x->rank ? NULL : grtc_chlo_splat_type(m, &index_type, value);
+  int64_t stride = 1;
+  for (uint32_t d = x->rank; d-- > 0;) {
+    grtc_tvalue_t* iota = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &index_type);
+    if (iota) iota->def->attrs.dim = d;
+    if (stride != 1) {
+      value.i = stride;
+      iota = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, iota,
+                              grtc_chlo_splat_type(m, &index_type, value));
+    }
+    flat = flat ? grtc_chlo_binary(m, GRTC_TOP_ADD, flat, iota) : iota;
+    stride *= x->dims[d];
+  }
+  value.i = -1;
+  grtc_tvalue_t* none = grtc_chlo_splat_type(m, &index_scalar, value);
+  GRT_RETURN_IF_ERROR(math.status);
+  // The picks: reduce_window over (value, index).
+  grtc_ttype_t scalar = {0};
+  scalar.elem = x->elem;
+  grtc_ttype_t picked_index = picked;
+  picked_index.elem = index_elem;
+  grtc_ttype_t window_results[2] = {picked, picked_index};
+  grtc_tvalue_t* window_operands[4] = {inputs[0], flat, inputs[2], none};
+  grtc_top_t* reduce = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_REDUCE_WINDOW, window_operands, 4,
+                                         window_results, 2, 1, block, &reduce));
+  reduce->attrs.window = window;
+  grtc_ttype_t body_args[4] = {scalar, index_scalar, scalar, index_scalar};
+  grtc_tblock_t* body = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, body_args, 4, &body));
+  grtc_top_set_region(reduce, 0, body);
+  // The select region's ops on (pick, candidate), its verdict kept.
+  for (uint32_t i = 0; i < 2; ++i) {
+    grtc_ttype_t arg;
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, select_block->args[i].type, &arg));
+    if (arg.rank != 0 || arg.elem != x->elem) {
+      return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' select region "
+                               "takes two rank-0 tensors of the operand's element type "
+                               "(operand %s), got %s", tx,
+                               grtc_ttype_format(&arg, tt, sizeof(tt)));
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &select_block->args[i], &body->args[2 * i]));
+  }
+  grtc_tvalue_t* keep = NULL;
+  ++ctx->scalar_region_depth;
+  grt_status_t status = grt_ok_status();
+  for (const grtc_operation_t* inner = select_block->first; inner; inner = inner->next) {
+    if (grtc_operation_is(inner, "stablehlo.return")) {
+      keep = inner->operand_count == 1 ? grtc_import_lookup(ctx, inner->operands[0]) : NULL;
+      break;
+    }
+    status = grtc_import_op(ctx, inner, body);
+    if (!grt_status_is_ok(status)) break;
+  }
+  --ctx->scalar_region_depth;
+  GRT_RETURN_IF_ERROR(status);
+  if (!keep || keep->type.rank != 0 || keep->type.elem != GRTC_ELEM_I1) {
+    return grtc_import_error(ctx, op, "'stablehlo.select_and_scatter' select region must "
+                             "return one tensor<i1>");
+  }
+  // Take the candidate where there is no pick yet, or where it is inside
+  // the operand and select(pick, candidate) is false.
+  builder.block = body;
+  none = grtc_chlo_splat_type(m, &index_scalar, value);
+  grtc_tvalue_t* pick_none = grtc_chlo_make(m, GRTC_TOP_COMPARE,
+                                            (grtc_tvalue_t*[]){&body->args[1], none}, 2,
+                                            &keep->type);
+  grtc_tvalue_t* candidate_some = grtc_chlo_make(m, GRTC_TOP_COMPARE,
+                                                 (grtc_tvalue_t*[]){&body->args[3], none},
+                                                 2, &keep->type);
+  if (pick_none && candidate_some) {
+    pick_none->def->attrs.compare_direction = GRTC_CMP_EQ;
+    candidate_some->def->attrs.compare_direction = GRTC_CMP_NE;
+    pick_none->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+    candidate_some->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+  }
+  grtc_tvalue_t* take = grtc_chlo_binary(
+      m, GRTC_TOP_OR, pick_none,
+      grtc_chlo_binary(m, GRTC_TOP_AND, candidate_some,
+                       grtc_chlo_unary(m, GRTC_TOP_NOT, keep)));
+  grtc_tvalue_t* chosen[2];
+  for (uint32_t i = 0; i < 2; ++i) {
+    chosen[i] = grtc_chlo_make(m, GRTC_TOP_SELECT,
+                               (grtc_tvalue_t*[]){take, &body->args[2 + i], &body->args[i]},
+                               3, &body_args[i]);
+  }
+  GRT_RETURN_IF_ERROR(math.status);
+  grtc_top_t* yield = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_new_op(ctx, op, GRTC_TOP_YIELD, chosen, 2, NULL, 0, 0, body, &yield));
+  builder.block = block;
+  // The scatter onto init_value, flattened.
+  grtc_ttype_t flat_type = {0};
+  flat_type.elem = x->elem;
+  flat_type.rank = 1;
+  flat_type.dims[0] = count;
+  grtc_tvalue_t* base = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &inputs[2], 1,
+                                       &flat_type);
+  GRT_RETURN_IF_ERROR(math.status);
+  base->def->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+  grtc_tvalue_t* scatter_operands[3] = {base, &reduce->results[1], inputs[1]};
+  grtc_top_t* scatter = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_SCATTER, scatter_operands, 3,
+                                         &flat_type, 1, 1, block, &scatter));
+  int64_t zero = 0;
+  grtc_scatter_dims_t* dims = &scatter->attrs.scatter;
+  dims->update_window_dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+  dims->inserted_window_dims = grtc_tmodule_i64s(ctx->module, &zero, 1);
+  dims->input_batching_dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+  dims->scatter_indices_batching_dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+  dims->scatter_dims_to_operand_dims = grtc_tmodule_i64s(ctx->module, &zero, 1);
+  dims->index_vector_dim = source->rank;
+  GRT_RETURN_IF_ERROR(grtc_import_region(ctx, op, op->regions[1], scatter, 0));
+  grtc_tvalue_t* flat_result = &scatter->results[0];
+  grtc_tvalue_t* shaped = grtc_chlo_make(m, GRTC_TOP_RESHAPE, &flat_result, 1, &result);
+  GRT_RETURN_IF_ERROR(math.status);
+  return grtc_import_map(ctx, &op->results[0], shaped);
+}
+
 // A func.call inside a reduce, reduce_window, scatter or sort body (which
 // run per element inside a kernel, where there are no calls): the callee's
 // body is imported in its place, its arguments the call's operands, its
@@ -1980,6 +2219,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
+    return grtc_import_select_and_scatter(ctx, op, block);
+  }
   if (grtc_operation_is(op, "stablehlo.tuple") ||
       grtc_operation_is(op, "stablehlo.get_tuple_element")) {
     return grtc_import_tuple_op(ctx, op);

@@ -657,6 +657,19 @@ static void test_chlo_errors(void** state) {
       {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
        "  %1 = chlo.lgamma %0 : tensor<4xi32> -> tensor<4xi32>",
        "t.mlir:3:8: error: 'chlo.lgamma' takes f16, bf16, f32 or f64 tensors, got tensor<4xi32>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
+       "  %1 = chlo.zeta %a, %0 : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>",
+       "t.mlir:3:8: error: 'chlo.zeta' takes two float tensors of the result's type, got "
+       "tensor<4xf32> and tensor<4xf64>"},
+      {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %1 = chlo.polygamma %0, %0 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+       "t.mlir:3:8: error: 'chlo.polygamma' takes two float tensors of the result's type, "
+       "got tensor<4xi32> and tensor<4xi32>"},
+      {"%0 = chlo.polygamma %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<2x2xf32>",
+       "t.mlir:2:8: error: 'chlo.polygamma' takes two float tensors of the result's type, "
+       "got tensor<4xf32> and tensor<4xf32>"},
+      {"%0 = chlo.zeta %a : tensor<4xf32> -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.zeta' takes 2 operands, got 1"},
       {"%0 = chlo.digamma %a : tensor<4xf32> -> tensor<4xf64>",
        "t.mlir:2:8: error: 'chlo.digamma' returns its operand's type"},
       {"%0 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>\n"
@@ -887,6 +900,188 @@ static void test_map_errors(void** state) {
       "  }) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>\n"
       "  return\n}\n",
       "t.mlir:2:8: error: 'stablehlo.map' body takes 2 arguments for 1 inputs");
+}
+
+// select_and_scatter: each bad operand, attribute and region is named.
+static void test_select_and_scatter_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* source;    // the source's type
+    const char* init;      // init_value's type
+    const char* result;    // the result's type
+    const char* attrs;     // window attributes
+    const char* select;    // the select region's argument type
+    const char* verdict;   // what the select region returns
+    const char* message;
+  } cases[] = {
+      {"2x2xf32", "2xf32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' init_value must be a rank-0 tensor of the "
+       "operand's element type (operand tensor<4x4xf32>), got tensor<2xf32>"},
+      {"2x2xf32", "i32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "init_value must be a rank-0 tensor of the operand's element type (operand "
+       "tensor<4x4xf32>), got tensor<i32>"},
+      {"2x2xf32", "f32", "4x5xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' returns the operand's type tensor<4x4xf32>, not "
+       "tensor<4x5xf32>"},
+      {"3x2xf32", "f32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' source must be tensor<2x2xf32> (one element per "
+       "window of the padded operand tensor<4x4xf32>), got tensor<3x2xf32>"},
+      {"2x2xf32", "f32", "4x4xf32", ", padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>",
+       "f32", "%c : tensor<i1>",
+       "source must be tensor<2x3xf32> (one element per window of the padded operand "
+       "tensor<4x4xf32>), got tensor<2x2xf32>"},
+      {"2x2xi32", "f32", "4x4xf32", "", "f32", "%c : tensor<i1>",
+       "source must be tensor<2x2xf32> (one element per window of the padded operand "
+       "tensor<4x4xf32>), got tensor<2x2xi32>"},
+      {"2x2xf32", "f32", "4x4xf32", ", window_strides = array<i64: 2, 0>", "f32",
+       "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' dimension 1 needs a window size and stride of at "
+       "least 1, padding of at least 0 and no dilation; got size 2, stride 0, padding "
+       "[0, 0]"},
+      {"2x2xf32", "f32", "4x4xf32", ", padding = dense<[[0, 0], [-1, 1]]> : tensor<2x2xi64>",
+       "f32", "%c : tensor<i1>",
+       "dimension 1 needs a window size and stride of at least 1, padding of at least 0 "
+       "and no dilation; got size 2, stride 2, padding [-1, 1]"},
+      {"2x2xf32", "f32", "4x4xf32", ", window_dimensions = array<i64: 2>", "f32",
+       "%c : tensor<i1>", "'window_dimensions' has 1 values; expected 2"},
+      {"2x2xf32", "f32", "4x4xf32", "", "i32", "%c : tensor<i1>",
+       "'stablehlo.select_and_scatter' select region takes two rank-0 tensors of the "
+       "operand's element type (operand tensor<4x4xf32>), got tensor<i32>"},
+      {"2x2xf32", "f32", "4x4xf32", "", "f32", "%x : tensor<f32>",
+       "'stablehlo.select_and_scatter' select region must return one tensor<i1>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char attrs[256];
+    // The case's window attributes replace the defaults they name.
+    bool own_dims = strstr(cases[i].attrs, "window_dimensions") != NULL;
+    bool own_strides = strstr(cases[i].attrs, "window_strides") != NULL;
+    snprintf(attrs, sizeof(attrs), "%s%s%s",
+             own_dims ? "window_strides = array<i64: 2, 2>"
+                      : "window_dimensions = array<i64: 2, 2>",
+             own_dims || own_strides ? "" : ", window_strides = array<i64: 2, 2>",
+             cases[i].attrs);
+    char source[2048];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4x4xf32>, %%s: tensor<%s>, %%i: tensor<%s>) {\n"
+             "  %%0 = \"stablehlo.select_and_scatter\"(%%a, %%s, %%i) <{%s}> ({\n"
+             "  ^bb0(%%x: tensor<%s>, %%y: tensor<%s>):\n"
+             "    %%c = stablehlo.compare GE, %%x, %%y : (tensor<%s>, tensor<%s>) -> "
+             "tensor<i1>\n"
+             "    stablehlo.return %s\n"
+             "  }, {\n"
+             "  ^bb0(%%x: tensor<f32>, %%y: tensor<f32>):\n"
+             "    %%c = stablehlo.add %%x, %%y : tensor<f32>\n"
+             "    stablehlo.return %%c : tensor<f32>\n"
+             "  }) : (tensor<4x4xf32>, tensor<%s>, tensor<%s>) -> tensor<%s>\n"
+             "  return\n}\n",
+             cases[i].source, cases[i].init, attrs, cases[i].select, cases[i].select,
+             cases[i].select, cases[i].select, cases[i].verdict, cases[i].source,
+             cases[i].init, cases[i].result);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0 = \"stablehlo.select_and_scatter\"(%a, %i) <{window_dimensions = "
+      "array<i64: 2>}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.select_and_scatter' takes 3 operands (operand, "
+      "source, init_value), 1 result and 2 regions (select, scatter); got 2, 1 and 1");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) {\n"
+      "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %i) <{window_dimensions = "
+      "array<i64: 2>, window_strides = array<i64: 2>}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>, %z: tensor<f32>):\n"
+      "    %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }, {\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    stablehlo.return %y : tensor<f32>\n"
+      "  }) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "'stablehlo.select_and_scatter' select region has one block of 2 arguments");
+}
+
+// rng_bit_generator: each bad state, result and algorithm is named.
+static void test_rng_bit_generator_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* state;      // the state's type
+    const char* new_state;  // the first result's type
+    const char* output;     // the second result's type
+    const char* algorithm;  // the attribute, generic form
+    const char* message;
+  } cases[] = {
+      {"3xui64", "3xui64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' with THREE_FRY takes a state of two 64-bit integers "
+       "(tensor<2xui64>), got tensor<3xui64>"},
+      {"4xui32", "4xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "takes a state of two 64-bit integers (tensor<2xui64>), got tensor<4xui32>"},
+      {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
+       "state, not tensor<2xi64>"},
+      {"2xui64", "2xui64", "4xf32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers, got tensor<4xf32>"},
+      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm THREE_FRY>",
+       "generates 32- or 64-bit integers, got tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xui32", "#stablehlo<rng_algorithm MERSENNE>",
+       "'rng_algorithm' must be #stablehlo<rng_algorithm DEFAULT>, THREE_FRY or PHILOX, "
+       "got '#stablehlo<rng_algorithm MERSENNE>'"},
+      {"2xui64", "2xui64", "4xui32", NULL,
+       "'stablehlo.rng_bit_generator' requires 'rng_algorithm' (DEFAULT, THREE_FRY or "
+       "PHILOX)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char attr[128] = "";
+    if (cases[i].algorithm) {
+      snprintf(attr, sizeof(attr), " {rng_algorithm = %s}", cases[i].algorithm);
+    }
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%s: tensor<%s>) {\n"
+             "  %%0:2 = \"stablehlo.rng_bit_generator\"(%%s)%s : (tensor<%s>) -> "
+             "(tensor<%s>, tensor<%s>)\n"
+             "  return\n}\n",
+             cases[i].state, attr, cases[i].state, cases[i].new_state, cases[i].output);
+    expect_import_error(source, cases[i].message);
+  }
+  // PHILOX (and DEFAULT, XLA's PHILOX) takes two or three state elements.
+  static const char* const philox[][2] = {
+      {"PHILOX", "4xui64"},
+      {"DEFAULT", "1xui64"},
+  };
+  for (size_t i = 0; i < 2; ++i) {
+    char source[512], message[256];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%s: tensor<%s>) {\n"
+             "  %%0:2 = stablehlo.rng_bit_generator %%s, algorithm = %s : (tensor<%s>) "
+             "-> (tensor<%s>, tensor<4xui32>)\n"
+             "  return\n}\n", philox[i][1], philox[i][0], philox[i][1], philox[i][1]);
+    snprintf(message, sizeof(message),
+             "'stablehlo.rng_bit_generator' with PHILOX or DEFAULT takes a state of two or "
+             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>), got tensor<%s>",
+             philox[i][1]);
+    expect_import_error(source, message);
+  }
+  expect_parse_error("func.func @f(%s: tensor<2xui64>) {\n"
+                     "  %0:2 = stablehlo.rng_bit_generator %s, algorithm = 3 : "
+                     "(tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)\n"
+                     "  return\n}\n",
+                     "a rng_algorithm name after 'algorithm ='");
+  // The pretty and generic forms import alike.
+  expect_same("func.func @f(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>) {\n"
+              "  %0, %1 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : "
+              "(tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>)\n"
+              "  return %0, %1 : tensor<2xui64>, tensor<3xui32>\n}\n",
+              "func.func @f(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui32>) {\n"
+              "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
+              "#stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>) -> "
+              "(tensor<2xui64>, tensor<3xui32>)\n"
+              "  return %0#0, %0#1 : tensor<2xui64>, tensor<3xui32>\n}\n",
+              false);
 }
 
 // func.call in a reduce body is inlined: recursion and a callee that does
@@ -1525,8 +1720,8 @@ static void test_bad_syntax(void** state) {
        "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
-      {"%0 = chlo.zeta %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'chlo.zeta' is not supported"},
+      {"%0 = chlo.ragged_dot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'chlo.ragged_dot' is not supported"},
       {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
        "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",
@@ -1861,6 +2056,8 @@ int main(void) {
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_map_errors),
+      cmocka_unit_test(test_select_and_scatter_errors),
+      cmocka_unit_test(test_rng_bit_generator_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),

@@ -246,6 +246,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_DOT_DIMS,   // batching_dims/contracting_dims = [0] x [0]
   GRTC_SHLO_KW_IGNORED,    // algorithm = <...>
   GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
+  GRTC_SHLO_KW_ENUM,       // algorithm = THREE_FRY -> #stablehlo<rng_algorithm THREE_FRY>
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -284,6 +285,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"check.expect_close", "max_ulp_difference", "max_ulp_difference", GRTC_SHLO_KW_I64},
     {"chlo.top_k", "k", "k", GRTC_SHLO_KW_I64},
     {"stablehlo.reduce_precision", "format", NULL, GRTC_SHLO_KW_FORMAT},
+    {"stablehlo.rng_bit_generator", "algorithm", "rng_algorithm", GRTC_SHLO_KW_ENUM},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };
 
@@ -386,6 +388,17 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
     }
     case GRTC_SHLO_KW_IGNORED:
       return grtc_shlo_skip_angles(parser);
+    case GRTC_SHLO_KW_ENUM: {
+      // The attribute's name is its enum's kind.
+      grt_string_view_t word;
+      char what[96];
+      snprintf(what, sizeof(what), "a %s name after '%s ='", keyword->attribute,
+               keyword->keyword);
+      GRT_RETURN_IF_ERROR(grtc_shlo_parse_word(parser, what, &word));
+      const grtc_attribute_t* attr = NULL;
+      GRT_RETURN_IF_ERROR(grtc_shlo_enum_attr(parser, keyword->attribute, word, &attr));
+      return grtc_shlo_add(parser, state, keyword->attribute, attr);
+    }
     case GRTC_SHLO_KW_FORMAT: {
       // eXmY: X exponent bits, Y mantissa bits, both decimal.
       const grtc_token_t* token = grtc_parser_token(parser);
@@ -1543,10 +1556,11 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")
     GRTC_SHLO_PLAIN("chlo.cosh") GRTC_SHLO_PLAIN("chlo.sinh") GRTC_SHLO_PLAIN("chlo.tan")
     GRTC_SHLO_PLAIN("stablehlo.reduce_precision")
+    GRTC_SHLO_PLAIN("stablehlo.rng_bit_generator")
     GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
     GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")
     GRTC_SHLO_PLAIN("chlo.next_after") GRTC_SHLO_PLAIN("chlo.broadcast_next_after")
-    GRTC_SHLO_PLAIN("chlo.mulhi")
+    GRTC_SHLO_PLAIN("chlo.mulhi") GRTC_SHLO_PLAIN("chlo.zeta") GRTC_SHLO_PLAIN("chlo.polygamma")
     GRTC_SHLO_PLAIN("chlo.is_inf") GRTC_SHLO_PLAIN("chlo.is_pos_inf")
     GRTC_SHLO_PLAIN("chlo.is_neg_inf") GRTC_SHLO_PLAIN("chlo.broadcast_add")
     GRTC_SHLO_PLAIN("chlo.broadcast_subtract") GRTC_SHLO_PLAIN("chlo.broadcast_multiply")
