@@ -44,6 +44,11 @@ typedef struct grtc_cpu_emitter_t {
   // binding (NULL: none is).
   const bool* check_load;
   const bool* check_store;
+  // A bounds-checked pattern kernel: the index_only marks its epilogue may
+  // use once its accesses' intervals are checked (see
+  // grtc_cpu_emit_epilogue_checks).
+  const bool* pattern_index_only;
+  void* owned_index_only;  // freed when the kernel is done
 } grtc_cpu_emitter_t;
 
 enum { GRTC_CPU_FLAT_NORMAL, GRTC_CPU_FLAT_LINEAR, GRTC_CPU_FLAT_ABSORBED };
@@ -535,6 +540,66 @@ static void grtc_cpu_emit_i64_literal(grt_string_builder_t* out,
   }
 }
 
+// The intervals (il<i>, ih<i>) over the workgroup's tile of the |needed|
+// index instructions (|bounded| ones: grtc_cpu_interval_op), computed with
+// the grt_iv_ helpers, which set |bad| on overflow; inside a block that
+// declares `int bad`.
+static void grtc_cpu_emit_interval_defs(grtc_cpu_emitter_t* e,
+                                        const bool* needed,
+                                        const bool* bounded) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+      if (!needed[i]) continue;
+      const grtc_kinst_t* inst = &kernel->insts[i];
+      char size[24];
+      switch (inst->kind) {
+        case GRTC_KINST_PINDEX:
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = lo%u, ih%u = hi%u - 1;\n", i,
+              inst->dim, i, inst->dim);
+          break;
+        case GRTC_KINST_RINDEX:
+          grtc_c_family_size(size, sizeof(size),
+                             kernel->reduction_dims[inst->dim]);
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = 0, ih%u = (int64_t)%s - 1;\n", i,
+              i, size);
+          break;
+        case GRTC_KINST_EXTENT:
+          grt_string_builder_appendf(
+              out, "    const int64_t il%u = e%u, ih%u = e%u;\n", i, inst->dim,
+              i, inst->dim);
+          break;
+        case GRTC_KINST_CONST:
+          grt_string_builder_appendf(out, "    const int64_t il%u = ", i);
+          grtc_cpu_emit_i64_literal(out, inst->value.i);
+          grt_string_builder_appendf(out, ", ih%u = il%u;\n", i, i);
+          break;
+        default: {
+          uint32_t x, y;
+          grtc_cpu_interval_operands(inst, &x, &y);
+          const char* op = grtc_cpu_interval_op(kernel, inst, bounded);
+          grt_string_builder_appendf(out, "    int64_t il%u, ih%u;\n", i, i);
+          if (inst->op == GRTC_SCALAR_DIV || inst->op == GRTC_SCALAR_REM) {
+            int64_t c = kernel->insts[y].value.i;
+            grt_string_builder_appendf(
+                out,
+                "    grt_iv_%s(il%u, ih%u, INT64_C(%" PRId64 "), INT64_C(%" PRId64
+                "), &il%u, &ih%u, &bad);\n",
+                op, x, x, c, c, i, i);
+          } else {
+            grt_string_builder_appendf(
+                out,
+                "    grt_iv_%s(il%u, ih%u, il%u, ih%u, &il%u, &ih%u, &bad);\n",
+                op, x, x, y, y, i, i);
+          }
+          break;
+        }
+      }
+    }
+}
+
 // The point nest of a bounds-checked LOOP kernel. Accesses whose index has
 // an interval over the workgroup's tile (built from parallel and reduction
 // indices, extents and constants by ADD, SUB, MUL, MAX, MIN, SELECT, and
@@ -621,55 +686,7 @@ static bool grtc_cpu_emit_checked_nest(grtc_cpu_emitter_t* e) {
   if (tile_checks) {
     grt_string_builder_append_cstring(out,
                                       "  int gok = 1;\n  {\n    int bad = 0;\n");
-    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
-      if (!needed[i]) continue;
-      const grtc_kinst_t* inst = &kernel->insts[i];
-      char size[24];
-      switch (inst->kind) {
-        case GRTC_KINST_PINDEX:
-          grt_string_builder_appendf(
-              out, "    const int64_t il%u = lo%u, ih%u = hi%u - 1;\n", i,
-              inst->dim, i, inst->dim);
-          break;
-        case GRTC_KINST_RINDEX:
-          grtc_c_family_size(size, sizeof(size),
-                             kernel->reduction_dims[inst->dim]);
-          grt_string_builder_appendf(
-              out, "    const int64_t il%u = 0, ih%u = (int64_t)%s - 1;\n", i,
-              i, size);
-          break;
-        case GRTC_KINST_EXTENT:
-          grt_string_builder_appendf(
-              out, "    const int64_t il%u = e%u, ih%u = e%u;\n", i, inst->dim,
-              i, inst->dim);
-          break;
-        case GRTC_KINST_CONST:
-          grt_string_builder_appendf(out, "    const int64_t il%u = ", i);
-          grtc_cpu_emit_i64_literal(out, inst->value.i);
-          grt_string_builder_appendf(out, ", ih%u = il%u;\n", i, i);
-          break;
-        default: {
-          uint32_t x, y;
-          grtc_cpu_interval_operands(inst, &x, &y);
-          const char* op = grtc_cpu_interval_op(kernel, inst, bounded);
-          grt_string_builder_appendf(out, "    int64_t il%u, ih%u;\n", i, i);
-          if (inst->op == GRTC_SCALAR_DIV || inst->op == GRTC_SCALAR_REM) {
-            int64_t c = kernel->insts[y].value.i;
-            grt_string_builder_appendf(
-                out,
-                "    grt_iv_%s(il%u, ih%u, INT64_C(%" PRId64 "), INT64_C(%" PRId64
-                "), &il%u, &ih%u, &bad);\n",
-                op, x, x, c, c, i, i);
-          } else {
-            grt_string_builder_appendf(
-                out,
-                "    grt_iv_%s(il%u, ih%u, il%u, ih%u, &il%u, &ih%u, &bad);\n",
-                op, x, x, y, y, i, i);
-          }
-          break;
-        }
-      }
-    }
+    grtc_cpu_emit_interval_defs(e, needed, bounded);
     // The checks of the accesses: those of the LOOP section only when the
     // reduction runs.
     grt_string_builder_append_cstring(out, "    const int empty = 0");
@@ -1065,6 +1082,110 @@ static void grtc_cpu_emit_top_check(grt_string_builder_t* out,
       GRTC_KERNEL_CODE_OUT_OF_RANGE + binding);
 }
 
+// A bounds-checked pattern kernel's epilogue: the loads and unpredicated
+// stores whose index is an affine-like chain over the tile (the interval
+// ops but SELECT, whose interval may be wider than its values) are checked
+// once per workgroup, failing the dispatch when one leaves its binding
+// (the interval is exact, so that access would leave it); only the others
+// are checked where they happen, and when none is, the index arithmetic
+// is plain C, as in the static kernel (so the epilogue vectorizes).
+static void grtc_cpu_emit_epilogue_checks(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  grt_string_builder_t* out = e->out;
+  if (!e->check_load || !e->check_store || !e->pattern_index_only) return;
+  size_t n = kernel->inst_count + 1;
+  bool* flags = calloc(3 * n, sizeof(bool));
+  if (!flags) return;  // every access stays checked where it happens
+  bool* bounded = flags;
+  bool* needed = flags + n;
+  bool* index_only = flags + 2 * n;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    bounded[i] = inst->kind == GRTC_KINST_PINDEX ||
+                 inst->kind == GRTC_KINST_EXTENT ||
+                 (inst->kind == GRTC_KINST_CONST && inst->type == GRTC_ELEM_I64) ||
+                 (inst->kind == GRTC_KINST_OP && inst->op != GRTC_SCALAR_SELECT &&
+                  grtc_cpu_interval_op(kernel, inst, bounded) != NULL);
+  }
+  bool* check_load = (bool*)e->check_load;
+  bool* check_store = (bool*)e->check_store;
+  bool remaining = false;
+  uint32_t checks = 0;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (inst->kind != GRTC_KINST_LOAD || !check_load[i] || !e->live[i] ||
+        inst->section == GRTC_KSECTION_LOOP) {
+      continue;
+    }
+    if (bounded[inst->operands[0]]) {
+      needed[inst->operands[0]] = true;
+      ++checks;
+    } else {
+      remaining = true;
+    }
+  }
+  for (uint32_t st = 0; st < kernel->store_count; ++st) {
+    const grtc_kstore_t* store = &kernel->stores[st];
+    if (store->predicate == GRTC_KINST_NONE && bounded[store->index]) {
+      needed[store->index] = true;
+      ++checks;
+    } else {
+      remaining = true;
+    }
+  }
+  if (!checks) {
+    free(flags);
+    return;
+  }
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (!needed[i] || inst->kind != GRTC_KINST_OP) continue;
+    uint32_t x, y;
+    grtc_cpu_interval_operands(inst, &x, &y);
+    needed[x] = true;
+    if (inst->op != GRTC_SCALAR_DIV && inst->op != GRTC_SCALAR_REM) needed[y] = true;
+  }
+  grt_string_builder_append_cstring(out, "  {\n    int bad = 0;\n");
+  grtc_cpu_emit_interval_defs(e, needed, bounded);
+  grt_string_builder_append_cstring(out, "    const int empty = 0");
+  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
+    grt_string_builder_appendf(out, " || hi%u <= lo%u", d, d);
+  }
+  grt_string_builder_append_cstring(out, ";\n");
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (inst->kind != GRTC_KINST_LOAD || !check_load[i] || !e->live[i] ||
+        inst->section == GRTC_KSECTION_LOOP || !bounded[inst->operands[0]]) {
+      continue;
+    }
+    uint32_t x = inst->operands[0];
+    grt_string_builder_appendf(
+        out, "    if (!empty && (bad || il%u < 0 || (uint64_t)ih%u >= len%u)) return %u;\n",
+        x, x, inst->binding, GRTC_KERNEL_CODE_OUT_OF_RANGE + inst->binding);
+    check_load[i] = false;
+  }
+  for (uint32_t st = 0; st < kernel->store_count; ++st) {
+    const grtc_kstore_t* store = &kernel->stores[st];
+    if (store->predicate != GRTC_KINST_NONE || !bounded[store->index]) continue;
+    grt_string_builder_appendf(
+        out, "    if (!empty && (bad || il%u < 0 || (uint64_t)ih%u >= len%u)) return %u;\n",
+        store->index, store->index, store->binding,
+        GRTC_KERNEL_CODE_OUT_OF_RANGE + store->binding);
+    check_store[st] = false;
+  }
+  grt_string_builder_append_cstring(out, "  }\n");
+  if (!remaining) {
+    // Every index chain is proven free of overflow: plain C arithmetic.
+    for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+      index_only[i] = e->pattern_index_only[i] && needed[i];
+    }
+    e->index_only = index_only;
+    e->owned_index_only = flags;
+    return;
+  }
+  free(flags);
+}
+
 // The binding pointers and the tile bounds of a pattern kernel; when it is
 // bounds-checked, also the once-per-workgroup check that the highest
 // element its routine reads of each pattern input (every stride is >= 0:
@@ -1138,6 +1259,7 @@ static void grtc_cpu_emit_pattern_prologue(grtc_cpu_emitter_t* e) {
                                       : kernel->pool.input_binding);
   }
   grt_string_builder_append_cstring(out, "  }\n");
+  grtc_cpu_emit_epilogue_checks(e);
 }
 
 // PRE, ACC(0) = |value| (plus the accumulator's initial value unless that
@@ -1855,6 +1977,7 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     }
     e.check_load = check_all;
     e.check_store = check_all + kernel->inst_count + 1;
+    e.pattern_index_only = index_only;
     e.index_only = NULL;
   }
   grt_string_builder_appendf(
@@ -1883,6 +2006,7 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
                            "out of memory emitting kernel %.*s",
                            (int)kernel->name.size, kernel->name.data);
   }
+  free(e.owned_index_only);
   free(check_all);
   free(index_only);
   return grt_ok_status();
