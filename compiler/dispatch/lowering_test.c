@@ -23,7 +23,8 @@ typedef struct compiled_t {
   grtc_kernel_set_t kernels;
 } compiled_t;
 
-static grt_status_t compile(const char* source, int level, compiled_t* out) {
+// Parses, imports and verifies |source| into |out| (kernels empty).
+static void import_verified(const char* source, compiled_t* out) {
   memset(out, 0, sizeof(*out));
   grtc_kernel_set_init(grt_allocator_system(), &out->kernels);
   grtc_module_t* parsed = NULL;
@@ -34,6 +35,10 @@ static grt_status_t compile(const char* source, int level, compiled_t* out) {
       grtc_stablehlo_import(parsed, grt_allocator_system(), &out->module));
   grtc_module_destroy(parsed);
   GRT_EXPECT_OK(grtc_tensor_verify(out->module));
+}
+
+static grt_status_t compile(const char* source, int level, compiled_t* out) {
+  import_verified(source, out);
   grtc_dispatch_options_t options = {level, 0};
   return grtc_dispatch_form(out->module, &options, &out->kernels);
 }
@@ -696,16 +701,7 @@ static void test_scalar_corners(void** state) {
 // Imports, folds (symbols resolve to their classes), crosses the symbolic
 // boundary and forms dispatches.
 static grt_status_t compile_symbolic(const char* source, compiled_t* out) {
-  memset(out, 0, sizeof(*out));
-  grtc_kernel_set_init(grt_allocator_system(), &out->kernels);
-  grtc_module_t* parsed = NULL;
-  GRT_EXPECT_OK(grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
-                                  grtc_stablehlo_parse_options(),
-                                  grt_allocator_system(), &parsed));
-  GRT_EXPECT_OK(
-      grtc_stablehlo_import(parsed, grt_allocator_system(), &out->module));
-  grtc_module_destroy(parsed);
-  GRT_EXPECT_OK(grtc_tensor_verify(out->module));
+  import_verified(source, out);
   GRT_EXPECT_OK(grtc_tensor_fold(out->module));
   GRT_EXPECT_OK(grtc_tensor_verify(out->module));
   GRT_RETURN_IF_ERROR(grtc_tensor_prepare_symbolic(out->module));

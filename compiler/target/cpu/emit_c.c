@@ -540,6 +540,31 @@ static void grtc_cpu_emit_i64_literal(grt_string_builder_t* out,
   }
 }
 
+// Marks, in |needed|, the operands whose intervals the interval ops already
+// in |needed| read (in reverse order: operands come first).
+static void grtc_cpu_need_interval_operands(const grtc_kernel_t* kernel,
+                                            bool* needed) {
+  for (uint32_t i = kernel->inst_count; i-- > 0;) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (!needed[i] || inst->kind != GRTC_KINST_OP) continue;
+    uint32_t x, y;
+    grtc_cpu_interval_operands(inst, &x, &y);
+    needed[x] = true;
+    if (inst->op != GRTC_SCALAR_DIV && inst->op != GRTC_SCALAR_REM) {
+      needed[y] = true;
+    }
+  }
+}
+
+// `    const int empty = 0 || hi0 <= lo0 ...`: the workgroup's tile is empty
+// (no statement terminator).
+static void grtc_cpu_emit_tile_empty(grtc_cpu_emitter_t* e) {
+  grt_string_builder_append_cstring(e->out, "    const int empty = 0");
+  for (uint32_t d = 0; d < e->kernel->parallel_rank; ++d) {
+    grt_string_builder_appendf(e->out, " || hi%u <= lo%u", d, d);
+  }
+}
+
 // The intervals (il<i>, ih<i>) over the workgroup's tile of the |needed|
 // index instructions (|bounded| ones: grtc_cpu_interval_op), computed with
 // the grt_iv_ helpers, which set |bad| on overflow; inside a block that
@@ -670,16 +695,7 @@ static bool grtc_cpu_emit_checked_nest(grtc_cpu_emitter_t* e) {
       ++tile_checks;
     }
   }
-  for (uint32_t i = kernel->inst_count; i-- > 0;) {
-    const grtc_kinst_t* inst = &kernel->insts[i];
-    if (!needed[i] || inst->kind != GRTC_KINST_OP) continue;
-    uint32_t x, y;
-    grtc_cpu_interval_operands(inst, &x, &y);
-    needed[x] = true;
-    if (inst->op != GRTC_SCALAR_DIV && inst->op != GRTC_SCALAR_REM) {
-      needed[y] = true;
-    }
-  }
+  grtc_cpu_need_interval_operands(kernel, needed);
   for (uint32_t i = 0; i < kernel->inst_count; ++i) {
     fast_index_only[i] = e->index_only[i] && needed[i];
   }
@@ -689,10 +705,7 @@ static bool grtc_cpu_emit_checked_nest(grtc_cpu_emitter_t* e) {
     grtc_cpu_emit_interval_defs(e, needed, bounded);
     // The checks of the accesses: those of the LOOP section only when the
     // reduction runs.
-    grt_string_builder_append_cstring(out, "    const int empty = 0");
-    for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
-      grt_string_builder_appendf(out, " || hi%u <= lo%u", d, d);
-    }
+    grtc_cpu_emit_tile_empty(e);
     grt_string_builder_append_cstring(out, ";\n    const int rempty = empty");
     for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
       char size[24];
@@ -1137,20 +1150,10 @@ static void grtc_cpu_emit_epilogue_checks(grtc_cpu_emitter_t* e) {
     free(flags);
     return;
   }
-  for (uint32_t i = kernel->inst_count; i-- > 0;) {
-    const grtc_kinst_t* inst = &kernel->insts[i];
-    if (!needed[i] || inst->kind != GRTC_KINST_OP) continue;
-    uint32_t x, y;
-    grtc_cpu_interval_operands(inst, &x, &y);
-    needed[x] = true;
-    if (inst->op != GRTC_SCALAR_DIV && inst->op != GRTC_SCALAR_REM) needed[y] = true;
-  }
+  grtc_cpu_need_interval_operands(kernel, needed);
   grt_string_builder_append_cstring(out, "  {\n    int bad = 0;\n");
   grtc_cpu_emit_interval_defs(e, needed, bounded);
-  grt_string_builder_append_cstring(out, "    const int empty = 0");
-  for (uint32_t d = 0; d < kernel->parallel_rank; ++d) {
-    grt_string_builder_appendf(out, " || hi%u <= lo%u", d, d);
-  }
+  grtc_cpu_emit_tile_empty(e);
   grt_string_builder_append_cstring(out, ";\n");
   for (uint32_t i = 0; i < kernel->inst_count; ++i) {
     const grtc_kinst_t* inst = &kernel->insts[i];
