@@ -722,6 +722,14 @@ static void run_symbolic(compiled_t* c, const int64_t* symbols,
       c->module, &c->kernels, c->module->first_func, symbols, args, results));
 }
 
+// The same for a function whose one symbol is argument 0 dimension 0.
+static void run_batch(compiled_t* c, int64_t batch, void* const* args,
+                      void** results) {
+  int64_t symbols[64] = {0};
+  symbols[arg_symbol_of(c, 0, 0)] = batch;
+  run_symbolic(c, symbols, args, results);
+}
+
 // A two-layer MLP with a symbolic batch: one kernel per layer, each a
 // MATMUL pattern whose m is the batch extent, run at batches that are and
 // are not multiples of the tile.
@@ -773,11 +781,9 @@ static void test_symbolic_mlp(void** state) {
         want[i * 3 + j] = sum;
       }
     }
-    int64_t symbols[64] = {0};
-    symbols[arg_symbol_of(&c, 0, 0)] = n;
     void* args[4] = {x, w1, b1, w2};
     void* results[1] = {got};
-    run_symbolic(&c, symbols, args, results);
+    run_batch(&c, n, args, results);
     expect_floats(got, want, (size_t)n * 3);
     free(x);
     free(got);
@@ -863,11 +869,9 @@ static void test_symbolic_jax_forms(void** state) {
   for (int64_t i = 0; i < n; ++i) {
     for (int j = 0; j < 6; ++j) want[i * 6 + j] = x[(n - 1 - i) * 6 + j] + 1;
   }
-  int64_t symbols[64] = {0};
-  symbols[arg_symbol_of(&c, 0, 0)] = n;
   void* args[1] = {x};
   void* results[2] = {got, &size};
-  run_symbolic(&c, symbols, args, results);
+  run_batch(&c, n, args, results);
   expect_floats(got, want, 24);
   assert_int_equal(size, 4);
   release(&c);
@@ -896,11 +900,9 @@ static void test_symbolic_pad_concatenate(void** state) {
       want[i * 8 + 5 + j] = x[i * 3 + j];
     }
   }
-  int64_t symbols[64] = {0};
-  symbols[arg_symbol_of(&c, 0, 0)] = n;
   void* args[1] = {x};
   void* results[1] = {got};
-  run_symbolic(&c, symbols, args, results);
+  run_batch(&c, n, args, results);
   expect_floats(got, want, 24);
   release(&c);
 }
