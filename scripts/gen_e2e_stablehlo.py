@@ -4740,6 +4740,96 @@ def gen_quant():
                         "sides, batching, per-axis rhs\nalong a free and a batching "
                         "dim, storage extremes, a float result)."))
 
+    # convolution on the stored i8: the i8 x i8 -> i32 convolution, the
+    # zero-point terms (the lhs padded with its zero point, window sums of
+    # the lhs, the filter's sums) and requantization, in NCHW/OIHW (the
+    # CPU's int8 GEMM) and NHWC/HWIO, with strides, padding, lhs and rhs
+    # dilation, groups, depthwise filters, K past the GEMM's 512-wide
+    # slices, storage extremes, per-axis rhs zero points and scales,
+    # per-axis, i32 and f32 results. Power-of-two operand scales keep sl * sr
+    # exact, so the reference is the integer sum, f32(acc) * f32(sl * sr)
+    # and the spec's quantize.
+    f = Func("test_convolution_integer")
+    crng = np.random.default_rng(152)
+
+    def iconv(layout, sx, sw, lq, rq, oq, stride=(1, 1), pad=((0, 0), (0, 0)),
+              lhs_dil=(1, 1), rhs_dil=(1, 1), groups=1, extremes=False):
+        """The convolution of stored sx (NHWC) in lq and sw (HWIO) in rq
+        (per-axis along O) into oq (per-axis along the output feature; None:
+        f32), checked against the integer reference."""
+        n, h, w, c = sx.shape
+        kh, kw, ci, co = sw.shape
+        zr = np.asarray(rq.zero_points if rq.axis is not None else
+                        rq.zero_points * co)
+        sr = np.asarray(rq.scales if rq.axis is not None else rq.scales * co)
+        acc = conv_ref(sx - lq.zero_points[0], sw - zr, list(stride),
+                       [list(p) for p in pad], list(lhs_dil), list(rhs_dil), groups)
+        acc = acc.astype(np.int64)
+        value = (acc.astype(np.float32) *
+                 (np.float64(lq.scales[0]) * sr).astype(np.float32)).astype(np.float32)
+        nchw = layout == "nchw"
+        x_shape = [n, c, h, w] if nchw else [n, h, w, c]
+        w_shape = [co, ci, kh, kw] if nchw else [kh, kw, ci, co]
+        o_shape = [acc.shape[0], co, acc.shape[1], acc.shape[2]] if nchw \
+            else list(acc.shape)
+        xs = sx.transpose(0, 3, 1, 2) if nchw else sx
+        ws = sw.transpose(3, 2, 0, 1) if nchw else sw
+        rq_t = rq if rq.axis is None else QType("i8", rq.scales, rq.zero_points,
+                                                axis=0 if nchw else 3)
+        vx = q_input(f, array(xs, "i8"), lq)
+        vw = q_input(f, array(ws, "i8"), rq_t)
+        dims = ("[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" if nchw
+                else CONV_NHWC_HWIO)
+        if oq is None:
+            out_t = tensor_type(o_shape, "f32")
+        else:
+            if oq.axis is not None:
+                oq = QType(oq.storage, oq.scales, oq.zero_points, axis=1 if nchw else 3)
+            out_t = oq.tensor(o_shape)
+        r = f.op("stablehlo.convolution(%s, %s) dim_numbers = %s, window = %s "
+                 "{batch_group_count = 1 : i64, feature_group_count = %d : i64} : "
+                 "(%s, %s) -> %s" % (vx, vw, dims,
+                                     window_text(list(stride), [list(p) for p in pad],
+                                                 list(lhs_dil), list(rhs_dil)),
+                                     groups, lq.tensor(x_shape), rq_t.tensor(w_shape),
+                                     out_t))
+        if nchw:
+            acc, value = acc.transpose(0, 3, 1, 2), value.transpose(0, 3, 1, 2)
+        if oq is None:
+            f.expect(r, value, "f32", 0.0, 0.0)
+        elif oq.storage == "i32":
+            q_expect(f, r, acc, oq)
+        else:
+            q_expect(f, r, oq.quantize(value), oq)
+
+    ints = lambda shape: crng.integers(-128, 128, shape)
+    # 3x3 padded, per-axis rhs zero points and scales.
+    iconv("nchw", ints((2, 9, 10, 3)), ints((3, 3, 3, 4)), QType("i8", [0.25], [-5]),
+          QType("i8", [0.5, 0.25, 1.0, 0.125], [3, -5, 0, 7], axis=3),
+          QType("i8", [1.3], [-2]), pad=((1, 1), (1, 1)))
+    # Strides, uneven padding, rhs dilation, two groups, per-axis result.
+    iconv("nchw", ints((1, 11, 12, 4)), ints((3, 3, 2, 6)), QType("i8", [0.5], [9]),
+          QType("i8", [0.25, 0.5, 0.125, 1.0, 0.25, 0.5], [0, 1, -1, 2, 0, -3], axis=3),
+          QType("i8", [0.9, 1.3, 0.4, 2.0, 0.7, 1.1], [3, -2, 0, 5, -7, 1], axis=3),
+          stride=(2, 2), pad=((2, 0), (1, 2)), rhs_dil=(2, 2), groups=2)
+    # NHWC with lhs dilation and the lhs zero point at the top of the range:
+    # the i32 accumulator itself.
+    iconv("nhwc", ints((1, 5, 6, 3)), ints((2, 2, 3, 5)), QType("i8", [0.5], [127]),
+          QType("i8", [0.25], [-3]), QType("i32", [0.125], [0]),
+          pad=((1, 1), (0, 1)), lhs_dil=(2, 2))
+    # Depthwise (one input channel per group), storage extremes, f32 result.
+    iconv("nchw", crng.choice([-128, 127], (1, 7, 7, 3)),
+          crng.choice([-128, 127], (3, 3, 1, 3)), QType("i8", [0.5], [-128]),
+          QType("i8", [0.25], [127]), None, pad=((1, 1), (1, 1)), groups=3)
+    # K = 3 * 3 * 64 = 576, past one 512-wide K slice, both zero points.
+    iconv("nchw", ints((1, 8, 8, 64)), ints((3, 3, 64, 16)), QType("i8", [0.125], [4]),
+          QType("i8", [0.0625], [-1]), QType("i32", [0.0078125], [0]),
+          pad=((1, 1), (1, 1)))
+    funcs.append(f.text(comment="convolution on the stored i8 (NCHW and NHWC, "
+                        "strides, padding, lhs/rhs dilation, groups,\ndepthwise, "
+                        "K past 512, storage extremes, per-axis rhs and result, i32 "
+                        "and f32 results)."))
+
     f = Func("fail_quant_wrong_expectation")
     q = QType("i8", [0.5], [0])
     want = q.quantize([1.25])

@@ -1537,17 +1537,18 @@ static bool grtc_import_quant_selects(const grtc_operation_t* op, grtc_top_kind_
 
 // Decides how |op| (which has quantized operands or results) is imported.
 // In the float mode the quantized operands are dequantized in place,
-// quantized results take their expressed type, and |result_types| receives
-// each result's quantization (count 0 for the others).
+// quantized results take their expressed type, and |out_types| receives
+// each operand's and then each result's quantization (count 0 for the
+// others), as in the integer mode.
 static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_operation_t* op,
                                               const grtc_import_op_t* entry,
                                               grtc_tvalue_t** operands,
                                               grtc_ttype_t* results, grtc_tblock_t* block,
                                               grtc_import_quant_mode_t* out_mode,
-                                              grtc_quant_type_t** out_result_types) {
+                                              grtc_quant_type_t** out_types) {
   grtc_top_role_t role = grtc_top_kind_role(entry->kind);
   *out_mode = GRTC_IMPORT_QUANT_STORAGE;
-  *out_result_types = NULL;
+  *out_types = NULL;
   if (role == GRTC_ROLE_C || role == GRTC_ROLE_H || entry->kind == GRTC_TOP_CONSTANT ||
       entry->kind == GRTC_TOP_BITCAST_CONVERT ||
       entry->kind == GRTC_TOP_OPTIMIZATION_BARRIER ||
@@ -1600,19 +1601,25 @@ static grt_status_t grtc_import_quant_prepare(grtc_import_t* ctx, const grtc_ope
                                    "operands and results must have the same "
                                    "quantization (scales and zero points)");
   }
-  if (entry->kind == GRTC_TOP_DOT_GENERAL && op->operand_count == 2 &&
+  // A convolution with batch groups takes the float path.
+  const grtc_attribute_t* batch_groups = grtc_operation_attribute(op, "batch_group_count");
+  bool one_batch_group = !batch_groups || (batch_groups->kind == GRTC_ATTR_INTEGER &&
+                                           batch_groups->integer == 1);
+  if ((entry->kind == GRTC_TOP_DOT_GENERAL ||
+       (entry->kind == GRTC_TOP_CONVOLUTION && one_batch_group)) &&
+      op->operand_count == 2 &&
       op->result_count == 1 && grtc_ttype_is_static(&operands[0]->type) &&
       grtc_ttype_is_static(&operands[1]->type) &&
       grtc_quant_dot_on_integers(&types[0], &types[1], &types[2], results[0].elem)) {
-    // The op itself becomes the i32 dot of the stored values; the integer
-    // finish reads all three types.
+    // The op itself becomes the i32 dot (convolution) of the stored
+    // values; the integer finish reads all three types.
     *out_mode = GRTC_IMPORT_QUANT_INTEGER;
-    *out_result_types = types;
+    *out_types = types;
     results[0].elem = GRTC_ELEM_I32;
     return grt_ok_status();
   }
   *out_mode = GRTC_IMPORT_QUANT_FLOAT;
-  *out_result_types = types + op->operand_count;
+  *out_types = types;
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
@@ -1646,8 +1653,51 @@ static grt_status_t grtc_import_quant_finish(grtc_import_t* ctx, const grtc_oper
   return grt_ok_status();
 }
 
-// The integer mode's i32 dot_general |top| corrected and requantized to the
-// op's result type (|types|: lhs, rhs, result).
+// The spec's constraints on a quantized convolution (C28-C33) that the
+// float and integer modes share (|types|: lhs, rhs, result).
+static grt_status_t grtc_import_quant_conv_check(const grtc_import_t* ctx,
+                                                 const grtc_operation_t* op,
+                                                 const grtc_top_t* top,
+                                                 const grtc_quant_type_t* types) {
+  const grtc_quant_type_t *lhs = &types[0], *rhs = &types[1], *result = &types[2];
+  const grtc_conv_dims_t* c = &top->attrs.conv;
+  if (lhs->count && !rhs->count) {
+    return grtc_import_types_error(ctx, op, "has a quantized lhs and a float rhs (the "
+                                   "spec asks for a quantized rhs with it)");
+  }
+  if (lhs->count && (lhs->storage != rhs->storage ||
+                     lhs->storage_bits != rhs->storage_bits ||
+                     lhs->storage_min != rhs->storage_min ||
+                     lhs->storage_max != rhs->storage_max)) {
+    return grtc_import_types_error(ctx, op, "needs one storage type and range on its "
+                                   "quantized lhs and rhs");
+  }
+  if ((lhs->count && lhs->expressed != rhs->expressed) ||
+      (result->count && rhs->count && result->expressed != rhs->expressed)) {
+    return grtc_import_types_error(ctx, op, "needs one expressed type on its quantized "
+                                   "operands and result");
+  }
+  if (rhs->per_axis && rhs->axis != c->kernel_output_feature) {
+    return grtc_import_types_error(
+        ctx, op, "has a per-axis rhs quantized along dimension %lld (the spec asks for "
+        "its kernel output feature dimension, %lld)", (long long)rhs->axis,
+        (long long)c->kernel_output_feature);
+  }
+  if (result->per_axis && result->axis != c->output_feature) {
+    return grtc_import_types_error(
+        ctx, op, "has a per-axis result quantized along dimension %lld (the spec asks "
+        "for its output feature dimension, %lld)", (long long)result->axis,
+        (long long)c->output_feature);
+  }
+  if (rhs->count && !rhs->per_axis && result->per_axis) {
+    return grtc_import_types_error(ctx, op, "has a per-tensor rhs and a per-axis result "
+                                   "(the spec asks for a per-tensor result with it)");
+  }
+  return grt_ok_status();
+}
+
+// The integer mode's i32 dot_general (convolution) |top| corrected and
+// requantized to the op's result type (|types|: lhs, rhs, result).
 static grt_status_t grtc_import_quant_dot(grtc_import_t* ctx, const grtc_operation_t* op,
                                           grtc_top_t* top, const grtc_quant_type_t* types,
                                           grtc_tblock_t* block) {
@@ -1656,8 +1706,12 @@ static grt_status_t grtc_import_quant_dot(grtc_import_t* ctx, const grtc_operati
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
-  grtc_tvalue_t* q = grtc_quant_dot_finish(&m, &top->results[0], &types[0], &types[1],
-                                           &types[2], result.elem);
+  grtc_tvalue_t* q =
+      top->kind == GRTC_TOP_CONVOLUTION
+          ? grtc_quant_conv_finish(&m, &top->results[0], &types[0], &types[1], &types[2],
+                                   result.elem)
+          : grtc_quant_dot_finish(&m, &top->results[0], &types[0], &types[1], &types[2],
+                                  result.elem);
   if (grt_status_code(m.status) == GRT_STATUS_INVALID_ARGUMENT) {
     grt_status_t error = grtc_import_types_error(ctx, op, "%s",
                                                  grt_status_message(m.status));
@@ -2388,8 +2442,12 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   if (quant_mode == GRTC_IMPORT_QUANT_STORAGE && top->kind == GRTC_TOP_CONSTANT) {
     return grtc_import_quant_constant(ctx, op, top);
   }
+  if (quant_mode != GRTC_IMPORT_QUANT_NONE && quant_mode != GRTC_IMPORT_QUANT_STORAGE &&
+      top->kind == GRTC_TOP_CONVOLUTION) {
+    GRT_RETURN_IF_ERROR(grtc_import_quant_conv_check(ctx, op, top, quant_results));
+  }
   if (quant_mode == GRTC_IMPORT_QUANT_FLOAT) {
-    return grtc_import_quant_finish(ctx, op, top, quant_results, block);
+    return grtc_import_quant_finish(ctx, op, top, quant_results + op->operand_count, block);
   }
   if (quant_mode == GRTC_IMPORT_QUANT_INTEGER) {
     return grtc_import_quant_dot(ctx, op, top, quant_results, block);

@@ -474,6 +474,62 @@ static grtc_tvalue_t* grtc_quant_side_sums(grtc_chlo_math_t* m, grtc_tvalue_t* x
   return grt_status_is_ok(m->status) ? r : NULL;
 }
 
+// acc - zr * (rows - k_zl) - zl * cols: the zero-point terms of an
+// integer dot_general or convolution (i32, wrapping), each built only when
+// its zero point is given (|zr| with |rows|, |zl| with |cols|; |k_zl|, K
+// times zl, only with both).
+static grtc_tvalue_t* grtc_quant_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                            grtc_tvalue_t* rows, grtc_tvalue_t* k_zl,
+                                            grtc_tvalue_t* zr, grtc_tvalue_t* cols,
+                                            grtc_tvalue_t* zl) {
+  grtc_tvalue_t* x = acc;
+  if (zr) {
+    if (k_zl) rows = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, rows, k_zl);
+    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x, grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, rows, zr));
+  }
+  if (zl) {
+    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x, grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, cols, zl));
+  }
+  return x;
+}
+
+// The corrected accumulator |x| (standing for the product with scale
+// sl * sr; |scale| is the rhs's quantization with its axis among |x|'s
+// dims) as |result| (or the float |result_elem|).
+static grtc_tvalue_t* grtc_quant_requantize(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                            const grtc_quant_type_t* lhs_type,
+                                            const grtc_quant_type_t* rhs_type,
+                                            grtc_quant_type_t* scale,
+                                            const grtc_quant_type_t* result_type,
+                                            grtc_elem_t result_elem) {
+  if (!x || !grt_status_is_ok(m->status)) return NULL;
+  // When sl * sr is the i32 result's own per-tensor quantization the
+  // accumulator is the result.
+  double combined = lhs_type->scales[0] * rhs_type->scales[0];
+  if (result_type->count && !result_type->per_axis && !rhs_type->per_axis &&
+      result_type->storage == GRTC_ELEM_I32 && result_type->storage_bits == 32 &&
+      result_type->zero_points[0] == 0 && result_type->scales[0] == combined &&
+      result_type->storage_min == INT32_MIN && result_type->storage_max == INT32_MAX) {
+    return x;
+  }
+  // Otherwise dequantize it (f32(acc) * f32(sl * sr), the f32 product the
+  // spec's dequantized op gives where that is exact) and quantize.
+  double* scales = grtc_tmodule_alloc(m->b->module, scale->count * sizeof(*scales));
+  if (!scales) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a quantized product");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < scale->count; ++i) {
+    scales[i] = lhs_type->scales[0] * rhs_type->scales[i];
+  }
+  scale->scales = scales;
+  grtc_tvalue_t* y = grtc_chlo_convert(m, x, GRTC_ELEM_F32);
+  y = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, y, grtc_quant_params(m, y, scale, false));
+  return result_type->count ? grtc_quant_quantize(m, y, result_type)
+                            : grtc_chlo_convert(m, y, result_elem);
+}
+
 grtc_tvalue_t* grtc_quant_dot_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
                                      const grtc_quant_type_t* lhs_type,
                                      const grtc_quant_type_t* rhs_type,
@@ -524,48 +580,158 @@ grtc_tvalue_t* grtc_quant_dot_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
     k *= lhs->type.dims[dot->lhs_contracting.values[i]];
   }
   int64_t zl = lhs_type->zero_points[0];
-  grtc_tvalue_t* x = acc;
+  grtc_tvalue_t *rows = NULL, *k_zl = NULL, *zr = NULL, *cols = NULL, *zl_value = NULL;
   if (grtc_quant_has_zero_points(rhs_type)) {
-    grtc_tvalue_t* rows = grtc_quant_side_sums(m, lhs, dot->lhs_batch, dot->lhs_contracting,
-                                               true, acc, batch);
-    if (zl) rows = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, rows,
-                                    grtc_quant_int_splat(m, acc, k * zl));
-    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x,
-                         grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, rows,
-                                          grtc_quant_params(m, acc, &scale, true)));
+    rows = grtc_quant_side_sums(m, lhs, dot->lhs_batch, dot->lhs_contracting, true, acc, batch);
+    if (zl) k_zl = grtc_quant_int_splat(m, acc, k * zl);
+    zr = grtc_quant_params(m, acc, &scale, true);
   }
   if (zl) {
-    grtc_tvalue_t* cols = grtc_quant_side_sums(m, rhs, dot->rhs_batch, dot->rhs_contracting,
-                                               false, acc, batch + lhs_free);
-    x = grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, x,
-                         grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, cols,
-                                          grtc_quant_int_splat(m, acc, zl)));
+    cols = grtc_quant_side_sums(m, rhs, dot->rhs_batch, dot->rhs_contracting, false, acc,
+                                batch + lhs_free);
+    zl_value = grtc_quant_int_splat(m, acc, zl);
   }
-  // The accumulator stands for the product with scale sl * sr: when that is
-  // the i32 result's own per-tensor quantization it is the result.
-  double combined = lhs_type->scales[0] * rhs_type->scales[0];
-  if (result_type->count && !result_type->per_axis && !rhs_type->per_axis &&
-      result_type->storage == GRTC_ELEM_I32 && result_type->storage_bits == 32 &&
-      result_type->zero_points[0] == 0 && result_type->scales[0] == combined &&
-      result_type->storage_min == INT32_MIN && result_type->storage_max == INT32_MAX) {
-    return x;
+  grtc_tvalue_t* x = grtc_quant_zero_terms(m, acc, rows, k_zl, zr, cols, zl_value);
+  return grtc_quant_requantize(m, x, lhs_type, rhs_type, &scale, result_type, result_elem);
+}
+
+//===----------------------------------------------------------------------===//
+// convolution on integers
+//===----------------------------------------------------------------------===//
+
+// Element |i| of an attribute list (|fallback| where the list is absent).
+static int64_t grtc_quant_at(grtc_i64s_t list, uint32_t i, int64_t fallback) {
+  return i < list.count ? list.values[i] : fallback;
+}
+
+// A copy of |count| values, all |value|.
+static grtc_i64s_t grtc_quant_fill_list(grtc_chlo_math_t* m, uint32_t count, int64_t value) {
+  grtc_i64s_t list = {count, grtc_quant_dims(m, count)};
+  for (uint32_t i = 0; list.values && i < count; ++i) list.values[i] = value;
+  return list;
+}
+
+// The input positions the convolution |conv| pads or dilates hold 0 in
+// the float computation, the stored |zl_stored| (an i8 scalar): when there
+// are any, the lhs is padded and dilated with it explicitly and |conv|
+// rewritten to read it without padding (moved after the pad).
+static void grtc_quant_conv_pad_lhs(grtc_chlo_math_t* m, grtc_top_t* conv,
+                                    grtc_tvalue_t* zl_stored) {
+  grtc_conv_dims_t* c = &conv->attrs.conv;
+  grtc_tvalue_t* lhs = conv->operands[0];
+  uint32_t spatial = c->input_spatial.count, rank = lhs->type.rank;
+  bool needed = false;
+  for (uint32_t i = 0; i < spatial; ++i) {
+    needed |= grtc_quant_at(c->padding_low, i, 0) != 0 ||
+              grtc_quant_at(c->padding_high, i, 0) != 0 ||
+              grtc_quant_at(c->lhs_dilation, i, 1) != 1;
   }
-  // Otherwise dequantize it (f32(acc) * f32(sl * sr), the f32 product the
-  // spec's dequantized dot gives where that is exact) and quantize.
-  double* scales = grtc_tmodule_alloc(m->b->module, scale.count * sizeof(*scales));
-  if (!scales) {
-    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                                "out of memory for a quantized dot_general");
-    return NULL;
+  if (!needed || !grt_status_is_ok(m->status)) return;
+  grtc_i64s_t low = grtc_quant_fill_list(m, rank, 0);
+  grtc_i64s_t high = grtc_quant_fill_list(m, rank, 0);
+  grtc_i64s_t interior = grtc_quant_fill_list(m, rank, 0);
+  if (!low.values || !high.values || !interior.values) return;
+  grtc_ttype_t type = lhs->type;
+  for (uint32_t i = 0; i < spatial; ++i) {
+    int64_t d = c->input_spatial.values[i];
+    low.values[d] = grtc_quant_at(c->padding_low, i, 0);
+    high.values[d] = grtc_quant_at(c->padding_high, i, 0);
+    interior.values[d] = grtc_quant_at(c->lhs_dilation, i, 1) - 1;
+    int64_t size = lhs->type.dims[d];
+    type.dims[d] = size > 0 ? low.values[d] + high.values[d] + size +
+                                  (size - 1) * interior.values[d]
+                            : low.values[d] + high.values[d];
   }
-  for (uint32_t i = 0; i < scale.count; ++i) {
-    scales[i] = lhs_type->scales[0] * rhs_type->scales[i];
+  grtc_tvalue_t* operands[2] = {lhs, zl_stored};
+  grtc_tvalue_t* padded = grtc_chlo_make(m, GRTC_TOP_PAD, operands, 2, &type);
+  if (!padded) return;
+  padded->def->attrs.low = low;
+  padded->def->attrs.high = high;
+  padded->def->attrs.interior = interior;
+  conv->operands[0] = padded;
+  c->padding_low = grtc_quant_fill_list(m, spatial, 0);
+  c->padding_high = grtc_quant_fill_list(m, spatial, 0);
+  c->lhs_dilation = grtc_quant_fill_list(m, spatial, 1);
+  grtc_top_unlink(conv);
+  grtc_tblock_append(m->b->block, conv);
+}
+
+grtc_tvalue_t* grtc_quant_conv_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                          grtc_tvalue_t* zl_stored, grtc_tvalue_t* zl,
+                                          grtc_tvalue_t* zr) {
+  if (!acc || !grt_status_is_ok(m->status)) return NULL;
+  grtc_top_t* conv = acc->def;
+  if (zl_stored) grtc_quant_conv_pad_lhs(m, conv, zl_stored);
+  const grtc_conv_dims_t* c = &conv->attrs.conv;
+  grtc_tvalue_t* lhs = conv->operands[0];
+  grtc_tvalue_t* rhs = conv->operands[1];
+  uint32_t spatial = c->kernel_spatial.count;
+  // K: the taps of one output element (kernel window times input
+  // features per group).
+  int64_t k = rhs->type.dims[c->kernel_input_feature];
+  for (uint32_t i = 0; i < spatial; ++i) k *= rhs->type.dims[c->kernel_spatial.values[i]];
+  grtc_tvalue_t *rows = NULL, *k_zl = NULL, *cols = NULL;
+  if (zr) {
+    // The lhs's sums over each output element's window: the convolution
+    // with an all-ones filter, one output feature when there is one group
+    // (broadcast along the output features), else one per output feature
+    // (each summing its group's input features).
+    int64_t groups = c->feature_group_count;
+    int64_t features = groups == 1 ? 1 : rhs->type.dims[c->kernel_output_feature];
+    grtc_ttype_t ones_type = rhs->type;
+    ones_type.elem = GRTC_ELEM_I8;
+    ones_type.dims[c->kernel_output_feature] = features;
+    grtc_ttype_t sums_type = acc->type;
+    sums_type.dims[c->output_feature] = features;
+    grtc_tvalue_t* operands[2] = {lhs, grtc_quant_int_fill(m, &ones_type, 1)};
+    rows = operands[1] ? grtc_chlo_make(m, GRTC_TOP_CONVOLUTION, operands, 2, &sums_type)
+                       : NULL;
+    if (rows) rows->def->attrs.conv = *c;
+    if (rows && groups == 1) {
+      grtc_tvalue_t* sums = rows;
+      rows = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &sums, 1, &acc->type);
+      if (rows) rows->def->attrs.dims = grtc_quant_iota(m, 0, acc->type.rank);
+    }
+    if (zl) k_zl = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, zl, grtc_quant_int_splat(m, acc, k));
   }
-  scale.scales = scales;
-  grtc_tvalue_t* y = grtc_chlo_convert(m, x, GRTC_ELEM_F32);
-  y = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, y, grtc_quant_params(m, y, &scale, false));
-  return result_type->count ? grtc_quant_quantize(m, y, result_type)
-                            : grtc_chlo_convert(m, y, result_elem);
+  if (zl) {
+    // The filter's sums per output feature, over its window and input
+    // features.
+    grtc_i64s_t none = {0, NULL};
+    grtc_i64s_t contracting = grtc_quant_iota(m, 0, spatial + 1);
+    for (uint32_t i = 0; contracting.values && i < spatial; ++i) {
+      contracting.values[i] = c->kernel_spatial.values[i];
+    }
+    if (contracting.values) contracting.values[spatial] = c->kernel_input_feature;
+    cols = grtc_quant_side_sums(m, rhs, none, contracting, false, acc,
+                                (uint32_t)c->output_feature);
+  }
+  return grtc_quant_zero_terms(m, acc, rows, k_zl, zr, cols, zl);
+}
+
+grtc_tvalue_t* grtc_quant_conv_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                      const grtc_quant_type_t* lhs_type,
+                                      const grtc_quant_type_t* rhs_type,
+                                      const grtc_quant_type_t* result_type,
+                                      grtc_elem_t result_elem) {
+  if (!acc || !grt_status_is_ok(m->status)) return NULL;
+  const grtc_conv_dims_t* c = &acc->def->attrs.conv;
+  // The rhs's quantization dimension is its output feature one (checked
+  // by the importer): the result's output feature dimension.
+  grtc_quant_type_t scale = *rhs_type;
+  if (rhs_type->per_axis) scale.axis = c->output_feature;
+  int64_t zl = lhs_type->zero_points[0];
+  grtc_tvalue_t *zl_stored = NULL, *zl_value = NULL, *zr = NULL;
+  if (zl) {
+    grtc_ttype_t scalar;
+    memset(&scalar, 0, sizeof(scalar));
+    scalar.elem = GRTC_ELEM_I8;
+    zl_stored = grtc_quant_int_fill(m, &scalar, zl);
+    zl_value = grtc_quant_int_splat(m, acc, zl);
+  }
+  if (grtc_quant_has_zero_points(rhs_type)) zr = grtc_quant_params(m, acc, &scale, true);
+  grtc_tvalue_t* x = grtc_quant_conv_zero_terms(m, acc, zl_stored, zl_value, zr);
+  return grtc_quant_requantize(m, x, lhs_type, rhs_type, &scale, result_type, result_elem);
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,8 +12,9 @@
 // which is the StableHLO spec's reference semantics (dequantize, compute in
 // the expressed type, quantize). Ops that only move elements keep the
 // storage integers when their quantization is the same per-tensor one, and
-// dot_general of i8 operands runs on them: an i8 x i8 -> i32 dot_general,
-// zero-point corrections, then requantization (grtc_quant_dot_finish).
+// dot_general and convolution of i8 operands run on them: an i8 x i8 -> i32
+// dot_general or convolution, zero-point corrections, then requantization
+// (grtc_quant_dot_finish, grtc_quant_conv_finish).
 #ifndef GRT_COMPILER_STABLEHLO_QUANT_H_
 #define GRT_COMPILER_STABLEHLO_QUANT_H_
 
@@ -90,6 +91,29 @@ grtc_tvalue_t* grtc_quant_dot_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
                                      const grtc_quant_type_t* rhs,
                                      const grtc_quant_type_t* result,
                                      grtc_elem_t result_elem);
+// The convolution form of grtc_quant_dot_finish (the same operand and
+// result predicate, grtc_quant_dot_on_integers): |acc| is the i8 x i8 ->
+// i32 convolution of the stored values, the rhs per-tensor or quantized
+// along its kernel output feature dimension (the importer checks it).
+grtc_tvalue_t* grtc_quant_conv_finish(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                      const grtc_quant_type_t* lhs,
+                                      const grtc_quant_type_t* rhs,
+                                      const grtc_quant_type_t* result,
+                                      grtc_elem_t result_elem);
+// The zero-point terms of |acc|, an i8 x i8 -> i32 convolution (its
+// operands and dims read from its op; batch_group_count 1): sum over each
+// window of (l - zl)(r - zr) = acc - zr * (window sums of l - K zl) - zl *
+// (the filter's sums per output feature). |zl| and |zr| are i32 tensors of
+// |acc|'s type (NULL when the zero point is 0) and |zl_stored| zl as an i8
+// scalar: the positions the convolution pads or dilates stand for 0, which
+// is stored as zl, so when zl is given the lhs is padded with it
+// explicitly and |acc|'s op rewritten to read that (moved after the pad).
+// The window sums are a convolution with ones; the filter sums a
+// dot_general with ones (folded for constant filters). Shared by the
+// StableHLO and ONNX importers.
+grtc_tvalue_t* grtc_quant_conv_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
+                                          grtc_tvalue_t* zl_stored, grtc_tvalue_t* zl,
+                                          grtc_tvalue_t* zr);
 // Plain sub-byte integers (`tensor<4xi4>`, i2, ui2, ui4) are held like i2/i4
 // storage: one value per byte of i8 (ui8), sign-extended (zero-extended),
 // so ops that only move, compare or pick values work on the holder. The

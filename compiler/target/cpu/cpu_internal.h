@@ -38,6 +38,17 @@ typedef void (*grtc_cpu_epilogue_fn_t)(void* user, uint32_t depth, const char* v
 void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
                                grtc_cpu_epilogue_fn_t epilogue, void* user);
 
+// Whether |kernel| is an i8 x i8 -> i32 CONV2D (accumulator from 0, no
+// symbolic extents, any layout) that runs on grt_igemm_block: im2col
+// blocks of whole output rows of the tile times the filter rows.
+bool grtc_cpu_iconv_supported(const grtc_kernel_t* kernel);
+// Bytes of per-worker scratch such a kernel needs.
+uint64_t grtc_cpu_iconv_scratch_bytes(const grtc_kernel_t* kernel);
+// Its body after the binding pointers and tile bounds, as
+// grtc_cpu_emit_igemm_loops (the epilogue at depth 7).
+void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
+                               grtc_cpu_epilogue_fn_t epilogue, void* user);
+
 // Whether |kernel| is a CONV2D the emitter runs on the planar GEMM path
 // (output channels x pixels, the filter as the GEMM's A), the one path that
 // reads a packed filter (grtc_kconv_t.filter_packed).

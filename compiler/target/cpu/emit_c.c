@@ -883,6 +883,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_LOOPS,
   GRTC_CPU_PATH_MATMUL,
   GRTC_CPU_PATH_MATMUL_I8,  // gemm_i8.c
+  GRTC_CPU_PATH_CONV_I8,    // gemm_i8.c
   GRTC_CPU_PATH_CONV_GEMM,
   GRTC_CPU_PATH_CONV_PIXELS,
   GRTC_CPU_PATH_CONV_DEPTHWISE,
@@ -970,6 +971,9 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   // does not take when symbolic, run the generic loops.)
   if (grtc_cpu_igemm_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
     return GRTC_CPU_PATH_MATMUL_I8;
+  }
+  if (grtc_cpu_iconv_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
+    return GRTC_CPU_PATH_CONV_I8;
   }
   if (kernel->pattern == GRTC_KPATTERN_POOL2D &&
       grtc_cpu_pool_supported(kernel)) {
@@ -1359,10 +1363,15 @@ static void grtc_cpu_igemm_epilogue(void* user, uint32_t depth, const char* valu
   grtc_cpu_emit_stores(e);
 }
 
-static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e) {
+// The int8 GEMM's MATMUL kernels, or with |conv| its CONV2D ones.
+static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e, bool conv) {
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
-  grtc_cpu_emit_igemm_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
+  if (conv) {
+    grtc_cpu_emit_iconv_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
+  } else {
+    grtc_cpu_emit_igemm_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
+  }
   grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
 }
 
@@ -1928,6 +1937,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
       size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
     } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
       size = grtc_cpu_igemm_scratch_bytes(kernel);
+    } else if (path == GRTC_CPU_PATH_CONV_I8) {
+      size = grtc_cpu_iconv_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_POOL) {
       size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
     } else if (path != GRTC_CPU_PATH_LOOPS) {
@@ -1994,7 +2005,9 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   } else if (path == GRTC_CPU_PATH_MATMUL) {
     grtc_cpu_emit_matmul_kernel(&e);
   } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
-    grtc_cpu_emit_igemm_kernel(&e);
+    grtc_cpu_emit_igemm_kernel(&e, false);
+  } else if (path == GRTC_CPU_PATH_CONV_I8) {
+    grtc_cpu_emit_igemm_kernel(&e, true);
   } else if (path == GRTC_CPU_PATH_CONV_PIXELS) {
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
@@ -2028,7 +2041,8 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
     }
   }
   for (uint32_t k = 0; k < kernels->count; ++k) {
-    if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_MATMUL_I8) {
+    grtc_cpu_path_t path = grtc_cpu_path(kernels->kernels[k]);
+    if (path == GRTC_CPU_PATH_MATMUL_I8 || path == GRTC_CPU_PATH_CONV_I8) {
       grtc_cpu_emit_igemm_support(out);
       break;
     }

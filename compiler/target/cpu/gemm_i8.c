@@ -334,6 +334,14 @@ typedef struct grtc_cpu_igemm_geometry_t {
   uint64_t scratch_bytes;
 } grtc_cpu_igemm_geometry_t;
 
+// grt_igemm_block's workspace for C blocks |ldc| wide: column sums, B
+// panels and A block, in i16 (the widest packing) with one spare group of
+// 4 per panel.
+static uint64_t grtc_cpu_igemm_ws_bytes(int64_t ldc) {
+  return (uint64_t)ldc * 4u + (uint64_t)(GRTC_CPU_IGEMM_KC + 4) * (uint64_t)ldc * 2u +
+         (uint64_t)GRTC_CPU_IGEMM_MC * GRTC_CPU_IGEMM_KC * 2u;
+}
+
 static grtc_cpu_igemm_geometry_t grtc_cpu_igemm_geometry(const grtc_kernel_t* kernel) {
   uint32_t r = kernel->parallel_rank;
   int64_t tile_m = grtc_cpu_tile_size(kernel, r - 2);
@@ -345,12 +353,8 @@ static grtc_cpu_igemm_geometry_t grtc_cpu_igemm_geometry(const grtc_kernel_t* ke
   if (g.cols < 1) g.cols = 1;
   g.ldc = (g.cols + 31) / 32 * 32;
   g.rows_padded = (g.rows + 23) / 24 * 24;
-  // C block, column sums, B panels and A block, in i16 (the widest
-  // packing) with one spare group of 4 per panel.
-  g.scratch_bytes = (uint64_t)g.rows_padded * (uint64_t)g.ldc * 4u +
-                    (uint64_t)g.ldc * 4u +
-                    (uint64_t)(GRTC_CPU_IGEMM_KC + 4) * (uint64_t)g.ldc * 2u +
-                    (uint64_t)GRTC_CPU_IGEMM_MC * GRTC_CPU_IGEMM_KC * 2u;
+  g.scratch_bytes =
+      (uint64_t)g.rows_padded * (uint64_t)g.ldc * 4u + grtc_cpu_igemm_ws_bytes(g.ldc);
   return g;
 }
 
@@ -415,4 +419,157 @@ void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t
   for (uint32_t level = depth + 4; level-- > 1;) {
     grt_string_builder_appendf(out, "%s}\n", grtc_cpu_igemm_indent(level));
   }
+}
+
+//===----------------------------------------------------------------------===//
+// i8 x i8 -> i32 CONV2D on the int8 GEMM
+//===----------------------------------------------------------------------===//
+
+bool grtc_cpu_iconv_supported(const grtc_kernel_t* kernel) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 || kernel->serial ||
+      kernel->pattern != GRTC_KPATTERN_CONV2D || kernel->parallel_rank != 4 ||
+      cv->input_elem != GRTC_ELEM_I8 || cv->filter_elem != GRTC_ELEM_I8 ||
+      cv->acc_elem != GRTC_ELEM_I32 || kernel->accs[0].type != GRTC_ELEM_I32 ||
+      cv->filter_packed || grtc_kernel_is_symbolic(kernel)) {
+    return false;
+  }
+  bool ok = cv->groups >= 1 && cv->c >= 1 && cv->kh >= 1 && cv->kw >= 1 &&
+            cv->c % cv->groups == 0 && cv->oc % cv->groups == 0 && cv->stride_h >= 1 &&
+            cv->stride_w >= 1 && cv->dilation_h >= 1 && cv->dilation_w >= 1 && cv->h >= 1 &&
+            cv->w >= 1;
+  // An empty output runs the generic loops (zero times).
+  const int64_t space[4] = {cv->n, cv->oh, cv->ow, cv->oc};
+  for (uint32_t d = 0; ok && d < 4; ++d) {
+    ok = kernel->parallel_dims[d] == space[d] && space[d] > 0;
+  }
+  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
+  return ok && init->kind == GRTC_KINST_CONST && init->value.i == 0;
+}
+
+// Blocking: per group of the tile's output channels (at most |mo| of
+// them), the filter rows are copied once into a contiguous |mo| x K block
+// (K = kh * kw * c/groups, ordered (ci, i, j)); per image, blocks of |rows|
+// whole output rows of the tile (|pixels| = rows * tile width) are gathered
+// into an im2col block of K x pixels i8 (zeros for padding), and
+// grt_igemm_block multiplies the two into an |mo| x pixels i32 C block.
+#define GRTC_CPU_ICONV_COL_BYTES 262144  // im2col block target
+typedef struct grtc_cpu_iconv_geometry_t {
+  int64_t cig, ocg, k, mo, tw, rows, pixels, ldc, rows_padded;
+  uint64_t filter_bytes, col_bytes, scratch_bytes;
+} grtc_cpu_iconv_geometry_t;
+
+static int64_t grtc_cpu_iconv_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static grtc_cpu_iconv_geometry_t grtc_cpu_iconv_geometry(const grtc_kernel_t* kernel) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  grtc_cpu_iconv_geometry_t g;
+  g.cig = cv->c / cv->groups;
+  g.ocg = cv->oc / cv->groups;
+  g.k = cv->kh * cv->kw * g.cig;
+  g.mo = grtc_cpu_iconv_min(grtc_cpu_tile_size(kernel, 3), g.ocg);
+  g.tw = grtc_cpu_tile_size(kernel, 2);
+  int64_t th = grtc_cpu_tile_size(kernel, 1);
+  if (g.mo < 1) g.mo = 1;
+  if (g.tw < 1) g.tw = 1;
+  if (th < 1) th = 1;
+  // 32 to 512 pixels, fewer as K grows, in whole rows of the tile.
+  int64_t target = GRTC_CPU_ICONV_COL_BYTES / g.k;
+  target = target < 32 ? 32 : target > 512 ? 512 : target;
+  g.rows = grtc_cpu_iconv_min(th, target / g.tw < 1 ? 1 : target / g.tw);
+  g.pixels = g.rows * g.tw;
+  g.ldc = (g.pixels + 31) / 32 * 32;
+  g.rows_padded = (g.mo + 23) / 24 * 24;
+  g.filter_bytes = ((uint64_t)g.mo * (uint64_t)g.k + 63) / 64 * 64;
+  g.col_bytes = ((uint64_t)g.k * (uint64_t)g.pixels + 63) / 64 * 64;
+  // Then the C block and grt_igemm_block's workspace.
+  g.scratch_bytes = g.filter_bytes + g.col_bytes +
+                    (uint64_t)g.rows_padded * (uint64_t)g.ldc * 4u +
+                    grtc_cpu_igemm_ws_bytes(g.ldc);
+  return g;
+}
+
+uint64_t grtc_cpu_iconv_scratch_bytes(const grtc_kernel_t* kernel) {
+  return grtc_cpu_iconv_geometry(kernel).scratch_bytes;
+}
+
+void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
+                               grtc_cpu_epilogue_fn_t epilogue, void* user) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  grtc_cpu_iconv_geometry_t g = grtc_cpu_iconv_geometry(kernel);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  grt_string_builder_appendf(
+      out,
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", KH = %" PRId64 ", KW = %" PRId64
+      ", CIG = %" PRId64 ", OCG = %" PRId64 ", K = %" PRId64 ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64 ", PW = %" PRId64
+      ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S2 = %" PRId64 ", S3 = %" PRId64
+      ";\n"
+      "  const int64_t F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
+      ";\n"
+      "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
+      "  int8_t* fa = (int8_t*)wg->local_memory;\n"
+      "  int8_t* col = fa + %" PRIu64 ";\n"
+      "  int32_t* cb = (int32_t*)(void*)(col + %" PRIu64 ");\n"
+      "  unsigned char* ws = (unsigned char*)(cb + %" PRId64 ");\n"
+      "  const int8_t* IN = (const int8_t*)b%u;\n"
+      "  const int8_t* FI = (const int8_t*)b%u;\n"
+      "  const int64_t tw = hi2 - lo2;\n"
+      "  for (int64_t g = lo3 / OCG; g * OCG < hi3; ++g) {\n"
+      "    const int64_t oc_lo = g * OCG > lo3 ? g * OCG : lo3;\n"
+      "    const int64_t oc_hi = (g + 1) * OCG < hi3 ? (g + 1) * OCG : hi3;\n"
+      "    const int64_t mo = oc_hi - oc_lo;\n"
+      // The filter rows of the group's channels, K contiguous values each.
+      "    for (int64_t m = 0; m < mo; ++m) {\n"
+      "      const int8_t* f = FI + (oc_lo + m) * F3;\n"
+      "      int8_t* dst = fa + m * K;\n"
+      "      for (int64_t ci = 0; ci < CIG; ++ci)\n"
+      "        for (int64_t i = 0; i < KH; ++i)\n"
+      "          for (int64_t j = 0; j < KW; ++j) *dst++ = f[ci * F2 + i * F0 + j * F1];\n"
+      "    }\n"
+      "    for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "      const int8_t* X = IN + p0 * S0 + g * CIG * S3;\n"
+      "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
+      "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB, np = yr * tw;\n"
+      // im2col row k: tap (i, j) of input channel ci at every pixel of the
+      // block; the output columns [xlo, xhi) read inside the input row.
+      "        for (int64_t k = 0; k < K; ++k) {\n"
+      "          const int64_t ci = k / (KH * KW), r = k %% (KH * KW), i = r / KW, j = r %% KW;\n"
+      "          const int64_t xt = PW - j * DW, xu = W + PW - j * DW;\n"
+      "          int64_t xlo = xt <= 0 ? 0 : (xt + SW - 1) / SW;\n"
+      "          int64_t xhi = xu <= 0 ? 0 : (xu + SW - 1) / SW;\n"
+      "          if (xlo < lo2) xlo = lo2;\n"
+      "          if (xhi > hi2) xhi = hi2;\n"
+      "          if (xlo > hi2) xlo = hi2;\n"
+      "          if (xhi < xlo) xhi = xlo;\n"
+      "          const int8_t* plane = X + ci * S3;\n"
+      "          for (int64_t yy = 0; yy < yr; ++yy) {\n"
+      "            const int64_t iy = (y0 + yy) * SH - PH + i * DH;\n"
+      "            int8_t* dst = col + k * np + yy * tw - lo2;\n"
+      "            if (iy < 0 || iy >= H) {\n"
+      "              memset(dst + lo2, 0, (size_t)tw);\n"
+      "              continue;\n"
+      "            }\n"
+      "            const int64_t base = iy * S1 + (j * DW - PW) * S2;\n"
+      "            for (int64_t x = lo2; x < xlo; ++x) dst[x] = 0;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t x = xlo; x < xhi; ++x) dst[x] = plane[base + x * SW * S2];\n"
+      "            for (int64_t x = xhi; x < hi2; ++x) dst[x] = 0;\n"
+      "          }\n"
+      "        }\n"
+      "        grt_igemm_block(fa, K, 1, col, np, 1, mo, np, K, ws, cb, LDC);\n"
+      "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
+      "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
+      "            const int32_t* crow = cb + (p3 - oc_lo) * LDC + (p1 - y0) * tw - lo2;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
+      cv->h, cv->w, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h, cv->stride_w, cv->pad_h,
+      cv->pad_w, cv->dilation_h, cv->dilation_w, is[0], is[1], is[2], is[3], fs[0], fs[1],
+      fs[2], fs[3], g.rows, g.ldc, g.filter_bytes, g.col_bytes, g.rows_padded * g.ldc,
+      cv->input_binding, cv->filter_binding);
+  epilogue(user, 7, "crow[p2]");
+  grt_string_builder_append_cstring(
+      out, "            }\n          }\n        }\n      }\n    }\n  }\n");
 }
