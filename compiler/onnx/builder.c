@@ -6,6 +6,7 @@
 
 #include "compiler/onnx/internal.h"
 #include "compiler/stablehlo/compose.h"
+#include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
 #include "compiler/tensor/passes.h"
 
@@ -892,6 +893,27 @@ static grt_status_t grtc_onnx_chlo_place(void* user, grtc_top_t* top) {
   top->line = n->number;
   top->column = 1;
   return grt_ok_status();
+}
+
+grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
+                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw) {
+  if (!acc || !grtc_onnx_ok(n)) return NULL;
+  grtc_chlo_builder_t builder = {n->module, n->block, grtc_onnx_chlo_place, n};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t *zl_stored = NULL, *zl = NULL, *zr = NULL;
+  if (zx) {
+    zl_stored = grtc_onnx_convert(n, zx, GRTC_ELEM_I8);
+    zl = grtc_onnx_broadcast_to(n, zx, acc->type.rank, acc->type.dims);
+  }
+  if (zw) zr = grtc_onnx_broadcast_to(n, zw, acc->type.rank, acc->type.dims);
+  if (!grtc_onnx_ok(n)) return NULL;
+  grtc_tvalue_t* y = grtc_quant_conv_zero_terms(&m, acc, zl_stored, zl, zr);
+  if (!grt_status_is_ok(m.status)) {
+    grtc_onnx_fail(n, grtc_onnx_error(n, "%s", grt_status_message(m.status)));
+    grt_status_free(m.status);
+    return NULL;
+  }
+  return y;
 }
 
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name, grtc_tvalue_t* const* operands,

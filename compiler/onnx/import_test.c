@@ -1228,6 +1228,43 @@ static void matmul_integer_errors(void** state) {
   }
 }
 
+// ConvInteger's operands: 8-bit integers, x of rank >= 3, x's zero point a
+// scalar, w's a scalar or one per output channel, each of its input's type.
+static void conv_integer_errors(void** state) {
+  (void)state;
+  int64_t x_dims[4] = {1, 2, 4, 4}, w_dims[4] = {3, 2, 3, 3}, two = 2, one = 1;
+  struct {
+    int32_t x_elem, w_elem;
+    uint32_t x_rank;
+    uint32_t zx_rank, zw_rank;  // 0: scalar; 1: a vector of 2
+    const char* message;
+  } cases[] = {
+      {1, 3, 4, 0, 0, "expected an int8 or uint8 tensor, got tensor<1x2x4x4xf32>"},
+      {3, 1, 4, 0, 0, "expected an int8 or uint8 tensor, got tensor<3x2x3x3xf32>"},
+      {3, 3, 4, 1, 0, "zero point tensor<2xi8> does not fit input tensor<1x2x4x4xi8>"},
+      {3, 3, 4, 0, 1, "zero point tensor<2xi8> does not fit input tensor<3x2x3x3xi8>"},
+      {3, 3, 2, 0, 0, "input X"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    model_t m;
+    model_init(&m, 13);
+    model_input(&m, "x", cases[i].x_rank, x_dims);
+    m.tensor_types[0].elem_type = cases[i].x_elem;
+    model_input(&m, "w", 4, w_dims);
+    m.tensor_types[1].elem_type = cases[i].w_elem;
+    model_input(&m, "zx", cases[i].zx_rank, cases[i].zx_rank ? &two : &one);
+    m.tensor_types[2].elem_type = 3;
+    model_input(&m, "zw", cases[i].zw_rank, cases[i].zw_rank ? &two : &one);
+    m.tensor_types[3].elem_type = 3;
+    Onnx__NodeProto* node = model_node(&m, "ConvInteger", "x", "w", "y");
+    node->input[node->n_input++] = "zx";
+    node->input[node->n_input++] = "zw";
+    model_output(&m, "y");
+    expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(ConvInteger, opset 13)",
+                 cases[i].message, NULL);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(relu_add_imports),
@@ -1259,6 +1296,7 @@ int main(void) {
       cmocka_unit_test(external_data),
       cmocka_unit_test(unsupported_element_type_is_named),
       cmocka_unit_test(matmul_integer_errors),
+      cmocka_unit_test(conv_integer_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,12 @@ grtc_tvalue_t* grtc_onnx_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // ops).
 grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                      grtc_tvalue_t* b, grtc_elem_t result_elem);
+// The zero-point terms of |acc|, an i8 x i8 -> i32 convolution op's result,
+// through compiler/stablehlo/quant.h's grtc_quant_conv_zero_terms: |zx|
+// (i32, rank 0) and |zw| (i32, broadcastable to |acc|) the int8 zero
+// points, NULL when absent.
+grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
+                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw);
 // CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,

@@ -188,8 +188,10 @@ static bool grtc_onnx_pool_kernel(grtc_onnx_node_t* n, grtc_tvalue_t* x, int64_t
 }
 
 // Conv's convolution of |x| (NC...) with |w| (M, C/group, kernel...) under
-// the node's attributes.
-static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* w) {
+// the node's attributes, into |result_elem| (i8 x i8 -> i32 for
+// ConvInteger).
+static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* w,
+                                     grtc_elem_t result_elem) {
   if (!grtc_onnx_expect_rank(n, x, "input X", 3) || !w) return NULL;
   uint32_t rank = x->type.rank, count = rank - 2;
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bw[GRTC_TTYPE_FORMAT_CAPACITY];
@@ -222,6 +224,7 @@ static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc
     ones[i] = 1;
   }
   grtc_ttype_t type = x->type;
+  type.elem = result_elem;
   type.dims[1] = w->type.dims[0];
   for (uint32_t i = 0; i < count; ++i) type.dims[2 + i] = spec.out[i];
   // Constant weights (the usual case) are laid out once, when the model is
@@ -265,7 +268,7 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
   if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
-  grtc_tvalue_t* y = grtc_onnx_conv(n, x, grtc_onnx_input(n, 1));
+  grtc_tvalue_t* y = grtc_onnx_conv(n, x, grtc_onnx_input(n, 1), x->type.elem);
   if (b && y) y = ADD(y, grtc_onnx_channel_param(n, b, y->type.rank, x->type.elem));
   OUT(0) = y;
   return grt_ok_status();
@@ -315,13 +318,6 @@ static grtc_tvalue_t* grtc_onnx_dequantize_i32(grtc_onnx_node_t* n, grtc_tvalue_
   return zero ? SUB(v, zero) : v;
 }
 
-static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
-  grtc_tvalue_t* x = grtc_onnx_dequantize_i32(n, grtc_onnx_input(n, 0), 2, -1);
-  grtc_tvalue_t* w = grtc_onnx_dequantize_i32(n, grtc_onnx_input(n, 1), 3, 0);
-  OUT(0) = grtc_onnx_conv(n, x, w);
-  return grt_ok_status();
-}
-
 // An int8 or uint8 operand of MatMulInteger as int8 (uint8 shifted down by
 // 128, exact) and its zero point as grtc_onnx_integer_input gives it,
 // shifted the same way; *|zero| is NULL when x is int8 without a zero
@@ -337,6 +333,36 @@ static bool grtc_onnx_int8_operand(grtc_onnx_node_t* n, grtc_tvalue_t** x, uint3
     *zero = *zero ? SUB(*zero, shift) : grtc_onnx_scalar(n, GRTC_ELEM_I32, -128);
   }
   return *x && grtc_onnx_ok(n);
+}
+
+// The int8 x int8 -> int32 convolution (the CPU's int8 GEMM) with the
+// zero-point terms of grtc_quant_conv_zero_terms (x padded with its zero
+// point, window sums of x, the filter's sums per output channel); uint8
+// operands are shifted to int8 with their zero points, as MatMulInteger's.
+// Constant operands on both sides fold as the convolution of the
+// differences in int32.
+static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  if (!x || !w || !grtc_onnx_expect_rank(n, x, "input X", 3)) return grt_ok_status();
+  if (grtc_onnx_is_constant(x) && grtc_onnx_is_constant(w)) {
+    OUT(0) = grtc_onnx_conv(n, grtc_onnx_dequantize_i32(n, x, 2, -1),
+                            grtc_onnx_dequantize_i32(n, w, 3, 0), GRTC_ELEM_I32);
+    return grt_ok_status();
+  }
+  // w's zero point per output channel: (1, M, 1, ...) of y.
+  uint32_t rank = x->type.rank;
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) dims[d] = d == 1 && w->type.rank ? w->type.dims[0] : 1;
+  grtc_tvalue_t *zx, *zw;
+  if (!grtc_onnx_int8_operand(n, &x, 2, -1, rank, dims, &zx) ||
+      !grtc_onnx_int8_operand(n, &w, 3, 0, rank, dims, &zw)) {
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* y = grtc_onnx_conv(n, x, w, GRTC_ELEM_I32);
+  if (y && (zx || zw)) y = grtc_onnx_conv_zero_terms(n, y, zx, zw);
+  OUT(0) = y;
+  return grt_ok_status();
 }
 
 // sum_k (a - za)(b - zb) = a.b - zb sum_k a - za sum_k b + K za zb: the
