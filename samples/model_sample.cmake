@@ -2,7 +2,9 @@
 # samples/cnn) holding NAME.mlir, input.npy and expected.npy: compile the
 # model with grt-compile, run @main with grt-run on each CPU driver and
 # compare its result with expected.npy (grt-run exits nonzero on a
-# mismatch). Tests samples_NAME_<device>, label "samples".
+# mismatch). Tests samples_NAME_<device>, label "samples". An optional
+# second argument is one more grt-run flag (samples/cnn_int8:
+# --expected_f32_threshold=0, an exact comparison).
 #
 # A sample the compiler cannot run yet is listed in
 # samples/known_failures.txt ("NAME REASON..."); its tests are registered
@@ -25,9 +27,9 @@ function(grt_model_sample name)
     set(test samples_${name}_${suffix})
     set(module "${CMAKE_CURRENT_BINARY_DIR}/${name}.${device}.vmfb")
     add_test(NAME ${test}
-             COMMAND sh -c "\"$1\" \"$2\" -o \"$3\" && \"$4\" --module=\"$3\" --function=main --device=$5 --input=@\"$6/input.npy\" --expected_output=@\"$6/expected.npy\""
+             COMMAND sh -c "\"$1\" \"$2\" -o \"$3\" && \"$4\" --module=\"$3\" --function=main --device=$5 --input=@\"$6/input.npy\" --expected_output=@\"$6/expected.npy\" $7"
                      sh $<TARGET_FILE:grt-compile> "${dir}/${name}.mlir"
-                     "${module}" $<TARGET_FILE:grt-run> ${device} "${dir}")
+                     "${module}" $<TARGET_FILE:grt-run> ${device} "${dir}" "${ARGV1}")
     set_tests_properties(${test} PROPERTIES LABELS "samples")
     if(known)
       set_tests_properties(${test} PROPERTIES WILL_FAIL TRUE)

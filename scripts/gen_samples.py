@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the model samples: samples/mlp and samples/cnn.
+"""Writes the model samples: samples/mlp, samples/cnn and samples/cnn_int8.
 
 Each folder gets the model as JAX exports it (<name>.mlir: module @jit_<name>
 with a public @main, weights as dense constants, large ones as hex blobs,
@@ -246,9 +246,184 @@ def gen_cnn():
     write(os.path.join(ROOT, "samples", "cnn"), model, x, logits)
 
 
+def quantize_f32(x, scale, zero_point):
+    """The spec's quantize to i8 in f32: x / scale + zero_point, clamped,
+    rounded half to even."""
+    y = (np.asarray(x, np.float32) / np.float32(scale)).astype(np.float32)
+    y = (y + np.float32(zero_point)).astype(np.float32)
+    return np.rint(np.clip(y, np.float32(-128), np.float32(127))).astype(np.int64)
+
+
+def conv_int(q, w, zl, zr):
+    """NCHW x OIHW, stride 1, padding 1: the integer sums of (q - zl)(w -
+    zr) over each window (padding stands for zl: 0 after the subtraction),
+    zr per output channel."""
+    d = np.pad(q - zl, [(0, 0), (0, 0), (1, 1), (1, 1)])
+    wz = w - np.asarray(zr).reshape(-1, 1, 1, 1)
+    n, c, h, wd = q.shape
+    out = np.zeros((n, w.shape[0], h, wd), np.int64)
+    for i in range(h):
+        for j in range(wd):
+            out[:, :, i, j] = np.tensordot(d[:, :, i:i + 3, j:j + 3], wz,
+                                           axes=([1, 2, 3], [1, 2, 3]))
+    return out
+
+
+def conv_float(x, w):
+    """NCHW x OIHW, stride 1, padding 1, in float64."""
+    d = np.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)])
+    out = np.zeros((x.shape[0], w.shape[0]) + x.shape[2:])
+    for i in range(x.shape[2]):
+        for j in range(x.shape[3]):
+            out[:, :, i, j] = np.tensordot(d[:, :, i:i + 3, j:j + 3], w,
+                                           axes=([1, 2, 3], [1, 2, 3]))
+    return out
+
+
+def asymmetric(lo, hi):
+    """An i8 scale (an f32) and zero point covering [lo, hi] (and 0)."""
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    scale = np.float32((hi - lo) / 255.0)
+    return scale, int(np.clip(np.rint(-128 - lo / float(scale)), -128, 127))
+
+
+def qtype(scales, zero_points, axis=None):
+    text = lambda s, z: "%r:%d" % (float(np.float32(s)), z)
+    if axis is None:
+        return "!quant.uniform<i8:f32, %s>" % text(scales, zero_points)
+    return "!quant.uniform<i8:f32:%d, {%s}>" % (
+        axis, ", ".join(text(s, z) for s, z in zip(scales, zero_points)))
+
+
+def qtensor(shape, q):
+    return "tensor<" + "".join("%dx" % d for d in shape) + q + ">"
+
+
+def gen_cnn_int8():
+    """An int8 CNN (NCHW): quantize, conv 3x3x16 (per-channel weights) +
+    relu, 2x2 max pool, conv 3x3x32 (per-tensor weights with a zero point)
+    + relu, 2x2 max pool, flatten, dense 512 -> 10 (per-channel weights)
+    into f32 logits. The quantization is calibrated on the float model;
+    expected.npy is the integer reference (exact), expected_float.npy the
+    float model's logits."""
+    rng = np.random.default_rng(2026)
+    k1 = he(rng, (16, 3, 3, 3), 27)
+    k2 = he(rng, (32, 16, 3, 3), 144)
+    w3 = he(rng, (512, 10), 512)
+    x = rng.standard_normal((1, 3, 16, 16)).astype(np.float32)
+
+    # The float model, and its activations for calibration.
+    a1 = conv_float(x.astype(np.float64), k1)
+    p1 = np.maximum(a1, 0).reshape(1, 16, 8, 2, 8, 2).max(axis=(3, 5))
+    a2 = conv_float(p1, k2)
+    p2 = np.maximum(a2, 0).reshape(1, 32, 4, 2, 4, 2).max(axis=(3, 5))
+    float_logits = p2.reshape(1, 512) @ w3
+
+    sx, zx = asymmetric(float(x.min()), float(x.max()))
+    s1, z1 = asymmetric(float(a1.min()), float(a1.max()))
+    s2, z2 = asymmetric(float(a2.min()), float(a2.max()))
+    # Weights: conv1 and dense per output channel (symmetric), conv2 per
+    # tensor with a zero point.
+    sk1 = (np.abs(k1).reshape(16, -1).max(axis=1) / 127).astype(np.float32)
+    qk1 = np.clip(np.rint(k1 / sk1.reshape(-1, 1, 1, 1)), -127, 127).astype(np.int64)
+    sk2, zk2 = asymmetric(float(k2.min()), float(k2.max()))
+    qk2 = quantize_f32(k2, sk2, zk2)
+    sw3 = (np.abs(w3).max(axis=0) / 127).astype(np.float32)
+    qw3 = np.clip(np.rint(w3 / sw3), -127, 127).astype(np.int64)
+
+    # The integer reference, as the spec's integer arithmetic gives it:
+    # requantization is f32(acc) * f32(sl * sr), then quantize.
+    def combined(sl, sr):
+        return (np.float64(np.float32(sl)) * np.asarray(sr, np.float32).astype(np.float64)
+                ).astype(np.float32)
+
+    qx = quantize_f32(x, sx, zx)
+    acc1 = conv_int(qx, qk1, zx, np.zeros(16, np.int64))
+    v1 = (acc1.astype(np.float32) * combined(sx, sk1).reshape(1, -1, 1, 1)).astype(np.float32)
+    q1 = np.maximum(quantize_f32(v1, s1, z1), z1)
+    q1 = q1.reshape(1, 16, 8, 2, 8, 2).max(axis=(3, 5))
+    acc2 = conv_int(q1, qk2, z1, np.full(32, zk2))
+    v2 = (acc2.astype(np.float32) * combined(s1, sk2)).astype(np.float32)
+    q2 = np.maximum(quantize_f32(v2, s2, z2), z2)
+    q2 = q2.reshape(1, 32, 4, 2, 4, 2).max(axis=(3, 5))
+    acc3 = (q2.reshape(1, 512) - z2) @ qw3
+    logits = (acc3.astype(np.float32) * combined(s2, sw3)).astype(np.float32)
+    error = float(np.abs(logits - float_logits).max())
+    # Within the quantization error: a few steps of the last layer's
+    # input scale times the weights' size.
+    bound = 0.05 * float(np.abs(float_logits).max())
+    assert error <= bound, (error, bound)
+
+    tx = qtype(sx, zx)
+    t1 = qtype(s1, z1)
+    t2 = qtype(s2, z2)
+    tk1 = qtype(sk1, [0] * 16, axis=0)
+    tk2 = qtype(sk2, zk2)
+    tw3 = qtype(sw3, [0] * 10, axis=1)
+    pool_body = ("    ^bb0(%%arg1: tensor<%s>, %%arg2: tensor<%s>):\n"
+                 "      %%m = stablehlo.maximum %%arg1, %%arg2 : tensor<%s>\n"
+                 "      stablehlo.return %%m : tensor<%s>\n")
+    lines = [
+        "// An int8 CNN on a 16x16 three-channel image (NCHW, OIHW kernels), as",
+        "// JAX exports a quantized model: uniform_quantize, conv 3x3x16",
+        "// (per-channel i8 weights) + relu, 2x2 max pool, conv 3x3x32 (per-tensor",
+        "// i8 weights with a zero point) + relu, 2x2 max pool, flatten, dense",
+        "// 512 -> 10 (per-channel i8 weights) into f32 logits. relu is the",
+        "// maximum with the quantized zero; pooling and flatten move stored values.",
+        "// Generated by scripts/gen_samples.py; do not edit.",
+        "module @jit_cnn_int8 {",
+        "  func.func public @main(%arg0: tensor<1x3x16x16xf32>) -> tensor<1x10xf32> {",
+        "    %%k1 = stablehlo.constant %s : %s" % (dense(qk1, "i8", splat_ok=False),
+                                                 qtensor((16, 3, 3, 3), tk1)),
+        "    %%k2 = stablehlo.constant %s : %s" % (dense(qk2, "i8", splat_ok=False),
+                                                 qtensor((32, 16, 3, 3), tk2)),
+        "    %%w3 = stablehlo.constant %s : %s" % (dense(qw3, "i8", splat_ok=False),
+                                                 qtensor((512, 10), tw3)),
+        "    %%z1 = stablehlo.constant dense<%d> : %s" % (z1, qtensor((), t1)),
+        "    %%z2 = stablehlo.constant dense<%d> : %s" % (z2, qtensor((), t2)),
+        "    %%x = stablehlo.uniform_quantize %%arg0 : (tensor<1x3x16x16xf32>) -> %s"
+        % qtensor((1, 3, 16, 16), tx),
+    ]
+    conv = ("stablehlo.convolution(%s, %s) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+            "[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : "
+            "i64, feature_group_count = 1 : i64} : (%s, %s) -> %s")
+
+    def block(n, inp, in_t, k, k_t, out_t, z, c, hw):
+        shape, pooled = (1, c, hw, hw), (1, c, hw // 2, hw // 2)
+        lines.append("    %%c%d = %s" % (n, conv % (inp, k, in_t, k_t, qtensor(shape, out_t))))
+        lines.append("    %%zb%d = stablehlo.broadcast_in_dim %s, dims = [] : (%s) -> %s"
+                     % (n, z, qtensor((), out_t), qtensor(shape, out_t)))
+        lines.append("    %%r%d = stablehlo.maximum %%c%d, %%zb%d : %s"
+                     % (n, n, n, qtensor(shape, out_t)))
+        lines.append('    %%p%d = "stablehlo.reduce_window"(%%r%d, %s) <{window_dimensions = '
+                     'array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>}> ({'
+                     % (n, n, z))
+        lines.append((pool_body % ((out_t,) * 4)).replace("\\n", "\n").rstrip("\n"))
+        lines.append("    }) : (%s, %s) -> %s" % (qtensor(shape, out_t), qtensor((), out_t),
+                                                  qtensor(pooled, out_t)))
+        return "%%p%d" % n, qtensor(pooled, out_t)
+
+    h, h_t = block(1, "%x", qtensor((1, 3, 16, 16), tx), "%k1", qtensor((16, 3, 3, 3), tk1),
+                   t1, "%z1", 16, 16)
+    h, h_t = block(2, h, h_t, "%k2", qtensor((32, 16, 3, 3), tk2), t2, "%z2", 32, 8)
+    lines.append("    %%flat = stablehlo.reshape %s : (%s) -> %s" % (h, h_t,
+                                                                  qtensor((1, 512), t2)))
+    lines.append("    %%y = stablehlo.dot_general %%flat, %%w3, contracting_dims = [1] x [0] : "
+                 "(%s, %s) -> tensor<1x10xf32>" % (qtensor((1, 512), t2),
+                                                   qtensor((512, 10), tw3)))
+    lines.append("    return %y : tensor<1x10xf32>")
+    lines.append("  }")
+    lines.append("}")
+    folder = os.path.join(ROOT, "samples", "cnn_int8")
+    write(folder, "\n".join(lines) + "\n", x, logits)
+    np.save(os.path.join(folder, "expected_float.npy"), float_logits.astype(np.float32))
+    print("  int8 vs float logits: max difference %.4f (bound %.4f)" % (error, bound))
+
+
 def main():
     gen_mlp()
     gen_cnn()
+    gen_cnn_int8()
 
 
 if __name__ == "__main__":
