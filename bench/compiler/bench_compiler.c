@@ -21,8 +21,16 @@
 //     OpenBLAS cblas_sgemm of the equivalent im2col matmul (3136x576 by
 //     576x64) on one and two threads in the same run, when the bench was
 //     built with OpenBLAS. GFLOP/s count 2 * 3136 * 64 * 576 flops.
-// Each figure is the best of REPEAT runs (default 10 for (a) and (c), 3
-// for (b)).
+// (d) an int8 convolution against the f32 one of the same shape, NCHW
+//     1x64x56x56 -> 64 channels, 3x3, padding 1, weights as arguments:
+//     the quantized stablehlo.convolution (i8 input with a zero point,
+//     per-channel i8 weights, requantized to i8; the int8 GEMM) and the f32
+//     convolution (the planar GEMM path), both on local-sync and
+//     local-task in the same run; prints their times and the int8/f32
+//     time ratio (below 1: int8 faster). The int8 result is checked
+//     exactly at sampled points against an integer reference.
+// Each figure is the best of REPEAT runs (default 10 for (a), (c) and (d),
+// 3 for (b)).
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -412,6 +420,191 @@ static grt_status_t bench_conv(int repeat) {
 }
 
 //===----------------------------------------------------------------------===//
+// (d) int8 against f32 convolution
+//===----------------------------------------------------------------------===//
+
+#define QCONV_INPUT (CONV_C * CONV_HW * CONV_HW)
+#define QCONV_FILTER (CONV_OC * CONV_C * 9)
+#define QCONV_OUTPUT (CONV_OC * CONV_HW * CONV_HW)
+#define QCONV_ZX 3
+#define QCONV_SX 0.0625
+#define QCONV_SY 4.0
+
+#define QCONV_DIMS                                                                     \
+  "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, " \
+  "1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}"
+static const char bench_qconv_f32_source[] =
+    "func.func public @main(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>)"
+    " -> tensor<1x64x56x56xf32> {\n"
+    "  %0 = stablehlo.convolution(%x, %w) " QCONV_DIMS
+    " : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>\n"
+    "  return %0 : tensor<1x64x56x56xf32>\n"
+    "}\n";
+// Per-channel weight scales 2^-(5 + o % 16 % 3).
+#define QCONV_W "!quant.uniform<i8:f32:0, {" QCONV_W16 ", " QCONV_W16 ", " QCONV_W16 ", " QCONV_W16 "}>"
+#define QCONV_W16                                                                      \
+  "0.03125:0, 0.015625:0, 0.0078125:0, 0.03125:0, 0.015625:0, 0.0078125:0, 0.03125:0, " \
+  "0.015625:0, 0.0078125:0, 0.03125:0, 0.015625:0, 0.0078125:0, 0.03125:0, 0.015625:0, " \
+  "0.0078125:0, 0.03125:0"
+static const char bench_qconv_i8_source[] =
+    "func.func public @main(%x: tensor<1x64x56x56x!quant.uniform<i8:f32, 0.0625:3>>,"
+    " %w: tensor<64x64x3x3x" QCONV_W ">) -> tensor<1x64x56x56x!quant.uniform<i8:f32, 4.0:0>> {\n"
+    "  %0 = stablehlo.convolution(%x, %w) " QCONV_DIMS
+    " : (tensor<1x64x56x56x!quant.uniform<i8:f32, 0.0625:3>>, tensor<64x64x3x3x" QCONV_W
+    ">) -> tensor<1x64x56x56x!quant.uniform<i8:f32, 4.0:0>>\n"
+    "  return %0 : tensor<1x64x56x56x!quant.uniform<i8:f32, 4.0:0>>\n"
+    "}\n";
+
+static double bench_qconv_scale(int o) { return 1.0 / (double)(32 << (o % 16 % 3)); }
+
+// The int8 result at (o, y, x): the integer sum of (x - zx) w over the
+// window, times sx * sw[o] in f32, quantized to (4.0, 0) (the spec's
+// quantize in f32, rounded half to even).
+static int bench_qconv_reference(const int8_t* in, const int8_t* w, int o, int y, int x) {
+  int64_t acc = 0;
+  for (int c = 0; c < CONV_C; ++c) {
+    for (int ky = 0; ky < 3; ++ky) {
+      for (int kx = 0; kx < 3; ++kx) {
+        int iy = y + ky - 1, ix = x + kx - 1;
+        if (iy < 0 || iy >= CONV_HW || ix < 0 || ix >= CONV_HW) continue;
+        acc += (int64_t)(in[(c * CONV_HW + iy) * CONV_HW + ix] - QCONV_ZX) *
+               w[((o * CONV_C + c) * 3 + ky) * 3 + kx];
+      }
+    }
+  }
+  float v = (float)acc * (float)(QCONV_SX * bench_qconv_scale(o));
+  v = v / (float)QCONV_SY;
+  v = v < -128.0f ? -128.0f : v > 127.0f ? 127.0f : v;
+  return (int)nearbyintf(v);
+}
+
+// Calls @main of |module| on (x, w) of |elem| |repeat| times on |uri|: the
+// best time, and the last result in |result| (|result_bytes|).
+static grt_status_t bench_qconv_on(grt_runtime_instance_t* instance, const char* uri,
+                                   const void* module, size_t module_size,
+                                   grt_hal_element_type_t elem, const void* input,
+                                   const void* filter, int repeat, void* result,
+                                   size_t result_bytes, double* out_seconds) {
+  grt_hal_device_t* device = NULL;
+  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(instance, uri, NULL, &device));
+  grt_runtime_session_t* session = NULL;
+  grt_hal_buffer_view_t* views[2] = {NULL, NULL};
+  size_t size = grt_hal_element_type_byte_size(elem);
+  grt_status_t status = grt_runtime_session_create(instance, device, &session);
+  if (grt_status_is_ok(status)) {
+    status = grt_runtime_session_append_module_from_memory(
+        session, grt_make_const_byte_span(module, module_size));
+  }
+  grt_hal_dim_t input_dims[4] = {1, CONV_C, CONV_HW, CONV_HW};
+  grt_hal_dim_t filter_dims[4] = {CONV_OC, CONV_C, 3, 3};
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_buffer_view_allocate_from_host(device, input_dims, 4, elem, input,
+                                                    QCONV_INPUT * size, &views[0]);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_hal_buffer_view_allocate_from_host(device, filter_dims, 4, elem, filter,
+                                                    QCONV_FILTER * size, &views[1]);
+  }
+  *out_seconds = 1e30;
+  for (int r = 0; grt_status_is_ok(status) && r <= repeat; ++r) {
+    grt_hal_buffer_view_t* output = NULL;
+    size_t output_count = 0;
+    grt_time_t start = grt_time_now_ns();
+    status = grt_runtime_call_buffer_views(session, "main", 2, views, 1, &output,
+                                           &output_count);
+    double seconds = bench_seconds_since(start);
+    if (r > 0) *out_seconds = bench_min(*out_seconds, seconds);
+    if (grt_status_is_ok(status) && r == repeat) {
+      status = grt_hal_buffer_view_read_to_host(device, output, result, result_bytes);
+    }
+    if (output) grt_hal_buffer_view_release(output);
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (views[i]) grt_hal_buffer_view_release(views[i]);
+  }
+  if (session) grt_runtime_session_release(session);
+  grt_hal_device_release(device);
+  return grt_status_annotate(status, "the %s convolution on %s",
+                             elem == GRT_HAL_ELEMENT_TYPE_INT_8 ? "int8" : "f32", uri);
+}
+
+static grt_status_t bench_qconv(int repeat) {
+  void *module_f32 = NULL, *module_i8 = NULL;
+  size_t size_f32 = 0, size_i8 = 0;
+  double compile_seconds = 0;
+  GRT_RETURN_IF_ERROR(bench_compile(bench_qconv_f32_source, "conv_f32.mlir",
+                                    GRTC_OPT_DEFAULT, &module_f32, &size_f32,
+                                    &compile_seconds));
+  grt_status_t status = bench_compile(bench_qconv_i8_source, "conv_i8.mlir",
+                                      GRTC_OPT_DEFAULT, &module_i8, &size_i8,
+                                      &compile_seconds);
+  float* input = malloc(QCONV_INPUT * sizeof(float));
+  float* filter = malloc(QCONV_FILTER * sizeof(float));
+  float* result = malloc(QCONV_OUTPUT * sizeof(float));
+  int8_t* qinput = malloc(QCONV_INPUT);
+  int8_t* qfilter = malloc(QCONV_FILTER);
+  int8_t* qresult = malloc(QCONV_OUTPUT);
+  if (grt_status_is_ok(status) &&
+      (!input || !filter || !result || !qinput || !qfilter || !qresult)) {
+    status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "conv operands");
+  }
+  for (size_t i = 0; grt_status_is_ok(status) && i < QCONV_INPUT; ++i) {
+    qinput[i] = (int8_t)((int)(i * 7 % 251) - 125);
+    input[i] = (float)((qinput[i] - QCONV_ZX) * QCONV_SX);
+  }
+  for (size_t i = 0; grt_status_is_ok(status) && i < QCONV_FILTER; ++i) {
+    qfilter[i] = (int8_t)((int)(i * 5 % 241) - 120);
+    filter[i] = (float)(qfilter[i] * bench_qconv_scale((int)(i / (CONV_C * 9))));
+  }
+  grt_runtime_instance_t* instance = NULL;
+  if (grt_status_is_ok(status)) status = grt_runtime_instance_create(NULL, &instance);
+  static const char* const uris[2] = {"local-sync", "local-task"};
+  double f32[2] = {0, 0}, i8[2] = {0, 0};
+  for (int d = 0; d < 2 && grt_status_is_ok(status); ++d) {
+    status = bench_qconv_on(instance, uris[d], module_f32, size_f32,
+                            GRT_HAL_ELEMENT_TYPE_FLOAT_32, input, filter, repeat, result,
+                            QCONV_OUTPUT * sizeof(float), &f32[d]);
+    if (grt_status_is_ok(status)) {
+      status = bench_qconv_on(instance, uris[d], module_i8, size_i8,
+                              GRT_HAL_ELEMENT_TYPE_INT_8, qinput, qfilter, repeat, qresult,
+                              QCONV_OUTPUT, &i8[d]);
+    }
+    for (size_t i = 0; grt_status_is_ok(status) && i < QCONV_OUTPUT; i += 997) {
+      int x = (int)(i % CONV_HW), y = (int)(i / CONV_HW % CONV_HW),
+          o = (int)(i / CONV_HW / CONV_HW);
+      int want = bench_qconv_reference(qinput, qfilter, o, y, x);
+      if (qresult[i] != want) {
+        status = grt_make_status(GRT_STATUS_DATA_LOSS,
+                                 "int8 conv output %zu is %d, expected %d", i,
+                                 (int)qresult[i], want);
+      }
+    }
+  }
+  if (instance) grt_runtime_instance_release(instance);
+  free(input);
+  free(filter);
+  free(result);
+  free(qinput);
+  free(qfilter);
+  free(qresult);
+  free(module_f32);
+  free(module_i8);
+  GRT_RETURN_IF_ERROR(status);
+  printf("(d) int8 against f32 conv 3x3 1x64x56x56 -> 64 (NCHW, weights as arguments)\n");
+  printf("%-44s %10s %10s %8s\n", "", "ms", "GOP/s", "int8/f32");
+  for (int d = 0; d < 2; ++d) {
+    char label[64];
+    snprintf(label, sizeof(label), "f32 conv, %s", uris[d]);
+    printf("%-44s %10.2f %10.1f\n", label, f32[d] * 1e3, CONV_FLOPS / f32[d] * 1e-9);
+    snprintf(label, sizeof(label), "int8 conv (requantized to i8), %s", uris[d]);
+    printf("%-44s %10.2f %10.1f %8.2f\n", label, i8[d] * 1e3, CONV_FLOPS / i8[d] * 1e-9,
+           i8[d] / f32[d]);
+  }
+  printf("\n");
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // (b) compile time
 //===----------------------------------------------------------------------===//
 
@@ -465,6 +658,7 @@ int main(int argc, char** argv) {
   }
   grt_status_t status = bench_chain(repeat);
   if (grt_status_is_ok(status)) status = bench_conv(repeat);
+  if (grt_status_is_ok(status)) status = bench_qconv(repeat);
   if (grt_status_is_ok(status)) status = bench_compile_time(argv[1], repeat < 3 ? repeat : 3);
   if (!grt_status_is_ok(status)) {
     fprintf(stderr, "bench_compiler: ");
