@@ -271,31 +271,30 @@ static float bench_conv_reference(const float* in, const float* w, int y, int x,
   return sum > 0 ? (float)sum : 0.0f;
 }
 
-static grt_status_t bench_conv_on(grt_runtime_instance_t* instance, const char* uri,
-                                  const void* module, size_t module_size,
-                                  const float* input, const float* filter, int repeat,
-                                  double* out_seconds) {
+// Calls @main of |module| on (x, w) of |elem| (rank 4, |dims|: x's then
+// w's) |repeat| times on |uri|: the best time, and the last result in
+// |result| (|result_bytes|).
+static grt_status_t bench_conv_call(grt_runtime_instance_t* instance, const char* uri,
+                                    const void* module, size_t module_size,
+                                    grt_hal_element_type_t elem, const grt_hal_dim_t* dims,
+                                    const void* input, const void* filter, int repeat,
+                                    void* result, size_t result_bytes, double* out_seconds) {
   grt_hal_device_t* device = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(instance, uri, NULL, &device));
   grt_runtime_session_t* session = NULL;
   grt_hal_buffer_view_t* views[2] = {NULL, NULL};
-  float* result = NULL;
+  size_t size = grt_hal_element_type_byte_size(elem);
   grt_status_t status = grt_runtime_session_create(instance, device, &session);
   if (grt_status_is_ok(status)) {
     status = grt_runtime_session_append_module_from_memory(
         session, grt_make_const_byte_span(module, module_size));
   }
-  grt_hal_dim_t input_dims[4] = {1, CONV_HW, CONV_HW, CONV_C};
-  grt_hal_dim_t filter_dims[4] = {3, 3, CONV_C, CONV_OC};
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_buffer_view_allocate_from_host(
-        device, input_dims, 4, GRT_HAL_ELEMENT_TYPE_FLOAT_32, input,
-        CONV_INPUT * sizeof(float), &views[0]);
-  }
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_buffer_view_allocate_from_host(
-        device, filter_dims, 4, GRT_HAL_ELEMENT_TYPE_FLOAT_32, filter,
-        CONV_FILTER * sizeof(float), &views[1]);
+  const void* data[2] = {input, filter};
+  for (int i = 0; i < 2 && grt_status_is_ok(status); ++i) {
+    size_t count = 1;
+    for (int d = 0; d < 4; ++d) count *= (size_t)dims[4 * i + d];
+    status = grt_hal_buffer_view_allocate_from_host(device, dims + 4 * i, 4, elem, data[i],
+                                                    count * size, &views[i]);
   }
   *out_seconds = 1e30;
   for (int r = 0; grt_status_is_ok(status) && r <= repeat; ++r) {
@@ -307,29 +306,39 @@ static grt_status_t bench_conv_on(grt_runtime_instance_t* instance, const char* 
     double seconds = bench_seconds_since(start);
     if (r > 0) *out_seconds = bench_min(*out_seconds, seconds);
     if (grt_status_is_ok(status) && r == repeat) {
-      result = malloc(CONV_OUTPUT * sizeof(float));
-      status = result ? grt_hal_buffer_view_read_to_host(device, output, result,
-                                                         CONV_OUTPUT * sizeof(float))
-                      : grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "conv output");
-      for (size_t i = 0; grt_status_is_ok(status) && i < CONV_OUTPUT; i += 997) {
-        int o = (int)(i % CONV_OC), x = (int)(i / CONV_OC % CONV_HW),
-            y = (int)(i / CONV_OC / CONV_HW);
-        float want = bench_conv_reference(input, filter, y, x, o);
-        if (fabsf(result[i] - want) > 1e-3f * (1 + fabsf(want))) {
-          status = grt_make_status(GRT_STATUS_DATA_LOSS,
-                                   "conv output %zu is %g, expected %g", i,
-                                   (double)result[i], (double)want);
-        }
-      }
+      status = grt_hal_buffer_view_read_to_host(device, output, result, result_bytes);
     }
     if (output) grt_hal_buffer_view_release(output);
   }
-  free(result);
   for (int i = 0; i < 2; ++i) {
     if (views[i]) grt_hal_buffer_view_release(views[i]);
   }
   if (session) grt_runtime_session_release(session);
   grt_hal_device_release(device);
+  return status;
+}
+
+static grt_status_t bench_conv_on(grt_runtime_instance_t* instance, const char* uri,
+                                  const void* module, size_t module_size,
+                                  const float* input, const float* filter, int repeat,
+                                  double* out_seconds) {
+  static const grt_hal_dim_t dims[8] = {1, CONV_HW, CONV_HW, CONV_C, 3, 3, CONV_C, CONV_OC};
+  float* result = malloc(CONV_OUTPUT * sizeof(float));
+  grt_status_t status =
+      result ? bench_conv_call(instance, uri, module, module_size, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
+                               dims, input, filter, repeat, result,
+                               CONV_OUTPUT * sizeof(float), out_seconds)
+             : grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "conv output");
+  for (size_t i = 0; grt_status_is_ok(status) && i < CONV_OUTPUT; i += 997) {
+    int o = (int)(i % CONV_OC), x = (int)(i / CONV_OC % CONV_HW),
+        y = (int)(i / CONV_OC / CONV_HW);
+    float want = bench_conv_reference(input, filter, y, x, o);
+    if (fabsf(result[i] - want) > 1e-3f * (1 + fabsf(want))) {
+      status = grt_make_status(GRT_STATUS_DATA_LOSS, "conv output %zu is %g, expected %g", i,
+                               (double)result[i], (double)want);
+    }
+  }
+  free(result);
   return grt_status_annotate(status, "the convolution on %s", uri);
 }
 
@@ -478,56 +487,6 @@ static int bench_qconv_reference(const int8_t* in, const int8_t* w, int o, int y
   return (int)nearbyintf(v);
 }
 
-// Calls @main of |module| on (x, w) of |elem| |repeat| times on |uri|: the
-// best time, and the last result in |result| (|result_bytes|).
-static grt_status_t bench_qconv_on(grt_runtime_instance_t* instance, const char* uri,
-                                   const void* module, size_t module_size,
-                                   grt_hal_element_type_t elem, const void* input,
-                                   const void* filter, int repeat, void* result,
-                                   size_t result_bytes, double* out_seconds) {
-  grt_hal_device_t* device = NULL;
-  GRT_RETURN_IF_ERROR(grt_runtime_instance_create_device(instance, uri, NULL, &device));
-  grt_runtime_session_t* session = NULL;
-  grt_hal_buffer_view_t* views[2] = {NULL, NULL};
-  size_t size = grt_hal_element_type_byte_size(elem);
-  grt_status_t status = grt_runtime_session_create(instance, device, &session);
-  if (grt_status_is_ok(status)) {
-    status = grt_runtime_session_append_module_from_memory(
-        session, grt_make_const_byte_span(module, module_size));
-  }
-  grt_hal_dim_t input_dims[4] = {1, CONV_C, CONV_HW, CONV_HW};
-  grt_hal_dim_t filter_dims[4] = {CONV_OC, CONV_C, 3, 3};
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_buffer_view_allocate_from_host(device, input_dims, 4, elem, input,
-                                                    QCONV_INPUT * size, &views[0]);
-  }
-  if (grt_status_is_ok(status)) {
-    status = grt_hal_buffer_view_allocate_from_host(device, filter_dims, 4, elem, filter,
-                                                    QCONV_FILTER * size, &views[1]);
-  }
-  *out_seconds = 1e30;
-  for (int r = 0; grt_status_is_ok(status) && r <= repeat; ++r) {
-    grt_hal_buffer_view_t* output = NULL;
-    size_t output_count = 0;
-    grt_time_t start = grt_time_now_ns();
-    status = grt_runtime_call_buffer_views(session, "main", 2, views, 1, &output,
-                                           &output_count);
-    double seconds = bench_seconds_since(start);
-    if (r > 0) *out_seconds = bench_min(*out_seconds, seconds);
-    if (grt_status_is_ok(status) && r == repeat) {
-      status = grt_hal_buffer_view_read_to_host(device, output, result, result_bytes);
-    }
-    if (output) grt_hal_buffer_view_release(output);
-  }
-  for (int i = 0; i < 2; ++i) {
-    if (views[i]) grt_hal_buffer_view_release(views[i]);
-  }
-  if (session) grt_runtime_session_release(session);
-  grt_hal_device_release(device);
-  return grt_status_annotate(status, "the %s convolution on %s",
-                             elem == GRT_HAL_ELEMENT_TYPE_INT_8 ? "int8" : "f32", uri);
-}
-
 static grt_status_t bench_qconv(int repeat) {
   void *module_f32 = NULL, *module_i8 = NULL;
   size_t size_f32 = 0, size_i8 = 0;
@@ -561,14 +520,16 @@ static grt_status_t bench_qconv(int repeat) {
   static const char* const uris[2] = {"local-sync", "local-task"};
   double f32[2] = {0, 0}, i8[2] = {0, 0};
   for (int d = 0; d < 2 && grt_status_is_ok(status); ++d) {
-    status = bench_qconv_on(instance, uris[d], module_f32, size_f32,
-                            GRT_HAL_ELEMENT_TYPE_FLOAT_32, input, filter, repeat, result,
-                            QCONV_OUTPUT * sizeof(float), &f32[d]);
+    static const grt_hal_dim_t dims[8] = {1, CONV_C, CONV_HW, CONV_HW, CONV_OC, CONV_C, 3, 3};
+    status = bench_conv_call(instance, uris[d], module_f32, size_f32,
+                             GRT_HAL_ELEMENT_TYPE_FLOAT_32, dims, input, filter, repeat, result,
+                             QCONV_OUTPUT * sizeof(float), &f32[d]);
     if (grt_status_is_ok(status)) {
-      status = bench_qconv_on(instance, uris[d], module_i8, size_i8,
-                              GRT_HAL_ELEMENT_TYPE_INT_8, qinput, qfilter, repeat, qresult,
-                              QCONV_OUTPUT, &i8[d]);
+      status = bench_conv_call(instance, uris[d], module_i8, size_i8,
+                               GRT_HAL_ELEMENT_TYPE_INT_8, dims, qinput, qfilter, repeat,
+                               qresult, QCONV_OUTPUT, &i8[d]);
     }
+    status = grt_status_annotate(status, "the f32 and int8 convolutions on %s", uris[d]);
     for (size_t i = 0; grt_status_is_ok(status) && i < QCONV_OUTPUT; i += 997) {
       int x = (int)(i % CONV_HW), y = (int)(i / CONV_HW % CONV_HW),
           o = (int)(i / CONV_HW / CONV_HW);
