@@ -4821,6 +4821,13 @@ def gen_quant():
     iconv("nchw", crng.choice([-128, 127], (1, 7, 7, 3)),
           crng.choice([-128, 127], (3, 3, 1, 3)), QType("i8", [0.5], [-128]),
           QType("i8", [0.25], [127]), None, pad=((1, 1), (1, 1)), groups=3)
+    # No lhs zero point but rhs ones: the window sums (a reduce over the
+    # input features, a reduce_window) take the convolution's padding,
+    # strides and both dilations as they are.
+    iconv("nchw", ints((1, 9, 8, 3)), ints((2, 3, 3, 4)), QType("i8", [0.5], [0]),
+          QType("i8", [0.25, 0.5, 0.125, 1.0], [5, -7, 0, 2], axis=3),
+          QType("i8", [0.6], [1]), stride=(2, 1), pad=((2, 1), (0, 3)),
+          lhs_dil=(2, 1), rhs_dil=(1, 2))
     # K = 3 * 3 * 64 = 576, past one 512-wide K slice, both zero points.
     iconv("nchw", ints((1, 8, 8, 64)), ints((3, 3, 64, 16)), QType("i8", [0.125], [4]),
           QType("i8", [0.0625], [-1]), QType("i32", [0.0078125], [0]),

@@ -656,6 +656,105 @@ static void grtc_quant_conv_pad_lhs(grtc_chlo_math_t* m, grtc_top_t* conv,
   grtc_tblock_append(m->b->block, conv);
 }
 
+// The window sums of a grouped convolution |conv|'s lhs for each output
+// element (|acc|'s type): the convolution with an all-ones filter, one
+// output feature per output feature of |conv| (each summing its group's
+// input features).
+static grtc_tvalue_t* grtc_quant_group_window_sums(grtc_chlo_math_t* m, grtc_top_t* conv,
+                                                   grtc_tvalue_t* acc) {
+  const grtc_conv_dims_t* c = &conv->attrs.conv;
+  grtc_ttype_t ones_type = conv->operands[1]->type;
+  ones_type.elem = GRTC_ELEM_I8;
+  grtc_tvalue_t* operands[2] = {conv->operands[0], grtc_quant_int_fill(m, &ones_type, 1)};
+  grtc_tvalue_t* sums =
+      operands[1] ? grtc_chlo_make(m, GRTC_TOP_CONVOLUTION, operands, 2, &acc->type) : NULL;
+  if (sums) sums->def->attrs.conv = *c;
+  return sums;
+}
+
+// An op of |kind| (REDUCE or REDUCE_WINDOW) of one result |type| adding up
+// |x| (i32) from 0; the caller sets its dims or window.
+static grtc_top_t* grtc_quant_sum_op(grtc_chlo_math_t* m, grtc_top_kind_t kind,
+                                     grtc_tvalue_t* x, const grtc_ttype_t* type) {
+  grtc_ttype_t scalar;
+  memset(&scalar, 0, sizeof(scalar));
+  scalar.elem = GRTC_ELEM_I32;
+  grtc_tvalue_t* operands[2] = {x, grtc_quant_int_fill(m, &scalar, 0)};
+  if (!x || !operands[1] || !grt_status_is_ok(m->status)) return NULL;
+  grtc_top_t* op = NULL;
+  m->status = grtc_top_create(m->b->module, kind, operands, 2, type, 1, 1, &op);
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_tblock_append(m->b->block, op);
+  m->status = m->b->place(m->b->user, op);
+  if (grt_status_is_ok(m->status)) {
+    m->status = grtc_top_set_scalar_body(m->b->module, op, GRTC_TOP_ADD, GRTC_ELEM_I32);
+  }
+  return grt_status_is_ok(m->status) ? op : NULL;
+}
+
+// The window sums of a one-group convolution |conv|'s lhs, broadcast along
+// the output features of |acc|: the lhs summed over its input features
+// (a reduce), then over each window (a reduce_window with the
+// convolution's strides, padding and dilations), as i32.
+static grtc_tvalue_t* grtc_quant_window_sums(grtc_chlo_math_t* m, grtc_top_t* conv,
+                                             grtc_tvalue_t* acc) {
+  const grtc_conv_dims_t* c = &conv->attrs.conv;
+  grtc_tvalue_t* lhs = conv->operands[0];
+  uint32_t spatial = c->input_spatial.count, rank = lhs->type.rank - 1;
+  // The sums' dims are the lhs's but the input feature one, in order; each
+  // is the batch or a spatial dim (|which|: -1 or the spatial index).
+  grtc_ttype_t type;
+  memset(&type, 0, sizeof(type));
+  type.elem = GRTC_ELEM_I32;
+  int64_t which[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < lhs->type.rank; ++d) {
+    if ((int64_t)d == c->input_feature) continue;
+    which[type.rank] = -1;
+    for (uint32_t i = 0; i < spatial; ++i) {
+      if (c->input_spatial.values[i] == (int64_t)d) which[type.rank] = i;
+    }
+    type.dims[type.rank++] = lhs->type.dims[d];
+  }
+  grtc_top_t* channels =
+      grtc_quant_sum_op(m, GRTC_TOP_REDUCE, grtc_chlo_convert(m, lhs, GRTC_ELEM_I32), &type);
+  if (!channels) return NULL;
+  channels->attrs.dims = grtc_quant_fill_list(m, 1, c->input_feature);
+  grtc_window_t window;
+  window.dimensions = grtc_quant_fill_list(m, rank, 1);
+  window.strides = grtc_quant_fill_list(m, rank, 1);
+  window.base_dilations = grtc_quant_fill_list(m, rank, 1);
+  window.window_dilations = grtc_quant_fill_list(m, rank, 1);
+  window.padding_low = grtc_quant_fill_list(m, rank, 0);
+  window.padding_high = grtc_quant_fill_list(m, rank, 0);
+  grtc_i64s_t map = grtc_quant_fill_list(m, rank, c->output_batch);
+  if (!window.dimensions.values || !window.strides.values || !window.base_dilations.values ||
+      !window.window_dilations.values || !window.padding_low.values ||
+      !window.padding_high.values || !map.values) {
+    return NULL;
+  }
+  grtc_ttype_t summed = type;
+  for (uint32_t j = 0; j < rank; ++j) {
+    if (which[j] < 0) continue;
+    uint32_t i = (uint32_t)which[j];
+    window.dimensions.values[j] = conv->operands[1]->type.dims[c->kernel_spatial.values[i]];
+    window.strides.values[j] = grtc_quant_at(c->window_strides, i, 1);
+    window.base_dilations.values[j] = grtc_quant_at(c->lhs_dilation, i, 1);
+    window.window_dilations.values[j] = grtc_quant_at(c->rhs_dilation, i, 1);
+    window.padding_low.values[j] = grtc_quant_at(c->padding_low, i, 0);
+    window.padding_high.values[j] = grtc_quant_at(c->padding_high, i, 0);
+    map.values[j] = c->output_spatial.values[i];
+    summed.dims[j] = acc->type.dims[c->output_spatial.values[i]];
+  }
+  grtc_top_t* windows =
+      grtc_quant_sum_op(m, GRTC_TOP_REDUCE_WINDOW, &channels->results[0], &summed);
+  if (!windows) return NULL;
+  windows->attrs.window = window;
+  grtc_tvalue_t* sums = &windows->results[0];
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &sums, 1, &acc->type);
+  if (r) r->def->attrs.dims = map;
+  return r;
+}
+
 grtc_tvalue_t* grtc_quant_conv_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* acc,
                                           grtc_tvalue_t* zl_stored, grtc_tvalue_t* zl,
                                           grtc_tvalue_t* zr) {
@@ -663,7 +762,6 @@ grtc_tvalue_t* grtc_quant_conv_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* ac
   grtc_top_t* conv = acc->def;
   if (zl_stored) grtc_quant_conv_pad_lhs(m, conv, zl_stored);
   const grtc_conv_dims_t* c = &conv->attrs.conv;
-  grtc_tvalue_t* lhs = conv->operands[0];
   grtc_tvalue_t* rhs = conv->operands[1];
   uint32_t spatial = c->kernel_spatial.count;
   // K: the taps of one output element (kernel window times input
@@ -672,26 +770,9 @@ grtc_tvalue_t* grtc_quant_conv_zero_terms(grtc_chlo_math_t* m, grtc_tvalue_t* ac
   for (uint32_t i = 0; i < spatial; ++i) k *= rhs->type.dims[c->kernel_spatial.values[i]];
   grtc_tvalue_t *rows = NULL, *k_zl = NULL, *cols = NULL;
   if (zr) {
-    // The lhs's sums over each output element's window: the convolution
-    // with an all-ones filter, one output feature when there is one group
-    // (broadcast along the output features), else one per output feature
-    // (each summing its group's input features).
-    int64_t groups = c->feature_group_count;
-    int64_t features = groups == 1 ? 1 : rhs->type.dims[c->kernel_output_feature];
-    grtc_ttype_t ones_type = rhs->type;
-    ones_type.elem = GRTC_ELEM_I8;
-    ones_type.dims[c->kernel_output_feature] = features;
-    grtc_ttype_t sums_type = acc->type;
-    sums_type.dims[c->output_feature] = features;
-    grtc_tvalue_t* operands[2] = {lhs, grtc_quant_int_fill(m, &ones_type, 1)};
-    rows = operands[1] ? grtc_chlo_make(m, GRTC_TOP_CONVOLUTION, operands, 2, &sums_type)
-                       : NULL;
-    if (rows) rows->def->attrs.conv = *c;
-    if (rows && groups == 1) {
-      grtc_tvalue_t* sums = rows;
-      rows = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &sums, 1, &acc->type);
-      if (rows) rows->def->attrs.dims = grtc_quant_iota(m, 0, acc->type.rank);
-    }
+    // The lhs's sums over each output element's window.
+    rows = c->feature_group_count == 1 ? grtc_quant_window_sums(m, conv, acc)
+                                       : grtc_quant_group_window_sums(m, conv, acc);
     if (zl) k_zl = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, zl, grtc_quant_int_splat(m, acc, k));
   }
   if (zl) {
