@@ -3310,6 +3310,152 @@ def gen_corners():
 # exports), argument attributes such as mhlo.sharding and jax.arg_info
 #===----------------------------------------------------------------------===#
 
+def gen_globals():
+    """Mutable globals: state kept in the module across calls."""
+    funcs = []
+    e = "f32"
+    rng = np.random.default_rng(29)
+
+    funcs.append(
+        "  util.global private mutable @count = dense<0> : tensor<i32>\n"
+        "  ml_program.global private mutable @total(dense<1.5> : tensor<2xf32>) : "
+        "tensor<2xf32>\n"
+        "  util.global private mutable @cache : tensor<4x3xf32>\n"
+        "  util.global private mutable @position = dense<0> : tensor<i32>\n"
+        "  util.global private mutable @slot = #util.byte_pattern<1> : tensor<3xi8>\n"
+        "  util.global private mutable @flag = dense<0> : tensor<i32>\n"
+        "  util.global private mutable @empty = dense<> : tensor<0x3xf32>")
+
+    funcs.append(
+        "  // A counter: each call adds one and returns the new count (a\n"
+        "  // straight-line function, so its second and later calls replay one\n"
+        "  // recorded command buffer).\n"
+        "  func.func private @counter_step() -> tensor<i32> {\n"
+        "    %0 = util.global.load @count : tensor<i32>\n"
+        "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %1 = stablehlo.add %0, %c : tensor<i32>\n"
+        "    util.global.store %1, @count : tensor<i32>\n"
+        "    return %1 : tensor<i32>\n"
+        "  }")
+    f = Func("test_counter")
+    for i in range(1, 4):
+        v = f.op("func.call @counter_step() : () -> tensor<i32>")
+        f.expect(v, array(i, "i32"), "i32")
+    funcs.append(f.text(comment="Three calls count 1, 2, 3."))
+
+    f = Func("fail_counter_is_stateful")
+    f.op("func.call @counter_step() : () -> tensor<i32>")
+    v = f.op("func.call @counter_step() : () -> tensor<i32>")
+    f.expect(v, array(1, "i32"), "i32")
+    funcs.append(f.text(comment="The second call sees the first's store (expects 1: must "
+                        "fail)."))
+
+    funcs.append(
+        "  // ml_program's forms: a running sum of the arguments.\n"
+        "  func.func private @accumulate(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "    %0 = ml_program.global_load @total : tensor<2xf32>\n"
+        "    %1 = stablehlo.add %0, %arg0 : tensor<2xf32>\n"
+        "    ml_program.global_store @total = %1 : tensor<2xf32>\n"
+        "    return %1 : tensor<2xf32>\n"
+        "  }")
+    f = Func("test_ml_program_accumulate")
+    total = np.array([1.5, 1.5])
+    for i in range(3):
+        x = array(rng.uniform(-2, 2, 2), e)
+        xv = f.input(x, e)
+        total = total + np.asarray(x, np.float64)
+        v = f.op("func.call @accumulate(%s) : (tensor<2xf32>) -> tensor<2xf32>" % xv)
+        f.expect(v, total, e, 1e-5, 1e-5)
+    funcs.append(f.text(comment="ml_program.global_load / global_store: three calls sum "
+                        "their arguments onto the initial value."))
+
+    funcs.append(
+        "  // A KV-cache-like append: row |position| of @cache (zeros: the\n"
+        "  // global has no initial value) becomes the argument.\n"
+        "  func.func private @append(%arg0: tensor<1x3xf32>) -> tensor<4x3xf32> {\n"
+        "    %0 = util.global.load @position : tensor<i32>\n"
+        "    %1 = util.global.load @cache : tensor<4x3xf32>\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %2 = stablehlo.dynamic_update_slice %1, %arg0, %0, %c0 : "
+        "(tensor<4x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>\n"
+        "    util.global.store %2, @cache : tensor<4x3xf32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %3 = stablehlo.add %0, %c1 : tensor<i32>\n"
+        "    util.global.store %3, @position : tensor<i32>\n"
+        "    return %2 : tensor<4x3xf32>\n"
+        "  }")
+    f = Func("test_kv_cache_append")
+    cache = np.zeros((4, 3))
+    for i in range(3):
+        row = array(rng.uniform(-1, 1, (1, 3)), e)
+        rv = f.input(row, e)
+        cache[i] = np.asarray(row, np.float64)[0]
+        v = f.op("func.call @append(%s) : (tensor<1x3xf32>) -> tensor<4x3xf32>" % rv)
+        f.expect(v, cache.copy(), e)
+    p = f.op("util.global.load @position : tensor<i32>")
+    f.expect(p, array(3, "i32"), "i32")
+    funcs.append(f.text(comment="Three appends fill rows 0, 1, 2; the position global "
+                        "reads 3 after them."))
+
+    funcs.append(
+        "  // Returns the global's old value and stores the argument: the load's\n"
+        "  // copy is taken before the store overwrites the global; a load after\n"
+        "  // the store sees the argument.\n"
+        "  func.func private @exchange(%arg0: tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi8>) {\n"
+        "    %0 = util.global.load @slot : tensor<3xi8>\n"
+        "    util.global.store %arg0, @slot : tensor<3xi8>\n"
+        "    %1 = util.global.load @slot : tensor<3xi8>\n"
+        "    return %0, %1 : tensor<3xi8>, tensor<3xi8>\n"
+        "  }")
+    f = Func("test_exchange")
+    prev = array([1, 1, 1], "i8")
+    for i in range(2):
+        x = array(rng.integers(-100, 100, 3), "i8")
+        xv = f.input(x, "i8")
+        v = f.op("func.call @exchange(%s) : (tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi8>)"
+                 % xv, count=2)
+        f.expect(v + "#0", prev, "i8")
+        f.expect(v + "#1", x, "i8")
+        prev = x
+    funcs.append(f.text(comment="#util.byte_pattern<1> initial value; load, store of an "
+                        "argument, load again."))
+
+    f = Func("test_store_in_control_flow")
+    n = f.input(array(5, "i32"), "i32")
+    f.line("%%w = stablehlo.while(%%iterArg = %s) : tensor<i32>" % n)
+    f.line(" cond {")
+    f.line("  %c0 = stablehlo.constant dense<0> : tensor<i32>")
+    f.line("  %gt = stablehlo.compare GT, %iterArg, %c0, SIGNED : "
+           "(tensor<i32>, tensor<i32>) -> tensor<i1>")
+    f.line("  stablehlo.return %gt : tensor<i1>")
+    f.line("} do {")
+    f.line("  %g = util.global.load @flag : tensor<i32>")
+    f.line("  %s = stablehlo.add %g, %iterArg : tensor<i32>")
+    f.line("  util.global.store %s, @flag : tensor<i32>")
+    f.line("  %c1 = stablehlo.constant dense<1> : tensor<i32>")
+    f.line("  %d = stablehlo.subtract %iterArg, %c1 : tensor<i32>")
+    f.line("  stablehlo.return %d : tensor<i32>")
+    f.line("}")
+    sum_ = f.op("util.global.load @flag : tensor<i32>")
+    f.expect(sum_, array(15, "i32"), "i32")
+    big = f.op("stablehlo.compare GT, %s, %s, SIGNED : (tensor<i32>, tensor<i32>) -> "
+               "tensor<i1>" % (sum_, n))
+    f.line('"stablehlo.if"(%s) ({' % big)
+    f.line("  %c = stablehlo.constant dense<100> : tensor<i32>")
+    f.line("  util.global.store %c, @flag : tensor<i32>")
+    f.line("  stablehlo.return")
+    f.line("}, {")
+    f.line("  stablehlo.return")
+    f.line("}) : (tensor<i1>) -> ()")
+    after = f.op("util.global.load @flag : tensor<i32>")
+    f.expect(after, array(100, "i32"), "i32")
+    empty = f.op("util.global.load @empty : tensor<0x3xf32>")
+    f.line("util.global.store %s, @empty : tensor<0x3xf32>" % empty)
+    funcs.append(f.text(comment="Loads and stores inside a while body (5+4+3+2+1) and an "
+                        "if branch; an empty global."))
+    return funcs
+
+
 def gen_legacy_forms():
     funcs = []
     e = "f32"
@@ -5338,6 +5484,10 @@ FAMILIES = [
      "Older export forms: attribute dictionaries with dense<...> :\n"
      "tensor<Nxi64> arrays (TensorFlow and older JAX), argument attributes\n"
      "such as mhlo.sharding and jax.arg_info."),
+    ("globals", gen_globals,
+     "Mutable globals (util.global mutable, ml_program.global): state kept in\n"
+     "the module across calls, a counter, a running sum, a KV-cache-like\n"
+     "append, loads before and after a store, stores in loops and branches."),
     ("random_programs", gen_random_programs,
      "Seeded random DAGs of elementwise, broadcast, transpose, reshape, reduce,\n"
      "concatenate/slice, select and dot ops, each checked at every value no\n"

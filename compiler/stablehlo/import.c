@@ -1094,11 +1094,12 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
 // Globals
 //===----------------------------------------------------------------------===//
 
-// Globals are constants here: an immutable one (or a mutable one nothing
-// stores to) reads as its initial value at every load. util.global's value
-// is `initial_value` (dense<...> or #util.byte_pattern<N>, every byte N),
-// ml_program.global's `value`. Stores are refused (state kept across calls
-// is not supported yet).
+// An immutable global (or a mutable one nothing stores to) is a constant
+// here: it reads as its initial value at every load. A global some function
+// stores to is state kept across calls: a grtc_tglobal_t of the tensor
+// module, read by GLOBAL_LOAD and written by GLOBAL_STORE (see "Mutable
+// globals" below). util.global's value is `initial_value` (dense<...> or
+// #util.byte_pattern<N>, every byte N), ml_program.global's `value`.
 static bool grtc_import_is_global(const grtc_operation_t* op) {
   return grtc_operation_is(op, "util.global") || grtc_operation_is(op, "ml_program.global");
 }
@@ -1159,39 +1160,17 @@ static grt_status_t grtc_import_declare_global(grtc_import_t* ctx,
       grtc_tmodule_find_func(ctx->module, name->string)) {
     return grtc_import_error(ctx, op, "redefinition of '@%.*s'", GRT_SV_ARG(name->string));
   }
-  bool util = grtc_operation_is(op, "util.global");
-  if (!grtc_operation_attribute(op, util ? "initial_value" : "value")) {
-    return grtc_import_error(ctx, op, "global '@%.*s' has no initial value (globals set "
-                             "by an initializer or by stores are not supported yet)",
-                             GRT_SV_ARG(name->string));
-  }
   grtc_ttype_t ttype;
   GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type->type, &ttype));
   return grtc_import_index_op(ctx, op, name->string, &ctx->globals, &ctx->global_count,
                               &ctx->global_index);
 }
 
-// The constant a load of |global| gives, built at |op|.
-static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_operation_t* op,
-                                             const grtc_operation_t* global,
-                                             const grtc_ttype_t* result, grtc_tblock_t* block,
-                                             grtc_tvalue_t** out) {
-  const grtc_attribute_t* name = grtc_operation_attribute(global, "sym_name");
-  const grtc_attribute_t* type = grtc_operation_attribute(global, "type");
-  grtc_ttype_t ttype;
-  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, global, type->type, &ttype));
-  if (!grtc_ttype_equal(&ttype, result)) {
-    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_import_error(ctx, op, "'%.*s' of '@%.*s' (%s) gives %s",
-                             GRT_SV_ARG(op->name), GRT_SV_ARG(name->string),
-                             grtc_ttype_format(&ttype, a, sizeof(a)),
-                             grtc_ttype_format(result, b, sizeof(b)));
-  }
+// The initial value of |global| (of type |type|) into |attrs|->constant.
+static grt_status_t grtc_import_global_bytes(grtc_import_t* ctx, const grtc_operation_t* global,
+                                             const grtc_ttype_t* type, grtc_top_attrs_t* attrs) {
   const grtc_attribute_t* value = grtc_operation_attribute(
       global, grtc_operation_is(global, "util.global") ? "initial_value" : "value");
-  grtc_top_t* top = NULL;
-  GRT_RETURN_IF_ERROR(
-      grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, result, 1, 0, block, &top));
   static const char pattern[] = "#util.byte_pattern<";
   if (value->kind == GRTC_ATTR_OPAQUE &&
       grt_string_view_starts_with(value->opaque, grt_make_cstring_view(pattern))) {
@@ -1208,34 +1187,57 @@ static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_oper
       return grtc_import_error(ctx, global, "expected #util.byte_pattern<N> with N >= 0, "
                                "got '%.*s'", GRT_SV_ARG(value->opaque));
     }
-    uint64_t size = grtc_ttype_byte_size(result);
+    uint64_t size = grtc_ttype_byte_size(type);
     uint8_t* data = grtc_tmodule_alloc(ctx->module, size ? (size_t)size : 1);
     if (!data) return grtc_import_oom();
     memset(data, (int)(byte % 256), (size_t)size);
-    top->attrs.constant.data = data;
-    top->attrs.constant.size = (size_t)size;
-    top->attrs.constant.splat = false;
+    attrs->constant.data = data;
+    attrs->constant.size = (size_t)size;
+    attrs->constant.splat = false;
+    return grt_ok_status();
+  }
+  return grtc_import_constant(ctx, global, value, type, attrs);
+}
+
+// What a load of |global| gives, built at |op|: its initial value as a
+// constant, or for a global something stores to, a GLOBAL_LOAD.
+static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             const grtc_operation_t* global,
+                                             const grtc_ttype_t* result, grtc_tblock_t* block,
+                                             grtc_tvalue_t** out) {
+  const grtc_attribute_t* name = grtc_operation_attribute(global, "sym_name");
+  const grtc_attribute_t* type = grtc_operation_attribute(global, "type");
+  grtc_ttype_t ttype;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, global, type->type, &ttype));
+  if (!grtc_ttype_equal(&ttype, result)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' of '@%.*s' (%s) gives %s",
+                             GRT_SV_ARG(op->name), GRT_SV_ARG(name->string),
+                             grtc_ttype_format(&ttype, a, sizeof(a)),
+                             grtc_ttype_format(result, b, sizeof(b)));
+  }
+  const grtc_tglobal_t* state = grtc_tmodule_find_global(ctx->module, name->string);
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, state ? GRTC_TOP_GLOBAL_LOAD : GRTC_TOP_CONSTANT,
+                                         NULL, 0, result, 1, 0, block, &top));
+  if (state) {
+    top->attrs.global = state;
   } else {
-    GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, global, value, result, &top->attrs));
+    GRT_RETURN_IF_ERROR(grtc_import_global_bytes(ctx, global, result, &top->attrs));
   }
   *out = &top->results[0];
   return grt_ok_status();
 }
 
+static grt_status_t grtc_import_global_store(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block);
+
 // util.global.load, util.global.address, util.global.load.indirect,
-// ml_program.global_load(_const); stores are errors.
+// ml_program.global_load(_const), and the stores.
 static grt_status_t grtc_import_global_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                           grtc_tblock_t* block) {
   const grtc_operation_t* global = NULL;
-  if (grtc_import_is_global_store(op)) {
-    const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
-    grt_string_view_t name = ref && ref->kind == GRTC_ATTR_SYMBOL_REF && ref->symbol.count
-                                 ? ref->symbol.names[0]
-                                 : grt_make_cstring_view("?");
-    return grtc_import_error(ctx, op, "'%.*s' to '@%.*s': storing to a global (state kept "
-                             "across calls) is not supported yet", GRT_SV_ARG(op->name),
-                             GRT_SV_ARG(name));
-  }
+  if (grtc_import_is_global_store(op)) return grtc_import_global_store(ctx, op, block);
   if (op->result_count != 1) {
     return grtc_import_error(ctx, op, "'%.*s' has one result, got %u", GRT_SV_ARG(op->name),
                              op->result_count);
@@ -1257,6 +1259,134 @@ static grt_status_t grtc_import_global_op(grtc_import_t* ctx, const grtc_operati
   grtc_tvalue_t* value = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_global_value(ctx, op, global, &result, block, &value));
   return grtc_import_map(ctx, &op->results[0], value);
+}
+
+//===----------------------------------------------------------------------===//
+// Mutable globals (docs/compiler.md "Mutable globals")
+//===----------------------------------------------------------------------===//
+
+// The global a store names (NULL when it names none: reported when the store
+// is imported).
+static const grtc_operation_t* grtc_import_stored_global(const grtc_import_t* ctx,
+                                                         const grtc_operation_t* op) {
+  const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
+  if (!ref || ref->kind != GRTC_ATTR_SYMBOL_REF || ref->symbol.count != 1) return NULL;
+  return grtc_import_find_global(ctx, ref->symbol.names[0]);
+}
+
+// Sets (*first_stores)[i] to the first store naming global i in |block| and
+// its nested regions.
+static void grtc_import_scan_stores(const grtc_import_t* ctx, const grtc_block_t* block,
+                                    const grtc_operation_t** first_stores) {
+  for (const grtc_operation_t* op = block->first; op; op = op->next) {
+    if (grtc_import_is_global_store(op)) {
+      const grtc_operation_t* global = grtc_import_stored_global(ctx, op);
+      for (uint32_t i = 0; global && i < ctx->global_count; ++i) {
+        if (ctx->globals[i] == global && !first_stores[i]) first_stores[i] = op;
+      }
+    }
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+        grtc_import_scan_stores(ctx, b, first_stores);
+      }
+    }
+  }
+}
+
+// Makes every global that a function of |body| stores to a grtc_tglobal_t
+// of the module (its initial value, or zeros when it has none). Such a
+// global must be declared `mutable`; a global with no initial value that
+// nothing stores to is an error.
+static grt_status_t grtc_import_mutable_globals(grtc_import_t* ctx, const grtc_block_t* body) {
+  if (!ctx->global_count) return grt_ok_status();
+  const grtc_operation_t** first_stores = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(ctx->allocator,
+                                           ctx->global_count * sizeof(*first_stores),
+                                           (void**)&first_stores));
+  for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    if (!grtc_operation_is(op, "func.func")) continue;
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+        grtc_import_scan_stores(ctx, b, first_stores);
+      }
+    }
+  }
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < ctx->global_count && grt_status_is_ok(status); ++i) {
+    const grtc_operation_t* global = ctx->globals[i];
+    const grtc_operation_t* store = first_stores[i];
+    grt_string_view_t name = grtc_operation_attribute(global, "sym_name")->string;
+    bool util = grtc_operation_is(global, "util.global");
+    bool has_value = grtc_operation_attribute(global, util ? "initial_value" : "value");
+    if (!store) {
+      if (!has_value) {
+        status = grtc_import_error(ctx, global, "global '@%.*s' has no initial value and "
+                                   "nothing stores to it", GRT_SV_ARG(name));
+      }
+      continue;
+    }
+    if (!grtc_operation_attribute(global, "is_mutable")) {
+      status = grtc_import_error(ctx, store, "'%.*s' to '@%.*s', which is not mutable "
+                                 "(declare it '%s mutable')", GRT_SV_ARG(store->name),
+                                 GRT_SV_ARG(name), util ? "util.global private" :
+                                 "ml_program.global private");
+      continue;
+    }
+    grtc_ttype_t type;
+    status = grtc_import_type(ctx, global, grtc_operation_attribute(global, "type")->type,
+                              &type);
+    if (!grt_status_is_ok(status)) break;
+    grtc_top_attrs_t attrs;
+    memset(&attrs, 0, sizeof(attrs));
+    uint8_t zero[8] = {0};
+    if (has_value) {
+      status = grtc_import_global_bytes(ctx, global, &type, &attrs);
+    } else {
+      attrs.constant.data = zero;
+      attrs.constant.size = grtc_elem_byte_size(type.elem);
+      attrs.constant.splat = true;
+    }
+    grtc_tglobal_t* state = NULL;
+    if (grt_status_is_ok(status)) {
+      status = grtc_import_at(ctx, global,
+                              grtc_tmodule_add_global(ctx->module, name, &type,
+                                                      attrs.constant.data, attrs.constant.size,
+                                                      attrs.constant.splat, &state));
+    }
+  }
+  grt_allocator_free(ctx->allocator, (void*)first_stores);
+  return status;
+}
+
+// util.global.store %v, @g / ml_program.global_store @g = %v: a GLOBAL_STORE
+// of the value, which must have the global's type.
+static grt_status_t grtc_import_global_store(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block) {
+  const grtc_operation_t* global = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_global_name(ctx, op, &global));
+  grt_string_view_t name = grtc_operation_attribute(global, "sym_name")->string;
+  if (op->operand_count != 1 || op->result_count != 0) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one value and has no results, got %u "
+                             "operands and %u results", GRT_SV_ARG(op->name),
+                             op->operand_count, op->result_count);
+  }
+  const grtc_tglobal_t* state = grtc_tmodule_find_global(ctx->module, name);
+  grtc_tvalue_t* value = grtc_import_lookup(ctx, op->operands[0]);
+  if (!state || !value) {
+    return grtc_import_error(ctx, op, "'%.*s' to '@%.*s' has no imported value to store",
+                             GRT_SV_ARG(op->name), GRT_SV_ARG(name));
+  }
+  if (!grtc_ttype_equal(&value->type, &state->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' of %s to '@%.*s' of type %s",
+                             GRT_SV_ARG(op->name), grtc_ttype_format(&value->type, a, sizeof(a)),
+                             GRT_SV_ARG(name), grtc_ttype_format(&state->type, b, sizeof(b)));
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_STORE, &value, 1, NULL, 0, 0,
+                                         block, &top));
+  top->attrs.global = state;
+  return grt_ok_status();
 }
 
 static bool grtc_import_is_global_use(const grtc_operation_t* op) {
@@ -2542,6 +2672,7 @@ static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* b
                                GRT_SV_ARG(op->name));
     }
   }
+  GRT_RETURN_IF_ERROR(grtc_import_mutable_globals(ctx, body));
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
     if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
   }

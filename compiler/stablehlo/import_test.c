@@ -804,14 +804,31 @@ static void test_global_errors(void** state) {
     const char* body;
     const char* message;
   } cases[] = {
-      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>\n"
        "  util.global.store %0, @g : tensor<4xf32>",
-       "t.mlir:4:3: error: 'util.global.store' to '@g': storing to a global (state kept "
-       "across calls) is not supported yet"},
-      {"ml_program.global private mutable @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
+       "t.mlir:4:3: error: 'util.global.store' to '@g', which is not mutable (declare it "
+       "'util.global private mutable')"},
+      {"ml_program.global private @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
        "ml_program.global_store @g = %a : tensor<4xf32>",
-       "t.mlir:3:3: error: 'ml_program.global_store' to '@g': storing to a global"},
+       "t.mlir:3:3: error: 'ml_program.global_store' to '@g', which is not mutable (declare "
+       "it 'ml_program.global private mutable')"},
+      {"util.global private mutable @g = dense<1.0> : tensor<2xf32>",
+       "util.global.store %a, @g : tensor<4xf32>",
+       "t.mlir:3:3: error: 'util.global.store' of tensor<4xf32> to '@g' of type "
+       "tensor<2xf32>"},
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "util.global.store %a, @h : tensor<4xf32>",
+       "t.mlir:3:3: error: 'util.global.store' names '@h', which is not a global of this "
+       "module"},
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "\"util.global.store\"(%a, %a) {global = @g} : (tensor<4xf32>, tensor<4xf32>) -> ()",
+       "t.mlir:3:3: error: 'util.global.store' takes one value and has no results, got 2 "
+       "operands and 0 results"},
+      {"util.global private mutable @g = #util.byte_pattern<x> : tensor<4xi8>",
+       "\"util.global.store\"(%a) {global = @g} : (tensor<4xf32>) -> ()",
+       "t.mlir:1:1: error: expected #util.byte_pattern<N> with N >= 0, got "
+       "'#util.byte_pattern<x>'"},
       {"util.global private @g = dense<1.0> : tensor<4xf32>",
        "%0 = util.global.load @h : tensor<4xf32>",
        "t.mlir:3:8: error: 'util.global.load' names '@h', which is not a global of this "
@@ -825,8 +842,7 @@ static void test_global_errors(void** state) {
        "'#util.byte_pattern<x>'"},
       {"util.global private mutable @g : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>",
-       "t.mlir:1:1: error: global '@g' has no initial value (globals set by an initializer "
-       "or by stores are not supported yet)"},
+       "t.mlir:1:1: error: global '@g' has no initial value and nothing stores to it"},
       {"util.global private @g = dense<1.0> : tensor<4xf32>\n"
        "util.global private @g = dense<2.0> : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>",
