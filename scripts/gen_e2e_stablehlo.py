@@ -3456,6 +3456,210 @@ def gen_globals():
     return funcs
 
 
+def gen_cfg():
+    """Functions with several blocks (cf.br / cf.cond_br)."""
+    funcs = []
+
+    # IREE's collatz model: the steps from 178 down to 1.
+    steps, v = 0, 178.0
+    while v > 1:
+        steps += 1
+        v = v * 3 + 1 if v % 2 != 0 else v / 2
+    funcs.append(
+        "  // IREE's collatz model: a loop through block arguments whose header\n"
+        "  // exits; an if/else diamond in its body whose blocks use a value of\n"
+        "  // the block that dominates them.\n"
+        "  func.func public @test_collatz() {\n"
+        "    %0 = util.unfoldable_constant dense<178.0> : tensor<f32>\n"
+        "    %1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "    %2 = stablehlo.constant dense<3.0> : tensor<f32>\n"
+        "    %3 = stablehlo.constant dense<2.0> : tensor<f32>\n"
+        "    %4 = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    cf.br ^bb1(%4, %0 : tensor<f32>, tensor<f32>)\n"
+        "  ^bb1(%5: tensor<f32>, %6: tensor<f32>):\n"
+        "    %7 = \"stablehlo.compare\"(%6, %1) {comparison_direction = "
+        "#stablehlo<comparison_direction GT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    %8 = tensor.extract %7[] : tensor<i1>\n"
+        "    cf.cond_br %8, ^bb2(%5, %6 : tensor<f32>, tensor<f32>), ^bb6(%5 : tensor<f32>)\n"
+        "  ^bb2(%9: tensor<f32>, %10: tensor<f32>):\n"
+        "    %11 = stablehlo.add %9, %1 : tensor<f32>\n"
+        "    %12 = stablehlo.remainder %10, %3 : tensor<f32>\n"
+        "    %13 = \"stablehlo.compare\"(%12, %4) {comparison_direction = "
+        "#stablehlo<comparison_direction NE>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    %14 = tensor.extract %13[] : tensor<i1>\n"
+        "    cf.cond_br %14, ^bb3, ^bb4\n"
+        "  ^bb3:\n"
+        "    %15 = stablehlo.multiply %10, %2 : tensor<f32>\n"
+        "    %16 = stablehlo.add %15, %1 : tensor<f32>\n"
+        "    cf.br ^bb5(%16 : tensor<f32>)\n"
+        "  ^bb4:\n"
+        "    %17 = stablehlo.divide %10, %3 : tensor<f32>\n"
+        "    cf.br ^bb5(%17 : tensor<f32>)\n"
+        "  ^bb5(%18: tensor<f32>):\n"
+        "    cf.br ^bb1(%11, %18 : tensor<f32>, tensor<f32>)\n"
+        "  ^bb6(%19: tensor<f32>):\n"
+        "    check.expect_eq_const(%19, dense<STEPS> : tensor<f32>) : tensor<f32>\n"
+        "    return\n"
+        "  }".replace("STEPS", "%.1f" % steps))
+
+    # A loop whose header stays in the loop on the false branch, whose exit
+    # block uses a value the header computes, and a self loop.
+    x = np.array([1.0, 2.0, 3.0])
+    total = x.copy()
+    i = 0
+    while not (i >= 4):
+        total = total * 2 + 1
+        i += 1
+    funcs.append(
+        "  // A loop that stays on the false branch; the exit block uses a value\n"
+        "  // the header computes (the header's ops run once more after the loop).\n"
+        "  func.func private @double_four_times(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    cf.br ^head(%c0, %arg0 : tensor<i32>, tensor<3xf32>)\n"
+        "  ^head(%i: tensor<i32>, %x: tensor<3xf32>):\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %done = stablehlo.compare GE, %i, %c4, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %one = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+        "    %xp1 = stablehlo.add %x, %one : tensor<3xf32>\n"
+        "    %p = tensor.extract %done[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^exit, ^body\n"
+        "  ^body:\n"
+        "    %2 = stablehlo.add %x, %xp1 : tensor<3xf32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %i1 = stablehlo.add %i, %c1 : tensor<i32>\n"
+        "    cf.br ^head(%i1, %2 : tensor<i32>, tensor<3xf32>)\n"
+        "  ^exit:\n"
+        "    %r = stablehlo.subtract %xp1, %one : tensor<3xf32>\n"
+        "    return %r : tensor<3xf32>\n"
+        "  }")
+    f = Func("test_loop_false_branch")
+    xv = f.input(x, "f32")
+    r = f.op("func.call @double_four_times(%s) : (tensor<3xf32>) -> tensor<3xf32>" % xv)
+    f.expect(r, total, "f32")
+    funcs.append(f.text(comment="4 rounds of x * 2 + 1."))
+
+    funcs.append(
+        "  // A self loop (the header is its own body) and an early exit of\n"
+        "  // both branches of a cf.cond_br to returns.\n"
+        "  func.func private @count_down(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>) {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    cf.br ^loop(%arg0, %c0 : tensor<i32>, tensor<i32>)\n"
+        "  ^loop(%n: tensor<i32>, %acc: tensor<i32>):\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %n1 = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    %a1 = stablehlo.add %acc, %n : tensor<i32>\n"
+        "    %gt = stablehlo.compare GT, %n1, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %gt[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^loop(%n1, %a1 : tensor<i32>, tensor<i32>), ^done(%a1 : tensor<i32>)\n"
+        "  ^done(%sum: tensor<i32>):\n"
+        "    %c10 = stablehlo.constant dense<10> : tensor<i32>\n"
+        "    %big = stablehlo.compare GT, %sum, %c10, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %big[] : tensor<i1>\n"
+        "    cf.cond_br %q, ^large, ^small\n"
+        "  ^large:\n"
+        "    return %sum, %c1 : tensor<i32>, tensor<i32>\n"
+        "  ^small:\n"
+        "    return %sum, %c0 : tensor<i32>, tensor<i32>\n"
+        "  }")
+    f = Func("test_self_loop_and_returns")
+    for n in (5, 3):
+        nv = f.input(array(n, "i32"), "i32")
+        r = f.op("func.call @count_down(%s) : (tensor<i32>) -> (tensor<i32>, tensor<i32>)"
+                 % nv, count=2)
+        total = n * (n + 1) // 2
+        f.expect(r + "#0", array(total, "i32"), "i32")
+        f.expect(r + "#1", array(1 if total > 10 else 0, "i32"), "i32")
+    funcs.append(f.text(comment="5+4+3+2+1 = 15 (> 10: 1), 3+2+1 = 6 (0)."))
+
+    # Nested loops, and an if with no else branch (the false target is the
+    # join) carrying a value.
+    m = 0
+    for a in range(3):
+        for b in range(4):
+            m += a * b
+        if m > 5:
+            m -= 1
+    funcs.append(
+        "  // Nested loops; an if whose false target is the join block.\n"
+        "  func.func private @nested() -> tensor<i32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %c3 = stablehlo.constant dense<3> : tensor<i32>\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %c5 = stablehlo.constant dense<5> : tensor<i32>\n"
+        "    cf.br ^outer(%c0, %c0 : tensor<i32>, tensor<i32>)\n"
+        "  ^outer(%a: tensor<i32>, %m: tensor<i32>):\n"
+        "    %lt = stablehlo.compare LT, %a, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %lt[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^inner(%c0, %m : tensor<i32>, tensor<i32>), ^end\n"
+        "  ^inner(%b: tensor<i32>, %mi: tensor<i32>):\n"
+        "    %lt2 = stablehlo.compare LT, %b, %c4, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p2 = tensor.extract %lt2[] : tensor<i1>\n"
+        "    cf.cond_br %p2, ^inner_body, ^after_inner\n"
+        "  ^inner_body:\n"
+        "    %ab = stablehlo.multiply %a, %b : tensor<i32>\n"
+        "    %m2 = stablehlo.add %mi, %ab : tensor<i32>\n"
+        "    %b1 = stablehlo.add %b, %c1 : tensor<i32>\n"
+        "    cf.br ^inner(%b1, %m2 : tensor<i32>, tensor<i32>)\n"
+        "  ^after_inner:\n"
+        "    %gt = stablehlo.compare GT, %mi, %c5, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %gt[] : tensor<i1>\n"
+        "    cf.cond_br %q, ^minus, ^next(%mi : tensor<i32>)\n"
+        "  ^minus:\n"
+        "    %m3 = stablehlo.subtract %mi, %c1 : tensor<i32>\n"
+        "    cf.br ^next(%m3 : tensor<i32>)\n"
+        "  ^next(%mn: tensor<i32>):\n"
+        "    %a1 = stablehlo.add %a, %c1 : tensor<i32>\n"
+        "    cf.br ^outer(%a1, %mn : tensor<i32>, tensor<i32>)\n"
+        "  ^end:\n"
+        "    return %m : tensor<i32>\n"
+        "  }")
+    f = Func("test_nested_loops")
+    r = f.op("func.call @nested() : () -> tensor<i32>")
+    f.expect(r, array(m, "i32"), "i32")
+    funcs.append(f.text(comment="sum over a < 3, b < 4 of a * b, minus 1 after each outer "
+                        "round where it exceeds 5."))
+
+    funcs.append(
+        "  // A loop inside one branch of a cf.cond_br, exiting to the join.\n"
+        "  func.func private @maybe_loop(%arg0: tensor<i32>) -> tensor<i32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %pos = stablehlo.compare GT, %arg0, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %pos[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^loop(%arg0, %c1 : tensor<i32>, tensor<i32>), ^join(%c0 : "
+        "tensor<i32>)\n"
+        "  ^loop(%n: tensor<i32>, %f: tensor<i32>):\n"
+        "    %more = stablehlo.compare GT, %n, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %more[] : tensor<i1>\n"
+        "    %f2 = stablehlo.multiply %f, %n : tensor<i32>\n"
+        "    %n2 = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    cf.cond_br %q, ^loop(%n2, %f2 : tensor<i32>, tensor<i32>), ^join(%f2 : tensor<i32>)\n"
+        "  ^join(%r: tensor<i32>):\n"
+        "    return %r : tensor<i32>\n"
+        "  }")
+    f = Func("test_loop_in_branch")
+    for n, want in ((5, 120), (0, 0), (1, 1)):
+        nv = f.input(array(n, "i32"), "i32")
+        r = f.op("func.call @maybe_loop(%s) : (tensor<i32>) -> tensor<i32>" % nv)
+        f.expect(r, array(want, "i32"), "i32")
+    funcs.append(f.text(comment="n! for n > 0 through a loop in the true branch, 0 otherwise."))
+
+    f = Func("fail_nested_loops_wrong")
+    r = f.op("func.call @nested() : () -> tensor<i32>")
+    f.expect(r, array(m + 1, "i32"), "i32")
+    funcs.append(f.text(comment="A wrong expectation (must fail)."))
+    return funcs
+
+
 def gen_legacy_forms():
     funcs = []
     e = "f32"
@@ -5484,6 +5688,10 @@ FAMILIES = [
      "Older export forms: attribute dictionaries with dense<...> :\n"
      "tensor<Nxi64> arrays (TensorFlow and older JAX), argument attributes\n"
      "such as mhlo.sharding and jax.arg_info."),
+    ("cfg", gen_cfg,
+     "Functions with several blocks (cf.br, cf.cond_br), made structured by\n"
+     "the importer: IREE's collatz model, loops leaving on either branch, a\n"
+     "self loop, nested loops, if/else diamonds, branches that both return."),
     ("globals", gen_globals,
      "Mutable globals (util.global mutable, ml_program.global): state kept in\n"
      "the module across calls, a counter, a running sum, a KV-cache-like\n"

@@ -868,6 +868,51 @@ static void test_global_errors(void** state) {
                      "to close the global's value");
 }
 
+// Functions with several blocks: what the importer cannot make structured,
+// and malformed branches, each named at the branch.
+static void test_cfg_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* blocks;
+    const char* message;
+  } cases[] = {
+      {"  cf.br ^h\n^h:\n  cf.cond_br %a, ^b, ^x\n^b:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
+       "t.mlir:6:3: error: 'cf.cond_br' leaves the loop headed by '^h' from '^b'; a loop may "
+       "be left only from its header's cf.cond_br"},
+      {"  cf.cond_br %a, ^h, ^m\n^h:\n  cf.br ^m\n^m:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
+       "t.mlir:2:3: error: 'cf.cond_br' enters the loop at '^m' other than at its header '^h' "
+       "(only structured loops are supported)"},
+      {"  cf.br ^h\n^h:\n  cf.br ^h",
+       "t.mlir:4:3: error: the loop headed by '^h' must end its header in a cf.cond_br to the "
+       "loop and out of it"},
+      {"  cf.br ^b(%a : tensor<i1>)\n^b:\n  return",
+       "t.mlir:2:3: error: 'cf.br' passes 1 values to '^b', which takes 0"},
+      {"  cf.br ^b(%a : tensor<i1>)\n^b(%x: tensor<i32>):\n  return",
+       "t.mlir:2:3: error: 'cf.br' passes tensor<i1> as argument 0 of '^b', which is "
+       "tensor<i32>"},
+      {"  cf.cond_br %i, ^b, ^b\n^b:\n  return",
+       "t.mlir:2:3: error: 'cf.cond_br' takes an i1 condition and two targets"},
+      {"  cf.br ^b\n^b:\n  %0 = stablehlo.not %a : tensor<i1>",
+       "t.mlir:4:8: error: block '^b' ends in 'stablehlo.not'; expected cf.br, cf.cond_br or "
+       "func.return"},
+
+      {"  cf.br ^h\n^h:\n  check.expect_true(%a) : tensor<i1>\n  cf.cond_br %a, ^h, ^x\n"
+       "^x:\n  return",
+       "t.mlir:4:3: error: 'check.expect_true' in the loop header '^h' (a header's ops run "
+       "more than once per iteration: move it to the loop body)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<i1>, %%i: tensor<i32>) {\n%s\n}\n", cases[i].blocks);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_parse_error("func.func @f(%a: tensor<i1>) {\n  cf.cond_br %a ^b, ^b\n^b:\n  return\n}\n",
+                     "after the branch condition");
+  expect_parse_error("func.func @f(%a: tensor<i1>) {\n  cf.cond_br %a, ^b ^b\n^b:\n  return\n}\n",
+                     "between the true and false targets");
+}
+
 // stablehlo.map: what its lowering needs of the body and the dimensions.
 static void test_map_errors(void** state) {
   (void)state;
@@ -1524,7 +1569,8 @@ static void test_unsupported_op(void** state) {
       "t.mlir:1:1: error: function '@f' has 1 arguments but its type lists 0");
   expect_import_error(
       "func.func @f() {\n  \"t.br\"()[^bb1] : () -> ()\n^bb1:\n  return\n}\n",
-      "t.mlir:1:1: error: function '@f' has 2 blocks; only single-block functions are supported");
+      "t.mlir:2:3: error: the entry block ends in 't.br'; expected cf.br, cf.cond_br or "
+      "func.return");
   // A branch back to the (only) entry block.
   expect_import_error(
       "\"func.func\"() ({\n^bb0:\n  \"stablehlo.optimization_barrier\"()[^bb0] : () -> ()\n}) "
@@ -2071,6 +2117,7 @@ int main(void) {
       cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
+      cmocka_unit_test(test_cfg_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
