@@ -679,6 +679,34 @@ def gen_convert():
         f.expect(r, expected, dst)
         funcs.append(f.text())
 
+    # i1 vectors <-> wider elements: bit i of an element is element i of the
+    # last dimension (element 0 the least significant), as the StableHLO
+    # interpreter packs them.
+    rng = np.random.default_rng(31)
+    for wide, shape in (("i8", (3,)), ("ui16", (2,)), ("i32", ()), ("f32", (2,)),
+                        ("i64", (2,))):
+        bits = {"i8": 8, "ui16": 16, "i32": 32, "f32": 32, "i64": 64}[wide]
+        pattern = rng.integers(0, 2, shape + (bits,)).astype(bool)
+        if wide == "f32":
+            pattern[..., 23:31] = [True, False, False, False, False, False, False, True]
+        packed = np.zeros(shape, np.uint64)
+        for i in range(bits):
+            packed |= pattern[..., i].astype(np.uint64) << np.uint64(i)
+        words = packed.astype({8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits])
+        values = words.view(DTYPES[wide]) if wide != "i64" else packed.view(np.int64)
+        bt = tensor_type(pattern.shape, "i1")
+        wt = tensor_type(np.shape(values), wide)
+        f = Func("test_bitcast_convert_i1_to_%s" % wide)
+        x = f.input(pattern, "i1")
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, bt, wt))
+        f.expect(r, np.asarray(values), wide)
+        funcs.append(f.text())
+        f = Func("test_bitcast_convert_%s_to_i1" % wide)
+        x = f.input(np.asarray(values), wide)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, wt, bt))
+        f.expect(r, pattern, "i1")
+        funcs.append(f.text())
+
     f = Func("fail_convert_wrong_expectation")
     x = f.input(array([2.9], "f32"), "f32")
     r = f.op("stablehlo.convert %s : (tensor<1xf32>) -> tensor<1xi32>" % x)

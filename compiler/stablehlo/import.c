@@ -1859,6 +1859,19 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
                                  "bitcast_convert to the same width and signedness)");
 }
 
+// bitcast_convert between an i1 tensor and a wider element type
+// (grtc_chlo_bitcast_i1).
+static grt_status_t grtc_import_bitcast_i1(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_tvalue_t* x, const grtc_ttype_t* result,
+                                           grtc_tblock_t* block) {
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_tvalue_t* value = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_at(ctx, op, grtc_chlo_bitcast_i1(&builder, x, result, &value)));
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
 static bool grtc_import_is_narrow(const grtc_operation_t* op) {
   bool is_unsigned = false;
   for (uint32_t i = 0; i < op->operand_count; ++i) {
@@ -2418,6 +2431,11 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     if (is_chlo) return grtc_import_quant_unsupported(ctx, op, "");
     GRT_RETURN_IF_ERROR(grtc_import_quant_prepare(ctx, op, &entry, operands, results,
                                                   block, &quant_mode, &quant_results));
+  }
+  if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
+      op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
+                                   (results[0].elem == GRTC_ELEM_I1)) {
+    return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
   }
   if (grtc_import_is_narrow(op)) {
     bool done = false;

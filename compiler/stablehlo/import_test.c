@@ -913,6 +913,22 @@ static void test_cfg_errors(void** state) {
                      "between the true and false targets");
 }
 
+// bitcast_convert between i1 and wider elements needs the shapes to match
+// bit for bit.
+static void test_bitcast_i1_errors(void** state) {
+  (void)state;
+  expect_import_error(
+      "func.func @f(%a: tensor<7xi1>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<7xi1>) -> tensor<i8>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<7xi1> to tensor<i8>: an i1 "
+      "tensor reinterprets as a wider element type when it has the other's shape and a last "
+      "dimension of that type's bit width (static)");
+  expect_import_error(
+      "func.func @f(%a: tensor<2xi16>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<2xi16>) -> tensor<3x16xi1>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<2xi16> to tensor<3x16xi1>");
+}
+
 // stablehlo.map: what its lowering needs of the body and the dimensions.
 static void test_map_errors(void** state) {
   (void)state;
@@ -2118,6 +2134,7 @@ int main(void) {
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_cfg_errors),
+      cmocka_unit_test(test_bitcast_i1_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
