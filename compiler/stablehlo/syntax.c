@@ -1451,22 +1451,7 @@ static const grtc_shlo_format_t grtc_shlo_check = {
 static grt_status_t grtc_shlo_parse_cf_branch(grtc_parser_t* parser,
                                               const grtc_op_syntax_t* syntax,
                                               grtc_op_state_t* state) {
-  bool conditional = syntax->data != NULL;
-  if (conditional) {
-    grtc_value_t* value = NULL;
-    GRT_RETURN_IF_ERROR(grtc_parser_parse_operand(parser, &value));
-    GRT_RETURN_IF_ERROR(grt_arena_vec_push(grtc_parser_arena(parser), &state->operands,
-                                           &value, sizeof(value)));
-    GRT_RETURN_IF_ERROR(
-        grtc_parser_expect(parser, GRTC_TOKEN_COMMA, "after the branch condition"));
-  }
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
-  if (conditional) {
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA,
-                                           "between the true and false targets"));
-    GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
-  }
-  return grtc_parser_parse_optional_attribute_dict(parser, &state->attributes);
+  return grtc_parser_parse_branch(parser, state, syntax->data != NULL);
 }
 
 #define GRTC_SHLO_PLAIN(name) {name, NULL, grtc_shlo_parse_format, &grtc_shlo_plain, NULL},
