@@ -3681,6 +3681,60 @@ def gen_cfg():
         f.expect(r, array(want, "i32"), "i32")
     funcs.append(f.text(comment="n! for n > 0 through a loop in the true branch, 0 otherwise."))
 
+    # As TensorFlow's exports write loops (IREE's LSTM model): the header
+    # calls a private condition function, and the loop updates slices of
+    # carried buffers with dynamic_update_slice.
+    xs = np.array([0.5, -1.0, 2.0, 0.25])
+    h = 0.0
+    rows = []
+    for v in xs:
+        h = np.tanh(v + 0.5 * h)
+        rows.append(h)
+    funcs.append(
+        "  func.func private @loop_cond(%arg0: tensor<i64>, %arg1: tensor<i64>, "
+        "%arg2: tensor<f32>, %arg3: tensor<4xf32>) -> tensor<i1> {\n"
+        "    %0 = stablehlo.compare LT, %arg0, %arg1 : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "    return %0 : tensor<i1>\n"
+        "  }\n"
+        "  // A recurrence h = tanh(x[i] + 0.5 h), each h written to row i.\n"
+        "  func.func private @recurrence(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i64>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i64>\n"
+        "    %n = stablehlo.constant dense<4> : tensor<i64>\n"
+        "    %h0 = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %out0 = stablehlo.constant dense<0.0> : tensor<4xf32>\n"
+        "    %half = stablehlo.constant dense<0.5> : tensor<f32>\n"
+        "    cf.br ^bb1(%c0, %n, %h0, %out0 : tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>)\n"
+        "  ^bb1(%i: tensor<i64>, %m: tensor<i64>, %h: tensor<f32>, %out: tensor<4xf32>):\n"
+        "    %p = call @loop_cond(%i, %m, %h, %out) : (tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>) -> tensor<i1>\n"
+        "    %pe = tensor.extract %p[] : tensor<i1>\n"
+        "    cf.cond_br %pe, ^bb2(%i, %h, %out : tensor<i64>, tensor<f32>, tensor<4xf32>), "
+        "^bb3(%out : tensor<4xf32>)\n"
+        "  ^bb2(%j: tensor<i64>, %g: tensor<f32>, %o: tensor<4xf32>):\n"
+        "    %x = stablehlo.dynamic_slice %arg0, %j, sizes = [1] : (tensor<4xf32>, "
+        "tensor<i64>) -> tensor<1xf32>\n"
+        "    %xs = stablehlo.reshape %x : (tensor<1xf32>) -> tensor<f32>\n"
+        "    %gh = stablehlo.multiply %g, %half : tensor<f32>\n"
+        "    %s = stablehlo.add %xs, %gh : tensor<f32>\n"
+        "    %t = stablehlo.tanh %s : tensor<f32>\n"
+        "    %t1 = stablehlo.reshape %t : (tensor<f32>) -> tensor<1xf32>\n"
+        "    %o2 = stablehlo.dynamic_update_slice %o, %t1, %j : (tensor<4xf32>, tensor<1xf32>, "
+        "tensor<i64>) -> tensor<4xf32>\n"
+        "    %j1 = stablehlo.add %j, %c1 : tensor<i64>\n"
+        "    cf.br ^bb1(%j1, %m, %t, %o2 : tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>)\n"
+        "  ^bb3(%r: tensor<4xf32>):\n"
+        "    return %r : tensor<4xf32>\n"
+        "  }")
+    f = Func("test_tensorflow_loop")
+    xv = f.input(xs, "f32")
+    r = f.op("func.call @recurrence(%s) : (tensor<4xf32>) -> tensor<4xf32>" % xv)
+    f.expect(r, np.array(rows), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="A loop whose header calls its condition function, as in "
+                        "IREE's LSTM model."))
+
     f = Func("fail_nested_loops_wrong")
     r = f.op("func.call @nested() : () -> tensor<i32>")
     f.expect(r, array(m + 1, "i32"), "i32")

@@ -2907,6 +2907,37 @@ static grt_status_t grtc_cfg_yield(grtc_import_t* ctx, const grtc_cfg_exit_t* ex
                             0, block, &top);
 }
 
+// Whether |op| (its regions, and the functions it calls, up to 16 deep: a
+// deeper chain counts as effects) stores to a global or checks: what a loop
+// header must not do, since its ops are computed more than once.
+static bool grtc_cfg_has_effects(const grtc_import_t* ctx, const grtc_operation_t* op,
+                                 uint32_t depth) {
+  if (grtc_import_is_global_store(op) ||
+      grt_string_view_starts_with(op->name, grt_make_cstring_view("check.")) ||
+      grtc_operation_is(op, "stablehlo.custom_call")) {
+    return true;
+  }
+  if (grtc_operation_is(op, "func.call")) {
+    const grtc_attribute_t* callee = grtc_operation_attribute(op, "callee");
+    uint32_t index = 0;
+    if (depth >= 16 || !callee || callee->kind != GRTC_ATTR_SYMBOL_REF ||
+        callee->symbol.count != 1 ||
+        !grt_name_index_find(&ctx->func_index, callee->symbol.names[0], &index)) {
+      return true;
+    }
+    op = ctx->funcs[index];
+    ++depth;
+  }
+  for (uint32_t r = 0; r < op->region_count; ++r) {
+    for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+      for (const grtc_operation_t* inner = b->first; inner; inner = inner->next) {
+        if (grtc_cfg_has_effects(ctx, inner, depth)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The loop headed by |h| (its arguments mapped to the values entering it)
 // as a while in |into|; then |h|'s arguments are the while's results and
 // its ops are imported once more, for the exit edge's values.
@@ -2915,10 +2946,10 @@ static grt_status_t grtc_cfg_emit_loop(grtc_import_t* ctx, grtc_cfg_t* cfg, uint
   const grtc_block_t* header = cfg->blocks[h];
   const grtc_operation_t* term = header->last;
   for (const grtc_operation_t* op = header->first; op != term; op = op->next) {
-    if (grtc_import_is_global_store(op) || grtc_operation_is(op, "func.call") ||
-        grt_string_view_starts_with(op->name, grt_make_cstring_view("check."))) {
-      return grtc_import_error(ctx, op, "'%.*s' in the loop header '%.*s' (a header's ops "
-                               "run more than once per iteration: move it to the loop body)",
+    if (grtc_cfg_has_effects(ctx, op, 0)) {
+      return grtc_import_error(ctx, op, "'%.*s' in the loop header '%.*s' stores to a global "
+                               "or checks (a header's ops run more than once per iteration: "
+                               "move it to the loop body)",
                                GRT_SV_ARG(op->name), GRT_SV_ARG(header->label));
     }
   }

@@ -877,33 +877,38 @@ static void test_cfg_errors(void** state) {
     const char* message;
   } cases[] = {
       {"  cf.br ^h\n^h:\n  cf.cond_br %a, ^b, ^x\n^b:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
-       "t.mlir:6:3: error: 'cf.cond_br' leaves the loop headed by '^h' from '^b'; a loop may "
+       "t.mlir:10:3: error: 'cf.cond_br' leaves the loop headed by '^h' from '^b'; a loop may "
        "be left only from its header's cf.cond_br"},
       {"  cf.cond_br %a, ^h, ^m\n^h:\n  cf.br ^m\n^m:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
-       "t.mlir:2:3: error: 'cf.cond_br' enters the loop at '^m' other than at its header '^h' "
+       "t.mlir:6:3: error: 'cf.cond_br' enters the loop at '^m' other than at its header '^h' "
        "(only structured loops are supported)"},
       {"  cf.br ^h\n^h:\n  cf.br ^h",
-       "t.mlir:4:3: error: the loop headed by '^h' must end its header in a cf.cond_br to the "
+       "t.mlir:8:3: error: the loop headed by '^h' must end its header in a cf.cond_br to the "
        "loop and out of it"},
       {"  cf.br ^b(%a : tensor<i1>)\n^b:\n  return",
-       "t.mlir:2:3: error: 'cf.br' passes 1 values to '^b', which takes 0"},
+       "t.mlir:6:3: error: 'cf.br' passes 1 values to '^b', which takes 0"},
       {"  cf.br ^b(%a : tensor<i1>)\n^b(%x: tensor<i32>):\n  return",
-       "t.mlir:2:3: error: 'cf.br' passes tensor<i1> as argument 0 of '^b', which is "
+       "t.mlir:6:3: error: 'cf.br' passes tensor<i1> as argument 0 of '^b', which is "
        "tensor<i32>"},
       {"  cf.cond_br %i, ^b, ^b\n^b:\n  return",
-       "t.mlir:2:3: error: 'cf.cond_br' takes an i1 condition and two targets"},
+       "t.mlir:6:3: error: 'cf.cond_br' takes an i1 condition and two targets"},
       {"  cf.br ^b\n^b:\n  %0 = stablehlo.not %a : tensor<i1>",
-       "t.mlir:4:8: error: block '^b' ends in 'stablehlo.not'; expected cf.br, cf.cond_br or "
+       "t.mlir:8:8: error: block '^b' ends in 'stablehlo.not'; expected cf.br, cf.cond_br or "
        "func.return"},
 
       {"  cf.br ^h\n^h:\n  check.expect_true(%a) : tensor<i1>\n  cf.cond_br %a, ^h, ^x\n"
        "^x:\n  return",
-       "t.mlir:4:3: error: 'check.expect_true' in the loop header '^h' (a header's ops run "
-       "more than once per iteration: move it to the loop body)"},
+       "t.mlir:8:3: error: 'check.expect_true' in the loop header '^h' stores to a global or "
+       "checks (a header's ops run more than once per iteration: move it to the loop body)"},
+      {"  cf.br ^h\n^h:\n  func.call @g(%a) : (tensor<i1>) -> ()\n  cf.cond_br %a, ^h, ^x\n"
+       "^x:\n  return",
+       "t.mlir:8:3: error: 'func.call' in the loop header '^h' stores to a global or checks"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     char source[1024];
     snprintf(source, sizeof(source),
+             "func.func private @g(%%a: tensor<i1>) {\n  check.expect_true(%%a) : tensor<i1>\n"
+             "  return\n}\n"
              "func.func @f(%%a: tensor<i1>, %%i: tensor<i32>) {\n%s\n}\n", cases[i].blocks);
     expect_import_error(source, cases[i].message);
   }

@@ -178,6 +178,45 @@ module @e2e_cfg {
     return
   }
 
+  func.func private @loop_cond(%arg0: tensor<i64>, %arg1: tensor<i64>, %arg2: tensor<f32>, %arg3: tensor<4xf32>) -> tensor<i1> {
+    %0 = stablehlo.compare LT, %arg0, %arg1 : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    return %0 : tensor<i1>
+  }
+  // A recurrence h = tanh(x[i] + 0.5 h), each h written to row i.
+  func.func private @recurrence(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i64>
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %n = stablehlo.constant dense<4> : tensor<i64>
+    %h0 = stablehlo.constant dense<0.0> : tensor<f32>
+    %out0 = stablehlo.constant dense<0.0> : tensor<4xf32>
+    %half = stablehlo.constant dense<0.5> : tensor<f32>
+    cf.br ^bb1(%c0, %n, %h0, %out0 : tensor<i64>, tensor<i64>, tensor<f32>, tensor<4xf32>)
+  ^bb1(%i: tensor<i64>, %m: tensor<i64>, %h: tensor<f32>, %out: tensor<4xf32>):
+    %p = call @loop_cond(%i, %m, %h, %out) : (tensor<i64>, tensor<i64>, tensor<f32>, tensor<4xf32>) -> tensor<i1>
+    %pe = tensor.extract %p[] : tensor<i1>
+    cf.cond_br %pe, ^bb2(%i, %h, %out : tensor<i64>, tensor<f32>, tensor<4xf32>), ^bb3(%out : tensor<4xf32>)
+  ^bb2(%j: tensor<i64>, %g: tensor<f32>, %o: tensor<4xf32>):
+    %x = stablehlo.dynamic_slice %arg0, %j, sizes = [1] : (tensor<4xf32>, tensor<i64>) -> tensor<1xf32>
+    %xs = stablehlo.reshape %x : (tensor<1xf32>) -> tensor<f32>
+    %gh = stablehlo.multiply %g, %half : tensor<f32>
+    %s = stablehlo.add %xs, %gh : tensor<f32>
+    %t = stablehlo.tanh %s : tensor<f32>
+    %t1 = stablehlo.reshape %t : (tensor<f32>) -> tensor<1xf32>
+    %o2 = stablehlo.dynamic_update_slice %o, %t1, %j : (tensor<4xf32>, tensor<1xf32>, tensor<i64>) -> tensor<4xf32>
+    %j1 = stablehlo.add %j, %c1 : tensor<i64>
+    cf.br ^bb1(%j1, %m, %t, %o2 : tensor<i64>, tensor<i64>, tensor<f32>, tensor<4xf32>)
+  ^bb3(%r: tensor<4xf32>):
+    return %r : tensor<4xf32>
+  }
+
+  // A loop whose header calls its condition function, as in IREE's LSTM model.
+  func.func public @test_tensorflow_loop() {
+    %0 = util.unfoldable_constant dense<[5.0e-01, -1.0e+00, 2.0e+00, 2.5e-01]> : tensor<4xf32>
+    %1 = func.call @recurrence(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    check.expect_almost_eq_const(%1, dense<[4.6211717e-01, -6.463135e-01, 9.324507e-01, 6.1456573e-01]> : tensor<4xf32>, atol 1.0e-05, rtol 1.0e-05) : tensor<4xf32>
+    return
+  }
+
   // A wrong expectation (must fail).
   func.func public @fail_nested_loops_wrong() {
     %0 = func.call @nested() : () -> tensor<i32>
