@@ -679,6 +679,34 @@ def gen_convert():
         f.expect(r, expected, dst)
         funcs.append(f.text())
 
+    # i1 vectors <-> wider elements: bit i of an element is element i of the
+    # last dimension (element 0 the least significant), as the StableHLO
+    # interpreter packs them.
+    rng = np.random.default_rng(31)
+    for wide, shape in (("i8", (3,)), ("ui16", (2,)), ("i32", ()), ("f32", (2,)),
+                        ("i64", (2,))):
+        bits = {"i8": 8, "ui16": 16, "i32": 32, "f32": 32, "i64": 64}[wide]
+        pattern = rng.integers(0, 2, shape + (bits,)).astype(bool)
+        if wide == "f32":
+            pattern[..., 23:31] = [True, False, False, False, False, False, False, True]
+        packed = np.zeros(shape, np.uint64)
+        for i in range(bits):
+            packed |= pattern[..., i].astype(np.uint64) << np.uint64(i)
+        words = packed.astype({8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits])
+        values = words.view(DTYPES[wide]) if wide != "i64" else packed.view(np.int64)
+        bt = tensor_type(pattern.shape, "i1")
+        wt = tensor_type(np.shape(values), wide)
+        f = Func("test_bitcast_convert_i1_to_%s" % wide)
+        x = f.input(pattern, "i1")
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, bt, wt))
+        f.expect(r, np.asarray(values), wide)
+        funcs.append(f.text())
+        f = Func("test_bitcast_convert_%s_to_i1" % wide)
+        x = f.input(np.asarray(values), wide)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, wt, bt))
+        f.expect(r, pattern, "i1")
+        funcs.append(f.text())
+
     f = Func("fail_convert_wrong_expectation")
     x = f.input(array([2.9], "f32"), "f32")
     r = f.op("stablehlo.convert %s : (tensor<1xf32>) -> tensor<1xi32>" % x)
@@ -3310,6 +3338,410 @@ def gen_corners():
 # exports), argument attributes such as mhlo.sharding and jax.arg_info
 #===----------------------------------------------------------------------===#
 
+def gen_globals():
+    """Mutable globals: state kept in the module across calls."""
+    funcs = []
+    e = "f32"
+    rng = np.random.default_rng(29)
+
+    funcs.append(
+        "  util.global private mutable @count = dense<0> : tensor<i32>\n"
+        "  ml_program.global private mutable @total(dense<1.5> : tensor<2xf32>) : "
+        "tensor<2xf32>\n"
+        "  util.global private mutable @cache : tensor<4x3xf32>\n"
+        "  util.global private mutable @position = dense<0> : tensor<i32>\n"
+        "  util.global private mutable @slot = #util.byte_pattern<1> : tensor<3xi8>\n"
+        "  util.global private mutable @flag = dense<0> : tensor<i32>\n"
+        "  util.global private mutable @empty = dense<> : tensor<0x3xf32>")
+
+    funcs.append(
+        "  // A counter: each call adds one and returns the new count (a\n"
+        "  // straight-line function, so its second and later calls replay one\n"
+        "  // recorded command buffer).\n"
+        "  func.func private @counter_step() -> tensor<i32> {\n"
+        "    %0 = util.global.load @count : tensor<i32>\n"
+        "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %1 = stablehlo.add %0, %c : tensor<i32>\n"
+        "    util.global.store %1, @count : tensor<i32>\n"
+        "    return %1 : tensor<i32>\n"
+        "  }")
+    f = Func("test_counter")
+    for i in range(1, 4):
+        v = f.op("func.call @counter_step() : () -> tensor<i32>")
+        f.expect(v, array(i, "i32"), "i32")
+    funcs.append(f.text(comment="Three calls count 1, 2, 3."))
+
+    f = Func("fail_counter_is_stateful")
+    f.op("func.call @counter_step() : () -> tensor<i32>")
+    v = f.op("func.call @counter_step() : () -> tensor<i32>")
+    f.expect(v, array(1, "i32"), "i32")
+    funcs.append(f.text(comment="The second call sees the first's store (expects 1: must "
+                        "fail)."))
+
+    funcs.append(
+        "  // ml_program's forms: a running sum of the arguments.\n"
+        "  func.func private @accumulate(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "    %0 = ml_program.global_load @total : tensor<2xf32>\n"
+        "    %1 = stablehlo.add %0, %arg0 : tensor<2xf32>\n"
+        "    ml_program.global_store @total = %1 : tensor<2xf32>\n"
+        "    return %1 : tensor<2xf32>\n"
+        "  }")
+    f = Func("test_ml_program_accumulate")
+    total = np.array([1.5, 1.5])
+    for i in range(3):
+        x = array(rng.uniform(-2, 2, 2), e)
+        xv = f.input(x, e)
+        total = total + np.asarray(x, np.float64)
+        v = f.op("func.call @accumulate(%s) : (tensor<2xf32>) -> tensor<2xf32>" % xv)
+        f.expect(v, total, e, 1e-5, 1e-5)
+    funcs.append(f.text(comment="ml_program.global_load / global_store: three calls sum "
+                        "their arguments onto the initial value."))
+
+    funcs.append(
+        "  // A KV-cache-like append: row |position| of @cache (zeros: the\n"
+        "  // global has no initial value) becomes the argument.\n"
+        "  func.func private @append(%arg0: tensor<1x3xf32>) -> tensor<4x3xf32> {\n"
+        "    %0 = util.global.load @position : tensor<i32>\n"
+        "    %1 = util.global.load @cache : tensor<4x3xf32>\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %2 = stablehlo.dynamic_update_slice %1, %arg0, %0, %c0 : "
+        "(tensor<4x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>\n"
+        "    util.global.store %2, @cache : tensor<4x3xf32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %3 = stablehlo.add %0, %c1 : tensor<i32>\n"
+        "    util.global.store %3, @position : tensor<i32>\n"
+        "    return %2 : tensor<4x3xf32>\n"
+        "  }")
+    f = Func("test_kv_cache_append")
+    cache = np.zeros((4, 3))
+    for i in range(3):
+        row = array(rng.uniform(-1, 1, (1, 3)), e)
+        rv = f.input(row, e)
+        cache[i] = np.asarray(row, np.float64)[0]
+        v = f.op("func.call @append(%s) : (tensor<1x3xf32>) -> tensor<4x3xf32>" % rv)
+        f.expect(v, cache.copy(), e)
+    p = f.op("util.global.load @position : tensor<i32>")
+    f.expect(p, array(3, "i32"), "i32")
+    funcs.append(f.text(comment="Three appends fill rows 0, 1, 2; the position global "
+                        "reads 3 after them."))
+
+    funcs.append(
+        "  // Returns the global's old value and stores the argument: the load's\n"
+        "  // copy is taken before the store overwrites the global; a load after\n"
+        "  // the store sees the argument.\n"
+        "  func.func private @exchange(%arg0: tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi8>) {\n"
+        "    %0 = util.global.load @slot : tensor<3xi8>\n"
+        "    util.global.store %arg0, @slot : tensor<3xi8>\n"
+        "    %1 = util.global.load @slot : tensor<3xi8>\n"
+        "    return %0, %1 : tensor<3xi8>, tensor<3xi8>\n"
+        "  }")
+    f = Func("test_exchange")
+    prev = array([1, 1, 1], "i8")
+    for i in range(2):
+        x = array(rng.integers(-100, 100, 3), "i8")
+        xv = f.input(x, "i8")
+        v = f.op("func.call @exchange(%s) : (tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi8>)"
+                 % xv, count=2)
+        f.expect(v + "#0", prev, "i8")
+        f.expect(v + "#1", x, "i8")
+        prev = x
+    funcs.append(f.text(comment="#util.byte_pattern<1> initial value; load, store of an "
+                        "argument, load again."))
+
+    f = Func("test_store_in_control_flow")
+    n = f.input(array(5, "i32"), "i32")
+    f.line("%%w = stablehlo.while(%%iterArg = %s) : tensor<i32>" % n)
+    f.line(" cond {")
+    f.line("  %c0 = stablehlo.constant dense<0> : tensor<i32>")
+    f.line("  %gt = stablehlo.compare GT, %iterArg, %c0, SIGNED : "
+           "(tensor<i32>, tensor<i32>) -> tensor<i1>")
+    f.line("  stablehlo.return %gt : tensor<i1>")
+    f.line("} do {")
+    f.line("  %g = util.global.load @flag : tensor<i32>")
+    f.line("  %s = stablehlo.add %g, %iterArg : tensor<i32>")
+    f.line("  util.global.store %s, @flag : tensor<i32>")
+    f.line("  %c1 = stablehlo.constant dense<1> : tensor<i32>")
+    f.line("  %d = stablehlo.subtract %iterArg, %c1 : tensor<i32>")
+    f.line("  stablehlo.return %d : tensor<i32>")
+    f.line("}")
+    sum_ = f.op("util.global.load @flag : tensor<i32>")
+    f.expect(sum_, array(15, "i32"), "i32")
+    big = f.op("stablehlo.compare GT, %s, %s, SIGNED : (tensor<i32>, tensor<i32>) -> "
+               "tensor<i1>" % (sum_, n))
+    f.line('"stablehlo.if"(%s) ({' % big)
+    f.line("  %c = stablehlo.constant dense<100> : tensor<i32>")
+    f.line("  util.global.store %c, @flag : tensor<i32>")
+    f.line("  stablehlo.return")
+    f.line("}, {")
+    f.line("  stablehlo.return")
+    f.line("}) : (tensor<i1>) -> ()")
+    after = f.op("util.global.load @flag : tensor<i32>")
+    f.expect(after, array(100, "i32"), "i32")
+    empty = f.op("util.global.load @empty : tensor<0x3xf32>")
+    f.line("util.global.store %s, @empty : tensor<0x3xf32>" % empty)
+    funcs.append(f.text(comment="Loads and stores inside a while body (5+4+3+2+1) and an "
+                        "if branch; an empty global."))
+    return funcs
+
+
+def gen_cfg():
+    """Functions with several blocks (cf.br / cf.cond_br)."""
+    funcs = []
+
+    # IREE's collatz model: the steps from 178 down to 1.
+    steps, v = 0, 178.0
+    while v > 1:
+        steps += 1
+        v = v * 3 + 1 if v % 2 != 0 else v / 2
+    funcs.append(
+        "  // IREE's collatz model: a loop through block arguments whose header\n"
+        "  // exits; an if/else diamond in its body whose blocks use a value of\n"
+        "  // the block that dominates them.\n"
+        "  func.func public @test_collatz() {\n"
+        "    %0 = util.unfoldable_constant dense<178.0> : tensor<f32>\n"
+        "    %1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "    %2 = stablehlo.constant dense<3.0> : tensor<f32>\n"
+        "    %3 = stablehlo.constant dense<2.0> : tensor<f32>\n"
+        "    %4 = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    cf.br ^bb1(%4, %0 : tensor<f32>, tensor<f32>)\n"
+        "  ^bb1(%5: tensor<f32>, %6: tensor<f32>):\n"
+        "    %7 = \"stablehlo.compare\"(%6, %1) {comparison_direction = "
+        "#stablehlo<comparison_direction GT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    %8 = tensor.extract %7[] : tensor<i1>\n"
+        "    cf.cond_br %8, ^bb2(%5, %6 : tensor<f32>, tensor<f32>), ^bb6(%5 : tensor<f32>)\n"
+        "  ^bb2(%9: tensor<f32>, %10: tensor<f32>):\n"
+        "    %11 = stablehlo.add %9, %1 : tensor<f32>\n"
+        "    %12 = stablehlo.remainder %10, %3 : tensor<f32>\n"
+        "    %13 = \"stablehlo.compare\"(%12, %4) {comparison_direction = "
+        "#stablehlo<comparison_direction NE>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    %14 = tensor.extract %13[] : tensor<i1>\n"
+        "    cf.cond_br %14, ^bb3, ^bb4\n"
+        "  ^bb3:\n"
+        "    %15 = stablehlo.multiply %10, %2 : tensor<f32>\n"
+        "    %16 = stablehlo.add %15, %1 : tensor<f32>\n"
+        "    cf.br ^bb5(%16 : tensor<f32>)\n"
+        "  ^bb4:\n"
+        "    %17 = stablehlo.divide %10, %3 : tensor<f32>\n"
+        "    cf.br ^bb5(%17 : tensor<f32>)\n"
+        "  ^bb5(%18: tensor<f32>):\n"
+        "    cf.br ^bb1(%11, %18 : tensor<f32>, tensor<f32>)\n"
+        "  ^bb6(%19: tensor<f32>):\n"
+        "    check.expect_eq_const(%19, dense<STEPS> : tensor<f32>) : tensor<f32>\n"
+        "    return\n"
+        "  }".replace("STEPS", "%.1f" % steps))
+
+    # A loop whose header stays in the loop on the false branch, whose exit
+    # block uses a value the header computes, and a self loop.
+    x = np.array([1.0, 2.0, 3.0])
+    total = x.copy()
+    i = 0
+    while not (i >= 4):
+        total = total * 2 + 1
+        i += 1
+    funcs.append(
+        "  // A loop that stays on the false branch; the exit block uses a value\n"
+        "  // the header computes (the header's ops run once more after the loop).\n"
+        "  func.func private @double_four_times(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    cf.br ^head(%c0, %arg0 : tensor<i32>, tensor<3xf32>)\n"
+        "  ^head(%i: tensor<i32>, %x: tensor<3xf32>):\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %done = stablehlo.compare GE, %i, %c4, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %one = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+        "    %xp1 = stablehlo.add %x, %one : tensor<3xf32>\n"
+        "    %p = tensor.extract %done[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^exit, ^body\n"
+        "  ^body:\n"
+        "    %2 = stablehlo.add %x, %xp1 : tensor<3xf32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %i1 = stablehlo.add %i, %c1 : tensor<i32>\n"
+        "    cf.br ^head(%i1, %2 : tensor<i32>, tensor<3xf32>)\n"
+        "  ^exit:\n"
+        "    %r = stablehlo.subtract %xp1, %one : tensor<3xf32>\n"
+        "    return %r : tensor<3xf32>\n"
+        "  }")
+    f = Func("test_loop_false_branch")
+    xv = f.input(x, "f32")
+    r = f.op("func.call @double_four_times(%s) : (tensor<3xf32>) -> tensor<3xf32>" % xv)
+    f.expect(r, total, "f32")
+    funcs.append(f.text(comment="4 rounds of x * 2 + 1."))
+
+    funcs.append(
+        "  // A self loop (the header is its own body) and an early exit of\n"
+        "  // both branches of a cf.cond_br to returns.\n"
+        "  func.func private @count_down(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>) {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    cf.br ^loop(%arg0, %c0 : tensor<i32>, tensor<i32>)\n"
+        "  ^loop(%n: tensor<i32>, %acc: tensor<i32>):\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %n1 = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    %a1 = stablehlo.add %acc, %n : tensor<i32>\n"
+        "    %gt = stablehlo.compare GT, %n1, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %gt[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^loop(%n1, %a1 : tensor<i32>, tensor<i32>), ^done(%a1 : tensor<i32>)\n"
+        "  ^done(%sum: tensor<i32>):\n"
+        "    %c10 = stablehlo.constant dense<10> : tensor<i32>\n"
+        "    %big = stablehlo.compare GT, %sum, %c10, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %big[] : tensor<i1>\n"
+        "    cf.cond_br %q, ^large, ^small\n"
+        "  ^large:\n"
+        "    return %sum, %c1 : tensor<i32>, tensor<i32>\n"
+        "  ^small:\n"
+        "    return %sum, %c0 : tensor<i32>, tensor<i32>\n"
+        "  }")
+    f = Func("test_self_loop_and_returns")
+    for n in (5, 3):
+        nv = f.input(array(n, "i32"), "i32")
+        r = f.op("func.call @count_down(%s) : (tensor<i32>) -> (tensor<i32>, tensor<i32>)"
+                 % nv, count=2)
+        total = n * (n + 1) // 2
+        f.expect(r + "#0", array(total, "i32"), "i32")
+        f.expect(r + "#1", array(1 if total > 10 else 0, "i32"), "i32")
+    funcs.append(f.text(comment="5+4+3+2+1 = 15 (> 10: 1), 3+2+1 = 6 (0)."))
+
+    # Nested loops, and an if with no else branch (the false target is the
+    # join) carrying a value.
+    m = 0
+    for a in range(3):
+        for b in range(4):
+            m += a * b
+        if m > 5:
+            m -= 1
+    funcs.append(
+        "  // Nested loops; an if whose false target is the join block.\n"
+        "  func.func private @nested() -> tensor<i32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %c3 = stablehlo.constant dense<3> : tensor<i32>\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %c5 = stablehlo.constant dense<5> : tensor<i32>\n"
+        "    cf.br ^outer(%c0, %c0 : tensor<i32>, tensor<i32>)\n"
+        "  ^outer(%a: tensor<i32>, %m: tensor<i32>):\n"
+        "    %lt = stablehlo.compare LT, %a, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %lt[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^inner(%c0, %m : tensor<i32>, tensor<i32>), ^end\n"
+        "  ^inner(%b: tensor<i32>, %mi: tensor<i32>):\n"
+        "    %lt2 = stablehlo.compare LT, %b, %c4, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p2 = tensor.extract %lt2[] : tensor<i1>\n"
+        "    cf.cond_br %p2, ^inner_body, ^after_inner\n"
+        "  ^inner_body:\n"
+        "    %ab = stablehlo.multiply %a, %b : tensor<i32>\n"
+        "    %m2 = stablehlo.add %mi, %ab : tensor<i32>\n"
+        "    %b1 = stablehlo.add %b, %c1 : tensor<i32>\n"
+        "    cf.br ^inner(%b1, %m2 : tensor<i32>, tensor<i32>)\n"
+        "  ^after_inner:\n"
+        "    %gt = stablehlo.compare GT, %mi, %c5, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %gt[] : tensor<i1>\n"
+        "    cf.cond_br %q, ^minus, ^next(%mi : tensor<i32>)\n"
+        "  ^minus:\n"
+        "    %m3 = stablehlo.subtract %mi, %c1 : tensor<i32>\n"
+        "    cf.br ^next(%m3 : tensor<i32>)\n"
+        "  ^next(%mn: tensor<i32>):\n"
+        "    %a1 = stablehlo.add %a, %c1 : tensor<i32>\n"
+        "    cf.br ^outer(%a1, %mn : tensor<i32>, tensor<i32>)\n"
+        "  ^end:\n"
+        "    return %m : tensor<i32>\n"
+        "  }")
+    f = Func("test_nested_loops")
+    r = f.op("func.call @nested() : () -> tensor<i32>")
+    f.expect(r, array(m, "i32"), "i32")
+    funcs.append(f.text(comment="sum over a < 3, b < 4 of a * b, minus 1 after each outer "
+                        "round where it exceeds 5."))
+
+    funcs.append(
+        "  // A loop inside one branch of a cf.cond_br, exiting to the join.\n"
+        "  func.func private @maybe_loop(%arg0: tensor<i32>) -> tensor<i32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %pos = stablehlo.compare GT, %arg0, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %p = tensor.extract %pos[] : tensor<i1>\n"
+        "    cf.cond_br %p, ^loop(%arg0, %c1 : tensor<i32>, tensor<i32>), ^join(%c0 : "
+        "tensor<i32>)\n"
+        "  ^loop(%n: tensor<i32>, %f: tensor<i32>):\n"
+        "    %more = stablehlo.compare GT, %n, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
+        "    %q = tensor.extract %more[] : tensor<i1>\n"
+        "    %f2 = stablehlo.multiply %f, %n : tensor<i32>\n"
+        "    %n2 = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    cf.cond_br %q, ^loop(%n2, %f2 : tensor<i32>, tensor<i32>), ^join(%f2 : tensor<i32>)\n"
+        "  ^join(%r: tensor<i32>):\n"
+        "    return %r : tensor<i32>\n"
+        "  }")
+    f = Func("test_loop_in_branch")
+    for n, want in ((5, 120), (0, 0), (1, 1)):
+        nv = f.input(array(n, "i32"), "i32")
+        r = f.op("func.call @maybe_loop(%s) : (tensor<i32>) -> tensor<i32>" % nv)
+        f.expect(r, array(want, "i32"), "i32")
+    funcs.append(f.text(comment="n! for n > 0 through a loop in the true branch, 0 otherwise."))
+
+    # As TensorFlow's exports write loops (IREE's LSTM model): the header
+    # calls a private condition function, and the loop updates slices of
+    # carried buffers with dynamic_update_slice.
+    xs = np.array([0.5, -1.0, 2.0, 0.25])
+    h = 0.0
+    rows = []
+    for v in xs:
+        h = np.tanh(v + 0.5 * h)
+        rows.append(h)
+    funcs.append(
+        "  func.func private @loop_cond(%arg0: tensor<i64>, %arg1: tensor<i64>, "
+        "%arg2: tensor<f32>, %arg3: tensor<4xf32>) -> tensor<i1> {\n"
+        "    %0 = stablehlo.compare LT, %arg0, %arg1 : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "    return %0 : tensor<i1>\n"
+        "  }\n"
+        "  // A recurrence h = tanh(x[i] + 0.5 h), each h written to row i.\n"
+        "  func.func private @recurrence(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i64>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i64>\n"
+        "    %n = stablehlo.constant dense<4> : tensor<i64>\n"
+        "    %h0 = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %out0 = stablehlo.constant dense<0.0> : tensor<4xf32>\n"
+        "    %half = stablehlo.constant dense<0.5> : tensor<f32>\n"
+        "    cf.br ^bb1(%c0, %n, %h0, %out0 : tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>)\n"
+        "  ^bb1(%i: tensor<i64>, %m: tensor<i64>, %h: tensor<f32>, %out: tensor<4xf32>):\n"
+        "    %p = call @loop_cond(%i, %m, %h, %out) : (tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>) -> tensor<i1>\n"
+        "    %pe = tensor.extract %p[] : tensor<i1>\n"
+        "    cf.cond_br %pe, ^bb2(%i, %h, %out : tensor<i64>, tensor<f32>, tensor<4xf32>), "
+        "^bb3(%out : tensor<4xf32>)\n"
+        "  ^bb2(%j: tensor<i64>, %g: tensor<f32>, %o: tensor<4xf32>):\n"
+        "    %x = stablehlo.dynamic_slice %arg0, %j, sizes = [1] : (tensor<4xf32>, "
+        "tensor<i64>) -> tensor<1xf32>\n"
+        "    %xs = stablehlo.reshape %x : (tensor<1xf32>) -> tensor<f32>\n"
+        "    %gh = stablehlo.multiply %g, %half : tensor<f32>\n"
+        "    %s = stablehlo.add %xs, %gh : tensor<f32>\n"
+        "    %t = stablehlo.tanh %s : tensor<f32>\n"
+        "    %t1 = stablehlo.reshape %t : (tensor<f32>) -> tensor<1xf32>\n"
+        "    %o2 = stablehlo.dynamic_update_slice %o, %t1, %j : (tensor<4xf32>, tensor<1xf32>, "
+        "tensor<i64>) -> tensor<4xf32>\n"
+        "    %j1 = stablehlo.add %j, %c1 : tensor<i64>\n"
+        "    cf.br ^bb1(%j1, %m, %t, %o2 : tensor<i64>, tensor<i64>, tensor<f32>, "
+        "tensor<4xf32>)\n"
+        "  ^bb3(%r: tensor<4xf32>):\n"
+        "    return %r : tensor<4xf32>\n"
+        "  }")
+    f = Func("test_tensorflow_loop")
+    xv = f.input(xs, "f32")
+    r = f.op("func.call @recurrence(%s) : (tensor<4xf32>) -> tensor<4xf32>" % xv)
+    f.expect(r, np.array(rows), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="A loop whose header calls its condition function, as in "
+                        "IREE's LSTM model."))
+
+    f = Func("fail_nested_loops_wrong")
+    r = f.op("func.call @nested() : () -> tensor<i32>")
+    f.expect(r, array(m + 1, "i32"), "i32")
+    funcs.append(f.text(comment="A wrong expectation (must fail)."))
+    return funcs
+
+
 def gen_legacy_forms():
     funcs = []
     e = "f32"
@@ -5435,6 +5867,14 @@ FAMILIES = [
      "Older export forms: attribute dictionaries with dense<...> :\n"
      "tensor<Nxi64> arrays (TensorFlow and older JAX), argument attributes\n"
      "such as mhlo.sharding and jax.arg_info."),
+    ("cfg", gen_cfg,
+     "Functions with several blocks (cf.br, cf.cond_br), made structured by\n"
+     "the importer: IREE's collatz model, loops leaving on either branch, a\n"
+     "self loop, nested loops, if/else diamonds, branches that both return."),
+    ("globals", gen_globals,
+     "Mutable globals (util.global mutable, ml_program.global): state kept in\n"
+     "the module across calls, a counter, a running sum, a KV-cache-like\n"
+     "append, loads before and after a store, stores in loops and branches."),
     ("random_programs", gen_random_programs,
      "Seeded random DAGs of elementwise, broadcast, transpose, reshape, reduce,\n"
      "concatenate/slice, select and dot ops, each checked at every value no\n"

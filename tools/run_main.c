@@ -31,7 +31,7 @@
 
 typedef struct grt_run_flags_t {
   const char* module;
-  const char* function;
+  grt_flag_list_t functions;
   const char* device;
   bool list_devices;
   int64_t task_workers;
@@ -60,8 +60,10 @@ static grt_run_flags_t flags = {
 static const grt_flag_t grt_run_flag_table[] = {
     {"module", 0, GRT_FLAG_STRING, &flags.module, "FILE",
      "module file (.vmfb) to load"},
-    {"function", 0, GRT_FLAG_STRING, &flags.function, "NAME",
-     "exported function to call"},
+    {"function", 0, GRT_FLAG_LIST, &flags.functions, "NAME",
+     "exported function to call; repeated, each is called in turn in the "
+     "same session (state kept in the module carries over) with the same "
+     "--input values, and --output/--expected_output apply to the last call"},
     {"device", 0, GRT_FLAG_STRING, &flags.device, "URI",
      "device to run on: local-sync (default), local-task, vulkan://1, ..."},
     {"list_devices", 0, GRT_FLAG_BOOL, &flags.list_devices, NULL,
@@ -121,6 +123,11 @@ static grt_status_t grt_run_list_devices(grt_tools_run_session_t* state) {
   return grt_ok_status();
 }
 
+// --print_max_element_count as a count (0: all).
+static size_t grt_run_max_elements(void) {
+  return flags.print_max_element_count > 0 ? (size_t)flags.print_max_element_count : 0;
+}
+
 // A count of --output or --expected_output values must match the results.
 static grt_status_t grt_run_check_count(const char* flag, size_t given,
                                         size_t results) {
@@ -141,9 +148,7 @@ static grt_status_t grt_run_handle_results(grt_tools_run_session_t* state,
   GRT_RETURN_IF_ERROR(grt_run_check_count("output", flags.outputs.count, count));
   GRT_RETURN_IF_ERROR(grt_run_check_count(
       "expected_output", flags.expected_outputs.count, count));
-  size_t max_elements = flags.print_max_element_count > 0
-                            ? (size_t)flags.print_max_element_count
-                            : 0;
+  size_t max_elements = grt_run_max_elements();
   grt_tools_thresholds_t thresholds = {flags.expected_f16_threshold,
                                        flags.expected_f32_threshold,
                                        flags.expected_f64_threshold};
@@ -173,6 +178,46 @@ static grt_status_t grt_run_handle_results(grt_tools_run_session_t* state,
   if (grt_status_is_ok(status) && flags.expected_outputs.count &&
       *out_all_matched) {
     printf("[SUCCESS] all function outputs matched their expected values\n");
+  }
+  return status;
+}
+
+// A later --function: looked up, and checked to take the arguments the
+// --input values were built for (the first function's).
+static grt_status_t grt_run_next_function(grt_tools_run_session_t* state,
+                                          const char* name) {
+  GRT_RETURN_IF_ERROR(
+      grt_flags_check_name_length("--function", name, strlen(name)));
+  grt_vm_function_t first = state->function;
+  GRT_RETURN_IF_ERROR(
+      grt_runtime_session_lookup_function(state->session, name, &state->function));
+  if (!grt_string_view_equal(first.calling_convention,
+                             state->function.calling_convention)) {
+    return grt_make_status(
+        GRT_STATUS_INVALID_ARGUMENT,
+        "--function=%s has the signature '%.*s', but the first --function "
+        "(%.*s) has '%.*s': every --function is called with the same --input "
+        "values",
+        name, GRT_SV_ARG(state->function.calling_convention),
+        GRT_SV_ARG(first.name), GRT_SV_ARG(first.calling_convention));
+  }
+  return grt_ok_status();
+}
+
+// Prints the results of a call before the last (--output and
+// --expected_output are for the last call's).
+static grt_status_t grt_run_print_results(grt_tools_run_session_t* state) {
+  size_t max_elements = grt_run_max_elements();
+  grt_status_t status = grt_ok_status();
+  for (size_t i = 0; grt_status_is_ok(status) && i < grt_vm_list_size(state->outputs);
+       ++i) {
+    grt_vm_variant_t value = grt_vm_variant_empty();
+    status = grt_vm_list_get_variant_assign(state->outputs, i, &value);
+    if (grt_status_is_ok(status)) {
+      status = grt_tools_write_result(&state->io, state->device, "-", i, &value,
+                                      max_elements, stdout);
+    }
+    grt_vm_variant_reset(&value);
   }
   return status;
 }
@@ -212,7 +257,7 @@ static grt_status_t grt_run(grt_tools_run_session_t* state,
   grt_tools_run_options_t options = {
       .tool = "grt-run",
       .module = flags.module,
-      .function = flags.function,
+      .function = flags.functions.count ? flags.functions.values[0] : NULL,
       .device = flags.device,
       .task_workers = flags.task_workers,
       .timeout_ms = flags.timeout_ms,
@@ -231,12 +276,23 @@ static grt_status_t grt_run(grt_tools_run_session_t* state,
   }
   int64_t load_ns = 0;
   GRT_RETURN_IF_ERROR(grt_tools_run_session_load(state, &options, &load_ns));
-  printf("EXEC @%s\n", flags.function);
-  fflush(stdout);
-  grt_time_t call_start = grt_time_now_ns();
-  GRT_RETURN_IF_ERROR(grt_runtime_session_call(
-      state->session, &state->function, state->inputs, state->outputs));
-  grt_time_t call_end = grt_time_now_ns();
+  grt_time_t call_start = 0, call_end = 0;
+  for (size_t i = 0; i < flags.functions.count; ++i) {
+    bool last = i + 1 == flags.functions.count;
+    if (i > 0) {
+      GRT_RETURN_IF_ERROR(grt_run_next_function(state, flags.functions.values[i]));
+    }
+    printf("EXEC @%s\n", flags.functions.values[i]);
+    fflush(stdout);
+    call_start = grt_time_now_ns();
+    GRT_RETURN_IF_ERROR(grt_runtime_session_call(
+        state->session, &state->function, state->inputs, state->outputs));
+    call_end = grt_time_now_ns();
+    if (!last) {
+      GRT_RETURN_IF_ERROR(grt_run_print_results(state));
+      GRT_RETURN_IF_ERROR(grt_vm_list_resize(state->outputs, 0));
+    }
+  }
   // The call waited for its device work: nothing traced is still running.
   GRT_RETURN_IF_ERROR(grt_tools_run_session_finish_trace(state, &options));
   GRT_RETURN_IF_ERROR(grt_run_handle_results(state, out_all_matched));

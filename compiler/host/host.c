@@ -166,6 +166,8 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 #define GRTC_HOST_MAX_KEYS 16
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
+// Mutable global |index|'s buffer, in hazard ranges (value ids stay below).
+#define GRTC_HOST_GLOBAL_BASE(index) (UINT32_C(0x80000000) + (uint32_t)(index))
 // The largest tensor a shape-polymorphic program makes (2^48 bytes): its
 // sizes are checked against it at the call where the symbols' bounds
 // (INT32_MAX each) do not prove it, so no size or arena offset overflows.
@@ -222,6 +224,7 @@ typedef struct grtc_host_emitter_t {
   grtc_operation_t* allocator_global;
   grtc_operation_t* executable_global;
   grtc_operation_t** constant_globals;  // per segment id (a CONSTANT result id)
+  grtc_operation_t** state_globals;     // per mutable global: its !hal.buffer
   const grtc_type_t* buffer;       // !hal.buffer
   const grtc_type_t* view;         // !hal.buffer_view
   const grtc_type_t* command_buffer;
@@ -512,7 +515,7 @@ static grtc_host_place_t grtc_host_place(grtc_host_emitter_t* e, const grtc_tval
 // The place's byte offset in its buffer (or slot), an i64 value.
 static grtc_value_t* grtc_host_place_offset(grtc_host_emitter_t* e, const grtc_host_place_t* place) {
   const grtc_value_storage_t* s = place->storage;
-  if (s->kind != GRTC_STORAGE_ARENA) return grtc_host_i64(e, 0);
+  if (!s || s->kind != GRTC_STORAGE_ARENA) return grtc_host_i64(e, 0);
   if (s->slot == GRTC_MEMORY_PLAN_NO_SLOT) return grtc_host_i64(e, s->offset);
   return e->slot_offsets ? e->slot_offsets[s->slot] : NULL;
 }
@@ -708,6 +711,20 @@ static grtc_host_range_t grtc_host_range(const grtc_host_place_t* place, bool wr
   return range;
 }
 
+// Records a copy of |size| bytes (an i64 value) from |source| to |target|,
+// after a barrier when it touches what earlier commands did.
+static grt_status_t grtc_host_record_copy(grtc_host_emitter_t* e, const grtc_host_place_t* source,
+                                          const grtc_host_place_t* target, grtc_value_t* size) {
+  grtc_host_range_t ranges[2] = {grtc_host_range(source, false), grtc_host_range(target, true)};
+  GRT_RETURN_IF_ERROR(grtc_host_access(e, ranges, 2));
+  GRTC_HOST_CALL(e, COMMAND_BUFFER_COPY_BUFFER, GRTC_HOST_V(e->cb),
+                 GRTC_HOST_V(grtc_host_i32(e, source->slot)),
+                 GRTC_HOST_V(grtc_host_i32(e, target->slot)), GRTC_HOST_V(source->ref),
+                 GRTC_HOST_V(grtc_host_place_offset(e, source)), GRTC_HOST_V(target->ref),
+                 GRTC_HOST_V(grtc_host_place_offset(e, target)), GRTC_HOST_V(size));
+  return grt_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
@@ -849,15 +866,8 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   if (tied && grtc_host_storage(e, &op->results[0])->root == &op->results[0]) {
     grtc_host_place_t source = grtc_host_place(e, op->operands[op->attrs.tied_operand]);
     grtc_host_place_t target = grtc_host_place(e, &op->results[0]);
-    grtc_host_range_t ranges[2] = {grtc_host_range(&source, false),
-                                   grtc_host_range(&target, true)};
-    GRT_RETURN_IF_ERROR(grtc_host_access(e, ranges, 2));
-    GRTC_HOST_CALL(e, COMMAND_BUFFER_COPY_BUFFER, GRTC_HOST_V(e->cb),
-                   GRTC_HOST_V(grtc_host_i32(e, source.slot)),
-                   GRTC_HOST_V(grtc_host_i32(e, target.slot)), GRTC_HOST_V(source.ref),
-                   GRTC_HOST_V(grtc_host_place_offset(e, &source)), GRTC_HOST_V(target.ref),
-                   GRTC_HOST_V(grtc_host_place_offset(e, &target)),
-                   GRTC_HOST_V(grtc_host_place_size(e, &target)));
+    GRT_RETURN_IF_ERROR(
+        grtc_host_record_copy(e, &source, &target, grtc_host_place_size(e, &target)));
   }
   // Bindings: (slot, buffer, offset, length) per binding.
   grtc_host_range_t* ranges = NULL;
@@ -898,6 +908,45 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   grt_allocator_free(e->allocator, bindings);
   grt_allocator_free(e->allocator, ranges);
   return status;
+}
+
+// Mutable global |global|'s whole buffer as a place (loaded from its
+// module global where the builder is; never a binding-table slot, so a
+// reusable recording names the same buffer at every replay).
+static grtc_host_place_t grtc_host_global_place(grtc_host_emitter_t* e,
+                                                const grtc_tglobal_t* global) {
+  grtc_host_place_t place;
+  memset(&place, 0, sizeof(place));
+  place.ref = grtc_vm_global_load(e->b, e->state_globals[global->index]);
+  place.end = grtc_ttype_byte_size(&global->type);
+  place.base = GRTC_HOST_GLOBAL_BASE(global->index);
+  return place;
+}
+
+// util.global.load: a copy of the global's bytes into the result's place;
+// util.global.store: a copy of the operand's bytes into the global. Both
+// are recorded in order with the dispatches (docs/compiler.md "Mutable
+// globals").
+static grt_status_t grtc_host_emit_global(grtc_host_emitter_t* e, const grtc_top_t* op) {
+  const grtc_tglobal_t* global = op->attrs.global;
+  bool load = op->kind == GRTC_TOP_GLOBAL_LOAD;
+  if (!global || global->index >= e->module->global_count ||
+      op->operand_count != (load ? 0u : 1u) || op->result_count != (load ? 1u : 0u)) {
+    return grtc_top_error(e->module, op, "'%s' needs a global of the module and %s",
+                          grtc_top_kind_name(op->kind), load ? "one result" : "one operand");
+  }
+  const grtc_tvalue_t* value = load ? &op->results[0] : op->operands[0];
+  const grtc_value_storage_t* s = grtc_host_storage(e, value);
+  if (load && s->root == value && s->kind == GRTC_STORAGE_OWN && !e->reusable) {
+    grtc_host_allocate_value(e, value->id);
+  }
+  int64_t size = grtc_ttype_byte_size(&global->type);
+  if (size == 0) return grt_ok_status();
+  grtc_host_begin_recording(e);
+  grtc_host_place_t state = grtc_host_global_place(e, global);
+  grtc_host_place_t place = grtc_host_place(e, value);
+  return grtc_host_record_copy(e, load ? &state : &place, load ? &place : &state,
+                               grtc_host_i64(e, size));
 }
 
 // An i1/i32 scalar read back to the host (after the recorded work ran).
@@ -1344,6 +1393,9 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     }
     case GRTC_TOP_DISPATCH:
       return grtc_host_emit_dispatch(e, op);
+    case GRTC_TOP_GLOBAL_LOAD:
+    case GRTC_TOP_GLOBAL_STORE:
+      return grtc_host_emit_global(e, op);
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
     case GRTC_TOP_CHECK_CLOSE:
@@ -1366,8 +1418,8 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     default:
       return grtc_top_error(e->module, op,
                             "'%s' is not supported by the host program (dispatch formation "
-                            "leaves only constants, reshapes, dispatches, calls, control flow "
-                            "and checks)",
+                            "leaves only constants, reshapes, dispatches, global loads and "
+                            "stores, calls, control flow and checks)",
                             grtc_top_kind_name(op->kind));
   }
 }
@@ -1595,12 +1647,15 @@ static grt_status_t grtc_host_begin_symbols(grtc_host_emitter_t* e, const grtc_t
 }
 
 // Straight-line functions (no calls, control flow or checks) with work to
-// do record their command buffer once.
+// do (dispatches, global loads and stores: copies of a buffer that never
+// changes) record their command buffer once.
 static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
   bool dispatches = false;
   for (const grtc_top_t* op = func->body->first; op; op = op->next) {
     switch (op->kind) {
       case GRTC_TOP_DISPATCH:
+      case GRTC_TOP_GLOBAL_LOAD:
+      case GRTC_TOP_GLOBAL_STORE:
         dispatches = true;
         break;
       case GRTC_TOP_CONSTANT:
@@ -2107,8 +2162,57 @@ static bool grtc_host_same_constant(const grtc_top_t* a, const grtc_top_t* b) {
          (x->constant.size == 0 || memcmp(x->constant.data, y->constant.data, x->constant.size) == 0);
 }
 
-// Globals (device, allocator, executable, constants) and the initializer
-// that fills them once per context.
+// Mutable global |g| (docs/compiler.md "Mutable globals"): vm.rodata of
+// its initial bytes (splats expanded) and the global __global_N holding its
+// own device buffer, which the initializer allocates and fills by a copy
+// from the imported rodata (recorded here, submitted once after the last).
+static grt_status_t grtc_host_emit_state_global(grtc_host_emitter_t* e, const grtc_tglobal_t* g) {
+  int64_t size = grtc_ttype_byte_size(&g->type);
+  size_t element_size = grtc_elem_byte_size(g->type.elem);
+  if (size < 0 || (g->splat ? g->size != element_size : g->size != (size_t)size)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "global '@%.*s' holds %zu bytes but "
+                           "its type needs %lld", GRT_SV_ARG(g->name), g->size, (long long)size);
+  }
+  char data_name[48], global_name[48];
+  int data_length = snprintf(data_name, sizeof(data_name), "__global_%u_data", g->index);
+  int global_length = snprintf(global_name, sizeof(global_name), "__global_%u", g->index);
+  grt_string_view_t data_symbol = grt_make_string_view(data_name, (size_t)data_length);
+  if (g->splat && size > 0) {
+    uint8_t* expanded = NULL;
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, (size_t)size, (void**)&expanded));
+    for (int64_t i = 0; i < size; ++i) expanded[i] = g->data[(size_t)i % element_size];
+    grtc_vm_builder_rodata_bytes(e->b, data_symbol, expanded, (size_t)size, 64, false);
+    grt_allocator_free(e->allocator, expanded);
+  } else {
+    grtc_vm_builder_rodata_bytes(e->b, data_symbol, g->data, (size_t)size, 64, true);
+  }
+  grtc_operation_t* global = grtc_vm_builder_global(
+      e->b, grt_make_string_view(global_name, (size_t)global_length), e->buffer, true);
+  e->state_globals[g->index] = global;
+  // At least one byte, so an empty tensor's global still has a buffer.
+  grtc_value_t* buffer = grtc_host_allocate(e, grtc_host_i64(e, size ? size : 1));
+  grtc_vm_builder_name(e->b, buffer, "global%u", g->index);
+  grtc_vm_global_store(e->b, buffer, global);
+  if (size == 0) return grt_ok_status();
+  grtc_value_t* rodata = grtc_vm_const_rodata(e->b, data_symbol);
+  grtc_value_t* initial = GRTC_HOST_CALL(
+      e, ALLOCATOR_IMPORT, GRTC_HOST_V(e->device_allocator), GRTC_HOST_V(rodata),
+      GRTC_HOST_V(grtc_host_i64(e, 0)), GRTC_HOST_V(grtc_host_i64(e, size)));
+  grtc_host_begin_recording(e);
+  grtc_host_place_t source, target;
+  memset(&source, 0, sizeof(source));
+  memset(&target, 0, sizeof(target));
+  source.ref = initial;
+  source.base = GRTC_HOST_NO_BASE;
+  source.end = size;
+  target.ref = buffer;
+  target.base = GRTC_HOST_GLOBAL_BASE(g->index);
+  target.end = size;
+  return grtc_host_record_copy(e, &source, &target, grtc_host_i64(e, size));
+}
+
+// Globals (device, allocator, executable, constants, mutable globals) and
+// the initializer that fills them once per context.
 static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
   grtc_vm_builder_clear_location(e->b);
   e->device_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__device"),
@@ -2171,6 +2275,11 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
     if (e->constant_ids[id] == id) status = grtc_host_emit_constant(e, op);
   }
   grt_allocator_free(e->allocator, constants.ops);
+  for (const grtc_tglobal_t* g = e->module->first_global; g && grt_status_is_ok(status);
+       g = g->next) {
+    status = grtc_host_emit_state_global(e, g);
+  }
+  grtc_host_flush(e);
   grtc_vm_builder_set_module_insertion(e->b, NULL);
   GRT_RETURN_IF_ERROR(status);
   grtc_vm_builder_clear_location(e->b);
@@ -2233,6 +2342,11 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                   (void**)&e->constant_globals);
   }
   if (grt_status_is_ok(status)) {
+    uint32_t count = module->global_count ? module->global_count : 1;
+    status = grt_allocator_calloc(allocator, count * sizeof(*e->state_globals),
+                                  (void**)&e->state_globals);
+  }
+  if (grt_status_is_ok(status)) {
     status = grtc_host_declare_imports(b, e->per_variant, grtc_host_module_is_symbolic(module),
                                        e->imports);
   }
@@ -2263,6 +2377,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->constant_ids);
   grt_allocator_free(allocator, e->constant_globals);
+  grt_allocator_free(allocator, e->state_globals);
   grt_allocator_free(allocator, e->ranges);
   grt_allocator_free(allocator, e);
   return status;

@@ -80,6 +80,13 @@ static void grtc_plan_define(grtc_planner_t* planner, const grtc_tvalue_t* value
   entry->last_use = position;
 }
 
+// Ops whose results are bytes this call produces (placed by the plan): a
+// dispatch's outputs and a global's loaded copy.
+static bool grtc_plan_produces(const grtc_tvalue_t* value) {
+  return value->def &&
+         (value->def->kind == GRTC_TOP_DISPATCH || value->def->kind == GRTC_TOP_GLOBAL_LOAD);
+}
+
 static const grtc_tblock_t* grtc_plan_value_block(const grtc_tvalue_t* value) {
   return value->def ? value->def->parent : value->block;
 }
@@ -134,8 +141,7 @@ static void grtc_plan_walk_block(grtc_planner_t* planner, const grtc_tblock_t* b
         grtc_plan_value_t* entry = grtc_plan_value(planner, viewed);
         // An in-place update may only write bytes this call produced; a
         // tied result over an argument or a constant is a copy of its own.
-        bool writable = entry && entry->root && entry->root->def &&
-                        entry->root->def->kind == GRTC_TOP_DISPATCH;
+        bool writable = entry && entry->root && grtc_plan_produces(entry->root);
         if (entry && entry->root && (op->kind == GRTC_TOP_RESHAPE || writable)) {
           root = entry->root;
         }
@@ -261,8 +267,7 @@ static grt_status_t grtc_plan_assign(const grtc_tmodule_t* module, grtc_planner_
   uint32_t count = 0;
   for (uint32_t id = 0; id < planner->capacity; ++id) {
     const grtc_plan_value_t* v = &planner->values[id];
-    if (v->value && v->root == v->value && v->value->def &&
-        v->value->def->kind == GRTC_TOP_DISPATCH && !v->escapes) {
+    if (v->value && v->root == v->value && grtc_plan_produces(v->value) && !v->escapes) {
       ++count;
     }
   }
@@ -298,7 +303,7 @@ static grt_status_t grtc_plan_assign(const grtc_tmodule_t* module, grtc_planner_
     storage->size = size;
     storage->slot = GRTC_MEMORY_PLAN_NO_SLOT;
     plan->planned[id] = true;
-    if (v->root != v->value || !v->value->def || v->value->def->kind != GRTC_TOP_DISPATCH) {
+    if (v->root != v->value || !grtc_plan_produces(v->value)) {
       continue;  // aliases take their root's kind below; others are external
     }
     storage->kind = v->escapes ? GRTC_STORAGE_OWN : GRTC_STORAGE_ARENA;

@@ -2,7 +2,8 @@
 // host program runs it (docs/architecture.md §6, "one transient arena per
 // call").
 //
-// Every DISPATCH result whose bytes stay inside one block of the function
+// Every DISPATCH result (and GLOBAL_LOAD result, a copy of a mutable
+// global's bytes) whose bytes stay inside one block of the function
 // gets a 64-byte-aligned offset in the function's transient arena; values
 // whose live ranges do not overlap share space (greedy by size, best fit).
 // Live ranges are positions in a walk of the function in op order, nested
@@ -69,7 +70,8 @@ typedef enum grtc_storage_kind_e {
   GRTC_STORAGE_EXTERNAL,  // argument, block argument, constant, call or
                           // control-flow result: its buffer comes with it
   GRTC_STORAGE_ARENA,     // |offset| in the function's transient arena
-  GRTC_STORAGE_OWN,       // a DISPATCH result with an allocation of its own
+  GRTC_STORAGE_OWN,       // a DISPATCH or GLOBAL_LOAD result with an
+                          // allocation of its own
 } grtc_storage_kind_t;
 
 typedef struct grtc_value_storage_t {

@@ -1833,6 +1833,27 @@ grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
   return grtc_parser_push(parser, &state->successors, &successor, sizeof(successor));
 }
 
+grt_status_t grtc_parser_parse_branch(grtc_parser_t* parser,
+                                      grtc_op_state_t* state,
+                                      bool conditional) {
+  if (conditional) {
+    grtc_value_t* value = NULL;
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_operand(parser, &value));
+    GRT_RETURN_IF_ERROR(grt_arena_vec_push(grtc_parser_arena(parser),
+                                           &state->operands, &value,
+                                           sizeof(value)));
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA,
+                                           "after the branch condition"));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
+  if (conditional) {
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(
+        parser, GRTC_TOKEN_COMMA, "between the true and false targets"));
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
+  }
+  return grtc_parser_parse_optional_attribute_dict(parser, &state->attributes);
+}
+
 static grt_status_t grtc_parse_operation(grtc_parser_t* parser,
                                          grtc_block_t* block);
 

@@ -156,6 +156,12 @@ grt_status_t grtc_parser_parse_string(grtc_parser_t* parser,
 // and appends it to state->successors.
 grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
                                          grtc_op_state_t* state) GRT_MUST_USE;
+// Parses a branch's operands: `^bb(args)`, or with |conditional| `%c,
+// ^a(args), ^b(args)` (the condition appended to state->operands), then an
+// optional attribute dictionary (vm.br / vm.cond_br, cf.br / cf.cond_br).
+grt_status_t grtc_parser_parse_branch(grtc_parser_t* parser,
+                                      grtc_op_state_t* state,
+                                      bool conditional) GRT_MUST_USE;
 
 // An entry-block argument declared outside the region (function
 // signatures): name token spelling "%arg0", type, optional location.

@@ -139,6 +139,15 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t nam
                              const grtc_ttype_t* results, uint32_t result_count,
                              const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** outs);
 
+// stablehlo.bitcast_convert of |x| to |result| where one side is i1 and the
+// other a wider element type (a tensor<...xNxi1> <-> tensor<...xT> with T
+// of N bits): bit i of each element is element i of the last dimension
+// (element 0 the least significant), packed by shifts and an OR reduction
+// and unpacked by shifts and masks. Another shape is INVALID_ARGUMENT
+// naming both types (without a location).
+grt_status_t grtc_chlo_bitcast_i1(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                  const grtc_ttype_t* result, grtc_tvalue_t** out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1094,11 +1094,12 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
 // Globals
 //===----------------------------------------------------------------------===//
 
-// Globals are constants here: an immutable one (or a mutable one nothing
-// stores to) reads as its initial value at every load. util.global's value
-// is `initial_value` (dense<...> or #util.byte_pattern<N>, every byte N),
-// ml_program.global's `value`. Stores are refused (state kept across calls
-// is not supported yet).
+// An immutable global (or a mutable one nothing stores to) is a constant
+// here: it reads as its initial value at every load. A global some function
+// stores to is state kept across calls: a grtc_tglobal_t of the tensor
+// module, read by GLOBAL_LOAD and written by GLOBAL_STORE (see "Mutable
+// globals" below). util.global's value is `initial_value` (dense<...> or
+// #util.byte_pattern<N>, every byte N), ml_program.global's `value`.
 static bool grtc_import_is_global(const grtc_operation_t* op) {
   return grtc_operation_is(op, "util.global") || grtc_operation_is(op, "ml_program.global");
 }
@@ -1159,39 +1160,17 @@ static grt_status_t grtc_import_declare_global(grtc_import_t* ctx,
       grtc_tmodule_find_func(ctx->module, name->string)) {
     return grtc_import_error(ctx, op, "redefinition of '@%.*s'", GRT_SV_ARG(name->string));
   }
-  bool util = grtc_operation_is(op, "util.global");
-  if (!grtc_operation_attribute(op, util ? "initial_value" : "value")) {
-    return grtc_import_error(ctx, op, "global '@%.*s' has no initial value (globals set "
-                             "by an initializer or by stores are not supported yet)",
-                             GRT_SV_ARG(name->string));
-  }
   grtc_ttype_t ttype;
   GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type->type, &ttype));
   return grtc_import_index_op(ctx, op, name->string, &ctx->globals, &ctx->global_count,
                               &ctx->global_index);
 }
 
-// The constant a load of |global| gives, built at |op|.
-static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_operation_t* op,
-                                             const grtc_operation_t* global,
-                                             const grtc_ttype_t* result, grtc_tblock_t* block,
-                                             grtc_tvalue_t** out) {
-  const grtc_attribute_t* name = grtc_operation_attribute(global, "sym_name");
-  const grtc_attribute_t* type = grtc_operation_attribute(global, "type");
-  grtc_ttype_t ttype;
-  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, global, type->type, &ttype));
-  if (!grtc_ttype_equal(&ttype, result)) {
-    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
-    return grtc_import_error(ctx, op, "'%.*s' of '@%.*s' (%s) gives %s",
-                             GRT_SV_ARG(op->name), GRT_SV_ARG(name->string),
-                             grtc_ttype_format(&ttype, a, sizeof(a)),
-                             grtc_ttype_format(result, b, sizeof(b)));
-  }
+// The initial value of |global| (of type |type|) into |attrs|->constant.
+static grt_status_t grtc_import_global_bytes(grtc_import_t* ctx, const grtc_operation_t* global,
+                                             const grtc_ttype_t* type, grtc_top_attrs_t* attrs) {
   const grtc_attribute_t* value = grtc_operation_attribute(
       global, grtc_operation_is(global, "util.global") ? "initial_value" : "value");
-  grtc_top_t* top = NULL;
-  GRT_RETURN_IF_ERROR(
-      grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, result, 1, 0, block, &top));
   static const char pattern[] = "#util.byte_pattern<";
   if (value->kind == GRTC_ATTR_OPAQUE &&
       grt_string_view_starts_with(value->opaque, grt_make_cstring_view(pattern))) {
@@ -1208,34 +1187,57 @@ static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_oper
       return grtc_import_error(ctx, global, "expected #util.byte_pattern<N> with N >= 0, "
                                "got '%.*s'", GRT_SV_ARG(value->opaque));
     }
-    uint64_t size = grtc_ttype_byte_size(result);
+    uint64_t size = grtc_ttype_byte_size(type);
     uint8_t* data = grtc_tmodule_alloc(ctx->module, size ? (size_t)size : 1);
     if (!data) return grtc_import_oom();
     memset(data, (int)(byte % 256), (size_t)size);
-    top->attrs.constant.data = data;
-    top->attrs.constant.size = (size_t)size;
-    top->attrs.constant.splat = false;
+    attrs->constant.data = data;
+    attrs->constant.size = (size_t)size;
+    attrs->constant.splat = false;
+    return grt_ok_status();
+  }
+  return grtc_import_constant(ctx, global, value, type, attrs);
+}
+
+// What a load of |global| gives, built at |op|: its initial value as a
+// constant, or for a global something stores to, a GLOBAL_LOAD.
+static grt_status_t grtc_import_global_value(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             const grtc_operation_t* global,
+                                             const grtc_ttype_t* result, grtc_tblock_t* block,
+                                             grtc_tvalue_t** out) {
+  const grtc_attribute_t* name = grtc_operation_attribute(global, "sym_name");
+  const grtc_attribute_t* type = grtc_operation_attribute(global, "type");
+  grtc_ttype_t ttype;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, global, type->type, &ttype));
+  if (!grtc_ttype_equal(&ttype, result)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' of '@%.*s' (%s) gives %s",
+                             GRT_SV_ARG(op->name), GRT_SV_ARG(name->string),
+                             grtc_ttype_format(&ttype, a, sizeof(a)),
+                             grtc_ttype_format(result, b, sizeof(b)));
+  }
+  const grtc_tglobal_t* state = grtc_tmodule_find_global(ctx->module, name->string);
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, state ? GRTC_TOP_GLOBAL_LOAD : GRTC_TOP_CONSTANT,
+                                         NULL, 0, result, 1, 0, block, &top));
+  if (state) {
+    top->attrs.global = state;
   } else {
-    GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, global, value, result, &top->attrs));
+    GRT_RETURN_IF_ERROR(grtc_import_global_bytes(ctx, global, result, &top->attrs));
   }
   *out = &top->results[0];
   return grt_ok_status();
 }
 
+static grt_status_t grtc_import_global_store(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block);
+
 // util.global.load, util.global.address, util.global.load.indirect,
-// ml_program.global_load(_const); stores are errors.
+// ml_program.global_load(_const), and the stores.
 static grt_status_t grtc_import_global_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                           grtc_tblock_t* block) {
   const grtc_operation_t* global = NULL;
-  if (grtc_import_is_global_store(op)) {
-    const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
-    grt_string_view_t name = ref && ref->kind == GRTC_ATTR_SYMBOL_REF && ref->symbol.count
-                                 ? ref->symbol.names[0]
-                                 : grt_make_cstring_view("?");
-    return grtc_import_error(ctx, op, "'%.*s' to '@%.*s': storing to a global (state kept "
-                             "across calls) is not supported yet", GRT_SV_ARG(op->name),
-                             GRT_SV_ARG(name));
-  }
+  if (grtc_import_is_global_store(op)) return grtc_import_global_store(ctx, op, block);
   if (op->result_count != 1) {
     return grtc_import_error(ctx, op, "'%.*s' has one result, got %u", GRT_SV_ARG(op->name),
                              op->result_count);
@@ -1257,6 +1259,134 @@ static grt_status_t grtc_import_global_op(grtc_import_t* ctx, const grtc_operati
   grtc_tvalue_t* value = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_global_value(ctx, op, global, &result, block, &value));
   return grtc_import_map(ctx, &op->results[0], value);
+}
+
+//===----------------------------------------------------------------------===//
+// Mutable globals (docs/compiler.md "Mutable globals")
+//===----------------------------------------------------------------------===//
+
+// The global a store names (NULL when it names none: reported when the store
+// is imported).
+static const grtc_operation_t* grtc_import_stored_global(const grtc_import_t* ctx,
+                                                         const grtc_operation_t* op) {
+  const grtc_attribute_t* ref = grtc_operation_attribute(op, "global");
+  if (!ref || ref->kind != GRTC_ATTR_SYMBOL_REF || ref->symbol.count != 1) return NULL;
+  return grtc_import_find_global(ctx, ref->symbol.names[0]);
+}
+
+// Sets (*first_stores)[i] to the first store naming global i in |block| and
+// its nested regions.
+static void grtc_import_scan_stores(const grtc_import_t* ctx, const grtc_block_t* block,
+                                    const grtc_operation_t** first_stores) {
+  for (const grtc_operation_t* op = block->first; op; op = op->next) {
+    if (grtc_import_is_global_store(op)) {
+      const grtc_operation_t* global = grtc_import_stored_global(ctx, op);
+      for (uint32_t i = 0; global && i < ctx->global_count; ++i) {
+        if (ctx->globals[i] == global && !first_stores[i]) first_stores[i] = op;
+      }
+    }
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+        grtc_import_scan_stores(ctx, b, first_stores);
+      }
+    }
+  }
+}
+
+// Makes every global that a function of |body| stores to a grtc_tglobal_t
+// of the module (its initial value, or zeros when it has none). Such a
+// global must be declared `mutable`; a global with no initial value that
+// nothing stores to is an error.
+static grt_status_t grtc_import_mutable_globals(grtc_import_t* ctx, const grtc_block_t* body) {
+  if (!ctx->global_count) return grt_ok_status();
+  const grtc_operation_t** first_stores = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(ctx->allocator,
+                                           ctx->global_count * sizeof(*first_stores),
+                                           (void**)&first_stores));
+  for (const grtc_operation_t* op = body->first; op; op = op->next) {
+    if (!grtc_operation_is(op, "func.func")) continue;
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+        grtc_import_scan_stores(ctx, b, first_stores);
+      }
+    }
+  }
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < ctx->global_count && grt_status_is_ok(status); ++i) {
+    const grtc_operation_t* global = ctx->globals[i];
+    const grtc_operation_t* store = first_stores[i];
+    grt_string_view_t name = grtc_operation_attribute(global, "sym_name")->string;
+    bool util = grtc_operation_is(global, "util.global");
+    bool has_value = grtc_operation_attribute(global, util ? "initial_value" : "value");
+    if (!store) {
+      if (!has_value) {
+        status = grtc_import_error(ctx, global, "global '@%.*s' has no initial value and "
+                                   "nothing stores to it", GRT_SV_ARG(name));
+      }
+      continue;
+    }
+    if (!grtc_operation_attribute(global, "is_mutable")) {
+      status = grtc_import_error(ctx, store, "'%.*s' to '@%.*s', which is not mutable "
+                                 "(declare it '%s mutable')", GRT_SV_ARG(store->name),
+                                 GRT_SV_ARG(name), util ? "util.global private" :
+                                 "ml_program.global private");
+      continue;
+    }
+    grtc_ttype_t type;
+    status = grtc_import_type(ctx, global, grtc_operation_attribute(global, "type")->type,
+                              &type);
+    if (!grt_status_is_ok(status)) break;
+    grtc_top_attrs_t attrs;
+    memset(&attrs, 0, sizeof(attrs));
+    uint8_t zero[8] = {0};
+    if (has_value) {
+      status = grtc_import_global_bytes(ctx, global, &type, &attrs);
+    } else {
+      attrs.constant.data = zero;
+      attrs.constant.size = grtc_elem_byte_size(type.elem);
+      attrs.constant.splat = true;
+    }
+    grtc_tglobal_t* state = NULL;
+    if (grt_status_is_ok(status)) {
+      status = grtc_import_at(ctx, global,
+                              grtc_tmodule_add_global(ctx->module, name, &type,
+                                                      attrs.constant.data, attrs.constant.size,
+                                                      attrs.constant.splat, &state));
+    }
+  }
+  grt_allocator_free(ctx->allocator, (void*)first_stores);
+  return status;
+}
+
+// util.global.store %v, @g / ml_program.global_store @g = %v: a GLOBAL_STORE
+// of the value, which must have the global's type.
+static grt_status_t grtc_import_global_store(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block) {
+  const grtc_operation_t* global = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_global_name(ctx, op, &global));
+  grt_string_view_t name = grtc_operation_attribute(global, "sym_name")->string;
+  if (op->operand_count != 1 || op->result_count != 0) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one value and has no results, got %u "
+                             "operands and %u results", GRT_SV_ARG(op->name),
+                             op->operand_count, op->result_count);
+  }
+  const grtc_tglobal_t* state = grtc_tmodule_find_global(ctx->module, name);
+  grtc_tvalue_t* value = grtc_import_lookup(ctx, op->operands[0]);
+  if (!state || !value) {
+    return grtc_import_error(ctx, op, "'%.*s' to '@%.*s' has no imported value to store",
+                             GRT_SV_ARG(op->name), GRT_SV_ARG(name));
+  }
+  if (!grtc_ttype_equal(&value->type, &state->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' of %s to '@%.*s' of type %s",
+                             GRT_SV_ARG(op->name), grtc_ttype_format(&value->type, a, sizeof(a)),
+                             GRT_SV_ARG(name), grtc_ttype_format(&state->type, b, sizeof(b)));
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_STORE, &value, 1, NULL, 0, 0,
+                                         block, &top));
+  top->attrs.global = state;
+  return grt_ok_status();
 }
 
 static bool grtc_import_is_global_use(const grtc_operation_t* op) {
@@ -1781,6 +1911,19 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
                                  "take constants, convert, compare, select, maximum, "
                                  "minimum, clamp, ops that move values and "
                                  "bitcast_convert to the same width and signedness)");
+}
+
+// bitcast_convert between an i1 tensor and a wider element type
+// (grtc_chlo_bitcast_i1).
+static grt_status_t grtc_import_bitcast_i1(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_tvalue_t* x, const grtc_ttype_t* result,
+                                           grtc_tblock_t* block) {
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_tvalue_t* value = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_at(ctx, op, grtc_chlo_bitcast_i1(&builder, x, result, &value)));
+  return grtc_import_map(ctx, &op->results[0], value);
 }
 
 static bool grtc_import_is_narrow(const grtc_operation_t* op) {
@@ -2343,6 +2486,11 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     GRT_RETURN_IF_ERROR(grtc_import_quant_prepare(ctx, op, &entry, operands, results,
                                                   block, &quant_mode, &quant_results));
   }
+  if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
+      op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
+                                   (results[0].elem == GRTC_ELEM_I1)) {
+    return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
+  }
   if (grtc_import_is_narrow(op)) {
     bool done = false;
     GRT_RETURN_IF_ERROR(grtc_import_narrow(ctx, op, is_chlo ? GRTC_TOP_COUNT : entry.kind,
@@ -2528,16 +2676,620 @@ static grt_status_t grtc_import_declare(grtc_import_t* ctx, const grtc_operation
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// Functions with several blocks (docs/compiler.md "Functions with several
+// blocks")
+//===----------------------------------------------------------------------===//
+
+// A function's control-flow graph of cf.br / cf.cond_br / func.return, made
+// structured again: a natural loop whose only exit is its header's cf.cond_br
+// becomes a while (the header's ops computed in the cond region, and again at
+// the start of the body and after the loop, so the values it defines reach
+// the blocks it dominates); a cf.cond_br elsewhere becomes an if whose
+// branches run to the block that post-dominates it, whose arguments are the
+// if's results. Other shapes (a branch out of a loop's body, an entry into
+// the middle of a loop) are a diagnostic at the branch.
+
+#define GRTC_CFG_MAX_BLOCKS 4096u
+#define GRTC_CFG_EXIT UINT32_MAX  // the function's return, or a loop's back edge
+
+typedef struct grtc_cfg_t {
+  const grtc_operation_t* func;
+  const grtc_block_t** blocks;
+  uint32_t count;
+  uint32_t words;      // 64-bit words per block set
+  uint64_t* in_loop;   // per header: the blocks of its natural loop
+  bool* header;        // per block: the target of a back edge
+  uint32_t* loop_exit; // per header: the block its loop exits to
+  uint8_t* visit;      // DFS state: 0 new, 1 on the stack, 2 done
+} grtc_cfg_t;
+
+typedef struct grtc_cfg_exit_t {
+  const grtc_operation_t* op;  // the terminator that left
+  uint32_t count;
+  grtc_tvalue_t* values[64];
+} grtc_cfg_exit_t;
+
+static bool grtc_cfg_has(const uint64_t* set, uint32_t i) {
+  return (set[i / 64] >> (i % 64)) & 1u;
+}
+static void grtc_cfg_add(uint64_t* set, uint32_t i) { set[i / 64] |= UINT64_C(1) << (i % 64); }
+
+static uint32_t grtc_cfg_index(const grtc_cfg_t* cfg, const grtc_block_t* block) {
+  for (uint32_t i = 0; i < cfg->count; ++i) {
+    if (cfg->blocks[i] == block) return i;
+  }
+  return GRTC_CFG_EXIT;
+}
+
+static bool grtc_cfg_is_branch(const grtc_operation_t* op) {
+  return grtc_operation_is(op, "cf.br") || grtc_operation_is(op, "cf.cond_br");
+}
+
+// Finds back edges (to a block on the DFS stack): their targets are loop
+// headers.
+static void grtc_cfg_dfs(grtc_cfg_t* cfg, uint32_t b) {
+  cfg->visit[b] = 1;
+  const grtc_operation_t* term = cfg->blocks[b]->last;
+  for (uint32_t s = 0; term && s < term->successor_count; ++s) {
+    uint32_t t = grtc_cfg_index(cfg, term->successors[s].block);
+    if (t == GRTC_CFG_EXIT) continue;
+    if (cfg->visit[t] == 1) {
+      // A back edge: t heads a loop that b belongs to.
+      cfg->header[t] = true;
+      grtc_cfg_add(cfg->in_loop + (size_t)t * cfg->words, b);
+    }
+    if (cfg->visit[t] == 0) grtc_cfg_dfs(cfg, t);
+  }
+  cfg->visit[b] = 2;
+}
+
+// The natural loop of header |h|: |h| and every block that reaches a back
+// edge to it (their sources are in the set already) without passing |h|;
+// and its one exit, which must leave from |h|'s cf.cond_br.
+static grt_status_t grtc_cfg_loop(grtc_import_t* ctx, grtc_cfg_t* cfg, uint32_t h) {
+  uint64_t* set = cfg->in_loop + (size_t)h * cfg->words;
+  grtc_cfg_add(set, h);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (uint32_t b = 0; b < cfg->count; ++b) {
+      if (grtc_cfg_has(set, b) || cfg->visit[b] != 2) continue;
+      const grtc_operation_t* term = cfg->blocks[b]->last;
+      for (uint32_t s = 0; term && s < term->successor_count; ++s) {
+        uint32_t t = grtc_cfg_index(cfg, term->successors[s].block);
+        // b reaches a back edge (it is in the loop when h reaches b too:
+        // below).
+        if (t != GRTC_CFG_EXIT && t != h && grtc_cfg_has(set, t)) {
+          grtc_cfg_add(set, b);
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  // Predecessors of the header reach it; keep only blocks the header reaches
+  // (the entry path into the loop is not part of it).
+  uint64_t* reach = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(ctx->allocator, cfg->words * sizeof(*reach),
+                                           (void**)&reach));
+  uint32_t* stack = NULL;
+  grt_status_t status = grt_allocator_malloc(ctx->allocator, cfg->count * sizeof(*stack),
+                                             (void**)&stack);
+  uint32_t top = 0;
+  if (grt_status_is_ok(status)) {
+    stack[top++] = h;
+    grtc_cfg_add(reach, h);
+    while (top) {
+      uint32_t b = stack[--top];
+      const grtc_operation_t* term = cfg->blocks[b]->last;
+      for (uint32_t s = 0; term && s < term->successor_count; ++s) {
+        uint32_t t = grtc_cfg_index(cfg, term->successors[s].block);
+        if (t == GRTC_CFG_EXIT || t == h || grtc_cfg_has(reach, t) || !grtc_cfg_has(set, t)) {
+          continue;
+        }
+        grtc_cfg_add(reach, t);
+        stack[top++] = t;
+      }
+    }
+    for (uint32_t w = 0; w < cfg->words; ++w) set[w] &= reach[w];
+  }
+  grt_allocator_free(ctx->allocator, stack);
+  grt_allocator_free(ctx->allocator, reach);
+  GRT_RETURN_IF_ERROR(status);
+  // Every edge into the loop enters at the header; every edge out of it
+  // leaves from the header, to one block.
+  cfg->loop_exit[h] = GRTC_CFG_EXIT;
+  for (uint32_t b = 0; b < cfg->count; ++b) {
+    const grtc_operation_t* term = cfg->blocks[b]->last;
+    bool inside = grtc_cfg_has(set, b);
+    for (uint32_t s = 0; term && s < term->successor_count; ++s) {
+      uint32_t t = grtc_cfg_index(cfg, term->successors[s].block);
+      if (t == GRTC_CFG_EXIT) continue;
+      if (!inside && t != h && grtc_cfg_has(set, t) && cfg->visit[b] == 2) {
+        return grtc_import_error(ctx, term, "'%.*s' enters the loop at '%.*s' other than at "
+                                 "its header '%.*s' (only structured loops are supported)",
+                                 GRT_SV_ARG(term->name), GRT_SV_ARG(cfg->blocks[t]->label),
+                                 GRT_SV_ARG(cfg->blocks[h]->label));
+      }
+      if (inside && !grtc_cfg_has(set, t)) {
+        if (b != h || (cfg->loop_exit[h] != GRTC_CFG_EXIT && cfg->loop_exit[h] != t)) {
+          return grtc_import_error(ctx, term, "'%.*s' leaves the loop headed by '%.*s' from "
+                                   "'%.*s'; a loop may be left only from its header's "
+                                   "cf.cond_br", GRT_SV_ARG(term->name),
+                                   GRT_SV_ARG(cfg->blocks[h]->label),
+                                   GRT_SV_ARG(cfg->blocks[b]->label));
+        }
+        cfg->loop_exit[h] = t;
+      }
+    }
+  }
+  const grtc_operation_t* term = cfg->blocks[h]->last;
+  if (!term || !grtc_operation_is(term, "cf.cond_br") || cfg->loop_exit[h] == GRTC_CFG_EXIT) {
+    return grtc_import_error(ctx, term ? term : cfg->func, "the loop headed by '%.*s' must end "
+                             "its header in a cf.cond_br to the loop and out of it",
+                             GRT_SV_ARG(cfg->blocks[h]->label));
+  }
+  return grt_ok_status();
+}
+
+// Block |b|'s successors as the post-dominance walk in context |c| (the loop
+// header whose back edges are exits, or GRTC_CFG_EXIT) sees them: an inner
+// loop's header goes to its exit, a branch to |c| and a return to the exit.
+static uint32_t grtc_cfg_successors(const grtc_cfg_t* cfg, uint32_t c, uint32_t b,
+                                    uint32_t out[2]) {
+  if (b != c && cfg->header[b]) {
+    out[0] = cfg->loop_exit[b];
+    return 1;
+  }
+  const grtc_operation_t* term = cfg->blocks[b]->last;
+  if (!term || !grtc_cfg_is_branch(term)) {
+    out[0] = GRTC_CFG_EXIT;
+    return 1;
+  }
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < term->successor_count && s < 2; ++s) {
+    uint32_t t = grtc_cfg_index(cfg, term->successors[s].block);
+    out[n++] = t == c ? GRTC_CFG_EXIT : t;
+  }
+  return n;
+}
+
+// The block that immediately post-dominates |b| in context |c| (or
+// GRTC_CFG_EXIT).
+static grt_status_t grtc_cfg_ipdom(grtc_import_t* ctx, const grtc_cfg_t* cfg, uint32_t c,
+                                   uint32_t b, uint32_t* out) {
+  uint32_t n = cfg->count, words = cfg->words;
+  uint64_t* pdom = NULL;
+  GRT_RETURN_IF_ERROR(grt_allocator_malloc(ctx->allocator, (size_t)n * words * sizeof(*pdom),
+                                           (void**)&pdom));
+  memset(pdom, 0xff, (size_t)n * words * sizeof(*pdom));
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (uint32_t i = n; i-- > 0;) {
+      uint32_t succ[2];
+      uint32_t count = grtc_cfg_successors(cfg, c, i, succ);
+      uint64_t* set = pdom + (size_t)i * words;
+      for (uint32_t w = 0; w < words; ++w) {
+        uint64_t value = ~UINT64_C(0);
+        for (uint32_t k = 0; k < count; ++k) {
+          value &= succ[k] == GRTC_CFG_EXIT ? 0 : pdom[(size_t)succ[k] * words + w];
+        }
+        if (w == i / 64) value |= UINT64_C(1) << (i % 64);
+        if (value != set[w]) {
+          set[w] = value;
+          changed = true;
+        }
+      }
+    }
+  }
+  // The closest post-dominator has the largest set of its own.
+  *out = GRTC_CFG_EXIT;
+  uint32_t best = 0;
+  const uint64_t* mine = pdom + (size_t)b * words;
+  for (uint32_t d = 0; d < n; ++d) {
+    if (d == b || !grtc_cfg_has(mine, d)) continue;
+    uint32_t size = 0;
+    for (uint32_t w = 0; w < words; ++w) {
+      size += (uint32_t)__builtin_popcountll(pdom[(size_t)d * words + w]);
+    }
+    if (size > best) {
+      best = size;
+      *out = d;
+    }
+  }
+  grt_allocator_free(ctx->allocator, pdom);
+  return grt_ok_status();
+}
+
+// Maps block |target|'s arguments to the values |successor| passes.
+static grt_status_t grtc_cfg_pass(grtc_import_t* ctx, const grtc_operation_t* term,
+                                  const grtc_successor_t* successor) {
+  const grtc_block_t* target = successor->block;
+  if (successor->operand_count != target->arg_count || target->arg_count > 64) {
+    return grtc_import_error(ctx, term, "'%.*s' passes %u values to '%.*s', which takes %u",
+                             GRT_SV_ARG(term->name), successor->operand_count,
+                             GRT_SV_ARG(target->label), target->arg_count);
+  }
+  grtc_tvalue_t* values[64];
+  for (uint32_t i = 0; i < successor->operand_count; ++i) {
+    values[i] = grtc_import_lookup(ctx, successor->operands[i]);
+    grtc_ttype_t type;
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, term, target->args[i].type, &type));
+    if (!values[i] || !grtc_ttype_equal(&type, &values[i]->type)) {
+      char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_import_error(ctx, term, "'%.*s' passes %s as argument %u of '%.*s', which "
+                               "is %s", GRT_SV_ARG(term->name),
+                               values[i] ? grtc_ttype_format(&values[i]->type, a, sizeof(a))
+                                         : "a value with no imported form",
+                               i, GRT_SV_ARG(target->label),
+                               grtc_ttype_format(&type, b, sizeof(b)));
+    }
+  }
+  for (uint32_t i = 0; i < successor->operand_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &target->args[i], values[i]));
+  }
+  return grt_ok_status();
+}
+
+// Imports block |b|'s ops except its terminator into |into|.
+static grt_status_t grtc_cfg_import_ops(grtc_import_t* ctx, const grtc_block_t* block,
+                                        grtc_tblock_t* into) {
+  for (const grtc_operation_t* op = block->first; op && op != block->last; op = op->next) {
+    GRT_RETURN_IF_ERROR(grtc_import_op(ctx, op, into));
+  }
+  return grt_ok_status();
+}
+
+// The i1 rank-0 predicate of cf.cond_br |term|.
+static grt_status_t grtc_cfg_predicate(grtc_import_t* ctx, const grtc_operation_t* term,
+                                       grtc_tvalue_t** out) {
+  *out = term->operand_count == 1 ? grtc_import_lookup(ctx, term->operands[0]) : NULL;
+  if (!*out || (*out)->type.rank != 0 || (*out)->type.elem != GRTC_ELEM_I1 ||
+      term->successor_count != 2) {
+    return grtc_import_error(ctx, term, "'cf.cond_br' takes an i1 condition and two targets");
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_cfg_walk(grtc_import_t* ctx, grtc_cfg_t* cfg, uint32_t c,
+                                  uint32_t b, uint32_t stop, grtc_tblock_t* into,
+                                  grtc_cfg_exit_t* out);
+
+// |exit|'s values as the YIELD ending |block|.
+static grt_status_t grtc_cfg_yield(grtc_import_t* ctx, const grtc_cfg_exit_t* exit,
+                                   grtc_tblock_t* block) {
+  grtc_top_t* top = NULL;
+  return grtc_import_new_op(ctx, exit->op, GRTC_TOP_YIELD, exit->values, exit->count, NULL, 0,
+                            0, block, &top);
+}
+
+// Whether |op| (its regions, and the functions it calls, up to 16 deep: a
+// deeper chain counts as effects) stores to a global or checks: what a loop
+// header must not do, since its ops are computed more than once.
+static bool grtc_cfg_has_effects(const grtc_import_t* ctx, const grtc_operation_t* op,
+                                 uint32_t depth) {
+  if (grtc_import_is_global_store(op) ||
+      grt_string_view_starts_with(op->name, grt_make_cstring_view("check.")) ||
+      grtc_operation_is(op, "stablehlo.custom_call")) {
+    return true;
+  }
+  if (grtc_operation_is(op, "func.call")) {
+    const grtc_attribute_t* callee = grtc_operation_attribute(op, "callee");
+    uint32_t index = 0;
+    if (depth >= 16 || !callee || callee->kind != GRTC_ATTR_SYMBOL_REF ||
+        callee->symbol.count != 1 ||
+        !grt_name_index_find(&ctx->func_index, callee->symbol.names[0], &index)) {
+      return true;
+    }
+    op = ctx->funcs[index];
+    ++depth;
+  }
+  for (uint32_t r = 0; r < op->region_count; ++r) {
+    for (const grtc_block_t* b = op->regions[r]->first; b; b = b->next) {
+      for (const grtc_operation_t* inner = b->first; inner; inner = inner->next) {
+        if (grtc_cfg_has_effects(ctx, inner, depth)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The loop headed by |h| (its arguments mapped to the values entering it)
+// as a while in |into|; then |h|'s arguments are the while's results and
+// its ops are imported once more, for the exit edge's values.
+static grt_status_t grtc_cfg_emit_loop(grtc_import_t* ctx, grtc_cfg_t* cfg, uint32_t h,
+                                       grtc_tblock_t* into, uint32_t* out_next) {
+  const grtc_block_t* header = cfg->blocks[h];
+  const grtc_operation_t* term = header->last;
+  for (const grtc_operation_t* op = header->first; op != term; op = op->next) {
+    if (grtc_cfg_has_effects(ctx, op, 0)) {
+      return grtc_import_error(ctx, op, "'%.*s' in the loop header '%.*s' stores to a global "
+                               "or checks (a header's ops run more than once per iteration: "
+                               "move it to the loop body)",
+                               GRT_SV_ARG(op->name), GRT_SV_ARG(header->label));
+    }
+  }
+  uint32_t n = header->arg_count;
+  if (n > 64) return grtc_import_error(ctx, term, "a loop carrying %u values", n);
+  grtc_tvalue_t* init[64];
+  grtc_ttype_t types[64];
+  for (uint32_t i = 0; i < n; ++i) {
+    init[i] = grtc_import_lookup(ctx, &header->args[i]);
+    if (!init[i]) return grtc_import_error(ctx, term, "loop argument %u has no value", i);
+    types[i] = init[i]->type;
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, term, "loop-carried values", types, n));
+  bool inside_true = grtc_cfg_has(cfg->in_loop + (size_t)h * cfg->words,
+                                  grtc_cfg_index(cfg, term->successors[0].block)) ||
+                     term->successors[0].block == header;
+  const grtc_successor_t* stay = &term->successors[inside_true ? 0 : 1];
+  const grtc_successor_t* leave = &term->successors[inside_true ? 1 : 0];
+  grtc_top_t* loop = NULL;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_new_op(ctx, term, GRTC_TOP_WHILE, init, n, types, n, 2, into, &loop));
+  grtc_tblock_t* regions[2];
+  for (uint32_t r = 0; r < 2; ++r) {
+    GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, types, n, &regions[r]));
+    grtc_top_set_region(loop, r, regions[r]);
+    for (uint32_t i = 0; i < n; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &header->args[i], &regions[r]->args[i]));
+    }
+    GRT_RETURN_IF_ERROR(grtc_cfg_import_ops(ctx, header, regions[r]));
+    if (r == 0) {
+      grtc_tvalue_t* p = NULL;
+      GRT_RETURN_IF_ERROR(grtc_cfg_predicate(ctx, term, &p));
+      if (!inside_true) {
+        grtc_top_t* not_op = NULL;
+        GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, term, GRTC_TOP_NOT, &p, 1, &p->type, 1, 0,
+                                               regions[0], &not_op));
+        p = &not_op->results[0];
+      }
+      grtc_top_t* top = NULL;
+      GRT_RETURN_IF_ERROR(
+          grtc_import_new_op(ctx, term, GRTC_TOP_YIELD, &p, 1, NULL, 0, 0, regions[0], &top));
+    }
+  }
+  // The body: the in-loop target's arguments, then its blocks up to the
+  // back edge, whose values are yielded.
+  GRT_RETURN_IF_ERROR(grtc_cfg_pass(ctx, term, stay));
+  grtc_cfg_exit_t exit;
+  if (stay->block == header) {
+    exit.op = term;
+    exit.count = n;
+    for (uint32_t i = 0; i < n; ++i) exit.values[i] = grtc_import_lookup(ctx, &header->args[i]);
+  } else {
+    GRT_RETURN_IF_ERROR(grtc_cfg_walk(ctx, cfg, h, grtc_cfg_index(cfg, stay->block),
+                                      GRTC_CFG_EXIT, regions[1], &exit));
+  }
+  GRT_RETURN_IF_ERROR(grtc_cfg_yield(ctx, &exit, regions[1]));
+  for (uint32_t i = 0; i < n; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &header->args[i], &loop->results[i]));
+  }
+  GRT_RETURN_IF_ERROR(grtc_cfg_import_ops(ctx, header, into));
+  GRT_RETURN_IF_ERROR(grtc_cfg_pass(ctx, term, leave));
+  *out_next = grtc_cfg_index(cfg, leave->block);
+  return grt_ok_status();
+}
+
+// cf.cond_br |term| ending block |b| as an if whose branches run to |join|
+// (its post-dominator in context |c|); the if's results are |join|'s
+// arguments, or the exit's values when |join| is GRTC_CFG_EXIT.
+static grt_status_t grtc_cfg_emit_if(grtc_import_t* ctx, grtc_cfg_t* cfg, uint32_t c,
+                                     const grtc_operation_t* term, uint32_t join,
+                                     grtc_tblock_t* into, grtc_cfg_exit_t* out_exit) {
+  grtc_tvalue_t* p = NULL;
+  GRT_RETURN_IF_ERROR(grtc_cfg_predicate(ctx, term, &p));
+  grtc_cfg_exit_t exits[2];
+  grtc_tblock_t* regions[2];
+  for (uint32_t r = 0; r < 2; ++r) {
+    GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, NULL, 0, &regions[r]));
+    const grtc_successor_t* successor = &term->successors[r];
+    uint32_t target = grtc_cfg_index(cfg, successor->block);
+    if (target == c) target = GRTC_CFG_EXIT;
+    if (target == join) {
+      exits[r].op = term;
+      exits[r].count = successor->operand_count;
+      for (uint32_t i = 0; i < successor->operand_count && i < 64; ++i) {
+        exits[r].values[i] = grtc_import_lookup(ctx, successor->operands[i]);
+      }
+      continue;
+    }
+    GRT_RETURN_IF_ERROR(grtc_cfg_pass(ctx, term, successor));
+    // The branch's ops go into a detached region; the if is placed after.
+    GRT_RETURN_IF_ERROR(grtc_cfg_walk(ctx, cfg, c, target, join, regions[r], &exits[r]));
+  }
+  if (exits[0].count != exits[1].count) {
+    return grtc_import_error(ctx, term, "the two branches of this 'cf.cond_br' meet with %u "
+                             "and %u values", exits[0].count, exits[1].count);
+  }
+  grtc_ttype_t types[64];
+  for (uint32_t i = 0; i < exits[0].count; ++i) {
+    if (!exits[0].values[i] || !exits[1].values[i] ||
+        !grtc_ttype_equal(&exits[0].values[i]->type, &exits[1].values[i]->type)) {
+      return grtc_import_error(ctx, term, "the two branches of this 'cf.cond_br' meet with "
+                               "different types for value %u", i);
+    }
+    types[i] = exits[0].values[i]->type;
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, term, "values meeting after a branch", types,
+                                         exits[0].count));
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, term, GRTC_TOP_IF, &p, 1, types, exits[0].count,
+                                         2, into, &top));
+  for (uint32_t r = 0; r < 2; ++r) {
+    grtc_top_set_region(top, r, regions[r]);
+    GRT_RETURN_IF_ERROR(grtc_cfg_yield(ctx, &exits[r], regions[r]));
+  }
+  out_exit->op = term;
+  out_exit->count = exits[0].count;
+  for (uint32_t i = 0; i < exits[0].count; ++i) out_exit->values[i] = &top->results[i];
+  return grt_ok_status();
+}
+
+// Imports from block |b| (its arguments mapped) until control reaches
+// |stop| (a block, or GRTC_CFG_EXIT: a return, or in loop context |c| a
+// back edge to |c|); *out holds the values passed there.
+static grt_status_t grtc_cfg_walk(grtc_import_t* ctx, grtc_cfg_t* cfg, uint32_t c,
+                                  uint32_t b, uint32_t stop, grtc_tblock_t* into,
+                                  grtc_cfg_exit_t* out) {
+  for (;;) {
+    if (b == GRTC_CFG_EXIT) {
+      return grtc_import_error(ctx, cfg->func, "a branch targets a block of another region");
+    }
+    if (b != c && cfg->header[b]) {
+      const grtc_block_t* header = cfg->blocks[b];
+      GRT_RETURN_IF_ERROR(grtc_cfg_emit_loop(ctx, cfg, b, into, &b));
+      if (b == stop) {
+        // The loop exits to the join: its arguments are the values passed.
+        const grtc_block_t* join = cfg->blocks[b];
+        out->op = header->last;
+        out->count = join->arg_count;
+        for (uint32_t i = 0; i < join->arg_count && i < 64; ++i) {
+          out->values[i] = grtc_import_lookup(ctx, &join->args[i]);
+        }
+        return grt_ok_status();
+      }
+      continue;
+    }
+    const grtc_block_t* block = cfg->blocks[b];
+    const grtc_operation_t* term = block->last;
+    if (!term) return grtc_import_error(ctx, cfg->func, "block '%.*s' is empty",
+                                        GRT_SV_ARG(block->label));
+    GRT_RETURN_IF_ERROR(grtc_cfg_import_ops(ctx, block, into));
+    if (grtc_operation_is(term, "func.return")) {
+      if (stop != GRTC_CFG_EXIT || c != GRTC_CFG_EXIT || term->operand_count > 64) {
+        return grtc_import_error(ctx, term, "'func.return' inside a branch that rejoins or a "
+                                 "loop (only structured control flow is supported)");
+      }
+      out->op = term;
+      out->count = term->operand_count;
+      for (uint32_t i = 0; i < term->operand_count; ++i) {
+        out->values[i] = grtc_import_lookup(ctx, term->operands[i]);
+        if (!out->values[i]) {
+          return grtc_import_error(ctx, term, "operand %u has no imported value", i);
+        }
+      }
+      return grt_ok_status();
+    }
+    if (grtc_operation_is(term, "cf.br")) {
+      const grtc_successor_t* successor = &term->successors[0];
+      uint32_t t = grtc_cfg_index(cfg, successor->block);
+      if (t == c) t = GRTC_CFG_EXIT;
+      if (t == stop) {
+        out->op = term;
+        out->count = successor->operand_count;
+        for (uint32_t i = 0; i < successor->operand_count && i < 64; ++i) {
+          out->values[i] = grtc_import_lookup(ctx, successor->operands[i]);
+        }
+        return grt_ok_status();
+      }
+      if (t == GRTC_CFG_EXIT) {
+        return grtc_import_error(ctx, term, "'cf.br' back to the loop header inside a branch "
+                                 "that rejoins (only structured control flow is supported)");
+      }
+      GRT_RETURN_IF_ERROR(grtc_cfg_pass(ctx, term, successor));
+      b = t;
+      continue;
+    }
+    if (!grtc_operation_is(term, "cf.cond_br")) {
+      char label[80];
+      snprintf(label, sizeof(label), block->label.size ? "block '%.*s'" : "the entry block",
+               GRT_SV_ARG(block->label));
+      return grtc_import_error(ctx, term, "%s ends in '%.*s'; expected cf.br, cf.cond_br or "
+                               "func.return", label, GRT_SV_ARG(term->name));
+    }
+    uint32_t join = GRTC_CFG_EXIT;
+    GRT_RETURN_IF_ERROR(grtc_cfg_ipdom(ctx, cfg, c, b, &join));
+    grtc_cfg_exit_t exit;
+    GRT_RETURN_IF_ERROR(grtc_cfg_emit_if(ctx, cfg, c, term, join, into, &exit));
+    if (join == stop) {
+      *out = exit;
+      return grt_ok_status();
+    }
+    if (join == GRTC_CFG_EXIT) {
+      return grtc_import_error(ctx, term, "the branches of this 'cf.cond_br' do not meet "
+                               "before the region ends (only structured control flow is "
+                               "supported)");
+    }
+    const grtc_block_t* target = cfg->blocks[join];
+    if (target->arg_count != exit.count) {
+      return grtc_import_error(ctx, term, "'%.*s' takes %u values, the branches pass %u",
+                               GRT_SV_ARG(target->label), target->arg_count, exit.count);
+    }
+    for (uint32_t i = 0; i < exit.count; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &target->args[i], exit.values[i]));
+    }
+    b = join;
+  }
+}
+
+// A function of several blocks into |func|'s body.
+static grt_status_t grtc_import_cfg(grtc_import_t* ctx, const grtc_operation_t* op,
+                                    const grtc_region_t* region, grtc_tfunc_t* func) {
+  grtc_cfg_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.func = op;
+  cfg.count = region->block_count;
+  if (cfg.count > GRTC_CFG_MAX_BLOCKS) {
+    return grtc_import_error(ctx, op, "a function of %u blocks (at most %u are supported)",
+                             cfg.count, GRTC_CFG_MAX_BLOCKS);
+  }
+  cfg.words = (cfg.count + 63) / 64;
+  size_t n = cfg.count;
+  grt_status_t status =
+      grt_allocator_calloc(ctx->allocator, n * sizeof(*cfg.blocks), (void**)&cfg.blocks);
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(ctx->allocator, n * cfg.words * sizeof(*cfg.in_loop),
+                                  (void**)&cfg.in_loop);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(ctx->allocator, n * sizeof(*cfg.header), (void**)&cfg.header);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(ctx->allocator, n * sizeof(*cfg.loop_exit),
+                                  (void**)&cfg.loop_exit);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_calloc(ctx->allocator, n * sizeof(*cfg.visit), (void**)&cfg.visit);
+  }
+  if (grt_status_is_ok(status)) {
+    uint32_t i = 0;
+    for (const grtc_block_t* b = region->first; b; b = b->next) cfg.blocks[i++] = b;
+    grtc_cfg_dfs(&cfg, 0);
+    for (uint32_t h = 0; h < cfg.count && grt_status_is_ok(status); ++h) {
+      if (cfg.header[h]) status = grtc_cfg_loop(ctx, &cfg, h);
+    }
+  }
+  if (grt_status_is_ok(status)) {
+    for (uint32_t i = 0; i < region->first->arg_count && grt_status_is_ok(status); ++i) {
+      status = grtc_import_map(ctx, &region->first->args[i], &func->body->args[i]);
+    }
+  }
+  grtc_cfg_exit_t exit;
+  if (grt_status_is_ok(status)) {
+    status = grtc_cfg_walk(ctx, &cfg, GRTC_CFG_EXIT, 0, GRTC_CFG_EXIT, func->body, &exit);
+  }
+  if (grt_status_is_ok(status)) {
+    grtc_top_t* top = NULL;
+    status = grtc_import_new_op(ctx, exit.op, GRTC_TOP_RETURN, exit.values, exit.count, NULL, 0,
+                                0, func->body, &top);
+  }
+  grt_allocator_free(ctx->allocator, (void*)cfg.blocks);
+  grt_allocator_free(ctx->allocator, cfg.in_loop);
+  grt_allocator_free(ctx->allocator, cfg.header);
+  grt_allocator_free(ctx->allocator, cfg.loop_exit);
+  grt_allocator_free(ctx->allocator, cfg.visit);
+  return status;
+}
+
 static grt_status_t grtc_import_body(grtc_import_t* ctx, const grtc_operation_t* op) {
   const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
   grtc_tfunc_t* func = grtc_tmodule_find_func(ctx->module, name->string);
   const grtc_region_t* region = op->regions[0];
   ctx->func = func;
-  if (region->block_count != 1) {
-    return grtc_import_error(ctx, op, "function '@%.*s' has %u blocks; only "
-                             "single-block functions are supported",
-                             GRT_SV_ARG(name->string), region->block_count);
-  }
+  if (region->block_count != 1) return grtc_import_cfg(ctx, op, region, func);
   return grtc_import_block(ctx, region->first, func->body);
 }
 
@@ -2600,6 +3352,7 @@ static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* b
                                GRT_SV_ARG(op->name));
     }
   }
+  GRT_RETURN_IF_ERROR(grtc_import_mutable_globals(ctx, body));
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
     if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
   }

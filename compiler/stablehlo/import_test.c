@@ -804,14 +804,31 @@ static void test_global_errors(void** state) {
     const char* body;
     const char* message;
   } cases[] = {
-      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+      {"util.global private @g = dense<1.0> : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>\n"
        "  util.global.store %0, @g : tensor<4xf32>",
-       "t.mlir:4:3: error: 'util.global.store' to '@g': storing to a global (state kept "
-       "across calls) is not supported yet"},
-      {"ml_program.global private mutable @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
+       "t.mlir:4:3: error: 'util.global.store' to '@g', which is not mutable (declare it "
+       "'util.global private mutable')"},
+      {"ml_program.global private @g(dense<1.0> : tensor<4xf32>) : tensor<4xf32>",
        "ml_program.global_store @g = %a : tensor<4xf32>",
-       "t.mlir:3:3: error: 'ml_program.global_store' to '@g': storing to a global"},
+       "t.mlir:3:3: error: 'ml_program.global_store' to '@g', which is not mutable (declare "
+       "it 'ml_program.global private mutable')"},
+      {"util.global private mutable @g = dense<1.0> : tensor<2xf32>",
+       "util.global.store %a, @g : tensor<4xf32>",
+       "t.mlir:3:3: error: 'util.global.store' of tensor<4xf32> to '@g' of type "
+       "tensor<2xf32>"},
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "util.global.store %a, @h : tensor<4xf32>",
+       "t.mlir:3:3: error: 'util.global.store' names '@h', which is not a global of this "
+       "module"},
+      {"util.global private mutable @g = dense<1.0> : tensor<4xf32>",
+       "\"util.global.store\"(%a, %a) {global = @g} : (tensor<4xf32>, tensor<4xf32>) -> ()",
+       "t.mlir:3:3: error: 'util.global.store' takes one value and has no results, got 2 "
+       "operands and 0 results"},
+      {"util.global private mutable @g = #util.byte_pattern<x> : tensor<4xi8>",
+       "\"util.global.store\"(%a) {global = @g} : (tensor<4xf32>) -> ()",
+       "t.mlir:1:1: error: expected #util.byte_pattern<N> with N >= 0, got "
+       "'#util.byte_pattern<x>'"},
       {"util.global private @g = dense<1.0> : tensor<4xf32>",
        "%0 = util.global.load @h : tensor<4xf32>",
        "t.mlir:3:8: error: 'util.global.load' names '@h', which is not a global of this "
@@ -825,8 +842,7 @@ static void test_global_errors(void** state) {
        "'#util.byte_pattern<x>'"},
       {"util.global private mutable @g : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>",
-       "t.mlir:1:1: error: global '@g' has no initial value (globals set by an initializer "
-       "or by stores are not supported yet)"},
+       "t.mlir:1:1: error: global '@g' has no initial value and nothing stores to it"},
       {"util.global private @g = dense<1.0> : tensor<4xf32>\n"
        "util.global private @g = dense<2.0> : tensor<4xf32>",
        "%0 = util.global.load @g : tensor<4xf32>",
@@ -850,6 +866,72 @@ static void test_global_errors(void** state) {
   expect_parse_error("util.global private @g\n", "expected ':' and the global's type");
   expect_parse_error("ml_program.global private @g(dense<1.0> : tensor<f32>\n",
                      "to close the global's value");
+}
+
+// Functions with several blocks: what the importer cannot make structured,
+// and malformed branches, each named at the branch.
+static void test_cfg_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* blocks;
+    const char* message;
+  } cases[] = {
+      {"  cf.br ^h\n^h:\n  cf.cond_br %a, ^b, ^x\n^b:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
+       "t.mlir:10:3: error: 'cf.cond_br' leaves the loop headed by '^h' from '^b'; a loop may "
+       "be left only from its header's cf.cond_br"},
+      {"  cf.cond_br %a, ^h, ^m\n^h:\n  cf.br ^m\n^m:\n  cf.cond_br %a, ^h, ^x\n^x:\n  return",
+       "t.mlir:6:3: error: 'cf.cond_br' enters the loop at '^m' other than at its header '^h' "
+       "(only structured loops are supported)"},
+      {"  cf.br ^h\n^h:\n  cf.br ^h",
+       "t.mlir:8:3: error: the loop headed by '^h' must end its header in a cf.cond_br to the "
+       "loop and out of it"},
+      {"  cf.br ^b(%a : tensor<i1>)\n^b:\n  return",
+       "t.mlir:6:3: error: 'cf.br' passes 1 values to '^b', which takes 0"},
+      {"  cf.br ^b(%a : tensor<i1>)\n^b(%x: tensor<i32>):\n  return",
+       "t.mlir:6:3: error: 'cf.br' passes tensor<i1> as argument 0 of '^b', which is "
+       "tensor<i32>"},
+      {"  cf.cond_br %i, ^b, ^b\n^b:\n  return",
+       "t.mlir:6:3: error: 'cf.cond_br' takes an i1 condition and two targets"},
+      {"  cf.br ^b\n^b:\n  %0 = stablehlo.not %a : tensor<i1>",
+       "t.mlir:8:8: error: block '^b' ends in 'stablehlo.not'; expected cf.br, cf.cond_br or "
+       "func.return"},
+
+      {"  cf.br ^h\n^h:\n  check.expect_true(%a) : tensor<i1>\n  cf.cond_br %a, ^h, ^x\n"
+       "^x:\n  return",
+       "t.mlir:8:3: error: 'check.expect_true' in the loop header '^h' stores to a global or "
+       "checks (a header's ops run more than once per iteration: move it to the loop body)"},
+      {"  cf.br ^h\n^h:\n  func.call @g(%a) : (tensor<i1>) -> ()\n  cf.cond_br %a, ^h, ^x\n"
+       "^x:\n  return",
+       "t.mlir:8:3: error: 'func.call' in the loop header '^h' stores to a global or checks"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func private @g(%%a: tensor<i1>) {\n  check.expect_true(%%a) : tensor<i1>\n"
+             "  return\n}\n"
+             "func.func @f(%%a: tensor<i1>, %%i: tensor<i32>) {\n%s\n}\n", cases[i].blocks);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_parse_error("func.func @f(%a: tensor<i1>) {\n  cf.cond_br %a ^b, ^b\n^b:\n  return\n}\n",
+                     "after the branch condition");
+  expect_parse_error("func.func @f(%a: tensor<i1>) {\n  cf.cond_br %a, ^b ^b\n^b:\n  return\n}\n",
+                     "between the true and false targets");
+}
+
+// bitcast_convert between i1 and wider elements needs the shapes to match
+// bit for bit.
+static void test_bitcast_i1_errors(void** state) {
+  (void)state;
+  expect_import_error(
+      "func.func @f(%a: tensor<7xi1>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<7xi1>) -> tensor<i8>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<7xi1> to tensor<i8>: an i1 "
+      "tensor reinterprets as a wider element type when it has the other's shape and a last "
+      "dimension of that type's bit width (static)");
+  expect_import_error(
+      "func.func @f(%a: tensor<2xi16>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<2xi16>) -> tensor<3x16xi1>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<2xi16> to tensor<3x16xi1>");
 }
 
 // stablehlo.map: what its lowering needs of the body and the dimensions.
@@ -1508,7 +1590,8 @@ static void test_unsupported_op(void** state) {
       "t.mlir:1:1: error: function '@f' has 1 arguments but its type lists 0");
   expect_import_error(
       "func.func @f() {\n  \"t.br\"()[^bb1] : () -> ()\n^bb1:\n  return\n}\n",
-      "t.mlir:1:1: error: function '@f' has 2 blocks; only single-block functions are supported");
+      "t.mlir:2:3: error: the entry block ends in 't.br'; expected cf.br, cf.cond_br or "
+      "func.return");
   // A branch back to the (only) entry block.
   expect_import_error(
       "\"func.func\"() ({\n^bb0:\n  \"stablehlo.optimization_barrier\"()[^bb0] : () -> ()\n}) "
@@ -2055,6 +2138,8 @@ int main(void) {
       cmocka_unit_test(test_check_op_errors),
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
+      cmocka_unit_test(test_cfg_errors),
+      cmocka_unit_test(test_bitcast_i1_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),

@@ -1445,6 +1445,15 @@ static const grtc_shlo_format_t grtc_shlo_parens = {GRTC_SHLO_PARENS, NULL, 0};
 static const grtc_shlo_format_t grtc_shlo_check = {
     GRTC_SHLO_PARENS | GRTC_SHLO_VALUE_ITEM, NULL, 0};
 
+// cf.br ^bb(args : types) and cf.cond_br %c, ^a(args), ^b(args) (|data|
+// non-NULL): multi-block functions (docs/compiler.md "Functions with
+// several blocks").
+static grt_status_t grtc_shlo_parse_cf_branch(grtc_parser_t* parser,
+                                              const grtc_op_syntax_t* syntax,
+                                              grtc_op_state_t* state) {
+  return grtc_parser_parse_branch(parser, state, syntax->data != NULL);
+}
+
 #define GRTC_SHLO_PLAIN(name) {name, NULL, grtc_shlo_parse_format, &grtc_shlo_plain, NULL},
 #define GRTC_SHLO_ARITH_OP(name) {name, NULL, grtc_shlo_parse_format, &grtc_shlo_arith, NULL},
 
@@ -1494,6 +1503,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"stablehlo.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
     {"stablehlo.reduce", NULL, grtc_shlo_parse_reduce, NULL, "stablehlo"},
     {"stablehlo.while", NULL, grtc_shlo_parse_while, NULL, "stablehlo"},
+    {"cf.br", NULL, grtc_shlo_parse_cf_branch, NULL, NULL},
+    {"cf.cond_br", NULL, grtc_shlo_parse_cf_branch, "conditional", NULL},
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
     {"stablehlo.composite", NULL, grtc_shlo_parse_composite, NULL, NULL},

@@ -249,6 +249,62 @@ grtc_tfunc_t* grtc_tmodule_find_func(const grtc_tmodule_t* module,
   return NULL;
 }
 
+grtc_tglobal_t* grtc_tmodule_find_global(const grtc_tmodule_t* module,
+                                         grt_string_view_t name) {
+  for (grtc_tglobal_t* global = module->first_global; global; global = global->next) {
+    if (grt_string_view_equal(global->name, name)) return global;
+  }
+  return NULL;
+}
+
+grt_status_t grtc_tmodule_add_global(grtc_tmodule_t* module,
+                                     grt_string_view_t name,
+                                     const grtc_ttype_t* type,
+                                     const uint8_t* data, size_t size,
+                                     bool splat,
+                                     grtc_tglobal_t** out_global) {
+  *out_global = NULL;
+  char text[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (!grtc_ttype_is_static(type)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "global '@%.*s' has the symbolic type %s; a global's "
+                           "shape must be static", GRT_SV_ARG(name),
+                           grtc_ttype_format(type, text, sizeof(text)));
+  }
+  int64_t bytes = grtc_ttype_byte_size(type);
+  size_t expected = splat ? grtc_elem_byte_size(type->elem) : (size_t)bytes;
+  if (bytes < 0 || size != expected || (size && !data)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "global '@%.*s' of type %s is given %zu bytes, "
+                           "expected %zu%s", GRT_SV_ARG(name),
+                           grtc_ttype_format(type, text, sizeof(text)), size,
+                           expected, splat ? " (a splat of one element)" : "");
+  }
+  if (grtc_tmodule_find_global(module, name)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "global '@%.*s' is defined twice", GRT_SV_ARG(name));
+  }
+  grtc_tglobal_t* global = grtc_tmodule_alloc(module, sizeof(*global));
+  const char* copy = grtc_tmodule_strdup(module, name);
+  uint8_t* bytes_copy = grtc_tmodule_alloc(module, size);
+  if (!global || !copy || !bytes_copy) return grtc_tmodule_oom();
+  if (size) memcpy(bytes_copy, data, size);
+  global->name = grt_make_string_view(copy, name.size);
+  global->type = *type;
+  global->data = bytes_copy;
+  global->size = size;
+  global->splat = splat;
+  global->index = module->global_count++;
+  if (module->last_global) {
+    module->last_global->next = global;
+  } else {
+    module->first_global = global;
+  }
+  module->last_global = global;
+  *out_global = global;
+  return grt_ok_status();
+}
+
 grt_status_t grtc_top_create(grtc_tmodule_t* module, grtc_top_kind_t kind,
                              grtc_tvalue_t* const* operands,
                              uint32_t operand_count,
@@ -436,7 +492,7 @@ void grtc_tfunc_recount_uses(grtc_tfunc_t* func) {
 
 static bool grtc_top_has_effects(const grtc_top_t* op) {
   grtc_top_role_t role = grtc_top_kind_role(op->kind);
-  if (op->kind == GRTC_TOP_DISPATCH) return false;
+  if (op->kind == GRTC_TOP_DISPATCH || op->kind == GRTC_TOP_GLOBAL_LOAD) return false;
   return role == GRTC_ROLE_C || role == GRTC_ROLE_H;
 }
 

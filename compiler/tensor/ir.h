@@ -62,6 +62,7 @@ const char* grtc_ttype_format(const grtc_ttype_t* type, char* buffer,
 
 typedef struct grtc_top_t grtc_top_t;
 typedef struct grtc_tblock_t grtc_tblock_t;
+typedef struct grtc_tglobal_t grtc_tglobal_t;
 typedef struct grtc_tfunc_t grtc_tfunc_t;
 
 typedef struct grtc_tvalue_t {
@@ -208,6 +209,10 @@ typedef struct grtc_tvalue_t {
      rank-0 assertion, the rest rank-0 integers for {0}, {1}... in        \
      attrs.message, the error the call fails with when it is false */     \
   X(SHAPE_ASSERTION, "stablehlo.custom_call @shape_assertion", NONE, H)   \
+  /* host: attrs.global; result 0 a copy of the global's current value */ \
+  X(GLOBAL_LOAD, "util.global.load", NONE, H)                            \
+  /* host: attrs.global; operand 0 becomes its value (copied into it) */  \
+  X(GLOBAL_STORE, "util.global.store", NONE, H)                          \
   /* host: attrs.kernel, operands the inputs, results the outputs */      \
   X(DISPATCH, "dispatch", NONE, H)
 
@@ -314,6 +319,8 @@ typedef struct grtc_top_attrs_t {
   uint32_t kernel;
   bool tied;
   uint32_t tied_operand;
+  // GLOBAL_LOAD, GLOBAL_STORE: the module's global they read or write.
+  const grtc_tglobal_t* global;
 } grtc_top_attrs_t;
 
 struct grtc_top_t {
@@ -352,6 +359,24 @@ struct grtc_tfunc_t {
   const grtc_location_t* location;
   uint32_t line, column;
   grtc_tfunc_t* next;
+};
+
+// A module-level variable: state kept across calls (a util.global or
+// ml_program.global some function stores to; docs/compiler.md "Mutable
+// globals"). The host program allocates its buffer when the module is
+// loaded and fills it with the initial bytes; GLOBAL_LOAD copies the
+// current bytes into a value, GLOBAL_STORE copies a value into them, both
+// recorded in order with the dispatches.
+struct grtc_tglobal_t {
+  grt_string_view_t name;  // arena copy, NUL-terminated
+  grtc_ttype_t type;       // static
+  // The initial bytes, as attrs.constant of a CONSTANT of |type| (a splat
+  // holds one element).
+  const uint8_t* data;
+  size_t size;
+  bool splat;
+  uint32_t index;  // in the module's list, from 0
+  grtc_tglobal_t* next;
 };
 
 //===----------------------------------------------------------------------===//
@@ -417,6 +442,9 @@ typedef struct grtc_tmodule_t {
   const char* file_name;   // for diagnostics (arena copy)
   grtc_tfunc_t* first_func;
   grtc_tfunc_t* last_func;
+  grtc_tglobal_t* first_global;
+  grtc_tglobal_t* last_global;
+  uint32_t global_count;
   uint32_t next_value_id;
   // The symbols of every function and the relations between them: shape
   // bookkeeping that verification adds to, so it is reached through a
@@ -443,6 +471,18 @@ grt_status_t grtc_tfunc_create(grtc_tmodule_t* module, grt_string_view_t name,
                                grtc_tfunc_t** out_func) GRT_MUST_USE;
 grtc_tfunc_t* grtc_tmodule_find_func(const grtc_tmodule_t* module,
                                      grt_string_view_t name);
+// Adds a mutable global named |name| of the static |type| holding |data|
+// (|size| bytes: the type's byte size, or one element when |splat|; copied
+// into the arena) when the module loads. A symbolic type, a size that does
+// not match or a name already taken is INVALID_ARGUMENT naming the global.
+grt_status_t grtc_tmodule_add_global(grtc_tmodule_t* module,
+                                     grt_string_view_t name,
+                                     const grtc_ttype_t* type,
+                                     const uint8_t* data, size_t size,
+                                     bool splat,
+                                     grtc_tglobal_t** out_global) GRT_MUST_USE;
+grtc_tglobal_t* grtc_tmodule_find_global(const grtc_tmodule_t* module,
+                                         grt_string_view_t name);
 
 // A detached block (for op regions) with |arg_count| arguments.
 grt_status_t grtc_tblock_create(grtc_tmodule_t* module,
@@ -488,8 +528,8 @@ void grtc_tfunc_replace_uses(grtc_tfunc_t* func, grtc_tvalue_t* from,
 // Recomputes use_count of every value in |func|.
 void grtc_tfunc_recount_uses(grtc_tfunc_t* func);
 // Removes ops whose results are all unused, except those with effects
-// (roles C and H other than DISPATCH: calls, terminators, control flow,
-// checks), repeatedly, and recounts uses.
+// (roles C and H other than DISPATCH and GLOBAL_LOAD: calls, terminators,
+// control flow, checks, global stores), repeatedly, and recounts uses.
 void grtc_tfunc_remove_dead_ops(grtc_tfunc_t* func);
 
 // A new symbol; *out_dim is its GRTC_DIM_SYMBOL.

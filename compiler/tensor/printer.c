@@ -393,6 +393,11 @@ static void grtc_print_op(grtc_printer_t* p, const grtc_top_t* op) {
     grt_string_builder_append_cstring(p->out, " ");
     grtc_print_values(p, op->operands, op->operand_count);
   }
+  if ((op->kind == GRTC_TOP_GLOBAL_LOAD || op->kind == GRTC_TOP_GLOBAL_STORE) &&
+      op->attrs.global) {
+    grt_string_builder_appendf(p->out, "%s@%.*s", op->operand_count ? ", " : " ",
+                               GRT_SV_ARG(op->attrs.global->name));
+  }
   if (op->kind == GRTC_TOP_CONSTANT) grtc_print_constant(p, op);
   grtc_print_attrs(p, op);
   if (op->kind == GRTC_TOP_SHAPE_ASSERTION && op->attrs.message) {
@@ -427,6 +432,12 @@ void grtc_tensor_print(const grtc_tmodule_t* module,
   grtc_printer_t p = {out, 1, true};
   grt_string_builder_appendf(out, "module @%.*s {\n", (int)module->name.size,
                              module->name.data);
+  for (const grtc_tglobal_t* g = module->first_global; g; g = g->next) {
+    grt_string_builder_appendf(out, "  util.global private mutable @%.*s : ",
+                               GRT_SV_ARG(g->name));
+    grtc_print_type(&p, &g->type);
+    grt_string_builder_append_cstring(out, "\n");
+  }
   for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
     grt_string_builder_appendf(out, "  func.func %s@%.*s",
                                func->is_public ? "public " : "private ",

@@ -1865,6 +1865,20 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
   }
 }
 
+// util.global.load / util.global.store: the global's type, exactly.
+static grt_status_t grtc_verify_global(grtc_verifier_t* v, const grtc_top_t* op) {
+  bool load = op->kind == GRTC_TOP_GLOBAL_LOAD;
+  GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, load ? 0 : 1, load ? 0 : 1, load ? 1 : 0));
+  const grtc_tglobal_t* global = op->attrs.global;
+  if (!global) return VERR(op, "names no global");
+  const grtc_ttype_t* type = load ? &op->results[0].type : grtc_vop(op, 0);
+  if (!grtc_ttype_equal(type, &global->type)) {
+    return VERR(op, "%s '@%.*s' of type %s as %s", load ? "loads" : "stores to",
+                GRT_SV_ARG(global->name), grtc_vfmt(v, &global->type), grtc_vfmt(v, type));
+  }
+  return grt_ok_status();
+}
+
 // Kernels are checked by their own verifier; only the tie is checked here.
 static grt_status_t grtc_verify_dispatch(grtc_verifier_t* v,
                                          const grtc_top_t* op) {
@@ -1917,6 +1931,8 @@ static grtc_verify_fn_t grtc_verify_fn(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_TRUE:
     case GRTC_TOP_CHECK_FALSE: return grtc_verify_check_bool;
     case GRTC_TOP_DISPATCH: return grtc_verify_dispatch;
+    case GRTC_TOP_GLOBAL_LOAD:
+    case GRTC_TOP_GLOBAL_STORE: return grtc_verify_global;
     case GRTC_TOP_GET_DIMENSION_SIZE: return grtc_verify_get_dimension_size;
     case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
       return grtc_verify_dynamic_broadcast_in_dim;

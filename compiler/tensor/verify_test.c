@@ -252,6 +252,52 @@ static void test_constant_size(void** state) {
   expect_error(&tb, op, "holds 8 bytes, expected 12 for tensor<3xf32>");
 }
 
+// util.global.load / store take the global's type exactly; a global must
+// be static and holds its type's bytes.
+static void test_globals(void** state) {
+  grtc_tb_t tb;
+  BEGIN(TT(F32, 4), TT(F32, 2));
+  grtc_tglobal_t* g = NULL;
+  float zero = 0;
+  grtc_ttype_t t4 = TT(F32, 4), t2 = TT(F32, 2);
+  GRT_EXPECT_OK(grtc_tmodule_add_global(tb.module, grt_make_cstring_view("g"),
+                                        &t4, (const uint8_t*)&zero,
+                                        4, true, &g));
+  grtc_top_t* load = grtc_tb_op(&tb, GRTC_TOP_GLOBAL_LOAD, NULL, 0,
+                                (grtc_ttype_t[]){TT(F32, 4)}, 1, 0);
+  load->attrs.global = g;
+  grtc_top_t* store = OPN(&tb, GLOBAL_STORE, R(load));
+  store->attrs.global = g;
+  expect_ok(&tb);
+
+  BEGIN(TT(F32, 2));
+  GRT_EXPECT_OK(grtc_tmodule_add_global(tb.module, grt_make_cstring_view("g"),
+                                        &t4, (const uint8_t*)&zero,
+                                        4, true, &g));
+  store = OPN(&tb, GLOBAL_STORE, ARG(0));
+  store->attrs.global = g;
+  expect_error(&tb, store, "stores to '@g' of type tensor<4xf32> as tensor<2xf32>");
+
+  BEGIN(TT(F32, 2));
+  load = grtc_tb_op(&tb, GRTC_TOP_GLOBAL_LOAD, NULL, 0, (grtc_ttype_t[]){TT(F32, 4)}, 1, 0);
+  expect_error(&tb, load, "names no global");
+
+  BEGIN(TT(F32, 2));
+  GRT_EXPECT_OK(grtc_tmodule_add_global(tb.module, grt_make_cstring_view("g"),
+                                        &t2, (const uint8_t*)&zero,
+                                        4, true, &g));
+  grt_expect_error(grtc_tmodule_add_global(tb.module, grt_make_cstring_view("g"),
+                                           &t2, (const uint8_t*)&zero,
+                                           4, true, &g),
+                   GRT_STATUS_INVALID_ARGUMENT, "global '@g' is defined twice");
+  grt_expect_error(grtc_tmodule_add_global(tb.module, grt_make_cstring_view("h"),
+                                           &t2, (const uint8_t*)&zero,
+                                           4, false, &g),
+                   GRT_STATUS_INVALID_ARGUMENT,
+                   "global '@h' of type tensor<2xf32> is given 4 bytes, expected 8");
+  grtc_tb_deinit(&tb);
+}
+
 static void test_iota(void** state) {
   grtc_tb_t tb;
   BEGIN(TS(F32));
@@ -1398,6 +1444,7 @@ int main(void) {
       cmocka_unit_test(test_convert),
       cmocka_unit_test(test_bitcast_convert),
       cmocka_unit_test(test_constant_size),
+      cmocka_unit_test(test_globals),
       cmocka_unit_test(test_iota),
       cmocka_unit_test(test_broadcast_in_dim),
       cmocka_unit_test(test_reshape),

@@ -430,19 +430,7 @@ static grt_status_t grtc_vm_parse_initializer(grtc_parser_t* parser,
 static grt_status_t grtc_vm_parse_branch(grtc_parser_t* parser,
                                          const grtc_op_syntax_t* syntax,
                                          grtc_op_state_t* state) {
-  bool conditional = syntax->data != NULL;
-  if (conditional) {
-    GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA,
-                                           "after the branch condition"));
-  }
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
-  if (conditional) {
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA,
-                                           "between the true and false targets"));
-    GRT_RETURN_IF_ERROR(grtc_parser_parse_successor(parser, state));
-  }
-  return grtc_parser_parse_optional_attribute_dict(parser, &state->attributes);
+  return grtc_parser_parse_branch(parser, state, syntax->data != NULL);
 }
 
 // vm.br_table %index { default: ^d(args), 0: ^a(args), 1: ^b(args) }

@@ -228,6 +228,76 @@ module @e2e_convert {
     return
   }
 
+  func.func public @test_bitcast_convert_i1_to_i8() {
+    %0 = util.unfoldable_constant dense<[[true, true, false, false, true, true, false, false], [false, true, true, false, false, false, true, false], [true, true, true, false, false, true, true, true]]> : tensor<3x8xi1>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3x8xi1>) -> tensor<3xi8>
+    check.expect_eq_const(%1, dense<[51, 70, -25]> : tensor<3xi8>) : tensor<3xi8>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i8_to_i1() {
+    %0 = util.unfoldable_constant dense<[51, 70, -25]> : tensor<3xi8>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3xi8>) -> tensor<3x8xi1>
+    check.expect_eq_const(%1, dense<[[true, true, false, false, true, true, false, false], [false, true, true, false, false, false, true, false], [true, true, true, false, false, true, true, true]]> : tensor<3x8xi1>) : tensor<3x8xi1>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i1_to_ui16() {
+    %0 = util.unfoldable_constant dense<[[false, true, false, false, false, false, true, false, true, false, false, false, false, false, true, true], [true, true, true, true, false, true, false, true, true, true, false, true, true, true, false, false]]> : tensor<2x16xi1>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x16xi1>) -> tensor<2xui16>
+    check.expect_eq_const(%1, dense<[49474, 15279]> : tensor<2xui16>) : tensor<2xui16>
+    return
+  }
+
+  func.func public @test_bitcast_convert_ui16_to_i1() {
+    %0 = util.unfoldable_constant dense<[49474, 15279]> : tensor<2xui16>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xui16>) -> tensor<2x16xi1>
+    check.expect_eq_const(%1, dense<[[false, true, false, false, false, false, true, false, true, false, false, false, false, false, true, true], [true, true, true, true, false, true, false, true, true, true, false, true, true, true, false, false]]> : tensor<2x16xi1>) : tensor<2x16xi1>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i1_to_i32() {
+    %0 = util.unfoldable_constant dense<[true, true, true, true, true, true, true, true, false, false, false, false, false, false, true, true, true, true, true, true, false, true, false, true, false, false, false, false, true, false, false, false]> : tensor<32xi1>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<32xi1>) -> tensor<i32>
+    check.expect_eq_const(%1, dense<279953663> : tensor<i32>) : tensor<i32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i32_to_i1() {
+    %0 = util.unfoldable_constant dense<279953663> : tensor<i32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<i32>) -> tensor<32xi1>
+    check.expect_eq_const(%1, dense<[true, true, true, true, true, true, true, true, false, false, false, false, false, false, true, true, true, true, true, true, false, true, false, true, false, false, false, false, true, false, false, false]> : tensor<32xi1>) : tensor<32xi1>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i1_to_f32() {
+    %0 = util.unfoldable_constant dense<[[false, true, false, false, true, true, false, true, true, false, true, false, false, false, true, true, false, false, true, false, true, true, false, true, false, false, false, false, false, false, true, true], [true, true, true, true, false, true, false, true, true, false, false, true, false, true, false, false, true, true, true, false, true, true, false, true, false, false, false, false, false, false, true, false]]> : tensor<2x32xi1>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x32xi1>) -> tensor<2xf32>
+    check.expect_almost_eq_const(%1, dense<[-5.6491327e+00, 5.7238383e+00]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f32_to_i1() {
+    %0 = util.unfoldable_constant dense<[-5.6491327e+00, 5.7238383e+00]> : tensor<2xf32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xf32>) -> tensor<2x32xi1>
+    check.expect_eq_const(%1, dense<[[false, true, false, false, true, true, false, true, true, false, true, false, false, false, true, true, false, false, true, false, true, true, false, true, false, false, false, false, false, false, true, true], [true, true, true, true, false, true, false, true, true, false, false, true, false, true, false, false, true, true, true, false, true, true, false, true, false, false, false, false, false, false, true, false]]> : tensor<2x32xi1>) : tensor<2x32xi1>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i1_to_i64() {
+    %0 = util.unfoldable_constant dense<[[true, false, false, true, true, true, true, false, true, false, true, true, true, true, false, true, false, false, true, true, true, true, true, false, true, true, false, true, true, false, false, false, true, false, false, false, true, true, true, true, true, false, false, true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false], [true, false, false, true, true, false, false, false, false, false, false, true, true, false, true, true, false, true, true, true, false, false, false, true, false, true, true, false, true, false, true, false, false, false, false, true, true, true, false, true, true, false, false, true, false, true, true, false, true, true, true, true, false, false, true, true, true, true, false, true, false, false, false, false]]> : tensor<2x64xi1>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x64xi1>) -> tensor<2xi64>
+    check.expect_eq_const(%1, dense<[7494440515748543865, 851015095043414041]> : tensor<2xi64>) : tensor<2xi64>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i64_to_i1() {
+    %0 = util.unfoldable_constant dense<[7494440515748543865, 851015095043414041]> : tensor<2xi64>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xi64>) -> tensor<2x64xi1>
+    check.expect_eq_const(%1, dense<[[true, false, false, true, true, true, true, false, true, false, true, true, true, true, false, true, false, false, true, true, true, true, true, false, true, true, false, true, true, false, false, false, true, false, false, false, true, true, true, true, true, false, false, true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false], [true, false, false, true, true, false, false, false, false, false, false, true, true, false, true, true, false, true, true, true, false, false, false, true, false, true, true, false, true, false, true, false, false, false, false, true, true, true, false, true, true, false, false, true, false, true, true, false, true, true, true, true, false, false, true, true, true, true, false, true, false, false, false, false]]> : tensor<2x64xi1>) : tensor<2x64xi1>
+    return
+  }
+
   // Conversion truncates: 2.9 gives 2, not 3.
   func.func public @fail_convert_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[2.9e+00]> : tensor<1xf32>
