@@ -5461,6 +5461,40 @@ def gen_complex():
                             "transpose, broadcast_in_dim, slice, concatenate,\n"
                             "pad, reverse, select, dynamic_slice."))
 
+        f = Func("test_control_" + suffix)
+        z = carray([1 + 2j, -0.5 + 1j, 3 - 1j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        # fori_loop(0, 3, lambda i, z: z * (0.5 + 1j), z)
+        r = counted_while(f, x, ty, 0, 3, [
+            "  %c = stablehlo.constant dense<1> : tensor<i32>",
+            "  %%cst = stablehlo.constant dense<(5.000000e-01, 1.000000e+00)> : %s" % ty,
+            "  %%100 = stablehlo.multiply %%iterArg_0, %%cst : %s" % ty,
+            "  %101 = stablehlo.add %iterArg, %c : tensor<i32>",
+            "  stablehlo.return %%101, %%100 : tensor<i32>, %s" % ty,
+        ])
+        c_expect(f, "%s#1" % r, z.astype(np.complex128) * (0.5 + 1j) ** 3, elem)
+        # Sliding sums of 2 (reduce_window with an add body).
+        c0 = f.op("stablehlo.constant dense<(0.0, 0.0)> : %s" % tensor_type([], elem))
+        body = binary_body("add", elem)
+        w = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: 2>}> '
+                 '({\n%s\n    }) : (%s, %s) -> %s'
+                 % (x, c0, body, ty, tensor_type([], elem), tensor_type([2], elem)))
+        c_expect(f, w, z[:-1].astype(np.complex128) + z[1:], elem)
+        # x[idx] and a dynamic_update_slice of complex elements.
+        idx = f.input(np.array([[2], [0]], dtype=np.int32), "i32")
+        g = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+                 'collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, '
+                 'slice_sizes = array<i64: 1>}> : (%s, tensor<2x1xi32>) -> %s'
+                 % (x, idx, ty, tensor_type([2], elem)))
+        f.expect(g, z[[2, 0]], elem, 0.0, 0.0)
+        one = f.input(np.array(1, dtype=np.int32), "i32")
+        u = f.op("stablehlo.dynamic_update_slice %s, %s, %s : (%s, %s, %s) -> %s"
+                 % (x, g, one, ty, tensor_type([2], elem), tensor_type([], "i32"), ty))
+        f.expect(u, np.array([z[0], z[2], z[0]]), elem, 0.0, 0.0)
+        funcs.append(f.text(comment="A while loop carrying a complex value, "
+                            "reduce_window, gather, dynamic_update_slice."))
+
         # Complex arguments and results: the interleaved form at calls.
         helper = ("  func.func private @mul_conj_%s(%%a: %s, %%b: %s) -> %s {\n"
                   "    %%0 = stablehlo.imag %%b : (%s) -> %s\n"

@@ -22,28 +22,8 @@
 #define COS(a) grtc_chlo_unary(m, GRTC_TOP_COSINE, (a))
 #define C(like, v) grtc_chlo_splat(m, (like), (v))
 
-static grtc_tvalue_t* grtc_complex_cmp(grtc_chlo_math_t* m, grtc_compare_direction_t direction,
-                                       grtc_tvalue_t* a, grtc_tvalue_t* c) {
-  if (!a) return NULL;
-  grtc_ttype_t type = a->type;
-  type.elem = GRTC_ELEM_I1;
-  grtc_tvalue_t* operands[2] = {a, c};
-  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_COMPARE, operands, 2, &type);
-  if (r) {
-    r->def->attrs.compare_direction = direction;
-    r->def->attrs.compare_type = GRTC_CMP_TYPE_FLOAT;
-  }
-  return r;
-}
-
-static grtc_tvalue_t* grtc_complex_select(grtc_chlo_math_t* m, grtc_tvalue_t* p,
-                                          grtc_tvalue_t* a, grtc_tvalue_t* c) {
-  grtc_tvalue_t* operands[3] = {p, a, c};
-  return a ? grtc_chlo_make(m, GRTC_TOP_SELECT, operands, 3, &a->type) : NULL;
-}
-
-#define SELECT(p, a, c) grtc_complex_select(m, (p), (a), (c))
-#define CMP(direction, a, c) grtc_complex_cmp(m, GRTC_CMP_##direction, (a), (c))
+#define SELECT(p, a, c) grtc_chlo_select(m, (p), (a), (c))
+#define CMP(direction, a, c) grtc_chlo_compare(m, GRTC_CMP_##direction, (a), (c))
 
 static grtc_complex_t grtc_complex_make(grtc_tvalue_t* re, grtc_tvalue_t* im) {
   grtc_complex_t z = {re, im};

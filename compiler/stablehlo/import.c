@@ -2328,6 +2328,20 @@ static grt_status_t grtc_import_complex_part_type(const grtc_import_t* ctx,
   return grt_ok_status();
 }
 
+// Appends |type| to |types| (at *inout_count): a real type as it is, a
+// complex one as its two parts.
+static grt_status_t grtc_import_complex_expand_type(const grtc_import_t* ctx,
+                                                    const grtc_operation_t* op,
+                                                    const grtc_type_t* type,
+                                                    grtc_ttype_t* types,
+                                                    uint32_t* inout_count) {
+  uint32_t at = *inout_count;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, type, &types[at]));
+  if (grtc_import_is_complex(type)) types[++at] = types[*inout_count];
+  *inout_count = at + 1;
+  return grt_ok_status();
+}
+
 // An op of |op|'s own kind and attributes on |operands| (real tensors).
 static grt_status_t grtc_import_complex_same(grtc_import_t* ctx, const grtc_operation_t* op,
                                              const grtc_import_op_t* entry,
@@ -2396,28 +2410,16 @@ static grt_status_t grtc_import_complex_reduce(grtc_import_t* ctx,
     }
   }
   for (uint32_t i = 0; i < op->result_count; ++i) {
-    bool is_complex = grtc_import_is_complex(op->results[i].type);
-    GRT_RETURN_IF_ERROR(
-        grtc_import_complex_part_type(ctx, op, op->results[i].type, &results[result_count]));
-    if (is_complex) {
-      results[result_count + 1] = results[result_count];
-      ++result_count;
-    }
-    ++result_count;
+    GRT_RETURN_IF_ERROR(grtc_import_complex_expand_type(ctx, op, op->results[i].type,
+                                                        results, &result_count));
   }
   const grtc_block_t* source = op->regions[0]->first;
   grtc_ttype_t arg_types[MAX_VALUES];
   uint32_t arg_count = 0;
   if (2 * source->arg_count > MAX_VALUES) return grtc_import_complex_unsupported(ctx, op);
   for (uint32_t i = 0; i < source->arg_count; ++i) {
-    bool is_complex = grtc_import_is_complex(source->args[i].type);
-    GRT_RETURN_IF_ERROR(
-        grtc_import_complex_part_type(ctx, op, source->args[i].type, &arg_types[arg_count]));
-    if (is_complex) {
-      arg_types[arg_count + 1] = arg_types[arg_count];
-      ++arg_count;
-    }
-    ++arg_count;
+    GRT_RETURN_IF_ERROR(grtc_import_complex_expand_type(ctx, op, source->args[i].type,
+                                                        arg_types, &arg_count));
   }
   grtc_top_t* top = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, entry->kind, operands, operand_count,

@@ -133,6 +133,39 @@ module @e2e_complex {
     return
   }
 
+  // A while loop carrying a complex value, reduce_window, gather, dynamic_update_slice.
+  func.func public @test_control_c64() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-5.0e-01, 1.0e+00), (3.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>
+    %1 = stablehlo.constant dense<0> : tensor<i32>
+    %2:2 = stablehlo.while(%iterArg = %1, %iterArg_0 = %0) : tensor<i32>, tensor<3xcomplex<f32>>
+     cond {
+      %c = stablehlo.constant dense<3> : tensor<i32>
+      %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %100 : tensor<i1>
+    } do {
+      %c = stablehlo.constant dense<1> : tensor<i32>
+      %cst = stablehlo.constant dense<(5.000000e-01, 1.000000e+00)> : tensor<3xcomplex<f32>>
+      %100 = stablehlo.multiply %iterArg_0, %cst : tensor<3xcomplex<f32>>
+      %101 = stablehlo.add %iterArg, %c : tensor<i32>
+      stablehlo.return %101, %100 : tensor<i32>, tensor<3xcomplex<f32>>
+    }
+    check.expect_almost_eq_const(%2#1, dense<[(-8.75e-01, -3.0e+00), (9.375e-01, -1.25e+00), (-4.375e+00, 6.25e-01)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %3 = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>
+    %4 = "stablehlo.reduce_window"(%0, %3) <{window_dimensions = array<i64: 2>}> ({
+    ^bb0(%arg1: tensor<complex<f32>>, %arg2: tensor<complex<f32>>):
+      %100 = stablehlo.add %arg1, %arg2 : tensor<complex<f32>>
+      stablehlo.return %100 : tensor<complex<f32>>
+    }) : (tensor<3xcomplex<f32>>, tensor<complex<f32>>) -> tensor<2xcomplex<f32>>
+    check.expect_almost_eq_const(%4, dense<[(5.0e-01, 3.0e+00), (2.5e+00, 0.0e+00)]> : tensor<2xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<2xcomplex<f32>>
+    %5 = util.unfoldable_constant dense<[[2], [0]]> : tensor<2x1xi32>
+    %6 = "stablehlo.gather"(%0, %5) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<3xcomplex<f32>>, tensor<2x1xi32>) -> tensor<2xcomplex<f32>>
+    check.expect_almost_eq_const(%6, dense<[(3.0e+00, -1.0e+00), (1.0e+00, 2.0e+00)]> : tensor<2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f32>>
+    %7 = util.unfoldable_constant dense<1> : tensor<i32>
+    %8 = stablehlo.dynamic_update_slice %0, %6, %7 : (tensor<3xcomplex<f32>>, tensor<2xcomplex<f32>>, tensor<i32>) -> tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%8, dense<[(1.0e+00, 2.0e+00), (3.0e+00, -1.0e+00), (1.0e+00, 2.0e+00)]> : tensor<3xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3xcomplex<f32>>
+    return
+  }
+
   func.func private @mul_conj_c64(%a: tensor<3xcomplex<f32>>, %b: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
     %0 = stablehlo.imag %b : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
     %1 = stablehlo.negate %0 : tensor<3xf32>
@@ -276,6 +309,39 @@ module @e2e_complex {
     %12 = util.unfoldable_constant dense<1> : tensor<i32>
     %13 = stablehlo.dynamic_slice %0, %12, %12, sizes = [1, 2] : (tensor<2x3xcomplex<f64>>, tensor<i32>, tensor<i32>) -> tensor<1x2xcomplex<f64>>
     check.expect_almost_eq_const(%13, dense<[[(4.0e+00, 1.5e+00), (5.0e+00, 2.5e+00)]]> : tensor<1x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<1x2xcomplex<f64>>
+    return
+  }
+
+  // A while loop carrying a complex value, reduce_window, gather, dynamic_update_slice.
+  func.func public @test_control_c128() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-5.0e-01, 1.0e+00), (3.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>
+    %1 = stablehlo.constant dense<0> : tensor<i32>
+    %2:2 = stablehlo.while(%iterArg = %1, %iterArg_0 = %0) : tensor<i32>, tensor<3xcomplex<f64>>
+     cond {
+      %c = stablehlo.constant dense<3> : tensor<i32>
+      %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %100 : tensor<i1>
+    } do {
+      %c = stablehlo.constant dense<1> : tensor<i32>
+      %cst = stablehlo.constant dense<(5.000000e-01, 1.000000e+00)> : tensor<3xcomplex<f64>>
+      %100 = stablehlo.multiply %iterArg_0, %cst : tensor<3xcomplex<f64>>
+      %101 = stablehlo.add %iterArg, %c : tensor<i32>
+      stablehlo.return %101, %100 : tensor<i32>, tensor<3xcomplex<f64>>
+    }
+    check.expect_almost_eq_const(%2#1, dense<[(-8.75e-01, -3.0e+00), (9.375e-01, -1.25e+00), (-4.375e+00, 6.25e-01)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %3 = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f64>>
+    %4 = "stablehlo.reduce_window"(%0, %3) <{window_dimensions = array<i64: 2>}> ({
+    ^bb0(%arg1: tensor<complex<f64>>, %arg2: tensor<complex<f64>>):
+      %100 = stablehlo.add %arg1, %arg2 : tensor<complex<f64>>
+      stablehlo.return %100 : tensor<complex<f64>>
+    }) : (tensor<3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const(%4, dense<[(5.0e-01, 3.0e+00), (2.5e+00, 0.0e+00)]> : tensor<2xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<2xcomplex<f64>>
+    %5 = util.unfoldable_constant dense<[[2], [0]]> : tensor<2x1xi32>
+    %6 = "stablehlo.gather"(%0, %5) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<3xcomplex<f64>>, tensor<2x1xi32>) -> tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const(%6, dense<[(3.0e+00, -1.0e+00), (1.0e+00, 2.0e+00)]> : tensor<2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f64>>
+    %7 = util.unfoldable_constant dense<1> : tensor<i32>
+    %8 = stablehlo.dynamic_update_slice %0, %6, %7 : (tensor<3xcomplex<f64>>, tensor<2xcomplex<f64>>, tensor<i32>) -> tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%8, dense<[(1.0e+00, 2.0e+00), (3.0e+00, -1.0e+00), (1.0e+00, 2.0e+00)]> : tensor<3xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3xcomplex<f64>>
     return
   }
 
