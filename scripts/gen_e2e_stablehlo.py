@@ -5317,6 +5317,8 @@ COMPLEX_UNARY = [
     ("negate", np.negative, [1 + 2j, -0.5 + 0j, 3 - 4j, -2.5 - 1e-3j]),
     ("exponential", np.exp, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j]),
     ("log", np.log, [1 + 0j, 1 + 1j, -2 + 0.5j, -3 - 4j, 0.5j, 1e3 - 1e-3j]),
+    ("exponential_minus_one", np.expm1, [0j, 1e-5 + 1e-5j, 1 + 1j, -2 + 0.5j, 1e-4 - 3j]),
+    ("log_plus_one", np.log1p, [0j, 1e-5 - 1e-5j, 1 + 1j, -2 + 0.5j, -0.5 + 1e-4j]),
     ("sqrt", np.sqrt, [0j, 4 + 0j, -4 + 0j, 3 + 4j, -3 - 4j, 1e-3 + 2j, -2.5 + 1e-4j]),
     ("rsqrt", lambda z: 1 / np.sqrt(z), [4 + 0j, -4 + 0j, 3 + 4j, -3 - 4j, 0.5 - 2j]),
     ("sine", np.sin, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 1e-4 + 1e-4j]),

@@ -18,6 +18,7 @@
 #define EXP(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL, (a))
 #define EXPM1(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL_MINUS_ONE, (a))
 #define LOG(a) grtc_chlo_unary(m, GRTC_TOP_LOG, (a))
+#define LOG1P(a) grtc_chlo_unary(m, GRTC_TOP_LOG_PLUS_ONE, (a))
 #define SIN(a) grtc_chlo_unary(m, GRTC_TOP_SINE, (a))
 #define COS(a) grtc_chlo_unary(m, GRTC_TOP_COSINE, (a))
 #define C(like, v) grtc_chlo_splat(m, (like), (v))
@@ -125,6 +126,23 @@ static grtc_complex_t grtc_complex_log(grtc_chlo_math_t* m, grtc_complex_t z) {
   return grtc_complex_make(LOG(grtc_complex_abs(m, z)), ATAN2(z.im, z.re));
 }
 
+// exp(z) - 1 = (expm1(re) cos(im) - 2 sin^2(im / 2), exp(re) sin(im)):
+// exact for small z, where exp(z) - 1 would cancel.
+static grtc_complex_t grtc_complex_expm1(grtc_chlo_math_t* m, grtc_complex_t z) {
+  grtc_tvalue_t* half_sin = SIN(MUL(z.im, C(z.im, 0.5)));
+  grtc_tvalue_t* re = SUB(MUL(EXPM1(z.re), COS(z.im)),
+                          MUL(C(z.re, 2.0), MUL(half_sin, half_sin)));
+  return grtc_complex_make(re, MUL(EXP(z.re), SIN(z.im)));
+}
+
+// log(1 + z) = (log1p(2 re + re^2 + im^2) / 2, atan2(im, 1 + re)): exact
+// for small z, where 1 + z would round.
+static grtc_complex_t grtc_complex_log1p(grtc_chlo_math_t* m, grtc_complex_t z) {
+  grtc_tvalue_t *a = z.re, *b = z.im;
+  grtc_tvalue_t* t = ADD(MUL(a, ADD(a, C(a, 2.0))), MUL(b, b));
+  return grtc_complex_make(MUL(LOG1P(t), C(a, 0.5)), ATAN2(b, ADD(a, C(a, 1.0))));
+}
+
 // t = sqrt((|re| + |z|) / 2); re >= 0: (t, im / 2t), else (|im| / 2t,
 // t with im's sign); 0 stays (0, im).
 static grtc_complex_t grtc_complex_sqrt(grtc_chlo_math_t* m, grtc_complex_t z) {
@@ -206,6 +224,7 @@ static const struct {
     {GRTC_TOP_ABS, 1},         {GRTC_TOP_EXPONENTIAL, 1}, {GRTC_TOP_LOG, 1},
     {GRTC_TOP_SQRT, 1},        {GRTC_TOP_RSQRT, 1},    {GRTC_TOP_SINE, 1},
     {GRTC_TOP_COSINE, 1},      {GRTC_TOP_TANH, 1},     {GRTC_TOP_SIGN, 1},
+    {GRTC_TOP_EXPONENTIAL_MINUS_ONE, 1},                {GRTC_TOP_LOG_PLUS_ONE, 1},
 };
 
 bool grtc_complex_handles(grtc_top_kind_t kind, uint32_t* out_arity) {
@@ -241,6 +260,10 @@ grtc_complex_t grtc_complex_elementwise(grtc_chlo_math_t* m, grtc_top_kind_t kin
       return grtc_complex_exp(m, x);
     case GRTC_TOP_LOG:
       return grtc_complex_log(m, x);
+    case GRTC_TOP_EXPONENTIAL_MINUS_ONE:
+      return grtc_complex_expm1(m, x);
+    case GRTC_TOP_LOG_PLUS_ONE:
+      return grtc_complex_log1p(m, x);
     case GRTC_TOP_SQRT:
       return grtc_complex_sqrt(m, x);
     case GRTC_TOP_RSQRT: {

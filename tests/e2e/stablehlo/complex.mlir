@@ -16,44 +16,50 @@ module @e2e_complex {
     %4 = util.unfoldable_constant dense<[(1.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (-3.0e+00, -4.0e+00), (0.0e+00, 5.0e-01), (1.0e+03, -1.0e-03)]> : tensor<6xcomplex<f32>>
     %5 = stablehlo.log %4 : tensor<6xcomplex<f32>>
     check.expect_almost_eq_const(%5, dense<[(0.0e+00, 0.0e+00), (3.465736e-01, 7.853982e-01), (7.234595e-01, 2.896614e+00), (1.609438e+00, -2.2142975e+00), (-6.931472e-01, 1.5707964e+00), (6.9077554e+00, -1.0e-06)]> : tensor<6xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<6xcomplex<f32>>
-    %6 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (1.0e-03, 2.0e+00), (-2.5e+00, 1.0e-04)]> : tensor<7xcomplex<f32>>
-    %7 = stablehlo.sqrt %6 : tensor<7xcomplex<f32>>
-    check.expect_almost_eq_const(%7, dense<[(0.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (0.0e+00, 2.0e+00), (2.0e+00, 1.0e+00), (1.0e+00, -2.0e+00), (1.00025e+00, 9.9975e-01), (3.1622774e-05, 1.5811388e+00)]> : tensor<7xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<7xcomplex<f32>>
-    %8 = util.unfoldable_constant dense<[(4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (5.0e-01, -2.0e+00)]> : tensor<5xcomplex<f32>>
-    %9 = "stablehlo.rsqrt"(%8) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%9, dense<[(5.0e-01, 0.0e+00), (0.0e+00, -5.0e-01), (4.0e-01, -2.0e-01), (2.0e-01, 4.0e-01), (5.489619e-01, 4.286165e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %10 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>
-    %11 = stablehlo.sine %10 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%11, dense<[(0.0e+00, 0.0e+00), (1.2984576e+00, 6.349639e-01), (-1.0253474e+00, -2.1685216e-01), (2.4907794e+00, -9.706444e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %12 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>
-    %13 = stablehlo.cosine %12 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%13, dense<[(1.0e+00, -0.0e+00), (8.3373004e-01, -9.888977e-01), (-4.6925798e-01, 4.738306e-01), (9.754683e+00, 2.478462e+00), (1.0e+00, -9.999999e-09)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %14 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+01, 1.0e+00), (-2.5e+01, -2.0e+00)]> : tensor<6xcomplex<f32>>
-    %15 = stablehlo.tanh %14 : tensor<6xcomplex<f32>>
-    check.expect_almost_eq_const(%15, dense<[(0.0e+00, 0.0e+00), (1.0839233e+00, 2.717526e-01), (-9.7994083e-01, 3.0215988e-02), (2.4959107e-01, 1.3383274e-01), (1.0e+00, 1.5924546e-26), (-1.0e+00, 2.9193654e-22)]> : tensor<6xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<6xcomplex<f32>>
-    %16 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f32>>
-    %17 = "stablehlo.sign"(%16) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%17, dense<[(0.0e+00, 0.0e+00), (6.0e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.0710677e-01, -7.0710677e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %18 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %19 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %20 = stablehlo.add %18, %19 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%20, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %21 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %22 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %23 = stablehlo.subtract %21, %22 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%23, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %24 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
-    %25 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
-    %26 = stablehlo.multiply %24, %25 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%26, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %27 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
-    %28 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
-    %29 = stablehlo.divide %27, %28 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%29, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %30 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
-    %31 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
-    %32 = "stablehlo.power"(%30, %31) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-    check.expect_almost_eq_const(%32, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
+    %6 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e-05, 1.0e-05), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (1.0e-04, -3.0e+00)]> : tensor<5xcomplex<f32>>
+    %7 = stablehlo.exponential_minus_one %6 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%7, dense<[(0.0e+00, 0.0e+00), (1.0e-05, 1.00001e-05), (4.6869394e-01, 2.2873552e+00), (-8.8123214e-01, 6.488319e-02), (-1.9900914e+00, -1.4113413e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %8 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e-05, -1.0e-05), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (-5.0e-01, 1.0e-04)]> : tensor<5xcomplex<f32>>
+    %9 = stablehlo.log_plus_one %8 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%9, dense<[(0.0e+00, 0.0e+00), (1.0e-05, -9.9999e-06), (8.04719e-01, 4.636476e-01), (1.11571774e-01, 2.6779451e+00), (-6.931472e-01, 2.0e-04)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %10 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (1.0e-03, 2.0e+00), (-2.5e+00, 1.0e-04)]> : tensor<7xcomplex<f32>>
+    %11 = stablehlo.sqrt %10 : tensor<7xcomplex<f32>>
+    check.expect_almost_eq_const(%11, dense<[(0.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (0.0e+00, 2.0e+00), (2.0e+00, 1.0e+00), (1.0e+00, -2.0e+00), (1.00025e+00, 9.9975e-01), (3.1622774e-05, 1.5811388e+00)]> : tensor<7xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<7xcomplex<f32>>
+    %12 = util.unfoldable_constant dense<[(4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (5.0e-01, -2.0e+00)]> : tensor<5xcomplex<f32>>
+    %13 = "stablehlo.rsqrt"(%12) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%13, dense<[(5.0e-01, 0.0e+00), (0.0e+00, -5.0e-01), (4.0e-01, -2.0e-01), (2.0e-01, 4.0e-01), (5.489619e-01, 4.286165e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %14 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>
+    %15 = stablehlo.sine %14 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%15, dense<[(0.0e+00, 0.0e+00), (1.2984576e+00, 6.349639e-01), (-1.0253474e+00, -2.1685216e-01), (2.4907794e+00, -9.706444e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %16 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f32>>
+    %17 = stablehlo.cosine %16 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%17, dense<[(1.0e+00, -0.0e+00), (8.3373004e-01, -9.888977e-01), (-4.6925798e-01, 4.738306e-01), (9.754683e+00, 2.478462e+00), (1.0e+00, -9.999999e-09)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %18 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+01, 1.0e+00), (-2.5e+01, -2.0e+00)]> : tensor<6xcomplex<f32>>
+    %19 = stablehlo.tanh %18 : tensor<6xcomplex<f32>>
+    check.expect_almost_eq_const(%19, dense<[(0.0e+00, 0.0e+00), (1.0839233e+00, 2.717526e-01), (-9.7994083e-01, 3.0215988e-02), (2.4959107e-01, 1.3383274e-01), (1.0e+00, 1.5924546e-26), (-1.0e+00, 2.9193654e-22)]> : tensor<6xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<6xcomplex<f32>>
+    %20 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f32>>
+    %21 = "stablehlo.sign"(%20) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.0e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.0710677e-01, -7.0710677e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %22 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %23 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %24 = stablehlo.add %22, %23 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%24, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %25 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %26 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %27 = stablehlo.subtract %25, %26 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%27, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
+    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
+    %30 = stablehlo.multiply %28, %29 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%30, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
+    %33 = stablehlo.divide %31, %32 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%33, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %34 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
+    %35 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
+    %36 = "stablehlo.power"(%34, %35) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%36, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
     return
   }
 
@@ -195,44 +201,50 @@ module @e2e_complex {
     %4 = util.unfoldable_constant dense<[(1.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (-3.0e+00, -4.0e+00), (0.0e+00, 5.0e-01), (1.0e+03, -1.0e-03)]> : tensor<6xcomplex<f64>>
     %5 = stablehlo.log %4 : tensor<6xcomplex<f64>>
     check.expect_almost_eq_const(%5, dense<[(0.0e+00, 0.0e+00), (3.4657359027997264e-01, 7.853981633974483e-01), (7.234594914681627e-01, 2.896613990462929e+00), (1.6094379124341003e+00, -2.214297435588181e+00), (-6.931471805599453e-01, 1.5707963267948966e+00), (6.907755278982637e+00, -9.999999999996666e-07)]> : tensor<6xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<6xcomplex<f64>>
-    %6 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (1.0e-03, 2.0e+00), (-2.5e+00, 1.0e-04)]> : tensor<7xcomplex<f64>>
-    %7 = stablehlo.sqrt %6 : tensor<7xcomplex<f64>>
-    check.expect_almost_eq_const(%7, dense<[(0.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (0.0e+00, 2.0e+00), (2.0e+00, 1.0e+00), (1.0e+00, -2.0e+00), (1.000250031242185e+00, 9.997500312578101e-01), (3.162277659535924e-05, 1.5811388304004175e+00)]> : tensor<7xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<7xcomplex<f64>>
-    %8 = util.unfoldable_constant dense<[(4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (5.0e-01, -2.0e+00)]> : tensor<5xcomplex<f64>>
-    %9 = "stablehlo.rsqrt"(%8) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%9, dense<[(5.0e-01, 0.0e+00), (0.0e+00, -5.0e-01), (4.0e-01, -2.0e-01), (2.0e-01, 4.0e-01), (5.489618879741085e-01, 4.286164901454076e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %10 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f64>>
-    %11 = stablehlo.sine %10 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%11, dense<[(0.0e+00, 0.0e+00), (1.2984575814159773e+00, 6.349639147847361e-01), (-1.0253473885839877e+00, -2.1685216292078974e-01), (2.490779438191711e+00, -9.706443456311078e+00), (1.0000000033333334e-04, 9.999999966666667e-05)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %12 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f64>>
-    %13 = stablehlo.cosine %12 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%13, dense<[(1.0e+00, -0.0e+00), (8.337300251311491e-01, -9.888977057628651e-01), (-4.692579782290534e-01, 4.73830620416407e-01), (9.754682765293257e+00, 2.4784619203578266e+00), (1.0e+00, -1.0e-08)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %14 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+01, 1.0e+00), (-2.5e+01, -2.0e+00)]> : tensor<6xcomplex<f64>>
-    %15 = stablehlo.tanh %14 : tensor<6xcomplex<f64>>
-    check.expect_almost_eq_const(%15, dense<[(0.0e+00, 0.0e+00), (1.0839233273386946e+00, 2.717525853195118e-01), (-9.79940849961738e-01, 3.021598732287757e-02), (2.4959107241921716e-01, 1.338327425151915e-01), (1.0e+00, 1.5924545408982667e-26), (-1.0e+00, 2.9193653955277604e-22)]> : tensor<6xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<6xcomplex<f64>>
-    %16 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f64>>
-    %17 = "stablehlo.sign"(%16) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%17, dense<[(0.0e+00, 0.0e+00), (6.000000000000001e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.071067811865475e-01, -7.071067811865475e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %18 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %19 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %20 = stablehlo.add %18, %19 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%20, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %21 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %22 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %23 = stablehlo.subtract %21, %22 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%23, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %24 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
-    %25 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
-    %26 = stablehlo.multiply %24, %25 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%26, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %27 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
-    %28 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
-    %29 = stablehlo.divide %27, %28 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%29, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %30 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
-    %31 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
-    %32 = "stablehlo.power"(%30, %31) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
-    check.expect_almost_eq_const(%32, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
+    %6 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e-05, 1.0e-05), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (1.0e-04, -3.0e+00)]> : tensor<5xcomplex<f64>>
+    %7 = stablehlo.exponential_minus_one %6 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%7, dense<[(0.0e+00, 0.0e+00), (9.999999999666666e-06, 1.0000100000333332e-05), (4.686939399158852e-01, 2.2873552871788423e+00), (-8.812321154230542e-01, 6.488319105786541e-02), (-1.990091500800233e+00, -1.4113412076629678e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %8 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e-05, -1.0e-05), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (-5.0e-01, 1.0e-04)]> : tensor<5xcomplex<f64>>
+    %9 = stablehlo.log_plus_one %8 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%9, dense<[(0.0e+00, 0.0e+00), (9.999999999458898e-06, -9.999900000666666e-06), (8.047189562170503e-01, 4.636476090008061e-01), (1.1157177565710492e-01, 2.677945044588987e+00), (-6.931471605599456e-01, 1.999999973333334e-04)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %10 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (1.0e-03, 2.0e+00), (-2.5e+00, 1.0e-04)]> : tensor<7xcomplex<f64>>
+    %11 = stablehlo.sqrt %10 : tensor<7xcomplex<f64>>
+    check.expect_almost_eq_const(%11, dense<[(0.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (0.0e+00, 2.0e+00), (2.0e+00, 1.0e+00), (1.0e+00, -2.0e+00), (1.000250031242185e+00, 9.997500312578101e-01), (3.162277659535924e-05, 1.5811388304004175e+00)]> : tensor<7xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<7xcomplex<f64>>
+    %12 = util.unfoldable_constant dense<[(4.0e+00, 0.0e+00), (-4.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-3.0e+00, -4.0e+00), (5.0e-01, -2.0e+00)]> : tensor<5xcomplex<f64>>
+    %13 = "stablehlo.rsqrt"(%12) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%13, dense<[(5.0e-01, 0.0e+00), (0.0e+00, -5.0e-01), (4.0e-01, -2.0e-01), (2.0e-01, 4.0e-01), (5.489618879741085e-01, 4.286164901454076e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %14 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f64>>
+    %15 = stablehlo.sine %14 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%15, dense<[(0.0e+00, 0.0e+00), (1.2984575814159773e+00, 6.349639147847361e-01), (-1.0253473885839877e+00, -2.1685216292078974e-01), (2.490779438191711e+00, -9.706443456311078e+00), (1.0000000033333334e-04, 9.999999966666667e-05)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %16 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (1.0e-04, 1.0e-04)]> : tensor<5xcomplex<f64>>
+    %17 = stablehlo.cosine %16 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%17, dense<[(1.0e+00, -0.0e+00), (8.337300251311491e-01, -9.888977057628651e-01), (-4.692579782290534e-01, 4.73830620416407e-01), (9.754682765293257e+00, 2.4784619203578266e+00), (1.0e+00, -1.0e-08)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %18 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+01, 1.0e+00), (-2.5e+01, -2.0e+00)]> : tensor<6xcomplex<f64>>
+    %19 = stablehlo.tanh %18 : tensor<6xcomplex<f64>>
+    check.expect_almost_eq_const(%19, dense<[(0.0e+00, 0.0e+00), (1.0839233273386946e+00, 2.717525853195118e-01), (-9.79940849961738e-01, 3.021598732287757e-02), (2.4959107241921716e-01, 1.338327425151915e-01), (1.0e+00, 1.5924545408982667e-26), (-1.0e+00, 2.9193653955277604e-22)]> : tensor<6xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<6xcomplex<f64>>
+    %20 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f64>>
+    %21 = "stablehlo.sign"(%20) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.000000000000001e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.071067811865475e-01, -7.071067811865475e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %22 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %23 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %24 = stablehlo.add %22, %23 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%24, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %25 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %26 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %27 = stablehlo.subtract %25, %26 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%27, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
+    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
+    %30 = stablehlo.multiply %28, %29 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%30, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
+    %33 = stablehlo.divide %31, %32 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%33, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %34 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
+    %35 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
+    %36 = "stablehlo.power"(%34, %35) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%36, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
     return
   }
 
