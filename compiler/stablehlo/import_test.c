@@ -1676,6 +1676,14 @@ static void test_complex_errors(void** state) {
              cases[i].op);
     expect_import_error(source, cases[i].message);
   }
+  // Symbolic dimensions pass through function boundaries but not complex ops.
+  expect_import_error(
+      "func.func @f(%a: tensor<?xcomplex<f32>>) -> tensor<?xcomplex<f32>> {\n"
+      "  %0 = stablehlo.multiply %a, %a : tensor<?xcomplex<f32>>\n"
+      "  return %0 : tensor<?xcomplex<f32>>\n"
+      "}\n",
+      "t.mlir:2:8: error: 'stablehlo.multiply' with a symbolic dimension ('?') in its "
+      "complex types is not supported yet");
 }
 
 static void test_malformed_attributes(void** state) {
