@@ -5497,6 +5497,27 @@ def gen_complex():
         funcs.append(f.text(comment="A while loop carrying a complex value, "
                             "reduce_window, gather, dynamic_update_slice."))
 
+        f = Func("test_captured_" + suffix)
+        z = carray([1 + 2j, 3 - 1j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        # The loop body uses x (captured) before any op outside does, so its
+        # parts are first split inside the body; the uses after the loop
+        # need their own.
+        r = counted_while(f, x, ty, 0, 2, [
+            "  %c = stablehlo.constant dense<1> : tensor<i32>",
+            "  %%100 = stablehlo.multiply %%iterArg_0, %s : %s" % (x, ty),
+            "  %101 = stablehlo.add %iterArg, %c : tensor<i32>",
+            "  stablehlo.return %%101, %%100 : tensor<i32>, %s" % ty,
+        ])
+        c_expect(f, "%s#1" % r, z.astype(np.complex128) ** 3, elem)
+        re = f.op("stablehlo.real %s : (%s) -> %s" % (x, ty, t(z, part)))
+        f.expect(re, z.real, part, 0.0, 0.0)
+        s2 = f.op("stablehlo.add %s, %s : %s" % (x, x, ty))
+        f.expect(s2, z + z, elem, 0.0, 0.0)
+        funcs.append(f.text(comment="A complex value captured by a loop body and "
+                            "used after the loop."))
+
         # Complex arguments and results: the interleaved form at calls.
         helper = ("  func.func private @mul_conj_%s(%%a: %s, %%b: %s) -> %s {\n"
                   "    %%0 = stablehlo.imag %%b : (%s) -> %s\n"

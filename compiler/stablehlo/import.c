@@ -2294,14 +2294,26 @@ static grt_status_t grtc_import_complex_put(grtc_import_t* ctx, const grtc_value
   return grtc_map_put(ctx->allocator, &ctx->complex_values, key, pair);
 }
 
+// Whether |value| may be used in |block|: it is defined there or in a block
+// that encloses it. A split or join made inside a region (for a value
+// captured from outside) is not visible after the region.
+static bool grtc_import_visible_in(const grtc_tvalue_t* value, const grtc_tblock_t* block) {
+  const grtc_tblock_t* home = value->def ? value->def->parent : value->block;
+  for (const grtc_tblock_t* b = block; b; b = b->parent_op ? b->parent_op->parent : NULL) {
+    if (b == home) return true;
+  }
+  return false;
+}
+
 // The parts of complex operand |index| of |op|, split from its interleaved
-// form the first time they are needed.
+// form the first time they are needed in a block.
 static grt_status_t grtc_import_complex_get(grtc_import_t* ctx, const grtc_operation_t* op,
                                             grtc_chlo_math_t* m, uint32_t index,
                                             grtc_complex_t* out) {
   const grtc_value_t* value = op->operands[index];
   const grtc_complex_t* pair = grtc_map_get(&ctx->complex_values, value);
-  if (pair) {
+  if (pair && grtc_import_visible_in(pair->re, m->b->block) &&
+      grtc_import_visible_in(pair->im, m->b->block)) {
     *out = *pair;
     return grt_ok_status();
   }
@@ -2532,7 +2544,8 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
     *out_handled = false;
     for (uint32_t i = 0; i < op->operand_count; ++i) {
       const grtc_complex_t* pair = grtc_map_get(&ctx->complex_values, op->operands[i]);
-      if (!pair || grtc_import_lookup(ctx, op->operands[i])) continue;
+      const grtc_tvalue_t* interleaved = grtc_import_lookup(ctx, op->operands[i]);
+      if (!pair || (interleaved && grtc_import_visible_in(interleaved, block))) continue;
       grtc_tvalue_t* joined = grtc_complex_join(&m, *pair);
       GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
       GRT_RETURN_IF_ERROR(grtc_import_map(ctx, op->operands[i], joined));

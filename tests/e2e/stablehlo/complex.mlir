@@ -172,6 +172,29 @@ module @e2e_complex {
     return
   }
 
+  // A complex value captured by a loop body and used after the loop.
+  func.func public @test_captured_c64() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (3.0e+00, -1.0e+00)]> : tensor<2xcomplex<f32>>
+    %1 = stablehlo.constant dense<0> : tensor<i32>
+    %2:2 = stablehlo.while(%iterArg = %1, %iterArg_0 = %0) : tensor<i32>, tensor<2xcomplex<f32>>
+     cond {
+      %c = stablehlo.constant dense<2> : tensor<i32>
+      %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %100 : tensor<i1>
+    } do {
+      %c = stablehlo.constant dense<1> : tensor<i32>
+      %100 = stablehlo.multiply %iterArg_0, %0 : tensor<2xcomplex<f32>>
+      %101 = stablehlo.add %iterArg, %c : tensor<i32>
+      stablehlo.return %101, %100 : tensor<i32>, tensor<2xcomplex<f32>>
+    }
+    check.expect_almost_eq_const(%2#1, dense<[(-1.1e+01, -2.0e+00), (1.8e+01, -2.6e+01)]> : tensor<2xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<2xcomplex<f32>>
+    %3 = stablehlo.real %0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    check.expect_almost_eq_const(%3, dense<[1.0e+00, 3.0e+00]> : tensor<2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf32>
+    %4 = stablehlo.add %0, %0 : tensor<2xcomplex<f32>>
+    check.expect_almost_eq_const(%4, dense<[(2.0e+00, 4.0e+00), (6.0e+00, -2.0e+00)]> : tensor<2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f32>>
+    return
+  }
+
   func.func private @mul_conj_c64(%a: tensor<3xcomplex<f32>>, %b: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
     %0 = stablehlo.imag %b : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
     %1 = stablehlo.negate %0 : tensor<3xf32>
@@ -354,6 +377,29 @@ module @e2e_complex {
     %7 = util.unfoldable_constant dense<1> : tensor<i32>
     %8 = stablehlo.dynamic_update_slice %0, %6, %7 : (tensor<3xcomplex<f64>>, tensor<2xcomplex<f64>>, tensor<i32>) -> tensor<3xcomplex<f64>>
     check.expect_almost_eq_const(%8, dense<[(1.0e+00, 2.0e+00), (3.0e+00, -1.0e+00), (1.0e+00, 2.0e+00)]> : tensor<3xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3xcomplex<f64>>
+    return
+  }
+
+  // A complex value captured by a loop body and used after the loop.
+  func.func public @test_captured_c128() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (3.0e+00, -1.0e+00)]> : tensor<2xcomplex<f64>>
+    %1 = stablehlo.constant dense<0> : tensor<i32>
+    %2:2 = stablehlo.while(%iterArg = %1, %iterArg_0 = %0) : tensor<i32>, tensor<2xcomplex<f64>>
+     cond {
+      %c = stablehlo.constant dense<2> : tensor<i32>
+      %100 = stablehlo.compare  LT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %100 : tensor<i1>
+    } do {
+      %c = stablehlo.constant dense<1> : tensor<i32>
+      %100 = stablehlo.multiply %iterArg_0, %0 : tensor<2xcomplex<f64>>
+      %101 = stablehlo.add %iterArg, %c : tensor<i32>
+      stablehlo.return %101, %100 : tensor<i32>, tensor<2xcomplex<f64>>
+    }
+    check.expect_almost_eq_const(%2#1, dense<[(-1.1e+01, -2.0e+00), (1.8e+01, -2.6e+01)]> : tensor<2xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<2xcomplex<f64>>
+    %3 = stablehlo.real %0 : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+    check.expect_almost_eq_const(%3, dense<[1.0e+00, 3.0e+00]> : tensor<2xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf64>
+    %4 = stablehlo.add %0, %0 : tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const(%4, dense<[(2.0e+00, 4.0e+00), (6.0e+00, -2.0e+00)]> : tensor<2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f64>>
     return
   }
 
