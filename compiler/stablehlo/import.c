@@ -2540,6 +2540,29 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  const grtc_attribute_t* value = grtc_operation_attribute(op, "value");
+  if (grtc_operation_is(op, "stablehlo.constant") && op->result_count == 1 && value &&
+      value->kind == GRTC_ATTR_DENSE_ELEMENTS && value->dense.splat &&
+      grtc_type_equal(value->type, op->results[0].type)) {
+    // A complex splat is a splat of each part.
+    grtc_ttype_t part;
+    GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->results[0].type, &part));
+    size_t size = value->dense.size / 2;
+    grtc_scalar_value_t parts[2];
+    for (int i = 0; i < 2; ++i) {
+      if (size == sizeof(float)) {
+        float f;
+        memcpy(&f, value->dense.data + i * size, sizeof(f));
+        parts[i].f = f;
+      } else {
+        memcpy(&parts[i].f, value->dense.data + i * size, sizeof(double));
+      }
+    }
+    grtc_complex_t z = {grtc_chlo_splat_type(&m, &part, parts[0]),
+                        grtc_chlo_splat_type(&m, &part, parts[1])};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
   if (grtc_import_complex_interleaved(op)) {
     *out_handled = false;
     for (uint32_t i = 0; i < op->operand_count; ++i) {

@@ -1618,14 +1618,28 @@ static void test_complex(void** state) {
   assert_int_equal(multiplies, 4);
   assert_int_equal(concatenates, 1);
   grtc_tmodule_destroy(module);
-  // A complex splat constant is the (re, im) pair repeated.
+  // A complex splat constant is a splat of each part; in the interleaved
+  // form (an unfoldable constant) the (re, im) pair repeated.
   module = import_ok(
-      "func.func @f() -> tensor<2xcomplex<f64>> {\n"
+      "func.func @f() -> (tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>) {\n"
       "  %0 = stablehlo.constant dense<(1.5, -2.0)> : tensor<2xcomplex<f64>>\n"
-      "  return %0 : tensor<2xcomplex<f64>>\n"
+      "  %1 = util.unfoldable_constant dense<(1.5, -2.0)> : tensor<2xcomplex<f64>>\n"
+      "  return %0, %1 : tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>\n"
       "}\n");
-  const grtc_top_t* constant = nth_op(module, 0);
-  assert_int_equal(constant->kind, GRTC_TOP_CONSTANT);
+  for (int i = 0; i < 2; ++i) {
+    const grtc_top_t* part = nth_op(module, (uint32_t)i);
+    assert_int_equal(part->kind, GRTC_TOP_CONSTANT);
+    assert_true(part->attrs.constant.splat);
+    assert_int_equal(part->results[0].type.rank, 1);
+    double value;
+    memcpy(&value, part->attrs.constant.data, sizeof(value));
+    assert_true(value == (i == 0 ? 1.5 : -2.0));
+  }
+  const grtc_top_t* constant = NULL;
+  for (const grtc_top_t* op = module->first_func->body->first; op; op = op->next) {
+    if (op->kind == GRTC_TOP_CONSTANT && op->attrs.unfoldable) constant = op;
+  }
+  assert_non_null(constant);
   assert_false(constant->attrs.constant.splat);
   assert_int_equal(constant->attrs.constant.size, 32);
   double values[4];
