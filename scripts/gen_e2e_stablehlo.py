@@ -5810,6 +5810,277 @@ def gen_symbolic():
 
 
 
+#===----------------------------------------------------------------------===#
+# Complex numbers
+#===----------------------------------------------------------------------===#
+
+CTOL = {"complex<f32>": (1e-5, 1e-5), "complex<f64>": (1e-12, 1e-12)}
+CPART = {"complex<f32>": "f32", "complex<f64>": "f64"}
+
+
+def carray(values, elem):
+    return np.asarray(values, dtype=DTYPES[elem])
+
+
+def c_expect(f, value, ref, elem, tol=True, scale=1.0):
+    """|ref| (computed in complex128 / float64) rounded to |elem|. The parts
+    are checked apart, so a part near 0 of a large result may carry the
+    whole result's rounding: |scale| widens atol for such results."""
+    ref = np.asarray(ref)
+    if np.iscomplexobj(ref) or elem in CTOL:
+        atol, rtol = CTOL[elem] if tol else (0.0, 0.0)
+        atol *= scale
+        f.expect(value, ref.astype(DTYPES[elem]), elem, atol, rtol)
+    else:
+        atol, rtol = TOL[elem] if tol else (0.0, 0.0)
+        f.expect(value, round_to(elem, ref), elem, atol, rtol)
+
+
+def c_sign(z):
+    a = np.abs(z)
+    return np.where(a == 0, z, z / np.where(a == 0, 1, a))
+
+
+# name -> (numpy function on complex128, inputs)
+COMPLEX_UNARY = [
+    ("negate", np.negative, [1 + 2j, -0.5 + 0j, 3 - 4j, -2.5 - 1e-3j]),
+    ("exponential", np.exp, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j]),
+    ("log", np.log, [1 + 0j, 1 + 1j, -2 + 0.5j, -3 - 4j, 0.5j, 1e3 - 1e-3j]),
+    ("exponential_minus_one", np.expm1, [0j, 1e-5 + 1e-5j, 1 + 1j, -2 + 0.5j, 1e-4 - 3j]),
+    ("log_plus_one", np.log1p, [0j, 1e-5 - 1e-5j, 1 + 1j, -2 + 0.5j, -0.5 + 1e-4j]),
+    ("sqrt", np.sqrt, [0j, 4 + 0j, -4 + 0j, 3 + 4j, -3 - 4j, 1e-3 + 2j, -2.5 + 1e-4j]),
+    ("rsqrt", lambda z: 1 / np.sqrt(z), [4 + 0j, -4 + 0j, 3 + 4j, -3 - 4j, 0.5 - 2j]),
+    ("sine", np.sin, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 1e-4 + 1e-4j]),
+    ("cosine", np.cos, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 1e-4 + 1e-4j]),
+    ("tanh", np.tanh, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 30 + 1j, -25 - 2j]),
+    ("sign", c_sign, [0j, 3 + 4j, -2 + 0j, 1e-3 - 1e-3j, -5j]),
+]
+
+COMPLEX_BINARY = [
+    ("add", np.add, [1 + 2j, -3 + 0.5j, 0j], [0.5 - 1j, 2 + 2j, -1 + 1j]),
+    ("subtract", np.subtract, [1 + 2j, -3 + 0.5j, 0j], [0.5 - 1j, 2 + 2j, -1 + 1j]),
+    ("multiply", np.multiply, [1 + 2j, -3 + 0.5j, 1e3 + 1e-3j],
+     [0.5 - 1j, 2 + 2j, -1e-3 + 1e3j]),
+    ("divide", np.divide, [1 + 2j, -3 + 0.5j, 1 + 0j, 4 - 2j, 1e3 + 1j],
+     [0.5 - 1j, 1e-3 + 2j, 0 + 4j, -8 + 1e-3j, 1e3 + 1e3j]),
+    ("power", np.power, [1 + 1j, 2 + 0j, -1 + 0.5j, 0.5 - 2j],
+     [2 + 0j, 0.5 + 0.5j, 1.5 - 1j, -1 + 0j]),
+]
+
+
+def gen_complex():
+    funcs = []
+    for elem in ("complex<f32>", "complex<f64>"):
+        part = CPART[elem]
+        suffix = "c64" if elem == "complex<f32>" else "c128"
+        f = Func("test_elementwise_" + suffix)
+        for name, fn, values in COMPLEX_UNARY:
+            x = carray(values, elem)
+            generic = name in ("sign", "rsqrt")
+            c_expect(f, unary(f, name, x, elem, generic=generic),
+                     fn(x.astype(np.complex128)), elem)
+        for name, fn, a, b in COMPLEX_BINARY:
+            x, y = carray(a, elem), carray(b, elem)
+            # power is exp(y log x): a part near 0 of a result of size ~10
+            # carries f32 cos/exp rounding of that size (GLSL's more).
+            c_expect(f, binary(f, name, x, y, elem, generic=name == "power"),
+                     fn(x.astype(np.complex128), y.astype(np.complex128)), elem,
+                     scale=10.0 if name == "power" else 1.0)
+        funcs.append(f.text(comment="Complex arithmetic and math functions "
+                            "(%s) against numpy's complex128." % elem))
+
+        f = Func("test_parts_" + suffix)
+        z = carray([[1 + 2j, -3 + 0.5j, 0j], [1e3 - 1j, -2.5 + 4j, 0.5 - 0.25j]], elem)
+        x = f.input(z, elem)
+        ty, pty = t(z, elem), t(z, part)
+        h = z.astype(np.complex128)
+        a = f.op("stablehlo.abs %s : (%s) -> %s" % (x, ty, pty))
+        c_expect(f, a, np.abs(h), part)
+        re = f.op("stablehlo.real %s : (%s) -> %s" % (x, ty, pty))
+        f.expect(re, z.real, part, 0.0, 0.0)
+        im = f.op("stablehlo.imag %s : (%s) -> %s" % (x, ty, pty))
+        f.expect(im, z.imag, part, 0.0, 0.0)
+        back = f.op("stablehlo.complex %s, %s : %s" % (im, re, ty))
+        f.expect(back, (z.imag + 1j * z.real).astype(DTYPES[elem]), elem, 0.0, 0.0)
+        r = f.input(np.array([1.5, -2.0, 0.0], dtype=DTYPES[part]), part)
+        rz = f.op("stablehlo.convert %s : (%s) -> %s"
+                  % (r, tensor_type([3], part), tensor_type([3], elem)))
+        f.expect(rz, carray([1.5, -2.0, 0.0], elem), elem, 0.0, 0.0)
+        zr = f.op("stablehlo.convert %s : (%s) -> %s" % (x, ty, pty))
+        f.expect(zr, z.real, part, 0.0, 0.0)
+        other = "complex<f64>" if elem == "complex<f32>" else "complex<f32>"
+        zz = f.op("stablehlo.convert %s : (%s) -> %s" % (x, ty, t(z, other)))
+        f.expect(zz, z.astype(DTYPES[other]), other, 0.0, 0.0)
+        lhs = carray([1 + 2j, 3 + 0j, 0j, 1 - 1j], elem)
+        rhs = carray([1 + 2j, 3 + 1j, -0.0 + 0j, 1 + 1j], elem)
+        xl, xr = f.input(lhs, elem), f.input(rhs, elem)
+        for direction in ("EQ", "NE"):
+            c = f.op("stablehlo.compare %s, %s, %s : (%s, %s) -> %s"
+                     % (direction, xl, xr, t(lhs, elem), t(lhs, elem),
+                        tensor_type([4], "i1")))
+            want = lhs == rhs if direction == "EQ" else lhs != rhs
+            f.expect(c, want, "i1")
+        s = f.op("stablehlo.constant dense<(2.5, -1.0)> : %s" % tensor_type([4], elem))
+        m = f.op("stablehlo.multiply %s, %s : %s" % (xl, s, t(lhs, elem)))
+        c_expect(f, m, lhs.astype(np.complex128) * (2.5 - 1j), elem)
+        funcs.append(f.text(comment="abs, real, imag, complex, convert between "
+                            "complex and real, compare EQ/NE, a splat constant."))
+
+        f = Func("test_dot_reduce_" + suffix)
+        rng = np.random.default_rng(16)
+        A = (rng.integers(-4, 5, (2, 3)) + 1j * rng.integers(-4, 5, (2, 3))).astype(DTYPES[elem])
+        B = (rng.integers(-4, 5, (3, 4)) + 1j * rng.integers(-4, 5, (3, 4))).astype(DTYPES[elem])
+        xa, xb = f.input(A, elem), f.input(B, elem)
+        d = f.op("stablehlo.dot_general %s, %s, contracting_dims = [1] x [0] : "
+                 "(%s, %s) -> %s" % (xa, xb, t(A, elem), t(B, elem),
+                                     tensor_type([2, 4], elem)))
+        c_expect(f, d, A.astype(np.complex128) @ B.astype(np.complex128), elem)
+        d2 = f.op("stablehlo.dot %s, %s : (%s, %s) -> %s"
+                  % (xa, xb, t(A, elem), t(B, elem), tensor_type([2, 4], elem)))
+        c_expect(f, d2, A.astype(np.complex128) @ B.astype(np.complex128), elem)
+        for op, fn, init in (("add", np.sum, "(0.0, 0.0)"),
+                             ("multiply", np.prod, "(1.0, 0.0)")):
+            c0 = f.op("stablehlo.constant dense<%s> : %s" % (init, tensor_type([], elem)))
+            r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.%s across "
+                     "dimensions = [1] : (%s, %s) -> %s"
+                     % (xa, c0, op, t(A, elem), tensor_type([], elem),
+                        tensor_type([2], elem)))
+            c_expect(f, r, fn(A.astype(np.complex128), axis=1), elem)
+        funcs.append(f.text(comment="dot_general, dot and reduce (add, multiply) "
+                            "on complex operands."))
+
+        f = Func("test_movement_" + suffix)
+        z = (np.arange(6).reshape(2, 3) + 1j * (np.arange(6).reshape(2, 3) - 2.5)
+             ).astype(DTYPES[elem])
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        r = f.op("stablehlo.reshape %s : (%s) -> %s" % (x, ty, tensor_type([3, 2], elem)))
+        f.expect(r, z.reshape(3, 2), elem, 0.0, 0.0)
+        tr = f.op("stablehlo.transpose %s, dims = [1, 0] : (%s) -> %s"
+                  % (x, ty, tensor_type([3, 2], elem)))
+        f.expect(tr, z.T, elem, 0.0, 0.0)
+        b = f.op("stablehlo.broadcast_in_dim %s, dims = [0, 2] : (%s) -> %s"
+                 % (x, ty, tensor_type([2, 2, 3], elem)))
+        f.expect(b, np.broadcast_to(z[:, None, :], (2, 2, 3)), elem, 0.0, 0.0)
+        sl = f.op("stablehlo.slice %s [0:2, 1:3] : (%s) -> %s"
+                  % (x, ty, tensor_type([2, 2], elem)))
+        f.expect(sl, z[:, 1:3], elem, 0.0, 0.0)
+        cc = f.op("stablehlo.concatenate %s, %s, dim = 0 : (%s, %s) -> %s"
+                  % (x, x, ty, ty, tensor_type([4, 3], elem)))
+        f.expect(cc, np.concatenate([z, z], 0), elem, 0.0, 0.0)
+        pv = f.op("stablehlo.constant dense<(-1.0, 1.0)> : %s" % tensor_type([], elem))
+        p = f.op("stablehlo.pad %s, %s, low = [1, 0], high = [0, 1], interior = [0, 1] "
+                 ": (%s, %s) -> %s" % (x, pv, ty, tensor_type([], elem),
+                                       tensor_type([3, 6], elem)))
+        want = np.full((3, 6), -1 + 1j, dtype=DTYPES[elem])
+        want[1:, 0:5:2] = z
+        f.expect(p, want, elem, 0.0, 0.0)
+        rv = f.op("stablehlo.reverse %s, dims = [1] : %s" % (x, ty))
+        f.expect(rv, z[:, ::-1], elem, 0.0, 0.0)
+        pred = f.input(np.array([[True, False, True], [False, False, True]]), "i1")
+        zero = f.op("stablehlo.constant dense<(0.0, 0.0)> : %s" % ty)
+        s = f.op("stablehlo.select %s, %s, %s : %s, %s"
+                 % (pred, x, zero, tensor_type([2, 3], "i1"), ty))
+        f.expect(s, np.where([[True, False, True], [False, False, True]], z, 0), elem,
+                 0.0, 0.0)
+        i = f.input(np.array(1, dtype=np.int32), "i32")
+        ds = f.op("stablehlo.dynamic_slice %s, %s, %s, sizes = [1, 2] : (%s, %s, %s) -> %s"
+                  % (x, i, i, ty, tensor_type([], "i32"), tensor_type([], "i32"),
+                     tensor_type([1, 2], elem)))
+        f.expect(ds, z[1:2, 1:3], elem, 0.0, 0.0)
+        funcs.append(f.text(comment="Ops that move complex elements: reshape, "
+                            "transpose, broadcast_in_dim, slice, concatenate,\n"
+                            "pad, reverse, select, dynamic_slice."))
+
+        f = Func("test_control_" + suffix)
+        z = carray([1 + 2j, -0.5 + 1j, 3 - 1j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        # fori_loop(0, 3, lambda i, z: z * (0.5 + 1j), z)
+        r = counted_while(f, x, ty, 0, 3, [
+            "  %c = stablehlo.constant dense<1> : tensor<i32>",
+            "  %%cst = stablehlo.constant dense<(5.000000e-01, 1.000000e+00)> : %s" % ty,
+            "  %%100 = stablehlo.multiply %%iterArg_0, %%cst : %s" % ty,
+            "  %101 = stablehlo.add %iterArg, %c : tensor<i32>",
+            "  stablehlo.return %%101, %%100 : tensor<i32>, %s" % ty,
+        ])
+        c_expect(f, "%s#1" % r, z.astype(np.complex128) * (0.5 + 1j) ** 3, elem)
+        # Sliding sums of 2 (reduce_window with an add body).
+        c0 = f.op("stablehlo.constant dense<(0.0, 0.0)> : %s" % tensor_type([], elem))
+        body = binary_body("add", elem)
+        w = f.op('"stablehlo.reduce_window"(%s, %s) <{window_dimensions = array<i64: 2>}> '
+                 '({\n%s\n    }) : (%s, %s) -> %s'
+                 % (x, c0, body, ty, tensor_type([], elem), tensor_type([2], elem)))
+        c_expect(f, w, z[:-1].astype(np.complex128) + z[1:], elem)
+        # x[idx] and a dynamic_update_slice of complex elements.
+        idx = f.input(np.array([[2], [0]], dtype=np.int32), "i32")
+        g = f.op('"stablehlo.gather"(%s, %s) <{dimension_numbers = #stablehlo.gather<'
+                 'collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, '
+                 'slice_sizes = array<i64: 1>}> : (%s, tensor<2x1xi32>) -> %s'
+                 % (x, idx, ty, tensor_type([2], elem)))
+        f.expect(g, z[[2, 0]], elem, 0.0, 0.0)
+        one = f.input(np.array(1, dtype=np.int32), "i32")
+        u = f.op("stablehlo.dynamic_update_slice %s, %s, %s : (%s, %s, %s) -> %s"
+                 % (x, g, one, ty, tensor_type([2], elem), tensor_type([], "i32"), ty))
+        f.expect(u, np.array([z[0], z[2], z[0]]), elem, 0.0, 0.0)
+        funcs.append(f.text(comment="A while loop carrying a complex value, "
+                            "reduce_window, gather, dynamic_update_slice."))
+
+        f = Func("test_captured_" + suffix)
+        z = carray([1 + 2j, 3 - 1j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        # The loop body uses x (captured) before any op outside does, so its
+        # parts are first split inside the body; the uses after the loop
+        # need their own.
+        r = counted_while(f, x, ty, 0, 2, [
+            "  %c = stablehlo.constant dense<1> : tensor<i32>",
+            "  %%100 = stablehlo.multiply %%iterArg_0, %s : %s" % (x, ty),
+            "  %101 = stablehlo.add %iterArg, %c : tensor<i32>",
+            "  stablehlo.return %%101, %%100 : tensor<i32>, %s" % ty,
+        ])
+        c_expect(f, "%s#1" % r, z.astype(np.complex128) ** 3, elem)
+        re = f.op("stablehlo.real %s : (%s) -> %s" % (x, ty, t(z, part)))
+        f.expect(re, z.real, part, 0.0, 0.0)
+        s2 = f.op("stablehlo.add %s, %s : %s" % (x, x, ty))
+        f.expect(s2, z + z, elem, 0.0, 0.0)
+        funcs.append(f.text(comment="A complex value captured by a loop body and "
+                            "used after the loop."))
+
+        # Complex arguments and results: the interleaved form at calls.
+        helper = ("  func.func private @mul_conj_%s(%%a: %s, %%b: %s) -> %s {\n"
+                  "    %%0 = stablehlo.imag %%b : (%s) -> %s\n"
+                  "    %%1 = stablehlo.negate %%0 : %s\n"
+                  "    %%2 = stablehlo.real %%b : (%s) -> %s\n"
+                  "    %%3 = stablehlo.complex %%2, %%1 : %s\n"
+                  "    %%4 = stablehlo.multiply %%a, %%3 : %s\n"
+                  "    return %%4 : %s\n  }"
+                  % (suffix, tensor_type([3], elem), tensor_type([3], elem),
+                     tensor_type([3], elem), tensor_type([3], elem),
+                     tensor_type([3], part), tensor_type([3], part),
+                     tensor_type([3], elem), tensor_type([3], part),
+                     tensor_type([3], elem), tensor_type([3], elem),
+                     tensor_type([3], elem)))
+        funcs.append(helper)
+        f = Func("test_call_" + suffix)
+        a = carray([1 + 2j, -3 + 0.5j, 2j], elem)
+        b = carray([0.5 - 1j, 2 + 2j, -1 + 1j], elem)
+        xa, xb = f.input(a, elem), f.input(b, elem)
+        c = f.op("func.call @mul_conj_%s(%s, %s) : (%s, %s) -> %s"
+                 % (suffix, xa, xb, t(a, elem), t(a, elem), t(a, elem)))
+        c_expect(f, c, a.astype(np.complex128) * np.conj(b.astype(np.complex128)), elem)
+        funcs.append(f.text(comment="Complex arguments and results of a call "
+                            "(interleaved at the boundary)."))
+
+    f = Func("fail_complex_multiply")
+    x = f.input(carray([1 + 2j, 3 - 1j], "complex<f32>"), "complex<f32>")
+    m = f.op("stablehlo.multiply %s, %s : tensor<2xcomplex<f32>>" % (x, x))
+    # The imaginary part of (1+2i)^2 is 4, not -4.
+    f.expect(m, carray([-3 - 4j, 8 - 6j], "complex<f32>"), "complex<f32>", 1e-5, 1e-5)
+    funcs.append(f.text(comment="Must fail: a wrong imaginary part."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -5903,6 +6174,10 @@ FAMILIES = [
     ("symbolic", gen_symbolic,
      "Shape-polymorphic functions (\"?\" dimensions: a symbolic batch,\n"
      "sequence length or row length) called at several sizes."),
+    ("complex", gen_complex,
+     "complex<f32> and complex<f64>: arithmetic, math functions, abs, real,\n"
+     "imag, complex, convert, compare EQ/NE, dot_general, reduce, data\n"
+     "movement and complex arguments of calls, against numpy's complex128."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

@@ -14,8 +14,11 @@ DTYPES = {
     "i64": np.int64, "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
     "ui64": np.uint64, "f16": np.float16, "bf16": np.float32,
     "f32": np.float32, "f64": np.float64,
+    "complex<f32>": np.complex64, "complex<f64>": np.complex128,
 }
 FLOATS = ("f16", "bf16", "f32", "f64")
+# Complex element types -> the float type of each part.
+COMPLEX_PARTS = {"complex<f32>": "f32", "complex<f64>": "f64"}
 BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "ui8": 8,
         "ui16": 16, "ui32": 32, "ui64": 64, "f16": 16, "bf16": 16,
         "f32": 32, "f64": 64}
@@ -23,6 +26,10 @@ BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "ui8": 8,
 
 def is_float(elem):
     return elem in FLOATS
+
+
+def is_complex(elem):
+    return elem in COMPLEX_PARTS
 
 
 def is_signed(elem):
@@ -64,6 +71,11 @@ def _float_bits(value, elem):
 
 
 def scalar_text(value, elem):
+    if is_complex(elem):
+        value = complex(value)
+        part = COMPLEX_PARTS[elem]
+        return "(%s, %s)" % (scalar_text(value.real, part),
+                             scalar_text(value.imag, part))
     if elem == "i1":
         return "true" if bool(value) else "false"
     if not is_float(elem):
@@ -156,7 +168,7 @@ class Func:
         """IREE's check.expect_eq_const, or expect_almost_eq_const for
         floats (with atol/rtol when given)."""
         t = type_of(arr, elem)
-        if is_float(elem):
+        if is_float(elem) or is_complex(elem):
             tol = ""
             if atol is not None:
                 tol += ", atol %s" % np.format_float_scientific(atol, trim="0")

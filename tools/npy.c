@@ -27,7 +27,22 @@
   X('u', 8, GRT_HAL_ELEMENT_TYPE_UINT_64)
 
 static const char grt_npy_supported[] =
-    "<f2 <f4 <f8 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8";
+    "<f2 <f4 <f8 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 <c8 <c16";
+
+// Complex dtypes ('<c8', '<c16'): interleaved (re, im) parts, read as the
+// part's float type with a trailing dimension of 2, which is how a compiled
+// module takes complex tensors (docs/module-format.md "Complex tensors").
+// The part type of |descr|, or NONE when it is not a complex dtype.
+static grt_hal_element_type_t grt_npy_complex_part(grt_string_view_t descr) {
+  if (descr.size < 3 || descr.data[1] != 'c' ||
+      (descr.data[0] != '<' && descr.data[0] != '=')) {
+    return GRT_HAL_ELEMENT_TYPE_NONE;
+  }
+  grt_string_view_t bytes = grt_make_string_view(descr.data + 2, descr.size - 2);
+  if (grt_string_view_equal_cstring(bytes, "8")) return GRT_HAL_ELEMENT_TYPE_FLOAT_32;
+  if (grt_string_view_equal_cstring(bytes, "16")) return GRT_HAL_ELEMENT_TYPE_FLOAT_64;
+  return GRT_HAL_ELEMENT_TYPE_NONE;
+}
 
 static const uint8_t grt_npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -202,6 +217,7 @@ static grt_status_t grt_npy_read_shape(grt_npy_cursor_t* c,
 static grt_status_t grt_npy_parse_dict(grt_npy_cursor_t* c,
                                        grt_npy_array_t* array) {
   bool have_descr = false, have_order = false, have_shape = false;
+  bool is_complex = false;
   if (!grt_npy_consume(c, '{')) return grt_npy_bad_header(c, "'{'");
   while (!grt_npy_consume(c, '}')) {
     grt_string_view_t key;
@@ -217,8 +233,12 @@ static grt_status_t grt_npy_parse_dict(grt_npy_cursor_t* c,
       }
       grt_string_view_t descr;
       GRT_RETURN_IF_ERROR(grt_npy_read_string(c, &descr));
-      GRT_RETURN_IF_ERROR(grt_npy_element_type_from_descr(
-          c->name, descr, &array->element_type));
+      array->element_type = grt_npy_complex_part(descr);
+      is_complex = array->element_type != GRT_HAL_ELEMENT_TYPE_NONE;
+      if (!is_complex) {
+        GRT_RETURN_IF_ERROR(grt_npy_element_type_from_descr(
+            c->name, descr, &array->element_type));
+      }
       have_descr = true;
     } else if (grt_string_view_equal_cstring(key, "fortran_order")) {
       bool fortran_order = false;
@@ -249,6 +269,16 @@ static grt_status_t grt_npy_parse_dict(grt_npy_cursor_t* c,
                            !have_descr ? "descr"
                            : !have_order ? "fortran_order"
                                          : "shape");
+  }
+  if (is_complex) {
+    if (array->rank >= GRT_HAL_MAX_RANK) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "%s: a complex array of rank %zu is read with a "
+                             "trailing dimension of 2 (re, im); expected rank "
+                             "%d at most",
+                             c->name, array->rank, GRT_HAL_MAX_RANK - 1);
+    }
+    array->shape[array->rank++] = 2;
   }
   return grt_ok_status();
 }

@@ -5,6 +5,10 @@
 // Supported: format versions 1.0, 2.0 and 3.0; little-endian, C-order
 // arrays of the dtypes numpy and grt share:
 //   <f2 <f4 <f8  |b1  |i1 <i2 <i4 <i8  |u1 <u2 <u4 <u8
+// and complex64/complex128 (<c8 <c16), read as f32/f64 with a trailing
+// dimension of 2 holding (re, im): a compiled module's complex tensors
+// (docs/module-format.md "Complex tensors"). Written arrays keep their
+// float type (an f32 ...x2 result is written as <f4).
 // Everything else is rejected with a message naming the file and the
 // problem (big-endian, fortran_order, object and structured dtypes, a
 // truncated file). bf16 has no numpy dtype: writing one is refused (write

@@ -112,6 +112,32 @@ static void test_parse_scalar_vector_and_spacing(void** state) {
                       "x.npy: not a .npy file: expected the magic");
 }
 
+// complex64 / complex128: the part's float type with a trailing 2.
+static void test_complex(void** state) {
+  (void)state;
+  const float c64[4] = {1, 2, 3, -4};  // (1+2j), (3-4j)
+  const double c128[2] = {0.5, -1.5};  // (0.5-1.5j)
+  uint8_t bytes[512];
+  size_t size = make_npy(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }",
+                         c64, sizeof(c64), bytes, sizeof(bytes));
+  size += make_npy(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (), }", c128,
+                   sizeof(c128), bytes + size, sizeof(bytes) - size);
+  size_t offset = 0;
+  grt_npy_array_t array;
+  GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+  assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
+  assert_int_equal(array.rank, 2);
+  assert_int_equal(array.shape[0], 2);
+  assert_int_equal(array.shape[1], 2);
+  assert_int_equal(array.data_length, sizeof(c64));
+  assert_memory_equal(array.data, c64, sizeof(c64));
+  GRT_EXPECT_OK(parse_bytes(bytes, size, &offset, &array));
+  assert_int_equal(array.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_64);
+  assert_int_equal(array.rank, 1);
+  assert_int_equal(array.shape[0], 2);
+  assert_memory_equal(array.data, c128, sizeof(c128));
+}
+
 static void test_descr_table(void** state) {
   (void)state;
   static const struct {
@@ -161,8 +187,17 @@ static void test_rejections(void** state) {
       GRT_STATUS_INVALID_ARGUMENT,
       "x.npy: dtype '|O' is not supported; expected one of <f2 <f4 <f8 |b1");
   expect_parse_error(
-      "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", data, 16,
-      GRT_STATUS_INVALID_ARGUMENT, "x.npy: dtype '<c8' is not supported");
+      "{'descr': '<c4', 'fortran_order': False, 'shape': (2,), }", data, 16,
+      GRT_STATUS_INVALID_ARGUMENT, "x.npy: dtype '<c4' is not supported");
+  expect_parse_error(
+      "{'descr': '>c8', 'fortran_order': False, 'shape': (2,), }", data, 16,
+      GRT_STATUS_INVALID_ARGUMENT, "x.npy: dtype '>c8' is not supported");
+  expect_parse_error(
+      "{'descr': '<c8', 'fortran_order': False, 'shape': "
+      "(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), }",
+      data, 16, GRT_STATUS_INVALID_ARGUMENT,
+      "x.npy: a complex array of rank 16 is read with a trailing dimension of 2 "
+      "(re, im); expected rank 15 at most");
   expect_parse_error(
       "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }",
       data, 16, GRT_STATUS_INVALID_ARGUMENT,
@@ -372,6 +407,7 @@ int main(void) {
       cmocka_unit_test(test_parse_each_version),
       cmocka_unit_test(test_parse_scalar_vector_and_spacing),
       cmocka_unit_test(test_descr_table),
+      cmocka_unit_test(test_complex),
       cmocka_unit_test(test_rejections),
       cmocka_unit_test(test_bad_prefix),
       cmocka_unit_test(test_header_size_for_streams),

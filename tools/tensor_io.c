@@ -5,6 +5,7 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -228,6 +229,71 @@ static grt_status_t grt_tools_read_raw(grt_tools_tensor_io_t* io,
   return status;
 }
 
+// Complex text, "2xcomplex<f32>=(1,2) (3,-4)" (or "2xcomplex<f32>" for
+// zeros): rewritten into the f32 (f64) tensor with a trailing dimension of
+// 2 that a module takes complex tensors as (docs/module-format.md "Complex
+// tensors"), "2x2xf32=1 2 3 -4", in *out_text (caller frees). Brackets may
+// group the elements; the count is checked against the shape. *out_text
+// stays NULL when |text| names no complex element type.
+static grt_status_t grt_tools_complex_text(grt_tools_tensor_io_t* io, const char* text,
+                                           char** out_text) {
+  *out_text = NULL;
+  grt_string_view_t view = grt_make_cstring_view(text);
+  grt_string_view_t shape_text = view, elements = grt_string_view_empty();
+  bool zeros = !grt_string_view_split(view, '=', &shape_text, &elements);
+  if (zeros) shape_text = view;
+  shape_text = grt_string_view_trim(shape_text);
+  static const char* const parts[2] = {"f32", "f64"};
+  const char* part = NULL;
+  for (int i = 0; i < 2; ++i) {
+    char spelled[16];
+    snprintf(spelled, sizeof(spelled), "complex<%s>", parts[i]);
+    size_t n = strlen(spelled);
+    if (grt_string_view_ends_with(shape_text, grt_make_cstring_view(spelled)) &&
+        (shape_text.size == n || shape_text.data[shape_text.size - n - 1] == 'x')) {
+      part = parts[i];
+      shape_text.size -= n;
+    }
+  }
+  if (!part) return grt_ok_status();
+  // Each "(re, im)" becomes "re im "; the rewritten text is never longer
+  // than the prefix, "2x", the part's name and the elements.
+  size_t capacity = shape_text.size + 8 + 1 + elements.size + 1;
+  char* rewritten = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_malloc(io->host_allocator, capacity, (void**)&rewritten));
+  size_t used = (size_t)snprintf(rewritten, capacity, "%.*s2x%s%s",
+                                 GRT_SV_ARG(shape_text), part, zeros ? "" : "=");
+  for (size_t i = 0; !zeros && i < elements.size;) {
+    char c = elements.data[i];
+    if (c == ' ' || c == '\t' || c == '[' || c == ']') {
+      ++i;
+      continue;
+    }
+    size_t comma = grt_string_view_find_char(elements, ',', i);
+    size_t close = grt_string_view_find_char(elements, ')', i);
+    if (c != '(' || comma == GRT_STRING_VIEW_NPOS || close == GRT_STRING_VIEW_NPOS ||
+        comma > close ||
+        grt_string_view_find_char(
+            grt_string_view_substr(elements, comma + 1, close - comma - 1), ',', 0) !=
+            GRT_STRING_VIEW_NPOS) {
+      grt_allocator_free(io->host_allocator, rewritten);
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "expected complex elements written (re, im), such as "
+                             "2xcomplex<f32>=(1,2) (3,-4), got '%s'", text);
+    }
+    // "(re," and " im)" become "re  im  ".
+    for (size_t j = i + 1; j < close; ++j) {
+      rewritten[used++] = j == comma ? ' ' : elements.data[j];
+    }
+    rewritten[used++] = ' ';
+    i = close + 1;
+  }
+  rewritten[used] = 0;
+  *out_text = rewritten;
+  return grt_ok_status();
+}
+
 grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
                                          const char* text,
                                          grt_tools_host_tensor_t* out_tensor) {
@@ -236,6 +302,13 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
   if (grt_string_view_starts_with(view, grt_make_cstring_view("@"))) {
     return grt_tools_read_npy(io, grt_string_view_substr(view, 1, SIZE_MAX),
                               out_tensor);
+  }
+  char* complex_text = NULL;
+  GRT_RETURN_IF_ERROR(grt_tools_complex_text(io, text, &complex_text));
+  if (complex_text) {
+    grt_status_t status = grt_tools_parse_host_tensor(io, complex_text, out_tensor);
+    grt_allocator_free(io->host_allocator, complex_text);
+    return status;
   }
   grt_string_view_t shape_text, elements;
   bool zeros = false;

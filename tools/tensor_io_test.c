@@ -85,6 +85,48 @@ static void test_text_tensors(void** state) {
                       GRT_STATUS_INVALID_ARGUMENT, "f33");
 }
 
+// Complex text is the f32/f64 tensor with a trailing 2 (re, im) that
+// modules take complex tensors as.
+static void test_complex_text(void** state) {
+  fixture_t* f = *state;
+  grt_tools_host_tensor_t t;
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "2xcomplex<f32>=(1,2) (3, -4.5)", &t));
+  assert_int_equal(t.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_32);
+  assert_int_equal(t.rank, 2);
+  assert_int_equal(t.shape[0], 2);
+  assert_int_equal(t.shape[1], 2);
+  const float want[4] = {1, 2, 3, -4.5f};
+  assert_memory_equal(t.data, want, sizeof(want));
+  grt_tools_host_tensor_free(&f->io, &t);
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "complex<f64>=(0.5,-1)", &t));
+  assert_int_equal(t.element_type, GRT_HAL_ELEMENT_TYPE_FLOAT_64);
+  assert_int_equal(t.rank, 1);
+  const double want64[2] = {0.5, -1};
+  assert_memory_equal(t.data, want64, sizeof(want64));
+  grt_tools_host_tensor_free(&f->io, &t);
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(
+      &f->io, "2x2xcomplex<f32>=[(1,0) (0,1)][(2,2) (3,3)]", &t));
+  assert_int_equal(t.rank, 3);
+  assert_int_equal(t.data_length, 32);
+  grt_tools_host_tensor_free(&f->io, &t);
+  GRT_EXPECT_OK(grt_tools_parse_host_tensor(&f->io, "3xcomplex<f32>", &t));  // zeros
+  assert_int_equal(t.rank, 2);
+  assert_int_equal(t.data_length, 24);
+  grt_tools_host_tensor_free(&f->io, &t);
+  static const char* const bad[] = {"2xcomplex<f32>=1 2 3 4",
+                                    "2xcomplex<f32>=(1,2,3) (4,5)",
+                                    "2xcomplex<f32>=(1 2) (3,4)", "2xcomplex<f32>=(1,2"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    grt_expect_error(grt_tools_parse_host_tensor(&f->io, bad[i], &t),
+                     GRT_STATUS_INVALID_ARGUMENT,
+                     "expected complex elements written (re, im), such as "
+                     "2xcomplex<f32>=(1,2) (3,-4), got '");
+  }
+  // Too few elements: the count is checked as for any tensor.
+  grt_expect_error(grt_tools_parse_host_tensor(&f->io, "3xcomplex<f32>=(1,2) (3,4)", &t),
+                   GRT_STATUS_INVALID_ARGUMENT, "expected 6 elements, got 4");
+}
+
 // A shape and element type with no '=values' is a zero-filled tensor (as
 // IREE reads --input=1x28x28x1xf32); text that is no shape either names
 // what the shape parser found.
@@ -372,6 +414,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text_tensors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shape_only_is_zeros, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_complex_text, setup, teardown),
       cmocka_unit_test_setup_teardown(test_npy_and_raw_files, setup, teardown),
       cmocka_unit_test_setup_teardown(test_arguments, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compare, setup, teardown),

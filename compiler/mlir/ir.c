@@ -148,6 +148,14 @@ size_t grtc_type_element_byte_size(const grtc_type_t* type) {
       return 8;
     case GRTC_TYPE_FLOAT:
       return grtc_float_kinds[type->float_kind].byte_size;
+    case GRTC_TYPE_COMPLEX:
+      // (real, imaginary), interleaved; only complex<f32> and complex<f64>.
+      if (!type->element || type->element->kind != GRTC_TYPE_FLOAT ||
+          (type->element->float_kind != GRTC_FLOAT_F32 &&
+           type->element->float_kind != GRTC_FLOAT_F64)) {
+        return 0;
+      }
+      return 2 * grtc_float_kinds[type->element->float_kind].byte_size;
     default:
       return 0;
   }

@@ -264,6 +264,9 @@ typedef struct grtc_literal_t {
   uint64_t magnitude;  // integers and bools
   double value;        // floats, without the sign
   grtc_token_t token;
+  // In a dense literal, a complex element (re, im) is two leaves: 1 on the
+  // real part, 2 on the imaginary part, 0 on a plain value.
+  uint8_t pair;
 } grtc_literal_t;
 
 static grt_status_t grtc_parse_u64(grtc_parser_t* parser,
@@ -508,7 +511,14 @@ static void grtc_spell_type(const grtc_type_t* type, char* buffer,
       return;
     case GRTC_TYPE_INDEX: snprintf(buffer, capacity, "index"); return;
     case GRTC_TYPE_NONE: snprintf(buffer, capacity, "none"); return;
-    case GRTC_TYPE_COMPLEX: snprintf(buffer, capacity, "complex<...>"); return;
+    case GRTC_TYPE_COMPLEX:
+      if (type->element && type->element->kind == GRTC_TYPE_FLOAT) {
+        snprintf(buffer, capacity, "complex<%s>",
+                 grtc_float_kind_spelling(type->element->float_kind));
+      } else {
+        snprintf(buffer, capacity, "complex<...>");
+      }
+      return;
     case GRTC_TYPE_TENSOR: snprintf(buffer, capacity, "tensor<...>"); return;
     case GRTC_TYPE_VECTOR: snprintf(buffer, capacity, "vector<...>"); return;
     case GRTC_TYPE_TUPLE: snprintf(buffer, capacity, "tuple<...>"); return;
@@ -1066,6 +1076,29 @@ typedef struct grtc_dense_literal_t {
   bool is_hex_blob;
 } grtc_dense_literal_t;
 
+// One element of a dense literal: a value, or a complex element `(re, im)`
+// (two leaves, marked by |pair|).
+static grt_status_t grtc_parse_dense_leaf(grtc_parser_t* parser,
+                                          grtc_dense_literal_t* dense, const char* what) {
+  grtc_literal_t leaf;
+  if (!grtc_parser_at(parser, GRTC_TOKEN_LPAREN)) {
+    GRT_RETURN_IF_ERROR(grtc_parse_literal_token(parser, what, &leaf));
+    return grtc_parser_push(parser, &dense->leaves, &leaf, sizeof(leaf));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));  // '('
+  GRT_RETURN_IF_ERROR(grtc_parse_literal_token(
+      parser, "the real part of a complex element (re, im)", &leaf));
+  leaf.pair = 1;
+  GRT_RETURN_IF_ERROR(grtc_parser_push(parser, &dense->leaves, &leaf, sizeof(leaf)));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COMMA,
+                                         "between the parts of a complex element"));
+  GRT_RETURN_IF_ERROR(grtc_parse_literal_token(
+      parser, "the imaginary part of a complex element (re, im)", &leaf));
+  leaf.pair = 2;
+  GRT_RETURN_IF_ERROR(grtc_parser_push(parser, &dense->leaves, &leaf, sizeof(leaf)));
+  return grtc_parser_expect(parser, GRTC_TOKEN_RPAREN, "to close a complex element");
+}
+
 static grt_status_t grtc_parse_dense_list(grtc_parser_t* parser,
                                           grtc_dense_literal_t* dense,
                                           uint32_t depth) {
@@ -1090,10 +1123,8 @@ static grt_status_t grtc_parse_dense_list(grtc_parser_t* parser,
         return grtc_parser_error(parser, "dense literal mixes a value with "
                                  "nested lists at the same level");
       }
-      grtc_literal_t leaf;
-      GRT_RETURN_IF_ERROR(grtc_parse_literal_token(
-          parser, "a number, 'true', 'false' or '['", &leaf));
-      GRT_RETURN_IF_ERROR(grtc_parser_push(parser, &dense->leaves, &leaf, sizeof(leaf)));
+      GRT_RETURN_IF_ERROR(grtc_parse_dense_leaf(
+          parser, dense, "a number, 'true', 'false', '(' or '['"));
     }
     ++count;
     bool comma = false;
@@ -1178,7 +1209,8 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
     grtc_spell_type(element, spelled, sizeof(spelled));
     return grtc_parser_error_at(parser, type_token,
                                 "dense literals of element type %s are not "
-                                "supported (integer, index, float and "
+                                "supported (integer, index, float, "
+                                "complex<f32>, complex<f64> and "
                                 "!quant.uniform are)",
                                 spelled);
   }
@@ -1252,7 +1284,25 @@ static grt_status_t grtc_finish_dense(grtc_parser_t* parser,
   size_t byte_count = (splat ? 1 : (size_t)element_count) * element_size;
   uint8_t* data = grt_arena_alloc_zeroed(parser->arena, byte_count);
   if (!data) return grtc_parser_oom(parser);
+  bool is_complex = element->kind == GRTC_TYPE_COMPLEX;
   for (uint32_t i = 0; i < dense->leaves.count; ++i) {
+    // Complex elements are (re, im) pairs and nothing else is.
+    if (is_complex != (leaves[i].pair != 0)) {
+      grtc_spell_type(element, spelled, sizeof(spelled));
+      return grtc_parser_error_at(parser, &leaves[i].token,
+                                  is_complex ? "an element of type %s must be "
+                                               "written (re, im)"
+                                             : "a complex element (re, im) in a "
+                                               "dense literal of element type %s",
+                                  spelled);
+    }
+    if (is_complex) {
+      // Leaves 2k and 2k+1 are element k's real and imaginary parts.
+      GRT_RETURN_IF_ERROR(grtc_encode_leaf(parser, &leaves[i], element->element,
+                                           data + (i / 2) * element_size +
+                                               (i % 2) * (element_size / 2)));
+      continue;
+    }
     GRT_RETURN_IF_ERROR(
         grtc_encode_leaf(parser, &leaves[i], element, data + i * element_size));
   }
@@ -1281,10 +1331,8 @@ static grt_status_t grtc_parse_dense(grtc_parser_t* parser,
   } else if (grtc_parser_at(parser, GRTC_TOKEN_LSQUARE)) {
     GRT_RETURN_IF_ERROR(grtc_parse_dense_list(parser, dense, 0));
   } else if (!grtc_parser_at(parser, GRTC_TOKEN_GREATER)) {
-    grtc_literal_t leaf;
-    GRT_RETURN_IF_ERROR(grtc_parse_literal_token(
-        parser, "a number, a list or a hex string in dense<...>", &leaf));
-    GRT_RETURN_IF_ERROR(grtc_parser_push(parser, &dense->leaves, &leaf, sizeof(leaf)));
+    GRT_RETURN_IF_ERROR(grtc_parse_dense_leaf(
+        parser, dense, "a number, a list or a hex string in dense<...>"));
   } else {
     dense->rank = 1;  // dense<> is an empty list
     dense->shape[0] = 0;

@@ -171,10 +171,19 @@ static const grtc_attribute_t* first_attribute(grtc_module_t* module) {
 static void test_dense_bytes(void** state) {
   static const struct {
     const char* attribute;
-    uint8_t bytes[16];
+    uint8_t bytes[32];
     size_t size;
     bool splat;
   } cases[] = {
+      // Complex: (re, im) interleaved, splat or listed, or as a hex blob.
+      {"dense<(1.0, -2.0)> : tensor<3xcomplex<f32>>",
+       {0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0}, 8, true},
+      {"dense<[(1.0, 0.0), (0.0, 2.0)]> : tensor<2xcomplex<f32>>",
+       {0, 0, 0x80, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40}, 16, false},
+      {"dense<(1.5, 0.0)> : tensor<complex<f64>>",
+       {0, 0, 0, 0, 0, 0, 0xF8, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0}, 16, false},
+      {"dense<\"0x0000803F00000040\"> : tensor<4xcomplex<f32>>",
+       {0, 0, 0x80, 0x3F, 0, 0, 0, 0x40}, 8, true},
       {"dense<[1.0, -2.0]> : tensor<2xf16>", {0x00, 0x3C, 0x00, 0xC0}, 4, false},
       {"dense<[1.0, 3.0e+38]> : tensor<2xbf16>", {0x80, 0x3F, 0x62, 0x7F}, 4, false},
       {"dense<65520.0> : tensor<f16>", {0x00, 0x7C}, 2, false},  // rounds to inf
@@ -360,7 +369,17 @@ static void test_diagnostics(void** state) {
       {"\"t.a\"() {a = dense<0x1FFFF> : tensor<2xf16>} : () -> ()",
        "hexadecimal float bit pattern 0x1FFFF does not fit in f16"},
       {"\"t.a\"() {a = dense<1> : tensor<2xcomplex<f32>>} : () -> ()",
+       "an element of type complex<f32> must be written (re, im)"},
+      {"\"t.a\"() {a = dense<(1.0, 2.0)> : tensor<2xf32>} : () -> ()",
+       "a complex element (re, im) in a dense literal of element type f32"},
+      {"\"t.a\"() {a = dense<(1.0 2.0)> : tensor<2xcomplex<f32>>} : () -> ()",
+       "between the parts of a complex element"},
+      {"\"t.a\"() {a = dense<(1.0, 2.0> : tensor<2xcomplex<f32>>} : () -> ()",
+       "to close a complex element"},
+      {"\"t.a\"() {a = dense<(1, 2)> : tensor<2xcomplex<i32>>} : () -> ()",
        "dense literals of element type complex<...> are not supported"},
+      {"\"t.a\"() {a = dense<(1.0, 2.0)> : tensor<2xcomplex<f16>>} : () -> ()",
+       "dense literals of element type complex<f16> are not supported"},
       // Quantized literals are their storage integers, quantized types
       // other than !quant.uniform are not.
       {"\"t.a\"() {a = dense<128> : tensor<2x!quant.uniform<i8:f32, 1.0>>} : () -> ()",

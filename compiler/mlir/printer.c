@@ -216,6 +216,14 @@ static void grtc_print_element(grtc_text_t* text, const grtc_type_t* element,
   grtc_type_t storage;
   element = grtc_type_dense_element(element, &storage);
   size_t size = grtc_type_element_byte_size(element);
+  if (element->kind == GRTC_TYPE_COMPLEX) {
+    grtc_text_puts(text, "(");
+    grtc_print_element(text, element->element, data);
+    grtc_text_puts(text, ",");
+    grtc_print_element(text, element->element, data + size / 2);
+    grtc_text_puts(text, ")");
+    return;
+  }
   uint64_t bits = grtc_load_le(data, size);
   if (element->kind == GRTC_TYPE_FLOAT) {
     double value = grtc_float_decode(bits, element->float_kind);

@@ -54,9 +54,8 @@ grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
   return a ? grtc_chlo_make(m, kind, operands, 2, &a->type) : NULL;
 }
 
-static grtc_tvalue_t* grtc_chlo_compare(grtc_chlo_math_t* m,
-                                        grtc_compare_direction_t direction,
-                                        grtc_tvalue_t* a, grtc_tvalue_t* c) {
+grtc_tvalue_t* grtc_chlo_compare(grtc_chlo_math_t* m, grtc_compare_direction_t direction,
+                                 grtc_tvalue_t* a, grtc_tvalue_t* c) {
   if (!a) return NULL;
   grtc_ttype_t type = a->type;
   type.elem = GRTC_ELEM_I1;
@@ -69,8 +68,8 @@ static grtc_tvalue_t* grtc_chlo_compare(grtc_chlo_math_t* m,
   return r;
 }
 
-static grtc_tvalue_t* grtc_chlo_select(grtc_chlo_math_t* m, grtc_tvalue_t* p,
-                                       grtc_tvalue_t* a, grtc_tvalue_t* c) {
+grtc_tvalue_t* grtc_chlo_select(grtc_chlo_math_t* m, grtc_tvalue_t* p, grtc_tvalue_t* a,
+                                grtc_tvalue_t* c) {
   grtc_tvalue_t* operands[3] = {p, a, c};
   return a ? grtc_chlo_make(m, GRTC_TOP_SELECT, operands, 3, &a->type) : NULL;
 }

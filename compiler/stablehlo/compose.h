@@ -68,6 +68,12 @@ grtc_tvalue_t* grtc_chlo_unary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
                                grtc_tvalue_t* x);
 grtc_tvalue_t* grtc_chlo_binary(grtc_chlo_math_t* m, grtc_top_kind_t kind,
                                 grtc_tvalue_t* a, grtc_tvalue_t* c);
+// compare(|a|, |c|) in |direction| as floats: an i1 tensor of |a|'s shape.
+grtc_tvalue_t* grtc_chlo_compare(grtc_chlo_math_t* m, grtc_compare_direction_t direction,
+                                 grtc_tvalue_t* a, grtc_tvalue_t* c);
+// select(|p|, |a|, |c|), of |a|'s type.
+grtc_tvalue_t* grtc_chlo_select(grtc_chlo_math_t* m, grtc_tvalue_t* p, grtc_tvalue_t* a,
+                                grtc_tvalue_t* c);
 // |x| converted to |elem| (|x| itself when it has that element type).
 grtc_tvalue_t* grtc_chlo_convert(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                  grtc_elem_t elem);

@@ -15,6 +15,7 @@
 #include "base/name_index.h"
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
+#include "compiler/stablehlo/complex.h"
 #include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
@@ -63,6 +64,8 @@ typedef struct grtc_import_t {
   uint32_t inline_depth;
   // stablehlo.tuple results -> their grtc_import_tuple_t.
   grtc_pointer_map_t tuples;
+  // Complex values -> their parts (grtc_complex_t, complex.h).
+  grtc_pointer_map_t complex_values;
 } grtc_import_t;
 
 // A tuple's elements: stablehlo.tuple packs imported values, and
@@ -217,6 +220,8 @@ static grt_status_t grtc_import_location(grtc_import_t* ctx,
 // Types
 //===----------------------------------------------------------------------===//
 
+static bool grtc_import_is_complex(const grtc_type_t* type);
+
 static bool grtc_import_elem(const grtc_type_t* type, grtc_elem_t* out) {
   switch (type->kind) {
     case GRTC_TYPE_INDEX:
@@ -268,17 +273,26 @@ static grt_status_t grtc_import_type(const grtc_import_t* ctx,
   if (type->kind == GRTC_TYPE_TENSOR) {
     ok = type->shaped.ranked && type->shaped.rank <= GRTC_MAX_RANK &&
          !type->shaped.encoding && type->shaped.element;
+    const grtc_type_t* element = ok ? type->shaped.element : NULL;
+    bool is_complex = element && element->kind == GRTC_TYPE_COMPLEX;
+    if (is_complex) {
+      // Interleaved (re, im): an fN tensor with a trailing 2 (complex.h).
+      element = element->element;
+      ok = element && grtc_type_element_byte_size(type->shaped.element) != 0 &&
+           type->shaped.rank < GRTC_MAX_RANK;
+    }
     if (ok && quant) {
       // A quantized tensor is its storage integers in the tensor IR.
       out->elem = qtype.storage;
     } else if (ok) {
-      ok = grtc_import_elem(type->shaped.element, &out->elem);
+      ok = grtc_import_elem(element, &out->elem);
     }
     for (uint32_t i = 0; ok && i < type->shaped.rank; ++i) {
       ok = type->shaped.dims[i] >= 0 || type->shaped.dims[i] == GRTC_DYNAMIC_DIM;
       out->dims[i] = type->shaped.dims[i];
     }
     out->rank = type->shaped.rank;
+    if (ok && is_complex) out->dims[out->rank++] = 2;
     if (ok && quant && qtype.per_axis && (uint32_t)qtype.axis >= out->rank) {
       return grtc_import_error(ctx, op, "quantized type '%.*s': quantization dimension "
                                "%lld is out of range for a rank-%u tensor",
@@ -631,6 +645,21 @@ static grt_status_t grtc_import_constant(grtc_import_t* ctx, const grtc_operatio
     return grtc_import_error(ctx, op, "constant literal of type %s for a result of "
                              "type %s", grtc_ttype_format(&literal_type, a, sizeof(a)),
                              grtc_ttype_format(type, b, sizeof(b)));
+  }
+  if (value->dense.splat && grtc_import_is_complex(value->type)) {
+    // A complex splat is not a splat of its interleaved form: repeat the
+    // (re, im) pair.
+    size_t pair = value->dense.size;
+    size_t total = (size_t)grtc_ttype_byte_size(type);
+    uint8_t* data = grtc_tmodule_alloc(ctx->module, total ? total : 1);
+    if (!data) return grtc_import_oom();
+    for (size_t offset = 0; pair && offset + pair <= total; offset += pair) {
+      memcpy(data + offset, value->dense.data, pair);
+    }
+    attrs->constant.data = data;
+    attrs->constant.size = total;
+    attrs->constant.splat = false;
+    return grt_ok_status();
   }
   // The parser stores the literal's declared element width; index literals
   // are 8 bytes, the same as the i64 they become.
@@ -2412,9 +2441,457 @@ static grt_status_t grtc_import_tuple_op(grtc_import_t* ctx, const grtc_operatio
 }
 
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                   grtc_tblock_t* block);
+
+//===----------------------------------------------------------------------===//
+// Complex types (complex.h)
+//===----------------------------------------------------------------------===//
+
+static bool grtc_import_is_complex(const grtc_type_t* type) {
+  if (type->kind == GRTC_TYPE_TENSOR && type->shaped.element) {
+    type = type->shaped.element;
+  }
+  return type->kind == GRTC_TYPE_COMPLEX;
+}
+
+static bool grtc_import_touches_complex(const grtc_operation_t* op) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (grtc_import_is_complex(op->operands[i]->type)) return true;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (grtc_import_is_complex(op->results[i].type)) return true;
+  }
+  return false;
+}
+
+// Ops that take and give complex values in their interleaved form (fN
+// tensor<...x2>): constants, calls, returns, checks, control flow, globals.
+static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
+  static const char* const names[] = {
+      "func.return", "func.call", "stablehlo.constant", "arith.constant",
+      "util.unfoldable_constant", "check.expect_eq", "check.expect_almost_eq",
+      "check.expect_eq_const", "check.expect_almost_eq_const", "check.expect_close",
+      "stablehlo.custom_call", "stablehlo.optimization_barrier",
+      "util.optimization_barrier", "stablehlo.while", "stablehlo.if", "stablehlo.case",
+      "stablehlo.return", "tensor.empty", "stablehlo.tuple",
+      "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
+      "ml_program.global_load", "ml_program.global_store",
+      "ml_program.global_load_const"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+    if (grtc_operation_is(op, names[i])) return true;
+  }
+  return false;
+}
+
+static grt_status_t grtc_import_complex_put(grtc_import_t* ctx, const grtc_value_t* key,
+                                            grtc_complex_t z) {
+  grtc_complex_t* pair = grtc_tmodule_alloc(ctx->module, sizeof(*pair));
+  if (!pair) return grtc_import_oom();
+  *pair = z;
+  return grtc_map_put(ctx->allocator, &ctx->complex_values, key, pair);
+}
+
+// Whether |value| may be used in |block|: it is defined there or in a block
+// that encloses it. A split or join made inside a region (for a value
+// captured from outside) is not visible after the region.
+static bool grtc_import_visible_in(const grtc_tvalue_t* value, const grtc_tblock_t* block) {
+  const grtc_tblock_t* home = value->def ? value->def->parent : value->block;
+  for (const grtc_tblock_t* b = block; b; b = b->parent_op ? b->parent_op->parent : NULL) {
+    if (b == home) return true;
+  }
+  return false;
+}
+
+// The parts of complex operand |index| of |op|, split from its interleaved
+// form the first time they are needed in a block.
+static grt_status_t grtc_import_complex_get(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grtc_chlo_math_t* m, uint32_t index,
+                                            grtc_complex_t* out) {
+  const grtc_value_t* value = op->operands[index];
+  const grtc_complex_t* pair = grtc_map_get(&ctx->complex_values, value);
+  if (pair && grtc_import_visible_in(pair->re, m->b->block) &&
+      grtc_import_visible_in(pair->im, m->b->block)) {
+    *out = *pair;
+    return grt_ok_status();
+  }
+  grtc_tvalue_t* interleaved = grtc_import_lookup(ctx, value);
+  if (!interleaved) {
+    return grtc_import_error(ctx, op, "operand #%u '%.*s' of '%.*s' has no imported "
+                             "value", index, GRT_SV_ARG(value->name),
+                             GRT_SV_ARG(op->name));
+  }
+  *out = grtc_complex_split(m, interleaved);
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+  return grtc_import_complex_put(ctx, value, *out);
+}
+
+// The type of one part of complex |type| (the interleaved type without its
+// trailing 2).
+static grt_status_t grtc_import_complex_part_type(const grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  const grtc_type_t* type,
+                                                  grtc_ttype_t* out) {
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type, out));
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "complex types", out, 1));
+  if (grtc_import_is_complex(type)) out->rank--;
+  return grt_ok_status();
+}
+
+// Appends |type| to |types| (at *inout_count): a real type as it is, a
+// complex one as its two parts.
+static grt_status_t grtc_import_complex_expand_type(const grtc_import_t* ctx,
+                                                    const grtc_operation_t* op,
+                                                    const grtc_type_t* type,
+                                                    grtc_ttype_t* types,
+                                                    uint32_t* inout_count) {
+  uint32_t at = *inout_count;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, type, &types[at]));
+  if (grtc_import_is_complex(type)) types[++at] = types[*inout_count];
+  *inout_count = at + 1;
+  return grt_ok_status();
+}
+
+// An op of |op|'s own kind and attributes on |operands| (real tensors).
+static grt_status_t grtc_import_complex_same(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             const grtc_import_op_t* entry,
+                                             grtc_tvalue_t* const* operands,
+                                             uint32_t operand_count,
+                                             const grtc_ttype_t* result,
+                                             grtc_tblock_t* block, grtc_tvalue_t** out) {
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, entry->kind, operands, operand_count,
+                                         result, 1, 0, block, &top));
+  GRT_RETURN_IF_ERROR(grtc_import_attrs(ctx, op, entry->rule, top));
+  *out = &top->results[0];
+  return grt_ok_status();
+}
+
+// Ops that only move elements run once on each part.
+static bool grtc_import_complex_moves(grtc_top_kind_t kind) {
+  switch (kind) {
+    case GRTC_TOP_BROADCAST_IN_DIM:
+    case GRTC_TOP_RESHAPE:
+    case GRTC_TOP_TRANSPOSE:
+    case GRTC_TOP_SLICE:
+    case GRTC_TOP_DYNAMIC_SLICE:
+    case GRTC_TOP_DYNAMIC_UPDATE_SLICE:
+    case GRTC_TOP_CONCATENATE:
+    case GRTC_TOP_PAD:
+    case GRTC_TOP_REVERSE:
+    case GRTC_TOP_SELECT:
+    case GRTC_TOP_GATHER:
+      return true;
+    default:
+      return false;
+  }
+}
+
+static grt_status_t grtc_import_complex_unsupported(const grtc_import_t* ctx,
+                                                    const grtc_operation_t* op) {
+  return grtc_import_types_error(ctx, op, "on complex types is not supported");
+}
+
+// reduce and reduce_window: each complex input, init, body argument, body
+// result and result becomes its two parts, in place (a variadic reduction
+// whose body computes on the parts).
+static grt_status_t grtc_import_complex_reduce(grtc_import_t* ctx,
+                                               const grtc_operation_t* op,
+                                               const grtc_import_op_t* entry,
+                                               grtc_chlo_math_t* m, grtc_tblock_t* block) {
+  enum { MAX_VALUES = 64 };
+  grtc_tvalue_t* operands[MAX_VALUES];
+  grtc_ttype_t results[MAX_VALUES];
+  uint32_t operand_count = 0, result_count = 0;
+  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
+      2 * op->operand_count > MAX_VALUES || 2 * op->result_count > MAX_VALUES) {
+    return grtc_import_types_error(ctx, op, "on complex types takes one body block and "
+                                   "at most %d operands", MAX_VALUES / 2);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (grtc_import_is_complex(op->operands[i]->type)) {
+      grtc_complex_t z;
+      GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, m, i, &z));
+      operands[operand_count++] = z.re;
+      operands[operand_count++] = z.im;
+    } else {
+      operands[operand_count] = grtc_import_lookup(ctx, op->operands[i]);
+      if (!operands[operand_count++]) return grtc_import_complex_unsupported(ctx, op);
+    }
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_complex_expand_type(ctx, op, op->results[i].type,
+                                                        results, &result_count));
+  }
+  const grtc_block_t* source = op->regions[0]->first;
+  grtc_ttype_t arg_types[MAX_VALUES];
+  uint32_t arg_count = 0;
+  if (2 * source->arg_count > MAX_VALUES) return grtc_import_complex_unsupported(ctx, op);
+  for (uint32_t i = 0; i < source->arg_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_complex_expand_type(ctx, op, source->args[i].type,
+                                                        arg_types, &arg_count));
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, entry->kind, operands, operand_count,
+                                         results, result_count, 1, block, &top));
+  grtc_tblock_t* body = NULL;
+  GRT_RETURN_IF_ERROR(grtc_tblock_create(ctx->module, arg_types, arg_count, &body));
+  grtc_top_set_region(top, 0, body);
+  for (uint32_t i = 0, j = 0; i < source->arg_count; ++i) {
+    if (grtc_import_is_complex(source->args[i].type)) {
+      grtc_complex_t z = {&body->args[j], &body->args[j + 1]};
+      GRT_RETURN_IF_ERROR(grtc_import_complex_put(ctx, &source->args[i], z));
+      j += 2;
+    } else {
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &source->args[i], &body->args[j++]));
+    }
+  }
+  // The body's ops, then its return with complex values as their parts.
+  ctx->scalar_region_depth++;
+  grt_status_t status = grt_ok_status();
+  const grtc_operation_t* terminator = NULL;
+  for (const grtc_operation_t* inner = source->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    if (!inner->next && grtc_operation_is(inner, "stablehlo.return")) {
+      terminator = inner;
+    } else {
+      status = grtc_import_op(ctx, inner, body);
+    }
+  }
+  ctx->scalar_region_depth--;
+  GRT_RETURN_IF_ERROR(status);
+  if (!terminator || terminator->operand_count > MAX_VALUES / 2) {
+    return grtc_import_error(ctx, op, "the body of '%.*s' must end in stablehlo.return",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_import_chlo_place_t place = {ctx, terminator};
+  grtc_chlo_builder_t builder = {ctx->module, body, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t inner_math = {&builder, grt_ok_status()};
+  grtc_tvalue_t* yielded[MAX_VALUES];
+  uint32_t yield_count = 0;
+  for (uint32_t i = 0; i < terminator->operand_count; ++i) {
+    if (grtc_import_is_complex(terminator->operands[i]->type)) {
+      grtc_complex_t z;
+      GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, terminator, &inner_math, i, &z));
+      yielded[yield_count++] = z.re;
+      yielded[yield_count++] = z.im;
+    } else {
+      yielded[yield_count] = grtc_import_lookup(ctx, terminator->operands[i]);
+      if (!yielded[yield_count++]) return grtc_import_complex_unsupported(ctx, terminator);
+    }
+  }
+  grtc_top_t* yield = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, terminator, GRTC_TOP_YIELD, yielded,
+                                         yield_count, NULL, 0, 0, body, &yield));
+  GRT_RETURN_IF_ERROR(grtc_import_attrs(ctx, op, entry->rule, top));
+  for (uint32_t i = 0, j = 0; i < op->result_count; ++i) {
+    if (grtc_import_is_complex(op->results[i].type)) {
+      grtc_complex_t z = {&top->results[j], &top->results[j + 1]};
+      GRT_RETURN_IF_ERROR(grtc_import_complex_put(ctx, &op->results[i], z));
+      j += 2;
+    } else {
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], &top->results[j++]));
+    }
+  }
+  return grt_ok_status();
+}
+
+// convert: real -> complex gives (x, 0), complex -> real the real part
+// (i1: whether either part is nonzero), complex -> complex each part.
+static grt_status_t grtc_import_complex_convert(grtc_import_t* ctx,
+                                                const grtc_operation_t* op,
+                                                grtc_chlo_math_t* m) {
+  grtc_ttype_t part;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->results[0].type, &part));
+  bool from_complex = grtc_import_is_complex(op->operands[0]->type);
+  bool to_complex = grtc_import_is_complex(op->results[0].type);
+  if (!from_complex) {
+    grtc_tvalue_t* x = grtc_import_lookup(ctx, op->operands[0]);
+    if (!x) return grtc_import_complex_unsupported(ctx, op);
+    grtc_tvalue_t* re = grtc_chlo_convert(m, x, part.elem);
+    grtc_complex_t z = {re, grtc_chlo_splat(m, re, 0.0)};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+    return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
+  grtc_complex_t z;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, m, 0, &z));
+  if (to_complex) {
+    grtc_complex_t r = {grtc_chlo_convert(m, z.re, part.elem),
+                        grtc_chlo_convert(m, z.im, part.elem)};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
+  grtc_tvalue_t* r = grtc_chlo_convert(m, z.re, part.elem);
+  if (part.elem == GRTC_ELEM_I1) {
+    r = grtc_chlo_binary(m, GRTC_TOP_OR, r, grtc_chlo_convert(m, z.im, GRTC_ELEM_I1));
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+  return grtc_import_map(ctx, &op->results[0], r);
+}
+
+// Imports |op|, which has complex operands or results. Sets |*out_handled|
+// false for the ops that take the interleaved form, after giving each of
+// their complex operands one.
+static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_tblock_t* block, bool* out_handled) {
+  *out_handled = true;
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  const grtc_attribute_t* value = grtc_operation_attribute(op, "value");
+  if (grtc_operation_is(op, "stablehlo.constant") && op->result_count == 1 && value &&
+      value->kind == GRTC_ATTR_DENSE_ELEMENTS && value->dense.splat &&
+      grtc_type_equal(value->type, op->results[0].type)) {
+    // A complex splat is a splat of each part.
+    grtc_ttype_t part;
+    GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->results[0].type, &part));
+    size_t size = value->dense.size / 2;
+    grtc_scalar_value_t parts[2];
+    for (int i = 0; i < 2; ++i) {
+      if (size == sizeof(float)) {
+        float f;
+        memcpy(&f, value->dense.data + i * size, sizeof(f));
+        parts[i].f = f;
+      } else {
+        memcpy(&parts[i].f, value->dense.data + i * size, sizeof(double));
+      }
+    }
+    grtc_complex_t z = {grtc_chlo_splat_type(&m, &part, parts[0]),
+                        grtc_chlo_splat_type(&m, &part, parts[1])};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
+  if (grtc_import_complex_interleaved(op)) {
+    *out_handled = false;
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      const grtc_complex_t* pair = grtc_map_get(&ctx->complex_values, op->operands[i]);
+      const grtc_tvalue_t* interleaved = grtc_import_lookup(ctx, op->operands[i]);
+      if (!pair || (interleaved && grtc_import_visible_in(interleaved, block))) continue;
+      grtc_tvalue_t* joined = grtc_complex_join(&m, *pair);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, op->operands[i], joined));
+    }
+    return grt_ok_status();
+  }
+  if (op->result_count != 1 || op->operand_count > 64 || op->region_count > 1) {
+    return grtc_import_complex_unsupported(ctx, op);
+  }
+  grtc_ttype_t part;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->results[0].type, &part));
+  if (grtc_operation_is(op, "stablehlo.complex")) {
+    grtc_tvalue_t* re = op->operand_count == 2 ? grtc_import_lookup(ctx, op->operands[0]) : NULL;
+    grtc_tvalue_t* im = op->operand_count == 2 ? grtc_import_lookup(ctx, op->operands[1]) : NULL;
+    if (!re || !im || !grtc_ttype_equal(&re->type, &part) ||
+        !grtc_ttype_equal(&im->type, &part)) {
+      return grtc_import_types_error(ctx, op, "takes two real tensors of its result's "
+                                     "shape and part type");
+    }
+    grtc_complex_t z = {re, im};
+    return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
+  bool is_real = grtc_operation_is(op, "stablehlo.real");
+  if (is_real || grtc_operation_is(op, "stablehlo.imag")) {
+    grtc_complex_t z;
+    if (op->operand_count != 1) return grtc_import_complex_unsupported(ctx, op);
+    GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, &m, 0, &z));
+    grtc_tvalue_t* r = is_real ? z.re : z.im;
+    if (!grtc_ttype_equal(&r->type, &part)) {
+      return grtc_import_types_error(ctx, op, "must give its operand's part type");
+    }
+    return grtc_import_map(ctx, &op->results[0], r);
+  }
+  grtc_import_op_t entry;
+  memset(&entry, 0, sizeof(entry));
+  if (!grtc_import_find_op(op->name, &entry)) return grtc_import_complex_unsupported(ctx, op);
+  if (entry.kind == GRTC_TOP_REDUCE || entry.kind == GRTC_TOP_REDUCE_WINDOW) {
+    return grtc_import_complex_reduce(ctx, op, &entry, &m, block);
+  }
+  if (op->region_count) return grtc_import_complex_unsupported(ctx, op);
+  if (entry.kind == GRTC_TOP_CONVERT && op->operand_count == 1) {
+    return grtc_import_complex_convert(ctx, op, &m);
+  }
+  // Every other op takes its complex operands as parts.
+  grtc_complex_t values[64];
+  grtc_tvalue_t* reals[64];
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    reals[i] = NULL;
+    if (grtc_import_is_complex(op->operands[i]->type)) {
+      GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, &m, i, &values[i]));
+    } else {
+      reals[i] = grtc_import_lookup(ctx, op->operands[i]);
+      if (!reals[i]) return grtc_import_complex_unsupported(ctx, op);
+    }
+  }
+  bool result_complex = grtc_import_is_complex(op->results[0].type);
+  uint32_t arity = 0;
+  bool all_complex = true;
+  for (uint32_t i = 0; i < op->operand_count; ++i) all_complex = all_complex && !reals[i];
+  if (grtc_complex_handles(entry.kind, &arity) && arity == op->operand_count &&
+      all_complex && result_complex == (entry.kind != GRTC_TOP_ABS)) {
+    grtc_complex_t r = grtc_complex_elementwise(&m, entry.kind, values);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    if (!result_complex) {
+      if (!grtc_ttype_equal(&r.re->type, &part)) return grtc_import_complex_unsupported(ctx, op);
+      return grtc_import_map(ctx, &op->results[0], r.re);
+    }
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
+  if (entry.kind == GRTC_TOP_COMPARE && all_complex && op->operand_count == 2) {
+    const grtc_attribute_t* attr = grtc_operation_attribute(op, "comparison_direction");
+    grtc_compare_direction_t direction = GRTC_CMP_LT;
+    grtc_attr_error_t error;
+    if (attr && !grtc_attr_compare_direction(attr, &direction, &error)) {
+      return grtc_import_error(ctx, op, "%s", error.message);
+    }
+    if (direction != GRTC_CMP_EQ && direction != GRTC_CMP_NE) {
+      return grtc_import_types_error(ctx, op, "on complex types compares EQ or NE only");
+    }
+    grtc_tvalue_t* r =
+        grtc_complex_compare(&m, direction == GRTC_CMP_EQ, values[0], values[1]);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_map(ctx, &op->results[0], r);
+  }
+  if (entry.kind == GRTC_TOP_DOT_GENERAL && all_complex && op->operand_count == 2 &&
+      result_complex) {
+    // Four real products: (rr - ii, ri + ir).
+    grtc_tvalue_t* products[4];
+    grtc_tvalue_t* pairs[4][2] = {{values[0].re, values[1].re},
+                                  {values[0].im, values[1].im},
+                                  {values[0].re, values[1].im},
+                                  {values[0].im, values[1].re}};
+    for (int i = 0; i < 4; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_import_complex_same(ctx, op, &entry, pairs[i], 2, &part,
+                                                   block, &products[i]));
+    }
+    grtc_complex_t r = grtc_complex_combine_products(&m, products[0], products[1],
+                                                     products[2], products[3]);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
+  if (grtc_import_complex_moves(entry.kind) && result_complex) {
+    grtc_complex_t r;
+    grtc_tvalue_t* operands[64];
+    for (int p = 0; p < 2; ++p) {
+      for (uint32_t i = 0; i < op->operand_count; ++i) {
+        operands[i] = reals[i] ? reals[i] : p == 0 ? values[i].re : values[i].im;
+      }
+      GRT_RETURN_IF_ERROR(grtc_import_complex_same(ctx, op, &entry, operands,
+                                                   op->operand_count, &part, block,
+                                                   p == 0 ? &r.re : &r.im));
+    }
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
+  return grtc_import_complex_unsupported(ctx, op);
+}
+
+static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
+  if (grtc_import_touches_complex(op)) {
+    bool handled = false;
+    GRT_RETURN_IF_ERROR(grtc_import_complex_op(ctx, op, block, &handled));
+    if (handled) return grt_ok_status();
+  }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
     return grtc_import_select_and_scatter(ctx, op, block);
@@ -3390,6 +3867,7 @@ grt_status_t grtc_stablehlo_import(const grtc_module_t* module,
   grt_allocator_free(allocator, ctx.locations.slots);
   grt_allocator_free(allocator, ctx.addresses.slots);
   grt_allocator_free(allocator, ctx.tuples.slots);
+  grt_allocator_free(allocator, ctx.complex_values.slots);
   grt_allocator_free(allocator, (void*)ctx.globals);
   if (!grt_status_is_ok(status)) {
     grtc_tmodule_destroy(ctx.module);

@@ -1623,7 +1623,13 @@ static void test_unsupported_types(void** state) {
   } cases[] = {
       {"tensor<*xi32>", "t.mlir:1:1: error: type 'tensor<*xi32>' is not supported"},
       {"tensor<*xf32>", "type 'tensor<*xf32>' is not supported"},
-      {"tensor<4xcomplex<f32>>", "type 'tensor<4xcomplex<f32>>' is not supported"},
+      // complex<f32> and complex<f64> are interleaved (re, im) pairs.
+      {"tensor<4xcomplex<f32>>", NULL},
+      {"tensor<complex<f64>>", NULL},
+      {"tensor<4xcomplex<i32>>", "type 'tensor<4xcomplex<i32>>' is not supported"},
+      {"tensor<4xcomplex<f16>>", "type 'tensor<4xcomplex<f16>>' is not supported"},
+      {"tensor<1x1x1x1x1x1x1x1xcomplex<f32>>",
+       "type 'tensor<1x1x1x1x1x1x1x1xcomplex<f32>>' is not supported"},
       {"tuple<tensor<f32>>", "type 'tuple<tensor<f32>>' is not supported"},
       {"!stablehlo.bucket", "type '!stablehlo.bucket' is not supported"},
       {"tensor<4xi4>", NULL},  // held one per byte
@@ -1661,7 +1667,120 @@ static void test_unsupported_types(void** state) {
       "  %0 = \"stablehlo.add\"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>\n"
       "  return\n"
       "}\n",
-      "t.mlir:2:8: error: type 'tensor<4xcomplex<f32>>' is not supported");
+      "t.mlir:2:8: error: 'stablehlo.add' on complex types is not supported: "
+      "(tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>");
+}
+
+// Complex values: interleaved fN tensor<...x2> at the function's boundary,
+// pairs of real tensors inside.
+static void test_complex(void** state) {
+  (void)state;
+  grtc_tmodule_t* module = import_ok(
+      "func.func @f(%a: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {\n"
+      "  %0 = stablehlo.multiply %a, %a : tensor<3xcomplex<f32>>\n"
+      "  return %0 : tensor<3xcomplex<f32>>\n"
+      "}\n");
+  const grtc_tfunc_t* func = module->first_func;
+  const grtc_ttype_t* arg = &func->body->args[0].type;
+  assert_int_equal(arg->elem, GRTC_ELEM_F32);
+  assert_int_equal(arg->rank, 2);
+  assert_int_equal(arg->dims[0], 3);
+  assert_int_equal(arg->dims[1], 2);
+  assert_int_equal(func->result_types[0].rank, 2);
+  assert_int_equal(func->result_types[0].dims[1], 2);
+  // Split (slice + reshape per part), four products, subtract and add,
+  // joined (reshape per part + concatenate) and returned.
+  uint32_t slices = 0, multiplies = 0, concatenates = 0;
+  for (const grtc_top_t* op = func->body->first; op; op = op->next) {
+    slices += op->kind == GRTC_TOP_SLICE;
+    multiplies += op->kind == GRTC_TOP_MULTIPLY;
+    concatenates += op->kind == GRTC_TOP_CONCATENATE;
+    if (op->kind == GRTC_TOP_MULTIPLY) assert_int_equal(op->results[0].type.rank, 1);
+  }
+  assert_int_equal(slices, 2);
+  assert_int_equal(multiplies, 4);
+  assert_int_equal(concatenates, 1);
+  grtc_tmodule_destroy(module);
+  // A complex splat constant is a splat of each part; in the interleaved
+  // form (an unfoldable constant) the (re, im) pair repeated.
+  module = import_ok(
+      "func.func @f() -> (tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>) {\n"
+      "  %0 = stablehlo.constant dense<(1.5, -2.0)> : tensor<2xcomplex<f64>>\n"
+      "  %1 = util.unfoldable_constant dense<(1.5, -2.0)> : tensor<2xcomplex<f64>>\n"
+      "  return %0, %1 : tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>\n"
+      "}\n");
+  for (int i = 0; i < 2; ++i) {
+    const grtc_top_t* part = nth_op(module, (uint32_t)i);
+    assert_int_equal(part->kind, GRTC_TOP_CONSTANT);
+    assert_true(part->attrs.constant.splat);
+    assert_int_equal(part->results[0].type.rank, 1);
+    double value;
+    memcpy(&value, part->attrs.constant.data, sizeof(value));
+    assert_true(value == (i == 0 ? 1.5 : -2.0));
+  }
+  const grtc_top_t* constant = NULL;
+  for (const grtc_top_t* op = module->first_func->body->first; op; op = op->next) {
+    if (op->kind == GRTC_TOP_CONSTANT && op->attrs.unfoldable) constant = op;
+  }
+  assert_non_null(constant);
+  assert_false(constant->attrs.constant.splat);
+  assert_int_equal(constant->attrs.constant.size, 32);
+  double values[4];
+  memcpy(values, constant->attrs.constant.data, sizeof(values));
+  assert_true(values[0] == 1.5 && values[1] == -2.0 && values[2] == 1.5 &&
+              values[3] == -2.0);
+  grtc_tmodule_destroy(module);
+}
+
+static void test_complex_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* op;
+    const char* message;
+  } cases[] = {
+      {"%0 = stablehlo.remainder %a, %a : tensor<4xcomplex<f32>>",
+       "t.mlir:2:8: error: 'stablehlo.remainder' on complex types is not supported: "
+       "(tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>"},
+      {"%0 = stablehlo.maximum %a, %a : tensor<4xcomplex<f32>>",
+       "'stablehlo.maximum' on complex types is not supported"},
+      {"%0 = stablehlo.compare LT, %a, %a : (tensor<4xcomplex<f32>>, "
+       "tensor<4xcomplex<f32>>) -> tensor<4xi1>",
+       "'stablehlo.compare' on complex types compares EQ or NE only: "
+       "(tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>"},
+      {"%r = stablehlo.real %a : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n"
+       "  %0 = stablehlo.complex %r, %r : tensor<4xcomplex<f64>>",
+       "'stablehlo.complex' takes two real tensors of its result's shape and part "
+       "type: (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f64>>"},
+      {"%0 = stablehlo.real %a : (tensor<4xcomplex<f32>>) -> tensor<4xf64>",
+       "'stablehlo.real' must give its operand's part type"},
+      {"%0 = stablehlo.cbrt %a : tensor<4xcomplex<f32>>",
+       "'stablehlo.cbrt' on complex types is not supported"},
+      {"%0 = stablehlo.abs %a : tensor<4xcomplex<f32>>",
+       "'stablehlo.abs' on complex types is not supported: (tensor<4xcomplex<f32>>) "
+       "-> tensor<4xcomplex<f32>>"},
+      {"%0 = \"stablehlo.sort\"(%a) ({\n"
+       "  ^bb0(%x: tensor<complex<f32>>, %y: tensor<complex<f32>>):\n"
+       "    %c = stablehlo.compare EQ, %x, %y : (tensor<complex<f32>>, "
+       "tensor<complex<f32>>) -> tensor<i1>\n"
+       "    stablehlo.return %c : tensor<i1>\n"
+       "  }) {dimension = 0 : i64} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>",
+       "'stablehlo.sort' on complex types is not supported"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4xcomplex<f32>>) {\n  %s\n  return\n}\n",
+             cases[i].op);
+    expect_import_error(source, cases[i].message);
+  }
+  // Symbolic dimensions pass through function boundaries but not complex ops.
+  expect_import_error(
+      "func.func @f(%a: tensor<?xcomplex<f32>>) -> tensor<?xcomplex<f32>> {\n"
+      "  %0 = stablehlo.multiply %a, %a : tensor<?xcomplex<f32>>\n"
+      "  return %0 : tensor<?xcomplex<f32>>\n"
+      "}\n",
+      "t.mlir:2:8: error: 'stablehlo.multiply' with a symbolic dimension ('?') in its "
+      "complex types is not supported yet");
 }
 
 static void test_malformed_attributes(void** state) {
@@ -2151,6 +2270,8 @@ int main(void) {
       cmocka_unit_test(test_is_input),
       cmocka_unit_test(test_unsupported_op),
       cmocka_unit_test(test_unsupported_types),
+      cmocka_unit_test(test_complex),
+      cmocka_unit_test(test_complex_errors),
       cmocka_unit_test(test_malformed_attributes),
       cmocka_unit_test(test_bad_syntax),
       cmocka_unit_test(test_symbolic_jax_export),

@@ -1498,6 +1498,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("util.optimization_barrier")
     GRTC_SHLO_PLAIN("stablehlo.uniform_quantize")
     GRTC_SHLO_PLAIN("stablehlo.uniform_dequantize")
+    GRTC_SHLO_PLAIN("stablehlo.real") GRTC_SHLO_PLAIN("stablehlo.imag")
+    GRTC_SHLO_PLAIN("stablehlo.complex")
     {"stablehlo.compare", NULL, grtc_shlo_parse_format, &grtc_shlo_compare, NULL},
     {"stablehlo.slice", NULL, grtc_shlo_parse_format, &grtc_shlo_slice, NULL},
     {"stablehlo.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},

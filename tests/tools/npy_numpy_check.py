@@ -73,11 +73,25 @@ result = run(v2, dst)
 if result.returncode != 0 or result.stdout.strip() != "<f4 " + " ".join(["1"] * 16):
     sys.exit("version 2.0: " + result.stdout + result.stderr)
 
+# complex64/complex128 read as f32/f64 with a trailing 2 (re, im), and are
+# written as that float array.
+for dtype, part in (("<c8", "<f4"), ("<c16", "<f8")):
+    a = (np.arange(6).reshape(2, 3) + 1j * (np.arange(6).reshape(2, 3) - 2.5)).astype(dtype)
+    path = os.path.join(tmp, "c.npy")
+    np.save(path, a)
+    result = run(path, dst)
+    want = " ".join([part, "2", "3", "2"])
+    if result.returncode != 0 or result.stdout.strip() != want:
+        sys.exit("%s: expected %r, got %r %r" % (dtype, want, result.stdout, result.stderr))
+    b = np.load(dst)
+    if b.dtype != np.dtype(part) or not np.array_equal(b.view(dtype)[..., 0], a):
+        sys.exit("%s: read back %r %r" % (dtype, b.dtype, b.shape))
+
 rejected = [
     ("big.npy", np.arange(3, dtype=">f4"), "dtype '>f4' is big-endian; expected little-endian"),
     ("fortran.npy", np.asfortranarray(np.ones((2, 3), dtype="<f4")),
      "fortran_order arrays are not supported"),
-    ("complex.npy", np.ones(2, dtype="<c8"), "dtype '<c8' is not supported"),
+    ("complex.npy", np.ones(2, dtype=">c8"), "dtype '>c8' is not supported"),
     ("struct.npy", np.zeros(2, dtype=[("a", "<f4"), ("b", "<i4")]),
      "structured dtypes are not supported"),
     ("object.npy", np.array([None, 1], dtype=object), "dtype '|O' is not supported"),
