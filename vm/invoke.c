@@ -5,6 +5,7 @@
 #include "base/time.h"
 #include "base/trace.h"
 #include "vm/signature.h"
+#include "vm/stack.h"
 #include "vm/variant.h"
 
 // What a walk over the argument types does at each value.
@@ -274,5 +275,209 @@ static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
   packer.walk = GRT_VM_INVOKE_RELEASE;
   grt_status_free(grt_vm_invoke_walk(&packer, signature.arguments));
   grt_allocator_free(allocator, arguments);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// Resumable invocations
+//===----------------------------------------------------------------------===//
+
+typedef enum grt_vm_invocation_state_e {
+  GRT_VM_INVOCATION_SUSPENDED,
+  GRT_VM_INVOCATION_RETURNED,
+  GRT_VM_INVOCATION_FAILED,
+} grt_vm_invocation_state_t;
+
+struct grt_vm_invocation_t {
+  grt_allocator_t allocator;
+  grt_vm_context_t* context;  // retained
+  grt_vm_function_t function;
+  grt_vm_signature_t signature;
+  grt_vm_invoke_packer_t packer;  // the packed arguments, until the end
+  grt_vm_call_t call;
+  // The suspended frames (modules with begin_call); NULL otherwise.
+  grt_vm_stack_t* stack;
+  grt_vm_invocation_state_t state;
+  uint64_t suspend_count;
+};
+
+// Releases the packed arguments (their refs) once the call has ended.
+static void grt_vm_invocation_release_arguments(grt_vm_invocation_t* inv) {
+  if (!inv->packer.packed) return;
+  inv->packer.walk = GRT_VM_INVOKE_RELEASE;
+  grt_status_free(grt_vm_invoke_walk(&inv->packer, inv->signature.arguments));
+  grt_allocator_free(inv->allocator, inv->packer.packed);
+  inv->packer.packed = NULL;
+}
+
+// Runs one slice (|begin|: the first) with the context entered, and
+// records how it ended.
+static grt_status_t grt_vm_invocation_run(grt_vm_invocation_t* inv, bool begin,
+                                          grt_vm_list_t* outputs) {
+  grt_vm_module_t* module = inv->function.module;
+  grt_vm_module_state_t* state = grt_vm_context_state_of(inv->context, module);
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_vm_context_enter(inv->context),
+                                "running '%.*s.%.*s'", GRT_SV_ARG(module->name),
+                                GRT_SV_ARG(inv->function.name));
+  grt_string_view_t outer_location = grt_trace_location();
+  grt_status_t status;
+  if (!module->vtable->begin_call) {
+    // A module that never suspends a call: each slice calls again (a native
+    // export that returned DEFERRED is called with the same arguments).
+    status = module->vtable->call(module, state, NULL, &inv->call);
+  } else if (begin) {
+    status = module->vtable->begin_call(module, state, &inv->call, &inv->stack);
+  } else {
+    status = module->vtable->resume_call(module, state, inv->stack, &inv->call);
+  }
+  grt_trace_set_location(outer_location);
+  grt_vm_context_leave(inv->context);
+  if (grt_status_code(status) == GRT_STATUS_DEFERRED) {
+    inv->state = GRT_VM_INVOCATION_SUSPENDED;
+    ++inv->suspend_count;
+    return status;
+  }
+  if (inv->stack) {
+    grt_vm_stack_destroy(inv->stack);
+    inv->stack = NULL;
+  }
+  grt_vm_invocation_release_arguments(inv);
+  if (grt_status_is_ok(status)) {
+    inv->state = GRT_VM_INVOCATION_RETURNED;
+    return grt_vm_invoke_unpack(&inv->function, inv->signature.results,
+                                inv->call.results, outputs);
+  }
+  inv->state = GRT_VM_INVOCATION_FAILED;
+  return grt_status_annotate(status, "in invocation of '%.*s.%.*s'",
+                             GRT_SV_ARG(module->name),
+                             GRT_SV_ARG(inv->function.name));
+}
+
+grt_status_t grt_vm_invoke_begin(grt_vm_context_t* context,
+                                 const grt_vm_function_t* function,
+                                 const grt_vm_list_t* inputs,
+                                 grt_vm_list_t* outputs,
+                                 grt_allocator_t allocator,
+                                 grt_vm_invocation_t** out_invocation) {
+  *out_invocation = NULL;
+  if (!grt_vm_context_has_module(context, function->module)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: its module '%.*s' is not part of the context",
+                           GRT_SV_ARG(function->name),
+                           GRT_SV_ARG(function->module->name));
+  }
+  grt_vm_signature_t signature;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_signature_parse(function->calling_convention, &signature), "%.*s",
+      GRT_SV_ARG(function->name));
+  if (signature.results.size > 0 && outputs == NULL) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: returns %zu values but no output list was "
+                           "given",
+                           GRT_SV_ARG(function->name), signature.results.size);
+  }
+  grt_vm_invoke_packer_t packer = {function, inputs, GRT_VM_INVOKE_MEASURE,
+                                   NULL, 0, 0};
+  GRT_RETURN_IF_ERROR(grt_vm_invoke_walk(&packer, signature.arguments));
+  size_t argument_bytes = packer.size;
+  grt_vm_invocation_t* inv = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_calloc(allocator, sizeof(*inv), (void**)&inv));
+  inv->allocator = allocator;
+  inv->function = *function;
+  inv->signature = signature;
+  inv->packer = packer;
+  inv->packer.function = &inv->function;
+  inv->packer.inputs = inputs;
+  // Zeroed, so releasing after a partial PACK walk is safe (as in
+  // grt_vm_invoke_entered).
+  grt_status_t status = grt_allocator_calloc(
+      allocator, argument_bytes ? argument_bytes : 1,
+      (void**)&inv->packer.packed);
+  void* results = NULL;
+  if (grt_status_is_ok(status)) {
+    inv->packer.walk = GRT_VM_INVOKE_PACK;
+    status = grt_vm_invoke_walk(&inv->packer, signature.arguments);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grt_allocator_malloc_aligned(
+        allocator, signature.result_bytes ? signature.result_bytes : 1,
+        GRT_VM_PACKED_ALIGNMENT, &results);
+  }
+  if (!grt_status_is_ok(status)) {
+    grt_vm_invocation_release_arguments(inv);
+    grt_allocator_free(allocator, inv);
+    return status;
+  }
+  memset(results, 0, signature.result_bytes);
+  // The packed buffer no longer reads the inputs list.
+  inv->packer.inputs = NULL;
+  grt_vm_call_t call = {*function, inv->packer.packed, argument_bytes, results,
+                        signature.result_bytes};
+  inv->call = call;
+  inv->context = context;
+  grt_vm_context_retain(context);
+  *out_invocation = inv;
+  return grt_vm_invocation_run(inv, true, outputs);
+}
+
+grt_status_t grt_vm_invoke_resume(grt_vm_invocation_t* invocation,
+                                  grt_vm_list_t* outputs) {
+  if (invocation->state != GRT_VM_INVOCATION_SUSPENDED) {
+    return grt_make_status(
+        GRT_STATUS_FAILED_PRECONDITION,
+        "invocation of '%.*s.%.*s' has already %s; only a suspended "
+        "invocation can be resumed",
+        GRT_SV_ARG(invocation->function.module->name),
+        GRT_SV_ARG(invocation->function.name),
+        invocation->state == GRT_VM_INVOCATION_RETURNED ? "returned"
+                                                        : "failed");
+  }
+  if (invocation->signature.results.size > 0 && outputs == NULL) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "%.*s: returns %zu values but no output list was "
+                           "given",
+                           GRT_SV_ARG(invocation->function.name),
+                           invocation->signature.results.size);
+  }
+  return grt_vm_invocation_run(invocation, false, outputs);
+}
+
+bool grt_vm_invocation_is_suspended(const grt_vm_invocation_t* invocation) {
+  return invocation->state == GRT_VM_INVOCATION_SUSPENDED;
+}
+
+uint64_t grt_vm_invocation_suspend_count(
+    const grt_vm_invocation_t* invocation) {
+  return invocation->suspend_count;
+}
+
+void grt_vm_invocation_destroy(grt_vm_invocation_t* invocation) {
+  if (!invocation) return;
+  if (invocation->stack) grt_vm_stack_destroy(invocation->stack);
+  grt_vm_invocation_release_arguments(invocation);
+  grt_allocator_free(invocation->allocator, invocation->call.results);
+  grt_vm_context_release(invocation->context);
+  grt_allocator_free(invocation->allocator, invocation);
+}
+
+grt_status_t grt_vm_invoke_to_completion(grt_vm_context_t* context,
+                                         const grt_vm_function_t* function,
+                                         const grt_vm_list_t* inputs,
+                                         grt_vm_list_t* outputs,
+                                         grt_allocator_t allocator,
+                                         uint64_t* out_suspend_count) {
+  grt_vm_invocation_t* invocation = NULL;
+  grt_status_t status = grt_vm_invoke_begin(context, function, inputs, outputs,
+                                            allocator, &invocation);
+  while (grt_status_code(status) == GRT_STATUS_DEFERRED) {
+    grt_status_free(status);
+    status = grt_vm_invoke_resume(invocation, outputs);
+  }
+  if (out_suspend_count) {
+    *out_suspend_count =
+        invocation ? grt_vm_invocation_suspend_count(invocation) : 0;
+  }
+  grt_vm_invocation_destroy(invocation);
   return status;
 }

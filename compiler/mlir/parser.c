@@ -1767,6 +1767,18 @@ static grt_status_t grtc_lookup_block(grtc_parser_t* parser,
   return grt_ok_status();
 }
 
+grt_status_t grtc_parser_parse_successor_label(grtc_parser_t* parser,
+                                               grtc_op_state_t* state) {
+  if (!grtc_parser_at(parser, GRTC_TOKEN_CARET_ID)) {
+    return grtc_parser_error_expected(parser, "a block label (^name)");
+  }
+  grtc_name_entry_t* entry = NULL;
+  GRT_RETURN_IF_ERROR(grtc_lookup_block(parser, &parser->token, &entry));
+  GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
+  grtc_successor_t successor = {entry->block, 0, NULL};
+  return grtc_parser_push(parser, &state->successors, &successor, sizeof(successor));
+}
+
 grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
                                          grtc_op_state_t* state) {
   if (!grtc_parser_at(parser, GRTC_TOKEN_CARET_ID)) {
