@@ -523,9 +523,11 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
         session->hal_module, grt_deadline_from_timeout_ns(session->call_timeout),
         session->call_timeout);
   }
-  grt_status_t status = grt_vm_invoke(session->context, function, inputs,
-                                      outputs,
-                                      session->instance->host_allocator);
+  // Resumed at once each time it yields (vm.yield, a yieldable import that
+  // deferred), so sessions run yielding functions to completion.
+  grt_status_t status = grt_vm_invoke_to_completion(
+      session->context, function, inputs, outputs,
+      session->instance->host_allocator, NULL);
   if (bounded) {
     grt_runtime_hal_module_set_call_deadline(
         session->hal_module, GRT_TIME_INFINITE_FUTURE, GRT_DURATION_INFINITE);

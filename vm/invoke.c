@@ -192,23 +192,33 @@ static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
                                           grt_vm_list_t* outputs,
                                           grt_allocator_t allocator);
 
-// grt_vm_invoke while tracing: one CALL event around it (base/trace.h).
+// The CALL event (base/trace.h) a traced invocation records around itself.
+static void grt_vm_invoke_trace_start(const grt_vm_function_t* function,
+                                      grt_trace_event_t* out_event) {
+  memset(out_event, 0, sizeof(*out_event));
+  out_event->kind = GRT_TRACE_EVENT_CALL;
+  out_event->name = function->name;
+  out_event->detail = function->module->name;
+  out_event->worker_id = GRT_TRACE_NO_WORKER;
+  out_event->start_ns = grt_time_now_ns();
+}
+
+static void grt_vm_invoke_trace_end(grt_trace_event_t* event) {
+  event->end_ns = grt_time_now_ns();
+  grt_trace_record(event);
+}
+
+// grt_vm_invoke while tracing: one CALL event around it.
 static grt_status_t grt_vm_invoke_traced(grt_vm_context_t* context,
                                          const grt_vm_function_t* function,
                                          const grt_vm_list_t* inputs,
                                          grt_vm_list_t* outputs,
                                          grt_allocator_t allocator) {
   grt_trace_event_t event;
-  memset(&event, 0, sizeof(event));
-  event.kind = GRT_TRACE_EVENT_CALL;
-  event.name = function->name;
-  event.detail = function->module->name;
-  event.worker_id = GRT_TRACE_NO_WORKER;
-  event.start_ns = grt_time_now_ns();
+  grt_vm_invoke_trace_start(function, &event);
   grt_status_t status =
       grt_vm_invoke_entered(context, function, inputs, outputs, allocator);
-  event.end_ns = grt_time_now_ns();
-  grt_trace_record(&event);
+  grt_vm_invoke_trace_end(&event);
   return status;
 }
 
@@ -467,6 +477,16 @@ grt_status_t grt_vm_invoke_to_completion(grt_vm_context_t* context,
                                          grt_vm_list_t* outputs,
                                          grt_allocator_t allocator,
                                          uint64_t* out_suspend_count) {
+  if (out_suspend_count) *out_suspend_count = 0;
+  // Entered for the whole loop, so no other thread runs between resumes
+  // (each slice enters again, nested).
+  GRT_RETURN_IF_ERROR_ANNOTATED(grt_vm_context_enter(context),
+                                "invoking '%.*s.%.*s'",
+                                GRT_SV_ARG(function->module->name),
+                                GRT_SV_ARG(function->name));
+  grt_trace_event_t event;
+  bool traced = grt_trace_enabled();
+  if (traced) grt_vm_invoke_trace_start(function, &event);
   grt_vm_invocation_t* invocation = NULL;
   grt_status_t status = grt_vm_invoke_begin(context, function, inputs, outputs,
                                             allocator, &invocation);
@@ -474,10 +494,11 @@ grt_status_t grt_vm_invoke_to_completion(grt_vm_context_t* context,
     grt_status_free(status);
     status = grt_vm_invoke_resume(invocation, outputs);
   }
-  if (out_suspend_count) {
-    *out_suspend_count =
-        invocation ? grt_vm_invocation_suspend_count(invocation) : 0;
+  if (traced) grt_vm_invoke_trace_end(&event);
+  if (out_suspend_count && invocation) {
+    *out_suspend_count = grt_vm_invocation_suspend_count(invocation);
   }
   grt_vm_invocation_destroy(invocation);
+  grt_vm_context_leave(context);
   return status;
 }
