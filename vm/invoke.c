@@ -245,46 +245,78 @@ grt_status_t grt_vm_invoke(grt_vm_context_t* context,
   return status;
 }
 
-static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
+// What every invocation starts with: checks |function| against |context|
+// and |outputs|, then packs |inputs| into a zeroed buffer from |allocator|
+// (packer->packed; packer->size its bytes) for the call. On failure nothing
+// is left to release.
+static grt_status_t grt_vm_invoke_prepare(grt_vm_context_t* context,
                                           const grt_vm_function_t* function,
                                           const grt_vm_list_t* inputs,
                                           grt_vm_list_t* outputs,
-                                          grt_allocator_t allocator) {
+                                          grt_allocator_t allocator,
+                                          grt_vm_signature_t* out_signature,
+                                          grt_vm_invoke_packer_t* out_packer) {
   if (!grt_vm_context_has_module(context, function->module)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%.*s: its module '%.*s' is not part of the context",
                            GRT_SV_ARG(function->name),
                            GRT_SV_ARG(function->module->name));
   }
-  grt_vm_signature_t signature;
   GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_vm_signature_parse(function->calling_convention, &signature), "%.*s",
-      GRT_SV_ARG(function->name));
-  if (signature.results.size > 0 && outputs == NULL) {
+      grt_vm_signature_parse(function->calling_convention, out_signature),
+      "%.*s", GRT_SV_ARG(function->name));
+  if (out_signature->results.size > 0 && outputs == NULL) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "%.*s: returns %zu values but no output list was "
                            "given",
-                           GRT_SV_ARG(function->name), signature.results.size);
+                           GRT_SV_ARG(function->name),
+                           out_signature->results.size);
   }
   grt_vm_invoke_packer_t packer = {function, inputs, GRT_VM_INVOKE_MEASURE,
                                    NULL, 0, 0};
-  GRT_RETURN_IF_ERROR(grt_vm_invoke_walk(&packer, signature.arguments));
+  GRT_RETURN_IF_ERROR(grt_vm_invoke_walk(&packer, out_signature->arguments));
   size_t argument_bytes = packer.size;
-  uint8_t* arguments = NULL;
-  GRT_RETURN_IF_ERROR(grt_allocator_calloc(allocator, argument_bytes,
-                                           (void**)&arguments));
+  GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+      allocator, argument_bytes ? argument_bytes : 1, (void**)&packer.packed));
   packer.walk = GRT_VM_INVOKE_PACK;
-  packer.packed = arguments;
-  grt_status_t status = grt_vm_invoke_walk(&packer, signature.arguments);
-  if (grt_status_is_ok(status)) {
-    status = grt_vm_invoke_call(context, function, &signature, arguments,
-                                argument_bytes, outputs, allocator);
+  grt_status_t status = grt_vm_invoke_walk(&packer, out_signature->arguments);
+  if (!grt_status_is_ok(status)) {
+    // The zeroed buffer makes releasing safe after a partial PACK walk:
+    // slots not yet written hold null refs and zero counts.
+    packer.walk = GRT_VM_INVOKE_RELEASE;
+    grt_status_free(grt_vm_invoke_walk(&packer, out_signature->arguments));
+    grt_allocator_free(allocator, packer.packed);
+    return status;
   }
-  // The zeroed buffer makes releasing safe after a partial PACK walk: slots
-  // not yet written hold null refs and zero counts.
-  packer.walk = GRT_VM_INVOKE_RELEASE;
-  grt_status_free(grt_vm_invoke_walk(&packer, signature.arguments));
-  grt_allocator_free(allocator, arguments);
+  packer.size = argument_bytes;
+  *out_packer = packer;
+  return grt_ok_status();
+}
+
+// Releases the packed arguments of grt_vm_invoke_prepare (their refs).
+static void grt_vm_invoke_release_arguments(grt_vm_invoke_packer_t* packer,
+                                            grt_string_view_t types,
+                                            grt_allocator_t allocator) {
+  if (!packer->packed) return;
+  packer->walk = GRT_VM_INVOKE_RELEASE;
+  grt_status_free(grt_vm_invoke_walk(packer, types));
+  grt_allocator_free(allocator, packer->packed);
+  packer->packed = NULL;
+}
+
+static grt_status_t grt_vm_invoke_entered(grt_vm_context_t* context,
+                                          const grt_vm_function_t* function,
+                                          const grt_vm_list_t* inputs,
+                                          grt_vm_list_t* outputs,
+                                          grt_allocator_t allocator) {
+  grt_vm_signature_t signature;
+  grt_vm_invoke_packer_t packer;
+  GRT_RETURN_IF_ERROR(grt_vm_invoke_prepare(context, function, inputs, outputs,
+                                            allocator, &signature, &packer));
+  grt_status_t status =
+      grt_vm_invoke_call(context, function, &signature, packer.packed,
+                         packer.size, outputs, allocator);
+  grt_vm_invoke_release_arguments(&packer, signature.arguments, allocator);
   return status;
 }
 
@@ -310,15 +342,6 @@ struct grt_vm_invocation_t {
   grt_vm_invocation_state_t state;
   uint64_t suspend_count;
 };
-
-// Releases the packed arguments (their refs) once the call has ended.
-static void grt_vm_invocation_release_arguments(grt_vm_invocation_t* inv) {
-  if (!inv->packer.packed) return;
-  inv->packer.walk = GRT_VM_INVOKE_RELEASE;
-  grt_status_free(grt_vm_invoke_walk(&inv->packer, inv->signature.arguments));
-  grt_allocator_free(inv->allocator, inv->packer.packed);
-  inv->packer.packed = NULL;
-}
 
 // Runs one slice (|begin|: the first) with the context entered, and
 // records how it ended.
@@ -351,7 +374,8 @@ static grt_status_t grt_vm_invocation_run(grt_vm_invocation_t* inv, bool begin,
     grt_vm_stack_destroy(inv->stack);
     inv->stack = NULL;
   }
-  grt_vm_invocation_release_arguments(inv);
+  grt_vm_invoke_release_arguments(&inv->packer, inv->signature.arguments,
+                                  inv->allocator);
   if (grt_status_is_ok(status)) {
     inv->state = GRT_VM_INVOCATION_RETURNED;
     return grt_vm_invoke_unpack(&inv->function, inv->signature.results,
@@ -370,59 +394,33 @@ grt_status_t grt_vm_invoke_begin(grt_vm_context_t* context,
                                  grt_allocator_t allocator,
                                  grt_vm_invocation_t** out_invocation) {
   *out_invocation = NULL;
-  if (!grt_vm_context_has_module(context, function->module)) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%.*s: its module '%.*s' is not part of the context",
-                           GRT_SV_ARG(function->name),
-                           GRT_SV_ARG(function->module->name));
-  }
   grt_vm_signature_t signature;
-  GRT_RETURN_IF_ERROR_ANNOTATED(
-      grt_vm_signature_parse(function->calling_convention, &signature), "%.*s",
-      GRT_SV_ARG(function->name));
-  if (signature.results.size > 0 && outputs == NULL) {
-    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "%.*s: returns %zu values but no output list was "
-                           "given",
-                           GRT_SV_ARG(function->name), signature.results.size);
-  }
-  grt_vm_invoke_packer_t packer = {function, inputs, GRT_VM_INVOKE_MEASURE,
-                                   NULL, 0, 0};
-  GRT_RETURN_IF_ERROR(grt_vm_invoke_walk(&packer, signature.arguments));
-  size_t argument_bytes = packer.size;
+  grt_vm_invoke_packer_t packer;
+  GRT_RETURN_IF_ERROR(grt_vm_invoke_prepare(context, function, inputs, outputs,
+                                            allocator, &signature, &packer));
   grt_vm_invocation_t* inv = NULL;
-  GRT_RETURN_IF_ERROR(
-      grt_allocator_calloc(allocator, sizeof(*inv), (void**)&inv));
-  inv->allocator = allocator;
-  inv->function = *function;
-  inv->signature = signature;
-  inv->packer = packer;
-  inv->packer.function = &inv->function;
-  inv->packer.inputs = inputs;
-  // Zeroed, so releasing after a partial PACK walk is safe (as in
-  // grt_vm_invoke_entered).
-  grt_status_t status = grt_allocator_calloc(
-      allocator, argument_bytes ? argument_bytes : 1,
-      (void**)&inv->packer.packed);
   void* results = NULL;
-  if (grt_status_is_ok(status)) {
-    inv->packer.walk = GRT_VM_INVOKE_PACK;
-    status = grt_vm_invoke_walk(&inv->packer, signature.arguments);
-  }
+  grt_status_t status =
+      grt_allocator_calloc(allocator, sizeof(*inv), (void**)&inv);
   if (grt_status_is_ok(status)) {
     status = grt_allocator_malloc_aligned(
         allocator, signature.result_bytes ? signature.result_bytes : 1,
         GRT_VM_PACKED_ALIGNMENT, &results);
   }
   if (!grt_status_is_ok(status)) {
-    grt_vm_invocation_release_arguments(inv);
+    grt_vm_invoke_release_arguments(&packer, signature.arguments, allocator);
     grt_allocator_free(allocator, inv);
     return status;
   }
   memset(results, 0, signature.result_bytes);
-  // The packed buffer no longer reads the inputs list.
+  inv->allocator = allocator;
+  inv->function = *function;
+  inv->signature = signature;
+  inv->packer = packer;
+  // The release walk reads the packed buffer, not the inputs list.
+  inv->packer.function = &inv->function;
   inv->packer.inputs = NULL;
-  grt_vm_call_t call = {*function, inv->packer.packed, argument_bytes, results,
+  grt_vm_call_t call = {*function, packer.packed, packer.size, results,
                         signature.result_bytes};
   inv->call = call;
   inv->context = context;
@@ -465,7 +463,9 @@ uint64_t grt_vm_invocation_suspend_count(
 void grt_vm_invocation_destroy(grt_vm_invocation_t* invocation) {
   if (!invocation) return;
   if (invocation->stack) grt_vm_stack_destroy(invocation->stack);
-  grt_vm_invocation_release_arguments(invocation);
+  grt_vm_invoke_release_arguments(&invocation->packer,
+                                  invocation->signature.arguments,
+                                  invocation->allocator);
   grt_allocator_free(invocation->allocator, invocation->call.results);
   grt_vm_context_release(invocation->context);
   grt_allocator_free(invocation->allocator, invocation);

@@ -534,6 +534,25 @@ static grt_status_t grtc_vm_check_span_items(grtc_parser_t* parser,
 // argument and the span length for a bracketed one (in groups for a span of
 // tuples: the count the callee receives), and `segment_types` the declared
 // type of each argument.
+// The parts vm.call.variadic and the yieldable calls share: `@callee(`
+// (the callee attribute) and `) {attributes} :` after the arguments.
+static grt_status_t grtc_vm_parse_call_open(grtc_parser_t* parser,
+                                            grtc_op_state_t* state) {
+  grt_string_view_t callee;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
+  GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
+                                                grtc_parser_symbol_attr(parser, callee)));
+  return grtc_parser_expect(parser, GRTC_TOKEN_LPAREN, "to open the call arguments");
+}
+
+static grt_status_t grtc_vm_parse_call_close(grtc_parser_t* parser,
+                                             grtc_op_state_t* state) {
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
+                                         "to close the call arguments"));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  return grtc_parser_expect(parser, GRTC_TOKEN_COLON, "and the callee's type");
+}
+
 // The end of vm.call.yieldable and vm.call.variadic.yieldable, after '->':
 // `^bb` and, optionally, the callee's result types in parentheses (the
 // results are the block's arguments; the assembler checks their types).
@@ -550,22 +569,13 @@ static grt_status_t grtc_vm_parse_yieldable_successor(grtc_parser_t* parser,
 static grt_status_t grtc_vm_parse_call_yieldable(grtc_parser_t* parser,
                                                  const grtc_op_syntax_t* syntax,
                                                  grtc_op_state_t* state) {
-  grt_string_view_t callee;
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
-  GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
-                                                grtc_parser_symbol_attr(parser, callee)));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
-                                         "to open the call arguments"));
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_open(parser, state));
   bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
   while (more) {
     GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
   }
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
-                                         "to close the call arguments"));
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
-                                         "and the callee's type"));
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_close(parser, state));
   grt_arena_vec_t types = {0};
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the callee's argument types"));
@@ -587,12 +597,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
                                                 const grtc_op_syntax_t* syntax,
                                                 grtc_op_state_t* state) {
   grt_arena_t* arena = grtc_parser_arena(parser);
-  grt_string_view_t callee;
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
-  GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
-                                                grtc_parser_symbol_attr(parser, callee)));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
-                                         "to open the call arguments"));
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_open(parser, state));
   grt_arena_vec_t sizes = {0};  // int32_t
   grt_arena_vec_t items = {0};  // grtc_vm_span_item_t
   bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
@@ -632,11 +637,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
     GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sizes, &size, sizeof(size)));
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
   }
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
-                                         "to close the call arguments"));
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
-                                         "and the callee's type"));
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_close(parser, state));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the callee's argument types"));
   grt_arena_vec_t types = {0};  // const grtc_attribute_t* (type attrs)

@@ -25,14 +25,17 @@ typedef struct deferring_t {
   int calls;
 } deferring_t;
 
+// Counts a call; DEFERRED while deferrals are left, else OK.
+static grt_status_t deferring_call(deferring_t* d) {
+  ++d->calls;
+  if (d->deferrals_left == 0) return grt_ok_status();
+  --d->deferrals_left;
+  return grt_make_status(GRT_STATUS_DEFERRED, "not ready");
+}
+
 static grt_status_t native_later(void* module_data, void* state, const void* args,
                                  void* results) {
-  deferring_t* d = module_data;
-  ++d->calls;
-  if (d->deferrals_left > 0) {
-    --d->deferrals_left;
-    return grt_make_status(GRT_STATUS_DEFERRED, "not ready");
-  }
+  GRT_RETURN_IF_ERROR(deferring_call(module_data));
   int32_t x;
   memcpy(&x, args, sizeof(x));
   x += 100;
@@ -42,12 +45,7 @@ static grt_status_t native_later(void* module_data, void* state, const void* arg
 
 static grt_status_t native_sum(void* module_data, void* state, const void* args,
                                void* results) {
-  deferring_t* d = module_data;
-  ++d->calls;
-  if (d->deferrals_left > 0) {
-    --d->deferrals_left;
-    return grt_make_status(GRT_STATUS_DEFERRED, "not ready");
-  }
+  GRT_RETURN_IF_ERROR(deferring_call(module_data));
   const int32_t* in = args;  // count, then the values
   int32_t total = 0;
   for (int32_t i = 0; i < in[0]; ++i) total += in[1 + i];
