@@ -11,9 +11,10 @@
 //
 // Inputs the verifier rejects stop there. An accepted function without
 // backward branches, calls or print/trace (so it ends, and keeps stderr
-// quiet) runs twice (resumed at each forward vm.yield until it returns), each time in a fresh instance whose allocator fills
-// every new block with a different byte (0x00, then 0xA5): the stack chunk
-// the frame lands on starts as that byte, so a read of a register nothing
+// quiet) runs twice, resumed at each (forward) vm.yield until it returns,
+// each time in a fresh instance whose allocator fills every new block
+// with a different byte (0x00, then 0xA5): the stack chunk the frame lands
+// on starts as that byte, so a read of a register nothing
 // wrote shows as a difference in the status, the results, or the argument
 // buffer and list afterwards, and the target traps (a value that only
 // reaches a global goes unseen). Sanitizers catch the rest (out-of-bounds,
