@@ -732,6 +732,12 @@ static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t*
       }
     }
   }
+  if (yieldable && op->operand_count != inputs) {
+    return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments, but @%.*s "
+                         "has %u arguments",
+                         GRT_SV_ARG(callee->name), op->operand_count,
+                         GRT_SV_ARG(callee->name), inputs);
+  }
   if (op->operand_count != inputs || (!yieldable && op->result_count != results)) {
     return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments and takes %u "
                          "results, but @%.*s has %u arguments and %u results",

@@ -428,6 +428,58 @@ static void test_disassembly(void** state) {
   grt_vm_string_builder_deinitialize(&text);
 }
 
+// The assembler's and the parser's messages for the yieldable calls.
+static void test_diagnostics(void** state) {
+  (void)state;
+  static const struct {
+    const char* body;  // inside vm.func @f(%a : i32) -> i32
+    const char* message;
+  } cases[] = {
+      {"vm.call.yieldable @g(%a) : (i32) -> ^b(i32, i32)\n  ^b(%r : i32, %s : i32):\n"
+       "    vm.return %r : i32",
+       "@g returns 1 values but ^b takes 2 arguments"},
+      {"vm.call.yieldable @g(%a) : (i32) -> ^b(f32)\n  ^b(%r : f32):\n"
+       "    vm.return %a : i32",
+       "result 0 of @g is i32 but argument 0 (%r) of ^b is f32"},
+      {"vm.call.yieldable @g(%a, %a) : (i32, i32) -> ^b(i32)\n  ^b(%r : i32):\n"
+       "    vm.return %r : i32",
+       "prog.mlir:7:5: error: call to @g passes 2 arguments, but @g has 1 arguments"},
+      {"vm.call.yieldable @g(%a) : (i32, i32) -> ^b(i32)\n  ^b(%r : i32):\n"
+       "    vm.return %r : i32",
+       "call passes 1 arguments but the callee type lists 2"},
+      {"vm.call.yieldable @g(%a) : (i32) -> %a\n    vm.return %a : i32",
+       "expected a block label (^name)"},
+      {"vm.call.yieldable @v.sum(%a) : (i32) -> ^b(i32)\n  ^b(%r : i32):\n"
+       "    vm.return %r : i32",
+       "@v.sum is variadic: call it with vm.call.variadic.yieldable"},
+      {"%z = \"vm.call.yieldable\"(%a) {callee = @g} : (i32) -> i32\n"
+       "    vm.return %a : i32",
+       "'vm.call.yieldable' has no results and one successor without operands"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "vm.module @m {\n"
+             "  vm.import private @v.sum(%%x : i32 ...) -> i32\n"
+             "  vm.func private @g(%%x : i32) -> i32 {\n"
+             "    vm.return %%x : i32\n"
+             "  }\n"
+             "  vm.func @f(%%a : i32) -> i32 {\n"
+             "    %s\n"
+             "  }\n"
+             "}\n",
+             cases[i].body);
+    grt_vm_test_module_t t;
+    grt_status_t status = assemble(source, &t);
+    if (!status || !strstr(grt_status_message(status), cases[i].message)) {
+      fail_msg("case %zu: expected '%s', got '%s'", i, cases[i].message,
+               status ? grt_status_message(status) : "OK");
+    }
+    grt_status_free(status);
+    grt_vm_test_module_end(&t);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_yield_in_loop, setup, teardown),
@@ -440,6 +492,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_resume_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_refs_survive_suspension, setup, teardown),
       cmocka_unit_test_setup_teardown(test_disassembly, setup, teardown),
+      cmocka_unit_test(test_diagnostics),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
