@@ -47,7 +47,8 @@ extern "C" {
   X(INTERNAL, "INTERNAL")                          \
   X(UNAVAILABLE, "UNAVAILABLE")                    \
   X(DATA_LOSS, "DATA_LOSS")                        \
-  X(INCOMPATIBLE, "INCOMPATIBLE")
+  X(INCOMPATIBLE, "INCOMPATIBLE")                  \
+  X(DEFERRED, "DEFERRED")
 
 typedef enum grt_status_code_e {
 #define GRT_STATUS_CODE_ENUM(name, str) GRT_STATUS_##name,
@@ -55,6 +56,12 @@ typedef enum grt_status_code_e {
 #undef GRT_STATUS_CODE_ENUM
   GRT_STATUS_CODE_COUNT
 } grt_status_code_t;
+
+// DEFERRED is not a failure: a VM invocation that yielded, or a native
+// import that has not finished, returns it and is resumed later
+// (vm/invoke.h). The codes a program may fail with (vm.fail,
+// hal.fence.fail) are the ones before it.
+#define GRT_STATUS_FAILURE_CODE_END GRT_STATUS_DEFERRED
 
 typedef struct grt_status_record_t* grt_status_t;
 

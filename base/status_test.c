@@ -74,6 +74,10 @@ static void test_code_names(void** state) {
                       "INVALID_ARGUMENT");
   assert_string_equal(grt_status_code_name(GRT_STATUS_INCOMPATIBLE),
                       "INCOMPATIBLE");
+  assert_string_equal(grt_status_code_name(GRT_STATUS_DEFERRED), "DEFERRED");
+  // Failures a program may raise end before DEFERRED (vm.fail, fence.fail).
+  assert_int_equal(GRT_STATUS_FAILURE_CODE_END, GRT_STATUS_DEFERRED);
+  assert_int_equal(GRT_STATUS_FAILURE_CODE_END - 1, GRT_STATUS_INCOMPATIBLE);
   assert_string_equal(grt_status_code_name((grt_status_code_t)999),
                       "INVALID_STATUS_CODE");
   // OK is not a failure code; asking for it yields INTERNAL rather than NULL.

@@ -1099,11 +1099,11 @@ GRT_RUNTIME_HAL_EXPORT(shape_assertion) {
 GRT_RUNTIME_HAL_EXPORT(fence_fail) {
   grt_hal_fence_t* fence = NULL;
   GRT_RETURN_IF_ERROR(grt_runtime_arg_fence(in->fence, &fence));
-  if (in->code <= GRT_STATUS_OK || in->code >= GRT_STATUS_CODE_COUNT) {
+  if (in->code <= GRT_STATUS_OK || in->code >= GRT_STATUS_FAILURE_CODE_END) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "fence failure code must be a status code from 1 "
                            "to %d, got %d",
-                           GRT_STATUS_CODE_COUNT - 1, in->code);
+                           GRT_STATUS_FAILURE_CODE_END - 1, in->code);
   }
   grt_hal_fence_fail(fence,
                      grt_make_status((grt_status_code_t)in->code,

@@ -564,6 +564,10 @@ static void test_command_buffers_and_fences(void** state) {
   grt_expect_error(call("fence.fail", fail, 2), GRT_STATUS_INVALID_ARGUMENT,
                       "fence failure code must be a status code from 1 to 16, "
                       "got 0");
+  fail[1] = grt_vm_variant_i32(GRT_STATUS_DEFERRED);
+  grt_expect_error(call("fence.fail", fail, 2), GRT_STATUS_INVALID_ARGUMENT,
+                      "fence failure code must be a status code from 1 to 16, "
+                      "got 17");
 
   grt_vm_ref_release(&joined);
   grt_vm_ref_release(&a);

@@ -8,10 +8,12 @@
 #include "hal/executable.h"
 #include "runtime/check_module.h"
 #include "runtime/hal_module.h"
+#include "runtime/session_async.h"
 #include "schemas/module_file.h"
 #include "schemas/module_signature.h"
 #include "vm/bytecode_module.h"
 #include "vm/invoke.h"
+#include "vm/signature.h"
 
 //===----------------------------------------------------------------------===//
 // Instance
@@ -112,10 +114,14 @@ struct grt_runtime_session_t {
   grt_module_public_key_t* trusted_keys;
   size_t trusted_key_count;
   bool require_signed_native_code;
+  // The asynchronous call thread, once the first call_async started it.
+  _Atomic(grt_runtime_async_queue_t*) async_queue;
 };
 
 static void grt_runtime_session_destroy(grt_runtime_session_t* session) {
   grt_allocator_t allocator = session->instance->host_allocator;
+  // First: queued calls use the context.
+  grt_runtime_async_queue_destroy(atomic_load(&session->async_queue));
   grt_vm_context_release(session->context);
   grt_hal_device_release(session->device);
   grt_runtime_instance_release(session->instance);
@@ -148,6 +154,7 @@ grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
     return status;
   }
   atomic_init(&session->ref_count, 1u);
+  atomic_init(&session->async_queue, NULL);
   session->instance = instance;
   grt_runtime_instance_retain(instance);
   session->device = device;
@@ -523,15 +530,59 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
         session->hal_module, grt_deadline_from_timeout_ns(session->call_timeout),
         session->call_timeout);
   }
-  grt_status_t status = grt_vm_invoke(session->context, function, inputs,
-                                      outputs,
-                                      session->instance->host_allocator);
+  // Resumed at once each time it yields (vm.yield, a yieldable import that
+  // deferred), so sessions run yielding functions to completion.
+  grt_status_t status = grt_vm_invoke_to_completion(
+      session->context, function, inputs, outputs,
+      session->instance->host_allocator, NULL);
   if (bounded) {
     grt_runtime_hal_module_set_call_deadline(
         session->hal_module, GRT_TIME_INFINITE_FUTURE, GRT_DURATION_INFINITE);
   }
   grt_vm_context_leave(session->context);
   return status;
+}
+
+grt_status_t grt_runtime_session_call_async(grt_runtime_session_t* session,
+                                            const grt_vm_function_t* function,
+                                            grt_vm_list_t* inputs,
+                                            grt_hal_fence_t* wait_fence,
+                                            grt_hal_fence_t* signal_fence,
+                                            grt_vm_list_t* outputs) {
+  if (!signal_fence) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "asynchronous call to '%.*s.%.*s': expected a "
+                           "signal fence (the only way to learn the call "
+                           "ended), got NULL",
+                           GRT_SV_ARG(function->module->name),
+                           GRT_SV_ARG(function->name));
+  }
+  grt_vm_signature_t signature;
+  GRT_RETURN_IF_ERROR_ANNOTATED(
+      grt_vm_signature_parse(function->calling_convention, &signature),
+      "asynchronous call to '%.*s.%.*s'", GRT_SV_ARG(function->module->name),
+      GRT_SV_ARG(function->name));
+  if (signature.results.size > 0 && !outputs) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "asynchronous call to '%.*s.%.*s': it returns %zu "
+                           "values but no output list was given",
+                           GRT_SV_ARG(function->module->name),
+                           GRT_SV_ARG(function->name), signature.results.size);
+  }
+  grt_runtime_async_queue_t* queue = atomic_load(&session->async_queue);
+  if (!queue) {
+    GRT_RETURN_IF_ERROR(grt_runtime_async_queue_create(
+        session, session->instance->host_allocator, &queue));
+    grt_runtime_async_queue_t* expected = NULL;
+    if (!atomic_compare_exchange_strong(&session->async_queue, &expected,
+                                        queue)) {
+      // Another thread started one first: use that.
+      grt_runtime_async_queue_destroy(queue);
+      queue = expected;
+    }
+  }
+  return grt_runtime_async_queue_push(queue, function, inputs, wait_fence,
+                                      signal_fence, outputs);
 }
 
 grt_status_t grt_runtime_session_set_call_timeout(

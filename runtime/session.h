@@ -27,6 +27,7 @@
 #include "hal/buffer_view.h"
 #include "hal/device.h"
 #include "hal/driver.h"
+#include "hal/fence.h"
 #include "schemas/module_file.h"
 #include "schemas/module_signature.h"
 #include "vm/context.h"
@@ -142,6 +143,31 @@ grt_status_t grt_runtime_session_call(grt_runtime_session_t* session,
 // computes without waiting is not interrupted.
 grt_status_t grt_runtime_session_set_call_timeout(
     grt_runtime_session_t* session, grt_duration_t timeout_ns) GRT_MUST_USE;
+
+// Asynchronous call (docs/runtime.md, "Asynchronous calls"): queues a call
+// of |function| and returns at once. The session's call thread (started by
+// the first such call) runs the queued calls one after another, in the order
+// they were queued: each waits until |wait_fence| is reached (NULL: no
+// wait), makes the call as grt_runtime_session_call does, appending the
+// results to |outputs|, then signals |signal_fence|. The outputs are valid
+// once |signal_fence| is reached. A failure (the wait fence failed, the call
+// failed, or the session was released before the call ran: CANCELLED) fails
+// |signal_fence| with its status, which every wait on the fence returns.
+// The lists and fences are retained until the call ends; the caller must
+// not touch |inputs| or |outputs| meanwhile. While calls are queued the
+// session belongs to its call thread: a synchronous call from another
+// thread may fail with FAILED_PRECONDITION "session is already running a
+// call on another thread" (and so may a queued call, through its fence,
+// when another thread is inside). Errors returned at once:
+// INVALID_ARGUMENT for a NULL |signal_fence|, or NULL |outputs| for a
+// function with results.
+grt_status_t grt_runtime_session_call_async(grt_runtime_session_t* session,
+                                            const grt_vm_function_t* function,
+                                            grt_vm_list_t* inputs,
+                                            grt_hal_fence_t* wait_fence,
+                                            grt_hal_fence_t* signal_fence,
+                                            grt_vm_list_t* outputs)
+    GRT_MUST_USE;
 
 // Lookup + call.
 grt_status_t grt_runtime_call(grt_runtime_session_t* session, const char* name,

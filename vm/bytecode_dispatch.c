@@ -446,7 +446,8 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
                                        grt_vm_module_state_t* state,
                                        grt_vm_stack_t* stack, uint32_t* regs,
                                        grt_vm_ref_t* refs, uint32_t ordinal,
-                                       bool variadic, const uint8_t* operands,
+                                       bool variadic, bool yieldable,
+                                       const uint8_t* operands,
                                        const uint8_t** out_pc) {
   const uint8_t* pc = operands;
   const grt_vm_signature_t* signature = &module->import_signatures[ordinal];
@@ -511,7 +512,30 @@ static grt_status_t grt_vm_call_import(grt_vm_bytecode_module_t* module,
   }
   grt_vm_stack_pop_top_frame(stack, scratch, scratch->info, scratch->parent);
   *out_pc = result_list + 2 + 2u * signature->results.size;
+  if (!yieldable && grt_status_code(status) == GRT_STATUS_DEFERRED) {
+    // Only a yieldable call is re-entered: a plain one has no way back.
+    grt_status_free(status);
+    status = grt_make_status(
+        GRT_STATUS_FAILED_PRECONDITION,
+        "import '%.*s' deferred (returned DEFERRED) from a call that is not "
+        "yieldable; call it with vm.call%s.yieldable",
+        GRT_SV_ARG(module->imports[ordinal].full_name),
+        variadic ? ".variadic" : "");
+  }
   return status;
+}
+
+// A suspension (vm.yield, or a yieldable import that deferred) where the
+// dispatch cannot keep its frames: a call through the module interface
+// (from another module's bytecode, or a host call that is not an
+// invocation), whose C caller waits for the results.
+static grt_status_t grt_vm_suspend_refused(const char* what) {
+  return grt_make_status(
+      GRT_STATUS_FAILED_PRECONDITION,
+      "%s in a call that cannot be suspended: only an invocation "
+      "(grt_vm_invoke_begin, grt_vm_invoke) can yield, not a call through "
+      "another module's import",
+      what);
 }
 
 // While tracing: makes the source location of the import call whose
@@ -930,7 +954,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                       grt_vm_module_state_t* state,
                                       grt_vm_stack_t* stack,
                                       uint32_t function_ordinal,
-                                      const void* arguments, void* results) {
+                                      const void* arguments, void* results,
+                                      grt_vm_dispatch_mode_t mode) {
 #if defined(GRT_VM_DISPATCH_GOTO)
   static const void* const dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
 #define GRT_VM_LABEL(name, mnemonic, prefix, byte, operands, meaning) \
@@ -951,12 +976,33 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 #endif
   const grt_module_function_t* functions = module->functions;
   const uint8_t* bytecode = module->layout.bytecode.data;
-  // Frames above this one are this call's; unwinding stops at it.
-  grt_vm_stack_frame_t* const base_top = grt_vm_stack_top(stack);
+  // Frames above this one are this call's; unwinding stops at it. A
+  // resumable call has the stack to itself.
+  grt_vm_stack_frame_t* const base_top =
+      mode == GRT_VM_DISPATCH_RESUME ? NULL : grt_vm_stack_top(stack);
   grt_status_t status = grt_ok_status();
+  const bool suspendable = mode != GRT_VM_DISPATCH_CALL;
+  // The yieldable import call in progress (shared by both call ops).
+  const uint8_t* yieldable_op = NULL;
+  uint32_t yieldable_ordinal = 0;
+  bool yieldable_variadic = false;
 
   grt_vm_stack_frame_t* frame = NULL;
-  {
+  const uint8_t* code = NULL;
+  const uint8_t* pc = NULL;
+  if (mode == GRT_VM_DISPATCH_RESUME) {
+    // Continue where the suspension left the top frame: its pc is the op
+    // to run (a yield's target block, or the yieldable call to re-enter).
+    frame = grt_vm_stack_top(stack);
+    if (!frame || frame->info->module != &module->base) {
+      return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,
+                             "resume: the stack holds no suspended call of "
+                             "module '%.*s'",
+                             GRT_SV_ARG(module->base.name));
+    }
+    code = ((const grt_vm_bytecode_callee_t*)frame->info)->code;
+    pc = code + frame->pc;
+  } else {
     GRT_RETURN_IF_ERROR(grt_vm_stack_push_frame_info(
         stack, &module->callees[function_ordinal].frame, &frame));
     uint32_t* frame_regs = grt_vm_stack_frame_i32(frame);
@@ -979,9 +1025,9 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
         memcpy(frame_regs + reg, src, grt_vm_value_type_size(type));
       }
     }
+    code = bytecode + functions[function_ordinal].bytecode_offset;
+    pc = grt_vm_block_entry(code, 0);
   }
-  const uint8_t* code = bytecode + functions[function_ordinal].bytecode_offset;
-  const uint8_t* pc = grt_vm_block_entry(code, 0);
   uint32_t* regs = grt_vm_stack_frame_i32(frame);
   grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
 
@@ -1052,71 +1098,80 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     pc = target;
   }
   NEXT();
+// An internal call to callee (an ordinal): pushes its frame with FLAGS
+// added, copies the A operands at pc into it and enters it; ENTER names
+// the label of the shortest path (one per use).
+#define CALL_INTERNAL(FLAGS, ENTER)                                               \
+  {                                                                               \
+    const grt_vm_bytecode_callee_t* f = &module->callees[callee];                 \
+    grt_vm_stack_frame_t* callee_frame = NULL;                                    \
+    uint32_t* callee_regs = NULL;                                                 \
+    if (f->simple_call) {                                                         \
+      /* No refs to null, one 32-bit argument into slot 0. */                  \
+      unsigned char* base = grt_vm_stack_try_reserve(stack, f->frame.size);       \
+      if (base) {                                                                 \
+        callee_frame =                                                            \
+            grt_vm_stack_link_frame_without_refs(stack, base, frame, &f->frame);  \
+        callee_regs = grt_vm_stack_frame_i32(callee_frame);                       \
+        pc += 2;                                                                  \
+        callee_regs[0] = regs[R()];                                               \
+        goto ENTER;                                                               \
+      }                                                                           \
+    }                                                                             \
+    callee_frame = grt_vm_stack_push_frame_fast(stack, frame, &f->frame);         \
+    if (!callee_frame) {                                                          \
+      FAIL(grt_vm_stack_push_frame_info(stack, &f->frame, &callee_frame));        \
+    }                                                                             \
+    /* Arguments go register to register, caller bank to callee bank. */       \
+    callee_regs = grt_vm_stack_frame_i32(callee_frame);                           \
+    uint32_t count = f->argument_count;                                           \
+    pc += 2;                                                                      \
+    /* Argument i lands in slot i unless the types say otherwise. */           \
+    if (f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {                        \
+      callee_regs[0] = regs[R()];                                                 \
+    } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {                 \
+      for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];            \
+    } else {                                                                      \
+      const char* types = f->argument_types;                                      \
+      uint32_t slots = 0, ref_slots = 0;                                          \
+      for (uint32_t i = 0; i < count; ++i) {                                      \
+        uint16_t src = R();                                                       \
+        uint32_t dst = grt_vm_bytecode_place_argument(types[i], &slots,           \
+                                                      &ref_slots);                \
+        switch (types[i]) {                                                       \
+          case 'r':                                                               \
+            grt_vm_take_ref(refs, src,                                            \
+                            &grt_vm_stack_frame_refs(callee_frame)[dst]);         \
+            break;                                                                \
+          case 'I': case 'F':                                                     \
+            memcpy(callee_regs + dst, regs + src, 8);                             \
+            break;                                                                \
+          default: callee_regs[dst] = regs[src]; break;                           \
+        }                                                                         \
+      }                                                                           \
+    }                                                                             \
+  ENTER:                                                                          \
+    callee_frame->return_results = pc;                                            \
+    if (FLAGS) callee_frame->flags |= (FLAGS);                                    \
+    frame = callee_frame;                                                         \
+    regs = callee_regs;                                                           \
+    refs = (grt_vm_ref_t*)(void*)((uint8_t*)callee_regs + f->frame.i32_bytes);    \
+    code = f->code;                                                               \
+    pc = grt_vm_block_entry(code, 0);                                             \
+  }
+
   OP(CALL) {
     uint32_t callee = grt_vm_read_u32(&pc);
     if (callee & GRT_VM_CALLEE_IMPORT_BIT) {
       const uint8_t* next_pc = pc;
       if (grt_trace_enabled()) grt_vm_trace_call_site(module, frame, code, pc);
       FAIL(grt_vm_call_import(module, state, stack, regs, refs,
-                              callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, pc,
-                              &next_pc));
+                              callee & ~GRT_VM_CALLEE_IMPORT_BIT, false, false,
+                              pc, &next_pc));
       pc = next_pc;
       NEXT();
     }
-    const grt_vm_bytecode_callee_t* f = &module->callees[callee];
-    grt_vm_stack_frame_t* callee_frame = NULL;
-    uint32_t* callee_regs = NULL;
-    if (f->simple_call) {
-      // No refs to null, one 32-bit argument into slot 0.
-      unsigned char* base = grt_vm_stack_try_reserve(stack, f->frame.size);
-      if (base) {
-        callee_frame =
-            grt_vm_stack_link_frame_without_refs(stack, base, frame, &f->frame);
-        callee_regs = grt_vm_stack_frame_i32(callee_frame);
-        pc += 2;
-        callee_regs[0] = regs[R()];
-        goto enter_callee;
-      }
-    }
-    callee_frame = grt_vm_stack_push_frame_fast(stack, frame, &f->frame);
-    if (!callee_frame) {
-      FAIL(grt_vm_stack_push_frame_info(stack, &f->frame, &callee_frame));
-    }
-    // Arguments go register to register, caller bank to callee bank.
-    callee_regs = grt_vm_stack_frame_i32(callee_frame);
-    uint32_t count = f->argument_count;
-    pc += 2;
-    // Argument i lands in slot i unless the types say otherwise.
-    if (f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
-      callee_regs[0] = regs[R()];
-    } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
-      for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];
-    } else {
-      const char* types = f->argument_types;
-      uint32_t slots = 0, ref_slots = 0;
-      for (uint32_t i = 0; i < count; ++i) {
-        uint16_t src = R();
-        uint32_t dst = grt_vm_bytecode_place_argument(types[i], &slots,
-                                                      &ref_slots);
-        switch (types[i]) {
-          case 'r':
-            grt_vm_take_ref(refs, src,
-                            &grt_vm_stack_frame_refs(callee_frame)[dst]);
-            break;
-          case 'I': case 'F':
-            memcpy(callee_regs + dst, regs + src, 8);
-            break;
-          default: callee_regs[dst] = regs[src]; break;
-        }
-      }
-    }
-  enter_callee:
-    callee_frame->return_results = pc;
-    frame = callee_frame;
-    regs = callee_regs;
-    refs = (grt_vm_ref_t*)(void*)((uint8_t*)callee_regs + f->frame.i32_bytes);
-    code = f->code;
-    pc = grt_vm_block_entry(code, 0);
+    CALL_INTERNAL(0, enter_callee)
   }
   NEXT();
   OP(CALL_VARIADIC) {
@@ -1124,8 +1179,62 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* next_pc = pc;
     if (grt_trace_enabled()) grt_vm_trace_call_site(module, frame, code, pc);
     FAIL(grt_vm_call_import(module, state, stack, regs, refs, callee, true,
-                            pc, &next_pc));
+                            false, pc, &next_pc));
     pc = next_pc;
+  }
+  NEXT();
+  // call.yieldable / call.variadic.yieldable: an internal callee runs as
+  // for call, its frame marked so that its return takes the B operand after
+  // the results; an import that defers suspends the invocation at this op,
+  // which runs again (calling the import again) on resume.
+  OP(CALL_YIELDABLE) {
+    const uint8_t* op_start = pc - 1;
+    uint32_t callee = grt_vm_read_u32(&pc);
+    if (!(callee & GRT_VM_CALLEE_IMPORT_BIT)) {
+      CALL_INTERNAL(GRT_VM_FRAME_YIELDABLE_CALL, enter_yieldable_callee)
+      NEXT();
+    }
+    yieldable_variadic = false;
+    yieldable_ordinal = callee & ~GRT_VM_CALLEE_IMPORT_BIT;
+    yieldable_op = op_start;
+    goto call_yieldable_import;
+  }
+  OP(CALL_VARIADIC_YIELDABLE) {
+    yieldable_op = pc - 1;
+    yieldable_ordinal = grt_vm_read_u32(&pc);
+    yieldable_variadic = true;
+  call_yieldable_import : {
+    const uint8_t* next_pc = pc;
+    if (grt_trace_enabled()) grt_vm_trace_call_site(module, frame, code, pc);
+    status = grt_vm_call_import(module, state, stack, regs, refs,
+                                yieldable_ordinal, yieldable_variadic, true, pc,
+                                &next_pc);
+    if (status) {
+      if (grt_status_code(status) != GRT_STATUS_DEFERRED) goto unwind;
+      grt_status_free(status);
+      if (!suspendable) {
+        status = grt_vm_suspend_refused("a yieldable import deferred");
+        goto unwind;
+      }
+      frame->pc = (uint32_t)(yieldable_op - code);
+      return grt_make_status(GRT_STATUS_DEFERRED, "import '%.*s' deferred",
+                             GRT_SV_ARG(module->imports[yieldable_ordinal].full_name));
+    }
+    pc = next_pc;
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    pc = target;
+  }
+  }
+  NEXT();
+  OP(YIELD) {
+    if (!suspendable) FAIL(grt_vm_suspend_refused("vm.yield"));
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    // Suspended: the frames stay on the stack and resuming enters the
+    // target block.
+    frame->pc = (uint32_t)(target - code);
+    return grt_make_status(GRT_STATUS_DEFERRED, "vm.yield");
   }
   NEXT();
   OP(RETURN) {
@@ -1179,6 +1288,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
         }
       }
     }
+    uint32_t returning_flags = frame->flags;
     grt_vm_stack_pop_top_frame(stack, frame, &f->frame, caller);
     frame = caller;
     const grt_vm_bytecode_callee_t* caller_f =
@@ -1188,13 +1298,19 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                   caller_f->frame.i32_bytes);
     code = caller_f->code;
     pc = result_list;
+    if (GRT_UNLIKELY(returning_flags & GRT_VM_FRAME_YIELDABLE_CALL)) {
+      // call.yieldable: continue at its successor, past the results.
+      const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
+      FAIL(grt_vm_remap(stack, regs, refs, pc));
+      pc = target;
+    }
   }
   NEXT();
   OP(FAIL) {
     int32_t value = I32(R());
     uint16_t length = R();
     grt_status_code_t status_code =
-        (value > 0 && value < GRT_STATUS_CODE_COUNT) ? (grt_status_code_t)value
+        (value > 0 && value < GRT_STATUS_FAILURE_CODE_END) ? (grt_status_code_t)value
                                                      : GRT_STATUS_UNKNOWN;
     FAIL(grt_make_status(status_code, "%.*s", (int)length, (const char*)pc));
   }
@@ -1205,7 +1321,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint16_t length = R();
     if (cond) {
       grt_status_code_t status_code =
-          (value > 0 && value < GRT_STATUS_CODE_COUNT)
+          (value > 0 && value < GRT_STATUS_FAILURE_CODE_END)
               ? (grt_status_code_t)value
               : GRT_STATUS_UNKNOWN;
       FAIL(grt_make_status(status_code, "%.*s", (int)length, (const char*)pc));

@@ -11,9 +11,10 @@
 //
 // Inputs the verifier rejects stop there. An accepted function without
 // backward branches, calls or print/trace (so it ends, and keeps stderr
-// quiet) runs twice, each time in a fresh instance whose allocator fills
-// every new block with a different byte (0x00, then 0xA5): the stack chunk
-// the frame lands on starts as that byte, so a read of a register nothing
+// quiet) runs twice, resumed at each (forward) vm.yield until it returns,
+// each time in a fresh instance whose allocator fills every new block
+// with a different byte (0x00, then 0xA5): the stack chunk the frame lands
+// on starts as that byte, so a read of a register nothing
 // wrote shows as a difference in the status, the results, or the argument
 // buffer and list afterwards, and the target traps (a value that only
 // reaches a global goes unseen). Sanitizers catch the rest (out-of-bounds,
@@ -125,6 +126,8 @@ static bool runnable(const uint8_t* code, size_t length) {
     switch (op) {
       case GRT_VM_OP_CALL:
       case GRT_VM_OP_CALL_VARIADIC:
+      case GRT_VM_OP_CALL_YIELDABLE:
+      case GRT_VM_OP_CALL_VARIADIC_YIELDABLE:
       case GRT_VM_OP_PRINT:
       case GRT_VM_OP_TRACE:
         return false;
@@ -333,7 +336,10 @@ static bool load_and_run(const void* file_data, size_t file_size,
 
   out->ran = true;
   bool verbose = getenv("GRT_BYTECODE_FUZZ_VERBOSE") != NULL;
-  status = grt_vm_invoke(context, &function, inputs, outputs, allocator);
+  // Resumed at every yield (forward-only, so it ends): the suspended
+  // frames and the resume path run under the sanitizers too.
+  status = grt_vm_invoke_to_completion(context, &function, inputs, outputs,
+                                       allocator, NULL);
   out->code = grt_status_code(status);
   if (!grt_status_is_ok(status)) {
     snprintf(out->message, sizeof(out->message), "%s",

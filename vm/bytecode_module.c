@@ -286,14 +286,51 @@ static grt_status_t grt_vm_bytecode_module_call(grt_vm_module_t* base,
   }
   if (stack) {
     return grt_vm_bytecode_dispatch(module, state, stack, ordinal,
-                                    call->arguments, call->results);
+                                    call->arguments, call->results,
+                                    GRT_VM_DISPATCH_CALL);
   }
   GRT_RETURN_IF_ERROR(
       grt_vm_stack_create(module->stack_limit, base->allocator, &stack));
-  grt_status_t status = grt_vm_bytecode_dispatch(
-      module, state, stack, ordinal, call->arguments, call->results);
+  grt_status_t status =
+      grt_vm_bytecode_dispatch(module, state, stack, ordinal, call->arguments,
+                               call->results, GRT_VM_DISPATCH_CALL);
   grt_vm_stack_destroy(stack);
   return status;
+}
+
+static grt_status_t grt_vm_bytecode_module_begin_call(
+    grt_vm_module_t* base, grt_vm_module_state_t* state,
+    const grt_vm_call_t* call, grt_vm_stack_t** out_stack) {
+  *out_stack = NULL;
+  grt_vm_bytecode_module_t* module = (grt_vm_bytecode_module_t*)base;
+  if (call->function.linkage != GRT_VM_FUNCTION_LINKAGE_EXPORT) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "module '%.*s': a resumable call takes an export "
+                           "handle",
+                           GRT_SV_ARG(base->name));
+  }
+  uint32_t ordinal =
+      grt_module_file_export(module->file, call->function.ordinal).function_ordinal;
+  grt_vm_stack_t* stack = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_vm_stack_create(module->stack_limit, base->allocator, &stack));
+  grt_status_t status =
+      grt_vm_bytecode_dispatch(module, state, stack, ordinal, call->arguments,
+                               call->results, GRT_VM_DISPATCH_BEGIN);
+  if (grt_status_code(status) == GRT_STATUS_DEFERRED) {
+    *out_stack = stack;
+  } else {
+    grt_vm_stack_destroy(stack);
+  }
+  return status;
+}
+
+static grt_status_t grt_vm_bytecode_module_resume_call(
+    grt_vm_module_t* base, grt_vm_module_state_t* state, grt_vm_stack_t* stack,
+    const grt_vm_call_t* call) {
+  return grt_vm_bytecode_dispatch((grt_vm_bytecode_module_t*)base, state, stack,
+                                  0, NULL, call->results,
+                                  GRT_VM_DISPATCH_RESUME);
 }
 
 static grt_status_t grt_vm_bytecode_module_initialize(
@@ -313,5 +350,6 @@ static const grt_vm_module_vtable_t grt_vm_bytecode_module_vtable = {
     grt_vm_bytecode_module_import_count,  grt_vm_bytecode_module_import_at,
     grt_vm_bytecode_module_alloc_state,   grt_vm_bytecode_module_free_state,
     grt_vm_bytecode_module_resolve_import, grt_vm_bytecode_module_initialize,
-    grt_vm_bytecode_module_call,
+    grt_vm_bytecode_module_call,          grt_vm_bytecode_module_begin_call,
+    grt_vm_bytecode_module_resume_call,
 };

@@ -110,6 +110,19 @@ struct grt_vm_module_state_t {
   grt_vm_bytecode_import_binding_t* imports;
 };
 
+typedef enum grt_vm_dispatch_mode_e {
+  // A call whose caller waits for the results: a suspension (vm.yield, a
+  // yieldable import that defers) fails with FAILED_PRECONDITION.
+  GRT_VM_DISPATCH_CALL,
+  // The start of a resumable call on a stack of its own: a suspension
+  // returns DEFERRED and leaves the frames on the stack, the top frame's pc
+  // at the op to run next.
+  GRT_VM_DISPATCH_BEGIN,
+  // Continues the suspended frames on |stack| (|function_ordinal| and
+  // |arguments| are ignored); suspends again as BEGIN does.
+  GRT_VM_DISPATCH_RESUME,
+} grt_vm_dispatch_mode_t;
+
 // Runs internal function |function_ordinal| on |stack| with packed
 // |arguments| and |results| laid out per its signature. On failure every
 // frame it pushed is popped (releasing its refs) and the status carries the
@@ -118,7 +131,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                       grt_vm_module_state_t* state,
                                       grt_vm_stack_t* stack,
                                       uint32_t function_ordinal,
-                                      const void* arguments, void* results)
+                                      const void* arguments, void* results,
+                                      grt_vm_dispatch_mode_t mode)
     GRT_MUST_USE;
 
 #ifdef __cplusplus

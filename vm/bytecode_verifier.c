@@ -653,8 +653,9 @@ static grt_status_t grt_vm_verifier_descriptor(grt_vm_verifier_t* v) {
 }
 
 // Completes the last block's summary. B operands appear only in
-// terminators, which have no results, so a block's defs all precede its
-// edges' remap destinations in |slots|.
+// terminators, and after any results a terminator has (call.yieldable's Y
+// comes before its B), so a block's defs all precede its edges' remap
+// destinations in |slots|.
 static void grt_vm_verifier_close_block(grt_vm_verifier_t* v) {
   grt_vm_verifier_block_t* block = &v->blocks[v->block_count - 1];
   block->def_end = v->edge_count > block->edge_begin

@@ -529,6 +529,62 @@ static void test_call_results_must_match_callee(void** state) {
   code_free(&c);
 }
 
+// f is 0i_i. block ; call.yieldable @function#0(%i0) -> (%i<result>),
+// ^next ; next: block ; return %i1. The results are written before the
+// edge, so the successor may read them; a result list of another length is
+// refused as for call.
+static void build_call_yieldable(code_t* c, grt_vm_operand_t results) {
+  code_begin(c);
+  grt_vm_label_t next = code_label(c);
+  EMIT(c, GRT_VM_OP_CALL_YIELDABLE, TO(0), TLIST(TR_I(0)), results, BRANCH(next));
+  code_place(c, next);
+  EMIT(c, GRT_VM_OP_RETURN, TLIST(TR_I(1)));
+  code_end(c);
+}
+
+static void test_call_yieldable_results_reach_successor(void** state) {
+  code_t c;
+  build_call_yieldable(&c, TLIST(TR_I(1)));
+  assert_string_equal(verify(c.data, c.size, "0i_i", 2, 0), "");
+  code_free(&c);
+  build_call_yieldable(&c, TLIST(TR_I(0)));  // writes %i0; %i1 never written
+  assert_string_equal(verify(c.data, c.size, "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x15: register %i1 is read "
+                      "before it is written on some path");
+  code_free(&c);
+  build_call_yieldable(&c, TLIST(TR_I(1), TR_I(0)));
+  assert_string_equal(verify(c.data, c.size, "0i_i", 2, 0),
+                      "module 'm' function 'f' @ 0x1: result list has 2 "
+                      "registers but the signature '0i_i' needs 1");
+  code_free(&c);
+}
+
+// yield ends a block (an op after it needs a marker) and its edge carries
+// block arguments like br's.
+static void test_yield_is_a_terminator_with_an_edge(void** state) {
+  code_t c;
+  code_begin(&c);
+  grt_vm_label_t next = code_label(&c);
+  EMIT(&c, GRT_VM_OP_YIELD, BRANCH_REMAP(next, REMAP_I(0, 1)));
+  code_place(&c, next);
+  EMIT(&c, GRT_VM_OP_RETURN, TLIST(TR_I(1)));
+  code_end(&c);
+  assert_string_equal(verify(c.data, c.size, "0i_i", 2, 0), "");
+  code_free(&c);
+  code_begin(&c);
+  next = code_label(&c);
+  EMIT(&c, GRT_VM_OP_YIELD, BRANCH(next));
+  EMIT(&c, GRT_VM_OP_RETURN, TLIST(TR_I(0)));
+  code_place(&c, next);
+  EMIT(&c, GRT_VM_OP_RETURN, TLIST(TR_I(0)));
+  code_end(&c);
+  assert_string_equal(verify(c.data, c.size, "0i_i", 1, 0),
+                      "module 'm' function 'f' @ 0x8: return follows a "
+                      "terminator (or starts the function) without a block "
+                      "marker");
+  code_free(&c);
+}
+
 static void test_unknown_remap_type(void** state) {
   // br ^0x0 with one remap of type 9. Bytes: the emitter refuses a register
   // type past the table's.
@@ -956,6 +1012,8 @@ int main(void) {
       cmocka_unit_test(test_call_variadic_needs_variadic_import),
       cmocka_unit_test(test_call_arguments_must_match_callee),
       cmocka_unit_test(test_call_results_must_match_callee),
+      cmocka_unit_test(test_call_yieldable_results_reach_successor),
+      cmocka_unit_test(test_yield_is_a_terminator_with_an_edge),
       cmocka_unit_test(test_unknown_remap_type),
       cmocka_unit_test(test_string_past_end),
       cmocka_unit_test(test_descriptor_rules),

@@ -132,7 +132,8 @@ static grt_status_t app_call(grt_vm_module_t* module,
 static const grt_vm_module_vtable_t app_vtable = {
     app_destroy,       app_export_count, app_export_at,      app_lookup_export,
     app_import_count,  app_import_at,    app_alloc_state,    app_free_state,
-    app_resolve_import, app_initialize,  app_call,
+    app_resolve_import, app_initialize,  app_call,           NULL,
+    NULL,
 };
 
 static int app_destroyed = 0;

@@ -150,6 +150,9 @@ typedef struct grt_vm_disassembler_t {
   uint16_t spans[GRT_VM_DISASSEMBLER_MAX_SPANS];
   uint16_t span_count;
   bool spans_known;
+  // Where a successor encoded among the results starts (call.yieldable),
+  // 0 for none: it prints after the operands, as "-> ^target".
+  uint32_t successor_at;
 } grt_vm_disassembler_t;
 
 static void grt_vm_dis_text(grt_vm_disassembler_t* d, const char* data,
@@ -479,6 +482,14 @@ static bool grt_vm_dis_operands(grt_vm_disassembler_t* d,
         ok = grt_vm_dis_ordinal(d, c);
         break;
       case 'B':
+        if (results) {
+          bool muted = d->muted;
+          d->successor_at = d->cursor;
+          d->muted = true;
+          ok = grt_vm_dis_branch(d);
+          d->muted = muted;
+          break;
+        }
         grt_vm_dis_separator(d);
         ok = grt_vm_dis_branch(d);
         break;
@@ -575,6 +586,7 @@ static bool grt_vm_dis_op(grt_vm_disassembler_t* d, uint32_t offset) {
   d->has_callee = false;
   d->spans_known = false;
   d->span_count = 0;
+  d->successor_at = 0;
   d->cursor = offset;
   if (offset >= d->length) {
     return grt_vm_dis_malformed(d, "offset 0x%x is past the function end 0x%x",
@@ -624,6 +636,11 @@ static bool grt_vm_dis_op(grt_vm_disassembler_t* d, uint32_t offset) {
   d->first = true;
   d->lead = " ";
   grt_vm_dis_operands(d, info, info->operands, false, &ignored);
+  if (d->successor_at) {
+    grt_vm_dis_text(d, " -> ", 4);
+    d->cursor = d->successor_at;
+    grt_vm_dis_branch(d);
+  }
   grt_vm_dis_text(d, "\n", 1);
   d->cursor = end;
   return true;

@@ -116,6 +116,24 @@ struct grt_vm_module_vtable_t {
   // which case a bytecode module runs on a stack of its own.
   grt_status_t (*call)(grt_vm_module_t* module, grt_vm_module_state_t* state,
                        grt_vm_stack_t* stack, const grt_vm_call_t* call);
+
+  // Resumable calls (vm/invoke.h); both NULL for a module whose calls never
+  // suspend (grt_vm_invoke_begin then makes a plain call). begin_call calls
+  // call->function (an EXPORT handle) from the host. When the call suspends
+  // (vm.yield, or a yieldable import that returned DEFERRED) it returns
+  // GRT_STATUS_DEFERRED and *out_stack holds its frames (the caller owns the
+  // stack; destroying it abandons the call, releasing the frames' refs);
+  // resume_call, given that stack and the same call (its results buffer),
+  // continues them. Any other status ends the call (OK with every result
+  // written, or a failure with the frames popped); begin_call then leaves
+  // *out_stack NULL, and after resume_call the caller destroys the stack.
+  grt_status_t (*begin_call)(grt_vm_module_t* module,
+                             grt_vm_module_state_t* state,
+                             const grt_vm_call_t* call,
+                             grt_vm_stack_t** out_stack);
+  grt_status_t (*resume_call)(grt_vm_module_t* module,
+                              grt_vm_module_state_t* state,
+                              grt_vm_stack_t* stack, const grt_vm_call_t* call);
 };
 
 // The common header of every module; implementations embed it first.

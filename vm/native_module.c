@@ -165,6 +165,8 @@ static const grt_vm_module_vtable_t grt_vm_native_module_vtable = {
     grt_vm_native_module_alloc_state,  grt_vm_native_module_free_state,
     grt_vm_native_module_resolve_import, grt_vm_native_module_initialize,
     grt_vm_native_module_call,
+    NULL,  // begin_call: a native function never suspends a whole call
+    NULL,  // resume_call
 };
 
 // Checks the export table is sorted, unique and well typed, filling one

@@ -46,6 +46,8 @@
 //     V  variadic spans       u16 count, then u16 repetitions per span
 //     X  typed register list  u16 count, then {u8 type, u16 register}
 //     S  string               u16 byte length, then the bytes
+//   A B after '>' (call.yieldable) is the op's successor, taken after the
+//   results are written.
 //
 // Integer ops wrap (two's complement). Float-to-integer casts round half
 // away from zero (IREE's lroundf), then saturate; NaN becomes 0. rem.f32/f64
@@ -127,6 +129,9 @@ typedef enum grt_vm_type_e {
   X(TRACE,              "trace",              NONE, 0x0A, "SX",    "print a trace event with the operand values to stderr") \
   X(OPTIMIZATION_BARRIER, "optimization_barrier", NONE, 0x0B, "X>X", "copy the operands to the results unchanged") \
   X(DISCARD_REFS,       "discard.refs",       NONE, 0x0C, "Lr",    "release the refs and null the registers") \
+  X(YIELD,              "yield",              NONE, 0x0D, "B",     "suspend the invocation (the host sees DEFERRED); on resume, jump to the target with its block arguments") \
+  X(CALL_YIELDABLE,     "call.yieldable",     NONE, 0x0E, "CA>YB", "call that may suspend: an import may return DEFERRED and is called again on resume; the results go to Y, then jump to B") \
+  X(CALL_VARIADIC_YIELDABLE, "call.variadic.yieldable", NONE, 0x0F, "MVA>YB", "call.variadic that may suspend, as call.yieldable") \
   /* constants */                                                                       \
   X(CONST_I32,          "const.i32",          NONE, 0x10, "k>i",   "load an i32 immediate") \
   X(CONST_I64,          "const.i64",          NONE, 0x11, "K>I",   "load an i64 immediate") \

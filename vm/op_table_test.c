@@ -51,7 +51,8 @@ static void test_decode_and_lookup_round_trip(void** state) {
 }
 
 // Operand strings use only the documented characters; L is followed by a
-// register type; results are registers or lists; at most one '>'.
+// register type; results are registers or lists (and a final successor);
+// at most one '>'.
 static void test_operand_strings_are_well_formed(void** state) {
   (void)state;
   for (int i = 0; i < GRT_VM_OP_COUNT; ++i) {
@@ -68,6 +69,16 @@ static void test_operand_strings_are_well_formed(void** state) {
         ++p;
         if (grt_vm_type_from_operand_char(*p) == GRT_VM_TYPE_COUNT) {
           fail_msg("%s: L followed by '%c'", info->mnemonic, *p);
+        }
+        continue;
+      }
+      // A B among the results is a successor taken after them
+      // (call.yieldable): the last character, after the Y list.
+      if (results && *p == 'B') {
+        if (p[1] != '\0' || p[-1] != 'Y') {
+          fail_msg("%s: a successor B in the results must follow Y and end "
+                   "the string",
+                   info->mnemonic);
         }
         continue;
       }

@@ -138,6 +138,10 @@ static void test_fail_and_backtrace(void** state) {
   code = grt_vm_variant_i32(1000);
   grt_expect_error(grt_vm_test_call(&t, "inner", &code, 1, NULL, 0),
                       GRT_STATUS_UNKNOWN, "boom; at m.inner@0x1 (f.mlir:3:7)");
+  // DEFERRED is not a failure: a program cannot fake a suspension with it.
+  code = grt_vm_variant_i32(GRT_STATUS_DEFERRED);
+  grt_expect_error(grt_vm_test_call(&t, "inner", &code, 1, NULL, 0),
+                      GRT_STATUS_UNKNOWN, "boom; at m.inner@0x1 (f.mlir:3:7)");
   grt_vm_variant_t args[2] = {grt_vm_variant_i32(0),
                               grt_vm_variant_i32(GRT_STATUS_DATA_LOSS)};
   grt_vm_variant_t out;

@@ -70,6 +70,9 @@ struct grt_vm_stack_frame_t {
 // previous chunk. (Only the full push puts a frame there: the fast path
 // never crosses a chunk.)
 #define GRT_VM_FRAME_FIRST_IN_CHUNK 1u
+// The interpreter's: a call.yieldable pushed the frame, so its return goes
+// on to the call's successor block.
+#define GRT_VM_FRAME_YIELDABLE_CALL 2u
 
 //===----------------------------------------------------------------------===//
 // Internals for the inline fast paths

@@ -1815,15 +1815,30 @@ static grt_status_t grtc_lookup_block(grtc_parser_t* parser,
   return grt_ok_status();
 }
 
-grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
-                                         grtc_op_state_t* state) {
+// Parses `^bb` into a successor without operands.
+static grt_status_t grtc_parse_successor_block(grtc_parser_t* parser,
+                                               grtc_successor_t* out_successor) {
   if (!grtc_parser_at(parser, GRTC_TOKEN_CARET_ID)) {
     return grtc_parser_error_expected(parser, "a block label (^name)");
   }
   grtc_name_entry_t* entry = NULL;
   GRT_RETURN_IF_ERROR(grtc_lookup_block(parser, &parser->token, &entry));
   GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
-  grtc_successor_t successor = {entry->block, 0, NULL};
+  *out_successor = (grtc_successor_t){entry->block, 0, NULL};
+  return grt_ok_status();
+}
+
+grt_status_t grtc_parser_parse_successor_label(grtc_parser_t* parser,
+                                               grtc_op_state_t* state) {
+  grtc_successor_t successor;
+  GRT_RETURN_IF_ERROR(grtc_parse_successor_block(parser, &successor));
+  return grtc_parser_push(parser, &state->successors, &successor, sizeof(successor));
+}
+
+grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
+                                         grtc_op_state_t* state) {
+  grtc_successor_t successor;
+  GRT_RETURN_IF_ERROR(grtc_parse_successor_block(parser, &successor));
   bool has_args = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_LPAREN, &has_args));
   if (has_args) {

@@ -162,6 +162,11 @@ grt_status_t grtc_parser_parse_successor(grtc_parser_t* parser,
 grt_status_t grtc_parser_parse_branch(grtc_parser_t* parser,
                                       grtc_op_state_t* state,
                                       bool conditional) GRT_MUST_USE;
+// Parses `^bb` alone and appends it to state->successors with no operands
+// (an op that defines the block's arguments itself, e.g. vm.call.yieldable).
+grt_status_t grtc_parser_parse_successor_label(grtc_parser_t* parser,
+                                               grtc_op_state_t* state)
+    GRT_MUST_USE;
 
 // An entry-block argument declared outside the region (function
 // signatures): name token spelling "%arg0", type, optional location.

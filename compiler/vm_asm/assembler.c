@@ -671,8 +671,53 @@ static grt_status_t grtc_vm_lower_by_name(grtc_vm_assembler_t* a, grtc_operation
 // Ops with their own lowering
 //===----------------------------------------------------------------------===//
 
-// vm.call @f(args) : (types) -> results, to a function or an import.
+// The Y and B operands of vm.call.yieldable and vm.call.variadic.yieldable:
+// the callee's |count| results (types |types|) are written to the
+// arguments of the op's one successor, which takes no operands, and the
+// call continues there.
+static grt_status_t grtc_vm_yieldable_successor(grtc_vm_assembler_t* a,
+                                                const grtc_operation_t* op,
+                                                const grtc_vm_symbol_t* callee,
+                                                const grtc_type_t* const* types,
+                                                uint32_t count,
+                                                grt_vm_operand_t* out_results,
+                                                grt_vm_operand_t* out_branch) {
+  if (op->successor_count != 1 || op->successors[0].operand_count != 0 ||
+      op->result_count != 0) {
+    return grtc_op_error(a->file_name, op, "'%.*s' has no results and one successor "
+                         "without operands (-> ^bb(types): the callee's results are its "
+                         "arguments); it has %u results and %u successors",
+                         GRT_SV_ARG(op->name), op->result_count, op->successor_count);
+  }
+  const grtc_block_t* target = op->successors[0].block;
+  if (target->arg_count != count) {
+    return grtc_op_error(a->file_name, op, "@%.*s returns %u values but %.*s takes %u "
+                         "arguments",
+                         GRT_SV_ARG(callee->name), count, GRT_SV_ARG(target->label),
+                         target->arg_count);
+  }
+  grt_vm_register_t* list = grtc_vm_alloc(a, sizeof(*list) * (count ? count : 1));
+  if (!list) return grtc_vm_oom();
+  for (uint32_t i = 0; i < count; ++i) {
+    list[i] = grtc_vm_value_register(&a->registers, &target->args[i]);
+    grt_vm_type_t expected = GRT_VM_TYPE_COUNT;
+    if (types && grtc_vm_register_type(types[i], &expected) && list[i].type != expected) {
+      return grtc_op_error(a->file_name, op, "result %u of @%.*s is %s but argument %u "
+                           "(%.*s) of %.*s is %s",
+                           i, GRT_SV_ARG(callee->name), grt_vm_type_name(expected), i,
+                           GRT_SV_ARG(target->args[i].name), GRT_SV_ARG(target->label),
+                           grt_vm_type_name(list[i].type));
+    }
+  }
+  *out_results = grt_vm_operand_list(list, (uint16_t)count);
+  *out_branch = grt_vm_operand_branch(grtc_vm_block_label(a, target), NULL, 0);
+  return grt_ok_status();
+}
+
+// vm.call @f(args) : (types) -> results, to a function or an import; and
+// vm.call.yieldable @f(args) : (types) -> ^bb(results).
 static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  bool yieldable = grtc_operation_is(op, "vm.call.yieldable");
   const grtc_vm_symbol_t* callee = NULL;
   GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "callee", GRTC_VM_SYMBOL_FUNCTION, &callee));
   const grtc_type_t* type = grtc_vm_function_type(callee->op);
@@ -682,11 +727,18 @@ static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t*
     for (uint32_t i = 0; i < inputs; ++i) {
       if (grtc_vm_is_variadic_argument(callee->op, i)) {
         return grtc_op_error(a->file_name, op, "@%.*s is variadic: call it with "
-                             "vm.call.variadic", GRT_SV_ARG(callee->name));
+                             "vm.call.variadic%s", GRT_SV_ARG(callee->name),
+                             yieldable ? ".yieldable" : "");
       }
     }
   }
-  if (op->operand_count != inputs || op->result_count != results) {
+  if (yieldable && op->operand_count != inputs) {
+    return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments, but @%.*s "
+                         "has %u arguments",
+                         GRT_SV_ARG(callee->name), op->operand_count,
+                         GRT_SV_ARG(callee->name), inputs);
+  }
+  if (op->operand_count != inputs || (!yieldable && op->result_count != results)) {
     return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments and takes %u "
                          "results, but @%.*s has %u arguments and %u results",
                          GRT_SV_ARG(callee->name), op->operand_count, op->result_count,
@@ -701,6 +753,13 @@ static grt_status_t grtc_vm_lower_call(grtc_vm_assembler_t* a, grtc_operation_t*
   GRT_RETURN_IF_ERROR(grtc_vm_use_list(a, op, op->operands, flat, inputs,
                                        type ? type->function.types : NULL, "argument",
                                        &operands[1]));
+  if (yieldable) {
+    grt_vm_operand_t with_successor[4] = {operands[0], operands[1]};
+    GRT_RETURN_IF_ERROR(grtc_vm_yieldable_successor(
+        a, op, callee, type ? type->function.types + inputs : NULL, results,
+        &with_successor[2], &with_successor[3]));
+    return grtc_vm_emit(a, op, GRT_VM_OP_CALL_YIELDABLE, with_successor, 4);
+  }
   GRT_RETURN_IF_ERROR(grtc_vm_def_list(
       a, op, type ? type->function.types + inputs : NULL, &operands[2]));
   return grtc_vm_emit(a, op, GRT_VM_OP_CALL, operands, 3);
@@ -731,6 +790,7 @@ static bool grtc_vm_type_matches(const grtc_type_t* declared, const grtc_type_t*
 // tuple<i32, f32> ...) -> results. A span's count is its groups; its values
 // follow group by group, as the callee unpacks them.
 static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_operation_t* op) {
+  bool yieldable = grtc_operation_is(op, "vm.call.variadic.yieldable");
   const grtc_vm_symbol_t* callee = NULL;
   GRT_RETURN_IF_ERROR(grtc_vm_symbol_operand(a, op, "callee", GRTC_VM_SYMBOL_IMPORT, &callee));
   const grtc_type_t* type = grtc_vm_function_type(callee->op);
@@ -739,7 +799,7 @@ static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_ope
   uint32_t inputs = type ? type->function.input_count : 0;
   uint32_t results = type ? type->function.result_count : 0;
   uint32_t segments = sizes ? (uint32_t)(sizes->dense.size / sizeof(int32_t)) : 0;
-  if (!sizes || segments != inputs || op->result_count != results) {
+  if (!sizes || segments != inputs || (!yieldable && op->result_count != results)) {
     return grtc_op_error(a->file_name, op, "call to @%.*s passes %u arguments and takes %u "
                          "results, but @%.*s has %u arguments and %u results",
                          GRT_SV_ARG(callee->name), segments, op->result_count,
@@ -809,6 +869,13 @@ static grt_status_t grtc_vm_lower_call_variadic(grtc_vm_assembler_t* a, grtc_ope
   operands[1] = grt_vm_operand_spans(spans, span_count);
   GRT_RETURN_IF_ERROR(grtc_vm_use_list(a, op, op->operands, flat, op->operand_count, types,
                                        "argument", &operands[2]));
+  if (yieldable) {
+    grt_vm_operand_t with_successor[5] = {operands[0], operands[1], operands[2]};
+    GRT_RETURN_IF_ERROR(grtc_vm_yieldable_successor(a, op, callee,
+                                                    type->function.types + inputs, results,
+                                                    &with_successor[3], &with_successor[4]));
+    return grtc_vm_emit(a, op, GRT_VM_OP_CALL_VARIADIC_YIELDABLE, with_successor, 5);
+  }
   GRT_RETURN_IF_ERROR(grtc_vm_def_list(a, op, type->function.types + inputs, &operands[3]));
   return grtc_vm_emit(a, op, GRT_VM_OP_CALL_VARIADIC, operands, 4);
 }
@@ -1110,6 +1177,8 @@ static const struct {
 } grtc_vm_special_ops[] = {
     {"vm.call", grtc_vm_lower_call},
     {"vm.call.variadic", grtc_vm_lower_call_variadic},
+    {"vm.call.yieldable", grtc_vm_lower_call},
+    {"vm.call.variadic.yieldable", grtc_vm_lower_call_variadic},
     {"vm.switch.*", grtc_vm_lower_switch},
     {"vm.buffer.store.*", grtc_vm_lower_buffer_store},
     {"vm.cond_fail", grtc_vm_lower_cond_fail},

@@ -522,16 +522,70 @@ static grt_status_t grtc_vm_check_span_items(grtc_parser_t* parser,
 // argument and the span length for a bracketed one (in groups for a span of
 // tuples: the count the callee receives), and `segment_types` the declared
 // type of each argument.
-static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
-                                                const grtc_op_syntax_t* syntax,
-                                                grtc_op_state_t* state) {
-  grt_arena_t* arena = grtc_parser_arena(parser);
+// The parts vm.call.variadic and the yieldable calls share: `@callee(`
+// (the callee attribute) and `) {attributes} :` after the arguments.
+static grt_status_t grtc_vm_parse_call_open(grtc_parser_t* parser,
+                                            grtc_op_state_t* state) {
   grt_string_view_t callee;
   GRT_RETURN_IF_ERROR(grtc_parser_parse_symbol_name(parser, &callee));
   GRT_RETURN_IF_ERROR(grtc_parser_add_attribute(parser, &state->attributes, "callee",
                                                 grtc_parser_symbol_attr(parser, callee)));
+  return grtc_parser_expect(parser, GRTC_TOKEN_LPAREN, "to open the call arguments");
+}
+
+static grt_status_t grtc_vm_parse_call_close(grtc_parser_t* parser,
+                                             grtc_op_state_t* state) {
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
+                                         "to close the call arguments"));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  return grtc_parser_expect(parser, GRTC_TOKEN_COLON, "and the callee's type");
+}
+
+// The end of vm.call.yieldable and vm.call.variadic.yieldable, after '->':
+// `^bb` and, optionally, the callee's result types in parentheses (the
+// results are the block's arguments; the assembler checks their types).
+static grt_status_t grtc_vm_parse_yieldable_successor(grtc_parser_t* parser,
+                                                      grtc_op_state_t* state) {
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_successor_label(parser, state));
+  if (!grtc_parser_at(parser, GRTC_TOKEN_LPAREN)) return grt_ok_status();
+  grt_arena_vec_t types = {0};
+  return grtc_parser_parse_type_list(parser, &types);
+}
+
+// vm.call.yieldable @callee(%a, %b) : (i32, i32) -> ^bb(i32)
+// A terminator: the callee's results become the arguments of ^bb.
+static grt_status_t grtc_vm_parse_call_yieldable(grtc_parser_t* parser,
+                                                 const grtc_op_syntax_t* syntax,
+                                                 grtc_op_state_t* state) {
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_open(parser, state));
+  bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
+  while (more) {
+    GRT_RETURN_IF_ERROR(grtc_vm_push_operand(parser, state));
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
+  }
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_close(parser, state));
+  grt_arena_vec_t types = {0};
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
-                                         "to open the call arguments"));
+                                         "to open the callee's argument types"));
+  if (!grtc_parser_at(parser, GRTC_TOKEN_RPAREN)) {
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &types));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
+                                         "to close the callee's argument types"));
+  if (types.count != state->operands.count) {
+    return grtc_parser_error(parser, "call passes %u arguments but the callee "
+                             "type lists %u", state->operands.count, types.count);
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
+                                         "and the block the call continues at"));
+  return grtc_vm_parse_yieldable_successor(parser, state);
+}
+
+static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
+                                                const grtc_op_syntax_t* syntax,
+                                                grtc_op_state_t* state) {
+  grt_arena_t* arena = grtc_parser_arena(parser);
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_open(parser, state));
   grt_arena_vec_t sizes = {0};  // int32_t
   grt_arena_vec_t items = {0};  // grtc_vm_span_item_t
   bool more = !grtc_parser_at(parser, GRTC_TOKEN_RPAREN);
@@ -571,11 +625,7 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
     GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &sizes, &size, sizeof(size)));
     GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &more));
   }
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_RPAREN,
-                                         "to close the call arguments"));
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON,
-                                         "and the callee's type"));
+  GRT_RETURN_IF_ERROR(grtc_vm_parse_call_close(parser, state));
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the callee's argument types"));
   grt_arena_vec_t types = {0};  // const grtc_attribute_t* (type attrs)
@@ -610,9 +660,15 @@ static grt_status_t grtc_vm_parse_call_variadic(grtc_parser_t* parser,
     return grtc_parser_error(parser, "call passes %u arguments but the callee "
                              "type lists %u", sizes.count, types.count);
   }
-  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
-                                         "and the callee's result types"));
-  GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &state->result_types));
+  if (syntax->data) {  // vm.call.variadic.yieldable
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
+                                           "and the block the call continues at"));
+    GRT_RETURN_IF_ERROR(grtc_vm_parse_yieldable_successor(parser, state));
+  } else {
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
+                                           "and the callee's result types"));
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &state->result_types));
+  }
   grtc_attribute_t* segment_sizes = grt_arena_alloc_zeroed(arena, sizeof(*segment_sizes));
   if (!segment_sizes) return grtc_parser_error(parser, "out of memory");
   segment_sizes->kind = GRTC_ATTR_DENSE_ARRAY;
@@ -651,6 +707,9 @@ static const grtc_op_syntax_t grtc_vm_ops[] = {
     GRTC_VM_CUSTOM("vm.br_table", grtc_vm_parse_br_table, NULL),
     GRTC_VM_CUSTOM("vm.call", grtc_parse_call_syntax, NULL),
     GRTC_VM_CUSTOM("vm.call.variadic", grtc_vm_parse_call_variadic, NULL),
+    GRTC_VM_CUSTOM("vm.call.yieldable", grtc_vm_parse_call_yieldable, NULL),
+    GRTC_VM_CUSTOM("vm.call.variadic.yieldable", grtc_vm_parse_call_variadic, "yieldable"),
+    GRTC_VM_CUSTOM("vm.yield", grtc_vm_parse_branch, NULL),
     GRTC_VM_CUSTOM("vm.return", grtc_parse_return_syntax, NULL),
     // Every other vm op: operands [: types [-> types]].
     GRTC_VM_OPERANDS("vm.*", grtc_vm_plain),
