@@ -1409,6 +1409,7 @@ static bool grtc_host_is_derived(const grtc_host_emitter_t* e, const grtc_tfunc_
   const grtc_tshapes_t* shapes = e->module->shapes;
   if (!shapes || id >= shapes->sym_count) return false;
   const grtc_tsym_t* sym = &shapes->syms[id];
+  if (sym->func == func && sym->origin == GRTC_SYM_RESULT && sym->op && sym->expr) return true;
   return sym->func == func && sym->origin == GRTC_SYM_RESULT && sym->op && sym->index == 0 &&
          ((sym->op->kind == GRTC_TOP_CONCATENATE && sym->op->attrs.dim == (int64_t)sym->axis) ||
           sym->op->kind == GRTC_TOP_PAD) &&
@@ -1441,6 +1442,89 @@ static bool grtc_host_takes_argument_symbol(const grtc_host_emitter_t* e, uint32
   return false;
 }
 
+// "'stablehlo.dynamic_iota' at 3:8" for messages about |op| (as |kind|:
+// the dynamic op it was before the boundary made it static).
+static void grtc_host_describe_op(const grtc_top_t* op, grtc_top_kind_t kind, char* buffer,
+                                  size_t capacity) {
+  uint32_t line = op->line, column = op->column;
+  if (op->location) {
+    grt_string_view_t file;
+    grtc_location_file_position(op->location, &file, &line, &column);
+  }
+  snprintf(buffer, capacity, "'%s' at %u:%u", grtc_top_kind_name(kind), line, column);
+}
+
+// |expr| (a computed extent's arithmetic) as an i64 value; a division or
+// remainder by zero fails the call, naming |what|.
+static grtc_value_t* grtc_host_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
+                                     const char* what, int depth) {
+  if (!expr || depth > 64) return NULL;
+  switch (expr->kind) {
+    case GRTC_SEXPR_CONST:
+      return grtc_host_i64(e, expr->value);
+    case GRTC_SEXPR_DIM:
+      return grtc_host_dim(e, expr->value);
+    default:
+      break;
+  }
+  grtc_value_t* lhs = grtc_host_sexpr(e, expr->lhs, what, depth + 1);
+  grtc_value_t* rhs = grtc_host_sexpr(e, expr->rhs, what, depth + 1);
+  if (!lhs || !rhs) return NULL;
+  static const grtc_vm_binary_t ops[] = {
+      [GRTC_SEXPR_ADD] = GRTC_VM_ADD,   [GRTC_SEXPR_SUB] = GRTC_VM_SUB,
+      [GRTC_SEXPR_MUL] = GRTC_VM_MUL,   [GRTC_SEXPR_DIV] = GRTC_VM_DIV_S,
+      [GRTC_SEXPR_REM] = GRTC_VM_REM_S, [GRTC_SEXPR_MAX] = GRTC_VM_MAX_S,
+      [GRTC_SEXPR_MIN] = GRTC_VM_MIN_S,
+  };
+  if (expr->kind == GRTC_SEXPR_DIV || expr->kind == GRTC_SEXPR_REM) {
+    char message[512];
+    snprintf(message, sizeof(message), "%s: its shape operand divides by zero", what);
+    grtc_vm_check_nz(e->b, rhs, message);
+  }
+  return grtc_vm_binary(e->b, ops[expr->kind], lhs, rhs);
+}
+
+// Computed extent |id| (its symbol has an expression: a dynamic op's shape
+// operand element, a real_dynamic_slice's size), checked non-negative and,
+// for a slice, its limit between its start and the operand's dimension.
+static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                               uint32_t id) {
+  const grtc_tsym_t* sym = &e->module->shapes->syms[id];
+  const grtc_top_t* op = sym->op;
+  char where[128], text[256], what[512], message[768];
+  grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
+  snprintf(text, sizeof(text), "s%u", id);
+  snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its shape "
+           "operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0);
+  if (!value) return NULL;
+  snprintf(message, sizeof(message), "%s is negative", what);
+  grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0)),
+                   message);
+  // A real_dynamic_slice (grtc_prepare_dynamic_slice made its size
+  // (limit - start + stride - 1) / stride): start <= limit <= the
+  // operand's dimension, as the spec asks of its operands.
+  const grtc_sexpr_t* size_expr = sym->expr;
+  if (sym->expr_op_kind == GRTC_TOP_REAL_DYNAMIC_SLICE && op->kind == GRTC_TOP_SLICE &&
+      op->operand_count == 1 && sym->axis < op->attrs.start.count &&
+      size_expr->kind == GRTC_SEXPR_DIV && size_expr->lhs->kind == GRTC_SEXPR_ADD &&
+      size_expr->lhs->lhs->kind == GRTC_SEXPR_SUB) {
+    int64_t start = op->attrs.start.values[sym->axis];
+    grtc_value_t* limit = grtc_host_sexpr(e, size_expr->lhs->lhs->lhs, what, 0);
+    grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
+    if (!limit || !size) return NULL;
+    grtc_value_t* inside = grtc_vm_binary(
+        e->b, GRTC_VM_AND,
+        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, start), limit),
+        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, limit, size));
+    snprintf(message, sizeof(message),
+             "%s: its limit must lie between its start %lld and dimension %u of the operand",
+             what, (long long)start, sym->axis);
+    grtc_vm_check_nz(e->b, inside, message);
+  }
+  return value;
+}
+
 // Computes the function's derived symbols (grtc_host_is_derived) from the
 // values of the symbols it takes, in symbol order (a rule's operands were
 // made before its result): a concatenation's sum, a pad's low + high +
@@ -1455,8 +1539,13 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     if (!grtc_host_is_derived(e, func, id)) continue;
     const grtc_tsym_t* sym = &shapes->syms[id];
     const grtc_top_t* op = sym->op;
+    // The dynamic op it was, for a computed extent's messages.
+    grtc_top_kind_t kind = sym->expr ? sym->expr_op_kind : op->kind;
     grtc_value_t* value = NULL;
-    if (op->kind == GRTC_TOP_CONCATENATE) {
+    if (sym->expr) {
+      value = grtc_host_computed_extent(e, func, id);
+      if (!value) return;
+    } else if (op->kind == GRTC_TOP_CONCATENATE) {
       for (uint32_t i = 0; i < op->operand_count; ++i) {
         grtc_value_t* size = grtc_host_dim(e, op->operands[i]->type.dims[sym->axis]);
         if (!size) return;
@@ -1485,7 +1574,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text, sizeof(text));
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of '%s' at %u:%u (%s) exceeds the kernels' 32-bit extents",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text);
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);
     grtc_vm_check_nz(e->b,
                      grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, grtc_host_i64(e, INT32_MAX)),
                      message);
@@ -1500,7 +1589,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
       }
       snprintf(message, sizeof(message),
                "@%.*s: dimension %u of '%s' at %u:%u (%s) must be at least %lld",
-               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column,
+               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column,
                text, (long long)rel->b);
       grtc_vm_check_nz(e->b,
                        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
@@ -1520,7 +1609,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of '%s' at %u:%u (%s) must equal %s, as the program's "
              "shapes require",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text,
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text,
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
   }
