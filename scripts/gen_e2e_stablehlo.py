@@ -5253,6 +5253,40 @@ def gen_symbolic():
         "    %w = stablehlo.add %y, %c : " + T([None, 3]) + "\n"
         "    return %w : " + T([None, 3]) + "\n"
         "  }")
+    # dynamic_gather and dynamic_conv with constant slice sizes and
+    # padding: their static forms, over a symbolic count and batch.
+    funcs.append(
+        "  func.func private @embed_dyn(%table: tensor<10x4xf32>, %ids: "
+        + T([None], "i32") + ") -> " + T([None, 4]) + " {\n"
+        "    %ss = stablehlo.constant dense<[1, 4]> : tensor<2xi64>\n"
+        '    %g = "stablehlo.dynamic_gather"(%table, %ids, %ss) {dimension_numbers = '
+        "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+        "start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false} : "
+        "(tensor<10x4xf32>, " + T([None], "i32") + ", tensor<2xi64>) -> "
+        + T([None, 4]) + "\n"
+        "    return %g : " + T([None, 4]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @conv_dyn(%x: " + T([None, 5, 5, 2]) + ", %w: "
+        + T([3, 3, 2, 4]) + ") -> " + T([None, 5, 5, 4]) + " {\n"
+        "    %p = stablehlo.constant dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>\n"
+        '    %y = "stablehlo.dynamic_conv"(%x, %w, %p) {dimension_numbers = '
+        "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, window_strides = "
+        "array<i64: 1, 1>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : ("
+        + T([None, 5, 5, 2]) + ", " + T([3, 3, 2, 4]) + ", tensor<2x2xi64>) -> "
+        + T([None, 5, 5, 4]) + "\n"
+        "    return %y : " + T([None, 5, 5, 4]) + "\n"
+        "  }")
+    # set_dimension_size to half the rows: a real_dynamic_slice [0:n/2].
+    funcs.append(
+        "  func.func private @halve(%x: " + T([None, 3]) + ") -> " + T([None, 3])
+        + " {\n" + dsize +
+        "    %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %h = stablehlo.divide %n, %two : tensor<i32>\n"
+        "    %y = stablehlo.set_dimension_size %x, %h, dim = 0 : (" + T([None, 3])
+        + ", tensor<i32>) -> " + T([None, 3]) + "\n"
+        "    return %y : " + T([None, 3]) + "\n"
+        "  }")
     w1 = rng.uniform(-1, 1, (16, 32)).astype(np.float32)
     b1 = rng.uniform(-1, 1, (32,)).astype(np.float32)
     w2 = rng.uniform(-1, 1, (32, 4)).astype(np.float32)
@@ -5373,6 +5407,32 @@ def gen_symbolic():
         funcs.append(f.text(comment="a dynamic_broadcast_in_dim to 2n rows "
                             "computed at the call, added to a concatenation "
                             "of 2n rows, n = %d." % n))
+    for n in (1, 5, 8):
+        f = Func("test_halve_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        (y,) = sym_call(f, "halve", [f.input(x, "f32")], [(n, 3)], [(n // 2, 3)])
+        f.expect(y, x[:n // 2].copy(), "f32")
+        funcs.append(f.text(comment="set_dimension_size to n / 2 rows, n = %d."
+                            % n))
+    dtable = rng.uniform(-1, 1, (10, 4)).astype(np.float32)
+    for n in (1, 4):
+        f = Func("test_embed_dyn_%d" % n)
+        ids = rng.integers(0, 10, (n,)).astype(np.int32)
+        args = [f.input(dtable, "f32"), f.input(ids, "i32")]
+        (y,) = sym_call(f, "embed_dyn", args, [(10, 4), ((n,), "i32")], [(n, 4)])
+        f.expect(y, dtable[ids], "f32")
+        funcs.append(f.text(comment="a dynamic_gather (constant slice sizes) of "
+                            "%d rows." % n))
+    wk = rng.uniform(-1, 1, (3, 3, 2, 4)).astype(np.float32)
+    for n in (1, 3):
+        f = Func("test_conv_dyn_%d" % n)
+        x = rng.uniform(-1, 1, (n, 5, 5, 2)).astype(np.float32)
+        (y,) = sym_call(f, "conv_dyn", [f.input(x, "f32"), f.input(wk, "f32")],
+                        [(n, 5, 5, 2), (3, 3, 2, 4)], [(n, 5, 5, 4)])
+        c = conv_ref(f64(x), f64(wk), [1, 1], [[1, 1], [0, 2]], [1, 1], [1, 1], 1)
+        f.expect(y, c.astype(np.float32), "f32", atol=1e-5, rtol=1e-5)
+        funcs.append(f.text(comment="a dynamic_conv (constant padding) at batch "
+                            "%d." % n))
     return funcs
 
 

@@ -817,6 +817,16 @@ static bool grtc_constant_integer(const grtc_tvalue_t* value, int64_t index,
   return true;
 }
 
+bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out) {
+  int64_t count = grtc_ttype_element_count(&value->type);
+  if (!value->def || value->def->kind != GRTC_TOP_CONSTANT || index < 0 ||
+      index >= count) {
+    return false;
+  }
+  return grtc_constant_integer(value, index, out);
+}
+
 bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
                                int64_t* out_dim) {
   for (int depth = 0; depth < 64; ++depth) {

@@ -548,6 +548,10 @@ grt_status_t grtc_tmodule_relate(const grtc_tmodule_t* module,
 const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
                                       int64_t dim, char* buffer,
                                       size_t capacity);
+// Element |index| (row-major) of |value|, an integer constant of any rank
+// (not an unfoldable one); false otherwise.
+bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out);
 // Element |index| of the rank-0 or rank-1 integer |value| as a dimension,
 // when the program determines it: an element of a constant (static), a
 // get_dimension_size of a dimension (that dimension), and converts between
