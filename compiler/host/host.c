@@ -164,6 +164,20 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 // A reusable recording keyed on at most this many symbols; a function
 // with more records every call one-shot.
 #define GRTC_HOST_MAX_KEYS 16
+// Recordings kept per function with symbols (one per distinct set of their
+// values, least recently used replaced); a static function keeps one.
+#define GRTC_HOST_CACHE_ENTRIES 4
+
+// The globals of a function's recording cache: entry e's command buffer,
+// the symbol values it was recorded at, and the clock value of its last
+// use; |clock| counts calls (entry_count 1: no use stamps, no clock).
+typedef struct grtc_host_cache_t {
+  uint32_t entry_count;
+  grtc_operation_t* cb[GRTC_HOST_CACHE_ENTRIES];
+  grtc_operation_t* keys[GRTC_HOST_CACHE_ENTRIES][GRTC_HOST_MAX_KEYS];
+  grtc_operation_t* use[GRTC_HOST_CACHE_ENTRIES];
+  grtc_operation_t* clock;
+} grtc_host_cache_t;
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 // The largest tensor a shape-polymorphic program makes (2^48 bytes): its
@@ -1703,18 +1717,104 @@ static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
   return dispatches;
 }
 
+// Entry |entry| of |cache|: stores the new recording e->cb, its symbol
+// values and its use stamp |now|, then branches to |run|.
+static void grtc_host_emit_cache_entry_store(grtc_host_emitter_t* e, const grtc_host_cache_t* cache,
+                                             uint32_t entry, grtc_value_t* now,
+                                             grtc_block_t* run) {
+  grtc_vm_global_store(e->b, e->cb, cache->cb[entry]);
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    grtc_vm_global_store(e->b, grtc_host_symbol(e, e->func_syms[k]), cache->keys[entry][k]);
+  }
+  if (now) grtc_vm_global_store(e->b, now, cache->use[entry]);
+  grtc_vm_br(e->b, run, &e->cb, 1);
+}
+
+// Looks the call's symbol values up in |cache|: entry e holds a recording
+// made at these values -> its use stamp is the call's clock, ^run(entry
+// e's recording); none -> ^record. Returns the clock value (NULL for a
+// one-entry cache), which the store after recording stamps its entry with.
+//   %now = global @__cb_N_clock + 1 (stored back)
+//   %c0 = global @__cb_N; cond_br nz(%c0) & keys0 == symbols, ^hit0, ^next0
+// ^hit0: store %now, @__cb_N_use; br ^run(%c0)
+// ^next0: ... entry 1 (@__cb_N_e1, @__cb_N_e1_key_K) ..., ^record
+static grtc_value_t* grtc_host_emit_cache_lookup(grtc_host_emitter_t* e,
+                                                 const grtc_host_cache_t* cache,
+                                                 grtc_block_t* run, grtc_block_t* record) {
+  grtc_value_t* now = NULL;
+  if (cache->entry_count > 1) {
+    now = grtc_vm_binary(e->b, GRTC_VM_ADD, grtc_vm_global_load(e->b, cache->clock),
+                         grtc_host_i64(e, 1));
+    grtc_vm_builder_name(e->b, now, "now");
+    grtc_vm_global_store(e->b, now, cache->clock);
+  }
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    bool last = entry + 1 == cache->entry_count;
+    grtc_value_t* cached = grtc_vm_global_load(e->b, cache->cb[entry]);
+    grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
+    for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+      grtc_value_t* key = grtc_vm_global_load(e->b, cache->keys[entry][k]);
+      grtc_value_t* same =
+          grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, key, grtc_host_symbol(e, e->func_syms[k]));
+      have = grtc_vm_binary(e->b, GRTC_VM_AND, have, same);
+    }
+    if (!now) {
+      grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
+      continue;
+    }
+    grtc_block_t* hit = grtc_vm_builder_block(e->b, NULL, 0);
+    grtc_block_t* next = last ? record : grtc_vm_builder_block(e->b, NULL, 0);
+    grtc_vm_cond_br(e->b, have, hit, NULL, 0, next, NULL, 0);
+    grtc_vm_builder_append_block(e->b, e->function, hit);
+    grtc_vm_global_store(e->b, now, cache->use[entry]);
+    grtc_vm_br(e->b, run, &cached, 1);
+    if (!last) grtc_vm_builder_append_block(e->b, e->function, next);
+  }
+  return now;
+}
+
+// After recording e->cb: keeps it in the least recently used entry (the
+// lowest use stamp; an empty entry's is 0) and branches to |run|.
+static void grtc_host_emit_cache_store(grtc_host_emitter_t* e, const grtc_host_cache_t* cache,
+                                       grtc_value_t* now, grtc_block_t* run) {
+  if (!now) {
+    grtc_host_emit_cache_entry_store(e, cache, 0, NULL, run);
+    return;
+  }
+  grtc_value_t* victim = grtc_host_i32(e, 0);
+  grtc_value_t* oldest = grtc_vm_global_load(e->b, cache->use[0]);
+  for (uint32_t entry = 1; entry < cache->entry_count; ++entry) {
+    grtc_value_t* use = grtc_vm_global_load(e->b, cache->use[entry]);
+    grtc_value_t* older = grtc_vm_compare(e->b, GRTC_VM_CMP_LT_S, use, oldest);
+    victim = grtc_vm_select(e->b, older, grtc_host_i32(e, (int32_t)entry), victim);
+    oldest = grtc_vm_select(e->b, older, use, oldest);
+  }
+  grtc_block_t* stores[GRTC_HOST_CACHE_ENTRIES];
+  grtc_successor_t cases[GRTC_HOST_CACHE_ENTRIES];
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    stores[entry] = grtc_vm_builder_block(e->b, NULL, 0);
+    cases[entry] = (grtc_successor_t){stores[entry], 0, NULL};
+  }
+  grtc_vm_br_table(e->b, victim, &cases[0], cases, cache->entry_count);
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    grtc_vm_builder_append_block(e->b, e->function, stores[entry]);
+    grtc_host_emit_cache_entry_store(e, cache, entry, now, run);
+  }
+}
+
 //   %cached = global @__cb_N; cond_br nz(%cached), ^run(%cached), ^record
 // ^record: create reusable (slots: arguments, arena, results), record the
 //          dispatches against slots, end, store @__cb_N, br ^run(%new)
 // ^run(%cb): allocate the arena and the results, execute.indirect with
 //          the binding table, wait, return.
 //
-// A function with symbols keys the recording on their values (globals
-// __cb_N_key_K beside __cb_N): a call with other values records again
-// (the extents, workgroup counts and arena offsets are in the recording).
+// A function with symbols keys each recording on their values (globals
+// __cb_N_key_K beside __cb_N) and keeps GRTC_HOST_CACHE_ENTRIES of them
+// (grtc_host_emit_cache_lookup): a call with values no entry holds
+// records again (the extents, workgroup counts and arena offsets are in
+// the recording) into the least recently used entry.
 static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
-                                                 grtc_operation_t* cb_global,
-                                                 grtc_operation_t* const* key_globals) {
+                                                 const grtc_host_cache_t* cache) {
   e->reusable = true;
   for (uint32_t id = 0; id < e->plan.value_capacity; ++id) e->slots[id] = GRTC_HOST_NO_SLOT;
   e->slot_count = 0;
@@ -1726,15 +1826,7 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   }
   grtc_block_t* run = grtc_vm_builder_block(e->b, &e->command_buffer, 1);
   grtc_block_t* record = grtc_vm_builder_block(e->b, NULL, 0);
-  grtc_value_t* cached = grtc_vm_global_load(e->b, cb_global);
-  grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
-  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
-    grtc_value_t* key = grtc_vm_global_load(e->b, key_globals[k]);
-    grtc_value_t* same =
-        grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, key, grtc_host_symbol(e, e->func_syms[k]));
-    have = grtc_vm_binary(e->b, GRTC_VM_AND, have, same);
-  }
-  grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
+  grtc_value_t* now = grtc_host_emit_cache_lookup(e, cache, run, record);
   grtc_vm_builder_append_block(e->b, e->function, record);
   e->indirect = grtc_vm_const_zero(e->b, e->buffer);
   grtc_vm_builder_name(e->b, e->indirect, "indirect");
@@ -1749,11 +1841,7 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   }
   grtc_host_set_location(e, ret->location, ret->line, ret->column);
   GRTC_HOST_CALL(e, COMMAND_BUFFER_END, GRTC_HOST_V(e->cb));
-  grtc_vm_global_store(e->b, e->cb, cb_global);
-  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
-    grtc_vm_global_store(e->b, grtc_host_symbol(e, e->func_syms[k]), key_globals[k]);
-  }
-  grtc_vm_br(e->b, run, &e->cb, 1);
+  grtc_host_emit_cache_store(e, cache, now, run);
   e->recording = false;
   grtc_vm_builder_append_block(e->b, e->function, run);
   grtc_value_t* recorded = run ? &run->args[0] : NULL;
@@ -1798,6 +1886,39 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   return grtc_host_emit_return(e, ret);
 }
 
+// The globals of function |function_index|'s recording cache: @__cb_N and
+// @__cb_N_key_K for entry 0, @__cb_N_eE and @__cb_N_eE_key_K for entry E,
+// their use stamps @__cb_N_use / @__cb_N_eE_use and @__cb_N_clock (only
+// with symbols: a static function's one recording serves every call).
+static void grtc_host_declare_cache(grtc_host_emitter_t* e, uint32_t function_index,
+                                    uint32_t sym_count, grtc_host_cache_t* cache) {
+  cache->entry_count = sym_count ? GRTC_HOST_CACHE_ENTRIES : 1;
+  char prefix[32], name[64];
+  const grtc_type_t* i64 = grtc_vm_type_i64(e->b);
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    if (entry) {
+      snprintf(prefix, sizeof(prefix), "__cb_%u_e%u", function_index, entry);
+    } else {
+      snprintf(prefix, sizeof(prefix), "__cb_%u", function_index);
+    }
+    cache->cb[entry] = grtc_vm_builder_global(e->b, grt_make_cstring_view(prefix),
+                                              e->command_buffer, true);
+    for (uint32_t k = 0; k < sym_count; ++k) {
+      snprintf(name, sizeof(name), "%s_key_%u", prefix, k);
+      cache->keys[entry][k] = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64,
+                                                     true);
+    }
+    if (cache->entry_count > 1) {
+      snprintf(name, sizeof(name), "%s_use", prefix);
+      cache->use[entry] = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64, true);
+    }
+  }
+  if (cache->entry_count > 1) {
+    snprintf(name, sizeof(name), "__cb_%u_clock", function_index);
+    cache->clock = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64, true);
+  }
+}
+
 // @<name>$buffers(%v.. : !hal.buffer) -> (!hal.buffer, ...)
 static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
                                                    const grtc_tfunc_t* func) {
@@ -1819,20 +1940,10 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
   uint32_t sym_count = e->func_sym_count;
   bool reusable = grtc_host_is_straight_line(func) &&
                   !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT));
-  grtc_operation_t* cb_global = NULL;
-  grtc_operation_t* key_globals[GRTC_HOST_MAX_KEYS];
+  grtc_host_cache_t cache;
+  memset(&cache, 0, sizeof(cache));
   if (reusable && sym_count > GRTC_HOST_MAX_KEYS) reusable = false;  // records every call
-  if (reusable) {
-    char name[64];
-    int length = snprintf(name, sizeof(name), "__cb_%u", function_index);
-    cb_global = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
-                                       e->command_buffer, true);
-    for (uint32_t k = 0; k < sym_count; ++k) {
-      length = snprintf(name, sizeof(name), "__cb_%u_key_%u", function_index, k);
-      key_globals[k] = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
-                                              grtc_vm_type_i64(e->b), true);
-    }
-  }
+  if (reusable) grtc_host_declare_cache(e, function_index, sym_count, &cache);
   grtc_host_scratch_t args, results;
   status = grtc_host_scratch(e, func->body->arg_count + sym_count, &args);
   if (grt_status_is_ok(status)) {
@@ -1888,7 +1999,7 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     status = grtc_host_slot_offsets(e);
   }
   if (grt_status_is_ok(status) && reusable) {
-    status = grtc_host_emit_reusable_body(e, func, cb_global, key_globals);
+    status = grtc_host_emit_reusable_body(e, func, &cache);
   } else if (grt_status_is_ok(status)) {
     if (grtc_host_has_arena(e)) grtc_host_allocate_arena(e);
     status = grtc_host_emit_block(e, func->body);
