@@ -5277,6 +5277,16 @@ def gen_symbolic():
         + T([None, 5, 5, 4]) + "\n"
         "    return %y : " + T([None, 5, 5, 4]) + "\n"
         "  }")
+    # A dynamic_slice of 2 rows from a symbolic number of rows (the start
+    # clamped to [0, n - 2]).
+    funcs.append(
+        "  func.func private @window(%x: " + T([None, 3]) + ", %i: tensor<i32>) -> "
+        "tensor<2x3xf32> {\n"
+        "    %z = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %y = stablehlo.dynamic_slice %x, %i, %z, sizes = [2, 3] : (" + T([None, 3])
+        + ", tensor<i32>, tensor<i32>) -> tensor<2x3xf32>\n"
+        "    return %y : tensor<2x3xf32>\n"
+        "  }")
     # set_dimension_size to half the rows: a real_dynamic_slice [0:n/2].
     funcs.append(
         "  func.func private @halve(%x: " + T([None, 3]) + ") -> " + T([None, 3])
@@ -5414,6 +5424,21 @@ def gen_symbolic():
         f.expect(y, x[:n // 2].copy(), "f32")
         funcs.append(f.text(comment="set_dimension_size to n / 2 rows, n = %d."
                             % n))
+    for n, i in ((2, 0), (5, 2), (9, 8), (9, -3)):
+        f = Func("test_window_%d_%s" % (n, str(i).replace("-", "m")))
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        args = [f.input(x, "f32"), f.input(np.array(i, np.int32), "i32")]
+        (y,) = sym_call(f, "window", args, [(n, 3), ((), "i32")], [(2, 3)])
+        start = min(max(i, 0), n - 2)
+        f.expect(y, x[start:start + 2].copy(), "f32")
+        funcs.append(f.text(comment="a dynamic_slice of 2 of %d rows from row %d "
+                            "(clamped)." % (n, i)))
+    f = Func("fail_window_1")
+    x = np.zeros((1, 3), np.float32)
+    args = [f.input(x, "f32"), f.input(np.array(0, np.int32), "i32")]
+    (y,) = sym_call(f, "window", args, [(1, 3), ((), "i32")], [(2, 3)])
+    f.expect(y, np.zeros((2, 3), np.float32), "f32")
+    funcs.append(f.text(comment="2 rows of 1: the call must refuse the operand."))
     dtable = rng.uniform(-1, 1, (10, 4)).astype(np.float32)
     for n in (1, 4):
         f = Func("test_embed_dyn_%d" % n)

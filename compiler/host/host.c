@@ -1078,6 +1078,53 @@ static grtc_value_t* grtc_host_operand_dim(grtc_host_emitter_t* e, const grtc_to
   return grtc_host_dim(e, op->operands[index]->type.dims[axis]);
 }
 
+// "'stablehlo.dynamic_iota' at 3:8" for messages about |op| (as |kind|:
+// the dynamic op it was before the boundary made it static).
+static void grtc_host_describe_op(const grtc_top_t* op, grtc_top_kind_t kind, char* buffer,
+                                  size_t capacity) {
+  uint32_t line = op->line, column = op->column;
+  if (op->location) {
+    grt_string_view_t file;
+    grtc_location_file_position(op->location, &file, &line, &column);
+  }
+  snprintf(buffer, capacity, "'%s' at %u:%u", grtc_top_kind_name(kind), line, column);
+}
+
+// The lower bounds |callee|'s relations put on its argument dimensions
+// (GRTC_REL_GE: a static slice's limit, a dynamic_slice's size), checked
+// at call |op| unless the caller's shapes prove them (the export checks
+// its own callers'; a call reaches the callee's $buffers directly).
+static void grtc_host_call_bounds(grtc_host_emitter_t* e, const grtc_top_t* op,
+                                  const grtc_tfunc_t* callee) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t r = 0; shapes && r < shapes->rel_count; ++r) {
+    const grtc_trel_t* rel = &shapes->rels[r];
+    if (rel->func != callee || rel->kind != GRTC_REL_GE || !grtc_dim_is_static(rel->b)) continue;
+    int64_t rep = grtc_tmodule_resolve_dim(e->module, rel->a);
+    if (grtc_dim_is_static(rep)) continue;  // a static size the verifier checked
+    const grtc_tsym_t* sym = &shapes->syms[grtc_dim_symbol(rep)];
+    if (sym->origin != GRTC_SYM_ARGUMENT || sym->func != callee) continue;
+    int64_t given = sym->index < op->operand_count &&
+                            sym->axis < op->operands[sym->index]->type.rank
+                        ? grtc_tmodule_resolve_dim(e->module,
+                                                   op->operands[sym->index]->type.dims[sym->axis])
+                        : -1;
+    if (grtc_dim_is_static(given) && given >= rel->b) continue;  // proved
+    grtc_value_t* value = grtc_host_operand_dim(e, op, sym->index, sym->axis);
+    if (!value) continue;  // reported by the scan
+    char where[128], message[512];
+    where[0] = 0;
+    if (rel->op) grtc_host_describe_op(rel->op, rel->op->kind, where, sizeof(where));
+    snprintf(message, sizeof(message),
+             "call of @%.*s: operand %u dimension %u must be at least %lld (%s%s%s)",
+             GRT_SV_ARG(callee->name), sym->index, sym->axis, (long long)rel->b, where,
+             *where ? ", " : "", rel->what ? rel->what : "bound");
+    grtc_vm_check_nz(e->b,
+                     grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
+                     message);
+  }
+}
+
 // The values of |callee|'s symbols |syms| at call |op| (into |out|): each
 // is the dimension of the operand it is read from. What the callee's
 // relations assume of its arguments (every argument dimension equal to its
@@ -1137,6 +1184,7 @@ static grt_status_t grtc_host_call_symbols(grtc_host_emitter_t* e, const grtc_to
       grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, actual_value, expected_value, message);
     }
   }
+  grtc_host_call_bounds(e, op, callee);
   return grt_ok_status();
 }
 
@@ -1454,18 +1502,6 @@ static bool grtc_host_takes_argument_symbol(const grtc_host_emitter_t* e, uint32
     if (e->func_syms[k] == symbol) return true;
   }
   return false;
-}
-
-// "'stablehlo.dynamic_iota' at 3:8" for messages about |op| (as |kind|:
-// the dynamic op it was before the boundary made it static).
-static void grtc_host_describe_op(const grtc_top_t* op, grtc_top_kind_t kind, char* buffer,
-                                  size_t capacity) {
-  uint32_t line = op->line, column = op->column;
-  if (op->location) {
-    grt_string_view_t file;
-    grtc_location_file_position(op->location, &file, &line, &column);
-  }
-  snprintf(buffer, capacity, "'%s' at %u:%u", grtc_top_kind_name(kind), line, column);
 }
 
 // |expr| (a computed extent's arithmetic) as an i64 value; a division or

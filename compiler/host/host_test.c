@@ -993,10 +993,15 @@ static void test_symbolic_text(void** state) {
   // The callee's symbol comes from the caller's operand; sym(z, z) needs
   // no check (both operands have the caller's symbol), sym(z, w) does.
   assert_non_null(strstr(text, "vm.call @sym$buffers(%v"));
-  const char* check = strstr(text, "\"call of @sym: operand 1 dimension 0 must equal operand 0 "
-                                   "dimension 0\"");
+  static const char kEqual[] =
+      "\"call of @sym: operand 1 dimension 0 must equal operand 0 dimension 0\"";
+  const char* check = strstr(text, kEqual);
   assert_non_null(check);
-  assert_null(strstr(check + 1, "\"call of @sym"));
+  assert_null(strstr(check + sizeof(kEqual) - 1, "must equal operand 0 dimension 0\""));
+  // The callee's bound on its argument, checked at each call (a call
+  // reaches sym$buffers, not the export that checks it).
+  assert_non_null(strstr(text, "\"call of @sym: operand 0 dimension 0 must be at least 8 "
+                               "('dispatch' at 1:1, limit)\""));
   // The tensor signature and the symbolic plan grt-dump prints, on the
   // export and its buffer function; static functions have none.
   static const char* const kFunctions[2] = {"sym", "sym$buffers"};

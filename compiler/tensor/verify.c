@@ -673,9 +673,12 @@ static grt_status_t grtc_verify_dynamic_slice(grtc_verifier_t* v,
   grtc_ttype_t inferred = *in;
   for (uint32_t i = 0; i < in->rank; ++i) {
     int64_t size = op->attrs.sizes.values[i];
-    if (size < 0 || size > in->dims[i]) {
+    // A symbolic operand dimension must be at least the size (checked at
+    // the call).
+    if (size < 0 || !grtc_vat_least(v, op, in->dims[i], size, "slice size")) {
       return VERR(op, "slice_sizes[%u] = %lld is out of range [0, %lld]", i,
-                  (long long)size, (long long)in->dims[i]);
+                  (long long)size,
+                  (long long)grtc_tmodule_resolve_dim(v->module, in->dims[i]));
     }
     inferred.dims[i] = size;
   }
@@ -1858,6 +1861,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_DYNAMIC_IOTA:
     case GRTC_TOP_REAL_DYNAMIC_SLICE:
     case GRTC_TOP_DYNAMIC_PAD:
+    case GRTC_TOP_DYNAMIC_SLICE:  // a symbolic operand, static sizes
     case GRTC_TOP_SHAPE_ASSERTION:
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
@@ -2107,6 +2111,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CONCATENATE:
     case GRTC_TOP_PAD:
     case GRTC_TOP_GATHER:
+    case GRTC_TOP_DYNAMIC_SLICE:  // start indices clamped to the extent
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_SHAPE_ASSERTION:  // checked by the host program at the call
     case GRTC_TOP_CALL:             // symbols passed to the callee
