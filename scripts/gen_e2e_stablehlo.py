@@ -5720,6 +5720,112 @@ def gen_symbolic():
         + T([None], "i32") + ") -> " + T([None, 4]) + "\n"
         "    return %g : " + T([None, 4]) + "\n"
         "  }")
+    # Extents computed from get_dimension_size arithmetic at the call: a
+    # dynamic_iota of 2n + 1, real_dynamic_slices to n - 1 rows and to
+    # every second row, a dynamic_broadcast_in_dim to 2n rows (related to a
+    # concatenation's derived 2n).
+    dsize = ("    %n = stablehlo.get_dimension_size %x, dim = 0 : ("
+             + T([None, 3]) + ") -> tensor<i32>\n")
+    funcs.append(
+        "  func.func private @iota_odd(%x: " + T([None, 3]) + ") -> "
+        + T([None]) + " {\n" + dsize +
+        "    %c2 = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %m = stablehlo.multiply %n, %c2 : tensor<i32>\n"
+        "    %m1 = stablehlo.add %m, %c1 : tensor<i32>\n"
+        "    %s = stablehlo.reshape %m1 : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xi32>) -> "
+        + T([None], "i32") + "\n"
+        "    %f = stablehlo.convert %i : (" + T([None], "i32") + ") -> "
+        + T([None]) + "\n"
+        "    return %f : " + T([None]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @drop_last(%x: " + T([None, 3]) + ") -> ("
+        + T([None, 3]) + ", " + T([None, 3]) + ") {\n" + dsize +
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %m = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %c3 = stablehlo.constant dense<3> : tensor<1xi32>\n"
+        "    %lim = stablehlo.concatenate %m1, %c3, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %st = stablehlo.constant dense<0> : tensor<2xi32>\n"
+        "    %one = stablehlo.constant dense<1> : tensor<2xi32>\n"
+        "    %y = stablehlo.real_dynamic_slice %x, %st, %lim, %one : ("
+        + T([None, 3]) + ", tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+        + T([None, 3]) + "\n"
+        "    %n64 = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>\n"
+        "    %n1 = stablehlo.reshape %n64 : (tensor<i64>) -> tensor<1xi64>\n"
+        "    %c3l = stablehlo.constant dense<3> : tensor<1xi64>\n"
+        "    %lim2 = stablehlo.concatenate %n1, %c3l, dim = 0 : (tensor<1xi64>, "
+        "tensor<1xi64>) -> tensor<2xi64>\n"
+        "    %st2 = stablehlo.constant dense<[1, 0]> : tensor<2xi64>\n"
+        "    %by2 = stablehlo.constant dense<[2, 1]> : tensor<2xi64>\n"
+        "    %z = stablehlo.real_dynamic_slice %x, %st2, %lim2, %by2 : ("
+        + T([None, 3]) + ", tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> "
+        + T([None, 3]) + "\n"
+        "    return %y, %z : " + T([None, 3]) + ", " + T([None, 3]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @tile_rows(%x: " + T([None, 3]) + ", %b: "
+        + T([3]) + ") -> " + T([None, 3]) + " {\n" + dsize +
+        "    %c2 = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %m = stablehlo.multiply %c2, %n : tensor<i32>\n"
+        "    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %c3 = stablehlo.constant dense<3> : tensor<1xi32>\n"
+        "    %shape = stablehlo.concatenate %m1, %c3, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %y = stablehlo.dynamic_broadcast_in_dim %b, %shape, dims = [1] : ("
+        + T([3]) + ", tensor<2xi32>) -> " + T([None, 3]) + "\n"
+        "    %c = stablehlo.concatenate %x, %x, dim = 0 : (" + T([None, 3]) + ", "
+        + T([None, 3]) + ") -> " + T([None, 3]) + "\n"
+        "    %w = stablehlo.add %y, %c : " + T([None, 3]) + "\n"
+        "    return %w : " + T([None, 3]) + "\n"
+        "  }")
+    # dynamic_gather and dynamic_conv with constant slice sizes and
+    # padding: their static forms, over a symbolic count and batch.
+    funcs.append(
+        "  func.func private @embed_dyn(%table: tensor<10x4xf32>, %ids: "
+        + T([None], "i32") + ") -> " + T([None, 4]) + " {\n"
+        "    %ss = stablehlo.constant dense<[1, 4]> : tensor<2xi64>\n"
+        '    %g = "stablehlo.dynamic_gather"(%table, %ids, %ss) {dimension_numbers = '
+        "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+        "start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false} : "
+        "(tensor<10x4xf32>, " + T([None], "i32") + ", tensor<2xi64>) -> "
+        + T([None, 4]) + "\n"
+        "    return %g : " + T([None, 4]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @conv_dyn(%x: " + T([None, 5, 5, 2]) + ", %w: "
+        + T([3, 3, 2, 4]) + ") -> " + T([None, 5, 5, 4]) + " {\n"
+        "    %p = stablehlo.constant dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>\n"
+        '    %y = "stablehlo.dynamic_conv"(%x, %w, %p) {dimension_numbers = '
+        "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, window_strides = "
+        "array<i64: 1, 1>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : ("
+        + T([None, 5, 5, 2]) + ", " + T([3, 3, 2, 4]) + ", tensor<2x2xi64>) -> "
+        + T([None, 5, 5, 4]) + "\n"
+        "    return %y : " + T([None, 5, 5, 4]) + "\n"
+        "  }")
+    # A dynamic_slice of 2 rows from a symbolic number of rows (the start
+    # clamped to [0, n - 2]).
+    funcs.append(
+        "  func.func private @window(%x: " + T([None, 3]) + ", %i: tensor<i32>) -> "
+        "tensor<2x3xf32> {\n"
+        "    %z = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %y = stablehlo.dynamic_slice %x, %i, %z, sizes = [2, 3] : (" + T([None, 3])
+        + ", tensor<i32>, tensor<i32>) -> tensor<2x3xf32>\n"
+        "    return %y : tensor<2x3xf32>\n"
+        "  }")
+    # set_dimension_size to half the rows: a real_dynamic_slice [0:n/2].
+    funcs.append(
+        "  func.func private @halve(%x: " + T([None, 3]) + ") -> " + T([None, 3])
+        + " {\n" + dsize +
+        "    %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %h = stablehlo.divide %n, %two : tensor<i32>\n"
+        "    %y = stablehlo.set_dimension_size %x, %h, dim = 0 : (" + T([None, 3])
+        + ", tensor<i32>) -> " + T([None, 3]) + "\n"
+        "    return %y : " + T([None, 3]) + "\n"
+        "  }")
     w1 = rng.uniform(-1, 1, (16, 32)).astype(np.float32)
     b1 = rng.uniform(-1, 1, (32,)).astype(np.float32)
     w2 = rng.uniform(-1, 1, (32, 4)).astype(np.float32)
@@ -5806,6 +5912,81 @@ def gen_symbolic():
         f.expect(sl, cat[0:1, 1:4].copy(), "f32")
         funcs.append(f.text(comment="concatenate, transpose, reverse and "
                             "reshape with a symbolic extent of %d." % n))
+    for n in (1, 5, 37):
+        f = Func("test_iota_odd_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        (y,) = sym_call(f, "iota_odd", [f.input(x, "f32")], [(n, 3)],
+                        [(2 * n + 1,)])
+        f.expect(y, np.arange(2 * n + 1, dtype=np.float32), "f32")
+        funcs.append(f.text(comment="a dynamic_iota of 2n + 1 computed at the "
+                            "call, n = %d." % n))
+    for n in (1, 2, 7, 33):
+        f = Func("test_drop_last_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        y, z = sym_call(f, "drop_last", [f.input(x, "f32")], [(n, 3)],
+                        [(n - 1, 3), (n // 2, 3)])
+        f.expect(y, x[:n - 1].copy(), "f32")
+        f.expect(z, x[1:n:2].copy(), "f32")
+        funcs.append(f.text(comment="real_dynamic_slices to rows [0:n-1] and "
+                            "[1:n:2] computed at the call, n = %d." % n))
+    f = Func("fail_drop_last_0")
+    x = np.zeros((0, 3), np.float32)
+    y, z = sym_call(f, "drop_last", [f.input(x, "f32")], [(0, 3)],
+                    [(0, 3), (0, 3)])
+    f.expect(y, x, "f32")
+    funcs.append(f.text(comment="[0:n-1] of no rows: a negative extent, which "
+                        "the call must refuse."))
+    bias = rng.uniform(-1, 1, (3,)).astype(np.float32)
+    for n in (1, 3, 10):
+        f = Func("test_tile_rows_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        (y,) = sym_call(f, "tile_rows", [f.input(x, "f32"), f.input(bias, "f32")],
+                        [(n, 3), (3,)], [(2 * n, 3)])
+        f.expect(y, np.concatenate([x, x]) + bias, "f32")
+        funcs.append(f.text(comment="a dynamic_broadcast_in_dim to 2n rows "
+                            "computed at the call, added to a concatenation "
+                            "of 2n rows, n = %d." % n))
+    for n in (1, 5, 8):
+        f = Func("test_halve_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        (y,) = sym_call(f, "halve", [f.input(x, "f32")], [(n, 3)], [(n // 2, 3)])
+        f.expect(y, x[:n // 2].copy(), "f32")
+        funcs.append(f.text(comment="set_dimension_size to n / 2 rows, n = %d."
+                            % n))
+    for n, i in ((2, 0), (5, 2), (9, 8), (9, -3)):
+        f = Func("test_window_%d_%s" % (n, str(i).replace("-", "m")))
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        args = [f.input(x, "f32"), f.input(np.array(i, np.int32), "i32")]
+        (y,) = sym_call(f, "window", args, [(n, 3), ((), "i32")], [(2, 3)])
+        start = min(max(i, 0), n - 2)
+        f.expect(y, x[start:start + 2].copy(), "f32")
+        funcs.append(f.text(comment="a dynamic_slice of 2 of %d rows from row %d "
+                            "(clamped)." % (n, i)))
+    f = Func("fail_window_1")
+    x = np.zeros((1, 3), np.float32)
+    args = [f.input(x, "f32"), f.input(np.array(0, np.int32), "i32")]
+    (y,) = sym_call(f, "window", args, [(1, 3), ((), "i32")], [(2, 3)])
+    f.expect(y, np.zeros((2, 3), np.float32), "f32")
+    funcs.append(f.text(comment="2 rows of 1: the call must refuse the operand."))
+    dtable = rng.uniform(-1, 1, (10, 4)).astype(np.float32)
+    for n in (1, 4):
+        f = Func("test_embed_dyn_%d" % n)
+        ids = rng.integers(0, 10, (n,)).astype(np.int32)
+        args = [f.input(dtable, "f32"), f.input(ids, "i32")]
+        (y,) = sym_call(f, "embed_dyn", args, [(10, 4), ((n,), "i32")], [(n, 4)])
+        f.expect(y, dtable[ids], "f32")
+        funcs.append(f.text(comment="a dynamic_gather (constant slice sizes) of "
+                            "%d rows." % n))
+    wk = rng.uniform(-1, 1, (3, 3, 2, 4)).astype(np.float32)
+    for n in (1, 3):
+        f = Func("test_conv_dyn_%d" % n)
+        x = rng.uniform(-1, 1, (n, 5, 5, 2)).astype(np.float32)
+        (y,) = sym_call(f, "conv_dyn", [f.input(x, "f32"), f.input(wk, "f32")],
+                        [(n, 5, 5, 2), (3, 3, 2, 4)], [(n, 5, 5, 4)])
+        c = conv_ref(f64(x), f64(wk), [1, 1], [[1, 1], [0, 2]], [1, 1], [1, 1], 1)
+        f.expect(y, c.astype(np.float32), "f32", atol=1e-5, rtol=1e-5)
+        funcs.append(f.text(comment="a dynamic_conv (constant padding) at batch "
+                            "%d." % n))
     return funcs
 
 

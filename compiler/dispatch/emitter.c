@@ -1130,9 +1130,20 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
     case GRTC_TOP_DYNAMIC_SLICE: {
       const grtc_ttype_t* from = &op->operands[0]->type;
       for (uint32_t d = 0; d < type->rank; ++d) {
-        uint32_t start =
-            grtc_em_scalar_index(em, op->operands[1 + d], 0,
-                                 from->dims[d] - op->attrs.sizes.values[d]);
+        int64_t extent = grtc_tmodule_resolve_dim(em->module, from->dims[d]);
+        uint32_t start = 0;
+        if (grtc_dim_is_static(extent)) {
+          start = grtc_em_scalar_index(em, op->operands[1 + d], 0,
+                                       extent - op->attrs.sizes.values[d]);
+        } else {
+          // Clamped to [0, extent - size] (the call checks extent >= size).
+          uint32_t v = grtc_em_convert(
+              em, GRTC_ELEM_I64, grtc_em_value(em, op->operands[1 + d], NULL));
+          uint32_t hi = grtc_em_sub(em, grtc_em_dim(em, extent),
+                                    grtc_em_i64(em, op->attrs.sizes.values[d]));
+          start = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,
+                             grtc_em_i64(em, 0), v, hi);
+        }
         operand_index[d] = grtc_em_add(em, index[d], start);
       }
       return grtc_em_value(em, op->operands[0], operand_index);

@@ -164,6 +164,20 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
 // A reusable recording keyed on at most this many symbols; a function
 // with more records every call one-shot.
 #define GRTC_HOST_MAX_KEYS 16
+// Recordings kept per function with symbols (one per distinct set of their
+// values, least recently used replaced); a static function keeps one.
+#define GRTC_HOST_CACHE_ENTRIES 4
+
+// The globals of a function's recording cache: entry e's command buffer,
+// the symbol values it was recorded at, and the clock value of its last
+// use; |clock| counts calls (entry_count 1: no use stamps, no clock).
+typedef struct grtc_host_cache_t {
+  uint32_t entry_count;
+  grtc_operation_t* cb[GRTC_HOST_CACHE_ENTRIES];
+  grtc_operation_t* keys[GRTC_HOST_CACHE_ENTRIES][GRTC_HOST_MAX_KEYS];
+  grtc_operation_t* use[GRTC_HOST_CACHE_ENTRIES];
+  grtc_operation_t* clock;
+} grtc_host_cache_t;
 #define GRTC_HOST_MODULE_NAME_CAPACITY 128
 #define GRTC_HOST_NO_BASE UINT32_MAX  // the arena, in hazard ranges
 // Mutable global |index|'s buffer, in hazard ranges (value ids stay below).
@@ -1113,6 +1127,53 @@ static grtc_value_t* grtc_host_operand_dim(grtc_host_emitter_t* e, const grtc_to
   return grtc_host_dim(e, op->operands[index]->type.dims[axis]);
 }
 
+// "'stablehlo.dynamic_iota' at 3:8" for messages about |op| (as |kind|:
+// the dynamic op it was before the boundary made it static).
+static void grtc_host_describe_op(const grtc_top_t* op, grtc_top_kind_t kind, char* buffer,
+                                  size_t capacity) {
+  uint32_t line = op->line, column = op->column;
+  if (op->location) {
+    grt_string_view_t file;
+    grtc_location_file_position(op->location, &file, &line, &column);
+  }
+  snprintf(buffer, capacity, "'%s' at %u:%u", grtc_top_kind_name(kind), line, column);
+}
+
+// The lower bounds |callee|'s relations put on its argument dimensions
+// (GRTC_REL_GE: a static slice's limit, a dynamic_slice's size), checked
+// at call |op| unless the caller's shapes prove them (the export checks
+// its own callers'; a call reaches the callee's $buffers directly).
+static void grtc_host_call_bounds(grtc_host_emitter_t* e, const grtc_top_t* op,
+                                  const grtc_tfunc_t* callee) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t r = 0; shapes && r < shapes->rel_count; ++r) {
+    const grtc_trel_t* rel = &shapes->rels[r];
+    if (rel->func != callee || rel->kind != GRTC_REL_GE || !grtc_dim_is_static(rel->b)) continue;
+    int64_t rep = grtc_tmodule_resolve_dim(e->module, rel->a);
+    if (grtc_dim_is_static(rep)) continue;  // a static size the verifier checked
+    const grtc_tsym_t* sym = &shapes->syms[grtc_dim_symbol(rep)];
+    if (sym->origin != GRTC_SYM_ARGUMENT || sym->func != callee) continue;
+    int64_t given = sym->index < op->operand_count &&
+                            sym->axis < op->operands[sym->index]->type.rank
+                        ? grtc_tmodule_resolve_dim(e->module,
+                                                   op->operands[sym->index]->type.dims[sym->axis])
+                        : -1;
+    if (grtc_dim_is_static(given) && given >= rel->b) continue;  // proved
+    grtc_value_t* value = grtc_host_operand_dim(e, op, sym->index, sym->axis);
+    if (!value) continue;  // reported by the scan
+    char where[128], message[512];
+    where[0] = 0;
+    if (rel->op) grtc_host_describe_op(rel->op, rel->op->kind, where, sizeof(where));
+    snprintf(message, sizeof(message),
+             "call of @%.*s: operand %u dimension %u must be at least %lld (%s%s%s)",
+             GRT_SV_ARG(callee->name), sym->index, sym->axis, (long long)rel->b, where,
+             *where ? ", " : "", rel->what ? rel->what : "bound");
+    grtc_vm_check_nz(e->b,
+                     grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
+                     message);
+  }
+}
+
 // The values of |callee|'s symbols |syms| at call |op| (into |out|): each
 // is the dimension of the operand it is read from. What the callee's
 // relations assume of its arguments (every argument dimension equal to its
@@ -1172,6 +1233,7 @@ static grt_status_t grtc_host_call_symbols(grtc_host_emitter_t* e, const grtc_to
       grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, actual_value, expected_value, message);
     }
   }
+  grtc_host_call_bounds(e, op, callee);
   return grt_ok_status();
 }
 
@@ -1461,6 +1523,7 @@ static bool grtc_host_is_derived(const grtc_host_emitter_t* e, const grtc_tfunc_
   const grtc_tshapes_t* shapes = e->module->shapes;
   if (!shapes || id >= shapes->sym_count) return false;
   const grtc_tsym_t* sym = &shapes->syms[id];
+  if (sym->func == func && sym->origin == GRTC_SYM_RESULT && sym->op && sym->expr) return true;
   return sym->func == func && sym->origin == GRTC_SYM_RESULT && sym->op && sym->index == 0 &&
          ((sym->op->kind == GRTC_TOP_CONCATENATE && sym->op->attrs.dim == (int64_t)sym->axis) ||
           sym->op->kind == GRTC_TOP_PAD) &&
@@ -1493,6 +1556,77 @@ static bool grtc_host_takes_argument_symbol(const grtc_host_emitter_t* e, uint32
   return false;
 }
 
+// |expr| (a computed extent's arithmetic) as an i64 value; a division or
+// remainder by zero fails the call, naming |what|.
+static grtc_value_t* grtc_host_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
+                                     const char* what, int depth) {
+  if (!expr || depth > 64) return NULL;
+  switch (expr->kind) {
+    case GRTC_SEXPR_CONST:
+      return grtc_host_i64(e, expr->value);
+    case GRTC_SEXPR_DIM:
+      return grtc_host_dim(e, expr->value);
+    default:
+      break;
+  }
+  grtc_value_t* lhs = grtc_host_sexpr(e, expr->lhs, what, depth + 1);
+  grtc_value_t* rhs = grtc_host_sexpr(e, expr->rhs, what, depth + 1);
+  if (!lhs || !rhs) return NULL;
+  static const grtc_vm_binary_t ops[] = {
+      [GRTC_SEXPR_ADD] = GRTC_VM_ADD,   [GRTC_SEXPR_SUB] = GRTC_VM_SUB,
+      [GRTC_SEXPR_MUL] = GRTC_VM_MUL,   [GRTC_SEXPR_DIV] = GRTC_VM_DIV_S,
+      [GRTC_SEXPR_REM] = GRTC_VM_REM_S, [GRTC_SEXPR_MAX] = GRTC_VM_MAX_S,
+      [GRTC_SEXPR_MIN] = GRTC_VM_MIN_S,
+  };
+  if (expr->kind == GRTC_SEXPR_DIV || expr->kind == GRTC_SEXPR_REM) {
+    char message[512];
+    snprintf(message, sizeof(message), "%s: its shape operand divides by zero", what);
+    grtc_vm_check_nz(e->b, rhs, message);
+  }
+  return grtc_vm_binary(e->b, ops[expr->kind], lhs, rhs);
+}
+
+// Computed extent |id| (its symbol has an expression: a dynamic op's shape
+// operand element, a real_dynamic_slice's size), checked non-negative and,
+// for a slice, its limit between its start and the operand's dimension.
+static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                               uint32_t id) {
+  const grtc_tsym_t* sym = &e->module->shapes->syms[id];
+  const grtc_top_t* op = sym->op;
+  char where[128], text[256], what[512], message[768];
+  grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
+  snprintf(text, sizeof(text), "s%u", id);
+  snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its shape "
+           "operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0);
+  if (!value) return NULL;
+  snprintf(message, sizeof(message), "%s is negative", what);
+  grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0)),
+                   message);
+  // A real_dynamic_slice (grtc_prepare_dynamic_slice made its size
+  // (limit - start + stride - 1) / stride): start <= limit <= the
+  // operand's dimension, as the spec asks of its operands.
+  const grtc_sexpr_t* size_expr = sym->expr;
+  if (sym->expr_op_kind == GRTC_TOP_REAL_DYNAMIC_SLICE && op->kind == GRTC_TOP_SLICE &&
+      op->operand_count == 1 && sym->axis < op->attrs.start.count &&
+      size_expr->kind == GRTC_SEXPR_DIV && size_expr->lhs->kind == GRTC_SEXPR_ADD &&
+      size_expr->lhs->lhs->kind == GRTC_SEXPR_SUB) {
+    int64_t start = op->attrs.start.values[sym->axis];
+    grtc_value_t* limit = grtc_host_sexpr(e, size_expr->lhs->lhs->lhs, what, 0);
+    grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
+    if (!limit || !size) return NULL;
+    grtc_value_t* inside = grtc_vm_binary(
+        e->b, GRTC_VM_AND,
+        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, start), limit),
+        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, limit, size));
+    snprintf(message, sizeof(message),
+             "%s: its limit must lie between its start %lld and dimension %u of the operand",
+             what, (long long)start, sym->axis);
+    grtc_vm_check_nz(e->b, inside, message);
+  }
+  return value;
+}
+
 // Computes the function's derived symbols (grtc_host_is_derived) from the
 // values of the symbols it takes, in symbol order (a rule's operands were
 // made before its result): a concatenation's sum, a pad's low + high +
@@ -1507,8 +1641,13 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     if (!grtc_host_is_derived(e, func, id)) continue;
     const grtc_tsym_t* sym = &shapes->syms[id];
     const grtc_top_t* op = sym->op;
+    // The dynamic op it was, for a computed extent's messages.
+    grtc_top_kind_t kind = sym->expr ? sym->expr_op_kind : op->kind;
     grtc_value_t* value = NULL;
-    if (op->kind == GRTC_TOP_CONCATENATE) {
+    if (sym->expr) {
+      value = grtc_host_computed_extent(e, func, id);
+      if (!value) return;
+    } else if (op->kind == GRTC_TOP_CONCATENATE) {
       for (uint32_t i = 0; i < op->operand_count; ++i) {
         grtc_value_t* size = grtc_host_dim(e, op->operands[i]->type.dims[sym->axis]);
         if (!size) return;
@@ -1537,7 +1676,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text, sizeof(text));
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of '%s' at %u:%u (%s) exceeds the kernels' 32-bit extents",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text);
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);
     grtc_vm_check_nz(e->b,
                      grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, grtc_host_i64(e, INT32_MAX)),
                      message);
@@ -1552,7 +1691,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
       }
       snprintf(message, sizeof(message),
                "@%.*s: dimension %u of '%s' at %u:%u (%s) must be at least %lld",
-               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column,
+               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column,
                text, (long long)rel->b);
       grtc_vm_check_nz(e->b,
                        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
@@ -1572,7 +1711,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of '%s' at %u:%u (%s) must equal %s, as the program's "
              "shapes require",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(op->kind), line, column, text,
+             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text,
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
   }
@@ -1669,18 +1808,104 @@ static bool grtc_host_is_straight_line(const grtc_tfunc_t* func) {
   return dispatches;
 }
 
+// Entry |entry| of |cache|: stores the new recording e->cb, its symbol
+// values and its use stamp |now|, then branches to |run|.
+static void grtc_host_emit_cache_entry_store(grtc_host_emitter_t* e, const grtc_host_cache_t* cache,
+                                             uint32_t entry, grtc_value_t* now,
+                                             grtc_block_t* run) {
+  grtc_vm_global_store(e->b, e->cb, cache->cb[entry]);
+  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+    grtc_vm_global_store(e->b, grtc_host_symbol(e, e->func_syms[k]), cache->keys[entry][k]);
+  }
+  if (now) grtc_vm_global_store(e->b, now, cache->use[entry]);
+  grtc_vm_br(e->b, run, &e->cb, 1);
+}
+
+// Looks the call's symbol values up in |cache|: entry e holds a recording
+// made at these values -> its use stamp is the call's clock, ^run(entry
+// e's recording); none -> ^record. Returns the clock value (NULL for a
+// one-entry cache), which the store after recording stamps its entry with.
+//   %now = global @__cb_N_clock + 1 (stored back)
+//   %c0 = global @__cb_N; cond_br nz(%c0) & keys0 == symbols, ^hit0, ^next0
+// ^hit0: store %now, @__cb_N_use; br ^run(%c0)
+// ^next0: ... entry 1 (@__cb_N_e1, @__cb_N_e1_key_K) ..., ^record
+static grtc_value_t* grtc_host_emit_cache_lookup(grtc_host_emitter_t* e,
+                                                 const grtc_host_cache_t* cache,
+                                                 grtc_block_t* run, grtc_block_t* record) {
+  grtc_value_t* now = NULL;
+  if (cache->entry_count > 1) {
+    now = grtc_vm_binary(e->b, GRTC_VM_ADD, grtc_vm_global_load(e->b, cache->clock),
+                         grtc_host_i64(e, 1));
+    grtc_vm_builder_name(e->b, now, "now");
+    grtc_vm_global_store(e->b, now, cache->clock);
+  }
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    bool last = entry + 1 == cache->entry_count;
+    grtc_value_t* cached = grtc_vm_global_load(e->b, cache->cb[entry]);
+    grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
+    for (uint32_t k = 0; k < e->func_sym_count; ++k) {
+      grtc_value_t* key = grtc_vm_global_load(e->b, cache->keys[entry][k]);
+      grtc_value_t* same =
+          grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, key, grtc_host_symbol(e, e->func_syms[k]));
+      have = grtc_vm_binary(e->b, GRTC_VM_AND, have, same);
+    }
+    if (!now) {
+      grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
+      continue;
+    }
+    grtc_block_t* hit = grtc_vm_builder_block(e->b, NULL, 0);
+    grtc_block_t* next = last ? record : grtc_vm_builder_block(e->b, NULL, 0);
+    grtc_vm_cond_br(e->b, have, hit, NULL, 0, next, NULL, 0);
+    grtc_vm_builder_append_block(e->b, e->function, hit);
+    grtc_vm_global_store(e->b, now, cache->use[entry]);
+    grtc_vm_br(e->b, run, &cached, 1);
+    if (!last) grtc_vm_builder_append_block(e->b, e->function, next);
+  }
+  return now;
+}
+
+// After recording e->cb: keeps it in the least recently used entry (the
+// lowest use stamp; an empty entry's is 0) and branches to |run|.
+static void grtc_host_emit_cache_store(grtc_host_emitter_t* e, const grtc_host_cache_t* cache,
+                                       grtc_value_t* now, grtc_block_t* run) {
+  if (!now) {
+    grtc_host_emit_cache_entry_store(e, cache, 0, NULL, run);
+    return;
+  }
+  grtc_value_t* victim = grtc_host_i32(e, 0);
+  grtc_value_t* oldest = grtc_vm_global_load(e->b, cache->use[0]);
+  for (uint32_t entry = 1; entry < cache->entry_count; ++entry) {
+    grtc_value_t* use = grtc_vm_global_load(e->b, cache->use[entry]);
+    grtc_value_t* older = grtc_vm_compare(e->b, GRTC_VM_CMP_LT_S, use, oldest);
+    victim = grtc_vm_select(e->b, older, grtc_host_i32(e, (int32_t)entry), victim);
+    oldest = grtc_vm_select(e->b, older, use, oldest);
+  }
+  grtc_block_t* stores[GRTC_HOST_CACHE_ENTRIES];
+  grtc_successor_t cases[GRTC_HOST_CACHE_ENTRIES];
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    stores[entry] = grtc_vm_builder_block(e->b, NULL, 0);
+    cases[entry] = (grtc_successor_t){stores[entry], 0, NULL};
+  }
+  grtc_vm_br_table(e->b, victim, &cases[0], cases, cache->entry_count);
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    grtc_vm_builder_append_block(e->b, e->function, stores[entry]);
+    grtc_host_emit_cache_entry_store(e, cache, entry, now, run);
+  }
+}
+
 //   %cached = global @__cb_N; cond_br nz(%cached), ^run(%cached), ^record
 // ^record: create reusable (slots: arguments, arena, results), record the
 //          dispatches against slots, end, store @__cb_N, br ^run(%new)
 // ^run(%cb): allocate the arena and the results, execute.indirect with
 //          the binding table, wait, return.
 //
-// A function with symbols keys the recording on their values (globals
-// __cb_N_key_K beside __cb_N): a call with other values records again
-// (the extents, workgroup counts and arena offsets are in the recording).
+// A function with symbols keys each recording on their values (globals
+// __cb_N_key_K beside __cb_N) and keeps GRTC_HOST_CACHE_ENTRIES of them
+// (grtc_host_emit_cache_lookup): a call with values no entry holds
+// records again (the extents, workgroup counts and arena offsets are in
+// the recording) into the least recently used entry.
 static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
-                                                 grtc_operation_t* cb_global,
-                                                 grtc_operation_t* const* key_globals) {
+                                                 const grtc_host_cache_t* cache) {
   e->reusable = true;
   for (uint32_t id = 0; id < e->plan.value_capacity; ++id) e->slots[id] = GRTC_HOST_NO_SLOT;
   e->slot_count = 0;
@@ -1692,15 +1917,7 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   }
   grtc_block_t* run = grtc_vm_builder_block(e->b, &e->command_buffer, 1);
   grtc_block_t* record = grtc_vm_builder_block(e->b, NULL, 0);
-  grtc_value_t* cached = grtc_vm_global_load(e->b, cb_global);
-  grtc_value_t* have = grtc_vm_cmp_nz(e->b, cached);
-  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
-    grtc_value_t* key = grtc_vm_global_load(e->b, key_globals[k]);
-    grtc_value_t* same =
-        grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, key, grtc_host_symbol(e, e->func_syms[k]));
-    have = grtc_vm_binary(e->b, GRTC_VM_AND, have, same);
-  }
-  grtc_vm_cond_br(e->b, have, run, &cached, 1, record, NULL, 0);
+  grtc_value_t* now = grtc_host_emit_cache_lookup(e, cache, run, record);
   grtc_vm_builder_append_block(e->b, e->function, record);
   e->indirect = grtc_vm_const_zero(e->b, e->buffer);
   grtc_vm_builder_name(e->b, e->indirect, "indirect");
@@ -1715,11 +1932,7 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   }
   grtc_host_set_location(e, ret->location, ret->line, ret->column);
   GRTC_HOST_CALL(e, COMMAND_BUFFER_END, GRTC_HOST_V(e->cb));
-  grtc_vm_global_store(e->b, e->cb, cb_global);
-  for (uint32_t k = 0; k < e->func_sym_count; ++k) {
-    grtc_vm_global_store(e->b, grtc_host_symbol(e, e->func_syms[k]), key_globals[k]);
-  }
-  grtc_vm_br(e->b, run, &e->cb, 1);
+  grtc_host_emit_cache_store(e, cache, now, run);
   e->recording = false;
   grtc_vm_builder_append_block(e->b, e->function, run);
   grtc_value_t* recorded = run ? &run->args[0] : NULL;
@@ -1764,6 +1977,39 @@ static grt_status_t grtc_host_emit_reusable_body(grtc_host_emitter_t* e, const g
   return grtc_host_emit_return(e, ret);
 }
 
+// The globals of function |function_index|'s recording cache: @__cb_N and
+// @__cb_N_key_K for entry 0, @__cb_N_eE and @__cb_N_eE_key_K for entry E,
+// their use stamps @__cb_N_use / @__cb_N_eE_use and @__cb_N_clock (only
+// with symbols: a static function's one recording serves every call).
+static void grtc_host_declare_cache(grtc_host_emitter_t* e, uint32_t function_index,
+                                    uint32_t sym_count, grtc_host_cache_t* cache) {
+  cache->entry_count = sym_count ? GRTC_HOST_CACHE_ENTRIES : 1;
+  char prefix[32], name[64];
+  const grtc_type_t* i64 = grtc_vm_type_i64(e->b);
+  for (uint32_t entry = 0; entry < cache->entry_count; ++entry) {
+    if (entry) {
+      snprintf(prefix, sizeof(prefix), "__cb_%u_e%u", function_index, entry);
+    } else {
+      snprintf(prefix, sizeof(prefix), "__cb_%u", function_index);
+    }
+    cache->cb[entry] = grtc_vm_builder_global(e->b, grt_make_cstring_view(prefix),
+                                              e->command_buffer, true);
+    for (uint32_t k = 0; k < sym_count; ++k) {
+      snprintf(name, sizeof(name), "%s_key_%u", prefix, k);
+      cache->keys[entry][k] = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64,
+                                                     true);
+    }
+    if (cache->entry_count > 1) {
+      snprintf(name, sizeof(name), "%s_use", prefix);
+      cache->use[entry] = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64, true);
+    }
+  }
+  if (cache->entry_count > 1) {
+    snprintf(name, sizeof(name), "__cb_%u_clock", function_index);
+    cache->clock = grtc_vm_builder_global(e->b, grt_make_cstring_view(name), i64, true);
+  }
+}
+
 // @<name>$buffers(%v.. : !hal.buffer) -> (!hal.buffer, ...)
 static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
                                                    const grtc_tfunc_t* func) {
@@ -1785,20 +2031,10 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
   uint32_t sym_count = e->func_sym_count;
   bool reusable = grtc_host_is_straight_line(func) &&
                   !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT));
-  grtc_operation_t* cb_global = NULL;
-  grtc_operation_t* key_globals[GRTC_HOST_MAX_KEYS];
+  grtc_host_cache_t cache;
+  memset(&cache, 0, sizeof(cache));
   if (reusable && sym_count > GRTC_HOST_MAX_KEYS) reusable = false;  // records every call
-  if (reusable) {
-    char name[64];
-    int length = snprintf(name, sizeof(name), "__cb_%u", function_index);
-    cb_global = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
-                                       e->command_buffer, true);
-    for (uint32_t k = 0; k < sym_count; ++k) {
-      length = snprintf(name, sizeof(name), "__cb_%u_key_%u", function_index, k);
-      key_globals[k] = grtc_vm_builder_global(e->b, grt_make_string_view(name, (size_t)length),
-                                              grtc_vm_type_i64(e->b), true);
-    }
-  }
+  if (reusable) grtc_host_declare_cache(e, function_index, sym_count, &cache);
   grtc_host_scratch_t args, results;
   status = grtc_host_scratch(e, func->body->arg_count + sym_count, &args);
   if (grt_status_is_ok(status)) {
@@ -1854,7 +2090,7 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     status = grtc_host_slot_offsets(e);
   }
   if (grt_status_is_ok(status) && reusable) {
-    status = grtc_host_emit_reusable_body(e, func, cb_global, key_globals);
+    status = grtc_host_emit_reusable_body(e, func, &cache);
   } else if (grt_status_is_ok(status)) {
     if (grtc_host_has_arena(e)) grtc_host_allocate_arena(e);
     status = grtc_host_emit_block(e, func->body);

@@ -993,10 +993,15 @@ static void test_symbolic_text(void** state) {
   // The callee's symbol comes from the caller's operand; sym(z, z) needs
   // no check (both operands have the caller's symbol), sym(z, w) does.
   assert_non_null(strstr(text, "vm.call @sym$buffers(%v"));
-  const char* check = strstr(text, "\"call of @sym: operand 1 dimension 0 must equal operand 0 "
-                                   "dimension 0\"");
+  static const char kEqual[] =
+      "\"call of @sym: operand 1 dimension 0 must equal operand 0 dimension 0\"";
+  const char* check = strstr(text, kEqual);
   assert_non_null(check);
-  assert_null(strstr(check + 1, "\"call of @sym"));
+  assert_null(strstr(check + sizeof(kEqual) - 1, "must equal operand 0 dimension 0\""));
+  // The callee's bound on its argument, checked at each call (a call
+  // reaches sym$buffers, not the export that checks it).
+  assert_non_null(strstr(text, "\"call of @sym: operand 0 dimension 0 must be at least 8 "
+                               "('dispatch' at 1:1, limit)\""));
   // The tensor signature and the symbolic plan grt-dump prints, on the
   // export and its buffer function; static functions have none.
   static const char* const kFunctions[2] = {"sym", "sym$buffers"};
@@ -1114,6 +1119,103 @@ static void run_symbolic(const char* uri, uint32_t flags) {
 static void test_symbolic_run_local_sync(void** state) {
   (void)state;
   run_symbolic("local-sync", 0);
+}
+
+// Host allocations counted: a recording allocates its command buffer and
+// its command arena, a replayed call neither.
+typedef struct counting_allocator_t {
+  uint64_t allocations;
+} counting_allocator_t;
+
+static void* counting_allocate(void* self, size_t size, size_t alignment) {
+  ++((counting_allocator_t*)self)->allocations;
+  grt_allocator_t system = grt_allocator_system();
+  return system.vtable->allocate(system.self, size, alignment);
+}
+
+static void* counting_reallocate(void* self, void* ptr, size_t old_size, size_t new_size,
+                                 size_t alignment) {
+  ++((counting_allocator_t*)self)->allocations;
+  grt_allocator_t system = grt_allocator_system();
+  return system.vtable->reallocate(system.self, ptr, old_size, new_size, alignment);
+}
+
+static void counting_free(void* self, void* ptr) {
+  (void)self;
+  grt_allocator_t system = grt_allocator_system();
+  system.vtable->free(system.self, ptr);
+}
+
+// The host allocations of one call of m.sym at size |n|.
+static uint64_t sym_call_allocations(session_t* s, counting_allocator_t* counter,
+                                     const float* x, grt_hal_dim_t n) {
+  grt_hal_buffer_view_t* inputs[2] = {NULL, NULL};
+  symbolic_input(s->device, x, n, &inputs[0]);
+  symbolic_input(s->device, x, n, &inputs[1]);
+  grt_hal_buffer_view_t* output = NULL;
+  size_t output_count = 0;
+  uint64_t before = counter->allocations;
+  GRT_EXPECT_OK(grt_runtime_call_buffer_views(s->session, "m.sym", 2, inputs, 1, &output,
+                                              &output_count));
+  uint64_t count = counter->allocations - before;
+  float out[64];
+  float c = bits_as_float((uint32_t)n);
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(s->device, output, out,
+                                                 (size_t)n * sizeof(float)));
+  for (grt_hal_dim_t i = 0; i < n; ++i) assert_true(out[i] == (x[i] * c + x[i]) * c);
+  grt_hal_buffer_view_release(output);
+  grt_hal_buffer_view_release(inputs[1]);
+  grt_hal_buffer_view_release(inputs[0]);
+  return count;
+}
+
+// The recording cache keeps 4 sizes, least recently used replaced: calls
+// alternating between two sizes replay after the first of each, and a
+// fifth size evicts the size used longest ago (which records again) but
+// keeps the others.
+static void test_symbolic_recording_cache(void** state) {
+  (void)state;
+  build_symbolic_program();
+  f.no_min_lengths = true;
+  emit(NULL, 0);
+  grt_module_file_release(f.file);
+  f.file = NULL;
+  grt_allocator_free(grt_allocator_system(), f.data);
+  f.data = NULL;
+  add_executable(grt_hal_local_host_executable_format(), true);
+  GRT_EXPECT_OK(grt_module_writer_finish(f.writer, &f.data, &f.size));
+  static const grt_allocator_vtable_t vtable = {counting_allocate, counting_reallocate,
+                                                counting_free};
+  counting_allocator_t counter = {0};
+  grt_runtime_instance_options_t options = {{&vtable, &counter}};
+  session_t s = {NULL, NULL, NULL};
+  GRT_EXPECT_OK(grt_runtime_instance_create(&options, &s.instance));
+  GRT_EXPECT_OK(grt_runtime_instance_create_device(s.instance, "local-sync", NULL, &s.device));
+  GRT_EXPECT_OK(grt_runtime_session_create(s.instance, s.device, &s.session));
+  GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
+      s.session, grt_make_const_byte_span(f.data, f.size)));
+  float x[64];
+  for (int i = 0; i < 64; ++i) x[i] = (float)i * 0.5f + 1.0f;
+  // Sizes at least 8 (the program's bound).
+  uint64_t record_8 = sym_call_allocations(&s, &counter, x, 8);
+  uint64_t record_16 = sym_call_allocations(&s, &counter, x, 16);
+  uint64_t replay_8 = sym_call_allocations(&s, &counter, x, 8);
+  uint64_t replay_16 = sym_call_allocations(&s, &counter, x, 16);
+  assert_true(replay_8 < record_16);
+  assert_int_equal(replay_16, replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 8), replay_8);
+  // Two more sizes fill the cache; a fifth evicts 16 (8 was used later).
+  assert_true(sym_call_allocations(&s, &counter, x, 9) > replay_8);
+  assert_true(sym_call_allocations(&s, &counter, x, 10) > replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 8), replay_8);
+  assert_true(sym_call_allocations(&s, &counter, x, 11) > replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 8), replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 9), replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 10), replay_8);
+  assert_int_equal(sym_call_allocations(&s, &counter, x, 11), replay_8);
+  assert_true(sym_call_allocations(&s, &counter, x, 16) > replay_8);
+  (void)record_8;
+  end_session(&s);
 }
 
 static void test_symbolic_run_local_task(void** state) {
@@ -1235,6 +1337,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_symbolic_text, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_run_local_sync, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_run_local_task, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_recording_cache, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_run_one_shot, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_size_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_result_symbol, setup, teardown),

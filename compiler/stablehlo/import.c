@@ -388,6 +388,8 @@ typedef enum grtc_import_rule_e {
   GRTC_IMPORT_CHECK_CONST,    // check.*_const: CONSTANT + the check
   GRTC_IMPORT_EXTRACT,        // tensor.extract
   GRTC_IMPORT_CUSTOM_CALL,    // stablehlo.custom_call @check.*
+  GRTC_IMPORT_DYNAMIC_OPERAND,  // dynamic_gather, dynamic_conv: a constant last operand
+  GRTC_IMPORT_SET_DIMENSION_SIZE,  // as a real_dynamic_slice [0:size] of the dimension
 } grtc_import_rule_t;
 
 typedef struct grtc_import_op_t {
@@ -410,6 +412,10 @@ static const grtc_import_op_t grtc_import_ops[] = {
     // composite_attributes only say what it stands for).
     {"stablehlo.composite", GRTC_TOP_CALL, GRTC_IMPORT_PLAIN},
     {"tensor.extract", GRTC_TOP_DYNAMIC_SLICE, GRTC_IMPORT_EXTRACT},
+    {"stablehlo.dynamic_gather", GRTC_TOP_GATHER, GRTC_IMPORT_DYNAMIC_OPERAND},
+    {"stablehlo.dynamic_conv", GRTC_TOP_CONVOLUTION, GRTC_IMPORT_DYNAMIC_OPERAND},
+    {"stablehlo.set_dimension_size", GRTC_TOP_REAL_DYNAMIC_SLICE,
+     GRTC_IMPORT_SET_DIMENSION_SIZE},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
     {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
     {"arith.constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLAIN},
@@ -1022,6 +1028,80 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   return status;
 }
 
+// stablehlo.dynamic_gather (operand, indices, slice_sizes) and
+// stablehlo.dynamic_conv (lhs, rhs, padding): their static forms, gather
+// with the slice_sizes and convolution with the [spatial x 2] padding that
+// the last operand holds; it must be a constant (or, for slice_sizes,
+// elements the program determines: get_dimension_size of a static
+// dimension), else the op is a diagnostic naming what must be constant.
+static grt_status_t grtc_import_dynamic_operand(grtc_import_t* ctx, const grtc_operation_t* op,
+                                                grtc_top_kind_t kind,
+                                                grtc_tvalue_t* const* operands,
+                                                const grtc_ttype_t* results,
+                                                grtc_tblock_t* block) {
+  bool gather = kind == GRTC_TOP_GATHER;
+  const char* what = gather ? "slice_sizes" : "padding";
+  if (op->operand_count != 3 || op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' takes 3 operands (the last its %s) and has "
+                             "1 result; found %u and %u", GRT_SV_ARG(op->name), what,
+                             op->operand_count, op->result_count);
+  }
+  const grtc_tvalue_t* source = operands[2];
+  int64_t count = grtc_ttype_element_count(&source->type);
+  int64_t values[2 * GRTC_MAX_RANK];
+  if (count < 0 || count > 2 * GRTC_MAX_RANK || !grtc_elem_is_integer(source->type.elem) ||
+      (gather ? source->type.rank != 1 : source->type.rank != 2)) {
+    return grtc_import_error(ctx, op, "'%.*s' %s operand has type %s, expected a rank-%d "
+                             "integer tensor", GRT_SV_ARG(op->name), what,
+                             grtc_ttype_format(&source->type, (char[96]){0}, 96),
+                             gather ? 1 : 2);
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t dim = 0;
+    bool known = grtc_tvalue_constant_element(source, i, &values[i]) ||
+                 (gather && grtc_tvalue_shape_element(source, i, &dim) &&
+                  grtc_dim_is_static(dim) && (values[i] = dim, true));
+    if (!known) {
+      return grtc_import_error(ctx, op, "'%.*s' needs its %s operand (operand 2) to be a "
+                               "constant: element %lld is computed at run time; only the "
+                               "static form (%s) is supported", GRT_SV_ARG(op->name), what,
+                               (long long)i,
+                               gather ? "stablehlo.gather" : "stablehlo.convolution");
+    }
+  }
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, operands, 2, results, 1, 0, block,
+                                         &top));
+  GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[0], &top->results[0]));
+  grtc_top_attrs_t* attrs = &top->attrs;
+  if (gather) {
+    const grtc_attribute_t* attr = NULL;
+    grtc_attr_error_t error;
+    GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "dimension_numbers", &attr));
+    GRTC_IMPORT_CHECK(ctx, op, grtc_attr_gather_dims(ctx->module, attr, &attrs->gather,
+                                                     &error), error);
+    attrs->gather.slice_sizes = grtc_tmodule_i64s(ctx->module, values, (uint32_t)count);
+    return grtc_import_flag(ctx, op, "indices_are_sorted", &attrs->gather.indices_are_sorted);
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_conv(ctx, op, top, &attrs->conv));
+  uint32_t spatial = attrs->conv.input_spatial.count;
+  if (source->type.dims[0] != (int64_t)spatial || source->type.dims[1] != 2) {
+    return grtc_import_error(ctx, op, "'%.*s' padding operand has type %s, expected %u x 2 "
+                             "integers (low and high for each of %u spatial dimensions)",
+                             GRT_SV_ARG(op->name),
+                             grtc_ttype_format(&source->type, (char[96]){0}, 96), spatial,
+                             spatial);
+  }
+  int64_t low[GRTC_MAX_RANK], high[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < spatial; ++i) {
+    low[i] = values[2 * i];
+    high[i] = values[2 * i + 1];
+  }
+  attrs->conv.padding_low = grtc_tmodule_i64s(ctx->module, low, spatial);
+  attrs->conv.padding_high = grtc_tmodule_i64s(ctx->module, high, spatial);
+  return grt_ok_status();
+}
+
 // check.*_const: the literal as a CONSTANT, then the check against it.
 static grt_status_t grtc_import_check_const(grtc_import_t* ctx, const grtc_operation_t* op,
                                             grtc_top_kind_t kind,
@@ -1088,6 +1168,115 @@ static grt_status_t grtc_import_splat(grtc_import_t* ctx, const grtc_operation_t
   splat->attrs.constant.splat = grtc_ttype_element_count(type) != 1;
   *out = &splat->results[0];
   return grt_ok_status();
+}
+
+// A tensor<1xi64> holding |value|.
+static grt_status_t grtc_import_i64_element(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            int64_t value, grtc_tblock_t* block,
+                                            grtc_tvalue_t** out) {
+  grtc_ttype_t type = {GRTC_ELEM_I64, 1, {1}};
+  grtc_top_t* constant = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0,
+                                         block, &constant));
+  uint8_t* data = grtc_tmodule_alloc(ctx->module, sizeof(int64_t));
+  if (!data) return grtc_import_error(ctx, op, "out of memory");
+  for (size_t i = 0; i < sizeof(int64_t); ++i) data[i] = (uint8_t)((uint64_t)value >> (8 * i));
+  constant->attrs.constant.data = data;
+  constant->attrs.constant.size = sizeof(int64_t);
+  *out = &constant->results[0];
+  return grt_ok_status();
+}
+
+// |value| (rank 0 or 1, one integer element) as a tensor<1xi64>.
+static grt_status_t grtc_import_as_i64_element(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_tvalue_t* value, grtc_tblock_t* block,
+                                               grtc_tvalue_t** out) {
+  grtc_top_t* top = NULL;
+  if (value->type.elem != GRTC_ELEM_I64) {
+    grtc_ttype_t type = value->type;
+    type.elem = GRTC_ELEM_I64;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONVERT, &value, 1, &type, 1, 0,
+                                           block, &top));
+    value = &top->results[0];
+  }
+  if (value->type.rank != 1) {
+    grtc_ttype_t type = {GRTC_ELEM_I64, 1, {1}};
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_RESHAPE, &value, 1, &type, 1, 0,
+                                           block, &top));
+    value = &top->results[0];
+  }
+  *out = value;
+  return grt_ok_status();
+}
+
+// stablehlo.set_dimension_size(operand, size), dimension d: the operand's
+// rows [0:size] along d, a real_dynamic_slice whose limit is the operand's
+// shape with |size| at d (so a size the program computes from
+// get_dimension_size arithmetic is a computed extent, checked at the call
+// against the operand). The result's dimension d must be symbolic: a
+// static one is XLA's bounded dynamic size, which grt does not model.
+static grt_status_t grtc_import_set_dimension_size(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_tvalue_t* const* operands,
+                                                   const grtc_ttype_t* results,
+                                                   grtc_tblock_t* block) {
+  if (op->operand_count != 2 || op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' takes an operand and a size and has 1 result; "
+                             "found %u operands and %u results", GRT_SV_ARG(op->name),
+                             op->operand_count, op->result_count);
+  }
+  int64_t dim = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "dimension", true, &dim));
+  grtc_tvalue_t* operand = operands[0];
+  const grtc_ttype_t* in = &operand->type;
+  const grtc_ttype_t* size_type = &operands[1]->type;
+  if (dim < 0 || dim >= (int64_t)in->rank || results[0].rank != in->rank) {
+    return grtc_import_error(ctx, op, "'%.*s' dimension %lld is not a dimension of its "
+                             "operand (rank %u) and result (rank %u)", GRT_SV_ARG(op->name),
+                             (long long)dim, in->rank, results[0].rank);
+  }
+  if (size_type->rank != 0 || !grtc_elem_is_integer(size_type->elem) ||
+      size_type->elem == GRTC_ELEM_I1) {
+    return grtc_import_error(ctx, op, "'%.*s' size has type %s, expected a rank-0 integer "
+                             "tensor", GRT_SV_ARG(op->name),
+                             grtc_ttype_format(size_type, (char[96]){0}, 96));
+  }
+  if (grtc_dim_is_static(results[0].dims[dim])) {
+    return grtc_import_error(ctx, op, "'%.*s' result dimension %lld is static (%lld): a "
+                             "bounded dynamic size is not supported; write it '?'",
+                             GRT_SV_ARG(op->name), (long long)dim,
+                             (long long)results[0].dims[dim]);
+  }
+  grtc_tvalue_t* limits[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (i == (uint32_t)dim) {
+      GRT_RETURN_IF_ERROR(grtc_import_as_i64_element(ctx, op, operands[1], block, &limits[i]));
+    } else if (grtc_dim_is_static(in->dims[i])) {
+      GRT_RETURN_IF_ERROR(grtc_import_i64_element(ctx, op, in->dims[i], block, &limits[i]));
+    } else {
+      grtc_ttype_t i32 = {GRTC_ELEM_I32, 0, {0}};
+      grtc_top_t* size = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_GET_DIMENSION_SIZE, &operand, 1,
+                                             &i32, 1, 0, block, &size));
+      size->attrs.dim = i;
+      GRT_RETURN_IF_ERROR(grtc_import_as_i64_element(ctx, op, &size->results[0], block,
+                                                     &limits[i]));
+    }
+  }
+  grtc_ttype_t vector = {GRTC_ELEM_I64, 1, {in->rank}};
+  grtc_top_t* limit = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONCATENATE, limits, in->rank,
+                                         &vector, 1, 0, block, &limit));
+  limit->attrs.dim = 0;
+  grtc_tvalue_t* zeros = NULL;
+  grtc_tvalue_t* ones = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_splat(ctx, op, &vector, 0, block, &zeros));
+  GRT_RETURN_IF_ERROR(grtc_import_splat(ctx, op, &vector, 1, block, &ones));
+  grtc_tvalue_t* slice_operands[4] = {operand, zeros, &limit->results[0], ones};
+  grtc_top_t* slice = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_REAL_DYNAMIC_SLICE, slice_operands,
+                                         4, results, 1, 0, block, &slice));
+  return grtc_import_map(ctx, &op->results[0], &slice->results[0]);
 }
 
 // The StableHLO testdata suite's older check, `%ok = stablehlo.custom_call
@@ -2951,7 +3140,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                              entry.rule == GRTC_IMPORT_BROADCAST ||
                              entry.rule == GRTC_IMPORT_SIGNED_CAST ||
                              entry.rule == GRTC_IMPORT_UNSIGNED_CAST ||
-                             entry.rule == GRTC_IMPORT_CMPI || entry.rule == GRTC_IMPORT_CMPF);
+                             entry.rule == GRTC_IMPORT_CMPI || entry.rule == GRTC_IMPORT_CMPF ||
+                             entry.rule == GRTC_IMPORT_DYNAMIC_OPERAND ||
+                             entry.rule == GRTC_IMPORT_SET_DIMENSION_SIZE);
   if (!plain || entry.kind == GRTC_TOP_CONSTANT || entry.kind == GRTC_TOP_IOTA) {
     GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", results,
                                            op->result_count));
@@ -3010,6 +3201,10 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                                  GRT_SV_ARG(op->name));
       }
       return grtc_import_check_const(ctx, op, kind, operands, block);
+    case GRTC_IMPORT_DYNAMIC_OPERAND:
+      return grtc_import_dynamic_operand(ctx, op, kind, operands, results, block);
+    case GRTC_IMPORT_SET_DIMENSION_SIZE:
+      return grtc_import_set_dimension_size(ctx, op, operands, results, block);
     case GRTC_IMPORT_EXTRACT: {
       if (op->operand_count < 1 || op->result_count != 1 ||
           op->operand_count != 1 + operands[0]->type.rank) {

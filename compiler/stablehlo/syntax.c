@@ -265,6 +265,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"stablehlo.dynamic_slice", "sizes", "slice_sizes", GRTC_SHLO_KW_I64S},
     {"stablehlo.concatenate", "dim", "dimension", GRTC_SHLO_KW_I64},
     {"stablehlo.get_dimension_size", "dim", "dimension", GRTC_SHLO_KW_I64},
+    {"stablehlo.set_dimension_size", "dim", "dimension", GRTC_SHLO_KW_I64},
     {"stablehlo.dynamic_broadcast_in_dim", "dims", "broadcast_dimensions",
      GRTC_SHLO_KW_I64S},
     {"stablehlo.dynamic_iota", "dim", "iota_dimension", GRTC_SHLO_KW_I64},
@@ -1489,6 +1490,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("stablehlo.dynamic_update_slice")
     GRTC_SHLO_PLAIN("stablehlo.concatenate") GRTC_SHLO_PLAIN("stablehlo.pad")
     GRTC_SHLO_PLAIN("stablehlo.get_dimension_size")
+    GRTC_SHLO_PLAIN("stablehlo.set_dimension_size")
     GRTC_SHLO_PLAIN("stablehlo.dynamic_broadcast_in_dim")
     GRTC_SHLO_PLAIN("stablehlo.dynamic_reshape") GRTC_SHLO_PLAIN("stablehlo.dynamic_iota")
     GRTC_SHLO_PLAIN("stablehlo.real_dynamic_slice") GRTC_SHLO_PLAIN("stablehlo.dynamic_pad")

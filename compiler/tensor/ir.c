@@ -697,9 +697,102 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
     }
     snprintf(buffer, capacity, "s%u%s: result %u dimension %u of '%s' at %u:%u",
              id, name, sym->index, sym->axis,
-             grtc_top_kind_name(sym->op->kind), line, column);
+             grtc_top_kind_name(sym->expr ? sym->expr_op_kind : sym->op->kind), line, column);
   }
   return buffer;
+}
+
+const grtc_sexpr_t* grtc_tmodule_sexpr(grtc_tmodule_t* module,
+                                       grtc_sexpr_kind_t kind, int64_t value,
+                                       const grtc_sexpr_t* lhs,
+                                       const grtc_sexpr_t* rhs) {
+  void* memory = NULL;
+  if ((kind != GRTC_SEXPR_CONST && kind != GRTC_SEXPR_DIM && (!lhs || !rhs)) ||
+      !grt_status_consume_ok(
+          grt_arena_allocate(&module->arena, sizeof(grtc_sexpr_t), &memory))) {
+    return NULL;
+  }
+  grtc_sexpr_t* expr = memory;
+  expr->kind = kind;
+  expr->value = value;
+  expr->lhs = lhs;
+  expr->rhs = rhs;
+  return expr;
+}
+
+static bool grtc_shape_expr_at(grtc_tmodule_t* module,
+                               const grtc_tvalue_t* value, int64_t index,
+                               int depth, const grtc_sexpr_t** out) {
+  if (depth > 64 || !value->def) return false;
+  int64_t dim = 0;
+  if (grtc_tvalue_shape_element(value, index, &dim)) {
+    *out = grtc_dim_is_static(dim)
+               ? grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, dim, NULL, NULL)
+               : grtc_tmodule_sexpr(module, GRTC_SEXPR_DIM, dim, NULL, NULL);
+    return *out != NULL;
+  }
+  const grtc_top_t* op = value->def;
+  if (value->type.rank > 1 || index < 0 ||
+      !grtc_elem_is_integer(value->type.elem) ||
+      value->type.elem == GRTC_ELEM_I1 ||
+      (value->type.rank == 1 && (!grtc_dim_is_static(value->type.dims[0]) ||
+                                 index >= value->type.dims[0]))) {
+    return false;
+  }
+  grtc_sexpr_kind_t kind;
+  switch (op->kind) {
+    case GRTC_TOP_ADD: kind = GRTC_SEXPR_ADD; break;
+    case GRTC_TOP_SUBTRACT: kind = GRTC_SEXPR_SUB; break;
+    case GRTC_TOP_MULTIPLY: kind = GRTC_SEXPR_MUL; break;
+    case GRTC_TOP_DIVIDE: kind = GRTC_SEXPR_DIV; break;
+    case GRTC_TOP_REMAINDER: kind = GRTC_SEXPR_REM; break;
+    case GRTC_TOP_MAXIMUM: kind = GRTC_SEXPR_MAX; break;
+    case GRTC_TOP_MINIMUM: kind = GRTC_SEXPR_MIN; break;
+    case GRTC_TOP_CONVERT:
+      if (!grtc_elem_is_integer(op->operands[0]->type.elem) ||
+          op->operands[0]->type.elem == GRTC_ELEM_I1) {
+        return false;
+      }
+      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
+    case GRTC_TOP_RESHAPE:
+      if (op->operands[0]->type.rank > 1) return false;
+      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
+    case GRTC_TOP_BROADCAST_IN_DIM:
+      if (op->operands[0]->type.rank != 0) return false;
+      return grtc_shape_expr_at(module, op->operands[0], 0, depth + 1, out);
+    case GRTC_TOP_CONCATENATE:
+      for (uint32_t k = 0; k < op->operand_count; ++k) {
+        const grtc_ttype_t* type = &op->operands[k]->type;
+        if (type->rank != 1 || !grtc_dim_is_static(type->dims[0])) return false;
+        if (index < type->dims[0]) {
+          return grtc_shape_expr_at(module, op->operands[k], index, depth + 1,
+                                    out);
+        }
+        index -= type->dims[0];
+      }
+      return false;
+    default:
+      return false;
+  }
+  if (op->operand_count != 2 ||
+      !grtc_ttype_equal(&op->operands[0]->type, &value->type) ||
+      !grtc_ttype_equal(&op->operands[1]->type, &value->type)) {
+    return false;
+  }
+  const grtc_sexpr_t* lhs = NULL;
+  const grtc_sexpr_t* rhs = NULL;
+  if (!grtc_shape_expr_at(module, op->operands[0], index, depth + 1, &lhs) ||
+      !grtc_shape_expr_at(module, op->operands[1], index, depth + 1, &rhs)) {
+    return false;
+  }
+  *out = grtc_tmodule_sexpr(module, kind, 0, lhs, rhs);
+  return *out != NULL;
+}
+
+bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
+                            int64_t index, const grtc_sexpr_t** out_expr) {
+  *out_expr = NULL;
+  return grtc_shape_expr_at(module, value, index, 0, out_expr);
 }
 
 bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id) {
@@ -778,6 +871,16 @@ static bool grtc_constant_integer(const grtc_tvalue_t* value, int64_t index,
   }
   *out = (int64_t)bits;
   return true;
+}
+
+bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out) {
+  int64_t count = grtc_ttype_element_count(&value->type);
+  if (!value->def || value->def->kind != GRTC_TOP_CONSTANT || index < 0 ||
+      index >= count) {
+    return false;
+  }
+  return grtc_constant_integer(value, index, out);
 }
 
 bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,

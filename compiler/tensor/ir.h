@@ -394,6 +394,28 @@ typedef enum grtc_tsym_origin_e {
   GRTC_SYM_RESULT,
 } grtc_tsym_origin_t;
 
+// An extent the host program computes at the call from other extents
+// (docs/compiler.md "Computed extents"): the integer arithmetic of a
+// dynamic op's shape operand, on i64, over constants and dimensions.
+typedef enum grtc_sexpr_kind_e {
+  GRTC_SEXPR_CONST,  // |value|
+  GRTC_SEXPR_DIM,    // dimension |value| (static or symbolic)
+  GRTC_SEXPR_ADD,
+  GRTC_SEXPR_SUB,
+  GRTC_SEXPR_MUL,
+  GRTC_SEXPR_DIV,  // truncating, as stablehlo.divide on integers
+  GRTC_SEXPR_REM,
+  GRTC_SEXPR_MAX,
+  GRTC_SEXPR_MIN,
+} grtc_sexpr_kind_t;
+
+typedef struct grtc_sexpr_t {
+  grtc_sexpr_kind_t kind;
+  int64_t value;
+  const struct grtc_sexpr_t* lhs;
+  const struct grtc_sexpr_t* rhs;
+} grtc_sexpr_t;
+
 typedef struct grtc_tsym_t {
   const grtc_tfunc_t* func;
   grtc_tsym_origin_t origin;
@@ -406,6 +428,13 @@ typedef struct grtc_tsym_t {
   // the static extent the relations prove (-1 while unknown).
   uint32_t parent;
   int64_t size;
+  // A computed extent (GRTC_SYM_RESULT of a dynamic op): its value from
+  // the op's shape operands, set by grtc_tensor_prepare_symbolic; NULL
+  // otherwise. A real_dynamic_slice's is (limit - start + stride - 1) /
+  // stride, the limit's expression at expr->lhs->lhs->lhs (the host
+  // program checks it against the operand).
+  const grtc_sexpr_t* expr;
+  grtc_top_kind_t expr_op_kind;  // |op|'s kind when it got |expr| (messages)
 } grtc_tsym_t;
 
 typedef enum grtc_trel_kind_e {
@@ -559,6 +588,10 @@ grt_status_t grtc_tmodule_relate(const grtc_tmodule_t* module,
 const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
                                       int64_t dim, char* buffer,
                                       size_t capacity);
+// Element |index| (row-major) of |value|, an integer constant of any rank
+// (not an unfoldable one); false otherwise.
+bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out);
 // Element |index| of the rank-0 or rank-1 integer |value| as a dimension,
 // when the program determines it: an element of a constant (static), a
 // get_dimension_size of a dimension (that dimension), and converts between
@@ -566,6 +599,19 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
 // of those (the shape operands jax.export writes). False otherwise.
 bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
                                int64_t* out_dim);
+// A new expression node in |module|'s arena; NULL when out of memory (or
+// an operand is NULL).
+const grtc_sexpr_t* grtc_tmodule_sexpr(grtc_tmodule_t* module,
+                                       grtc_sexpr_kind_t kind, int64_t value,
+                                       const grtc_sexpr_t* lhs,
+                                       const grtc_sexpr_t* rhs);
+// Element |index| of the rank-0 or rank-1 integer |value| as an
+// expression (allocated in |module|'s arena) when the program computes it
+// from constants and dimensions: grtc_tvalue_shape_element's chains and,
+// between them, integer add, subtract, multiply, divide, remainder,
+// maximum and minimum. False when it does not (a value read from memory).
+bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
+                            int64_t index, const grtc_sexpr_t** out_expr);
 // Whether symbol |id| is a source: an extent the call supplies rather than
 // one an op's shape rule derives from its operands' (an argument dimension,
 // a dynamic op's shape-operand element, a call's result). The host program's

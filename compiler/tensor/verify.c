@@ -618,6 +618,13 @@ static grt_status_t grtc_verify_slice(grtc_verifier_t* v,
   for (uint32_t i = 0; i < in->rank; ++i) {
     int64_t start = a->start.values[i], limit = a->limit.values[i];
     int64_t stride = a->strides.values[i];
+    if (!grtc_dim_is_static(limit) && start >= 0 && stride >= 1) {
+      // A real_dynamic_slice's computed limit (grtc_prepare_dynamic_slice):
+      // the result's symbol stands for it, and the host program checks
+      // the bounds at the call.
+      inferred.dims[i] = limit;
+      continue;
+    }
     if (start < 0 || start > limit ||
         !grtc_vat_least(v, op, in->dims[i], limit, "slice limit")) {
       return VERR(op,
@@ -666,9 +673,12 @@ static grt_status_t grtc_verify_dynamic_slice(grtc_verifier_t* v,
   grtc_ttype_t inferred = *in;
   for (uint32_t i = 0; i < in->rank; ++i) {
     int64_t size = op->attrs.sizes.values[i];
-    if (size < 0 || size > in->dims[i]) {
+    // A symbolic operand dimension must be at least the size (checked at
+    // the call).
+    if (size < 0 || !grtc_vat_least(v, op, in->dims[i], size, "slice size")) {
       return VERR(op, "slice_sizes[%u] = %lld is out of range [0, %lld]", i,
-                  (long long)size, (long long)in->dims[i]);
+                  (long long)size,
+                  (long long)grtc_tmodule_resolve_dim(v->module, in->dims[i]));
     }
     inferred.dims[i] = size;
   }
@@ -1851,6 +1861,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_DYNAMIC_IOTA:
     case GRTC_TOP_REAL_DYNAMIC_SLICE:
     case GRTC_TOP_DYNAMIC_PAD:
+    case GRTC_TOP_DYNAMIC_SLICE:  // a symbolic operand, static sizes
     case GRTC_TOP_SHAPE_ASSERTION:
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
@@ -2116,6 +2127,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CONCATENATE:
     case GRTC_TOP_PAD:
     case GRTC_TOP_GATHER:
+    case GRTC_TOP_DYNAMIC_SLICE:  // start indices clamped to the extent
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_SHAPE_ASSERTION:  // checked by the host program at the call
     case GRTC_TOP_CALL:             // symbols passed to the callee
@@ -2135,6 +2147,9 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
 static bool grtc_symbol_derived(const grtc_tsym_t* sym) {
   // A concatenation's or padding's result dimension: the host program
   // derives it from the operands' dimensions by the op's shape rule.
+  // A computed extent (grtc_prepare_computed_extents): from its
+  // expression.
+  if (sym->origin == GRTC_SYM_RESULT && sym->expr) return true;
   return sym->origin == GRTC_SYM_RESULT && sym->op && sym->index == 0 &&
          ((sym->op->kind == GRTC_TOP_CONCATENATE &&
            sym->op->attrs.dim == (int64_t)sym->axis) ||
@@ -2179,6 +2194,23 @@ static bool grtc_first_computed(const grtc_tmodule_t* module,
       if (!grtc_symbol_computed(module, type->dims[i])) continue;
       snprintf(where, capacity, "operand %u dimension %u", o, i);
       *out_dim = type->dims[i];
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether result dimension |axis| of |op| is a computed extent whose
+// expression is |op|'s own shape operand element (nothing to check).
+static bool grtc_defines_computed_extent(const grtc_verifier_t* v,
+                                         const grtc_top_t* op, uint32_t axis) {
+  const grtc_tshapes_t* shapes = v->module->shapes;
+  int64_t rep = grtc_tmodule_resolve_dim(v->module,
+                                         op->results[0].type.dims[axis]);
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    if (sym->expr && sym->op == op && sym->axis == axis &&
+        grtc_tmodule_resolve_dim(v->module, GRTC_DIM_SYMBOL(id)) == rep) {
       return true;
     }
   }
@@ -2259,12 +2291,161 @@ static grt_status_t grtc_check_shape_element(grtc_verifier_t* v, grtc_top_t* op,
   return grt_ok_status();
 }
 
+// The symbol the importer made for result dimension |axis| of |op| (-1
+// when the dimension was written static). With |computed|, only when its
+// class takes its value from it (grtc_symbol_computed: nothing else, such
+// as an argument or a derived extent, gives the class a value).
+static int64_t grtc_own_symbol(const grtc_verifier_t* v, const grtc_top_t* op,
+                               uint32_t axis, bool computed) {
+  int64_t dim = op->results[0].type.dims[axis];
+  if (computed && !grtc_symbol_computed(v->module, dim)) return -1;
+  const grtc_tshapes_t* shapes = v->module->shapes;
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    if (sym->origin == GRTC_SYM_RESULT && sym->op == op && sym->index == 0 &&
+        sym->axis == axis) {
+      return id;
+    }
+  }
+  return -1;
+}
+
+// Constant element |i| of |value| (a real_dynamic_slice's start or
+// strides), or false.
+static bool grtc_constant_element(const grtc_tvalue_t* value, uint32_t i,
+                                  int64_t* out) {
+  return grtc_tvalue_shape_element(value, i, out) && grtc_dim_is_static(*out);
+}
+
+// A real_dynamic_slice whose limits the program computes (starts and
+// strides constant) becomes a slice whose symbolic result dimensions stand
+// for their limits (grtc_verify_slice); each such dimension's symbol gets
+// the expression ceil((limit - start) / stride), which the host program
+// computes and checks against the operand at the call.
+static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
+                                               grtc_top_t* op) {
+  grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  const grtc_ttype_t* out = &op->results[0].type;
+  int64_t starts[GRTC_MAX_RANK], limits[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
+  int64_t ids[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!grtc_constant_element(op->operands[1], i, &starts[i]) ||
+        !grtc_constant_element(op->operands[3], i, &strides[i])) {
+      return VERR(op, "has a start or stride element %u that is not a "
+                  "constant; only its limits may be computed at the call",
+                  i);
+    }
+    if (starts[i] < 0 || strides[i] < 1) {
+      return VERR(op, "dimension %u: start %lld must be at least 0 and "
+                  "stride %lld at least 1", i, (long long)starts[i],
+                  (long long)strides[i]);
+    }
+    int64_t limit = 0;
+    ids[i] = -1;
+    if (grtc_constant_element(op->operands[2], i, &limit) &&
+        grtc_dim_is_static(out->dims[i])) {
+      limits[i] = limit;  // the slice's own rule (and its bound relation)
+      continue;
+    }
+    // Computed (or a constant limit of a dimension the result leaves
+    // symbolic): the op's own symbol gets the size's expression, which the
+    // host program computes, checks, and gives the class or checks against
+    // the value its class has (an argument dimension, a static size).
+    ids[i] = grtc_own_symbol(v, op, i, false);
+    const grtc_sexpr_t* l = NULL;
+    if (ids[i] < 0 || !grtc_tvalue_shape_expr(module, op->operands[2], i, &l)) {
+      char described[192];
+      return VERR(op, "limit element %u is computed at the call, but result "
+                  "dimension %u (%s) %s; " GRTC_NOT_YET, i, i,
+                  grtc_tmodule_describe_dim(v->module, out->dims[i],
+                                            described, sizeof(described)),
+                  ids[i] < 0 ? "was written static"
+                             : "is not integer arithmetic on constants and "
+                               "dimensions");
+    }
+    const grtc_sexpr_t* span = grtc_tmodule_sexpr(
+        module, GRTC_SEXPR_ADD, 0,
+        grtc_tmodule_sexpr(module, GRTC_SEXPR_SUB, 0, l,
+                        grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, starts[i], NULL,
+                                        NULL)),
+        grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, strides[i] - 1, NULL, NULL));
+    exprs[i] = grtc_tmodule_sexpr(
+        module, GRTC_SEXPR_DIV, 0, span,
+        grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, strides[i], NULL, NULL));
+    if (!exprs[i] || !span) {
+      return VERR(op, "out of memory for its computed extents");
+    }
+    // The result's dimension stands for the limit (grtc_verify_slice); a
+    // static one is the limit its size gives.
+    int64_t size = grtc_tmodule_resolve_dim(v->module, out->dims[i]);
+    limits[i] = !grtc_dim_is_static(size) ? size
+                : size == 0               ? starts[i]
+                                          : starts[i] + (size - 1) * strides[i] + 1;
+  }
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!exprs[i]) continue;
+    module->shapes->syms[ids[i]].expr = exprs[i];
+    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
+  }
+  op->attrs.start = grtc_tmodule_i64s(module, starts, in->rank);
+  op->attrs.limit = grtc_tmodule_i64s(module, limits, in->rank);
+  op->attrs.strides = grtc_tmodule_i64s(module, strides, in->rank);
+  op->kind = GRTC_TOP_SLICE;
+  op->operand_count = 1;
+  return grt_ok_status();
+}
+
+// Result dimensions of a dynamic op that the program computes from its
+// shape operand (the element is arithmetic on constants and dimensions:
+// `get_dimension_size(x, 0) * 16`) and that nothing else defines become
+// computed extents: their symbol gets the element's expression, which the
+// host program evaluates at the call (grtc_host_derive_symbols).
+static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
+                                                  grtc_top_t* op) {
+  if (op->result_count != 1) return grt_ok_status();
+  const grtc_ttype_t* out = &op->results[0].type;
+  // Folding made those with constant operands slices already.
+  if (op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE) {
+    return grtc_prepare_dynamic_slice(v, op);
+  }
+  if (op->kind != GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM &&
+      op->kind != GRTC_TOP_DYNAMIC_RESHAPE &&
+      op->kind != GRTC_TOP_DYNAMIC_IOTA) {
+    return grt_ok_status();
+  }
+  const grtc_tvalue_t* shape =
+      op->operands[op->kind == GRTC_TOP_DYNAMIC_IOTA ? 0 : 1];
+  grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
+  for (uint32_t i = 0; i < out->rank; ++i) {
+    int64_t id = grtc_own_symbol(v, op, i, true);
+    const grtc_sexpr_t* expr = NULL;
+    if (id < 0 || !grtc_tvalue_shape_expr(module, shape, i, &expr)) continue;
+    if (op->kind == GRTC_TOP_DYNAMIC_RESHAPE) {
+      // A symbol carried over is the operand's own; a computed one merges
+      // or splits a symbolic dimension (?x4 -> 4*?), which the kernels'
+      // index arithmetic and the memory plan's monomials do not take.
+      char described[192];
+      return VERR(op, "result dimension %u (%s) is computed from its shape "
+                  "operand: a reshape that merges or splits a symbolic "
+                  "dimension is " GRTC_NOT_YET, i,
+                  grtc_tmodule_describe_dim(v->module, out->dims[i],
+                                            described, sizeof(described)));
+    }
+    module->shapes->syms[id].expr = expr;
+    module->shapes->syms[id].expr_op_kind = op->kind;
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                                                 const grtc_tblock_t* block) {
   for (grtc_top_t* op = block->first; op; op = op->next) {
     char where[64];
     char described[192];
     int64_t dim = 0;
+    GRT_RETURN_IF_ERROR(grtc_prepare_computed_extents(v, op));
     bool symbolic = grtc_first_symbolic(op, where, sizeof(where), &dim);
     if (symbolic && !grtc_symbolic_kind_supported(op->kind)) {
       return VERR(op, "%s is symbolic (%s); this op with symbolic "
@@ -2302,6 +2483,7 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                   grtc_tmodule_resolve_dim(v->module, out->dims[i])) {
             continue;
           }
+          if (grtc_defines_computed_extent(v, op, i)) continue;
           GRT_RETURN_IF_ERROR(grtc_check_shape_element(v, op, shape, i));
         }
         // The result type says it all: the static form.

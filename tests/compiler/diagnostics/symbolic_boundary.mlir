@@ -1,9 +1,9 @@
-// An extent computed at run time that the host program cannot derive yet
-// (here a dynamic_reshape to twice the batch: the reshape's result is its
-// own symbol, which the program's values give) stops at the symbolic
-// boundary (docs/compiler.md "Symbolic shapes").
-// ERROR: symbolic_boundary.mlir:13:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result 0 dimension 0 of @main), an extent computed at run time
-// ERROR: not supported yet (the host program reads extents from the arguments and derives concatenated and padded ones only)
+// An extent computed at run time that the kernels cannot take yet (here a
+// dynamic_reshape to twice the batch: the host program could compute it,
+// but the reshape merges the symbolic dimension with a static one) stops
+// at the symbolic boundary (docs/compiler.md "Symbolic shapes").
+// ERROR: symbolic_boundary.mlir:13:8: error: 'stablehlo.dynamic_reshape' result dimension 0 (s1: result 0 dimension 0 of @main) is computed from its shape operand
+// ERROR: a reshape that merges or splits a symbolic dimension is not supported yet
 module @m attributes {jax.uses_shape_polymorphism = true} {
 func.func @main(%x: tensor<?x2xf32>) -> tensor<?xf32> {
   %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>

@@ -1,0 +1,43 @@
+// Extents computed at the call from get_dimension_size arithmetic
+// (docs/compiler.md "Symbolic shapes", "Computed extents"): the
+// run_symbolic_computed_*.test files call these at sizes that break them.
+module @m attributes {jax.uses_shape_polymorphism = true} {
+  // Rows [1:n+1:2]: the limit runs one past the operand, always wrong.
+  func.func @past(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %l = stablehlo.add %n, %one : tensor<i32>
+    %l1 = stablehlo.reshape %l : (tensor<i32>) -> tensor<1xi32>
+    %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+    %lim = stablehlo.concatenate %l1, %c2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %st = stablehlo.constant dense<[1, 0]> : tensor<2xi32>
+    %by = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+    %y = stablehlo.real_dynamic_slice %x, %st, %lim, %by : (tensor<?x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+    return %y : tensor<?x2xf32>
+  }
+  // An iota of 12 / (n - 1) elements.
+  func.func @share(%x: tensor<?x2xf32>) -> tensor<?xi32> {
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %twelve = stablehlo.constant dense<12> : tensor<i32>
+    %d = stablehlo.subtract %n, %one : tensor<i32>
+    %q = stablehlo.divide %twelve, %d : tensor<i32>
+    %s = stablehlo.reshape %q : (tensor<i32>) -> tensor<1xi32>
+    %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+    return %i : tensor<?xi32>
+  }
+  // Rows [0:n-1] of %x added to %w: %w must have n - 1 rows.
+  func.func @trim_add(%x: tensor<?x2xf32>, %w: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %l = stablehlo.subtract %n, %one : tensor<i32>
+    %l1 = stablehlo.reshape %l : (tensor<i32>) -> tensor<1xi32>
+    %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+    %lim = stablehlo.concatenate %l1, %c2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %st = stablehlo.constant dense<0> : tensor<2xi32>
+    %by = stablehlo.constant dense<1> : tensor<2xi32>
+    %y = stablehlo.real_dynamic_slice %x, %st, %lim, %by : (tensor<?x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+    %z = stablehlo.add %y, %w : tensor<?x2xf32>
+    return %z : tensor<?x2xf32>
+  }
+}
