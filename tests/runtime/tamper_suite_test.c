@@ -58,8 +58,8 @@ enum {
   TRIAL_SETUP_FAILED = 13,
 };
 
-// Seconds a trial may take before it counts as a loop.
-#define TRIAL_ALARM_SECONDS 3
+// Seconds a trial may take before it counts as a loop (--alarm=S).
+static unsigned trial_alarm_seconds = 3;
 
 typedef struct counts_t {
   int ran, refused, call_failed, looped, crashed;
@@ -75,7 +75,7 @@ static const grt_module_public_key_t* trusted_key;
 // In the child: load |bytes| and call main(x, w, b) twice (the second call
 // replays the reusable command buffer). Never returns.
 static void run_trial(const uint8_t* bytes, size_t size) {
-  alarm(TRIAL_ALARM_SECONDS);
+  alarm(trial_alarm_seconds);
   grt_runtime_instance_t* instance = NULL;
   grt_hal_device_t* device = NULL;
   grt_runtime_session_t* session = NULL;
@@ -169,7 +169,7 @@ static void print_counts(const char* name, const counts_t* c) {
   printf("%s: %d trials: %d refused at load, %d calls failed, %d ran, %d looped "
          "(stopped after %d s), %d crashed\n",
          name, c->ran + c->refused + c->call_failed + c->looped + c->crashed, c->refused,
-         c->call_failed, c->ran, c->looped, TRIAL_ALARM_SECONDS, c->crashed);
+         c->call_failed, c->ran, c->looped, trial_alarm_seconds, c->crashed);
 }
 
 static grt_status_t discard(void* self, grt_string_view_t text) {
@@ -267,19 +267,34 @@ static bool rehash_trials(const uint8_t* module, size_t size, const uint8_t* bin
 }
 
 int main(int argc, char** argv) {
-  // --every=N runs every N-th change of each kind only (the valgrind
-  // run, where a trial takes seconds).
+  // --every=N runs every N-th change of each kind only, and --alarm=S
+  // gives each trial S seconds (the valgrind run, where a trial takes
+  // seconds).
   size_t every = 1;
-  if (argc == 3 && strncmp(argv[2], "--every=", 8) == 0) {
+  for (int a = 2; a < argc; ++a) {
+    bool is_every = strncmp(argv[a], "--every=", 8) == 0;
+    bool is_alarm = strncmp(argv[a], "--alarm=", 8) == 0;
     char* end = NULL;
-    unsigned long long n = strtoull(argv[2] + 8, &end, 10);
-    if (*end != 0 || n == 0) {
-      fprintf(stderr, "--every: expected a positive count, got '%s'\n", argv[2] + 8);
+    unsigned long long n = (is_every || is_alarm) ? strtoull(argv[a] + 8, &end, 10) : 0;
+    if (!is_every && !is_alarm) {
+      fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb [--every=N] "
+                      "[--alarm=SECONDS]\n");
       return 2;
     }
-    every = (size_t)n;
-  } else if (argc != 2) {
-    fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb [--every=N]\n");
+    if (*end != 0 || n == 0 || n > 3600) {
+      fprintf(stderr, "%.8s: expected a count from 1 to 3600, got '%s'\n", argv[a],
+              argv[a] + 8);
+      return 2;
+    }
+    if (is_every) {
+      every = (size_t)n;
+    } else {
+      trial_alarm_seconds = (unsigned)n;
+    }
+  }
+  if (argc < 2) {
+    fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb [--every=N] "
+                    "[--alarm=SECONDS]\n");
     return 2;
   }
   grt_file_contents_t contents;
