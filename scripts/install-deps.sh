@@ -66,6 +66,7 @@ ENTRIES=(
   "gcc-aarch64-linux-gnu|required|has_cmd aarch64-linux-gnu-gcc|the cross compiler of cmake/toolchains/aarch64-linux-gnu.cmake"
   "libc6-dev-arm64-cross|required|has_file /usr/aarch64-linux-gnu/include/stdio.h|the aarch64 C library and headers that cross builds link against"
   "qemu-user-static|required|has_cmd qemu-aarch64-static|qemu-aarch64-static: runs the aarch64 cross-built binaries on x86-64"
+  "valgrind|optional|has_cmd valgrind|runtime_tamper_suite_valgrind: the tamper suite under memcheck (skipped without it)"
   "lua5.4|optional|has_cmd lua5.4|the anchor bench/vm times the VM interpreter against"
   "libopenblas-dev|optional|has_file /usr/include/*/cblas.h /usr/include/cblas.h /usr/include/openblas/cblas.h|the sgemm anchor bench/matmul and bench_compiler time kernels against"
 )

@@ -526,6 +526,19 @@ static grt_status_t grt_elf_read_program_headers(
                 last->vaddr + last->memsz);
           }
         }
+        // The ELF rule every linker keeps: a segment's file offset and
+        // address agree modulo its alignment. A re-hashed object whose
+        // segment was shifted against its code (relative branches and
+        // data references between segments then land elsewhere) fails it.
+        if (phdr.align > 1 && ((phdr.align & (phdr.align - 1)) != 0 ||
+                               phdr.offset % phdr.align != phdr.vaddr % phdr.align)) {
+          return grt_make_status(
+              GRT_STATUS_INVALID_ARGUMENT,
+              "%s: segment %" PRIu32 " (file offset 0x%" PRIx64 ", address 0x%" PRIx64
+              ", alignment 0x%" PRIx64 "): expected a power-of-two alignment "
+              "that the offset and the address agree modulo",
+              loader->label, i, phdr.offset, phdr.vaddr, phdr.align);
+        }
         loader->loads[loader->load_count++] = phdr;
         break;
       }

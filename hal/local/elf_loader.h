@@ -13,7 +13,9 @@
 //     permissions (read, read+execute or read+write; PT_GNU_RELRO read-only
 //     after relocation). A page that two segments share and would need to
 //     be writable and executable at once is refused, as is a segment that
-//     asks for both.
+//     asks for both, or one whose file offset and address disagree modulo
+//     its alignment (the ELF rule linkers keep: a re-hashed object whose
+//     segment was moved against its code fails it).
 //   - Only the relocations grt-compile's objects contain are applied:
 //     x86_64 RELATIVE, 64, GLOB_DAT and JUMP_SLOT; aarch64 RELATIVE, ABS64,
 //     GLOB_DAT and JUMP_SLOT (and NONE). Any other type is refused by name,

@@ -398,10 +398,28 @@ static void test_bad_segments(void** state) {
   Elf64_Phdr saved_code = *phdr_at(&object, code);
   phdr_at(&object, first)->p_flags = PF_R | PF_W;
   phdr_at(&object, code)->p_vaddr = saved.p_vaddr + saved.p_memsz;
+  phdr_at(&object, code)->p_align = 1;  // no offset/address rule
   load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
                  "would be writable and executable (segment");
   *phdr_at(&object, code) = saved_code;
   *phdr_at(&object, first) = saved;
+
+  // A segment shifted against its file offset (a re-hashed object whose
+  // code would land elsewhere), and an alignment that is no power of two.
+  assert_true(saved_code.p_align > 1);
+  phdr_at(&object, code)->p_offset += 1;
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "expected a power-of-two alignment that the offset and the "
+                 "address agree modulo");
+  *phdr_at(&object, code) = saved_code;
+  phdr_at(&object, code)->p_vaddr += 16;
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "the offset and the address agree modulo");
+  *phdr_at(&object, code) = saved_code;
+  phdr_at(&object, code)->p_align = 3 * saved_code.p_align;
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "expected a power-of-two alignment");
+  *phdr_at(&object, code) = saved_code;
 
   size_t dynamic = phdr_index(&object, PT_DYNAMIC, 0);
   phdr_at(&object, dynamic)->p_type = PT_NULL;

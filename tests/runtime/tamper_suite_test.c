@@ -16,7 +16,19 @@
 //     memory is the verifier and the checks at run time);
 //   - every const.i32 / const.i64 immediate of every function (buffer
 //     sizes, offsets, workgroup counts) set to 0, 1, 3, 4095, a large
-//     value, -1 and INT_MIN/INT64_MIN.
+//     value, -1 and INT_MIN/INT64_MIN;
+//   - re-hashed kernels: every byte of the CPU kernel object's ELF header,
+//     program header table and dynamic segment, xor 0xFF and +1, with the
+//     executable's SHA-256 digest recomputed so the file opens: what
+//     stands between the change and memory is grt's ELF loader (its
+//     header, segment, relocation and symbol checks). The object's code
+//     and data bytes are left alone: a changed instruction is native code
+//     grt cannot check (docs/architecture.md, "Signed modules");
+//   - the same re-hashed kernels in a signed module (a key made for the
+//     run; needs libsodium, else skipped with a message), appended to a
+//     session that trusts the key and requires signed native code: every
+//     one must be refused at append, before its kernels are loaded, while
+//     the signed original runs.
 //
 //   runtime_tamper_suite_test TRACE.vmfb
 #include <signal.h>
@@ -29,9 +41,11 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/sha256.h"
 #include "hal/transfer.h"
 #include "runtime/session.h"
 #include "schemas/module_file.h"
+#include "schemas/module_signature.h"
 #include "tests/runtime/test_support.h"
 #include "vm/disassembler.h"
 #include "vm/op_table.h"
@@ -44,8 +58,8 @@ enum {
   TRIAL_SETUP_FAILED = 13,
 };
 
-// Seconds a trial may take before it counts as a loop.
-#define TRIAL_ALARM_SECONDS 3
+// Seconds a trial may take before it counts as a loop (--alarm=S).
+static unsigned trial_alarm_seconds = 3;
 
 typedef struct counts_t {
   int ran, refused, call_failed, looped, crashed;
@@ -54,10 +68,14 @@ typedef struct counts_t {
 static const uint8_t* module_bytes;
 static size_t module_size;
 
+// When set, trials run in a session that trusts this key and requires
+// signed native code.
+static const grt_module_public_key_t* trusted_key;
+
 // In the child: load |bytes| and call main(x, w, b) twice (the second call
 // replays the reusable command buffer). Never returns.
 static void run_trial(const uint8_t* bytes, size_t size) {
-  alarm(TRIAL_ALARM_SECONDS);
+  alarm(trial_alarm_seconds);
   grt_runtime_instance_t* instance = NULL;
   grt_hal_device_t* device = NULL;
   grt_runtime_session_t* session = NULL;
@@ -65,6 +83,12 @@ static void run_trial(const uint8_t* bytes, size_t size) {
       !grt_status_is_ok(
           grt_runtime_instance_create_device(instance, "local-sync", NULL, &device)) ||
       !grt_status_is_ok(grt_runtime_session_create(instance, device, &session))) {
+    _exit(TRIAL_SETUP_FAILED);
+  }
+  if (trusted_key &&
+      (!grt_status_is_ok(grt_runtime_session_add_trusted_key(session, trusted_key)) ||
+       !grt_status_is_ok(
+           grt_runtime_session_set_require_signed_native_code(session, true)))) {
     _exit(TRIAL_SETUP_FAILED);
   }
   grt_status_t status = grt_runtime_session_append_module_from_memory(
@@ -145,7 +169,7 @@ static void print_counts(const char* name, const counts_t* c) {
   printf("%s: %d trials: %d refused at load, %d calls failed, %d ran, %d looped "
          "(stopped after %d s), %d crashed\n",
          name, c->ran + c->refused + c->call_failed + c->looped + c->crashed, c->refused,
-         c->call_failed, c->ran, c->looped, TRIAL_ALARM_SECONDS, c->crashed);
+         c->call_failed, c->ran, c->looped, trial_alarm_seconds, c->crashed);
 }
 
 static grt_status_t discard(void* self, grt_string_view_t text) {
@@ -154,9 +178,123 @@ static grt_status_t discard(void* self, grt_string_view_t text) {
   return grt_ok_status();
 }
 
+// Where |needle| first occurs in |hay|, or SIZE_MAX.
+static size_t find_bytes(const uint8_t* hay, size_t hay_size, const uint8_t* needle,
+                         size_t needle_size) {
+  if (needle_size == 0 || needle_size > hay_size) return SIZE_MAX;
+  for (size_t i = 0; i + needle_size <= hay_size; ++i) {
+    if (hay[i] == needle[0] && memcmp(hay + i, needle, needle_size) == 0) return i;
+  }
+  return SIZE_MAX;
+}
+
+static uint64_t read_le(const uint8_t* p, size_t width) {
+  uint64_t v = 0;
+  for (size_t b = width; b-- > 0;) v = v << 8 | p[b];
+  return v;
+}
+
+// A byte range of a kernel object.
+typedef struct range_t {
+  size_t offset, size;
+  const char* name;
+} range_t;
+
+enum { MAX_RANGES = 3 };
+
+// The parts of a 64-bit little-endian ELF object grt's loader reads before
+// any of its code runs: the ELF header, the program header table and the
+// dynamic segment. Returns how many ranges it found (0: not such an
+// object).
+static int elf_structure(const uint8_t* elf, size_t size, range_t* ranges) {
+  if (size < 64 || memcmp(elf, "\x7f" "ELF", 4) != 0 || elf[4] != 2 || elf[5] != 1) {
+    return 0;
+  }
+  int count = 0;
+  ranges[count++] = (range_t){0, 64, "ELF header"};
+  uint64_t phoff = read_le(elf + 32, 8);
+  uint64_t phentsize = read_le(elf + 54, 2), phnum = read_le(elf + 56, 2);
+  if (phentsize < 56 || phoff > size || phnum * phentsize > size - phoff) return count;
+  ranges[count++] = (range_t){(size_t)phoff, (size_t)(phnum * phentsize), "program header"};
+  for (uint64_t i = 0; i < phnum; ++i) {
+    const uint8_t* ph = elf + phoff + i * phentsize;
+    uint64_t offset = read_le(ph + 8, 8), filesz = read_le(ph + 32, 8);
+    if (read_le(ph, 4) == 2 /* PT_DYNAMIC */ && offset <= size && filesz <= size - offset) {
+      ranges[count++] = (range_t){(size_t)offset, (size_t)filesz, "dynamic segment"};
+      break;
+    }
+  }
+  return count;
+}
+
+// Changes every byte of the structure of |module|'s first CPU kernel
+// object (see elf_structure), two ways each, recomputes the executable's
+// digest, and runs each copy as a trial (every |every|-th change only).
+// Returns false on a setup failure (printed).
+static bool rehash_trials(const uint8_t* module, size_t size, const uint8_t* binary,
+                          size_t binary_size, const uint8_t* digest, uint8_t* copy,
+                          size_t every, counts_t* counts) {
+  size_t binary_at = find_bytes(module, size, binary, binary_size);
+  size_t digest_at = find_bytes(module, size, digest, GRT_SHA256_DIGEST_SIZE);
+  if (binary_at == SIZE_MAX || digest_at == SIZE_MAX) {
+    fprintf(stderr, "FAIL: the kernel object or its digest is not in the module's bytes\n");
+    return false;
+  }
+  range_t ranges[MAX_RANGES];
+  int range_count = elf_structure(binary, binary_size, ranges);
+  if (range_count < 3) {
+    fprintf(stderr, "FAIL: the kernel object has no ELF header, program headers and "
+                    "dynamic segment (found %d of the 3)\n", range_count);
+    return false;
+  }
+  char what[160];
+  size_t n = 0;
+  for (int r = 0; r < range_count; ++r) {
+    for (size_t i = 0; i < ranges[r].size; ++i) {
+      for (int way = 0; way < 2; ++way) {
+        if (n++ % every) continue;
+        memcpy(copy, module, size);
+        uint8_t* byte = &copy[binary_at + ranges[r].offset + i];
+        *byte = way == 0 ? (uint8_t)(*byte ^ 0xFF) : (uint8_t)(*byte + 1);
+        grt_sha256(copy + binary_at, binary_size, copy + digest_at);
+        snprintf(what, sizeof(what), "re-hashed kernel: %s byte %zu (object byte %zu) %s",
+                 ranges[r].name, i, ranges[r].offset + i, way == 0 ? "xor 0xFF" : "+1");
+        if (!trial(copy, size, what, counts)) return false;
+      }
+    }
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb\n");
+  // --every=N runs every N-th change of each kind only, and --alarm=S
+  // gives each trial S seconds (the valgrind run, where a trial takes
+  // seconds).
+  size_t every = 1;
+  for (int a = 2; a < argc; ++a) {
+    bool is_every = strncmp(argv[a], "--every=", 8) == 0;
+    bool is_alarm = strncmp(argv[a], "--alarm=", 8) == 0;
+    char* end = NULL;
+    unsigned long long n = (is_every || is_alarm) ? strtoull(argv[a] + 8, &end, 10) : 0;
+    if (!is_every && !is_alarm) {
+      fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb [--every=N] "
+                      "[--alarm=SECONDS]\n");
+      return 2;
+    }
+    if (*end != 0 || n == 0 || n > 3600) {
+      fprintf(stderr, "%.8s: expected a count from 1 to 3600, got '%s'\n", argv[a],
+              argv[a] + 8);
+      return 2;
+    }
+    if (is_every) {
+      every = (size_t)n;
+    } else {
+      trial_alarm_seconds = (unsigned)n;
+    }
+  }
+  if (argc < 2) {
+    fprintf(stderr, "usage: runtime_tamper_suite_test TRACE.vmfb [--every=N] "
+                    "[--alarm=SECONDS]\n");
     return 2;
   }
   grt_file_contents_t contents;
@@ -197,8 +335,10 @@ int main(int argc, char** argv) {
 
   // Every bytecode byte, two ways.
   counts_t flips = {0};
+  size_t n = 0;
   for (size_t i = 0; i < info.bytecode.size; ++i) {
     for (int way = 0; way < 2; ++way) {
+      if (n++ % every) continue;
       memcpy(copy, module_bytes, module_size);
       uint8_t* byte = &copy[code_start + i];
       *byte = way == 0 ? (uint8_t)(*byte ^ 0xFF) : (uint8_t)(*byte + 1);
@@ -232,6 +372,7 @@ int main(int argc, char** argv) {
         ++constant_count;
         size_t at = code_start + function.bytecode_offset + offset + 1;
         for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); ++v) {
+          if (n++ % every) continue;
           memcpy(copy, module_bytes, module_size);
           uint64_t bits = (uint64_t)values[v];
           size_t width = op == op_i32 ? 4 : 8;
@@ -248,6 +389,74 @@ int main(int argc, char** argv) {
   printf("(%d constants in %u functions, %zu bytecode bytes)\n", constant_count,
          info.function_count, info.bytecode.size);
 
+  // Re-hashed kernels: the module's CPU kernel object.
+  grt_module_executable_t executable = {0};
+  for (uint32_t e = 0; e < info.executable_count; ++e) {
+    grt_module_executable_t candidate = grt_module_file_executable(file, e);
+    if (grt_string_view_starts_with(candidate.format, grt_make_cstring_view("cpu-"))) {
+      executable = candidate;
+      break;
+    }
+  }
+  if (!executable.binary.data) {
+    fprintf(stderr, "FAIL: %s has no CPU kernel object to re-hash\n", argv[1]);
+    return 1;
+  }
+  counts_t rehashed = {0};
+  if (!rehash_trials(module_bytes, module_size, executable.binary.data,
+                     executable.binary.size, executable.digest, copy, every, &rehashed)) {
+    return 1;
+  }
+  print_counts("re-hashed kernels", &rehashed);
+
+  // The same changes in a signed module, in a session that requires
+  // signed native code: each is refused at append.
+  counts_t signed_changes = {0};
+  bool signed_ok = true;
+  if (!grt_module_signing_available()) {
+    printf("re-hashed kernels of a signed module: skipped (this build has no libsodium: "
+           "GRT_MODULE_SIGNING)\n");
+  } else {
+    grt_module_secret_key_t key;
+    void* signed_data = NULL;
+    size_t signed_size = 0;
+    status = grt_module_secret_key_generate(&key);
+    if (grt_status_is_ok(status)) {
+      status = grt_module_sign(grt_make_const_byte_span(module_bytes, module_size), &key,
+                               false, grt_allocator_system(), &signed_data, &signed_size);
+    }
+    if (!grt_status_is_ok(status)) {
+      fprintf(stderr, "FAIL: cannot sign the module: %s\n", grt_status_message(status));
+      return 1;
+    }
+    uint8_t* signed_copy = aligned_alloc(64, (signed_size + 63) / 64 * 64);
+    if (!signed_copy) return 1;
+    trusted_key = &key.public_key;
+    counts_t signed_baseline = {0};
+    if (!trial(signed_data, signed_size, "the signed module", &signed_baseline)) return 1;
+    if (signed_baseline.ran != 1) {
+      fprintf(stderr, "FAIL: the signed module does not run under require_signed\n");
+      return 1;
+    }
+    if (!rehash_trials(signed_data, signed_size, executable.binary.data,
+                       executable.binary.size, executable.digest, signed_copy, every,
+                       &signed_changes)) {
+      return 1;
+    }
+    trusted_key = NULL;
+    print_counts("re-hashed kernels of a signed module, signatures required",
+                 &signed_changes);
+    int total = signed_changes.ran + signed_changes.refused + signed_changes.call_failed +
+                signed_changes.looped + signed_changes.crashed;
+    if (signed_changes.refused != total || total == 0) {
+      fprintf(stderr, "FAIL: %d of %d re-hashed kernels of a signed module were not "
+                      "refused at append\n", total - signed_changes.refused, total);
+      signed_ok = false;
+    }
+    free(signed_copy);
+    grt_allocator_free(grt_allocator_system(), signed_data);
+  }
+
   free(copy);
   grt_module_file_release(file);
   free(aligned);
@@ -255,11 +464,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "FAIL: no integer constants found: the suite tested nothing\n");
     return 1;
   }
-  if (flips.crashed || constants.crashed) {
-    fprintf(stderr, "FAIL: %d changed modules crashed the process\n",
-            flips.crashed + constants.crashed);
+  int crashed = flips.crashed + constants.crashed + rehashed.crashed + signed_changes.crashed;
+  if (crashed) {
+    fprintf(stderr, "FAIL: %d changed modules crashed the process\n", crashed);
     return 1;
   }
+  if (!signed_ok) return 1;
   printf("no crash\n");
   return 0;
 }

@@ -329,10 +329,13 @@ void grtc_c_family_emit_inst(const grtc_c_family_emitter_t* e, uint32_t i) {
         const char* storage =
             grtc_c_family_dialect_type(e, e->kernel->bindings[inst->binding].elem)
                 ->storage;
-        snprintf(guarded, sizeof(guarded),
-                 e->dialect->glsl ? "(uint64_t(v%u) < %s ? %s : %s(0))"
-                                  : "((uint64_t)v%u < %s ? %s : (%s)0)",
-                 inst->operands[0], length, element, storage);
+        if (e->dialect->glsl) {
+          snprintf(guarded, sizeof(guarded), "(grt_in(uint64_t(v%u) < %s, %uu) ? %s : %s(0))",
+                   inst->operands[0], length, inst->binding, element, storage);
+        } else {
+          snprintf(guarded, sizeof(guarded), "((uint64_t)v%u < %s ? %s : (%s)0)",
+                   inst->operands[0], length, element, storage);
+        }
         grtc_c_family_wrap(out, type->from_storage, guarded);
         break;
       }
@@ -371,9 +374,13 @@ void grtc_c_family_emit_stores(const grtc_c_family_emitter_t* e) {
     if (e->bounds_checked) {
       char length[48];
       grtc_c_family_binding_length(e, length, sizeof(length), store->binding);
-      grt_string_builder_appendf(
-          e->out, e->dialect->glsl ? "if (uint64_t(v%u) < %s) " : "if ((uint64_t)v%u < %s) ",
-          store->index, length);
+      if (e->dialect->glsl) {
+        grt_string_builder_appendf(e->out, "if (grt_in(uint64_t(v%u) < %s, %uu)) ",
+                                   store->index, length, store->binding);
+      } else {
+        grt_string_builder_appendf(e->out, "if ((uint64_t)v%u < %s) ", store->index,
+                                   length);
+      }
     }
     char element[64], index[24];
     snprintf(index, sizeof(index), "v%u", store->index);

@@ -104,7 +104,9 @@ struct grtc_c_family_emitter_t {
   // GPU targets' bounds checks (grtc_c_family_bounds_checked kernels): a
   // LOAD outside its binding reads 0 and a store outside it is skipped.
   // The binding's element count is `uint64_t(b<b>.length())` in GLSL and
-  // the local `len<b>` (uint64_t) in C.
+  // the local `len<b>` (uint64_t) in C. In GLSL each check is
+  // `grt_in(<inside>, <binding>u)`, which the shader defines to record the
+  // first access outside (see compiler/target/vulkan/emit_glsl.c).
   bool bounds_checked;
 };
 

@@ -505,18 +505,18 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   char k_size[24];
   grtc_glsl_size(k_size, sizeof(k_size), mm->k);
   // Bounds-checked kernels (grtc_c_family_bounds_checked): an element
-  // outside its binding reads 0 (the epilogue's accesses are guarded by
-  // the C family's emission).
-  char a_guard[160] = "", b_guard[160] = "";
+  // outside its binding reads 0 and is reported (grt_in; the epilogue's
+  // accesses are guarded by the C family's emission).
+  char a_guard[192] = "", b_guard[192] = "";
   if (grtc_c_family_bounds_checked(kernel)) {
     snprintf(a_guard, sizeof(a_guard),
-             " && uint64_t(abase + p%u * %" PRId64 "l + ka * %" PRId64
-             "l) < uint64_t(b%u.length())",
-             dm, mm->lhs_stride_m, mm->lhs_stride_k, mm->lhs_binding);
+             " && grt_in(uint64_t(abase + p%u * %" PRId64 "l + ka * %" PRId64
+             "l) < uint64_t(b%u.length()), %uu)",
+             dm, mm->lhs_stride_m, mm->lhs_stride_k, mm->lhs_binding, mm->lhs_binding);
     snprintf(b_guard, sizeof(b_guard),
-             " && uint64_t(bbase + kb * %" PRId64 "l + p%u * %" PRId64
-             "l) < uint64_t(b%u.length())",
-             mm->rhs_stride_k, dn, mm->rhs_stride_n, mm->rhs_binding);
+             " && grt_in(uint64_t(bbase + kb * %" PRId64 "l + p%u * %" PRId64
+             "l) < uint64_t(b%u.length()), %uu)",
+             mm->rhs_stride_k, dn, mm->rhs_stride_n, mm->rhs_binding, mm->rhs_binding);
   }
   grtc_glsl_emit_tile_bounds(e);
   grt_string_builder_appendf(
@@ -644,6 +644,19 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
         out,
         "layout(std430, set = 0, binding = %u) %sbuffer B%u { %s b%u[]; };\n",
         b, access, b, grtc_glsl_type(binding->elem)->storage, b);
+  }
+  // Bounds-checked kernels report their first access outside a binding
+  // in a status word the Vulkan HAL binds at set 1, binding 0 and reads
+  // after the submission (hal/drivers/vulkan/command_buffer.h): 1 + the
+  // binding; the access itself reads 0 or is skipped.
+  if (grtc_c_family_bounds_checked(kernel)) {
+    grt_string_builder_append_cstring(
+        out,
+        "layout(std430, set = 1, binding = 0) buffer GrtStatus { uint grt_status; };\n"
+        "bool grt_in(bool inside, uint b) {\n"
+        "  if (!inside) atomicCompSwap(grt_status, 0u, b + 1u);\n"
+        "  return inside;\n"
+        "}\n");
   }
   if (matmul) {
     grt_string_builder_appendf(out,

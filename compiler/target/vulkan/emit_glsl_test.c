@@ -128,33 +128,42 @@ static int count_of(const char* text, const char* needle) {
 
 // Bounds checks of kernels with symbolic sizes: every load reads 0 and
 // every store is skipped outside its binding's .length(), the GEMM's
-// staging loads too; static kernels have none. (lavapipe checks storage
-// buffer accesses itself, so run_test cannot see a missing guard there.)
+// staging loads too, each check through grt_in, which records the first
+// binding outside in the status word at set 1 (the Vulkan HAL reads it);
+// static kernels have none. (lavapipe checks storage buffer accesses
+// itself, so run_test cannot see a missing guard there.)
 static void test_symbolic_bounds_checks(void** state) {
   (void)state;
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
   sym_add_all(&set);
+  const char* status[] = {
+      "layout(std430, set = 1, binding = 0) buffer GrtStatus { uint grt_status; };",
+      "bool grt_in(bool inside, uint b) {",
+      "if (!inside) atomicCompSwap(grt_status, 0u, b + 1u);", "return inside;", NULL};
   for (uint32_t k = 0; k < set.count; ++k) {
     grt_string_builder_t glsl;
     grt_string_builder_init(grt_allocator_system(), &glsl);
     GRT_EXPECT_OK(grtc_vulkan_emit_glsl(set.kernels[k], &glsl));
     const char* text = grt_string_builder_cstring(&glsl);
-    // Each binding access is b<n>[uint(...)], each guarded by a length.
+    // Each binding access is b<n>[uint(...)], each guarded by a length
+    // check that reports.
     int accesses = count_of(text, "[uint(");
     int guards = count_of(text, ".length())");
-    if (accesses == 0 || guards != accesses) {
-      fail_msg("kernel %u: %d accesses, %d guards:\n%s", k, accesses, guards,
-               text);
+    int reported = count_of(text, "grt_in(uint64_t(");
+    if (accesses == 0 || guards != accesses || reported != accesses) {
+      fail_msg("kernel %u: %d accesses, %d guards, %d reported:\n%s", k, accesses,
+               guards, reported, text);
     }
     grt_string_builder_deinit(&glsl);
+    emit_and_compile(&set, k, status);
   }
-  const char* outer[] = {"(uint64_t(v", " < uint64_t(b0.length()) ? b0[uint(v",
-                         "if (uint64_t(v", " < uint64_t(b1.length())) b1[uint(v",
-                         NULL};
+  const char* outer[] = {"(grt_in(uint64_t(v", " < uint64_t(b0.length()), 0u) ? b0[uint(v",
+                         "if (grt_in(uint64_t(v",
+                         " < uint64_t(b1.length()), 1u)) b1[uint(v", NULL};
   emit_and_compile(&set, SYM_OUTER, outer);
-  const char* mm[] = {" < uint64_t(b0.length())) ? b0[uint(abase",
-                      " < uint64_t(b1.length())) ? b1[uint(bbase", NULL};
+  const char* mm[] = {" < uint64_t(b0.length()), 0u)) ? b0[uint(abase",
+                      " < uint64_t(b1.length()), 1u)) ? b1[uint(bbase", NULL};
   emit_and_compile(&set, SYM_MM, mm);
   grtc_kernel_set_deinit(&set);
   grtc_kernel_set_init(grt_allocator_system(), &set);
@@ -170,6 +179,7 @@ static void test_symbolic_bounds_checks(void** state) {
   grt_string_builder_init(grt_allocator_system(), &glsl);
   GRT_EXPECT_OK(grtc_vulkan_emit_glsl(b.k, &glsl));
   assert_null(strstr(grt_string_builder_cstring(&glsl), ".length()"));
+  assert_null(strstr(grt_string_builder_cstring(&glsl), "GrtStatus"));
   grt_string_builder_deinit(&glsl);
   grtc_kernel_set_deinit(&set);
 }

@@ -9,10 +9,12 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -63,11 +65,13 @@ enum { kSlackByte = 0x5a };
 // Runs kernel |index| of |set| with extent values |extents| on host arrays
 // |data| of |sizes| bytes each (copied in, and back out after the run).
 // Each binding is the first |sizes[b]| bytes of a buffer |slack| bytes
-// longer, whose tail (kSlackByte) must be untouched after the run.
+// longer, whose tail (kSlackByte) must be untouched after the run. With
+// |out_of_range| set the submission must fail with OUT_OF_RANGE naming the
+// kernel and a binding, else it must succeed.
 static void run_slack(const grtc_kernel_set_t* set,
                       grt_hal_executable_t* executable, uint32_t index,
                       const int64_t* extents, void* const* data,
-                      const size_t* sizes, size_t slack) {
+                      const size_t* sizes, size_t slack, bool out_of_range) {
   const grtc_kernel_t* kernel = set->kernels[index];
   uint32_t workgroups = 0;
   GRT_EXPECT_OK(grtc_kernel_workgroups_for(kernel, extents, &workgroups));
@@ -116,7 +120,22 @@ static void run_slack(const grtc_kernel_set_t* set,
   GRT_EXPECT_OK(grt_hal_device_queue_execute(
       g_device, grt_hal_semaphore_list_empty(), signal, 1, &command_buffer,
       NULL));
-  GRT_EXPECT_OK(grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE));
+  grt_status_t status = grt_hal_semaphore_wait(done, 1, GRT_HAL_TIMEOUT_INFINITE);
+  if (out_of_range) {
+    char message[256];
+    grt_status_format(status, message, sizeof(message));
+    char kernel_part[96];
+    snprintf(kernel_part, sizeof(kernel_part), "kernel '%.*s' (command 0) accessed binding ",
+             (int)kernel->name.size, kernel->name.data);
+    if (grt_status_code(status) != GRT_STATUS_OUT_OF_RANGE ||
+        !strstr(message, kernel_part) || !strstr(message, "outside its range (")) {
+      fail_msg("kernel %u: expected OUT_OF_RANGE naming '%s', got %s", index, kernel_part,
+               message);
+    }
+    grt_status_free(status);
+  } else {
+    GRT_EXPECT_OK(status);
+  }
   grt_hal_semaphore_release(done);
   grt_hal_command_buffer_release(command_buffer);
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
@@ -141,7 +160,7 @@ static void run_slack(const grtc_kernel_set_t* set,
 static void run(const grtc_kernel_set_t* set, grt_hal_executable_t* executable,
                 uint32_t index, const int64_t* extents, void* const* data,
                 const size_t* sizes) {
-  run_slack(set, executable, index, extents, data, sizes, 0);
+  run_slack(set, executable, index, extents, data, sizes, 0, false);
 }
 
 typedef struct vk_sym_t {
@@ -171,7 +190,8 @@ static void test_symbolic_kernels(void** state) {
 // Extents larger than the bindings (a tampered push constant): the
 // shaders read 0 outside a binding and skip stores outside it, so the
 // bytes after each binding stay as they were and the points inside are
-// computed as usual.
+// computed as usual, and the submission fails with OUT_OF_RANGE naming the
+// kernel and the binding (the status word the HAL reads).
 static void test_extents_past_bindings(void** state) {
   (void)state;
   grtc_kernel_set_t set;
@@ -184,7 +204,7 @@ static void test_extents_past_bindings(void** state) {
     sym_fill_elementwise(3, a);
     void* data[] = {a, out};
     const size_t sizes[] = {sizeof(a), sizeof(out)};
-    run_slack(&set, executable, k, &seven, data, sizes, 64);
+    run_slack(&set, executable, k, &seven, data, sizes, 64, true);
     for (int q = 0; q < 15; ++q) assert_true(out[q] == a[q] * 2 + 7);
   }
   // Rows of 5 over 12 floats: rows 0 and 1 are whole.
@@ -193,7 +213,7 @@ static void test_extents_past_bindings(void** state) {
   const int64_t five = 5;
   void* rows_data[] = {x, sums};
   const size_t rows_sizes[] = {sizeof(x), sizeof(sums)};
-  run_slack(&set, executable, SYM_ROWS, &five, rows_data, rows_sizes, 64);
+  run_slack(&set, executable, SYM_ROWS, &five, rows_data, rows_sizes, 64, true);
   for (int row = 0; row < 2; ++row) {
     float want = 1;
     for (int q = 0; q < 5; ++q) want += x[row * 5 + q];
@@ -208,7 +228,7 @@ static void test_extents_past_bindings(void** state) {
     void* mm_data[] = {lhs, rhs, bias, mm_out};
     const size_t mm_sizes[] = {sizeof(lhs), sizeof(rhs), sizeof(bias),
                                sizeof(mm_out)};
-    run_slack(&set, executable, k, &six, mm_data, mm_sizes, 128);
+    run_slack(&set, executable, k, &six, mm_data, mm_sizes, 128, true);
     sym_expect_matmul(5, lhs, rhs, bias, mm_out,
                       k == SYM_MM ? "pattern" : "loops");
   }

@@ -432,6 +432,15 @@ static grt_status_t grt_hal_vulkan_translate_copy(
 
 enum { kMaxInlineBindings = 32 };
 
+// What a status word's report is read against: the dispatch's entry point,
+// its place in the command buffer, and its bindings' lengths.
+struct grt_hal_vulkan_status_slot_t {
+  grt_string_view_t entry_point;
+  size_t command_index;
+  uint32_t binding_count;
+  uint64_t binding_lengths[kMaxInlineBindings];
+};
+
 // Whether a binding at |offset| cannot be a storage buffer descriptor.
 static bool grt_hal_vulkan_is_misaligned(grt_hal_vulkan_device_t* device,
                                          uint64_t offset) {
@@ -445,9 +454,59 @@ static uint64_t grt_hal_vulkan_align(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// One descriptor set of |layout| from the submission's pool.
+static grt_status_t grt_hal_vulkan_allocate_set(grt_hal_vulkan_device_t* device,
+                                                grt_hal_vulkan_translation_t* translation,
+                                                VkDescriptorSetLayout layout,
+                                                VkDescriptorSet* out_set) {
+  VkDescriptorSetAllocateInfo allocate = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  allocate.descriptorPool = translation->descriptor_pool;
+  allocate.descriptorSetCount = 1;
+  allocate.pSetLayouts = &layout;
+  return grt_vk_result_status(
+      device->vk.vkAllocateDescriptorSets(device->handle, &allocate, out_set),
+      "vkAllocateDescriptorSets");
+}
+
+// Binds dispatch |command_index|'s status word (its own zeroed uint32 of
+// translation->status) at GRT_HAL_VULKAN_STATUS_SET and records what a
+// report is read against.
+static grt_status_t grt_hal_vulkan_bind_status_word(
+    grt_hal_vulkan_device_t* device, const grt_hal_vulkan_command_t* command,
+    size_t command_index, const uint64_t* binding_lengths, VkCommandBuffer cb,
+    grt_hal_vulkan_translation_t* translation) {
+  const grt_hal_vulkan_pipeline_t* pipeline =
+      &command->executable->pipelines[command->entry_point];
+  const grt_vk_device_symbols_t* vk = &device->vk;
+  uint32_t slot = translation->status_count;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  GRT_RETURN_IF_ERROR(grt_hal_vulkan_allocate_set(device, translation,
+                                                  pipeline->status_layout, &set));
+  VkDescriptorBufferInfo info = {translation->status.buffer,
+                                 slot * translation->status_stride, 4};
+  VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstBinding = 0;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &info;
+  vk->vkUpdateDescriptorSets(device->handle, 1, &write, 0, NULL);
+  vk->vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout,
+                              GRT_HAL_VULKAN_STATUS_SET, 1, &set, 0, NULL);
+  grt_hal_vulkan_status_slot_t* record = &translation->status_slots[slot];
+  record->entry_point = command->executable->base.entry_points[command->entry_point].name;
+  record->command_index = command_index;
+  record->binding_count = command->binding_count;
+  memcpy(record->binding_lengths, binding_lengths,
+         command->binding_count * sizeof(*binding_lengths));
+  translation->status_count = slot + 1;
+  return grt_ok_status();
+}
+
 static grt_status_t grt_hal_vulkan_translate_dispatch(
     grt_hal_vulkan_device_t* device, const grt_hal_vulkan_command_t* command,
-    grt_hal_buffer_binding_table_t table, VkCommandBuffer cb,
+    size_t command_index, grt_hal_buffer_binding_table_t table, VkCommandBuffer cb,
     grt_hal_vulkan_translation_t* translation) {
   const grt_hal_vulkan_pipeline_t* pipeline =
       &command->executable->pipelines[command->entry_point];
@@ -466,6 +525,7 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
     uint64_t shadow_offset;
   } shadows[kMaxInlineBindings];
   uint32_t shadow_count = 0;
+  uint64_t lengths[kMaxInlineBindings];
   for (uint32_t i = 0; i < command->binding_count; ++i) {
     char what[64];
     snprintf(what, sizeof(what), "dispatch binding %" PRIu32, i);
@@ -473,6 +533,7 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
     GRT_RETURN_IF_ERROR(
         grt_hal_vulkan_resolve(device, command->bindings[i], table, what,
                                &range));
+    lengths[i] = range.length;
     if (range.length && grt_hal_vulkan_is_misaligned(device, range.offset)) {
       shadows[shadow_count].range = range;
       shadows[shadow_count].shadow_offset = translation->shadow_used;
@@ -510,20 +571,18 @@ static grt_status_t grt_hal_vulkan_translate_dispatch(
                                   pipeline->layout, 0, command->binding_count,
                                   writes);
   } else if (command->binding_count) {
-    VkDescriptorSetAllocateInfo allocate = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocate.descriptorPool = translation->descriptor_pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = &pipeline->set_layout;
     VkDescriptorSet set = VK_NULL_HANDLE;
-    GRT_VK_RETURN_IF_ERROR(
-        vk->vkAllocateDescriptorSets(device->handle, &allocate, &set),
-        "vkAllocateDescriptorSets");
+    GRT_RETURN_IF_ERROR(grt_hal_vulkan_allocate_set(device, translation,
+                                                    pipeline->set_layout, &set));
     for (uint32_t i = 0; i < command->binding_count; ++i) writes[i].dstSet = set;
     vk->vkUpdateDescriptorSets(device->handle, command->binding_count, writes,
                                0, NULL);
     vk->vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
                                 pipeline->layout, 0, 1, &set, 0, NULL);
+  }
+  if (pipeline->status_layout != VK_NULL_HANDLE) {
+    GRT_RETURN_IF_ERROR(grt_hal_vulkan_bind_status_word(device, command, command_index,
+                                                        lengths, cb, translation));
   }
   if (command->constant_count) {
     vk->vkCmdPushConstants(cb, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
@@ -555,12 +614,16 @@ static grt_status_t grt_hal_vulkan_translation_prepare(
     grt_hal_buffer_binding_table_t table,
     grt_hal_vulkan_translation_t* translation) {
   uint64_t upload_bytes = 0, shadow_bytes = 0;
-  uint32_t sets = 0, descriptors = 0;
+  uint32_t sets = 0, descriptors = 0, status_words = 0;
   for (size_t i = 0; i < command_buffer->command_count; ++i) {
     const grt_hal_vulkan_command_t* command = &command_buffer->commands[i];
     if (command->type == GRT_HAL_VULKAN_COMMAND_DISPATCH) {
       if (command->binding_count) ++sets;
       descriptors += command->binding_count;
+      if (command->executable->pipelines[command->entry_point].status_layout !=
+          VK_NULL_HANDLE) {
+        ++status_words;
+      }
       for (uint32_t b = 0; b < command->binding_count; ++b) {
         grt_hal_vulkan_range_t range;
         GRT_RETURN_IF_ERROR(grt_hal_vulkan_resolve(
@@ -599,7 +662,23 @@ static grt_status_t grt_hal_vulkan_translation_prepare(
     GRT_RETURN_IF_ERROR(grt_hal_vulkan_transient_create(
         device, shadow_bytes, 0, &translation->shadow));
   }
-  if (sets && !device->push_descriptors) {
+  if (device->push_descriptors) sets = descriptors = 0;
+  if (status_words) {
+    sets += status_words;
+    descriptors += status_words;
+    uint64_t stride = grt_hal_vulkan_align(
+        4, device->properties.limits.minStorageBufferOffsetAlignment);
+    GRT_RETURN_IF_ERROR(grt_hal_vulkan_transient_create(
+        device, status_words * stride,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        &translation->status));
+    memset(translation->status.host_pointer, 0, (size_t)(status_words * stride));
+    translation->status_stride = stride;
+    GRT_RETURN_IF_ERROR(grt_allocator_calloc(
+        device->base.host_allocator, status_words * sizeof(*translation->status_slots),
+        (void**)&translation->status_slots));
+  }
+  if (sets) {
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                  descriptors};
     VkDescriptorPoolCreateInfo info = {
@@ -649,7 +728,7 @@ grt_status_t grt_hal_vulkan_command_buffer_translate(
         break;
       case GRT_HAL_VULKAN_COMMAND_DISPATCH:
         GRT_RETURN_IF_ERROR(grt_hal_vulkan_translate_dispatch(
-            device, command, table, cb, translation));
+            device, command, i, table, cb, translation));
         break;
     }
   }
@@ -669,9 +748,40 @@ void grt_hal_vulkan_translation_free(
     grt_hal_vulkan_translation_t* translation) {
   grt_hal_vulkan_transient_destroy(device, &translation->upload);
   grt_hal_vulkan_transient_destroy(device, &translation->shadow);
+  grt_hal_vulkan_transient_destroy(device, &translation->status);
+  grt_allocator_free(device->base.host_allocator, translation->status_slots);
+  translation->status_slots = NULL;
+  translation->status_count = 0;
   if (translation->descriptor_pool != VK_NULL_HANDLE) {
     device->vk.vkDestroyDescriptorPool(device->handle,
                                        translation->descriptor_pool, NULL);
     translation->descriptor_pool = VK_NULL_HANDLE;
   }
+}
+
+grt_status_t grt_hal_vulkan_translation_status(
+    const grt_hal_vulkan_translation_t* translation) {
+  const uint8_t* words = (const uint8_t*)translation->status.host_pointer;
+  for (uint32_t i = 0; i < translation->status_count; ++i) {
+    uint32_t word = 0;
+    memcpy(&word, words + i * translation->status_stride, sizeof(word));
+    if (word == 0) continue;
+    const grt_hal_vulkan_status_slot_t* slot = &translation->status_slots[i];
+    uint32_t binding = word - 1;
+    if (binding >= slot->binding_count) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "kernel '%.*s' (command %zu) reported an access outside "
+                             "binding %" PRIu32 ", but the dispatch has %" PRIu32
+                             " bindings",
+                             GRT_SV_ARG(slot->entry_point), slot->command_index, binding,
+                             slot->binding_count);
+    }
+    return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                           "kernel '%.*s' (command %zu) accessed binding %" PRIu32
+                           " outside its range (%" PRIu64
+                           " bytes); the access was skipped",
+                           GRT_SV_ARG(slot->entry_point), slot->command_index, binding,
+                           slot->binding_lengths[binding]);
+  }
+  return grt_ok_status();
 }

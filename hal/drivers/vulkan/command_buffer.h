@@ -25,6 +25,14 @@
 // translated buffer starts with a barrier that makes earlier submissions'
 // writes visible and ends with one that makes its writes visible to the
 // host.
+//
+// Dispatches of a pipeline with a status word (executable.h: grt-compile's
+// bounds-checked kernels) each get a zeroed uint32 of a per-submission
+// host-visible, coherent buffer, bound at set GRT_HAL_VULKAN_STATUS_SET
+// from the per-submission descriptor pool. After the submission completes
+// the device reads the words (grt_hal_vulkan_translation_status) before it
+// signals the submission's semaphores, so a kernel's access outside a
+// binding fails them with OUT_OF_RANGE instead of passing unnoticed.
 #ifndef GRT_HAL_DRIVERS_VULKAN_COMMAND_BUFFER_H_
 #define GRT_HAL_DRIVERS_VULKAN_COMMAND_BUFFER_H_
 
@@ -47,11 +55,19 @@ bool grt_hal_vulkan_command_buffer_isa(
 
 // What one translation needs beyond the VkCommandBuffer, freed after the
 // submission completes.
+typedef struct grt_hal_vulkan_status_slot_t grt_hal_vulkan_status_slot_t;
 typedef struct grt_hal_vulkan_translation_t {
   grt_hal_vulkan_transient_t upload;  // unaligned fill/update bytes
   grt_hal_vulkan_transient_t shadow;  // copies of misaligned bindings
   uint64_t shadow_used;
-  VkDescriptorPool descriptor_pool;  // without push descriptors
+  // Without push descriptors, or for status words.
+  VkDescriptorPool descriptor_pool;
+  // The status words: one per dispatch that has one, |status_stride|
+  // bytes apart (minStorageBufferOffsetAlignment).
+  grt_hal_vulkan_transient_t status;
+  uint64_t status_stride;
+  grt_hal_vulkan_status_slot_t* status_slots;  // status_count of them
+  uint32_t status_count;
 } grt_hal_vulkan_translation_t;
 
 // Records |command_buffer| (ended, submission validated) with |table| into
@@ -62,6 +78,12 @@ grt_status_t grt_hal_vulkan_command_buffer_translate(
     grt_hal_vulkan_translation_t* translation) GRT_MUST_USE;
 void grt_hal_vulkan_translation_free(grt_hal_vulkan_device_t* device,
                                      grt_hal_vulkan_translation_t* translation);
+
+// After the submission of |translation| completed: OUT_OF_RANGE naming the
+// entry point, the dispatch and the binding of the first dispatch whose
+// kernel reported an access outside a binding, else OK.
+grt_status_t grt_hal_vulkan_translation_status(
+    const grt_hal_vulkan_translation_t* translation) GRT_MUST_USE;
 
 #ifdef __cplusplus
 }

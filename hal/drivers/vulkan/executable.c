@@ -24,6 +24,9 @@ static void grt_hal_vulkan_pipeline_destroy(grt_hal_vulkan_device_t* device,
   if (p->set_layout) {
     vk->vkDestroyDescriptorSetLayout(device->handle, p->set_layout, NULL);
   }
+  if (p->status_layout) {
+    vk->vkDestroyDescriptorSetLayout(device->handle, p->status_layout, NULL);
+  }
 }
 
 static void grt_hal_vulkan_executable_destroy(grt_hal_resource_t* resource) {
@@ -57,7 +60,7 @@ grt_hal_vulkan_executable_t* grt_hal_vulkan_executable_cast(
 static grt_status_t grt_hal_vulkan_pipeline_create(
     grt_hal_vulkan_executable_cache_t* cache,
     const grt_hal_entry_point_info_t* entry, const uint32_t* words,
-    size_t size, grt_hal_vulkan_pipeline_t* out) {
+    size_t size, bool status_word, grt_hal_vulkan_pipeline_t* out) {
   grt_hal_vulkan_device_t* device = cache->device;
   const grt_vk_device_symbols_t* vk = &device->vk;
   enum { kMaxBindings = 32 };
@@ -95,11 +98,24 @@ static grt_status_t grt_hal_vulkan_pipeline_create(
   GRT_VK_RETURN_IF_ERROR(vk->vkCreateDescriptorSetLayout(
                              device->handle, &set_info, NULL, &out->set_layout),
                          "vkCreateDescriptorSetLayout");
+  VkDescriptorSetLayout set_layouts[2] = {out->set_layout, VK_NULL_HANDLE};
+  if (status_word) {
+    VkDescriptorSetLayoutBinding binding = {
+        0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo status_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    status_info.bindingCount = 1;
+    status_info.pBindings = &binding;
+    GRT_VK_RETURN_IF_ERROR(vk->vkCreateDescriptorSetLayout(device->handle, &status_info,
+                                                           NULL, &out->status_layout),
+                           "vkCreateDescriptorSetLayout");
+    set_layouts[GRT_HAL_VULKAN_STATUS_SET] = out->status_layout;
+  }
   VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
   VkPipelineLayoutCreateInfo layout_info = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &out->set_layout;
+  layout_info.setLayoutCount = status_word ? 2 : 1;
+  layout_info.pSetLayouts = set_layouts;
   layout_info.pushConstantRangeCount = push_bytes ? 1 : 0;
   layout_info.pPushConstantRanges = &push;
   GRT_VK_RETURN_IF_ERROR(vk->vkCreatePipelineLayout(device->handle,
@@ -238,7 +254,7 @@ static grt_status_t grt_hal_vulkan_executable_create(
     size_t size = 0;
     grt_spirv_container_module(&container, (uint32_t)i, &words, &size);
     status = grt_hal_vulkan_pipeline_create(cache, &params->entry_points[i],
-                                            words, size,
+                                            words, size, reflections[i].status_word,
                                             &executable->pipelines[i]);
     if (!grt_status_is_ok(status)) {
       status = grt_status_annotate(status, "entry point %zu '%.*s'", i,

@@ -18,6 +18,7 @@ enum {
   kOpDecorate = 71,
   kOpMemberDecorate = 72,
   kDecorationBinding = 33,
+  kDecorationDescriptorSet = 34,
   kDecorationOffset = 35,
   kExecutionModeLocalSize = 17,
   kExecutionModelGLCompute = 5,
@@ -118,6 +119,16 @@ grt_status_t grt_spirv_reflect(const uint32_t* words, size_t word_count,
         if (operands >= 3 && op[1] == kDecorationBinding &&
             op[2] + 1 > out->binding_count && op[2] < 65536) {
           out->binding_count = op[2] + 1;
+        }
+        if (operands >= 3 && op[1] == kDecorationDescriptorSet && op[2] != 0) {
+          if (op[2] != 1) {
+            status = grt_make_status(GRT_STATUS_INCOMPATIBLE,
+                                     "SPIR-V word %zu: a variable in descriptor set %u; "
+                                     "expected set 0 (the bindings) or 1 (the "
+                                     "out-of-range status word)",
+                                     at, op[2]);
+          }
+          out->status_word = true;
         }
         break;
       case kOpMemberDecorate:

@@ -200,6 +200,9 @@ struct grt_hal_vulkan_action_t {
   VkCommandBuffer* vk_command_buffers;
   grt_hal_vulkan_translation_t* translations;
   uint64_t completion_value;
+  // A kernel of the submission reports out-of-range accesses (status
+  // words): the host signals every semaphore once it has read them.
+  bool host_signals;
 };
 
 static void grt_hal_vulkan_action_free(grt_hal_vulkan_device_t* device,
@@ -375,12 +378,17 @@ static grt_status_t grt_hal_vulkan_action_submit(
                            "vkEndCommandBuffer");
   }
   // The GPU signals this device's semaphores plus the completion one;
-  // others are signalled by the host when the completion is seen.
+  // others are signalled by the host when the completion is seen, and so
+  // are all of them when a kernel may report an access outside a binding
+  // (its status word is read first).
+  for (size_t i = 0; i < count; ++i) {
+    if (action->translations[i].status_count) action->host_signals = true;
+  }
   enum { kMaxSignals = 64 };
   VkSemaphore semaphores[kMaxSignals + 1];
   uint64_t values[kMaxSignals + 1];
   uint32_t signal_count = 0;
-  for (size_t i = 0; i < action->signal_count; ++i) {
+  for (size_t i = 0; i < action->signal_count && !action->host_signals; ++i) {
     grt_hal_vulkan_semaphore_t* semaphore =
         grt_hal_vulkan_semaphore_cast(device, action->signal_semaphores[i]);
     if (!semaphore) continue;
@@ -446,9 +454,25 @@ static grt_status_t grt_hal_vulkan_action_submit(
 // The end of a submitted action: signal what the GPU could not, release.
 static void grt_hal_vulkan_action_complete(grt_hal_vulkan_device_t* device,
                                            grt_hal_vulkan_action_t* action) {
+  if (action->host_signals) {
+    grt_status_t status = grt_ok_status();
+    for (size_t i = 0; i < action->command_buffer_count && grt_status_is_ok(status); ++i) {
+      status = grt_hal_vulkan_translation_status(&action->translations[i]);
+      if (!grt_status_is_ok(status) && action->command_buffer_count > 1) {
+        status = grt_status_annotate(status, "command buffer %zu of %zu", i,
+                                     action->command_buffer_count);
+      }
+    }
+    if (!grt_status_is_ok(status)) {
+      grt_hal_vulkan_action_fail(device, action, status);
+      return;
+    }
+  }
   for (size_t i = 0; i < action->signal_count; ++i) {
     grt_hal_semaphore_t* semaphore = action->signal_semaphores[i];
-    if (grt_hal_vulkan_semaphore_cast(device, semaphore)) continue;
+    if (!action->host_signals && grt_hal_vulkan_semaphore_cast(device, semaphore)) {
+      continue;
+    }
     grt_status_t status =
         grt_hal_semaphore_signal(semaphore, action->signal_values[i]);
     if (!grt_status_is_ok(status)) grt_hal_semaphore_fail(semaphore, status);

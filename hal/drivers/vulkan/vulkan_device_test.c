@@ -112,6 +112,25 @@ static void test_reflect(void** state) {
                                      grt_allocator_system(), &reflection),
                    GRT_STATUS_INCOMPATIBLE,
                    "SPIR-V module has no GLCompute entry point 'main'");
+  // A variable moved to descriptor set 1 is the out-of-range status word;
+  // set 2 is refused.
+  assert_false(reflection.status_word);
+  memcpy(broken, kTestModule, sizeof(broken));
+  size_t set_word = 0;
+  for (size_t i = 5; i + 3 < sizeof(broken) / 4 && !set_word; ++i) {
+    if (broken[i] == ((4u << 16) | 71u) && broken[i + 2] == 34u) set_word = i + 3;
+  }
+  assert_true(set_word != 0);
+  broken[set_word] = 1;
+  GRT_EXPECT_OK(grt_spirv_reflect(broken, sizeof(broken) / 4, grt_allocator_system(),
+                                  &reflection));
+  assert_true(reflection.status_word);
+  broken[set_word] = 2;
+  grt_expect_error(grt_spirv_reflect(broken, sizeof(broken) / 4,
+                                     grt_allocator_system(), &reflection),
+                   GRT_STATUS_INCOMPATIBLE,
+                   "a variable in descriptor set 2; expected set 0 (the bindings) or 1 (the "
+                   "out-of-range status word)");
 }
 
 // The device under test, or NULL (and the test skipped) without Vulkan.
