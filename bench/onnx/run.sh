@@ -6,8 +6,9 @@
 #   bench/onnx/run.sh BUILD_DIR [MODEL...]
 #
 # MODEL is a name tests/onnx/torch_models.py exports (resnet18,
-# mobilenet_v2, detector, encoder, recurrent; all five by default) or a
-# path to an .onnx file whose input is FILE.input0.npy beside it (for
+# mobilenet_v2, detector, encoder, recurrent: all five by default; the
+# larger resnet50, mobilenet_v3_large, mobilenet_v3_small and mobilebert
+# when named) or a path to an .onnx file whose input is FILE.input0.npy beside it (for
 # x.onnx: x.input0.npy). Builds nothing: it uses BUILD_DIR/bin/grt-compile
 # and grt-benchmark (`cmake --build build --target bench_onnx` builds both
 # and runs this). ONNX Runtime is installed under BUILD_DIR/bench/onnx/ort

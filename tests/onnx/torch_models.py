@@ -10,7 +10,9 @@ Models: resnet18 and mobilenet_v2 (torchvision), a small detector (strided
 and grouped convs, upsample, concat, pools, sigmoid), a 2-layer transformer
 encoder with an embedding (also exported with a symbolic batch and compiled
 with --onnx-input-shape), and an LSTM+GRU (over 10 steps, unrolled, and over
-40 steps, run as a loop). Nothing is committed: the
+40 steps, run as a loop). Benchmark models, checked only when --only names
+them: resnet50, mobilenet_v3_large, mobilenet_v3_small and a MobileBERT-like
+encoder at seq 384 (BENCH_ONLY). Nothing is committed: the
 .onnx files are made at test time in --work. --export-only writes
 NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
 and benchmarks use it). Exit status 0 when every model matches.
@@ -82,12 +84,63 @@ class Recurrent(nn.Module):
         return z, h
 
 
+class MobileBertLike(nn.Module):
+    """A MobileBERT-shaped encoder: 24 layers, each a 512 -> 128 bottleneck,
+    4-head self-attention at width 128, four stacked 128 -> 512 -> 128
+    feed-forward blocks and a 128 -> 512 output projection with a residual,
+    over a token embedding (about 15 GFLOP at seq 384)."""
+
+    class Layer(nn.Module):
+        def __init__(self, wide, narrow, heads, ffn):
+            super().__init__()
+            self.down = nn.Linear(wide, narrow)
+            self.attn = nn.MultiheadAttention(narrow, heads, batch_first=True)
+            self.norm1 = nn.LayerNorm(narrow)
+            self.ffn = nn.ModuleList(
+                nn.Sequential(nn.Linear(narrow, wide), nn.ReLU(), nn.Linear(wide, narrow))
+                for _ in range(ffn))
+            self.norms = nn.ModuleList(nn.LayerNorm(narrow) for _ in range(ffn))
+            self.up = nn.Linear(narrow, wide)
+            self.norm2 = nn.LayerNorm(wide)
+
+        def forward(self, x):
+            h = self.down(x)
+            h = self.norm1(h + self.attn(h, h, h, need_weights=False)[0])
+            for ffn, norm in zip(self.ffn, self.norms):
+                h = norm(h + ffn(h))
+            return self.norm2(x + self.up(h))
+
+    def __init__(self, vocab=1000, wide=512, narrow=128, heads=4, ffn=4, layers=24, seq=384):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, wide)
+        self.pos = nn.Parameter(torch.randn(1, seq, wide) * 0.1)
+        self.layers = nn.ModuleList(
+            MobileBertLike.Layer(wide, narrow, heads, ffn) for _ in range(layers))
+
+    def forward(self, tokens):
+        x = self.embed(tokens) + self.pos
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+# Benchmark models (bench/onnx/run.sh): larger than the test models, so the
+# onnx_torch_models test checks them only when --only names them.
+BENCH_ONLY = ("resnet50", "mobilenet_v3_large", "mobilenet_v3_small", "mobilebert")
+
+
 def make_models():
     import torchvision
     return {
         "resnet18": (lambda: torchvision.models.resnet18(), lambda: torch.randn(1, 3, 224, 224)),
         "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(),
                          lambda: torch.randn(1, 3, 224, 224)),
+        "resnet50": (lambda: torchvision.models.resnet50(), lambda: torch.randn(1, 3, 224, 224)),
+        "mobilenet_v3_large": (lambda: torchvision.models.mobilenet_v3_large(),
+                               lambda: torch.randn(1, 3, 224, 224)),
+        "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(),
+                               lambda: torch.randn(1, 3, 224, 224)),
+        "mobilebert": (MobileBertLike, lambda: torch.randint(0, 1000, (1, 384))),
         "detector": (Detector, lambda: torch.randn(1, 3, 128, 128)),
         "encoder": (Encoder, lambda: torch.randint(0, 100, (1, 16))),
         "recurrent": (Recurrent, lambda: torch.randn(1, 10, 8)),
@@ -171,7 +224,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     torch.set_num_threads(1)
-    names = args.only or list(make_models().keys())
+    names = args.only or [n for n in make_models() if n not in BENCH_ONLY]
     if args.export_only:
         for name in names:
             print(export(name, args.work)[0])

@@ -120,6 +120,14 @@ static void test_awkward_sizes(void** state) {
       {1, 1100, 20, 3, 1100, 20, false},  // several row blocks in a tile
       {1, 10, 300, 5, 10, 300, false},    // several column blocks
       {3, 5, 7, 9, 4, 4, true},  // batched, transposed (strided) rhs
+      // One row (grt_gemv): a fully connected layer's dot products along a
+      // transposed rhs; 4-column groups and a column tail with vectors and
+      // a k tail; rows of a plain rhs.
+      {1, 1, 1000, 2048, 1, 256, true},
+      {1, 1, 7, 70, 1, 7, true},
+      {1, 1, 50, 40, 1, 50, false},
+      // A transposed rhs packed column by column over several K slices.
+      {1, 13, 45, 600, 13, 45, true},
       {2, 0, 5, 3, 1, 5, false},  // empty
       {1, 4, 6, 0, 4, 6, false},  // k = 0: bias and relu of zero
   };
