@@ -4,27 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-#define ADD(a, c) grtc_chlo_binary(m, GRTC_TOP_ADD, (a), (c))
-#define SUB(a, c) grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, (a), (c))
-#define MUL(a, c) grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, (a), (c))
-#define DIV(a, c) grtc_chlo_binary(m, GRTC_TOP_DIVIDE, (a), (c))
-#define MAX(a, c) grtc_chlo_binary(m, GRTC_TOP_MAXIMUM, (a), (c))
-#define MIN(a, c) grtc_chlo_binary(m, GRTC_TOP_MINIMUM, (a), (c))
-#define ATAN2(a, c) grtc_chlo_binary(m, GRTC_TOP_ATAN2, (a), (c))
-#define ABS(a) grtc_chlo_unary(m, GRTC_TOP_ABS, (a))
-#define NEG(a) grtc_chlo_unary(m, GRTC_TOP_NEGATE, (a))
-#define SIGN(a) grtc_chlo_unary(m, GRTC_TOP_SIGN, (a))
-#define SQRT(a) grtc_chlo_unary(m, GRTC_TOP_SQRT, (a))
-#define EXP(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL, (a))
-#define EXPM1(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL_MINUS_ONE, (a))
-#define LOG(a) grtc_chlo_unary(m, GRTC_TOP_LOG, (a))
-#define LOG1P(a) grtc_chlo_unary(m, GRTC_TOP_LOG_PLUS_ONE, (a))
-#define SIN(a) grtc_chlo_unary(m, GRTC_TOP_SINE, (a))
-#define COS(a) grtc_chlo_unary(m, GRTC_TOP_COSINE, (a))
+#include "compiler/stablehlo/compose_ops.h"
+
 #define C(like, v) grtc_chlo_splat(m, (like), (v))
 
-#define SELECT(p, a, c) grtc_chlo_select(m, (p), (a), (c))
-#define CMP(direction, a, c) grtc_chlo_compare(m, GRTC_CMP_##direction, (a), (c))
 
 static grtc_complex_t grtc_complex_make(grtc_tvalue_t* re, grtc_tvalue_t* im) {
   grtc_complex_t z = {re, im};

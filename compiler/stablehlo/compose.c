@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "compiler/stablehlo/compose_ops.h"
 #include "compiler/tensor/eval.h"
 
 // M_PI and M_LN2 are not in C11.
@@ -115,28 +116,8 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like, double 
   return grtc_chlo_splat_value(m, like, v);
 }
 
-#define ADD(a, c) grtc_chlo_binary(m, GRTC_TOP_ADD, (a), (c))
-#define SUB(a, c) grtc_chlo_binary(m, GRTC_TOP_SUBTRACT, (a), (c))
-#define MUL(a, c) grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, (a), (c))
-#define DIV(a, c) grtc_chlo_binary(m, GRTC_TOP_DIVIDE, (a), (c))
-#define ATAN2(a, c) grtc_chlo_binary(m, GRTC_TOP_ATAN2, (a), (c))
-#define ABS(a) grtc_chlo_unary(m, GRTC_TOP_ABS, (a))
-#define NEG(a) grtc_chlo_unary(m, GRTC_TOP_NEGATE, (a))
-#define SIGN(a) grtc_chlo_unary(m, GRTC_TOP_SIGN, (a))
-#define SQRT(a) grtc_chlo_unary(m, GRTC_TOP_SQRT, (a))
-#define EXP(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL, (a))
-#define EXPM1(a) grtc_chlo_unary(m, GRTC_TOP_EXPONENTIAL_MINUS_ONE, (a))
-#define LOG(a) grtc_chlo_unary(m, GRTC_TOP_LOG, (a))
-#define LOG1P(a) grtc_chlo_unary(m, GRTC_TOP_LOG_PLUS_ONE, (a))
-#define FLOOR(a) grtc_chlo_unary(m, GRTC_TOP_FLOOR, (a))
-#define ROUND_EVEN(a) grtc_chlo_unary(m, GRTC_TOP_ROUND_NEAREST_EVEN, (a))
-#define SIN(a) grtc_chlo_unary(m, GRTC_TOP_SINE, (a))
-#define TAN(a) grtc_chlo_unary(m, GRTC_TOP_TAN, (a))
-#define MIN(a, c) grtc_chlo_binary(m, GRTC_TOP_MINIMUM, (a), (c))
+// C(v): a constant like |x|, the argument of the math functions below.
 #define C(v) grtc_chlo_splat(m, x, (v))
-#define C_LIKE(like, v) grtc_chlo_splat(m, (like), (v))
-#define CMP(d, a, c) grtc_chlo_compare(m, GRTC_CMP_##d, (a), (c))
-#define SELECT(p, a, c) grtc_chlo_select(m, (p), (a), (c))
 
 //===----------------------------------------------------------------------===//
 // Math functions
