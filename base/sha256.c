@@ -136,3 +136,14 @@ void grt_sha256(const void* data, size_t size,
   grt_sha256_update(&sha, data, size);
   grt_sha256_finalize(&sha, out_digest);
 }
+
+bool grt_sha256_digest_equal(const uint8_t a[GRT_SHA256_DIGEST_SIZE],
+                             const uint8_t b[GRT_SHA256_DIGEST_SIZE]) {
+  // volatile: the compiler may not turn the loop back into a memcmp or stop
+  // at the first difference.
+  volatile uint8_t difference = 0;
+  for (size_t i = 0; i < GRT_SHA256_DIGEST_SIZE; ++i) {
+    difference = (uint8_t)(difference | (a[i] ^ b[i]));
+  }
+  return difference == 0;
+}

@@ -4,6 +4,7 @@
 #ifndef GRT_BASE_SHA256_H_
 #define GRT_BASE_SHA256_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,14 @@ void grt_sha256_finalize(grt_sha256_t* sha,
 // One-shot convenience over the three calls above.
 void grt_sha256(const void* data, size_t size,
                 uint8_t out_digest[GRT_SHA256_DIGEST_SIZE]);
+
+// Whether two digests are equal, reading every byte of both whatever they
+// hold (no early exit, no memcmp): the time does not depend on where they
+// differ, and coverage-guided fuzzers, which watch memcmp's operands and
+// the operands of each comparison, cannot learn a matching digest for bytes
+// they changed from it.
+bool grt_sha256_digest_equal(const uint8_t a[GRT_SHA256_DIGEST_SIZE],
+                             const uint8_t b[GRT_SHA256_DIGEST_SIZE]);
 
 #ifdef __cplusplus
 }

@@ -98,6 +98,24 @@ static void test_every_split_point_matches_one_shot(void** state) {
   }
 }
 
+static void test_digest_equal(void** state) {
+  (void)state;
+  uint8_t a[GRT_SHA256_DIGEST_SIZE];
+  grt_sha256("abc", 3, a);
+  uint8_t b[GRT_SHA256_DIGEST_SIZE];
+  memcpy(b, a, sizeof(b));
+  assert_true(grt_sha256_digest_equal(a, b));
+  // A difference in any one bit of any byte, first and last included.
+  for (size_t i = 0; i < GRT_SHA256_DIGEST_SIZE; ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      b[i] ^= (uint8_t)(1u << bit);
+      assert_false(grt_sha256_digest_equal(a, b));
+      b[i] ^= (uint8_t)(1u << bit);
+    }
+  }
+  assert_true(grt_sha256_digest_equal(a, b));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_empty),
@@ -106,6 +124,7 @@ int main(void) {
       cmocka_unit_test(test_896_bit_message),
       cmocka_unit_test(test_one_million_a_incrementally),
       cmocka_unit_test(test_every_split_point_matches_one_shot),
+      cmocka_unit_test(test_digest_equal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -353,7 +353,7 @@ static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
     uint8_t actual[GRT_SHA256_DIGEST_SIZE];
     grt_sha256(binary.data, binary.size, actual);
     const uint8_t* expected = digest.data + digest.pos;
-    if (memcmp(actual, expected, GRT_SHA256_DIGEST_SIZE) != 0) {
+    if (!grt_sha256_digest_equal(actual, expected)) {
       char actual_hex[2 * GRT_SHA256_DIGEST_SIZE + 1];
       char expected_hex[2 * GRT_SHA256_DIGEST_SIZE + 1];
       grt_module_format_hex(actual, GRT_SHA256_DIGEST_SIZE, actual_hex);

@@ -10,7 +10,12 @@
 // A module whose kernel bytes change fails its SHA-256 digest when it
 // opens, so mutated native code is never run (native code is trusted: see
 // docs/architecture.md, "Security"); the bytecode, the FlatBuffer and the
-// segments around it are what this target explores.
+// segments around it are what this target explores. The digest is compared
+// with grt_sha256_digest_equal, not memcmp: with memcmp, libFuzzer's
+// comparison tracing handed the fuzzer the digest of its changed kernel
+// bytes, and after 65,000 inputs it wrote that digest into the module and
+// ran changed native code (a re-hashed kernel, which only signatures can
+// refuse: the tamper suite covers it under require_signed_native_code).
 //
 // Seed it with compiled modules (tests/runtime/CMakeLists.txt builds a
 // corpus of the modules in that folder).
