@@ -196,9 +196,9 @@ static grt_status_t grtc_onnx_op_leaky_relu(grtc_onnx_node_t* n) {
 }
 
 static grt_status_t grtc_onnx_op_prelu(grtc_onnx_node_t* n) {
-  grtc_tvalue_t* x = X0;
+  grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* slope = grtc_onnx_input(n, 1);
-  if (!slope) return grt_ok_status();
+  if (!x || !slope) return grt_ok_status();
   // Before opset 7 a 1-D slope of C values applies per channel (axis 1);
   // from opset 7 it broadcasts to x's shape (unidirectionally).
   if (n->opset < 7 && slope->type.rank == 1 && x->type.rank > 2 &&

@@ -466,6 +466,19 @@ static void wrong_input_count_is_an_error(void** state) {
                "expected 2 to 2 inputs, got 1", NULL);
 }
 
+// An empty name stands for an absent input: PRelu's X may not be absent
+// (the import fuzzer's smoke run found PRelu reading through a null X).
+static void absent_required_input_is_an_error(void** state) {
+  (void)state;
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 2, k2x3);
+  model_node(&m, "PRelu", "", "x", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(PRelu, opset 13)",
+               "input 0 is required", NULL);
+}
+
 static void incompatible_shapes_are_an_error(void** state) {
   (void)state;
   model_t m;
@@ -1279,6 +1292,7 @@ int main(void) {
       cmocka_unit_test(undefined_input_is_an_error),
       cmocka_unit_test(duplicate_definition_is_an_error),
       cmocka_unit_test(wrong_input_count_is_an_error),
+      cmocka_unit_test(absent_required_input_is_an_error),
       cmocka_unit_test(incompatible_shapes_are_an_error),
       cmocka_unit_test(symbolic_dims),
       cmocka_unit_test(symbolic_mlp),
