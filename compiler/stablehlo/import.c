@@ -1759,6 +1759,14 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                             algorithms, 3, &index));
   attrs.rng_algorithm =
       index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
+  attr = grtc_operation_attribute(op, "ragged_dot_dimension_numbers");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op,
+                      grtc_attr_ragged_dot_dims(ctx->module, attr, &attrs.ragged_dot,
+                                                &attrs.lhs_ragged, &attrs.rhs_group, &error),
+                      error);
+    attrs.has_ragged_dot = true;
+  }
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,
