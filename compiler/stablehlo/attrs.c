@@ -315,25 +315,13 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
   return true;
 }
 
-bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
-                        grtc_dot_dims_t* out, grtc_attr_error_t* error) {
+// The dot numbers and, for #chlo.ragged_dot<...> (|lhs_ragged| given),
+// lhs_ragged_dimensions and rhs_group_dimensions.
+static bool grtc_attr_dot_like(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               const char* prefix, grtc_dot_dims_t* out,
+                               grtc_i64s_t* lhs_ragged, grtc_i64s_t* rhs_group,
+                               grtc_attr_error_t* error) {
   memset(out, 0, sizeof(*out));
-  const grtc_field_t fields[] = {
-      {"lhs_batching_dimensions", GRTC_FIELD_LIST, &out->lhs_batch},
-      {"rhs_batching_dimensions", GRTC_FIELD_LIST, &out->rhs_batch},
-      {"lhs_contracting_dimensions", GRTC_FIELD_LIST, &out->lhs_contracting},
-      {"rhs_contracting_dimensions", GRTC_FIELD_LIST, &out->rhs_contracting},
-  };
-  return grtc_attr_struct(module, attr, "#stablehlo.dot<", fields,
-                          sizeof(fields) / sizeof(fields[0]), error);
-}
-
-bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
-                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
-                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error) {
-  memset(out, 0, sizeof(*out));
-  memset(lhs_ragged, 0, sizeof(*lhs_ragged));
-  memset(rhs_group, 0, sizeof(*rhs_group));
   const grtc_field_t fields[] = {
       {"lhs_batching_dimensions", GRTC_FIELD_LIST, &out->lhs_batch},
       {"rhs_batching_dimensions", GRTC_FIELD_LIST, &out->rhs_batch},
@@ -342,8 +330,26 @@ bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* a
       {"lhs_ragged_dimensions", GRTC_FIELD_LIST, lhs_ragged},
       {"rhs_group_dimensions", GRTC_FIELD_LIST, rhs_group},
   };
-  return grtc_attr_struct(module, attr, "#chlo.ragged_dot<", fields,
-                          sizeof(fields) / sizeof(fields[0]), error);
+  size_t count = sizeof(fields) / sizeof(fields[0]);
+  if (lhs_ragged) {
+    memset(lhs_ragged, 0, sizeof(*lhs_ragged));
+    memset(rhs_group, 0, sizeof(*rhs_group));
+  } else {
+    count -= 2;
+  }
+  return grtc_attr_struct(module, attr, prefix, fields, count, error);
+}
+
+bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                        grtc_dot_dims_t* out, grtc_attr_error_t* error) {
+  return grtc_attr_dot_like(module, attr, "#stablehlo.dot<", out, NULL, NULL, error);
+}
+
+bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
+                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error) {
+  return grtc_attr_dot_like(module, attr, "#chlo.ragged_dot<", out, lhs_ragged, rhs_group,
+                            error);
 }
 
 bool grtc_attr_gather_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
