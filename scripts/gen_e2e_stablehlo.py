@@ -3910,6 +3910,66 @@ def gen_legacy_forms():
                         "every byte N mod 256) through util.global.load, "
                         "util.global.address + load.indirect, and ml_program.global."))
 
+    f = Func("test_mhlo_forms")
+    img = array(rng.integers(-3, 4, (1, 5, 5, 1)), e)
+    bias = array([0.5, -1.0, 2.0, 0.25, 1.5], e)
+    x = f.input(img, e)
+    bv = f.input(bias, e)
+    filt = array([[1.0, 0.0, -1.0], [2.0, 0.0, -2.0], [1.0, 0.0, -1.0]], e).reshape(3, 3, 1, 1)
+    k = f.op("mhlo.constant %s : %s" % (dense(filt, e), type_of(filt, e)))
+    conv = f.op('"mhlo.convolution"(%s, %s) {batch_group_count = 1 : i64, dimension_numbers = '
+                '#mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, '
+                'input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, '
+                'kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], '
+                'output_batch_dimension = 0, output_feature_dimension = 3, '
+                'output_spatial_dimensions = [1, 2]>, feature_group_count = 1 : i64, '
+                'padding = dense<1> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>, '
+                'window_strides = dense<1> : tensor<2xi64>} : (tensor<1x5x5x1xf32>, '
+                'tensor<3x3x1x1xf32>) -> tensor<1x5x5x1xf32>' % (x, k))
+    flat = f.op('"mhlo.reshape"(%s) {name = "reshape.1"} : (tensor<1x5x5x1xf32>) -> '
+                'tensor<5x5xf32>' % conv)
+    wide = f.op('"mhlo.broadcast_in_dim"(%s) {broadcast_dimensions = dense<1> : '
+                'tensor<1xi64>, name = "broadcast.2"} : (tensor<5xf32>) -> tensor<5x5xf32>' % bv)
+    summed = f.op("mhlo.add %s, %s {name = \"add.3\"} : tensor<5x5xf32>" % (flat, wide))
+    zero = f.op("mhlo.constant dense<0.000000e+00> : tensor<5x5xf32>")
+    positive = f.op('"mhlo.compare"(%s, %s) {comparison_direction = '
+                    '#mhlo<"comparison_direction GT">} : (tensor<5x5xf32>, tensor<5x5xf32>) '
+                    '-> tensor<5x5xi1>' % (summed, zero))
+    negative = f.op('"mhlo.compare"(%s, %s) {comparison_direction = '
+                    '#mhlo<comparison_direction LT>} : (tensor<5x5xf32>, tensor<5x5xf32>) '
+                    '-> tensor<5x5xi1>' % (summed, zero))
+    relu = f.op('"mhlo.select"(%s, %s, %s) : (tensor<5x5xi1>, tensor<5x5xf32>, '
+                'tensor<5x5xf32>) -> tensor<5x5xf32>' % (positive, summed, zero))
+    copied = f.op('"mhlo.copy"(%s) {name = "copy.4"} : (tensor<5x5xf32>) -> tensor<5x5xf32>'
+                  % relu)
+    t = f.op('"mhlo.transpose"(%s) {permutation = dense<[1, 0]> : tensor<2xi64>} : '
+             '(tensor<5x5xf32>) -> tensor<5x5xf32>' % copied)
+    d = f.op('"mhlo.dot"(%s, %s) {precision_config = [#mhlo<precision DEFAULT>, '
+             '#mhlo<precision DEFAULT>]} : (tensor<5x5xf32>, tensor<5x5xf32>) -> '
+             'tensor<5x5xf32>' % (t, copied))
+    init = f.op("mhlo.constant dense<0.000000e+00> : tensor<f32>")
+    red = f.op('"mhlo.reduce"(%s, %s) ({\n    ^bb0(%%p: tensor<f32>, %%q: tensor<f32>):\n'
+               '      %%s = mhlo.add %%p, %%q : tensor<f32>\n'
+               '      "mhlo.return"(%%s) : (tensor<f32>) -> ()\n    }) '
+               '{dimensions = dense<1> : tensor<1xi64>} : (tensor<5x5xf32>, tensor<f32>) -> '
+               'tensor<5xf32>' % (d, init))
+    neg = f.op('"mhlo.convert"(%s) : (tensor<5x5xi1>) -> tensor<5x5xf32>' % negative)
+    # The reference, by the definitions.
+    xi = np.asarray(img, np.float64)[0, :, :, 0]
+    padded = np.pad(xi, 1)
+    fk = np.asarray(filt, np.float64)[:, :, 0, 0]
+    c = np.array([[np.sum(padded[i:i + 3, j:j + 3] * fk) for j in range(5)]
+                  for i in range(5)])
+    sm = c + np.asarray(bias, np.float64)[None, :]
+    rl = np.where(sm > 0, sm, 0.0)
+    f.expect(red, (rl.T @ rl).sum(axis=1), e, 1e-5, 1e-5)
+    f.expect(neg, (sm < 0).astype(np.float64), e)
+    funcs.append(f.text(comment="MHLO, StableHLO's predecessor, as older exports and IREE's "
+                        "model tests write it: mhlo.* ops read as stablehlo.*, "
+                        "#mhlo<...> attributes (and the quoted "
+                        "#mhlo<\"comparison_direction GT\">), dense<...> dimension "
+                        "lists, name attributes, and mhlo.copy."))
+
     f = Func("test_tuples")
     a = array([1.5, -2.0, 3.25], e)
     b = array([[4, 5], [6, 7]], "i32")

@@ -3089,6 +3089,16 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     GRT_RETURN_IF_ERROR(grtc_import_complex_op(ctx, op, block, &handled));
     if (handled) return grt_ok_status();
   }
+  if (grtc_operation_is(op, "stablehlo.copy")) {
+    // MHLO's mhlo.copy (read as stablehlo.copy, syntax.c): its operand.
+    grtc_tvalue_t* value = op->operand_count == 1 && op->result_count == 1
+                               ? grtc_import_lookup(ctx, op->operands[0])
+                               : NULL;
+    if (!value) {
+      return grtc_import_error(ctx, op, "'mhlo.copy' takes one tensor and returns one");
+    }
+    return grtc_import_map(ctx, &op->results[0], value);
+  }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
     return grtc_import_select_and_scatter(ctx, op, block);
