@@ -764,6 +764,9 @@ static grt_status_t grtc_verify_concatenate(grtc_verifier_t* v,
   return grtc_verify_result(v, op, 0, &inferred);
 }
 
+static bool grtc_defines_computed_extent(const grtc_verifier_t* v,
+                                         const grtc_top_t* op, uint32_t axis);
+
 static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
   const grtc_ttype_t* in = grtc_vop(op, 0);
@@ -786,6 +789,13 @@ static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
     if (interior < 0) {
       return VERR(op, "interior_padding[%u] = %lld is negative", i,
                   (long long)interior);
+    }
+    if (op->result_count && i < op->results[0].type.rank &&
+        grtc_defines_computed_extent(v, op, i)) {
+      // A dynamic_pad's computed edge_padding_high (its attribute 0): the
+      // result's symbol holds the padded size (grtc_prepare_dynamic_pad).
+      inferred.dims[i] = op->results[0].type.dims[i];
+      continue;
     }
     int64_t size = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
     if (!grtc_dim_is_static(size)) {
@@ -2397,6 +2407,86 @@ static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
   return grt_ok_status();
 }
 
+// A dynamic_pad whose edge_padding_high the program computes (low and
+// interior padding constant: the kernels place the operand with them)
+// becomes a pad whose symbolic result dimensions are computed extents:
+// each such dimension's symbol gets the padded size's expression, low +
+// high + size + interior * max(size - 1, 0), which the host program
+// computes and checks non-negative at the call. Its edge_padding_high
+// attribute holds 0 for those dimensions (grtc_verify_pad takes the
+// result's symbol).
+static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
+                                             grtc_top_t* op) {
+  grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  const grtc_ttype_t* out = &op->results[0].type;
+  int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK], interiors[GRTC_MAX_RANK];
+  const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
+  int64_t ids[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!grtc_constant_element(op->operands[2], i, &lows[i]) ||
+        !grtc_constant_element(op->operands[4], i, &interiors[i])) {
+      return VERR(op, "has an edge_padding_low or interior_padding element "
+                  "%u that is not a constant; only its edge_padding_high "
+                  "may be computed at the call", i);
+    }
+    if (interiors[i] < 0) {
+      return VERR(op, "interior_padding[%u] = %lld is negative", i,
+                  (long long)interiors[i]);
+    }
+    ids[i] = -1;
+    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
+      continue;  // the pad's own rule (a derived extent, or static)
+    }
+    ids[i] = grtc_own_symbol(v, op, i, false);
+    const grtc_sexpr_t* high = NULL;
+    if (ids[i] < 0 || !grtc_tvalue_shape_expr(module, op->operands[3], i, &high)) {
+      char described[192];
+      return VERR(op, "edge_padding_high element %u is computed at the call, "
+                  "but result dimension %u (%s) %s; " GRTC_NOT_YET, i, i,
+                  grtc_tmodule_describe_dim(v->module, out->dims[i],
+                                            described, sizeof(described)),
+                  ids[i] < 0 ? "was written static"
+                             : "is not integer arithmetic on constants and "
+                               "dimensions");
+    }
+    highs[i] = 0;
+#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
+    const grtc_sexpr_t* size = GRTC_PAD_SEXPR(GRTC_SEXPR_DIM, in->dims[i], NULL, NULL);
+    const grtc_sexpr_t* gaps = GRTC_PAD_SEXPR(
+        GRTC_SEXPR_MAX, 0,
+        GRTC_PAD_SEXPR(GRTC_SEXPR_SUB, 0, size, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 1, NULL, NULL)),
+        GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 0, NULL, NULL));
+    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(
+        GRTC_SEXPR_ADD, 0, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL), high);
+    const grtc_sexpr_t* padded = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, edges, size);
+    exprs[i] = interiors[i] == 0
+                   ? padded
+                   : GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, padded,
+                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps,
+                                                   GRTC_PAD_SEXPR(GRTC_SEXPR_CONST,
+                                                                  interiors[i], NULL,
+                                                                  NULL)));
+#undef GRTC_PAD_SEXPR
+    if (!exprs[i]) return VERR(op, "out of memory for its computed extents");
+  }
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!exprs[i]) continue;
+    module->shapes->syms[ids[i]].expr = exprs[i];
+    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
+  }
+  op->attrs.low = grtc_tmodule_i64s(module, lows, in->rank);
+  op->attrs.high = grtc_tmodule_i64s(module, highs, in->rank);
+  op->attrs.interior = grtc_tmodule_i64s(module, interiors, in->rank);
+  if (in->rank && (!op->attrs.low.values || !op->attrs.high.values ||
+                   !op->attrs.interior.values)) {
+    return VERR(op, "out of memory for its padding");
+  }
+  op->kind = GRTC_TOP_PAD;
+  op->operand_count = 2;
+  return grt_ok_status();
+}
+
 // Result dimensions of a dynamic op that the program computes from its
 // shape operand (the element is arithmetic on constants and dimensions:
 // `get_dimension_size(x, 0) * 16`) and that nothing else defines become
@@ -2410,6 +2500,9 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
   if (op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE) {
     return grtc_prepare_dynamic_slice(v, op);
   }
+  if (op->kind == GRTC_TOP_DYNAMIC_PAD) {
+    return grtc_prepare_dynamic_pad(v, op);
+  }
   if (op->kind != GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM &&
       op->kind != GRTC_TOP_DYNAMIC_RESHAPE &&
       op->kind != GRTC_TOP_DYNAMIC_IOTA) {
@@ -2422,17 +2515,10 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
     int64_t id = grtc_own_symbol(v, op, i, true);
     const grtc_sexpr_t* expr = NULL;
     if (id < 0 || !grtc_tvalue_shape_expr(module, shape, i, &expr)) continue;
-    if (op->kind == GRTC_TOP_DYNAMIC_RESHAPE) {
-      // A symbol carried over is the operand's own; a computed one merges
-      // or splits a symbolic dimension (?x4 -> 4*?), which the kernels'
-      // index arithmetic and the memory plan's monomials do not take.
-      char described[192];
-      return VERR(op, "result dimension %u (%s) is computed from its shape "
-                  "operand: a reshape that merges or splits a symbolic "
-                  "dimension is " GRTC_NOT_YET, i,
-                  grtc_tmodule_describe_dim(v->module, out->dims[i],
-                                            described, sizeof(described)));
-    }
+    // A dynamic_reshape's computed extent merges or splits a symbolic
+    // dimension (?x4 -> ? of 4 * s0): the kernels index it with the
+    // extents and the host program checks the element counts equal
+    // (grtc_host_check_reshapes).
     module->shapes->syms[id].expr = expr;
     module->shapes->syms[id].expr_op_kind = op->kind;
   }
@@ -2457,8 +2543,10 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
     if (grtc_first_computed(v->module, op, where, sizeof(where), &dim)) {
       return VERR(op, "%s is symbolic (%s), an extent computed at run "
                   "time; " GRTC_NOT_YET " (the host program reads extents "
-                  "from the arguments and derives concatenated and padded "
-                  "ones only)",
+                  "from the arguments, derives concatenated and padded "
+                  "ones, and computes a dynamic op's from get_dimension_size "
+                  "arithmetic on constants and dimensions only, not from "
+                  "tensor data)",
                   where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));
