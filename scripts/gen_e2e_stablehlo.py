@@ -5941,6 +5941,32 @@ def gen_symbolic():
         + T([None, 3]) + "\n"
         "    return %c : " + T([None, 3]) + "\n"
         "  }")
+    # A while loop carrying tensors with symbolic (loop-invariant) extents:
+    # k steps of v <- m v and m <- m + m^T (m square), the trip count an
+    # argument, with a row softmax of the carried matrix after the loop.
+    N = T([None])
+    NN = T([None, None])
+    funcs.append(
+        "  func.func private @power(%x: " + NN + ", %v: " + N + ", %k: tensor<i32>) -> ("
+        + N + ", " + NN + ") {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %r:3 = stablehlo.while(%i = %c0, %acc = %v, %m = %x) : tensor<i32>, "
+        + N + ", " + NN + "\n"
+        "     cond {\n"
+        "      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "      stablehlo.return %p : tensor<i1>\n"
+        "    } do {\n"
+        "      %i1 = stablehlo.add %i, %c1 : tensor<i32>\n"
+        "      %a = stablehlo.dot_general %m, %acc, contracting_dims = [1] x [0] : ("
+        + NN + ", " + N + ") -> " + N + "\n"
+        "      %t = stablehlo.transpose %m, dims = [1, 0] : (" + NN + ") -> " + NN + "\n"
+        "      %m2 = stablehlo.add %m, %t : " + NN + "\n"
+        "      stablehlo.return %i1, %a, %m2 : tensor<i32>, " + N + ", " + NN + "\n"
+        "    }\n"
+        "    %y = func.call @softmax(%r#2) : (" + NN + ") -> " + NN + "\n"
+        "    return %r#1, %y : " + N + ", " + NN + "\n"
+        "  }")
     w1 = rng.uniform(-1, 1, (16, 32)).astype(np.float32)
     b1 = rng.uniform(-1, 1, (32,)).astype(np.float32)
     w2 = rng.uniform(-1, 1, (32, 4)).astype(np.float32)
@@ -6118,6 +6144,22 @@ def gen_symbolic():
     f.expect(c, np.zeros((0, 3), np.float32), "f32")
     funcs.append(f.text(comment="a computed edge_padding_high of -(n + 1): a "
                         "negative size, which the call must refuse."))
+    for n, k in ((1, 0), (3, 2), (6, 3)):
+        f = Func("test_power_%d_%d" % (n, k))
+        x = rng.uniform(-0.5, 0.5, (n, n)).astype(np.float32)
+        v = rng.uniform(-1, 1, (n,)).astype(np.float32)
+        args = [f.input(x, "f32"), f.input(v, "f32"),
+                f.input(np.array(k, np.int32), "i32")]
+        acc, y = sym_call(f, "power", args, [(n, n), (n,), ((), "i32")],
+                          [(n,), (n, n)])
+        m, a = f64(x), f64(v)
+        for _ in range(k):
+            a = m @ a
+            m = m + m.T
+        f.expect(acc, a.astype(np.float32), "f32", atol=1e-5, rtol=1e-5)
+        f.expect(y, softmax_rows(m).astype(np.float32), "f32", atol=1e-5, rtol=1e-4)
+        funcs.append(f.text(comment="a while loop carrying a %d-vector and a %dx%d "
+                            "matrix of symbolic extents for %d steps." % (n, n, n, k)))
     for n in (1, 5, 8):
         f = Func("test_halve_%d" % n)
         x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)

@@ -279,7 +279,9 @@ static grt_status_t grtc_verify_region(grtc_verifier_t* v,
                   block->arg_count, arg_count);
     }
     for (uint32_t i = 0; i < arg_count; ++i) {
-      if (!grtc_ttype_equal(&block->args[i].type, &arg_types[i])) {
+      // Symbolic dimensions are related (a while loop's carried values).
+      if (!grtc_vsame_type(v, op, &block->args[i].type, &arg_types[i],
+                           "region argument")) {
         return VERR(op, "%s argument %u has type %s, expected %s", what, i,
                     grtc_vfmt(v, &block->args[i].type),
                     grtc_vfmt(v, &arg_types[i]));
@@ -295,7 +297,8 @@ static grt_status_t grtc_verify_region(grtc_verifier_t* v,
                 yield->operand_count, yield_count);
   }
   for (uint32_t i = 0; i < yield_count; ++i) {
-    if (!grtc_ttype_equal(grtc_vop(yield, i), &yield_types[i])) {
+    if (!grtc_vsame_type(v, op, grtc_vop(yield, i), &yield_types[i],
+                         "region result")) {
       return VERR(op, "%s yields %s as value %u, expected %s", what,
                   grtc_vfmt(v, grtc_vop(yield, i)), i,
                   grtc_vfmt(v, &yield_types[i]));
@@ -1427,6 +1430,8 @@ static const grtc_ttype_t* grtc_operand_types(const grtc_top_t* op,
   return storage;
 }
 
+static bool grtc_symbol_derived(const grtc_tsym_t* sym);
+
 static grt_status_t grtc_verify_while(grtc_verifier_t* v,
                                       const grtc_top_t* op) {
   uint32_t n = op->operand_count;
@@ -1438,6 +1443,31 @@ static grt_status_t grtc_verify_while(grtc_verifier_t* v,
   }
   grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
   GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, 0, "cond", types, n, &pred, 1));
+  // Carried values keep their extents from one iteration to the next (the
+  // host program sizes them once per call): a body that yields a
+  // concatenation or padding along a symbolic dimension grows it.
+  const grtc_top_t* yield = op->region_count > 1 && op->regions[1] ? op->regions[1]->last : NULL;
+  for (uint32_t i = 0; yield && yield->kind == GRTC_TOP_YIELD && i < n &&
+                       i < yield->operand_count; ++i) {
+    const grtc_ttype_t* yielded = grtc_vop(yield, i);
+    for (uint32_t d = 0; d < yielded->rank && d < types[i].rank; ++d) {
+      int64_t dim = yielded->dims[d];
+      if (grtc_dim_is_static(dim) || grtc_dim_is_static(types[i].dims[d]) ||
+          grtc_tmodule_resolve_dim(v->module, dim) ==
+              grtc_tmodule_resolve_dim(v->module, types[i].dims[d])) {
+        continue;
+      }
+      const grtc_tsym_t* sym = &v->module->shapes->syms[grtc_dim_symbol(dim)];
+      if (!grtc_symbol_derived(sym)) continue;
+      char described[192], carried[192];
+      return VERR(op, "carried value %u dimension %u changes size in the loop: "
+                  "the body yields %s, the loop carries %s; a while loop whose "
+                  "carried tensors change size is not supported yet", i, d,
+                  grtc_tmodule_describe_dim(v->module, dim, described, sizeof(described)),
+                  grtc_tmodule_describe_dim(v->module, types[i].dims[d], carried,
+                                            sizeof(carried)));
+    }
+  }
   return grtc_verify_region(v, op, 1, "body", types, n, types, n);
 }
 
@@ -1876,6 +1906,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
+    case GRTC_TOP_WHILE:  // loop-invariant extents (grtc_verify_while)
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
@@ -2146,6 +2177,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
+    case GRTC_TOP_WHILE:  // loop-invariant extents, read before the loop
       return true;
     default:
       return false;
@@ -2327,6 +2359,43 @@ static bool grtc_constant_element(const grtc_tvalue_t* value, uint32_t i,
   return grtc_tvalue_shape_element(value, i, out) && grtc_dim_is_static(*out);
 }
 
+// Result dimension |i| of |op| whose extent element |i| of |operand| (its
+// |what|: limit, edge_padding_high) computes: the op's own symbol for it
+// and the element's expression; a diagnostic when the result dimension was
+// written static or the element is not arithmetic on constants and
+// dimensions.
+static grt_status_t grtc_computed_symbol(grtc_verifier_t* v, const grtc_top_t* op,
+                                         const grtc_tvalue_t* operand, uint32_t i,
+                                         const char* what, int64_t* out_id,
+                                         const grtc_sexpr_t** out_expr) {
+  *out_id = grtc_own_symbol(v, op, i, false);
+  *out_expr = NULL;
+  if (*out_id >= 0 &&
+      grtc_tvalue_shape_expr((grtc_tmodule_t*)v->module, operand, i, out_expr)) {
+    return grt_ok_status();
+  }
+  char described[192];
+  return VERR(op, "%s element %u is computed at the call, but result "
+              "dimension %u (%s) %s; " GRTC_NOT_YET, what, i, i,
+              grtc_tmodule_describe_dim(v->module, op->results[0].type.dims[i],
+                                        described, sizeof(described)),
+              *out_id < 0 ? "was written static"
+                          : "is not integer arithmetic on constants and "
+                            "dimensions");
+}
+
+// Gives each symbol |ids[i]| with an expression |exprs[i]| (the op's
+// computed extents) that expression.
+static void grtc_set_computed(grtc_tmodule_t* module, const grtc_top_t* op,
+                              const int64_t* ids, const grtc_sexpr_t* const* exprs,
+                              uint32_t rank) {
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (!exprs[i]) continue;
+    module->shapes->syms[ids[i]].expr = exprs[i];
+    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
+  }
+}
+
 // A real_dynamic_slice whose limits the program computes (starts and
 // strides constant) becomes a slice whose symbolic result dimensions stand
 // for their limits (grtc_verify_slice); each such dimension's symbol gets
@@ -2363,18 +2432,9 @@ static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
     // symbolic): the op's own symbol gets the size's expression, which the
     // host program computes, checks, and gives the class or checks against
     // the value its class has (an argument dimension, a static size).
-    ids[i] = grtc_own_symbol(v, op, i, false);
     const grtc_sexpr_t* l = NULL;
-    if (ids[i] < 0 || !grtc_tvalue_shape_expr(module, op->operands[2], i, &l)) {
-      char described[192];
-      return VERR(op, "limit element %u is computed at the call, but result "
-                  "dimension %u (%s) %s; " GRTC_NOT_YET, i, i,
-                  grtc_tmodule_describe_dim(v->module, out->dims[i],
-                                            described, sizeof(described)),
-                  ids[i] < 0 ? "was written static"
-                             : "is not integer arithmetic on constants and "
-                               "dimensions");
-    }
+    GRT_RETURN_IF_ERROR(
+        grtc_computed_symbol(v, op, op->operands[2], i, "limit", &ids[i], &l));
     const grtc_sexpr_t* span = grtc_tmodule_sexpr(
         module, GRTC_SEXPR_ADD, 0,
         grtc_tmodule_sexpr(module, GRTC_SEXPR_SUB, 0, l,
@@ -2394,11 +2454,7 @@ static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
                 : size == 0               ? starts[i]
                                           : starts[i] + (size - 1) * strides[i] + 1;
   }
-  for (uint32_t i = 0; i < in->rank; ++i) {
-    if (!exprs[i]) continue;
-    module->shapes->syms[ids[i]].expr = exprs[i];
-    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
-  }
+  grtc_set_computed(module, op, ids, exprs, in->rank);
   op->attrs.start = grtc_tmodule_i64s(module, starts, in->rank);
   op->attrs.limit = grtc_tmodule_i64s(module, limits, in->rank);
   op->attrs.strides = grtc_tmodule_i64s(module, strides, in->rank);
@@ -2419,7 +2475,6 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
                                              grtc_top_t* op) {
   grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
   const grtc_ttype_t* in = &op->operands[0]->type;
-  const grtc_ttype_t* out = &op->results[0].type;
   int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK], interiors[GRTC_MAX_RANK];
   const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
   int64_t ids[GRTC_MAX_RANK];
@@ -2438,18 +2493,9 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
     if (grtc_constant_element(op->operands[3], i, &highs[i])) {
       continue;  // the pad's own rule (a derived extent, or static)
     }
-    ids[i] = grtc_own_symbol(v, op, i, false);
     const grtc_sexpr_t* high = NULL;
-    if (ids[i] < 0 || !grtc_tvalue_shape_expr(module, op->operands[3], i, &high)) {
-      char described[192];
-      return VERR(op, "edge_padding_high element %u is computed at the call, "
-                  "but result dimension %u (%s) %s; " GRTC_NOT_YET, i, i,
-                  grtc_tmodule_describe_dim(v->module, out->dims[i],
-                                            described, sizeof(described)),
-                  ids[i] < 0 ? "was written static"
-                             : "is not integer arithmetic on constants and "
-                               "dimensions");
-    }
+    GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
+                                             "edge_padding_high", &ids[i], &high));
     highs[i] = 0;
 #define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
     const grtc_sexpr_t* size = GRTC_PAD_SEXPR(GRTC_SEXPR_DIM, in->dims[i], NULL, NULL);
@@ -2470,11 +2516,7 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
 #undef GRTC_PAD_SEXPR
     if (!exprs[i]) return VERR(op, "out of memory for its computed extents");
   }
-  for (uint32_t i = 0; i < in->rank; ++i) {
-    if (!exprs[i]) continue;
-    module->shapes->syms[ids[i]].expr = exprs[i];
-    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
-  }
+  grtc_set_computed(module, op, ids, exprs, in->rank);
   op->attrs.low = grtc_tmodule_i64s(module, lows, in->rank);
   op->attrs.high = grtc_tmodule_i64s(module, highs, in->rank);
   op->attrs.interior = grtc_tmodule_i64s(module, interiors, in->rank);
