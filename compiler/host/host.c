@@ -1445,10 +1445,15 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     }
     case GRTC_TOP_RESHAPE: {
       grtc_size_expr_t from, to;
+      // Monomials that differ (a merged or split symbolic dimension) are
+      // checked equal at the call (grtc_host_check_reshapes).
       if (op->operand_count != 1 ||
           !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
           !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
-          !grtc_host_same_expr(&from, &to)) {
+          (!grtc_host_same_expr(&from, &to) &&
+           (!from.symbol_count || !to.symbol_count ||
+            (int64_t)grtc_elem_byte_size(op->operands[0]->type.elem) !=
+                (int64_t)grtc_elem_byte_size(op->results[0].type.elem)))) {
         return grtc_top_error(e->module, op, "reshape changes the byte size");
       }
       return grt_ok_status();  // a view: the plan maps it to its operand
@@ -1627,6 +1632,56 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   return value;
 }
 
+// The element count of |type| as an i64 value (its symbols' values and
+// static sizes multiplied); NULL when a symbol has no value here.
+static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_ttype_t* type) {
+  grtc_value_t* count = grtc_host_i64(e, 1);
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    grtc_value_t* size = grtc_host_dim(e, type->dims[d]);
+    if (!size) return NULL;
+    count = grtc_vm_binary(e->b, GRTC_VM_MUL, count, size);
+  }
+  return count;
+}
+
+// Every reshape in |block| (and its regions, dispatch regions included)
+// whose operand and result sizes are different monomials merges or splits
+// a symbolic dimension (a dynamic_reshape whose result extent is computed:
+// ?x4 -> ? of 4 * s0, ? -> ?x4 of s0 / 4): the call checks that both hold
+// as many elements, as the spec asks of its shape operand, before any
+// kernel reads the reshaped value (the kernels index it with the extents).
+static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                     const grtc_tblock_t* block) {
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      grtc_host_check_reshapes(e, func, op->regions[r]);
+    }
+    grtc_size_expr_t from, to;
+    if (op->kind != GRTC_TOP_RESHAPE || op->operand_count != 1 || op->result_count != 1 ||
+        !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
+        !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
+        grtc_host_same_expr(&from, &to)) {
+      continue;
+    }
+    grtc_value_t* in = grtc_host_element_count(e, &op->operands[0]->type);
+    grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type);
+    if (!in || !out) continue;
+    uint32_t line = op->line, column = op->column;
+    if (op->location) {
+      grt_string_view_t file;
+      grtc_location_file_position(op->location, &file, &line, &column);
+    }
+    char in_text[96], out_text[96], message[512];
+    snprintf(message, sizeof(message),
+             "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand) "
+             "must hold as many elements as its operand %s",
+             GRT_SV_ARG(func->name), line, column,
+             grtc_ttype_format(&op->results[0].type, out_text, sizeof(out_text)),
+             grtc_ttype_format(&op->operands[0]->type, in_text, sizeof(in_text)));
+    grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, out, in, message);
+  }
+}
+
 // Computes the function's derived symbols (grtc_host_is_derived) from the
 // values of the symbols it takes, in symbol order (a rule's operands were
 // made before its result): a concatenation's sum, a pad's low + high +
@@ -1715,6 +1770,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
   }
+  grtc_host_check_reshapes(e, func, func->body);
 }
 
 // Every symbolic dimension of a value must be a symbol the function takes

@@ -1014,6 +1014,16 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   }
   for (uint32_t i = 0; i < source->arg_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, source->args[i].type, &types[i]));
+    // A while loop's carried values: a "?" is the symbol of the loop's
+    // result (the verifier relates it to the operand and to what the body
+    // yields: loop-invariant extents).
+    const grtc_ttype_t* result =
+        top->kind == GRTC_TOP_WHILE && i < top->result_count ? &top->results[i].type : NULL;
+    for (uint32_t d = 0; result && d < types[i].rank && d < result->rank; ++d) {
+      if (types[i].dims[d] == GRTC_DYNAMIC_DIM && !grtc_dim_is_static(result->dims[d])) {
+        types[i].dims[d] = result->dims[d];
+      }
+    }
   }
   GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "region arguments", types,
                                          source->arg_count));
