@@ -404,9 +404,11 @@ static void test_conv_cases(void** state) {
       // 1x1: stride 1 (im2col rows copied straight from the input planes),
       // and the stride-2 projection of a residual block.
       {1, 14, 14, 16, 1, 1, 24, 1, 1, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
-      // 1x1 stride 1 with K > KC (two slices, the second accumulating) and
-      // over two pixel blocks (12 + 8 rows: the second starts mid-plane).
-      {1, 6, 10, 300, 1, 1, 8, 1, 1, 0, 0, 1, 1, 1, OIHW, 0, {0}, PIXELS},
+      // 1x1 stride 1 with K > KC (two slices, the second accumulating, of
+      // odd length; 40 pixels: a last panel of 8, the GEMM's half-width
+      // micro-kernel) and over two pixel blocks (12 + 8 rows: the second
+      // starts mid-plane).
+      {1, 4, 10, 301, 1, 1, 8, 1, 1, 0, 0, 1, 1, 1, OIHW, 0, {0}, PIXELS},
       {1, 20, 20, 5, 1, 1, 7, 1, 1, 0, 0, 1, 1, 1, HWIO, 0.5, {0}, PIXELS},
       // A tile of 5 rows of 56 (280 pixels) is one pixel block.
       {1, 10, 56, 3, 3, 3, 8, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 5, 0, 0}, PIXELS},

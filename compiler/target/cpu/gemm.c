@@ -51,13 +51,48 @@ static const char grtc_cpu_gemm_text[] =
     "  }\n"
     "  GRT_STORE(0) GRT_STORE(1) GRT_STORE(2) GRT_STORE(3) GRT_STORE(4) GRT_STORE(5)\n"
     "}\n"
-    // cb[mp x np] += the 6-row A panels (mp rows) times the GRT_NR-column B
-    // panels (np columns, kc + 1 rows apart), one B panel at a time so it
-    // stays in L1 while the A panels stream past; with |first| (the first K
-    // slice) cb = the product, so no pass clears cb beforehand.
-    "GRT_I void grt_gemm_panels(int64_t mp, int64_t np, int64_t kc, const float* ap,\n"
+    // The last B panel when it holds at most GRT_VL real columns (196 = 6 *
+    // 32 + 4 pixels of a 14x14 layer): one vector per row, in two sets of
+    // accumulators over alternate k, since six single FMA chains would
+    // wait on the FMA latency; half the full micro-kernel's cycles per k.
+    "#define GRT_HROW(r) \\\n"
+    "  grt_vf s##r = zero, t##r = zero; \\\n"
+    "  if (!first) s##r = grt_vf_load(c + (r) * ldc);\n"
+    "#define GRT_HFMA(r) \\\n"
+    "  { s##r += b0 * a[6 * k + (r)]; t##r += b1 * a[6 * k + 6 + (r)]; }\n"
+    "#define GRT_HFMA1(r) s##r += b0 * a[6 * k + (r)];\n"
+    "#define GRT_HSTORE(r) grt_vf_store(c + (r) * ldc, s##r + t##r);\n"
+    "static void grt_gemm_micro_half(int64_t kc, const float* restrict a,\n"
+    "                                const float* restrict b, float* restrict c,\n"
+    "                                int64_t ldc, int first) {\n"
+    "  const grt_vf zero = {0};\n"
+    "  GRT_HROW(0) GRT_HROW(1) GRT_HROW(2) GRT_HROW(3) GRT_HROW(4) GRT_HROW(5)\n"
+    "  int64_t k = 0;\n"
+    "  for (; k + 2 <= kc; k += 2) {\n"
+    "    const grt_vf b0 = grt_vf_load(b + GRT_NR * k), b1 = grt_vf_load(b + GRT_NR * k + GRT_NR);\n"
+    "    GRT_HFMA(0) GRT_HFMA(1) GRT_HFMA(2) GRT_HFMA(3) GRT_HFMA(4) GRT_HFMA(5)\n"
+    "  }\n"
+    "  if (k < kc) {\n"
+    "    const grt_vf b0 = grt_vf_load(b + GRT_NR * k);\n"
+    "    GRT_HFMA1(0) GRT_HFMA1(1) GRT_HFMA1(2) GRT_HFMA1(3) GRT_HFMA1(4) GRT_HFMA1(5)\n"
+    "  }\n"
+    "  GRT_HSTORE(0) GRT_HSTORE(1) GRT_HSTORE(2) GRT_HSTORE(3) GRT_HSTORE(4) GRT_HSTORE(5)\n"
+    "}\n"
+    // cb[mp x n] += the 6-row A panels (mp rows) times the GRT_NR-column B
+    // panels (n columns, zero padded to whole panels, kc + 1 rows apart),
+    // one B panel at a time so it stays in L1 while the A panels stream
+    // past; with |first| (the first K slice) cb = the product, so no pass
+    // clears cb beforehand. Columns past n in the last panel are written
+    // only when it has more than GRT_VL real columns (no caller reads them).
+    "GRT_I void grt_gemm_panels(int64_t mp, int64_t n, int64_t kc, const float* ap,\n"
     "                           const float* bp, float* cb, int64_t ldc, int first) {\n"
-    "  for (int64_t j = 0; j < np; j += GRT_NR) {\n"
+    "  for (int64_t j = 0; j < n; j += GRT_NR) {\n"
+    "    if (n - j <= GRT_VL) {\n"
+    "      for (int64_t i = 0; i < mp; i += 6) {\n"
+    "        grt_gemm_micro_half(kc, ap + i * kc, bp + j * (kc + 1), cb + i * ldc + j, ldc, first);\n"
+    "      }\n"
+    "      continue;\n"
+    "    }\n"
     "    for (int64_t i = 0; i < mp; i += 6) {\n"
     "      grt_gemm_micro(kc, ap + i * kc, bp + j * (kc + 1), cb + i * ldc + j, ldc, first);\n"
     "    }\n"
@@ -177,7 +212,7 @@ static const char grtc_cpu_gemm_text[] =
     "          }\n"
     "        }\n"
     "      }\n"
-    "      grt_gemm_panels(mcp, np, kc, ap, bp, cb + m0 * ldc, ldc, k0 == 0);\n"
+    "      grt_gemm_panels(mcp, n, kc, ap, bp, cb + m0 * ldc, ldc, k0 == 0);\n"
     "    }\n"
     "  }\n"
     "}\n"
