@@ -106,12 +106,6 @@ static const grtc_type_t* grtc_host_import_value_type(grtc_vm_builder_t* b,
   return grtc_vm_type_tuple(b, elements, count);
 }
 
-// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
-// (hal.executable.variant only when |per_variant|: a program whose
-// executables agree on every workgroup count does not call it;
-// hal.buffer_view.dim and .assert_dim only when |symbolic|). A name the
-// tables lack (a runtime and compiler out of step) leaves the slot NULL and
-// returns INTERNAL naming it.
 // Whether any symbol of |module| stays symbolic: only such programs read
 // dimensions and check them (hal.buffer_view.dim and .assert_dim).
 static bool grtc_host_module_is_symbolic(const grtc_tmodule_t* module) {
@@ -121,8 +115,41 @@ static bool grtc_host_module_is_symbolic(const grtc_tmodule_t* module) {
   return false;
 }
 
+static bool grtc_host_is_check(grtc_top_kind_t kind) {
+  return kind == GRTC_TOP_CHECK_EQ || kind == GRTC_TOP_CHECK_ALMOST_EQ ||
+         kind == GRTC_TOP_CHECK_CLOSE || kind == GRTC_TOP_CHECK_TRUE ||
+         kind == GRTC_TOP_CHECK_FALSE;
+}
+
+// Whether |block| or a region nested in it holds a check op.
+static bool grtc_host_block_has_checks(const grtc_tblock_t* block) {
+  for (const grtc_top_t* op = block ? block->first : NULL; op; op = op->next) {
+    if (grtc_host_is_check(op->kind)) return true;
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      if (grtc_host_block_has_checks(op->regions[r])) return true;
+    }
+  }
+  return false;
+}
+
+// Whether any function of |module| checks: only such programs import the
+// check module (a runtime may be built without it: GRT_ENABLE_CHECK_MODULE).
+static bool grtc_host_module_has_checks(const grtc_tmodule_t* module) {
+  for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+    if (grtc_host_block_has_checks(func->body)) return true;
+  }
+  return false;
+}
+
+// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
+// (hal.executable.variant only when |per_variant|: a program whose
+// executables agree on every workgroup count does not call it;
+// hal.buffer_view.dim and .assert_dim only when |symbolic|; the check.*
+// imports, last in the list, only when |checks|). A name the
+// tables lack (a runtime and compiler out of step) leaves the slot NULL and
+// returns INTERNAL naming it.
 static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_variant,
-                                              bool symbolic,
+                                              bool symbolic, bool checks,
                                               grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
   static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
 #define GRTC_HOST_IMPORT_NAME(id, name) name,
@@ -135,6 +162,7 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
         !symbolic) {
       continue;
     }
+    if (i >= GRTC_HOST_IMPORT_CHECK_EXPECT_ALMOST_EQ && !checks) continue;
     const grtc_native_import_t* import =
         grtc_native_import_lookup(grt_make_cstring_view(names[i]));
     if (!import || import->argument_count > GRTC_HOST_MAX_IMPORT_ARGS ||
@@ -2640,7 +2668,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_declare_imports(b, e->per_variant, grtc_host_module_is_symbolic(module),
-                                       e->imports);
+                                       grtc_host_module_has_checks(module), e->imports);
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_emit_globals(e);
