@@ -190,6 +190,51 @@ bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to,
                           int64_t* out);
 
 //===----------------------------------------------------------------------===//
+// QDQ folding (quant.c)
+//===----------------------------------------------------------------------===//
+
+// What DequantizeLinear made |value| (its f32 result) from: the 8-bit
+// integers |x| (int8 or uint8), |scale| (f32) and |zero| (x's type, NULL:
+// 0), one value each or (|axis| >= 0) one per dimension |axis| of x, as the
+// node gave them.
+typedef struct grtc_onnx_dequantized_t {
+  const grtc_tvalue_t* value;
+  grtc_tvalue_t* x;
+  grtc_tvalue_t* scale;
+  grtc_tvalue_t* zero;
+  int axis;
+  struct grtc_onnx_dequantized_t* next;
+} grtc_onnx_dequantized_t;
+// Remembers |d| (copied; |d->next| ignored) for the nodes that follow.
+void grtc_onnx_remember_dequantized(grtc_onnx_node_t* n,
+                                    const grtc_onnx_dequantized_t* d);
+// What DequantizeLinear made |value| from, or NULL when it did not make it.
+const grtc_onnx_dequantized_t* grtc_onnx_find_dequantized(
+    grtc_onnx_node_t* n, const grtc_tvalue_t* value);
+
+// After a node that only reshapes its input 0 (Flatten, Reshape, Squeeze,
+// Unsqueeze, Identity) to static dimensions: when that input is a
+// per-tensor DequantizeLinear result, the node's output is remembered as
+// the dequantized reshape of the same integers (the f32 reshape is left to
+// dead-code removal when nothing else uses it).
+void grtc_onnx_qdq_forward(grtc_onnx_node_t* n);
+
+// Conv, MatMul and Gemm of DequantizeLinear results (per-tensor x, w
+// per-tensor or per output channel / column, int8 or uint8) on the integer
+// ops: the int8 x int8 -> int32 convolution or product of the stored
+// values with ConvInteger's / MatMulInteger's zero-point terms, dequantized
+// as f32(acc) * (x_scale * w_scale). NULL when the operands are not such
+// results (the caller builds the f32 op) or after an error (in
+// |n->status|). Conv's result is without the bias B; Gemm's |a| and |b|
+// are transposed by |trans_a| and |trans_b|, its result without alpha and C.
+grtc_tvalue_t* grtc_onnx_qdq_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* w);
+grtc_tvalue_t* grtc_onnx_qdq_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                    grtc_tvalue_t* b);
+grtc_tvalue_t* grtc_onnx_qdq_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                  grtc_tvalue_t* b, bool trans_a, bool trans_b);
+
+//===----------------------------------------------------------------------===//
 // Builders (NULL after an error; NULL operands give NULL)
 //===----------------------------------------------------------------------===//
 

@@ -268,7 +268,10 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
   if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
-  grtc_tvalue_t* y = grtc_onnx_conv(n, x, grtc_onnx_input(n, 1), x->type.elem);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  // DequantizeLinear results run on the int8 convolution (quant.c).
+  grtc_tvalue_t* y = grtc_onnx_qdq_conv(n, x, w);
+  if (!y && grtc_onnx_ok(n)) y = grtc_onnx_conv(n, x, w, x->type.elem);
   if (b && y) y = ADD(y, grtc_onnx_channel_param(n, b, y->type.rank, x->type.elem));
   OUT(0) = y;
   return grt_ok_status();
@@ -833,7 +836,11 @@ static grt_status_t grtc_onnx_op_global_pool(grtc_onnx_node_t* n) {
 //===----------------------------------------------------------------------===//
 
 static grt_status_t grtc_onnx_op_matmul(grtc_onnx_node_t* n) {
-  OUT(0) = grtc_onnx_matmul(n, grtc_onnx_input(n, 0), grtc_onnx_input(n, 1));
+  grtc_tvalue_t* a = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* b = grtc_onnx_input(n, 1);
+  // DequantizeLinear results run on the int8 product (quant.c).
+  OUT(0) = grtc_onnx_qdq_matmul(n, a, b);
+  if (!OUT(0) && grtc_onnx_ok(n)) OUT(0) = grtc_onnx_matmul(n, a, b);
   return grt_ok_status();
 }
 
@@ -865,7 +872,8 @@ static grt_status_t grtc_onnx_op_gemm(grtc_onnx_node_t* n) {
   dims.rhs_contracting.values = &rc;
   int64_t out[2] = {a->type.dims[1 - lc], b->type.dims[1 - rc]};
   grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, out);
-  grtc_tvalue_t* y = grtc_onnx_dot(n, a, b, &dims, &type);
+  grtc_tvalue_t* y = grtc_onnx_qdq_gemm(n, a, b, trans_a, trans_b);
+  if (!y && grtc_onnx_ok(n)) y = grtc_onnx_dot(n, a, b, &dims, &type);
   if (alpha != 1.0) y = MUL(y, grtc_onnx_splat_like(n, y, alpha));
   if (c && beta != 0.0) {
     grtc_tvalue_t* term = beta == 1.0 ? c : MUL(c, grtc_onnx_splat_like(n, c, beta));
