@@ -117,25 +117,28 @@ def compare(name, got, want):
     return None
 
 
-def read_expect_ir(path):
-    """grt_expect_ir.txt: (dump pass, [(require?, compiled regex)])."""
+def parse_expect_ir(text, path):
+    """grt_expect_ir.txt's |text|: (dump pass, [(require?, compiled regex)])."""
     dump, patterns = None, []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            word, _, rest = line.partition(" ")
-            if word == "dump" and rest:
-                dump = rest.strip()
-            elif word in ("require", "forbid") and rest:
-                patterns.append((word == "require", re.compile(rest)))
-            else:
-                raise ValueError("%s:%d: expected 'dump PASS', 'require REGEX' or "
-                                 "'forbid REGEX', got %r" % (path, number, line))
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "dump" and rest:
+            dump = rest.strip()
+        elif word in ("require", "forbid") and rest:
+            patterns.append((word == "require", re.compile(rest)))
+        else:
+            raise ValueError("%s:%d: expected 'dump PASS', 'require REGEX' or "
+                             "'forbid REGEX', got %r" % (path, number, line))
     if dump is None:
         raise ValueError("%s: no 'dump PASS' line" % path)
     return dump, patterns
+
+
+def read_expect_ir(path):
+    with open(path) as f:
+        return parse_expect_ir(f.read(), path)
 
 
 def check_ir(text, patterns):
