@@ -357,9 +357,17 @@ grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // The zero-point terms of |acc|, an i8 x i8 -> i32 convolution op's result,
 // through compiler/stablehlo/quant.h's grtc_quant_conv_zero_terms: |zx|
 // (i32, rank 0) and |zw| (i32, broadcastable to |acc|) the int8 zero
-// points, NULL when absent.
+// points, NULL when absent. Without |x_terms| the input is padded with zx
+// but the terms of zx (zx * the filter's sums - K * zx * zw) are left to the
+// caller (who folded them into a constant).
 grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
-                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw);
+                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw, bool x_terms);
+// The sums of integer constant |x| over every dimension but |keep|, as an
+// i32 constant of |rank|/|dims| (wrapping as i32 arithmetic does): the
+// filter or column sums of constant weights, computed when the model is
+// compiled. NULL when |x| is not an integer constant (or after an error).
+grtc_tvalue_t* grtc_onnx_constant_sums(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t keep,
+                                       uint32_t rank, const int64_t* dims);
 // CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,

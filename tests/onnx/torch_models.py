@@ -14,8 +14,9 @@ post-training quantization (exported as a QDQ model: within one output
 step of PyTorch's, and its folded IR must hold int8 convolutions and no
 f32 ones), and an LSTM+GRU (over 10 steps, unrolled, and over
 40 steps, run as a loop). Benchmark models, checked only when --only names
-them: resnet50, mobilenet_v3_large, mobilenet_v3_small and a MobileBERT-like
-encoder at seq 384 (BENCH_ONLY). Nothing is committed: the
+them: resnet50, mobilenet_v3_large, mobilenet_v3_small, a MobileBERT-like
+encoder at seq 384 and torchvision's ResNet-18 quantized as quantized_cnn
+(BENCH_ONLY). Nothing is committed: the
 .onnx files are made at test time in --work. --export-only writes
 NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
 and benchmarks use it). Exit status 0 when every model matches.
@@ -147,6 +148,10 @@ class QuantizedCnn(nn.Module):
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.fc = nn.Linear(32, 10)
 
+    def fuse_model(self):
+        torch.quantization.fuse_modules(self, [["conv1", "relu1"], ["conv2", "relu2"]],
+                                        inplace=True)
+
     def forward(self, x):
         x = self.relu1(self.conv1(self.quant(x)))
         x = self.relu2(self.conv2(x))
@@ -155,11 +160,12 @@ class QuantizedCnn(nn.Module):
 
 def quantize_eager(model, make_input):
     """PyTorch's eager post-training static quantization (qnnpack: per-tensor
-    uint8 activations and int8 weights), calibrated on 8 inputs."""
+    uint8 activations and int8 weights) of a model with fuse_model (conv,
+    batch norm and relu fused, as torchvision's quantizable models have),
+    calibrated on 8 inputs."""
     torch.backends.quantized.engine = "qnnpack"
     model.qconfig = torch.quantization.get_default_qconfig("qnnpack")
-    torch.quantization.fuse_modules(model, [["conv1", "relu1"], ["conv2", "relu2"]],
-                                    inplace=True)
+    model.fuse_model()
     torch.quantization.prepare(model, inplace=True)
     with torch.no_grad():
         for _ in range(8):
@@ -167,20 +173,23 @@ def quantize_eager(model, make_input):
     return torch.quantization.convert(model, inplace=True)
 
 
-# Quantized models: compared with PyTorch within one step of the output's
-# quantization (PyTorch's kernels requantize in fixed point, ONNX in f32,
-# so a value on a rounding boundary may land one step apart), and their
-# folded tensor IR must show the integer ops and no f32 ones (as
-# quant_models.py's QDQ cases).
-QUANTIZED = ("quantized_cnn",)
+# Quantized models: compared with PyTorch within this many steps of the
+# output's quantization (PyTorch's kernels requantize in fixed point, ONNX
+# in f32, so a value on a rounding boundary may land one step apart, and
+# through ResNet-18's 20 layers such steps add up), and their folded
+# tensor IR must show the integer ops and no f32 ones (as quant_models.py's
+# QDQ cases).
+QUANTIZED = {"quantized_cnn": 1, "quantized_resnet18": 3}
 
 # Benchmark models (bench/onnx/run.sh): larger than the test models, so the
 # onnx_torch_models test checks them only when --only names them.
-BENCH_ONLY = ("resnet50", "mobilenet_v3_large", "mobilenet_v3_small", "mobilebert")
+BENCH_ONLY = ("resnet50", "mobilenet_v3_large", "mobilenet_v3_small", "mobilebert",
+              "quantized_resnet18")
 
 
 def make_models():
     import torchvision
+    import torchvision.models.quantization
     return {
         "resnet18": (lambda: torchvision.models.resnet18(), lambda: torch.randn(1, 3, 224, 224)),
         "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(),
@@ -195,6 +204,12 @@ def make_models():
         "encoder": (Encoder, lambda: torch.randint(0, 100, (1, 16))),
         "recurrent": (Recurrent, lambda: torch.randn(1, 10, 8)),
         "quantized_cnn": (QuantizedCnn, lambda: torch.randn(1, 3, 32, 32)),
+        # torchvision's quantizable ResNet-18 (QuantStub, fused conv+bn+relu,
+        # quantized adds), quantized as quantized_cnn: bench/onnx/qdq.sh
+        # times it against resnet18 in f32.
+        "quantized_resnet18": (
+            lambda: torchvision.models.quantization.resnet18(quantize=False),
+            lambda: torch.randn(1, 3, 224, 224)),
         # Longer than 16 steps: the importer runs the cells in a while loop
         # instead of unrolling them.
         "recurrent_long": (Recurrent, lambda: torch.randn(1, 40, 8)),
@@ -272,7 +287,7 @@ def check(args, name):
     if p.returncode != 0:
         return "run: " + p.stderr.strip()[:400]
     worst = 0.0
-    step = output_step(args.work, name) if name in QUANTIZED else 0.0
+    step = output_step(args.work, name) * QUANTIZED[name] if name in QUANTIZED else 0.0
     for i, out in enumerate(outs):
         got = np.load(out)
         want = np.load(os.path.join(args.work, "%s.expected%d.npy" % (name, i)))
@@ -285,7 +300,8 @@ def check(args, name):
         if not (err <= bound).all():
             return "output %d: %d of %d elements outside rtol %g atol %g%s (max error %g)" % (
                 i, int((err > bound).sum()), err.size, RTOL, ATOL,
-                " or one step %g" % step if name in QUANTIZED else "", float(err.max()))
+                " or %d output steps (%g)" % (QUANTIZED[name], step) if name in QUANTIZED
+                else "", float(err.max()))
         worst = max(worst, float(err.max()))
     print("  %s: %d outputs match PyTorch (max abs error %.3g)" % (name, count, worst))
     return None
