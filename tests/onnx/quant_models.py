@@ -271,6 +271,25 @@ def output_scale(v):
     return pow2(np.std(v.astype(np.float64)) / 14 + 1e-30)
 
 
+def qdq_weights(g, rng, inputs, name, w, per_axis, axis, with_zero, constant):
+    """DequantizeLinear of weights |w| named |name|: an initializer, or
+    without |constant| a graph input appended to |inputs|. Scales are powers
+    of two, one or (|per_axis|) one per dimension |axis|; zero points random
+    (|with_zero|), else zeros per axis or absent. Returns the result's name,
+    the scale and the zero point."""
+    count, tw = w.shape[axis], w.dtype.type
+    sw = (np.array([pow2(v) for v in rng.uniform(0.002, 0.05, count)], np.float32)
+          if per_axis else pow2(0.01))
+    zw = (ints(rng, tw, (count,) if per_axis else ()) if with_zero
+          else (np.zeros((count,), tw) if per_axis else None))
+    if constant:
+        w_name = g.const(w, name)
+    else:
+        w_name = name
+        inputs.append((name, w))
+    return g.dq(w_name, sw, zw, axis=axis if per_axis else None), sw, zw
+
+
 def qdq_conv_cases(root, rng):
     # (name, x type, x shape, w type, w shape, w per channel?, zero points of
     # w?, constant w?, int32 bias?, relu?, output type (None: f32), attributes)
@@ -295,19 +314,10 @@ def qdq_conv_cases(root, rng):
             w = np.maximum(w, -127).astype(np.int8)  # symmetric weights, as quantizers make
         zx = ints(rng, tx, ())
         sx = pow2(rng.uniform(0.01, 0.1))
-        sw = (np.array([pow2(v) for v in rng.uniform(0.002, 0.05, m)], np.float32)
-              if per_channel else pow2(0.01))
-        zw = (ints(rng, tw, (m,) if per_channel else ()) if w_zero
-              else (np.zeros((m,), tw) if per_channel else None))
         g = Graph()
         inputs = [("x", x)]
         xf = g.dq("x", sx, zx)
-        if constant:
-            w_name = g.const(w, "w")
-        else:
-            w_name = "w"
-            inputs.append(("w", w))
-        wf = g.dq(w_name, sw, zw, axis=0 if per_channel else None)
+        wf, sw, zw = qdq_weights(g, rng, inputs, "w", w, per_channel, 0, w_zero, constant)
         x_ref = dequantize(x, sx, zx)
         w_ref = dequantize(w, sw, zw, 0)
         conv_inputs = [xf, wf]
@@ -343,21 +353,12 @@ def qdq_matmul_cases(root, rng):
             ("matmul_i8_vector_rhs", np.int8, (4, 24), np.int8, (24,), False, True, True, None)]:
         a, b = ints(rng, ta, sa_shape), ints(rng, tb, sb_shape)
         za = ints(rng, ta, ())
-        n = sb_shape[-1]
         sa = pow2(0.05)
-        sb = (np.array([pow2(v) for v in rng.uniform(0.002, 0.05, n)], np.float32)
-              if per_column else pow2(0.01))
-        zb = (ints(rng, tb, (n,) if per_column else ()) if b_zero
-              else (np.zeros((n,), tb) if per_column else None))
         g = Graph()
         inputs = [("a", a)]
-        if constant:
-            b_name = g.const(b, "b")
-        else:
-            b_name = "b"
-            inputs.append(("b", b))
         af = g.dq("a", sa, za)
-        bf = g.dq(b_name, sb, zb, axis=1 if per_column else None)
+        bf, sb, zb = qdq_weights(g, rng, inputs, "b", b, per_column, len(sb_shape) - 1, b_zero,
+                                 constant)
         g.node("MatMul", [af, bf], out=None if ty else "y")
         y = np.matmul(dequantize(a, sa, za).astype(np.float64),
                       dequantize(b, sb, zb, len(sb_shape) - 1).astype(np.float64))
