@@ -1014,6 +1014,16 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   }
   for (uint32_t i = 0; i < source->arg_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, source->args[i].type, &types[i]));
+    // A while loop's carried values: a "?" is the symbol of the loop's
+    // result (the verifier relates it to the operand and to what the body
+    // yields: loop-invariant extents).
+    const grtc_ttype_t* result =
+        top->kind == GRTC_TOP_WHILE && i < top->result_count ? &top->results[i].type : NULL;
+    for (uint32_t d = 0; result && d < types[i].rank && d < result->rank; ++d) {
+      if (types[i].dims[d] == GRTC_DYNAMIC_DIM && !grtc_dim_is_static(result->dims[d])) {
+        types[i].dims[d] = result->dims[d];
+      }
+    }
   }
   GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "region arguments", types,
                                          source->arg_count));
@@ -1759,6 +1769,14 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                             algorithms, 3, &index));
   attrs.rng_algorithm =
       index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
+  attr = grtc_operation_attribute(op, "ragged_dot_dimension_numbers");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op,
+                      grtc_attr_ragged_dot_dims(ctx->module, attr, &attrs.ragged_dot,
+                                                &attrs.lhs_ragged, &attrs.rhs_group, &error),
+                      error);
+    attrs.has_ragged_dot = true;
+  }
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,
@@ -3080,6 +3098,16 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     bool handled = false;
     GRT_RETURN_IF_ERROR(grtc_import_complex_op(ctx, op, block, &handled));
     if (handled) return grt_ok_status();
+  }
+  if (grtc_operation_is(op, "stablehlo.copy")) {
+    // MHLO's mhlo.copy (read as stablehlo.copy, syntax.c): its operand.
+    grtc_tvalue_t* value = op->operand_count == 1 && op->result_count == 1
+                               ? grtc_import_lookup(ctx, op->operands[0])
+                               : NULL;
+    if (!value) {
+      return grtc_import_error(ctx, op, "'mhlo.copy' takes one tensor and returns one");
+    }
+    return grtc_import_map(ctx, &op->results[0], value);
   }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
