@@ -208,6 +208,30 @@ static grtc_scalar_value_t grtc_onnx_const_element(const grtc_tvalue_t* value, i
   return grtc_eval_load(value->type.elem, at);
 }
 
+grtc_tvalue_t* grtc_onnx_constant_sums(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t keep,
+                                       uint32_t rank, const int64_t* dims) {
+  if (!grtc_onnx_ok(n) || !grtc_onnx_is_constant(x) || !grtc_elem_is_integer(x->type.elem) ||
+      keep >= x->type.rank || !grtc_ttype_is_static(&x->type)) {
+    return NULL;
+  }
+  int64_t size = x->type.dims[keep], inner = 1;
+  for (uint32_t d = keep + 1; d < x->type.rank; ++d) inner *= x->type.dims[d];
+  int64_t total = grtc_ttype_element_count(&x->type);
+  int64_t* sums = grtc_tmodule_alloc(n->module, (size_t)(size + 1) * sizeof(int64_t));
+  if (!sums) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return NULL;
+  }
+  memset(sums, 0, (size_t)(size + 1) * sizeof(int64_t));
+  for (int64_t e = 0; e < total; ++e) {
+    sums[(e / inner) % size] +=
+        grtc_eval_convert(x->type.elem, GRTC_ELEM_I64, grtc_onnx_const_element(x, e)).i;
+  }
+  // i32 arithmetic wraps, as the sums computed at run time would.
+  for (int64_t i = 0; i < size; ++i) sums[i] = (int32_t)(uint32_t)(uint64_t)sums[i];
+  return grtc_onnx_const_ints(n, GRTC_ELEM_I32, rank, dims, sums);
+}
+
 // The element count of constant |value| and an arena array of that many
 // |element_size| slots (plus one) for its values; -1 and an error naming
 // |what| when |value| is computed at run time, too large, or memory runs out.
@@ -954,14 +978,14 @@ static grt_status_t grtc_onnx_chlo_place(void* user, grtc_top_t* top) {
 }
 
 grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
-                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw) {
+                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw, bool x_terms) {
   if (!acc || !grtc_onnx_ok(n)) return NULL;
   grtc_chlo_builder_t builder = {n->module, n->block, grtc_onnx_chlo_place, n};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
   grtc_tvalue_t *zl_stored = NULL, *zl = NULL, *zr = NULL;
   if (zx) {
     zl_stored = grtc_onnx_convert(n, zx, GRTC_ELEM_I8);
-    zl = grtc_onnx_broadcast_to(n, zx, acc->type.rank, acc->type.dims);
+    if (x_terms) zl = grtc_onnx_broadcast_to(n, zx, acc->type.rank, acc->type.dims);
   }
   if (zw) zr = grtc_onnx_broadcast_to(n, zw, acc->type.rank, acc->type.dims);
   if (!grtc_onnx_ok(n)) return NULL;

@@ -46,6 +46,9 @@ struct grtc_onnx_importer_t {
   // with symbolic dimensions and what Gather, Slice, Unsqueeze, Squeeze,
   // Concat and Cast make of it), newest first.
   struct grtc_onnx_known_t* known;
+  // What DequantizeLinear made its results from (QDQ folding), newest
+  // first.
+  grtc_onnx_dequantized_t* dequantized;
 };
 
 typedef struct grtc_onnx_known_t {
@@ -944,6 +947,27 @@ void grtc_onnx_remember_shape_values(grtc_onnx_node_t* n, const grtc_tvalue_t* v
   n->importer->known = k;
 }
 
+void grtc_onnx_remember_dequantized(grtc_onnx_node_t* n, const grtc_onnx_dequantized_t* d) {
+  if (!d->value) return;
+  grtc_onnx_dequantized_t* copy = grtc_tmodule_alloc(n->module, sizeof(*copy));
+  if (!copy) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return;
+  }
+  *copy = *d;
+  copy->next = n->importer->dequantized;
+  n->importer->dequantized = copy;
+}
+
+const grtc_onnx_dequantized_t* grtc_onnx_find_dequantized(grtc_onnx_node_t* n,
+                                                          const grtc_tvalue_t* value) {
+  if (!value) return NULL;
+  for (const grtc_onnx_dequantized_t* d = n->importer->dequantized; d; d = d->next) {
+    if (d->value == value) return d;
+  }
+  return NULL;
+}
+
 // The inputs among an op's first min_inputs that its definition lets a
 // node leave out, as a mask (bit i: input i).
 static uint32_t grtc_onnx_absent_inputs_ok(const char* op_type) {
@@ -1032,6 +1056,12 @@ static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx
     n->status = grt_ok_status();
   }
   GRT_RETURN_IF_ERROR(status);
+  grtc_onnx_qdq_forward(n);
+  if (!grt_status_is_ok(n->status)) {
+    status = n->status;
+    n->status = grt_ok_status();
+    return status;
+  }
   for (uint32_t i = 0; i < n->output_count; ++i) {
     const char* name = node->output[i];
     if (!name || !name[0]) continue;

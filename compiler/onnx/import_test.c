@@ -1337,6 +1337,75 @@ static void conv_integer_errors(void** state) {
   }
 }
 
+// Whether a line of |text| holds both |op| and |part|.
+static bool has_line(const char* text, const char* op, const char* part) {
+  for (const char* line = text; line && *line;) {
+    const char* end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line) : strlen(line);
+    char buffer[1024];
+    if (length >= sizeof(buffer)) length = sizeof(buffer) - 1;
+    memcpy(buffer, line, length);
+    buffer[length] = 0;
+    if (strstr(buffer, op) && strstr(buffer, part)) return true;
+    line = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
+// QDQ: Conv and MatMul of DequantizeLinear results (uint8 data per
+// tensor, int8 weights) import as i8 x i8 -> i32 ops; data quantized per
+// channel stays an f32 convolution.
+static void qdq_folds_onto_integer_ops(void** state) {
+  (void)state;
+  int64_t conv_x[4] = {1, 2, 4, 4}, conv_w[4] = {3, 2, 3, 3};
+  int64_t mm_a[2] = {2, 3}, mm_b[2] = {3, 4}, two = 2, one_axis = 1;
+  static const float kScale = 0.5f, kScales[2] = {0.5f, 0.25f};
+  struct {
+    const char* op;
+    const int64_t *x_dims, *w_dims;
+    uint32_t rank;
+    bool per_axis_x;
+    const char *want, *op_line;
+  } cases[] = {
+      {"Conv", conv_x, conv_w, 4, false, "xi8>, tensor<", "stablehlo.convolution"},
+      {"MatMul", mm_a, mm_b, 2, false, "xi8>, tensor<", "stablehlo.dot_general"},
+      {"Conv", conv_x, conv_w, 4, true, "xf32>, tensor<", "stablehlo.convolution"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    model_t m;
+    model_init(&m, 13);
+    model_input(&m, "x", cases[i].rank, cases[i].x_dims);
+    m.tensor_types[0].elem_type = 2;  // uint8
+    model_input(&m, "w", cases[i].rank, cases[i].w_dims);
+    m.tensor_types[1].elem_type = 3;  // int8
+    if (cases[i].per_axis_x) {
+      model_tensor(&m, "sx", 1, 1, &two, kScales, sizeof(kScales));
+    } else {
+      model_tensor(&m, "sx", 1, 0, NULL, &kScale, sizeof(kScale));
+    }
+    model_tensor(&m, "sw", 1, 0, NULL, &kScale, sizeof(kScale));
+    Onnx__NodeProto* dx = model_node(&m, "DequantizeLinear", "x", "sx", "xf");
+    if (cases[i].per_axis_x) model_attr(&m, dx, "axis", false, 1, &one_axis);
+    model_node(&m, "DequantizeLinear", "w", "sw", "wf");
+    model_node(&m, cases[i].op, "xf", "wf", "y");
+    model_output(&m, "y");
+    grtc_tmodule_t* module = NULL;
+    GRT_EXPECT_OK(import_model(&m, NULL, &module));
+    GRT_EXPECT_OK(grtc_tensor_verify(module));
+    char* text = print(module);
+    bool folded = strcmp(cases[i].want, "xi8>, tensor<") == 0;
+    if (!has_line(text, cases[i].op_line, cases[i].want) ||
+        has_line(text, cases[i].op_line, folded ? "xf32>, tensor<" : "xi8>, tensor<")) {
+      fprintf(stderr, "case %zu: expected %s on %s lines only:\n%s\n", i, cases[i].want,
+              cases[i].op_line, text);
+      fail();
+    }
+    if (folded) assert_true(has_line(text, cases[i].op_line, "xi32>"));
+    free(text);
+    grtc_tmodule_destroy(module);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(relu_add_imports),
@@ -1371,6 +1440,7 @@ int main(void) {
       cmocka_unit_test(unsupported_element_type_is_named),
       cmocka_unit_test(matmul_integer_errors),
       cmocka_unit_test(conv_integer_errors),
+      cmocka_unit_test(qdq_folds_onto_integer_ops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -205,6 +205,51 @@ grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                           const int64_t* dims, grtc_tvalue_t* const* elements);
 
 //===----------------------------------------------------------------------===//
+// QDQ folding (quant.c)
+//===----------------------------------------------------------------------===//
+
+// What DequantizeLinear made |value| (its f32 result) from: the 8-bit
+// integers |x| (int8 or uint8), |scale| (f32) and |zero| (x's type, NULL:
+// 0), one value each or (|axis| >= 0) one per dimension |axis| of x, as the
+// node gave them.
+typedef struct grtc_onnx_dequantized_t {
+  const grtc_tvalue_t* value;
+  grtc_tvalue_t* x;
+  grtc_tvalue_t* scale;
+  grtc_tvalue_t* zero;
+  int axis;
+  struct grtc_onnx_dequantized_t* next;
+} grtc_onnx_dequantized_t;
+// Remembers |d| (copied; |d->next| ignored) for the nodes that follow.
+void grtc_onnx_remember_dequantized(grtc_onnx_node_t* n,
+                                    const grtc_onnx_dequantized_t* d);
+// What DequantizeLinear made |value| from, or NULL when it did not make it.
+const grtc_onnx_dequantized_t* grtc_onnx_find_dequantized(
+    grtc_onnx_node_t* n, const grtc_tvalue_t* value);
+
+// After a node that only reshapes its input 0 (Flatten, Reshape, Squeeze,
+// Unsqueeze, Identity) to static dimensions: when that input is a
+// per-tensor DequantizeLinear result, the node's output is remembered as
+// the dequantized reshape of the same integers (the f32 reshape is left to
+// dead-code removal when nothing else uses it).
+void grtc_onnx_qdq_forward(grtc_onnx_node_t* n);
+
+// Conv, MatMul and Gemm of DequantizeLinear results (per-tensor x, w
+// per-tensor or per output channel / column, int8 or uint8) on the integer
+// ops: the int8 x int8 -> int32 convolution or product of the stored
+// values with ConvInteger's / MatMulInteger's zero-point terms, dequantized
+// as f32(acc) * (x_scale * w_scale). NULL when the operands are not such
+// results (the caller builds the f32 op) or after an error (in
+// |n->status|). Conv's result is without the bias B; Gemm's |a| and |b|
+// are transposed by |trans_a| and |trans_b|, its result without alpha and C.
+grtc_tvalue_t* grtc_onnx_qdq_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* w);
+grtc_tvalue_t* grtc_onnx_qdq_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                    grtc_tvalue_t* b);
+grtc_tvalue_t* grtc_onnx_qdq_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                  grtc_tvalue_t* b, bool trans_a, bool trans_b);
+
+//===----------------------------------------------------------------------===//
 // Builders (NULL after an error; NULL operands give NULL)
 //===----------------------------------------------------------------------===//
 
@@ -327,9 +372,17 @@ grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // The zero-point terms of |acc|, an i8 x i8 -> i32 convolution op's result,
 // through compiler/stablehlo/quant.h's grtc_quant_conv_zero_terms: |zx|
 // (i32, rank 0) and |zw| (i32, broadcastable to |acc|) the int8 zero
-// points, NULL when absent.
+// points, NULL when absent. Without |x_terms| the input is padded with zx
+// but the terms of zx (zx * the filter's sums - K * zx * zw) are left to the
+// caller (who folded them into a constant).
 grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
-                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw);
+                                         grtc_tvalue_t* zx, grtc_tvalue_t* zw, bool x_terms);
+// The sums of integer constant |x| over every dimension but |keep|, as an
+// i32 constant of |rank|/|dims| (wrapping as i32 arithmetic does): the
+// filter or column sums of constant weights, computed when the model is
+// compiled. NULL when |x| is not an integer constant (or after an error).
+grtc_tvalue_t* grtc_onnx_constant_sums(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t keep,
+                                       uint32_t rank, const int64_t* dims);
 // CHLO lowerings (erf, top_k, ...) through compiler/stablehlo/compose.h.
 grt_status_t grtc_onnx_chlo(grtc_onnx_node_t* n, const char* name,
                             grtc_tvalue_t* const* operands, uint32_t count,

@@ -230,8 +230,11 @@ static grtc_tvalue_t* grtc_onnx_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc
   // Constant weights (the usual case) are laid out once, when the model is
   // compiled, as (kernel..., C/group, M): the CPU kernels vectorize over
   // output channels and want them contiguous. ONNX's (M, C/group,
-  // kernel...) would put them thousands of elements apart.
-  bool relayout = grtc_onnx_is_constant(w);
+  // kernel...) would put them thousands of elements apart. Integer
+  // filters keep ONNX's layout: the int8 convolution copies each output
+  // channel's (C/group, kernel...) row into its GEMM block, which that
+  // layout holds contiguous.
+  bool relayout = grtc_onnx_is_constant(w) && grtc_elem_is_float(w->type.elem);
   int64_t kernel_spatial[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count; ++i) kernel_spatial[i] = relayout ? i : 2 + i;
   if (relayout) {
@@ -268,7 +271,10 @@ static grt_status_t grtc_onnx_op_conv(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* b = n->input_count > 2 ? n->inputs[2] : NULL;
   if (!grtc_onnx_expect_float(n, x, "input X")) return grt_ok_status();
-  grtc_tvalue_t* y = grtc_onnx_conv(n, x, grtc_onnx_input(n, 1), x->type.elem);
+  grtc_tvalue_t* w = grtc_onnx_input(n, 1);
+  // DequantizeLinear results run on the int8 convolution (quant.c).
+  grtc_tvalue_t* y = grtc_onnx_qdq_conv(n, x, w);
+  if (!y && grtc_onnx_ok(n)) y = grtc_onnx_conv(n, x, w, x->type.elem);
   if (b && y) y = ADD(y, grtc_onnx_channel_param(n, b, y->type.rank, x->type.elem));
   OUT(0) = y;
   return grt_ok_status();
@@ -297,6 +303,14 @@ static bool grtc_onnx_integer_input(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint3
     grt_status_free(grtc_onnx_error(n, "zero point %s does not fit input %s",
                                     grtc_onnx_fmt(z, bz), grtc_onnx_fmt(x, bx)));
     return false;
+  }
+  // A constant zero point of zeros (symmetric weights) is none: no terms.
+  int64_t* values = NULL;
+  uint32_t known = 0;
+  if (grtc_onnx_is_constant(z) && grtc_onnx_ints(n, z, "zero point", &values, &known)) {
+    bool zeros = true;
+    for (uint32_t i = 0; i < known; ++i) zeros &= values[i] == 0;
+    if (zeros) return true;
   }
   *zero = grtc_onnx_reshape(n, grtc_onnx_convert(n, z, GRTC_ELEM_I32), count == 1 ? 0 : rank,
                             dims);
@@ -359,8 +373,21 @@ static grt_status_t grtc_onnx_op_conv_integer(grtc_onnx_node_t* n) {
       !grtc_onnx_int8_operand(n, &w, 3, 0, rank, dims, &zw)) {
     return grt_ok_status();
   }
+  // With constant w and zx (the usual case) the terms of zx, zx * (the
+  // filter's sums - K * zw), are one constant per output channel,
+  // computed here instead of by a dot_general at run time.
+  grtc_tvalue_t* x_terms = NULL;
+  if (zx && grtc_onnx_is_constant(zx) && (!zw || grtc_onnx_is_constant(zw))) {
+    x_terms = grtc_onnx_constant_sums(n, w, 0, rank, dims);
+    if (x_terms && zw) {
+      int64_t k = grtc_ttype_element_count(&w->type) / w->type.dims[0];
+      x_terms = SUB(x_terms, MUL(zw, grtc_onnx_scalar(n, GRTC_ELEM_I32, (double)k)));
+    }
+    if (x_terms) x_terms = MUL(x_terms, zx);
+  }
   grtc_tvalue_t* y = grtc_onnx_conv(n, x, w, GRTC_ELEM_I32);
-  if (y && (zx || zw)) y = grtc_onnx_conv_zero_terms(n, y, zx, zw);
+  if (y && (zx || zw)) y = grtc_onnx_conv_zero_terms(n, y, zx, zw, !x_terms);
+  if (y && x_terms) y = SUB(y, x_terms);
   OUT(0) = y;
   return grt_ok_status();
 }
@@ -400,11 +427,17 @@ static grt_status_t grtc_onnx_op_matmul_integer(grtc_onnx_node_t* n) {
     y = SUB(y, MUL(rows, zb));
   }
   if (za) {
-    // Column sums of b: a ones row times b, (..., 1, N) (or (..., N)).
+    // Column sums of b: a ones row times b, (..., 1, N) (or (..., N));
+    // computed here for a constant matrix b.
     int64_t dims[2] = {1, k};
+    int64_t col_dims[2] = {1, b->type.dims[rb - 1]};
+    grtc_tvalue_t* cols = rb == 2 ? grtc_onnx_constant_sums(n, b, 1, a_vector ? 1 : 2,
+                                                             a_vector ? col_dims + 1 : col_dims)
+                                  : NULL;
     grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_I8, a_vector ? 1 : 2, a_vector ? dims + 1 : dims);
-    grtc_tvalue_t* cols =
-        grtc_onnx_matmul_into(n, grtc_onnx_splat(n, &type, 1), b, GRTC_ELEM_I32);
+    if (!cols && grtc_onnx_ok(n)) {
+      cols = grtc_onnx_matmul_into(n, grtc_onnx_splat(n, &type, 1), b, GRTC_ELEM_I32);
+    }
     y = SUB(y, MUL(cols, za));
     if (zb) y = ADD(y, MUL(MUL(za, zb), grtc_onnx_scalar(n, GRTC_ELEM_I32, (double)k)));
   }
@@ -833,7 +866,11 @@ static grt_status_t grtc_onnx_op_global_pool(grtc_onnx_node_t* n) {
 //===----------------------------------------------------------------------===//
 
 static grt_status_t grtc_onnx_op_matmul(grtc_onnx_node_t* n) {
-  OUT(0) = grtc_onnx_matmul(n, grtc_onnx_input(n, 0), grtc_onnx_input(n, 1));
+  grtc_tvalue_t* a = grtc_onnx_input(n, 0);
+  grtc_tvalue_t* b = grtc_onnx_input(n, 1);
+  // DequantizeLinear results run on the int8 product (quant.c).
+  OUT(0) = grtc_onnx_qdq_matmul(n, a, b);
+  if (!OUT(0) && grtc_onnx_ok(n)) OUT(0) = grtc_onnx_matmul(n, a, b);
   return grt_ok_status();
 }
 
@@ -865,7 +902,8 @@ static grt_status_t grtc_onnx_op_gemm(grtc_onnx_node_t* n) {
   dims.rhs_contracting.values = &rc;
   int64_t out[2] = {a->type.dims[1 - lc], b->type.dims[1 - rc]};
   grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, out);
-  grtc_tvalue_t* y = grtc_onnx_dot(n, a, b, &dims, &type);
+  grtc_tvalue_t* y = grtc_onnx_qdq_gemm(n, a, b, trans_a, trans_b);
+  if (!y && grtc_onnx_ok(n)) y = grtc_onnx_dot(n, a, b, &dims, &type);
   if (alpha != 1.0) y = MUL(y, grtc_onnx_splat_like(n, y, alpha));
   if (c && beta != 0.0) {
     grtc_tvalue_t* term = beta == 1.0 ? c : MUL(c, grtc_onnx_splat_like(n, c, beta));

@@ -182,6 +182,13 @@ static grt_status_t grtc_onnx_op_dequantize(grtc_onnx_node_t* n) {
                                  calc));
   }
   OUT(0) = grtc_onnx_convert(n, MUL(v, grtc_onnx_convert(n, s, calc)), elem);
+  // 8-bit integers with f32 scales: Conv, MatMul and Gemm of the result
+  // may run on the integers (QDQ folding, below).
+  if (OUT(0) && (x->type.elem == GRTC_ELEM_I8 || x->type.elem == GRTC_ELEM_U8) &&
+      elem == GRTC_ELEM_F32) {
+    grtc_onnx_dequantized_t d = {OUT(0), x, scale, zero, axis, NULL};
+    grtc_onnx_remember_dequantized(n, &d);
+  }
   return grt_ok_status();
 }
 
@@ -364,6 +371,103 @@ static grt_status_t grtc_onnx_op_qlinear_conv(grtc_onnx_node_t* n) {
       y_zero ? grtc_onnx_quant_param(n, y_zero, acc, -1, false, "y_zero_point") : NULL;
   OUT(0) = grtc_onnx_requantize(n, acc, DIV(MUL(sx, sw), sy), zy, out);
   return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// QDQ folding: Conv, MatMul, Gemm of DequantizeLinear results
+//===----------------------------------------------------------------------===//
+
+// The DequantizeLinear records of |x| and |w| when both are 8-bit results
+// of it, x per tensor and w per tensor or per dimension |w_axis|, and not
+// both constants (those fold in f32 as they are); false otherwise.
+static bool grtc_onnx_qdq_operands(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* w,
+                                   int w_axis, const grtc_onnx_dequantized_t** dx,
+                                   const grtc_onnx_dequantized_t** dw) {
+  if (!grtc_onnx_ok(n) || !x || !w) return false;
+  *dx = grtc_onnx_find_dequantized(n, x);
+  *dw = grtc_onnx_find_dequantized(n, w);
+  if (!*dx || !*dw || (*dx)->axis >= 0 || ((*dw)->axis >= 0 && (*dw)->axis != w_axis)) {
+    return false;
+  }
+  return !grtc_onnx_is_constant(x) || !grtc_onnx_is_constant(w);
+}
+
+// f32(|acc|) * (x_scale * w_scale): |dw|'s scale per axis shaped
+// |rank|/|dims| to broadcast against |acc|.
+static grtc_tvalue_t* grtc_onnx_qdq_dequantize(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
+                                               const grtc_onnx_dequantized_t* dx,
+                                               const grtc_onnx_dequantized_t* dw, uint32_t rank,
+                                               const int64_t* dims) {
+  if (!acc) return NULL;
+  grtc_tvalue_t* sx = grtc_onnx_reshape(n, dx->scale, 0, NULL);
+  grtc_tvalue_t* sw = dw->axis >= 0 ? grtc_onnx_reshape(n, dw->scale, rank, dims)
+                                    : grtc_onnx_reshape(n, dw->scale, 0, NULL);
+  return MUL(grtc_onnx_convert(n, acc, GRTC_ELEM_F32), MUL(sx, sw));
+}
+
+void grtc_onnx_qdq_forward(grtc_onnx_node_t* n) {
+  static const char* const kReshapes[] = {"Flatten", "Reshape", "Squeeze", "Unsqueeze",
+                                          "Identity"};
+  if (n->input_count == 0 || n->output_count != 1 || !n->outputs[0]) return;
+  bool reshape = false;
+  for (size_t i = 0; i < sizeof(kReshapes) / sizeof(kReshapes[0]); ++i) {
+    reshape |= strcmp(n->proto->op_type, kReshapes[i]) == 0;
+  }
+  const grtc_onnx_dequantized_t* d = reshape ? grtc_onnx_find_dequantized(n, n->inputs[0]) : NULL;
+  const grtc_ttype_t* type = &n->outputs[0]->type;
+  if (!d || d->axis >= 0 || !grtc_ttype_is_static(type) ||
+      grtc_ttype_element_count(type) != grtc_ttype_element_count(&d->x->type)) {
+    return;
+  }
+  grtc_onnx_dequantized_t moved = *d;
+  moved.value = n->outputs[0];
+  moved.x = grtc_onnx_reshape(n, d->x, type->rank, type->dims);
+  if (moved.x) grtc_onnx_remember_dequantized(n, &moved);
+}
+
+grtc_tvalue_t* grtc_onnx_qdq_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_t* w) {
+  const grtc_onnx_dequantized_t *dx, *dw;
+  if (!grtc_onnx_qdq_operands(n, x, w, 0, &dx, &dw)) return NULL;
+  // Shapes that do not fit are the f32 convolution's errors.
+  if (x->type.rank < 3 || w->type.rank != x->type.rank) return NULL;
+  grtc_tvalue_t* inputs[4] = {dx->x, dw->x, dx->zero, dw->zero};
+  grtc_tvalue_t* acc = grtc_onnx_delegate(n, grtc_onnx_nn_ops, "ConvInteger", inputs, 4);
+  if (!acc) return NULL;
+  // w's scale per output channel: y's dimension 1.
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < acc->type.rank; ++d) dims[d] = d == 1 ? acc->type.dims[1] : 1;
+  return grtc_onnx_qdq_dequantize(n, acc, dx, dw, acc->type.rank, dims);
+}
+
+grtc_tvalue_t* grtc_onnx_qdq_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b) {
+  if (!a || !b || a->type.rank == 0 || b->type.rank < 1) return NULL;
+  // b per column: its last dimension, when it is a matrix.
+  uint32_t rb = b->type.rank;
+  const grtc_onnx_dequantized_t *da, *db;
+  if (!grtc_onnx_qdq_operands(n, a, b, rb >= 2 ? (int)rb - 1 : -2, &da, &db)) return NULL;
+  grtc_tvalue_t* inputs[4] = {da->x, db->x, da->zero, db->zero};
+  grtc_tvalue_t* acc = grtc_onnx_delegate(n, grtc_onnx_nn_ops, "MatMulInteger", inputs, 4);
+  int64_t dims[1] = {b->type.dims[rb - 1]};
+  return grtc_onnx_qdq_dequantize(n, acc, da, db, 1, dims);
+}
+
+grtc_tvalue_t* grtc_onnx_qdq_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b,
+                                  bool trans_a, bool trans_b) {
+  // b per column of the product: its dimension 1, or 0 when transposed.
+  const grtc_onnx_dequantized_t *da, *db;
+  if (!a || !b || a->type.rank != 2 || b->type.rank != 2 ||
+      !grtc_onnx_qdq_operands(n, a, b, trans_b ? 0 : 1, &da, &db)) {
+    return NULL;
+  }
+  // As MatMulInteger of (M, K) and (K, N); constant weights are transposed
+  // when the model is compiled.
+  static const int64_t kSwap[2] = {1, 0};
+  grtc_tvalue_t* aq = trans_a ? grtc_onnx_transpose_constant(n, da->x, kSwap) : da->x;
+  grtc_tvalue_t* bq = trans_b ? grtc_onnx_transpose_constant(n, db->x, kSwap) : db->x;
+  grtc_tvalue_t* inputs[4] = {aq, bq, da->zero, db->zero};
+  grtc_tvalue_t* acc = grtc_onnx_delegate(n, grtc_onnx_nn_ops, "MatMulInteger", inputs, 4);
+  int64_t dims[1] = {b->type.dims[trans_b ? 0 : 1]};
+  return grtc_onnx_qdq_dequantize(n, acc, da, db, 1, dims);
 }
 
 const grtc_onnx_op_def_t grtc_onnx_quant_ops[] = {

@@ -60,6 +60,27 @@ def matmul_integer(a, b, za, zb):
     return np.matmul(a64 - za64, b64 - zb64).astype(np.int32)
 
 
+def conv_nchw(x, w, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 1), group=1):
+    """Conv of x (NCHW) with w (OIHW), zero padding, in x's dtype (int64
+    or float64 for exact sums)."""
+    x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    n, c, h, wd = x.shape
+    m, cg, kh, kw = w.shape
+    eh, ew = (kh - 1) * dilations[0] + 1, (kw - 1) * dilations[1] + 1
+    oh, ow = (h - eh) // strides[0] + 1, (wd - ew) // strides[1] + 1
+    y = np.zeros((n, m, oh, ow), x.dtype)
+    mg = m // group
+    for o in range(m):
+        g = o // mg
+        for i in range(oh):
+            for j in range(ow):
+                patch = x[:, g * cg:(g + 1) * cg,
+                          i * strides[0]:i * strides[0] + eh:dilations[0],
+                          j * strides[1]:j * strides[1] + ew:dilations[1]]
+                y[:, o, i, j] = np.tensordot(patch, w[o], axes=([1, 2, 3], [0, 1, 2]))
+    return y
+
+
 def conv_integer(x, w, zx, zw, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 1),
                  group=1):
     """numpy integer reference of ConvInteger (NCHW, OIHW): the convolution
@@ -68,22 +89,7 @@ def conv_integer(x, w, zx, zw, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 
     x64 = x.astype(np.int64) - np.asarray(zx, np.int64)
     zw64 = np.asarray(zw, np.int64)
     w64 = w.astype(np.int64) - (zw64.reshape(-1, 1, 1, 1) if zw64.ndim else zw64)
-    x64 = np.pad(x64, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
-    n, c, h, wd = x64.shape
-    m, cg, kh, kw = w64.shape
-    eh, ew = (kh - 1) * dilations[0] + 1, (kw - 1) * dilations[1] + 1
-    oh, ow = (h - eh) // strides[0] + 1, (wd - ew) // strides[1] + 1
-    y = np.zeros((n, m, oh, ow), np.int64)
-    mg = m // group
-    for o in range(m):
-        g = o // mg
-        for i in range(oh):
-            for j in range(ow):
-                patch = x64[:, g * cg:(g + 1) * cg,
-                            i * strides[0]:i * strides[0] + eh:dilations[0],
-                            j * strides[1]:j * strides[1] + ew:dilations[1]]
-                y[:, o, i, j] = np.tensordot(patch, w64[o], axes=([1, 2, 3], [0, 1, 2]))
-    return y.astype(np.int32)
+    return conv_nchw(x64, w64, strides, pads, dilations, group).astype(np.int32)
 
 
 def conv_cases(root, rng):
@@ -148,6 +154,324 @@ def conv_cases(root, rng):
                   initializers=("w", "w_scale", "w_zero_point", "B") if constant else ())
 
 
+#===----------------------------------------------------------------------===#
+# QDQ models: DequantizeLinear -> Conv/MatMul/Gemm [-> QuantizeLinear], as
+# ONNX Runtime's quantization tools write them, which grt folds into its
+# integer convolution and product. The references follow ONNX's float
+# semantics (dequantize in f32, the op, quantize with rounding half to even
+# and saturation), computed in float64. Power-of-two scales make every
+# value and sum exact in f32, so any correct implementation gives these
+# bits; the one case with other scales keeps every quantized value at
+# least 1e-3 of a step away from a rounding boundary.
+#===----------------------------------------------------------------------===#
+
+# grt-compile's tensor IR after folding must hold an int8 x int8 -> int32
+# convolution or dot_general and no f32 one (run_onnx_tests.py checks
+# grt_expect_ir.txt): a model that silently falls back to f32 fails.
+QDQ_EXPECT_IR = (
+    "dump fold\n"
+    "require stablehlo\\.(convolution|dot_general) .*: \\(tensor<[0-9x]*xi8>, "
+    "tensor<[0-9x]*xi8>\\) -> tensor<[0-9x]*xi32>\n"
+    "forbid stablehlo\\.(convolution|dot_general) .*: \\(tensor<[0-9x]*xf32>\n")
+
+class Graph:
+    """A graph under construction: nodes in order and initializers."""
+
+    def __init__(self):
+        self.nodes, self.inits, self.count = [], [], 0
+
+    def const(self, array, name=None):
+        self.count += 1
+        name = name or "c%d" % self.count
+        self.inits.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(self, op, inputs, out=None, **attrs):
+        self.count += 1
+        out = out or "t%d" % self.count
+        self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
+        return out
+
+    def dq(self, q_name, scale, zero, axis=None):
+        """DequantizeLinear of input q_name with constant scale and zero point
+        (None: no zero point input)."""
+        inputs = [q_name, self.const(np.asarray(scale, np.float32))]
+        if zero is not None:
+            inputs.append(self.const(zero))
+        return self.node("DequantizeLinear", inputs, **({} if axis is None else {"axis": axis}))
+
+    def q(self, x_name, scale, zero, out=None):
+        return self.node("QuantizeLinear", [x_name, self.const(np.float32(scale)),
+                                            self.const(zero)], out=out)
+
+
+def save_graph(root, name, g, inputs, output, expect_ir=QDQ_EXPECT_IR):
+    """inputs: (name, array) graph inputs; output: the array graph output
+    'y' must equal; expect_ir: grt_expect_ir.txt's text."""
+    folder = os.path.join(root, "test_" + name)
+    data = os.path.join(folder, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    infos = [helper.make_tensor_value_info(n, ONNX_TYPES[a.dtype.type], a.shape)
+             for n, a in inputs]
+    out = helper.make_tensor_value_info("y", ONNX_TYPES[output.dtype.type], output.shape)
+    graph = helper.make_graph(g.nodes, name, infos, [out], initializer=g.inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    for i, (n, a) in enumerate(inputs):
+        with open(os.path.join(data, "input_%d.pb" % i), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(output, "y").SerializeToString())
+    with open(os.path.join(folder, "grt_expect_ir.txt"), "w") as f:
+        f.write(expect_ir)
+
+
+def pow2(value):
+    """The power of two nearest |value| (in log scale), as float32."""
+    return np.float32(2.0 ** np.round(np.log2(float(value))))
+
+
+def dequantize(q, scale, zero, axis=None):
+    """DequantizeLinear: (q - zero) * scale in f32, scale and zero point one
+    value or one per dimension |axis| of q."""
+    s = np.asarray(scale, np.float32)
+    z = np.asarray(0 if zero is None else zero).astype(np.float32)
+    if s.ndim == 1:
+        shape = [1] * q.ndim
+        shape[axis] = -1
+        s = s.reshape(shape)
+        z = z.reshape(shape) if z.ndim else z
+    return ((q.astype(np.float32) - z) * s).astype(np.float32)
+
+
+def quantize(v, scale, zero, dtype, margin=None):
+    """QuantizeLinear: saturate(round_half_even(v / scale) + zero). With
+    |margin|, v / scale must lie at least that far from every half step."""
+    r = v.astype(np.float64) / np.float64(np.float32(scale))
+    if margin is not None:
+        distance = np.abs(r - np.floor(r) - 0.5)
+        assert distance.min() > margin, "value within %g of a rounding boundary" % margin
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(r) + float(zero), info.min, info.max).astype(dtype)
+
+
+def conv_f32(x, w, b=None, **attrs):
+    """Conv of f32 x and w with exact sums, rounded to f32 (+ bias)."""
+    y = conv_nchw(x.astype(np.float64), w.astype(np.float64), attrs.get("strides", (1, 1)),
+                  attrs.get("pads", (0, 0, 0, 0)), attrs.get("dilations", (1, 1)),
+                  attrs.get("group", 1)).astype(np.float32)
+    return y if b is None else (y + b.reshape(1, -1, 1, 1)).astype(np.float32)
+
+
+def output_scale(v):
+    """A power-of-two scale that spreads |v| over about +-40 steps (some
+    values saturate)."""
+    return pow2(np.std(v.astype(np.float64)) / 14 + 1e-30)
+
+
+def qdq_weights(g, rng, inputs, name, w, per_axis, axis, with_zero, constant):
+    """DequantizeLinear of weights |w| named |name|: an initializer, or
+    without |constant| a graph input appended to |inputs|. Scales are powers
+    of two, one or (|per_axis|) one per dimension |axis|; zero points random
+    (|with_zero|), else zeros per axis or absent. Returns the result's name,
+    the scale and the zero point."""
+    count, tw = w.shape[axis], w.dtype.type
+    sw = (np.array([pow2(v) for v in rng.uniform(0.002, 0.05, count)], np.float32)
+          if per_axis else pow2(0.01))
+    zw = (ints(rng, tw, (count,) if per_axis else ()) if with_zero
+          else (np.zeros((count,), tw) if per_axis else None))
+    if constant:
+        w_name = g.const(w, name)
+    else:
+        w_name = name
+        inputs.append((name, w))
+    return g.dq(w_name, sw, zw, axis=axis if per_axis else None), sw, zw
+
+
+def qdq_conv_cases(root, rng):
+    # (name, x type, x shape, w type, w shape, w per channel?, zero points of
+    # w?, constant w?, int32 bias?, relu?, output type (None: f32), attributes)
+    cases = [
+        ("conv_u8_i8_q", np.uint8, (1, 3, 9, 9), np.int8, (8, 3, 3, 3), False, False, True,
+         False, False, np.uint8, {"pads": [1, 1, 1, 1]}),
+        ("conv_i8_per_channel_bias_relu_q", np.int8, (2, 4, 10, 11), np.int8, (6, 4, 3, 3),
+         True, True, True, True, True, np.int8, {"pads": [1, 0, 1, 2], "strides": [2, 2]}),
+        ("conv_u8_depthwise_u8_weights", np.uint8, (1, 5, 8, 8), np.uint8, (5, 1, 3, 3), True,
+         True, True, False, False, None, {"pads": [2, 2, 2, 2], "dilations": [2, 2],
+                                          "group": 5}),
+        ("conv_i8_runtime_weights_grouped", np.int8, (1, 4, 7, 7), np.int8, (6, 2, 3, 3),
+         False, True, False, False, False, None, {"group": 2}),
+        ("conv_u8_k_past_512_q", np.uint8, (1, 64, 6, 6), np.int8, (8, 64, 3, 3), True, False,
+         True, True, False, np.uint8, {"pads": [1, 1, 1, 1]}),
+    ]
+    for name, tx, sx_shape, tw, sw_shape, per_channel, w_zero, constant, int_bias, relu, ty, \
+            attrs in cases:
+        m = sw_shape[0]
+        x, w = ints(rng, tx, sx_shape), ints(rng, tw, sw_shape)
+        if tw == np.int8:
+            w = np.maximum(w, -127).astype(np.int8)  # symmetric weights, as quantizers make
+        zx = ints(rng, tx, ())
+        sx = pow2(rng.uniform(0.01, 0.1))
+        g = Graph()
+        inputs = [("x", x)]
+        xf = g.dq("x", sx, zx)
+        wf, sw, zw = qdq_weights(g, rng, inputs, "w", w, per_channel, 0, w_zero, constant)
+        x_ref = dequantize(x, sx, zx)
+        w_ref = dequantize(w, sw, zw, 0)
+        conv_inputs = [xf, wf]
+        bias_ref = None
+        if int_bias:
+            # ONNX Runtime's bias: int32 with scale x_scale * w_scale.
+            bias = rng.integers(-20000, 20000, size=(m,)).astype(np.int32)
+            sb = (sx * sw).astype(np.float32)
+            conv_inputs.append(g.dq(g.const(bias), sb, np.zeros(sb.shape, np.int32),
+                                    axis=0 if per_channel else None))
+            bias_ref = dequantize(bias, sb, 0, 0)
+        full = dict(attrs, kernel_shape=list(sw_shape[2:]))
+        y_name = g.node("Conv", conv_inputs, out=None if relu or ty else "y", **full)
+        y = conv_f32(x_ref, w_ref, bias_ref, **attrs)
+        if relu:
+            y_name = g.node("Relu", [y_name], out=None if ty else "y")
+            y = np.maximum(y, 0)
+        if ty:
+            sy, zy = output_scale(y), ints(rng, ty, ())
+            g.q(y_name, sy, zy, out="y")
+            y = quantize(y, sy, zy, ty)
+        save_graph(root, "grt_qdq_" + name, g, inputs, y)
+
+
+def qdq_matmul_cases(root, rng):
+    # MatMul: (name, a type, a shape, b type, b shape, b per column?, zero
+    # points of b?, constant b?, output type (None: f32))
+    for name, ta, sa_shape, tb, sb_shape, per_column, b_zero, constant, ty in [
+            ("matmul_u8_i8_per_column_q", np.uint8, (2, 5, 32), np.int8, (32, 16), True, False,
+             True, np.uint8),
+            ("matmul_i8_u8_runtime", np.int8, (6, 40), np.uint8, (40, 9), False, True, False,
+             None),
+            ("matmul_i8_vector_rhs", np.int8, (4, 24), np.int8, (24,), False, True, True, None)]:
+        a, b = ints(rng, ta, sa_shape), ints(rng, tb, sb_shape)
+        za = ints(rng, ta, ())
+        sa = pow2(0.05)
+        g = Graph()
+        inputs = [("a", a)]
+        af = g.dq("a", sa, za)
+        bf, sb, zb = qdq_weights(g, rng, inputs, "b", b, per_column, len(sb_shape) - 1, b_zero,
+                                 constant)
+        g.node("MatMul", [af, bf], out=None if ty else "y")
+        y = np.matmul(dequantize(a, sa, za).astype(np.float64),
+                      dequantize(b, sb, zb, len(sb_shape) - 1).astype(np.float64))
+        y = y.astype(np.float32)
+        if ty:
+            sy, zy = output_scale(y), ints(rng, ty, ())
+            g.q(g.nodes[-1].output[0], sy, zy, out="y")
+            y = quantize(y, sy, zy, ty)
+        save_graph(root, "grt_qdq_" + name, g, inputs, y)
+    # Gemm: weights (N, K) with transB and per output channel, as ONNX
+    # Runtime's quantizer writes a Linear layer; and transA with alpha and
+    # beta.
+    for name, trans_a, trans_b, alpha, beta, ty in [
+            ("gemm_transb_per_channel_q", False, True, 1.0, 1.0, np.int8),
+            ("gemm_transa_alpha_beta", True, False, 0.5, 2.0, None)]:
+        m, k, n = 6, 40, 12
+        a = ints(rng, np.uint8, (k, m) if trans_a else (m, k))
+        b = np.maximum(ints(rng, np.int8, (n, k) if trans_b else (k, n)), -127).astype(np.int8)
+        za = ints(rng, np.uint8, ())
+        sa = pow2(0.02)
+        sb = np.array([pow2(v) for v in rng.uniform(0.002, 0.05, n)], np.float32)
+        axis = 0 if trans_b else 1
+        c = (rng.integers(-64, 64, size=(n,) if trans_b else (m, n)) / 16).astype(np.float32)
+        g = Graph()
+        af = g.dq("a", sa, za)
+        bf = g.dq(g.const(b, "b"), sb, np.zeros((n,), np.int8), axis=axis)
+        g.node("Gemm", [af, bf, g.const(c)], out=None if ty else "y", transA=int(trans_a),
+               transB=int(trans_b), alpha=alpha, beta=beta)
+        af_ref = dequantize(a, sa, za).astype(np.float64)
+        bf_ref = dequantize(b, sb, None, axis).astype(np.float64)
+        y = np.matmul(af_ref.T if trans_a else af_ref, bf_ref.T if trans_b else bf_ref)
+        y = (np.float32(alpha) * y.astype(np.float32) + np.float32(beta) * c).astype(np.float32)
+        if ty:
+            sy, zy = output_scale(y), ints(rng, ty, ())
+            g.q(g.nodes[-1].output[0], sy, zy, out="y")
+            y = quantize(y, sy, zy, ty)
+        save_graph(root, "grt_qdq_" + name, g, [("a", a)], y)
+    # Scales as calibration gives them (not powers of two): the product
+    # and the quantization round in f32, the reference sums exactly; the
+    # data keeps every result 1e-3 of a step from a rounding boundary.
+    for attempt in range(100):
+        a, b = ints(rng, np.uint8, (8, 64)), np.maximum(ints(rng, np.int8, (64, 10)), -127)
+        b = b.astype(np.int8)
+        za, sa = np.uint8(119), np.float32(0.0137)
+        sb = rng.uniform(0.002, 0.01, 10).astype(np.float32)
+        y = np.matmul(dequantize(a, sa, za).astype(np.float64),
+                      dequantize(b, sb, None, 1).astype(np.float64)).astype(np.float32)
+        sy, zy = np.float32(0.0713), np.uint8(131)
+        try:
+            want = quantize(y, sy, zy, np.uint8, margin=1e-3)
+        except AssertionError:
+            continue
+        break
+    g = Graph()
+    g.node("MatMul", [g.dq("a", sa, za), g.dq(g.const(b, "b"), sb, np.zeros(10, np.int8),
+                                              axis=1)])
+    g.q(g.nodes[-1].output[0], sy, zy, out="y")
+    save_graph(root, "grt_qdq_matmul_calibrated_scales_q", g, [("a", a)], want)
+
+
+def qdq_cnn_case(root, rng):
+    """A small int8 CNN as ONNX Runtime's static quantization writes it:
+    f32 image -> QuantizeLinear -> [DQ -> Conv(+int32 bias) -> Relu -> Q] x 2
+    -> DQ -> GlobalAveragePool -> Q -> DQ -> Flatten -> DQ Gemm -> Q (int8
+    logits); per-channel int8 weights, uint8 activations."""
+    g = Graph()
+    x = (rng.standard_normal((1, 3, 16, 16)) * 0.5).astype(np.float32)
+    s0, z0 = pow2(1 / 64), np.uint8(128)
+    t = g.q("x", s0, z0)
+    v = quantize(x, s0, z0, np.uint8)
+    scale, zero = s0, z0
+    for cin, cout, stride in [(3, 8, 1), (8, 16, 2)]:
+        w = np.maximum(ints(rng, np.int8, (cout, cin, 3, 3)), -127).astype(np.int8)
+        sw = np.array([pow2(u) for u in rng.uniform(0.002, 0.01, cout)], np.float32)
+        sb = (scale * sw).astype(np.float32)
+        bias = rng.integers(-3000, 3000, size=(cout,)).astype(np.int32)
+        attrs = {"pads": [1, 1, 1, 1], "strides": [stride, stride]}
+        c = g.node("Conv", [g.dq(t, scale, zero), g.dq(g.const(w), sw, np.zeros(cout, np.int8),
+                                                      axis=0),
+                            g.dq(g.const(bias), sb, np.zeros(cout, np.int32), axis=0)],
+                   kernel_shape=[3, 3], **attrs)
+        f = np.maximum(conv_f32(dequantize(v, scale, zero), dequantize(w, sw, None, 0),
+                                dequantize(bias, sb, 0, 0), **attrs), 0)
+        scale, zero = output_scale(f) / 2, np.uint8(0)
+        t = g.q(g.node("Relu", [c]), scale, zero)
+        v = quantize(f, scale, zero, np.uint8)
+    pooled = np.mean(dequantize(v, scale, zero).astype(np.float64), axis=(2, 3),
+                     keepdims=True).astype(np.float32)
+    t = g.node("GlobalAveragePool", [g.dq(t, scale, zero)])
+    scale = output_scale(pooled)
+    t = g.q(t, scale, zero)
+    v = quantize(pooled, scale, zero, np.uint8)
+    w = np.maximum(ints(rng, np.int8, (10, 16)), -127).astype(np.int8)
+    sw = np.array([pow2(u) for u in rng.uniform(0.002, 0.01, 10)], np.float32)
+    sb = (scale * sw).astype(np.float32)
+    bias = rng.integers(-3000, 3000, size=(10,)).astype(np.int32)
+    t = g.node("Gemm", [g.node("Flatten", [g.dq(t, scale, zero)]),
+                        g.dq(g.const(w), sw, np.zeros(10, np.int8), axis=0),
+                        g.dq(g.const(bias), sb, np.zeros(10, np.int32), axis=0)], transB=1)
+    logits = (np.matmul(dequantize(v, scale, zero).reshape(1, 16).astype(np.float64),
+                        dequantize(w, sw, None, 0).T.astype(np.float64)).astype(np.float32) +
+              dequantize(bias, sb, 0, 0)).astype(np.float32)
+    sy, zy = output_scale(logits), np.int8(0)
+    g.q(t, sy, zy, out="y")
+    save_graph(root, "grt_qdq_cnn", g, [("x", x)], quantize(logits, sy, zy, np.int8))
+
+
+def qdq_cases(root, rng):
+    qdq_conv_cases(root, rng)
+    qdq_matmul_cases(root, rng)
+    qdq_cnn_case(root, rng)
+
+
 def main():
     root = sys.argv[1]
     rng = np.random.default_rng(15)
@@ -191,6 +515,7 @@ def main():
                   ("y_scale", np.array(sy)), ("y_zero_point", zy)]
         save_case(root, "grt_qlinearmatmul_" + name, "QLinearMatMul", inputs, y)
     conv_cases(root, rng)
+    qdq_cases(root, rng)
 
 
 if __name__ == "__main__":

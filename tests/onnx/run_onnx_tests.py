@@ -9,6 +9,12 @@ integers and bools, shapes and dtypes included.
                     [--compile-flag=--target=cpu,vulkan] [--jobs N]
                     [--filter REGEX] [--update] SUITE_DIR...
 
+A case folder may hold grt_expect_ir.txt: "dump PASS" (a --dump-after
+name), then "require REGEX" and "forbid REGEX" lines; the case compiles
+with --dump-after=PASS and fails unless each required pattern matches a
+line of the dump and no forbidden one does (tests/onnx/quant_models.py
+uses it to show that QDQ models run on integer ops, not f32).
+
 Every test_* folder under each SUITE_DIR is a case. A case that fails must
 be listed in the exceptions file ("name: reason", '#' comments); a listed
 case that passes is an error too, so the file always says exactly what
@@ -111,6 +117,43 @@ def compare(name, got, want):
     return None
 
 
+def parse_expect_ir(text, path):
+    """grt_expect_ir.txt's |text|: (dump pass, [(require?, compiled regex)])."""
+    dump, patterns = None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "dump" and rest:
+            dump = rest.strip()
+        elif word in ("require", "forbid") and rest:
+            patterns.append((word == "require", re.compile(rest)))
+        else:
+            raise ValueError("%s:%d: expected 'dump PASS', 'require REGEX' or "
+                             "'forbid REGEX', got %r" % (path, number, line))
+    if dump is None:
+        raise ValueError("%s: no 'dump PASS' line" % path)
+    return dump, patterns
+
+
+def read_expect_ir(path):
+    with open(path) as f:
+        return parse_expect_ir(f.read(), path)
+
+
+def check_ir(text, patterns):
+    """The first broken expectation of |patterns| on the dump |text|, or None."""
+    lines = text.splitlines()
+    for required, pattern in patterns:
+        found = next((line for line in lines if pattern.search(line)), None)
+        if required and found is None:
+            return "no line of the dump matches %r" % pattern.pattern
+        if not required and found is not None:
+            return "the dump has %r, which matches forbidden %r" % (found.strip()[:160],
+                                                                 pattern.pattern)
+    return None
+
+
 def run_case(args, case_dir):
     try:
         return run_case_checked(args, case_dir)
@@ -125,12 +168,20 @@ def run_case_checked(args, case_dir):
     vmfb = os.path.join(work, "model.vmfb")
     compile_cmd = [args.grt_compile, os.path.join(case_dir, "model.onnx"), "-o", vmfb]
     compile_cmd += args.compile_flag
+    expect_path = os.path.join(case_dir, "grt_expect_ir.txt")
+    expect = read_expect_ir(expect_path) if os.path.exists(expect_path) else None
+    if expect:
+        compile_cmd.append("--dump-after=" + expect[0])
     try:
         p = subprocess.run(compile_cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return name, "compile: timed out after 300 s"
     if p.returncode != 0:
         return name, "compile: " + first_line(p.stderr)
+    if expect:
+        problem = check_ir(p.stdout, expect[1])
+        if problem:
+            return name, "compile: --dump-after=%s: %s" % (expect[0], problem)
     model = onnx.load(os.path.join(case_dir, "model.onnx"), load_external_data=False)
     initializers = {t.name for t in model.graph.initializer}
     graph_inputs = [i for i in model.graph.input if i.name not in initializers]

@@ -9,10 +9,14 @@ compares grt's outputs with PyTorch's on the same inputs.
 Models: resnet18 and mobilenet_v2 (torchvision), a small detector (strided
 and grouped convs, upsample, concat, pools, sigmoid), a 2-layer transformer
 encoder with an embedding (also exported with a symbolic batch and compiled
-with --onnx-input-shape), and an LSTM+GRU (over 10 steps, unrolled, and over
+with --onnx-input-shape), a small CNN quantized by PyTorch's eager
+post-training quantization (exported as a QDQ model: within one output
+step of PyTorch's, and its folded IR must hold int8 convolutions and no
+f32 ones), and an LSTM+GRU (over 10 steps, unrolled, and over
 40 steps, run as a loop). Benchmark models, checked only when --only names
-them: resnet50, mobilenet_v3_large, mobilenet_v3_small and a MobileBERT-like
-encoder at seq 384 (BENCH_ONLY). Nothing is committed: the
+them: resnet50, mobilenet_v3_large, mobilenet_v3_small, a MobileBERT-like
+encoder at seq 384 and torchvision's ResNet-18 quantized as quantized_cnn
+(BENCH_ONLY). Nothing is committed: the
 .onnx files are made at test time in --work. --export-only writes
 NAME.onnx and NAME.input*.npy / NAME.expected*.npy and stops (the samples
 and benchmarks use it). Exit status 0 when every model matches.
@@ -25,6 +29,9 @@ import sys
 import numpy as np
 import torch
 import torch.nn as nn
+
+from quant_models import QDQ_EXPECT_IR
+from run_onnx_tests import check_ir, parse_expect_ir
 
 RTOL = 1e-3
 ATOL = 1e-4
@@ -124,13 +131,65 @@ class MobileBertLike(nn.Module):
         return x
 
 
+class QuantizedCnn(nn.Module):
+    """A small CNN for PyTorch's eager post-training quantization (QuantStub
+    and DeQuantStub around conv+relu, conv+relu, pool, linear): exported, it
+    is the QDQ model users bring (QuantizeLinear, DequantizeLinear around
+    each Conv and Gemm), which grt folds into its integer ops."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant = torch.quantization.QuantStub()
+        self.dequant = torch.quantization.DeQuantStub()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.relu1 = nn.ReLU()
+        self.conv2 = nn.Conv2d(16, 32, 3, stride=2, padding=1)
+        self.relu2 = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(32, 10)
+
+    def fuse_model(self):
+        torch.quantization.fuse_modules(self, [["conv1", "relu1"], ["conv2", "relu2"]],
+                                        inplace=True)
+
+    def forward(self, x):
+        x = self.relu1(self.conv1(self.quant(x)))
+        x = self.relu2(self.conv2(x))
+        return self.dequant(self.fc(torch.flatten(self.pool(x), 1)))
+
+
+def quantize_eager(model, make_input):
+    """PyTorch's eager post-training static quantization (qnnpack: per-tensor
+    uint8 activations and int8 weights) of a model with fuse_model (conv,
+    batch norm and relu fused, as torchvision's quantizable models have),
+    calibrated on 8 inputs."""
+    torch.backends.quantized.engine = "qnnpack"
+    model.qconfig = torch.quantization.get_default_qconfig("qnnpack")
+    model.fuse_model()
+    torch.quantization.prepare(model, inplace=True)
+    with torch.no_grad():
+        for _ in range(8):
+            model(make_input())
+    return torch.quantization.convert(model, inplace=True)
+
+
+# Quantized models: compared with PyTorch within this many steps of the
+# output's quantization (PyTorch's kernels requantize in fixed point, ONNX
+# in f32, so a value on a rounding boundary may land one step apart, and
+# through ResNet-18's 20 layers such steps add up), and their folded
+# tensor IR must show the integer ops and no f32 ones (as quant_models.py's
+# QDQ cases).
+QUANTIZED = {"quantized_cnn": 1, "quantized_resnet18": 3}
+
 # Benchmark models (bench/onnx/run.sh): larger than the test models, so the
 # onnx_torch_models test checks them only when --only names them.
-BENCH_ONLY = ("resnet50", "mobilenet_v3_large", "mobilenet_v3_small", "mobilebert")
+BENCH_ONLY = ("resnet50", "mobilenet_v3_large", "mobilenet_v3_small", "mobilebert",
+              "quantized_resnet18")
 
 
 def make_models():
     import torchvision
+    import torchvision.models.quantization
     return {
         "resnet18": (lambda: torchvision.models.resnet18(), lambda: torch.randn(1, 3, 224, 224)),
         "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(),
@@ -144,6 +203,13 @@ def make_models():
         "detector": (Detector, lambda: torch.randn(1, 3, 128, 128)),
         "encoder": (Encoder, lambda: torch.randint(0, 100, (1, 16))),
         "recurrent": (Recurrent, lambda: torch.randn(1, 10, 8)),
+        "quantized_cnn": (QuantizedCnn, lambda: torch.randn(1, 3, 32, 32)),
+        # torchvision's quantizable ResNet-18 (QuantStub, fused conv+bn+relu,
+        # quantized adds), quantized as quantized_cnn: bench/onnx/qdq.sh
+        # times it against resnet18 in f32.
+        "quantized_resnet18": (
+            lambda: torchvision.models.quantization.resnet18(quantize=False),
+            lambda: torch.randn(1, 3, 224, 224)),
         # Longer than 16 steps: the importer runs the cells in a while loop
         # instead of unrolling them.
         "recurrent_long": (Recurrent, lambda: torch.randn(1, 40, 8)),
@@ -165,6 +231,8 @@ def export(name, work):
             if isinstance(m, nn.BatchNorm2d):
                 m.running_mean.uniform_(-0.5, 0.5)
                 m.running_var.uniform_(0.5, 1.5)
+    if name in QUANTIZED:
+        model = quantize_eager(model, make_input)
     x = make_input()
     with torch.no_grad():
         expected = model(x)
@@ -181,15 +249,36 @@ def export(name, work):
     return path, len(expected)
 
 
+def output_step(work, name):
+    """The scale of the last DequantizeLinear of the exported NAME.onnx: the
+    output's quantization step."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(os.path.join(work, name + ".onnx"))
+    constants = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant":
+            constants[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    last = [n for n in model.graph.node if n.op_type == "DequantizeLinear"][-1]
+    return float(np.max(constants[last.input[1]]))
+
+
 def check(args, name):
     path, count = export(name, args.work)
     vmfb = os.path.join(args.work, name + ".vmfb")
     entry = make_models()[name]
     flags = entry[3] if len(entry) > 3 else []
+    expect = parse_expect_ir(QDQ_EXPECT_IR, "quant_models.py") if name in QUANTIZED else None
+    if expect:
+        flags = flags + ["--dump-after=" + expect[0]]
     p = subprocess.run([args.grt_compile, path, "-o", vmfb] + flags, capture_output=True,
                        text=True)
     if p.returncode != 0:
         return "compile: " + p.stderr.strip()[:400]
+    if expect:
+        problem = check_ir(p.stdout, expect[1])
+        if problem:
+            return "compile: --dump-after=%s: %s" % (expect[0], problem)
     cmd = [args.grt_run, "--module=" + vmfb, "--function=main", "--device=" + args.device,
            "--input=@" + os.path.join(args.work, name + ".input0.npy")]
     outs = [os.path.join(args.work, "%s.out%d.npy" % (name, i)) for i in range(count)]
@@ -198,6 +287,7 @@ def check(args, name):
     if p.returncode != 0:
         return "run: " + p.stderr.strip()[:400]
     worst = 0.0
+    step = output_step(args.work, name) * QUANTIZED[name] if name in QUANTIZED else 0.0
     for i, out in enumerate(outs):
         got = np.load(out)
         want = np.load(os.path.join(args.work, "%s.expected%d.npy" % (name, i)))
@@ -205,9 +295,13 @@ def check(args, name):
             return "output %d: shape %s, expected %s" % (i, got.shape, want.shape)
         err = np.abs(got.astype(np.float64) - want)
         bound = ATOL + RTOL * np.abs(want)
+        if name in QUANTIZED:
+            bound = np.maximum(bound, 1.001 * step)
         if not (err <= bound).all():
-            return "output %d: %d of %d elements outside rtol %g atol %g (max error %g)" % (
-                i, int((err > bound).sum()), err.size, RTOL, ATOL, float(err.max()))
+            return "output %d: %d of %d elements outside rtol %g atol %g%s (max error %g)" % (
+                i, int((err > bound).sum()), err.size, RTOL, ATOL,
+                " or %d output steps (%g)" % (QUANTIZED[name], step) if name in QUANTIZED
+                else "", float(err.max()))
         worst = max(worst, float(err.max()))
     print("  %s: %d outputs match PyTorch (max abs error %.3g)" % (name, count, worst))
     return None
