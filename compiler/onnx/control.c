@@ -540,10 +540,6 @@ static bool grtc_onnx_expect_shape(grtc_onnx_node_t* n, grtc_tvalue_t* v, const 
                          grtc_onnx_fmt_type(&want, bw)));
 }
 
-// The optional input |index| (NULL when absent).
-static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
-  return index < n->input_count ? n->inputs[index] : NULL;
-}
 
 // What one direction's cell step needs: the cell, its activations (f, g,
 // h), the recurrent weights and biases, peepholes, clip, the sequence

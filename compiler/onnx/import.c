@@ -617,6 +617,10 @@ bool grtc_onnx_axis(grtc_onnx_node_t* n, const char* what, int64_t axis, uint32_
   return true;
 }
 
+grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
+  return index < n->input_count ? n->inputs[index] : NULL;
+}
+
 grtc_tvalue_t* grtc_onnx_input(grtc_onnx_node_t* n, uint32_t index) {
   if (index < n->input_count && n->inputs[index]) return n->inputs[index];
   grtc_onnx_note(n, grtc_onnx_error(n, "input %u is required", index));

@@ -137,6 +137,9 @@ bool grtc_onnx_axis(grtc_onnx_node_t* n, const char* what, int64_t axis,
 
 // Input |index| must be present; an error naming it otherwise.
 grtc_tvalue_t* grtc_onnx_input(grtc_onnx_node_t* n, uint32_t index);
+// Optional input |index|: the value, or NULL when the node leaves it out
+// (not given, or an empty name).
+grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index);
 
 // True and the values of |value| when it is a constant of an integer type
 // (or i1): the integer inputs (Reshape's shape, Slice's starts) that the

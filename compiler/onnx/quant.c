@@ -5,10 +5,6 @@
 #include "compiler/onnx/internal.h"
 
 
-// Input |index| when the node gives it, else NULL.
-static grtc_tvalue_t* grtc_onnx_optional(grtc_onnx_node_t* n, uint32_t index) {
-  return index < n->input_count ? n->inputs[index] : NULL;
-}
 
 // The range of the quantized type |elem|; false for types the quantize
 // ops do not produce.
