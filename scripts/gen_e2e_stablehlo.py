@@ -6262,6 +6262,129 @@ def gen_complex():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Fourier transforms
+#===----------------------------------------------------------------------===#
+
+# (fft_type, numpy transform over the last len(lengths) axes)
+FFT_NUMPY = {
+    "FFT": lambda x, lengths: np.fft.fftn(x, axes=range(-len(lengths), 0)),
+    "IFFT": lambda x, lengths: np.fft.ifftn(x, axes=range(-len(lengths), 0)),
+    "RFFT": lambda x, lengths: np.fft.rfftn(x, axes=range(-len(lengths), 0)),
+    "IRFFT": lambda x, lengths: np.fft.irfftn(x, s=lengths, axes=range(-len(lengths), 0)),
+}
+
+
+def fft_input(rng, fft_type, shape, lengths, elem):
+    """An operand for |fft_type| whose real side has |shape|: complex values
+    for FFT/IFFT; a real signal for RFFT; for IRFFT the rfftn of a real
+    signal (a Hermitian spectrum, as the inverse expects)."""
+    part = CPART.get(elem, elem)
+    if fft_type == "RFFT":
+        return array(rng.uniform(-1, 1, shape), part)
+    if fft_type == "IRFFT":
+        real = rng.uniform(-1, 1, shape)
+        return carray(FFT_NUMPY["RFFT"](real, lengths), elem)
+    return carray(rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape), elem)
+
+
+def fft_op(f, x, fft_type, lengths, in_type, out_type, form):
+    if form == "pretty":
+        return f.op("stablehlo.fft %s, type = %s, length = [%s] : (%s) -> %s"
+                    % (x, fft_type, ", ".join(str(n) for n in lengths), in_type, out_type))
+    if form == "dense":
+        attr = "dense<[%s]> : tensor<%dxi64>" % (", ".join(str(n) for n in lengths),
+                                                 len(lengths))
+    else:
+        attr = "array<i64: %s>" % ", ".join(str(n) for n in lengths)
+    return f.op("\"stablehlo.fft\"(%s) {fft_length = %s, fft_type = #stablehlo<fft_type %s>}"
+                " : (%s) -> %s" % (x, attr, fft_type, in_type, out_type))
+
+
+def fft_case(f, rng, fft_type, shape, lengths, elem, form="pretty"):
+    """One transform of an operand whose real side has |shape|, against
+    numpy's in complex128 / float64."""
+    part = CPART[elem]
+    x = fft_input(rng, fft_type, shape, lengths, elem)
+    ref = FFT_NUMPY[fft_type](x.astype(np.complex128 if np.iscomplexobj(x) else np.float64),
+                              lengths)
+    in_elem = part if fft_type == "RFFT" else elem
+    out_elem = part if fft_type == "IRFFT" else elem
+    xv = f.input(x, in_elem)
+    r = fft_op(f, xv, fft_type, lengths, t(x, in_elem), t(ref, out_elem), form)
+    # Each output sums n products of inputs up to |x|: the rounding grows
+    # with n (inverse transforms divide by n again).
+    n = int(np.prod(lengths))
+    scale = float(np.max(np.abs(x))) * (n if fft_type in ("FFT", "RFFT") else 1)
+    atol = (2e-6 if part == "f32" else 1e-14) * max(scale, 1.0) * max(math.log2(n), 1)
+    rtol = 1e-5 if part == "f32" else 1e-12
+    if fft_type == "IRFFT":
+        f.expect(r, round_to(part, ref), part, atol, rtol)
+    else:
+        f.expect(r, ref.astype(DTYPES[elem]), elem, atol, rtol)
+
+
+def gen_fft():
+    rng = np.random.default_rng(16)
+    funcs = []
+    # (fft_type, real-side shape, fft_length)
+    cases = [
+        ("FFT", (8,), (8,)), ("FFT", (3, 5), (5,)), ("FFT", (2, 4, 6), (4, 6)),
+        ("FFT", (2, 3, 4), (2, 3, 4)), ("FFT", (1,), (1,)), ("FFT", (64,), (64,)),
+        ("IFFT", (8,), (8,)), ("IFFT", (2, 7), (7,)), ("IFFT", (3, 4, 5), (4, 5)),
+        ("IFFT", (2, 2, 3), (2, 2, 3)),
+        ("RFFT", (8,), (8,)), ("RFFT", (7,), (7,)), ("RFFT", (3, 6), (6,)),
+        ("RFFT", (2, 4, 6), (4, 6)), ("RFFT", (3, 4, 5), (3, 4, 5)), ("RFFT", (1,), (1,)),
+        ("RFFT", (2, 128), (128,)),
+        ("IRFFT", (8,), (8,)), ("IRFFT", (7,), (7,)), ("IRFFT", (3, 6), (6,)),
+        ("IRFFT", (2, 4, 6), (4, 6)), ("IRFFT", (2, 3, 5), (2, 3, 5)), ("IRFFT", (2,), (2,)),
+    ]
+    for elem in ("complex<f32>", "complex<f64>"):
+        suffix = "c64" if elem == "complex<f32>" else "c128"
+        for fft_type in ("FFT", "IFFT", "RFFT", "IRFFT"):
+            f = Func("test_%s_%s" % (fft_type.lower(), suffix))
+            for kind, shape, lengths in cases:
+                if kind == fft_type:
+                    fft_case(f, rng, kind, shape, lengths, elem)
+            funcs.append(f.text(comment="%s of %s over 1 to 3 trailing dims (odd and even "
+                                "lengths, batch dims) against numpy.fft." % (fft_type, elem)))
+    f = Func("test_fft_generic_forms")
+    fft_case(f, rng, "FFT", (2, 4), (4,), "complex<f32>", form="generic")
+    fft_case(f, rng, "RFFT", (6,), (6,), "complex<f32>", form="dense")
+    fft_case(f, rng, "IRFFT", (3, 4), (3, 4), "complex<f64>", form="generic")
+    funcs.append(f.text(comment="The generic form, with fft_length as array<i64: ...> and "
+                        "as dense<...> : tensor<Nxi64>."))
+    # An RFFT then an IRFFT of its result gives the signal back; an FFT of a
+    # real signal made complex agrees with its RFFT's half spectrum.
+    f = Func("test_fft_round_trip")
+    x = array(rng.uniform(-1, 1, (3, 10)), "f32")
+    xv = f.input(x, "f32")
+    spectrum = fft_op(f, xv, "RFFT", (10,), "tensor<3x10xf32>",
+                      "tensor<3x6xcomplex<f32>>", "pretty")
+    back = fft_op(f, spectrum, "IRFFT", (10,), "tensor<3x6xcomplex<f32>>",
+                  "tensor<3x10xf32>", "pretty")
+    f.expect(back, x, "f32", 1e-5, 1e-5)
+    zero = f.op("stablehlo.constant dense<0.0> : tensor<3x10xf32>")
+    z = f.op("stablehlo.complex %s, %s : tensor<3x10xcomplex<f32>>" % (xv, zero))
+    full = fft_op(f, z, "FFT", (10,), "tensor<3x10xcomplex<f32>>",
+                  "tensor<3x10xcomplex<f32>>", "pretty")
+    half = f.op("stablehlo.slice %s [0:3, 0:6] : (tensor<3x10xcomplex<f32>>) -> "
+                "tensor<3x6xcomplex<f32>>" % full)
+    f.expect(half, np.fft.rfft(x.astype(np.float64)).astype(np.complex64), "complex<f32>",
+             1e-4, 1e-5)
+    funcs.append(f.text(comment="IRFFT(RFFT(x)) = x; FFT of (x, 0) begins with RFFT(x)."))
+
+    f = Func("fail_fft")
+    x = carray([1, 2j, -1, 0.5], "complex<f32>")
+    xv = f.input(x, "complex<f32>")
+    r = fft_op(f, xv, "FFT", (4,), "tensor<4xcomplex<f32>>", "tensor<4xcomplex<f32>>",
+               "pretty")
+    # The inverse transform's result (conjugate kernel, unscaled) instead.
+    f.expect(r, (np.fft.ifft(x) * 4).astype(np.complex64), "complex<f32>", 1e-5, 1e-5)
+    funcs.append(f.text(comment="Must fail: the expectation is the inverse transform."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -6359,6 +6482,9 @@ FAMILIES = [
      "complex<f32> and complex<f64>: arithmetic, math functions, abs, real,\n"
      "imag, complex, convert, compare EQ/NE, dot_general, reduce, data\n"
      "movement and complex arguments of calls, against numpy's complex128."),
+    ("fft", gen_fft,
+     "stablehlo.fft: FFT, IFFT, RFFT and IRFFT over 1 to 3 trailing dims of\n"
+     "complex<f32>/complex<f64> (f32/f64 on the real side), against numpy.fft."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

@@ -1,0 +1,151 @@
+// stablehlo.fft as matrix products (fft.h).
+#include "compiler/stablehlo/fft.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/stablehlo/compose_ops.h"
+#include "compiler/tensor/eval.h"
+
+#define GRTC_FFT_TWO_PI 6.28318530717958647692
+
+// The rows x cols constant whose element (i, j) is
+// scale * w_i * cos(2 pi i j / n) (sin when |sine|), of element type |elem|.
+// w_i is 1, except with |half_spectrum| (the rows are the first n/2 + 1
+// frequencies of a real signal's spectrum): 2 for the rows whose conjugate
+// twin (n - i) is not among them.
+static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int64_t rows,
+                                      int64_t cols, int64_t n, bool sine, double scale,
+                                      bool half_spectrum) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  size_t size = grtc_elem_byte_size(elem);
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, (size_t)(rows * cols) * size);
+  if (!data) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for an FFT matrix");
+    return NULL;
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    double weight = scale;
+    if (half_spectrum && i != 0 && 2 * i != n) weight *= 2.0;
+    for (int64_t j = 0; j < cols; ++j) {
+      // The angle from the product reduced mod n: exact for every length.
+      double angle = GRTC_FFT_TWO_PI * (double)((i * j) % n) / (double)n;
+      grtc_scalar_value_t v;
+      v.f = weight * (sine ? sin(angle) : cos(angle));
+      grtc_eval_store(elem, v, data + (size_t)(i * cols + j) * size);
+    }
+  }
+  grtc_ttype_t type;
+  memset(&type, 0, sizeof(type));
+  type.elem = elem;
+  type.rank = 2;
+  type.dims[0] = rows;
+  type.dims[1] = cols;
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &type);
+  if (r) {
+    r->def->attrs.constant.data = data;
+    r->def->attrs.constant.size = (size_t)(rows * cols) * size;
+  }
+  return r;
+}
+
+// |x| with dim |dim| (of length w's rows) replaced by its product with |w|:
+// y[.., j, ..] = sum_i x[.., i, ..] w[i, j].
+static grtc_tvalue_t* grtc_fft_apply(grtc_chlo_math_t* m, grtc_tvalue_t* x, uint32_t dim,
+                                     grtc_tvalue_t* w) {
+  if (!x || !w) return NULL;
+  uint32_t rank = x->type.rank;
+  // dot_general puts x's other dims first and w's columns last.
+  grtc_ttype_t type = x->type;
+  for (uint32_t d = dim; d + 1 < rank; ++d) type.dims[d] = x->type.dims[d + 1];
+  type.dims[rank - 1] = w->type.dims[1];
+  grtc_tvalue_t* operands[2] = {x, w};
+  grtc_tvalue_t* y = grtc_chlo_make(m, GRTC_TOP_DOT_GENERAL, operands, 2, &type);
+  if (!y) return NULL;
+  int64_t lc = dim, rc = 0;
+  grtc_dot_dims_t* dot = &y->def->attrs.dot;
+  dot->lhs_batch = grtc_tmodule_i64s(m->b->module, NULL, 0);
+  dot->rhs_batch = grtc_tmodule_i64s(m->b->module, NULL, 0);
+  dot->lhs_contracting = grtc_tmodule_i64s(m->b->module, &lc, 1);
+  dot->rhs_contracting = grtc_tmodule_i64s(m->b->module, &rc, 1);
+  if (dim + 1 == rank) return y;
+  // The new dim back in its place.
+  int64_t perm[GRTC_MAX_RANK];
+  grtc_ttype_t back = type;
+  for (uint32_t d = 0, from = 0; d < rank; ++d) {
+    perm[d] = d == dim ? (int64_t)rank - 1 : (int64_t)from++;
+    back.dims[d] = type.dims[perm[d]];
+  }
+  grtc_tvalue_t* t = grtc_chlo_make(m, GRTC_TOP_TRANSPOSE, &y, 1, &back);
+  if (t) t->def->attrs.dims = grtc_tmodule_i64s(m->b->module, perm, rank);
+  return t;
+}
+
+// The complex DFT of |z| along |dim|: forward X[k] = sum_n z[n] e^(-2 pi i
+// nk/N), or the inverse (the conjugate kernel, scaled by 1/N).
+static grtc_complex_t grtc_fft_complex_dim(grtc_chlo_math_t* m, grtc_complex_t z,
+                                           uint32_t dim, bool inverse) {
+  grtc_complex_t r = {NULL, NULL};
+  if (!z.re || !z.im) return r;
+  int64_t n = z.re->type.dims[dim];
+  grtc_elem_t elem = z.re->type.elem;
+  double scale = inverse ? 1.0 / (double)n : 1.0;
+  grtc_tvalue_t* c = grtc_fft_matrix(m, elem, n, n, n, false, scale, false);
+  grtc_tvalue_t* s = grtc_fft_matrix(m, elem, n, n, n, true, scale, false);
+  grtc_tvalue_t* re_c = grtc_fft_apply(m, z.re, dim, c);
+  grtc_tvalue_t* im_c = grtc_fft_apply(m, z.im, dim, c);
+  grtc_tvalue_t* re_s = grtc_fft_apply(m, z.re, dim, s);
+  grtc_tvalue_t* im_s = grtc_fft_apply(m, z.im, dim, s);
+  // (a + ib)(cos -+ i sin) = (a cos +- b sin) + i(b cos -+ a sin).
+  r.re = inverse ? SUB(re_c, im_s) : ADD(re_c, im_s);
+  r.im = inverse ? ADD(im_c, re_s) : SUB(im_c, re_s);
+  return r;
+}
+
+grtc_complex_t grtc_fft(grtc_chlo_math_t* m, grtc_fft_type_t type, grtc_complex_t in,
+                        const int64_t* lengths, uint32_t count,
+                        const grtc_ttype_t* result) {
+  uint32_t rank = result->rank;
+  uint32_t first = rank - count, last = rank - 1;
+  grtc_complex_t z = in;
+  switch (type) {
+    case GRTC_FFT_FORWARD:
+    case GRTC_FFT_INVERSE:
+      for (uint32_t d = first; d <= last; ++d) {
+        z = grtc_fft_complex_dim(m, z, d, type == GRTC_FFT_INVERSE);
+      }
+      return z;
+    case GRTC_FFT_REAL: {
+      // The last dim: n real samples -> n/2 + 1 frequencies, X[k] =
+      // sum x[n] cos - i sum x[n] sin; then complex transforms.
+      int64_t n = lengths[count - 1];
+      if (!in.re) return z;
+      grtc_elem_t elem = in.re->type.elem;
+      z.re = grtc_fft_apply(m, in.re, last,
+                            grtc_fft_matrix(m, elem, n, n / 2 + 1, n, false, 1.0, false));
+      z.im = grtc_fft_apply(m, in.re, last,
+                            grtc_fft_matrix(m, elem, n, n / 2 + 1, n, true, -1.0, false));
+      for (uint32_t d = first; d < last; ++d) z = grtc_fft_complex_dim(m, z, d, false);
+      return z;
+    }
+    case GRTC_FFT_INVERSE_REAL: {
+      for (uint32_t d = first; d < last; ++d) z = grtc_fft_complex_dim(m, z, d, true);
+      // The last dim: the Hermitian spectrum's n/2 + 1 frequencies -> n real
+      // samples, x[j] = (1/n) sum_k w_k (re cos - im sin); the imaginary
+      // parts of X[0] and X[n/2] drop out (sin is 0 there).
+      int64_t n = lengths[count - 1];
+      grtc_complex_t r = {NULL, NULL};
+      if (!z.re || !z.im) return r;
+      grtc_elem_t elem = z.re->type.elem;
+      double scale = 1.0 / (double)n;
+      r.re = ADD(grtc_fft_apply(m, z.re, last,
+                                grtc_fft_matrix(m, elem, n / 2 + 1, n, n, false, scale, true)),
+                 grtc_fft_apply(m, z.im, last,
+                                grtc_fft_matrix(m, elem, n / 2 + 1, n, n, true, -scale, true)));
+      return r;
+    }
+  }
+  grtc_complex_t none = {NULL, NULL};
+  return none;
+}
