@@ -1087,6 +1087,117 @@ static void test_select_and_scatter_errors(void** state) {
       "'stablehlo.select_and_scatter' select region has one block of 2 arguments");
 }
 
+// fft: each constraint of the spec names the fft_type, what it takes and the
+// op's signature.
+static void test_fft_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* attrs;  // the attribute dictionary's contents
+    const char* in;     // the operand's type
+    const char* out;    // the result's type
+    const char* message;
+  } cases[] = {
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>", "4xf32", "4xf32",
+       "'stablehlo.fft' with FFT takes and returns one complex type (complex<f32> or "
+       "complex<f64>): (tensor<4xf32>) -> tensor<4xf32>"},
+      {"fft_type = #stablehlo<fft_type IFFT>, fft_length = array<i64: 4>",
+       "4xcomplex<f32>", "4xcomplex<f64>",
+       "'stablehlo.fft' with IFFT takes and returns one complex type"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 8>",
+       "8xcomplex<f32>", "5xcomplex<f32>",
+       "'stablehlo.fft' with RFFT takes f32 or f64 and returns complex of that precision: "
+       "(tensor<8xcomplex<f32>>) -> tensor<5xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 8>",
+       "5xcomplex<f32>", "8xf64",
+       "'stablehlo.fft' with IRFFT takes complex<f32> or complex<f64> and returns its part "
+       "type"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 4>", "4xf16",
+       "3xcomplex<f32>", "with RFFT takes f32 or f64"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 2, 2, 2, 2>",
+       "2x2x2x2xcomplex<f32>", "2x2x2x2xcomplex<f32>",
+       "'stablehlo.fft' takes 1 to 3 fft_length values, at most the operand's rank 4, "
+       "got 4"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4, 4>",
+       "4xcomplex<f32>", "4xcomplex<f32>",
+       "takes 1 to 3 fft_length values, at most the operand's rank 1, got 2"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64>",
+       "4xcomplex<f32>", "4xcomplex<f32>",
+       "takes 1 to 3 fft_length values, at most the operand's rank 1, got 0"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 8>",
+       "2x4xcomplex<f32>", "2x4xcomplex<f32>",
+       "'stablehlo.fft' transforms the last dims of its operand, which must be "
+       "fft_length [8]: (tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 3, 8>",
+       "3x5xcomplex<f32>", "3x7xf32",
+       "transforms the last dims of its result, which must be fft_length [3, 8]"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 8>", "8xf32",
+       "8xcomplex<f32>",
+       "'stablehlo.fft' with RFFT needs its result's part type to be tensor<5xf32>: "
+       "(tensor<8xf32>) -> tensor<8xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 8>",
+       "4xcomplex<f32>", "8xf32",
+       "'stablehlo.fft' with IRFFT needs its operand's part type to be tensor<5xf32>"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>",
+       "4xcomplex<f32>", "5xcomplex<f32>",
+       "with FFT needs its result's part type to be tensor<4xf32>"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4096>",
+       "4096xcomplex<f32>", "4096xcomplex<f32>",
+       "'stablehlo.fft' fft_length values are 0 to 2048 (each transformed dim is a matrix "
+       "product), got [4096]"},
+      {"fft_type = #stablehlo<fft_type DCT>, fft_length = array<i64: 4>", "4xcomplex<f32>",
+       "4xcomplex<f32>",
+       "'fft_type' must be #stablehlo<fft_type FFT>, IFFT, RFFT or IRFFT, got "
+       "'#stablehlo<fft_type DCT>'"},
+      {"fft_length = array<i64: 4>", "4xcomplex<f32>", "4xcomplex<f32>",
+       "'stablehlo.fft' requires 'fft_type' (FFT, IFFT, RFFT or IRFFT)"},
+      {"fft_type = #stablehlo<fft_type FFT>", "4xcomplex<f32>", "4xcomplex<f32>",
+       "'stablehlo.fft' requires the 'fft_length' attribute"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<%s>) -> tensor<%s> {\n"
+             "  %%0 = \"stablehlo.fft\"(%%a) {%s} : (tensor<%s>) -> tensor<%s>\n"
+             "  return %%0 : tensor<%s>\n}\n",
+             cases[i].in, cases[i].out, cases[i].attrs, cases[i].in, cases[i].out,
+             cases[i].out);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_import_error("func.func @f(%a: tensor<4xcomplex<f32>>) {\n"
+                      "  %0:2 = \"stablehlo.fft\"(%a) {fft_type = #stablehlo<fft_type FFT>, "
+                      "fft_length = array<i64: 4>} : (tensor<4xcomplex<f32>>) -> "
+                      "(tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>)\n"
+                      "  return\n}\n",
+                      "'stablehlo.fft' takes 1 operand and has 1 result, got 1 and 2");
+  expect_parse_error("func.func @f(%a: tensor<4xcomplex<f32>>) {\n"
+                     "  %0 = stablehlo.fft %a, type = 1, length = [4] : "
+                     "(tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n"
+                     "  return\n}\n",
+                     "a fft_type name after 'type ='");
+  // The pretty and generic forms import alike; empty transforms (a zero
+  // fft_length, an empty batch) import as zeros.
+  expect_same("func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
+              "  %0 = stablehlo.fft %a, type = RFFT, length = [8] : (tensor<2x8xf32>) -> "
+              "tensor<2x5xcomplex<f32>>\n"
+              "  return %0 : tensor<2x5xcomplex<f32>>\n}\n",
+              "func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
+              "  %0 = \"stablehlo.fft\"(%a) {fft_type = #stablehlo<fft_type RFFT>, "
+              "fft_length = dense<8> : tensor<1xi64>} : (tensor<2x8xf32>) -> "
+              "tensor<2x5xcomplex<f32>>\n"
+              "  return %0 : tensor<2x5xcomplex<f32>>\n}\n",
+              false);
+  grtc_tmodule_destroy(import_ok(
+      "func.func @f(%a: tensor<2x0xf32>) -> tensor<2x0xcomplex<f32>> {\n"
+      "  %0 = stablehlo.fft %a, type = RFFT, length = [0] : (tensor<2x0xf32>) -> "
+      "tensor<2x0xcomplex<f32>>\n"
+      "  return %0 : tensor<2x0xcomplex<f32>>\n}\n"));
+  grtc_tmodule_destroy(import_ok(
+      "func.func @f(%a: tensor<0x4xcomplex<f64>>) -> tensor<0x4xcomplex<f64>> {\n"
+      "  %0 = stablehlo.fft %a, type = IFFT, length = [4] : (tensor<0x4xcomplex<f64>>) -> "
+      "tensor<0x4xcomplex<f64>>\n"
+      "  return %0 : tensor<0x4xcomplex<f64>>\n}\n"));
+}
+
 // rng_bit_generator: each bad state, result and algorithm is named.
 static void test_rng_bit_generator_errors(void** state) {
   (void)state;
@@ -1515,17 +1626,17 @@ static void test_unsupported_op(void** state) {
   (void)state;
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-      "  %0 = \"stablehlo.fft\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %0 = \"stablehlo.collective_permute\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
       "  return %0 : tensor<4xf32>\n"
       "}\n",
-      "t.mlir:2:8: error: 'stablehlo.fft' is not supported");
+      "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported");
   // With a loc(...), the loc's file position names it.
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-      "  %0 = \"stablehlo.fft\"(%a) : (tensor<4xf32>) -> tensor<4xf32> loc(\"model.py\":7:3)\n"
+      "  %0 = \"stablehlo.collective_permute\"(%a) : (tensor<4xf32>) -> tensor<4xf32> loc(\"model.py\":7:3)\n"
       "  return %0 : tensor<4xf32>\n"
       "}\n",
-      "model.py:7:3: error: 'stablehlo.fft' is not supported");
+      "model.py:7:3: error: 'stablehlo.collective_permute' is not supported");
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) {\n"
       "  stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> ()\n"
@@ -1920,12 +2031,12 @@ static void test_bad_syntax(void** state) {
        "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.reduce_precision %a, format = e5m10x : tensor<4xf32>",
        "expected a format such as e5m10 (exponent and mantissa bits)"},
-      {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
+      {"%0 = stablehlo.collective_permute %a, source_target_pairs = [[0, 1]] : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = chlo.ragged_dot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.ragged_dot' is not supported"},
-      {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
-       "t.mlir:3:7: error: 'stablehlo.fft' is not supported"},
+      {"%0 = stablehlo.collective_permute\n      %a : tensor<4xf32>",
+       "t.mlir:3:7: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",
        "t.mlir:2:8: error: unknown operation 'mhlo.fft'"},
       {"%0 = tensor.extract %a[] : f32",
@@ -2262,6 +2373,7 @@ int main(void) {
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
+      cmocka_unit_test(test_fft_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),

@@ -1402,7 +1402,7 @@ static grt_status_t grtc_shlo_parse_composite(grtc_parser_t* parser,
 //===----------------------------------------------------------------------===//
 
 // A stablehlo/chlo op the front-end does not implement, written in pretty
-// form, gets the importer's diagnostic ("'stablehlo.fft' is not supported")
+// form, gets the importer's diagnostic ("'stablehlo.collective_permute' is not supported")
 // instead of the parser's "unknown operation": its syntax is unknown, so
 // the op cannot be skipped. The name is a view into the source, so its
 // column follows from the current token's when both are on one line.
