@@ -4193,6 +4193,13 @@ def gen_rng_bit_generator(rng):
          True),
         ("philox_rank0_ui32", "PHILOX", "ui64", 3, [], "ui32", None, None, True),
         ("default_ui32_4x4", "DEFAULT", "ui64", 2, [4, 4], "ui32", None, None, True),
+        # Float outputs: the bits of the integer of their width, checked
+        # through a bitcast_convert back to it (some are NaN patterns).
+        ("f32_3x5", "THREE_FRY", "ui64", 2, [3, 5], "f32", None, None, True),
+        ("f64_2x3", "THREE_FRY", "ui64", 2, [2, 3], "f64", None, None, False),
+        ("philox_f32_7", "PHILOX", "ui64", 3, [7], "f32", None, None, True),
+        ("philox_state2_f64_5", "PHILOX", "i64", 2, [5], "f64", None, None, True),
+        ("default_f32_rank0", "DEFAULT", "ui64", 2, [], "f32", None, None, False),
     ]
     for (name, algorithm, state_elem, size, shape, elem, counter, high,
          pretty) in cases:
@@ -4219,12 +4226,17 @@ def gen_rng_bit_generator(rng):
         r = f.op(text, count=2)
         reference = (rng_bit_generator_threefry if algorithm == "THREE_FRY"
                      else rng_bit_generator_philox)
-        bits, new_state = reference(words, shape, elem)
+        bits_elem = {"f32": "ui32", "f64": "ui64"}.get(elem, elem)
+        bits, new_state = reference(words, shape, bits_elem)
         new_state = np.array(new_state, np.uint64)
         if state_elem == "i64":
             new_state = new_state.view(np.int64)
         f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
-        f.expect("%s#1" % r, array(bits, elem), elem)
+        out = "%s#1" % r
+        if bits_elem != elem:
+            out = f.op("stablehlo.bitcast_convert %s : (%s) -> %s"
+                       % (out, out_type, out_type.replace(elem, bits_elem)))
+        f.expect(out, array(bits, bits_elem), bits_elem)
         funcs.append(f.text())
     return funcs
 

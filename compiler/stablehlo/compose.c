@@ -1680,11 +1680,16 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            GRT_SV_ARG(name), ts,
                            grtc_ttype_format(&results[0], tr, sizeof(tr)));
   }
+  // Float outputs are the bits of the integer of their width (the spec's
+  // "uniform random bits"), bitcast.
   grtc_elem_t out_elem = results[1].elem;
-  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64;
-  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32) {
+  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64 ||
+              out_elem == GRTC_ELEM_F64;
+  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32 &&
+      out_elem != GRTC_ELEM_F32) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "'%.*s' generates 32- or 64-bit integers, got %s",
+                           "'%.*s' generates 32- or 64-bit integers or floats (i32, ui32, "
+                           "f32, i64, ui64, f64), got %s",
                            GRT_SV_ARG(name), to);
   }
   const grtc_ttype_t* out = &results[1];

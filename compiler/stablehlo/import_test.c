@@ -1216,10 +1216,15 @@ static void test_rng_bit_generator_errors(void** state) {
       {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
        "state, not tensor<2xi64>"},
-      {"2xui64", "2xui64", "4xf32", "#stablehlo<rng_algorithm THREE_FRY>",
-       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers, got tensor<4xf32>"},
-      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm THREE_FRY>",
-       "generates 32- or 64-bit integers, got tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xf16", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers or floats (i32, ui32, "
+       "f32, i64, ui64, f64), got tensor<4xf16>"},
+      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm PHILOX>",
+       "generates 32- or 64-bit integers or floats (i32, ui32, f32, i64, ui64, f64), got "
+       "tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xbf16", "#stablehlo<rng_algorithm DEFAULT>",
+       "generates 32- or 64-bit integers or floats (i32, ui32, f32, i64, ui64, f64), got "
+       "tensor<4xbf16>"},
       {"2xui64", "2xui64", "4xui32", "#stablehlo<rng_algorithm MERSENNE>",
        "'rng_algorithm' must be #stablehlo<rng_algorithm DEFAULT>, THREE_FRY or PHILOX, "
        "got '#stablehlo<rng_algorithm MERSENNE>'"},
