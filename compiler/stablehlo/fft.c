@@ -19,7 +19,8 @@ static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int
                                       bool half_spectrum) {
   if (!grt_status_is_ok(m->status)) return NULL;
   size_t size = grtc_elem_byte_size(elem);
-  uint8_t* data = grtc_tmodule_alloc(m->b->module, (size_t)(rows * cols) * size);
+  size_t bytes = (size_t)(rows * cols) * size;
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, bytes);
   if (!data) {
     m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
                                 "out of memory for an FFT matrix");
@@ -42,12 +43,7 @@ static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int
   type.rank = 2;
   type.dims[0] = rows;
   type.dims[1] = cols;
-  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, &type);
-  if (r) {
-    r->def->attrs.constant.data = data;
-    r->def->attrs.constant.size = (size_t)(rows * cols) * size;
-  }
-  return r;
+  return grtc_chlo_constant(m, &type, data, bytes);
 }
 
 // |x| with dim |dim| (of length w's rows) replaced by its product with |w|:

@@ -67,6 +67,8 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t tuples;
   // Complex values -> their parts (grtc_complex_t, complex.h).
   grtc_pointer_map_t complex_values;
+  // stablehlo.rng ops imported so far (each one's ordinal keys its numbers).
+  uint64_t rng_count;
 } grtc_import_t;
 
 // A tuple's elements: stablehlo.tuple packs imported values, and
@@ -1760,6 +1762,13 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                             algorithms, 3, &index));
   attrs.rng_algorithm =
       index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
+  static const char* const distributions[] = {"UNIFORM", "NORMAL"};
+  GRT_RETURN_IF_ERROR(grtc_import_chlo_enum(ctx, op, "rng_distribution", "rng_distribution",
+                                            distributions, 2, &index));
+  attrs.rng_distribution = index < 0 ? GRTC_CHLO_RNG_DISTRIBUTION_NONE
+                                     : (grtc_chlo_rng_distribution_t)(GRTC_CHLO_RNG_UNIFORM +
+                                                                      index);
+  if (grtc_operation_is(op, "stablehlo.rng")) attrs.rng_ordinal = ctx->rng_count++;
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,

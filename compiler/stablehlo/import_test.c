@@ -1198,6 +1198,81 @@ static void test_fft_errors(void** state) {
       "  return %0 : tensor<0x4xcomplex<f64>>\n}\n"));
 }
 
+// rng: each bad operand, result and distribution is named.
+static void test_rng_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* a;       // a's type
+    const char* b;       // b's type
+    const char* shape;   // the shape operand's type
+    const char* result;  // the result's type
+    const char* attr;    // the attribute dictionary's contents
+    const char* message;
+  } cases[] = {
+      {"f32", "f32", "2xi64", "3x4xf32", "",
+       "'stablehlo.rng' requires 'rng_distribution' (UNIFORM or NORMAL)"},
+      {"f32", "f32", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution POISSON>",
+       "'rng_distribution' must be #stablehlo<rng_distribution UNIFORM> or NORMAL, got "
+       "'#stablehlo<rng_distribution POISSON>'"},
+      {"i32", "i32", "2xi64", "3x4xi32", "rng_distribution = #stablehlo<rng_distribution NORMAL>",
+       "'stablehlo.rng' with NORMAL returns floats, got tensor<3x4xi32>"},
+      {"f32", "f64", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "'stablehlo.rng' takes a and b as rank-0 tensors of the result's element type "
+       "(tensor<3x4xf32>), got tensor<f32> and tensor<f64>"},
+      {"1xf32", "f32", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "got tensor<1xf32> and tensor<f32>"},
+      {"f32", "f32", "3xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "'stablehlo.rng' takes the shape as a rank-1 integer tensor of the result's rank 2 "
+       "(result tensor<3x4xf32>), got tensor<3xi64>"},
+      {"f32", "f32", "2xf32", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "takes the shape as a rank-1 integer tensor of the result's rank 2 (result "
+       "tensor<3x4xf32>), got tensor<2xf32>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<%s>, %%b: tensor<%s>, %%s: tensor<%s>) {\n"
+             "  %%0 = \"stablehlo.rng\"(%%a, %%b, %%s) {%s} : (tensor<%s>, tensor<%s>, "
+             "tensor<%s>) -> tensor<%s>\n"
+             "  return\n}\n",
+             cases[i].a, cases[i].b, cases[i].shape, cases[i].attr, cases[i].a, cases[i].b,
+             cases[i].shape, cases[i].result);
+    expect_import_error(source, cases[i].message);
+  }
+  // A constant shape operand must be the result's shape.
+  expect_import_error("func.func @f(%a: tensor<f32>, %b: tensor<f32>) {\n"
+                      "  %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>\n"
+                      "  %0 = stablehlo.rng %a, %b, %s, distribution = UNIFORM : "
+                      "(tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>\n"
+                      "  return\n}\n",
+                      "'stablehlo.rng' has the shape operand's dim 1 = 5, but its result "
+                      "is tensor<3x4xf32>");
+  expect_import_error("func.func @f(%a: tensor<complex<f32>>, %s: tensor<1xi64>) {\n"
+                      "  %0 = stablehlo.rng %a, %a, %s, distribution = UNIFORM : "
+                      "(tensor<complex<f32>>, tensor<complex<f32>>, tensor<1xi64>) -> "
+                      "tensor<4xcomplex<f32>>\n"
+                      "  return\n}\n",
+                      "'stablehlo.rng' on complex types is not supported");
+  expect_parse_error("func.func @f(%a: tensor<f32>, %s: tensor<1xi64>) {\n"
+                     "  %0 = stablehlo.rng %a, %a, %s, distribution = 2 : "
+                     "(tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>\n"
+                     "  return\n}\n",
+                     "a rng_distribution name after 'distribution ='");
+  // The pretty and generic forms import alike.
+  expect_same("func.func @f(%a: tensor<f32>, %b: tensor<f32>, %s: tensor<2xi64>) -> "
+              "tensor<3x4xf32> {\n"
+              "  %0 = stablehlo.rng %a, %b, %s, distribution = NORMAL : (tensor<f32>, "
+              "tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>\n"
+              "  return %0 : tensor<3x4xf32>\n}\n",
+              "func.func @f(%a: tensor<f32>, %b: tensor<f32>, %s: tensor<2xi64>) -> "
+              "tensor<3x4xf32> {\n"
+              "  %0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = "
+              "#stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, "
+              "tensor<2xi64>) -> tensor<3x4xf32>\n"
+              "  return %0 : tensor<3x4xf32>\n}\n",
+              false);
+}
+
 // rng_bit_generator: each bad state, result and algorithm is named.
 static void test_rng_bit_generator_errors(void** state) {
   (void)state;
@@ -2379,6 +2454,7 @@ int main(void) {
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
       cmocka_unit_test(test_fft_errors),
+      cmocka_unit_test(test_rng_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),
