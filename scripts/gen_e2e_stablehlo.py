@@ -930,6 +930,128 @@ def dot_general_ref(a, b, lb, rb, lc, rc):
                        + bt.shape[nb:bt.ndim - nc])
 
 
+def ragged_dot_ref(a, b, sizes, lb, rb, lc, rc, ragged, group):
+    """chlo.ragged_dot by its definition, one group at a time."""
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    g = sizes.shape[-1]
+    if ragged in lb:
+        return dot_general_ref(a64, b64, lb, rb, lc, rc)
+    if ragged in lc:
+        # Leading group dim; group j contracts only over its range of the
+        # ragged dim.
+        parts = []
+        for j in range(g):
+            masked = np.zeros_like(a64)
+            lead = sizes.shape[:-1]
+            for index in np.ndindex(*lead) if lead else [()]:
+                ends = np.cumsum(sizes[index])
+                lo, hi = ends[j] - sizes[index][j], ends[j]
+                sel = [slice(None)] * a.ndim
+                for i, d in enumerate(lb[:len(index)]):
+                    sel[d] = index[i]
+                sub = a64[tuple(sel)]
+                keep = np.zeros(a.shape[ragged], bool)
+                keep[lo:hi] = True
+                shape = [1] * sub.ndim
+                # the ragged dim's position once the indexed dims are gone
+                pos = ragged - sum(1 for d in lb[:len(index)] if d < ragged)
+                shape[pos] = -1
+                masked[tuple(sel)] = sub * keep.reshape(shape)
+            parts.append(dot_general_ref(masked, b64, lb, rb, lc, rc))
+        return np.stack(parts)
+    # Non-contracting ragged dim: rows of group j use rhs[j]; rows past the
+    # last group are zero.
+    lfree = [d for d in range(a.ndim) if d not in lb + lc]
+    out = None
+    for j in range(g):
+        bj = np.take(b64, j, axis=group)
+        rb_j = [d - (d > group) for d in rb]
+        rc_j = [d - (d > group) for d in rc]
+        full = dot_general_ref(a64, bj, lb, rb_j, lc, rc_j)
+        mask = np.zeros(a.shape, bool)
+        lead = sizes.shape[:-1]
+        for index in np.ndindex(*lead) if lead else [()]:
+            ends = np.cumsum(sizes[index])
+            lo, hi = ends[j] - sizes[index][j], ends[j]
+            sel = (list(index) if lead else [slice(None)] * ragged) + [slice(lo, hi)]
+            mask[tuple(sel)] = True
+        # The mask of the lhs's rows, on the result's layout: a row is kept
+        # where the lhs element at the same batch and free indices is.
+        m = np.transpose(mask, lb + lfree + lc)
+        m = m.reshape(m.shape[:len(lb) + len(lfree)] + (-1,))[..., 0]
+        m = m.reshape(m.shape + (1,) * (full.ndim - m.ndim))
+        out = full * m if out is None else out + full * m
+    return out
+
+
+def gen_ragged_dot(ints):
+    """chlo.ragged_dot in its three modes, as jax.lax.ragged_dot_general
+    exports it (generic form with #chlo.ragged_dot<...>)."""
+    funcs = []
+    cases = [
+        # name, lhs, rhs, sizes, lb, rb, lc, rc, ragged, group, comment
+        ("ragged_dot_rows", (7, 3), (3, 3, 4), [2, 0, 4], [], [], [1], [1], 0, 0,
+         "Mixture-of-experts form: rows 0-1 use rhs[0], none rhs[1], 2-5 "
+         "rhs[2], and row 6 (past the groups) is zero."),
+        ("ragged_dot_rows_lead", (2, 5, 3), (2, 3, 4), [[1, 4], [3, 2]], [], [],
+         [2], [1], 1, 0,
+         "Sizes per entry of the lhs dim before the ragged one (as XLA's "
+         "19x11x5 with 19x3 sizes)."),
+        ("ragged_dot_rows_batched", (2, 6, 3), (3, 2, 3, 2), [[2, 2, 2], [6, 0, 0]],
+         [0], [1], [2], [2], 1, 0,
+         "A batch dim, sizes per batch entry; the group dim before the rhs's "
+         "batch dim."),
+        ("ragged_dot_contracting", (3, 6), (6, 2), [1, 3, 2], [], [], [1], [0], 1,
+         None,
+         "Ragged contracting dim: one result per group, each a product over "
+         "its range of the 6."),
+        ("ragged_dot_contracting_batched", (2, 3, 5), (2, 5, 4), [[2, 3], [5, 0]],
+         [0], [0], [2], [1], 2, None,
+         "Ragged contracting dim with a batch dim, sizes per batch entry."),
+        ("ragged_dot_batch", (4, 2, 3), (4, 3, 2), [1, 3], [0], [0], [2], [1], 0,
+         None, "Ragged batch dim: the groups split independent entries."),
+    ]
+    for (name, ls, rs, sizes, lb, rb, lc, rc, ragged, group, comment) in cases:
+        for elem in ("f32", "i32"):
+            f = Func("test_%s_%s" % (name, elem))
+            a, b = ints(ls, elem), ints(rs, elem)
+            gs = np.asarray(sizes, dtype=np.int64)
+            x, y = f.input(a, elem), f.input(b, elem)
+            z = f.input(gs, "i64")
+            expected = array(ragged_dot_ref(a, b, gs, lb, rb, lc, rc, ragged,
+                                            group), elem)
+            rt = tensor_type(expected.shape, elem)
+            numbers = ("#chlo.ragged_dot<lhs_batching_dimensions = %s, "
+                       "rhs_batching_dimensions = %s, lhs_contracting_dimensions "
+                       "= %s, rhs_contracting_dimensions = %s, "
+                       "lhs_ragged_dimensions = [%d], rhs_group_dimensions = %s>"
+                       % (lb, rb, lc, rc, ragged,
+                          "[]" if group is None else "[%d]" % group))
+            r = f.op('"chlo.ragged_dot"(%s, %s, %s) <{precision_config = '
+                     '[#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], '
+                     'ragged_dot_dimension_numbers = %s}> : (%s, %s, %s) -> %s'
+                     % (x, y, z, numbers, t(a, elem), t(b, elem), t(gs, "i64"), rt))
+            f.expect(r, expected, elem)
+            funcs.append(f.text(comment=comment if elem == "f32" else None))
+    f = Func("fail_ragged_dot_wrong_group")
+    a, b = ints((4, 2)), ints((2, 2, 3))
+    gs = np.asarray([1, 3], dtype=np.int64)
+    x, y, z = f.input(a, "f32"), f.input(b, "f32"), f.input(gs, "i64")
+    wrong = array(ragged_dot_ref(a, b, np.asarray([3, 1]), [], [], [1], [1], 0, 0),
+                  "f32")
+    r = f.op('"chlo.ragged_dot"(%s, %s, %s) <{ragged_dot_dimension_numbers = '
+             '#chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions '
+             '= [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], '
+             'lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : '
+             '(tensor<4x2xf32>, tensor<2x2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>'
+             % (x, y, z))
+    f.expect(r, wrong, "f32")
+    funcs.append(f.text(comment="Expects the groups of sizes [3, 1] where the "
+                        "op has [1, 3]: the check must fail."))
+    return funcs
+
+
 def gen_dot():
     funcs = []
     rng = np.random.default_rng(3)
@@ -1006,6 +1128,8 @@ def gen_dot():
     f.expect(r, array(a.astype(np.float64) @ b, "f32"), "f32")
     funcs.append(f.text(comment="f16 operands with an f32 result, as "
                         "preferred_element_type=jnp.float32 exports."))
+
+    funcs += gen_ragged_dot(ints)
 
     f = Func("fail_dot_wrong_expectation")
     a, b = array([[1.0, 2.0]], "f32"), array([[3.0], [4.0]], "f32")

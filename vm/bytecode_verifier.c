@@ -32,6 +32,17 @@
 #define GRT_VM_MAX_I32_REGISTERS 65536u
 #define GRT_VM_MAX_REF_REGISTERS (GRT_VM_REF_ORDINAL_MASK + 1u)
 
+// Upper bounds on a module's globals, which each module state allocates
+// when it is created: the layout's counts are the file's word, so without
+// a bound a few bytes of module could ask for gigabytes. An embedder may
+// raise or lower them at build time.
+#ifndef GRT_VM_MAX_GLOBAL_BYTES
+#define GRT_VM_MAX_GLOBAL_BYTES (16u * 1024u * 1024u)
+#endif
+#ifndef GRT_VM_MAX_GLOBAL_REFS
+#define GRT_VM_MAX_GLOBAL_REFS (1024u * 1024u)
+#endif
+
 // A basic block's summary. Its slot lists live in the verifier's |slots|:
 // defs grow up from the front, uses down from the back.
 typedef struct grt_vm_verifier_block_t {
@@ -608,6 +619,17 @@ grt_status_t grt_vm_bytecode_verify_module(
         "support (supported: 0x%llx)",
         GRT_SV_ARG(layout->module_name), (unsigned long long)unsupported,
         (unsigned long long)GRT_VM_FEATURES_SUPPORTED);
+  }
+  if (layout->global_bytes > GRT_VM_MAX_GLOBAL_BYTES ||
+      layout->global_ref_count > GRT_VM_MAX_GLOBAL_REFS) {
+    return grt_make_status(
+        GRT_STATUS_RESOURCE_EXHAUSTED,
+        "module '%.*s' declares %u bytes of primitive globals and %u ref "
+        "globals; this runtime allows at most %u and %u "
+        "(GRT_VM_MAX_GLOBAL_BYTES, GRT_VM_MAX_GLOBAL_REFS)",
+        GRT_SV_ARG(layout->module_name), layout->global_bytes,
+        layout->global_ref_count, (unsigned)GRT_VM_MAX_GLOBAL_BYTES,
+        (unsigned)GRT_VM_MAX_GLOBAL_REFS);
   }
   return grt_ok_status();
 }

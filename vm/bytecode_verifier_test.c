@@ -672,6 +672,31 @@ static void test_unsupported_features(void** state) {
   code_free(&c);
 }
 
+// The globals a module state allocates are bounded: a layout that declares
+// about 4 GiB of them (as a fuzzed module did) is refused at load, before
+// any state exists.
+static void test_globals_bound(void** state) {
+  test_module_t m;
+  code_t c;
+  build_return_nothing(&c);
+  test_module_init(&m, c.data, c.size, "0_v", 1, GRT_VM_FEATURES_SUPPORTED);
+  m.layout.global_bytes = 0xFFFFFFF8u;
+  grt_expect_error(grt_vm_bytecode_verify_module(&m.layout),
+                   GRT_STATUS_RESOURCE_EXHAUSTED,
+                   "module 'm' declares 4294967288 bytes of primitive globals "
+                   "and 0 ref globals; this runtime allows at most 16777216 "
+                   "and 1048576");
+  m.layout.global_bytes = 16u * 1024u * 1024u;
+  GRT_EXPECT_OK(grt_vm_bytecode_verify_module(&m.layout));
+  m.layout.global_ref_count = 1024u * 1024u + 1u;
+  grt_expect_error(grt_vm_bytecode_verify_module(&m.layout),
+                   GRT_STATUS_RESOURCE_EXHAUSTED,
+                   "1048577 ref globals; this runtime allows at most");
+  m.layout.global_ref_count = 1024u * 1024u;
+  GRT_EXPECT_OK(grt_vm_bytecode_verify_module(&m.layout));
+  code_free(&c);
+}
+
 // Defined before use: add.i32 %i0, %i1 -> %i2 ; return %i2 where only %i0 is
 // an argument.
 static void test_read_of_unwritten_register(void** state) {
@@ -1018,6 +1043,7 @@ int main(void) {
       cmocka_unit_test(test_string_past_end),
       cmocka_unit_test(test_descriptor_rules),
       cmocka_unit_test(test_unsupported_features),
+      cmocka_unit_test(test_globals_bound),
       cmocka_unit_test(test_span_counts_must_match_signature),
       cmocka_unit_test(test_optimization_barrier_operand_limit),
       cmocka_unit_test(test_read_of_unwritten_register),

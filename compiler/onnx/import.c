@@ -944,6 +944,19 @@ void grtc_onnx_remember_shape_values(grtc_onnx_node_t* n, const grtc_tvalue_t* v
   n->importer->known = k;
 }
 
+// The inputs among an op's first min_inputs that its definition lets a
+// node leave out, as a mask (bit i: input i).
+static uint32_t grtc_onnx_absent_inputs_ok(const char* op_type) {
+  static const struct {
+    const char* op_type;
+    uint32_t mask;
+  } rows[] = {{"Loop", 0x3u}, {"Scan", 0x1u}};
+  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+    if (strcmp(rows[i].op_type, op_type) == 0) return rows[i].mask;
+  }
+  return 0;
+}
+
 // The node's checks, the op and the binding of its outputs. Errors return
 // their own status; |n->status| keeps a copy that the caller frees.
 static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
@@ -983,6 +996,17 @@ static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx
       (def->max_outputs >= 0 && node->n_output > (size_t)def->max_outputs)) {
     return grtc_onnx_error(n, "expected %d to %d outputs, got %zu", def->min_outputs,
                            def->max_outputs, node->n_output);
+  }
+  // The first min_inputs inputs are required: a node may not leave one
+  // out with an empty name, except where the op defines it as optional
+  // (Loop's trip count and condition, opset 8 Scan's sequence_lens).
+  uint32_t absent_ok = grtc_onnx_absent_inputs_ok(node->op_type);
+  for (uint32_t i = 0; i < (uint32_t)def->min_inputs; ++i) {
+    const char* name = node->input[i];
+    if ((!name || !name[0]) && !(i < 32 && (absent_ok >> i) & 1u)) {
+      return grtc_onnx_error(n, "input %u is required, but the node leaves it out (an empty name)",
+                             i);
+    }
   }
   n->input_count = (uint32_t)node->n_input;
   n->output_count = (uint32_t)node->n_output;

@@ -477,6 +477,29 @@ static void absent_required_input_is_an_error(void** state) {
   model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(PRelu, opset 13)",
                "input 0 is required", NULL);
+  // Every op checks its required inputs before its own code reads them:
+  // a unary op, a binary op's second input, and an op whose symbolic-shape
+  // rule reads input 0's rank.
+  static const struct {
+    const char* op;
+    const char* in0;
+    const char* in1;
+    const char* where;
+    const char* what;
+  } cases[] = {
+      {"Abs", "", NULL, "(Abs, opset 17)", "input 0 is required"},
+      {"Not", "", NULL, "(Not, opset 17)", "input 0 is required"},
+      {"Add", "x", "", "(Add, opset 17)", "input 1 is required"},
+      {"LayerNormalization", "", "x", "(LayerNormalization, opset 17)", "input 0 is required"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    model_init(&m, 17);
+    model_input(&m, "x", 2, k2x3);
+    model_node(&m, cases[i].op, cases[i].in0, cases[i].in1, "y");
+    model_output(&m, "y");
+    expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, cases[i].where, cases[i].what,
+                 "leaves it out", NULL);
+  }
 }
 
 static void incompatible_shapes_are_an_error(void** state) {

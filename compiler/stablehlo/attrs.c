@@ -328,6 +328,24 @@ bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
                           sizeof(fields) / sizeof(fields[0]), error);
 }
 
+bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
+                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error) {
+  memset(out, 0, sizeof(*out));
+  memset(lhs_ragged, 0, sizeof(*lhs_ragged));
+  memset(rhs_group, 0, sizeof(*rhs_group));
+  const grtc_field_t fields[] = {
+      {"lhs_batching_dimensions", GRTC_FIELD_LIST, &out->lhs_batch},
+      {"rhs_batching_dimensions", GRTC_FIELD_LIST, &out->rhs_batch},
+      {"lhs_contracting_dimensions", GRTC_FIELD_LIST, &out->lhs_contracting},
+      {"rhs_contracting_dimensions", GRTC_FIELD_LIST, &out->rhs_contracting},
+      {"lhs_ragged_dimensions", GRTC_FIELD_LIST, lhs_ragged},
+      {"rhs_group_dimensions", GRTC_FIELD_LIST, rhs_group},
+  };
+  return grtc_attr_struct(module, attr, "#chlo.ragged_dot<", fields,
+                          sizeof(fields) / sizeof(fields[0]), error);
+}
+
 bool grtc_attr_gather_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
                            grtc_gather_dims_t* out, grtc_attr_error_t* error) {
   const grtc_field_t fields[] = {

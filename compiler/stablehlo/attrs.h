@@ -52,6 +52,11 @@ bool grtc_attr_compare_type(const grtc_attribute_t* attr,
 
 bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
                         grtc_dot_dims_t* out, grtc_attr_error_t* error);
+// #chlo.ragged_dot<...>: the dot numbers, lhs_ragged_dimensions and
+// rhs_group_dimensions (absent lists are empty).
+bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
+                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error);
 // The layout part of the convolution dimension numbers (both the
 // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] and the `raw` forms).
 bool grtc_attr_conv_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,

@@ -2130,6 +2130,10 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     *out_operand_count = 2;
     return true;
   }
+  if (grt_string_view_equal_cstring(name, "chlo.ragged_dot")) {
+    *out_operand_count = 3;
+    return true;
+  }
   if (grt_string_view_equal_cstring(name, "chlo.next_after") ||
       grt_string_view_equal_cstring(name, "chlo.broadcast_next_after") ||
       grt_string_view_equal_cstring(name, "chlo.mulhi") ||
@@ -2276,6 +2280,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
     return grtc_chlo_torch_index_select(b, name, operands, &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, "chlo.ragged_dot")) {
+    return grtc_chlo_ragged_dot(b, name, operands, &results[0], attrs, &outs[0]);
   }
   const grtc_ttype_t* result = &results[0];
   grtc_tvalue_t** out = &outs[0];

@@ -22,7 +22,8 @@
 //     concatenations and elementwise ops, for matrices up to
 //     GRTC_CHLO_MAX_LINALG_SIZE;
 //   - torch_index_select becomes a gather (with operand batching dims for
-//     its batch_dims).
+//     its batch_dims);
+//   - chlo.ragged_dot becomes dot_generals with group masks (ragged_dot.c).
 #ifndef GRT_COMPILER_STABLEHLO_COMPOSE_H_
 #define GRT_COMPILER_STABLEHLO_COMPOSE_H_
 
@@ -145,6 +146,11 @@ typedef struct grtc_chlo_attrs_t {
   // (its numbers' key).
   grtc_chlo_rng_distribution_t rng_distribution;
   uint64_t rng_ordinal;
+  // ragged_dot: its dot numbers, lhs_ragged_dimensions and
+  // rhs_group_dimensions (has_ragged_dot when the attribute was given).
+  grtc_dot_dims_t ragged_dot;
+  grtc_i64s_t lhs_ragged, rhs_group;
+  bool has_ragged_dot;
 } grtc_chlo_attrs_t;
 
 // Whether |name| ("chlo.acos") is an op grtc_chlo_lower handles, and how
@@ -160,6 +166,12 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* builder, grt_string_view_t nam
                              grtc_tvalue_t* const* operands, uint32_t operand_count,
                              const grtc_ttype_t* results, uint32_t result_count,
                              const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** outs);
+
+// chlo.ragged_dot(lhs, rhs, group_sizes) into |out| (ragged_dot.c: the
+// three modes and their lowering).
+grt_status_t grtc_chlo_ragged_dot(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                  grtc_tvalue_t* const* operands, const grtc_ttype_t* result,
+                                  const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out);
 
 // stablehlo.bitcast_convert of |x| to |result| where one side is i1 and the
 // other a wider element type (a tensor<...xNxi1> <-> tensor<...xT> with T

@@ -1769,6 +1769,14 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                      : (grtc_chlo_rng_distribution_t)(GRTC_CHLO_RNG_UNIFORM +
                                                                       index);
   if (grtc_operation_is(op, "stablehlo.rng")) attrs.rng_ordinal = ctx->rng_count++;
+  attr = grtc_operation_attribute(op, "ragged_dot_dimension_numbers");
+  if (attr) {
+    GRTC_IMPORT_CHECK(ctx, op,
+                      grtc_attr_ragged_dot_dims(ctx->module, attr, &attrs.ragged_dot,
+                                                &attrs.lhs_ragged, &attrs.rhs_group, &error),
+                      error);
+    attrs.has_ragged_dot = true;
+  }
   if (grtc_operation_attribute(op, "exponent_bits") ||
       grtc_operation_attribute(op, "mantissa_bits")) {
     GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "exponent_bits", true,

@@ -626,6 +626,70 @@ static void test_chlo_errors(void** state) {
   } cases[] = {
       {"%0 = chlo.acos %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.acos' takes 1 operands, got 2"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' requires the 'ragged_dot_dimension_numbers' attribute (#chlo.ragged_dot<...>)"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0, 1], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' needs exactly one lhs_ragged_dimensions entry, a dim of the lhs tensor<2x2xf32>; got 2 entries"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' with a non-contracting ragged dim (lhs dim 0) needs one rhs_group_dimensions entry, an rhs dim that is neither batching nor contracting; rhs tensor<1x2x2xf32>, 0 entries"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' with a contracting ragged dim (lhs dim 1) takes no rhs_group_dimensions, got 1"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %2) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<4xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' takes group sizes [g] or [the lhs dims before the ragged dim..., g], g the size of the rhs group dim; got tensor<4xi32> for lhs tensor<2x2xf32> and rhs tensor<1x2x2xf32>"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %a) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<4xf32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' takes integer group sizes of rank >= 1, got tensor<4xf32>"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' contracting dims lhs 1 / rhs 0 are not distinct dims of one size of the lhs tensor<2x2xf32> and rhs tensor<1x2x2xf32>"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x3xf32>",
+       "t.mlir:6:8: error: 'chlo.ragged_dot' of lhs tensor<2x2xf32> and rhs tensor<1x2x2xf32> returns tensor<2x2xf32>, the op says tensor<2x3xf32>"},
+      {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
+       "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
+       "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
+       "  %3 = stablehlo.slice %2 [0:1] : (tensor<4xi32>) -> tensor<1xi32>\n"
+       "  %4 = \"chlo.ragged_dot\"(%0, %1, %3) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged = [0]>}> : "
+       "(tensor<2x2xf32>, tensor<1x2x2xf32>, tensor<1xi32>) -> tensor<2x2xf32>",
+       "t.mlir:6:8: error: unknown field 'lhs_ragged' in #chlo.ragged_dot<...>"},
+
       {"%0 = chlo.broadcast_add %a, %a {broadcast_dimensions = array<i64: 0, 1>} : "
        "(tensor<4xf32>, tensor<4xf32>) -> tensor<3x4xf32>",
        "t.mlir:2:8: error: broadcast_dimensions has 2 entries, expected operand #0's rank 1"},
@@ -788,7 +852,7 @@ static void test_chlo_errors(void** state) {
        "its type, got tensor<4xi32>"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    char source[512];
+    char source[1024];
     snprintf(source, sizeof(source),
              "func.func @f(%%a: tensor<4xf32>) {\n  %s\n  return\n}\n", cases[i].op);
     expect_import_error(source, cases[i].message);
@@ -2114,7 +2178,8 @@ static void test_bad_syntax(void** state) {
       {"%0 = stablehlo.collective_permute %a, source_target_pairs = [[0, 1]] : tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = chlo.ragged_dot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'chlo.ragged_dot' is not supported"},
+       "t.mlir:2:8: error: 'chlo.ragged_dot' in a pretty form is not supported; write its "
+       "generic form \"chlo.ragged_dot\"(...)"},
       {"%0 = stablehlo.collective_permute\n      %a : tensor<4xf32>",
        "t.mlir:3:7: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = mhlo.fft %a : tensor<4xf32>",

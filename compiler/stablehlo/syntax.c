@@ -16,6 +16,7 @@
 
 #include "base/string_builder.h"
 #include "compiler/stablehlo/attrs.h"
+#include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/import.h"
 
 //===----------------------------------------------------------------------===//
@@ -1416,6 +1417,14 @@ static grt_status_t grtc_shlo_parse_unsupported(grtc_parser_t* parser,
   if (name < next && (size_t)(next - name) < where.column &&
       !memchr(name, '\n', (size_t)(next - name))) {
     where.column -= (uint32_t)(next - name);
+  }
+  uint32_t operands = 0, results = 0;
+  if (grtc_chlo_handles(state->name, &operands, &results)) {
+    // An op the importer lowers whose pretty form this parser lacks.
+    return grtc_parser_error_at(parser, &where,
+                                "'%.*s' in a pretty form is not supported; write its generic "
+                                "form \"%.*s\"(...)",
+                                GRT_SV_ARG(state->name), GRT_SV_ARG(state->name));
   }
   return grtc_parser_error_at(parser, &where, "'%.*s' is not supported",
                               GRT_SV_ARG(state->name));

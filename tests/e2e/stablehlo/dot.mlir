@@ -118,6 +118,130 @@ module @e2e_dot {
     return
   }
 
+  // Mixture-of-experts form: rows 0-1 use rhs[0], none rhs[1], 2-5 rhs[2], and row 6 (past the groups) is zero.
+  func.func public @test_ragged_dot_rows_f32() {
+    %0 = util.unfoldable_constant dense<[[1.0e+00, -4.0e+00, 4.0e+00], [1.0e+00, -2.0e+00, 1.0e+00], [0.0e+00, -4.0e+00, 2.0e+00], [3.0e+00, 1.0e+00, -2.0e+00], [1.0e+00, -2.0e+00, 3.0e+00], [1.0e+00, -3.0e+00, -1.0e+00], [2.0e+00, -2.0e+00, 0.0e+00]]> : tensor<7x3xf32>
+    %1 = util.unfoldable_constant dense<[[[0.0e+00, 4.0e+00, 1.0e+00, 4.0e+00], [3.0e+00, -1.0e+00, 3.0e+00, -1.0e+00], [-3.0e+00, 4.0e+00, -2.0e+00, 4.0e+00]], [[4.0e+00, 2.0e+00, -2.0e+00, 4.0e+00], [1.0e+00, 4.0e+00, 0.0e+00, 0.0e+00], [1.0e+00, -1.0e+00, -1.0e+00, -4.0e+00]], [[-4.0e+00, -1.0e+00, 0.0e+00, -3.0e+00], [4.0e+00, 2.0e+00, -3.0e+00, 1.0e+00], [2.0e+00, 4.0e+00, 1.0e+00, 2.0e+00]]]> : tensor<3x3x4xf32>
+    %2 = util.unfoldable_constant dense<[2, 0, 4]> : tensor<3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<7x3xf32>, tensor<3x3x4xf32>, tensor<3xi64>) -> tensor<7x4xf32>
+    check.expect_almost_eq_const(%3, dense<[[-2.4e+01, 2.4e+01, -1.9e+01, 2.4e+01], [-9.0e+00, 1.0e+01, -7.0e+00, 1.0e+01], [-1.2e+01, 0.0e+00, 1.4e+01, 0.0e+00], [-1.2e+01, -9.0e+00, -5.0e+00, -1.2e+01], [-6.0e+00, 7.0e+00, 9.0e+00, 1.0e+00], [-1.8e+01, -1.1e+01, 8.0e+00, -8.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00]]> : tensor<7x4xf32>) : tensor<7x4xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_rows_i32() {
+    %0 = util.unfoldable_constant dense<[[-1, -2, 3], [-1, 3, 0], [-2, 0, -2], [4, 4, 1], [1, -2, 4], [-2, -1, 1], [-2, -4, -2]]> : tensor<7x3xi32>
+    %1 = util.unfoldable_constant dense<[[[0, 4, 4, 3], [4, 3, 1, -2], [0, -4, -2, 2]], [[1, -4, 0, -2], [1, -2, 4, 0], [2, 2, -3, 2]], [[-3, -3, 2, 2], [4, -3, 1, 3], [3, -4, -2, 4]]]> : tensor<3x3x4xi32>
+    %2 = util.unfoldable_constant dense<[2, 0, 4]> : tensor<3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<7x3xi32>, tensor<3x3x4xi32>, tensor<3xi64>) -> tensor<7x4xi32>
+    check.expect_eq_const(%3, dense<[[-8, -22, -12, 7], [12, 5, -1, -9], [0, 14, 0, -12], [7, -28, 10, 24], [1, -13, -8, 12], [5, 5, -7, -3], [0, 0, 0, 0]]> : tensor<7x4xi32>) : tensor<7x4xi32>
+    return
+  }
+
+  // Sizes per entry of the lhs dim before the ragged one (as XLA's 19x11x5 with 19x3 sizes).
+  func.func public @test_ragged_dot_rows_lead_f32() {
+    %0 = util.unfoldable_constant dense<[[[-2.0e+00, 2.0e+00, 4.0e+00], [3.0e+00, 3.0e+00, 1.0e+00], [0.0e+00, 4.0e+00, 3.0e+00], [1.0e+00, 1.0e+00, -3.0e+00], [3.0e+00, 2.0e+00, 1.0e+00]], [[2.0e+00, 2.0e+00, -4.0e+00], [4.0e+00, 3.0e+00, -1.0e+00], [3.0e+00, 2.0e+00, -3.0e+00], [4.0e+00, -3.0e+00, -4.0e+00], [-1.0e+00, -2.0e+00, -4.0e+00]]]> : tensor<2x5x3xf32>
+    %1 = util.unfoldable_constant dense<[[[-1.0e+00, 3.0e+00, 1.0e+00, -1.0e+00], [0.0e+00, -2.0e+00, 4.0e+00, 2.0e+00], [-3.0e+00, -3.0e+00, -2.0e+00, -3.0e+00]], [[-4.0e+00, -4.0e+00, -3.0e+00, -1.0e+00], [1.0e+00, -3.0e+00, -4.0e+00, -4.0e+00], [4.0e+00, -3.0e+00, 2.0e+00, 4.0e+00]]]> : tensor<2x3x4xf32>
+    %2 = util.unfoldable_constant dense<[[1, 4], [3, 2]]> : tensor<2x2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>}> : (tensor<2x5x3xf32>, tensor<2x3x4xf32>, tensor<2x2xi64>) -> tensor<2x5x4xf32>
+    check.expect_almost_eq_const(%3, dense<[[[-1.0e+01, -2.2e+01, -2.0e+00, -6.0e+00], [-5.0e+00, -2.4e+01, -1.9e+01, -1.1e+01], [1.6e+01, -2.1e+01, -1.0e+01, -4.0e+00], [-1.5e+01, 2.0e+00, -1.3e+01, -1.7e+01], [-6.0e+00, -2.1e+01, -1.5e+01, -7.0e+00]], [[1.0e+01, 1.4e+01, 1.8e+01, 1.4e+01], [-1.0e+00, 9.0e+00, 1.8e+01, 5.0e+00], [6.0e+00, 1.4e+01, 1.7e+01, 1.0e+01], [-3.5e+01, 5.0e+00, -8.0e+00, -8.0e+00], [-1.4e+01, 2.2e+01, 3.0e+00, -7.0e+00]]]> : tensor<2x5x4xf32>) : tensor<2x5x4xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_rows_lead_i32() {
+    %0 = util.unfoldable_constant dense<[[[-4, 4, 3], [1, -3, -4], [0, -2, -3], [1, -3, -2], [0, 2, 3]], [[4, -4, -1], [-3, 4, 0], [2, 4, -2], [-1, 0, 3], [1, 0, -4]]]> : tensor<2x5x3xi32>
+    %1 = util.unfoldable_constant dense<[[[0, 0, 2, 0], [-3, -3, 0, 3], [-4, 0, 0, 1]], [[4, 4, -4, -3], [-4, -1, 1, -4], [4, 1, 1, 4]]]> : tensor<2x3x4xi32>
+    %2 = util.unfoldable_constant dense<[[1, 4], [3, 2]]> : tensor<2x2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>}> : (tensor<2x5x3xi32>, tensor<2x3x4xi32>, tensor<2x2xi64>) -> tensor<2x5x4xi32>
+    check.expect_eq_const(%3, dense<[[[-24, -12, -8, 15], [0, 3, -11, -7], [-4, -1, -5, -4], [8, 5, -9, 1], [4, 1, 5, 4]], [[16, 12, 8, -13], [-12, -12, -6, 12], [-4, -12, 4, 10], [8, -1, 7, 15], [-12, 0, -8, -19]]]> : tensor<2x5x4xi32>) : tensor<2x5x4xi32>
+    return
+  }
+
+  // A batch dim, sizes per batch entry; the group dim before the rhs's batch dim.
+  func.func public @test_ragged_dot_rows_batched_f32() {
+    %0 = util.unfoldable_constant dense<[[[4.0e+00, -2.0e+00, -2.0e+00], [1.0e+00, 4.0e+00, 4.0e+00], [-3.0e+00, 1.0e+00, 2.0e+00], [2.0e+00, -1.0e+00, 1.0e+00], [3.0e+00, -4.0e+00, -4.0e+00], [-1.0e+00, -2.0e+00, 1.0e+00]], [[4.0e+00, -3.0e+00, 2.0e+00], [3.0e+00, 0.0e+00, 1.0e+00], [-1.0e+00, 1.0e+00, 4.0e+00], [-1.0e+00, -3.0e+00, 2.0e+00], [-3.0e+00, -4.0e+00, -4.0e+00], [1.0e+00, 2.0e+00, -3.0e+00]]]> : tensor<2x6x3xf32>
+    %1 = util.unfoldable_constant dense<[[[[4.0e+00, 3.0e+00], [-3.0e+00, -3.0e+00], [2.0e+00, 1.0e+00]], [[2.0e+00, 2.0e+00], [-3.0e+00, 3.0e+00], [0.0e+00, -2.0e+00]]], [[[1.0e+00, 4.0e+00], [-4.0e+00, -2.0e+00], [4.0e+00, 4.0e+00]], [[-3.0e+00, 1.0e+00], [-3.0e+00, 4.0e+00], [2.0e+00, 3.0e+00]]], [[[0.0e+00, -3.0e+00], [3.0e+00, -2.0e+00], [1.0e+00, 0.0e+00]], [[-4.0e+00, 1.0e+00], [0.0e+00, 2.0e+00], [4.0e+00, 1.0e+00]]]]> : tensor<3x2x3x2xf32>
+    %2 = util.unfoldable_constant dense<[[2, 2, 2], [6, 0, 0]]> : tensor<2x3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>}> : (tensor<2x6x3xf32>, tensor<3x2x3x2xf32>, tensor<2x3xi64>) -> tensor<2x6x2xf32>
+    check.expect_almost_eq_const(%3, dense<[[[1.8e+01, 1.6e+01], [0.0e+00, -5.0e+00], [1.0e+00, -6.0e+00], [1.0e+01, 1.4e+01], [-1.6e+01, -1.0e+00], [-5.0e+00, 7.0e+00]], [[1.7e+01, -5.0e+00], [6.0e+00, 4.0e+00], [-5.0e+00, -7.0e+00], [7.0e+00, -1.5e+01], [6.0e+00, -1.0e+01], [-4.0e+00, 1.4e+01]]]> : tensor<2x6x2xf32>) : tensor<2x6x2xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_rows_batched_i32() {
+    %0 = util.unfoldable_constant dense<[[[-2, 1, -3], [4, 3, 3], [-4, -2, -1], [3, 4, 2], [3, 4, -3], [3, -4, 2]], [[0, -4, 2], [3, 3, 3], [-3, -1, -1], [0, 0, 0], [-2, 3, 2], [2, 0, 4]]]> : tensor<2x6x3xi32>
+    %1 = util.unfoldable_constant dense<[[[[-1, 0], [2, 0], [-2, -3]], [[1, -2], [3, 1], [-1, 3]]], [[[-4, -4], [-4, -4], [3, 2]], [[3, 3], [2, -3], [-4, -1]]], [[[-2, 0], [4, 4], [1, -4]], [[-1, 4], [4, 0], [4, -1]]]]> : tensor<3x2x3x2xi32>
+    %2 = util.unfoldable_constant dense<[[2, 2, 2], [6, 0, 0]]> : tensor<2x3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>}> : (tensor<2x6x3xi32>, tensor<3x2x3x2xi32>, tensor<2x3xi64>) -> tensor<2x6x2xi32>
+    check.expect_eq_const(%3, dense<[[[10, 9], [-4, -9], [21, 22], [-22, -24], [7, 28], [-20, -24]], [[-14, 2], [9, 6], [-5, 2], [0, 0], [5, 13], [-2, 8]]]> : tensor<2x6x2xi32>) : tensor<2x6x2xi32>
+    return
+  }
+
+  // Ragged contracting dim: one result per group, each a product over its range of the 6.
+  func.func public @test_ragged_dot_contracting_f32() {
+    %0 = util.unfoldable_constant dense<[[-2.0e+00, 1.0e+00, 2.0e+00, -4.0e+00, 3.0e+00, -2.0e+00], [3.0e+00, -2.0e+00, 4.0e+00, -4.0e+00, 2.0e+00, -3.0e+00], [-4.0e+00, -4.0e+00, -2.0e+00, 4.0e+00, -3.0e+00, 0.0e+00]]> : tensor<3x6xf32>
+    %1 = util.unfoldable_constant dense<[[1.0e+00, 2.0e+00], [0.0e+00, -2.0e+00], [4.0e+00, -4.0e+00], [-2.0e+00, 0.0e+00], [-3.0e+00, 3.0e+00], [-4.0e+00, -3.0e+00]]> : tensor<6x2xf32>
+    %2 = util.unfoldable_constant dense<[1, 3, 2]> : tensor<3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>}> : (tensor<3x6xf32>, tensor<6x2xf32>, tensor<3xi64>) -> tensor<3x3x2xf32>
+    check.expect_almost_eq_const(%3, dense<[[[-2.0e+00, -4.0e+00], [3.0e+00, 6.0e+00], [-4.0e+00, -8.0e+00]], [[1.6e+01, -1.0e+01], [2.4e+01, -1.2e+01], [-1.6e+01, 1.6e+01]], [[-1.0e+00, 1.5e+01], [6.0e+00, 1.5e+01], [9.0e+00, -9.0e+00]]]> : tensor<3x3x2xf32>) : tensor<3x3x2xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_contracting_i32() {
+    %0 = util.unfoldable_constant dense<[[-3, -1, 4, 0, 1, -1], [-2, 0, 1, 4, 1, -1], [-2, -1, -4, -4, 2, -2]]> : tensor<3x6xi32>
+    %1 = util.unfoldable_constant dense<[[1, 3], [-4, -4], [0, 3], [-3, -1], [-1, -1], [2, -4]]> : tensor<6x2xi32>
+    %2 = util.unfoldable_constant dense<[1, 3, 2]> : tensor<3xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>}> : (tensor<3x6xi32>, tensor<6x2xi32>, tensor<3xi64>) -> tensor<3x3x2xi32>
+    check.expect_eq_const(%3, dense<[[[-3, -9], [-2, -6], [-2, -6]], [[4, 16], [-12, -1], [16, -4]], [[-3, 3], [-3, 3], [-6, 6]]]> : tensor<3x3x2xi32>) : tensor<3x3x2xi32>
+    return
+  }
+
+  // Ragged contracting dim with a batch dim, sizes per batch entry.
+  func.func public @test_ragged_dot_contracting_batched_f32() {
+    %0 = util.unfoldable_constant dense<[[[1.0e+00, -3.0e+00, -2.0e+00, -3.0e+00, 2.0e+00], [-2.0e+00, -2.0e+00, 0.0e+00, 1.0e+00, 2.0e+00], [-2.0e+00, 4.0e+00, 1.0e+00, -4.0e+00, 1.0e+00]], [[1.0e+00, 1.0e+00, 4.0e+00, 3.0e+00, 2.0e+00], [3.0e+00, 2.0e+00, 4.0e+00, 4.0e+00, -2.0e+00], [1.0e+00, 4.0e+00, 2.0e+00, 2.0e+00, -2.0e+00]]]> : tensor<2x3x5xf32>
+    %1 = util.unfoldable_constant dense<[[[-3.0e+00, -3.0e+00, -4.0e+00, -2.0e+00], [-2.0e+00, 0.0e+00, 0.0e+00, -3.0e+00], [1.0e+00, 4.0e+00, 3.0e+00, -3.0e+00], [3.0e+00, 0.0e+00, 4.0e+00, 2.0e+00], [3.0e+00, -2.0e+00, 3.0e+00, 0.0e+00]], [[4.0e+00, 1.0e+00, 2.0e+00, -3.0e+00], [-3.0e+00, 4.0e+00, 1.0e+00, 2.0e+00], [0.0e+00, 0.0e+00, 2.0e+00, -3.0e+00], [-2.0e+00, 0.0e+00, 4.0e+00, -4.0e+00], [-2.0e+00, 3.0e+00, 0.0e+00, -4.0e+00]]]> : tensor<2x5x4xf32>
+    %2 = util.unfoldable_constant dense<[[2, 3], [5, 0]]> : tensor<2x2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [2], rhs_group_dimensions = []>}> : (tensor<2x3x5xf32>, tensor<2x5x4xf32>, tensor<2x2xi64>) -> tensor<2x2x3x4xf32>
+    check.expect_almost_eq_const(%3, dense<[[[[3.0e+00, -3.0e+00, -4.0e+00, 7.0e+00], [1.0e+01, 6.0e+00, 8.0e+00, 1.0e+01], [-2.0e+00, 6.0e+00, 8.0e+00, -8.0e+00]], [[-9.0e+00, 1.1e+01, 2.3e+01, -3.3e+01], [2.0e+00, 5.0e+00, 3.2e+01, -2.5e+01], [-8.0e+00, 1.1e+01, 1.8e+01, -1.0e+00]]], [[[-5.0e+00, -1.2e+01, -1.2e+01, 0.0e+00], [9.0e+00, -4.0e+00, 1.0e+01, 2.0e+00], [-8.0e+00, 2.0e+00, -1.0e+01, -1.1e+01]], [[0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00]]]]> : tensor<2x2x3x4xf32>) : tensor<2x2x3x4xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_contracting_batched_i32() {
+    %0 = util.unfoldable_constant dense<[[[-3, 4, 4, -1, 4], [-3, 4, -4, -3, 4], [-1, 2, 4, -4, 3]], [[4, -3, -3, 0, -3], [-4, 3, 3, -2, 3], [-2, 4, -2, 3, 2]]]> : tensor<2x3x5xi32>
+    %1 = util.unfoldable_constant dense<[[[-1, 1, -1, 4], [1, -4, -1, 3], [4, 1, 0, 4], [0, 4, 4, -1], [-2, 4, -2, 0]], [[-4, 0, 4, -2], [0, 4, 0, 4], [4, -3, 4, 0], [-3, 4, -3, 1], [3, -1, 4, 4]]]> : tensor<2x5x4xi32>
+    %2 = util.unfoldable_constant dense<[[2, 3], [5, 0]]> : tensor<2x2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [2], rhs_group_dimensions = []>}> : (tensor<2x3x5xi32>, tensor<2x5x4xi32>, tensor<2x2xi64>) -> tensor<2x2x3x4xi32>
+    check.expect_eq_const(%3, dense<[[[[7, -19, -1, 0], [7, -19, -1, 0], [3, -9, -1, 2]], [[-37, 0, -8, -32], [43, -8, 14, 30], [-3, 32, -17, 31]]], [[[8, 16, -12, 17], [-24, 0, -20, -13], [10, 0, -22, 20]], [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]]]> : tensor<2x2x3x4xi32>) : tensor<2x2x3x4xi32>
+    return
+  }
+
+  // Ragged batch dim: the groups split independent entries.
+  func.func public @test_ragged_dot_batch_f32() {
+    %0 = util.unfoldable_constant dense<[[[0.0e+00, -2.0e+00, 2.0e+00], [-1.0e+00, -4.0e+00, 3.0e+00]], [[0.0e+00, 3.0e+00, -4.0e+00], [-4.0e+00, -3.0e+00, -2.0e+00]], [[-4.0e+00, 3.0e+00, 0.0e+00], [-4.0e+00, 1.0e+00, 3.0e+00]], [[-1.0e+00, -1.0e+00, 2.0e+00], [-2.0e+00, -4.0e+00, -4.0e+00]]]> : tensor<4x2x3xf32>
+    %1 = util.unfoldable_constant dense<[[[-2.0e+00, 3.0e+00], [-3.0e+00, 2.0e+00], [0.0e+00, 0.0e+00]], [[3.0e+00, 2.0e+00], [-3.0e+00, 2.0e+00], [4.0e+00, -4.0e+00]], [[-1.0e+00, -3.0e+00], [-3.0e+00, 0.0e+00], [-2.0e+00, 1.0e+00]], [[2.0e+00, 3.0e+00], [-4.0e+00, -2.0e+00], [-1.0e+00, 0.0e+00]]]> : tensor<4x3x2xf32>
+    %2 = util.unfoldable_constant dense<[1, 3]> : tensor<2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = []>}> : (tensor<4x2x3xf32>, tensor<4x3x2xf32>, tensor<2xi64>) -> tensor<4x2x2xf32>
+    check.expect_almost_eq_const(%3, dense<[[[6.0e+00, -4.0e+00], [1.4e+01, -1.1e+01]], [[-2.5e+01, 2.2e+01], [-1.1e+01, -6.0e+00]], [[-5.0e+00, 1.2e+01], [-5.0e+00, 1.5e+01]], [[0.0e+00, -1.0e+00], [1.6e+01, 2.0e+00]]]> : tensor<4x2x2xf32>) : tensor<4x2x2xf32>
+    return
+  }
+
+  func.func public @test_ragged_dot_batch_i32() {
+    %0 = util.unfoldable_constant dense<[[[-2, -4, 0], [-3, -1, -1]], [[-4, 4, -3], [1, 4, -4]], [[1, -1, 4], [-3, 4, 2]], [[1, 3, 4], [-3, -1, 0]]]> : tensor<4x2x3xi32>
+    %1 = util.unfoldable_constant dense<[[[-2, -3], [3, 1], [-2, 2]], [[-2, 4], [0, -4], [-1, 1]], [[4, -1], [4, 1], [2, 3]], [[4, 2], [-2, 0], [-2, -3]]]> : tensor<4x3x2xi32>
+    %2 = util.unfoldable_constant dense<[1, 3]> : tensor<2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = []>}> : (tensor<4x2x3xi32>, tensor<4x3x2xi32>, tensor<2xi64>) -> tensor<4x2x2xi32>
+    check.expect_eq_const(%3, dense<[[[-8, 2], [5, 6]], [[11, -35], [2, -16]], [[8, 10], [8, 13]], [[-10, -10], [-10, -6]]]> : tensor<4x2x2xi32>) : tensor<4x2x2xi32>
+    return
+  }
+
+  // Expects the groups of sizes [3, 1] where the op has [1, 3]: the check must fail.
+  func.func public @fail_ragged_dot_wrong_group() {
+    %0 = util.unfoldable_constant dense<[[-1.0e+00, 0.0e+00], [1.0e+00, 4.0e+00], [-4.0e+00, 4.0e+00], [-4.0e+00, 1.0e+00]]> : tensor<4x2xf32>
+    %1 = util.unfoldable_constant dense<[[[-2.0e+00, -1.0e+00, -4.0e+00], [-4.0e+00, -2.0e+00, 4.0e+00]], [[-4.0e+00, -2.0e+00, -2.0e+00], [0.0e+00, -1.0e+00, -3.0e+00]]]> : tensor<2x2x3xf32>
+    %2 = util.unfoldable_constant dense<[1, 3]> : tensor<2xi64>
+    %3 = "chlo.ragged_dot"(%0, %1, %2) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<4x2xf32>, tensor<2x2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%3, dense<[[2.0e+00, 1.0e+00, 4.0e+00], [-1.8e+01, -9.0e+00, 1.2e+01], [-8.0e+00, -4.0e+00, 3.2e+01], [1.6e+01, 7.0e+00, 5.0e+00]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
   // 1*3 + 2*4 is 11: the check must fail.
   func.func public @fail_dot_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[[1.0e+00, 2.0e+00]]> : tensor<1x2xf32>
