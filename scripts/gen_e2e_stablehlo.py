@@ -6510,6 +6510,28 @@ def gen_fft():
              1e-4, 1e-5)
     funcs.append(f.text(comment="IRFFT(RFFT(x)) = x; FFT of (x, 0) begins with RFFT(x)."))
 
+    # Empty transforms: a zero fft_length and an empty batch give empty
+    # results, concatenated away here.
+    f = Func("test_fft_empty")
+    x = array(rng.uniform(-1, 1, (2, 3)), "f32")
+    xv = f.input(x, "f32")
+    none = f.op("stablehlo.slice %s [0:2, 0:0] : (tensor<2x3xf32>) -> tensor<2x0xf32>" % xv)
+    spectrum = fft_op(f, none, "RFFT", (0,), "tensor<2x0xf32>", "tensor<2x0xcomplex<f32>>",
+                      "pretty")
+    z = carray(rng.uniform(-1, 1, (2, 4)) + 1j * rng.uniform(-1, 1, (2, 4)), "complex<f32>")
+    zv = f.input(z, "complex<f32>")
+    wide = f.op("stablehlo.concatenate %s, %s, dim = 1 : (tensor<2x0xcomplex<f32>>, "
+                "tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>" % (spectrum, zv))
+    f.expect(wide, z, "complex<f32>", 0.0, 0.0)
+    rows = f.op("stablehlo.slice %s [2:2, 0:4] : (tensor<2x4xcomplex<f32>>) -> "
+                "tensor<0x4xcomplex<f32>>" % zv)
+    inverse = fft_op(f, rows, "IFFT", (4,), "tensor<0x4xcomplex<f32>>",
+                     "tensor<0x4xcomplex<f32>>", "pretty")
+    tall = f.op("stablehlo.concatenate %s, %s, dim = 0 : (tensor<0x4xcomplex<f32>>, "
+                "tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>" % (inverse, zv))
+    f.expect(tall, z, "complex<f32>", 0.0, 0.0)
+    funcs.append(f.text(comment="An RFFT of length 0 and an IFFT of an empty batch."))
+
     f = Func("fail_fft")
     x = carray([1, 2j, -1, 0.5], "complex<f32>")
     xv = f.input(x, "complex<f32>")

@@ -210,6 +210,21 @@ module @e2e_fft {
     return
   }
 
+  // An RFFT of length 0 and an IFFT of an empty batch.
+  func.func public @test_fft_empty() {
+    %0 = util.unfoldable_constant dense<[[-4.4774607e-01, 9.91709e-01, -3.2001492e-01], [9.8210305e-02, -7.1250945e-01, -3.6304837e-01]]> : tensor<2x3xf32>
+    %1 = stablehlo.slice %0 [0:2, 0:0] : (tensor<2x3xf32>) -> tensor<2x0xf32>
+    %2 = stablehlo.fft %1, type = RFFT, length = [0] : (tensor<2x0xf32>) -> tensor<2x0xcomplex<f32>>
+    %3 = util.unfoldable_constant dense<[[(-4.129089e-01, 9.210936e-01), (2.4985066e-01, 8.700149e-01), (2.3064193e-01, 2.0903149e-01), (6.124572e-02, 3.4317166e-01)], [(-2.3414616e-01, 5.861491e-01), (-1.0862418e-02, -3.1984282e-01), (-3.7953058e-01, 8.821291e-02), (5.0724494e-01, -2.7680305e-01)]]> : tensor<2x4xcomplex<f32>>
+    %4 = stablehlo.concatenate %2, %3, dim = 1 : (tensor<2x0xcomplex<f32>>, tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+    check.expect_almost_eq_const(%4, dense<[[(-4.129089e-01, 9.210936e-01), (2.4985066e-01, 8.700149e-01), (2.3064193e-01, 2.0903149e-01), (6.124572e-02, 3.4317166e-01)], [(-2.3414616e-01, 5.861491e-01), (-1.0862418e-02, -3.1984282e-01), (-3.7953058e-01, 8.821291e-02), (5.0724494e-01, -2.7680305e-01)]]> : tensor<2x4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x4xcomplex<f32>>
+    %5 = stablehlo.slice %3 [2:2, 0:4] : (tensor<2x4xcomplex<f32>>) -> tensor<0x4xcomplex<f32>>
+    %6 = stablehlo.fft %5, type = IFFT, length = [4] : (tensor<0x4xcomplex<f32>>) -> tensor<0x4xcomplex<f32>>
+    %7 = stablehlo.concatenate %6, %3, dim = 0 : (tensor<0x4xcomplex<f32>>, tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+    check.expect_almost_eq_const(%7, dense<[[(-4.129089e-01, 9.210936e-01), (2.4985066e-01, 8.700149e-01), (2.3064193e-01, 2.0903149e-01), (6.124572e-02, 3.4317166e-01)], [(-2.3414616e-01, 5.861491e-01), (-1.0862418e-02, -3.1984282e-01), (-3.7953058e-01, 8.821291e-02), (5.0724494e-01, -2.7680305e-01)]]> : tensor<2x4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x4xcomplex<f32>>
+    return
+  }
+
   // Must fail: the expectation is the inverse transform.
   func.func public @fail_fft() {
     %0 = util.unfoldable_constant dense<[(1.0e+00, 0.0e+00), (0.0e+00, 2.0e+00), (-1.0e+00, 0.0e+00), (5.0e-01, 0.0e+00)]> : tensor<4xcomplex<f32>>
