@@ -6484,6 +6484,15 @@ def gen_fft():
                     fft_case(f, rng, kind, shape, lengths, elem)
             funcs.append(f.text(comment="%s of %s over 1 to 3 trailing dims (odd and even "
                                 "lengths, batch dims) against numpy.fft." % (fft_type, elem)))
+    # Over 256: split into two shorter transforms (four-step), each kind
+    # once (a few, as each adds many kernels).
+    f = Func("test_fft_split")
+    fft_case(f, rng, "FFT", (512,), (512,), "complex<f64>")
+    fft_case(f, rng, "IFFT", (2, 300), (300,), "complex<f32>")
+    fft_case(f, rng, "RFFT", (400,), (400,), "complex<f32>")
+    fft_case(f, rng, "IRFFT", (525,), (525,), "complex<f64>")
+    funcs.append(f.text(comment="Lengths over 256 (512 = 16 x 32, 300 = 15 x 20, 400 = 20 x "
+                        "20, odd 525 = 21 x 25), split in two, against numpy.fft."))
     f = Func("test_fft_generic_forms")
     fft_case(f, rng, "FFT", (2, 4), (4,), "complex<f32>", form="generic")
     fft_case(f, rng, "RFFT", (6,), (6,), "complex<f32>", form="dense")

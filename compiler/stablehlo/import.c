@@ -3141,9 +3141,10 @@ static grt_status_t grtc_import_fft(grtc_import_t* ctx, const grtc_operation_t* 
   }
   for (uint32_t i = 0; i < lengths.count; ++i) {
     int64_t n = lengths.values[i];
-    if (n < 0 || n > GRTC_FFT_MAX_LENGTH) {
-      return grtc_import_types_error(ctx, op, "fft_length values are 0 to %d (each "
-                                     "transformed dim is a matrix product), got [%s]",
+    if (n < 0 || !grtc_fft_length_supported(n)) {
+      return grtc_import_types_error(ctx, op, "fft_length values are 0 to %d, or longer "
+                                     "ones whose factors are (each transformed dim is "
+                                     "matrix products), got [%s]",
                                      GRTC_FFT_MAX_LENGTH, expected);
     }
     if (full->dims[first + i] != n) {

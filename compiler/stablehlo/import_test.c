@@ -1204,10 +1204,11 @@ static void test_fft_errors(void** state) {
       {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>",
        "4xcomplex<f32>", "5xcomplex<f32>",
        "with FFT needs its result's part type to be tensor<4xf32>"},
-      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4096>",
-       "4096xcomplex<f32>", "4096xcomplex<f32>",
-       "'stablehlo.fft' fft_length values are 0 to 2048 (each transformed dim is a matrix "
-       "product), got [4096]"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4099>",
+       "4099xcomplex<f32>", "4099xcomplex<f32>",
+       "'stablehlo.fft' fft_length values are 0 to 2048, or longer ones whose factors are "
+       "(each transformed dim is matrix products), got [4099]"},
+
       {"fft_type = #stablehlo<fft_type DCT>, fft_length = array<i64: 4>", "4xcomplex<f32>",
        "4xcomplex<f32>",
        "'fft_type' must be #stablehlo<fft_type FFT>, IFFT, RFFT or IRFFT, got "
