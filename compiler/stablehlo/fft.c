@@ -9,23 +9,14 @@
 
 #define GRTC_FFT_TWO_PI 6.28318530717958647692
 
-// The rows x cols constant whose element (i, j) is
+// Fills |data| with the rows x cols matrix whose element (i, j) is
 // scale * w_i * cos(2 pi i j / n) (sin when |sine|), of element type |elem|.
 // w_i is 1, except with |half_spectrum| (the rows are the first n/2 + 1
 // frequencies of a real signal's spectrum): 2 for the rows whose conjugate
 // twin (n - i) is not among them.
-static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int64_t rows,
-                                      int64_t cols, int64_t n, bool sine, double scale,
-                                      bool half_spectrum) {
-  if (!grt_status_is_ok(m->status)) return NULL;
+static void grtc_fft_fill(uint8_t* data, grtc_elem_t elem, int64_t rows, int64_t cols,
+                          int64_t n, bool sine, double scale, bool half_spectrum) {
   size_t size = grtc_elem_byte_size(elem);
-  size_t bytes = (size_t)(rows * cols) * size;
-  uint8_t* data = grtc_tmodule_alloc(m->b->module, bytes);
-  if (!data) {
-    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                                "out of memory for an FFT matrix");
-    return NULL;
-  }
   for (int64_t i = 0; i < rows; ++i) {
     double weight = scale;
     if (half_spectrum && i != 0 && 2 * i != n) weight *= 2.0;
@@ -37,6 +28,28 @@ static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int
       grtc_eval_store(elem, v, data + (size_t)(i * cols + j) * size);
     }
   }
+}
+
+// A rows x cols constant: |blocks| matrices of grtc_fft_fill stacked
+// (block b from row b * rows / blocks), with sine[b] and scale[b].
+static grtc_tvalue_t* grtc_fft_constant(grtc_chlo_math_t* m, grtc_elem_t elem, int64_t rows,
+                                        int64_t cols, int64_t n, uint32_t blocks,
+                                        const bool* sine, const double* scale,
+                                        bool half_spectrum) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  size_t size = grtc_elem_byte_size(elem);
+  size_t bytes = (size_t)(rows * cols) * size;
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, bytes);
+  if (!data) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for an FFT matrix");
+    return NULL;
+  }
+  int64_t block_rows = rows / blocks;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    grtc_fft_fill(data + (size_t)(b * block_rows * cols) * size, elem, block_rows, cols, n,
+                  sine[b], scale[b], half_spectrum);
+  }
   grtc_ttype_t type;
   memset(&type, 0, sizeof(type));
   type.elem = elem;
@@ -44,6 +57,13 @@ static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int
   type.dims[0] = rows;
   type.dims[1] = cols;
   return grtc_chlo_constant(m, &type, data, bytes);
+}
+
+// One grtc_fft_fill matrix as a constant.
+static grtc_tvalue_t* grtc_fft_matrix(grtc_chlo_math_t* m, grtc_elem_t elem, int64_t rows,
+                                      int64_t cols, int64_t n, bool sine, double scale,
+                                      bool half_spectrum) {
+  return grtc_fft_constant(m, elem, rows, cols, n, 1, &sine, &scale, half_spectrum);
 }
 
 // |x| with dim |dim| (of length w's rows) replaced by its product with |w|:
@@ -202,16 +222,20 @@ static grtc_complex_t grtc_fft_complex_dim(grtc_chlo_math_t* m, grtc_complex_t z
     if (n1 > 1) return grtc_fft_four_step(m, z, dim, inverse, n1);
   }
   grtc_elem_t elem = z.re->type.elem;
-  double scale = inverse ? 1.0 / (double)n : 1.0;
-  grtc_tvalue_t* c = grtc_fft_matrix(m, elem, n, n, n, false, scale, false);
-  grtc_tvalue_t* s = grtc_fft_matrix(m, elem, n, n, n, true, scale, false);
-  grtc_tvalue_t* re_c = grtc_fft_apply(m, z.re, dim, c);
-  grtc_tvalue_t* im_c = grtc_fft_apply(m, z.im, dim, c);
-  grtc_tvalue_t* re_s = grtc_fft_apply(m, z.re, dim, s);
-  grtc_tvalue_t* im_s = grtc_fft_apply(m, z.im, dim, s);
-  // (a + ib)(cos -+ i sin) = (a cos +- b sin) + i(b cos -+ a sin).
-  r.re = inverse ? SUB(re_c, im_s) : ADD(re_c, im_s);
-  r.im = inverse ? ADD(im_c, re_s) : SUB(im_c, re_s);
+  // (a + ib)(cos -+ i sin) = (a cos +- b sin) + i(b cos -+ a sin): the parts
+  // stacked along |dim| (a then b) times [cos; +-sin] and [-+sin; cos].
+  grtc_tvalue_t* parts[2] = {z.re, z.im};
+  grtc_ttype_t stacked = z.re->type;
+  stacked.dims[dim] = 2 * n;
+  grtc_tvalue_t* x = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, 2, &stacked);
+  if (x) x->def->attrs.dim = dim;
+  double scale = inverse ? 1.0 / (double)n : 1.0, sign = inverse ? -1.0 : 1.0;
+  static const bool re_sine[2] = {false, true}, im_sine[2] = {true, false};
+  double re_scale[2] = {scale, sign * scale}, im_scale[2] = {-sign * scale, scale};
+  r.re = grtc_fft_apply(
+      m, x, dim, grtc_fft_constant(m, elem, 2 * n, n, n, 2, re_sine, re_scale, false));
+  r.im = grtc_fft_apply(
+      m, x, dim, grtc_fft_constant(m, elem, 2 * n, n, n, 2, im_sine, im_scale, false));
   return r;
 }
 
