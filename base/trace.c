@@ -26,6 +26,11 @@ grt_status_t grt_trace_attach(grt_trace_sink_t* sink) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "trace sink has no record function");
   }
+  if (!GRT_TRACING) {
+    return grt_make_status(GRT_STATUS_UNAVAILABLE,
+                           "this runtime is built without trace points "
+                           "(GRT_ENABLE_TRACING=OFF)");
+  }
   grt_trace_sink_t* expected = NULL;
   if (!atomic_compare_exchange_strong(&grt_trace_sink, &expected, sink)) {
     return grt_make_status(GRT_STATUS_FAILED_PRECONDITION,

@@ -95,7 +95,8 @@ struct grt_trace_sink_t {
 };
 
 // Makes |sink| receive every event from now on. FAILED_PRECONDITION when
-// another sink is attached (there is one per process).
+// another sink is attached (there is one per process); UNAVAILABLE in a
+// runtime built with GRT_ENABLE_TRACING=OFF.
 grt_status_t grt_trace_attach(grt_trace_sink_t* sink) GRT_MUST_USE;
 
 // Stops events going to |sink| (nothing happens if it is not the one
@@ -107,10 +108,19 @@ void grt_trace_detach(grt_trace_sink_t* sink);
 // Set while a sink is attached; what every reporting point tests first.
 extern int grt_trace_enabled_flag;
 
+// GRT_TRACING (CMake GRT_ENABLE_TRACING, default 1): 0 compiles every
+// reporting point out (grt_trace_enabled() is false at compile time) and
+// grt_trace_attach returns UNAVAILABLE.
+#ifndef GRT_TRACING
+#define GRT_TRACING 1
+#endif
+
 // True while a sink is attached. Reporting points test this before reading
 // the clock, so tracing costs nothing more when it is off.
 static inline bool grt_trace_enabled(void) {
-#if defined(__GNUC__) || defined(__clang__)
+#if !GRT_TRACING
+  return false;
+#elif defined(__GNUC__) || defined(__clang__)
   return GRT_UNLIKELY(__atomic_load_n(&grt_trace_enabled_flag,
                                       __ATOMIC_RELAXED) != 0);
 #else

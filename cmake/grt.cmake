@@ -82,6 +82,33 @@ if(NOT GRT_ENABLE_DLOPEN_LOADER AND GRT_BUILD_TESTS)
                       "grt's own ELF loader)")
 endif()
 
+# Without grt's ELF loader only cpu-static kernels run: the dlopen loader
+# (which shares its header checks) and the tests (which load kernel
+# objects) need it, as grt-check and the tests need the check module.
+if(NOT GRT_ENABLE_ELF_LOADER AND (GRT_ENABLE_DLOPEN_LOADER OR GRT_BUILD_TESTS))
+  message(FATAL_ERROR "GRT_ENABLE_ELF_LOADER=OFF needs -DGRT_ENABLE_DLOPEN_LOADER=OFF "
+                      "-DGRT_BUILD_TESTS=OFF (the dlopen loader checks kernel "
+                      "objects with the ELF loader's header checks, and the "
+                      "tests load kernel objects)")
+endif()
+if(NOT GRT_ENABLE_CHECK_MODULE AND (GRT_BUILD_TOOLS OR GRT_BUILD_TESTS))
+  message(FATAL_ERROR "GRT_ENABLE_CHECK_MODULE=OFF needs -DGRT_BUILD_TOOLS=OFF "
+                      "-DGRT_BUILD_TESTS=OFF (grt-check and the tests run "
+                      "modules that import check.*)")
+endif()
+
+# Without trace points grt_trace_attach fails: grt-run --trace and
+# --print_statistics and the tests need them. GRT_TRACING=0 reaches every
+# grt source (base/trace.h reads it).
+if(NOT GRT_ENABLE_TRACING)
+  if(GRT_BUILD_TOOLS OR GRT_BUILD_TESTS)
+    message(FATAL_ERROR "GRT_ENABLE_TRACING=OFF needs -DGRT_BUILD_TOOLS=OFF "
+                        "-DGRT_BUILD_TESTS=OFF (grt-run --trace and "
+                        "--print_statistics and the tests attach trace sinks)")
+  endif()
+  add_compile_definitions(GRT_TRACING=0)
+endif()
+
 # GRT_HAL_DRIVERS: checked here, resolved in hal/drivers/CMakeLists.txt.
 # GRT_HAL_DRIVERS_EXPLICIT is true when the user named the list, so that a
 # named driver whose dependency is missing is an error rather than dropped.

@@ -345,6 +345,13 @@ static void test_parse_shaped_brackets(void** state) {
       SV("1 2 3 4"), shape + 1, 2, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
   GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
       SV("0"), shape, 3, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
+  // One pair of brackets around the whole flat list, as IREE's model tests
+  // write inputs ("1x5x2x2xf32=[1,2,...,20]").
+  memset(v, 0, sizeof(v));
+  GRT_EXPECT_OK(grt_hal_parse_shaped_elements(
+      SV(" [1, 2, 3, 4, 5, 6, 7, 8] "), shape, 3, GRT_HAL_ELEMENT_TYPE_INT_32, v, sizeof(v)));
+  assert_int_equal(v[0], 1);
+  assert_int_equal(v[7], 8);
   // Bracketings a 2x2 shape rejects.
   static const struct {
     const char* text;
@@ -359,7 +366,9 @@ static void test_parse_shaped_brackets(void** state) {
        "value at position 6 is outside the innermost brackets"},
       {"[1 2][3 4][5 6]", GRT_STATUS_INVALID_ARGUMENT,
        "3 top-level bracket groups, expected 2"},
-      {"[1 2 3 4]", GRT_STATUS_INVALID_ARGUMENT,
+      {"[1 2 3][4 5 6]", GRT_STATUS_INVALID_ARGUMENT,
+       "bracket group closed at position 6 has 3 entries but dimension 1 is 2"},
+      {"[1 2 3 4] 5", GRT_STATUS_INVALID_ARGUMENT,
        "bracket group closed at position 8 has 4 entries but dimension 1 is 2"},
   };
   for (size_t i = 0; i < GRT_ARRAY_COUNT(kBracketErrors); ++i) {

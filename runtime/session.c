@@ -6,7 +6,15 @@
 
 #include "base/endian.h"
 #include "hal/executable.h"
+// GRT_RUNTIME_CHECK_MODULE (CMake GRT_ENABLE_CHECK_MODULE, default 1): 0
+// leaves the check module (test assertions) out; sessions then hold only
+// the hal module.
+#ifndef GRT_RUNTIME_CHECK_MODULE
+#define GRT_RUNTIME_CHECK_MODULE 1
+#endif
+#if GRT_RUNTIME_CHECK_MODULE
 #include "runtime/check_module.h"
+#endif
 #include "runtime/hal_module.h"
 #include "runtime/session_async.h"
 #include "schemas/module_file.h"
@@ -137,11 +145,15 @@ grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
   grt_vm_module_t* modules[2] = {NULL, NULL};
   GRT_RETURN_IF_ERROR(grt_runtime_hal_module_create(
       instance->vm_instance, device, allocator, &modules[0]));
+#if GRT_RUNTIME_CHECK_MODULE
   grt_status_t status = grt_runtime_check_module_create(allocator, &modules[1]);
+#else
+  grt_status_t status = grt_ok_status();
+#endif
   grt_vm_context_t* context = NULL;
   if (grt_status_is_ok(status)) {
-    status = grt_vm_context_create(instance->vm_instance, modules, 2, allocator,
-                                   &context);
+    status = grt_vm_context_create(instance->vm_instance, modules,
+                                   modules[1] ? 2 : 1, allocator, &context);
   }
   grt_runtime_session_t* session = NULL;
   if (grt_status_is_ok(status)) {
@@ -163,7 +175,7 @@ grt_status_t grt_runtime_session_create(grt_runtime_instance_t* instance,
   session->hal_module = modules[0];
   session->call_timeout = GRT_DURATION_INFINITE;
   grt_vm_module_release(modules[0]);  // the context keeps both
-  grt_vm_module_release(modules[1]);
+  if (modules[1]) grt_vm_module_release(modules[1]);
   *out_session = session;
   return grt_ok_status();
 }
@@ -205,6 +217,13 @@ grt_status_t grt_runtime_session_append_module(grt_runtime_session_t* session,
   GRT_RETURN_IF_ERROR(grt_runtime_session_enter(session));
   grt_status_t status = grt_vm_context_append_module(session->context, module);
   if (grt_status_is_ok(status)) session->last_module = module;
+  if (!GRT_RUNTIME_CHECK_MODULE &&
+      grt_status_code(status) == GRT_STATUS_NOT_FOUND &&
+      strstr(grt_status_message(status), "no module named 'check'")) {
+    status = grt_status_annotate(status, "this runtime is built without the "
+                                         "check module "
+                                         "(GRT_ENABLE_CHECK_MODULE=OFF)");
+  }
   grt_vm_context_leave(session->context);
   return status;
 }
@@ -250,13 +269,18 @@ static grt_status_t grt_runtime_incompatible_executables(
       grt_runtime_list_append(device_formats, sizeof(device_formats), format);
     }
   }
-  return grt_make_status(GRT_STATUS_INCOMPATIBLE,
-                         "module '%.*s' has executables for %s; device %s runs "
-                         "%s",
-                         GRT_SV_ARG(info->name), module_formats,
-                         grt_hal_device_uri(device),
-                         device_formats[0] ? device_formats
-                                           : "none of the known formats");
+  // A CPU device that runs only linked-in kernels: say why and what to do.
+  bool static_only = strcmp(device_formats, "cpu-static") == 0;
+  return grt_make_status(
+      GRT_STATUS_INCOMPATIBLE,
+      "module '%.*s' has executables for %s; device %s runs %s%s",
+      GRT_SV_ARG(info->name), module_formats, grt_hal_device_uri(device),
+      device_formats[0] ? device_formats : "none of the known formats",
+      static_only ? " (this runtime loads no kernel objects: it is built with "
+                    "GRT_ENABLE_ELF_LOADER=OFF, or without the dlopen loader "
+                    "on a host grt's ELF loader does not relocate for; link "
+                    "the kernels in with grt-compile --output-format=c-static)"
+                  : "");
 }
 
 // Prepares the first executable of |file| the device runs (INCOMPATIBLE

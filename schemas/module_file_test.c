@@ -221,7 +221,22 @@ static void test_write_file_then_open_path(void** state) {
   assert_null(grt_module_writer_create(grt_allocator_system(), &writer));
   assert_null(grt_example_module_populate(writer));
   assert_null(grt_module_writer_write_file(writer, path));
+  // The file is written piece by piece; it holds exactly the bytes that
+  // grt_module_writer_finish serializes into one allocation (the FlatBuffer,
+  // zeroed padding, each segment at its offset).
+  void* whole = NULL;
+  size_t whole_size = 0;
+  assert_null(grt_module_writer_finish(writer, &whole, &whole_size));
   grt_module_writer_destroy(writer);
+  FILE* written = fopen(path, "rb");
+  assert_non_null(written);
+  uint8_t* read_back = malloc(whole_size + 1);
+  assert_non_null(read_back);
+  assert_int_equal(fread(read_back, 1, whole_size + 1, written), whole_size);
+  fclose(written);
+  assert_memory_equal(read_back, whole, whole_size);
+  free(read_back);
+  grt_allocator_free(grt_allocator_system(), whole);
 
   grt_module_file_t* file = NULL;
   assert_null(grt_module_file_open_path(path, grt_allocator_system(), &file));

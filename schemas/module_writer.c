@@ -726,10 +726,83 @@ static grt_fb_ref_t grt_module_writer_build(grt_module_writer_t* writer,
   return grt_fb_builder_end_table(b);
 }
 
-grt_status_t grt_module_writer_finish(grt_module_writer_t* writer,
-                                      void** out_data, size_t* out_size) {
-  *out_data = NULL;
-  *out_size = 0;
+// Zeros for the padding before and between segments (each gap is less
+// than the segment alignment).
+static const uint8_t grt_module_writer_zeros[GRT_MODULE_SEGMENT_ALIGNMENT];
+
+// The serialized module as the pieces of the file, in order: the
+// FlatBuffer, the padding to the data area, then each external segment
+// with the padding before it. The pieces point at |flatbuffer| and at the
+// writer's own copies of the segments, so a file is written without one
+// allocation holding all of it. The caller frees *out_chunks.
+static grt_status_t grt_module_writer_chunks(grt_module_writer_t* writer,
+                                             grt_const_byte_span_t flatbuffer,
+                                             uint64_t data_size,
+                                             grt_file_chunk_t** out_chunks,
+                                             size_t* out_count, size_t* out_size) {
+  *out_chunks = NULL;
+  *out_count = 0;
+  size_t data_start = 0;
+  if (!grt_checked_align_size(flatbuffer.size, GRT_MODULE_SEGMENT_ALIGNMENT, &data_start) ||
+      data_size > SIZE_MAX - data_start) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "module writer: file size overflows");
+  }
+  size_t segments = writer->rodata.count + writer->executables.count;
+  // Each segment and the gap before it, the FlatBuffer and its padding.
+  size_t capacity = 2 * segments + 2;
+  grt_file_chunk_t* chunks = NULL;
+  GRT_RETURN_IF_ERROR(
+      grt_allocator_malloc(writer->allocator, capacity * sizeof(*chunks), (void**)&chunks));
+  size_t count = 0;
+  chunks[count++] = (grt_file_chunk_t){flatbuffer.data, flatbuffer.size};
+  if (data_start > flatbuffer.size) {
+    chunks[count++] =
+        (grt_file_chunk_t){grt_module_writer_zeros, data_start - flatbuffer.size};
+  }
+  uint64_t cursor = 0;  // in the data area
+  for (size_t i = 0; i < segments; ++i) {
+    bool is_rodata = i < writer->rodata.count;
+    const grt_module_writer_rodata_t* rodata =
+        is_rodata ? &GRT_MODULE_WRITER_ITEM(writer->rodata, grt_module_writer_rodata_t, i)
+                  : NULL;
+    const grt_module_writer_executable_t* executable =
+        is_rodata ? NULL
+                  : &GRT_MODULE_WRITER_ITEM(writer->executables, grt_module_writer_executable_t,
+                                            i - writer->rodata.count);
+    if (rodata && !rodata->rodata.external) continue;
+    grt_const_byte_span_t bytes = rodata ? rodata->rodata.data : executable->binary;
+    uint64_t offset = rodata ? rodata->data_offset : executable->data_offset;
+    if (!bytes.size) continue;
+    if (offset - cursor > 0) {
+      chunks[count++] = (grt_file_chunk_t){grt_module_writer_zeros, (size_t)(offset - cursor)};
+    }
+    chunks[count++] = (grt_file_chunk_t){bytes.data, bytes.size};
+    cursor = offset + bytes.size;
+  }
+  // The layout places segments in this order, each gap below the
+  // alignment, and ends the data area with the last one.
+  for (size_t i = 0; i < count; ++i) {
+    if (chunks[i].data == grt_module_writer_zeros &&
+        chunks[i].size > sizeof(grt_module_writer_zeros)) {
+      grt_allocator_free(writer->allocator, chunks);
+      return grt_make_status(GRT_STATUS_INTERNAL, "module writer: a gap of %zu bytes",
+                             chunks[i].size);
+    }
+  }
+  *out_chunks = chunks;
+  *out_count = count;
+  *out_size = data_start + (size_t)data_size;
+  return grt_ok_status();
+}
+
+// Checks, lays out and serializes the module: |builder| (initialized
+// here; the caller deinitializes it) holds the FlatBuffer |chunks|[0]
+// points at.
+static grt_status_t grt_module_writer_serialize(grt_module_writer_t* writer,
+                                                grt_fb_builder_t* builder,
+                                                grt_file_chunk_t** out_chunks,
+                                                size_t* out_count, size_t* out_size) {
+  grt_fb_builder_initialize(writer->allocator, builder);
   GRT_RETURN_IF_ERROR(grt_module_writer_check(writer));
   uint64_t data_size = 0;
   GRT_RETURN_IF_ERROR(grt_module_writer_layout(writer, &data_size));
@@ -746,66 +819,59 @@ grt_status_t grt_module_writer_finish(grt_module_writer_t* writer,
   grt_fb_ref_t* refs = NULL;
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(
       writer->allocator, ref_capacity * sizeof(*refs), (void**)&refs));
-  grt_fb_builder_t builder;
-  grt_fb_builder_initialize(writer->allocator, &builder);
-  grt_fb_ref_t root = grt_module_writer_build(writer, &builder, refs);
+  grt_fb_ref_t root = grt_module_writer_build(writer, builder, refs);
   grt_allocator_free(writer->allocator, refs);
   grt_const_byte_span_t flatbuffer;
-  grt_status_t status = grt_fb_builder_finish(
-      &builder, root, GRT_MODULE_FILE_IDENTIFIER, true, &flatbuffer);
+  GRT_RETURN_IF_ERROR(grt_fb_builder_finish(builder, root, GRT_MODULE_FILE_IDENTIFIER, true,
+                                            &flatbuffer));
+  return grt_module_writer_chunks(writer, flatbuffer, data_size, out_chunks, out_count,
+                                  out_size);
+}
 
-  size_t data_start = 0;
+grt_status_t grt_module_writer_finish(grt_module_writer_t* writer,
+                                      void** out_data, size_t* out_size) {
+  *out_data = NULL;
+  *out_size = 0;
+  grt_fb_builder_t builder;
+  grt_file_chunk_t* chunks = NULL;
+  size_t count = 0, file_size = 0;
+  grt_status_t status =
+      grt_module_writer_serialize(writer, &builder, &chunks, &count, &file_size);
   uint8_t* file = NULL;
-  if (grt_status_is_ok(status) &&
-      (!grt_checked_align_size(flatbuffer.size, GRT_MODULE_SEGMENT_ALIGNMENT,
-                               &data_start) ||
-       data_size > SIZE_MAX - data_start)) {
-    status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                             "module writer: file size overflows");
-  }
-  size_t file_size = data_start + (size_t)data_size;
   if (grt_status_is_ok(status)) {
     status = grt_allocator_malloc_aligned(writer->allocator, file_size,
-                                          GRT_MODULE_SEGMENT_ALIGNMENT,
-                                          (void**)&file);
+                                          GRT_MODULE_SEGMENT_ALIGNMENT, (void**)&file);
   }
   if (grt_status_is_ok(status)) {
-    // Padding between segments is zeroed so identical modules are
-    // byte-identical files.
-    memset(file, 0, file_size);
-    memcpy(file, flatbuffer.data, flatbuffer.size);
-    uint8_t* data_area = file + data_start;
-    for (size_t i = 0; i < writer->rodata.count; ++i) {
-      const grt_module_writer_rodata_t* rodata =
-          &GRT_MODULE_WRITER_ITEM(writer->rodata, grt_module_writer_rodata_t, i);
-      if (rodata->rodata.external && rodata->rodata.data.size) {
-        memcpy(data_area + rodata->data_offset, rodata->rodata.data.data,
-               rodata->rodata.data.size);
-      }
-    }
-    for (size_t i = 0; i < writer->executables.count; ++i) {
-      const grt_module_writer_executable_t* executable =
-          &GRT_MODULE_WRITER_ITEM(writer->executables,
-                                  grt_module_writer_executable_t, i);
-      if (executable->binary.size) {
-        memcpy(data_area + executable->data_offset, executable->binary.data,
-               executable->binary.size);
-      }
+    // Padding is zeroed so identical modules are byte-identical files.
+    size_t offset = 0;
+    for (size_t i = 0; i < count; ++i) {
+      memcpy(file + offset, chunks[i].data, chunks[i].size);
+      offset += chunks[i].size;
     }
     *out_data = file;
     *out_size = file_size;
   }
+  grt_allocator_free(writer->allocator, chunks);
   grt_fb_builder_deinitialize(&builder);
   return status;
 }
 
 grt_status_t grt_module_writer_write_file(grt_module_writer_t* writer,
                                           const char* path) {
-  void* data = NULL;
-  size_t size = 0;
-  GRT_RETURN_IF_ERROR_ANNOTATED(grt_module_writer_finish(writer, &data, &size),
-                                "while writing module file '%s'", path);
-  grt_status_t status = grt_file_write_contents(path, data, size);
-  grt_allocator_free(writer->allocator, data);
+  // Written piece by piece from the writer's copies: a module of large
+  // constants needs no second copy of them in memory.
+  grt_fb_builder_t builder;
+  grt_file_chunk_t* chunks = NULL;
+  size_t count = 0, file_size = 0;
+  grt_status_t status =
+      grt_module_writer_serialize(writer, &builder, &chunks, &count, &file_size);
+  if (grt_status_is_ok(status)) {
+    status = grt_file_write_chunks(path, chunks, count, GRT_FILE_WRITE_REPLACE);
+  } else {
+    status = grt_status_annotate(status, "while writing module file '%s'", path);
+  }
+  grt_allocator_free(writer->allocator, chunks);
+  grt_fb_builder_deinitialize(&builder);
   return status;
 }

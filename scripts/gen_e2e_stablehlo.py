@@ -3910,6 +3910,66 @@ def gen_legacy_forms():
                         "every byte N mod 256) through util.global.load, "
                         "util.global.address + load.indirect, and ml_program.global."))
 
+    f = Func("test_mhlo_forms")
+    img = array(rng.integers(-3, 4, (1, 5, 5, 1)), e)
+    bias = array([0.5, -1.0, 2.0, 0.25, 1.5], e)
+    x = f.input(img, e)
+    bv = f.input(bias, e)
+    filt = array([[1.0, 0.0, -1.0], [2.0, 0.0, -2.0], [1.0, 0.0, -1.0]], e).reshape(3, 3, 1, 1)
+    k = f.op("mhlo.constant %s : %s" % (dense(filt, e), type_of(filt, e)))
+    conv = f.op('"mhlo.convolution"(%s, %s) {batch_group_count = 1 : i64, dimension_numbers = '
+                '#mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, '
+                'input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, '
+                'kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], '
+                'output_batch_dimension = 0, output_feature_dimension = 3, '
+                'output_spatial_dimensions = [1, 2]>, feature_group_count = 1 : i64, '
+                'padding = dense<1> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>, '
+                'window_strides = dense<1> : tensor<2xi64>} : (tensor<1x5x5x1xf32>, '
+                'tensor<3x3x1x1xf32>) -> tensor<1x5x5x1xf32>' % (x, k))
+    flat = f.op('"mhlo.reshape"(%s) {name = "reshape.1"} : (tensor<1x5x5x1xf32>) -> '
+                'tensor<5x5xf32>' % conv)
+    wide = f.op('"mhlo.broadcast_in_dim"(%s) {broadcast_dimensions = dense<1> : '
+                'tensor<1xi64>, name = "broadcast.2"} : (tensor<5xf32>) -> tensor<5x5xf32>' % bv)
+    summed = f.op("mhlo.add %s, %s {name = \"add.3\"} : tensor<5x5xf32>" % (flat, wide))
+    zero = f.op("mhlo.constant dense<0.000000e+00> : tensor<5x5xf32>")
+    positive = f.op('"mhlo.compare"(%s, %s) {comparison_direction = '
+                    '#mhlo<"comparison_direction GT">} : (tensor<5x5xf32>, tensor<5x5xf32>) '
+                    '-> tensor<5x5xi1>' % (summed, zero))
+    negative = f.op('"mhlo.compare"(%s, %s) {comparison_direction = '
+                    '#mhlo<comparison_direction LT>} : (tensor<5x5xf32>, tensor<5x5xf32>) '
+                    '-> tensor<5x5xi1>' % (summed, zero))
+    relu = f.op('"mhlo.select"(%s, %s, %s) : (tensor<5x5xi1>, tensor<5x5xf32>, '
+                'tensor<5x5xf32>) -> tensor<5x5xf32>' % (positive, summed, zero))
+    copied = f.op('"mhlo.copy"(%s) {name = "copy.4"} : (tensor<5x5xf32>) -> tensor<5x5xf32>'
+                  % relu)
+    t = f.op('"mhlo.transpose"(%s) {permutation = dense<[1, 0]> : tensor<2xi64>} : '
+             '(tensor<5x5xf32>) -> tensor<5x5xf32>' % copied)
+    d = f.op('"mhlo.dot"(%s, %s) {precision_config = [#mhlo<precision DEFAULT>, '
+             '#mhlo<precision DEFAULT>]} : (tensor<5x5xf32>, tensor<5x5xf32>) -> '
+             'tensor<5x5xf32>' % (t, copied))
+    init = f.op("mhlo.constant dense<0.000000e+00> : tensor<f32>")
+    red = f.op('"mhlo.reduce"(%s, %s) ({\n    ^bb0(%%p: tensor<f32>, %%q: tensor<f32>):\n'
+               '      %%s = mhlo.add %%p, %%q : tensor<f32>\n'
+               '      "mhlo.return"(%%s) : (tensor<f32>) -> ()\n    }) '
+               '{dimensions = dense<1> : tensor<1xi64>} : (tensor<5x5xf32>, tensor<f32>) -> '
+               'tensor<5xf32>' % (d, init))
+    neg = f.op('"mhlo.convert"(%s) : (tensor<5x5xi1>) -> tensor<5x5xf32>' % negative)
+    # The reference, by the definitions.
+    xi = np.asarray(img, np.float64)[0, :, :, 0]
+    padded = np.pad(xi, 1)
+    fk = np.asarray(filt, np.float64)[:, :, 0, 0]
+    c = np.array([[np.sum(padded[i:i + 3, j:j + 3] * fk) for j in range(5)]
+                  for i in range(5)])
+    sm = c + np.asarray(bias, np.float64)[None, :]
+    rl = np.where(sm > 0, sm, 0.0)
+    f.expect(red, (rl.T @ rl).sum(axis=1), e, 1e-5, 1e-5)
+    f.expect(neg, (sm < 0).astype(np.float64), e)
+    funcs.append(f.text(comment="MHLO, StableHLO's predecessor, as older exports and IREE's "
+                        "model tests write it: mhlo.* ops read as stablehlo.*, "
+                        "#mhlo<...> attributes (and the quoted "
+                        "#mhlo<\"comparison_direction GT\">), dense<...> dimension "
+                        "lists, name attributes, and mhlo.copy."))
+
     f = Func("test_tuples")
     a = array([1.5, -2.0, 3.25], e)
     b = array([[4, 5], [6, 7]], "i32")
@@ -5962,6 +6022,147 @@ def gen_symbolic():
         + ", tensor<i32>) -> " + T([None, 3]) + "\n"
         "    return %y : " + T([None, 3]) + "\n"
         "  }")
+    # dynamic_reshapes that merge and split a symbolic dimension (jax's
+    # x.reshape(-1), x.reshape(-1, 4)): the extents computed at the call,
+    # the element counts checked equal there.
+    X3 = T([None, 2, 3])
+    dsize3 = ("    %n = stablehlo.get_dimension_size %x, dim = 0 : (" + X3
+              + ") -> tensor<i32>\n")
+    funcs.append(
+        "  func.func private @flatten(%x: " + X3 + ") -> (" + T([None]) + ", "
+        + T([None, 3]) + ") {\n" + dsize3 +
+        "    %c6 = stablehlo.constant dense<6> : tensor<i32>\n"
+        "    %m = stablehlo.multiply %n, %c6 : tensor<i32>\n"
+        "    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %f = stablehlo.dynamic_reshape %x, %m1 : (" + X3
+        + ", tensor<1xi32>) -> " + T([None]) + "\n"
+        "    %c2 = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %r = stablehlo.multiply %n, %c2 : tensor<i32>\n"
+        "    %r1 = stablehlo.reshape %r : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %c3 = stablehlo.constant dense<3> : tensor<1xi32>\n"
+        "    %shape = stablehlo.concatenate %r1, %c3, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %e = stablehlo.exponential %x : " + X3 + "\n"
+        "    %g = stablehlo.dynamic_reshape %e, %shape : (" + X3
+        + ", tensor<2xi32>) -> " + T([None, 3]) + "\n"
+        "    return %f, %g : " + T([None]) + ", " + T([None, 3]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @unflatten(%x: " + T([None]) + ") -> ("
+        + T([None, 4]) + ", tensor<4xf32>) {\n"
+        "    %n = stablehlo.get_dimension_size %x, dim = 0 : (" + T([None])
+        + ") -> tensor<i32>\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %q = stablehlo.divide %n, %c4 : tensor<i32>\n"
+        "    %q1 = stablehlo.reshape %q : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %c41 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+        "    %shape = stablehlo.concatenate %q1, %c41, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %y = stablehlo.dynamic_reshape %x, %shape : (" + T([None])
+        + ", tensor<2xi32>) -> " + T([None, 4]) + "\n"
+        "    %two = stablehlo.constant dense<2.0> : tensor<f32>\n"
+        "    %tb = stablehlo.broadcast_in_dim %two, dims = [] : (tensor<f32>) -> "
+        + T([None, 4]) + "\n"
+        "    %d = stablehlo.multiply %y, %tb : " + T([None, 4]) + "\n"
+        "    %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across "
+        "dimensions = [0] : (" + T([None, 4]) + ", tensor<f32>) -> tensor<4xf32>\n"
+        "    return %d, %s : " + T([None, 4]) + ", tensor<4xf32>\n"
+        "  }")
+    funcs.append(
+        "  func.func private @flatten_both(%x: " + T([None, None]) + ") -> "
+        + T([None]) + " {\n"
+        "    %a = stablehlo.get_dimension_size %x, dim = 0 : (" + T([None, None])
+        + ") -> tensor<i32>\n"
+        "    %b = stablehlo.get_dimension_size %x, dim = 1 : (" + T([None, None])
+        + ") -> tensor<i32>\n"
+        "    %m = stablehlo.multiply %a, %b : tensor<i32>\n"
+        "    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %t = stablehlo.transpose %x, dims = [1, 0] : (" + T([None, None])
+        + ") -> " + T([None, None]) + "\n"
+        "    %y = stablehlo.dynamic_reshape %t, %m1 : (" + T([None, None])
+        + ", tensor<1xi32>) -> " + T([None]) + "\n"
+        "    return %y : " + T([None]) + "\n"
+        "  }")
+    # dynamic_pads whose edge_padding_high is computed at the call: rows
+    # padded (after a low row and interior rows) to a multiple of 8, and
+    # a negative high that crops the last |k| rows.
+    funcs.append(
+        "  func.func private @pad_rows(%x: " + T([None, 3]) + ") -> ("
+        + T([None, 3]) + ", " + T([None, 3]) + ") {\n" + dsize +
+        "    %c7 = stablehlo.constant dense<7> : tensor<i32>\n"
+        "    %c8 = stablehlo.constant dense<8> : tensor<i32>\n"
+        "    %a = stablehlo.add %n, %c7 : tensor<i32>\n"
+        "    %q = stablehlo.divide %a, %c8 : tensor<i32>\n"
+        "    %r = stablehlo.multiply %q, %c8 : tensor<i32>\n"
+        "    %h = stablehlo.subtract %r, %n : tensor<i32>\n"
+        "    %h1 = stablehlo.reshape %h : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %z1 = stablehlo.constant dense<0> : tensor<1xi32>\n"
+        "    %high = stablehlo.concatenate %h1, %z1, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %low = stablehlo.constant dense<[1, 0]> : tensor<2xi32>\n"
+        "    %int = stablehlo.constant dense<[1, 0]> : tensor<2xi32>\n"
+        "    %pv = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+        "    %y = stablehlo.dynamic_pad %x, %pv, %low, %high, %int : (" + T([None, 3])
+        + ", tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+        + T([None, 3]) + "\n"
+        "    %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "    %half = stablehlo.divide %n, %two : tensor<i32>\n"
+        "    %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %neg = stablehlo.subtract %zero, %half : tensor<i32>\n"
+        "    %n1 = stablehlo.reshape %neg : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %chigh = stablehlo.concatenate %n1, %z1, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %zeros = stablehlo.constant dense<0> : tensor<2xi32>\n"
+        "    %c = stablehlo.dynamic_pad %x, %pv, %zeros, %chigh, %zeros : (" + T([None, 3])
+        + ", tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+        + T([None, 3]) + "\n"
+        "    return %y, %c : " + T([None, 3]) + ", " + T([None, 3]) + "\n"
+        "  }")
+    funcs.append(
+        "  func.func private @crop_all(%x: " + T([None, 3]) + ") -> "
+        + T([None, 3]) + " {\n" + dsize +
+        "    %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %m = stablehlo.add %n, %c1 : tensor<i32>\n"
+        "    %neg = stablehlo.subtract %zero, %m : tensor<i32>\n"
+        "    %n1 = stablehlo.reshape %neg : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %z1 = stablehlo.constant dense<0> : tensor<1xi32>\n"
+        "    %high = stablehlo.concatenate %n1, %z1, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %zeros = stablehlo.constant dense<0> : tensor<2xi32>\n"
+        "    %pv = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %c = stablehlo.dynamic_pad %x, %pv, %zeros, %high, %zeros : (" + T([None, 3])
+        + ", tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+        + T([None, 3]) + "\n"
+        "    return %c : " + T([None, 3]) + "\n"
+        "  }")
+    # A while loop carrying tensors with symbolic (loop-invariant) extents:
+    # k steps of v <- m v and m <- m + m^T (m square), the trip count an
+    # argument, with a row softmax of the carried matrix after the loop.
+    N = T([None])
+    NN = T([None, None])
+    funcs.append(
+        "  func.func private @power(%x: " + NN + ", %v: " + N + ", %k: tensor<i32>) -> ("
+        + N + ", " + NN + ") {\n"
+        "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %r:3 = stablehlo.while(%i = %c0, %acc = %v, %m = %x) : tensor<i32>, "
+        + N + ", " + NN + "\n"
+        "     cond {\n"
+        "      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "      stablehlo.return %p : tensor<i1>\n"
+        "    } do {\n"
+        "      %i1 = stablehlo.add %i, %c1 : tensor<i32>\n"
+        "      %a = stablehlo.dot_general %m, %acc, contracting_dims = [1] x [0] : ("
+        + NN + ", " + N + ") -> " + N + "\n"
+        "      %t = stablehlo.transpose %m, dims = [1, 0] : (" + NN + ") -> " + NN + "\n"
+        "      %m2 = stablehlo.add %m, %t : " + NN + "\n"
+        "      stablehlo.return %i1, %a, %m2 : tensor<i32>, " + N + ", " + NN + "\n"
+        "    }\n"
+        "    %y = func.call @softmax(%r#2) : (" + NN + ") -> " + NN + "\n"
+        "    return %r#1, %y : " + N + ", " + NN + "\n"
+        "  }")
     w1 = rng.uniform(-1, 1, (16, 32)).astype(np.float32)
     b1 = rng.uniform(-1, 1, (32,)).astype(np.float32)
     w2 = rng.uniform(-1, 1, (32, 4)).astype(np.float32)
@@ -6082,6 +6283,79 @@ def gen_symbolic():
         funcs.append(f.text(comment="a dynamic_broadcast_in_dim to 2n rows "
                             "computed at the call, added to a concatenation "
                             "of 2n rows, n = %d." % n))
+    for n in (1, 3, 10):
+        f = Func("test_flatten_%d" % n)
+        x = rng.uniform(-1, 1, (n, 2, 3)).astype(np.float32)
+        flat, rows = sym_call(f, "flatten", [f.input(x, "f32")], [(n, 2, 3)],
+                              [(6 * n,), (2 * n, 3)])
+        f.expect(flat, x.reshape(-1), "f32")
+        f.expect(rows, np.exp(f64(x)).astype(np.float32).reshape(-1, 3), "f32",
+                 atol=1e-6, rtol=1e-6)
+        funcs.append(f.text(comment="dynamic_reshapes of %dx2x3 merging the "
+                            "symbolic dimension: to 6n and (exp) to 2n x 3."
+                            % n))
+    for n in (4, 12, 40):
+        f = Func("test_unflatten_%d" % n)
+        x = rng.uniform(-1, 1, (n,)).astype(np.float32)
+        y, total = sym_call(f, "unflatten", [f.input(x, "f32")], [(n,)],
+                            [(n // 4, 4), (4,)])
+        f.expect(y, 2 * x.reshape(-1, 4), "f32")
+        f.expect(total, f64(x).reshape(-1, 4).sum(axis=0).astype(np.float32),
+                 "f32", atol=1e-5)
+        funcs.append(f.text(comment="a dynamic_reshape of %d elements splitting "
+                            "the symbolic dimension into n / 4 x 4, doubled "
+                            "and summed over the rows." % n))
+    f = Func("fail_unflatten_6")
+    x = np.arange(6, dtype=np.float32)
+    y, total = sym_call(f, "unflatten", [f.input(x, "f32")], [(6,)],
+                        [(1, 4), (4,)])
+    f.expect(total, x[:4].copy(), "f32")
+    funcs.append(f.text(comment="6 elements into rows of 4: the element counts "
+                        "differ, which the call must refuse."))
+    for a, b in ((1, 1), (2, 3), (5, 7)):
+        f = Func("test_flatten_both_%dx%d" % (a, b))
+        x = rng.uniform(-1, 1, (a, b)).astype(np.float32)
+        (y,) = sym_call(f, "flatten_both", [f.input(x, "f32")], [(a, b)],
+                        [(a * b,)])
+        f.expect(y, x.T.reshape(-1).copy(), "f32")
+        funcs.append(f.text(comment="a transpose of %dx%d flattened: a "
+                            "dynamic_reshape merging two symbolic dimensions."
+                            % (a, b)))
+    for n in (1, 3, 8, 9):
+        f = Func("test_pad_rows_%d" % n)
+        x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        rows = 1 + (2 * n - 1) + ((n + 7) // 8 * 8 - n)
+        y, c = sym_call(f, "pad_rows", [f.input(x, "f32")], [(n, 3)],
+                        [(rows, 3), (n - n // 2, 3)])
+        padded = np.full((rows, 3), -1.0, np.float32)
+        padded[1:2 * n:2] = x
+        f.expect(y, padded, "f32")
+        f.expect(c, x[:n - n // 2].copy(), "f32")
+        funcs.append(f.text(comment="dynamic_pads of %d rows with computed "
+                            "edge_padding_high: to a multiple of 8 (after a low "
+                            "and interior rows), and cropping n / 2 rows." % n))
+    f = Func("fail_crop_all_2")
+    x = np.zeros((2, 3), np.float32)
+    (c,) = sym_call(f, "crop_all", [f.input(x, "f32")], [(2, 3)], [(0, 3)])
+    f.expect(c, np.zeros((0, 3), np.float32), "f32")
+    funcs.append(f.text(comment="a computed edge_padding_high of -(n + 1): a "
+                        "negative size, which the call must refuse."))
+    for n, k in ((1, 0), (3, 2), (6, 3)):
+        f = Func("test_power_%d_%d" % (n, k))
+        x = rng.uniform(-0.5, 0.5, (n, n)).astype(np.float32)
+        v = rng.uniform(-1, 1, (n,)).astype(np.float32)
+        args = [f.input(x, "f32"), f.input(v, "f32"),
+                f.input(np.array(k, np.int32), "i32")]
+        acc, y = sym_call(f, "power", args, [(n, n), (n,), ((), "i32")],
+                          [(n,), (n, n)])
+        m, a = f64(x), f64(v)
+        for _ in range(k):
+            a = m @ a
+            m = m + m.T
+        f.expect(acc, a.astype(np.float32), "f32", atol=1e-5, rtol=1e-5)
+        f.expect(y, softmax_rows(m).astype(np.float32), "f32", atol=1e-5, rtol=1e-4)
+        funcs.append(f.text(comment="a while loop carrying a %d-vector and a %dx%d "
+                            "matrix of symbolic extents for %d steps." % (n, n, n, k)))
     for n in (1, 5, 8):
         f = Func("test_halve_%d" % n)
         x = rng.uniform(-1, 1, (n, 3)).astype(np.float32)

@@ -6,7 +6,8 @@
 // one named fail_* must fail (vm.fail, a failed check.expect_*, a trap such
 // as a division by zero or a stack overflow). A module with neither runs
 // its export 'main', which must succeed: the StableHLO testdata suite's
-// layout. Each runs in a fresh session
+// layout; without 'main', every export not starting with "__" (IREE's
+// check tests: iree-check-module runs each function). Each runs in a fresh session
 // (its own VM context, hal and check modules) on one device, so no test
 // sees another's globals. --expect_fail_message=fail_x=TEXT additionally
 // requires fail_x's error ("CODE: message") to contain TEXT, so a fail_
@@ -246,17 +247,24 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
   size_t passed = 0, failed = 0;
   uint32_t export_count = module->vtable->export_count(module);
   // Without test_*/fail_* exports, a module laid out as the StableHLO
-  // testdata suite lays it out runs its one entry, 'main', as a test.
-  bool any_test = false;
+  // testdata suite lays it out runs its one entry, 'main', as a test; a
+  // module with neither, as IREE's check tests are written (iree-check-module
+  // runs every function), runs each export but the "__"-prefixed ones the
+  // compiler adds (__init), each as a test that must succeed.
+  bool any_test = false, has_main = false;
   for (uint32_t i = 0; i < export_count; ++i) {
     bool ignored = false;
-    any_test |= grt_check_classify(module->vtable->export_at(module, i).name, &ignored);
+    grt_string_view_t name = module->vtable->export_at(module, i).name;
+    any_test |= grt_check_classify(name, &ignored);
+    has_main |= grt_string_view_equal_cstring(name, "main");
   }
   for (uint32_t i = 0; grt_status_is_ok(status) && i < export_count; ++i) {
     grt_vm_function_t function = module->vtable->export_at(module, i);
     bool expect_failure = false;
     bool is_main = !any_test && grt_string_view_equal_cstring(function.name, "main");
-    if (!is_main && !grt_check_classify(function.name, &expect_failure)) continue;
+    bool is_plain = !any_test && !has_main &&
+                    !grt_string_view_starts_with(function.name, grt_make_cstring_view("__"));
+    if (!is_main && !is_plain && !grt_check_classify(function.name, &expect_failure)) continue;
     grt_status_t call_status = grt_ok_status();
     grt_status_t harness_status =
         grt_check_call(state, &function, &call_status);
@@ -274,7 +282,8 @@ static grt_status_t grt_check_module(grt_check_state_t* state,
     status = grt_make_status(
         GRT_STATUS_NOT_FOUND,
         "'%s' has no test functions: expected exports named test_* or "
-        "fail_*, or one named main; it exports: %s",
+        "fail_*, one named main, or any not starting with \"__\"; it "
+        "exports: %s",
         state->path,
         grt_vm_module_format_exports(module, exports, sizeof(exports)));
   } else if (grt_status_is_ok(status)) {

@@ -2,9 +2,10 @@
 # bench/size/run.sh BUILD_DIR [ARCH...]
 #
 # How many bytes the runtime adds to an application, in the smallest
-# deployment: grt configured runtime-only (local-sync, no dlopen loader, no
-# op names, MinSizeRel, -ffunction-sections/-fdata-sections, no unwind
-# tables) for each ARCH (default: x86_64 aarch64), installed to a scratch
+# deployment: grt configured runtime-only (local-sync, static kernels only:
+# no dlopen or ELF loader, no op names, no check module, no trace points;
+# MinSizeRel, -ffunction-sections/-fdata-sections, no unwind tables) for
+# each ARCH (default: x86_64 aarch64), installed to a scratch
 # prefix, and samples/static_embedding (its module and kernels linked in as
 # c-static, written by BUILD_DIR's grt-compile) linked against it with the
 # same flags, -Os and --gc-sections, then stripped. grt is C and never
@@ -50,11 +51,13 @@ for arch in "${archs[@]}"; do
   command -v "$cc" >/dev/null || { echo "bench/size: $cc not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
   dir=$work/$arch
   mkdir -p "$dir"
-  echo "== $arch: minimal runtime (local-sync, no dlopen loader, no op names, MinSizeRel, $size_flags)" >&2
+  echo "== $arch: minimal runtime (local-sync, static kernels only, no op names, no check module, no trace points, MinSizeRel, $size_flags)" >&2
   cmake -S "$src" -B "$dir/build" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=MinSizeRel \
     -DGRT_BUILD_COMPILER=OFF -DGRT_BUILD_TESTS=OFF -DGRT_BUILD_TOOLS=OFF \
     -DGRT_BUILD_PYTHON=OFF -DGRT_HAL_DRIVERS=local-sync -DGRT_ENABLE_DLOPEN_LOADER=OFF \
-    -DGRT_VM_OP_NAMES=OFF -DCMAKE_C_FLAGS="$size_flags" \
+    -DGRT_VM_OP_NAMES=OFF -DGRT_ENABLE_ELF_LOADER=OFF -DGRT_ENABLE_CHECK_MODULE=OFF \
+    -DGRT_ENABLE_TRACING=OFF \
+    -DCMAKE_C_FLAGS="$size_flags" \
     > "$dir/configure.log" || { cat "$dir/configure.log" >&2; exit 1; }
   cmake --build "$dir/build" -j 2 > "$dir/build.log" || { tail -40 "$dir/build.log" >&2; exit 1; }
   rm -rf "$dir/prefix"

@@ -534,12 +534,13 @@ static void test_pattern_tiles(void** state) {
       // Convolutions: whole output rows, all channels, >= 256 pixels...
       {GRTC_KPATTERN_CONV2D, 4, {1, 56, 56, 64}, {1, 5, 56, 64}, 12},
       {GRTC_KPATTERN_CONV2D, 4, {16, 14, 14, 32}, {1, 14, 14, 32}, 16},
-      // ... unless that leaves fewer than 8 workgroups: then the channels
+      // ... unless that leaves fewer than 4 workgroups: then the channels
       // are split in steps of 16...
-      {GRTC_KPATTERN_CONV2D, 4, {1, 7, 7, 512}, {1, 7, 7, 64}, 8},
-      {GRTC_KPATTERN_CONV2D, 4, {1, 14, 14, 256}, {1, 14, 14, 32}, 8},
-      {GRTC_KPATTERN_CONV2D, 4, {1, 28, 28, 128}, {1, 10, 28, 48}, 9},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 7, 7, 512}, {1, 7, 7, 128}, 4},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 14, 14, 256}, {1, 14, 14, 64}, 4},
+      {GRTC_KPATTERN_CONV2D, 4, {1, 28, 28, 128}, {1, 10, 28, 64}, 6},
       // ... and the rows too if needed, down to 64 pixels a tile.
+      {GRTC_KPATTERN_CONV2D, 4, {1, 14, 14, 40}, {1, 7, 14, 16}, 6},
       {GRTC_KPATTERN_CONV2D, 4, {2, 32, 4, 8}, {1, 16, 4, 8}, 4},
       {GRTC_KPATTERN_CONV2D, 4, {1, 64, 32, 8}, {1, 8, 32, 8}, 8},
   };
@@ -563,6 +564,24 @@ static void test_pattern_tiles(void** state) {
   }
 }
 
+// A GPU target splits a convolution for 8 workgroups (the CPU for 4).
+static void test_gpu_conv_tiles(void** state) {
+  (void)state;
+  grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                          .pattern = GRTC_KPATTERN_CONV2D,
+                          .parallel_rank = 4, .reduction_rank = 1};
+  kernel.reduction_dims[0] = 4608;
+  const int64_t dims[4] = {1, 7, 7, 512};
+  for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = dims[d];
+  GRT_EXPECT_OK(grtc_dispatch_choose_gpu_tile(&kernel));
+  assert_int_equal(kernel.tile[3], 64);
+  assert_int_equal(kernel.workgroup_count, 8);
+  grtc_dispatch_choose_tile(&kernel, 0);
+  GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+  assert_int_equal(kernel.tile[3], 128);
+  assert_int_equal(kernel.workgroup_count, 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fused_elementwise_broadcast),
@@ -577,6 +596,7 @@ int main(void) {
       cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),
       cmocka_unit_test(test_pattern_tiles),
+      cmocka_unit_test(test_gpu_conv_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -834,37 +834,38 @@ static uint32_t grtc_em_constant(grtc_emitter_t* em, const grtc_top_t* op,
 
 // Reshape: the source index of |index|. Unit dims are dropped and the
 // rest cut into the smallest groups whose sizes multiply to the same count,
-// so inserting unit dims or splitting one dim stays cheap.
+// so inserting unit dims or splitting one dim stays cheap. A symbolic
+// dimension maps onto the same symbol; where one is merged or split (a
+// dynamic_reshape whose extent is computed: ?x4 -> ?, whose element counts
+// the host program checks equal at the call), the remaining dims form one
+// group, linearized and split again with the extents.
 static void grtc_em_reshape_index(grtc_emitter_t* em, const grtc_top_t* op,
                                   const grtc_ttype_t* from,
                                   const grtc_ttype_t* to, const uint32_t* index,
                                   uint32_t* out) {
+  (void)op;
   uint32_t a[GRTC_MAX_RANK], b[GRTC_MAX_RANK];  // non-unit dims of to, from
   uint32_t a_count = 0, b_count = 0;
   for (uint32_t d = 0; d < from->rank; ++d) {
     out[d] = grtc_em_i64(em, 0);
-    if (from->dims[d] != 1) b[b_count++] = d;
+    if (grtc_tmodule_resolve_dim(em->module, from->dims[d]) != 1) b[b_count++] = d;
   }
   for (uint32_t d = 0; d < to->rank; ++d) {
-    if (to->dims[d] != 1) a[a_count++] = d;
+    if (grtc_tmodule_resolve_dim(em->module, to->dims[d]) != 1) a[a_count++] = d;
   }
   if (grtc_ttype_element_count(from) == 0) return;  // never evaluated
   uint32_t i = 0, j = 0;
   while (i < a_count && j < b_count) {
     int64_t to_dim = grtc_tmodule_resolve_dim(em->module, to->dims[a[i]]);
     int64_t from_dim = grtc_tmodule_resolve_dim(em->module, from->dims[b[j]]);
-    if (!grtc_dim_is_static(to_dim) || !grtc_dim_is_static(from_dim)) {
-      // A symbolic dimension maps only onto the same symbol.
-      if (to_dim != from_dim) {
-        grtc_em_unsupported(em, op, "that splits or merges a symbolic dimension");
-        return;
-      }
+    uint32_t i_end = i + 1, j_end = j + 1;
+    bool symbolic = !grtc_dim_is_static(to_dim) || !grtc_dim_is_static(from_dim);
+    if (symbolic && to_dim == from_dim) {
       out[b[j++]] = index[a[i++]];
       continue;
     }
-    uint32_t i_end = i + 1, j_end = j + 1;
     int64_t p = to_dim, q = from_dim;
-    while (p != q) {
+    while (!symbolic && p != q) {
       int64_t next = 0;
       if (p < q && i_end < a_count) {
         next = grtc_tmodule_resolve_dim(em->module, to->dims[a[i_end++]]);
@@ -875,26 +876,25 @@ static void grtc_em_reshape_index(grtc_emitter_t* em, const grtc_top_t* op,
       } else {
         break;
       }
-      if (!grtc_dim_is_static(next)) {
-        grtc_em_unsupported(em, op, "that splits or merges a symbolic dimension");
-        return;
-      }
+      symbolic = !grtc_dim_is_static(next);
+    }
+    if (symbolic) {
+      // A symbolic dimension merged or split: the rest is one group.
+      i_end = a_count;
+      j_end = b_count;
     }
     uint32_t linear = grtc_em_i64(em, 0);
     for (uint32_t k = i; k < i_end; ++k) {
-      linear = grtc_em_add(
-          em, grtc_em_mul(em, linear, grtc_em_i64(em, to->dims[a[k]])),
-          index[a[k]]);
+      linear = grtc_em_add(em, grtc_em_mul(em, linear, grtc_em_dim(em, to->dims[a[k]])),
+                           index[a[k]]);
     }
     for (uint32_t k = j_end; k-- > j;) {
-      int64_t n = from->dims[b[k]];
       if (k == j) {
         out[b[k]] = linear;
       } else {
-        out[b[k]] = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, linear,
-                               grtc_em_i64(em, n), 0);
-        linear = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, linear,
-                            grtc_em_i64(em, n), 0);
+        uint32_t n = grtc_em_dim(em, from->dims[b[k]]);
+        out[b[k]] = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, linear, n, 0);
+        linear = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, linear, n, 0);
       }
     }
     i = i_end;

@@ -751,6 +751,13 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // Splitting rows for more workgroups stops at this many pixels per tile
 // (the GEMM paths need a few dozen).
 #define GRTC_DISPATCH_CONV_SPLIT_PIXELS 64
+// Convolutions aim at fewer workgroups than matmuls: every output-channel
+// tile of a small late layer builds the same im2col B panels again, so
+// splitting the channels 8 ways cost more than it spread (ResNet-50's
+// layers 3 and 4: 8 -> 4 workgroups made one thread 7% faster and two
+// threads no slower). 4 still gives each of 2 workers 2 tiles. GPU
+// targets keep GRTC_DISPATCH_MIN_WORKGROUPS (grtc_dispatch_choose_gpu_tile).
+#define GRTC_DISPATCH_CONV_MIN_WORKGROUPS 4
 
 // What tiling assumes of a symbolic reduction dim's extent.
 #define GRTC_DISPATCH_SYMBOLIC_REDUCTION 256
@@ -797,18 +804,18 @@ static void grtc_lower_tile_matmul(grtc_kernel_t* kernel) {
 
 // Parallel space (n, oh, ow, oc): one image, whole output rows, as many as
 // GRTC_DISPATCH_CONV_MIN_PIXELS needs; when that leaves fewer than
-// GRTC_DISPATCH_MIN_WORKGROUPS workgroups (the small late layers of a
+// |min_workgroups| workgroups (the small late layers of a
 // network), the output channels are split as well, in steps of
 // GRTC_DISPATCH_CONV_OC_STEP, so each workgroup reads its own part of the
 // filter instead of every workgroup reading all of it for a few pixels,
 // and if that is still too few, the rows are too (down to
 // GRTC_DISPATCH_CONV_SPLIT_PIXELS pixels).
-static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
-  // A symbolic batch is taken to be GRTC_DISPATCH_MIN_WORKGROUPS images:
+static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) {
+  // A symbolic batch is taken to be min_workgroups images:
   // whole filters per workgroup, as a large static batch gets.
   int64_t images = grtc_kdim_is_static(kernel->parallel_dims[0])
                        ? grtc_lower_dim(kernel, 0)
-                       : GRTC_DISPATCH_MIN_WORKGROUPS;
+                       : min_workgroups;
   int64_t oh = grtc_lower_dim(kernel, 1);
   int64_t ow = grtc_lower_dim(kernel, 2);
   int64_t oc = grtc_lower_dim(kernel, 3);
@@ -816,16 +823,16 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
   if (rows > oh) rows = oh;
   int64_t tiles = images * grtc_lower_ceil_div(oh, rows);
   int64_t toc = oc;
-  if (tiles < GRTC_DISPATCH_MIN_WORKGROUPS) {
-    int64_t split = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, tiles);
+  if (tiles < min_workgroups) {
+    int64_t split = grtc_lower_ceil_div(min_workgroups, tiles);
     toc = grtc_lower_ceil_div(grtc_lower_ceil_div(oc, split),
                               GRTC_DISPATCH_CONV_OC_STEP) *
           GRTC_DISPATCH_CONV_OC_STEP;
     if (toc > oc) toc = oc;
     // Still too few (few channels too): fewer rows, one at least.
     int64_t oc_tiles = grtc_lower_ceil_div(oc, toc);
-    if (tiles * oc_tiles < GRTC_DISPATCH_MIN_WORKGROUPS) {
-      int64_t spread = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS,
+    if (tiles * oc_tiles < min_workgroups) {
+      int64_t spread = grtc_lower_ceil_div(min_workgroups,
                                            images * oc_tiles);
       int64_t least = grtc_lower_ceil_div(GRTC_DISPATCH_CONV_SPLIT_PIXELS, ow);
       rows = oh / spread > least ? oh / spread : least;
@@ -851,7 +858,7 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
     return;
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
-    grtc_lower_tile_conv(kernel);
+    grtc_lower_tile_conv(kernel, GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
     return;
   }
   int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
@@ -881,6 +888,10 @@ grt_status_t grtc_dispatch_choose_gpu_tile(grtc_kernel_t* kernel) {
     return grtc_kernel_finalize_workgroups(kernel);
   }
   grtc_dispatch_choose_tile(kernel, GRTC_DISPATCH_GPU_ELEMENTS_PER_WORKGROUP);
+  if (kernel->pattern == GRTC_KPATTERN_CONV2D && !kernel->serial &&
+      kernel->parallel_rank == 4) {
+    grtc_lower_tile_conv(kernel, GRTC_DISPATCH_MIN_WORKGROUPS);
+  }
   if (kernel->pattern == GRTC_KPATTERN_MATMUL && !kernel->serial &&
       kernel->parallel_rank >= 2) {
     for (uint32_t d = kernel->parallel_rank - 2; d < kernel->parallel_rank; ++d) {

@@ -106,12 +106,6 @@ static const grtc_type_t* grtc_host_import_value_type(grtc_vm_builder_t* b,
   return grtc_vm_type_tuple(b, elements, count);
 }
 
-// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
-// (hal.executable.variant only when |per_variant|: a program whose
-// executables agree on every workgroup count does not call it;
-// hal.buffer_view.dim and .assert_dim only when |symbolic|). A name the
-// tables lack (a runtime and compiler out of step) leaves the slot NULL and
-// returns INTERNAL naming it.
 // Whether any symbol of |module| stays symbolic: only such programs read
 // dimensions and check them (hal.buffer_view.dim and .assert_dim).
 static bool grtc_host_module_is_symbolic(const grtc_tmodule_t* module) {
@@ -121,8 +115,41 @@ static bool grtc_host_module_is_symbolic(const grtc_tmodule_t* module) {
   return false;
 }
 
+static bool grtc_host_is_check(grtc_top_kind_t kind) {
+  return kind == GRTC_TOP_CHECK_EQ || kind == GRTC_TOP_CHECK_ALMOST_EQ ||
+         kind == GRTC_TOP_CHECK_CLOSE || kind == GRTC_TOP_CHECK_TRUE ||
+         kind == GRTC_TOP_CHECK_FALSE;
+}
+
+// Whether |block| or a region nested in it holds a check op.
+static bool grtc_host_block_has_checks(const grtc_tblock_t* block) {
+  for (const grtc_top_t* op = block ? block->first : NULL; op; op = op->next) {
+    if (grtc_host_is_check(op->kind)) return true;
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      if (grtc_host_block_has_checks(op->regions[r])) return true;
+    }
+  }
+  return false;
+}
+
+// Whether any function of |module| checks: only such programs import the
+// check module (a runtime may be built without it: GRT_ENABLE_CHECK_MODULE).
+static bool grtc_host_module_has_checks(const grtc_tmodule_t* module) {
+  for (const grtc_tfunc_t* func = module->first_func; func; func = func->next) {
+    if (grtc_host_block_has_checks(func->body)) return true;
+  }
+  return false;
+}
+
+// Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
+// (hal.executable.variant only when |per_variant|: a program whose
+// executables agree on every workgroup count does not call it;
+// hal.buffer_view.dim and .assert_dim only when |symbolic|; the check.*
+// imports, last in the list, only when |checks|). A name the
+// tables lack (a runtime and compiler out of step) leaves the slot NULL and
+// returns INTERNAL naming it.
 static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_variant,
-                                              bool symbolic,
+                                              bool symbolic, bool checks,
                                               grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
   static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
 #define GRTC_HOST_IMPORT_NAME(id, name) name,
@@ -135,6 +162,7 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
         !symbolic) {
       continue;
     }
+    if (i >= GRTC_HOST_IMPORT_CHECK_EXPECT_ALMOST_EQ && !checks) continue;
     const grtc_native_import_t* import =
         grtc_native_import_lookup(grt_make_cstring_view(names[i]));
     if (!import || import->argument_count > GRTC_HOST_MAX_IMPORT_ARGS ||
@@ -1445,10 +1473,15 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     }
     case GRTC_TOP_RESHAPE: {
       grtc_size_expr_t from, to;
+      // Monomials that differ (a merged or split symbolic dimension) are
+      // checked equal at the call (grtc_host_check_reshapes).
       if (op->operand_count != 1 ||
           !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
           !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
-          !grtc_host_same_expr(&from, &to)) {
+          (!grtc_host_same_expr(&from, &to) &&
+           (!from.symbol_count || !to.symbol_count ||
+            (int64_t)grtc_elem_byte_size(op->operands[0]->type.elem) !=
+                (int64_t)grtc_elem_byte_size(op->results[0].type.elem)))) {
         return grtc_top_error(e->module, op, "reshape changes the byte size");
       }
       return grt_ok_status();  // a view: the plan maps it to its operand
@@ -1627,6 +1660,56 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   return value;
 }
 
+// The element count of |type| as an i64 value (its symbols' values and
+// static sizes multiplied); NULL when a symbol has no value here.
+static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_ttype_t* type) {
+  grtc_value_t* count = grtc_host_i64(e, 1);
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    grtc_value_t* size = grtc_host_dim(e, type->dims[d]);
+    if (!size) return NULL;
+    count = grtc_vm_binary(e->b, GRTC_VM_MUL, count, size);
+  }
+  return count;
+}
+
+// Every reshape in |block| (and its regions, dispatch regions included)
+// whose operand and result sizes are different monomials merges or splits
+// a symbolic dimension (a dynamic_reshape whose result extent is computed:
+// ?x4 -> ? of 4 * s0, ? -> ?x4 of s0 / 4): the call checks that both hold
+// as many elements, as the spec asks of its shape operand, before any
+// kernel reads the reshaped value (the kernels index it with the extents).
+static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                     const grtc_tblock_t* block) {
+  for (const grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      grtc_host_check_reshapes(e, func, op->regions[r]);
+    }
+    grtc_size_expr_t from, to;
+    if (op->kind != GRTC_TOP_RESHAPE || op->operand_count != 1 || op->result_count != 1 ||
+        !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
+        !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
+        grtc_host_same_expr(&from, &to)) {
+      continue;
+    }
+    grtc_value_t* in = grtc_host_element_count(e, &op->operands[0]->type);
+    grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type);
+    if (!in || !out) continue;
+    uint32_t line = op->line, column = op->column;
+    if (op->location) {
+      grt_string_view_t file;
+      grtc_location_file_position(op->location, &file, &line, &column);
+    }
+    char in_text[96], out_text[96], message[512];
+    snprintf(message, sizeof(message),
+             "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand) "
+             "must hold as many elements as its operand %s",
+             GRT_SV_ARG(func->name), line, column,
+             grtc_ttype_format(&op->results[0].type, out_text, sizeof(out_text)),
+             grtc_ttype_format(&op->operands[0]->type, in_text, sizeof(in_text)));
+    grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, out, in, message);
+  }
+}
+
 // Computes the function's derived symbols (grtc_host_is_derived) from the
 // values of the symbols it takes, in symbol order (a rule's operands were
 // made before its result): a concatenation's sum, a pad's low + high +
@@ -1715,6 +1798,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
   }
+  grtc_host_check_reshapes(e, func, func->body);
 }
 
 // Every symbolic dimension of a value must be a symbol the function takes
@@ -2584,7 +2668,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_declare_imports(b, e->per_variant, grtc_host_module_is_symbolic(module),
-                                       e->imports);
+                                       grtc_host_module_has_checks(module), e->imports);
   }
   if (grt_status_is_ok(status)) {
     status = grtc_host_emit_globals(e);

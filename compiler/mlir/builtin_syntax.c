@@ -341,4 +341,4 @@ static const grtc_op_syntax_t grtc_builtin_ops[] = {
 };
 
 const grtc_dialect_syntax_t grtc_builtin_dialect_syntax = {
-    grtc_builtin_ops, sizeof(grtc_builtin_ops) / sizeof(grtc_builtin_ops[0])};
+    grtc_builtin_ops, sizeof(grtc_builtin_ops) / sizeof(grtc_builtin_ops[0]), NULL, NULL};

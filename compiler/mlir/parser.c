@@ -2228,10 +2228,33 @@ static grt_status_t grtc_parse_result_bindings(grtc_parser_t* parser,
   return grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "after the result names");
 }
 
+// |name| with a registered dialect's alias prefix replaced by its
+// canonical prefix (grtc_dialect_syntax_t); |name| itself otherwise.
+static grt_status_t grtc_canonical_op_name(grtc_parser_t* parser, grt_string_view_t name,
+                                           grt_string_view_t* out) {
+  *out = name;
+  for (size_t d = 0; d < parser->dialect_count; ++d) {
+    const grtc_dialect_syntax_t* dialect = parser->dialects[d];
+    if (!dialect->alias_prefix) continue;
+    size_t alias = strlen(dialect->alias_prefix);
+    if (name.size <= alias || memcmp(name.data, dialect->alias_prefix, alias) != 0) continue;
+    size_t canonical = strlen(dialect->canonical_prefix);
+    size_t size = canonical + name.size - alias;
+    char* full = grt_arena_alloc_zeroed(parser->arena, size + 1);
+    if (!full) return grtc_parser_oom(parser);
+    memcpy(full, dialect->canonical_prefix, canonical);
+    memcpy(full + canonical, name.data + alias, name.size - alias);
+    *out = grt_make_string_view(full, size);
+    return grt_ok_status();
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_parse_custom_op(grtc_parser_t* parser,
                                          grtc_op_state_t* state) {
   grtc_token_t name_token = parser->token;
   grt_string_view_t name = name_token.text;
+  GRT_RETURN_IF_ERROR(grtc_canonical_op_name(parser, name, &name));
   const grtc_op_syntax_t* syntax = grtc_find_syntax(parser, name);
   if (!syntax && parser->default_dialect && !memchr(name.data, '.', name.size)) {
     size_t prefix = strlen(parser->default_dialect);
@@ -2272,11 +2295,14 @@ static grt_status_t grtc_parse_operation(grtc_parser_t* parser,
   GRT_RETURN_IF_ERROR(
       grtc_parse_result_bindings(parser, &bindings, &state.bound_result_count));
   grtc_token_t name_token = parser->token;
+  state.name_line = name_token.line;
+  state.name_column = name_token.column;
   if (name_token.kind == GRTC_TOKEN_STRING) {
     GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &state.name));
     if (state.name.size == 0) {
       return grtc_parser_error_at(parser, &name_token, "empty operation name");
     }
+    GRT_RETURN_IF_ERROR(grtc_canonical_op_name(parser, state.name, &state.name));
     GRT_RETURN_IF_ERROR(grtc_parse_generic_body(parser, &state));
   } else if (name_token.kind == GRTC_TOKEN_BARE_ID) {
     GRT_RETURN_IF_ERROR(grtc_parse_custom_op(parser, &state));

@@ -36,6 +36,9 @@ typedef struct grtc_op_state_t {
   // How many results the text binds (%a, %b:2 = ...): pretty forms that
   // cannot spell their result types need it to know how many to produce.
   uint32_t bound_result_count;
+  // Where the op's name starts in the source (|name| itself may be the
+  // canonical spelling, not a view into the source).
+  uint32_t name_line, name_column;
 } grtc_op_state_t;
 
 typedef struct grtc_op_syntax_t grtc_op_syntax_t;
@@ -63,6 +66,12 @@ struct grtc_op_syntax_t {
 typedef struct grtc_dialect_syntax_t {
   const grtc_op_syntax_t* ops;
   size_t count;
+  // An older name of the dialect (NULL: none): an op named
+  // |alias_prefix|NAME, in the generic or a pretty form, is parsed as
+  // |canonical_prefix|NAME (StableHLO reads MHLO's "mhlo.add" as
+  // "stablehlo.add"); diagnostics then use the canonical name.
+  const char* alias_prefix;
+  const char* canonical_prefix;
 } grtc_dialect_syntax_t;
 
 typedef struct grtc_parse_options_t {

@@ -321,6 +321,42 @@ static void test_builtin_and_func_pretty_forms(void** state) {
   free(text);
 }
 
+// A dialect's alias prefix: ops spelled with it, generic or pretty, are
+// stored under the canonical prefix; other names are left alone.
+static grt_status_t parse_alias_pretty(grtc_parser_t* parser, const grtc_op_syntax_t* syntax,
+                                       grtc_op_state_t* state) {
+  (void)parser;
+  (void)syntax;
+  (void)state;
+  return grt_ok_status();
+}
+
+static void test_dialect_alias_prefix(void** state) {
+  (void)state;
+  static const grtc_op_syntax_t ops[] = {{"new.nop", NULL, parse_alias_pretty, NULL, NULL}};
+  static const grtc_dialect_syntax_t dialect = {ops, 1, "old.", "new."};
+  static const grtc_dialect_syntax_t* const dialects[] = {&dialect};
+  grtc_parse_options_t options = {dialects, 1};
+  const char* source =
+      "\"old.thing\"() : () -> ()\n"
+      "old.nop\n"
+      "\"older.thing\"() : () -> ()\n"
+      "\"old.\"() : () -> ()\n";
+  grtc_module_t* module = NULL;
+  assert_true(grt_status_consume_ok(grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
+                                                      &options, grt_allocator_system(),
+                                                      &module)));
+  grtc_operation_t* op = module->body->first;
+  assert_true(grtc_operation_is(op, "new.thing"));
+  assert_true(grtc_operation_is(op->next, "new.nop"));
+  assert_int_equal(op->next->line, 2);
+  assert_int_equal(op->next->column, 1);
+  assert_true(grtc_operation_is(op->next->next, "older.thing"));
+  // The bare prefix names no op of the dialect: kept as written.
+  assert_true(grtc_operation_is(op->next->next->next, "old."));
+  grtc_module_destroy(module);
+}
+
 typedef struct error_case_t {
   const char* source;
   const char* message;
@@ -490,6 +526,7 @@ int main(void) {
       cmocka_unit_test(test_generic_ops_regions_and_blocks),
       cmocka_unit_test(test_locations),
       cmocka_unit_test(test_builtin_and_func_pretty_forms),
+      cmocka_unit_test(test_dialect_alias_prefix),
       cmocka_unit_test(test_diagnostics),
       cmocka_unit_test(test_truncated_inputs_fail_cleanly),
   };

@@ -453,6 +453,64 @@ bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to, 
   return symbols == 1 && product == 1;
 }
 
+grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t from,
+                                      uint32_t to) {
+  if (!x) return NULL;
+  int64_t product = 1;
+  grtc_tvalue_t* symbolic = NULL;
+  for (uint32_t d = from; d < to && d < x->type.rank; ++d) {
+    if (grtc_dim_is_static(x->type.dims[d])) {
+      product *= x->type.dims[d];
+      continue;
+    }
+    grtc_tvalue_t* size = grtc_onnx_dimension_size(n, x, d);
+    symbolic = symbolic ? grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, symbolic, size) : size;
+  }
+  grtc_tvalue_t* factor = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &product);
+  if (!symbolic) return factor;
+  return product == 1 ? symbolic : grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, symbolic, factor);
+}
+
+grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
+                                          const int64_t* dims, grtc_tvalue_t* const* elements) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  if (rank > GRTC_MAX_RANK) {
+    grtc_onnx_fail(n, grtc_onnx_error(n, "a result would have rank %u, more than grt's %d", rank,
+                                      GRTC_MAX_RANK));
+    return NULL;
+  }
+  grtc_tvalue_t* parts[GRTC_MAX_RANK];
+  int64_t one = 1;
+  int64_t result_dims[GRTC_MAX_RANK];
+  int64_t computed[GRTC_MAX_RANK];
+  uint32_t computed_count = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    parts[i] = grtc_onnx_reshape(n, elements[i], 1, &one);
+    result_dims[i] = dims[i];
+    if (dims[i] != GRTC_ONNX_COMPUTED_DIM) continue;
+    // The op is made below; its symbols name it once it exists.
+    const grtc_tblock_t* block = n->block;
+    while (!block->func && block->parent_op && block->parent_op->parent) {
+      block = block->parent_op->parent;
+    }
+    grt_status_t status = grtc_tmodule_new_symbol(n->module, block->func, GRTC_SYM_RESULT, NULL,
+                                                  0, i, &result_dims[i]);
+    if (!grt_status_is_ok(status)) {
+      grtc_onnx_fail(n, status);
+      return NULL;
+    }
+    computed[computed_count++] = i;
+  }
+  grtc_tvalue_t* operands[2] = {x, rank ? grtc_onnx_concat(n, parts, rank, 0) : NULL};
+  grtc_ttype_t type = grtc_onnx_type(x->type.elem, rank, result_dims);
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_DYNAMIC_RESHAPE, operands, 2, &type, 1, 0);
+  if (!op) return NULL;
+  for (uint32_t k = 0; k < computed_count; ++k) {
+    n->module->shapes->syms[grtc_dim_symbol(result_dims[computed[k]])].op = op;
+  }
+  return &op->results[0];
+}
+
 grtc_tvalue_t* grtc_onnx_reshape(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                  const int64_t* dims) {
   if (!x || !grtc_onnx_ok(n)) return NULL;

@@ -1050,16 +1050,59 @@ static void symbolic_slice(void** state) {
                NULL);
 }
 
+// Reshape's -1 and Flatten merging or splitting the symbolic batch with
+// other dimensions (x.view(-1), x.view(-1, 8) and Flatten(axis=2) of
+// [N, 2, 2, 4], the last two 2N x 8): dynamic_reshapes whose result
+// extents are computed at the call (a symbol with an expression each).
+static void symbolic_merge(void** state) {
+  (void)state;
+  static const int64_t x_dims[4] = {-1, 2, 2, 4}, two = 2, one = 1, flat = -1;
+  static const int64_t rows[2] = {-1, 8};
+  for (int form = 0; form < 3; ++form) {
+    model_t m;
+    model_init(&m, 13);
+    model_input(&m, "x", 4, x_dims);
+    if (form == 0) {
+      model_tensor(&m, "shape", 7, 1, &one, &flat, sizeof(flat));
+      model_node(&m, "Reshape", "x", "shape", "y");
+    } else if (form == 1) {
+      model_tensor(&m, "shape", 7, 1, &two, rows, sizeof(rows));
+      model_node(&m, "Reshape", "x", "shape", "y");
+    } else {
+      Onnx__NodeProto* flatten = model_node(&m, "Flatten", "x", NULL, "y");
+      model_attr(&m, flatten, "axis", false, 1, &two);
+    }
+    model_output(&m, "y");
+    grtc_tmodule_t* module = import_prepared(&m, NULL);
+    const grtc_tfunc_t* func = module->first_func;
+    int64_t batch = func->body->args[0].type.dims[0];
+    int64_t result = grtc_tmodule_resolve_dim(module, func->result_types[0].dims[0]);
+    assert_false(grtc_dim_is_static(result));
+    assert_true(result != grtc_tmodule_resolve_dim(module, batch));
+    assert_int_equal(func->result_types[0].rank, form == 0 ? 1 : 2);
+    if (form) assert_int_equal(func->result_types[0].dims[1], 8);  // 2N x 8 both
+    // Its extent: a symbol with an expression, computed at the call.
+    bool computed = false;
+    for (uint32_t id = 0; id < module->shapes->sym_count; ++id) {
+      computed |= module->shapes->syms[id].expr != NULL &&
+                  grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) == result;
+    }
+    assert_true(computed);
+    grtc_tmodule_destroy(module);
+  }
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
   (void)state;
   static const int64_t batch[4] = {-1, 2, 2, 4}, channels[4] = {1, -1, 6, 6};
-  static const int64_t zero = 0, two = 2, flat = -1, one = 1;
+  static const int64_t zero = 0, sixteen = 16, one = 1;
   model_t m;
   model_init(&m, 13);
   model_input(&m, "x", 4, batch);
-  model_tensor(&m, "shape", 7, 1, &one, &flat, sizeof(flat));
+  // [16] (no -1) would need the batch to be 1.
+  model_tensor(&m, "shape", 7, 1, &one, &sixteen, sizeof(sixteen));
   model_node(&m, "Reshape", "x", "shape", "y");
   model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "(Reshape, opset 13)",
@@ -1075,13 +1118,6 @@ static void symbolic_refusals(void** state) {
                "input 0 dimension 0 is symbolic (s0 'N'",
                "grt concatenates along static dimensions only", NULL);
 
-  model_init(&m, 13);
-  model_input(&m, "x", 4, batch);
-  Onnx__NodeProto* flatten = model_node(&m, "Flatten", "x", NULL, "y");
-  model_attr(&m, flatten, "axis", false, 1, &two);
-  model_output(&m, "y");
-  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Flatten, opset 13)",
-               "input 0 dimension 0 is symbolic", "Flatten would multiply it", NULL);
 
 
   model_init(&m, 13);
@@ -1327,6 +1363,7 @@ int main(void) {
       cmocka_unit_test(symbolic_reduce_mean),
       cmocka_unit_test(symbolic_slice),
       cmocka_unit_test(symbolic_pad_and_attention),
+      cmocka_unit_test(symbolic_merge),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),
       cmocka_unit_test(output_type_is_checked),

@@ -188,6 +188,21 @@ grtc_tvalue_t* grtc_onnx_dimension_size(grtc_onnx_node_t* n, grtc_tvalue_t* x,
 // product of a symbol and another dimension would be needed.
 bool grtc_onnx_merged_dim(const grtc_ttype_t* type, uint32_t from, uint32_t to,
                           int64_t* out);
+// The product of dimensions [from, to) of |x| as a rank-0 i64 (constant
+// factors folded, symbolic ones read with get_dimension_size).
+grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t from,
+                                      uint32_t to);
+// A dimension of grtc_onnx_reshape_computed's result that its rank-0 i64
+// element gives at run time (a new symbol, computed at the call).
+#define GRTC_ONNX_COMPUTED_DIM INT64_MIN
+// |x| reshaped to |rank| dims where some merge or split a symbolic
+// dimension: a stablehlo.dynamic_reshape whose shape operand is
+// |elements| (rank-0 i64 values, one per dim); |dims| are the result's
+// static sizes, input symbols, or GRTC_ONNX_COMPUTED_DIM (a new symbol:
+// the host program computes it from its element and checks the element
+// counts equal at the call; docs/compiler.md "Symbolic shapes").
+grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
+                                          const int64_t* dims, grtc_tvalue_t* const* elements);
 
 //===----------------------------------------------------------------------===//
 // Builders (NULL after an error; NULL operands give NULL)

@@ -267,6 +267,34 @@ static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   if (left_count == 1 && inferred >= 0 && known == total) {
     dims[inferred] = left[0];
     known = total;
+  } else if (left_count != 0 && inferred >= 0) {
+    // The -1 merges or splits symbolic dimensions (x.view(-1),
+    // x.view(-1, 4) of [N, 6]): the input's element count over the other
+    // dimensions' product, computed at the call.
+    grtc_tvalue_t* elements[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < spec->count; ++i) {
+      if ((int)i == inferred) continue;
+      if (grtc_dim_is_static(dims[i])) {
+        elements[i] = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &dims[i]);
+        continue;
+      }
+      elements[i] = NULL;
+      for (uint32_t j = 0; j < x->type.rank && !elements[i]; ++j) {
+        if (grtc_tmodule_resolve_dim(n->module, x->type.dims[j]) ==
+            grtc_tmodule_resolve_dim(n->module, dims[i])) {
+          elements[i] = grtc_onnx_dimension_size(n, x, j);
+        }
+      }
+    }
+    grtc_tvalue_t* rest = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){1});
+    for (uint32_t i = 0; i < spec->count; ++i) {
+      if ((int)i != inferred) rest = grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, rest, elements[i]);
+    }
+    elements[inferred] = grtc_onnx_binary(
+        n, GRTC_TOP_DIVIDE, grtc_onnx_dims_product(n, x, 0, x->type.rank), rest);
+    dims[inferred] = GRTC_ONNX_COMPUTED_DIM;
+    OUT(0) = grtc_onnx_reshape_computed(n, x, spec->count, dims, elements);
+    return grt_ok_status();
   } else if (left_count != 0) {
     char described[192];
     return grtc_onnx_unsupported(
@@ -322,15 +350,19 @@ static grt_status_t grtc_onnx_op_flatten(grtc_onnx_node_t* n) {
   }
   if (axis < 0) axis += rank;
   int64_t dims[2] = {1, 1};
+  bool computed = false;
   for (uint32_t side = 0; side < 2; ++side) {
     uint32_t from = side ? (uint32_t)axis : 0, to = side ? (uint32_t)rank : (uint32_t)axis;
     if (grtc_onnx_merged_dim(&x->type, from, to, &dims[side])) continue;
-    for (uint32_t d = from; d < to; ++d) {
-      if (grtc_dim_is_static(x->type.dims[d])) continue;
-      return grtc_onnx_symbolic_error(n, 0, d, x->type.dims[d],
-                                      "Flatten would multiply it with other dimensions, and grt "
-                                      "keeps a symbolic dimension only as a dimension of its own");
-    }
+    // A symbolic dimension multiplied with others: computed at the call.
+    dims[side] = GRTC_ONNX_COMPUTED_DIM;
+    computed = true;
+  }
+  if (computed) {
+    grtc_tvalue_t* elements[2] = {grtc_onnx_dims_product(n, x, 0, (uint32_t)axis),
+                                  grtc_onnx_dims_product(n, x, (uint32_t)axis, (uint32_t)rank)};
+    OUT(0) = grtc_onnx_reshape_computed(n, x, 2, dims, elements);
+    return grt_ok_status();
   }
   OUT(0) = grtc_onnx_reshape(n, x, 2, dims);
   return grt_ok_status();

@@ -185,12 +185,19 @@ static bool grtc_cursor_list(grtc_cursor_t* c, int64_t* values, uint32_t* count)
 }
 
 // Opens "<prefix>" in |attr|'s opaque text; false when the text is not that.
+// A "#stablehlo..." prefix also opens MHLO's spelling of the same attribute
+// ("#mhlo<comparison_direction GT>", "#mhlo.conv<raw ...>").
 static bool grtc_cursor_open(const grtc_attribute_t* attr, const char* prefix,
                              grtc_cursor_t* c) {
   if (attr->kind != GRTC_ATTR_OPAQUE) return false;
   c->p = attr->opaque.data;
   c->end = attr->opaque.data + attr->opaque.size;
-  return grtc_cursor_eat(c, prefix);
+  if (grtc_cursor_eat(c, prefix)) return true;
+  static const char kStablehlo[] = "#stablehlo";
+  size_t length = sizeof(kStablehlo) - 1;
+  if (strncmp(prefix, kStablehlo, length) != 0) return false;
+  c->p = attr->opaque.data;
+  return grtc_cursor_eat(c, "#mhlo") && grtc_cursor_eat(c, prefix + length);
 }
 
 //===----------------------------------------------------------------------===//
@@ -205,11 +212,16 @@ static bool grtc_attr_enum(const grtc_attribute_t* attr, const char* kind,
   char chlo_prefix[64];
   snprintf(prefix, sizeof(prefix), "#stablehlo<%s", kind);
   snprintf(chlo_prefix, sizeof(chlo_prefix), "#chlo<%s", kind);
+  // And MHLO's older quoted form, #mhlo<"comparison_direction GT">.
+  char quoted_prefix[64];
+  snprintf(quoted_prefix, sizeof(quoted_prefix), "#mhlo<\"%s", kind);
   grtc_cursor_t c;
   char spelled[96];
-  if (grtc_cursor_open(attr, prefix, &c) || grtc_cursor_open(attr, chlo_prefix, &c)) {
+  bool quoted = false;
+  if (grtc_cursor_open(attr, prefix, &c) || grtc_cursor_open(attr, chlo_prefix, &c) ||
+      (quoted = grtc_cursor_open(attr, quoted_prefix, &c))) {
     grt_string_view_t word = grtc_cursor_word(&c);
-    if (grtc_cursor_eat(&c, ">") && c.p == c.end) {
+    if ((!quoted || grtc_cursor_eat(&c, "\"")) && grtc_cursor_eat(&c, ">") && c.p == c.end) {
       for (int i = 0; i < word_count; ++i) {
         if (grt_string_view_equal_cstring(word, words[i])) {
           *out = i;
@@ -315,25 +327,13 @@ static bool grtc_attr_struct(grtc_tmodule_t* module, const grtc_attribute_t* att
   return true;
 }
 
-bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
-                        grtc_dot_dims_t* out, grtc_attr_error_t* error) {
+// The dot numbers and, for #chlo.ragged_dot<...> (|lhs_ragged| given),
+// lhs_ragged_dimensions and rhs_group_dimensions.
+static bool grtc_attr_dot_like(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               const char* prefix, grtc_dot_dims_t* out,
+                               grtc_i64s_t* lhs_ragged, grtc_i64s_t* rhs_group,
+                               grtc_attr_error_t* error) {
   memset(out, 0, sizeof(*out));
-  const grtc_field_t fields[] = {
-      {"lhs_batching_dimensions", GRTC_FIELD_LIST, &out->lhs_batch},
-      {"rhs_batching_dimensions", GRTC_FIELD_LIST, &out->rhs_batch},
-      {"lhs_contracting_dimensions", GRTC_FIELD_LIST, &out->lhs_contracting},
-      {"rhs_contracting_dimensions", GRTC_FIELD_LIST, &out->rhs_contracting},
-  };
-  return grtc_attr_struct(module, attr, "#stablehlo.dot<", fields,
-                          sizeof(fields) / sizeof(fields[0]), error);
-}
-
-bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
-                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
-                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error) {
-  memset(out, 0, sizeof(*out));
-  memset(lhs_ragged, 0, sizeof(*lhs_ragged));
-  memset(rhs_group, 0, sizeof(*rhs_group));
   const grtc_field_t fields[] = {
       {"lhs_batching_dimensions", GRTC_FIELD_LIST, &out->lhs_batch},
       {"rhs_batching_dimensions", GRTC_FIELD_LIST, &out->rhs_batch},
@@ -342,8 +342,26 @@ bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* a
       {"lhs_ragged_dimensions", GRTC_FIELD_LIST, lhs_ragged},
       {"rhs_group_dimensions", GRTC_FIELD_LIST, rhs_group},
   };
-  return grtc_attr_struct(module, attr, "#chlo.ragged_dot<", fields,
-                          sizeof(fields) / sizeof(fields[0]), error);
+  size_t count = sizeof(fields) / sizeof(fields[0]);
+  if (lhs_ragged) {
+    memset(lhs_ragged, 0, sizeof(*lhs_ragged));
+    memset(rhs_group, 0, sizeof(*rhs_group));
+  } else {
+    count -= 2;
+  }
+  return grtc_attr_struct(module, attr, prefix, fields, count, error);
+}
+
+bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                        grtc_dot_dims_t* out, grtc_attr_error_t* error) {
+  return grtc_attr_dot_like(module, attr, "#stablehlo.dot<", out, NULL, NULL, error);
+}
+
+bool grtc_attr_ragged_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
+                               grtc_dot_dims_t* out, grtc_i64s_t* lhs_ragged,
+                               grtc_i64s_t* rhs_group, grtc_attr_error_t* error) {
+  return grtc_attr_dot_like(module, attr, "#chlo.ragged_dot<", out, lhs_ragged, rhs_group,
+                            error);
 }
 
 bool grtc_attr_gather_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,

@@ -1017,6 +1017,16 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   }
   for (uint32_t i = 0; i < source->arg_count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, source->args[i].type, &types[i]));
+    // A while loop's carried values: a "?" is the symbol of the loop's
+    // result (the verifier relates it to the operand and to what the body
+    // yields: loop-invariant extents).
+    const grtc_ttype_t* result =
+        top->kind == GRTC_TOP_WHILE && i < top->result_count ? &top->results[i].type : NULL;
+    for (uint32_t d = 0; result && d < types[i].rank && d < result->rank; ++d) {
+      if (types[i].dims[d] == GRTC_DYNAMIC_DIM && !grtc_dim_is_static(result->dims[d])) {
+        types[i].dims[d] = result->dims[d];
+      }
+    }
   }
   GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "region arguments", types,
                                          source->arg_count));
@@ -3204,6 +3214,16 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     bool handled = false;
     GRT_RETURN_IF_ERROR(grtc_import_complex_op(ctx, op, block, &handled));
     if (handled) return grt_ok_status();
+  }
+  if (grtc_operation_is(op, "stablehlo.copy")) {
+    // MHLO's mhlo.copy (read as stablehlo.copy, syntax.c): its operand.
+    grtc_tvalue_t* value = op->operand_count == 1 && op->result_count == 1
+                               ? grtc_import_lookup(ctx, op->operands[0])
+                               : NULL;
+    if (!value) {
+      return grtc_import_error(ctx, op, "'mhlo.copy' takes one tensor and returns one");
+    }
+    return grtc_import_map(ctx, &op->results[0], value);
   }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {

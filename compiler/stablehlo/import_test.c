@@ -626,6 +626,10 @@ static void test_chlo_errors(void** state) {
   } cases[] = {
       {"%0 = chlo.acos %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.acos' takes 1 operands, got 2"},
+      {"%0 = \"mhlo.compare\"(%a, %a) {comparison_direction = #mhlo<\"comparison_direction XX\">} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
+       "t.mlir:2:8: error: expected #stablehlo<comparison_direction ...> naming one of EQ, NE, ..."},
+      {"%0 = \"mhlo.copy\"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+       "t.mlir:2:8: error: 'mhlo.copy' takes one tensor and returns one"},
       {"%0 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>\n"
        "  %1 = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<1x2x2xf32>\n"
        "  %2 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>\n"
@@ -2182,9 +2186,11 @@ static void test_bad_syntax(void** state) {
        "t.mlir:2:8: error: 'chlo.ragged_dot' in a pretty form is not supported; write its "
        "generic form \"chlo.ragged_dot\"(...)"},
       {"%0 = stablehlo.collective_permute\n      %a : tensor<4xf32>",
-       "t.mlir:3:7: error: 'stablehlo.collective_permute' is not supported"},
-      {"%0 = mhlo.fft %a : tensor<4xf32>",
-       "t.mlir:2:8: error: unknown operation 'mhlo.fft'"},
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
+      {"%0 = mhlo.collective_permute %a : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
+      {"%0 = mhlo.no_such_op %a : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.no_such_op' is not supported"},
       {"%0 = tensor.extract %a[] : f32",
        "'tensor.extract' expects a tensor type"},
       {"%0:2 = stablehlo.while(%i = %a, %j = %a) : tensor<4xf32> cond { } do { }",

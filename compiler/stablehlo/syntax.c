@@ -1406,18 +1406,13 @@ static grt_status_t grtc_shlo_parse_composite(grtc_parser_t* parser,
 // A stablehlo/chlo op the front-end does not implement, written in pretty
 // form, gets the importer's diagnostic ("'stablehlo.collective_permute' is not supported")
 // instead of the parser's "unknown operation": its syntax is unknown, so
-// the op cannot be skipped. The name is a view into the source, so its
-// column follows from the current token's when both are on one line.
+// the op cannot be skipped. The error points at the op's name.
 static grt_status_t grtc_shlo_parse_unsupported(grtc_parser_t* parser,
                                                 const grtc_op_syntax_t* syntax,
                                                 grtc_op_state_t* state) {
   grtc_token_t where = *grtc_parser_token(parser);
-  const char* name = state->name.data;
-  const char* next = where.text.data;
-  if (name < next && (size_t)(next - name) < where.column &&
-      !memchr(name, '\n', (size_t)(next - name))) {
-    where.column -= (uint32_t)(next - name);
-  }
+  where.line = state->name_line;
+  where.column = state->name_column;
   uint32_t operands = 0, results = 0;
   if (grtc_chlo_handles(state->name, &operands, &results)) {
     // An op the importer lowers whose pretty form this parser lacks.
@@ -1604,8 +1599,10 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"chlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
 };
 
+// MHLO, StableHLO's predecessor in XLA and IREE (older exports and IREE's
+// model tests are written in it), names the same ops "mhlo.NAME".
 static const grtc_dialect_syntax_t grtc_shlo_dialect = {
-    grtc_shlo_ops, sizeof(grtc_shlo_ops) / sizeof(grtc_shlo_ops[0])};
+    grtc_shlo_ops, sizeof(grtc_shlo_ops) / sizeof(grtc_shlo_ops[0]), "mhlo.", "stablehlo."};
 static const grtc_dialect_syntax_t* const grtc_shlo_dialects[] = {&grtc_shlo_dialect};
 static const grtc_parse_options_t grtc_shlo_options = {grtc_shlo_dialects, 1};
 

@@ -279,7 +279,9 @@ static grt_status_t grtc_verify_region(grtc_verifier_t* v,
                   block->arg_count, arg_count);
     }
     for (uint32_t i = 0; i < arg_count; ++i) {
-      if (!grtc_ttype_equal(&block->args[i].type, &arg_types[i])) {
+      // Symbolic dimensions are related (a while loop's carried values).
+      if (!grtc_vsame_type(v, op, &block->args[i].type, &arg_types[i],
+                           "region argument")) {
         return VERR(op, "%s argument %u has type %s, expected %s", what, i,
                     grtc_vfmt(v, &block->args[i].type),
                     grtc_vfmt(v, &arg_types[i]));
@@ -295,7 +297,8 @@ static grt_status_t grtc_verify_region(grtc_verifier_t* v,
                 yield->operand_count, yield_count);
   }
   for (uint32_t i = 0; i < yield_count; ++i) {
-    if (!grtc_ttype_equal(grtc_vop(yield, i), &yield_types[i])) {
+    if (!grtc_vsame_type(v, op, grtc_vop(yield, i), &yield_types[i],
+                         "region result")) {
       return VERR(op, "%s yields %s as value %u, expected %s", what,
                   grtc_vfmt(v, grtc_vop(yield, i)), i,
                   grtc_vfmt(v, &yield_types[i]));
@@ -764,6 +767,9 @@ static grt_status_t grtc_verify_concatenate(grtc_verifier_t* v,
   return grtc_verify_result(v, op, 0, &inferred);
 }
 
+static bool grtc_defines_computed_extent(const grtc_verifier_t* v,
+                                         const grtc_top_t* op, uint32_t axis);
+
 static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
   const grtc_ttype_t* in = grtc_vop(op, 0);
@@ -786,6 +792,13 @@ static grt_status_t grtc_verify_pad(grtc_verifier_t* v, const grtc_top_t* op) {
     if (interior < 0) {
       return VERR(op, "interior_padding[%u] = %lld is negative", i,
                   (long long)interior);
+    }
+    if (op->result_count && i < op->results[0].type.rank &&
+        grtc_defines_computed_extent(v, op, i)) {
+      // A dynamic_pad's computed edge_padding_high (its attribute 0): the
+      // result's symbol holds the padded size (grtc_prepare_dynamic_pad).
+      inferred.dims[i] = op->results[0].type.dims[i];
+      continue;
     }
     int64_t size = grtc_tmodule_resolve_dim(v->module, in->dims[i]);
     if (!grtc_dim_is_static(size)) {
@@ -1417,6 +1430,8 @@ static const grtc_ttype_t* grtc_operand_types(const grtc_top_t* op,
   return storage;
 }
 
+static bool grtc_symbol_derived(const grtc_tsym_t* sym);
+
 static grt_status_t grtc_verify_while(grtc_verifier_t* v,
                                       const grtc_top_t* op) {
   uint32_t n = op->operand_count;
@@ -1428,6 +1443,31 @@ static grt_status_t grtc_verify_while(grtc_verifier_t* v,
   }
   grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
   GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, 0, "cond", types, n, &pred, 1));
+  // Carried values keep their extents from one iteration to the next (the
+  // host program sizes them once per call): a body that yields a
+  // concatenation or padding along a symbolic dimension grows it.
+  const grtc_top_t* yield = op->region_count > 1 && op->regions[1] ? op->regions[1]->last : NULL;
+  for (uint32_t i = 0; yield && yield->kind == GRTC_TOP_YIELD && i < n &&
+                       i < yield->operand_count; ++i) {
+    const grtc_ttype_t* yielded = grtc_vop(yield, i);
+    for (uint32_t d = 0; d < yielded->rank && d < types[i].rank; ++d) {
+      int64_t dim = yielded->dims[d];
+      if (grtc_dim_is_static(dim) || grtc_dim_is_static(types[i].dims[d]) ||
+          grtc_tmodule_resolve_dim(v->module, dim) ==
+              grtc_tmodule_resolve_dim(v->module, types[i].dims[d])) {
+        continue;
+      }
+      const grtc_tsym_t* sym = &v->module->shapes->syms[grtc_dim_symbol(dim)];
+      if (!grtc_symbol_derived(sym)) continue;
+      char described[192], carried[192];
+      return VERR(op, "carried value %u dimension %u changes size in the loop: "
+                  "the body yields %s, the loop carries %s; a while loop whose "
+                  "carried tensors change size is not supported yet", i, d,
+                  grtc_tmodule_describe_dim(v->module, dim, described, sizeof(described)),
+                  grtc_tmodule_describe_dim(v->module, types[i].dims[d], carried,
+                                            sizeof(carried)));
+    }
+  }
   return grtc_verify_region(v, op, 1, "body", types, n, types, n);
 }
 
@@ -1866,6 +1906,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
+    case GRTC_TOP_WHILE:  // loop-invariant extents (grtc_verify_while)
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
@@ -2136,6 +2177,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
+    case GRTC_TOP_WHILE:  // loop-invariant extents, read before the loop
       return true;
     default:
       return false;
@@ -2317,6 +2359,43 @@ static bool grtc_constant_element(const grtc_tvalue_t* value, uint32_t i,
   return grtc_tvalue_shape_element(value, i, out) && grtc_dim_is_static(*out);
 }
 
+// Result dimension |i| of |op| whose extent element |i| of |operand| (its
+// |what|: limit, edge_padding_high) computes: the op's own symbol for it
+// and the element's expression; a diagnostic when the result dimension was
+// written static or the element is not arithmetic on constants and
+// dimensions.
+static grt_status_t grtc_computed_symbol(grtc_verifier_t* v, const grtc_top_t* op,
+                                         const grtc_tvalue_t* operand, uint32_t i,
+                                         const char* what, int64_t* out_id,
+                                         const grtc_sexpr_t** out_expr) {
+  *out_id = grtc_own_symbol(v, op, i, false);
+  *out_expr = NULL;
+  if (*out_id >= 0 &&
+      grtc_tvalue_shape_expr((grtc_tmodule_t*)v->module, operand, i, out_expr)) {
+    return grt_ok_status();
+  }
+  char described[192];
+  return VERR(op, "%s element %u is computed at the call, but result "
+              "dimension %u (%s) %s; " GRTC_NOT_YET, what, i, i,
+              grtc_tmodule_describe_dim(v->module, op->results[0].type.dims[i],
+                                        described, sizeof(described)),
+              *out_id < 0 ? "was written static"
+                          : "is not integer arithmetic on constants and "
+                            "dimensions");
+}
+
+// Gives each symbol |ids[i]| with an expression |exprs[i]| (the op's
+// computed extents) that expression.
+static void grtc_set_computed(grtc_tmodule_t* module, const grtc_top_t* op,
+                              const int64_t* ids, const grtc_sexpr_t* const* exprs,
+                              uint32_t rank) {
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (!exprs[i]) continue;
+    module->shapes->syms[ids[i]].expr = exprs[i];
+    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
+  }
+}
+
 // A real_dynamic_slice whose limits the program computes (starts and
 // strides constant) becomes a slice whose symbolic result dimensions stand
 // for their limits (grtc_verify_slice); each such dimension's symbol gets
@@ -2353,18 +2432,9 @@ static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
     // symbolic): the op's own symbol gets the size's expression, which the
     // host program computes, checks, and gives the class or checks against
     // the value its class has (an argument dimension, a static size).
-    ids[i] = grtc_own_symbol(v, op, i, false);
     const grtc_sexpr_t* l = NULL;
-    if (ids[i] < 0 || !grtc_tvalue_shape_expr(module, op->operands[2], i, &l)) {
-      char described[192];
-      return VERR(op, "limit element %u is computed at the call, but result "
-                  "dimension %u (%s) %s; " GRTC_NOT_YET, i, i,
-                  grtc_tmodule_describe_dim(v->module, out->dims[i],
-                                            described, sizeof(described)),
-                  ids[i] < 0 ? "was written static"
-                             : "is not integer arithmetic on constants and "
-                               "dimensions");
-    }
+    GRT_RETURN_IF_ERROR(
+        grtc_computed_symbol(v, op, op->operands[2], i, "limit", &ids[i], &l));
     const grtc_sexpr_t* span = grtc_tmodule_sexpr(
         module, GRTC_SEXPR_ADD, 0,
         grtc_tmodule_sexpr(module, GRTC_SEXPR_SUB, 0, l,
@@ -2384,16 +2454,78 @@ static grt_status_t grtc_prepare_dynamic_slice(grtc_verifier_t* v,
                 : size == 0               ? starts[i]
                                           : starts[i] + (size - 1) * strides[i] + 1;
   }
-  for (uint32_t i = 0; i < in->rank; ++i) {
-    if (!exprs[i]) continue;
-    module->shapes->syms[ids[i]].expr = exprs[i];
-    module->shapes->syms[ids[i]].expr_op_kind = op->kind;
-  }
+  grtc_set_computed(module, op, ids, exprs, in->rank);
   op->attrs.start = grtc_tmodule_i64s(module, starts, in->rank);
   op->attrs.limit = grtc_tmodule_i64s(module, limits, in->rank);
   op->attrs.strides = grtc_tmodule_i64s(module, strides, in->rank);
   op->kind = GRTC_TOP_SLICE;
   op->operand_count = 1;
+  return grt_ok_status();
+}
+
+// A dynamic_pad whose edge_padding_high the program computes (low and
+// interior padding constant: the kernels place the operand with them)
+// becomes a pad whose symbolic result dimensions are computed extents:
+// each such dimension's symbol gets the padded size's expression, low +
+// high + size + interior * max(size - 1, 0), which the host program
+// computes and checks non-negative at the call. Its edge_padding_high
+// attribute holds 0 for those dimensions (grtc_verify_pad takes the
+// result's symbol).
+static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
+                                             grtc_top_t* op) {
+  grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
+  const grtc_ttype_t* in = &op->operands[0]->type;
+  int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK], interiors[GRTC_MAX_RANK];
+  const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
+  int64_t ids[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < in->rank; ++i) {
+    if (!grtc_constant_element(op->operands[2], i, &lows[i]) ||
+        !grtc_constant_element(op->operands[4], i, &interiors[i])) {
+      return VERR(op, "has an edge_padding_low or interior_padding element "
+                  "%u that is not a constant; only its edge_padding_high "
+                  "may be computed at the call", i);
+    }
+    if (interiors[i] < 0) {
+      return VERR(op, "interior_padding[%u] = %lld is negative", i,
+                  (long long)interiors[i]);
+    }
+    ids[i] = -1;
+    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
+      continue;  // the pad's own rule (a derived extent, or static)
+    }
+    const grtc_sexpr_t* high = NULL;
+    GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
+                                             "edge_padding_high", &ids[i], &high));
+    highs[i] = 0;
+#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
+    const grtc_sexpr_t* size = GRTC_PAD_SEXPR(GRTC_SEXPR_DIM, in->dims[i], NULL, NULL);
+    const grtc_sexpr_t* gaps = GRTC_PAD_SEXPR(
+        GRTC_SEXPR_MAX, 0,
+        GRTC_PAD_SEXPR(GRTC_SEXPR_SUB, 0, size, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 1, NULL, NULL)),
+        GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 0, NULL, NULL));
+    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(
+        GRTC_SEXPR_ADD, 0, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL), high);
+    const grtc_sexpr_t* padded = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, edges, size);
+    exprs[i] = interiors[i] == 0
+                   ? padded
+                   : GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, padded,
+                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps,
+                                                   GRTC_PAD_SEXPR(GRTC_SEXPR_CONST,
+                                                                  interiors[i], NULL,
+                                                                  NULL)));
+#undef GRTC_PAD_SEXPR
+    if (!exprs[i]) return VERR(op, "out of memory for its computed extents");
+  }
+  grtc_set_computed(module, op, ids, exprs, in->rank);
+  op->attrs.low = grtc_tmodule_i64s(module, lows, in->rank);
+  op->attrs.high = grtc_tmodule_i64s(module, highs, in->rank);
+  op->attrs.interior = grtc_tmodule_i64s(module, interiors, in->rank);
+  if (in->rank && (!op->attrs.low.values || !op->attrs.high.values ||
+                   !op->attrs.interior.values)) {
+    return VERR(op, "out of memory for its padding");
+  }
+  op->kind = GRTC_TOP_PAD;
+  op->operand_count = 2;
   return grt_ok_status();
 }
 
@@ -2410,6 +2542,9 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
   if (op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE) {
     return grtc_prepare_dynamic_slice(v, op);
   }
+  if (op->kind == GRTC_TOP_DYNAMIC_PAD) {
+    return grtc_prepare_dynamic_pad(v, op);
+  }
   if (op->kind != GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM &&
       op->kind != GRTC_TOP_DYNAMIC_RESHAPE &&
       op->kind != GRTC_TOP_DYNAMIC_IOTA) {
@@ -2422,17 +2557,10 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
     int64_t id = grtc_own_symbol(v, op, i, true);
     const grtc_sexpr_t* expr = NULL;
     if (id < 0 || !grtc_tvalue_shape_expr(module, shape, i, &expr)) continue;
-    if (op->kind == GRTC_TOP_DYNAMIC_RESHAPE) {
-      // A symbol carried over is the operand's own; a computed one merges
-      // or splits a symbolic dimension (?x4 -> 4*?), which the kernels'
-      // index arithmetic and the memory plan's monomials do not take.
-      char described[192];
-      return VERR(op, "result dimension %u (%s) is computed from its shape "
-                  "operand: a reshape that merges or splits a symbolic "
-                  "dimension is " GRTC_NOT_YET, i,
-                  grtc_tmodule_describe_dim(v->module, out->dims[i],
-                                            described, sizeof(described)));
-    }
+    // A dynamic_reshape's computed extent merges or splits a symbolic
+    // dimension (?x4 -> ? of 4 * s0): the kernels index it with the
+    // extents and the host program checks the element counts equal
+    // (grtc_host_check_reshapes).
     module->shapes->syms[id].expr = expr;
     module->shapes->syms[id].expr_op_kind = op->kind;
   }
@@ -2457,8 +2585,10 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
     if (grtc_first_computed(v->module, op, where, sizeof(where), &dim)) {
       return VERR(op, "%s is symbolic (%s), an extent computed at run "
                   "time; " GRTC_NOT_YET " (the host program reads extents "
-                  "from the arguments and derives concatenated and padded "
-                  "ones only)",
+                  "from the arguments, derives concatenated and padded "
+                  "ones, and computes a dynamic op's from get_dimension_size "
+                  "arithmetic on constants and dimensions only, not from "
+                  "tensor data)",
                   where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));

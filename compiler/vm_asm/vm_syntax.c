@@ -731,4 +731,4 @@ static const grtc_op_syntax_t grtc_vm_ops[] = {
 };
 
 const grtc_dialect_syntax_t grtc_vm_dialect_syntax = {
-    grtc_vm_ops, sizeof(grtc_vm_ops) / sizeof(grtc_vm_ops[0])};
+    grtc_vm_ops, sizeof(grtc_vm_ops) / sizeof(grtc_vm_ops[0]), NULL, NULL};

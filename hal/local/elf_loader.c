@@ -11,6 +11,7 @@
 #include "hal/local/elf_loader.h"
 
 #include "base/checked_math.h"
+#include "hal/local/elf_host.h"
 #include "hal/local/elf_types.h"
 
 #include <inttypes.h>
@@ -18,72 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__unix__) || defined(__APPLE__)
+#if GRT_ELF_HAVE_MMAN
 #include <sys/mman.h>
 #include <unistd.h>
-#define GRT_ELF_HAVE_MMAN 1
-#else
-#define GRT_ELF_HAVE_MMAN 0
 #endif
-
-//===----------------------------------------------------------------------===//
-// The host
-//===----------------------------------------------------------------------===//
-
-#define GRT_ELF_CLASS_32 1
-#define GRT_ELF_CLASS_64 2
-#define GRT_ELF_DATA_LSB 1
-#define GRT_ELF_DATA_MSB 2
-#define GRT_ELF_TYPE_DYN 3
-#define GRT_ELF_MACHINE_X86_64 62
-#define GRT_ELF_MACHINE_AARCH64 183
-
-#if defined(__x86_64__) || defined(_M_X64)
-#define GRT_HOST_ARCH "x86_64"
-#define GRT_HOST_ELF_MACHINE GRT_ELF_MACHINE_X86_64
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__aarch64__)
-#define GRT_HOST_ARCH "aarch64"
-#define GRT_HOST_ELF_MACHINE GRT_ELF_MACHINE_AARCH64
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__riscv) && __riscv_xlen == 64
-#define GRT_HOST_ARCH "riscv64"
-#define GRT_HOST_ELF_MACHINE 243
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_64
-#elif defined(__riscv) && __riscv_xlen == 32
-#define GRT_HOST_ARCH "riscv32"
-#define GRT_HOST_ELF_MACHINE 243
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#elif defined(__i386__)
-#define GRT_HOST_ARCH "x86"
-#define GRT_HOST_ELF_MACHINE 3
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#elif defined(__arm__)
-#define GRT_HOST_ARCH "arm"
-#define GRT_HOST_ELF_MACHINE 40
-#define GRT_HOST_ELF_CLASS GRT_ELF_CLASS_32
-#else
-#define GRT_HOST_ARCH "unknown"
-#define GRT_HOST_ELF_MACHINE 0
-#define GRT_HOST_ELF_CLASS 0
-#endif
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define GRT_HOST_ELF_DATA GRT_ELF_DATA_MSB
-#else
-#define GRT_HOST_ELF_DATA GRT_ELF_DATA_LSB
-#endif
-
-#define GRT_ELF_RELOCATES_HOST                                    \
-  (GRT_ELF_HAVE_MMAN && GRT_HOST_ELF_DATA == GRT_ELF_DATA_LSB &&   \
-   (GRT_HOST_ELF_MACHINE == GRT_ELF_MACHINE_X86_64 ||             \
-    GRT_HOST_ELF_MACHINE == GRT_ELF_MACHINE_AARCH64))
-
-bool grt_hal_local_elf_loader_supported(void) { return GRT_ELF_RELOCATES_HOST; }
-
-const char* grt_hal_local_elf_host_format(void) { return "cpu-" GRT_HOST_ARCH; }
-
-bool grt_hal_local_elf_host_known(void) { return GRT_HOST_ELF_MACHINE != 0; }
 
 // Names for the e_machine values someone is likely to hand us by mistake.
 static const char* grt_elf_machine_name(uint16_t machine) {

@@ -56,18 +56,6 @@ extern "C" {
 // The most dynamic symbols one object may have (an object exports one).
 #define GRT_HAL_LOCAL_ELF_MAX_SYMBOLS (1 << 16)
 
-// Whether this host's machine is one the loader relocates for (x86_64,
-// aarch64) on a platform with mmap. Elsewhere cpu-<arch> executables need
-// the dlopen loader.
-bool grt_hal_local_elf_loader_supported(void);
-
-// "cpu-x86_64", "cpu-aarch64", ... for the machine this was built for
-// ("cpu-unknown" elsewhere).
-const char* grt_hal_local_elf_host_format(void);
-
-// Whether the host's ELF machine is known (cpu-<arch> objects can exist).
-bool grt_hal_local_elf_host_known(void);
-
 // Checks the ELF identification of |size| bytes at |data| against this
 // host: the magic, class (32/64-bit), byte order, type ET_DYN and machine.
 // Errors start with |label|: "executable cpu-x86_64: ELF machine 183

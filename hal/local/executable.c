@@ -6,8 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hal/local/elf_host.h"
+
+// GRT_HAL_LOCAL_ELF_LOADER (CMake GRT_ENABLE_ELF_LOADER, default 1): 0
+// leaves grt's ELF loader and the perf map out, and only cpu-static
+// executables (kernel libraries linked into the program) run.
+#ifndef GRT_HAL_LOCAL_ELF_LOADER
+#define GRT_HAL_LOCAL_ELF_LOADER 1
+#endif
+#if GRT_HAL_LOCAL_ELF_LOADER
 #include "hal/local/elf_loader.h"
 #include "hal/local/perf_map.h"
+#endif
 
 // GRT_HAL_LOCAL_DLOPEN_LOADER (CMake GRT_ENABLE_DLOPEN_LOADER, default 1):
 // 1 also builds the system's dynamic loader path (memfd + dlopen), which
@@ -24,8 +34,15 @@
 #define GRT_HAL_LOCAL_STATIC_FORMAT "cpu-static"
 
 const char* grt_hal_local_host_executable_format(void) {
-  return grt_hal_local_elf_host_format();
+  return "cpu-" GRT_HOST_ARCH;
 }
+
+// Whether cpu-<arch> kernel objects load here: with a loader built in, the
+// dlopen loader for any known machine, grt's own where it relocates.
+#define GRT_HAL_LOCAL_LOADS_OBJECTS                                  \
+  (GRT_HAL_LOCAL_DLOPEN_LOADER ? GRT_HOST_ELF_MACHINE != 0           \
+                               : GRT_HAL_LOCAL_ELF_LOADER &&         \
+                                     GRT_ELF_RELOCATES_HOST)
 
 //===----------------------------------------------------------------------===//
 // Statically linked kernel libraries
@@ -268,6 +285,7 @@ static grt_status_t grt_hal_local_executable_create(
   return grt_ok_status();
 }
 
+#if GRT_HAL_LOCAL_ELF_LOADER
 // With GRT_PERF_MAP=1, names the library's kernels for perf (perf_map.h);
 // |base| is what the loader added to the object's file addresses.
 static grt_status_t grt_hal_local_executable_write_perf_map(
@@ -293,8 +311,7 @@ static grt_status_t grt_hal_local_kernel_loader_is_dlopen(const char* label,
                                                           bool* out_dlopen) {
   const char* value = getenv("GRT_KERNEL_LOADER");
   if (!value || !value[0]) {
-    *out_dlopen =
-        GRT_HAL_LOCAL_DLOPEN_LOADER && !grt_hal_local_elf_loader_supported();
+    *out_dlopen = GRT_HAL_LOCAL_DLOPEN_LOADER && !GRT_ELF_RELOCATES_HOST;
     return grt_ok_status();
   }
   if (strcmp(value, "grt") == 0) {
@@ -470,6 +487,8 @@ static grt_status_t grt_hal_local_executable_load_shared_object(
                                            out_executable);
 }
 
+#endif  // GRT_HAL_LOCAL_ELF_LOADER
+
 //===----------------------------------------------------------------------===//
 // The executable cache
 //===----------------------------------------------------------------------===//
@@ -493,8 +512,7 @@ static bool grt_hal_local_executable_cache_can_prepare_format(
     grt_hal_executable_cache_t* cache, grt_string_view_t format) {
   (void)cache;
   return grt_hal_local_format_is_static(format) ||
-         ((GRT_HAL_LOCAL_DLOPEN_LOADER ? grt_hal_local_elf_host_known()
-                                       : grt_hal_local_elf_loader_supported()) &&
+         (GRT_HAL_LOCAL_LOADS_OBJECTS &&
           grt_string_view_equal_cstring(
               format, grt_hal_local_host_executable_format()));
 }
@@ -567,27 +585,34 @@ static grt_status_t grt_hal_local_executable_cache_prepare_locked(
     GRT_RETURN_IF_ERROR(grt_hal_local_executable_create(
         label, params, library, NULL, NULL, cache->host_allocator,
         &executable));
+#if GRT_HAL_LOCAL_ELF_LOADER
   } else if (grt_hal_local_executable_cache_can_prepare_format(
                  &cache->base, params->format)) {
     GRT_RETURN_IF_ERROR(grt_hal_local_executable_load_shared_object(
         label, params, cache->host_allocator, &executable));
-  } else if (grt_hal_local_elf_host_known() &&
+#endif
+  } else if (GRT_HOST_ELF_MACHINE != 0 &&
              grt_string_view_equal_cstring(
                  params->format, grt_hal_local_host_executable_format())) {
     return grt_make_status(
         GRT_STATUS_UNAVAILABLE,
-        "%s: grt's ELF loader does not relocate for this host and the "
-        "runtime is built without the dlopen loader "
-        "(GRT_ENABLE_DLOPEN_LOADER=OFF): it runs only '"
-        GRT_HAL_LOCAL_STATIC_FORMAT "' executables (grt-compile "
-        "--output-format=c-static)",
-        label);
+        "%s: %s: it runs only '" GRT_HAL_LOCAL_STATIC_FORMAT "' executables "
+        "(grt-compile --output-format=c-static)",
+        label,
+        GRT_HAL_LOCAL_ELF_LOADER
+            ? "grt's ELF loader does not relocate for this host and the "
+              "runtime is built without the dlopen loader "
+              "(GRT_ENABLE_DLOPEN_LOADER=OFF)"
+            : "the runtime is built without kernel object loaders "
+              "(GRT_ENABLE_ELF_LOADER=OFF)");
   } else {
     return grt_make_status(GRT_STATUS_INCOMPATIBLE,
                            "device cannot run executable format '%.*s' (it "
-                           "runs '%s' and '" GRT_HAL_LOCAL_STATIC_FORMAT "')",
+                           "runs %s'" GRT_HAL_LOCAL_STATIC_FORMAT "')",
                            (int)params->format.size, params->format.data,
-                           grt_hal_local_host_executable_format());
+                           GRT_HAL_LOCAL_ELF_LOADER
+                               ? "'cpu-" GRT_HOST_ARCH "' and "
+                               : "only ");
   }
   cache->executables[cache->count++] = executable;
   grt_hal_executable_retain(executable);  // one for the cache, one returned

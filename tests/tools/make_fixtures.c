@@ -5,7 +5,7 @@
 //
 //   make_fixtures OUT_DIR
 //
-// writes OUT_DIR/{scalars,checks,passing,no_tests,main_only}.vmfb; every function of
+// writes OUT_DIR/{scalars,checks,passing,no_tests,main_only,internal_only}.vmfb; every function of
 // every fixture is described by one row in the tables below.
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +183,12 @@ static const grt_fixture_function_t no_tests_functions[] = {
     {"run", "0v_v", 0, 0, body_return_nothing},
 };
 
+// internal_only.vmfb: only a "__"-prefixed export, which grt-check never
+// runs as a test, so it finds none.
+static const grt_fixture_function_t internal_only_functions[] = {
+    {"__internal", "0v_v", 0, 0, body_return_nothing},
+};
+
 // main_only.vmfb: no test_*/fail_* exports, so grt-check runs 'main'.
 static const grt_fixture_function_t main_only_functions[] = {
     {"main", "0v_v", 0, 0, body_return_nothing},
@@ -236,6 +242,8 @@ static const grt_fixture_module_t fixtures[] = {
      GRT_FIXTURE_COUNT(no_tests_functions), false},
     {"main_only.vmfb", "main_only", main_only_functions,
      GRT_FIXTURE_COUNT(main_only_functions), false},
+    {"internal_only.vmfb", "internal_only", internal_only_functions,
+     GRT_FIXTURE_COUNT(internal_only_functions), false},
     {"wide.vmfb", "wide", wide_functions, GRT_WIDE_FUNCTIONS, false},
     // Names grt-dump --extract must refuse to turn into paths.
     {"escaping_name.vmfb", "../../escaped", no_tests_functions,

@@ -1,8 +1,11 @@
 """Writes small ONNX models with a symbolic batch (dim_param "N") for the
 compile_onnx_symbolic_*.test files: cnn.onnx (Conv, Relu, MaxPool, Flatten,
 Gemm), view.onnx (torch.onnx.export's x.view(x.size(0), -1): Shape, Gather,
-Unsqueeze, Concat, Reshape) and hardmax.onnx (an op that takes static
-shapes only). Usage: onnx_symbolic_models.py OUTPUT_DIR"""
+Unsqueeze, Concat, Reshape), merge.onnx (Reshape to [-1] and then to
+[-1, 8]: the symbolic batch merged into 36N elements and split into rows
+of 8, with merge_x{1,2,4}.npy inputs of N = 1, 2, 4 holding 0, 1, 2, ...)
+and hardmax.onnx (an op that takes static shapes only).
+Usage: onnx_symbolic_models.py OUTPUT_DIR"""
 import os
 import sys
 
@@ -40,6 +43,13 @@ def main():
           helper.make_node("Reshape", ["x", "shape"], ["y"])],
          [ints("zero", 0), ints("axes", [0]), ints("rest", [-1])],
          os.path.join(out, "view.onnx"))
+    save([helper.make_node("Reshape", ["x", "flat"], ["f"]),
+          helper.make_node("Reshape", ["f", "rows"], ["r"]),
+          helper.make_node("Neg", ["r"], ["y"])],
+         [ints("flat", [-1]), ints("rows", [-1, 8])], os.path.join(out, "merge.onnx"))
+    for n in (1, 2, 4):
+        np.save(os.path.join(out, "merge_x%d.npy" % n),
+                np.arange(n * 36, dtype=np.float32).reshape(n, 1, 6, 6))
     save([helper.make_node("Hardmax", ["x"], ["y"])], [], os.path.join(out, "hardmax.onnx"))
 
 

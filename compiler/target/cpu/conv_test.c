@@ -246,6 +246,14 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n) {
              (int)c->n, (int)c->h, (int)c->w, (int)c->c, (int)c->kh,
              (int)c->kw, (int)c->oc, path, c->path);
   }
+  // A 1x1 stride-1 unpadded filter copies input rows into the B panels.
+  bool direct = c->kh == 1 && c->kw == 1 && c->stride_h == 1 &&
+                c->stride_w == 1 && c->pad_h == 0 && c->pad_w == 0;
+  if (path == PATH_PIXELS &&
+      !strstr(source, direct ? "DIRECT = 1 }" : "DIRECT = 0 }")) {
+    fail_msg("case %dx%dx%dx%d k%dx%d: expected DIRECT = %d", (int)c->n,
+             (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw, direct);
+  }
   grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
@@ -325,7 +333,7 @@ static void run_packed_case(const conv_case_t* c) {
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
-  assert_non_null(strstr(grt_string_builder_cstring(&text), "enum { PACKED = 1 };"));
+  assert_non_null(strstr(grt_string_builder_cstring(&text), "enum { PACKED = 1, DIRECT = "));
   grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   float* out[3];
@@ -393,8 +401,17 @@ static void test_conv_cases(void** state) {
       // Output channel tiles of 16 (the lowering's step), which start
       // inside a packed filter's 6-row panels.
       {1, 12, 12, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 0, 0, 16}, PIXELS},
-      // 1x1: stride 1, and the stride-2 projection of a residual block.
+      // 1x1: stride 1 (im2col rows copied straight from the input planes),
+      // and the stride-2 projection of a residual block.
       {1, 14, 14, 16, 1, 1, 24, 1, 1, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
+      // 1x1 stride 1 with K > KC (two slices, the second accumulating, of
+      // odd length; 40 pixels: a last panel of 8, the GEMM's half-width
+      // micro-kernel) and over two pixel blocks (12 + 8 rows: the second
+      // starts mid-plane).
+      {1, 4, 10, 301, 1, 1, 8, 1, 1, 0, 0, 1, 1, 1, OIHW, 0, {0}, PIXELS},
+      {1, 20, 20, 5, 1, 1, 7, 1, 1, 0, 0, 1, 1, 1, HWIO, 0.5, {0}, PIXELS},
+      // A tile of 5 rows of 56 (280 pixels) is one pixel block.
+      {1, 10, 56, 3, 3, 3, 8, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 5, 0, 0}, PIXELS},
       {1, 14, 14, 16, 1, 1, 24, 2, 2, 0, 0, 1, 1, 1, HWIO, 0, {0}, PIXELS},
       // Padding wider than the input.
       {1, 3, 3, 2, 2, 2, 3, 1, 1, 3, 3, 1, 1, 1, HWIO, -0.25, {0}, PIXELS},

@@ -1382,8 +1382,13 @@ static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e, bool conv) {
 // (kh, kw, ci) row offsets; |cols| output channels per GEMM call.
 #define GRTC_CPU_CONV_COL_FLOATS 65536  // im2col block: 256 KiB
 // Output pixels per block on the planar path: the B panels of one K slice
-// (GRTC_CPU_GEMM_KC x this) stay in L2.
+// (GRTC_CPU_GEMM_KC x this) stay in L2. A tile of up to
+// GRTC_CPU_CONV_PIXEL_BLOCK_MAX pixels is one block: the dispatch's tiles
+// of at least 256 pixels in whole rows (5 rows of 56, 10 of 28) would
+// otherwise leave a block of one row, which streams the whole filter again
+// for a few dozen pixels (and pads them to a panel).
 #define GRTC_CPU_CONV_PIXEL_BLOCK 256
+#define GRTC_CPU_CONV_PIXEL_BLOCK_MAX 384
 typedef struct grtc_cpu_conv_geometry_t {
   int64_t cig, ocg, k;         // input/output channels per group, K
   int64_t rows, cols, ldc, rows_padded;
@@ -1428,10 +1433,12 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     // to 6. Scratch: the K offset table, then the B panels, the A block,
     // the C block and one im2col row.
     int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
-    g.rows = grtc_cpu_min64(
-        tile_rows, GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow < 1
-                       ? 1
-                       : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
+    g.rows = tile_rows * cv->ow <= GRTC_CPU_CONV_PIXEL_BLOCK_MAX
+                 ? tile_rows
+                 : grtc_cpu_min64(tile_rows,
+                                  GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow < 1
+                                      ? 1
+                                      : GRTC_CPU_CONV_PIXEL_BLOCK / cv->ow);
     g.ldc = (g.rows * cv->ow + 31) / 32 * 32;
     g.cols = grtc_cpu_min64(g.tile_oc, g.ocg);
     // A packed filter computes from the 6-row panel holding the tile's
@@ -1616,6 +1623,10 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_PIXELS);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
+  // Pixels y * W + x of an input plane are contiguous, and the output's.
+  bool direct = cv->kh == 1 && cv->kw == 1 && cv->stride_h == 1 &&
+                cv->stride_w == 1 && cv->pad_h == 0 && cv->pad_w == 0 &&
+                cv->h == cv->oh && cv->w == cv->ow && is[1] == cv->w;
   grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
@@ -1628,7 +1639,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
       ";\n"
       "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
-      "  enum { PACKED = %d };\n"
+      "  enum { PACKED = %d, DIRECT = %d };\n"
       "  const int64_t OCP = %" PRId64 ";\n"
       "  (void)OCP;\n"
       "  int64_t* koff = (int64_t*)wg->local_memory;\n"
@@ -1649,17 +1660,30 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "      const int64_t al = PACKED ? (oc_lo - g * OCG) / 6 * 6 : 0;\n"
       "      const int64_t rbase = PACKED ? g * OCG + al : oc_lo;\n"
       "      const int64_t mo = PACKED ? (oc_hi - g * OCG + 5) / 6 * 6 - al : oc_hi - oc_lo;\n"
-      "      const int64_t mop = (mo + 5) / 6 * 6;\n"
       "      const float* X = b%u + p0 * S0 + g * CIG * S3;\n"
       "      const float* F = PACKED ? b%u + g * K * OCP : b%u + oc_lo * F3;\n"
       "      for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
       "        const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
       "        const int64_t np = yr * OW, npp = (np + GRT_NR - 1) / GRT_NR * GRT_NR;\n"
       "        for (int64_t q = np; q < npp; ++q) rowbuf[q] = 0.0f;\n"
-      "        for (int64_t m = 0; m < mop; ++m) memset(cb + m * LDC, 0, (size_t)npp * sizeof(float));\n"
       "        for (int64_t k0 = 0; k0 < K; k0 += GRT_KC) {\n"
       "          const int64_t kc = K - k0 < GRT_KC ? K - k0 : GRT_KC;\n"
       "          for (int64_t kk = 0; kk < kc; ++kk) {\n"
+      // A 1x1 stride-1 unpadded filter over contiguous input rows: im2col
+      // row k is plane k's pixels of the block as they are, copied
+      // straight into the panels.
+      "            if (DIRECT) {\n"
+      "              const float* srow = X + (k0 + kk) * S3 + y0 * S1;\n"
+      "              float* panel = bp + kk * GRT_NR;\n"
+      "              int64_t q = 0;\n"
+      "              for (; q + GRT_NR <= np; q += GRT_NR) {\n"
+      "                memcpy(panel + q * (kc + 1), srow + q, GRT_NR * sizeof(float));\n"
+      "              }\n"
+      "              for (int64_t c = 0; q < npp && c < GRT_NR; ++c) {\n"
+      "                panel[q * (kc + 1) + c] = q + c < np ? srow[q + c] : 0.0f;\n"
+      "              }\n"
+      "              continue;\n"
+      "            }\n"
       "            const int64_t k = k0 + kk, ci = k / (KH * KW), r = k %% (KH * KW);\n"
       "            const int64_t i = r / KW, j = r %% KW;\n"
       "            const int64_t xt = PW - j * DW, xu = W + PW - j * DW;\n"
@@ -1690,10 +1714,10 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "          for (int64_t m0 = 0; m0 < mo; m0 += GRT_MC) {\n"
       "            const int64_t mc = mo - m0 < GRT_MC ? mo - m0 : GRT_MC;\n"
       "            if (PACKED) {\n"
-      "              grt_gemm_panels(mc, npp, kc, F + k0 * OCP + (al + m0) * kc, bp, cb + m0 * LDC, LDC);\n"
+      "              grt_gemm_panels(mc, np, kc, F + k0 * OCP + (al + m0) * kc, bp, cb + m0 * LDC, LDC, k0 == 0);\n"
       "            } else {\n"
       "              grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
-      "              grt_gemm_panels((mc + 5) / 6 * 6, npp, kc, ap, bp, cb + m0 * LDC, LDC);\n"
+      "              grt_gemm_panels((mc + 5) / 6 * 6, np, kc, ap, bp, cb + m0 * LDC, LDC, k0 == 0);\n"
       "            }\n"
       "          }\n"
       "        }\n"
@@ -1705,7 +1729,8 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
-      cv->filter_packed ? 1 : 0, (g.ocg + 5) / 6 * 6, g.rows_padded,
+      cv->filter_packed ? 1 : 0, direct ? 1 : 0, (g.ocg + 5) / 6 * 6,
+      g.rows_padded,
       cv->input_binding, cv->filter_binding, cv->filter_binding);
   grtc_cpu_set_depth(e, 7);
   grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");

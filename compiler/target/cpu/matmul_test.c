@@ -117,6 +117,10 @@ static void test_awkward_sizes(void** state) {
       {1, 1, 1, 1, 1, 1, false},
       {1, 64, 64, 64, 64, 64, false},
       {1, 30, 40, 600, 30, 40, false},  // several K slices
+      // A last B panel of at most half a panel's columns (the half-width
+      // micro-kernel), odd K.
+      {1, 13, 37, 7, 13, 37, false},
+      {1, 8, 40, 301, 8, 40, false},
       {1, 1100, 20, 3, 1100, 20, false},  // several row blocks in a tile
       {1, 10, 300, 5, 10, 300, false},    // several column blocks
       {3, 5, 7, 9, 4, 4, true},  // batched, transposed (strided) rhs
