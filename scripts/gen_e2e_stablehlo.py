@@ -4377,6 +4377,13 @@ def gen_rng_bit_generator(rng):
          True),
         ("philox_rank0_ui32", "PHILOX", "ui64", 3, [], "ui32", None, None, True),
         ("default_ui32_4x4", "DEFAULT", "ui64", 2, [4, 4], "ui32", None, None, True),
+        # Float outputs: the bits of the integer of their width, checked
+        # through a bitcast_convert back to it (some are NaN patterns).
+        ("f32_3x5", "THREE_FRY", "ui64", 2, [3, 5], "f32", None, None, True),
+        ("f64_2x3", "THREE_FRY", "ui64", 2, [2, 3], "f64", None, None, False),
+        ("philox_f32_7", "PHILOX", "ui64", 3, [7], "f32", None, None, True),
+        ("philox_state2_f64_5", "PHILOX", "i64", 2, [5], "f64", None, None, True),
+        ("default_f32_rank0", "DEFAULT", "ui64", 2, [], "f32", None, None, False),
     ]
     for (name, algorithm, state_elem, size, shape, elem, counter, high,
          pretty) in cases:
@@ -4403,12 +4410,17 @@ def gen_rng_bit_generator(rng):
         r = f.op(text, count=2)
         reference = (rng_bit_generator_threefry if algorithm == "THREE_FRY"
                      else rng_bit_generator_philox)
-        bits, new_state = reference(words, shape, elem)
+        bits_elem = {"f32": "ui32", "f64": "ui64"}.get(elem, elem)
+        bits, new_state = reference(words, shape, bits_elem)
         new_state = np.array(new_state, np.uint64)
         if state_elem == "i64":
             new_state = new_state.view(np.int64)
         f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
-        f.expect("%s#1" % r, array(bits, elem), elem)
+        out = "%s#1" % r
+        if bits_elem != elem:
+            out = f.op("stablehlo.bitcast_convert %s : (%s) -> %s"
+                       % (out, out_type, out_type.replace(elem, bits_elem)))
+        f.expect(out, array(bits, bits_elem), bits_elem)
         funcs.append(f.text())
     return funcs
 
@@ -6660,6 +6672,363 @@ def gen_complex():
     return funcs
 
 
+#===----------------------------------------------------------------------===#
+# Fourier transforms
+#===----------------------------------------------------------------------===#
+
+# (fft_type, numpy transform over the last len(lengths) axes)
+FFT_NUMPY = {
+    "FFT": lambda x, lengths: np.fft.fftn(x, axes=range(-len(lengths), 0)),
+    "IFFT": lambda x, lengths: np.fft.ifftn(x, axes=range(-len(lengths), 0)),
+    "RFFT": lambda x, lengths: np.fft.rfftn(x, axes=range(-len(lengths), 0)),
+    "IRFFT": lambda x, lengths: np.fft.irfftn(x, s=lengths, axes=range(-len(lengths), 0)),
+}
+
+
+def fft_input(rng, fft_type, shape, lengths, elem):
+    """An operand for |fft_type| whose real side has |shape|: complex values
+    for FFT/IFFT; a real signal for RFFT; for IRFFT the rfftn of a real
+    signal (a Hermitian spectrum, as the inverse expects)."""
+    part = CPART.get(elem, elem)
+    if fft_type == "RFFT":
+        return array(rng.uniform(-1, 1, shape), part)
+    if fft_type == "IRFFT":
+        real = rng.uniform(-1, 1, shape)
+        return carray(FFT_NUMPY["RFFT"](real, lengths), elem)
+    return carray(rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape), elem)
+
+
+def fft_op(f, x, fft_type, lengths, in_type, out_type, form):
+    if form == "pretty":
+        return f.op("stablehlo.fft %s, type = %s, length = [%s] : (%s) -> %s"
+                    % (x, fft_type, ", ".join(str(n) for n in lengths), in_type, out_type))
+    if form == "dense":
+        attr = "dense<[%s]> : tensor<%dxi64>" % (", ".join(str(n) for n in lengths),
+                                                 len(lengths))
+    else:
+        attr = "array<i64: %s>" % ", ".join(str(n) for n in lengths)
+    return f.op("\"stablehlo.fft\"(%s) {fft_length = %s, fft_type = #stablehlo<fft_type %s>}"
+                " : (%s) -> %s" % (x, attr, fft_type, in_type, out_type))
+
+
+def fft_case(f, rng, fft_type, shape, lengths, elem, form="pretty"):
+    """One transform of an operand whose real side has |shape|, against
+    numpy's in complex128 / float64."""
+    part = CPART[elem]
+    x = fft_input(rng, fft_type, shape, lengths, elem)
+    ref = FFT_NUMPY[fft_type](x.astype(np.complex128 if np.iscomplexobj(x) else np.float64),
+                              lengths)
+    in_elem = part if fft_type == "RFFT" else elem
+    out_elem = part if fft_type == "IRFFT" else elem
+    xv = f.input(x, in_elem)
+    r = fft_op(f, xv, fft_type, lengths, t(x, in_elem), t(ref, out_elem), form)
+    # Each output sums n products of inputs up to |x|: the rounding grows
+    # with n (inverse transforms divide by n again).
+    n = int(np.prod(lengths))
+    scale = float(np.max(np.abs(x))) * (n if fft_type in ("FFT", "RFFT") else 1)
+    atol = (2e-6 if part == "f32" else 1e-14) * max(scale, 1.0) * max(math.log2(n), 1)
+    rtol = 1e-5 if part == "f32" else 1e-12
+    if fft_type == "IRFFT":
+        f.expect(r, round_to(part, ref), part, atol, rtol)
+    else:
+        f.expect(r, ref.astype(DTYPES[elem]), elem, atol, rtol)
+
+
+def gen_fft():
+    rng = np.random.default_rng(16)
+    funcs = []
+    # (fft_type, real-side shape, fft_length)
+    cases = [
+        ("FFT", (8,), (8,)), ("FFT", (3, 5), (5,)), ("FFT", (2, 4, 6), (4, 6)),
+        ("FFT", (2, 3, 4), (2, 3, 4)), ("FFT", (1,), (1,)), ("FFT", (64,), (64,)),
+        ("IFFT", (8,), (8,)), ("IFFT", (2, 7), (7,)), ("IFFT", (3, 4, 5), (4, 5)),
+        ("IFFT", (2, 2, 3), (2, 2, 3)),
+        ("RFFT", (8,), (8,)), ("RFFT", (7,), (7,)), ("RFFT", (3, 6), (6,)),
+        ("RFFT", (2, 4, 6), (4, 6)), ("RFFT", (3, 4, 5), (3, 4, 5)), ("RFFT", (1,), (1,)),
+        ("RFFT", (2, 128), (128,)),
+        ("IRFFT", (8,), (8,)), ("IRFFT", (7,), (7,)), ("IRFFT", (3, 6), (6,)),
+        ("IRFFT", (2, 4, 6), (4, 6)), ("IRFFT", (2, 3, 5), (2, 3, 5)), ("IRFFT", (2,), (2,)),
+    ]
+    for elem in ("complex<f32>", "complex<f64>"):
+        suffix = "c64" if elem == "complex<f32>" else "c128"
+        for fft_type in ("FFT", "IFFT", "RFFT", "IRFFT"):
+            f = Func("test_%s_%s" % (fft_type.lower(), suffix))
+            for kind, shape, lengths in cases:
+                if kind == fft_type:
+                    fft_case(f, rng, kind, shape, lengths, elem)
+            funcs.append(f.text(comment="%s of %s over 1 to 3 trailing dims (odd and even "
+                                "lengths, batch dims) against numpy.fft." % (fft_type, elem)))
+    # Over 256: split into two shorter transforms (four-step), each kind
+    # once (a few, as each adds many kernels).
+    f = Func("test_fft_split")
+    fft_case(f, rng, "FFT", (512,), (512,), "complex<f64>")
+    fft_case(f, rng, "IFFT", (2, 300), (300,), "complex<f32>")
+    fft_case(f, rng, "RFFT", (400,), (400,), "complex<f32>")
+    fft_case(f, rng, "IRFFT", (525,), (525,), "complex<f64>")
+    funcs.append(f.text(comment="Lengths over 256 (512 = 16 x 32, 300 = 15 x 20, 400 = 20 x "
+                        "20, odd 525 = 21 x 25), split in two, against numpy.fft."))
+    f = Func("test_fft_generic_forms")
+    fft_case(f, rng, "FFT", (2, 4), (4,), "complex<f32>", form="generic")
+    fft_case(f, rng, "RFFT", (6,), (6,), "complex<f32>", form="dense")
+    fft_case(f, rng, "IRFFT", (3, 4), (3, 4), "complex<f64>", form="generic")
+    funcs.append(f.text(comment="The generic form, with fft_length as array<i64: ...> and "
+                        "as dense<...> : tensor<Nxi64>."))
+    # An RFFT then an IRFFT of its result gives the signal back; an FFT of a
+    # real signal made complex agrees with its RFFT's half spectrum.
+    f = Func("test_fft_round_trip")
+    x = array(rng.uniform(-1, 1, (3, 10)), "f32")
+    xv = f.input(x, "f32")
+    spectrum = fft_op(f, xv, "RFFT", (10,), "tensor<3x10xf32>",
+                      "tensor<3x6xcomplex<f32>>", "pretty")
+    back = fft_op(f, spectrum, "IRFFT", (10,), "tensor<3x6xcomplex<f32>>",
+                  "tensor<3x10xf32>", "pretty")
+    f.expect(back, x, "f32", 1e-5, 1e-5)
+    zero = f.op("stablehlo.constant dense<0.0> : tensor<3x10xf32>")
+    z = f.op("stablehlo.complex %s, %s : tensor<3x10xcomplex<f32>>" % (xv, zero))
+    full = fft_op(f, z, "FFT", (10,), "tensor<3x10xcomplex<f32>>",
+                  "tensor<3x10xcomplex<f32>>", "pretty")
+    half = f.op("stablehlo.slice %s [0:3, 0:6] : (tensor<3x10xcomplex<f32>>) -> "
+                "tensor<3x6xcomplex<f32>>" % full)
+    f.expect(half, np.fft.rfft(x.astype(np.float64)).astype(np.complex64), "complex<f32>",
+             1e-4, 1e-5)
+    funcs.append(f.text(comment="IRFFT(RFFT(x)) = x; FFT of (x, 0) begins with RFFT(x)."))
+
+    # Empty transforms: a zero fft_length and an empty batch give empty
+    # results, concatenated away here.
+    f = Func("test_fft_empty")
+    x = array(rng.uniform(-1, 1, (2, 3)), "f32")
+    xv = f.input(x, "f32")
+    none = f.op("stablehlo.slice %s [0:2, 0:0] : (tensor<2x3xf32>) -> tensor<2x0xf32>" % xv)
+    spectrum = fft_op(f, none, "RFFT", (0,), "tensor<2x0xf32>", "tensor<2x0xcomplex<f32>>",
+                      "pretty")
+    z = carray(rng.uniform(-1, 1, (2, 4)) + 1j * rng.uniform(-1, 1, (2, 4)), "complex<f32>")
+    zv = f.input(z, "complex<f32>")
+    wide = f.op("stablehlo.concatenate %s, %s, dim = 1 : (tensor<2x0xcomplex<f32>>, "
+                "tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>" % (spectrum, zv))
+    f.expect(wide, z, "complex<f32>", 0.0, 0.0)
+    rows = f.op("stablehlo.slice %s [2:2, 0:4] : (tensor<2x4xcomplex<f32>>) -> "
+                "tensor<0x4xcomplex<f32>>" % zv)
+    inverse = fft_op(f, rows, "IFFT", (4,), "tensor<0x4xcomplex<f32>>",
+                     "tensor<0x4xcomplex<f32>>", "pretty")
+    tall = f.op("stablehlo.concatenate %s, %s, dim = 0 : (tensor<0x4xcomplex<f32>>, "
+                "tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>" % (inverse, zv))
+    f.expect(tall, z, "complex<f32>", 0.0, 0.0)
+    funcs.append(f.text(comment="An RFFT of length 0 and an IFFT of an empty batch."))
+
+    f = Func("fail_fft")
+    x = carray([1, 2j, -1, 0.5], "complex<f32>")
+    xv = f.input(x, "complex<f32>")
+    r = fft_op(f, xv, "FFT", (4,), "tensor<4xcomplex<f32>>", "tensor<4xcomplex<f32>>",
+               "pretty")
+    # The inverse transform's result (conjugate kernel, unscaled) instead.
+    f.expect(r, (np.fft.ifft(x) * 4).astype(np.complex64), "complex<f32>", 1e-5, 1e-5)
+    funcs.append(f.text(comment="Must fail: the expectation is the inverse transform."))
+    return funcs
+
+
+#===----------------------------------------------------------------------===#
+# stablehlo.rng
+#===----------------------------------------------------------------------===#
+
+def rng_op(f, a, b, shape, dist, elem, form="pretty"):
+    """stablehlo.rng of |shape| (the shape operand a stablehlo.constant)."""
+    s = f.op("stablehlo.constant dense<[%s]> : tensor<%dxi64>"
+             % (", ".join(str(n) for n in shape), len(shape)) if shape else
+             "stablehlo.constant dense<> : tensor<0xi64>")
+    types = "(tensor<%s>, tensor<%s>, tensor<%dxi64>) -> %s" % (
+        elem, elem, len(shape), tensor_type(shape, elem))
+    if form == "pretty":
+        return f.op("stablehlo.rng %s, %s, %s, distribution = %s : %s"
+                    % (a, b, s, dist, types))
+    return f.op('"stablehlo.rng"(%s, %s, %s) {rng_distribution = '
+                '#stablehlo<rng_distribution %s>} : %s' % (a, b, s, dist, types))
+
+
+def rng_scalar(f, value, elem):
+    # (to_bf16 takes arrays of rank 1 or more.)
+    return f.input(array(np.asarray([value]), elem).reshape(()), elem)
+
+
+def rng_all(f, predicate, shape):
+    """Expects the i1 |predicate| of |shape| true everywhere (an and-reduce)."""
+    dims = list(range(len(shape)))
+    c = f.op("stablehlo.constant dense<true> : tensor<i1>")
+    r = f.op("stablehlo.reduce(%s init: %s) applies stablehlo.and across dimensions = %s"
+             " : (%s, tensor<i1>) -> tensor<i1>"
+             % (predicate, c, dims, tensor_type(shape, "i1")))
+    f.line("check.expect_eq_const(%s, dense<true> : tensor<i1>) : tensor<i1>" % r)
+
+
+def rng_compare(f, x, bound, direction, shape, elem, ctype):
+    """x DIRECTION bound (a rank-0 value broadcast) at every element."""
+    wide = bcast(f, bound, (), shape, [], elem)
+    p = f.op("stablehlo.compare %s, %s, %s, %s : (%s, %s) -> %s"
+             % (direction, x, wide, ctype, tensor_type(shape, elem),
+                tensor_type(shape, elem), tensor_type(shape, "i1")))
+    rng_all(f, p, shape)
+
+
+def rng_mean(f, x, shape, elem):
+    """The f32 mean of |x| (converted to f32 first)."""
+    if elem != "f32":
+        x = f.op("stablehlo.convert %s : (%s) -> %s"
+                 % (x, tensor_type(shape, elem), tensor_type(shape, "f32")))
+    total, _ = reduce_op(f, x, shape, list(range(len(shape))), "add", "0.0")
+    n = f.op("stablehlo.constant dense<%s> : tensor<f32>"
+             % np.format_float_scientific(float(np.prod(shape)), trim="0"))
+    return f.op("stablehlo.divide %s, %s : tensor<f32>" % (total, n)), x
+
+
+def rng_expect_moments(f, x, shape, elem, mean, second, tol_mean, tol_second):
+    """E[x] and E[x^2] (in f32) within the given tolerances."""
+    m, x32 = rng_mean(f, x, shape, elem)
+    f.expect(m, np.float32(mean), "f32", tol_mean, 0.0)
+    sq = f.op("stablehlo.multiply %s, %s : %s" % (x32, x32, tensor_type(shape, "f32")))
+    m2, _ = rng_mean(f, sq, shape, "f32")
+    f.expect(m2, np.float32(second), "f32", tol_second, 0.0)
+
+
+def rng_fraction(f, predicate, shape):
+    """The fraction of |shape|'s elements where the i1 |predicate| holds."""
+    ones = f.op("stablehlo.convert %s : (%s) -> %s"
+                % (predicate, tensor_type(shape, "i1"), tensor_type(shape, "f32")))
+    return rng_mean(f, ones, shape, "f32")[0]
+
+
+def gen_rng():
+    """stablehlo.rng's numbers are implementation-defined: checked are the
+    range, the shape, the same numbers on every call, independent streams
+    for two ops, and mean, second moment and quantiles of 4096 samples
+    within 5 standard errors (every bound is fixed by the compiled key, so
+    the tests are deterministic)."""
+    funcs = []
+    big = (64, 64)
+    n = 64 * 64
+    for elem in ("f32", "f64", "f16", "bf16"):
+        f = Func("test_rng_uniform_%s" % elem)
+        lo, hi = -1.0, 3.0
+        a, b = rng_scalar(f, lo, elem), rng_scalar(f, hi, elem)
+        x = rng_op(f, a, b, big, "UNIFORM", elem, "pretty" if elem != "f64" else "generic")
+        rng_compare(f, x, a, "GE", big, elem, "FLOAT")
+        rng_compare(f, x, b, "LT", big, elem, "FLOAT")
+        var = (hi - lo) ** 2 / 12
+        rng_expect_moments(f, x, big, elem, (lo + hi) / 2, var + ((lo + hi) / 2) ** 2,
+                           5 * math.sqrt(var / n), 0.25)
+        mid = rng_scalar(f, (lo + hi) / 2, elem)
+        wide = bcast(f, mid, (), big, [], elem)
+        below = f.op("stablehlo.compare LT, %s, %s, FLOAT : (%s, %s) -> %s"
+                     % (x, wide, tensor_type(big, elem), tensor_type(big, elem),
+                        tensor_type(big, "i1")))
+        f.expect(rng_fraction(f, below, big), np.float32(0.5), "f32",
+                 5 * math.sqrt(0.25 / n), 0.0)
+        funcs.append(f.text(comment="UNIFORM %s on [-1, 3): in range, mean, second moment "
+                            "and median." % elem))
+
+    # A narrow range: rounding of a + (b - a) u must stay below b.
+    f = Func("test_rng_uniform_narrow_f16")
+    a, b = rng_scalar(f, 1.0, "f16"), rng_scalar(f, 1.0 + 2 ** -9, "f16")
+    x = rng_op(f, a, b, big, "UNIFORM", "f16")
+    rng_compare(f, x, a, "GE", big, "f16", "FLOAT")
+    rng_compare(f, x, b, "LT", big, "f16", "FLOAT")
+    funcs.append(f.text(comment="UNIFORM f16 on [1, 1 + 2^-9) (four values): never b."))
+
+    for elem in ("f32", "f64", "bf16"):
+        f = Func("test_rng_normal_%s" % elem)
+        mu, sigma = 0.5, 2.0
+        a, b = rng_scalar(f, mu, elem), rng_scalar(f, sigma, elem)
+        x = rng_op(f, a, b, big, "NORMAL", elem, "pretty" if elem != "f64" else "generic")
+        # Finite everywhere: |x - mu| < 12 sigma.
+        centered = f.op("stablehlo.subtract %s, %s : %s"
+                        % (x, bcast(f, a, (), big, [], elem), tensor_type(big, elem)))
+        distance = f.op("stablehlo.abs %s : %s" % (centered, tensor_type(big, elem)))
+        rng_compare(f, distance, rng_scalar(f, 12 * sigma, elem), "LT", big, elem, "FLOAT")
+        rng_expect_moments(f, x, big, elem, mu, sigma ** 2 + mu ** 2,
+                           5 * sigma / math.sqrt(n),
+                           5 * math.sqrt((2 * sigma ** 4 + 4 * mu ** 2 * sigma ** 2) / n))
+        # The share within one and two sigma: 68.27% and 95.45%.
+        for k, share in ((1, 0.6826894921370859), (2, 0.9544997361036416)):
+            bound = bcast(f, rng_scalar(f, k * sigma, elem), (), big, [], elem)
+            inside = f.op("stablehlo.compare LT, %s, %s, FLOAT : (%s, %s) -> %s"
+                          % (distance, bound, tensor_type(big, elem),
+                             tensor_type(big, elem), tensor_type(big, "i1")))
+            f.expect(rng_fraction(f, inside, big), np.float32(share), "f32",
+                     5 * math.sqrt(share * (1 - share) / n), 0.0)
+        funcs.append(f.text(comment="NORMAL %s with mean 0.5 and deviation 2: finite, "
+                            "mean, second moment, the shares within 1 and 2 deviations."
+                            % elem))
+
+    # Integers: every value of a small range appears, none outside it.
+    for elem, lo, hi, ctype in (("i32", -5, 7, "SIGNED"), ("ui8", 3, 250, "UNSIGNED"),
+                                ("i8", -128, 127, "SIGNED"), ("i64", -2 ** 40, 2 ** 40,
+                                                                "SIGNED"),
+                                ("ui32", 0, 2 ** 32 - 1, "UNSIGNED"), ("i16", -7, -2,
+                                                                         "SIGNED")):
+        f = Func("test_rng_uniform_%s" % elem)
+        a, b = rng_scalar(f, lo, elem), rng_scalar(f, hi, elem)
+        x = rng_op(f, a, b, big, "UNIFORM", elem)
+        rng_compare(f, x, a, "GE", big, elem, ctype)
+        rng_compare(f, x, b, "LT", big, elem, ctype)
+        if hi - lo <= 255:
+            dims = [0, 1]
+            low, _ = reduce_op(f, x, big, dims, "minimum", str(hi), elem)
+            high, _ = reduce_op(f, x, big, dims, "maximum", str(lo), elem)
+            f.expect(low, array(np.asarray(lo), elem), elem)
+            f.expect(high, array(np.asarray(hi - 1), elem), elem)
+        else:
+            # The top and bottom halves of the range are about as likely.
+            mid = rng_scalar(f, lo + (hi - lo) // 2, elem)
+            below = f.op("stablehlo.compare LT, %s, %s, %s : (%s, %s) -> %s"
+                         % (x, bcast(f, mid, (), big, [], elem), ctype,
+                            tensor_type(big, elem), tensor_type(big, elem),
+                            tensor_type(big, "i1")))
+            f.expect(rng_fraction(f, below, big), np.float32(0.5), "f32",
+                     5 * math.sqrt(0.25 / n), 0.0)
+        funcs.append(f.text(comment="UNIFORM %s on [%d, %d)." % (elem, lo, hi)))
+
+    f = Func("test_rng_uniform_i1")
+    a, b = rng_scalar(f, False, "i1"), rng_scalar(f, True, "i1")
+    x = rng_op(f, a, b, (5,), "UNIFORM", "i1")
+    f.expect(x, np.zeros(5, bool), "i1")
+    funcs.append(f.text(comment="UNIFORM i1 on [false, true): false."))
+
+    # Shapes: rank 0 and rank 3; the same numbers on every call; two ops
+    # give different numbers.
+    callee = ("  func.func private @draw(%arg0: tensor<f32>, %arg1: tensor<f32>) -> "
+              "tensor<2x3x4xf32> {\n"
+              "    %0 = stablehlo.constant dense<[2, 3, 4]> : tensor<3xi64>\n"
+              "    %1 = stablehlo.rng %arg0, %arg1, %0, distribution = UNIFORM : "
+              "(tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<2x3x4xf32>\n"
+              "    return %1 : tensor<2x3x4xf32>\n  }")
+    funcs.append(callee)
+    f = Func("test_rng_shapes_and_calls")
+    a, b = rng_scalar(f, 0.0, "f32"), rng_scalar(f, 1.0, "f32")
+    first = f.op("func.call @draw(%s, %s) : (tensor<f32>, tensor<f32>) -> tensor<2x3x4xf32>"
+                 % (a, b))
+    second = f.op("func.call @draw(%s, %s) : (tensor<f32>, tensor<f32>) -> "
+                  "tensor<2x3x4xf32>" % (a, b))
+    f.line("check.expect_eq %s, %s : tensor<2x3x4xf32>" % (first, second))
+    rng_compare(f, first, a, "GE", (2, 3, 4), "f32", "FLOAT")
+    rng_compare(f, first, b, "LT", (2, 3, 4), "f32", "FLOAT")
+    other = rng_op(f, a, b, (2, 3, 4), "UNIFORM", "f32")
+    differ = f.op("stablehlo.compare NE, %s, %s, FLOAT : (tensor<2x3x4xf32>, "
+                  "tensor<2x3x4xf32>) -> tensor<2x3x4xi1>" % (first, other))
+    rng_all(f, differ, (2, 3, 4))
+    scalar = rng_op(f, a, b, (), "UNIFORM", "f32", "generic")
+    rng_compare(f, scalar, a, "GE", (), "f32", "FLOAT")
+    rng_compare(f, scalar, b, "LT", (), "f32", "FLOAT")
+    funcs.append(f.text(comment="Rank 3 and rank 0 results; a function called twice gives "
+                        "the same numbers (the key is fixed when compiling), another rng "
+                        "op other numbers."))
+
+    f = Func("fail_rng_uniform_mean")
+    a, b = rng_scalar(f, 0.0, "f32"), rng_scalar(f, 1.0, "f32")
+    x = rng_op(f, a, b, big, "UNIFORM", "f32")
+    m, _ = rng_mean(f, x, big, "f32")
+    f.expect(m, np.float32(0.75), "f32", 0.05, 0.0)
+    funcs.append(f.text(comment="Must fail: the mean of UNIFORM [0, 1) is 0.5, not 0.75."))
+    return funcs
+
+
 FAMILIES = [
     ("elementwise_float", gen_elementwise_float,
      "Elementwise float ops: every op of the spec's list in f32, and samples\n"
@@ -6757,6 +7126,13 @@ FAMILIES = [
      "complex<f32> and complex<f64>: arithmetic, math functions, abs, real,\n"
      "imag, complex, convert, compare EQ/NE, dot_general, reduce, data\n"
      "movement and complex arguments of calls, against numpy's complex128."),
+    ("fft", gen_fft,
+     "stablehlo.fft: FFT, IFFT, RFFT and IRFFT over 1 to 3 trailing dims of\n"
+     "complex<f32>/complex<f64> (f32/f64 on the real side), against numpy.fft."),
+    ("rng", gen_rng,
+     "stablehlo.rng (UNIFORM on floats, integers and i1; NORMAL on floats):\n"
+     "implementation-defined numbers, so properties are checked: range, shape,\n"
+     "the same numbers on each call, moments and quantiles of 4096 samples."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form."),

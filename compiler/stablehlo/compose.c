@@ -105,6 +105,16 @@ grtc_tvalue_t* grtc_chlo_splat_type(grtc_chlo_math_t* m, const grtc_ttype_t* typ
   return r;
 }
 
+grtc_tvalue_t* grtc_chlo_constant(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                  uint8_t* data, size_t size) {
+  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_CONSTANT, NULL, 0, type);
+  if (r) {
+    r->def->attrs.constant.data = data;
+    r->def->attrs.constant.size = size;
+  }
+  return r;
+}
+
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value) {
   return like ? grtc_chlo_splat_type(m, &like->type, value) : NULL;
@@ -1680,11 +1690,16 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            GRT_SV_ARG(name), ts,
                            grtc_ttype_format(&results[0], tr, sizeof(tr)));
   }
+  // Float outputs are the bits of the integer of their width (the spec's
+  // "uniform random bits"), bitcast.
   grtc_elem_t out_elem = results[1].elem;
-  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64;
-  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32) {
+  bool wide = out_elem == GRTC_ELEM_U64 || out_elem == GRTC_ELEM_I64 ||
+              out_elem == GRTC_ELEM_F64;
+  if (!wide && out_elem != GRTC_ELEM_U32 && out_elem != GRTC_ELEM_I32 &&
+      out_elem != GRTC_ELEM_F32) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "'%.*s' generates 32- or 64-bit integers, got %s",
+                           "'%.*s' generates 32- or 64-bit integers or floats (i32, ui32, "
+                           "f32, i64, ui64, f64), got %s",
                            GRT_SV_ARG(name), to);
   }
   const grtc_ttype_t* out = &results[1];
@@ -1904,6 +1919,179 @@ static grt_status_t grtc_chlo_top_k(grtc_chlo_builder_t* b, grtc_tvalue_t* x,
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// rng (UNIFORM, NORMAL)
+//===----------------------------------------------------------------------===//
+
+// stablehlo.rng's numbers are implementation-defined. Here each rng op
+// draws THREE_FRY bits (as rng_bit_generator makes them) under a key fixed
+// at compile time from the op's ordinal in its module: a program gives the
+// same numbers on every run and every call, and its rng ops independent
+// streams. UNIFORM floats take 23 (f32, and f16/bf16 computed in f32) or 52
+// (f64) random mantissa bits for u in [0, 1) and give a + (b - a) u, moved
+// below b where rounding reached it; UNIFORM integers (and i1) give
+// a + bits mod (b - a) in the unsigned type of their width (32 bits for
+// narrower ones); NORMAL gives a + b sqrt(-2 log(1 - u1)) cos(2 pi u2)
+// (Box-Muller) from two streams.
+
+// splitmix64's finalizer: well-spread keys from small ordinals.
+static uint64_t grtc_chlo_rng_key(uint64_t ordinal, uint64_t stream) {
+  uint64_t z = ordinal * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// THREE_FRY bits (|elem| U32 or U64) of |shape| under |key|.
+static grtc_tvalue_t* grtc_chlo_rng_bits(grtc_chlo_math_t* m, const grtc_ttype_t* shape,
+                                         grtc_elem_t elem, uint64_t key) {
+  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_ttype_t types[2];
+  memset(&types[0], 0, sizeof(types[0]));
+  types[0].elem = GRTC_ELEM_U64;
+  types[0].rank = 1;
+  types[0].dims[0] = 2;
+  types[1] = *shape;
+  types[1].elem = elem;
+  uint8_t* words = grtc_tmodule_alloc(m->b->module, 16);  // zeroed: the counter 0
+  if (!words) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory for a constant");
+    return NULL;
+  }
+  grtc_scalar_value_t v;
+  v.u = key;
+  grtc_eval_store(GRTC_ELEM_U64, v, words);
+  grtc_tvalue_t* state = grtc_chlo_constant(m, &types[0], words, 16);
+  if (!state) return NULL;
+  grtc_chlo_attrs_t attrs;
+  memset(&attrs, 0, sizeof(attrs));
+  attrs.rng_algorithm = GRTC_CHLO_RNG_THREE_FRY;
+  grtc_tvalue_t* outs[2] = {NULL, NULL};
+  m->status = grtc_chlo_rng_bit_generator(m->b, grt_make_cstring_view("stablehlo.rng"),
+                                          state, types, &attrs, outs);
+  return grt_status_is_ok(m->status) ? outs[1] : NULL;
+}
+
+// Uniform floats in [0, 1) of |shape| (f32 or f64: |work|) under |key|.
+static grtc_tvalue_t* grtc_chlo_rng_unit(grtc_chlo_math_t* m, const grtc_ttype_t* shape,
+                                         grtc_elem_t work, uint64_t key) {
+  bool wide = work == GRTC_ELEM_F64;
+  grtc_tvalue_t* bits = grtc_chlo_rng_bits(m, shape, wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32,
+                                           key);
+  if (!bits) return NULL;
+  // The random bits as the mantissa of a float in [1, 2), less 1.
+  grtc_tvalue_t* mantissa = grtc_chlo_shift(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, bits,
+                                            wide ? 12 : 9);
+  grtc_tvalue_t* one_to_two = grtc_chlo_bitcast(
+      m, grtc_chlo_binary(m, GRTC_TOP_OR, mantissa,
+                          grtc_chlo_bits(m, bits, wide ? 0x3FF0000000000000ull : 0x3F800000u)),
+      work);
+  return one_to_two ? SUB(one_to_two, grtc_chlo_splat(m, one_to_two, 1.0)) : NULL;
+}
+
+static grt_status_t grtc_chlo_rng(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                  grtc_tvalue_t* const* operands, const grtc_ttype_t* result,
+                                  const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out) {
+  char ta[GRTC_TTYPE_FORMAT_CAPACITY], tb[GRTC_TTYPE_FORMAT_CAPACITY];
+  char ts[GRTC_TTYPE_FORMAT_CAPACITY], tr[GRTC_TTYPE_FORMAT_CAPACITY];
+  grtc_ttype_format(&operands[0]->type, ta, sizeof(ta));
+  grtc_ttype_format(&operands[1]->type, tb, sizeof(tb));
+  grtc_ttype_format(&operands[2]->type, ts, sizeof(ts));
+  grtc_ttype_format(result, tr, sizeof(tr));
+  if (attrs->rng_distribution == GRTC_CHLO_RNG_DISTRIBUTION_NONE) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' requires 'rng_distribution' (UNIFORM or NORMAL)",
+                           GRT_SV_ARG(name));
+  }
+  bool normal = attrs->rng_distribution == GRTC_CHLO_RNG_NORMAL;
+  grtc_elem_t elem = result->elem;
+  bool is_float = grtc_elem_is_float(elem);
+  if (normal ? !is_float : !is_float && !grtc_elem_is_integer(elem)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           normal ? "'%.*s' with NORMAL returns floats, got %s"
+                                  : "'%.*s' with UNIFORM returns integers, i1 or floats, "
+                                    "got %s",
+                           GRT_SV_ARG(name), tr);
+  }
+  if (!grtc_ttype_is_static(result)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' with a symbolic dimension ('?') in its result %s is not "
+                           "supported", GRT_SV_ARG(name), tr);
+  }
+  for (uint32_t i = 0; i < 2; ++i) {
+    if (operands[i]->type.rank != 0 || operands[i]->type.elem != elem) {
+      return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                             "'%.*s' takes a and b as rank-0 tensors of the result's "
+                             "element type (%s), got %s and %s",
+                             GRT_SV_ARG(name), tr, ta, tb);
+    }
+  }
+  const grtc_ttype_t* shape = &operands[2]->type;
+  if (shape->rank != 1 || !grtc_elem_is_integer(shape->elem) ||
+      shape->elem == GRTC_ELEM_I1 || shape->dims[0] != (int64_t)result->rank) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes the shape as a rank-1 integer tensor of the "
+                           "result's rank %u (result %s), got %s",
+                           GRT_SV_ARG(name), result->rank, tr, ts);
+  }
+  // A constant shape must be the result's.
+  const grtc_top_t* def = operands[2]->def;
+  if (def && def->kind == GRTC_TOP_CONSTANT && def->attrs.constant.data) {
+    size_t size = grtc_elem_byte_size(shape->elem);
+    for (uint32_t d = 0; d < result->rank; ++d) {
+      size_t at = def->attrs.constant.splat ? 0 : d * size;
+      if (at + size > def->attrs.constant.size) break;
+      int64_t v = grtc_eval_load(shape->elem, def->attrs.constant.data + at).i;
+      if (v != result->dims[d]) {
+        return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                               "'%.*s' has the shape operand's dim %u = %lld, but its "
+                               "result is %s", GRT_SV_ARG(name), d, (long long)v, tr);
+      }
+    }
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* a = grtc_chlo_as_shape(m, operands[0], result);
+  grtc_tvalue_t* c = grtc_chlo_as_shape(m, operands[1], result);
+  uint64_t ordinal = attrs->rng_ordinal;
+  grtc_tvalue_t* r = NULL;
+  if (is_float) {
+    grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+    grtc_tvalue_t* wa = grtc_chlo_convert(m, a, work);
+    grtc_tvalue_t* wb = grtc_chlo_convert(m, c, work);
+    grtc_tvalue_t* u = grtc_chlo_rng_unit(m, result, work, grtc_chlo_rng_key(ordinal, 0));
+    if (normal) {
+      grtc_tvalue_t* v = grtc_chlo_rng_unit(m, result, work, grtc_chlo_rng_key(ordinal, 1));
+      grtc_tvalue_t* one = u ? grtc_chlo_splat(m, u, 1.0) : NULL;
+      grtc_tvalue_t* radius = u ? SQRT(MUL(grtc_chlo_splat(m, u, -2.0), LOG(SUB(one, u))))
+                                : NULL;
+      grtc_tvalue_t* z = v ? MUL(radius, COS(MUL(grtc_chlo_splat(m, v, 2 * GRTC_CHLO_PI), v)))
+                           : NULL;
+      r = grtc_chlo_convert(m, ADD(wa, MUL(wb, z)), elem);
+    } else {
+      r = grtc_chlo_convert(m, ADD(wa, MUL(SUB(wb, wa), u)), elem);
+      // Below b: rounding (of the product, or to a narrower type) can reach it.
+      if (r) r = SELECT(CMP(LT, r, c), r, grtc_chlo_next_after(m, c, a));
+    }
+  } else {
+    grtc_elem_t work = grtc_elem_bit_width(elem) == 64 ? GRTC_ELEM_U64 : GRTC_ELEM_U32;
+    grtc_tvalue_t* ua = grtc_chlo_convert(m, a, work);
+    grtc_tvalue_t* range = SUB(grtc_chlo_convert(m, c, work), ua);
+    // An empty range (a = b, undefined) takes a.
+    grtc_tvalue_t* zero = range ? grtc_chlo_bits(m, range, 0) : NULL;
+    range = range ? SELECT(grtc_chlo_compare_bits(m, GRTC_CMP_EQ, range, zero),
+                           grtc_chlo_bits(m, range, 1), range)
+                  : NULL;
+    grtc_tvalue_t* bits = grtc_chlo_rng_bits(m, result, work, grtc_chlo_rng_key(ordinal, 0));
+    r = grtc_chlo_convert(m, ADD(ua, grtc_chlo_binary(m, GRTC_TOP_REMAINDER, bits, range)),
+                          elem);
+  }
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
+  return grt_ok_status();
+}
+
 bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
                        uint32_t* out_result_count) {
   *out_result_count = 1;
@@ -1915,6 +2103,10 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
   if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
     *out_operand_count = 1;
     *out_result_count = 2;
+    return true;
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng")) {
+    *out_operand_count = 3;
     return true;
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.batch_norm_inference") ||
@@ -2059,6 +2251,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.rng_bit_generator")) {
     return grtc_chlo_rng_bit_generator(b, name, operands[0], results, attrs, outs);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.rng")) {
+    return grtc_chlo_rng(b, name, operands, results, attrs, outs);
   }
   static const struct {
     const char* name;

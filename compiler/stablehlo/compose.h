@@ -90,6 +90,18 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value);
 
+// A constant of |type| whose elements are the |size| bytes at |data|
+// (allocated in the module with grtc_tmodule_alloc; in |type|'s element
+// representation, row-major).
+grtc_tvalue_t* grtc_chlo_constant(grtc_chlo_math_t* m, const grtc_ttype_t* type,
+                                  uint8_t* data, size_t size);
+
+typedef enum grtc_chlo_rng_distribution_e {
+  GRTC_CHLO_RNG_DISTRIBUTION_NONE,  // absent or not one of the two
+  GRTC_CHLO_RNG_UNIFORM,
+  GRTC_CHLO_RNG_NORMAL,
+} grtc_chlo_rng_distribution_t;
+
 typedef enum grtc_chlo_rng_e {
   GRTC_CHLO_RNG_NONE,  // absent or not one of the three
   GRTC_CHLO_RNG_DEFAULT,
@@ -130,6 +142,10 @@ typedef struct grtc_chlo_attrs_t {
   bool has_index_select;
   // rng_bit_generator: rng_algorithm.
   grtc_chlo_rng_t rng_algorithm;
+  // rng: rng_distribution, and the op's ordinal among the module's rng ops
+  // (its numbers' key).
+  grtc_chlo_rng_distribution_t rng_distribution;
+  uint64_t rng_ordinal;
   // ragged_dot: its dot numbers, lhs_ragged_dimensions and
   // rhs_group_dimensions (has_ragged_dot when the attribute was given).
   grtc_dot_dims_t ragged_dot;

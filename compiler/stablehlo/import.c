@@ -16,6 +16,7 @@
 #include "compiler/mlir/printer.h"
 #include "compiler/stablehlo/attrs.h"
 #include "compiler/stablehlo/complex.h"
+#include "compiler/stablehlo/fft.h"
 #include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
@@ -66,6 +67,8 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t tuples;
   // Complex values -> their parts (grtc_complex_t, complex.h).
   grtc_pointer_map_t complex_values;
+  // stablehlo.rng ops imported so far (each one's ordinal keys its numbers).
+  uint64_t rng_count;
 } grtc_import_t;
 
 // A tuple's elements: stablehlo.tuple packs imported values, and
@@ -1769,6 +1772,13 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
                                             algorithms, 3, &index));
   attrs.rng_algorithm =
       index < 0 ? GRTC_CHLO_RNG_NONE : (grtc_chlo_rng_t)(GRTC_CHLO_RNG_DEFAULT + index);
+  static const char* const distributions[] = {"UNIFORM", "NORMAL"};
+  GRT_RETURN_IF_ERROR(grtc_import_chlo_enum(ctx, op, "rng_distribution", "rng_distribution",
+                                            distributions, 2, &index));
+  attrs.rng_distribution = index < 0 ? GRTC_CHLO_RNG_DISTRIBUTION_NONE
+                                     : (grtc_chlo_rng_distribution_t)(GRTC_CHLO_RNG_UNIFORM +
+                                                                      index);
+  if (grtc_operation_is(op, "stablehlo.rng")) attrs.rng_ordinal = ctx->rng_count++;
   attr = grtc_operation_attribute(op, "ragged_dot_dimension_numbers");
   if (attr) {
     GRTC_IMPORT_CHECK(ctx, op,
@@ -3090,10 +3100,116 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
   return grtc_import_complex_unsupported(ctx, op);
 }
 
+// stablehlo.fft (fft.h): the spec's constraints checked against the types,
+// with the op's signature in each message.
+static grt_status_t grtc_import_fft(grtc_import_t* ctx, const grtc_operation_t* op,
+                                    grtc_tblock_t* block) {
+  if (op->operand_count != 1 || op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' takes 1 operand and has 1 result, got %u "
+                             "and %u", GRT_SV_ARG(op->name), op->operand_count,
+                             op->result_count);
+  }
+  static const char* const names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+  int index = -1;
+  GRT_RETURN_IF_ERROR(grtc_import_chlo_enum(ctx, op, "fft_type", "fft_type", names, 4, &index));
+  if (index < 0) {
+    return grtc_import_error(ctx, op, "'%.*s' requires 'fft_type' (FFT, IFFT, RFFT or "
+                             "IRFFT)", GRT_SV_ARG(op->name));
+  }
+  grtc_fft_type_t type = (grtc_fft_type_t)index;
+  grtc_i64s_t lengths = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "fft_length", true, &lengths));
+  bool in_complex = grtc_import_is_complex(op->operands[0]->type);
+  bool out_complex = grtc_import_is_complex(op->results[0].type);
+  grtc_ttype_t in, out;
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->operands[0]->type, &in));
+  GRT_RETURN_IF_ERROR(grtc_import_complex_part_type(ctx, op, op->results[0].type, &out));
+  static const char* const forms[] = {
+      "takes and returns one complex type (complex<f32> or complex<f64>)",
+      "takes and returns one complex type (complex<f32> or complex<f64>)",
+      "takes f32 or f64 and returns complex of that precision",
+      "takes complex<f32> or complex<f64> and returns its part type"};
+  bool want_in = type != GRTC_FFT_REAL, want_out = type != GRTC_FFT_INVERSE_REAL;
+  if (in_complex != want_in || out_complex != want_out || in.elem != out.elem ||
+      (in.elem != GRTC_ELEM_F32 && in.elem != GRTC_ELEM_F64)) {
+    return grtc_import_types_error(ctx, op, "with %s %s", names[index], forms[index]);
+  }
+  if (lengths.count < 1 || lengths.count > 3 || lengths.count > in.rank) {
+    return grtc_import_types_error(ctx, op, "takes 1 to 3 fft_length values, at most the "
+                                   "operand's rank %u, got %u", in.rank, lengths.count);
+  }
+  // The real side (the operand but for IRFFT) has fft_length as its last
+  // dims; the other side is the same but for RFFT's and IRFFT's last dim.
+  const grtc_ttype_t* full = type == GRTC_FFT_INVERSE_REAL ? &out : &in;
+  const grtc_ttype_t* other = type == GRTC_FFT_INVERSE_REAL ? &in : &out;
+  uint32_t first = in.rank - lengths.count;
+  char expected[256] = "";
+  size_t used = 0;
+  for (uint32_t i = 0; i < lengths.count && used < sizeof(expected); ++i) {
+    used += (size_t)snprintf(expected + used, sizeof(expected) - used, "%s%lld",
+                             i ? ", " : "", (long long)lengths.values[i]);
+  }
+  for (uint32_t i = 0; i < lengths.count; ++i) {
+    int64_t n = lengths.values[i];
+    if (n < 0 || !grtc_fft_length_supported(n)) {
+      return grtc_import_types_error(ctx, op, "fft_length values are 0 to %d, or longer "
+                                     "ones whose factors are (each transformed dim is "
+                                     "matrix products), got [%s]",
+                                     GRTC_FFT_MAX_LENGTH, expected);
+    }
+    if (full->dims[first + i] != n) {
+      return grtc_import_types_error(ctx, op, "transforms the last dims of its %s, which "
+                                     "must be fft_length [%s]",
+                                     type == GRTC_FFT_INVERSE_REAL ? "result" : "operand",
+                                     expected);
+    }
+  }
+  grtc_ttype_t shape = *full;
+  shape.elem = other->elem;
+  int64_t n_last = lengths.values[lengths.count - 1];
+  if (type == GRTC_FFT_REAL || type == GRTC_FFT_INVERSE_REAL) {
+    shape.dims[in.rank - 1] = n_last == 0 ? 0 : n_last / 2 + 1;
+  }
+  if (!grtc_ttype_equal(&shape, other)) {
+    char want[GRTC_TTYPE_FORMAT_CAPACITY];
+    grtc_ttype_format(&shape, want, sizeof(want));
+    return grtc_import_types_error(ctx, op, "with %s needs its %s's part type to be %s",
+                                   names[index], type == GRTC_FFT_INVERSE_REAL ? "operand"
+                                                                                : "result",
+                                   want);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_complex_t z = {NULL, NULL}, r = {NULL, NULL};
+  if (in_complex) {
+    GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, &m, 0, &z));
+  } else {
+    z.re = grtc_import_lookup(ctx, op->operands[0]);
+    if (!z.re) {
+      return grtc_import_error(ctx, op, "operand #0 '%.*s' of '%.*s' has no imported value",
+                               GRT_SV_ARG(op->operands[0]->name), GRT_SV_ARG(op->name));
+    }
+  }
+  if (grtc_ttype_element_count(&in) == 0 || grtc_ttype_element_count(&out) == 0) {
+    // An empty transform: zeros of the result's shape (none, or an empty
+    // operand's transform).
+    r.re = grtc_chlo_splat_type(&m, &out, (grtc_scalar_value_t){.f = 0.0});
+    r.im = out_complex ? grtc_chlo_splat_type(&m, &out, (grtc_scalar_value_t){.f = 0.0})
+                       : NULL;
+  } else {
+    r = grtc_fft(&m, type, z, lengths.values, lengths.count, &out);
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  if (!out_complex) return grtc_import_map(ctx, &op->results[0], r.re);
+  return grtc_import_complex_put(ctx, &op->results[0], r);
+}
+
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block) {
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
+  if (grtc_operation_is(op, "stablehlo.fft")) return grtc_import_fft(ctx, op, block);
   if (grtc_import_touches_complex(op)) {
     bool handled = false;
     GRT_RETURN_IF_ERROR(grtc_import_complex_op(ctx, op, block, &handled));

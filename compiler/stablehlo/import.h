@@ -6,7 +6,7 @@
 // parser (compiler/mlir/parser.h); grtc_stablehlo_import then walks the
 // parsed module, decodes every op's attributes (pretty and generic forms
 // give the same IR) and builds a grtc_tmodule_t. An op or type it does not
-// support is "file:line:col: error: 'stablehlo.fft' is not supported" (also
+// support is "file:line:col: error: 'stablehlo.collective_permute' is not supported" (also
 // for stablehlo/chlo ops written in a pretty form this front-end lacks).
 #ifndef GRT_COMPILER_STABLEHLO_IMPORT_H_
 #define GRT_COMPILER_STABLEHLO_IMPORT_H_

@@ -1155,6 +1155,193 @@ static void test_select_and_scatter_errors(void** state) {
       "'stablehlo.select_and_scatter' select region has one block of 2 arguments");
 }
 
+// fft: each constraint of the spec names the fft_type, what it takes and the
+// op's signature.
+static void test_fft_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* attrs;  // the attribute dictionary's contents
+    const char* in;     // the operand's type
+    const char* out;    // the result's type
+    const char* message;
+  } cases[] = {
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>", "4xf32", "4xf32",
+       "'stablehlo.fft' with FFT takes and returns one complex type (complex<f32> or "
+       "complex<f64>): (tensor<4xf32>) -> tensor<4xf32>"},
+      {"fft_type = #stablehlo<fft_type IFFT>, fft_length = array<i64: 4>",
+       "4xcomplex<f32>", "4xcomplex<f64>",
+       "'stablehlo.fft' with IFFT takes and returns one complex type"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 8>",
+       "8xcomplex<f32>", "5xcomplex<f32>",
+       "'stablehlo.fft' with RFFT takes f32 or f64 and returns complex of that precision: "
+       "(tensor<8xcomplex<f32>>) -> tensor<5xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 8>",
+       "5xcomplex<f32>", "8xf64",
+       "'stablehlo.fft' with IRFFT takes complex<f32> or complex<f64> and returns its part "
+       "type"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 4>", "4xf16",
+       "3xcomplex<f32>", "with RFFT takes f32 or f64"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 2, 2, 2, 2>",
+       "2x2x2x2xcomplex<f32>", "2x2x2x2xcomplex<f32>",
+       "'stablehlo.fft' takes 1 to 3 fft_length values, at most the operand's rank 4, "
+       "got 4"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4, 4>",
+       "4xcomplex<f32>", "4xcomplex<f32>",
+       "takes 1 to 3 fft_length values, at most the operand's rank 1, got 2"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64>",
+       "4xcomplex<f32>", "4xcomplex<f32>",
+       "takes 1 to 3 fft_length values, at most the operand's rank 1, got 0"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 8>",
+       "2x4xcomplex<f32>", "2x4xcomplex<f32>",
+       "'stablehlo.fft' transforms the last dims of its operand, which must be "
+       "fft_length [8]: (tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 3, 8>",
+       "3x5xcomplex<f32>", "3x7xf32",
+       "transforms the last dims of its result, which must be fft_length [3, 8]"},
+      {"fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 8>", "8xf32",
+       "8xcomplex<f32>",
+       "'stablehlo.fft' with RFFT needs its result's part type to be tensor<5xf32>: "
+       "(tensor<8xf32>) -> tensor<8xcomplex<f32>>"},
+      {"fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 8>",
+       "4xcomplex<f32>", "8xf32",
+       "'stablehlo.fft' with IRFFT needs its operand's part type to be tensor<5xf32>"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>",
+       "4xcomplex<f32>", "5xcomplex<f32>",
+       "with FFT needs its result's part type to be tensor<4xf32>"},
+      {"fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4099>",
+       "4099xcomplex<f32>", "4099xcomplex<f32>",
+       "'stablehlo.fft' fft_length values are 0 to 2048, or longer ones whose factors are "
+       "(each transformed dim is matrix products), got [4099]"},
+
+      {"fft_type = #stablehlo<fft_type DCT>, fft_length = array<i64: 4>", "4xcomplex<f32>",
+       "4xcomplex<f32>",
+       "'fft_type' must be #stablehlo<fft_type FFT>, IFFT, RFFT or IRFFT, got "
+       "'#stablehlo<fft_type DCT>'"},
+      {"fft_length = array<i64: 4>", "4xcomplex<f32>", "4xcomplex<f32>",
+       "'stablehlo.fft' requires 'fft_type' (FFT, IFFT, RFFT or IRFFT)"},
+      {"fft_type = #stablehlo<fft_type FFT>", "4xcomplex<f32>", "4xcomplex<f32>",
+       "'stablehlo.fft' requires the 'fft_length' attribute"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<%s>) -> tensor<%s> {\n"
+             "  %%0 = \"stablehlo.fft\"(%%a) {%s} : (tensor<%s>) -> tensor<%s>\n"
+             "  return %%0 : tensor<%s>\n}\n",
+             cases[i].in, cases[i].out, cases[i].attrs, cases[i].in, cases[i].out,
+             cases[i].out);
+    expect_import_error(source, cases[i].message);
+  }
+  expect_import_error("func.func @f(%a: tensor<4xcomplex<f32>>) {\n"
+                      "  %0:2 = \"stablehlo.fft\"(%a) {fft_type = #stablehlo<fft_type FFT>, "
+                      "fft_length = array<i64: 4>} : (tensor<4xcomplex<f32>>) -> "
+                      "(tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>)\n"
+                      "  return\n}\n",
+                      "'stablehlo.fft' takes 1 operand and has 1 result, got 1 and 2");
+  expect_parse_error("func.func @f(%a: tensor<4xcomplex<f32>>) {\n"
+                     "  %0 = stablehlo.fft %a, type = 1, length = [4] : "
+                     "(tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n"
+                     "  return\n}\n",
+                     "a fft_type name after 'type ='");
+  // The pretty and generic forms import alike; empty transforms (a zero
+  // fft_length, an empty batch) import as zeros.
+  expect_same("func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
+              "  %0 = stablehlo.fft %a, type = RFFT, length = [8] : (tensor<2x8xf32>) -> "
+              "tensor<2x5xcomplex<f32>>\n"
+              "  return %0 : tensor<2x5xcomplex<f32>>\n}\n",
+              "func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
+              "  %0 = \"stablehlo.fft\"(%a) {fft_type = #stablehlo<fft_type RFFT>, "
+              "fft_length = dense<8> : tensor<1xi64>} : (tensor<2x8xf32>) -> "
+              "tensor<2x5xcomplex<f32>>\n"
+              "  return %0 : tensor<2x5xcomplex<f32>>\n}\n",
+              false);
+  grtc_tmodule_destroy(import_ok(
+      "func.func @f(%a: tensor<2x0xf32>) -> tensor<2x0xcomplex<f32>> {\n"
+      "  %0 = stablehlo.fft %a, type = RFFT, length = [0] : (tensor<2x0xf32>) -> "
+      "tensor<2x0xcomplex<f32>>\n"
+      "  return %0 : tensor<2x0xcomplex<f32>>\n}\n"));
+  grtc_tmodule_destroy(import_ok(
+      "func.func @f(%a: tensor<0x4xcomplex<f64>>) -> tensor<0x4xcomplex<f64>> {\n"
+      "  %0 = stablehlo.fft %a, type = IFFT, length = [4] : (tensor<0x4xcomplex<f64>>) -> "
+      "tensor<0x4xcomplex<f64>>\n"
+      "  return %0 : tensor<0x4xcomplex<f64>>\n}\n"));
+}
+
+// rng: each bad operand, result and distribution is named.
+static void test_rng_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* a;       // a's type
+    const char* b;       // b's type
+    const char* shape;   // the shape operand's type
+    const char* result;  // the result's type
+    const char* attr;    // the attribute dictionary's contents
+    const char* message;
+  } cases[] = {
+      {"f32", "f32", "2xi64", "3x4xf32", "",
+       "'stablehlo.rng' requires 'rng_distribution' (UNIFORM or NORMAL)"},
+      {"f32", "f32", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution POISSON>",
+       "'rng_distribution' must be #stablehlo<rng_distribution UNIFORM> or NORMAL, got "
+       "'#stablehlo<rng_distribution POISSON>'"},
+      {"i32", "i32", "2xi64", "3x4xi32", "rng_distribution = #stablehlo<rng_distribution NORMAL>",
+       "'stablehlo.rng' with NORMAL returns floats, got tensor<3x4xi32>"},
+      {"f32", "f64", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "'stablehlo.rng' takes a and b as rank-0 tensors of the result's element type "
+       "(tensor<3x4xf32>), got tensor<f32> and tensor<f64>"},
+      {"1xf32", "f32", "2xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "got tensor<1xf32> and tensor<f32>"},
+      {"f32", "f32", "3xi64", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "'stablehlo.rng' takes the shape as a rank-1 integer tensor of the result's rank 2 "
+       "(result tensor<3x4xf32>), got tensor<3xi64>"},
+      {"f32", "f32", "2xf32", "3x4xf32", "rng_distribution = #stablehlo<rng_distribution UNIFORM>",
+       "takes the shape as a rank-1 integer tensor of the result's rank 2 (result "
+       "tensor<3x4xf32>), got tensor<2xf32>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<%s>, %%b: tensor<%s>, %%s: tensor<%s>) {\n"
+             "  %%0 = \"stablehlo.rng\"(%%a, %%b, %%s) {%s} : (tensor<%s>, tensor<%s>, "
+             "tensor<%s>) -> tensor<%s>\n"
+             "  return\n}\n",
+             cases[i].a, cases[i].b, cases[i].shape, cases[i].attr, cases[i].a, cases[i].b,
+             cases[i].shape, cases[i].result);
+    expect_import_error(source, cases[i].message);
+  }
+  // A constant shape operand must be the result's shape.
+  expect_import_error("func.func @f(%a: tensor<f32>, %b: tensor<f32>) {\n"
+                      "  %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>\n"
+                      "  %0 = stablehlo.rng %a, %b, %s, distribution = UNIFORM : "
+                      "(tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>\n"
+                      "  return\n}\n",
+                      "'stablehlo.rng' has the shape operand's dim 1 = 5, but its result "
+                      "is tensor<3x4xf32>");
+  expect_import_error("func.func @f(%a: tensor<complex<f32>>, %s: tensor<1xi64>) {\n"
+                      "  %0 = stablehlo.rng %a, %a, %s, distribution = UNIFORM : "
+                      "(tensor<complex<f32>>, tensor<complex<f32>>, tensor<1xi64>) -> "
+                      "tensor<4xcomplex<f32>>\n"
+                      "  return\n}\n",
+                      "'stablehlo.rng' on complex types is not supported");
+  expect_parse_error("func.func @f(%a: tensor<f32>, %s: tensor<1xi64>) {\n"
+                     "  %0 = stablehlo.rng %a, %a, %s, distribution = 2 : "
+                     "(tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>\n"
+                     "  return\n}\n",
+                     "a rng_distribution name after 'distribution ='");
+  // The pretty and generic forms import alike.
+  expect_same("func.func @f(%a: tensor<f32>, %b: tensor<f32>, %s: tensor<2xi64>) -> "
+              "tensor<3x4xf32> {\n"
+              "  %0 = stablehlo.rng %a, %b, %s, distribution = NORMAL : (tensor<f32>, "
+              "tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>\n"
+              "  return %0 : tensor<3x4xf32>\n}\n",
+              "func.func @f(%a: tensor<f32>, %b: tensor<f32>, %s: tensor<2xi64>) -> "
+              "tensor<3x4xf32> {\n"
+              "  %0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = "
+              "#stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, "
+              "tensor<2xi64>) -> tensor<3x4xf32>\n"
+              "  return %0 : tensor<3x4xf32>\n}\n",
+              false);
+}
+
 // rng_bit_generator: each bad state, result and algorithm is named.
 static void test_rng_bit_generator_errors(void** state) {
   (void)state;
@@ -1173,10 +1360,15 @@ static void test_rng_bit_generator_errors(void** state) {
       {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
        "state, not tensor<2xi64>"},
-      {"2xui64", "2xui64", "4xf32", "#stablehlo<rng_algorithm THREE_FRY>",
-       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers, got tensor<4xf32>"},
-      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm THREE_FRY>",
-       "generates 32- or 64-bit integers, got tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xf16", "#stablehlo<rng_algorithm THREE_FRY>",
+       "'stablehlo.rng_bit_generator' generates 32- or 64-bit integers or floats (i32, ui32, "
+       "f32, i64, ui64, f64), got tensor<4xf16>"},
+      {"2xui64", "2xui64", "4xui16", "#stablehlo<rng_algorithm PHILOX>",
+       "generates 32- or 64-bit integers or floats (i32, ui32, f32, i64, ui64, f64), got "
+       "tensor<4xui16>"},
+      {"2xui64", "2xui64", "4xbf16", "#stablehlo<rng_algorithm DEFAULT>",
+       "generates 32- or 64-bit integers or floats (i32, ui32, f32, i64, ui64, f64), got "
+       "tensor<4xbf16>"},
       {"2xui64", "2xui64", "4xui32", "#stablehlo<rng_algorithm MERSENNE>",
        "'rng_algorithm' must be #stablehlo<rng_algorithm DEFAULT>, THREE_FRY or PHILOX, "
        "got '#stablehlo<rng_algorithm MERSENNE>'"},
@@ -1583,17 +1775,17 @@ static void test_unsupported_op(void** state) {
   (void)state;
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-      "  %0 = \"stablehlo.fft\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %0 = \"stablehlo.collective_permute\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
       "  return %0 : tensor<4xf32>\n"
       "}\n",
-      "t.mlir:2:8: error: 'stablehlo.fft' is not supported");
+      "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported");
   // With a loc(...), the loc's file position names it.
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-      "  %0 = \"stablehlo.fft\"(%a) : (tensor<4xf32>) -> tensor<4xf32> loc(\"model.py\":7:3)\n"
+      "  %0 = \"stablehlo.collective_permute\"(%a) : (tensor<4xf32>) -> tensor<4xf32> loc(\"model.py\":7:3)\n"
       "  return %0 : tensor<4xf32>\n"
       "}\n",
-      "model.py:7:3: error: 'stablehlo.fft' is not supported");
+      "model.py:7:3: error: 'stablehlo.collective_permute' is not supported");
   expect_import_error(
       "func.func @f(%a: tensor<4xf32>) {\n"
       "  stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> ()\n"
@@ -1988,15 +2180,15 @@ static void test_bad_syntax(void** state) {
        "expected a format such as e5m10 (exponent and mantissa bits)"},
       {"%0 = stablehlo.reduce_precision %a, format = e5m10x : tensor<4xf32>",
        "expected a format such as e5m10 (exponent and mantissa bits)"},
-      {"%0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>",
-       "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
+      {"%0 = stablehlo.collective_permute %a, source_target_pairs = [[0, 1]] : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = chlo.ragged_dot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
        "t.mlir:2:8: error: 'chlo.ragged_dot' in a pretty form is not supported; write its "
        "generic form \"chlo.ragged_dot\"(...)"},
-      {"%0 = stablehlo.fft\n      %a : tensor<4xf32>",
-       "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
-      {"%0 = mhlo.fft %a : tensor<4xf32>",
-       "t.mlir:2:8: error: 'stablehlo.fft' is not supported"},
+      {"%0 = stablehlo.collective_permute\n      %a : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
+      {"%0 = mhlo.collective_permute %a : tensor<4xf32>",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' is not supported"},
       {"%0 = mhlo.no_such_op %a : tensor<4xf32>",
        "t.mlir:2:8: error: 'stablehlo.no_such_op' is not supported"},
       {"%0 = tensor.extract %a[] : f32",
@@ -2333,6 +2525,8 @@ int main(void) {
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
+      cmocka_unit_test(test_fft_errors),
+      cmocka_unit_test(test_rng_errors),
       cmocka_unit_test(test_inline_call_errors),
       cmocka_unit_test(test_tuple_errors),
       cmocka_unit_test(test_arith_and_extract),

@@ -288,6 +288,9 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"chlo.top_k", "k", "k", GRTC_SHLO_KW_I64},
     {"stablehlo.reduce_precision", "format", NULL, GRTC_SHLO_KW_FORMAT},
     {"stablehlo.rng_bit_generator", "algorithm", "rng_algorithm", GRTC_SHLO_KW_ENUM},
+    {"stablehlo.fft", "type", "fft_type", GRTC_SHLO_KW_ENUM},
+    {"stablehlo.rng", "distribution", "rng_distribution", GRTC_SHLO_KW_ENUM},
+    {"stablehlo.fft", "length", "fft_length", GRTC_SHLO_KW_I64S},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
 };
 
@@ -1401,7 +1404,7 @@ static grt_status_t grtc_shlo_parse_composite(grtc_parser_t* parser,
 //===----------------------------------------------------------------------===//
 
 // A stablehlo/chlo op the front-end does not implement, written in pretty
-// form, gets the importer's diagnostic ("'stablehlo.fft' is not supported")
+// form, gets the importer's diagnostic ("'stablehlo.collective_permute' is not supported")
 // instead of the parser's "unknown operation": its syntax is unknown, so
 // the op cannot be skipped. The error points at the op's name.
 static grt_status_t grtc_shlo_parse_unsupported(grtc_parser_t* parser,
@@ -1576,6 +1579,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("chlo.cosh") GRTC_SHLO_PLAIN("chlo.sinh") GRTC_SHLO_PLAIN("chlo.tan")
     GRTC_SHLO_PLAIN("stablehlo.reduce_precision")
     GRTC_SHLO_PLAIN("stablehlo.rng_bit_generator")
+    GRTC_SHLO_PLAIN("stablehlo.fft")
+    GRTC_SHLO_PLAIN("stablehlo.rng")
     GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
     GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")
     GRTC_SHLO_PLAIN("chlo.next_after") GRTC_SHLO_PLAIN("chlo.broadcast_next_after")

@@ -427,4 +427,49 @@ module @e2e_jax_programs {
     check.expect_eq_const(%1#1, dense<[[2042075654, 3651513405, 2647628693, 529603145], [1647307940, 765158869, 1480335519, 3987252277], [3475155695, 456399472, 3283536469, 2978727072], [532707104, 218410390, 2818766236, 1744161185]]> : tensor<4x4xui32>) : tensor<4x4xui32>
     return
   }
+
+  func.func public @test_rng_bit_generator_f32_3x5() {
+    %0 = util.unfoldable_constant dense<[14006017553096023949, 3013756731335197950]> : tensor<2xui64>
+    %1:2 = stablehlo.rng_bit_generator %0, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3x5xf32>)
+    check.expect_eq_const(%1#0, dense<[14006017553096023949, 3013756731335197959]> : tensor<2xui64>) : tensor<2xui64>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<3x5xf32>) -> tensor<3x5xui32>
+    check.expect_eq_const(%2, dense<[[423269777, 847852539, 2975851968, 1647640608, 4119709768], [555288897, 447344027, 1358040851, 3480963558, 3092798808], [1314287115, 3031917418, 136091852, 2878911074, 1966150890]]> : tensor<3x5xui32>) : tensor<3x5xui32>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_f64_2x3() {
+    %0 = util.unfoldable_constant dense<[14569164214500828660, 1576902474160946762]> : tensor<2xui64>
+    %1:2 = "stablehlo.rng_bit_generator"(%0) {rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xf64>)
+    check.expect_eq_const(%1#0, dense<[14569164214500828660, 1576902474160946768]> : tensor<2xui64>) : tensor<2xui64>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<2x3xf64>) -> tensor<2x3xui64>
+    check.expect_eq_const(%2, dense<[[11512516478759672702, 10557130189869447537, 8150966948249941608], [15163205233270839720, 15403489644841543232, 6204200068557679013]]> : tensor<2x3xui64>) : tensor<2x3xui64>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_philox_f32_7() {
+    %0 = util.unfoldable_constant dense<[13381721625837567064, 6964946829843713991, 2815335911776624071]> : tensor<3xui64>
+    %1:2 = stablehlo.rng_bit_generator %0, algorithm = PHILOX : (tensor<3xui64>) -> (tensor<3xui64>, tensor<7xf32>)
+    check.expect_eq_const(%1#0, dense<[13381721625837567064, 6964946829843713993, 2815335911776624071]> : tensor<3xui64>) : tensor<3xui64>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<7xf32>) -> tensor<7xui32>
+    check.expect_eq_const(%2, dense<[2606939614, 141301632, 3937181672, 3250890595, 3071146887, 1971369864, 1941868298]> : tensor<7xui32>) : tensor<7xui32>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_philox_state2_f64_5() {
+    %0 = util.unfoldable_constant dense<[7800525946673356621, 6747828052330193973]> : tensor<2xi64>
+    %1:2 = stablehlo.rng_bit_generator %0, algorithm = PHILOX : (tensor<2xi64>) -> (tensor<2xi64>, tensor<5xf64>)
+    check.expect_eq_const(%1#0, dense<[7800525946673356621, 6747828052330193976]> : tensor<2xi64>) : tensor<2xi64>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<5xf64>) -> tensor<5xui64>
+    check.expect_eq_const(%2, dense<[13645308067789602200, 13854999341030759360, 10493941437857720666, 9753472928750006226, 8934082808865225889]> : tensor<5xui64>) : tensor<5xui64>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_default_f32_rank0() {
+    %0 = util.unfoldable_constant dense<[4609855862242931307, 4947746726855968518]> : tensor<2xui64>
+    %1:2 = "stablehlo.rng_bit_generator"(%0) {rng_algorithm = #stablehlo<rng_algorithm DEFAULT>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<f32>)
+    check.expect_eq_const(%1#0, dense<[4609855862242931307, 4947746726855968519]> : tensor<2xui64>) : tensor<2xui64>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<f32>) -> tensor<ui32>
+    check.expect_eq_const(%2, dense<421666156> : tensor<ui32>) : tensor<ui32>
+    return
+  }
 }
