@@ -9,6 +9,7 @@
 
 #include "compiler/dispatch/emitter.h"
 #include "compiler/dispatch/lower.h"
+#include "compiler/dispatch/rows.h"
 
 // A value with several consumers is recomputed by each when its fused
 // tree is at most this many ops; beyond it, it is materialized once.
@@ -156,9 +157,52 @@ static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
   return true;
 }
 
+// A softmax along the last dim ending at |op| (rows.h), all in |block|,
+// becomes one kernel rooted at |op|: the ops between are marked
+// GRTC_FUSE_ROWS (decided earlier, their decisions are replaced: they have
+// no other users) and the input becomes a buffer. Returns whether it did.
+static bool grtc_dispatch_rows(grtc_block_info_t* info,
+                               const grtc_tblock_t* block, grtc_top_t* op) {
+  grtc_rows_match_t m;
+  if (!grtc_rows_match_softmax(op, &m)) return false;
+  for (uint32_t i = 0; i < m.op_count; ++i) {
+    if (m.ops[i]->parent != block) return false;
+    for (uint32_t r = 0; r < m.ops[i]->result_count; ++r) {
+      uint32_t id = m.ops[i]->results[r].id;
+      if (id >= info->count || info->pinned[id]) return false;
+    }
+  }
+  grtc_tvalue_t* x = m.input;
+  if (!grtc_dispatch_is_materialized(info, block, x)) {
+    // A fused value (recomputed in both its users) becomes a buffer read
+    // once per pass instead; not a small constant, nor one carrying a
+    // reduction (those are buffers already).
+    if (x->def->kind == GRTC_TOP_CONSTANT || info->reduction[x->id] ||
+        info->fuse[x->id] != GRTC_FUSE_INLINE) {
+      return false;
+    }
+    info->fuse[x->id] = GRTC_FUSE_MATERIALIZE;
+  }
+  for (uint32_t i = 0; i < m.op_count; ++i) {
+    for (uint32_t r = 0; r < m.ops[i]->result_count; ++r) {
+      info->fuse[m.ops[i]->results[r].id] = GRTC_FUSE_ROWS;
+    }
+  }
+  uint32_t id = op->results[0].id;
+  info->cost[id] = 1;
+  info->reduction[id] = NULL;
+  info->fuse[id] = GRTC_FUSE_MATERIALIZE;
+  return true;
+}
+
 static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
                                  const grtc_tblock_t* block, grtc_top_t* op) {
   bool fuse_level = d->options->optimization_level >= 1;
+  if (fuse_level && d->options->row_patterns &&
+      op->kind == GRTC_TOP_DIVIDE && op->result_count == 1 &&
+      op->results[0].id < info->count && grtc_dispatch_rows(info, block, op)) {
+    return;
+  }
   // The fused tree's cost and reduction, from operands decided earlier; a
   // second reduction is cut off (one reduction per kernel).
   uint32_t cost = 1;

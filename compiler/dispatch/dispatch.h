@@ -17,7 +17,8 @@
 // Decisions (at optimization_level >= 1; level 0 makes every op its own
 // kernel): a value with several consumers is recomputed in each when its
 // fused tree is small (<= 8 ops) and holds no reduction, else it gets a
-// buffer; operands of dot_general/convolution are buffers, or transposes
+// buffer (with row_patterns, a softmax along the last dim is one kernel,
+// its input a buffer); operands of dot_general/convolution are buffers, or transposes
 // of buffers read with strides; values that host ops, other blocks or
 // sort use are buffers. One kernel holds at most one reduction.
 // Small constants (splats, and constants up to 16 elements, except
@@ -45,6 +46,12 @@ typedef struct grtc_dispatch_options_t {
   // default, 64K elements), so local-task can spread large ops over its
   // workers while small ones stay one workgroup.
   int64_t elements_per_workgroup;
+  // Row patterns (compiler/dispatch/rows.h: softmax along the last dim)
+  // become one ROWS kernel each instead of one per reduction. Their generic
+  // body redoes the row's reductions for every point, so this is for
+  // targets that run the pattern (the CPU); the driver sets it when the CPU
+  // is the only target.
+  bool row_patterns;
 } grtc_dispatch_options_t;
 
 grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,

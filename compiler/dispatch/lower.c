@@ -4,6 +4,7 @@
 
 #include "compiler/dispatch/dispatch.h"
 #include "compiler/dispatch/emitter.h"
+#include "compiler/dispatch/rows.h"
 
 // The most results (and reduce/sort operand groups) one kernel handles.
 #define GRTC_LOWER_MAX_VALUES 64
@@ -699,6 +700,61 @@ static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
   }
 }
 
+// A softmax along the last dim (compiler/dispatch/rows.h) as one ROWS
+// kernel: over the reduction space 2 x n, pass 0 folds the row's maximum
+// into acc 0 and pass 1 the exponentials of x - max into acc 1 (the order
+// and ops of the two reductions it replaces); POST divides the point's
+// exponential by the sum.
+static void grtc_lower_softmax_rows(grtc_emitter_t* em,
+                                    const grtc_rows_match_t* m,
+                                    grtc_lower_results_t* results) {
+  grtc_kernel_t* kernel = em->kernel;
+  const grtc_ttype_t* type = &m->input->type;
+  uint32_t rank = type->rank;
+  int64_t n = type->dims[rank - 1];
+  grtc_lower_set_parallel(em, type->dims, rank);
+  const int64_t passes[2] = {2, n};
+  grtc_lower_set_reduction(em, passes, 2);
+  grtc_tvalue_t* inits[2] = {m->max_reduce->operands[1],
+                             m->sum_reduce->operands[1]};
+  uint32_t init_insts[2];
+  grtc_lower_accs(em, inits, 2, init_insts);
+  uint32_t index[GRTC_MAX_RANK];
+  em->section = GRTC_KSECTION_LOOP;
+  grtc_lower_parallel_index(em, rank - 1, index);
+  index[rank - 1] = grtc_em_rindex(em, 1);
+  const grtc_elem_t f32 = GRTC_ELEM_F32;
+  uint32_t x = grtc_em_value(em, m->input, index);
+  uint32_t max = grtc_em_acc(em, 0), sum = grtc_em_acc(em, 1);
+  uint32_t first = grtc_em_cmp(em, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED,
+                               grtc_em_rindex(em, 0), grtc_em_i64(em, 0));
+  uint32_t e = grtc_em_op(em, GRTC_SCALAR_EXP, f32,
+                          grtc_em_op(em, GRTC_SCALAR_SUB, f32, x, max, 0), 0, 0);
+  uint32_t updates[2] = {
+      grtc_em_select(em, first, grtc_em_op(em, GRTC_SCALAR_MAX, f32, max, x, 0),
+                     max),
+      grtc_em_select(em, first, sum,
+                     grtc_em_op(em, GRTC_SCALAR_ADD, f32, sum, e, 0))};
+  for (uint32_t k = 0; k < 2 && !grtc_emitter_failed(em); ++k) {
+    kernel->accs[k].update = grtc_lower_in_loop(em, updates[k]);
+  }
+  em->section = GRTC_KSECTION_POST;
+  grtc_lower_parallel_index(em, rank, results->index);
+  uint32_t xp = grtc_em_value(em, m->input, results->index);
+  max = grtc_em_acc(em, 0);
+  sum = grtc_em_acc(em, 1);
+  uint32_t ep = grtc_em_op(em, GRTC_SCALAR_EXP, f32,
+                           grtc_em_op(em, GRTC_SCALAR_SUB, f32, xp, max, 0), 0,
+                           0);
+  results->count = 1;
+  results->values[0] = grtc_em_op(em, GRTC_SCALAR_DIV, f32, ep, sum, 0);
+  if (grtc_emitter_failed(em)) return;
+  kernel->pattern = GRTC_KPATTERN_ROWS;
+  kernel->rows.kind = GRTC_KROWS_SOFTMAX;
+  kernel->rows.input_binding = grtc_em_input(em, m->input);
+  kernel->rows.n = n;
+}
+
 // Tiles of about |target| points: inner dims whole, outer dims split. A
 // symbolic dim (its extent unknown until the call) takes what is left of
 // the target, and the dims outside it tiles of 1.
@@ -838,6 +894,23 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel) {
   kernel->tile[3] = toc;
 }
 
+// Whole rows (the last dim), about |elements_per_workgroup| (0: 64K)
+// elements per workgroup but at least GRTC_DISPATCH_MIN_WORKGROUPS
+// workgroups when there are that many rows, so local-task spreads even
+// small row kernels (a layer's 384 rows of 128) over its workers.
+static void grtc_lower_tile_rows(grtc_kernel_t* kernel,
+                                 int64_t elements_per_workgroup) {
+  uint32_t rank = kernel->parallel_rank;
+  int64_t n = grtc_lower_dim(kernel, rank - 1);
+  int64_t total = 1;
+  for (uint32_t d = 0; d < rank; ++d) total *= grtc_lower_dim(kernel, d);
+  int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
+  int64_t spread = total / GRTC_DISPATCH_MIN_WORKGROUPS;
+  if (spread < target) target = spread;
+  if (target < n) target = n;
+  grtc_lower_tile_outer(kernel, target);
+}
+
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup) {
   if (kernel->kind == GRTC_KERNEL_SORT || kernel->serial) {
@@ -852,6 +925,10 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
     grtc_lower_tile_conv(kernel);
+    return;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_ROWS) {
+    grtc_lower_tile_rows(kernel, elements_per_workgroup);
     return;
   }
   int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
@@ -993,6 +1070,16 @@ static void grtc_lower_reduction(grtc_emitter_t* em, grtc_top_t* op,
   }
 }
 
+// A root whose operands the row pattern's kernel computes.
+static bool grtc_lower_is_rows_root(const grtc_lower_context_t* c,
+                                    const grtc_top_t* root) {
+  for (uint32_t i = 0; i < root->operand_count; ++i) {
+    uint32_t id = root->operands[i]->id;
+    if (id < c->fuse_count && c->fuse[id] == GRTC_FUSE_ROWS) return true;
+  }
+  return false;
+}
+
 grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
                                const grtc_tblock_t* block, grtc_top_t* root,
                                grtc_lower_mode_t mode, grtc_tvalue_t* copy,
@@ -1031,6 +1118,14 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
   } else if (mode == GRTC_LOWER_SCATTER_UPDATE) {
     grtc_lower_scatter(&em, root, copy);
     stores_done = true;
+  } else if (grtc_lower_is_rows_root(context, root)) {
+    grtc_rows_match_t match;
+    if (!grtc_rows_match_softmax(root, &match)) {
+      return grtc_top_error(context->module, root,
+                            "internal: the row pattern no longer matches");
+    }
+    output_types[output_count++] = &root->results[0].type;
+    grtc_lower_softmax_rows(&em, &match, &results);
   } else if (root->kind == GRTC_TOP_SORT) {
     grtc_lower_sort(&em, root);
     for (uint32_t r = 0; r < root->result_count; ++r) {

@@ -889,6 +889,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
   GRTC_CPU_PATH_POOL,
+  GRTC_CPU_PATH_ROWS,  // rows.c
 } grtc_cpu_path_t;
 
 static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
@@ -957,6 +958,7 @@ static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
 static bool grtc_cpu_pattern_checkable(const grtc_kernel_t* kernel);
 
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
+  if (grtc_cpu_rows_supported(kernel)) return GRTC_CPU_PATH_ROWS;
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial || !grtc_cpu_pattern_checkable(kernel)) {
     return GRTC_CPU_PATH_LOOPS;
@@ -1941,7 +1943,7 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
       size = grtc_cpu_iconv_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_POOL) {
       size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
-    } else if (path != GRTC_CPU_PATH_LOOPS) {
+    } else if (path != GRTC_CPU_PATH_LOOPS && path != GRTC_CPU_PATH_ROWS) {
       size = grtc_cpu_conv_geometry(kernel, path).scratch_bytes;
     }
   }
@@ -2014,6 +2016,10 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_conv_depthwise_kernel(&e);
   } else if (path == GRTC_CPU_PATH_POOL) {
     grtc_cpu_emit_pool_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_ROWS) {
+    grtc_cpu_emit_binding_pointers(&e);
+    grtc_cpu_emit_tile_bounds(&e);
+    grtc_cpu_emit_rows_loops(kernel, out);
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else if (!grtc_cpu_emit_loop_kernel(&e)) {
@@ -2044,6 +2050,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
     grtc_cpu_path_t path = grtc_cpu_path(kernels->kernels[k]);
     if (path == GRTC_CPU_PATH_MATMUL_I8 || path == GRTC_CPU_PATH_CONV_I8) {
       grtc_cpu_emit_igemm_support(out);
+      break;
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_ROWS) {
+      grtc_cpu_emit_rows_support(out);
       break;
     }
   }
