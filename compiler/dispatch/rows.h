@@ -10,7 +10,9 @@
 // on f32 values of static shape. The kernel (GRTC_KPATTERN_ROWS) keeps both
 // reductions: a reduction space of 2 x n whose first pass folds the
 // maximum and whose second the sum of exponentials, so its generic body
-// computes what the separate dispatches did.
+// computes what the separate dispatches did. Other pairs of reductions
+// along the last dim (a layer norm) are found by dispatch.c's walk
+// (grtc_dispatch_rows_two_pass) and lowered as TWO_PASS ROWS kernels.
 #ifndef GRT_COMPILER_DISPATCH_ROWS_H_
 #define GRT_COMPILER_DISPATCH_ROWS_H_
 

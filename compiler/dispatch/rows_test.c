@@ -4,7 +4,10 @@
 // generic body run by the kernel IR reference interpreter against a
 // softmax computed here: rows of one element, rows with -inf entries, a
 // row of only -inf (NaN, as the separate reductions give), the ONNX
-// importer's reshape-and-broadcast form, and the tiles of whole rows.
+// importer's reshape-and-broadcast form, and the tiles of whole rows. A
+// layer norm (two reductions, the second over deviations from the first's
+// mean, with scale and offset after it) as one TWO_PASS kernel; one
+// reduction alone is not a row pattern.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -63,7 +66,7 @@ static void softmax(const float* x, int64_t rows, int64_t n, float* y) {
 static void expect_close(const float* got, const float* want, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (isnan(want[i]) ? !isnan(got[i])
-                       : fabsf(got[i] - want[i]) > 1e-6f + 1e-5f * want[i]) {
+                       : fabsf(got[i] - want[i]) > 1e-6f + 1e-5f * fabsf(want[i])) {
       fail_msg("element %zu: got %.9g, want %.9g", i, got[i], want[i]);
     }
   }
@@ -160,17 +163,27 @@ static void test_softmax_without_row_patterns(void** state) {
   release(&c);
 }
 
-// A maximum that starts from 0 is not the softmax the kernel computes.
-static void test_other_max_init_is_not_a_row_pattern(void** state) {
+// A maximum that starts from 0 is not the softmax routine's (which starts
+// from -inf) but is two reductions along the row: a TWO_PASS kernel, whose
+// results are still the softmax (the shift cancels).
+static void test_other_max_init_is_two_pass(void** state) {
   (void)state;
   char source[4096];
   softmax_source(source, sizeof(source), 4, 5, "0.0");
   compiled_t c;
   compile(source, true, &c);
-  assert_int_equal(c.kernels.count, 3);
-  for (uint32_t i = 0; i < c.kernels.count; ++i) {
-    assert_int_not_equal(c.kernels.kernels[i]->pattern, GRTC_KPATTERN_ROWS);
-  }
+  assert_int_equal(c.kernels.count, 1);
+  assert_int_equal(c.kernels.kernels[0]->pattern, GRTC_KPATTERN_ROWS);
+  assert_int_equal(c.kernels.kernels[0]->rows.kind, GRTC_KROWS_TWO_PASS);
+  const float x[] = {1, 2, 3, 4, 5, -3, -2, -1, -4, -5,
+                     0.5f, 9, -9, 0, 2, -30, -31, -32, -29, -28};
+  float got[20], want[20];
+  void* args[] = {(void*)x};
+  void* results[] = {got};
+  GRT_EXPECT_OK(grtc_kinterp_run_func(c.module, &c.kernels,
+                                      c.module->first_func, args, results));
+  softmax(x, 4, 5, want);
+  expect_close(got, want, 20);
   release(&c);
 }
 
@@ -257,15 +270,112 @@ static void test_onnx_form_over_a_fused_input(void** state) {
   release(&c);
 }
 
+static const char kLayerNorm[] =
+    "func.func @main(%x: tensor<3x40xf32>, %g: tensor<40xf32>, %b: "
+    "tensor<40xf32>) -> tensor<3x40xf32> {\n"
+    "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across "
+    "dimensions = [1] : (tensor<3x40xf32>, tensor<f32>) -> tensor<3xf32>\n"
+    "  %n = stablehlo.constant dense<40.0> : tensor<3xf32>\n"
+    "  %mean = stablehlo.divide %s, %n : tensor<3xf32>\n"
+    "  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<3xf32>) "
+    "-> tensor<3x40xf32>\n"
+    "  %c = stablehlo.subtract %x, %mb : tensor<3x40xf32>\n"
+    "  %sq = stablehlo.multiply %c, %c : tensor<3x40xf32>\n"
+    "  %v = stablehlo.reduce(%sq init: %z) applies stablehlo.add across "
+    "dimensions = [1] : (tensor<3x40xf32>, tensor<f32>) -> tensor<3xf32>\n"
+    "  %var = stablehlo.divide %v, %n : tensor<3xf32>\n"
+    "  %eps = stablehlo.constant dense<1.0e-5> : tensor<3xf32>\n"
+    "  %ve = stablehlo.add %var, %eps : tensor<3xf32>\n"
+    "  %rs = stablehlo.rsqrt %ve : tensor<3xf32>\n"
+    "  %rb = stablehlo.broadcast_in_dim %rs, dims = [0] : (tensor<3xf32>) -> "
+    "tensor<3x40xf32>\n"
+    "  %y = stablehlo.multiply %c, %rb : tensor<3x40xf32>\n"
+    "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<40xf32>) -> "
+    "tensor<3x40xf32>\n"
+    "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<40xf32>) -> "
+    "tensor<3x40xf32>\n"
+    "  %y2 = stablehlo.multiply %y, %gb : tensor<3x40xf32>\n"
+    "  %y3 = stablehlo.add %y2, %bb : tensor<3x40xf32>\n"
+    "  return %y3 : tensor<3x40xf32>\n}\n";
+
+static void test_layer_norm_is_one_two_pass_kernel(void** state) {
+  (void)state;
+  compiled_t c;
+  compile(kLayerNorm, true, &c);
+  assert_int_equal(c.kernels.count, 1);
+  const grtc_kernel_t* k = c.kernels.kernels[0];
+  assert_int_equal(k->pattern, GRTC_KPATTERN_ROWS);
+  assert_int_equal(k->rows.kind, GRTC_KROWS_TWO_PASS);
+  assert_int_equal(k->rows.n, 40);
+  assert_int_equal(k->tile[1], 40);
+  assert_int_equal(k->workgroup_count, 3);
+  enum { kRows = 3, kN = 40 };
+  float x[kRows * kN], g[kN], b[kN], got[kRows * kN], want[kRows * kN];
+  for (int i = 0; i < kRows * kN; ++i) x[i] = (float)((i * 7) % 23) / 3 - 4;
+  x[45] = 1e4f;  // a wide row
+  for (int j = 0; j < kN; ++j) {
+    g[j] = 0.5f + (float)j / 40;
+    b[j] = (float)j / 80 - 0.2f;
+  }
+  for (int r = 0; r < kRows; ++r) {
+    double mean = 0, var = 0;
+    for (int j = 0; j < kN; ++j) mean += x[r * kN + j];
+    mean /= kN;
+    for (int j = 0; j < kN; ++j) {
+      var += (x[r * kN + j] - mean) * (x[r * kN + j] - mean);
+    }
+    var /= kN;
+    for (int j = 0; j < kN; ++j) {
+      want[r * kN + j] =
+          (float)((x[r * kN + j] - mean) / sqrt(var + 1e-5) * g[j] + b[j]);
+    }
+  }
+  void* args[] = {x, g, b};
+  void* results[] = {got};
+  GRT_EXPECT_OK(grtc_kinterp_run_func(c.module, &c.kernels,
+                                      c.module->first_func, args, results));
+  expect_close(got, want, kRows * kN);
+  release(&c);
+  // Without row patterns: two reductions and the normalization.
+  compile(kLayerNorm, false, &c);
+  assert_int_equal(c.kernels.count, 3);
+  release(&c);
+}
+
+// x / sum(x) along the row: one reduction, no row pattern (the reduction
+// and its broadcast consumer stay two kernels).
+static void test_one_reduction_is_not_a_row_pattern(void** state) {
+  (void)state;
+  const char* source =
+      "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across "
+      "dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+      "  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<2xf32>) "
+      "-> tensor<2x3xf32>\n"
+      "  %y = stablehlo.divide %x, %sb : tensor<2x3xf32>\n"
+      "  return %y : tensor<2x3xf32>\n}\n";
+  compiled_t c;
+  compile(source, true, &c);
+  assert_int_equal(c.kernels.count, 2);
+  for (uint32_t i = 0; i < c.kernels.count; ++i) {
+    assert_int_not_equal(c.kernels.kernels[i]->pattern, GRTC_KPATTERN_ROWS);
+  }
+  release(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_softmax_is_one_rows_kernel),
       cmocka_unit_test(test_softmax_rows_of_one),
       cmocka_unit_test(test_softmax_long_rows),
       cmocka_unit_test(test_softmax_without_row_patterns),
-      cmocka_unit_test(test_other_max_init_is_not_a_row_pattern),
+      cmocka_unit_test(test_other_max_init_is_two_pass),
       cmocka_unit_test(test_exponential_used_elsewhere),
       cmocka_unit_test(test_onnx_form_over_a_fused_input),
+      cmocka_unit_test(test_layer_norm_is_one_two_pass_kernel),
+      cmocka_unit_test(test_one_reduction_is_not_a_row_pattern),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

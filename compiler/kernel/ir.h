@@ -233,13 +233,21 @@ typedef enum grtc_krows_kind_e {
   // from -inf) and 1 (the sum, from +0) over a reduction space of 2 x n,
   // the first pass folding the max, the second the exponentials.
   GRTC_KROWS_SOFTMAX,
+  // Two reductions along the row, the second reading the first's result
+  // (a layer norm's sum, then its sum of squared deviations): accumulators
+  // 0 and 1 over a reduction space of 2 x n, pass 0 updating acc 0 and
+  // pass 1 acc 1, and no instruction of the LOOP section or an initial
+  // value reads the last parallel index, so the accumulators are the
+  // row's; POST and the stores are per point.
+  GRTC_KROWS_TWO_PASS,
 } grtc_krows_kind_t;
 
-// The kernel's parallel space is the shape of |input_binding| (f32,
-// static, row-major), n its last dim; the kernel has exactly one store, of
-// the row computation's value at the point's row-major position in the
-// last binding, and tiles of whole rows. A backend may compute each row
-// at once instead of running the generic body per point.
+// The kernel's parallel space is static, n its last dim, and its tiles
+// are of whole rows. SOFTMAX: the space is the shape of |input_binding|
+// (f32, row-major), and the kernel has exactly one store, of the row
+// computation's value at the point's row-major position in the last
+// binding. TWO_PASS: |input_binding| is unused. A backend may compute each
+// row's reductions once instead of running the generic body per point.
 typedef struct grtc_krows_t {
   grtc_krows_kind_t kind;
   uint32_t input_binding;

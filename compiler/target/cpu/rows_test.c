@@ -3,7 +3,9 @@
 // (the generic loops, libm's expf), built and run side by side on rows of
 // 1, of less than, exactly and one more than a vector, long rows, tiles of
 // several rows, and rows with -inf, +inf, NaN and inputs beyond the
-// exponential's range: the same NaNs, and values within a few ulps.
+// exponential's range: the same NaNs, and values within a few ulps. The
+// same kernel marked TWO_PASS (its reductions once per row, then POST
+// along the row) gives the generic loops' results bit for bit.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +19,7 @@
 // exponentials), one store of exp(x - max) / sum.
 static void add_softmax(grtc_kernel_set_t* set, const char* name,
                         int64_t rows, int64_t n, int64_t tile_rows,
-                        bool pattern) {
+                        bool pattern, grtc_krows_kind_t kind) {
   const grtc_ksection_t P = GRTC_KSECTION_PRE, L = GRTC_KSECTION_LOOP,
                         Q = GRTC_KSECTION_POST;
   const grtc_elem_t F = GRTC_ELEM_F32, I = GRTC_ELEM_I64;
@@ -59,7 +61,7 @@ static void add_softmax(grtc_kernel_set_t* set, const char* name,
   kb_space(&b, 2, dims, tile);
   if (pattern) {
     b.k->pattern = GRTC_KPATTERN_ROWS;
-    b.k->rows = (grtc_krows_t){GRTC_KROWS_SOFTMAX, 0, n};
+    b.k->rows = (grtc_krows_t){kind, 0, n};
   }
   GRT_EXPECT_OK(grtc_kernel_verify(b.k));
 }
@@ -88,8 +90,12 @@ static void fill(float* x, int64_t rows, int64_t n) {
 static void run_case(const rows_case_t* c, int index) {
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  add_softmax(&set, "fast", c->rows, c->n, c->tile_rows, true);
-  add_softmax(&set, "generic", c->rows, c->n, c->tile_rows, false);
+  add_softmax(&set, "fast", c->rows, c->n, c->tile_rows, true,
+              GRTC_KROWS_SOFTMAX);
+  add_softmax(&set, "generic", c->rows, c->n, c->tile_rows, false,
+              GRTC_KROWS_SOFTMAX);
+  add_softmax(&set, "two_pass", c->rows, c->n, c->tile_rows, true,
+              GRTC_KROWS_TWO_PASS);
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
@@ -101,20 +107,32 @@ static void run_case(const rows_case_t* c, int index) {
   assert_non_null(generic);
   assert_true(call < generic);
   assert_null(strstr(generic, "grt_softmax_row_f32(b0"));
+  // The two-pass kernel: each pass a copy of the row's reduction.
+  const char* two_pass = strstr(source, "grtk_two_pass(");
+  assert_non_null(two_pass);
+  assert_non_null(strstr(two_pass, "const int64_t r0 = 1;"));
   grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   size_t count = (size_t)(c->rows * c->n);
   float* x = malloc(count * sizeof(float));
   float* fast = malloc(count * sizeof(float));
   float* slow = malloc(count * sizeof(float));
+  float* rowwise = malloc(count * sizeof(float));
   fill(x, c->rows, c->n);
-  for (size_t i = 0; i < count; ++i) fast[i] = slow[i] = 12345.0f;
+  for (size_t i = 0; i < count; ++i) fast[i] = slow[i] = rowwise[i] = 12345.0f;
   void* fast_ptrs[] = {x, fast};
   void* slow_ptrs[] = {x, slow};
+  void* rowwise_ptrs[] = {x, rowwise};
   uint32_t groups = set.kernels[0]->workgroup_count;
   assert_int_equal(cpu_run(&lib, 0, fast_ptrs, 2, groups), 0);
   assert_int_equal(cpu_run(&lib, 1, slow_ptrs, 2, groups), 0);
+  assert_int_equal(cpu_run(&lib, 2, rowwise_ptrs, 2, groups), 0);
   for (size_t i = 0; i < count; ++i) {
+    if (isnan(slow[i]) ? !isnan(rowwise[i])
+                       : memcmp(&slow[i], &rowwise[i], sizeof(float)) != 0) {
+      fail_msg("case %d element %zu: two-pass %.9g generic %.9g", index, i,
+               rowwise[i], slow[i]);
+    }
     // expf's denormal results below e^-87.34 are 0 on the fast path.
     bool same = isnan(slow[i]) ? isnan(fast[i])
                                : fabsf(fast[i] - slow[i]) <=
@@ -128,6 +146,7 @@ static void run_case(const rows_case_t* c, int index) {
   free(x);
   free(fast);
   free(slow);
+  free(rowwise);
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
 }
@@ -150,7 +169,7 @@ static void test_softmax_exponential_range(void** state) {
   enum { kN = 200 };
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  add_softmax(&set, "fast", 1, kN, 1, true);
+  add_softmax(&set, "fast", 1, kN, 1, true, GRTC_KROWS_SOFTMAX);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   float x[kN], y[kN];
   for (int j = 0; j < kN; ++j) x[j] = -(float)j * 0.4731f;  // max 0 at j 0
