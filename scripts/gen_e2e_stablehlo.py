@@ -2717,6 +2717,42 @@ def gen_fusion():
     f.expect(r, array(np.abs(np.asarray(ci)), "f32"), "f32", 0.0, 0.0)
     funcs.append(f.text(comment="stablehlo.map: a body of elementwise ops (constants, "
                         "compare, select, convert) applied at the inputs' shape."))
+
+    # Softmax along the last dim, which the CPU runs as one row kernel:
+    # rows of 1, of a vector's width and one more, rows with -inf entries
+    # and with inputs near exp's range, and the ONNX importer's form (the
+    # reductions reshaped to [..., 1] and broadcast back).
+    rng = np.random.default_rng(72)
+    f = Func("test_softmax_row_edges")
+    cases = ((4, 1), (3, 16), (3, 17), (2, 100), (2, 3, 33))
+    for shape in cases:
+        x = rng.uniform(-4, 4, shape).astype(np.float32)
+        if shape == (3, 17):
+            x[0, 3] = x[1, 0] = x[1, 16] = x[2, 5] = -np.inf
+        if shape == (2, 100):
+            x[0] *= 30.0
+            x[1, ::3] = -200.0
+        vx = f.input(array(x, "f32"), "f32")
+        rank = len(shape)
+        rows = shape[:-1]
+        t = tensor_type(shape, "f32")
+        onnx_form = rank == 3
+
+        def row_bcast(v):
+            if onnx_form:
+                k = f.op("stablehlo.reshape %s : (%s) -> %s"
+                         % (v, tensor_type(rows, "f32"),
+                            tensor_type(rows + (1,), "f32")))
+                return bcast(f, k, rows + (1,), shape, list(range(rank)))
+            return bcast(f, v, rows, shape, list(range(rank - 1)))
+
+        m, _ = reduce_op(f, vx, shape, [rank - 1], "maximum", "0xFF800000")
+        d = f.op("stablehlo.subtract %s, %s : %s" % (vx, row_bcast(m), t))
+        ex = f.op("stablehlo.exponential %s : %s" % (d, t))
+        s_, _ = reduce_op(f, ex, shape, [rank - 1], "add", "0.000000e+00")
+        r = f.op("stablehlo.divide %s, %s : %s" % (ex, row_bcast(s_), t))
+        f.expect(r, array(softmax_rows(f64(x)), "f32"), "f32", 1e-6, 1e-5)
+    funcs.append(f.text())
     return funcs
 
 

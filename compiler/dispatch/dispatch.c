@@ -9,6 +9,7 @@
 
 #include "compiler/dispatch/emitter.h"
 #include "compiler/dispatch/lower.h"
+#include "compiler/dispatch/rows.h"
 
 // A value with several consumers is recomputed by each when its fused
 // tree is at most this many ops; beyond it, it is materialized once.
@@ -156,9 +157,249 @@ static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
   return true;
 }
 
+// A softmax along the last dim ending at |op| (rows.h), all in |block|,
+// becomes one kernel rooted at |op|: the ops between are marked
+// GRTC_FUSE_ROWS (decided earlier, their decisions are replaced: they have
+// no other users) and the input becomes a buffer. Returns whether it did.
+static bool grtc_dispatch_rows(grtc_block_info_t* info,
+                               const grtc_tblock_t* block, grtc_top_t* op) {
+  grtc_rows_match_t m;
+  if (!grtc_rows_match_softmax(op, &m)) return false;
+  for (uint32_t i = 0; i < m.op_count; ++i) {
+    if (m.ops[i]->parent != block) return false;
+    for (uint32_t r = 0; r < m.ops[i]->result_count; ++r) {
+      uint32_t id = m.ops[i]->results[r].id;
+      if (id >= info->count || info->pinned[id]) return false;
+    }
+  }
+  grtc_tvalue_t* x = m.input;
+  if (!grtc_dispatch_is_materialized(info, block, x)) {
+    // A fused value (recomputed in both its users) becomes a buffer read
+    // once per pass instead; not a small constant, nor one carrying a
+    // reduction (those are buffers already).
+    if (x->def->kind == GRTC_TOP_CONSTANT || info->reduction[x->id] ||
+        info->fuse[x->id] != GRTC_FUSE_INLINE) {
+      return false;
+    }
+    info->fuse[x->id] = GRTC_FUSE_MATERIALIZE;
+  }
+  for (uint32_t i = 0; i < m.op_count; ++i) {
+    for (uint32_t r = 0; r < m.ops[i]->result_count; ++r) {
+      info->fuse[m.ops[i]->results[r].id] = GRTC_FUSE_ROWS;
+    }
+  }
+  uint32_t id = op->results[0].id;
+  info->cost[id] = 1;
+  info->reduction[id] = NULL;
+  info->fuse[id] = GRTC_FUSE_MATERIALIZE;
+  return true;
+}
+
+// Two reductions along the last dim feeding an elementwise root, the
+// second reading the first (a layer norm: the sum, then the sum of squared
+// deviations from sum / n), as one ROWS kernel: the walk from the root
+// through the ops that reach a reduction (elementwise ops of the root's
+// shape or of the row shape [rows...] / [rows..., 1], broadcasts from the
+// row shape along the last dim, reshapes between the row shapes, and the
+// two reduces). Every such op's element depends on the reductions at its
+// own row only, so the kernel computes them per row. Ops that reach no
+// reduction are the kernel's inputs (loaded, or fused as usual).
+#define GRTC_DISPATCH_ROWS_MAX_OPS 48
+// The most ops one walk visits (those reaching no reduction included), so
+// a root over a large elementwise graph gives up early.
+#define GRTC_DISPATCH_ROWS_MAX_VISITS 256
+
+typedef struct grtc_dispatch_rows_walk_t {
+  const grtc_block_info_t* info;
+  const grtc_tblock_t* block;
+  const grtc_ttype_t* shape;  // the root's
+  uint32_t count;
+  grtc_top_t* ops[GRTC_DISPATCH_ROWS_MAX_OPS];
+  uint32_t reduce_count;
+  grtc_top_t* reduces[2];
+  bool inner[2];  // whether that reduce's operand reaches the other
+  uint32_t leaf_count;  // visited ops that reach no reduction
+  grtc_top_t* leaves[GRTC_DISPATCH_ROWS_MAX_VISITS];
+  bool ok;
+} grtc_dispatch_rows_walk_t;
+
+// The row shape: the root's without its last dim (|keep_one|: that dim as
+// 1), or neither.
+static bool grtc_dispatch_row_shape(const grtc_ttype_t* s,
+                                    const grtc_ttype_t* t, bool* keep_one) {
+  uint32_t r = s->rank;
+  if (t->rank + 1 == r) {
+    *keep_one = false;
+  } else if (t->rank == r && t->dims[r - 1] == 1) {
+    *keep_one = true;
+  } else {
+    return false;
+  }
+  for (uint32_t d = 0; d + 1 < r; ++d) {
+    if (t->dims[d] != s->dims[d]) return false;
+  }
+  return true;
+}
+
+static bool grtc_dispatch_rows_seen(const grtc_dispatch_rows_walk_t* w,
+                                    const grtc_top_t* op) {
+  for (uint32_t i = 0; i < w->count; ++i) {
+    if (w->ops[i] == op) return true;
+  }
+  return false;
+}
+
+// Whether |v| reaches a reduction (recording the ops that do); clears
+// w->ok on any shape the kernel cannot take.
+static bool grtc_dispatch_rows_walk(grtc_dispatch_rows_walk_t* w,
+                                    grtc_tvalue_t* v) {
+  grtc_top_t* op = v->def;
+  if (!w->ok || !op || op->parent != w->block || v->id >= w->info->count ||
+      grtc_em_small_constant(op)) {
+    return false;
+  }
+  if (grtc_dispatch_rows_seen(w, op)) return true;
+  for (uint32_t i = 0; i < w->leaf_count; ++i) {
+    if (w->leaves[i] == op) return false;
+  }
+  if (w->count + w->leaf_count >= GRTC_DISPATCH_ROWS_MAX_VISITS) {
+    w->ok = false;
+    return false;
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    // The root of another row kernel: a buffer.
+    uint32_t id = op->operands[i]->id;
+    if (id < w->info->count && w->info->fuse[id] == GRTC_FUSE_ROWS) return false;
+  }
+  const grtc_ttype_t* s = w->shape;
+  uint32_t rank = s->rank;
+  bool keep_one = false;
+  bool reaches = false;
+  if (op->kind == GRTC_TOP_REDUCE) {
+    grtc_tvalue_t* in = op->operands[0];
+    if (op->operand_count != 2 || op->result_count != 1 ||
+        op->region_count != 1 || op->attrs.dims.count != 1 ||
+        op->attrs.dims.values[0] != (int64_t)rank - 1 ||
+        !grtc_ttype_same_shape(&in->type, s) ||
+        in->type.elem != GRTC_ELEM_F32 ||
+        !op->operands[1]->def ||
+        op->operands[1]->def->kind != GRTC_TOP_CONSTANT ||
+        w->reduce_count == 2 || w->count == GRTC_DISPATCH_ROWS_MAX_OPS) {
+      w->ok = false;
+      return true;
+    }
+    uint32_t k = w->reduce_count++;
+    w->reduces[k] = op;
+    w->ops[w->count++] = op;
+    w->inner[k] = grtc_dispatch_rows_walk(w, in);
+    return true;
+  }
+  grtc_top_role_t role = grtc_top_kind_role(op->kind);
+  bool full = grtc_ttype_same_shape(&v->type, s);
+  bool row = grtc_dispatch_row_shape(s, &v->type, &keep_one);
+  bool walkable =
+      op->result_count == 1 &&
+      ((role == GRTC_ROLE_E && (full || row)) ||
+       (op->kind == GRTC_TOP_BROADCAST_IN_DIM && full) ||
+       (op->kind == GRTC_TOP_RESHAPE && row));
+  if (!walkable) {
+    // An input: a buffer, or fused as usual (not around a reduction of
+    // its own, which this kernel does not compute).
+    if (!grtc_dispatch_is_materialized(w->info, w->block, v) &&
+        w->info->reduction[v->id]) {
+      w->ok = false;
+    }
+    return false;
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    reaches |= grtc_dispatch_rows_walk(w, op->operands[i]);
+  }
+  if (!reaches) {
+    if (!grtc_dispatch_is_materialized(w->info, w->block, v) &&
+        w->info->reduction[v->id]) {
+      w->ok = false;
+    }
+    if (w->leaf_count < GRTC_DISPATCH_ROWS_MAX_VISITS) {
+      w->leaves[w->leaf_count++] = op;
+    } else {
+      w->ok = false;
+    }
+    return false;
+  }
+  if (grtc_dispatch_rows_seen(w, op)) return true;
+  if (op->kind == GRTC_TOP_BROADCAST_IN_DIM) {
+    // Along the last dim only: from [rows...] (dims 0..rank-2) or from
+    // [rows..., 1] (dims 0..rank-1).
+    const grtc_ttype_t* t = &op->operands[0]->type;
+    bool from_row = grtc_dispatch_row_shape(s, t, &keep_one);
+    if (!from_row || op->attrs.dims.count != t->rank) w->ok = false;
+    for (uint32_t d = 0; w->ok && d < t->rank; ++d) {
+      if (op->attrs.dims.values[d] != (int64_t)d) w->ok = false;
+    }
+  } else if (op->kind == GRTC_TOP_RESHAPE) {
+    if (!grtc_dispatch_row_shape(s, &op->operands[0]->type, &keep_one)) {
+      w->ok = false;
+    }
+  }
+  if (w->count == GRTC_DISPATCH_ROWS_MAX_OPS) {
+    w->ok = false;
+  } else {
+    w->ops[w->count++] = op;
+  }
+  return true;
+}
+
+// The walk from |op| (decided a buffer already); on a match, marks the
+// ops reaching the reductions GRTC_FUSE_ROWS. Returns whether it did.
+static bool grtc_dispatch_rows_two_pass(grtc_block_info_t* info,
+                                        const grtc_tblock_t* block,
+                                        grtc_top_t* op) {
+  if (grtc_top_kind_role(op->kind) != GRTC_ROLE_E || op->result_count != 1) {
+    return false;
+  }
+  const grtc_ttype_t* s = &op->results[0].type;
+  if (s->elem != GRTC_ELEM_F32 || s->rank < 1) return false;
+  for (uint32_t d = 0; d < s->rank; ++d) {
+    if (!grtc_dim_is_static(s->dims[d]) || s->dims[d] < 1) return false;
+  }
+  grtc_dispatch_rows_walk_t w;
+  memset(&w, 0, sizeof(w));
+  w.info = info;
+  w.block = block;
+  w.shape = s;
+  w.ok = true;
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_dispatch_rows_walk(&w, op->operands[i]);
+  }
+  // The first reduction reaches no other, the second the first.
+  if (!w.ok || w.reduce_count != 2 || w.inner[0] == w.inner[1]) return false;
+  // Every op of the walk is used by the walk's ops (and the root) only.
+  for (uint32_t i = 0; i < w.count; ++i) {
+    grtc_tvalue_t* v = &w.ops[i]->results[0];
+    if (v->id >= info->count || info->pinned[v->id]) return false;
+    uint32_t uses = 0;
+    for (uint32_t j = 0; j <= w.count; ++j) {
+      const grtc_top_t* user = j < w.count ? w.ops[j] : op;
+      for (uint32_t k = 0; k < user->operand_count; ++k) {
+        uses += user->operands[k] == v;
+      }
+    }
+    if (uses != v->use_count) return false;
+  }
+  for (uint32_t i = 0; i < w.count; ++i) {
+    info->fuse[w.ops[i]->results[0].id] = GRTC_FUSE_ROWS;
+  }
+  return true;
+}
+
 static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
                                  const grtc_tblock_t* block, grtc_top_t* op) {
   bool fuse_level = d->options->optimization_level >= 1;
+  if (fuse_level && d->options->row_patterns &&
+      op->kind == GRTC_TOP_DIVIDE && op->result_count == 1 &&
+      op->results[0].id < info->count && grtc_dispatch_rows(info, block, op)) {
+    return;
+  }
   // The fused tree's cost and reduction, from operands decided earlier; a
   // second reduction is cut off (one reduction per kernel).
   uint32_t cost = 1;
@@ -215,6 +456,12 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
       decision = GRTC_FUSE_INLINE;
     }
     info->fuse[v->id] = decision;
+  }
+  if (fuse_level && d->options->row_patterns && op->result_count == 1 &&
+      op->results[0].id < info->count &&
+      info->fuse[op->results[0].id] == GRTC_FUSE_MATERIALIZE &&
+      info->local_uses[op->results[0].id] > 0) {
+    grtc_dispatch_rows_two_pass(info, block, op);
   }
 }
 

@@ -19,7 +19,10 @@
 // fused tree is small (<= 8 ops) and holds no reduction, else it gets a
 // buffer; operands of dot_general/convolution are buffers, or transposes
 // of buffers read with strides; values that host ops, other blocks or
-// sort use are buffers. One kernel holds at most one reduction.
+// sort use are buffers. One kernel holds at most one reduction, except
+// with row_patterns: two reductions along the last dim whose second reads
+// the first (a softmax, a layer norm) and the elementwise work after them
+// are one ROWS kernel (rows.h; a softmax's input is then a buffer).
 // Small constants (splats, and constants up to 16 elements, except
 // util.unfoldable_constant) are inlined into kernels as CONST
 // instructions; others stay CONSTANT ops (rodata).
@@ -45,6 +48,13 @@ typedef struct grtc_dispatch_options_t {
   // default, 64K elements), so local-task can spread large ops over its
   // workers while small ones stay one workgroup.
   int64_t elements_per_workgroup;
+  // Row patterns (compiler/dispatch/rows.h: a softmax, and two reductions
+  // along the last dim whose second reads the first, such as a layer norm)
+  // become one ROWS kernel each instead of one per reduction. Their generic
+  // body redoes the row's reductions for every point, so this is for
+  // targets that run the pattern (the CPU); the driver sets it when the CPU
+  // is the only target.
+  bool row_patterns;
 } grtc_dispatch_options_t;
 
 grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,

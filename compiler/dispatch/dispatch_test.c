@@ -47,7 +47,7 @@ static uint32_t count_ops(const grtc_tblock_t* block, grtc_top_kind_t kind) {
 static void form_and_run(fixture_t* f, int level, void* const* args,
                          void** results) {
   GRT_EXPECT_OK(grtc_tensor_verify(f->tb.module));
-  grtc_dispatch_options_t options = {level, 0};
+  grtc_dispatch_options_t options = {level, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(f->tb.module, &options, &f->kernels));
   for (const grtc_top_t* op = f->tb.func->body->first; op; op = op->next) {
     assert_true(op->kind == GRTC_TOP_DISPATCH ||
@@ -466,7 +466,7 @@ static void test_workgroups_split(void** state) {
   grtc_top_t* e = OP(tb, NEGATE, TT(F32, 64, 100), grtc_tb_arg(tb, 0));
   OPN(tb, RETURN, R(e));
   GRT_EXPECT_OK(grtc_tensor_verify(f.tb.module));
-  grtc_dispatch_options_t options = {2, 1000};
+  grtc_dispatch_options_t options = {2, 1000, false};
   GRT_EXPECT_OK(grtc_dispatch_form(f.tb.module, &options, &f.kernels));
   const grtc_kernel_t* k = f.kernels.kernels[0];
   assert_int_equal(k->tile[1], 100);
@@ -501,7 +501,7 @@ static void test_error_sort_too_many_operands(void** state) {
   OPN(tb, YIELD, R(lt));
   grtc_tb_end_region(tb);
   OPN(tb, RETURN, &sort->results[64]);
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   grtc_tb_expect_error(grtc_dispatch_form(f.tb.module, &options, &f.kernels),
                        sort, "with 65 operands and 65 results is not "
                              "supported (at most 64 results)");

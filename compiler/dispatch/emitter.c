@@ -710,7 +710,8 @@ static bool grtc_em_is_fused(const grtc_emitter_t* em,
     return grtc_em_is_body(em, value->def->parent);
   }
   return value->id < em->fuse_count &&
-         em->fuse[value->id] == GRTC_FUSE_INLINE;
+         (em->fuse[value->id] == GRTC_FUSE_INLINE ||
+          em->fuse[value->id] == GRTC_FUSE_ROWS);
 }
 
 static uint32_t grtc_em_load(grtc_emitter_t* em, grtc_tvalue_t* value,

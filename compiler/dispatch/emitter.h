@@ -21,6 +21,7 @@ typedef enum grtc_fuse_e {
   GRTC_FUSE_MATERIALIZE = 0,  // its own buffer: consumers load it
   GRTC_FUSE_INLINE = 1,       // recomputed inside each consumer's kernel
   GRTC_FUSE_EPILOGUE = 2,     // a reduction computed by its consumer's kernel
+  GRTC_FUSE_ROWS = 3,         // inside a row pattern its root's kernel computes
 } grtc_fuse_t;
 
 typedef struct grtc_emitter_t {

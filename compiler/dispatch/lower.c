@@ -4,6 +4,7 @@
 
 #include "compiler/dispatch/dispatch.h"
 #include "compiler/dispatch/emitter.h"
+#include "compiler/dispatch/rows.h"
 
 // The most results (and reduce/sort operand groups) one kernel handles.
 #define GRTC_LOWER_MAX_VALUES 64
@@ -699,6 +700,168 @@ static void grtc_lower_scatter(grtc_emitter_t* em, grtc_top_t* op,
   }
 }
 
+// The space of a ROWS kernel over |type| (its last dim n a row): parallel
+// |type|, reduction 2 x n (the pass, then the row position), accumulators
+// 0 and 1 from |init0| and |init1|; leaves the section at LOOP and
+// |index| the element (row..., rindex 1) of the row the reduction visits.
+static void grtc_lower_rows_space(grtc_emitter_t* em, const grtc_ttype_t* type,
+                                  grtc_tvalue_t* init0, grtc_tvalue_t* init1,
+                                  uint32_t* index) {
+  uint32_t rank = type->rank;
+  grtc_lower_set_parallel(em, type->dims, rank);
+  const int64_t passes[2] = {2, type->dims[rank - 1]};
+  grtc_lower_set_reduction(em, passes, 2);
+  grtc_tvalue_t* inits[2] = {init0, init1};
+  uint32_t init_insts[2];
+  grtc_lower_accs(em, inits, 2, init_insts);
+  em->section = GRTC_KSECTION_LOOP;
+  grtc_lower_parallel_index(em, rank - 1, index);
+  index[rank - 1] = grtc_em_rindex(em, 1);
+}
+
+// A softmax along the last dim (compiler/dispatch/rows.h) as one ROWS
+// kernel: over the reduction space 2 x n, pass 0 folds the row's maximum
+// into acc 0 and pass 1 the exponentials of x - max into acc 1 (the order
+// and ops of the two reductions it replaces); POST divides the point's
+// exponential by the sum.
+static void grtc_lower_softmax_rows(grtc_emitter_t* em,
+                                    const grtc_rows_match_t* m,
+                                    grtc_lower_results_t* results) {
+  grtc_kernel_t* kernel = em->kernel;
+  const grtc_ttype_t* type = &m->input->type;
+  uint32_t rank = type->rank;
+  int64_t n = type->dims[rank - 1];
+  uint32_t index[GRTC_MAX_RANK];
+  grtc_lower_rows_space(em, type, m->max_reduce->operands[1],
+                        m->sum_reduce->operands[1], index);
+  const grtc_elem_t f32 = GRTC_ELEM_F32;
+  uint32_t x = grtc_em_value(em, m->input, index);
+  uint32_t max = grtc_em_acc(em, 0), sum = grtc_em_acc(em, 1);
+  uint32_t first = grtc_em_cmp(em, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED,
+                               grtc_em_rindex(em, 0), grtc_em_i64(em, 0));
+  uint32_t e = grtc_em_op(em, GRTC_SCALAR_EXP, f32,
+                          grtc_em_op(em, GRTC_SCALAR_SUB, f32, x, max, 0), 0, 0);
+  uint32_t updates[2] = {
+      grtc_em_select(em, first, grtc_em_op(em, GRTC_SCALAR_MAX, f32, max, x, 0),
+                     max),
+      grtc_em_select(em, first, sum,
+                     grtc_em_op(em, GRTC_SCALAR_ADD, f32, sum, e, 0))};
+  for (uint32_t k = 0; k < 2 && !grtc_emitter_failed(em); ++k) {
+    kernel->accs[k].update = grtc_lower_in_loop(em, updates[k]);
+  }
+  em->section = GRTC_KSECTION_POST;
+  grtc_lower_parallel_index(em, rank, results->index);
+  uint32_t xp = grtc_em_value(em, m->input, results->index);
+  max = grtc_em_acc(em, 0);
+  sum = grtc_em_acc(em, 1);
+  uint32_t ep = grtc_em_op(em, GRTC_SCALAR_EXP, f32,
+                           grtc_em_op(em, GRTC_SCALAR_SUB, f32, xp, max, 0), 0,
+                           0);
+  results->count = 1;
+  results->values[0] = grtc_em_op(em, GRTC_SCALAR_DIV, f32, ep, sum, 0);
+  if (grtc_emitter_failed(em)) return;
+  kernel->pattern = GRTC_KPATTERN_ROWS;
+  kernel->rows.kind = GRTC_KROWS_SOFTMAX;
+  kernel->rows.input_binding = grtc_em_input(em, m->input);
+  kernel->rows.n = n;
+}
+
+// The GRTC_FUSE_ROWS-marked REDUCE ops |v| reaches (through marked ops).
+#define GRTC_LOWER_ROWS_MAX_VISITS 64
+typedef struct grtc_lower_rows_find_t {
+  const grtc_lower_context_t* context;
+  uint32_t visited_count;
+  const grtc_top_t* visited[GRTC_LOWER_ROWS_MAX_VISITS];
+  uint32_t reduce_count;
+  grtc_top_t* reduces[2];
+} grtc_lower_rows_find_t;
+
+static void grtc_lower_rows_find(grtc_lower_rows_find_t* f, grtc_tvalue_t* v) {
+  grtc_top_t* op = v->def;
+  if (!op || v->id >= f->context->fuse_count ||
+      f->context->fuse[v->id] != GRTC_FUSE_ROWS) {
+    return;
+  }
+  for (uint32_t i = 0; i < f->visited_count; ++i) {
+    if (f->visited[i] == op) return;
+  }
+  if (f->visited_count == GRTC_LOWER_ROWS_MAX_VISITS) return;
+  f->visited[f->visited_count++] = op;
+  if (op->kind == GRTC_TOP_REDUCE) {
+    if (f->reduce_count < 2) f->reduces[f->reduce_count++] = op;
+    v = op->operands[0];
+    grtc_lower_rows_find(f, v);
+    return;
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_lower_rows_find(f, op->operands[i]);
+  }
+}
+
+// A root whose tree formation marked as two reductions along the row
+// (dispatch.c, grtc_dispatch_rows_two_pass) as one ROWS kernel: pass 0
+// folds the first reduction's operand into acc 0, pass 1 the second's
+// (which reads the first's result as acc 0, final by then) into acc 1;
+// POST computes the root at the point with the two results bound.
+static void grtc_lower_two_pass_rows(grtc_emitter_t* em,
+                                     const grtc_lower_context_t* context,
+                                     grtc_top_t* root,
+                                     grtc_lower_results_t* results) {
+  grtc_lower_rows_find_t f;
+  memset(&f, 0, sizeof(f));
+  f.context = context;
+  for (uint32_t i = 0; i < root->operand_count; ++i) {
+    grtc_lower_rows_find(&f, root->operands[i]);
+  }
+  if (f.reduce_count != 2) {
+    grtc_emitter_fail(em, grtc_top_error(em->module, root,
+                                         "internal: a row kernel needs two "
+                                         "reductions, found %u",
+                                         f.reduce_count));
+    return;
+  }
+  // The first is the one the other's operand reaches.
+  grtc_lower_rows_find_t inner;
+  memset(&inner, 0, sizeof(inner));
+  inner.context = context;
+  grtc_lower_rows_find(&inner, f.reduces[0]->operands[0]);
+  bool swap = inner.reduce_count > 0;
+  grtc_top_t* first_reduce = f.reduces[swap ? 1 : 0];
+  grtc_top_t* second_reduce = f.reduces[swap ? 0 : 1];
+  grtc_kernel_t* kernel = em->kernel;
+  const grtc_ttype_t* type = &root->results[0].type;
+  uint32_t rank = type->rank;
+  int64_t n = type->dims[rank - 1];
+  uint32_t index[GRTC_MAX_RANK];
+  grtc_lower_rows_space(em, type, first_reduce->operands[1],
+                        second_reduce->operands[1], index);
+  uint32_t acc[2] = {grtc_em_acc(em, 0), grtc_em_acc(em, 1)};
+  grtc_em_bind(em, &first_reduce->results[0], acc[0]);
+  uint32_t args[2][2] = {
+      {acc[0], grtc_em_value(em, first_reduce->operands[0], index)},
+      {acc[1], grtc_em_value(em, second_reduce->operands[0], index)}};
+  uint32_t folded[2] = {0, 0};
+  grtc_em_body(em, first_reduce->regions[0], args[0], 2, &folded[0], 1);
+  grtc_em_body(em, second_reduce->regions[0], args[1], 2, &folded[1], 1);
+  uint32_t first = grtc_em_cmp(em, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED,
+                               grtc_em_rindex(em, 0), grtc_em_i64(em, 0));
+  uint32_t updates[2] = {grtc_em_select(em, first, folded[0], acc[0]),
+                         grtc_em_select(em, first, acc[1], folded[1])};
+  for (uint32_t k = 0; k < 2 && !grtc_emitter_failed(em); ++k) {
+    kernel->accs[k].update = grtc_lower_in_loop(em, updates[k]);
+  }
+  em->section = GRTC_KSECTION_POST;
+  grtc_em_bind(em, &first_reduce->results[0], grtc_em_acc(em, 0));
+  grtc_em_bind(em, &second_reduce->results[0], grtc_em_acc(em, 1));
+  grtc_lower_parallel_index(em, rank, results->index);
+  results->count = 1;
+  results->values[0] = grtc_em_op_result(em, root, 0, results->index);
+  if (grtc_emitter_failed(em)) return;
+  kernel->pattern = GRTC_KPATTERN_ROWS;
+  kernel->rows.kind = GRTC_KROWS_TWO_PASS;
+  kernel->rows.n = n;
+}
+
 // Tiles of about |target| points: inner dims whole, outer dims split. A
 // symbolic dim (its extent unknown until the call) takes what is left of
 // the target, and the dims outside it tiles of 1.
@@ -845,6 +1008,23 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) 
   kernel->tile[3] = toc;
 }
 
+// Whole rows (the last dim), about |elements_per_workgroup| (0: 64K)
+// elements per workgroup but at least GRTC_DISPATCH_MIN_WORKGROUPS
+// workgroups when there are that many rows, so local-task spreads even
+// small row kernels (a layer's 384 rows of 128) over its workers.
+static void grtc_lower_tile_rows(grtc_kernel_t* kernel,
+                                 int64_t elements_per_workgroup) {
+  uint32_t rank = kernel->parallel_rank;
+  int64_t n = grtc_lower_dim(kernel, rank - 1);
+  int64_t total = 1;
+  for (uint32_t d = 0; d < rank; ++d) total *= grtc_lower_dim(kernel, d);
+  int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
+  int64_t spread = total / GRTC_DISPATCH_MIN_WORKGROUPS;
+  if (spread < target) target = spread;
+  if (target < n) target = n;
+  grtc_lower_tile_outer(kernel, target);
+}
+
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup) {
   if (kernel->kind == GRTC_KERNEL_SORT || kernel->serial) {
@@ -859,6 +1039,10 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
     grtc_lower_tile_conv(kernel, GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
+    return;
+  }
+  if (kernel->pattern == GRTC_KPATTERN_ROWS) {
+    grtc_lower_tile_rows(kernel, elements_per_workgroup);
     return;
   }
   int64_t target = elements_per_workgroup > 0 ? elements_per_workgroup : 65536;
@@ -1004,6 +1188,16 @@ static void grtc_lower_reduction(grtc_emitter_t* em, grtc_top_t* op,
   }
 }
 
+// A root whose operands the row pattern's kernel computes.
+static bool grtc_lower_is_rows_root(const grtc_lower_context_t* c,
+                                    const grtc_top_t* root) {
+  for (uint32_t i = 0; i < root->operand_count; ++i) {
+    uint32_t id = root->operands[i]->id;
+    if (id < c->fuse_count && c->fuse[id] == GRTC_FUSE_ROWS) return true;
+  }
+  return false;
+}
+
 grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
                                const grtc_tblock_t* block, grtc_top_t* root,
                                grtc_lower_mode_t mode, grtc_tvalue_t* copy,
@@ -1042,6 +1236,18 @@ grt_status_t grtc_lower_region(const grtc_lower_context_t* context,
   } else if (mode == GRTC_LOWER_SCATTER_UPDATE) {
     grtc_lower_scatter(&em, root, copy);
     stores_done = true;
+  } else if (grtc_lower_is_rows_root(context, root)) {
+    grtc_rows_match_t match;
+    output_types[output_count++] = &root->results[0].type;
+    grtc_tvalue_t* x = NULL;
+    if (grtc_rows_match_softmax(root, &match)) x = match.input;
+    // The softmax routine reads its input from a buffer.
+    if (x && (!x->def || x->def->parent != block || x->id >= context->fuse_count ||
+              context->fuse[x->id] == GRTC_FUSE_MATERIALIZE)) {
+      grtc_lower_softmax_rows(&em, &match, &results);
+    } else {
+      grtc_lower_two_pass_rows(&em, context, root, &results);
+    }
   } else if (root->kind == GRTC_TOP_SORT) {
     grtc_lower_sort(&em, root);
     for (uint32_t r = 0; r < root->result_count; ++r) {

@@ -39,7 +39,7 @@ static void import_verified(const char* source, compiled_t* out) {
 
 static grt_status_t compile(const char* source, int level, compiled_t* out) {
   import_verified(source, out);
-  grtc_dispatch_options_t options = {level, 0};
+  grtc_dispatch_options_t options = {level, 0, false};
   return grtc_dispatch_form(out->module, &options, &out->kernels);
 }
 
@@ -705,7 +705,7 @@ static grt_status_t compile_symbolic(const char* source, compiled_t* out) {
   GRT_EXPECT_OK(grtc_tensor_fold(out->module));
   GRT_EXPECT_OK(grtc_tensor_verify(out->module));
   GRT_RETURN_IF_ERROR(grtc_tensor_prepare_symbolic(out->module));
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   return grtc_dispatch_form(out->module, &options, &out->kernels);
 }
 

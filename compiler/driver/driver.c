@@ -581,7 +581,14 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   // Formed once, tiled for the CPU (the CPU's kernels are the same
   // whatever other targets are asked for); a GPU target gets its own tiles
   // of the same kernels.
-  grtc_dispatch_options_t dispatch_options = {driver->level, 0};
+  grtc_dispatch_options_t dispatch_options = {driver->level, 0, false};
+  // Row kernels only where every target runs them as rows (the CPU).
+  dispatch_options.row_patterns = true;
+  for (uint32_t t = 0; t < GRTC_DRIVER_TARGET_COUNT; ++t) {
+    if (t != GRTC_DRIVER_TARGET_CPU && driver->targets[t]) {
+      dispatch_options.row_patterns = false;
+    }
+  }
   GRT_RETURN_IF_ERROR(grtc_dispatch_form(p->module, &dispatch_options, &p->kernels));
   GRT_RETURN_IF_ERROR(grtc_pipeline_plan_tiles(p));
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_tensor(p, GRTC_DUMP_DISPATCH));

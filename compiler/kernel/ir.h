@@ -157,6 +157,9 @@ typedef enum grtc_kpattern_e {
   // acc[0] at output point = a 2-D window folded by one scalar op (max or
   // average pooling); see grtc_kpool_t.
   GRTC_KPATTERN_POOL2D,
+  // A computation along rows (the last parallel dim) of one input of the
+  // output's shape; see grtc_krows_t.
+  GRTC_KPATTERN_ROWS,
 } grtc_kpattern_t;
 
 // Element strides are in elements of the binding; the pattern's parallel
@@ -223,6 +226,34 @@ typedef struct grtc_kpool_t {
   grtc_elem_t elem;
 } grtc_kpool_t;
 
+// What a ROWS kernel computes per row.
+typedef enum grtc_krows_kind_e {
+  // store 0's value at point p = exp(x[p] - max(row)) / sum over the row
+  // of exp(x[j] - max(row)). The generic body: accumulators 0 (the max,
+  // from -inf) and 1 (the sum, from +0) over a reduction space of 2 x n,
+  // the first pass folding the max, the second the exponentials.
+  GRTC_KROWS_SOFTMAX,
+  // Two reductions along the row, the second reading the first's result
+  // (a layer norm's sum, then its sum of squared deviations): accumulators
+  // 0 and 1 over a reduction space of 2 x n, pass 0 updating acc 0 and
+  // pass 1 acc 1, and no instruction of the LOOP section or an initial
+  // value reads the last parallel index, so the accumulators are the
+  // row's; POST and the stores are per point.
+  GRTC_KROWS_TWO_PASS,
+} grtc_krows_kind_t;
+
+// The kernel's parallel space is static, n its last dim, and its tiles
+// are of whole rows. SOFTMAX: the space is the shape of |input_binding|
+// (f32, row-major), and the kernel has exactly one store, of the row
+// computation's value at the point's row-major position in the last
+// binding. TWO_PASS: |input_binding| is unused. A backend may compute each
+// row's reductions once instead of running the generic body per point.
+typedef struct grtc_krows_t {
+  grtc_krows_kind_t kind;
+  uint32_t input_binding;
+  int64_t n;
+} grtc_krows_t;
+
 typedef struct grtc_kernel_t {
   grt_string_view_t name;  // a C identifier, unique in the module
   grtc_kernel_kind_t kind;
@@ -256,6 +287,7 @@ typedef struct grtc_kernel_t {
   grtc_kmatmul_t matmul;
   grtc_kconv_t conv;
   grtc_kpool_t pool;
+  grtc_krows_t rows;
   struct {
     uint32_t dimension;
     uint32_t operand_count;

@@ -213,5 +213,13 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
         pl->tap_first ? " tap_first" : "", grtc_kprint_size(pl->n, sizes[0]), pl->c, pl->h, pl->w, pl->kh,
         pl->kw, pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w,
         pl->dilation_h, pl->dilation_w);
+  } else if (kernel->pattern == GRTC_KPATTERN_ROWS) {
+    if (kernel->rows.kind == GRTC_KROWS_SOFTMAX) {
+      grt_string_builder_appendf(out, "  pattern rows softmax input=b%u n=%" PRId64 "\n",
+                                 kernel->rows.input_binding, kernel->rows.n);
+    } else {
+      grt_string_builder_appendf(out, "  pattern rows two_pass n=%" PRId64 "\n",
+                                 kernel->rows.n);
+    }
   }
 }

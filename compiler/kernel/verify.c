@@ -433,6 +433,39 @@ static grt_status_t grtc_kverify_pattern(const grtc_kernel_t* kernel) {
                                 "(space, binding, window, op, types or a "
                                 "non-constant initial value)");
     }
+  } else if (kernel->pattern == GRTC_KPATTERN_ROWS) {
+    const grtc_krows_t* rw = &kernel->rows;
+    uint32_t rank = kernel->parallel_rank;
+    bool ok = rank >= 1 && kernel->acc_count == 2 && rw->n >= 1 &&
+              kernel->reduction_rank == 2 &&
+              kernel->reduction_dims[0] == 2 &&
+              kernel->reduction_dims[1] == rw->n &&
+              kernel->parallel_dims[rank - 1] == rw->n &&
+              kernel->tile[rank - 1] == rw->n;
+    int64_t elements = 1;
+    for (uint32_t d = 0; ok && d < rank; ++d) {
+      ok = grtc_kdim_is_static(kernel->parallel_dims[d]);
+      elements *= kernel->parallel_dims[d];
+    }
+    if (ok && rw->kind == GRTC_KROWS_SOFTMAX) {
+      ok = kernel->store_count == 1 && kernel->binding_count >= 2 &&
+           rw->input_binding + 1 < kernel->binding_count &&
+           kernel->stores[0].binding + 1 == kernel->binding_count &&
+           kernel->stores[0].predicate == GRTC_KINST_NONE;
+      for (uint32_t b = 0; ok && b < kernel->binding_count; ++b) {
+        if (b != rw->input_binding && b + 1 != kernel->binding_count) continue;
+        ok = kernel->bindings[b].elem == GRTC_ELEM_F32 &&
+             kernel->bindings[b].element_count == elements;
+      }
+    } else if (rw->kind != GRTC_KROWS_TWO_PASS) {
+      ok = false;
+    }
+    if (!ok) {
+      return grtc_kverify_error(kernel, GRTC_KINST_NONE,
+                                "rows pattern disagrees with the kernel "
+                                "(kind, space, reduction, tile, bindings, "
+                                "accumulators or stores)");
+    }
   } else {
     return grtc_kverify_error(kernel, GRTC_KINST_NONE, "unknown pattern %u",
                               (unsigned)kernel->pattern);

@@ -641,7 +641,7 @@ static void symbolic_mlp(void** state) {
   expect_batch_symbol(module, "-> (tensor<?s0x3xf32>)");
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(grt_allocator_system(), &kernels);
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
   bool matmul = false;
   for (uint32_t k = 0; k < kernels.count; ++k) {
@@ -699,7 +699,7 @@ static void run_cnn_both_ways(grtc_tmodule_t* symbolic, const grtc_kernel_set_t*
   assert_true(grtc_ttype_is_static(&fixed->first_func->result_types[0]));
   grtc_kernel_set_t fixed_kernels;
   grtc_kernel_set_init(grt_allocator_system(), &fixed_kernels);
-  grtc_dispatch_options_t dispatch = {2, 0};
+  grtc_dispatch_options_t dispatch = {2, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(fixed, &dispatch, &fixed_kernels));
   void* args[1] = {x};
   void* results[1] = {want};
@@ -741,7 +741,7 @@ static void symbolic_cnn(void** state) {
   free(text);
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(grt_allocator_system(), &kernels);
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
   bool pool = false;
   for (uint32_t k = 0; k < kernels.count; ++k) {
@@ -984,7 +984,7 @@ static void symbolic_reduce_mean(void** state) {
   assert_true(grtc_ttype_is_static(&func->result_types[0]));
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(grt_allocator_system(), &kernels);
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
   float x[18], got[2] = {0, 0}, want[2] = {0, 0};
   for (int i = 0; i < 18; ++i) {
@@ -1023,7 +1023,7 @@ static void symbolic_slice(void** state) {
   int64_t batch = expect_batch_symbol(module, "-> (tensor<?s0x2x3xf32>)");
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(grt_allocator_system(), &kernels);
-  grtc_dispatch_options_t options = {2, 0};
+  grtc_dispatch_options_t options = {2, 0, false};
   GRT_EXPECT_OK(grtc_dispatch_form(module, &options, &kernels));
   float x[36], got[18], want[18];
   for (int i = 0; i < 36; ++i) x[i] = (float)i;

@@ -54,6 +54,14 @@ void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t
 // reads a packed filter (grtc_kconv_t.filter_packed).
 bool grtc_cpu_conv_on_pixels_path(const grtc_kernel_t* kernel);
 
+// ROWS kernels (rows.c): the per-row routines (emitted once per file when
+// used), whether |kernel| runs on them, and its body after the binding
+// pointers and tile bounds (lo<d>/hi<d>), up to the kernel's closing brace.
+void grtc_cpu_emit_rows_support(grt_string_builder_t* out);
+bool grtc_cpu_rows_supported(const grtc_kernel_t* kernel);
+void grtc_cpu_emit_rows_loops(const grtc_kernel_t* kernel,
+                              grt_string_builder_t* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -767,6 +767,82 @@ static bool grtc_cpu_emit_checked_nest(grtc_cpu_emitter_t* e) {
   return true;
 }
 
+static void grtc_cpu_last_index_deps(const grtc_kernel_t* kernel, bool* dep);
+
+// A TWO_PASS ROWS kernel: per row of the tile, the PRE instructions that
+// do not read the last parallel index and the reduction nest, once; then
+// along the row the rest of PRE, POST and the stores (the loop the C
+// compiler vectorizes). Returns false when out of memory.
+static bool grtc_cpu_emit_rows_two_pass_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  uint32_t rank = kernel->parallel_rank, last = rank - 1;
+  uint32_t n = kernel->inst_count + 1;
+  bool* dep = calloc(3 * (size_t)n, sizeof(bool));
+  if (!dep) return false;
+  bool* row_live = dep + n;
+  bool* point_live = dep + 2 * n;
+  grtc_cpu_last_index_deps(kernel, dep);
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    bool pre = kernel->insts[i].section == GRTC_KSECTION_PRE;
+    row_live[i] = e->live[i] && !(pre && dep[i]);
+    point_live[i] = e->live[i] && !(pre && !dep[i]);
+  }
+  bool* live = e->live;
+  grtc_cpu_emit_binding_pointers(e);
+  grtc_cpu_emit_tile_bounds(e);
+  for (uint32_t d = 0; d < last; ++d) {
+    grtc_cpu_set_depth(e, d + 1);
+    grt_string_builder_appendf(
+        e->out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
+        e->indent, d, d, d, d, d);
+  }
+  if (last == 0) grt_string_builder_append_cstring(e->out, "  {\n");
+  uint32_t depth = (last ? last : 1) + 1;
+  grtc_cpu_set_depth(e, depth);
+  e->live = row_live;
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  // The reduction nest with the pass (r0) a constant in each of two
+  // copies, so each pass computes only what its accumulator needs.
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    grt_string_builder_appendf(e->out, "%s%s acc%u = v%u;\n", e->indent,
+                               grtc_c_family_type(kernel->accs[a].type)->compute,
+                               a, kernel->accs[a].init);
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    grtc_cpu_set_depth(e, depth);
+    grt_string_builder_appendf(
+        e->out,
+        "%s{\n%s  const int64_t r0 = %d;\n"
+        "%s  for (int64_t r1 = 0; r1 < %" PRId64 "; ++r1) {\n",
+        e->indent, e->indent, pass, e->indent, kernel->reduction_dims[1]);
+    grtc_cpu_set_depth(e, depth + 2);
+    grtc_cpu_emit_section(e, GRTC_KSECTION_LOOP);
+    for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+      grt_string_builder_appendf(e->out, "%sacc%u = v%u;\n", e->indent, a,
+                                 kernel->accs[a].update);
+    }
+    grtc_cpu_set_depth(e, depth);
+    grt_string_builder_appendf(e->out, "%s  }\n%s}\n", e->indent, e->indent);
+  }
+  grtc_cpu_set_depth(e, depth);
+  grt_string_builder_appendf(
+      e->out, "%sGRT_IVDEP\n%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
+      e->indent, e->indent, last, last, last, last, last);
+  grtc_cpu_set_depth(e, depth + 1);
+  e->live = point_live;
+  grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
+  grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
+  grtc_cpu_emit_stores(e);
+  e->live = live;
+  for (uint32_t d = depth + 1; d-- > 1;) {
+    grtc_cpu_set_depth(e, d);
+    grt_string_builder_appendf(e->out, "%s}\n", e->indent);
+  }
+  grt_string_builder_append_cstring(e->out, "  return 0;\n}\n\n");
+  free(dep);
+  return true;
+}
+
 // Returns false when out of memory.
 static bool grtc_cpu_emit_loop_kernel(grtc_cpu_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
@@ -889,6 +965,8 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_CONV_DEPTHWISE,
   GRTC_CPU_PATH_CONV_DIRECT,
   GRTC_CPU_PATH_POOL,
+  GRTC_CPU_PATH_ROWS,  // rows.c
+  GRTC_CPU_PATH_ROWS_TWO_PASS,
 } grtc_cpu_path_t;
 
 static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
@@ -956,7 +1034,47 @@ static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
 
 static bool grtc_cpu_pattern_checkable(const grtc_kernel_t* kernel);
 
+// Marks in |dep| the instructions that read the last parallel index.
+static void grtc_cpu_last_index_deps(const grtc_kernel_t* kernel, bool* dep) {
+  uint32_t last = kernel->parallel_rank - 1;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    dep[i] = inst->kind == GRTC_KINST_PINDEX && inst->dim == last;
+    for (uint32_t k = 0; k < inst->operand_count; ++k) {
+      dep[i] |= inst->operands[k] < i && dep[inst->operands[k]];
+    }
+  }
+}
+
+// A TWO_PASS ROWS kernel whose LOOP section and accumulator inits do not
+// read the last parallel index (as the lowering writes them): its
+// reductions run once per row (grtc_cpu_emit_rows_two_pass_kernel).
+static bool grtc_cpu_rows_two_pass_supported(const grtc_kernel_t* kernel) {
+  if (kernel->kind != GRTC_KERNEL_LOOP ||
+      kernel->pattern != GRTC_KPATTERN_ROWS ||
+      kernel->rows.kind != GRTC_KROWS_TWO_PASS || kernel->serial ||
+      kernel->parallel_rank < 1 || grtc_c_family_bounds_checked(kernel)) {
+    return false;
+  }
+  bool* dep = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!dep) return false;
+  grtc_cpu_last_index_deps(kernel, dep);
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < kernel->inst_count; ++i) {
+    ok = !(dep[i] && kernel->insts[i].section == GRTC_KSECTION_LOOP);
+  }
+  for (uint32_t a = 0; ok && a < kernel->acc_count; ++a) {
+    ok = !dep[kernel->accs[a].init] && !dep[kernel->accs[a].update];
+  }
+  free(dep);
+  return ok;
+}
+
 static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
+  if (grtc_cpu_rows_supported(kernel)) return GRTC_CPU_PATH_ROWS;
+  if (grtc_cpu_rows_two_pass_supported(kernel)) {
+    return GRTC_CPU_PATH_ROWS_TWO_PASS;
+  }
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
       kernel->serial || !grtc_cpu_pattern_checkable(kernel)) {
     return GRTC_CPU_PATH_LOOPS;
@@ -1966,7 +2084,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
       size = grtc_cpu_iconv_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_POOL) {
       size = grtc_cpu_pool_geometry(kernel).scratch_bytes;
-    } else if (path != GRTC_CPU_PATH_LOOPS) {
+    } else if (path != GRTC_CPU_PATH_LOOPS && path != GRTC_CPU_PATH_ROWS &&
+               path != GRTC_CPU_PATH_ROWS_TWO_PASS) {
       size = grtc_cpu_conv_geometry(kernel, path).scratch_bytes;
     }
   }
@@ -1992,7 +2111,12 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   }
   bool* live = index_only + kernel->inst_count + 1;
   grtc_cpu_path_t path = grtc_cpu_path(kernel);
-  grtc_cpu_mark(kernel, path != GRTC_CPU_PATH_LOOPS, index_only, live);
+  // (A TWO_PASS rows kernel runs its generic reduction, initial values
+  // included.)
+  grtc_cpu_mark(kernel,
+                path != GRTC_CPU_PATH_LOOPS &&
+                    path != GRTC_CPU_PATH_ROWS_TWO_PASS,
+                index_only, live);
   grtc_cpu_emitter_t e = {.out = out, .kernel = kernel,
                           .index_only = index_only, .live = live};
   // A bounds-checked pattern kernel checks its epilogue's accesses where
@@ -2039,6 +2163,17 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_conv_depthwise_kernel(&e);
   } else if (path == GRTC_CPU_PATH_POOL) {
     grtc_cpu_emit_pool_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_ROWS) {
+    grtc_cpu_emit_binding_pointers(&e);
+    grtc_cpu_emit_tile_bounds(&e);
+    grtc_cpu_emit_rows_loops(kernel, out);
+  } else if (path == GRTC_CPU_PATH_ROWS_TWO_PASS) {
+    if (!grtc_cpu_emit_rows_two_pass_kernel(&e)) {
+      free(index_only);
+      return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                             "out of memory emitting kernel %.*s",
+                             (int)kernel->name.size, kernel->name.data);
+    }
   } else if (path != GRTC_CPU_PATH_LOOPS) {
     grtc_cpu_emit_conv_kernel(&e, path);
   } else if (!grtc_cpu_emit_loop_kernel(&e)) {
@@ -2069,6 +2204,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
     grtc_cpu_path_t path = grtc_cpu_path(kernels->kernels[k]);
     if (path == GRTC_CPU_PATH_MATMUL_I8 || path == GRTC_CPU_PATH_CONV_I8) {
       grtc_cpu_emit_igemm_support(out);
+      break;
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_ROWS) {
+      grtc_cpu_emit_rows_support(out);
       break;
     }
   }
