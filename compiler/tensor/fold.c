@@ -515,6 +515,26 @@ static bool grtc_canonicalize(grtc_folder_t* f, grtc_top_t* op) {
         return true;
       }
       return false;
+    case GRTC_TOP_POWER:
+      // x ^ 2 with a constant exponent of two is x * x: exact where pow is
+      // within an ulp (and for every integer, wrapping as pow does), and
+      // one multiply instead of a pow call per element (ONNX exports a
+      // layer norm's square as Pow(x, 2)). Signed zeros, infinities and
+      // NaN come out as pow's.
+      if (grtc_is_splat(op->operands[1]) && !grtc_is_constant(op->operands[0])) {
+        grtc_elem_t elem = op->operands[1]->type.elem;
+        grtc_scalar_value_t e = grtc_constant_value(op->operands[1], 0);
+        // Loaded floats are doubles in .f, integers in .i (.u for unsigned).
+        bool two = grtc_elem_is_float(elem)
+                       ? e.f == 2.0
+                       : grtc_elem_is_integer(elem) && elem != GRTC_ELEM_I1 && e.i == 2;
+        if (two) {
+          op->kind = GRTC_TOP_MULTIPLY;
+          op->operands[1] = op->operands[0];
+          return true;
+        }
+      }
+      return false;
     case GRTC_TOP_CONVERT:
       if ((inner = grtc_same_kind_producer(op)) &&
           grtc_convert_lossless(inner->operands[0]->type.elem,

@@ -508,6 +508,35 @@ static void test_select_constant_predicate(void** state) {
   grtc_tb_deinit(&tb);
 }
 
+// pow(x, 2) with a constant exponent of two becomes x * x (floats and
+// integers); other exponents, and a constant base (folded whole), stay.
+static void test_power_of_two(void** state) {
+  grtc_ttype_t fargs[1] = {TT(F32, 4)};
+  grtc_tb_t tb;
+  grtc_tb_init(&tb, fargs, 1, fargs, 1);
+  grtc_top_t* two = CF(&tb, TT(F32, 4), 2.0);
+  grtc_top_t* pow = OP(&tb, POWER, TT(F32, 4), ARG(0), R(two));
+  grtc_tvalue_t* r = fold_and_return(&tb, R(pow));
+  assert_int_equal(r->def->kind, GRTC_TOP_MULTIPLY);
+  assert_ptr_equal(r->def->operands[0], ARG(0));
+  assert_ptr_equal(r->def->operands[1], ARG(0));
+  assert_int_equal(op_count(tb.func->body), 2);  // the multiply and the return
+  grtc_tb_deinit(&tb);
+
+  grtc_ttype_t iargs[1] = {TT(I32, 4)};
+  grtc_tb_init(&tb, iargs, 1, iargs, 1);
+  grtc_top_t* itwo = CI(&tb, TT(I32, 4), 2);
+  grtc_top_t* ipow = OP(&tb, POWER, TT(I32, 4), ARG(0), R(itwo));
+  assert_int_equal(fold_and_return(&tb, R(ipow))->def->kind, GRTC_TOP_MULTIPLY);
+  grtc_tb_deinit(&tb);
+
+  grtc_tb_init(&tb, fargs, 1, fargs, 1);
+  grtc_top_t* three = CF(&tb, TT(F32, 4), 3.0);
+  grtc_top_t* kept = OP(&tb, POWER, TT(F32, 4), ARG(0), R(three));
+  assert_int_equal(fold_and_return(&tb, R(kept))->def->kind, GRTC_TOP_POWER);
+  grtc_tb_deinit(&tb);
+}
+
 // Uses inside regions are rewired and region bodies fold.
 static void test_regions(void** state) {
   grtc_ttype_t args[2] = {TS(I1), TT(F32, 4)};
@@ -566,6 +595,7 @@ int main(void) {
       cmocka_unit_test(test_merge_chains),
       cmocka_unit_test(test_convert_chains),
       cmocka_unit_test(test_select_constant_predicate),
+      cmocka_unit_test(test_power_of_two),
       cmocka_unit_test(test_regions),
       cmocka_unit_test(test_dead_ops_removed),
   };
