@@ -453,6 +453,18 @@ static grt_status_t grt_elf_read_program_headers(
                                  ") is both writable and executable",
                                  loader->label, i, phdr.vaddr);
         }
+        // Code comes whole from the file: an executable segment whose file
+        // size falls short of its memory size would run zero-filled bytes
+        // as instructions (a re-hashed object with a shortened p_filesz
+        // did, and crashed). No linker writes one.
+        if ((phdr.flags & GRT_PF_X) && phdr.filesz != phdr.memsz) {
+          return grt_make_status(
+              GRT_STATUS_INVALID_ARGUMENT,
+              "%s: executable segment %" PRIu32 " (address 0x%" PRIx64 ") has 0x%" PRIx64
+              " bytes in the file and 0x%" PRIx64 " in memory; code must come whole "
+              "from the file",
+              loader->label, i, phdr.vaddr, phdr.filesz, phdr.memsz);
+        }
         if (loader->load_count > 0) {
           const grt_elf64_phdr_t* last = &loader->loads[loader->load_count - 1];
           if (phdr.vaddr < last->vaddr + last->memsz) {

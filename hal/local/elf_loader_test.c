@@ -361,6 +361,25 @@ static void test_bad_segments(void** state) {
   phdr_at(&object, first)->p_memsz = saved.p_filesz - 1;
   load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
                  "bytes in the file but only");
+  *phdr_at(&object, first) = saved;
+
+  // An executable segment shorter in the file than in memory (its tail
+  // would be zero-filled code): the tamper suite's re-hashed object with
+  // the text segment's p_filesz low byte flipped.
+  size_t text = SIZE_MAX;
+  for (size_t i = 0; i < header_of(&object)->e_phnum; ++i) {
+    if (phdr_at(&object, i)->p_type == PT_LOAD && (phdr_at(&object, i)->p_flags & PF_X)) {
+      text = i;
+    }
+  }
+  assert_true(text != SIZE_MAX);
+  Elf64_Phdr saved_text = *phdr_at(&object, text);
+  phdr_at(&object, text)->p_filesz = saved_text.p_filesz - 9;
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "bytes in the file and 0x");
+  load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
+                 "in memory; code must come whole from the file");
+  *phdr_at(&object, text) = saved_text;
   phdr_at(&object, first)->p_memsz = (uint64_t)1 << 40;
   load_expecting(&object, GRT_STATUS_INVALID_ARGUMENT,
                  "bytes) is larger than the 1073741824 bytes a kernel object "
