@@ -272,24 +272,32 @@ static void grtc_cpu_emit_reduction(grtc_cpu_emitter_t* e, uint32_t depth) {
   }
 }
 
-// for p0.. { PRE; <body>; POST; stores } over the workgroup's tile.
-static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
-                                     void (*body)(grtc_cpu_emitter_t*,
-                                                  uint32_t depth)) {
-  const grtc_kernel_t* kernel = e->kernel;
-  uint32_t rank = kernel->parallel_rank;
-  for (uint32_t d = 0; d < rank; ++d) {
+// Opens the loops over parallel dims 0..|count|-1 of the workgroup's tile
+// (a plain block when |count| is 0), the innermost marked GRT_IVDEP when
+// |ivdep|; returns the depth inside them, set on |e|.
+static uint32_t grtc_cpu_open_tile_loops(grtc_cpu_emitter_t* e, uint32_t count, bool ivdep) {
+  for (uint32_t d = 0; d < count; ++d) {
     grtc_cpu_set_depth(e, d + 1);
-    if (d + 1 == rank && !kernel->serial) {
+    if (d + 1 == count && ivdep) {
       grt_string_builder_appendf(e->out, "%sGRT_IVDEP\n", e->indent);
     }
     grt_string_builder_appendf(
         e->out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
         e->indent, d, d, d, d, d);
   }
-  if (rank == 0) grt_string_builder_append_cstring(e->out, "  {\n");
-  uint32_t depth = (rank ? rank : 1) + 1;
+  if (count == 0) grt_string_builder_append_cstring(e->out, "  {\n");
+  uint32_t depth = (count ? count : 1) + 1;
   grtc_cpu_set_depth(e, depth);
+  return depth;
+}
+
+// for p0.. { PRE; <body>; POST; stores } over the workgroup's tile.
+static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
+                                     void (*body)(grtc_cpu_emitter_t*,
+                                                  uint32_t depth)) {
+  const grtc_kernel_t* kernel = e->kernel;
+  uint32_t rank = kernel->parallel_rank;
+  uint32_t depth = grtc_cpu_open_tile_loops(e, rank, !kernel->serial);
   grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
   body(e, depth);
   grtc_cpu_set_depth(e, depth);
@@ -790,15 +798,7 @@ static bool grtc_cpu_emit_rows_two_pass_kernel(grtc_cpu_emitter_t* e) {
   bool* live = e->live;
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
-  for (uint32_t d = 0; d < last; ++d) {
-    grtc_cpu_set_depth(e, d + 1);
-    grt_string_builder_appendf(
-        e->out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
-        e->indent, d, d, d, d, d);
-  }
-  if (last == 0) grt_string_builder_append_cstring(e->out, "  {\n");
-  uint32_t depth = (last ? last : 1) + 1;
-  grtc_cpu_set_depth(e, depth);
+  uint32_t depth = grtc_cpu_open_tile_loops(e, last, false);
   e->live = row_live;
   grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
   // The reduction nest with the pass (r0) a constant in each of two
