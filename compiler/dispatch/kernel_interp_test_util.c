@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/mlir/parser.h"
+#include "compiler/stablehlo/import.h"
 #include "compiler/tensor/eval.h"
+#include "compiler/tensor/passes.h"
 
 // Values in the evaluator's representation (compiler/tensor/eval.h), which
 // also computes every scalar op, compare and convert: the interpreter
@@ -440,4 +443,31 @@ grt_status_t grtc_kinterp_run_func_symbolic(const grtc_tmodule_t* module,
   free(host.buffers);
   free(host.owned);
   return status ? status : grt_ok_status();
+}
+
+grt_status_t grtc_test_program_import(const char* source,
+                                      grtc_test_program_t* out) {
+  memset(out, 0, sizeof(*out));
+  grtc_module_t* parsed = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parse_source(grt_make_cstring_view(source),
+                                        "t.mlir", grtc_stablehlo_parse_options(),
+                                        grt_allocator_system(), &parsed));
+  grt_status_t status =
+      grtc_stablehlo_import(parsed, grt_allocator_system(), &out->module);
+  grtc_module_destroy(parsed);
+  if (grt_status_is_ok(status)) status = grtc_tensor_verify(out->module);
+  if (!grt_status_is_ok(status)) {
+    grtc_tmodule_destroy(out->module);
+    out->module = NULL;
+    return status;
+  }
+  grtc_kernel_set_init(grt_allocator_system(), &out->kernels);
+  return grt_ok_status();
+}
+
+void grtc_test_program_release(grtc_test_program_t* program) {
+  if (!program->module) return;
+  grtc_kernel_set_deinit(&program->kernels);
+  grtc_tmodule_destroy(program->module);
+  program->module = NULL;
 }

@@ -10,6 +10,21 @@
 #include "compiler/kernel/ir.h"
 #include "compiler/tensor/ir.h"
 
+// A test program: StableHLO text imported into the tensor IR, and the
+// kernels dispatch formation gives it (empty until the test forms them).
+typedef struct grtc_test_program_t {
+  grtc_tmodule_t* module;
+  grtc_kernel_set_t kernels;
+} grtc_test_program_t;
+
+// Parses, imports and verifies |source| into |out| (kernels initialized
+// empty). On failure |out| holds nothing to release.
+grt_status_t grtc_test_program_import(const char* source,
+                                      grtc_test_program_t* out) GRT_MUST_USE;
+
+// Releases what grtc_test_program_import gave and the kernels formed since.
+void grtc_test_program_release(grtc_test_program_t* program);
+
 // |buffers[b]| holds binding b's elements (its element type, row-major).
 grt_status_t grtc_kinterp_run(const grtc_kernel_t* kernel,
                               void* const* buffers) GRT_MUST_USE;

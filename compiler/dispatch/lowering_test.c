@@ -14,27 +14,13 @@
 #include "base/status_matchers.h"
 #include "compiler/dispatch/dispatch.h"
 #include "compiler/dispatch/kernel_interp_test_util.h"
-#include "compiler/mlir/parser.h"
-#include "compiler/stablehlo/import.h"
 #include "compiler/tensor/passes.h"
 
-typedef struct compiled_t {
-  grtc_tmodule_t* module;
-  grtc_kernel_set_t kernels;
-} compiled_t;
+typedef grtc_test_program_t compiled_t;
 
 // Parses, imports and verifies |source| into |out| (kernels empty).
 static void import_verified(const char* source, compiled_t* out) {
-  memset(out, 0, sizeof(*out));
-  grtc_kernel_set_init(grt_allocator_system(), &out->kernels);
-  grtc_module_t* parsed = NULL;
-  GRT_EXPECT_OK(grtc_parse_source(grt_make_cstring_view(source), "t.mlir",
-                                  grtc_stablehlo_parse_options(),
-                                  grt_allocator_system(), &parsed));
-  GRT_EXPECT_OK(
-      grtc_stablehlo_import(parsed, grt_allocator_system(), &out->module));
-  grtc_module_destroy(parsed);
-  GRT_EXPECT_OK(grtc_tensor_verify(out->module));
+  GRT_EXPECT_OK(grtc_test_program_import(source, out));
 }
 
 static grt_status_t compile(const char* source, int level, compiled_t* out) {
@@ -43,10 +29,7 @@ static grt_status_t compile(const char* source, int level, compiled_t* out) {
   return grtc_dispatch_form(out->module, &options, &out->kernels);
 }
 
-static void release(compiled_t* c) {
-  grtc_kernel_set_deinit(&c->kernels);
-  grtc_tmodule_destroy(c->module);
-}
+static void release(compiled_t* c) { grtc_test_program_release(c); }
 
 static void run(compiled_t* c, void* const* args, void** results) {
   GRT_EXPECT_OK(grtc_kinterp_run_func(c->module, &c->kernels,
