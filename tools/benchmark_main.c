@@ -64,7 +64,7 @@ static const grt_flag_t grt_benchmark_flag_table[] = {
     {"device", 0, GRT_FLAG_STRING, &flags.device, "URI",
      "device to run on: local-sync (default), local-task, vulkan://1, ..."},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
-     "local-task worker threads (0: one per core)"},
+     "local-task workers: its queue thread and N - 1 more threads (0: one per core)"},
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
      "next argument, as grt-run's --input: 5, 2x2xf32=1 2 3 4, @x.npy, ..."},
     {"benchmark_repetitions", 0, GRT_FLAG_INT, &flags.repetitions, "N",

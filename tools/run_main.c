@@ -72,7 +72,7 @@ static const grt_flag_t grt_run_flag_table[] = {
      "fail the call with DEADLINE_EXCEEDED if it is still waiting on a fence "
      "after MS milliseconds (0, the default: no limit)"},
     {"task_workers", 0, GRT_FLAG_INT, &flags.task_workers, "N",
-     "local-task worker threads (0: one per core)"},
+     "local-task workers: its queue thread and N - 1 more threads (0: one per core)"},
     {"input", 0, GRT_FLAG_LIST, &flags.inputs, "VALUE",
      "next argument: 5, i32=5, 2x2xf32=1 2 3 4, 2x2xf32=0, @x.npy, "
      "2x2xf32=@raw.bin or (null)"},

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/time.h"
 #include "base/trace.h"
 
 // Far beyond any core count; catches a garbage worker_count before it
@@ -16,6 +17,21 @@
 // A large batch is claimed in pieces of about count / (workers * this), so
 // each worker still claims many times and uneven tasks balance.
 #define GRT_HAL_LOCAL_TASK_POOL_CLAIMS_PER_WORKER 64u
+
+// How long a pool thread that has left a batch watches for the next one
+// before it parks on the condition variable. A model's regions follow each
+// other a few microseconds apart (the caller prepares the next one), so a
+// thread that is still watching joins at once instead of waiting for a
+// futex wakeup; an idle pool is asleep after this long.
+#define GRT_HAL_LOCAL_TASK_POOL_SPIN_NS 100000
+
+static inline void grt_hal_local_task_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
 
 // One batch; lives on the stack of the thread in grt_hal_local_task_pool_run,
 // which does not return while a worker can still reach it.
@@ -31,7 +47,7 @@ typedef struct grt_hal_local_task_batch_t {
 
 typedef struct grt_hal_local_task_worker_t {
   grt_hal_local_task_pool_t* pool;
-  uint32_t worker_id;
+  uint32_t worker_id;  // 1.. (worker 0 is the thread that calls run)
   pthread_t thread;
   // The last batch generation this worker joined or found already over
   // (guarded by the pool's mutex).
@@ -40,22 +56,26 @@ typedef struct grt_hal_local_task_worker_t {
 
 struct grt_hal_local_task_pool_t {
   grt_allocator_t host_allocator;
-  uint32_t worker_count;
-  grt_hal_local_task_worker_t* workers;
+  uint32_t worker_count;  // the caller of run and the threads
+  uint32_t thread_count;  // worker_count - 1
+  grt_hal_local_task_worker_t* workers;  // thread_count
 
   // Serializes callers of run, so one batch is published at a time.
   pthread_mutex_t run_mutex;
 
-  // Guards everything below.
+  // Guards everything below. generation and shutting_down change only
+  // under it but are atomic so that a spinning thread can watch them;
+  // active_workers grows only under it (a thread joins under the mutex)
+  // and shrinks atomically when a thread leaves its batch.
   pthread_mutex_t mutex;
-  pthread_cond_t work_available;  // workers wait here
+  pthread_cond_t work_available;  // threads wait here
   pthread_cond_t batch_changed;   // run and wait_idle wait here
   grt_hal_local_task_batch_t* batch;  // NULL between batches
-  uint64_t generation;                // bumped per batch
-  uint32_t active_workers;            // inside the current batch
+  _Atomic uint64_t generation;        // bumped per batch
+  _Atomic uint32_t active_workers;    // threads inside the current batch
   uint32_t sleeping_workers;
   uint64_t sleep_count;
-  bool shutting_down;
+  atomic_bool shutting_down;
 };
 
 uint32_t grt_hal_local_task_pool_default_worker_count(void) {
@@ -79,6 +99,23 @@ static void grt_hal_local_task_batch_drain(grt_hal_local_task_batch_t* batch,
     for (; index < end; ++index) {
       batch->fn(batch->user_data, index, worker_id);
     }
+  }
+}
+
+// Watches for a batch newer than |seen| or shutdown, for at most
+// GRT_HAL_LOCAL_TASK_POOL_SPIN_NS; the caller then takes the mutex and
+// either joins or parks.
+static void grt_hal_local_task_pool_spin(grt_hal_local_task_pool_t* pool,
+                                         uint64_t seen) {
+  grt_time_t deadline = grt_time_now_ns() + GRT_HAL_LOCAL_TASK_POOL_SPIN_NS;
+  for (uint32_t i = 1;; ++i) {
+    if (atomic_load_explicit(&pool->generation, memory_order_acquire) !=
+            seen ||
+        atomic_load_explicit(&pool->shutting_down, memory_order_relaxed)) {
+      return;
+    }
+    grt_hal_local_task_cpu_relax();
+    if ((i & 63) == 0 && grt_time_now_ns() >= deadline) return;
   }
 }
 
@@ -112,15 +149,21 @@ static void* grt_hal_local_task_worker_main(void* arg) {
     if (pool->shutting_down) break;
     worker->seen_generation = pool->generation;
     grt_hal_local_task_batch_t* batch = pool->batch;
-    ++pool->active_workers;
+    atomic_fetch_add_explicit(&pool->active_workers, 1, memory_order_relaxed);
     pthread_mutex_unlock(&pool->mutex);
 
     grt_hal_local_task_batch_drain(batch, worker->worker_id);
 
-    pthread_mutex_lock(&pool->mutex);
-    if (--pool->active_workers == 0) {
+    // The batch may end (and its stack frame go) once the last thread has
+    // left; the one that leaves last wakes run if it is waiting.
+    if (atomic_fetch_sub_explicit(&pool->active_workers, 1,
+                                  memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&pool->mutex);
       pthread_cond_broadcast(&pool->batch_changed);
+      pthread_mutex_unlock(&pool->mutex);
     }
+    grt_hal_local_task_pool_spin(pool, worker->seen_generation);
+    pthread_mutex_lock(&pool->mutex);
   }
   pthread_mutex_unlock(&pool->mutex);
   return NULL;
@@ -160,8 +203,9 @@ grt_status_t grt_hal_local_task_pool_create(uint32_t worker_count,
   grt_hal_local_task_pool_t* pool = NULL;
   GRT_RETURN_IF_ERROR(
       grt_allocator_calloc(host_allocator, sizeof(*pool), (void**)&pool));
+  uint32_t thread_count = worker_count - 1;
   grt_status_t status = grt_allocator_calloc(
-      host_allocator, worker_count * sizeof(*pool->workers),
+      host_allocator, (thread_count ? thread_count : 1) * sizeof(*pool->workers),
       (void**)&pool->workers);
   if (!grt_status_is_ok(status)) {
     grt_allocator_free(host_allocator, pool);
@@ -169,21 +213,25 @@ grt_status_t grt_hal_local_task_pool_create(uint32_t worker_count,
   }
   pool->host_allocator = host_allocator;
   pool->worker_count = worker_count;
+  pool->thread_count = thread_count;
+  atomic_init(&pool->generation, 0);
+  atomic_init(&pool->active_workers, 0);
+  atomic_init(&pool->shutting_down, false);
   pthread_mutex_init(&pool->run_mutex, NULL);
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->work_available, NULL);
   pthread_cond_init(&pool->batch_changed, NULL);
-  for (uint32_t i = 0; i < worker_count; ++i) {
+  for (uint32_t i = 0; i < thread_count; ++i) {
     grt_hal_local_task_worker_t* worker = &pool->workers[i];
     worker->pool = pool;
-    worker->worker_id = i;
+    worker->worker_id = i + 1;
     int error = pthread_create(&worker->thread, NULL,
                                grt_hal_local_task_worker_main, worker);
     if (error != 0) {
       grt_hal_local_task_pool_teardown(pool, i);
       return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                             "cannot start task pool worker %u of %u: %s", i,
-                             worker_count, strerror(error));
+                             "cannot start task pool worker %u of %u: %s",
+                             i + 1, worker_count, strerror(error));
     }
   }
   *out_pool = pool;
@@ -195,7 +243,7 @@ void grt_hal_local_task_pool_destroy(grt_hal_local_task_pool_t* pool) {
   // A batch in flight holds run_mutex until it has finished.
   pthread_mutex_lock(&pool->run_mutex);
   pthread_mutex_unlock(&pool->run_mutex);
-  grt_hal_local_task_pool_teardown(pool, pool->worker_count);
+  grt_hal_local_task_pool_teardown(pool, pool->thread_count);
 }
 
 uint32_t grt_hal_local_task_pool_worker_count(
@@ -218,24 +266,42 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
   atomic_init(&batch.next_index, 0);
 
   pthread_mutex_lock(&pool->run_mutex);
-  pthread_mutex_lock(&pool->mutex);
-  pool->batch = &batch;
-  ++pool->generation;
-  // One task wakes one worker; more are only worth waking for more tasks.
-  if (count == 1) {
-    pthread_cond_signal(&pool->work_available);
-  } else {
-    pthread_cond_broadcast(&pool->work_available);
+  if (count > 1 && pool->thread_count > 0) {
+    pthread_mutex_lock(&pool->mutex);
+    pool->batch = &batch;
+    atomic_fetch_add_explicit(&pool->generation, 1, memory_order_release);
+    // Threads still watching from the last batch join without a wakeup;
+    // sleeping ones are woken, one for two tasks (the caller runs one).
+    if (pool->sleeping_workers > 0) {
+      if (count == 2) {
+        pthread_cond_signal(&pool->work_available);
+      } else {
+        pthread_cond_broadcast(&pool->work_available);
+      }
+    }
+    pthread_mutex_unlock(&pool->mutex);
   }
-  // Done when every index has been claimed and every worker that joined
-  // has left; tasks finish before their worker leaves.
-  while (atomic_load_explicit(&batch.next_index, memory_order_relaxed) <
-             count ||
-         pool->active_workers > 0) {
-    pthread_cond_wait(&pool->batch_changed, &pool->mutex);
+  // The caller is worker 0.
+  grt_hal_local_task_batch_drain(&batch, 0);
+  if (count > 1 && pool->thread_count > 0) {
+    // Every index is claimed; the threads still running theirs leave soon.
+    // Watch for that first, then block until it has happened; a thread
+    // joins only under the mutex, so none joins after the check below.
+    grt_time_t deadline = grt_time_now_ns() + GRT_HAL_LOCAL_TASK_POOL_SPIN_NS;
+    for (uint32_t i = 1; atomic_load_explicit(&pool->active_workers,
+                                              memory_order_acquire) > 0;
+         ++i) {
+      grt_hal_local_task_cpu_relax();
+      if ((i & 63) == 0 && grt_time_now_ns() >= deadline) break;
+    }
+    pthread_mutex_lock(&pool->mutex);
+    while (atomic_load_explicit(&pool->active_workers, memory_order_acquire) >
+           0) {
+      pthread_cond_wait(&pool->batch_changed, &pool->mutex);
+    }
+    pool->batch = NULL;
+    pthread_mutex_unlock(&pool->mutex);
   }
-  pool->batch = NULL;
-  pthread_mutex_unlock(&pool->mutex);
   pthread_mutex_unlock(&pool->run_mutex);
 }
 
@@ -244,8 +310,8 @@ uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool) {
   // A worker woken for a batch that others finished still has that wakeup
   // ahead of it; idle means none is pending.
   for (;;) {
-    bool idle = pool->sleeping_workers == pool->worker_count;
-    for (uint32_t i = 0; idle && i < pool->worker_count; ++i) {
+    bool idle = pool->sleeping_workers == pool->thread_count;
+    for (uint32_t i = 0; idle && i < pool->thread_count; ++i) {
       idle = pool->workers[i].seen_generation == pool->generation;
     }
     if (idle) break;

@@ -1,12 +1,14 @@
 // The local-task worker pool: every task of a batch runs exactly once on a
-// worker with a valid id, batches from several threads are serialized,
-// idle workers park on their condition variable and wake for new work.
+// worker with a valid id, the caller takes part as worker 0, batches from
+// several threads are serialized, idle threads park on their condition
+// variable and wake for new work.
 #include "hal/local/task_pool.h"
 
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,9 +95,10 @@ static void test_idle_workers_sleep_and_wake(void** state) {
   GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(4, grt_allocator_system(), &pool));
   run_counting_batch(pool, 1000);
-  // All four go back to their condition variable after the batch...
+  // The pool's three threads (the caller is the fourth worker) go back to
+  // their condition variable after the batch...
   uint64_t sleeps = grt_hal_local_task_pool_wait_idle(pool);
-  assert_true(sleeps >= 4);
+  assert_true(sleeps >= 3);
   // ...and stay there while there is nothing to do: a spinning or polling
   // worker would have gone back to sleep again meanwhile.
   grt_time_sleep_ns(20 * 1000 * 1000);
@@ -103,6 +106,68 @@ static void test_idle_workers_sleep_and_wake(void** state) {
   // New work after the idle period still runs.
   run_counting_batch(pool, 1000);
   assert_true(grt_hal_local_task_pool_wait_idle(pool) > sleeps);
+  grt_hal_local_task_pool_destroy(pool);
+}
+
+// The caller of run is worker 0 and works alongside the pool's threads:
+// two tasks that each wait for the other to start finish only if the
+// caller and a thread run them at the same time; a one-worker pool runs
+// every task on the caller.
+typedef struct rendezvous_t {
+  pthread_t caller;
+  atomic_uint started;
+  atomic_uint met;
+  atomic_uint caller_ran;
+  atomic_uint bad_thread;
+} rendezvous_t;
+
+static void rendezvous_task(void* user_data, uint64_t index,
+                            uint32_t worker_id) {
+  (void)index;
+  rendezvous_t* r = user_data;
+  bool on_caller = pthread_equal(pthread_self(), r->caller);
+  if (on_caller) atomic_fetch_add(&r->caller_ran, 1);
+  if (on_caller != (worker_id == 0)) atomic_fetch_add(&r->bad_thread, 1);
+  atomic_fetch_add(&r->started, 1);
+  // Wait (at most 10 s, so a broken pool fails instead of hanging).
+  grt_time_t deadline = grt_time_now_ns() + 10ll * 1000 * 1000 * 1000;
+  while (atomic_load(&r->started) < 2 && grt_time_now_ns() < deadline) {
+  }
+  if (atomic_load(&r->started) >= 2) atomic_fetch_add(&r->met, 1);
+}
+
+static void test_caller_is_worker_zero(void** state) {
+  (void)state;
+  grt_hal_local_task_pool_t* pool = NULL;
+  GRT_EXPECT_OK(
+      grt_hal_local_task_pool_create(2, grt_allocator_system(), &pool));
+  for (int round = 0; round < 20; ++round) {
+    rendezvous_t r;
+    r.caller = pthread_self();
+    atomic_init(&r.started, 0);
+    atomic_init(&r.met, 0);
+    atomic_init(&r.caller_ran, 0);
+    atomic_init(&r.bad_thread, 0);
+    grt_hal_local_task_pool_run(pool, 2, rendezvous_task, &r);
+    assert_int_equal(atomic_load(&r.met), 2);
+    assert_int_equal(atomic_load(&r.caller_ran), 1);
+    assert_int_equal(atomic_load(&r.bad_thread), 0);
+  }
+  grt_hal_local_task_pool_destroy(pool);
+
+  GRT_EXPECT_OK(
+      grt_hal_local_task_pool_create(1, grt_allocator_system(), &pool));
+  rendezvous_t r;
+  r.caller = pthread_self();
+  atomic_init(&r.started, 1);  // one task alone: it need not wait
+  atomic_init(&r.met, 0);
+  atomic_init(&r.caller_ran, 0);
+  atomic_init(&r.bad_thread, 0);
+  grt_hal_local_task_pool_run(pool, 1, rendezvous_task, &r);
+  assert_int_equal(atomic_load(&r.caller_ran), 1);
+  assert_int_equal(atomic_load(&r.bad_thread), 0);
+  // The one-worker pool is idle at once: it has no thread to park.
+  assert_int_equal(grt_hal_local_task_pool_wait_idle(pool), 0);
   grt_hal_local_task_pool_destroy(pool);
 }
 
@@ -197,6 +262,7 @@ int main(void) {
       cmocka_unit_test(test_default_worker_count),
       cmocka_unit_test(test_too_many_workers),
       cmocka_unit_test(test_idle_workers_sleep_and_wake),
+      cmocka_unit_test(test_caller_is_worker_zero),
       cmocka_unit_test(test_concurrent_callers_are_serialized),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

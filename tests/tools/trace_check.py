@@ -11,9 +11,9 @@ time goes (tests/tools/CMakeLists.txt).
       dispatch slice, each with a location ending in LOCATION, a workgroup
       count of three positive numbers, a workgroup range inside it and a
       worker; there are CALLS call slices and the submits and waits of
-      DEVICE. On local-task, dispatches run on threads named
-      "local-task worker N" whose slices all say worker N (a one-task region
-      may also run on the queue thread, as worker 0).
+      DEVICE. On local-task, dispatches run on the queue thread as worker 0
+      or on threads named "local-task worker N" whose slices all say
+      worker N.
 
   trace_check.py statistics KERNEL...
       stdin is grt-run --print_statistics output: the statistics block, then
@@ -147,8 +147,8 @@ def check_trace(path, device, calls, kernels):
             elif thread != "local-task queue" or event["args"]["worker"] != 0:
                 fail("local-task dispatch on thread %r as worker %d" %
                      (thread, event["args"]["worker"]))
-        if not worker_threads:
-            fail("no dispatch ran on a local-task worker thread")
+        # The pool's threads may all stay idle on a loaded machine (the
+        # queue thread, worker 0, then runs every task), so none is required.
         if not any(e["cat"] == "execute" for e in slices):
             fail("no execute slice of the local-task queue")
     print("ok: %d slices, %d dispatch slices of %d kernels, %d calls, "
