@@ -174,10 +174,41 @@ static const char* grtc_c_family_index_operator(
   }
 }
 
+// The operand of a float maximum (|is_max|) or minimum that is a constant
+// neither NaN nor the zero ordering past the other (-0 for maximum, +0
+// for minimum): grt_maximum_by/grt_minimum_by (prelude.c) give the full
+// helper's result with it. UINT32_MAX when neither operand is one.
+static uint32_t grtc_c_family_by_const_operand(const grtc_kernel_t* kernel,
+                                               const grtc_kinst_t* inst,
+                                               bool is_max) {
+  for (uint32_t k = 0; k < 2; ++k) {
+    const grtc_kinst_t* def = &kernel->insts[inst->operands[k]];
+    if (def->kind != GRTC_KINST_CONST) continue;
+    double c = def->value.f;
+    if (c != c || (c == 0 && (signbit(c) != 0) == is_max)) continue;
+    return k;
+  }
+  return UINT32_MAX;
+}
+
 static void grtc_c_family_emit_op(const grtc_c_family_emitter_t* e,
                                   uint32_t i) {
   const grtc_kinst_t* inst = &e->kernel->insts[i];
   grt_string_builder_t* out = e->out;
+  // maximum/minimum with such a constant: the short helper (a quarter of
+  // a requantizing epilogue's time went to the signed-zero selects).
+  bool is_max = inst->op == GRTC_SCALAR_MAX;
+  if ((is_max || inst->op == GRTC_SCALAR_MIN) && !e->dialect->glsl &&
+      (inst->type == GRTC_ELEM_F32 || inst->type == GRTC_ELEM_F64)) {
+    uint32_t k = grtc_c_family_by_const_operand(e->kernel, inst, is_max);
+    if (k != UINT32_MAX) {
+      grt_string_builder_appendf(out, "grt_%s_by_%s(v%u, v%u)",
+                                 is_max ? "maximum" : "minimum",
+                                 grtc_c_family_type(inst->type)->helper,
+                                 inst->operands[1 - k], inst->operands[k]);
+      return;
+    }
+  }
   if (e->index_only && e->index_only[i]) {
     const char* plain = grtc_c_family_index_operator(e, inst);
     if (plain) {
@@ -214,7 +245,11 @@ static void grtc_c_family_emit_convert(const grtc_c_family_emitter_t* e,
     grtc_c_family_rounded_operand(e, inst->operands[0]);
     grt_string_builder_append_cstring(out, "))");
   } else if (grtc_elem_is_float(from) && !grtc_elem_is_float(to)) {
-    grt_string_builder_appendf(out, "grt_f2i_%s((double)", to_type->helper);
+    // From f32 (f16/bf16 in f32 registers) C and CUDA take the float form
+    // (prelude.c), which vectorizes without widening; GLSL as before.
+    bool narrow = from != GRTC_ELEM_F64 && !e->dialect->glsl;
+    grt_string_builder_appendf(out, "grt_f2i_%s%s(%s", narrow ? "f_" : "",
+                               to_type->helper, narrow ? "" : "(double)");
     grtc_c_family_rounded_operand(e, inst->operands[0]);
     grt_string_builder_append_cstring(out, ")");
   } else {

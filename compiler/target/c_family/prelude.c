@@ -21,16 +21,36 @@ static const char grtc_c_family_cat_text[] =
     "#define GRT_CAT(a, b) GRT_CAT_(a, b)\n";
 
 // CONVERT float->int (truncating, saturating, NaN to 0), after each
-// integer class's rows.
+// integer class's rows: from double, and from float (f32, and f16/bf16 in
+// their f32 registers) without widening, which vectorizes in half the
+// lanes' width. The bounds (-MINV, a power of two, and MAXV + 1, a power
+// of two or the float MAXV rounds to) are exact in float, so both give the
+// same results for every float.
 static const char grtc_c_family_f2i_signed_text[] =
     " \\\n"
     "GRT_I T grt_f2i_##S(double x) { \\\n"
     "  return x != x ? (T)0 : x < (double)(MINV) ? (T)(MINV) \\\n"
-    "       : x >= -(double)(MINV) ? (T)(MAXV) : (T)x; }\n";
+    "       : x >= -(double)(MINV) ? (T)(MAXV) : (T)x; } \\\n"
+    "GRT_I T grt_f2i_f_##S(float x) { \\\n"
+    "  return x != x ? (T)0 : x < (float)(MINV) ? (T)(MINV) \\\n"
+    "       : x >= -(float)(MINV) ? (T)(MAXV) : (T)x; }\n";
 static const char grtc_c_family_f2i_unsigned_text[] =
     " \\\n"
     "GRT_I T grt_f2i_##S(double x) { \\\n"
-    "  return !(x > -1.0) ? (T)0 : x >= (double)(MAXV) + 1.0 ? (T)(MAXV) : (T)x; }\n";
+    "  return !(x > -1.0) ? (T)0 : x >= (double)(MAXV) + 1.0 ? (T)(MAXV) : (T)x; } \\\n"
+    "GRT_I T grt_f2i_f_##S(float x) { \\\n"
+    "  return !(x > -1.0f) ? (T)0 : x >= (float)(MAXV) + 1.0f ? (T)(MAXV) : (T)x; }\n";
+
+// maximum/minimum with an operand c that the emitter knows is not NaN
+// and not the zero that orders past the other (-0 for maximum, +0 for
+// minimum; grtc_c_family_emit_op): then a == c means a is c or the other
+// zero, which c gives as the full helper does, so one compare and a NaN
+// test (NaN + c is the NaN a + b gives) replace the signed-zero selects,
+// a quarter of a requantizing epilogue's time.
+static const char grtc_c_family_float_by_const_text[] =
+    " \\\n"
+    "GRT_I T grt_maximum_by_##S(T a, T c) { return a != a ? a + c : a > c ? a : c; } \\\n"
+    "GRT_I T grt_minimum_by_##S(T a, T c) { return a != a ? a + c : a < c ? a : c; }\n";
 
 // The instance lines, from GRTC_SCALAR_C_INSTANCES.
 typedef struct grtc_c_family_instance_t {
@@ -133,7 +153,8 @@ void grtc_c_family_emit_prelude(grt_string_builder_t* out,
                            grtc_c_family_f2i_unsigned_text);
   grtc_c_family_emit_instances(out, false);
   grt_string_builder_append_cstring(out, "#define GRT_FLOAT(S, T, F)");
-  grtc_c_family_emit_class(out, GRTC_SCALAR_CLASS_FLOAT, "\n");
+  grtc_c_family_emit_class(out, GRTC_SCALAR_CLASS_FLOAT,
+                           grtc_c_family_float_by_const_text);
   grtc_c_family_emit_instances(out, true);
   grt_string_builder_append_cstring(out, grtc_c_family_small_text);
   grt_string_builder_append_cstring(out, target->conversions);

@@ -589,6 +589,106 @@ static void test_scalar_corner_cases(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+// maximum/minimum of a value and a constant: with a constant that is not
+// NaN and not the zero ordering past the other (-0 for maximum, +0 for
+// minimum) the emitter calls grt_maximum_by/grt_minimum_by, which must
+// give the full helper's results (signed zeros, NaN, infinities) with the
+// constant on either side; the other constants keep the full helper.
+static double max_min_reference(bool is_max, double a, double b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  if (a == b) return (signbit(a) != 0) == is_max ? b : a;
+  return is_max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static void test_max_min_by_constant(void** state) {
+  (void)state;
+  static const double constants[] = {0.0, -0.0, NAN, 2.0, -INFINITY, INFINITY};
+  static const double x[8] = {0.0, -0.0, NAN, 2.0, -3.0, INFINITY, -INFINITY, 5.0};
+  enum { CONSTANTS = sizeof(constants) / sizeof(constants[0]) };
+  static const grtc_elem_t types[2] = {GRTC_ELEM_F32, GRTC_ELEM_F64};
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  uint32_t count = 0;
+  for (int t = 0; t < 2; ++t) {
+    for (int m = 0; m < 2; ++m) {
+      for (int c = 0; c < CONSTANTS; ++c) {
+        for (int first = 0; first < 2; ++first) {
+          const grtc_kbinding_t bindings[] = {
+              {types[t], 8, GRTC_KACCESS_READ},
+              {types[t], 8, GRTC_KACCESS_WRITE},
+          };
+          char name[32];
+          snprintf(name, sizeof(name), "by%u", count++);
+          kb_t b = kb_kernel(&set, name, 2, bindings);
+          kb_space(&b, 1, (int64_t[]){8}, NULL);
+          uint32_t p = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
+          uint32_t v = kb_load(&b, P, 0, p);
+          uint32_t k = kb_cf(&b, P, types[t], constants[c]);
+          grtc_scalar_op_t op = m ? GRTC_SCALAR_MIN : GRTC_SCALAR_MAX;
+          kb_store(&b, 1, p, kb_op(&b, P, types[t], op, first ? k : v, first ? v : k, NONE),
+                   NONE);
+        }
+      }
+    }
+  }
+  // The source: the short helpers exactly where they apply.
+  grt_string_builder_t source;
+  grt_string_builder_init(grt_allocator_system(), &source);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &source));
+  const char* text = grt_string_builder_cstring(&source);
+  count = 0;
+  for (int t = 0; t < 2; ++t) {
+    for (int m = 0; m < 2; ++m) {
+      for (int c = 0; c < CONSTANTS; ++c) {
+        for (int first = 0; first < 2; ++first, ++count) {
+          char head[48];
+          snprintf(head, sizeof(head), "grtk_by%u(", count);
+          const char* body = strstr(text, head);
+          assert_non_null(body);
+          const char* end = strstr(body, "return 0;");
+          assert_non_null(end);
+          const char* by = strstr(body, m ? "grt_minimum_by_" : "grt_maximum_by_");
+          double k = constants[c];
+          bool want = !isnan(k) && !(k == 0 && (signbit(k) != 0) == !m);
+          if ((by != NULL && by < end) != want) {
+            fail_msg("%s with constant %g (%s first): short helper %s", m ? "minimum" : "maximum",
+                     k, first ? "constant" : "value", want ? "missing" : "used");
+          }
+        }
+      }
+    }
+  }
+  grt_string_builder_deinit(&source);
+  // The results, against the full definition.
+  grtc_cpu_options_t options = {.features = "host", .optimization_level = 2};
+  cpu_library_t lib = cpu_build_and_load(&set, &options);
+  count = 0;
+  for (int t = 0; t < 2; ++t) {
+    for (int m = 0; m < 2; ++m) {
+      for (int c = 0; c < CONSTANTS; ++c) {
+        for (int first = 0; first < 2; ++first, ++count) {
+          uint64_t in[8] = {0}, out[8] = {0};
+          for (int i = 0; i < 8; ++i) put(types[t], in, i, x[i]);
+          void* ptrs[] = {in, out};
+          assert_int_equal(cpu_run(&lib, count, ptrs, 2, 1), 0);
+          for (int i = 0; i < 8; ++i) {
+            double k = types[t] == GRTC_ELEM_F32 ? (double)(float)constants[c] : constants[c];
+            double want = first ? max_min_reference(!m, k, x[i]) : max_min_reference(!m, x[i], k);
+            double got = get(types[t], out, i);
+            bool same = isnan(want) ? isnan(got) : got == want && signbit(got) == signbit(want);
+            if (!same) {
+              fail_msg("%s(%s) element %d: got %g, want %g", m ? "minimum" : "maximum",
+                       first ? "constant, x" : "x, constant", i, got, want);
+            }
+          }
+        }
+      }
+    }
+  }
+  cpu_unload(&lib);
+  grtc_kernel_set_deinit(&set);
+}
+
 static void build_trivial(grtc_kernel_set_t* set) {
   const grtc_kbinding_t bindings[] = {{GRTC_ELEM_F32, 4, GRTC_KACCESS_WRITE}};
   kb_t b = kb_kernel(set, "k", 1, bindings);
@@ -674,6 +774,7 @@ int main(void) {
       cmocka_unit_test(test_sort_stable_two_operands),
       cmocka_unit_test(test_serial_scatter_add),
       cmocka_unit_test(test_scalar_corner_cases),
+      cmocka_unit_test(test_max_min_by_constant),
       cmocka_unit_test(test_compiler_failures_are_reported),
       cmocka_unit_test(test_invalid_kernel_rejected),
       cmocka_unit_test(test_static_library_symbols),

@@ -456,6 +456,11 @@ bool grtc_cpu_iconv_supported(const grtc_kernel_t* kernel) {
 #define GRTC_CPU_ICONV_COL_BYTES 262144  // im2col block target
 typedef struct grtc_cpu_iconv_geometry_t {
   int64_t cig, ocg, k, mo, tw, rows, pixels, ldc, rows_padded;
+  // The filter's rows are already K contiguous values in (ci, i, j) order
+  // (an OIHW filter, as ONNX gives them): the GEMM reads them in place,
+  // with no copy (it was a byte-by-byte gather of the whole filter per
+  // workgroup, most of a 512-channel layer's time).
+  bool filter_in_place;
   uint64_t filter_bytes, col_bytes, scratch_bytes;
 } grtc_cpu_iconv_geometry_t;
 
@@ -480,7 +485,10 @@ static grtc_cpu_iconv_geometry_t grtc_cpu_iconv_geometry(const grtc_kernel_t* ke
   g.pixels = g.rows * g.tw;
   g.ldc = (g.pixels + 31) / 32 * 32;
   g.rows_padded = (g.mo + 23) / 24 * 24;
-  g.filter_bytes = ((uint64_t)g.mo * (uint64_t)g.k + 63) / 64 * 64;
+  const int64_t* fs = cv->filter_strides;
+  g.filter_in_place = fs[1] == 1 && fs[0] == cv->kw && fs[2] == cv->kh * cv->kw;
+  g.filter_bytes =
+      g.filter_in_place ? 0 : ((uint64_t)g.mo * (uint64_t)g.k + 63) / 64 * 64;
   g.col_bytes = ((uint64_t)g.k * (uint64_t)g.pixels + 63) / 64 * 64;
   // Then the C block and grt_igemm_block's workspace.
   g.scratch_bytes = g.filter_bytes + g.col_bytes +
@@ -509,9 +517,9 @@ void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t
       ";\n"
       "  const int64_t F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
       ";\n"
-      "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
-      "  int8_t* fa = (int8_t*)wg->local_memory;\n"
-      "  int8_t* col = fa + %" PRIu64 ";\n"
+      "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ", FILTER_IN_PLACE = %d;\n"
+      "  int8_t* fcopy = (int8_t*)wg->local_memory;\n"
+      "  int8_t* col = fcopy + %" PRIu64 ";\n"
       "  int32_t* cb = (int32_t*)(void*)(col + %" PRIu64 ");\n"
       "  unsigned char* ws = (unsigned char*)(cb + %" PRId64 ");\n"
       "  const int8_t* IN = (const int8_t*)b%u;\n"
@@ -521,13 +529,20 @@ void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t
       "    const int64_t oc_lo = g * OCG > lo3 ? g * OCG : lo3;\n"
       "    const int64_t oc_hi = (g + 1) * OCG < hi3 ? (g + 1) * OCG : hi3;\n"
       "    const int64_t mo = oc_hi - oc_lo;\n"
-      // The filter rows of the group's channels, K contiguous values each.
-      "    for (int64_t m = 0; m < mo; ++m) {\n"
-      "      const int8_t* f = FI + (oc_lo + m) * F3;\n"
-      "      int8_t* dst = fa + m * K;\n"
-      "      for (int64_t ci = 0; ci < CIG; ++ci)\n"
-      "        for (int64_t i = 0; i < KH; ++i)\n"
-      "          for (int64_t j = 0; j < KW; ++j) *dst++ = f[ci * F2 + i * F0 + j * F1];\n"
+      // The filter rows of the group's channels, K contiguous values each,
+      // FA apart: in place, or copied.
+      "    const int8_t* fa = FI + oc_lo * F3;\n"
+      "    int64_t FA = F3;\n"
+      "    if (!FILTER_IN_PLACE) {\n"
+      "      for (int64_t m = 0; m < mo; ++m) {\n"
+      "        const int8_t* f = FI + (oc_lo + m) * F3;\n"
+      "        int8_t* dst = fcopy + m * K;\n"
+      "        for (int64_t ci = 0; ci < CIG; ++ci)\n"
+      "          for (int64_t i = 0; i < KH; ++i)\n"
+      "            for (int64_t j = 0; j < KW; ++j) *dst++ = f[ci * F2 + i * F0 + j * F1];\n"
+      "      }\n"
+      "      fa = fcopy;\n"
+      "      FA = K;\n"
       "    }\n"
       "    for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
       "      const int8_t* X = IN + p0 * S0 + g * CIG * S3;\n"
@@ -559,7 +574,7 @@ void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t
       "            for (int64_t x = xhi; x < hi2; ++x) dst[x] = 0;\n"
       "          }\n"
       "        }\n"
-      "        grt_igemm_block(fa, K, 1, col, np, 1, mo, np, K, ws, cb, LDC);\n"
+      "        grt_igemm_block(fa, FA, 1, col, np, 1, mo, np, K, ws, cb, LDC);\n"
       "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
       "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
       "            const int32_t* crow = cb + (p3 - oc_lo) * LDC + (p1 - y0) * tw - lo2;\n"
@@ -567,7 +582,7 @@ void grtc_cpu_emit_iconv_loops(const grtc_kernel_t* kernel, grt_string_builder_t
       "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
       cv->h, cv->w, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h, cv->stride_w, cv->pad_h,
       cv->pad_w, cv->dilation_h, cv->dilation_w, is[0], is[1], is[2], is[3], fs[0], fs[1],
-      fs[2], fs[3], g.rows, g.ldc, g.filter_bytes, g.col_bytes, g.rows_padded * g.ldc,
+      fs[2], fs[3], g.rows, g.ldc, g.filter_in_place ? 1 : 0, g.filter_bytes, g.col_bytes, g.rows_padded * g.ldc,
       cv->input_binding, cv->filter_binding);
   epilogue(user, 7, "crow[p2]");
   grt_string_builder_append_cstring(
