@@ -2388,6 +2388,37 @@ def gen_check_forms():
            "{tolerance = 1.0e-06}" % x)
     funcs.append(f.text(comment="Off by 5e-5: within the default 1e-4 but not "
                         "the given tolerance 1e-6."))
+
+    # In f64, 5.0001 - 5.0 is 0.99999999999977e-4: within the default 1e-4,
+    # though the f32 nearest 1e-4 is below it (the check module takes f32
+    # tolerances, so the compiler rounds them up).
+    f = Func("test_almost_eq_f64_at_the_tolerance")
+    x = f.input(array([5.0, -2.0], "f64"), "f64")
+    y = f.input(array([5.0001, -2.0], "f64"), "f64")
+    f.line("check.expect_almost_eq %s, %s : tensor<2xf64>" % (x, y))
+    f.line("check.expect_almost_eq_const %s, dense<[5.0001, -2.0]> : tensor<2xf64>" % x)
+    f.line("check.expect_almost_eq_const %s, dense<[5.1, -2.0]> : tensor<2xf64> "
+           "{tolerance = 1.0e-01 : f64}" % x)
+    funcs.append(f.text(comment="Differences a hair under the tolerance (default "
+                        "1e-4, and 0.1) pass in f64."))
+
+    f = Func("fail_almost_eq_f64_past_the_tolerance")
+    x = f.input(array([5.0, -2.0], "f64"), "f64")
+    f.line("check.expect_almost_eq_const %s, dense<[5.000101, -2.0]> : tensor<2xf64>" % x)
+    funcs.append(f.text(comment="Off by 1.01e-4: past the default tolerance."))
+
+    # The check dialect's first spellings (older StableHLO interpreter tests).
+    f = Func("test_legacy_check_spellings")
+    x = f.input(a, "i32")
+    f.line("check.eq %s, %s : tensor<3xi32>" % (x, dense(a, "i32")))
+    fx = f.input(fa, "f32")
+    f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 5e-5, "f32")))
+    funcs.append(f.text(comment="check.eq and check.almost_eq: compare with a constant."))
+
+    f = Func("fail_legacy_almost_eq")
+    fx = f.input(fa, "f32")
+    f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 1e-3, "f32")))
+    funcs.append(f.text(comment="Off by 1e-3: past check.almost_eq's 1e-4."))
     return funcs
 
 
@@ -5352,6 +5383,49 @@ def gen_quant():
     funcs.append(f.text(comment="Plain i2/i4/ui2/ui4 tensors (one per byte): "
                         "convert wraps from integers, saturates from floats;\n"
                         "constants, reverse, maximum, compare."))
+
+    # Elementwise arithmetic and bit ops on i2/i4/ui2/ui4: computed on the
+    # byte holders and wrapped back to N bits, so every result is the N-bit
+    # one modulo 2^N (sums and products that overflow included).
+    f = Func("test_narrow_arithmetic")
+    xs = np.array([7, -8, 5, -3, 0, 6, -1, 3, 2, -6], dtype=np.int32)
+    ys = np.array([3, -1, -7, 2, 5, -2, 1, 4, 7, 3], dtype=np.int32)
+    vx, vy = f.input(xs, "i32"), f.input(ys, "i32")
+    for elem, bits, unsigned in (("i4", 4, False), ("ui4", 4, True),
+                                 ("i2", 2, False), ("ui2", 2, True)):
+        def wrap(v, bits=bits, unsigned=unsigned):
+            v = np.asarray(v, dtype=np.int64) & ((1 << bits) - 1)
+            return v if unsigned else np.where(v >= 1 << (bits - 1), v - (1 << bits), v)
+        t = "tensor<10x%s>" % elem
+        x, y = wrap(xs), wrap(ys)
+        nx = f.op("stablehlo.convert %s : (tensor<10xi32>) -> %s" % (vx, t))
+        ny = f.op("stablehlo.convert %s : (tensor<10xi32>) -> %s" % (vy, t))
+        # Divisors: y where it is nonzero, else 1.
+        d = np.where(y == 0, 1, y)
+        nd = f.op("stablehlo.constant %s : %s" % (dense(d, "i32", splat_ok=False), t))
+        quot = np.sign(x) * np.sign(d) * (np.abs(x) // np.abs(d))
+        shift_ok = (y >= 0) & (y < bits)
+        ys_safe = np.where(shift_ok, y, 0)
+        cases = [("add", [nx, ny], x + y), ("subtract", [nx, ny], x - y),
+                 ("multiply", [nx, ny], x * y), ("and", [nx, ny], x & y),
+                 ("or", [nx, ny], x | y), ("xor", [nx, ny], x ^ y),
+                 ("not", [nx], ~x), ("negate", [nx], -x),
+                 ("divide", [nx, nd], quot), ("remainder", [nx, nd], x - d * quot),
+                 ("shift_left", [nx, ny], np.where(shift_ok, x << ys_safe, 0))]
+        if unsigned:
+            cases.append(("shift_right_logical", [nx, ny],
+                          np.where(shift_ok, x >> ys_safe, 0)))
+        else:
+            cases += [("abs", [nx], np.abs(x)), ("sign", [nx], np.sign(x)),
+                      ("shift_right_arithmetic", [nx, ny],
+                       np.where(shift_ok, x >> ys_safe, np.where(x < 0, -1, 0)))]
+        for name, args, want in cases:
+            r = f.op("stablehlo.%s %s : %s" % (name, ", ".join(args), t))
+            back = f.op("stablehlo.convert %s : (%s) -> tensor<10xi32>" % (r, t))
+            f.expect(back, wrap(want).astype(np.int32), "i32")
+    funcs.append(f.text(comment="Plain i2/i4/ui2/ui4 arithmetic and bit ops (computed on "
+                        "the byte holders, wrapped to N bits):\nadd, subtract, multiply, "
+                        "divide, remainder, and, or, xor, not, negate, abs, sign, shifts."))
 
     # dot_general on integers with zero points on both sides: batching dims,
     # a transposed rhs, per-axis rhs scales and zero points along a free and

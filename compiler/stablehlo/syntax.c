@@ -1567,6 +1567,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_almost_eq_const", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_close", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    {"check.eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    {"check.almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
