@@ -1269,6 +1269,25 @@ def gen_convolution():
     f.expect(r, expected, "f32")
     funcs.append(f.text())
 
+    # dynamic_conv in its pretty form: the padding is its third operand (a
+    # constant), the window has no pad. Its own rng keeps the draws above.
+    drng = np.random.default_rng(41)
+    f = Func("test_dynamic_conv_pretty_form")
+    x = array(drng.integers(-3, 4, (1, 4, 5, 2)), "f32")
+    w = array(drng.integers(-2, 3, (3, 2, 2, 3)), "f32")
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    pad = [[2, 0], [1, 1]]
+    expected = array(conv_ref(x, w, [2, 1], pad, [1, 1], [1, 1], 1), "f32")
+    vp = f.op("stablehlo.constant %s : tensor<2x2xi64>"
+              % dense(np.array(pad, dtype=np.int64), "i64"))
+    r = f.op("stablehlo.dynamic_conv(%s, %s, %s) dim_numbers = %s, window = "
+             "{stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = "
+             "1 : i64} : (%s, %s, tensor<2x2xi64>) -> %s"
+             % (vx, vw, vp, CONV_NHWC_HWIO, t(x, "f32"), t(w, "f32"),
+                t(expected, "f32")))
+    f.expect(r, expected, "f32")
+    funcs.append(f.text(comment="dynamic_conv(%x, %w, %padding) in the pretty form."))
+
     # Same padding: small integers (every f16 sum is exact), then random f32
     # values. Each row draws x, then w.
     same_pad = [[1, 1], [1, 1]]
