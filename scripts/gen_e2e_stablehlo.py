@@ -494,14 +494,28 @@ def total_order_key(values):
     return np.where(bits < 0, bits ^ 0x7FFFFFFF, bits)
 
 
+def weak_order_key(values):
+    """Keys that order floats as WEAKORDER does: every NaN equal, above +Inf
+    (no input is f64's largest finite value)."""
+    v = np.asarray(values, dtype=np.float64)
+    return np.where(np.isnan(v), np.inf,
+                    np.where(v == np.inf, np.finfo(np.float64).max, v))
+
+
 def gen_compare():
     funcs = []
     nan_neg = np.array([0xFFC00000], dtype=np.uint32).view(np.float32)[0]
+    nan_neg64 = np.array([0xFFF8000000000000], dtype=np.uint64).view(np.float64)[0]
     cases = [
         ("f32", "FLOAT", [1.0, 2.0, NAN, -0.0, INF, 3.0, -1.0],
          [2.0, 2.0, 1.0, 0.0, INF, NAN, -2.0]),
         ("f32", "TOTALORDER", [nan_neg, -INF, -0.0, 0.0, NAN, 1.0, NAN],
          [-INF, -0.0, 0.0, -0.0, NAN, NAN, -1.0]),
+        # Every NaN equal and above +Inf; -0 == +0.
+        ("f32", "WEAKORDER", [nan_neg, nan_neg, -INF, -0.0, 1.0, INF, INF, NAN, 2.5],
+         [nan_neg, NAN, INF, 0.0, 2.0, INF, nan_neg, INF, -3.0]),
+        ("f64", "WEAKORDER", [nan_neg64, NAN, -INF, 0.0, -1e300, INF],
+         [NAN, 1.0, -INF, -0.0, 1e300, nan_neg64]),
         ("f16", "FLOAT", [1.0, -2.0, 0.5, NAN], [1.0, 2.0, -0.5, 0.0]),
         ("bf16", "FLOAT", [1.0, -2.0, 0.5, 3.0], [1.0, 2.0, -0.5, 4.0]),
         ("f64", "FLOAT", [1.0, -2.0, NAN, 1e300], [1.0, 2.0, 0.0, -1e300]),
@@ -522,6 +536,8 @@ def gen_compare():
         rty = tensor_type(a.shape, "i1")
         if ctype == "TOTALORDER":
             ka, kb = total_order_key(a), total_order_key(b)
+        elif ctype == "WEAKORDER":
+            ka, kb = weak_order_key(a), weak_order_key(b)
         else:
             ka, kb = a, b
         for i, (direction, fn) in enumerate(DIRECTIONS):
@@ -7168,7 +7184,8 @@ FAMILIES = [
      "shifts past the width, wrapping abs/negate, integer power."),
     ("compare_select", gen_compare,
      "compare in every direction with FLOAT (NaN), TOTALORDER (-NaN, -0, +0,\n"
-     "NaN), SIGNED and UNSIGNED comparison types; select."),
+     "NaN), WEAKORDER (NaNs equal and above +Inf, -0 == +0), SIGNED and UNSIGNED\n"
+     "comparison types; select."),
     ("convert", gen_convert,
      "convert (saturating float->int, NaN->0, rounding to f16/bf16, wrapping\n"
      "int->int, to/from i1) and bitcast_convert."),

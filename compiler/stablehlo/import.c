@@ -2223,6 +2223,47 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
                                  "signedness)");
 }
 
+// compare with comparison_type WEAKORDER, built from FLOAT compares: every
+// NaN equals every other NaN and lies above every number (+Inf included);
+// -0 and +0 are equal, as in a FLOAT compare.
+static grt_status_t grtc_import_compare_weak_order(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_tvalue_t* const* operands,
+                                                   grtc_tblock_t* block) {
+  const grtc_attribute_t* attr = NULL;
+  grtc_attr_error_t error;
+  grtc_compare_direction_t direction;
+  GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "comparison_direction", &attr));
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_direction(attr, &direction, &error), error);
+  grtc_tvalue_t* x = operands[0];
+  grtc_tvalue_t* y = operands[1];
+  if (!grtc_elem_is_float(x->type.elem)) {
+    return grtc_import_types_error(ctx, op, "with comparison_type WEAKORDER takes "
+                                   "f16, bf16, f32 or f64 operands");
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* x_nan = grtc_chlo_compare(&m, GRTC_CMP_NE, x, x);
+  grtc_tvalue_t* y_nan = grtc_chlo_compare(&m, GRTC_CMP_NE, y, y);
+  grtc_tvalue_t* numbers = grtc_chlo_compare(&m, direction, x, y);
+  // What |direction| says of x == y (both NaN), x > y (only x NaN) and
+  // x < y (only y NaN).
+  bool holds_equal = direction == GRTC_CMP_EQ || direction == GRTC_CMP_LE ||
+                     direction == GRTC_CMP_GE;
+  bool holds_greater = direction == GRTC_CMP_NE || direction == GRTC_CMP_GT ||
+                       direction == GRTC_CMP_GE;
+  bool holds_less = direction == GRTC_CMP_NE || direction == GRTC_CMP_LT ||
+                    direction == GRTC_CMP_LE;
+  grtc_tvalue_t* equal = grtc_quant_int_splat(&m, x_nan, holds_equal);
+  grtc_tvalue_t* greater = grtc_quant_int_splat(&m, x_nan, holds_greater);
+  grtc_tvalue_t* less = grtc_quant_int_splat(&m, x_nan, holds_less);
+  grtc_tvalue_t* r = grtc_chlo_select(&m, x_nan, grtc_chlo_select(&m, y_nan, equal, greater),
+                                      grtc_chlo_select(&m, y_nan, less, numbers));
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  return grtc_import_map(ctx, &op->results[0], r);
+}
+
 // bitcast_convert between an i1 tensor and a wider element type
 // (grtc_chlo_bitcast_i1).
 static grt_status_t grtc_import_bitcast_i1(grtc_import_t* ctx, const grtc_operation_t* op,
@@ -3367,6 +3408,11 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
                                    (results[0].elem == GRTC_ELEM_I1)) {
     return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
+  }
+  if (!is_chlo && entry.kind == GRTC_TOP_COMPARE && op->operand_count == 2 &&
+      op->result_count == 1 &&
+      grtc_attr_compare_type_is_weak_order(grtc_operation_attribute(op, "compare_type"))) {
+    return grtc_import_compare_weak_order(ctx, op, operands, block);
   }
   if (grtc_import_is_narrow(op)) {
     bool done = false;
