@@ -6590,6 +6590,8 @@ COMPLEX_UNARY = [
     ("cosine", np.cos, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 1e-4 + 1e-4j]),
     ("tanh", np.tanh, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 30 + 1j, -25 - 2j]),
     ("sign", c_sign, [0j, 3 + 4j, -2 + 0j, 1e-3 - 1e-3j, -5j]),
+    ("tan", np.tan, [0j, 1 + 1j, -2 + 0.5j, 1.5 + 2.5j, 3.5 + 4.5j, 1 + 30j, 0.25 - 25j]),
+    ("logistic", lambda z: 1 / (1 + np.exp(-z)), [0j, 1 + 2j, -2 + 0.5j, 0.25 - 3j, 5 - 1j]),
 ]
 
 COMPLEX_BINARY = [
