@@ -5419,6 +5419,19 @@ def gen_quant():
                         "convert wraps from integers, saturates from floats;\n"
                         "constants, reverse, maximum, compare."))
 
+    # iota of i2/i4/ui2/ui4 up to the largest value the type holds.
+    f = Func("test_narrow_iota")
+    for elem, shape, dim in (("i4", (8, 2), 0), ("ui4", (3, 16), 1), ("i2", (2, 3), 0),
+                             ("ui2", (2, 4), 1)):
+        ty = tensor_type(list(shape), elem)
+        r = f.op("stablehlo.iota dim = %d : %s" % (dim, ty))
+        back = f.op("stablehlo.convert %s : (%s) -> %s"
+                    % (r, ty, tensor_type(list(shape), "i32")))
+        want = np.indices(shape)[dim].astype(np.int32)
+        f.expect(back, want, "i32")
+    funcs.append(f.text(comment="iota of i2/i4/ui2/ui4 (counting up to the type's "
+                        "largest value)."))
+
     # Elementwise arithmetic and bit ops on i2/i4/ui2/ui4: computed on the
     # byte holders and wrapped back to N bits, so every result is the N-bit
     # one modulo 2^N (sums and products that overflow included).

@@ -2146,8 +2146,8 @@ static bool grtc_import_narrow_holder_op(grtc_top_kind_t kind, const grtc_operat
 // Plain i2/i4 tensors (held one per byte): ops that create, move, compare
 // or pick values work on the holder as they are; convert to iN wraps (from
 // integers) or saturates (from floats) to N bits; elementwise arithmetic
-// runs on the holders and wraps (grtc_import_narrow_holder_op); the rest is
-// refused.
+// runs on the holders and wraps (grtc_import_narrow_holder_op); iota runs
+// on them while its indices fit; the rest is refused.
 static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_t* op,
                                        grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
                                        const grtc_ttype_t* results, grtc_tblock_t* block,
@@ -2193,6 +2193,21 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
     if (from.count) from_unsigned = !from.storage_signed;
     if (to.count) to_unsigned = !to.storage_signed;
     if (from_bits == to_bits && from_unsigned == to_unsigned) return grt_ok_status();
+  }
+  if (kind == GRTC_TOP_IOTA && op->result_count == 1) {
+    // The holder's iota is exact while the largest index fits in N bits.
+    bool is_unsigned = false;
+    uint32_t bits = grtc_narrow_int_bits(op->results[0].type, &is_unsigned);
+    int64_t dim = 0;
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iota_dimension", true, &dim));
+    int64_t count = INT64_C(1) << (is_unsigned ? bits : bits - 1);
+    if (dim >= 0 && (uint32_t)dim < results[0].rank && results[0].dims[dim] >= 0 &&
+        results[0].dims[dim] <= count) {
+      return grt_ok_status();
+    }
+    return grtc_import_types_error(ctx, op, "on i2/i4 tensors counts to at most %lld "
+                                   "along its dimension (the largest value the type "
+                                   "holds)", (long long)(count - 1));
   }
   if (grtc_import_narrow_holder_op(kind, op)) {
     // Elementwise arithmetic and bit ops: on the holders, wrapped back to N

@@ -329,6 +329,23 @@ module @e2e_quant {
     return
   }
 
+  // iota of i2/i4/ui2/ui4 (counting up to the type's largest value).
+  func.func public @test_narrow_iota() {
+    %0 = stablehlo.iota dim = 0 : tensor<8x2xi4>
+    %1 = stablehlo.convert %0 : (tensor<8x2xi4>) -> tensor<8x2xi32>
+    check.expect_eq_const(%1, dense<[[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7]]> : tensor<8x2xi32>) : tensor<8x2xi32>
+    %2 = stablehlo.iota dim = 1 : tensor<3x16xui4>
+    %3 = stablehlo.convert %2 : (tensor<3x16xui4>) -> tensor<3x16xi32>
+    check.expect_eq_const(%3, dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<3x16xi32>) : tensor<3x16xi32>
+    %4 = stablehlo.iota dim = 0 : tensor<2x3xi2>
+    %5 = stablehlo.convert %4 : (tensor<2x3xi2>) -> tensor<2x3xi32>
+    check.expect_eq_const(%5, dense<[[0, 0, 0], [1, 1, 1]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+    %6 = stablehlo.iota dim = 1 : tensor<2x4xui2>
+    %7 = stablehlo.convert %6 : (tensor<2x4xui2>) -> tensor<2x4xi32>
+    check.expect_eq_const(%7, dense<[[0, 1, 2, 3], [0, 1, 2, 3]]> : tensor<2x4xi32>) : tensor<2x4xi32>
+    return
+  }
+
   // Plain i2/i4/ui2/ui4 arithmetic and bit ops (computed on the byte holders, wrapped to N bits):
   // add, subtract, multiply, divide, remainder, and, or, xor, not, negate, abs, sign, shifts.
   func.func public @test_narrow_arithmetic() {
