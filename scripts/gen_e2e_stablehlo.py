@@ -494,14 +494,28 @@ def total_order_key(values):
     return np.where(bits < 0, bits ^ 0x7FFFFFFF, bits)
 
 
+def weak_order_key(values):
+    """Keys that order floats as WEAKORDER does: every NaN equal, above +Inf
+    (no input is f64's largest finite value)."""
+    v = np.asarray(values, dtype=np.float64)
+    return np.where(np.isnan(v), np.inf,
+                    np.where(v == np.inf, np.finfo(np.float64).max, v))
+
+
 def gen_compare():
     funcs = []
     nan_neg = np.array([0xFFC00000], dtype=np.uint32).view(np.float32)[0]
+    nan_neg64 = np.array([0xFFF8000000000000], dtype=np.uint64).view(np.float64)[0]
     cases = [
         ("f32", "FLOAT", [1.0, 2.0, NAN, -0.0, INF, 3.0, -1.0],
          [2.0, 2.0, 1.0, 0.0, INF, NAN, -2.0]),
         ("f32", "TOTALORDER", [nan_neg, -INF, -0.0, 0.0, NAN, 1.0, NAN],
          [-INF, -0.0, 0.0, -0.0, NAN, NAN, -1.0]),
+        # Every NaN equal and above +Inf; -0 == +0.
+        ("f32", "WEAKORDER", [nan_neg, nan_neg, -INF, -0.0, 1.0, INF, INF, NAN, 2.5],
+         [nan_neg, NAN, INF, 0.0, 2.0, INF, nan_neg, INF, -3.0]),
+        ("f64", "WEAKORDER", [nan_neg64, NAN, -INF, 0.0, -1e300, INF],
+         [NAN, 1.0, -INF, -0.0, 1e300, nan_neg64]),
         ("f16", "FLOAT", [1.0, -2.0, 0.5, NAN], [1.0, 2.0, -0.5, 0.0]),
         ("bf16", "FLOAT", [1.0, -2.0, 0.5, 3.0], [1.0, 2.0, -0.5, 4.0]),
         ("f64", "FLOAT", [1.0, -2.0, NAN, 1e300], [1.0, 2.0, 0.0, -1e300]),
@@ -522,6 +536,8 @@ def gen_compare():
         rty = tensor_type(a.shape, "i1")
         if ctype == "TOTALORDER":
             ka, kb = total_order_key(a), total_order_key(b)
+        elif ctype == "WEAKORDER":
+            ka, kb = weak_order_key(a), weak_order_key(b)
         else:
             ka, kb = a, b
         for i, (direction, fn) in enumerate(DIRECTIONS):
@@ -1268,6 +1284,25 @@ def gen_convolution():
              % (vx, vw, t(x, "f32"), t(w, "f32"), t(expected, "f32")))
     f.expect(r, expected, "f32")
     funcs.append(f.text())
+
+    # dynamic_conv in its pretty form: the padding is its third operand (a
+    # constant), the window has no pad. Its own rng keeps the draws above.
+    drng = np.random.default_rng(41)
+    f = Func("test_dynamic_conv_pretty_form")
+    x = array(drng.integers(-3, 4, (1, 4, 5, 2)), "f32")
+    w = array(drng.integers(-2, 3, (3, 2, 2, 3)), "f32")
+    vx, vw = f.input(x, "f32"), f.input(w, "f32")
+    pad = [[2, 0], [1, 1]]
+    expected = array(conv_ref(x, w, [2, 1], pad, [1, 1], [1, 1], 1), "f32")
+    vp = f.op("stablehlo.constant %s : tensor<2x2xi64>"
+              % dense(np.array(pad, dtype=np.int64), "i64"))
+    r = f.op("stablehlo.dynamic_conv(%s, %s, %s) dim_numbers = %s, window = "
+             "{stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = "
+             "1 : i64} : (%s, %s, tensor<2x2xi64>) -> %s"
+             % (vx, vw, vp, CONV_NHWC_HWIO, t(x, "f32"), t(w, "f32"),
+                t(expected, "f32")))
+    f.expect(r, expected, "f32")
+    funcs.append(f.text(comment="dynamic_conv(%x, %w, %padding) in the pretty form."))
 
     # Same padding: small integers (every f16 sum is exact), then random f32
     # values. Each row draws x, then w.
@@ -2388,6 +2423,37 @@ def gen_check_forms():
            "{tolerance = 1.0e-06}" % x)
     funcs.append(f.text(comment="Off by 5e-5: within the default 1e-4 but not "
                         "the given tolerance 1e-6."))
+
+    # In f64, 5.0001 - 5.0 is 0.99999999999977e-4: within the default 1e-4,
+    # though the f32 nearest 1e-4 is below it (the check module takes f32
+    # tolerances, so the compiler rounds them up).
+    f = Func("test_almost_eq_f64_at_the_tolerance")
+    x = f.input(array([5.0, -2.0], "f64"), "f64")
+    y = f.input(array([5.0001, -2.0], "f64"), "f64")
+    f.line("check.expect_almost_eq %s, %s : tensor<2xf64>" % (x, y))
+    f.line("check.expect_almost_eq_const %s, dense<[5.0001, -2.0]> : tensor<2xf64>" % x)
+    f.line("check.expect_almost_eq_const %s, dense<[5.1, -2.0]> : tensor<2xf64> "
+           "{tolerance = 1.0e-01 : f64}" % x)
+    funcs.append(f.text(comment="Differences a hair under the tolerance (default "
+                        "1e-4, and 0.1) pass in f64."))
+
+    f = Func("fail_almost_eq_f64_past_the_tolerance")
+    x = f.input(array([5.0, -2.0], "f64"), "f64")
+    f.line("check.expect_almost_eq_const %s, dense<[5.000101, -2.0]> : tensor<2xf64>" % x)
+    funcs.append(f.text(comment="Off by 1.01e-4: past the default tolerance."))
+
+    # The check dialect's first spellings (older StableHLO interpreter tests).
+    f = Func("test_legacy_check_spellings")
+    x = f.input(a, "i32")
+    f.line("check.eq %s, %s : tensor<3xi32>" % (x, dense(a, "i32")))
+    fx = f.input(fa, "f32")
+    f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 5e-5, "f32")))
+    funcs.append(f.text(comment="check.eq and check.almost_eq: compare with a constant."))
+
+    f = Func("fail_legacy_almost_eq")
+    fx = f.input(fa, "f32")
+    f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 1e-3, "f32")))
+    funcs.append(f.text(comment="Off by 1e-3: past check.almost_eq's 1e-4."))
     return funcs
 
 
@@ -5353,6 +5419,62 @@ def gen_quant():
                         "convert wraps from integers, saturates from floats;\n"
                         "constants, reverse, maximum, compare."))
 
+    # iota of i2/i4/ui2/ui4 up to the largest value the type holds.
+    f = Func("test_narrow_iota")
+    for elem, shape, dim in (("i4", (8, 2), 0), ("ui4", (3, 16), 1), ("i2", (2, 3), 0),
+                             ("ui2", (2, 4), 1)):
+        ty = tensor_type(list(shape), elem)
+        r = f.op("stablehlo.iota dim = %d : %s" % (dim, ty))
+        back = f.op("stablehlo.convert %s : (%s) -> %s"
+                    % (r, ty, tensor_type(list(shape), "i32")))
+        want = np.indices(shape)[dim].astype(np.int32)
+        f.expect(back, want, "i32")
+    funcs.append(f.text(comment="iota of i2/i4/ui2/ui4 (counting up to the type's "
+                        "largest value)."))
+
+    # Elementwise arithmetic and bit ops on i2/i4/ui2/ui4: computed on the
+    # byte holders and wrapped back to N bits, so every result is the N-bit
+    # one modulo 2^N (sums and products that overflow included).
+    f = Func("test_narrow_arithmetic")
+    xs = np.array([7, -8, 5, -3, 0, 6, -1, 3, 2, -6], dtype=np.int32)
+    ys = np.array([3, -1, -7, 2, 5, -2, 1, 4, 7, 3], dtype=np.int32)
+    vx, vy = f.input(xs, "i32"), f.input(ys, "i32")
+    for elem, bits, unsigned in (("i4", 4, False), ("ui4", 4, True),
+                                 ("i2", 2, False), ("ui2", 2, True)):
+        def wrap(v, bits=bits, unsigned=unsigned):
+            v = np.asarray(v, dtype=np.int64) & ((1 << bits) - 1)
+            return v if unsigned else np.where(v >= 1 << (bits - 1), v - (1 << bits), v)
+        t = "tensor<10x%s>" % elem
+        x, y = wrap(xs), wrap(ys)
+        nx = f.op("stablehlo.convert %s : (tensor<10xi32>) -> %s" % (vx, t))
+        ny = f.op("stablehlo.convert %s : (tensor<10xi32>) -> %s" % (vy, t))
+        # Divisors: y where it is nonzero, else 1.
+        d = np.where(y == 0, 1, y)
+        nd = f.op("stablehlo.constant %s : %s" % (dense(d, "i32", splat_ok=False), t))
+        quot = np.sign(x) * np.sign(d) * (np.abs(x) // np.abs(d))
+        shift_ok = (y >= 0) & (y < bits)
+        ys_safe = np.where(shift_ok, y, 0)
+        cases = [("add", [nx, ny], x + y), ("subtract", [nx, ny], x - y),
+                 ("multiply", [nx, ny], x * y), ("and", [nx, ny], x & y),
+                 ("or", [nx, ny], x | y), ("xor", [nx, ny], x ^ y),
+                 ("not", [nx], ~x), ("negate", [nx], -x),
+                 ("divide", [nx, nd], quot), ("remainder", [nx, nd], x - d * quot),
+                 ("shift_left", [nx, ny], np.where(shift_ok, x << ys_safe, 0))]
+        if unsigned:
+            cases.append(("shift_right_logical", [nx, ny],
+                          np.where(shift_ok, x >> ys_safe, 0)))
+        else:
+            cases += [("abs", [nx], np.abs(x)), ("sign", [nx], np.sign(x)),
+                      ("shift_right_arithmetic", [nx, ny],
+                       np.where(shift_ok, x >> ys_safe, np.where(x < 0, -1, 0)))]
+        for name, args, want in cases:
+            r = f.op("stablehlo.%s %s : %s" % (name, ", ".join(args), t))
+            back = f.op("stablehlo.convert %s : (%s) -> tensor<10xi32>" % (r, t))
+            f.expect(back, wrap(want).astype(np.int32), "i32")
+    funcs.append(f.text(comment="Plain i2/i4/ui2/ui4 arithmetic and bit ops (computed on "
+                        "the byte holders, wrapped to N bits):\nadd, subtract, multiply, "
+                        "divide, remainder, and, or, xor, not, negate, abs, sign, shifts."))
+
     # dot_general on integers with zero points on both sides: batching dims,
     # a transposed rhs, per-axis rhs scales and zero points along a free and
     # along a batching dim, storage extremes (-128/127, zero points at the
@@ -6481,6 +6603,8 @@ COMPLEX_UNARY = [
     ("cosine", np.cos, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 1e-4 + 1e-4j]),
     ("tanh", np.tanh, [0j, 1 + 1j, -2 + 0.5j, 0.25 - 3j, 30 + 1j, -25 - 2j]),
     ("sign", c_sign, [0j, 3 + 4j, -2 + 0j, 1e-3 - 1e-3j, -5j]),
+    ("tan", np.tan, [0j, 1 + 1j, -2 + 0.5j, 1.5 + 2.5j, 3.5 + 4.5j, 1 + 30j, 0.25 - 25j]),
+    ("logistic", lambda z: 1 / (1 + np.exp(-z)), [0j, 1 + 2j, -2 + 0.5j, 0.25 - 3j, 5 - 1j]),
 ]
 
 COMPLEX_BINARY = [
@@ -7075,7 +7199,8 @@ FAMILIES = [
      "shifts past the width, wrapping abs/negate, integer power."),
     ("compare_select", gen_compare,
      "compare in every direction with FLOAT (NaN), TOTALORDER (-NaN, -0, +0,\n"
-     "NaN), SIGNED and UNSIGNED comparison types; select."),
+     "NaN), WEAKORDER (NaNs equal and above +Inf, -0 == +0), SIGNED and UNSIGNED\n"
+     "comparison types; select."),
     ("convert", gen_convert,
      "convert (saturating float->int, NaN->0, rounding to f16/bf16, wrapping\n"
      "int->int, to/from i1) and bitcast_convert."),

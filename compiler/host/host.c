@@ -1,5 +1,6 @@
 #include "compiler/host/host.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -357,6 +358,14 @@ static bool grtc_host_grow(grtc_host_emitter_t* e, void** items, uint32_t* capac
   }
   *capacity = grown;
   return true;
+}
+
+// The smallest f32 not below |value| (>= 0): a tolerance narrowed to f32
+// for the check module never becomes tighter than the one asked for.
+static float grtc_host_f32_at_least(double value) {
+  float narrowed = (float)value;
+  if ((double)narrowed < value) narrowed = nextafterf(narrowed, INFINITY);
+  return narrowed;
 }
 
 // A constant defined once, in the function's entry block (after the
@@ -1021,7 +1030,10 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
                        GRTC_HOST_V(rhs), GRTC_HOST_V(grtc_host_i64(e, op->attrs.max_ulp)),
                        GRTC_HOST_V(grtc_host_i64(e, op->attrs.min_ulp)));
       } else {
-        float atol = (float)op->attrs.atol, rtol = (float)op->attrs.rtol;
+        // The check module takes f32 tolerances: round each up, so a
+        // tolerance of 1e-4 still admits a difference of 0.99999...e-4.
+        float atol = grtc_host_f32_at_least(op->attrs.atol);
+        float rtol = grtc_host_f32_at_least(op->attrs.rtol);
         uint32_t atol_bits, rtol_bits;
         memcpy(&atol_bits, &atol, 4);
         memcpy(&rtol_bits, &rtol, 4);

@@ -258,6 +258,13 @@ bool grtc_attr_compare_type(const grtc_attribute_t* attr, grtc_compare_type_t* o
   return true;
 }
 
+bool grtc_attr_compare_type_is_weak_order(const grtc_attribute_t* attr) {
+  static const char* const words[] = {"WEAKORDER"};
+  int value = 0;
+  grtc_attr_error_t error;
+  return attr && grtc_attr_enum(attr, "comparison_type", words, 1, &value, &error);
+}
+
 //===----------------------------------------------------------------------===//
 // Dimension-number structs: #stablehlo.NAME<key = value, ...>
 //===----------------------------------------------------------------------===//

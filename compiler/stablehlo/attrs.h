@@ -49,6 +49,10 @@ bool grtc_attr_compare_direction(const grtc_attribute_t* attr,
                                  grtc_attr_error_t* error);
 bool grtc_attr_compare_type(const grtc_attribute_t* attr,
                             grtc_compare_type_t* out, grtc_attr_error_t* error);
+// Whether |attr| is #stablehlo<comparison_type WEAKORDER> (floats ordered
+// with every NaN equal to every other and above +Inf, and -0 == +0), which
+// the importer builds from FLOAT compares; grtc_attr_compare_type refuses it.
+bool grtc_attr_compare_type_is_weak_order(const grtc_attribute_t* attr);
 
 bool grtc_attr_dot_dims(grtc_tmodule_t* module, const grtc_attribute_t* attr,
                         grtc_dot_dims_t* out, grtc_attr_error_t* error);

@@ -176,6 +176,19 @@ static grtc_complex_t grtc_complex_tanh(grtc_chlo_math_t* m, grtc_complex_t z) {
                            SELECT(large, MUL(C(a, 0.0), b), im));
 }
 
+// tan(z) = -i tanh(iz): with tanh(-b + ai) = (u, v), tan(a + bi) = (v, -u).
+static grtc_complex_t grtc_complex_tan(grtc_chlo_math_t* m, grtc_complex_t z) {
+  grtc_complex_t t = grtc_complex_tanh(m, grtc_complex_make(NEG(z.im), z.re));
+  return grtc_complex_make(t.im, NEG(t.re));
+}
+
+// logistic(z) = 1 / (1 + exp(-z)).
+static grtc_complex_t grtc_complex_logistic(grtc_chlo_math_t* m, grtc_complex_t z) {
+  grtc_complex_t e = grtc_complex_exp(m, grtc_complex_make(NEG(z.re), NEG(z.im)));
+  grtc_complex_t one = grtc_complex_make(C(z.re, 1.0), C(z.re, 0.0));
+  return grtc_complex_div(m, one, grtc_complex_make(ADD(e.re, C(z.re, 1.0)), e.im));
+}
+
 // z / |z|, and 0 (of z's signs) for 0; NaN stays NaN.
 static grtc_complex_t grtc_complex_sign(grtc_chlo_math_t* m, grtc_complex_t z) {
   grtc_tvalue_t* h = grtc_complex_abs(m, z);
@@ -208,6 +221,7 @@ static const struct {
     {GRTC_TOP_SQRT, 1},        {GRTC_TOP_RSQRT, 1},    {GRTC_TOP_SINE, 1},
     {GRTC_TOP_COSINE, 1},      {GRTC_TOP_TANH, 1},     {GRTC_TOP_SIGN, 1},
     {GRTC_TOP_EXPONENTIAL_MINUS_ONE, 1},                {GRTC_TOP_LOG_PLUS_ONE, 1},
+    {GRTC_TOP_TAN, 1},         {GRTC_TOP_LOGISTIC, 1},
 };
 
 bool grtc_complex_handles(grtc_top_kind_t kind, uint32_t* out_arity) {
@@ -261,6 +275,10 @@ grtc_complex_t grtc_complex_elementwise(grtc_chlo_math_t* m, grtc_top_kind_t kin
       return grtc_complex_tanh(m, x);
     case GRTC_TOP_SIGN:
       return grtc_complex_sign(m, x);
+    case GRTC_TOP_TAN:
+      return grtc_complex_tan(m, x);
+    case GRTC_TOP_LOGISTIC:
+      return grtc_complex_logistic(m, x);
     default:
       if (grt_status_is_ok(m->status)) {
         m->status = grt_make_status(GRT_STATUS_INTERNAL, "no complex form of '%s'",

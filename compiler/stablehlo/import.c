@@ -421,6 +421,11 @@ static const grtc_import_op_t grtc_import_ops[] = {
      GRTC_IMPORT_SET_DIMENSION_SIZE},
     {"check.expect_eq_const", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
     {"check.expect_almost_eq_const", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
+    // The check dialect's first spellings, in older StableHLO interpreter
+    // tests: check.eq / check.almost_eq %x, dense<...> : T compare with a
+    // constant.
+    {"check.eq", GRTC_TOP_CHECK_EQ, GRTC_IMPORT_CHECK_CONST},
+    {"check.almost_eq", GRTC_TOP_CHECK_ALMOST_EQ, GRTC_IMPORT_CHECK_CONST},
     {"arith.constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLAIN},
     {"arith.addf", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
     {"arith.addi", GRTC_TOP_ADD, GRTC_IMPORT_PLAIN},
@@ -2098,9 +2103,51 @@ static grt_status_t grtc_import_quant_dot(grtc_import_t* ctx, const grtc_operati
   return grtc_import_map(ctx, &op->results[0], q);
 }
 
+// Whether |op| (of |kind|) is elementwise integer arithmetic whose result on
+// i2/i4 values held one per byte (sign-extended for iN, zero-extended for
+// uiN) wraps to the N-bit result: every operand and the result of one
+// narrow type. Shifts right only keep the holder's extension (arithmetic
+// for iN, logical for uiN); popcnt and count_leading_zeros count the
+// holder's padding bits and are not among them.
+static bool grtc_import_narrow_holder_op(grtc_top_kind_t kind, const grtc_operation_t* op) {
+  bool is_unsigned = false;
+  if (op->result_count != 1 || op->operand_count == 0 ||
+      !grtc_narrow_int_bits(op->results[0].type, &is_unsigned)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (!grtc_type_equal(op->operands[i]->type, op->results[0].type)) return false;
+  }
+  switch (kind) {
+    case GRTC_TOP_ADD:
+    case GRTC_TOP_SUBTRACT:
+    case GRTC_TOP_MULTIPLY:
+    case GRTC_TOP_DIVIDE:
+    case GRTC_TOP_REMAINDER:
+    case GRTC_TOP_POWER:
+    case GRTC_TOP_AND:
+    case GRTC_TOP_OR:
+    case GRTC_TOP_XOR:
+    case GRTC_TOP_NOT:
+    case GRTC_TOP_NEGATE:
+    case GRTC_TOP_ABS:
+    case GRTC_TOP_SIGN:
+    case GRTC_TOP_SHIFT_LEFT:
+      return true;
+    case GRTC_TOP_SHIFT_RIGHT_ARITHMETIC:
+      return !is_unsigned;
+    case GRTC_TOP_SHIFT_RIGHT_LOGICAL:
+      return is_unsigned;
+    default:
+      return false;
+  }
+}
+
 // Plain i2/i4 tensors (held one per byte): ops that create, move, compare
 // or pick values work on the holder as they are; convert to iN wraps (from
-// integers) or saturates (from floats) to N bits; arithmetic is refused.
+// integers) or saturates (from floats) to N bits; elementwise arithmetic
+// runs on the holders and wraps (grtc_import_narrow_holder_op); iota runs
+// on them while its indices fit; the rest is refused.
 static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_t* op,
                                        grtc_top_kind_t kind, grtc_tvalue_t* const* operands,
                                        const grtc_ttype_t* results, grtc_tblock_t* block,
@@ -2147,6 +2194,35 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
     if (to.count) to_unsigned = !to.storage_signed;
     if (from_bits == to_bits && from_unsigned == to_unsigned) return grt_ok_status();
   }
+  if (kind == GRTC_TOP_IOTA && op->result_count == 1) {
+    // The holder's iota is exact while the largest index fits in N bits.
+    bool is_unsigned = false;
+    uint32_t bits = grtc_narrow_int_bits(op->results[0].type, &is_unsigned);
+    int64_t dim = 0;
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iota_dimension", true, &dim));
+    int64_t count = INT64_C(1) << (is_unsigned ? bits : bits - 1);
+    if (dim >= 0 && (uint32_t)dim < results[0].rank && results[0].dims[dim] >= 0 &&
+        results[0].dims[dim] <= count) {
+      return grt_ok_status();
+    }
+    return grtc_import_types_error(ctx, op, "on i2/i4 tensors counts to at most %lld "
+                                   "along its dimension (the largest value the type "
+                                   "holds)", (long long)(count - 1));
+  }
+  if (grtc_import_narrow_holder_op(kind, op)) {
+    // Elementwise arithmetic and bit ops: on the holders, wrapped back to N
+    // bits (their results agree with N-bit arithmetic modulo 2^N).
+    bool is_unsigned = false;
+    uint32_t bits = grtc_narrow_int_bits(op->results[0].type, &is_unsigned);
+    grtc_import_chlo_place_t place = {ctx, op};
+    grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+    grtc_chlo_math_t m = {&builder, grt_ok_status()};
+    grtc_tvalue_t* x = grtc_chlo_make(&m, kind, operands, op->operand_count, &results[0]);
+    x = grtc_narrow_wrap(&m, x, bits, is_unsigned);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    *out_done = true;
+    return grtc_import_map(ctx, &op->results[0], x);
+  }
   if (role == GRTC_ROLE_S || role == GRTC_ROLE_C || role == GRTC_ROLE_H ||
       kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_GATHER || kind == GRTC_TOP_SELECT ||
       kind == GRTC_TOP_COMPARE || kind == GRTC_TOP_MAXIMUM || kind == GRTC_TOP_MINIMUM ||
@@ -2155,8 +2231,52 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
   }
   return grtc_import_types_error(ctx, op, "on i2/i4 tensors is not supported (they "
                                  "take constants, convert, compare, select, maximum, "
-                                 "minimum, clamp, ops that move values and "
-                                 "bitcast_convert to the same width and signedness)");
+                                 "minimum, clamp, elementwise arithmetic and bit ops "
+                                 "other than popcnt, count_leading_zeros and the "
+                                 "shift right that would lose the sign, ops that move "
+                                 "values and bitcast_convert to the same width and "
+                                 "signedness)");
+}
+
+// compare with comparison_type WEAKORDER, built from FLOAT compares: every
+// NaN equals every other NaN and lies above every number (+Inf included);
+// -0 and +0 are equal, as in a FLOAT compare.
+static grt_status_t grtc_import_compare_weak_order(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_tvalue_t* const* operands,
+                                                   grtc_tblock_t* block) {
+  const grtc_attribute_t* attr = NULL;
+  grtc_attr_error_t error;
+  grtc_compare_direction_t direction;
+  GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "comparison_direction", &attr));
+  GRTC_IMPORT_CHECK(ctx, op, grtc_attr_compare_direction(attr, &direction, &error), error);
+  grtc_tvalue_t* x = operands[0];
+  grtc_tvalue_t* y = operands[1];
+  if (!grtc_elem_is_float(x->type.elem)) {
+    return grtc_import_types_error(ctx, op, "with comparison_type WEAKORDER takes "
+                                   "f16, bf16, f32 or f64 operands");
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* x_nan = grtc_chlo_compare(&m, GRTC_CMP_NE, x, x);
+  grtc_tvalue_t* y_nan = grtc_chlo_compare(&m, GRTC_CMP_NE, y, y);
+  grtc_tvalue_t* numbers = grtc_chlo_compare(&m, direction, x, y);
+  // What |direction| says of x == y (both NaN), x > y (only x NaN) and
+  // x < y (only y NaN).
+  bool holds_equal = direction == GRTC_CMP_EQ || direction == GRTC_CMP_LE ||
+                     direction == GRTC_CMP_GE;
+  bool holds_greater = direction == GRTC_CMP_NE || direction == GRTC_CMP_GT ||
+                       direction == GRTC_CMP_GE;
+  bool holds_less = direction == GRTC_CMP_NE || direction == GRTC_CMP_LT ||
+                    direction == GRTC_CMP_LE;
+  grtc_tvalue_t* equal = grtc_quant_int_splat(&m, x_nan, holds_equal);
+  grtc_tvalue_t* greater = grtc_quant_int_splat(&m, x_nan, holds_greater);
+  grtc_tvalue_t* less = grtc_quant_int_splat(&m, x_nan, holds_less);
+  grtc_tvalue_t* r = grtc_chlo_select(&m, x_nan, grtc_chlo_select(&m, y_nan, equal, greater),
+                                      grtc_chlo_select(&m, y_nan, less, numbers));
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  return grtc_import_map(ctx, &op->results[0], r);
 }
 
 // bitcast_convert between an i1 tensor and a wider element type
@@ -2688,6 +2808,7 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "func.return", "func.call", "stablehlo.constant", "arith.constant",
       "util.unfoldable_constant", "check.expect_eq", "check.expect_almost_eq",
       "check.expect_eq_const", "check.expect_almost_eq_const", "check.expect_close",
+      "check.eq", "check.almost_eq",
       "stablehlo.custom_call", "stablehlo.optimization_barrier",
       "util.optimization_barrier", "stablehlo.while", "stablehlo.if", "stablehlo.case",
       "stablehlo.return", "tensor.empty", "stablehlo.tuple",
@@ -3302,6 +3423,11 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
                                    (results[0].elem == GRTC_ELEM_I1)) {
     return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
+  }
+  if (!is_chlo && entry.kind == GRTC_TOP_COMPARE && op->operand_count == 2 &&
+      op->result_count == 1 &&
+      grtc_attr_compare_type_is_weak_order(grtc_operation_attribute(op, "compare_type"))) {
+    return grtc_import_compare_weak_order(ctx, op, operands, block);
   }
   if (grtc_import_is_narrow(op)) {
     bool done = false;

@@ -1148,11 +1148,17 @@ static grt_status_t grtc_shlo_parse_convolution(grtc_parser_t* parser,
                                                 grtc_op_state_t* state) {
   GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN,
                                          "to open the convolution operands"));
-  for (int i = 0; i < 2; ++i) {
+  // convolution(%input, %kernel); dynamic_conv(%input, %kernel, %padding)
+  // (|syntax->data| set).
+  static const char* const between[2] = {"between the input and the kernel",
+                                         "between the kernel and the padding"};
+  int count = syntax->data != NULL ? 3 : 2;
+  for (int i = 0; i < count; ++i) {
     GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
-    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, i ? GRTC_TOKEN_RPAREN : GRTC_TOKEN_COMMA,
-                                           i ? "to close the convolution operands"
-                                             : "between the input and the kernel"));
+    bool last = i == count - 1;
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, last ? GRTC_TOKEN_RPAREN : GRTC_TOKEN_COMMA,
+                                           last ? "to close the convolution operands"
+                                                : between[i]));
   }
   bool found = false;
   GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "dim_numbers", &found));
@@ -1517,6 +1523,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"cf.br", NULL, grtc_shlo_parse_cf_branch, NULL, NULL},
     {"cf.cond_br", NULL, grtc_shlo_parse_cf_branch, "conditional", NULL},
     {"stablehlo.convolution", NULL, grtc_shlo_parse_convolution, NULL, NULL},
+    {"stablehlo.dynamic_conv", NULL, grtc_shlo_parse_convolution, "padding", NULL},
     {"stablehlo.custom_call", NULL, grtc_shlo_parse_custom_call, NULL, NULL},
     {"stablehlo.composite", NULL, grtc_shlo_parse_composite, NULL, NULL},
     {"stablehlo.get_tuple_element", NULL, grtc_shlo_parse_get_tuple_element, NULL, NULL},
@@ -1567,6 +1574,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.expect_almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_almost_eq_const", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_close", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    {"check.eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    {"check.almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},

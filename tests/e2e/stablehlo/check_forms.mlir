@@ -203,4 +203,37 @@ module @e2e_check_forms {
     check.expect_almost_eq_const %0, dense<[1.00005, 2.0]> : tensor<2xf32> {tolerance = 1.0e-06}
     return
   }
+
+  // Differences a hair under the tolerance (default 1e-4, and 0.1) pass in f64.
+  func.func public @test_almost_eq_f64_at_the_tolerance() {
+    %0 = util.unfoldable_constant dense<[5.0e+00, -2.0e+00]> : tensor<2xf64>
+    %1 = util.unfoldable_constant dense<[5.0001e+00, -2.0e+00]> : tensor<2xf64>
+    check.expect_almost_eq %0, %1 : tensor<2xf64>
+    check.expect_almost_eq_const %0, dense<[5.0001, -2.0]> : tensor<2xf64>
+    check.expect_almost_eq_const %0, dense<[5.1, -2.0]> : tensor<2xf64> {tolerance = 1.0e-01 : f64}
+    return
+  }
+
+  // Off by 1.01e-4: past the default tolerance.
+  func.func public @fail_almost_eq_f64_past_the_tolerance() {
+    %0 = util.unfoldable_constant dense<[5.0e+00, -2.0e+00]> : tensor<2xf64>
+    check.expect_almost_eq_const %0, dense<[5.000101, -2.0]> : tensor<2xf64>
+    return
+  }
+
+  // check.eq and check.almost_eq: compare with a constant.
+  func.func public @test_legacy_check_spellings() {
+    %0 = util.unfoldable_constant dense<[1, 2, 3]> : tensor<3xi32>
+    check.eq %0, dense<[1, 2, 3]> : tensor<3xi32>
+    %1 = util.unfoldable_constant dense<[5.0e-01, 1.5e+00, -2.0e+00]> : tensor<3xf32>
+    check.almost_eq %1, dense<[5.0005e-01, 1.50005e+00, -1.99995e+00]> : tensor<3xf32>
+    return
+  }
+
+  // Off by 1e-3: past check.almost_eq's 1e-4.
+  func.func public @fail_legacy_almost_eq() {
+    %0 = util.unfoldable_constant dense<[5.0e-01, 1.5e+00, -2.0e+00]> : tensor<3xf32>
+    check.almost_eq %0, dense<[5.01e-01, 1.501e+00, -1.999e+00]> : tensor<3xf32>
+    return
+  }
 }

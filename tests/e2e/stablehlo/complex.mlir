@@ -40,26 +40,32 @@ module @e2e_complex {
     %20 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f32>>
     %21 = "stablehlo.sign"(%20) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
     check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.0e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.0710677e-01, -7.0710677e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %22 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %23 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %24 = stablehlo.add %22, %23 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%24, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %25 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %26 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %27 = stablehlo.subtract %25, %26 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%27, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
-    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
-    %30 = stablehlo.multiply %28, %29 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%30, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
-    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
-    %33 = stablehlo.divide %31, %32 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%33, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %34 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
-    %35 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
-    %36 = "stablehlo.power"(%34, %35) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-    check.expect_almost_eq_const(%36, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
+    %22 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (1.5e+00, 2.5e+00), (3.5e+00, 4.5e+00), (1.0e+00, 3.0e+01), (2.5e-01, -2.5e+01)]> : tensor<7xcomplex<f32>>
+    %23 = stablehlo.tan %22 : tensor<7xcomplex<f32>>
+    check.expect_almost_eq_const(%23, dense<[(0.0e+00, 0.0e+00), (2.717526e-01, 1.0839233e+00), (8.508781e-01, 1.3212866e+00), (1.9273435e-03, 1.0134288e+00), (1.62127e-04, 9.998139e-01), (1.5924546e-26, 1.0e+00), (1.8493839e-22, -1.0e+00)]> : tensor<7xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<7xcomplex<f32>>
+    %24 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (5.0e+00, -1.0e+00)]> : tensor<5xcomplex<f32>>
+    %25 = stablehlo.logistic %24 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%25, dense<[(5.0e-01, 0.0e+00), (1.0214154e+00, 4.0343872e-01), (1.0915585e-01, 5.1664703e-02), (3.5493557e+00, -1.7035002e+00), (9.963409e-01, -5.6285495e-03)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %26 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %27 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %28 = stablehlo.add %26, %27 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%28, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %29 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %30 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %31 = stablehlo.subtract %29, %30 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%31, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %32 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
+    %33 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
+    %34 = stablehlo.multiply %32, %33 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%34, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %35 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %36 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
+    %37 = stablehlo.divide %35, %36 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%37, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %38 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
+    %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
+    %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
     return
   }
 
@@ -248,26 +254,32 @@ module @e2e_complex {
     %20 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f64>>
     %21 = "stablehlo.sign"(%20) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
     check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.000000000000001e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.071067811865475e-01, -7.071067811865475e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %22 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %23 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %24 = stablehlo.add %22, %23 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%24, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %25 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %26 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %27 = stablehlo.subtract %25, %26 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%27, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
-    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
-    %30 = stablehlo.multiply %28, %29 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%30, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
-    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
-    %33 = stablehlo.divide %31, %32 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%33, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %34 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
-    %35 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
-    %36 = "stablehlo.power"(%34, %35) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
-    check.expect_almost_eq_const(%36, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
+    %22 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (1.5e+00, 2.5e+00), (3.5e+00, 4.5e+00), (1.0e+00, 3.0e+01), (2.5e-01, -2.5e+01)]> : tensor<7xcomplex<f64>>
+    %23 = stablehlo.tan %22 : tensor<7xcomplex<f64>>
+    check.expect_almost_eq_const(%23, dense<[(0.0e+00, 0.0e+00), (2.717525853195118e-01, 1.0839233273386946e+00), (8.508781211449378e-01, 1.3212865837711916e+00), (1.9273435237456358e-03, 1.0134287782038933e+00), (1.621270041559061e-04, 9.998139263080507e-01), (1.5924545408982667e-26, 1.0e+00), (1.8493838693857517e-22, -1.0e+00)]> : tensor<7xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<7xcomplex<f64>>
+    %24 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (5.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>
+    %25 = stablehlo.logistic %24 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%25, dense<[(5.0e-01, 0.0e+00), (1.0214153641721806e+00, 4.0343870608154253e-01), (1.0915584645427026e-01, 5.166470383545818e-02), (3.549355837550805e+00, -1.7035001531590321e+00), (9.963408801523185e-01, -5.628549573125973e-03)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %26 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %27 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %28 = stablehlo.add %26, %27 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%28, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %29 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %30 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %31 = stablehlo.subtract %29, %30 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%31, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %32 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
+    %33 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
+    %34 = stablehlo.multiply %32, %33 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%34, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %35 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %36 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
+    %37 = stablehlo.divide %35, %36 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%37, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %38 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
+    %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
+    %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
     return
   }
 

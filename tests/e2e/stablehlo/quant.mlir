@@ -329,6 +329,199 @@ module @e2e_quant {
     return
   }
 
+  // iota of i2/i4/ui2/ui4 (counting up to the type's largest value).
+  func.func public @test_narrow_iota() {
+    %0 = stablehlo.iota dim = 0 : tensor<8x2xi4>
+    %1 = stablehlo.convert %0 : (tensor<8x2xi4>) -> tensor<8x2xi32>
+    check.expect_eq_const(%1, dense<[[0, 0], [1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7]]> : tensor<8x2xi32>) : tensor<8x2xi32>
+    %2 = stablehlo.iota dim = 1 : tensor<3x16xui4>
+    %3 = stablehlo.convert %2 : (tensor<3x16xui4>) -> tensor<3x16xi32>
+    check.expect_eq_const(%3, dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<3x16xi32>) : tensor<3x16xi32>
+    %4 = stablehlo.iota dim = 0 : tensor<2x3xi2>
+    %5 = stablehlo.convert %4 : (tensor<2x3xi2>) -> tensor<2x3xi32>
+    check.expect_eq_const(%5, dense<[[0, 0, 0], [1, 1, 1]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+    %6 = stablehlo.iota dim = 1 : tensor<2x4xui2>
+    %7 = stablehlo.convert %6 : (tensor<2x4xui2>) -> tensor<2x4xi32>
+    check.expect_eq_const(%7, dense<[[0, 1, 2, 3], [0, 1, 2, 3]]> : tensor<2x4xi32>) : tensor<2x4xi32>
+    return
+  }
+
+  // Plain i2/i4/ui2/ui4 arithmetic and bit ops (computed on the byte holders, wrapped to N bits):
+  // add, subtract, multiply, divide, remainder, and, or, xor, not, negate, abs, sign, shifts.
+  func.func public @test_narrow_arithmetic() {
+    %0 = util.unfoldable_constant dense<[7, -8, 5, -3, 0, 6, -1, 3, 2, -6]> : tensor<10xi32>
+    %1 = util.unfoldable_constant dense<[3, -1, -7, 2, 5, -2, 1, 4, 7, 3]> : tensor<10xi32>
+    %2 = stablehlo.convert %0 : (tensor<10xi32>) -> tensor<10xi4>
+    %3 = stablehlo.convert %1 : (tensor<10xi32>) -> tensor<10xi4>
+    %4 = stablehlo.constant dense<[3, -1, -7, 2, 5, -2, 1, 4, 7, 3]> : tensor<10xi4>
+    %5 = stablehlo.add %2, %3 : tensor<10xi4>
+    %6 = stablehlo.convert %5 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%6, dense<[-6, 7, -2, -1, 5, 4, 0, 7, -7, -3]> : tensor<10xi32>) : tensor<10xi32>
+    %7 = stablehlo.subtract %2, %3 : tensor<10xi4>
+    %8 = stablehlo.convert %7 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%8, dense<[4, -7, -4, -5, -5, -8, -2, -1, -5, 7]> : tensor<10xi32>) : tensor<10xi32>
+    %9 = stablehlo.multiply %2, %3 : tensor<10xi4>
+    %10 = stablehlo.convert %9 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%10, dense<[5, -8, -3, -6, 0, 4, -1, -4, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %11 = stablehlo.and %2, %3 : tensor<10xi4>
+    %12 = stablehlo.convert %11 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%12, dense<[3, -8, 1, 0, 0, 6, 1, 0, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %13 = stablehlo.or %2, %3 : tensor<10xi4>
+    %14 = stablehlo.convert %13 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%14, dense<[7, -1, -3, -1, 5, -2, -1, 7, 7, -5]> : tensor<10xi32>) : tensor<10xi32>
+    %15 = stablehlo.xor %2, %3 : tensor<10xi4>
+    %16 = stablehlo.convert %15 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%16, dense<[4, 7, -4, -1, 5, -8, -2, 7, 5, -7]> : tensor<10xi32>) : tensor<10xi32>
+    %17 = stablehlo.not %2 : tensor<10xi4>
+    %18 = stablehlo.convert %17 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%18, dense<[-8, 7, -6, 2, -1, -7, 0, -4, -3, 5]> : tensor<10xi32>) : tensor<10xi32>
+    %19 = stablehlo.negate %2 : tensor<10xi4>
+    %20 = stablehlo.convert %19 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%20, dense<[-7, -8, -5, 3, 0, -6, 1, -3, -2, 6]> : tensor<10xi32>) : tensor<10xi32>
+    %21 = stablehlo.divide %2, %4 : tensor<10xi4>
+    %22 = stablehlo.convert %21 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%22, dense<[2, -8, 0, -1, 0, -3, -1, 0, 0, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %23 = stablehlo.remainder %2, %4 : tensor<10xi4>
+    %24 = stablehlo.convert %23 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%24, dense<[1, 0, 5, -1, 0, 0, 0, 3, 2, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %25 = stablehlo.shift_left %2, %3 : tensor<10xi4>
+    %26 = stablehlo.convert %25 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%26, dense<[-8, 0, 0, 4, 0, 0, -2, 0, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %27 = stablehlo.abs %2 : tensor<10xi4>
+    %28 = stablehlo.convert %27 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%28, dense<[7, -8, 5, 3, 0, 6, 1, 3, 2, 6]> : tensor<10xi32>) : tensor<10xi32>
+    %29 = stablehlo.sign %2 : tensor<10xi4>
+    %30 = stablehlo.convert %29 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%30, dense<[1, -1, 1, -1, 0, 1, -1, 1, 1, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %31 = stablehlo.shift_right_arithmetic %2, %3 : tensor<10xi4>
+    %32 = stablehlo.convert %31 : (tensor<10xi4>) -> tensor<10xi32>
+    check.expect_eq_const(%32, dense<[0, -1, 0, -1, 0, 0, -1, 0, 0, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %33 = stablehlo.convert %0 : (tensor<10xi32>) -> tensor<10xui4>
+    %34 = stablehlo.convert %1 : (tensor<10xi32>) -> tensor<10xui4>
+    %35 = stablehlo.constant dense<[3, 15, 9, 2, 5, 14, 1, 4, 7, 3]> : tensor<10xui4>
+    %36 = stablehlo.add %33, %34 : tensor<10xui4>
+    %37 = stablehlo.convert %36 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%37, dense<[10, 7, 14, 15, 5, 4, 0, 7, 9, 13]> : tensor<10xi32>) : tensor<10xi32>
+    %38 = stablehlo.subtract %33, %34 : tensor<10xui4>
+    %39 = stablehlo.convert %38 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%39, dense<[4, 9, 12, 11, 11, 8, 14, 15, 11, 7]> : tensor<10xi32>) : tensor<10xi32>
+    %40 = stablehlo.multiply %33, %34 : tensor<10xui4>
+    %41 = stablehlo.convert %40 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%41, dense<[5, 8, 13, 10, 0, 4, 15, 12, 14, 14]> : tensor<10xi32>) : tensor<10xi32>
+    %42 = stablehlo.and %33, %34 : tensor<10xui4>
+    %43 = stablehlo.convert %42 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%43, dense<[3, 8, 1, 0, 0, 6, 1, 0, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %44 = stablehlo.or %33, %34 : tensor<10xui4>
+    %45 = stablehlo.convert %44 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%45, dense<[7, 15, 13, 15, 5, 14, 15, 7, 7, 11]> : tensor<10xi32>) : tensor<10xi32>
+    %46 = stablehlo.xor %33, %34 : tensor<10xui4>
+    %47 = stablehlo.convert %46 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%47, dense<[4, 7, 12, 15, 5, 8, 14, 7, 5, 9]> : tensor<10xi32>) : tensor<10xi32>
+    %48 = stablehlo.not %33 : tensor<10xui4>
+    %49 = stablehlo.convert %48 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%49, dense<[8, 7, 10, 2, 15, 9, 0, 12, 13, 5]> : tensor<10xi32>) : tensor<10xi32>
+    %50 = stablehlo.negate %33 : tensor<10xui4>
+    %51 = stablehlo.convert %50 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%51, dense<[9, 8, 11, 3, 0, 10, 1, 13, 14, 6]> : tensor<10xi32>) : tensor<10xi32>
+    %52 = stablehlo.divide %33, %35 : tensor<10xui4>
+    %53 = stablehlo.convert %52 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%53, dense<[2, 0, 0, 6, 0, 0, 15, 0, 0, 3]> : tensor<10xi32>) : tensor<10xi32>
+    %54 = stablehlo.remainder %33, %35 : tensor<10xui4>
+    %55 = stablehlo.convert %54 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%55, dense<[1, 8, 5, 1, 0, 6, 0, 3, 2, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %56 = stablehlo.shift_left %33, %34 : tensor<10xui4>
+    %57 = stablehlo.convert %56 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%57, dense<[8, 0, 0, 4, 0, 0, 14, 0, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %58 = stablehlo.shift_right_logical %33, %34 : tensor<10xui4>
+    %59 = stablehlo.convert %58 : (tensor<10xui4>) -> tensor<10xi32>
+    check.expect_eq_const(%59, dense<[0, 0, 0, 3, 0, 0, 7, 0, 0, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %60 = stablehlo.convert %0 : (tensor<10xi32>) -> tensor<10xi2>
+    %61 = stablehlo.convert %1 : (tensor<10xi32>) -> tensor<10xi2>
+    %62 = stablehlo.constant dense<[-1, -1, 1, -2, 1, -2, 1, 1, -1, -1]> : tensor<10xi2>
+    %63 = stablehlo.add %60, %61 : tensor<10xi2>
+    %64 = stablehlo.convert %63 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%64, dense<[-2, -1, -2, -1, 1, 0, 0, -1, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %65 = stablehlo.subtract %60, %61 : tensor<10xi2>
+    %66 = stablehlo.convert %65 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%66, dense<[0, 1, 0, -1, -1, 0, -2, -1, -1, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %67 = stablehlo.multiply %60, %61 : tensor<10xi2>
+    %68 = stablehlo.convert %67 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%68, dense<[1, 0, 1, -2, 0, 0, -1, 0, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %69 = stablehlo.and %60, %61 : tensor<10xi2>
+    %70 = stablehlo.convert %69 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%70, dense<[-1, 0, 1, 0, 0, -2, 1, 0, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %71 = stablehlo.or %60, %61 : tensor<10xi2>
+    %72 = stablehlo.convert %71 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%72, dense<[-1, -1, 1, -1, 1, -2, -1, -1, -1, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %73 = stablehlo.xor %60, %61 : tensor<10xi2>
+    %74 = stablehlo.convert %73 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%74, dense<[0, -1, 0, -1, 1, 0, -2, -1, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %75 = stablehlo.not %60 : tensor<10xi2>
+    %76 = stablehlo.convert %75 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%76, dense<[0, -1, -2, -2, -1, 1, 0, 0, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %77 = stablehlo.negate %60 : tensor<10xi2>
+    %78 = stablehlo.convert %77 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%78, dense<[1, 0, -1, -1, 0, -2, 1, 1, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %79 = stablehlo.divide %60, %62 : tensor<10xi2>
+    %80 = stablehlo.convert %79 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%80, dense<[1, 0, 1, 0, 0, 1, -1, -1, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %81 = stablehlo.remainder %60, %62 : tensor<10xi2>
+    %82 = stablehlo.convert %81 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%82, dense<[0, 0, 0, 1, 0, 0, 0, 0, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %83 = stablehlo.shift_left %60, %61 : tensor<10xi2>
+    %84 = stablehlo.convert %83 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%84, dense<[0, 0, -2, 0, 0, 0, -2, -1, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %85 = stablehlo.abs %60 : tensor<10xi2>
+    %86 = stablehlo.convert %85 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%86, dense<[1, 0, 1, 1, 0, -2, 1, 1, -2, -2]> : tensor<10xi32>) : tensor<10xi32>
+    %87 = stablehlo.sign %60 : tensor<10xi2>
+    %88 = stablehlo.convert %87 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%88, dense<[-1, 0, 1, 1, 0, -1, -1, -1, -1, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %89 = stablehlo.shift_right_arithmetic %60, %61 : tensor<10xi2>
+    %90 = stablehlo.convert %89 : (tensor<10xi2>) -> tensor<10xi32>
+    check.expect_eq_const(%90, dense<[-1, 0, 0, 0, 0, -1, -1, -1, -1, -1]> : tensor<10xi32>) : tensor<10xi32>
+    %91 = stablehlo.convert %0 : (tensor<10xi32>) -> tensor<10xui2>
+    %92 = stablehlo.convert %1 : (tensor<10xi32>) -> tensor<10xui2>
+    %93 = stablehlo.constant dense<[3, 3, 1, 2, 1, 2, 1, 1, 3, 3]> : tensor<10xui2>
+    %94 = stablehlo.add %91, %92 : tensor<10xui2>
+    %95 = stablehlo.convert %94 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%95, dense<[2, 3, 2, 3, 1, 0, 0, 3, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %96 = stablehlo.subtract %91, %92 : tensor<10xui2>
+    %97 = stablehlo.convert %96 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%97, dense<[0, 1, 0, 3, 3, 0, 2, 3, 3, 3]> : tensor<10xi32>) : tensor<10xi32>
+    %98 = stablehlo.multiply %91, %92 : tensor<10xui2>
+    %99 = stablehlo.convert %98 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%99, dense<[1, 0, 1, 2, 0, 0, 3, 0, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %100 = stablehlo.and %91, %92 : tensor<10xui2>
+    %101 = stablehlo.convert %100 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%101, dense<[3, 0, 1, 0, 0, 2, 1, 0, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %102 = stablehlo.or %91, %92 : tensor<10xui2>
+    %103 = stablehlo.convert %102 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%103, dense<[3, 3, 1, 3, 1, 2, 3, 3, 3, 3]> : tensor<10xi32>) : tensor<10xi32>
+    %104 = stablehlo.xor %91, %92 : tensor<10xui2>
+    %105 = stablehlo.convert %104 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%105, dense<[0, 3, 0, 3, 1, 0, 2, 3, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %106 = stablehlo.not %91 : tensor<10xui2>
+    %107 = stablehlo.convert %106 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%107, dense<[0, 3, 2, 2, 3, 1, 0, 0, 1, 1]> : tensor<10xi32>) : tensor<10xi32>
+    %108 = stablehlo.negate %91 : tensor<10xui2>
+    %109 = stablehlo.convert %108 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%109, dense<[1, 0, 3, 3, 0, 2, 1, 1, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %110 = stablehlo.divide %91, %93 : tensor<10xui2>
+    %111 = stablehlo.convert %110 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%111, dense<[1, 0, 1, 0, 0, 1, 3, 3, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %112 = stablehlo.remainder %91, %93 : tensor<10xui2>
+    %113 = stablehlo.convert %112 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%113, dense<[0, 0, 0, 1, 0, 0, 0, 0, 2, 2]> : tensor<10xi32>) : tensor<10xi32>
+    %114 = stablehlo.shift_left %91, %92 : tensor<10xui2>
+    %115 = stablehlo.convert %114 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%115, dense<[0, 0, 2, 0, 0, 0, 2, 3, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    %116 = stablehlo.shift_right_logical %91, %92 : tensor<10xui2>
+    %117 = stablehlo.convert %116 : (tensor<10xui2>) -> tensor<10xi32>
+    check.expect_eq_const(%117, dense<[0, 0, 0, 0, 0, 0, 1, 3, 0, 0]> : tensor<10xi32>) : tensor<10xi32>
+    return
+  }
+
   // dot_general on the stored i8 (zero points on both sides, batching, per-axis rhs
   // along a free and a batching dim, storage extremes, a float result).
   func.func public @test_dot_general_integer() {
