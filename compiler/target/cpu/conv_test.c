@@ -255,9 +255,10 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n) {
              (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw, direct);
   }
   // The epilogue (bias, ReLU, the store at the pixel's row-major index)
-  // runs along the block's pixels as one loop, except in a bounds-checked
+  // of the planar GEMM and depthwise paths runs along the block's (the
+  // tile's) pixels as one loop, except in a bounds-checked
   // kernel (a symbolic batch).
-  if (path == PATH_PIXELS &&
+  if ((path == PATH_PIXELS || path == PATH_DEPTHWISE) &&
       !strstr(source, symbolic_n ? "ROWS1 = 0 }" : "ROWS1 = 1 }")) {
     fail_msg("case %dx%dx%dx%d k%dx%d: expected ROWS1 = %d", (int)c->n,
              (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw,

@@ -1541,8 +1541,12 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
     g.rows = (cv->ow - 1) * cv->stride_w + 1;
     g.rows_padded = (g.rows + 15) / 16 * 16;
+    // Then the tile's output rows, compacted, when the epilogue runs along
+    // them as one loop (grtc_cpu_conv_rows_collapse).
     g.scratch_bytes =
-        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16) * sizeof(float);
+        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16 +
+                   grtc_cpu_min64(kernel->tile[1], cv->oh) * cv->ow) *
+        sizeof(float);
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
@@ -1723,7 +1727,8 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
       "  return 0;\n}\n\n");
 }
 
-// Whether the planar path's epilogue may run along a block's pixels as
+// Whether the planar path's epilogue (and the depthwise kernel's, along
+// the tile's rows) may run along a block's pixels as
 // one loop: p1 fixed at the block's first row y0 and p2 the pixel's offset
 // q from it, up to rows x OW (a row of 7 or 14 pixels left the vectorizer
 // mostly scalar remainders). That computes what (y0 + q / OW, q % OW)
@@ -1968,10 +1973,14 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
+  // ROWS1: each output row's sums are kept (every SW-th, compacted) and
+  // the epilogue runs once along the tile's rows x OW pixels.
+  bool rows1 = grtc_cpu_conv_rows_collapse(e);
   grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
-      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 ", ROWS1 = %d };\n"
+      "  const int64_t OW = %" PRId64 ";\n"
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
       ", PWID = %" PRId64 ", SUMS = %" PRId64 ";\n"
       "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
@@ -1980,6 +1989,8 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F3 = %" PRId64 ";\n"
       "  float* pad = (float*)wg->local_memory;\n"
       "  float* sums = pad + KH * PWID + 16;\n"
+      "  float* outr = sums + SUMS + 16;\n"
+      "  (void)outr; (void)OW;\n"
       "  memset(pad + KH * PWID, 0, 16 * sizeof(float));\n"
       "  memset(sums + SUMS, 0, 16 * sizeof(float));\n"
       "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
@@ -2006,8 +2017,8 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "        for (int64_t q = 0; q < SUMS; q += GRT_VL) {\n"
       "          const float* tap = pad + q;\n"
       "          grt_vf s = {0};\n",
-      cv->kh, cv->kw, cv->h, cv->w, g.ocg, g.cols, g.rows_padded,
-      cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
+      cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, cv->h, cv->w, g.ocg, g.cols,
+      g.rows_padded, cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
       cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1], fs[3],
       cv->input_binding, cv->filter_binding);
   // The taps spelled out so the weights stay in registers; loops for
@@ -2032,11 +2043,26 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_append_cstring(
       o,
       "          grt_vf_store(sums + q, s);\n"
-      "        }\n"
-      "        GRT_IVDEP\n"
-      "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+      "        }\n");
+  if (rows1) {
+    grt_string_builder_append_cstring(
+        o,
+        "        float* orow = outr + (p1 - lo1) * OW;\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t x = 0; x < OW; ++x) orow[x] = sums[x * SW];\n"
+        "      }\n"
+        "      (void)lo2; (void)hi2;  /* whole rows: 0 and OW */\n"
+        "      for (int64_t p1 = lo1; p1 < lo1 + 1; ++p1) {\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t p2 = 0; p2 < (hi1 - lo1) * OW; ++p2) {\n");
+  } else {
+    grt_string_builder_append_cstring(
+        o,
+        "        GRT_IVDEP\n"
+        "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+  }
   grtc_cpu_set_depth(e, 5);
-  grtc_cpu_emit_pattern_epilogue(e, "sums[p2 * SW]");
+  grtc_cpu_emit_pattern_epilogue(e, rows1 ? "outr[p2]" : "sums[p2 * SW]");
   grt_string_builder_append_cstring(
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
