@@ -2600,6 +2600,58 @@ def gen_fusion():
     f.expect(r, array(np.maximum(ref + b, 0), e), e, *tol)
     funcs.append(f.text())
 
+    # NCHW convolutions on the CPU's planar GEMM path, whose epilogue runs
+    # along a block's pixels as one loop when every index it uses is the
+    # pixel's row-major one (bias per channel, a residual of the output's
+    # shape), and row by row otherwise (a value broadcast along rows or
+    # columns). Their own rng, so the tests above and below keep theirs.
+    crng = np.random.default_rng(17)
+    nchw = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+    for name, xs, ws, stride, pad, bcast_rows in [
+            ("test_conv_nchw_residual_relu", (1, 5, 13, 11), (10, 5, 3, 3),
+             [2, 2], [[1, 1], [1, 1]], False),
+            ("test_conv_nchw_1x1_residual_relu", (2, 6, 5, 7), (9, 6, 1, 1),
+             [1, 1], [[0, 0], [0, 0]], False),
+            ("test_conv_nchw_row_col_broadcast", (1, 4, 9, 7), (6, 4, 3, 3),
+             [1, 1], [[1, 1], [1, 1]], True)]:
+        f = Func(name)
+        x = array(crng.uniform(-1, 1, xs), e)
+        k = array(crng.uniform(-1, 1, ws), e)
+        ref = np.transpose(conv_ref(np.transpose(x, (0, 2, 3, 1)),
+                                    np.transpose(k, (2, 3, 1, 0)), stride, pad,
+                                    [1, 1], [1, 1], 1), (0, 3, 1, 2))
+        os_ = ref.shape
+        ot = tensor_type(os_, e)
+        vx, vk = f.input(x, e), f.input(k, e)
+        y = f.op("stablehlo.convolution(%s, %s) dim_numbers = %s, window = "
+                 "{stride = %s, pad = %s} {batch_group_count = 1 : i64, "
+                 "feature_group_count = 1 : i64} : (%s, %s) -> %s"
+                 % (vx, vk, nchw, stride, pad, type_of(x, e), type_of(k, e), ot))
+        b = array(crng.uniform(-1, 1, (os_[1],)), e)
+        vb = f.input(b, e)
+        z = f.op("stablehlo.add %s, %s : %s"
+                 % (y, bcast(f, vb, (os_[1],), os_, [1]), ot))
+        if bcast_rows:
+            # + r[y] (along the rows) + c[x] (along the columns)
+            rv = array(crng.uniform(-1, 1, (os_[2],)), e)
+            cv = array(crng.uniform(-1, 1, (os_[3],)), e)
+            vr, vc = f.input(rv, e), f.input(cv, e)
+            z = f.op("stablehlo.add %s, %s : %s"
+                     % (z, bcast(f, vr, (os_[2],), os_, [2]), ot))
+            z = f.op("stablehlo.add %s, %s : %s"
+                     % (z, bcast(f, vc, (os_[3],), os_, [3]), ot))
+            want = f64(ref) + f64(b)[None, :, None, None] + \
+                f64(rv)[None, None, :, None] + f64(cv)[None, None, None, :]
+        else:
+            res = array(crng.uniform(-1, 1, os_), e)
+            vres = f.input(res, e)
+            z = f.op("stablehlo.add %s, %s : %s" % (z, vres, ot))
+            want = f64(ref) + f64(b)[None, :, None, None] + f64(res)
+        zero = f.op("stablehlo.constant dense<0.000000e+00> : %s" % ot)
+        r = f.op("stablehlo.maximum %s, %s : %s" % (z, zero, ot))
+        f.expect(r, array(np.maximum(want, 0), e), e, *tol)
+        funcs.append(f.text())
+
     # jax.nn.softmax(x, axis=-1) on rows
     f = Func("test_softmax_rows")
     x = array(rng.uniform(-5, 5, (4, 33)), e)

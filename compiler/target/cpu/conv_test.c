@@ -250,9 +250,19 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n) {
   bool direct = c->kh == 1 && c->kw == 1 && c->stride_h == 1 &&
                 c->stride_w == 1 && c->pad_h == 0 && c->pad_w == 0;
   if (path == PATH_PIXELS &&
-      !strstr(source, direct ? "DIRECT = 1 }" : "DIRECT = 0 }")) {
+      !strstr(source, direct ? "DIRECT = 1," : "DIRECT = 0,")) {
     fail_msg("case %dx%dx%dx%d k%dx%d: expected DIRECT = %d", (int)c->n,
              (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw, direct);
+  }
+  // The epilogue (bias, ReLU, the store at the pixel's row-major index)
+  // of the planar GEMM and depthwise paths runs along the block's (the
+  // tile's) pixels as one loop, except in a bounds-checked
+  // kernel (a symbolic batch).
+  if ((path == PATH_PIXELS || path == PATH_DEPTHWISE) &&
+      !strstr(source, symbolic_n ? "ROWS1 = 0 }" : "ROWS1 = 1 }")) {
+    fail_msg("case %dx%dx%dx%d k%dx%d: expected ROWS1 = %d", (int)c->n,
+             (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw,
+             !symbolic_n);
   }
   grt_string_builder_deinit(&text);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);

@@ -1541,8 +1541,12 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
     g.rows = (cv->ow - 1) * cv->stride_w + 1;
     g.rows_padded = (g.rows + 15) / 16 * 16;
+    // Then the tile's output rows, compacted, when the epilogue runs along
+    // them as one loop (grtc_cpu_conv_rows_collapse).
     g.scratch_bytes =
-        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16) * sizeof(float);
+        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16 +
+                   grtc_cpu_min64(kernel->tile[1], cv->oh) * cv->ow) *
+        sizeof(float);
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
@@ -1723,6 +1727,97 @@ static void grtc_cpu_emit_conv_kernel(grtc_cpu_emitter_t* e,
       "  return 0;\n}\n\n");
 }
 
+// Whether the planar path's epilogue (and the depthwise kernel's, along
+// the tile's rows) may run along a block's pixels as
+// one loop: p1 fixed at the block's first row y0 and p2 the pixel's offset
+// q from it, up to rows x OW (a row of 7 or 14 pixels left the vectorizer
+// mostly scalar remainders). That computes what (y0 + q / OW, q % OW)
+// would when every use of p1 or p2 in the epilogue (PRE and POST values
+// and the stores) is through an i64 value affine in them, a * p1 + b * p2
+// + (anything free of p1 and p2), with constant a == OW * b: the row-major
+// index of an NCHW value of the output's shape, a per-channel value's
+// index (a = b = 0). A value used otherwise (compared, divided, converted,
+// a broadcast along rows or columns) keeps the row loops.
+typedef struct grtc_cpu_rows_form_t {
+  bool depends;  // on p1 or p2
+  bool affine;   // a * p1 + b * p2 + (free of them), a and b constants
+  bool constant;
+  int64_t a, b, value;
+} grtc_cpu_rows_form_t;
+
+static bool grtc_cpu_conv_rows_collapse(const grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  if (grtc_c_family_bounds_checked(kernel) || kernel->parallel_rank != 4) {
+    return false;
+  }
+  const int64_t ow = kernel->conv.ow;
+  grtc_cpu_rows_form_t* forms = calloc(kernel->inst_count + 1, sizeof(*forms));
+  if (!forms) return false;
+#define GRTC_CPU_ROWS_GOOD(f) \
+  (!(f)->depends || ((f)->affine && (f)->a == ow * (f)->b))
+  bool ok = true;
+  for (uint32_t i = 0; i < kernel->inst_count && ok; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    grtc_cpu_rows_form_t* f = &forms[i];
+    if (inst->section == GRTC_KSECTION_LOOP) {
+      // Not emitted by the epilogue; a PRE/POST use of one is refused.
+      f->depends = true;
+      continue;
+    }
+    if (e->live && !e->live[i]) continue;
+    if (inst->kind == GRTC_KINST_PINDEX) {
+      f->depends = inst->dim == 1 || inst->dim == 2;
+      f->affine = true;
+      f->a = inst->dim == 1;
+      f->b = inst->dim == 2;
+    } else if (inst->kind == GRTC_KINST_CONST && inst->type == GRTC_ELEM_I64) {
+      f->affine = f->constant = true;
+      f->value = inst->value.i;
+    } else if (inst->kind == GRTC_KINST_OP && inst->type == GRTC_ELEM_I64 &&
+               inst->operand_count == 2 &&
+               (inst->op == GRTC_SCALAR_ADD || inst->op == GRTC_SCALAR_SUB ||
+                inst->op == GRTC_SCALAR_MUL)) {
+      const grtc_cpu_rows_form_t* x = &forms[inst->operands[0]];
+      const grtc_cpu_rows_form_t* y = &forms[inst->operands[1]];
+      f->depends = x->depends || y->depends;
+      f->constant = x->constant && y->constant;
+      if (inst->op == GRTC_SCALAR_MUL) {
+        f->affine = (!x->depends || y->constant) &&
+                    (!y->depends || x->constant) && x->affine && y->affine;
+        f->a = x->a * (y->constant ? y->value : 0) +
+               y->a * (x->constant ? x->value : 0);
+        f->b = x->b * (y->constant ? y->value : 0) +
+               y->b * (x->constant ? x->value : 0);
+        f->value = x->value * y->value;
+      } else {
+        int64_t sign = inst->op == GRTC_SCALAR_SUB ? -1 : 1;
+        f->affine = x->affine && y->affine;
+        f->a = x->a + sign * y->a;
+        f->b = x->b + sign * y->b;
+        f->value = x->value + sign * y->value;
+      }
+      // Free of p1 and p2, anything is affine (the rest of the index).
+      if (!f->depends) f->affine = true;
+    } else {
+      // Any other use reads the value itself: it must be what (p1, p2)
+      // gives. Its result is then right too.
+      for (uint32_t k = 0; k < inst->operand_count && ok; ++k) {
+        ok = GRTC_CPU_ROWS_GOOD(&forms[inst->operands[k]]);
+      }
+    }
+  }
+  for (uint32_t s = 0; s < kernel->store_count && ok; ++s) {
+    const grtc_kstore_t* store = &kernel->stores[s];
+    ok = GRTC_CPU_ROWS_GOOD(&forms[store->index]) &&
+         GRTC_CPU_ROWS_GOOD(&forms[store->value]) &&
+         (store->predicate == GRTC_KINST_NONE ||
+          GRTC_CPU_ROWS_GOOD(&forms[store->predicate]));
+  }
+#undef GRTC_CPU_ROWS_GOOD
+  free(forms);
+  return ok;
+}
+
 // The planar path: per image and group, blocks of whole output rows; per
 // block C[oc x pixels] = filter[oc x K] * im2col[K x pixels], K slice by K
 // slice: the slice's im2col rows are built one at a time into a row of the
@@ -1745,6 +1840,8 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
   bool direct = cv->kh == 1 && cv->kw == 1 && cv->stride_h == 1 &&
                 cv->stride_w == 1 && cv->pad_h == 0 && cv->pad_w == 0 &&
                 cv->h == cv->oh && cv->w == cv->ow && is[1] == cv->w;
+  // The epilogue as one loop along the block's pixels (ROWS1).
+  bool rows1 = grtc_cpu_conv_rows_collapse(e);
   grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
@@ -1757,7 +1854,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
       ";\n"
       "  const int64_t RB = %" PRId64 ", LDC = %" PRId64 ";\n"
-      "  enum { PACKED = %d, DIRECT = %d };\n"
+      "  enum { PACKED = %d, DIRECT = %d, ROWS1 = %d };\n"
       "  const int64_t OCP = %" PRId64 ";\n"
       "  (void)OCP;\n"
       "  int64_t* koff = (int64_t*)wg->local_memory;\n"
@@ -1840,14 +1937,15 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "          }\n"
       "        }\n"
       "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
-      "          for (int64_t p1 = y0; p1 < y0 + yr; ++p1) {\n"
+      "          for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
       "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
       "            GRT_IVDEP\n"
-      "            for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
+      "            for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n",
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
-      cv->filter_packed ? 1 : 0, direct ? 1 : 0, (g.ocg + 5) / 6 * 6,
+      cv->filter_packed ? 1 : 0, direct ? 1 : 0, rows1 ? 1 : 0,
+      (g.ocg + 5) / 6 * 6,
       g.rows_padded,
       cv->input_binding, cv->filter_binding, cv->filter_binding);
   grtc_cpu_set_depth(e, 7);
@@ -1875,10 +1973,14 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
+  // ROWS1: each output row's sums are kept (every SW-th, compacted) and
+  // the epilogue runs once along the tile's rows x OW pixels.
+  bool rows1 = grtc_cpu_conv_rows_collapse(e);
   grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
       o,
-      "  enum { KH = %" PRId64 ", KW = %" PRId64 " };\n"
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 ", ROWS1 = %d };\n"
+      "  const int64_t OW = %" PRId64 ";\n"
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
       ", PWID = %" PRId64 ", SUMS = %" PRId64 ";\n"
       "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
@@ -1887,6 +1989,8 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F3 = %" PRId64 ";\n"
       "  float* pad = (float*)wg->local_memory;\n"
       "  float* sums = pad + KH * PWID + 16;\n"
+      "  float* outr = sums + SUMS + 16;\n"
+      "  (void)outr; (void)OW;\n"
       "  memset(pad + KH * PWID, 0, 16 * sizeof(float));\n"
       "  memset(sums + SUMS, 0, 16 * sizeof(float));\n"
       "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
@@ -1913,8 +2017,8 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "        for (int64_t q = 0; q < SUMS; q += GRT_VL) {\n"
       "          const float* tap = pad + q;\n"
       "          grt_vf s = {0};\n",
-      cv->kh, cv->kw, cv->h, cv->w, g.ocg, g.cols, g.rows_padded,
-      cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
+      cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, cv->h, cv->w, g.ocg, g.cols,
+      g.rows_padded, cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
       cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1], fs[3],
       cv->input_binding, cv->filter_binding);
   // The taps spelled out so the weights stay in registers; loops for
@@ -1939,11 +2043,26 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_append_cstring(
       o,
       "          grt_vf_store(sums + q, s);\n"
-      "        }\n"
-      "        GRT_IVDEP\n"
-      "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+      "        }\n");
+  if (rows1) {
+    grt_string_builder_append_cstring(
+        o,
+        "        float* orow = outr + (p1 - lo1) * OW;\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t x = 0; x < OW; ++x) orow[x] = sums[x * SW];\n"
+        "      }\n"
+        "      (void)lo2; (void)hi2;  /* whole rows: 0 and OW */\n"
+        "      for (int64_t p1 = lo1; p1 < lo1 + 1; ++p1) {\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t p2 = 0; p2 < (hi1 - lo1) * OW; ++p2) {\n");
+  } else {
+    grt_string_builder_append_cstring(
+        o,
+        "        GRT_IVDEP\n"
+        "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
+  }
   grtc_cpu_set_depth(e, 5);
-  grtc_cpu_emit_pattern_epilogue(e, "sums[p2 * SW]");
+  grtc_cpu_emit_pattern_epilogue(e, rows1 ? "outr[p2]" : "sums[p2 * SW]");
   grt_string_builder_append_cstring(
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
