@@ -233,17 +233,17 @@ static bool grtc_onnx_reshape_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* x,
     return false;
   }
   uint32_t count = (uint32_t)shape->type.dims[0];
+  const grtc_sexpr_t* exprs[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count; ++i) {
-    const grtc_sexpr_t* expr = NULL;
-    if (!grtc_tvalue_shape_expr(n->module, shape, i, &expr)) return false;
+    if (!grtc_tvalue_shape_expr(n->module, shape, i, &exprs[i])) return false;
   }
   int64_t dims[GRTC_MAX_RANK];
   grtc_tvalue_t* elements[GRTC_MAX_RANK];
   int inferred = -1;
   for (uint32_t i = 0; i < count; ++i) {
-    int64_t d = 0;
-    bool known = grtc_tvalue_shape_element(shape, i, &d);
-    if (known && grtc_dim_is_static(d)) {
+    int64_t d = exprs[i]->value;
+    bool known = exprs[i]->kind == GRTC_SEXPR_DIM;
+    if (exprs[i]->kind == GRTC_SEXPR_CONST) {
       if (!grtc_onnx_reshape_element(n, x, i, allowzero, &d, &inferred)) return true;
       if ((int)i == inferred) continue;
       dims[i] = d;

@@ -761,6 +761,12 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
   }
   grtc_sexpr_kind_t kind;
   switch (op->kind) {
+    case GRTC_TOP_CONSTANT: {
+      int64_t constant = 0;
+      if (!grtc_tvalue_constant_element(value, index, &constant)) return false;
+      *out = grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, constant, NULL, NULL);
+      return *out != NULL;
+    }
     case GRTC_TOP_ADD: kind = GRTC_SEXPR_ADD; break;
     case GRTC_TOP_SUBTRACT: kind = GRTC_SEXPR_SUB; break;
     case GRTC_TOP_MULTIPLY: kind = GRTC_SEXPR_MUL; break;
@@ -917,7 +923,9 @@ bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
     }
     switch (op->kind) {
       case GRTC_TOP_CONSTANT:
-        return grtc_constant_integer(value, index, out_dim);
+        // A negative constant is no dimension (its value would read as a
+        // symbol); grtc_tvalue_shape_expr takes it as a constant.
+        return grtc_constant_integer(value, index, out_dim) && *out_dim >= 0;
       case GRTC_TOP_GET_DIMENSION_SIZE: {
         const grtc_ttype_t* type = &op->operands[0]->type;
         if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)type->rank) {
