@@ -1601,34 +1601,127 @@ static bool grtc_host_takes_argument_symbol(const grtc_host_emitter_t* e, uint32
   return false;
 }
 
-// |expr| (a computed extent's arithmetic) as an i64 value; a division or
-// remainder by zero fails the call, naming |what|.
+// Shape arithmetic at the call (a computed extent's expression, an element
+// count, a padded size) never wraps: values stay within +-INT64_MAX (never
+// INT64_MIN, so |x| and -x are exact), and an operation whose operands'
+// compile-time bounds (|x| <= bound: INT32_MAX-sized symbols, constants)
+// do not prove its result within them is checked first, failing the call
+// with |message| instead. GRTC_HOST_ARITH_SAFE is a bound below INT64_MAX
+// with room for the doubles' rounding; |exempt| (may be NULL) is an i32
+// value that lets the check pass (an element count with a zero dimension,
+// whose wrapped product is still exactly 0).
+#define GRTC_HOST_ARITH_SAFE 4.0e18
+#define GRTC_HOST_SYMBOL_BOUND 4294967296.0  // a symbol's value, with margin
+
+static double grtc_host_abs_bound(int64_t v) { return v < 0 ? -(double)v : (double)v; }
+
+static grtc_value_t* grtc_host_abs(grtc_host_emitter_t* e, grtc_value_t* x) {
+  return grtc_vm_binary(e->b, GRTC_VM_MAX_S, x,
+                        grtc_vm_binary(e->b, GRTC_VM_SUB, grtc_host_i64(e, 0), x));
+}
+
+static void grtc_host_check_arith(grtc_host_emitter_t* e, grtc_value_t* ok, grtc_value_t* exempt,
+                                  const char* message) {
+  grtc_vm_check_nz(e->b, exempt ? grtc_vm_binary(e->b, GRTC_VM_OR, ok, exempt) : ok, message);
+}
+
+// a * b; *bound: the result's bound.
+static grtc_value_t* grtc_host_checked_mul(grtc_host_emitter_t* e, grtc_value_t* a,
+                                           double a_bound, grtc_value_t* b, double b_bound,
+                                           grtc_value_t* exempt, const char* message,
+                                           double* bound) {
+  *bound = a_bound * b_bound;
+  if (*bound > GRTC_HOST_ARITH_SAFE) {
+    // |a| <= INT64_MAX / max(|b|, 1).
+    grtc_value_t* limit = grtc_vm_binary(
+        e->b, GRTC_VM_DIV_S, grtc_host_i64(e, INT64_MAX),
+        grtc_vm_binary(e->b, GRTC_VM_MAX_S, grtc_host_abs(e, b), grtc_host_i64(e, 1)));
+    grtc_host_check_arith(
+        e, grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_abs(e, a), limit), exempt,
+        message);
+    *bound = (double)INT64_MAX;
+  }
+  return grtc_vm_binary(e->b, GRTC_VM_MUL, a, b);
+}
+
+// a + b (a - b with |negate|: a + (-b), exact by the invariant).
+static grtc_value_t* grtc_host_checked_add(grtc_host_emitter_t* e, grtc_value_t* a,
+                                           double a_bound, grtc_value_t* b, double b_bound,
+                                           bool negate, const char* message, double* bound) {
+  if (negate) b = grtc_vm_binary(e->b, GRTC_VM_SUB, grtc_host_i64(e, 0), b);
+  *bound = a_bound + b_bound;
+  if (*bound > GRTC_HOST_ARITH_SAFE) {
+    // -INT64_MAX - min(b, 0) <= a <= INT64_MAX - max(b, 0).
+    grtc_value_t* zero = grtc_host_i64(e, 0);
+    grtc_value_t* high = grtc_vm_binary(e->b, GRTC_VM_SUB, grtc_host_i64(e, INT64_MAX),
+                                        grtc_vm_binary(e->b, GRTC_VM_MAX_S, b, zero));
+    grtc_value_t* low = grtc_vm_binary(e->b, GRTC_VM_SUB, grtc_host_i64(e, -INT64_MAX),
+                                       grtc_vm_binary(e->b, GRTC_VM_MIN_S, b, zero));
+    grtc_value_t* ok = grtc_vm_binary(e->b, GRTC_VM_AND,
+                                      grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, a, high),
+                                      grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, a, low));
+    grtc_host_check_arith(e, ok, NULL, message);
+    *bound = (double)INT64_MAX;
+  }
+  return grtc_vm_binary(e->b, GRTC_VM_ADD, a, b);
+}
+
+// |expr| (a computed extent's arithmetic) as an i64 value and its bound; a
+// division or remainder by zero, and arithmetic beyond i64, fail the call,
+// naming |what|.
 static grtc_value_t* grtc_host_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
-                                     const char* what, int depth) {
+                                     const char* what, int depth, double* bound) {
   if (!expr || depth > 64) return NULL;
+  char message[512];
+  snprintf(message, sizeof(message),
+           "%s: its shape operand's arithmetic overflows 64-bit integers at these argument "
+           "sizes", what);
   switch (expr->kind) {
-    case GRTC_SEXPR_CONST:
-      return grtc_host_i64(e, expr->value);
-    case GRTC_SEXPR_DIM:
+    case GRTC_SEXPR_CONST: {
+      grtc_value_t* value = grtc_host_i64(e, expr->value);
+      *bound = grtc_host_abs_bound(expr->value);
+      if (expr->value == INT64_MIN) {
+        grtc_host_check_arith(e, grtc_vm_compare(e->b, GRTC_VM_CMP_NE, value, value), NULL,
+                              message);
+      }
+      return value;
+    }
+    case GRTC_SEXPR_DIM: {
+      int64_t dim = grtc_tmodule_resolve_dim(e->module, expr->value);
+      *bound = grtc_dim_is_static(dim) ? grtc_host_abs_bound(dim) : GRTC_HOST_SYMBOL_BOUND;
       return grtc_host_dim(e, expr->value);
+    }
     default:
       break;
   }
-  grtc_value_t* lhs = grtc_host_sexpr(e, expr->lhs, what, depth + 1);
-  grtc_value_t* rhs = grtc_host_sexpr(e, expr->rhs, what, depth + 1);
+  double lhs_bound = 0, rhs_bound = 0;
+  grtc_value_t* lhs = grtc_host_sexpr(e, expr->lhs, what, depth + 1, &lhs_bound);
+  grtc_value_t* rhs = grtc_host_sexpr(e, expr->rhs, what, depth + 1, &rhs_bound);
   if (!lhs || !rhs) return NULL;
-  static const grtc_vm_binary_t ops[] = {
-      [GRTC_SEXPR_ADD] = GRTC_VM_ADD,   [GRTC_SEXPR_SUB] = GRTC_VM_SUB,
-      [GRTC_SEXPR_MUL] = GRTC_VM_MUL,   [GRTC_SEXPR_DIV] = GRTC_VM_DIV_S,
-      [GRTC_SEXPR_REM] = GRTC_VM_REM_S, [GRTC_SEXPR_MAX] = GRTC_VM_MAX_S,
-      [GRTC_SEXPR_MIN] = GRTC_VM_MIN_S,
-  };
-  if (expr->kind == GRTC_SEXPR_DIV || expr->kind == GRTC_SEXPR_REM) {
-    char message[512];
-    snprintf(message, sizeof(message), "%s: its shape operand divides by zero", what);
-    grtc_vm_check_nz(e->b, rhs, message);
+  switch (expr->kind) {
+    case GRTC_SEXPR_ADD:
+    case GRTC_SEXPR_SUB:
+      return grtc_host_checked_add(e, lhs, lhs_bound, rhs, rhs_bound,
+                                   expr->kind == GRTC_SEXPR_SUB, message, bound);
+    case GRTC_SEXPR_MUL:
+      return grtc_host_checked_mul(e, lhs, lhs_bound, rhs, rhs_bound, NULL, message, bound);
+    case GRTC_SEXPR_DIV:
+    case GRTC_SEXPR_REM: {
+      // |a / b| <= |a| and |a % b| <= min(|a|, |b|): no INT64_MIN / -1.
+      snprintf(message, sizeof(message), "%s: its shape operand divides by zero", what);
+      grtc_vm_check_nz(e->b, rhs, message);
+      *bound = expr->kind == GRTC_SEXPR_DIV || lhs_bound < rhs_bound ? lhs_bound : rhs_bound;
+      return grtc_vm_binary(e->b, expr->kind == GRTC_SEXPR_DIV ? GRTC_VM_DIV_S : GRTC_VM_REM_S,
+                            lhs, rhs);
+    }
+    case GRTC_SEXPR_MAX:
+    case GRTC_SEXPR_MIN:
+      *bound = lhs_bound > rhs_bound ? lhs_bound : rhs_bound;
+      return grtc_vm_binary(e->b, expr->kind == GRTC_SEXPR_MAX ? GRTC_VM_MAX_S : GRTC_VM_MIN_S,
+                            lhs, rhs);
+    default:
+      return NULL;
   }
-  return grtc_vm_binary(e->b, ops[expr->kind], lhs, rhs);
 }
 
 // Computed extent |id| (its symbol has an expression: a dynamic op's shape
@@ -1643,7 +1736,8 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   snprintf(text, sizeof(text), "s%u", id);
   snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its shape "
            "operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
-  grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0);
+  double bound = 0;
+  grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0, &bound);
   if (!value) return NULL;
   snprintf(message, sizeof(message), "%s is negative", what);
   grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0)),
@@ -1657,7 +1751,7 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
       size_expr->kind == GRTC_SEXPR_DIV && size_expr->lhs->kind == GRTC_SEXPR_ADD &&
       size_expr->lhs->lhs->kind == GRTC_SEXPR_SUB) {
     int64_t start = op->attrs.start.values[sym->axis];
-    grtc_value_t* limit = grtc_host_sexpr(e, size_expr->lhs->lhs->lhs, what, 0);
+    grtc_value_t* limit = grtc_host_sexpr(e, size_expr->lhs->lhs->lhs, what, 0, &bound);
     grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
     if (!limit || !size) return NULL;
     grtc_value_t* inside = grtc_vm_binary(
@@ -1673,13 +1767,30 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
 }
 
 // The element count of |type| as an i64 value (its symbols' values and
-// static sizes multiplied); NULL when a symbol has no value here.
-static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_ttype_t* type) {
-  grtc_value_t* count = grtc_host_i64(e, 1);
+// static sizes multiplied); NULL when a symbol has no value here. A
+// product beyond i64 fails the call with |message| (unless a dimension is
+// 0: the wrapped product is then exactly 0).
+static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_ttype_t* type,
+                                             const char* message) {
+  double total = 1;
+  grtc_value_t* sizes[GRTC_MAX_RANK];
+  double bounds[GRTC_MAX_RANK];
   for (uint32_t d = 0; d < type->rank; ++d) {
-    grtc_value_t* size = grtc_host_dim(e, type->dims[d]);
-    if (!size) return NULL;
-    count = grtc_vm_binary(e->b, GRTC_VM_MUL, count, size);
+    int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+    sizes[d] = grtc_host_dim(e, dim);
+    if (!sizes[d]) return NULL;
+    bounds[d] = grtc_dim_is_static(dim) ? grtc_host_abs_bound(dim) : GRTC_HOST_SYMBOL_BOUND;
+    total *= bounds[d];
+  }
+  grtc_value_t* empty = NULL;
+  for (uint32_t d = 0; total > GRTC_HOST_ARITH_SAFE && d < type->rank; ++d) {
+    grtc_value_t* zero = grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, sizes[d], grtc_host_i64(e, 0));
+    empty = empty ? grtc_vm_binary(e->b, GRTC_VM_OR, empty, zero) : zero;
+  }
+  grtc_value_t* count = grtc_host_i64(e, 1);
+  double bound = 1;
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    count = grtc_host_checked_mul(e, count, bound, sizes[d], bounds[d], empty, message, &bound);
   }
   return count;
 }
@@ -1703,15 +1814,25 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
         grtc_host_same_expr(&from, &to)) {
       continue;
     }
-    grtc_value_t* in = grtc_host_element_count(e, &op->operands[0]->type);
-    grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type);
-    if (!in || !out) continue;
     uint32_t line = op->line, column = op->column;
     if (op->location) {
       grt_string_view_t file;
       grtc_location_file_position(op->location, &file, &line, &column);
     }
     char in_text[96], out_text[96], message[512];
+    grtc_ttype_format(&op->results[0].type, out_text, sizeof(out_text));
+    grtc_ttype_format(&op->operands[0]->type, in_text, sizeof(in_text));
+    snprintf(message, sizeof(message),
+             "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: the element count of its operand %s "
+             "overflows 64-bit integers at these argument sizes",
+             GRT_SV_ARG(func->name), line, column, in_text);
+    grtc_value_t* in = grtc_host_element_count(e, &op->operands[0]->type, message);
+    snprintf(message, sizeof(message),
+             "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: the element count of its result %s "
+             "overflows 64-bit integers at these argument sizes",
+             GRT_SV_ARG(func->name), line, column, out_text);
+    grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type, message);
+    if (!in || !out) continue;
     snprintf(message, sizeof(message),
              "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand) "
              "must hold as many elements as its operand %s",
@@ -1748,20 +1869,6 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
         if (!size) return;
         value = value ? grtc_vm_binary(e->b, GRTC_VM_ADD, value, size) : size;
       }
-    } else {
-      grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
-      if (!size) return;
-      int64_t low = op->attrs.low.values[sym->axis], high = op->attrs.high.values[sym->axis];
-      int64_t interior = op->attrs.interior.values[sym->axis];
-      value = grtc_vm_binary(e->b, GRTC_VM_ADD, size, grtc_host_i64(e, low + high));
-      if (interior) {
-        grtc_value_t* gaps = grtc_vm_binary(
-            e->b, GRTC_VM_MAX_S, grtc_vm_binary(e->b, GRTC_VM_SUB, size, grtc_host_i64(e, 1)),
-            grtc_host_i64(e, 0));
-        value = grtc_vm_binary(e->b, GRTC_VM_ADD, value,
-                               grtc_vm_binary(e->b, GRTC_VM_MUL, gaps,
-                                              grtc_host_i64(e, interior)));
-      }
     }
     uint32_t line = op->line, column = op->column;
     if (op->location) {
@@ -1769,6 +1876,32 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
       grtc_location_file_position(op->location, &file, &line, &column);
     }
     grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text, sizeof(text));
+    if (!value) {
+      // A pad: size + low + high + interior * max(size - 1, 0), its
+      // attributes any i64 (checked, so that none of it wraps).
+      grtc_value_t* size = grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]);
+      if (!size) return;
+      int64_t low = op->attrs.low.values[sym->axis], high = op->attrs.high.values[sym->axis];
+      int64_t interior = op->attrs.interior.values[sym->axis];
+      snprintf(message, sizeof(message),
+               "@%.*s: dimension %u of '%s' at %u:%u (%s) overflows 64-bit integers at these "
+               "argument sizes",
+               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);
+      double bound = GRTC_HOST_SYMBOL_BOUND;
+      value = grtc_host_checked_add(e, size, bound, grtc_host_i64(e, low),
+                                    grtc_host_abs_bound(low), false, message, &bound);
+      value = grtc_host_checked_add(e, value, bound, grtc_host_i64(e, high),
+                                    grtc_host_abs_bound(high), false, message, &bound);
+      if (interior) {
+        grtc_value_t* gaps = grtc_vm_binary(
+            e->b, GRTC_VM_MAX_S, grtc_vm_binary(e->b, GRTC_VM_SUB, size, grtc_host_i64(e, 1)),
+            grtc_host_i64(e, 0));
+        double gap_bound = 0;
+        gaps = grtc_host_checked_mul(e, gaps, GRTC_HOST_SYMBOL_BOUND, grtc_host_i64(e, interior),
+                                     grtc_host_abs_bound(interior), NULL, message, &gap_bound);
+        value = grtc_host_checked_add(e, value, bound, gaps, gap_bound, false, message, &bound);
+      }
+    }
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of '%s' at %u:%u (%s) exceeds the kernels' 32-bit extents",
              GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);

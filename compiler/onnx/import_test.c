@@ -33,13 +33,13 @@ typedef struct model_t {
   Onnx__GraphProto graph;
   Onnx__OperatorSetIdProto opset;
   Onnx__OperatorSetIdProto* opsets[1];
-  Onnx__NodeProto nodes[8];
-  Onnx__NodeProto* node_ptrs[8];
-  char* node_inputs[8][6];
-  char* node_outputs[8][2];
-  Onnx__AttributeProto attrs[8][3];
-  Onnx__AttributeProto* attr_ptrs[8][3];
-  int64_t attr_ints[8][3][4];
+  Onnx__NodeProto nodes[16];
+  Onnx__NodeProto* node_ptrs[16];
+  char* node_inputs[16][6];
+  char* node_outputs[16][2];
+  Onnx__AttributeProto attrs[16][3];
+  Onnx__AttributeProto* attr_ptrs[16][3];
+  int64_t attr_ints[16][3][4];
   Onnx__ValueInfoProto inputs[4], outputs[4];
   Onnx__ValueInfoProto* input_ptrs[4];
   Onnx__ValueInfoProto* output_ptrs[4];
@@ -48,9 +48,9 @@ typedef struct model_t {
   Onnx__TensorShapeProto shapes[8];
   Onnx__TensorShapeProto__Dimension dims[8][4];
   Onnx__TensorShapeProto__Dimension* dim_ptrs[8][4];
-  Onnx__TensorProto initializers[6];
-  Onnx__TensorProto* initializer_ptrs[6];
-  int64_t initializer_dims[6][4];
+  Onnx__TensorProto initializers[8];
+  Onnx__TensorProto* initializer_ptrs[8];
+  int64_t initializer_dims[8][4];
   uint32_t type_count;
 } model_t;
 
@@ -1092,6 +1092,73 @@ static void symbolic_merge(void** state) {
   }
 }
 
+// torch's multi-head attention reshapes with a shape it computes from the
+// batch: Shape, Gather, Mul by the heads, Unsqueeze, Concat, Reshape to
+// [N * 2, 3, 4] of [N, 6, 4]; then back with a -1 ([-1, 24]) and to the
+// batch read from the first input ([x.size(0), 24]) of a tensor whose rows
+// are a computed extent. Each is a dynamic_reshape whose extents the host
+// program computes; a shape read from tensor data stays an error.
+static void symbolic_multiply(void** state) {
+  (void)state;
+  static const int64_t x_dims[3] = {-1, 6, 4}, zero = 0, two = 2, three = 3, two_dims = 2;
+  static const int64_t tail[2] = {3, 4}, minus_one = -1, width = 24;
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "zero", 7, 0, NULL, &zero, sizeof(zero));
+  model_tensor(&m, "heads", 7, 0, NULL, &two, sizeof(two));
+  model_tensor(&m, "axes", 7, 1, &(int64_t){1}, &zero, sizeof(zero));
+  model_tensor(&m, "tail", 7, 1, &two_dims, tail, sizeof(tail));
+  model_tensor(&m, "minus_one", 7, 1, &(int64_t){1}, &minus_one, sizeof(minus_one));
+  model_tensor(&m, "width", 7, 1, &(int64_t){1}, &width, sizeof(width));
+  model_node(&m, "Shape", "x", NULL, "s");
+  Onnx__NodeProto* gather = model_node(&m, "Gather", "s", "zero", "n");
+  model_attr(&m, gather, "axis", false, 1, &zero);
+  model_node(&m, "Mul", "n", "heads", "nh");
+  model_node(&m, "Unsqueeze", "nh", "axes", "nh1");
+  Onnx__NodeProto* concat = model_node(&m, "Concat", "nh1", "tail", "split_shape");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_node(&m, "Reshape", "x", "split_shape", "split");
+  concat = model_node(&m, "Concat", "minus_one", "width", "merge_shape");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_node(&m, "Reshape", "split", "merge_shape", "merged");
+  model_node(&m, "Unsqueeze", "n", "axes", "n1");
+  concat = model_node(&m, "Concat", "n1", "width", "batch_shape");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_node(&m, "Reshape", "merged", "batch_shape", "y");
+  model_output(&m, "split");
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  const grtc_tfunc_t* func = module->first_func;
+  int64_t batch = grtc_tmodule_resolve_dim(module, func->body->args[0].type.dims[0]);
+  // split: [2N, 3, 4], its rows a computed extent 2 * N.
+  const grtc_ttype_t* split = &func->result_types[0];
+  assert_int_equal(split->rank, 3);
+  assert_int_equal(split->dims[1], 3);
+  assert_int_equal(split->dims[2], 4);
+  int64_t rows = grtc_tmodule_resolve_dim(module, split->dims[0]);
+  assert_false(grtc_dim_is_static(rows));
+  assert_true(rows != batch);
+  const grtc_sexpr_t* expr = module->shapes->syms[grtc_dim_symbol(rows)].expr;
+  assert_non_null(expr);
+  assert_int_equal(expr->kind, GRTC_SEXPR_MUL);
+  // y: [N, 24], the batch itself.
+  const grtc_ttype_t* y = &func->result_types[1];
+  assert_int_equal(y->rank, 2);
+  assert_int_equal(grtc_tmodule_resolve_dim(module, y->dims[0]), batch);
+  assert_int_equal(y->dims[1], 24);
+  grtc_tmodule_destroy(module);
+
+  // A shape read from an input's data is not computed from dimensions.
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_input_of(&m, "shape", 7, 1, &three);
+  model_node(&m, "Reshape", "x", "shape", "y");
+  model_output(&m, "y");
+  expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "(Reshape, opset 13)",
+               "input 'shape' must be known when the model is compiled", NULL);
+}
+
 // Ops that still take static shapes, or symbolic dimensions they cannot
 // express, name the dimension and the flag.
 static void symbolic_refusals(void** state) {
@@ -1433,6 +1500,7 @@ int main(void) {
       cmocka_unit_test(symbolic_slice),
       cmocka_unit_test(symbolic_pad_and_attention),
       cmocka_unit_test(symbolic_merge),
+      cmocka_unit_test(symbolic_multiply),
       cmocka_unit_test(symbolic_refusals),
       cmocka_unit_test(raw_data_size_is_checked),
       cmocka_unit_test(output_type_is_checked),

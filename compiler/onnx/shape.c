@@ -196,6 +196,82 @@ static grt_status_t grtc_onnx_op_size(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// Static element |i| of a Reshape's shape, |*d|: a 0 copies input
+// dimension |i| of |x| (unless |allowzero|; |*d| becomes it), a -1 is the
+// one inferred dimension (|*inferred| = i). False after an error.
+static bool grtc_onnx_reshape_element(grtc_onnx_node_t* n, const grtc_tvalue_t* x, uint32_t i,
+                                      bool allowzero, int64_t* d, int* inferred) {
+  if (*d == 0 && !allowzero) {
+    if (i >= x->type.rank) {
+      return grtc_onnx_fail(n, grtc_onnx_error(n,
+                                               "shape[%u] = 0 copies input dimension %u, but the "
+                                               "input has rank %u",
+                                               i, i, x->type.rank));
+    }
+    *d = x->type.dims[i];
+  } else if (*d == -1) {
+    if (*inferred >= 0) return grtc_onnx_fail(n, grtc_onnx_error(n, "the shape has more than one -1"));
+    *inferred = (int)i;
+  } else if (*d < 0) {
+    return grtc_onnx_fail(n, grtc_onnx_error(n, "shape[%u] = %lld is invalid", i, (long long)*d));
+  }
+  return true;
+}
+
+// Reshape of |x| to |shape|, a 1-D i64 tensor computed at run time whose
+// elements the program computes from constants and dimensions (torch's
+// multi-head attention reshapes to [x.size(1) * heads, seq, d] with
+// Shape, Gather, Mul, Unsqueeze and Concat): a dynamic_reshape whose
+// extents the host program computes at the call, checking that the element
+// counts agree (docs/compiler.md "Merging and splitting reshapes"). A -1 is
+// the input's element count over the other elements' product. False, with
+// no error, when an element is not computed that way (read from data).
+static bool grtc_onnx_reshape_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                      grtc_tvalue_t* shape, bool allowzero) {
+  if (shape->type.rank != 1 || shape->type.elem != GRTC_ELEM_I64 ||
+      !grtc_dim_is_static(shape->type.dims[0]) || shape->type.dims[0] > GRTC_MAX_RANK) {
+    return false;
+  }
+  uint32_t count = (uint32_t)shape->type.dims[0];
+  const grtc_sexpr_t* exprs[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!grtc_tvalue_shape_expr(n->module, shape, i, &exprs[i])) return false;
+  }
+  int64_t dims[GRTC_MAX_RANK];
+  grtc_tvalue_t* elements[GRTC_MAX_RANK];
+  int inferred = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t d = exprs[i]->value;
+    bool known = exprs[i]->kind == GRTC_SEXPR_DIM;
+    if (exprs[i]->kind == GRTC_SEXPR_CONST) {
+      if (!grtc_onnx_reshape_element(n, x, i, allowzero, &d, &inferred)) return true;
+      if ((int)i == inferred) continue;
+      dims[i] = d;
+      // A copied symbolic dimension is read as such; sizes are constants.
+      elements[i] = grtc_dim_is_static(d) ? grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &d)
+                                          : grtc_onnx_dimension_size(n, x, i);
+      continue;
+    }
+    // A dimension (of any value) keeps its symbol; arithmetic on them is
+    // a new extent the host program computes.
+    dims[i] = known ? d : GRTC_ONNX_COMPUTED_DIM;
+    elements[i] = grtc_onnx_slice_axis(n, shape, 0, i, 1);
+  }
+  if (inferred >= 0) {
+    grtc_tvalue_t* rest = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){1});
+    for (uint32_t i = 0; i < count; ++i) {
+      if ((int)i != inferred) {
+        rest = grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, rest, grtc_onnx_reshape(n, elements[i], 0, NULL));
+      }
+    }
+    elements[inferred] = grtc_onnx_binary(
+        n, GRTC_TOP_DIVIDE, grtc_onnx_dims_product(n, x, 0, x->type.rank), rest);
+    dims[inferred] = GRTC_ONNX_COMPUTED_DIM;
+  }
+  OUT(0) = grtc_onnx_reshape_computed(n, x, count, dims, elements);
+  return true;
+}
+
 // Reshape of |x| to |spec| (ONNX's 0 copies an input dimension unless
 // |allowzero|, one -1 is inferred). Symbolic dimensions: each symbol of the
 // result (copied with 0, or an element of Shape's output) must be one of
@@ -203,7 +279,8 @@ static grt_status_t grtc_onnx_op_size(grtc_onnx_node_t* n) {
 // static sizes account for the rest (x.view(x.size(0), -1) keeps the
 // batch; [-1, 512] of [N, 512, 1, 1] is [N, 512]).
 static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                         const grtc_onnx_shape_values_t* spec, bool allowzero) {
+                                         const grtc_onnx_shape_values_t* spec, bool allowzero,
+                                         grtc_tvalue_t* at_call) {
   int64_t dims[GRTC_MAX_RANK];
   int inferred = -1;
   int64_t known = 1, total = 1;
@@ -218,21 +295,12 @@ static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   }
   for (uint32_t i = 0; i < spec->count; ++i) {
     int64_t d = spec->values[i];
-    if (!spec->symbolic[i] && d == 0 && !allowzero) {
-      if (i >= x->type.rank) {
-        return grtc_onnx_error(n,
-                               "shape[%u] = 0 copies input dimension %u, but the input has "
-                               "rank %u",
-                               i, i, x->type.rank);
+    if (!spec->symbolic[i]) {
+      if (!grtc_onnx_reshape_element(n, x, i, allowzero, &d, &inferred)) return grt_ok_status();
+      if ((int)i == inferred) {
+        dims[i] = 1;
+        continue;
       }
-      d = x->type.dims[i];
-    } else if (!spec->symbolic[i] && d == -1) {
-      if (inferred >= 0) return grtc_onnx_error(n, "the shape has more than one -1");
-      inferred = (int)i;
-      dims[i] = 1;
-      continue;
-    } else if (!spec->symbolic[i] && d < 0) {
-      return grtc_onnx_error(n, "shape[%u] = %lld is invalid", i, (long long)d);
     }
     dims[i] = d;
     if (grtc_dim_is_static(d)) {
@@ -252,6 +320,9 @@ static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
         left[j] = left[--left_count];
         found = true;
       }
+    }
+    if (!found && at_call && grtc_onnx_reshape_at_call(n, x, at_call, allowzero)) {
+      return grt_ok_status();
     }
     if (!found) {
       char described[192];
@@ -295,6 +366,8 @@ static grt_status_t grtc_onnx_reshape_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
     dims[inferred] = GRTC_ONNX_COMPUTED_DIM;
     OUT(0) = grtc_onnx_reshape_computed(n, x, spec->count, dims, elements);
     return grt_ok_status();
+  } else if (left_count != 0 && at_call && grtc_onnx_reshape_at_call(n, x, at_call, allowzero)) {
+    return grt_ok_status();
   } else if (left_count != 0) {
     char described[192];
     return grtc_onnx_unsupported(
@@ -326,9 +399,12 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
   grtc_onnx_shape_values_t spec;
+  bool allowzero = grtc_onnx_attr_int(n, "allowzero", 0) != 0;
+  grtc_tvalue_t* at_call = grtc_onnx_is_constant(n->inputs[1]) ? NULL : n->inputs[1];
   if (grtc_onnx_shape_values(n, n->inputs[1], &spec)) {
-    return grtc_onnx_reshape_to(n, x, &spec, grtc_onnx_attr_int(n, "allowzero", 0) != 0);
+    return grtc_onnx_reshape_to(n, x, &spec, allowzero, at_call);
   }
+  if (at_call && grtc_onnx_reshape_at_call(n, x, at_call, allowzero)) return grt_ok_status();
   // Not known here: the error (computed at run time, or too long a shape).
   int64_t* shape = NULL;
   uint32_t count = 0;
@@ -895,6 +971,24 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
       // Static elements of a partly symbolic shape (x.size(1) of [N, 5,
       // 16]): a constant, so later shape arithmetic folds.
       OUT(0) = grtc_onnx_const_ints(n, data->type.elem, type.rank, type.dims, picked.values);
+      return grt_ok_status();
+    }
+    // Elements of a shape (x.size(0)): static slices of it, so that the
+    // arithmetic on them stays visible to the tensor IR's shape rules
+    // (grtc_tvalue_shape_expr: a Reshape to [x.size(0) * heads, ...]
+    // computes its extents at the call).
+    int64_t* values = NULL;
+    uint32_t count = 0;
+    if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return grt_ok_status();
+    if (count >= 1 && count == picked.count) {
+      grtc_tvalue_t* parts[GRTC_MAX_RANK];
+      for (uint32_t i = 0; i < count; ++i) {
+        int64_t at = values[i] < 0 ? values[i] + dim : values[i];
+        parts[i] = grtc_onnx_slice_axis(n, data, 0, at, 1);
+      }
+      OUT(0) = q == 0 ? grtc_onnx_reshape(n, parts[0], 0, NULL)
+                      : count == 1 ? parts[0] : grtc_onnx_concat(n, parts, count, 0);
+      grtc_onnx_remember_shape_values(n, OUT(0), &picked);
       return grt_ok_status();
     }
   }

@@ -720,6 +720,26 @@ const grtc_sexpr_t* grtc_tmodule_sexpr(grtc_tmodule_t* module,
   return expr;
 }
 
+// Element |index| of a static slice of a rank-1 value (the ONNX importer's
+// pick of one element of a shape): the operand's element it reads.
+static bool grtc_slice_source_index(const grtc_top_t* op, int64_t index,
+                                    int64_t* out) {
+  const grtc_ttype_t* type = &op->operands[0]->type;
+  const grtc_top_attrs_t* a = &op->attrs;
+  if (type->rank != 1 || !grtc_dim_is_static(type->dims[0]) ||
+      a->start.count != 1 || a->limit.count != 1 || a->strides.count != 1) {
+    return false;
+  }
+  int64_t start = a->start.values[0], stride = a->strides.values[0];
+  if (start < 0 || stride < 1 || index > (type->dims[0] - start) / stride) {
+    return false;
+  }
+  int64_t at = start + index * stride;
+  if (at >= type->dims[0] || at >= a->limit.values[0]) return false;
+  *out = at;
+  return true;
+}
+
 static bool grtc_shape_expr_at(grtc_tmodule_t* module,
                                const grtc_tvalue_t* value, int64_t index,
                                int depth, const grtc_sexpr_t** out) {
@@ -741,6 +761,12 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
   }
   grtc_sexpr_kind_t kind;
   switch (op->kind) {
+    case GRTC_TOP_CONSTANT: {
+      int64_t constant = 0;
+      if (!grtc_tvalue_constant_element(value, index, &constant)) return false;
+      *out = grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, constant, NULL, NULL);
+      return *out != NULL;
+    }
     case GRTC_TOP_ADD: kind = GRTC_SEXPR_ADD; break;
     case GRTC_TOP_SUBTRACT: kind = GRTC_SEXPR_SUB; break;
     case GRTC_TOP_MULTIPLY: kind = GRTC_SEXPR_MUL; break;
@@ -760,6 +786,9 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
     case GRTC_TOP_BROADCAST_IN_DIM:
       if (op->operands[0]->type.rank != 0) return false;
       return grtc_shape_expr_at(module, op->operands[0], 0, depth + 1, out);
+    case GRTC_TOP_SLICE:
+      if (!grtc_slice_source_index(op, index, &index)) return false;
+      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
     case GRTC_TOP_CONCATENATE:
       for (uint32_t k = 0; k < op->operand_count; ++k) {
         const grtc_ttype_t* type = &op->operands[k]->type;
@@ -894,7 +923,9 @@ bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
     }
     switch (op->kind) {
       case GRTC_TOP_CONSTANT:
-        return grtc_constant_integer(value, index, out_dim);
+        // A negative constant is no dimension (its value would read as a
+        // symbol); grtc_tvalue_shape_expr takes it as a constant.
+        return grtc_constant_integer(value, index, out_dim) && *out_dim >= 0;
       case GRTC_TOP_GET_DIMENSION_SIZE: {
         const grtc_ttype_t* type = &op->operands[0]->type;
         if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)type->rank) {
@@ -919,6 +950,10 @@ bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
         if (op->operands[0]->type.rank != 0) return false;
         value = op->operands[0];
         index = 0;
+        break;
+      case GRTC_TOP_SLICE:
+        if (!grtc_slice_source_index(op, index, &index)) return false;
+        value = op->operands[0];
         break;
       case GRTC_TOP_CONCATENATE: {
         uint32_t k = 0;

@@ -77,6 +77,19 @@ class Encoder(nn.Module):
         return self.norm(self.encoder(self.embed(tokens) + self.pos))
 
 
+class SelfAttention(nn.Module):
+    """torch's nn.MultiheadAttention (4 heads of 4) as self-attention: its
+    export reshapes to [seq, batch * heads, 4] with a shape computed from
+    the symbolic batch (Shape, Gather, Mul, Concat, Reshape)."""
+
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, x):
+        return self.attn(x, x, x, need_weights=False)[0]
+
+
 class Recurrent(nn.Module):
     """An LSTM followed by a GRU, returning the sequence and the final state."""
 
@@ -217,7 +230,23 @@ def make_models():
         # batch 3 with --onnx-input-shape.
         "encoder_batch": (Encoder, lambda: torch.randint(0, 100, (3, 16)),
                           {"input": {0: "batch"}}, ["--onnx-input-shape=input:3x16"]),
+        # Compiled once with symbolic dimensions (no pin) and run at each
+        # of DYNAMIC_INPUTS' sizes: the encoder at batch 1, 3 and 8, the
+        # attention with batch and sequence symbolic.
+        "encoder_dynamic": (Encoder, lambda: torch.randint(0, 100, (3, 16)),
+                            {"input": {0: "batch"}}),
+        "attention_dynamic": (SelfAttention, lambda: torch.randn(3, 5, 16),
+                              {"input": {0: "batch", 1: "seq"}}),
     }
+
+
+# The further inputs a model compiled with symbolic dimensions runs on
+# (the export's input is checked first).
+DYNAMIC_INPUTS = {
+    "encoder_dynamic": [lambda b=b: torch.randint(0, 100, (b, 16)) for b in (1, 8)],
+    "attention_dynamic": [lambda b=b, s=s: torch.randn(b, s, 16)
+                          for b, s in ((1, 5), (8, 5), (1, 1), (8, 7))],
+}
 
 
 def export(name, work):
@@ -279,20 +308,57 @@ def check(args, name):
         problem = check_ir(p.stdout, expect[1])
         if problem:
             return "compile: --dump-after=%s: %s" % (expect[0], problem)
+    worst = 0.0
+    for tag in ["input0"] + ["size%d" % k for k in range(len(DYNAMIC_INPUTS.get(name, [])))]:
+        if tag != "input0":
+            write_dynamic_input(args.work, name, tag)
+        problem, error = run_and_compare(args, name, vmfb, tag, count)
+        if problem:
+            return problem if tag == "input0" else "%s: %s" % (
+                "x".join(map(str, np.load(os.path.join(args.work, "%s.%s.npy" % (name, tag)))
+                             .shape)), problem)
+        worst = max(worst, error)
+    sizes = len(DYNAMIC_INPUTS.get(name, [])) + 1
+    print("  %s: %d outputs match PyTorch%s (max abs error %.3g)" % (
+        name, count, " at %d input sizes" % sizes if sizes > 1 else "", worst))
+    return None
+
+
+def write_dynamic_input(work, name, tag):
+    """Writes NAME.TAG.npy and NAME.TAG.expected<i>.npy for DYNAMIC_INPUTS'
+    entry TAG (sizeK) of NAME, with the exported model's weights."""
+    torch.manual_seed(0)
+    model = make_models()[name][0]().eval()
+    torch.manual_seed(1 + int(tag[len("size"):]))
+    x = DYNAMIC_INPUTS[name][int(tag[len("size"):])]()
+    with torch.no_grad():
+        expected = model(x)
+    if not isinstance(expected, tuple):
+        expected = (expected,)
+    np.save(os.path.join(work, "%s.%s.npy" % (name, tag)), x.numpy())
+    for i, e in enumerate(expected):
+        np.save(os.path.join(work, "%s.%s.expected%d.npy" % (name, tag, i)), e.numpy())
+
+
+def run_and_compare(args, name, vmfb, tag, count):
+    """Runs VMFB on NAME.TAG.npy (input0: the export's input) and compares
+    with the expected outputs: (problem or None, max abs error)."""
+    expected = ("%s.expected%%d.npy" % name if tag == "input0"
+                else "%s.%s.expected%%d.npy" % (name, tag))
     cmd = [args.grt_run, "--module=" + vmfb, "--function=main", "--device=" + args.device,
-           "--input=@" + os.path.join(args.work, name + ".input0.npy")]
-    outs = [os.path.join(args.work, "%s.out%d.npy" % (name, i)) for i in range(count)]
+           "--input=@" + os.path.join(args.work, "%s.%s.npy" % (name, tag))]
+    outs = [os.path.join(args.work, "%s.%s.out%d.npy" % (name, tag, i)) for i in range(count)]
     cmd += ["--output=@" + o for o in outs]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        return "run: " + p.stderr.strip()[:400]
+        return "run: " + p.stderr.strip()[:400], 0.0
     worst = 0.0
     step = output_step(args.work, name) * QUANTIZED[name] if name in QUANTIZED else 0.0
     for i, out in enumerate(outs):
         got = np.load(out)
-        want = np.load(os.path.join(args.work, "%s.expected%d.npy" % (name, i)))
+        want = np.load(os.path.join(args.work, expected % i))
         if got.shape != want.shape:
-            return "output %d: shape %s, expected %s" % (i, got.shape, want.shape)
+            return "output %d: shape %s, expected %s" % (i, got.shape, want.shape), 0.0
         err = np.abs(got.astype(np.float64) - want)
         bound = ATOL + RTOL * np.abs(want)
         if name in QUANTIZED:
@@ -301,10 +367,9 @@ def check(args, name):
             return "output %d: %d of %d elements outside rtol %g atol %g%s (max error %g)" % (
                 i, int((err > bound).sum()), err.size, RTOL, ATOL,
                 " or %d output steps (%g)" % (QUANTIZED[name], step) if name in QUANTIZED
-                else "", float(err.max()))
+                else "", float(err.max())), 0.0
         worst = max(worst, float(err.max()))
-    print("  %s: %d outputs match PyTorch (max abs error %.3g)" % (name, count, worst))
-    return None
+    return None, worst
 
 
 def main():

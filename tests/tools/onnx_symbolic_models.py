@@ -3,7 +3,9 @@ compile_onnx_symbolic_*.test files: cnn.onnx (Conv, Relu, MaxPool, Flatten,
 Gemm), view.onnx (torch.onnx.export's x.view(x.size(0), -1): Shape, Gather,
 Unsqueeze, Concat, Reshape), merge.onnx (Reshape to [-1] and then to
 [-1, 8]: the symbolic batch merged into 36N elements and split into rows
-of 8, with merge_x{1,2,4}.npy inputs of N = 1, 2, 4 holding 0, 1, 2, ...)
+of 8, with merge_x{1,2,4}.npy inputs of N = 1, 2, 4 holding 0, 1, 2, ...),
+heads.onnx (Reshape to [x.size(0) * 2, -1, 0]: a shape computed from the
+batch, as torch's nn.MultiheadAttention export writes)
 and hardmax.onnx (an op that takes static shapes only).
 Usage: onnx_symbolic_models.py OUTPUT_DIR"""
 import os
@@ -47,6 +49,18 @@ def main():
           helper.make_node("Reshape", ["f", "rows"], ["r"]),
           helper.make_node("Neg", ["r"], ["y"])],
          [ints("flat", [-1]), ints("rows", [-1, 8])], os.path.join(out, "merge.onnx"))
+    # [N * 2, -1, 0] of [N, 1, 6, 6]: the batch times two heads (Shape,
+    # Gather, Mul, Unsqueeze, Concat), a -1 of 36N / (2N * 6) = 3 and a
+    # copied 6.
+    save([helper.make_node("Shape", ["x"], ["s"]),
+          helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+          helper.make_node("Mul", ["n", "two"], ["nh"]),
+          helper.make_node("Unsqueeze", ["nh", "axes"], ["nh1"]),
+          helper.make_node("Concat", ["nh1", "rest"], ["shape"], axis=0),
+          helper.make_node("Reshape", ["x", "shape"], ["r"]),
+          helper.make_node("Neg", ["r"], ["y"])],
+         [ints("zero", 0), ints("two", 2), ints("axes", [0]), ints("rest", [-1, 0])],
+         os.path.join(out, "heads.onnx"))
     for n in (1, 2, 4):
         np.save(os.path.join(out, "merge_x%d.npy" % n),
                 np.arange(n * 36, dtype=np.float32).reshape(n, 1, 6, 6))

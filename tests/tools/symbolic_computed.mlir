@@ -40,4 +40,27 @@ module @m attributes {jax.uses_shape_polymorphism = true} {
     %z = stablehlo.add %y, %w : tensor<?x2xf32>
     return %z : tensor<?x2xf32>
   }
+  // An iota of (n * n * n) % 5 + 5 elements, computed in i64 at the call
+  // (n * n * n wraps i64 from n = 2^21 + 1 on, and must fail the call).
+  func.func @cube(%x: tensor<?x0xf32>) -> tensor<?xi64> {
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x0xf32>) -> tensor<i64>
+    %five = stablehlo.constant dense<5> : tensor<i64>
+    %n2 = stablehlo.multiply %n, %n : tensor<i64>
+    %n3 = stablehlo.multiply %n2, %n : tensor<i64>
+    %r = stablehlo.remainder %n3, %five : tensor<i64>
+    %c = stablehlo.add %r, %five : tensor<i64>
+    %s = stablehlo.reshape %c : (tensor<i64>) -> tensor<1xi64>
+    %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
+    return %i : tensor<?xi64>
+  }
+  // %x (n x m) viewed as n x n x n: the element counts differ unless
+  // n * m = n * n * n, even where n * n * n wraps i64 to 0 (n = 2^22,
+  // m = 0).
+  func.func @cube_view(%x: tensor<?x?xf32>) -> tensor<?x?x?xf32> {
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x?xf32>) -> tensor<i64>
+    %n1 = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>
+    %s = stablehlo.concatenate %n1, %n1, %n1, dim = 0 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+    %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+    return %y : tensor<?x?x?xf32>
+  }
 }
