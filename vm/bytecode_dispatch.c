@@ -747,6 +747,13 @@ _Static_assert(GRT_VM_CODE_CMP_BR_LTE_I32_U - GRT_VM_CODE_CMP_BR_EQ_I32 == 5 &&
                    GRT_VM_CODE_CMP_BR_EQ_I64 == GRT_VM_CODE_CMP_BR_EQ_I32 + 6,
                "cmp_br.* lists its predicates in cmp.*'s order (eq, ne, lt.s, "
                "lt.u, lte.s, lte.u), i32 then i64");
+_Static_assert(GRT_VM_CODE_DIV_I32_U == GRT_VM_CODE_DIV_I32_S + 1 &&
+                   GRT_VM_CODE_REM_I32_S == GRT_VM_CODE_DIV_I32_S + 2 &&
+                   GRT_VM_CODE_REM_I32_U == GRT_VM_CODE_DIV_I32_S + 3 &&
+                   GRT_VM_CODE_DIV_I64_U == GRT_VM_CODE_DIV_I64_S + 1 &&
+                   GRT_VM_CODE_REM_I64_S == GRT_VM_CODE_DIV_I64_S + 2 &&
+                   GRT_VM_CODE_REM_I64_U == GRT_VM_CODE_DIV_I64_S + 3,
+               "div.s, div.u, rem.s, rem.u are consecutive in both widths");
 
 #if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
 #define GRT_VM_DISPATCH_GOTO 1
@@ -1643,6 +1650,43 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   NEXT();
 #endif
 
+#if GRT_VM_COMPACT_DISPATCH
+  // div/rem, both widths, signed and unsigned, in one handler: the i32 ops
+  // compute on their values widened to 64 bits, which gives the same
+  // quotient and remainder.
+  OP(DIV_I32_S) OP(DIV_I32_U) OP(REM_I32_S) OP(REM_I32_U)
+  OP(DIV_I64_S) OP(DIV_I64_U) OP(REM_I64_S) OP(REM_I64_U) {
+    static const char names[8][10] = {"div.i32.s", "div.i32.u", "rem.i32.s",
+                                      "rem.i32.u", "div.i64.s", "div.i64.u",
+                                      "rem.i64.s", "rem.i64.u"};
+    unsigned byte = pc[-1];
+    bool wide = byte >= GRT_VM_CODE_DIV_I64_S;
+    unsigned kind = byte - (wide ? GRT_VM_CODE_DIV_I64_S : GRT_VM_CODE_DIV_I32_S);
+    bool is_signed = !(kind & 1u), rem = kind >= 2u;
+    uint16_t ra = R(), rb = R();
+    int64_t a = wide ? grt_vm_get_i64(regs, ra)
+                     : is_signed ? (int64_t)I32(ra) : (int64_t)U32(ra);
+    int64_t b = wide ? grt_vm_get_i64(regs, rb)
+                     : is_signed ? (int64_t)I32(rb) : (int64_t)U32(rb);
+    if (b == 0 || (is_signed && b == -1 &&
+                   a == (wide ? INT64_MIN : (int64_t)INT32_MIN))) {
+      FAIL(grt_vm_division_error(names[wide * 4u + kind], a, b));
+    }
+    int64_t result;
+    if (is_signed) {
+      result = rem ? a % b : a / b;
+    } else {
+      result = (int64_t)(rem ? (uint64_t)a % (uint64_t)b
+                             : (uint64_t)a / (uint64_t)b);
+    }
+    if (wide) {
+      grt_vm_set_i64(regs, R(), result);
+    } else {
+      U32(R()) = (uint32_t)result;
+    }
+  }
+  NEXT();
+#else
   OP(DIV_I32_S) OP(REM_I32_S) {
     bool rem = pc[-1] == GRT_VM_CODE_REM_I32_S;
     int32_t a = I32(R()), b = I32(R());
@@ -1678,6 +1722,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_set_i64(regs, R(), (int64_t)(rem ? a % b : a / b));
   }
   NEXT();
+#endif
 
   OP(CMP_EQ_REF) OP(CMP_NE_REF) {
     bool eq = pc[-1] == GRT_VM_CODE_CMP_EQ_REF;
