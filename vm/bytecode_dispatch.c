@@ -1129,6 +1129,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   const uint8_t* yieldable_op = NULL;
   uint32_t yieldable_ordinal = 0;
   bool yieldable_variadic = false;
+#if GRT_VM_COMPACT_DISPATCH
+  // The internal call that call and call.yieldable share.
+  uint32_t call_callee = 0;
+  uint32_t call_flags = 0;
+#endif
 
   grt_vm_stack_frame_t* frame = NULL;
   const uint8_t* code = NULL;
@@ -1265,9 +1270,10 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 // An internal call to callee (an ordinal): pushes its frame with FLAGS
 // added, copies the A operands at pc into it and enters it; ENTER names
 // the label of the shortest path (one per use).
-#define CALL_INTERNAL(FLAGS, ENTER)                                               \
+#define CALL_INTERNAL(FLAGS, ENTER) CALL_INTERNAL_OF(callee, FLAGS, ENTER)
+#define CALL_INTERNAL_OF(CALLEE, FLAGS, ENTER)                                    \
   {                                                                               \
-    const grt_vm_bytecode_callee_t* f = &module->callees[callee];                 \
+    const grt_vm_bytecode_callee_t* f = &module->callees[CALLEE];                 \
     grt_vm_stack_frame_t* callee_frame = NULL;                                    \
     uint32_t* callee_regs = NULL;                                                 \
     if (f->simple_call) {                                                         \
@@ -1335,7 +1341,17 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       pc = next_pc;
       NEXT();
     }
+#if GRT_VM_COMPACT_DISPATCH
+    // call.yieldable's internal calls come here too (one copy of the call).
+    call_callee = callee;
+    call_flags = 0;
+  call_internal : {
+    uint32_t internal = call_callee;
+    CALL_INTERNAL_OF(internal, call_flags, enter_callee)
+  }
+#else
     CALL_INTERNAL(0, enter_callee)
+#endif
   }
   NEXT();
   OP(CALL_VARIADIC) {
@@ -1355,8 +1371,14 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* op_start = pc - 1;
     uint32_t callee = grt_vm_read_u32(&pc);
     if (!(callee & GRT_VM_CALLEE_IMPORT_BIT)) {
+#if GRT_VM_COMPACT_DISPATCH
+      call_callee = callee;
+      call_flags = GRT_VM_FRAME_YIELDABLE_CALL;
+      goto call_internal;
+#else
       CALL_INTERNAL(GRT_VM_FRAME_YIELDABLE_CALL, enter_yieldable_callee)
       NEXT();
+#endif
     }
     yieldable_variadic = false;
     yieldable_ordinal = callee & ~GRT_VM_CALLEE_IMPORT_BIT;
