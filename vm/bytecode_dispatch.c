@@ -1276,7 +1276,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const grt_vm_bytecode_callee_t* f = &module->callees[CALLEE];                 \
     grt_vm_stack_frame_t* callee_frame = NULL;                                    \
     uint32_t* callee_regs = NULL;                                                 \
-    if (f->simple_call) {                                                         \
+    if (!GRT_VM_COMPACT_DISPATCH && f->simple_call) {                             \
       /* No refs to null, one 32-bit argument into slot 0. */                  \
       unsigned char* base = grt_vm_stack_try_reserve(stack, f->frame.size);       \
       if (base) {                                                                 \
@@ -1297,9 +1297,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t count = f->argument_count;                                           \
     pc += 2;                                                                      \
     /* Argument i lands in slot i unless the types say otherwise. */           \
-    if (f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {                        \
+    /* (The compact build copies every list by the types.) */                  \
+    if (!GRT_VM_COMPACT_DISPATCH &&                                               \
+        f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {                        \
       callee_regs[0] = regs[R()];                                                 \
-    } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {                 \
+    } else if (!GRT_VM_COMPACT_DISPATCH &&                                        \
+               f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {                 \
       for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];            \
     } else {                                                                      \
       const char* types = f->argument_types;                                      \
@@ -1453,10 +1456,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* result_list = return_results + 2;
     uint32_t* caller_regs = grt_vm_stack_frame_i32(caller);
     uint32_t count = f->result_count;
-    if (f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
+    // (The compact build copies every list by the types.)
+    if (!GRT_VM_COMPACT_DISPATCH &&
+        f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
       uint16_t src = R();
       caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
-    } else if (f->result_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
+    } else if (!GRT_VM_COMPACT_DISPATCH &&
+               f->result_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
       for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
