@@ -757,11 +757,26 @@ _Static_assert(GRT_VM_CODE_DIV_I32_U == GRT_VM_CODE_DIV_I32_S + 1 &&
 
 #if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
 #define GRT_VM_DISPATCH_GOTO 1
-#define DISPATCH() goto* dispatch[*pc++]
+#if GRT_VM_COMPACT_DISPATCH
+// The compact table holds each handler's distance from next_op: 4 bytes an
+// entry and no relocations, where a pointer table is 8 bytes and a
+// relocation each in a position-independent program.
+#define GRT_VM_JUMP(index) \
+  goto* (const void*)((const char*)&&next_op + dispatch[(index)])
+#else
+#define GRT_VM_JUMP(index) goto* dispatch[(index)]
+#endif
+#define DISPATCH() GRT_VM_JUMP(*pc++)
 #define OP(name) op_##name:
+#if GRT_VM_COMPACT_DISPATCH
+// One indirect jump for the whole loop: each handler ends with a short jump
+// to it instead of a copy of the decode-and-jump.
+#define NEXT() goto next_op
+#else
 #define NEXT() DISPATCH()
+#endif
 #define PREFIX_CASE(name, str, byte, feature) \
-  prefix_##name : goto* dispatch[GRT_VM_PREFIX_##name * 256 + *pc++];
+  prefix_##name : GRT_VM_JUMP(GRT_VM_PREFIX_##name * 256 + *pc++);
 #else
 #define DISPATCH() continue
 #define OP(name) case GRT_VM_CODE_##name:
@@ -1100,16 +1115,25 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                       const void* arguments, void* results,
                                       grt_vm_dispatch_mode_t mode) {
 #if defined(GRT_VM_DISPATCH_GOTO)
-  static const void* const dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
+#if GRT_VM_COMPACT_DISPATCH
+#define GRT_VM_TARGET(label) (int32_t)(&&label - &&next_op)
+  typedef int32_t grt_vm_dispatch_entry_t;
+#else
+#define GRT_VM_TARGET(label) &&label
+  typedef const void* grt_vm_dispatch_entry_t;
+#endif
+  static const grt_vm_dispatch_entry_t dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
 #define GRT_VM_LABEL(name, mnemonic, prefix, byte, operands, meaning) \
-  [GRT_VM_CODE_##name] = &&op_##name,
+  [GRT_VM_CODE_##name] = GRT_VM_TARGET(op_##name),
       GRT_VM_OP_TABLE(GRT_VM_LABEL)
 #undef GRT_VM_LABEL
-#define GRT_VM_PREFIX_LABEL(name, str, byte, feature) [byte] = &&prefix_##name,
+#define GRT_VM_PREFIX_LABEL(name, str, byte, feature) \
+  [byte] = GRT_VM_TARGET(prefix_##name),
       GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_LABEL)
 #undef GRT_VM_PREFIX_LABEL
+#undef GRT_VM_TARGET
   };
-  const void* const* dispatch = dispatch_table;
+  const grt_vm_dispatch_entry_t* dispatch = dispatch_table;
 #if defined(__OPTIMIZE_SIZE__)
   // Optimizing for size (-Os), keep the table's address in a register:
   // otherwise every handler's dispatch recomputes it (7 more bytes each).
@@ -1180,6 +1204,9 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
 
 #if defined(GRT_VM_DISPATCH_GOTO)
+#if GRT_VM_COMPACT_DISPATCH
+next_op:
+#endif
   DISPATCH();
 #else
   for (;;) {
