@@ -27,10 +27,13 @@
 // -Os, where __OPTIMIZE_SIZE__ is defined; -DGRT_VM_COMPACT_DISPATCH=0/1
 // overrides). The register-only ops (grt_vm_pure below) then share one
 // handler that decodes their operands by the op table's operand string and
-// runs their bodies out of line, and the cmp_br.* ops share one handler
-// that runs the matching cmp op: the loop keeps one copy of the operand
-// decoding instead of one per op. The speed build keeps one inline
-// handler per op.
+// runs their bodies out of line, the cmp_br.* ops share one handler that
+// runs the matching cmp op, div/rem share one, call.yieldable shares call's
+// internal call, and every handler jumps back to one dispatch point (with
+// computed goto, through a table of 4-byte distances): the loop keeps one
+// copy of the operand decoding and of the dispatch instead of one per op.
+// The speed build keeps one inline handler per op, each ending in its own
+// dispatch.
 #ifndef GRT_VM_COMPACT_DISPATCH
 #if defined(__OPTIMIZE_SIZE__)
 #define GRT_VM_COMPACT_DISPATCH 1
