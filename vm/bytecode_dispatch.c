@@ -23,6 +23,25 @@
 #include "vm/signature.h"
 #include "vm/variant.h"
 
+// GRT_VM_COMPACT_DISPATCH: the size build's interpreter (on by default under
+// -Os, where __OPTIMIZE_SIZE__ is defined; -DGRT_VM_COMPACT_DISPATCH=0/1
+// overrides). The register-only ops (grt_vm_pure below) then share one
+// handler that decodes their operands by the op table's operand string and
+// runs their bodies out of line, the cmp_br.* ops share one handler that
+// runs the matching cmp op, div/rem share one, call.yieldable shares call's
+// internal call, and every handler jumps back to one dispatch point (with
+// computed goto, through a table of 4-byte distances): the loop keeps one
+// copy of the operand decoding and of the dispatch instead of one per op.
+// The speed build keeps one inline handler per op, each ending in its own
+// dispatch.
+#ifndef GRT_VM_COMPACT_DISPATCH
+#if defined(__OPTIMIZE_SIZE__)
+#define GRT_VM_COMPACT_DISPATCH 1
+#else
+#define GRT_VM_COMPACT_DISPATCH 0
+#endif
+#endif
+
 //===----------------------------------------------------------------------===//
 // Operand and register access
 //===----------------------------------------------------------------------===//
@@ -724,14 +743,43 @@ static inline int32_t grt_vm_float_compare(unsigned predicate, double a,
 _Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
                    GRT_VM_CODE_CMP_GTE_F64_U - GRT_VM_CODE_CMP_EQ_F64_O == 11,
                "the float compare predicates are consecutive");
+_Static_assert(GRT_VM_CODE_CMP_BR_LTE_I32_U - GRT_VM_CODE_CMP_BR_EQ_I32 == 5 &&
+                   GRT_VM_CODE_CMP_LTE_I32_U - GRT_VM_CODE_CMP_EQ_I32 == 5 &&
+                   GRT_VM_CODE_CMP_BR_LTE_I64_U - GRT_VM_CODE_CMP_BR_EQ_I64 == 5 &&
+                   GRT_VM_CODE_CMP_LTE_I64_U - GRT_VM_CODE_CMP_EQ_I64 == 5 &&
+                   GRT_VM_CODE_CMP_BR_EQ_I64 == GRT_VM_CODE_CMP_BR_EQ_I32 + 6,
+               "cmp_br.* lists its predicates in cmp.*'s order (eq, ne, lt.s, "
+               "lt.u, lte.s, lte.u), i32 then i64");
+_Static_assert(GRT_VM_CODE_DIV_I32_U == GRT_VM_CODE_DIV_I32_S + 1 &&
+                   GRT_VM_CODE_REM_I32_S == GRT_VM_CODE_DIV_I32_S + 2 &&
+                   GRT_VM_CODE_REM_I32_U == GRT_VM_CODE_DIV_I32_S + 3 &&
+                   GRT_VM_CODE_DIV_I64_U == GRT_VM_CODE_DIV_I64_S + 1 &&
+                   GRT_VM_CODE_REM_I64_S == GRT_VM_CODE_DIV_I64_S + 2 &&
+                   GRT_VM_CODE_REM_I64_U == GRT_VM_CODE_DIV_I64_S + 3,
+               "div.s, div.u, rem.s, rem.u are consecutive in both widths");
 
 #if defined(GRT_VM_COMPUTED_GOTO) && defined(__GNUC__)
 #define GRT_VM_DISPATCH_GOTO 1
-#define DISPATCH() goto* dispatch[*pc++]
+#if GRT_VM_COMPACT_DISPATCH
+// The compact table holds each handler's distance from next_op: 4 bytes an
+// entry and no relocations, where a pointer table is 8 bytes and a
+// relocation each in a position-independent program.
+#define GRT_VM_JUMP(index) \
+  goto* (const void*)((const char*)&&next_op + dispatch[(index)])
+#else
+#define GRT_VM_JUMP(index) goto* dispatch[(index)]
+#endif
+#define DISPATCH() GRT_VM_JUMP(*pc++)
 #define OP(name) op_##name:
+#if GRT_VM_COMPACT_DISPATCH
+// One indirect jump for the whole loop: each handler ends with a short jump
+// to it instead of a copy of the decode-and-jump.
+#define NEXT() goto next_op
+#else
 #define NEXT() DISPATCH()
+#endif
 #define PREFIX_CASE(name, str, byte, feature) \
-  prefix_##name : goto* dispatch[GRT_VM_PREFIX_##name * 256 + *pc++];
+  prefix_##name : GRT_VM_JUMP(GRT_VM_PREFIX_##name * 256 + *pc++);
 #else
 #define DISPATCH() continue
 #define OP(name) case GRT_VM_CODE_##name:
@@ -753,108 +801,121 @@ _Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
 #define U32(r) (regs[(r)])
 #define REF(r) (refs[(r) & GRT_VM_REF_ORDINAL_MASK])
 
+// A register-only op: its operands and results are primitive registers, it
+// cannot fail and touches nothing else. PURE(NAME, body) is its handler:
+// inline in the speed build; in the compact one (GRT_VM_COMPACT_DISPATCH) a
+// jump to the shared handler, the body living in grt_vm_pure.
+#define PURE(NAME, ...) \
+  OP(NAME) { __VA_ARGS__ } \
+  NEXT();
+
 // Handler shapes, one line per op below.
 #define BIN_I32(NAME, EXPR)                                     \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int32_t a = I32(R());                                       \
     int32_t b = I32(R());                                       \
     uint32_t ua = (uint32_t)a, ub = (uint32_t)b;                \
     (void)ua; (void)ub;                                         \
-    I32(R()) = (int32_t)(EXPR);                                 \
-  }                                                             \
-  NEXT();
+    I32(R()) = (int32_t)(EXPR);)
 #define UN_I32(NAME, EXPR)                                      \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int32_t a = I32(R());                                       \
     uint32_t ua = (uint32_t)a;                                  \
     (void)ua;                                                   \
-    I32(R()) = (int32_t)(EXPR);                                 \
-  }                                                             \
-  NEXT();
+    I32(R()) = (int32_t)(EXPR);)
 #define BIN_I64(NAME, EXPR)                                     \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int64_t a = grt_vm_get_i64(regs, R());                      \
     int64_t b = grt_vm_get_i64(regs, R());                      \
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;                \
     (void)ua; (void)ub;                                         \
-    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
-  }                                                             \
-  NEXT();
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));)
 #define SHIFT_I64(NAME, EXPR)                                   \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int64_t a = grt_vm_get_i64(regs, R());                      \
     uint32_t b = U32(R()) & 63u;                                \
     uint64_t ua = (uint64_t)a;                                  \
     (void)ua;                                                   \
-    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
-  }                                                             \
-  NEXT();
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));)
 #define UN_I64(NAME, EXPR)                                      \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int64_t a = grt_vm_get_i64(regs, R());                      \
     uint64_t ua = (uint64_t)a;                                  \
     (void)ua;                                                   \
-    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));                 \
-  }                                                             \
-  NEXT();
+    grt_vm_set_i64(regs, R(), (int64_t)(EXPR));)
 #define CMP_I64(NAME, EXPR)                                     \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     int64_t a = grt_vm_get_i64(regs, R());                      \
     int64_t b = grt_vm_get_i64(regs, R());                      \
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;                \
     (void)ua; (void)ub;                                         \
-    I32(R()) = (EXPR) ? 1 : 0;                                  \
-  }                                                             \
-  NEXT();
+    I32(R()) = (EXPR) ? 1 : 0;)
 // Float handlers are written once for both widths: T is the C type, G/S the
 // register get/set.
 #define BIN_FP(NAME, T, G, S, EXPR)                             \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     T a = G(regs, R());                                         \
     T b = G(regs, R());                                         \
-    S(regs, R(), (T)(EXPR));                                    \
-  }                                                             \
-  NEXT();
+    S(regs, R(), (T)(EXPR));)
 #define UN_FP(NAME, T, G, S, EXPR)                              \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     T a = G(regs, R());                                         \
-    S(regs, R(), (T)(EXPR));                                    \
-  }                                                             \
-  NEXT();
+    S(regs, R(), (T)(EXPR));)
 #define CMP_FP(NAME, T, G, EXPR)                                \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     T a = G(regs, R());                                         \
     T b = G(regs, R());                                         \
-    I32(R()) = (EXPR) ? 1 : 0;                                  \
-  }                                                             \
-  NEXT();
+    I32(R()) = (EXPR) ? 1 : 0;)
 #define CONVERT(NAME, SET)                                      \
-  OP(NAME) {                                                    \
+  PURE(NAME,                                                    \
     uint16_t src_ = R();                                        \
     uint16_t dst_ = R();                                        \
-    SET;                                                        \
-  }                                                             \
-  NEXT();
+    SET;)
 
-// The whole float op family for one width.
-#define FLOAT_OPS(W, T, G, S, SUFFIX)                                       \
+// The register-only float ops of one width.
+#define FLOAT_PURE_OPS(W, T, G, S, SUFFIX)                                  \
   BIN_FP(ADD_F##W, T, G, S, a + b)                                          \
   BIN_FP(SUB_F##W, T, G, S, a - b)                                          \
   BIN_FP(MUL_F##W, T, G, S, a * b)                                          \
   BIN_FP(DIV_F##W, T, G, S, a / b)                                          \
-  OP(FMA_F##W) {                                                            \
+  PURE(FMA_F##W,                                                            \
     T a = G(regs, R());                                                     \
     T b = G(regs, R());                                                     \
     T c = G(regs, R());                                                     \
-    S(regs, R(), fma##SUFFIX(a, b, c));                                     \
-  }                                                                         \
-  NEXT();                                                                   \
+    S(regs, R(), fma##SUFFIX(a, b, c));)                                    \
   UN_FP(ABS_F##W, T, G, S, fabs##SUFFIX(a))                                 \
   UN_FP(NEG_F##W, T, G, S, -a)                                              \
   BIN_FP(MIN_F##W, T, G, S, grt_vm_fmin(a, b))                              \
   BIN_FP(MAX_F##W, T, G, S, grt_vm_fmax(a, b))                              \
   UN_FP(SQRT_F##W, T, G, S, sqrt##SUFFIX(a))                                \
   UN_FP(RSQRT_F##W, T, G, S, (T)1 / sqrt##SUFFIX(a))                        \
+  PURE(CMP_NZ_F##W##_U, T a = G(regs, R()); I32(R()) = a != 0;)            \
+  PURE(CMP_NZ_F##W##_O, T a = G(regs, R()); I32(R()) = !isnan(a) && a != 0;) \
+  CMP_FP(CMP_EQ_F##W##_NEAR, T, G,                                          \
+         islessequal(fabs##SUFFIX(a - b),                                   \
+                     (T)GRT_VM_NEAR_ATOL + (T)GRT_VM_NEAR_RTOL * fabs##SUFFIX(b))) \
+  PURE(CMP_NAN_F##W, T a = G(regs, R()); I32(R()) = isnan(a) ? 1 : 0;)     \
+  CONVERT(CAST_SI32_F##W, S(regs, dst_, (T)I32(src_)))                   \
+  CONVERT(CAST_UI32_F##W, S(regs, dst_, (T)U32(src_)))                   \
+  CONVERT(CAST_F##W##_SI32, I32(dst_) = grt_vm_f2si32(G(regs, src_)))    \
+  CONVERT(CAST_F##W##_UI32,                                              \
+          U32(dst_) = grt_vm_f2ui32(G(regs, src_)))                         \
+  CONVERT(CAST_SI64_F##W,                                                \
+          S(regs, dst_, (T)grt_vm_get_i64(regs, src_)))                     \
+  CONVERT(CAST_UI64_F##W,                                                \
+          S(regs, dst_, (T)(uint64_t)grt_vm_get_i64(regs, src_)))           \
+  CONVERT(CAST_F##W##_SI64,                                              \
+          grt_vm_set_i64(regs, dst_, grt_vm_f2si64(G(regs, src_))))         \
+  CONVERT(CAST_F##W##_UI64,                                              \
+          grt_vm_set_i64(regs, dst_,                                        \
+                         (int64_t)grt_vm_f2ui64(G(regs, src_))))            \
+  PURE(SELECT_F##W,                                                         \
+    int32_t cond = I32(R());                                                \
+    uint16_t a = R(), b = R();                                              \
+    memcpy(regs + R(), regs + (cond ? a : b), W / 8);)
+
+// The other float ops of one width.
+#define FLOAT_OPS(W, T, G, S, SUFFIX)                                       \
   OP(CEIL_F##W) OP(FLOOR_F##W) OP(ROUND_F##W) OP(ROUND_F##W##_EVEN)         \
   OP(EXP_F##W) OP(EXP2_F##W) OP(EXPM1_F##W) OP(LOG_F##W) OP(LOG2_F##W)      \
   OP(LOG10_F##W) OP(LOG1P_F##W) OP(TANH_F##W) OP(SIN_F##W) OP(COS_F##W)     \
@@ -881,28 +942,6 @@ _Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
     I32(R()) = grt_vm_float_compare(predicate, a, b);                       \
   }                                                                         \
   NEXT();                                                                   \
-  OP(CMP_NZ_F##W##_U) { T a = G(regs, R()); I32(R()) = a != 0; } NEXT();   \
-  OP(CMP_NZ_F##W##_O) { T a = G(regs, R()); I32(R()) = !isnan(a) && a != 0; } \
-  NEXT();                                                                   \
-  CMP_FP(CMP_EQ_F##W##_NEAR, T, G,                                          \
-         islessequal(fabs##SUFFIX(a - b),                                   \
-                     (T)GRT_VM_NEAR_ATOL + (T)GRT_VM_NEAR_RTOL * fabs##SUFFIX(b))) \
-  OP(CMP_NAN_F##W) { T a = G(regs, R()); I32(R()) = isnan(a) ? 1 : 0; }     \
-  NEXT();                                                                   \
-  CONVERT(CAST_SI32_F##W, S(regs, dst_, (T)I32(src_)))                   \
-  CONVERT(CAST_UI32_F##W, S(regs, dst_, (T)U32(src_)))                   \
-  CONVERT(CAST_F##W##_SI32, I32(dst_) = grt_vm_f2si32(G(regs, src_)))    \
-  CONVERT(CAST_F##W##_UI32,                                              \
-          U32(dst_) = grt_vm_f2ui32(G(regs, src_)))                         \
-  CONVERT(CAST_SI64_F##W,                                                \
-          S(regs, dst_, (T)grt_vm_get_i64(regs, src_)))                     \
-  CONVERT(CAST_UI64_F##W,                                                \
-          S(regs, dst_, (T)(uint64_t)grt_vm_get_i64(regs, src_)))           \
-  CONVERT(CAST_F##W##_SI64,                                              \
-          grt_vm_set_i64(regs, dst_, grt_vm_f2si64(G(regs, src_))))         \
-  CONVERT(CAST_F##W##_UI64,                                              \
-          grt_vm_set_i64(regs, dst_,                                        \
-                         (int64_t)grt_vm_f2ui64(G(regs, src_))))            \
   OP(CONST_F##W) {                                                          \
     uint64_t bits = W == 32 ? grt_vm_read_u32(&pc) : grt_vm_read_u64(&pc);  \
     memcpy(regs + R(), &bits, W / 8);                                       \
@@ -918,12 +957,6 @@ _Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
     memcpy(state->global_bytes + grt_vm_read_u32(&pc), regs + value, W / 8);\
   }                                                                         \
   NEXT();                                                                   \
-  OP(SELECT_F##W) {                                                         \
-    int32_t cond = I32(R());                                                \
-    uint16_t a = R(), b = R();                                              \
-    memcpy(regs + R(), regs + (cond ? a : b), W / 8);                       \
-  }                                                                         \
-  NEXT();                                                                   \
   OP(SWITCH_F##W) { pc = grt_vm_switch(pc, regs, W / 8); }                      \
   NEXT();                                                                   \
   LIST_ELEMENT(LIST_GET_F##W, GET, F##W)                                    \
@@ -931,6 +964,134 @@ _Static_assert(GRT_VM_CODE_CMP_GTE_F32_U - GRT_VM_CODE_CMP_EQ_F32_O == 11 &&
   BUFFER_ELEMENT(BUFFER_FILL_F##W, FILL, W / 8, false)                      \
   BUFFER_ELEMENT(BUFFER_LOAD_F##W, LOAD, W / 8, false)                      \
   BUFFER_ELEMENT(BUFFER_STORE_F##W, STORE, W / 8, false)
+
+// Every register-only op (the compact build's shared handler runs these).
+#define GRT_VM_PURE_OPS                                                     \
+  PURE(SELECT_I32,                                                          \
+    int32_t cond = I32(R());                                                \
+    uint16_t a = R(), b = R();                                              \
+    U32(R()) = U32(cond ? a : b);)                                          \
+  PURE(SELECT_I64,                                                          \
+    int32_t cond = I32(R());                                                \
+    uint16_t a = R(), b = R();                                              \
+    grt_vm_set_i64(regs, R(), grt_vm_get_i64(regs, cond ? a : b));)         \
+  BIN_I32(ADD_I32, ua + ub)                                                 \
+  BIN_I32(SUB_I32, ua - ub)                                                 \
+  BIN_I32(MUL_I32, ua * ub)                                                 \
+  PURE(FMA_I32,                                                             \
+    uint32_t a = U32(R()), b = U32(R()), c = U32(R());                      \
+    U32(R()) = a * b + c;)                                                  \
+  UN_I32(ABS_I32, a < 0 ? 0u - ua : ua)                                     \
+  BIN_I32(MIN_I32_S, a < b ? a : b)                                         \
+  BIN_I32(MIN_I32_U, ua < ub ? ua : ub)                                     \
+  BIN_I32(MAX_I32_S, a > b ? a : b)                                         \
+  BIN_I32(MAX_I32_U, ua > ub ? ua : ub)                                     \
+  UN_I32(NOT_I32, ~ua)                                                      \
+  BIN_I32(AND_I32, ua & ub)                                                 \
+  BIN_I32(OR_I32, ua | ub)                                                  \
+  BIN_I32(XOR_I32, ua ^ ub)                                                 \
+  BIN_I32(SHL_I32, ua << (ub & 31u))                                        \
+  BIN_I32(SHR_I32_S, a < 0 ? ~(~ua >> (ub & 31u)) : ua >> (ub & 31u))       \
+  BIN_I32(SHR_I32_U, ua >> (ub & 31u))                                      \
+  UN_I32(CTLZ_I32, ua ? grt_vm_clz64(ua) - 32u : 32u)                       \
+  BIN_I64(ADD_I64, ua + ub)                                                 \
+  BIN_I64(SUB_I64, ua - ub)                                                 \
+  BIN_I64(MUL_I64, ua * ub)                                                 \
+  PURE(FMA_I64,                                                             \
+    uint64_t a = (uint64_t)grt_vm_get_i64(regs, R());                       \
+    uint64_t b = (uint64_t)grt_vm_get_i64(regs, R());                       \
+    uint64_t c = (uint64_t)grt_vm_get_i64(regs, R());                       \
+    grt_vm_set_i64(regs, R(), (int64_t)(a * b + c));)                       \
+  UN_I64(ABS_I64, a < 0 ? 0u - ua : ua)                                     \
+  BIN_I64(MIN_I64_S, a < b ? a : b)                                         \
+  BIN_I64(MIN_I64_U, ua < ub ? ua : ub)                                     \
+  BIN_I64(MAX_I64_S, a > b ? a : b)                                         \
+  BIN_I64(MAX_I64_U, ua > ub ? ua : ub)                                     \
+  UN_I64(NOT_I64, ~ua)                                                      \
+  BIN_I64(AND_I64, ua & ub)                                                 \
+  BIN_I64(OR_I64, ua | ub)                                                  \
+  BIN_I64(XOR_I64, ua ^ ub)                                                 \
+  SHIFT_I64(SHL_I64, ua << b)                                               \
+  SHIFT_I64(SHR_I64_S, a < 0 ? ~(~ua >> b) : ua >> b)                       \
+  SHIFT_I64(SHR_I64_U, ua >> b)                                             \
+  UN_I64(CTLZ_I64, grt_vm_clz64(ua))                                        \
+  CONVERT(TRUNC_I32_I8, U32(dst_) = U32(src_) & 0xFFu)                      \
+  CONVERT(TRUNC_I32_I16, U32(dst_) = U32(src_) & 0xFFFFu)                   \
+  CONVERT(TRUNC_I64_I32, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_))  \
+  CONVERT(EXT_I8_I32_S, I32(dst_) = (int8_t)(U32(src_) & 0xFFu))            \
+  CONVERT(EXT_I8_I32_U, U32(dst_) = U32(src_) & 0xFFu)                      \
+  CONVERT(EXT_I16_I32_S, I32(dst_) = (int16_t)(U32(src_) & 0xFFFFu))        \
+  CONVERT(EXT_I16_I32_U, U32(dst_) = U32(src_) & 0xFFFFu)                   \
+  CONVERT(EXT_I32_I64_S, grt_vm_set_i64(regs, dst_, I32(src_)))             \
+  CONVERT(EXT_I32_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)U32(src_)))    \
+  CONVERT(TRUNC_I64_I8, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFu) \
+  CONVERT(TRUNC_I64_I16, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFFFu) \
+  CONVERT(EXT_I8_I64_S, grt_vm_set_i64(regs, dst_, (int8_t)(U32(src_) & 0xFFu))) \
+  CONVERT(EXT_I8_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFu))) \
+  CONVERT(EXT_I16_I64_S, grt_vm_set_i64(regs, dst_, (int16_t)(U32(src_) & 0xFFFFu))) \
+  CONVERT(EXT_I16_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFFFu))) \
+  BIN_I32(CMP_EQ_I32, a == b)                                               \
+  BIN_I32(CMP_NE_I32, a != b)                                               \
+  BIN_I32(CMP_LT_I32_S, a < b)                                              \
+  BIN_I32(CMP_LT_I32_U, ua < ub)                                            \
+  BIN_I32(CMP_LTE_I32_S, a <= b)                                            \
+  BIN_I32(CMP_LTE_I32_U, ua <= ub)                                          \
+  BIN_I32(CMP_GT_I32_S, a > b)                                              \
+  BIN_I32(CMP_GT_I32_U, ua > ub)                                            \
+  BIN_I32(CMP_GTE_I32_S, a >= b)                                            \
+  BIN_I32(CMP_GTE_I32_U, ua >= ub)                                          \
+  UN_I32(CMP_NZ_I32, a != 0)                                                \
+  CMP_I64(CMP_EQ_I64, a == b)                                               \
+  CMP_I64(CMP_NE_I64, a != b)                                               \
+  CMP_I64(CMP_LT_I64_S, a < b)                                              \
+  CMP_I64(CMP_LT_I64_U, ua < ub)                                            \
+  CMP_I64(CMP_LTE_I64_S, a <= b)                                            \
+  CMP_I64(CMP_LTE_I64_U, ua <= ub)                                          \
+  CMP_I64(CMP_GT_I64_S, a > b)                                              \
+  CMP_I64(CMP_GT_I64_U, ua > ub)                                            \
+  CMP_I64(CMP_GTE_I64_S, a >= b)                                            \
+  CMP_I64(CMP_GTE_I64_U, ua >= ub)                                          \
+  PURE(CMP_NZ_I64, int64_t a = grt_vm_get_i64(regs, R()); I32(R()) = a != 0;) \
+  FLOAT_PURE_OPS(32, float, grt_vm_get_f32, grt_vm_set_f32, f)              \
+  CONVERT(BITCAST_I32_F32, U32(dst_) = U32(src_))                           \
+  CONVERT(BITCAST_F32_I32, U32(dst_) = U32(src_))                           \
+  FLOAT_PURE_OPS(64, double, grt_vm_get_f64, grt_vm_set_f64, )              \
+  CONVERT(BITCAST_I64_F64, memcpy(regs + dst_, regs + src_, 8))             \
+  CONVERT(BITCAST_F64_I64, memcpy(regs + dst_, regs + src_, 8))             \
+  CONVERT(EXT_F32_F64, grt_vm_set_f64(regs, dst_, grt_vm_get_f32(regs, src_))) \
+  CONVERT(TRUNC_F64_F32,                                                    \
+          grt_vm_set_f32(regs, dst_, (float)grt_vm_get_f64(regs, src_)))
+
+#if GRT_VM_COMPACT_DISPATCH
+// The register-only ops' bodies, run on a window of registers: the shared
+// handler copies the operands to slots 0, 2 and 4 (64-bit values take two
+// slots) and takes the result from the slot after the last operand. The
+// bodies read their register ordinals from |window_ordinals|.
+#undef PURE
+#define PURE(NAME, ...) \
+  case GRT_VM_CODE_##NAME: { __VA_ARGS__ } return;
+static void grt_vm_pure(unsigned code, uint32_t* regs) {
+  static const uint8_t window_ordinals[8] = {0, 0, 2, 0, 4, 0, 6, 0};
+  const uint8_t* pc = window_ordinals;
+  switch (code) {
+    GRT_VM_PURE_OPS
+    default:
+      break;  // unreachable: only register-only ops come here
+  }
+}
+#undef PURE
+// In the loop each register-only op jumps to the shared handler, which needs
+// to know whether a prefix byte came before the opcode byte.
+#define PURE(NAME, ...)                                   \
+  OP(NAME) {                                              \
+    if (GRT_VM_CODE_##NAME < 256) goto pure_core;         \
+    goto pure_prefixed;                                   \
+  }
+
+static inline unsigned grt_vm_operand_bytes(char operand) {
+  return operand == 'I' || operand == 'F' ? 8u : 4u;
+}
+#endif
 
 // The typed list and buffer element ops share two out-of-line bodies
 // (grt_vm_list_element, grt_vm_buffer_element); each handler only names its
@@ -957,16 +1118,25 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
                                       const void* arguments, void* results,
                                       grt_vm_dispatch_mode_t mode) {
 #if defined(GRT_VM_DISPATCH_GOTO)
-  static const void* const dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
+#if GRT_VM_COMPACT_DISPATCH
+#define GRT_VM_TARGET(label) (int32_t)(&&label - &&next_op)
+  typedef int32_t grt_vm_dispatch_entry_t;
+#else
+#define GRT_VM_TARGET(label) &&label
+  typedef const void* grt_vm_dispatch_entry_t;
+#endif
+  static const grt_vm_dispatch_entry_t dispatch_table[GRT_VM_PREFIX_COUNT * 256] = {
 #define GRT_VM_LABEL(name, mnemonic, prefix, byte, operands, meaning) \
-  [GRT_VM_CODE_##name] = &&op_##name,
+  [GRT_VM_CODE_##name] = GRT_VM_TARGET(op_##name),
       GRT_VM_OP_TABLE(GRT_VM_LABEL)
 #undef GRT_VM_LABEL
-#define GRT_VM_PREFIX_LABEL(name, str, byte, feature) [byte] = &&prefix_##name,
+#define GRT_VM_PREFIX_LABEL(name, str, byte, feature) \
+  [byte] = GRT_VM_TARGET(prefix_##name),
       GRT_VM_PREFIX_LIST(GRT_VM_PREFIX_LABEL)
 #undef GRT_VM_PREFIX_LABEL
+#undef GRT_VM_TARGET
   };
-  const void* const* dispatch = dispatch_table;
+  const grt_vm_dispatch_entry_t* dispatch = dispatch_table;
 #if defined(__OPTIMIZE_SIZE__)
   // Optimizing for size (-Os), keep the table's address in a register:
   // otherwise every handler's dispatch recomputes it (7 more bytes each).
@@ -986,6 +1156,11 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   const uint8_t* yieldable_op = NULL;
   uint32_t yieldable_ordinal = 0;
   bool yieldable_variadic = false;
+#if GRT_VM_COMPACT_DISPATCH
+  // The internal call that call and call.yieldable share.
+  uint32_t call_callee = 0;
+  uint32_t call_flags = 0;
+#endif
 
   grt_vm_stack_frame_t* frame = NULL;
   const uint8_t* code = NULL;
@@ -1032,6 +1207,9 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   grt_vm_ref_t* refs = grt_vm_stack_frame_refs(frame);
 
 #if defined(GRT_VM_DISPATCH_GOTO)
+#if GRT_VM_COMPACT_DISPATCH
+next_op:
+#endif
   DISPATCH();
 #else
   for (;;) {
@@ -1057,7 +1235,27 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     pc = target;
   }
   NEXT();
-  // cmp_br.*: COND_BR on a compare of two registers.
+  // cmp_br.*: COND_BR on a compare of two registers. The compact build
+  // runs them all through one handler and the matching cmp op's body.
+#if GRT_VM_COMPACT_DISPATCH
+#define CMP_BR(NAME, T, GET, EXPR) OP(NAME) goto cmp_br;
+  cmp_br: {
+    unsigned byte = pc[-1];
+    bool wide = byte >= GRT_VM_CODE_CMP_BR_EQ_I64;
+    unsigned bytes = wide ? 8u : 4u;
+    uint32_t window[6] = {0};
+    memcpy(window, regs + R(), bytes);
+    memcpy(window + 2, regs + R(), bytes);
+    grt_vm_pure(wide ? byte - GRT_VM_CODE_CMP_BR_EQ_I64 + GRT_VM_CODE_CMP_EQ_I64
+                     : byte - GRT_VM_CODE_CMP_BR_EQ_I32 + GRT_VM_CODE_CMP_EQ_I32,
+                window);
+    if (!window[4]) pc = grt_vm_skip_branch(pc);
+    const uint8_t* target = grt_vm_block_entry(code, grt_vm_read_u32(&pc));
+    FAIL(grt_vm_remap(stack, regs, refs, pc));
+    pc = target;
+  }
+  NEXT();
+#else
 #define CMP_BR(NAME, T, GET, EXPR)                                      \
   OP(NAME) {                                                            \
     T a = GET(R());                                                     \
@@ -1068,6 +1266,7 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     pc = target;                                                        \
   }                                                                     \
   NEXT();
+#endif
 #define CMP_BR_GET_I64(r) grt_vm_get_i64(regs, (r))
   CMP_BR(CMP_BR_EQ_I32, int32_t, I32, a == b)
   CMP_BR(CMP_BR_NE_I32, int32_t, I32, a != b)
@@ -1101,12 +1300,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
 // An internal call to callee (an ordinal): pushes its frame with FLAGS
 // added, copies the A operands at pc into it and enters it; ENTER names
 // the label of the shortest path (one per use).
-#define CALL_INTERNAL(FLAGS, ENTER)                                               \
+#define CALL_INTERNAL(FLAGS, ENTER) CALL_INTERNAL_OF(callee, FLAGS, ENTER)
+#define CALL_INTERNAL_OF(CALLEE, FLAGS, ENTER)                                    \
   {                                                                               \
-    const grt_vm_bytecode_callee_t* f = &module->callees[callee];                 \
+    const grt_vm_bytecode_callee_t* f = &module->callees[CALLEE];                 \
     grt_vm_stack_frame_t* callee_frame = NULL;                                    \
     uint32_t* callee_regs = NULL;                                                 \
-    if (f->simple_call) {                                                         \
+    if (!GRT_VM_COMPACT_DISPATCH && f->simple_call) {                             \
       /* No refs to null, one 32-bit argument into slot 0. */                  \
       unsigned char* base = grt_vm_stack_try_reserve(stack, f->frame.size);       \
       if (base) {                                                                 \
@@ -1127,9 +1327,12 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     uint32_t count = f->argument_count;                                           \
     pc += 2;                                                                      \
     /* Argument i lands in slot i unless the types say otherwise. */           \
-    if (f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {                        \
+    /* (The compact build copies every list by the types.) */                  \
+    if (!GRT_VM_COMPACT_DISPATCH &&                                               \
+        f->argument_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {                        \
       callee_regs[0] = regs[R()];                                                 \
-    } else if (f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {                 \
+    } else if (!GRT_VM_COMPACT_DISPATCH &&                                        \
+               f->argument_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {                 \
       for (uint32_t i = 0; i < count; ++i) callee_regs[i] = regs[R()];            \
     } else {                                                                      \
       const char* types = f->argument_types;                                      \
@@ -1171,7 +1374,17 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
       pc = next_pc;
       NEXT();
     }
+#if GRT_VM_COMPACT_DISPATCH
+    // call.yieldable's internal calls come here too (one copy of the call).
+    call_callee = callee;
+    call_flags = 0;
+  call_internal : {
+    uint32_t internal = call_callee;
+    CALL_INTERNAL_OF(internal, call_flags, enter_callee)
+  }
+#else
     CALL_INTERNAL(0, enter_callee)
+#endif
   }
   NEXT();
   OP(CALL_VARIADIC) {
@@ -1191,8 +1404,14 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* op_start = pc - 1;
     uint32_t callee = grt_vm_read_u32(&pc);
     if (!(callee & GRT_VM_CALLEE_IMPORT_BIT)) {
+#if GRT_VM_COMPACT_DISPATCH
+      call_callee = callee;
+      call_flags = GRT_VM_FRAME_YIELDABLE_CALL;
+      goto call_internal;
+#else
       CALL_INTERNAL(GRT_VM_FRAME_YIELDABLE_CALL, enter_yieldable_callee)
       NEXT();
+#endif
     }
     yieldable_variadic = false;
     yieldable_ordinal = callee & ~GRT_VM_CALLEE_IMPORT_BIT;
@@ -1267,10 +1486,13 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     const uint8_t* result_list = return_results + 2;
     uint32_t* caller_regs = grt_vm_stack_frame_i32(caller);
     uint32_t count = f->result_count;
-    if (f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
+    // (The compact build copies every list by the types.)
+    if (!GRT_VM_COMPACT_DISPATCH &&
+        f->result_copy == GRT_VM_VALUE_COPY_ONE_32BIT) {
       uint16_t src = R();
       caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
-    } else if (f->result_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
+    } else if (!GRT_VM_COMPACT_DISPATCH &&
+               f->result_copy == GRT_VM_VALUE_COPY_ALL_32BIT) {
       for (uint32_t i = 0; i < count; ++i) {
         uint16_t src = R();
         caller_regs[grt_vm_read_u16(&result_list)] = regs[src];
@@ -1425,18 +1647,6 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
 
-  OP(SELECT_I32) {
-    int32_t cond = I32(R());
-    uint16_t a = R(), b = R();
-    U32(R()) = U32(cond ? a : b);
-  }
-  NEXT();
-  OP(SELECT_I64) {
-    int32_t cond = I32(R());
-    uint16_t a = R(), b = R();
-    grt_vm_set_i64(regs, R(), grt_vm_get_i64(regs, cond ? a : b));
-  }
-  NEXT();
   OP(SELECT_REF) {
     int32_t cond = I32(R());
     uint16_t a = R(), b = R();
@@ -1470,9 +1680,71 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   }
   NEXT();
 
-  BIN_I32(ADD_I32, ua + ub)
-  BIN_I32(SUB_I32, ua - ub)
-  BIN_I32(MUL_I32, ua * ub)
+  GRT_VM_PURE_OPS
+#if GRT_VM_COMPACT_DISPATCH
+  {
+    const uint8_t* op_start;
+  pure_core:
+    op_start = pc - 1;
+    goto pure;
+  pure_prefixed:
+    op_start = pc - 2;
+  pure:;
+    // The verifier admitted the op, so it decodes; its operand string
+    // ("ii>i", "IF>F"...) says how many bytes each register holds.
+    grt_vm_op_t op = GRT_VM_OP_BLOCK;
+    size_t opcode_size = 0;
+    grt_vm_op_decode(op_start, 2, &op, &opcode_size);
+    const grt_vm_op_info_t* info = grt_vm_op_info(op);
+    uint32_t window[8] = {0};
+    uint32_t* slot = window;
+    const char* operand = info->operands;
+    for (; *operand != '>'; ++operand, slot += 2) {
+      memcpy(slot, regs + R(), grt_vm_operand_bytes(*operand));
+    }
+    grt_vm_pure(info->prefix * 256u + info->byte, window);
+    memcpy(regs + R(), slot, grt_vm_operand_bytes(operand[1]));
+  }
+  NEXT();
+#endif
+
+#if GRT_VM_COMPACT_DISPATCH
+  // div/rem, both widths, signed and unsigned, in one handler: the i32 ops
+  // compute on their values widened to 64 bits, which gives the same
+  // quotient and remainder.
+  OP(DIV_I32_S) OP(DIV_I32_U) OP(REM_I32_S) OP(REM_I32_U)
+  OP(DIV_I64_S) OP(DIV_I64_U) OP(REM_I64_S) OP(REM_I64_U) {
+    static const char names[8][10] = {"div.i32.s", "div.i32.u", "rem.i32.s",
+                                      "rem.i32.u", "div.i64.s", "div.i64.u",
+                                      "rem.i64.s", "rem.i64.u"};
+    unsigned byte = pc[-1];
+    bool wide = byte >= GRT_VM_CODE_DIV_I64_S;
+    unsigned kind = byte - (wide ? GRT_VM_CODE_DIV_I64_S : GRT_VM_CODE_DIV_I32_S);
+    bool is_signed = !(kind & 1u), rem = kind >= 2u;
+    uint16_t ra = R(), rb = R();
+    int64_t a = wide ? grt_vm_get_i64(regs, ra)
+                     : is_signed ? (int64_t)I32(ra) : (int64_t)U32(ra);
+    int64_t b = wide ? grt_vm_get_i64(regs, rb)
+                     : is_signed ? (int64_t)I32(rb) : (int64_t)U32(rb);
+    if (b == 0 || (is_signed && b == -1 &&
+                   a == (wide ? INT64_MIN : (int64_t)INT32_MIN))) {
+      FAIL(grt_vm_division_error(names[wide * 4u + kind], a, b));
+    }
+    int64_t result;
+    if (is_signed) {
+      result = rem ? a % b : a / b;
+    } else {
+      result = (int64_t)(rem ? (uint64_t)a % (uint64_t)b
+                             : (uint64_t)a / (uint64_t)b);
+    }
+    if (wide) {
+      grt_vm_set_i64(regs, R(), result);
+    } else {
+      U32(R()) = (uint32_t)result;
+    }
+  }
+  NEXT();
+#else
   OP(DIV_I32_S) OP(REM_I32_S) {
     bool rem = pc[-1] == GRT_VM_CODE_REM_I32_S;
     int32_t a = I32(R()), b = I32(R());
@@ -1489,28 +1761,6 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     U32(R()) = rem ? a % b : a / b;
   }
   NEXT();
-  OP(FMA_I32) {
-    uint32_t a = U32(R()), b = U32(R()), c = U32(R());
-    U32(R()) = a * b + c;
-  }
-  NEXT();
-  UN_I32(ABS_I32, a < 0 ? 0u - ua : ua)
-  BIN_I32(MIN_I32_S, a < b ? a : b)
-  BIN_I32(MIN_I32_U, ua < ub ? ua : ub)
-  BIN_I32(MAX_I32_S, a > b ? a : b)
-  BIN_I32(MAX_I32_U, ua > ub ? ua : ub)
-  UN_I32(NOT_I32, ~ua)
-  BIN_I32(AND_I32, ua & ub)
-  BIN_I32(OR_I32, ua | ub)
-  BIN_I32(XOR_I32, ua ^ ub)
-  BIN_I32(SHL_I32, ua << (ub & 31u))
-  BIN_I32(SHR_I32_S, a < 0 ? ~(~ua >> (ub & 31u)) : ua >> (ub & 31u))
-  BIN_I32(SHR_I32_U, ua >> (ub & 31u))
-  UN_I32(CTLZ_I32, ua ? grt_vm_clz64(ua) - 32u : 32u)
-
-  BIN_I64(ADD_I64, ua + ub)
-  BIN_I64(SUB_I64, ua - ub)
-  BIN_I64(MUL_I64, ua * ub)
   OP(DIV_I64_S) OP(REM_I64_S) {
     bool rem = pc[-1] == GRT_VM_CODE_REM_I64_S;
     int64_t a = grt_vm_get_i64(regs, R()), b = grt_vm_get_i64(regs, R());
@@ -1530,66 +1780,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
     grt_vm_set_i64(regs, R(), (int64_t)(rem ? a % b : a / b));
   }
   NEXT();
-  OP(FMA_I64) {
-    uint64_t a = (uint64_t)grt_vm_get_i64(regs, R());
-    uint64_t b = (uint64_t)grt_vm_get_i64(regs, R());
-    uint64_t c = (uint64_t)grt_vm_get_i64(regs, R());
-    grt_vm_set_i64(regs, R(), (int64_t)(a * b + c));
-  }
-  NEXT();
-  UN_I64(ABS_I64, a < 0 ? 0u - ua : ua)
-  BIN_I64(MIN_I64_S, a < b ? a : b)
-  BIN_I64(MIN_I64_U, ua < ub ? ua : ub)
-  BIN_I64(MAX_I64_S, a > b ? a : b)
-  BIN_I64(MAX_I64_U, ua > ub ? ua : ub)
-  UN_I64(NOT_I64, ~ua)
-  BIN_I64(AND_I64, ua & ub)
-  BIN_I64(OR_I64, ua | ub)
-  BIN_I64(XOR_I64, ua ^ ub)
-  SHIFT_I64(SHL_I64, ua << b)
-  SHIFT_I64(SHR_I64_S, a < 0 ? ~(~ua >> b) : ua >> b)
-  SHIFT_I64(SHR_I64_U, ua >> b)
-  UN_I64(CTLZ_I64, grt_vm_clz64(ua))
+#endif
 
-  CONVERT(TRUNC_I32_I8, U32(dst_) = U32(src_) & 0xFFu)
-  CONVERT(TRUNC_I32_I16, U32(dst_) = U32(src_) & 0xFFFFu)
-  CONVERT(TRUNC_I64_I32, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_))
-  CONVERT(EXT_I8_I32_S, I32(dst_) = (int8_t)(U32(src_) & 0xFFu))
-  CONVERT(EXT_I8_I32_U, U32(dst_) = U32(src_) & 0xFFu)
-  CONVERT(EXT_I16_I32_S, I32(dst_) = (int16_t)(U32(src_) & 0xFFFFu))
-  CONVERT(EXT_I16_I32_U, U32(dst_) = U32(src_) & 0xFFFFu)
-  CONVERT(EXT_I32_I64_S, grt_vm_set_i64(regs, dst_, I32(src_)))
-  CONVERT(EXT_I32_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)U32(src_)))
-  CONVERT(TRUNC_I64_I8, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFu)
-  CONVERT(TRUNC_I64_I16, U32(dst_) = (uint32_t)grt_vm_get_i64(regs, src_) & 0xFFFFu)
-  CONVERT(EXT_I8_I64_S, grt_vm_set_i64(regs, dst_, (int8_t)(U32(src_) & 0xFFu)))
-  CONVERT(EXT_I8_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFu)))
-  CONVERT(EXT_I16_I64_S, grt_vm_set_i64(regs, dst_, (int16_t)(U32(src_) & 0xFFFFu)))
-  CONVERT(EXT_I16_I64_U, grt_vm_set_i64(regs, dst_, (int64_t)(U32(src_) & 0xFFFFu)))
-
-  BIN_I32(CMP_EQ_I32, a == b)
-  BIN_I32(CMP_NE_I32, a != b)
-  BIN_I32(CMP_LT_I32_S, a < b)
-  BIN_I32(CMP_LT_I32_U, ua < ub)
-  BIN_I32(CMP_LTE_I32_S, a <= b)
-  BIN_I32(CMP_LTE_I32_U, ua <= ub)
-  BIN_I32(CMP_GT_I32_S, a > b)
-  BIN_I32(CMP_GT_I32_U, ua > ub)
-  BIN_I32(CMP_GTE_I32_S, a >= b)
-  BIN_I32(CMP_GTE_I32_U, ua >= ub)
-  UN_I32(CMP_NZ_I32, a != 0)
-  CMP_I64(CMP_EQ_I64, a == b)
-  CMP_I64(CMP_NE_I64, a != b)
-  CMP_I64(CMP_LT_I64_S, a < b)
-  CMP_I64(CMP_LT_I64_U, ua < ub)
-  CMP_I64(CMP_LTE_I64_S, a <= b)
-  CMP_I64(CMP_LTE_I64_U, ua <= ub)
-  CMP_I64(CMP_GT_I64_S, a > b)
-  CMP_I64(CMP_GT_I64_U, ua > ub)
-  CMP_I64(CMP_GTE_I64_S, a >= b)
-  CMP_I64(CMP_GTE_I64_U, ua >= ub)
-  OP(CMP_NZ_I64) { int64_t a = grt_vm_get_i64(regs, R()); I32(R()) = a != 0; }
-  NEXT();
   OP(CMP_EQ_REF) OP(CMP_NE_REF) {
     bool eq = pc[-1] == GRT_VM_CODE_CMP_EQ_REF;
     uint16_t a = R(), b = R();
@@ -1794,15 +1986,8 @@ grt_status_t grt_vm_bytecode_dispatch(grt_vm_bytecode_module_t* module,
   BUFFER_ELEMENT(BUFFER_STORE_I64, STORE, 8, false)
 
   FLOAT_OPS(32, float, grt_vm_get_f32, grt_vm_set_f32, f)
-  CONVERT(BITCAST_I32_F32, U32(dst_) = U32(src_))
-  CONVERT(BITCAST_F32_I32, U32(dst_) = U32(src_))
 
   FLOAT_OPS(64, double, grt_vm_get_f64, grt_vm_set_f64, )
-  CONVERT(BITCAST_I64_F64, memcpy(regs + dst_, regs + src_, 8))
-  CONVERT(BITCAST_F64_I64, memcpy(regs + dst_, regs + src_, 8))
-  CONVERT(EXT_F32_F64, grt_vm_set_f64(regs, dst_, grt_vm_get_f32(regs, src_)))
-  CONVERT(TRUNC_F64_F32,
-          grt_vm_set_f32(regs, dst_, (float)grt_vm_get_f64(regs, src_)))
 
 #if !defined(GRT_VM_DISPATCH_GOTO)
       default:
