@@ -723,6 +723,39 @@ def gen_convert():
         f.expect(r, pattern, "i1")
         funcs.append(f.text())
 
+    # Between element types of different widths: a wide element is the
+    # parts along a last dimension of the width ratio, part 0 the least
+    # significant (little-endian, numpy's view on x86 and Arm).
+    wide_values = {
+        "i32": np.array([0x01020304, -2, 258], np.int32),
+        "f32": np.array([[1.0, -2.5], [3.0e-3, 65504.0]], np.float32),
+        "f64": np.array([1.5, -3.25e10], np.float64),
+        "i64": np.array(-0x0123456789ABCDF0, np.int64),
+        "ui64": np.array([0xFEDCBA9876543210, 1], np.uint64),
+    }
+    for wide, narrow in (("i32", "i8"), ("f32", "ui16"), ("f32", "f16"), ("f64", "i32"),
+                         ("f64", "f16"), ("i64", "ui8"), ("ui64", "f32"), ("i32", "ui16")):
+        w = wide_values[wide]
+        parts = w.reshape(w.shape + (1,)).view(DTYPES[narrow])
+        assert not np.isnan(parts.astype(np.float64)).any()
+        wt = tensor_type(w.shape, wide)
+        pt = tensor_type(parts.shape, narrow)
+        f = Func("test_bitcast_convert_%s_to_%s" % (wide, narrow))
+        x = f.input(w, wide)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, wt, pt))
+        f.expect(r, parts, narrow)
+        funcs.append(f.text())
+        f = Func("test_bitcast_convert_%s_to_%s" % (narrow, wide))
+        x = f.input(parts, narrow)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, pt, wt))
+        f.expect(r, w, wide)
+        funcs.append(f.text())
+    f = Func("fail_bitcast_convert_big_endian")
+    x = f.input(np.array([0x01020304], np.int32), "i32")
+    r = f.op("stablehlo.bitcast_convert %s : (tensor<1xi32>) -> tensor<1x4xi8>" % x)
+    f.expect(r, np.array([[1, 2, 3, 4]], np.int8), "i8")
+    funcs.append(f.text(comment="Part 0 is the least significant: [4, 3, 2, 1]."))
+
     f = Func("fail_convert_wrong_expectation")
     x = f.input(array([2.9], "f32"), "f32")
     r = f.op("stablehlo.convert %s : (tensor<1xf32>) -> tensor<1xi32>" % x)

@@ -2279,16 +2279,16 @@ static grt_status_t grtc_import_compare_weak_order(grtc_import_t* ctx,
   return grtc_import_map(ctx, &op->results[0], r);
 }
 
-// bitcast_convert between an i1 tensor and a wider element type
-// (grtc_chlo_bitcast_i1).
-static grt_status_t grtc_import_bitcast_i1(grtc_import_t* ctx, const grtc_operation_t* op,
+// bitcast_convert between element types of different widths
+// (grtc_chlo_bitcast_widths).
+static grt_status_t grtc_import_bitcast_widths(grtc_import_t* ctx, const grtc_operation_t* op,
                                            grtc_tvalue_t* x, const grtc_ttype_t* result,
                                            grtc_tblock_t* block) {
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_tvalue_t* value = NULL;
   GRT_RETURN_IF_ERROR(
-      grtc_import_at(ctx, op, grtc_chlo_bitcast_i1(&builder, x, result, &value)));
+      grtc_import_at(ctx, op, grtc_chlo_bitcast_widths(&builder, x, result, &value)));
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
@@ -3420,9 +3420,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                                                   block, &quant_mode, &quant_results));
   }
   if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
-      op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
-                                   (results[0].elem == GRTC_ELEM_I1)) {
-    return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
+      op->result_count == 1 && grtc_elem_bit_width(operands[0]->type.elem) !=
+                                   grtc_elem_bit_width(results[0].elem)) {
+    return grtc_import_bitcast_widths(ctx, op, operands[0], &results[0], block);
   }
   if (!is_chlo && entry.kind == GRTC_TOP_COMPARE && op->operand_count == 2 &&
       op->result_count == 1 &&
