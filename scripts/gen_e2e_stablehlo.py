@@ -6649,6 +6649,10 @@ COMPLEX_BINARY = [
      [0.5 - 1j, 1e-3 + 2j, 0 + 4j, -8 + 1e-3j, 1e3 + 1e3j]),
     ("power", np.power, [1 + 1j, 2 + 0j, -1 + 0.5j, 0.5 - 2j],
      [2 + 0j, 0.5 + 0.5j, 1.5 - 1j, -1 + 0j]),
+    # The spec's atan2(y, x) = -i log((x + i y) / sqrt(x^2 + y^2)), y = lhs.
+    ("atan2", lambda y, x: -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y)),
+     [1.5 + 2.5j, 1 + 0j, -2 + 0.5j, 0.25 - 3j, 3 + 1j],
+     [-1.5 + 2.5j, 1 + 0j, 1 - 1j, -0.5 + 0.5j, 2 + 0j]),
 ]
 
 
@@ -6775,6 +6779,14 @@ def gen_complex():
         funcs.append(f.text(comment="Ops that move complex elements: reshape, "
                             "transpose, broadcast_in_dim, slice, concatenate,\n"
                             "pad, reverse, select, dynamic_slice."))
+
+        f = Func("test_iota_" + suffix)
+        for shape, dim in (((4,), 0), ((2, 3), 1), ((3, 2), 0)):
+            io = f.op("stablehlo.iota dim = %d : %s" % (dim, tensor_type(list(shape), elem)))
+            idx = np.indices(shape)[dim]
+            f.expect(io, idx.astype(DTYPES[elem]), elem, 0.0, 0.0)
+        funcs.append(f.text(comment="iota: the index in the real part, 0 in the "
+                            "imaginary part."))
 
         f = Func("test_control_" + suffix)
         z = carray([1 + 2j, -0.5 + 1j, 3 - 1j], elem)

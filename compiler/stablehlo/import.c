@@ -3147,6 +3147,16 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
   if (entry.kind == GRTC_TOP_CONVERT && op->operand_count == 1) {
     return grtc_import_complex_convert(ctx, op, &m);
   }
+  if (entry.kind == GRTC_TOP_IOTA && op->operand_count == 0) {
+    // The index in the real part, 0 in the imaginary one.
+    int64_t dim = 0;
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iota_dimension", true, &dim));
+    grtc_tvalue_t* re = grtc_chlo_make(&m, GRTC_TOP_IOTA, NULL, 0, &part);
+    if (re) re->def->attrs.dim = dim;
+    grtc_complex_t z = {re, grtc_chlo_splat(&m, re, 0.0)};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
   // Every other op takes its complex operands as parts.
   grtc_complex_t values[64];
   grtc_tvalue_t* reals[64];

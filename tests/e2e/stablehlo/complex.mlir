@@ -66,6 +66,10 @@ module @e2e_complex {
     %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
     %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
     check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
+    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f32>>
+    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%43, dense<[(7.853982e-01, -6.931472e-01), (7.853982e-01, 8.8651156e-17), (-9.968251e-01, -2.6149213e-01), (1.7521784e+00, 1.4796396e-01), (1.0172219e+00, 1.4694667e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
     return
   }
 
@@ -142,6 +146,17 @@ module @e2e_complex {
     %12 = util.unfoldable_constant dense<1> : tensor<i32>
     %13 = stablehlo.dynamic_slice %0, %12, %12, sizes = [1, 2] : (tensor<2x3xcomplex<f32>>, tensor<i32>, tensor<i32>) -> tensor<1x2xcomplex<f32>>
     check.expect_almost_eq_const(%13, dense<[[(4.0e+00, 1.5e+00), (5.0e+00, 2.5e+00)]]> : tensor<1x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<1x2xcomplex<f32>>
+    return
+  }
+
+  // iota: the index in the real part, 0 in the imaginary part.
+  func.func public @test_iota_c64() {
+    %0 = stablehlo.iota dim = 0 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%0, dense<[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (3.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %1 = stablehlo.iota dim = 1 : tensor<2x3xcomplex<f32>>
+    check.expect_almost_eq_const(%1, dense<[[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)], [(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<2x3xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xcomplex<f32>>
+    %2 = stablehlo.iota dim = 0 : tensor<3x2xcomplex<f32>>
+    check.expect_almost_eq_const(%2, dense<[[(0.0e+00, 0.0e+00), (0.0e+00, 0.0e+00)], [(1.0e+00, 0.0e+00), (1.0e+00, 0.0e+00)], [(2.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<3x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xcomplex<f32>>
     return
   }
 
@@ -280,6 +295,10 @@ module @e2e_complex {
     %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
     %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
     check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
+    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f64>>
+    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%43, dense<[(7.853981633974483e-01, -6.931471805599452e-01), (7.853981633974483e-01, 8.865115929175828e-17), (-9.968251264639187e-01, -2.614921387956721e-01), (1.7521784564264753e+00, 1.479639616272112e-01), (1.0172219678978514e+00, 1.4694666622552977e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
     return
   }
 
@@ -356,6 +375,17 @@ module @e2e_complex {
     %12 = util.unfoldable_constant dense<1> : tensor<i32>
     %13 = stablehlo.dynamic_slice %0, %12, %12, sizes = [1, 2] : (tensor<2x3xcomplex<f64>>, tensor<i32>, tensor<i32>) -> tensor<1x2xcomplex<f64>>
     check.expect_almost_eq_const(%13, dense<[[(4.0e+00, 1.5e+00), (5.0e+00, 2.5e+00)]]> : tensor<1x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<1x2xcomplex<f64>>
+    return
+  }
+
+  // iota: the index in the real part, 0 in the imaginary part.
+  func.func public @test_iota_c128() {
+    %0 = stablehlo.iota dim = 0 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%0, dense<[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (3.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
+    %1 = stablehlo.iota dim = 1 : tensor<2x3xcomplex<f64>>
+    check.expect_almost_eq_const(%1, dense<[[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)], [(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<2x3xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xcomplex<f64>>
+    %2 = stablehlo.iota dim = 0 : tensor<3x2xcomplex<f64>>
+    check.expect_almost_eq_const(%2, dense<[[(0.0e+00, 0.0e+00), (0.0e+00, 0.0e+00)], [(1.0e+00, 0.0e+00), (1.0e+00, 0.0e+00)], [(2.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<3x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xcomplex<f64>>
     return
   }
 
