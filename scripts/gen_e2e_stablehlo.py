@@ -6788,6 +6788,34 @@ def gen_complex():
         funcs.append(f.text(comment="iota: the index in the real part, 0 in the "
                             "imaginary part."))
 
+        # bitcast_convert: a complex value's bits are its (re, im) parts in
+        # memory order (numpy's view on a little-endian machine).
+        f = Func("test_bitcast_" + suffix)
+        z = carray([1 - 2j, 0.5 + 3j, -0.0 + 1e-3j, 2.5 - 0.25j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        targets = [(part, (4, 2)), ("i32" if part == "f32" else "i64", (4, 2))]
+        if elem == "complex<f32>":
+            targets += [("i64", (4,)), ("f64", (4,)), ("complex<f64>", (2,))]
+        for target, shape in targets:
+            src, sz, sty = x, z, ty
+            if target == "complex<f64>":
+                # Two complex<f32> make one complex<f64>: a last dimension of 2.
+                sz = z.reshape(2, 2)
+                sty = t(sz, elem)
+                src = f.op("stablehlo.reshape %s : (%s) -> %s" % (x, ty, sty))
+            bt = tensor_type(list(shape), target)
+            b = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (src, sty, bt))
+            want = sz.reshape(-1).view(DTYPES[target]).reshape(shape)
+            f.expect(b, want, target, 0.0, 0.0)
+            back = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (b, bt, sty))
+            # A complex op on the result, so its parts are split from it.
+            neg = f.op("stablehlo.negate %s : %s" % (back, sty))
+            f.expect(neg, -sz, elem, 0.0, 0.0)
+        funcs.append(f.text(comment="bitcast_convert to and from the parts' "
+                            "type, same-width integers, whole-element types and "
+                            "complex<f64>."))
+
         f = Func("test_control_" + suffix)
         z = carray([1 + 2j, -0.5 + 1j, 3 - 1j], elem)
         x = f.input(z, elem)

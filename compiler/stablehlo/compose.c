@@ -2355,6 +2355,23 @@ static grtc_elem_t grtc_chlo_unsigned_of_width(uint32_t bits) {
   }
 }
 
+bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to) {
+  uint32_t from_bits = grtc_elem_bit_width(from->elem);
+  uint32_t to_bits = grtc_elem_bit_width(to->elem);
+  if (from_bits == to_bits) return grtc_ttype_same_shape(from, to);
+  bool packing = from_bits < to_bits;
+  const grtc_ttype_t* parts_type = packing ? from : to;
+  const grtc_ttype_t* wide_type = packing ? to : from;
+  uint32_t width = packing ? to_bits : from_bits;
+  uint32_t part = packing ? from_bits : to_bits;
+  bool shaped = part && width % part == 0 && parts_type->rank == wide_type->rank + 1 &&
+                parts_type->dims[parts_type->rank - 1] == (int64_t)(width / part);
+  for (uint32_t d = 0; shaped && d < wide_type->rank; ++d) {
+    shaped = parts_type->dims[d] == wide_type->dims[d];
+  }
+  return shaped && grtc_ttype_is_static(from) && grtc_ttype_is_static(to);
+}
+
 grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
                                       const grtc_ttype_t* result, grtc_tvalue_t** out) {
   *out = NULL;
@@ -2366,13 +2383,7 @@ grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_
   uint32_t width = packing ? to_bits : from_bits;
   uint32_t part = packing ? from_bits : to_bits;
   char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
-  bool shaped = part && width > part && width % part == 0 &&
-                parts_type->rank == wide_type->rank + 1 &&
-                parts_type->dims[parts_type->rank - 1] == (int64_t)(width / part);
-  for (uint32_t d = 0; shaped && d < wide_type->rank; ++d) {
-    shaped = parts_type->dims[d] == wide_type->dims[d];
-  }
-  if (!shaped || !grtc_ttype_is_static(&x->type) || !grtc_ttype_is_static(result)) {
+  if (from_bits == to_bits || !grtc_chlo_bitcast_shapes_match(&x->type, result)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "'stablehlo.bitcast_convert' from %s to %s: the narrower "
                            "element type's tensor has the other's shape and a last "

@@ -173,6 +173,11 @@ grt_status_t grtc_chlo_ragged_dot(grtc_chlo_builder_t* b, grt_string_view_t name
                                   grtc_tvalue_t* const* operands, const grtc_ttype_t* result,
                                   const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out);
 
+// Whether bitcast_convert may reinterpret |from| as |to|: the same shape for
+// element types of one width, else the narrower one's tensor has the other's
+// shape and a last dimension of the width ratio (static shapes).
+bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to);
+
 // stablehlo.bitcast_convert of |x| to |result| between element types of
 // different widths, the narrower a divisor of the wider (i1 counts one bit):
 // a tensor<...xKxN> <-> tensor<...xW> with K = bits(W) / bits(N). Part i of

@@ -2814,7 +2814,7 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "stablehlo.return", "tensor.empty", "stablehlo.tuple",
       "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
       "ml_program.global_load", "ml_program.global_store",
-      "ml_program.global_load_const"};
+      "ml_program.global_load_const", "stablehlo.bitcast_convert"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (grtc_operation_is(op, names[i])) return true;
   }
@@ -3097,6 +3097,21 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
                         grtc_chlo_splat_type(&m, &part, parts[1])};
     GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
     return grtc_import_complex_put(ctx, &op->results[0], z);
+  }
+  if (grtc_operation_is(op, "stablehlo.bitcast_convert") && op->operand_count == 1 &&
+      op->result_count == 1) {
+    // The interleaved parts are the complex values' bits in memory order.
+    grtc_ttype_t from, to;
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->operands[0]->type, &from));
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &to));
+    if (!grtc_chlo_bitcast_shapes_match(&from, &to)) {
+      return grtc_import_types_error(
+          ctx, op, "on complex types reinterprets them as their (re, im) parts: with a "
+          "complex<fN> counted as a last dimension of 2 fN, the types must be of one "
+          "width and shape, or the narrower one's have the other's shape and a last "
+          "dimension of the width ratio (complex<f32> <-> i64, f64, 2xf32 or 2xi32, and "
+          "2xcomplex<f32> <-> complex<f64>)");
+    }
   }
   if (grtc_import_complex_interleaved(op)) {
     *out_handled = false;

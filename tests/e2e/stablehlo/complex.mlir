@@ -160,6 +160,38 @@ module @e2e_complex {
     return
   }
 
+  // bitcast_convert to and from the parts' type, same-width integers, whole-element types and complex<f64>.
+  func.func public @test_bitcast_c64() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, -2.0e+00), (5.0e-01, 3.0e+00), (0.0e+00, 1.0e-03), (2.5e+00, -2.5e-01)]> : tensor<4xcomplex<f32>>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.0e+00], [5.0e-01, 3.0e+00], [0.0e+00, 1.0e-03], [2.5e+00, -2.5e-01]]> : tensor<4x2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<4x2xf32>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<4x2xf32>) -> tensor<4xcomplex<f32>>
+    %3 = stablehlo.negate %2 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%3, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %4 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4x2xi32>
+    check.expect_eq_const(%4, dense<[[1065353216, -1073741824], [1056964608, 1077936128], [0, 981668463], [1075838976, -1098907648]]> : tensor<4x2xi32>) : tensor<4x2xi32>
+    %5 = stablehlo.bitcast_convert %4 : (tensor<4x2xi32>) -> tensor<4xcomplex<f32>>
+    %6 = stablehlo.negate %5 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%6, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %7 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4xi64>
+    check.expect_eq_const(%7, dense<[-4611686017362034688, 4629700417993834496, 4216233944099586048, -4719772408408440832]> : tensor<4xi64>) : tensor<4xi64>
+    %8 = stablehlo.bitcast_convert %7 : (tensor<4xi64>) -> tensor<4xcomplex<f32>>
+    %9 = stablehlo.negate %8 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%9, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %10 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
+    check.expect_almost_eq_const(%10, dense<[-2.000000473111868e+00, 3.200000751018524e+01, 7.703121968894206e-27, -1.1920931802800183e-07]> : tensor<4xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xf64>
+    %11 = stablehlo.bitcast_convert %10 : (tensor<4xf64>) -> tensor<4xcomplex<f32>>
+    %12 = stablehlo.negate %11 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%12, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %13 = stablehlo.reshape %0 : (tensor<4xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+    %14 = stablehlo.bitcast_convert %13 : (tensor<2x2xcomplex<f32>>) -> tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const(%14, dense<[(-2.000000473111868e+00, 3.200000751018524e+01), (7.703121968894206e-27, -1.1920931802800183e-07)]> : tensor<2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f64>>
+    %15 = stablehlo.bitcast_convert %14 : (tensor<2xcomplex<f64>>) -> tensor<2x2xcomplex<f32>>
+    %16 = stablehlo.negate %15 : tensor<2x2xcomplex<f32>>
+    check.expect_almost_eq_const(%16, dense<[[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00)], [(-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]]> : tensor<2x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x2xcomplex<f32>>
+    return
+  }
+
   // A while loop carrying a complex value, reduce_window, gather, dynamic_update_slice.
   func.func public @test_control_c64() {
     %0 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-5.0e-01, 1.0e+00), (3.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>
@@ -386,6 +418,22 @@ module @e2e_complex {
     check.expect_almost_eq_const(%1, dense<[[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)], [(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<2x3xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xcomplex<f64>>
     %2 = stablehlo.iota dim = 0 : tensor<3x2xcomplex<f64>>
     check.expect_almost_eq_const(%2, dense<[[(0.0e+00, 0.0e+00), (0.0e+00, 0.0e+00)], [(1.0e+00, 0.0e+00), (1.0e+00, 0.0e+00)], [(2.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<3x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xcomplex<f64>>
+    return
+  }
+
+  // bitcast_convert to and from the parts' type, same-width integers, whole-element types and complex<f64>.
+  func.func public @test_bitcast_c128() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, -2.0e+00), (5.0e-01, 3.0e+00), (0.0e+00, 1.0e-03), (2.5e+00, -2.5e-01)]> : tensor<4xcomplex<f64>>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f64>>) -> tensor<4x2xf64>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.0e+00], [5.0e-01, 3.0e+00], [0.0e+00, 1.0e-03], [2.5e+00, -2.5e-01]]> : tensor<4x2xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<4x2xf64>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<4x2xf64>) -> tensor<4xcomplex<f64>>
+    %3 = stablehlo.negate %2 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%3, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
+    %4 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f64>>) -> tensor<4x2xi64>
+    check.expect_eq_const(%4, dense<[[4607182418800017408, -4611686018427387904], [4602678819172646912, 4613937818241073152], [0, 4562254508917369340], [4612811918334230528, -4625196817309499392]]> : tensor<4x2xi64>) : tensor<4x2xi64>
+    %5 = stablehlo.bitcast_convert %4 : (tensor<4x2xi64>) -> tensor<4xcomplex<f64>>
+    %6 = stablehlo.negate %5 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%6, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
     return
   }
 
