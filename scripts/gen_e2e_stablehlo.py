@@ -723,6 +723,39 @@ def gen_convert():
         f.expect(r, pattern, "i1")
         funcs.append(f.text())
 
+    # Between element types of different widths: a wide element is the
+    # parts along a last dimension of the width ratio, part 0 the least
+    # significant (little-endian, numpy's view on x86 and Arm).
+    wide_values = {
+        "i32": np.array([0x01020304, -2, 258], np.int32),
+        "f32": np.array([[1.0, -2.5], [3.0e-3, 65504.0]], np.float32),
+        "f64": np.array([1.5, -3.25e10], np.float64),
+        "i64": np.array(-0x0123456789ABCDF0, np.int64),
+        "ui64": np.array([0xFEDCBA9876543210, 1], np.uint64),
+    }
+    for wide, narrow in (("i32", "i8"), ("f32", "ui16"), ("f32", "f16"), ("f64", "i32"),
+                         ("f64", "f16"), ("i64", "ui8"), ("ui64", "f32"), ("i32", "ui16")):
+        w = wide_values[wide]
+        parts = w.reshape(w.shape + (1,)).view(DTYPES[narrow])
+        assert not np.isnan(parts.astype(np.float64)).any()
+        wt = tensor_type(w.shape, wide)
+        pt = tensor_type(parts.shape, narrow)
+        f = Func("test_bitcast_convert_%s_to_%s" % (wide, narrow))
+        x = f.input(w, wide)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, wt, pt))
+        f.expect(r, parts, narrow)
+        funcs.append(f.text())
+        f = Func("test_bitcast_convert_%s_to_%s" % (narrow, wide))
+        x = f.input(parts, narrow)
+        r = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (x, pt, wt))
+        f.expect(r, w, wide)
+        funcs.append(f.text())
+    f = Func("fail_bitcast_convert_big_endian")
+    x = f.input(np.array([0x01020304], np.int32), "i32")
+    r = f.op("stablehlo.bitcast_convert %s : (tensor<1xi32>) -> tensor<1x4xi8>" % x)
+    f.expect(r, np.array([[1, 2, 3, 4]], np.int8), "i8")
+    funcs.append(f.text(comment="Part 0 is the least significant: [4, 3, 2, 1]."))
+
     f = Func("fail_convert_wrong_expectation")
     x = f.input(array([2.9], "f32"), "f32")
     r = f.op("stablehlo.convert %s : (tensor<1xf32>) -> tensor<1xi32>" % x)
@@ -6668,6 +6701,10 @@ COMPLEX_BINARY = [
      [0.5 - 1j, 1e-3 + 2j, 0 + 4j, -8 + 1e-3j, 1e3 + 1e3j]),
     ("power", np.power, [1 + 1j, 2 + 0j, -1 + 0.5j, 0.5 - 2j],
      [2 + 0j, 0.5 + 0.5j, 1.5 - 1j, -1 + 0j]),
+    # The spec's atan2(y, x) = -i log((x + i y) / sqrt(x^2 + y^2)), y = lhs.
+    ("atan2", lambda y, x: -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y)),
+     [1.5 + 2.5j, 1 + 0j, -2 + 0.5j, 0.25 - 3j, 3 + 1j],
+     [-1.5 + 2.5j, 1 + 0j, 1 - 1j, -0.5 + 0.5j, 2 + 0j]),
 ]
 
 
@@ -6794,6 +6831,42 @@ def gen_complex():
         funcs.append(f.text(comment="Ops that move complex elements: reshape, "
                             "transpose, broadcast_in_dim, slice, concatenate,\n"
                             "pad, reverse, select, dynamic_slice."))
+
+        f = Func("test_iota_" + suffix)
+        for shape, dim in (((4,), 0), ((2, 3), 1), ((3, 2), 0)):
+            io = f.op("stablehlo.iota dim = %d : %s" % (dim, tensor_type(list(shape), elem)))
+            idx = np.indices(shape)[dim]
+            f.expect(io, idx.astype(DTYPES[elem]), elem, 0.0, 0.0)
+        funcs.append(f.text(comment="iota: the index in the real part, 0 in the "
+                            "imaginary part."))
+
+        # bitcast_convert: a complex value's bits are its (re, im) parts in
+        # memory order (numpy's view on a little-endian machine).
+        f = Func("test_bitcast_" + suffix)
+        z = carray([1 - 2j, 0.5 + 3j, -0.0 + 1e-3j, 2.5 - 0.25j], elem)
+        x = f.input(z, elem)
+        ty = t(z, elem)
+        targets = [(part, (4, 2)), ("i32" if part == "f32" else "i64", (4, 2))]
+        if elem == "complex<f32>":
+            targets += [("i64", (4,)), ("f64", (4,)), ("complex<f64>", (2,))]
+        for target, shape in targets:
+            src, sz, sty = x, z, ty
+            if target == "complex<f64>":
+                # Two complex<f32> make one complex<f64>: a last dimension of 2.
+                sz = z.reshape(2, 2)
+                sty = t(sz, elem)
+                src = f.op("stablehlo.reshape %s : (%s) -> %s" % (x, ty, sty))
+            bt = tensor_type(list(shape), target)
+            b = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (src, sty, bt))
+            want = sz.reshape(-1).view(DTYPES[target]).reshape(shape)
+            f.expect(b, want, target, 0.0, 0.0)
+            back = f.op("stablehlo.bitcast_convert %s : (%s) -> %s" % (b, bt, sty))
+            # A complex op on the result, so its parts are split from it.
+            neg = f.op("stablehlo.negate %s : %s" % (back, sty))
+            f.expect(neg, -sz, elem, 0.0, 0.0)
+        funcs.append(f.text(comment="bitcast_convert to and from the parts' "
+                            "type, same-width integers, whole-element types and "
+                            "complex<f64>."))
 
         f = Func("test_control_" + suffix)
         z = carray([1 + 2j, -0.5 + 1j, 3 - 1j], elem)

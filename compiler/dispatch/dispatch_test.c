@@ -508,6 +508,25 @@ static void test_error_sort_too_many_operands(void** state) {
   fixture_deinit(&f);
 }
 
+// A bitcast_convert that changes the element width inside a kernel (the
+// StableHLO importer composes those of shifts; hand-built IR gets a
+// diagnostic).
+static void test_error_bitcast_width(void** state) {
+  fixture_t f;
+  grtc_ttype_t arg = TT(F32, 2);
+  grtc_ttype_t result = TT(I8, 2, 4);
+  fixture_init(&f, &arg, 1, &result, 1);
+  grtc_tb_t* tb = &f.tb;
+  grtc_top_t* bc = OP(tb, BITCAST_CONVERT, TT(I8, 2, 4), grtc_tb_arg(tb, 0));
+  OPN(tb, RETURN, R(bc));
+  GRT_EXPECT_OK(grtc_tensor_verify(f.tb.module));
+  grtc_dispatch_options_t options = {2, 0, false};
+  grtc_tb_expect_error(grtc_dispatch_form(f.tb.module, &options, &f.kernels),
+                       bc, "between element types of different widths is "
+                           "not supported");
+  fixture_deinit(&f);
+}
+
 
 // Tiles chosen for MATMUL and CONV2D kernels (the CPU GEMM's shapes).
 typedef struct tile_case_t {
@@ -598,6 +617,7 @@ int main(void) {
       cmocka_unit_test(test_pattern_tiles),
       cmocka_unit_test(test_gpu_conv_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
+      cmocka_unit_test(test_error_bitcast_width),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,7 +221,7 @@ static const struct {
     {GRTC_TOP_SQRT, 1},        {GRTC_TOP_RSQRT, 1},    {GRTC_TOP_SINE, 1},
     {GRTC_TOP_COSINE, 1},      {GRTC_TOP_TANH, 1},     {GRTC_TOP_SIGN, 1},
     {GRTC_TOP_EXPONENTIAL_MINUS_ONE, 1},                {GRTC_TOP_LOG_PLUS_ONE, 1},
-    {GRTC_TOP_TAN, 1},         {GRTC_TOP_LOGISTIC, 1},
+    {GRTC_TOP_TAN, 1},         {GRTC_TOP_LOGISTIC, 1}, {GRTC_TOP_ATAN2, 2},
 };
 
 bool grtc_complex_handles(grtc_top_kind_t kind, uint32_t* out_arity) {
@@ -279,6 +279,20 @@ grtc_complex_t grtc_complex_elementwise(grtc_chlo_math_t* m, grtc_top_kind_t kin
       return grtc_complex_tan(m, x);
     case GRTC_TOP_LOGISTIC:
       return grtc_complex_logistic(m, x);
+    case GRTC_TOP_ATAN2: {
+      // atan2(y, x) = -i log((x + i y) / sqrt(x^2 + y^2)), y the first
+      // operand (as the spec, XLA and the StableHLO interpreter define it).
+      grtc_complex_t y = x, w = operands[1];
+      grtc_complex_t iy = grtc_complex_make(NEG(y.im), y.re);
+      grtc_complex_t norm = grtc_complex_sqrt(
+          m, grtc_complex_elementwise(m, GRTC_TOP_ADD,
+                                      (grtc_complex_t[]){grtc_complex_mul(m, w, w),
+                                                         grtc_complex_mul(m, y, y)}));
+      grtc_complex_t l = grtc_complex_log(
+          m, grtc_complex_div(m, grtc_complex_make(ADD(w.re, iy.re), ADD(w.im, iy.im)), norm));
+      // -i (a + i b) = b - i a.
+      return grtc_complex_make(l.im, NEG(l.re));
+    }
     default:
       if (grt_status_is_ok(m->status)) {
         m->status = grt_make_status(GRT_STATUS_INTERNAL, "no complex form of '%s'",

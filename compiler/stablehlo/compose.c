@@ -2343,7 +2343,7 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
 }
 
 //===----------------------------------------------------------------------===//
-// bitcast_convert between i1 vectors and wider elements
+// bitcast_convert between element types of different widths
 //===----------------------------------------------------------------------===//
 
 static grtc_elem_t grtc_chlo_unsigned_of_width(uint32_t bits) {
@@ -2355,41 +2355,61 @@ static grtc_elem_t grtc_chlo_unsigned_of_width(uint32_t bits) {
   }
 }
 
-grt_status_t grtc_chlo_bitcast_i1(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
-                                  const grtc_ttype_t* result, grtc_tvalue_t** out) {
-  *out = NULL;
-  bool packing = x->type.elem == GRTC_ELEM_I1;
-  const grtc_ttype_t* bits_type = packing ? &x->type : result;
-  const grtc_ttype_t* wide_type = packing ? result : &x->type;
-  uint32_t width = grtc_elem_bit_width(wide_type->elem);
-  char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
-  bool shaped = width == 8 || width == 16 || width == 32 || width == 64;
-  if (shaped) {
-    shaped = bits_type->rank == wide_type->rank + 1 &&
-             bits_type->dims[bits_type->rank - 1] == (int64_t)width;
-    for (uint32_t d = 0; shaped && d < wide_type->rank; ++d) {
-      shaped = bits_type->dims[d] == wide_type->dims[d];
-    }
+bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to) {
+  uint32_t from_bits = grtc_elem_bit_width(from->elem);
+  uint32_t to_bits = grtc_elem_bit_width(to->elem);
+  if (from_bits == to_bits) return grtc_ttype_same_shape(from, to);
+  bool packing = from_bits < to_bits;
+  const grtc_ttype_t* parts_type = packing ? from : to;
+  const grtc_ttype_t* wide_type = packing ? to : from;
+  uint32_t width = packing ? to_bits : from_bits;
+  uint32_t part = packing ? from_bits : to_bits;
+  bool shaped = part && width % part == 0 && parts_type->rank == wide_type->rank + 1 &&
+                parts_type->dims[parts_type->rank - 1] == (int64_t)(width / part);
+  for (uint32_t d = 0; shaped && d < wide_type->rank; ++d) {
+    shaped = parts_type->dims[d] == wide_type->dims[d];
   }
-  if (!shaped || !grtc_ttype_is_static(&x->type) || !grtc_ttype_is_static(result)) {
+  return shaped && grtc_ttype_is_static(from) && grtc_ttype_is_static(to);
+}
+
+grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                      const grtc_ttype_t* result, grtc_tvalue_t** out) {
+  *out = NULL;
+  uint32_t from_bits = grtc_elem_bit_width(x->type.elem);
+  uint32_t to_bits = grtc_elem_bit_width(result->elem);
+  bool packing = from_bits < to_bits;
+  const grtc_ttype_t* parts_type = packing ? &x->type : result;
+  const grtc_ttype_t* wide_type = packing ? result : &x->type;
+  uint32_t width = packing ? to_bits : from_bits;
+  uint32_t part = packing ? from_bits : to_bits;
+  char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (from_bits == to_bits || !grtc_chlo_bitcast_shapes_match(&x->type, result)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
-                           "'stablehlo.bitcast_convert' from %s to %s: an i1 tensor "
-                           "reinterprets as a wider element type when it has the other's "
-                           "shape and a last dimension of that type's bit width (static)",
+                           "'stablehlo.bitcast_convert' from %s to %s: the narrower "
+                           "element type's tensor has the other's shape and a last "
+                           "dimension of the ratio of the bit widths (static)",
                            grtc_ttype_format(&x->type, a, sizeof(a)),
                            grtc_ttype_format(result, b, sizeof(b)));
   }
   grtc_chlo_math_t m = {builder, grt_ok_status()};
   grtc_elem_t u = grtc_chlo_unsigned_of_width(width);
-  grtc_ttype_t bits_u = *bits_type;
-  bits_u.elem = u;
-  // Bit i of an element is element i of the last dimension (element 0 the
-  // least significant), as the StableHLO interpreter packs them.
-  grtc_tvalue_t* iota = grtc_chlo_make(&m, GRTC_TOP_IOTA, NULL, 0, &bits_u);
-  if (iota) iota->def->attrs.dim = bits_type->rank - 1;
+  // The parts as unsigned integers of their own width (i1 stays i1: its
+  // converts to and from u are exact).
+  grtc_elem_t part_u = part == 1 ? GRTC_ELEM_I1 : grtc_chlo_unsigned_of_width(part);
+  grtc_ttype_t parts_u = *parts_type;
+  parts_u.elem = u;
+  // Part i of an element is element i of the last dimension, part 0 the
+  // least significant (little-endian, as the StableHLO interpreter and
+  // XLA on CPUs order them): shifted by i * part bits.
+  grtc_tvalue_t* iota = grtc_chlo_make(&m, GRTC_TOP_IOTA, NULL, 0, &parts_u);
+  if (iota) iota->def->attrs.dim = parts_type->rank - 1;
+  grtc_tvalue_t* shift =
+      part == 1 ? iota : grtc_chlo_binary(&m, GRTC_TOP_MULTIPLY, iota,
+                                          grtc_chlo_bits(&m, iota, part));
   if (packing) {
+    grtc_tvalue_t* parts = x->type.elem == part_u ? x : grtc_chlo_bitcast(&m, x, part_u);
     grtc_tvalue_t* shifted =
-        grtc_chlo_binary(&m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(&m, x, u), iota);
+        grtc_chlo_binary(&m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(&m, parts, u), shift);
     grtc_ttype_t scalar = {0};
     scalar.elem = u;
     grtc_scalar_value_t zero;
@@ -2403,7 +2423,7 @@ grt_status_t grtc_chlo_bitcast_i1(grtc_chlo_builder_t* builder, grtc_tvalue_t* x
                                         1, 1, &reduce));
     grtc_tblock_append(builder->block, reduce);
     GRT_RETURN_IF_ERROR(builder->place(builder->user, reduce));
-    int64_t dim = bits_type->rank - 1;
+    int64_t dim = parts_type->rank - 1;
     reduce->attrs.dims = grtc_tmodule_i64s(builder->module, &dim, 1);
     GRT_RETURN_IF_ERROR(grtc_top_set_scalar_body(builder->module, reduce, GRTC_TOP_OR, u));
     grtc_tvalue_t* r = &reduce->results[0];
@@ -2413,17 +2433,17 @@ grt_status_t grtc_chlo_bitcast_i1(grtc_chlo_builder_t* builder, grtc_tvalue_t* x
     return grt_ok_status();
   }
   grtc_tvalue_t* word = x->type.elem == u ? x : grtc_chlo_bitcast(&m, x, u);
-  grtc_tvalue_t* spread = grtc_chlo_make(&m, GRTC_TOP_BROADCAST_IN_DIM, &word, 1, &bits_u);
+  grtc_tvalue_t* spread = grtc_chlo_make(&m, GRTC_TOP_BROADCAST_IN_DIM, &word, 1, &parts_u);
   if (spread) {
     int64_t dims[GRTC_MAX_RANK];
     for (uint32_t d = 0; d < wide_type->rank; ++d) dims[d] = d;
     spread->def->attrs.dims = grtc_tmodule_i64s(builder->module, dims, wide_type->rank);
   }
-  grtc_tvalue_t* bit = grtc_chlo_binary(&m, GRTC_TOP_AND,
-                                        grtc_chlo_binary(&m, GRTC_TOP_SHIFT_RIGHT_LOGICAL,
-                                                         spread, iota),
-                                        grtc_chlo_bits(&m, spread, 1));
-  grtc_tvalue_t* r = grtc_chlo_convert(&m, bit, GRTC_ELEM_I1);
+  grtc_tvalue_t* bits = grtc_chlo_binary(
+      &m, GRTC_TOP_AND, grtc_chlo_binary(&m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, spread, shift),
+      grtc_chlo_bits(&m, spread, (UINT64_C(1) << part) - 1));
+  grtc_tvalue_t* r = grtc_chlo_convert(&m, bits, part_u);
+  if (r && result->elem != part_u) r = grtc_chlo_bitcast(&m, r, result->elem);
   GRT_RETURN_IF_ERROR(m.status);
   *out = r;
   return grt_ok_status();

@@ -173,14 +173,20 @@ grt_status_t grtc_chlo_ragged_dot(grtc_chlo_builder_t* b, grt_string_view_t name
                                   grtc_tvalue_t* const* operands, const grtc_ttype_t* result,
                                   const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out);
 
-// stablehlo.bitcast_convert of |x| to |result| where one side is i1 and the
-// other a wider element type (a tensor<...xNxi1> <-> tensor<...xT> with T
-// of N bits): bit i of each element is element i of the last dimension
-// (element 0 the least significant), packed by shifts and an OR reduction
-// and unpacked by shifts and masks. Another shape is INVALID_ARGUMENT
-// naming both types (without a location).
-grt_status_t grtc_chlo_bitcast_i1(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
-                                  const grtc_ttype_t* result, grtc_tvalue_t** out);
+// Whether bitcast_convert may reinterpret |from| as |to|: the same shape for
+// element types of one width, else the narrower one's tensor has the other's
+// shape and a last dimension of the width ratio (static shapes).
+bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to);
+
+// stablehlo.bitcast_convert of |x| to |result| between element types of
+// different widths, the narrower a divisor of the wider (i1 counts one bit):
+// a tensor<...xKxN> <-> tensor<...xW> with K = bits(W) / bits(N). Part i of
+// each wide element is element i of the last dimension (part 0 the least
+// significant: little-endian), packed by shifts and an OR reduction and
+// unpacked by shifts and masks. Another shape is INVALID_ARGUMENT naming
+// both types (without a location).
+grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                      const grtc_ttype_t* result, grtc_tvalue_t** out);
 
 #ifdef __cplusplus
 }

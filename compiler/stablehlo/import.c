@@ -2279,16 +2279,16 @@ static grt_status_t grtc_import_compare_weak_order(grtc_import_t* ctx,
   return grtc_import_map(ctx, &op->results[0], r);
 }
 
-// bitcast_convert between an i1 tensor and a wider element type
-// (grtc_chlo_bitcast_i1).
-static grt_status_t grtc_import_bitcast_i1(grtc_import_t* ctx, const grtc_operation_t* op,
+// bitcast_convert between element types of different widths
+// (grtc_chlo_bitcast_widths).
+static grt_status_t grtc_import_bitcast_widths(grtc_import_t* ctx, const grtc_operation_t* op,
                                            grtc_tvalue_t* x, const grtc_ttype_t* result,
                                            grtc_tblock_t* block) {
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_tvalue_t* value = NULL;
   GRT_RETURN_IF_ERROR(
-      grtc_import_at(ctx, op, grtc_chlo_bitcast_i1(&builder, x, result, &value)));
+      grtc_import_at(ctx, op, grtc_chlo_bitcast_widths(&builder, x, result, &value)));
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
@@ -2814,7 +2814,7 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "stablehlo.return", "tensor.empty", "stablehlo.tuple",
       "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
       "ml_program.global_load", "ml_program.global_store",
-      "ml_program.global_load_const"};
+      "ml_program.global_load_const", "stablehlo.bitcast_convert"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (grtc_operation_is(op, names[i])) return true;
   }
@@ -3098,6 +3098,21 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
     GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
     return grtc_import_complex_put(ctx, &op->results[0], z);
   }
+  if (grtc_operation_is(op, "stablehlo.bitcast_convert") && op->operand_count == 1 &&
+      op->result_count == 1) {
+    // The interleaved parts are the complex values' bits in memory order.
+    grtc_ttype_t from, to;
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->operands[0]->type, &from));
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &to));
+    if (!grtc_chlo_bitcast_shapes_match(&from, &to)) {
+      return grtc_import_types_error(
+          ctx, op, "on complex types reinterprets them as their (re, im) parts: with a "
+          "complex<fN> counted as a last dimension of 2 fN, the types must be of one "
+          "width and shape, or the narrower one's have the other's shape and a last "
+          "dimension of the width ratio (complex<f32> <-> i64, f64, 2xf32 or 2xi32, and "
+          "2xcomplex<f32> <-> complex<f64>)");
+    }
+  }
   if (grtc_import_complex_interleaved(op)) {
     *out_handled = false;
     for (uint32_t i = 0; i < op->operand_count; ++i) {
@@ -3146,6 +3161,16 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
   if (op->region_count) return grtc_import_complex_unsupported(ctx, op);
   if (entry.kind == GRTC_TOP_CONVERT && op->operand_count == 1) {
     return grtc_import_complex_convert(ctx, op, &m);
+  }
+  if (entry.kind == GRTC_TOP_IOTA && op->operand_count == 0) {
+    // The index in the real part, 0 in the imaginary one.
+    int64_t dim = 0;
+    GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iota_dimension", true, &dim));
+    grtc_tvalue_t* re = grtc_chlo_make(&m, GRTC_TOP_IOTA, NULL, 0, &part);
+    if (re) re->def->attrs.dim = dim;
+    grtc_complex_t z = {re, grtc_chlo_splat(&m, re, 0.0)};
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], z);
   }
   // Every other op takes its complex operands as parts.
   grtc_complex_t values[64];
@@ -3420,9 +3445,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                                                   block, &quant_mode, &quant_results));
   }
   if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
-      op->result_count == 1 && (operands[0]->type.elem == GRTC_ELEM_I1) !=
-                                   (results[0].elem == GRTC_ELEM_I1)) {
-    return grtc_import_bitcast_i1(ctx, op, operands[0], &results[0], block);
+      op->result_count == 1 && grtc_elem_bit_width(operands[0]->type.elem) !=
+                                   grtc_elem_bit_width(results[0].elem)) {
+    return grtc_import_bitcast_widths(ctx, op, operands[0], &results[0], block);
   }
   if (!is_chlo && entry.kind == GRTC_TOP_COMPARE && op->operand_count == 2 &&
       op->result_count == 1 &&

@@ -986,20 +986,28 @@ static void test_cfg_errors(void** state) {
                      "between the true and false targets");
 }
 
-// bitcast_convert between i1 and wider elements needs the shapes to match
-// bit for bit.
-static void test_bitcast_i1_errors(void** state) {
+// bitcast_convert between element types of different widths needs the
+// shapes to match bit for bit.
+static void test_bitcast_widths_errors(void** state) {
   (void)state;
   expect_import_error(
       "func.func @f(%a: tensor<7xi1>) {\n"
       "  %0 = stablehlo.bitcast_convert %a : (tensor<7xi1>) -> tensor<i8>\n  return\n}\n",
-      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<7xi1> to tensor<i8>: an i1 "
-      "tensor reinterprets as a wider element type when it has the other's shape and a last "
-      "dimension of that type's bit width (static)");
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<7xi1> to tensor<i8>: the "
+      "narrower element type's tensor has the other's shape and a last dimension of the ratio "
+      "of the bit widths (static)");
   expect_import_error(
       "func.func @f(%a: tensor<2xi16>) {\n"
       "  %0 = stablehlo.bitcast_convert %a : (tensor<2xi16>) -> tensor<3x16xi1>\n  return\n}\n",
       "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<2xi16> to tensor<3x16xi1>");
+  expect_import_error(
+      "func.func @f(%a: tensor<2xf32>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2x2xi8>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<2xf32> to tensor<2x2xi8>");
+  expect_import_error(
+      "func.func @f(%a: tensor<3x2xi8>) {\n"
+      "  %0 = stablehlo.bitcast_convert %a : (tensor<3x2xi8>) -> tensor<2xf16>\n  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.bitcast_convert' from tensor<3x2xi8> to tensor<2xf16>");
 }
 
 // stablehlo.map: what its lowering needs of the body and the dimensions.
@@ -2521,7 +2529,7 @@ int main(void) {
       cmocka_unit_test(test_chlo_errors),
       cmocka_unit_test(test_global_errors),
       cmocka_unit_test(test_cfg_errors),
-      cmocka_unit_test(test_bitcast_i1_errors),
+      cmocka_unit_test(test_bitcast_widths_errors),
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),

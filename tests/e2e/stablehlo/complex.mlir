@@ -66,6 +66,10 @@ module @e2e_complex {
     %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
     %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
     check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
+    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f32>>
+    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%43, dense<[(7.853982e-01, -6.931472e-01), (7.853982e-01, 8.8651156e-17), (-9.968251e-01, -2.6149213e-01), (1.7521784e+00, 1.4796396e-01), (1.0172219e+00, 1.4694667e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
     return
   }
 
@@ -142,6 +146,49 @@ module @e2e_complex {
     %12 = util.unfoldable_constant dense<1> : tensor<i32>
     %13 = stablehlo.dynamic_slice %0, %12, %12, sizes = [1, 2] : (tensor<2x3xcomplex<f32>>, tensor<i32>, tensor<i32>) -> tensor<1x2xcomplex<f32>>
     check.expect_almost_eq_const(%13, dense<[[(4.0e+00, 1.5e+00), (5.0e+00, 2.5e+00)]]> : tensor<1x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<1x2xcomplex<f32>>
+    return
+  }
+
+  // iota: the index in the real part, 0 in the imaginary part.
+  func.func public @test_iota_c64() {
+    %0 = stablehlo.iota dim = 0 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%0, dense<[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (3.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %1 = stablehlo.iota dim = 1 : tensor<2x3xcomplex<f32>>
+    check.expect_almost_eq_const(%1, dense<[[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)], [(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<2x3xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xcomplex<f32>>
+    %2 = stablehlo.iota dim = 0 : tensor<3x2xcomplex<f32>>
+    check.expect_almost_eq_const(%2, dense<[[(0.0e+00, 0.0e+00), (0.0e+00, 0.0e+00)], [(1.0e+00, 0.0e+00), (1.0e+00, 0.0e+00)], [(2.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<3x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xcomplex<f32>>
+    return
+  }
+
+  // bitcast_convert to and from the parts' type, same-width integers, whole-element types and complex<f64>.
+  func.func public @test_bitcast_c64() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, -2.0e+00), (5.0e-01, 3.0e+00), (0.0e+00, 1.0e-03), (2.5e+00, -2.5e-01)]> : tensor<4xcomplex<f32>>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.0e+00], [5.0e-01, 3.0e+00], [0.0e+00, 1.0e-03], [2.5e+00, -2.5e-01]]> : tensor<4x2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<4x2xf32>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<4x2xf32>) -> tensor<4xcomplex<f32>>
+    %3 = stablehlo.negate %2 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%3, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %4 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4x2xi32>
+    check.expect_eq_const(%4, dense<[[1065353216, -1073741824], [1056964608, 1077936128], [0, 981668463], [1075838976, -1098907648]]> : tensor<4x2xi32>) : tensor<4x2xi32>
+    %5 = stablehlo.bitcast_convert %4 : (tensor<4x2xi32>) -> tensor<4xcomplex<f32>>
+    %6 = stablehlo.negate %5 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%6, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %7 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4xi64>
+    check.expect_eq_const(%7, dense<[-4611686017362034688, 4629700417993834496, 4216233944099586048, -4719772408408440832]> : tensor<4xi64>) : tensor<4xi64>
+    %8 = stablehlo.bitcast_convert %7 : (tensor<4xi64>) -> tensor<4xcomplex<f32>>
+    %9 = stablehlo.negate %8 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%9, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %10 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
+    check.expect_almost_eq_const(%10, dense<[-2.000000473111868e+00, 3.200000751018524e+01, 7.703121968894206e-27, -1.1920931802800183e-07]> : tensor<4xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xf64>
+    %11 = stablehlo.bitcast_convert %10 : (tensor<4xf64>) -> tensor<4xcomplex<f32>>
+    %12 = stablehlo.negate %11 : tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%12, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f32>>
+    %13 = stablehlo.reshape %0 : (tensor<4xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+    %14 = stablehlo.bitcast_convert %13 : (tensor<2x2xcomplex<f32>>) -> tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const(%14, dense<[(-2.000000473111868e+00, 3.200000751018524e+01), (7.703121968894206e-27, -1.1920931802800183e-07)]> : tensor<2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xcomplex<f64>>
+    %15 = stablehlo.bitcast_convert %14 : (tensor<2xcomplex<f64>>) -> tensor<2x2xcomplex<f32>>
+    %16 = stablehlo.negate %15 : tensor<2x2xcomplex<f32>>
+    check.expect_almost_eq_const(%16, dense<[[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00)], [(-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]]> : tensor<2x2xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x2xcomplex<f32>>
     return
   }
 
@@ -280,6 +327,10 @@ module @e2e_complex {
     %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
     %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
     check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
+    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f64>>
+    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%43, dense<[(7.853981633974483e-01, -6.931471805599452e-01), (7.853981633974483e-01, 8.865115929175828e-17), (-9.968251264639187e-01, -2.614921387956721e-01), (1.7521784564264753e+00, 1.479639616272112e-01), (1.0172219678978514e+00, 1.4694666622552977e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
     return
   }
 
@@ -356,6 +407,33 @@ module @e2e_complex {
     %12 = util.unfoldable_constant dense<1> : tensor<i32>
     %13 = stablehlo.dynamic_slice %0, %12, %12, sizes = [1, 2] : (tensor<2x3xcomplex<f64>>, tensor<i32>, tensor<i32>) -> tensor<1x2xcomplex<f64>>
     check.expect_almost_eq_const(%13, dense<[[(4.0e+00, 1.5e+00), (5.0e+00, 2.5e+00)]]> : tensor<1x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<1x2xcomplex<f64>>
+    return
+  }
+
+  // iota: the index in the real part, 0 in the imaginary part.
+  func.func public @test_iota_c128() {
+    %0 = stablehlo.iota dim = 0 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%0, dense<[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00), (3.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
+    %1 = stablehlo.iota dim = 1 : tensor<2x3xcomplex<f64>>
+    check.expect_almost_eq_const(%1, dense<[[(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)], [(0.0e+00, 0.0e+00), (1.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<2x3xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xcomplex<f64>>
+    %2 = stablehlo.iota dim = 0 : tensor<3x2xcomplex<f64>>
+    check.expect_almost_eq_const(%2, dense<[[(0.0e+00, 0.0e+00), (0.0e+00, 0.0e+00)], [(1.0e+00, 0.0e+00), (1.0e+00, 0.0e+00)], [(2.0e+00, 0.0e+00), (2.0e+00, 0.0e+00)]]> : tensor<3x2xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<3x2xcomplex<f64>>
+    return
+  }
+
+  // bitcast_convert to and from the parts' type, same-width integers, whole-element types and complex<f64>.
+  func.func public @test_bitcast_c128() {
+    %0 = util.unfoldable_constant dense<[(1.0e+00, -2.0e+00), (5.0e-01, 3.0e+00), (0.0e+00, 1.0e-03), (2.5e+00, -2.5e-01)]> : tensor<4xcomplex<f64>>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f64>>) -> tensor<4x2xf64>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.0e+00], [5.0e-01, 3.0e+00], [0.0e+00, 1.0e-03], [2.5e+00, -2.5e-01]]> : tensor<4x2xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<4x2xf64>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<4x2xf64>) -> tensor<4xcomplex<f64>>
+    %3 = stablehlo.negate %2 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%3, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
+    %4 = stablehlo.bitcast_convert %0 : (tensor<4xcomplex<f64>>) -> tensor<4x2xi64>
+    check.expect_eq_const(%4, dense<[[4607182418800017408, -4611686018427387904], [4602678819172646912, 4613937818241073152], [0, 4562254508917369340], [4612811918334230528, -4625196817309499392]]> : tensor<4x2xi64>) : tensor<4x2xi64>
+    %5 = stablehlo.bitcast_convert %4 : (tensor<4x2xi64>) -> tensor<4xcomplex<f64>>
+    %6 = stablehlo.negate %5 : tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%6, dense<[(-1.0e+00, 2.0e+00), (-5.0e-01, -3.0e+00), (-0.0e+00, -1.0e-03), (-2.5e+00, 2.5e-01)]> : tensor<4xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<4xcomplex<f64>>
     return
   }
 

@@ -298,6 +298,126 @@ module @e2e_convert {
     return
   }
 
+  func.func public @test_bitcast_convert_i32_to_i8() {
+    %0 = util.unfoldable_constant dense<[16909060, -2, 258]> : tensor<3xi32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3xi32>) -> tensor<3x4xi8>
+    check.expect_eq_const(%1, dense<[[4, 3, 2, 1], [-2, -1, -1, -1], [2, 1, 0, 0]]> : tensor<3x4xi8>) : tensor<3x4xi8>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i8_to_i32() {
+    %0 = util.unfoldable_constant dense<[[4, 3, 2, 1], [-2, -1, -1, -1], [2, 1, 0, 0]]> : tensor<3x4xi8>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3x4xi8>) -> tensor<3xi32>
+    check.expect_eq_const(%1, dense<[16909060, -2, 258]> : tensor<3xi32>) : tensor<3xi32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f32_to_ui16() {
+    %0 = util.unfoldable_constant dense<[[1.0e+00, -2.5e+00], [3.0e-03, 6.5504e+04]]> : tensor<2x2xf32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xf32>) -> tensor<2x2x2xui16>
+    check.expect_eq_const(%1, dense<[[[0, 16256], [0, 49184]], [[39846, 15172], [57344, 18303]]]> : tensor<2x2x2xui16>) : tensor<2x2x2xui16>
+    return
+  }
+
+  func.func public @test_bitcast_convert_ui16_to_f32() {
+    %0 = util.unfoldable_constant dense<[[[0, 16256], [0, 49184]], [[39846, 15172], [57344, 18303]]]> : tensor<2x2x2xui16>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2x2xui16>) -> tensor<2x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.5e+00], [3.0e-03, 6.5504e+04]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f32_to_f16() {
+    %0 = util.unfoldable_constant dense<[[1.0e+00, -2.5e+00], [3.0e-03, 6.5504e+04]]> : tensor<2x2xf32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xf32>) -> tensor<2x2x2xf16>
+    check.expect_almost_eq_const(%1, dense<[[[0.0e+00, 1.875e+00], [0.0e+00, -2.062e+00]], [[-3.735e-03, 9.08e-01], [-5.12e+02, 7.496e+00]]]> : tensor<2x2x2xf16>) : tensor<2x2x2xf16>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f16_to_f32() {
+    %0 = util.unfoldable_constant dense<[[[0.0e+00, 1.875e+00], [0.0e+00, -2.062e+00]], [[-3.735e-03, 9.08e-01], [-5.12e+02, 7.496e+00]]]> : tensor<2x2x2xf16>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2x2xf16>) -> tensor<2x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.0e+00, -2.5e+00], [3.0e-03, 6.5504e+04]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f64_to_i32() {
+    %0 = util.unfoldable_constant dense<[1.5e+00, -3.25e+10]> : tensor<2xf64>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xf64>) -> tensor<2x2xi32>
+    check.expect_eq_const(%1, dense<[[0, 1073217536], [-1811939328, -1038203750]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i32_to_f64() {
+    %0 = util.unfoldable_constant dense<[[0, 1073217536], [-1811939328, -1038203750]]> : tensor<2x2xi32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xi32>) -> tensor<2xf64>
+    check.expect_almost_eq_const(%1, dense<[1.5e+00, -3.25e+10]> : tensor<2xf64>) : tensor<2xf64>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f64_to_f16() {
+    %0 = util.unfoldable_constant dense<[1.5e+00, -3.25e+10]> : tensor<2xf64>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xf64>) -> tensor<2x4xf16>
+    check.expect_almost_eq_const(%1, dense<[[0.0e+00, 0.0e+00, 0.0e+00, 1.992e+00], [0.0e+00, -9.77e-04, 4.6e+00, -3.059e+00]]> : tensor<2x4xf16>) : tensor<2x4xf16>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f16_to_f64() {
+    %0 = util.unfoldable_constant dense<[[0.0e+00, 0.0e+00, 0.0e+00, 1.992e+00], [0.0e+00, -9.77e-04, 4.6e+00, -3.059e+00]]> : tensor<2x4xf16>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x4xf16>) -> tensor<2xf64>
+    check.expect_almost_eq_const(%1, dense<[1.5e+00, -3.25e+10]> : tensor<2xf64>) : tensor<2xf64>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i64_to_ui8() {
+    %0 = util.unfoldable_constant dense<-81985529216486896> : tensor<i64>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<i64>) -> tensor<8xui8>
+    check.expect_eq_const(%1, dense<[16, 50, 84, 118, 152, 186, 220, 254]> : tensor<8xui8>) : tensor<8xui8>
+    return
+  }
+
+  func.func public @test_bitcast_convert_ui8_to_i64() {
+    %0 = util.unfoldable_constant dense<[16, 50, 84, 118, 152, 186, 220, 254]> : tensor<8xui8>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<8xui8>) -> tensor<i64>
+    check.expect_eq_const(%1, dense<-81985529216486896> : tensor<i64>) : tensor<i64>
+    return
+  }
+
+  func.func public @test_bitcast_convert_ui64_to_f32() {
+    %0 = util.unfoldable_constant dense<[18364758544493064720, 1]> : tensor<2xui64>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2xui64>) -> tensor<2x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.0759593e+33, -1.466995e+38], [1.0e-45, 0.0e+00]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+    return
+  }
+
+  func.func public @test_bitcast_convert_f32_to_ui64() {
+    %0 = util.unfoldable_constant dense<[[1.0759593e+33, -1.466995e+38], [1.0e-45, 0.0e+00]]> : tensor<2x2xf32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xf32>) -> tensor<2xui64>
+    check.expect_eq_const(%1, dense<[18364758544493064720, 1]> : tensor<2xui64>) : tensor<2xui64>
+    return
+  }
+
+  func.func public @test_bitcast_convert_i32_to_ui16() {
+    %0 = util.unfoldable_constant dense<[16909060, -2, 258]> : tensor<3xi32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3xi32>) -> tensor<3x2xui16>
+    check.expect_eq_const(%1, dense<[[772, 258], [65534, 65535], [258, 0]]> : tensor<3x2xui16>) : tensor<3x2xui16>
+    return
+  }
+
+  func.func public @test_bitcast_convert_ui16_to_i32() {
+    %0 = util.unfoldable_constant dense<[[772, 258], [65534, 65535], [258, 0]]> : tensor<3x2xui16>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<3x2xui16>) -> tensor<3xi32>
+    check.expect_eq_const(%1, dense<[16909060, -2, 258]> : tensor<3xi32>) : tensor<3xi32>
+    return
+  }
+
+  // Part 0 is the least significant: [4, 3, 2, 1].
+  func.func public @fail_bitcast_convert_big_endian() {
+    %0 = util.unfoldable_constant dense<[16909060]> : tensor<1xi32>
+    %1 = stablehlo.bitcast_convert %0 : (tensor<1xi32>) -> tensor<1x4xi8>
+    check.expect_eq_const(%1, dense<[[1, 2, 3, 4]]> : tensor<1x4xi8>) : tensor<1x4xi8>
+    return
+  }
+
   // Conversion truncates: 2.9 gives 2, not 3.
   func.func public @fail_convert_wrong_expectation() {
     %0 = util.unfoldable_constant dense<[2.9e+00]> : tensor<1xf32>
