@@ -136,6 +136,14 @@ static void rendezvous_task(void* user_data, uint64_t index,
   if (atomic_load(&r->started) >= 2) atomic_fetch_add(&r->met, 1);
 }
 
+static void rendezvous_init(rendezvous_t* r, unsigned started) {
+  r->caller = pthread_self();
+  atomic_init(&r->started, started);
+  atomic_init(&r->met, 0);
+  atomic_init(&r->caller_ran, 0);
+  atomic_init(&r->bad_thread, 0);
+}
+
 static void test_caller_is_worker_zero(void** state) {
   (void)state;
   grt_hal_local_task_pool_t* pool = NULL;
@@ -143,11 +151,7 @@ static void test_caller_is_worker_zero(void** state) {
       grt_hal_local_task_pool_create(2, grt_allocator_system(), &pool));
   for (int round = 0; round < 20; ++round) {
     rendezvous_t r;
-    r.caller = pthread_self();
-    atomic_init(&r.started, 0);
-    atomic_init(&r.met, 0);
-    atomic_init(&r.caller_ran, 0);
-    atomic_init(&r.bad_thread, 0);
+    rendezvous_init(&r, 0);
     grt_hal_local_task_pool_run(pool, 2, rendezvous_task, &r);
     assert_int_equal(atomic_load(&r.met), 2);
     assert_int_equal(atomic_load(&r.caller_ran), 1);
@@ -158,11 +162,7 @@ static void test_caller_is_worker_zero(void** state) {
   GRT_EXPECT_OK(
       grt_hal_local_task_pool_create(1, grt_allocator_system(), &pool));
   rendezvous_t r;
-  r.caller = pthread_self();
-  atomic_init(&r.started, 1);  // one task alone: it need not wait
-  atomic_init(&r.met, 0);
-  atomic_init(&r.caller_ran, 0);
-  atomic_init(&r.bad_thread, 0);
+  rendezvous_init(&r, 1);  // one task alone: it need not wait
   grt_hal_local_task_pool_run(pool, 1, rendezvous_task, &r);
   assert_int_equal(atomic_load(&r.caller_ran), 1);
   assert_int_equal(atomic_load(&r.bad_thread), 0);
