@@ -1167,15 +1167,22 @@ static grtc_value_t* grtc_host_operand_dim(grtc_host_emitter_t* e, const grtc_to
   return grtc_host_dim(e, op->operands[index]->type.dims[axis]);
 }
 
+// |op|'s line and column in its source (its location's, when it has one).
+static void grtc_host_op_position(const grtc_top_t* op, uint32_t* line, uint32_t* column) {
+  *line = op->line;
+  *column = op->column;
+  if (op->location) {
+    grt_string_view_t file;
+    grtc_location_file_position(op->location, &file, line, column);
+  }
+}
+
 // "'stablehlo.dynamic_iota' at 3:8" for messages about |op| (as |kind|:
 // the dynamic op it was before the boundary made it static).
 static void grtc_host_describe_op(const grtc_top_t* op, grtc_top_kind_t kind, char* buffer,
                                   size_t capacity) {
-  uint32_t line = op->line, column = op->column;
-  if (op->location) {
-    grt_string_view_t file;
-    grtc_location_file_position(op->location, &file, &line, &column);
-  }
+  uint32_t line, column;
+  grtc_host_op_position(op, &line, &column);
   snprintf(buffer, capacity, "'%s' at %u:%u", grtc_top_kind_name(kind), line, column);
 }
 
@@ -1814,11 +1821,8 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
         grtc_host_same_expr(&from, &to)) {
       continue;
     }
-    uint32_t line = op->line, column = op->column;
-    if (op->location) {
-      grt_string_view_t file;
-      grtc_location_file_position(op->location, &file, &line, &column);
-    }
+    uint32_t line, column;
+    grtc_host_op_position(op, &line, &column);
     char in_text[96], out_text[96], message[512];
     grtc_ttype_format(&op->results[0].type, out_text, sizeof(out_text));
     grtc_ttype_format(&op->operands[0]->type, in_text, sizeof(in_text));
@@ -1836,9 +1840,7 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
     snprintf(message, sizeof(message),
              "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand) "
              "must hold as many elements as its operand %s",
-             GRT_SV_ARG(func->name), line, column,
-             grtc_ttype_format(&op->results[0].type, out_text, sizeof(out_text)),
-             grtc_ttype_format(&op->operands[0]->type, in_text, sizeof(in_text)));
+             GRT_SV_ARG(func->name), line, column, out_text, in_text);
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, out, in, message);
   }
 }
@@ -1870,11 +1872,8 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
         value = value ? grtc_vm_binary(e->b, GRTC_VM_ADD, value, size) : size;
       }
     }
-    uint32_t line = op->line, column = op->column;
-    if (op->location) {
-      grt_string_view_t file;
-      grtc_location_file_position(op->location, &file, &line, &column);
-    }
+    char where[128];
+    grtc_host_describe_op(op, kind, where, sizeof(where));
     grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(id), text, sizeof(text));
     if (!value) {
       // A pad: size + low + high + interior * max(size - 1, 0), its
@@ -1884,9 +1883,9 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
       int64_t low = op->attrs.low.values[sym->axis], high = op->attrs.high.values[sym->axis];
       int64_t interior = op->attrs.interior.values[sym->axis];
       snprintf(message, sizeof(message),
-               "@%.*s: dimension %u of '%s' at %u:%u (%s) overflows 64-bit integers at these "
-               "argument sizes",
-               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);
+               "@%.*s: dimension %u of %s (%s) overflows 64-bit integers at these argument "
+               "sizes",
+               GRT_SV_ARG(func->name), sym->axis, where, text);
       double bound = GRTC_HOST_SYMBOL_BOUND;
       value = grtc_host_checked_add(e, size, bound, grtc_host_i64(e, low),
                                     grtc_host_abs_bound(low), false, message, &bound);
@@ -1903,8 +1902,8 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
       }
     }
     snprintf(message, sizeof(message),
-             "@%.*s: dimension %u of '%s' at %u:%u (%s) exceeds the kernels' 32-bit extents",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text);
+             "@%.*s: dimension %u of %s (%s) exceeds the kernels' 32-bit extents",
+             GRT_SV_ARG(func->name), sym->axis, where, text);
     grtc_vm_check_nz(e->b,
                      grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, value, grtc_host_i64(e, INT32_MAX)),
                      message);
@@ -1918,9 +1917,8 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
         continue;
       }
       snprintf(message, sizeof(message),
-               "@%.*s: dimension %u of '%s' at %u:%u (%s) must be at least %lld",
-               GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column,
-               text, (long long)rel->b);
+               "@%.*s: dimension %u of %s (%s) must be at least %lld",
+               GRT_SV_ARG(func->name), sym->axis, where, text, (long long)rel->b);
       grtc_vm_check_nz(e->b,
                        grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, rel->b), value),
                        message);
@@ -1937,9 +1935,8 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     grtc_value_t* expected = grtc_host_dim(e, rep);
     if (!expected) continue;
     snprintf(message, sizeof(message),
-             "@%.*s: dimension %u of '%s' at %u:%u (%s) must equal %s, as the program's "
-             "shapes require",
-             GRT_SV_ARG(func->name), sym->axis, grtc_top_kind_name(kind), line, column, text,
+             "@%.*s: dimension %u of %s (%s) must equal %s, as the program's shapes require",
+             GRT_SV_ARG(func->name), sym->axis, where, text,
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
   }
