@@ -57,8 +57,7 @@ typedef struct grt_hal_local_task_worker_t {
 struct grt_hal_local_task_pool_t {
   grt_allocator_t host_allocator;
   uint32_t worker_count;  // the caller of run and the threads
-  uint32_t thread_count;  // worker_count - 1
-  grt_hal_local_task_worker_t* workers;  // thread_count
+  grt_hal_local_task_worker_t* workers;  // worker_count - 1 threads
 
   // Serializes callers of run, so one batch is published at a time.
   pthread_mutex_t run_mutex;
@@ -77,6 +76,12 @@ struct grt_hal_local_task_pool_t {
   uint64_t sleep_count;
   atomic_bool shutting_down;
 };
+
+// The pool's threads: every worker but the caller of run (worker 0).
+static inline uint32_t grt_hal_local_task_pool_threads(
+    const grt_hal_local_task_pool_t* pool) {
+  return pool->worker_count - 1;
+}
 
 uint32_t grt_hal_local_task_pool_default_worker_count(void) {
   long count = sysconf(_SC_NPROCESSORS_ONLN);
@@ -205,7 +210,7 @@ grt_status_t grt_hal_local_task_pool_create(uint32_t worker_count,
       grt_allocator_calloc(host_allocator, sizeof(*pool), (void**)&pool));
   uint32_t thread_count = worker_count - 1;
   grt_status_t status = grt_allocator_calloc(
-      host_allocator, (thread_count ? thread_count : 1) * sizeof(*pool->workers),
+      host_allocator, thread_count * sizeof(*pool->workers),
       (void**)&pool->workers);
   if (!grt_status_is_ok(status)) {
     grt_allocator_free(host_allocator, pool);
@@ -213,7 +218,6 @@ grt_status_t grt_hal_local_task_pool_create(uint32_t worker_count,
   }
   pool->host_allocator = host_allocator;
   pool->worker_count = worker_count;
-  pool->thread_count = thread_count;
   atomic_init(&pool->generation, 0);
   atomic_init(&pool->active_workers, 0);
   atomic_init(&pool->shutting_down, false);
@@ -243,7 +247,7 @@ void grt_hal_local_task_pool_destroy(grt_hal_local_task_pool_t* pool) {
   // A batch in flight holds run_mutex until it has finished.
   pthread_mutex_lock(&pool->run_mutex);
   pthread_mutex_unlock(&pool->run_mutex);
-  grt_hal_local_task_pool_teardown(pool, pool->thread_count);
+  grt_hal_local_task_pool_teardown(pool, grt_hal_local_task_pool_threads(pool));
 }
 
 uint32_t grt_hal_local_task_pool_worker_count(
@@ -265,8 +269,10 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
   if (batch.claim_size == 0) batch.claim_size = 1;
   atomic_init(&batch.next_index, 0);
 
+  // One task, or no thread to share with: the caller runs the batch alone.
+  bool shared = count > 1 && grt_hal_local_task_pool_threads(pool) > 0;
   pthread_mutex_lock(&pool->run_mutex);
-  if (count > 1 && pool->thread_count > 0) {
+  if (shared) {
     pthread_mutex_lock(&pool->mutex);
     pool->batch = &batch;
     atomic_fetch_add_explicit(&pool->generation, 1, memory_order_release);
@@ -283,7 +289,7 @@ void grt_hal_local_task_pool_run(grt_hal_local_task_pool_t* pool,
   }
   // The caller is worker 0.
   grt_hal_local_task_batch_drain(&batch, 0);
-  if (count > 1 && pool->thread_count > 0) {
+  if (shared) {
     // Every index is claimed; the threads still running theirs leave soon.
     // Watch for that first, then block until it has happened; a thread
     // joins only under the mutex, so none joins after the check below.
@@ -310,8 +316,9 @@ uint64_t grt_hal_local_task_pool_wait_idle(grt_hal_local_task_pool_t* pool) {
   // A worker woken for a batch that others finished still has that wakeup
   // ahead of it; idle means none is pending.
   for (;;) {
-    bool idle = pool->sleeping_workers == pool->thread_count;
-    for (uint32_t i = 0; idle && i < pool->thread_count; ++i) {
+    uint32_t threads = grt_hal_local_task_pool_threads(pool);
+    bool idle = pool->sleeping_workers == threads;
+    for (uint32_t i = 0; idle && i < threads; ++i) {
       idle = pool->workers[i].seen_generation == pool->generation;
     }
     if (idle) break;
