@@ -1,5 +1,7 @@
-// Test-only reference interpreter of the kernel IR: runs a kernel on host
-// arrays so tests check lowered kernels numerically without a backend.
+// Test-only helpers for the compiler's kernel tests: a test program imported
+// from StableHLO text (grtc_test_program_*), and a reference interpreter of
+// the kernel IR that runs a kernel on host arrays so tests check lowered
+// kernels numerically without a backend.
 // Every element type (i1 as one byte); scalar ops, compares and converts
 // go through compiler/tensor/eval.h. Workgroups run in order, each visiting its tile's points in
 // row-major order, so tiling mistakes show up as wrong results.
