@@ -37,3 +37,21 @@ function(grt_model_sample name)
     grt_sanitizer_test_environment(${test})
   endforeach()
 endfunction()
+
+# grt_model_sample_float(NAME THRESHOLD): for a quantized sample, the test
+# samples_NAME_float compares @main's result on local-sync with the float
+# model's output (expected_float.npy) within THRESHOLD, the quantization
+# error bound scripts/gen_samples.py checks, rounded up.
+function(grt_model_sample_float name threshold)
+  if(NOT GRT_BUILD_TESTS OR NOT TARGET grt-compile OR NOT TARGET grt-run)
+    return()
+  endif()
+  set(dir "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(module "${CMAKE_CURRENT_BINARY_DIR}/${name}.float.vmfb")
+  add_test(NAME samples_${name}_float
+           COMMAND sh -c "\"$1\" \"$2\" -o \"$3\" && \"$4\" --module=\"$3\" --function=main --input=@\"$5/input.npy\" --expected_output=@\"$5/expected_float.npy\" --expected_f32_threshold=$6"
+                   sh $<TARGET_FILE:grt-compile> "${dir}/${name}.mlir" "${module}"
+                   $<TARGET_FILE:grt-run> "${dir}" ${threshold})
+  set_tests_properties(samples_${name}_float PROPERTIES LABELS "samples")
+  grt_sanitizer_test_environment(samples_${name}_float)
+endfunction()
