@@ -4571,19 +4571,35 @@ def gen_rng_bit_generator(rng):
         ("philox_f32_7", "PHILOX", "ui64", 3, [7], "f32", None, None, True),
         ("philox_state2_f64_5", "PHILOX", "i64", 2, [5], "f64", None, None, True),
         ("default_f32_rank0", "DEFAULT", "ui64", 2, [], "f32", None, None, False),
+        # IREE's state of four 32-bit words: the key's low and high words,
+        # then the counter's high and low words.
+        ("words_i32_8", "THREE_FRY", "i32", 4, [8], "i32", None, None, False),
+        ("words_ui32_carry_i64_5", "THREE_FRY", "ui32", 4, [5], "i64", 2 ** 64 - 3, None,
+         True),
+        ("words_philox_ui32_3x5", "PHILOX", "ui32", 4, [3, 5], "ui32", 2 ** 32 - 2, None,
+         True),
+        ("words_philox_i32_f32_7", "PHILOX", "i32", 4, [7], "f32", None, None, False),
     ]
     for (name, algorithm, state_elem, size, shape, elem, counter, high,
          pretty) in cases:
         f = Func("test_rng_bit_generator_%s" % name)
-        words = [int(v) for v in rng.integers(0, 2 ** 63, size, dtype=np.uint64)]
+        four_words = size == 4
+        words = [int(v) for v in rng.integers(0, 2 ** 63, 2 if four_words else size,
+                                                dtype=np.uint64)]
         words[0] |= int(rng.integers(0, 2)) << 63
         if counter is not None:
             words[1] = counter
         if high is not None:
             words[2] = high
-        state = np.array(words, np.uint64)
-        if state_elem == "i64":
-            state = state.view(np.int64)
+        if four_words:
+            state = np.array([words[0] & 0xFFFFFFFF, words[0] >> 32, words[1] >> 32,
+                              words[1] & 0xFFFFFFFF], np.uint32)
+            if state_elem == "i32":
+                state = state.view(np.int32)
+        else:
+            state = np.array(words, np.uint64)
+            if state_elem == "i64":
+                state = state.view(np.int64)
         s = f.input(array(state, state_elem), state_elem)
         state_type = "tensor<%dx%s>" % (size, state_elem)
         out_type = "tensor<%s%s>" % ("".join("%dx" % n for n in shape), elem)
@@ -4599,9 +4615,15 @@ def gen_rng_bit_generator(rng):
                      else rng_bit_generator_philox)
         bits_elem = {"f32": "ui32", "f64": "ui64"}.get(elem, elem)
         bits, new_state = reference(words, shape, bits_elem)
-        new_state = np.array(new_state, np.uint64)
-        if state_elem == "i64":
-            new_state = new_state.view(np.int64)
+        if four_words:
+            new_state = np.array([new_state[0] & 0xFFFFFFFF, new_state[0] >> 32,
+                                  new_state[1] >> 32, new_state[1] & 0xFFFFFFFF], np.uint32)
+            if state_elem == "i32":
+                new_state = new_state.view(np.int32)
+        else:
+            new_state = np.array(new_state, np.uint64)
+            if state_elem == "i64":
+                new_state = new_state.view(np.int64)
         f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
         out = "%s#1" % r
         if bits_elem != elem:

@@ -1655,6 +1655,74 @@ static void grtc_chlo_philox(grtc_chlo_math_t* m, grtc_tvalue_t* state, int64_t 
   *out_state = joined_state;
 }
 
+// ui64 |low| | (ui64 |high| << 32) of the 32-bit words |low| and |high|.
+static grtc_tvalue_t* grtc_chlo_join_words(grtc_chlo_math_t* m, grtc_tvalue_t* low,
+                                           grtc_tvalue_t* high) {
+  return grtc_chlo_binary(
+      m, GRTC_TOP_OR, grtc_chlo_convert(m, low, GRTC_ELEM_U64),
+      grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(m, high, GRTC_ELEM_U64), 32));
+}
+
+static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
+                                                grt_string_view_t name,
+                                                grtc_tvalue_t* state,
+                                                const grtc_ttype_t* results,
+                                                const grtc_chlo_attrs_t* attrs,
+                                                grtc_tvalue_t** outs);
+
+// IREE's 32-bit state, i32[4] or ui32[4] (THREE_FRY and PHILOX): words 0 and
+// 1 are the key's low and high words, words 2 and 3 the counter's high and
+// low words. It runs as the ui64[2] state {key, counter}; the new state has
+// the key's words and the advanced counter's high word in 2 and low word in
+// 3, so it continues the sequence when passed back (IREE writes the low word
+// to 2 and the high word to 3 instead).
+static grt_status_t grtc_chlo_rng_bit_generator_words(grtc_chlo_builder_t* b,
+                                                      grt_string_view_t name,
+                                                      grtc_tvalue_t* state,
+                                                      const grtc_ttype_t* results,
+                                                      const grtc_chlo_attrs_t* attrs,
+                                                      grtc_tvalue_t** outs) {
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* words = state->type.elem == GRTC_ELEM_U32
+                             ? state
+                             : grtc_chlo_bitcast(m, state, GRTC_ELEM_U32);
+  grtc_tvalue_t* w[4];
+  for (int i = 0; i < 4; ++i) w[i] = grtc_chlo_element(m, words, i);
+  grtc_ttype_t one = {0};
+  one.elem = GRTC_ELEM_U64;
+  one.rank = 1;
+  one.dims[0] = 1;
+  grtc_tvalue_t* halves[2] = {grtc_chlo_as_shape(m, grtc_chlo_join_words(m, w[0], w[1]), &one),
+                              grtc_chlo_as_shape(m, grtc_chlo_join_words(m, w[3], w[2]), &one)};
+  grtc_ttype_t wide[2];
+  wide[0] = one;
+  wide[0].dims[0] = 2;
+  wide[1] = results[1];
+  grtc_tvalue_t* wide_state = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, halves, 2, &wide[0]);
+  if (wide_state) wide_state->def->attrs.dim = 0;
+  if (!grt_status_is_ok(math.status)) return math.status;
+  grtc_tvalue_t* wide_outs[2] = {NULL, NULL};
+  GRT_RETURN_IF_ERROR(
+      grtc_chlo_rng_bit_generator(b, name, wide_state, wide, attrs, wide_outs));
+  grtc_tvalue_t* counter[2];
+  grtc_chlo_words(m, grtc_chlo_element(m, wide_outs[0], 1), counter);
+  grtc_ttype_t word = one;
+  word.elem = GRTC_ELEM_U32;
+  grtc_tvalue_t* parts[4] = {grtc_chlo_as_shape(m, w[0], &word), grtc_chlo_as_shape(m, w[1], &word),
+                             grtc_chlo_as_shape(m, counter[1], &word),
+                             grtc_chlo_as_shape(m, counter[0], &word)};
+  grtc_ttype_t next_type = word;
+  next_type.dims[0] = 4;
+  grtc_tvalue_t* next = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, 4, &next_type);
+  if (next) next->def->attrs.dim = 0;
+  if (next && state->type.elem != GRTC_ELEM_U32) next = grtc_chlo_bitcast(m, next, state->type.elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  outs[0] = next;
+  outs[1] = wide_outs[1];
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                                                 grt_string_view_t name,
                                                 grtc_tvalue_t* state,
@@ -1673,14 +1741,18 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
   bool philox = attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY;
   const grtc_ttype_t* in = &state->type;
   bool u64 = in->elem == GRTC_ELEM_U64 || in->elem == GRTC_ELEM_I64;
-  if (in->rank != 1 || !u64 ||
-      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2)) {
+  bool u32 = in->elem == GRTC_ELEM_U32 || in->elem == GRTC_ELEM_I32;
+  bool four_words = in->rank == 1 && u32 && in->dims[0] == 4;
+  if (!four_words && (in->rank != 1 || !u64 ||
+      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2))) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            philox ? "'%.*s' with PHILOX or DEFAULT takes a state of two or "
                                     "three 64-bit integers (tensor<2xui64> or "
-                                    "tensor<3xui64>), got %s"
+                                    "tensor<3xui64>) or four 32-bit words (tensor<4xui32>), "
+                                    "got %s"
                                   : "'%.*s' with THREE_FRY takes a state of two 64-bit "
-                                    "integers (tensor<2xui64>), got %s",
+                                    "integers (tensor<2xui64>) or four 32-bit words "
+                                    "(tensor<4xui32>), got %s",
                            GRT_SV_ARG(name), ts);
   }
   if (!grtc_ttype_equal(&results[0], in)) {
@@ -1690,6 +1762,7 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            GRT_SV_ARG(name), ts,
                            grtc_ttype_format(&results[0], tr, sizeof(tr)));
   }
+  if (four_words) return grtc_chlo_rng_bit_generator_words(b, name, state, results, attrs, outs);
   // Float outputs are the bits of the integer of their width (the spec's
   // "uniform random bits"), bitcast.
   grtc_elem_t out_elem = results[1].elem;

@@ -1362,9 +1362,13 @@ static void test_rng_bit_generator_errors(void** state) {
   } cases[] = {
       {"3xui64", "3xui64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' with THREE_FRY takes a state of two 64-bit integers "
-       "(tensor<2xui64>), got tensor<3xui64>"},
-      {"4xui32", "4xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
-       "takes a state of two 64-bit integers (tensor<2xui64>), got tensor<4xui32>"},
+       "(tensor<2xui64>) or four 32-bit words (tensor<4xui32>), got tensor<3xui64>"},
+      {"3xui32", "3xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "takes a state of two 64-bit integers (tensor<2xui64>) or four 32-bit words "
+       "(tensor<4xui32>), got tensor<3xui32>"},
+      {"4xi32", "4xui32", "4xui32", "#stablehlo<rng_algorithm PHILOX>",
+       "'stablehlo.rng_bit_generator' returns the state's type tensor<4xi32> as its new "
+       "state, not tensor<4xui32>"},
       {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
        "state, not tensor<2xi64>"},
@@ -1412,7 +1416,8 @@ static void test_rng_bit_generator_errors(void** state) {
              "  return\n}\n", philox[i][1], philox[i][0], philox[i][1], philox[i][1]);
     snprintf(message, sizeof(message),
              "'stablehlo.rng_bit_generator' with PHILOX or DEFAULT takes a state of two or "
-             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>), got tensor<%s>",
+             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>) or four 32-bit words "
+             "(tensor<4xui32>), got tensor<%s>",
              philox[i][1]);
     expect_import_error(source, message);
   }
