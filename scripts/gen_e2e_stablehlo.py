@@ -5845,8 +5845,14 @@ def gen_linalg():
         if not lower:
             want = np.swapaxes(want, -1, -2)
         t = type_of(a, elem)
-        attrs = " {lower = true}" if lower else ""
-        r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s' % (f.input(a, elem), attrs, t, t))
+        if i in (1, 2):
+            # The pretty form (IREE's e2e tests write it), lower spelled.
+            r = f.op("stablehlo.cholesky %s, lower = %s : %s"
+                     % (f.input(a, elem), "true" if lower else "false", t))
+        else:
+            attrs = " {lower = true}" if lower else ""
+            r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s'
+                     % (f.input(a, elem), attrs, t, t))
         tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
         f.expect(r, array(want, elem), elem, tol, tol)
     f.line("// A matrix that is not positive definite gives NaN on the failing "
@@ -5855,8 +5861,8 @@ def gen_linalg():
              % f.input(array([[1.0, 2.0], [2.0, 1.0]], "f32"), "f32"))
     f.expect(r, array([[1.0, 0.0], [2.0, NAN]], "f32"), "f32")
     funcs.append(f.text(comment="cholesky: lower and upper (the default), batch dims, "
-                        "f32/f64/f16, the unread triangle spoiled, against "
-                        "numpy.linalg.cholesky."))
+                        "f32/f64/f16, generic and pretty forms, the unread triangle "
+                        "spoiled, against numpy.linalg.cholesky."))
 
     f = Func("fail_triangular_solve_reads_the_other_triangle")
     a = array([[2.0, 5.0], [1.0, 4.0]], "f32")

@@ -1251,6 +1251,11 @@ static void test_fft_errors(void** state) {
                      "(tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n"
                      "  return\n}\n",
                      "a fft_type name after 'type ='");
+  // cholesky's pretty form takes lower = true or false.
+  expect_parse_error("func.func @f(%a: tensor<2x2xf32>) {\n"
+                     "  %0 = stablehlo.cholesky %a, lower = 1 : tensor<2x2xf32>\n"
+                     "  return\n}\n",
+                     "expected true or false after 'lower =', found '1'");
   // The pretty and generic forms import alike; empty transforms (a zero
   // fft_length, an empty batch) import as zeros.
   expect_same("func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
