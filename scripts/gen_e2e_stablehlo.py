@@ -5864,6 +5864,48 @@ def gen_linalg():
                         "f32/f64/f16, generic and pretty forms, the unread triangle "
                         "spoiled, against numpy.linalg.cholesky."))
 
+    # Its own generator, so the cases after it keep their numbers.
+    hh = np.random.default_rng(91)
+
+    def householder_product(reflectors, taus):
+        """Q's first n columns, Q = H_0 ... H_{k-1}, H_i = I - tau_i v_i v_i^T."""
+        m, n = reflectors.shape[-2:]
+        out = np.zeros(reflectors.shape)
+        for index in np.ndindex(*reflectors.shape[:-2]):
+            q = np.eye(m)
+            for i in range(taus.shape[-1]):
+                v = np.zeros(m)
+                v[i] = 1.0
+                v[i + 1:] = reflectors[index][i + 1:, i]
+                q = q @ (np.eye(m) - taus[index][i] * np.outer(v, v))
+            out[index] = q[:, :n]
+        return out
+
+    f = Func("test_householder_product")
+    # numpy's QR: its raw (geqrf) output holds the reflectors and taus whose
+    # product is the reduced Q.
+    spec = np.asarray(hh.uniform(-1, 1, (5, 3)), np.float32).astype(np.float64)
+    raw, taus = np.linalg.qr(spec, mode="raw")
+    want = np.linalg.qr(spec, mode="reduced")[0]
+    assert np.allclose(householder_product(raw.T, taus), want)
+    cases = [(raw.T, taus, "f32")]
+    for elem, batch, m, n, k in (("f64", (2,), 4, 4, 4), ("f32", (), 6, 4, 2),
+                                  ("f16", (), 3, 2, 2)):
+        reflectors = hh.uniform(-1, 1, batch + (m, n))
+        ts = hh.uniform(0.5, 1.5, batch + (k,))
+        cases.append((reflectors, ts, elem))
+    for reflectors, ts, elem in cases:
+        a, t = array(reflectors, elem), array(ts, elem)
+        at, tt = type_of(a, elem), type_of(t, elem)
+        r = f.op("stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%s, %s) : "
+                 "(%s, %s) -> %s" % (f.input(a, elem), f.input(t, elem), at, tt, at))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r, array(householder_product(np.asarray(a, np.float64),
+                                              np.asarray(t, np.float64)), elem), elem, tol, tol)
+    funcs.append(f.text(comment="custom_call @ProductOfElementaryHouseholderReflectors "
+                        "(JAX's QR, LAPACK's orgqr): numpy's raw QR back to its Q, "
+                        "k < n, batch dims, f32/f64/f16."))
+
     f = Func("fail_triangular_solve_reads_the_other_triangle")
     a = array([[2.0, 5.0], [1.0, 4.0]], "f32")
     b = array([[2.0], [9.0]], "f32")

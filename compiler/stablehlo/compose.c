@@ -1258,6 +1258,86 @@ static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t
   return grt_ok_status();
 }
 
+// The custom call JAX's QR emits after geqrf (LAPACK's orgqr):
+// `ProductOfElementaryHouseholderReflectors(a, taus)`, a [..., m, n]
+// holding reflector i below the diagonal of column i and taus [..., k]
+// (k <= n <= m, real floats). The result is the first n columns of
+// Q = H_0 H_1 ... H_{k-1}, H_i = I - tau_i v_i v_i^T, v_i 0 above row i, 1
+// at it and a's column i below: from the identity's first n columns,
+// Q <- Q - tau_i v_i (v_i^T Q) for i = k-1 down to 0, unrolled.
+#define GRTC_CHLO_HOUSEHOLDER_NAME \
+  "stablehlo.custom_call @ProductOfElementaryHouseholderReflectors"
+
+static grt_status_t grtc_chlo_householder_product(grtc_chlo_builder_t* b,
+                                                  grt_string_view_t name,
+                                                  grtc_tvalue_t* const* operands,
+                                                  const grtc_ttype_t* result,
+                                                  grtc_tvalue_t** out) {
+  const grtc_ttype_t* at = &operands[0]->type;
+  const grtc_ttype_t* tt = &operands[1]->type;
+  char ta[128], tb[128];
+  grtc_ttype_format(at, ta, sizeof(ta));
+  grtc_ttype_format(tt, tb, sizeof(tb));
+  uint32_t r = at->rank;
+  bool batch_match = tt->rank + 1 == r && tt->elem == at->elem;
+  for (uint32_t d = 0; batch_match && d + 2 < r; ++d) batch_match = tt->dims[d] == at->dims[d];
+  if (!grtc_elem_is_float(at->elem) || r < 2 || at->dims[r - 1] > at->dims[r - 2] ||
+      !batch_match || tt->dims[r - 2] > at->dims[r - 1]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes real float reflectors a [..., m, n] (n <= m) and "
+                           "taus [..., k] (k <= n) of the same element type, got %s and %s",
+                           GRT_SV_ARG(name), ta, tb);
+  }
+  if (at->dims[r - 2] > GRTC_CHLO_MAX_LINALG_SIZE) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "'%.*s' on %s: matrices of more than %d rows are not supported yet "
+                           "(the product is unrolled over the reflectors)",
+                           GRT_SV_ARG(name), ta, GRTC_CHLO_MAX_LINALG_SIZE);
+  }
+  if (result->elem != at->elem || !grtc_ttype_same_shape(result, at)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' returns a's type %s",
+                           GRT_SV_ARG(name), ta);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t work = at->elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
+  grtc_tvalue_t* taus = grtc_chlo_convert(m, operands[1], work);
+  int64_t rows_n = at->dims[r - 2], k = tt->dims[r - 2];
+  grtc_ttype_t full = *at, column = *at;
+  full.elem = column.elem = work;
+  column.dims[r - 1] = 1;
+  grtc_tvalue_t* rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &column);
+  if (rows) rows->def->attrs.dim = r - 2;
+  grtc_tvalue_t* full_rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &full);
+  if (full_rows) full_rows->def->attrs.dim = r - 2;
+  grtc_tvalue_t* full_cols = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &full);
+  if (full_cols) full_cols->def->attrs.dim = r - 1;
+  grtc_tvalue_t* q = full_rows ? SELECT(CMP(EQ, full_rows, full_cols), C_LIKE(full_rows, 1.0),
+                                        C_LIKE(full_rows, 0.0))
+                               : NULL;
+  grtc_ttype_t one_by_one = column;
+  one_by_one.dims[r - 2] = 1;
+  for (int64_t i = k; i-- > 0 && grt_status_is_ok(m->status);) {
+    grtc_tvalue_t* index = C_LIKE(rows, (double)i);
+    grtc_tvalue_t* v = SELECT(CMP(GT, rows, index), grtc_chlo_slice2(m, a, 0, rows_n, i, i + 1),
+                              SELECT(CMP(EQ, rows, index), C_LIKE(rows, 1.0),
+                                     C_LIKE(rows, 0.0)));
+    // tau_i as [..., 1, 1]: taus viewed as [..., 1, k], column i.
+    grtc_ttype_t row = one_by_one;
+    row.dims[r - 1] = k;
+    grtc_tvalue_t* tau =
+        grtc_chlo_slice2(m, grtc_chlo_make(m, GRTC_TOP_RESHAPE, &taus, 1, &row), 0, 1, i, i + 1);
+    grtc_tvalue_t* w = grtc_chlo_matmul(m, grtc_chlo_transpose2(m, v), q, false);  // [.., 1, n]
+    grtc_tvalue_t* update = grtc_chlo_matmul(m, v, w, false);                    // [.., m, n]
+    q = SUB(q, MUL(grtc_chlo_expand(m, tau, q), update));
+  }
+  q = grtc_chlo_convert(m, q, at->elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = q;
+  return grt_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // torch_index_select
 //===----------------------------------------------------------------------===//
@@ -2199,7 +2279,8 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     return true;
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve") ||
-      grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
+      grt_string_view_equal_cstring(name, "stablehlo.torch_index_select") ||
+      grt_string_view_equal_cstring(name, GRTC_CHLO_HOUSEHOLDER_NAME)) {
     *out_operand_count = 2;
     return true;
   }
@@ -2353,6 +2434,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
     return grtc_chlo_torch_index_select(b, name, operands, &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, GRTC_CHLO_HOUSEHOLDER_NAME)) {
+    return grtc_chlo_householder_product(b, name, operands, &results[0], &outs[0]);
   }
   if (grt_string_view_equal_cstring(name, "chlo.ragged_dot")) {
     return grtc_chlo_ragged_dot(b, name, operands, &results[0], attrs, &outs[0]);

@@ -1810,6 +1810,47 @@ static void test_unsupported_op(void** state) {
       "  return\n"
       "}\n",
       "t.mlir:2:3: error: 'stablehlo.custom_call' to 'foo' is not supported");
+  // JAX's QR custom call: reflectors [..., m, n] (n <= m), taus [..., k]
+  // (k <= n), one result of a's type.
+  expect_import_error(
+      "func.func @f(%a: tensor<2x3xf32>, %t: tensor<2xf32>) -> tensor<2x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>\n"
+      "  return %0 : tensor<2x3xf32>\n"
+      "}\n",
+      "t.mlir:2:8: error: 'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' "
+      "takes real float reflectors a [..., m, n] (n <= m) and taus [..., k] (k <= n) of the "
+      "same element type, got tensor<2x3xf32> and tensor<2xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>, %t: tensor<4xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n",
+      "got tensor<4x3xf32> and tensor<4xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>, %t: tensor<2xf32>) -> tensor<3x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<4x3xf32>, tensor<2xf32>) -> tensor<3x3xf32>\n"
+      "  return %0 : tensor<3x3xf32>\n"
+      "}\n",
+      "'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' returns a's type "
+      "tensor<4x3xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a) : "
+      "(tensor<4x3xf32>) -> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n",
+      "'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' takes 2 operands, "
+      "got 1");
+  expect_import_error(
+      "func.func @f(%a: tensor<257x1xf32>, %t: tensor<1xf32>) -> tensor<257x1xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<257x1xf32>, tensor<1xf32>) -> tensor<257x1xf32>\n"
+      "  return %0 : tensor<257x1xf32>\n"
+      "}\n",
+      "on tensor<257x1xf32>: matrices of more than 256 rows are not supported yet");
   expect_import_error(
       "func.func @f(%a: i32) -> i32 {\n"
       "  %0 = arith.divui %a, %a : i32\n"
