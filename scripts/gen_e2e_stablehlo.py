@@ -4571,19 +4571,35 @@ def gen_rng_bit_generator(rng):
         ("philox_f32_7", "PHILOX", "ui64", 3, [7], "f32", None, None, True),
         ("philox_state2_f64_5", "PHILOX", "i64", 2, [5], "f64", None, None, True),
         ("default_f32_rank0", "DEFAULT", "ui64", 2, [], "f32", None, None, False),
+        # IREE's state of four 32-bit words: the key's low and high words,
+        # then the counter's high and low words.
+        ("words_i32_8", "THREE_FRY", "i32", 4, [8], "i32", None, None, False),
+        ("words_ui32_carry_i64_5", "THREE_FRY", "ui32", 4, [5], "i64", 2 ** 64 - 3, None,
+         True),
+        ("words_philox_ui32_3x5", "PHILOX", "ui32", 4, [3, 5], "ui32", 2 ** 32 - 2, None,
+         True),
+        ("words_philox_i32_f32_7", "PHILOX", "i32", 4, [7], "f32", None, None, False),
     ]
     for (name, algorithm, state_elem, size, shape, elem, counter, high,
          pretty) in cases:
         f = Func("test_rng_bit_generator_%s" % name)
-        words = [int(v) for v in rng.integers(0, 2 ** 63, size, dtype=np.uint64)]
+        four_words = size == 4
+        words = [int(v) for v in rng.integers(0, 2 ** 63, 2 if four_words else size,
+                                                dtype=np.uint64)]
         words[0] |= int(rng.integers(0, 2)) << 63
         if counter is not None:
             words[1] = counter
         if high is not None:
             words[2] = high
-        state = np.array(words, np.uint64)
-        if state_elem == "i64":
-            state = state.view(np.int64)
+        if four_words:
+            state = np.array([words[0] & 0xFFFFFFFF, words[0] >> 32, words[1] >> 32,
+                              words[1] & 0xFFFFFFFF], np.uint32)
+            if state_elem == "i32":
+                state = state.view(np.int32)
+        else:
+            state = np.array(words, np.uint64)
+            if state_elem == "i64":
+                state = state.view(np.int64)
         s = f.input(array(state, state_elem), state_elem)
         state_type = "tensor<%dx%s>" % (size, state_elem)
         out_type = "tensor<%s%s>" % ("".join("%dx" % n for n in shape), elem)
@@ -4599,9 +4615,15 @@ def gen_rng_bit_generator(rng):
                      else rng_bit_generator_philox)
         bits_elem = {"f32": "ui32", "f64": "ui64"}.get(elem, elem)
         bits, new_state = reference(words, shape, bits_elem)
-        new_state = np.array(new_state, np.uint64)
-        if state_elem == "i64":
-            new_state = new_state.view(np.int64)
+        if four_words:
+            new_state = np.array([new_state[0] & 0xFFFFFFFF, new_state[0] >> 32,
+                                  new_state[1] >> 32, new_state[1] & 0xFFFFFFFF], np.uint32)
+            if state_elem == "i32":
+                new_state = new_state.view(np.int32)
+        else:
+            new_state = np.array(new_state, np.uint64)
+            if state_elem == "i64":
+                new_state = new_state.view(np.int64)
         f.expect("%s#0" % r, array(new_state, state_elem), state_elem)
         out = "%s#1" % r
         if bits_elem != elem:
@@ -5823,8 +5845,14 @@ def gen_linalg():
         if not lower:
             want = np.swapaxes(want, -1, -2)
         t = type_of(a, elem)
-        attrs = " {lower = true}" if lower else ""
-        r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s' % (f.input(a, elem), attrs, t, t))
+        if i in (1, 2):
+            # The pretty form (IREE's e2e tests write it), lower spelled.
+            r = f.op("stablehlo.cholesky %s, lower = %s : %s"
+                     % (f.input(a, elem), "true" if lower else "false", t))
+        else:
+            attrs = " {lower = true}" if lower else ""
+            r = f.op('"stablehlo.cholesky"(%s)%s : (%s) -> %s'
+                     % (f.input(a, elem), attrs, t, t))
         tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
         f.expect(r, array(want, elem), elem, tol, tol)
     f.line("// A matrix that is not positive definite gives NaN on the failing "
@@ -5833,8 +5861,50 @@ def gen_linalg():
              % f.input(array([[1.0, 2.0], [2.0, 1.0]], "f32"), "f32"))
     f.expect(r, array([[1.0, 0.0], [2.0, NAN]], "f32"), "f32")
     funcs.append(f.text(comment="cholesky: lower and upper (the default), batch dims, "
-                        "f32/f64/f16, the unread triangle spoiled, against "
-                        "numpy.linalg.cholesky."))
+                        "f32/f64/f16, generic and pretty forms, the unread triangle "
+                        "spoiled, against numpy.linalg.cholesky."))
+
+    # Its own generator, so the cases after it keep their numbers.
+    hh = np.random.default_rng(91)
+
+    def householder_product(reflectors, taus):
+        """Q's first n columns, Q = H_0 ... H_{k-1}, H_i = I - tau_i v_i v_i^T."""
+        m, n = reflectors.shape[-2:]
+        out = np.zeros(reflectors.shape)
+        for index in np.ndindex(*reflectors.shape[:-2]):
+            q = np.eye(m)
+            for i in range(taus.shape[-1]):
+                v = np.zeros(m)
+                v[i] = 1.0
+                v[i + 1:] = reflectors[index][i + 1:, i]
+                q = q @ (np.eye(m) - taus[index][i] * np.outer(v, v))
+            out[index] = q[:, :n]
+        return out
+
+    f = Func("test_householder_product")
+    # numpy's QR: its raw (geqrf) output holds the reflectors and taus whose
+    # product is the reduced Q.
+    spec = np.asarray(hh.uniform(-1, 1, (5, 3)), np.float32).astype(np.float64)
+    raw, taus = np.linalg.qr(spec, mode="raw")
+    want = np.linalg.qr(spec, mode="reduced")[0]
+    assert np.allclose(householder_product(raw.T, taus), want)
+    cases = [(raw.T, taus, "f32")]
+    for elem, batch, m, n, k in (("f64", (2,), 4, 4, 4), ("f32", (), 6, 4, 2),
+                                  ("f16", (), 3, 2, 2)):
+        reflectors = hh.uniform(-1, 1, batch + (m, n))
+        ts = hh.uniform(0.5, 1.5, batch + (k,))
+        cases.append((reflectors, ts, elem))
+    for reflectors, ts, elem in cases:
+        a, t = array(reflectors, elem), array(ts, elem)
+        at, tt = type_of(a, elem), type_of(t, elem)
+        r = f.op("stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%s, %s) : "
+                 "(%s, %s) -> %s" % (f.input(a, elem), f.input(t, elem), at, tt, at))
+        tol = {"f32": 1e-5, "f64": 1e-12, "f16": 1e-2}[elem]
+        f.expect(r, array(householder_product(np.asarray(a, np.float64),
+                                              np.asarray(t, np.float64)), elem), elem, tol, tol)
+    funcs.append(f.text(comment="custom_call @ProductOfElementaryHouseholderReflectors "
+                        "(JAX's QR, LAPACK's orgqr): numpy's raw QR back to its Q, "
+                        "k < n, batch dims, f32/f64/f16."))
 
     f = Func("fail_triangular_solve_reads_the_other_triangle")
     a = array([[2.0, 5.0], [1.0, 4.0]], "f32")

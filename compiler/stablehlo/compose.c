@@ -1258,6 +1258,86 @@ static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t
   return grt_ok_status();
 }
 
+// The custom call JAX's QR emits after geqrf (LAPACK's orgqr):
+// `ProductOfElementaryHouseholderReflectors(a, taus)`, a [..., m, n]
+// holding reflector i below the diagonal of column i and taus [..., k]
+// (k <= n <= m, real floats). The result is the first n columns of
+// Q = H_0 H_1 ... H_{k-1}, H_i = I - tau_i v_i v_i^T, v_i 0 above row i, 1
+// at it and a's column i below: from the identity's first n columns,
+// Q <- Q - tau_i v_i (v_i^T Q) for i = k-1 down to 0, unrolled.
+#define GRTC_CHLO_HOUSEHOLDER_NAME \
+  "stablehlo.custom_call @ProductOfElementaryHouseholderReflectors"
+
+static grt_status_t grtc_chlo_householder_product(grtc_chlo_builder_t* b,
+                                                  grt_string_view_t name,
+                                                  grtc_tvalue_t* const* operands,
+                                                  const grtc_ttype_t* result,
+                                                  grtc_tvalue_t** out) {
+  const grtc_ttype_t* at = &operands[0]->type;
+  const grtc_ttype_t* tt = &operands[1]->type;
+  char ta[128], tb[128];
+  grtc_ttype_format(at, ta, sizeof(ta));
+  grtc_ttype_format(tt, tb, sizeof(tb));
+  uint32_t r = at->rank;
+  bool batch_match = tt->rank + 1 == r && tt->elem == at->elem;
+  for (uint32_t d = 0; batch_match && d + 2 < r; ++d) batch_match = tt->dims[d] == at->dims[d];
+  if (!grtc_elem_is_float(at->elem) || r < 2 || at->dims[r - 1] > at->dims[r - 2] ||
+      !batch_match || tt->dims[r - 2] > at->dims[r - 1]) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' takes real float reflectors a [..., m, n] (n <= m) and "
+                           "taus [..., k] (k <= n) of the same element type, got %s and %s",
+                           GRT_SV_ARG(name), ta, tb);
+  }
+  if (at->dims[r - 2] > GRTC_CHLO_MAX_LINALG_SIZE) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "'%.*s' on %s: matrices of more than %d rows are not supported yet "
+                           "(the product is unrolled over the reflectors)",
+                           GRT_SV_ARG(name), ta, GRTC_CHLO_MAX_LINALG_SIZE);
+  }
+  if (result->elem != at->elem || !grtc_ttype_same_shape(result, at)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "'%.*s' returns a's type %s",
+                           GRT_SV_ARG(name), ta);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_elem_t work = at->elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
+  grtc_tvalue_t* taus = grtc_chlo_convert(m, operands[1], work);
+  int64_t rows_n = at->dims[r - 2], k = tt->dims[r - 2];
+  grtc_ttype_t full = *at, column = *at;
+  full.elem = column.elem = work;
+  column.dims[r - 1] = 1;
+  grtc_tvalue_t* rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &column);
+  if (rows) rows->def->attrs.dim = r - 2;
+  grtc_tvalue_t* full_rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &full);
+  if (full_rows) full_rows->def->attrs.dim = r - 2;
+  grtc_tvalue_t* full_cols = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &full);
+  if (full_cols) full_cols->def->attrs.dim = r - 1;
+  grtc_tvalue_t* q = full_rows ? SELECT(CMP(EQ, full_rows, full_cols), C_LIKE(full_rows, 1.0),
+                                        C_LIKE(full_rows, 0.0))
+                               : NULL;
+  grtc_ttype_t one_by_one = column;
+  one_by_one.dims[r - 2] = 1;
+  for (int64_t i = k; i-- > 0 && grt_status_is_ok(m->status);) {
+    grtc_tvalue_t* index = C_LIKE(rows, (double)i);
+    grtc_tvalue_t* v = SELECT(CMP(GT, rows, index), grtc_chlo_slice2(m, a, 0, rows_n, i, i + 1),
+                              SELECT(CMP(EQ, rows, index), C_LIKE(rows, 1.0),
+                                     C_LIKE(rows, 0.0)));
+    // tau_i as [..., 1, 1]: taus viewed as [..., 1, k], column i.
+    grtc_ttype_t row = one_by_one;
+    row.dims[r - 1] = k;
+    grtc_tvalue_t* tau =
+        grtc_chlo_slice2(m, grtc_chlo_make(m, GRTC_TOP_RESHAPE, &taus, 1, &row), 0, 1, i, i + 1);
+    grtc_tvalue_t* w = grtc_chlo_matmul(m, grtc_chlo_transpose2(m, v), q, false);  // [.., 1, n]
+    grtc_tvalue_t* update = grtc_chlo_matmul(m, v, w, false);                    // [.., m, n]
+    q = SUB(q, MUL(grtc_chlo_expand(m, tau, q), update));
+  }
+  q = grtc_chlo_convert(m, q, at->elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = q;
+  return grt_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // torch_index_select
 //===----------------------------------------------------------------------===//
@@ -1655,6 +1735,74 @@ static void grtc_chlo_philox(grtc_chlo_math_t* m, grtc_tvalue_t* state, int64_t 
   *out_state = joined_state;
 }
 
+// ui64 |low| | (ui64 |high| << 32) of the 32-bit words |low| and |high|.
+static grtc_tvalue_t* grtc_chlo_join_words(grtc_chlo_math_t* m, grtc_tvalue_t* low,
+                                           grtc_tvalue_t* high) {
+  return grtc_chlo_binary(
+      m, GRTC_TOP_OR, grtc_chlo_convert(m, low, GRTC_ELEM_U64),
+      grtc_chlo_shift(m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(m, high, GRTC_ELEM_U64), 32));
+}
+
+static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
+                                                grt_string_view_t name,
+                                                grtc_tvalue_t* state,
+                                                const grtc_ttype_t* results,
+                                                const grtc_chlo_attrs_t* attrs,
+                                                grtc_tvalue_t** outs);
+
+// IREE's 32-bit state, i32[4] or ui32[4] (THREE_FRY and PHILOX): words 0 and
+// 1 are the key's low and high words, words 2 and 3 the counter's high and
+// low words. It runs as the ui64[2] state {key, counter}; the new state has
+// the key's words and the advanced counter's high word in 2 and low word in
+// 3, so it continues the sequence when passed back (IREE writes the low word
+// to 2 and the high word to 3 instead).
+static grt_status_t grtc_chlo_rng_bit_generator_words(grtc_chlo_builder_t* b,
+                                                      grt_string_view_t name,
+                                                      grtc_tvalue_t* state,
+                                                      const grtc_ttype_t* results,
+                                                      const grtc_chlo_attrs_t* attrs,
+                                                      grtc_tvalue_t** outs) {
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* words = state->type.elem == GRTC_ELEM_U32
+                             ? state
+                             : grtc_chlo_bitcast(m, state, GRTC_ELEM_U32);
+  grtc_tvalue_t* w[4];
+  for (int i = 0; i < 4; ++i) w[i] = grtc_chlo_element(m, words, i);
+  grtc_ttype_t one = {0};
+  one.elem = GRTC_ELEM_U64;
+  one.rank = 1;
+  one.dims[0] = 1;
+  grtc_tvalue_t* halves[2] = {grtc_chlo_as_shape(m, grtc_chlo_join_words(m, w[0], w[1]), &one),
+                              grtc_chlo_as_shape(m, grtc_chlo_join_words(m, w[3], w[2]), &one)};
+  grtc_ttype_t wide[2];
+  wide[0] = one;
+  wide[0].dims[0] = 2;
+  wide[1] = results[1];
+  grtc_tvalue_t* wide_state = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, halves, 2, &wide[0]);
+  if (wide_state) wide_state->def->attrs.dim = 0;
+  if (!grt_status_is_ok(math.status)) return math.status;
+  grtc_tvalue_t* wide_outs[2] = {NULL, NULL};
+  GRT_RETURN_IF_ERROR(
+      grtc_chlo_rng_bit_generator(b, name, wide_state, wide, attrs, wide_outs));
+  grtc_tvalue_t* counter[2];
+  grtc_chlo_words(m, grtc_chlo_element(m, wide_outs[0], 1), counter);
+  grtc_ttype_t word = one;
+  word.elem = GRTC_ELEM_U32;
+  grtc_tvalue_t* parts[4] = {grtc_chlo_as_shape(m, w[0], &word), grtc_chlo_as_shape(m, w[1], &word),
+                             grtc_chlo_as_shape(m, counter[1], &word),
+                             grtc_chlo_as_shape(m, counter[0], &word)};
+  grtc_ttype_t next_type = word;
+  next_type.dims[0] = 4;
+  grtc_tvalue_t* next = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, 4, &next_type);
+  if (next) next->def->attrs.dim = 0;
+  if (next && state->type.elem != GRTC_ELEM_U32) next = grtc_chlo_bitcast(m, next, state->type.elem);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  outs[0] = next;
+  outs[1] = wide_outs[1];
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                                                 grt_string_view_t name,
                                                 grtc_tvalue_t* state,
@@ -1673,14 +1821,18 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
   bool philox = attrs->rng_algorithm != GRTC_CHLO_RNG_THREE_FRY;
   const grtc_ttype_t* in = &state->type;
   bool u64 = in->elem == GRTC_ELEM_U64 || in->elem == GRTC_ELEM_I64;
-  if (in->rank != 1 || !u64 ||
-      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2)) {
+  bool u32 = in->elem == GRTC_ELEM_U32 || in->elem == GRTC_ELEM_I32;
+  bool four_words = in->rank == 1 && u32 && in->dims[0] == 4;
+  if (!four_words && (in->rank != 1 || !u64 ||
+      (philox ? in->dims[0] != 2 && in->dims[0] != 3 : in->dims[0] != 2))) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            philox ? "'%.*s' with PHILOX or DEFAULT takes a state of two or "
                                     "three 64-bit integers (tensor<2xui64> or "
-                                    "tensor<3xui64>), got %s"
+                                    "tensor<3xui64>) or four 32-bit words (tensor<4xui32>), "
+                                    "got %s"
                                   : "'%.*s' with THREE_FRY takes a state of two 64-bit "
-                                    "integers (tensor<2xui64>), got %s",
+                                    "integers (tensor<2xui64>) or four 32-bit words "
+                                    "(tensor<4xui32>), got %s",
                            GRT_SV_ARG(name), ts);
   }
   if (!grtc_ttype_equal(&results[0], in)) {
@@ -1690,6 +1842,7 @@ static grt_status_t grtc_chlo_rng_bit_generator(grtc_chlo_builder_t* b,
                            GRT_SV_ARG(name), ts,
                            grtc_ttype_format(&results[0], tr, sizeof(tr)));
   }
+  if (four_words) return grtc_chlo_rng_bit_generator_words(b, name, state, results, attrs, outs);
   // Float outputs are the bits of the integer of their width (the spec's
   // "uniform random bits"), bitcast.
   grtc_elem_t out_elem = results[1].elem;
@@ -2126,7 +2279,8 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     return true;
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve") ||
-      grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
+      grt_string_view_equal_cstring(name, "stablehlo.torch_index_select") ||
+      grt_string_view_equal_cstring(name, GRTC_CHLO_HOUSEHOLDER_NAME)) {
     *out_operand_count = 2;
     return true;
   }
@@ -2280,6 +2434,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.torch_index_select")) {
     return grtc_chlo_torch_index_select(b, name, operands, &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, GRTC_CHLO_HOUSEHOLDER_NAME)) {
+    return grtc_chlo_householder_product(b, name, operands, &results[0], &outs[0]);
   }
   if (grt_string_view_equal_cstring(name, "chlo.ragged_dot")) {
     return grtc_chlo_ragged_dot(b, name, operands, &results[0], attrs, &outs[0]);

@@ -1816,6 +1816,29 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
   return grt_ok_status();
 }
 
+// A custom call whose target compose.c lowers (as JAX's QR emits
+// ProductOfElementaryHouseholderReflectors): built there under the name
+// "stablehlo.custom_call @TARGET".
+static grt_status_t grtc_import_lowered_custom_call(grtc_import_t* ctx,
+                                                    const grtc_operation_t* op,
+                                                    grt_string_view_t target,
+                                                    grtc_tvalue_t* const* operands,
+                                                    const grtc_ttype_t* results,
+                                                    grtc_tblock_t* block) {
+  char name[128];
+  snprintf(name, sizeof(name), "stablehlo.custom_call @%.*s", GRT_SV_ARG(target));
+  grtc_chlo_attrs_t attrs;
+  memset(&attrs, 0, sizeof(attrs));
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_tvalue_t* value = NULL;
+  grt_status_t status =
+      grtc_chlo_lower(&builder, grt_make_cstring_view(name), operands, op->operand_count,
+                      results, op->result_count, &attrs, &value);
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, status));
+  return grtc_import_map(ctx, &op->results[0], value);
+}
+
 //===----------------------------------------------------------------------===//
 // Quantized ops (quant.h)
 //===----------------------------------------------------------------------===//
@@ -3473,6 +3496,9 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
       }
       if (grt_string_view_equal_cstring(name, "shape_assertion")) {
         return grtc_import_shape_assertion(ctx, op, operands, block);
+      }
+      if (grt_string_view_equal_cstring(name, "ProductOfElementaryHouseholderReflectors")) {
+        return grtc_import_lowered_custom_call(ctx, op, name, operands, results, block);
       }
       if (grt_string_view_equal_cstring(name, "check.expect_eq")) {
         kind = GRTC_TOP_CHECK_EQ;

@@ -1251,6 +1251,11 @@ static void test_fft_errors(void** state) {
                      "(tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n"
                      "  return\n}\n",
                      "a fft_type name after 'type ='");
+  // cholesky's pretty form takes lower = true or false.
+  expect_parse_error("func.func @f(%a: tensor<2x2xf32>) {\n"
+                     "  %0 = stablehlo.cholesky %a, lower = 1 : tensor<2x2xf32>\n"
+                     "  return\n}\n",
+                     "expected true or false after 'lower =', found '1'");
   // The pretty and generic forms import alike; empty transforms (a zero
   // fft_length, an empty batch) import as zeros.
   expect_same("func.func @f(%a: tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>> {\n"
@@ -1362,9 +1367,13 @@ static void test_rng_bit_generator_errors(void** state) {
   } cases[] = {
       {"3xui64", "3xui64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' with THREE_FRY takes a state of two 64-bit integers "
-       "(tensor<2xui64>), got tensor<3xui64>"},
-      {"4xui32", "4xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
-       "takes a state of two 64-bit integers (tensor<2xui64>), got tensor<4xui32>"},
+       "(tensor<2xui64>) or four 32-bit words (tensor<4xui32>), got tensor<3xui64>"},
+      {"3xui32", "3xui32", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
+       "takes a state of two 64-bit integers (tensor<2xui64>) or four 32-bit words "
+       "(tensor<4xui32>), got tensor<3xui32>"},
+      {"4xi32", "4xui32", "4xui32", "#stablehlo<rng_algorithm PHILOX>",
+       "'stablehlo.rng_bit_generator' returns the state's type tensor<4xi32> as its new "
+       "state, not tensor<4xui32>"},
       {"2xui64", "2xi64", "4xui32", "#stablehlo<rng_algorithm THREE_FRY>",
        "'stablehlo.rng_bit_generator' returns the state's type tensor<2xui64> as its new "
        "state, not tensor<2xi64>"},
@@ -1412,7 +1421,8 @@ static void test_rng_bit_generator_errors(void** state) {
              "  return\n}\n", philox[i][1], philox[i][0], philox[i][1], philox[i][1]);
     snprintf(message, sizeof(message),
              "'stablehlo.rng_bit_generator' with PHILOX or DEFAULT takes a state of two or "
-             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>), got tensor<%s>",
+             "three 64-bit integers (tensor<2xui64> or tensor<3xui64>) or four 32-bit words "
+             "(tensor<4xui32>), got tensor<%s>",
              philox[i][1]);
     expect_import_error(source, message);
   }
@@ -1800,6 +1810,47 @@ static void test_unsupported_op(void** state) {
       "  return\n"
       "}\n",
       "t.mlir:2:3: error: 'stablehlo.custom_call' to 'foo' is not supported");
+  // JAX's QR custom call: reflectors [..., m, n] (n <= m), taus [..., k]
+  // (k <= n), one result of a's type.
+  expect_import_error(
+      "func.func @f(%a: tensor<2x3xf32>, %t: tensor<2xf32>) -> tensor<2x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>\n"
+      "  return %0 : tensor<2x3xf32>\n"
+      "}\n",
+      "t.mlir:2:8: error: 'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' "
+      "takes real float reflectors a [..., m, n] (n <= m) and taus [..., k] (k <= n) of the "
+      "same element type, got tensor<2x3xf32> and tensor<2xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>, %t: tensor<4xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n",
+      "got tensor<4x3xf32> and tensor<4xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>, %t: tensor<2xf32>) -> tensor<3x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<4x3xf32>, tensor<2xf32>) -> tensor<3x3xf32>\n"
+      "  return %0 : tensor<3x3xf32>\n"
+      "}\n",
+      "'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' returns a's type "
+      "tensor<4x3xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a) : "
+      "(tensor<4x3xf32>) -> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n",
+      "'stablehlo.custom_call @ProductOfElementaryHouseholderReflectors' takes 2 operands, "
+      "got 1");
+  expect_import_error(
+      "func.func @f(%a: tensor<257x1xf32>, %t: tensor<1xf32>) -> tensor<257x1xf32> {\n"
+      "  %0 = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : "
+      "(tensor<257x1xf32>, tensor<1xf32>) -> tensor<257x1xf32>\n"
+      "  return %0 : tensor<257x1xf32>\n"
+      "}\n",
+      "on tensor<257x1xf32>: matrices of more than 256 rows are not supported yet");
   expect_import_error(
       "func.func @f(%a: i32) -> i32 {\n"
       "  %0 = arith.divui %a, %a : i32\n"

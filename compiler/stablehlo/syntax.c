@@ -248,6 +248,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_IGNORED,    // algorithm = <...>
   GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
   GRTC_SHLO_KW_ENUM,       // algorithm = THREE_FRY -> #stablehlo<rng_algorithm THREE_FRY>
+  GRTC_SHLO_KW_BOOL,       // lower = true -> true
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -292,6 +293,7 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"stablehlo.rng", "distribution", "rng_distribution", GRTC_SHLO_KW_ENUM},
     {"stablehlo.fft", "length", "fft_length", GRTC_SHLO_KW_I64S},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
+    {"stablehlo.cholesky", "lower", "lower", GRTC_SHLO_KW_BOOL},
 };
 
 static const grtc_shlo_keyword_t* grtc_shlo_find_keyword(grt_string_view_t op,
@@ -402,6 +404,19 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
       GRT_RETURN_IF_ERROR(grtc_shlo_parse_word(parser, what, &word));
       const grtc_attribute_t* attr = NULL;
       GRT_RETURN_IF_ERROR(grtc_shlo_enum_attr(parser, keyword->attribute, word, &attr));
+      return grtc_shlo_add(parser, state, keyword->attribute, attr);
+    }
+    case GRTC_SHLO_KW_BOOL: {
+      bool is_true = grtc_parser_at_keyword(parser, "true");
+      if (!is_true && !grtc_parser_at_keyword(parser, "false")) {
+        char what[96];
+        snprintf(what, sizeof(what), "true or false after '%s ='", keyword->keyword);
+        return grtc_parser_error_expected(parser, what);
+      }
+      grtc_attribute_t* attr = grtc_shlo_new_attr(parser, GRTC_ATTR_BOOL);
+      if (!attr) return grtc_shlo_oom(parser);
+      attr->boolean = is_true;
+      GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
       return grtc_shlo_add(parser, state, keyword->attribute, attr);
     }
     case GRTC_SHLO_KW_FORMAT: {
@@ -1589,6 +1604,7 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("stablehlo.reduce_precision")
     GRTC_SHLO_PLAIN("stablehlo.rng_bit_generator")
     GRTC_SHLO_PLAIN("stablehlo.fft")
+    GRTC_SHLO_PLAIN("stablehlo.cholesky")
     GRTC_SHLO_PLAIN("stablehlo.rng")
     GRTC_SHLO_PLAIN("chlo.lgamma") GRTC_SHLO_PLAIN("chlo.digamma")
     GRTC_SHLO_PLAIN("chlo.erf_inv") GRTC_SHLO_PLAIN("chlo.bessel_i1e")

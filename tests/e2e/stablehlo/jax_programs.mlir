@@ -472,4 +472,37 @@ module @e2e_jax_programs {
     check.expect_eq_const(%2, dense<421666156> : tensor<ui32>) : tensor<ui32>
     return
   }
+
+  func.func public @test_rng_bit_generator_words_i32_8() {
+    %0 = util.unfoldable_constant dense<[1013928019, 659328056, 91462812, 23614874]> : tensor<4xi32>
+    %1:2 = "stablehlo.rng_bit_generator"(%0) {rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<8xi32>)
+    check.expect_eq_const(%1#0, dense<[1013928019, 659328056, 91462812, 23614878]> : tensor<4xi32>) : tensor<4xi32>
+    check.expect_eq_const(%1#1, dense<[-477483356, 268664300, 346933651, 32693208, -323064857, -1571726368, -252194411, 1807412607]> : tensor<8xi32>) : tensor<8xi32>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_words_ui32_carry_i64_5() {
+    %0 = util.unfoldable_constant dense<[434530375, 3872894999, 4294967295, 4294967293]> : tensor<4xui32>
+    %1:2 = stablehlo.rng_bit_generator %0, algorithm = THREE_FRY : (tensor<4xui32>) -> (tensor<4xui32>, tensor<5xi64>)
+    check.expect_eq_const(%1#0, dense<[434530375, 3872894999, 0, 2]> : tensor<4xui32>) : tensor<4xui32>
+    check.expect_eq_const(%1#1, dense<[7648500833866428809, -4529734463961183907, -4937350482534848691, 1184782848067632641, -2320498040399207679]> : tensor<5xi64>) : tensor<5xi64>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_words_philox_ui32_3x5() {
+    %0 = util.unfoldable_constant dense<[399158631, 5309762, 0, 4294967294]> : tensor<4xui32>
+    %1:2 = stablehlo.rng_bit_generator %0, algorithm = PHILOX : (tensor<4xui32>) -> (tensor<4xui32>, tensor<3x5xui32>)
+    check.expect_eq_const(%1#0, dense<[399158631, 5309762, 1, 2]> : tensor<4xui32>) : tensor<4xui32>
+    check.expect_eq_const(%1#1, dense<[[1174410795, 1776978923, 861832731, 1850246879, 1567697578], [385734176, 2644837326, 685053129, 508119501, 3808006206], [1312614427, 807676924, 158917230, 3778084558, 2737258122]]> : tensor<3x5xui32>) : tensor<3x5xui32>
+    return
+  }
+
+  func.func public @test_rng_bit_generator_words_philox_i32_f32_7() {
+    %0 = util.unfoldable_constant dense<[1328964381, 1057187276, 1276517008, -265025842]> : tensor<4xi32>
+    %1:2 = "stablehlo.rng_bit_generator"(%0) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<7xf32>)
+    check.expect_eq_const(%1#0, dense<[1328964381, 1057187276, 1276517008, -265025840]> : tensor<4xi32>) : tensor<4xi32>
+    %2 = stablehlo.bitcast_convert %1#1 : (tensor<7xf32>) -> tensor<7xui32>
+    check.expect_eq_const(%2, dense<[770200600, 2278106007, 1555276108, 3524227316, 2303121466, 2884031582, 1192510307]> : tensor<7xui32>) : tensor<7xui32>
+    return
+  }
 }
