@@ -452,6 +452,27 @@ typedef struct grt_vm_prefix_info_t {
 const grt_vm_op_info_t* grt_vm_op_info(grt_vm_op_t op);
 const grt_vm_prefix_info_t* grt_vm_prefix_info(grt_vm_prefix_t prefix);
 
+// What the interpreter and the verifier read of an op, from tables without
+// a pointer per op (a string offset, prefix and byte), so that a runtime
+// that never calls grt_vm_op_info links no grt_vm_op_info_t table: its
+// operand string, prefix and opcode byte (as in grt_vm_op_info(op)).
+const char* grt_vm_op_operands(grt_vm_op_t op);
+grt_vm_prefix_t grt_vm_op_prefix(grt_vm_op_t op);
+uint8_t grt_vm_op_byte(grt_vm_op_t op);
+
+// The op's encoding as text: "opcode 0x2A", or with a prefix "opcode 0xE0
+// 0x66" (what names an op in a build without op names), written to
+// |buffer|, which it returns.
+#define GRT_VM_OP_MNEMONIC_BUFFER 24
+const char* grt_vm_op_encoding_text(grt_vm_op_t op,
+                                    char buffer[GRT_VM_OP_MNEMONIC_BUFFER]);
+
+// The op's name in messages: grt_vm_op_info(op)->mnemonic ("add.i32"); in a
+// build without op names (GRT_VM_OP_NAMES=0) grt_vm_op_encoding_text's
+// text, written to |buffer|.
+const char* grt_vm_op_mnemonic(grt_vm_op_t op,
+                               char buffer[GRT_VM_OP_MNEMONIC_BUFFER]);
+
 // Finds an op by its mnemonic ("add.i32"). Returns false if there is none.
 bool grt_vm_op_lookup(grt_string_view_t mnemonic, grt_vm_op_t* out_op);
 
