@@ -1701,7 +1701,7 @@ next_op:
     for (; *operand != '>'; ++operand, slot += 2) {
       memcpy(slot, regs + R(), grt_vm_operand_bytes(*operand));
     }
-    grt_vm_pure(grt_vm_op_prefix(op) * 256u + grt_vm_op_byte(op), window);
+    grt_vm_pure(grt_vm_op_code(op), window);
     memcpy(regs + R(), slot, grt_vm_operand_bytes(operand[1]));
   }
   NEXT();

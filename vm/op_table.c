@@ -13,10 +13,10 @@
 #define GRT_VM_OP_NAMES 1
 #endif
 
-// The operand strings as one block of characters (a struct of char arrays,
-// one per op, has no padding) and each op's offset into it: 2 bytes per op
-// where a pointer takes 8 (and, in a position-independent program, a
-// relocation).
+// The operand strings as one block of characters, each with its NUL (the
+// layout of a struct of char arrays, one per op, which has no padding), and
+// each op's offset into it: 2 bytes per op where a pointer takes 8 (and, in
+// a position-independent program, a relocation).
 typedef struct grt_vm_op_operand_chars_t {
 #define GRT_VM_OP_OPERAND_FIELD(name, mnemonic, prefix, byte, operands, \
                                 meaning)                                 \
@@ -24,16 +24,18 @@ typedef struct grt_vm_op_operand_chars_t {
   GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_FIELD)
 #undef GRT_VM_OP_OPERAND_FIELD
 } grt_vm_op_operand_chars_t;
-
-static const grt_vm_op_operand_chars_t grt_vm_op_operand_chars = {
-#define GRT_VM_OP_OPERAND_CHARS(name, mnemonic, prefix, byte, operands, \
-                                meaning)                                 \
-  operands,
-    GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_CHARS)
-#undef GRT_VM_OP_OPERAND_CHARS
-};
 _Static_assert(sizeof(grt_vm_op_operand_chars_t) <= UINT16_MAX,
                "operand string offsets are 16-bit");
+
+// The literal's own final NUL does not fit the array and is left out.
+const char grt_vm_op_operand_text[sizeof(grt_vm_op_operand_chars_t)] =
+#define GRT_VM_OP_OPERAND_TEXT(name, mnemonic, prefix, byte, operands, \
+                               meaning)                                 \
+  operands "\0"
+    GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_TEXT);
+#undef GRT_VM_OP_OPERAND_TEXT
+#define GRT_VM_OP_OPERANDS_OF(name) \
+  (grt_vm_op_operand_text + offsetof(grt_vm_op_operand_chars_t, name))
 
 // The info table's operand strings are those characters too, and so are,
 // without op names, its mnemonics: no string literal of the table shares
@@ -42,7 +44,7 @@ _Static_assert(sizeof(grt_vm_op_operand_chars_t) <= UINT16_MAX,
 #if GRT_VM_OP_NAMES
 #define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
   {#name, mnemonic, GRT_VM_PREFIX_##prefix, byte,                       \
-   grt_vm_op_operand_chars.name, meaning},
+   GRT_VM_OP_OPERANDS_OF(name), meaning},
 #else
 #define GRT_VM_OP_CODE_NONE "opcode "
 #define GRT_VM_OP_CODE_F32 "opcode 0xE0 "
@@ -62,7 +64,7 @@ static const grt_vm_op_code_chars_t grt_vm_op_code_chars = {
 static const char grt_vm_op_no_name[1] = {0};
 #define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
   {grt_vm_op_no_name, grt_vm_op_code_chars.name, GRT_VM_PREFIX_##prefix, \
-   byte, grt_vm_op_operand_chars.name, grt_vm_op_no_name},
+   byte, GRT_VM_OP_OPERANDS_OF(name), grt_vm_op_no_name},
 #endif
 static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
     GRT_VM_OP_TABLE(GRT_VM_OP_INFO)
@@ -90,7 +92,7 @@ const grt_vm_op_info_t* grt_vm_op_info(grt_vm_op_t op) {
   return &grt_vm_op_infos[op];
 }
 
-static const uint16_t grt_vm_op_operand_offsets[GRT_VM_OP_COUNT] = {
+const uint16_t grt_vm_op_operand_offsets[GRT_VM_OP_COUNT] = {
 #define GRT_VM_OP_OPERAND_OFFSET(name, mnemonic, prefix, byte, operands, \
                                  meaning)                                \
   offsetof(grt_vm_op_operand_chars_t, name),
@@ -98,26 +100,12 @@ static const uint16_t grt_vm_op_operand_offsets[GRT_VM_OP_COUNT] = {
 #undef GRT_VM_OP_OPERAND_OFFSET
 };
 
-// Each op's prefix * 256 + opcode byte.
-static const uint16_t grt_vm_op_codes[GRT_VM_OP_COUNT] = {
+const uint16_t grt_vm_op_codes[GRT_VM_OP_COUNT] = {
 #define GRT_VM_OP_CODE(name, mnemonic, prefix, byte, operands, meaning) \
   GRT_VM_PREFIX_##prefix * 256 + byte,
     GRT_VM_OP_TABLE(GRT_VM_OP_CODE)
 #undef GRT_VM_OP_CODE
 };
-
-const char* grt_vm_op_operands(grt_vm_op_t op) {
-  return (const char*)&grt_vm_op_operand_chars +
-         grt_vm_op_operand_offsets[op];
-}
-
-grt_vm_prefix_t grt_vm_op_prefix(grt_vm_op_t op) {
-  return (grt_vm_prefix_t)(grt_vm_op_codes[op] >> 8);
-}
-
-uint8_t grt_vm_op_byte(grt_vm_op_t op) {
-  return (uint8_t)grt_vm_op_codes[op];
-}
 
 const char* grt_vm_op_encoding_text(grt_vm_op_t op,
                                     char buffer[GRT_VM_OP_MNEMONIC_BUFFER]) {

@@ -57,12 +57,23 @@ static void test_decode_and_lookup_round_trip(void** state) {
 // info table, and an op's encoding text names its bytes.
 static void test_compact_tables_match_the_infos(void** state) {
   (void)state;
+  // The table's own operand literals, not the characters both read.
+  static const char* const operand_literals[GRT_VM_OP_COUNT] = {
+#define OPERAND_LITERAL(name, mnemonic, prefix, byte, operands, meaning) \
+  operands,
+      GRT_VM_OP_TABLE(OPERAND_LITERAL)
+#undef OPERAND_LITERAL
+  };
   char buffer[GRT_VM_OP_MNEMONIC_BUFFER];
   for (int i = 0; i < GRT_VM_OP_COUNT; ++i) {
     const grt_vm_op_info_t* info = grt_vm_op_info((grt_vm_op_t)i);
-    assert_string_equal(grt_vm_op_operands((grt_vm_op_t)i), info->operands);
+    assert_string_equal(grt_vm_op_operands((grt_vm_op_t)i),
+                        operand_literals[i]);
+    assert_string_equal(info->operands, operand_literals[i]);
     assert_int_equal(grt_vm_op_prefix((grt_vm_op_t)i), info->prefix);
     assert_int_equal(grt_vm_op_byte((grt_vm_op_t)i), info->byte);
+    assert_int_equal(grt_vm_op_code((grt_vm_op_t)i),
+                     info->prefix * 256 + info->byte);
     assert_string_equal(grt_vm_op_mnemonic((grt_vm_op_t)i, buffer),
                         info->mnemonic);
     char expected[GRT_VM_OP_MNEMONIC_BUFFER];
