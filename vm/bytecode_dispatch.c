@@ -1695,14 +1695,13 @@ next_op:
     grt_vm_op_t op = GRT_VM_OP_BLOCK;
     size_t opcode_size = 0;
     grt_vm_op_decode(op_start, 2, &op, &opcode_size);
-    const grt_vm_op_info_t* info = grt_vm_op_info(op);
     uint32_t window[8] = {0};
     uint32_t* slot = window;
-    const char* operand = info->operands;
+    const char* operand = grt_vm_op_operands(op);
     for (; *operand != '>'; ++operand, slot += 2) {
       memcpy(slot, regs + R(), grt_vm_operand_bytes(*operand));
     }
-    grt_vm_pure(info->prefix * 256u + info->byte, window);
+    grt_vm_pure(grt_vm_op_code(op), window);
     memcpy(regs + R(), slot, grt_vm_operand_bytes(operand[1]));
   }
   NEXT();

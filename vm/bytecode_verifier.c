@@ -100,6 +100,7 @@ typedef struct grt_vm_verifier_t {
   bool rewalk;
   bool in_remap;          // reading remap sources (for the message)
   uint32_t remap_target;  // of the edge whose remaps are being read
+  char mnemonic[GRT_VM_OP_MNEMONIC_BUFFER];  // grt_vm_op_mnemonic's text
 } grt_vm_verifier_t;
 
 static grt_status_t grt_vm_verifier_fail(const grt_vm_verifier_t* v,
@@ -477,16 +478,16 @@ static size_t grt_vm_verifier_span_total(grt_string_view_t types) {
   return n;
 }
 
-// Checks the operands of |info| starting at v->cursor.
+// Checks the operands of |op| starting at v->cursor.
 static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
-                                             const grt_vm_op_info_t* info) {
+                                             grt_vm_op_t op) {
   bool is_result = false;
   v->span_count = 0;
   // An X operand list's types, which an X result list must repeat.
   grt_vm_type_t x_types[64];
   uint16_t x_count = 0;
   bool x_seen = false;
-  for (const char* p = info->operands; *p; ++p) {
+  for (const char* p = grt_vm_op_operands(op); *p; ++p) {
     char c = *p;
     uint16_t count = 0;
     switch (c) {
@@ -529,11 +530,13 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
         GRT_RETURN_IF_ERROR(grt_vm_verifier_u16(v, "register list", &count));
         if (!is_result && count > sizeof(x_types) / sizeof(x_types[0])) {
           return grt_vm_verifier_fail(v, "%s with %u operands (at most 64)",
-                                      info->mnemonic, count);
+                                      grt_vm_op_mnemonic(op, v->mnemonic),
+                                      count);
         }
         if (is_result && x_seen && count != x_count) {
           return grt_vm_verifier_fail(v, "%s has %u operands but %u results",
-                                      info->mnemonic, x_count, count);
+                                      grt_vm_op_mnemonic(op, v->mnemonic),
+                                      x_count, count);
         }
         for (uint16_t i = 0; i < count; ++i) {
           grt_vm_type_t type = GRT_VM_TYPE_COUNT;  // as above
@@ -542,7 +545,8 @@ static grt_status_t grt_vm_verifier_operands(grt_vm_verifier_t* v,
             x_types[i] = type;
           } else if (x_seen && type != x_types[i]) {
             return grt_vm_verifier_fail(
-                v, "%s result %u is %s but operand %u is %s", info->mnemonic,
+                v, "%s result %u is %s but operand %u is %s",
+                grt_vm_op_mnemonic(op, v->mnemonic),
                 i, grt_vm_type_name(type), i, grt_vm_type_name(x_types[i]));
           }
           GRT_RETURN_IF_ERROR(grt_vm_verifier_register(v, type, is_result));
@@ -748,14 +752,15 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
       return grt_vm_verifier_fail(v, "unknown opcode 0x%02x",
                                   v->code[v->cursor]);
     }
-    const grt_vm_op_info_t* info = grt_vm_op_info(op);
-    if (info->prefix != GRT_VM_PREFIX_NONE) {
-      const grt_vm_prefix_info_t* prefix = grt_vm_prefix_info(info->prefix);
+    if (grt_vm_op_prefix(op) != GRT_VM_PREFIX_NONE) {
+      const grt_vm_prefix_info_t* prefix =
+          grt_vm_prefix_info(grt_vm_op_prefix(op));
       if (!(declared & prefix->feature)) {
         return grt_vm_verifier_fail(
             v, "%s needs the %s extension, which the module does not declare "
                "(features 0x%llx)",
-            info->mnemonic, prefix->name, (unsigned long long)declared);
+            grt_vm_op_mnemonic(op, v->mnemonic), prefix->name,
+            (unsigned long long)declared);
       }
     }
     if (op == GRT_VM_OP_BLOCK) {
@@ -769,11 +774,11 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
       return grt_vm_verifier_fail(
           v, "%s follows a terminator (or starts the function) without a "
              "block marker",
-          info->mnemonic);
+          grt_vm_op_mnemonic(op, v->mnemonic));
     }
     v->cursor += (uint32_t)opcode_size;
     uint32_t edges_before = v->edge_count;
-    GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, info));
+    GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, op));
     if (op == GRT_VM_OP_LIST_ALLOC) {
       // The element type immediate (k, the first operand) must name a list
       // element type (grt_vm_type_t): 0-4 i32/i64/f32/f64/ref, 5 variant,
@@ -795,7 +800,7 @@ static grt_status_t grt_vm_verifier_body(grt_vm_verifier_t* v) {
     v->offset = v->length;
     return grt_vm_verifier_fail(
         v, "function ends without a terminator (last op %s)",
-        grt_vm_op_info(op)->mnemonic);
+        grt_vm_op_mnemonic(op, v->mnemonic));
   }
   grt_vm_verifier_close_block(v);
   // Every target must be a block marker; edges then name their block.
@@ -833,7 +838,7 @@ static grt_status_t grt_vm_verifier_rewalk(grt_vm_verifier_t* v,
                      &opcode_size);
     v->cursor += (uint32_t)opcode_size;
     uint32_t edges_before = v->edge_count;
-    GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, grt_vm_op_info(op)));
+    GRT_RETURN_IF_ERROR(grt_vm_verifier_operands(v, op));
     if (grt_vm_op_is_terminator(op, v->edge_count != edges_before)) break;
   } while (true);
   v->offset = v->blocks[block].offset;

@@ -1,6 +1,8 @@
 // Op table lookups: info by op, op by mnemonic, op by encoded bytes.
 #include "vm/op_table.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 // GRT_VM_OP_NAMES (CMake option of the same name, default 1): 0 leaves the
@@ -11,16 +13,58 @@
 #define GRT_VM_OP_NAMES 1
 #endif
 
+// The operand strings as one block of characters, each with its NUL (the
+// layout of a struct of char arrays, one per op, which has no padding), and
+// each op's offset into it: 2 bytes per op where a pointer takes 8 (and, in
+// a position-independent program, a relocation).
+typedef struct grt_vm_op_operand_chars_t {
+#define GRT_VM_OP_OPERAND_FIELD(name, mnemonic, prefix, byte, operands, \
+                                meaning)                                 \
+  char name[sizeof(operands)];
+  GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_FIELD)
+#undef GRT_VM_OP_OPERAND_FIELD
+} grt_vm_op_operand_chars_t;
+_Static_assert(sizeof(grt_vm_op_operand_chars_t) <= UINT16_MAX,
+               "operand string offsets are 16-bit");
+
+// The literal's own final NUL does not fit the array and is left out.
+const char grt_vm_op_operand_text[sizeof(grt_vm_op_operand_chars_t)] =
+#define GRT_VM_OP_OPERAND_TEXT(name, mnemonic, prefix, byte, operands, \
+                               meaning)                                 \
+  operands "\0"
+    GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_TEXT);
+#undef GRT_VM_OP_OPERAND_TEXT
+#define GRT_VM_OP_OPERANDS_OF(name) \
+  (grt_vm_op_operand_text + offsetof(grt_vm_op_operand_chars_t, name))
+
+// The info table's operand strings are those characters too, and so are,
+// without op names, its mnemonics: no string literal of the table shares
+// the object's merged string section, which a program that links only the
+// compact tables would otherwise keep whole.
 #if GRT_VM_OP_NAMES
 #define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
-  {#name, mnemonic, GRT_VM_PREFIX_##prefix, byte, operands, meaning},
+  {#name, mnemonic, GRT_VM_PREFIX_##prefix, byte,                       \
+   GRT_VM_OP_OPERANDS_OF(name), meaning},
 #else
 #define GRT_VM_OP_CODE_NONE "opcode "
 #define GRT_VM_OP_CODE_F32 "opcode 0xE0 "
 #define GRT_VM_OP_CODE_F64 "opcode 0xE1 "
+typedef struct grt_vm_op_code_chars_t {
+#define GRT_VM_OP_CODE_FIELD(name, mnemonic, prefix, byte, operands, meaning) \
+  char name[sizeof(GRT_VM_OP_CODE_##prefix #byte)];
+  GRT_VM_OP_TABLE(GRT_VM_OP_CODE_FIELD)
+#undef GRT_VM_OP_CODE_FIELD
+} grt_vm_op_code_chars_t;
+static const grt_vm_op_code_chars_t grt_vm_op_code_chars = {
+#define GRT_VM_OP_CODE_CHARS(name, mnemonic, prefix, byte, operands, meaning) \
+  GRT_VM_OP_CODE_##prefix #byte,
+    GRT_VM_OP_TABLE(GRT_VM_OP_CODE_CHARS)
+#undef GRT_VM_OP_CODE_CHARS
+};
+static const char grt_vm_op_no_name[1] = {0};
 #define GRT_VM_OP_INFO(name, mnemonic, prefix, byte, operands, meaning) \
-  {"", GRT_VM_OP_CODE_##prefix #byte, GRT_VM_PREFIX_##prefix, byte,     \
-   operands, ""},
+  {grt_vm_op_no_name, grt_vm_op_code_chars.name, GRT_VM_PREFIX_##prefix, \
+   byte, GRT_VM_OP_OPERANDS_OF(name), grt_vm_op_no_name},
 #endif
 static const grt_vm_op_info_t grt_vm_op_infos[GRT_VM_OP_COUNT] = {
     GRT_VM_OP_TABLE(GRT_VM_OP_INFO)
@@ -46,6 +90,44 @@ static const uint16_t grt_vm_op_decode_table[GRT_VM_PREFIX_COUNT * 256] = {
 
 const grt_vm_op_info_t* grt_vm_op_info(grt_vm_op_t op) {
   return &grt_vm_op_infos[op];
+}
+
+const uint16_t grt_vm_op_operand_offsets[GRT_VM_OP_COUNT] = {
+#define GRT_VM_OP_OPERAND_OFFSET(name, mnemonic, prefix, byte, operands, \
+                                 meaning)                                \
+  offsetof(grt_vm_op_operand_chars_t, name),
+    GRT_VM_OP_TABLE(GRT_VM_OP_OPERAND_OFFSET)
+#undef GRT_VM_OP_OPERAND_OFFSET
+};
+
+const uint16_t grt_vm_op_codes[GRT_VM_OP_COUNT] = {
+#define GRT_VM_OP_CODE(name, mnemonic, prefix, byte, operands, meaning) \
+  GRT_VM_PREFIX_##prefix * 256 + byte,
+    GRT_VM_OP_TABLE(GRT_VM_OP_CODE)
+#undef GRT_VM_OP_CODE
+};
+
+const char* grt_vm_op_encoding_text(grt_vm_op_t op,
+                                    char buffer[GRT_VM_OP_MNEMONIC_BUFFER]) {
+  // Without a prefix the first byte is the opcode, and the second
+  // argument is not used.
+  grt_vm_prefix_t prefix = grt_vm_op_prefix(op);
+  unsigned byte = grt_vm_op_byte(op);
+  bool prefixed = prefix != GRT_VM_PREFIX_NONE;
+  snprintf(buffer, GRT_VM_OP_MNEMONIC_BUFFER,
+           prefixed ? "opcode 0x%02X 0x%02X" : "opcode 0x%02X",
+           prefixed ? grt_vm_prefix_infos[prefix].byte : byte, byte);
+  return buffer;
+}
+
+const char* grt_vm_op_mnemonic(grt_vm_op_t op,
+                               char buffer[GRT_VM_OP_MNEMONIC_BUFFER]) {
+#if GRT_VM_OP_NAMES
+  (void)buffer;
+  return grt_vm_op_infos[op].mnemonic;
+#else
+  return grt_vm_op_encoding_text(op, buffer);
+#endif
 }
 
 const grt_vm_prefix_info_t* grt_vm_prefix_info(grt_vm_prefix_t prefix) {
@@ -96,7 +178,7 @@ size_t grt_vm_op_size_verified(const uint8_t* code) {
   size_t size = 0;
   grt_vm_op_decode(code, 2, &op, &size);
   const uint8_t* p = code + size;
-  for (const char* c = grt_vm_op_infos[op].operands; *c; ++c) {
+  for (const char* c = grt_vm_op_operands(op); *c; ++c) {
     switch (*c) {
       case '>': break;
       case 'i': case 'I': case 'f': case 'F': case 'r': p += 2; break;

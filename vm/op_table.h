@@ -452,6 +452,43 @@ typedef struct grt_vm_prefix_info_t {
 const grt_vm_op_info_t* grt_vm_op_info(grt_vm_op_t op);
 const grt_vm_prefix_info_t* grt_vm_prefix_info(grt_vm_prefix_t prefix);
 
+// What the interpreter and the verifier read of an op, from tables without
+// a pointer per op, so that a runtime that never calls grt_vm_op_info links
+// no grt_vm_op_info_t table: every op's operand string, each ending in its
+// NUL, one after another (op_table.c); each op's offset into them; each
+// op's prefix * 256 + opcode byte.
+extern const char grt_vm_op_operand_text[];
+extern const uint16_t grt_vm_op_operand_offsets[GRT_VM_OP_COUNT];
+extern const uint16_t grt_vm_op_codes[GRT_VM_OP_COUNT];
+
+// The op's operand string, prefix, opcode byte (as in grt_vm_op_info(op)),
+// and prefix * 256 + opcode byte.
+static inline const char* grt_vm_op_operands(grt_vm_op_t op) {
+  return grt_vm_op_operand_text + grt_vm_op_operand_offsets[op];
+}
+static inline grt_vm_prefix_t grt_vm_op_prefix(grt_vm_op_t op) {
+  return (grt_vm_prefix_t)(grt_vm_op_codes[op] >> 8);
+}
+static inline uint8_t grt_vm_op_byte(grt_vm_op_t op) {
+  return (uint8_t)grt_vm_op_codes[op];
+}
+static inline uint16_t grt_vm_op_code(grt_vm_op_t op) {
+  return grt_vm_op_codes[op];
+}
+
+// The op's encoding as text: "opcode 0x2A", or with a prefix "opcode 0xE0
+// 0x66" (what names an op in a build without op names), written to
+// |buffer|, which it returns.
+#define GRT_VM_OP_MNEMONIC_BUFFER 24
+const char* grt_vm_op_encoding_text(grt_vm_op_t op,
+                                    char buffer[GRT_VM_OP_MNEMONIC_BUFFER]);
+
+// The op's name in messages: grt_vm_op_info(op)->mnemonic ("add.i32"); in a
+// build without op names (GRT_VM_OP_NAMES=0) grt_vm_op_encoding_text's
+// text, written to |buffer|.
+const char* grt_vm_op_mnemonic(grt_vm_op_t op,
+                               char buffer[GRT_VM_OP_MNEMONIC_BUFFER]);
+
 // Finds an op by its mnemonic ("add.i32"). Returns false if there is none.
 bool grt_vm_op_lookup(grt_string_view_t mnemonic, grt_vm_op_t* out_op);
 

@@ -53,6 +53,46 @@ static void test_decode_and_lookup_round_trip(void** state) {
 // Operand strings use only the documented characters; L is followed by a
 // register type; results are registers or lists (and a final successor);
 // at most one '>'.
+// The compact tables the interpreter and the verifier read agree with the
+// info table, and an op's encoding text names its bytes.
+static void test_compact_tables_match_the_infos(void** state) {
+  (void)state;
+  // The table's own operand literals, not the characters both read.
+  static const char* const operand_literals[GRT_VM_OP_COUNT] = {
+#define OPERAND_LITERAL(name, mnemonic, prefix, byte, operands, meaning) \
+  operands,
+      GRT_VM_OP_TABLE(OPERAND_LITERAL)
+#undef OPERAND_LITERAL
+  };
+  char buffer[GRT_VM_OP_MNEMONIC_BUFFER];
+  for (int i = 0; i < GRT_VM_OP_COUNT; ++i) {
+    const grt_vm_op_info_t* info = grt_vm_op_info((grt_vm_op_t)i);
+    assert_string_equal(grt_vm_op_operands((grt_vm_op_t)i),
+                        operand_literals[i]);
+    assert_string_equal(info->operands, operand_literals[i]);
+    assert_int_equal(grt_vm_op_prefix((grt_vm_op_t)i), info->prefix);
+    assert_int_equal(grt_vm_op_byte((grt_vm_op_t)i), info->byte);
+    assert_int_equal(grt_vm_op_code((grt_vm_op_t)i),
+                     info->prefix * 256 + info->byte);
+    assert_string_equal(grt_vm_op_mnemonic((grt_vm_op_t)i, buffer),
+                        info->mnemonic);
+    char expected[GRT_VM_OP_MNEMONIC_BUFFER];
+    if (info->prefix == GRT_VM_PREFIX_NONE) {
+      snprintf(expected, sizeof(expected), "opcode 0x%02X", info->byte);
+    } else {
+      snprintf(expected, sizeof(expected), "opcode 0x%02X 0x%02X",
+               grt_vm_prefix_info(info->prefix)->byte, info->byte);
+    }
+    assert_string_equal(grt_vm_op_encoding_text((grt_vm_op_t)i, buffer),
+                        expected);
+  }
+  assert_string_equal(grt_vm_op_encoding_text(GRT_VM_OP_BR, buffer),
+                      "opcode 0x01");
+  grt_vm_op_t op = GRT_VM_OP_BLOCK;
+  assert_true(grt_vm_op_lookup(grt_make_cstring_view("add.f64"), &op));
+  assert_string_equal(grt_vm_op_encoding_text(op, buffer), "opcode 0xE1 0x10");
+}
+
 static void test_operand_strings_are_well_formed(void** state) {
   (void)state;
   for (int i = 0; i < GRT_VM_OP_COUNT; ++i) {
@@ -269,6 +309,7 @@ static void test_doc_check_catches_differences(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_decode_and_lookup_round_trip),
+      cmocka_unit_test(test_compact_tables_match_the_infos),
       cmocka_unit_test(test_operand_strings_are_well_formed),
       cmocka_unit_test(test_prefixes_and_types),
       cmocka_unit_test(test_doc_matches_the_table),

@@ -13,7 +13,10 @@
 # LOOP_N (default 100000000), FIB_N (default 30) and NATIVE_N (default
 # 10000000) size the work.
 # grt's time is grt-run's call_ns (the call alone, not loading); Lua's is
-# os.clock() around the same work inside the script.
+# os.clock() around the same work inside the script. SECOND_NAME (default
+# "switch") labels the second build's rows: any other grt-run can be
+# compared, e.g. a MinSizeRel tree's, whose interpreter is the compact one
+# (GRT_VM_COMPACT_DISPATCH) that bench/size measures: SECOND_NAME=compact.
 set -euo pipefail
 
 build=${1:?usage: bench/vm/run.sh BUILD_DIR [SWITCH_BUILD_DIR]}
@@ -72,7 +75,7 @@ names=("computed-goto")
 if [ -n "$switch_build" ]; then
   [ -x "$switch_build/bin/grt-run" ] || die "$switch_build/bin/grt-run is missing"
   tools+=("$switch_build/bin/grt-run")
-  names+=("switch")
+  names+=("${SECOND_NAME:-switch}")
 fi
 
 # The machine's speed drifts (other load, clock changes), so each round runs
