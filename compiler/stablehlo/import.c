@@ -2344,11 +2344,14 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
                              check);
   }
   grtc_top_role_t role = kind == GRTC_TOP_COUNT ? GRTC_ROLE_O : grtc_top_kind_role(kind);
-  if (kind == GRTC_TOP_BITCAST_CONVERT || kind == GRTC_TOP_CHECK_EQ ||
-      kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_SELECT || kind == GRTC_TOP_GATHER ||
-      role == GRTC_ROLE_S || role == GRTC_ROLE_C ||
-      (role == GRTC_ROLE_H && kind != GRTC_TOP_CHECK_ALMOST_EQ &&
-       kind != GRTC_TOP_CHECK_CLOSE)) {
+  // Control flow passes the bytes on; other ops with bodies (scatter, sort,
+  // reduce...) would run them on the bit patterns.
+  if ((kind == GRTC_TOP_BITCAST_CONVERT || kind == GRTC_TOP_CHECK_EQ ||
+       kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_SELECT || kind == GRTC_TOP_GATHER ||
+       role == GRTC_ROLE_S || role == GRTC_ROLE_C ||
+       (role == GRTC_ROLE_H && kind != GRTC_TOP_CHECK_ALMOST_EQ &&
+        kind != GRTC_TOP_CHECK_CLOSE)) &&
+      (op->region_count == 0 || role == GRTC_ROLE_C)) {
     return grt_ok_status();
   }
   if (role == GRTC_ROLE_E && op->region_count == 0 && !grtc_import_is_narrow(op) &&
