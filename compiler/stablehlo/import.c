@@ -621,6 +621,10 @@ static grt_status_t grtc_import_scalar_constant(grtc_import_t* ctx,
     bits = value->boolean;
   } else if (value->kind == GRTC_ATTR_INTEGER && !grtc_elem_is_float(type->elem)) {
     bits = (uint64_t)value->integer;
+  } else if (value->kind == GRTC_ATTR_FLOAT && type->elem == GRTC_ELEM_U8 && value->type &&
+             value->type->kind == GRTC_TYPE_FLOAT &&
+             grtc_float_kind_is_f8(value->type->float_kind)) {
+    bits = grtc_float_encode(value->floating, value->type->float_kind);  // f8.h
   } else if (value->kind == GRTC_ATTR_FLOAT && grtc_elem_is_float(type->elem)) {
     static const struct {
       grtc_elem_t elem;
@@ -2196,6 +2200,38 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
     if (from.count) from_unsigned = !from.storage_signed;
     if (to.count) to_unsigned = !to.storage_signed;
     if (from_bits == to_bits && from_unsigned == to_unsigned) return grt_ok_status();
+    // Otherwise the N-bit values themselves are reread: between iN and uiN
+    // the holder is rewrapped; across widths (tensor<2xi4> <-> i8, 4xi4 <->
+    // i16, i4 <-> 2xi2...) the parts are packed or unpacked little-endian.
+    if (!from_bits) from_bits = grtc_elem_bit_width(operands[0]->type.elem);
+    if (!to_bits) to_bits = grtc_elem_bit_width(results[0].elem);
+    grtc_import_chlo_place_t place = {ctx, op};
+    grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+    grtc_tvalue_t* x = NULL;
+    if (from_bits == to_bits) {
+      grtc_chlo_math_t m = {&builder, grt_ok_status()};
+      x = operands[0];
+      if (x->type.elem != results[0].elem) {
+        grtc_ttype_t holder = x->type;
+        holder.elem = results[0].elem;
+        x = grtc_chlo_make(&m, GRTC_TOP_BITCAST_CONVERT, &x, 1, &holder);
+      }
+      x = grtc_narrow_wrap(&m, x, to_bits, to_unsigned);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    } else {
+      grt_status_t status =
+          grtc_chlo_bitcast_bits(&builder, operands[0], from_bits, &results[0], to_bits, &x);
+      if (!grt_status_is_ok(status)) {
+        // Named in the source's types (the holders' would say i8).
+        grt_status_free(status);
+        return grtc_import_types_error(ctx, op, "needs the narrower element type's tensor "
+                                       "to have the other's shape and a last dimension "
+                                       "of the ratio of the bit widths (%u and %u), static",
+                                       from_bits, to_bits);
+      }
+    }
+    *out_done = true;
+    return grtc_import_map(ctx, &op->results[0], x);
   }
   if (kind == GRTC_TOP_IOTA && op->result_count == 1) {
     // The holder's iota is exact while the largest index fits in N bits.
@@ -2237,8 +2273,7 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
                                  "minimum, clamp, elementwise arithmetic and bit ops "
                                  "other than popcnt, count_leading_zeros and the "
                                  "shift right that would lose the sign, ops that move "
-                                 "values and bitcast_convert to the same width and "
-                                 "signedness)");
+                                 "values and bitcast_convert)");
 }
 
 static bool grtc_import_is_narrow(const grtc_operation_t* op);
@@ -3604,7 +3639,8 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     if (done) return grt_ok_status();
   }
   if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
-      op->result_count == 1 && grtc_elem_bit_width(operands[0]->type.elem) !=
+      op->result_count == 1 && !grtc_import_is_narrow(op) &&
+      grtc_elem_bit_width(operands[0]->type.elem) !=
                                    grtc_elem_bit_width(results[0].elem)) {
     return grtc_import_bitcast_widths(ctx, op, operands[0], &results[0], block);
   }
