@@ -268,6 +268,14 @@ def gen():
             "    %%2 = stablehlo.bitcast_convert %%1 : (tensor<7x%s>) -> tensor<7xui8>\n"
             "    check.expect_eq_const(%%2, dense<%s> : tensor<7xui8>) : tensor<7xui8>\n"
         ) % (lits(f16_in), name, name, ints([encode(name, x) for x in f16_in])))
+        # bf16 values with more mantissa bits than the f8 types keep.
+        bf16_in = [1.0625, -1.1875, 3.0e4 - 48.0, 0.01171875, 2.0 ** -100, -5.0]
+        mod.func("test_%s_from_bf16" % tag, (
+            "    %%0 = util.unfoldable_constant dense<%s> : tensor<6xbf16>\n"
+            "    %%1 = stablehlo.convert %%0 : (tensor<6xbf16>) -> tensor<6x%s>\n"
+            "    %%2 = stablehlo.bitcast_convert %%1 : (tensor<6x%s>) -> tensor<6xui8>\n"
+            "    check.expect_eq_const(%%2, dense<%s> : tensor<6xui8>) : tensor<6xui8>\n"
+        ) % (lits(bf16_in), name, name, ints([encode(name, x) for x in bf16_in])))
         int_in = [0, 1, -7, 17, 300, -100000, 2147483647]
         mod.func("test_%s_from_i32" % tag, (
             "    %%0 = util.unfoldable_constant dense<%s> : tensor<7xi32>\n"

@@ -246,6 +246,14 @@ module @e2e_f8 {
     return
   }
 
+  func.func public @test_e4m3fn_from_bf16() {
+    %0 = util.unfoldable_constant dense<[1.0625, -1.1875, 29952.0, 0.01171875, 7.888609052210118e-31, -5.0]> : tensor<6xbf16>
+    %1 = stablehlo.convert %0 : (tensor<6xbf16>) -> tensor<6xf8E4M3FN>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<6xf8E4M3FN>) -> tensor<6xui8>
+    check.expect_eq_const(%2, dense<[56, 186, 127, 6, 0, 202]> : tensor<6xui8>) : tensor<6xui8>
+    return
+  }
+
   func.func public @test_e4m3fn_from_i32() {
     %0 = util.unfoldable_constant dense<[0, 1, -7, 17, 300, -100000, 2147483647]> : tensor<7xi32>
     %1 = stablehlo.convert %0 : (tensor<7xi32>) -> tensor<7xf8E4M3FN>
@@ -276,6 +284,14 @@ module @e2e_f8 {
     return
   }
 
+  func.func public @test_e5m2_from_bf16() {
+    %0 = util.unfoldable_constant dense<[1.0625, -1.1875, 29952.0, 0.01171875, 7.888609052210118e-31, -5.0]> : tensor<6xbf16>
+    %1 = stablehlo.convert %0 : (tensor<6xbf16>) -> tensor<6xf8E5M2>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<6xf8E5M2>) -> tensor<6xui8>
+    check.expect_eq_const(%2, dense<[60, 189, 119, 34, 0, 197]> : tensor<6xui8>) : tensor<6xui8>
+    return
+  }
+
   func.func public @test_e5m2_from_i32() {
     %0 = util.unfoldable_constant dense<[0, 1, -7, 17, 300, -100000, 2147483647]> : tensor<7xi32>
     %1 = stablehlo.convert %0 : (tensor<7xi32>) -> tensor<7xf8E5M2>
@@ -303,6 +319,14 @@ module @e2e_f8 {
     %1 = stablehlo.convert %0 : (tensor<7xf16>) -> tensor<7xf8E4M3FNUZ>
     %2 = stablehlo.bitcast_convert %1 : (tensor<7xf8E4M3FNUZ>) -> tensor<7xui8>
     check.expect_eq_const(%2, dense<[56, 203, 128, 128, 0, 0, 76]> : tensor<7xui8>) : tensor<7xui8>
+    return
+  }
+
+  func.func public @test_e4m3fnuz_from_bf16() {
+    %0 = util.unfoldable_constant dense<[1.0625, -1.1875, 29952.0, 0.01171875, 7.888609052210118e-31, -5.0]> : tensor<6xbf16>
+    %1 = stablehlo.convert %0 : (tensor<6xbf16>) -> tensor<6xf8E4M3FNUZ>
+    %2 = stablehlo.bitcast_convert %1 : (tensor<6xf8E4M3FNUZ>) -> tensor<6xui8>
+    check.expect_eq_const(%2, dense<[64, 194, 128, 12, 0, 210]> : tensor<6xui8>) : tensor<6xui8>
     return
   }
 
