@@ -5,7 +5,8 @@
 // Ops that move, pick or bitcast values work on the bytes as they are;
 // convert decodes to f32 and encodes with integer ops, built here, so every
 // backend computes the same bits; elementwise arithmetic and compare
-// decode their operands to f32, compute there and encode the result.
+// decode their operands to f32, compute there and encode the result (a
+// reduce body's ops too).
 #ifndef GRT_COMPILER_STABLEHLO_F8_H_
 #define GRT_COMPILER_STABLEHLO_F8_H_
 

@@ -2292,7 +2292,8 @@ static bool grtc_import_touches_f8(const grtc_operation_t* op, grtc_float_kind_t
 // Ops on 8-bit floats (held as their bit patterns in ui8, f8.h): convert
 // decodes and encodes; elementwise ops and compare run in f32 on the
 // decoded operands, their f8 results encoded back (each result rounded
-// once, as the op on the f8 values gives); check.expect_almost_eq and
+// once, as the op on the f8 values gives), and so do the ops of a reduce
+// body; check.expect_almost_eq and
 // expect_close compare the decoded values (expect_close counting ULPs of
 // the 8-bit type, grtc_f8_ulp_scale), expect_eq the bit patterns;
 // ops that create, move or pick values and bitcast_convert take the bytes
@@ -2379,14 +2380,16 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
                              check);
   }
   grtc_top_role_t role = kind == GRTC_TOP_COUNT ? GRTC_ROLE_O : grtc_top_kind_role(kind);
-  // Control flow passes the bytes on; other ops with bodies (scatter, sort,
-  // reduce...) would run them on the bit patterns.
+  // Control flow passes the bytes on, and reduce runs its body on the f8
+  // values (its ops come through here, so each step is rounded to f8); other
+  // ops with bodies (sort, scatter, reduce_window...) are not done yet.
   if ((kind == GRTC_TOP_BITCAST_CONVERT || kind == GRTC_TOP_CHECK_EQ ||
        kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_SELECT || kind == GRTC_TOP_GATHER ||
+       kind == GRTC_TOP_REDUCE ||
        role == GRTC_ROLE_S || role == GRTC_ROLE_C ||
        (role == GRTC_ROLE_H && kind != GRTC_TOP_CHECK_ALMOST_EQ &&
         kind != GRTC_TOP_CHECK_CLOSE)) &&
-      (op->region_count == 0 || role == GRTC_ROLE_C)) {
+      (op->region_count == 0 || role == GRTC_ROLE_C || kind == GRTC_TOP_REDUCE)) {
     return grt_ok_status();
   }
   if (role == GRTC_ROLE_E && op->region_count == 0 && !grtc_import_is_narrow(op) &&
@@ -2421,7 +2424,7 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
   return grtc_import_types_error(ctx, op, "on %s tensors is not supported (8-bit floats "
                                  "take constants, convert, bitcast_convert, compare, "
                                  "select, elementwise ops (computed in f32 and rounded "
-                                 "back), ops that move values and the check ops)",
+                                 "back), reduce, ops that move values and the check ops)",
                                  grtc_float_kind_spelling(f8));
 }
 
