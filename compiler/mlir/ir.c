@@ -10,14 +10,28 @@ static const struct {
   int exponent_bits;
   int mantissa_bits;
   size_t byte_size;
+  int bias;
+  grtc_float_flavor_t flavor;
 } grtc_float_kinds[] = {
-#define GRTC_FLOAT_KIND_ROW(name, spelling, e, m, size) {spelling, e, m, size},
+#define GRTC_FLOAT_KIND_ROW(name, spelling, e, m, size, bias, flavor) \
+  {spelling, e, m, size, bias, flavor},
     GRTC_FLOAT_KIND_LIST(GRTC_FLOAT_KIND_ROW)
 #undef GRTC_FLOAT_KIND_ROW
 };
 
 const char* grtc_float_kind_spelling(grtc_float_kind_t kind) {
   return grtc_float_kinds[kind].spelling;
+}
+
+grtc_float_layout_t grtc_float_kind_layout(grtc_float_kind_t kind) {
+  grtc_float_layout_t layout = {grtc_float_kinds[kind].exponent_bits,
+                                grtc_float_kinds[kind].mantissa_bits,
+                                grtc_float_kinds[kind].bias, grtc_float_kinds[kind].flavor};
+  return layout;
+}
+
+bool grtc_float_kind_is_f8(grtc_float_kind_t kind) {
+  return grtc_float_kinds[kind].byte_size == 1;
 }
 
 bool grtc_type_equal(const grtc_type_t* a, const grtc_type_t* b) {
@@ -301,14 +315,27 @@ void grtc_module_destroy(grtc_module_t* module) {
 uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
   const int exponent_bits = grtc_float_kinds[kind].exponent_bits;
   const int mantissa_bits = grtc_float_kinds[kind].mantissa_bits;
+  const grtc_float_flavor_t flavor = grtc_float_kinds[kind].flavor;
   const uint64_t sign = signbit(value) ? 1 : 0;
-  const int64_t bias = ((int64_t)1 << (exponent_bits - 1)) - 1;
+  const int64_t bias = grtc_float_kinds[kind].bias;
   const uint64_t exponent_max = ((uint64_t)1 << exponent_bits) - 1;
+  const uint64_t mantissa_mask = ((uint64_t)1 << mantissa_bits) - 1;
+  const uint64_t sign_bit = (uint64_t)1 << (exponent_bits + mantissa_bits);
+  // The magnitudes of the largest number, of +infinity and of the quiet NaN.
+  uint64_t largest = ((exponent_max - 1) << mantissa_bits) | mantissa_mask;
+  uint64_t infinity = exponent_max << mantissa_bits;
+  uint64_t quiet_nan = infinity | ((uint64_t)1 << (mantissa_bits - 1));
+  if (flavor == GRTC_FLOAT_FN) {
+    largest = (exponent_max << mantissa_bits) | (mantissa_mask - 1);
+    quiet_nan = infinity = largest + 1;
+  } else if (flavor == GRTC_FLOAT_FNUZ) {
+    largest = (exponent_max << mantissa_bits) | mantissa_mask;
+  }
   uint64_t bits = 0;
-  if (isnan(value)) {
-    bits = (exponent_max << mantissa_bits) | ((uint64_t)1 << (mantissa_bits - 1));
+  if (isnan(value) || (isinf(value) && flavor != GRTC_FLOAT_IEEE)) {
+    return flavor == GRTC_FLOAT_FNUZ ? sign_bit : quiet_nan | (sign ? sign_bit : 0);
   } else if (isinf(value)) {
-    bits = exponent_max << mantissa_bits;
+    bits = infinity;
   } else if (value != 0) {
     double magnitude = fabs(value);
     int exponent = 0;
@@ -321,8 +348,16 @@ uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
         significand /= 2;
         biased += 1;
       }
-      if ((uint64_t)biased >= exponent_max) {
-        bits = exponent_max << mantissa_bits;
+      // Past the largest number (the exponent range as if unbounded, so a
+      // value rounds to the largest number or overflows as IEEE rounding
+      // says): infinity, or NaN where the type has none.
+      if ((uint64_t)biased > exponent_max ||
+          (((uint64_t)biased << mantissa_bits) |
+           ((uint64_t)significand - ((uint64_t)1 << mantissa_bits))) > largest) {
+        if (flavor != GRTC_FLOAT_IEEE) {
+          return flavor == GRTC_FLOAT_FNUZ ? sign_bit : quiet_nan | (sign ? sign_bit : 0);
+        }
+        bits = infinity;
       } else {
         bits = ((uint64_t)biased << mantissa_bits) |
                ((uint64_t)significand - ((uint64_t)1 << mantissa_bits));
@@ -334,20 +369,29 @@ uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
           ldexp(magnitude, (int)(bias - 1 + mantissa_bits)));
     }
   }
-  return bits | (sign << (exponent_bits + mantissa_bits));
+  // FNUZ types have no -0: a negative value that rounds to zero is +0.
+  if (flavor == GRTC_FLOAT_FNUZ && bits == 0) return 0;
+  return bits | (sign ? sign_bit : 0);
 }
 
 double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind) {
   const int exponent_bits = grtc_float_kinds[kind].exponent_bits;
   const int mantissa_bits = grtc_float_kinds[kind].mantissa_bits;
-  const int64_t bias = ((int64_t)1 << (exponent_bits - 1)) - 1;
+  const grtc_float_flavor_t flavor = grtc_float_kinds[kind].flavor;
+  const int64_t bias = grtc_float_kinds[kind].bias;
   const uint64_t exponent_max = ((uint64_t)1 << exponent_bits) - 1;
-  const uint64_t mantissa = bits & (((uint64_t)1 << mantissa_bits) - 1);
+  const uint64_t mantissa_mask = ((uint64_t)1 << mantissa_bits) - 1;
+  const uint64_t mantissa = bits & mantissa_mask;
   const uint64_t exponent = (bits >> mantissa_bits) & exponent_max;
   const bool negative = (bits >> (exponent_bits + mantissa_bits)) & 1;
   double value;
-  if (exponent == exponent_max) {
+  if (flavor == GRTC_FLOAT_FNUZ && negative && exponent == 0 && mantissa == 0) {
+    return NAN;
+  } else if (exponent == exponent_max && flavor == GRTC_FLOAT_IEEE) {
     value = mantissa ? NAN : INFINITY;
+  } else if (exponent == exponent_max && flavor == GRTC_FLOAT_FN &&
+             mantissa == mantissa_mask) {
+    value = NAN;
   } else if (exponent == 0) {
     value = ldexp((double)mantissa, (int)(1 - bias - mantissa_bits));
   } else {

@@ -58,15 +58,37 @@ typedef enum grtc_signedness_e {
   GRTC_UNSIGNED,
 } grtc_signedness_t;
 
-// X(NAME, spelling, exponent bits, mantissa bits, byte size)
-#define GRTC_FLOAT_KIND_LIST(X) \
-  X(F16, "f16", 5, 10, 2)       \
-  X(BF16, "bf16", 8, 7, 2)      \
-  X(F32, "f32", 8, 23, 4)       \
-  X(F64, "f64", 11, 52, 8)
+// How a float type spends its top exponent and its sign (the 8-bit floats
+// of StableHLO, after LLVM's APFloat and ml_dtypes):
+//   IEEE: the all-ones exponent holds +-infinity (mantissa 0) and NaNs;
+//   FN:   no infinities; only S.1111...1 (every exponent and mantissa bit
+//         set) is NaN, so the all-ones exponent also holds numbers;
+//   FNUZ: no infinities and no negative zero; 0x80 (sign bit alone) is the
+//         one NaN, and every other pattern is a number.
+typedef enum grtc_float_flavor_e {
+  GRTC_FLOAT_IEEE,
+  GRTC_FLOAT_FN,
+  GRTC_FLOAT_FNUZ,
+} grtc_float_flavor_t;
+
+// X(NAME, spelling, exponent bits, mantissa bits, byte size, exponent bias,
+//   flavor). The 8-bit floats are held one byte per element (their bit
+// pattern); docs/module-format.md and docs/compiler.md ("Types").
+#define GRTC_FLOAT_KIND_LIST(X)                                   \
+  X(F16, "f16", 5, 10, 2, 15, GRTC_FLOAT_IEEE)                    \
+  X(BF16, "bf16", 8, 7, 2, 127, GRTC_FLOAT_IEEE)                  \
+  X(F32, "f32", 8, 23, 4, 127, GRTC_FLOAT_IEEE)                   \
+  X(F64, "f64", 11, 52, 8, 1023, GRTC_FLOAT_IEEE)                 \
+  X(F8E5M2, "f8E5M2", 5, 2, 1, 15, GRTC_FLOAT_IEEE)               \
+  X(F8E4M3, "f8E4M3", 4, 3, 1, 7, GRTC_FLOAT_IEEE)                \
+  X(F8E3M4, "f8E3M4", 3, 4, 1, 3, GRTC_FLOAT_IEEE)                \
+  X(F8E4M3FN, "f8E4M3FN", 4, 3, 1, 7, GRTC_FLOAT_FN)              \
+  X(F8E4M3FNUZ, "f8E4M3FNUZ", 4, 3, 1, 8, GRTC_FLOAT_FNUZ)        \
+  X(F8E5M2FNUZ, "f8E5M2FNUZ", 5, 2, 1, 16, GRTC_FLOAT_FNUZ)       \
+  X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 4, 3, 1, 11, GRTC_FLOAT_FNUZ)
 
 typedef enum grtc_float_kind_e {
-#define GRTC_FLOAT_KIND_ENUM(name, spelling, e, m, size) GRTC_FLOAT_##name,
+#define GRTC_FLOAT_KIND_ENUM(name, spelling, e, m, size, bias, flavor) GRTC_FLOAT_##name,
   GRTC_FLOAT_KIND_LIST(GRTC_FLOAT_KIND_ENUM)
 #undef GRTC_FLOAT_KIND_ENUM
   GRTC_FLOAT_KIND_COUNT
@@ -306,9 +328,20 @@ grt_status_t grtc_op_error(const char* file_name, const grtc_operation_t* op,
 //===----------------------------------------------------------------------===//
 
 // Rounds |value| to nearest-even in |kind| and returns its bit pattern
-// (overflow gives infinity, NaN a quiet NaN).
+// (overflow gives infinity, or NaN in a type without infinities; NaN gives
+// the type's quiet NaN, with |value|'s sign where the type has one).
 uint64_t grtc_float_encode(double value, grtc_float_kind_t kind);
 double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind);
+// The layout of |kind| (the columns of GRTC_FLOAT_KIND_LIST).
+typedef struct grtc_float_layout_t {
+  int exponent_bits;
+  int mantissa_bits;
+  int bias;
+  grtc_float_flavor_t flavor;
+} grtc_float_layout_t;
+grtc_float_layout_t grtc_float_kind_layout(grtc_float_kind_t kind);
+// Whether |kind| is one of the 8-bit floats (held as their byte).
+bool grtc_float_kind_is_f8(grtc_float_kind_t kind);
 
 #ifdef __cplusplus
 }

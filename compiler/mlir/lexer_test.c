@@ -71,8 +71,17 @@ static void test_numbers_and_strings(void** state) {
       {GRTC_TOKEN_STRING, "\"a\\\"b\\n\\0A\"", 0, 0},
       {GRTC_TOKEN_INTEGER, "4", 0, 0},
       {GRTC_TOKEN_BARE_ID, "x4xf32", 0, 0},
+      {GRTC_TOKEN_INTEGER, "2", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "xf8E4M3FN", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E5M2", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E4M3", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E3M4", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E4M3FNUZ", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E5M2FNUZ", 0, 0},
+      {GRTC_TOKEN_BARE_ID, "f8E4M3B11FNUZ", 0, 0},
   };
-  expect_tokens("42 0xFF800000 1.5 2.5e-3 1.0E+10 -7 \"a\\\"b\\n\\0A\" 4x4xf32",
+  expect_tokens("42 0xFF800000 1.5 2.5e-3 1.0E+10 -7 \"a\\\"b\\n\\0A\" 4x4xf32 "
+                "2xf8E4M3FN f8E5M2 f8E4M3 f8E3M4 f8E4M3FNUZ f8E5M2FNUZ f8E4M3B11FNUZ",
                 expected, sizeof(expected) / sizeof(expected[0]));
 }
 

@@ -410,12 +410,8 @@ static grt_status_t grtc_literal_to_float_bits(grtc_parser_t* parser,
   }
   if (literal->kind == GRTC_LITERAL_INTEGER && literal->hex) {
     // Hex spells the exact bit pattern (0x7F800000 is +inf in f32).
-    uint32_t bits = 0;
-    switch (kind) {
-      case GRTC_FLOAT_F16: case GRTC_FLOAT_BF16: bits = 16; break;
-      case GRTC_FLOAT_F32: bits = 32; break;
-      default: bits = 64; break;
-    }
+    grtc_float_layout_t layout = grtc_float_kind_layout(kind);
+    uint32_t bits = (uint32_t)(1 + layout.exponent_bits + layout.mantissa_bits);
     if (literal->negative ||
         (bits < 64 && literal->magnitude >> bits != 0)) {
       return grtc_parser_error_at(parser, &literal->token,
@@ -875,10 +871,14 @@ static bool grtc_token_starts_type(const grtc_token_t* token) {
   }
   if (token->kind != GRTC_TOKEN_BARE_ID) return false;
   static const char* const keywords[] = {"index", "none", "tensor", "vector",
-                                         "complex", "tuple", "f16", "bf16",
-                                         "f32", "f64"};
+                                         "complex", "tuple"};
   for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); ++i) {
     if (grt_string_view_equal_cstring(token->text, keywords[i])) return true;
+  }
+  for (int kind = 0; kind < GRTC_FLOAT_KIND_COUNT; ++kind) {
+    if (grt_string_view_equal_cstring(token->text, grtc_float_kind_spelling(kind))) {
+      return true;
+    }
   }
   grtc_type_t scratch;
   return grtc_parse_integer_keyword(token->text, &scratch);

@@ -68,6 +68,10 @@ static void test_types(void** state) {
       {"i1", "i1"}, {"si8", "si8"}, {"ui32", "ui32"}, {"i64", "i64"},
       {"index", "index"}, {"f16", "f16"}, {"bf16", "bf16"}, {"f32", "f32"},
       {"f64", "f64"}, {"none", "none"},
+      {"f8E5M2", "f8E5M2"}, {"f8E4M3", "f8E4M3"}, {"f8E3M4", "f8E3M4"},
+      {"f8E4M3FN", "f8E4M3FN"}, {"f8E4M3FNUZ", "f8E4M3FNUZ"},
+      {"f8E5M2FNUZ", "f8E5M2FNUZ"}, {"f8E4M3B11FNUZ", "f8E4M3B11FNUZ"},
+      {"tensor<2x?xf8E4M3FN>", "tensor<2x?xf8E4M3FN>"},
       {"tensor<4x?xf32>", "tensor<4x?xf32>"},
       {"tensor<*xf32>", "tensor<*xf32>"},
       {"tensor<f32>", "tensor<f32>"},
@@ -187,6 +191,27 @@ static void test_dense_bytes(void** state) {
       {"dense<[1.0, -2.0]> : tensor<2xf16>", {0x00, 0x3C, 0x00, 0xC0}, 4, false},
       {"dense<[1.0, 3.0e+38]> : tensor<2xbf16>", {0x80, 0x3F, 0x62, 0x7F}, 4, false},
       {"dense<65520.0> : tensor<f16>", {0x00, 0x7C}, 2, false},  // rounds to inf
+      // 8-bit floats, one byte each. f8E4M3FN: 464 ties to 448 (0x7E, even
+      // mantissa), 465 is past it: NaN (0x7F; no infinity); -0 is 0x80.
+      {"dense<[1.0, 464.0, 465.0, -0.0]> : tensor<4xf8E4M3FN>", {0x38, 0x7E, 0x7F, 0x80}, 4,
+       false},
+      // f8E5M2: 57344 the largest (0x7B); 61440 ties between it and 2^16
+      // (the even pattern 0x7C, infinity); 2^-16 the smallest subnormal.
+      {"dense<[57344.0, 61440.0, 1.52587890625e-05]> : tensor<3xf8E5M2>", {0x7B, 0x7C, 0x01},
+       3, false},
+      // f8E4M3FNUZ: no -0 (0x00, also for what rounds to it), overflow is
+      // 0x80 (the NaN); hex is the bits.
+      {"dense<[-0.0, 1.0e6, -1.0e-9, 0x7F]> : tensor<4xf8E4M3FNUZ>",
+       {0x00, 0x80, 0x00, 0x7F}, 4, false},
+      {"dense<[0x80, 0x7F]> : tensor<2xf8E4M3FNUZ>", {0x80, 0x7F}, 2, false},
+      // f8E4M3B11FNUZ (bias 11): 30 is the largest, 2^-13 the smallest.
+      {"dense<[30.0, 1.220703125e-04]> : tensor<2xf8E4M3B11FNUZ>", {0x7F, 0x01}, 2, false},
+      // f8E5M2FNUZ (bias 16): 1 is 0x40; f8E4M3 (IEEE-like): 240 the largest,
+      // 256 infinity; f8E3M4: 15.5 the largest, 16 infinity, -2^-4 the
+      // subnormal -4 * 2^-6.
+      {"dense<1.0> : tensor<2xf8E5M2FNUZ>", {0x40}, 1, true},
+      {"dense<[240.0, 256.0]> : tensor<2xf8E4M3>", {0x77, 0x78}, 2, false},
+      {"dense<[15.5, 16.0, -0.0625]> : tensor<3xf8E3M4>", {0x6F, 0x70, 0x84}, 3, false},
       {"dense<5.96046448e-08> : tensor<f16>", {0x01, 0x00}, 2, false},  // subnormal
       {"dense<[-1, 2]> : tensor<2xi16>", {0xFF, 0xFF, 0x02, 0x00}, 4, false},
       {"dense<[true, false, true]> : tensor<3xi1>", {1, 0, 1}, 3, false},
@@ -404,6 +429,10 @@ static void test_diagnostics(void** state) {
        "expected a floating-point value for type f32, found 'true'"},
       {"\"t.a\"() {a = dense<0x1FFFF> : tensor<2xf16>} : () -> ()",
        "hexadecimal float bit pattern 0x1FFFF does not fit in f16"},
+      {"\"t.a\"() {a = dense<0x100> : tensor<2xf8E4M3FN>} : () -> ()",
+       "hexadecimal float bit pattern 0x100 does not fit in f8E4M3FN"},
+      {"\"t.a\"() {a = dense<1.0> : tensor<2xf8E4M3FNX>} : () -> ()",
+       "f8E4M3FNX"},
       {"\"t.a\"() {a = dense<1> : tensor<2xcomplex<f32>>} : () -> ()",
        "an element of type complex<f32> must be written (re, im)"},
       {"\"t.a\"() {a = dense<(1.0, 2.0)> : tensor<2xf32>} : () -> ()",

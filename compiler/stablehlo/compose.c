@@ -2505,6 +2505,8 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
 
 static grtc_elem_t grtc_chlo_unsigned_of_width(uint32_t bits) {
   switch (bits) {
+    case 2:  // i2/i4 in their ui8 holders
+    case 4:
     case 8: return GRTC_ELEM_U8;
     case 16: return GRTC_ELEM_U16;
     case 32: return GRTC_ELEM_U32;
@@ -2512,9 +2514,8 @@ static grtc_elem_t grtc_chlo_unsigned_of_width(uint32_t bits) {
   }
 }
 
-bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to) {
-  uint32_t from_bits = grtc_elem_bit_width(from->elem);
-  uint32_t to_bits = grtc_elem_bit_width(to->elem);
+static bool grtc_chlo_bitcast_bits_match(const grtc_ttype_t* from, uint32_t from_bits,
+                                         const grtc_ttype_t* to, uint32_t to_bits) {
   if (from_bits == to_bits) return grtc_ttype_same_shape(from, to);
   bool packing = from_bits < to_bits;
   const grtc_ttype_t* parts_type = packing ? from : to;
@@ -2529,18 +2530,37 @@ bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t
   return shaped && grtc_ttype_is_static(from) && grtc_ttype_is_static(to);
 }
 
+bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t* to) {
+  return grtc_chlo_bitcast_bits_match(from, grtc_elem_bit_width(from->elem), to,
+                                      grtc_elem_bit_width(to->elem));
+}
+
+// |x| (a ui8 holding |bits| < 8 low bits) as an i8 holder: sign-extended.
+static grtc_tvalue_t* grtc_chlo_sign_extend_narrow(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                                   uint32_t bits) {
+  grtc_tvalue_t* shift = grtc_chlo_bits(m, x, 8 - bits);
+  return grtc_chlo_binary(m, GRTC_TOP_SHIFT_RIGHT_ARITHMETIC,
+                          grtc_chlo_binary(m, GRTC_TOP_SHIFT_LEFT, x, shift), shift);
+}
+
 grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
                                       const grtc_ttype_t* result, grtc_tvalue_t** out) {
+  return grtc_chlo_bitcast_bits(builder, x, grtc_elem_bit_width(x->type.elem), result,
+                                grtc_elem_bit_width(result->elem), out);
+}
+
+grt_status_t grtc_chlo_bitcast_bits(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                    uint32_t from_bits, const grtc_ttype_t* result,
+                                    uint32_t to_bits, grtc_tvalue_t** out) {
   *out = NULL;
-  uint32_t from_bits = grtc_elem_bit_width(x->type.elem);
-  uint32_t to_bits = grtc_elem_bit_width(result->elem);
   bool packing = from_bits < to_bits;
   const grtc_ttype_t* parts_type = packing ? &x->type : result;
   const grtc_ttype_t* wide_type = packing ? result : &x->type;
   uint32_t width = packing ? to_bits : from_bits;
   uint32_t part = packing ? from_bits : to_bits;
   char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
-  if (from_bits == to_bits || !grtc_chlo_bitcast_shapes_match(&x->type, result)) {
+  if (from_bits == to_bits ||
+      !grtc_chlo_bitcast_bits_match(&x->type, from_bits, result, to_bits)) {
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "'stablehlo.bitcast_convert' from %s to %s: the narrower "
                            "element type's tensor has the other's shape and a last "
@@ -2565,8 +2585,13 @@ grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_
                                           grtc_chlo_bits(&m, iota, part));
   if (packing) {
     grtc_tvalue_t* parts = x->type.elem == part_u ? x : grtc_chlo_bitcast(&m, x, part_u);
-    grtc_tvalue_t* shifted =
-        grtc_chlo_binary(&m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_convert(&m, parts, u), shift);
+    grtc_tvalue_t* wide = grtc_chlo_convert(&m, parts, u);
+    if (part == 2 || part == 4) {
+      // i2/i4 holders carry sign-extension bits above the value's.
+      wide = grtc_chlo_binary(&m, GRTC_TOP_AND, wide,
+                              grtc_chlo_bits(&m, wide, (UINT64_C(1) << part) - 1));
+    }
+    grtc_tvalue_t* shifted = grtc_chlo_binary(&m, GRTC_TOP_SHIFT_LEFT, wide, shift);
     grtc_ttype_t scalar = {0};
     scalar.elem = u;
     grtc_scalar_value_t zero;
@@ -2584,7 +2609,11 @@ grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_
     reduce->attrs.dims = grtc_tmodule_i64s(builder->module, &dim, 1);
     GRT_RETURN_IF_ERROR(grtc_top_set_scalar_body(builder->module, reduce, GRTC_TOP_OR, u));
     grtc_tvalue_t* r = &reduce->results[0];
-    if (result->elem != u) r = grtc_chlo_bitcast(&m, r, result->elem);
+    if (width < 8 && result->elem == GRTC_ELEM_I8) {
+      r = grtc_chlo_sign_extend_narrow(&m, grtc_chlo_bitcast(&m, r, GRTC_ELEM_I8), width);
+    } else if (result->elem != u) {
+      r = grtc_chlo_bitcast(&m, r, result->elem);
+    }
     GRT_RETURN_IF_ERROR(m.status);
     *out = r;
     return grt_ok_status();
@@ -2600,7 +2629,11 @@ grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_
       &m, GRTC_TOP_AND, grtc_chlo_binary(&m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, spread, shift),
       grtc_chlo_bits(&m, spread, (UINT64_C(1) << part) - 1));
   grtc_tvalue_t* r = grtc_chlo_convert(&m, bits, part_u);
-  if (r && result->elem != part_u) r = grtc_chlo_bitcast(&m, r, result->elem);
+  if (r && part < 8 && part > 1 && result->elem == GRTC_ELEM_I8) {
+    r = grtc_chlo_sign_extend_narrow(&m, grtc_chlo_bitcast(&m, r, GRTC_ELEM_I8), part);
+  } else if (r && result->elem != part_u) {
+    r = grtc_chlo_bitcast(&m, r, result->elem);
+  }
   GRT_RETURN_IF_ERROR(m.status);
   *out = r;
   return grt_ok_status();

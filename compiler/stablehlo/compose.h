@@ -187,6 +187,14 @@ bool grtc_chlo_bitcast_shapes_match(const grtc_ttype_t* from, const grtc_ttype_t
 // both types (without a location).
 grt_status_t grtc_chlo_bitcast_widths(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
                                       const grtc_ttype_t* result, grtc_tvalue_t** out);
+// The same with the element widths given: i2/i4 (held one per byte in
+// i8/ui8, sign- or zero-extended) count as 2 or 4 bits, so a
+// tensor<...x2xi4> <-> tensor<...xi8> and tensor<...x4xi4> <-> i16 pack
+// and unpack nibbles (part 0 the low one); unpacked iN parts come out
+// sign-extended in their i8 holders.
+grt_status_t grtc_chlo_bitcast_bits(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                    uint32_t from_bits, const grtc_ttype_t* result,
+                                    uint32_t to_bits, grtc_tvalue_t** out);
 
 #ifdef __cplusplus
 }

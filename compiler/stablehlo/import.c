@@ -18,6 +18,7 @@
 #include "compiler/stablehlo/complex.h"
 #include "compiler/stablehlo/fft.h"
 #include "compiler/stablehlo/compose.h"
+#include "compiler/stablehlo/f8.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
 
@@ -231,9 +232,11 @@ static bool grtc_import_elem(const grtc_type_t* type, grtc_elem_t* out) {
       *out = GRTC_ELEM_I64;
       return true;
     case GRTC_TYPE_FLOAT: {
-      static const grtc_elem_t floats[GRTC_FLOAT_KIND_COUNT] = {
-          GRTC_ELEM_F16, GRTC_ELEM_BF16, GRTC_ELEM_F32, GRTC_ELEM_F64};
-      *out = floats[type->float_kind];
+      static const grtc_elem_t floats[] = {GRTC_ELEM_F16, GRTC_ELEM_BF16, GRTC_ELEM_F32,
+                                           GRTC_ELEM_F64};
+      // The 8-bit floats are held as their bit patterns in ui8 (f8.h).
+      *out = grtc_float_kind_is_f8(type->float_kind) ? GRTC_ELEM_U8
+                                                     : floats[type->float_kind];
       return true;
     }
     case GRTC_TYPE_INTEGER: {
@@ -618,6 +621,10 @@ static grt_status_t grtc_import_scalar_constant(grtc_import_t* ctx,
     bits = value->boolean;
   } else if (value->kind == GRTC_ATTR_INTEGER && !grtc_elem_is_float(type->elem)) {
     bits = (uint64_t)value->integer;
+  } else if (value->kind == GRTC_ATTR_FLOAT && type->elem == GRTC_ELEM_U8 && value->type &&
+             value->type->kind == GRTC_TYPE_FLOAT &&
+             grtc_float_kind_is_f8(value->type->float_kind)) {
+    bits = grtc_float_encode(value->floating, value->type->float_kind);  // f8.h
   } else if (value->kind == GRTC_ATTR_FLOAT && grtc_elem_is_float(type->elem)) {
     static const struct {
       grtc_elem_t elem;
@@ -2216,6 +2223,38 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
     if (from.count) from_unsigned = !from.storage_signed;
     if (to.count) to_unsigned = !to.storage_signed;
     if (from_bits == to_bits && from_unsigned == to_unsigned) return grt_ok_status();
+    // Otherwise the N-bit values themselves are reread: between iN and uiN
+    // the holder is rewrapped; across widths (tensor<2xi4> <-> i8, 4xi4 <->
+    // i16, i4 <-> 2xi2...) the parts are packed or unpacked little-endian.
+    if (!from_bits) from_bits = grtc_elem_bit_width(operands[0]->type.elem);
+    if (!to_bits) to_bits = grtc_elem_bit_width(results[0].elem);
+    grtc_import_chlo_place_t place = {ctx, op};
+    grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+    grtc_tvalue_t* x = NULL;
+    if (from_bits == to_bits) {
+      grtc_chlo_math_t m = {&builder, grt_ok_status()};
+      x = operands[0];
+      if (x->type.elem != results[0].elem) {
+        grtc_ttype_t holder = x->type;
+        holder.elem = results[0].elem;
+        x = grtc_chlo_make(&m, GRTC_TOP_BITCAST_CONVERT, &x, 1, &holder);
+      }
+      x = grtc_narrow_wrap(&m, x, to_bits, to_unsigned);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    } else {
+      grt_status_t status =
+          grtc_chlo_bitcast_bits(&builder, operands[0], from_bits, &results[0], to_bits, &x);
+      if (!grt_status_is_ok(status)) {
+        // Named in the source's types (the holders' would say i8).
+        grt_status_free(status);
+        return grtc_import_types_error(ctx, op, "needs the narrower element type's tensor "
+                                       "to have the other's shape and a last dimension "
+                                       "of the ratio of the bit widths (%u and %u), static",
+                                       from_bits, to_bits);
+      }
+    }
+    *out_done = true;
+    return grtc_import_map(ctx, &op->results[0], x);
   }
   if (kind == GRTC_TOP_IOTA && op->result_count == 1) {
     // The holder's iota is exact while the largest index fits in N bits.
@@ -2257,8 +2296,159 @@ static grt_status_t grtc_import_narrow(grtc_import_t* ctx, const grtc_operation_
                                  "minimum, clamp, elementwise arithmetic and bit ops "
                                  "other than popcnt, count_leading_zeros and the "
                                  "shift right that would lose the sign, ops that move "
-                                 "values and bitcast_convert to the same width and "
-                                 "signedness)");
+                                 "values and bitcast_convert)");
+}
+
+static bool grtc_import_is_narrow(const grtc_operation_t* op);
+
+// Whether |op| has an 8-bit float operand or result; the first one's kind.
+static bool grtc_import_touches_f8(const grtc_operation_t* op, grtc_float_kind_t* out_kind) {
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    if (grtc_f8_kind_of(op->operands[i]->type, out_kind)) return true;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    if (grtc_f8_kind_of(op->results[i].type, out_kind)) return true;
+  }
+  return false;
+}
+
+// Ops on 8-bit floats (held as their bit patterns in ui8, f8.h): convert
+// decodes and encodes; elementwise ops and compare run in f32 on the
+// decoded operands, their f8 results encoded back (each result rounded
+// once, as the op on the f8 values gives), and so do the ops of a reduce
+// body; check.expect_almost_eq and
+// expect_close compare the decoded values (expect_close counting ULPs of
+// the 8-bit type, grtc_f8_ulp_scale), expect_eq the bit patterns;
+// ops that create, move or pick values and bitcast_convert take the bytes
+// as they are; the rest is refused.
+static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* op,
+                                   const grtc_import_op_t* entry, bool is_chlo,
+                                   grtc_tvalue_t* const* operands,
+                                   const grtc_ttype_t* results, grtc_tblock_t* block,
+                                   bool* out_done) {
+  *out_done = false;
+  grtc_float_kind_t f8 = GRTC_FLOAT_F32;
+  grtc_import_touches_f8(op, &f8);
+  grtc_top_kind_t kind = is_chlo ? GRTC_TOP_COUNT : entry->kind;
+  grtc_import_rule_t rule = entry->rule;
+  if (!is_chlo && rule == GRTC_IMPORT_CUSTOM_CALL) {
+    const grtc_attribute_t* target = grtc_operation_attribute(op, "call_target_name");
+    bool almost = target && target->kind == GRTC_ATTR_STRING &&
+                  grt_string_view_equal_cstring(target->string, "check.expect_almost_eq");
+    bool close = target && target->kind == GRTC_ATTR_STRING &&
+                 grt_string_view_equal_cstring(target->string, "check.expect_close");
+    if (!almost && !close) return grt_ok_status();  // bit patterns, or refused there
+    kind = almost ? GRTC_TOP_CHECK_ALMOST_EQ : GRTC_TOP_CHECK_CLOSE;
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  if (kind == GRTC_TOP_CONVERT && op->operand_count == 1 && op->result_count == 1) {
+    grtc_float_kind_t from = GRTC_FLOAT_F32, to = GRTC_FLOAT_F32;
+    bool from_f8 = grtc_f8_kind_of(op->operands[0]->type, &from);
+    bool to_f8 = grtc_f8_kind_of(op->results[0].type, &to);
+    if (grtc_import_is_narrow(op) || grtc_import_is_quantized(op)) {
+      return grtc_import_types_error(ctx, op, "between %s and i2/i4 or quantized types is "
+                                     "not supported", grtc_float_kind_spelling(f8));
+    }
+    grtc_tvalue_t* x = operands[0];
+    if (from_f8) x = grtc_f8_decode(&m, x, from);
+    if (to_f8) {
+      // f64 rounds once from its own bits; everything else is exact in f32
+      // (integers past 2^24 overflow every f8 type either way).
+      if (x && x->type.elem != GRTC_ELEM_F64) x = grtc_chlo_convert(&m, x, GRTC_ELEM_F32);
+      x = grtc_f8_encode(&m, x, to);
+    } else {
+      x = grtc_chlo_convert(&m, x, results[0].elem);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    *out_done = true;
+    return grtc_import_map(ctx, &op->results[0], x);
+  }
+  if ((kind == GRTC_TOP_CHECK_ALMOST_EQ || kind == GRTC_TOP_CHECK_CLOSE) &&
+      op->result_count == 0 &&
+      op->operand_count == (rule == GRTC_IMPORT_CHECK_CONST ? 1u : 2u)) {
+    grtc_tvalue_t* pair[2] = {operands[0], rule == GRTC_IMPORT_CHECK_CONST ? NULL : operands[1]};
+    if (rule == GRTC_IMPORT_CHECK_CONST) {
+      const grtc_attribute_t* value = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &value));
+      if (value->kind != GRTC_ATTR_DENSE_ELEMENTS) {
+        return grtc_import_error(ctx, op, "'value' of '%.*s' must be a dense<...> literal",
+                                 GRT_SV_ARG(op->name));
+      }
+      grtc_ttype_t type;
+      GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, value->type, &type));
+      grtc_top_t* constant = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, &type, 1,
+                                             0, block, &constant));
+      GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, op, value, &type, &constant->attrs));
+      pair[1] = &constant->results[0];
+    }
+    grtc_float_kind_t a = GRTC_FLOAT_F32, b = GRTC_FLOAT_F32;
+    bool a_f8 = grtc_f8_kind_of(op->operands[0]->type, &a);
+    bool b_f8 = rule == GRTC_IMPORT_CHECK_CONST ? a_f8 : grtc_f8_kind_of(op->operands[1]->type, &b);
+    if (rule == GRTC_IMPORT_CHECK_CONST) b = a;
+    if (!a_f8 || !b_f8 || a != b) {
+      return grtc_import_types_error(ctx, op, "compares two tensors of one type");
+    }
+    for (int i = 0; i < 2; ++i) {
+      pair[i] = kind == GRTC_TOP_CHECK_CLOSE ? grtc_f8_ulp_scale(&m, pair[i], a)
+                                             : grtc_f8_decode(&m, pair[i], a);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    grtc_top_t* check = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, pair, 2, NULL, 0, 0, block, &check));
+    *out_done = true;
+    return grtc_import_attrs(ctx, op, rule == GRTC_IMPORT_CHECK_CONST ? GRTC_IMPORT_PLAIN : rule,
+                             check);
+  }
+  grtc_top_role_t role = kind == GRTC_TOP_COUNT ? GRTC_ROLE_O : grtc_top_kind_role(kind);
+  // Control flow passes the bytes on, and reduce runs its body on the f8
+  // values (its ops come through here, so each step is rounded to f8); other
+  // ops with bodies (sort, scatter, reduce_window...) are not done yet.
+  if ((kind == GRTC_TOP_BITCAST_CONVERT || kind == GRTC_TOP_CHECK_EQ ||
+       kind == GRTC_TOP_CONSTANT || kind == GRTC_TOP_SELECT || kind == GRTC_TOP_GATHER ||
+       kind == GRTC_TOP_REDUCE ||
+       role == GRTC_ROLE_S || role == GRTC_ROLE_C ||
+       (role == GRTC_ROLE_H && kind != GRTC_TOP_CHECK_ALMOST_EQ &&
+        kind != GRTC_TOP_CHECK_CLOSE)) &&
+      (op->region_count == 0 || role == GRTC_ROLE_C || kind == GRTC_TOP_REDUCE)) {
+    return grt_ok_status();
+  }
+  if (role == GRTC_ROLE_E && op->region_count == 0 && !grtc_import_is_narrow(op) &&
+      !grtc_import_is_quantized(op) && op->result_count >= 1 && op->result_count <= 4) {
+    grtc_tvalue_t* wide[64];
+    grtc_ttype_t wide_results[4];
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      grtc_float_kind_t k;
+      wide[i] = grtc_f8_kind_of(op->operands[i]->type, &k) ? grtc_f8_decode(&m, operands[i], k)
+                                                          : operands[i];
+    }
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      grtc_float_kind_t k;
+      wide_results[i] = results[i];
+      if (grtc_f8_kind_of(op->results[i].type, &k)) wide_results[i].elem = GRTC_ELEM_F32;
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    grtc_top_t* top = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, wide, op->operand_count,
+                                           wide_results, op->result_count, 0, block, &top));
+    GRT_RETURN_IF_ERROR(grtc_import_attrs(ctx, op, rule, top));
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      grtc_float_kind_t k;
+      grtc_tvalue_t* r = &top->results[i];
+      if (grtc_f8_kind_of(op->results[i].type, &k)) r = grtc_f8_encode(&m, r, k);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], r));
+    }
+    *out_done = true;
+    return grt_ok_status();
+  }
+  return grtc_import_types_error(ctx, op, "on %s tensors is not supported (8-bit floats "
+                                 "take constants, convert, bitcast_convert, compare, "
+                                 "select, elementwise ops (computed in f32 and rounded "
+                                 "back), reduce, ops that move values and the check ops)",
+                                 grtc_float_kind_spelling(f8));
 }
 
 // compare with comparison_type WEAKORDER, built from FLOAT compares: every
@@ -3467,8 +3657,16 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     GRT_RETURN_IF_ERROR(grtc_import_quant_prepare(ctx, op, &entry, operands, results,
                                                   block, &quant_mode, &quant_results));
   }
+  grtc_float_kind_t f8_kind;
+  if (grtc_import_touches_f8(op, &f8_kind)) {
+    bool done = false;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_f8(ctx, op, &entry, is_chlo, operands, results, block, &done));
+    if (done) return grt_ok_status();
+  }
   if (entry.kind == GRTC_TOP_BITCAST_CONVERT && !is_chlo && op->operand_count == 1 &&
-      op->result_count == 1 && grtc_elem_bit_width(operands[0]->type.elem) !=
+      op->result_count == 1 && !grtc_import_is_narrow(op) &&
+      grtc_elem_bit_width(operands[0]->type.elem) !=
                                    grtc_elem_bit_width(results[0].elem)) {
     return grtc_import_bitcast_widths(ctx, op, operands[0], &results[0], block);
   }

@@ -1,8 +1,7 @@
-// bitcast_convert of an i4 tensor keeps its width and signedness: the
-// values are held one per byte, so other widths have no bits to reread.
-// ERROR: narrow_int_bitcast.mlir:5:8: error: 'stablehlo.bitcast_convert' on i2/i4 tensors is not supported (they take constants, convert, compare, select, maximum, minimum, clamp, elementwise arithmetic and bit ops other than popcnt, count_leading_zeros and the shift right that would lose the sign, ops that move values and bitcast_convert to the same width and signedness): (tensor<4xi4>) -> tensor<4x!quant.uniform<ui4:f32, 0.5:1>>
-func.func @main(%a: tensor<4xi4>) -> tensor<4xf32> {
-  %0 = stablehlo.bitcast_convert %a : (tensor<4xi4>) -> tensor<4x!quant.uniform<ui4:f32, 0.5:1>>
-  %1 = stablehlo.uniform_dequantize %0 : (tensor<4x!quant.uniform<ui4:f32, 0.5:1>>) -> tensor<4xf32>
-  return %1 : tensor<4xf32>
+// bitcast_convert packs i4 values into wider integers (two per i8) and
+// unpacks them: the i4 tensor needs a last dimension of the width ratio.
+// ERROR: narrow_int_bitcast.mlir:5:8: error: 'stablehlo.bitcast_convert' needs the narrower element type's tensor to have the other's shape and a last dimension of the ratio of the bit widths (4 and 8), static: (tensor<3xi4>) -> tensor<i8>
+func.func @main(%a: tensor<3xi4>) -> tensor<i8> {
+  %0 = stablehlo.bitcast_convert %a : (tensor<3xi4>) -> tensor<i8>
+  return %0 : tensor<i8>
 }
