@@ -192,8 +192,10 @@ static void grtc_kinterp_loop(grtc_kinterp_t* in) {
   uint32_t rank = kernel->parallel_rank;
   int64_t tiles[GRTC_KERNEL_MAX_RANK];
   const int64_t* dims = in->pdims;
+  // A serial kernel is one workgroup over the whole space (its tiles may
+  // be 0 where a dimension is symbolic).
   for (uint32_t d = 0; d < rank; ++d) {
-    tiles[d] = (dims[d] + kernel->tile[d] - 1) / kernel->tile[d];
+    tiles[d] = kernel->serial ? 1 : (dims[d] + kernel->tile[d] - 1) / kernel->tile[d];
   }
   uint32_t workgroup_count = 0;
   grt_status_t status =

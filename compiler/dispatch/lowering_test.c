@@ -944,6 +944,52 @@ static void test_symbolic_merge_split(void** state) {
   release(&c);
 }
 
+// x.at[idx].add(u) with a symbolic number of updates: the serial update
+// kernel's one parallel dim is the extent of the indices' (and updates')
+// symbol; run at 0, 1, 4 and 9 updates (repeats add up, index 7 and -1 are
+// dropped).
+static void test_symbolic_scatter(void** state) {
+  (void)state;
+  compiled_t c;
+  GRT_EXPECT_OK(compile_symbolic(
+      "func.func @main(%x: tensor<5xf32>, %i: tensor<?x1xi32>, %u: tensor<?xf32>) -> tensor<5xf32> {\n"
+      "  %0 = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<5xf32>, tensor<?x1xi32>, tensor<?xf32>) -> tensor<5xf32>\n"
+      "  return %0 : tensor<5xf32>\n"
+      "}\n",
+      &c));
+  uint32_t n_symbol = arg_symbol_of(&c, 1, 0);
+  assert_int_equal(grtc_tmodule_resolve_dim(c.module, GRTC_DIM_SYMBOL(arg_symbol_of(&c, 2, 0))),
+                   GRTC_DIM_SYMBOL(n_symbol));
+  assert_int_equal(c.kernels.count, 2);
+  const grtc_kernel_t* update = c.kernels.kernels[1];
+  assert_true(update->serial);
+  assert_int_equal(update->extent_count, 1);
+  assert_int_equal(update->extent_symbols[0], n_symbol);
+  assert_int_equal(update->parallel_dims[0], GRTC_KDIM_EXTENT(0));
+  static const int32_t idx[9] = {1, 3, 1, 7, 0, -1, 4, 4, 2};
+  static const int64_t counts[] = {1, 4, 9, 0};
+  for (size_t t = 0; t < 4; ++t) {
+    int64_t n = counts[t];
+    float x[5] = {0, 1, 2, 3, 4}, u[9], got[5], want[5];
+    fill(u, 9, 13, -6);
+    memcpy(want, x, sizeof(want));
+    for (int64_t k = 0; k < n; ++k) {
+      if (idx[k] >= 0 && idx[k] < 5) want[idx[k]] += u[k];
+    }
+    int64_t symbols[64] = {0};
+    symbols[n_symbol] = n;
+    void* args[3] = {x, (void*)idx, u};
+    void* results[1] = {got};
+    run_symbolic(&c, symbols, args, results);
+    expect_floats(got, want, 5);
+  }
+  release(&c);
+}
+
 static void test_symbolic_errors(void** state) {
   (void)state;
   compiled_t c;
@@ -998,6 +1044,7 @@ int main(void) {
       cmocka_unit_test(test_symbolic_jax_forms),
       cmocka_unit_test(test_symbolic_pad_concatenate),
       cmocka_unit_test(test_symbolic_merge_split),
+      cmocka_unit_test(test_symbolic_scatter),
       cmocka_unit_test(test_symbolic_errors),
       cmocka_unit_test(test_error_scatter_several_inputs),
       cmocka_unit_test(test_bitcast_width),

@@ -396,6 +396,8 @@ typedef enum grtc_import_rule_e {
   GRTC_IMPORT_CUSTOM_CALL,    // stablehlo.custom_call @check.*
   GRTC_IMPORT_DYNAMIC_OPERAND,  // dynamic_gather, dynamic_conv: a constant last operand
   GRTC_IMPORT_SET_DIMENSION_SIZE,  // as a real_dynamic_slice [0:size] of the dimension
+  GRTC_IMPORT_DYNAMIC_CONSTANT,  // flow.tensor.dynamic_constant: unfoldable, value's shape
+  GRTC_IMPORT_TENSOR_CAST,       // tensor.cast between static and '?' dimensions
 } grtc_import_rule_t;
 
 typedef struct grtc_import_op_t {
@@ -410,6 +412,11 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"stablehlo.broadcast", GRTC_TOP_BROADCAST_IN_DIM, GRTC_IMPORT_BROADCAST},
     {"util.optimization_barrier", GRTC_TOP_OPTIMIZATION_BARRIER, GRTC_IMPORT_PLAIN},
     {"util.unfoldable_constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_UNFOLDABLE},
+    {"flow.tensor.dynamic_constant", GRTC_TOP_CONSTANT, GRTC_IMPORT_DYNAMIC_CONSTANT},
+    // A cast changes no element: a same-type convert, whose operand and
+    // result dimensions verification relates (a '?' takes the other side's
+    // size or symbol).
+    {"tensor.cast", GRTC_TOP_CONVERT, GRTC_IMPORT_TENSOR_CAST},
     {"tensor.empty", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.after_all", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
     {"stablehlo.create_token", GRTC_TOP_CONSTANT, GRTC_IMPORT_PLACEHOLDER},
@@ -840,7 +847,8 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
                                  GRT_SV_ARG(op->name), top->result_count);
       }
       GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &attr));
-      attrs->unfoldable = rule == GRTC_IMPORT_UNFOLDABLE;
+      attrs->unfoldable =
+          rule == GRTC_IMPORT_UNFOLDABLE || rule == GRTC_IMPORT_DYNAMIC_CONSTANT;
       return grtc_import_constant(ctx, op, attr, &top->results[0].type, attrs);
     case GRTC_TOP_IOTA:
       return grtc_import_int(ctx, op, "iota_dimension", true, &attrs->dim);
@@ -1053,12 +1061,75 @@ static grt_status_t grtc_import_region(grtc_import_t* ctx, const grtc_operation_
   return status;
 }
 
+// Whether |a| and |b| can be the same tensor: one element type and rank,
+// and equal sizes wherever both are static.
+static bool grtc_import_types_compatible(const grtc_ttype_t* a, const grtc_ttype_t* b) {
+  if (a->elem != b->elem || a->rank != b->rank) return false;
+  for (uint32_t i = 0; i < a->rank; ++i) {
+    // '?' not yet given a symbol, or a symbol: either may be any size.
+    if (a->dims[i] >= 0 && b->dims[i] >= 0 && a->dims[i] != b->dims[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// flow.tensor.dynamic_constant: IREE hides the value's shape behind '?'
+// dimensions so that its compiler cannot specialize on it. Its extents are
+// the value's sizes at every call, so grt gives the result the value's
+// (static) type, after checking the written result type admits it, and
+// keeps the constant unfoldable (its data a buffer, as
+// util.unfoldable_constant's).
+static grt_status_t grtc_import_dynamic_constant_type(const grtc_import_t* ctx,
+                                                      const grtc_operation_t* op,
+                                                      grtc_ttype_t* results) {
+  const grtc_attribute_t* value = grtc_operation_attribute(op, "value");
+  if (op->result_count != 1 || !value || !value->type) {
+    return grtc_import_error(ctx, op, "'%.*s' takes a typed value and has one result",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_ttype_t type;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, value->type, &type));
+  if (!grtc_import_types_compatible(&type, &results[0]) ||
+      grtc_import_has_dynamic(&type, 1)) {
+    char a[96], b[96];
+    return grtc_import_error(ctx, op, "'%.*s' value of type %s cannot have result type "
+                             "%s: the result must have the value's element type and "
+                             "rank, with each dimension the value's size or '?'",
+                             GRT_SV_ARG(op->name), grtc_ttype_format(&type, a, sizeof(a)),
+                             grtc_ttype_format(&results[0], b, sizeof(b)));
+  }
+  results[0] = type;
+  return grt_ok_status();
+}
+
+// tensor.cast between types that differ only where one side writes '?'.
+static grt_status_t grtc_import_tensor_cast_types(const grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  grtc_tvalue_t* const* operands,
+                                                  const grtc_ttype_t* results) {
+  if (op->operand_count != 1 || op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one operand and has one result; "
+                             "found %u and %u", GRT_SV_ARG(op->name), op->operand_count,
+                             op->result_count);
+  }
+  if (!grtc_import_types_compatible(&operands[0]->type, &results[0])) {
+    char a[96], b[96];
+    return grtc_import_error(ctx, op, "'%.*s' from %s to %s: the types must have one "
+                             "element type and rank and equal sizes where both are static",
+                             GRT_SV_ARG(op->name),
+                             grtc_ttype_format(&operands[0]->type, a, sizeof(a)),
+                             grtc_ttype_format(&results[0], b, sizeof(b)));
+  }
+  return grt_ok_status();
+}
+
 // stablehlo.dynamic_gather (operand, indices, slice_sizes) and
 // stablehlo.dynamic_conv (lhs, rhs, padding): their static forms, gather
 // with the slice_sizes and convolution with the [spatial x 2] padding that
 // the last operand holds; it must be a constant (or, for slice_sizes,
-// elements the program determines: get_dimension_size of a static
-// dimension), else the op is a diagnostic naming what must be constant.
+// an unfoldable constant or elements the program determines:
+// get_dimension_size of a static dimension), else the op is a diagnostic naming what must be constant.
 static grt_status_t grtc_import_dynamic_operand(grtc_import_t* ctx, const grtc_operation_t* op,
                                                 grtc_top_kind_t kind,
                                                 grtc_tvalue_t* const* operands,
@@ -1083,7 +1154,9 @@ static grt_status_t grtc_import_dynamic_operand(grtc_import_t* ctx, const grtc_o
   }
   for (int64_t i = 0; i < count; ++i) {
     int64_t dim = 0;
+    // An unfoldable constant's slice sizes are its value at every call.
     bool known = grtc_tvalue_constant_element(source, i, &values[i]) ||
+                 (gather && grtc_tvalue_stored_element(source, i, &values[i])) ||
                  (gather && grtc_tvalue_shape_element(source, i, &dim) &&
                   grtc_dim_is_static(dim) && (values[i] = dim, true));
     if (!known) {
@@ -3645,7 +3718,14 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
                              entry.rule == GRTC_IMPORT_UNSIGNED_CAST ||
                              entry.rule == GRTC_IMPORT_CMPI || entry.rule == GRTC_IMPORT_CMPF ||
                              entry.rule == GRTC_IMPORT_DYNAMIC_OPERAND ||
-                             entry.rule == GRTC_IMPORT_SET_DIMENSION_SIZE);
+                             entry.rule == GRTC_IMPORT_SET_DIMENSION_SIZE ||
+                             entry.rule == GRTC_IMPORT_TENSOR_CAST);
+  if (entry.rule == GRTC_IMPORT_DYNAMIC_CONSTANT) {
+    GRT_RETURN_IF_ERROR(grtc_import_dynamic_constant_type(ctx, op, results));
+  }
+  if (entry.rule == GRTC_IMPORT_TENSOR_CAST) {
+    GRT_RETURN_IF_ERROR(grtc_import_tensor_cast_types(ctx, op, operands, results));
+  }
   if (!plain || entry.kind == GRTC_TOP_CONSTANT || entry.kind == GRTC_TOP_IOTA) {
     GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result type", results,
                                            op->result_count));

@@ -770,6 +770,22 @@ static grt_status_t grtc_shlo_parse_constant(grtc_parser_t* parser,
                             sizeof(type));
 }
 
+// IREE's `flow.tensor.dynamic_constant dense<...> : tensor<3x4xi32> ->
+// tensor<?x4xi32>`: a constant whose result type (after the arrow) may write
+// the value's dimensions as `?`; the importer checks the two types agree.
+static grt_status_t grtc_shlo_parse_dynamic_constant(grtc_parser_t* parser,
+                                                     const grtc_op_syntax_t* syntax,
+                                                     grtc_op_state_t* state) {
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_constant(parser, syntax, state));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_ARROW,
+                                         "before the dynamic constant's result type"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  if (state->bound_result_count != 1 || !state->result_types.count) return grt_ok_status();
+  ((const grtc_type_t**)state->result_types.data)[state->result_types.count - 1] = type;
+  return grt_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // stablehlo.reduce
 //===----------------------------------------------------------------------===//
@@ -1577,6 +1593,9 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"arith.cmpf", NULL, grtc_shlo_parse_format, &grtc_shlo_cmpf, NULL},
     {"arith.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
     {"util.unfoldable_constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
+    {"flow.tensor.dynamic_constant", NULL, grtc_shlo_parse_dynamic_constant, NULL, NULL},
+    // tensor.cast %x : tensor<4x4xi32> to tensor<?x4xi32>
+    GRTC_SHLO_PLAIN("tensor.cast")
     {"tensor.extract", NULL, grtc_shlo_parse_format, &grtc_shlo_extract, NULL},
     {"tensor.empty", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
     // Tokens order side effects grt does not have: `stablehlo.after_all %a,

@@ -881,10 +881,10 @@ bool grtc_tfunc_resolve_shapes(const grtc_tmodule_t* module,
 }
 
 static bool grtc_constant_integer(const grtc_tvalue_t* value, int64_t index,
-                                  int64_t* out) {
+                                  bool unfoldable_too, int64_t* out) {
   const grtc_top_t* op = value->def;
-  if (op->attrs.unfoldable || !grtc_elem_is_integer(value->type.elem) ||
-      value->type.elem == GRTC_ELEM_I1) {
+  if ((op->attrs.unfoldable && !unfoldable_too) ||
+      !grtc_elem_is_integer(value->type.elem) || value->type.elem == GRTC_ELEM_I1) {
     return false;
   }
   size_t size = grtc_elem_byte_size(value->type.elem);
@@ -902,14 +902,24 @@ static bool grtc_constant_integer(const grtc_tvalue_t* value, int64_t index,
   return true;
 }
 
-bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
-                                  int64_t* out) {
+static bool grtc_tvalue_element(const grtc_tvalue_t* value, int64_t index,
+                                bool unfoldable_too, int64_t* out) {
   int64_t count = grtc_ttype_element_count(&value->type);
   if (!value->def || value->def->kind != GRTC_TOP_CONSTANT || index < 0 ||
       index >= count) {
     return false;
   }
-  return grtc_constant_integer(value, index, out);
+  return grtc_constant_integer(value, index, unfoldable_too, out);
+}
+
+bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
+                                  int64_t* out) {
+  return grtc_tvalue_element(value, index, false, out);
+}
+
+bool grtc_tvalue_stored_element(const grtc_tvalue_t* value, int64_t index,
+                                int64_t* out) {
+  return grtc_tvalue_element(value, index, true, out);
 }
 
 bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
@@ -925,7 +935,7 @@ bool grtc_tvalue_shape_element(const grtc_tvalue_t* value, int64_t index,
       case GRTC_TOP_CONSTANT:
         // A negative constant is no dimension (its value would read as a
         // symbol); grtc_tvalue_shape_expr takes it as a constant.
-        return grtc_constant_integer(value, index, out_dim) && *out_dim >= 0;
+        return grtc_constant_integer(value, index, false, out_dim) && *out_dim >= 0;
       case GRTC_TOP_GET_DIMENSION_SIZE: {
         const grtc_ttype_t* type = &op->operands[0]->type;
         if (op->attrs.dim < 0 || op->attrs.dim >= (int64_t)type->rank) {

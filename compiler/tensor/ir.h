@@ -592,6 +592,11 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
 // (not an unfoldable one); false otherwise.
 bool grtc_tvalue_constant_element(const grtc_tvalue_t* value, int64_t index,
                                   int64_t* out);
+// As grtc_tvalue_constant_element, an unfoldable constant's element too:
+// for an operand whose value grt must know when compiling (dynamic_gather's
+// slice sizes), where the program's value is that constant's at every call.
+bool grtc_tvalue_stored_element(const grtc_tvalue_t* value, int64_t index,
+                                int64_t* out);
 // Element |index| of the rank-0 or rank-1 integer |value| as a dimension,
 // when the program determines it: an element of a constant (static), a
 // get_dimension_size of a dimension (that dimension), and converts between

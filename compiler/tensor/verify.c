@@ -1319,12 +1319,47 @@ static grt_status_t grtc_verify_scatter(grtc_verifier_t* v,
   const grtc_ttype_t* input = grtc_vop(op, 0);
   const grtc_ttype_t* indices = grtc_vop(op, n);
   const grtc_ttype_t* update = grtc_vop(op, n + 1);
+  // Symbolic dimensions: only the number of updates (the indices' batch
+  // dimensions and the updates' scatter dimensions, related equal below).
+  char described[192];
+  for (uint32_t i = 0; i < n; ++i) {
+    const grtc_ttype_t* in_i = grtc_vop(op, i);
+    for (uint32_t d = 0; d < in_i->rank; ++d) {
+      if (grtc_dim_is_static(in_i->dims[d])) continue;
+      return VERR(op, "input %u dimension %u is symbolic (%s); a scatter into "
+                  "a symbolic input is not supported yet", i, d,
+                  grtc_tmodule_describe_dim(v->module, in_i->dims[d], described,
+                                            sizeof(described)));
+    }
+  }
+  if (s->index_vector_dim >= 0 && s->index_vector_dim < (int64_t)indices->rank &&
+      !grtc_dim_is_static(indices->dims[s->index_vector_dim])) {
+    return VERR(op, "the index vector dimension %lld of the indices is "
+                "symbolic; it must be static", (long long)s->index_vector_dim);
+  }
+  for (uint32_t k = 0; k < s->scatter_indices_batching_dims.count; ++k) {
+    int64_t d = s->scatter_indices_batching_dims.values[k];
+    if (d >= 0 && d < (int64_t)indices->rank && !grtc_dim_is_static(indices->dims[d])) {
+      return VERR(op, "indices batching dimension %lld is symbolic; a scatter "
+                  "with symbolic batching dimensions is not supported yet",
+                  (long long)d);
+    }
+  }
+  for (uint32_t k = 0; k < s->update_window_dims.count; ++k) {
+    int64_t d = s->update_window_dims.values[k];
+    if (d >= 0 && d < (int64_t)update->rank && !grtc_dim_is_static(update->dims[d])) {
+      return VERR(op, "updates window dimension %lld is symbolic (%s); only the "
+                  "number of updates may be symbolic", (long long)d,
+                  grtc_tmodule_describe_dim(v->module, update->dims[d], described,
+                                            sizeof(described)));
+    }
+  }
   grtc_elem_t elems[64];
   for (uint32_t i = 0; i < n; ++i) {
     const grtc_ttype_t* in_i = grtc_vop(op, i);
     const grtc_ttype_t* up_i = grtc_vop(op, n + 1 + i);
     if (!grtc_ttype_same_shape(in_i, input) ||
-        !grtc_ttype_same_shape(up_i, update) || up_i->elem != in_i->elem) {
+        !grtc_vsame_shape(v, op, up_i, update, "updates") || up_i->elem != in_i->elem) {
       return VERR(op, "input %u (%s) or its updates (%s) differ from the first",
                   i, grtc_vfmt(v, in_i), grtc_vfmt(v, up_i));
     }
@@ -1389,7 +1424,7 @@ static grt_status_t grtc_verify_scatter(grtc_verifier_t* v,
     } else {
       if ((int64_t)next_index == s->index_vector_dim) ++next_index;
       bound = indices->dims[next_index++];
-      if (size != bound) {
+      if (!grtc_vsame(v, op, size, bound, "updates and indices")) {
         return VERR(op,
                     "updates dimension %u (size %lld) differs from the "
                     "indices' %lld in %s",
@@ -1894,6 +1929,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CONVOLUTION:
     case GRTC_TOP_REDUCE:
     case GRTC_TOP_GATHER:
+    case GRTC_TOP_SCATTER:  // a symbolic number of updates
     case GRTC_TOP_REDUCE_WINDOW:
     case GRTC_TOP_GET_DIMENSION_SIZE:
     case GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM:
@@ -2168,6 +2204,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CONCATENATE:
     case GRTC_TOP_PAD:
     case GRTC_TOP_GATHER:
+    case GRTC_TOP_SCATTER:  // a symbolic number of updates
     case GRTC_TOP_DYNAMIC_SLICE:  // start indices clamped to the extent
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_SHAPE_ASSERTION:  // checked by the host program at the call
