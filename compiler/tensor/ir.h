@@ -621,6 +621,33 @@ bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
 // GRTC_REL_GE bound holds. Non-source symbols need no check.
 bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id);
 
+// Whether dimension |axis| of carried value |index| of while loop |op|
+// changes size in the loop: the body yields an extent (a concatenation, a
+// padding, a dynamic op's computed extent) the relations do not join to
+// the carried one, the loop result's symbol (which the importer gives the
+// region arguments too). The host program then carries the extent from
+// one iteration to the next (docs/compiler.md "Symbolic shapes").
+bool grtc_while_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                           uint32_t index, uint32_t axis);
+// Whether the class of the symbolic |dim| holds the carried extent of a
+// while loop that changes it (grtc_while_dim_varies); the loop's result
+// symbol in it is returned through |out_op|/|out_index|/|out_axis| (may be
+// NULL).
+bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
+                                   const grtc_top_t** out_op, uint32_t* out_index,
+                                   uint32_t* out_axis);
+
+// Whether the symbolic |dim|'s class takes a different extent in each
+// iteration of a while loop: it is loop-carried
+// (grtc_tmodule_dim_loop_carried), a call's result the callee's loop
+// computes, or a concatenation, padding or computed extent derived from
+// such a class, and no argument gives it. Such extents are computed where
+// the loop carries them (or the call returns them), never before.
+bool grtc_tmodule_dim_varies(const grtc_tmodule_t* module, int64_t dim);
+// Whether derived symbol |id| (a concatenation's, a padding's or a
+// computed extent) is computed from an extent grtc_tmodule_dim_varies.
+bool grtc_tsym_inputs_vary(const grtc_tmodule_t* module, uint32_t id);
+
 // Rewrites every type in |func| (arguments, results, op results, region
 // arguments) through grtc_tmodule_resolve_dim; true when one changed.
 bool grtc_tfunc_resolve_shapes(const grtc_tmodule_t* module,

@@ -1436,39 +1436,31 @@ static grt_status_t grtc_verify_while(grtc_verifier_t* v,
                                       const grtc_top_t* op) {
   uint32_t n = op->operand_count;
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 0, 64, n));
-  grtc_ttype_t types[64];
+  grtc_ttype_t types[64], yields[64];
   grtc_operand_types(op, types);
+  // A carried dimension the body changes (grtc_while_dim_varies: it yields
+  // a concatenation, a padding or a computed extent the relations do not
+  // join to the carried one) is not related to the operand or to what the
+  // body yields: the loop's result symbol, which the region arguments
+  // carry too, stands for the extent of each iteration, and the host
+  // program passes it from one iteration to the next. Every other carried
+  // dimension keeps its extent: operand, region arguments, yield and
+  // result are one class.
+  for (uint32_t i = 0; i < n; ++i) {
+    yields[i] = types[i];
+    for (uint32_t d = 0; i < op->result_count && d < types[i].rank &&
+                         d < op->results[i].type.rank; ++d) {
+      if (!grtc_while_dim_varies(v->module, op, i, d)) continue;
+      types[i].dims[d] = op->results[i].type.dims[d];
+      yields[i].dims[d] = op->regions[1]->last->operands[i]->type.dims[d];
+    }
+  }
   for (uint32_t i = 0; i < n; ++i) {
     GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, &types[i]));
   }
   grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
   GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, 0, "cond", types, n, &pred, 1));
-  // Carried values keep their extents from one iteration to the next (the
-  // host program sizes them once per call): a body that yields a
-  // concatenation or padding along a symbolic dimension grows it.
-  const grtc_top_t* yield = op->region_count > 1 && op->regions[1] ? op->regions[1]->last : NULL;
-  for (uint32_t i = 0; yield && yield->kind == GRTC_TOP_YIELD && i < n &&
-                       i < yield->operand_count; ++i) {
-    const grtc_ttype_t* yielded = grtc_vop(yield, i);
-    for (uint32_t d = 0; d < yielded->rank && d < types[i].rank; ++d) {
-      int64_t dim = yielded->dims[d];
-      if (grtc_dim_is_static(dim) || grtc_dim_is_static(types[i].dims[d]) ||
-          grtc_tmodule_resolve_dim(v->module, dim) ==
-              grtc_tmodule_resolve_dim(v->module, types[i].dims[d])) {
-        continue;
-      }
-      const grtc_tsym_t* sym = &v->module->shapes->syms[grtc_dim_symbol(dim)];
-      if (!grtc_symbol_derived(sym)) continue;
-      char described[192], carried[192];
-      return VERR(op, "carried value %u dimension %u changes size in the loop: "
-                  "the body yields %s, the loop carries %s; a while loop whose "
-                  "carried tensors change size is not supported yet", i, d,
-                  grtc_tmodule_describe_dim(v->module, dim, described, sizeof(described)),
-                  grtc_tmodule_describe_dim(v->module, types[i].dims[d], carried,
-                                            sizeof(carried)));
-    }
-  }
-  return grtc_verify_region(v, op, 1, "body", types, n, types, n);
+  return grtc_verify_region(v, op, 1, "body", types, n, yields, n);
 }
 
 static grt_status_t grtc_verify_branches(grtc_verifier_t* v,
@@ -1906,7 +1898,7 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
-    case GRTC_TOP_WHILE:  // loop-invariant extents (grtc_verify_while)
+    case GRTC_TOP_WHILE:  // carried extents (grtc_verify_while)
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
@@ -2177,7 +2169,7 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
-    case GRTC_TOP_WHILE:  // loop-invariant extents, read before the loop
+    case GRTC_TOP_WHILE:  // carried extents, also ones the body changes
       return true;
     default:
       return false;
@@ -2205,6 +2197,10 @@ static bool grtc_symbol_computed(const grtc_tmodule_t* module, int64_t dim) {
   const grtc_tshapes_t* shapes = module->shapes;
   const grtc_tsym_t* sym = &shapes->syms[rep];
   if (sym->origin == GRTC_SYM_ARGUMENT || grtc_symbol_derived(sym)) return false;
+  // A while loop's carried extent that changes in the loop (the host
+  // program passes it from one iteration to the next), or a call's result
+  // such a loop computes (the callee returns it).
+  if (grtc_tmodule_dim_varies(module, dim)) return false;
   // A function's declared result joined to a derived dimension takes its
   // value from it.
   if (sym->origin == GRTC_SYM_RESULT && !sym->op) {
