@@ -1396,7 +1396,7 @@ static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t
         }
         char text[256], message[768];
         snprintf(message, sizeof(message),
-                 "call of @%.*s: result %u dimension %u, computed by its while loop, must be "
+                 "call of @%.*s: result %u dimension %u, which its control flow computes, must be "
                  "%s as the caller's type %s says",
                  GRT_SV_ARG(callee->name), r, d,
                  grtc_tmodule_describe_dim(e->module, expected, text, sizeof(text)),
@@ -1488,7 +1488,35 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, op->region_count * sizeof(*blocks),
                                            (void**)&blocks));
   for (uint32_t r = 0; r < op->region_count; ++r) blocks[r] = grtc_host_new_block(e, 0);
-  grtc_block_t* join = grtc_host_new_block(e, op->result_count);
+  // The results' extents the branch taken decides (grtc_branch_dim_varies)
+  // whose class no argument gives: one i64 argument of the join each,
+  // given by the first result dimension of the class.
+  uint32_t syms[64], sym_index[64], sym_axis[64], sym_count = 0;
+  if (op->result_count > 64) {
+    grt_allocator_free(e->allocator, blocks);
+    return grtc_top_error(e->module, op, "'%s' has over 64 results",
+                          grtc_top_kind_name(op->kind));
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+      if (!grtc_branch_dim_varies(e->module, op, i, d)) continue;
+      int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+      if (grtc_dim_is_static(rep) ||
+          !grtc_tmodule_dim_loop_carried(e->module, rep, NULL, NULL, NULL)) {
+        continue;
+      }
+      uint32_t k = 0;
+      while (k < sym_count && syms[k] != grtc_dim_symbol(rep)) ++k;
+      if (k < sym_count || sym_count == 64) continue;
+      syms[sym_count] = grtc_dim_symbol(rep);
+      sym_index[sym_count] = i;
+      sym_axis[sym_count++] = d;
+    }
+  }
+  const grtc_type_t* join_types[64 + 64];
+  grtc_host_buffer_types(e, op->result_count, join_types);
+  for (uint32_t k = 0; k < sym_count; ++k) join_types[op->result_count + k] = grtc_vm_type_i64(e->b);
+  grtc_block_t* join = grtc_vm_builder_block(e->b, join_types, op->result_count + sym_count);
   if (op->kind == GRTC_TOP_IF) {
     grtc_vm_cond_br(e->b, selector, blocks[0], NULL, 0, blocks[1], NULL, 0);
   } else {
@@ -1507,11 +1535,69 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
   grt_status_t status = grt_ok_status();
   for (uint32_t r = 0; r < op->region_count && grt_status_is_ok(status); ++r) {
     grtc_host_place_block(e, blocks[r], NULL, 0);
-    status = grtc_host_emit_region(e, op, op->regions[r], join, NULL);
+    const grtc_top_t* yield = NULL;
+    status = grtc_host_emit_region(e, op, op->regions[r], NULL, &yield);
+    if (grt_status_is_ok(status) && yield->operand_count != op->result_count) {
+      status = grtc_top_error(e->module, yield, "branch %u yields %u values; expected %u", r,
+                              yield->operand_count, op->result_count);
+    }
+    if (!grt_status_is_ok(status)) break;
+    grtc_value_t* args[64 + 64];
+    grtc_host_buffer_list(e, yield->operands, op->result_count, args);
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+        if (!grtc_branch_dim_varies(e->module, op, i, d)) continue;
+        int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+        int64_t yielded = yield->operands[i]->type.dims[d];
+        uint32_t k = 0;
+        while (k < sym_count && (grtc_dim_is_static(rep) || syms[k] != grtc_dim_symbol(rep))) {
+          ++k;
+        }
+        // A class an argument gives (or another result dimension of the
+        // class): what the branch yields must equal it.
+        int64_t expected = k < sym_count && (sym_index[k] != i || sym_axis[k] != d)
+                               ? yield->operands[sym_index[k]]->type.dims[sym_axis[k]]
+                               : rep;
+        if (k < sym_count && sym_index[k] == i && sym_axis[k] == d) continue;
+        grtc_value_t* given = grtc_host_dim(e, yielded);
+        grtc_value_t* want = grtc_host_dim(e, expected);
+        if (!given || !want ||
+            grtc_tmodule_resolve_dim(e->module, yielded) ==
+                grtc_tmodule_resolve_dim(e->module, expected)) {
+          continue;
+        }
+        char where[128], given_text[256], expected_text[256], message[1024];
+        grtc_host_describe_op(op, op->kind, where, sizeof(where));
+        snprintf(message, sizeof(message),
+                 "@%.*s: %s result %u dimension %u: branch %u yields %s, but the program's "
+                 "shapes require %s", GRT_SV_ARG(e->func->name), where, i, d, r,
+                 grtc_tmodule_describe_dim(e->module, yielded, given_text, sizeof(given_text)),
+                 grtc_tmodule_describe_dim(e->module, expected, expected_text,
+                                           sizeof(expected_text)));
+        grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, given, want, message);
+      }
+    }
+    for (uint32_t k = 0; k < sym_count; ++k) {
+      args[op->result_count + k] =
+          grtc_host_dim(e, yield->operands[sym_index[k]]->type.dims[sym_axis[k]]);
+      if (!args[op->result_count + k]) {
+        status = grtc_top_error(e->module, op, "'%s' branch %u's result %u dimension %u has no "
+                                "value in the branch", grtc_top_kind_name(op->kind), r,
+                                sym_index[k], sym_axis[k]);
+        break;
+      }
+    }
+    if (grt_status_is_ok(status)) grtc_vm_br(e->b, join, args, op->result_count + sym_count);
   }
   grt_allocator_free(e->allocator, blocks);
   GRT_RETURN_IF_ERROR(status);
   grtc_host_place_block(e, join, op->results, op->result_count);
+  for (uint32_t k = 0; join && k < sym_count; ++k) {
+    e->sym_values[syms[k]] = &join->args[op->result_count + k];
+    grtc_vm_builder_name(e->b, &join->args[op->result_count + k], "s%u", syms[k]);
+  }
+  // Extents derived from the results'.
+  if (sym_count) grtc_host_derive_late(e);
   return grt_ok_status();
 }
 

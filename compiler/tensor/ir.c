@@ -860,6 +860,29 @@ bool grtc_while_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
   return grtc_tmodule_resolve_dim(module, carried) != grtc_tmodule_resolve_dim(module, yielded);
 }
 
+bool grtc_branch_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            uint32_t index, uint32_t axis) {
+  if ((op->kind != GRTC_TOP_IF && op->kind != GRTC_TOP_CASE) || index >= op->result_count ||
+      axis >= op->results[index].type.rank ||
+      grtc_dim_is_static(op->results[index].type.dims[axis])) {
+    return false;
+  }
+  int64_t first = 0;
+  bool have_first = false;
+  for (uint32_t r = 0; r < op->region_count; ++r) {
+    const grtc_top_t* yield = op->regions[r] ? op->regions[r]->last : NULL;
+    if (!yield || yield->kind != GRTC_TOP_YIELD || index >= yield->operand_count ||
+        axis >= yield->operands[index]->type.rank) {
+      return false;
+    }
+    int64_t dim = grtc_tmodule_resolve_dim(module, yield->operands[index]->type.dims[axis]);
+    if (have_first && dim != first) return true;
+    first = dim;
+    have_first = true;
+  }
+  return false;
+}
+
 bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
                                    const grtc_top_t** out_op, uint32_t* out_index,
                                    uint32_t* out_axis) {
@@ -873,9 +896,10 @@ bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
   if (shapes->syms[grtc_dim_symbol(dim)].origin == GRTC_SYM_ARGUMENT) return false;
   for (uint32_t id = 0; id < shapes->sym_count; ++id) {
     const grtc_tsym_t* sym = &shapes->syms[id];
-    if (sym->origin != GRTC_SYM_RESULT || !sym->op || sym->op->kind != GRTC_TOP_WHILE ||
+    if (sym->origin != GRTC_SYM_RESULT || !sym->op ||
         grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != dim ||
-        !grtc_while_dim_varies(module, sym->op, sym->index, sym->axis)) {
+        !(grtc_while_dim_varies(module, sym->op, sym->index, sym->axis) ||
+          grtc_branch_dim_varies(module, sym->op, sym->index, sym->axis))) {
       continue;
     }
     if (out_op) *out_op = sym->op;

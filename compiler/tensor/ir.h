@@ -629,10 +629,17 @@ bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id);
 // one iteration to the next (docs/compiler.md "Symbolic shapes").
 bool grtc_while_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
                            uint32_t index, uint32_t axis);
+// Whether dimension |axis| of result |index| of if/case |op| depends on
+// the branch taken: its branches yield extents the relations do not join
+// into one class (or different static sizes). The host program then
+// passes the taken branch's extent to the code after the op.
+bool grtc_branch_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            uint32_t index, uint32_t axis);
 // Whether the class of the symbolic |dim| holds the carried extent of a
-// while loop that changes it (grtc_while_dim_varies); the loop's result
-// symbol in it is returned through |out_op|/|out_index|/|out_axis| (may be
-// NULL).
+// while loop that changes it (grtc_while_dim_varies), or an if/case
+// result's extent the branch taken decides (grtc_branch_dim_varies); the
+// op's result symbol in it is returned through |out_op|/|out_index|/
+// |out_axis| (may be NULL).
 bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
                                    const grtc_top_t** out_op, uint32_t* out_index,
                                    uint32_t* out_axis);

@@ -1467,9 +1467,21 @@ static grt_status_t grtc_verify_branches(grtc_verifier_t* v,
                                          const grtc_top_t* op) {
   grtc_ttype_t types[64];
   if (op->result_count > 64) return VERR(op, "has too many results");
-  for (uint32_t i = 0; i < op->result_count; ++i) types[i] = op->results[i].type;
   if (op->region_count == 0) return VERR(op, "has no branches");
   for (uint32_t i = 0; i < op->region_count; ++i) {
+    // A symbolic result dimension whose branches yield different extents
+    // (grtc_branch_dim_varies) is related to none of them: the host
+    // program passes the taken branch's extent on. Otherwise every branch
+    // yields the result's extent.
+    const grtc_top_t* yield = op->regions[i] ? op->regions[i]->last : NULL;
+    for (uint32_t r = 0; r < op->result_count; ++r) {
+      types[r] = op->results[r].type;
+      for (uint32_t d = 0; d < types[r].rank; ++d) {
+        if (grtc_branch_dim_varies(v->module, op, r, d)) {
+          types[r].dims[d] = yield->operands[r]->type.dims[d];
+        }
+      }
+    }
     char what[32];
     snprintf(what, sizeof(what), "branch %u", i);
     GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, i, what, types, 0, types,
@@ -1899,6 +1911,8 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
     case GRTC_TOP_WHILE:  // carried extents (grtc_verify_while)
+    case GRTC_TOP_IF:     // results of the branch taken (grtc_verify_branches)
+    case GRTC_TOP_CASE:
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
@@ -2170,6 +2184,8 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
     case GRTC_TOP_WHILE:  // carried extents, also ones the body changes
+    case GRTC_TOP_IF:     // results whose extents the branch taken decides
+    case GRTC_TOP_CASE:
       return true;
     default:
       return false;

@@ -1,8 +1,10 @@
 // While loops whose carried tensors change size, for the run_symbolic_while_*
 // tests: a public function returning the loop's result (its shape computed
 // by the loop), a loop whose changing extent the body also joins to an
-// argument's (checked on entry and after each iteration), and a caller
-// whose result type disagrees with what the callee's loop computes.
+// argument's (checked on entry and after each iteration), a caller whose
+// result type disagrees with what the callee's loop computes, and an if
+// whose branches yield different sizes (returned, and joined to an
+// argument's).
 module @symbolic_while {
   // Concatenates the carried tensor with itself 3 times: 8n rows.
   func.func public @grows(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
@@ -62,5 +64,28 @@ module @symbolic_while {
     %x = stablehlo.constant dense<0.0> : tensor<2x3xf32>
     %r = func.call @append(%x, %k) : (tensor<2x3xf32>, tensor<i32>) -> tensor<4x3xf32>
     return %r : tensor<4x3xf32>
+  }
+
+  // %x, or %x twice: the result's rows are the branch's.
+  func.func public @either(%p: tensor<i1>, %x: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %r = "stablehlo.if"(%p) ({
+      %c = stablehlo.concatenate %x, %x, dim = 0 : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+      stablehlo.return %c : tensor<?x2xf32>
+    }, {
+      stablehlo.return %x : tensor<?x2xf32>
+    }) : (tensor<i1>) -> tensor<?x2xf32>
+    return %r : tensor<?x2xf32>
+  }
+
+  // The same if added to %y: each branch must yield %y's rows.
+  func.func public @either_add(%p: tensor<i1>, %x: tensor<?x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %r = "stablehlo.if"(%p) ({
+      %c = stablehlo.concatenate %x, %x, dim = 0 : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+      stablehlo.return %c : tensor<?x2xf32>
+    }, {
+      stablehlo.return %x : tensor<?x2xf32>
+    }) : (tensor<i1>) -> tensor<?x2xf32>
+    %s = stablehlo.add %r, %y : tensor<?x2xf32>
+    return %s : tensor<?x2xf32>
   }
 }

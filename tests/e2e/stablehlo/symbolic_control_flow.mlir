@@ -1,12 +1,15 @@
-// While loops whose carried tensors change size from one iteration to the
-// next (concatenate, pad, real_dynamic_slice, dynamic_broadcast_in_dim in
-// the body), called at several sizes (docs/compiler.md "Symbolic shapes",
-// "While loops"). The host program carries each changing extent as a
-// value of the loop and allocates the carried buffers per iteration.
+// Control flow whose tensors change size at run time: while loops whose
+// carried tensors change size from one iteration to the next (concatenate,
+// pad, real_dynamic_slice, dynamic_broadcast_in_dim in the body), and
+// if/case whose branches yield different sizes, called at several sizes
+// (docs/compiler.md "Symbolic shapes": "While loops", "Loops that change
+// size"). The host program carries each such extent as a value of the
+// loop or of the code after the if/case and allocates those buffers where
+// they are made.
 //
 // Written by hand; the expected values come from numpy. Run by grt-check:
 // test_* functions must pass, fail_* functions must fail.
-module @e2e_symbolic_while {
+module @e2e_symbolic_control_flow {
   // Appends a row of i + 1 to twice the rows so far, k times.
   func.func private @grow(%x: tensor<?x3xf32>, %k: tensor<i32>) -> tensor<?x3xf32> {
     %c0 = stablehlo.constant dense<0> : tensor<i32>
@@ -104,6 +107,74 @@ module @e2e_symbolic_while {
     %r = func.call @grow(%x, %k) : (tensor<?x3xf32>, tensor<i32>) -> tensor<?x3xf32>
     %t = stablehlo.concatenate %r, %r, dim = 0 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
     return %t : tensor<?x3xf32>
+  }
+
+  // An if whose branches yield 2n rows and 1 row; the result doubled.
+  func.func private @pick(%p: tensor<i1>, %x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+    %r = "stablehlo.if"(%p) ({
+      %c = stablehlo.concatenate %x, %x, dim = 0 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+      stablehlo.return %c : tensor<?x3xf32>
+    }, {
+      %s = stablehlo.slice %x [0:1, 0:3] : (tensor<?x3xf32>) -> tensor<1x3xf32>
+      %n = stablehlo.negate %s : tensor<1x3xf32>
+      stablehlo.return %n : tensor<1x3xf32>
+    }) : (tensor<i1>) -> tensor<?x3xf32>
+    %t = stablehlo.add %r, %r : tensor<?x3xf32>
+    return %t : tensor<?x3xf32>
+  }
+
+  // A case yielding %x, %x and a zero row, or %x padded with a row of 5
+  // above and two below (the default); each row's sum broadcast.
+  func.func private @choose(%i: tensor<i32>, %x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %five = stablehlo.constant dense<5.0> : tensor<f32>
+    %r = "stablehlo.case"(%i) ({
+      stablehlo.return %x : tensor<?x3xf32>
+    }, {
+      %z = stablehlo.constant dense<0.0> : tensor<1x3xf32>
+      %c = stablehlo.concatenate %x, %z, dim = 0 : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+      stablehlo.return %c : tensor<?x3xf32>
+    }, {
+      %p = stablehlo.pad %x, %five, low = [1, 0], high = [2, 0], interior = [0, 0] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+      stablehlo.return %p : tensor<?x3xf32>
+    }) : (tensor<i32>) -> tensor<?x3xf32>
+    %s = stablehlo.reduce(%r init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?xf32>
+    %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<?xf32>) -> tensor<?x3xf32>
+    return %b : tensor<?x3xf32>
+  }
+
+  // k iterations of a loop whose if appends the last row plus 1 on even
+  // iterations and doubles the rows on odd ones.
+  func.func private @alternate(%x: tensor<?x3xf32>, %k: tensor<i32>) -> tensor<?x3xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %c2 = stablehlo.constant dense<2> : tensor<i32>
+    %onef = stablehlo.constant dense<1.0> : tensor<f32>
+    %twof = stablehlo.constant dense<2.0> : tensor<f32>
+    %r:2 = stablehlo.while(%i = %c0, %acc = %x) : tensor<i32>, tensor<?x3xf32>
+     cond {
+      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %c1 : tensor<i32>
+      %rem = stablehlo.remainder %i, %c2 : tensor<i32>
+      %even = stablehlo.compare EQ, %rem, %c0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %g = "stablehlo.if"(%even) ({
+        %n = stablehlo.get_dimension_size %acc, dim = 0 : (tensor<?x3xf32>) -> tensor<i32>
+        %last = stablehlo.subtract %n, %c1 : tensor<i32>
+        %row = stablehlo.dynamic_slice %acc, %last, %c0, sizes = [1, 3] : (tensor<?x3xf32>, tensor<i32>, tensor<i32>) -> tensor<1x3xf32>
+        %ob = stablehlo.broadcast_in_dim %onef, dims = [] : (tensor<f32>) -> tensor<1x3xf32>
+        %row1 = stablehlo.add %row, %ob : tensor<1x3xf32>
+        %c = stablehlo.concatenate %acc, %row1, dim = 0 : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+        stablehlo.return %c : tensor<?x3xf32>
+      }, {
+        %tb = stablehlo.broadcast_in_dim %twof, dims = [] : (tensor<f32>) -> tensor<?x3xf32>
+        %d = stablehlo.multiply %acc, %tb : tensor<?x3xf32>
+        stablehlo.return %d : tensor<?x3xf32>
+      }) : (tensor<i1>) -> tensor<?x3xf32>
+      stablehlo.return %i1, %g : tensor<i32>, tensor<?x3xf32>
+    }
+    return %r#1 : tensor<?x3xf32>
   }
 
   // a while loop appending a row per iteration: 1 rows, 0 iterations.
@@ -266,6 +337,160 @@ module @e2e_symbolic_while {
     %k = util.unfoldable_constant dense<2> : tensor<i32>
     %1 = func.call @grow(%0, %k) : (tensor<2x3xf32>, tensor<i32>) -> tensor<3x3xf32>
     check.expect_almost_eq_const(%1, dense<0.0> : tensor<3x3xf32>) : tensor<3x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 1, true.
+  func.func public @test_pick_1_true() {
+    %p = util.unfoldable_constant dense<true> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[3.85486722e-01, 6.31634235e-01, -3.11186492e-01]]> : tensor<1x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<1x3xf32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[7.70973444e-01, 1.26326847e+00, -6.22372985e-01], [7.70973444e-01, 1.26326847e+00, -6.22372985e-01]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 1, false.
+  func.func public @test_pick_1_false() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[-9.10323620e-01, 1.43194512e-01, -7.07509160e-01]]> : tensor<1x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<1x3xf32>) -> tensor<1x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.82064724e+00, -2.86389023e-01, 1.41501832e+00]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 2, true.
+  func.func public @test_pick_2_true() {
+    %p = util.unfoldable_constant dense<true> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[4.37542766e-01, -3.09286982e-01, -8.59806463e-02], [9.51875746e-01, 5.62932074e-01, 6.87580109e-01]]> : tensor<2x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[8.75085533e-01, -6.18573964e-01, -1.71961293e-01], [1.90375149e+00, 1.12586415e+00, 1.37516022e+00], [8.75085533e-01, -6.18573964e-01, -1.71961293e-01], [1.90375149e+00, 1.12586415e+00, 1.37516022e+00]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 2, false.
+  func.func public @test_pick_2_false() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[1.10228769e-01, 8.83242726e-01, -9.63348389e-01], [7.78367817e-01, -2.20483035e-01, -5.36519766e-01]]> : tensor<2x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<2x3xf32>) -> tensor<1x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[-2.20457539e-01, -1.76648545e+00, 1.92669678e+00]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 5, true.
+  func.func public @test_pick_5_true() {
+    %p = util.unfoldable_constant dense<true> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[6.87884539e-02, 8.89380574e-01, -3.38003367e-01], [8.17242384e-01, -6.53367713e-02, 9.34575558e-01], [5.28453946e-01, 5.66707671e-01, -2.76945025e-01], [1.75575987e-01, -5.02901673e-01, 6.00277305e-01], [-4.82946783e-01, 3.45219404e-01, -8.49309146e-01]]> : tensor<5x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<5x3xf32>) -> tensor<10x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.37576908e-01, 1.77876115e+00, -6.76006734e-01], [1.63448477e+00, -1.30673543e-01, 1.86915112e+00], [1.05690789e+00, 1.13341534e+00, -5.53890049e-01], [3.51151973e-01, -1.00580335e+00, 1.20055461e+00], [-9.65893567e-01, 6.90438807e-01, -1.69861829e+00], [1.37576908e-01, 1.77876115e+00, -6.76006734e-01], [1.63448477e+00, -1.30673543e-01, 1.86915112e+00], [1.05690789e+00, 1.13341534e+00, -5.53890049e-01], [3.51151973e-01, -1.00580335e+00, 1.20055461e+00], [-9.65893567e-01, 6.90438807e-01, -1.69861829e+00]]> : tensor<10x3xf32>) : tensor<10x3xf32>
+    return
+  }
+
+  // an if whose branches yield 2n rows and 1 row: n = 5, false.
+  func.func public @test_pick_5_false() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[-5.06260395e-01, -2.83759117e-01, -6.55889094e-01], [-4.79409307e-01, -5.96393526e-01, -9.20472622e-01], [-3.14262003e-01, -6.35006353e-02, -1.65301129e-01], [7.99047828e-01, -8.22251260e-01, 2.47931987e-01], [-3.02526444e-01, -9.48064506e-01, 5.45997024e-01]]> : tensor<5x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<5x3xf32>) -> tensor<1x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.01252079e+00, 5.67518234e-01, 1.31177819e+00]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 3, index 0.
+  func.func public @test_choose_3_0() {
+    %i = util.unfoldable_constant dense<0> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-1.55971512e-01, 9.52404737e-01, 5.49034894e-01], [7.37608016e-01, 1.31986633e-01, -3.20971429e-01], [7.08776236e-01, -1.73678130e-01, 7.42636681e-01]]> : tensor<3x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.34546804e+00, 1.34546804e+00, 1.34546804e+00], [5.48623204e-01, 5.48623204e-01, 5.48623204e-01], [1.27773476e+00, 1.27773476e+00, 1.27773476e+00]]> : tensor<3x3xf32>) : tensor<3x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 3, index 1.
+  func.func public @test_choose_3_1() {
+    %i = util.unfoldable_constant dense<1> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[8.26433539e-01, -2.91735977e-01, 4.50430870e-01], [6.27419114e-01, 9.95748222e-01, -8.50555748e-02], [-5.98575950e-01, -4.83538508e-01, -2.36646011e-01]]> : tensor<3x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<3x3xf32>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[9.85128403e-01, 9.85128403e-01, 9.85128403e-01], [1.53811169e+00, 1.53811169e+00, 1.53811169e+00], [-1.31876051e+00, -1.31876051e+00, -1.31876051e+00], [0.00000000e+00, 0.00000000e+00, 0.00000000e+00]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 3, index 2.
+  func.func public @test_choose_3_2() {
+    %i = util.unfoldable_constant dense<2> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-8.57190132e-01, 3.86157066e-01, -8.86288047e-01], [-7.00901523e-02, 9.95984256e-01, -1.93445250e-01], [-5.78926265e-01, -1.82723939e-01, -4.77438569e-01]]> : tensor<3x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<3x3xf32>) -> tensor<6x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [-1.35732114e+00, -1.35732114e+00, -1.35732114e+00], [7.32448816e-01, 7.32448816e-01, 7.32448816e-01], [-1.23908877e+00, -1.23908877e+00, -1.23908877e+00], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01]]> : tensor<6x3xf32>) : tensor<6x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 3, index 7.
+  func.func public @test_choose_3_7() {
+    %i = util.unfoldable_constant dense<7> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-5.95871568e-01, -4.78255153e-01, -3.87290150e-01], [-8.54427740e-02, -4.33929622e-01, 2.77795970e-01], [7.14672863e-01, -9.51631665e-01, -6.94383383e-02]]> : tensor<3x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<3x3xf32>) -> tensor<6x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [-1.46141684e+00, -1.46141684e+00, -1.46141684e+00], [-2.41576433e-01, -2.41576433e-01, -2.41576433e-01], [-3.06397140e-01, -3.06397140e-01, -3.06397140e-01], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01]]> : tensor<6x3xf32>) : tensor<6x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 1, index 1.
+  func.func public @test_choose_1_1() {
+    %i = util.unfoldable_constant dense<1> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[2.33169734e-01, -5.00262603e-02, 3.21887195e-01]]> : tensor<1x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[5.05030632e-01, 5.05030632e-01, 5.05030632e-01], [0.00000000e+00, 0.00000000e+00, 0.00000000e+00]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+    return
+  }
+
+  // a case whose branches yield n, n + 1 and n + 3 rows: n = 1, index -1.
+  func.func public @test_choose_1_m1() {
+    %i = util.unfoldable_constant dense<-1> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-5.89538753e-01, 8.70071173e-01, 9.91823077e-01]]> : tensor<1x3xf32>
+    %1 = func.call @choose(%i, %0) : (tensor<i32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [1.27235556e+00, 1.27235556e+00, 1.27235556e+00], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01], [1.50000000e+01, 1.50000000e+01, 1.50000000e+01]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // a while loop whose body's if appends a row on even iterations: 1 rows, 0 iterations.
+  func.func public @test_alternate_1_0() {
+    %k = util.unfoldable_constant dense<0> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[6.57821059e-01, 1.69113964e-01, 6.66150630e-01]]> : tensor<1x3xf32>
+    %1 = func.call @alternate(%0, %k) : (tensor<1x3xf32>, tensor<i32>) -> tensor<1x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[6.57821059e-01, 1.69113964e-01, 6.66150630e-01]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+    return
+  }
+
+  // a while loop whose body's if appends a row on even iterations: 1 rows, 1 iterations.
+  func.func public @test_alternate_1_1() {
+    %k = util.unfoldable_constant dense<1> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[3.45807612e-01, 7.31227279e-01, -1.80066423e-03]]> : tensor<1x3xf32>
+    %1 = func.call @alternate(%0, %k) : (tensor<1x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[3.45807612e-01, 7.31227279e-01, -1.80066423e-03], [1.34580755e+00, 1.73122728e+00, 9.98199344e-01]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+    return
+  }
+
+  // a while loop whose body's if appends a row on even iterations: 2 rows, 4 iterations.
+  func.func public @test_alternate_2_4() {
+    %k = util.unfoldable_constant dense<4> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-4.35525686e-01, 1.15810789e-01, -8.85915384e-03], [-5.80662608e-01, 3.45924079e-01, 4.61664885e-01]]> : tensor<2x3xf32>
+    %1 = func.call @alternate(%0, %k) : (tensor<2x3xf32>, tensor<i32>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[-1.74210274e+00, 4.63243157e-01, -3.54366153e-02], [-2.32265043e+00, 1.38369632e+00, 1.84665954e+00], [1.67734957e+00, 5.38369656e+00, 5.84665966e+00], [3.67734957e+00, 7.38369656e+00, 7.84665966e+00]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // a while loop whose body's if appends a row on even iterations: 9 rows, 5 iterations.
+  func.func public @test_alternate_9_5() {
+    %k = util.unfoldable_constant dense<5> : tensor<i32>
+    %0 = util.unfoldable_constant dense<[[-4.72015291e-01, -6.72614098e-01, 1.62680358e-01], [-8.18236321e-02, 4.49642450e-01, 4.88215894e-01], [-9.61394906e-01, -5.79047203e-01, 7.33009219e-01], [3.44651073e-01, 5.80124855e-01, 4.88475263e-01], [1.88007921e-01, -3.52918059e-01, -4.28468347e-01], [2.41704166e-01, 2.35642567e-01, 8.37100565e-01], [2.51299202e-01, 1.33224115e-01, -9.66336191e-01], [3.20469886e-01, 7.57853270e-01, 2.80931115e-01], [3.92866619e-02, -3.23500514e-01, 9.87436116e-01]]> : tensor<9x3xf32>
+    %1 = func.call @alternate(%0, %k) : (tensor<9x3xf32>, tensor<i32>) -> tensor<12x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[-1.88806117e+00, -2.69045639e+00, 6.50721431e-01], [-3.27294528e-01, 1.79856980e+00, 1.95286357e+00], [-3.84557962e+00, -2.31618881e+00, 2.93203688e+00], [1.37860429e+00, 2.32049942e+00, 1.95390105e+00], [7.52031684e-01, -1.41167223e+00, -1.71387339e+00], [9.66816664e-01, 9.42570269e-01, 3.34840226e+00], [1.00519681e+00, 5.32896459e-01, -3.86534476e+00], [1.28187954e+00, 3.03141308e+00, 1.12372446e+00], [1.57146648e-01, -1.29400206e+00, 3.94974446e+00], [4.15714645e+00, 2.70599794e+00, 7.94974422e+00], [6.15714645e+00, 4.70599794e+00, 9.94974422e+00], [7.15714645e+00, 5.70599794e+00, 1.09497442e+01]]> : tensor<12x3xf32>) : tensor<12x3xf32>
+    return
+  }
+
+
+  // @pick taking the second branch (1 row) read as 4 rows: the call fails.
+  func.func public @fail_pick_wrong_rows() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    check.expect_almost_eq_const(%1, dense<0.0> : tensor<4x3xf32>) : tensor<4x3xf32>
     return
   }
 }
