@@ -177,6 +177,57 @@ module @e2e_symbolic_control_flow {
     return %r#1 : tensor<?x3xf32>
   }
 
+  // Nested loops: in outer iteration j the inner loop appends j + 1 rows
+  // of j.
+  func.func private @tri(%x: tensor<?x2xf32>, %k: tensor<i32>) -> tensor<?x2xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %r:2 = stablehlo.while(%j = %c0, %acc = %x) : tensor<i32>, tensor<?x2xf32>
+     cond {
+      %p = stablehlo.compare LT, %j, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %j1 = stablehlo.add %j, %c1 : tensor<i32>
+      %f = stablehlo.convert %j : (tensor<i32>) -> tensor<f32>
+      %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x2xf32>
+      %q:2 = stablehlo.while(%t = %c0, %a = %acc) : tensor<i32>, tensor<?x2xf32>
+       cond {
+        %p2 = stablehlo.compare LE, %t, %j : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %p2 : tensor<i1>
+      } do {
+        %t1 = stablehlo.add %t, %c1 : tensor<i32>
+        %g = stablehlo.concatenate %a, %row, dim = 0 : (tensor<?x2xf32>, tensor<1x2xf32>) -> tensor<?x2xf32>
+        stablehlo.return %t1, %g : tensor<i32>, tensor<?x2xf32>
+      }
+      stablehlo.return %j1, %q#1 : tensor<i32>, tensor<?x2xf32>
+    }
+    return %r#1 : tensor<?x2xf32>
+  }
+
+  // Rows grow, columns are the argument's (both symbolic): a row of ones
+  // per iteration; the result transposed.
+  func.func private @widegrow(%x: tensor<?x?xf32>, %k: tensor<i32>) -> tensor<?x?xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %m = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+    %c1v = stablehlo.constant dense<1> : tensor<1xi32>
+    %shape = stablehlo.concatenate %c1v, %m1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %row = stablehlo.dynamic_broadcast_in_dim %one, %shape, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<1x?xf32>
+    %r:2 = stablehlo.while(%i = %c0, %acc = %x) : tensor<i32>, tensor<?x?xf32>
+     cond {
+      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %c1 : tensor<i32>
+      %g = stablehlo.concatenate %acc, %row, dim = 0 : (tensor<?x?xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+      stablehlo.return %i1, %g : tensor<i32>, tensor<?x?xf32>
+    }
+    %t = stablehlo.transpose %r#1, dims = [1, 0] : (tensor<?x?xf32>) -> tensor<?x?xf32>
+    return %t : tensor<?x?xf32>
+  }
+
   // a while loop appending a row per iteration: 1 rows, 0 iterations.
   func.func public @test_grow_1_0() {
     %0 = util.unfoldable_constant dense<[[6.61966622e-01, -2.78106660e-01, 4.05478597e-01]]> : tensor<1x3xf32>
@@ -491,6 +542,33 @@ module @e2e_symbolic_control_flow {
     %0 = util.unfoldable_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
     %1 = func.call @pick(%p, %0) : (tensor<i1>, tensor<2x3xf32>) -> tensor<4x3xf32>
     check.expect_almost_eq_const(%1, dense<0.0> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // nested loops: the inner one appends j + 1 rows in outer iteration j, 3 times.
+  func.func public @test_tri() {
+    %0 = util.unfoldable_constant dense<[[9.0, 9.0]]> : tensor<1x2xf32>
+    %k = util.unfoldable_constant dense<3> : tensor<i32>
+    %1 = func.call @tri(%0, %k) : (tensor<1x2xf32>, tensor<i32>) -> tensor<7x2xf32>
+    check.expect_almost_eq_const(%1, dense<[[9.0, 9.0], [0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [2.0, 2.0], [2.0, 2.0], [2.0, 2.0]]> : tensor<7x2xf32>) : tensor<7x2xf32>
+    return
+  }
+  // the same, called twice (its result fed back), 2 iterations each.
+  func.func public @test_tri_twice() {
+    %0 = util.unfoldable_constant dense<[[9.0, 9.0]]> : tensor<1x2xf32>
+    %k = util.unfoldable_constant dense<2> : tensor<i32>
+    %1 = func.call @tri(%0, %k) : (tensor<1x2xf32>, tensor<i32>) -> tensor<4x2xf32>
+    %2 = func.call @tri(%1, %k) : (tensor<4x2xf32>, tensor<i32>) -> tensor<7x2xf32>
+    check.expect_almost_eq_const(%2, dense<[[9.0, 9.0], [0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]> : tensor<7x2xf32>) : tensor<7x2xf32>
+    return
+  }
+
+  // a loop growing the rows of a ?x? tensor whose columns the argument gives, transposed after.
+  func.func public @test_wide() {
+    %0 = util.unfoldable_constant dense<[[2.0, 3.0, 4.0]]> : tensor<1x3xf32>
+    %k = util.unfoldable_constant dense<2> : tensor<i32>
+    %1 = func.call @widegrow(%0, %k) : (tensor<1x3xf32>, tensor<i32>) -> tensor<3x3xf32>
+    check.expect_almost_eq_const(%1, dense<[[2.0, 1.0, 1.0], [3.0, 1.0, 1.0], [4.0, 1.0, 1.0]]> : tensor<3x3xf32>) : tensor<3x3xf32>
     return
   }
 }
