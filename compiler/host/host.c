@@ -2076,8 +2076,18 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   char where[128], text[256], what[512], message[768];
   grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
   snprintf(text, sizeof(text), "s%u", id);
-  snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its shape "
-           "operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  if (op->kind == GRTC_TOP_PAD &&
+      (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+    // A dynamic_pad's computed low or interior padding: the kernels take
+    // it as an extent, which must not be negative.
+    snprintf(what, sizeof(what), "@%.*s: %s element %u of %s (%s, computed from its operand)",
+             GRT_SV_ARG(func->name),
+             sym->index == GRTC_SYM_PAD_LOW ? "edge_padding_low" : "interior_padding",
+             sym->axis, where, text);
+  } else {
+    snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its "
+             "shape operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  }
   double bound = 0;
   grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0, &bound);
   if (!value) return NULL;

@@ -695,6 +695,13 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
       grt_string_view_t file;
       grtc_location_file_position(sym->op->location, &file, &line, &column);
     }
+    if (sym->op->kind == GRTC_TOP_PAD &&
+        (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+      snprintf(buffer, capacity, "s%u: %s element %u of 'stablehlo.dynamic_pad' at %u:%u", id,
+               sym->index == GRTC_SYM_PAD_LOW ? "edge_padding_low" : "interior_padding",
+               sym->axis, line, column);
+      return buffer;
+    }
     snprintf(buffer, capacity, "s%u%s: result %u dimension %u of '%s' at %u:%u",
              id, name, sym->index, sym->axis,
              grtc_top_kind_name(sym->expr ? sym->expr_op_kind : sym->op->kind), line, column);

@@ -288,6 +288,10 @@ typedef struct grtc_top_attrs_t {
   int64_t dim;
   grtc_i64s_t start, limit, strides;  // slice
   grtc_i64s_t low, high, interior;    // pad
+  // pad (a dynamic_pad's computed edge_padding_low / interior_padding):
+  // per dimension, the symbol (GRTC_DIM_SYMBOL) whose value the padding
+  // is, its low/interior entry then 0; 0 (or empty) where it is constant.
+  grtc_i64s_t computed_low, computed_interior;
   grtc_i64s_t sizes;                  // dynamic_slice
   grtc_compare_direction_t compare_direction;
   grtc_compare_type_t compare_type;
@@ -393,6 +397,11 @@ typedef enum grtc_tsym_origin_e {
   // result type the input wrote as "?").
   GRTC_SYM_RESULT,
 } grtc_tsym_origin_t;
+// A GRTC_SYM_RESULT symbol of a pad with |index| one of these is no
+// result dimension but element |axis| of its computed edge_padding_low or
+// interior_padding (grtc_top_attrs_t.computed_low/_interior).
+#define GRTC_SYM_PAD_LOW 1u
+#define GRTC_SYM_PAD_INTERIOR 2u
 
 // An extent the host program computes at the call from other extents
 // (docs/compiler.md "Computed extents"): the integer arithmetic of a

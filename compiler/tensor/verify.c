@@ -2488,46 +2488,79 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
   grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
   const grtc_ttype_t* in = &op->operands[0]->type;
   int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK], interiors[GRTC_MAX_RANK];
+  int64_t low_syms[GRTC_MAX_RANK] = {0}, interior_syms[GRTC_MAX_RANK] = {0};
+  bool computed_padding = false;
   const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
   int64_t ids[GRTC_MAX_RANK];
+#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
   for (uint32_t i = 0; i < in->rank; ++i) {
-    if (!grtc_constant_element(op->operands[2], i, &lows[i]) ||
-        !grtc_constant_element(op->operands[4], i, &interiors[i])) {
-      return VERR(op, "has an edge_padding_low or interior_padding element "
-                  "%u that is not a constant; only its edge_padding_high "
-                  "may be computed at the call", i);
+    ids[i] = -1;
+    // A computed edge_padding_low or interior_padding: a symbol of its own
+    // (GRTC_SYM_PAD_LOW / _INTERIOR) whose expression the host program
+    // computes and checks non-negative; the kernels take it as an extent.
+    const grtc_sexpr_t* low_expr = NULL;
+    const grtc_sexpr_t* interior_expr = NULL;
+    for (int part = 0; part < 2; ++part) {
+      const grtc_tvalue_t* operand = op->operands[part == 0 ? 2 : 4];
+      int64_t* value = part == 0 ? &lows[i] : &interiors[i];
+      if (grtc_constant_element(operand, i, value)) continue;
+      const grtc_sexpr_t* expr = NULL;
+      if (!grtc_tvalue_shape_expr(module, operand, i, &expr)) {
+        return VERR(op, "has an %s element %u that is not integer arithmetic on "
+                    "constants and dimensions (a value read from tensor data); "
+                    GRTC_NOT_YET, part == 0 ? "edge_padding_low" : "interior_padding", i);
+      }
+      int64_t dim = 0;
+      GRT_RETURN_IF_ERROR(grtc_tmodule_new_symbol(
+          module, v->func, GRTC_SYM_RESULT, op,
+          part == 0 ? GRTC_SYM_PAD_LOW : GRTC_SYM_PAD_INTERIOR, i, &dim));
+      module->shapes->syms[grtc_dim_symbol(dim)].expr = expr;
+      module->shapes->syms[grtc_dim_symbol(dim)].expr_op_kind = op->kind;
+      *value = 0;
+      (part == 0 ? low_syms : interior_syms)[i] = dim;
+      *(part == 0 ? &low_expr : &interior_expr) = expr;
+      computed_padding = true;
     }
     if (interiors[i] < 0) {
       return VERR(op, "interior_padding[%u] = %lld is negative", i,
                   (long long)interiors[i]);
     }
-    ids[i] = -1;
-    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
-      continue;  // the pad's own rule (a derived extent, or static)
-    }
     const grtc_sexpr_t* high = NULL;
-    GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
-                                             "edge_padding_high", &ids[i], &high));
+    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
+      if (!low_expr && !interior_expr) continue;  // the pad's own rule
+      high = GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, highs[i], NULL, NULL);
+      ids[i] = grtc_own_symbol(v, op, i, false);
+      if (ids[i] < 0) {
+        char described[192];
+        return VERR(op, "edge_padding_low or interior_padding element %u is computed at the "
+                    "call, but result dimension %u (%s) was written static; " GRTC_NOT_YET,
+                    i, i, grtc_tmodule_describe_dim(v->module, op->results[0].type.dims[i],
+                                                    described, sizeof(described)));
+      }
+    } else {
+      GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
+                                               "edge_padding_high", &ids[i], &high));
+    }
     highs[i] = 0;
-#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
     const grtc_sexpr_t* size = GRTC_PAD_SEXPR(GRTC_SEXPR_DIM, in->dims[i], NULL, NULL);
     const grtc_sexpr_t* gaps = GRTC_PAD_SEXPR(
         GRTC_SEXPR_MAX, 0,
         GRTC_PAD_SEXPR(GRTC_SEXPR_SUB, 0, size, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 1, NULL, NULL)),
         GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 0, NULL, NULL));
-    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(
-        GRTC_SEXPR_ADD, 0, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL), high);
+    const grtc_sexpr_t* low = low_expr ? low_expr
+                                       : GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL);
+    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, low, high);
     const grtc_sexpr_t* padded = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, edges, size);
-    exprs[i] = interiors[i] == 0
+    const grtc_sexpr_t* interior =
+        interior_expr ? interior_expr
+                      : GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, interiors[i], NULL, NULL);
+    exprs[i] = !interior_expr && interiors[i] == 0
                    ? padded
                    : GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, padded,
-                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps,
-                                                   GRTC_PAD_SEXPR(GRTC_SEXPR_CONST,
-                                                                  interiors[i], NULL,
-                                                                  NULL)));
-#undef GRTC_PAD_SEXPR
+                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps, interior));
     if (!exprs[i]) return VERR(op, "out of memory for its computed extents");
   }
+#undef GRTC_PAD_SEXPR
   grtc_set_computed(module, op, ids, exprs, in->rank);
   op->attrs.low = grtc_tmodule_i64s(module, lows, in->rank);
   op->attrs.high = grtc_tmodule_i64s(module, highs, in->rank);
@@ -2535,6 +2568,13 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
   if (in->rank && (!op->attrs.low.values || !op->attrs.high.values ||
                    !op->attrs.interior.values)) {
     return VERR(op, "out of memory for its padding");
+  }
+  if (computed_padding) {
+    op->attrs.computed_low = grtc_tmodule_i64s(module, low_syms, in->rank);
+    op->attrs.computed_interior = grtc_tmodule_i64s(module, interior_syms, in->rank);
+    if (!op->attrs.computed_low.values || !op->attrs.computed_interior.values) {
+      return VERR(op, "out of memory for its padding");
+    }
   }
   op->kind = GRTC_TOP_PAD;
   op->operand_count = 2;
