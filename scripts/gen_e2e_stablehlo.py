@@ -6710,6 +6710,44 @@ def gen_symbolic():
         f.expect(y, c.astype(np.float32), "f32", atol=1e-5, rtol=1e-5)
         funcs.append(f.text(comment="a dynamic_conv (constant padding) at batch "
                             "%d." % n))
+    # A dynamic_pad whose edge_padding_low (n rows) and interior_padding
+    # (n - 1 rows) are computed: the kernels take them as extents.
+    funcs.append(
+        "  func.func private @spread(%x: " + T([None, 3]) + ") -> "
+        + T([None, 3]) + " {\n" + dsize +
+        "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %m = stablehlo.subtract %n, %c1 : tensor<i32>\n"
+        "    %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+        "    %z1 = stablehlo.constant dense<0> : tensor<1xi32>\n"
+        "    %low = stablehlo.concatenate %n1, %z1, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %high = stablehlo.constant dense<[1, 0]> : tensor<2xi32>\n"
+        "    %int = stablehlo.concatenate %m1, %z1, dim = 0 : (tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<2xi32>\n"
+        "    %pv = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+        "    %c = stablehlo.dynamic_pad %x, %pv, %low, %high, %int : (" + T([None, 3])
+        + ", tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+        + T([None, 3]) + "\n"
+        "    return %c : " + T([None, 3]) + "\n"
+        "  }")
+    srng = np.random.default_rng(140)
+    for n in (1, 3, 10):
+        f = Func("test_spread_%d" % n)
+        x = srng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        rows = n + n + (n - 1) * (n - 1) + 1
+        (y,) = sym_call(f, "spread", [f.input(x, "f32")], [(n, 3)], [(rows, 3)])
+        padded = np.full((rows, 3), -1.0, np.float32)
+        padded[n:n + (n - 1) * n + 1:n] = x
+        f.expect(y, padded, "f32")
+        funcs.append(f.text(comment="a dynamic_pad of %d rows with computed "
+                            "edge_padding_low (n) and interior_padding (n - 1)." % n))
+    f = Func("fail_spread_0")
+    (y,) = sym_call(f, "spread", [f.input(np.zeros((0, 3), np.float32), "f32")],
+                    [(0, 3)], [(1, 3)])
+    f.expect(y, np.full((1, 3), -1.0, np.float32), "f32")
+    funcs.append(f.text(comment="the same of no rows: an interior_padding of -1, "
+                        "which the call must refuse."))
     return funcs
 
 

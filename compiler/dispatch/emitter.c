@@ -1055,20 +1055,27 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
     case GRTC_TOP_PAD: {
       const grtc_ttype_t* from = &op->operands[0]->type;
       uint32_t inside = grtc_em_bool(em, true);
+      const grtc_top_attrs_t* a = &op->attrs;
       for (uint32_t d = 0; d < type->rank; ++d) {
-        int64_t step = op->attrs.interior.values[d] + 1;
+        // A computed low or interior padding (a dynamic_pad's) is an extent.
+        int64_t low_sym = d < a->computed_low.count ? a->computed_low.values[d] : 0;
+        int64_t interior_sym =
+            d < a->computed_interior.count ? a->computed_interior.values[d] : 0;
+        int64_t step = a->interior.values[d] + 1;
         uint32_t t = grtc_em_sub(em, index[d],
-                                 grtc_em_i64(em, op->attrs.low.values[d]));
+                                 low_sym ? grtc_em_dim(em, low_sym)
+                                         : grtc_em_i64(em, a->low.values[d]));
         uint32_t q = t;
-        if (step > 1) {
-          uint32_t r = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, t,
-                                  grtc_em_i64(em, step), 0);
+        if (step > 1 || interior_sym) {
+          uint32_t steps = interior_sym ? grtc_em_add(em, grtc_em_dim(em, interior_sym),
+                                                      grtc_em_i64(em, 1))
+                                        : grtc_em_i64(em, step);
+          uint32_t r = grtc_em_op(em, GRTC_SCALAR_REM, GRTC_ELEM_I64, t, steps, 0);
           inside = grtc_em_and(em, inside,
                                grtc_em_cmp(em, GRTC_CMP_EQ,
                                            GRTC_CMP_TYPE_SIGNED, r,
                                            grtc_em_i64(em, 0)));
-          q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, t,
-                         grtc_em_i64(em, step), 0);
+          q = grtc_em_op(em, GRTC_SCALAR_DIV, GRTC_ELEM_I64, t, steps, 0);
         }
         // 0 <= t < (size - 1) * step + 1, and q clamped to [0, size - 1]
         // (instructions: the size may be a symbolic extent).
@@ -1078,7 +1085,12 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
                                   grtc_em_i64(em, 0));
         uint32_t lt = grtc_em_cmp(
             em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED, t,
-            grtc_em_add(em, grtc_em_mul(em, last, grtc_em_i64(em, step)),
+            grtc_em_add(em,
+                        grtc_em_mul(em, last,
+                                    interior_sym
+                                        ? grtc_em_add(em, grtc_em_dim(em, interior_sym),
+                                                      grtc_em_i64(em, 1))
+                                        : grtc_em_i64(em, step)),
                         grtc_em_i64(em, 1)));
         inside = grtc_em_and(em, inside, grtc_em_and(em, ge, lt));
         operand_index[d] = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,

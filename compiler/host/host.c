@@ -313,6 +313,9 @@ typedef struct grtc_host_emitter_t {
   // dominate every block).
   uint32_t sym_capacity;
   grtc_value_t** sym_values;
+  // Per symbol id: derived and computed already (a derived extent a while
+  // loop changes is computed in the loop's header or after the loop).
+  bool* sym_done;
   uint32_t* func_syms;
   uint32_t func_sym_count;
   bool hoist;
@@ -467,17 +470,25 @@ static bool grtc_host_same_expr(const grtc_size_expr_t* a, const grtc_size_expr_
 // symbols has no value here (the callers check the symbols first).
 static grtc_value_t* grtc_host_size_value(grtc_host_emitter_t* e, const grtc_size_expr_t* expr) {
   if (!expr->symbol_count) return grtc_host_i64(e, expr->factor);
-  for (uint32_t i = 0; i < e->size_count; ++i) {
+  // A size a while loop changes is computed where it is used (its symbols'
+  // values are the loop header's), neither hoisted nor kept.
+  bool varies = false;
+  for (uint32_t i = 0; i < expr->symbol_count; ++i) {
+    varies |= grtc_tmodule_dim_varies(e->module, GRTC_DIM_SYMBOL(expr->symbols[i]));
+  }
+  for (uint32_t i = 0; !varies && i < e->size_count; ++i) {
     if (grtc_host_same_expr(&e->sizes[i].expr, expr)) return e->sizes[i].value;
   }
   for (uint32_t i = 0; i < expr->symbol_count; ++i) {
     if (!grtc_host_symbol(e, expr->symbols[i])) return NULL;
   }
-  if (!grtc_host_grow(e, (void**)&e->sizes, &e->size_capacity, e->size_count,
-                      sizeof(*e->sizes), 16)) {
+  if (!varies && !grtc_host_grow(e, (void**)&e->sizes, &e->size_capacity, e->size_count,
+                                 sizeof(*e->sizes), 16)) {
     return NULL;
   }
   grtc_value_t* factor = expr->factor == 1 ? NULL : grtc_host_i64(e, expr->factor);
+  bool hoist = e->hoist;
+  if (varies) e->hoist = false;
   grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
   grtc_value_t* value = factor;
   // Every symbol is at most INT32_MAX (the export checks it), so a product
@@ -501,6 +512,8 @@ static grtc_value_t* grtc_host_size_value(grtc_host_emitter_t* e, const grtc_siz
     value = value ? grtc_vm_binary(e->b, GRTC_VM_MUL, value, symbol) : symbol;
   }
   grtc_host_hoist_end(e, saved, value);
+  e->hoist = hoist;
+  if (varies) return value;
   e->sizes[e->size_count].expr = *expr;
   e->sizes[e->size_count].value = value;
   ++e->size_count;
@@ -863,6 +876,13 @@ static grt_status_t grtc_host_symbolic_dispatch(grtc_host_emitter_t* e, const gr
     if (grtc_kdim_is_static(dim)) static_count *= (dim + kernel->tile[d] - 1) / kernel->tile[d];
   }
   grtc_value_t* count = static_count != 1 || kernel->serial ? grtc_host_i64(e, static_count) : NULL;
+  // Extents a while loop changes are the loop's values: computed here.
+  bool hoist = e->hoist;
+  for (uint32_t x = 0; x < kernel->extent_count; ++x) {
+    if (grtc_tmodule_dim_varies(e->module, GRTC_DIM_SYMBOL(kernel->extent_symbols[x]))) {
+      e->hoist = false;
+    }
+  }
   grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
   for (uint32_t x = 0; x < kernel->extent_count; ++x) {
     out[x] = grtc_vm_trunc_i64_i32(e->b, extents[x]);
@@ -879,6 +899,7 @@ static grt_status_t grtc_host_symbolic_dispatch(grtc_host_emitter_t* e, const gr
   if (!count) count = grtc_host_i64(e, 1);
   *out_count = grtc_vm_trunc_i64_i32(e->b, count);
   grtc_host_hoist_end(e, saved, *out_count);
+  e->hoist = hoist;
   return grt_ok_status();
 }
 
@@ -1160,6 +1181,27 @@ static grt_status_t grtc_host_function_symbols(grtc_host_emitter_t* e, const grt
   return grt_ok_status();
 }
 
+static void grtc_host_derive_late(grtc_host_emitter_t* e);
+
+// The symbols whose values a function's $buffers returns after its
+// buffers: the class of every result dimension a while loop changes
+// (grtc_tmodule_dim_varies), once each, into |out| (64 at most).
+static uint32_t grtc_host_result_symbols(const grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                         uint32_t* out) {
+  uint32_t count = 0;
+  for (uint32_t r = 0; r < func->result_count; ++r) {
+    const grtc_ttype_t* type = &func->result_types[r];
+    for (uint32_t d = 0; d < type->rank; ++d) {
+      int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+      if (grtc_dim_is_static(dim) || !grtc_tmodule_dim_varies(e->module, dim)) continue;
+      uint32_t k = 0;
+      while (k < count && out[k] != grtc_dim_symbol(dim)) ++k;
+      if (k == count && count < 64) out[count++] = grtc_dim_symbol(dim);
+    }
+  }
+  return count;
+}
+
 // Dimension |axis| of call operand |index|, as the caller knows it.
 static grtc_value_t* grtc_host_operand_dim(grtc_host_emitter_t* e, const grtc_top_t* op,
                                            uint32_t index, uint32_t axis) {
@@ -1289,14 +1331,19 @@ static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t
   const grtc_tfunc_t* callee = op->attrs.callee;
   if (!callee) return grtc_top_error(e->module, op, "call has no callee");
   grtc_host_scratch_t args, results;
+  uint32_t result_syms[64];
+  uint32_t result_sym_count = grtc_host_result_symbols(e, callee, result_syms);
   GRT_RETURN_IF_ERROR(grtc_host_scratch(e, op->operand_count, &args));
-  grt_status_t status = grtc_host_scratch(e, op->result_count, &results);
+  grt_status_t status = grtc_host_scratch(e, op->result_count + result_sym_count, &results);
   if (!grt_status_is_ok(status)) {
     grtc_host_scratch_free(e, &args);
     return status;
   }
   grtc_host_buffer_list(e, op->operands, op->operand_count, args.values);
   grtc_host_buffer_types(e, op->result_count, results.types);
+  for (uint32_t k = 0; k < result_sym_count; ++k) {
+    results.types[op->result_count + k] = grtc_vm_type_i64(e->b);
+  }
   // The callee's symbols follow its buffers.
   uint32_t* callee_syms = NULL;
   uint32_t callee_sym_count = 0;
@@ -1322,14 +1369,46 @@ static grt_status_t grtc_host_emit_call(grtc_host_emitter_t* e, const grtc_top_t
   char name[GRTC_HOST_NAME_CAPACITY];
   grtc_operation_t* call =
       grtc_vm_call(e->b, grtc_host_buffers_name(callee, name, sizeof(name)), call_args,
-                   op->operand_count + callee_sym_count, results.types, op->result_count);
+                   op->operand_count + callee_sym_count, results.types,
+                   op->result_count + result_sym_count);
   if (call_args != args.values) grt_allocator_free(e->allocator, call_args);
   grt_allocator_free(e->allocator, callee_syms);
   for (uint32_t r = 0; call && r < op->result_count; ++r) {
     e->values[op->results[r].id] = &call->results[r];
   }
+  // The extents the callee's while loops gave its results: each must be
+  // what the caller's result types say.
+  for (uint32_t k = 0; call && k < result_sym_count; ++k) {
+    grtc_value_t* value = &call->results[op->result_count + k];
+    for (uint32_t r = 0; r < op->result_count && r < callee->result_count; ++r) {
+      const grtc_ttype_t* declared = &callee->result_types[r];
+      for (uint32_t d = 0; d < declared->rank && d < op->results[r].type.rank; ++d) {
+        if (grtc_tmodule_resolve_dim(e->module, declared->dims[d]) !=
+            GRTC_DIM_SYMBOL(result_syms[k])) {
+          continue;
+        }
+        int64_t expected = grtc_tmodule_resolve_dim(e->module, op->results[r].type.dims[d]);
+        grtc_value_t* expected_value = grtc_host_dim(e, expected);
+        if (!expected_value) {
+          grtc_vm_builder_name(e->b, value, "s%u", grtc_dim_symbol(expected));
+          e->sym_values[grtc_dim_symbol(expected)] = value;
+          continue;
+        }
+        char text[256], message[768];
+        snprintf(message, sizeof(message),
+                 "call of @%.*s: result %u dimension %u, which its control flow computes, must be "
+                 "%s as the caller's type %s says",
+                 GRT_SV_ARG(callee->name), r, d,
+                 grtc_tmodule_describe_dim(e->module, expected, text, sizeof(text)),
+                 grtc_ttype_format(&op->results[r].type, (char[192]){0}, 192));
+        grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected_value, message);
+      }
+    }
+  }
   grtc_host_scratch_free(e, &results);
   grtc_host_scratch_free(e, &args);
+  // Extents derived from the ones the call returned.
+  if (result_sym_count) grtc_host_derive_late(e);
   return grt_ok_status();
 }
 
@@ -1409,7 +1488,35 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
   GRT_RETURN_IF_ERROR(grt_allocator_malloc(e->allocator, op->region_count * sizeof(*blocks),
                                            (void**)&blocks));
   for (uint32_t r = 0; r < op->region_count; ++r) blocks[r] = grtc_host_new_block(e, 0);
-  grtc_block_t* join = grtc_host_new_block(e, op->result_count);
+  // The results' extents the branch taken decides (grtc_branch_dim_varies)
+  // whose class no argument gives: one i64 argument of the join each,
+  // given by the first result dimension of the class.
+  uint32_t syms[64], sym_index[64], sym_axis[64], sym_count = 0;
+  if (op->result_count > 64) {
+    grt_allocator_free(e->allocator, blocks);
+    return grtc_top_error(e->module, op, "'%s' has over 64 results",
+                          grtc_top_kind_name(op->kind));
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+      if (!grtc_branch_dim_varies(e->module, op, i, d)) continue;
+      int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+      if (grtc_dim_is_static(rep) ||
+          !grtc_tmodule_dim_loop_carried(e->module, rep, NULL, NULL, NULL)) {
+        continue;
+      }
+      uint32_t k = 0;
+      while (k < sym_count && syms[k] != grtc_dim_symbol(rep)) ++k;
+      if (k < sym_count || sym_count == 64) continue;
+      syms[sym_count] = grtc_dim_symbol(rep);
+      sym_index[sym_count] = i;
+      sym_axis[sym_count++] = d;
+    }
+  }
+  const grtc_type_t* join_types[64 + 64];
+  grtc_host_buffer_types(e, op->result_count, join_types);
+  for (uint32_t k = 0; k < sym_count; ++k) join_types[op->result_count + k] = grtc_vm_type_i64(e->b);
+  grtc_block_t* join = grtc_vm_builder_block(e->b, join_types, op->result_count + sym_count);
   if (op->kind == GRTC_TOP_IF) {
     grtc_vm_cond_br(e->b, selector, blocks[0], NULL, 0, blocks[1], NULL, 0);
   } else {
@@ -1428,16 +1535,109 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
   grt_status_t status = grt_ok_status();
   for (uint32_t r = 0; r < op->region_count && grt_status_is_ok(status); ++r) {
     grtc_host_place_block(e, blocks[r], NULL, 0);
-    status = grtc_host_emit_region(e, op, op->regions[r], join, NULL);
+    const grtc_top_t* yield = NULL;
+    status = grtc_host_emit_region(e, op, op->regions[r], NULL, &yield);
+    if (grt_status_is_ok(status) && yield->operand_count != op->result_count) {
+      status = grtc_top_error(e->module, yield, "branch %u yields %u values; expected %u", r,
+                              yield->operand_count, op->result_count);
+    }
+    if (!grt_status_is_ok(status)) break;
+    grtc_value_t* args[64 + 64];
+    grtc_host_buffer_list(e, yield->operands, op->result_count, args);
+    for (uint32_t i = 0; i < op->result_count; ++i) {
+      for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+        if (!grtc_branch_dim_varies(e->module, op, i, d)) continue;
+        int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+        int64_t yielded = yield->operands[i]->type.dims[d];
+        uint32_t k = 0;
+        while (k < sym_count && (grtc_dim_is_static(rep) || syms[k] != grtc_dim_symbol(rep))) {
+          ++k;
+        }
+        // A class an argument gives (or another result dimension of the
+        // class): what the branch yields must equal it.
+        int64_t expected = k < sym_count && (sym_index[k] != i || sym_axis[k] != d)
+                               ? yield->operands[sym_index[k]]->type.dims[sym_axis[k]]
+                               : rep;
+        if (k < sym_count && sym_index[k] == i && sym_axis[k] == d) continue;
+        grtc_value_t* given = grtc_host_dim(e, yielded);
+        grtc_value_t* want = grtc_host_dim(e, expected);
+        if (!given || !want ||
+            grtc_tmodule_resolve_dim(e->module, yielded) ==
+                grtc_tmodule_resolve_dim(e->module, expected)) {
+          continue;
+        }
+        char where[128], given_text[256], expected_text[256], message[1024];
+        grtc_host_describe_op(op, op->kind, where, sizeof(where));
+        snprintf(message, sizeof(message),
+                 "@%.*s: %s result %u dimension %u: branch %u yields %s, but the program's "
+                 "shapes require %s", GRT_SV_ARG(e->func->name), where, i, d, r,
+                 grtc_tmodule_describe_dim(e->module, yielded, given_text, sizeof(given_text)),
+                 grtc_tmodule_describe_dim(e->module, expected, expected_text,
+                                           sizeof(expected_text)));
+        grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, given, want, message);
+      }
+    }
+    for (uint32_t k = 0; k < sym_count; ++k) {
+      args[op->result_count + k] =
+          grtc_host_dim(e, yield->operands[sym_index[k]]->type.dims[sym_axis[k]]);
+      if (!args[op->result_count + k]) {
+        status = grtc_top_error(e->module, op, "'%s' branch %u's result %u dimension %u has no "
+                                "value in the branch", grtc_top_kind_name(op->kind), r,
+                                sym_index[k], sym_axis[k]);
+        break;
+      }
+    }
+    if (grt_status_is_ok(status)) grtc_vm_br(e->b, join, args, op->result_count + sym_count);
   }
   grt_allocator_free(e->allocator, blocks);
   GRT_RETURN_IF_ERROR(status);
   grtc_host_place_block(e, join, op->results, op->result_count);
+  for (uint32_t k = 0; join && k < sym_count; ++k) {
+    e->sym_values[syms[k]] = &join->args[op->result_count + k];
+    grtc_vm_builder_name(e->b, &join->args[op->result_count + k], "s%u", syms[k]);
+  }
+  // Extents derived from the results'.
+  if (sym_count) grtc_host_derive_late(e);
   return grt_ok_status();
 }
 
-// while: ^cond(carried): cond region; cond_br p, ^body(carried), ^exit(carried)
-//        ^body(carried): body region; br ^cond(yielded)
+
+// "@f: 'stablehlo.while' at 3:8 carried value 1 dimension 0" for messages.
+static void grtc_host_describe_carried(grtc_host_emitter_t* e, const grtc_top_t* op, uint32_t i,
+                                       uint32_t d, char* buffer, size_t capacity) {
+  char where[128];
+  grtc_host_describe_op(op, op->kind, where, sizeof(where));
+  snprintf(buffer, capacity, "@%.*s: %s carried value %u dimension %u",
+           e->func ? (int)e->func->name.size : 1, e->func ? e->func->name.data : "?", where, i,
+           d);
+}
+
+// A carried extent the loop changes whose class an argument (or a static
+// size) gives: what enters or comes back (|given|, dimension |dim|) must
+// equal it.
+static void grtc_host_check_carried(grtc_host_emitter_t* e, const grtc_top_t* op, uint32_t i,
+                                    uint32_t d, const char* what, int64_t dim) {
+  int64_t expected = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+  grtc_value_t* expected_value = grtc_host_dim(e, expected);
+  grtc_value_t* given = grtc_host_dim(e, dim);
+  if (!expected_value || !given ||
+      grtc_tmodule_resolve_dim(e->module, dim) == expected) {
+    return;
+  }
+  char carried[256], given_text[256], expected_text[256], message[1024];
+  grtc_host_describe_carried(e, op, i, d, carried, sizeof(carried));
+  snprintf(message, sizeof(message), "%s: %s %s, but the loop's shapes require %s", carried,
+           what, grtc_tmodule_describe_dim(e->module, dim, given_text, sizeof(given_text)),
+           grtc_tmodule_describe_dim(e->module, expected, expected_text, sizeof(expected_text)));
+  grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, given, expected_value, message);
+}
+
+// while: ^cond(carried, extents): cond region; cond_br p, ^body(carried), ^exit(carried)
+//        ^body(carried): body region; br ^cond(yielded, their extents)
+// A carried dimension the body changes (grtc_while_dim_varies) whose
+// class is loop-carried is an i64 argument of ^cond, the value of its
+// symbol in the loop and after it; one whose class an argument gives is
+// checked equal to it on entry and after each iteration.
 static grt_status_t grtc_host_emit_while(grtc_host_emitter_t* e, const grtc_top_t* op) {
   if (op->region_count != 2 || op->regions[0]->arg_count != op->operand_count ||
       op->regions[1]->arg_count != op->operand_count || op->result_count != op->operand_count) {
@@ -1445,12 +1645,78 @@ static grt_status_t grtc_host_emit_while(grtc_host_emitter_t* e, const grtc_top_
   }
   grtc_host_flush(e);
   uint32_t n = op->operand_count;
-  grtc_block_t* cond = grtc_host_new_block(e, n);
+  // The loop-carried classes: one i64 argument of ^cond each, given by the
+  // first carried dimension of the class (carried_index/axis).
+  uint32_t carried_syms[64], carried_index[64], carried_axis[64], carried_count = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+      if (!grtc_while_dim_varies(e->module, op, i, d)) continue;
+      int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+      if (grtc_dim_is_static(rep) || !grtc_tmodule_dim_loop_carried(e->module, rep, NULL, NULL,
+                                                                      NULL)) {
+        grtc_host_check_carried(e, op, i, d, "the loop is entered with",
+                                op->operands[i]->type.dims[d]);
+        continue;
+      }
+      uint32_t k = 0;
+      while (k < carried_count && carried_syms[k] != grtc_dim_symbol(rep)) ++k;
+      if (k < carried_count) continue;
+      if (carried_count == 64) {
+        return grtc_top_error(e->module, op, "'stablehlo.while' changes more than 64 extents");
+      }
+      carried_syms[carried_count] = grtc_dim_symbol(rep);
+      carried_index[carried_count] = i;
+      carried_axis[carried_count++] = d;
+    }
+  }
+  const grtc_type_t* types[64 + 64];
+  if (n > 64) return grtc_top_error(e->module, op, "'stablehlo.while' carries over 64 values");
+  grtc_host_buffer_types(e, n, types);
+  for (uint32_t k = 0; k < carried_count; ++k) types[n + k] = grtc_vm_type_i64(e->b);
+  // An operand whose extent is the one the loop changes (the relations
+  // joined an unchanged carried value to a changing one) has no value
+  // before the loop.
+  // (The value that keeps its size is named first.)
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t d = 0; d < op->operands[i]->type.rank; ++d) {
+        if (grtc_while_dim_varies(e->module, op, i, d) != (pass == 1)) continue;
+        int64_t dim = grtc_tmodule_resolve_dim(e->module, op->operands[i]->type.dims[d]);
+        for (uint32_t k = 0; !grtc_dim_is_static(dim) && k < carried_count; ++k) {
+          if (carried_syms[k] != grtc_dim_symbol(dim)) continue;
+          return grtc_top_error(e->module, op,
+                                "'stablehlo.while' operand %u dimension %u enters the loop with "
+                                "the extent the loop changes in carried value %u dimension %u "
+                                "(the program's shapes join them); a carried value that shares "
+                                "the extent of one the body resizes is not supported yet",
+                                i, d, carried_index[k], carried_axis[k]);
+        }
+      }
+    }
+  }
+  grtc_block_t* cond = grtc_vm_builder_block(e->b, types, n + carried_count);
   grtc_block_t* body = grtc_host_new_block(e, n);
   grtc_block_t* exit = grtc_host_new_block(e, n);
-  GRT_RETURN_IF_ERROR(grtc_host_br(e, cond, op->operands, n));
+  grtc_value_t* entry_args[64 + 64];
+  grtc_host_buffer_list(e, op->operands, n, entry_args);
+  for (uint32_t k = 0; k < carried_count; ++k) {
+    entry_args[n + k] =
+        grtc_host_dim(e, op->operands[carried_index[k]]->type.dims[carried_axis[k]]);
+    if (!entry_args[n + k]) {
+      return grtc_top_error(e->module, op, "'stablehlo.while' operand %u dimension %u has no "
+                            "value before the loop", carried_index[k], carried_axis[k]);
+    }
+  }
+  grtc_vm_br(e->b, cond, entry_args, n + carried_count);
   const grtc_tblock_t* cond_region = op->regions[0];
   grtc_host_place_block(e, cond, cond_region->args, cond_region->arg_count);
+  for (uint32_t k = 0; cond && k < carried_count; ++k) {
+    e->sym_values[carried_syms[k]] = &cond->args[n + k];
+    grtc_vm_builder_name(e->b, &cond->args[n + k], "s%u", carried_syms[k]);
+  }
+  // The extents the loop's ops derive from the carried ones, once per
+  // iteration (the header dominates the body and the exit).
+  grtc_host_derive_late(e);
   const grtc_top_t* yield = NULL;
   GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, cond_region, NULL, &yield));
   if (yield->operand_count != 1) {
@@ -1466,17 +1732,81 @@ static grt_status_t grtc_host_emit_while(grtc_host_emitter_t* e, const grtc_top_
   grtc_vm_cond_br(e->b, predicate, body, carried.values, n, exit, carried.values, n);
   grtc_host_scratch_free(e, &carried);
   grtc_host_place_block(e, body, op->regions[1]->args, op->regions[1]->arg_count);
-  GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, op->regions[1], cond, NULL));
+  GRT_RETURN_IF_ERROR(grtc_host_emit_region(e, op, op->regions[1], NULL, &yield));
+  if (yield->operand_count != n) {
+    return grtc_top_error(e->module, yield, "while body yields %u values; expected %u",
+                          yield->operand_count, n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t d = 0; d < op->results[i].type.rank; ++d) {
+      bool varies = grtc_while_dim_varies(e->module, op, i, d);
+      int64_t rep = grtc_tmodule_resolve_dim(e->module, op->results[i].type.dims[d]);
+      int64_t yielded = yield->operands[i]->type.dims[d];
+      uint32_t k = 0;
+      while (k < carried_count &&
+             (grtc_dim_is_static(rep) || carried_syms[k] != grtc_dim_symbol(rep))) {
+        ++k;
+      }
+      if (k == carried_count) {
+        if (varies) grtc_host_check_carried(e, op, i, d, "the body yields", yielded);
+      } else if (carried_index[k] != i || carried_axis[k] != d) {
+        // Another dimension of the class: it must come back as the first.
+        char carried_text[256], given[256], expected[256], message[1024];
+        grtc_host_describe_carried(e, op, i, d, carried_text, sizeof(carried_text));
+        int64_t first = yield->operands[carried_index[k]]->type.dims[carried_axis[k]];
+        grtc_value_t* a = grtc_host_dim(e, yielded);
+        grtc_value_t* b = grtc_host_dim(e, first);
+        if (!a || !b || grtc_tmodule_resolve_dim(e->module, yielded) ==
+                            grtc_tmodule_resolve_dim(e->module, first)) {
+          continue;
+        }
+        snprintf(message, sizeof(message),
+                 "%s: the body yields %s, but carried value %u dimension %u, of the same "
+                 "extent, comes back as %s", carried_text,
+                 grtc_tmodule_describe_dim(e->module, yielded, given, sizeof(given)),
+                 carried_index[k], carried_axis[k],
+                 grtc_tmodule_describe_dim(e->module, first, expected, sizeof(expected)));
+        grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, a, b, message);
+      }
+    }
+  }
+  grtc_value_t* back_args[64 + 64];
+  grtc_host_buffer_list(e, yield->operands, n, back_args);
+  for (uint32_t k = 0; k < carried_count; ++k) {
+    back_args[n + k] =
+        grtc_host_dim(e, yield->operands[carried_index[k]]->type.dims[carried_axis[k]]);
+    if (!back_args[n + k]) {
+      return grtc_top_error(e->module, op, "'stablehlo.while' body's yielded value %u "
+                            "dimension %u has no value in the body", carried_index[k],
+                            carried_axis[k]);
+    }
+  }
+  grtc_vm_br(e->b, cond, back_args, n + carried_count);
   grtc_host_place_block(e, exit, op->results, op->result_count);
+  // Extents derived from the loop's results.
+  grtc_host_derive_late(e);
   return grt_ok_status();
 }
 
 static grt_status_t grtc_host_emit_return(grtc_host_emitter_t* e, const grtc_top_t* op) {
   grtc_host_flush(e);
+  uint32_t syms[64];
+  uint32_t sym_count = e->func ? grtc_host_result_symbols(e, e->func, syms) : 0;
   grtc_host_scratch_t values;
-  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, op->operand_count, &values));
+  GRT_RETURN_IF_ERROR(grtc_host_scratch(e, op->operand_count + sym_count, &values));
   grtc_host_buffer_list(e, op->operands, op->operand_count, values.values);
-  grtc_vm_return(e->b, values.values, op->operand_count);
+  // The results' extents a while loop computed (grtc_host_result_symbols).
+  for (uint32_t k = 0; k < sym_count; ++k) {
+    values.values[op->operand_count + k] = grtc_host_symbol(e, syms[k]);
+    if (!values.values[op->operand_count + k]) {
+      grtc_host_scratch_free(e, &values);
+      char text[256];
+      return grtc_top_error(e->module, op, "return: its extent %s has no value here",
+                            grtc_tmodule_describe_dim(e->module, GRTC_DIM_SYMBOL(syms[k]), text,
+                                                      sizeof(text)));
+    }
+  }
+  grtc_vm_return(e->b, values.values, op->operand_count + sym_count);
   grtc_host_scratch_free(e, &values);
   return grt_ok_status();
 }
@@ -1564,6 +1894,7 @@ static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* f
   e->size_count = 0;
   e->hoist = false;
   if (e->sym_values) memset(e->sym_values, 0, e->sym_capacity * sizeof(*e->sym_values));
+  if (e->sym_done) memset(e->sym_done, 0, e->sym_capacity * sizeof(*e->sym_done));
   if (entry) grtc_vm_builder_set_insertion_end(e->b, entry);
 }
 
@@ -1590,6 +1921,10 @@ static bool grtc_host_takes_symbol(const grtc_host_emitter_t* e, uint32_t symbol
     if (e->func_syms[k] == symbol) return true;
   }
   if (!e->func) return false;
+  // A while loop's carried extent that changes (the loop's header block
+  // takes it: grtc_host_emit_while), or a call's result such a loop
+  // computes (the call returns it).
+  if (grtc_tmodule_dim_varies(e->module, GRTC_DIM_SYMBOL(symbol))) return true;
   const grtc_tshapes_t* shapes = e->module->shapes;
   for (uint32_t id = symbol; shapes && id < shapes->sym_count; ++id) {
     if (grtc_host_is_derived(e, e->func, id) &&
@@ -1741,8 +2076,18 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   char where[128], text[256], what[512], message[768];
   grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
   snprintf(text, sizeof(text), "s%u", id);
-  snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its shape "
-           "operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  if (op->kind == GRTC_TOP_PAD &&
+      (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+    // A dynamic_pad's computed low or interior padding: the kernels take
+    // it as an extent, which must not be negative.
+    snprintf(what, sizeof(what), "@%.*s: %s element %u of %s (%s, computed from its operand)",
+             GRT_SV_ARG(func->name),
+             sym->index == GRTC_SYM_PAD_LOW ? "edge_padding_low" : "interior_padding",
+             sym->axis, where, text);
+  } else {
+    snprintf(what, sizeof(what), "@%.*s: result dimension %u of %s (%s, computed from its "
+             "shape operand)", GRT_SV_ARG(func->name), sym->axis, where, text);
+  }
   double bound = 0;
   grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0, &bound);
   if (!value) return NULL;
@@ -1852,11 +2197,12 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
 // gets the value; one the relations joined to another class member (an
 // argument dimension, a static size) is checked equal to it. Each value is
 // checked to fit the kernels' 32-bit extents.
-static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+static void grtc_host_derive_symbol(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                    uint32_t id) {
   const grtc_tshapes_t* shapes = e->module->shapes;
   char message[512], text[256];
-  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
-    if (!grtc_host_is_derived(e, func, id)) continue;
+  e->sym_done[id] = true;
+  {
     const grtc_tsym_t* sym = &shapes->syms[id];
     const grtc_top_t* op = sym->op;
     // The dynamic op it was, for a computed extent's messages.
@@ -1930,15 +2276,65 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
         !grtc_host_takes_argument_symbol(e, grtc_dim_symbol(rep))) {
       grtc_vm_builder_name(e->b, value, "s%u", grtc_dim_symbol(rep));
       e->sym_values[grtc_dim_symbol(rep)] = value;
-      continue;
+      return;
     }
     grtc_value_t* expected = grtc_host_dim(e, rep);
-    if (!expected) continue;
+    if (!expected) return;
     snprintf(message, sizeof(message),
              "@%.*s: dimension %u of %s (%s) must equal %s, as the program's shapes require",
              GRT_SV_ARG(func->name), sym->axis, where, text,
              grtc_tmodule_describe_dim(e->module, rep, (char[256]){0}, 256));
     grtc_vm_check(e->b, GRTC_VM_CHECK_EQ, value, expected, message);
+  }
+}
+
+static bool grtc_host_sexpr_ready(grtc_host_emitter_t* e, const grtc_sexpr_t* expr, int depth) {
+  if (!expr || depth > 64) return false;
+  if (expr->kind == GRTC_SEXPR_CONST) return true;
+  if (expr->kind == GRTC_SEXPR_DIM) return grtc_host_dim(e, expr->value) != NULL;
+  return grtc_host_sexpr_ready(e, expr->lhs, depth + 1) &&
+         grtc_host_sexpr_ready(e, expr->rhs, depth + 1);
+}
+
+// Whether every extent derived symbol |id| is computed from has a value
+// here.
+static bool grtc_host_derived_ready(grtc_host_emitter_t* e, uint32_t id) {
+  const grtc_tsym_t* sym = &e->module->shapes->syms[id];
+  const grtc_top_t* op = sym->op;
+  if (sym->expr) {
+    if (!grtc_host_sexpr_ready(e, sym->expr, 0)) return false;
+    return op->kind != GRTC_TOP_SLICE || op->operand_count != 1 ||
+           sym->axis >= op->operands[0]->type.rank ||
+           grtc_host_dim(e, op->operands[0]->type.dims[sym->axis]) != NULL;
+  }
+  uint32_t count = op->kind == GRTC_TOP_CONCATENATE ? op->operand_count : 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!grtc_host_dim(e, op->operands[i]->type.dims[sym->axis])) return false;
+  }
+  return true;
+}
+
+// The derived symbols computed from extents a while loop changes
+// (grtc_tsym_inputs_vary), not computed yet, whose inputs have values
+// here: in a loop's header (which dominates its body and what follows the
+// loop) and after the loop (those of its results).
+static void grtc_host_derive_late(grtc_host_emitter_t* e) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    if (e->sym_done[id] || !grtc_host_is_derived(e, e->func, id) ||
+        !grtc_host_derived_ready(e, id)) {
+      continue;
+    }
+    grtc_host_derive_symbol(e, e->func, id);
+  }
+}
+
+static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t* func) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    // One computed from a loop's changing extent: in or after the loop.
+    if (!grtc_host_is_derived(e, func, id) || grtc_tsym_inputs_vary(e->module, id)) continue;
+    grtc_host_derive_symbol(e, func, id);
   }
   grtc_host_check_reshapes(e, func, func->body);
 }
@@ -2262,9 +2658,11 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
   if (reusable && sym_count > GRTC_HOST_MAX_KEYS) reusable = false;  // records every call
   if (reusable) grtc_host_declare_cache(e, function_index, sym_count, &cache);
   grtc_host_scratch_t args, results;
+  uint32_t result_syms[64];
+  uint32_t result_sym_count = grtc_host_result_symbols(e, func, result_syms);
   status = grtc_host_scratch(e, func->body->arg_count + sym_count, &args);
   if (grt_status_is_ok(status)) {
-    status = grtc_host_scratch(e, func->result_count, &results);
+    status = grtc_host_scratch(e, func->result_count + result_sym_count, &results);
     if (!grt_status_is_ok(status)) grtc_host_scratch_free(e, &args);
   }
   if (!grt_status_is_ok(status)) {
@@ -2276,12 +2674,15 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     args.types[func->body->arg_count + k] = grtc_vm_type_i64(e->b);
   }
   grtc_host_buffer_types(e, func->result_count, results.types);
+  for (uint32_t k = 0; k < result_sym_count; ++k) {
+    results.types[func->result_count + k] = grtc_vm_type_i64(e->b);
+  }
   char name[GRTC_HOST_NAME_CAPACITY];
   grtc_block_t* entry = NULL;
   grtc_operation_t* function =
       grtc_vm_builder_func(e->b, grtc_host_buffers_name(func, name, sizeof(name)), true,
                            args.types, func->body->arg_count + sym_count, results.types,
-                           func->result_count, &entry);
+                           func->result_count + result_sym_count, &entry);
   grtc_host_scratch_free(e, &results);
   grtc_host_scratch_free(e, &args);
   grtc_host_begin_function(e, function, entry);
@@ -2522,11 +2923,27 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
     args.values[body->arg_count + k] = grtc_host_symbol(e, e->func_syms[k]);
   }
   for (uint32_t r = 0; r < func->result_count; ++r) results.types[r] = e->buffer;
+  uint32_t result_syms[64];
+  uint32_t result_sym_count = grtc_host_result_symbols(e, func, result_syms);
+  const grtc_type_t* call_types[64 + 64];
+  if (func->result_count > 64) {
+    status = grt_make_status(GRT_STATUS_UNIMPLEMENTED, "@%.*s returns over 64 values",
+                             GRT_SV_ARG(func->name));
+  }
+  for (uint32_t r = 0; r < func->result_count && r < 64; ++r) call_types[r] = e->buffer;
+  for (uint32_t k = 0; k < result_sym_count; ++k) {
+    call_types[func->result_count + k] = grtc_vm_type_i64(e->b);
+  }
   char name[GRTC_HOST_NAME_CAPACITY];
   grtc_operation_t* call = NULL;
   if (grt_status_is_ok(status)) {
     call = grtc_vm_call(e->b, grtc_host_buffers_name(func, name, sizeof(name)), args.values,
-                        body->arg_count + sym_count, results.types, func->result_count);
+                        body->arg_count + sym_count, call_types,
+                        func->result_count + result_sym_count);
+  }
+  // The results' extents its while loops computed.
+  for (uint32_t k = 0; call && k < result_sym_count; ++k) {
+    e->sym_values[result_syms[k]] = &call->results[func->result_count + k];
   }
   for (uint32_t r = 0; call && r < func->result_count; ++r) {
     results.values[r] = grtc_host_view(e, &call->results[r], &func->result_types[r]);
@@ -2792,6 +3209,10 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
     status = grt_allocator_calloc(allocator, e->sym_capacity * sizeof(*e->sym_values),
                                   (void**)&e->sym_values);
   }
+  if (grt_status_is_ok(status) && e->sym_capacity) {
+    status = grt_allocator_calloc(allocator, e->sym_capacity * sizeof(*e->sym_done),
+                                  (void**)&e->sym_done);
+  }
   if (grt_status_is_ok(status)) {
     status = grt_allocator_calloc(allocator, capacity * sizeof(*e->slots), (void**)&e->slots);
   }
@@ -2834,6 +3255,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   grt_allocator_free(allocator, e->consts);
   grt_allocator_free(allocator, e->values);
   grt_allocator_free(allocator, e->sym_values);
+  grt_allocator_free(allocator, e->sym_done);
   grt_allocator_free(allocator, e->func_syms);
   grt_allocator_free(allocator, e->sizes);
   grt_allocator_free(allocator, e->slots);

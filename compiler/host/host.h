@@ -34,8 +34,11 @@
 // (hal.buffer_view.assert_dim); "<name>$buffers" takes the function's
 // symbols as i64 after its buffers; sizes, arena slot offsets, kernel
 // extents (push constants) and workgroup counts are computed from them;
-// reusable recordings are keyed on their values. Symbols an op's shape
-// rule computes are a diagnostic at the op.
+// reusable recordings are keyed on their values. Extents a while loop
+// changes or an if/case's branch decides are values of the loop header or
+// the join block, and "<name>$buffers" returns those of its results after
+// its buffers (docs/compiler.md "Loops that change size"). Symbols an op's
+// shape rule computes otherwise are a diagnostic at the op.
 #ifndef GRT_COMPILER_HOST_HOST_H_
 #define GRT_COMPILER_HOST_HOST_H_
 

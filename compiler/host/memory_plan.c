@@ -264,6 +264,16 @@ static grt_status_t grtc_plan_place_symbolic(grtc_memory_plan_t* plan,
 
 static grt_status_t grtc_plan_assign(const grtc_tmodule_t* module, grtc_planner_t* planner,
                                      grtc_memory_plan_t* plan) {
+  // A value whose extent a while loop changes from one iteration to the
+  // next (grtc_tmodule_dim_varies) has no arena slot the call could size
+  // once: it gets its own allocation, sized where it is made.
+  for (uint32_t id = 0; id < planner->capacity; ++id) {
+    grtc_plan_value_t* v = &planner->values[id];
+    if (!v->value || v->escapes) continue;
+    for (uint32_t d = 0; d < v->value->type.rank; ++d) {
+      if (grtc_tmodule_dim_varies(module, v->value->type.dims[d])) v->escapes = true;
+    }
+  }
   uint32_t count = 0;
   for (uint32_t id = 0; id < planner->capacity; ++id) {
     const grtc_plan_value_t* v = &planner->values[id];

@@ -296,7 +296,8 @@ static bool grtc_is_noop(const grtc_top_t* op) {
       return grtc_is_identity_permutation(op->attrs.dims);
     case GRTC_TOP_PAD:
       return grtc_all_zero(op->attrs.low) && grtc_all_zero(op->attrs.high) &&
-             grtc_all_zero(op->attrs.interior);
+             grtc_all_zero(op->attrs.interior) && grtc_all_zero(op->attrs.computed_low) &&
+             grtc_all_zero(op->attrs.computed_interior);
     case GRTC_TOP_REVERSE:
       for (uint32_t i = 0; i < op->attrs.dims.count; ++i) {
         int64_t dim = in->dims[op->attrs.dims.values[i]];

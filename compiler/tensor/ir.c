@@ -695,6 +695,13 @@ const char* grtc_tmodule_describe_dim(const grtc_tmodule_t* module,
       grt_string_view_t file;
       grtc_location_file_position(sym->op->location, &file, &line, &column);
     }
+    if (sym->op->kind == GRTC_TOP_PAD &&
+        (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+      snprintf(buffer, capacity, "s%u: %s element %u of 'stablehlo.dynamic_pad' at %u:%u", id,
+               sym->index == GRTC_SYM_PAD_LOW ? "edge_padding_low" : "interior_padding",
+               sym->axis, line, column);
+      return buffer;
+    }
     snprintf(buffer, capacity, "s%u%s: result %u dimension %u of '%s' at %u:%u",
              id, name, sym->index, sym->axis,
              grtc_top_kind_name(sym->expr ? sym->expr_op_kind : sym->op->kind), line, column);
@@ -840,6 +847,149 @@ bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id) {
     default:
       return false;
   }
+}
+
+bool grtc_while_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                           uint32_t index, uint32_t axis) {
+  if (op->kind != GRTC_TOP_WHILE || op->region_count < 2 || !op->regions[1] ||
+      index >= op->result_count || axis >= op->results[index].type.rank) {
+    return false;
+  }
+  const grtc_top_t* yield = op->regions[1]->last;
+  if (!yield || yield->kind != GRTC_TOP_YIELD || index >= yield->operand_count ||
+      axis >= yield->operands[index]->type.rank) {
+    return false;
+  }
+  int64_t carried = op->results[index].type.dims[axis];
+  int64_t yielded = yield->operands[index]->type.dims[axis];
+  if (grtc_dim_is_static(carried)) return false;
+  if (grtc_dim_is_static(yielded)) return false;
+  return grtc_tmodule_resolve_dim(module, carried) != grtc_tmodule_resolve_dim(module, yielded);
+}
+
+bool grtc_branch_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            uint32_t index, uint32_t axis) {
+  if ((op->kind != GRTC_TOP_IF && op->kind != GRTC_TOP_CASE) || index >= op->result_count ||
+      axis >= op->results[index].type.rank ||
+      grtc_dim_is_static(op->results[index].type.dims[axis])) {
+    return false;
+  }
+  int64_t first = 0;
+  bool have_first = false;
+  for (uint32_t r = 0; r < op->region_count; ++r) {
+    const grtc_top_t* yield = op->regions[r] ? op->regions[r]->last : NULL;
+    if (!yield || yield->kind != GRTC_TOP_YIELD || index >= yield->operand_count ||
+        axis >= yield->operands[index]->type.rank) {
+      return false;
+    }
+    int64_t dim = grtc_tmodule_resolve_dim(module, yield->operands[index]->type.dims[axis]);
+    if (have_first && dim != first) return true;
+    first = dim;
+    have_first = true;
+  }
+  return false;
+}
+
+bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
+                                   const grtc_top_t** out_op, uint32_t* out_index,
+                                   uint32_t* out_axis) {
+  const grtc_tshapes_t* shapes = module->shapes;
+  dim = grtc_tmodule_resolve_dim(module, dim);
+  if (!shapes || grtc_dim_is_static(dim) || grtc_dim_symbol(dim) >= shapes->sym_count) {
+    return false;
+  }
+  // A class an argument gives (the body joined the carried extent to it)
+  // is read at the call; the loop then checks what it carries against it.
+  if (shapes->syms[grtc_dim_symbol(dim)].origin == GRTC_SYM_ARGUMENT) return false;
+  for (uint32_t id = 0; id < shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    if (sym->origin != GRTC_SYM_RESULT || !sym->op ||
+        grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != dim ||
+        !(grtc_while_dim_varies(module, sym->op, sym->index, sym->axis) ||
+          grtc_branch_dim_varies(module, sym->op, sym->index, sym->axis))) {
+      continue;
+    }
+    if (out_op) *out_op = sym->op;
+    if (out_index) *out_index = sym->index;
+    if (out_axis) *out_axis = sym->axis;
+    return true;
+  }
+  return false;
+}
+
+static bool grtc_dim_varies_at(const grtc_tmodule_t* module, int64_t dim, int depth);
+
+static bool grtc_sexpr_varies(const grtc_tmodule_t* module, const grtc_sexpr_t* expr,
+                              int depth) {
+  if (!expr || depth > 64) return false;
+  if (expr->kind == GRTC_SEXPR_DIM) return grtc_dim_varies_at(module, expr->value, depth + 1);
+  if (expr->kind == GRTC_SEXPR_CONST) return false;
+  return grtc_sexpr_varies(module, expr->lhs, depth + 1) ||
+         grtc_sexpr_varies(module, expr->rhs, depth + 1);
+}
+
+static bool grtc_sym_inputs_vary_at(const grtc_tmodule_t* module, uint32_t id, int depth) {
+  const grtc_tsym_t* sym = &module->shapes->syms[id];
+  const grtc_top_t* op = sym->op;
+  if (sym->origin != GRTC_SYM_RESULT || !op) return false;
+  if (sym->expr) {
+    if (grtc_sexpr_varies(module, sym->expr, depth)) return true;
+    // A real_dynamic_slice's limit is checked against its operand.
+    return op->kind == GRTC_TOP_SLICE && op->operand_count == 1 &&
+           sym->axis < op->operands[0]->type.rank &&
+           grtc_dim_varies_at(module, op->operands[0]->type.dims[sym->axis], depth + 1);
+  }
+  if (sym->index != 0) return false;
+  if (op->kind == GRTC_TOP_CONCATENATE && op->attrs.dim == (int64_t)sym->axis) {
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      if (sym->axis < op->operands[i]->type.rank &&
+          grtc_dim_varies_at(module, op->operands[i]->type.dims[sym->axis], depth + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  return op->kind == GRTC_TOP_PAD && op->operand_count > 0 &&
+         sym->axis < op->operands[0]->type.rank &&
+         grtc_dim_varies_at(module, op->operands[0]->type.dims[sym->axis], depth + 1);
+}
+
+static bool grtc_dim_varies_at(const grtc_tmodule_t* module, int64_t dim, int depth) {
+  const grtc_tshapes_t* shapes = module->shapes;
+  dim = grtc_tmodule_resolve_dim(module, dim);
+  if (!shapes || depth > 64 || grtc_dim_is_static(dim) ||
+      grtc_dim_symbol(dim) >= shapes->sym_count) {
+    return false;
+  }
+  if (shapes->syms[grtc_dim_symbol(dim)].origin == GRTC_SYM_ARGUMENT) return false;
+  if (grtc_tmodule_dim_loop_carried(module, dim, NULL, NULL, NULL)) return true;
+  for (uint32_t id = 0; id < shapes->sym_count; ++id) {
+    if (grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != dim) continue;
+    if (grtc_sym_inputs_vary_at(module, id, depth)) return true;
+    // A call's result whose extent the callee's loop computes (its
+    // $buffers function returns it).
+    const grtc_tsym_t* sym = &shapes->syms[id];
+    const grtc_tfunc_t* callee = sym->origin == GRTC_SYM_RESULT && sym->op &&
+                                         sym->op->kind == GRTC_TOP_CALL
+                                     ? sym->op->attrs.callee
+                                     : NULL;
+    if (callee && sym->index < callee->result_count &&
+        sym->axis < callee->result_types[sym->index].rank &&
+        grtc_dim_varies_at(module, callee->result_types[sym->index].dims[sym->axis],
+                           depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool grtc_tmodule_dim_varies(const grtc_tmodule_t* module, int64_t dim) {
+  return grtc_dim_varies_at(module, dim, 0);
+}
+
+bool grtc_tsym_inputs_vary(const grtc_tmodule_t* module, uint32_t id) {
+  return module->shapes && id < module->shapes->sym_count &&
+         grtc_sym_inputs_vary_at(module, id, 0);
 }
 
 static bool grtc_resolve_type(const grtc_tmodule_t* module,

@@ -288,6 +288,10 @@ typedef struct grtc_top_attrs_t {
   int64_t dim;
   grtc_i64s_t start, limit, strides;  // slice
   grtc_i64s_t low, high, interior;    // pad
+  // pad (a dynamic_pad's computed edge_padding_low / interior_padding):
+  // per dimension, the symbol (GRTC_DIM_SYMBOL) whose value the padding
+  // is, its low/interior entry then 0; 0 (or empty) where it is constant.
+  grtc_i64s_t computed_low, computed_interior;
   grtc_i64s_t sizes;                  // dynamic_slice
   grtc_compare_direction_t compare_direction;
   grtc_compare_type_t compare_type;
@@ -393,6 +397,11 @@ typedef enum grtc_tsym_origin_e {
   // result type the input wrote as "?").
   GRTC_SYM_RESULT,
 } grtc_tsym_origin_t;
+// A GRTC_SYM_RESULT symbol of a pad with |index| one of these is no
+// result dimension but element |axis| of its computed edge_padding_low or
+// interior_padding (grtc_top_attrs_t.computed_low/_interior).
+#define GRTC_SYM_PAD_LOW 1u
+#define GRTC_SYM_PAD_INTERIOR 2u
 
 // An extent the host program computes at the call from other extents
 // (docs/compiler.md "Computed extents"): the integer arithmetic of a
@@ -625,6 +634,40 @@ bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
 // (grtc_trel_t names the op that implied it, for the message); and every
 // GRTC_REL_GE bound holds. Non-source symbols need no check.
 bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id);
+
+// Whether dimension |axis| of carried value |index| of while loop |op|
+// changes size in the loop: the body yields an extent (a concatenation, a
+// padding, a dynamic op's computed extent) the relations do not join to
+// the carried one, the loop result's symbol (which the importer gives the
+// region arguments too). The host program then carries the extent from
+// one iteration to the next (docs/compiler.md "Symbolic shapes").
+bool grtc_while_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                           uint32_t index, uint32_t axis);
+// Whether dimension |axis| of result |index| of if/case |op| depends on
+// the branch taken: its branches yield extents the relations do not join
+// into one class (or different static sizes). The host program then
+// passes the taken branch's extent to the code after the op.
+bool grtc_branch_dim_varies(const grtc_tmodule_t* module, const grtc_top_t* op,
+                            uint32_t index, uint32_t axis);
+// Whether the class of the symbolic |dim| holds the carried extent of a
+// while loop that changes it (grtc_while_dim_varies), or an if/case
+// result's extent the branch taken decides (grtc_branch_dim_varies); the
+// op's result symbol in it is returned through |out_op|/|out_index|/
+// |out_axis| (may be NULL).
+bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
+                                   const grtc_top_t** out_op, uint32_t* out_index,
+                                   uint32_t* out_axis);
+
+// Whether the symbolic |dim|'s class takes a different extent in each
+// iteration of a while loop: it is loop-carried
+// (grtc_tmodule_dim_loop_carried), a call's result the callee's loop
+// computes, or a concatenation, padding or computed extent derived from
+// such a class, and no argument gives it. Such extents are computed where
+// the loop carries them (or the call returns them), never before.
+bool grtc_tmodule_dim_varies(const grtc_tmodule_t* module, int64_t dim);
+// Whether derived symbol |id| (a concatenation's, a padding's or a
+// computed extent) is computed from an extent grtc_tmodule_dim_varies.
+bool grtc_tsym_inputs_vary(const grtc_tmodule_t* module, uint32_t id);
 
 // Rewrites every type in |func| (arguments, results, op results, region
 // arguments) through grtc_tmodule_resolve_dim; true when one changed.

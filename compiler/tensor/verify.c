@@ -1471,48 +1471,52 @@ static grt_status_t grtc_verify_while(grtc_verifier_t* v,
                                       const grtc_top_t* op) {
   uint32_t n = op->operand_count;
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 0, 64, n));
-  grtc_ttype_t types[64];
+  grtc_ttype_t types[64], yields[64];
   grtc_operand_types(op, types);
+  // A carried dimension the body changes (grtc_while_dim_varies: it yields
+  // a concatenation, a padding or a computed extent the relations do not
+  // join to the carried one) is not related to the operand or to what the
+  // body yields: the loop's result symbol, which the region arguments
+  // carry too, stands for the extent of each iteration, and the host
+  // program passes it from one iteration to the next. Every other carried
+  // dimension keeps its extent: operand, region arguments, yield and
+  // result are one class.
+  for (uint32_t i = 0; i < n; ++i) {
+    yields[i] = types[i];
+    for (uint32_t d = 0; i < op->result_count && d < types[i].rank &&
+                         d < op->results[i].type.rank; ++d) {
+      if (!grtc_while_dim_varies(v->module, op, i, d)) continue;
+      types[i].dims[d] = op->results[i].type.dims[d];
+      yields[i].dims[d] = op->regions[1]->last->operands[i]->type.dims[d];
+    }
+  }
   for (uint32_t i = 0; i < n; ++i) {
     GRT_RETURN_IF_ERROR(grtc_verify_result(v, op, i, &types[i]));
   }
   grtc_ttype_t pred = grtc_vtype(GRTC_ELEM_I1, 0, NULL);
   GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, 0, "cond", types, n, &pred, 1));
-  // Carried values keep their extents from one iteration to the next (the
-  // host program sizes them once per call): a body that yields a
-  // concatenation or padding along a symbolic dimension grows it.
-  const grtc_top_t* yield = op->region_count > 1 && op->regions[1] ? op->regions[1]->last : NULL;
-  for (uint32_t i = 0; yield && yield->kind == GRTC_TOP_YIELD && i < n &&
-                       i < yield->operand_count; ++i) {
-    const grtc_ttype_t* yielded = grtc_vop(yield, i);
-    for (uint32_t d = 0; d < yielded->rank && d < types[i].rank; ++d) {
-      int64_t dim = yielded->dims[d];
-      if (grtc_dim_is_static(dim) || grtc_dim_is_static(types[i].dims[d]) ||
-          grtc_tmodule_resolve_dim(v->module, dim) ==
-              grtc_tmodule_resolve_dim(v->module, types[i].dims[d])) {
-        continue;
-      }
-      const grtc_tsym_t* sym = &v->module->shapes->syms[grtc_dim_symbol(dim)];
-      if (!grtc_symbol_derived(sym)) continue;
-      char described[192], carried[192];
-      return VERR(op, "carried value %u dimension %u changes size in the loop: "
-                  "the body yields %s, the loop carries %s; a while loop whose "
-                  "carried tensors change size is not supported yet", i, d,
-                  grtc_tmodule_describe_dim(v->module, dim, described, sizeof(described)),
-                  grtc_tmodule_describe_dim(v->module, types[i].dims[d], carried,
-                                            sizeof(carried)));
-    }
-  }
-  return grtc_verify_region(v, op, 1, "body", types, n, types, n);
+  return grtc_verify_region(v, op, 1, "body", types, n, yields, n);
 }
 
 static grt_status_t grtc_verify_branches(grtc_verifier_t* v,
                                          const grtc_top_t* op) {
   grtc_ttype_t types[64];
   if (op->result_count > 64) return VERR(op, "has too many results");
-  for (uint32_t i = 0; i < op->result_count; ++i) types[i] = op->results[i].type;
   if (op->region_count == 0) return VERR(op, "has no branches");
   for (uint32_t i = 0; i < op->region_count; ++i) {
+    // A symbolic result dimension whose branches yield different extents
+    // (grtc_branch_dim_varies) is related to none of them: the host
+    // program passes the taken branch's extent on. Otherwise every branch
+    // yields the result's extent.
+    const grtc_top_t* yield = op->regions[i] ? op->regions[i]->last : NULL;
+    for (uint32_t r = 0; r < op->result_count; ++r) {
+      types[r] = op->results[r].type;
+      for (uint32_t d = 0; d < types[r].rank; ++d) {
+        if (grtc_branch_dim_varies(v->module, op, r, d)) {
+          types[r].dims[d] = yield->operands[r]->type.dims[d];
+        }
+      }
+    }
     char what[32];
     snprintf(what, sizeof(what), "branch %u", i);
     GRT_RETURN_IF_ERROR(grtc_verify_region(v, op, i, what, types, 0, types,
@@ -1942,7 +1946,9 @@ static bool grtc_verify_takes_symbolic(grtc_top_kind_t kind) {
     case GRTC_TOP_CALL:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
-    case GRTC_TOP_WHILE:  // loop-invariant extents (grtc_verify_while)
+    case GRTC_TOP_WHILE:  // carried extents (grtc_verify_while)
+    case GRTC_TOP_IF:     // results of the branch taken (grtc_verify_branches)
+    case GRTC_TOP_CASE:
     case GRTC_TOP_OPTIMIZATION_BARRIER:
     case GRTC_TOP_CHECK_EQ:
     case GRTC_TOP_CHECK_ALMOST_EQ:
@@ -2214,7 +2220,9 @@ static bool grtc_symbolic_kind_supported(grtc_top_kind_t kind) {
     case GRTC_TOP_CHECK_CLOSE:
     case GRTC_TOP_RETURN:
     case GRTC_TOP_YIELD:
-    case GRTC_TOP_WHILE:  // loop-invariant extents, read before the loop
+    case GRTC_TOP_WHILE:  // carried extents, also ones the body changes
+    case GRTC_TOP_IF:     // results whose extents the branch taken decides
+    case GRTC_TOP_CASE:
       return true;
     default:
       return false;
@@ -2242,6 +2250,10 @@ static bool grtc_symbol_computed(const grtc_tmodule_t* module, int64_t dim) {
   const grtc_tshapes_t* shapes = module->shapes;
   const grtc_tsym_t* sym = &shapes->syms[rep];
   if (sym->origin == GRTC_SYM_ARGUMENT || grtc_symbol_derived(sym)) return false;
+  // A while loop's carried extent that changes in the loop (the host
+  // program passes it from one iteration to the next), or a call's result
+  // such a loop computes (the callee returns it).
+  if (grtc_tmodule_dim_varies(module, dim)) return false;
   // A function's declared result joined to a derived dimension takes its
   // value from it.
   if (sym->origin == GRTC_SYM_RESULT && !sym->op) {
@@ -2513,46 +2525,79 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
   grtc_tmodule_t* module = (grtc_tmodule_t*)v->module;
   const grtc_ttype_t* in = &op->operands[0]->type;
   int64_t lows[GRTC_MAX_RANK], highs[GRTC_MAX_RANK], interiors[GRTC_MAX_RANK];
+  int64_t low_syms[GRTC_MAX_RANK] = {0}, interior_syms[GRTC_MAX_RANK] = {0};
+  bool computed_padding = false;
   const grtc_sexpr_t* exprs[GRTC_MAX_RANK] = {0};
   int64_t ids[GRTC_MAX_RANK];
+#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
   for (uint32_t i = 0; i < in->rank; ++i) {
-    if (!grtc_constant_element(op->operands[2], i, &lows[i]) ||
-        !grtc_constant_element(op->operands[4], i, &interiors[i])) {
-      return VERR(op, "has an edge_padding_low or interior_padding element "
-                  "%u that is not a constant; only its edge_padding_high "
-                  "may be computed at the call", i);
+    ids[i] = -1;
+    // A computed edge_padding_low or interior_padding: a symbol of its own
+    // (GRTC_SYM_PAD_LOW / _INTERIOR) whose expression the host program
+    // computes and checks non-negative; the kernels take it as an extent.
+    const grtc_sexpr_t* low_expr = NULL;
+    const grtc_sexpr_t* interior_expr = NULL;
+    for (int part = 0; part < 2; ++part) {
+      const grtc_tvalue_t* operand = op->operands[part == 0 ? 2 : 4];
+      int64_t* value = part == 0 ? &lows[i] : &interiors[i];
+      if (grtc_constant_element(operand, i, value)) continue;
+      const grtc_sexpr_t* expr = NULL;
+      if (!grtc_tvalue_shape_expr(module, operand, i, &expr)) {
+        return VERR(op, "has an %s element %u that is not integer arithmetic on "
+                    "constants and dimensions (a value read from tensor data); "
+                    GRTC_NOT_YET, part == 0 ? "edge_padding_low" : "interior_padding", i);
+      }
+      int64_t dim = 0;
+      GRT_RETURN_IF_ERROR(grtc_tmodule_new_symbol(
+          module, v->func, GRTC_SYM_RESULT, op,
+          part == 0 ? GRTC_SYM_PAD_LOW : GRTC_SYM_PAD_INTERIOR, i, &dim));
+      module->shapes->syms[grtc_dim_symbol(dim)].expr = expr;
+      module->shapes->syms[grtc_dim_symbol(dim)].expr_op_kind = op->kind;
+      *value = 0;
+      (part == 0 ? low_syms : interior_syms)[i] = dim;
+      *(part == 0 ? &low_expr : &interior_expr) = expr;
+      computed_padding = true;
     }
     if (interiors[i] < 0) {
       return VERR(op, "interior_padding[%u] = %lld is negative", i,
                   (long long)interiors[i]);
     }
-    ids[i] = -1;
-    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
-      continue;  // the pad's own rule (a derived extent, or static)
-    }
     const grtc_sexpr_t* high = NULL;
-    GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
-                                             "edge_padding_high", &ids[i], &high));
+    if (grtc_constant_element(op->operands[3], i, &highs[i])) {
+      if (!low_expr && !interior_expr) continue;  // the pad's own rule
+      high = GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, highs[i], NULL, NULL);
+      ids[i] = grtc_own_symbol(v, op, i, false);
+      if (ids[i] < 0) {
+        char described[192];
+        return VERR(op, "edge_padding_low or interior_padding element %u is computed at the "
+                    "call, but result dimension %u (%s) was written static; " GRTC_NOT_YET,
+                    i, i, grtc_tmodule_describe_dim(v->module, op->results[0].type.dims[i],
+                                                    described, sizeof(described)));
+      }
+    } else {
+      GRT_RETURN_IF_ERROR(grtc_computed_symbol(v, op, op->operands[3], i,
+                                               "edge_padding_high", &ids[i], &high));
+    }
     highs[i] = 0;
-#define GRTC_PAD_SEXPR(kind, value, a, b) grtc_tmodule_sexpr(module, kind, value, a, b)
     const grtc_sexpr_t* size = GRTC_PAD_SEXPR(GRTC_SEXPR_DIM, in->dims[i], NULL, NULL);
     const grtc_sexpr_t* gaps = GRTC_PAD_SEXPR(
         GRTC_SEXPR_MAX, 0,
         GRTC_PAD_SEXPR(GRTC_SEXPR_SUB, 0, size, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 1, NULL, NULL)),
         GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, 0, NULL, NULL));
-    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(
-        GRTC_SEXPR_ADD, 0, GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL), high);
+    const grtc_sexpr_t* low = low_expr ? low_expr
+                                       : GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, lows[i], NULL, NULL);
+    const grtc_sexpr_t* edges = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, low, high);
     const grtc_sexpr_t* padded = GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, edges, size);
-    exprs[i] = interiors[i] == 0
+    const grtc_sexpr_t* interior =
+        interior_expr ? interior_expr
+                      : GRTC_PAD_SEXPR(GRTC_SEXPR_CONST, interiors[i], NULL, NULL);
+    exprs[i] = !interior_expr && interiors[i] == 0
                    ? padded
                    : GRTC_PAD_SEXPR(GRTC_SEXPR_ADD, 0, padded,
-                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps,
-                                                   GRTC_PAD_SEXPR(GRTC_SEXPR_CONST,
-                                                                  interiors[i], NULL,
-                                                                  NULL)));
-#undef GRTC_PAD_SEXPR
+                                    GRTC_PAD_SEXPR(GRTC_SEXPR_MUL, 0, gaps, interior));
     if (!exprs[i]) return VERR(op, "out of memory for its computed extents");
   }
+#undef GRTC_PAD_SEXPR
   grtc_set_computed(module, op, ids, exprs, in->rank);
   op->attrs.low = grtc_tmodule_i64s(module, lows, in->rank);
   op->attrs.high = grtc_tmodule_i64s(module, highs, in->rank);
@@ -2560,6 +2605,13 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
   if (in->rank && (!op->attrs.low.values || !op->attrs.high.values ||
                    !op->attrs.interior.values)) {
     return VERR(op, "out of memory for its padding");
+  }
+  if (computed_padding) {
+    op->attrs.computed_low = grtc_tmodule_i64s(module, low_syms, in->rank);
+    op->attrs.computed_interior = grtc_tmodule_i64s(module, interior_syms, in->rank);
+    if (!op->attrs.computed_low.values || !op->attrs.computed_interior.values) {
+      return VERR(op, "out of memory for its padding");
+    }
   }
   op->kind = GRTC_TOP_PAD;
   op->operand_count = 2;
