@@ -8,8 +8,10 @@
 // index becomes i64, so arith and tensor.extract need no ops of their own.
 #include "compiler/stablehlo/import.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/name_index.h"
@@ -1752,7 +1754,9 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     attrs.epsilon = grtc_attr_number(attr);
     attrs.has_epsilon = true;
   }
-  // triangular_solve's and cholesky's booleans.
+  // triangular_solve's and cholesky's booleans; a complex triangular_solve
+  // takes its operands interleaved (grtc_import_complex_interleaved).
+  attrs.complex = op->operand_count && grtc_import_is_complex(op->operands[0]->type);
   static const char* const flag_names[3] = {"left_side", "lower", "unit_diagonal"};
   bool* flag_values[3] = {&attrs.left_side, &attrs.lower, &attrs.unit_diagonal};
   bool* flag_given[3] = {&attrs.has_left_side, &attrs.has_lower, &attrs.has_unit_diagonal};
@@ -2446,6 +2450,188 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
   return grtc_import_map(ctx, &op->results[0], value);
 }
 
+// chlo.scan: N inputs scanned along |dimension| with M carries. The body
+// takes each input's slice at a position (|dimension| dropped) and the
+// carries, and returns N output slices and the M new carries; the results
+// are the N outputs (the slices stacked along |dimension|) and the last
+// carries. is_reverse scans from the last position. The scan is unrolled
+// (the body imported once per position), so its length is bounded.
+#define GRTC_IMPORT_MAX_SCAN_LENGTH 1024
+
+static grt_status_t grtc_import_scan(grtc_import_t* ctx, const grtc_operation_t* op,
+                                     grtc_tblock_t* block) {
+  grtc_i64s_t segments = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "operandSegmentSizes", true, &segments));
+  if (segments.count != 2 || segments.values[0] < 1 || segments.values[1] < 0 ||
+      segments.values[0] + segments.values[1] != (int64_t)op->operand_count) {
+    return grtc_import_error(ctx, op, "'chlo.scan' operandSegmentSizes must be [inputs, "
+                             "inits] (at least one input) summing to its %u operands",
+                             op->operand_count);
+  }
+  uint32_t n = (uint32_t)segments.values[0], carries = (uint32_t)segments.values[1];
+  if (op->result_count != n + carries || op->region_count != 1 ||
+      op->regions[0]->block_count != 1 || op->regions[0]->first->arg_count != n + carries) {
+    return grtc_import_error(ctx, op, "'chlo.scan' with %u inputs and %u inits has %u "
+                             "results and one body block of %u arguments", n, carries,
+                             n + carries, n + carries);
+  }
+  if (ctx->map_shape) {
+    return grtc_import_error(ctx, op, "'chlo.scan' inside a map body is not supported");
+  }
+  int64_t dimension = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "dimension", true, &dimension));
+  bool reverse = false;
+  GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, "is_reverse", &reverse));
+  grtc_tvalue_t* inputs[64];
+  grtc_tvalue_t* carry[64];
+  grtc_ttype_t results[64];
+  if (op->operand_count > 64) {
+    return grtc_import_error(ctx, op, "'chlo.scan' with more than 64 operands is not "
+                             "supported");
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* value = grtc_import_lookup(ctx, op->operands[i]);
+    if (!value) {
+      return grtc_import_error(ctx, op, "operand #%u of 'chlo.scan' has no imported value",
+                               i);
+    }
+    if (i < n) inputs[i] = value;
+    else carry[i - n] = value;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result types", results, op->result_count));
+  const grtc_ttype_t* first = &inputs[0]->type;
+  if (dimension < 0 || dimension >= (int64_t)first->rank) {
+    return grtc_import_error(ctx, op, "'chlo.scan' dimension %" PRId64 " is outside its "
+                             "first input's rank %u", dimension, first->rank);
+  }
+  uint32_t d = (uint32_t)dimension;
+  int64_t length = first->dims[d];
+  for (uint32_t i = 0; i < n + carries; ++i) {
+    const grtc_ttype_t* want = i < n ? &inputs[i]->type : &carry[i - n]->type;
+    bool fits = grtc_ttype_same_shape(want, &results[i]) && want->elem == results[i].elem;
+    if (i < n) fits = fits && grtc_ttype_same_shape(want, first);
+    if (!fits) {
+      char text[2][GRTC_TTYPE_FORMAT_CAPACITY];
+      grtc_ttype_format(want, text[0], sizeof(text[0]));
+      grtc_ttype_format(&results[i], text[1], sizeof(text[1]));
+      return grtc_import_error(ctx, op, "'chlo.scan' result #%u must have the type of its "
+                               "%s (the inputs one shape), got %s for %s", i,
+                               i < n ? "input" : "init", text[1], text[0]);
+    }
+  }
+  if (length > GRTC_IMPORT_MAX_SCAN_LENGTH) {
+    return grtc_import_error(ctx, op, "'chlo.scan' over %" PRId64 " positions is not "
+                             "supported (it is unrolled, at most %d)", length,
+                             GRTC_IMPORT_MAX_SCAN_LENGTH);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  const grtc_block_t* body = op->regions[0]->first;
+  grt_allocator_t allocator = ctx->allocator;
+  // outs[i * length + k]: output i's slice at position k, [.., 1, ..].
+  grtc_tvalue_t** outs = NULL;
+  if (n && length) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, n * length * sizeof(*outs),
+                                             (void**)&outs));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int64_t t = 0; t < length && grt_status_is_ok(status); ++t) {
+    int64_t k = reverse ? length - 1 - t : t;
+    for (uint32_t i = 0; i < n && grt_status_is_ok(status); ++i) {
+      const grtc_ttype_t* type = &inputs[i]->type;
+      int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+      for (uint32_t r = 0; r < type->rank; ++r) {
+        limit[r] = type->dims[r];
+        strides[r] = 1;
+      }
+      start[d] = k;
+      limit[d] = k + 1;
+      grtc_ttype_t sliced = *type;
+      sliced.dims[d] = 1;
+      grtc_tvalue_t* slice = grtc_chlo_make(&m, GRTC_TOP_SLICE, &inputs[i], 1, &sliced);
+      if (slice) {
+        slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, start, type->rank);
+        slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+        slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+      }
+      grtc_ttype_t element = sliced;
+      element.rank = type->rank - 1;
+      for (uint32_t r = d; r < element.rank; ++r) element.dims[r] = type->dims[r + 1];
+      grtc_tvalue_t* value = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &slice, 1, &element);
+      status = grtc_import_at(ctx, op, m.status);
+      m.status = grt_ok_status();
+      if (grt_status_is_ok(status)) status = grtc_import_map(ctx, &body->args[i], value);
+    }
+    for (uint32_t j = 0; j < carries && grt_status_is_ok(status); ++j) {
+      status = grtc_import_map(ctx, &body->args[n + j], carry[j]);
+    }
+    const grtc_operation_t* ret = NULL;
+    for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
+         inner = inner->next) {
+      if (grtc_operation_is(inner, "stablehlo.return")) {
+        ret = inner;
+        break;
+      }
+      status = grtc_import_op(ctx, inner, block);
+    }
+    if (!grt_status_is_ok(status)) break;
+    if (!ret || ret->operand_count != n + carries) {
+      status = grtc_import_error(ctx, op, "'chlo.scan' body must end in a stablehlo.return "
+                                 "of %u output slices and %u carries", n, carries);
+      break;
+    }
+    for (uint32_t i = 0; i < n + carries && grt_status_is_ok(status); ++i) {
+      grtc_tvalue_t* value = grtc_import_lookup(ctx, ret->operands[i]);
+      grtc_ttype_t want = i < n ? results[i] : carry[i - n]->type;
+      if (i < n) {
+        want.rank = results[i].rank - 1;
+        for (uint32_t r = d; r < want.rank; ++r) want.dims[r] = results[i].dims[r + 1];
+      }
+      if (!value || value->type.elem != want.elem ||
+          !grtc_ttype_same_shape(&value->type, &want)) {
+        char text[GRTC_TTYPE_FORMAT_CAPACITY];
+        grtc_ttype_format(&want, text, sizeof(text));
+        status = grtc_import_error(ctx, ret, "'chlo.scan' body result #%u must be %s (%s)",
+                                   i, text, i < n ? "its output's slice, the scanned "
+                                   "dimension dropped" : "its carry's type");
+        break;
+      }
+      if (i >= n) {
+        carry[i - n] = value;
+        continue;
+      }
+      grtc_ttype_t column = results[i];
+      column.dims[d] = 1;
+      outs[i * length + k] = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &value, 1, &column);
+      status = grtc_import_at(ctx, op, m.status);
+      m.status = grt_ok_status();
+    }
+  }
+  for (uint32_t i = 0; i < n && grt_status_is_ok(status); ++i) {
+    grtc_tvalue_t* value = NULL;
+    if (length == 0) {
+      value = grtc_chlo_splat_type(&m, &results[i], (grtc_scalar_value_t){.f = 0.0});
+    } else if (length == 1) {
+      value = outs[i * length];
+    } else {
+      value = grtc_chlo_make(&m, GRTC_TOP_CONCATENATE, &outs[i * length], (uint32_t)length,
+                             &results[i]);
+      if (value) value->def->attrs.dim = d;
+    }
+    status = grtc_import_at(ctx, op, m.status);
+    if (grt_status_is_ok(status)) status = grtc_import_map(ctx, &op->results[i], value);
+  }
+  for (uint32_t j = 0; j < carries && grt_status_is_ok(status); ++j) {
+    status = grtc_import_map(ctx, &op->results[n + j], carry[j]);
+  }
+  grt_allocator_free(allocator, outs);
+  return status;
+}
+
 // stablehlo.select_and_scatter (docs/compiler.md): each window of the
 // padded operand selects one position by a left fold in row-major order,
 // as XLA computes it: the first element inside the operand starts it, and
@@ -2727,6 +2913,287 @@ static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_opera
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// interpreter.run_parallel (the StableHLO interpreter's test harness)
+//===----------------------------------------------------------------------===//
+
+// "interpreter.run_parallel"(args...) {programs = [[@f, ...], ...]} runs
+// @f as R x P processes (programs' R rows are the replicas, each row's P
+// entries the partitions; process r * P + p takes the next arg_count args
+// and gives the next results). grt runs no processes: the processes are
+// instantiated in the calling function, their ops imported in lockstep
+// (each with its own values), and the collective ops between them computed
+// there from every process's operands: replica_id and partition_id are the
+// process's constants; collective_permute moves each source's operand to
+// its target (zeros where no source sends), among the replicas of one
+// partition (cross_replica, channel handle 0 or none) or the partitions of
+// one replica (cross_partition, channel handle > 0).
+#define GRTC_IMPORT_MAX_PROCESSES 64
+
+// The programs of |op| as the one function they all name (*out_func) and
+// its R x P grid; false when |op| is not a well-formed run_parallel.
+static bool grtc_import_parallel_programs(const grtc_operation_t* op, grt_string_view_t* out_name,
+                                          uint32_t* out_replicas, uint32_t* out_partitions) {
+  const grtc_attribute_t* programs = grtc_operation_attribute(op, "programs");
+  if (!programs || programs->kind != GRTC_ATTR_ARRAY || !programs->array.count) return false;
+  uint32_t partitions = 0;
+  for (uint32_t r = 0; r < programs->array.count; ++r) {
+    const grtc_attribute_t* row = programs->array.items[r];
+    if (row->kind != GRTC_ATTR_ARRAY || !row->array.count) return false;
+    if (r == 0) partitions = row->array.count;
+    if (row->array.count != partitions) return false;
+    for (uint32_t p = 0; p < partitions; ++p) {
+      const grtc_attribute_t* item = row->array.items[p];
+      if (item->kind != GRTC_ATTR_SYMBOL_REF || item->symbol.count != 1) return false;
+      if (r == 0 && p == 0) *out_name = item->symbol.names[0];
+      if (!grt_string_view_equal(item->symbol.names[0], *out_name)) return false;
+    }
+  }
+  *out_replicas = programs->array.count;
+  *out_partitions = partitions;
+  return true;
+}
+
+// Whether a run_parallel in |body|'s functions runs @|name| (which is then
+// not imported as a function of its own: its collectives exist only in
+// the processes).
+static bool grtc_import_is_parallel_program(const grtc_block_t* body, grt_string_view_t name) {
+  for (const grtc_operation_t* func = body->first; func; func = func->next) {
+    if (!grtc_operation_is(func, "func.func") || func->region_count != 1) continue;
+    for (const grtc_block_t* b = func->regions[0]->first; b; b = b->next) {
+      for (const grtc_operation_t* op = b->first; op; op = op->next) {
+        grt_string_view_t program;
+        uint32_t replicas = 0, partitions = 0;
+        if (grtc_operation_is(op, "interpreter.run_parallel") &&
+            grtc_import_parallel_programs(op, &program, &replicas, &partitions) &&
+            grt_string_view_equal(program, name)) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// The per-process value maps (swapped into |ctx| while a process's op is
+// imported).
+typedef struct grtc_import_process_t {
+  grtc_pointer_map_t values, complex_values, tuples;
+} grtc_import_process_t;
+
+static void grtc_import_swap_process(grtc_import_t* ctx, grtc_import_process_t* process) {
+  grtc_import_process_t saved = {ctx->values, ctx->complex_values, ctx->tuples};
+  ctx->values = process->values;
+  ctx->complex_values = process->complex_values;
+  ctx->tuples = process->tuples;
+  *process = saved;
+}
+
+// collective_permute across |count| processes (|operands| in process
+// order), writing each process's result to |results|.
+static grt_status_t grtc_import_collective_permute(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_chlo_math_t* m,
+                                                   grtc_tvalue_t* const* operands,
+                                                   uint32_t replicas, uint32_t partitions,
+                                                   grtc_tvalue_t** results) {
+  // source_target_pairs: dense<[[source, target], ...]> : tensor<Nx2xiK>.
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "source_target_pairs");
+  const grtc_type_t* type = attr ? attr->type : NULL;
+  size_t size = type && type->kind == GRTC_TYPE_TENSOR && type->shaped.element
+                    ? grtc_type_element_byte_size(type->shaped.element)
+                    : 0;
+  if (!attr || attr->kind != GRTC_ATTR_DENSE_ELEMENTS || attr->dense.splat ||
+      type->shaped.rank != 2 || type->shaped.dims[1] != 2 ||
+      type->shaped.element->kind != GRTC_TYPE_INTEGER || (size != 4 && size != 8) ||
+      attr->dense.size != (size_t)type->shaped.dims[0] * 2 * size ||
+      type->shaped.dims[0] > 2 * GRTC_IMPORT_MAX_PROCESSES) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_permute' requires "
+                             "'source_target_pairs', dense<[[source, target], ...]> : "
+                             "tensor<Nx2xi64> (N at most %d)", 2 * GRTC_IMPORT_MAX_PROCESSES);
+  }
+  int64_t values[4 * GRTC_IMPORT_MAX_PROCESSES];
+  grtc_i64s_t pairs = {(uint32_t)type->shaped.dims[0] * 2, values};
+  for (uint32_t k = 0; k < pairs.count; ++k) {
+    if (size == 8) {
+      memcpy(&values[k], attr->dense.data + k * size, 8);
+    } else {
+      int32_t narrow;
+      memcpy(&narrow, attr->dense.data + k * size, 4);
+      values[k] = narrow;
+    }
+  }
+  int64_t handle = 0;
+  const grtc_attribute_t* channel = grtc_operation_attribute(op, "channel_handle");
+  if (channel && channel->kind == GRTC_ATTR_OPAQUE) {
+    const char* text = channel->opaque.data;
+    const char* found = NULL;
+    for (size_t i = 0; i + 7 <= channel->opaque.size && !found; ++i) {
+      if (memcmp(text + i, "handle ", 7) == 0 || memcmp(text + i, "handle=", 7) == 0) {
+        found = text + i + 6;
+      }
+    }
+    if (!found) {
+      return grtc_import_error(ctx, op, "'stablehlo.collective_permute' channel_handle must "
+                               "be #stablehlo.channel_handle<handle = N, type = T>");
+    }
+    while (*found == ' ' || *found == '=') ++found;
+    handle = strtoll(found, NULL, 10);
+  } else if (channel) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_permute' channel_handle must "
+                             "be #stablehlo.channel_handle<handle = N, type = T>");
+  }
+  bool cross_partition = handle > 0;
+  uint32_t group = cross_partition ? partitions : replicas;
+  for (uint32_t k = 0; k < pairs.count; ++k) {
+    if (pairs.values[k] < 0 || pairs.values[k] >= (int64_t)group) {
+      return grtc_import_error(ctx, op, "'stablehlo.collective_permute' pair process %" PRId64
+                               " is outside the %u %s of a process group", pairs.values[k],
+                               group, cross_partition ? "partitions" : "replicas");
+    }
+  }
+  for (uint32_t r = 0; r < replicas; ++r) {
+    for (uint32_t p = 0; p < partitions; ++p) {
+      uint32_t self = cross_partition ? p : r;
+      grtc_tvalue_t* value = NULL;
+      for (uint32_t k = 0; k + 1 < pairs.count; k += 2) {
+        if (pairs.values[k + 1] != (int64_t)self) continue;
+        uint32_t source = (uint32_t)pairs.values[k];
+        value = operands[cross_partition ? r * partitions + source : source * partitions + p];
+      }
+      if (!value) {
+        value = grtc_chlo_splat_type(m, &operands[r * partitions + p]->type,
+                                     (grtc_scalar_value_t){.i = 0});
+      }
+      results[r * partitions + p] = value;
+    }
+  }
+  return grtc_import_at(ctx, op, m->status);
+}
+
+static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block) {
+  grt_string_view_t name;
+  uint32_t replicas = 0, partitions = 0;
+  if (!grtc_import_parallel_programs(op, &name, &replicas, &partitions)) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' requires 'programs', "
+                             "[[@f, ...], ...]: rows of one length (the replicas' "
+                             "partitions), all naming one function");
+  }
+  uint32_t count = replicas * partitions;
+  uint32_t index = 0;
+  const grtc_operation_t* func =
+      grt_name_index_find(&ctx->func_index, name, &index) ? ctx->funcs[index] : NULL;
+  if (!func) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of undefined function "
+                             "'@%.*s'", GRT_SV_ARG(name));
+  }
+  if (count > GRTC_IMPORT_MAX_PROCESSES) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of %u processes is not "
+                             "supported (at most %d)", count, GRTC_IMPORT_MAX_PROCESSES);
+  }
+  const grtc_region_t* region = func->regions[0];
+  const grtc_block_t* entry = region->first;
+  const grtc_operation_t* ret = NULL;
+  for (const grtc_operation_t* inner = entry ? entry->first : NULL; inner; inner = inner->next) {
+    if (grtc_operation_is(inner, "func.return")) ret = inner;
+  }
+  if (region->block_count != 1 || !ret || op->operand_count != count * entry->arg_count ||
+      op->result_count != count * ret->operand_count) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of %u processes of "
+                             "'@%.*s' (one block ending in func.return) takes %u operands "
+                             "and has %u results (each process's in turn), got %u and %u",
+                             count, GRT_SV_ARG(name), entry ? count * entry->arg_count : 0,
+                             ret ? count * ret->operand_count : 0, op->operand_count,
+                             op->result_count);
+  }
+  grtc_import_process_t processes[GRTC_IMPORT_MAX_PROCESSES];
+  memset(processes, 0, sizeof(processes));
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    for (uint32_t a = 0; a < entry->arg_count && grt_status_is_ok(status); ++a) {
+      const grtc_value_t* operand = op->operands[i * entry->arg_count + a];
+      grtc_tvalue_t* value = grtc_import_lookup(ctx, operand);
+      if (!value) {
+        status = grtc_import_error(ctx, op, "operand #%u of 'interpreter.run_parallel' has "
+                                   "no imported value (complex and tuple operands are not "
+                                   "supported)", i * entry->arg_count + a);
+        break;
+      }
+      status = grtc_map_put(ctx->allocator, &processes[i].values, &entry->args[a], value);
+    }
+  }
+  for (const grtc_operation_t* inner = entry->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    grtc_chlo_math_t m = {&builder, grt_ok_status()};
+    bool replica_id = grtc_operation_is(inner, "stablehlo.replica_id");
+    if (replica_id || grtc_operation_is(inner, "stablehlo.partition_id")) {
+      grtc_ttype_t type;
+      status = inner->result_count == 1
+                   ? grtc_import_type(ctx, inner, inner->results[0].type, &type)
+                   : grtc_import_error(ctx, inner, "'%.*s' has one result",
+                                       GRT_SV_ARG(inner->name));
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        uint32_t id = replica_id ? i / partitions : i % partitions;
+        grtc_tvalue_t* value = grtc_chlo_splat_type(&m, &type, (grtc_scalar_value_t){.i = id});
+        status = grtc_import_at(ctx, inner, m.status);
+        if (grt_status_is_ok(status)) {
+          status = grtc_map_put(ctx->allocator, &processes[i].values, &inner->results[0], value);
+        }
+      }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.collective_permute")) {
+      grtc_tvalue_t* operands[GRTC_IMPORT_MAX_PROCESSES];
+      grtc_tvalue_t* results[GRTC_IMPORT_MAX_PROCESSES];
+      if (inner->operand_count != 1 || inner->result_count != 1) {
+        status = grtc_import_error(ctx, inner, "'stablehlo.collective_permute' takes one "
+                                   "tensor and returns one");
+        break;
+      }
+      for (uint32_t i = 0; i < count; ++i) {
+        operands[i] = grtc_map_get(&processes[i].values, inner->operands[0]);
+      }
+      if (!operands[0]) {
+        status = grtc_import_error(ctx, inner, "operand of 'stablehlo.collective_permute' "
+                                   "has no imported value");
+        break;
+      }
+      status = grtc_import_collective_permute(ctx, inner, &m, operands, replicas, partitions,
+                                              results);
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        status = grtc_map_put(ctx->allocator, &processes[i].values, &inner->results[0],
+                              results[i]);
+      }
+      continue;
+    }
+    if (inner == ret) {
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        for (uint32_t k = 0; k < ret->operand_count && grt_status_is_ok(status); ++k) {
+          grtc_tvalue_t* value = grtc_map_get(&processes[i].values, ret->operands[k]);
+          status = value ? grtc_import_map(ctx, &op->results[i * ret->operand_count + k], value)
+                         : grtc_import_error(ctx, ret, "result #%u of '@%.*s' has no imported "
+                                             "value", k, GRT_SV_ARG(name));
+        }
+      }
+      break;
+    }
+    for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+      grtc_import_swap_process(ctx, &processes[i]);
+      status = grtc_import_op(ctx, inner, block);
+      grtc_import_swap_process(ctx, &processes[i]);
+    }
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    grt_allocator_free(ctx->allocator, processes[i].values.slots);
+    grt_allocator_free(ctx->allocator, processes[i].complex_values.slots);
+    grt_allocator_free(ctx->allocator, processes[i].tuples.slots);
+  }
+  return status;
+}
+
 // stablehlo.tuple and stablehlo.get_tuple_element.
 static grt_status_t grtc_import_tuple_op(grtc_import_t* ctx, const grtc_operation_t* op) {
   if (op->result_count != 1) {
@@ -2814,7 +3281,8 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "stablehlo.return", "tensor.empty", "stablehlo.tuple",
       "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
       "ml_program.global_load", "ml_program.global_store",
-      "ml_program.global_load_const", "stablehlo.bitcast_convert"};
+      "ml_program.global_load_const", "stablehlo.bitcast_convert",
+      "stablehlo.triangular_solve"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (grtc_operation_is(op, names[i])) return true;
   }
@@ -3152,6 +3620,17 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
     }
     return grtc_import_map(ctx, &op->results[0], r);
   }
+  if (grtc_operation_is(op, "stablehlo.square")) {
+    grtc_complex_t z;
+    if (op->operand_count != 1) return grtc_import_complex_unsupported(ctx, op);
+    GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, &m, 0, &z));
+    if (!grtc_import_is_complex(op->results[0].type) || !grtc_ttype_equal(&z.re->type, &part)) {
+      return grtc_import_types_error(ctx, op, "returns its operand's type");
+    }
+    grtc_complex_t r = grtc_complex_square(&m, z);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
   if (!grtc_import_find_op(op->name, &entry)) return grtc_import_complex_unsupported(ctx, op);
@@ -3372,6 +3851,10 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     return grtc_import_map(ctx, &op->results[0], value);
   }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (grtc_operation_is(op, "chlo.scan")) return grtc_import_scan(ctx, op, block);
+  if (grtc_operation_is(op, "interpreter.run_parallel")) {
+    return grtc_import_run_parallel(ctx, op, block);
+  }
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
     return grtc_import_select_and_scatter(ctx, op, block);
   }
@@ -4301,6 +4784,14 @@ bool grtc_stablehlo_is_input(const grtc_module_t* module) {
   return has_func;
 }
 
+// Whether the func.func |op| is a program of an interpreter.run_parallel
+// (imported only into its processes).
+static bool grtc_import_runs_in_parallel(const grtc_block_t* body, const grtc_operation_t* op) {
+  const grtc_attribute_t* sym = grtc_operation_attribute(op, "sym_name");
+  return sym && sym->kind == GRTC_ATTR_STRING &&
+         grtc_import_is_parallel_program(body, sym->string);
+}
+
 static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
     const grtc_attribute_t* sym = grtc_operation_attribute(op, "sym_name");
@@ -4321,10 +4812,14 @@ static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* b
   }
   GRT_RETURN_IF_ERROR(grtc_import_mutable_globals(ctx, body));
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+    if (grtc_operation_is(op, "func.func") && !grtc_import_runs_in_parallel(body, op)) {
+      GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+    }
   }
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+    if (grtc_operation_is(op, "func.func") && !grtc_import_runs_in_parallel(body, op)) {
+      GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+    }
   }
   for (grtc_tfunc_t* func = ctx->module->first_func; func; func = func->next) {
     grtc_tfunc_recount_uses(func);
