@@ -2540,6 +2540,82 @@ def gen_check_forms():
                         "replicas of 3 partitions swapping across partitions (the "
                         "middle one gets zeros); each process's results in turn."))
 
+    funcs.append(
+        "  // all_reduce of two operands: maximum among replicas {0, 2} and {3, 1};\n"
+        "  // acc * 2 + next over all four in group order (an order-dependent fold).\n"
+        "  func.func private @reduce_groups(%x: tensor<2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %m = \"stablehlo.all_reduce\"(%x) ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "      %r = stablehlo.maximum %a, %b : tensor<f32>\n"
+        "      stablehlo.return %r : tensor<f32>\n"
+        "    }) {replica_groups = dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : "
+        "(tensor<2xf32>) -> tensor<2xf32>\n"
+        "    %f = \"stablehlo.all_reduce\"(%y) ({\n"
+        "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+        "      %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "      %d = stablehlo.multiply %a, %two : tensor<i32>\n"
+        "      %r = stablehlo.add %d, %b : tensor<i32>\n"
+        "      stablehlo.return %r : tensor<i32>\n"
+        "    }) {replica_groups = dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>} : "
+        "(tensor<3xi32>) -> tensor<3xi32>\n"
+        "    return %m, %f : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    add_body = ("({\n    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                "      %r = stablehlo.add %a, %b : tensor<i32>\n"
+                "      stablehlo.return %r : tensor<i32>\n    })")
+    funcs.append(
+        "  // Sums on 2 replicas x 2 partitions: each replica's partitions\n"
+        "  // (channel handle 1), flattened ids {0, 3} and {1, 2}, and the mesh\n"
+        "  // x = 2, y = 2 reduced over x.\n"
+        "  func.func private @reduce_modes(%x: tensor<i32>) -> (tensor<i32>, tensor<i32>, "
+        "tensor<i32>) {\n"
+        "    %s = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "dense<[[0], [1]]> : tensor<2x1xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<i32>) -> tensor<i32>\n"
+        "    %g = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 2, type = 0>, use_global_device_ids} : "
+        "(tensor<i32>) -> tensor<i32>\n"
+        "    %h = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+        "[#stablehlo.mesh_axis<name = \"x\", size = 2>, #stablehlo.mesh_axis<name = "
+        "\"y\", size = 2>]>, axes = [#stablehlo.axis_ref<name = \"x\">]>} : "
+        "(tensor<i32>) -> tensor<i32>\n"
+        "    return %s, %g, %h : tensor<i32>, tensor<i32>, tensor<i32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_reduce")
+    xs = [array([1.5 * k - 2.0, 4.0 - k], "f32") for k in range(4)]
+    ys = [array([k + 1, -k, 3 * k], "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@reduce_groups], [@reduce_groups], '
+             '[@reduce_groups], [@reduce_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 4),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 4)), count=8)
+    fold = np.zeros(3, np.int64)
+    for i, k in enumerate((3, 0, 1, 2)):
+        fold = np.asarray(ys[k], np.int64) if i == 0 else fold * 2 + np.asarray(ys[k])
+    for k in range(4):
+        other = {0: 2, 2: 0, 1: 3, 3: 1}[k]
+        f.expect("%s#%d" % (r, 2 * k), np.maximum(xs[k], xs[other]), "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(fold, "i32"), "i32")
+    zs = [array(10 ** k, "i32") for k in range(4)]
+    ins = [f.input(z, "i32") for z in zs]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@reduce_modes, @reduce_modes], '
+             '[@reduce_modes, @reduce_modes]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<i32>"] * 4),
+                ", ".join(["tensor<i32>, tensor<i32>, tensor<i32>"] * 4)), count=12)
+    v = [10 ** k for k in range(4)]
+    for k in range(4):
+        f.expect("%s#%d" % (r, 3 * k), array(v[k // 2 * 2] + v[k // 2 * 2 + 1], "i32"), "i32")
+        f.expect("%s#%d" % (r, 3 * k + 1), array(v[k] + v[3 - k], "i32"), "i32")
+        f.expect("%s#%d" % (r, 3 * k + 2), array(v[k % 2] + v[k % 2 + 2], "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_reduce: replica groups "
+                        "(maximum), an order-dependent fold in group order, a replica's "
+                        "partitions, flattened ids and mesh axes (sums)."))
+
     f = Func("fail_legacy_almost_eq")
     fx = f.input(fa, "f32")
     f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 1e-3, "f32")))
@@ -7629,7 +7705,7 @@ FAMILIES = [
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
-     "interpreter.run_parallel with collective_permute."),
+     "interpreter.run_parallel with collective_permute and all_reduce."),
 ]
 
 

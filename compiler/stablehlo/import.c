@@ -2373,6 +2373,50 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block);
 
+// Imports |body| (a region of scalar arguments already mapped to tensors
+// of |shape|'s shape, elementwise ops and constants, ending in a
+// stablehlo.return of one value) at |shape|'s shape: every op acts on
+// each element at once, body constants are broadcast. *out_value is the
+// returned value (NULL when the return names no imported value).
+static grt_status_t grtc_import_elementwise_body(grtc_import_t* ctx, const grtc_operation_t* op,
+                                                 const grtc_block_t* body,
+                                                 const grtc_ttype_t* shape,
+                                                 grtc_tblock_t* block,
+                                                 grtc_tvalue_t** out_value) {
+  *out_value = NULL;
+  grt_status_t status = grt_ok_status();
+  for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    if (grtc_operation_is(inner, "stablehlo.return")) {
+      if (inner->operand_count != 1) {
+        status = grtc_import_error(ctx, inner, "'%.*s' body returns one value",
+                                   GRT_SV_ARG(op->name));
+        break;
+      }
+      *out_value = grtc_import_lookup(ctx, inner->operands[0]);
+      break;
+    }
+    bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
+                    grtc_operation_is(inner, "arith.constant");
+    ctx->map_shape = constant ? NULL : shape;
+    status = grtc_import_op(ctx, inner, block);
+    ctx->map_shape = NULL;
+    if (!grt_status_is_ok(status) || !constant) continue;
+    // A body constant, broadcast to the mapped shape.
+    grtc_tvalue_t* scalar = grtc_import_lookup(ctx, &inner->results[0]);
+    grtc_ttype_t wide = *shape;
+    wide.elem = scalar->type.elem;
+    grtc_top_t* top = NULL;
+    status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &scalar, 1, &wide, 1,
+                                0, block, &top);
+    if (grt_status_is_ok(status)) {
+      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
+    }
+  }
+  return status;
+}
+
 // stablehlo.map(inputs...) with a body on rank-0 tensors, over every
 // dimension: the body's ops are imported once at the inputs' full shape
 // (its arguments are the inputs, its elementwise ops take that shape, its
@@ -2413,36 +2457,7 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
                              result.rank ? result.rank - 1 : 0);
   }
   grtc_tvalue_t* value = NULL;
-  grt_status_t status = grt_ok_status();
-  for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
-       inner = inner->next) {
-    if (grtc_operation_is(inner, "stablehlo.return")) {
-      if (inner->operand_count != 1) {
-        status = grtc_import_error(ctx, inner, "'stablehlo.map' body returns one value");
-        break;
-      }
-      value = grtc_import_lookup(ctx, inner->operands[0]);
-      break;
-    }
-    bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
-                    grtc_operation_is(inner, "arith.constant");
-    ctx->map_shape = constant ? NULL : &result;
-    status = grtc_import_op(ctx, inner, block);
-    ctx->map_shape = NULL;
-    if (!grt_status_is_ok(status) || !constant) continue;
-    // A body constant, broadcast to the mapped shape.
-    grtc_tvalue_t* scalar = grtc_import_lookup(ctx, &inner->results[0]);
-    grtc_ttype_t wide = result;
-    wide.elem = scalar->type.elem;
-    grtc_top_t* top = NULL;
-    status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &scalar, 1, &wide, 1,
-                                0, block, &top);
-    if (grt_status_is_ok(status)) {
-      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
-      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
-    }
-  }
-  GRT_RETURN_IF_ERROR(status);
+  GRT_RETURN_IF_ERROR(grtc_import_elementwise_body(ctx, op, body, &result, block, &value));
   if (!value || value->type.elem != result.elem || !grtc_ttype_same_shape(&value->type, &result)) {
     return grtc_import_error(ctx, op, "'stablehlo.map' body must return one value of the "
                              "result's element type");
@@ -2989,6 +3004,31 @@ static void grtc_import_swap_process(grtc_import_t* ctx, grtc_import_process_t* 
   *process = saved;
 }
 
+// The channel handle of |op| (0 when it has none).
+static grt_status_t grtc_import_channel_handle(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               int64_t* out_handle) {
+  *out_handle = 0;
+  const grtc_attribute_t* channel = grtc_operation_attribute(op, "channel_handle");
+  if (!channel) return grt_ok_status();
+  const char* found = NULL;
+  if (channel->kind == GRTC_ATTR_OPAQUE) {
+    const char* text = channel->opaque.data;
+    for (size_t i = 0; i + 7 <= channel->opaque.size && !found; ++i) {
+      if (memcmp(text + i, "handle ", 7) == 0 || memcmp(text + i, "handle=", 7) == 0) {
+        found = text + i + 6;
+      }
+    }
+  }
+  if (!found) {
+    return grtc_import_error(ctx, op, "'%.*s' channel_handle must be "
+                             "#stablehlo.channel_handle<handle = N, type = T>",
+                             GRT_SV_ARG(op->name));
+  }
+  while (*found == ' ' || *found == '=') ++found;
+  *out_handle = strtoll(found, NULL, 10);
+  return grt_ok_status();
+}
+
 // collective_permute across |count| processes (|operands| in process
 // order), writing each process's result to |results|.
 static grt_status_t grtc_import_collective_permute(grtc_import_t* ctx,
@@ -3024,25 +3064,7 @@ static grt_status_t grtc_import_collective_permute(grtc_import_t* ctx,
     }
   }
   int64_t handle = 0;
-  const grtc_attribute_t* channel = grtc_operation_attribute(op, "channel_handle");
-  if (channel && channel->kind == GRTC_ATTR_OPAQUE) {
-    const char* text = channel->opaque.data;
-    const char* found = NULL;
-    for (size_t i = 0; i + 7 <= channel->opaque.size && !found; ++i) {
-      if (memcmp(text + i, "handle ", 7) == 0 || memcmp(text + i, "handle=", 7) == 0) {
-        found = text + i + 6;
-      }
-    }
-    if (!found) {
-      return grtc_import_error(ctx, op, "'stablehlo.collective_permute' channel_handle must "
-                               "be #stablehlo.channel_handle<handle = N, type = T>");
-    }
-    while (*found == ' ' || *found == '=') ++found;
-    handle = strtoll(found, NULL, 10);
-  } else if (channel) {
-    return grtc_import_error(ctx, op, "'stablehlo.collective_permute' channel_handle must "
-                             "be #stablehlo.channel_handle<handle = N, type = T>");
-  }
+  GRT_RETURN_IF_ERROR(grtc_import_channel_handle(ctx, op, &handle));
   bool cross_partition = handle > 0;
   uint32_t group = cross_partition ? partitions : replicas;
   for (uint32_t k = 0; k < pairs.count; ++k) {
@@ -3069,6 +3091,294 @@ static grt_status_t grtc_import_collective_permute(grtc_import_t* ctx,
     }
   }
   return grtc_import_at(ctx, op, m->status);
+}
+
+// A group of processes (indexes r * P + p) a collective combines.
+typedef struct grtc_import_group_t {
+  uint32_t count;
+  uint32_t members[GRTC_IMPORT_MAX_PROCESSES];
+} grtc_import_group_t;
+
+// The number after |key| in |text| (|text| NUL-free, |end| its end), or -1.
+static int64_t grtc_import_number_after(const char* text, const char* end, const char* key,
+                                        const char** out_next) {
+  size_t length = strlen(key);
+  for (const char* at = text; at + length <= end; ++at) {
+    if (memcmp(at, key, length) != 0) continue;
+    at += length;
+    int64_t value = 0;
+    if (at >= end || *at < '0' || *at > '9') return -1;
+    while (at < end && *at >= '0' && *at <= '9') value = value * 10 + (*at++ - '0');
+    *out_next = at;
+    return value;
+  }
+  return -1;
+}
+
+// #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes =
+// [#stablehlo.mesh_axis<name = "x", size = 2>, ...]>, axes =
+// [#stablehlo.axis_ref<name = "y"[, sub_axis_info = (pre)size]>, ...]>:
+// the flattened process ids laid out over the mesh (its first axis major);
+// a group is the processes that differ only in the named (sub-)axes,
+// ordered by them.
+static grt_status_t grtc_import_mesh_groups(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grt_string_view_t text, uint32_t count,
+                                            grtc_import_group_t* groups,
+                                            uint32_t* out_group_count) {
+  enum { MAX_AXES = 8 };
+  grt_string_view_t names[MAX_AXES];
+  int64_t sizes[MAX_AXES];
+  uint32_t axes = 0;
+  const char* end = text.data + text.size;
+  const char* at = text.data;
+  const char* refs = NULL;
+  int64_t product = 1;
+  bool ok = true;
+  // The mesh's axes, then the referenced ones after ">, axes = [".
+  for (const char* scan = text.data; scan + 9 <= end; ++scan) {
+    if (memcmp(scan, "axis_ref<", 9) == 0) {
+      refs = scan;
+      break;
+    }
+  }
+  if (!refs) ok = false;
+  while (ok) {
+    const char* name = NULL;
+    for (const char* scan = at; scan + 19 <= refs && !name; ++scan) {
+      if (memcmp(scan, "mesh_axis<name = \"", 18) == 0) name = scan + 18;
+    }
+    if (!name) break;
+    const char* close = memchr(name, '"', (size_t)(refs - name));
+    const char* next = NULL;
+    int64_t size = close ? grtc_import_number_after(close, refs, "size = ", &next) : -1;
+    if (axes == MAX_AXES || size < 1) {
+      ok = false;
+      break;
+    }
+    names[axes] = grt_make_string_view(name, (size_t)(close - name));
+    sizes[axes++] = size;
+    product *= size;
+    at = next;
+  }
+  // Per device: the digits of the referenced sub-axes (the group order) and
+  // the rest of its coordinates (the group key).
+  int64_t unit[MAX_AXES], digit_size[MAX_AXES];
+  uint32_t refs_count = 0;
+  at = refs;
+  while (ok && at) {
+    const char* name = NULL;
+    for (const char* scan = at; scan + 18 <= end && !name; ++scan) {
+      if (memcmp(scan, "axis_ref<name = \"", 17) == 0) name = scan + 17;
+    }
+    if (!name) break;
+    const char* close = memchr(name, '"', (size_t)(end - name));
+    if (!close || refs_count == MAX_AXES) {
+      ok = false;
+      break;
+    }
+    grt_string_view_t ref = grt_make_string_view(name, (size_t)(close - name));
+    uint32_t axis = axes;
+    for (uint32_t a = 0; a < axes; ++a) {
+      if (grt_string_view_equal(names[a], ref)) axis = a;
+    }
+    if (axis == axes) {
+      ok = false;
+      break;
+    }
+    int64_t pre = 1, size = sizes[axis];
+    const char* item_end = memchr(close, '>', (size_t)(end - close));
+    const char* next = close;
+    if (item_end && grtc_import_number_after(close, item_end, "sub_axis_info = (", &next) >= 0) {
+      pre = grtc_import_number_after(close, item_end, "sub_axis_info = (", &next);
+      size = grtc_import_number_after(next, item_end, ")", &next);
+    }
+    if (pre < 1 || size < 1 || sizes[axis] % (pre * size)) {
+      ok = false;
+      break;
+    }
+    int64_t stride = 1;
+    for (uint32_t a = axis + 1; a < axes; ++a) stride *= sizes[a];
+    unit[refs_count] = stride * (sizes[axis] / (pre * size));
+    digit_size[refs_count++] = size;
+    at = item_end;
+  }
+  if (!ok || !axes || !refs_count || product != (int64_t)count) {
+    return grtc_import_error(ctx, op, "'%.*s' replica_groups: a "
+                             "#stablehlo.replica_group_mesh_axes must name its mesh's axes "
+                             "(sizes multiplying to the %u processes) and axis_refs of them",
+                             GRT_SV_ARG(op->name), count);
+  }
+  *out_group_count = 0;
+  bool placed[GRTC_IMPORT_MAX_PROCESSES] = {false};
+  for (uint32_t d = 0; d < count; ++d) {
+    if (placed[d]) continue;
+    int64_t key = d;
+    for (uint32_t j = 0; j < refs_count; ++j) key -= (d / unit[j]) % digit_size[j] * unit[j];
+    grtc_import_group_t* group = &groups[(*out_group_count)++];
+    group->count = 0;
+    // Members in the order of their digits (the first referenced axis major).
+    int64_t total = 1;
+    for (uint32_t j = 0; j < refs_count; ++j) total *= digit_size[j];
+    for (int64_t rank = 0; rank < total; ++rank) {
+      int64_t member = key, rest = rank;
+      for (uint32_t j = refs_count; j-- > 0;) {
+        member += rest % digit_size[j] * unit[j];
+        rest /= digit_size[j];
+      }
+      if (member < 0 || member >= (int64_t)count || placed[member]) continue;
+      placed[member] = true;
+      group->members[group->count++] = (uint32_t)member;
+    }
+  }
+  return grt_ok_status();
+}
+
+// The process groups of the collective |op| among |replicas| x |partitions|
+// processes (the spec's cross_replica, cross_replica_and_partition and
+// flattened_ids modes, by channel handle and use_global_device_ids).
+static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               uint32_t replicas, uint32_t partitions,
+                                               grtc_import_group_t* groups,
+                                               uint32_t* out_group_count) {
+  uint32_t count = replicas * partitions;
+  int64_t handle = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_channel_handle(ctx, op, &handle));
+  bool global = grtc_operation_attribute(op, "use_global_device_ids") != NULL;
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "replica_groups");
+  if (attr && attr->kind == GRTC_ATTR_OPAQUE) {
+    return grtc_import_mesh_groups(ctx, op, attr->opaque, count, groups, out_group_count);
+  }
+  const grtc_type_t* type = attr ? attr->type : NULL;
+  size_t size = type && type->kind == GRTC_TYPE_TENSOR && type->shaped.element
+                    ? grtc_type_element_byte_size(type->shaped.element)
+                    : 0;
+  if (!attr || attr->kind != GRTC_ATTR_DENSE_ELEMENTS || type->shaped.rank != 2 ||
+      (size != 4 && size != 8) || type->shaped.dims[0] > count ||
+      type->shaped.dims[1] > count ||
+      (!attr->dense.splat &&
+       attr->dense.size != (size_t)(type->shaped.dims[0] * type->shaped.dims[1]) * size) ||
+      (global && handle <= 0)) {
+    return grtc_import_error(ctx, op, "'%.*s' requires 'replica_groups', dense<[[id, ...], "
+                             "...]> : tensor<GxSxi64> (-1 padding, at most the %u processes), "
+                             "and use_global_device_ids only with a channel handle > 0",
+                             GRT_SV_ARG(op->name), count);
+  }
+  uint32_t rows = (uint32_t)type->shaped.dims[0], columns = (uint32_t)type->shaped.dims[1];
+  uint32_t ids = global ? count : replicas;  // what the ids in the groups number
+  bool seen[GRTC_IMPORT_MAX_PROCESSES] = {false};
+  grtc_import_group_t listed[GRTC_IMPORT_MAX_PROCESSES];
+  for (uint32_t g = 0; g < rows; ++g) {
+    listed[g].count = 0;
+    for (uint32_t c = 0; c < columns; ++c) {
+      int64_t id = 0;
+      size_t offset = attr->dense.splat ? 0 : (size_t)(g * columns + c) * size;
+      if (size == 8) {
+        memcpy(&id, attr->dense.data + offset, 8);
+      } else {
+        int32_t narrow;
+        memcpy(&narrow, attr->dense.data + offset, 4);
+        id = narrow;
+      }
+      if (id == -1) continue;
+      if (id < 0 || id >= (int64_t)ids || seen[id]) {
+        return grtc_import_error(ctx, op, "'%.*s' replica_groups id %" PRId64 " is repeated "
+                                 "or outside the %u %s", GRT_SV_ARG(op->name), id, ids,
+                                 global ? "processes" : "replicas");
+      }
+      seen[id] = true;
+      listed[g].members[listed[g].count++] = (uint32_t)id;
+    }
+  }
+  if (rows == 0) {  // no groups: all of them in one
+    rows = 1;
+    listed[0].count = ids;
+    for (uint32_t i = 0; i < ids; ++i) listed[0].members[i] = i;
+  } else {
+    for (uint32_t i = 0; i < ids; ++i) {
+      if (!seen[i]) {
+        return grtc_import_error(ctx, op, "'%.*s' replica_groups leave %s %u out",
+                                 GRT_SV_ARG(op->name), global ? "process" : "replica", i);
+      }
+    }
+  }
+  *out_group_count = 0;
+  if (global) {
+    for (uint32_t g = 0; g < rows; ++g) groups[(*out_group_count)++] = listed[g];
+  } else if (handle > 0) {  // cross_replica_and_partition
+    for (uint32_t g = 0; g < rows; ++g) {
+      grtc_import_group_t* group = &groups[(*out_group_count)++];
+      group->count = 0;
+      for (uint32_t k = 0; k < listed[g].count; ++k) {
+        for (uint32_t p = 0; p < partitions; ++p) {
+          group->members[group->count++] = listed[g].members[k] * partitions + p;
+        }
+      }
+    }
+  } else {  // cross_replica
+    for (uint32_t p = 0; p < partitions; ++p) {
+      for (uint32_t g = 0; g < rows; ++g) {
+        grtc_import_group_t* group = &groups[(*out_group_count)++];
+        group->count = listed[g].count;
+        for (uint32_t k = 0; k < listed[g].count; ++k) {
+          group->members[k] = listed[g].members[k] * partitions + p;
+        }
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// all_reduce across the processes: each operand of a group's processes
+// folded in group order with the body (applied elementwise), the result
+// given to every process of the group.
+static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_tblock_t* block) {
+  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
+      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_reduce' has a result per operand and "
+                             "a body of two scalar arguments");
+  }
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+  const grtc_block_t* body = op->regions[0]->first;
+  for (uint32_t g = 0; g < group_count; ++g) {
+    const grtc_import_group_t* group = &groups[g];
+    for (uint32_t k = 0; k < op->operand_count; ++k) {
+      grtc_tvalue_t* acc = NULL;
+      for (uint32_t i = 0; i < group->count; ++i) {
+        grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values,
+                                            op->operands[k]);
+        if (!value) {
+          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_reduce' has no "
+                                   "imported value", k);
+        }
+        if (!acc) {
+          acc = value;
+          continue;
+        }
+        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
+        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
+        grtc_tvalue_t* combined = NULL;
+        GRT_RETURN_IF_ERROR(
+            grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
+        if (!combined || combined->type.elem != value->type.elem ||
+            !grtc_ttype_same_shape(&combined->type, &value->type)) {
+          return grtc_import_error(ctx, op, "'stablehlo.all_reduce' body must return one "
+                                   "value of its operand's element type");
+        }
+        acc = combined;
+      }
+      for (uint32_t i = 0; i < group->count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
+                                         &op->results[k], acc));
+      }
+    }
+  }
+  return grt_ok_status();
 }
 
 static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_operation_t* op,
@@ -3166,6 +3476,13 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
       for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
         status = grtc_map_put(ctx->allocator, &processes[i].values, &inner->results[0],
                               results[i]);
+      }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_reduce")) {
+      status = grtc_import_at(ctx, inner, m.status);
+      if (grt_status_is_ok(status)) {
+        status = grtc_import_all_reduce(ctx, inner, processes, replicas, partitions, block);
       }
       continue;
     }

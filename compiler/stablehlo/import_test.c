@@ -1264,6 +1264,68 @@ static void test_run_parallel_errors(void** state) {
              cases[i].programs);
     expect_import_error(source, cases[i].message);
   }
+  // all_reduce among 2 replicas x 2 partitions: its groups and body.
+  static const struct {
+    const char* attrs;
+    const char* body;
+    const char* message;
+  } reduces[] = {
+      {"channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' requires 'replica_groups', dense<[[id, ...], "
+       "...]> : tensor<GxSxi64> (-1 padding, at most the 4 processes), and "
+       "use_global_device_ids only with a channel handle > 0"},
+      {"replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' requires 'replica_groups'"},
+      {"replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups id 0 is repeated or outside "
+       "the 2 replicas"},
+      {"replica_groups = dense<[[0, 3]]> : tensor<1x2xi64>, channel_handle = "
+       "#stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups leave process 1 out"},
+      {"replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups leave replica 1 out"},
+      {"replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+       "[#stablehlo.mesh_axis<name = \"x\", size = 3>]>, axes = [#stablehlo.axis_ref<name = "
+       "\"x\">]>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups: a "
+       "#stablehlo.replica_group_mesh_axes must name its mesh's axes (sizes multiplying to the "
+       "4 processes) and axis_refs of them"},
+      {"replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+       "[#stablehlo.mesh_axis<name = \"x\", size = 4>]>, axes = [#stablehlo.axis_ref<name = "
+       "\"z\">]>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups: a "
+       "#stablehlo.replica_group_mesh_axes must name"},
+      {"replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>",
+       "%r = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' body must return one value of its "
+       "operand's element type"},
+  };
+  for (size_t i = 0; i < sizeof(reduces) / sizeof(reduces[0]); ++i) {
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "func.func private @p(%%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  %%y = \"stablehlo.all_reduce\"(%%x) ({\n"
+             "  ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):\n"
+             "    %s\n"
+             "    stablehlo.return %%r : %s\n"
+             "  }) {%s} : (tensor<2xf32>) -> tensor<2xf32>\n"
+             "  return %%y : tensor<2xf32>\n"
+             "}\n"
+             "func.func @f(%%a: tensor<2xf32>) {\n"
+             "  %%0:4 = \"interpreter.run_parallel\"(%%a, %%a, %%a, %%a) {programs = [[@p, @p], "
+             "[@p, @p]]} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> "
+             "(tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+             "  return\n}\n",
+             reduces[i].body, i == 7 ? "tensor<i1>" : "tensor<f32>", reduces[i].attrs);
+    expect_import_error(text, reduces[i].message);
+  }
   // More processes than grt instantiates.
   char programs[1024] = "[";
   for (int i = 0; i < 65; ++i) strcat(programs, i ? ", [@p]" : "[@p]");
