@@ -2616,6 +2616,57 @@ def gen_check_forms():
                         "(maximum), an order-dependent fold in group order, a replica's "
                         "partitions, flattened ids and mesh axes (sums)."))
 
+    # interpreter.probe records each value it passes; expect_serialized_eq
+    # checks a recording (the first by default, `iter = N` the N+1st).
+    probe_loop = (
+        "%%r:2 = stablehlo.while(%%i = %s, %%s = %s) : tensor<i64>, tensor<3xf32>\n"
+        "    cond {\n"
+        "      %%c = stablehlo.compare LT, %%i, %s : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "      stablehlo.return %%c : tensor<i1>\n"
+        "    } do {\n"
+        "      %%one = stablehlo.constant dense<1> : tensor<i64>\n"
+        "      %%n = stablehlo.add %%i, %%one : tensor<i64>\n"
+        "      %%d = stablehlo.add %%s, %%s : tensor<3xf32>\n"
+        "      %%p = interpreter.probe %%d, probe_id = \"doubling\" : tensor<3xf32>\n"
+        "      stablehlo.return %%n, %%p : tensor<i64>, tensor<3xf32>\n"
+        "    }")
+    f = Func("test_probe")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    for k in range(3):
+        want = f.constant(array(np.asarray([1.0, -0.5, 3.0]) * 2 ** (k + 1), "f32"), "f32")
+        f.line('check.expect_serialized_eq %s, probe_id = "doubling", iter = %d : '
+               'tensor<3xf32>' % (want, k))
+    z = f.input(carray([1 + 2j, -3 + 0.5j], "complex<f32>"), "complex<f32>")
+    w = f.op("stablehlo.multiply %s, %s : tensor<2xcomplex<f32>>" % (z, z))
+    q = f.op('interpreter.probe %s, probe_id = "square" : tensor<2xcomplex<f32>>' % w)
+    f.line('check.expect_serialized_eq %s, probe_id = "square" : tensor<2xcomplex<f32>>' % q)
+    want = f.constant(carray([-3 + 4j, 8.75 - 3j], "complex<f32>"), "complex<f32>")
+    f.line('check.expect_serialized_eq %s, probe_id = "square" : tensor<2xcomplex<f32>>'
+           % want)
+    funcs.append(f.text(comment="interpreter.probe in a loop (a recording per iteration) "
+                        "and on a complex value, checked by expect_serialized_eq."))
+
+    f = Func("fail_probe_not_reached")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    f.line('check.expect_serialized_eq %s, probe_id = "doubling", iter = 3 : tensor<3xf32>'
+           % start)
+    funcs.append(f.text(comment="The probe ran 3 times: a 4th recording does not exist."))
+
+    f = Func("fail_probe_wrong_recording")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    want = f.constant(array([4.0, -2.0, 12.0], "f32"), "f32")
+    f.line('check.expect_serialized_eq %s, probe_id = "doubling" : tensor<3xf32>' % want)
+    funcs.append(f.text(comment="The first recording is [2, -1, 6], not the second's."))
+
     f = Func("fail_legacy_almost_eq")
     fx = f.input(fa, "f32")
     f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 1e-3, "f32")))
@@ -6015,14 +6066,14 @@ def gen_linalg():
     for elem in ("complex<f32>", "complex<f64>"):
         suffix = "c64" if elem == "complex<f32>" else "c128"
         f = Func("test_triangular_solve_" + suffix)
-        # Every left_side, lower and transpose_a on complex<f32> (unit_diagonal
-        # alternating), a few on complex<f64>: each solve unrolls into many
-        # ops, so the file stays quick to compile.
-        combos = [(left, lower, tr) for left in (True, False) for lower in (True, False)
-                  for tr in transposes]
+        # Each left_side, lower and transpose_a on complex<f32> (unit_diagonal
+        # alternating), two on complex<f64>: each solve unrolls into many ops,
+        # so the file stays quick to compile (for CUDA too).
+        combos = [(True, True, "NO_TRANSPOSE"), (False, False, "TRANSPOSE"),
+                  (True, False, "ADJOINT"), (False, True, "ADJOINT"),
+                  (True, True, "TRANSPOSE"), (False, False, "NO_TRANSPOSE")]
         if elem == "complex<f64>":
-            combos = [(True, True, "ADJOINT"), (False, False, "NO_TRANSPOSE"),
-                      (True, False, "TRANSPOSE"), (False, True, "ADJOINT")]
+            combos = [(True, True, "ADJOINT"), (False, False, "TRANSPOSE")]
         for case, (left, lower, tr) in enumerate(combos):
             unit = case % 2 == 1
             batch = [(), (2,)][case % 2]
@@ -7705,7 +7756,8 @@ FAMILIES = [
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
-     "interpreter.run_parallel with collective_permute and all_reduce."),
+     "interpreter.run_parallel with collective_permute and all_reduce,\n"
+     "interpreter.probe and check.expect_serialized_eq."),
 ]
 
 

@@ -39,6 +39,18 @@ typedef struct grtc_pointer_map_t {
   uint32_t count;
 } grtc_pointer_map_t;
 
+// An interpreter.probe id: the globals keeping the values it recorded
+// (GRTC_IMPORT_PROBE_SLOTS of them, the last one where later recordings
+// land) and how many times it ran.
+#define GRTC_IMPORT_MAX_PROBES 32
+#define GRTC_IMPORT_PROBE_SLOTS 16
+typedef struct grtc_import_probe_t {
+  grt_string_view_t id;
+  grtc_ttype_t type;  // of one recorded value
+  const grtc_tglobal_t* values;
+  const grtc_tglobal_t* count;
+} grtc_import_probe_t;
+
 typedef struct grtc_import_t {
   const grtc_module_t* source;
   grtc_tmodule_t* module;
@@ -71,6 +83,9 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t complex_values;
   // stablehlo.rng ops imported so far (each one's ordinal keys its numbers).
   uint64_t rng_count;
+  // interpreter.probe ids seen so far.
+  grtc_import_probe_t probes[GRTC_IMPORT_MAX_PROBES];
+  uint32_t probe_count;
 } grtc_import_t;
 
 // A tuple's elements: stablehlo.tuple packs imported values, and
@@ -2929,6 +2944,208 @@ static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_opera
 }
 
 //===----------------------------------------------------------------------===//
+// interpreter.probe and check.expect_serialized_eq
+//===----------------------------------------------------------------------===//
+
+// `%y = interpreter.probe %x, probe_id = "p"` gives %x and records it:
+// each run stores %x in the next slot of a module global of
+// GRTC_IMPORT_PROBE_SLOTS values of its type (dynamic_update_slice clamps
+// runs past the slots into the last one) and counts the run in a second
+// global. `check.expect_serialized_eq %v, probe_id = "p", iter = N` checks
+// that probe "p" ran more than N times and that its recording N equals %v
+// (N below GRTC_IMPORT_PROBE_SLOTS - 1; 0 when absent). The interpreter
+// writes the recordings to files; grt keeps them in the module.
+static grt_status_t grtc_import_probe_id(grtc_import_t* ctx, const grtc_operation_t* op,
+                                         grt_string_view_t* out_id) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "probe_id");
+  if (!attr || attr->kind != GRTC_ATTR_STRING) {
+    return grtc_import_error(ctx, op, "'%.*s' requires a 'probe_id' string",
+                             GRT_SV_ARG(op->name));
+  }
+  *out_id = attr->string;
+  return grt_ok_status();
+}
+
+static grtc_import_probe_t* grtc_import_find_probe(grtc_import_t* ctx, grt_string_view_t id) {
+  for (uint32_t i = 0; i < ctx->probe_count; ++i) {
+    if (grt_string_view_equal(ctx->probes[i].id, id)) return &ctx->probes[i];
+  }
+  return NULL;
+}
+
+static grtc_tvalue_t* grtc_import_global_load(grtc_import_t* ctx, const grtc_operation_t* op,
+                                              const grtc_tglobal_t* global,
+                                              grtc_tblock_t* block, grt_status_t* status) {
+  grtc_top_t* top = NULL;
+  *status = grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_LOAD, NULL, 0, &global->type, 1, 0,
+                               block, &top);
+  if (!grt_status_is_ok(*status)) return NULL;
+  top->attrs.global = global;
+  return &top->results[0];
+}
+
+static grt_status_t grtc_import_global_put(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           const grtc_tglobal_t* global, grtc_tvalue_t* value,
+                                           grtc_tblock_t* block) {
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_STORE, &value, 1, NULL, 0, 0,
+                                         block, &top));
+  top->attrs.global = global;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_probe(grtc_import_t* ctx, const grtc_operation_t* op,
+                                      grtc_tblock_t* block) {
+  grt_string_view_t id = {NULL, 0};
+  GRT_RETURN_IF_ERROR(grtc_import_probe_id(ctx, op, &id));
+  grtc_tvalue_t* x = op->operand_count == 1 && op->result_count == 1
+                         ? grtc_import_lookup(ctx, op->operands[0])
+                         : NULL;
+  if (!x) {
+    return grtc_import_error(ctx, op, "'interpreter.probe' takes one tensor and returns it");
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "operand type", &x->type, 1));
+  grtc_import_probe_t* probe = grtc_import_find_probe(ctx, id);
+  if (probe && !grtc_ttype_equal(&probe->type, &x->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'interpreter.probe' \"%.*s\" records %s here and %s "
+                             "elsewhere: one probe_id keeps one type", GRT_SV_ARG(id),
+                             grtc_ttype_format(&x->type, a, sizeof(a)),
+                             grtc_ttype_format(&probe->type, b, sizeof(b)));
+  }
+  if (!probe) {
+    if (ctx->probe_count == GRTC_IMPORT_MAX_PROBES || x->type.rank + 1 > GRTC_MAX_RANK) {
+      return grtc_import_error(ctx, op, "'interpreter.probe': at most %d probe ids of rank "
+                               "below %d are supported", GRTC_IMPORT_MAX_PROBES,
+                               GRTC_MAX_RANK);
+    }
+    probe = &ctx->probes[ctx->probe_count];
+    probe->id = id;
+    probe->type = x->type;
+    grtc_ttype_t slots = x->type;
+    slots.rank = x->type.rank + 1;
+    slots.dims[0] = GRTC_IMPORT_PROBE_SLOTS;
+    for (uint32_t d = 0; d < x->type.rank; ++d) slots.dims[d + 1] = x->type.dims[d];
+    grtc_ttype_t count = {0};
+    count.elem = GRTC_ELEM_I64;
+    static const uint8_t zeros[16] = {0};
+    char name[64];
+    grtc_tglobal_t* values = NULL;
+    grtc_tglobal_t* runs = NULL;
+    snprintf(name, sizeof(name), "__probe_%u_values", ctx->probe_count);
+    grt_status_t status = grtc_tmodule_add_global(
+        ctx->module, grt_make_cstring_view(name), &slots, zeros,
+        (size_t)grtc_ttype_byte_size(&(grtc_ttype_t){.elem = slots.elem}), true, &values);
+    if (grt_status_is_ok(status)) {
+      snprintf(name, sizeof(name), "__probe_%u_count", ctx->probe_count);
+      status = grtc_tmodule_add_global(ctx->module, grt_make_cstring_view(name), &count, zeros,
+                                       8, true, &runs);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, status));
+    probe->values = values;
+    probe->count = runs;
+    ++ctx->probe_count;
+  }
+  grt_status_t status = grt_ok_status();
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* runs = grtc_import_global_load(ctx, op, probe->count, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_tvalue_t* slots = grtc_import_global_load(ctx, op, probe->values, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_ttype_t row = probe->values->type;
+  row.dims[0] = 1;
+  grtc_tvalue_t* operands[GRTC_MAX_RANK + 2];
+  operands[0] = slots;
+  operands[1] = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &x, 1, &row);
+  operands[2] = runs;
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    operands[3 + d] = grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = 0});
+  }
+  grtc_tvalue_t* written =
+      grtc_chlo_make(&m, GRTC_TOP_DYNAMIC_UPDATE_SLICE, operands, 3 + x->type.rank, &slots->type);
+  grtc_tvalue_t* next =
+      grtc_chlo_binary(&m, GRTC_TOP_ADD, runs,
+                       grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = 1}));
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  GRT_RETURN_IF_ERROR(grtc_import_global_put(ctx, op, probe->values, written, block));
+  GRT_RETURN_IF_ERROR(grtc_import_global_put(ctx, op, probe->count, next, block));
+  return grtc_import_map(ctx, &op->results[0], x);
+}
+
+static grt_status_t grtc_import_expect_serialized_eq(grtc_import_t* ctx,
+                                                     const grtc_operation_t* op,
+                                                     grtc_tblock_t* block) {
+  grt_string_view_t id = {NULL, 0};
+  GRT_RETURN_IF_ERROR(grtc_import_probe_id(ctx, op, &id));
+  int64_t iter = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iter", false, &iter));
+  grtc_tvalue_t* v = op->operand_count == 1 ? grtc_import_lookup(ctx, op->operands[0]) : NULL;
+  if (!v) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' takes one tensor");
+  }
+  const grtc_import_probe_t* probe = grtc_import_find_probe(ctx, id);
+  if (!probe) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' of probe \"%.*s\": no "
+                             "interpreter.probe with that probe_id comes before it",
+                             GRT_SV_ARG(id));
+  }
+  if (iter < 0 || iter >= GRTC_IMPORT_PROBE_SLOTS - 1) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' iter %" PRId64 " is not "
+                             "supported: a probe keeps its first %d recordings",
+                             iter, GRTC_IMPORT_PROBE_SLOTS - 1);
+  }
+  if (!grtc_ttype_equal(&probe->type, &v->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' compares %s with probe "
+                             "\"%.*s\", which records %s",
+                             grtc_ttype_format(&v->type, a, sizeof(a)), GRT_SV_ARG(id),
+                             grtc_ttype_format(&probe->type, b, sizeof(b)));
+  }
+  grt_status_t status = grt_ok_status();
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* runs = grtc_import_global_load(ctx, op, probe->count, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_tvalue_t* slots = grtc_import_global_load(ctx, op, probe->values, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  // The probe ran more than |iter| times: runs > iter, checked as
+  // (runs > iter) == true.
+  grtc_tvalue_t* ran = grtc_chlo_compare(
+      &m, GRTC_CMP_GT, runs, grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = iter}));
+  if (ran) ran->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+  grtc_tvalue_t* yes =
+      ran ? grtc_chlo_splat_type(&m, &ran->type, (grtc_scalar_value_t){.i = 1}) : NULL;
+  const grtc_ttype_t* type = &slots->type;
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    limit[d] = type->dims[d];
+    strides[d] = 1;
+  }
+  start[0] = iter;
+  limit[0] = iter + 1;
+  grtc_ttype_t sliced = *type;
+  sliced.dims[0] = 1;
+  grtc_tvalue_t* slice = grtc_chlo_make(&m, GRTC_TOP_SLICE, &slots, 1, &sliced);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, start, type->rank);
+    slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+    slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+  }
+  grtc_tvalue_t* recorded = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &slice, 1, &probe->type);
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  grtc_tvalue_t* checks[2][2] = {{ran, yes}, {v, recorded}};
+  for (int i = 0; i < 2; ++i) {
+    grtc_top_t* top = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CHECK_EQ, checks[i], 2, NULL, 0, 0,
+                                           block, &top));
+  }
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // interpreter.run_parallel (the StableHLO interpreter's test harness)
 //===----------------------------------------------------------------------===//
 
@@ -3599,7 +3816,7 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
       "ml_program.global_load", "ml_program.global_store",
       "ml_program.global_load_const", "stablehlo.bitcast_convert",
-      "stablehlo.triangular_solve"};
+      "stablehlo.triangular_solve", "interpreter.probe", "check.expect_serialized_eq"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (grtc_operation_is(op, names[i])) return true;
   }
@@ -4171,6 +4388,10 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   if (grtc_operation_is(op, "chlo.scan")) return grtc_import_scan(ctx, op, block);
   if (grtc_operation_is(op, "interpreter.run_parallel")) {
     return grtc_import_run_parallel(ctx, op, block);
+  }
+  if (grtc_operation_is(op, "interpreter.probe")) return grtc_import_probe(ctx, op, block);
+  if (grtc_operation_is(op, "check.expect_serialized_eq")) {
+    return grtc_import_expect_serialized_eq(ctx, op, block);
   }
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
     return grtc_import_select_and_scatter(ctx, op, block);

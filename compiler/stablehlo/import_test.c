@@ -1344,6 +1344,41 @@ static void test_run_parallel_errors(void** state) {
                       "is not supported (at most 64)");
 }
 
+// interpreter.probe and check.expect_serialized_eq: each bad use is named.
+static void test_probe_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"%0 = \"interpreter.probe\"(%a) : (tensor<2xf32>) -> tensor<2xf32>",
+       "t.mlir:2:8: error: 'interpreter.probe' requires a 'probe_id' string"},
+      {"check.expect_serialized_eq %a, probe_id = \"p\" : tensor<2xf32>",
+       "t.mlir:2:3: error: 'check.expect_serialized_eq' of probe \"p\": no interpreter.probe "
+       "with that probe_id comes before it"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  check.expect_serialized_eq %0, probe_id = \"p\", iter = 15 : tensor<2xf32>",
+       "t.mlir:3:3: error: 'check.expect_serialized_eq' iter 15 is not supported: a probe "
+       "keeps its first 15 recordings"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  %1 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf64>\n"
+       "  check.expect_serialized_eq %1, probe_id = \"p\" : tensor<2xf64>",
+       "t.mlir:4:3: error: 'check.expect_serialized_eq' compares tensor<2xf64> with probe "
+       "\"p\", which records tensor<2xf32>"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  %1 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xi32>\n"
+       "  %2 = interpreter.probe %1, probe_id = \"p\" : tensor<2xi32>",
+       "t.mlir:4:8: error: 'interpreter.probe' \"p\" records tensor<2xi32> here and "
+       "tensor<2xf32> elsewhere: one probe_id keeps one type"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source), "func.func @f(%%a: tensor<2xf32>) {\n  %s\n  return\n}\n",
+             cases[i].body);
+    expect_import_error(source, cases[i].message);
+  }
+}
+
 // select_and_scatter: each bad operand, attribute and region is named.
 static void test_select_and_scatter_errors(void** state) {
   (void)state;
@@ -2817,6 +2852,7 @@ int main(void) {
       cmocka_unit_test(test_map_errors),
       cmocka_unit_test(test_scan_square_errors),
       cmocka_unit_test(test_run_parallel_errors),
+      cmocka_unit_test(test_probe_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
       cmocka_unit_test(test_fft_errors),

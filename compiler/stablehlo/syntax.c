@@ -248,6 +248,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_IGNORED,    // algorithm = <...>
   GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
   GRTC_SHLO_KW_ENUM,       // algorithm = THREE_FRY -> #stablehlo<rng_algorithm THREE_FRY>
+  GRTC_SHLO_KW_STRING,     // probe_id = "p" -> "p"
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -292,6 +293,9 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"stablehlo.rng", "distribution", "rng_distribution", GRTC_SHLO_KW_ENUM},
     {"stablehlo.fft", "length", "fft_length", GRTC_SHLO_KW_I64S},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
+    {"interpreter.probe", "probe_id", "probe_id", GRTC_SHLO_KW_STRING},
+    {"check.expect_serialized_eq", "probe_id", "probe_id", GRTC_SHLO_KW_STRING},
+    {"check.expect_serialized_eq", "iter", "iter", GRTC_SHLO_KW_I64},
 };
 
 static const grtc_shlo_keyword_t* grtc_shlo_find_keyword(grt_string_view_t op,
@@ -403,6 +407,12 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
       const grtc_attribute_t* attr = NULL;
       GRT_RETURN_IF_ERROR(grtc_shlo_enum_attr(parser, keyword->attribute, word, &attr));
       return grtc_shlo_add(parser, state, keyword->attribute, attr);
+    }
+    case GRTC_SHLO_KW_STRING: {
+      grt_string_view_t text;
+      GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &text));
+      return grtc_shlo_add(parser, state, keyword->attribute,
+                           grtc_parser_string_attr(parser, text));
     }
     case GRTC_SHLO_KW_FORMAT: {
       // eXmY: X exponent bits, Y mantissa bits, both decimal.
@@ -1623,6 +1633,11 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    // The StableHLO interpreter's probes: `interpreter.probe %x, probe_id =
+    // "p" : t` and `check.expect_serialized_eq %x, probe_id = "p"[, iter =
+    // N] : t`.
+    GRTC_SHLO_PLAIN("interpreter.probe")
+    {"check.expect_serialized_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
     // CHLO ops compose.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
     GRTC_SHLO_PLAIN("chlo.erf") GRTC_SHLO_PLAIN("chlo.erfc")
