@@ -2483,6 +2483,190 @@ def gen_check_forms():
     f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 5e-5, "f32")))
     funcs.append(f.text(comment="check.eq and check.almost_eq: compare with a constant."))
 
+    # interpreter.run_parallel (the StableHLO interpreter's harness): the
+    # program runs as R x P processes instantiated in the caller, with
+    # collective_permute, replica_id and partition_id between them.
+    funcs.append(
+        "  // A process program: (x + 1) moved along source_target_pairs, then\n"
+        "  // doubled, with its replica and partition ids.\n"
+        "  func.func private @permute_ring(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<ui32>, "
+        "tensor<ui32>) {\n"
+        "    %one = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+        "    %y = stablehlo.add %x, %one : tensor<3xf32>\n"
+        "    %p = \"stablehlo.collective_permute\"(%y) {source_target_pairs = "
+        "dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>} : (tensor<3xf32>) -> "
+        "tensor<3xf32>\n"
+        "    %z = stablehlo.add %p, %p : tensor<3xf32>\n"
+        "    %r = stablehlo.replica_id : tensor<ui32>\n"
+        "    %q = stablehlo.partition_id : tensor<ui32>\n"
+        "    return %z, %r, %q : tensor<3xf32>, tensor<ui32>, tensor<ui32>\n"
+        "  }")
+    funcs.append(
+        "  // Partitions 0 and 2 swap (channel handle 1: across partitions); 1\n"
+        "  // receives nothing.\n"
+        "  func.func private @permute_partitions(%x: tensor<2xi32>) -> tensor<2xi32> {\n"
+        "    %p = \"stablehlo.collective_permute\"(%x) {source_target_pairs = "
+        "dense<[[0, 2], [2, 0]]> : tensor<2x2xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<2xi32>) -> tensor<2xi32>\n"
+        "    return %p : tensor<2xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_collective_permute")
+    xs = [array([1.0 + 10 * k, 2.0 + 10 * k, -3.0 - k], "f32") for k in range(4)]
+    ins = [f.input(x, "f32") for x in xs]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@permute_ring], [@permute_ring], '
+             '[@permute_ring], [@permute_ring]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<3xf32>"] * 4),
+                ", ".join(["tensor<3xf32>, tensor<ui32>, tensor<ui32>"] * 4)), count=12)
+    for k in range(4):
+        src = (k + 3) % 4
+        f.expect("%s#%d" % (r, 3 * k), array(2 * (np.asarray(xs[src], np.float64) + 1), "f32"),
+                 "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 3 * k + 1), array(k, "ui32"), "ui32")
+        f.expect("%s#%d" % (r, 3 * k + 2), array(0, "ui32"), "ui32")
+    ys = [array([k, -k - 1], "i32") for k in range(6)]
+    ins = [f.input(y, "i32") for y in ys]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@permute_partitions, '
+             '@permute_partitions, @permute_partitions], [@permute_partitions, '
+             '@permute_partitions, @permute_partitions]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2xi32>"] * 6),
+                ", ".join(["tensor<2xi32>"] * 6)), count=6)
+    for rep in range(2):
+        for part in range(3):
+            src = {0: 2, 2: 0}.get(part)
+            want = ys[rep * 3 + src] if src is not None else array([0, 0], "i32")
+            f.expect("%s#%d" % (r, rep * 3 + part), want, "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel: 4 replicas passing (x + 1) "
+                        "around a ring with their replica and partition ids, and 2 "
+                        "replicas of 3 partitions swapping across partitions (the "
+                        "middle one gets zeros); each process's results in turn."))
+
+    funcs.append(
+        "  // all_reduce of two operands: maximum among replicas {0, 2} and {3, 1};\n"
+        "  // acc * 2 + next over all four in group order (an order-dependent fold).\n"
+        "  func.func private @reduce_groups(%x: tensor<2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %m = \"stablehlo.all_reduce\"(%x) ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "      %r = stablehlo.maximum %a, %b : tensor<f32>\n"
+        "      stablehlo.return %r : tensor<f32>\n"
+        "    }) {replica_groups = dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : "
+        "(tensor<2xf32>) -> tensor<2xf32>\n"
+        "    %f = \"stablehlo.all_reduce\"(%y) ({\n"
+        "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+        "      %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "      %d = stablehlo.multiply %a, %two : tensor<i32>\n"
+        "      %r = stablehlo.add %d, %b : tensor<i32>\n"
+        "      stablehlo.return %r : tensor<i32>\n"
+        "    }) {replica_groups = dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>} : "
+        "(tensor<3xi32>) -> tensor<3xi32>\n"
+        "    return %m, %f : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    add_body = ("({\n    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                "      %r = stablehlo.add %a, %b : tensor<i32>\n"
+                "      stablehlo.return %r : tensor<i32>\n    })")
+    funcs.append(
+        "  // Sums on 2 replicas x 2 partitions: each replica's partitions\n"
+        "  // (channel handle 1), flattened ids {0, 3} and {1, 2}, and the mesh\n"
+        "  // x = 2, y = 2 reduced over x.\n"
+        "  func.func private @reduce_modes(%x: tensor<i32>) -> (tensor<i32>, tensor<i32>, "
+        "tensor<i32>) {\n"
+        "    %s = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "dense<[[0], [1]]> : tensor<2x1xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<i32>) -> tensor<i32>\n"
+        "    %g = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 2, type = 0>, use_global_device_ids} : "
+        "(tensor<i32>) -> tensor<i32>\n"
+        "    %h = \"stablehlo.all_reduce\"(%x) " + add_body + " {replica_groups = "
+        "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+        "[#stablehlo.mesh_axis<name = \"x\", size = 2>, #stablehlo.mesh_axis<name = "
+        "\"y\", size = 2>]>, axes = [#stablehlo.axis_ref<name = \"x\">]>} : "
+        "(tensor<i32>) -> tensor<i32>\n"
+        "    return %s, %g, %h : tensor<i32>, tensor<i32>, tensor<i32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_reduce")
+    xs = [array([1.5 * k - 2.0, 4.0 - k], "f32") for k in range(4)]
+    ys = [array([k + 1, -k, 3 * k], "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@reduce_groups], [@reduce_groups], '
+             '[@reduce_groups], [@reduce_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 4),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 4)), count=8)
+    fold = np.zeros(3, np.int64)
+    for i, k in enumerate((3, 0, 1, 2)):
+        fold = np.asarray(ys[k], np.int64) if i == 0 else fold * 2 + np.asarray(ys[k])
+    for k in range(4):
+        other = {0: 2, 2: 0, 1: 3, 3: 1}[k]
+        f.expect("%s#%d" % (r, 2 * k), np.maximum(xs[k], xs[other]), "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(fold, "i32"), "i32")
+    zs = [array(10 ** k, "i32") for k in range(4)]
+    ins = [f.input(z, "i32") for z in zs]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@reduce_modes, @reduce_modes], '
+             '[@reduce_modes, @reduce_modes]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<i32>"] * 4),
+                ", ".join(["tensor<i32>, tensor<i32>, tensor<i32>"] * 4)), count=12)
+    v = [10 ** k for k in range(4)]
+    for k in range(4):
+        f.expect("%s#%d" % (r, 3 * k), array(v[k // 2 * 2] + v[k // 2 * 2 + 1], "i32"), "i32")
+        f.expect("%s#%d" % (r, 3 * k + 1), array(v[k] + v[3 - k], "i32"), "i32")
+        f.expect("%s#%d" % (r, 3 * k + 2), array(v[k % 2] + v[k % 2 + 2], "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_reduce: replica groups "
+                        "(maximum), an order-dependent fold in group order, a replica's "
+                        "partitions, flattened ids and mesh axes (sums)."))
+
+    # interpreter.probe records each value it passes; expect_serialized_eq
+    # checks a recording (the first by default, `iter = N` the N+1st).
+    probe_loop = (
+        "%%r:2 = stablehlo.while(%%i = %s, %%s = %s) : tensor<i64>, tensor<3xf32>\n"
+        "    cond {\n"
+        "      %%c = stablehlo.compare LT, %%i, %s : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "      stablehlo.return %%c : tensor<i1>\n"
+        "    } do {\n"
+        "      %%one = stablehlo.constant dense<1> : tensor<i64>\n"
+        "      %%n = stablehlo.add %%i, %%one : tensor<i64>\n"
+        "      %%d = stablehlo.add %%s, %%s : tensor<3xf32>\n"
+        "      %%p = interpreter.probe %%d, probe_id = \"doubling\" : tensor<3xf32>\n"
+        "      stablehlo.return %%n, %%p : tensor<i64>, tensor<3xf32>\n"
+        "    }")
+    f = Func("test_probe")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    for k in range(3):
+        want = f.constant(array(np.asarray([1.0, -0.5, 3.0]) * 2 ** (k + 1), "f32"), "f32")
+        f.line('check.expect_serialized_eq %s, probe_id = "doubling", iter = %d : '
+               'tensor<3xf32>' % (want, k))
+    z = f.input(carray([1 + 2j, -3 + 0.5j], "complex<f32>"), "complex<f32>")
+    w = f.op("stablehlo.multiply %s, %s : tensor<2xcomplex<f32>>" % (z, z))
+    q = f.op('interpreter.probe %s, probe_id = "square" : tensor<2xcomplex<f32>>' % w)
+    f.line('check.expect_serialized_eq %s, probe_id = "square" : tensor<2xcomplex<f32>>' % q)
+    want = f.constant(carray([-3 + 4j, 8.75 - 3j], "complex<f32>"), "complex<f32>")
+    f.line('check.expect_serialized_eq %s, probe_id = "square" : tensor<2xcomplex<f32>>'
+           % want)
+    funcs.append(f.text(comment="interpreter.probe in a loop (a recording per iteration) "
+                        "and on a complex value, checked by expect_serialized_eq."))
+
+    f = Func("fail_probe_not_reached")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    f.line('check.expect_serialized_eq %s, probe_id = "doubling", iter = 3 : tensor<3xf32>'
+           % start)
+    funcs.append(f.text(comment="The probe ran 3 times: a 4th recording does not exist."))
+
+    f = Func("fail_probe_wrong_recording")
+    zero = f.constant(array(0, "i64"), "i64")
+    three = f.constant(array(3, "i64"), "i64")
+    start = f.input(array([1.0, -0.5, 3.0], "f32"), "f32")
+    f.line(probe_loop % (zero, start, three))
+    want = f.constant(array([4.0, -2.0, 12.0], "f32"), "f32")
+    f.line('check.expect_serialized_eq %s, probe_id = "doubling" : tensor<3xf32>' % want)
+    funcs.append(f.text(comment="The first recording is [2, -1, 6], not the second's."))
+
     f = Func("fail_legacy_almost_eq")
     fx = f.input(fa, "f32")
     f.line("check.almost_eq %s, %s : tensor<3xf32>" % (fx, dense(fa + 1e-3, "f32")))
@@ -5111,6 +5295,77 @@ def gen_chlo():
     funcs.append(f.text(comment="chlo.mulhi: the high half of the double-width product, "
                         "i8 to i64 and ui8 to ui64, extremes included."))
 
+    f = Func("test_scan")
+    rng_s = np.random.default_rng(43)
+    # Prefix sums of f32 along dim 1 (the body adds a value captured from
+    # outside the scan to each output).
+    x = array(rng_s.uniform(-2, 2, (3, 5)), "f32")
+    c = f.constant(array(0.5, "f32"), "f32")
+    init = f.constant(array([0.0, 1.0, -1.0], "f32"), "f32")
+    r = f.op("chlo.scan(%s) inits(%s) dimension=1 {\n"
+             "    ^bb0(%%a: tensor<3xf32>, %%s: tensor<3xf32>):\n"
+             "      %%n = stablehlo.add %%a, %%s : tensor<3xf32>\n"
+             "      %%b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> "
+             "tensor<3xf32>\n"
+             "      %%o = stablehlo.add %%n, %%b : tensor<3xf32>\n"
+             "      stablehlo.return %%o, %%n : tensor<3xf32>, tensor<3xf32>\n"
+             "    } : (tensor<3x5xf32>, tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3xf32>)"
+             % (f.input(x, "f32"), init, c), count=2)
+    sums = np.cumsum(np.asarray(x, np.float64), axis=1) + np.array([0.0, 1.0, -1.0])[:, None]
+    f.expect(r + "#0", array(sums + 0.5, "f32"), "f32", 1e-5, 1e-5)
+    f.expect(r + "#1", array(sums[:, -1], "f32"), "f32", 1e-5, 1e-5)
+    # Reverse products of i32 along dim 0.
+    y = array([[1, 2], [3, -1], [2, 5], [-4, 3]], "i32")
+    one = f.constant(array([1, 1], "i32"), "i32")
+    r = f.op("chlo.scan(%s) inits(%s) dimension=0 attributes {is_reverse = true} {\n"
+             "    ^bb0(%%a: tensor<2xi32>, %%p: tensor<2xi32>):\n"
+             "      %%n = stablehlo.multiply %%a, %%p : tensor<2xi32>\n"
+             "      stablehlo.return %%n, %%n : tensor<2xi32>, tensor<2xi32>\n"
+             "    } : (tensor<4x2xi32>, tensor<2xi32>) -> (tensor<4x2xi32>, tensor<2xi32>)"
+             % (f.input(y, "i32"), one), count=2)
+    prods = np.flip(np.cumprod(np.flip(np.asarray(y, np.int64), 0), axis=0), 0)
+    f.expect(r + "#0", array(prods, "i32"), "i32")
+    f.expect(r + "#1", array(prods[0], "i32"), "i32")
+    # Two inputs and three carries: a running mean (sum and count carried)
+    # and the running maximum of a second input.
+    v = array([2.0, 4.0, -3.0, 7.0, 1.0, 0.5], "f32")
+    w = array([3, -1, 8, 2, 8, 9], "i32")
+    z0 = f.constant(array(0.0, "f32"), "f32")
+    n0 = f.constant(array(0, "i32"), "i32")
+    lo = f.constant(array(-2147483648, "i32"), "i32")
+    r = f.op("chlo.scan(%s, %s) inits(%s, %s, %s) dimension=0 {\n"
+             "    ^bb0(%%a: tensor<f32>, %%b: tensor<i32>, %%s: tensor<f32>, %%n: tensor<i32>, "
+             "%%m: tensor<i32>):\n"
+             "      %%s2 = stablehlo.add %%s, %%a : tensor<f32>\n"
+             "      %%one = stablehlo.constant dense<1> : tensor<i32>\n"
+             "      %%n2 = stablehlo.add %%n, %%one : tensor<i32>\n"
+             "      %%nf = stablehlo.convert %%n2 : (tensor<i32>) -> tensor<f32>\n"
+             "      %%mean = stablehlo.divide %%s2, %%nf : tensor<f32>\n"
+             "      %%m2 = stablehlo.maximum %%m, %%b : tensor<i32>\n"
+             "      stablehlo.return %%mean, %%m2, %%s2, %%n2, %%m2 : tensor<f32>, tensor<i32>, "
+             "tensor<f32>, tensor<i32>, tensor<i32>\n"
+             "    } : (tensor<6xf32>, tensor<6xi32>, tensor<f32>, tensor<i32>, tensor<i32>) -> "
+             "(tensor<6xf32>, tensor<6xi32>, tensor<f32>, tensor<i32>, tensor<i32>)"
+             % (f.input(v, "f32"), f.input(w, "i32"), z0, n0, lo), count=5)
+    vd = np.asarray(v, np.float64)
+    f.expect(r + "#0", array(np.cumsum(vd) / np.arange(1, 7), "f32"), "f32", 1e-6, 1e-6)
+    f.expect(r + "#1", array(np.maximum.accumulate(np.asarray(w)), "i32"), "i32")
+    f.expect(r + "#2", array(vd.sum(), "f32"), "f32", 1e-6, 1e-6)
+    f.expect(r + "#3", array(6, "i32"), "i32")
+    f.expect(r + "#4", array(9, "i32"), "i32")
+    # No carries (each output from its own slice) and a length-1 scan.
+    q = array([[1.0, -2.0, 3.0]], "f32")
+    r = f.op("chlo.scan(%s) inits() dimension=0 {\n"
+             "    ^bb0(%%a: tensor<3xf32>):\n"
+             "      %%n = stablehlo.negate %%a : tensor<3xf32>\n"
+             "      stablehlo.return %%n : tensor<3xf32>\n"
+             "    } : (tensor<1x3xf32>) -> tensor<1x3xf32>" % f.input(q, "f32"))
+    f.expect(r, array([[-1.0, 2.0, -3.0]], "f32"), "f32", 0.0, 0.0)
+    funcs.append(f.text(comment="chlo.scan (unrolled): prefix sums along dim 1 with a "
+                        "value captured from outside, reverse products, two inputs and "
+                        "three carries of other shapes, no carries, a length-1 scan; "
+                        "against numpy's cumsum and cumprod."))
+
     f = Func("fail_chlo_wrong_expectation")
     x = f.input(array([0.5], "f32"), "f32")
     r = f.op("chlo.acos %s : tensor<1xf32> -> tensor<1xf32>" % x)
@@ -5829,6 +6084,56 @@ def gen_linalg():
     funcs.append(f.text(comment="triangular_solve: every combination of left_side, lower, "
                         "unit_diagonal and transpose_a, batch dims, f32/f64/f16, "
                         "against numpy.linalg.solve on the triangle."))
+
+    for elem in ("complex<f32>", "complex<f64>"):
+        suffix = "c64" if elem == "complex<f32>" else "c128"
+        f = Func("test_triangular_solve_" + suffix)
+        # Each left_side, lower and transpose_a on complex<f32> (unit_diagonal
+        # alternating), two on complex<f64>: each solve unrolls into many ops,
+        # so the file stays quick to compile (for CUDA too).
+        combos = [(True, True, "NO_TRANSPOSE"), (False, False, "TRANSPOSE"),
+                  (True, False, "ADJOINT"), (False, True, "ADJOINT"),
+                  (True, True, "TRANSPOSE"), (False, False, "NO_TRANSPOSE")]
+        if elem == "complex<f64>":
+            combos = [(True, True, "ADJOINT"), (False, False, "TRANSPOSE")]
+        for case, (left, lower, tr) in enumerate(combos):
+            unit = case % 2 == 1
+            batch = [(), (2,)][case % 2]
+            n, k = (3, 2) if case % 3 else (2, 1)
+            shape_a = batch + (n, n)
+            a = rng.uniform(-1, 1, shape_a) + 1j * rng.uniform(-1, 1, shape_a)
+            a += np.eye(n) * (n + 1.0 + 1.0j)  # well conditioned
+            a = a.astype(DTYPES[elem])
+            shape_b = batch + ((n, k) if left else (k, n))
+            b = (rng.uniform(-2, 2, shape_b) + 1j * rng.uniform(-2, 2, shape_b)
+                 ).astype(DTYPES[elem])
+            ad = a.astype(np.complex128)
+            tri = np.tril(ad) if lower else np.triu(ad)
+            if unit:
+                tri = tri - np.eye(n) * np.diagonal(tri, axis1=-2, axis2=-1)[..., None] \
+                    + np.eye(n)
+            op = tri
+            if tr != "NO_TRANSPOSE":
+                op = np.swapaxes(op, -1, -2)
+            if tr == "ADJOINT":
+                op = np.conj(op)
+            bd = b.astype(np.complex128)
+            if left:
+                x = np.linalg.solve(op, bd)
+            else:
+                x = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2),
+                                                np.swapaxes(bd, -1, -2)), -1, -2)
+            ta, tb = type_of(a, elem), type_of(b, elem)
+            r = f.op('"stablehlo.triangular_solve"(%s, %s) {left_side = %s, '
+                     'lower = %s, unit_diagonal = %s, transpose_a = '
+                     '#stablehlo<transpose %s>} : (%s, %s) -> %s'
+                     % (f.input(a, elem), f.input(b, elem), str(left).lower(),
+                        str(lower).lower(), str(unit).lower(), tr, ta, tb, tb))
+            tol = 1e-5 if elem == "complex<f32>" else 1e-12
+            f.expect(r, x.astype(DTYPES[elem]), elem, tol, tol)
+        funcs.append(f.text(comment="triangular_solve on %s: left_side, lower, "
+                            "unit_diagonal and transpose_a (ADJOINT conjugates), batch "
+                            "dims, against numpy.linalg.solve on the triangle." % elem))
 
     f = Func("test_cholesky")
     for i, (elem, batch, n, lower) in enumerate(
@@ -6798,6 +7103,7 @@ COMPLEX_UNARY = [
     ("sign", c_sign, [0j, 3 + 4j, -2 + 0j, 1e-3 - 1e-3j, -5j]),
     ("tan", np.tan, [0j, 1 + 1j, -2 + 0.5j, 1.5 + 2.5j, 3.5 + 4.5j, 1 + 30j, 0.25 - 25j]),
     ("logistic", lambda z: 1 / (1 + np.exp(-z)), [0j, 1 + 2j, -2 + 0.5j, 0.25 - 3j, 5 - 1j]),
+    ("square", lambda z: z * z, [0j, 1 + 2j, -3 + 0.5j, 2.5 - 2.5j, 1e-3 + 4j, -7 - 1e-2j]),
 ]
 
 COMPLEX_BINARY = [
@@ -7055,6 +7361,34 @@ def gen_complex():
         c_expect(f, c, a.astype(np.complex128) * np.conj(b.astype(np.complex128)), elem)
         funcs.append(f.text(comment="Complex arguments and results of a call "
                             "(interleaved at the boundary)."))
+
+    f = Func("test_square")
+    for elem in ("f32", "f64", "f16", "bf16", "i32", "ui8"):
+        vals = [0.0, 1.5, -2.0, 3.0, -0.25, 100.0] if is_float(elem) else [0, 3, 7, 11, 15]
+        if elem == "i32":
+            vals += [-5, 46340, -46341]  # the last wraps (46341^2 > 2^31 - 1)
+        a = array(vals, elem)
+        want = [v * v for v in (float(x) if is_float(elem) else int(x) for x in a)]
+        r = f.op("stablehlo.square %s : %s" % (f.input(a, elem), t(a, elem)))
+        if is_float(elem):
+            f.expect(r, round_to(elem, np.asarray(want)), elem, 0.0, 0.0)
+        else:
+            f.expect(r, array([wrap(v, elem) for v in want], elem), elem)
+    for elem, huge in (("complex<f64>", 1e200), ("complex<f32>", 1e30)):
+        # (re - im)(re + im) is 0 where |re| == |im| is finite, not the
+        # 0 * inf of an overflowing sum; 2 re im overflows to infinity.
+        z = carray([complex(huge, huge), complex(huge, -huge), complex(-huge, huge),
+                    complex(INF, INF), complex(huge, 3 * huge), complex(0.5, 0.5),
+                    complex(2.0, 0.5)], elem)
+        want = carray([complex(0, INF), complex(0, -INF), complex(0, -INF),
+                       complex(NAN, INF), complex(-INF, INF), complex(0.0, 0.5),
+                       complex(3.75, 2.0)], elem)
+        r = f.op("stablehlo.square %s : %s" % (f.input(z, elem), t(z, elem)))
+        f.expect(r, want, elem, 0.0, 0.0)
+    funcs.append(f.text(comment="stablehlo.square: x * x on floats and integers (i32 "
+                        "wrapping), and on complex numbers with the parts that overflow "
+                        "to 0 * inf kept exact: (re - im)(re + im) is 0 where |re| == "
+                        "|im| is finite."))
 
     f = Func("fail_complex_multiply")
     x = f.input(carray([1 + 2j, 3 - 1j], "complex<f32>"), "complex<f32>")
@@ -7529,7 +7863,9 @@ FAMILIES = [
      "the same numbers on each call, moments and quantiles of 4096 samples."),
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
-     "stablehlo.custom_call; ops in the generic form."),
+     "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
+     "interpreter.run_parallel with collective_permute and all_reduce,\n"
+     "interpreter.probe and check.expect_serialized_eq."),
 ]
 
 

@@ -197,6 +197,15 @@ static grtc_complex_t grtc_complex_sign(grtc_chlo_math_t* m, grtc_complex_t z) {
                            SELECT(zero, z.im, DIV(z.im, h)));
 }
 
+grtc_complex_t grtc_complex_square(grtc_chlo_math_t* m, grtc_complex_t z) {
+  grtc_tvalue_t* a = ABS(z.re);
+  grtc_tvalue_t* same = grtc_chlo_binary(m, GRTC_TOP_AND, CMP(EQ, a, ABS(z.im)),
+                                         CMP(LT, a, C(a, INFINITY)));
+  grtc_tvalue_t* re = SELECT(same, C(a, 0.0), MUL(SUB(z.re, z.im), ADD(z.re, z.im)));
+  grtc_tvalue_t* product = MUL(z.re, z.im);
+  return grtc_complex_make(re, ADD(product, product));
+}
+
 grtc_complex_t grtc_complex_combine_products(grtc_chlo_math_t* m, grtc_tvalue_t* rr,
                                              grtc_tvalue_t* ii, grtc_tvalue_t* ri,
                                              grtc_tvalue_t* ir) {

@@ -45,6 +45,10 @@ grtc_complex_t grtc_complex_elementwise(grtc_chlo_math_t* m, grtc_top_kind_t kin
 // Only EQ and NE are defined on complex numbers.
 grtc_tvalue_t* grtc_complex_compare(grtc_chlo_math_t* m, bool equal, grtc_complex_t a,
                                     grtc_complex_t b);
+// z * z: (re - im)(re + im) (0 where |re| == |im| is finite, where the
+// product would be 0 * inf when re + im or re - im overflows), 2 re im.
+grtc_complex_t grtc_complex_square(grtc_chlo_math_t* m, grtc_complex_t z);
+
 // Complex products from the four real products of the parts:
 // (rr - ii, ri + ir).
 grtc_complex_t grtc_complex_combine_products(grtc_chlo_math_t* m, grtc_tvalue_t* rr,

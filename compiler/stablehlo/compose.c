@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "compiler/stablehlo/complex.h"
 #include "compiler/stablehlo/compose_ops.h"
 #include "compiler/tensor/eval.h"
 
@@ -1119,35 +1120,88 @@ static grt_status_t grtc_chlo_check_square(grt_string_view_t name, const char* w
   return grt_ok_status();
 }
 
+// The matrix helpers above applied to both parts of a complex value (the
+// imaginary part NULL for a real one, and left NULL).
+static grtc_complex_t grtc_chlo_pair(grtc_tvalue_t* re, grtc_tvalue_t* im) {
+  grtc_complex_t z = {re, im};
+  return z;
+}
+
+static grtc_complex_t grtc_chlo_slice2_parts(grtc_chlo_math_t* m, grtc_complex_t x,
+                                             int64_t row0, int64_t row1, int64_t col0,
+                                             int64_t col1) {
+  return grtc_chlo_pair(grtc_chlo_slice2(m, x.re, row0, row1, col0, col1),
+                        grtc_chlo_slice2(m, x.im, row0, row1, col0, col1));
+}
+
+static grtc_complex_t grtc_chlo_transpose2_parts(grtc_chlo_math_t* m, grtc_complex_t x) {
+  return grtc_chlo_pair(grtc_chlo_transpose2(m, x.re), grtc_chlo_transpose2(m, x.im));
+}
+
+static grtc_complex_t grtc_chlo_reverse2_parts(grtc_chlo_math_t* m, grtc_complex_t x,
+                                               bool columns) {
+  return grtc_chlo_pair(grtc_chlo_reverse2(m, x.re, columns),
+                        grtc_chlo_reverse2(m, x.im, columns));
+}
+
+// lhs . rhs, complex when |lhs| is (both are then): four real products.
+static grtc_complex_t grtc_chlo_matmul_parts(grtc_chlo_math_t* m, grtc_complex_t lhs,
+                                             grtc_complex_t rhs) {
+  grtc_tvalue_t* rr = grtc_chlo_matmul(m, lhs.re, rhs.re, false);
+  if (!lhs.im) return grtc_chlo_pair(rr, NULL);
+  return grtc_complex_combine_products(m, rr, grtc_chlo_matmul(m, lhs.im, rhs.im, false),
+                                       grtc_chlo_matmul(m, lhs.re, rhs.im, false),
+                                       grtc_chlo_matmul(m, lhs.im, rhs.re, false));
+}
+
 // Forward substitution: x with a x = b, a[..., n, n] lower triangular
-// (the strict upper part unread), b[..., n, k]; row i of x is
-// (b_i - a[i, :i] . x[:i]) / a_ii (no division with a unit diagonal).
-static grtc_tvalue_t* grtc_chlo_forward_substitute(grtc_chlo_math_t* m, grtc_tvalue_t* a,
-                                                   grtc_tvalue_t* b, bool unit_diagonal) {
-  if (!a || !b) return NULL;
-  uint32_t r = a->type.rank;
-  int64_t n = a->type.dims[r - 1], k = b->type.dims[r - 1];
-  grtc_tvalue_t* solved = NULL;  // x[:i], [..., i, k]
+// (the strict upper part unread), b[..., n, k], real or complex (a pair of
+// parts, im NULL for real); row i of x is (b_i - a[i, :i] . x[:i]) / a_ii
+// (no division with a unit diagonal).
+static grtc_complex_t grtc_chlo_forward_substitute(grtc_chlo_math_t* m, grtc_complex_t a,
+                                                   grtc_complex_t b, bool unit_diagonal) {
+  grtc_complex_t solved = {NULL, NULL};  // x[:i], [..., i, k]
+  if (!a.re || !b.re) return solved;
+  bool complex = a.im != NULL;
+  uint32_t r = a.re->type.rank;
+  int64_t n = a.re->type.dims[r - 1], k = b.re->type.dims[r - 1];
   for (int64_t i = 0; i < n && grt_status_is_ok(m->status); ++i) {
-    grtc_tvalue_t* row = grtc_chlo_slice2(m, b, i, i + 1, 0, k);
+    grtc_complex_t row = grtc_chlo_slice2_parts(m, b, i, i + 1, 0, k);
     if (i > 0) {
-      row = SUB(row, grtc_chlo_matmul(m, grtc_chlo_slice2(m, a, i, i + 1, 0, i), solved,
-                                      false));
+      grtc_complex_t sum =
+          grtc_chlo_matmul_parts(m, grtc_chlo_slice2_parts(m, a, i, i + 1, 0, i), solved);
+      row = grtc_chlo_pair(SUB(row.re, sum.re), complex ? SUB(row.im, sum.im) : NULL);
     }
     if (!unit_diagonal) {
-      row = DIV(row, grtc_chlo_expand(m, grtc_chlo_slice2(m, a, i, i + 1, i, i + 1), row));
+      grtc_complex_t d = grtc_chlo_slice2_parts(m, a, i, i + 1, i, i + 1);
+      d = grtc_chlo_pair(grtc_chlo_expand(m, d.re, row.re),
+                         complex ? grtc_chlo_expand(m, d.im, row.re) : NULL);
+      if (complex) {
+        grtc_complex_t quotient[2] = {row, d};
+        row = grtc_complex_elementwise(m, GRTC_TOP_DIVIDE, quotient);
+      } else {
+        row.re = DIV(row.re, d.re);
+      }
     }
-    grtc_tvalue_t* parts[2] = {solved, row};
-    solved = i == 0 ? row : grtc_chlo_concat(m, parts, 2, r - 2);
+    if (i == 0 || !grt_status_is_ok(m->status)) {
+      solved = row;
+      continue;
+    }
+    grtc_tvalue_t* re[2] = {solved.re, row.re};
+    grtc_tvalue_t* im[2] = {solved.im, row.im};
+    solved = grtc_chlo_pair(grtc_chlo_concat(m, re, 2, r - 2),
+                            complex ? grtc_chlo_concat(m, im, 2, r - 2) : NULL);
   }
   return solved;
 }
 
-// op(a) x = b (left_side) or x op(a) = b, op(a) = a, a^T (TRANSPOSE, and
-// ADJOINT for real types), a lower or upper triangular (the other part
-// unread). Reduced to one lower, left case: transposing a flips lower;
-// x op(a) = b is op(a)^T x^T = b^T; an upper system is a lower one with
-// the rows and columns of a and the rows of b and x reversed.
+// op(a) x = b (left_side) or x op(a) = b, op(a) = a, a^T (TRANSPOSE) or
+// conj(a)^T (ADJOINT; a^T for real types), a lower or upper triangular (the
+// other part unread). Reduced to one lower, left case: transposing a flips
+// lower; x op(a) = b is op(a)^T x^T = b^T; an upper system is a lower one
+// with the rows and columns of a and the rows of b and x reversed. Complex
+// operands (attrs->complex) come interleaved, [..., 2] (complex.h), and are
+// solved on their parts.
 static grt_status_t grtc_chlo_triangular_solve(grtc_chlo_builder_t* b, grt_string_view_t name,
                                                grtc_tvalue_t* const* operands,
                                                const grtc_ttype_t* result,
@@ -1160,49 +1214,82 @@ static grt_status_t grtc_chlo_triangular_solve(grtc_chlo_builder_t* b, grt_strin
                            "and 'transpose_a' (#stablehlo<transpose NO_TRANSPOSE, TRANSPOSE "
                            "or ADJOINT>)", GRT_SV_ARG(name));
   }
-  const grtc_ttype_t* at = &operands[0]->type;
-  const grtc_ttype_t* bt = &operands[1]->type;
-  GRT_RETURN_IF_ERROR(grtc_chlo_check_square(name, "a", at));
-  uint32_t r = at->rank;
-  bool fits = bt->rank == r && bt->elem == at->elem;
-  for (uint32_t d = 0; fits && d + 2 < r; ++d) fits = bt->dims[d] == at->dims[d];
-  if (fits) fits = bt->dims[attrs->left_side ? r - 2 : r - 1] == at->dims[r - 1];
-  if (!fits || result->elem != bt->elem || !grtc_ttype_same_shape(result, bt)) {
+  // The matrices' types: for complex operands, the parts' types.
+  grtc_ttype_t at = operands[0]->type, bt = operands[1]->type, rt = *result;
+  if (attrs->complex) {
+    --at.rank;
+    --bt.rank;
+    --rt.rank;
+  }
+  GRT_RETURN_IF_ERROR(grtc_chlo_check_square(name, "a", &at));
+  uint32_t r = at.rank;
+  bool fits = bt.rank == r && bt.elem == at.elem;
+  for (uint32_t d = 0; fits && d + 2 < r; ++d) fits = bt.dims[d] == at.dims[d];
+  if (fits) fits = bt.dims[attrs->left_side ? r - 2 : r - 1] == at.dims[r - 1];
+  if (!fits || rt.elem != bt.elem || !grtc_ttype_same_shape(&rt, &bt)) {
     char ta[128], tb[128];
-    grtc_ttype_format(at, ta, sizeof(ta));
-    grtc_ttype_format(bt, tb, sizeof(tb));
+    grtc_ttype_format(&operands[0]->type, ta, sizeof(ta));
+    grtc_ttype_format(&operands[1]->type, tb, sizeof(tb));
     return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
                            "'%.*s' b must share a's batch dims and element type, with a's "
-                           "size in its %s dim, and the result b's type; got a %s and b %s",
+                           "size in its %s dim, and the result b's type; got a %s and b %s%s",
                            GRT_SV_ARG(name), attrs->left_side ? "second-to-last" : "last",
-                           ta, tb);
+                           ta, tb, attrs->complex ? " (complex as [..., 2] parts)" : "");
   }
   grtc_chlo_math_t math = {b, grt_ok_status()};
   grtc_chlo_math_t* m = &math;
-  grtc_elem_t elem = at->elem;
+  grtc_elem_t elem = at.elem;
   grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
-  grtc_tvalue_t* a = grtc_chlo_convert(m, operands[0], work);
-  grtc_tvalue_t* rhs = grtc_chlo_convert(m, operands[1], work);
+  grtc_complex_t a, rhs;
+  if (attrs->complex) {
+    a = grtc_complex_split(m, operands[0]);
+    rhs = grtc_complex_split(m, operands[1]);
+  } else {
+    a = grtc_chlo_pair(grtc_chlo_convert(m, operands[0], work), NULL);
+    rhs = grtc_chlo_pair(grtc_chlo_convert(m, operands[1], work), NULL);
+  }
   bool lower = attrs->lower;
   if (attrs->transpose_a != 0) {
-    a = grtc_chlo_transpose2(m, a);
+    a = grtc_chlo_transpose2_parts(m, a);
+    if (attrs->transpose_a == 2 && a.im) a.im = NEG(a.im);  // ADJOINT
     lower = !lower;
   }
   if (!attrs->left_side) {
-    a = grtc_chlo_transpose2(m, a);
+    a = grtc_chlo_transpose2_parts(m, a);
     lower = !lower;
-    rhs = grtc_chlo_transpose2(m, rhs);
+    rhs = grtc_chlo_transpose2_parts(m, rhs);
   }
   if (!lower) {
-    a = grtc_chlo_reverse2(m, a, true);
-    rhs = grtc_chlo_reverse2(m, rhs, false);
+    a = grtc_chlo_reverse2_parts(m, a, true);
+    rhs = grtc_chlo_reverse2_parts(m, rhs, false);
   }
-  grtc_tvalue_t* x = grtc_chlo_forward_substitute(m, a, rhs, attrs->unit_diagonal);
-  if (!lower) x = grtc_chlo_reverse2(m, x, false);
-  if (!attrs->left_side) x = grtc_chlo_transpose2(m, x);
-  x = grtc_chlo_convert(m, x, elem);
+  grtc_complex_t x = grtc_chlo_forward_substitute(m, a, rhs, attrs->unit_diagonal);
+  if (!lower) x = grtc_chlo_reverse2_parts(m, x, false);
+  if (!attrs->left_side) x = grtc_chlo_transpose2_parts(m, x);
+  grtc_tvalue_t* solved =
+      attrs->complex ? grtc_complex_join(m, x) : grtc_chlo_convert(m, x.re, elem);
   if (!grt_status_is_ok(math.status)) return math.status;
-  *out = x;
+  *out = solved;
+  return grt_ok_status();
+}
+
+// stablehlo.square: x * x (complex operands are lowered by complex.c).
+static grt_status_t grtc_chlo_square(grtc_chlo_builder_t* b, grt_string_view_t name,
+                                     grtc_tvalue_t* operand, const grtc_ttype_t* result,
+                                     grtc_tvalue_t** out) {
+  if (result->elem != operand->type.elem || !grtc_ttype_same_shape(result, &operand->type)) {
+    char from[128], to[128];
+    grtc_ttype_format(&operand->type, from, sizeof(from));
+    grtc_ttype_format(result, to, sizeof(to));
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "'%.*s' returns its operand's type, got %s from %s",
+                           GRT_SV_ARG(name), to, from);
+  }
+  grtc_chlo_math_t math = {b, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* r = MUL(operand, operand);
+  if (!grt_status_is_ok(math.status)) return math.status;
+  *out = r;
   return grt_ok_status();
 }
 
@@ -2274,7 +2361,8 @@ bool grtc_chlo_handles(grt_string_view_t name, uint32_t* out_operand_count,
     return true;
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.reduce_precision") ||
-      grt_string_view_equal_cstring(name, "stablehlo.cholesky")) {
+      grt_string_view_equal_cstring(name, "stablehlo.cholesky") ||
+      grt_string_view_equal_cstring(name, "stablehlo.square")) {
     *out_operand_count = 1;
     return true;
   }
@@ -2428,6 +2516,9 @@ grt_status_t grtc_chlo_lower(grtc_chlo_builder_t* b, grt_string_view_t name,
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.triangular_solve")) {
     return grtc_chlo_triangular_solve(b, name, operands, &results[0], attrs, &outs[0]);
+  }
+  if (grt_string_view_equal_cstring(name, "stablehlo.square")) {
+    return grtc_chlo_square(b, name, operands[0], &results[0], &outs[0]);
   }
   if (grt_string_view_equal_cstring(name, "stablehlo.cholesky")) {
     return grtc_chlo_cholesky(b, name, operands[0], &results[0], attrs, &outs[0]);

@@ -135,6 +135,9 @@ typedef struct grtc_chlo_attrs_t {
   // cholesky: lower (false when absent, as the spec's default).
   bool left_side, lower, unit_diagonal;
   bool has_left_side, has_lower, has_unit_diagonal;
+  // triangular_solve: the operands and result are complex, interleaved
+  // [..., 2] (complex.h).
+  bool complex;
   int transpose_a;
   // torch_index_select: dim and batch_dims (has_index_select when both were
   // given).

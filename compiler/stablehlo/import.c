@@ -8,8 +8,10 @@
 // index becomes i64, so arith and tensor.extract need no ops of their own.
 #include "compiler/stablehlo/import.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/name_index.h"
@@ -37,6 +39,18 @@ typedef struct grtc_pointer_map_t {
   uint32_t capacity;
   uint32_t count;
 } grtc_pointer_map_t;
+
+// An interpreter.probe id: the globals keeping the values it recorded
+// (GRTC_IMPORT_PROBE_SLOTS of them, the last one where later recordings
+// land) and how many times it ran.
+#define GRTC_IMPORT_MAX_PROBES 32
+#define GRTC_IMPORT_PROBE_SLOTS 16
+typedef struct grtc_import_probe_t {
+  grt_string_view_t id;
+  grtc_ttype_t type;  // of one recorded value
+  const grtc_tglobal_t* values;
+  const grtc_tglobal_t* count;
+} grtc_import_probe_t;
 
 typedef struct grtc_import_t {
   const grtc_module_t* source;
@@ -70,6 +84,9 @@ typedef struct grtc_import_t {
   grtc_pointer_map_t complex_values;
   // stablehlo.rng ops imported so far (each one's ordinal keys its numbers).
   uint64_t rng_count;
+  // interpreter.probe ids seen so far.
+  grtc_import_probe_t probes[GRTC_IMPORT_MAX_PROBES];
+  uint32_t probe_count;
 } grtc_import_t;
 
 // A tuple's elements: stablehlo.tuple packs imported values, and
@@ -1832,7 +1849,9 @@ static grt_status_t grtc_import_chlo(grtc_import_t* ctx, const grtc_operation_t*
     attrs.epsilon = grtc_attr_number(attr);
     attrs.has_epsilon = true;
   }
-  // triangular_solve's and cholesky's booleans.
+  // triangular_solve's and cholesky's booleans; a complex triangular_solve
+  // takes its operands interleaved (grtc_import_complex_interleaved).
+  attrs.complex = op->operand_count && grtc_import_is_complex(op->operands[0]->type);
   static const char* const flag_names[3] = {"left_side", "lower", "unit_diagonal"};
   bool* flag_values[3] = {&attrs.left_side, &attrs.lower, &attrs.unit_diagonal};
   bool* flag_given[3] = {&attrs.has_left_side, &attrs.has_lower, &attrs.has_unit_diagonal};
@@ -2655,6 +2674,50 @@ static grt_status_t grtc_import_uniform(grtc_import_t* ctx, const grtc_operation
 static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* op,
                                    grtc_tblock_t* block);
 
+// Imports |body| (a region of scalar arguments already mapped to tensors
+// of |shape|'s shape, elementwise ops and constants, ending in a
+// stablehlo.return of one value) at |shape|'s shape: every op acts on
+// each element at once, body constants are broadcast. *out_value is the
+// returned value (NULL when the return names no imported value).
+static grt_status_t grtc_import_elementwise_body(grtc_import_t* ctx, const grtc_operation_t* op,
+                                                 const grtc_block_t* body,
+                                                 const grtc_ttype_t* shape,
+                                                 grtc_tblock_t* block,
+                                                 grtc_tvalue_t** out_value) {
+  *out_value = NULL;
+  grt_status_t status = grt_ok_status();
+  for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    if (grtc_operation_is(inner, "stablehlo.return")) {
+      if (inner->operand_count != 1) {
+        status = grtc_import_error(ctx, inner, "'%.*s' body returns one value",
+                                   GRT_SV_ARG(op->name));
+        break;
+      }
+      *out_value = grtc_import_lookup(ctx, inner->operands[0]);
+      break;
+    }
+    bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
+                    grtc_operation_is(inner, "arith.constant");
+    ctx->map_shape = constant ? NULL : shape;
+    status = grtc_import_op(ctx, inner, block);
+    ctx->map_shape = NULL;
+    if (!grt_status_is_ok(status) || !constant) continue;
+    // A body constant, broadcast to the mapped shape.
+    grtc_tvalue_t* scalar = grtc_import_lookup(ctx, &inner->results[0]);
+    grtc_ttype_t wide = *shape;
+    wide.elem = scalar->type.elem;
+    grtc_top_t* top = NULL;
+    status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &scalar, 1, &wide, 1,
+                                0, block, &top);
+    if (grt_status_is_ok(status)) {
+      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
+    }
+  }
+  return status;
+}
+
 // stablehlo.map(inputs...) with a body on rank-0 tensors, over every
 // dimension: the body's ops are imported once at the inputs' full shape
 // (its arguments are the inputs, its elementwise ops take that shape, its
@@ -2695,41 +2758,194 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
                              result.rank ? result.rank - 1 : 0);
   }
   grtc_tvalue_t* value = NULL;
-  grt_status_t status = grt_ok_status();
-  for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
-       inner = inner->next) {
-    if (grtc_operation_is(inner, "stablehlo.return")) {
-      if (inner->operand_count != 1) {
-        status = grtc_import_error(ctx, inner, "'stablehlo.map' body returns one value");
-        break;
-      }
-      value = grtc_import_lookup(ctx, inner->operands[0]);
-      break;
-    }
-    bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
-                    grtc_operation_is(inner, "arith.constant");
-    ctx->map_shape = constant ? NULL : &result;
-    status = grtc_import_op(ctx, inner, block);
-    ctx->map_shape = NULL;
-    if (!grt_status_is_ok(status) || !constant) continue;
-    // A body constant, broadcast to the mapped shape.
-    grtc_tvalue_t* scalar = grtc_import_lookup(ctx, &inner->results[0]);
-    grtc_ttype_t wide = result;
-    wide.elem = scalar->type.elem;
-    grtc_top_t* top = NULL;
-    status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &scalar, 1, &wide, 1,
-                                0, block, &top);
-    if (grt_status_is_ok(status)) {
-      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
-      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
-    }
-  }
-  GRT_RETURN_IF_ERROR(status);
+  GRT_RETURN_IF_ERROR(grtc_import_elementwise_body(ctx, op, body, &result, block, &value));
   if (!value || value->type.elem != result.elem || !grtc_ttype_same_shape(&value->type, &result)) {
     return grtc_import_error(ctx, op, "'stablehlo.map' body must return one value of the "
                              "result's element type");
   }
   return grtc_import_map(ctx, &op->results[0], value);
+}
+
+// chlo.scan: N inputs scanned along |dimension| with M carries. The body
+// takes each input's slice at a position (|dimension| dropped) and the
+// carries, and returns N output slices and the M new carries; the results
+// are the N outputs (the slices stacked along |dimension|) and the last
+// carries. is_reverse scans from the last position. The scan is unrolled
+// (the body imported once per position), so its length is bounded.
+#define GRTC_IMPORT_MAX_SCAN_LENGTH 1024
+
+static grt_status_t grtc_import_scan(grtc_import_t* ctx, const grtc_operation_t* op,
+                                     grtc_tblock_t* block) {
+  grtc_i64s_t segments = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "operandSegmentSizes", true, &segments));
+  if (segments.count != 2 || segments.values[0] < 1 || segments.values[1] < 0 ||
+      segments.values[0] + segments.values[1] != (int64_t)op->operand_count) {
+    return grtc_import_error(ctx, op, "'chlo.scan' operandSegmentSizes must be [inputs, "
+                             "inits] (at least one input) summing to its %u operands",
+                             op->operand_count);
+  }
+  uint32_t n = (uint32_t)segments.values[0], carries = (uint32_t)segments.values[1];
+  if (op->result_count != n + carries || op->region_count != 1 ||
+      op->regions[0]->block_count != 1 || op->regions[0]->first->arg_count != n + carries) {
+    return grtc_import_error(ctx, op, "'chlo.scan' with %u inputs and %u inits has %u "
+                             "results and one body block of %u arguments", n, carries,
+                             n + carries, n + carries);
+  }
+  if (ctx->map_shape) {
+    return grtc_import_error(ctx, op, "'chlo.scan' inside a map body is not supported");
+  }
+  int64_t dimension = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "dimension", true, &dimension));
+  bool reverse = false;
+  GRT_RETURN_IF_ERROR(grtc_import_flag(ctx, op, "is_reverse", &reverse));
+  grtc_tvalue_t* inputs[64];
+  grtc_tvalue_t* carry[64];
+  grtc_ttype_t results[64];
+  if (op->operand_count > 64) {
+    return grtc_import_error(ctx, op, "'chlo.scan' with more than 64 operands is not "
+                             "supported");
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    grtc_tvalue_t* value = grtc_import_lookup(ctx, op->operands[i]);
+    if (!value) {
+      return grtc_import_error(ctx, op, "operand #%u of 'chlo.scan' has no imported value",
+                               i);
+    }
+    if (i < n) inputs[i] = value;
+    else carry[i - n] = value;
+  }
+  for (uint32_t i = 0; i < op->result_count; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[i].type, &results[i]));
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "result types", results, op->result_count));
+  const grtc_ttype_t* first = &inputs[0]->type;
+  if (dimension < 0 || dimension >= (int64_t)first->rank) {
+    return grtc_import_error(ctx, op, "'chlo.scan' dimension %" PRId64 " is outside its "
+                             "first input's rank %u", dimension, first->rank);
+  }
+  uint32_t d = (uint32_t)dimension;
+  int64_t length = first->dims[d];
+  for (uint32_t i = 0; i < n + carries; ++i) {
+    const grtc_ttype_t* want = i < n ? &inputs[i]->type : &carry[i - n]->type;
+    bool fits = grtc_ttype_same_shape(want, &results[i]) && want->elem == results[i].elem;
+    if (i < n) fits = fits && grtc_ttype_same_shape(want, first);
+    if (!fits) {
+      char text[2][GRTC_TTYPE_FORMAT_CAPACITY];
+      grtc_ttype_format(want, text[0], sizeof(text[0]));
+      grtc_ttype_format(&results[i], text[1], sizeof(text[1]));
+      return grtc_import_error(ctx, op, "'chlo.scan' result #%u must have the type of its "
+                               "%s (the inputs one shape), got %s for %s", i,
+                               i < n ? "input" : "init", text[1], text[0]);
+    }
+  }
+  if (length > GRTC_IMPORT_MAX_SCAN_LENGTH) {
+    return grtc_import_error(ctx, op, "'chlo.scan' over %" PRId64 " positions is not "
+                             "supported (it is unrolled, at most %d)", length,
+                             GRTC_IMPORT_MAX_SCAN_LENGTH);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  const grtc_block_t* body = op->regions[0]->first;
+  grt_allocator_t allocator = ctx->allocator;
+  // outs[i * length + k]: output i's slice at position k, [.., 1, ..].
+  grtc_tvalue_t** outs = NULL;
+  if (n && length) {
+    GRT_RETURN_IF_ERROR(grt_allocator_malloc(allocator, n * length * sizeof(*outs),
+                                             (void**)&outs));
+  }
+  grt_status_t status = grt_ok_status();
+  for (int64_t t = 0; t < length && grt_status_is_ok(status); ++t) {
+    int64_t k = reverse ? length - 1 - t : t;
+    for (uint32_t i = 0; i < n && grt_status_is_ok(status); ++i) {
+      const grtc_ttype_t* type = &inputs[i]->type;
+      int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+      for (uint32_t r = 0; r < type->rank; ++r) {
+        limit[r] = type->dims[r];
+        strides[r] = 1;
+      }
+      start[d] = k;
+      limit[d] = k + 1;
+      grtc_ttype_t sliced = *type;
+      sliced.dims[d] = 1;
+      grtc_tvalue_t* slice = grtc_chlo_make(&m, GRTC_TOP_SLICE, &inputs[i], 1, &sliced);
+      if (slice) {
+        slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, start, type->rank);
+        slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+        slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+      }
+      grtc_ttype_t element = sliced;
+      element.rank = type->rank - 1;
+      for (uint32_t r = d; r < element.rank; ++r) element.dims[r] = type->dims[r + 1];
+      grtc_tvalue_t* value = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &slice, 1, &element);
+      status = grtc_import_at(ctx, op, m.status);
+      m.status = grt_ok_status();
+      if (grt_status_is_ok(status)) status = grtc_import_map(ctx, &body->args[i], value);
+    }
+    for (uint32_t j = 0; j < carries && grt_status_is_ok(status); ++j) {
+      status = grtc_import_map(ctx, &body->args[n + j], carry[j]);
+    }
+    const grtc_operation_t* ret = NULL;
+    for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
+         inner = inner->next) {
+      if (grtc_operation_is(inner, "stablehlo.return")) {
+        ret = inner;
+        break;
+      }
+      status = grtc_import_op(ctx, inner, block);
+    }
+    if (!grt_status_is_ok(status)) break;
+    if (!ret || ret->operand_count != n + carries) {
+      status = grtc_import_error(ctx, op, "'chlo.scan' body must end in a stablehlo.return "
+                                 "of %u output slices and %u carries", n, carries);
+      break;
+    }
+    for (uint32_t i = 0; i < n + carries && grt_status_is_ok(status); ++i) {
+      grtc_tvalue_t* value = grtc_import_lookup(ctx, ret->operands[i]);
+      grtc_ttype_t want = i < n ? results[i] : carry[i - n]->type;
+      if (i < n) {
+        want.rank = results[i].rank - 1;
+        for (uint32_t r = d; r < want.rank; ++r) want.dims[r] = results[i].dims[r + 1];
+      }
+      if (!value || value->type.elem != want.elem ||
+          !grtc_ttype_same_shape(&value->type, &want)) {
+        char text[GRTC_TTYPE_FORMAT_CAPACITY];
+        grtc_ttype_format(&want, text, sizeof(text));
+        status = grtc_import_error(ctx, ret, "'chlo.scan' body result #%u must be %s (%s)",
+                                   i, text, i < n ? "its output's slice, the scanned "
+                                   "dimension dropped" : "its carry's type");
+        break;
+      }
+      if (i >= n) {
+        carry[i - n] = value;
+        continue;
+      }
+      grtc_ttype_t column = results[i];
+      column.dims[d] = 1;
+      outs[i * length + k] = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &value, 1, &column);
+      status = grtc_import_at(ctx, op, m.status);
+      m.status = grt_ok_status();
+    }
+  }
+  for (uint32_t i = 0; i < n && grt_status_is_ok(status); ++i) {
+    grtc_tvalue_t* value = NULL;
+    if (length == 0) {
+      value = grtc_chlo_splat_type(&m, &results[i], (grtc_scalar_value_t){.f = 0.0});
+    } else if (length == 1) {
+      value = outs[i * length];
+    } else {
+      value = grtc_chlo_make(&m, GRTC_TOP_CONCATENATE, &outs[i * length], (uint32_t)length,
+                             &results[i]);
+      if (value) value->def->attrs.dim = d;
+    }
+    status = grtc_import_at(ctx, op, m.status);
+    if (grt_status_is_ok(status)) status = grtc_import_map(ctx, &op->results[i], value);
+  }
+  for (uint32_t j = 0; j < carries && grt_status_is_ok(status); ++j) {
+    status = grtc_import_map(ctx, &op->results[n + j], carry[j]);
+  }
+  grt_allocator_free(allocator, outs);
+  return status;
 }
 
 // stablehlo.select_and_scatter (docs/compiler.md): each window of the
@@ -3013,6 +3229,791 @@ static grt_status_t grtc_import_inline_call(grtc_import_t* ctx, const grtc_opera
   return grt_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// interpreter.probe and check.expect_serialized_eq
+//===----------------------------------------------------------------------===//
+
+// `%y = interpreter.probe %x, probe_id = "p"` gives %x and records it:
+// each run stores %x in the next slot of a module global of
+// GRTC_IMPORT_PROBE_SLOTS values of its type (dynamic_update_slice clamps
+// runs past the slots into the last one) and counts the run in a second
+// global. `check.expect_serialized_eq %v, probe_id = "p", iter = N` checks
+// that probe "p" ran more than N times and that its recording N equals %v
+// (N below GRTC_IMPORT_PROBE_SLOTS - 1; 0 when absent). The interpreter
+// writes the recordings to files; grt keeps them in the module.
+static grt_status_t grtc_import_probe_id(grtc_import_t* ctx, const grtc_operation_t* op,
+                                         grt_string_view_t* out_id) {
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "probe_id");
+  if (!attr || attr->kind != GRTC_ATTR_STRING) {
+    return grtc_import_error(ctx, op, "'%.*s' requires a 'probe_id' string",
+                             GRT_SV_ARG(op->name));
+  }
+  *out_id = attr->string;
+  return grt_ok_status();
+}
+
+static grtc_import_probe_t* grtc_import_find_probe(grtc_import_t* ctx, grt_string_view_t id) {
+  for (uint32_t i = 0; i < ctx->probe_count; ++i) {
+    if (grt_string_view_equal(ctx->probes[i].id, id)) return &ctx->probes[i];
+  }
+  return NULL;
+}
+
+static grtc_tvalue_t* grtc_import_global_load(grtc_import_t* ctx, const grtc_operation_t* op,
+                                              const grtc_tglobal_t* global,
+                                              grtc_tblock_t* block, grt_status_t* status) {
+  grtc_top_t* top = NULL;
+  *status = grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_LOAD, NULL, 0, &global->type, 1, 0,
+                               block, &top);
+  if (!grt_status_is_ok(*status)) return NULL;
+  top->attrs.global = global;
+  return &top->results[0];
+}
+
+static grt_status_t grtc_import_global_put(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           const grtc_tglobal_t* global, grtc_tvalue_t* value,
+                                           grtc_tblock_t* block) {
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_GLOBAL_STORE, &value, 1, NULL, 0, 0,
+                                         block, &top));
+  top->attrs.global = global;
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_probe(grtc_import_t* ctx, const grtc_operation_t* op,
+                                      grtc_tblock_t* block) {
+  grt_string_view_t id = {NULL, 0};
+  GRT_RETURN_IF_ERROR(grtc_import_probe_id(ctx, op, &id));
+  grtc_tvalue_t* x = op->operand_count == 1 && op->result_count == 1
+                         ? grtc_import_lookup(ctx, op->operands[0])
+                         : NULL;
+  if (!x) {
+    return grtc_import_error(ctx, op, "'interpreter.probe' takes one tensor and returns it");
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_static(ctx, op, "operand type", &x->type, 1));
+  grtc_import_probe_t* probe = grtc_import_find_probe(ctx, id);
+  if (probe && !grtc_ttype_equal(&probe->type, &x->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'interpreter.probe' \"%.*s\" records %s here and %s "
+                             "elsewhere: one probe_id keeps one type", GRT_SV_ARG(id),
+                             grtc_ttype_format(&x->type, a, sizeof(a)),
+                             grtc_ttype_format(&probe->type, b, sizeof(b)));
+  }
+  if (!probe) {
+    if (ctx->probe_count == GRTC_IMPORT_MAX_PROBES || x->type.rank + 1 > GRTC_MAX_RANK) {
+      return grtc_import_error(ctx, op, "'interpreter.probe': at most %d probe ids of rank "
+                               "below %d are supported", GRTC_IMPORT_MAX_PROBES,
+                               GRTC_MAX_RANK);
+    }
+    probe = &ctx->probes[ctx->probe_count];
+    probe->id = id;
+    probe->type = x->type;
+    grtc_ttype_t slots = x->type;
+    slots.rank = x->type.rank + 1;
+    slots.dims[0] = GRTC_IMPORT_PROBE_SLOTS;
+    for (uint32_t d = 0; d < x->type.rank; ++d) slots.dims[d + 1] = x->type.dims[d];
+    grtc_ttype_t count = {0};
+    count.elem = GRTC_ELEM_I64;
+    static const uint8_t zeros[16] = {0};
+    char name[64];
+    grtc_tglobal_t* values = NULL;
+    grtc_tglobal_t* runs = NULL;
+    snprintf(name, sizeof(name), "__probe_%u_values", ctx->probe_count);
+    grt_status_t status = grtc_tmodule_add_global(
+        ctx->module, grt_make_cstring_view(name), &slots, zeros,
+        (size_t)grtc_ttype_byte_size(&(grtc_ttype_t){.elem = slots.elem}), true, &values);
+    if (grt_status_is_ok(status)) {
+      snprintf(name, sizeof(name), "__probe_%u_count", ctx->probe_count);
+      status = grtc_tmodule_add_global(ctx->module, grt_make_cstring_view(name), &count, zeros,
+                                       8, true, &runs);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, status));
+    probe->values = values;
+    probe->count = runs;
+    ++ctx->probe_count;
+  }
+  grt_status_t status = grt_ok_status();
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* runs = grtc_import_global_load(ctx, op, probe->count, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_tvalue_t* slots = grtc_import_global_load(ctx, op, probe->values, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_ttype_t row = probe->values->type;
+  row.dims[0] = 1;
+  grtc_tvalue_t* operands[GRTC_MAX_RANK + 2];
+  operands[0] = slots;
+  operands[1] = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &x, 1, &row);
+  operands[2] = runs;
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    operands[3 + d] = grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = 0});
+  }
+  grtc_tvalue_t* written =
+      grtc_chlo_make(&m, GRTC_TOP_DYNAMIC_UPDATE_SLICE, operands, 3 + x->type.rank, &slots->type);
+  grtc_tvalue_t* next =
+      grtc_chlo_binary(&m, GRTC_TOP_ADD, runs,
+                       grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = 1}));
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  GRT_RETURN_IF_ERROR(grtc_import_global_put(ctx, op, probe->values, written, block));
+  GRT_RETURN_IF_ERROR(grtc_import_global_put(ctx, op, probe->count, next, block));
+  return grtc_import_map(ctx, &op->results[0], x);
+}
+
+static grt_status_t grtc_import_expect_serialized_eq(grtc_import_t* ctx,
+                                                     const grtc_operation_t* op,
+                                                     grtc_tblock_t* block) {
+  grt_string_view_t id = {NULL, 0};
+  GRT_RETURN_IF_ERROR(grtc_import_probe_id(ctx, op, &id));
+  int64_t iter = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "iter", false, &iter));
+  grtc_tvalue_t* v = op->operand_count == 1 ? grtc_import_lookup(ctx, op->operands[0]) : NULL;
+  if (!v) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' takes one tensor");
+  }
+  const grtc_import_probe_t* probe = grtc_import_find_probe(ctx, id);
+  if (!probe) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' of probe \"%.*s\": no "
+                             "interpreter.probe with that probe_id comes before it",
+                             GRT_SV_ARG(id));
+  }
+  if (iter < 0 || iter >= GRTC_IMPORT_PROBE_SLOTS - 1) {
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' iter %" PRId64 " is not "
+                             "supported: a probe keeps its first %d recordings",
+                             iter, GRTC_IMPORT_PROBE_SLOTS - 1);
+  }
+  if (!grtc_ttype_equal(&probe->type, &v->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'check.expect_serialized_eq' compares %s with probe "
+                             "\"%.*s\", which records %s",
+                             grtc_ttype_format(&v->type, a, sizeof(a)), GRT_SV_ARG(id),
+                             grtc_ttype_format(&probe->type, b, sizeof(b)));
+  }
+  grt_status_t status = grt_ok_status();
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t m = {&builder, grt_ok_status()};
+  grtc_tvalue_t* runs = grtc_import_global_load(ctx, op, probe->count, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  grtc_tvalue_t* slots = grtc_import_global_load(ctx, op, probe->values, block, &status);
+  GRT_RETURN_IF_ERROR(status);
+  // The probe ran more than |iter| times: runs > iter, checked as
+  // (runs > iter) == true.
+  grtc_tvalue_t* ran = grtc_chlo_compare(
+      &m, GRTC_CMP_GT, runs, grtc_chlo_splat_type(&m, &runs->type, (grtc_scalar_value_t){.i = iter}));
+  if (ran) ran->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+  grtc_tvalue_t* yes =
+      ran ? grtc_chlo_splat_type(&m, &ran->type, (grtc_scalar_value_t){.i = 1}) : NULL;
+  const grtc_ttype_t* type = &slots->type;
+  int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < type->rank; ++d) {
+    limit[d] = type->dims[d];
+    strides[d] = 1;
+  }
+  start[0] = iter;
+  limit[0] = iter + 1;
+  grtc_ttype_t sliced = *type;
+  sliced.dims[0] = 1;
+  grtc_tvalue_t* slice = grtc_chlo_make(&m, GRTC_TOP_SLICE, &slots, 1, &sliced);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, start, type->rank);
+    slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+    slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+  }
+  grtc_tvalue_t* recorded = grtc_chlo_make(&m, GRTC_TOP_RESHAPE, &slice, 1, &probe->type);
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+  grtc_tvalue_t* checks[2][2] = {{ran, yes}, {v, recorded}};
+  for (int i = 0; i < 2; ++i) {
+    grtc_top_t* top = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CHECK_EQ, checks[i], 2, NULL, 0, 0,
+                                           block, &top));
+  }
+  return grt_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// interpreter.run_parallel (the StableHLO interpreter's test harness)
+//===----------------------------------------------------------------------===//
+
+// "interpreter.run_parallel"(args...) {programs = [[@f, ...], ...]} runs
+// @f as R x P processes (programs' R rows are the replicas, each row's P
+// entries the partitions; process r * P + p takes the next arg_count args
+// and gives the next results). grt runs no processes: the processes are
+// instantiated in the calling function, their ops imported in lockstep
+// (each with its own values), and the collective ops between them computed
+// there from every process's operands: replica_id and partition_id are the
+// process's constants; collective_permute moves each source's operand to
+// its target (zeros where no source sends), among the replicas of one
+// partition (cross_replica, channel handle 0 or none) or the partitions of
+// one replica (cross_partition, channel handle > 0).
+#define GRTC_IMPORT_MAX_PROCESSES 64
+
+// The programs of |op| as the one function they all name (*out_func) and
+// its R x P grid; false when |op| is not a well-formed run_parallel.
+static bool grtc_import_parallel_programs(const grtc_operation_t* op, grt_string_view_t* out_name,
+                                          uint32_t* out_replicas, uint32_t* out_partitions) {
+  const grtc_attribute_t* programs = grtc_operation_attribute(op, "programs");
+  if (!programs || programs->kind != GRTC_ATTR_ARRAY || !programs->array.count) return false;
+  uint32_t partitions = 0;
+  for (uint32_t r = 0; r < programs->array.count; ++r) {
+    const grtc_attribute_t* row = programs->array.items[r];
+    if (row->kind != GRTC_ATTR_ARRAY || !row->array.count) return false;
+    if (r == 0) partitions = row->array.count;
+    if (row->array.count != partitions) return false;
+    for (uint32_t p = 0; p < partitions; ++p) {
+      const grtc_attribute_t* item = row->array.items[p];
+      if (item->kind != GRTC_ATTR_SYMBOL_REF || item->symbol.count != 1) return false;
+      if (r == 0 && p == 0) *out_name = item->symbol.names[0];
+      if (!grt_string_view_equal(item->symbol.names[0], *out_name)) return false;
+    }
+  }
+  *out_replicas = programs->array.count;
+  *out_partitions = partitions;
+  return true;
+}
+
+// Whether a run_parallel in |body|'s functions runs @|name| (which is then
+// not imported as a function of its own: its collectives exist only in
+// the processes).
+static bool grtc_import_is_parallel_program(const grtc_block_t* body, grt_string_view_t name) {
+  for (const grtc_operation_t* func = body->first; func; func = func->next) {
+    if (!grtc_operation_is(func, "func.func") || func->region_count != 1) continue;
+    for (const grtc_block_t* b = func->regions[0]->first; b; b = b->next) {
+      for (const grtc_operation_t* op = b->first; op; op = op->next) {
+        grt_string_view_t program;
+        uint32_t replicas = 0, partitions = 0;
+        if (grtc_operation_is(op, "interpreter.run_parallel") &&
+            grtc_import_parallel_programs(op, &program, &replicas, &partitions) &&
+            grt_string_view_equal(program, name)) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// The per-process value maps (swapped into |ctx| while a process's op is
+// imported).
+typedef struct grtc_import_process_t {
+  grtc_pointer_map_t values, complex_values, tuples;
+} grtc_import_process_t;
+
+static void grtc_import_swap_process(grtc_import_t* ctx, grtc_import_process_t* process) {
+  grtc_import_process_t saved = {ctx->values, ctx->complex_values, ctx->tuples};
+  ctx->values = process->values;
+  ctx->complex_values = process->complex_values;
+  ctx->tuples = process->tuples;
+  *process = saved;
+}
+
+// The channel handle of |op| (0 when it has none).
+static grt_status_t grtc_import_channel_handle(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               int64_t* out_handle) {
+  *out_handle = 0;
+  const grtc_attribute_t* channel = grtc_operation_attribute(op, "channel_handle");
+  if (!channel) return grt_ok_status();
+  const char* found = NULL;
+  if (channel->kind == GRTC_ATTR_OPAQUE) {
+    const char* text = channel->opaque.data;
+    for (size_t i = 0; i + 7 <= channel->opaque.size && !found; ++i) {
+      if (memcmp(text + i, "handle ", 7) == 0 || memcmp(text + i, "handle=", 7) == 0) {
+        found = text + i + 6;
+      }
+    }
+  }
+  if (!found) {
+    return grtc_import_error(ctx, op, "'%.*s' channel_handle must be "
+                             "#stablehlo.channel_handle<handle = N, type = T>",
+                             GRT_SV_ARG(op->name));
+  }
+  while (*found == ' ' || *found == '=') ++found;
+  *out_handle = strtoll(found, NULL, 10);
+  return grt_ok_status();
+}
+
+// collective_permute across |count| processes (|operands| in process
+// order), writing each process's result to |results|.
+static grt_status_t grtc_import_collective_permute(grtc_import_t* ctx,
+                                                   const grtc_operation_t* op,
+                                                   grtc_chlo_math_t* m,
+                                                   grtc_tvalue_t* const* operands,
+                                                   uint32_t replicas, uint32_t partitions,
+                                                   grtc_tvalue_t** results) {
+  // source_target_pairs: dense<[[source, target], ...]> : tensor<Nx2xiK>.
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "source_target_pairs");
+  const grtc_type_t* type = attr ? attr->type : NULL;
+  size_t size = type && type->kind == GRTC_TYPE_TENSOR && type->shaped.element
+                    ? grtc_type_element_byte_size(type->shaped.element)
+                    : 0;
+  if (!attr || attr->kind != GRTC_ATTR_DENSE_ELEMENTS || attr->dense.splat ||
+      type->shaped.rank != 2 || type->shaped.dims[1] != 2 ||
+      type->shaped.element->kind != GRTC_TYPE_INTEGER || (size != 4 && size != 8) ||
+      attr->dense.size != (size_t)type->shaped.dims[0] * 2 * size ||
+      type->shaped.dims[0] > 2 * GRTC_IMPORT_MAX_PROCESSES) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_permute' requires "
+                             "'source_target_pairs', dense<[[source, target], ...]> : "
+                             "tensor<Nx2xi64> (N at most %d)", 2 * GRTC_IMPORT_MAX_PROCESSES);
+  }
+  int64_t values[4 * GRTC_IMPORT_MAX_PROCESSES];
+  grtc_i64s_t pairs = {(uint32_t)type->shaped.dims[0] * 2, values};
+  for (uint32_t k = 0; k < pairs.count; ++k) {
+    if (size == 8) {
+      memcpy(&values[k], attr->dense.data + k * size, 8);
+    } else {
+      int32_t narrow;
+      memcpy(&narrow, attr->dense.data + k * size, 4);
+      values[k] = narrow;
+    }
+  }
+  int64_t handle = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_channel_handle(ctx, op, &handle));
+  bool cross_partition = handle > 0;
+  uint32_t group = cross_partition ? partitions : replicas;
+  for (uint32_t k = 0; k < pairs.count; ++k) {
+    if (pairs.values[k] < 0 || pairs.values[k] >= (int64_t)group) {
+      return grtc_import_error(ctx, op, "'stablehlo.collective_permute' pair process %" PRId64
+                               " is outside the %u %s of a process group", pairs.values[k],
+                               group, cross_partition ? "partitions" : "replicas");
+    }
+  }
+  for (uint32_t r = 0; r < replicas; ++r) {
+    for (uint32_t p = 0; p < partitions; ++p) {
+      uint32_t self = cross_partition ? p : r;
+      grtc_tvalue_t* value = NULL;
+      for (uint32_t k = 0; k + 1 < pairs.count; k += 2) {
+        if (pairs.values[k + 1] != (int64_t)self) continue;
+        uint32_t source = (uint32_t)pairs.values[k];
+        value = operands[cross_partition ? r * partitions + source : source * partitions + p];
+      }
+      if (!value) {
+        value = grtc_chlo_splat_type(m, &operands[r * partitions + p]->type,
+                                     (grtc_scalar_value_t){.i = 0});
+      }
+      results[r * partitions + p] = value;
+    }
+  }
+  return grtc_import_at(ctx, op, m->status);
+}
+
+// A group of processes (indexes r * P + p) a collective combines.
+typedef struct grtc_import_group_t {
+  uint32_t count;
+  uint32_t members[GRTC_IMPORT_MAX_PROCESSES];
+} grtc_import_group_t;
+
+// The number after |key| in |text| (|text| NUL-free, |end| its end), or -1.
+static int64_t grtc_import_number_after(const char* text, const char* end, const char* key,
+                                        const char** out_next) {
+  size_t length = strlen(key);
+  for (const char* at = text; at + length <= end; ++at) {
+    if (memcmp(at, key, length) != 0) continue;
+    at += length;
+    int64_t value = 0;
+    if (at >= end || *at < '0' || *at > '9') return -1;
+    while (at < end && *at >= '0' && *at <= '9') value = value * 10 + (*at++ - '0');
+    *out_next = at;
+    return value;
+  }
+  return -1;
+}
+
+// #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes =
+// [#stablehlo.mesh_axis<name = "x", size = 2>, ...]>, axes =
+// [#stablehlo.axis_ref<name = "y"[, sub_axis_info = (pre)size]>, ...]>:
+// the flattened process ids laid out over the mesh (its first axis major);
+// a group is the processes that differ only in the named (sub-)axes,
+// ordered by them.
+static grt_status_t grtc_import_mesh_groups(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grt_string_view_t text, uint32_t count,
+                                            grtc_import_group_t* groups,
+                                            uint32_t* out_group_count) {
+  enum { MAX_AXES = 8 };
+  grt_string_view_t names[MAX_AXES];
+  int64_t sizes[MAX_AXES];
+  uint32_t axes = 0;
+  const char* end = text.data + text.size;
+  const char* at = text.data;
+  const char* refs = NULL;
+  int64_t product = 1;
+  bool ok = true;
+  // The mesh's axes, then the referenced ones after ">, axes = [".
+  for (const char* scan = text.data; scan + 9 <= end; ++scan) {
+    if (memcmp(scan, "axis_ref<", 9) == 0) {
+      refs = scan;
+      break;
+    }
+  }
+  if (!refs) ok = false;
+  while (ok) {
+    const char* name = NULL;
+    for (const char* scan = at; scan + 19 <= refs && !name; ++scan) {
+      if (memcmp(scan, "mesh_axis<name = \"", 18) == 0) name = scan + 18;
+    }
+    if (!name) break;
+    const char* close = memchr(name, '"', (size_t)(refs - name));
+    const char* next = NULL;
+    int64_t size = close ? grtc_import_number_after(close, refs, "size = ", &next) : -1;
+    if (axes == MAX_AXES || size < 1) {
+      ok = false;
+      break;
+    }
+    names[axes] = grt_make_string_view(name, (size_t)(close - name));
+    sizes[axes++] = size;
+    product *= size;
+    at = next;
+  }
+  // Per device: the digits of the referenced sub-axes (the group order) and
+  // the rest of its coordinates (the group key).
+  int64_t unit[MAX_AXES], digit_size[MAX_AXES];
+  uint32_t refs_count = 0;
+  at = refs;
+  while (ok && at) {
+    const char* name = NULL;
+    for (const char* scan = at; scan + 18 <= end && !name; ++scan) {
+      if (memcmp(scan, "axis_ref<name = \"", 17) == 0) name = scan + 17;
+    }
+    if (!name) break;
+    const char* close = memchr(name, '"', (size_t)(end - name));
+    if (!close || refs_count == MAX_AXES) {
+      ok = false;
+      break;
+    }
+    grt_string_view_t ref = grt_make_string_view(name, (size_t)(close - name));
+    uint32_t axis = axes;
+    for (uint32_t a = 0; a < axes; ++a) {
+      if (grt_string_view_equal(names[a], ref)) axis = a;
+    }
+    if (axis == axes) {
+      ok = false;
+      break;
+    }
+    int64_t pre = 1, size = sizes[axis];
+    const char* item_end = memchr(close, '>', (size_t)(end - close));
+    const char* next = close;
+    if (item_end && grtc_import_number_after(close, item_end, "sub_axis_info = (", &next) >= 0) {
+      pre = grtc_import_number_after(close, item_end, "sub_axis_info = (", &next);
+      size = grtc_import_number_after(next, item_end, ")", &next);
+    }
+    if (pre < 1 || size < 1 || sizes[axis] % (pre * size)) {
+      ok = false;
+      break;
+    }
+    int64_t stride = 1;
+    for (uint32_t a = axis + 1; a < axes; ++a) stride *= sizes[a];
+    unit[refs_count] = stride * (sizes[axis] / (pre * size));
+    digit_size[refs_count++] = size;
+    at = item_end;
+  }
+  if (!ok || !axes || !refs_count || product != (int64_t)count) {
+    return grtc_import_error(ctx, op, "'%.*s' replica_groups: a "
+                             "#stablehlo.replica_group_mesh_axes must name its mesh's axes "
+                             "(sizes multiplying to the %u processes) and axis_refs of them",
+                             GRT_SV_ARG(op->name), count);
+  }
+  *out_group_count = 0;
+  bool placed[GRTC_IMPORT_MAX_PROCESSES] = {false};
+  for (uint32_t d = 0; d < count; ++d) {
+    if (placed[d]) continue;
+    int64_t key = d;
+    for (uint32_t j = 0; j < refs_count; ++j) key -= (d / unit[j]) % digit_size[j] * unit[j];
+    grtc_import_group_t* group = &groups[(*out_group_count)++];
+    group->count = 0;
+    // Members in the order of their digits (the first referenced axis major).
+    int64_t total = 1;
+    for (uint32_t j = 0; j < refs_count; ++j) total *= digit_size[j];
+    for (int64_t rank = 0; rank < total; ++rank) {
+      int64_t member = key, rest = rank;
+      for (uint32_t j = refs_count; j-- > 0;) {
+        member += rest % digit_size[j] * unit[j];
+        rest /= digit_size[j];
+      }
+      if (member < 0 || member >= (int64_t)count || placed[member]) continue;
+      placed[member] = true;
+      group->members[group->count++] = (uint32_t)member;
+    }
+  }
+  return grt_ok_status();
+}
+
+// The process groups of the collective |op| among |replicas| x |partitions|
+// processes (the spec's cross_replica, cross_replica_and_partition and
+// flattened_ids modes, by channel handle and use_global_device_ids).
+static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               uint32_t replicas, uint32_t partitions,
+                                               grtc_import_group_t* groups,
+                                               uint32_t* out_group_count) {
+  uint32_t count = replicas * partitions;
+  int64_t handle = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_channel_handle(ctx, op, &handle));
+  bool global = grtc_operation_attribute(op, "use_global_device_ids") != NULL;
+  const grtc_attribute_t* attr = grtc_operation_attribute(op, "replica_groups");
+  if (attr && attr->kind == GRTC_ATTR_OPAQUE) {
+    return grtc_import_mesh_groups(ctx, op, attr->opaque, count, groups, out_group_count);
+  }
+  const grtc_type_t* type = attr ? attr->type : NULL;
+  size_t size = type && type->kind == GRTC_TYPE_TENSOR && type->shaped.element
+                    ? grtc_type_element_byte_size(type->shaped.element)
+                    : 0;
+  if (!attr || attr->kind != GRTC_ATTR_DENSE_ELEMENTS || type->shaped.rank != 2 ||
+      (size != 4 && size != 8) || type->shaped.dims[0] > count ||
+      type->shaped.dims[1] > count ||
+      (!attr->dense.splat &&
+       attr->dense.size != (size_t)(type->shaped.dims[0] * type->shaped.dims[1]) * size) ||
+      (global && handle <= 0)) {
+    return grtc_import_error(ctx, op, "'%.*s' requires 'replica_groups', dense<[[id, ...], "
+                             "...]> : tensor<GxSxi64> (-1 padding, at most the %u processes), "
+                             "and use_global_device_ids only with a channel handle > 0",
+                             GRT_SV_ARG(op->name), count);
+  }
+  uint32_t rows = (uint32_t)type->shaped.dims[0], columns = (uint32_t)type->shaped.dims[1];
+  uint32_t ids = global ? count : replicas;  // what the ids in the groups number
+  bool seen[GRTC_IMPORT_MAX_PROCESSES] = {false};
+  grtc_import_group_t listed[GRTC_IMPORT_MAX_PROCESSES];
+  for (uint32_t g = 0; g < rows; ++g) {
+    listed[g].count = 0;
+    for (uint32_t c = 0; c < columns; ++c) {
+      int64_t id = 0;
+      size_t offset = attr->dense.splat ? 0 : (size_t)(g * columns + c) * size;
+      if (size == 8) {
+        memcpy(&id, attr->dense.data + offset, 8);
+      } else {
+        int32_t narrow;
+        memcpy(&narrow, attr->dense.data + offset, 4);
+        id = narrow;
+      }
+      if (id == -1) continue;
+      if (id < 0 || id >= (int64_t)ids || seen[id]) {
+        return grtc_import_error(ctx, op, "'%.*s' replica_groups id %" PRId64 " is repeated "
+                                 "or outside the %u %s", GRT_SV_ARG(op->name), id, ids,
+                                 global ? "processes" : "replicas");
+      }
+      seen[id] = true;
+      listed[g].members[listed[g].count++] = (uint32_t)id;
+    }
+  }
+  if (rows == 0) {  // no groups: all of them in one
+    rows = 1;
+    listed[0].count = ids;
+    for (uint32_t i = 0; i < ids; ++i) listed[0].members[i] = i;
+  } else {
+    for (uint32_t i = 0; i < ids; ++i) {
+      if (!seen[i]) {
+        return grtc_import_error(ctx, op, "'%.*s' replica_groups leave %s %u out",
+                                 GRT_SV_ARG(op->name), global ? "process" : "replica", i);
+      }
+    }
+  }
+  *out_group_count = 0;
+  if (global) {
+    for (uint32_t g = 0; g < rows; ++g) groups[(*out_group_count)++] = listed[g];
+  } else if (handle > 0) {  // cross_replica_and_partition
+    for (uint32_t g = 0; g < rows; ++g) {
+      grtc_import_group_t* group = &groups[(*out_group_count)++];
+      group->count = 0;
+      for (uint32_t k = 0; k < listed[g].count; ++k) {
+        for (uint32_t p = 0; p < partitions; ++p) {
+          group->members[group->count++] = listed[g].members[k] * partitions + p;
+        }
+      }
+    }
+  } else {  // cross_replica
+    for (uint32_t p = 0; p < partitions; ++p) {
+      for (uint32_t g = 0; g < rows; ++g) {
+        grtc_import_group_t* group = &groups[(*out_group_count)++];
+        group->count = listed[g].count;
+        for (uint32_t k = 0; k < listed[g].count; ++k) {
+          group->members[k] = listed[g].members[k] * partitions + p;
+        }
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// all_reduce across the processes: each operand of a group's processes
+// folded in group order with the body (applied elementwise), the result
+// given to every process of the group.
+static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_tblock_t* block) {
+  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
+      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_reduce' has a result per operand and "
+                             "a body of two scalar arguments");
+  }
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+  const grtc_block_t* body = op->regions[0]->first;
+  for (uint32_t g = 0; g < group_count; ++g) {
+    const grtc_import_group_t* group = &groups[g];
+    for (uint32_t k = 0; k < op->operand_count; ++k) {
+      grtc_tvalue_t* acc = NULL;
+      for (uint32_t i = 0; i < group->count; ++i) {
+        grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values,
+                                            op->operands[k]);
+        if (!value) {
+          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_reduce' has no "
+                                   "imported value", k);
+        }
+        if (!acc) {
+          acc = value;
+          continue;
+        }
+        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
+        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
+        grtc_tvalue_t* combined = NULL;
+        GRT_RETURN_IF_ERROR(
+            grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
+        if (!combined || combined->type.elem != value->type.elem ||
+            !grtc_ttype_same_shape(&combined->type, &value->type)) {
+          return grtc_import_error(ctx, op, "'stablehlo.all_reduce' body must return one "
+                                   "value of its operand's element type");
+        }
+        acc = combined;
+      }
+      for (uint32_t i = 0; i < group->count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
+                                         &op->results[k], acc));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_operation_t* op,
+                                             grtc_tblock_t* block) {
+  grt_string_view_t name;
+  uint32_t replicas = 0, partitions = 0;
+  if (!grtc_import_parallel_programs(op, &name, &replicas, &partitions)) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' requires 'programs', "
+                             "[[@f, ...], ...]: rows of one length (the replicas' "
+                             "partitions), all naming one function");
+  }
+  uint32_t count = replicas * partitions;
+  uint32_t index = 0;
+  const grtc_operation_t* func =
+      grt_name_index_find(&ctx->func_index, name, &index) ? ctx->funcs[index] : NULL;
+  if (!func) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of undefined function "
+                             "'@%.*s'", GRT_SV_ARG(name));
+  }
+  if (count > GRTC_IMPORT_MAX_PROCESSES) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of %u processes is not "
+                             "supported (at most %d)", count, GRTC_IMPORT_MAX_PROCESSES);
+  }
+  const grtc_region_t* region = func->regions[0];
+  const grtc_block_t* entry = region->first;
+  const grtc_operation_t* ret = NULL;
+  for (const grtc_operation_t* inner = entry ? entry->first : NULL; inner; inner = inner->next) {
+    if (grtc_operation_is(inner, "func.return")) ret = inner;
+  }
+  if (region->block_count != 1 || !ret || op->operand_count != count * entry->arg_count ||
+      op->result_count != count * ret->operand_count) {
+    return grtc_import_error(ctx, op, "'interpreter.run_parallel' of %u processes of "
+                             "'@%.*s' (one block ending in func.return) takes %u operands "
+                             "and has %u results (each process's in turn), got %u and %u",
+                             count, GRT_SV_ARG(name), entry ? count * entry->arg_count : 0,
+                             ret ? count * ret->operand_count : 0, op->operand_count,
+                             op->result_count);
+  }
+  grtc_import_process_t processes[GRTC_IMPORT_MAX_PROCESSES];
+  memset(processes, 0, sizeof(processes));
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grt_status_t status = grt_ok_status();
+  for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+    for (uint32_t a = 0; a < entry->arg_count && grt_status_is_ok(status); ++a) {
+      const grtc_value_t* operand = op->operands[i * entry->arg_count + a];
+      grtc_tvalue_t* value = grtc_import_lookup(ctx, operand);
+      if (!value) {
+        status = grtc_import_error(ctx, op, "operand #%u of 'interpreter.run_parallel' has "
+                                   "no imported value (complex and tuple operands are not "
+                                   "supported)", i * entry->arg_count + a);
+        break;
+      }
+      status = grtc_map_put(ctx->allocator, &processes[i].values, &entry->args[a], value);
+    }
+  }
+  for (const grtc_operation_t* inner = entry->first; inner && grt_status_is_ok(status);
+       inner = inner->next) {
+    grtc_chlo_math_t m = {&builder, grt_ok_status()};
+    bool replica_id = grtc_operation_is(inner, "stablehlo.replica_id");
+    if (replica_id || grtc_operation_is(inner, "stablehlo.partition_id")) {
+      grtc_ttype_t type;
+      status = inner->result_count == 1
+                   ? grtc_import_type(ctx, inner, inner->results[0].type, &type)
+                   : grtc_import_error(ctx, inner, "'%.*s' has one result",
+                                       GRT_SV_ARG(inner->name));
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        uint32_t id = replica_id ? i / partitions : i % partitions;
+        grtc_tvalue_t* value = grtc_chlo_splat_type(&m, &type, (grtc_scalar_value_t){.i = id});
+        status = grtc_import_at(ctx, inner, m.status);
+        if (grt_status_is_ok(status)) {
+          status = grtc_map_put(ctx->allocator, &processes[i].values, &inner->results[0], value);
+        }
+      }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.collective_permute")) {
+      grtc_tvalue_t* operands[GRTC_IMPORT_MAX_PROCESSES];
+      grtc_tvalue_t* results[GRTC_IMPORT_MAX_PROCESSES];
+      if (inner->operand_count != 1 || inner->result_count != 1) {
+        status = grtc_import_error(ctx, inner, "'stablehlo.collective_permute' takes one "
+                                   "tensor and returns one");
+        break;
+      }
+      for (uint32_t i = 0; i < count; ++i) {
+        operands[i] = grtc_map_get(&processes[i].values, inner->operands[0]);
+      }
+      if (!operands[0]) {
+        status = grtc_import_error(ctx, inner, "operand of 'stablehlo.collective_permute' "
+                                   "has no imported value");
+        break;
+      }
+      status = grtc_import_collective_permute(ctx, inner, &m, operands, replicas, partitions,
+                                              results);
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        status = grtc_map_put(ctx->allocator, &processes[i].values, &inner->results[0],
+                              results[i]);
+      }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_reduce")) {
+      status = grtc_import_at(ctx, inner, m.status);
+      if (grt_status_is_ok(status)) {
+        status = grtc_import_all_reduce(ctx, inner, processes, replicas, partitions, block);
+      }
+      continue;
+    }
+    if (inner == ret) {
+      for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+        for (uint32_t k = 0; k < ret->operand_count && grt_status_is_ok(status); ++k) {
+          grtc_tvalue_t* value = grtc_map_get(&processes[i].values, ret->operands[k]);
+          status = value ? grtc_import_map(ctx, &op->results[i * ret->operand_count + k], value)
+                         : grtc_import_error(ctx, ret, "result #%u of '@%.*s' has no imported "
+                                             "value", k, GRT_SV_ARG(name));
+        }
+      }
+      break;
+    }
+    for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
+      grtc_import_swap_process(ctx, &processes[i]);
+      status = grtc_import_op(ctx, inner, block);
+      grtc_import_swap_process(ctx, &processes[i]);
+    }
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    grt_allocator_free(ctx->allocator, processes[i].values.slots);
+    grt_allocator_free(ctx->allocator, processes[i].complex_values.slots);
+    grt_allocator_free(ctx->allocator, processes[i].tuples.slots);
+  }
+  return status;
+}
+
 // stablehlo.tuple and stablehlo.get_tuple_element.
 static grt_status_t grtc_import_tuple_op(grtc_import_t* ctx, const grtc_operation_t* op) {
   if (op->result_count != 1) {
@@ -3100,7 +4101,8 @@ static bool grtc_import_complex_interleaved(const grtc_operation_t* op) {
       "stablehlo.return", "tensor.empty", "stablehlo.tuple",
       "stablehlo.get_tuple_element", "util.global.load", "util.global.store",
       "ml_program.global_load", "ml_program.global_store",
-      "ml_program.global_load_const", "stablehlo.bitcast_convert"};
+      "ml_program.global_load_const", "stablehlo.bitcast_convert",
+      "stablehlo.triangular_solve", "interpreter.probe", "check.expect_serialized_eq"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (grtc_operation_is(op, names[i])) return true;
   }
@@ -3438,6 +4440,17 @@ static grt_status_t grtc_import_complex_op(grtc_import_t* ctx, const grtc_operat
     }
     return grtc_import_map(ctx, &op->results[0], r);
   }
+  if (grtc_operation_is(op, "stablehlo.square")) {
+    grtc_complex_t z;
+    if (op->operand_count != 1) return grtc_import_complex_unsupported(ctx, op);
+    GRT_RETURN_IF_ERROR(grtc_import_complex_get(ctx, op, &m, 0, &z));
+    if (!grtc_import_is_complex(op->results[0].type) || !grtc_ttype_equal(&z.re->type, &part)) {
+      return grtc_import_types_error(ctx, op, "returns its operand's type");
+    }
+    grtc_complex_t r = grtc_complex_square(&m, z);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m.status));
+    return grtc_import_complex_put(ctx, &op->results[0], r);
+  }
   grtc_import_op_t entry;
   memset(&entry, 0, sizeof(entry));
   if (!grtc_import_find_op(op->name, &entry)) return grtc_import_complex_unsupported(ctx, op);
@@ -3658,6 +4671,14 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     return grtc_import_map(ctx, &op->results[0], value);
   }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (grtc_operation_is(op, "chlo.scan")) return grtc_import_scan(ctx, op, block);
+  if (grtc_operation_is(op, "interpreter.run_parallel")) {
+    return grtc_import_run_parallel(ctx, op, block);
+  }
+  if (grtc_operation_is(op, "interpreter.probe")) return grtc_import_probe(ctx, op, block);
+  if (grtc_operation_is(op, "check.expect_serialized_eq")) {
+    return grtc_import_expect_serialized_eq(ctx, op, block);
+  }
   if (grtc_operation_is(op, "stablehlo.select_and_scatter")) {
     return grtc_import_select_and_scatter(ctx, op, block);
   }
@@ -4605,6 +5626,14 @@ bool grtc_stablehlo_is_input(const grtc_module_t* module) {
   return has_func;
 }
 
+// Whether the func.func |op| is a program of an interpreter.run_parallel
+// (imported only into its processes).
+static bool grtc_import_runs_in_parallel(const grtc_block_t* body, const grtc_operation_t* op) {
+  const grtc_attribute_t* sym = grtc_operation_attribute(op, "sym_name");
+  return sym && sym->kind == GRTC_ATTR_STRING &&
+         grtc_import_is_parallel_program(body, sym->string);
+}
+
 static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* body) {
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
     const grtc_attribute_t* sym = grtc_operation_attribute(op, "sym_name");
@@ -4625,10 +5654,14 @@ static grt_status_t grtc_import_module(grtc_import_t* ctx, const grtc_block_t* b
   }
   GRT_RETURN_IF_ERROR(grtc_import_mutable_globals(ctx, body));
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+    if (grtc_operation_is(op, "func.func") && !grtc_import_runs_in_parallel(body, op)) {
+      GRT_RETURN_IF_ERROR(grtc_import_declare(ctx, op));
+    }
   }
   for (const grtc_operation_t* op = body->first; op; op = op->next) {
-    if (grtc_operation_is(op, "func.func")) GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+    if (grtc_operation_is(op, "func.func") && !grtc_import_runs_in_parallel(body, op)) {
+      GRT_RETURN_IF_ERROR(grtc_import_body(ctx, op));
+    }
   }
   for (grtc_tfunc_t* func = ctx->module->first_func; func; func = func->next) {
     grtc_tfunc_recount_uses(func);

@@ -1060,6 +1060,325 @@ static void test_map_errors(void** state) {
       "t.mlir:2:8: error: 'stablehlo.map' body takes 2 arguments for 1 inputs");
 }
 
+// chlo.scan, stablehlo.square and complex triangular_solve: each bad
+// operand, attribute and body is named.
+static void test_scan_square_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* attrs;
+    const char* types;
+    const char* message;
+  } cases[] = {
+      {"dimension = 0 : i64", "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)",
+       "t.mlir:2:10: error: 'chlo.scan' requires the 'operandSegmentSizes' attribute"},
+      {"dimension = 0 : i64, operandSegmentSizes = array<i32: 1, 2>",
+       "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)",
+       "t.mlir:2:10: error: 'chlo.scan' operandSegmentSizes must be [inputs, inits] (at "
+       "least one input) summing to its 2 operands"},
+      {"operandSegmentSizes = array<i32: 1, 1>",
+       "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)",
+       "t.mlir:2:10: error: 'chlo.scan' requires the 'dimension' attribute"},
+      {"dimension = 1 : i64, operandSegmentSizes = array<i32: 1, 1>",
+       "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)",
+       "t.mlir:2:10: error: 'chlo.scan' dimension 1 is outside its first input's rank 1"},
+      {"dimension = 0 : i64, operandSegmentSizes = array<i32: 1, 1>",
+       "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf64>, tensor<f32>)",
+       "t.mlir:2:10: error: 'chlo.scan' result #0 must have the type of its input (the "
+       "inputs one shape), got tensor<4xf64> for tensor<4xf32>"},
+      {"dimension = 0 : i64, operandSegmentSizes = array<i32: 1, 1>",
+       "(tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<2xf32>)",
+       "t.mlir:2:10: error: 'chlo.scan' result #1 must have the type of its init (the "
+       "inputs one shape), got tensor<2xf32> for tensor<f32>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    // A scan of a tensor<4xf32> input with a tensor<f32> carry, generic.
+    snprintf(source, sizeof(source),
+             "func.func @f(%%a: tensor<4xf32>, %%i: tensor<f32>) {\n"
+             "  %%0:2 = \"chlo.scan\"(%%a, %%i) ({\n"
+             "  ^bb0(%%x: tensor<f32>, %%c: tensor<f32>):\n"
+             "    %%s = stablehlo.add %%x, %%c : tensor<f32>\n"
+             "    stablehlo.return %%s, %%s : tensor<f32>, tensor<f32>\n"
+             "  }) {%s} : %s\n"
+             "  return\n}\n",
+             cases[i].attrs, cases[i].types);
+    expect_import_error(source, cases[i].message);
+  }
+  // The pretty form: the body's arguments, results and length.
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<f32>):\n"
+      "    stablehlo.return %x, %x : tensor<f32>, tensor<f32>\n"
+      "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:10: error: 'chlo.scan' with 1 inputs and 1 inits has 2 results and one "
+      "body block of 2 arguments");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<f32>, %c: tensor<f32>):\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:10: error: 'chlo.scan' body must end in a stablehlo.return of 1 output "
+      "slices and 1 carries");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<f32>, %c: tensor<f32>):\n"
+      "    %d = stablehlo.convert %c : (tensor<f32>) -> tensor<f64>\n"
+      "    stablehlo.return %x, %d : tensor<f32>, tensor<f64>\n"
+      "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:5:5: error: 'chlo.scan' body result #1 must be tensor<f32> (its carry's "
+      "type)");
+  expect_import_error(
+      "func.func @f(%a: tensor<4x2xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<2xf32>, %c: tensor<f32>):\n"
+      "    stablehlo.return %c, %c : tensor<f32>, tensor<f32>\n"
+      "  } : (tensor<4x2xf32>, tensor<f32>) -> (tensor<4x2xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:4:5: error: 'chlo.scan' body result #0 must be tensor<2xf32> (its output's "
+      "slice, the scanned dimension dropped)");
+  expect_import_error(
+      "func.func @f(%a: tensor<2000xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<f32>, %c: tensor<f32>):\n"
+      "    stablehlo.return %x, %c : tensor<f32>, tensor<f32>\n"
+      "  } : (tensor<2000xf32>, tensor<f32>) -> (tensor<2000xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:10: error: 'chlo.scan' over 2000 positions is not supported (it is "
+      "unrolled, at most 1024)");
+  expect_import_error(
+      "func.func @f(%a: tensor<?xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {\n"
+      "  ^bb0(%x: tensor<f32>, %c: tensor<f32>):\n"
+      "    stablehlo.return %x, %c : tensor<f32>, tensor<f32>\n"
+      "  } : (tensor<?xf32>, tensor<f32>) -> (tensor<?xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:10: error: 'chlo.scan' with a symbolic dimension ('?') in its result types "
+      "is not supported yet");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = \"stablehlo.map\"(%a) ({\n"
+      "  ^bb0(%x: tensor<f32>):\n"
+      "    %r = chlo.scan(%x) inits() dimension=0 {\n"
+      "    ^bb0(%y: tensor<f32>):\n"
+      "      stablehlo.return %y : tensor<f32>\n"
+      "    } : (tensor<f32>) -> tensor<f32>\n"
+      "    stablehlo.return %r : tensor<f32>\n"
+      "  }) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:4:10: error: 'chlo.scan' inside a map body is not supported");
+  expect_parse_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) (%i) dimension=0 {\n"
+      "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:24: error: expected 'inits' and the initial carries");
+  expect_parse_error(
+      "func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) {\n"
+      "  %0:2 = chlo.scan(%a) inits(%i) {\n"
+      "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n"
+      "  return\n}\n",
+      "t.mlir:2:34: error: expected 'dimension' = the scanned dimension, found '{'");
+  // square returns its operand's type, real or complex.
+  expect_import_error(
+      "func.func @f(%a: tensor<4xf32>) {\n"
+      "  %0 = \"stablehlo.square\"(%a) : (tensor<4xf32>) -> tensor<4xf64>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.square' returns its operand's type, got tensor<4xf64> "
+      "from tensor<4xf32>");
+  expect_import_error(
+      "func.func @f(%a: tensor<4xcomplex<f32>>) {\n"
+      "  %0 = \"stablehlo.square\"(%a) : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.square' returns its operand's type");
+  // A complex triangular_solve is checked on its parts' shapes.
+  expect_import_error(
+      "func.func @f(%a: tensor<2x2xcomplex<f32>>, %b: tensor<3x1xcomplex<f32>>) {\n"
+      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower = true, "
+      "unit_diagonal = false, transpose_a = #stablehlo<transpose ADJOINT>} : "
+      "(tensor<2x2xcomplex<f32>>, tensor<3x1xcomplex<f32>>) -> tensor<3x1xcomplex<f32>>\n"
+      "  return\n}\n",
+      "t.mlir:2:8: error: 'stablehlo.triangular_solve' b must share a's batch dims and "
+      "element type, with a's size in its second-to-last dim, and the result b's type; got "
+      "a tensor<2x2x2xf32> and b tensor<3x1x2xf32> (complex as [..., 2] parts)");
+}
+
+// interpreter.run_parallel and the collective ops of its programs: each
+// bad attribute and signature is named.
+static void test_run_parallel_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* permute_attrs;
+    const char* programs;
+    const char* message;
+  } cases[] = {
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", "[]",
+       "t.mlir:6:10: error: 'interpreter.run_parallel' requires 'programs', [[@f, ...], ...]: "
+       "rows of one length (the replicas' partitions), all naming one function"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", "[[@p], [@q]]",
+       "t.mlir:6:10: error: 'interpreter.run_parallel' requires 'programs'"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", "[[@p, @p], [@p]]",
+       "t.mlir:6:10: error: 'interpreter.run_parallel' requires 'programs'"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", "[[@p, @p, @p]]",
+       "t.mlir:6:10: error: 'interpreter.run_parallel' of 3 processes of '@p' (one block "
+       "ending in func.return) takes 3 operands and has 3 results (each process's in turn), "
+       "got 2 and 2"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", "[[@g], [@g]]",
+       "t.mlir:6:10: error: 'interpreter.run_parallel' of undefined function '@g'"},
+      {"channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>", "[[@p], [@p]]",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' requires 'source_target_pairs', "
+       "dense<[[source, target], ...]> : tensor<Nx2xi64> (N at most 128)"},
+      {"source_target_pairs = dense<[0, 1]> : tensor<2xi64>", "[[@p], [@p]]",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' requires 'source_target_pairs'"},
+      {"source_target_pairs = dense<[[0, 2]]> : tensor<1x2xi64>", "[[@p], [@p]]",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' pair process 2 is outside the 2 "
+       "replicas of a process group"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = "
+       "#stablehlo.channel_handle<handle = 1, type = 0>", "[[@p], [@p]]",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' pair process 1 is outside the 1 "
+       "partitions of a process group"},
+      {"source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = 3 : i64",
+       "[[@p], [@p]]",
+       "t.mlir:2:8: error: 'stablehlo.collective_permute' channel_handle must be "
+       "#stablehlo.channel_handle<handle = N, type = T>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1536];
+    snprintf(source, sizeof(source),
+             "func.func private @p(%%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  %%y = \"stablehlo.%s\"(%%x) {%s} : (tensor<2xf32>) -> tensor<2xf32>\n"
+             "  return %%y : tensor<2xf32>\n"
+             "}\n"
+             "func.func @f(%%a: tensor<2xf32>) {\n"
+             "  %%0:2 = \"interpreter.run_parallel\"(%%a, %%a) {programs = %s} : "
+             "(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n"
+             "  return\n}\n",
+             // Where the programs are not well formed, @p is imported on its
+             // own, so it has no collective.
+             i < 5 && i != 3 ? "negate" : "collective_permute", cases[i].permute_attrs,
+             cases[i].programs);
+    expect_import_error(source, cases[i].message);
+  }
+  // all_reduce among 2 replicas x 2 partitions: its groups and body.
+  static const struct {
+    const char* attrs;
+    const char* body;
+    const char* message;
+  } reduces[] = {
+      {"channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' requires 'replica_groups', dense<[[id, ...], "
+       "...]> : tensor<GxSxi64> (-1 padding, at most the 4 processes), and "
+       "use_global_device_ids only with a channel handle > 0"},
+      {"replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' requires 'replica_groups'"},
+      {"replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups id 0 is repeated or outside "
+       "the 2 replicas"},
+      {"replica_groups = dense<[[0, 3]]> : tensor<1x2xi64>, channel_handle = "
+       "#stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups leave process 1 out"},
+      {"replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups leave replica 1 out"},
+      {"replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+       "[#stablehlo.mesh_axis<name = \"x\", size = 3>]>, axes = [#stablehlo.axis_ref<name = "
+       "\"x\">]>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups: a "
+       "#stablehlo.replica_group_mesh_axes must name its mesh's axes (sizes multiplying to the "
+       "4 processes) and axis_refs of them"},
+      {"replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+       "[#stablehlo.mesh_axis<name = \"x\", size = 4>]>, axes = [#stablehlo.axis_ref<name = "
+       "\"z\">]>",
+       "%r = stablehlo.add %a, %b : tensor<f32>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' replica_groups: a "
+       "#stablehlo.replica_group_mesh_axes must name"},
+      {"replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>",
+       "%r = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+       "t.mlir:2:8: error: 'stablehlo.all_reduce' body must return one value of its "
+       "operand's element type"},
+  };
+  for (size_t i = 0; i < sizeof(reduces) / sizeof(reduces[0]); ++i) {
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "func.func private @p(%%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  %%y = \"stablehlo.all_reduce\"(%%x) ({\n"
+             "  ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):\n"
+             "    %s\n"
+             "    stablehlo.return %%r : %s\n"
+             "  }) {%s} : (tensor<2xf32>) -> tensor<2xf32>\n"
+             "  return %%y : tensor<2xf32>\n"
+             "}\n"
+             "func.func @f(%%a: tensor<2xf32>) {\n"
+             "  %%0:4 = \"interpreter.run_parallel\"(%%a, %%a, %%a, %%a) {programs = [[@p, @p], "
+             "[@p, @p]]} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> "
+             "(tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+             "  return\n}\n",
+             reduces[i].body, i == 7 ? "tensor<i1>" : "tensor<f32>", reduces[i].attrs);
+    expect_import_error(text, reduces[i].message);
+  }
+  // More processes than grt instantiates.
+  char programs[1024] = "[";
+  for (int i = 0; i < 65; ++i) strcat(programs, i ? ", [@p]" : "[@p]");
+  strcat(programs, "]");
+  char source[2048];
+  snprintf(source, sizeof(source),
+           "func.func private @p(%%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+           "  return %%x : tensor<2xf32>\n"
+           "}\n"
+           "func.func @f(%%a: tensor<2xf32>) {\n"
+           "  %%0 = \"interpreter.run_parallel\"(%%a) {programs = %s} : (tensor<2xf32>) -> "
+           "tensor<2xf32>\n"
+           "  return\n}\n",
+           programs);
+  expect_import_error(source, "t.mlir:5:8: error: 'interpreter.run_parallel' of 65 processes "
+                      "is not supported (at most 64)");
+}
+
+// interpreter.probe and check.expect_serialized_eq: each bad use is named.
+static void test_probe_errors(void** state) {
+  (void)state;
+  static const struct {
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"%0 = \"interpreter.probe\"(%a) : (tensor<2xf32>) -> tensor<2xf32>",
+       "t.mlir:2:8: error: 'interpreter.probe' requires a 'probe_id' string"},
+      {"check.expect_serialized_eq %a, probe_id = \"p\" : tensor<2xf32>",
+       "t.mlir:2:3: error: 'check.expect_serialized_eq' of probe \"p\": no interpreter.probe "
+       "with that probe_id comes before it"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  check.expect_serialized_eq %0, probe_id = \"p\", iter = 15 : tensor<2xf32>",
+       "t.mlir:3:3: error: 'check.expect_serialized_eq' iter 15 is not supported: a probe "
+       "keeps its first 15 recordings"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  %1 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf64>\n"
+       "  check.expect_serialized_eq %1, probe_id = \"p\" : tensor<2xf64>",
+       "t.mlir:4:3: error: 'check.expect_serialized_eq' compares tensor<2xf64> with probe "
+       "\"p\", which records tensor<2xf32>"},
+      {"%0 = interpreter.probe %a, probe_id = \"p\" : tensor<2xf32>\n"
+       "  %1 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xi32>\n"
+       "  %2 = interpreter.probe %1, probe_id = \"p\" : tensor<2xi32>",
+       "t.mlir:4:8: error: 'interpreter.probe' \"p\" records tensor<2xi32> here and "
+       "tensor<2xf32> elsewhere: one probe_id keeps one type"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char source[1024];
+    snprintf(source, sizeof(source), "func.func @f(%%a: tensor<2xf32>) {\n  %s\n  return\n}\n",
+             cases[i].body);
+    expect_import_error(source, cases[i].message);
+  }
+}
+
 // select_and_scatter: each bad operand, attribute and region is named.
 static void test_select_and_scatter_errors(void** state) {
   (void)state;
@@ -2582,6 +2901,9 @@ int main(void) {
       cmocka_unit_test(test_cfg_errors),
       cmocka_unit_test(test_bitcast_widths_errors),
       cmocka_unit_test(test_map_errors),
+      cmocka_unit_test(test_scan_square_errors),
+      cmocka_unit_test(test_run_parallel_errors),
+      cmocka_unit_test(test_probe_errors),
       cmocka_unit_test(test_select_and_scatter_errors),
       cmocka_unit_test(test_rng_bit_generator_errors),
       cmocka_unit_test(test_fft_errors),

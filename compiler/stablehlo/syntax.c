@@ -249,6 +249,7 @@ typedef enum grtc_shlo_keyword_kind_e {
   GRTC_SHLO_KW_FORMAT,     // format = e5m10 -> exponent_bits 5, mantissa_bits 10
   GRTC_SHLO_KW_ENUM,       // algorithm = THREE_FRY -> #stablehlo<rng_algorithm THREE_FRY>
   GRTC_SHLO_KW_BOOL,       // lower = true -> true
+  GRTC_SHLO_KW_STRING,     // probe_id = "p" -> "p"
 } grtc_shlo_keyword_kind_t;
 
 typedef struct grtc_shlo_keyword_t {
@@ -294,6 +295,9 @@ static const grtc_shlo_keyword_t grtc_shlo_keywords[] = {
     {"stablehlo.fft", "length", "fft_length", GRTC_SHLO_KW_I64S},
     {"check.expect_close", "min_ulp_difference", "min_ulp_difference", GRTC_SHLO_KW_I64},
     {"stablehlo.cholesky", "lower", "lower", GRTC_SHLO_KW_BOOL},
+    {"interpreter.probe", "probe_id", "probe_id", GRTC_SHLO_KW_STRING},
+    {"check.expect_serialized_eq", "probe_id", "probe_id", GRTC_SHLO_KW_STRING},
+    {"check.expect_serialized_eq", "iter", "iter", GRTC_SHLO_KW_I64},
 };
 
 static const grtc_shlo_keyword_t* grtc_shlo_find_keyword(grt_string_view_t op,
@@ -418,6 +422,12 @@ static grt_status_t grtc_shlo_parse_keyword(grtc_parser_t* parser,
       attr->boolean = is_true;
       GRT_RETURN_IF_ERROR(grtc_parser_advance(parser));
       return grtc_shlo_add(parser, state, keyword->attribute, attr);
+    }
+    case GRTC_SHLO_KW_STRING: {
+      grt_string_view_t text;
+      GRT_RETURN_IF_ERROR(grtc_parser_parse_string(parser, &text));
+      return grtc_shlo_add(parser, state, keyword->attribute,
+                           grtc_parser_string_attr(parser, text));
     }
     case GRTC_SHLO_KW_FORMAT: {
       // eXmY: X exponent bits, Y mantissa bits, both decimal.
@@ -1038,6 +1048,48 @@ static grt_status_t grtc_shlo_parse_while(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// chlo.scan
+//===----------------------------------------------------------------------===//
+
+// (%input, ...) inits(%init, ...) dimension=D [attributes {..}] { body }
+//   : (types) -> (types)
+// The split between inputs and inits becomes the generic form's
+// operandSegmentSizes.
+static grt_status_t grtc_shlo_parse_scan(grtc_parser_t* parser,
+                                         const grtc_op_syntax_t* syntax,
+                                         grtc_op_state_t* state) {
+  (void)syntax;
+  grt_arena_t* arena = grtc_parser_arena(parser);
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LPAREN, GRTC_TOKEN_RPAREN,
+                                           "the scanned inputs", grtc_shlo_operand_item,
+                                           state));
+  int64_t segments[2] = {(int64_t)state->operands.count, 0};
+  bool found = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "inits", &found));
+  if (!found) return grtc_parser_error_expected(parser, "'inits' and the initial carries");
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LPAREN, GRTC_TOKEN_RPAREN,
+                                           "the initial carries", grtc_shlo_operand_item,
+                                           state));
+  segments[1] = (int64_t)state->operands.count - segments[0];
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "dimension", &found));
+  if (!found) return grtc_parser_error_expected(parser, "'dimension' = the scanned dimension");
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "after 'dimension'"));
+  int64_t dimension = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &dimension));
+  GRT_RETURN_IF_ERROR(
+      grtc_shlo_add(parser, state, "dimension", grtc_shlo_i64_attr(parser, dimension)));
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "operandSegmentSizes",
+                                    grtc_shlo_i64_array(parser, segments, 2)));
+  GRT_RETURN_IF_ERROR(
+      grtc_parser_parse_optional_attributes_keyword(parser, &state->attributes));
+  grtc_region_t* region = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_region(parser, NULL, 0, &region));
+  GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &state->regions, &region, sizeof(region)));
+  static const grtc_shlo_format_t plain = {0, NULL, 0};
+  return grtc_shlo_parse_types(parser, &plain, state);
+}
+
+//===----------------------------------------------------------------------===//
 // stablehlo.convolution
 //===----------------------------------------------------------------------===//
 
@@ -1522,7 +1574,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("stablehlo.sqrt") GRTC_SHLO_PLAIN("stablehlo.rsqrt")
     GRTC_SHLO_PLAIN("stablehlo.cbrt") GRTC_SHLO_PLAIN("stablehlo.tanh")
     GRTC_SHLO_PLAIN("stablehlo.sine") GRTC_SHLO_PLAIN("stablehlo.cosine")
-    GRTC_SHLO_PLAIN("stablehlo.tan") GRTC_SHLO_PLAIN("stablehlo.floor")
+    GRTC_SHLO_PLAIN("stablehlo.tan") GRTC_SHLO_PLAIN("stablehlo.square")
+    GRTC_SHLO_PLAIN("stablehlo.floor")
     GRTC_SHLO_PLAIN("stablehlo.ceil") GRTC_SHLO_PLAIN("stablehlo.round_nearest_afz")
     GRTC_SHLO_PLAIN("stablehlo.round_nearest_even") GRTC_SHLO_PLAIN("stablehlo.is_finite")
     GRTC_SHLO_PLAIN("stablehlo.popcnt") GRTC_SHLO_PLAIN("stablehlo.count_leading_zeros")
@@ -1601,6 +1654,8 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     // Tokens order side effects grt does not have: `stablehlo.after_all %a,
     // %b : !stablehlo.token`, `stablehlo.create_token : !stablehlo.token`.
     GRTC_SHLO_PLAIN("stablehlo.after_all") GRTC_SHLO_PLAIN("stablehlo.create_token")
+    // interpreter.run_parallel programs: `stablehlo.replica_id : tensor<ui32>`.
+    GRTC_SHLO_PLAIN("stablehlo.replica_id") GRTC_SHLO_PLAIN("stablehlo.partition_id")
     // IREE's check(%a, %b) : type and the StableHLO interpreter's
     // check %a, %b : type share one format.
     {"check.expect_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
@@ -1612,10 +1667,16 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     {"check.almost_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_true", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"check.expect_false", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
+    // The StableHLO interpreter's probes: `interpreter.probe %x, probe_id =
+    // "p" : t` and `check.expect_serialized_eq %x, probe_id = "p"[, iter =
+    // N] : t`.
+    GRTC_SHLO_PLAIN("interpreter.probe")
+    {"check.expect_serialized_eq", NULL, grtc_shlo_parse_format, &grtc_shlo_check, NULL},
     {"stablehlo.*", NULL, grtc_shlo_parse_unsupported, NULL, NULL},
     // CHLO ops compose.c lowers: `%x : t -> t` or `%a, %b {...} : (t, t) -> t`.
     GRTC_SHLO_PLAIN("chlo.erf") GRTC_SHLO_PLAIN("chlo.erfc")
     {"chlo.top_k", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
+    {"chlo.scan", NULL, grtc_shlo_parse_scan, NULL, NULL},
     GRTC_SHLO_PLAIN("chlo.acos") GRTC_SHLO_PLAIN("chlo.acosh")
     GRTC_SHLO_PLAIN("chlo.asin") GRTC_SHLO_PLAIN("chlo.asinh")
     GRTC_SHLO_PLAIN("chlo.atan") GRTC_SHLO_PLAIN("chlo.atanh")

@@ -46,30 +46,33 @@ module @e2e_complex {
     %24 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (5.0e+00, -1.0e+00)]> : tensor<5xcomplex<f32>>
     %25 = stablehlo.logistic %24 : tensor<5xcomplex<f32>>
     check.expect_almost_eq_const(%25, dense<[(5.0e-01, 0.0e+00), (1.0214154e+00, 4.0343872e-01), (1.0915585e-01, 5.1664703e-02), (3.5493557e+00, -1.7035002e+00), (9.963409e-01, -5.6285495e-03)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %26 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %27 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %28 = stablehlo.add %26, %27 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%28, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %29 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
-    %30 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
-    %31 = stablehlo.subtract %29, %30 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%31, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %32 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
-    %33 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
-    %34 = stablehlo.multiply %32, %33 : tensor<3xcomplex<f32>>
-    check.expect_almost_eq_const(%34, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
-    %35 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
-    %36 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
-    %37 = stablehlo.divide %35, %36 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%37, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
-    %38 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
-    %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
-    %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-    check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
-    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f32>>
-    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f32>>
-    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f32>>
-    check.expect_almost_eq_const(%43, dense<[(7.853982e-01, -6.931472e-01), (7.853982e-01, 8.8651156e-17), (-9.968251e-01, -2.6149213e-01), (1.7521784e+00, 1.4796396e-01), (1.0172219e+00, 1.4694667e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %26 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (2.5e+00, -2.5e+00), (1.0e-03, 4.0e+00), (-7.0e+00, -1.0e-02)]> : tensor<6xcomplex<f32>>
+    %27 = stablehlo.square %26 : tensor<6xcomplex<f32>>
+    check.expect_almost_eq_const(%27, dense<[(0.0e+00, 0.0e+00), (-3.0e+00, 4.0e+00), (8.75e+00, -3.0e+00), (0.0e+00, -1.25e+01), (-1.5999999e+01, 8.0e-03), (4.89999e+01, 1.4e-01)]> : tensor<6xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<6xcomplex<f32>>
+    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %30 = stablehlo.add %28, %29 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%30, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f32>>
+    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f32>>
+    %33 = stablehlo.subtract %31, %32 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%33, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %34 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f32>>
+    %35 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f32>>
+    %36 = stablehlo.multiply %34, %35 : tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const(%36, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 1.0e+06)]> : tensor<3xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<3xcomplex<f32>>
+    %37 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %38 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f32>>
+    %39 = stablehlo.divide %37, %38 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%39, dense<[(-1.2e+00, 1.6e+00), (2.4924994e-01, 1.5001246e+00), (0.0e+00, -2.5e-01), (-5.0003123e-01, 2.4993749e-01), (5.005e-01, -4.995e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
+    %40 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f32>>
+    %41 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f32>>
+    %42 = "stablehlo.power"(%40, %41) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const(%42, dense<[(0.0e+00, 2.0e+00), (1.3301274e+00, 4.80376e-01), (-1.2427506e+01, -1.1900836e+01), (1.1764706e-01, 4.7058824e-01)]> : tensor<4xcomplex<f32>>, atol 1.0e-04, rtol 1.0e-05) : tensor<4xcomplex<f32>>
+    %43 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f32>>
+    %44 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f32>>
+    %45 = stablehlo.atan2 %43, %44 : tensor<5xcomplex<f32>>
+    check.expect_almost_eq_const(%45, dense<[(7.853982e-01, -6.931472e-01), (7.853982e-01, 8.8651156e-17), (-9.968251e-01, -2.6149213e-01), (1.7521784e+00, 1.4796396e-01), (1.0172219e+00, 1.4694667e-01)]> : tensor<5xcomplex<f32>>, atol 1.0e-05, rtol 1.0e-05) : tensor<5xcomplex<f32>>
     return
   }
 
@@ -300,37 +303,40 @@ module @e2e_complex {
     check.expect_almost_eq_const(%19, dense<[(0.0e+00, 0.0e+00), (1.0839233273386946e+00, 2.717525853195118e-01), (-9.79940849961738e-01, 3.021598732287757e-02), (2.4959107241921716e-01, 1.338327425151915e-01), (1.0e+00, 1.5924545408982667e-26), (-1.0e+00, 2.9193653955277604e-22)]> : tensor<6xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<6xcomplex<f64>>
     %20 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (3.0e+00, 4.0e+00), (-2.0e+00, 0.0e+00), (1.0e-03, -1.0e-03), (-0.0e+00, -5.0e+00)]> : tensor<5xcomplex<f64>>
     %21 = "stablehlo.sign"(%20) : (tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.000000000000001e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.071067811865475e-01, -7.071067811865475e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%21, dense<[(0.0e+00, 0.0e+00), (6.000000000000001e-01, 8.0e-01), (-1.0e+00, 0.0e+00), (7.071067811865476e-01, -7.071067811865476e-01), (-0.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
     %22 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 1.0e+00), (-2.0e+00, 5.0e-01), (1.5e+00, 2.5e+00), (3.5e+00, 4.5e+00), (1.0e+00, 3.0e+01), (2.5e-01, -2.5e+01)]> : tensor<7xcomplex<f64>>
     %23 = stablehlo.tan %22 : tensor<7xcomplex<f64>>
     check.expect_almost_eq_const(%23, dense<[(0.0e+00, 0.0e+00), (2.717525853195118e-01, 1.0839233273386946e+00), (8.508781211449378e-01, 1.3212865837711916e+00), (1.9273435237456358e-03, 1.0134287782038933e+00), (1.621270041559061e-04, 9.998139263080507e-01), (1.5924545408982667e-26, 1.0e+00), (1.8493838693857517e-22, -1.0e+00)]> : tensor<7xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<7xcomplex<f64>>
     %24 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (5.0e+00, -1.0e+00)]> : tensor<5xcomplex<f64>>
     %25 = stablehlo.logistic %24 : tensor<5xcomplex<f64>>
     check.expect_almost_eq_const(%25, dense<[(5.0e-01, 0.0e+00), (1.0214153641721806e+00, 4.0343870608154253e-01), (1.0915584645427026e-01, 5.166470383545818e-02), (3.549355837550805e+00, -1.7035001531590321e+00), (9.963408801523185e-01, -5.628549573125973e-03)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %26 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %27 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %28 = stablehlo.add %26, %27 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%28, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %29 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
-    %30 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
-    %31 = stablehlo.subtract %29, %30 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%31, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %32 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
-    %33 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
-    %34 = stablehlo.multiply %32, %33 : tensor<3xcomplex<f64>>
-    check.expect_almost_eq_const(%34, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
-    %35 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
-    %36 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
-    %37 = stablehlo.divide %35, %36 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%37, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
-    %38 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
-    %39 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
-    %40 = "stablehlo.power"(%38, %39) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
-    check.expect_almost_eq_const(%40, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
-    %41 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f64>>
-    %42 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f64>>
-    %43 = stablehlo.atan2 %41, %42 : tensor<5xcomplex<f64>>
-    check.expect_almost_eq_const(%43, dense<[(7.853981633974483e-01, -6.931471805599452e-01), (7.853981633974483e-01, 8.865115929175828e-17), (-9.968251264639187e-01, -2.614921387956721e-01), (1.7521784564264753e+00, 1.479639616272112e-01), (1.0172219678978514e+00, 1.4694666622552977e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %26 = util.unfoldable_constant dense<[(0.0e+00, 0.0e+00), (1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (2.5e+00, -2.5e+00), (1.0e-03, 4.0e+00), (-7.0e+00, -1.0e-02)]> : tensor<6xcomplex<f64>>
+    %27 = stablehlo.square %26 : tensor<6xcomplex<f64>>
+    check.expect_almost_eq_const(%27, dense<[(0.0e+00, 0.0e+00), (-3.0e+00, 4.0e+00), (8.75e+00, -3.0e+00), (0.0e+00, -1.25e+01), (-1.5999999e+01, 8.0e-03), (4.89999e+01, 1.4e-01)]> : tensor<6xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<6xcomplex<f64>>
+    %28 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %29 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %30 = stablehlo.add %28, %29 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%30, dense<[(1.5e+00, 1.0e+00), (-1.0e+00, 2.5e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %31 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)]> : tensor<3xcomplex<f64>>
+    %32 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
+    %33 = stablehlo.subtract %31, %32 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%33, dense<[(5.0e-01, 3.0e+00), (-5.0e+00, -1.5e+00), (1.0e+00, -1.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %34 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+03, 1.0e-03)]> : tensor<3xcomplex<f64>>
+    %35 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e-03, 1.0e+03)]> : tensor<3xcomplex<f64>>
+    %36 = stablehlo.multiply %34, %35 : tensor<3xcomplex<f64>>
+    check.expect_almost_eq_const(%36, dense<[(2.5e+00, 0.0e+00), (-7.0e+00, -5.0e+00), (-2.0e+00, 9.99999999999e+05)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    %37 = util.unfoldable_constant dense<[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (1.0e+00, 0.0e+00), (4.0e+00, -2.0e+00), (1.0e+03, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %38 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (1.0e-03, 2.0e+00), (0.0e+00, 4.0e+00), (-8.0e+00, 1.0e-03), (1.0e+03, 1.0e+03)]> : tensor<5xcomplex<f64>>
+    %39 = stablehlo.divide %37, %38 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%39, dense<[(-1.2000000000000002e+00, 1.6e+00), (2.4924993768751558e-01, 1.5001246249688436e+00), (0.0e+00, -2.5e-01), (-5.000312421870119e-01, 2.4993749609472662e-01), (5.005000000000001e-01, -4.995e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
+    %40 = util.unfoldable_constant dense<[(1.0e+00, 1.0e+00), (2.0e+00, 0.0e+00), (-1.0e+00, 5.0e-01), (5.0e-01, -2.0e+00)]> : tensor<4xcomplex<f64>>
+    %41 = util.unfoldable_constant dense<[(2.0e+00, 0.0e+00), (5.0e-01, 5.0e-01), (1.5e+00, -1.0e+00), (-1.0e+00, 0.0e+00)]> : tensor<4xcomplex<f64>>
+    %42 = "stablehlo.power"(%40, %41) : (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+    check.expect_almost_eq_const(%42, dense<[(0.0e+00, 2.0e+00), (1.3301274004259787e+00, 4.8037599714809626e-01), (-1.242750614860706e+01, -1.1900836297543293e+01), (1.1764705882352941e-01, 4.7058823529411764e-01)]> : tensor<4xcomplex<f64>>, atol 1.0e-11, rtol 1.0e-12) : tensor<4xcomplex<f64>>
+    %43 = util.unfoldable_constant dense<[(1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (-2.0e+00, 5.0e-01), (2.5e-01, -3.0e+00), (3.0e+00, 1.0e+00)]> : tensor<5xcomplex<f64>>
+    %44 = util.unfoldable_constant dense<[(-1.5e+00, 2.5e+00), (1.0e+00, 0.0e+00), (1.0e+00, -1.0e+00), (-5.0e-01, 5.0e-01), (2.0e+00, 0.0e+00)]> : tensor<5xcomplex<f64>>
+    %45 = stablehlo.atan2 %43, %44 : tensor<5xcomplex<f64>>
+    check.expect_almost_eq_const(%45, dense<[(7.853981633974483e-01, -6.931471805599452e-01), (7.853981633974483e-01, 8.865115929175828e-17), (-9.968251264639187e-01, -2.614921387956721e-01), (1.7521784564264753e+00, 1.479639616272112e-01), (1.0172219678978514e+00, 1.4694666622552977e-01)]> : tensor<5xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<5xcomplex<f64>>
     return
   }
 
@@ -338,7 +344,7 @@ module @e2e_complex {
   func.func public @test_parts_c128() {
     %0 = util.unfoldable_constant dense<[[(1.0e+00, 2.0e+00), (-3.0e+00, 5.0e-01), (0.0e+00, 0.0e+00)], [(1.0e+03, -1.0e+00), (-2.5e+00, 4.0e+00), (5.0e-01, -2.5e-01)]]> : tensor<2x3xcomplex<f64>>
     %1 = stablehlo.abs %0 : (tensor<2x3xcomplex<f64>>) -> tensor<2x3xf64>
-    check.expect_almost_eq_const(%1, dense<[[2.23606797749979e+00, 3.0413812651491092e+00, 0.0e+00], [1.000000499999875e+03, 4.716990566028302e+00, 5.590169943749475e-01]]> : tensor<2x3xf64>, atol 1.0e-12, rtol 1.0e-12) : tensor<2x3xf64>
+    check.expect_almost_eq_const(%1, dense<[[2.23606797749979e+00, 3.0413812651491097e+00, 0.0e+00], [1.000000499999875e+03, 4.716990566028302e+00, 5.590169943749475e-01]]> : tensor<2x3xf64>, atol 1.0e-12, rtol 1.0e-12) : tensor<2x3xf64>
     %2 = stablehlo.real %0 : (tensor<2x3xcomplex<f64>>) -> tensor<2x3xf64>
     check.expect_almost_eq_const(%2, dense<[[1.0e+00, -3.0e+00, 0.0e+00], [1.0e+03, -2.5e+00, 5.0e-01]]> : tensor<2x3xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<2x3xf64>
     %3 = stablehlo.imag %0 : (tensor<2x3xcomplex<f64>>) -> tensor<2x3xf64>
@@ -508,6 +514,35 @@ module @e2e_complex {
     %1 = util.unfoldable_constant dense<[(5.0e-01, -1.0e+00), (2.0e+00, 2.0e+00), (-1.0e+00, 1.0e+00)]> : tensor<3xcomplex<f64>>
     %2 = func.call @mul_conj_c128(%0, %1) : (tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>) -> tensor<3xcomplex<f64>>
     check.expect_almost_eq_const(%2, dense<[(-1.5e+00, 2.0e+00), (-5.0e+00, 7.0e+00), (2.0e+00, -2.0e+00)]> : tensor<3xcomplex<f64>>, atol 1.0e-12, rtol 1.0e-12) : tensor<3xcomplex<f64>>
+    return
+  }
+
+  // stablehlo.square: x * x on floats and integers (i32 wrapping), and on complex numbers with the parts that overflow to 0 * inf kept exact: (re - im)(re + im) is 0 where |re| == |im| is finite.
+  func.func public @test_square() {
+    %0 = util.unfoldable_constant dense<[0.0e+00, 1.5e+00, -2.0e+00, 3.0e+00, -2.5e-01, 1.0e+02]> : tensor<6xf32>
+    %1 = stablehlo.square %0 : tensor<6xf32>
+    check.expect_almost_eq_const(%1, dense<[0.0e+00, 2.25e+00, 4.0e+00, 9.0e+00, 6.25e-02, 1.0e+04]> : tensor<6xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<6xf32>
+    %2 = util.unfoldable_constant dense<[0.0e+00, 1.5e+00, -2.0e+00, 3.0e+00, -2.5e-01, 1.0e+02]> : tensor<6xf64>
+    %3 = stablehlo.square %2 : tensor<6xf64>
+    check.expect_almost_eq_const(%3, dense<[0.0e+00, 2.25e+00, 4.0e+00, 9.0e+00, 6.25e-02, 1.0e+04]> : tensor<6xf64>, atol 0.0e+00, rtol 0.0e+00) : tensor<6xf64>
+    %4 = util.unfoldable_constant dense<[0.0e+00, 1.5e+00, -2.0e+00, 3.0e+00, -2.5e-01, 1.0e+02]> : tensor<6xf16>
+    %5 = stablehlo.square %4 : tensor<6xf16>
+    check.expect_almost_eq_const(%5, dense<[0.0e+00, 2.25e+00, 4.0e+00, 9.0e+00, 6.25e-02, 1.0e+04]> : tensor<6xf16>, atol 0.0e+00, rtol 0.0e+00) : tensor<6xf16>
+    %6 = util.unfoldable_constant dense<[0.0e+00, 1.5e+00, -2.0e+00, 3.0e+00, -2.5e-01, 1.0e+02]> : tensor<6xbf16>
+    %7 = stablehlo.square %6 : tensor<6xbf16>
+    check.expect_almost_eq_const(%7, dense<[0.0e+00, 2.25e+00, 4.0e+00, 9.0e+00, 6.25e-02, 9.984e+03]> : tensor<6xbf16>, atol 0.0e+00, rtol 0.0e+00) : tensor<6xbf16>
+    %8 = util.unfoldable_constant dense<[0, 3, 7, 11, 15, -5, 46340, -46341]> : tensor<8xi32>
+    %9 = stablehlo.square %8 : tensor<8xi32>
+    check.expect_eq_const(%9, dense<[0, 9, 49, 121, 225, 25, 2147395600, -2147479015]> : tensor<8xi32>) : tensor<8xi32>
+    %10 = util.unfoldable_constant dense<[0, 3, 7, 11, 15]> : tensor<5xui8>
+    %11 = stablehlo.square %10 : tensor<5xui8>
+    check.expect_eq_const(%11, dense<[0, 9, 49, 121, 225]> : tensor<5xui8>) : tensor<5xui8>
+    %12 = util.unfoldable_constant dense<[(1.0e+200, 1.0e+200), (1.0e+200, -1.0e+200), (-1.0e+200, 1.0e+200), (0x7FF0000000000000, 0x7FF0000000000000), (1.0e+200, 3.0e+200), (5.0e-01, 5.0e-01), (2.0e+00, 5.0e-01)]> : tensor<7xcomplex<f64>>
+    %13 = stablehlo.square %12 : tensor<7xcomplex<f64>>
+    check.expect_almost_eq_const(%13, dense<[(0.0e+00, 0x7FF0000000000000), (0.0e+00, 0xFFF0000000000000), (0.0e+00, 0xFFF0000000000000), (0x7FF8000000000000, 0x7FF0000000000000), (0xFFF0000000000000, 0x7FF0000000000000), (0.0e+00, 5.0e-01), (3.75e+00, 2.0e+00)]> : tensor<7xcomplex<f64>>, atol 0.0e+00, rtol 0.0e+00) : tensor<7xcomplex<f64>>
+    %14 = util.unfoldable_constant dense<[(1.0e+30, 1.0e+30), (1.0e+30, -1.0e+30), (-1.0e+30, 1.0e+30), (0x7F800000, 0x7F800000), (1.0e+30, 3.0e+30), (5.0e-01, 5.0e-01), (2.0e+00, 5.0e-01)]> : tensor<7xcomplex<f32>>
+    %15 = stablehlo.square %14 : tensor<7xcomplex<f32>>
+    check.expect_almost_eq_const(%15, dense<[(0.0e+00, 0x7F800000), (0.0e+00, 0xFF800000), (0.0e+00, 0xFF800000), (0x7FC00000, 0x7F800000), (0xFF800000, 0x7F800000), (0.0e+00, 5.0e-01), (3.75e+00, 2.0e+00)]> : tensor<7xcomplex<f32>>, atol 0.0e+00, rtol 0.0e+00) : tensor<7xcomplex<f32>>
     return
   }
 
