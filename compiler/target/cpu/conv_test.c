@@ -80,8 +80,12 @@ static conv_geom_t conv_geom(const conv_case_t* c) {
 // dispatch lowering writes it: out-of-range taps load a clamped index and
 // select zero.
 // |symbolic_n|: the batch is symbolic extent 0 (its value at the call: n).
+// |chain_bias|: the bias is a select chain over the output channel (the
+// importer's form of a small constant) instead of a load, with the same
+// values.
 static void add_conv_as(grtc_kernel_set_t* set, const char* name,
-                        const conv_case_t* c, bool pattern, bool symbolic_n) {
+                        const conv_case_t* c, bool pattern, bool symbolic_n,
+                        bool chain_bias) {
   conv_geom_t g = conv_geom(c);
   const grtc_kbinding_t bindings[] = {
       {GRTC_ELEM_F32, symbolic_n ? -1 : c->n * c->h * c->w * c->c,
@@ -136,8 +140,26 @@ static void add_conv_as(grtc_kernel_set_t* set, const char* name,
                         kb_load(&b, L, 1, f_index), 0);
   b.k->accs[acc].update = kb_op(&b, L, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
                                 kb_acc(&b, L, acc), prod, 0);
+  // bias[o] = o % 3 - 1 (fill_inputs) as select(o % 3 == 0, -1,
+  // select(o % 3 == 1, 0, 1)) when the case asks for a chain.
+  uint32_t bias = GRTC_KINST_NONE;
+  if (chain_bias) {
+    uint32_t rem = kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_REM, p[3],
+                         kb_ci(&b, Q, GRTC_ELEM_I64, 3), 0);
+    uint32_t inner = kb_op(
+        &b, Q, GRTC_ELEM_F32, GRTC_SCALAR_SELECT,
+        kb_cmp(&b, Q, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED, rem,
+               kb_ci(&b, Q, GRTC_ELEM_I64, 1)),
+        kb_cf(&b, Q, GRTC_ELEM_F32, 0), kb_cf(&b, Q, GRTC_ELEM_F32, 1));
+    bias = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_SELECT,
+                 kb_cmp(&b, Q, GRTC_CMP_EQ, GRTC_CMP_TYPE_SIGNED, rem,
+                        kb_ci(&b, Q, GRTC_ELEM_I64, 0)),
+                 kb_cf(&b, Q, GRTC_ELEM_F32, -1), inner);
+  } else {
+    bias = kb_load(&b, Q, 2, p[3]);
+  }
   uint32_t biased = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_ADD,
-                          kb_acc(&b, Q, acc), kb_load(&b, Q, 2, p[3]), 0);
+                          kb_acc(&b, Q, acc), bias, 0);
   uint32_t relu = kb_op(&b, Q, GRTC_ELEM_F32, GRTC_SCALAR_MAX, biased,
                         kb_cf(&b, Q, GRTC_ELEM_F32, 0), 0);
 #define QI(v) kb_ci(&b, Q, GRTC_ELEM_I64, (v))
@@ -170,7 +192,7 @@ static void add_conv_as(grtc_kernel_set_t* set, const char* name,
 
 static void add_conv(grtc_kernel_set_t* set, const char* name,
                      const conv_case_t* c, bool pattern) {
-  add_conv_as(set, name, c, pattern, false);
+  add_conv_as(set, name, c, pattern, false, false);
 }
 
 // The inputs every case runs on: formulas of the element index.
@@ -227,12 +249,13 @@ static void expect_reference(const conv_case_t* c, const float* in,
   }
 }
 
-static void run_case_as(const conv_case_t* c, bool symbolic_n) {
+static void run_case_as(const conv_case_t* c, bool symbolic_n,
+                        bool chain_bias) {
   conv_geom_t g = conv_geom(c);
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  add_conv_as(&set, "fast", c, true, symbolic_n);
-  add_conv_as(&set, "generic", c, false, symbolic_n);
+  add_conv_as(&set, "fast", c, true, symbolic_n, chain_bias);
+  add_conv_as(&set, "generic", c, false, symbolic_n, chain_bias);
   grt_string_builder_t text;
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
@@ -302,7 +325,7 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n) {
   grtc_kernel_set_deinit(&set);
 }
 
-static void run_case(const conv_case_t* c) { run_case_as(c, false); }
+static void run_case(const conv_case_t* c) { run_case_as(c, false, false); }
 
 // A planar-path case with its filter prepacked (grtc_cpu_prepack_filter):
 // the fast path reading the panels, and the same kernel without its
@@ -473,8 +496,44 @@ static void test_conv_symbolic_batch(void** state) {
     for (int64_t n = 1; n <= 3; ++n) {
       conv_case_t c = cases[i];
       c.n = n;
-      run_case_as(&c, true);
+      run_case_as(&c, true, false);
     }
+  }
+}
+
+// A bias that is a select chain over the output channel: on the planar
+// GEMM and depthwise paths its compares and selects are emitted once per
+// channel, ahead of the loops over the channel's pixels (before the
+// epilogue's "for (int64_t p2" in the fast kernel), and the results match
+// the loaded bias's.
+static void test_conv_channel_values_hoisted(void** state) {
+  (void)state;
+  static const conv_case_t cases[] = {
+      {1, 8, 8, 6, 3, 3, 9, 1, 1, 1, 1, 1, 1, 3, LAYOUT_NCHW_OIHW, 0, {0},
+       PATH_PIXELS},
+      {1, 9, 9, 5, 3, 3, 5, 2, 2, 1, 1, 1, 1, 5, LAYOUT_NCHW_HWIO, 0,
+       {1, 2, 0, 0}, PATH_DEPTHWISE},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grtc_kernel_set_t set;
+    grtc_kernel_set_init(grt_allocator_system(), &set);
+    add_conv_as(&set, "fast", &cases[i], true, false, true);
+    grt_string_builder_t text;
+    grt_string_builder_init(grt_allocator_system(), &text);
+    GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+    const char* source = grt_string_builder_cstring(&text);
+    const char* kernel = strstr(source, "grtk_fast(");
+    assert_non_null(kernel);
+    const char* loop = strstr(kernel, "for (int64_t p2");
+    const char* compare = strstr(kernel, "(uint8_t)((int64_t)");
+    assert_non_null(loop);
+    assert_non_null(compare);
+    if (compare > loop) {
+      fail_msg("case %zu: the channel's compare is emitted inside the pixel loops", i);
+    }
+    grt_string_builder_deinit(&text);
+    grtc_kernel_set_deinit(&set);
+    run_case_as(&cases[i], false, true);
   }
 }
 
@@ -567,6 +626,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_cases),
       cmocka_unit_test(test_conv_symbolic_batch),
+      cmocka_unit_test(test_conv_channel_values_hoisted),
       cmocka_unit_test(test_prepack_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,9 @@ typedef struct grtc_cpu_emitter_t {
   // grtc_cpu_emit_epilogue_checks).
   const bool* pattern_index_only;
   void* owned_index_only;  // freed when the kernel is done
+  // Per instruction: already emitted outside the point loops (a value of
+  // the output channel alone, grtc_cpu_emit_channel_values; NULL: none).
+  const bool* hoisted;
 } grtc_cpu_emitter_t;
 
 enum { GRTC_CPU_FLAT_NORMAL, GRTC_CPU_FLAT_LINEAR, GRTC_CPU_FLAT_ABSORBED };
@@ -94,6 +97,7 @@ static void grtc_cpu_emit_section(grtc_cpu_emitter_t* e,
                                   grtc_ksection_t section) {
   for (uint32_t i = 0; i < e->kernel->inst_count; ++i) {
     if (e->kernel->insts[i].section != section || !e->live[i]) continue;
+    if (e->hoisted && e->hoisted[i]) continue;
     uint8_t flat = e->flat ? e->flat[i] : GRTC_CPU_FLAT_NORMAL;
     if (flat == GRTC_CPU_FLAT_LINEAR) {
       grt_string_builder_appendf(e->out,
@@ -1387,6 +1391,51 @@ static void grtc_cpu_emit_pattern_prologue(grtc_cpu_emitter_t* e) {
   grtc_cpu_emit_epilogue_checks(e);
 }
 
+// The epilogue's values that depend on the output channel (parallel index
+// 3 of a CONV2D kernel) and constants alone: a bias or scale the importer
+// spelled as a select chain over the channel index, the channel's part of
+// the store index. Emitted once per channel, at the current indent, ahead
+// of the loops over its pixels, and marked so the sections skip them
+// there: a chain of 16 compares and selects per pixel also kept GCC from
+// vectorizing the loop. Loads stay in the loop (a binding may be written).
+// Returns the marks (NULL when out of memory: nothing is hoisted) for the
+// caller to free once the kernel is emitted.
+static bool* grtc_cpu_emit_channel_values(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  bool* mark = calloc(kernel->inst_count + 1, sizeof(bool));
+  if (!mark) return NULL;
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (inst->section == GRTC_KSECTION_LOOP || !e->live[i]) continue;
+    bool ok = false;
+    switch (inst->kind) {
+      case GRTC_KINST_CONST:
+        ok = true;
+        break;
+      case GRTC_KINST_PINDEX:
+        ok = inst->dim == 3;
+        break;
+      case GRTC_KINST_OP:
+      case GRTC_KINST_COMPARE:
+      case GRTC_KINST_CONVERT:
+      case GRTC_KINST_BITCAST:
+        ok = true;
+        for (uint32_t k = 0; k < inst->operand_count; ++k) {
+          ok = ok && inst->operands[k] < i && mark[inst->operands[k]];
+        }
+        break;
+      default:
+        break;
+    }
+    mark[i] = ok;
+  }
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    if (mark[i]) grtc_cpu_emit_inst(e, i);
+  }
+  e->hoisted = mark;
+  return mark;
+}
+
 // PRE, ACC(0) = |value| (plus the accumulator's initial value unless that
 // is the constant 0, which the pattern routines start from), POST and the
 // stores of one parallel point, at the current indent.
@@ -1531,22 +1580,33 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
-    // KH zero-padded input rows of |cols| floats, every tap of one output
-    // row reading inside them; the sums are computed at every input
-    // position of the row (|rows| of them, (ow - 1) * stride_w + 1, in
-    // whole vectors: |rows_padded|), so the taps read consecutive floats
-    // whatever the stride. Scratch: the rows, 16 floats of slack (a
-    // vector's overrun), the sums and 16 more.
+    // Per output channel, the input rows the tile's taps read, copied
+    // once into one block of zero-padded rows of |cols| floats (zero rows
+    // above and below the input), every tap of one output row reading
+    // inside its KH rows; the sums are computed at every input position of
+    // the row (|rows| of them, (ow - 1) * stride_w + 1, in whole vectors:
+    // |rows_padded|), so the taps read consecutive floats whatever the
+    // stride. With stride_h 1 the tile's rows are one run of the block
+    // ((tile rows - 1) * cols + rows sums, the positions between rows
+    // computed and dropped), so a row of a few pixels does not cost a
+    // vector of its own. Scratch: the block, 16 floats of slack (a
+    // vector's overrun), the sums and 16 more, then the tile's output
+    // rows, compacted, when the epilogue runs along them as one loop
+    // (grtc_cpu_conv_rows_collapse).
+    int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
+    if (tile_rows < 1) tile_rows = 1;
     g.ldc = 0;
     g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
     g.rows = (cv->ow - 1) * cv->stride_w + 1;
     g.rows_padded = (g.rows + 15) / 16 * 16;
-    // Then the tile's output rows, compacted, when the epilogue runs along
-    // them as one loop (grtc_cpu_conv_rows_collapse).
-    g.scratch_bytes =
-        (uint64_t)(cv->kh * g.cols + 16 + g.rows_padded + 16 +
-                   grtc_cpu_min64(kernel->tile[1], cv->oh) * cv->ow) *
-        sizeof(float);
+    int64_t block_rows =
+        (tile_rows - 1) * cv->stride_h + (cv->kh - 1) * cv->dilation_h + 1;
+    int64_t sums = cv->stride_h == 1
+                       ? (tile_rows - 1) * g.cols + g.rows_padded
+                       : tile_rows * g.rows_padded;
+    g.scratch_bytes = (uint64_t)(block_rows * g.cols + 16 + sums + 16 +
+                                 tile_rows * cv->ow) *
+                      sizeof(float);
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
@@ -1936,11 +1996,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "            }\n"
       "          }\n"
       "        }\n"
-      "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n"
-      "          for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
-      "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
-      "            GRT_IVDEP\n"
-      "            for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n",
+      "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n",
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
@@ -1948,8 +2004,18 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       (g.ocg + 5) / 6 * 6,
       g.rows_padded,
       cv->input_binding, cv->filter_binding, cv->filter_binding);
+  grtc_cpu_set_depth(e, 5);
+  bool* hoisted = grtc_cpu_emit_channel_values(e);
+  grt_string_builder_append_cstring(
+      o,
+      "          for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
+      "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n");
   grtc_cpu_set_depth(e, 7);
   grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
+  e->hoisted = NULL;
+  free(hoisted);
   grt_string_builder_append_cstring(
       o,
       "            }\n          }\n        }\n      }\n    }\n  }\n"
@@ -1958,13 +2024,14 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
 
 #define GRTC_CPU_DEPTHWISE_UNROLLED_TAPS 49
 // Depthwise convolutions (one input channel per group) on planar inputs:
-// per output channel and output row, the KH input rows its taps read are
-// copied into zero-padded rows (zero rows above and below the input), so
-// the taps need no bounds checks; the row's sums are computed a vector at
-// a time at every input position (stride 2 computes twice the sums it
-// keeps, but every load is contiguous), and the epilogue runs along the
-// output row (contiguous pixels in an NCHW result), reading every
-// stride_w-th sum.
+// per output channel, the input rows the tile's output rows read are
+// copied once into a block of zero-padded rows (zero rows above and below
+// the input), so the taps need no bounds checks; the sums are computed a
+// vector at a time at every input position of an output row (stride 2
+// computes twice the sums it keeps, but every load is contiguous), with
+// stride_h 1 along all the tile's rows at once (grtc_cpu_conv_geometry),
+// and the epilogue runs along the output rows (contiguous pixels in an
+// NCHW result), reading every stride_w-th sum.
 static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   const grtc_kconv_t* cv = &kernel->conv;
@@ -1973,8 +2040,17 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
-  // ROWS1: each output row's sums are kept (every SW-th, compacted) and
-  // the epilogue runs once along the tile's rows x OW pixels.
+  int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
+  if (tile_rows < 1) tile_rows = 1;
+  int64_t block_rows =
+      (tile_rows - 1) * cv->stride_h + (cv->kh - 1) * cv->dilation_h + 1;
+  // Sums of output row p1 start at sums + (p1 - lo1) * SROW.
+  int64_t srow = cv->stride_h == 1 ? g.cols : g.rows_padded;
+  int64_t sums_size = cv->stride_h == 1
+                          ? (tile_rows - 1) * g.cols + g.rows_padded
+                          : tile_rows * g.rows_padded;
+  // ROWS1: each output row's sums (every SW-th) are compacted and the
+  // epilogue runs once along the tile's rows x OW pixels.
   bool rows1 = grtc_cpu_conv_rows_collapse(e);
   grtc_cpu_emit_pattern_prologue(e);
   grt_string_builder_appendf(
@@ -1982,18 +2058,20 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "  enum { KH = %" PRId64 ", KW = %" PRId64 ", ROWS1 = %d };\n"
       "  const int64_t OW = %" PRId64 ";\n"
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
-      ", PWID = %" PRId64 ", SUMS = %" PRId64 ";\n"
+      ", PWID = %" PRId64 ", ROWW = %" PRId64 ", SROW = %" PRId64 ";\n"
       "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
       ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
       "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S3 = %" PRId64
       ", F0 = %" PRId64 ", F1 = %" PRId64 ", F3 = %" PRId64 ";\n"
       "  float* pad = (float*)wg->local_memory;\n"
-      "  float* sums = pad + KH * PWID + 16;\n"
-      "  float* outr = sums + SUMS + 16;\n"
+      "  float* sums = pad + %" PRId64 " * PWID + 16;\n"
+      "  float* outr = sums + %" PRId64 " + 16;\n"
       "  (void)outr; (void)OW;\n"
-      "  memset(pad + KH * PWID, 0, 16 * sizeof(float));\n"
-      "  memset(sums + SUMS, 0, 16 * sizeof(float));\n"
       "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
+      "  const int64_t nr = hi1 - lo1;\n"
+      // The block's rows: input rows lo1 * SH - PH + r.
+      "  const int64_t br = nr > 0 ? (nr - 1) * SH + (KH - 1) * DH + 1 : 0;\n"
+      "  for (int64_t x = 0; x < 16; ++x) pad[br * PWID + x] = 0.0f;\n"
       "  (void)DW;\n"
       "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
       "    for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
@@ -2001,26 +2079,33 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "      float wt[KH][KW];\n"
       "      for (int64_t i = 0; i < KH; ++i)\n"
       "        for (int64_t j = 0; j < KW; ++j) wt[i][j] = b%u[i * F0 + j * F1 + p3 * F3];\n"
-      "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
-      "        for (int64_t i = 0; i < KH; ++i) {\n"
-      "          float* row = pad + i * PWID;\n"
-      "          const int64_t iy = p1 * SH - PH + i * DH;\n"
-      "          if (iy < 0 || iy >= H) {\n"
-      "            memset(row, 0, (size_t)PWID * sizeof(float));\n"
-      "            continue;\n"
-      "          }\n"
-      "          int64_t x = 0;\n"
-      "          for (; x < PW && x < PWID; ++x) row[x] = 0.0f;\n"
-      "          if (xr > 0) memcpy(row + x, plane + iy * S1, (size_t)xr * sizeof(float));\n"
-      "          for (x = xr > 0 ? PW + xr : x; x < PWID; ++x) row[x] = 0.0f;\n"
+      "      for (int64_t r = 0; r < br; ++r) {\n"
+      "        float* row = pad + r * PWID;\n"
+      "        const int64_t iy = lo1 * SH - PH + r;\n"
+      "        if (iy < 0 || iy >= H) {\n"
+      "          for (int64_t x = 0; x < PWID; ++x) row[x] = 0.0f;\n"
+      "          continue;\n"
       "        }\n"
-      "        for (int64_t q = 0; q < SUMS; q += GRT_VL) {\n"
-      "          const float* tap = pad + q;\n"
+      "        int64_t x = 0;\n"
+      "        for (; x < PW && x < PWID; ++x) row[x] = 0.0f;\n"
+      "        const float* src = plane + iy * S1;\n"
+      "        GRT_IVDEP\n"
+      "        for (int64_t c = 0; c < xr; ++c) row[x + c] = src[c];\n"
+      "        for (x = xr > 0 ? PW + xr : x; x < PWID; ++x) row[x] = 0.0f;\n"
+      "      }\n"
+      // One run over the tile's rows with SH 1, else a run per row.
+      "      for (int64_t p1 = lo1; p1 < (SH == 1 ? lo1 + (nr > 0) : hi1); ++p1) {\n"
+      "        const int64_t n = SH == 1 ? (nr - 1) * PWID + ROWW : ROWW;\n"
+      "        const float* base = pad + (p1 - lo1) * SH * PWID;\n"
+      "        float* out = sums + (p1 - lo1) * SROW;\n"
+      "        for (int64_t q = 0; q < n; q += GRT_VL) {\n"
+      "          const float* tap = base + q;\n"
       "          grt_vf s = {0};\n",
       cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, cv->h, cv->w, g.ocg, g.cols,
-      g.rows_padded, cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h,
-      cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1], fs[3],
-      cv->input_binding, cv->filter_binding);
+      g.rows, srow, cv->stride_h, cv->stride_w, cv->pad_h,
+      cv->pad_w, cv->dilation_h, cv->dilation_w, is[0], is[1], is[3], fs[0],
+      fs[1], fs[3], block_rows, sums_size, cv->input_binding,
+      cv->filter_binding);
   // The taps spelled out so the weights stay in registers; loops for
   // huge filters.
   if (cv->kh * cv->kw <= GRTC_CPU_DEPTHWISE_UNROLLED_TAPS) {
@@ -2030,7 +2115,7 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
             o,
             "          s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
             "][%" PRId64 "];\n",
-            i * g.cols + j * cv->dilation_w, i, j);
+            i * cv->dilation_h * g.cols + j * cv->dilation_w, i, j);
       }
     }
   } else {
@@ -2038,31 +2123,40 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
         o,
         "          for (int64_t i = 0; i < KH; ++i)\n"
         "            for (int64_t j = 0; j < KW; ++j)\n"
-        "              s += grt_vf_load(tap + i * PWID + j * DW) * wt[i][j];\n");
+        "              s += grt_vf_load(tap + i * DH * PWID + j * DW) * wt[i][j];\n");
   }
   grt_string_builder_append_cstring(
       o,
-      "          grt_vf_store(sums + q, s);\n"
-      "        }\n");
+      "          grt_vf_store(out + q, s);\n"
+      "        }\n"
+      "      }\n");
+  grtc_cpu_set_depth(e, 3);
+  bool* hoisted = grtc_cpu_emit_channel_values(e);
   if (rows1) {
     grt_string_builder_append_cstring(
         o,
+        "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+        "        const float* srow = sums + (p1 - lo1) * SROW;\n"
         "        float* orow = outr + (p1 - lo1) * OW;\n"
         "        GRT_IVDEP\n"
-        "        for (int64_t x = 0; x < OW; ++x) orow[x] = sums[x * SW];\n"
+        "        for (int64_t x = 0; x < OW; ++x) orow[x] = srow[x * SW];\n"
         "      }\n"
         "      (void)lo2; (void)hi2;  /* whole rows: 0 and OW */\n"
         "      for (int64_t p1 = lo1; p1 < lo1 + 1; ++p1) {\n"
         "        GRT_IVDEP\n"
-        "        for (int64_t p2 = 0; p2 < (hi1 - lo1) * OW; ++p2) {\n");
+        "        for (int64_t p2 = 0; p2 < nr * OW; ++p2) {\n");
   } else {
     grt_string_builder_append_cstring(
         o,
+        "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
+        "        const float* srow = sums + (p1 - lo1) * SROW;\n"
         "        GRT_IVDEP\n"
         "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
   }
   grtc_cpu_set_depth(e, 5);
-  grtc_cpu_emit_pattern_epilogue(e, rows1 ? "outr[p2]" : "sums[p2 * SW]");
+  grtc_cpu_emit_pattern_epilogue(e, rows1 ? "outr[p2]" : "srow[p2 * SW]");
+  e->hoisted = NULL;
+  free(hoisted);
   grt_string_builder_append_cstring(
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
