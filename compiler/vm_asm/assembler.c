@@ -1303,7 +1303,7 @@ static grt_status_t grtc_vm_try_duplicate_loop_test(grtc_vm_assembler_t* a,
   grtc_block_t* header = br->successors[0].block;
   grtc_operation_t* test = header->first;
   if (!test || !test->next || test->next->next) return grt_ok_status();
-  grt_vm_branch_t edge;
+  grt_vm_branch_t edge = {0};  // zeroed: gcc 12 -O3 cannot see grtc_vm_branch set it
   GRT_RETURN_IF_ERROR(grtc_vm_branch(a, br, 0, &edge));
   if (edge.remap_count != 0) return grt_ok_status();
   return grtc_vm_try_fuse_compare_branch(a, test, out_done);
