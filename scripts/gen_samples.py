@@ -288,6 +288,19 @@ def asymmetric(lo, hi):
     return scale, int(np.clip(np.rint(-128 - lo / float(scale)), -128, 127))
 
 
+def combined_scale(sl, sr):
+    """The requantization factor f32(sl * sr) of an integer sum, sr per
+    tensor or per channel."""
+    return (np.float64(np.float32(sl)) * np.asarray(sr, np.float32).astype(np.float64)
+            ).astype(np.float32)
+
+
+def per_column_i8(w):
+    """Symmetric i8 weights with one scale per column of a matrix."""
+    scale = (np.abs(w).max(axis=0) / 127).astype(np.float32)
+    return scale, np.clip(np.rint(w / scale), -127, 127).astype(np.int64)
+
+
 def qtype(scales, zero_points, axis=None):
     text = lambda s, z: "%r:%d" % (float(np.float32(s)), z)
     if axis is None:
@@ -329,26 +342,21 @@ def gen_cnn_int8():
     qk1 = np.clip(np.rint(k1 / sk1.reshape(-1, 1, 1, 1)), -127, 127).astype(np.int64)
     sk2, zk2 = asymmetric(float(k2.min()), float(k2.max()))
     qk2 = quantize_f32(k2, sk2, zk2)
-    sw3 = (np.abs(w3).max(axis=0) / 127).astype(np.float32)
-    qw3 = np.clip(np.rint(w3 / sw3), -127, 127).astype(np.int64)
+    sw3, qw3 = per_column_i8(w3)
 
     # The integer reference, as the spec's integer arithmetic gives it:
     # requantization is f32(acc) * f32(sl * sr), then quantize.
-    def combined(sl, sr):
-        return (np.float64(np.float32(sl)) * np.asarray(sr, np.float32).astype(np.float64)
-                ).astype(np.float32)
-
     qx = quantize_f32(x, sx, zx)
     acc1 = conv_int(qx, qk1, zx, np.zeros(16, np.int64))
-    v1 = (acc1.astype(np.float32) * combined(sx, sk1).reshape(1, -1, 1, 1)).astype(np.float32)
+    v1 = (acc1.astype(np.float32) * combined_scale(sx, sk1).reshape(1, -1, 1, 1)).astype(np.float32)
     q1 = np.maximum(quantize_f32(v1, s1, z1), z1)
     q1 = q1.reshape(1, 16, 8, 2, 8, 2).max(axis=(3, 5))
     acc2 = conv_int(q1, qk2, z1, np.full(32, zk2))
-    v2 = (acc2.astype(np.float32) * combined(s1, sk2)).astype(np.float32)
+    v2 = (acc2.astype(np.float32) * combined_scale(s1, sk2)).astype(np.float32)
     q2 = np.maximum(quantize_f32(v2, s2, z2), z2)
     q2 = q2.reshape(1, 32, 4, 2, 4, 2).max(axis=(3, 5))
     acc3 = (q2.reshape(1, 512) - z2) @ qw3
-    logits = (acc3.astype(np.float32) * combined(s2, sw3)).astype(np.float32)
+    logits = (acc3.astype(np.float32) * combined_scale(s2, sw3)).astype(np.float32)
     error = float(np.abs(logits - float_logits).max())
     # Within the quantization error: a few steps of the last layer's
     # input scale times the weights' size.
@@ -440,29 +448,23 @@ def gen_mlp_int8():
     sx, zx = asymmetric(float(x.min()), float(x.max()))
     s1, z1 = asymmetric(float(a1.min()), float(a1.max()))
     s2, z2 = asymmetric(float(a2.min()), float(a2.max()))
-    sw1 = (np.abs(w1).max(axis=0) / 127).astype(np.float32)
-    qw1 = np.clip(np.rint(w1 / sw1), -127, 127).astype(np.int64)
+    sw1, qw1 = per_column_i8(w1)
     sw2, zw2 = asymmetric(float(w2.min()), float(w2.max()))
     qw2 = quantize_f32(w2, sw2, zw2)
-    sw3 = (np.abs(w3).max(axis=0) / 127).astype(np.float32)
-    qw3 = np.clip(np.rint(w3 / sw3), -127, 127).astype(np.int64)
-
-    def combined(sl, sr):
-        return (np.float64(np.float32(sl)) * np.asarray(sr, np.float32).astype(np.float64)
-                ).astype(np.float32)
+    sw3, qw3 = per_column_i8(w3)
 
     # The spec's integer arithmetic: exact sums of (l - zl)(r - zr),
     # requantized as f32(acc) * f32(sl * sr), relu as the maximum with the
     # result's zero point.
     qx = quantize_f32(x, sx, zx)
     acc1 = (qx - zx) @ qw1
-    q1 = np.maximum(quantize_f32((acc1.astype(np.float32) * combined(sx, sw1))
+    q1 = np.maximum(quantize_f32((acc1.astype(np.float32) * combined_scale(sx, sw1))
                                  .astype(np.float32), s1, z1), z1)
     acc2 = (q1 - z1) @ (qw2 - zw2)
-    q2 = np.maximum(quantize_f32((acc2.astype(np.float32) * combined(s1, sw2))
+    q2 = np.maximum(quantize_f32((acc2.astype(np.float32) * combined_scale(s1, sw2))
                                  .astype(np.float32), s2, z2), z2)
     acc3 = (q2 - z2) @ qw3
-    logits = (acc3.astype(np.float32) * combined(s2, sw3)).astype(np.float32)
+    logits = (acc3.astype(np.float32) * combined_scale(s2, sw3)).astype(np.float32)
     error = float(np.abs(logits - float_logits).max())
     bound = 0.05 * float(np.abs(float_logits).max())
     assert error <= bound, (error, bound)

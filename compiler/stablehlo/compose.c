@@ -652,15 +652,13 @@ static grt_status_t grtc_chlo_broadcast_to(grtc_chlo_builder_t* b, grtc_tvalue_t
 // Bit patterns
 //===----------------------------------------------------------------------===//
 
-static grtc_tvalue_t* grtc_chlo_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like,
-                                     uint64_t bits) {
+grtc_tvalue_t* grtc_chlo_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like, uint64_t bits) {
   grtc_scalar_value_t v;
   v.u = bits;
   return grtc_chlo_splat_value(m, like, v);
 }
 
-static grtc_tvalue_t* grtc_chlo_bitcast(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                        grtc_elem_t elem) {
+grtc_tvalue_t* grtc_chlo_bitcast(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_elem_t elem) {
   if (!x) return NULL;
   grtc_ttype_t type = x->type;
   type.elem = elem;

@@ -89,6 +89,10 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 // any element type.
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value);
+// A splat of |like|'s (integer) type holding the bit pattern |bits|.
+grtc_tvalue_t* grtc_chlo_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like, uint64_t bits);
+// |x|'s bits as element type |elem| of the same width (bitcast_convert).
+grtc_tvalue_t* grtc_chlo_bitcast(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_elem_t elem);
 
 // A constant of |type| whose elements are the |size| bytes at |data|
 // (allocated in the module with grtc_tmodule_alloc; in |type|'s element

@@ -12,31 +12,16 @@ bool grtc_f8_kind_of(const grtc_type_t* type, grtc_float_kind_t* out_kind) {
   return true;
 }
 
-// A splat of |like|'s (integer) type holding |bits|.
-static grtc_tvalue_t* grtc_f8_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like, uint64_t bits) {
-  grtc_scalar_value_t v;
-  v.u = bits;
-  return like ? grtc_chlo_splat_value(m, like, v) : NULL;
-}
-
-static grtc_tvalue_t* grtc_f8_bitcast(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                      grtc_elem_t elem) {
-  if (!x) return NULL;
-  grtc_ttype_t type = x->type;
-  type.elem = elem;
-  return grtc_chlo_make(m, GRTC_TOP_BITCAST_CONVERT, &x, 1, &type);
-}
-
 // |a| op the constant |bits| (in |a|'s unsigned type).
 static grtc_tvalue_t* grtc_f8_op(grtc_chlo_math_t* m, grtc_top_kind_t kind, grtc_tvalue_t* a,
                                  uint64_t bits) {
-  return grtc_chlo_binary(m, kind, a, grtc_f8_bits(m, a, bits));
+  return grtc_chlo_binary(m, kind, a, grtc_chlo_bits(m, a, bits));
 }
 
 // compare(|a|, |bits|) as unsigned integers.
 static grtc_tvalue_t* grtc_f8_compare(grtc_chlo_math_t* m, grtc_compare_direction_t direction,
                                       grtc_tvalue_t* a, uint64_t bits) {
-  grtc_tvalue_t* r = grtc_chlo_compare(m, direction, a, grtc_f8_bits(m, a, bits));
+  grtc_tvalue_t* r = grtc_chlo_compare(m, direction, a, grtc_chlo_bits(m, a, bits));
   if (r) r->def->attrs.compare_type = GRTC_CMP_TYPE_UNSIGNED;
   return r;
 }
@@ -71,7 +56,7 @@ grtc_tvalue_t* grtc_f8_decode(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
   grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, b, 7);
   grtc_tvalue_t* magnitude = grtc_f8_op(m, GRTC_TOP_AND, b, 0x7f);
   // Normal numbers: the exponent rebiased to f32's, the mantissa widened.
-  grtc_tvalue_t* normal = grtc_f8_bitcast(
+  grtc_tvalue_t* normal = grtc_chlo_bitcast(
       m,
       grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT,
                  grtc_f8_op(m, GRTC_TOP_ADD, magnitude,
@@ -97,10 +82,10 @@ grtc_tvalue_t* grtc_f8_decode(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
                          grtc_chlo_splat(m, v, NAN), v);
   }
   // The sign as a bit, so NaNs and zeros keep it.
-  grtc_tvalue_t* v_bits = grtc_f8_bitcast(m, v, GRTC_ELEM_U32);
+  grtc_tvalue_t* v_bits = grtc_chlo_bitcast(m, v, GRTC_ELEM_U32);
   v_bits = grtc_chlo_binary(m, GRTC_TOP_OR, v_bits,
                             grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, 31));
-  v = grtc_f8_bitcast(m, v_bits, GRTC_ELEM_F32);
+  v = grtc_chlo_bitcast(m, v_bits, GRTC_ELEM_F32);
   if (l.flavor == GRTC_FLOAT_FNUZ) {
     v = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, b, 0x80),
                          grtc_chlo_splat(m, v, NAN), v);
@@ -121,7 +106,7 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   const uint64_t source_bias = wide ? 1023 : 127;
   const uint64_t mantissa = (uint64_t)l.mantissa_bits;
   const uint64_t bias = (uint64_t)l.bias;
-  grtc_tvalue_t* u = grtc_f8_bitcast(m, x, wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32);
+  grtc_tvalue_t* u = grtc_chlo_bitcast(m, x, wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32);
   grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, u, width - 1);
   grtc_tvalue_t* a = grtc_f8_op(m, GRTC_TOP_AND, u, ((uint64_t)1 << (width - 1)) - 1);
   uint64_t source_infinity = ((uint64_t)(wide ? 2047 : 255)) << source_mantissa;
@@ -152,11 +137,11 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   grtc_tvalue_t* shift = grtc_chlo_binary(
       m, GRTC_TOP_MINIMUM,
       grtc_chlo_binary(m, GRTC_TOP_SUBTRACT,
-                       grtc_f8_bits(m, exponent, drop + 1 + source_bias - bias), exponent),
-      grtc_f8_bits(m, exponent, source_mantissa + 2));
+                       grtc_chlo_bits(m, exponent, drop + 1 + source_bias - bias), exponent),
+      grtc_chlo_bits(m, exponent, source_mantissa + 2));
   grtc_tvalue_t* half_less_one = grtc_f8_op(
       m, GRTC_TOP_SUBTRACT,
-      grtc_chlo_binary(m, GRTC_TOP_SHIFT_LEFT, grtc_f8_bits(m, shift, 1),
+      grtc_chlo_binary(m, GRTC_TOP_SHIFT_LEFT, grtc_chlo_bits(m, shift, 1),
                        grtc_f8_op(m, GRTC_TOP_SUBTRACT, shift, 1)),
       1);
   grtc_tvalue_t* odd_subnormal = grtc_f8_op(
@@ -174,8 +159,8 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   grtc_tvalue_t* out = NULL;
   if (l.flavor == GRTC_FLOAT_FNUZ) {
     // No -0, and one NaN (0x80) for NaN and overflow alike.
-    grtc_tvalue_t* nan = grtc_f8_bits(m, r, 0x80);
-    out = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, r, 0), grtc_f8_bits(m, r, 0),
+    grtc_tvalue_t* nan = grtc_chlo_bits(m, r, 0x80);
+    out = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, r, 0), grtc_chlo_bits(m, r, 0),
                            signed_r);
     out = grtc_chlo_select(m, overflow, nan, out);
     out = grtc_chlo_select(m, is_nan, nan, out);
@@ -203,6 +188,6 @@ grtc_tvalue_t* grtc_f8_ulp_scale(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
       m, is_inf,
       grtc_f8_op(m, GRTC_TOP_OR, grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, 8), 0x7c00), scaled);
   scaled = grtc_chlo_select(m, grtc_chlo_compare(m, GRTC_CMP_NE, v, v),
-                            grtc_f8_bits(m, scaled, 0x7e00), scaled);
-  return grtc_f8_bitcast(m, scaled, GRTC_ELEM_F16);
+                            grtc_chlo_bits(m, scaled, 0x7e00), scaled);
+  return grtc_chlo_bitcast(m, scaled, GRTC_ELEM_F16);
 }

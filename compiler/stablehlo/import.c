@@ -1217,11 +1217,9 @@ static grt_status_t grtc_import_dynamic_operand(grtc_import_t* ctx, const grtc_o
   return grt_ok_status();
 }
 
-// check.*_const: the literal as a CONSTANT, then the check against it.
-static grt_status_t grtc_import_check_const(grtc_import_t* ctx, const grtc_operation_t* op,
-                                            grtc_top_kind_t kind,
-                                            grtc_tvalue_t* const* operands,
-                                            grtc_tblock_t* block) {
+// The 'value' literal of a check.*_const op as a CONSTANT in |block|.
+static grt_status_t grtc_import_check_literal(grtc_import_t* ctx, const grtc_operation_t* op,
+                                              grtc_tblock_t* block, grtc_tvalue_t** out) {
   const grtc_attribute_t* value = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &value));
   if (value->kind != GRTC_ATTR_DENSE_ELEMENTS) {
@@ -1234,7 +1232,17 @@ static grt_status_t grtc_import_check_const(grtc_import_t* ctx, const grtc_opera
   GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0,
                                          block, &constant));
   GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, op, value, &type, &constant->attrs));
-  grtc_tvalue_t* pair[2] = {operands[0], &constant->results[0]};
+  *out = &constant->results[0];
+  return grt_ok_status();
+}
+
+// check.*_const: the literal as a CONSTANT, then the check against it.
+static grt_status_t grtc_import_check_const(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grtc_top_kind_t kind,
+                                            grtc_tvalue_t* const* operands,
+                                            grtc_tblock_t* block) {
+  grtc_tvalue_t* pair[2] = {operands[0], NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_check_literal(ctx, op, block, &pair[1]));
   grtc_top_t* check = NULL;
   GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, kind, pair, 2, NULL, 0, 0, block, &check));
   return grtc_import_attrs(ctx, op, GRTC_IMPORT_PLAIN, check);
@@ -2462,19 +2470,7 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
       op->operand_count == (rule == GRTC_IMPORT_CHECK_CONST ? 1u : 2u)) {
     grtc_tvalue_t* pair[2] = {operands[0], rule == GRTC_IMPORT_CHECK_CONST ? NULL : operands[1]};
     if (rule == GRTC_IMPORT_CHECK_CONST) {
-      const grtc_attribute_t* value = NULL;
-      GRT_RETURN_IF_ERROR(grtc_import_required(ctx, op, "value", &value));
-      if (value->kind != GRTC_ATTR_DENSE_ELEMENTS) {
-        return grtc_import_error(ctx, op, "'value' of '%.*s' must be a dense<...> literal",
-                                 GRT_SV_ARG(op->name));
-      }
-      grtc_ttype_t type;
-      GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, value->type, &type));
-      grtc_top_t* constant = NULL;
-      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_CONSTANT, NULL, 0, &type, 1,
-                                             0, block, &constant));
-      GRT_RETURN_IF_ERROR(grtc_import_constant(ctx, op, value, &type, &constant->attrs));
-      pair[1] = &constant->results[0];
+      GRT_RETURN_IF_ERROR(grtc_import_check_literal(ctx, op, block, &pair[1]));
     }
     grtc_float_kind_t a = GRTC_FLOAT_F32, b = GRTC_FLOAT_F32;
     bool a_f8 = grtc_f8_kind_of(op->operands[0]->type, &a);
