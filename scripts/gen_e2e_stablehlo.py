@@ -2616,6 +2616,86 @@ def gen_check_forms():
                         "(maximum), an order-dependent fold in group order, a replica's "
                         "partitions, flattened ids and mesh axes (sums)."))
 
+    funcs.append(
+        "  // all_gather of two operands: replicas {0, 2} and {3, 1} along\n"
+        "  // dimension 1; all four along dimension 0 (flattened ids, channel 1).\n"
+        "  func.func private @gather_groups(%x: tensor<2x2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2x4xf32>, tensor<12xi32>) {\n"
+        "    %g = \"stablehlo.all_gather\"(%x) {all_gather_dim = 1 : i64, replica_groups = "
+        "dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : (tensor<2x2xf32>) -> tensor<2x4xf32>\n"
+        "    %h = \"stablehlo.all_gather\"(%y) {all_gather_dim = 0 : i64, replica_groups = "
+        "dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids} : "
+        "(tensor<3xi32>) -> tensor<12xi32>\n"
+        "    return %g, %h : tensor<2x4xf32>, tensor<12xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_gather")
+    xs = [array([[k, 1.5 * k], [-k - 0.5, 10.0 + k]], "f32") for k in range(4)]
+    ys = [array([k + 1, -k, 7 * k], "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@gather_groups], [@gather_groups], '
+             '[@gather_groups], [@gather_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x2xf32>, tensor<3xi32>"] * 4),
+                ", ".join(["tensor<2x4xf32>, tensor<12xi32>"] * 4)), count=8)
+    flat = np.concatenate([ys[k] for k in (3, 0, 1, 2)])
+    for k in range(4):
+        group = {0: (0, 2), 2: (0, 2), 1: (3, 1), 3: (3, 1)}[k]
+        f.expect("%s#%d" % (r, 2 * k), np.concatenate([xs[j] for j in group], axis=1),
+                 "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(flat, "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_gather: replica groups "
+                        "along dimension 1, flattened ids in group order along dimension 0."))
+
+    funcs.append(
+        "  // reduce_scatter: sums over replicas {1, 0} scattered along dimension\n"
+        "  // 1; acc * 2 + next over all four in group order {2, 3, 0, 1}, split\n"
+        "  // along dimension 0.\n"
+        "  func.func private @scatter_groups(%x: tensor<2x4xf32>, %y: tensor<8xi32>) -> "
+        "(tensor<2x2xf32>, tensor<2xi32>) {\n"
+        "    %s = \"stablehlo.reduce_scatter\"(%x) ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "      %r = stablehlo.add %a, %b : tensor<f32>\n"
+        "      stablehlo.return %r : tensor<f32>\n"
+        "    }) {scatter_dimension = 1 : i64, replica_groups = dense<[[1, 0], [2, 3]]> : "
+        "tensor<2x2xi64>} : (tensor<2x4xf32>) -> tensor<2x2xf32>\n"
+        "    %f = \"stablehlo.reduce_scatter\"(%y) ({\n"
+        "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+        "      %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "      %d = stablehlo.multiply %a, %two : tensor<i32>\n"
+        "      %r = stablehlo.add %d, %b : tensor<i32>\n"
+        "      stablehlo.return %r : tensor<i32>\n"
+        "    }) {scatter_dimension = 0 : i64, replica_groups = dense<[[2, 3, 0, 1]]> : "
+        "tensor<1x4xi64>} : (tensor<8xi32>) -> tensor<2xi32>\n"
+        "    return %s, %f : tensor<2x2xf32>, tensor<2xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_reduce_scatter")
+    xs = [array(np.arange(8).reshape(2, 4) * (k + 1) - 3.0 * k, "f32") for k in range(4)]
+    ys = [array(np.arange(8) - 2 * k, "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@scatter_groups], [@scatter_groups], '
+             '[@scatter_groups], [@scatter_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x4xf32>, tensor<8xi32>"] * 4),
+                ", ".join(["tensor<2x2xf32>, tensor<2xi32>"] * 4)), count=8)
+    order = (2, 3, 0, 1)
+    fold = np.zeros(8, np.int64)
+    for i, k in enumerate(order):
+        fold = np.asarray(ys[k], np.int64) if i == 0 else fold * 2 + np.asarray(ys[k])
+    for k in range(4):
+        group = (1, 0) if k in (0, 1) else (2, 3)
+        total = np.asarray(xs[group[0]], np.float64) + np.asarray(xs[group[1]])
+        i = group.index(k)
+        f.expect("%s#%d" % (r, 2 * k), array(total[:, 2 * i:2 * i + 2], "f32"), "f32", 0.0, 0.0)
+        j = order.index(k)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(fold[2 * j:2 * j + 2], "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with reduce_scatter: sums of "
+                        "replica pairs cut along dimension 1, an order-dependent fold of "
+                        "all four cut along dimension 0, each part to its place in the "
+                        "group."))
+
     # interpreter.probe records each value it passes; expect_serialized_eq
     # checks a recording (the first by default, `iter = N` the N+1st).
     probe_loop = (
@@ -7864,7 +7944,8 @@ FAMILIES = [
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
-     "interpreter.run_parallel with collective_permute and all_reduce,\n"
+     "interpreter.run_parallel with collective_permute, all_reduce,\n"
+     "all_gather and reduce_scatter,\n"
      "interpreter.probe and check.expect_serialized_eq."),
 ]
 

@@ -3827,6 +3827,51 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
   return grt_ok_status();
 }
 
+// The |k|th operands of |group|'s processes folded in group order with
+// |op|'s body (two scalar arguments, applied elementwise) into *out_acc.
+static grt_status_t grtc_import_group_fold(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           const grtc_import_group_t* group, uint32_t k,
+                                           grtc_tblock_t* block, grtc_tvalue_t** out_acc) {
+  const grtc_block_t* body = op->regions[0]->first;
+  grtc_tvalue_t* acc = NULL;
+  for (uint32_t i = 0; i < group->count; ++i) {
+    grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values, op->operands[k]);
+    if (!value) {
+      return grtc_import_error(ctx, op, "operand #%u of '%.*s' has no imported value", k,
+                               GRT_SV_ARG(op->name));
+    }
+    if (!acc) {
+      acc = value;
+      continue;
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
+    grtc_tvalue_t* combined = NULL;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
+    if (!combined || combined->type.elem != value->type.elem ||
+        !grtc_ttype_same_shape(&combined->type, &value->type)) {
+      return grtc_import_error(ctx, op, "'%.*s' body must return one value of its operand's "
+                               "element type", GRT_SV_ARG(op->name));
+    }
+    acc = combined;
+  }
+  *out_acc = acc;
+  return grt_ok_status();
+}
+
+// Whether |op| has a body of two scalar arguments and a result per operand.
+static grt_status_t grtc_import_check_fold(grtc_import_t* ctx, const grtc_operation_t* op) {
+  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
+      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count ||
+      !op->operand_count) {
+    return grtc_import_error(ctx, op, "'%.*s' has a result per operand and a body of two "
+                             "scalar arguments", GRT_SV_ARG(op->name));
+  }
+  return grt_ok_status();
+}
+
 // all_reduce across the processes: each operand of a group's processes
 // folded in group order with the body (applied elementwise), the result
 // given to every process of the group.
@@ -3834,46 +3879,164 @@ static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operat
                                            grtc_import_process_t* processes,
                                            uint32_t replicas, uint32_t partitions,
                                            grtc_tblock_t* block) {
-  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
-      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count) {
-    return grtc_import_error(ctx, op, "'stablehlo.all_reduce' has a result per operand and "
-                             "a body of two scalar arguments");
+  GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+  for (uint32_t g = 0; g < group_count; ++g) {
+    const grtc_import_group_t* group = &groups[g];
+    for (uint32_t k = 0; k < op->operand_count; ++k) {
+      grtc_tvalue_t* acc = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
+      for (uint32_t i = 0; i < group->count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
+                                         &op->results[k], acc));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// |value| cut to [start, start + size) along dimension |dim|.
+static grtc_tvalue_t* grtc_import_slice_dim(grtc_import_t* ctx, grtc_chlo_math_t* m,
+                                            grtc_tvalue_t* value, uint32_t dim, int64_t start,
+                                            int64_t size) {
+  if (!value) return NULL;
+  const grtc_ttype_t* type = &value->type;
+  int64_t begin[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t r = 0; r < type->rank; ++r) {
+    limit[r] = type->dims[r];
+    strides[r] = 1;
+  }
+  begin[dim] = start;
+  limit[dim] = start + size;
+  grtc_ttype_t sliced = *type;
+  sliced.dims[dim] = size;
+  grtc_tvalue_t* slice = grtc_chlo_make(m, GRTC_TOP_SLICE, &value, 1, &sliced);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, begin, type->rank);
+    slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+    slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+  }
+  return slice;
+}
+
+// The dimension attribute |name| of |op|, checked against |rank|.
+static grt_status_t grtc_import_collective_dim(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               const char* name, uint32_t rank,
+                                               uint32_t* out_dim) {
+  int64_t dim = -1;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, name, true, &dim));
+  if (dim < 0 || dim >= (int64_t)rank) {
+    return grtc_import_error(ctx, op, "'%.*s' %s %" PRId64 " is not a dimension of its "
+                             "rank-%u operand", GRT_SV_ARG(op->name), name, dim, rank);
+  }
+  *out_dim = (uint32_t)dim;
+  return grt_ok_status();
+}
+
+// Gives |value| to result |k| of |process| after checking it has the
+// result's declared type.
+static grt_status_t grtc_import_collective_result(grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  grtc_import_process_t* process, uint32_t k,
+                                                  grtc_tvalue_t* value) {
+  grtc_ttype_t want;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[k].type, &want));
+  if (!grtc_ttype_equal(&want, &value->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' result #%u is %s, but its processes give %s",
+                             GRT_SV_ARG(op->name), k, grtc_ttype_format(&want, a, sizeof(a)),
+                             grtc_ttype_format(&value->type, b, sizeof(b)));
+  }
+  return grtc_map_put(ctx->allocator, &process->values, &op->results[k], value);
+}
+
+// all_gather across the processes: each operand of a group's processes
+// concatenated in group order along all_gather_dim, given to every process
+// of the group.
+static grt_status_t grtc_import_all_gather(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_chlo_math_t* m) {
+  if (op->result_count != op->operand_count || !op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_gather' has a result per operand");
   }
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
   GRT_RETURN_IF_ERROR(
       grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
-  const grtc_block_t* body = op->regions[0]->first;
+  for (uint32_t k = 0; k < op->operand_count; ++k) {
+    grtc_tvalue_t* first = grtc_map_get(&processes[0].values, op->operands[k]);
+    if (!first) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_gather' has no "
+                               "imported value", k);
+    }
+    uint32_t dim = 0;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "all_gather_dim", first->type.rank, &dim));
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      grtc_tvalue_t* parts[GRTC_IMPORT_MAX_PROCESSES];
+      grtc_ttype_t type = first->type;
+      type.dims[dim] = 0;
+      for (uint32_t i = 0; i < group->count; ++i) {
+        parts[i] = grtc_map_get(&processes[group->members[i]].values, op->operands[k]);
+        if (!parts[i] || parts[i]->type.rank != first->type.rank) {
+          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_gather' has no "
+                                   "imported value", k);
+        }
+        type.dims[dim] += parts[i]->type.dims[dim];
+      }
+      grtc_tvalue_t* value = parts[0];
+      if (group->count > 1) {
+        value = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, group->count, &type);
+        if (value) value->def->attrs.dim = dim;
+      }
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      for (uint32_t i = 0; i < group->count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, value));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// reduce_scatter across the processes: each operand of a group's processes
+// folded as all_reduce does, then cut into the group's count of equal
+// parts along scatter_dimension, the i-th going to the group's i-th
+// process.
+static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_import_process_t* processes,
+                                               uint32_t replicas, uint32_t partitions,
+                                               grtc_chlo_math_t* m, grtc_tblock_t* block) {
+  GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
   for (uint32_t g = 0; g < group_count; ++g) {
     const grtc_import_group_t* group = &groups[g];
     for (uint32_t k = 0; k < op->operand_count; ++k) {
       grtc_tvalue_t* acc = NULL;
-      for (uint32_t i = 0; i < group->count; ++i) {
-        grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values,
-                                            op->operands[k]);
-        if (!value) {
-          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_reduce' has no "
-                                   "imported value", k);
-        }
-        if (!acc) {
-          acc = value;
-          continue;
-        }
-        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
-        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
-        grtc_tvalue_t* combined = NULL;
-        GRT_RETURN_IF_ERROR(
-            grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
-        if (!combined || combined->type.elem != value->type.elem ||
-            !grtc_ttype_same_shape(&combined->type, &value->type)) {
-          return grtc_import_error(ctx, op, "'stablehlo.all_reduce' body must return one "
-                                   "value of its operand's element type");
-        }
-        acc = combined;
+      GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
+      uint32_t dim = 0;
+      GRT_RETURN_IF_ERROR(
+          grtc_import_collective_dim(ctx, op, "scatter_dimension", acc->type.rank, &dim));
+      int64_t extent = acc->type.dims[dim];
+      if (extent < 0 || extent % group->count) {
+        return grtc_import_error(ctx, op, "'stablehlo.reduce_scatter' scatter_dimension "
+                                 "size %" PRId64 " is not a multiple of the %u processes of "
+                                 "a group", extent, group->count);
       }
+      int64_t size = extent / group->count;
       for (uint32_t i = 0; i < group->count; ++i) {
-        GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
-                                         &op->results[k], acc));
+        grtc_tvalue_t* part = grtc_import_slice_dim(ctx, m, acc, dim, i * size, size);
+        GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, part));
       }
     }
   }
@@ -3983,6 +4146,15 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
       if (grt_status_is_ok(status)) {
         status = grtc_import_all_reduce(ctx, inner, processes, replicas, partitions, block);
       }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_gather")) {
+      status = grtc_import_all_gather(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.reduce_scatter")) {
+      status = grtc_import_reduce_scatter(ctx, inner, processes, replicas, partitions, &m,
+                                          block);
       continue;
     }
     if (inner == ret) {
