@@ -2696,6 +2696,76 @@ def gen_check_forms():
                         "all four cut along dimension 0, each part to its place in the "
                         "group."))
 
+    funcs.append(
+        "  // collective_broadcast on 2 replicas x 3 partitions: replica 1's x to\n"
+        "  // both replicas of its partition; with channel handle 1 partition 2's\n"
+        "  // y to partitions 2 and 0 of its replica (partition 1 gets zeros).\n"
+        "  func.func private @broadcast_groups(%x: tensor<2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %a = \"stablehlo.collective_broadcast\"(%x) {replica_groups = "
+        "dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "    %b = \"stablehlo.collective_broadcast\"(%y) {replica_groups = "
+        "dense<[[2, 0]]> : tensor<1x2xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<3xi32>) -> tensor<3xi32>\n"
+        "    return %a, %b : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_collective_broadcast")
+    xs = [array([k + 0.25, -2.0 * k], "f32") for k in range(6)]
+    ys = [array([k, 10 * k + 1, -k - 5], "i32") for k in range(6)]
+    ins = []
+    for k in range(6):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    row = "[@broadcast_groups, @broadcast_groups, @broadcast_groups]"
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [%s, %s]} : (%s) -> (%s)'
+             % (", ".join(ins), row, row, ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 6),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 6)), count=12)
+    for rep in range(2):
+        for part in range(3):
+            k = rep * 3 + part
+            f.expect("%s#%d" % (r, 2 * k), xs[1 * 3 + part], "f32", 0.0, 0.0)
+            want = ys[rep * 3 + 2] if part in (0, 2) else array([0, 0, 0], "i32")
+            f.expect("%s#%d" % (r, 2 * k + 1), want, "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with collective_broadcast: "
+                        "across replicas, and across partitions with a partition in no "
+                        "group (zeros)."))
+
+    funcs.append(
+        "  // all_to_all: replicas {0, 2} and {3, 1} split dimension 1 in 2 and\n"
+        "  // concatenate along 0; all four in group order {3, 0, 1, 2} split\n"
+        "  // dimension 0 in 4 and concatenate along 1.\n"
+        "  func.func private @to_all_groups(%x: tensor<2x4xf32>, %y: tensor<4x2xi32>) -> "
+        "(tensor<4x2xf32>, tensor<1x8xi32>) {\n"
+        "    %a = \"stablehlo.all_to_all\"(%x) {split_dimension = 1 : i64, "
+        "concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = "
+        "dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : (tensor<2x4xf32>) -> tensor<4x2xf32>\n"
+        "    %b = \"stablehlo.all_to_all\"(%y) {split_dimension = 0 : i64, "
+        "concat_dimension = 1 : i64, split_count = 4 : i64, replica_groups = "
+        "dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>} : (tensor<4x2xi32>) -> tensor<1x8xi32>\n"
+        "    return %a, %b : tensor<4x2xf32>, tensor<1x8xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_to_all")
+    xs = [array(np.arange(8).reshape(2, 4) + 0.5 * k, "f32") for k in range(4)]
+    ys = [array(np.arange(8).reshape(4, 2) * (k + 2) - k, "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@to_all_groups], [@to_all_groups], '
+             '[@to_all_groups], [@to_all_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x4xf32>, tensor<4x2xi32>"] * 4),
+                ", ".join(["tensor<4x2xf32>, tensor<1x8xi32>"] * 4)), count=8)
+    order = (3, 0, 1, 2)
+    for k in range(4):
+        group = (0, 2) if k in (0, 2) else (3, 1)
+        i = group.index(k)
+        want = np.concatenate([np.split(np.asarray(xs[j]), 2, axis=1)[i] for j in group], axis=0)
+        f.expect("%s#%d" % (r, 2 * k), array(want, "f32"), "f32", 0.0, 0.0)
+        i = order.index(k)
+        want = np.concatenate([np.split(np.asarray(ys[j]), 4, axis=0)[i] for j in order], axis=1)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(want, "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_to_all: pairs of "
+                        "replicas exchanging halves of dimension 1 (stacked along 0), all "
+                        "four exchanging quarters of dimension 0 (laid along 1)."))
+
     # interpreter.probe records each value it passes; expect_serialized_eq
     # checks a recording (the first by default, `iter = N` the N+1st).
     probe_loop = (
@@ -7945,7 +8015,7 @@ FAMILIES = [
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
      "interpreter.run_parallel with collective_permute, all_reduce,\n"
-     "all_gather and reduce_scatter,\n"
+     "all_gather, reduce_scatter, collective_broadcast and all_to_all,\n"
      "interpreter.probe and check.expect_serialized_eq."),
 ]
 

@@ -3732,12 +3732,23 @@ static grt_status_t grtc_import_mesh_groups(grtc_import_t* ctx, const grtc_opera
   return grt_ok_status();
 }
 
+// How grtc_import_process_groups reads replica_groups.
+enum {
+  // A channel handle > 0 makes the groups' ids partitions of one replica
+  // (cross_partition) rather than cross_replica_and_partition.
+  GRTC_IMPORT_GROUPS_CROSS_PARTITION = 1,
+  // The groups may leave ids out (their processes are in no group).
+  GRTC_IMPORT_GROUPS_PARTIAL = 2,
+};
+
 // The process groups of the collective |op| among |replicas| x |partitions|
 // processes (the spec's cross_replica, cross_replica_and_partition and
-// flattened_ids modes, by channel handle and use_global_device_ids).
+// flattened_ids modes, by channel handle and use_global_device_ids; with
+// GRTC_IMPORT_GROUPS_CROSS_PARTITION in |flags| cross_replica and
+// cross_partition).
 static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_operation_t* op,
                                                uint32_t replicas, uint32_t partitions,
-                                               grtc_import_group_t* groups,
+                                               unsigned flags, grtc_import_group_t* groups,
                                                uint32_t* out_group_count) {
   uint32_t count = replicas * partitions;
   int64_t handle = 0;
@@ -3763,7 +3774,10 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
                              GRT_SV_ARG(op->name), count);
   }
   uint32_t rows = (uint32_t)type->shaped.dims[0], columns = (uint32_t)type->shaped.dims[1];
-  uint32_t ids = global ? count : replicas;  // what the ids in the groups number
+  bool cross_partition = (flags & GRTC_IMPORT_GROUPS_CROSS_PARTITION) && handle > 0;
+  // What the ids in the groups number.
+  uint32_t ids = global ? count : cross_partition ? partitions : replicas;
+  const char* id_kind = global ? "processes" : cross_partition ? "partitions" : "replicas";
   bool seen[GRTC_IMPORT_MAX_PROCESSES] = {false};
   grtc_import_group_t listed[GRTC_IMPORT_MAX_PROCESSES];
   for (uint32_t g = 0; g < rows; ++g) {
@@ -3782,7 +3796,7 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
       if (id < 0 || id >= (int64_t)ids || seen[id]) {
         return grtc_import_error(ctx, op, "'%.*s' replica_groups id %" PRId64 " is repeated "
                                  "or outside the %u %s", GRT_SV_ARG(op->name), id, ids,
-                                 global ? "processes" : "replicas");
+                                 id_kind);
       }
       seen[id] = true;
       listed[g].members[listed[g].count++] = (uint32_t)id;
@@ -3792,17 +3806,34 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
     rows = 1;
     listed[0].count = ids;
     for (uint32_t i = 0; i < ids; ++i) listed[0].members[i] = i;
-  } else {
+  } else if (!(flags & GRTC_IMPORT_GROUPS_PARTIAL)) {
     for (uint32_t i = 0; i < ids; ++i) {
       if (!seen[i]) {
         return grtc_import_error(ctx, op, "'%.*s' replica_groups leave %s %u out",
-                                 GRT_SV_ARG(op->name), global ? "process" : "replica", i);
+                                 GRT_SV_ARG(op->name),
+                                 global ? "process" : cross_partition ? "partition" : "replica",
+                                 i);
       }
     }
   }
+  uint32_t kept = 0;  // groups that are all -1 padding hold no process
+  for (uint32_t g = 0; g < rows; ++g) {
+    if (listed[g].count) listed[kept++] = listed[g];
+  }
+  rows = kept;
   *out_group_count = 0;
   if (global) {
     for (uint32_t g = 0; g < rows; ++g) groups[(*out_group_count)++] = listed[g];
+  } else if (cross_partition) {
+    for (uint32_t r = 0; r < replicas; ++r) {
+      for (uint32_t g = 0; g < rows; ++g) {
+        grtc_import_group_t* group = &groups[(*out_group_count)++];
+        group->count = listed[g].count;
+        for (uint32_t k = 0; k < listed[g].count; ++k) {
+          group->members[k] = r * partitions + listed[g].members[k];
+        }
+      }
+    }
   } else if (handle > 0) {  // cross_replica_and_partition
     for (uint32_t g = 0; g < rows; ++g) {
       grtc_import_group_t* group = &groups[(*out_group_count)++];
@@ -3883,7 +3914,7 @@ static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operat
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
   GRT_RETURN_IF_ERROR(
-      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
   for (uint32_t g = 0; g < group_count; ++g) {
     const grtc_import_group_t* group = &groups[g];
     for (uint32_t k = 0; k < op->operand_count; ++k) {
@@ -3966,7 +3997,7 @@ static grt_status_t grtc_import_all_gather(grtc_import_t* ctx, const grtc_operat
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
   GRT_RETURN_IF_ERROR(
-      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
   for (uint32_t k = 0; k < op->operand_count; ++k) {
     grtc_tvalue_t* first = grtc_map_get(&processes[0].values, op->operands[k]);
     if (!first) {
@@ -4016,7 +4047,7 @@ static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_op
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
   GRT_RETURN_IF_ERROR(
-      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
   for (uint32_t g = 0; g < group_count; ++g) {
     const grtc_import_group_t* group = &groups[g];
     for (uint32_t k = 0; k < op->operand_count; ++k) {
@@ -4037,6 +4068,130 @@ static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_op
         GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
         GRT_RETURN_IF_ERROR(grtc_import_collective_result(
             ctx, op, &processes[group->members[i]], k, part));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// collective_broadcast across the processes: the operand of each group's
+// first process given to every process of the group; processes in no
+// group get zeros.
+static grt_status_t grtc_import_collective_broadcast(grtc_import_t* ctx,
+                                                     const grtc_operation_t* op,
+                                                     grtc_import_process_t* processes,
+                                                     uint32_t replicas, uint32_t partitions,
+                                                     grtc_chlo_math_t* m) {
+  if (grtc_operation_attribute(op, "has_dynamic_root")) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' with "
+                             "has_dynamic_root is not supported");
+  }
+  if (op->result_count != op->operand_count || !op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' has a result per "
+                             "operand");
+  }
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_process_groups(
+      ctx, op, replicas, partitions,
+      GRTC_IMPORT_GROUPS_CROSS_PARTITION | GRTC_IMPORT_GROUPS_PARTIAL, groups, &group_count));
+  uint32_t count = replicas * partitions;
+  for (uint32_t k = 0; k < op->operand_count; ++k) {
+    bool given[GRTC_IMPORT_MAX_PROCESSES] = {false};
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      grtc_tvalue_t* value = grtc_map_get(&processes[group->members[0]].values, op->operands[k]);
+      if (!value) {
+        return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.collective_broadcast' "
+                                 "has no imported value", k);
+      }
+      for (uint32_t i = 0; i < group->count; ++i) {
+        given[group->members[i]] = true;
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, value));
+      }
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      if (given[i]) continue;
+      grtc_tvalue_t* own = grtc_map_get(&processes[i].values, op->operands[k]);
+      if (!own) {
+        return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.collective_broadcast' "
+                                 "has no imported value", k);
+      }
+      grtc_tvalue_t* zeros = grtc_chlo_splat_type(m, &own->type, (grtc_scalar_value_t){.i = 0});
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      GRT_RETURN_IF_ERROR(grtc_import_collective_result(ctx, op, &processes[i], k, zeros));
+    }
+  }
+  return grt_ok_status();
+}
+
+// all_to_all across the processes: each operand of a group's processes cut
+// into split_count (the group's size) equal parts along split_dimension;
+// the group's i-th process gets the i-th parts of all of them, in group
+// order, concatenated along concat_dimension.
+static grt_status_t grtc_import_all_to_all(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_chlo_math_t* m) {
+  if (op->result_count != op->operand_count || !op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_to_all' has a result per operand");
+  }
+  int64_t split_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "split_count", true, &split_count));
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_process_groups(ctx, op, replicas, partitions,
+                                                 GRTC_IMPORT_GROUPS_CROSS_PARTITION, groups,
+                                                 &group_count));
+  for (uint32_t g = 0; g < group_count; ++g) {
+    if (split_count != (int64_t)groups[g].count) {
+      return grtc_import_error(ctx, op, "'stablehlo.all_to_all' split_count %" PRId64 " is "
+                               "not the %u processes of its group", split_count,
+                               groups[g].count);
+    }
+  }
+  for (uint32_t k = 0; k < op->operand_count; ++k) {
+    grtc_tvalue_t* first = grtc_map_get(&processes[0].values, op->operands[k]);
+    if (!first) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_to_all' has no "
+                               "imported value", k);
+    }
+    uint32_t split = 0, concat = 0;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "split_dimension", first->type.rank, &split));
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "concat_dimension", first->type.rank, &concat));
+    int64_t extent = first->type.dims[split];
+    if (extent < 0 || extent % split_count) {
+      return grtc_import_error(ctx, op, "'stablehlo.all_to_all' split_dimension size %" PRId64
+                               " is not a multiple of split_count %" PRId64, extent,
+                               split_count);
+    }
+    int64_t size = extent / split_count;
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      for (uint32_t i = 0; i < group->count; ++i) {
+        grtc_tvalue_t* parts[GRTC_IMPORT_MAX_PROCESSES];
+        for (uint32_t j = 0; j < group->count; ++j) {
+          grtc_tvalue_t* value =
+              grtc_map_get(&processes[group->members[j]].values, op->operands[k]);
+          if (!value || !grtc_ttype_equal(&value->type, &first->type)) {
+            return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_to_all' has no "
+                                     "imported value", k);
+          }
+          parts[j] = grtc_import_slice_dim(ctx, m, value, split, i * size, size);
+        }
+        grtc_tvalue_t* result = parts[0];
+        if (group->count > 1 && parts[0]) {
+          grtc_ttype_t type = parts[0]->type;
+          type.dims[concat] *= group->count;
+          result = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, group->count, &type);
+          if (result) result->def->attrs.dim = concat;
+        }
+        GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, result));
       }
     }
   }
@@ -4150,6 +4305,14 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
     }
     if (grtc_operation_is(inner, "stablehlo.all_gather")) {
       status = grtc_import_all_gather(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.collective_broadcast")) {
+      status = grtc_import_collective_broadcast(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_to_all")) {
+      status = grtc_import_all_to_all(ctx, inner, processes, replicas, partitions, &m);
       continue;
     }
     if (grtc_operation_is(inner, "stablehlo.reduce_scatter")) {
