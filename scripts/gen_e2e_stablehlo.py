@@ -2725,9 +2725,31 @@ def gen_check_forms():
             f.expect("%s#%d" % (r, 2 * k), xs[1 * 3 + part], "f32", 0.0, 0.0)
             want = ys[rep * 3 + 2] if part in (0, 2) else array([0, 0, 0], "i32")
             f.expect("%s#%d" % (r, 2 * k + 1), want, "i32")
+    funcs.append(
+        "  // has_dynamic_root: the last operand names, per data operand, the\n"
+        "  // place in the group {2, 0, 1} of the process that sends it.\n"
+        "  func.func private @broadcast_root(%x: tensor<2xf32>, %y: tensor<3xi32>, "
+        "%root: tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %r:2 = \"stablehlo.collective_broadcast\"(%x, %y, %root) {replica_groups = "
+        "dense<[[2, 0, 1]]> : tensor<1x3xi64>, has_dynamic_root} : (tensor<2xf32>, "
+        "tensor<3xi32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>)\n"
+        "    return %r#0, %r#1 : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    ins = []
+    for k in range(3):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32"), f.input(array([2, 1], "i32"), "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@broadcast_root], [@broadcast_root], '
+             '[@broadcast_root]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2xf32>, tensor<3xi32>, tensor<2xi32>"] * 3),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 3)), count=6)
+    group = (2, 0, 1)
+    for k in range(3):
+        f.expect("%s#%d" % (r, 2 * k), xs[group[2]], "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), ys[group[1]], "i32")
     funcs.append(f.text(comment="interpreter.run_parallel with collective_broadcast: "
-                        "across replicas, and across partitions with a partition in no "
-                        "group (zeros)."))
+                        "across replicas, across partitions with a partition in no "
+                        "group (zeros), and with has_dynamic_root (a root per operand "
+                        "given at run time)."))
 
     funcs.append(
         "  // all_to_all: replicas {0, 2} and {3, 1} split dimension 1 in 2 and\n"

@@ -4074,21 +4074,61 @@ static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_op
   return grt_ok_status();
 }
 
+// With has_dynamic_root: operand #|k| of the group member that element |k|
+// of |process|'s root tensor names (zeros when it names none), chosen at
+// run time by selects over the members.
+static grtc_tvalue_t* grtc_import_broadcast_from_root(grtc_import_t* ctx, grtc_chlo_math_t* m,
+                                                      const grtc_operation_t* op,
+                                                      grtc_import_process_t* processes,
+                                                      const grtc_import_group_t* group,
+                                                      uint32_t process, uint32_t k) {
+  grtc_tvalue_t* root =
+      grtc_map_get(&processes[process].values, op->operands[op->operand_count - 1]);
+  grtc_tvalue_t* own = grtc_map_get(&processes[process].values, op->operands[k]);
+  if (!root || !own) return NULL;
+  grtc_tvalue_t* picked = grtc_import_slice_dim(ctx, m, root, 0, k, 1);
+  grtc_ttype_t scalar = root->type;
+  scalar.rank = 0;
+  grtc_tvalue_t* index = grtc_chlo_make(m, GRTC_TOP_RESHAPE, &picked, 1, &scalar);
+  grtc_ttype_t spread = own->type;
+  spread.elem = root->type.elem;
+  grtc_tvalue_t* wide = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &index, 1, &spread);
+  if (wide) wide->def->attrs.dims = (grtc_i64s_t){0, NULL};
+  grtc_tvalue_t* value = grtc_chlo_splat_type(m, &own->type, (grtc_scalar_value_t){.i = 0});
+  for (uint32_t j = 0; j < group->count; ++j) {
+    grtc_tvalue_t* source = grtc_map_get(&processes[group->members[j]].values, op->operands[k]);
+    grtc_tvalue_t* id = grtc_chlo_splat_type(m, &spread, (grtc_scalar_value_t){.i = j});
+    grtc_tvalue_t* is = grtc_chlo_compare(m, GRTC_CMP_EQ, wide, id);
+    if (is) is->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+    value = source ? grtc_chlo_select(m, is, source, value) : NULL;
+  }
+  return value;
+}
+
 // collective_broadcast across the processes: the operand of each group's
-// first process given to every process of the group; processes in no
-// group get zeros.
+// first process (with has_dynamic_root, of the member its last operand, a
+// tensor<Nxi32> of a root per operand, names) given to every process of
+// the group; processes in no group get zeros.
 static grt_status_t grtc_import_collective_broadcast(grtc_import_t* ctx,
                                                      const grtc_operation_t* op,
                                                      grtc_import_process_t* processes,
                                                      uint32_t replicas, uint32_t partitions,
                                                      grtc_chlo_math_t* m) {
-  if (grtc_operation_attribute(op, "has_dynamic_root")) {
-    return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' with "
-                             "has_dynamic_root is not supported");
-  }
-  if (op->result_count != op->operand_count || !op->operand_count) {
+  bool dynamic_root = grtc_operation_attribute(op, "has_dynamic_root") != NULL;
+  uint32_t data = op->operand_count - (dynamic_root && op->operand_count ? 1 : 0);
+  if (op->result_count != data || !data) {
     return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' has a result per "
-                             "operand");
+                             "operand (with has_dynamic_root, per operand but the last)");
+  }
+  if (dynamic_root) {
+    grtc_tvalue_t* root =
+        grtc_map_get(&processes[0].values, op->operands[op->operand_count - 1]);
+    if (!root || root->type.rank != 1 || root->type.dims[0] != (int64_t)data ||
+        !grtc_elem_is_integer(root->type.elem)) {
+      return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' with "
+                               "has_dynamic_root takes as its last operand a root per data "
+                               "operand, tensor<%uxi32>", data);
+    }
   }
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
@@ -4096,7 +4136,7 @@ static grt_status_t grtc_import_collective_broadcast(grtc_import_t* ctx,
       ctx, op, replicas, partitions,
       GRTC_IMPORT_GROUPS_CROSS_PARTITION | GRTC_IMPORT_GROUPS_PARTIAL, groups, &group_count));
   uint32_t count = replicas * partitions;
-  for (uint32_t k = 0; k < op->operand_count; ++k) {
+  for (uint32_t k = 0; k < data; ++k) {
     bool given[GRTC_IMPORT_MAX_PROCESSES] = {false};
     for (uint32_t g = 0; g < group_count; ++g) {
       const grtc_import_group_t* group = &groups[g];
@@ -4107,8 +4147,19 @@ static grt_status_t grtc_import_collective_broadcast(grtc_import_t* ctx,
       }
       for (uint32_t i = 0; i < group->count; ++i) {
         given[group->members[i]] = true;
+        grtc_tvalue_t* result = value;
+        if (dynamic_root) {
+          result = grtc_import_broadcast_from_root(ctx, m, op, processes, group,
+                                                   group->members[i], k);
+          GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+          if (!result) {
+            return grtc_import_error(ctx, op, "operand #%u of "
+                                     "'stablehlo.collective_broadcast' has no imported value",
+                                     k);
+          }
+        }
         GRT_RETURN_IF_ERROR(grtc_import_collective_result(
-            ctx, op, &processes[group->members[i]], k, value));
+            ctx, op, &processes[group->members[i]], k, result));
       }
     }
     for (uint32_t i = 0; i < count; ++i) {

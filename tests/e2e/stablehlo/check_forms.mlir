@@ -446,7 +446,14 @@ module @e2e_check_forms {
     return %a, %b : tensor<2xf32>, tensor<3xi32>
   }
 
-  // interpreter.run_parallel with collective_broadcast: across replicas, and across partitions with a partition in no group (zeros).
+  // has_dynamic_root: the last operand names, per data operand, the
+  // place in the group {2, 0, 1} of the process that sends it.
+  func.func private @broadcast_root(%x: tensor<2xf32>, %y: tensor<3xi32>, %root: tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>) {
+    %r:2 = "stablehlo.collective_broadcast"(%x, %y, %root) {replica_groups = dense<[[2, 0, 1]]> : tensor<1x3xi64>, has_dynamic_root} : (tensor<2xf32>, tensor<3xi32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>)
+    return %r#0, %r#1 : tensor<2xf32>, tensor<3xi32>
+  }
+
+  // interpreter.run_parallel with collective_broadcast: across replicas, across partitions with a partition in no group (zeros), and with has_dynamic_root (a root per operand given at run time).
   func.func public @test_run_parallel_collective_broadcast() {
     %0 = util.unfoldable_constant dense<[2.5e-01, -0.0e+00]> : tensor<2xf32>
     %1 = util.unfoldable_constant dense<[0, 1, -5]> : tensor<3xi32>
@@ -473,6 +480,22 @@ module @e2e_check_forms {
     check.expect_eq_const(%12#9, dense<0> : tensor<3xi32>) : tensor<3xi32>
     check.expect_almost_eq_const(%12#10, dense<[5.25e+00, -1.0e+01]> : tensor<2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf32>
     check.expect_eq_const(%12#11, dense<[5, 51, -10]> : tensor<3xi32>) : tensor<3xi32>
+    %13 = util.unfoldable_constant dense<[2.5e-01, -0.0e+00]> : tensor<2xf32>
+    %14 = util.unfoldable_constant dense<[0, 1, -5]> : tensor<3xi32>
+    %15 = util.unfoldable_constant dense<[2, 1]> : tensor<2xi32>
+    %16 = util.unfoldable_constant dense<[1.25e+00, -2.0e+00]> : tensor<2xf32>
+    %17 = util.unfoldable_constant dense<[1, 11, -6]> : tensor<3xi32>
+    %18 = util.unfoldable_constant dense<[2, 1]> : tensor<2xi32>
+    %19 = util.unfoldable_constant dense<[2.25e+00, -4.0e+00]> : tensor<2xf32>
+    %20 = util.unfoldable_constant dense<[2, 21, -7]> : tensor<3xi32>
+    %21 = util.unfoldable_constant dense<[2, 1]> : tensor<2xi32>
+    %22:6 = "interpreter.run_parallel"(%13, %14, %15, %16, %17, %18, %19, %20, %21) {programs = [[@broadcast_root], [@broadcast_root], [@broadcast_root]]} : (tensor<2xf32>, tensor<3xi32>, tensor<2xi32>, tensor<2xf32>, tensor<3xi32>, tensor<2xi32>, tensor<2xf32>, tensor<3xi32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>, tensor<2xf32>, tensor<3xi32>, tensor<2xf32>, tensor<3xi32>)
+    check.expect_almost_eq_const(%22#0, dense<[1.25e+00, -2.0e+00]> : tensor<2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf32>
+    check.expect_eq_const(%22#1, dense<[0, 1, -5]> : tensor<3xi32>) : tensor<3xi32>
+    check.expect_almost_eq_const(%22#2, dense<[1.25e+00, -2.0e+00]> : tensor<2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf32>
+    check.expect_eq_const(%22#3, dense<[0, 1, -5]> : tensor<3xi32>) : tensor<3xi32>
+    check.expect_almost_eq_const(%22#4, dense<[1.25e+00, -2.0e+00]> : tensor<2xf32>, atol 0.0e+00, rtol 0.0e+00) : tensor<2xf32>
+    check.expect_eq_const(%22#5, dense<[0, 1, -5]> : tensor<3xi32>) : tensor<3xi32>
     return
   }
 
