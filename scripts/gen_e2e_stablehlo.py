@@ -2616,6 +2616,178 @@ def gen_check_forms():
                         "(maximum), an order-dependent fold in group order, a replica's "
                         "partitions, flattened ids and mesh axes (sums)."))
 
+    funcs.append(
+        "  // all_gather of two operands: replicas {0, 2} and {3, 1} along\n"
+        "  // dimension 1; all four along dimension 0 (flattened ids, channel 1).\n"
+        "  func.func private @gather_groups(%x: tensor<2x2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2x4xf32>, tensor<12xi32>) {\n"
+        "    %g = \"stablehlo.all_gather\"(%x) {all_gather_dim = 1 : i64, replica_groups = "
+        "dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : (tensor<2x2xf32>) -> tensor<2x4xf32>\n"
+        "    %h = \"stablehlo.all_gather\"(%y) {all_gather_dim = 0 : i64, replica_groups = "
+        "dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids} : "
+        "(tensor<3xi32>) -> tensor<12xi32>\n"
+        "    return %g, %h : tensor<2x4xf32>, tensor<12xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_gather")
+    xs = [array([[k, 1.5 * k], [-k - 0.5, 10.0 + k]], "f32") for k in range(4)]
+    ys = [array([k + 1, -k, 7 * k], "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@gather_groups], [@gather_groups], '
+             '[@gather_groups], [@gather_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x2xf32>, tensor<3xi32>"] * 4),
+                ", ".join(["tensor<2x4xf32>, tensor<12xi32>"] * 4)), count=8)
+    flat = np.concatenate([ys[k] for k in (3, 0, 1, 2)])
+    for k in range(4):
+        group = {0: (0, 2), 2: (0, 2), 1: (3, 1), 3: (3, 1)}[k]
+        f.expect("%s#%d" % (r, 2 * k), np.concatenate([xs[j] for j in group], axis=1),
+                 "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(flat, "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_gather: replica groups "
+                        "along dimension 1, flattened ids in group order along dimension 0."))
+
+    funcs.append(
+        "  // reduce_scatter: sums over replicas {1, 0} scattered along dimension\n"
+        "  // 1; acc * 2 + next over all four in group order {2, 3, 0, 1}, split\n"
+        "  // along dimension 0.\n"
+        "  func.func private @scatter_groups(%x: tensor<2x4xf32>, %y: tensor<8xi32>) -> "
+        "(tensor<2x2xf32>, tensor<2xi32>) {\n"
+        "    %s = \"stablehlo.reduce_scatter\"(%x) ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "      %r = stablehlo.add %a, %b : tensor<f32>\n"
+        "      stablehlo.return %r : tensor<f32>\n"
+        "    }) {scatter_dimension = 1 : i64, replica_groups = dense<[[1, 0], [2, 3]]> : "
+        "tensor<2x2xi64>} : (tensor<2x4xf32>) -> tensor<2x2xf32>\n"
+        "    %f = \"stablehlo.reduce_scatter\"(%y) ({\n"
+        "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+        "      %two = stablehlo.constant dense<2> : tensor<i32>\n"
+        "      %d = stablehlo.multiply %a, %two : tensor<i32>\n"
+        "      %r = stablehlo.add %d, %b : tensor<i32>\n"
+        "      stablehlo.return %r : tensor<i32>\n"
+        "    }) {scatter_dimension = 0 : i64, replica_groups = dense<[[2, 3, 0, 1]]> : "
+        "tensor<1x4xi64>} : (tensor<8xi32>) -> tensor<2xi32>\n"
+        "    return %s, %f : tensor<2x2xf32>, tensor<2xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_reduce_scatter")
+    xs = [array(np.arange(8).reshape(2, 4) * (k + 1) - 3.0 * k, "f32") for k in range(4)]
+    ys = [array(np.arange(8) - 2 * k, "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@scatter_groups], [@scatter_groups], '
+             '[@scatter_groups], [@scatter_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x4xf32>, tensor<8xi32>"] * 4),
+                ", ".join(["tensor<2x2xf32>, tensor<2xi32>"] * 4)), count=8)
+    order = (2, 3, 0, 1)
+    fold = np.zeros(8, np.int64)
+    for i, k in enumerate(order):
+        fold = np.asarray(ys[k], np.int64) if i == 0 else fold * 2 + np.asarray(ys[k])
+    for k in range(4):
+        group = (1, 0) if k in (0, 1) else (2, 3)
+        total = np.asarray(xs[group[0]], np.float64) + np.asarray(xs[group[1]])
+        i = group.index(k)
+        f.expect("%s#%d" % (r, 2 * k), array(total[:, 2 * i:2 * i + 2], "f32"), "f32", 0.0, 0.0)
+        j = order.index(k)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(fold[2 * j:2 * j + 2], "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with reduce_scatter: sums of "
+                        "replica pairs cut along dimension 1, an order-dependent fold of "
+                        "all four cut along dimension 0, each part to its place in the "
+                        "group."))
+
+    funcs.append(
+        "  // collective_broadcast on 2 replicas x 3 partitions: replica 1's x to\n"
+        "  // both replicas of its partition; with channel handle 1 partition 2's\n"
+        "  // y to partitions 2 and 0 of its replica (partition 1 gets zeros).\n"
+        "  func.func private @broadcast_groups(%x: tensor<2xf32>, %y: tensor<3xi32>) -> "
+        "(tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %a = \"stablehlo.collective_broadcast\"(%x) {replica_groups = "
+        "dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "    %b = \"stablehlo.collective_broadcast\"(%y) {replica_groups = "
+        "dense<[[2, 0]]> : tensor<1x2xi64>, channel_handle = "
+        "#stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<3xi32>) -> tensor<3xi32>\n"
+        "    return %a, %b : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_collective_broadcast")
+    xs = [array([k + 0.25, -2.0 * k], "f32") for k in range(6)]
+    ys = [array([k, 10 * k + 1, -k - 5], "i32") for k in range(6)]
+    ins = []
+    for k in range(6):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    row = "[@broadcast_groups, @broadcast_groups, @broadcast_groups]"
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [%s, %s]} : (%s) -> (%s)'
+             % (", ".join(ins), row, row, ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 6),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 6)), count=12)
+    for rep in range(2):
+        for part in range(3):
+            k = rep * 3 + part
+            f.expect("%s#%d" % (r, 2 * k), xs[1 * 3 + part], "f32", 0.0, 0.0)
+            want = ys[rep * 3 + 2] if part in (0, 2) else array([0, 0, 0], "i32")
+            f.expect("%s#%d" % (r, 2 * k + 1), want, "i32")
+    funcs.append(
+        "  // has_dynamic_root: the last operand names, per data operand, the\n"
+        "  // place in the group {2, 0, 1} of the process that sends it.\n"
+        "  func.func private @broadcast_root(%x: tensor<2xf32>, %y: tensor<3xi32>, "
+        "%root: tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>) {\n"
+        "    %r:2 = \"stablehlo.collective_broadcast\"(%x, %y, %root) {replica_groups = "
+        "dense<[[2, 0, 1]]> : tensor<1x3xi64>, has_dynamic_root} : (tensor<2xf32>, "
+        "tensor<3xi32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<3xi32>)\n"
+        "    return %r#0, %r#1 : tensor<2xf32>, tensor<3xi32>\n"
+        "  }")
+    ins = []
+    for k in range(3):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32"), f.input(array([2, 1], "i32"), "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@broadcast_root], [@broadcast_root], '
+             '[@broadcast_root]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2xf32>, tensor<3xi32>, tensor<2xi32>"] * 3),
+                ", ".join(["tensor<2xf32>, tensor<3xi32>"] * 3)), count=6)
+    group = (2, 0, 1)
+    for k in range(3):
+        f.expect("%s#%d" % (r, 2 * k), xs[group[2]], "f32", 0.0, 0.0)
+        f.expect("%s#%d" % (r, 2 * k + 1), ys[group[1]], "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with collective_broadcast: "
+                        "across replicas, across partitions with a partition in no "
+                        "group (zeros), and with has_dynamic_root (a root per operand "
+                        "given at run time)."))
+
+    funcs.append(
+        "  // all_to_all: replicas {0, 2} and {3, 1} split dimension 1 in 2 and\n"
+        "  // concatenate along 0; all four in group order {3, 0, 1, 2} split\n"
+        "  // dimension 0 in 4 and concatenate along 1.\n"
+        "  func.func private @to_all_groups(%x: tensor<2x4xf32>, %y: tensor<4x2xi32>) -> "
+        "(tensor<4x2xf32>, tensor<1x8xi32>) {\n"
+        "    %a = \"stablehlo.all_to_all\"(%x) {split_dimension = 1 : i64, "
+        "concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = "
+        "dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>} : (tensor<2x4xf32>) -> tensor<4x2xf32>\n"
+        "    %b = \"stablehlo.all_to_all\"(%y) {split_dimension = 0 : i64, "
+        "concat_dimension = 1 : i64, split_count = 4 : i64, replica_groups = "
+        "dense<[[3, 0, 1, 2]]> : tensor<1x4xi64>} : (tensor<4x2xi32>) -> tensor<1x8xi32>\n"
+        "    return %a, %b : tensor<4x2xf32>, tensor<1x8xi32>\n"
+        "  }")
+    f = Func("test_run_parallel_all_to_all")
+    xs = [array(np.arange(8).reshape(2, 4) + 0.5 * k, "f32") for k in range(4)]
+    ys = [array(np.arange(8).reshape(4, 2) * (k + 2) - k, "i32") for k in range(4)]
+    ins = []
+    for k in range(4):
+        ins += [f.input(xs[k], "f32"), f.input(ys[k], "i32")]
+    r = f.op('"interpreter.run_parallel"(%s) {programs = [[@to_all_groups], [@to_all_groups], '
+             '[@to_all_groups], [@to_all_groups]]} : (%s) -> (%s)'
+             % (", ".join(ins), ", ".join(["tensor<2x4xf32>, tensor<4x2xi32>"] * 4),
+                ", ".join(["tensor<4x2xf32>, tensor<1x8xi32>"] * 4)), count=8)
+    order = (3, 0, 1, 2)
+    for k in range(4):
+        group = (0, 2) if k in (0, 2) else (3, 1)
+        i = group.index(k)
+        want = np.concatenate([np.split(np.asarray(xs[j]), 2, axis=1)[i] for j in group], axis=0)
+        f.expect("%s#%d" % (r, 2 * k), array(want, "f32"), "f32", 0.0, 0.0)
+        i = order.index(k)
+        want = np.concatenate([np.split(np.asarray(ys[j]), 4, axis=0)[i] for j in order], axis=1)
+        f.expect("%s#%d" % (r, 2 * k + 1), array(want, "i32"), "i32")
+    funcs.append(f.text(comment="interpreter.run_parallel with all_to_all: pairs of "
+                        "replicas exchanging halves of dimension 1 (stacked along 0), all "
+                        "four exchanging quarters of dimension 0 (laid along 1)."))
+
     # interpreter.probe records each value it passes; expect_serialized_eq
     # checks a recording (the first by default, `iter = N` the N+1st).
     probe_loop = (
@@ -7864,7 +8036,8 @@ FAMILIES = [
     ("check_forms", gen_check_forms,
      "The check ops in IREE's form, the StableHLO interpreter's form and as\n"
      "stablehlo.custom_call; ops in the generic form; the interpreter's\n"
-     "interpreter.run_parallel with collective_permute and all_reduce,\n"
+     "interpreter.run_parallel with collective_permute, all_reduce,\n"
+     "all_gather, reduce_scatter, collective_broadcast and all_to_all,\n"
      "interpreter.probe and check.expect_serialized_eq."),
 ]
 

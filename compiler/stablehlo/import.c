@@ -3732,12 +3732,23 @@ static grt_status_t grtc_import_mesh_groups(grtc_import_t* ctx, const grtc_opera
   return grt_ok_status();
 }
 
+// How grtc_import_process_groups reads replica_groups.
+enum {
+  // A channel handle > 0 makes the groups' ids partitions of one replica
+  // (cross_partition) rather than cross_replica_and_partition.
+  GRTC_IMPORT_GROUPS_CROSS_PARTITION = 1,
+  // The groups may leave ids out (their processes are in no group).
+  GRTC_IMPORT_GROUPS_PARTIAL = 2,
+};
+
 // The process groups of the collective |op| among |replicas| x |partitions|
 // processes (the spec's cross_replica, cross_replica_and_partition and
-// flattened_ids modes, by channel handle and use_global_device_ids).
+// flattened_ids modes, by channel handle and use_global_device_ids; with
+// GRTC_IMPORT_GROUPS_CROSS_PARTITION in |flags| cross_replica and
+// cross_partition).
 static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_operation_t* op,
                                                uint32_t replicas, uint32_t partitions,
-                                               grtc_import_group_t* groups,
+                                               unsigned flags, grtc_import_group_t* groups,
                                                uint32_t* out_group_count) {
   uint32_t count = replicas * partitions;
   int64_t handle = 0;
@@ -3763,7 +3774,10 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
                              GRT_SV_ARG(op->name), count);
   }
   uint32_t rows = (uint32_t)type->shaped.dims[0], columns = (uint32_t)type->shaped.dims[1];
-  uint32_t ids = global ? count : replicas;  // what the ids in the groups number
+  bool cross_partition = (flags & GRTC_IMPORT_GROUPS_CROSS_PARTITION) && handle > 0;
+  // What the ids in the groups number.
+  uint32_t ids = global ? count : cross_partition ? partitions : replicas;
+  const char* id_kind = global ? "processes" : cross_partition ? "partitions" : "replicas";
   bool seen[GRTC_IMPORT_MAX_PROCESSES] = {false};
   grtc_import_group_t listed[GRTC_IMPORT_MAX_PROCESSES];
   for (uint32_t g = 0; g < rows; ++g) {
@@ -3782,7 +3796,7 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
       if (id < 0 || id >= (int64_t)ids || seen[id]) {
         return grtc_import_error(ctx, op, "'%.*s' replica_groups id %" PRId64 " is repeated "
                                  "or outside the %u %s", GRT_SV_ARG(op->name), id, ids,
-                                 global ? "processes" : "replicas");
+                                 id_kind);
       }
       seen[id] = true;
       listed[g].members[listed[g].count++] = (uint32_t)id;
@@ -3792,17 +3806,34 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
     rows = 1;
     listed[0].count = ids;
     for (uint32_t i = 0; i < ids; ++i) listed[0].members[i] = i;
-  } else {
+  } else if (!(flags & GRTC_IMPORT_GROUPS_PARTIAL)) {
     for (uint32_t i = 0; i < ids; ++i) {
       if (!seen[i]) {
         return grtc_import_error(ctx, op, "'%.*s' replica_groups leave %s %u out",
-                                 GRT_SV_ARG(op->name), global ? "process" : "replica", i);
+                                 GRT_SV_ARG(op->name),
+                                 global ? "process" : cross_partition ? "partition" : "replica",
+                                 i);
       }
     }
   }
+  uint32_t kept = 0;  // groups that are all -1 padding hold no process
+  for (uint32_t g = 0; g < rows; ++g) {
+    if (listed[g].count) listed[kept++] = listed[g];
+  }
+  rows = kept;
   *out_group_count = 0;
   if (global) {
     for (uint32_t g = 0; g < rows; ++g) groups[(*out_group_count)++] = listed[g];
+  } else if (cross_partition) {
+    for (uint32_t r = 0; r < replicas; ++r) {
+      for (uint32_t g = 0; g < rows; ++g) {
+        grtc_import_group_t* group = &groups[(*out_group_count)++];
+        group->count = listed[g].count;
+        for (uint32_t k = 0; k < listed[g].count; ++k) {
+          group->members[k] = r * partitions + listed[g].members[k];
+        }
+      }
+    }
   } else if (handle > 0) {  // cross_replica_and_partition
     for (uint32_t g = 0; g < rows; ++g) {
       grtc_import_group_t* group = &groups[(*out_group_count)++];
@@ -3827,6 +3858,51 @@ static grt_status_t grtc_import_process_groups(grtc_import_t* ctx, const grtc_op
   return grt_ok_status();
 }
 
+// The |k|th operands of |group|'s processes folded in group order with
+// |op|'s body (two scalar arguments, applied elementwise) into *out_acc.
+static grt_status_t grtc_import_group_fold(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           const grtc_import_group_t* group, uint32_t k,
+                                           grtc_tblock_t* block, grtc_tvalue_t** out_acc) {
+  const grtc_block_t* body = op->regions[0]->first;
+  grtc_tvalue_t* acc = NULL;
+  for (uint32_t i = 0; i < group->count; ++i) {
+    grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values, op->operands[k]);
+    if (!value) {
+      return grtc_import_error(ctx, op, "operand #%u of '%.*s' has no imported value", k,
+                               GRT_SV_ARG(op->name));
+    }
+    if (!acc) {
+      acc = value;
+      continue;
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
+    grtc_tvalue_t* combined = NULL;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
+    if (!combined || combined->type.elem != value->type.elem ||
+        !grtc_ttype_same_shape(&combined->type, &value->type)) {
+      return grtc_import_error(ctx, op, "'%.*s' body must return one value of its operand's "
+                               "element type", GRT_SV_ARG(op->name));
+    }
+    acc = combined;
+  }
+  *out_acc = acc;
+  return grt_ok_status();
+}
+
+// Whether |op| has a body of two scalar arguments and a result per operand.
+static grt_status_t grtc_import_check_fold(grtc_import_t* ctx, const grtc_operation_t* op) {
+  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
+      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count ||
+      !op->operand_count) {
+    return grtc_import_error(ctx, op, "'%.*s' has a result per operand and a body of two "
+                             "scalar arguments", GRT_SV_ARG(op->name));
+  }
+  return grt_ok_status();
+}
+
 // all_reduce across the processes: each operand of a group's processes
 // folded in group order with the body (applied elementwise), the result
 // given to every process of the group.
@@ -3834,46 +3910,339 @@ static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operat
                                            grtc_import_process_t* processes,
                                            uint32_t replicas, uint32_t partitions,
                                            grtc_tblock_t* block) {
-  if (op->region_count != 1 || op->regions[0]->block_count != 1 ||
-      op->regions[0]->first->arg_count != 2 || op->result_count != op->operand_count) {
-    return grtc_import_error(ctx, op, "'stablehlo.all_reduce' has a result per operand and "
-                             "a body of two scalar arguments");
-  }
+  GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
   GRT_RETURN_IF_ERROR(
-      grtc_import_process_groups(ctx, op, replicas, partitions, groups, &group_count));
-  const grtc_block_t* body = op->regions[0]->first;
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
   for (uint32_t g = 0; g < group_count; ++g) {
     const grtc_import_group_t* group = &groups[g];
     for (uint32_t k = 0; k < op->operand_count; ++k) {
       grtc_tvalue_t* acc = NULL;
-      for (uint32_t i = 0; i < group->count; ++i) {
-        grtc_tvalue_t* value = grtc_map_get(&processes[group->members[i]].values,
-                                            op->operands[k]);
-        if (!value) {
-          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_reduce' has no "
-                                   "imported value", k);
-        }
-        if (!acc) {
-          acc = value;
-          continue;
-        }
-        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[0], acc));
-        GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
-        grtc_tvalue_t* combined = NULL;
-        GRT_RETURN_IF_ERROR(
-            grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
-        if (!combined || combined->type.elem != value->type.elem ||
-            !grtc_ttype_same_shape(&combined->type, &value->type)) {
-          return grtc_import_error(ctx, op, "'stablehlo.all_reduce' body must return one "
-                                   "value of its operand's element type");
-        }
-        acc = combined;
-      }
+      GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
       for (uint32_t i = 0; i < group->count; ++i) {
         GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
                                          &op->results[k], acc));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// |value| cut to [start, start + size) along dimension |dim|.
+static grtc_tvalue_t* grtc_import_slice_dim(grtc_import_t* ctx, grtc_chlo_math_t* m,
+                                            grtc_tvalue_t* value, uint32_t dim, int64_t start,
+                                            int64_t size) {
+  if (!value) return NULL;
+  const grtc_ttype_t* type = &value->type;
+  int64_t begin[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  for (uint32_t r = 0; r < type->rank; ++r) {
+    limit[r] = type->dims[r];
+    strides[r] = 1;
+  }
+  begin[dim] = start;
+  limit[dim] = start + size;
+  grtc_ttype_t sliced = *type;
+  sliced.dims[dim] = size;
+  grtc_tvalue_t* slice = grtc_chlo_make(m, GRTC_TOP_SLICE, &value, 1, &sliced);
+  if (slice) {
+    slice->def->attrs.start = grtc_tmodule_i64s(ctx->module, begin, type->rank);
+    slice->def->attrs.limit = grtc_tmodule_i64s(ctx->module, limit, type->rank);
+    slice->def->attrs.strides = grtc_tmodule_i64s(ctx->module, strides, type->rank);
+  }
+  return slice;
+}
+
+// The dimension attribute |name| of |op|, checked against |rank|.
+static grt_status_t grtc_import_collective_dim(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               const char* name, uint32_t rank,
+                                               uint32_t* out_dim) {
+  int64_t dim = -1;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, name, true, &dim));
+  if (dim < 0 || dim >= (int64_t)rank) {
+    return grtc_import_error(ctx, op, "'%.*s' %s %" PRId64 " is not a dimension of its "
+                             "rank-%u operand", GRT_SV_ARG(op->name), name, dim, rank);
+  }
+  *out_dim = (uint32_t)dim;
+  return grt_ok_status();
+}
+
+// Gives |value| to result |k| of |process| after checking it has the
+// result's declared type.
+static grt_status_t grtc_import_collective_result(grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  grtc_import_process_t* process, uint32_t k,
+                                                  grtc_tvalue_t* value) {
+  grtc_ttype_t want;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[k].type, &want));
+  if (!grtc_ttype_equal(&want, &value->type)) {
+    char a[GRTC_TTYPE_FORMAT_CAPACITY], b[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_import_error(ctx, op, "'%.*s' result #%u is %s, but its processes give %s",
+                             GRT_SV_ARG(op->name), k, grtc_ttype_format(&want, a, sizeof(a)),
+                             grtc_ttype_format(&value->type, b, sizeof(b)));
+  }
+  return grtc_map_put(ctx->allocator, &process->values, &op->results[k], value);
+}
+
+// all_gather across the processes: each operand of a group's processes
+// concatenated in group order along all_gather_dim, given to every process
+// of the group.
+static grt_status_t grtc_import_all_gather(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_chlo_math_t* m) {
+  if (op->result_count != op->operand_count || !op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_gather' has a result per operand");
+  }
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
+  for (uint32_t k = 0; k < op->operand_count; ++k) {
+    grtc_tvalue_t* first = grtc_map_get(&processes[0].values, op->operands[k]);
+    if (!first) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_gather' has no "
+                               "imported value", k);
+    }
+    uint32_t dim = 0;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "all_gather_dim", first->type.rank, &dim));
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      grtc_tvalue_t* parts[GRTC_IMPORT_MAX_PROCESSES];
+      grtc_ttype_t type = first->type;
+      type.dims[dim] = 0;
+      for (uint32_t i = 0; i < group->count; ++i) {
+        parts[i] = grtc_map_get(&processes[group->members[i]].values, op->operands[k]);
+        if (!parts[i] || parts[i]->type.rank != first->type.rank) {
+          return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_gather' has no "
+                                   "imported value", k);
+        }
+        type.dims[dim] += parts[i]->type.dims[dim];
+      }
+      grtc_tvalue_t* value = parts[0];
+      if (group->count > 1) {
+        value = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, group->count, &type);
+        if (value) value->def->attrs.dim = dim;
+      }
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      for (uint32_t i = 0; i < group->count; ++i) {
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, value));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// reduce_scatter across the processes: each operand of a group's processes
+// folded as all_reduce does, then cut into the group's count of equal
+// parts along scatter_dimension, the i-th going to the group's i-th
+// process.
+static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_import_process_t* processes,
+                                               uint32_t replicas, uint32_t partitions,
+                                               grtc_chlo_math_t* m, grtc_tblock_t* block) {
+  GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(
+      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
+  for (uint32_t g = 0; g < group_count; ++g) {
+    const grtc_import_group_t* group = &groups[g];
+    for (uint32_t k = 0; k < op->operand_count; ++k) {
+      grtc_tvalue_t* acc = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
+      uint32_t dim = 0;
+      GRT_RETURN_IF_ERROR(
+          grtc_import_collective_dim(ctx, op, "scatter_dimension", acc->type.rank, &dim));
+      int64_t extent = acc->type.dims[dim];
+      if (extent < 0 || extent % group->count) {
+        return grtc_import_error(ctx, op, "'stablehlo.reduce_scatter' scatter_dimension "
+                                 "size %" PRId64 " is not a multiple of the %u processes of "
+                                 "a group", extent, group->count);
+      }
+      int64_t size = extent / group->count;
+      for (uint32_t i = 0; i < group->count; ++i) {
+        grtc_tvalue_t* part = grtc_import_slice_dim(ctx, m, acc, dim, i * size, size);
+        GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, part));
+      }
+    }
+  }
+  return grt_ok_status();
+}
+
+// With has_dynamic_root: operand #|k| of the group member that element |k|
+// of |process|'s root tensor names (zeros when it names none), chosen at
+// run time by selects over the members.
+static grtc_tvalue_t* grtc_import_broadcast_from_root(grtc_import_t* ctx, grtc_chlo_math_t* m,
+                                                      const grtc_operation_t* op,
+                                                      grtc_import_process_t* processes,
+                                                      const grtc_import_group_t* group,
+                                                      uint32_t process, uint32_t k) {
+  grtc_tvalue_t* root =
+      grtc_map_get(&processes[process].values, op->operands[op->operand_count - 1]);
+  grtc_tvalue_t* own = grtc_map_get(&processes[process].values, op->operands[k]);
+  if (!root || !own) return NULL;
+  grtc_tvalue_t* picked = grtc_import_slice_dim(ctx, m, root, 0, k, 1);
+  grtc_ttype_t scalar = root->type;
+  scalar.rank = 0;
+  grtc_tvalue_t* index = grtc_chlo_make(m, GRTC_TOP_RESHAPE, &picked, 1, &scalar);
+  grtc_ttype_t spread = own->type;
+  spread.elem = root->type.elem;
+  grtc_tvalue_t* wide = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &index, 1, &spread);
+  if (wide) wide->def->attrs.dims = (grtc_i64s_t){0, NULL};
+  grtc_tvalue_t* value = grtc_chlo_splat_type(m, &own->type, (grtc_scalar_value_t){.i = 0});
+  for (uint32_t j = 0; j < group->count; ++j) {
+    grtc_tvalue_t* source = grtc_map_get(&processes[group->members[j]].values, op->operands[k]);
+    grtc_tvalue_t* id = grtc_chlo_splat_type(m, &spread, (grtc_scalar_value_t){.i = j});
+    grtc_tvalue_t* is = grtc_chlo_compare(m, GRTC_CMP_EQ, wide, id);
+    if (is) is->def->attrs.compare_type = GRTC_CMP_TYPE_SIGNED;
+    value = source ? grtc_chlo_select(m, is, source, value) : NULL;
+  }
+  return value;
+}
+
+// collective_broadcast across the processes: the operand of each group's
+// first process (with has_dynamic_root, of the member its last operand, a
+// tensor<Nxi32> of a root per operand, names) given to every process of
+// the group; processes in no group get zeros.
+static grt_status_t grtc_import_collective_broadcast(grtc_import_t* ctx,
+                                                     const grtc_operation_t* op,
+                                                     grtc_import_process_t* processes,
+                                                     uint32_t replicas, uint32_t partitions,
+                                                     grtc_chlo_math_t* m) {
+  bool dynamic_root = grtc_operation_attribute(op, "has_dynamic_root") != NULL;
+  uint32_t data = op->operand_count - (dynamic_root && op->operand_count ? 1 : 0);
+  if (op->result_count != data || !data) {
+    return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' has a result per "
+                             "operand (with has_dynamic_root, per operand but the last)");
+  }
+  if (dynamic_root) {
+    grtc_tvalue_t* root =
+        grtc_map_get(&processes[0].values, op->operands[op->operand_count - 1]);
+    if (!root || root->type.rank != 1 || root->type.dims[0] != (int64_t)data ||
+        !grtc_elem_is_integer(root->type.elem)) {
+      return grtc_import_error(ctx, op, "'stablehlo.collective_broadcast' with "
+                               "has_dynamic_root takes as its last operand a root per data "
+                               "operand, tensor<%uxi32>", data);
+    }
+  }
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_process_groups(
+      ctx, op, replicas, partitions,
+      GRTC_IMPORT_GROUPS_CROSS_PARTITION | GRTC_IMPORT_GROUPS_PARTIAL, groups, &group_count));
+  uint32_t count = replicas * partitions;
+  for (uint32_t k = 0; k < data; ++k) {
+    bool given[GRTC_IMPORT_MAX_PROCESSES] = {false};
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      grtc_tvalue_t* value = grtc_map_get(&processes[group->members[0]].values, op->operands[k]);
+      if (!value) {
+        return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.collective_broadcast' "
+                                 "has no imported value", k);
+      }
+      for (uint32_t i = 0; i < group->count; ++i) {
+        given[group->members[i]] = true;
+        grtc_tvalue_t* result = value;
+        if (dynamic_root) {
+          result = grtc_import_broadcast_from_root(ctx, m, op, processes, group,
+                                                   group->members[i], k);
+          GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+          if (!result) {
+            return grtc_import_error(ctx, op, "operand #%u of "
+                                     "'stablehlo.collective_broadcast' has no imported value",
+                                     k);
+          }
+        }
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, result));
+      }
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      if (given[i]) continue;
+      grtc_tvalue_t* own = grtc_map_get(&processes[i].values, op->operands[k]);
+      if (!own) {
+        return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.collective_broadcast' "
+                                 "has no imported value", k);
+      }
+      grtc_tvalue_t* zeros = grtc_chlo_splat_type(m, &own->type, (grtc_scalar_value_t){.i = 0});
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      GRT_RETURN_IF_ERROR(grtc_import_collective_result(ctx, op, &processes[i], k, zeros));
+    }
+  }
+  return grt_ok_status();
+}
+
+// all_to_all across the processes: each operand of a group's processes cut
+// into split_count (the group's size) equal parts along split_dimension;
+// the group's i-th process gets the i-th parts of all of them, in group
+// order, concatenated along concat_dimension.
+static grt_status_t grtc_import_all_to_all(grtc_import_t* ctx, const grtc_operation_t* op,
+                                           grtc_import_process_t* processes,
+                                           uint32_t replicas, uint32_t partitions,
+                                           grtc_chlo_math_t* m) {
+  if (op->result_count != op->operand_count || !op->operand_count) {
+    return grtc_import_error(ctx, op, "'stablehlo.all_to_all' has a result per operand");
+  }
+  int64_t split_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_int(ctx, op, "split_count", true, &split_count));
+  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
+  uint32_t group_count = 0;
+  GRT_RETURN_IF_ERROR(grtc_import_process_groups(ctx, op, replicas, partitions,
+                                                 GRTC_IMPORT_GROUPS_CROSS_PARTITION, groups,
+                                                 &group_count));
+  for (uint32_t g = 0; g < group_count; ++g) {
+    if (split_count != (int64_t)groups[g].count) {
+      return grtc_import_error(ctx, op, "'stablehlo.all_to_all' split_count %" PRId64 " is "
+                               "not the %u processes of its group", split_count,
+                               groups[g].count);
+    }
+  }
+  for (uint32_t k = 0; k < op->operand_count; ++k) {
+    grtc_tvalue_t* first = grtc_map_get(&processes[0].values, op->operands[k]);
+    if (!first) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_to_all' has no "
+                               "imported value", k);
+    }
+    uint32_t split = 0, concat = 0;
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "split_dimension", first->type.rank, &split));
+    GRT_RETURN_IF_ERROR(
+        grtc_import_collective_dim(ctx, op, "concat_dimension", first->type.rank, &concat));
+    int64_t extent = first->type.dims[split];
+    if (extent < 0 || extent % split_count) {
+      return grtc_import_error(ctx, op, "'stablehlo.all_to_all' split_dimension size %" PRId64
+                               " is not a multiple of split_count %" PRId64, extent,
+                               split_count);
+    }
+    int64_t size = extent / split_count;
+    for (uint32_t g = 0; g < group_count; ++g) {
+      const grtc_import_group_t* group = &groups[g];
+      for (uint32_t i = 0; i < group->count; ++i) {
+        grtc_tvalue_t* parts[GRTC_IMPORT_MAX_PROCESSES];
+        for (uint32_t j = 0; j < group->count; ++j) {
+          grtc_tvalue_t* value =
+              grtc_map_get(&processes[group->members[j]].values, op->operands[k]);
+          if (!value || !grtc_ttype_equal(&value->type, &first->type)) {
+            return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.all_to_all' has no "
+                                     "imported value", k);
+          }
+          parts[j] = grtc_import_slice_dim(ctx, m, value, split, i * size, size);
+        }
+        grtc_tvalue_t* result = parts[0];
+        if (group->count > 1 && parts[0]) {
+          grtc_ttype_t type = parts[0]->type;
+          type.dims[concat] *= group->count;
+          result = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, group->count, &type);
+          if (result) result->def->attrs.dim = concat;
+        }
+        GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+        GRT_RETURN_IF_ERROR(grtc_import_collective_result(
+            ctx, op, &processes[group->members[i]], k, result));
       }
     }
   }
@@ -3983,6 +4352,23 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
       if (grt_status_is_ok(status)) {
         status = grtc_import_all_reduce(ctx, inner, processes, replicas, partitions, block);
       }
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_gather")) {
+      status = grtc_import_all_gather(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.collective_broadcast")) {
+      status = grtc_import_collective_broadcast(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.all_to_all")) {
+      status = grtc_import_all_to_all(ctx, inner, processes, replicas, partitions, &m);
+      continue;
+    }
+    if (grtc_operation_is(inner, "stablehlo.reduce_scatter")) {
+      status = grtc_import_reduce_scatter(ctx, inner, processes, replicas, partitions, &m,
+                                          block);
       continue;
     }
     if (inner == ret) {
