@@ -316,6 +316,9 @@ typedef struct grtc_host_emitter_t {
   // Per symbol id: derived and computed already (a derived extent a while
   // loop changes is computed in the loop's header or after the loop).
   bool* sym_done;
+  // The if or case branch being emitted (NULL: none): a symbol derived in
+  // a branch (grtc_top_branch_region) is computed only inside it.
+  const grtc_tblock_t* branch;
   uint32_t* func_syms;
   uint32_t func_sym_count;
   bool hoist;
@@ -1532,9 +1535,29 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
     }
     if (!tests) grtc_vm_br(e->b, blocks[0], NULL, 0);
   }
-  grt_status_t status = grt_ok_status();
+  // The symbols a branch derives have values only in it: each branch
+  // starts from (and the join gets back) the values known before the op.
+  const grtc_tblock_t* outer_branch = e->branch;
+  grtc_value_t** known = NULL;
+  bool* known_done = NULL;
+  grt_status_t status = grt_allocator_malloc(
+      e->allocator, (size_t)e->sym_capacity * (sizeof(*known) + sizeof(*known_done)) + 1,
+      (void**)&known);
+  if (grt_status_is_ok(status)) {
+    known_done = (bool*)(known + e->sym_capacity);
+    if (e->sym_capacity) {
+      memcpy(known, e->sym_values, e->sym_capacity * sizeof(*known));
+      memcpy(known_done, e->sym_done, e->sym_capacity * sizeof(*known_done));
+    }
+  }
   for (uint32_t r = 0; r < op->region_count && grt_status_is_ok(status); ++r) {
     grtc_host_place_block(e, blocks[r], NULL, 0);
+    if (e->sym_capacity) {
+      memcpy(e->sym_values, known, e->sym_capacity * sizeof(*known));
+      memcpy(e->sym_done, known_done, e->sym_capacity * sizeof(*known_done));
+    }
+    e->branch = op->regions[r];
+    if (e->module->shapes) grtc_host_derive_late(e);
     const grtc_top_t* yield = NULL;
     status = grtc_host_emit_region(e, op, op->regions[r], NULL, &yield);
     if (grt_status_is_ok(status) && yield->operand_count != op->result_count) {
@@ -1589,6 +1612,12 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
     }
     if (grt_status_is_ok(status)) grtc_vm_br(e->b, join, args, op->result_count + sym_count);
   }
+  e->branch = outer_branch;
+  if (known && e->sym_capacity) {
+    memcpy(e->sym_values, known, e->sym_capacity * sizeof(*known));
+    memcpy(e->sym_done, known_done, e->sym_capacity * sizeof(*known_done));
+  }
+  grt_allocator_free(e->allocator, known);
   grt_allocator_free(e->allocator, blocks);
   GRT_RETURN_IF_ERROR(status);
   grtc_host_place_block(e, join, op->results, op->result_count);
@@ -1893,6 +1922,7 @@ static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* f
   e->indirect = NULL;
   e->size_count = 0;
   e->hoist = false;
+  e->branch = NULL;
   if (e->sym_values) memset(e->sym_values, 0, e->sym_capacity * sizeof(*e->sym_values));
   if (e->sym_done) memset(e->sym_done, 0, e->sym_capacity * sizeof(*e->sym_done));
   if (entry) grtc_vm_builder_set_insertion_end(e->b, entry);
@@ -2314,15 +2344,27 @@ static bool grtc_host_derived_ready(grtc_host_emitter_t* e, uint32_t id) {
   return true;
 }
 
-// The derived symbols computed from extents a while loop changes
-// (grtc_tsym_inputs_vary), not computed yet, whose inputs have values
+// Whether |region| (a symbol's grtc_tsym_t.branch) is NULL or a branch
+// being emitted (e->branch or a branch holding it).
+static bool grtc_host_in_open_branch(const grtc_host_emitter_t* e, const grtc_tblock_t* region) {
+  if (!region) return true;
+  for (const grtc_tblock_t* open = e->branch; open;
+       open = open->parent_op ? grtc_top_branch_region(open->parent_op) : NULL) {
+    if (open == region) return true;
+  }
+  return false;
+}
+
+// The derived symbols computed from extents a while loop changes or in an
+// if or case branch (grtc_tsym_inputs_vary), not computed yet, in no
+// branch or one being emitted, whose inputs have values
 // here: in a loop's header (which dominates its body and what follows the
 // loop) and after the loop (those of its results).
 static void grtc_host_derive_late(grtc_host_emitter_t* e) {
   const grtc_tshapes_t* shapes = e->module->shapes;
   for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
     if (e->sym_done[id] || !grtc_host_is_derived(e, e->func, id) ||
-        !grtc_host_derived_ready(e, id)) {
+        !grtc_host_in_open_branch(e, shapes->syms[id].branch) || !grtc_host_derived_ready(e, id)) {
       continue;
     }
     grtc_host_derive_symbol(e, e->func, id);

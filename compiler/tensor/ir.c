@@ -586,6 +586,7 @@ grt_status_t grtc_tmodule_new_symbol(const grtc_tmodule_t* module,
   sym->func = func;
   sym->origin = origin;
   sym->op = op;
+  sym->branch = grtc_top_branch_region(op);
   sym->index = index;
   sym->axis = axis;
   sym->parent = id;
@@ -928,10 +929,25 @@ static bool grtc_sexpr_varies(const grtc_tmodule_t* module, const grtc_sexpr_t* 
          grtc_sexpr_varies(module, expr->rhs, depth + 1);
 }
 
+const grtc_tblock_t* grtc_top_branch_region(const grtc_top_t* op) {
+  for (const grtc_tblock_t* block = op ? op->parent : NULL; block && block->parent_op;
+       block = block->parent_op->parent) {
+    grtc_top_kind_t kind = block->parent_op->kind;
+    if (kind == GRTC_TOP_IF || kind == GRTC_TOP_CASE) return block;
+  }
+  return NULL;
+}
+
 static bool grtc_sym_inputs_vary_at(const grtc_tmodule_t* module, uint32_t id, int depth) {
   const grtc_tsym_t* sym = &module->shapes->syms[id];
   const grtc_top_t* op = sym->op;
   if (sym->origin != GRTC_SYM_RESULT || !op) return false;
+  // One an op inside an if or case branch derives: computed in the branch
+  // (only when it is taken), like a loop's changing extent.
+  bool derived = sym->expr || (sym->index == 0 && ((op->kind == GRTC_TOP_CONCATENATE &&
+                                                    op->attrs.dim == (int64_t)sym->axis) ||
+                                                   op->kind == GRTC_TOP_PAD));
+  if (derived && sym->branch) return true;
   if (sym->expr) {
     if (grtc_sexpr_varies(module, sym->expr, depth)) return true;
     // A real_dynamic_slice's limit is checked against its operand.

@@ -444,6 +444,10 @@ typedef struct grtc_tsym_t {
   // program checks it against the operand).
   const grtc_sexpr_t* expr;
   grtc_top_kind_t expr_op_kind;  // |op|'s kind when it got |expr| (messages)
+  // The if or case branch (region) that held |op| when the symbol was
+  // made (grtc_top_branch_region; dispatch formation later replaces |op|),
+  // or NULL.
+  const grtc_tblock_t* branch;
 } grtc_tsym_t;
 
 typedef enum grtc_trel_kind_e {
@@ -663,11 +667,18 @@ bool grtc_tmodule_dim_loop_carried(const grtc_tmodule_t* module, int64_t dim,
 // (grtc_tmodule_dim_loop_carried), a call's result the callee's loop
 // computes, or a concatenation, padding or computed extent derived from
 // such a class, and no argument gives it. Such extents are computed where
-// the loop carries them (or the call returns them), never before.
+// the loop carries them (or the call returns them), never before; so
+// are those derived inside an if or case branch (grtc_tsym_inputs_vary).
 bool grtc_tmodule_dim_varies(const grtc_tmodule_t* module, int64_t dim);
 // Whether derived symbol |id| (a concatenation's, a padding's or a
-// computed extent) is computed from an extent grtc_tmodule_dim_varies.
+// computed extent) is computed from an extent grtc_tmodule_dim_varies, or
+// derived by an op inside an if or case branch (grtc_top_branch_region):
+// the host program computes it where its inputs are known, in the branch,
+// never at the function's entry.
 bool grtc_tsym_inputs_vary(const grtc_tmodule_t* module, uint32_t id);
+// The region of the nearest if or case op that holds |op| (one of its
+// branches), or NULL when |op| lies in no branch.
+const grtc_tblock_t* grtc_top_branch_region(const grtc_top_t* op);
 
 // Rewrites every type in |func| (arguments, results, op results, region
 // arguments) through grtc_tmodule_resolve_dim; true when one changed.

@@ -123,6 +123,26 @@ module @e2e_symbolic_control_flow {
     return %t : tensor<?x3xf32>
   }
 
+  // An if whose true branch drops x's last element (a real_dynamic_slice
+  // whose size n - 1 is computed in the branch) and whose false branch
+  // returns x: at n = 0 only the true branch's size is negative, so only
+  // p = true fails the call (the size is computed where the branch runs).
+  func.func private @drop_last(%p: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+    %r = "stablehlo.if"(%p) ({
+      %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %m = stablehlo.subtract %n, %one : tensor<i32>
+      %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+      %z = stablehlo.constant dense<0> : tensor<1xi32>
+      %s1 = stablehlo.constant dense<1> : tensor<1xi32>
+      %y = stablehlo.real_dynamic_slice %x, %z, %m1, %s1 : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+      stablehlo.return %y : tensor<?xf32>
+    }, {
+      stablehlo.return %x : tensor<?xf32>
+    }) : (tensor<i1>) -> tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
+
   // A case yielding %x, %x and a zero row, or %x padded with a row of 5
   // above and two below (the default); each row's sum broadcast.
   func.func private @choose(%i: tensor<i32>, %x: tensor<?x3xf32>) -> tensor<?x3xf32> {
@@ -569,6 +589,47 @@ module @e2e_symbolic_control_flow {
     %k = util.unfoldable_constant dense<2> : tensor<i32>
     %1 = func.call @widegrow(%0, %k) : (tensor<1x3xf32>, tensor<i32>) -> tensor<3x3xf32>
     check.expect_almost_eq_const(%1, dense<[[2.0, 1.0, 1.0], [3.0, 1.0, 1.0], [4.0, 1.0, 1.0]]> : tensor<3x3xf32>) : tensor<3x3xf32>
+    return
+  }
+
+  // @drop_last at n = 0, false: x comes back (0 elements; a 7 appended).
+  func.func public @test_drop_last_0_false() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<> : tensor<0xf32>
+    %1 = func.call @drop_last(%p, %0) : (tensor<i1>, tensor<0xf32>) -> tensor<0xf32>
+    %7 = stablehlo.constant dense<[7.0]> : tensor<1xf32>
+    %2 = stablehlo.concatenate %1, %7, dim = 0 : (tensor<0xf32>, tensor<1xf32>) -> tensor<1xf32>
+    check.expect_almost_eq_const(%2, dense<[7.0]> : tensor<1xf32>) : tensor<1xf32>
+    return
+  }
+
+  // @drop_last at n = 3, true: the first two elements.
+  func.func public @test_drop_last_3_true() {
+    %p = util.unfoldable_constant dense<true> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[0.0, 1.0, 2.0]> : tensor<3xf32>
+    %1 = func.call @drop_last(%p, %0) : (tensor<i1>, tensor<3xf32>) -> tensor<2xf32>
+    check.expect_almost_eq_const(%1, dense<[0.0, 1.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+
+  // @drop_last at n = 3, false: x.
+  func.func public @test_drop_last_3_false() {
+    %p = util.unfoldable_constant dense<false> : tensor<i1>
+    %0 = util.unfoldable_constant dense<[0.0, 1.0, 2.0]> : tensor<3xf32>
+    %1 = func.call @drop_last(%p, %0) : (tensor<i1>, tensor<3xf32>) -> tensor<3xf32>
+    check.expect_almost_eq_const(%1, dense<[0.0, 1.0, 2.0]> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+
+  // @drop_last at n = 0, true: the slice's size -1 fails the call
+  // (tests/tools/check_symbolic_if_size.test checks the message).
+  func.func public @fail_drop_last_0_true() {
+    %p = util.unfoldable_constant dense<true> : tensor<i1>
+    %0 = util.unfoldable_constant dense<> : tensor<0xf32>
+    %1 = func.call @drop_last(%p, %0) : (tensor<i1>, tensor<0xf32>) -> tensor<0xf32>
+    %7 = stablehlo.constant dense<[7.0]> : tensor<1xf32>
+    %2 = stablehlo.concatenate %1, %7, dim = 0 : (tensor<0xf32>, tensor<1xf32>) -> tensor<1xf32>
+    check.expect_almost_eq_const(%2, dense<[7.0]> : tensor<1xf32>) : tensor<1xf32>
     return
   }
 }
