@@ -3903,32 +3903,6 @@ static grt_status_t grtc_import_check_fold(grtc_import_t* ctx, const grtc_operat
   return grt_ok_status();
 }
 
-// all_reduce across the processes: each operand of a group's processes
-// folded in group order with the body (applied elementwise), the result
-// given to every process of the group.
-static grt_status_t grtc_import_all_reduce(grtc_import_t* ctx, const grtc_operation_t* op,
-                                           grtc_import_process_t* processes,
-                                           uint32_t replicas, uint32_t partitions,
-                                           grtc_tblock_t* block) {
-  GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
-  grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
-  uint32_t group_count = 0;
-  GRT_RETURN_IF_ERROR(
-      grtc_import_process_groups(ctx, op, replicas, partitions, 0, groups, &group_count));
-  for (uint32_t g = 0; g < group_count; ++g) {
-    const grtc_import_group_t* group = &groups[g];
-    for (uint32_t k = 0; k < op->operand_count; ++k) {
-      grtc_tvalue_t* acc = NULL;
-      GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
-      for (uint32_t i = 0; i < group->count; ++i) {
-        GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator, &processes[group->members[i]].values,
-                                         &op->results[k], acc));
-      }
-    }
-  }
-  return grt_ok_status();
-}
-
 // |value| cut to [start, start + size) along dimension |dim|.
 static grtc_tvalue_t* grtc_import_slice_dim(grtc_import_t* ctx, grtc_chlo_math_t* m,
                                             grtc_tvalue_t* value, uint32_t dim, int64_t start,
@@ -4035,14 +4009,16 @@ static grt_status_t grtc_import_all_gather(grtc_import_t* ctx, const grtc_operat
   return grt_ok_status();
 }
 
-// reduce_scatter across the processes: each operand of a group's processes
-// folded as all_reduce does, then cut into the group's count of equal
-// parts along scatter_dimension, the i-th going to the group's i-th
-// process.
-static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_operation_t* op,
-                                               grtc_import_process_t* processes,
-                                               uint32_t replicas, uint32_t partitions,
-                                               grtc_chlo_math_t* m, grtc_tblock_t* block) {
+// all_reduce and reduce_scatter across the processes: each operand of a
+// group's processes folded in group order with the body (applied
+// elementwise). all_reduce (|m| NULL) gives the result to every process of
+// the group; reduce_scatter cuts it into the group's count of equal parts
+// along scatter_dimension, the i-th going to the group's i-th process.
+static grt_status_t grtc_import_reduce_collective(grtc_import_t* ctx,
+                                                  const grtc_operation_t* op,
+                                                  grtc_import_process_t* processes,
+                                                  uint32_t replicas, uint32_t partitions,
+                                                  grtc_chlo_math_t* m, grtc_tblock_t* block) {
   GRT_RETURN_IF_ERROR(grtc_import_check_fold(ctx, op));
   grtc_import_group_t groups[GRTC_IMPORT_MAX_PROCESSES];
   uint32_t group_count = 0;
@@ -4053,6 +4029,14 @@ static grt_status_t grtc_import_reduce_scatter(grtc_import_t* ctx, const grtc_op
     for (uint32_t k = 0; k < op->operand_count; ++k) {
       grtc_tvalue_t* acc = NULL;
       GRT_RETURN_IF_ERROR(grtc_import_group_fold(ctx, op, processes, group, k, block, &acc));
+      if (!m) {
+        for (uint32_t i = 0; i < group->count; ++i) {
+          GRT_RETURN_IF_ERROR(grtc_map_put(ctx->allocator,
+                                           &processes[group->members[i]].values,
+                                           &op->results[k], acc));
+        }
+        continue;
+      }
       uint32_t dim = 0;
       GRT_RETURN_IF_ERROR(
           grtc_import_collective_dim(ctx, op, "scatter_dimension", acc->type.rank, &dim));
@@ -4350,7 +4334,8 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
     if (grtc_operation_is(inner, "stablehlo.all_reduce")) {
       status = grtc_import_at(ctx, inner, m.status);
       if (grt_status_is_ok(status)) {
-        status = grtc_import_all_reduce(ctx, inner, processes, replicas, partitions, block);
+        status = grtc_import_reduce_collective(ctx, inner, processes, replicas, partitions,
+                                               NULL, block);
       }
       continue;
     }
@@ -4367,8 +4352,8 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
       continue;
     }
     if (grtc_operation_is(inner, "stablehlo.reduce_scatter")) {
-      status = grtc_import_reduce_scatter(ctx, inner, processes, replicas, partitions, &m,
-                                          block);
+      status = grtc_import_reduce_collective(ctx, inner, processes, replicas, partitions, &m,
+                                             block);
       continue;
     }
     if (inner == ret) {
