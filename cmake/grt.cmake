@@ -18,6 +18,18 @@ if(GRT_SANITIZE)
   add_link_options(${GRT_SANITIZE_FLAGS})
 endif()
 
+# MinSizeRel builds with -Oz where the compiler has it (GCC 12 and later,
+# Clang): it picks the shorter encoding even where it runs slower (on
+# x86-64 a push and pop load a small constant, `and $0` stores a zero):
+# 1.7% less text than -Os on x86-64, the same code on aarch64 (GCC 12). It
+# comes after CMake's -Os on the command line, so it is the one that counts;
+# it defines __OPTIMIZE_SIZE__ as -Os does (the VM's compact interpreter).
+include(CheckCCompilerFlag)
+check_c_compiler_flag(-Oz GRT_HAVE_OZ)
+if(GRT_HAVE_OZ)
+  add_compile_options($<$<CONFIG:MinSizeRel>:-Oz>)
+endif()
+
 # libFuzzer steers by the coverage of the code under test, so every library
 # gets coverage instrumentation (fuzz targets add -fsanitize=fuzzer for
 # libFuzzer's main).
