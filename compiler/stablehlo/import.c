@@ -2464,6 +2464,18 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
     if (!almost && !close) return grt_ok_status();  // bit patterns, or refused there
     kind = almost ? GRTC_TOP_CHECK_ALMOST_EQ : GRTC_TOP_CHECK_CLOSE;
   }
+  grtc_float_kind_t small = f8;
+  for (uint32_t i = 0; kind == GRTC_TOP_BITCAST_CONVERT && i < op->result_count; ++i) {
+    grtc_float_kind_t k;
+    if (grtc_f8_kind_of(op->results[i].type, &k) && grtc_float_kind_bits(k) != 8) small = k;
+  }
+  if (kind == GRTC_TOP_BITCAST_CONVERT && grtc_float_kind_bits(small) != 8) {
+    // Held in the low bits of a byte, they would need the other side's
+    // bits moved, not the byte as it is.
+    return grtc_import_error(ctx, op, "'%.*s' of the %d-bit float type %s is not supported "
+                             "yet", GRT_SV_ARG(op->name), grtc_float_kind_bits(small),
+                             grtc_float_kind_spelling(small));
+  }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
