@@ -3262,6 +3262,10 @@ static grt_status_t grtc_import_linalg_generic(grtc_import_t* ctx, const grtc_op
     grtc_ttype_t result;
     GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[j].type, &result));
     grtc_tvalue_t* value = reductions ? grtc_import_lookup(ctx, reduced[j]) : values[j];
+    if (value && value->type.rank != loop_count) {
+      return grtc_import_error(ctx, op, "'linalg.generic' result #%u yields a value from "
+                               "outside the body, which is not supported", j);
+    }
     if (!value || value->type.elem != result.elem ||
         !grtc_ttype_same_shape(&operands[ins + j]->type, &result)) {
       return grtc_import_error(ctx, op, "'linalg.generic' result #%u must have out #%u's "
