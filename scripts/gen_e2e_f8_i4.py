@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""Writes tests/e2e/stablehlo/f8.mlir (grt-check tests of the 8-bit floats)
-and tests/e2e/stablehlo/bitcast_i4.mlir (bitcast_convert of i2/i4/ui4).
+"""Writes tests/e2e/stablehlo/f8.mlir (grt-check tests of the 8-bit floats),
+tests/e2e/stablehlo/f6_f4.mlir (the MX types f8E8M0FNU, f6E2M3FN, f6E3M2FN,
+f4E2M1FN) and tests/e2e/stablehlo/bitcast_i4.mlir (bitcast_convert of
+i2/i4/ui4).
 
 Run by hand after changing it (its output is committed):
 
@@ -27,6 +29,7 @@ DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
                    "e2e", "stablehlo")
 OUT = os.path.join(DIR, "f8.mlir")
 OUT_I4 = os.path.join(DIR, "bitcast_i4.mlir")
+OUT_SMALL = os.path.join(DIR, "f6_f4.mlir")
 
 # name: (exponent bits, mantissa bits, bias, flavor)
 TYPES = {
@@ -457,6 +460,234 @@ def nested(rows):
     return "[" + ", ".join(ints(r) for r in rows) + "]"
 
 
+# The MX scale and element types (OCP MX; LLVM's Float8E8M0FNU, Float6E2M3FN,
+# Float6E3M2FN, Float4E2M1FN): name: (exponent bits, mantissa bits, bias,
+# flavor). "finite": no infinities and no NaN (overflow and infinities
+# saturate to the largest number of their sign, NaN gives +0); "e8m0": no
+# sign, no mantissa, no zero, 0xFF the one NaN (a positive value rounds to
+# the nearest power of two, a tie 1.5 * 2^k up; below 2^-127 gives 2^-127;
+# zero, negatives, infinities, NaN and powers past 2^127 give NaN).
+SMALL = {
+    "f8E8M0FNU": (8, 0, 127, "e8m0"),
+    "f6E2M3FN": (2, 3, 1, "finite"),
+    "f6E3M2FN": (3, 2, 3, "finite"),
+    "f4E2M1FN": (2, 1, 1, "finite"),
+}
+
+
+def small_bits(name):
+    e, m, _, flavor = SMALL[name]
+    return e if flavor == "e8m0" else 1 + e + m
+
+
+def small_decode(name, bits):
+    """None for NaN, else (sign, Fraction magnitude)."""
+    e, m, bias, flavor = SMALL[name]
+    if flavor == "e8m0":
+        return None if bits == 0xFF else (0, Fraction(2) ** (bits - bias))
+    sign = bits >> (e + m)
+    exp = (bits >> m) & ((1 << e) - 1)
+    mant = bits & ((1 << m) - 1)
+    if exp == 0:
+        return (sign, Fraction(mant) * Fraction(2) ** (1 - bias - m))
+    return (sign, Fraction(mant + (1 << m)) * Fraction(2) ** (exp - bias - m))
+
+
+def small_value(name, bits):
+    d = small_decode(name, bits)
+    if d is None:
+        return NAN
+    return -float(d[1]) if d[0] else float(d[1])
+
+
+def small_encode(name, x):
+    """The pattern |x| (a Python float) converts to in |name|."""
+    e, m, bias, flavor = SMALL[name]
+    if flavor == "e8m0":
+        if x != x or x <= 0 or x == INF:
+            return 0xFF
+        a = Fraction(x)
+        k = 0
+        while Fraction(2) ** (k + 1) <= a:
+            k += 1
+        while Fraction(2) ** k > a:
+            k -= 1
+        if a >= Fraction(3, 2) * Fraction(2) ** k:
+            k += 1
+        if k + bias < 0:
+            return 0
+        return 0xFF if k + bias > 254 else k + bias
+    sign = 1 if struct.pack(">d", x)[0] & 0x80 else 0
+    if x != x:
+        return 0
+    mags = [(mag, small_decode(name, mag)[1]) for mag in range(1 << (e + m))]
+    largest_mag = mags[-1][0]
+    if x in (INF, -INF):
+        return (sign << (e + m)) | largest_mag
+    a = abs(Fraction(x))
+    mag = largest_mag  # past the largest number: saturate
+    for (lo_mag, lo), (hi_mag, hi) in zip(mags, mags[1:]):
+        if lo <= a <= hi:
+            if a - lo < hi - a or (a - lo == hi - a and lo_mag % 2 == 0):
+                mag = lo_mag
+            else:
+                mag = hi_mag
+            break
+    return (sign << (e + m)) | mag
+
+
+def small_f32_bits(name, bits):
+    v = small_value(name, bits)
+    if v != v:
+        return 0x7FC00000
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def hexes(values):
+    return "[" + ", ".join("0x%X" % v for v in values) + "]"
+
+
+def small_corners(name):
+    e, m, bias, flavor = SMALL[name]
+    if flavor == "e8m0":
+        values = [1.0, 1.5, 1.5 - 2.0 ** -20, 3.0, 0.75, 0.75 - 2.0 ** -20, 2.0 ** 127,
+                  1.5 * 2.0 ** 127, 1.4 * 2.0 ** 127, 2.0 ** -126, 2.0 ** -127,
+                  1.5 * 2.0 ** -127, 1.25 * 2.0 ** -127, 2.0 ** -149, 0.0, -0.0, -1.0,
+                  INF, -INF, NAN, 1e30, 0.3]
+    else:
+        mags = [small_decode(name, mag)[1] for mag in range(1 << (e + m))]
+        sub = mags[1]
+        normal = mags[1 << m]
+        largest = mags[-1]
+        top = largest - mags[-2]
+        ulp = Fraction(1, 1 << m)
+        values = [0.0, -0.0, 1.0, -1.0, 1 + ulp / 2, 1 + 3 * ulp / 2,
+                  1 + ulp / 2 + ulp / 64, -(1 + 3 * ulp / 4), largest, -largest,
+                  largest + top / 2, largest + top, -(largest * 4), 1e30, INF, -INF,
+                  NAN, -NAN, sub, -sub, sub / 2, -sub / 2, 3 * sub / 2, sub * 5 / 8,
+                  normal - sub / 4, normal, 0.1, -3.3]
+    return [float(v) for v in values if is_f32(float(v))]
+
+
+def gen_small():
+    mod = Module()
+    for name in SMALL:
+        tag = name.lower()
+        nbits = small_bits(name)
+        xs = small_corners(name)
+        n = len(xs)
+        T = "tensor<%dx%s>" % (n, name)
+        mod.func("test_%s_from_f32" % tag, (
+            "    %%0 = util.unfoldable_constant dense<%s> : tensor<%dxf32>\n"
+            "    %%1 = stablehlo.convert %%0 : (tensor<%dxf32>) -> %s\n"
+            "    check.expect_eq_const(%%1, dense<%s> : %s) : %s\n"
+        ) % (lits(xs), n, n, T, hexes([small_encode(name, x) for x in xs]), T, T))
+        # Every bit pattern to f32, checked as f32 bits.
+        allbits = list(range(1 << nbits))
+        k = len(allbits)
+        T = "tensor<%dx%s>" % (k, name)
+        mod.func("test_%s_to_f32" % tag, (
+            "    %%0 = util.unfoldable_constant dense<%s> : %s\n"
+            "    %%1 = stablehlo.convert %%0 : (%s) -> tensor<%dxf32>\n"
+            "    %%2 = stablehlo.bitcast_convert %%1 : (tensor<%dxf32>) -> tensor<%dxui32>\n"
+            "    check.expect_eq_const(%%2, dense<%s> : tensor<%dxui32>) : tensor<%dxui32>\n"
+        ) % (hexes(allbits), T, T, k, k, k, ints([small_f32_bits(name, b) for b in allbits]),
+             k, k))
+        # f64 rounds once (an f32 step first would land on a tie).
+        if SMALL[name][3] == "e8m0":
+            ds = [1.5 - 2.0 ** -40, 0.75 - 2.0 ** -45, 1e300, 1e-300, -1e-300, NAN,
+                  1.5 * 2.0 ** -127 - 2.0 ** -170]
+        else:
+            ulp = 2.0 ** -SMALL[name][1]
+            ds = [1 + ulp / 2 + 2.0 ** -40, 1 + 3 * ulp / 2 - 2.0 ** -40,
+                  -(1 + ulp / 2 + 2.0 ** -40), 1e300, -1e-300, NAN]
+        n = len(ds)
+        T = "tensor<%dx%s>" % (n, name)
+        mod.func("test_%s_from_f64" % tag, (
+            "    %%0 = util.unfoldable_constant dense<%s> : tensor<%dxf64>\n"
+            "    %%1 = stablehlo.convert %%0 : (tensor<%dxf64>) -> %s\n"
+            "    check.expect_eq_const(%%1, dense<%s> : %s) : %s\n"
+        ) % (lits(ds, 64), n, n, T, hexes([small_encode(name, x) for x in ds]), T, T))
+        # Dense literals round as convert does.
+        lit_values = [x for x in small_corners(name) if x == x and x not in (INF, -INF)]
+        n = len(lit_values)
+        T = "tensor<%dx%s>" % (n, name)
+        mod.func("test_%s_dense" % tag, (
+            "    %%0 = stablehlo.constant dense<[%s]> : %s\n"
+            "    %%1 = util.optimization_barrier %%0 : %s\n"
+            "    check.expect_eq_const(%%1, dense<%s> : %s) : %s\n"
+        ) % (", ".join(lit(x) for x in lit_values), T, T,
+             hexes([small_encode(name, x) for x in lit_values]), T, T))
+    # Between the types: every pattern of one through f32 into another.
+    for a, b in [("f6E2M3FN", "f4E2M1FN"), ("f4E2M1FN", "f6E3M2FN"),
+                 ("f6E3M2FN", "f8E8M0FNU"), ("f8E8M0FNU", "f6E2M3FN")]:
+        src = list(range(1 << small_bits(a)))
+        want = [small_encode(b, small_value(a, x)) for x in src]
+        k = len(src)
+        mod.func("test_%s_to_%s" % (a.lower(), b.lower()), (
+            "    %%0 = util.unfoldable_constant dense<%s> : tensor<%dx%s>\n"
+            "    %%1 = stablehlo.convert %%0 : (tensor<%dx%s>) -> tensor<%dx%s>\n"
+            "    check.expect_eq_const(%%1, dense<%s> : tensor<%dx%s>) : tensor<%dx%s>\n"
+        ) % (hexes(src), k, a, k, a, k, b, hexes(want), k, b, k, b))
+    # f8E4M3FN (every pattern) to the MX scale type.
+    src = list(range(256))
+    want = [small_encode("f8E8M0FNU", value_of("f8E4M3FN", x)) for x in src]
+    mod.func("test_f8e4m3fn_to_f8e8m0fnu", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<256xui8>\n"
+        "    %%1 = stablehlo.bitcast_convert %%0 : (tensor<256xui8>) -> tensor<256xf8E4M3FN>\n"
+        "    %%2 = stablehlo.convert %%1 : (tensor<256xf8E4M3FN>) -> tensor<256xf8E8M0FNU>\n"
+        "    %%3 = stablehlo.bitcast_convert %%2 : (tensor<256xf8E8M0FNU>) -> tensor<256xui8>\n"
+        "    check.expect_eq_const(%%3, dense<%s> : tensor<256xui8>) : tensor<256xui8>\n"
+    ) % (ints(src), ints(want)))
+    # Arithmetic: in f32 on the decoded values, each result rounded once.
+    for name in ["f4E2M1FN", "f6E3M2FN"]:
+        e, m = SMALL[name][:2]
+        count = 1 << (e + m + 1)
+        xb = [b for b in range(count)][::3][:8]
+        yb = [(b * 5 + 3) % count for b in xb]
+        xv = [small_value(name, b) for b in xb]
+        yv = [small_value(name, b) for b in yb]
+        # Exact in f64 (a few significant bits each), which keeps the sign
+        # of a zero product (-0.5 * 0 is -0) that fractions would drop.
+        add = [small_encode(name, x + y) for x, y in zip(xv, yv)]
+        mul = [small_encode(name, x * y) for x, y in zip(xv, yv)]
+        lt = ["true" if x < y else "false" for x, y in zip(xv, yv)]
+        n = len(xb)
+        T = "tensor<%dx%s>" % (n, name)
+        mod.func("test_%s_arith" % name.lower(), (
+            "    %%x = util.unfoldable_constant dense<%s> : %s\n"
+            "    %%y = util.unfoldable_constant dense<%s> : %s\n"
+            "    %%0 = stablehlo.add %%x, %%y : %s\n"
+            "    check.expect_eq_const(%%0, dense<%s> : %s) : %s\n"
+            "    %%1 = stablehlo.multiply %%x, %%y : %s\n"
+            "    check.expect_eq_const(%%1, dense<%s> : %s) : %s\n"
+            "    %%2 = stablehlo.compare  LT, %%x, %%y,  FLOAT : (%s, %s) -> tensor<%dxi1>\n"
+            "    check.expect_eq_const(%%2, dense<[%s]> : tensor<%dxi1>) : tensor<%dxi1>\n"
+        ) % (hexes(xb), T, hexes(yb), T, T, hexes(add), T, T, T, hexes(mul), T, T, T, T,
+             n, ", ".join(lt), n, n))
+    mod.func("fail_f4e2m1fn_saturation_expectation", (
+        "    %0 = util.unfoldable_constant dense<[100.0]> : tensor<1xf32>\n"
+        "    %1 = stablehlo.convert %0 : (tensor<1xf32>) -> tensor<1xf4E2M1FN>\n"
+        "    check.expect_eq_const(%1, dense<[0x6]> : tensor<1xf4E2M1FN>) : tensor<1xf4E2M1FN>\n"
+    ))
+    mod.func("fail_f8e8m0fnu_tie_expectation", (
+        "    %0 = util.unfoldable_constant dense<[3.0]> : tensor<1xf32>\n"
+        "    %1 = stablehlo.convert %0 : (tensor<1xf32>) -> tensor<1xf8E8M0FNU>\n"
+        "    check.expect_eq_const(%1, dense<[0x80]> : tensor<1xf8E8M0FNU>) : tensor<1xf8E8M0FNU>\n"
+    ))
+    text = ("// The OCP MX types f8E8M0FNU (the scale), f6E2M3FN, f6E3M2FN and\n"
+            "// f4E2M1FN: convert from f32/f64 (rounding ties, saturation, NaN,\n"
+            "// infinities, subnormals, -0), every bit pattern to f32 and between\n"
+            "// the types, dense literals, arithmetic in f32. Expected bit patterns\n"
+            "// computed exactly (fractions).\n"
+            "//\n"
+            "// Generated by scripts/gen_e2e_f8_i4.py; do not edit. Run by grt-check:\n"
+            "// test_* functions must pass, fail_* functions must fail.\n"
+            "module @e2e_f6_f4 {\n" + "\n".join(mod.funcs) + "}\n")
+    with open(OUT_SMALL, "w") as f:
+        f.write(text)
+
+
 def gen_i4():
     mod = Module()
     cases = [  # (part type, wide type, rows of parts)
@@ -534,4 +765,5 @@ def gen_i4():
 
 if __name__ == "__main__":
     gen()
+    gen_small()
     gen_i4()

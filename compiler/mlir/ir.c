@@ -30,6 +30,16 @@ grtc_float_layout_t grtc_float_kind_layout(grtc_float_kind_t kind) {
   return layout;
 }
 
+int grtc_float_kind_sign_bit(grtc_float_kind_t kind) {
+  if (grtc_float_kinds[kind].flavor == GRTC_FLOAT_E8M0) return -1;
+  return grtc_float_kinds[kind].exponent_bits + grtc_float_kinds[kind].mantissa_bits;
+}
+
+int grtc_float_kind_bits(grtc_float_kind_t kind) {
+  return grtc_float_kind_sign_bit(kind) < 0 ? grtc_float_kinds[kind].exponent_bits
+                                            : grtc_float_kind_sign_bit(kind) + 1;
+}
+
 bool grtc_float_kind_is_f8(grtc_float_kind_t kind) {
   return grtc_float_kinds[kind].byte_size == 1;
 }
@@ -312,7 +322,21 @@ void grtc_module_destroy(grtc_module_t* module) {
   grt_arena_deinit(&arena);
 }
 
+// f8E8M0FNU (grtc_float_encode's rules).
+static uint64_t grtc_float_encode_e8m0(double value, int64_t bias) {
+  if (!(value > 0) || isinf(value)) return 0xFF;  // NaN, zero, negative, infinity
+  int exponent = 0;
+  double fraction = frexp(value, &exponent);  // [0.5, 1) * 2^exponent
+  int64_t power = (int64_t)exponent - 1 + (fraction >= 0.75 ? 1 : 0);
+  if (power + bias < 0) return 0;  // below 2^-bias: the smallest
+  if (power + bias > 254) return 0xFF;
+  return (uint64_t)(power + bias);
+}
+
 uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
+  if (grtc_float_kinds[kind].flavor == GRTC_FLOAT_E8M0) {
+    return grtc_float_encode_e8m0(value, grtc_float_kinds[kind].bias);
+  }
   const int exponent_bits = grtc_float_kinds[kind].exponent_bits;
   const int mantissa_bits = grtc_float_kinds[kind].mantissa_bits;
   const grtc_float_flavor_t flavor = grtc_float_kinds[kind].flavor;
@@ -328,10 +352,12 @@ uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
   if (flavor == GRTC_FLOAT_FN) {
     largest = (exponent_max << mantissa_bits) | (mantissa_mask - 1);
     quiet_nan = infinity = largest + 1;
-  } else if (flavor == GRTC_FLOAT_FNUZ) {
+  } else if (flavor == GRTC_FLOAT_FNUZ || flavor == GRTC_FLOAT_FINITE) {
     largest = (exponent_max << mantissa_bits) | mantissa_mask;
   }
   uint64_t bits = 0;
+  if (flavor == GRTC_FLOAT_FINITE && isnan(value)) return 0;
+  if (flavor == GRTC_FLOAT_FINITE && isinf(value)) return largest | (sign ? sign_bit : 0);
   if (isnan(value) || (isinf(value) && flavor != GRTC_FLOAT_IEEE)) {
     return flavor == GRTC_FLOAT_FNUZ ? sign_bit : quiet_nan | (sign ? sign_bit : 0);
   } else if (isinf(value)) {
@@ -354,6 +380,7 @@ uint64_t grtc_float_encode(double value, grtc_float_kind_t kind) {
       if ((uint64_t)biased > exponent_max ||
           (((uint64_t)biased << mantissa_bits) |
            ((uint64_t)significand - ((uint64_t)1 << mantissa_bits))) > largest) {
+        if (flavor == GRTC_FLOAT_FINITE) return largest | (sign ? sign_bit : 0);
         if (flavor != GRTC_FLOAT_IEEE) {
           return flavor == GRTC_FLOAT_FNUZ ? sign_bit : quiet_nan | (sign ? sign_bit : 0);
         }
@@ -384,6 +411,9 @@ double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind) {
   const uint64_t mantissa = bits & mantissa_mask;
   const uint64_t exponent = (bits >> mantissa_bits) & exponent_max;
   const bool negative = (bits >> (exponent_bits + mantissa_bits)) & 1;
+  if (flavor == GRTC_FLOAT_E8M0) {
+    return (bits & 0xFF) == 0xFF ? NAN : ldexp(1.0, (int)((int64_t)(bits & 0xFF) - bias));
+  }
   double value;
   if (flavor == GRTC_FLOAT_FNUZ && negative && exponent == 0 && mantissa == 0) {
     return NAN;

@@ -64,16 +64,22 @@ typedef enum grtc_signedness_e {
 //   FN:   no infinities; only S.1111...1 (every exponent and mantissa bit
 //         set) is NaN, so the all-ones exponent also holds numbers;
 //   FNUZ: no infinities and no negative zero; 0x80 (sign bit alone) is the
-//         one NaN, and every other pattern is a number.
+//         one NaN, and every other pattern is a number;
+//   FINITE: every pattern is a number (the OCP MX 6- and 4-bit floats: no
+//         infinities, no NaN; -0 exists);
+//   E8M0: no sign, no mantissa, no zero: pattern e is 2^(e - bias), and the
+//         all-ones pattern is the one NaN (f8E8M0FNU, the MX scale).
 typedef enum grtc_float_flavor_e {
   GRTC_FLOAT_IEEE,
   GRTC_FLOAT_FN,
   GRTC_FLOAT_FNUZ,
+  GRTC_FLOAT_FINITE,
+  GRTC_FLOAT_E8M0,
 } grtc_float_flavor_t;
 
 // X(NAME, spelling, exponent bits, mantissa bits, byte size, exponent bias,
-//   flavor). The 8-bit floats are held one byte per element (their bit
-// pattern); docs/module-format.md and docs/compiler.md ("Types").
+//   flavor). The 8-bit floats (and the 6- and 4-bit ones, in the low bits)
+// are held one byte per element (their bit pattern); docs/module-format.md and docs/compiler.md ("Types").
 #define GRTC_FLOAT_KIND_LIST(X)                                   \
   X(F16, "f16", 5, 10, 2, 15, GRTC_FLOAT_IEEE)                    \
   X(BF16, "bf16", 8, 7, 2, 127, GRTC_FLOAT_IEEE)                  \
@@ -85,7 +91,11 @@ typedef enum grtc_float_flavor_e {
   X(F8E4M3FN, "f8E4M3FN", 4, 3, 1, 7, GRTC_FLOAT_FN)              \
   X(F8E4M3FNUZ, "f8E4M3FNUZ", 4, 3, 1, 8, GRTC_FLOAT_FNUZ)        \
   X(F8E5M2FNUZ, "f8E5M2FNUZ", 5, 2, 1, 16, GRTC_FLOAT_FNUZ)       \
-  X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 4, 3, 1, 11, GRTC_FLOAT_FNUZ)
+  X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 4, 3, 1, 11, GRTC_FLOAT_FNUZ)   \
+  X(F8E8M0FNU, "f8E8M0FNU", 8, 0, 1, 127, GRTC_FLOAT_E8M0)         \
+  X(F6E2M3FN, "f6E2M3FN", 2, 3, 1, 1, GRTC_FLOAT_FINITE)           \
+  X(F6E3M2FN, "f6E3M2FN", 3, 2, 1, 3, GRTC_FLOAT_FINITE)           \
+  X(F4E2M1FN, "f4E2M1FN", 2, 1, 1, 1, GRTC_FLOAT_FINITE)
 
 typedef enum grtc_float_kind_e {
 #define GRTC_FLOAT_KIND_ENUM(name, spelling, e, m, size, bias, flavor) GRTC_FLOAT_##name,
@@ -329,7 +339,13 @@ grt_status_t grtc_op_error(const char* file_name, const grtc_operation_t* op,
 
 // Rounds |value| to nearest-even in |kind| and returns its bit pattern
 // (overflow gives infinity, or NaN in a type without infinities; NaN gives
-// the type's quiet NaN, with |value|'s sign where the type has one).
+// the type's quiet NaN, with |value|'s sign where the type has one). The
+// FINITE types saturate: overflow and infinities give the largest number
+// of the value's sign, NaN gives +0. E8M0 rounds a positive value to the
+// nearest power of two (a tie, 1.5 * 2^k, up: its one significand bit is
+// odd, as in LLVM's APFloat), values below 2^-127 to 2^-127 (it has no
+// zero), and gives NaN for zero, negatives, infinities, NaN and values
+// rounding past 2^127.
 uint64_t grtc_float_encode(double value, grtc_float_kind_t kind);
 double grtc_float_decode(uint64_t bits, grtc_float_kind_t kind);
 // The layout of |kind| (the columns of GRTC_FLOAT_KIND_LIST).
@@ -340,7 +356,12 @@ typedef struct grtc_float_layout_t {
   grtc_float_flavor_t flavor;
 } grtc_float_layout_t;
 grtc_float_layout_t grtc_float_kind_layout(grtc_float_kind_t kind);
-// Whether |kind| is one of the 8-bit floats (held as their byte).
+// The bits of |kind|'s pattern (sign, exponent and mantissa: 8, 6 or 4 for
+// the small floats) and where its sign bit is (-1 for E8M0, unsigned).
+int grtc_float_kind_bits(grtc_float_kind_t kind);
+int grtc_float_kind_sign_bit(grtc_float_kind_t kind);
+// Whether |kind| is one of the 8-bit floats, or the 6- or 4-bit ones
+// (held as their byte).
 bool grtc_float_kind_is_f8(grtc_float_kind_t kind);
 
 #ifdef __cplusplus

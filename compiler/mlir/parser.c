@@ -410,8 +410,7 @@ static grt_status_t grtc_literal_to_float_bits(grtc_parser_t* parser,
   }
   if (literal->kind == GRTC_LITERAL_INTEGER && literal->hex) {
     // Hex spells the exact bit pattern (0x7F800000 is +inf in f32).
-    grtc_float_layout_t layout = grtc_float_kind_layout(kind);
-    uint32_t bits = (uint32_t)(1 + layout.exponent_bits + layout.mantissa_bits);
+    uint32_t bits = (uint32_t)grtc_float_kind_bits(kind);
     if (literal->negative ||
         (bits < 64 && literal->magnitude >> bits != 0)) {
       return grtc_parser_error_at(parser, &literal->token,

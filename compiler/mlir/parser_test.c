@@ -212,6 +212,19 @@ static void test_dense_bytes(void** state) {
       {"dense<1.0> : tensor<2xf8E5M2FNUZ>", {0x40}, 1, true},
       {"dense<[240.0, 256.0]> : tensor<2xf8E4M3>", {0x77, 0x78}, 2, false},
       {"dense<[15.5, 16.0, -0.0625]> : tensor<3xf8E3M4>", {0x6F, 0x70, 0x84}, 3, false},
+      // The MX types, one byte each (the low bits; hex is the bits). f4E2M1FN:
+      // 5 ties to 4 (even), 100 and 1e30 saturate to 6 (0x7), -0.25 ties to
+      // -0 (0x8).
+      {"dense<[5.0, 100.0, 1.0e30, -0.25, 0xF]> : tensor<5xf4E2M1FN>",
+       {0x6, 0x7, 0x7, 0x8, 0xF}, 5, false},
+      // f6E2M3FN: 7.5 the largest (0x1F), -8 saturates; f6E3M2FN: 28 the
+      // largest, 0.0625 the smallest subnormal.
+      {"dense<[7.5, -8.0]> : tensor<2xf6E2M3FN>", {0x1F, 0x3F}, 2, false},
+      {"dense<[28.0, 0.0625]> : tensor<2xf6E3M2FN>", {0x1F, 0x01}, 2, false},
+      // f8E8M0FNU: 1 is 127, 3 (a tie) rounds up to 4, 0 and -1 are NaN
+      // (0xFF), 1e-40 gives 2^-127 (0x00, there is no zero).
+      {"dense<[1.0, 3.0, 0.0, -1.0, 1.0e-40, 0xFE]> : tensor<6xf8E8M0FNU>",
+       {0x7F, 0x81, 0xFF, 0xFF, 0x00, 0xFE}, 6, false},
       {"dense<5.96046448e-08> : tensor<f16>", {0x01, 0x00}, 2, false},  // subnormal
       {"dense<[-1, 2]> : tensor<2xi16>", {0xFF, 0xFF, 0x02, 0x00}, 4, false},
       {"dense<[true, false, true]> : tensor<3xi1>", {1, 0, 1}, 3, false},
@@ -431,6 +444,12 @@ static void test_diagnostics(void** state) {
        "hexadecimal float bit pattern 0x1FFFF does not fit in f16"},
       {"\"t.a\"() {a = dense<0x100> : tensor<2xf8E4M3FN>} : () -> ()",
        "hexadecimal float bit pattern 0x100 does not fit in f8E4M3FN"},
+      {"\"t.a\"() {a = dense<0x40> : tensor<2xf6E2M3FN>} : () -> ()",
+       "hexadecimal float bit pattern 0x40 does not fit in f6E2M3FN"},
+      {"\"t.a\"() {a = dense<0x10> : tensor<2xf4E2M1FN>} : () -> ()",
+       "hexadecimal float bit pattern 0x10 does not fit in f4E2M1FN"},
+      {"\"t.a\"() {a = dense<0x100> : tensor<2xf8E8M0FNU>} : () -> ()",
+       "hexadecimal float bit pattern 0x100 does not fit in f8E8M0FNU"},
       {"\"t.a\"() {a = dense<1.0> : tensor<2xf8E4M3FNX>} : () -> ()",
        "f8E4M3FNX"},
       {"\"t.a\"() {a = dense<1> : tensor<2xcomplex<f32>>} : () -> ()",

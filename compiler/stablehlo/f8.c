@@ -42,7 +42,54 @@ static void grtc_f8_specials(grtc_float_kind_t kind, uint64_t* largest, uint64_t
   } else if (l.flavor == GRTC_FLOAT_FNUZ) {
     *largest = *infinity | mantissa_mask;
     *quiet_nan = *infinity = 0;  // the NaN is the sign bit alone
+  } else if (l.flavor == GRTC_FLOAT_FINITE) {
+    *largest = *infinity | mantissa_mask;
+    *quiet_nan = *infinity = 0;  // neither exists: overflow saturates, NaN is +0
   }
+}
+
+// f8E8M0FNU to f32: pattern e is 2^(e - 127) (e = 0, 2^-127, an f32
+// subnormal), 0xFF is NaN.
+static grtc_tvalue_t* grtc_f8_decode_e8m0(grtc_chlo_math_t* m, grtc_tvalue_t* b) {
+  grtc_tvalue_t* v = grtc_chlo_bitcast(m, grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, b, 23),
+                                       GRTC_ELEM_F32);
+  v = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, b, 0),
+                       grtc_chlo_splat(m, v, ldexp(1.0, -127)), v);
+  return grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, b, 0xFF),
+                          grtc_chlo_splat(m, v, NAN), v);
+}
+
+// f32 or f64 (|u|: the bits, |width| wide) to f8E8M0FNU: the biased
+// exponent rounded half up by the mantissa's top bit, rebiased; NaN,
+// infinities, zeros and negatives give 0xFF, as does a power past 2^127;
+// values below 2^-127 give 0 (2^-127: the type has no zero). An f32
+// subnormal is below 2^-126: 1 from 1.5 * 2^-127 up, else 0.
+static grtc_tvalue_t* grtc_f8_encode_e8m0(grtc_chlo_math_t* m, grtc_tvalue_t* u, bool wide) {
+  const uint64_t width = wide ? 64 : 32;
+  const uint64_t mantissa = wide ? 52 : 23;
+  const uint64_t low = wide ? 1023 - 127 : 0;  // source biased exponent of 2^-127
+  uint64_t infinity = ((uint64_t)(wide ? 2047 : 255)) << mantissa;
+  grtc_tvalue_t* a = grtc_f8_op(m, GRTC_TOP_AND, u, ((uint64_t)1 << (width - 1)) - 1);
+  grtc_tvalue_t* r = grtc_f8_op(
+      m, GRTC_TOP_SHIFT_RIGHT_LOGICAL,
+      grtc_f8_op(m, GRTC_TOP_ADD, a, (uint64_t)1 << (mantissa - 1)), mantissa);
+  grtc_tvalue_t* code = grtc_f8_op(m, GRTC_TOP_SUBTRACT, r, low);
+  code = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_LT, r, low), grtc_chlo_bits(m, r, 0),
+                          code);
+  if (!wide) {
+    grtc_tvalue_t* up = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_GE, a, 3u << 21),
+                                         grtc_chlo_bits(m, r, 1), grtc_chlo_bits(m, r, 0));
+    code = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_LT, a, 1u << 23), up, code);
+  }
+  grtc_tvalue_t* nan = grtc_chlo_binary(
+      m, GRTC_TOP_OR, grtc_f8_compare(m, GRTC_CMP_GT, r, low + 254),
+      grtc_f8_compare(m, GRTC_CMP_GE, a, infinity));
+  nan = grtc_chlo_binary(m, GRTC_TOP_OR, nan, grtc_f8_compare(m, GRTC_CMP_EQ, a, 0));
+  nan = grtc_chlo_binary(m, GRTC_TOP_OR, nan,
+                         grtc_f8_compare(m, GRTC_CMP_NE, grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL,
+                                                                    u, width - 1), 0));
+  code = grtc_chlo_select(m, nan, grtc_chlo_bits(m, r, 0xFF), code);
+  return grtc_chlo_convert(m, code, GRTC_ELEM_U8);
 }
 
 grtc_tvalue_t* grtc_f8_decode(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
@@ -53,8 +100,10 @@ grtc_tvalue_t* grtc_f8_decode(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
   grtc_f8_specials(kind, &largest, &infinity, &quiet_nan);
   const int mantissa = l.mantissa_bits;
   grtc_tvalue_t* b = grtc_chlo_convert(m, bits, GRTC_ELEM_U32);
-  grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, b, 7);
-  grtc_tvalue_t* magnitude = grtc_f8_op(m, GRTC_TOP_AND, b, 0x7f);
+  if (l.flavor == GRTC_FLOAT_E8M0) return grtc_f8_decode_e8m0(m, b);
+  const uint64_t sign_bit = (uint64_t)grtc_float_kind_sign_bit(kind);
+  grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, b, sign_bit);
+  grtc_tvalue_t* magnitude = grtc_f8_op(m, GRTC_TOP_AND, b, ((uint64_t)1 << sign_bit) - 1);
   // Normal numbers: the exponent rebiased to f32's, the mantissa widened.
   grtc_tvalue_t* normal = grtc_chlo_bitcast(
       m,
@@ -107,6 +156,8 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   const uint64_t mantissa = (uint64_t)l.mantissa_bits;
   const uint64_t bias = (uint64_t)l.bias;
   grtc_tvalue_t* u = grtc_chlo_bitcast(m, x, wide ? GRTC_ELEM_U64 : GRTC_ELEM_U32);
+  if (l.flavor == GRTC_FLOAT_E8M0) return grtc_f8_encode_e8m0(m, u, wide);
+  const uint64_t sign_shift = (uint64_t)grtc_float_kind_sign_bit(kind);
   grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_SHIFT_RIGHT_LOGICAL, u, width - 1);
   grtc_tvalue_t* a = grtc_f8_op(m, GRTC_TOP_AND, u, ((uint64_t)1 << (width - 1)) - 1);
   uint64_t source_infinity = ((uint64_t)(wide ? 2047 : 255)) << source_mantissa;
@@ -155,9 +206,16 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   grtc_tvalue_t* r = grtc_chlo_select(m, is_normal, rounded_normal, rounded_subnormal);
   grtc_tvalue_t* overflow = grtc_f8_compare(m, GRTC_CMP_GT, r, largest);
   grtc_tvalue_t* signed_r =
-      grtc_chlo_binary(m, GRTC_TOP_OR, r, grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, 7));
+      grtc_chlo_binary(m, GRTC_TOP_OR, r, grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, sign_shift));
   grtc_tvalue_t* out = NULL;
-  if (l.flavor == GRTC_FLOAT_FNUZ) {
+  if (l.flavor == GRTC_FLOAT_FINITE) {
+    // Overflow and infinities saturate to the largest number of their
+    // sign; NaN (there is none) gives +0.
+    grtc_tvalue_t* signed_bit = grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, sign_shift);
+    out = grtc_chlo_select(m, overflow, grtc_f8_op(m, GRTC_TOP_OR, signed_bit, largest),
+                           signed_r);
+    out = grtc_chlo_select(m, is_nan, grtc_chlo_bits(m, r, 0), out);
+  } else if (l.flavor == GRTC_FLOAT_FNUZ) {
     // No -0, and one NaN (0x80) for NaN and overflow alike.
     grtc_tvalue_t* nan = grtc_chlo_bits(m, r, 0x80);
     out = grtc_chlo_select(m, grtc_f8_compare(m, GRTC_CMP_EQ, r, 0), grtc_chlo_bits(m, r, 0),
@@ -165,7 +223,7 @@ grtc_tvalue_t* grtc_f8_encode(grtc_chlo_math_t* m, grtc_tvalue_t* x,
     out = grtc_chlo_select(m, overflow, nan, out);
     out = grtc_chlo_select(m, is_nan, nan, out);
   } else {
-    grtc_tvalue_t* signed_bit = grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, 7);
+    grtc_tvalue_t* signed_bit = grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, sign_shift);
     out = grtc_chlo_select(
         m, overflow, grtc_f8_op(m, GRTC_TOP_OR, signed_bit, infinity), signed_r);
     out = grtc_chlo_select(m, is_nan, grtc_f8_op(m, GRTC_TOP_OR, signed_bit, quiet_nan), out);
@@ -178,9 +236,16 @@ grtc_tvalue_t* grtc_f8_ulp_scale(grtc_chlo_math_t* m, grtc_tvalue_t* bits,
   if (!bits) return NULL;
   grtc_tvalue_t* v = grtc_f8_decode(m, bits, kind);
   grtc_tvalue_t* b = grtc_chlo_convert(m, bits, GRTC_ELEM_U16);
-  grtc_tvalue_t* sign = grtc_f8_op(m, GRTC_TOP_AND, b, 0x80);
+  // The sign moved to bit 15 (E8M0 has none), the magnitude kept.
+  int sign_bit = grtc_float_kind_sign_bit(kind);
+  uint64_t magnitude_mask = sign_bit < 0 ? 0xFF : ((uint64_t)1 << sign_bit) - 1;
+  grtc_tvalue_t* sign = sign_bit < 0 ? grtc_chlo_bits(m, b, 0)
+                                     : grtc_f8_op(m, GRTC_TOP_AND, b, (uint64_t)1 << sign_bit);
+  if (sign_bit >= 0 && sign_bit != 7) {
+    sign = grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, (uint64_t)(7 - sign_bit));
+  }
   grtc_tvalue_t* scaled = grtc_chlo_binary(
-      m, GRTC_TOP_OR, grtc_f8_op(m, GRTC_TOP_AND, b, 0x7f),
+      m, GRTC_TOP_OR, grtc_f8_op(m, GRTC_TOP_AND, b, magnitude_mask),
       grtc_f8_op(m, GRTC_TOP_SHIFT_LEFT, sign, 8));
   grtc_tvalue_t* is_inf = grtc_chlo_compare(m, GRTC_CMP_EQ, grtc_chlo_unary(m, GRTC_TOP_ABS, v),
                                             grtc_chlo_splat(m, v, INFINITY));

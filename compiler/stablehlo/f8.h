@@ -1,7 +1,9 @@
 // The 8-bit floats (f8E5M2, f8E4M3, f8E3M4, f8E4M3FN, f8E4M3FNUZ,
-// f8E5M2FNUZ, f8E4M3B11FNUZ; compiler/mlir/ir.h GRTC_FLOAT_KIND_LIST) in
-// the tensor IR, which has no such element types: an f8 tensor is its bit
-// patterns held in ui8, one byte per element (docs/compiler.md "Types").
+// f8E5M2FNUZ, f8E4M3B11FNUZ, and the OCP MX f8E8M0FNU, f6E2M3FN, f6E3M2FN,
+// f4E2M1FN; compiler/mlir/ir.h GRTC_FLOAT_KIND_LIST) in the tensor IR,
+// which has no such element types: an f8 tensor is its bit patterns held
+// in ui8, one byte per element (the 6- and 4-bit ones in the low bits;
+// docs/compiler.md "8-bit floats").
 // Ops that move, pick or bitcast values work on the bytes as they are;
 // convert decodes to f32 and encodes with integer ops, built here, so every
 // backend computes the same bits; elementwise arithmetic and compare

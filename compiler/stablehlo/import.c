@@ -9,6 +9,7 @@
 #include "compiler/stablehlo/import.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ typedef struct grtc_import_t {
   // While a stablehlo.map body is imported: the map's result type, whose
   // shape every elementwise op of the body takes (NULL otherwise).
   const grtc_ttype_t* map_shape;
+  grt_string_view_t map_owner;  // the op whose body that is (for messages)
   // The module's func.func ops (|func_index|: sym_name -> index in
   // |funcs|; the first of a repeated name), and how deep the importer is
   // in regions computed per element (reduce, reduce_window, scatter, sort
@@ -476,6 +478,28 @@ static const grtc_import_op_t grtc_import_ops[] = {
     {"arith.shrui", GRTC_TOP_SHIFT_RIGHT_LOGICAL, GRTC_IMPORT_PLAIN},
     {"arith.negf", GRTC_TOP_NEGATE, GRTC_IMPORT_PLAIN},
     {"arith.select", GRTC_TOP_SELECT, GRTC_IMPORT_PLAIN},
+    // math's scalar functions are the elementwise ops of the same meaning.
+    {"math.absf", GRTC_TOP_ABS, GRTC_IMPORT_PLAIN},
+    {"math.absi", GRTC_TOP_ABS, GRTC_IMPORT_PLAIN},
+    {"math.exp", GRTC_TOP_EXPONENTIAL, GRTC_IMPORT_PLAIN},
+    {"math.expm1", GRTC_TOP_EXPONENTIAL_MINUS_ONE, GRTC_IMPORT_PLAIN},
+    {"math.log", GRTC_TOP_LOG, GRTC_IMPORT_PLAIN},
+    {"math.log1p", GRTC_TOP_LOG_PLUS_ONE, GRTC_IMPORT_PLAIN},
+    {"math.sqrt", GRTC_TOP_SQRT, GRTC_IMPORT_PLAIN},
+    {"math.rsqrt", GRTC_TOP_RSQRT, GRTC_IMPORT_PLAIN},
+    {"math.cbrt", GRTC_TOP_CBRT, GRTC_IMPORT_PLAIN},
+    {"math.tanh", GRTC_TOP_TANH, GRTC_IMPORT_PLAIN},
+    {"math.sin", GRTC_TOP_SINE, GRTC_IMPORT_PLAIN},
+    {"math.cos", GRTC_TOP_COSINE, GRTC_IMPORT_PLAIN},
+    {"math.tan", GRTC_TOP_TAN, GRTC_IMPORT_PLAIN},
+    {"math.floor", GRTC_TOP_FLOOR, GRTC_IMPORT_PLAIN},
+    {"math.ceil", GRTC_TOP_CEIL, GRTC_IMPORT_PLAIN},
+    {"math.round", GRTC_TOP_ROUND_NEAREST_AFZ, GRTC_IMPORT_PLAIN},
+    {"math.roundeven", GRTC_TOP_ROUND_NEAREST_EVEN, GRTC_IMPORT_PLAIN},
+    {"math.powf", GRTC_TOP_POWER, GRTC_IMPORT_PLAIN},
+    {"math.atan2", GRTC_TOP_ATAN2, GRTC_IMPORT_PLAIN},
+    {"math.ctpop", GRTC_TOP_POPCNT, GRTC_IMPORT_PLAIN},
+    {"math.ctlz", GRTC_TOP_COUNT_LEADING_ZEROS, GRTC_IMPORT_PLAIN},
     {"arith.cmpi", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPI},
     {"arith.cmpf", GRTC_TOP_COMPARE, GRTC_IMPORT_CMPF},
     {"arith.extf", GRTC_TOP_CONVERT, GRTC_IMPORT_PLAIN},
@@ -2440,6 +2464,18 @@ static grt_status_t grtc_import_f8(grtc_import_t* ctx, const grtc_operation_t* o
     if (!almost && !close) return grt_ok_status();  // bit patterns, or refused there
     kind = almost ? GRTC_TOP_CHECK_ALMOST_EQ : GRTC_TOP_CHECK_CLOSE;
   }
+  grtc_float_kind_t small = f8;
+  for (uint32_t i = 0; kind == GRTC_TOP_BITCAST_CONVERT && i < op->result_count; ++i) {
+    grtc_float_kind_t k;
+    if (grtc_f8_kind_of(op->results[i].type, &k) && grtc_float_kind_bits(k) != 8) small = k;
+  }
+  if (kind == GRTC_TOP_BITCAST_CONVERT && grtc_float_kind_bits(small) != 8) {
+    // Held in the low bits of a byte, they would need the other side's
+    // bits moved, not the byte as it is.
+    return grtc_import_error(ctx, op, "'%.*s' of the %d-bit float type %s is not supported "
+                             "yet", GRT_SV_ARG(op->name), grtc_float_kind_bits(small),
+                             grtc_float_kind_spelling(small));
+  }
   grtc_import_chlo_place_t place = {ctx, op};
   grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
   grtc_chlo_math_t m = {&builder, grt_ok_status()};
@@ -2672,30 +2708,93 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
 
 // Imports |body| (a region of scalar arguments already mapped to tensors
 // of |shape|'s shape, elementwise ops and constants, ending in a
-// stablehlo.return of one value) at |shape|'s shape: every op acts on
-// each element at once, body constants are broadcast. *out_value is the
-// returned value (NULL when the return names no imported value).
+// stablehlo.return or linalg.yield of |count| values) at |shape|'s shape:
+// every op acts on each element at once, body constants and rank-0 values
+// from outside the body are broadcast, and (in a linalg.generic)
+// linalg.index is an iota. The ops in |skip| (NULL or |count| entries,
+// some NULL) are left out. out_values gets the returned values (NULL where
+// the return names no imported value).
 static grt_status_t grtc_import_elementwise_body(grtc_import_t* ctx, const grtc_operation_t* op,
                                                  const grtc_block_t* body,
                                                  const grtc_ttype_t* shape,
-                                                 grtc_tblock_t* block,
-                                                 grtc_tvalue_t** out_value) {
-  *out_value = NULL;
+                                                 const grtc_operation_t* const* skip,
+                                                 uint32_t count, grtc_tblock_t* block,
+                                                 grtc_tvalue_t** out_values) {
+  for (uint32_t i = 0; i < count; ++i) out_values[i] = NULL;
+  // Values from outside the body, while they are mapped to broadcasts.
+  enum { kMaxCaptures = 64 };
+  const grtc_value_t* captured[kMaxCaptures];
+  grtc_tvalue_t* outer[kMaxCaptures];
+  uint32_t capture_count = 0;
   grt_status_t status = grt_ok_status();
   for (const grtc_operation_t* inner = body->first; inner && grt_status_is_ok(status);
        inner = inner->next) {
-    if (grtc_operation_is(inner, "stablehlo.return")) {
-      if (inner->operand_count != 1) {
-        status = grtc_import_error(ctx, inner, "'%.*s' body returns one value",
-                                   GRT_SV_ARG(op->name));
+    bool skipped = false;
+    for (uint32_t i = 0; skip && i < count; ++i) skipped = skipped || skip[i] == inner;
+    if (skipped) continue;
+    if (grtc_operation_is(inner, "stablehlo.return") ||
+        grtc_operation_is(inner, "linalg.yield")) {
+      if (inner->operand_count != count) {
+        status = grtc_import_error(ctx, inner, "'%.*s' body returns %u value%s",
+                                   GRT_SV_ARG(op->name), count, count == 1 ? "" : "s");
         break;
       }
-      *out_value = grtc_import_lookup(ctx, inner->operands[0]);
+      for (uint32_t i = 0; i < count; ++i) {
+        out_values[i] = grtc_import_lookup(ctx, inner->operands[i]);
+      }
       break;
+    }
+    for (uint32_t i = 0; i < inner->operand_count && grt_status_is_ok(status); ++i) {
+      const grtc_value_t* key = inner->operands[i];
+      bool outside = key->defining_op ? key->defining_op->parent != body
+                                      : key->owner_block != body;
+      grtc_tvalue_t* value = grtc_import_lookup(ctx, key);
+      if (!outside || !value || value->type.rank != 0 || shape->rank == 0) continue;
+      if (capture_count == kMaxCaptures) {
+        status = grtc_import_error(ctx, inner, "'%.*s' body uses more than %d values from "
+                                   "outside it", GRT_SV_ARG(op->name), kMaxCaptures);
+        break;
+      }
+      grtc_ttype_t wide = *shape;
+      wide.elem = value->type.elem;
+      grtc_top_t* top = NULL;
+      status = grtc_import_new_op(ctx, inner, GRTC_TOP_BROADCAST_IN_DIM, &value, 1, &wide, 1,
+                                  0, block, &top);
+      if (!grt_status_is_ok(status)) break;
+      top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+      captured[capture_count] = key;
+      outer[capture_count++] = value;
+      status = grtc_import_map(ctx, key, &top->results[0]);
+    }
+    if (!grt_status_is_ok(status)) break;
+    if (grtc_operation_is(inner, "linalg.index")) {
+      int64_t dim = -1;
+      if (!grtc_operation_is(op, "linalg.generic")) {
+        status = grtc_import_error(ctx, inner, "'linalg.index' is only supported in a "
+                                   "'linalg.generic' body");
+        break;
+      }
+      status = grtc_import_int(ctx, inner, "dim", true, &dim);
+      if (!grt_status_is_ok(status)) break;
+      if (dim < 0 || dim >= (int64_t)shape->rank || inner->result_count != 1) {
+        status = grtc_import_error(ctx, inner, "'linalg.index' dimension %" PRId64 " is not "
+                                   "one of the %u loop dimensions", dim, shape->rank);
+        break;
+      }
+      grtc_ttype_t index = *shape;
+      index.elem = GRTC_ELEM_I64;
+      grtc_top_t* top = NULL;
+      status = grtc_import_new_op(ctx, inner, GRTC_TOP_IOTA, NULL, 0, &index, 1, 0, block,
+                                  &top);
+      if (!grt_status_is_ok(status)) break;
+      top->attrs.dim = dim;
+      status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
+      continue;
     }
     bool constant = grtc_operation_is(inner, "stablehlo.constant") ||
                     grtc_operation_is(inner, "arith.constant");
     ctx->map_shape = constant ? NULL : shape;
+    ctx->map_owner = op->name;
     status = grtc_import_op(ctx, inner, block);
     ctx->map_shape = NULL;
     if (!grt_status_is_ok(status) || !constant) continue;
@@ -2710,6 +2809,9 @@ static grt_status_t grtc_import_elementwise_body(grtc_import_t* ctx, const grtc_
       top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
       status = grtc_import_map(ctx, &inner->results[0], &top->results[0]);
     }
+  }
+  for (uint32_t i = 0; i < capture_count && grt_status_is_ok(status); ++i) {
+    status = grtc_import_map(ctx, captured[i], outer[i]);
   }
   return status;
 }
@@ -2754,12 +2856,699 @@ static grt_status_t grtc_import_map_op(grtc_import_t* ctx, const grtc_operation_
                              result.rank ? result.rank - 1 : 0);
   }
   grtc_tvalue_t* value = NULL;
-  GRT_RETURN_IF_ERROR(grtc_import_elementwise_body(ctx, op, body, &result, block, &value));
+  GRT_RETURN_IF_ERROR(
+      grtc_import_elementwise_body(ctx, op, body, &result, NULL, 1, block, &value));
   if (!value || value->type.elem != result.elem || !grtc_ttype_same_shape(&value->type, &result)) {
     return grtc_import_error(ctx, op, "'stablehlo.map' body must return one value of the "
                              "result's element type");
   }
   return grtc_import_map(ctx, &op->results[0], value);
+}
+
+//===----------------------------------------------------------------------===//
+// linalg.generic and tensor.expand_shape / tensor.collapse_shape
+//===----------------------------------------------------------------------===//
+
+// An affine_map<(d0, d1) -> (d1, 0)> of a linalg.generic operand: its
+// results as loop dimensions (>= 0) or the constant 0 (-1).
+typedef struct grtc_import_affine_t {
+  uint32_t dim_count;
+  uint32_t result_count;
+  int32_t results[GRTC_MAX_RANK];
+} grtc_import_affine_t;
+
+// Whether |text| contains |word|.
+static bool grtc_import_mentions(grt_string_view_t text, const char* word) {
+  size_t n = strlen(word);
+  for (size_t i = 0; i + n <= text.size; ++i) {
+    if (memcmp(text.data + i, word, n) == 0) return true;
+  }
+  return false;
+}
+
+static const char* grtc_import_skip_space(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+  return p;
+}
+
+// The comma-separated items of a (...) list starting at *p (the '('), each
+// trimmed, into |items| (at most |capacity|); *p moves past the ')'.
+static bool grtc_import_affine_list(const char** p, const char* end,
+                                    grt_string_view_t* items, uint32_t capacity,
+                                    uint32_t* count) {
+  *count = 0;
+  const char* q = grtc_import_skip_space(*p, end);
+  if (q >= end || *q != '(') return false;
+  ++q;
+  q = grtc_import_skip_space(q, end);
+  if (q < end && *q == ')') {
+    *p = q + 1;
+    return true;
+  }
+  for (;;) {
+    const char* start = grtc_import_skip_space(q, end);
+    int depth = 0;
+    q = start;
+    while (q < end && (depth > 0 || (*q != ',' && *q != ')'))) {
+      if (*q == '(') ++depth;
+      if (*q == ')') --depth;
+      ++q;
+    }
+    if (q >= end || *count == capacity) return false;
+    const char* stop = q;
+    while (stop > start && (stop[-1] == ' ' || stop[-1] == '\n')) --stop;
+    items[(*count)++] = grt_make_string_view(start, (size_t)(stop - start));
+    if (*q == ')') {
+      *p = q + 1;
+      return true;
+    }
+    ++q;
+  }
+}
+
+// Decodes indexing map #|index| of |op|: loop dimensions and the constant 0
+// are supported; anything else (sums, products, symbols) is a diagnostic.
+static grt_status_t grtc_import_affine(const grtc_import_t* ctx, const grtc_operation_t* op,
+                                       uint32_t index, const grtc_attribute_t* attr,
+                                       grtc_import_affine_t* out) {
+  memset(out, 0, sizeof(*out));
+  if (!attr || attr->kind != GRTC_ATTR_OPAQUE) {
+    return grtc_import_error(ctx, op, "'%.*s' indexing map #%u must be an affine_map<...>",
+                             GRT_SV_ARG(op->name), index);
+  }
+  const char* p = attr->opaque.data;
+  const char* end = p + attr->opaque.size;
+  while (p < end && *p != '(') ++p;
+  grt_string_view_t dims[GRTC_MAX_RANK], results[GRTC_MAX_RANK];
+  uint32_t dim_count = 0, result_count = 0;
+  bool ok = grtc_import_affine_list(&p, end, dims, GRTC_MAX_RANK, &dim_count);
+  p = grtc_import_skip_space(p, end);
+  if (ok && p < end && *p == '[') {
+    return grtc_import_error(ctx, op, "'%.*s' indexing map #%u (%.*s) has symbols; "
+                             "only maps of loop dimensions are supported",
+                             GRT_SV_ARG(op->name), index, GRT_SV_ARG(attr->opaque));
+  }
+  ok = ok && p + 1 < end && p[0] == '-' && p[1] == '>';
+  if (ok) {
+    p += 2;
+    ok = grtc_import_affine_list(&p, end, results, GRTC_MAX_RANK, &result_count);
+  }
+  if (!ok) {
+    return grtc_import_error(ctx, op, "'%.*s' indexing map #%u (%.*s) is not an "
+                             "affine_map<(d0, ...) -> (...)> of at most %d dimensions",
+                             GRT_SV_ARG(op->name), index, GRT_SV_ARG(attr->opaque),
+                             GRTC_MAX_RANK);
+  }
+  out->dim_count = dim_count;
+  out->result_count = result_count;
+  for (uint32_t r = 0; r < result_count; ++r) {
+    int32_t found = -2;
+    if (grt_string_view_equal_cstring(results[r], "0")) found = -1;
+    for (uint32_t d = 0; d < dim_count && found == -2; ++d) {
+      if (grt_string_view_equal(results[r], dims[d])) found = (int32_t)d;
+    }
+    if (found == -2) {
+      return grtc_import_error(ctx, op, "'%.*s' indexing map #%u result '%.*s' is not "
+                               "supported (only a loop dimension or 0)",
+                               GRT_SV_ARG(op->name), index, GRT_SV_ARG(results[r]));
+    }
+    for (uint32_t s = 0; s < r && found >= 0; ++s) {
+      if (out->results[s] == found) {
+        return grtc_import_error(ctx, op, "'%.*s' indexing map #%u names loop dimension "
+                                 "'%.*s' twice (diagonals are not supported)",
+                                 GRT_SV_ARG(op->name), index, GRT_SV_ARG(results[r]));
+      }
+    }
+    out->results[r] = found;
+  }
+  return grt_ok_status();
+}
+
+// |x| (an operand whose dimensions |map| names) spread over the loop space
+// |loops|: its 0-indexed unit dimensions dropped, the rest transposed into
+// loop order and broadcast along the loops it does not name.
+static grtc_tvalue_t* grtc_import_linalg_spread(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                                const grtc_import_affine_t* map,
+                                                const grtc_ttype_t* loops) {
+  int64_t kept[GRTC_MAX_RANK];
+  uint32_t count = 0;
+  for (uint32_t r = 0; r < map->result_count; ++r) {
+    if (map->results[r] >= 0) kept[count++] = map->results[r];
+  }
+  if (count != x->type.rank) {
+    grtc_ttype_t type = x->type;
+    type.rank = count;
+    for (uint32_t r = 0, k = 0; r < map->result_count; ++r) {
+      if (map->results[r] >= 0) type.dims[k++] = x->type.dims[r];
+    }
+    x = grtc_chlo_make(m, GRTC_TOP_RESHAPE, &x, 1, &type);
+    if (!x) return NULL;
+  }
+  // The permutation that sorts |kept|.
+  int64_t perm[GRTC_MAX_RANK], sorted[GRTC_MAX_RANK];
+  bool identity = true;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t rank = 0;
+    for (uint32_t j = 0; j < count; ++j) rank += kept[j] < kept[i];
+    perm[rank] = i;
+    identity = identity && rank == i;
+  }
+  for (uint32_t i = 0; i < count; ++i) sorted[i] = kept[perm[i]];
+  if (!identity) {
+    grtc_ttype_t type = x->type;
+    for (uint32_t i = 0; i < count; ++i) type.dims[i] = x->type.dims[perm[i]];
+    x = grtc_chlo_make(m, GRTC_TOP_TRANSPOSE, &x, 1, &type);
+    if (!x) return NULL;
+    x->def->attrs.dims = grtc_tmodule_i64s(m->b->module, perm, count);
+  }
+  if (count == loops->rank) return x;
+  grtc_ttype_t type = *loops;
+  type.elem = x->type.elem;
+  x = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &x, 1, &type);
+  if (x) x->def->attrs.dims = grtc_tmodule_i64s(m->b->module, sorted, count);
+  return x;
+}
+
+// The combining ops a reduction output may yield, with their tensor op.
+static const struct {
+  const char* name;
+  grtc_top_kind_t kind;
+} grtc_import_linalg_combiners[] = {
+    {"arith.addf", GRTC_TOP_ADD},         {"arith.addi", GRTC_TOP_ADD},
+    {"arith.mulf", GRTC_TOP_MULTIPLY},    {"arith.muli", GRTC_TOP_MULTIPLY},
+    {"arith.maximumf", GRTC_TOP_MAXIMUM}, {"arith.minimumf", GRTC_TOP_MINIMUM},
+    {"arith.maxsi", GRTC_TOP_MAXIMUM},    {"arith.minsi", GRTC_TOP_MINIMUM},
+    {"arith.andi", GRTC_TOP_AND},         {"arith.ori", GRTC_TOP_OR},
+    {"arith.xori", GRTC_TOP_XOR},
+};
+
+// The identity of |kind| on |elem| (the reduce's initial value).
+static grtc_scalar_value_t grtc_import_linalg_identity(grtc_top_kind_t kind,
+                                                       grtc_elem_t elem) {
+  grtc_scalar_value_t v;
+  v.u = 0;
+  bool is_float = grtc_elem_is_float(elem);
+  uint32_t bits = grtc_elem_bit_width(elem);
+  int64_t smin = bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+  switch (kind) {
+    case GRTC_TOP_MULTIPLY:
+      if (is_float) v.f = 1.0; else v.i = 1;
+      break;
+    case GRTC_TOP_MAXIMUM:
+      if (is_float) v.f = -HUGE_VAL; else v.i = elem == GRTC_ELEM_I1 ? 0 : smin;
+      break;
+    case GRTC_TOP_MINIMUM:
+      if (is_float) v.f = HUGE_VAL; else v.i = elem == GRTC_ELEM_I1 ? 1 : -(smin + 1);
+      break;
+    case GRTC_TOP_AND:
+      v.i = elem == GRTC_ELEM_I1 ? 1 : -1;
+      break;
+    default:
+      break;
+  }
+  return v;
+}
+
+// How reduction output #|j| of a linalg.generic combines: its yielded value
+// must be `comb(x, acc)` or `comb(acc, x)` of a combining op and its
+// accumulator argument |acc|, which is used nowhere else.
+static grt_status_t grtc_import_linalg_combiner(const grtc_import_t* ctx,
+                                                const grtc_operation_t* op,
+                                                const grtc_block_t* body, uint32_t j,
+                                                const grtc_value_t* yielded,
+                                                const grtc_value_t* acc,
+                                                const grtc_operation_t** out_op,
+                                                grtc_top_kind_t* out_kind,
+                                                const grtc_value_t** out_x) {
+  const grtc_operation_t* comb = yielded->defining_op;
+  uint32_t uses = 0;
+  for (const grtc_operation_t* inner = body->first; inner; inner = inner->next) {
+    for (uint32_t i = 0; i < inner->operand_count; ++i) uses += inner->operands[i] == acc;
+  }
+  if (comb && comb->parent == body && comb->operand_count == 2 && uses == 1 &&
+      (comb->operands[0] == acc) != (comb->operands[1] == acc)) {
+    for (size_t i = 0; i < sizeof(grtc_import_linalg_combiners) /
+                               sizeof(grtc_import_linalg_combiners[0]); ++i) {
+      if (!grtc_operation_is(comb, grtc_import_linalg_combiners[i].name)) continue;
+      *out_op = comb;
+      *out_kind = grtc_import_linalg_combiners[i].kind;
+      *out_x = comb->operands[comb->operands[0] == acc ? 1 : 0];
+      return grt_ok_status();
+    }
+  }
+  return grtc_import_error(ctx, op, "'%.*s' reduction output #%u must yield one "
+                           "arith.addf/addi/mulf/muli/maximumf/minimumf/maxsi/minsi/andi/"
+                           "ori/xori of its accumulator argument (used nowhere else) and "
+                           "a value", GRT_SV_ARG(op->name), j);
+}
+
+// linalg.generic on tensors: ins and outs read through indexing maps of
+// loop dimensions (permutations, projections, broadcasts, 0 for unit
+// dimensions), a body of elementwise arith/math ops, linalg.index and
+// linalg.yield. Every operand is spread over the loop space, the body is
+// imported once at that shape (as a stablehlo.map body), each parallel
+// output is its yielded value transposed into the output's order, and each
+// output of a loop nest with reduction loops is a reduce of the value its
+// combining op takes, over those loops, combined with the output's
+// initial value.
+static grt_status_t grtc_import_linalg_generic(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_tblock_t* block) {
+  if (op->region_count != 1 || op->regions[0]->block_count != 1) {
+    return grtc_import_error(ctx, op, "'linalg.generic' has one body block");
+  }
+  if (ctx->map_shape) {
+    return grtc_import_error(ctx, op, "'linalg.generic' inside an elementwise body is not "
+                             "supported");
+  }
+  grtc_i64s_t segments = {0, NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "operandSegmentSizes", true, &segments));
+  if (segments.count != 2 || segments.values[0] < 0 || segments.values[1] < 1 ||
+      segments.values[0] + segments.values[1] != (int64_t)op->operand_count ||
+      segments.values[1] != (int64_t)op->result_count) {
+    return grtc_import_error(ctx, op, "'linalg.generic' takes ins and outs, one tensor "
+                             "result per out (%u operands, %u results)", op->operand_count,
+                             op->result_count);
+  }
+  uint32_t ins = (uint32_t)segments.values[0];
+  uint32_t total = op->operand_count;
+  const grtc_attribute_t* maps = grtc_operation_attribute(op, "indexing_maps");
+  const grtc_attribute_t* iterators = grtc_operation_attribute(op, "iterator_types");
+  if (!maps || maps->kind != GRTC_ATTR_ARRAY || maps->array.count != total) {
+    return grtc_import_error(ctx, op, "'linalg.generic' needs 'indexing_maps', one "
+                             "affine_map per operand (%u)", total);
+  }
+  if (!iterators || iterators->kind != GRTC_ATTR_ARRAY ||
+      iterators->array.count > GRTC_MAX_RANK) {
+    return grtc_import_error(ctx, op, "'linalg.generic' needs 'iterator_types', a list of "
+                             "at most %d \"parallel\" or \"reduction\"", GRTC_MAX_RANK);
+  }
+  uint32_t loop_count = iterators->array.count;
+  bool reduction[GRTC_MAX_RANK];
+  uint32_t reductions = 0;
+  for (uint32_t d = 0; d < loop_count; ++d) {
+    const grtc_attribute_t* item = iterators->array.items[d];
+    grt_string_view_t word = item->kind == GRTC_ATTR_STRING ? item->string
+                             : item->kind == GRTC_ATTR_OPAQUE ? item->opaque
+                                                             : grt_make_cstring_view("?");
+    bool parallel = grtc_import_mentions(word, "parallel");
+    reduction[d] = grtc_import_mentions(word, "reduction");
+    if (parallel == reduction[d]) {
+      return grtc_import_error(ctx, op, "'linalg.generic' iterator type #%u (%.*s) is not "
+                               "supported (only parallel and reduction)", d,
+                               GRT_SV_ARG(word));
+    }
+    reductions += reduction[d];
+  }
+  // The maps, the operands and the loop sizes they give.
+  grtc_import_affine_t affine[64];
+  grtc_tvalue_t* operands[64];
+  if (total > 64) {
+    return grtc_import_error(ctx, op, "'linalg.generic' with more than 64 operands is not "
+                             "supported");
+  }
+  grtc_ttype_t loops = {0};
+  loops.rank = loop_count;
+  int32_t sized_by[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < loop_count; ++d) sized_by[d] = -1;
+  for (uint32_t i = 0; i < total; ++i) {
+    GRT_RETURN_IF_ERROR(grtc_import_affine(ctx, op, i, maps->array.items[i], &affine[i]));
+    operands[i] = grtc_import_lookup(ctx, op->operands[i]);
+    if (!operands[i]) {
+      return grtc_import_error(ctx, op, "operand #%u of 'linalg.generic' has no imported "
+                               "value", i);
+    }
+    const grtc_ttype_t* type = &operands[i]->type;
+    if (!grtc_ttype_is_static(type)) {
+      return grtc_import_error(ctx, op, "'linalg.generic' with a symbolic dimension ('?') "
+                               "in operand #%u is not supported yet", i);
+    }
+    if (affine[i].dim_count != loop_count || affine[i].result_count != type->rank) {
+      return grtc_import_error(ctx, op, "'linalg.generic' indexing map #%u must take %u "
+                               "loop dimensions and give operand #%u's rank %u", i,
+                               loop_count, i, type->rank);
+    }
+    for (uint32_t r = 0; r < type->rank; ++r) {
+      int32_t d = affine[i].results[r];
+      if (d < 0) {
+        if (type->dims[r] != 1) {
+          return grtc_import_error(ctx, op, "'linalg.generic' operand #%u dimension %u is "
+                                   "indexed by 0 but has size %" PRId64 " (must be 1)", i, r,
+                                   type->dims[r]);
+        }
+        continue;
+      }
+      if (sized_by[d] < 0) {
+        sized_by[d] = (int32_t)i;
+        loops.dims[d] = type->dims[r];
+      } else if (loops.dims[d] != type->dims[r]) {
+        return grtc_import_error(ctx, op, "'linalg.generic' loop dimension %d is %" PRId64
+                                 " in operand #%d and %" PRId64 " in operand #%u", d,
+                                 loops.dims[d], sized_by[d], type->dims[r], i);
+      }
+    }
+  }
+  for (uint32_t d = 0; d < loop_count; ++d) {
+    if (sized_by[d] < 0) {
+      return grtc_import_error(ctx, op, "'linalg.generic' loop dimension %u indexes no "
+                               "operand, so its size is unknown", d);
+    }
+  }
+  const grtc_block_t* body = op->regions[0]->first;
+  if (body->arg_count != total) {
+    return grtc_import_error(ctx, op, "'linalg.generic' body takes %u arguments for %u "
+                             "operands", body->arg_count, total);
+  }
+  // Reduction outputs: their combining ops are applied after the body.
+  const grtc_operation_t* yield = body->last;
+  if (!yield || !grtc_operation_is(yield, "linalg.yield") ||
+      yield->operand_count != op->result_count) {
+    return grtc_import_error(ctx, op, "'linalg.generic' body must end in a linalg.yield of "
+                             "%u values", op->result_count);
+  }
+  const grtc_operation_t* combiners[64] = {0};
+  grtc_top_kind_t combine_kinds[64];
+  const grtc_value_t* reduced[64];
+  for (uint32_t j = 0; j < op->result_count; ++j) {
+    const grtc_import_affine_t* map = &affine[ins + j];
+    bool projection = map->result_count == loop_count - reductions;
+    for (uint32_t r = 0; r < map->result_count; ++r) {
+      projection = projection && map->results[r] >= 0 && !reduction[map->results[r]];
+    }
+    if (!projection) {
+      return grtc_import_error(ctx, op, "'linalg.generic' output #%u's indexing map must "
+                               "name each parallel loop dimension once", j);
+    }
+    if (reductions) {
+      GRT_RETURN_IF_ERROR(grtc_import_linalg_combiner(ctx, op, body, j, yield->operands[j],
+                                                      &body->args[ins + j], &combiners[j],
+                                                      &combine_kinds[j], &reduced[j]));
+    }
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t math = {&builder, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  for (uint32_t i = 0; i < total; ++i) {
+    if (i >= ins && reductions) continue;  // accumulators: combined after the reduce
+    loops.elem = operands[i]->type.elem;
+    grtc_tvalue_t* spread = grtc_import_linalg_spread(m, operands[i], &affine[i], &loops);
+    GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[i], spread));
+  }
+  grtc_tvalue_t* values[64];
+  GRT_RETURN_IF_ERROR(grtc_import_elementwise_body(ctx, op, body, &loops, combiners,
+                                                   op->result_count, block, values));
+  for (uint32_t j = 0; j < op->result_count; ++j) {
+    grtc_ttype_t result;
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[j].type, &result));
+    grtc_tvalue_t* value = reductions ? grtc_import_lookup(ctx, reduced[j]) : values[j];
+    if (value && value->type.rank != loop_count) {
+      return grtc_import_error(ctx, op, "'linalg.generic' result #%u yields a value from "
+                               "outside the body, which is not supported", j);
+    }
+    if (!value || value->type.elem != result.elem ||
+        !grtc_ttype_same_shape(&operands[ins + j]->type, &result)) {
+      return grtc_import_error(ctx, op, "'linalg.generic' result #%u must have out #%u's "
+                               "type and be yielded as its element type", j, j);
+    }
+    const grtc_import_affine_t* map = &affine[ins + j];
+    // Where each parallel loop dimension, in loop order, sits in the output
+    // (|perm|: loop-order position -> output dimension).
+    int64_t perm[GRTC_MAX_RANK];
+    uint32_t count = 0;
+    for (uint32_t d = 0; d < loop_count; ++d) {
+      if (reduction[d]) continue;
+      for (uint32_t r = 0; r < map->result_count; ++r) {
+        if (map->results[r] == (int32_t)d) perm[count] = r;
+      }
+      ++count;
+    }
+    if (reductions) {
+      int64_t dims[GRTC_MAX_RANK];
+      uint32_t dim_count = 0;
+      grtc_ttype_t kept = {0};
+      kept.elem = result.elem;
+      for (uint32_t d = 0; d < loop_count; ++d) {
+        if (reduction[d]) dims[dim_count++] = d;
+        else kept.dims[kept.rank++] = loops.dims[d];
+      }
+      grtc_ttype_t scalar = {0};
+      scalar.elem = result.elem;
+      grtc_tvalue_t* inputs[2] = {
+          value, grtc_chlo_splat_type(m, &scalar,
+                                      grtc_import_linalg_identity(combine_kinds[j],
+                                                                  result.elem))};
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      grtc_top_t* reduce = NULL;
+      GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_REDUCE, inputs, 2, &kept, 1, 1,
+                                             block, &reduce));
+      reduce->attrs.dims = grtc_tmodule_i64s(ctx->module, dims, dim_count);
+      GRT_RETURN_IF_ERROR(grtc_top_set_scalar_body(ctx->module, reduce, combine_kinds[j],
+                                                   result.elem));
+      // The initial value in loop order, combined with the reduction.
+      loops.elem = result.elem;
+      grtc_import_affine_t init_map = *map;
+      grtc_tvalue_t* init = grtc_import_linalg_spread(m, operands[ins + j], &init_map, &kept);
+      value = grtc_chlo_binary(m, combine_kinds[j], init, &reduce->results[0]);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+    }
+    bool identity = true;
+    for (uint32_t r = 0; r < count; ++r) identity = identity && perm[r] == (int64_t)r;
+    if (!identity) {
+      // Output dimension perm[k] is loop-order dimension k.
+      int64_t inverse[GRTC_MAX_RANK];
+      for (uint32_t k = 0; k < count; ++k) inverse[perm[k]] = k;
+      value = grtc_chlo_make(m, GRTC_TOP_TRANSPOSE, &value, 1, &result);
+      GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+      value->def->attrs.dims = grtc_tmodule_i64s(ctx->module, inverse, count);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[j], value));
+  }
+  return grt_ok_status();
+}
+
+// A rank-1 i64 tensor of |rank| sizes: sizes[d], or where values[d] is not
+// NULL that rank-0 integer (an index, or a get_dimension_size).
+static grtc_tvalue_t* grtc_import_shape_tensor(grtc_chlo_math_t* m, const int64_t* sizes,
+                                               grtc_tvalue_t* const* values, uint32_t rank) {
+  grtc_tvalue_t* parts[GRTC_MAX_RANK];
+  grtc_ttype_t one = {0};
+  one.elem = GRTC_ELEM_I64;
+  one.rank = 1;
+  one.dims[0] = 1;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (values[d]) {
+      grtc_tvalue_t* v = grtc_chlo_convert(m, values[d], GRTC_ELEM_I64);
+      parts[d] = v ? grtc_chlo_make(m, GRTC_TOP_RESHAPE, &v, 1, &one) : NULL;
+    } else {
+      grtc_scalar_value_t v;
+      v.i = sizes[d];
+      parts[d] = grtc_chlo_splat_type(m, &one, v);
+    }
+  }
+  if (rank == 1) return parts[0];
+  grtc_ttype_t all = one;
+  all.dims[0] = rank;
+  grtc_tvalue_t* shape = grtc_chlo_make(m, GRTC_TOP_CONCATENATE, parts, rank, &all);
+  if (shape) shape->def->attrs.dim = 0;
+  return shape;
+}
+
+// tensor.empty(%d, ...) : tensor<?x4xf32>: zeros (its contents are
+// unspecified) of the symbolic shape, one size operand per '?': a
+// dynamic_broadcast_in_dim of a zero.
+static grt_status_t grtc_import_empty_symbolic(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_tblock_t* block) {
+  grtc_ttype_t result;
+  if (op->result_count != 1) {
+    return grtc_import_error(ctx, op, "'tensor.empty' must have one result; it has %u",
+                             op->result_count);
+  }
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  grtc_tvalue_t* values[GRTC_MAX_RANK] = {0};
+  uint32_t used = 0;
+  for (uint32_t d = 0; d < result.rank; ++d) {
+    if (result.dims[d] != GRTC_DYNAMIC_DIM) continue;
+    if (used < op->operand_count) {
+      values[d] = grtc_import_lookup(ctx, op->operands[used]);
+      if (!values[d] || values[d]->type.rank != 0 ||
+          !grtc_elem_is_integer(values[d]->type.elem)) {
+        return grtc_import_error(ctx, op, "'tensor.empty' size operand #%u must be an "
+                                 "index", used);
+      }
+    }
+    ++used;
+  }
+  if (used != op->operand_count) {
+    return grtc_import_error(ctx, op, "'tensor.empty' takes one size operand per '?' in "
+                             "its result type: %u for %u", op->operand_count, used);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t math = {&builder, grt_ok_status()};
+  grtc_ttype_t scalar = {0};
+  scalar.elem = result.elem;
+  grtc_scalar_value_t zero;
+  zero.u = 0;
+  grtc_tvalue_t* inputs[2] = {grtc_chlo_splat_type(&math, &scalar, zero),
+                              grtc_import_shape_tensor(&math, result.dims, values,
+                                                       result.rank)};
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, math.status));
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM, inputs,
+                                         2, &result, 1, 0, block, &top));
+  top->attrs.dims = grtc_tmodule_i64s(ctx->module, NULL, 0);
+  return grtc_import_map(ctx, &op->results[0], &top->results[0]);
+}
+
+// tensor.expand_shape / tensor.collapse_shape: the reassociation groups
+// split the larger rank's dimensions, in order, among the smaller rank's;
+// a group's sizes multiply to its dimension's size. With static sizes a
+// reshape; with '?' sizes a dynamic_reshape, whose shape is the
+// output_shape values (expand_shape) or each group's product of
+// get_dimension_size (collapse_shape).
+static grt_status_t grtc_import_reshape_groups(grtc_import_t* ctx, const grtc_operation_t* op,
+                                               grtc_tblock_t* block) {
+  bool expand = grtc_operation_is(op, "tensor.expand_shape");
+  grtc_tvalue_t* source = op->operand_count >= 1 && op->result_count == 1
+                              ? grtc_import_lookup(ctx, op->operands[0])
+                              : NULL;
+  if (!source) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one tensor and returns one",
+                             GRT_SV_ARG(op->name));
+  }
+  grtc_ttype_t result;
+  GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, op->results[0].type, &result));
+  const grtc_ttype_t* big = expand ? &result : &source->type;
+  const grtc_ttype_t* small = expand ? &source->type : &result;
+  const grtc_attribute_t* groups = grtc_operation_attribute(op, "reassociation");
+  if (!groups || groups->kind != GRTC_ATTR_ARRAY || groups->array.count != small->rank ||
+      result.elem != source->type.elem) {
+    return grtc_import_error(ctx, op, "'%.*s' needs one reassociation group per dimension "
+                             "of its %s type (%u) and keeps the element type",
+                             GRT_SV_ARG(op->name), expand ? "source" : "result",
+                             small->rank);
+  }
+  // group_of[b]: the small dimension big dimension b belongs to.
+  uint32_t group_of[GRTC_MAX_RANK];
+  uint32_t next = 0;
+  for (uint32_t g = 0; g < groups->array.count; ++g) {
+    grtc_i64s_t group = {0, NULL};
+    grtc_attr_error_t error;
+    if (!grtc_attr_i64s(ctx->module, groups->array.items[g], "reassociation", &group,
+                        &error)) {
+      return grtc_import_error(ctx, op, "%s", error.message);
+    }
+    for (uint32_t k = 0; k < group.count; ++k) {
+      if (group.values[k] != (int64_t)next || next >= big->rank) {
+        return grtc_import_error(ctx, op, "'%.*s' reassociation group %u must continue "
+                                 "the %s type's dimensions in order (expected %u)",
+                                 GRT_SV_ARG(op->name), g, expand ? "result" : "source",
+                                 next);
+      }
+      group_of[next++] = g;
+    }
+    if (!group.count) {
+      return grtc_import_error(ctx, op, "'%.*s' reassociation group %u is empty",
+                               GRT_SV_ARG(op->name), g);
+    }
+  }
+  if (next != big->rank) {
+    return grtc_import_error(ctx, op, "'%.*s' reassociation groups cover %u of the %u "
+                             "dimensions", GRT_SV_ARG(op->name), next, big->rank);
+  }
+  // expand_shape's output_shape (when given) must agree with the result.
+  grtc_i64s_t output = {0, NULL};
+  if (expand) {
+    GRT_RETURN_IF_ERROR(grtc_import_list(ctx, op, "static_output_shape", false, &output));
+    if (output.values && output.count != result.rank) {
+      return grtc_import_error(ctx, op, "'tensor.expand_shape' output_shape has %u sizes "
+                               "for a rank-%u result", output.count, result.rank);
+    }
+  }
+  bool dynamic = !grtc_ttype_is_static(&source->type);
+  for (uint32_t d = 0; d < result.rank; ++d) dynamic = dynamic || result.dims[d] < 0;
+  uint32_t dynamic_sizes = 0;
+  for (uint32_t d = 0; output.values && d < output.count; ++d) {
+    bool is_dynamic = output.values[d] == INT64_MIN;
+    dynamic_sizes += is_dynamic;
+    if (is_dynamic != (result.dims[d] == GRTC_DYNAMIC_DIM) ||
+        (!is_dynamic && output.values[d] != result.dims[d])) {
+      return grtc_import_error(ctx, op, "'tensor.expand_shape' output_shape size %u does "
+                               "not match the result type", d);
+    }
+  }
+  if (op->operand_count != 1 + dynamic_sizes) {
+    return grtc_import_error(ctx, op, "'%.*s' takes one size operand per '?' in "
+                             "output_shape: %u for %u", GRT_SV_ARG(op->name),
+                             op->operand_count - 1, dynamic_sizes);
+  }
+  if (!dynamic) {
+    for (uint32_t s = 0; s < small->rank; ++s) {
+      int64_t product = 1;
+      for (uint32_t b = 0; b < big->rank; ++b) {
+        if (group_of[b] == s) product *= big->dims[b];
+      }
+      if (product != small->dims[s]) {
+        return grtc_import_error(ctx, op, "'%.*s' reassociation group %u multiplies to %"
+                                 PRId64 ", not %" PRId64, GRT_SV_ARG(op->name), s, product,
+                                 small->dims[s]);
+      }
+    }
+    grtc_top_t* top = NULL;
+    GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_RESHAPE, &source, 1, &result, 1,
+                                           0, block, &top));
+    return grtc_import_map(ctx, &op->results[0], &top->results[0]);
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_chlo_math_t math = {&builder, grt_ok_status()};
+  grtc_chlo_math_t* m = &math;
+  grtc_tvalue_t* values[GRTC_MAX_RANK] = {0};
+  int64_t sizes[GRTC_MAX_RANK];
+  if (expand) {
+    if (!output.values) {
+      return grtc_import_error(ctx, op, "'tensor.expand_shape' with '?' result sizes needs "
+                               "output_shape");
+    }
+    for (uint32_t d = 0, used = 1; d < result.rank; ++d) {
+      sizes[d] = result.dims[d];
+      if (output.values[d] != INT64_MIN) continue;
+      values[d] = grtc_import_lookup(ctx, op->operands[used++]);
+      if (!values[d] || values[d]->type.rank != 0 ||
+          !grtc_elem_is_integer(values[d]->type.elem)) {
+        return grtc_import_error(ctx, op, "'tensor.expand_shape' output_shape size %u must "
+                                 "be an index", d);
+      }
+    }
+  } else {
+    for (uint32_t s = 0; s < result.rank; ++s) {
+      sizes[s] = 1;
+      for (uint32_t b = 0; b < big->rank; ++b) {
+        if (group_of[b] != s) continue;
+        if (big->dims[b] >= 0) {
+          sizes[s] *= big->dims[b];
+          continue;
+        }
+        grtc_ttype_t index = {0};
+        index.elem = GRTC_ELEM_I64;
+        grtc_tvalue_t* extent = grtc_chlo_make(m, GRTC_TOP_GET_DIMENSION_SIZE, &source, 1,
+                                               &index);
+        if (extent) extent->def->attrs.dim = b;
+        values[s] = values[s] ? grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, values[s], extent) : extent;
+      }
+      if (values[s] && sizes[s] != 1) {
+        values[s] = grtc_chlo_binary(m, GRTC_TOP_MULTIPLY, values[s],
+                                     grtc_chlo_splat(m, values[s], (double)sizes[s]));
+      }
+    }
+  }
+  grtc_tvalue_t* inputs[2] = {source, grtc_import_shape_tensor(m, sizes, values, result.rank)};
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, m->status));
+  grtc_top_t* top = NULL;
+  GRT_RETURN_IF_ERROR(grtc_import_new_op(ctx, op, GRTC_TOP_DYNAMIC_RESHAPE, inputs, 2,
+                                         &result, 1, 0, block, &top));
+  return grtc_import_map(ctx, &op->results[0], &top->results[0]);
 }
 
 // chlo.scan: N inputs scanned along |dimension| with M carries. The body
@@ -3880,7 +4669,7 @@ static grt_status_t grtc_import_group_fold(grtc_import_t* ctx, const grtc_operat
     GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &body->args[1], value));
     grtc_tvalue_t* combined = NULL;
     GRT_RETURN_IF_ERROR(
-        grtc_import_elementwise_body(ctx, op, body, &value->type, block, &combined));
+        grtc_import_elementwise_body(ctx, op, body, &value->type, NULL, 1, block, &combined));
     if (!combined || combined->type.elem != value->type.elem ||
         !grtc_ttype_same_shape(&combined->type, &value->type)) {
       return grtc_import_error(ctx, op, "'%.*s' body must return one value of its operand's "
@@ -5038,6 +5827,14 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
     return grtc_import_map(ctx, &op->results[0], value);
   }
   if (grtc_operation_is(op, "stablehlo.map")) return grtc_import_map_op(ctx, op, block);
+  if (grtc_operation_is(op, "linalg.generic")) return grtc_import_linalg_generic(ctx, op, block);
+  if (grtc_operation_is(op, "tensor.empty") && op->operand_count) {
+    return grtc_import_empty_symbolic(ctx, op, block);
+  }
+  if (grtc_operation_is(op, "tensor.expand_shape") ||
+      grtc_operation_is(op, "tensor.collapse_shape")) {
+    return grtc_import_reshape_groups(ctx, op, block);
+  }
   if (grtc_operation_is(op, "chlo.scan")) return grtc_import_scan(ctx, op, block);
   if (grtc_operation_is(op, "interpreter.run_parallel")) {
     return grtc_import_run_parallel(ctx, op, block);
@@ -5089,10 +5886,14 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   }
   if (ctx->map_shape) {
     // Inside a stablehlo.map body: its ops act on every element at once.
-    if (is_chlo || entry.rule != GRTC_IMPORT_PLAIN ||
-        grtc_top_kind_role(entry.kind) != GRTC_ROLE_E) {
-      return grtc_import_error(ctx, op, "'stablehlo.map' bodies of elementwise ops are "
-                               "supported; '%.*s' is not one", GRT_SV_ARG(op->name));
+    bool scalar_rule = entry.rule == GRTC_IMPORT_PLAIN || entry.rule == GRTC_IMPORT_CMPI ||
+                       entry.rule == GRTC_IMPORT_CMPF ||
+                       entry.rule == GRTC_IMPORT_SIGNED_CAST ||
+                       entry.rule == GRTC_IMPORT_UNSIGNED_CAST;
+    if (is_chlo || !scalar_rule || grtc_top_kind_role(entry.kind) != GRTC_ROLE_E) {
+      return grtc_import_error(ctx, op, "'%.*s' bodies of elementwise ops are "
+                               "supported; '%.*s' is not one", GRT_SV_ARG(ctx->map_owner),
+                               GRT_SV_ARG(op->name));
     }
     for (uint32_t i = 0; i < op->result_count; ++i) {
       grtc_elem_t elem = results[i].elem;

@@ -1090,6 +1090,177 @@ static grt_status_t grtc_shlo_parse_scan(grtc_parser_t* parser,
 }
 
 //===----------------------------------------------------------------------===//
+// linalg.generic, linalg.index, tensor.expand_shape / tensor.collapse_shape
+//===----------------------------------------------------------------------===//
+
+// `ins(%a, %b : ta, tb)` / `outs(%c : tc)` after |keyword|: the operands are
+// pushed (their types come from their definitions); *out_count says how
+// many were listed.
+static grt_status_t grtc_shlo_parse_linalg_operands(grtc_parser_t* parser,
+                                                    grtc_op_state_t* state,
+                                                    const char* keyword, uint32_t* out_count) {
+  *out_count = 0;
+  bool found = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, keyword, &found));
+  if (!found) return grt_ok_status();
+  char what[64];
+  snprintf(what, sizeof(what), "after '%s'", keyword);
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_LPAREN, what));
+  bool done = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_RPAREN, &done));
+  if (done) return grt_ok_status();
+  uint32_t before = (uint32_t)state->operands.count;
+  for (;;) {
+    GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+    bool comma = false;
+    GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_COMMA, &comma));
+    if (!comma) break;
+  }
+  *out_count = (uint32_t)state->operands.count - before;
+  snprintf(what, sizeof(what), "before the types of '%s'", keyword);
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, what));
+  grt_arena_vec_t types = {0};
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &types));
+  if (types.count != *out_count) {
+    return grtc_parser_error(parser, "'%s' lists %u operands and %u types", keyword,
+                             *out_count, (uint32_t)types.count);
+  }
+  snprintf(what, sizeof(what), "to close '%s'", keyword);
+  return grtc_parser_expect(parser, GRTC_TOKEN_RPAREN, what);
+}
+
+// linalg.generic {indexing_maps = [...], iterator_types = [...]}
+//     ins(%a : ta) outs(%b : tb) [attrs = {...}] { ^bb0(...): ... } -> types
+// gives the generic form's operands, operandSegmentSizes and attributes.
+static grt_status_t grtc_shlo_parse_linalg_generic(grtc_parser_t* parser,
+                                                   const grtc_op_syntax_t* syntax,
+                                                   grtc_op_state_t* state) {
+  (void)syntax;
+  grt_arena_t* arena = grtc_parser_arena(parser);
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute_dict(parser, &state->attributes));
+  uint32_t ins = 0, outs = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_linalg_operands(parser, state, "ins", &ins));
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_linalg_operands(parser, state, "outs", &outs));
+  int64_t segments[2] = {ins, outs};
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "operandSegmentSizes",
+                                    grtc_shlo_i64_array(parser, segments, 2)));
+  bool found = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "attrs", &found));
+  if (found) {
+    GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_EQUAL, "after 'attrs'"));
+    GRT_RETURN_IF_ERROR(grtc_parser_parse_attribute_dict(parser, &state->attributes));
+  }
+  grtc_region_t* region = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_region(parser, NULL, 0, &region));
+  GRT_RETURN_IF_ERROR(grt_arena_vec_push(arena, &state->regions, &region, sizeof(region)));
+  bool arrow = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_if(parser, GRTC_TOKEN_ARROW, &arrow));
+  if (arrow) GRT_RETURN_IF_ERROR(grtc_parser_parse_type_list(parser, &state->result_types));
+  if (state->result_types.count != state->bound_result_count) {
+    return grtc_parser_error(parser, "'linalg.generic' binds %u results and lists %u "
+                             "result types after '->'", state->bound_result_count,
+                             (uint32_t)state->result_types.count);
+  }
+  return grt_ok_status();
+}
+
+// linalg.index 0 : index
+static grt_status_t grtc_shlo_parse_linalg_index(grtc_parser_t* parser,
+                                                 const grtc_op_syntax_t* syntax,
+                                                 grtc_op_state_t* state) {
+  (void)syntax;
+  int64_t dim = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64(parser, &dim));
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "dim", grtc_shlo_i64_attr(parser, dim)));
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the result type"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->result_types, &type,
+                            sizeof(type));
+}
+
+typedef struct grtc_shlo_groups_t {
+  const grtc_attribute_t* items[GRTC_STABLEHLO_MAX_LIST];
+  uint32_t count;
+} grtc_shlo_groups_t;
+
+// One [0, 1] group of a reassociation, as an array of i64 integers.
+static grt_status_t grtc_shlo_group_item(grtc_parser_t* parser, void* context) {
+  grtc_shlo_groups_t* groups = context;
+  if (groups->count == GRTC_STABLEHLO_MAX_LIST) {
+    return grtc_parser_error(parser, "more than %d reassociation groups",
+                             GRTC_STABLEHLO_MAX_LIST);
+  }
+  int64_t values[GRTC_STABLEHLO_MAX_LIST];
+  uint32_t count = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_i64_list(parser, values, &count));
+  const grtc_attribute_t* items[GRTC_STABLEHLO_MAX_LIST];
+  for (uint32_t i = 0; i < count; ++i) {
+    items[i] = grtc_shlo_i64_attr(parser, values[i]);
+    if (!items[i]) return grtc_shlo_oom(parser);
+  }
+  const grtc_attribute_t* group = grtc_parser_array_attr(parser, items, count);
+  if (!group) return grtc_shlo_oom(parser);
+  groups->items[groups->count++] = group;
+  return grt_ok_status();
+}
+
+// An output_shape item: a size, or a %value for a '?' size (recorded as
+// INT64_MIN, MLIR's dynamic size, in static_output_shape).
+static grt_status_t grtc_shlo_shape_item(grtc_parser_t* parser, void* context) {
+  grtc_op_state_t* state = ((void**)context)[0];
+  grtc_shlo_i64_list_t* list = ((void**)context)[1];
+  if (list->count == GRTC_STABLEHLO_MAX_LIST) {
+    return grtc_parser_error(parser, "more than %d sizes in 'output_shape'",
+                             GRTC_STABLEHLO_MAX_LIST);
+  }
+  if (grtc_parser_at(parser, GRTC_TOKEN_PERCENT_ID)) {
+    list->values[list->count++] = INT64_MIN;
+    return grtc_shlo_push_operand(parser, state);
+  }
+  return grtc_shlo_parse_i64(parser, &list->values[list->count++]);
+}
+
+// tensor.expand_shape %x [[0, 1], [2]] [output_shape [%d, 4, 5]] : t into t2
+// tensor.collapse_shape %x [[0, 1], [2]] : t into t2
+static grt_status_t grtc_shlo_parse_reshape_groups(grtc_parser_t* parser,
+                                                   const grtc_op_syntax_t* syntax,
+                                                   grtc_op_state_t* state) {
+  (void)syntax;
+  GRT_RETURN_IF_ERROR(grtc_shlo_push_operand(parser, state));
+  grtc_shlo_groups_t groups;
+  groups.count = 0;
+  GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LSQUARE, GRTC_TOKEN_RSQUARE,
+                                           "the reassociation groups", grtc_shlo_group_item,
+                                           &groups));
+  GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "reassociation",
+                                    grtc_parser_array_attr(parser, groups.items,
+                                                           groups.count)));
+  bool found = false;
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "output_shape", &found));
+  if (found) {
+    int64_t values[GRTC_STABLEHLO_MAX_LIST];
+    grtc_shlo_i64_list_t list = {values, 0};
+    void* context[2] = {state, &list};
+    GRT_RETURN_IF_ERROR(grtc_shlo_parse_list(parser, GRTC_TOKEN_LSQUARE, GRTC_TOKEN_RSQUARE,
+                                             "'output_shape'", grtc_shlo_shape_item,
+                                             context));
+    GRT_RETURN_IF_ERROR(grtc_shlo_add(parser, state, "static_output_shape",
+                                      grtc_shlo_i64_array(parser, values, list.count)));
+  }
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_optional_attribute_dict(parser, &state->attributes));
+  GRT_RETURN_IF_ERROR(grtc_parser_expect(parser, GRTC_TOKEN_COLON, "before the types"));
+  const grtc_type_t* type = NULL;
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  GRT_RETURN_IF_ERROR(grtc_parser_consume_keyword_if(parser, "into", &found));
+  if (!found) return grtc_parser_error_expected(parser, "'into' and the result type");
+  GRT_RETURN_IF_ERROR(grtc_parser_parse_type(parser, &type));
+  return grt_arena_vec_push(grtc_parser_arena(parser), &state->result_types, &type,
+                            sizeof(type));
+}
+
+//===----------------------------------------------------------------------===//
 // stablehlo.convolution
 //===----------------------------------------------------------------------===//
 
@@ -1642,6 +1813,18 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_ARITH_OP("arith.uitofp") GRTC_SHLO_ARITH_OP("arith.fptosi")
     GRTC_SHLO_ARITH_OP("arith.fptoui") GRTC_SHLO_ARITH_OP("arith.index_cast")
     GRTC_SHLO_ARITH_OP("arith.index_castui") GRTC_SHLO_ARITH_OP("arith.bitcast")
+    // math on scalars (linalg.generic bodies), in arith's format.
+    GRTC_SHLO_ARITH_OP("math.absf") GRTC_SHLO_ARITH_OP("math.absi")
+    GRTC_SHLO_ARITH_OP("math.exp") GRTC_SHLO_ARITH_OP("math.expm1")
+    GRTC_SHLO_ARITH_OP("math.log") GRTC_SHLO_ARITH_OP("math.log1p")
+    GRTC_SHLO_ARITH_OP("math.sqrt") GRTC_SHLO_ARITH_OP("math.rsqrt")
+    GRTC_SHLO_ARITH_OP("math.cbrt") GRTC_SHLO_ARITH_OP("math.tanh")
+    GRTC_SHLO_ARITH_OP("math.sin") GRTC_SHLO_ARITH_OP("math.cos")
+    GRTC_SHLO_ARITH_OP("math.tan") GRTC_SHLO_ARITH_OP("math.floor")
+    GRTC_SHLO_ARITH_OP("math.ceil") GRTC_SHLO_ARITH_OP("math.round")
+    GRTC_SHLO_ARITH_OP("math.roundeven") GRTC_SHLO_ARITH_OP("math.powf")
+    GRTC_SHLO_ARITH_OP("math.atan2") GRTC_SHLO_ARITH_OP("math.ctpop")
+    GRTC_SHLO_ARITH_OP("math.ctlz")
     {"arith.cmpi", NULL, grtc_shlo_parse_format, &grtc_shlo_cmpi, NULL},
     {"arith.cmpf", NULL, grtc_shlo_parse_format, &grtc_shlo_cmpf, NULL},
     {"arith.constant", NULL, grtc_shlo_parse_constant, NULL, NULL},
@@ -1651,6 +1834,12 @@ static const grtc_op_syntax_t grtc_shlo_ops[] = {
     GRTC_SHLO_PLAIN("tensor.cast")
     {"tensor.extract", NULL, grtc_shlo_parse_format, &grtc_shlo_extract, NULL},
     {"tensor.empty", NULL, grtc_shlo_parse_format, &grtc_shlo_parens, NULL},
+    {"tensor.expand_shape", NULL, grtc_shlo_parse_reshape_groups, NULL, NULL},
+    {"tensor.collapse_shape", NULL, grtc_shlo_parse_reshape_groups, NULL, NULL},
+    // linalg.generic on tensors, its linalg.index and linalg.yield.
+    {"linalg.generic", NULL, grtc_shlo_parse_linalg_generic, NULL, NULL},
+    {"linalg.index", NULL, grtc_shlo_parse_linalg_index, NULL, NULL},
+    GRTC_SHLO_PLAIN("linalg.yield")
     // Tokens order side effects grt does not have: `stablehlo.after_all %a,
     // %b : !stablehlo.token`, `stablehlo.create_token : !stablehlo.token`.
     GRTC_SHLO_PLAIN("stablehlo.after_all") GRTC_SHLO_PLAIN("stablehlo.create_token")
