@@ -583,6 +583,48 @@ static void test_pattern_tiles(void** state) {
   }
 }
 
+// A convolution on the CPU's GEMM (more than one input channel per group)
+// aims at 2 workgroups, so each output-channel tile's im2col panels are
+// built once per worker; a depthwise one keeps 4.
+static void test_gemm_conv_tiles(void** state) {
+  (void)state;
+  static const struct {
+    int64_t dims[4], c, groups, want_tile[4];
+    uint32_t want_workgroups;
+  } cases[] = {
+      // ResNet-50's layers 4, 3 and 2 (3x3); 28 rows as 4 tiles of 7,
+      // not 3 of 10, 10 and 8 (one of 2 workers would get 20 rows).
+      {{1, 7, 7, 512}, 512, 1, {1, 7, 7, 256}, 2},
+      {{1, 14, 14, 256}, 256, 1, {1, 14, 14, 128}, 2},
+      {{1, 28, 28, 128}, 128, 1, {1, 7, 28, 128}, 4},
+      // Grouped, 2 channels per group: still a GEMM.
+      {{1, 7, 7, 64}, 64, 32, {1, 7, 7, 32}, 2},
+      // Depthwise: 4 workgroups.
+      {{1, 7, 7, 512}, 512, 512, {1, 7, 7, 128}, 4},
+      {{1, 14, 14, 256}, 256, 256, {1, 14, 14, 64}, 4},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                            .pattern = GRTC_KPATTERN_CONV2D,
+                            .parallel_rank = 4, .reduction_rank = 1};
+    kernel.reduction_dims[0] = 9 * cases[i].c / cases[i].groups;
+    kernel.conv.c = cases[i].c;
+    kernel.conv.groups = cases[i].groups;
+    for (uint32_t d = 0; d < 4; ++d) {
+      kernel.parallel_dims[d] = cases[i].dims[d];
+    }
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    for (uint32_t d = 0; d < 4; ++d) {
+      if (kernel.tile[d] != cases[i].want_tile[d]) {
+        fail_msg("case %zu: tile[%u] is %lld, expected %lld", i, d,
+                 (long long)kernel.tile[d], (long long)cases[i].want_tile[d]);
+      }
+    }
+    assert_int_equal(kernel.workgroup_count, cases[i].want_workgroups);
+  }
+}
+
 // A GPU target splits a convolution for 8 workgroups (the CPU for 4).
 static void test_gpu_conv_tiles(void** state) {
   (void)state;
@@ -615,6 +657,7 @@ int main(void) {
       cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),
       cmocka_unit_test(test_pattern_tiles),
+      cmocka_unit_test(test_gemm_conv_tiles),
       cmocka_unit_test(test_gpu_conv_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
       cmocka_unit_test(test_error_bitcast_width),
