@@ -928,6 +928,10 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // (grtc_dispatch_choose_gpu_tile).
 #define GRTC_DISPATCH_CONV_MIN_WORKGROUPS 4
 #define GRTC_DISPATCH_CONV_GEMM_MIN_WORKGROUPS 2
+// ... when they are this large (multiply-adds): in smaller ones the panels
+// cost little and 4 tiles balance 2 workers better (MobileNets' 1x1
+// layers, at most 15M, keep 4; ResNet-50's layers 2-4 have 51M-116M).
+#define GRTC_DISPATCH_CONV_GEMM_MIN_MACS 25000000
 
 // What tiling assumes of a symbolic reduction dim's extent.
 #define GRTC_DISPATCH_SYMBOLIC_REDUCTION 256
@@ -1055,7 +1059,13 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
     const grtc_kconv_t* cv = &kernel->conv;
-    bool gemm = cv->groups > 0 && cv->c / cv->groups > 1;
+    int64_t macs = 1;
+    for (uint32_t d = 0; d < 4; ++d) macs *= grtc_lower_dim(kernel, d);
+    for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
+      if (kernel->reduction_dims[d] > 0) macs *= kernel->reduction_dims[d];
+    }
+    bool gemm = cv->groups > 0 && cv->c / cv->groups > 1 &&
+                macs >= GRTC_DISPATCH_CONV_GEMM_MIN_MACS;
     grtc_lower_tile_conv(kernel, gemm ? GRTC_DISPATCH_CONV_GEMM_MIN_WORKGROUPS
                                       : GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
     return;
