@@ -930,7 +930,7 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 #define GRTC_DISPATCH_CONV_GEMM_MIN_WORKGROUPS 2
 // ... when they are this large (multiply-adds): in smaller ones the panels
 // cost little and 4 tiles balance 2 workers better (MobileNets' 1x1
-// layers, at most 15M, keep 4; ResNet-50's layers 2-4 have 51M-116M).
+// layers, at most 20M, keep 4; ResNet-50's layers 2-4 have 51M-116M).
 #define GRTC_DISPATCH_CONV_GEMM_MIN_MACS 25000000
 
 // What tiling assumes of a symbolic reduction dim's extent.
