@@ -442,6 +442,9 @@ static void test_conv_cases(void** state) {
       // micro-kernel) and over two pixel blocks (12 + 8 rows: the second
       // starts mid-plane).
       {1, 4, 10, 301, 1, 1, 8, 1, 1, 0, 0, 1, 1, 1, OIHW, 0, {0}, PIXELS},
+      // 33 pixels (2 x 16 + 1, 32 + 1): a last panel of one real column
+      // (grt_gemm_narrow), K = 180 (a tail past its 3-vector steps).
+      {1, 3, 11, 20, 3, 3, 12, 1, 1, 1, 1, 1, 1, 1, OIHW, 0, {0}, PIXELS},
       {1, 20, 20, 5, 1, 1, 7, 1, 1, 0, 0, 1, 1, 1, HWIO, 0.5, {0}, PIXELS},
       // A tile of 5 rows of 56 (280 pixels) is one pixel block.
       {1, 10, 56, 3, 3, 3, 8, 1, 1, 1, 1, 1, 1, 1, HWIO, 0, {1, 5, 0, 0}, PIXELS},

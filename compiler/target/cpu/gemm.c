@@ -78,6 +78,40 @@ static const char grtc_cpu_gemm_text[] =
     "  }\n"
     "  GRT_HSTORE(0) GRT_HSTORE(1) GRT_HSTORE(2) GRT_HSTORE(3) GRT_HSTORE(4) GRT_HSTORE(5)\n"
     "}\n"
+    // The last B panel when it holds at most 2 real columns (49 = 3 * 16 +
+    // 1 pixels of a 7x7 layer): per column, the column repeated 6 times
+    // into bx (bx[6k + r] = b[k]), so every A panel is one vector multiply
+    // along its kc x 6 values with bx, folded by row (p % 6) at the end: a
+    // quarter of the half micro-kernel's cycles per column, against 8 or 16
+    // lanes of which all but one or two were padding.
+    "#define GRT_NARROW 2\n"
+    "GRT_I void grt_gemm_narrow(int64_t mp, int64_t nc, int64_t kc, const float* ap,\n"
+    "                           const float* bp, float* cb, int64_t ldc, int first) {\n"
+    "  float bx[6 * GRT_KC];\n"
+    "  const int64_t len = 6 * kc, lv = len / (3 * GRT_VL) * (3 * GRT_VL);\n"
+    "  for (int64_t cc = 0; cc < nc; ++cc) {\n"
+    "    for (int64_t k = 0; k < kc; ++k) {\n"
+    "      const float v = bp[k * GRT_NR + cc];\n"
+    "      for (int r = 0; r < 6; ++r) bx[6 * k + r] = v;\n"
+    "    }\n"
+    "    for (int64_t i = 0; i < mp; i += 6) {\n"
+    "      const float* a = ap + i * kc;\n"
+    "      grt_vf s0 = {0}, s1 = {0}, s2 = {0};\n"
+    "      for (int64_t p = 0; p < lv; p += 3 * GRT_VL) {\n"
+    "        s0 += grt_vf_load(a + p) * grt_vf_load(bx + p);\n"
+    "        s1 += grt_vf_load(a + p + GRT_VL) * grt_vf_load(bx + p + GRT_VL);\n"
+    "        s2 += grt_vf_load(a + p + 2 * GRT_VL) * grt_vf_load(bx + p + 2 * GRT_VL);\n"
+    "      }\n"
+    // 3 * GRT_VL is a multiple of 6, so lane l of s<v> is row (v * VL + l) % 6.
+    "      float t[3 * GRT_VL], c[6] = {0};\n"
+    "      grt_vf_store(t, s0); grt_vf_store(t + GRT_VL, s1); grt_vf_store(t + 2 * GRT_VL, s2);\n"
+    "      for (int l = 0; l < 3 * GRT_VL; ++l) c[l % 6] += t[l];\n"
+    "      for (int64_t p = lv; p < len; ++p) c[p % 6] += a[p] * bx[p];\n"
+    "      float* o = cb + i * ldc + cc;\n"
+    "      for (int r = 0; r < 6; ++r) o[r * ldc] = first ? c[r] : o[r * ldc] + c[r];\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
     // cb[mp x n] += the 6-row A panels (mp rows) times the GRT_NR-column B
     // panels (n columns, zero padded to whole panels, kc + 1 rows apart),
     // one B panel at a time so it stays in L1 while the A panels stream
@@ -87,6 +121,10 @@ static const char grtc_cpu_gemm_text[] =
     "GRT_I void grt_gemm_panels(int64_t mp, int64_t n, int64_t kc, const float* ap,\n"
     "                           const float* bp, float* cb, int64_t ldc, int first) {\n"
     "  for (int64_t j = 0; j < n; j += GRT_NR) {\n"
+    "    if (n - j <= GRT_NARROW) {\n"
+    "      grt_gemm_narrow(mp, n - j, kc, ap, bp + j * (kc + 1), cb + j, ldc, first);\n"
+    "      continue;\n"
+    "    }\n"
     "    if (n - j <= GRT_VL) {\n"
     "      for (int64_t i = 0; i < mp; i += 6) {\n"
     "        grt_gemm_micro_half(kc, ap + i * kc, bp + j * (kc + 1), cb + i * ldc + j, ldc, first);\n"

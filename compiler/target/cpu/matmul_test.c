@@ -121,6 +121,11 @@ static void test_awkward_sizes(void** state) {
       // micro-kernel), odd K.
       {1, 13, 37, 7, 13, 37, false},
       {1, 8, 40, 301, 8, 40, false},
+      // A last B panel of 1 or 2 real columns (33 and 34 = 32 + 1, 2 and
+      // 2 x 16 + 1, 2: grt_gemm_narrow with 8- and 16-lane vectors), over
+      // three K slices (the later ones accumulate) and a k tail.
+      {1, 13, 33, 600, 13, 33, false},
+      {1, 8, 34, 7, 8, 34, true},
       {1, 1100, 20, 3, 1100, 20, false},  // several row blocks in a tile
       {1, 10, 300, 5, 10, 300, false},    // several column blocks
       {3, 5, 7, 9, 4, 4, true},  // batched, transposed (strided) rhs
