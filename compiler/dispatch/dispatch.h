@@ -73,8 +73,7 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
 // Retiles a formed kernel for a GPU target (CUDA): loop kernels get 8K
 // elements of work per workgroup (a CPU's 64K leaves a GPU too few
 // blocks), MATMUL kernels 128x128 (m, n) tiles (one per block), CONV2D
-// kernels the CPU's tile shapes split for 8 workgroups (the CPU's aim at 4,
-// 2 for those on its GEMM),
+// kernels the CPU's tile shapes split for 8 workgroups (the CPU's aim at 4),
 // the others the CPU's tiles; then sets workgroup_count. The kernel's instructions do
 // not depend on the tile, so one formed kernel set serves every target,
 // each with its own tiles (compiler/driver/driver.c builds the CPU and

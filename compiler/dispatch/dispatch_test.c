@@ -583,54 +583,6 @@ static void test_pattern_tiles(void** state) {
   }
 }
 
-// A convolution on the CPU's GEMM (more than one input channel per group)
-// of at least 25M multiply-adds aims at 2 workgroups, so each
-// output-channel tile's im2col panels are built once per worker; a
-// depthwise or smaller one keeps 4.
-static void test_gemm_conv_tiles(void** state) {
-  (void)state;
-  static const struct {
-    int64_t dims[4], c, groups, k, want_tile[4];
-    uint32_t want_workgroups;
-  } cases[] = {
-      // ResNet-50's layers 4, 3 and 2 (3x3); 28 rows as 4 tiles of 7,
-      // not 3 of 10, 10 and 8 (one of 2 workers would get 20 rows).
-      {{1, 7, 7, 512}, 512, 1, 9 * 512, {1, 7, 7, 256}, 2},
-      {{1, 14, 14, 256}, 256, 1, 9 * 256, {1, 14, 14, 128}, 2},
-      {{1, 28, 28, 128}, 128, 1, 9 * 128, {1, 7, 28, 128}, 4},
-      // Grouped, 32 channels per group: still a GEMM.
-      {{1, 14, 14, 1024}, 1024, 32, 9 * 32, {1, 14, 14, 512}, 2},
-      // Depthwise: 4 workgroups.
-      {{1, 7, 7, 512}, 512, 512, 9, {1, 7, 7, 128}, 4},
-      {{1, 14, 14, 256}, 256, 256, 9, {1, 14, 14, 64}, 4},
-      // Below 25M multiply-adds (MobileNetV2's 384 -> 64 1x1 at 14x14,
-      // 4.8M; 24.6M just below): 4; 25.1M: 2.
-      {{1, 14, 14, 64}, 384, 1, 384, {1, 14, 14, 16}, 4},
-      {{1, 7, 7, 512}, 980, 1, 980, {1, 7, 7, 128}, 4},
-      {{1, 7, 7, 512}, 1000, 1, 1000, {1, 7, 7, 256}, 2},  // 25.1M
-  };
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
-                            .pattern = GRTC_KPATTERN_CONV2D,
-                            .parallel_rank = 4, .reduction_rank = 1};
-    kernel.reduction_dims[0] = cases[i].k;
-    kernel.conv.c = cases[i].c;
-    kernel.conv.groups = cases[i].groups;
-    for (uint32_t d = 0; d < 4; ++d) {
-      kernel.parallel_dims[d] = cases[i].dims[d];
-    }
-    grtc_dispatch_choose_tile(&kernel, 0);
-    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
-    for (uint32_t d = 0; d < 4; ++d) {
-      if (kernel.tile[d] != cases[i].want_tile[d]) {
-        fail_msg("case %zu: tile[%u] is %lld, expected %lld", i, d,
-                 (long long)kernel.tile[d], (long long)cases[i].want_tile[d]);
-      }
-    }
-    assert_int_equal(kernel.workgroup_count, cases[i].want_workgroups);
-  }
-}
-
 // A GPU target splits a convolution for 8 workgroups (the CPU for 4).
 static void test_gpu_conv_tiles(void** state) {
   (void)state;
@@ -663,7 +615,6 @@ int main(void) {
       cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),
       cmocka_unit_test(test_pattern_tiles),
-      cmocka_unit_test(test_gemm_conv_tiles),
       cmocka_unit_test(test_gpu_conv_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
       cmocka_unit_test(test_error_bitcast_width),

@@ -918,20 +918,9 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // tile of a small late layer builds the same im2col B panels again, so
 // splitting the channels 8 ways cost more than it spread (ResNet-50's
 // layers 3 and 4: 8 -> 4 workgroups made one thread 7% faster and two
-// threads no slower). Those that run on a GEMM (more than one input
-// channel per group) aim at 2, one tile per worker of a 2-worker
-// local-task, so each builds the panels once (4 -> 2, with the row-tile
-// rounding in grtc_lower_tile_conv: ResNet-50 about 5% faster on one
-// thread and 9% on two; a machine with more workers runs such a layer on
-// 2). Depthwise ones build nothing twice and keep 4.
-// GPU targets keep GRTC_DISPATCH_MIN_WORKGROUPS
-// (grtc_dispatch_choose_gpu_tile).
+// threads no slower). 4 still gives each of 2 workers 2 tiles. GPU
+// targets keep GRTC_DISPATCH_MIN_WORKGROUPS (grtc_dispatch_choose_gpu_tile).
 #define GRTC_DISPATCH_CONV_MIN_WORKGROUPS 4
-#define GRTC_DISPATCH_CONV_GEMM_MIN_WORKGROUPS 2
-// ... when they are this large (multiply-adds): in smaller ones the panels
-// cost little and 4 tiles balance 2 workers better (MobileNets' 1x1
-// layers, at most 20M, keep 4; ResNet-50's layers 2-4 have 51M-116M).
-#define GRTC_DISPATCH_CONV_GEMM_MIN_MACS 25000000
 
 // What tiling assumes of a symbolic reduction dim's extent.
 #define GRTC_DISPATCH_SYMBOLIC_REDUCTION 256
@@ -997,15 +986,6 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) 
   if (rows > oh) rows = oh;
   int64_t tiles = images * grtc_lower_ceil_div(oh, rows);
   int64_t toc = oc;
-  if (images == 1 && tiles > min_workgroups &&
-      tiles < 4 * min_workgroups && tiles % min_workgroups != 0) {
-    // A few row tiles: a multiple of min_workgroups of them, so the
-    // workers get equal shares (28 rows as 3 tiles of 10, 10 and 8 left
-    // one of 2 workers 20 rows).
-    int64_t want = grtc_lower_ceil_div(tiles, min_workgroups) * min_workgroups;
-    rows = grtc_lower_ceil_div(oh, want);
-    tiles = grtc_lower_ceil_div(oh, rows);
-  }
   if (tiles < min_workgroups) {
     int64_t split = grtc_lower_ceil_div(min_workgroups, tiles);
     toc = grtc_lower_ceil_div(grtc_lower_ceil_div(oc, split),
@@ -1058,16 +1038,7 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
     return;
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
-    const grtc_kconv_t* cv = &kernel->conv;
-    int64_t macs = 1;
-    for (uint32_t d = 0; d < 4; ++d) macs *= grtc_lower_dim(kernel, d);
-    for (uint32_t d = 0; d < kernel->reduction_rank; ++d) {
-      if (kernel->reduction_dims[d] > 0) macs *= kernel->reduction_dims[d];
-    }
-    bool gemm = cv->groups > 0 && cv->c / cv->groups > 1 &&
-                macs >= GRTC_DISPATCH_CONV_GEMM_MIN_MACS;
-    grtc_lower_tile_conv(kernel, gemm ? GRTC_DISPATCH_CONV_GEMM_MIN_WORKGROUPS
-                                      : GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
+    grtc_lower_tile_conv(kernel, GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
     return;
   }
   if (kernel->pattern == GRTC_KPATTERN_ROWS) {
