@@ -701,8 +701,33 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
   grtc_ttype_t type = x->type;
   int64_t interior[GRTC_MAX_RANK] = {0};
   bool identity = true;
+  uint32_t padded[GRTC_MAX_RANK];
+  uint32_t padded_count = 0;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
     if (!grtc_dim_is_static(x->type.dims[i]) && low[i] == 0 && high[i] == 0) continue;
+    if (!grtc_dim_is_static(x->type.dims[i])) {
+      // A padded symbolic dimension: a symbol of its own, low + high +
+      // size, derived at the call (a crop is the caller's diagnostic).
+      if (low[i] < 0 || high[i] < 0) {
+        grtc_onnx_fail(n, grtc_onnx_symbolic_error(n, 0, i, x->type.dims[i],
+                                                   "grt pads symbolic dimensions without "
+                                                   "cropping only"));
+        return NULL;
+      }
+      const grtc_tblock_t* block = n->block;
+      while (!block->func && block->parent_op && block->parent_op->parent) {
+        block = block->parent_op->parent;
+      }
+      grt_status_t status = grtc_tmodule_new_symbol(n->module, block->func, GRTC_SYM_RESULT,
+                                                    NULL, 0, i, &type.dims[i]);
+      if (!grt_status_is_ok(status)) {
+        grtc_onnx_fail(n, status);
+        return NULL;
+      }
+      padded[padded_count++] = i;
+      identity = false;
+      continue;
+    }
     type.dims[i] = x->type.dims[i] + low[i] + high[i];
     if (type.dims[i] < 0 || low[i] < -x->type.dims[i] || high[i] < -x->type.dims[i]) {
       grtc_onnx_fail(n, grtc_onnx_error(n, "padding %lld/%lld removes more than dimension %u's "
@@ -720,6 +745,10 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
   op->attrs.low = grtc_tmodule_i64s(n->module, low, x->type.rank);
   op->attrs.high = grtc_tmodule_i64s(n->module, high, x->type.rank);
   op->attrs.interior = grtc_tmodule_i64s(n->module, interior, x->type.rank);
+  for (uint32_t k = 0; k < padded_count; ++k) {
+    n->module->shapes->syms[grtc_dim_symbol(type.dims[padded[k]])].op = op;
+  }
+  if (padded_count) return &op->results[0];
   return grtc_onnx_fold(n, op);
 }
 

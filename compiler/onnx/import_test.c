@@ -893,14 +893,33 @@ static void symbolic_pad_and_attention(void** state) {
   expect_batch_symbol(module, "-> (tensor<?s0x4x4xf32>)");
   grtc_tmodule_destroy(module);
 
+  // A padded batch is a symbol of its own (1 + N, derived at the call).
   static const int64_t padded_batch[6] = {1, 0, 0, 0, 0, 0};
   model_init(&m, 13);
   model_input(&m, "x", 3, x_dims);
   model_tensor(&m, "pads", 7, 1, &four, padded_batch, sizeof(padded_batch));
   model_node(&m, "Pad", "x", "pads", "y");
   model_output(&m, "y");
+  module = import_prepared(&m, NULL);
+  int64_t padded = grtc_tmodule_resolve_dim(module, module->first_func->result_types[0].dims[0]);
+  assert_false(grtc_dim_is_static(padded));
+  assert_int_not_equal(padded, module->first_func->body->args[0].type.dims[0]);
+  const grtc_tsym_t* sym = &module->shapes->syms[grtc_dim_symbol(padded)];
+  assert_int_equal(sym->origin, GRTC_SYM_RESULT);
+  assert_non_null(sym->op);
+  assert_int_equal(sym->op->kind, GRTC_TOP_PAD);
+  grtc_tmodule_destroy(module);
+
+  // Cropping it, or another mode, stays refused.
+  static const int64_t cropped_batch[6] = {-1, 0, 0, 0, 0, 0};
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "pads", 7, 1, &four, cropped_batch, sizeof(cropped_batch));
+  model_node(&m, "Pad", "x", "pads", "y");
+  model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Pad, opset 13)",
-               "input 0 dimension 0 is symbolic", "grt pads symbolic dimensions by 0 only", NULL);
+               "input 0 dimension 0 is symbolic",
+               "grt pads symbolic dimensions only in 'constant' mode and without cropping", NULL);
 
   // Both N and S are "N" here (model_type names every symbol so): one
   // symbol, so the scores are [N, N, N].
