@@ -610,6 +610,25 @@ uint32_t grtc_em_clamp(grtc_emitter_t* em, uint32_t x, int64_t lo,
   return grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64, grtc_em_i64(em, lo),
                     x, grtc_em_i64(em, hi));
 }
+uint32_t grtc_em_clamp_index(grtc_emitter_t* em, uint32_t x, uint32_t last) {
+  int64_t value;
+  if (grtc_em_const_int(em, last, &value) && value >= 0) {
+    return grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64, grtc_em_i64(em, 0),
+                      x, last);
+  }
+  // A symbolic extent may be 0 at the call (last = -1): min first, so the
+  // index is 0 there, the one element the host program's stand-in for an
+  // empty binding holds (docs/compiler.md "Empty operands").
+  return grtc_em_op(em, GRTC_SCALAR_MAX, GRTC_ELEM_I64,
+                    grtc_em_op(em, GRTC_SCALAR_MIN, GRTC_ELEM_I64, x, last, 0),
+                    grtc_em_i64(em, 0), 0);
+}
+uint32_t grtc_em_guard(grtc_emitter_t* em, uint32_t selected) {
+  uint32_t saved = em->guard;
+  em->guard = 1 + (saved ? grtc_em_and(em, saved - 1, selected) : selected);
+  return saved;
+}
+void grtc_em_unguard(grtc_emitter_t* em, uint32_t saved) { em->guard = saved; }
 uint32_t grtc_em_and(grtc_emitter_t* em, uint32_t a, uint32_t b) {
   return grtc_em_op(em, GRTC_SCALAR_AND, GRTC_ELEM_I1, a, b, 0);
 }
@@ -718,6 +737,12 @@ static uint32_t grtc_em_load(grtc_emitter_t* em, grtc_tvalue_t* value,
                              const uint32_t* index) {
   uint32_t binding = grtc_em_input(em, value);
   uint32_t linear = grtc_em_linear(em, &value->type, index);
+  // An operand of symbolic size may be empty at the call, where the host
+  // program binds a stand-in of one element's worth: read its first where
+  // the value is not selected (index 0 of a non-empty operand otherwise).
+  if (em->guard && !grtc_ttype_is_static(&value->type)) {
+    linear = grtc_em_select(em, em->guard - 1, linear, grtc_em_i64(em, 0));
+  }
   grtc_kinst_t k = grtc_kinst_make(GRTC_KINST_LOAD, value->type.elem);
   k.binding = binding;
   k.operand_count = 1;
@@ -1093,8 +1118,7 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
                                         : grtc_em_i64(em, step)),
                         grtc_em_i64(em, 1)));
         inside = grtc_em_and(em, inside, grtc_em_and(em, ge, lt));
-        operand_index[d] = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,
-                                      grtc_em_i64(em, 0), q, last);
+        operand_index[d] = grtc_em_clamp_index(em, q, last);
       }
       int64_t always;
       if (grtc_em_const_int(em, inside, &always) && always) {
@@ -1106,7 +1130,9 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
           grtc_ttype_element_count(from) == 0) {
         return pad_value;
       }
+      uint32_t saved = grtc_em_guard(em, inside);
       uint32_t v = grtc_em_value(em, op->operands[0], operand_index);
+      grtc_em_unguard(em, saved);
       return grtc_em_select(em, inside, v, pad_value);
     }
     case GRTC_TOP_CONCATENATE: {
@@ -1122,11 +1148,22 @@ uint32_t grtc_em_op_result(grtc_emitter_t* em, grtc_top_t* op, uint32_t result,
         uint32_t size = grtc_em_dim(em, n);
         uint32_t offset = grtc_em_sub(em, end, size);
         memcpy(operand_index, index, type->rank * sizeof(uint32_t));
-        operand_index[dim] = grtc_em_op(
-            em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64, grtc_em_i64(em, 0),
-            grtc_em_sub(em, index[dim], offset),
+        operand_index[dim] = grtc_em_clamp_index(
+            em, grtc_em_sub(em, index[dim], offset),
             grtc_em_sub(em, size, grtc_em_i64(em, 1)));
+        // An operand whose size is symbolic is read only where selected:
+        // offset <= index < end (it may be empty at the call).
+        uint32_t saved = em->guard;
+        if (!grtc_dim_is_static(grtc_tmodule_resolve_dim(em->module, n))) {
+          saved = grtc_em_guard(
+              em, grtc_em_and(em,
+                              grtc_em_cmp(em, GRTC_CMP_GE, GRTC_CMP_TYPE_SIGNED,
+                                          index[dim], offset),
+                              grtc_em_cmp(em, GRTC_CMP_LT, GRTC_CMP_TYPE_SIGNED,
+                                          index[dim], end)));
+        }
         uint32_t element = grtc_em_value(em, op->operands[k], operand_index);
+        grtc_em_unguard(em, saved);
         if (!have) {
           v = element;
           have = true;

@@ -39,6 +39,12 @@ typedef struct grtc_emitter_t {
   // computed in f32 (the accumulators are f32), so a long sum rounds once
   // at the end instead of at every step.
   bool widen_small_floats;
+  // Set (an i1 instruction + 1) while an operand that a concatenate or pad
+  // selects is emitted: true where its value is the one selected. Loads of
+  // symbolic size under it read index 0 where it is false, so an operand
+  // empty at the call is never indexed past its (stand-in) first element
+  // (grtc_em_guard; docs/compiler.md "Empty operands").
+  uint32_t guard;
   grt_status_t status;
   // Materialized values read by the kernel, in first-use order: input
   // binding i is inputs[i].
@@ -90,6 +96,13 @@ uint32_t grtc_em_add(grtc_emitter_t* em, uint32_t a, uint32_t b);
 uint32_t grtc_em_sub(grtc_emitter_t* em, uint32_t a, uint32_t b);
 uint32_t grtc_em_mul(grtc_emitter_t* em, uint32_t a, uint32_t b);
 uint32_t grtc_em_clamp(grtc_emitter_t* em, uint32_t x, int64_t lo, int64_t hi);
+// Begins emitting an operand whose value is used only where |selected|
+// (i1) holds: returns the guard to restore with grtc_em_unguard.
+uint32_t grtc_em_guard(grtc_emitter_t* em, uint32_t selected);
+void grtc_em_unguard(grtc_emitter_t* em, uint32_t saved);
+// |x| clamped into [0, last] (instructions), and 0 when last is -1: an
+// index into an operand whose extent may be 0 at the call.
+uint32_t grtc_em_clamp_index(grtc_emitter_t* em, uint32_t x, uint32_t last);
 // i1 helpers.
 uint32_t grtc_em_and(grtc_emitter_t* em, uint32_t a, uint32_t b);
 uint32_t grtc_em_select(grtc_emitter_t* em, uint32_t predicate, uint32_t a,

@@ -216,6 +216,11 @@ typedef struct grtc_host_cache_t {
 // (INT32_MAX each) do not prove it, so no size or arena offset overflows.
 #define GRTC_HOST_MAX_BYTES (INT64_C(1) << 48)
 
+// The bytes bound in place of an empty operand of a symbolic kernel: one
+// element of every element type (the kernels read index 0 of an operand
+// they do not select: grtc_em_guard), 64-byte aligned.
+#define GRTC_HOST_EMPTY_BINDING_BYTES 64
+
 // Where a value's bytes are for a binding: |ref| is the !hal.buffer (a
 // null ref when the bytes are binding-table slot |slot| of a reusable
 // recording; its offset is then relative to the slot's range). The offset
@@ -268,6 +273,10 @@ typedef struct grtc_host_emitter_t {
   grtc_operation_t* executable_global;
   grtc_operation_t** constant_globals;  // per segment id (a CONSTANT result id)
   grtc_operation_t** state_globals;     // per mutable global: its !hal.buffer
+  // Some kernel has symbolic extents: __empty_binding holds the
+  // GRTC_HOST_EMPTY_BINDING_BYTES zero bytes bound in place of an operand
+  // that is empty at the call (grtc_host_empty_binding).
+  grtc_operation_t* empty_global;
   const grtc_type_t* buffer;       // !hal.buffer
   const grtc_type_t* view;         // !hal.buffer_view
   const grtc_type_t* command_buffer;
@@ -906,6 +915,23 @@ static grt_status_t grtc_host_symbolic_dispatch(grtc_host_emitter_t* e, const gr
   return grt_ok_status();
 }
 
+// An operand of a symbolic kernel whose size is symbolic may be empty at
+// the call while the kernel still loads from it: a concatenation or a
+// padding loads every operand and selects one value, and where an operand
+// is not selected its loads read index 0 (grtc_em_guard), which needs an
+// element to land on. So such a binding is __empty_binding's zero bytes
+// when its size is 0 (vm.select.ref, offset and length), the value loaded
+// there never being selected. Nothing writes it, so the hazard tracking
+// keeps the operand's range (docs/compiler.md "Empty operands").
+static void grtc_host_empty_binding(grtc_host_emitter_t* e, grtc_value_t** binding) {
+  grtc_value_t* empty = grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, binding[3], grtc_host_i64(e, 0));
+  grtc_value_t* stand_in = grtc_vm_global_load(e->b, e->empty_global);
+  binding[1] = grtc_vm_select(e->b, empty, stand_in, binding[1]);
+  binding[2] = grtc_vm_select(e->b, empty, grtc_host_i64(e, 0), binding[2]);
+  binding[3] =
+      grtc_vm_select(e->b, empty, grtc_host_i64(e, GRTC_HOST_EMPTY_BINDING_BYTES), binding[3]);
+}
+
 static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_top_t* op) {
   if (op->attrs.kernel >= e->kernels->count) {
     return grtc_top_error(e->module, op, "dispatch names kernel %u but the kernel set has %u",
@@ -968,6 +994,9 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
     bindings[4 * n + 1] = place.ref;
     bindings[4 * n + 2] = grtc_host_place_offset(e, &place);
     bindings[4 * n + 3] = grtc_host_place_size(e, &place);
+    if (symbolic && !writes && place.storage->size < 0 && e->empty_global) {
+      grtc_host_empty_binding(e, &bindings[4 * n]);
+    }
     ++n;
   }
   if (grt_status_is_ok(status)) status = grtc_host_access(e, ranges, n);
@@ -3175,6 +3204,23 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
       grtc_vm_builder_name(e->b, variant, "variant");
       grtc_vm_global_store(e->b, variant, e->variant_global);
     }
+  }
+  bool symbolic = false;
+  for (uint32_t k = 0; k < e->kernels->count && !symbolic; ++k) {
+    symbolic = grtc_kernel_is_symbolic(e->kernels->kernels[k]);
+  }
+  if (symbolic) {
+    static const uint8_t zeros[GRTC_HOST_EMPTY_BINDING_BYTES];
+    grt_string_view_t data = grt_make_cstring_view("__empty_binding_data");
+    grtc_vm_builder_rodata_bytes(e->b, data, zeros, sizeof(zeros), 64, true);
+    e->empty_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__empty_binding"),
+                                             e->buffer, true);
+    grtc_value_t* buffer = GRTC_HOST_CALL(
+        e, ALLOCATOR_IMPORT, GRTC_HOST_V(e->device_allocator),
+        GRTC_HOST_V(grtc_vm_const_rodata(e->b, data)), GRTC_HOST_V(grtc_host_i64(e, 0)),
+        GRTC_HOST_V(grtc_host_i64(e, GRTC_HOST_EMPTY_BINDING_BYTES)));
+    grtc_vm_builder_name(e->b, buffer, "empty_binding");
+    grtc_vm_global_store(e->b, buffer, e->empty_global);
   }
   grtc_host_constant_list_t constants = {NULL, 0, 0, e->allocator};
   grt_status_t status = grt_ok_status();

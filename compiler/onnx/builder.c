@@ -650,15 +650,13 @@ grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs, u
   if (count == 1) return xs[0];
   grtc_ttype_t type = xs[0]->type;
   type.dims[axis] = 0;
+  bool symbolic = false;
   for (uint32_t i = 0; i < count; ++i) {
     const grtc_ttype_t* t = &xs[i]->type;
     bool ok = t->elem == type.elem && t->rank == type.rank;
-    if (ok && !grtc_dim_is_static(t->dims[axis])) {
-      grtc_onnx_fail(n, grtc_onnx_symbolic_error(n, i, axis, t->dims[axis],
-                                                 "grt concatenates along static dimensions "
-                                                 "only"));
-      return NULL;
-    }
+    // Along a symbolic dimension the result's is a symbol of its own,
+    // the sum the host program derives at the call.
+    if (ok && !grtc_dim_is_static(t->dims[axis])) symbolic = true;
     // Symbolic sizes off the axis are related by the verifier.
     for (uint32_t d = 0; ok && d < t->rank; ++d) {
       ok = d == axis || t->dims[d] == type.dims[d] || !grtc_dim_is_static(t->dims[d]) ||
@@ -672,11 +670,28 @@ grtc_tvalue_t* grtc_onnx_concat(grtc_onnx_node_t* n, grtc_tvalue_t* const* xs, u
                                         grtc_onnx_fmt_type(t, bi), axis));
       return NULL;
     }
-    type.dims[axis] += t->dims[axis];
+    if (!symbolic) type.dims[axis] += t->dims[axis];
+  }
+  if (symbolic) {
+    // The op is made below; the symbol names it once it exists.
+    const grtc_tblock_t* block = n->block;
+    while (!block->func && block->parent_op && block->parent_op->parent) {
+      block = block->parent_op->parent;
+    }
+    grt_status_t status = grtc_tmodule_new_symbol(n->module, block->func, GRTC_SYM_RESULT, NULL,
+                                                  0, axis, &type.dims[axis]);
+    if (!grt_status_is_ok(status)) {
+      grtc_onnx_fail(n, status);
+      return NULL;
+    }
   }
   grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_CONCATENATE, xs, count, &type, 1, 0);
   if (!op) return NULL;
   op->attrs.dim = axis;
+  if (symbolic) {
+    n->module->shapes->syms[grtc_dim_symbol(type.dims[axis])].op = op;
+    return &op->results[0];
+  }
   return grtc_onnx_fold(n, op);
 }
 
@@ -686,8 +701,33 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
   grtc_ttype_t type = x->type;
   int64_t interior[GRTC_MAX_RANK] = {0};
   bool identity = true;
+  uint32_t padded[GRTC_MAX_RANK];
+  uint32_t padded_count = 0;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
     if (!grtc_dim_is_static(x->type.dims[i]) && low[i] == 0 && high[i] == 0) continue;
+    if (!grtc_dim_is_static(x->type.dims[i])) {
+      // A padded symbolic dimension: a symbol of its own, low + high +
+      // size, derived at the call (a crop is the caller's diagnostic).
+      if (low[i] < 0 || high[i] < 0) {
+        grtc_onnx_fail(n, grtc_onnx_symbolic_error(n, 0, i, x->type.dims[i],
+                                                   "grt pads symbolic dimensions without "
+                                                   "cropping only"));
+        return NULL;
+      }
+      const grtc_tblock_t* block = n->block;
+      while (!block->func && block->parent_op && block->parent_op->parent) {
+        block = block->parent_op->parent;
+      }
+      grt_status_t status = grtc_tmodule_new_symbol(n->module, block->func, GRTC_SYM_RESULT,
+                                                    NULL, 0, i, &type.dims[i]);
+      if (!grt_status_is_ok(status)) {
+        grtc_onnx_fail(n, status);
+        return NULL;
+      }
+      padded[padded_count++] = i;
+      identity = false;
+      continue;
+    }
     type.dims[i] = x->type.dims[i] + low[i] + high[i];
     if (type.dims[i] < 0 || low[i] < -x->type.dims[i] || high[i] < -x->type.dims[i]) {
       grtc_onnx_fail(n, grtc_onnx_error(n, "padding %lld/%lld removes more than dimension %u's "
@@ -705,6 +745,10 @@ grtc_tvalue_t* grtc_onnx_pad(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_tvalue_
   op->attrs.low = grtc_tmodule_i64s(n->module, low, x->type.rank);
   op->attrs.high = grtc_tmodule_i64s(n->module, high, x->type.rank);
   op->attrs.interior = grtc_tmodule_i64s(n->module, interior, x->type.rank);
+  for (uint32_t k = 0; k < padded_count; ++k) {
+    n->module->shapes->syms[grtc_dim_symbol(type.dims[padded[k]])].op = op;
+  }
+  if (padded_count) return &op->results[0];
   return grtc_onnx_fold(n, op);
 }
 

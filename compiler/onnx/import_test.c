@@ -849,6 +849,33 @@ static void symbolic_gather(void** state) {
                "grt imports Gather with symbolic dimensions in the indices (input 1) only", NULL);
 }
 
+// Concat along the symbolic batch: the result's is a symbol of its own
+// (the sum, derived at the call), which the prepared module keeps.
+static void symbolic_concat(void** state) {
+  (void)state;
+  static const int64_t batch[4] = {-1, 2, 2, 4};
+  static const int64_t zero = 0;
+  model_t m;
+  model_init(&m, 13);
+  model_input(&m, "x", 4, batch);
+  Onnx__NodeProto* concat = model_node(&m, "Concat", "x", "x", "y");
+  model_attr(&m, concat, "axis", false, 1, &zero);
+  model_output(&m, "y");
+  grtc_tmodule_t* module = import_prepared(&m, NULL);
+  const grtc_tfunc_t* func = module->first_func;
+  int64_t n = func->body->args[0].type.dims[0];
+  int64_t sum = grtc_tmodule_resolve_dim(module, func->result_types[0].dims[0]);
+  assert_false(grtc_dim_is_static(n));
+  assert_false(grtc_dim_is_static(sum));
+  assert_int_not_equal(sum, n);
+  const grtc_tsym_t* sym = &module->shapes->syms[grtc_dim_symbol(sum)];
+  assert_int_equal(sym->origin, GRTC_SYM_RESULT);
+  assert_non_null(sym->op);
+  assert_int_equal(sym->op->kind, GRTC_TOP_CONCATENATE);
+  assert_int_equal(sym->axis, 0);
+  grtc_tmodule_destroy(module);
+}
+
 // Pad of the spatial dimensions of a symbolic batch (torch's avg_pool2d
 // writes one), and attention's MatMuls over a symbolic sequence: the
 // contraction of [N, S, 4] with [N, 4, S], then of [N, S, S] with [N, S, 4].
@@ -866,14 +893,33 @@ static void symbolic_pad_and_attention(void** state) {
   expect_batch_symbol(module, "-> (tensor<?s0x4x4xf32>)");
   grtc_tmodule_destroy(module);
 
+  // A padded batch is a symbol of its own (1 + N, derived at the call).
   static const int64_t padded_batch[6] = {1, 0, 0, 0, 0, 0};
   model_init(&m, 13);
   model_input(&m, "x", 3, x_dims);
   model_tensor(&m, "pads", 7, 1, &four, padded_batch, sizeof(padded_batch));
   model_node(&m, "Pad", "x", "pads", "y");
   model_output(&m, "y");
+  module = import_prepared(&m, NULL);
+  int64_t padded = grtc_tmodule_resolve_dim(module, module->first_func->result_types[0].dims[0]);
+  assert_false(grtc_dim_is_static(padded));
+  assert_int_not_equal(padded, module->first_func->body->args[0].type.dims[0]);
+  const grtc_tsym_t* sym = &module->shapes->syms[grtc_dim_symbol(padded)];
+  assert_int_equal(sym->origin, GRTC_SYM_RESULT);
+  assert_non_null(sym->op);
+  assert_int_equal(sym->op->kind, GRTC_TOP_PAD);
+  grtc_tmodule_destroy(module);
+
+  // Cropping it, or another mode, stays refused.
+  static const int64_t cropped_batch[6] = {-1, 0, 0, 0, 0, 0};
+  model_init(&m, 13);
+  model_input(&m, "x", 3, x_dims);
+  model_tensor(&m, "pads", 7, 1, &four, cropped_batch, sizeof(cropped_batch));
+  model_node(&m, "Pad", "x", "pads", "y");
+  model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Pad, opset 13)",
-               "input 0 dimension 0 is symbolic", "grt pads symbolic dimensions by 0 only", NULL);
+               "input 0 dimension 0 is symbolic",
+               "grt pads symbolic dimensions only in 'constant' mode and without cropping", NULL);
 
   // Both N and S are "N" here (model_type names every symbol so): one
   // symbol, so the scores are [N, N, N].
@@ -1164,7 +1210,7 @@ static void symbolic_multiply(void** state) {
 static void symbolic_refusals(void** state) {
   (void)state;
   static const int64_t batch[4] = {-1, 2, 2, 4}, channels[4] = {1, -1, 6, 6};
-  static const int64_t zero = 0, sixteen = 16, one = 1;
+  static const int64_t sixteen = 16, one = 1;
   model_t m;
   model_init(&m, 13);
   model_input(&m, "x", 4, batch);
@@ -1175,15 +1221,6 @@ static void symbolic_refusals(void** state) {
   expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "(Reshape, opset 13)",
                "cannot reshape tensor<?x2x2x4xf32>", "never in a product",
                "--onnx-input-shape", NULL);
-
-  model_init(&m, 13);
-  model_input(&m, "x", 4, batch);
-  Onnx__NodeProto* concat = model_node(&m, "Concat", "x", "x", "y");
-  model_attr(&m, concat, "axis", false, 1, &zero);
-  model_output(&m, "y");
-  expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Concat, opset 13)",
-               "input 0 dimension 0 is symbolic (s0 'N'",
-               "grt concatenates along static dimensions only", NULL);
 
 
 
@@ -1494,6 +1531,7 @@ int main(void) {
       cmocka_unit_test(symbolic_cnn),
       cmocka_unit_test(symbolic_view),
       cmocka_unit_test(symbolic_gather),
+    cmocka_unit_test(symbolic_concat),
       cmocka_unit_test(symbolic_expand),
       cmocka_unit_test(symbolic_norms),
       cmocka_unit_test(symbolic_reduce_mean),

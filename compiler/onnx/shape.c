@@ -1674,10 +1674,13 @@ static grt_status_t grtc_onnx_op_pad(grtc_onnx_node_t* n) {
   for (uint32_t i = 0; i < r; ++i) {
     if (!grtc_dim_is_static(x->type.dims[i])) {
       // An unpadded symbolic dimension stays itself (torch pads the
-      // spatial dimensions of a batch).
-      if (low[i] != 0 || high[i] != 0) {
+      // spatial dimensions of a batch); a constant padding that does not
+      // crop gives it a symbol of its own (grtc_onnx_pad).
+      if ((low[i] != 0 || high[i] != 0) &&
+          (strcmp(mode, "constant") != 0 || low[i] < 0 || high[i] < 0)) {
         return grtc_onnx_symbolic_error(n, 0, i, x->type.dims[i],
-                                        "grt pads symbolic dimensions by 0 only");
+                                        "grt pads symbolic dimensions only in 'constant' "
+                                        "mode and without cropping");
       }
       dims[i] = 1;
       continue;

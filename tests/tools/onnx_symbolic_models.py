@@ -5,7 +5,10 @@ Unsqueeze, Concat, Reshape), merge.onnx (Reshape to [-1] and then to
 [-1, 8]: the symbolic batch merged into 36N elements and split into rows
 of 8, with merge_x{1,2,4}.npy inputs of N = 1, 2, 4 holding 0, 1, 2, ...),
 heads.onnx (Reshape to [x.size(0) * 2, -1, 0]: a shape computed from the
-batch, as torch's nn.MultiheadAttention export writes)
+batch, as torch's nn.MultiheadAttention export writes), stack.onnx (Concat
+of two constant images after the batch, Flatten, MatMul: run at batch 0),
+pad.onnx (Pad of the batch by 1 before and 2 after, each image summed
+and negated)
 and hardmax.onnx (an op that takes static shapes only).
 Usage: onnx_symbolic_models.py OUTPUT_DIR"""
 import os
@@ -65,6 +68,25 @@ def main():
         np.save(os.path.join(out, "merge_x%d.npy" % n),
                 np.arange(n * 36, dtype=np.float32).reshape(n, 1, 6, 6))
     save([helper.make_node("Hardmax", ["x"], ["y"])], [], os.path.join(out, "hardmax.onnx"))
+    # Two constant images after the batch (Concat along it), flattened and
+    # multiplied by a 36x2 matrix: rows [36 -18] and [72 -36] follow the
+    # batch's, at any batch, 0 included.
+    images = np.stack([np.full((1, 6, 6), 1, np.float32), np.full((1, 6, 6), 2, np.float32)])
+    weights2 = np.stack([np.ones(36, np.float32), np.full(36, -0.5, np.float32)], axis=1)
+    save([helper.make_node("Concat", ["x", "images"], ["c"], axis=0),
+          helper.make_node("Flatten", ["c"], ["f"]),
+          helper.make_node("MatMul", ["f", "w"], ["y"])],
+         [numpy_helper.from_array(images, "images"), numpy_helper.from_array(weights2, "w")],
+         os.path.join(out, "stack.onnx"))
+    # One image of 5s before the batch and two after (constant Pad of the
+    # symbolic dimension), each image's sum negated: -180 for the padding.
+    save([helper.make_node("Pad", ["x", "pads", "five"], ["p"]),
+          helper.make_node("Flatten", ["p"], ["f"]),
+          helper.make_node("ReduceSum", ["f", "one"], ["s"], keepdims=0),
+          helper.make_node("Neg", ["s"], ["y"])],
+         [ints("pads", [1, 0, 0, 0, 2, 0, 0, 0]), ints("one", [1]),
+          numpy_helper.from_array(np.array(5, np.float32), "five")],
+         os.path.join(out, "pad.onnx"))
 
 
 if __name__ == "__main__":
