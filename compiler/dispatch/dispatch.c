@@ -157,6 +157,35 @@ static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
   return true;
 }
 
+// Whether single-use |value| is an int4 weight of the dot_general |user|
+// (grtc_dispatch_options_t.row_patterns).
+static bool grtc_dispatch_is_weight4(const grtc_tvalue_t* value, const grtc_top_t* user) {
+  const grtc_top_t* def = value->def;
+  if (user->kind != GRTC_TOP_DOT_GENERAL || user->operand_count != 2 ||
+      user->operands[1] != value || user->operands[0] == value ||
+      user->operands[0]->type.elem != GRTC_ELEM_F32 || value->type.elem != GRTC_ELEM_F32 ||
+      def->kind != GRTC_TOP_CONVERT || !grtc_ttype_is_static(&user->operands[0]->type) ||
+      !grtc_ttype_is_static(&user->results[0].type)) {
+    // (Symbolic sizes: the int4-weight GEMM does not take them.)
+    return false;
+  }
+  const grtc_tvalue_t* stored = def->operands[0];
+  const grtc_top_t* c = stored->def;
+  bool is_signed = stored->type.elem == GRTC_ELEM_I8;
+  if ((!is_signed && stored->type.elem != GRTC_ELEM_U8) || stored->use_count != 1 || !c ||
+      c->kind != GRTC_TOP_CONSTANT || c->attrs.unfoldable || c->attrs.constant.splat ||
+      !grtc_ttype_is_static(&stored->type) ||
+      c->attrs.constant.size != (size_t)grtc_ttype_element_count(&stored->type)) {
+    return false;
+  }
+  const uint8_t* data = c->attrs.constant.data;
+  for (size_t i = 0; i < c->attrs.constant.size; ++i) {
+    int v = is_signed ? (int)(int8_t)data[i] : (int)data[i];
+    if (is_signed ? (v < -8 || v > 7) : v > 15) return false;
+  }
+  return true;
+}
+
 // A softmax along the last dim ending at |op| (rows.h), all in |block|,
 // becomes one kernel rooted at |op|: the ops between are marked
 // GRTC_FUSE_ROWS (decided earlier, their decisions are replaced: they have
@@ -452,7 +481,8 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
                    (!info->contracted[v->id] ||
                     grtc_dispatch_is_strided_buffer(info, block, op));
       if (cheap) decision = GRTC_FUSE_INLINE;
-    } else if (grtc_dispatch_fits_user(info, block, v, user)) {
+    } else if (grtc_dispatch_fits_user(info, block, v, user) ||
+               (d->options->row_patterns && grtc_dispatch_is_weight4(v, user))) {
       decision = GRTC_FUSE_INLINE;
     }
     info->fuse[v->id] = decision;
