@@ -11,7 +11,9 @@
 // rhs i4 values packed two to a byte, grtc_cpu_prepack_rhs4, converted to
 // f32 in registers by the int4-weight GEMM, w4.c) on one and two threads
 // with its ratio to the f32 kernel of the same run, and its weight bytes
-// against the f32 and i8 ones.
+// against the f32 and i8 ones; and one row (1 x SIZE x SIZE, a batch-1
+// layer, where reading the weights dominates) with f32 and with int4
+// weights, their times and ratio.
 //
 //   bench_matmul [SIZE [REPEAT [TILE_M TILE_N [CPU_FEATURES]]]]
 //
@@ -56,15 +58,16 @@ static grt_status_t bench_inst(grtc_kernel_set_t* set, grtc_kernel_t* k,
 // once its rhs is packed).
 static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
                                        grtc_elem_t in, grtc_elem_t rhs_in,
-                                       grtc_elem_t acc_elem) {
+                                       grtc_elem_t acc_elem, int64_t m) {
   int64_t n = bench_n;
   grtc_kernel_t* k = NULL;
   GRT_RETURN_IF_ERROR(grtc_kernel_set_add(set, name, 3, &k, NULL));
-  k->bindings[0] = (grtc_kbinding_t){in, n * n, GRTC_KACCESS_READ};
+  k->bindings[0] = (grtc_kbinding_t){in, m * n, GRTC_KACCESS_READ};
   k->bindings[1] = (grtc_kbinding_t){rhs_in, n * n, GRTC_KACCESS_READ};
-  k->bindings[2] = (grtc_kbinding_t){acc_elem, n * n, GRTC_KACCESS_WRITE};
+  k->bindings[2] = (grtc_kbinding_t){acc_elem, m * n, GRTC_KACCESS_WRITE};
   k->parallel_rank = 2;
-  k->parallel_dims[0] = k->parallel_dims[1] = n;
+  k->parallel_dims[0] = m;
+  k->parallel_dims[1] = n;
   k->reduction_rank = 1;
   k->reduction_dims[0] = n;
   uint32_t pm, pn, zero, rk, cn, li, ri, t, x, y, prod, acc, a, oi, fin;
@@ -96,7 +99,7 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
   GRT_RETURN_IF_ERROR(grtc_kernel_add_store(set, k, &store));
   k->pattern = GRTC_KPATTERN_MATMUL;
   k->matmul = (grtc_kmatmul_t){.lhs_binding = 0, .rhs_binding = 1,
-                               .m = n, .n = n, .k = n,
+                               .m = m, .n = n, .k = n,
                                .lhs_stride_m = n, .lhs_stride_k = 1,
                                .rhs_stride_k = n, .rhs_stride_n = 1,
                                .lhs_elem = in,
@@ -257,9 +260,10 @@ int main(int argc, char** argv) {
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
   grt_status_t status =
-      bench_build_kernel(&set, "matmul", GRTC_ELEM_F32, GRTC_ELEM_F32, GRTC_ELEM_F32);
+      bench_build_kernel(&set, "matmul", GRTC_ELEM_F32, GRTC_ELEM_F32, GRTC_ELEM_F32, bench_n);
   if (grt_status_is_ok(status)) {
-    status = bench_build_kernel(&set, "matmul_i8", GRTC_ELEM_I8, GRTC_ELEM_I8, GRTC_ELEM_I32);
+    status = bench_build_kernel(&set, "matmul_i8", GRTC_ELEM_I8, GRTC_ELEM_I8, GRTC_ELEM_I32,
+                                bench_n);
   }
   // The int4 weights: values in [-8, 7], packed into the kernel's rhs.
   size_t count = (size_t)(bench_n * bench_n);
@@ -268,10 +272,21 @@ int main(int argc, char** argv) {
   if (!w4 || !w4_packed) return 1;
   for (size_t i = 0; i < count; ++i) w4[i] = (uint8_t)(int8_t)((int)(i * 5 % 13) - 8);
   if (grt_status_is_ok(status)) {
-    status = bench_build_kernel(&set, "matmul_w4", GRTC_ELEM_F32, GRTC_ELEM_I8, GRTC_ELEM_F32);
+    status = bench_build_kernel(&set, "matmul_w4", GRTC_ELEM_F32, GRTC_ELEM_I8, GRTC_ELEM_F32,
+                                bench_n);
   }
   if (grt_status_is_ok(status)) {
     status = grtc_cpu_prepack_rhs4(&set, set.kernels[2], w4, (int64_t)count, w4_packed);
+  }
+  // One row (a batch-1 layer: the weights' bytes dominate), f32 and int4.
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "row_f32", GRTC_ELEM_F32, GRTC_ELEM_F32, GRTC_ELEM_F32, 1);
+  }
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "row_w4", GRTC_ELEM_F32, GRTC_ELEM_I8, GRTC_ELEM_F32, 1);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grtc_cpu_prepack_rhs4(&set, set.kernels[4], w4, (int64_t)count, w4_packed);
   }
   uint8_t* binary = NULL;
   size_t size = 0;
@@ -325,6 +340,7 @@ int main(int argc, char** argv) {
   bench_int8_t int8;
   bench_int8_init(&int8, &library->entries[1], set.kernels[1]);
   double w4_best[3] = {0, 1e30, 1e30};
+  double row_best[2][3] = {{0, 1e30, 1e30}, {0, 1e30, 1e30}};  // f32, w4
   float* c_w4 = malloc(count * sizeof(float));
   if (!c_w4) return 1;
   for (uint32_t threads = 1; threads <= 2; ++threads) {
@@ -337,6 +353,11 @@ int main(int argc, char** argv) {
       s = bench_grt(&library->entries[2], set.kernels[2]->workgroup_count, a, w4_packed, c_w4,
                     threads);
       if (s < w4_best[threads]) w4_best[threads] = s;
+      for (uint32_t v = 0; v < 2; ++v) {
+        s = bench_grt(&library->entries[3 + v], set.kernels[3 + v]->workgroup_count, a,
+                      v ? (void*)w4_packed : (void*)b, c_ref, threads);
+        if (s < row_best[v][threads]) row_best[v][threads] = s;
+      }
 #if defined(GRT_BENCH_OPENBLAS)
       s = bench_openblas(a, b, c_ref, (int)threads);
       if (s < anchor_best) anchor_best = s;
@@ -382,6 +403,13 @@ int main(int argc, char** argv) {
            "(%s)\n", threads, threads > 1 ? "s" : " ", bench_gflops(w4_best[threads]),
            bench_gflops(f32_best[threads]), f32_best[threads] / w4_best[threads],
            wrong ? "WRONG results" : "sampled results exact");
+  }
+  printf("one row 1x%" PRId64 "x%" PRId64 " (a batch-1 layer), f32 weights against int4, "
+         "best of %d\n", bench_n, bench_n, bench_repeat);
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    printf("  %u thread%s: f32 %8.1f us   w4 %8.1f us   ratio %.2fx\n", threads,
+           threads > 1 ? "s" : " ", row_best[0][threads] * 1e6, row_best[1][threads] * 1e6,
+           row_best[0][threads] / row_best[1][threads]);
   }
   free(c_w4);
   free(w4);

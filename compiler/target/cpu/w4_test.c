@@ -1,8 +1,8 @@
 // Tests for the int4-weight GEMM (w4.c) and the packing of its weights
 // (grtc_cpu_prepack_rhs4, prepack.c): f32 x convert(i8/ui8) -> f32 MATMUL
 // kernels with an f32 bias epilogue, their rhs packed two fields to a byte,
-// built for AVX2 and the baseline ISA, on odd sizes (K odd, N not a
-// multiple of 16, rows that start at a high nibble), [K, N] and [N, K]
+// built for AVX-512, AVX2 and the baseline ISA, on odd sizes (K odd, N not a
+// multiple of 16 or 32, rows that start at a high nibble), [K, N] and [N, K]
 // weights, i4 and ui4 values at their limits. Activations are multiples of
 // 1/4 and weights small integers, so every sum is exact and the kernel, its
 // packed generic body (the pattern dropped after packing) and a naive
@@ -115,6 +115,7 @@ static const w4_case_t cases[] = {
     {{1, 7, 33, 37, 7, 33, false}, false},    // K odd, N odd: rows at high nibbles
     {{1, 7, 33, 37, 7, 33, false}, true},     // the same, ui4
     {{1, 13, 45, 31, 6, 20, false}, false},   // partial tiles, N % 16 != 0
+    {{1, 8, 70, 19, 8, 70, false}, true},     // two 32-wide panels and a part
     {{1, 100, 300, 9, 100, 300, false}, false},  // several row and column blocks
     {{2, 5, 17, 11, 5, 17, true}, false},     // batched, [N, K] weights
     {{3, 6, 40, 7, 3, 16, true}, true},       // batched, [N, K], ui4
@@ -207,6 +208,12 @@ static void test_host(void** state) {
   run_all("host");
 }
 
+static void test_avx512(void** state) {
+  (void)state;
+  if (!__builtin_cpu_supports("avx512f")) skip();
+  run_all("avx512f");
+}
+
 static void test_avx2(void** state) {
   (void)state;
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) skip();
@@ -222,6 +229,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_host),
+      cmocka_unit_test(test_avx512),
       cmocka_unit_test(test_avx2),
       cmocka_unit_test(test_generic),
   };
