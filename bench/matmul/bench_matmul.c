@@ -404,8 +404,9 @@ int main(int argc, char** argv) {
            bench_gflops(f32_best[threads]), f32_best[threads] / w4_best[threads],
            wrong ? "WRONG results" : "sampled results exact");
   }
-  printf("one row 1x%" PRId64 "x%" PRId64 " (a batch-1 layer), f32 weights against int4, "
-         "best of %d\n", bench_n, bench_n, bench_repeat);
+  printf("one row 1x%" PRId64 "x%" PRId64 " (a batch-1 layer; %u workgroups of 1x%" PRId64
+         "), f32 weights against int4, best of %d\n", bench_n, bench_n,
+         set.kernels[4]->workgroup_count, set.kernels[4]->tile[1], bench_repeat);
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     printf("  %u thread%s: f32 %8.1f us   w4 %8.1f us   ratio %.2fx\n", threads,
            threads > 1 ? "s" : " ", row_best[0][threads] * 1e6, row_best[1][threads] * 1e6,

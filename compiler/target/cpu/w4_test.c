@@ -119,7 +119,10 @@ static const w4_case_t cases[] = {
     {{1, 100, 300, 9, 100, 300, false}, false},  // several row and column blocks
     {{2, 5, 17, 11, 5, 17, true}, false},     // batched, [N, K] weights
     {{3, 6, 40, 7, 3, 16, true}, true},       // batched, [N, K], ui4
+    {{1, 1, 64, 37, 1, 64, false}, false},    // one row of whole panels
+    {{2, 1, 96, 5, 1, 32, false}, true},      // the same, batched, ui4
     {{1, 4, 6, 0, 4, 6, false}, false},       // k = 0: the bias alone
+    {{1, 1, 32, 0, 1, 32, false}, false},     // one row, k = 0
 };
 
 static void run_all(const char* features) {
