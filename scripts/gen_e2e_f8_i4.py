@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Writes tests/e2e/stablehlo/f8.mlir (grt-check tests of the 8-bit floats),
 tests/e2e/stablehlo/f6_f4.mlir (the MX types f8E8M0FNU, f6E2M3FN, f6E3M2FN,
-f4E2M1FN) and tests/e2e/stablehlo/bitcast_i4.mlir (bitcast_convert of
-i2/i4/ui4).
+f4E2M1FN), tests/e2e/stablehlo/bitcast_i4.mlir (bitcast_convert of
+i2/i4/ui4) and tests/e2e/stablehlo/matmul_i4.mlir (f32 x int4-weight
+dot_general).
 
 Run by hand after changing it (its output is committed):
 
@@ -30,6 +31,7 @@ DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
 OUT = os.path.join(DIR, "f8.mlir")
 OUT_I4 = os.path.join(DIR, "bitcast_i4.mlir")
 OUT_SMALL = os.path.join(DIR, "f6_f4.mlir")
+OUT_W4 = os.path.join(DIR, "matmul_i4.mlir")
 
 # name: (exponent bits, mantissa bits, bias, flavor)
 TYPES = {
@@ -763,7 +765,183 @@ def gen_i4():
         f.write(text)
 
 
+def fstr(v):
+    return repr(float(v))
+
+
+def fnested(a):
+    """An array of floats as a dense<> literal (nested lists)."""
+    if not isinstance(a, list):
+        return fstr(a)
+    return "[" + ", ".join(fnested(x) for x in a) + "]"
+
+
+def inested(a):
+    if not isinstance(a, list):
+        return str(a)
+    return "[" + ", ".join(inested(x) for x in a) + "]"
+
+
+def table(dims, fn, prefix=()):
+    """Nested lists of fn(index tuple) over |dims|."""
+    if not dims:
+        return fn(prefix)
+    return [table(dims[1:], fn, prefix + (i,)) for i in range(dims[0])]
+
+
+def at(a, idx):
+    for i in idx:
+        a = a[i]
+    return a
+
+
+def gen_w4():
+    """f32 x convert(i4/ui4 constant) dot_generals: the CPU packs such
+    weights two to a byte and runs them on its int4-weight GEMM (w4.c).
+    Activations are multiples of 1/4 and weights small integers, so every
+    product and sum is exact in f32 and the expected values are exact
+    whatever the summation order."""
+    mod = Module()
+
+    def act(m, k, b=0):
+        return ((m * 5 + k * 11 + b * 3) % 9 - 4) * 0.25
+
+    def wi4(k, n, b=0):
+        return (k * 7 + n * 3 + b * 5) % 16 - 8
+
+    def wu4(k, n):
+        return (k * 5 + n * 9) % 16
+
+    # (name, M, K, N, signed, rhs transposed ([N, K], contracting dim 1))
+    cases = [
+        ("i4_7x37x45", 7, 37, 45, True, False),
+        ("ui4_7x37x45", 7, 37, 45, False, False),
+        ("i4_rhs_nk_6x33x40", 6, 33, 40, True, True),
+        ("ui4_rhs_nk_5x31x17", 5, 31, 35, False, True),
+    ]
+    for name, m, k, n, signed, nk in cases:
+        wf = wi4 if signed else wu4
+        et = "i4" if signed else "ui4"
+        wdims = [n, k] if nk else [k, n]
+        w = table(wdims, (lambda i: wf(i[1], i[0])) if nk else (lambda i: wf(i[0], i[1])))
+        a = table([m, k], lambda i: act(i[0], i[1]))
+        out = table([m, n], lambda i: sum(act(i[0], j) * wf(j, i[1]) for j in range(k)))
+        wt, at_, ot = shape(wdims, et), shape([m, k], "f32"), shape([m, n], "f32")
+        wft = shape(wdims, "f32")
+        mod.func("test_w4_%s" % name, (
+            "    %%0 = util.unfoldable_constant dense<%s> : %s\n"
+            "    %%1 = stablehlo.constant dense<%s> : %s\n"
+            "    %%2 = stablehlo.convert %%1 : (%s) -> %s\n"
+            "    %%3 = stablehlo.dot_general %%0, %%2, contracting_dims = [1] x [%d] : (%s, %s) -> %s\n"
+            "    check.expect_eq_const(%%3, dense<%s> : %s) : %s\n"
+        ) % (fnested(a), at_, inested(w), wt, wt, wft, 1 if nk else 0, at_, wft, ot,
+             fnested(out), ot, ot))
+    # Larger than one 96 x 256 block of the GEMM: against the same product
+    # of the weights as an unfoldable constant (never packed: the generic
+    # loops), exact as above.
+    m, k, n = 100, 41, 300
+    a = table([m, k], lambda i: act(i[0], i[1]))
+    w = inested(table([k, n], lambda i: wi4(i[0], i[1])))
+    mod.func("test_w4_i4_100x41x300", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<100x41xf32>\n"
+        "    %%1 = stablehlo.constant dense<%s> : tensor<41x300xi4>\n"
+        "    %%2 = stablehlo.convert %%1 : (tensor<41x300xi4>) -> tensor<41x300xf32>\n"
+        "    %%3 = stablehlo.dot_general %%0, %%2, contracting_dims = [1] x [0] : (tensor<100x41xf32>, tensor<41x300xf32>) -> tensor<100x300xf32>\n"
+        "    %%4 = util.unfoldable_constant dense<%s> : tensor<41x300xi4>\n"
+        "    %%5 = stablehlo.convert %%4 : (tensor<41x300xi4>) -> tensor<41x300xf32>\n"
+        "    %%6 = stablehlo.dot_general %%0, %%5, contracting_dims = [1] x [0] : (tensor<100x41xf32>, tensor<41x300xf32>) -> tensor<100x300xf32>\n"
+        "    check.expect_eq(%%3, %%6) : tensor<100x300xf32>\n"
+    ) % (fnested(a), w, w))
+    # Batched, with a bias and relu fused after the product.
+    bt, m, k, n = 2, 5, 33, 40
+    a = table([bt, m, k], lambda i: act(i[1], i[2], i[0]))
+    w = table([bt, k, n], lambda i: wi4(i[1], i[2], i[0]))
+    bias = [((j * 3) % 7 - 3) * 0.5 for j in range(n)]
+    out = table([bt, m, n], lambda i: max(0.0, sum(
+        act(i[1], j, i[0]) * wi4(j, i[2], i[0]) for j in range(k)) + bias[i[2]]))
+    mod.func("test_w4_batch_bias_relu", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<2x5x33xf32>\n"
+        "    %%1 = stablehlo.constant dense<%s> : tensor<2x33x40xi4>\n"
+        "    %%2 = stablehlo.convert %%1 : (tensor<2x33x40xi4>) -> tensor<2x33x40xf32>\n"
+        "    %%3 = stablehlo.dot_general %%0, %%2, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x5x33xf32>, tensor<2x33x40xf32>) -> tensor<2x5x40xf32>\n"
+        "    %%4 = stablehlo.constant dense<%s> : tensor<40xf32>\n"
+        "    %%5 = stablehlo.broadcast_in_dim %%4, dims = [2] : (tensor<40xf32>) -> tensor<2x5x40xf32>\n"
+        "    %%6 = stablehlo.add %%3, %%5 : tensor<2x5x40xf32>\n"
+        "    %%7 = stablehlo.constant dense<0.0> : tensor<2x5x40xf32>\n"
+        "    %%8 = stablehlo.maximum %%6, %%7 : tensor<2x5x40xf32>\n"
+        "    check.expect_eq_const(%%8, dense<%s> : tensor<2x5x40xf32>) : tensor<2x5x40xf32>\n"
+    ) % (fnested(a), inested(w), fnested(bias), fnested(out)))
+    # One weight constant read by two products (stays one per byte) and
+    # one whose values do not fit 4 bits (an i8 weight: not packed).
+    m, k, n = 3, 37, 45
+    a = table([m, k], lambda i: act(i[0], i[1]))
+    w = table([k, n], lambda i: wi4(i[0], i[1]))
+    w8 = table([k, n], lambda i: wi4(i[0], i[1]) * 9)
+    out = table([m, n], lambda i: sum(act(i[0], j) * wi4(j, i[1]) for j in range(k)))
+    out2 = table([m, n], lambda i: 2 * at(out, i))
+    out8 = table([m, n], lambda i: 9 * at(out, i))
+    mod.func("test_w4_shared_and_i8", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<3x37xf32>\n"
+        "    %%1 = stablehlo.constant dense<%s> : tensor<37x45xi4>\n"
+        "    %%2 = stablehlo.convert %%1 : (tensor<37x45xi4>) -> tensor<37x45xf32>\n"
+        "    %%3 = stablehlo.dot_general %%0, %%2, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45xf32>) -> tensor<3x45xf32>\n"
+        "    %%4 = stablehlo.add %%0, %%0 : tensor<3x37xf32>\n"
+        "    %%5 = stablehlo.dot_general %%4, %%2, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45xf32>) -> tensor<3x45xf32>\n"
+        "    %%6 = stablehlo.constant dense<%s> : tensor<37x45xi8>\n"
+        "    %%7 = stablehlo.convert %%6 : (tensor<37x45xi8>) -> tensor<37x45xf32>\n"
+        "    %%8 = stablehlo.dot_general %%0, %%7, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45xf32>) -> tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%3, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%5, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%8, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+    ) % (fnested(a), inested(w), inested(w8), fnested(out), fnested(out2), fnested(out8)))
+    # uniform_dequantize of a per-axis i4 constant (scales along N, powers
+    # of two, so the scale taken after the sum gives the same value) as the
+    # rhs; a weight-only dot_general of a per-tensor one; one with a zero
+    # point (not hoisted: the dequantized weights, one per byte).
+    scales = [2.0 ** -(j % 4) for j in range(n)]
+    qa = "!quant.uniform<i4:f32:1, {%s}>" % ", ".join(fstr(v) for v in scales)
+    outs = table([m, n], lambda i: at(out, i) * scales[i[1]])
+    outt = table([m, n], lambda i: at(out, i) * 0.5)
+    outz = table([m, n], lambda i: sum(act(i[0], j) * (wi4(j, i[1]) - 1) * 0.5
+                                       for j in range(k)))
+    mod.func("test_w4_dequantized", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<3x37xf32>\n"
+        "    %%1 = stablehlo.constant dense<%s> : tensor<37x45x%s>\n"
+        "    %%2 = stablehlo.uniform_dequantize %%1 : (tensor<37x45x%s>) -> tensor<37x45xf32>\n"
+        "    %%3 = stablehlo.dot_general %%0, %%2, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45xf32>) -> tensor<3x45xf32>\n"
+        "    %%4 = stablehlo.constant dense<%s> : tensor<37x45x!quant.uniform<i4:f32, 0.5>>\n"
+        "    %%5 = stablehlo.dot_general %%0, %%4, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45x!quant.uniform<i4:f32, 0.5>>) -> tensor<3x45xf32>\n"
+        "    %%6 = stablehlo.constant dense<%s> : tensor<37x45x!quant.uniform<i4:f32, 0.5:1>>\n"
+        "    %%7 = stablehlo.dot_general %%0, %%6, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45x!quant.uniform<i4:f32, 0.5:1>>) -> tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%3, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%5, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%7, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+    ) % (fnested(a), inested(w), qa, qa, inested(w), inested(w), fnested(outs),
+         fnested(outt), fnested(outz)))
+    # The check can fail: one expected value off by 1/4.
+    bad = table([m, n], lambda i: at(out, i) + (0.25 if i == (2, 44) else 0.0))
+    mod.func("fail_w4_one_value_off", (
+        "    %%0 = util.unfoldable_constant dense<%s> : tensor<3x37xf32>\n"
+        "    %%1 = stablehlo.constant dense<%s> : tensor<37x45xi4>\n"
+        "    %%2 = stablehlo.convert %%1 : (tensor<37x45xi4>) -> tensor<37x45xf32>\n"
+        "    %%3 = stablehlo.dot_general %%0, %%2, contracting_dims = [1] x [0] : (tensor<3x37xf32>, tensor<37x45xf32>) -> tensor<3x45xf32>\n"
+        "    check.expect_eq_const(%%3, dense<%s> : tensor<3x45xf32>) : tensor<3x45xf32>\n"
+    ) % (fnested(a), inested(w), fnested(bad)))
+    text = ("// f32 x convert(i4/ui4 constant) dot_general: the int4-weight matmul\n"
+            "// (weights packed two to a byte in rodata on the CPU), odd K, N not a\n"
+            "// multiple of 16, [K, N] and [N, K] weights, batching, a fused\n"
+            "// bias + relu, a shared weight and an i8 one (neither packed), the\n"
+            "// uniform_dequantize of per-axis and per-tensor i4 constants.\n"
+            "//\n"
+            "// Generated by scripts/gen_e2e_f8_i4.py; do not edit. Run by grt-check:\n"
+            "// test_* functions must pass, fail_* functions must fail.\n"
+            "module @e2e_matmul_i4 {\n" + "\n".join(mod.funcs) + "}\n")
+    with open(OUT_W4, "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     gen()
     gen_small()
     gen_i4()
+    gen_w4()

@@ -7,7 +7,13 @@
 // best of several repetitions, and the ratio to the anchor. Then the same
 // size as int8 (i8 x i8 -> i32 through the int8 GEMM, gemm_i8.c) on one and
 // two threads with its ratio to grt's f32 kernel of the same run (issue 15
-// asks for 2.5x where AVX-512 VNNI exists).
+// asks for 2.5x where AVX-512 VNNI exists). Then f32 x int4 weights (the
+// rhs i4 values packed two to a byte, grtc_cpu_prepack_rhs4, converted to
+// f32 in registers by the int4-weight GEMM, w4.c) on one and two threads
+// with its ratio to the f32 kernel of the same run, and its weight bytes
+// against the f32 and i8 ones; and one row (1 x SIZE x SIZE, a batch-1
+// layer, where reading the weights dominates) with f32 and with int4
+// weights, their times and ratio.
 //
 //   bench_matmul [SIZE [REPEAT [TILE_M TILE_N [CPU_FEATURES]]]]
 //
@@ -46,18 +52,22 @@ static grt_status_t bench_inst(grtc_kernel_set_t* set, grtc_kernel_t* k,
 }
 
 // out[m, n] = sum_k lhs[m, k] * rhs[k, n] with the MATMUL pattern, as
-// kernel |name|: f32 throughout (|in| f32), or i8 operands converted to an
-// i32 accumulator and result (|in| i8, |acc| i32: the int8 GEMM).
+// kernel |name|: f32 throughout (|in| and |rhs_in| f32), i8 operands
+// converted to an i32 accumulator and result (|in| i8, |acc| i32: the int8
+// GEMM), or an f32 lhs and i8 rhs converted to f32 (the int4-weight GEMM
+// once its rhs is packed).
 static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
-                                       grtc_elem_t in, grtc_elem_t acc_elem) {
+                                       grtc_elem_t in, grtc_elem_t rhs_in,
+                                       grtc_elem_t acc_elem, int64_t m) {
   int64_t n = bench_n;
   grtc_kernel_t* k = NULL;
   GRT_RETURN_IF_ERROR(grtc_kernel_set_add(set, name, 3, &k, NULL));
-  k->bindings[0] = (grtc_kbinding_t){in, n * n, GRTC_KACCESS_READ};
-  k->bindings[1] = (grtc_kbinding_t){in, n * n, GRTC_KACCESS_READ};
-  k->bindings[2] = (grtc_kbinding_t){acc_elem, n * n, GRTC_KACCESS_WRITE};
+  k->bindings[0] = (grtc_kbinding_t){in, m * n, GRTC_KACCESS_READ};
+  k->bindings[1] = (grtc_kbinding_t){rhs_in, n * n, GRTC_KACCESS_READ};
+  k->bindings[2] = (grtc_kbinding_t){acc_elem, m * n, GRTC_KACCESS_WRITE};
   k->parallel_rank = 2;
-  k->parallel_dims[0] = k->parallel_dims[1] = n;
+  k->parallel_dims[0] = m;
+  k->parallel_dims[1] = n;
   k->reduction_rank = 1;
   k->reduction_dims[0] = n;
   uint32_t pm, pn, zero, rk, cn, li, ri, t, x, y, prod, acc, a, oi, fin;
@@ -72,9 +82,11 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {rk, cn}}, &t));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = GRTC_ELEM_I64, .op = GRTC_SCALAR_ADD, .operand_count = 2, .operands = {t, pn}}, &ri));
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = in, .binding = 0, .operand_count = 1, .operands = {li}}, &x));
-  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = in, .binding = 1, .operand_count = 1, .operands = {ri}}, &y));
+  GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_LOAD, .section = GRTC_KSECTION_LOOP, .type = rhs_in, .binding = 1, .operand_count = 1, .operands = {ri}}, &y));
   if (in != acc_elem) {
     GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .operand_count = 1, .operands = {x}}, &x));
+  }
+  if (rhs_in != acc_elem) {
     GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .operand_count = 1, .operands = {y}}, &y));
   }
   GRT_RETURN_IF_ERROR(bench_inst(set, k, (grtc_kinst_t){.kind = GRTC_KINST_OP, .section = GRTC_KSECTION_LOOP, .type = acc_elem, .op = GRTC_SCALAR_MUL, .operand_count = 2, .operands = {x, y}}, &prod));
@@ -87,11 +99,11 @@ static grt_status_t bench_build_kernel(grtc_kernel_set_t* set, const char* name,
   GRT_RETURN_IF_ERROR(grtc_kernel_add_store(set, k, &store));
   k->pattern = GRTC_KPATTERN_MATMUL;
   k->matmul = (grtc_kmatmul_t){.lhs_binding = 0, .rhs_binding = 1,
-                               .m = n, .n = n, .k = n,
+                               .m = m, .n = n, .k = n,
                                .lhs_stride_m = n, .lhs_stride_k = 1,
                                .rhs_stride_k = n, .rhs_stride_n = 1,
                                .lhs_elem = in,
-                               .rhs_elem = in,
+                               .rhs_elem = rhs_in,
                                .acc_elem = acc_elem};
   grtc_dispatch_choose_tile(k, 0);
   if (bench_tile_m > 0) {
@@ -247,9 +259,34 @@ int main(int argc, char** argv) {
   }
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
-  grt_status_t status = bench_build_kernel(&set, "matmul", GRTC_ELEM_F32, GRTC_ELEM_F32);
+  grt_status_t status =
+      bench_build_kernel(&set, "matmul", GRTC_ELEM_F32, GRTC_ELEM_F32, GRTC_ELEM_F32, bench_n);
   if (grt_status_is_ok(status)) {
-    status = bench_build_kernel(&set, "matmul_i8", GRTC_ELEM_I8, GRTC_ELEM_I32);
+    status = bench_build_kernel(&set, "matmul_i8", GRTC_ELEM_I8, GRTC_ELEM_I8, GRTC_ELEM_I32,
+                                bench_n);
+  }
+  // The int4 weights: values in [-8, 7], packed into the kernel's rhs.
+  size_t count = (size_t)(bench_n * bench_n);
+  uint8_t* w4 = malloc(count);
+  uint8_t* w4_packed = malloc(count / 2 + 1);
+  if (!w4 || !w4_packed) return 1;
+  for (size_t i = 0; i < count; ++i) w4[i] = (uint8_t)(int8_t)((int)(i * 5 % 13) - 8);
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "matmul_w4", GRTC_ELEM_F32, GRTC_ELEM_I8, GRTC_ELEM_F32,
+                                bench_n);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grtc_cpu_prepack_rhs4(&set, set.kernels[2], w4, (int64_t)count, w4_packed);
+  }
+  // One row (a batch-1 layer: the weights' bytes dominate), f32 and int4.
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "row_f32", GRTC_ELEM_F32, GRTC_ELEM_F32, GRTC_ELEM_F32, 1);
+  }
+  if (grt_status_is_ok(status)) {
+    status = bench_build_kernel(&set, "row_w4", GRTC_ELEM_F32, GRTC_ELEM_I8, GRTC_ELEM_F32, 1);
+  }
+  if (grt_status_is_ok(status)) {
+    status = grtc_cpu_prepack_rhs4(&set, set.kernels[4], w4, (int64_t)count, w4_packed);
   }
   uint8_t* binary = NULL;
   size_t size = 0;
@@ -284,7 +321,6 @@ int main(int argc, char** argv) {
   if (!library) return 1;
   const grt_kernel_entry_t* entry = &library->entries[0];
 
-  size_t count = (size_t)(bench_n * bench_n);
   float* a = malloc(count * sizeof(float));
   float* b = malloc(count * sizeof(float));
   float* c = malloc(count * sizeof(float));
@@ -303,6 +339,10 @@ int main(int argc, char** argv) {
   double f32_best[3] = {0, 1e30, 1e30};  // by thread count
   bench_int8_t int8;
   bench_int8_init(&int8, &library->entries[1], set.kernels[1]);
+  double w4_best[3] = {0, 1e30, 1e30};
+  double row_best[2][3] = {{0, 1e30, 1e30}, {0, 1e30, 1e30}};  // f32, w4
+  float* c_w4 = malloc(count * sizeof(float));
+  if (!c_w4) return 1;
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     double grt_best = 1e30, anchor_best = 1e30;
     for (int r = 0; r < bench_repeat; ++r) {
@@ -310,6 +350,14 @@ int main(int argc, char** argv) {
       if (s < grt_best) grt_best = s;
       f32_best[threads] = grt_best;
       bench_int8_run(&int8, threads);
+      s = bench_grt(&library->entries[2], set.kernels[2]->workgroup_count, a, w4_packed, c_w4,
+                    threads);
+      if (s < w4_best[threads]) w4_best[threads] = s;
+      for (uint32_t v = 0; v < 2; ++v) {
+        s = bench_grt(&library->entries[3 + v], set.kernels[3 + v]->workgroup_count, a,
+                      v ? (void*)w4_packed : (void*)b, c_ref, threads);
+        if (s < row_best[v][threads]) row_best[v][threads] = s;
+      }
 #if defined(GRT_BENCH_OPENBLAS)
       s = bench_openblas(a, b, c_ref, (int)threads);
       if (s < anchor_best) anchor_best = s;
@@ -332,6 +380,41 @@ int main(int argc, char** argv) {
 #endif
   }
   bench_int8_report(&int8, f32_best);
+  // Sampled results against a double reference (the sums of products of
+  // multiples of 1/8 by integers are exact in f32 up to 2^21 / 8).
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < bench_n; i += 37) {
+    for (int64_t j = 0; j < bench_n; j += 41) {
+      double want = 0;
+      for (int64_t k = 0; k < bench_n; ++k) {
+        want += (double)a[i * bench_n + k] * (int8_t)w4[k * bench_n + j];
+      }
+      wrong += c_w4[i * bench_n + j] != (float)want;
+    }
+  }
+  printf("int4 weights %" PRId64 "x%" PRId64 "x%" PRId64 " (f32 x i4 -> f32, weights %zu "
+         "bytes packed against %zu as i8 and %zu as f32), grt kernel (%u workgroups of "
+         "%" PRId64 "x%" PRId64 "), best of %d, against grt f32\n",
+         bench_n, bench_n, bench_n, (count + 1) / 2, count, count * sizeof(float),
+         set.kernels[2]->workgroup_count, set.kernels[2]->tile[0], set.kernels[2]->tile[1],
+         bench_repeat);
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    printf("  %u thread%s: grt w4 %7.1f GFLOP/s   grt f32 %7.1f GFLOP/s   ratio %.2fx   "
+           "(%s)\n", threads, threads > 1 ? "s" : " ", bench_gflops(w4_best[threads]),
+           bench_gflops(f32_best[threads]), f32_best[threads] / w4_best[threads],
+           wrong ? "WRONG results" : "sampled results exact");
+  }
+  printf("one row 1x%" PRId64 "x%" PRId64 " (a batch-1 layer; %u workgroups of 1x%" PRId64
+         "), f32 weights against int4, best of %d\n", bench_n, bench_n,
+         set.kernels[4]->workgroup_count, set.kernels[4]->tile[1], bench_repeat);
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    printf("  %u thread%s: f32 %8.1f us   w4 %8.1f us   ratio %.2fx\n", threads,
+           threads > 1 ? "s" : " ", row_best[0][threads] * 1e6, row_best[1][threads] * 1e6,
+           row_best[0][threads] / row_best[1][threads]);
+  }
+  free(c_w4);
+  free(w4);
+  free(w4_packed);
   free(a);
   free(b);
   free(c);

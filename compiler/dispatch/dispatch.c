@@ -157,6 +157,42 @@ static bool grtc_dispatch_fits_user(const grtc_block_info_t* info,
   return true;
 }
 
+static bool grtc_dispatch_is_int4_constant(const grtc_tvalue_t* stored);
+
+// Whether single-use |value| is an int4 weight of the dot_general |user|
+// (grtc_dispatch_options_t.row_patterns).
+static bool grtc_dispatch_is_weight4(const grtc_tvalue_t* value, const grtc_top_t* user) {
+  const grtc_top_t* def = value->def;
+  if (user->kind != GRTC_TOP_DOT_GENERAL || user->operand_count != 2 ||
+      user->operands[1] != value || user->operands[0] == value ||
+      user->operands[0]->type.elem != GRTC_ELEM_F32 || value->type.elem != GRTC_ELEM_F32 ||
+      def->kind != GRTC_TOP_CONVERT || !grtc_ttype_is_static(&user->operands[0]->type) ||
+      !grtc_ttype_is_static(&user->results[0].type)) {
+    // (Symbolic sizes: the int4-weight GEMM does not take them.)
+    return false;
+  }
+  return grtc_dispatch_is_int4_constant(def->operands[0]);
+}
+
+// Whether |stored| is an i8/ui8 constant read once (not unfoldable, not a
+// splat) whose every value fits 4 bits (i4 or ui4 held in i8/ui8).
+static bool grtc_dispatch_is_int4_constant(const grtc_tvalue_t* stored) {
+  const grtc_top_t* c = stored->def;
+  bool is_signed = stored->type.elem == GRTC_ELEM_I8;
+  if ((!is_signed && stored->type.elem != GRTC_ELEM_U8) || stored->use_count != 1 || !c ||
+      c->kind != GRTC_TOP_CONSTANT || c->attrs.unfoldable || c->attrs.constant.splat ||
+      !grtc_ttype_is_static(&stored->type) ||
+      c->attrs.constant.size != (size_t)grtc_ttype_element_count(&stored->type)) {
+    return false;
+  }
+  const uint8_t* data = c->attrs.constant.data;
+  for (size_t i = 0; i < c->attrs.constant.size; ++i) {
+    int v = is_signed ? (int)(int8_t)data[i] : (int)data[i];
+    if (is_signed ? (v < -8 || v > 7) : v > 15) return false;
+  }
+  return true;
+}
+
 // A softmax along the last dim ending at |op| (rows.h), all in |block|,
 // becomes one kernel rooted at |op|: the ops between are marked
 // GRTC_FUSE_ROWS (decided earlier, their decisions are replaced: they have
@@ -452,7 +488,8 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
                    (!info->contracted[v->id] ||
                     grtc_dispatch_is_strided_buffer(info, block, op));
       if (cheap) decision = GRTC_FUSE_INLINE;
-    } else if (grtc_dispatch_fits_user(info, block, v, user)) {
+    } else if (grtc_dispatch_fits_user(info, block, v, user) ||
+               (d->options->row_patterns && grtc_dispatch_is_weight4(v, user))) {
       decision = GRTC_FUSE_INLINE;
     }
     info->fuse[v->id] = decision;
@@ -636,6 +673,108 @@ static grt_status_t grtc_dispatch_block(grtc_dispatch_t* d, grtc_tfunc_t* func,
   return grt_ok_status();
 }
 
+// The dim of |dot|'s result that dim |d| of its rhs, a free dim, becomes
+// (batch dims, then the lhs's free dims, then the rhs's); -1 when |d| is a
+// batch or contracting dim.
+static int64_t grtc_dispatch_rhs_result_dim(const grtc_top_t* dot, int64_t d) {
+  const grtc_dot_dims_t* dims = &dot->attrs.dot;
+  for (uint32_t i = 0; i < dims->rhs_batch.count; ++i) {
+    if (dims->rhs_batch.values[i] == d) return -1;
+  }
+  for (uint32_t i = 0; i < dims->rhs_contracting.count; ++i) {
+    if (dims->rhs_contracting.values[i] == d) return -1;
+  }
+  int64_t at = (int64_t)(dot->operands[0]->type.rank - dims->lhs_contracting.count);
+  for (int64_t e = 0; e < d; ++e) {
+    bool free = true;
+    for (uint32_t i = 0; i < dims->rhs_batch.count; ++i) free &= dims->rhs_batch.values[i] != e;
+    for (uint32_t i = 0; i < dims->rhs_contracting.count; ++i) {
+      free &= dims->rhs_contracting.values[i] != e;
+    }
+    at += free;
+  }
+  return at;
+}
+
+// With row_patterns (the CPU alone): an f32 dot_general whose rhs is an
+// int4 constant dequantized without zero points, multiply(convert(C), S)
+// (S a splat, or a vector broadcast along a free dim of the rhs: the
+// per-tensor and per-axis scales of uniform_dequantize), becomes
+// multiply(dot_general(x, convert(C)), S') with S' the same scales along
+// the result's dim, so C reaches the int4-weight GEMM
+// (grtc_dispatch_is_weight4) and the scales its epilogue. The scale then
+// multiplies each sum once instead of each weight: the same value for
+// power-of-two scales, otherwise within the rounding of the sum.
+static grt_status_t grtc_dispatch_hoist_scales(grtc_dispatch_t* d, grtc_tfunc_t* func,
+                                               grtc_tblock_t* block, bool* changed) {
+  for (grtc_top_t* op = block->first; op; op = op->next) {
+    for (uint32_t r = 0; r < op->region_count; ++r) {
+      GRT_RETURN_IF_ERROR(grtc_dispatch_hoist_scales(d, func, op->regions[r], changed));
+    }
+    if (op->kind != GRTC_TOP_DOT_GENERAL || op->operand_count != 2 ||
+        op->result_count != 1 || op->operands[0]->type.elem != GRTC_ELEM_F32 ||
+        !grtc_ttype_is_static(&op->operands[0]->type) ||
+        !grtc_ttype_is_static(&op->results[0].type)) {
+      continue;
+    }
+    grtc_tvalue_t* rhs = op->operands[1];
+    grtc_top_t* mul = rhs->def;
+    if (!mul || mul->kind != GRTC_TOP_MULTIPLY || rhs->use_count != 1 ||
+        rhs->type.elem != GRTC_ELEM_F32 || mul->parent != block) {
+      continue;
+    }
+    uint32_t ci = mul->operands[0]->def && mul->operands[0]->def->kind == GRTC_TOP_CONVERT ? 0 : 1;
+    grtc_tvalue_t* converted = mul->operands[ci];
+    grtc_tvalue_t* scales = mul->operands[1 - ci];
+    if (!converted->def || converted->def->kind != GRTC_TOP_CONVERT ||
+        converted->use_count != 1 || !grtc_dispatch_is_int4_constant(converted->def->operands[0]) ||
+        !scales->def) {
+      continue;
+    }
+    const grtc_top_t* sd = scales->def;
+    int64_t result_dim = -1;
+    bool splat = sd->kind == GRTC_TOP_CONSTANT && sd->attrs.constant.splat &&
+                 !sd->attrs.unfoldable;
+    if (!splat) {
+      const grtc_tvalue_t* vector = sd->kind == GRTC_TOP_BROADCAST_IN_DIM ? sd->operands[0] : NULL;
+      if (!vector || vector->type.rank != 1 || sd->attrs.dims.count != 1 || !vector->def ||
+          vector->def->kind != GRTC_TOP_CONSTANT) {
+        continue;
+      }
+      result_dim = grtc_dispatch_rhs_result_dim(op, sd->attrs.dims.values[0]);
+      if (result_dim < 0) continue;
+    }
+    const grtc_ttype_t* out = &op->results[0].type;
+    grtc_top_t* s2 = NULL;
+    if (splat) {
+      GRT_RETURN_IF_ERROR(grtc_top_create(d->module, GRTC_TOP_CONSTANT, NULL, 0, out, 1, 0, &s2));
+      s2->attrs.constant = sd->attrs.constant;
+    } else {
+      grtc_tvalue_t* vector = sd->operands[0];
+      int64_t* at = grtc_tmodule_alloc(d->module, sizeof(int64_t));
+      if (!at) return grtc_dispatch_oom();
+      *at = result_dim;
+      GRT_RETURN_IF_ERROR(
+          grtc_top_create(d->module, GRTC_TOP_BROADCAST_IN_DIM, &vector, 1, out, 1, 0, &s2));
+      s2->attrs.dims.count = 1;
+      s2->attrs.dims.values = at;
+    }
+    grtc_top_copy_location(s2, op);
+    grtc_tvalue_t* y_operands[2] = {&op->results[0], &s2->results[0]};
+    grtc_top_t* y = NULL;
+    GRT_RETURN_IF_ERROR(grtc_top_create(d->module, GRTC_TOP_MULTIPLY, y_operands, 2, out, 1, 0, &y));
+    grtc_top_copy_location(y, op);
+    grtc_tfunc_replace_uses(func, &op->results[0], &y->results[0]);
+    y->operands[0] = &op->results[0];
+    op->operands[1] = converted;
+    grtc_tblock_insert_before(op->next, s2);
+    grtc_tblock_insert_before(op->next->next, y);
+    grtc_tfunc_recount_uses(func);
+    *changed = true;
+  }
+  return grt_ok_status();
+}
+
 grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
                                 const grtc_dispatch_options_t* options,
                                 grtc_kernel_set_t* kernels) {
@@ -651,6 +790,13 @@ grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
   for (grtc_tfunc_t* func = module->first_func;
        func && grt_status_is_ok(status); func = func->next) {
     grtc_tfunc_recount_uses(func);
+    if (options->row_patterns && options->optimization_level >= 1) {
+      bool changed = false;
+      status = grtc_dispatch_hoist_scales(&d, func, func->body, &changed);
+      if (!grt_status_is_ok(status)) break;
+      if (changed) grtc_tfunc_remove_dead_ops(func);
+      grtc_tfunc_recount_uses(func);
+    }
     status = grtc_dispatch_block(&d, func, func->body);
   }
   grt_arena_deinit(&d.kernel_scratch);

@@ -54,6 +54,15 @@ typedef struct grtc_dispatch_options_t {
   // body redoes the row's reductions for every point, so this is for
   // targets that run the pattern (the CPU); the driver sets it when the CPU
   // is the only target.
+  //
+  // The same CPU-only switch also puts int4 weights in their matmul's
+  // kernel: the rhs of an f32 dot_general that is convert(i8/ui8 constant)
+  // -> f32, the constant used once and every value fitting 4 bits (i4/ui4
+  // held in i8/ui8; not unfoldable, not a splat) and the dot's sizes
+  // static, is computed in the dot's kernel instead of a buffer; the CPU
+  // target packs such weights two to a byte and converts them in its
+  // int4-weight GEMM (compiler/target/cpu/w4.c). Other targets would lose
+  // their f32 matmul path to it.
   bool row_patterns;
 } grtc_dispatch_options_t;
 

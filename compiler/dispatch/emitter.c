@@ -733,6 +733,10 @@ static bool grtc_em_is_fused(const grtc_emitter_t* em,
           em->fuse[value->id] == GRTC_FUSE_ROWS);
 }
 
+bool grtc_em_fused(const grtc_emitter_t* em, const grtc_tvalue_t* value) {
+  return grtc_em_is_fused(em, value);
+}
+
 static uint32_t grtc_em_load(grtc_emitter_t* em, grtc_tvalue_t* value,
                              const uint32_t* index) {
   uint32_t binding = grtc_em_input(em, value);

@@ -163,5 +163,7 @@ bool grtc_em_small_constant(const grtc_top_t* op);
 // materialized source: its element strides in that source and the source.
 bool grtc_em_strided_source(grtc_emitter_t* em, grtc_tvalue_t* value,
                             int64_t* out_strides, grtc_tvalue_t** out_source);
+// Whether |value| is computed in the kernel rather than loaded.
+bool grtc_em_fused(const grtc_emitter_t* em, const grtc_tvalue_t* value);
 
 #endif  // GRT_COMPILER_DISPATCH_EMITTER_H_

@@ -381,8 +381,19 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
   grtc_tvalue_t *lhs_source, *rhs_source;
   if (free_dims[0] != 1 || free_dims[1] != 1 ||
       dot->lhs_contracting.count != 1 ||
-      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source) ||
-      !grtc_em_strided_source(em, rhs, rhs_strides, &rhs_source)) {
+      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source)) {
+    return;
+  }
+  // An f32 x convert(i8/ui8) -> f32 product (int4/int8 weights) keeps the
+  // pattern with the integer rhs, which the kernel converts.
+  grtc_tvalue_t* rhs_stored = rhs;
+  if (lhs->type.elem == GRTC_ELEM_F32 && rhs->type.elem == GRTC_ELEM_F32 &&
+      grtc_em_fused(em, rhs) && rhs->def->kind == GRTC_TOP_CONVERT &&
+      (rhs->def->operands[0]->type.elem == GRTC_ELEM_I8 ||
+       rhs->def->operands[0]->type.elem == GRTC_ELEM_U8)) {
+    rhs_stored = rhs->def->operands[0];
+  }
+  if (!grtc_em_strided_source(em, rhs_stored, rhs_strides, &rhs_source)) {
     return;
   }
   grtc_kmatmul_t* mm = &em->kernel->matmul;
@@ -411,7 +422,7 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
     mm->rhs_batch_strides[i] = rhs_strides[dot->rhs_batch.values[i]];
   }
   mm->lhs_elem = lhs->type.elem;
-  mm->rhs_elem = rhs->type.elem;
+  mm->rhs_elem = rhs_stored->type.elem;
   mm->acc_elem = grtc_lower_acc_type(out->elem);
   em->kernel->pattern = GRTC_KPATTERN_MATMUL;
 }
@@ -544,8 +555,19 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
     unit_lhs_dilation &= c->lhs_dilation.values[i] == 1;
   }
   if (spatial != 2 || !unit_lhs_dilation || batch_groups != 1 ||
-      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source) ||
-      !grtc_em_strided_source(em, rhs, rhs_strides, &rhs_source)) {
+      !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source)) {
+    return;
+  }
+  // An f32 x convert(i8/ui8) -> f32 product (int4/int8 weights) keeps the
+  // pattern with the integer rhs, which the kernel converts.
+  grtc_tvalue_t* rhs_stored = rhs;
+  if (lhs->type.elem == GRTC_ELEM_F32 && rhs->type.elem == GRTC_ELEM_F32 &&
+      grtc_em_fused(em, rhs) && rhs->def->kind == GRTC_TOP_CONVERT &&
+      (rhs->def->operands[0]->type.elem == GRTC_ELEM_I8 ||
+       rhs->def->operands[0]->type.elem == GRTC_ELEM_U8)) {
+    rhs_stored = rhs->def->operands[0];
+  }
+  if (!grtc_em_strided_source(em, rhs_stored, rhs_strides, &rhs_source)) {
     return;
   }
   grtc_kconv_t* kc = &em->kernel->conv;

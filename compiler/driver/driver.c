@@ -582,7 +582,9 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   // whatever other targets are asked for); a GPU target gets its own tiles
   // of the same kernels.
   grtc_dispatch_options_t dispatch_options = {driver->level, 0, false};
-  // Row kernels only where every target runs them as rows (the CPU).
+  // Row kernels only where every target runs them as rows (the CPU); the
+  // same for int4 weights in their matmul's kernel (packed by
+  // grtc_cpu_prepack_module below).
   dispatch_options.row_patterns = true;
   for (uint32_t t = 0; t < GRTC_DRIVER_TARGET_COUNT; ++t) {
     if (t != GRTC_DRIVER_TARGET_CPU && driver->targets[t]) {

@@ -174,6 +174,13 @@ typedef struct grtc_kmatmul_t {
   int64_t lhs_batch_strides[GRTC_KERNEL_MAX_RANK];
   int64_t rhs_batch_strides[GRTC_KERNEL_MAX_RANK];
   grtc_elem_t lhs_elem, rhs_elem, acc_elem;
+  // An i8/ui8 rhs (i4/ui4 held in i8/ui8) of an f32 lhs and accumulator is
+  // converted to f32 in the kernel. Set by the CPU target's prepacking
+  // (compiler/target/cpu/w4.c): the rhs binding holds 4-bit fields, two per
+  // byte, element e in bits 4*(e&1)..4*(e&1)+3 of byte e/2 (e the element
+  // index the strides give); its element count is the byte count, and the
+  // generic body's rhs loads extract the field (sign-extended for i8).
+  bool rhs_packed4;
 } grtc_kmatmul_t;
 
 // The kernel's parallel space is (n, oh, ow, oc) in that order; element

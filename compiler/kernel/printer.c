@@ -185,10 +185,10 @@ void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {
     const grtc_kmatmul_t* mm = &kernel->matmul;
     grt_string_builder_appendf(
         out,
-        "  pattern matmul lhs=b%u rhs=b%u m=%s n=%s k=%s batch=%u\n",
+        "  pattern matmul lhs=b%u rhs=b%u m=%s n=%s k=%s batch=%u%s\n",
         mm->lhs_binding, mm->rhs_binding, grtc_kprint_size(mm->m, sizes[0]),
         grtc_kprint_size(mm->n, sizes[1]), grtc_kprint_size(mm->k, sizes[2]),
-        mm->batch_rank);
+        mm->batch_rank, mm->rhs_packed4 ? " rhs_packed4" : "");
   } else if (kernel->pattern == GRTC_KPATTERN_CONV2D) {
     const grtc_kconv_t* cv = &kernel->conv;
     grt_string_builder_appendf(

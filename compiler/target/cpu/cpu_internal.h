@@ -38,6 +38,21 @@ typedef void (*grtc_cpu_epilogue_fn_t)(void* user, uint32_t depth, const char* v
 void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
                                grtc_cpu_epilogue_fn_t epilogue, void* user);
 
+// The int4-weight GEMM (w4.c) of f32 x packed i4/ui4 MATMUL kernels
+// (grtc_kmatmul_t.rhs_packed4): AVX2 or portable C as the kernel
+// compiler's target allows.
+void grtc_cpu_emit_w4gemm_support(grt_string_builder_t* out);
+// Whether |kernel| has its shape: an f32 x i8/ui8 (converted) MATMUL into
+// an f32 accumulator that starts at 0, without symbolic extents.
+bool grtc_cpu_w4gemm_shape(const grtc_kernel_t* kernel);
+// Whether |kernel| runs on it: that shape with its rhs packed.
+bool grtc_cpu_w4gemm_supported(const grtc_kernel_t* kernel);
+uint64_t grtc_cpu_w4gemm_scratch_bytes(const grtc_kernel_t* kernel);
+// Its body after the binding pointers and tile bounds, as
+// grtc_cpu_emit_igemm_loops (the epilogue's value is a float).
+void grtc_cpu_emit_w4gemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
+                                grtc_cpu_epilogue_fn_t epilogue, void* user);
+
 // Whether |kernel| is an i8 x i8 -> i32 CONV2D (accumulator from 0, no
 // symbolic extents, any layout) that runs on grt_igemm_block: im2col
 // blocks of whole output rows of the tile times the filter rows.

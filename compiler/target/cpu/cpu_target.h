@@ -73,11 +73,30 @@ grt_status_t grtc_cpu_prepack_filter(grtc_kernel_set_t* set,
                                      grtc_kernel_t* kernel,
                                      const float* filter,
                                      float* out) GRT_MUST_USE;
+// 4-bit weights (grtc_kmatmul_t.rhs_packed4): the i8/ui8 rhs of an f32 x
+// int -> f32 MATMUL kernel on the CPU's int4-weight GEMM, a constant whose
+// values all fit in 4 bits (i4/ui4 held in i8/ui8), is stored two to a
+// byte, element e in the low nibble of byte e/2 when e is even and the
+// high one when odd.
+//
+// Whether |kernel|'s rhs can be packed: that shape, the rhs read only by
+// the multiply, not bounds-checked and not packed yet.
+bool grtc_cpu_rhs4_prepackable(const grtc_kernel_t* kernel);
+// Whether the |count| values (i8 or ui8 by |elem|) fit in 4 bits.
+bool grtc_cpu_rhs4_fits(grtc_elem_t elem, const uint8_t* values, int64_t count);
+// Packs the rhs binding's |count| values to |out| ((count + 1) / 2 bytes)
+// and rewrites |kernel| to read them: its generic body's rhs loads extract
+// the fields, the binding's element count becomes the byte count and
+// rhs_packed4 is set.
+grt_status_t grtc_cpu_prepack_rhs4(grtc_kernel_set_t* set, grtc_kernel_t* kernel,
+                                   const uint8_t* values, int64_t count,
+                                   uint8_t* out) GRT_MUST_USE;
 // Prepacks every filter of |module|'s DISPATCH ops that is a constant
 // (CONSTANT op, not a splat or unfoldable) read by that one DISPATCH alone,
 // whose kernel no other DISPATCH runs and grtc_cpu_filter_prepackable
 // accepts: the constant's data becomes the packed panels (a rank-1
-// tensor) and the kernel reads them. *out_packed (may be NULL) counts them.
+// tensor) and the kernel reads them; so does every such 4-bit rhs.
+// *out_packed (may be NULL) counts them.
 grt_status_t grtc_cpu_prepack_module(grtc_tmodule_t* module,
                                      grtc_kernel_set_t* kernels,
                                      uint32_t* out_packed) GRT_MUST_USE;

@@ -963,6 +963,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_LOOPS,
   GRTC_CPU_PATH_MATMUL,
   GRTC_CPU_PATH_MATMUL_I8,  // gemm_i8.c
+  GRTC_CPU_PATH_MATMUL_W4,  // w4.c
   GRTC_CPU_PATH_CONV_I8,    // gemm_i8.c
   GRTC_CPU_PATH_CONV_GEMM,
   GRTC_CPU_PATH_CONV_PIXELS,
@@ -1094,6 +1095,8 @@ static grtc_cpu_path_t grtc_cpu_path(const grtc_kernel_t* kernel) {
   if (grtc_cpu_igemm_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
     return GRTC_CPU_PATH_MATMUL_I8;
   }
+  // A packed rhs is read only here (its prepacking checked the rest).
+  if (grtc_cpu_w4gemm_supported(kernel)) return GRTC_CPU_PATH_MATMUL_W4;
   if (grtc_cpu_iconv_supported(kernel) && !grtc_c_family_bounds_checked(kernel)) {
     return GRTC_CPU_PATH_CONV_I8;
   }
@@ -1525,16 +1528,21 @@ static void grtc_cpu_igemm_epilogue(void* user, uint32_t depth, const char* valu
   grtc_cpu_emitter_t* e = user;
   grtc_cpu_set_depth(e, depth);
   grtc_cpu_emit_section(e, GRTC_KSECTION_PRE);
-  grt_string_builder_appendf(e->out, "%sconst int32_t acc0 = %s;\n", e->indent, value);
+  grt_string_builder_appendf(e->out, "%sconst %s acc0 = %s;\n", e->indent,
+                             e->kernel->accs[0].type == GRTC_ELEM_F32 ? "float" : "int32_t",
+                             value);
   grtc_cpu_emit_section(e, GRTC_KSECTION_POST);
   grtc_cpu_emit_stores(e);
 }
 
-// The int8 GEMM's MATMUL kernels, or with |conv| its CONV2D ones.
-static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e, bool conv) {
+// The int8 GEMM's MATMUL kernels, or with |conv| its CONV2D ones, or with
+// |w4| the int4-weight GEMM's MATMUL kernels.
+static void grtc_cpu_emit_igemm_kernel(grtc_cpu_emitter_t* e, bool conv, bool w4) {
   grtc_cpu_emit_binding_pointers(e);
   grtc_cpu_emit_tile_bounds(e);
-  if (conv) {
+  if (w4) {
+    grtc_cpu_emit_w4gemm_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
+  } else if (conv) {
     grtc_cpu_emit_iconv_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
   } else {
     grtc_cpu_emit_igemm_loops(e->kernel, e->out, grtc_cpu_igemm_epilogue, e);
@@ -2293,6 +2301,8 @@ static grt_status_t grtc_cpu_local_memory_size(const grtc_kernel_t* kernel,
       size = grtc_cpu_gemm_geometry(kernel).scratch_bytes;
     } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
       size = grtc_cpu_igemm_scratch_bytes(kernel);
+    } else if (path == GRTC_CPU_PATH_MATMUL_W4) {
+      size = grtc_cpu_w4gemm_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_CONV_I8) {
       size = grtc_cpu_iconv_scratch_bytes(kernel);
     } else if (path == GRTC_CPU_PATH_POOL) {
@@ -2367,9 +2377,11 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
   } else if (path == GRTC_CPU_PATH_MATMUL) {
     grtc_cpu_emit_matmul_kernel(&e);
   } else if (path == GRTC_CPU_PATH_MATMUL_I8) {
-    grtc_cpu_emit_igemm_kernel(&e, false);
+    grtc_cpu_emit_igemm_kernel(&e, false, false);
   } else if (path == GRTC_CPU_PATH_CONV_I8) {
-    grtc_cpu_emit_igemm_kernel(&e, true);
+    grtc_cpu_emit_igemm_kernel(&e, true, false);
+  } else if (path == GRTC_CPU_PATH_MATMUL_W4) {
+    grtc_cpu_emit_igemm_kernel(&e, false, true);
   } else if (path == GRTC_CPU_PATH_CONV_PIXELS) {
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
@@ -2417,6 +2429,12 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
     grtc_cpu_path_t path = grtc_cpu_path(kernels->kernels[k]);
     if (path == GRTC_CPU_PATH_MATMUL_I8 || path == GRTC_CPU_PATH_CONV_I8) {
       grtc_cpu_emit_igemm_support(out);
+      break;
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (grtc_cpu_path(kernels->kernels[k]) == GRTC_CPU_PATH_MATMUL_W4) {
+      grtc_cpu_emit_w4gemm_support(out);
       break;
     }
   }

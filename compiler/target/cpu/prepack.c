@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/target/c_family/c_family.h"
 #include "compiler/target/cpu/cpu_internal.h"
 #include "compiler/target/cpu/cpu_target.h"
 
@@ -147,6 +148,26 @@ static uint32_t grtc_cpu_rb_packed_index(grtc_cpu_rebuild_t* rb,
                         grtc_cpu_rb_op(rb, L, GRTC_SCALAR_MUL, kk, six_l));
 }
 
+// Points the accumulators and stores of |kernel|, whose instruction list
+// was rebuilt, at the new places |map| gives the old |old_count|.
+static void grtc_cpu_rebuild_finish(grtc_kernel_t* kernel, const uint32_t* map,
+                                    uint32_t old_count) {
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    kernel->accs[a].init = map[kernel->accs[a].init];
+    if (kernel->accs[a].update < old_count) {
+      kernel->accs[a].update = map[kernel->accs[a].update];
+    }
+  }
+  for (uint32_t s = 0; s < kernel->store_count; ++s) {
+    grtc_kstore_t* store = &kernel->stores[s];
+    store->index = map[store->index];
+    store->value = map[store->value];
+    if (store->predicate != GRTC_KINST_NONE) {
+      store->predicate = map[store->predicate];
+    }
+  }
+}
+
 grt_status_t grtc_cpu_prepack_filter(grtc_kernel_set_t* set,
                                      grtc_kernel_t* kernel,
                                      const float* filter, float* out) {
@@ -211,23 +232,123 @@ grt_status_t grtc_cpu_prepack_filter(grtc_kernel_set_t* set,
     map[n] = grtc_cpu_rb_add(&rb, inst);
   }
   if (grt_status_is_ok(rb.status)) {
-    for (uint32_t a = 0; a < kernel->acc_count; ++a) {
-      kernel->accs[a].init = map[kernel->accs[a].init];
-      if (kernel->accs[a].update < old_count) {
-        kernel->accs[a].update = map[kernel->accs[a].update];
-      }
-    }
-    for (uint32_t s = 0; s < kernel->store_count; ++s) {
-      grtc_kstore_t* store = &kernel->stores[s];
-      store->index = map[store->index];
-      store->value = map[store->value];
-      if (store->predicate != GRTC_KINST_NONE) {
-        store->predicate = map[store->predicate];
-      }
-    }
+    grtc_cpu_rebuild_finish(kernel, map, old_count);
     kernel->bindings[cv->filter_binding].element_count =
         grtc_cpu_packed_filter_size(kernel);
     cv->filter_packed = true;
+  }
+  free(old);
+  free(map);
+  GRT_RETURN_IF_ERROR(rb.status);
+  return grtc_kernel_verify(kernel);
+}
+
+//===----------------------------------------------------------------------===//
+// 4-bit weights of f32 x i8/ui8 MATMUL kernels (grtc_kmatmul_t.rhs_packed4)
+//===----------------------------------------------------------------------===//
+
+bool grtc_cpu_rhs4_prepackable(const grtc_kernel_t* kernel) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  if (!grtc_cpu_w4gemm_shape(kernel) || mm->rhs_packed4 ||
+      grtc_c_family_bounds_checked(kernel) ||
+      mm->rhs_binding == mm->lhs_binding ||
+      kernel->bindings[mm->rhs_binding].access != GRTC_KACCESS_READ) {
+    return false;
+  }
+  // The weights are read only by the multiply (LOOP loads).
+  for (uint32_t i = 0; i < kernel->inst_count; ++i) {
+    const grtc_kinst_t* inst = &kernel->insts[i];
+    if (inst->kind == GRTC_KINST_LOAD && inst->binding == mm->rhs_binding &&
+        inst->section != GRTC_KSECTION_LOOP) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool grtc_cpu_rhs4_fits(grtc_elem_t elem, const uint8_t* values, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    int v = elem == GRTC_ELEM_I8 ? (int)(int8_t)values[i] : (int)values[i];
+    if (elem == GRTC_ELEM_I8 ? (v < -8 || v > 7) : v > 15) return false;
+  }
+  return true;
+}
+
+// The field a rhs load at element |index| reads from the packed bytes, in
+// the load's type: byte index/2 shifted right by 4 * (index & 1), the low
+// four bits kept (and sign-extended for i8).
+static uint32_t grtc_cpu_rb_field(grtc_cpu_rebuild_t* rb, const grtc_kinst_t* load) {
+  grtc_ksection_t s = load->section;
+  uint32_t index = load->operands[0];
+  uint32_t one = grtc_cpu_rb_i64(rb, s, 1);
+  grtc_kinst_t byte = *load;
+  byte.operands[0] = grtc_cpu_rb_op(rb, s, GRTC_SCALAR_SHRA, index, one);
+  uint32_t shift = grtc_cpu_rb_op(rb, s, GRTC_SCALAR_SHL,
+                                  grtc_cpu_rb_op(rb, s, GRTC_SCALAR_AND, index, one),
+                                  grtc_cpu_rb_i64(rb, s, 2));
+  uint32_t wide = grtc_cpu_rb_add(
+      rb, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = s, .type = GRTC_ELEM_I64,
+                         .operand_count = 1, .operands = {grtc_cpu_rb_add(rb, byte)}});
+  wide = grtc_cpu_rb_op(rb, s, GRTC_SCALAR_AND, wide, grtc_cpu_rb_i64(rb, s, 255));
+  uint32_t field = grtc_cpu_rb_op(
+      rb, s, GRTC_SCALAR_AND, grtc_cpu_rb_op(rb, s, GRTC_SCALAR_SHRL, wide, shift),
+      grtc_cpu_rb_i64(rb, s, 15));
+  if (load->type == GRTC_ELEM_I8) {
+    uint32_t eight = grtc_cpu_rb_i64(rb, s, 8);
+    field = grtc_cpu_rb_op(rb, s, GRTC_SCALAR_SUB,
+                           grtc_cpu_rb_op(rb, s, GRTC_SCALAR_XOR, field, eight), eight);
+  }
+  return grtc_cpu_rb_add(
+      rb, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = s, .type = load->type,
+                         .operand_count = 1, .operands = {field}});
+}
+
+grt_status_t grtc_cpu_prepack_rhs4(grtc_kernel_set_t* set, grtc_kernel_t* kernel,
+                                   const uint8_t* values, int64_t count, uint8_t* out) {
+  grtc_kmatmul_t* mm = &kernel->matmul;
+  if (!grtc_cpu_rhs4_prepackable(kernel) ||
+      kernel->bindings[mm->rhs_binding].element_count != count) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "kernel %.*s: its rhs cannot be packed to 4 bits",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  if (!grtc_cpu_rhs4_fits(mm->rhs_elem, values, count)) {
+    return grt_make_status(GRT_STATUS_INTERNAL,
+                           "kernel %.*s: its rhs values do not fit in 4 bits",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  memset(out, 0, (size_t)((count + 1) / 2));
+  for (int64_t i = 0; i < count; ++i) {
+    out[i / 2] |= (uint8_t)((values[i] & 15u) << (4 * (i & 1)));
+  }
+  uint32_t old_count = kernel->inst_count;
+  grtc_kinst_t* old = malloc((old_count + 1) * sizeof(grtc_kinst_t));
+  uint32_t* map = malloc((old_count + 1) * sizeof(uint32_t));
+  if (!old || !map) {
+    free(old);
+    free(map);
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory prepacking kernel %.*s",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  memcpy(old, kernel->insts, old_count * sizeof(grtc_kinst_t));
+  grtc_cpu_rebuild_t rb = {set, kernel, grt_ok_status()};
+  kernel->inst_count = 0;
+  for (uint32_t n = 0; n < old_count && grt_status_is_ok(rb.status); ++n) {
+    grtc_kinst_t inst = old[n];
+    for (uint32_t o = 0; o < inst.operand_count; ++o) {
+      inst.operands[o] = map[inst.operands[o]];
+    }
+    if (inst.kind == GRTC_KINST_LOAD && inst.binding == mm->rhs_binding) {
+      map[n] = grtc_cpu_rb_field(&rb, &inst);
+    } else {
+      map[n] = grtc_cpu_rb_add(&rb, inst);
+    }
+  }
+  if (grt_status_is_ok(rb.status)) {
+    grtc_cpu_rebuild_finish(kernel, map, old_count);
+    kernel->bindings[mm->rhs_binding].element_count = (count + 1) / 2;
+    mm->rhs_packed4 = true;
   }
   free(old);
   free(map);
@@ -259,6 +380,41 @@ static uint32_t grtc_cpu_le32(const uint8_t* p) {
          (uint32_t)p[3] << 24;
 }
 
+// Packs the i8/ui8 weights of |op|'s f32 x int MATMUL |kernel| to 4 bits
+// when they are a constant this DISPATCH alone reads whose every value
+// fits (i4 in [-8, 7], ui4 in [0, 15]).
+static grt_status_t grtc_cpu_prepack_rhs4_dispatch(grtc_cpu_prepack_walk_t* w,
+                                                   grtc_top_t* op, grtc_kernel_t* kernel) {
+  uint32_t binding = kernel->matmul.rhs_binding;
+  if (binding >= op->operand_count) return grt_ok_status();
+  grtc_tvalue_t* value = op->operands[binding];
+  grtc_top_t* def = value->def;
+  int64_t count = kernel->bindings[binding].element_count;
+  if (!def || def->kind != GRTC_TOP_CONSTANT || def->attrs.unfoldable ||
+      def->attrs.constant.splat || value->use_count != 1 ||
+      value->type.elem != kernel->matmul.rhs_elem || !grtc_ttype_is_static(&value->type) ||
+      grtc_ttype_element_count(&value->type) != count ||
+      def->attrs.constant.size != (size_t)count ||
+      !grtc_cpu_rhs4_fits(value->type.elem, def->attrs.constant.data, count)) {
+    return grt_ok_status();
+  }
+  int64_t bytes = (count + 1) / 2;
+  uint8_t* packed = grtc_tmodule_alloc(w->module, (size_t)bytes);
+  if (!packed) {
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory packing kernel %.*s's weights",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  GRT_RETURN_IF_ERROR(grtc_cpu_prepack_rhs4(w->kernels, kernel, def->attrs.constant.data,
+                                            count, packed));
+  def->attrs.constant.data = packed;
+  def->attrs.constant.size = (size_t)bytes;
+  value->type.rank = 1;
+  value->type.dims[0] = bytes;
+  ++w->packed;
+  return grt_ok_status();
+}
+
 // Prepacks the filter of |op|'s kernel when it is a constant this DISPATCH
 // alone reads.
 static grt_status_t grtc_cpu_prepack_dispatch(grtc_cpu_prepack_walk_t* w,
@@ -268,6 +424,9 @@ static grt_status_t grtc_cpu_prepack_dispatch(grtc_cpu_prepack_walk_t* w,
     return grt_ok_status();
   }
   grtc_kernel_t* kernel = w->kernels->kernels[op->attrs.kernel];
+  if (grtc_cpu_rhs4_prepackable(kernel)) {
+    return grtc_cpu_prepack_rhs4_dispatch(w, op, kernel);
+  }
   if (!grtc_cpu_filter_prepackable(kernel) ||
       kernel->conv.filter_binding >= op->operand_count) {
     return grt_ok_status();
