@@ -666,8 +666,32 @@ static void test_gpu_conv_tiles(void** state) {
   assert_int_equal(kernel.workgroup_count, 4);
 }
 
+// A convolution with one output pixel keeps its output channels whole on
+// the CPU when they are contiguous in the filter (the rows read front to
+// back), and splits them as any small layer otherwise, and on a GPU.
+static void test_one_pixel_conv_tiles(void** state) {
+  (void)state;
+  for (int contiguous = 0; contiguous < 2; ++contiguous) {
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                            .pattern = GRTC_KPATTERN_CONV2D,
+                            .parallel_rank = 4, .reduction_rank = 1};
+    kernel.reduction_dims[0] = 960;
+    kernel.conv.filter_strides[2] = contiguous ? 240 : 1;
+    kernel.conv.filter_strides[3] = contiguous ? 1 : 960;
+    const int64_t dims[4] = {1, 1, 1, 240};
+    for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = dims[d];
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    assert_int_equal(kernel.tile[3], contiguous ? 240 : 64);
+    assert_int_equal(kernel.workgroup_count, contiguous ? 1 : 4);
+    GRT_EXPECT_OK(grtc_dispatch_choose_gpu_tile(&kernel));
+    assert_int_equal(kernel.workgroup_count, 8);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_one_pixel_conv_tiles),
       cmocka_unit_test(test_fused_elementwise_broadcast),
       cmocka_unit_test(test_o0_one_kernel_per_op),
       cmocka_unit_test(test_structural_chain),
