@@ -193,6 +193,55 @@ static bool grtc_dispatch_is_int4_constant(const grtc_tvalue_t* stored) {
   return true;
 }
 
+// Ops a value carrying a reduction may pass through on its way from one of
+// its several users to their common root (grtc_dispatch_converges).
+#define GRTC_DISPATCH_CONVERGE_STEPS 8
+
+// Whether every use of |v| (defined by |def|, several uses, its tree
+// carrying a reduction) lies on elementwise paths of v's shape that meet at
+// one op, its last user: a HardSwish after a convolution,
+// x * min(max(x / 6 + 0.5, 0), 1), reads x twice. Every op on those paths
+// has that one use, so all of them and the reduction become that root's
+// kernel (the reduction is computed once, each path recomputes its few
+// elementwise ops); without this x is a buffer written and read again.
+static bool grtc_dispatch_converges(const grtc_block_info_t* info,
+                                    const grtc_tvalue_t* v,
+                                    const grtc_top_t* def) {
+  const grtc_top_t* root = info->user[v->id];
+  if (!root || grtc_top_kind_role(root->kind) != GRTC_ROLE_E ||
+      root->result_count != 1 ||
+      !grtc_dispatch_same_shape(v, &root->results[0])) {
+    return false;
+  }
+  uint32_t found = 0;
+  for (const grtc_top_t* op = def->next; op && op != root; op = op->next) {
+    bool reads = false;
+    for (uint32_t i = 0; i < op->operand_count; ++i) {
+      if (op->operands[i] == v) reads = true;
+    }
+    if (!reads) continue;
+    found += 1;
+    // Single-use elementwise ops of v's shape from |op| up to the root.
+    const grtc_top_t* w = op;
+    for (uint32_t step = 0; w != root; ++step) {
+      const grtc_tvalue_t* r = &w->results[0];
+      if (step == GRTC_DISPATCH_CONVERGE_STEPS ||
+          grtc_top_kind_role(w->kind) != GRTC_ROLE_E ||
+          w->result_count != 1 || r->id >= info->count ||
+          info->pinned[r->id] || info->local_uses[r->id] != 1 ||
+          !grtc_dispatch_same_shape(v, r)) {
+        return false;
+      }
+      w = info->user[r->id];
+    }
+  }
+  // The root's own reads of v: the uses not found before it.
+  for (uint32_t i = 0; i < root->operand_count; ++i) {
+    if (root->operands[i] == v) found += 1;
+  }
+  return found == info->local_uses[v->id];
+}
+
 // A softmax along the last dim ending at |op| (rows.h), all in |block|,
 // becomes one kernel rooted at |op|: the ops between are marked
 // GRTC_FUSE_ROWS (decided earlier, their decisions are replaced: they have
@@ -469,10 +518,11 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
     } else if (!fuse_level) {
       decision = GRTC_FUSE_MATERIALIZE;
     } else if (grtc_dispatch_is_reduction(op->kind)) {
-      if (op->result_count == 1 && uses == 1 &&
-          grtc_top_kind_role(user->kind) == GRTC_ROLE_E &&
-          user->result_count == 1 &&
-          grtc_dispatch_same_shape(v, &user->results[0])) {
+      if (op->result_count == 1 &&
+          (uses == 1 ? grtc_top_kind_role(user->kind) == GRTC_ROLE_E &&
+                           user->result_count == 1 &&
+                           grtc_dispatch_same_shape(v, &user->results[0])
+                     : grtc_dispatch_converges(info, v, op))) {
         decision = GRTC_FUSE_EPILOGUE;
       }
     } else if (!grtc_dispatch_is_fusable(op) ||
@@ -487,7 +537,11 @@ static void grtc_dispatch_decide(grtc_dispatch_t* d, grtc_block_info_t* info,
       bool cheap = !reduction && cost <= GRTC_DISPATCH_MULTI_USE_COST &&
                    (!info->contracted[v->id] ||
                     grtc_dispatch_is_strided_buffer(info, block, op));
-      if (cheap) decision = GRTC_FUSE_INLINE;
+      if (cheap ||
+          (reduction && cost <= GRTC_DISPATCH_MULTI_USE_COST &&
+           !info->contracted[v->id] && grtc_dispatch_converges(info, v, op))) {
+        decision = GRTC_FUSE_INLINE;
+      }
     } else if (grtc_dispatch_fits_user(info, block, v, user) ||
                (d->options->row_patterns && grtc_dispatch_is_weight4(v, user))) {
       decision = GRTC_FUSE_INLINE;

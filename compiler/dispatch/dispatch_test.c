@@ -385,6 +385,71 @@ static void test_dot_batch_epilogue(void** state) {
   fixture_deinit(&f);
 }
 
+// A [2x3] x [3x2] dot with a bias, then HardSwish, x * min(max(x / 6 +
+// 0.5, 0), 1), reading x twice: one kernel when |direct| feeds the
+// HardSwish the dot itself, one with the bias add in between otherwise; a
+// dot+bias whose two users both leave the function is a buffer of its
+// own (three kernels).
+static void run_dot_hardswish(bool with_bias, bool converge) {
+  fixture_t f;
+  grtc_ttype_t args[3] = {TT(F32, 2, 3), TT(F32, 3, 2), TT(F32, 2)};
+  grtc_ttype_t results[2] = {TT(F32, 2, 2), TT(F32, 2, 2)};
+  fixture_init(&f, args, 3, results, converge ? 1 : 2);
+  grtc_tb_t* tb = &f.tb;
+  grtc_i64s_t none = {0, NULL};
+  grtc_top_t* dot = add_dot(tb, grtc_tb_arg(tb, 0), grtc_tb_arg(tb, 1),
+                            TT(F32, 2, 2), none, none, I64S(tb, 1), I64S(tb, 0));
+  grtc_top_t* x = dot;
+  if (with_bias) {
+    grtc_top_t* bias = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), grtc_tb_arg(tb, 2));
+    bias->attrs.dims = I64S(tb, 1);
+    x = OP(tb, ADD, TT(F32, 2, 2), R(dot), R(bias));
+  }
+  if (!converge) {
+    grtc_top_t* two = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), R(CF(tb, TS(F32), 2)));
+    grtc_top_t* y0 = OP(tb, MULTIPLY, TT(F32, 2, 2), R(x), R(two));
+    grtc_top_t* y1 = OP(tb, ADD, TT(F32, 2, 2), R(x), R(two));
+    OPN(tb, RETURN, R(y0), R(y1));
+  } else {
+    grtc_top_t* sixth = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), R(CF(tb, TS(F32), 1.0 / 6)));
+    grtc_top_t* half = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), R(CF(tb, TS(F32), 0.5)));
+    grtc_top_t* one = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), R(CF(tb, TS(F32), 1)));
+    grtc_top_t* zero = OP(tb, BROADCAST_IN_DIM, TT(F32, 2, 2), R(CF(tb, TS(F32), 0)));
+    grtc_top_t* t = OP(tb, MULTIPLY, TT(F32, 2, 2), R(sixth), R(x));
+    t = OP(tb, ADD, TT(F32, 2, 2), R(t), R(half));
+    t = OP(tb, MINIMUM, TT(F32, 2, 2), R(one), R(t));
+    t = OP(tb, MAXIMUM, TT(F32, 2, 2), R(zero), R(t));
+    grtc_top_t* hs = OP(tb, MULTIPLY, TT(F32, 2, 2), R(x), R(t));
+    OPN(tb, RETURN, R(hs));
+  }
+  float lhs[6] = {1, -2, 3, 0.5f, 4, -1}, rhs[6] = {1, 0, -1, 2, 0.5f, -0.25f};
+  float b[2] = {with_bias ? 0.5f : 0, with_bias ? -3 : 0}, out0[4], out1[4];
+  form_and_run(&f, 2, (void*[]){lhs, rhs, b}, (void*[]){out0, out1});
+  float want0[4], want1[4];
+  for (int m = 0; m < 2; ++m) {
+    for (int n = 0; n < 2; ++n) {
+      float v = b[n];
+      for (int k = 0; k < 3; ++k) v += lhs[m * 3 + k] * rhs[k * 2 + n];
+      float h = v / 6 + 0.5f;
+      h = h < 0 ? 0 : h > 1 ? 1 : h;
+      want0[m * 2 + n] = converge ? v * h : v * 2;
+      want1[m * 2 + n] = v + 2;
+    }
+  }
+  expect_floats(out0, want0, 4);
+  if (!converge) expect_floats(out1, want1, 4);
+  assert_int_equal(f.kernels.count, converge ? 1 : 3);
+  assert_int_equal(f.kernels.kernels[0]->pattern, GRTC_KPATTERN_MATMUL);
+  fixture_deinit(&f);
+}
+
+static void test_dot_hardswish_epilogue(void** state) {
+  (void)state;
+  run_dot_hardswish(false, true);
+  run_dot_hardswish(true, true);
+  run_dot_hardswish(true, false);
+}
+
 // dot(transpose(a), b): the transpose stays fused as strides.
 static void test_dot_transposed_operand(void** state) {
   fixture_t f;
@@ -601,8 +666,32 @@ static void test_gpu_conv_tiles(void** state) {
   assert_int_equal(kernel.workgroup_count, 4);
 }
 
+// A convolution with one output pixel keeps its output channels whole on
+// the CPU when they are contiguous in the filter (the rows read front to
+// back), and splits them as any small layer otherwise, and on a GPU.
+static void test_one_pixel_conv_tiles(void** state) {
+  (void)state;
+  for (int contiguous = 0; contiguous < 2; ++contiguous) {
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                            .pattern = GRTC_KPATTERN_CONV2D,
+                            .parallel_rank = 4, .reduction_rank = 1};
+    kernel.reduction_dims[0] = 960;
+    kernel.conv.filter_strides[2] = contiguous ? 240 : 1;
+    kernel.conv.filter_strides[3] = contiguous ? 1 : 960;
+    const int64_t dims[4] = {1, 1, 1, 240};
+    for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = dims[d];
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    assert_int_equal(kernel.tile[3], contiguous ? 240 : 64);
+    assert_int_equal(kernel.workgroup_count, contiguous ? 1 : 4);
+    GRT_EXPECT_OK(grtc_dispatch_choose_gpu_tile(&kernel));
+    assert_int_equal(kernel.workgroup_count, 8);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_one_pixel_conv_tiles),
       cmocka_unit_test(test_fused_elementwise_broadcast),
       cmocka_unit_test(test_o0_one_kernel_per_op),
       cmocka_unit_test(test_structural_chain),
@@ -611,6 +700,7 @@ int main(void) {
       cmocka_unit_test(test_reduce_sum_and_max),
       cmocka_unit_test(test_reduce_argmax),
       cmocka_unit_test(test_dot_batch_epilogue),
+      cmocka_unit_test(test_dot_hardswish_epilogue),
       cmocka_unit_test(test_dot_transposed_operand),
       cmocka_unit_test(test_dot_operand_sharing),
       cmocka_unit_test(test_workgroups_split),

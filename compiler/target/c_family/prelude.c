@@ -44,13 +44,16 @@ static const char grtc_c_family_f2i_unsigned_text[] =
 // maximum/minimum with an operand c that the emitter knows is not NaN
 // and not the zero that orders past the other (-0 for maximum, +0 for
 // minimum; grtc_c_family_emit_op): then a == c means a is c or the other
-// zero, which c gives as the full helper does, so one compare and a NaN
-// test (NaN + c is the NaN a + b gives) replace the signed-zero selects,
-// a quarter of a requantizing epilogue's time.
+// zero, which c gives as the full helper does, so one unordered compare
+// replaces the signed-zero selects (a quarter of a requantizing
+// epilogue's time): !(a <= c) holds for a NaN a, which comes back as it
+// is (the full helper gives a + c: the same bits for a quiet NaN; a
+// signaling one stays signaling). Vectorized, one compare and one blend
+// each (AVX2: a ReLU6 clamp with its bias add 23 -> 9 instructions).
 static const char grtc_c_family_float_by_const_text[] =
     " \\\n"
-    "GRT_I T grt_maximum_by_##S(T a, T c) { return a != a ? a + c : a > c ? a : c; } \\\n"
-    "GRT_I T grt_minimum_by_##S(T a, T c) { return a != a ? a + c : a < c ? a : c; }\n";
+    "GRT_I T grt_maximum_by_##S(T a, T c) { return !(a <= c) ? a : c; } \\\n"
+    "GRT_I T grt_minimum_by_##S(T a, T c) { return !(a >= c) ? a : c; }\n";
 
 // The instance lines, from GRTC_SCALAR_C_INSTANCES.
 typedef struct grtc_c_family_instance_t {
