@@ -16,6 +16,10 @@
 # GRT_ENABLE_ELF_LOADER=OFF and USES_CHECK (a module importing
 # check.expect_true, no executable) naming GRT_ENABLE_CHECK_MODULE=OFF; no
 # ELF loader, perf map or check module is linked in.
+# Last, the static-only tree reconfigured with GRT_STATUS_MESSAGES=OFF and
+# installed to SCRATCH/prefix_codes: static_embedding runs, and the same two
+# refusals print their status codes alone (INCOMPATIBLE, NOT_FOUND); the
+# message text the static-only program holds is not in this one.
 set -euo pipefail
 src=$1 scratch=$2 static_c=$3 generator=$4 cc=$5 pkg_config=$6 module=$7 uses_check=$8
 expected='add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]'
@@ -110,4 +114,37 @@ refused() {  # refused MODULE WHAT: the program fails, naming WHAT
 refused "$module" "device local-sync runs cpu-static (this runtime loads no kernel objects: it is built with GRT_ENABLE_ELF_LOADER=OFF"
 refused "$uses_check" "no module named 'check'"
 refused "$uses_check" "built without the check module (GRT_ENABLE_CHECK_MODULE=OFF)"
+
+echo "== status codes only: GRT_STATUS_MESSAGES=OFF on the static-only tree"
+# A message format string of runtime/session.c that the program links.
+message_text='has executables for'
+strings "$app" | grep -q "$message_text" || {
+  echo "FAIL: the static-only program lacks '$message_text': pick another message" >&2; exit 1; }
+cmake -S "$src" -B "$scratch/build" -DGRT_STATUS_MESSAGES=OFF \
+  > "$scratch/configure_codes.log" || { cat "$scratch/configure_codes.log"; exit 1; }
+cmake --build "$scratch/build" -j 2 > "$scratch/build_codes.log" || { tail -50 "$scratch/build_codes.log"; exit 1; }
+cmake --install "$scratch/build" --prefix "$scratch/prefix_codes" > "$scratch/install_codes.log"
+app=$scratch/static_embedding_codes
+static_embedding "$scratch/prefix_codes" "$app"
+if strings "$app" | grep -q "$message_text"; then
+  echo "FAIL: '$message_text' is linked in with GRT_STATUS_MESSAGES=OFF" >&2
+  exit 1
+fi
+size "$app"
+simple=$scratch/simple_embedding_codes
+# shellcheck disable=SC2086  # the flags are words
+"$cc" -std=c11 -Os -ffunction-sections -fdata-sections -w -o "$simple" \
+  "$src/samples/simple_embedding/simple_embedding.c" $flags -Wl,--gc-sections
+code_only() {  # code_only MODULE CODE: the program fails printing CODE alone
+  local err
+  if err=$("$simple" "$1" local-sync 2>&1); then
+    echo "FAIL: simple_embedding without messages ran $1: $err" >&2
+    exit 1
+  fi
+  echo "$err"
+  [ "$err" = "simple_embedding: $2" ] || {
+    echo "FAIL: expected 'simple_embedding: $2'" >&2; exit 1; }
+}
+code_only "$module" INCOMPATIBLE
+code_only "$uses_check" NOT_FOUND
 echo "minimal runtime: OK"
