@@ -116,16 +116,16 @@ const char* grt_status_message(grt_status_t status) {
 // In a GRT_STATUS_MESSAGES=0 build a status with no message prints as its
 // code alone ("INVALID_ARGUMENT", not "INVALID_ARGUMENT: ").
 #if GRT_STATUS_MESSAGES
-#define GRT_STATUS_CODE_ONLY(status) 0
+#define GRT_STATUS_PRINTS_CODE_ONLY(status) 0
 #else
-#define GRT_STATUS_CODE_ONLY(status) (*grt_status_message(status) == 0)
+#define GRT_STATUS_PRINTS_CODE_ONLY(status) (*grt_status_message(status) == 0)
 #endif
 
 size_t grt_status_format(grt_status_t status, char* buffer, size_t capacity) {
   int n;
   if (!status) {
     n = snprintf(buffer, capacity, "OK");
-  } else if (GRT_STATUS_CODE_ONLY(status)) {
+  } else if (GRT_STATUS_PRINTS_CODE_ONLY(status)) {
     n = snprintf(buffer, capacity, "%s", grt_status_code_name(status->code));
   } else {
     n = snprintf(buffer, capacity, "%s: %s", grt_status_code_name(status->code),
@@ -138,7 +138,7 @@ void grt_status_fprint(void* file, grt_status_t status) {
   FILE* f = file ? (FILE*)file : stderr;
   if (!status) {
     fputs("OK\n", f);
-  } else if (GRT_STATUS_CODE_ONLY(status)) {
+  } else if (GRT_STATUS_PRINTS_CODE_ONLY(status)) {
     fprintf(f, "%s\n", grt_status_code_name(status->code));
   } else {
     fprintf(f, "%s: %s\n", grt_status_code_name(status->code),

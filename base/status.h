@@ -106,6 +106,13 @@ grt_status_t grt_make_status_code(grt_status_code_t code) GRT_MUST_USE;
      : grt_make_status_code(code))
 #define grt_status_annotate(status, ...)                                \
   (0 ? (grt_status_annotate)((status), __VA_ARGS__) : (grt_status_t)(status))
+// For a source's own printf-like wrapper that always fails with |code|;
+// after its definition:
+//   #if !GRT_STATUS_MESSAGES
+//   #define wrapper(...) GRT_STATUS_KEEP_CODE(CODE, (wrapper)(__VA_ARGS__))
+//   #endif
+#define GRT_STATUS_KEEP_CODE(code, call) \
+  (0 ? (call) : grt_make_status_code(code))
 #endif
 
 grt_status_code_t grt_status_code(grt_status_t status);

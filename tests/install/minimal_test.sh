@@ -18,8 +18,9 @@
 # ELF loader, perf map or check module is linked in.
 # Last, the static-only tree reconfigured with GRT_STATUS_MESSAGES=OFF and
 # installed to SCRATCH/prefix_codes: static_embedding runs, and the same two
-# refusals print their status codes alone (INCOMPATIBLE, NOT_FOUND); the
-# message text the static-only program holds is not in this one.
+# refusals print their status codes alone (INCOMPATIBLE, NOT_FOUND), as
+# does a truncated MODULE (INVALID_ARGUMENT); message format strings the
+# static-only program holds are not in this one.
 set -euo pipefail
 src=$1 scratch=$2 static_c=$3 generator=$4 cc=$5 pkg_config=$6 module=$7 uses_check=$8
 expected='add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]'
@@ -116,22 +117,30 @@ refused "$uses_check" "no module named 'check'"
 refused "$uses_check" "built without the check module (GRT_ENABLE_CHECK_MODULE=OFF)"
 
 echo "== status codes only: GRT_STATUS_MESSAGES=OFF on the static-only tree"
-# A message format string of runtime/session.c that the program links.
-message_text='has executables for'
+# Message format strings the program links: one of runtime/session.c's,
+# and those of the failure helpers of the module-file reader, the
+# FlatBuffer verifier and the bytecode verifier (base/status.h's
+# GRT_STATUS_KEEP_CODE).
+message_texts=('has executables for' 'module file invalid: %s' ' invalid: %s: %s'
+               "function '%.*s' @ 0x%x: %s")
 # (grep -c reads all of strings' output: grep -q would stop it early, and
 # pipefail would see its SIGPIPE.)
-[ "$(strings "$app" | grep -c "$message_text")" -gt 0 ] || {
-  echo "FAIL: the static-only program lacks '$message_text': pick another message" >&2; exit 1; }
+for message_text in "${message_texts[@]}"; do
+  [ "$(strings "$app" | grep -cF "$message_text")" -gt 0 ] || {
+    echo "FAIL: the static-only program lacks '$message_text': pick another message" >&2; exit 1; }
+done
 cmake -S "$src" -B "$scratch/build" -DGRT_STATUS_MESSAGES=OFF \
   > "$scratch/configure_codes.log" || { cat "$scratch/configure_codes.log"; exit 1; }
 cmake --build "$scratch/build" -j 2 > "$scratch/build_codes.log" || { tail -50 "$scratch/build_codes.log"; exit 1; }
 cmake --install "$scratch/build" --prefix "$scratch/prefix_codes" > "$scratch/install_codes.log"
 app=$scratch/static_embedding_codes
 static_embedding "$scratch/prefix_codes" "$app"
-if [ "$(strings "$app" | grep -c "$message_text")" -gt 0 ]; then
-  echo "FAIL: '$message_text' is linked in with GRT_STATUS_MESSAGES=OFF" >&2
-  exit 1
-fi
+for message_text in "${message_texts[@]}"; do
+  if [ "$(strings "$app" | grep -cF "$message_text")" -gt 0 ]; then
+    echo "FAIL: '$message_text' is linked in with GRT_STATUS_MESSAGES=OFF" >&2
+    exit 1
+  fi
+done
 size "$app"
 simple=$scratch/simple_embedding_codes
 # shellcheck disable=SC2086  # the flags are words
@@ -149,4 +158,6 @@ code_only() {  # code_only MODULE CODE: the program fails printing CODE alone
 }
 code_only "$module" INCOMPATIBLE
 code_only "$uses_check" NOT_FOUND
+head -c 300 "$module" > "$scratch/truncated.vmfb"
+code_only "$scratch/truncated.vmfb" INVALID_ARGUMENT
 echo "minimal runtime: OK"
