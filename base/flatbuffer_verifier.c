@@ -60,6 +60,10 @@ static grt_status_t grt_fb_fail(const grt_fb_verifier_t* v, const char* format,
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "%s invalid: %s: %s",
                          v->what, path, detail);
 }
+#if !GRT_STATUS_MESSAGES  // base/status.h
+#define grt_fb_fail(...) \
+  GRT_STATUS_KEEP_CODE(GRT_STATUS_INVALID_ARGUMENT, (grt_fb_fail)(__VA_ARGS__))
+#endif
 
 static grt_status_t grt_fb_check_range(const grt_fb_verifier_t* v,
                                        const char* thing, uint64_t pos,

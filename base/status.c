@@ -4,6 +4,12 @@
 // allocator was in use when it was made.
 #include "base/status.h"
 
+// This file defines the functions that GRT_STATUS_MESSAGES=0 turns into
+// macros (base/status.h), and calls them as functions.
+#undef grt_make_status
+#undef grt_make_status_v
+#undef grt_status_annotate
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +66,17 @@ grt_status_t grt_make_status(grt_status_code_t code, const char* format, ...) {
   return status;
 }
 
+grt_status_t grt_make_status_code(grt_status_code_t code) {
+  if (code == GRT_STATUS_OK) code = GRT_STATUS_INTERNAL;  // OK is not a failure
+  struct grt_status_record_t* record = malloc(sizeof(*record) + 1);
+  if (!record) return GRT_OOM_STATUS;
+  record->code = code;
+  record->capacity = 1;
+  record->length = 0;
+  record->text[0] = 0;
+  return record;
+}
+
 grt_status_t grt_status_annotate(grt_status_t status, const char* format,
                                  ...) {
   if (status == NULL || status == GRT_OOM_STATUS) return status;
@@ -96,10 +113,20 @@ const char* grt_status_message(grt_status_t status) {
   return status ? status->text : "";
 }
 
+// In a GRT_STATUS_MESSAGES=0 build a status with no message prints as its
+// code alone ("INVALID_ARGUMENT", not "INVALID_ARGUMENT: ").
+#if GRT_STATUS_MESSAGES
+#define GRT_STATUS_PRINTS_CODE_ONLY(status) 0
+#else
+#define GRT_STATUS_PRINTS_CODE_ONLY(status) (*grt_status_message(status) == 0)
+#endif
+
 size_t grt_status_format(grt_status_t status, char* buffer, size_t capacity) {
   int n;
   if (!status) {
     n = snprintf(buffer, capacity, "OK");
+  } else if (GRT_STATUS_PRINTS_CODE_ONLY(status)) {
+    n = snprintf(buffer, capacity, "%s", grt_status_code_name(status->code));
   } else {
     n = snprintf(buffer, capacity, "%s: %s", grt_status_code_name(status->code),
                  grt_status_message(status));
@@ -111,6 +138,8 @@ void grt_status_fprint(void* file, grt_status_t status) {
   FILE* f = file ? (FILE*)file : stderr;
   if (!status) {
     fputs("OK\n", f);
+  } else if (GRT_STATUS_PRINTS_CODE_ONLY(status)) {
+    fprintf(f, "%s\n", grt_status_code_name(status->code));
   } else {
     fprintf(f, "%s: %s\n", grt_status_code_name(status->code),
             grt_status_message(status));

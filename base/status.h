@@ -68,6 +68,19 @@ typedef struct grt_status_record_t* grt_status_t;
 #define grt_ok_status() ((grt_status_t)NULL)
 #define grt_status_is_ok(status) GRT_LIKELY((status) == NULL)
 
+// GRT_STATUS_MESSAGES (CMake option, default ON; docs/building.md): with
+// GRT_STATUS_MESSAGES=0 the macros at the end of this section replace
+// grt_make_status, grt_make_status_v and grt_status_annotate (and so
+// GRT_RETURN_IF_ERROR_ANNOTATED) in every source that includes this header:
+// a failure keeps its code and no message ("INVALID_ARGUMENT"), and the
+// format strings and their arguments are not compiled in. The arguments
+// stay in a branch that is never taken, so they are never evaluated but are
+// still type-checked against the format. The functions themselves are built
+// either way (an application compiled without the macro calls them).
+#ifndef GRT_STATUS_MESSAGES
+#define GRT_STATUS_MESSAGES 1
+#endif
+
 // Creates a failure with a printf-style message. |code| must not be OK.
 // Never returns NULL: if the record cannot be allocated a shared static
 // out-of-memory status is returned (freeing it is a no-op).
@@ -81,6 +94,27 @@ grt_status_t grt_make_status_v(grt_status_code_t code, const char* format,
 grt_status_t grt_status_annotate(grt_status_t status, const char* format, ...)
     GRT_PRINTF_LIKE(2, 3) GRT_MUST_USE;
 
+// Creates a failure with |code| and an empty message (OK becomes INTERNAL,
+// as in grt_make_status). Never returns NULL.
+grt_status_t grt_make_status_code(grt_status_code_t code) GRT_MUST_USE;
+
+#if !GRT_STATUS_MESSAGES
+#define grt_make_status(code, ...) \
+  (0 ? (grt_make_status)((code), __VA_ARGS__) : grt_make_status_code(code))
+#define grt_make_status_v(code, format, args)                          \
+  (0 ? (grt_make_status_v)((code), (format), (args))                   \
+     : grt_make_status_code(code))
+#define grt_status_annotate(status, ...)                                \
+  (0 ? (grt_status_annotate)((status), __VA_ARGS__) : (grt_status_t)(status))
+// For a source's own printf-like wrapper that always fails with |code|;
+// after its definition:
+//   #if !GRT_STATUS_MESSAGES
+//   #define wrapper(...) GRT_STATUS_KEEP_CODE(CODE, (wrapper)(__VA_ARGS__))
+//   #endif
+#define GRT_STATUS_KEEP_CODE(code, call) \
+  (0 ? (call) : grt_make_status_code(code))
+#endif
+
 grt_status_code_t grt_status_code(grt_status_t status);
 const char* grt_status_code_name(grt_status_code_t code);
 
@@ -89,7 +123,8 @@ const char* grt_status_code_name(grt_status_code_t code);
 const char* grt_status_message(grt_status_t status);
 
 // Writes "CODE: message; annotation; ..." into |buffer| (always
-// NUL-terminated when |capacity| > 0) and returns the length the full text
+// NUL-terminated when |capacity| > 0; "CODE" alone for a message-less
+// status in a GRT_STATUS_MESSAGES=0 build) and returns the length the full text
 // needs, like snprintf.
 size_t grt_status_format(grt_status_t status, char* buffer, size_t capacity);
 

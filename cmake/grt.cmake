@@ -87,6 +87,19 @@ if(NOT GRT_VM_OP_NAMES AND (GRT_BUILD_COMPILER OR GRT_BUILD_TESTS))
                       "check messages that name them)")
 endif()
 
+# Without messages a failure says its code only (base/status.h): the
+# compiler's diagnostics are messages, and the tests check them.
+# GRT_STATUS_MESSAGES=0 reaches every grt source (base/status.h reads it).
+if(NOT GRT_STATUS_MESSAGES)
+  if(GRT_BUILD_COMPILER OR GRT_BUILD_TESTS)
+    message(FATAL_ERROR "GRT_STATUS_MESSAGES=OFF is for runtime-only builds: "
+                        "also set -DGRT_BUILD_COMPILER=OFF -DGRT_BUILD_TESTS=OFF "
+                        "(the compiler's diagnostics are status messages and "
+                        "the tests check them)")
+  endif()
+  add_compile_definitions(GRT_STATUS_MESSAGES=0)
+endif()
+
 # The unit tests exercise the dlopen loader as well as grt's own.
 if(NOT GRT_ENABLE_DLOPEN_LOADER AND GRT_BUILD_TESTS)
   message(FATAL_ERROR "GRT_ENABLE_DLOPEN_LOADER=OFF needs -DGRT_BUILD_TESTS=OFF "

@@ -66,6 +66,11 @@ static grt_status_t grt_hal_allocator_check_heaps(
       return grt_ok_status();
     }
   }
+  // The texts below are only the messages'.
+  if (!GRT_STATUS_MESSAGES) {
+    return grt_make_status_code(type_found ? GRT_STATUS_RESOURCE_EXHAUSTED
+                                           : GRT_STATUS_INVALID_ARGUMENT);
+  }
   char type_text[96];
   char usage_text[96];
   grt_hal_memory_type_format(params->type, type_text, sizeof(type_text));

@@ -333,6 +333,8 @@ grt_status_t grt_hal_buffer_view_check(const grt_hal_buffer_view_t* view,
     same = shape[i] < 0 || view->shape[i] == shape[i];  // < 0: any size
   }
   if (same) return grt_ok_status();
+  // The texts below are only the message's.
+  if (!GRT_STATUS_MESSAGES) return grt_make_status_code(GRT_STATUS_INVALID_ARGUMENT);
   char expected[GRT_HAL_MAX_RANK * 21 + 32];
   char got[GRT_HAL_MAX_RANK * 21 + 32];
   if (rank > GRT_HAL_MAX_RANK) {

@@ -155,6 +155,9 @@ grt_status_t grt_hal_buffer_view_allocate_from_host(
                            "tensor of %" PRIu64 " elements is too large", count);
   }
   if (byte_length != data_length) {
+    if (!GRT_STATUS_MESSAGES) {  // shape_text is only the message's
+      return grt_make_status_code(GRT_STATUS_INVALID_ARGUMENT);
+    }
     char shape_text[GRT_HAL_MAX_RANK * 21 + 16];
     grt_hal_shape_format(shape, rank, element_type, shape_text,
                          sizeof(shape_text));

@@ -253,6 +253,8 @@ static void grt_runtime_list_append(char* out, size_t capacity,
 static grt_status_t grt_runtime_incompatible_executables(
     const grt_module_file_t* file, grt_hal_device_t* device,
     grt_hal_executable_cache_t* cache) {
+  // The formats below are only the message's.
+  if (!GRT_STATUS_MESSAGES) return grt_make_status_code(GRT_STATUS_INCOMPATIBLE);
   const grt_module_file_info_t* info = grt_module_file_info(file);
   char module_formats[256] = "";
   for (uint32_t i = 0; i < info->executable_count; ++i) {

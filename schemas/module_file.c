@@ -62,6 +62,11 @@ static grt_status_t grt_module_invalid(const char* format, ...) {
   return grt_make_status(GRT_STATUS_INVALID_ARGUMENT, "module file invalid: %s",
                          detail);
 }
+#if !GRT_STATUS_MESSAGES  // base/status.h
+#define grt_module_invalid(...)                        \
+  GRT_STATUS_KEEP_CODE(GRT_STATUS_INVALID_ARGUMENT, \
+                       (grt_module_invalid)(__VA_ARGS__))
+#endif
 
 // Reads the format version before the full structural verification so that
 // a file from a newer major version, whose layout may differ, is refused
@@ -354,6 +359,8 @@ static grt_status_t grt_module_check_executables(grt_module_file_t* file) {
     grt_sha256(binary.data, binary.size, actual);
     const uint8_t* expected = digest.data + digest.pos;
     if (!grt_sha256_digest_equal(actual, expected)) {
+      // The hex texts are only the message's.
+      if (!GRT_STATUS_MESSAGES) return grt_make_status_code(GRT_STATUS_INVALID_ARGUMENT);
       char actual_hex[2 * GRT_SHA256_DIGEST_SIZE + 1];
       char expected_hex[2 * GRT_SHA256_DIGEST_SIZE + 1];
       grt_module_format_hex(actual, GRT_SHA256_DIGEST_SIZE, actual_hex);

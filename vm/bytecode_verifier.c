@@ -118,6 +118,11 @@ static grt_status_t grt_vm_verifier_fail(const grt_vm_verifier_t* v,
                          GRT_SV_ARG(v->layout->module_name),
                          GRT_SV_ARG(v->function->name), v->offset, detail);
 }
+#if !GRT_STATUS_MESSAGES  // base/status.h
+#define grt_vm_verifier_fail(...)                      \
+  GRT_STATUS_KEEP_CODE(GRT_STATUS_INVALID_ARGUMENT, \
+                       (grt_vm_verifier_fail)(__VA_ARGS__))
+#endif
 
 GRT_VM_VERIFIER_COLD grt_status_t grt_vm_verifier_past_end(
     const grt_vm_verifier_t* v, uint32_t size, const char* what) {

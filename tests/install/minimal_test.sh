@@ -16,6 +16,11 @@
 # GRT_ENABLE_ELF_LOADER=OFF and USES_CHECK (a module importing
 # check.expect_true, no executable) naming GRT_ENABLE_CHECK_MODULE=OFF; no
 # ELF loader, perf map or check module is linked in.
+# Last, the static-only tree reconfigured with GRT_STATUS_MESSAGES=OFF and
+# installed to SCRATCH/prefix_codes: static_embedding runs, and the same two
+# refusals print their status codes alone (INCOMPATIBLE, NOT_FOUND), as
+# does a truncated MODULE (INVALID_ARGUMENT); message format strings the
+# static-only program holds are not in this one.
 set -euo pipefail
 src=$1 scratch=$2 static_c=$3 generator=$4 cc=$5 pkg_config=$6 module=$7 uses_check=$8
 expected='add([1 2 3 4], [10 20 30 40.5]) = [11 22 33 44.5]'
@@ -110,4 +115,49 @@ refused() {  # refused MODULE WHAT: the program fails, naming WHAT
 refused "$module" "device local-sync runs cpu-static (this runtime loads no kernel objects: it is built with GRT_ENABLE_ELF_LOADER=OFF"
 refused "$uses_check" "no module named 'check'"
 refused "$uses_check" "built without the check module (GRT_ENABLE_CHECK_MODULE=OFF)"
+
+echo "== status codes only: GRT_STATUS_MESSAGES=OFF on the static-only tree"
+# Message format strings the program links: one of runtime/session.c's,
+# and those of the failure helpers of the module-file reader, the
+# FlatBuffer verifier and the bytecode verifier (base/status.h's
+# GRT_STATUS_KEEP_CODE).
+message_texts=('has executables for' 'module file invalid: %s' ' invalid: %s: %s'
+               "function '%.*s' @ 0x%x: %s")
+# (grep -c reads all of strings' output: grep -q would stop it early, and
+# pipefail would see its SIGPIPE.)
+for message_text in "${message_texts[@]}"; do
+  [ "$(strings "$app" | grep -cF "$message_text")" -gt 0 ] || {
+    echo "FAIL: the static-only program lacks '$message_text': pick another message" >&2; exit 1; }
+done
+cmake -S "$src" -B "$scratch/build" -DGRT_STATUS_MESSAGES=OFF \
+  > "$scratch/configure_codes.log" || { cat "$scratch/configure_codes.log"; exit 1; }
+cmake --build "$scratch/build" -j 2 > "$scratch/build_codes.log" || { tail -50 "$scratch/build_codes.log"; exit 1; }
+cmake --install "$scratch/build" --prefix "$scratch/prefix_codes" > "$scratch/install_codes.log"
+app=$scratch/static_embedding_codes
+static_embedding "$scratch/prefix_codes" "$app"
+for message_text in "${message_texts[@]}"; do
+  if [ "$(strings "$app" | grep -cF "$message_text")" -gt 0 ]; then
+    echo "FAIL: '$message_text' is linked in with GRT_STATUS_MESSAGES=OFF" >&2
+    exit 1
+  fi
+done
+size "$app"
+simple=$scratch/simple_embedding_codes
+# shellcheck disable=SC2086  # the flags are words
+"$cc" -std=c11 -Os -ffunction-sections -fdata-sections -w -o "$simple" \
+  "$src/samples/simple_embedding/simple_embedding.c" $flags -Wl,--gc-sections
+code_only() {  # code_only MODULE CODE: the program fails printing CODE alone
+  local err
+  if err=$("$simple" "$1" local-sync 2>&1); then
+    echo "FAIL: simple_embedding without messages ran $1: $err" >&2
+    exit 1
+  fi
+  echo "$err"
+  [ "$err" = "simple_embedding: $2" ] || {
+    echo "FAIL: expected 'simple_embedding: $2'" >&2; exit 1; }
+}
+code_only "$module" INCOMPATIBLE
+code_only "$uses_check" NOT_FOUND
+head -c 300 "$module" > "$scratch/truncated.vmfb"
+code_only "$scratch/truncated.vmfb" INVALID_ARGUMENT
 echo "minimal runtime: OK"
