@@ -1214,6 +1214,8 @@ static grt_status_t grtc_host_function_symbols(grtc_host_emitter_t* e, const grt
 }
 
 static void grtc_host_derive_late(grtc_host_emitter_t* e);
+static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                     const grtc_tblock_t* block, const grtc_tblock_t* branch);
 
 // Whether the class of the symbolic |dim| holds an extent read from an
 // argument's data (a dynamic_reshape's shape: grtc_sexpr_reads_data).
@@ -1604,7 +1606,12 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
       memcpy(e->sym_done, known_done, e->sym_capacity * sizeof(*known_done));
     }
     e->branch = op->regions[r];
-    if (e->module->shapes) grtc_host_derive_late(e);
+    if (e->module->shapes) {
+      grtc_host_derive_late(e);
+      // The reshapes whose extents the branch derives (the function's
+      // entry could not check them).
+      grtc_host_check_reshapes(e, e->func, op->regions[r], op->regions[r]);
+    }
     const grtc_top_t* yield = NULL;
     status = grtc_host_emit_region(e, op, op->regions[r], NULL, &yield);
     if (grt_status_is_ok(status) && yield->operand_count != op->result_count) {
@@ -2265,20 +2272,41 @@ static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_
   return count;
 }
 
-// Every reshape in |block| (and its regions, dispatch regions included)
+// Whether a symbolic dimension of |type| is in the class of a symbol
+// derived at the start of if/case branch |branch| (grtc_tsym_t.branch).
+static bool grtc_host_derived_in(const grtc_host_emitter_t* e, const grtc_ttype_t* type,
+                                 const grtc_tblock_t* branch) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t d = 0; shapes && d < type->rank; ++d) {
+    int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+    if (grtc_dim_is_static(dim)) continue;
+    for (uint32_t id = 0; id < shapes->sym_count; ++id) {
+      if (shapes->syms[id].branch == branch &&
+          grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) == dim) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Every reshape in |block| (and its regions, dispatch regions included;
+// with |branch|, only those whose extents that branch derives)
 // whose operand and result sizes are different monomials merges or splits
 // a symbolic dimension (a dynamic_reshape whose result extent is computed:
 // ?x4 -> ? of 4 * s0, ? -> ?x4 of s0 / 4): the call checks that both hold
 // as many elements, as the spec asks of its shape operand, before any
 // kernel reads the reshaped value (the kernels index it with the extents).
 static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
-                                     const grtc_tblock_t* block) {
+                                     const grtc_tblock_t* block, const grtc_tblock_t* branch) {
   for (const grtc_top_t* op = block->first; op; op = op->next) {
     for (uint32_t r = 0; r < op->region_count; ++r) {
-      grtc_host_check_reshapes(e, func, op->regions[r]);
+      grtc_host_check_reshapes(e, func, op->regions[r], branch);
     }
     grtc_size_expr_t from, to;
     if (op->kind != GRTC_TOP_RESHAPE || op->operand_count != 1 || op->result_count != 1 ||
+        (branch && !grtc_host_derived_in(e, &op->results[0].type, branch) &&
+         !grtc_host_derived_in(e, &op->operands[0]->type, branch)) ||
         !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
         !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
         grtc_host_same_expr(&from, &to)) {
@@ -2484,7 +2512,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     if (!grtc_host_is_derived(e, func, id) || grtc_tsym_inputs_vary(e->module, id)) continue;
     grtc_host_derive_symbol(e, func, id);
   }
-  grtc_host_check_reshapes(e, func, func->body);
+  grtc_host_check_reshapes(e, func, func->body, NULL);
 }
 
 // Every symbolic dimension of a value must be a symbol the function takes
