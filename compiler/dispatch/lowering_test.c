@@ -1006,17 +1006,19 @@ static void test_symbolic_errors(void** state) {
   release(&c);
   grt_expect_error(
       compile_symbolic(
-          "func.func @main(%x: tensor<?x2xf32>, %s: tensor<1xi32>) -> tensor<?xf32> {\n"
+          "func.func @main(%x: tensor<?x2xf32>, %f: tensor<1xf32>) -> tensor<?xf32> {\n"
+          "  %s = stablehlo.convert %f : (tensor<1xf32>) -> tensor<1xi32>\n"
           "  %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x2xf32>, tensor<1xi32>) -> tensor<?xf32>\n"
           "  return %y : tensor<?xf32>\n"
           "}\n",
           &c),
       GRT_STATUS_INVALID_ARGUMENT,
-      "t.mlir:2:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: "
+      "t.mlir:3:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: "
       "result 0 dimension 0 of @main), an extent computed at run time; not supported yet (the "
       "host program reads extents from the arguments, derives concatenated and padded ones, and "
-      "computes a dynamic op's from get_dimension_size arithmetic on constants and dimensions "
-      "only, not from tensor data)");
+      "computes a dynamic op's from get_dimension_size arithmetic on constants and dimensions, "
+      "and a dynamic_reshape's also from a function argument's i32 or i64 elements, not from "
+      "other tensor data)");
   release(&c);
 }
 

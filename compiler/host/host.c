@@ -1214,6 +1214,23 @@ static grt_status_t grtc_host_function_symbols(grtc_host_emitter_t* e, const grt
 }
 
 static void grtc_host_derive_late(grtc_host_emitter_t* e);
+static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
+                                     const grtc_tblock_t* block, const grtc_tblock_t* branch);
+
+// Whether the class of the symbolic |dim| holds an extent read from an
+// argument's data (a dynamic_reshape's shape: grtc_sexpr_reads_data).
+// Such a function returns it after its buffers, as a loop's extent, so a
+// caller checks it against its own types.
+static bool grtc_host_dim_reads_data(const grtc_host_emitter_t* e, int64_t dim) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    if (grtc_sexpr_reads_data(shapes->syms[id].expr) &&
+        grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) == dim) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // The symbols whose values a function's $buffers returns after its
 // buffers: the class of every result dimension a while loop changes
@@ -1225,7 +1242,10 @@ static uint32_t grtc_host_result_symbols(const grtc_host_emitter_t* e, const grt
     const grtc_ttype_t* type = &func->result_types[r];
     for (uint32_t d = 0; d < type->rank; ++d) {
       int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
-      if (grtc_dim_is_static(dim) || !grtc_tmodule_dim_varies(e->module, dim)) continue;
+      if (grtc_dim_is_static(dim) || (!grtc_tmodule_dim_varies(e->module, dim) &&
+                                      !grtc_host_dim_reads_data(e, dim))) {
+        continue;
+      }
       uint32_t k = 0;
       while (k < count && out[k] != grtc_dim_symbol(dim)) ++k;
       if (k == count && count < 64) out[count++] = grtc_dim_symbol(dim);
@@ -1586,7 +1606,12 @@ static grt_status_t grtc_host_emit_if_case(grtc_host_emitter_t* e, const grtc_to
       memcpy(e->sym_done, known_done, e->sym_capacity * sizeof(*known_done));
     }
     e->branch = op->regions[r];
-    if (e->module->shapes) grtc_host_derive_late(e);
+    if (e->module->shapes) {
+      grtc_host_derive_late(e);
+      // The reshapes whose extents the branch derives (the function's
+      // entry could not check them).
+      grtc_host_check_reshapes(e, e->func, op->regions[r], op->regions[r]);
+    }
     const grtc_top_t* yield = NULL;
     status = grtc_host_emit_region(e, op, op->regions[r], NULL, &yield);
     if (grt_status_is_ok(status) && yield->operand_count != op->result_count) {
@@ -1880,13 +1905,14 @@ static grt_status_t grtc_host_emit_op(grtc_host_emitter_t* e, const grtc_top_t* 
     }
     case GRTC_TOP_RESHAPE: {
       grtc_size_expr_t from, to;
-      // Monomials that differ (a merged or split symbolic dimension) are
-      // checked equal at the call (grtc_host_check_reshapes).
+      // Monomials that differ (a merged or split symbolic dimension, a
+      // static size viewed as extents read from data) are checked equal at
+      // the call (grtc_host_check_reshapes).
       if (op->operand_count != 1 ||
           !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
           !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
           (!grtc_host_same_expr(&from, &to) &&
-           (!from.symbol_count || !to.symbol_count ||
+           ((!from.symbol_count && !to.symbol_count) ||
             (int64_t)grtc_elem_byte_size(op->operands[0]->type.elem) !=
                 (int64_t)grtc_elem_byte_size(op->results[0].type.elem)))) {
         return grtc_top_error(e->module, op, "reshape changes the byte size");
@@ -2067,6 +2093,34 @@ static grtc_value_t* grtc_host_checked_add(grtc_host_emitter_t* e, grtc_value_t*
   return grtc_vm_binary(e->b, GRTC_VM_ADD, a, b);
 }
 
+// Element expr->value of expr->data (GRTC_SEXPR_DATA: a function
+// argument of i32 or i64, its buffer e->values[id]) as an i64, read from
+// the buffer at the call; its bound is the element type's range.
+static grtc_value_t* grtc_host_load_shape_element(grtc_host_emitter_t* e,
+                                                  const grtc_sexpr_t* expr, double* bound) {
+  grtc_value_t* buffer = expr->data ? e->values[expr->data->id] : NULL;
+  if (!buffer) return NULL;
+  bool wide = expr->data->type.elem == GRTC_ELEM_I64;
+  int64_t offset = expr->value * (wide ? 8 : 4);
+  grtc_value_t* low = GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(buffer),
+                                     GRTC_HOST_V(grtc_host_i64(e, offset)),
+                                     GRTC_HOST_V(grtc_host_i32(e, 4)));
+  if (!wide) {
+    *bound = 2147483648.0;
+    return grtc_vm_ext_i32_i64(e->b, low, true);
+  }
+  // Little-endian: the high half's sign-extended value times 2^32, or-ed
+  // with the low half zero-extended.
+  grtc_value_t* high = GRTC_HOST_CALL(e, BUFFER_LOAD, GRTC_HOST_V(buffer),
+                                      GRTC_HOST_V(grtc_host_i64(e, offset + 4)),
+                                      GRTC_HOST_V(grtc_host_i32(e, 4)));
+  *bound = 9223372036854775807.0;
+  return grtc_vm_binary(e->b, GRTC_VM_OR,
+                        grtc_vm_binary(e->b, GRTC_VM_MUL, grtc_vm_ext_i32_i64(e->b, high, true),
+                                       grtc_host_i64(e, INT64_C(1) << 32)),
+                        grtc_vm_ext_i32_i64(e->b, low, false));
+}
+
 // |expr| (a computed extent's arithmetic) as an i64 value and its bound; a
 // division or remainder by zero, and arithmetic beyond i64, fail the call,
 // naming |what|.
@@ -2092,6 +2146,8 @@ static grtc_value_t* grtc_host_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t*
       *bound = grtc_dim_is_static(dim) ? grtc_host_abs_bound(dim) : GRTC_HOST_SYMBOL_BOUND;
       return grtc_host_dim(e, expr->value);
     }
+    case GRTC_SEXPR_DATA:
+      return grtc_host_load_shape_element(e, expr, bound);
     default:
       break;
   }
@@ -2150,9 +2206,19 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   double bound = 0;
   grtc_value_t* value = grtc_host_sexpr(e, sym->expr, what, 0, &bound);
   if (!value) return NULL;
-  snprintf(message, sizeof(message), "%s is negative", what);
-  grtc_vm_check_nz(e->b, grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0)),
-                   message);
+  grtc_value_t* non_negative =
+      grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0));
+  if (grtc_sexpr_reads_data(sym->expr)) {
+    // Read from tensor data: the message quotes the size it got.
+    snprintf(message, sizeof(message),
+             "%s is negative: expected a size of at least 0 (read from its shape operand's "
+             "data), got {0}", what);
+    GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(non_negative),
+                   GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(&value, 1));
+  } else {
+    snprintf(message, sizeof(message), "%s is negative", what);
+    grtc_vm_check_nz(e->b, non_negative, message);
+  }
   // A real_dynamic_slice (grtc_prepare_dynamic_slice made its size
   // (limit - start + stride - 1) / stride): start <= limit <= the
   // operand's dimension, as the spec asks of its operands.
@@ -2206,20 +2272,41 @@ static grtc_value_t* grtc_host_element_count(grtc_host_emitter_t* e, const grtc_
   return count;
 }
 
-// Every reshape in |block| (and its regions, dispatch regions included)
+// Whether a symbolic dimension of |type| is in the class of a symbol
+// derived at the start of if/case branch |branch| (grtc_tsym_t.branch).
+static bool grtc_host_derived_in(const grtc_host_emitter_t* e, const grtc_ttype_t* type,
+                                 const grtc_tblock_t* branch) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  for (uint32_t d = 0; shapes && d < type->rank; ++d) {
+    int64_t dim = grtc_tmodule_resolve_dim(e->module, type->dims[d]);
+    if (grtc_dim_is_static(dim)) continue;
+    for (uint32_t id = 0; id < shapes->sym_count; ++id) {
+      if (shapes->syms[id].branch == branch &&
+          grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) == dim) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Every reshape in |block| (and its regions, dispatch regions included;
+// with |branch|, only those whose extents that branch derives)
 // whose operand and result sizes are different monomials merges or splits
 // a symbolic dimension (a dynamic_reshape whose result extent is computed:
 // ?x4 -> ? of 4 * s0, ? -> ?x4 of s0 / 4): the call checks that both hold
 // as many elements, as the spec asks of its shape operand, before any
 // kernel reads the reshaped value (the kernels index it with the extents).
 static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t* func,
-                                     const grtc_tblock_t* block) {
+                                     const grtc_tblock_t* block, const grtc_tblock_t* branch) {
   for (const grtc_top_t* op = block->first; op; op = op->next) {
     for (uint32_t r = 0; r < op->region_count; ++r) {
-      grtc_host_check_reshapes(e, func, op->regions[r]);
+      grtc_host_check_reshapes(e, func, op->regions[r], branch);
     }
     grtc_size_expr_t from, to;
     if (op->kind != GRTC_TOP_RESHAPE || op->operand_count != 1 || op->result_count != 1 ||
+        (branch && !grtc_host_derived_in(e, &op->results[0].type, branch) &&
+         !grtc_host_derived_in(e, &op->operands[0]->type, branch)) ||
         !grtc_size_expr_of_type(e->module, &op->operands[0]->type, &from) ||
         !grtc_size_expr_of_type(e->module, &op->results[0].type, &to) ||
         grtc_host_same_expr(&from, &to)) {
@@ -2241,6 +2328,23 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
              GRT_SV_ARG(func->name), line, column, out_text);
     grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type, message);
     if (!in || !out) continue;
+    bool data = false;
+    for (uint32_t d = 0; d < op->results[0].type.rank; ++d) {
+      int64_t dim = grtc_tmodule_resolve_dim(e->module, op->results[0].type.dims[d]);
+      data |= !grtc_dim_is_static(dim) && grtc_host_dim_reads_data(e, dim);
+    }
+    if (data) {
+      // Sizes read from tensor data: the message quotes both counts.
+      snprintf(message, sizeof(message),
+               "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand's "
+               "data) must hold as many elements as its operand %s: expected {1}, got {0}",
+               GRT_SV_ARG(func->name), line, column, out_text, in_text);
+      grtc_value_t* counts[2] = {out, in};
+      GRTC_HOST_CALL(e, SHAPE_ASSERTION,
+                     GRTC_HOST_V(grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, out, in)),
+                     GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(counts, 2));
+      continue;
+    }
     snprintf(message, sizeof(message),
              "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand) "
              "must hold as many elements as its operand %s",
@@ -2351,6 +2455,7 @@ static bool grtc_host_sexpr_ready(grtc_host_emitter_t* e, const grtc_sexpr_t* ex
   if (!expr || depth > 64) return false;
   if (expr->kind == GRTC_SEXPR_CONST) return true;
   if (expr->kind == GRTC_SEXPR_DIM) return grtc_host_dim(e, expr->value) != NULL;
+  if (expr->kind == GRTC_SEXPR_DATA) return expr->data && e->values[expr->data->id] != NULL;
   return grtc_host_sexpr_ready(e, expr->lhs, depth + 1) &&
          grtc_host_sexpr_ready(e, expr->rhs, depth + 1);
 }
@@ -2407,7 +2512,7 @@ static void grtc_host_derive_symbols(grtc_host_emitter_t* e, const grtc_tfunc_t*
     if (!grtc_host_is_derived(e, func, id) || grtc_tsym_inputs_vary(e->module, id)) continue;
     grtc_host_derive_symbol(e, func, id);
   }
-  grtc_host_check_reshapes(e, func, func->body);
+  grtc_host_check_reshapes(e, func, func->body, NULL);
 }
 
 // Every symbolic dimension of a value must be a symbol the function takes
@@ -2722,8 +2827,11 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
     return status;
   }
   uint32_t sym_count = e->func_sym_count;
+  // A recording is keyed on the argument symbols: extents read from
+  // argument data are not among them, so such a function records each call.
   bool reusable = grtc_host_is_straight_line(func) &&
-                  !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT));
+                  !(e->options && (e->options->flags & GRTC_HOST_FLAG_ONE_SHOT)) &&
+                  !grtc_tfunc_reads_shape_data(e->module, func);
   grtc_host_cache_t cache;
   memset(&cache, 0, sizeof(cache));
   if (reusable && sym_count > GRTC_HOST_MAX_KEYS) reusable = false;  // records every call
@@ -2986,6 +3094,8 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
                    GRTC_HOST_V(element_type), GRTC_HOST_V(encoding),
                    grtc_vm_span(dims, type->rank));
     args.values[i] = GRTC_HOST_CALL(e, BUFFER_VIEW_BUFFER, GRTC_HOST_V(view));
+    // Extents read from argument data (GRTC_SEXPR_DATA) load from it.
+    e->values[body->args[i].id] = args.values[i];
   }
   if (body->arg_count > e->max_argument_count) e->max_argument_count = body->arg_count;
   if (entry) status = grtc_host_export_symbols(e, func, views.values);

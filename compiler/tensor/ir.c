@@ -725,6 +725,7 @@ const grtc_sexpr_t* grtc_tmodule_sexpr(grtc_tmodule_t* module,
   expr->value = value;
   expr->lhs = lhs;
   expr->rhs = rhs;
+  expr->data = NULL;
   return expr;
 }
 
@@ -750,8 +751,24 @@ static bool grtc_slice_source_index(const grtc_top_t* op, int64_t index,
 
 static bool grtc_shape_expr_at(grtc_tmodule_t* module,
                                const grtc_tvalue_t* value, int64_t index,
-                               int depth, const grtc_sexpr_t** out) {
-  if (depth > 64 || !value->def) return false;
+                               int depth, bool data, const grtc_sexpr_t** out) {
+  if (depth > 64) return false;
+  if (!value->def) {
+    // A function argument's element, read at the call.
+    if (!data || !value->block || value->block->parent_op || value->type.rank != 1 ||
+        !grtc_dim_is_static(value->type.dims[0]) || index < 0 ||
+        index >= value->type.dims[0] ||
+        (value->type.elem != GRTC_ELEM_I32 && value->type.elem != GRTC_ELEM_I64)) {
+      return false;
+    }
+    const grtc_sexpr_t* leaf = grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, index, NULL, NULL);
+    if (!leaf) return false;
+    grtc_sexpr_t* node = (grtc_sexpr_t*)leaf;
+    node->kind = GRTC_SEXPR_DATA;
+    node->data = value;
+    *out = node;
+    return true;
+  }
   int64_t dim = 0;
   if (grtc_tvalue_shape_element(value, index, &dim)) {
     *out = grtc_dim_is_static(dim)
@@ -787,22 +804,26 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
           op->operands[0]->type.elem == GRTC_ELEM_I1) {
         return false;
       }
-      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
+      if (!grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, out)) return false;
+      // Data narrowed to a smaller integer would wrap: not followed.
+      return grtc_elem_byte_size(op->operands[0]->type.elem) <=
+                 grtc_elem_byte_size(value->type.elem) ||
+             !grtc_sexpr_reads_data(*out);
     case GRTC_TOP_RESHAPE:
       if (op->operands[0]->type.rank > 1) return false;
-      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
+      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, out);
     case GRTC_TOP_BROADCAST_IN_DIM:
       if (op->operands[0]->type.rank != 0) return false;
-      return grtc_shape_expr_at(module, op->operands[0], 0, depth + 1, out);
+      return grtc_shape_expr_at(module, op->operands[0], 0, depth + 1, data, out);
     case GRTC_TOP_SLICE:
       if (!grtc_slice_source_index(op, index, &index)) return false;
-      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, out);
+      return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, out);
     case GRTC_TOP_CONCATENATE:
       for (uint32_t k = 0; k < op->operand_count; ++k) {
         const grtc_ttype_t* type = &op->operands[k]->type;
         if (type->rank != 1 || !grtc_dim_is_static(type->dims[0])) return false;
         if (index < type->dims[0]) {
-          return grtc_shape_expr_at(module, op->operands[k], index, depth + 1,
+          return grtc_shape_expr_at(module, op->operands[k], index, depth + 1, data,
                                     out);
         }
         index -= type->dims[0];
@@ -818,8 +839,8 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
   }
   const grtc_sexpr_t* lhs = NULL;
   const grtc_sexpr_t* rhs = NULL;
-  if (!grtc_shape_expr_at(module, op->operands[0], index, depth + 1, &lhs) ||
-      !grtc_shape_expr_at(module, op->operands[1], index, depth + 1, &rhs)) {
+  if (!grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, &lhs) ||
+      !grtc_shape_expr_at(module, op->operands[1], index, depth + 1, data, &rhs)) {
     return false;
   }
   *out = grtc_tmodule_sexpr(module, kind, 0, lhs, rhs);
@@ -829,7 +850,27 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
 bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
                             int64_t index, const grtc_sexpr_t** out_expr) {
   *out_expr = NULL;
-  return grtc_shape_expr_at(module, value, index, 0, out_expr);
+  return grtc_shape_expr_at(module, value, index, 0, false, out_expr);
+}
+
+bool grtc_tvalue_shape_expr_data(grtc_tmodule_t* module, const grtc_tvalue_t* value,
+                                 int64_t index, const grtc_sexpr_t** out_expr) {
+  *out_expr = NULL;
+  return grtc_shape_expr_at(module, value, index, 0, true, out_expr);
+}
+
+bool grtc_sexpr_reads_data(const grtc_sexpr_t* expr) {
+  if (!expr) return false;
+  if (expr->kind == GRTC_SEXPR_DATA) return true;
+  return grtc_sexpr_reads_data(expr->lhs) || grtc_sexpr_reads_data(expr->rhs);
+}
+
+bool grtc_tfunc_reads_shape_data(const grtc_tmodule_t* module, const grtc_tfunc_t* func) {
+  for (uint32_t id = 0; module->shapes && id < module->shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &module->shapes->syms[id];
+    if (sym->func == func && grtc_sexpr_reads_data(sym->expr)) return true;
+  }
+  return false;
 }
 
 bool grtc_tmodule_symbol_is_source(const grtc_tmodule_t* module, uint32_t id) {

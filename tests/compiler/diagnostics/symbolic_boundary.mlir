@@ -1,11 +1,12 @@
-// An extent computed at run time from tensor data (here a dynamic_reshape
-// whose shape operand is an argument's value, not get_dimension_size
-// arithmetic the host program could compute at the call) stops at the
-// symbolic boundary (docs/compiler.md "Symbolic shapes").
-// ERROR: symbolic_boundary.mlir:9:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result 0 dimension 0 of @main), an extent computed at run time
-// ERROR: computes a dynamic op's from get_dimension_size arithmetic on constants and dimensions only, not from tensor data
+// An extent computed at run time from tensor data the host program does not
+// read (here a dynamic_reshape whose shape is an i64 argument narrowed to
+// i32, which could wrap; an argument's own elements are read at the call:
+// docs/compiler.md "Shapes read from data") stops at the symbolic boundary.
+// ERROR: symbolic_boundary.mlir:10:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result 0 dimension 0 of @main), an extent computed at run time
+// ERROR: and a dynamic_reshape's also from a function argument's i32 or i64 elements, not from other tensor data
 module @m attributes {jax.uses_shape_polymorphism = true} {
-func.func @main(%x: tensor<?x2xf32>, %s: tensor<1xi32>) -> tensor<?xf32> {
+func.func @main(%x: tensor<?x2xf32>, %w: tensor<1xi64>) -> tensor<?xf32> {
+  %s = stablehlo.convert %w : (tensor<1xi64>) -> tensor<1xi32>
   %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x2xf32>, tensor<1xi32>) -> tensor<?xf32>
   return %y : tensor<?xf32>
 }

@@ -1,0 +1,117 @@
+// dynamic_reshape whose shape is read from tensor data at the call (written
+// by hand; the expected values worked out with numpy): the shape operand is
+// a function argument (i32 and i64) or computed from one, the result
+// dimensions are extents the host program loads from the argument's buffer
+// (docs/compiler.md "Shapes read from data"). Each function is called at
+// several shapes, none with a -1, one of them empty; a static caller's
+// result type is checked against the extents the callee read. Run by
+// grt-check: test_* functions must pass, fail_* must fail (an element count
+// that differs from the operand's, a negative size).
+module @e2e_symbolic_data {
+  // x viewed as the 2-D shape %shape holds, doubled, and its rows summed.
+  func.func private @view2(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+    %y = stablehlo.dynamic_reshape %x, %shape : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    %two = stablehlo.constant dense<2.0> : tensor<f32>
+    %tb = stablehlo.broadcast_in_dim %two, dims = [] : (tensor<f32>) -> tensor<?x?xf32>
+    %d = stablehlo.multiply %y, %tb : tensor<?x?xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+    return %d, %s : tensor<?x?xf32>, tensor<?xf32>
+  }
+  // A static operand viewed as the 3-D shape an i64 argument holds, transposed.
+  func.func private @view3(%x: tensor<12xf32>, %shape: tensor<3xi64>) -> tensor<?x?x?xf32> {
+    %y = stablehlo.dynamic_reshape %x, %shape : (tensor<12xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+    %t = stablehlo.transpose %y, dims = [2, 1, 0] : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+    return %t : tensor<?x?x?xf32>
+  }
+  // The shape computed from an argument: [shape[0] / 2, shape[1]].
+  func.func private @halved(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> tensor<?x?xf32> {
+    %k = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+    %h = stablehlo.divide %shape, %k : tensor<2xi32>
+    %y = stablehlo.dynamic_reshape %x, %h : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
+
+  func.func public @test_view2_3x4() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[3, 4]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> (tensor<3x4xf32>, tensor<3xf32>)
+    check.expect_eq_const(%r#0, dense<[[0.0, 2.0, 4.0, 6.0], [8.0, 10.0, 12.0, 14.0], [16.0, 18.0, 20.0, 22.0]]> : tensor<3x4xf32>) : tensor<3x4xf32>
+    check.expect_eq_const(%r#1, dense<[6.0, 22.0, 38.0]> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+  func.func public @test_view2_2x6() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[2, 6]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> (tensor<2x6xf32>, tensor<2xf32>)
+    check.expect_eq_const(%r#0, dense<[[0.0, 2.0, 4.0, 6.0, 8.0, 10.0], [12.0, 14.0, 16.0, 18.0, 20.0, 22.0]]> : tensor<2x6xf32>) : tensor<2x6xf32>
+    check.expect_eq_const(%r#1, dense<[15.0, 51.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+  // An empty operand viewed as 4 rows of 0: the sums are the init value.
+  func.func public @test_view2_4x0() {
+    %x = util.unfoldable_constant dense<> : tensor<0xf32>
+    %s = util.unfoldable_constant dense<[4, 0]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<0xf32>, tensor<2xi32>) -> (tensor<4x0xf32>, tensor<4xf32>)
+    check.expect_eq_const(%r#1, dense<[0.0, 0.0, 0.0, 0.0]> : tensor<4xf32>) : tensor<4xf32>
+    return
+  }
+  // The caller's type must be what the data says.
+  func.func public @fail_view2_type() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[3, 4]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> (tensor<4x3xf32>, tensor<4xf32>)
+    check.expect_eq_const(%r#1, dense<[3.0, 12.0, 21.0, 30.0]> : tensor<4xf32>) : tensor<4xf32>
+    return
+  }
+  // 5 x 3 is not 12 elements.
+  func.func public @fail_view2_count() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[5, 3]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> (tensor<5x3xf32>, tensor<5xf32>)
+    check.expect_eq_const(%r#1, dense<[0.0, 0.0, 0.0, 0.0, 0.0]> : tensor<5xf32>) : tensor<5xf32>
+    return
+  }
+  // -3 x -4 has 12 elements but negative sizes.
+  func.func public @fail_view2_negative() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[-3, -4]> : tensor<2xi32>
+    %r:2 = func.call @view2(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> (tensor<3x4xf32>, tensor<3xf32>)
+    check.expect_eq_const(%r#1, dense<[6.0, 22.0, 38.0]> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+  func.func public @test_view3_2x3x2() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[2, 3, 2]> : tensor<3xi64>
+    %r = func.call @view3(%x, %s) : (tensor<12xf32>, tensor<3xi64>) -> tensor<2x3x2xf32>
+    check.expect_eq_const(%r, dense<[[[0.0, 6.0], [2.0, 8.0], [4.0, 10.0]], [[1.0, 7.0], [3.0, 9.0], [5.0, 11.0]]]> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
+    return
+  }
+  func.func public @test_view3_1x12x1() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[1, 12, 1]> : tensor<3xi64>
+    %r = func.call @view3(%x, %s) : (tensor<12xf32>, tensor<3xi64>) -> tensor<1x12x1xf32>
+    check.expect_eq_const(%r, dense<[[[0.0], [1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0]]]> : tensor<1x12x1xf32>) : tensor<1x12x1xf32>
+    return
+  }
+  // An i64 size beyond 32 bits: 2^32 x 1 x 0 has 0 elements, but its
+  // extent does not fit the kernels' push constants.
+  func.func public @fail_view3_wide() {
+    %x = util.unfoldable_constant dense<> : tensor<0xf32>
+    %s = util.unfoldable_constant dense<[4294967296, 1, 0]> : tensor<3xi64>
+    %r = func.call @view3_any(%x, %s) : (tensor<0xf32>, tensor<3xi64>) -> tensor<0x1x4294967296xf32>
+    return
+  }
+  func.func private @view3_any(%x: tensor<?xf32>, %shape: tensor<3xi64>) -> tensor<?x?x?xf32> {
+    %y = stablehlo.dynamic_reshape %x, %shape : (tensor<?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+    %t = stablehlo.transpose %y, dims = [2, 1, 0] : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+    return %t : tensor<?x?x?xf32>
+  }
+  func.func public @test_halved_8x3() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+    %s = util.unfoldable_constant dense<[8, 3]> : tensor<2xi32>
+    %r = func.call @halved(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+    check.expect_eq_const(%r, dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+}

@@ -1,0 +1,23 @@
+// A dynamic_reshape whose shape an argument holds (docs/compiler.md
+// "Shapes read from data"): run_symbolic_data*.test call it with shapes
+// that fit the operand and with shapes that break it.
+module @m {
+  func.func @view(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> tensor<?x?xf32> {
+    %y = stablehlo.dynamic_reshape %x, %shape : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    %e = stablehlo.exponential %y : tensor<?x?xf32>
+    return %e : tensor<?x?xf32>
+  }
+  // The row sums of x viewed as %shape when %p is true, else x: the
+  // shape is read, and checked, only in the branch taken.
+  func.func @pick(%p: tensor<i1>, %x: tensor<?xf32>, %shape: tensor<2xi32>) -> tensor<?xf32> {
+    %r = "stablehlo.if"(%p) ({
+      %y = stablehlo.dynamic_reshape %x, %shape : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+      stablehlo.return %s : tensor<?xf32>
+    }, {
+      stablehlo.return %x : tensor<?xf32>
+    }) : (tensor<i1>) -> tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
+}
