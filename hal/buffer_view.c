@@ -46,6 +46,27 @@ bool grt_hal_element_type_is_known(grt_hal_element_type_t type) {
   return false;
 }
 
+bool grt_hal_element_type_dense_bytes(grt_hal_element_type_t t, uint64_t count,
+                                      uint64_t* out_bytes) {
+  if (grt_hal_element_type_is_packed(t)) {
+    uint64_t per_byte = 8 / grt_hal_element_type_bits(t);
+    *out_bytes = count / per_byte + (count % per_byte != 0);
+    return true;
+  }
+  return grt_checked_mul_u64(count, grt_hal_element_type_byte_size(t), out_bytes);
+}
+
+uint8_t grt_hal_packed_element(grt_hal_element_type_t type, const void* packed,
+                               uint64_t index) {
+  uint32_t bits = grt_hal_element_type_bits(type);
+  const uint8_t* bytes = (const uint8_t*)packed;
+  uint32_t field = (bytes[index * bits / 8] >> (index * bits % 8)) & ((1u << bits) - 1u);
+  if (grt_hal_element_type_kind(type) == GRT_HAL_NUMERICAL_INTEGER && (field >> (bits - 1))) {
+    field |= 0xFFu << bits;
+  }
+  return (uint8_t)field;
+}
+
 const char* grt_hal_element_type_name(grt_hal_element_type_t type) {
   for (size_t i = 0; i < GRT_HAL_ELEMENT_TYPE_COUNT; ++i) {
     if (grt_hal_element_type_names[i].type == type) {
@@ -247,8 +268,7 @@ grt_status_t grt_hal_buffer_view_create(grt_hal_buffer_t* buffer,
   GRT_RETURN_IF_ERROR(grt_hal_shape_element_count(shape, rank, &count));
   uint64_t byte_length = 0;
   char type_text[GRT_HAL_MAX_RANK * 21 + 32];
-  if (!grt_checked_mul_u64(count, grt_hal_element_type_byte_size(element_type),
-                           &byte_length)) {
+  if (!grt_hal_element_type_dense_bytes(element_type, count, &byte_length)) {
     grt_hal_tensor_type_format(shape, rank, element_type, type_text,
                                sizeof(type_text));
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
@@ -316,7 +336,9 @@ uint64_t grt_hal_buffer_view_element_count(const grt_hal_buffer_view_t* view) {
 
 uint64_t grt_hal_buffer_view_byte_length(const grt_hal_buffer_view_t* view) {
   // Cannot overflow: checked at create.
-  return view->element_count * grt_hal_element_type_byte_size(view->element_type);
+  uint64_t bytes = 0;
+  (void)grt_hal_element_type_dense_bytes(view->element_type, view->element_count, &bytes);
+  return bytes;
 }
 
 size_t grt_hal_buffer_view_format_type(const grt_hal_buffer_view_t* view,
@@ -546,6 +568,8 @@ static grt_status_t grt_hal_parse_element(grt_string_view_t token,
     // Little-endian hosts only (as the rest of the runtime); the low bytes
     // of the two's-complement value are the element.
     switch (bits) {
+      case 2:
+      case 4:
       case 8: {
         uint8_t v = (uint8_t)value;
         memcpy(out, &v, sizeof(v));
@@ -744,7 +768,7 @@ static grt_status_t grt_hal_parse_elements_impl(
   }
   size_t element_size = grt_hal_element_type_byte_size(type);
   uint64_t needed = 0;
-  if (!grt_checked_mul_u64(element_count, element_size, &needed) ||
+  if (!grt_hal_element_type_dense_bytes(type, element_count, &needed) ||
       needed > out_capacity) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "%" PRIu64 " elements of %s do not fit in %zu bytes",
@@ -768,6 +792,11 @@ static grt_status_t grt_hal_parse_elements_impl(
   }
   GRT_RETURN_IF_ERROR(brackets);
   uint8_t* out = (uint8_t*)out_data;
+  // Packed types: the fields are ORed into zeroed bytes.
+  bool packed = grt_hal_element_type_is_packed(type);
+  uint32_t bits = grt_hal_element_type_bits(type);
+  uint8_t mask = (uint8_t)((1u << (bits < 8 ? bits : 0)) - 1u);
+  if (packed && needed) memset(out, 0, (size_t)needed);
   uint64_t parsed = 0;
   for (size_t i = 0; i < text.size;) {
     if (grt_is_element_separator(text.data[i])) {
@@ -779,12 +808,25 @@ static grt_status_t grt_hal_parse_elements_impl(
     grt_string_view_t token = grt_make_string_view(text.data + start, i - start);
     // Tokens past the expected count are only counted: the count error
     // says more than a value error for the extra one would.
-    if (parsed < element_count) {
+    if (parsed < element_count && packed) {
+      // One element's field, ORed into its place in the packed bytes.
+      uint8_t field = 0;
+      GRT_RETURN_IF_ERROR(grt_hal_parse_element(token, type, parsed,
+                                                element_count, &field));
+      out[parsed * bits / 8] |= (uint8_t)((field & mask) << (parsed * bits % 8));
+    } else if (parsed < element_count) {
       GRT_RETURN_IF_ERROR(grt_hal_parse_element(token, type, parsed,
                                                 element_count,
                                                 out + parsed * element_size));
     }
     ++parsed;
+  }
+  if (parsed == 1 && element_count > 1 && packed) {
+    uint8_t field = out[0] & mask;
+    for (uint64_t i = 1; i < element_count; ++i) {
+      out[i * bits / 8] |= (uint8_t)(field << (i * bits % 8));
+    }
+    return grt_ok_status();
   }
   if (parsed == 1 && element_count > 1) {
     for (uint64_t i = 1; i < element_count; ++i) {
@@ -862,6 +904,8 @@ static void grt_hal_format_element(grt_text_writer_t* w, const uint8_t* p,
   if (kind == GRT_HAL_NUMERICAL_INTEGER || kind == GRT_HAL_NUMERICAL_UNSIGNED) {
     bool is_signed = kind == GRT_HAL_NUMERICAL_INTEGER;
     switch (bits) {
+      case 2:  // i2/ui2/i4/ui4: one field, extended into a byte
+      case 4:
       case 8: {
         uint8_t v;
         memcpy(&v, p, sizeof(v));
@@ -954,7 +998,12 @@ size_t grt_hal_format_elements(const void* data, const grt_hal_dim_t* shape,
       if (i % span[d] == 0) grt_text_writer_printf(&w, "[");
     }
     if (rank && i % innermost != 0) grt_text_writer_printf(&w, " ");
-    grt_hal_format_element(&w, bytes + i * element_size, type);
+    if (grt_hal_element_type_is_packed(type)) {
+      uint8_t byte = grt_hal_packed_element(type, bytes, i);
+      grt_hal_format_element(&w, &byte, type);
+    } else {
+      grt_hal_format_element(&w, bytes + i * element_size, type);
+    }
     for (size_t d = rank; d-- > 1;) {
       if ((i + 1) % span[d] == 0) grt_text_writer_printf(&w, "]");
     }

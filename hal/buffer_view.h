@@ -27,8 +27,12 @@ extern "C" {
 
 typedef int64_t grt_hal_dim_t;
 
-// Element types: (numerical kind << 24) | bits. Storage is whole bytes:
-// i1 is one byte per element (0 or 1).
+// Element types: (numerical kind << 24) | bits. i1 is one byte per element
+// (0 or 1); i2, ui2, i4 and ui4 are packed (docs/module-format.md,
+// "Sub-byte integer tensors"): a dense tensor of n of them takes
+// ceil(n * bits / 8) bytes, element e (row-major over the whole tensor) in
+// bits (e * bits) % 8 upwards of byte e * bits / 8, two's complement for
+// the signless types; the unused high bits of the last byte are 0.
 typedef uint32_t grt_hal_element_type_t;
 enum {
   GRT_HAL_NUMERICAL_INTEGER = 0x10,  // signless (i8 ... i64, i1)
@@ -41,10 +45,14 @@ enum {
 // X(NAME, mlir spelling, kind, bits): the one table of element types.
 #define GRT_HAL_ELEMENT_TYPE_LIST(X)                 \
   X(BOOL, "i1", GRT_HAL_NUMERICAL_INTEGER, 1)        \
+  X(INT_2, "i2", GRT_HAL_NUMERICAL_INTEGER, 2)       \
+  X(INT_4, "i4", GRT_HAL_NUMERICAL_INTEGER, 4)       \
   X(INT_8, "i8", GRT_HAL_NUMERICAL_INTEGER, 8)       \
   X(INT_16, "i16", GRT_HAL_NUMERICAL_INTEGER, 16)    \
   X(INT_32, "i32", GRT_HAL_NUMERICAL_INTEGER, 32)    \
   X(INT_64, "i64", GRT_HAL_NUMERICAL_INTEGER, 64)    \
+  X(UINT_2, "ui2", GRT_HAL_NUMERICAL_UNSIGNED, 2)    \
+  X(UINT_4, "ui4", GRT_HAL_NUMERICAL_UNSIGNED, 4)    \
   X(UINT_8, "ui8", GRT_HAL_NUMERICAL_UNSIGNED, 8)    \
   X(UINT_16, "ui16", GRT_HAL_NUMERICAL_UNSIGNED, 16) \
   X(UINT_32, "ui32", GRT_HAL_NUMERICAL_UNSIGNED, 32) \
@@ -67,10 +75,25 @@ static inline uint32_t grt_hal_element_type_bits(grt_hal_element_type_t t) {
 static inline uint32_t grt_hal_element_type_kind(grt_hal_element_type_t t) {
   return t >> 24;
 }
-// Bytes per element (i1 -> 1).
+// Bytes per element (i1 -> 1; the packed i2/ui2/i4/ui4 -> 1, the byte
+// one element is read into: use grt_hal_element_type_dense_bytes for a
+// tensor's size).
 static inline size_t grt_hal_element_type_byte_size(grt_hal_element_type_t t) {
   return (grt_hal_element_type_bits(t) + 7) / 8;
 }
+// True for i2, ui2, i4 and ui4: several elements to a byte.
+static inline bool grt_hal_element_type_is_packed(grt_hal_element_type_t t) {
+  uint32_t bits = grt_hal_element_type_bits(t);
+  return bits == 2 || bits == 4;
+}
+// The bytes of a dense tensor of |count| elements of |t| (packed types:
+// ceil(count * bits / 8)); false when that overflows 64 bits.
+bool grt_hal_element_type_dense_bytes(grt_hal_element_type_t t, uint64_t count,
+                                      uint64_t* out_bytes);
+// Element |index| of the packed |type| (i2/ui2/i4/ui4) at |packed|, in a
+// byte: sign-extended for the signless types, zero-extended for ui2/ui4.
+uint8_t grt_hal_packed_element(grt_hal_element_type_t type, const void* packed,
+                               uint64_t index);
 // True for the types of GRT_HAL_ELEMENT_TYPE_LIST.
 bool grt_hal_element_type_is_known(grt_hal_element_type_t type);
 // "f32"; "unknown" for anything else.
@@ -99,7 +122,7 @@ grt_status_t grt_hal_shape_parse(grt_string_view_t text, size_t shape_capacity,
 typedef struct grt_hal_buffer_view_t grt_hal_buffer_view_t;
 
 // Creates a view of |buffer| (retained) with |shape| (copied). The buffer
-// must hold at least element_count * element size bytes, else
+// must hold at least the tensor's dense bytes (grt_hal_element_type_dense_bytes), else
 // OUT_OF_RANGE "buffer of 60 bytes is too small for tensor<4x4xf32> (64
 // bytes)". Rank <= GRT_HAL_MAX_RANK; dims >= 0; element type known.
 grt_status_t grt_hal_buffer_view_create(grt_hal_buffer_t* buffer,
@@ -119,7 +142,8 @@ grt_hal_dim_t grt_hal_buffer_view_dim(const grt_hal_buffer_view_t* view,
 grt_hal_element_type_t grt_hal_buffer_view_element_type(
     const grt_hal_buffer_view_t* view);
 uint64_t grt_hal_buffer_view_element_count(const grt_hal_buffer_view_t* view);
-// element_count * element byte size.
+// The dense bytes of the view (element_count * element byte size; packed
+// for i2/ui2/i4/ui4).
 uint64_t grt_hal_buffer_view_byte_length(const grt_hal_buffer_view_t* view);
 // "tensor<4x16xf32>" into |out| (like snprintf).
 size_t grt_hal_buffer_view_format_type(const grt_hal_buffer_view_t* view,

@@ -59,9 +59,9 @@ static void test_element_types(void** state) {
   assert_int_equal(grt_hal_element_type_byte_size(GRT_HAL_ELEMENT_TYPE_BOOL), 1);
   grt_expect_error(grt_hal_element_type_parse(SV("f31"), &type),
                        GRT_STATUS_INVALID_ARGUMENT,
-                       "unknown element type 'f31'; expected one of i1, i8, "
-                       "i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, "
-                       "f64");
+                       "unknown element type 'f31'; expected one of i1, i2, "
+                       "i4, i8, i16, i32, i64, ui2, ui4, ui8, ui16, ui32, "
+                       "ui64, f16, bf16, f32, f64");
 }
 
 static void test_shape_parse_and_format(void** state) {
@@ -569,6 +569,91 @@ static void test_bf16(void** state) {
   }
 }
 
+// i2, ui2, i4 and ui4 are packed: ceil(n * bits / 8) bytes, element e in
+// bits (e * bits) % 8 of byte e * bits / 8, the last byte's spare bits 0.
+static void test_packed_types(void** state) {
+  (void)state;
+  grt_hal_element_type_t type = 0;
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("i4"), &type));
+  assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_INT_4);
+  GRT_EXPECT_OK(grt_hal_element_type_parse(SV("ui2"), &type));
+  assert_int_equal(type, GRT_HAL_ELEMENT_TYPE_UINT_2);
+  assert_true(grt_hal_element_type_is_packed(GRT_HAL_ELEMENT_TYPE_UINT_4));
+  assert_false(grt_hal_element_type_is_packed(GRT_HAL_ELEMENT_TYPE_BOOL));
+  assert_false(grt_hal_element_type_is_packed(GRT_HAL_ELEMENT_TYPE_INT_8));
+  uint64_t bytes = 0;
+  assert_true(grt_hal_element_type_dense_bytes(GRT_HAL_ELEMENT_TYPE_INT_4, 5, &bytes));
+  assert_int_equal(bytes, 3);
+  assert_true(grt_hal_element_type_dense_bytes(GRT_HAL_ELEMENT_TYPE_INT_2, 9, &bytes));
+  assert_int_equal(bytes, 3);
+  assert_true(grt_hal_element_type_dense_bytes(GRT_HAL_ELEMENT_TYPE_UINT_2, 0, &bytes));
+  assert_int_equal(bytes, 0);
+  assert_false(grt_hal_element_type_dense_bytes(GRT_HAL_ELEMENT_TYPE_INT_64, UINT64_MAX / 4,
+                                                &bytes));
+
+  // Parse: [1, -2, 3, 7, -8] as i4 is e1 73 08.
+  uint8_t packed[4] = {0xAA, 0xAA, 0xAA, 0xAA};
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1 -2 3 7 -8"), GRT_HAL_ELEMENT_TYPE_INT_4, 5,
+                                       packed, 3));
+  assert_int_equal(packed[0], 0xE1);
+  assert_int_equal(packed[1], 0x73);
+  assert_int_equal(packed[2], 0x08);
+  assert_int_equal(packed[3], 0xAA);  // untouched past the tensor
+  // i2 [1, -1, 0, -2, 1] is 01 11 00 10 | 01: bytes 0x8D 0x01.
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("1 -1 0 -2 1"), GRT_HAL_ELEMENT_TYPE_INT_2, 5,
+                                       packed, 2));
+  assert_int_equal(packed[0], 0x8D);
+  assert_int_equal(packed[1], 0x01);
+  // A splat fills every field.
+  GRT_EXPECT_OK(grt_hal_parse_elements(SV("9"), GRT_HAL_ELEMENT_TYPE_UINT_4, 3, packed, 2));
+  assert_int_equal(packed[0], 0x99);
+  assert_int_equal(packed[1], 0x09);
+  grt_expect_error(grt_hal_parse_elements(SV("1 16"), GRT_HAL_ELEMENT_TYPE_UINT_4, 2, packed,
+                                          1),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "element 1 of 2: '16' is out of range for ui4 [0, 15]");
+  grt_expect_error(grt_hal_parse_elements(SV("-3"), GRT_HAL_ELEMENT_TYPE_INT_2, 1, packed, 1),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "element 0 of 1: '-3' is out of range for i2 [-2, 3]");
+  grt_expect_error(grt_hal_parse_elements(SV("1 2 3"), GRT_HAL_ELEMENT_TYPE_INT_4, 3, packed,
+                                          1),
+                   GRT_STATUS_OUT_OF_RANGE, "3 elements of i4 do not fit in 1 bytes");
+
+  // Format reads the fields back, sign-extended for i2/i4.
+  char text[64];
+  const uint8_t i4[3] = {0xE1, 0x73, 0x08};
+  grt_hal_dim_t five[1] = {5};
+  grt_hal_format_elements(i4, five, 1, GRT_HAL_ELEMENT_TYPE_INT_4, 0, text, sizeof(text));
+  assert_string_equal(text, "1 -2 3 7 -8");
+  grt_hal_format_elements(i4, five, 1, GRT_HAL_ELEMENT_TYPE_UINT_4, 0, text, sizeof(text));
+  assert_string_equal(text, "1 14 3 7 8");
+  grt_hal_dim_t two_by_two[2] = {2, 2};
+  const uint8_t i2[1] = {0x8D};
+  grt_hal_format_elements(i2, two_by_two, 2, GRT_HAL_ELEMENT_TYPE_INT_2, 0, text,
+                          sizeof(text));
+  assert_string_equal(text, "[1 -1][0 -2]");
+  assert_int_equal(grt_hal_packed_element(GRT_HAL_ELEMENT_TYPE_UINT_2, i2, 3), 2);
+
+  // A view's byte length is the packed size; a smaller buffer is refused
+  // naming both sizes.
+  grt_hal_test_allocator_t* allocator = grt_hal_test_allocator_create(
+      GRT_HAL_TEST_HOST_MEMORY, GRT_HAL_TEST_ALL_USAGE);
+  grt_hal_buffer_t* buffer = grt_hal_test_allocate(allocator, GRT_HAL_TEST_ALL_USAGE, 2);
+  grt_hal_buffer_view_t* view = NULL;
+  grt_expect_error(grt_hal_buffer_view_create(buffer, five, 1, GRT_HAL_ELEMENT_TYPE_INT_4,
+                                              grt_allocator_system(), &view),
+                   GRT_STATUS_OUT_OF_RANGE,
+                   "buffer of 2 bytes is too small for tensor<5xi4> (3 bytes)");
+  grt_hal_dim_t seven[1] = {7};
+  GRT_EXPECT_OK(grt_hal_buffer_view_create(buffer, seven, 1, GRT_HAL_ELEMENT_TYPE_UINT_2,
+                                           grt_allocator_system(), &view));
+  assert_int_equal(grt_hal_buffer_view_byte_length(view), 2);
+  assert_int_equal(grt_hal_buffer_view_element_count(view), 7);
+  grt_hal_buffer_view_release(view);
+  grt_hal_buffer_release(buffer);
+  grt_hal_allocator_release(&allocator->base);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_element_types),
@@ -579,6 +664,7 @@ int main(void) {
       cmocka_unit_test(test_parse_shaped_brackets),
       cmocka_unit_test(test_format_elements),
       cmocka_unit_test(test_round_trip_text),
+      cmocka_unit_test(test_packed_types),
       cmocka_unit_test(test_f16_exhaustive_round_trip),
       cmocka_unit_test(test_f16_rounding),
       cmocka_unit_test(test_bf16),

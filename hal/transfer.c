@@ -148,9 +148,8 @@ grt_status_t grt_hal_buffer_view_allocate_from_host(
   }
   uint64_t count = 0;
   GRT_RETURN_IF_ERROR(grt_hal_shape_element_count(shape, rank, &count));
-  uint64_t byte_length = count * grt_hal_element_type_byte_size(element_type);
-  if (count != 0 &&
-      byte_length / grt_hal_element_type_byte_size(element_type) != count) {
+  uint64_t byte_length = 0;
+  if (!grt_hal_element_type_dense_bytes(element_type, count, &byte_length)) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "tensor of %" PRIu64 " elements is too large", count);
   }

@@ -194,6 +194,22 @@ static void test_buffer_view_host_round_trip(void** state) {
       grt_hal_buffer_view_allocate_from_host(&device->base, shape, 2, 0x77, data,
                                              16, &view),
       GRT_STATUS_INVALID_ARGUMENT, "unknown element type 0x00000077");
+  // Packed i4: five values are 3 bytes, one per value is refused.
+  grt_hal_dim_t five[1] = {5};
+  const uint8_t packed[5] = {0xE1, 0x73, 0x08, 0, 0};
+  grt_expect_error(
+      grt_hal_buffer_view_allocate_from_host(&device->base, five, 1,
+                                             GRT_HAL_ELEMENT_TYPE_INT_4, packed, 5,
+                                             &view),
+      GRT_STATUS_INVALID_ARGUMENT,
+      "host data of 5 bytes does not match tensor<5xi4> (3 bytes)");
+  GRT_EXPECT_OK(grt_hal_buffer_view_allocate_from_host(
+      &device->base, five, 1, GRT_HAL_ELEMENT_TYPE_INT_4, packed, 3, &view));
+  uint8_t packed_back[3] = {0};
+  GRT_EXPECT_OK(grt_hal_buffer_view_read_to_host(&device->base, view, packed_back,
+                                                 sizeof(packed_back)));
+  assert_memory_equal(packed, packed_back, 3);
+  grt_hal_buffer_view_release(view);
   grt_hal_device_release(&device->base);
 }
 

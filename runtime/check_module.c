@@ -68,6 +68,15 @@ static grt_status_t grt_runtime_host_tensor_read(
   grt_hal_buffer_view_t* view = NULL;
   GRT_RETURN_IF_ERROR_ANNOTATED(grt_runtime_buffer_view_from_ref(ref, &view),
                                 "%s", what);
+  if (grt_hal_element_type_is_packed(grt_hal_buffer_view_element_type(view))) {
+    // Compiled programs compare the one-per-byte holders, never these.
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "%s is a packed %s tensor (several values to a "
+                           "byte), which the checks do not compare",
+                           what,
+                           grt_hal_element_type_name(
+                               grt_hal_buffer_view_element_type(view)));
+  }
   uint64_t byte_length = grt_hal_buffer_view_byte_length(view);
   if (byte_length > SIZE_MAX) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,

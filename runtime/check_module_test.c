@@ -151,6 +151,18 @@ static void test_expect_eq(void** state) {
                  "expected ref<hal.buffer_view>, got ref<hal.device>; lhs; "
                  "check.expect_eq");
 
+  // Packed i4 views (two values to a byte) are refused: compiled programs
+  // compare the one-per-byte holders.
+  const grt_hal_dim_t five[] = {5};
+  const uint8_t packed_data[] = {0xE1, 0x73, 0x08};
+  grt_vm_ref_t packed = make_view(five, 1, GRT_HAL_ELEMENT_TYPE_INT_4, packed_data,
+                                  sizeof(packed_data));
+  grt_vm_variant_t packed_args[] = {ref_arg(&dev), ref_arg(&packed), ref_arg(&packed)};
+  expect_message(call("expect_eq", packed_args, 3), GRT_STATUS_UNIMPLEMENTED,
+                 "lhs is a packed i4 tensor (several values to a byte), which the checks do "
+                 "not compare");
+  grt_vm_ref_release(&packed);
+
   grt_vm_ref_release(&as_int);
   grt_vm_ref_release(&reshaped);
   grt_vm_ref_release(&rhs);

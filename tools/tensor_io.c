@@ -339,9 +339,8 @@ grt_status_t grt_tools_parse_host_tensor(grt_tools_tensor_io_t* io,
   GRT_RETURN_IF_ERROR(grt_hal_shape_element_count(
       out_tensor->shape, out_tensor->rank, &count));
   uint64_t length = 0;
-  if (!grt_checked_mul_u64(
-          count, grt_hal_element_type_byte_size(out_tensor->element_type),
-          &length) ||
+  if (!grt_hal_element_type_dense_bytes(out_tensor->element_type, count,
+                                        &length) ||
       length > SIZE_MAX / 2) {
     return grt_make_status(GRT_STATUS_OUT_OF_RANGE,
                            "tensor %.*s is too large", GRT_SV_ARG(shape_text));
@@ -650,9 +649,37 @@ grt_status_t grt_tools_write_result(grt_tools_tensor_io_t* io,
   GRT_RETURN_IF_ERROR_ANNOTATED(
       grt_tools_result_to_host(io, device, value, &tensor),
       "--output '%s' for result %zu", target, index);
-  grt_status_t status;
-  if (grt_string_view_ends_with(grt_make_cstring_view(path),
-                                grt_make_cstring_view(".npy"))) {
+  grt_status_t status = grt_ok_status();
+  bool npy = grt_string_view_ends_with(grt_make_cstring_view(path),
+                                       grt_make_cstring_view(".npy"));
+  if (npy && grt_hal_element_type_is_packed(tensor.element_type)) {
+    // numpy has no 2- or 4-bit integers: the values go out one per byte,
+    // as int8 (i2, i4) or uint8 (ui2, ui4).
+    uint64_t count = 0;
+    status = grt_hal_shape_element_count(tensor.shape, tensor.rank, &count);
+    uint8_t* unpacked = NULL;
+    if (grt_status_is_ok(status) && count > SIZE_MAX / 2) {
+      status = grt_make_status(GRT_STATUS_OUT_OF_RANGE,
+                               "result of %" PRIu64 " elements is too large",
+                               count);
+    }
+    if (grt_status_is_ok(status)) {
+      status = grt_allocator_malloc(io->host_allocator, count ? (size_t)count : 1,
+                                    (void**)&unpacked);
+    }
+    if (grt_status_is_ok(status)) {
+      for (uint64_t i = 0; i < count; ++i) {
+        unpacked[i] = grt_hal_packed_element(tensor.element_type, tensor.data, i);
+      }
+      status = grt_npy_write_file(
+          path, append,
+          grt_hal_element_type_kind(tensor.element_type) == GRT_HAL_NUMERICAL_UNSIGNED
+              ? GRT_HAL_ELEMENT_TYPE_UINT_8
+              : GRT_HAL_ELEMENT_TYPE_INT_8,
+          tensor.shape, tensor.rank, unpacked, (size_t)count);
+      grt_allocator_free(io->host_allocator, unpacked);
+    }
+  } else if (npy) {
     status = grt_npy_write_file(path, append, tensor.element_type,
                                 tensor.shape, tensor.rank, tensor.data,
                                 tensor.data_length);
@@ -761,6 +788,34 @@ grt_status_t grt_tools_compare_result(grt_tools_tensor_io_t* io,
   if (strcmp(expected_type, actual_type) != 0) {
     snprintf(message, message_capacity, "result[%zu]: expected %s, got %s",
              index, expected_type, actual_type);
+  } else if (grt_hal_element_type_is_packed(actual.element_type)) {
+    // Field by field, so the mismatch names the element, not its byte.
+    uint64_t count = 0;
+    if (!grt_status_consume_ok(
+            grt_hal_shape_element_count(actual.shape, actual.rank, &count))) {
+      count = 0;
+    }
+    uint64_t i = 0;
+    uint8_t want = 0, got = 0;
+    for (; i < count; ++i) {
+      want = grt_hal_packed_element(actual.element_type, expected.data, i);
+      got = grt_hal_packed_element(actual.element_type, actual.data, i);
+      if (want != got) break;
+    }
+    if (i == count) {
+      *out_matched = true;
+    } else {
+      char want_text[64], got_text[64];
+      grt_hal_element_type_t byte_type =
+          GRT_HAL_ELEMENT_TYPE(grt_hal_element_type_kind(actual.element_type), 8);
+      grt_hal_format_elements(&want, NULL, 0, byte_type,
+                              0, want_text, sizeof(want_text));
+      grt_hal_format_elements(&got, NULL, 0, byte_type,
+                              0, got_text, sizeof(got_text));
+      snprintf(message, message_capacity,
+               "result[%zu]: element %" PRIu64 ": expected %s, got %s", index, i,
+               want_text, got_text);
+    }
   } else {
     size_t size = grt_hal_element_type_byte_size(actual.element_type);
     size_t count = size ? actual.data_length / size : 0;

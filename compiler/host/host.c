@@ -623,6 +623,25 @@ static grtc_value_t* grtc_host_view(grtc_host_emitter_t* e, grtc_value_t* buffer
                         GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, type, dims));
 }
 
+// A packed boundary value's element type (i2/ui2/i4/ui4, the runtime's
+// codes, hal/buffer_view.h).
+static uint32_t grtc_host_packed_element_type(const grtc_tpacked_t* packed) {
+  return ((packed->is_unsigned ? 0x12u : 0x10u) << 24) | packed->bits;
+}
+
+// A !hal.buffer_view of the packed result |buffer| (|bytes_type| is the
+// function's tensor<Mxui8>): |packed|'s element type and shape.
+static grtc_value_t* grtc_host_packed_view(grtc_host_emitter_t* e, grtc_value_t* buffer,
+                                           const grtc_ttype_t* bytes_type,
+                                           const grtc_tpacked_t* packed) {
+  grtc_value_t* dims[GRTC_MAX_RANK > 0 ? GRTC_MAX_RANK : 1];
+  return GRTC_HOST_CALL(
+      e, BUFFER_VIEW_CREATE, GRTC_HOST_V(buffer), GRTC_HOST_V(grtc_host_i64(e, 0)),
+      GRTC_HOST_V(grtc_host_type_bytes(e, bytes_type)),
+      GRTC_HOST_V(grtc_host_i32(e, grtc_host_packed_element_type(packed))),
+      GRTC_HOST_V(grtc_host_i32(e, 0)), grtc_host_shape_span(e, &packed->type, dims));
+}
+
 static grtc_value_t* grtc_host_view_of(grtc_host_emitter_t* e, const grtc_tvalue_t* value) {
   return grtc_host_view(e, grtc_host_buffer_of(e, value), &value->type);
 }
@@ -3076,6 +3095,9 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
   grtc_host_begin_function(e, function, entry);
   for (uint32_t i = 0; entry && i < body->arg_count; ++i) {
     const grtc_ttype_t* type = &body->args[i].type;
+    const grtc_tpacked_t* packed =
+        func->packed_args && func->packed_args[i].bits ? &func->packed_args[i] : NULL;
+    if (packed) type = &packed->type;  // the view's shape; its buffer the packed bytes
     grtc_value_t* view = &entry->args[i];
     views.values[i] = view;
     grtc_vm_builder_name(e->b, view, "arg%u", i);
@@ -3083,7 +3105,9 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
     int length = snprintf(message_name, sizeof(message_name), "__argument_%u", i);
     grtc_value_t* message =
         grtc_vm_const_rodata(e->b, grt_make_string_view(message_name, (size_t)length));
-    grtc_value_t* element_type = grtc_host_i32(e, grtc_host_element_type(type->elem));
+    grtc_value_t* element_type =
+        grtc_host_i32(e, packed ? grtc_host_packed_element_type(packed)
+                                : grtc_host_element_type(type->elem));
     grtc_value_t* encoding = grtc_host_i32(e, 0);
     grtc_value_t* dims[GRTC_MAX_RANK];
     for (uint32_t d = 0; d < type->rank && d < GRTC_MAX_RANK; ++d) {
@@ -3127,7 +3151,12 @@ static grt_status_t grtc_host_emit_export(grtc_host_emitter_t* e, const grtc_tfu
     e->sym_values[result_syms[k]] = &call->results[func->result_count + k];
   }
   for (uint32_t r = 0; call && r < func->result_count; ++r) {
-    results.values[r] = grtc_host_view(e, &call->results[r], &func->result_types[r]);
+    if (func->packed_results && func->packed_results[r].bits) {
+      results.values[r] = grtc_host_packed_view(e, &call->results[r], &func->result_types[r],
+                                                &func->packed_results[r]);
+    } else {
+      results.values[r] = grtc_host_view(e, &call->results[r], &func->result_types[r]);
+    }
   }
   if (grt_status_is_ok(status)) {
     grtc_vm_return(e->b, results.values, call ? func->result_count : 0);

@@ -2727,3 +2727,97 @@ grt_status_t grtc_chlo_bitcast_bits(grtc_chlo_builder_t* builder, grtc_tvalue_t*
   *out = r;
   return grt_ok_status();
 }
+
+//===----------------------------------------------------------------------===//
+// Packed i2/ui2/i4/ui4 arguments and results
+//===----------------------------------------------------------------------===//
+
+grtc_ttype_t grtc_chlo_packed_type(int64_t count, uint32_t bits) {
+  grtc_ttype_t type;
+  memset(&type, 0, sizeof(type));
+  type.elem = GRTC_ELEM_U8;
+  type.rank = 1;
+  int64_t per = 8 / (int64_t)bits;
+  type.dims[0] = (count + per - 1) / per;
+  return type;
+}
+
+grt_status_t grtc_chlo_unpack_boundary(grtc_chlo_builder_t* builder, grtc_tvalue_t* packed,
+                                       uint32_t bits, const grtc_ttype_t* holder,
+                                       grtc_tvalue_t** out) {
+  *out = NULL;
+  grtc_chlo_math_t m = {builder, grt_ok_status()};
+  int64_t count = grtc_ttype_element_count(holder);
+  int64_t per = 8 / (int64_t)bits;
+  int64_t bytes = packed->type.dims[0];
+  if (count == 0) {
+    grtc_scalar_value_t zero;
+    zero.u = 0;
+    *out = grtc_chlo_splat_type(&m, holder, zero);
+    return m.status;
+  }
+  // [M, per] fields, then the first n of them in the holder's shape.
+  grtc_ttype_t parts;
+  memset(&parts, 0, sizeof(parts));
+  parts.elem = holder->elem;
+  parts.rank = 2;
+  parts.dims[0] = bytes;
+  parts.dims[1] = per;
+  grtc_tvalue_t* fields = NULL;
+  GRT_RETURN_IF_ERROR(grtc_chlo_bitcast_bits(builder, packed, 8, &parts, bits, &fields));
+  grtc_ttype_t flat = parts;
+  flat.rank = 1;
+  flat.dims[0] = bytes * per;
+  grtc_tvalue_t* v = grtc_chlo_as_shape(&m, fields, &flat);
+  if (bytes * per != count) {
+    int64_t start = 0, limit = count, stride = 1;
+    grtc_ttype_t cut = flat;
+    cut.dims[0] = count;
+    v = grtc_chlo_make(&m, GRTC_TOP_SLICE, &v, 1, &cut);
+    if (v) {
+      v->def->attrs.start = grtc_tmodule_i64s(builder->module, &start, 1);
+      v->def->attrs.limit = grtc_tmodule_i64s(builder->module, &limit, 1);
+      v->def->attrs.strides = grtc_tmodule_i64s(builder->module, &stride, 1);
+    }
+  }
+  if (holder->rank != 1) v = grtc_chlo_as_shape(&m, v, holder);
+  GRT_RETURN_IF_ERROR(m.status);
+  *out = v;
+  return grt_ok_status();
+}
+
+grt_status_t grtc_chlo_pack_boundary(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                     uint32_t bits, grtc_tvalue_t** out) {
+  *out = NULL;
+  grtc_chlo_math_t m = {builder, grt_ok_status()};
+  int64_t count = grtc_ttype_element_count(&x->type);
+  int64_t per = 8 / (int64_t)bits;
+  grtc_ttype_t packed = grtc_chlo_packed_type(count, bits);
+  int64_t bytes = packed.dims[0];
+  grtc_scalar_value_t zero;
+  zero.u = 0;
+  if (count == 0) {
+    *out = grtc_chlo_splat_type(&m, &packed, zero);
+    return m.status;
+  }
+  grtc_ttype_t flat;
+  memset(&flat, 0, sizeof(flat));
+  flat.elem = x->type.elem;
+  flat.rank = 1;
+  flat.dims[0] = count;
+  grtc_tvalue_t* v = x->type.rank == 1 ? x : grtc_chlo_as_shape(&m, x, &flat);
+  if (bytes * per != count) {
+    // Zero fields fill the last byte.
+    grtc_ttype_t fill = flat;
+    fill.dims[0] = bytes * per - count;
+    grtc_tvalue_t* parts[2] = {v, grtc_chlo_splat_type(&m, &fill, zero)};
+    v = parts[1] ? grtc_chlo_concat(&m, parts, 2, 0) : NULL;
+  }
+  grtc_ttype_t fields = flat;
+  fields.rank = 2;
+  fields.dims[0] = bytes;
+  fields.dims[1] = per;
+  v = grtc_chlo_as_shape(&m, v, &fields);
+  GRT_RETURN_IF_ERROR(m.status);
+  return grtc_chlo_bitcast_bits(builder, v, bits, &packed, 8, out);
+}

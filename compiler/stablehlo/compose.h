@@ -203,6 +203,21 @@ grt_status_t grtc_chlo_bitcast_bits(grtc_chlo_builder_t* builder, grtc_tvalue_t*
                                     uint32_t from_bits, const grtc_ttype_t* result,
                                     uint32_t to_bits, grtc_tvalue_t** out);
 
+// Packed i2/ui2/i4/ui4 at a function's boundary (docs/module-format.md,
+// "Sub-byte integer tensors"): |packed| (tensor<Mxui8>, M = ceil(n * bits
+// / 8)) unpacked into a tensor of |holder|'s static type (n one-per-byte
+// holders, i8 sign-extended or ui8), element e from bits (e * bits) % 8 of
+// byte e * bits / 8; |bits| is 2 or 4.
+grt_status_t grtc_chlo_unpack_boundary(grtc_chlo_builder_t* builder, grtc_tvalue_t* packed,
+                                       uint32_t bits, const grtc_ttype_t* holder,
+                                       grtc_tvalue_t** out);
+// The reverse: the static holders |x| packed into tensor<Mxui8>, the last
+// byte's unused high bits 0.
+grt_status_t grtc_chlo_pack_boundary(grtc_chlo_builder_t* builder, grtc_tvalue_t* x,
+                                     uint32_t bits, grtc_tvalue_t** out);
+// tensor<Mxui8> for n elements of |bits| bits.
+grtc_ttype_t grtc_chlo_packed_type(int64_t count, uint32_t bits);
+
 #ifdef __cplusplus
 }
 #endif

@@ -986,6 +986,13 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
         return grtc_import_error(ctx, op, "call to undefined function '@%.*s'",
                                  GRT_SV_ARG(attr->symbol.names[0]));
       }
+      if (attrs->callee->packed_args || attrs->callee->packed_results) {
+        return grtc_import_error(ctx, op, "call to public function '@%.*s', whose i2/i4/"
+                                 "ui2/ui4 arguments or results are packed at the "
+                                 "module's boundary, is not supported (make a private "
+                                 "function of its body and call that)",
+                                 GRT_SV_ARG(attr->symbol.names[0]));
+      }
       return grt_ok_status();
     }
     case GRTC_TOP_CHECK_ALMOST_EQ: {
@@ -6102,6 +6109,39 @@ static grt_status_t grtc_import_declare(grtc_import_t* ctx, const grtc_operation
   for (uint32_t i = 0; i < count && grt_status_is_ok(status); ++i) {
     status = grtc_import_type(ctx, op, function->function.types[i], &types[i]);
   }
+  // A public function's plain i2/ui2/i4/ui4 tensors cross the boundary
+  // packed: it takes and returns them as tensor<Mxui8>.
+  const grtc_attribute_t* visibility = grtc_operation_attribute(op, "sym_visibility");
+  bool is_public = !visibility || visibility->kind != GRTC_ATTR_STRING ||
+                   grt_string_view_equal_cstring(visibility->string, "public");
+  grtc_tpacked_t* packed = NULL;
+  for (uint32_t i = 0; i < count && is_public && grt_status_is_ok(status); ++i) {
+    bool is_unsigned = false;
+    const grtc_type_t* source = function->function.types[i];
+    uint32_t bits = source->kind == GRTC_TYPE_TENSOR && !grtc_quant_element(source)
+                        ? grtc_narrow_int_bits(source, &is_unsigned)
+                        : 0;
+    if (bits != 2 && bits != 4) continue;
+    if (!grtc_ttype_is_static(&types[i])) {
+      status = grtc_import_error(ctx, op, "function '@%.*s': %s %u is a packed %si%u tensor "
+                                 "with a '?' dimension (packed boundary values need "
+                                 "static shapes)", GRT_SV_ARG(name->string),
+                                 i < function->function.input_count ? "argument" : "result",
+                                 i < function->function.input_count
+                                     ? i : i - function->function.input_count,
+                                 is_unsigned ? "u" : "", bits);
+      break;
+    }
+    if (!packed) {
+      packed = grtc_tmodule_alloc(ctx->module, count * sizeof(*packed));
+      if (!packed) status = grtc_import_oom();
+      if (!packed) break;
+    }
+    packed[i].bits = bits;
+    packed[i].is_unsigned = is_unsigned;
+    packed[i].type = types[i];
+    types[i] = grtc_chlo_packed_type(grtc_ttype_element_count(&types[i]), bits);
+  }
   grtc_tfunc_t* func = NULL;
   if (grt_status_is_ok(status)) {
     status = grtc_tfunc_create(ctx->module, name->string, types,
@@ -6122,9 +6162,11 @@ static grt_status_t grtc_import_declare(grtc_import_t* ctx, const grtc_operation
     GRT_RETURN_IF_ERROR(grtc_import_symbols(ctx, GRTC_SYM_RESULT, NULL, i,
                                             &func->result_types[i]));
   }
-  const grtc_attribute_t* visibility = grtc_operation_attribute(op, "sym_visibility");
-  func->is_public = !visibility || visibility->kind != GRTC_ATTR_STRING ||
-                    grt_string_view_equal_cstring(visibility->string, "public");
+  func->is_public = is_public;
+  if (packed) {
+    func->packed_args = packed;
+    func->packed_results = packed + function->function.input_count;
+  }
   GRT_RETURN_IF_ERROR(grtc_import_location(ctx, op->location, 0, &func->location));
   func->line = op->line;
   func->column = op->column;
@@ -6744,11 +6786,58 @@ static grt_status_t grtc_import_cfg(grtc_import_t* ctx, const grtc_operation_t* 
   return status;
 }
 
+// A function with packed boundary values (grtc_import_declare): its body
+// starts by unpacking each packed argument into its one-per-byte holders,
+// which the source's argument stands for, and packs each packed result
+// before the return.
+static grt_status_t grtc_import_packed_body(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grtc_tfunc_t* func) {
+  const grtc_region_t* region = op->regions[0];
+  if (region->block_count != 1) {
+    return grtc_import_error(ctx, op, "function '@%.*s' has packed i2/i4/ui2/ui4 arguments "
+                             "or results and several blocks; that is not supported",
+                             GRT_SV_ARG(func->name));
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, func->body, grtc_import_chlo_place, &place};
+  const grtc_block_t* source = region->first;
+  for (uint32_t i = 0; i < source->arg_count; ++i) {
+    grtc_tvalue_t* value = &func->body->args[i];
+    const grtc_tpacked_t* p = &func->packed_args[i];
+    if (p->bits) {
+      GRT_RETURN_IF_ERROR(grtc_import_at(
+          ctx, op, grtc_chlo_unpack_boundary(&builder, value, p->bits, &p->type, &value)));
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &source->args[i], value));
+  }
+  for (const grtc_operation_t* inner = source->first; inner; inner = inner->next) {
+    GRT_RETURN_IF_ERROR(grtc_import_op(ctx, inner, func->body));
+  }
+  grtc_top_t* ret = func->body->last;
+  if (!ret || ret->kind != GRTC_TOP_RETURN || ret->operand_count != func->result_count) {
+    return grtc_import_error(ctx, op, "function '@%.*s' does not end in a return of its %u "
+                             "results", GRT_SV_ARG(func->name), func->result_count);
+  }
+  grtc_top_unlink(ret);
+  grt_status_t status = grt_ok_status();
+  for (uint32_t r = 0; r < func->result_count && grt_status_is_ok(status); ++r) {
+    const grtc_tpacked_t* p = &func->packed_results[r];
+    if (!p->bits) continue;
+    grtc_tvalue_t* packed = NULL;
+    status = grtc_import_at(ctx, op, grtc_chlo_pack_boundary(&builder, ret->operands[r],
+                                                             p->bits, &packed));
+    if (grt_status_is_ok(status)) ret->operands[r] = packed;
+  }
+  grtc_tblock_append(func->body, ret);
+  return status;
+}
+
 static grt_status_t grtc_import_body(grtc_import_t* ctx, const grtc_operation_t* op) {
   const grtc_attribute_t* name = grtc_operation_attribute(op, "sym_name");
   grtc_tfunc_t* func = grtc_tmodule_find_func(ctx->module, name->string);
   const grtc_region_t* region = op->regions[0];
   ctx->func = func;
+  if (func->packed_args) return grtc_import_packed_body(ctx, op, func);
   if (region->block_count != 1) return grtc_import_cfg(ctx, op, region, func);
   return grtc_import_block(ctx, region->first, func->body);
 }

@@ -354,9 +354,23 @@ struct grtc_tblock_t {
   grtc_tfunc_t* func;
 };
 
+// A public function's argument or result that crosses the boundary packed
+// (docs/module-format.md, "Sub-byte integer tensors"): the function takes
+// or returns tensor<Mxui8> and unpacks or packs it itself; the host program
+// gives the buffer view |bits| (2 or 4) and |type|'s shape (its element the
+// one-per-byte holder, i8 or ui8).
+typedef struct grtc_tpacked_t {
+  uint32_t bits;  // 0: not packed
+  bool is_unsigned;
+  grtc_ttype_t type;
+} grtc_tpacked_t;
+
 struct grtc_tfunc_t {
   grt_string_view_t name;  // arena copy, NUL-terminated
   bool is_public;          // public functions are exported
+  // NULL, or one per argument and one per result (arena).
+  grtc_tpacked_t* packed_args;
+  grtc_tpacked_t* packed_results;
   uint32_t result_count;
   grtc_ttype_t* result_types;
   grtc_tblock_t* body;     // arguments are the body's block arguments
