@@ -320,6 +320,20 @@ static void grtc_lower_multiply_accumulate(grtc_emitter_t* em, uint32_t a,
   results->values[0] = grtc_em_convert(em, result_elem, grtc_em_acc(em, 0));
 }
 
+// The value a dot or convolution pattern reads as its rhs: an f32 x
+// convert(i8/ui8) -> f32 product (int4/int8 weights) keeps the pattern with
+// the integer rhs, which the kernel converts; otherwise |rhs| itself.
+static grtc_tvalue_t* grtc_lower_weight_source(grtc_emitter_t* em, const grtc_tvalue_t* lhs,
+                                               grtc_tvalue_t* rhs) {
+  if (lhs->type.elem == GRTC_ELEM_F32 && rhs->type.elem == GRTC_ELEM_F32 &&
+      grtc_em_fused(em, rhs) && rhs->def->kind == GRTC_TOP_CONVERT &&
+      (rhs->def->operands[0]->type.elem == GRTC_ELEM_I8 ||
+       rhs->def->operands[0]->type.elem == GRTC_ELEM_U8)) {
+    return rhs->def->operands[0];
+  }
+  return rhs;
+}
+
 static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
                            grtc_lower_results_t* results) {
   const grtc_dot_dims_t* dot = &op->attrs.dot;
@@ -384,15 +398,7 @@ static void grtc_lower_dot(grtc_emitter_t* em, grtc_top_t* op,
       !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source)) {
     return;
   }
-  // An f32 x convert(i8/ui8) -> f32 product (int4/int8 weights) keeps the
-  // pattern with the integer rhs, which the kernel converts.
-  grtc_tvalue_t* rhs_stored = rhs;
-  if (lhs->type.elem == GRTC_ELEM_F32 && rhs->type.elem == GRTC_ELEM_F32 &&
-      grtc_em_fused(em, rhs) && rhs->def->kind == GRTC_TOP_CONVERT &&
-      (rhs->def->operands[0]->type.elem == GRTC_ELEM_I8 ||
-       rhs->def->operands[0]->type.elem == GRTC_ELEM_U8)) {
-    rhs_stored = rhs->def->operands[0];
-  }
+  grtc_tvalue_t* rhs_stored = grtc_lower_weight_source(em, lhs, rhs);
   if (!grtc_em_strided_source(em, rhs_stored, rhs_strides, &rhs_source)) {
     return;
   }
@@ -558,15 +564,7 @@ static void grtc_lower_conv(grtc_emitter_t* em, grtc_top_t* op,
       !grtc_em_strided_source(em, lhs, lhs_strides, &lhs_source)) {
     return;
   }
-  // An f32 x convert(i8/ui8) -> f32 product (int4/int8 weights) keeps the
-  // pattern with the integer rhs, which the kernel converts.
-  grtc_tvalue_t* rhs_stored = rhs;
-  if (lhs->type.elem == GRTC_ELEM_F32 && rhs->type.elem == GRTC_ELEM_F32 &&
-      grtc_em_fused(em, rhs) && rhs->def->kind == GRTC_TOP_CONVERT &&
-      (rhs->def->operands[0]->type.elem == GRTC_ELEM_I8 ||
-       rhs->def->operands[0]->type.elem == GRTC_ELEM_U8)) {
-    rhs_stored = rhs->def->operands[0];
-  }
+  grtc_tvalue_t* rhs_stored = grtc_lower_weight_source(em, lhs, rhs);
   if (!grtc_em_strided_source(em, rhs_stored, rhs_strides, &rhs_source)) {
     return;
   }

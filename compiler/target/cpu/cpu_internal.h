@@ -29,6 +29,10 @@ void grtc_cpu_emit_igemm_support(grt_string_builder_t* out);
 bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel);
 // Bytes of per-worker scratch such a kernel needs.
 uint64_t grtc_cpu_igemm_scratch_bytes(const grtc_kernel_t* kernel);
+
+// Indentation of |depth| levels of generated loops (two spaces each, at
+// most 40), shared by the integer and int4-weight GEMM emitters.
+const char* grtc_cpu_loop_indent(uint32_t depth);
 // Emits PRE, `const int32_t acc0 = <value>;`, POST and the stores of one
 // parallel point at nesting |depth| (the CPU emitter's).
 typedef void (*grtc_cpu_epilogue_fn_t)(void* user, uint32_t depth, const char* value);

@@ -362,8 +362,7 @@ uint64_t grtc_cpu_igemm_scratch_bytes(const grtc_kernel_t* kernel) {
   return grtc_cpu_igemm_geometry(kernel).scratch_bytes;
 }
 
-// Indentation of |depth| levels (two spaces each, at most 40).
-static const char* grtc_cpu_igemm_indent(uint32_t depth) {
+const char* grtc_cpu_loop_indent(uint32_t depth) {
   static const char spaces[] = "                                        ";
   uint32_t max = (uint32_t)sizeof(spaces) - 1;
   uint32_t n = 2 * depth < max ? 2 * depth : max;
@@ -382,9 +381,9 @@ void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t
   uint32_t depth = 1;
   for (uint32_t d = 0; d < mm->batch_rank; ++d) {
     grt_string_builder_appendf(out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
-                               grtc_cpu_igemm_indent(depth++), d, d, d, d, d);
+                               grtc_cpu_loop_indent(depth++), d, d, d, d, d);
   }
-  const char* in = grtc_cpu_igemm_indent(depth);
+  const char* in = grtc_cpu_loop_indent(depth);
   grt_string_builder_appendf(out, "%sconst int8_t* A = (const int8_t*)b%u", in,
                              mm->lhs_binding);
   for (uint32_t d = 0; d < mm->batch_rank; ++d) {
@@ -417,7 +416,7 @@ void grtc_cpu_emit_igemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t
   snprintf(value, sizeof(value), "crow[p%u]", dn);
   epilogue(user, depth + 4, value);
   for (uint32_t level = depth + 4; level-- > 1;) {
-    grt_string_builder_appendf(out, "%s}\n", grtc_cpu_igemm_indent(level));
+    grt_string_builder_appendf(out, "%s}\n", grtc_cpu_loop_indent(level));
   }
 }
 

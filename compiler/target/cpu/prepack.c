@@ -56,6 +56,28 @@ typedef struct grtc_cpu_rebuild_t {
   grt_status_t status;
 } grtc_cpu_rebuild_t;
 
+// Starts rebuilding |kernel|'s instruction list: *old gets a copy of the
+// instructions, *map room for their new numbers, and the list is emptied
+// for grtc_cpu_rb_add. The caller frees both.
+static grt_status_t grtc_cpu_rb_begin(grtc_kernel_t* kernel, grtc_kinst_t** old,
+                                      uint32_t** map) {
+  uint32_t count = kernel->inst_count;
+  *old = malloc((count + 1) * sizeof(grtc_kinst_t));
+  *map = malloc((count + 1) * sizeof(uint32_t));
+  if (!*old || !*map) {
+    free(*old);
+    free(*map);
+    *old = NULL;
+    *map = NULL;
+    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory prepacking kernel %.*s",
+                           (int)kernel->name.size, kernel->name.data);
+  }
+  memcpy(*old, kernel->insts, count * sizeof(grtc_kinst_t));
+  kernel->inst_count = 0;
+  return grt_ok_status();
+}
+
 static uint32_t grtc_cpu_rb_add(grtc_cpu_rebuild_t* rb, grtc_kinst_t inst) {
   uint32_t out = 0;
   if (!grt_status_is_ok(rb->status)) return 0;
@@ -205,18 +227,10 @@ grt_status_t grtc_cpu_prepack_filter(grtc_kernel_set_t* set,
   // filter load and every filter load reading it; later instructions move
   // up by the inserted count.
   uint32_t old_count = kernel->inst_count;
-  grtc_kinst_t* old = malloc((old_count + 1) * sizeof(grtc_kinst_t));
-  uint32_t* map = malloc((old_count + 1) * sizeof(uint32_t));
-  if (!old || !map) {
-    free(old);
-    free(map);
-    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                           "out of memory prepacking kernel %.*s",
-                           (int)kernel->name.size, kernel->name.data);
-  }
-  memcpy(old, kernel->insts, old_count * sizeof(grtc_kinst_t));
+  grtc_kinst_t* old = NULL;
+  uint32_t* map = NULL;
+  GRT_RETURN_IF_ERROR(grtc_cpu_rb_begin(kernel, &old, &map));
   grtc_cpu_rebuild_t rb = {set, kernel, grt_ok_status()};
-  kernel->inst_count = 0;
   uint32_t packed_index = GRTC_KINST_NONE;
   for (uint32_t n = 0; n < old_count && grt_status_is_ok(rb.status); ++n) {
     grtc_kinst_t inst = old[n];
@@ -322,18 +336,10 @@ grt_status_t grtc_cpu_prepack_rhs4(grtc_kernel_set_t* set, grtc_kernel_t* kernel
     out[i / 2] |= (uint8_t)((values[i] & 15u) << (4 * (i & 1)));
   }
   uint32_t old_count = kernel->inst_count;
-  grtc_kinst_t* old = malloc((old_count + 1) * sizeof(grtc_kinst_t));
-  uint32_t* map = malloc((old_count + 1) * sizeof(uint32_t));
-  if (!old || !map) {
-    free(old);
-    free(map);
-    return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,
-                           "out of memory prepacking kernel %.*s",
-                           (int)kernel->name.size, kernel->name.data);
-  }
-  memcpy(old, kernel->insts, old_count * sizeof(grtc_kinst_t));
+  grtc_kinst_t* old = NULL;
+  uint32_t* map = NULL;
+  GRT_RETURN_IF_ERROR(grtc_cpu_rb_begin(kernel, &old, &map));
   grtc_cpu_rebuild_t rb = {set, kernel, grt_ok_status()};
-  kernel->inst_count = 0;
   for (uint32_t n = 0; n < old_count && grt_status_is_ok(rb.status); ++n) {
     grtc_kinst_t inst = old[n];
     for (uint32_t o = 0; o < inst.operand_count; ++o) {

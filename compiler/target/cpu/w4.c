@@ -256,13 +256,6 @@ uint64_t grtc_cpu_w4gemm_scratch_bytes(const grtc_kernel_t* kernel) {
   return grtc_cpu_w4_geometry(kernel).scratch_bytes;
 }
 
-static const char* grtc_cpu_w4_indent(uint32_t depth) {
-  static const char spaces[] = "                                        ";
-  uint32_t max = (uint32_t)sizeof(spaces) - 1;
-  uint32_t n = 2 * depth < max ? 2 * depth : max;
-  return spaces + max - n;
-}
-
 void grtc_cpu_emit_w4gemm_loops(const grtc_kernel_t* kernel, grt_string_builder_t* out,
                                 grtc_cpu_epilogue_fn_t epilogue, void* user) {
   const grtc_kmatmul_t* mm = &kernel->matmul;
@@ -272,9 +265,9 @@ void grtc_cpu_emit_w4gemm_loops(const grtc_kernel_t* kernel, grt_string_builder_
   uint32_t depth = 1;
   for (uint32_t d = 0; d < mm->batch_rank; ++d) {
     grt_string_builder_appendf(out, "%sfor (int64_t p%u = lo%u; p%u < hi%u; ++p%u) {\n",
-                               grtc_cpu_w4_indent(depth++), d, d, d, d, d);
+                               grtc_cpu_loop_indent(depth++), d, d, d, d, d);
   }
-  const char* in = grtc_cpu_w4_indent(depth);
+  const char* in = grtc_cpu_loop_indent(depth);
   grt_string_builder_appendf(out, "%sconst float* A = (const float*)b%u", in,
                              mm->lhs_binding);
   for (uint32_t d = 0; d < mm->batch_rank; ++d) {
@@ -306,6 +299,6 @@ void grtc_cpu_emit_w4gemm_loops(const grtc_kernel_t* kernel, grt_string_builder_
   snprintf(value, sizeof(value), "crow[p%u]", dn);
   epilogue(user, depth + 4, value);
   for (uint32_t level = depth + 4; level-- > 1;) {
-    grt_string_builder_appendf(out, "%s}\n", grtc_cpu_w4_indent(level));
+    grt_string_builder_appendf(out, "%s}\n", grtc_cpu_loop_indent(level));
   }
 }
