@@ -195,10 +195,12 @@ static void test_elementwise_flattened(void** state) {
 }
 
 // Row sums, and argmax with two accumulators (value, index; ties keep the
-// first index) over a 7x33 matrix.
-static void test_reductions_sum_and_argmax(void** state) {
-  (void)state;
-  enum { R = 7, C = 33 };
+// first index) over an R x 33 matrix in tiles of |tile| rows. Tiles of 8
+// rows or more run 8 rows' reductions side by side, the rest one by one
+// (|interleaved|: grtc_cpu_emit_interleaved_nest); the sums are the same
+// bits as adding each row in order either way.
+static void run_reductions(int R, int64_t tile, bool interleaved) {
+  enum { C = 33 };
   grtc_kernel_set_t set;
   grtc_kernel_set_init(grt_allocator_system(), &set);
   const grtc_kbinding_t bindings[] = {
@@ -207,7 +209,7 @@ static void test_reductions_sum_and_argmax(void** state) {
       {GRTC_ELEM_I32, R, GRTC_KACCESS_WRITE},
   };
   kb_t b = kb_kernel(&set, "reduce", 3, bindings);
-  kb_space(&b, 1, (int64_t[]){R}, (int64_t[]){3});
+  kb_space(&b, 1, (int64_t[]){R}, (int64_t[]){tile});
   b.k->reduction_rank = 1;
   b.k->reduction_dims[0] = C;
   uint32_t p = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
@@ -242,10 +244,18 @@ static void test_reductions_sum_and_argmax(void** state) {
       kb_op(&b, L, GRTC_ELEM_I32, GRTC_SCALAR_SELECT, better, ri, a);
   kb_store(&b, 1, p, kb_acc(&b, Q, acc_sum), NONE);
   kb_store(&b, 2, p, kb_acc(&b, Q, acc_arg), NONE);
+  grt_string_builder_t source;
+  grt_string_builder_init(grt_allocator_system(), &source);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &source));
+  assert_int_equal(strstr(grt_string_builder_cstring(&source), "lacc2[") != NULL,
+                   interleaved);
+  grt_string_builder_deinit(&source);
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
-  float in[R * C], sums[R];
-  int32_t args[R];
-  for (int k = 0; k < R * C; ++k) in[k] = (float)((k * 37) % 11);
+  float in[32 * C], sums[32];
+  int32_t args[32];
+  assert_true(R <= 32);
+  // Terms whose sum rounds differently in another order.
+  for (int k = 0; k < R * C; ++k) in[k] = (float)((k * 37) % 11) * 0.1f + 1e7f * (k % 5 == 0);
   void* ptrs[] = {in, sums, args};
   assert_int_equal(cpu_run(&lib, 0, ptrs, 3, b.k->workgroup_count), 0);
   for (int row = 0; row < R; ++row) {
@@ -261,6 +271,13 @@ static void test_reductions_sum_and_argmax(void** state) {
   }
   cpu_unload(&lib);
   grtc_kernel_set_deinit(&set);
+}
+
+static void test_reductions_sum_and_argmax(void** state) {
+  (void)state;
+  run_reductions(7, 3, false);
+  run_reductions(21, 10, true);   // tiles of 10, 10, 1: 8 + 2, 8 + 2, 1
+  run_reductions(16, 16, true);
 }
 
 // Sorts (key f32, value i32) pairs along dim 1 of [3, 10] by key; equal
