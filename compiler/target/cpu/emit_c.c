@@ -317,13 +317,24 @@ static void grtc_cpu_emit_point_nest(grtc_cpu_emitter_t* e,
 #define GRTC_CPU_INTERLEAVED_POINTS 8
 
 // Whether a reduction kernel's points run GRTC_CPU_INTERLEAVED_POINTS at a
-// time (grtc_cpu_emit_interleaved_nest): a reduction of a few accumulators
-// over a tile with that many points along its innermost parallel dim.
+// time (grtc_cpu_emit_interleaved_nest): a reduction of a few floating
+// accumulators over a tile with that many points along its innermost
+// parallel dim. Integer accumulators stay on the plain nest: the C compiler
+// may reorder their (wrapping) terms itself, so side by side gains nothing,
+// and GCC 12's loop vectorizer at -O2 miscompiled 8 points' i32 sums of i8
+// terms side by side (ONNX MatMulInteger's zero-point corrections;
+// emit_c_test's test_reductions_integer_column_sums).
 static bool grtc_cpu_interleaves_points(const grtc_kernel_t* kernel) {
   uint32_t rank = kernel->parallel_rank;
-  return rank > 0 && !kernel->serial && kernel->reduction_rank > 0 &&
-         kernel->acc_count > 0 && kernel->acc_count <= 4 &&
-         kernel->tile[rank - 1] >= GRTC_CPU_INTERLEAVED_POINTS;
+  if (rank == 0 || kernel->serial || kernel->reduction_rank == 0 ||
+      kernel->acc_count == 0 || kernel->acc_count > 4 ||
+      kernel->tile[rank - 1] < GRTC_CPU_INTERLEAVED_POINTS) {
+    return false;
+  }
+  for (uint32_t a = 0; a < kernel->acc_count; ++a) {
+    if (!grtc_elem_is_float(kernel->accs[a].type)) return false;
+  }
+  return true;
 }
 
 // A generic reduction computes each point's accumulators in order, one
