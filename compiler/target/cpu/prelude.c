@@ -59,6 +59,17 @@ static const char grtc_cpu_prelude_text[] =
     "#else\n"
     "#define GRT_IVDEP\n"
     "#endif\n"
+    // The lanes of a block of points whose reductions run side by side
+    // (emit_c.c, grtc_cpu_emit_interleaved_nest), unrolled so their
+    // accumulators live in registers.
+    "#if defined(__clang__)\n"
+    "#define GRT_UNROLL_POINTS \\\n"
+    "  _Pragma(\"clang loop unroll(full)\")\n"
+    "#elif defined(__GNUC__)\n"
+    "#define GRT_UNROLL_POINTS _Pragma(\"GCC unroll 8\")\n"
+    "#else\n"
+    "#define GRT_UNROLL_POINTS\n"
+    "#endif\n"
     // What the shared scalar helpers (compiler/target/c_family) need.
     "#define GRT_O __attribute__((unused)) static\n"
     "#define GRT_POPCNT64(x) __builtin_popcountll(x)\n"
