@@ -2210,8 +2210,9 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   char where[128], text[256], what[512], message[768];
   grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
   snprintf(text, sizeof(text), "s%u", id);
-  if (op->kind == GRTC_TOP_PAD &&
-      (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+  bool padding = op->kind == GRTC_TOP_PAD &&
+                 (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR);
+  if (padding) {
     // A dynamic_pad's computed low or interior padding: the kernels take
     // it as an extent, which must not be negative.
     snprintf(what, sizeof(what), "@%.*s: %s element %u of %s (%s, computed from its operand)",
@@ -2228,10 +2229,17 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   grtc_value_t* non_negative =
       grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0));
   if (grtc_sexpr_reads_data(sym->expr)) {
-    // Read from tensor data: the message quotes the size it got.
+    // Read from tensor data: the message quotes the size it got (a
+    // dynamic_pad's low padding too: the kernels' extents are unsigned, so
+    // a computed one cannot crop).
     snprintf(message, sizeof(message),
-             "%s is negative: expected a size of at least 0 (read from its shape operand's "
-             "data), got {0}", what);
+             padding ? "%s is negative: expected a padding of at least 0 (read from its "
+                       "operand's data%s), got {0}"
+                     : "%s is negative: expected a size of at least 0 (read from its shape "
+                       "operand's data%s), got {0}",
+             what,
+             padding && sym->index == GRTC_SYM_PAD_LOW ? "; a computed low padding does not crop"
+                                                        : "");
     GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(non_negative),
                    GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(&value, 1));
   } else {

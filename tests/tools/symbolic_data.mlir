@@ -20,4 +20,14 @@ module @m {
     }) : (tensor<i1>) -> tensor<?xf32>
     return %r : tensor<?xf32>
   }
+  // x padded with 0 by the low, high and interior padding an argument
+  // holds ([low, high, interior]), read at the call.
+  func.func @pad(%x: tensor<?xf32>, %pads: tensor<3xi32>) -> tensor<?xf32> {
+    %pv = stablehlo.constant dense<0.0> : tensor<f32>
+    %low = stablehlo.slice %pads [0:1] : (tensor<3xi32>) -> tensor<1xi32>
+    %high = stablehlo.slice %pads [1:2] : (tensor<3xi32>) -> tensor<1xi32>
+    %interior = stablehlo.slice %pads [2:3] : (tensor<3xi32>) -> tensor<1xi32>
+    %y = stablehlo.dynamic_pad %x, %pv, %low, %high, %interior : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+    return %y : tensor<?xf32>
+  }
 }

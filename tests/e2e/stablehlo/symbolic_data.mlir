@@ -1,12 +1,14 @@
-// dynamic_reshape whose shape is read from tensor data at the call (written
-// by hand; the expected values worked out with numpy): the shape operand is
+// dynamic_reshape whose shape, and dynamic_pad whose padding, is read from
+// tensor data at the call (written by hand; the expected values worked out
+// with numpy): the shape operand is
 // a function argument (i32 and i64) or computed from one, the result
 // dimensions are extents the host program loads from the argument's buffer
 // (docs/compiler.md "Shapes read from data"). Each function is called at
 // several shapes, none with a -1, one of them empty; a static caller's
 // result type is checked against the extents the callee read. Run by
 // grt-check: test_* functions must pass, fail_* must fail (an element count
-// that differs from the operand's, a negative size).
+// that differs from the operand's, a negative size, a negative low or
+// interior padding).
 module @e2e_symbolic_data {
   // x viewed as the 2-D shape %shape holds, doubled, and its rows summed.
   func.func private @view2(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
@@ -112,6 +114,108 @@ module @e2e_symbolic_data {
     %s = util.unfoldable_constant dense<[8, 3]> : tensor<2xi32>
     %r = func.call @halved(%x, %s) : (tensor<12xf32>, tensor<2xi32>) -> tensor<4x3xf32>
     check.expect_eq_const(%r, dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]> : tensor<4x3xf32>) : tensor<4x3xf32>
+    return
+  }
+
+  // dynamic_pad with its low, high and interior padding read from data:
+  // x padded with -1, and its sum (docs/compiler.md "Shapes read from data").
+  func.func private @padded(%x: tensor<?xf32>, %low: tensor<1xi32>, %high: tensor<1xi32>, %interior: tensor<1xi32>) -> (tensor<?xf32>, tensor<f32>) {
+    %pv = stablehlo.constant dense<-1.0> : tensor<f32>
+    %y = stablehlo.dynamic_pad %x, %pv, %low, %high, %interior : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?xf32>, tensor<f32>) -> tensor<f32>
+    return %y, %s : tensor<?xf32>, tensor<f32>
+  }
+  func.func public @test_pad_1_2_1() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[1]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[2]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[1]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<8xf32>, tensor<f32>)
+    check.expect_eq_const(%r#0, dense<[-1.0, 1.0, -1.0, 2.0, -1.0, 3.0, -1.0, -1.0]> : tensor<8xf32>) : tensor<8xf32>
+    check.expect_eq_const(%r#1, dense<1.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  func.func public @test_pad_2_0_2() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[2]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[2]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<9xf32>, tensor<f32>)
+    check.expect_eq_const(%r#0, dense<[-1.0, -1.0, 1.0, -1.0, -1.0, 2.0, -1.0, -1.0, 3.0]> : tensor<9xf32>) : tensor<9xf32>
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // A negative high padding crops: [1, 2, 3] to [1].
+  func.func public @test_pad_crop() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[-2]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<1xf32>, tensor<f32>)
+    check.expect_eq_const(%r#0, dense<[1.0]> : tensor<1xf32>) : tensor<1xf32>
+    check.expect_eq_const(%r#1, dense<1.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // Cropped to nothing: the sum is the init value.
+  func.func public @test_pad_crop_all() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[-3]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<0xf32>, tensor<f32>)
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // An empty operand: only the edges (no interior between no elements).
+  func.func public @test_pad_empty() {
+    %x = util.unfoldable_constant dense<> : tensor<0xf32>
+    %l = util.unfoldable_constant dense<[2]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[1]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[3]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<0xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<3xf32>, tensor<f32>)
+    check.expect_eq_const(%r#0, dense<[-1.0, -1.0, -1.0]> : tensor<3xf32>) : tensor<3xf32>
+    check.expect_eq_const(%r#1, dense<-3.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // A negative low padding read from data would crop: refused at the call.
+  func.func public @fail_pad_low() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[-1]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<2xf32>, tensor<f32>)
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // A negative interior padding: refused at the call.
+  func.func public @fail_pad_interior() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[-1]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<1xf32>, tensor<f32>)
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // A high padding cropping past the operand: a negative size.
+  func.func public @fail_pad_size() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[-4]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<0xf32>, tensor<f32>)
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+  // The caller's type must be the padded size the data gives (5, not 4).
+  func.func public @fail_pad_type() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %l = util.unfoldable_constant dense<[1]> : tensor<1xi32>
+    %h = util.unfoldable_constant dense<[1]> : tensor<1xi32>
+    %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
+    %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<4xf32>, tensor<f32>)
+    check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
     return
   }
 }
