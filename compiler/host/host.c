@@ -2246,6 +2246,28 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
     snprintf(message, sizeof(message), "%s is negative", what);
     grtc_vm_check_nz(e->b, non_negative, message);
   }
+  // A dynamic_broadcast_in_dim (now a broadcast_in_dim) whose result
+  // dimension is read from data: the operand dimension broadcast to it
+  // must equal it (a static 1 broadcasts; the kernels do not broadcast a
+  // symbolic dimension that is 1 at the call), as the spec asks.
+  if (sym->expr_op_kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM &&
+      op->kind == GRTC_TOP_BROADCAST_IN_DIM && op->operand_count == 1 &&
+      grtc_sexpr_reads_data(sym->expr)) {
+    const grtc_ttype_t* in = &op->operands[0]->type;
+    for (uint32_t i = 0; i < in->rank && i < op->attrs.dims.count; ++i) {
+      int64_t from = grtc_tmodule_resolve_dim(e->module, in->dims[i]);
+      if (op->attrs.dims.values[i] != (int64_t)sym->axis || from == 1) continue;
+      grtc_value_t* sizes[2] = {value, grtc_host_dim(e, from)};
+      if (!sizes[1]) return NULL;
+      snprintf(message, sizeof(message),
+               "%s must equal dimension %u of its operand %s, which it broadcasts (only a "
+               "static 1 may differ): expected {1}, got {0}",
+               what, i, grtc_ttype_format(in, text, sizeof(text)));
+      GRTC_HOST_CALL(e, SHAPE_ASSERTION,
+                     GRTC_HOST_V(grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, sizes[0], sizes[1])),
+                     GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(sizes, 2));
+    }
+  }
   // A real_dynamic_slice (grtc_prepare_dynamic_slice made its size
   // (limit - start + stride - 1) / stride): start <= limit <= the
   // operand's dimension, as the spec asks of its operands.

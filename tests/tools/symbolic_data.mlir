@@ -30,4 +30,9 @@ module @m {
     %y = stablehlo.dynamic_pad %x, %pv, %low, %high, %interior : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
     return %y : tensor<?xf32>
   }
+  // A column x widened to the shape an argument holds, read at the call.
+  func.func @widen(%x: tensor<?x1xf32>, %shape: tensor<2xi32>) -> tensor<?x?xf32> {
+    %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
 }

@@ -1,5 +1,5 @@
-// dynamic_reshape whose shape, and dynamic_pad whose padding, is read from
-// tensor data at the call (written by hand; the expected values worked out
+// dynamic_reshape and dynamic_broadcast_in_dim whose shape, and
+// dynamic_pad whose padding, is read from tensor data at the call (written by hand; the expected values worked out
 // with numpy): the shape operand is
 // a function argument (i32 and i64) or computed from one, the result
 // dimensions are extents the host program loads from the argument's buffer
@@ -8,7 +8,7 @@
 // result type is checked against the extents the callee read. Run by
 // grt-check: test_* functions must pass, fail_* must fail (an element count
 // that differs from the operand's, a negative size, a negative low or
-// interior padding).
+// interior padding, an operand dimension a broadcast cannot take).
 module @e2e_symbolic_data {
   // x viewed as the 2-D shape %shape holds, doubled, and its rows summed.
   func.func private @view2(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
@@ -216,6 +216,81 @@ module @e2e_symbolic_data {
     %i = util.unfoldable_constant dense<[0]> : tensor<1xi32>
     %r:2 = func.call @padded(%x, %l, %h, %i) : (tensor<3xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<4xf32>, tensor<f32>)
     check.expect_eq_const(%r#1, dense<0.0> : tensor<f32>) : tensor<f32>
+    return
+  }
+
+  // dynamic_broadcast_in_dim to the shape an argument holds: a column
+  // widened (i64 shape) and a row tiled (i32), with the row sums.
+  func.func private @widen(%x: tensor<?x1xf32>, %shape: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+    %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+    return %y, %s : tensor<?x?xf32>, tensor<?xf32>
+  }
+  func.func private @tile(%x: tensor<3xf32>, %shape: tensor<2xi32>) -> tensor<?x?xf32> {
+    %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<3xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
+  func.func public @test_widen_2x3() {
+    %x = util.unfoldable_constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+    %s = util.unfoldable_constant dense<[2, 3]> : tensor<2xi64>
+    %r:2 = func.call @widen(%x, %s) : (tensor<2x1xf32>, tensor<2xi64>) -> (tensor<2x3xf32>, tensor<2xf32>)
+    check.expect_eq_const(%r#0, dense<[[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+    check.expect_eq_const(%r#1, dense<[3.0, 6.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+  // Widened to 0 columns: the sums are the init value.
+  func.func public @test_widen_2x0() {
+    %x = util.unfoldable_constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+    %s = util.unfoldable_constant dense<[2, 0]> : tensor<2xi64>
+    %r:2 = func.call @widen(%x, %s) : (tensor<2x1xf32>, tensor<2xi64>) -> (tensor<2x0xf32>, tensor<2xf32>)
+    check.expect_eq_const(%r#1, dense<[0.0, 0.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+  func.func public @test_tile_2x3() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %s = util.unfoldable_constant dense<[2, 3]> : tensor<2xi32>
+    %r = func.call @tile(%x, %s) : (tensor<3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+    check.expect_eq_const(%r, dense<[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+    return
+  }
+  // 0 rows of the tile: an empty result of the static caller's type.
+  func.func public @test_tile_0x3() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %s = util.unfoldable_constant dense<[0, 3]> : tensor<2xi32>
+    %r = func.call @tile(%x, %s) : (tensor<3xf32>, tensor<2xi32>) -> tensor<0x3xf32>
+    return
+  }
+  // 3 rows from a 2-row column: operand dimension 0 is neither 1 nor 3.
+  func.func public @fail_widen_rows() {
+    %x = util.unfoldable_constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+    %s = util.unfoldable_constant dense<[3, 3]> : tensor<2xi64>
+    %r:2 = func.call @widen(%x, %s) : (tensor<2x1xf32>, tensor<2xi64>) -> (tensor<3x3xf32>, tensor<3xf32>)
+    check.expect_eq_const(%r#1, dense<[3.0, 6.0, 0.0]> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+  // A 3-element row tiled to 4 columns, and to 1 (a static 3 does not
+  // shrink).
+  func.func public @fail_tile_4() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %s = util.unfoldable_constant dense<[2, 4]> : tensor<2xi32>
+    %r = func.call @tile(%x, %s) : (tensor<3xf32>, tensor<2xi32>) -> tensor<2x4xf32>
+    check.expect_eq_const(%r, dense<0.0> : tensor<2x4xf32>) : tensor<2x4xf32>
+    return
+  }
+  func.func public @fail_tile_1() {
+    %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %s = util.unfoldable_constant dense<[2, 1]> : tensor<2xi32>
+    %r = func.call @tile(%x, %s) : (tensor<3xf32>, tensor<2xi32>) -> tensor<2x1xf32>
+    check.expect_eq_const(%r, dense<[[1.0], [1.0]]> : tensor<2x1xf32>) : tensor<2x1xf32>
+    return
+  }
+  // A negative size read from data.
+  func.func public @fail_widen_negative() {
+    %x = util.unfoldable_constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+    %s = util.unfoldable_constant dense<[2, -1]> : tensor<2xi64>
+    %r:2 = func.call @widen(%x, %s) : (tensor<2x1xf32>, tensor<2xi64>) -> (tensor<2x0xf32>, tensor<2xf32>)
+    check.expect_eq_const(%r#1, dense<[0.0, 0.0]> : tensor<2xf32>) : tensor<2xf32>
     return
   }
 }
