@@ -2653,14 +2653,10 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
   for (uint32_t i = 0; i < out->rank; ++i) {
     int64_t id = grtc_own_symbol(v, op, i, true);
     const grtc_sexpr_t* expr = NULL;
-    // A dynamic_reshape's or dynamic_broadcast_in_dim's shape may be read
-    // from an argument's data (GRTC_SEXPR_DATA): the host program loads it
-    // at the call (and checks a broadcast's operand dimensions against it).
-    bool found = op->kind == GRTC_TOP_DYNAMIC_RESHAPE ||
-                         op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM
-                     ? grtc_tvalue_shape_expr_data(module, shape, i, &expr)
-                     : grtc_tvalue_shape_expr(module, shape, i, &expr);
-    if (id < 0 || !found) continue;
+    // The shape may be read from an argument's data (GRTC_SEXPR_DATA): the
+    // host program loads it at the call (and checks a broadcast's operand
+    // dimensions against it).
+    if (id < 0 || !grtc_tvalue_shape_expr_data(module, shape, i, &expr)) continue;
     // A dynamic_reshape's computed extent merges or splits a symbolic
     // dimension (?x4 -> ? of 4 * s0): the kernels index it with the
     // extents and the host program checks the element counts equal
@@ -2692,9 +2688,10 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                   "from the arguments, derives concatenated and padded "
                   "ones, and computes a dynamic op's from get_dimension_size "
                   "arithmetic on constants and dimensions, and a "
-                  "dynamic_reshape's, dynamic_broadcast_in_dim's or "
-                  "dynamic_pad's also from a function argument's i32 or "
-                  "i64 elements, not from other tensor data)",
+                  "dynamic_reshape's, dynamic_broadcast_in_dim's, "
+                  "dynamic_iota's or dynamic_pad's also from a function "
+                  "argument's i32 or i64 elements, not from other tensor "
+                  "data)",
                   where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));

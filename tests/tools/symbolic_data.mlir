@@ -35,4 +35,9 @@ module @m {
     %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x?xf32>
     return %y : tensor<?x?xf32>
   }
+  // A count 0 .. n-1 of the n an argument holds, read at the call.
+  func.func @count(%n: tensor<1xi64>) -> tensor<?xi64> {
+    %y = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
+    return %y : tensor<?xi64>
+  }
 }

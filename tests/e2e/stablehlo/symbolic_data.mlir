@@ -1,5 +1,5 @@
-// dynamic_reshape and dynamic_broadcast_in_dim whose shape, and
-// dynamic_pad whose padding, is read from tensor data at the call (written by hand; the expected values worked out
+// dynamic_reshape, dynamic_broadcast_in_dim and dynamic_iota whose shape,
+// and dynamic_pad whose padding, is read from tensor data at the call (written by hand; the expected values worked out
 // with numpy): the shape operand is
 // a function argument (i32 and i64) or computed from one, the result
 // dimensions are extents the host program loads from the argument's buffer
@@ -291,6 +291,62 @@ module @e2e_symbolic_data {
     %s = util.unfoldable_constant dense<[2, -1]> : tensor<2xi64>
     %r:2 = func.call @widen(%x, %s) : (tensor<2x1xf32>, tensor<2xi64>) -> (tensor<2x0xf32>, tensor<2xf32>)
     check.expect_eq_const(%r#1, dense<[0.0, 0.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+
+  // dynamic_iota to the shape an argument holds (i64), counting along
+  // dimension 0, and a 1-D one of shape[0] + 1 elements (arithmetic on an
+  // i32 argument's element).
+  func.func private @ramp(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+    %y = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
+  func.func private @count(%n: tensor<1xi32>) -> tensor<?xi32> {
+    %one = stablehlo.constant dense<1> : tensor<1xi32>
+    %m = stablehlo.add %n, %one : tensor<1xi32>
+    %y = stablehlo.dynamic_iota %m, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+    return %y : tensor<?xi32>
+  }
+  func.func public @test_ramp_3x2() {
+    %s = util.unfoldable_constant dense<[3, 2]> : tensor<2xi64>
+    %r = func.call @ramp(%s) : (tensor<2xi64>) -> tensor<3x2xf32>
+    check.expect_eq_const(%r, dense<[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]> : tensor<3x2xf32>) : tensor<3x2xf32>
+    return
+  }
+  func.func public @test_ramp_1x4() {
+    %s = util.unfoldable_constant dense<[1, 4]> : tensor<2xi64>
+    %r = func.call @ramp(%s) : (tensor<2xi64>) -> tensor<1x4xf32>
+    check.expect_eq_const(%r, dense<[[0.0, 0.0, 0.0, 0.0]]> : tensor<1x4xf32>) : tensor<1x4xf32>
+    return
+  }
+  // 0 rows: an empty result of the static caller's type.
+  func.func public @test_ramp_0x2() {
+    %s = util.unfoldable_constant dense<[0, 2]> : tensor<2xi64>
+    %r = func.call @ramp(%s) : (tensor<2xi64>) -> tensor<0x2xf32>
+    return
+  }
+  func.func public @test_count_4() {
+    %n = util.unfoldable_constant dense<[4]> : tensor<1xi32>
+    %r = func.call @count(%n) : (tensor<1xi32>) -> tensor<5xi32>
+    check.expect_eq_const(%r, dense<[0, 1, 2, 3, 4]> : tensor<5xi32>) : tensor<5xi32>
+    return
+  }
+  // -1 + 1 elements: empty.
+  func.func public @test_count_0() {
+    %n = util.unfoldable_constant dense<[-1]> : tensor<1xi32>
+    %r = func.call @count(%n) : (tensor<1xi32>) -> tensor<0xi32>
+    return
+  }
+  func.func public @fail_ramp_negative() {
+    %s = util.unfoldable_constant dense<[3, -2]> : tensor<2xi64>
+    %r = func.call @ramp(%s) : (tensor<2xi64>) -> tensor<3x0xf32>
+    return
+  }
+  // The caller's type must be what the data says (5 elements, not 4).
+  func.func public @fail_count_type() {
+    %n = util.unfoldable_constant dense<[4]> : tensor<1xi32>
+    %r = func.call @count(%n) : (tensor<1xi32>) -> tensor<4xi32>
+    check.expect_eq_const(%r, dense<[0, 1, 2, 3]> : tensor<4xi32>) : tensor<4xi32>
     return
   }
 }
