@@ -2284,10 +2284,21 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
         e->b, GRTC_VM_AND,
         grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, start), limit),
         grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, limit, size));
-    snprintf(message, sizeof(message),
-             "%s: its limit must lie between its start %lld and dimension %u of the operand",
-             what, (long long)start, sym->axis);
-    grtc_vm_check_nz(e->b, inside, message);
+    if (grtc_sexpr_reads_data(size_expr->lhs->lhs->lhs)) {
+      // Read from tensor data: the message quotes the limit and the size.
+      grtc_value_t* quoted[2] = {limit, size};
+      snprintf(message, sizeof(message),
+               "%s: its limit (read from its operand's data) must lie between its start %lld "
+               "and dimension %u of the operand: expected %lld to {1}, got {0}",
+               what, (long long)start, sym->axis, (long long)start);
+      GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(inside),
+                     GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(quoted, 2));
+    } else {
+      snprintf(message, sizeof(message),
+               "%s: its limit must lie between its start %lld and dimension %u of the operand",
+               what, (long long)start, sym->axis);
+      grtc_vm_check_nz(e->b, inside, message);
+    }
   }
   return value;
 }

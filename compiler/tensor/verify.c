@@ -2419,9 +2419,9 @@ static grt_status_t grtc_computed_symbol(grtc_verifier_t* v, const grtc_top_t* o
                                          const grtc_sexpr_t** out_expr) {
   *out_id = grtc_own_symbol(v, op, i, false);
   *out_expr = NULL;
-  // A dynamic_pad's padding may be read from an argument's data
-  // (GRTC_SEXPR_DATA), as a dynamic_reshape's shape.
-  bool data = op->kind == GRTC_TOP_DYNAMIC_PAD;
+  // A dynamic_pad's padding and a real_dynamic_slice's limit may be read
+  // from an argument's data (GRTC_SEXPR_DATA), as a dynamic_reshape's shape.
+  bool data = op->kind == GRTC_TOP_DYNAMIC_PAD || op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE;
   if (*out_id >= 0 &&
       (data ? grtc_tvalue_shape_expr_data((grtc_tmodule_t*)v->module, operand, i, out_expr)
             : grtc_tvalue_shape_expr((grtc_tmodule_t*)v->module, operand, i, out_expr))) {
@@ -2687,9 +2687,7 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                   "time; " GRTC_NOT_YET " (the host program reads extents "
                   "from the arguments, derives concatenated and padded "
                   "ones, and computes a dynamic op's from get_dimension_size "
-                  "arithmetic on constants and dimensions, and a "
-                  "dynamic_reshape's, dynamic_broadcast_in_dim's, "
-                  "dynamic_iota's or dynamic_pad's also from a function "
+                  "arithmetic on constants, dimensions and a function "
                   "argument's i32 or i64 elements, not from other tensor "
                   "data)",
                   where,

@@ -40,4 +40,12 @@ module @m {
     %y = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
     return %y : tensor<?xi64>
   }
+  // Every other element of x from 1, up to the limit an argument holds,
+  // read at the call.
+  func.func @every_other(%x: tensor<?xf32>, %limit: tensor<1xi32>) -> tensor<?xf32> {
+    %start = stablehlo.constant dense<1> : tensor<1xi32>
+    %stride = stablehlo.constant dense<2> : tensor<1xi32>
+    %y = stablehlo.real_dynamic_slice %x, %start, %limit, %stride : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+    return %y : tensor<?xf32>
+  }
 }

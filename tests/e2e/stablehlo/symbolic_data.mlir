@@ -1,14 +1,16 @@
 // dynamic_reshape, dynamic_broadcast_in_dim and dynamic_iota whose shape,
-// and dynamic_pad whose padding, is read from tensor data at the call (written by hand; the expected values worked out
-// with numpy): the shape operand is
-// a function argument (i32 and i64) or computed from one, the result
+// dynamic_pad whose padding and real_dynamic_slice whose limits are read
+// from tensor data at the call (written by hand; the expected values
+// worked out with numpy): the shape operand is a function argument (i32
+// and i64) or computed from one, the result
 // dimensions are extents the host program loads from the argument's buffer
 // (docs/compiler.md "Shapes read from data"). Each function is called at
 // several shapes, none with a -1, one of them empty; a static caller's
 // result type is checked against the extents the callee read. Run by
 // grt-check: test_* functions must pass, fail_* must fail (an element count
 // that differs from the operand's, a negative size, a negative low or
-// interior padding, an operand dimension a broadcast cannot take).
+// interior padding, an operand dimension a broadcast cannot take, a
+// slice's limit outside its start and the operand).
 module @e2e_symbolic_data {
   // x viewed as the 2-D shape %shape holds, doubled, and its rows summed.
   func.func private @view2(%x: tensor<?xf32>, %shape: tensor<2xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
@@ -347,6 +349,84 @@ module @e2e_symbolic_data {
     %n = util.unfoldable_constant dense<[4]> : tensor<1xi32>
     %r = func.call @count(%n) : (tensor<1xi32>) -> tensor<4xi32>
     check.expect_eq_const(%r, dense<[0, 1, 2, 3]> : tensor<4xi32>) : tensor<4xi32>
+    return
+  }
+
+  // real_dynamic_slice whose limits an argument holds: every other element
+  // from 1 (an i64 limit) and a 2-D corner from [0, 1] (i32 limits).
+  func.func private @every_other(%x: tensor<?xf32>, %limit: tensor<1xi64>) -> tensor<?xf32> {
+    %start = stablehlo.constant dense<1> : tensor<1xi64>
+    %stride = stablehlo.constant dense<2> : tensor<1xi64>
+    %y = stablehlo.real_dynamic_slice %x, %start, %limit, %stride : (tensor<?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+    return %y : tensor<?xf32>
+  }
+  func.func private @corner(%x: tensor<3x4xf32>, %limits: tensor<2xi32>) -> tensor<?x?xf32> {
+    %start = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+    %stride = stablehlo.constant dense<1> : tensor<2xi32>
+    %y = stablehlo.real_dynamic_slice %x, %start, %limits, %stride : (tensor<3x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
+  func.func public @test_every_other_6() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[6]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<3xf32>
+    check.expect_eq_const(%r, dense<[1.0, 3.0, 5.0]> : tensor<3xf32>) : tensor<3xf32>
+    return
+  }
+  func.func public @test_every_other_5() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[5]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<2xf32>
+    check.expect_eq_const(%r, dense<[1.0, 3.0]> : tensor<2xf32>) : tensor<2xf32>
+    return
+  }
+  func.func public @test_every_other_2() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[2]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<1xf32>
+    check.expect_eq_const(%r, dense<[1.0]> : tensor<1xf32>) : tensor<1xf32>
+    return
+  }
+  func.func public @test_every_other_1() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[1]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<0xf32>
+    return
+  }
+  // A limit past the operand (6 elements; the caller's 3 is the size it
+  // gives, so only the limit check fails).
+  func.func public @fail_every_other_7() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[7]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<3xf32>
+    return
+  }
+  // A limit below the start 1 (its size, (0 - 1 + 1) / 2, is 0).
+  func.func public @fail_every_other_0() {
+    %x = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+    %l = util.unfoldable_constant dense<[0]> : tensor<1xi64>
+    %r = func.call @every_other(%x, %l) : (tensor<6xf32>, tensor<1xi64>) -> tensor<0xf32>
+    return
+  }
+  func.func public @test_corner_2x3() {
+    %x = util.unfoldable_constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]> : tensor<3x4xf32>
+    %l = util.unfoldable_constant dense<[2, 3]> : tensor<2xi32>
+    %r = func.call @corner(%x, %l) : (tensor<3x4xf32>, tensor<2xi32>) -> tensor<2x2xf32>
+    check.expect_eq_const(%r, dense<[[1.0, 2.0], [5.0, 6.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+    return
+  }
+  func.func public @test_corner_3x4() {
+    %x = util.unfoldable_constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]> : tensor<3x4xf32>
+    %l = util.unfoldable_constant dense<[3, 4]> : tensor<2xi32>
+    %r = func.call @corner(%x, %l) : (tensor<3x4xf32>, tensor<2xi32>) -> tensor<3x3xf32>
+    check.expect_eq_const(%r, dense<[[1.0, 2.0, 3.0], [5.0, 6.0, 7.0], [9.0, 10.0, 11.0]]> : tensor<3x3xf32>) : tensor<3x3xf32>
+    return
+  }
+  // 4 rows of 3.
+  func.func public @fail_corner_rows() {
+    %x = util.unfoldable_constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]> : tensor<3x4xf32>
+    %l = util.unfoldable_constant dense<[4, 4]> : tensor<2xi32>
+    %r = func.call @corner(%x, %l) : (tensor<3x4xf32>, tensor<2xi32>) -> tensor<4x3xf32>
     return
   }
 }
