@@ -2210,8 +2210,9 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   char where[128], text[256], what[512], message[768];
   grtc_host_describe_op(op, sym->expr_op_kind, where, sizeof(where));
   snprintf(text, sizeof(text), "s%u", id);
-  if (op->kind == GRTC_TOP_PAD &&
-      (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR)) {
+  bool padding = op->kind == GRTC_TOP_PAD &&
+                 (sym->index == GRTC_SYM_PAD_LOW || sym->index == GRTC_SYM_PAD_INTERIOR);
+  if (padding) {
     // A dynamic_pad's computed low or interior padding: the kernels take
     // it as an extent, which must not be negative.
     snprintf(what, sizeof(what), "@%.*s: %s element %u of %s (%s, computed from its operand)",
@@ -2228,15 +2229,44 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
   grtc_value_t* non_negative =
       grtc_vm_compare(e->b, GRTC_VM_CMP_GTE_S, value, grtc_host_i64(e, 0));
   if (grtc_sexpr_reads_data(sym->expr)) {
-    // Read from tensor data: the message quotes the size it got.
+    // Read from tensor data: the message quotes the size it got (a
+    // dynamic_pad's low padding too: the kernels' extents are unsigned, so
+    // a computed one cannot crop).
     snprintf(message, sizeof(message),
-             "%s is negative: expected a size of at least 0 (read from its shape operand's "
-             "data), got {0}", what);
+             padding ? "%s is negative: expected a padding of at least 0 (read from its "
+                       "operand's data%s), got {0}"
+                     : "%s is negative: expected a size of at least 0 (read from its shape "
+                       "operand's data%s), got {0}",
+             what,
+             padding && sym->index == GRTC_SYM_PAD_LOW ? "; a computed low padding does not crop"
+                                                        : "");
     GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(non_negative),
                    GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(&value, 1));
   } else {
     snprintf(message, sizeof(message), "%s is negative", what);
     grtc_vm_check_nz(e->b, non_negative, message);
+  }
+  // A dynamic_broadcast_in_dim (now a broadcast_in_dim) whose result
+  // dimension is read from data: the operand dimension broadcast to it
+  // must equal it (a static 1 broadcasts; the kernels do not broadcast a
+  // symbolic dimension that is 1 at the call), as the spec asks.
+  if (sym->expr_op_kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM &&
+      op->kind == GRTC_TOP_BROADCAST_IN_DIM && op->operand_count == 1 &&
+      grtc_sexpr_reads_data(sym->expr)) {
+    const grtc_ttype_t* in = &op->operands[0]->type;
+    for (uint32_t i = 0; i < in->rank && i < op->attrs.dims.count; ++i) {
+      int64_t from = grtc_tmodule_resolve_dim(e->module, in->dims[i]);
+      if (op->attrs.dims.values[i] != (int64_t)sym->axis || from == 1) continue;
+      grtc_value_t* sizes[2] = {value, grtc_host_dim(e, from)};
+      if (!sizes[1]) return NULL;
+      snprintf(message, sizeof(message),
+               "%s must equal dimension %u of its operand %s, which it broadcasts (only a "
+               "static 1 may differ): expected {1}, got {0}",
+               what, i, grtc_ttype_format(in, text, sizeof(text)));
+      GRTC_HOST_CALL(e, SHAPE_ASSERTION,
+                     GRTC_HOST_V(grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, sizes[0], sizes[1])),
+                     GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(sizes, 2));
+    }
   }
   // A real_dynamic_slice (grtc_prepare_dynamic_slice made its size
   // (limit - start + stride - 1) / stride): start <= limit <= the
@@ -2254,10 +2284,21 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
         e->b, GRTC_VM_AND,
         grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, grtc_host_i64(e, start), limit),
         grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, limit, size));
-    snprintf(message, sizeof(message),
-             "%s: its limit must lie between its start %lld and dimension %u of the operand",
-             what, (long long)start, sym->axis);
-    grtc_vm_check_nz(e->b, inside, message);
+    if (grtc_sexpr_reads_data(size_expr->lhs->lhs->lhs)) {
+      // Read from tensor data: the message quotes the limit and the size.
+      grtc_value_t* quoted[2] = {limit, size};
+      snprintf(message, sizeof(message),
+               "%s: its limit (read from its operand's data) must lie between its start %lld "
+               "and dimension %u of the operand: expected %lld to {1}, got {0}",
+               what, (long long)start, sym->axis, (long long)start);
+      GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(inside),
+                     GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(quoted, 2));
+    } else {
+      snprintf(message, sizeof(message),
+               "%s: its limit must lie between its start %lld and dimension %u of the operand",
+               what, (long long)start, sym->axis);
+      grtc_vm_check_nz(e->b, inside, message);
+    }
   }
   return value;
 }

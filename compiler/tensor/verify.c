@@ -2419,8 +2419,12 @@ static grt_status_t grtc_computed_symbol(grtc_verifier_t* v, const grtc_top_t* o
                                          const grtc_sexpr_t** out_expr) {
   *out_id = grtc_own_symbol(v, op, i, false);
   *out_expr = NULL;
+  // A dynamic_pad's padding and a real_dynamic_slice's limit may be read
+  // from an argument's data (GRTC_SEXPR_DATA), as a dynamic_reshape's shape.
+  bool data = op->kind == GRTC_TOP_DYNAMIC_PAD || op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE;
   if (*out_id >= 0 &&
-      grtc_tvalue_shape_expr((grtc_tmodule_t*)v->module, operand, i, out_expr)) {
+      (data ? grtc_tvalue_shape_expr_data((grtc_tmodule_t*)v->module, operand, i, out_expr)
+            : grtc_tvalue_shape_expr((grtc_tmodule_t*)v->module, operand, i, out_expr))) {
     return grt_ok_status();
   }
   char described[192];
@@ -2429,6 +2433,8 @@ static grt_status_t grtc_computed_symbol(grtc_verifier_t* v, const grtc_top_t* o
               grtc_tmodule_describe_dim(v->module, op->results[0].type.dims[i],
                                         described, sizeof(described)),
               *out_id < 0 ? "was written static"
+              : data      ? "is not integer arithmetic on constants, dimensions and "
+                            "a function argument's i32 or i64 elements"
                           : "is not integer arithmetic on constants and "
                             "dimensions");
 }
@@ -2542,9 +2548,11 @@ static grt_status_t grtc_prepare_dynamic_pad(grtc_verifier_t* v,
       int64_t* value = part == 0 ? &lows[i] : &interiors[i];
       if (grtc_constant_element(operand, i, value)) continue;
       const grtc_sexpr_t* expr = NULL;
-      if (!grtc_tvalue_shape_expr(module, operand, i, &expr)) {
+      // Read from an argument's data (GRTC_SEXPR_DATA) at the call too.
+      if (!grtc_tvalue_shape_expr_data(module, operand, i, &expr)) {
         return VERR(op, "has an %s element %u that is not integer arithmetic on "
-                    "constants and dimensions (a value read from tensor data); "
+                    "constants, dimensions and a function argument's i32 or i64 "
+                    "elements (a value read from other tensor data); "
                     GRTC_NOT_YET, part == 0 ? "edge_padding_low" : "interior_padding", i);
       }
       int64_t dim = 0;
@@ -2645,12 +2653,10 @@ static grt_status_t grtc_prepare_computed_extents(grtc_verifier_t* v,
   for (uint32_t i = 0; i < out->rank; ++i) {
     int64_t id = grtc_own_symbol(v, op, i, true);
     const grtc_sexpr_t* expr = NULL;
-    // A dynamic_reshape's shape may be read from an argument's data
-    // (GRTC_SEXPR_DATA): the host program loads it at the call.
-    bool found = op->kind == GRTC_TOP_DYNAMIC_RESHAPE
-                     ? grtc_tvalue_shape_expr_data(module, shape, i, &expr)
-                     : grtc_tvalue_shape_expr(module, shape, i, &expr);
-    if (id < 0 || !found) continue;
+    // The shape may be read from an argument's data (GRTC_SEXPR_DATA): the
+    // host program loads it at the call (and checks a broadcast's operand
+    // dimensions against it).
+    if (id < 0 || !grtc_tvalue_shape_expr_data(module, shape, i, &expr)) continue;
     // A dynamic_reshape's computed extent merges or splits a symbolic
     // dimension (?x4 -> ? of 4 * s0): the kernels index it with the
     // extents and the host program checks the element counts equal
@@ -2681,9 +2687,9 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
                   "time; " GRTC_NOT_YET " (the host program reads extents "
                   "from the arguments, derives concatenated and padded "
                   "ones, and computes a dynamic op's from get_dimension_size "
-                  "arithmetic on constants and dimensions, and a "
-                  "dynamic_reshape's also from a function argument's i32 or "
-                  "i64 elements, not from other tensor data)",
+                  "arithmetic on constants, dimensions and a function "
+                  "argument's i32 or i64 elements, not from other tensor "
+                  "data)",
                   where,
                   grtc_tmodule_describe_dim(v->module, dim, described,
                                             sizeof(described)));

@@ -20,4 +20,32 @@ module @m {
     }) : (tensor<i1>) -> tensor<?xf32>
     return %r : tensor<?xf32>
   }
+  // x padded with 0 by the low, high and interior padding an argument
+  // holds ([low, high, interior]), read at the call.
+  func.func @pad(%x: tensor<?xf32>, %pads: tensor<3xi32>) -> tensor<?xf32> {
+    %pv = stablehlo.constant dense<0.0> : tensor<f32>
+    %low = stablehlo.slice %pads [0:1] : (tensor<3xi32>) -> tensor<1xi32>
+    %high = stablehlo.slice %pads [1:2] : (tensor<3xi32>) -> tensor<1xi32>
+    %interior = stablehlo.slice %pads [2:3] : (tensor<3xi32>) -> tensor<1xi32>
+    %y = stablehlo.dynamic_pad %x, %pv, %low, %high, %interior : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+    return %y : tensor<?xf32>
+  }
+  // A column x widened to the shape an argument holds, read at the call.
+  func.func @widen(%x: tensor<?x1xf32>, %shape: tensor<2xi32>) -> tensor<?x?xf32> {
+    %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    return %y : tensor<?x?xf32>
+  }
+  // A count 0 .. n-1 of the n an argument holds, read at the call.
+  func.func @count(%n: tensor<1xi64>) -> tensor<?xi64> {
+    %y = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
+    return %y : tensor<?xi64>
+  }
+  // Every other element of x from 1, up to the limit an argument holds,
+  // read at the call.
+  func.func @every_other(%x: tensor<?xf32>, %limit: tensor<1xi32>) -> tensor<?xf32> {
+    %start = stablehlo.constant dense<1> : tensor<1xi32>
+    %stride = stablehlo.constant dense<2> : tensor<1xi32>
+    %y = stablehlo.real_dynamic_slice %x, %start, %limit, %stride : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+    return %y : tensor<?xf32>
+  }
 }

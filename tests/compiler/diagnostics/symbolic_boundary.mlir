@@ -3,7 +3,7 @@
 // i32, which could wrap; an argument's own elements are read at the call:
 // docs/compiler.md "Shapes read from data") stops at the symbolic boundary.
 // ERROR: symbolic_boundary.mlir:10:8: error: 'stablehlo.dynamic_reshape' result 0 dimension 0 is symbolic (s1: result 0 dimension 0 of @main), an extent computed at run time
-// ERROR: and a dynamic_reshape's also from a function argument's i32 or i64 elements, not from other tensor data
+// ERROR: arithmetic on constants, dimensions and a function argument's i32 or i64 elements, not from other tensor data
 module @m attributes {jax.uses_shape_polymorphism = true} {
 func.func @main(%x: tensor<?x2xf32>, %w: tensor<1xi64>) -> tensor<?xf32> {
   %s = stablehlo.convert %w : (tensor<1xi64>) -> tensor<1xi32>
