@@ -2717,6 +2717,30 @@ static grt_status_t grtc_prepare_symbolic_block(grtc_verifier_t* v,
           if (grtc_defines_computed_extent(v, op, i)) continue;
           GRT_RETURN_IF_ERROR(grtc_check_shape_element(v, op, shape, i));
         }
+        // The kernels broadcast a static 1 only: any other operand
+        // dimension must equal the result dimension it goes to, checked
+        // at the call (a result extent read from data is checked by the
+        // host program against its operand dimensions instead).
+        if (op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM) {
+          const grtc_ttype_t* in = &op->operands[0]->type;
+          for (uint32_t i = 0; i < in->rank && i < op->attrs.dims.count; ++i) {
+            uint32_t to = (uint32_t)op->attrs.dims.values[i];
+            if (in->dims[i] == 1 || to >= out->rank ||
+                grtc_defines_computed_extent(v, op, to)) {
+              continue;
+            }
+            if (!grtc_vsame(v, op, in->dims[i], out->dims[to], "broadcast dimension")) {
+              return VERR(op, "operand dimension %u of %s is neither 1 nor the size of "
+                          "result dimension %u in %s", i, grtc_vfmt(v, in), to,
+                          grtc_vfmt(v, out));
+            }
+          }
+          if (!grt_status_is_ok(v->status)) {
+            grt_status_t status = v->status;
+            v->status = grt_ok_status();
+            return status;
+          }
+        }
         // The result type says it all: the static form.
         if (op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM) {
           op->kind = GRTC_TOP_BROADCAST_IN_DIM;

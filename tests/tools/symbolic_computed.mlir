@@ -63,4 +63,16 @@ module @m attributes {jax.uses_shape_polymorphism = true} {
     %y = stablehlo.dynamic_reshape %x, %s : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
     return %y : tensor<?x?x?xf32>
   }
+  // A column broadcast to another argument's shape (get_dimension_size):
+  // its rows must equal that argument's (only a static 1 broadcasts).
+  func.func @like(%x: tensor<?x1xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    %d0 = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+    %d1 = stablehlo.get_dimension_size %y, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+    %a = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+    %b = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+    %s = stablehlo.concatenate %a, %b, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %r = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+    %z = stablehlo.add %r, %y : tensor<?x?xf32>
+    return %z : tensor<?x?xf32>
+  }
 }
