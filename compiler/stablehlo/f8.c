@@ -35,7 +35,8 @@ static void grtc_f8_specials(grtc_float_kind_t kind, uint64_t* largest, uint64_t
   uint64_t mantissa_mask = ((uint64_t)1 << l.mantissa_bits) - 1;
   *infinity = exponent_max << l.mantissa_bits;
   *largest = *infinity - 1;
-  *quiet_nan = *infinity | ((uint64_t)1 << (l.mantissa_bits - 1));
+  // (A type without mantissa bits, f8E8M0FNU, has no quiet bit.)
+  *quiet_nan = *infinity | (l.mantissa_bits ? (uint64_t)1 << (l.mantissa_bits - 1) : 0);
   if (l.flavor == GRTC_FLOAT_FN) {
     *largest = *infinity | (mantissa_mask - 1);
     *quiet_nan = *infinity = *largest + 1;
