@@ -26,6 +26,10 @@ int64_t grtc_cpu_tile_size(const grtc_kernel_t* kernel, uint32_t d);
 void grtc_cpu_emit_igemm_support(grt_string_builder_t* out);
 // Whether |kernel| runs on it: a MATMUL pattern of i8 operands into an i32
 // accumulator that starts at 0, in a kernel without symbolic extents.
+// Whether |kernel| is a MATMUL-pattern loop kernel of static sizes with one
+// accumulator of type |acc| that starts from 0: what both the int8 and the
+// int4-weight GEMMs take (each then checks its operand types).
+bool grtc_cpu_gemm_from_zero(const grtc_kernel_t* kernel, grtc_elem_t acc);
 bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel);
 // Bytes of per-worker scratch such a kernel needs.
 uint64_t grtc_cpu_igemm_scratch_bytes(const grtc_kernel_t* kernel);

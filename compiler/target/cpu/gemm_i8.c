@@ -307,19 +307,23 @@ void grtc_cpu_emit_igemm_support(grt_string_builder_t* out) {
   grt_string_builder_append_cstring(out, grtc_cpu_igemm_text);
 }
 
-bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel) {
-  const grtc_kmatmul_t* mm = &kernel->matmul;
+bool grtc_cpu_gemm_from_zero(const grtc_kernel_t* kernel, grtc_elem_t acc) {
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 || kernel->serial ||
       kernel->pattern != GRTC_KPATTERN_MATMUL || kernel->parallel_rank < 2 ||
-      mm->lhs_elem != GRTC_ELEM_I8 || mm->rhs_elem != GRTC_ELEM_I8 ||
-      mm->acc_elem != GRTC_ELEM_I32 || kernel->accs[0].type != GRTC_ELEM_I32 ||
+      kernel->matmul.acc_elem != acc || kernel->accs[0].type != acc ||
       grtc_kernel_is_symbolic(kernel)) {
     // Sizes known only at the call (symbolic extents) run the generic loops.
     return false;
   }
   // The GEMM starts from 0; another initial value runs the generic loops.
   const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
-  return init->kind == GRTC_KINST_CONST && init->value.i == 0;
+  return init->kind == GRTC_KINST_CONST &&
+         (acc == GRTC_ELEM_F32 ? init->value.f == 0.0 : init->value.i == 0);
+}
+
+bool grtc_cpu_igemm_supported(const grtc_kernel_t* kernel) {
+  return kernel->matmul.lhs_elem == GRTC_ELEM_I8 && kernel->matmul.rhs_elem == GRTC_ELEM_I8 &&
+         grtc_cpu_gemm_from_zero(kernel, GRTC_ELEM_I32);
 }
 
 // Blocking of the tile: C blocks of |rows| x |cols| i32 (leading dimension

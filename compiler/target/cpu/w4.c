@@ -212,17 +212,9 @@ void grtc_cpu_emit_w4gemm_support(grt_string_builder_t* out) {
 
 bool grtc_cpu_w4gemm_shape(const grtc_kernel_t* kernel) {
   const grtc_kmatmul_t* mm = &kernel->matmul;
-  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 || kernel->serial ||
-      kernel->pattern != GRTC_KPATTERN_MATMUL || kernel->parallel_rank < 2 ||
-      mm->lhs_elem != GRTC_ELEM_F32 ||
-      (mm->rhs_elem != GRTC_ELEM_I8 && mm->rhs_elem != GRTC_ELEM_U8) ||
-      mm->acc_elem != GRTC_ELEM_F32 || kernel->accs[0].type != GRTC_ELEM_F32 ||
-      grtc_kernel_is_symbolic(kernel)) {
-    return false;
-  }
-  // The GEMM starts from 0; another initial value runs the generic loops.
-  const grtc_kinst_t* init = &kernel->insts[kernel->accs[0].init];
-  return init->kind == GRTC_KINST_CONST && init->value.f == 0.0;
+  return mm->lhs_elem == GRTC_ELEM_F32 &&
+         (mm->rhs_elem == GRTC_ELEM_I8 || mm->rhs_elem == GRTC_ELEM_U8) &&
+         grtc_cpu_gemm_from_zero(kernel, GRTC_ELEM_F32);
 }
 
 bool grtc_cpu_w4gemm_supported(const grtc_kernel_t* kernel) {
