@@ -21,7 +21,12 @@
     "max_ulp units in the last place apart")                                  \
   X(expect_eq, "expect_eq", 0, "bit-exact")                                   \
   X(expect_false, "expect_false", 0, "value == 0")                            \
-  X(expect_true, "expect_true", 0, "value != 0")
+  X(expect_near, "expect_near", 0,                                            \
+    "f16/bf16/f32/f64 equal, both NaN, or of one sign and finite with "       \
+    "|a-b| <= tolerance; integers exact")                                     \
+  X(expect_true, "expect_true", 0, "value != 0")                              \
+  X(expect_value_eq, "expect_value_eq", 0,                                    \
+    "floats equal as values (+0 = -0, NaN equals nothing), integers exact")
 
 #define GRT_CHECK_ABI_expect_all_true(A, S, R) \
   A(device, hal_device) A(view, hal_buffer_view)
@@ -34,6 +39,11 @@
 #define GRT_CHECK_ABI_expect_eq(A, S, R) \
   A(device, hal_device) A(lhs, hal_buffer_view) A(rhs, hal_buffer_view)
 #define GRT_CHECK_ABI_expect_false(A, S, R) A(value, i32)
+#define GRT_CHECK_ABI_expect_near(A, S, R)                               \
+  A(device, hal_device) A(lhs, hal_buffer_view) A(rhs, hal_buffer_view)  \
+  A(tolerance, f64)
 #define GRT_CHECK_ABI_expect_true(A, S, R) A(value, i32)
+#define GRT_CHECK_ABI_expect_value_eq(A, S, R) \
+  A(device, hal_device) A(lhs, hal_buffer_view) A(rhs, hal_buffer_view)
 
 #endif  // GRT_RUNTIME_CHECK_ABI_H_

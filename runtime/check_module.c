@@ -263,6 +263,25 @@ static bool grt_runtime_elements_agree(grt_hal_element_type_t type,
   return fabs(x - y) <= atol + rtol * fabs(y);
 }
 
+// The StableHLO interpreter's element rules for floats (integers compare
+// exactly): VALUE, equal as IEEE values (+0 equals -0, NaN equals
+// nothing); NEAR, equal, or both NaN, or both finite, of one sign and at
+// most |tolerance| apart (so -1e-6 is not near 1e-6, nor is 0 near -1e-6).
+static bool grt_runtime_elements_match_reference(grt_hal_element_type_t type,
+                                                 const uint8_t* a, const uint8_t* b,
+                                                 size_t size, bool near,
+                                                 double tolerance) {
+  if (!grt_runtime_element_type_is_float(type)) return memcmp(a, b, size) == 0;
+  double x = grt_runtime_element_as_double(type, a);
+  double y = grt_runtime_element_as_double(type, b);
+  if (x == y) return true;
+  if (!near) return false;
+  if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+  if (isinf(x) || isinf(y)) return false;
+  if (signbit(x) != signbit(y)) return false;
+  return fabs(x - y) <= tolerance;
+}
+
 // A float element's position in the ordered sequence of its type's values:
 // consecutive values differ by 1, -0 and +0 both map to 0, and infinities
 // sit one step past the largest finite value. Width in bytes: 2, 4 or 8.
@@ -277,13 +296,17 @@ static int64_t grt_runtime_float_ordinal(const uint8_t* element, size_t width) {
 
 // How many representable values of |type| lie between two float elements
 // (the distance in units in the last place): 0 for equal values, for +0
-// and -0, and for two NaNs; UINT64_MAX when exactly one is NaN.
+// and -0, and for two NaNs; UINT64_MAX when exactly one is NaN, or when an
+// infinity meets any other value.
 static uint64_t grt_runtime_ulp_distance(grt_hal_element_type_t type,
                                          const uint8_t* a, const uint8_t* b,
                                          size_t width) {
-  bool a_nan = isnan(grt_runtime_element_as_double(type, a));
-  bool b_nan = isnan(grt_runtime_element_as_double(type, b));
-  if (a_nan || b_nan) return a_nan && b_nan ? 0 : UINT64_MAX;
+  double u = grt_runtime_element_as_double(type, a);
+  double v = grt_runtime_element_as_double(type, b);
+  if (isnan(u) || isnan(v)) return isnan(u) && isnan(v) ? 0 : UINT64_MAX;
+  // As the StableHLO interpreter measures it: an infinity is 0 apart from
+  // itself and unmeasurably far from anything else.
+  if (isinf(u) || isinf(v)) return u == v ? 0 : UINT64_MAX;
   int64_t x = grt_runtime_float_ordinal(a, width);
   int64_t y = grt_runtime_float_ordinal(b, width);
   // |x|, |y| < 2^63 and of any sign: the difference fits in a uint64_t.
@@ -298,12 +321,15 @@ typedef struct grt_runtime_compare_args_t {
 } grt_runtime_compare_args_t;
 
 // How a check compares elements: bit-exact, within atol + rtol*|rhs| for
-// floats (integers stay exact), or within [min_ulp, max_ulp] units in the
-// last place (floats only).
+// floats (integers stay exact), within [min_ulp, max_ulp] units in the
+// last place (floats only), or by the StableHLO interpreter's rules
+// (grt_runtime_elements_match_reference: VALUE, and NEAR within atol).
 typedef enum grt_runtime_compare_kind_e {
   GRT_RUNTIME_COMPARE_EXACT,
   GRT_RUNTIME_COMPARE_TOLERANCE,
   GRT_RUNTIME_COMPARE_ULP,
+  GRT_RUNTIME_COMPARE_VALUE,
+  GRT_RUNTIME_COMPARE_NEAR,
 } grt_runtime_compare_kind_t;
 
 typedef struct grt_runtime_compare_rule_t {
@@ -320,6 +346,14 @@ static grt_status_t grt_runtime_check_element(
   grt_hal_element_type_t type = grt_hal_buffer_view_element_type(lhs->view);
   const uint8_t* a = grt_runtime_host_tensor_element(lhs, i);
   const uint8_t* b = grt_runtime_host_tensor_element(rhs, i);
+  if (rule->kind == GRT_RUNTIME_COMPARE_VALUE || rule->kind == GRT_RUNTIME_COMPARE_NEAR) {
+    if (grt_runtime_elements_match_reference(type, a, b, lhs->element_size,
+                                             rule->kind == GRT_RUNTIME_COMPARE_NEAR,
+                                             rule->atol)) {
+      return grt_ok_status();
+    }
+    return grt_runtime_check_mismatch(check, lhs, rhs, i, NULL);
+  }
   if (rule->kind != GRT_RUNTIME_COMPARE_ULP) {
     if (grt_runtime_elements_agree(type, a, b, lhs->element_size,
                                    rule->kind == GRT_RUNTIME_COMPARE_TOLERANCE,
@@ -336,7 +370,11 @@ static grt_status_t grt_runtime_check_element(
   int digits = type == GRT_HAL_ELEMENT_TYPE_FLOAT_64 ? 17 : 9;
   char apart[48];
   if (distance == UINT64_MAX) {
-    snprintf(apart, sizeof(apart), "one is NaN");
+    snprintf(apart, sizeof(apart), "%s",
+             isnan(grt_runtime_element_as_double(type, a)) ||
+                     isnan(grt_runtime_element_as_double(type, b))
+                 ? "one is NaN"
+                 : "an infinity and another value");
   } else {
     snprintf(apart, sizeof(apart), "%llu ULP apart", (unsigned long long)distance);
   }
@@ -419,6 +457,26 @@ GRT_RUNTIME_CHECK_EXPORT(expect_close) {
                                            (uint64_t)in->max_ulp};
   const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
   return grt_runtime_check_compare(data, "check.expect_close", &views, &rule);
+}
+
+// The StableHLO interpreter's expect_eq: values, not bit patterns.
+GRT_RUNTIME_CHECK_EXPORT(expect_value_eq) {
+  const grt_runtime_compare_rule_t value = {GRT_RUNTIME_COMPARE_VALUE, 0, 0, 0, 0};
+  const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
+  return grt_runtime_check_compare(data, "check.expect_value_eq", &views, &value);
+}
+
+// The StableHLO interpreter's expect_almost_eq (and custom_call @check.eq
+// on floats), with its absolute tolerance.
+GRT_RUNTIME_CHECK_EXPORT(expect_near) {
+  if (!(in->tolerance >= 0.0)) {
+    return grt_make_status(GRT_STATUS_INVALID_ARGUMENT,
+                           "check.expect_near: tolerance must be >= 0, got %g",
+                           in->tolerance);
+  }
+  const grt_runtime_compare_rule_t rule = {GRT_RUNTIME_COMPARE_NEAR, in->tolerance, 0, 0, 0};
+  const grt_runtime_compare_args_t views = {in->device, in->lhs, in->rhs};
+  return grt_runtime_check_compare(data, "check.expect_near", &views, &rule);
 }
 
 GRT_RUNTIME_CHECK_EXPORT(expect_all_true) {

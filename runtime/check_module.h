@@ -6,6 +6,9 @@
 //   check.expect_all_true(device, view)
 //   check.expect_eq(device, lhs, rhs)
 //   check.expect_almost_eq(device, lhs, rhs, atol f32, rtol f32)
+//   check.expect_close(device, lhs, rhs, max_ulp i64, min_ulp i64)
+//   check.expect_near(device, lhs, rhs, tolerance f64)
+//   check.expect_value_eq(device, lhs, rhs)
 // Buffer views are read back to the host through |device| (hal/transfer.h)
 // and compared there. A failure is an error whose message prints both
 // values as IREE prints tensors and the first mismatching element by flat

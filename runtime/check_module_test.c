@@ -179,7 +179,7 @@ static void test_expect_close(void** state) {
   const grt_hal_dim_t shape[] = {5};
   const float lhs_data[] = {1.0f, -0.0f, NAN, INFINITY, 0.0f};
   const float rhs_data[] = {nextafterf(nextafterf(1.0f, 2.0f), 2.0f), 0.0f, NAN,
-                            FLT_MAX, -1.4e-45f};
+                            INFINITY, -1.4e-45f};
   grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
   grt_vm_ref_t lhs = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32,
                                lhs_data, sizeof(lhs_data));
@@ -202,6 +202,22 @@ static void test_expect_close(void** state) {
   expect_message(call("expect_close", args, 5), GRT_STATUS_INVALID_ARGUMENT,
                  "check.expect_close: expected 0 <= min_ulp_difference <= "
                  "max_ulp_difference, got min 1, max 0");
+
+  // An infinity is 0 ULP from itself and never close to anything else,
+  // as the StableHLO interpreter counts it (not 1 ULP past the largest float).
+  const float big[] = {FLT_MAX};
+  const float inf[] = {INFINITY};
+  const grt_hal_dim_t one[] = {1};
+  grt_vm_ref_t big_view = make_view(one, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, big, 4);
+  grt_vm_ref_t inf_view = make_view(one, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, inf, 4);
+  grt_vm_variant_t infinite[] = {ref_arg(&dev), ref_arg(&inf_view), ref_arg(&big_view),
+                                 grt_vm_variant_i64(1000000), grt_vm_variant_i64(0)};
+  expect_message(call("expect_close", infinite, 5), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_close failed: first mismatch at element 0 [0]: "
+                 "lhs inf, rhs 3.40282e+38 (inf vs 3.40282347e+38: an infinity and "
+                 "another value, expected 0 to 1000000 ULP)");
+  grt_vm_ref_release(&inf_view);
+  grt_vm_ref_release(&big_view);
 
   // One NaN is never close; f64 and f16 count in their own precision.
   const double d1[] = {NAN, 1.0};
@@ -305,6 +321,83 @@ static void test_expect_almost_eq(void** state) {
   grt_vm_ref_release(&dev);
 }
 
+// The StableHLO interpreter's rules: expect_value_eq compares values
+// (+0 = -0, NaN equals nothing), expect_near accepts two NaNs or finite
+// values of one sign within the tolerance; integers stay exact.
+static void test_expect_value_eq_and_near(void** state) {
+  (void)state;
+  const grt_hal_dim_t shape[] = {3};
+  grt_vm_ref_t dev = grt_vm_ref_wrap_retain(device, &grt_runtime_hal_device_type);
+  const float zeros_a[] = {0.0f, -0.0f, 2.5f};
+  const float zeros_b[] = {-0.0f, 0.0f, 2.5f};
+  grt_vm_ref_t za = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros_a, 12);
+  grt_vm_ref_t zb = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, zeros_b, 12);
+  grt_vm_variant_t zeros[] = {ref_arg(&dev), ref_arg(&za), ref_arg(&zb)};
+  GRT_EXPECT_OK(call("expect_value_eq", zeros, 3));
+  expect_message(call("expect_eq", zeros, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_eq failed: first mismatch at element 0 [0]: lhs 0, "
+                 "rhs -0");
+  const float nans[] = {NAN, 1.0f, 2.0f};
+  grt_vm_ref_t na = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, nans, 12);
+  grt_vm_variant_t nan_pair[] = {ref_arg(&dev), ref_arg(&na), ref_arg(&na)};
+  expect_message(call("expect_value_eq", nan_pair, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_value_eq failed: first mismatch at element 0 [0]: "
+                 "lhs nan, rhs nan");
+
+  const float near_a[] = {NAN, -1e-5f, 0.0f};
+  const float near_b[] = {NAN, -8e-5f, 5e-4f};
+  grt_vm_ref_t ra = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, near_a, 12);
+  grt_vm_ref_t rb = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, near_b, 12);
+  grt_vm_variant_t near[] = {ref_arg(&dev), ref_arg(&ra), ref_arg(&rb),
+                             grt_vm_variant_f64(1e-3)};
+  GRT_EXPECT_OK(call("expect_near", near, 4));
+  near[3] = grt_vm_variant_f64(1e-4);
+  expect_message(call("expect_near", near, 4), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_near failed: first mismatch at element 2 [2]: "
+                 "lhs 0, rhs 0.0005");
+  // Values of different signs are never near, however close.
+  const float sign_a[] = {-1e-6f, 1.0f, INFINITY};
+  const float sign_b[] = {1e-6f, 1.0f, INFINITY};
+  grt_vm_ref_t sa = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, sign_a, 12);
+  grt_vm_ref_t sb = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_FLOAT_32, sign_b, 12);
+  grt_vm_variant_t signs[] = {ref_arg(&dev), ref_arg(&sa), ref_arg(&sb),
+                              grt_vm_variant_f64(1.0)};
+  expect_message(call("expect_near", signs, 4), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_near failed: first mismatch at element 0 [0]: "
+                 "lhs -1e-06, rhs 1e-06");
+  grt_vm_variant_t same[] = {ref_arg(&dev), ref_arg(&sb), ref_arg(&sb),
+                             grt_vm_variant_f64(0.0)};
+  GRT_EXPECT_OK(call("expect_near", same, 4));
+  same[3] = grt_vm_variant_f64(-1.0);
+  expect_message(call("expect_near", same, 4), GRT_STATUS_INVALID_ARGUMENT,
+                 "check.expect_near: tolerance must be >= 0, got -1");
+
+  // Integers compare exactly whatever the tolerance.
+  const int8_t a8[] = {1, 2, 3};
+  const int8_t b8[] = {1, 2, 4};
+  grt_vm_ref_t ia = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8, a8, 3);
+  grt_vm_ref_t ib = make_view(shape, 1, GRT_HAL_ELEMENT_TYPE_INT_8, b8, 3);
+  grt_vm_variant_t ints[] = {ref_arg(&dev), ref_arg(&ia), ref_arg(&ib),
+                             grt_vm_variant_f64(10.0)};
+  expect_message(call("expect_near", ints, 4), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_near failed: first mismatch at element 2 [2]: "
+                 "lhs 3, rhs 4");
+  expect_message(call("expect_value_eq", ints, 3), GRT_STATUS_FAILED_PRECONDITION,
+                 "check.expect_value_eq failed: first mismatch at element 2 [2]: "
+                 "lhs 3, rhs 4");
+
+  grt_vm_ref_release(&ib);
+  grt_vm_ref_release(&ia);
+  grt_vm_ref_release(&sb);
+  grt_vm_ref_release(&sa);
+  grt_vm_ref_release(&rb);
+  grt_vm_ref_release(&ra);
+  grt_vm_ref_release(&na);
+  grt_vm_ref_release(&zb);
+  grt_vm_ref_release(&za);
+  grt_vm_ref_release(&dev);
+}
+
 static void test_expect_all_true(void** state) {
   (void)state;
   const grt_hal_dim_t shape[] = {2, 2};
@@ -332,6 +425,7 @@ int main(void) {
       cmocka_unit_test(test_expect_eq),
       cmocka_unit_test(test_expect_almost_eq),
       cmocka_unit_test(test_expect_close),
+      cmocka_unit_test(test_expect_value_eq_and_near),
       cmocka_unit_test(test_expect_all_true),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

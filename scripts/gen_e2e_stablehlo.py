@@ -2400,10 +2400,11 @@ def gen_check_forms():
     f.line("check.expect_close %s, %s, max_ulp_difference = 0, "
            "min_ulp_difference = 0 : %s, %s" % (x, y, t, t))
     big = f.constant(array([3.4028235e38], "f32"), "f32")
-    inf = f.input(array([INF], "f32"), "f32")
+    near_big = f.input(array([np.nextafter(np.float32(3.4028235e38), np.float32(0))],
+                             "f32"), "f32")
     f.line('"check.expect_close"(%s, %s) {max_ulp_difference = 1 : ui64, '
            'min_ulp_difference = 1 : ui64} : (tensor<1xf32>, tensor<1xf32>) -> ()'
-           % (inf, big))
+           % (near_big, big))
     x = f.input(array([1.0, 2.0], "f32"), "f32")
     y = f.constant(shifted([1.0, 2.0], "f32", 3), "f32")
     f.line("stablehlo.custom_call @check.expect_close(%s, %s) {has_side_effect = "
@@ -2411,7 +2412,7 @@ def gen_check_forms():
     funcs.append(f.text(comment="check.expect_close counts representable values "
                         "between the two (f16, f32, f64): exactly 0, 1 and 5 "
                         "apart\nwith min = max; +0/-0 and NaN/NaN are 0 apart, "
-                        "the largest float and infinity 1;\nthe default bound "
+                        "the two largest floats 1;\nthe default bound "
                         "is 3."))
 
     for name, k, bounds, comment in (
@@ -2430,12 +2431,73 @@ def gen_check_forms():
                % (x, y, bounds))
         funcs.append(f.text(comment=comment))
 
+    f = Func("fail_expect_close_infinity")
+    inf = f.input(array([INF], "f32"), "f32")
+    big = f.constant(array([3.4028235e38], "f32"), "f32")
+    f.line("check.expect_close %s, %s, max_ulp_difference = 1000000 : "
+           "tensor<1xf32>, tensor<1xf32>" % (inf, big))
+    funcs.append(f.text(comment="Infinity is not close to the largest float, "
+                        "however many ULP are allowed:\nthe StableHLO "
+                        "interpreter counts an infinity and any other value as "
+                        "unmeasurably\nfar apart."))
+
     f = Func("fail_expect_close_nan")
     x = f.input(array([NAN, 2.0], "f32"), "f32")
     y = f.constant(array([1.0, 2.0], "f32"), "f32")
     f.line("check.expect_close %s, %s, max_ulp_difference = 1000000 : "
            "tensor<2xf32>, tensor<2xf32>" % (x, y))
     funcs.append(f.text(comment="NaN is not close to any number."))
+
+    # The StableHLO interpreter's element rules for its check spellings
+    # (stablehlo-translate --interpret): custom_call @check.expect_eq compares
+    # values, not bits; custom_call @check.expect_almost_eq and @check.eq
+    # (floats) accept two NaNs, or finite values of one sign within 1e-3 and
+    # 1e-4.
+    t2 = "(tensor<2xf32>, tensor<2xf32>) -> ()"
+    f = Func("test_custom_call_reference_rules")
+    x = f.input(array([-0.0, 0.0], "f32"), "f32")
+    y = f.constant(array([0.0, -0.0], "f32"), "f32")
+    f.line("stablehlo.custom_call @check.expect_eq(%s, %s) {has_side_effect = "
+           "true} : %s" % (x, y, t2))
+    x = f.input(array([0.0, 1.0], "f32"), "f32")
+    y = f.constant(array([5e-4, 1.0009], "f32"), "f32")
+    f.line("stablehlo.custom_call @check.expect_almost_eq(%s, %s) "
+           "{has_side_effect = true} : %s" % (x, y, t2))
+    x = f.input(array([NAN, -1e-5], "f32"), "f32")
+    y = f.constant(array([NAN, -8e-5], "f32"), "f32")
+    f.line("%%ok = stablehlo.custom_call @check.eq(%s, %s) : (tensor<2xf32>, "
+           "tensor<2xf32>) -> tensor<i1>" % (x, y))
+    funcs.append(f.text(comment="+0 and -0 are equal values; 5e-4 and 9e-4 "
+                        "differences are within custom_call\n@check.expect_"
+                        "almost_eq's 1e-3 (not the 1e-4 of IREE's form); two "
+                        "NaNs are near."))
+
+    for name, op, lhs, rhs, comment in (
+        ("fail_custom_call_expect_eq_nan", "check.expect_eq", [NAN, 1.0],
+         [NAN, 1.0], "NaN equals nothing, not even NaN."),
+        ("fail_custom_call_almost_eq_sign", "check.expect_almost_eq",
+         [-1e-6, 1.0], [1e-6, 1.0], "-1e-6 and 1e-6 differ in sign: not near, "
+         "though 2e-6 apart."),
+        ("fail_custom_call_almost_eq_zero_sign", "check.expect_almost_eq",
+         [0.0, 1.0], [-1e-6, 1.0], "+0 and -1e-6 differ in sign: not near."),
+        ("fail_custom_call_almost_eq_tolerance", "check.expect_almost_eq",
+         [1.0, 2.0], [1.0011, 2.0], "Off by 1.1e-3: past the custom call's "
+         "1e-3."),
+    ):
+        f = Func(name)
+        x = f.input(array(lhs, "f32"), "f32")
+        y = f.constant(array(rhs, "f32"), "f32")
+        f.line("stablehlo.custom_call @%s(%s, %s) {has_side_effect = true} : %s"
+               % (op, x, y, t2))
+        funcs.append(f.text(comment=comment))
+
+    f = Func("fail_custom_call_check_eq_sign")
+    x = f.input(array([-1e-6, 1.0], "f32"), "f32")
+    y = f.constant(array([1e-6, 1.0], "f32"), "f32")
+    f.line("%%ok = stablehlo.custom_call @check.eq(%s, %s) : (tensor<2xf32>, "
+           "tensor<2xf32>) -> tensor<i1>" % (x, y))
+    funcs.append(f.text(comment="custom_call @check.eq on floats: -1e-6 and "
+                        "1e-6 differ in sign, so not near."))
 
     # The StableHLO check dialect's tolerance (absolute) on expect_almost_eq.
     f = Func("test_almost_eq_tolerance")

@@ -73,7 +73,9 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(CHECK_EXPECT_CLOSE, "check.expect_close")                                   \
   X(CHECK_EXPECT_EQ, "check.expect_eq")                                         \
   X(CHECK_EXPECT_FALSE, "check.expect_false")                                   \
-  X(CHECK_EXPECT_TRUE, "check.expect_true")
+  X(CHECK_EXPECT_NEAR, "check.expect_near")                                     \
+  X(CHECK_EXPECT_TRUE, "check.expect_true")                                     \
+  X(CHECK_EXPECT_VALUE_EQ, "check.expect_value_eq")
 
 typedef enum grtc_host_import_e {
 #define GRTC_HOST_IMPORT_ENUM(id, name) GRTC_HOST_IMPORT_##id,
@@ -404,6 +406,11 @@ static grtc_value_t* grtc_host_const(grtc_host_emitter_t* e, char type, int64_t 
     uint32_t bits = (uint32_t)value;
     memcpy(&f, &bits, sizeof(f));
     result = grtc_vm_const_f32(e->b, f);
+  } else if (type == 'F') {
+    double d;
+    uint64_t bits = (uint64_t)value;
+    memcpy(&d, &bits, sizeof(d));
+    result = grtc_vm_const_f64(e->b, d);
   } else if (type == 'i') {
     result = grtc_vm_const_i32(e->b, (int32_t)value);
   } else {
@@ -1094,9 +1101,18 @@ static grt_status_t grtc_host_emit_check(grtc_host_emitter_t* e, const grtc_top_
       }
       grtc_value_t* lhs = grtc_host_view_of(e, op->operands[0]);
       grtc_value_t* rhs = grtc_host_view_of(e, op->operands[1]);
-      if (op->kind == GRTC_TOP_CHECK_EQ) {
+      if (op->kind == GRTC_TOP_CHECK_EQ && op->attrs.reference_rule) {
+        GRTC_HOST_CALL(e, CHECK_EXPECT_VALUE_EQ, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
+                       GRTC_HOST_V(rhs));
+      } else if (op->kind == GRTC_TOP_CHECK_EQ) {
         GRTC_HOST_CALL(e, CHECK_EXPECT_EQ, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
                        GRTC_HOST_V(rhs));
+      } else if (op->kind == GRTC_TOP_CHECK_ALMOST_EQ && op->attrs.reference_rule) {
+        // The StableHLO interpreter's tolerance, exact in f64.
+        uint64_t bits;
+        memcpy(&bits, &op->attrs.atol, 8);
+        GRTC_HOST_CALL(e, CHECK_EXPECT_NEAR, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
+                       GRTC_HOST_V(rhs), GRTC_HOST_V(grtc_host_const(e, 'F', (int64_t)bits)));
       } else if (op->kind == GRTC_TOP_CHECK_CLOSE) {
         GRTC_HOST_CALL(e, CHECK_EXPECT_CLOSE, GRTC_HOST_V(e->device), GRTC_HOST_V(lhs),
                        GRTC_HOST_V(rhs), GRTC_HOST_V(grtc_host_i64(e, op->attrs.max_ulp)),

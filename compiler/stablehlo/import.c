@@ -27,6 +27,9 @@
 
 // Default tolerance of check.expect_almost_eq (IREE's).
 #define GRTC_IMPORT_DEFAULT_ATOL 1e-4
+// The StableHLO interpreter's tolerance for custom_call
+// @check.expect_almost_eq (stablehlo-translate --interpret).
+#define GRTC_IMPORT_CUSTOM_CALL_ATOL 1e-3
 
 typedef struct grtc_value_slot_t {
   const void* key;
@@ -1021,8 +1024,20 @@ static grt_status_t grtc_import_attrs(grtc_import_t* ctx, const grtc_operation_t
         return grtc_import_error(ctx, op, "give either 'tolerance' or "
                                  "'atol'/'rtol', not both");
       }
+      // The StableHLO check dialect's tolerance, and the custom call the
+      // StableHLO interpreter runs with a tolerance of 0.001, compare as that
+      // interpreter does; IREE's atol/rtol keep IREE's rule.
+      if (given[2] || (rule == GRTC_IMPORT_CUSTOM_CALL && !given[0] && !given[1])) {
+        if (!given[2]) attrs->atol = GRTC_IMPORT_CUSTOM_CALL_ATOL;
+        attrs->reference_rule = true;
+      }
       return grt_ok_status();
     }
+    case GRTC_TOP_CHECK_EQ:
+      // custom_call @check.expect_eq compares values, as the StableHLO
+      // interpreter does (+0 equals -0, NaN equals nothing).
+      attrs->reference_rule = rule == GRTC_IMPORT_CUSTOM_CALL;
+      return grt_ok_status();
     case GRTC_TOP_CHECK_CLOSE:
       attrs->max_ulp = 3;
       attrs->min_ulp = 0;
@@ -1435,9 +1450,10 @@ static grt_status_t grtc_import_set_dimension_size(grtc_import_t* ctx,
 
 // The StableHLO testdata suite's older check, `%ok = stablehlo.custom_call
 // @check.eq(%actual, %expected) : (T, T) -> tensor<i1>`: integers (i1
-// included) must match exactly and floats within an absolute 1e-4, as the
-// StableHLO interpreter checks it. A mismatch fails the call, so the i1
-// result is a constant true.
+// included) must match exactly and floats (complex parts) be near within
+// 1e-4 by the StableHLO interpreter's rule (both NaN, or of one sign and
+// at most 1e-4 apart), as that interpreter checks it. A mismatch fails the
+// call, so the i1 result is a constant true.
 static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
                                               const grtc_operation_t* op,
                                               grtc_tvalue_t* const* operands,
@@ -1458,6 +1474,7 @@ static grt_status_t grtc_import_check_eq_call(grtc_import_t* ctx,
                                          operands, 2, NULL, 0, 0, block, &check));
   check->attrs.atol = GRTC_IMPORT_DEFAULT_ATOL;
   check->attrs.rtol = 0;
+  check->attrs.reference_rule = true;
   GRT_RETURN_IF_ERROR(grtc_import_splat(ctx, op, results, 1, block, &ok));
   return grtc_import_map(ctx, &op->results[0], ok);
 }

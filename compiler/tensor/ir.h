@@ -311,6 +311,10 @@ typedef struct grtc_top_attrs_t {
   bool is_stable;  // sort
   grtc_tfunc_t* callee;
   double atol, rtol;  // check.expect_almost_eq (defaults 1e-4, 0)
+  // check.expect_eq / expect_almost_eq by the StableHLO interpreter's rules
+  // (custom_call @check.*, the check dialect's `tolerance`): floats equal as
+  // values, or, for almost_eq, both NaN or of one sign within atol (rtol 0).
+  bool reference_rule;
   // check.expect_close: ULP distance bounds (the check dialect's defaults
   // are 3 and 0).
   int64_t max_ulp, min_ulp;

@@ -306,6 +306,12 @@ static void grtc_print_attrs(grtc_printer_t* p, const grtc_top_t* op) {
         break;
     }
   }
+  if ((op->kind == GRTC_TOP_CHECK_EQ || op->kind == GRTC_TOP_CHECK_ALMOST_EQ) &&
+      op->attrs.reference_rule) {
+    // Printed only when set: the StableHLO interpreter's comparison.
+    grtc_print_attr_name(p, "reference_rule");
+    grt_string_builder_append_cstring(p->out, "true");
+  }
   if (!p->first_attr) grt_string_builder_append_cstring(p->out, "}");
 }
 

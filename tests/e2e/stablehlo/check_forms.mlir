@@ -115,7 +115,7 @@ module @e2e_check_forms {
   }
 
   // check.expect_close counts representable values between the two (f16, f32, f64): exactly 0, 1 and 5 apart
-  // with min = max; +0/-0 and NaN/NaN are 0 apart, the largest float and infinity 1;
+  // with min = max; +0/-0 and NaN/NaN are 0 apart, the two largest floats 1;
   // the default bound is 3.
   func.func public @test_expect_close_ulp_bounds() {
     %0 = util.unfoldable_constant dense<[-3.4e+38, -1.2e+00, -1.1754944e-38, 0.0e+00, 1.0e-45, 1.2e+00, 1.0e+09]> : tensor<7xf32>
@@ -149,7 +149,7 @@ module @e2e_check_forms {
     %19 = stablehlo.constant dense<[-0.0e+00, 0.0e+00, 0x7FC00000, 0x7F800000]> : tensor<4xf32>
     check.expect_close %18, %19, max_ulp_difference = 0, min_ulp_difference = 0 : tensor<4xf32>, tensor<4xf32>
     %20 = stablehlo.constant dense<[3.4028235e+38]> : tensor<1xf32>
-    %21 = util.unfoldable_constant dense<[0x7F800000]> : tensor<1xf32>
+    %21 = util.unfoldable_constant dense<[3.4028233e+38]> : tensor<1xf32>
     "check.expect_close"(%21, %20) {max_ulp_difference = 1 : ui64, min_ulp_difference = 1 : ui64} : (tensor<1xf32>, tensor<1xf32>) -> ()
     %22 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
     %23 = stablehlo.constant dense<[1.0000004e+00, 2.0000007e+00]> : tensor<2xf32>
@@ -181,11 +181,76 @@ module @e2e_check_forms {
     return
   }
 
+  // Infinity is not close to the largest float, however many ULP are allowed:
+  // the StableHLO interpreter counts an infinity and any other value as unmeasurably
+  // far apart.
+  func.func public @fail_expect_close_infinity() {
+    %0 = util.unfoldable_constant dense<[0x7F800000]> : tensor<1xf32>
+    %1 = stablehlo.constant dense<[3.4028235e+38]> : tensor<1xf32>
+    check.expect_close %0, %1, max_ulp_difference = 1000000 : tensor<1xf32>, tensor<1xf32>
+    return
+  }
+
   // NaN is not close to any number.
   func.func public @fail_expect_close_nan() {
     %0 = util.unfoldable_constant dense<[0x7FC00000, 2.0e+00]> : tensor<2xf32>
     %1 = stablehlo.constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
     check.expect_close %0, %1, max_ulp_difference = 1000000 : tensor<2xf32>, tensor<2xf32>
+    return
+  }
+
+  // +0 and -0 are equal values; 5e-4 and 9e-4 differences are within custom_call
+  // @check.expect_almost_eq's 1e-3 (not the 1e-4 of IREE's form); two NaNs are near.
+  func.func public @test_custom_call_reference_rules() {
+    %0 = util.unfoldable_constant dense<[-0.0e+00, 0.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[0.0e+00, -0.0e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_eq(%0, %1) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    %2 = util.unfoldable_constant dense<[0.0e+00, 1.0e+00]> : tensor<2xf32>
+    %3 = stablehlo.constant dense<[5.0e-04, 1.0009e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_almost_eq(%2, %3) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    %4 = util.unfoldable_constant dense<[0x7FC00000, -1.0e-05]> : tensor<2xf32>
+    %5 = stablehlo.constant dense<[0x7FC00000, -8.0e-05]> : tensor<2xf32>
+    %ok = stablehlo.custom_call @check.eq(%4, %5) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+    return
+  }
+
+  // NaN equals nothing, not even NaN.
+  func.func public @fail_custom_call_expect_eq_nan() {
+    %0 = util.unfoldable_constant dense<[0x7FC00000, 1.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[0x7FC00000, 1.0e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_eq(%0, %1) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // -1e-6 and 1e-6 differ in sign: not near, though 2e-6 apart.
+  func.func public @fail_custom_call_almost_eq_sign() {
+    %0 = util.unfoldable_constant dense<[-1.0e-06, 1.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0e-06, 1.0e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_almost_eq(%0, %1) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // +0 and -1e-6 differ in sign: not near.
+  func.func public @fail_custom_call_almost_eq_zero_sign() {
+    %0 = util.unfoldable_constant dense<[0.0e+00, 1.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[-1.0e-06, 1.0e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_almost_eq(%0, %1) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // Off by 1.1e-3: past the custom call's 1e-3.
+  func.func public @fail_custom_call_almost_eq_tolerance() {
+    %0 = util.unfoldable_constant dense<[1.0e+00, 2.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0011e+00, 2.0e+00]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_almost_eq(%0, %1) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return
+  }
+
+  // custom_call @check.eq on floats: -1e-6 and 1e-6 differ in sign, so not near.
+  func.func public @fail_custom_call_check_eq_sign() {
+    %0 = util.unfoldable_constant dense<[-1.0e-06, 1.0e+00]> : tensor<2xf32>
+    %1 = stablehlo.constant dense<[1.0e-06, 1.0e+00]> : tensor<2xf32>
+    %ok = stablehlo.custom_call @check.eq(%0, %1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
     return
   }
 
