@@ -749,15 +749,38 @@ static bool grtc_slice_source_index(const grtc_top_t* op, int64_t index,
   return true;
 }
 
+// |expr| wrapped into the range of the narrower integer type |elem|, as a
+// convert to it wraps: with M = 2^bits, ((x rem M) + M [+ M/2]) rem M
+// [- M/2] (the halves for signed types), whose steps stay within i64 for
+// any i64 x although rem truncates toward zero.
+static bool grtc_shape_expr_wrap(grtc_tmodule_t* module, const grtc_sexpr_t* expr,
+                                 grtc_elem_t elem, const grtc_sexpr_t** out) {
+  int bits = (int)grtc_elem_byte_size(elem) * 8;
+  if (bits >= 64 || bits < 8) return false;
+  bool is_signed = grtc_elem_is_signed_integer(elem);
+  int64_t m = INT64_C(1) << bits;
+  int64_t half = is_signed ? m / 2 : 0;
+#define GRTC_WRAP_CONST(v) grtc_tmodule_sexpr(module, GRTC_SEXPR_CONST, (v), NULL, NULL)
+  const grtc_sexpr_t* x = grtc_tmodule_sexpr(module, GRTC_SEXPR_REM, 0, expr, GRTC_WRAP_CONST(m));
+  x = grtc_tmodule_sexpr(module, GRTC_SEXPR_ADD, 0, x, GRTC_WRAP_CONST(m + half));
+  x = grtc_tmodule_sexpr(module, GRTC_SEXPR_REM, 0, x, GRTC_WRAP_CONST(m));
+  if (half) x = grtc_tmodule_sexpr(module, GRTC_SEXPR_SUB, 0, x, GRTC_WRAP_CONST(half));
+#undef GRTC_WRAP_CONST
+  *out = x;
+  return x != NULL;
+}
+
 static bool grtc_shape_expr_at(grtc_tmodule_t* module,
                                const grtc_tvalue_t* value, int64_t index,
                                int depth, bool data, const grtc_sexpr_t** out) {
   if (depth > 64) return false;
   if (!value->def) {
     // A function argument's element, read at the call.
-    if (!data || !value->block || value->block->parent_op || value->type.rank != 1 ||
-        !grtc_dim_is_static(value->type.dims[0]) || index < 0 ||
-        index >= value->type.dims[0] ||
+    // Rank 1, or rank 0 (a scalar such as jax.export's dimension argument).
+    bool scalar = value->type.rank == 0 && index == 0;
+    if (!data || !value->block || value->block->parent_op ||
+        (!scalar && (value->type.rank != 1 || !grtc_dim_is_static(value->type.dims[0]) ||
+                     index < 0 || index >= value->type.dims[0])) ||
         (value->type.elem != GRTC_ELEM_I32 && value->type.elem != GRTC_ELEM_I64)) {
       return false;
     }
@@ -805,10 +828,13 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
         return false;
       }
       if (!grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, out)) return false;
-      // Data narrowed to a smaller integer would wrap: not followed.
-      return grtc_elem_byte_size(op->operands[0]->type.elem) <=
-                 grtc_elem_byte_size(value->type.elem) ||
-             !grtc_sexpr_reads_data(*out);
+      if (grtc_elem_byte_size(op->operands[0]->type.elem) <=
+              grtc_elem_byte_size(value->type.elem) ||
+          !grtc_sexpr_reads_data(*out)) {
+        return true;
+      }
+      // Data narrowed to a smaller integer wraps as the convert does.
+      return grtc_shape_expr_wrap(module, *out, value->type.elem, out);
     case GRTC_TOP_RESHAPE:
       if (op->operands[0]->type.rank > 1) return false;
       return grtc_shape_expr_at(module, op->operands[0], index, depth + 1, data, out);

@@ -40,6 +40,17 @@ module @m {
     %y = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
     return %y : tensor<?xi64>
   }
+  // As jax.export writes a shape-polymorphic function: the dimension n a
+  // rank-0 i64 argument holds, narrowed to i32 (wrapping as the convert
+  // does), makes the row x is broadcast to: n x 2.
+  func.func @rows(%n: tensor<i64>, %x: tensor<2xf32>) -> tensor<?x2xf32> {
+    %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+    %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+    %two = stablehlo.constant dense<2> : tensor<1xi32>
+    %shape = stablehlo.concatenate %n1, %two, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<2xf32>, tensor<2xi32>) -> tensor<?x2xf32>
+    return %y : tensor<?x2xf32>
+  }
   // Every other element of x from 1, up to the limit an argument holds,
   // read at the call.
   func.func @every_other(%x: tensor<?xf32>, %limit: tensor<1xi32>) -> tensor<?xf32> {
