@@ -6,6 +6,13 @@
 
 #include "base/checked_math.h"
 
+// The external definitions of the header's inline functions.
+extern inline grt_string_view_t grt_make_cstring_view(const char* cstring);
+extern inline bool grt_string_view_equal(grt_string_view_t a,
+                                         grt_string_view_t b);
+extern inline bool grt_string_view_equal_cstring(grt_string_view_t a,
+                                                 const char* b);
+
 bool grt_string_view_starts_with(grt_string_view_t view,
                                  grt_string_view_t prefix) {
   return prefix.size <= view.size &&

@@ -27,7 +27,10 @@ static inline grt_string_view_t grt_make_string_view(const char* data,
   return view;
 }
 
-static inline grt_string_view_t grt_make_cstring_view(const char* cstring) {
+// The next three are C99 inline definitions: a speed build inlines them, a
+// size build (-Os/-Oz) calls the one external copy in base/string_view.c
+// instead of keeping a local copy in every object that uses them.
+inline grt_string_view_t grt_make_cstring_view(const char* cstring) {
   grt_string_view_t view = {cstring, cstring ? strlen(cstring) : 0};
   return view;
 }
@@ -37,13 +40,13 @@ static inline grt_string_view_t grt_string_view_empty(void) {
   return view;
 }
 
-static inline bool grt_string_view_equal(grt_string_view_t a,
-                                         grt_string_view_t b) {
+inline bool grt_string_view_equal(grt_string_view_t a,
+                                  grt_string_view_t b) {
   return a.size == b.size && (a.size == 0 || memcmp(a.data, b.data, a.size) == 0);
 }
 
-static inline bool grt_string_view_equal_cstring(grt_string_view_t a,
-                                                 const char* b) {
+inline bool grt_string_view_equal_cstring(grt_string_view_t a,
+                                          const char* b) {
   return grt_string_view_equal(a, grt_make_cstring_view(b));
 }
 

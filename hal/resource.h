@@ -41,7 +41,9 @@ static inline void grt_hal_resource_retain(void* any_resource) {
   }
 }
 
-static inline void grt_hal_resource_release(void* any_resource) {
+// A C99 inline definition: size builds call the one external copy in
+// hal/resource.c instead of keeping a local copy in every object.
+inline void grt_hal_resource_release(void* any_resource) {
   grt_hal_resource_t* resource = (grt_hal_resource_t*)any_resource;
   if (resource && atomic_fetch_sub_explicit(&resource->ref_count, 1u,
                                             memory_order_acq_rel) == 1u) {

@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 
+// The external definition of the header's inline function.
+extern inline const char* grt_vm_value_type_name(grt_vm_value_type_t type);
+
 bool grt_vm_type_def_accepts(grt_vm_type_def_t def,
                              const grt_vm_variant_t* variant) {
   if (def.value_type == GRT_VM_VALUE_TYPE_NONE) return true;

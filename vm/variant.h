@@ -56,7 +56,9 @@ static inline bool grt_vm_value_type_is_narrow(grt_vm_value_type_t type) {
   return type == GRT_VM_VALUE_TYPE_I8 || type == GRT_VM_VALUE_TYPE_I16;
 }
 
-static inline const char* grt_vm_value_type_name(grt_vm_value_type_t type) {
+// A C99 inline definition: size builds call the one external copy in
+// vm/variant.c (it is used only for messages).
+inline const char* grt_vm_value_type_name(grt_vm_value_type_t type) {
   switch (type) {
 #define GRT_VM_VALUE_TYPE_NAME(name, ch, str, size, align) \
   case GRT_VM_VALUE_TYPE_##name:                    \
