@@ -79,6 +79,17 @@ grt_status_t grtc_dispatch_form(grtc_tmodule_t* module,
 void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
                                int64_t elements_per_workgroup);
 
+// Makes the output-channel split of a CONV2D kernel's formed tiles a
+// run-time choice (grtc_kernel_t.split_max): up to as many channel tiles
+// (of GRTC_KERNEL_SPLIT_STEP channels at least) as bring its workgroups to
+// GRTC_DISPATCH_MIN_WORKGROUPS (8); the host program picks the split from
+// the device's concurrency. Leaves split_max 0 where the rows alone give 8
+// workgroups, the channels fit one step, or the kernel is not a static
+// CONV2D. The CPU target calls it for its planar GEMM convolutions
+// (compiler/driver/driver.c, when every target is a CPU); the compile-time
+// tiles stay as they were for other targets.
+void grtc_dispatch_plan_runtime_split(grtc_kernel_t* kernel);
+
 // Retiles a formed kernel for a GPU target (CUDA): loop kernels get 8K
 // elements of work per workgroup (a CPU's 64K leaves a GPU too few
 // blocks), MATMUL kernels 128x128 (m, n) tiles (one per block), CONV2D

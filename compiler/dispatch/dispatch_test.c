@@ -689,8 +689,103 @@ static void test_one_pixel_conv_tiles(void** state) {
   }
 }
 
+// A run-time output-channel split (grtc_dispatch_plan_runtime_split): up to
+// enough 16-channel tiles for 8 workgroups; the split for a concurrency,
+// its tile (a non-divisor split rounds up to whole 16-channel steps) and
+// workgroup count.
+static void test_runtime_conv_split(void** state) {
+  (void)state;
+  typedef struct {
+    int64_t dims[4];
+    uint32_t want_max;
+  } split_case_t;
+  static const split_case_t cases[] = {
+      {{1, 7, 7, 2048}, 8},    // one pixel tile: 8 channel tiles at most
+      {{1, 14, 14, 256}, 8},   // 196 pixels: one tile
+      {{1, 28, 28, 128}, 3},   // 3 row tiles (10 rows): 3 channel tiles
+      {{1, 56, 56, 64}, 0},    // 12 row tiles: no split
+      {{1, 7, 7, 16}, 0},      // one 16-channel step
+      {{1, 7, 7, 40}, 3},      // 3 steps (16, 16, 8)
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                            .pattern = GRTC_KPATTERN_CONV2D,
+                            .parallel_rank = 4, .reduction_rank = 1};
+    kernel.reduction_dims[0] = 576;
+    for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = cases[i].dims[d];
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    uint32_t before = kernel.workgroup_count;
+    int64_t tile3 = kernel.tile[3];
+    grtc_dispatch_plan_runtime_split(&kernel);
+    if (kernel.split_max != cases[i].want_max) {
+      fail_msg("case %zu: split_max %u, expected %u", i, kernel.split_max,
+               cases[i].want_max);
+    }
+    // The compile-time plan stays for other targets.
+    assert_int_equal(kernel.workgroup_count, before);
+    assert_int_equal(kernel.tile[3], tile3);
+  }
+  // ResNet-50's 7x7x2048 layer: the split follows the concurrency up to 8.
+  grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                          .pattern = GRTC_KPATTERN_CONV2D,
+                          .parallel_rank = 4, .reduction_rank = 1};
+  kernel.reduction_dims[0] = 512;
+  const int64_t dims[4] = {1, 7, 7, 2048};
+  for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = dims[d];
+  grtc_dispatch_choose_tile(&kernel, 0);
+  grtc_dispatch_plan_runtime_split(&kernel);
+  assert_int_equal(grtc_kernel_split_others(&kernel), 1);
+  const int64_t concurrency[] = {-3, 0, 1, 2, 3, 4, 8, 64};
+  const int64_t want_split[] = {1, 1, 1, 2, 3, 4, 8, 8};
+  const int64_t want_tile[] = {2048, 2048, 2048, 1024, 688, 512, 256, 256};
+  const int64_t want_count[] = {1, 1, 1, 2, 3, 4, 8, 8};
+  for (size_t i = 0; i < sizeof(concurrency) / sizeof(concurrency[0]); ++i) {
+    int64_t split = grtc_kernel_split_for(&kernel, concurrency[i]);
+    assert_int_equal(split, want_split[i]);
+    assert_int_equal(grtc_kernel_split_tile(2048, split), want_tile[i]);
+    assert_int_equal(grtc_kernel_split_workgroups(&kernel, split), want_count[i]);
+  }
+  // Tiles never pass the dim; a split < 1 counts as 1; splits past the
+  // channel steps leave fewer tiles than the split.
+  assert_int_equal(grtc_kernel_split_tile(40, 0), 40);
+  assert_int_equal(grtc_kernel_split_tile(40, 2), 32);
+  assert_int_equal(grtc_kernel_split_tile(40, 3), 16);
+  assert_int_equal(grtc_kernel_split_tile(40, 100), 16);
+  assert_int_equal(grtc_kernel_split_tile(8, 4), 8);
+  // Other tiles multiply: 3 row tiles of the 28x28 layer.
+  grtc_kernel_t rows = {.kind = GRTC_KERNEL_LOOP,
+                        .pattern = GRTC_KPATTERN_CONV2D,
+                        .parallel_rank = 4, .reduction_rank = 1};
+  rows.reduction_dims[0] = 576;
+  const int64_t rows_dims[4] = {1, 28, 28, 128};
+  for (uint32_t d = 0; d < 4; ++d) rows.parallel_dims[d] = rows_dims[d];
+  grtc_dispatch_choose_tile(&rows, 0);
+  grtc_dispatch_plan_runtime_split(&rows);
+  assert_int_equal(grtc_kernel_split_others(&rows), 3);
+  // 3 row tiles: one thread keeps them; 2 and 3 workers get one channel
+  // tile each (6 and 3 workgroups, evenly shared); 4 workers 2 (6 is
+  // uneven, but 4 channel tiles are more than split_max); many, the most.
+  assert_int_equal(grtc_kernel_split_for(&rows, 1), 1);
+  assert_int_equal(grtc_kernel_split_for(&rows, 2), 2);
+  assert_int_equal(grtc_kernel_split_for(&rows, 3), 1);
+  assert_int_equal(grtc_kernel_split_for(&rows, 4), 2);
+  assert_int_equal(grtc_kernel_split_for(&rows, 16), 3);
+  assert_int_equal(grtc_kernel_split_workgroups(&rows, 1), 3);
+  assert_int_equal(grtc_kernel_split_workgroups(&rows, 2), 6);
+  assert_int_equal(grtc_kernel_split_workgroups(&rows, 3), 9);
+  // Symbolic and serial kernels keep compile-time tiles; the verifier
+  // refuses a split on them.
+  rows.serial = true;
+  grt_expect_error(grtc_kernel_verify(&rows), GRT_STATUS_INTERNAL,
+                   "a run-time split (split_max 3) needs a static, parallel loop kernel");
+  grtc_dispatch_plan_runtime_split(&rows);
+  assert_int_equal(rows.split_max, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_runtime_conv_split),
       cmocka_unit_test(test_one_pixel_conv_tiles),
       cmocka_unit_test(test_fused_elementwise_broadcast),
       cmocka_unit_test(test_o0_one_kernel_per_op),

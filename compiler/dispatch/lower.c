@@ -930,7 +930,7 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 #define GRTC_DISPATCH_CONV_MIN_PIXELS 256
 // Output channels of a convolution workgroup when the channels are split:
 // a multiple of the GEMM's 16-column panels.
-#define GRTC_DISPATCH_CONV_OC_STEP 16
+#define GRTC_DISPATCH_CONV_OC_STEP GRTC_KERNEL_SPLIT_STEP
 // Splitting rows for more workgroups stops at this many pixels per tile
 // (the GEMM paths need a few dozen).
 #define GRTC_DISPATCH_CONV_SPLIT_PIXELS 64
@@ -940,6 +940,9 @@ static void grtc_lower_tile_outer(grtc_kernel_t* kernel, int64_t target) {
 // layers 3 and 4: 8 -> 4 workgroups made one thread 7% faster and two
 // threads no slower). 4 still gives each of 2 workers 2 tiles. GPU
 // targets keep GRTC_DISPATCH_MIN_WORKGROUPS (grtc_dispatch_choose_gpu_tile).
+// A CPU-only module's planar GEMM convolutions choose their channel split
+// at run time instead, from the device's concurrency
+// (grtc_dispatch_plan_runtime_split); these tiles stay for other targets.
 #define GRTC_DISPATCH_CONV_MIN_WORKGROUPS 4
 
 // What tiling assumes of a symbolic reduction dim's extent.
@@ -1026,6 +1029,21 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) 
   kernel->tile[1] = rows;
   kernel->tile[2] = ow;
   kernel->tile[3] = toc;
+}
+
+void grtc_dispatch_plan_runtime_split(grtc_kernel_t* kernel) {
+  kernel->split_max = 0;
+  if (kernel->pattern != GRTC_KPATTERN_CONV2D || kernel->parallel_rank != 4 ||
+      kernel->serial || kernel->kind != GRTC_KERNEL_LOOP ||
+      grtc_kernel_is_symbolic(kernel)) {
+    return;
+  }
+  int64_t others = grtc_kernel_split_others(kernel);
+  int64_t oc = grtc_lower_dim(kernel, 3);
+  int64_t most = grtc_lower_ceil_div(GRTC_DISPATCH_MIN_WORKGROUPS, others);
+  int64_t panels = grtc_lower_ceil_div(oc, GRTC_KERNEL_SPLIT_STEP);
+  if (most > panels) most = panels;
+  if (most >= 2) kernel->split_max = (uint32_t)most;
 }
 
 // Whole rows (the last dim), about |elements_per_workgroup| (0: 64K)

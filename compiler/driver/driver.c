@@ -603,6 +603,19 @@ static grt_status_t grtc_pipeline_run(grtc_pipeline_t* p, const grtc_module_t* p
   if (driver->level > 0 && driver->targets[GRTC_DRIVER_TARGET_CPU]) {
     GRT_RETURN_IF_ERROR(grtc_cpu_prepack_module(p->module, &p->kernels, NULL));
   }
+  // With CPU executables alone, the planar GEMM convolutions split their
+  // output channels as the device's concurrency asks, at run time (GPU
+  // targets keep the compile-time tiles; docs/compiler.md "Performance
+  // notes").
+  bool cpu_only = driver->targets[GRTC_DRIVER_TARGET_CPU];
+  for (uint32_t t = 0; t < GRTC_DRIVER_TARGET_COUNT; ++t) {
+    if (t != GRTC_DRIVER_TARGET_CPU && driver->targets[t]) cpu_only = false;
+  }
+  for (uint32_t i = 0; cpu_only && driver->level > 0 && i < p->kernels.count; ++i) {
+    if (grtc_cpu_conv_takes_runtime_split(p->kernels.kernels[i])) {
+      grtc_dispatch_plan_runtime_split(p->kernels.kernels[i]);
+    }
+  }
   GRT_RETURN_IF_ERROR(grtc_pipeline_dump_kernels(p));
 
   if (c_static_out) {

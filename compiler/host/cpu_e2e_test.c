@@ -123,8 +123,9 @@ typedef struct session_t {
   void* data;
 } session_t;
 
-static session_t compile_and_open(grtc_tmodule_t* module, grtc_kernel_set_t* kernels,
-                                  const char* uri, uint32_t flags) {
+static session_t compile_and_open_text(grtc_tmodule_t* module, grtc_kernel_set_t* kernels,
+                                       const char* uri, uint32_t flags,
+                                       grt_string_builder_t* text) {
   grt_allocator_t allocator = grt_allocator_system();
   grtc_cpu_options_t cpu_options = {.features = "generic", .optimization_level = 1};
   uint8_t* binary = NULL;
@@ -135,7 +136,7 @@ static session_t compile_and_open(grtc_tmodule_t* module, grtc_kernel_set_t* ker
   GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
   grtc_host_executable_t executable = {format, binary, binary_size, NULL, NULL};
   grtc_host_options_t options = {flags};
-  GRT_EXPECT_OK(grtc_host_emit(module, kernels, &executable, 1, &options, allocator, writer, NULL));
+  GRT_EXPECT_OK(grtc_host_emit(module, kernels, &executable, 1, &options, allocator, writer, text));
   session_t s = {NULL, NULL, NULL, NULL};
   size_t size = 0;
   GRT_EXPECT_OK(grt_module_writer_finish(writer, &s.data, &size));
@@ -147,6 +148,11 @@ static session_t compile_and_open(grtc_tmodule_t* module, grtc_kernel_set_t* ker
   GRT_EXPECT_OK(grt_runtime_session_append_module_from_memory(
       s.session, grt_make_const_byte_span(s.data, size)));
   return s;
+}
+
+static session_t compile_and_open(grtc_tmodule_t* module, grtc_kernel_set_t* kernels,
+                                  const char* uri, uint32_t flags) {
+  return compile_and_open_text(module, kernels, uri, flags, NULL);
 }
 
 static void close_session(session_t* s) {
@@ -231,14 +237,39 @@ static void test_symbolic_local_task_one_shot(void** state) {
   run_symbolic("local-task", GRTC_HOST_FLAG_ONE_SHOT);
 }
 
-static void run(const char* uri, uint32_t flags) {
+// With |split_max| > 0 the kernel's tile is a run-time split
+// (grtc_kernel_t.split_max): the program reads the device's concurrency
+// once, in its initializer, and each dispatch passes the split as its push
+// constant with the workgroup count it gives (local-sync: split 1, one
+// workgroup; local-task: one tile per worker up to split_max).
+static void run_split(const char* uri, uint32_t flags, uint32_t split_max) {
   grt_allocator_t allocator = grt_allocator_system();
   grtc_tmodule_t* module = NULL;
   GRT_EXPECT_OK(grtc_tmodule_create("cpu", "cpu.mlir", allocator, &module));
   grtc_kernel_set_t kernels;
   grtc_kernel_set_init(allocator, &kernels);
   build(module, &kernels);
-  session_t s = compile_and_open(module, &kernels, uri, flags);
+  kernels.kernels[0]->split_max = split_max;
+  GRT_EXPECT_OK(grtc_kernel_verify(kernels.kernels[0]));
+  grt_string_builder_t text;
+  grt_string_builder_init(allocator, &text);
+  session_t s = compile_and_open_text(module, &kernels, uri, flags, &text);
+  const char* program = grt_string_builder_cstring(&text);
+  const char* query = strstr(program, "hal.device.query.i64");
+  if (split_max > 0) {
+    // Declared, called once (in the initializer), and the dispatches read
+    // the global it fills.
+    assert_non_null(query);
+    query = strstr(query + 1, "hal.device.query.i64");
+    assert_non_null(query);
+    assert_null(strstr(query + 1, "hal.device.query.i64"));
+    assert_non_null(strstr(program, "@__concurrency"));
+    assert_non_null(strstr(program, "vm.min.i64.s"));
+  } else {
+    assert_null(query);
+    assert_null(strstr(program, "@__concurrency"));
+  }
+  grt_string_builder_deinit(&text);
   grt_hal_device_t* device = s.device;
   grt_runtime_session_t* session = s.session;
   static float a[N], b[N], out[N];
@@ -271,6 +302,42 @@ static void run(const char* uri, uint32_t flags) {
   grtc_tmodule_destroy(module);
 }
 
+static void run(const char* uri, uint32_t flags) { run_split(uri, flags, 0); }
+
+static void test_split_local_sync(void** state) {
+  (void)state;
+  run_split("local-sync", 0, 8);
+}
+
+static void test_split_local_task(void** state) {
+  (void)state;
+  run_split("local-task", 0, 8);
+  run_split("local-task", GRTC_HOST_FLAG_ONE_SHOT, 3);
+}
+
+// A symbolic kernel cannot take a run-time split (the kernel verifier
+// refuses it too): the host program says so instead of guessing a count.
+static void test_split_symbolic_refused(void** state) {
+  (void)state;
+  grt_allocator_t allocator = grt_allocator_system();
+  grtc_tmodule_t* module = NULL;
+  GRT_EXPECT_OK(grtc_tmodule_create("cpu", "cpu.mlir", allocator, &module));
+  grtc_kernel_set_t kernels;
+  grtc_kernel_set_init(allocator, &kernels);
+  build_symbolic(module, &kernels);
+  kernels.kernels[0]->split_max = 2;
+  grt_module_writer_t* writer = NULL;
+  GRT_EXPECT_OK(grt_module_writer_create(allocator, &writer));
+  grtc_host_executable_t executable = {"cpu-x86_64", (const uint8_t*)"", 0, NULL, NULL};
+  grtc_host_options_t options = {0};
+  grt_expect_error(
+      grtc_host_emit(module, &kernels, &executable, 1, &options, allocator, writer, NULL),
+      GRT_STATUS_INVALID_ARGUMENT, "kernel 'mul_add' has a run-time split but symbolic extents");
+  grt_module_writer_destroy(writer);
+  grtc_kernel_set_deinit(&kernels);
+  grtc_tmodule_destroy(module);
+}
+
 static void test_local_sync_replayed(void** state) {
   (void)state;
   run("local-sync", 0);
@@ -291,6 +358,9 @@ int main(void) {
       cmocka_unit_test(test_local_sync_replayed),
       cmocka_unit_test(test_local_task_replayed),
       cmocka_unit_test(test_local_task_one_shot),
+      cmocka_unit_test(test_split_local_sync),
+      cmocka_unit_test(test_split_local_task),
+      cmocka_unit_test(test_split_symbolic_refused),
       cmocka_unit_test(test_symbolic_local_sync_replayed),
       cmocka_unit_test(test_symbolic_local_task_replayed),
       cmocka_unit_test(test_symbolic_local_task_one_shot),

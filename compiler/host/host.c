@@ -61,6 +61,7 @@ static uint32_t grtc_host_element_type(grtc_elem_t elem) {
   X(COMMAND_BUFFER_END, "hal.command_buffer.end")                               \
   X(COMMAND_BUFFER_EXECUTION_BARRIER, "hal.command_buffer.execution_barrier")   \
   X(DEVICE_ALLOCATOR, "hal.device.allocator")                                   \
+  X(DEVICE_QUERY_I64, "hal.device.query.i64")                                   \
   X(DEVICE_QUEUE_EXECUTE, "hal.device.queue.execute")                           \
   X(DEVICE_QUEUE_EXECUTE_INDIRECT, "hal.device.queue.execute.indirect")         \
   X(DEVICES_GET, "hal.devices.get")                                             \
@@ -147,12 +148,14 @@ static bool grtc_host_module_has_checks(const grtc_tmodule_t* module) {
 // Declares every import of GRTC_HOST_IMPORT_LIST from the ABI tables
 // (hal.executable.variant only when |per_variant|: a program whose
 // executables agree on every workgroup count does not call it;
+// hal.device.query.i64 only when |splits|: some kernel's split is chosen at
+// run time;
 // hal.buffer_view.dim and .assert_dim only when |symbolic|; the check.*
 // imports, last in the list, only when |checks|). A name the
 // tables lack (a runtime and compiler out of step) leaves the slot NULL and
 // returns INTERNAL naming it.
 static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_variant,
-                                              bool symbolic, bool checks,
+                                              bool splits, bool symbolic, bool checks,
                                               grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT]) {
   static const char* const names[GRTC_HOST_IMPORT_COUNT] = {
 #define GRTC_HOST_IMPORT_NAME(id, name) name,
@@ -161,6 +164,7 @@ static grt_status_t grtc_host_declare_imports(grtc_vm_builder_t* b, bool per_var
   };
   for (uint32_t i = 0; i < GRTC_HOST_IMPORT_COUNT; ++i) {
     if (i == GRTC_HOST_IMPORT_EXECUTABLE_VARIANT && !per_variant) continue;
+    if (i == GRTC_HOST_IMPORT_DEVICE_QUERY_I64 && !splits) continue;
     if ((i == GRTC_HOST_IMPORT_BUFFER_VIEW_DIM || i == GRTC_HOST_IMPORT_BUFFER_VIEW_ASSERT_DIM) &&
         !symbolic) {
       continue;
@@ -267,6 +271,10 @@ typedef struct grtc_host_emitter_t {
   // program reads the runtime's choice into __variant.
   bool per_variant;
   grtc_operation_t* variant_global;
+  // Some kernel's split is chosen at run time (grtc_kernel_t.split_max):
+  // the initializer reads the device's concurrency into __concurrency.
+  bool splits;
+  grtc_operation_t* concurrency_global;
   grt_allocator_t allocator;
   grtc_vm_builder_t* b;
   grtc_operation_t* imports[GRTC_HOST_IMPORT_COUNT];
@@ -298,6 +306,7 @@ typedef struct grtc_host_emitter_t {
   grtc_value_t* device_allocator;
   grtc_value_t* executable;
   grtc_value_t* variant;  // i32, loaded when per_variant
+  grtc_value_t* concurrency;  // i64, loaded when splits
   grtc_value_t* arena;
   grtc_value_t* indirect;
   bool recording;
@@ -845,6 +854,7 @@ static uint32_t grtc_host_workgroup_count(const grtc_host_emitter_t* e, uint32_t
 static bool grtc_host_counts_differ(const grtc_host_emitter_t* e) {
   for (uint32_t k = 0; k < e->kernels->count; ++k) {
     if (grtc_kernel_is_symbolic(e->kernels->kernels[k])) continue;
+    if (e->kernels->kernels[k]->split_max > 0) continue;
     for (uint32_t i = 1; i < e->executable_count; ++i) {
       if (grtc_host_workgroup_count(e, i, k) != grtc_host_workgroup_count(e, 0, k)) return true;
     }
@@ -941,6 +951,64 @@ static grt_status_t grtc_host_symbolic_dispatch(grtc_host_emitter_t* e, const gr
   return grt_ok_status();
 }
 
+// A kernel with a run-time split (grtc_kernel_t.split_max): its split, an
+// i32 push constant, and its workgroup count, from the device's
+// concurrency c (hoisted where the symbols' sizes go; the arithmetic of
+// grtc_kernel_split_for, _tile and _workgroups):
+//   split = min(max((c + others - 1) / others, 1), split_max)
+//   split = (split * others) % c != 0 && c <= split_max ? c : split
+//   tile  = min(((dim + split - 1) / split + 15) / 16 * 16, dim)
+//   count = others * ((dim + tile - 1) / tile)
+static void grtc_host_split_dispatch(grtc_host_emitter_t* e, const grtc_kernel_t* kernel,
+                                     grtc_value_t** out_split, grtc_value_t** out_count) {
+  int64_t others = grtc_kernel_split_others(kernel);
+  int64_t dim = kernel->parallel_dims[kernel->parallel_rank - 1];
+  const int64_t step = GRTC_KERNEL_SPLIT_STEP;
+  // Constants first: they go before the hoisted ops that use them.
+  grtc_value_t* others_v = grtc_host_i64(e, others);
+  grtc_value_t* others_round = grtc_host_i64(e, others - 1);
+  grtc_value_t* one = grtc_host_i64(e, 1);
+  grtc_value_t* zero = grtc_host_i64(e, 0);
+  grtc_value_t* most = grtc_host_i64(e, kernel->split_max);
+  grtc_value_t* dim_v = grtc_host_i64(e, dim);
+  grtc_value_t* minus_one = grtc_host_i64(e, -1);
+  grtc_value_t* step_round = grtc_host_i64(e, step - 1);
+  grtc_value_t* step_v = grtc_host_i64(e, step);
+  grtc_vm_insertion_t saved = grtc_host_hoist_begin(e);
+  grtc_value_t* split = grtc_vm_binary(
+      e->b, GRTC_VM_DIV_S, grtc_vm_binary(e->b, GRTC_VM_ADD, e->concurrency, others_round),
+      others_v);
+  split = grtc_vm_binary(e->b, GRTC_VM_MAX_S, split, one);
+  split = grtc_vm_binary(e->b, GRTC_VM_MIN_S, split, most);
+  // Uneven: one channel tile per worker where split_max allows.
+  grtc_value_t* uneven = grtc_vm_compare(
+      e->b, GRTC_VM_CMP_NE,
+      grtc_vm_binary(e->b, GRTC_VM_REM_S, grtc_vm_binary(e->b, GRTC_VM_MUL, split, others_v),
+                     e->concurrency),
+      zero);
+  grtc_value_t* allowed = grtc_vm_compare(e->b, GRTC_VM_CMP_LTE_S, e->concurrency, most);
+  split = grtc_vm_select(e->b, grtc_vm_binary(e->b, GRTC_VM_AND, uneven, allowed),
+                         e->concurrency, split);
+  grtc_value_t* per = grtc_vm_binary(
+      e->b, GRTC_VM_DIV_S,
+      grtc_vm_binary(e->b, GRTC_VM_ADD, dim_v, grtc_vm_binary(e->b, GRTC_VM_ADD, split, minus_one)),
+      split);
+  grtc_value_t* tile = grtc_vm_binary(
+      e->b, GRTC_VM_MUL,
+      grtc_vm_binary(e->b, GRTC_VM_DIV_S, grtc_vm_binary(e->b, GRTC_VM_ADD, per, step_round),
+                     step_v),
+      step_v);
+  tile = grtc_vm_binary(e->b, GRTC_VM_MIN_S, tile, dim_v);
+  grtc_value_t* tiles = grtc_vm_binary(
+      e->b, GRTC_VM_DIV_S,
+      grtc_vm_binary(e->b, GRTC_VM_ADD, dim_v, grtc_vm_binary(e->b, GRTC_VM_ADD, tile, minus_one)),
+      tile);
+  grtc_value_t* count = others == 1 ? tiles : grtc_vm_binary(e->b, GRTC_VM_MUL, tiles, others_v);
+  *out_split = grtc_vm_trunc_i64_i32(e->b, split);
+  *out_count = grtc_vm_trunc_i64_i32(e->b, count);
+  grtc_host_hoist_end(e, saved, *out_count);
+}
+
 // An operand of a symbolic kernel whose size is symbolic may be empty at
 // the call while the kernel still loads from it: a concatenation or a
 // padding loads every operand and selects one value, and where an operand
@@ -987,6 +1055,15 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   if (symbolic) {
     GRT_RETURN_IF_ERROR(grtc_host_symbolic_dispatch(e, op, kernel, constants, &workgroups));
   }
+  uint32_t constant_count = symbolic ? kernel->extent_count : 0;
+  if (kernel->split_max > 0) {
+    if (symbolic || !e->concurrency) {
+      return grtc_top_error(e->module, op,
+                            "kernel '%.*s' has a run-time split but %s", GRT_SV_ARG(kernel->name),
+                            symbolic ? "symbolic extents" : "the program read no concurrency");
+    }
+    grtc_host_split_dispatch(e, kernel, &constants[constant_count++], &workgroups);
+  }
   grtc_host_begin_recording(e);
   // A tied result that the plan made its own root (its operand's bytes
   // belong to someone else: an argument, a constant) starts as a copy.
@@ -1029,10 +1106,10 @@ static grt_status_t grtc_host_emit_dispatch(grtc_host_emitter_t* e, const grtc_t
   if (grt_status_is_ok(status)) {
     grtc_value_t* one = grtc_host_i32(e, 1);
     grtc_value_t* entry_point = grtc_host_i32(e, op->attrs.kernel);
-    if (!symbolic) workgroups = grtc_host_dispatch_count(e, op->attrs.kernel);
+    if (!workgroups) workgroups = grtc_host_dispatch_count(e, op->attrs.kernel);
     GRTC_HOST_CALL(e, COMMAND_BUFFER_DISPATCH, GRTC_HOST_V(e->cb), GRTC_HOST_V(e->executable),
                    GRTC_HOST_V(entry_point), GRTC_HOST_V(workgroups), GRTC_HOST_V(one),
-                   GRTC_HOST_V(one), grtc_vm_span(constants, symbolic ? kernel->extent_count : 0),
+                   GRTC_HOST_V(one), grtc_vm_span(constants, constant_count),
                    grtc_vm_span(bindings, n));
   }
   grt_allocator_free(e->allocator, bindings);
@@ -2968,6 +3045,11 @@ static grt_status_t grtc_host_emit_buffer_function(grtc_host_emitter_t* e,
       e->variant = grtc_vm_global_load(e->b, e->variant_global);
       grtc_vm_builder_name(e->b, e->variant, "variant");
     }
+    e->concurrency = NULL;
+    if (e->splits) {
+      e->concurrency = grtc_vm_global_load(e->b, e->concurrency_global);
+      grtc_vm_builder_name(e->b, e->concurrency, "concurrency");
+    }
     e->const_anchor = entry->last;
     status = grtc_host_slot_offsets(e);
   }
@@ -3374,6 +3456,14 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
     e->variant_global = grtc_vm_builder_global(e->b, grt_make_cstring_view("__variant"),
                                                grtc_vm_type_i32(e->b), true);
   }
+  if (e->splits) {
+    e->concurrency_global = grtc_vm_builder_global(
+        e->b, grt_make_cstring_view("__concurrency"), grtc_vm_type_i64(e->b), true);
+    grtc_vm_builder_rodata_string(e->b, grt_make_cstring_view("__query_category"),
+                                  grt_make_cstring_view("hal.device"));
+    grtc_vm_builder_rodata_string(e->b, grt_make_cstring_view("__query_concurrency"),
+                                  grt_make_cstring_view("concurrency"));
+  }
   grtc_vm_builder_rodata_string(e->b, grt_make_cstring_view("__module_name"),
                                 grt_make_cstring_view(e->module_name));
   grtc_block_t* entry = NULL;
@@ -3400,6 +3490,22 @@ static grt_status_t grtc_host_emit_globals(grtc_host_emitter_t* e) {
       grtc_vm_builder_name(e->b, variant, "variant");
       grtc_vm_global_store(e->b, variant, e->variant_global);
     }
+  }
+  // The device's concurrency (workers, SMs), at least 1 (1 when the device
+  // does not answer), for the run-time splits.
+  if (e->splits) {
+    grtc_value_t* category = grtc_vm_const_rodata(e->b, grt_make_cstring_view("__query_category"));
+    grtc_value_t* key = grtc_vm_const_rodata(e->b, grt_make_cstring_view("__query_concurrency"));
+    grtc_operation_t* query = grtc_vm_call_import(
+        e->b, e->imports[GRTC_HOST_IMPORT_DEVICE_QUERY_I64],
+        (grtc_vm_arg_t[]){GRTC_HOST_V(e->device), GRTC_HOST_V(category), GRTC_HOST_V(key)}, 3);
+    grtc_value_t* one = grtc_host_i64(e, 1);
+    grtc_value_t* concurrency = grtc_vm_binary(e->b, GRTC_VM_MAX_S, &query->results[1], one);
+    grtc_value_t* answered =
+        grtc_vm_compare(e->b, GRTC_VM_CMP_NE, &query->results[0], grtc_host_i32(e, 0));
+    concurrency = grtc_vm_select(e->b, answered, concurrency, one);
+    grtc_vm_builder_name(e->b, concurrency, "concurrency");
+    grtc_vm_global_store(e->b, concurrency, e->concurrency_global);
   }
   bool symbolic = false;
   for (uint32_t k = 0; k < e->kernels->count && !symbolic; ++k) {
@@ -3477,6 +3583,9 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   e->executables = executables;
   e->executable_count = executables ? executable_count : 0;
   e->per_variant = grtc_host_counts_differ(e);
+  for (uint32_t k = 0; k < kernels->count; ++k) {
+    if (kernels->kernels[k]->split_max > 0) e->splits = true;
+  }
   e->allocator = allocator;
   e->options = options;
   e->b = b;
@@ -3514,7 +3623,8 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
                                   (void**)&e->state_globals);
   }
   if (grt_status_is_ok(status)) {
-    status = grtc_host_declare_imports(b, e->per_variant, grtc_host_module_is_symbolic(module),
+    status = grtc_host_declare_imports(b, e->per_variant, e->splits,
+                                       grtc_host_module_is_symbolic(module),
                                        grtc_host_module_has_checks(module), e->imports);
   }
   if (grt_status_is_ok(status)) {
@@ -3768,7 +3878,8 @@ grt_status_t grtc_host_emit(const grtc_tmodule_t* module, const grtc_kernel_set_
     }
     access += kernel->binding_count;
     lengths += 8 * (size_t)kernel->binding_count;
-    entries[i].constant_count = kernel->extent_count;  // the symbolic extents
+    // The symbolic extents, then a run-time split.
+    entries[i].constant_count = kernel->extent_count + (kernel->split_max > 0 ? 1u : 0u);
     entries[i].workgroup_size[0] = 1;
     entries[i].workgroup_size[1] = 1;
     entries[i].workgroup_size[2] = 1;

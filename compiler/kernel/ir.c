@@ -188,3 +188,47 @@ grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel) {
   }
   return grtc_kernel_workgroups_for(kernel, NULL, &kernel->workgroup_count);
 }
+
+int64_t grtc_kernel_split_tile(int64_t dim, int64_t split) {
+  if (split < 1) split = 1;
+  int64_t per = (dim + split - 1) / split;
+  int64_t tile = (per + GRTC_KERNEL_SPLIT_STEP - 1) / GRTC_KERNEL_SPLIT_STEP *
+                 GRTC_KERNEL_SPLIT_STEP;
+  if (tile > dim) tile = dim;
+  return tile < 1 ? 1 : tile;
+}
+
+int64_t grtc_kernel_split_others(const grtc_kernel_t* kernel) {
+  int64_t others = 1;
+  for (uint32_t d = 0; d + 1 < kernel->parallel_rank; ++d) {
+    int64_t dim = kernel->parallel_dims[d] > 0 ? kernel->parallel_dims[d] : 1;
+    int64_t tile = kernel->tile[d] > 0 ? kernel->tile[d] : 1;
+    others *= (dim + tile - 1) / tile;
+  }
+  return others;
+}
+
+int64_t grtc_kernel_split_for(const grtc_kernel_t* kernel,
+                              int64_t concurrency) {
+  int64_t others = grtc_kernel_split_others(kernel);
+  if (concurrency < 1) concurrency = 1;
+  int64_t split = (concurrency + others - 1) / others;
+  if (split > (int64_t)kernel->split_max) split = kernel->split_max;
+  if (split < 1) split = 1;
+  // Workgroups the workers cannot share evenly (3 row tiles on 2 workers)
+  // take one channel tile per worker instead, where that many are allowed.
+  if ((others * split) % concurrency != 0 &&
+      concurrency <= (int64_t)kernel->split_max) {
+    split = concurrency;
+  }
+  return split;
+}
+
+int64_t grtc_kernel_split_workgroups(const grtc_kernel_t* kernel,
+                                     int64_t split) {
+  if (kernel->parallel_rank == 0) return 1;
+  int64_t dim = kernel->parallel_dims[kernel->parallel_rank - 1];
+  if (dim <= 0) return 0;
+  int64_t tile = grtc_kernel_split_tile(dim, split);
+  return grtc_kernel_split_others(kernel) * ((dim + tile - 1) / tile);
+}

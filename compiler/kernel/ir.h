@@ -281,6 +281,16 @@ typedef struct grtc_kernel_t {
   // extent_symbols[e] (grtc_tshapes_t index) at the call.
   uint32_t extent_count;
   uint32_t* extent_symbols;
+  // Run-time split of the last parallel dim (0: none; the CPU target sets
+  // it on the planar GEMM convolutions: grtc_dispatch_plan_runtime_split).
+  // The kernel then takes one more 32-bit push constant after its extents,
+  // the split s >= 1; the last dim has tiles of
+  // grtc_kernel_split_tile(dim, s) instead of tile[last], and the dispatch
+  // grtc_kernel_split_workgroups(kernel, s) workgroups. The host program
+  // picks s from the device's concurrency (grtc_kernel_split_for), at most
+  // split_max. tile[] and workgroup_count keep the compile-time plan (what
+  // a target without run-time splits uses). Only static kernels.
+  uint32_t split_max;
   // Scatter-like kernels whose stores may collide run as one workgroup
   // visiting points in row-major order.
   bool serial;
@@ -350,6 +360,24 @@ static inline bool grtc_kernel_is_symbolic(const grtc_kernel_t* kernel) {
 grt_status_t grtc_kernel_workgroups_for(const grtc_kernel_t* kernel,
                                         const int64_t* extents,
                                         uint32_t* out_count) GRT_MUST_USE;
+// Run-time splits (grtc_kernel_t.split_max): a split's tiles of the last
+// parallel dim are ceil(dim / split) rounded up to GRTC_KERNEL_SPLIT_STEP
+// (the GEMM's 16-column panels), at most dim (split < 1 counts as 1).
+#define GRTC_KERNEL_SPLIT_STEP 16
+int64_t grtc_kernel_split_tile(int64_t dim, int64_t split);
+// The tiles of every parallel dim but the last (what a split multiplies).
+int64_t grtc_kernel_split_others(const grtc_kernel_t* kernel);
+// The split for a device running |concurrency| (c, taken as 1 below 1)
+// workgroups at once: enough output-channel tiles that the workgroups
+// number at least c, s = clamp(ceil(c / others), 1, split_max); but when
+// others * s is not a multiple of c (3 row tiles on 2 workers would leave
+// one worker a third of the layer alone) and c <= split_max, s = c.
+int64_t grtc_kernel_split_for(const grtc_kernel_t* kernel,
+                              int64_t concurrency);
+// The workgroup count of a dispatch with split |split|:
+// others * ceil(dim / grtc_kernel_split_tile(dim, split)).
+int64_t grtc_kernel_split_workgroups(const grtc_kernel_t* kernel,
+                                     int64_t split);
 // Computes workgroup_count from the dims and tile (0 when a parallel dim
 // is symbolic); errors when a tile is < 1 or the count exceeds UINT32_MAX.
 grt_status_t grtc_kernel_finalize_workgroups(grtc_kernel_t* kernel)

@@ -110,6 +110,9 @@ void grtc_kernel_print_tiling(const grtc_kernel_t* kernel, grt_string_builder_t*
   } else {
     grt_string_builder_appendf(out, " wg=%u", kernel->workgroup_count);
   }
+  if (kernel->split_max > 0) {
+    grt_string_builder_appendf(out, " split<=%u", kernel->split_max);
+  }
 }
 
 void grtc_kernel_print(const grtc_kernel_t* kernel, grt_string_builder_t* out) {

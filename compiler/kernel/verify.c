@@ -517,6 +517,14 @@ grt_status_t grtc_kernel_verify(const grtc_kernel_t* kernel) {
                               (unsigned)kernel->kind);
   }
   GRT_RETURN_IF_ERROR(grtc_kverify_shape(kernel));
+  if (kernel->split_max > 0 &&
+      (kernel->kind != GRTC_KERNEL_LOOP || kernel->serial ||
+       kernel->parallel_rank == 0 || grtc_kernel_is_symbolic(kernel))) {
+    return grtc_kverify_error(kernel, GRTC_KINST_NONE,
+                              "a run-time split (split_max %u) needs a "
+                              "static, parallel loop kernel",
+                              kernel->split_max);
+  }
   for (uint32_t a = 0; a < kernel->acc_count; ++a) {
     if (kernel->accs[a].type >= GRTC_ELEM_COUNT) {
       return grtc_kverify_error(kernel, GRTC_KINST_NONE,

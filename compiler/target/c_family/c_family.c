@@ -473,6 +473,31 @@ void grtc_c_family_emit_tile_bounds(grt_string_builder_t* out,
     char size[24], tiles[48];
     grtc_c_family_size(size, sizeof(size), dim);
     int64_t tile = kernel->serial ? dim : kernel->tile[d];
+    if (kernel->split_max > 0 && d + 1 == kernel->parallel_rank) {
+      // A run-time split: the tile is split_tile, which the backend
+      // computed from the split (grtc_kernel_split_tile).
+      grt_string_builder_appendf(
+          out,
+          "  const uint64_t n%u = (uint64_t)((%s + split_tile - 1) / "
+          "split_tile);\n",
+          d, size);
+      if (d == 0) {
+        grt_string_builder_append_cstring(
+            out, "  const int64_t lo0 = (int64_t)t * split_tile;\n");
+      } else {
+        grt_string_builder_appendf(
+            out,
+            "  const int64_t lo%u = (int64_t)(t %% n%u) * split_tile; t /= "
+            "n%u;\n",
+            d, d, d);
+      }
+      grt_string_builder_appendf(
+          out,
+          "  const int64_t hi%u = lo%u + split_tile < %s ? lo%u + split_tile "
+          ": %s;\n",
+          d, d, size, d, size);
+      continue;
+    }
     if (kernel->serial || (!symbolic && tile >= dim)) {
       grt_string_builder_appendf(
           out, "  const int64_t lo%u = 0, hi%u = %s;\n", d, d, size);

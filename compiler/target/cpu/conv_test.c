@@ -504,6 +504,99 @@ static void test_conv_symbolic_batch(void** state) {
   }
 }
 
+// A run-time output-channel split (grtc_kernel_t.split_max) on the planar
+// GEMM path, the filter read through its strides and prepacked: the split
+// is push constant 0, and every split (0 counting as 1, 1, 2, a
+// non-divisor 3, the most, past the most) over the workgroups
+// grtc_kernel_split_workgroups gives matches the reference.
+static void run_split_case(const conv_case_t* c) {
+  conv_geom_t g = conv_geom(c);
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  add_conv(&set, "split", c, true);
+  add_conv(&set, "split_packed", c, true);
+  add_conv(&set, "generic", c, false);
+  size_t ni = (size_t)(c->n * c->h * c->w * c->c);
+  size_t nf = (size_t)(c->kh * c->kw * g.cig * c->oc);
+  size_t no = (size_t)(c->n * g.oh * g.ow * c->oc);
+  float* in = malloc(ni * sizeof(float) + 1);
+  float* filter = malloc(nf * sizeof(float) + 1);
+  float* bias = malloc((size_t)c->oc * sizeof(float) + 1);
+  fill_inputs(c, in, filter, bias);
+  float* packed =
+      malloc((size_t)grtc_cpu_packed_filter_size(set.kernels[1]) * sizeof(float) + 1);
+  GRT_EXPECT_OK(grtc_cpu_prepack_filter(&set, set.kernels[1], filter, packed));
+  uint32_t most = (uint32_t)((c->oc + GRTC_KERNEL_SPLIT_STEP - 1) / GRTC_KERNEL_SPLIT_STEP);
+  for (uint32_t k = 0; k < 2; ++k) {
+    assert_true(grtc_cpu_conv_takes_runtime_split(set.kernels[k]));
+    set.kernels[k]->split_max = most;
+    GRT_EXPECT_OK(grtc_kernel_verify(set.kernels[k]));
+  }
+  assert_false(grtc_cpu_conv_takes_runtime_split(set.kernels[2]));
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+  assert_non_null(strstr(grt_string_builder_cstring(&text), "split_tile"));
+  grt_string_builder_deinit(&text);
+  cpu_library_t lib = cpu_build_and_load(&set, NULL);
+  assert_int_equal(lib.library->entries[0].constant_count, 1);
+  assert_int_equal(lib.library->entries[1].constant_count, 1);
+  assert_int_equal(lib.library->entries[2].constant_count, 0);
+  float* out[3];
+  for (int k = 0; k < 3; ++k) out[k] = malloc(no * sizeof(float) + 1);
+  void* ptrs[3][4] = {{in, filter, bias, out[0]},
+                      {in, packed, bias, out[1]},
+                      {in, filter, bias, out[2]}};
+  for (size_t i = 0; i < no; ++i) out[2][i] = NAN;
+  assert_int_equal(cpu_run(&lib, 2, ptrs[2], 4, set.kernels[2]->workgroup_count), 0);
+  // Without its constant the kernel refuses the dispatch.
+  assert_int_equal(cpu_run(&lib, 0, ptrs[0], 4, 1), 2);
+  const uint32_t splits[] = {0, 1, 2, 3, most, most + 3};
+  for (size_t s = 0; s < sizeof(splits) / sizeof(splits[0]); ++s) {
+    int64_t workgroups = grtc_kernel_split_workgroups(set.kernels[0], splits[s]);
+    if (splits[s] >= 1 && splits[s] <= most) {
+      // Each split of at most the channel steps gives its own tile count.
+      int64_t tile = grtc_kernel_split_tile(c->oc, splits[s]);
+      assert_int_equal(workgroups, grtc_kernel_split_others(set.kernels[0]) *
+                                       ((c->oc + tile - 1) / tile));
+    }
+    for (uint32_t k = 0; k < 2; ++k) {
+      for (size_t i = 0; i < no; ++i) out[k][i] = NAN;
+      assert_int_equal(cpu_run_constants(&lib, k, ptrs[k], 4, (uint32_t)workgroups,
+                                         &splits[s], 1, NULL),
+                       0);
+    }
+    expect_reference(c, in, filter, bias, out[0], out[1], "split", "split packed");
+    // The same sums as the compile-time tiles' generic loops, within rounding.
+    expect_reference(c, in, filter, bias, out[0], out[2], "split", "generic");
+  }
+  for (int k = 0; k < 3; ++k) free(out[k]);
+  free(in);
+  free(filter);
+  free(bias);
+  free(packed);
+  cpu_unload(&lib);
+  grtc_kernel_set_deinit(&set);
+}
+
+static void test_conv_runtime_split(void** state) {
+  (void)state;
+  static const conv_case_t cases[] = {
+      // ResNet-like 7x7 layer, 1x1 filter, 100 channels (7 steps).
+      {1, 7, 7, 32, 1, 1, 100, 1, 1, 0, 0, 1, 1, 1, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 32}, PATH_PIXELS},
+      // 3x3, two groups of 100 (tiles cross the groups), two row tiles.
+      {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, LAYOUT_NCHW_OIHW, 0,
+       {1, 5, 0, 64}, PATH_PIXELS},
+      // 40 channels: 16, 16, 8.
+      {1, 12, 12, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1, 1, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 16}, PATH_PIXELS},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    run_split_case(&cases[i]);
+  }
+}
+
 // A bias that is a select chain over the output channel: on the planar
 // GEMM and depthwise paths its compares and selects are emitted once per
 // channel, ahead of the loops over the channel's pixels (before the
@@ -629,6 +722,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_cases),
       cmocka_unit_test(test_conv_symbolic_batch),
+      cmocka_unit_test(test_conv_runtime_split),
       cmocka_unit_test(test_conv_channel_values_hoisted),
       cmocka_unit_test(test_prepack_module),
   };

@@ -97,6 +97,12 @@ grt_status_t grtc_cpu_prepack_rhs4(grtc_kernel_set_t* set, grtc_kernel_t* kernel
 // accepts: the constant's data becomes the packed panels (a rank-1
 // tensor) and the kernel reads them; so does every such 4-bit rhs.
 // *out_packed (may be NULL) counts them.
+// Whether |kernel| is a CONV2D the CPU runs on its planar GEMM path, whose
+// output-channel split may be chosen at run time
+// (grtc_dispatch_plan_runtime_split): every channel tile of a pixel block
+// builds the same im2col B panels again.
+bool grtc_cpu_conv_takes_runtime_split(const grtc_kernel_t* kernel);
+
 grt_status_t grtc_cpu_prepack_module(grtc_tmodule_t* module,
                                      grtc_kernel_set_t* kernels,
                                      uint32_t* out_packed) GRT_MUST_USE;

@@ -219,6 +219,23 @@ static void grtc_cpu_emit_binding_pointers(grtc_cpu_emitter_t* e) {
         e->out, "  const int64_t e%u = (int64_t)d->constants[%u];\n  (void)e%u;\n",
         x, x, x);
   }
+  // A run-time split (grtc_kernel_t.split_max): the constant after the
+  // extents; the last dim's tile is grtc_kernel_split_tile of it (a split of
+  // 0 counts as 1). Any value keeps every tile inside the dim.
+  if (kernel->split_max > 0) {
+    int64_t dim = kernel->parallel_dims[kernel->parallel_rank - 1];
+    grt_string_builder_appendf(
+        e->out,
+        "  if (d->constant_count < %uu) return 2;\n"
+        "  const int64_t split = d->constants[%u] > 0 ? "
+        "(int64_t)d->constants[%u] : 1;\n"
+        "  int64_t split_tile = (%" PRId64 " + split - 1) / split;\n"
+        "  split_tile = (split_tile + %d) / %d * %d;\n"
+        "  if (split_tile > %" PRId64 ") split_tile = %" PRId64 ";\n",
+        kernel->extent_count + 1, kernel->extent_count, kernel->extent_count,
+        dim, GRTC_KERNEL_SPLIT_STEP - 1, GRTC_KERNEL_SPLIT_STEP,
+        GRTC_KERNEL_SPLIT_STEP, dim, dim);
+  }
   // Bounds-checked kernels: the elements each binding holds.
   if (!grtc_c_family_bounds_checked(kernel)) return;
   for (uint32_t b = 0; b < kernel->binding_count; ++b) {
@@ -460,8 +477,9 @@ static bool grtc_cpu_flatten(const grtc_kernel_t* kernel, const bool* live,
   uint32_t rank = kernel->parallel_rank;
   if (kernel->kind != GRTC_KERNEL_LOOP || kernel->serial || rank < 2 ||
       kernel->reduction_rank > 0 || kernel->acc_count > 0 ||
-      grtc_kernel_is_symbolic(kernel)) {
-    return false;  // (symbolic: the strides of q are not constants)
+      grtc_kernel_is_symbolic(kernel) || kernel->split_max > 0) {
+    return false;  // (symbolic: the strides of q are not constants; a
+                   // run-time split's tiles are not the tile above)
   }
   int64_t stride[GRTC_KERNEL_MAX_RANK];
   int64_t inner = 1;
@@ -1251,6 +1269,12 @@ bool grtc_cpu_conv_on_pixels_path(const grtc_kernel_t* kernel) {
   return grtc_cpu_path(kernel) == GRTC_CPU_PATH_CONV_PIXELS;
 }
 
+bool grtc_cpu_conv_takes_runtime_split(const grtc_kernel_t* kernel) {
+  return kernel->kind == GRTC_KERNEL_LOOP &&
+         kernel->pattern == GRTC_KPATTERN_CONV2D &&
+         grtc_cpu_conv_on_pixels_path(kernel);
+}
+
 static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
   grtc_cpu_path_t path = grtc_cpu_path(kernel);
   return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM ||
@@ -1709,7 +1733,9 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
   g.cig = cv->c / cv->groups;
   g.ocg = cv->oc / cv->groups;
   g.k = cv->kh * cv->kw * g.cig;
-  g.tile_oc = grtc_cpu_min64(kernel->tile[3], cv->oc);
+  // A run-time split's tile is at most every channel.
+  g.tile_oc = kernel->split_max > 0 ? cv->oc
+                                    : grtc_cpu_min64(kernel->tile[3], cv->oc);
   if (g.tile_oc < 1) g.tile_oc = 1;
   if (path == GRTC_CPU_PATH_CONV_DIRECT) {
     g.rows = g.cols = g.ldc = g.rows_padded = 0;
@@ -2603,7 +2629,8 @@ grt_status_t grtc_cpu_emit_c(const grtc_kernel_set_t* kernels,
       grt_string_builder_appendf(
           out, "  {\"%.*s\", grtk_%.*s, %uu, %uu, {1u, 1u, 1u}, %uu},\n",
           (int)kernel->name.size, kernel->name.data, (int)kernel->name.size,
-          kernel->name.data, kernel->binding_count, kernel->extent_count,
+          kernel->name.data, kernel->binding_count,
+          kernel->extent_count + (kernel->split_max > 0 ? 1u : 0u),
           local_sizes[k]);
     }
     grt_string_builder_append_cstring(out, "};\n");

@@ -758,6 +758,17 @@ grt_status_t grtc_cuda_emit_with_lines(const grtc_kernel_set_t* kernels,
   }
   grtc_cuda_emit_prelude(out);
   for (uint32_t k = 0; k < kernels->count; ++k) {
+    // Run-time splits are the CPU's; GPU kernels keep compile-time tiles.
+    const grtc_kernel_t* kernel = kernels->kernels[k];
+    if (kernel->split_max > 0) {
+      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                             "kernel %.*s: the CUDA target has no run-time "
+                             "split (split_max %u); expected compile-time tiles",
+                             (int)kernel->name.size, kernel->name.data,
+                             kernel->split_max);
+    }
+  }
+  for (uint32_t k = 0; k < kernels->count; ++k) {
     if (out_kernel_lines) out_kernel_lines[k] = grtc_cuda_next_line(out, start);
     GRT_RETURN_IF_ERROR(grtc_cuda_emit_kernel(kernels->kernels[k], options, out));
   }

@@ -174,8 +174,26 @@ static void test_bad_arch_rejected_before_nvrtc(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+// A run-time split (grtc_kernel_t.split_max) is the CPU's: the CUDA target
+// refuses such a kernel instead of tiling it at compile time.
+static void test_runtime_split_refused(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  cuda_test_add_scalar(&set);
+  set.kernels[0]->split_max = 3;
+  grt_string_builder_t text;
+  grt_string_builder_init(grt_allocator_system(), &text);
+  grt_expect_error(grtc_cuda_emit(&set, NULL, &text), GRT_STATUS_UNIMPLEMENTED,
+                   "kernel scalar: the CUDA target has no run-time split (split_max 3); "
+                   "expected compile-time tiles");
+  grt_string_builder_deinit(&text);
+  grtc_kernel_set_deinit(&set);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_runtime_split_refused),
       cmocka_unit_test(test_every_kind_emitted),
       cmocka_unit_test(test_matmul_paths),
       cmocka_unit_test(test_symbolic_extents),

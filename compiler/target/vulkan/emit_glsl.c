@@ -609,6 +609,15 @@ static void grtc_glsl_used_types(const grtc_kernel_t* kernel,
 grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
                                    grt_string_builder_t* out) {
   GRT_RETURN_IF_ERROR(grtc_kernel_verify(kernel));
+  // Run-time splits are the CPU's (the driver sets them only when every
+  // target is a CPU); GPU kernels keep their compile-time tiles.
+  if (kernel->split_max > 0) {
+    return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                           "kernel %.*s: the Vulkan target has no run-time "
+                           "split (split_max %u); expected compile-time tiles",
+                           (int)kernel->name.size, kernel->name.data,
+                           kernel->split_max);
+  }
   bool* live = calloc(kernel->inst_count + 1, sizeof(bool));
   if (!live) {
     return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED,

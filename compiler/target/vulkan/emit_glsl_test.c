@@ -84,6 +84,31 @@ static void test_elementwise_add(void** state) {
   grtc_kernel_set_deinit(&set);
 }
 
+// A run-time split (grtc_kernel_t.split_max) is the CPU's: the Vulkan
+// target refuses such a kernel instead of tiling it at compile time.
+static void test_runtime_split_refused(void** state) {
+  (void)state;
+  grtc_kernel_set_t set;
+  grtc_kernel_set_init(grt_allocator_system(), &set);
+  const grtc_kbinding_t bindings[] = {
+      {GRTC_ELEM_F32, 64, GRTC_KACCESS_READ},
+      {GRTC_ELEM_F32, 64, GRTC_KACCESS_WRITE},
+  };
+  kb_t b = kb_kernel(&set, "split", 2, bindings);
+  kb_space(&b, 1, (int64_t[]){64}, (int64_t[]){16});
+  uint32_t p0 = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
+  kb_store(&b, 1, p0, kb_load(&b, P, 0, p0), NONE);
+  b.k->split_max = 4;
+  GRT_EXPECT_OK(grtc_kernel_verify(b.k));
+  grt_string_builder_t glsl;
+  grt_string_builder_init(grt_allocator_system(), &glsl);
+  grt_expect_error(grtc_vulkan_emit_glsl(b.k, &glsl), GRT_STATUS_UNIMPLEMENTED,
+                   "kernel split: the Vulkan target has no run-time split (split_max 4); "
+                   "expected compile-time tiles");
+  grt_string_builder_deinit(&glsl);
+  grtc_kernel_set_deinit(&set);
+}
+
 // Symbolic extents: a push-constant block read once into e<x>, the
 // workgroup count and tile bounds computed from them, symbolic reduction
 // and GEMM loops; a serial kernel walks the whole extent.
@@ -501,6 +526,7 @@ static void test_invalid_kernel(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_runtime_split_refused),
       cmocka_unit_test(test_elementwise_add),
       cmocka_unit_test(test_symbolic_extents),
       cmocka_unit_test(test_symbolic_bounds_checks),
