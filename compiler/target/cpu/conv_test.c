@@ -1,5 +1,5 @@
 // Tests for the CONV2D fast paths (im2col + GEMM, the planar paths for NCHW
-// inputs over whole output rows (GEMM, depthwise), and the direct loop for
+// inputs over whole output rows (GEMM, depthwise, stem), and the direct loop for
 // other depthwise convolutions and tiles of few pixels): padding, strides, dilation,
 // groups, 1x1, NCHW inputs with OIHW or HWIO filters, several K slices,
 // pixel blocks and A blocks, tiles that split groups, and a nonzero

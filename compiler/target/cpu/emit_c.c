@@ -9,8 +9,10 @@
 // stores. MATMUL kernels replace the reduction with the blocked GEMM of
 // gemm.c, CONV2D kernels with that GEMM on im2col rows (NHWC), on packed
 // im2col panels with the filter as A (planar NCHW inputs, see
-// grtc_cpu_emit_conv_pixels_kernel), or a direct loop over output channels
-// when depthwise, and run PRE/POST and the stores per element afterwards.
+// grtc_cpu_emit_conv_pixels_kernel), a direct kernel over column phases
+// for stems (grtc_cpu_emit_conv_stem_kernel), or a direct loop over output
+// channels when depthwise, and run PRE/POST and the stores per element
+// afterwards.
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -2364,11 +2366,11 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
 // output rows, every input row the chunk reads is split once into its
 // stride_w column phases, zero-padded (phase p holds padded columns p,
 // p + SW, ...), so tap j of every output pixel of a row reads one phase
-// at consecutive floats: a vector of pixels is one load. Per block of
-// grtc_cpu_stem_block's output channels the sums of its vectors of pixels stay
-// in that many vector accumulators over all C x KH x KW taps (each tap one
-// load and a broadcast filter value per channel), stored once into the
-// block's sums; the epilogue then runs per channel along the chunk's
+// at consecutive floats: a vector of pixels is one load. Per register
+// block (grtc_cpu_stem_block: ocb output channels x nv pixel vectors) the
+// sums stay in ocb x nv vector accumulators over all C x KH x KW taps
+// (each tap nv loads and a broadcast filter value per channel), stored
+// once into the block's sums; the epilogue then runs per channel along the chunk's
 // pixels, as on the planar GEMM path. The filter is copied once per tile
 // into tap-major blocks of the channels (zeros past the tile).
 static void grtc_cpu_emit_conv_stem_kernel(grtc_cpu_emitter_t* e) {
