@@ -3064,7 +3064,17 @@ def gen_fusion():
             ("test_conv_nchw_1x1_residual_relu", (2, 6, 5, 7), (9, 6, 1, 1),
              [1, 1], [[0, 0], [0, 0]], False),
             ("test_conv_nchw_row_col_broadcast", (1, 4, 9, 7), (6, 4, 3, 3),
-             [1, 1], [[1, 1], [1, 1]], True)]:
+             [1, 1], [[1, 1], [1, 1]], True),
+            # Stems (at most 4 input channels, stride 2 across: the CPU's
+            # stem path): a 7x7/2 on odd sizes; a 3x3/2 over two images
+            # with 43 output channels and the row-by-row epilogue; one
+            # input channel, stride 3 down, asymmetric padding.
+            ("test_conv_nchw_stem_7x7_s2", (1, 3, 23, 29), (10, 3, 7, 7),
+             [2, 2], [[3, 3], [3, 3]], False),
+            ("test_conv_nchw_stem_3x3_s2_rows", (2, 3, 17, 15), (43, 3, 3, 3),
+             [2, 2], [[1, 1], [1, 1]], True),
+            ("test_conv_nchw_stem_1ch_asymmetric", (1, 1, 12, 19), (7, 1, 5, 4),
+             [3, 2], [[0, 2], [2, 1]], False)]:
         f = Func(name)
         x = array(crng.uniform(-1, 1, xs), e)
         k = array(crng.uniform(-1, 1, ws), e)

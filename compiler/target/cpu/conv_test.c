@@ -1,5 +1,5 @@
 // Tests for the CONV2D fast paths (im2col + GEMM, the planar paths for NCHW
-// inputs over whole output rows (GEMM, depthwise), and the direct loop for
+// inputs over whole output rows (GEMM, depthwise, stem), and the direct loop for
 // other depthwise convolutions and tiles of few pixels): padding, strides, dilation,
 // groups, 1x1, NCHW inputs with OIHW or HWIO filters, several K slices,
 // pixel blocks and A blocks, tiles that split groups, and a nonzero
@@ -36,7 +36,7 @@ enum {
   LAYOUT_NCHW_OIHW,
   LAYOUT_NCHW_HWIO,  // what the ONNX importer makes of a constant filter
 };
-enum { PATH_DIRECT, PATH_GEMM, PATH_PIXELS, PATH_DEPTHWISE };
+enum { PATH_DIRECT, PATH_GEMM, PATH_PIXELS, PATH_DEPTHWISE, PATH_STEM };
 
 static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
                         int64_t dil) {
@@ -263,6 +263,7 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n,
   int path = strstr(source, "grt_gemm_block(col")        ? PATH_GEMM
              : strstr(source, "grt_gemm_pack_a_koff(F") ? PATH_PIXELS
              : strstr(source, "float wt[KH][KW]")       ? PATH_DEPTHWISE
+             : strstr(source, "enum { OCB = ")          ? PATH_STEM
                                                          : PATH_DIRECT;
   if (path != c->path) {
     fail_msg("case %dx%dx%dx%d k%dx%d oc %d: path %d, expected %d",
@@ -281,7 +282,7 @@ static void run_case_as(const conv_case_t* c, bool symbolic_n,
   // of the planar GEMM and depthwise paths runs along the block's (the
   // tile's) pixels as one loop, except in a bounds-checked
   // kernel (a symbolic batch).
-  if ((path == PATH_PIXELS || path == PATH_DEPTHWISE) &&
+  if ((path == PATH_PIXELS || path == PATH_DEPTHWISE || path == PATH_STEM) &&
       !strstr(source, symbolic_n ? "ROWS1 = 0 }" : "ROWS1 = 1 }")) {
     fail_msg("case %dx%dx%dx%d k%dx%d: expected ROWS1 = %d", (int)c->n,
              (int)c->h, (int)c->w, (int)c->c, (int)c->kh, (int)c->kw,
@@ -403,6 +404,7 @@ static void test_conv_cases(void** state) {
 #define GEMM PATH_GEMM
 #define PIXELS PATH_PIXELS
 #define DEPTHWISE PATH_DEPTHWISE
+#define STEM PATH_STEM
       {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 2, 4, 8}, DIRECT},
       {2, 7, 7, 5, 3, 3, 19, 1, 1, 1, 1, 1, 1, 1, NHWC, 0, {1, 4, 0, 8}, GEMM},
       {1, 9, 8, 6, 3, 2, 10, 2, 2, 2, 1, 2, 2, 2, NHWC, 0, {1, 3, 0, 4}, DIRECT},
@@ -423,10 +425,33 @@ static void test_conv_cases(void** state) {
       // The planar path (NCHW input, whole output rows): two images, two
       // pixel blocks (12 + 8 rows), an initial value.
       {2, 20, 20, 5, 3, 3, 7, 1, 1, 1, 1, 1, 1, 1, HWIO, 0.5, {0}, PIXELS},
-      // A 7x7 stride-2 stem on odd sizes.
-      {1, 23, 21, 3, 7, 7, 10, 2, 2, 3, 3, 1, 1, 1, HWIO, 0, {0}, PIXELS},
+      // A 7x7 stride-2 filter on odd sizes over 5 input channels (4 or
+      // fewer take the stem path, below).
+      {1, 23, 21, 5, 7, 7, 10, 2, 2, 3, 3, 1, 1, 1, HWIO, 0, {0}, PIXELS},
       // Dilation with stride 2 across, row tiles.
-      {1, 11, 13, 4, 3, 3, 8, 1, 2, 2, 2, 2, 2, 1, HWIO, 0, {1, 4, 0, 0}, PIXELS},
+      {1, 11, 13, 5, 3, 3, 8, 1, 2, 2, 2, 2, 2, 1, HWIO, 0, {1, 4, 0, 0}, PIXELS},
+      // The stem path (at most 4 input channels, stride 2 across): a 7x7/2
+      // on odd sizes with 10 output channels (a block of 8 and one of 2);
+      // a 3x3/2 with an initial value, OIHW and tiles of 3 rows; one input
+      // channel, stride 3 down, a 5x4 filter, two images and oc tiles of 4
+      // (blocks that start off the multiples of 8); dilation 2 (every tap
+      // in phase 0) and 3 (taps in both phases); padding wider than the
+      // input; rows in several chunks (15 rows of 100, 4 channels, 7x7);
+      // a filter wider than the taps spelled out (17).
+      {1, 23, 21, 3, 7, 7, 10, 2, 2, 3, 3, 1, 1, 1, HWIO, 0, {0}, STEM},
+      {1, 17, 15, 3, 3, 3, 16, 2, 2, 1, 1, 1, 1, 1, OIHW, 0.5, {1, 3, 0, 0}, STEM},
+      {2, 9, 40, 1, 5, 4, 7, 3, 2, 0, 2, 1, 1, 1, HWIO, 0, {1, 0, 0, 4}, STEM},
+      {1, 11, 13, 4, 3, 3, 8, 1, 2, 2, 2, 2, 2, 1, HWIO, 0, {1, 4, 0, 0}, STEM},
+      {1, 12, 31, 2, 3, 3, 9, 2, 2, 1, 4, 1, 3, 1, OIHW, 0, {0}, STEM},
+      {1, 3, 5, 2, 3, 3, 5, 2, 2, 4, 4, 1, 1, 1, HWIO, -0.25, {0}, STEM},
+      {1, 30, 199, 4, 7, 7, 9, 2, 2, 3, 3, 1, 1, 1, HWIO, 0, {0}, STEM},
+      {1, 6, 60, 1, 2, 17, 3, 1, 2, 0, 8, 1, 1, 1, HWIO, 0, {0}, STEM},
+      // 40 or more output channels in the tile: blocks of 5 channels by two
+      // vectors of pixels (43 channels: 9 blocks, the last of 3; 19 pixels
+      // a row: a step past the row's end), and oc tiles of 48 (the second
+      // tile 16 channels).
+      {1, 19, 37, 3, 7, 7, 43, 2, 2, 3, 3, 1, 1, 1, HWIO, 0.25, {0}, STEM},
+      {1, 14, 15, 3, 3, 3, 64, 2, 2, 1, 1, 1, 1, 1, OIHW, 0, {1, 0, 0, 48}, STEM},
       // K > KC, more output channels than one A block (GRT_MC), an oc tile
       // straddling the two groups, OIHW's strided filter rows.
       {1, 9, 9, 64, 3, 3, 200, 1, 1, 1, 1, 1, 1, 2, HWIO, 0, {1, 0, 0, 150}, PIXELS},
@@ -474,6 +499,7 @@ static void test_conv_cases(void** state) {
 #undef GEMM
 #undef PIXELS
 #undef DEPTHWISE
+#undef STEM
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);
@@ -494,6 +520,8 @@ static void test_conv_symbolic_batch(void** state) {
        {1, 0, 0, 0}, PATH_PIXELS},
       {1, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, LAYOUT_NCHW_HWIO, 0,
        {1, 0, 0, 0}, PATH_DEPTHWISE},
+      {1, 15, 15, 3, 3, 3, 12, 2, 2, 1, 1, 1, 1, 1, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 0}, PATH_STEM},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     for (int64_t n = 1; n <= 3; ++n) {
@@ -609,6 +637,8 @@ static void test_conv_channel_values_hoisted(void** state) {
        PATH_PIXELS},
       {1, 9, 9, 5, 3, 3, 5, 2, 2, 1, 1, 1, 1, 5, LAYOUT_NCHW_HWIO, 0,
        {1, 2, 0, 0}, PATH_DEPTHWISE},
+      {1, 15, 13, 3, 3, 3, 12, 2, 2, 1, 1, 1, 1, 1, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 0}, PATH_STEM},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     grtc_kernel_set_t set;

@@ -9,8 +9,10 @@
 // stores. MATMUL kernels replace the reduction with the blocked GEMM of
 // gemm.c, CONV2D kernels with that GEMM on im2col rows (NHWC), on packed
 // im2col panels with the filter as A (planar NCHW inputs, see
-// grtc_cpu_emit_conv_pixels_kernel), or a direct loop over output channels
-// when depthwise, and run PRE/POST and the stores per element afterwards.
+// grtc_cpu_emit_conv_pixels_kernel), a direct kernel over column phases
+// for stems (grtc_cpu_emit_conv_stem_kernel), or a direct loop over output
+// channels when depthwise, and run PRE/POST and the stores per element
+// afterwards.
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -1115,6 +1117,7 @@ typedef enum grtc_cpu_path_e {
   GRTC_CPU_PATH_CONV_GEMM,
   GRTC_CPU_PATH_CONV_PIXELS,
   GRTC_CPU_PATH_CONV_DEPTHWISE,
+  GRTC_CPU_PATH_CONV_STEM,
   GRTC_CPU_PATH_CONV_DIRECT,
   GRTC_CPU_PATH_POOL,
   GRTC_CPU_PATH_ROWS,  // rows.c
@@ -1141,6 +1144,24 @@ static bool grtc_cpu_conv_supported(const grtc_kernel_t* kernel) {
 }
 
 #define GRTC_CPU_CONV_GEMM_MIN_PIXELS 24
+// The stem path: at most this many input channels.
+#define GRTC_CPU_STEM_MAX_C 4
+
+// The stem path's register block: |ocb| output channels times |nv| vectors
+// of pixels, all accumulators with a pixel vector each and a broadcast
+// filter value within AVX2's 16 registers. 5 x 2 (7 loads for 10 FMAs)
+// where the tile has many output channels (ResNet's 64: 13 blocks, one
+// channel wasted); 8 x 1 (9 loads for 8 FMAs) for the 16 and 32 channels
+// of the MobileNets' stems, which 5 would pad to 20 and 35. (6 x 2 and
+// 4 x 3 spill an accumulator with GCC 12; 4 x 2 leaves too few
+// independent FMA chains.)
+static void grtc_cpu_stem_block(const grtc_kernel_t* kernel, int* ocb,
+                                int* nv) {
+  int64_t tile_oc = kernel->tile[3] < kernel->conv.oc ? kernel->tile[3]
+                                                      : kernel->conv.oc;
+  *ocb = tile_oc >= 40 ? 5 : 8;
+  *nv = tile_oc >= 40 ? 2 : 1;
+}
 
 // f32 pooling on planar (NCHW) inputs over whole output rows, with
 // non-negative padding (the rows are padded on the left).
@@ -1171,6 +1192,15 @@ static grtc_cpu_path_t grtc_cpu_conv_path(const grtc_kernel_t* kernel) {
                    (kernel->tile[2] < cv->ow ? kernel->tile[2] : cv->ow);
   bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1 &&
                 kernel->tile[2] >= cv->ow;
+  // A network's first convolution (few input channels, stride 2 across:
+  // ResNet's 7x7/2, the MobileNets' 3x3/2) on planar inputs: K is too
+  // short for the GEMM and its im2col rows are strided gathers
+  // (grtc_cpu_emit_conv_stem_kernel). One input channel takes it too:
+  // the depthwise path would compute the sums at every input column.
+  if (planar && cv->groups == 1 && cv->c <= GRTC_CPU_STEM_MAX_C &&
+      cv->stride_w == 2 && pixels >= GRTC_CPU_CONV_GEMM_MIN_PIXELS) {
+    return GRTC_CPU_PATH_CONV_STEM;
+  }
   // One input channel per group on planar inputs: output rows from
   // zero-padded input rows, vectorized along the pixels.
   if (cv->c == cv->groups && planar) return GRTC_CPU_PATH_CONV_DEPTHWISE;
@@ -1279,7 +1309,8 @@ static bool grtc_cpu_uses_gemm(const grtc_kernel_t* kernel) {
   grtc_cpu_path_t path = grtc_cpu_path(kernel);
   return path == GRTC_CPU_PATH_MATMUL || path == GRTC_CPU_PATH_CONV_GEMM ||
          path == GRTC_CPU_PATH_CONV_PIXELS ||
-         path == GRTC_CPU_PATH_CONV_DEPTHWISE;
+         path == GRTC_CPU_PATH_CONV_DEPTHWISE ||
+         path == GRTC_CPU_PATH_CONV_STEM;
 }
 
 // Blocking of a GEMM kernel's tile: C blocks of |rows| x |cols| (rows
@@ -1770,6 +1801,37 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     g.scratch_bytes = (uint64_t)(block_rows * g.cols + 16 + sums + 16 +
                                  tile_rows * cv->ow) *
                       sizeof(float);
+    return g;
+  }
+  if (path == GRTC_CPU_PATH_CONV_STEM) {
+    // rows: output rows per chunk; rows_padded: the input rows a chunk
+    // reads; cols: one column phase of an input row (zero-padded), wide
+    // enough for the taps of every step of |nv| vectors along
+    // an output row (OW rounded up to 2 x 16) at its largest offset; ldc:
+    // one output channel's chunk of sums, with a step's overrun. Scratch: the tile's filter in blocks
+    // of |ocb| channels (tap-major, zeros past the tile), the
+    // chunk's phase rows (input channel, row, phase), the sums of one
+    // block. A chunk's phase rows are kept within about 48 KB.
+    int ocb, nv;
+    grtc_cpu_stem_block(kernel, &ocb, &nv);
+    int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
+    if (tile_rows < 1) tile_rows = 1;
+    g.cols = (cv->ow + 16 * nv - 1) / (16 * nv) *
+                 (16 * nv) +
+             (cv->kw - 1) * cv->dilation_w / cv->stride_w + 1;
+    int64_t row_bytes = g.cig * cv->stride_w * g.cols * (int64_t)sizeof(float);
+    int64_t span = (cv->kh - 1) * cv->dilation_h + 1;
+    g.rows = ((48 * 1024) / row_bytes - span) / cv->stride_h + 1;
+    if (g.rows < 1) g.rows = 1;
+    if (g.rows > tile_rows) g.rows = tile_rows;
+    g.rows_padded = (g.rows - 1) * cv->stride_h + span;
+    g.ldc = g.rows * cv->ow + 16 * nv;
+    int64_t blocks = (g.tile_oc + ocb - 1) / ocb;
+    g.scratch_bytes =
+        (uint64_t)(blocks * g.k * ocb +
+                   g.cig * g.rows_padded * cv->stride_w * g.cols +
+                   ocb * g.ldc) *
+        sizeof(float);
     return g;
   }
   if (path == GRTC_CPU_PATH_CONV_PIXELS) {
@@ -2324,6 +2386,175 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
 
+#define GRTC_CPU_STEM_UNROLLED_KW 16
+// Convolutions with few input channels and stride 2 across (a network's
+// stem) on planar inputs over whole output rows. Per chunk of the tile's
+// output rows, every input row the chunk reads is split once into its
+// stride_w column phases, zero-padded (phase p holds padded columns p,
+// p + SW, ...), so tap j of every output pixel of a row reads one phase
+// at consecutive floats: a vector of pixels is one load. Per register
+// block (grtc_cpu_stem_block: ocb output channels x nv pixel vectors) the
+// sums stay in ocb x nv vector accumulators over all C x KH x KW taps
+// (each tap nv loads and a broadcast filter value per channel), stored
+// once into the block's sums; the epilogue then runs per channel along the chunk's
+// pixels, as on the planar GEMM path. The filter is copied once per tile
+// into tap-major blocks of the channels (zeros past the tile).
+static void grtc_cpu_emit_conv_stem_kernel(grtc_cpu_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  grtc_cpu_conv_geometry_t g =
+      grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_STEM);
+  int ocb, nv;
+  grtc_cpu_stem_block(kernel, &ocb, &nv);
+  const int64_t* is = cv->input_strides;
+  const int64_t* fs = cv->filter_strides;
+  bool rows1 = grtc_cpu_conv_rows_collapse(e);
+  grtc_cpu_emit_pattern_prologue(e);
+  grt_string_builder_appendf(
+      o,
+      "  enum { OCB = %d, NV = %d, ROWS1 = %d };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OW = %" PRId64
+      ", KH = %" PRId64 ", KW = %" PRId64 ", C = %" PRId64 ", K = %" PRId64
+      ";\n"
+      "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
+      ", PW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ";\n"
+      "  const int64_t S0 = %" PRId64 ", S1 = %" PRId64 ", S3 = %" PRId64
+      ", F0 = %" PRId64 ", F1 = %" PRId64 ", F2 = %" PRId64 ", F3 = %" PRId64
+      ";\n"
+      "  const int64_t RB = %" PRId64 ", BR = %" PRId64 ", PHW = %" PRId64
+      ", LDC = %" PRId64 ", TOC = %" PRId64 ";\n"
+      "  (void)DW;\n"
+      "  float* wb = (float*)wg->local_memory;\n"
+      "  float* ph = wb + (TOC + OCB - 1) / OCB * OCB * K;\n"
+      "  float* cb = ph + C * BR * SW * PHW;\n"
+      "  for (int64_t ob = lo3; ob < hi3; ob += OCB)\n"
+      "    for (int64_t ci = 0; ci < C; ++ci)\n"
+      "      for (int64_t i = 0; i < KH; ++i)\n"
+      "        for (int64_t j = 0; j < KW; ++j)\n"
+      "          for (int64_t oo = 0; oo < OCB; ++oo) {\n"
+      "            const int64_t k = (ci * KH + i) * KW + j;\n"
+      "            wb[((ob - lo3) * K + k * OCB) + oo] = ob + oo < hi3 ? "
+      "b%u[i * F0 + j * F1 + ci * F2 + (ob + oo) * F3] : 0.0f;\n"
+      "          }\n"
+      "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
+      "    const float* X = b%u + p0 * S0;\n"
+      "    for (int64_t y0 = lo1; y0 < hi1; y0 += RB) {\n"
+      "      const int64_t yr = hi1 - y0 < RB ? hi1 - y0 : RB;\n"
+      "      const int64_t br = (yr - 1) * SH + (KH - 1) * DH + 1;\n"
+      // The chunk's input rows y0 * SH - PH + tr, split into column phases.
+      "      for (int64_t ci = 0; ci < C; ++ci)\n"
+      "        for (int64_t tr = 0; tr < br; ++tr) {\n"
+      "          const int64_t iy = y0 * SH - PH + tr;\n"
+      "          const float* src = X + ci * S3 + (iy < 0 || iy >= H ? 0 : iy) * S1;\n"
+      "          for (int64_t p = 0; p < SW; ++p) {\n"
+      "            float* dst = ph + ((ci * BR + tr) * SW + p) * PHW;\n"
+      // Phase column x is input column x * SW + p - PW.
+      "            int64_t xlo = PW - p <= 0 ? 0 : (PW - p + SW - 1) / SW;\n"
+      "            int64_t xhi = W + PW - p <= 0 ? 0 : (W + PW - p + SW - 1) / SW;\n"
+      "            if (iy < 0 || iy >= H) xlo = xhi = PHW;\n"
+      "            if (xlo > PHW) xlo = PHW;\n"
+      "            if (xhi > PHW) xhi = PHW;\n"
+      "            if (xhi < xlo) xhi = xlo;\n"
+      "            for (int64_t x = 0; x < xlo; ++x) dst[x] = 0.0f;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t x = xlo; x < xhi; ++x) dst[x] = src[x * SW + p - PW];\n"
+      "            for (int64_t x = xhi; x < PHW; ++x) dst[x] = 0.0f;\n"
+      "          }\n"
+      "        }\n"
+      "      for (int64_t ob = lo3; ob < hi3; ob += OCB) {\n"
+      "        const float* wblk = wb + (ob - lo3) * K;\n"
+      // Rows in order, vectors along each in order: a row's last vector
+      // overruns into the next row's sums, which that row then writes.
+      "        for (int64_t r = 0; r < yr; ++r) {\n"
+      "          for (int64_t q = 0; q < OW; q += NV * GRT_VL) {\n"
+      "            grt_vf a0_0 = {0}",
+      ocb, nv, rows1 ? 1 : 0, cv->h, cv->w, cv->ow, cv->kh,
+      cv->kw, g.cig, g.k, cv->stride_h, cv->stride_w, cv->pad_h, cv->pad_w,
+      cv->dilation_h, cv->dilation_w, is[0], is[1], is[3], fs[0], fs[1],
+      fs[2], fs[3], g.rows, g.rows_padded, g.cols, g.ldc, g.tile_oc,
+      cv->filter_binding, cv->input_binding);
+  for (int a = 0; a < ocb; ++a) {
+    for (int v = a == 0 ? 1 : 0; v < nv; ++v) {
+      grt_string_builder_appendf(o, ", a%d_%d = {0}", a, v);
+    }
+  }
+  grt_string_builder_append_cstring(
+      o,
+      ";\n"
+      "            const float* wk = wblk;\n"
+      "            for (int64_t ci = 0; ci < C; ++ci) {\n"
+      "              for (int64_t i = 0; i < KH; ++i) {\n"
+      "                const float* prow = ph + (ci * BR + r * SH + i * DH) * SW * PHW + q;\n");
+  // Tap j reads phase (j * DW) % SW at offset (j * DW) / SW: spelled out
+  // for the usual widths, a loop for wider filters.
+  char tap[96];
+  bool unrolled = cv->kw <= GRTC_CPU_STEM_UNROLLED_KW;
+  if (!unrolled) {
+    grt_string_builder_append_cstring(
+        o, "                for (int64_t j = 0; j < KW; ++j) {\n");
+  }
+  for (int64_t j = 0; j < (unrolled ? cv->kw : 1); ++j) {
+    int64_t off = j * cv->dilation_w;
+    if (unrolled) {
+      snprintf(tap, sizeof(tap), "prow + %" PRId64,
+               off % cv->stride_w * g.cols + off / cv->stride_w);
+    } else {
+      snprintf(tap, sizeof(tap), "prow + (j * DW) %% SW * PHW + (j * DW) / SW");
+    }
+    grt_string_builder_append_cstring(o, "                {\n");
+    for (int v = 0; v < nv; ++v) {
+      grt_string_builder_appendf(
+          o, "                  const grt_vf x%d = grt_vf_load(%s + %d * GRT_VL);\n",
+          v, tap, v);
+    }
+    for (int a = 0; a < ocb; ++a) {
+      grt_string_builder_appendf(o, "                  const float w%d = wk[%d];\n",
+                                 a, a);
+      for (int v = 0; v < nv; ++v) {
+        grt_string_builder_appendf(o, "                  a%d_%d += x%d * w%d;\n",
+                                   a, v, v, a);
+      }
+    }
+    grt_string_builder_append_cstring(
+        o, "                  wk += OCB;\n                }\n");
+  }
+  if (!unrolled) {
+    grt_string_builder_append_cstring(o, "                }\n");
+  }
+  grt_string_builder_append_cstring(
+      o, "              }\n            }\n            float* c = cb + r * OW + q;\n");
+  for (int a = 0; a < ocb; ++a) {
+    for (int v = 0; v < nv; ++v) {
+      grt_string_builder_appendf(
+          o, "            grt_vf_store(c + %d * LDC + %d * GRT_VL, a%d_%d);\n", a,
+          v, a, v);
+    }
+  }
+  grt_string_builder_append_cstring(
+      o,
+      "          }\n"
+      "        }\n"
+      "        const int64_t oe = hi3 - ob < OCB ? hi3 : ob + OCB;\n"
+      "        for (int64_t p3 = ob; p3 < oe; ++p3) {\n");
+  grtc_cpu_set_depth(e, 5);
+  bool* hoisted = grtc_cpu_emit_channel_values(e);
+  grt_string_builder_append_cstring(
+      o,
+      "          for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
+      "            const float* crow = cb + (p3 - ob) * LDC + (p1 - y0) * OW;\n"
+      "            GRT_IVDEP\n"
+      "            for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n");
+  grtc_cpu_set_depth(e, 7);
+  grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
+  e->hoisted = NULL;
+  free(hoisted);
+  grt_string_builder_append_cstring(
+      o,
+      "            }\n          }\n        }\n      }\n    }\n  }\n"
+      "  return 0;\n}\n\n");
+}
+
 // A pooling kernel's padded rows: |cols| floats each (the input positions
 // one output row's taps reach, padding included), and |sums| (ow) folds.
 typedef struct grtc_cpu_pool_geometry_t {
@@ -2541,6 +2772,8 @@ static grt_status_t grtc_cpu_emit_kernel(const grtc_kernel_t* kernel,
     grtc_cpu_emit_conv_pixels_kernel(&e);
   } else if (path == GRTC_CPU_PATH_CONV_DEPTHWISE) {
     grtc_cpu_emit_conv_depthwise_kernel(&e);
+  } else if (path == GRTC_CPU_PATH_CONV_STEM) {
+    grtc_cpu_emit_conv_stem_kernel(&e);
   } else if (path == GRTC_CPU_PATH_POOL) {
     grtc_cpu_emit_pool_kernel(&e);
   } else if (path == GRTC_CPU_PATH_ROWS) {
