@@ -407,15 +407,16 @@ const char* grtc_onnx_value_type_name(grtc_onnx_node_t* n, const grtc_tvalue_t* 
 static void grtc_onnx_int4_forward(grtc_onnx_node_t* n) {
   static const char* const kMoves[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
                                        "Transpose"};
-  if (n->input_count == 0 || n->output_count != 1 || !n->outputs[0]) return;
-  int32_t type = grtc_onnx_int4_type(n, n->inputs[0]);
-  if (!type || n->outputs[0]->type.elem != n->inputs[0]->type.elem) return;
-  for (size_t i = 0; i < sizeof(kMoves) / sizeof(kMoves[0]); ++i) {
-    if (strcmp(n->proto->op_type, kMoves[i]) == 0) {
-      grtc_onnx_fail(n, grtc_onnx_remember_int4(n->importer, n->outputs[0], type));
-      return;
-    }
+  if (!n->importer->int4 || n->input_count == 0 || n->output_count != 1 || !n->outputs[0] ||
+      !n->inputs[0] || n->outputs[0]->type.elem != n->inputs[0]->type.elem) {
+    return;
   }
+  bool moves = false;
+  for (size_t i = 0; i < sizeof(kMoves) / sizeof(kMoves[0]); ++i) {
+    moves |= strcmp(n->proto->op_type, kMoves[i]) == 0;
+  }
+  int32_t type = moves ? grtc_onnx_int4_type(n, n->inputs[0]) : 0;
+  if (type) grtc_onnx_fail(n, grtc_onnx_remember_int4(n->importer, n->outputs[0], type));
 }
 
 // Decodes |t| into a constant of the node's block (|n| gives errors a node;
