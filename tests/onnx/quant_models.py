@@ -613,6 +613,18 @@ def int4_cases(root, rng):
                       int4_reference(w, scale, zero, axis, block)).astype(np.float32)
         save_graph(root, "grt_dq_" + name, g, [("a", a)], y,
                    expect_ir=INT4_EXPECT_IR if packed else None, opset=21)
+    # INT4 weights stored flat and reshaped before DequantizeLinear: the
+    # reshape keeps their type, so an INT4 zero point is accepted.
+    a, w = quarters(rng, (3, 40)), int4_values(rng, True, (40, 30))
+    scale, zero = pow2(0.125), int4_values(rng, True, ())
+    g = Graph()
+    g.inits.append(int4_tensor("w", w.reshape(-1), True))
+    g.inits.append(int4_tensor("z", zero, True))
+    wr = g.node("Reshape", ["w", g.const(np.array([40, 30], np.int64))])
+    g.node("MatMul", ["a", g.node("DequantizeLinear", [wr, g.const(scale), "z"])], out="y")
+    y = np.matmul(a.astype(np.float64), int4_reference(w, scale, zero)).astype(np.float32)
+    save_graph(root, "grt_dq_int4_reshaped_zero_point", g, [("a", a)], y, expect_ir=None,
+               opset=21)
     # Gemm of a Linear layer's (N, K) weights with transB, per output
     # channel (axis 0), uint4 with zero point 8 and a bias; and int4 with
     # random zero points.
