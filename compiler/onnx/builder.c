@@ -208,6 +208,10 @@ static grtc_scalar_value_t grtc_onnx_const_element(const grtc_tvalue_t* value, i
   return grtc_eval_load(value->type.elem, at);
 }
 
+int64_t grtc_onnx_const_int(const grtc_tvalue_t* value, int64_t i) {
+  return grtc_eval_convert(value->type.elem, GRTC_ELEM_I64, grtc_onnx_const_element(value, i)).i;
+}
+
 grtc_tvalue_t* grtc_onnx_constant_sums(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t keep,
                                        uint32_t rank, const int64_t* dims) {
   if (!grtc_onnx_ok(n) || !grtc_onnx_is_constant(x) || !grtc_elem_is_integer(x->type.elem) ||

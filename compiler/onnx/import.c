@@ -49,7 +49,16 @@ struct grtc_onnx_importer_t {
   // What DequantizeLinear made its results from (QDQ folding), newest
   // first.
   grtc_onnx_dequantized_t* dequantized;
+  // Values of ONNX's INT4/UINT4 types (held one value a byte in i8/ui8),
+  // newest first.
+  struct grtc_onnx_int4_t* int4;
 };
+
+typedef struct grtc_onnx_int4_t {
+  const grtc_tvalue_t* value;
+  int32_t data_type;  // 21 (UINT4) or 22 (INT4)
+  struct grtc_onnx_int4_t* next;
+} grtc_onnx_int4_t;
 
 typedef struct grtc_onnx_known_t {
   const grtc_tvalue_t* value;
@@ -360,6 +369,56 @@ static grt_status_t grtc_onnx_read_external(grtc_onnx_importer_t* im, const char
   return status;
 }
 
+static grt_status_t grtc_onnx_remember_int4(grtc_onnx_importer_t* im, const grtc_tvalue_t* value,
+                                            int32_t data_type) {
+  grtc_onnx_int4_t* k = grtc_tmodule_alloc(im->module, sizeof(*k));
+  if (!k) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  k->value = value;
+  k->data_type = data_type;
+  k->next = im->int4;
+  im->int4 = k;
+  return grt_ok_status();
+}
+
+int32_t grtc_onnx_int4_type(grtc_onnx_node_t* n, const grtc_tvalue_t* value) {
+  if (!value) return 0;
+  for (const grtc_onnx_int4_t* k = n->importer->int4; k; k = k->next) {
+    if (k->value == value) return k->data_type;
+  }
+  return 0;
+}
+
+const char* grtc_onnx_value_type_name(grtc_onnx_node_t* n, const grtc_tvalue_t* value) {
+  int32_t int4 = grtc_onnx_int4_type(n, value);
+  if (int4) return grtc_onnx_type_name(int4);
+  switch (value->type.elem) {
+    case GRTC_ELEM_U8: return "UINT8";
+    case GRTC_ELEM_I8: return "INT8";
+    case GRTC_ELEM_U16: return "UINT16";
+    case GRTC_ELEM_I16: return "INT16";
+    case GRTC_ELEM_I32: return "INT32";
+    default: return grtc_elem_spelling(value->type.elem);
+  }
+}
+
+// After a node that only moves the elements of its input 0 (Identity,
+// Reshape, Flatten, Squeeze, Unsqueeze, Transpose): an INT4/UINT4 input
+// makes an output of the same type.
+static void grtc_onnx_int4_forward(grtc_onnx_node_t* n) {
+  static const char* const kMoves[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
+                                       "Transpose"};
+  if (!n->importer->int4 || n->input_count == 0 || n->output_count != 1 || !n->outputs[0] ||
+      !n->inputs[0] || n->outputs[0]->type.elem != n->inputs[0]->type.elem) {
+    return;
+  }
+  bool moves = false;
+  for (size_t i = 0; i < sizeof(kMoves) / sizeof(kMoves[0]); ++i) {
+    moves |= strcmp(n->proto->op_type, kMoves[i]) == 0;
+  }
+  int32_t type = moves ? grtc_onnx_int4_type(n, n->inputs[0]) : 0;
+  if (type) grtc_onnx_fail(n, grtc_onnx_remember_int4(n->importer, n->outputs[0], type));
+}
+
 // Decodes |t| into a constant of the node's block (|n| gives errors a node;
 // for initializers it is a pseudo-node). Checks every size against the
 // tensor's type and shape.
@@ -367,7 +426,14 @@ static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onn
                                               const Onnx__TensorProto* t, grtc_tvalue_t** out) {
   const char* name = t->name ? t->name : "";
   grtc_elem_t elem;
-  if (!grtc_onnx_map_elem(t->data_type, &elem)) {
+  // INT4 and UINT4 are packed two to a byte (element 2i in byte i's low
+  // nibble, 2i + 1 in its high one) in raw_data, external data or
+  // int32_data (one packed byte per entry); grt holds them one value a
+  // byte in i8/ui8 (sign-extended for INT4) and remembers their type.
+  bool int4 = t->data_type == 21 || t->data_type == 22;
+  if (int4) {
+    elem = t->data_type == 22 ? GRTC_ELEM_I8 : GRTC_ELEM_U8;
+  } else if (!grtc_onnx_map_elem(t->data_type, &elem)) {
     return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
                            "%s: tensor '%s' has element type %s (%d), which grt does not support",
                            im->file_name, name, grtc_onnx_type_name(t->data_type),
@@ -391,7 +457,7 @@ static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onn
     return grtc_onnx_file_error(im, "tensor '%s' is segmented, which grt does not support", name);
   }
   size_t element_size = grtc_elem_byte_size(elem);
-  size_t byte_size = (size_t)count * element_size;
+  size_t byte_size = int4 ? (size_t)(count + 1) / 2 : (size_t)count * element_size;
   const uint8_t* data = NULL;
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
     const char* location = NULL;
@@ -423,11 +489,34 @@ static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onn
   } else if (t->has_raw_data) {
     if (t->raw_data.len != byte_size) {
       return grtc_onnx_file_error(
-          im, "tensor '%s' of %llu %s elements has %zu bytes of raw_data, expected %zu", name,
+          im, "tensor '%s' of %llu %s elements has %zu bytes of raw_data, expected %zu%s", name,
           (unsigned long long)count, grtc_onnx_type_name(t->data_type), t->raw_data.len,
-          byte_size);
+          byte_size, int4 ? " (two values to a byte)" : "");
     }
     data = t->raw_data.data;  // lives as long as the model (freed with the module)
+  } else if (int4) {
+    if (t->n_int32_data != byte_size) {
+      return grtc_onnx_file_error(im,
+                                  "tensor '%s' of %llu %s elements holds %zu int32_data entries, "
+                                  "expected %zu (one byte of two packed values each)",
+                                  name, (unsigned long long)count,
+                                  grtc_onnx_type_name(t->data_type), t->n_int32_data, byte_size);
+    }
+    uint8_t* copy = NULL;
+    if (byte_size) {
+      GRT_RETURN_IF_ERROR(grtc_onnx_alloc_owned(im, byte_size, (void**)&copy));
+    }
+    for (size_t i = 0; i < byte_size; ++i) {
+      int32_t v = t->int32_data[i];
+      if (v < 0 || v > 255) {
+        return grtc_onnx_file_error(im,
+                                    "tensor '%s': int32_data entry %zu of %s is %d, expected a "
+                                    "byte (0..255) holding two packed values",
+                                    name, i, grtc_onnx_type_name(t->data_type), (int)v);
+      }
+      copy[i] = (uint8_t)v;
+    }
+    data = copy;
   } else {
     // Typed fields. Which one holds which type is fixed by onnx.proto.
     size_t given = 0;
@@ -483,6 +572,17 @@ static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onn
     }
     data = copy;
   }
+  if (int4 && count) {
+    // One value a byte, sign-extended for INT4.
+    uint8_t* values = NULL;
+    GRT_RETURN_IF_ERROR(grtc_onnx_alloc_owned(im, (size_t)count, (void**)&values));
+    for (uint64_t i = 0; i < count; ++i) {
+      int v = (data[i / 2] >> (4 * (i & 1))) & 15;
+      values[i] = (uint8_t)(elem == GRTC_ELEM_I8 ? (v ^ 8) - 8 : v);
+    }
+    data = values;
+    byte_size = (size_t)count;
+  }
   grtc_top_t* op = NULL;
   GRT_RETURN_IF_ERROR(grtc_top_create(im->module, GRTC_TOP_CONSTANT, NULL, 0, &type, 1, 0, &op));
   static const uint8_t kZero[8] = {0};
@@ -494,6 +594,7 @@ static grt_status_t grtc_onnx_tensor_constant(grtc_onnx_importer_t* im, grtc_onn
   op->column = 1;
   grtc_tblock_append(n->block, op);
   *out = &op->results[0];
+  if (int4) return grtc_onnx_remember_int4(im, *out, t->data_type);
   return grt_ok_status();
 }
 
@@ -1061,6 +1162,7 @@ static grt_status_t grtc_onnx_import_node_in(grtc_onnx_importer_t* im, grtc_onnx
   }
   GRT_RETURN_IF_ERROR(status);
   grtc_onnx_qdq_forward(n);
+  grtc_onnx_int4_forward(n);
   if (!grt_status_is_ok(n->status)) {
     status = n->status;
     n->status = grt_ok_status();

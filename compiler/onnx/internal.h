@@ -222,6 +222,10 @@ typedef struct grtc_onnx_dequantized_t {
   grtc_tvalue_t* zero;
   int axis;
   struct grtc_onnx_dequantized_t* next;
+  // Blocked (opset 21): scale and zero of x's rank, each value covering
+  // |block| elements along |axis|; 0 otherwise. The int8 folds take only
+  // unblocked records.
+  int64_t block;
 } grtc_onnx_dequantized_t;
 // Remembers |d| (copied; |d->next| ignored) for the nodes that follow.
 void grtc_onnx_remember_dequantized(grtc_onnx_node_t* n,
@@ -229,6 +233,13 @@ void grtc_onnx_remember_dequantized(grtc_onnx_node_t* n,
 // What DequantizeLinear made |value| from, or NULL when it did not make it.
 const grtc_onnx_dequantized_t* grtc_onnx_find_dequantized(
     grtc_onnx_node_t* n, const grtc_tvalue_t* value);
+
+// 21 (UINT4) or 22 (INT4) when |value| is of ONNX's 4-bit types (an
+// initializer or Constant of them, or Identity, Reshape, Flatten, Squeeze,
+// Unsqueeze or Transpose of one; held one value a byte in ui8/i8), else 0.
+int32_t grtc_onnx_int4_type(grtc_onnx_node_t* n, const grtc_tvalue_t* value);
+// |value|'s ONNX element type name for messages ("INT4", "UINT8", ...).
+const char* grtc_onnx_value_type_name(grtc_onnx_node_t* n, const grtc_tvalue_t* value);
 
 // After a node that only reshapes its input 0 (Flatten, Reshape, Squeeze,
 // Unsqueeze, Identity) to static dimensions: when that input is a
@@ -249,6 +260,26 @@ grtc_tvalue_t* grtc_onnx_qdq_conv(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                                   grtc_tvalue_t* w);
 grtc_tvalue_t* grtc_onnx_qdq_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                     grtc_tvalue_t* b);
+// MatMul (and Gemm without transA, |dims| and |type| its dot_general's)
+// of f32 |a| and |b|, a DequantizeLinear result of a constant INT4/UINT4
+// matrix C with a constant zero point Z (one, or one per column of the
+// product) whose C - Z does not fit 4 bits (DequantizeLinear folds the
+// others): a (C - Z) S = a (C - o) S - rowsum(a) (Z - o) S with o 8 for
+// uint4 and 0 for int4, so the weights C - o stay int4 constants for the
+// CPU's int4-weight GEMM. NULL when b is not such a result (or after an
+// error, in |n->status|).
+grtc_tvalue_t* grtc_onnx_int4_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b);
+// MatMul of f32 matrix |a| (M, K) and |b|, a blocked DequantizeLinear
+// result (along K, axis 0) of a constant INT4/UINT4 (K, N) matrix C with a
+// constant zero point Z or none: per block j of the K dimension (the last
+// one padded with zeros), a_j (C_j - o) on the int4-weight GEMM as one
+// batched product, then (that - rowsum(a_j) (Z_j - o)) S_j summed over j.
+// NULL when b is not such a result (or after an error, in |n->status|).
+grtc_tvalue_t* grtc_onnx_int4_blocked_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                             grtc_tvalue_t* b);
+grtc_tvalue_t* grtc_onnx_int4_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b,
+                                   bool trans_a, bool trans_b, const grtc_dot_dims_t* dims,
+                                   const grtc_ttype_t* type);
 grtc_tvalue_t* grtc_onnx_qdq_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a,
                                   grtc_tvalue_t* b, bool trans_a, bool trans_b);
 
@@ -380,6 +411,8 @@ grtc_tvalue_t* grtc_onnx_matmul_into(grtc_onnx_node_t* n, grtc_tvalue_t* a,
 // caller (who folded them into a constant).
 grtc_tvalue_t* grtc_onnx_conv_zero_terms(grtc_onnx_node_t* n, grtc_tvalue_t* acc,
                                          grtc_tvalue_t* zx, grtc_tvalue_t* zw, bool x_terms);
+// Element |i| (flat, row-major) of integer constant |value| as an int64.
+int64_t grtc_onnx_const_int(const grtc_tvalue_t* value, int64_t i);
 // The sums of integer constant |x| over every dimension but |keep|, as an
 // i32 constant of |rank|/|dims| (wrapping as i32 arithmetic does): the
 // filter or column sums of constant weights, computed when the model is

@@ -870,6 +870,9 @@ static grt_status_t grtc_onnx_op_matmul(grtc_onnx_node_t* n) {
   grtc_tvalue_t* b = grtc_onnx_input(n, 1);
   // DequantizeLinear results run on the int8 product (quant.c).
   OUT(0) = grtc_onnx_qdq_matmul(n, a, b);
+  // int4 weights with zero points keep them out of the product (quant.c).
+  if (!OUT(0) && grtc_onnx_ok(n)) OUT(0) = grtc_onnx_int4_matmul(n, a, b);
+  if (!OUT(0) && grtc_onnx_ok(n)) OUT(0) = grtc_onnx_int4_blocked_matmul(n, a, b);
   if (!OUT(0) && grtc_onnx_ok(n)) OUT(0) = grtc_onnx_matmul(n, a, b);
   return grt_ok_status();
 }
@@ -903,6 +906,7 @@ static grt_status_t grtc_onnx_op_gemm(grtc_onnx_node_t* n) {
   int64_t out[2] = {a->type.dims[1 - lc], b->type.dims[1 - rc]};
   grtc_ttype_t type = grtc_onnx_type(a->type.elem, 2, out);
   grtc_tvalue_t* y = grtc_onnx_qdq_gemm(n, a, b, trans_a, trans_b);
+  if (!y && grtc_onnx_ok(n)) y = grtc_onnx_int4_gemm(n, a, b, trans_a, trans_b, &dims, &type);
   if (!y && grtc_onnx_ok(n)) y = grtc_onnx_dot(n, a, b, &dims, &type);
   if (alpha != 1.0) y = MUL(y, grtc_onnx_splat_like(n, y, alpha));
   if (c && beta != 0.0) {

@@ -61,6 +61,22 @@ static grtc_tvalue_t* grtc_onnx_quant_param(grtc_onnx_node_t* n, grtc_tvalue_t* 
   return grtc_onnx_reshape(n, p, x->type.rank, dims);
 }
 
+// As grtc_onnx_quant_param, converted to |elem|, but one value per
+// dimension |axis| of a static |x| becomes a vector broadcast along that
+// dimension to x's shape (broadcast_in_dim of the rank-1 constant: the
+// form the CPU's int4-weight GEMM takes its per-column scales from).
+static grtc_tvalue_t* grtc_onnx_quant_spread(grtc_onnx_node_t* n, grtc_tvalue_t* p,
+                                             grtc_tvalue_t* x, int axis, bool is_scale,
+                                             const char* what, grtc_elem_t elem) {
+  grtc_tvalue_t* v = grtc_onnx_convert(n, grtc_onnx_quant_param(n, p, x, axis, is_scale, what),
+                                       elem);
+  if (!v || axis < 0 || v->type.rank == 0 || !grtc_ttype_is_static(&x->type)) return v;
+  int64_t count = x->type.dims[axis], map[1] = {axis};
+  grtc_ttype_t type = x->type;
+  type.elem = elem;
+  return grtc_onnx_broadcast_in_dim(n, grtc_onnx_reshape(n, v, 1, &count), &type, map);
+}
+
 // The per-axis dimension of the node's 'axis' attribute for |x| when any
 // of |params| holds more than one value, else -1; block quantization is
 // refused.
@@ -112,6 +128,12 @@ static grt_status_t grtc_onnx_op_quantize(grtc_onnx_node_t* n) {
                            grtc_onnx_fmt(x, bx));
   }
   grtc_elem_t out = GRTC_ELEM_U8;
+  if (zero && grtc_onnx_int4_type(n, zero)) {
+    return grtc_onnx_unsupported(n,
+                                 "quantizing to 4 bits (y_zero_point of type %s) is not "
+                                 "supported; y_zero_point must be uint8, int8, uint16 or int16",
+                                 grtc_onnx_value_type_name(n, zero));
+  }
   if (zero) {
     double lo, hi;
     out = zero->type.elem;
@@ -149,7 +171,126 @@ static grt_status_t grtc_onnx_op_quantize(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
-// y = (x - x_zero_point) * x_scale, in y's type (x_scale's).
+// |p|, a blocked scale or zero point of shape x's with dimension |axis|
+// ceil(D / block) (checked by the caller), repeated |block| times along
+// |axis| and cut to x's D there: one value per element of |x|.
+static grtc_tvalue_t* grtc_onnx_quant_blocks(grtc_onnx_node_t* n, grtc_tvalue_t* p,
+                                             grtc_tvalue_t* x, uint32_t axis, int64_t block) {
+  if (!p || !grtc_onnx_ok(n)) return NULL;
+  uint32_t rank = p->type.rank;
+  int64_t dims[GRTC_MAX_RANK] = {0}, map[GRTC_MAX_RANK] = {0};
+  for (uint32_t d = 0, e = 0; d < rank; ++d) {
+    map[d] = e;
+    dims[e++] = p->type.dims[d];
+    if (d == axis) dims[e++] = block;
+  }
+  grtc_ttype_t type = grtc_onnx_type(p->type.elem, rank + 1, dims);
+  grtc_tvalue_t* v = grtc_onnx_broadcast_in_dim(n, p, &type, map);
+  for (uint32_t d = 0; d < rank; ++d) dims[d] = p->type.dims[d];
+  dims[axis] *= block;
+  v = grtc_onnx_reshape(n, v, rank, dims);
+  if (dims[axis] != x->type.dims[axis]) {
+    int64_t start[GRTC_MAX_RANK] = {0}, strides[GRTC_MAX_RANK];
+    for (uint32_t d = 0; d < rank; ++d) strides[d] = 1;
+    v = grtc_onnx_slice(n, v, start, x->type.dims, strides);
+  }
+  return v;
+}
+
+// Blocked DequantizeLinear (opset 21): x_scale and x_zero_point of x's
+// rank and shape but along 'axis', where each of their values covers
+// 'block_size' consecutive elements of x (the last block may be shorter).
+static grtc_tvalue_t* grtc_onnx_dequantize_blocked(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                                   grtc_tvalue_t* scale, grtc_tvalue_t* zero,
+                                                   int64_t block) {
+  char bx[GRTC_TTYPE_FORMAT_CAPACITY], bs[GRTC_TTYPE_FORMAT_CAPACITY],
+      bz[GRTC_TTYPE_FORMAT_CAPACITY];
+  if (block < 0) {
+    grt_status_free(grtc_onnx_error(n, "block_size must be positive (or 0: no blocks), got %lld",
+                                    (long long)block));
+    return NULL;
+  }
+  uint32_t axis = 0;
+  if (!grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", 1), x->type.rank, &axis)) {
+    return NULL;
+  }
+  if (!grtc_ttype_is_static(&x->type) || x->type.rank + 1 > GRTC_MAX_RANK) {
+    grt_status_free(grtc_onnx_unsupported(
+        n, "blocked quantization of x %s (static sizes and rank below %d only)",
+        grtc_onnx_fmt(x, bx), GRTC_MAX_RANK));
+    return NULL;
+  }
+  if (!grtc_elem_is_float(scale->type.elem)) {
+    grt_status_free(grtc_onnx_error(n, "x_scale must be a floating-point tensor, got %s",
+                                    grtc_onnx_fmt(scale, bs)));
+    return NULL;
+  }
+  int64_t blocks = (x->type.dims[axis] + block - 1) / block;
+  grtc_ttype_t want = x->type;
+  want.elem = scale->type.elem;
+  want.dims[axis] = blocks;
+  if (!grtc_ttype_equal(&scale->type, &want)) {
+    char bw[GRTC_TTYPE_FORMAT_CAPACITY];
+    grt_status_free(grtc_onnx_error(n,
+                                    "x_scale must have shape %s for block_size %lld along axis "
+                                    "%u of x %s (ceil(%lld / %lld) = %lld blocks), got %s",
+                                    grtc_onnx_fmt_type(&want, bw), (long long)block,
+                                    axis, grtc_onnx_fmt(x, bx),
+                                    (long long)x->type.dims[axis], (long long)block,
+                                    (long long)blocks, grtc_onnx_fmt(scale, bs)));
+    return NULL;
+  }
+  if (zero && !grtc_ttype_same_shape(&zero->type, &scale->type)) {
+    grt_status_free(grtc_onnx_error(n, "x_zero_point must have x_scale's shape %s, got %s",
+                                    grtc_onnx_fmt(scale, bs), grtc_onnx_fmt(zero, bz)));
+    return NULL;
+  }
+  grtc_elem_t elem = scale->type.elem;
+  grtc_elem_t calc = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* v = grtc_onnx_convert(n, x, calc);
+  if (zero) {
+    v = SUB(v, grtc_onnx_convert(n, grtc_onnx_quant_blocks(n, zero, x, axis, block), calc));
+  }
+  grtc_tvalue_t* s = grtc_onnx_convert(n, grtc_onnx_quant_blocks(n, scale, x, axis, block), calc);
+  return grtc_onnx_convert(n, MUL(v, s), elem);
+}
+
+// |x| - |zero| of a constant 4-bit |x| and constant zero point |zero| (one
+// value, or one per dimension |axis| of x), computed now: an i8 constant
+// when every difference fits int4 (-8..7), else a ui8 one when each fits
+// uint4 (0..15) (so the CPU packs it as 4-bit weights either way); NULL
+// when neither does or x or zero is not such a constant.
+static grtc_tvalue_t* grtc_onnx_int4_minus(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                           grtc_tvalue_t* zero, int axis) {
+  if (!grtc_onnx_ok(n) || !grtc_onnx_is_constant(x) || !grtc_onnx_is_constant(zero) ||
+      !grtc_ttype_is_static(&x->type)) {
+    return NULL;
+  }
+  int64_t count = grtc_ttype_element_count(&x->type);
+  int64_t inner = 1, size = 1;
+  if (axis >= 0 && grtc_ttype_element_count(&zero->type) != 1) {
+    size = x->type.dims[axis];
+    for (uint32_t d = (uint32_t)axis + 1; d < x->type.rank; ++d) inner *= x->type.dims[d];
+  }
+  int64_t* values = grtc_tmodule_alloc(n->module, (size_t)(count + 1) * sizeof(int64_t));
+  if (!values) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return NULL;
+  }
+  bool fits_signed = true, fits_unsigned = true;
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t v = grtc_onnx_const_int(x, e) - grtc_onnx_const_int(zero, (e / inner) % size);
+    fits_signed &= v >= -8 && v <= 7;
+    fits_unsigned &= v >= 0 && v <= 15;
+    values[e] = v;
+  }
+  if (!fits_signed && !fits_unsigned) return NULL;
+  return grtc_onnx_const_ints(n, fits_signed ? GRTC_ELEM_I8 : GRTC_ELEM_U8, x->type.rank,
+                              x->type.dims, values);
+}
+
+// y = (x - x_zero_point) * x_scale, in y's type (x_scale's); per tensor,
+// per axis, or (opset 21 block_size) per block along the axis.
 static grt_status_t grtc_onnx_op_dequantize(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   grtc_tvalue_t* scale = grtc_onnx_input(n, 1);
@@ -157,32 +298,59 @@ static grt_status_t grtc_onnx_op_dequantize(grtc_onnx_node_t* n) {
   if (!x || !scale) return grt_ok_status();
   char bx[GRTC_TTYPE_FORMAT_CAPACITY], bz[GRTC_TTYPE_FORMAT_CAPACITY];
   double lo, hi;
-  if (!grtc_onnx_quant_range(x->type.elem, &lo, &hi)) {
-    return grtc_onnx_unsupported(n, "x must be uint8, int8, uint16, int16 or int32, got %s",
-                                 grtc_onnx_fmt(x, bx));
+  int32_t x4 = grtc_onnx_int4_type(n, x);
+  if (!x4 && !grtc_onnx_quant_range(x->type.elem, &lo, &hi)) {
+    return grtc_onnx_unsupported(
+        n, "x must be uint8, int8, uint16, int16, int32, uint4 or int4, got %s",
+        grtc_onnx_fmt(x, bx));
   }
-  if (zero && zero->type.elem != x->type.elem) {
-    return grtc_onnx_error(n, "x_zero_point %s must have x's element type (x is %s)",
-                           grtc_onnx_fmt(zero, bz), grtc_onnx_fmt(x, bx));
+  if (zero && (zero->type.elem != x->type.elem || grtc_onnx_int4_type(n, zero) != x4)) {
+    return grtc_onnx_error(n, "x_zero_point must have x's element type %s, got %s (%s)",
+                           grtc_onnx_value_type_name(n, x), grtc_onnx_value_type_name(n, zero),
+                           grtc_onnx_fmt(zero, bz));
+  }
+  int64_t block = grtc_onnx_attr_int(n, "block_size", 0);
+  if (block != 0) {
+    OUT(0) = grtc_onnx_dequantize_blocked(n, x, scale, zero, block);
+    if (OUT(0) && x4 && OUT(0)->type.elem == GRTC_ELEM_F32) {
+      uint32_t axis = 0;
+      grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", 1), x->type.rank, &axis);
+      grtc_onnx_dequantized_t d = {OUT(0), x, scale, zero, (int)axis, NULL, block};
+      grtc_onnx_remember_dequantized(n, &d);
+    }
+    return grt_ok_status();
   }
   grtc_tvalue_t* params[2] = {scale, zero};
   int axis = -1;
   if (!grtc_onnx_quant_axis(n, x, params, 2, &axis)) return grt_ok_status();
-  grtc_tvalue_t* s = grtc_onnx_quant_param(n, scale, x, axis, true, "x_scale");
-  if (!s) return grt_ok_status();
-  grtc_elem_t elem = s->type.elem;
-  grtc_elem_t calc = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
-  grtc_tvalue_t* v = grtc_onnx_convert(n, x, calc);
-  if (zero) {
-    v = SUB(v, grtc_onnx_convert(n, grtc_onnx_quant_param(n, zero, x, axis, false, "x_zero_point"),
-                                 calc));
+  if (!grtc_elem_is_float(scale->type.elem)) {
+    char bs[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n, "x_scale must be a floating-point tensor, got %s",
+                           grtc_onnx_fmt(scale, bs));
   }
-  OUT(0) = grtc_onnx_convert(n, MUL(v, grtc_onnx_convert(n, s, calc)), elem);
-  // 8-bit integers with f32 scales: Conv, MatMul and Gemm of the result
-  // may run on the integers (QDQ folding, below).
-  if (OUT(0) && (x->type.elem == GRTC_ELEM_I8 || x->type.elem == GRTC_ELEM_U8) &&
+  grtc_elem_t elem = scale->type.elem;
+  grtc_elem_t calc = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
+  grtc_tvalue_t* s = grtc_onnx_quant_spread(n, scale, x, axis, true, "x_scale", calc);
+  if (!s) return grt_ok_status();
+  grtc_tvalue_t* zp =
+      zero ? grtc_onnx_quant_spread(n, zero, x, axis, false, "x_zero_point", calc) : NULL;
+  if (zero && !zp) return grt_ok_status();
+  // 4-bit constant weights with a zero point: x - zero computed now when
+  // it fits 4 bits again (uint4 with zero point 8, ...), so the weights
+  // stay 4-bit constants (the CPU's int4-weight GEMM) and the result is
+  // exact.
+  grtc_tvalue_t* xq = x;
+  grtc_tvalue_t* shifted = x4 && zero ? grtc_onnx_int4_minus(n, x, zero, axis) : NULL;
+  if (shifted) xq = shifted, zero = zp = NULL;
+  grtc_tvalue_t* v = grtc_onnx_convert(n, xq, calc);
+  if (zp) v = SUB(v, zp);
+  OUT(0) = grtc_onnx_convert(n, MUL(v, s), elem);
+  // 8-bit integers (int4 and uint4 held in them too) with f32 scales:
+  // Conv, MatMul and Gemm of the result may run on the integers (QDQ
+  // folding, below).
+  if (OUT(0) && (xq->type.elem == GRTC_ELEM_I8 || xq->type.elem == GRTC_ELEM_U8) &&
       elem == GRTC_ELEM_F32) {
-    grtc_onnx_dequantized_t d = {OUT(0), x, scale, zero, axis, NULL};
+    grtc_onnx_dequantized_t d = {OUT(0), xq, scale, zero, axis, NULL, 0};
     grtc_onnx_remember_dequantized(n, &d);
   }
   return grt_ok_status();
@@ -382,7 +550,8 @@ static bool grtc_onnx_qdq_operands(grtc_onnx_node_t* n, grtc_tvalue_t* x, grtc_t
   if (!grtc_onnx_ok(n) || !x || !w) return false;
   *dx = grtc_onnx_find_dequantized(n, x);
   *dw = grtc_onnx_find_dequantized(n, w);
-  if (!*dx || !*dw || (*dx)->axis >= 0 || ((*dw)->axis >= 0 && (*dw)->axis != w_axis)) {
+  if (!*dx || !*dw || (*dx)->axis >= 0 || (*dx)->block || (*dw)->block ||
+      ((*dw)->axis >= 0 && (*dw)->axis != w_axis)) {
     return false;
   }
   return !grtc_onnx_is_constant(x) || !grtc_onnx_is_constant(w);
@@ -411,7 +580,7 @@ void grtc_onnx_qdq_forward(grtc_onnx_node_t* n) {
   }
   const grtc_onnx_dequantized_t* d = reshape ? grtc_onnx_find_dequantized(n, n->inputs[0]) : NULL;
   const grtc_ttype_t* type = &n->outputs[0]->type;
-  if (!d || d->axis >= 0 || !grtc_ttype_is_static(type) ||
+  if (!d || d->axis >= 0 || d->block || !grtc_ttype_is_static(type) ||
       grtc_ttype_element_count(type) != grtc_ttype_element_count(&d->x->type)) {
     return;
   }
@@ -464,6 +633,135 @@ grtc_tvalue_t* grtc_onnx_qdq_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tv
   grtc_tvalue_t* acc = grtc_onnx_delegate(n, grtc_onnx_nn_ops, "MatMulInteger", inputs, 4);
   int64_t dims[1] = {b->type.dims[trans_b ? 0 : 1]};
   return grtc_onnx_qdq_dequantize(n, acc, da, db, 1, dims);
+}
+
+// For |b|, a DequantizeLinear result of a constant INT4/UINT4 matrix C
+// with a constant zero point Z (one value, or one per dimension |n_axis|,
+// b's columns) whose C - Z does not fit 4 bits (DequantizeLinear folds the
+// others): (C - Z) S = (C - o) S - (Z - o) S with o 8 for uint4 and 0 for
+// int4, so C - o fits int4 whatever C. |weights| gets (C - o) S (b's
+// shape) and |zs| (Z - o) S (one value, or a vector of b's N); false when
+// b is not such a result (or after an error, in |n->status|).
+static bool grtc_onnx_int4_split(grtc_onnx_node_t* n, grtc_tvalue_t* b, int n_axis,
+                                 grtc_tvalue_t** weights, grtc_tvalue_t** zs) {
+  if (!grtc_onnx_ok(n) || !b || b->type.rank != 2) return false;
+  const grtc_onnx_dequantized_t* db = grtc_onnx_find_dequantized(n, b);
+  if (!db || !db->zero || db->block || (db->axis >= 0 && db->axis != n_axis)) return false;
+  int32_t type = grtc_onnx_int4_type(n, db->x);
+  if (!type || !grtc_onnx_is_constant(db->x) || !grtc_onnx_is_constant(db->zero)) return false;
+  int64_t offset = type == 21 ? 8 : 0;
+  grtc_tvalue_t* o = grtc_onnx_scalar(n, db->x->type.elem, (double)offset);
+  grtc_tvalue_t* c = grtc_onnx_int4_minus(n, db->x, o, -1);
+  grtc_tvalue_t* s =
+      grtc_onnx_quant_spread(n, db->scale, b, db->axis, true, "x_scale", GRTC_ELEM_F32);
+  if (!c || !s) return false;
+  *weights = MUL(grtc_onnx_convert(n, c, GRTC_ELEM_F32), s);
+  // The parameters as one value or a vector along the result's columns.
+  int64_t count = b->type.dims[n_axis];
+  grtc_tvalue_t* sv = grtc_ttype_element_count(&db->scale->type) == 1
+                          ? grtc_onnx_reshape(n, db->scale, 0, NULL)
+                          : grtc_onnx_reshape(n, db->scale, 1, &count);
+  grtc_tvalue_t* zv = grtc_ttype_element_count(&db->zero->type) == 1
+                          ? grtc_onnx_reshape(n, db->zero, 0, NULL)
+                          : grtc_onnx_reshape(n, db->zero, 1, &count);
+  *zs = MUL(SUB(grtc_onnx_convert(n, zv, GRTC_ELEM_F32),
+                grtc_onnx_scalar(n, GRTC_ELEM_F32, (double)offset)),
+            grtc_onnx_convert(n, sv, GRTC_ELEM_F32));
+  return *weights && *zs;
+}
+
+// f32 |y| (..., M, N) - rowsum(|a|) * |zs|, the rows of a summed over its
+// dimension |k_dim|.
+static grtc_tvalue_t* grtc_onnx_int4_correct(grtc_onnx_node_t* n, grtc_tvalue_t* y,
+                                             grtc_tvalue_t* a, int64_t k_dim, grtc_tvalue_t* zs) {
+  grtc_tvalue_t* rows = grtc_onnx_reduce(n, a, &k_dim, 1, GRTC_TOP_ADD,
+                                         grtc_onnx_scalar(n, GRTC_ELEM_F32, 0), true);
+  return SUB(y, MUL(rows, zs));
+}
+
+grtc_tvalue_t* grtc_onnx_int4_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b) {
+  grtc_tvalue_t *weights = NULL, *zs = NULL;
+  if (!a || a->type.elem != GRTC_ELEM_F32 || a->type.rank < 2 ||
+      !grtc_onnx_int4_split(n, b, 1, &weights, &zs)) {
+    return NULL;
+  }
+  return grtc_onnx_int4_correct(n, grtc_onnx_matmul(n, a, weights), a, a->type.rank - 1, zs);
+}
+
+grtc_tvalue_t* grtc_onnx_int4_blocked_matmul(grtc_onnx_node_t* n, grtc_tvalue_t* a,
+                                             grtc_tvalue_t* b) {
+  if (!grtc_onnx_ok(n) || !a || !b || a->type.elem != GRTC_ELEM_F32 || a->type.rank != 2 ||
+      b->type.rank != 2 || !grtc_ttype_is_static(&a->type) || !grtc_ttype_is_static(&b->type)) {
+    return NULL;
+  }
+  const grtc_onnx_dequantized_t* db = grtc_onnx_find_dequantized(n, b);
+  if (!db || !db->block || db->axis != 0 || !grtc_onnx_is_constant(db->x) ||
+      (db->zero && !grtc_onnx_is_constant(db->zero))) {
+    return NULL;
+  }
+  int32_t type = grtc_onnx_int4_type(n, db->x);
+  if (!type) return NULL;
+  int64_t m = a->type.dims[0], k = b->type.dims[0], cols = b->type.dims[1], block = db->block;
+  int64_t blocks = (k + block - 1) / block, padded = blocks * block;
+  if (a->type.dims[1] != k || db->scale->type.dims[0] != blocks) return NULL;
+  // (C - o) as (blocks, block, N) int8, rows past K zero.
+  int64_t offset = type == 21 ? 8 : 0;
+  int64_t* values = grtc_tmodule_alloc(n->module, (size_t)(padded * cols + 1) * sizeof(int64_t));
+  if (!values) {
+    grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return NULL;
+  }
+  for (int64_t e = 0; e < padded * cols; ++e) {
+    values[e] = e < k * cols ? grtc_onnx_const_int(db->x, e) - offset : 0;
+  }
+  int64_t wdims[3] = {blocks, block, cols};
+  grtc_tvalue_t* c = grtc_onnx_const_ints(n, GRTC_ELEM_I8, 3, wdims, values);
+  // a as (M, blocks, block), padded with zeros past K.
+  int64_t low[2] = {0, 0}, high[2] = {0, padded - k};
+  grtc_tvalue_t* ap =
+      padded == k ? a : grtc_onnx_pad(n, a, grtc_onnx_scalar(n, GRTC_ELEM_F32, 0), low, high);
+  int64_t adims[3] = {m, blocks, block};
+  ap = grtc_onnx_reshape(n, ap, 3, adims);
+  // (blocks, M, N) = per block, a_j (C_j - o).
+  int64_t lb = 1, rb = 0, lc = 2, rc = 1;
+  grtc_dot_dims_t dims = {{1, &lb}, {1, &rb}, {1, &lc}, {1, &rc}};
+  int64_t ydims[3] = {blocks, m, cols};
+  grtc_ttype_t ytype = grtc_onnx_type(GRTC_ELEM_F32, 3, ydims);
+  grtc_tvalue_t* y = grtc_onnx_dot(n, ap, grtc_onnx_convert(n, c, GRTC_ELEM_F32), &dims, &ytype);
+  // Z - o (0 without Z) per block and column, as (blocks, 1, N).
+  int64_t pdims[3] = {blocks, 1, cols};
+  grtc_tvalue_t* zo = NULL;
+  if (db->zero) {
+    zo = SUB(grtc_onnx_convert(n, grtc_onnx_reshape(n, db->zero, 3, pdims), GRTC_ELEM_F32),
+             grtc_onnx_scalar(n, GRTC_ELEM_F32, (double)offset));
+  } else if (offset) {
+    zo = grtc_onnx_scalar(n, GRTC_ELEM_F32, (double)-offset);
+  }
+  if (zo) {
+    // Row sums of each block of a: (M, blocks, 1) as (blocks, M, 1).
+    int64_t last = 2, perm[3] = {1, 0, 2};
+    grtc_tvalue_t* rows = grtc_onnx_transpose(
+        n,
+        grtc_onnx_reduce(n, ap, &last, 1, GRTC_TOP_ADD, grtc_onnx_scalar(n, GRTC_ELEM_F32, 0),
+                         true),
+        perm);
+    y = SUB(y, MUL(rows, zo));
+  }
+  y = MUL(y, grtc_onnx_convert(n, grtc_onnx_reshape(n, db->scale, 3, pdims), GRTC_ELEM_F32));
+  int64_t first = 0;
+  return grtc_onnx_reduce(n, y, &first, 1, GRTC_TOP_ADD, grtc_onnx_scalar(n, GRTC_ELEM_F32, 0),
+                          false);
+}
+
+grtc_tvalue_t* grtc_onnx_int4_gemm(grtc_onnx_node_t* n, grtc_tvalue_t* a, grtc_tvalue_t* b,
+                                   bool trans_a, bool trans_b, const grtc_dot_dims_t* dims,
+                                   const grtc_ttype_t* type) {
+  grtc_tvalue_t *weights = NULL, *zs = NULL;
+  if (!a || trans_a || a->type.elem != GRTC_ELEM_F32 || a->type.rank != 2 ||
+      !grtc_onnx_int4_split(n, b, trans_b ? 0 : 1, &weights, &zs)) {
+    return NULL;
+  }
+  return grtc_onnx_int4_correct(n, grtc_onnx_dot(n, a, weights, dims, type), a, 1, zs);
 }
 
 const grtc_onnx_op_def_t grtc_onnx_quant_ops[] = {

@@ -205,9 +205,11 @@ class Graph:
                                             self.const(zero)], out=out)
 
 
-def save_graph(root, name, g, inputs, output, expect_ir=QDQ_EXPECT_IR):
+def save_graph(root, name, g, inputs, output, expect_ir=QDQ_EXPECT_IR, opset=13):
     """inputs: (name, array) graph inputs; output: the array graph output
-    'y' must equal; expect_ir: grt_expect_ir.txt's text."""
+    'y' must equal; expect_ir: grt_expect_ir.txt's text (None: none);
+    opset: the default domain's (21 for INT4/UINT4, which this onnx
+    package may predate: such models are not checked)."""
     folder = os.path.join(root, "test_" + name)
     data = os.path.join(folder, "test_data_set_0")
     os.makedirs(data, exist_ok=True)
@@ -215,17 +217,19 @@ def save_graph(root, name, g, inputs, output, expect_ir=QDQ_EXPECT_IR):
              for n, a in inputs]
     out = helper.make_tensor_value_info("y", ONNX_TYPES[output.dtype.type], output.shape)
     graph = helper.make_graph(g.nodes, name, infos, [out], initializer=g.inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 7
-    onnx.checker.check_model(model)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 7 if opset == 13 else 10
+    if opset == 13:
+        onnx.checker.check_model(model)
     onnx.save(model, os.path.join(folder, "model.onnx"))
     for i, (n, a) in enumerate(inputs):
         with open(os.path.join(data, "input_%d.pb" % i), "wb") as f:
             f.write(numpy_helper.from_array(a, n).SerializeToString())
     with open(os.path.join(data, "output_0.pb"), "wb") as f:
         f.write(numpy_helper.from_array(output, "y").SerializeToString())
-    with open(os.path.join(folder, "grt_expect_ir.txt"), "w") as f:
-        f.write(expect_ir)
+    if expect_ir is not None:
+        with open(os.path.join(folder, "grt_expect_ir.txt"), "w") as f:
+            f.write(expect_ir)
 
 
 def pow2(value):
@@ -472,6 +476,176 @@ def qdq_cases(root, rng):
     qdq_cnn_case(root, rng)
 
 
+#===----------------------------------------------------------------------===#
+# INT4 / UINT4 weights (opset 21): DequantizeLinear of 4-bit initializers
+# (packed two to a byte, low nibble first, in raw_data or int32_data) per
+# tensor, per column or per block, with and without zero points, into
+# MatMul and Gemm. Activations are multiples of 1/4 below 4 in magnitude
+# and scales powers of two, so every product and sum is exact in f32
+# whatever the order and the references are exact.
+#===----------------------------------------------------------------------===#
+
+INT4, UINT4 = 22, 21
+
+# The weights must reach the CPU's int4-weight GEMM (packed in rodata):
+# grt-compile's kernels then hold a matmul with a packed rhs.
+INT4_EXPECT_IR = "dump kernels\nrequire pattern matmul .* rhs_packed4\n"
+
+
+def int4_tensor(name, values, signed, int32_data=False):
+    """A TensorProto of INT4 (|signed|) or UINT4 |values| (an integer
+    array), two to a byte with element 2i in byte i's low nibble, in
+    raw_data or (|int32_data|) one packed byte per int32_data entry."""
+    lo, hi = (-8, 7) if signed else (0, 15)
+    flat = np.asarray(values, np.int64).ravel()
+    assert flat.size == 0 or (flat.min() >= lo and flat.max() <= hi), "value past 4 bits"
+    nibbles = (flat & 15).astype(np.uint8)
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    packed = (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8)
+    t = TensorProto()
+    t.name = name
+    t.data_type = INT4 if signed else UINT4
+    t.dims.extend(np.shape(values))
+    if int32_data:
+        t.int32_data.extend(int(v) for v in packed)
+    else:
+        t.raw_data = packed.tobytes()
+    return t
+
+
+def int4_values(rng, signed, shape):
+    return rng.integers(-8 if signed else 0, 8 if signed else 16, size=shape).astype(np.int64)
+
+
+def quarters(rng, shape):
+    return (rng.integers(-15, 16, size=shape) / 4).astype(np.float32)
+
+
+def int4_dq(g, name, w, signed, scale, zero, axis=None, block=None, int32_data=False):
+    """DequantizeLinear of 4-bit initializer |w| with scale |scale| and
+    zero point |zero| (None: no input) of the same 4-bit type."""
+    g.inits.append(int4_tensor(name, w, signed, int32_data))
+    inputs = [name, g.const(np.asarray(scale, np.float32))]
+    if zero is not None:
+        g.count += 1
+        zname = "z%d" % g.count
+        g.inits.append(int4_tensor(zname, zero, signed, int32_data))
+        inputs.append(zname)
+    attrs = {}
+    if axis is not None:
+        attrs["axis"] = axis
+    if block is not None:
+        attrs["block_size"] = block
+    return g.node("DequantizeLinear", inputs, **attrs)
+
+
+def int4_reference(w, scale, zero, axis=None, block=None):
+    """(w - zero) * scale in float64 (exact for these values), the
+    parameters one value, one per dimension |axis| of w, or one per
+    |block| elements along it."""
+    s = np.asarray(scale, np.float64)
+    z = np.zeros(s.shape) if zero is None else np.asarray(zero, np.float64)
+    if block is not None:
+        s = np.repeat(s, block, axis=axis).take(range(w.shape[axis]), axis=axis)
+        z = np.repeat(z, block, axis=axis).take(range(w.shape[axis]), axis=axis)
+    elif s.ndim == 1:
+        shape = [1] * w.ndim
+        shape[axis] = -1
+        s, z = s.reshape(shape), z.reshape(shape)
+    return (w.astype(np.float64) - z) * s
+
+
+def pow2_scales(rng, count):
+    return np.array([pow2(v) for v in rng.uniform(0.01, 0.5, count)], np.float32)
+
+
+def int4_cases(root, rng):
+    # MatMul(a, DequantizeLinear(W)): (name, a shape, W shape (K, N),
+    # signed?, parameters per "tensor", "column" or "block", zero point
+    # ("none", "random", or a value for all), block size, int32_data?,
+    # packed into the int4-weight GEMM?)
+    cases = [
+        ("int4_per_tensor", (5, 67), (67, 33), True, "tensor", "none", None, False, True),
+        ("int4_per_column_zero_points", (7, 67), (67, 35), True, "column", "random", None,
+         False, True),
+        ("uint4_per_tensor_zero_point_8_int32_data", (3, 65), (65, 41), False, "tensor", 8,
+         None, True, True),
+        ("uint4_per_column_zero_points_batched", (2, 3, 69), (69, 31), False, "column",
+         "random", None, False, True),
+        ("uint4_per_column", (4, 71), (71, 29), False, "column", "none", None, False, True),
+        ("int4_per_tensor_zero_point_int32_data", (6, 67), (67, 33), True, "tensor", "random",
+         None, True, True),
+        ("int4_small_folded", (3, 9), (9, 5), True, "column", "random", None, False, False),
+        ("int4_blocked_zero_points_partial_block", (5, 67), (67, 33), True, "block", "random",
+         16, False, True),
+        ("uint4_blocked", (4, 64), (64, 37), False, "block", "none", 32, True, True),
+        ("int4_blocked", (1, 96), (96, 40), True, "block", "none", 32, False, True),
+        ("uint4_blocked_zero_points", (3, 48), (48, 31), False, "block", "random", 16, False,
+         True),
+        ("int4_blocked_batched_f32", (2, 3, 64), (64, 33), True, "block", "random", 16, False,
+         False),
+    ]
+    for name, a_shape, w_shape, signed, per, zero_kind, block, int32_data, packed in cases:
+        k, n = w_shape
+        a = quarters(rng, a_shape)
+        w = int4_values(rng, signed, w_shape)
+        axis = None
+        if per == "tensor":
+            scale, pshape = pow2(rng.uniform(0.01, 0.5)), ()
+        elif per == "column":
+            axis, pshape = 1, (n,)
+            scale = pow2_scales(rng, n)
+        else:
+            axis, pshape = 0, (-(-k // block), n)
+            scale = pow2_scales(rng, pshape[0] * n).reshape(pshape)
+        if zero_kind == "none":
+            zero = None
+        elif zero_kind == "random":
+            zero = int4_values(rng, signed, pshape)
+        else:
+            zero = np.full(pshape, zero_kind, np.int64)
+        g = Graph()
+        wf = int4_dq(g, "w", w, signed, scale, zero, axis=axis, block=block,
+                     int32_data=int32_data)
+        g.node("MatMul", ["a", wf], out="y")
+        y = np.matmul(a.astype(np.float64),
+                      int4_reference(w, scale, zero, axis, block)).astype(np.float32)
+        save_graph(root, "grt_dq_" + name, g, [("a", a)], y,
+                   expect_ir=INT4_EXPECT_IR if packed else None, opset=21)
+    # INT4 weights stored flat and reshaped before DequantizeLinear: the
+    # reshape keeps their type, so an INT4 zero point is accepted.
+    a, w = quarters(rng, (3, 40)), int4_values(rng, True, (40, 30))
+    scale, zero = pow2(0.125), int4_values(rng, True, ())
+    g = Graph()
+    g.inits.append(int4_tensor("w", w.reshape(-1), True))
+    g.inits.append(int4_tensor("z", zero, True))
+    wr = g.node("Reshape", ["w", g.const(np.array([40, 30], np.int64))])
+    g.node("MatMul", ["a", g.node("DequantizeLinear", [wr, g.const(scale), "z"])], out="y")
+    y = np.matmul(a.astype(np.float64), int4_reference(w, scale, zero)).astype(np.float32)
+    save_graph(root, "grt_dq_int4_reshaped_zero_point", g, [("a", a)], y, expect_ir=None,
+               opset=21)
+    # Gemm of a Linear layer's (N, K) weights with transB, per output
+    # channel (axis 0), uint4 with zero point 8 and a bias; and int4 with
+    # random zero points.
+    for name, signed, zero_kind in [("uint4_transb_zero_point_8", False, 8),
+                                    ("int4_transb_zero_points", True, "random")]:
+        m, k, n = 4, 67, 33
+        a = quarters(rng, (m, k))
+        w = int4_values(rng, signed, (n, k))
+        scale = pow2_scales(rng, n)
+        zero = (np.full((n,), zero_kind, np.int64) if zero_kind != "random"
+                else int4_values(rng, signed, (n,)))
+        c = quarters(rng, (n,))
+        g = Graph()
+        wf = int4_dq(g, "w", w, signed, scale, zero, axis=0)
+        g.node("Gemm", ["a", wf, g.const(c)], out="y", transB=1)
+        y = (np.matmul(a.astype(np.float64), int4_reference(w, scale, zero, 0).T) +
+             c).astype(np.float32)
+        save_graph(root, "grt_dq_gemm_" + name, g, [("a", a)], y, expect_ir=INT4_EXPECT_IR,
+                   opset=21)
+
+
 def main():
     root = sys.argv[1]
     rng = np.random.default_rng(15)
@@ -516,6 +690,7 @@ def main():
         save_case(root, "grt_qlinearmatmul_" + name, "QLinearMatMul", inputs, y)
     conv_cases(root, rng)
     qdq_cases(root, rng)
+    int4_cases(root, np.random.default_rng(21))
 
 
 if __name__ == "__main__":
