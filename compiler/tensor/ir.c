@@ -755,9 +755,11 @@ static bool grtc_shape_expr_at(grtc_tmodule_t* module,
   if (depth > 64) return false;
   if (!value->def) {
     // A function argument's element, read at the call.
-    if (!data || !value->block || value->block->parent_op || value->type.rank != 1 ||
-        !grtc_dim_is_static(value->type.dims[0]) || index < 0 ||
-        index >= value->type.dims[0] ||
+    // A rank-0 argument (ONNX's Range scalars) is its element 0.
+    bool scalar = value->type.rank == 0;
+    if (!data || !value->block || value->block->parent_op || value->type.rank > 1 ||
+        (!scalar && !grtc_dim_is_static(value->type.dims[0])) || index < 0 ||
+        index >= (scalar ? 1 : value->type.dims[0]) ||
         (value->type.elem != GRTC_ELEM_I32 && value->type.elem != GRTC_ELEM_I64)) {
       return false;
     }
@@ -863,6 +865,13 @@ bool grtc_sexpr_reads_data(const grtc_sexpr_t* expr) {
   if (!expr) return false;
   if (expr->kind == GRTC_SEXPR_DATA) return true;
   return grtc_sexpr_reads_data(expr->lhs) || grtc_sexpr_reads_data(expr->rhs);
+}
+
+const grtc_tvalue_t* grtc_sexpr_data_argument(const grtc_sexpr_t* expr) {
+  if (!expr) return NULL;
+  if (expr->kind == GRTC_SEXPR_DATA) return expr->data;
+  const grtc_tvalue_t* found = grtc_sexpr_data_argument(expr->lhs);
+  return found ? found : grtc_sexpr_data_argument(expr->rhs);
 }
 
 bool grtc_tfunc_reads_shape_data(const grtc_tmodule_t* module, const grtc_tfunc_t* func) {
