@@ -1822,11 +1822,53 @@ static grtc_tvalue_t* grtc_onnx_repeat(grtc_onnx_node_t* n, grtc_tvalue_t* x, ui
   return grtc_onnx_reshape(n, b, out.rank, out.dims);
 }
 
+// Tile of |x| by |repeats|, which a graph input's data gives
+// (grtc_onnx_shape_from_data): |x| broadcast to [t0, d0, t1, d1, ...] (a
+// dynamic_broadcast_in_dim, t_i read at the call) and merged to [t0 * d0,
+// t1 * d1, ...] (a dynamic_reshape); a negative t_i fails the call.
+static grt_status_t grtc_onnx_tile_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                             grtc_tvalue_t* repeats, uint32_t count) {
+  uint32_t r = x->type.rank;
+  if (count != r) {
+    return grtc_onnx_error(n, "input 'repeats' has %u values for a rank-%u input", count, r);
+  }
+  if (2 * r > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n,
+                                 "input 'repeats' is read from a graph input's data at run "
+                                 "time, which grt tiles through a rank-%u broadcast; grt "
+                                 "supports up to rank %d",
+                                 2 * r, GRTC_MAX_RANK);
+  }
+  int64_t wide[GRTC_MAX_RANK], merged[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  grtc_tvalue_t* wide_items[GRTC_MAX_RANK];
+  grtc_tvalue_t* merged_items[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    grtc_tvalue_t* times = grtc_onnx_shape_item(n, repeats, i);
+    grtc_tvalue_t* size = grtc_onnx_dimension_size(n, x, i);
+    wide_items[2 * i] = times;
+    wide_items[2 * i + 1] = size;
+    wide[2 * i] = grtc_onnx_item_dim(times);
+    wide[2 * i + 1] = x->type.dims[i];
+    map[i] = 2 * i + 1;
+    merged_items[i] = grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, times, size);
+    merged[i] = grtc_onnx_item_dim(merged_items[i]);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* broadcast = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM, x,
+                                                        2 * r, wide, wide_items, map);
+  OUT(0) = grtc_onnx_reshape_computed(n, broadcast, r, merged, merged_items);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_tile(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
   int64_t* repeats = NULL;
   uint32_t count = 0;
+  if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'repeats'", &count)) {
+    return grtc_onnx_tile_from_data(n, x, n->inputs[1], count);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   if (!grtc_onnx_list(n, "", 1, 0, "input 'repeats'", &repeats, &count)) return grt_ok_status();
   uint32_t r = x->type.rank;
   if (count != r) {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes ONNX models whose shapes a graph input's values set at run time
 (Reshape's and Expand's shape, ConstantOfShape's shape, Slice's ends,
-Range's scalars), in
+Tile's repeats, Range's scalars), in
 the backend test layout (model.onnx, test_data_set_N/input_*.pb and
 output_0.pb) for run_onnx_tests.py: each model is compiled once and run
 with every data set, at several shape values (0 and -1 entries, sizes of
@@ -161,6 +161,12 @@ def main():
          lambda x, ends: x[0:int(ends[0])],
          initializers=[numpy_helper.from_array(ints(0), "starts"),
                        numpy_helper.from_array(ints(0), "axes")])
+    # Tile of a 2x3 by repeats read at the call (0 repeats included).
+    case(root, "tile_data", [helper.make_node("Tile", ["x", "repeats"], ["y"])],
+         [("x", F, [2, 3]), ("repeats", I64, [2])],
+         [[floats(2, 3), ints(1, 1)], [floats(2, 3), ints(2, 3)], [floats(2, 3), ints(0, 2)],
+          [floats(2, 3), ints(3, 1)]],
+         lambda x, repeats: np.tile(x, [int(t) for t in repeats]))
     # Range of int64 scalars that are graph inputs, and of an int32 limit
     # that is one (start and delta constants): lengths 5, 3, 4, 0 and 0.
     scalars = lambda *v: [np.array(a, np.int64) for a in v]
