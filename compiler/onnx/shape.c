@@ -907,6 +907,116 @@ static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t
   return grt_ok_status();
 }
 
+// A real_dynamic_slice of |x| from 0 to the rank-0 i64 |limits| (one per
+// dimension) by the constant |strides|: a result dimension is static where
+// its limit is a constant, else computed at the call.
+static grtc_tvalue_t* grtc_onnx_slice_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                         grtc_tvalue_t* const* limits, const int64_t* strides) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  uint32_t rank = x->type.rank;
+  int64_t bounds[2 * GRTC_MAX_RANK], dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    int64_t limit = 0;
+    bounds[i] = 0;
+    bounds[rank + i] = strides[i];
+    dims[i] = limits[i] && grtc_tvalue_constant_element(limits[i], 0, &limit)
+                  ? (limit + strides[i] - 1) / strides[i]
+                  : GRTC_ONNX_COMPUTED_DIM;
+  }
+  return grtc_onnx_dynamic_computed(n, GRTC_TOP_REAL_DYNAMIC_SLICE, x, rank, dims, limits,
+                                    bounds);
+}
+
+// Slice of |x| whose |count| starts a graph input's data gives (ends
+// constant or read from data too; axes and steps constant, steps
+// positive). A real_dynamic_slice takes constant starts only, so with s
+// and e clamped at the call as ONNX says (s + [s < 0] * d clamped to [0,
+// d], e likewise and then to [s, d]): x[0:e] reversed, its first e - s
+// elements, reversed again, is x[s:e]; a step k > 1 then takes every k-th
+// from 0.
+static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                                     uint32_t count) {
+  uint32_t rank = x->type.rank;
+  int64_t *axes = NULL, *steps = NULL;
+  uint32_t axis_count = 0, step_count = 0;
+  bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
+  bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* ends_input = n->inputs[2];
+  if (ends_input->type.rank != 1 || !grtc_dim_is_static(ends_input->type.dims[0]) ||
+      ends_input->type.dims[0] != count || (has_axes && axis_count != count) ||
+      (has_steps && step_count != count)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n,
+                           "starts (%u values), ends (%s), axes and steps must have one "
+                           "length; got %u axes and %u steps",
+                           count, grtc_onnx_fmt(ends_input, buffer),
+                           has_axes ? axis_count : count, has_steps ? step_count : count);
+  }
+  if (!has_axes) {
+    if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
+    axes = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
+    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t i = 0; i < count; ++i) axes[i] = i;
+  }
+  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
+  grtc_tvalue_t* ends[GRTC_MAX_RANK];
+  grtc_tvalue_t* spans[GRTC_MAX_RANK];
+  int64_t ones[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], sliced[GRTC_MAX_RANK];
+  bool stepped = false;
+  for (uint32_t i = 0; i < rank; ++i) {
+    ones[i] = strides[i] = 1;
+    ends[i] = grtc_onnx_dimension_size(n, x, i);
+    spans[i] = NULL;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t a = (uint32_t)axes[i];
+    int64_t step = has_steps ? steps[i] : 1;
+    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    if (step < 0) {
+      return grtc_onnx_unsupported(n,
+                                   "steps[%u] = %lld is negative while input 'starts' is read "
+                                   "from a graph input's data at run time; grt slices with "
+                                   "starts read at the call by positive steps only",
+                                   i, (long long)step);
+    }
+    int64_t dim = x->type.dims[a];
+    if (grtc_dim_is_static(dim) && step > (dim > 1 ? dim : 1)) step = dim > 1 ? dim : 1;
+    strides[a] = step;
+    stepped |= step > 1;
+    sliced[i] = a;
+    grtc_tvalue_t* size = ends[a];
+    grtc_tvalue_t* bound[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+      grtc_tvalue_t* v = grtc_onnx_shape_item(n, n->inputs[1 + k], i);
+      grtc_tvalue_t* negative = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_i64(n, 0),
+                                                 grtc_onnx_clamp_i64(n, v, -1, 0));
+      v = grtc_onnx_binary(n, GRTC_TOP_ADD, v,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, negative, size));
+      bound[k] = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
+                                  grtc_onnx_binary(n, GRTC_TOP_MINIMUM, v, size),
+                                  k == 0 ? grtc_onnx_i64(n, 0) : bound[0]);
+    }
+    ends[a] = bound[1];
+    spans[a] = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, bound[1], bound[0]);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* head = grtc_onnx_slice_to(n, x, ends, ones);
+  grtc_tvalue_t* back = grtc_onnx_reverse(n, head, sliced, count);
+  grtc_tvalue_t* limits[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    limits[i] = spans[i] ? spans[i] : (back ? grtc_onnx_dimension_size(n, back, i) : NULL);
+  }
+  grtc_tvalue_t* value = grtc_onnx_reverse(n, grtc_onnx_slice_to(n, back, limits, ones), sliced,
+                                           count);
+  if (stepped && value) {
+    for (uint32_t i = 0; i < rank; ++i) limits[i] = grtc_onnx_dimension_size(n, value, i);
+    value = grtc_onnx_slice_to(n, value, limits, strides);
+  }
+  OUT(0) = value;
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
@@ -925,10 +1035,7 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     if (!grtc_onnx_input(n, 1) || !grtc_onnx_input(n, 2)) return grt_ok_status();
     uint32_t data_count = 0;
     if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'starts'", &data_count)) {
-      return grtc_onnx_unsupported(n,
-                                   "input 'starts' is read from a graph input's data at run "
-                                   "time; grt reads only Slice's 'ends' at the call (its starts, "
-                                   "axes and steps must be known when the model is compiled)");
+      return grtc_onnx_slice_starts_from_data(n, x, data_count);
     }
     if (!grtc_onnx_ok(n)) return grt_ok_status();
     if (grtc_onnx_shape_from_data(n, n->inputs[2], "input 'ends'", &data_count)) {

@@ -161,6 +161,32 @@ def main():
          lambda x, ends: x[0:int(ends[0])],
          initializers=[numpy_helper.from_array(ints(0), "starts"),
                        numpy_helper.from_array(ints(0), "axes")])
+    # Slice whose starts (and ends) are read at the call: negative, past
+    # either end, after the end (empty); with steps 2 and 3 on two axes;
+    # on a symbolic batch.
+    two = lambda a, b: ints(a, b)
+    case(root, "slice_data_starts",
+         [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"])],
+         [("x", F, [6, 4]), ("starts", I64, [1]), ("ends", I64, [1])],
+         [[x, ints(1), ints(5)], [x, ints(-3), ints(100)], [x, ints(2), ints(1)],
+          [x, ints(0), ints(-1)], [x, ints(5), ints(6)], [x, ints(-100), ints(3)],
+          [x, ints(6), ints(6)]],
+         lambda x, s, e: x[int(s[0]):int(e[0])],
+         initializers=[numpy_helper.from_array(ints(0), "axes")])
+    case(root, "slice_data_starts_steps",
+         [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"])],
+         [("x", F, [6, 4]), ("starts", I64, [2]), ("ends", I64, [2])],
+         [[x, two(0, 0), two(6, 4)], [x, two(1, -3), two(-1, 4)], [x, two(5, 1), two(0, 2)],
+          [x, two(-2, 0), two(100, 1)]],
+         lambda x, s, e: x[int(s[0]):int(e[0]):2, int(s[1]):int(e[1]):3],
+         initializers=[numpy_helper.from_array(ints(0, 1), "axes"),
+                       numpy_helper.from_array(ints(2, 3), "steps")])
+    case(root, "slice_data_starts_symbolic",
+         [helper.make_node("Slice", ["x", "starts", "ends"], ["y"])],
+         [("x", F, ["N", 4]), ("starts", I64, [1]), ("ends", I64, [1])],
+         [[floats(5, 4), ints(1), ints(4)], [floats(2, 4), ints(1), ints(4)],
+          [floats(0, 4), ints(0), ints(1)], [floats(3, 4), ints(-2), ints(3)]],
+         lambda x, s, e: x[int(s[0]):int(e[0])])
     # Tile of a 2x3 by repeats read at the call (0 repeats included).
     case(root, "tile_data", [helper.make_node("Tile", ["x", "repeats"], ["y"])],
          [("x", F, [2, 3]), ("repeats", I64, [2])],
@@ -183,13 +209,17 @@ def main():
                        numpy_helper.from_array(np.array(2, np.int32), "delta")],
          out_type=I32)
 
-    # For the tools tests' diagnostics: Slice's starts read from data, a
-    # negative step with ends read from data, a Reshape to a shape of a
+    # For the tools tests: Slice's starts read from data (run with a few
+    # values), a negative step with starts or ends read from data, a Reshape to a shape of a
     # symbolic length, a float Range of graph inputs, and a Reshape whose
     # 0 has no input dimension to copy (rank 1 to 2).
     slice_inputs = ["x", "starts", "ends", "axes", "steps"]
     refused(root, "slice_starts", [helper.make_node("Slice", slice_inputs[:3], ["y"])],
-            [("x", F, [6, 4]), ("starts", I64, [1]), ("ends", I64, [1])])
+            [("x", F, [3, 2]), ("starts", I64, [1]), ("ends", I64, [1])])
+    refused(root, "slice_starts_negative_step",
+            [helper.make_node("Slice", slice_inputs, ["y"])],
+            [("x", F, [6, 4]), ("starts", I64, [1]), ("ends", I64, [1])],
+            [numpy_helper.from_array(ints(0), "axes"), numpy_helper.from_array(ints(-1), "steps")])
     refused(root, "slice_negative_step", [helper.make_node("Slice", slice_inputs, ["y"])],
             [("x", F, [6, 4]), ("ends", I64, [1])],
             [numpy_helper.from_array(ints(5), "starts"), numpy_helper.from_array(ints(0), "axes"),
