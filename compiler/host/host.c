@@ -1344,6 +1344,23 @@ static bool grtc_host_dim_reads_data(const grtc_host_emitter_t* e, int64_t dim) 
   return false;
 }
 
+// " (the sizes read from argument 1's data)" for a message about the
+// symbolic |dim| (an extent in the class of one read from an argument's
+// data, grtc_host_dim_reads_data); "" otherwise.
+static const char* grtc_host_data_source(const grtc_host_emitter_t* e, int64_t dim,
+                                         char* buffer, size_t capacity) {
+  const grtc_tshapes_t* shapes = e->module->shapes;
+  buffer[0] = '\0';
+  for (uint32_t id = 0; shapes && id < shapes->sym_count; ++id) {
+    const grtc_tvalue_t* argument = grtc_sexpr_data_argument(shapes->syms[id].expr);
+    if (argument && grtc_tmodule_resolve_dim(e->module, GRTC_DIM_SYMBOL(id)) == dim) {
+      snprintf(buffer, capacity, " (the sizes read from argument %u's data)", argument->index);
+      break;
+    }
+  }
+  return buffer;
+}
+
 // The symbols whose values a function's $buffers returns after its
 // buffers: the class of every result dimension a while loop changes
 // (grtc_tmodule_dim_varies), once each, into |out| (64 at most).
@@ -2325,14 +2342,18 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
     // Read from tensor data: the message quotes the size it got (a
     // dynamic_pad's low padding too: the kernels' extents are unsigned, so
     // a computed one cannot crop).
+    const grtc_tvalue_t* argument = grtc_sexpr_data_argument(sym->expr);
+    char source[64] = "";
+    if (argument) snprintf(source, sizeof(source), " (argument %u's data)", argument->index);
     snprintf(message, sizeof(message),
              padding ? "%s is negative: expected a padding of at least 0 (read from its "
-                       "operand's data%s), got {0}"
+                       "operand's data%s), got {0}%s"
                      : "%s is negative: expected a size of at least 0 (read from its shape "
-                       "operand's data%s), got {0}",
+                       "operand's data%s), got {0}%s",
              what,
              padding && sym->index == GRTC_SYM_PAD_LOW ? "; a computed low padding does not crop"
-                                                        : "");
+                                                        : "",
+             source);
     GRTC_HOST_CALL(e, SHAPE_ASSERTION, GRTC_HOST_V(non_negative),
                    GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(&value, 1));
   } else {
@@ -2352,10 +2373,12 @@ static grtc_value_t* grtc_host_computed_extent(grtc_host_emitter_t* e, const grt
       if (op->attrs.dims.values[i] != (int64_t)sym->axis || from == 1) continue;
       grtc_value_t* sizes[2] = {value, grtc_host_dim(e, from)};
       if (!sizes[1]) return NULL;
+      const grtc_tvalue_t* argument = grtc_sexpr_data_argument(sym->expr);
       snprintf(message, sizeof(message),
                "%s must equal dimension %u of its operand %s, which it broadcasts (only a "
-               "static 1 may differ): expected {1}, got {0}",
-               what, i, grtc_ttype_format(in, text, sizeof(text)));
+               "static 1 may differ): expected {1}, got {0} (argument %u's data)",
+               what, i, grtc_ttype_format(in, text, sizeof(text)),
+               argument ? argument->index : 0);
       GRTC_HOST_CALL(e, SHAPE_ASSERTION,
                      GRTC_HOST_V(grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, sizes[0], sizes[1])),
                      GRTC_HOST_V(grtc_host_message(e, message)), grtc_vm_span(sizes, 2));
@@ -2482,16 +2505,20 @@ static void grtc_host_check_reshapes(grtc_host_emitter_t* e, const grtc_tfunc_t*
     grtc_value_t* out = grtc_host_element_count(e, &op->results[0].type, message);
     if (!in || !out) continue;
     bool data = false;
+    char source[96] = "";
     for (uint32_t d = 0; d < op->results[0].type.rank; ++d) {
       int64_t dim = grtc_tmodule_resolve_dim(e->module, op->results[0].type.dims[d]);
-      data |= !grtc_dim_is_static(dim) && grtc_host_dim_reads_data(e, dim);
+      if (grtc_dim_is_static(dim) || !grtc_host_dim_reads_data(e, dim)) continue;
+      if (!data) grtc_host_data_source(e, dim, source, sizeof(source));
+      data = true;
     }
     if (data) {
-      // Sizes read from tensor data: the message quotes both counts.
+      // Sizes read from tensor data: the message quotes both counts and
+      // names the argument that held them.
       snprintf(message, sizeof(message),
                "@%.*s: 'stablehlo.dynamic_reshape' at %u:%u: its result %s (its shape operand's "
-               "data) must hold as many elements as its operand %s: expected {1}, got {0}",
-               GRT_SV_ARG(func->name), line, column, out_text, in_text);
+               "data) must hold as many elements as its operand %s: expected {1}, got {0}%s",
+               GRT_SV_ARG(func->name), line, column, out_text, in_text, source);
       grtc_value_t* counts[2] = {out, in};
       GRTC_HOST_CALL(e, SHAPE_ASSERTION,
                      GRTC_HOST_V(grtc_vm_compare(e->b, GRTC_VM_CMP_EQ, out, in)),

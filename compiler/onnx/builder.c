@@ -501,7 +501,13 @@ grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
 
 grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                           const int64_t* dims, grtc_tvalue_t* const* elements) {
-  if (!x || !grtc_onnx_ok(n)) return NULL;
+  return grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_RESHAPE, x, rank, dims, elements, NULL);
+}
+
+grtc_tvalue_t* grtc_onnx_dynamic_computed(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                                          grtc_tvalue_t* x, uint32_t rank, const int64_t* dims,
+                                          grtc_tvalue_t* const* elements, const int64_t* map) {
+  if (!grtc_onnx_ok(n) || (!x && kind != GRTC_TOP_DYNAMIC_IOTA)) return NULL;
   if (rank > GRTC_MAX_RANK) {
     grtc_onnx_fail(n, grtc_onnx_error(n, "a result would have rank %u, more than grt's %d", rank,
                                       GRTC_MAX_RANK));
@@ -529,10 +535,25 @@ grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x,
     }
     computed[computed_count++] = i;
   }
-  grtc_tvalue_t* operands[2] = {x, rank ? grtc_onnx_concat(n, parts, rank, 0) : NULL};
-  grtc_ttype_t type = grtc_onnx_type(x->type.elem, rank, result_dims);
-  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_DYNAMIC_RESHAPE, operands, 2, &type, 1, 0);
+  grtc_tvalue_t* shape = rank ? grtc_onnx_concat(n, parts, rank, 0) : NULL;
+  bool iota = kind == GRTC_TOP_DYNAMIC_IOTA;
+  grtc_tvalue_t* operands[4] = {iota ? shape : x, shape, NULL, NULL};
+  uint32_t operand_count = iota ? 1 : 2;
+  if (kind == GRTC_TOP_REAL_DYNAMIC_SLICE) {
+    // x, starts, limits (|elements|), strides.
+    int64_t length = rank;
+    operands[1] = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &length, map);
+    operands[2] = shape;
+    operands[3] = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 1, &length, map + rank);
+    operand_count = 4;
+  }
+  // A dynamic_iota counts in i64 along dimension 0.
+  grtc_ttype_t type = grtc_onnx_type(iota ? GRTC_ELEM_I64 : x->type.elem, rank, result_dims);
+  grtc_top_t* op = grtc_onnx_op_full(n, kind, operands, operand_count, &type, 1, 0);
   if (!op) return NULL;
+  if (kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM) {
+    op->attrs.dims = grtc_tmodule_i64s(n->module, map, x->type.rank);
+  }
   for (uint32_t k = 0; k < computed_count; ++k) {
     n->module->shapes->syms[grtc_dim_symbol(result_dims[computed[k]])].op = op;
   }

@@ -1198,6 +1198,36 @@ static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_sc
   return status;
 }
 
+// Whether the symbolic |dim| is in the class of a dynamic op's result
+// dimension whose shape operand element a graph input's data gives (the
+// host program reads it at the call): a graph output's declared size
+// there describes one call's data, as onnxruntime takes it, and is not
+// compared.
+static bool grtc_onnx_dim_reads_data(grtc_tmodule_t* module, int64_t dim) {
+  if (grtc_dim_is_static(dim)) return false;
+  dim = grtc_tmodule_resolve_dim(module, dim);
+  for (uint32_t id = 0; id < module->shapes->sym_count; ++id) {
+    const grtc_tsym_t* sym = &module->shapes->syms[id];
+    if (sym->origin != GRTC_SYM_RESULT || !sym->op ||
+        grtc_tmodule_resolve_dim(module, GRTC_DIM_SYMBOL(id)) != dim) {
+      continue;
+    }
+    uint32_t operand = sym->op->kind == GRTC_TOP_DYNAMIC_IOTA          ? 0
+                       : sym->op->kind == GRTC_TOP_REAL_DYNAMIC_SLICE  ? 2
+                       : sym->op->kind == GRTC_TOP_DYNAMIC_RESHAPE ||
+                               sym->op->kind == GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM
+                           ? 1
+                           : UINT32_MAX;
+    const grtc_sexpr_t* expr = NULL;
+    if (operand < sym->op->operand_count &&
+        grtc_tvalue_shape_expr_data(module, sym->op->operands[operand], sym->axis, &expr) &&
+        grtc_sexpr_reads_data(expr)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Imports |graph|'s initializers and nodes into |block| with |scope|
 // (whose inputs the caller has defined), and returns its outputs.
 static grt_status_t grtc_onnx_import_body(grtc_onnx_importer_t* im, grtc_onnx_scope_t* scope,
@@ -1257,7 +1287,8 @@ static grt_status_t grtc_onnx_import_body(grtc_onnx_importer_t* im, grtc_onnx_sc
       }
       for (size_t d = 0; shape && d < shape->n_dim; ++d) {
         if (shape->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-            shape->dim[d]->dim_value != value->type.dims[d]) {
+            shape->dim[d]->dim_value != value->type.dims[d] &&
+            !grtc_onnx_dim_reads_data(im->module, value->type.dims[d])) {
           char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
           return grtc_onnx_file_error(
               im, "graph output '%s' is declared with dimension %zu = %lld, but computes %s",

@@ -1143,7 +1143,7 @@ static void symbolic_merge(void** state) {
 // [N * 2, 3, 4] of [N, 6, 4]; then back with a -1 ([-1, 24]) and to the
 // batch read from the first input ([x.size(0), 24]) of a tensor whose rows
 // are a computed extent. Each is a dynamic_reshape whose extents the host
-// program computes; a shape read from tensor data stays an error.
+// program computes; so is one read from a graph input's data.
 static void symbolic_multiply(void** state) {
   (void)state;
   static const int64_t x_dims[3] = {-1, 6, 4}, zero = 0, two = 2, three = 3, two_dims = 2;
@@ -1195,14 +1195,26 @@ static void symbolic_multiply(void** state) {
   assert_int_equal(y->dims[1], 24);
   grtc_tmodule_destroy(module);
 
-  // A shape read from an input's data is not computed from dimensions.
+  // A shape read from an input's data: each result dimension a computed
+  // extent whose expression reads argument 1 (docs/compiler.md "Shapes
+  // read from data").
   model_init(&m, 13);
   model_input(&m, "x", 3, x_dims);
   model_input_of(&m, "shape", 7, 1, &three);
   model_node(&m, "Reshape", "x", "shape", "y");
   model_output(&m, "y");
-  expect_error(&m, NULL, GRT_STATUS_UNIMPLEMENTED, "(Reshape, opset 13)",
-               "input 'shape' must be known when the model is compiled", NULL);
+  module = import_prepared(&m, NULL);
+  func = module->first_func;
+  const grtc_ttype_t* read = &func->result_types[0];
+  assert_int_equal(read->rank, 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    int64_t dim = grtc_tmodule_resolve_dim(module, read->dims[i]);
+    assert_false(grtc_dim_is_static(dim));
+    const grtc_sexpr_t* data = module->shapes->syms[grtc_dim_symbol(dim)].expr;
+    assert_true(grtc_sexpr_reads_data(data));
+    assert_ptr_equal(grtc_sexpr_data_argument(data), &func->body->args[1]);
+  }
+  grtc_tmodule_destroy(module);
 }
 
 // Ops that still take static shapes, or symbolic dimensions they cannot

@@ -206,6 +206,17 @@ grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
 // counts equal at the call; docs/compiler.md "Symbolic shapes").
 grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                           const int64_t* dims, grtc_tvalue_t* const* elements);
+// As grtc_onnx_reshape_computed for the other dynamic ops whose shape
+// operand |elements| gives: |kind| GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM (|x|
+// broadcast with |map|, its broadcast_dimensions: the host program checks
+// the broadcast rule at the call), GRTC_TOP_DYNAMIC_IOTA (an i64 iota
+// along dimension 0; |x| is unused) or GRTC_TOP_REAL_DYNAMIC_SLICE (|x|
+// sliced to the limits |elements|; |map| holds the constant starts, then
+// the constant strides, |rank| each). Elements read from a graph input's
+// data are read at the call (docs/compiler.md "Shapes read from data").
+grtc_tvalue_t* grtc_onnx_dynamic_computed(grtc_onnx_node_t* n, grtc_top_kind_t kind,
+                                          grtc_tvalue_t* x, uint32_t rank, const int64_t* dims,
+                                          grtc_tvalue_t* const* elements, const int64_t* map);
 
 //===----------------------------------------------------------------------===//
 // QDQ folding (quant.c)

@@ -147,6 +147,108 @@ static void grtc_onnx_strides(const grtc_ttype_t* type, int64_t* strides) {
 }
 
 //===----------------------------------------------------------------------===//
+// Sizes read from a graph input's data at the call
+//===----------------------------------------------------------------------===//
+
+// A shape input whose values a graph input gives (Reshape's, Expand's,
+// ConstantOfShape's shape, Slice's ends) imports as integer arithmetic on
+// its elements ahead of a dynamic op; the host program reads the elements
+// and computes that arithmetic at the call (grtc_tvalue_shape_expr_data,
+// docs/compiler.md "Shapes read from data"). ONNX's conditionals (a 0
+// that copies a dimension, a -1 that is inferred, a 1 that broadcasts, a
+// negative end that counts from the back) are min/max arithmetic there:
+// the size expressions have no select.
+
+// The rank-0 i64 constant |v|.
+static grtc_tvalue_t* grtc_onnx_i64(grtc_onnx_node_t* n, int64_t v) {
+  return grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &v);
+}
+
+// Element |i| of the rank-1 |shape| as a rank-0 i64.
+static grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape,
+                                           uint32_t i) {
+  grtc_tvalue_t* item = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, shape, 0, i, 1), 0, NULL);
+  return item && item->type.elem != GRTC_ELEM_I64 ? grtc_onnx_convert(n, item, GRTC_ELEM_I64)
+                                                  : item;
+}
+
+// max(min(a, hi), lo) on rank-0 i64s.
+static grtc_tvalue_t* grtc_onnx_clamp_i64(grtc_onnx_node_t* n, grtc_tvalue_t* a, int64_t lo,
+                                          int64_t hi) {
+  return grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
+                          grtc_onnx_binary(n, GRTC_TOP_MINIMUM, a, grtc_onnx_i64(n, hi)),
+                          grtc_onnx_i64(n, lo));
+}
+
+// 1 where the rank-0 i64 |a| equals |b|, else 0: (clamp(a - b, -1, 1) +
+// 1) % 2, which uses |a| once (the size expressions are trees: every use
+// is computed again at the call).
+static grtc_tvalue_t* grtc_onnx_is_i64(grtc_onnx_node_t* n, grtc_tvalue_t* a, int64_t b) {
+  grtc_tvalue_t* d = grtc_onnx_clamp_i64(n, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, a,
+                                                             grtc_onnx_i64(n, b)), -1, 1);
+  return grtc_onnx_binary(n, GRTC_TOP_REMAINDER,
+                          grtc_onnx_binary(n, GRTC_TOP_ADD, d, grtc_onnx_i64(n, 1)),
+                          grtc_onnx_i64(n, 2));
+}
+
+// Whether element |i| of |shape| is read from a graph input's data (the
+// host program's GRTC_SEXPR_DATA); false for constants and dimensions.
+static bool grtc_onnx_item_reads_data(grtc_onnx_node_t* n, grtc_tvalue_t* shape, uint32_t i) {
+  const grtc_sexpr_t* expr = NULL;
+  return grtc_tvalue_shape_expr_data(n->module, shape, i, &expr) && grtc_sexpr_reads_data(expr);
+}
+
+// The result dimension a rank-0 i64 size |item| gives a dynamic op: its
+// static value, the dimension get_dimension_size reads, or a new symbol
+// the host program computes (GRTC_ONNX_COMPUTED_DIM).
+static int64_t grtc_onnx_item_dim(const grtc_tvalue_t* item) {
+  int64_t dim = 0;
+  return item && grtc_tvalue_shape_element(item, 0, &dim) ? dim : GRTC_ONNX_COMPUTED_DIM;
+}
+
+// Whether |shape| (input |index| of |n|, |what|) is a 1-D integer tensor
+// of a static length whose elements the host program can read or compute
+// at the call, at least one from a graph input's data. False with no error
+// when no element reads data (the caller's own paths and errors apply);
+// false with an error naming the op, the input and why when one does but
+// the form is not supported.
+static bool grtc_onnx_shape_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* shape,
+                                      const char* what, uint32_t* out_count) {
+  if (!shape || grtc_onnx_is_constant(shape) || shape->type.rank != 1 ||
+      !grtc_dim_is_static(shape->type.dims[0])) {
+    if (shape && !grtc_onnx_is_constant(shape) && shape->type.rank == 1 &&
+        !shape->def && !shape->block->parent_op) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      grtc_onnx_fail(n, grtc_onnx_unsupported(n,
+                                              "%s is the graph input %s of a symbolic "
+                                              "length; grt reads sizes from a graph input "
+                                              "of a static length only",
+                                              what, grtc_onnx_fmt(shape, buffer)));
+    }
+    return false;
+  }
+  uint32_t count = (uint32_t)shape->type.dims[0];
+  bool data = false;
+  for (uint32_t i = 0; i < count && i <= GRTC_MAX_RANK; ++i) {
+    data |= grtc_onnx_item_reads_data(n, shape, i);
+  }
+  if (!data) return false;
+  if (count > GRTC_MAX_RANK) {
+    grtc_onnx_fail(n, grtc_onnx_unsupported(n, "%s has %u elements; grt supports up to rank %d",
+                                            what, count, GRTC_MAX_RANK));
+    return false;
+  }
+  if (shape->type.elem != GRTC_ELEM_I64 && shape->type.elem != GRTC_ELEM_I32) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    grtc_onnx_fail(n, grtc_onnx_error(n, "%s must be an int64 or int32 tensor, got %s", what,
+                                      grtc_onnx_fmt(shape, buffer)));
+    return false;
+  }
+  *out_count = count;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze
 //===----------------------------------------------------------------------===//
 
@@ -218,6 +320,57 @@ static bool grtc_onnx_reshape_element(grtc_onnx_node_t* n, const grtc_tvalue_t* 
   return true;
 }
 
+// Reshape of |x| to |shape|, a 1-D i64 tensor some of whose elements a
+// graph input's data gives (grtc_onnx_shape_from_data): each element r_i
+// is s_i, or with a 0 (unless |allowzero|) input dimension i, computed at
+// the call as s_i + [s_i == 0] * d_i. With P the product of every r_i, a
+// -1 becomes the input's element count over -P, the product of the
+// others, where P < 0 (one -1 among sizes that are not 0): r_i + [r_i ==
+// -1] * (count / max(-P, 1) + 1) * min(max(-P, 0), 1). So a second -1, a
+// -1 beside a 0 (numpy cannot infer it either), a 0 past the input's rank
+// (-2 here) and other negative sizes stay negative, which the host program
+// refuses; a product that is not the element count fails the reshape's
+// element-count check. Both quote what the data held.
+static bool grtc_onnx_reshape_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                        grtc_tvalue_t* shape, bool allowzero) {
+  uint32_t count = (uint32_t)shape->type.dims[0];
+  grtc_tvalue_t* r[GRTC_MAX_RANK];
+  grtc_tvalue_t* product = grtc_onnx_i64(n, 1);
+  for (uint32_t i = 0; i < count; ++i) {
+    grtc_tvalue_t* s = grtc_onnx_shape_item(n, shape, i);
+    int64_t constant = 0;
+    if (!allowzero && !(s && grtc_tvalue_constant_element(s, 0, &constant) && constant != 0)) {
+      grtc_tvalue_t* copied = i < x->type.rank ? grtc_onnx_dimension_size(n, x, i)
+                                               : grtc_onnx_i64(n, -2);
+      s = grtc_onnx_binary(n, GRTC_TOP_ADD, s,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, grtc_onnx_is_i64(n, s, 0),
+                                            copied));
+    }
+    r[i] = s;
+    product = grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, product, s);
+  }
+  grtc_tvalue_t* others = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_i64(n, 0), product);
+  grtc_tvalue_t* inferred = grtc_onnx_binary(
+      n, GRTC_TOP_DIVIDE, grtc_onnx_dims_product(n, x, 0, x->type.rank),
+      grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, others, grtc_onnx_i64(n, 1)));
+  grtc_tvalue_t* step = grtc_onnx_binary(
+      n, GRTC_TOP_MULTIPLY, grtc_onnx_binary(n, GRTC_TOP_ADD, inferred, grtc_onnx_i64(n, 1)),
+      grtc_onnx_clamp_i64(n, others, 0, 1));
+  int64_t dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t constant = 0;
+    if (!(r[i] && grtc_tvalue_constant_element(r[i], 0, &constant) && constant >= 0)) {
+      r[i] = grtc_onnx_binary(
+          n, GRTC_TOP_ADD, r[i],
+          grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, grtc_onnx_is_i64(n, r[i], -1), step));
+    }
+    dims[i] = grtc_onnx_item_dim(r[i]);
+  }
+  if (!grtc_onnx_ok(n)) return true;
+  OUT(0) = grtc_onnx_reshape_computed(n, x, count, dims, r);
+  return true;
+}
+
 // Reshape of |x| to |shape|, a 1-D i64 tensor computed at run time whose
 // elements the program computes from constants and dimensions (torch's
 // multi-head attention reshapes to [x.size(1) * heads, seq, d] with
@@ -235,7 +388,11 @@ static bool grtc_onnx_reshape_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* x,
   uint32_t count = (uint32_t)shape->type.dims[0];
   const grtc_sexpr_t* exprs[GRTC_MAX_RANK];
   for (uint32_t i = 0; i < count; ++i) {
-    if (!grtc_tvalue_shape_expr(n->module, shape, i, &exprs[i])) return false;
+    if (!grtc_tvalue_shape_expr(n->module, shape, i, &exprs[i])) {
+      uint32_t length = 0;
+      if (!grtc_onnx_shape_from_data(n, shape, "input 'shape'", &length)) return !grtc_onnx_ok(n);
+      return grtc_onnx_reshape_from_data(n, x, shape, allowzero);
+    }
   }
   int64_t dims[GRTC_MAX_RANK];
   grtc_tvalue_t* elements[GRTC_MAX_RANK];
@@ -405,6 +562,11 @@ static grt_status_t grtc_onnx_op_reshape(grtc_onnx_node_t* n) {
     return grtc_onnx_reshape_to(n, x, &spec, allowzero, at_call);
   }
   if (at_call && grtc_onnx_reshape_at_call(n, x, at_call, allowzero)) return grt_ok_status();
+  uint32_t length = 0;
+  if (at_call && !grtc_onnx_shape_from_data(n, at_call, "input 'shape'", &length) &&
+      !grtc_onnx_ok(n)) {
+    return grt_ok_status();  // a graph input of a symbolic length
+  }
   // Not known here: the error (computed at run time, or too long a shape).
   int64_t* shape = NULL;
   uint32_t count = 0;
@@ -659,6 +821,202 @@ static int64_t grtc_onnx_clamp(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+// Slice of |x| whose |count| ends a graph input's data gives
+// (grtc_onnx_shape_from_data; starts, axes and steps constant, steps
+// positive): a real_dynamic_slice whose limit on a sliced axis of
+// dimension d is, computed at the call, max(min(e + [e < 0] * d, d), s)
+// (a negative end counts from the back, then ONNX's clamping; the start s
+// is clamped here where d is static). Every other axis is taken whole.
+static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                              uint32_t count) {
+  uint32_t rank = x->type.rank;
+  int64_t *starts = NULL, *axes = NULL, *steps = NULL;
+  uint32_t start_count = 0, axis_count = 0, step_count = 0;
+  if (!grtc_onnx_list(n, "", 1, 10, "input 'starts'", &starts, &start_count)) {
+    return grt_ok_status();
+  }
+  bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
+  bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  if (start_count != count || (has_axes && axis_count != count) ||
+      (has_steps && step_count != count)) {
+    return grtc_onnx_error(n,
+                           "starts, ends, axes and steps must have one length; got %u, %u, "
+                           "%u, %u",
+                           start_count, count, has_axes ? axis_count : count,
+                           has_steps ? step_count : count);
+  }
+  if (!has_axes) {
+    if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
+    axes = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
+    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t i = 0; i < count; ++i) axes[i] = i;
+  }
+  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
+  // Starts, then strides (grtc_onnx_dynamic_computed's |map|).
+  int64_t bounds[2 * GRTC_MAX_RANK];
+  int64_t dims[GRTC_MAX_RANK];
+  grtc_tvalue_t* limits[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    bounds[i] = 0;
+    bounds[rank + i] = 1;
+    limits[i] = grtc_onnx_dimension_size(n, x, i);
+    dims[i] = grtc_dim_is_static(x->type.dims[i]) ? x->type.dims[i] : GRTC_ONNX_COMPUTED_DIM;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t a = (uint32_t)axes[i];
+    int64_t dim = x->type.dims[a], step = has_steps ? steps[i] : 1, start = starts[i];
+    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    if (step < 0) {
+      return grtc_onnx_unsupported(n,
+                                   "steps[%u] = %lld is negative while input 'ends' is read "
+                                   "from a graph input's data at run time; grt slices with "
+                                   "ends read at the call by positive steps only",
+                                   i, (long long)step);
+    }
+    if (grtc_dim_is_static(dim)) {
+      if (start < 0) start += dim;
+      start = grtc_onnx_clamp(start, 0, dim);
+      if (step > (dim > 1 ? dim : 1)) step = dim > 1 ? dim : 1;
+    } else if (start < 0) {
+      return grtc_onnx_unsupported(n,
+                                   "starts[%u] = %lld counts from the back of a symbolic "
+                                   "dimension while input 'ends' is read from a graph input's "
+                                   "data at run time; grt takes a start of at least 0 there",
+                                   i, (long long)start);
+    }
+    bounds[a] = start;
+    bounds[rank + a] = step;
+    grtc_tvalue_t* end = grtc_onnx_shape_item(n, n->inputs[2], i);
+    grtc_tvalue_t* size = limits[a];
+    grtc_tvalue_t* negative = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_i64(n, 0),
+                                               grtc_onnx_clamp_i64(n, end, -1, 0));
+    end = grtc_onnx_binary(n, GRTC_TOP_ADD, end,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, negative, size));
+    end = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, grtc_onnx_binary(n, GRTC_TOP_MINIMUM, end, size),
+                           grtc_onnx_i64(n, start));
+    limits[a] = end;
+    int64_t limit = 0;
+    dims[a] = end && grtc_tvalue_constant_element(end, 0, &limit)
+                  ? (limit - start + step - 1) / step
+                  : GRTC_ONNX_COMPUTED_DIM;
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  OUT(0) = grtc_onnx_dynamic_computed(n, GRTC_TOP_REAL_DYNAMIC_SLICE, x, rank, dims, limits,
+                                      bounds);
+  return grt_ok_status();
+}
+
+// A real_dynamic_slice of |x| from 0 to the rank-0 i64 |limits| (one per
+// dimension) by the constant |strides|: a result dimension is static where
+// its limit is a constant, else computed at the call.
+static grtc_tvalue_t* grtc_onnx_slice_to(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                         grtc_tvalue_t* const* limits, const int64_t* strides) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  uint32_t rank = x->type.rank;
+  int64_t bounds[2 * GRTC_MAX_RANK], dims[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    int64_t limit = 0;
+    bounds[i] = 0;
+    bounds[rank + i] = strides[i];
+    dims[i] = limits[i] && grtc_tvalue_constant_element(limits[i], 0, &limit)
+                  ? (limit + strides[i] - 1) / strides[i]
+                  : GRTC_ONNX_COMPUTED_DIM;
+  }
+  return grtc_onnx_dynamic_computed(n, GRTC_TOP_REAL_DYNAMIC_SLICE, x, rank, dims, limits,
+                                    bounds);
+}
+
+// Slice of |x| whose |count| starts a graph input's data gives (ends
+// constant or read from data too; axes and steps constant, steps
+// positive). A real_dynamic_slice takes constant starts only, so with s
+// and e clamped at the call as ONNX says (s + [s < 0] * d clamped to [0,
+// d], e likewise and then to [s, d]): x[0:e] reversed, its first e - s
+// elements, reversed again, is x[s:e]; a step k > 1 then takes every k-th
+// from 0.
+static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                                     uint32_t count) {
+  uint32_t rank = x->type.rank;
+  int64_t *axes = NULL, *steps = NULL;
+  uint32_t axis_count = 0, step_count = 0;
+  bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
+  bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* ends_input = n->inputs[2];
+  if (ends_input->type.rank != 1 || !grtc_dim_is_static(ends_input->type.dims[0]) ||
+      ends_input->type.dims[0] != count || (has_axes && axis_count != count) ||
+      (has_steps && step_count != count)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_error(n,
+                           "starts (%u values), ends (%s), axes and steps must have one "
+                           "length; got %u axes and %u steps",
+                           count, grtc_onnx_fmt(ends_input, buffer),
+                           has_axes ? axis_count : count, has_steps ? step_count : count);
+  }
+  if (!has_axes) {
+    if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
+    axes = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
+    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t i = 0; i < count; ++i) axes[i] = i;
+  }
+  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
+  grtc_tvalue_t* ends[GRTC_MAX_RANK];
+  grtc_tvalue_t* spans[GRTC_MAX_RANK];
+  int64_t ones[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], sliced[GRTC_MAX_RANK];
+  bool stepped = false;
+  for (uint32_t i = 0; i < rank; ++i) {
+    ones[i] = strides[i] = 1;
+    ends[i] = grtc_onnx_dimension_size(n, x, i);
+    spans[i] = NULL;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t a = (uint32_t)axes[i];
+    int64_t step = has_steps ? steps[i] : 1;
+    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    if (step < 0) {
+      return grtc_onnx_unsupported(n,
+                                   "steps[%u] = %lld is negative while input 'starts' is read "
+                                   "from a graph input's data at run time; grt slices with "
+                                   "starts read at the call by positive steps only",
+                                   i, (long long)step);
+    }
+    int64_t dim = x->type.dims[a];
+    if (grtc_dim_is_static(dim) && step > (dim > 1 ? dim : 1)) step = dim > 1 ? dim : 1;
+    strides[a] = step;
+    stepped |= step > 1;
+    sliced[i] = a;
+    grtc_tvalue_t* size = ends[a];
+    grtc_tvalue_t* bound[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+      grtc_tvalue_t* v = grtc_onnx_shape_item(n, n->inputs[1 + k], i);
+      grtc_tvalue_t* negative = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_i64(n, 0),
+                                                 grtc_onnx_clamp_i64(n, v, -1, 0));
+      v = grtc_onnx_binary(n, GRTC_TOP_ADD, v,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, negative, size));
+      bound[k] = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
+                                  grtc_onnx_binary(n, GRTC_TOP_MINIMUM, v, size),
+                                  k == 0 ? grtc_onnx_i64(n, 0) : bound[0]);
+    }
+    ends[a] = bound[1];
+    spans[a] = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, bound[1], bound[0]);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* head = grtc_onnx_slice_to(n, x, ends, ones);
+  grtc_tvalue_t* back = grtc_onnx_reverse(n, head, sliced, count);
+  grtc_tvalue_t* limits[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    limits[i] = spans[i] ? spans[i] : (back ? grtc_onnx_dimension_size(n, back, i) : NULL);
+  }
+  grtc_tvalue_t* value = grtc_onnx_reverse(n, grtc_onnx_slice_to(n, back, limits, ones), sliced,
+                                           count);
+  if (stepped && value) {
+    for (uint32_t i = 0; i < rank; ++i) limits[i] = grtc_onnx_dimension_size(n, value, i);
+    value = grtc_onnx_slice_to(n, value, limits, strides);
+  }
+  OUT(0) = value;
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
@@ -675,6 +1033,15 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_axes = grtc_onnx_attr_ints(n, "axes", &axes, &axis_count);
   } else {
     if (!grtc_onnx_input(n, 1) || !grtc_onnx_input(n, 2)) return grt_ok_status();
+    uint32_t data_count = 0;
+    if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'starts'", &data_count)) {
+      return grtc_onnx_slice_starts_from_data(n, x, data_count);
+    }
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
+    if (grtc_onnx_shape_from_data(n, n->inputs[2], "input 'ends'", &data_count)) {
+      return grtc_onnx_slice_from_data(n, x, data_count);
+    }
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
     if (!grtc_onnx_list(n, "", 1, 10, "input 'starts'", &starts, &start_count) ||
         !grtc_onnx_list(n, "", 2, 10, "input 'ends'", &ends, &end_count)) {
       return grt_ok_status();
@@ -1468,12 +1835,58 @@ static bool grtc_onnx_shape_input(grtc_onnx_node_t* n, uint32_t index, const cha
   return true;
 }
 
+// Expand of |x| to |shape|, |count| elements of which a graph input's
+// data gives (grtc_onnx_shape_from_data): a dynamic_broadcast_in_dim whose
+// result dimension is the element s, or where |x|'s dimension d is not a
+// static 1, s + [s == 1] * (d - 1) (a 1 keeps d); the host program checks
+// at the call that d equals it (the broadcast rule) and that it is not
+// negative.
+static grt_status_t grtc_onnx_expand_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                               grtc_tvalue_t* shape, uint32_t count) {
+  uint32_t in_rank = x->type.rank, rank = count > in_rank ? count : in_rank;
+  if (rank > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n, "the result would have rank %u; grt supports up to %d", rank,
+                                 GRTC_MAX_RANK);
+  }
+  int64_t dims[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  grtc_tvalue_t* items[GRTC_MAX_RANK];
+  for (uint32_t o = 0; o < rank; ++o) {
+    int64_t xi = (int64_t)o - (int64_t)(rank - in_rank);
+    int64_t si = (int64_t)o - (int64_t)(rank - count);
+    grtc_tvalue_t* item = NULL;
+    if (si < 0) {
+      item = grtc_onnx_dimension_size(n, x, (uint32_t)xi);
+    } else {
+      item = grtc_onnx_shape_item(n, shape, (uint32_t)si);
+      if (xi >= 0 && x->type.dims[xi] != 1) {
+        grtc_tvalue_t* grown = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                                grtc_onnx_dimension_size(n, x, (uint32_t)xi),
+                                                grtc_onnx_i64(n, 1));
+        item = grtc_onnx_binary(
+            n, GRTC_TOP_ADD, item,
+            grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, grtc_onnx_is_i64(n, item, 1), grown));
+      }
+    }
+    items[o] = item;
+    dims[o] = grtc_onnx_item_dim(item);
+  }
+  for (uint32_t k = 0; k < in_rank; ++k) map[k] = rank - in_rank + k;
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  OUT(0) = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM, x, rank, dims, items,
+                                      map);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_expand(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
   int64_t* shape = NULL;
   uint32_t count = 0;
   bool symbolic = false;
+  if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'shape'", &count)) {
+    return grtc_onnx_expand_from_data(n, x, n->inputs[1], count);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   if (!grtc_onnx_shape_input(n, 1, "input 'shape'", &shape, &count, &symbolic) ||
       (!symbolic && !grtc_onnx_check_dims(n, "input 'shape'", count, shape))) {
     return grt_ok_status();
@@ -1516,11 +1929,53 @@ static grtc_tvalue_t* grtc_onnx_repeat(grtc_onnx_node_t* n, grtc_tvalue_t* x, ui
   return grtc_onnx_reshape(n, b, out.rank, out.dims);
 }
 
+// Tile of |x| by |repeats|, which a graph input's data gives
+// (grtc_onnx_shape_from_data): |x| broadcast to [t0, d0, t1, d1, ...] (a
+// dynamic_broadcast_in_dim, t_i read at the call) and merged to [t0 * d0,
+// t1 * d1, ...] (a dynamic_reshape); a negative t_i fails the call.
+static grt_status_t grtc_onnx_tile_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                             grtc_tvalue_t* repeats, uint32_t count) {
+  uint32_t r = x->type.rank;
+  if (count != r) {
+    return grtc_onnx_error(n, "input 'repeats' has %u values for a rank-%u input", count, r);
+  }
+  if (2 * r > GRTC_MAX_RANK) {
+    return grtc_onnx_unsupported(n,
+                                 "input 'repeats' is read from a graph input's data at run "
+                                 "time, which grt tiles through a rank-%u broadcast; grt "
+                                 "supports up to rank %d",
+                                 2 * r, GRTC_MAX_RANK);
+  }
+  int64_t wide[GRTC_MAX_RANK], merged[GRTC_MAX_RANK], map[GRTC_MAX_RANK];
+  grtc_tvalue_t* wide_items[GRTC_MAX_RANK];
+  grtc_tvalue_t* merged_items[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    grtc_tvalue_t* times = grtc_onnx_shape_item(n, repeats, i);
+    grtc_tvalue_t* size = grtc_onnx_dimension_size(n, x, i);
+    wide_items[2 * i] = times;
+    wide_items[2 * i + 1] = size;
+    wide[2 * i] = grtc_onnx_item_dim(times);
+    wide[2 * i + 1] = x->type.dims[i];
+    map[i] = 2 * i + 1;
+    merged_items[i] = grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, times, size);
+    merged[i] = grtc_onnx_item_dim(merged_items[i]);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  grtc_tvalue_t* broadcast = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM, x,
+                                                        2 * r, wide, wide_items, map);
+  OUT(0) = grtc_onnx_reshape_computed(n, broadcast, r, merged, merged_items);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_tile(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x || !grtc_onnx_input(n, 1)) return grt_ok_status();
   int64_t* repeats = NULL;
   uint32_t count = 0;
+  if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'repeats'", &count)) {
+    return grtc_onnx_tile_from_data(n, x, n->inputs[1], count);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   if (!grtc_onnx_list(n, "", 1, 0, "input 'repeats'", &repeats, &count)) return grt_ok_status();
   uint32_t r = x->type.rank;
   if (count != r) {
@@ -1756,6 +2211,30 @@ static grt_status_t grtc_onnx_op_constant_of_shape(grtc_onnx_node_t* n) {
   int64_t* shape = NULL;
   uint32_t count = 0;
   bool symbolic = false;
+  if (grtc_onnx_shape_from_data(n, n->inputs[0], "input 'input' (the shape)", &count)) {
+    // Sizes a graph input's data gives: the value broadcast to them by a
+    // dynamic_broadcast_in_dim, each checked not negative at the call.
+    grtc_tvalue_t* value = grtc_onnx_attr_tensor(n, "value");
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
+    if (value && (grtc_ttype_element_count(&value->type) != 1 || !grtc_onnx_is_constant(value))) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_error(n, "attribute 'value' must hold one element, got %s",
+                             grtc_onnx_fmt(value, buffer));
+    }
+    grtc_tvalue_t* scalar = value ? grtc_onnx_reshape(n, value, 0, NULL)
+                                  : grtc_onnx_scalar(n, GRTC_ELEM_F32, 0);
+    int64_t dims[GRTC_MAX_RANK];
+    grtc_tvalue_t* items[GRTC_MAX_RANK];
+    for (uint32_t i = 0; i < count; ++i) {
+      items[i] = grtc_onnx_shape_item(n, n->inputs[0], i);
+      dims[i] = grtc_onnx_item_dim(items[i]);
+    }
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
+    OUT(0) = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM, scalar, count, dims,
+                                        items, NULL);
+    return grt_ok_status();
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
   if (!grtc_onnx_shape_input(n, 0, "input 'input' (the shape)", &shape, &count, &symbolic) ||
       (!symbolic && !grtc_onnx_check_dims(n, "the result", count, shape))) {
     return grt_ok_status();
@@ -1800,6 +2279,45 @@ static grt_status_t grtc_onnx_op_range(grtc_onnx_node_t* n) {
     return grtc_onnx_error(n, "Range takes float, double, int16, int32 or int64 scalars");
   }
   int64_t count = 0;
+  if (!grtc_onnx_is_constant(start) || !grtc_onnx_is_constant(limit) ||
+      !grtc_onnx_is_constant(delta)) {
+    // Scalars a graph input's data gives: the length is computed at the
+    // call, max((limit - start + delta - sign(delta)) / delta, 0) (a 0
+    // delta fails there), and the values are start + i * delta.
+    grtc_tvalue_t* values[3] = {start, limit, delta};
+    static const char* const names[3] = {"start", "limit", "delta"};
+    for (uint32_t i = 0; i < 3; ++i) {
+      const grtc_sexpr_t* expr = NULL;
+      if (values[i]->type.rank != 0 ||
+          (elem != GRTC_ELEM_I64 && elem != GRTC_ELEM_I32) ||
+          !grtc_tvalue_shape_expr_data(n->module, values[i], 0, &expr)) {
+        char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_unsupported(n,
+                                     "input '%s' (%s) is computed at run time; grt computes a "
+                                     "Range's length at the call only from int64 or int32 "
+                                     "scalars that are graph inputs or constants",
+                                     names[i], grtc_onnx_fmt(values[i], buffer));
+      }
+      if (elem != GRTC_ELEM_I64) values[i] = grtc_onnx_convert(n, values[i], GRTC_ELEM_I64);
+    }
+    grtc_tvalue_t* sign = grtc_onnx_clamp_i64(n, values[2], -1, 1);
+    grtc_tvalue_t* span = grtc_onnx_binary(
+        n, GRTC_TOP_SUBTRACT,
+        grtc_onnx_binary(n, GRTC_TOP_ADD,
+                         grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, values[1], values[0]),
+                         values[2]),
+        sign);
+    grtc_tvalue_t* length = grtc_onnx_binary(
+        n, GRTC_TOP_MAXIMUM, grtc_onnx_binary(n, GRTC_TOP_DIVIDE, span, values[2]),
+        grtc_onnx_i64(n, 0));
+    int64_t dim = grtc_onnx_item_dim(length);
+    grtc_tvalue_t* iota =
+        grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_IOTA, NULL, 1, &dim, &length, NULL);
+    grtc_tvalue_t* result = grtc_onnx_binary(
+        n, GRTC_TOP_ADD, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, iota, values[2]), values[0]);
+    OUT(0) = elem == GRTC_ELEM_I64 ? result : grtc_onnx_convert(n, result, elem);
+    return grt_ok_status();
+  }
   if (grtc_elem_is_float(elem)) {
     double* s = NULL;
     double* l = NULL;

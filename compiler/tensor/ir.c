@@ -891,6 +891,13 @@ bool grtc_sexpr_reads_data(const grtc_sexpr_t* expr) {
   return grtc_sexpr_reads_data(expr->lhs) || grtc_sexpr_reads_data(expr->rhs);
 }
 
+const grtc_tvalue_t* grtc_sexpr_data_argument(const grtc_sexpr_t* expr) {
+  if (!expr) return NULL;
+  if (expr->kind == GRTC_SEXPR_DATA) return expr->data;
+  const grtc_tvalue_t* found = grtc_sexpr_data_argument(expr->lhs);
+  return found ? found : grtc_sexpr_data_argument(expr->rhs);
+}
+
 bool grtc_tfunc_reads_shape_data(const grtc_tmodule_t* module, const grtc_tfunc_t* func) {
   for (uint32_t id = 0; module->shapes && id < module->shapes->sym_count; ++id) {
     const grtc_tsym_t* sym = &module->shapes->syms[id];

@@ -434,8 +434,8 @@ typedef enum grtc_sexpr_kind_e {
   GRTC_SEXPR_REM,
   GRTC_SEXPR_MAX,
   GRTC_SEXPR_MIN,
-  // Element |value| (row-major) of |data|, a static 1-D integer argument
-  // of its function, read from the argument's buffer at the call
+  // Element |value| (row-major) of |data|, a static 1-D (or rank-0)
+  // integer argument of its function, read from its buffer at the call
   // (grtc_tvalue_shape_expr_data; docs/compiler.md "Shapes read from
   // data").
   GRTC_SEXPR_DATA,
@@ -655,12 +655,16 @@ const grtc_sexpr_t* grtc_tmodule_sexpr(grtc_tmodule_t* module,
 bool grtc_tvalue_shape_expr(grtc_tmodule_t* module, const grtc_tvalue_t* value,
                             int64_t index, const grtc_sexpr_t** out_expr);
 // As grtc_tvalue_shape_expr, and an element of a function argument (a
-// static rank-1 i32 or i64 tensor, followed through the same chains) is a
-// GRTC_SEXPR_DATA leaf: a dynamic_reshape's shape read from tensor data.
+// static rank-1 or a rank-0 i32 or i64 tensor, followed through the same
+// chains) is a GRTC_SEXPR_DATA leaf: a dynamic_reshape's shape read from
+// tensor data.
 bool grtc_tvalue_shape_expr_data(grtc_tmodule_t* module, const grtc_tvalue_t* value,
                                  int64_t index, const grtc_sexpr_t** out_expr);
 // Whether |expr| holds a GRTC_SEXPR_DATA leaf.
 bool grtc_sexpr_reads_data(const grtc_sexpr_t* expr);
+// The function argument of |expr|'s first GRTC_SEXPR_DATA leaf, or NULL
+// (messages name the argument whose data set a size).
+const grtc_tvalue_t* grtc_sexpr_data_argument(const grtc_sexpr_t* expr);
 // Whether a symbol of |func| has an expression reading tensor data
 // (grtc_sexpr_reads_data): the host program reads it at the call.
 bool grtc_tfunc_reads_shape_data(const grtc_tmodule_t* module, const grtc_tfunc_t* func);
