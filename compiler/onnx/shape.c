@@ -821,6 +821,34 @@ static int64_t grtc_onnx_clamp(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+// A Slice's starts, ends, axes and steps have one length, and its axes (0
+// to count - 1 where absent) are distinct axes of a rank-|rank| input.
+static bool grtc_onnx_slice_lists(grtc_onnx_node_t* n, uint32_t rank, uint32_t start_count,
+                                  uint32_t end_count, bool has_axes, uint32_t axis_count,
+                                  bool has_steps, uint32_t step_count, int64_t** axes) {
+  if (start_count != end_count || (has_axes && axis_count != start_count) ||
+      (has_steps && step_count != start_count)) {
+    return grtc_onnx_fail(
+        n, grtc_onnx_error(n,
+                           "starts, ends, axes and steps must have one length; got %u, %u, "
+                           "%u, %u",
+                           start_count, end_count, has_axes ? axis_count : start_count,
+                           has_steps ? step_count : start_count));
+  }
+  if (!has_axes) {
+    if (start_count > rank) {
+      return grtc_onnx_fail(
+          n, grtc_onnx_error(n, "%u starts for a rank-%u input", start_count, rank));
+    }
+    *axes = grtc_tmodule_alloc(n->module, (start_count + 1) * sizeof(int64_t));
+    if (!*axes) {
+      return grtc_onnx_fail(n, grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    }
+    for (uint32_t i = 0; i < start_count; ++i) (*axes)[i] = i;
+  }
+  return grtc_onnx_axes(n, "axis", *axes, start_count, rank);
+}
+
 // Slice of |x| whose |count| ends a graph input's data gives
 // (grtc_onnx_shape_from_data; starts, axes and steps constant, steps
 // positive): a real_dynamic_slice whose limit on a sliced axis of
@@ -837,22 +865,10 @@ static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t
   }
   bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
   bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
-  if (!grtc_onnx_ok(n)) return grt_ok_status();
-  if (start_count != count || (has_axes && axis_count != count) ||
-      (has_steps && step_count != count)) {
-    return grtc_onnx_error(n,
-                           "starts, ends, axes and steps must have one length; got %u, %u, "
-                           "%u, %u",
-                           start_count, count, has_axes ? axis_count : count,
-                           has_steps ? step_count : count);
+  if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, count, has_axes,
+                                                  axis_count, has_steps, step_count, &axes)) {
+    return grt_ok_status();
   }
-  if (!has_axes) {
-    if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
-    axes = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
-    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    for (uint32_t i = 0; i < count; ++i) axes[i] = i;
-  }
-  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
   // Starts, then strides (grtc_onnx_dynamic_computed's |map|).
   int64_t bounds[2 * GRTC_MAX_RANK];
   int64_t dims[GRTC_MAX_RANK];
@@ -953,13 +969,10 @@ static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_t
                            count, grtc_onnx_fmt(ends_input, buffer),
                            has_axes ? axis_count : count, has_steps ? step_count : count);
   }
-  if (!has_axes) {
-    if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
-    axes = grtc_tmodule_alloc(n->module, (count + 1) * sizeof(int64_t));
-    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    for (uint32_t i = 0; i < count; ++i) axes[i] = i;
+  // The lengths agree (above): the list helper only fills in and checks the axes.
+  if (!grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes)) {
+    return grt_ok_status();
   }
-  if (!grtc_onnx_axes(n, "axis", axes, count, rank)) return grt_ok_status();
   grtc_tvalue_t* ends[GRTC_MAX_RANK];
   grtc_tvalue_t* spans[GRTC_MAX_RANK];
   int64_t ones[GRTC_MAX_RANK], strides[GRTC_MAX_RANK], sliced[GRTC_MAX_RANK];
@@ -1049,24 +1062,10 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
     has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   }
-  if (!grtc_onnx_ok(n)) return grt_ok_status();
-  if (start_count != end_count || (has_axes && axis_count != start_count) ||
-      (has_steps && step_count != start_count)) {
-    return grtc_onnx_error(n,
-                           "starts, ends, axes and steps must have one length; got %u, %u, "
-                           "%u, %u",
-                           start_count, end_count, has_axes ? axis_count : start_count,
-                           has_steps ? step_count : start_count);
+  if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, end_count, has_axes,
+                                                  axis_count, has_steps, step_count, &axes)) {
+    return grt_ok_status();
   }
-  if (!has_axes) {
-    if (start_count > rank) {
-      return grtc_onnx_error(n, "%u starts for a rank-%u input", start_count, rank);
-    }
-    axes = grtc_tmodule_alloc(n->module, (start_count + 1) * sizeof(int64_t));
-    if (!axes) return grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    for (uint32_t i = 0; i < start_count; ++i) axes[i] = i;
-  }
-  if (!grtc_onnx_axes(n, "axis", axes, start_count, rank)) return grt_ok_status();
   int64_t lo[GRTC_MAX_RANK] = {0}, hi[GRTC_MAX_RANK], st[GRTC_MAX_RANK];
   int64_t reversed[GRTC_MAX_RANK];
   uint32_t reversed_count = 0;
