@@ -262,6 +262,17 @@ typedef struct grtc_host_size_t {
   grtc_value_t* value;
 } grtc_host_size_t;
 
+// A computed extent's subexpression (an arithmetic node or a load from
+// argument data: grtc_host_sexpr) computed once per function and reused
+// by a structurally equal one emitted at the same insertion point (the
+// same block, before the same op), where the first computation dominates.
+typedef struct grtc_host_sexpr_value_t {
+  const grtc_sexpr_t* expr;
+  grtc_vm_insertion_t at;
+  grtc_value_t* value;
+  double bound;
+} grtc_host_sexpr_value_t;
+
 typedef struct grtc_host_emitter_t {
   const grtc_tmodule_t* module;
   const grtc_kernel_set_t* kernels;
@@ -344,6 +355,8 @@ typedef struct grtc_host_emitter_t {
   bool hoist;
   grtc_host_size_t* sizes;
   uint32_t size_count, size_capacity;
+  grtc_host_sexpr_value_t* sexprs;
+  uint32_t sexpr_count, sexpr_capacity;
   grtc_value_t** slot_offsets;  // plan.slot_count + 1: the last is the arena's size
   uint32_t message_count;       // __shape_message_N rodata
 } grtc_host_emitter_t;
@@ -2105,6 +2118,7 @@ static void grtc_host_begin_function(grtc_host_emitter_t* e, grtc_operation_t* f
   e->arena = NULL;
   e->indirect = NULL;
   e->size_count = 0;
+  e->sexpr_count = 0;
   e->hoist = false;
   e->branch = NULL;
   if (e->sym_values) memset(e->sym_values, 0, e->sym_capacity * sizeof(*e->sym_values));
@@ -2250,12 +2264,79 @@ static grtc_value_t* grtc_host_load_shape_element(grtc_host_emitter_t* e,
                         grtc_vm_ext_i32_i64(e->b, low, false));
 }
 
+// Whether |a| and |b| compute the same value here: the same operations on
+// equal constants, the same symbols' values, equal static extents and the
+// same elements of the same argument buffers.
+static bool grtc_host_same_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t* a,
+                                 const grtc_sexpr_t* b, int depth) {
+  if (!a || !b || depth > 64 || a->kind != b->kind) return false;
+  switch (a->kind) {
+    case GRTC_SEXPR_CONST:
+      return a->value == b->value;
+    case GRTC_SEXPR_DIM: {
+      int64_t da = grtc_tmodule_resolve_dim(e->module, a->value);
+      int64_t db = grtc_tmodule_resolve_dim(e->module, b->value);
+      if (grtc_dim_is_static(da) || grtc_dim_is_static(db)) return da == db;
+      grtc_value_t* value = grtc_host_symbol(e, grtc_dim_symbol(da));
+      return value && value == grtc_host_symbol(e, grtc_dim_symbol(db));
+    }
+    case GRTC_SEXPR_DATA:
+      return a->value == b->value && a->data && b->data &&
+             a->data->type.elem == b->data->type.elem && e->values[a->data->id] &&
+             e->values[a->data->id] == e->values[b->data->id];
+    default:
+      return grtc_host_same_sexpr(e, a->lhs, b->lhs, depth + 1) &&
+             grtc_host_same_sexpr(e, a->rhs, b->rhs, depth + 1);
+  }
+}
+
+// The number of levels below |expr| (0: a leaf), at most |limit| + 1.
+static int grtc_host_sexpr_height(const grtc_sexpr_t* expr, int limit) {
+  if (!expr || limit < 0 || expr->kind == GRTC_SEXPR_CONST || expr->kind == GRTC_SEXPR_DIM ||
+      expr->kind == GRTC_SEXPR_DATA) {
+    return 0;
+  }
+  int lhs = grtc_host_sexpr_height(expr->lhs, limit - 1);
+  int rhs = grtc_host_sexpr_height(expr->rhs, limit - 1);
+  return 1 + (lhs > rhs ? lhs : rhs);
+}
+
+static grtc_value_t* grtc_host_sexpr_compute(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
+                                             const char* what, int depth, double* bound);
+
 // |expr| (a computed extent's arithmetic) as an i64 value and its bound; a
 // division or remainder by zero, and arithmetic beyond i64, fail the call,
-// naming |what|.
+// naming |what|. A subexpression equal to one computed already at this
+// insertion point (grtc_host_sexpr_value_t) is that one's value: its
+// checks ran there, with the same outcome, before any check of this one.
 static grtc_value_t* grtc_host_sexpr(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
                                      const char* what, int depth, double* bound) {
   if (!expr || depth > 64) return NULL;
+  if (expr->kind == GRTC_SEXPR_CONST || expr->kind == GRTC_SEXPR_DIM) {
+    return grtc_host_sexpr_compute(e, expr, what, depth, bound);
+  }
+  grtc_vm_insertion_t at = grtc_vm_builder_insertion(e->b);
+  for (uint32_t i = 0; i < e->sexpr_count; ++i) {
+    const grtc_host_sexpr_value_t* known = &e->sexprs[i];
+    if (known->at.block != at.block || known->at.before != at.before ||
+        !grtc_host_same_sexpr(e, known->expr, expr, 0)) {
+      continue;
+    }
+    // As deep as computing it would go (beyond 64 levels fails).
+    if (depth + grtc_host_sexpr_height(expr, 64 - depth) > 64) return NULL;
+    *bound = known->bound;
+    return known->value;
+  }
+  grtc_value_t* value = grtc_host_sexpr_compute(e, expr, what, depth, bound);
+  if (value && grtc_host_grow(e, (void**)&e->sexprs, &e->sexpr_capacity, e->sexpr_count,
+                              sizeof(*e->sexprs), 16)) {
+    e->sexprs[e->sexpr_count++] = (grtc_host_sexpr_value_t){expr, at, value, *bound};
+  }
+  return value;
+}
+
+static grtc_value_t* grtc_host_sexpr_compute(grtc_host_emitter_t* e, const grtc_sexpr_t* expr,
+                                             const char* what, int depth, double* bound) {
   char message[512];
   snprintf(message, sizeof(message),
            "%s: its shape operand's arithmetic overflows 64-bit integers at these argument "
@@ -3679,6 +3760,7 @@ static grt_status_t grtc_host_build_into(const grtc_tmodule_t* module,
   grt_allocator_free(allocator, e->sym_done);
   grt_allocator_free(allocator, e->func_syms);
   grt_allocator_free(allocator, e->sizes);
+  grt_allocator_free(allocator, e->sexprs);
   grt_allocator_free(allocator, e->slots);
   grt_allocator_free(allocator, e->constant_ids);
   grt_allocator_free(allocator, e->constant_globals);

@@ -1303,6 +1303,71 @@ static void test_symbolic_result_symbol(void** state) {
                    "dimensions at the call");
 }
 
+// (s0 * s0 + 7) as new nodes (structurally equal to earlier ones, not the
+// same pointers).
+static const grtc_sexpr_t* square_plus_7(void) {
+  const grtc_sexpr_t* s0 = grtc_tmodule_sexpr(f.module, GRTC_SEXPR_DIM, GRTC_DIM_SYMBOL(0), NULL,
+                                              NULL);
+  return grtc_tmodule_sexpr(f.module, GRTC_SEXPR_ADD, 0,
+                            grtc_tmodule_sexpr(f.module, GRTC_SEXPR_MUL, 0, s0, s0),
+                            grtc_tmodule_sexpr(f.module, GRTC_SEXPR_CONST, 7, NULL, NULL));
+}
+
+// Two computed extents of a reshape, (s0 * s0 + 7) / 3 and
+// (s0 * s0 + 7) % 5, share a subexpression whose arithmetic needs overflow
+// checks: the host program computes it once (s1's computation, whose
+// checks name s1), and s2 reuses it (only its own remainder's check).
+static void test_symbolic_shared_subexpression(void** state) {
+  (void)state;
+  grtc_ttype_t x = test_vector(GRTC_ELEM_F32, GRTC_DIM_SYMBOL(0));
+  grtc_ttype_t shaped = {GRTC_ELEM_F32, 2, {GRTC_DIM_SYMBOL(1), GRTC_DIM_SYMBOL(2)}};
+  grtc_tfunc_t* func = new_func("g", &x, 1, &shaped, 1, true);
+  int64_t dim = 0;
+  GRT_EXPECT_OK(grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_ARGUMENT, NULL, 0, 0, &dim));
+  grtc_tvalue_t* operand = &func->body->args[0];
+  grtc_top_t* reshape = test_op(f.module, func->body, GRTC_TOP_RESHAPE, &operand, 1, &shaped, 0);
+  for (uint32_t axis = 0; axis < 2; ++axis) {
+    GRT_EXPECT_OK(
+        grtc_tmodule_new_symbol(f.module, func, GRTC_SYM_RESULT, reshape, 0, axis, &dim));
+    assert_int_equal(dim, GRTC_DIM_SYMBOL(1 + axis));
+    grtc_tsym_t* sym = &f.module->shapes->syms[1 + axis];
+    sym->expr = grtc_tmodule_sexpr(
+        f.module, axis == 0 ? GRTC_SEXPR_DIV : GRTC_SEXPR_REM, 0, square_plus_7(),
+        grtc_tmodule_sexpr(f.module, GRTC_SEXPR_CONST, axis == 0 ? 3 : 5, NULL, NULL));
+    sym->expr_op_kind = GRTC_TOP_DYNAMIC_RESHAPE;
+  }
+  grtc_tvalue_t* result = &reshape->results[0];
+  test_return(f.module, func->body, &result, 1);
+  grtc_host_options_t options = {0};
+  GRT_EXPECT_OK(grtc_host_emit_text(f.module, &f.kernels, NULL, 0, &options,
+                                    grt_allocator_system(), &f.text));
+  const char* text = grt_string_builder_cstring(&f.text);
+  static const char kOverflows[] =
+      " computed from its shape operand): its shape operand's arithmetic overflows";
+  static const char* const kPresent[] = {
+      "(s1, computed from its shape operand): its shape operand divides by zero",
+      "(s2, computed from its shape operand): its shape operand divides by zero",
+  };
+  for (size_t i = 0; i < sizeof(kPresent) / sizeof(kPresent[0]); ++i) {
+    if (!strstr(text, kPresent[i])) {
+      fprintf(stderr, "%s", text);
+      fail_msg("missing '%s'", kPresent[i]);
+    }
+  }
+  // Both functions (g and g$buffers) check s0 * s0 and its sum with 7
+  // once each, naming s1; none names s2.
+  char s1[128], s2[128];
+  snprintf(s1, sizeof(s1), "(s1,%s", kOverflows);
+  snprintf(s2, sizeof(s2), "(s2,%s", kOverflows);
+  int s1_checks = 0;
+  for (const char* at = strstr(text, s1); at; at = strstr(at + 1, s1)) ++s1_checks;
+  if (s1_checks == 0 || strstr(text, s2)) {
+    fprintf(stderr, "%s", text);
+    fail_msg("expected the shared subexpression's checks to name s1 only (%d named s1)",
+             s1_checks);
+  }
+}
+
 // A kernel extent the function does not read from its arguments.
 static void test_symbolic_unknown_extent(void** state) {
   (void)state;
@@ -1349,6 +1414,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_symbolic_size_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_result_symbol, setup, teardown),
       cmocka_unit_test_setup_teardown(test_symbolic_unknown_extent, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_symbolic_shared_subexpression, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
