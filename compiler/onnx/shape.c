@@ -823,9 +823,12 @@ static int64_t grtc_onnx_clamp(int64_t v, int64_t lo, int64_t hi) {
 
 // A Slice's starts, ends, axes and steps have one length, and its axes (0
 // to count - 1 where absent) are distinct axes of a rank-|rank| input.
+// Where |data_input| names the input read from a graph input's data, its
+// steps must also be positive (grt slices data-driven bounds forward only).
 static bool grtc_onnx_slice_lists(grtc_onnx_node_t* n, uint32_t rank, uint32_t start_count,
                                   uint32_t end_count, bool has_axes, uint32_t axis_count,
-                                  bool has_steps, uint32_t step_count, int64_t** axes) {
+                                  bool has_steps, uint32_t step_count, int64_t** axes,
+                                  const char* data_input, const int64_t* steps) {
   if (start_count != end_count || (has_axes && axis_count != start_count) ||
       (has_steps && step_count != start_count)) {
     return grtc_onnx_fail(
@@ -846,7 +849,19 @@ static bool grtc_onnx_slice_lists(grtc_onnx_node_t* n, uint32_t rank, uint32_t s
     }
     for (uint32_t i = 0; i < start_count; ++i) (*axes)[i] = i;
   }
-  return grtc_onnx_axes(n, "axis", *axes, start_count, rank);
+  if (!grtc_onnx_axes(n, "axis", *axes, start_count, rank)) return false;
+  for (uint32_t i = 0; data_input && steps && i < start_count; ++i) {
+    if (steps[i] == 0) return grtc_onnx_fail(n, grtc_onnx_error(n, "steps[%u] is 0", i));
+    if (steps[i] < 0) {
+      return grtc_onnx_fail(
+          n, grtc_onnx_unsupported(n,
+                                   "steps[%u] = %lld is negative while input '%s' is read "
+                                   "from a graph input's data at run time; grt slices with "
+                                   "%s read at the call by positive steps only",
+                                   i, (long long)steps[i], data_input, data_input));
+    }
+  }
+  return true;
 }
 
 // Slice of |x| whose |count| ends a graph input's data gives
@@ -866,7 +881,8 @@ static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t
   bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
   bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, count, has_axes,
-                                                  axis_count, has_steps, step_count, &axes)) {
+                                                  axis_count, has_steps, step_count, &axes,
+                                                  "ends", has_steps ? steps : NULL)) {
     return grt_ok_status();
   }
   // Starts, then strides (grtc_onnx_dynamic_computed's |map|).
@@ -882,14 +898,6 @@ static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t a = (uint32_t)axes[i];
     int64_t dim = x->type.dims[a], step = has_steps ? steps[i] : 1, start = starts[i];
-    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
-    if (step < 0) {
-      return grtc_onnx_unsupported(n,
-                                   "steps[%u] = %lld is negative while input 'ends' is read "
-                                   "from a graph input's data at run time; grt slices with "
-                                   "ends read at the call by positive steps only",
-                                   i, (long long)step);
-    }
     if (grtc_dim_is_static(dim)) {
       if (start < 0) start += dim;
       start = grtc_onnx_clamp(start, 0, dim);
@@ -970,7 +978,8 @@ static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_t
                            has_axes ? axis_count : count, has_steps ? step_count : count);
   }
   // The lengths agree (above): the list helper only fills in and checks the axes.
-  if (!grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes)) {
+  if (!grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes, "starts",
+                             has_steps ? steps : NULL)) {
     return grt_ok_status();
   }
   grtc_tvalue_t* ends[GRTC_MAX_RANK];
@@ -985,14 +994,6 @@ static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_t
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t a = (uint32_t)axes[i];
     int64_t step = has_steps ? steps[i] : 1;
-    if (step == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
-    if (step < 0) {
-      return grtc_onnx_unsupported(n,
-                                   "steps[%u] = %lld is negative while input 'starts' is read "
-                                   "from a graph input's data at run time; grt slices with "
-                                   "starts read at the call by positive steps only",
-                                   i, (long long)step);
-    }
     int64_t dim = x->type.dims[a];
     if (grtc_dim_is_static(dim) && step > (dim > 1 ? dim : 1)) step = dim > 1 ? dim : 1;
     strides[a] = step;
@@ -1063,7 +1064,8 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   }
   if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, end_count, has_axes,
-                                                  axis_count, has_steps, step_count, &axes)) {
+                                                  axis_count, has_steps, step_count, &axes, NULL,
+                                                  NULL)) {
     return grt_ok_status();
   }
   int64_t lo[GRTC_MAX_RANK] = {0}, hi[GRTC_MAX_RANK], st[GRTC_MAX_RANK];
