@@ -2219,9 +2219,13 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       "              grt_gemm_pack_a_koff(F + m0 * F3, F3, koff, mc, k0, kc, ap);\n"
       "              grt_gemm_panels((mc + 5) / 6 * 6, np, kc, ap, bp, cb + m0 * LDC, LDC, k0 == 0);\n"
       "            }\n"
-      "          }\n"
-      "        }\n"
-      "        for (int64_t p3 = oc_lo; p3 < oc_hi; ++p3) {\n",
+      // After the last K slice a block's rows are final: its epilogue runs
+      // at once, while the block's C rows are still in cache (after the
+      // whole GEMM, a C block of 256 channels x 384 pixels had left L2).
+      "            if (k0 + kc < K) continue;\n"
+      "            const int64_t e_lo = rbase + m0 > oc_lo ? rbase + m0 : oc_lo;\n"
+      "            const int64_t e_hi = rbase + m0 + mc < oc_hi ? rbase + m0 + mc : oc_hi;\n"
+      "            for (int64_t p3 = e_lo; p3 < e_hi; ++p3) {\n",
       cv->h, cv->w, cv->ow, cv->kh, cv->kw, g.cig, g.ocg, g.k, cv->stride_h,
       cv->stride_w, cv->pad_h, cv->pad_w, cv->dilation_h, cv->dilation_w,
       is[0], is[1], is[3], fs[0], fs[1], fs[2], fs[3], g.rows, g.ldc,
@@ -2229,21 +2233,22 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
       (g.ocg + 5) / 6 * 6,
       g.rows_padded,
       cv->input_binding, cv->filter_binding, cv->filter_binding);
-  grtc_cpu_set_depth(e, 5);
+  grtc_cpu_set_depth(e, 7);
   bool* hoisted = grtc_cpu_emit_channel_values(e);
   grt_string_builder_append_cstring(
       o,
-      "          for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
-      "            const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
-      "            GRT_IVDEP\n"
-      "            for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n");
-  grtc_cpu_set_depth(e, 7);
+      "              for (int64_t p1 = y0; p1 < (ROWS1 ? y0 + 1 : y0 + yr); ++p1) {\n"
+      "                const float* crow = cb + (p3 - rbase) * LDC + (p1 - y0) * OW;\n"
+      "                GRT_IVDEP\n"
+      "                for (int64_t p2 = lo2; p2 < (ROWS1 ? yr * OW : hi2); ++p2) {\n");
+  grtc_cpu_set_depth(e, 9);
   grtc_cpu_emit_pattern_epilogue(e, "crow[p2]");
   e->hoisted = NULL;
   free(hoisted);
   grt_string_builder_append_cstring(
       o,
-      "            }\n          }\n        }\n      }\n    }\n  }\n"
+      "                }\n              }\n            }\n          }\n        }\n"
+      "      }\n    }\n  }\n"
       "  return 0;\n}\n\n");
 }
 
