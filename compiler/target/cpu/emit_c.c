@@ -2577,7 +2577,19 @@ static grtc_cpu_pool_geometry_t grtc_cpu_pool_geometry(
   return g;
 }
 
+// Max and min pools fold a window by columns, then along the row
+// (grtc_cpu_emit_pool_kernel): the same value as folding the taps in
+// order, since both ops pick one of their operands whatever the order
+// (+0 above -0 either way round, NaN if any is NaN; with two NaNs in a
+// window either one's payload may come out). A window of KW taps is
+// spelled out, so a huge one keeps the plain folds.
 #define GRTC_CPU_POOL_UNROLLED_TAPS 49
+static bool grtc_cpu_pool_separable(const grtc_kernel_t* kernel) {
+  const grtc_kpool_t* pl = &kernel->pool;
+  return (pl->op == GRTC_SCALAR_MAX || pl->op == GRTC_SCALAR_MIN) &&
+         pl->kw <= GRTC_CPU_POOL_UNROLLED_TAPS;
+}
+
 // Pooling (POOL2D) on planar inputs: per (n, c) plane and output row, the
 // KH input rows the row's taps read are copied into rows padded with the
 // initial value (rows above and below the input are all initial value),
@@ -2614,48 +2626,84 @@ static void grtc_cpu_emit_pool_kernel(grtc_cpu_emitter_t* e) {
       "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
       "    for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
       "      const float* plane = b%u + p0 * S0 + p1 * S1;\n"
-      "      for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n"
-      "        for (int64_t i = 0; i < KH; ++i) {\n"
-      "          float* row = pad + i * PWID;\n"
-      "          const int64_t iy = p2 * SH - PH + i * DH;\n"
-      "          int64_t x = 0;\n"
-      "          if (iy >= 0 && iy < H && xr > 0) {\n"
-      "            for (; x < PW; ++x) row[x] = pinit;\n"
-      "            memcpy(row + x, plane + iy * S2, (size_t)xr * sizeof(float));\n"
-      "            x += xr;\n"
-      "          }\n"
-      "          for (; x < PWID; ++x) row[x] = pinit;\n"
-      "        }\n"
-      "        GRT_IVDEP\n"
-      "        for (int64_t q = 0; q < OW; ++q) {\n"
-      "          const float* tap = pad + q * SW;\n"
-      "          float acc = pinit;\n",
+      "      for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n",
       kernel->accs[0].init, pl->kh, pl->kw, pl->h, pl->w, g.cols, pl->ow,
       pl->stride_h, pl->stride_w, pl->pad_h, pl->pad_w, pl->dilation_h,
       pl->dilation_w, is[0], is[1], is[2], pl->input_binding);
   char fold[96];
   const char* helper = grtc_c_family_type(GRTC_ELEM_F32)->helper;
   const char* name = grtc_scalar_op_spelling((grtc_scalar_op_t)pl->op);
-  // The taps spelled out for the common windows; loops for huge ones.
-  if (pl->kh * pl->kw <= GRTC_CPU_POOL_UNROLLED_TAPS) {
-    for (int64_t i = 0; i < pl->kh; ++i) {
-      for (int64_t j = 0; j < pl->kw; ++j) {
-        snprintf(fold, sizeof(fold), "tap[%" PRId64 "]",
-                 i * g.cols + j * pl->dilation_w);
-        grt_string_builder_appendf(o, "          acc = grt_%s_%s(%s, %s);\n",
-                                   name, helper,
-                                   pl->tap_first ? fold : "acc",
-                                   pl->tap_first ? "acc" : fold);
-      }
-    }
-  } else {
+  if (grtc_cpu_pool_separable(kernel)) {
+    // The window's maximum (minimum) is its columns' maxima (minima)
+    // folded along the row: per output row, one padded row holds, at each
+    // input position, the fold of the initial value and the KH input
+    // values below it (padding rows and columns would fold the initial
+    // value again, which changes nothing), read along the row with
+    // contiguous loads; then KW taps per output. KH x KW strided taps per
+    // output become KH contiguous and KW strided ones.
     grt_string_builder_appendf(
         o,
-        "          for (int64_t i = 0; i < KH; ++i)\n"
-        "            for (int64_t j = 0; j < KW; ++j)\n"
-        "              acc = grt_%s_%s(%s, %s);\n",
-        name, helper, pl->tap_first ? "tap[i * PWID + j * DW]" : "acc",
-        pl->tap_first ? "acc" : "tap[i * PWID + j * DW]");
+        "        for (int64_t x = 0; x < PWID; ++x) pad[x] = pinit;\n"
+        "        for (int64_t i = 0; i < KH; ++i) {\n"
+        "          const int64_t iy = p2 * SH - PH + i * DH;\n"
+        "          if (iy < 0 || iy >= H) continue;\n"
+        "          const float* src = plane + iy * S2;\n"
+        "          float* row = pad + PW;\n"
+        "          GRT_IVDEP\n"
+        "          for (int64_t x = 0; x < xr; ++x) row[x] = grt_%s_%s(%s, %s);\n"
+        "        }\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t q = 0; q < OW; ++q) {\n"
+        "          const float* tap = pad + q * SW;\n"
+        "          float acc = tap[0];\n",
+        name, helper, pl->tap_first ? "src[x]" : "row[x]",
+        pl->tap_first ? "row[x]" : "src[x]");
+    for (int64_t j = 1; j < pl->kw; ++j) {
+      snprintf(fold, sizeof(fold), "tap[%" PRId64 "]", j * pl->dilation_w);
+      grt_string_builder_appendf(o, "          acc = grt_%s_%s(%s, %s);\n",
+                                 name, helper,
+                                 pl->tap_first ? fold : "acc",
+                                 pl->tap_first ? "acc" : fold);
+    }
+  } else {
+    grt_string_builder_append_cstring(
+        o,
+        "        for (int64_t i = 0; i < KH; ++i) {\n"
+        "          float* row = pad + i * PWID;\n"
+        "          const int64_t iy = p2 * SH - PH + i * DH;\n"
+        "          int64_t x = 0;\n"
+        "          if (iy >= 0 && iy < H && xr > 0) {\n"
+        "            for (; x < PW; ++x) row[x] = pinit;\n"
+        "            memcpy(row + x, plane + iy * S2, (size_t)xr * sizeof(float));\n"
+        "            x += xr;\n"
+        "          }\n"
+        "          for (; x < PWID; ++x) row[x] = pinit;\n"
+        "        }\n"
+        "        GRT_IVDEP\n"
+        "        for (int64_t q = 0; q < OW; ++q) {\n"
+        "          const float* tap = pad + q * SW;\n"
+        "          float acc = pinit;\n");
+    // The taps spelled out for the common windows; loops for huge ones.
+    if (pl->kh * pl->kw <= GRTC_CPU_POOL_UNROLLED_TAPS) {
+      for (int64_t i = 0; i < pl->kh; ++i) {
+        for (int64_t j = 0; j < pl->kw; ++j) {
+          snprintf(fold, sizeof(fold), "tap[%" PRId64 "]",
+                   i * g.cols + j * pl->dilation_w);
+          grt_string_builder_appendf(o, "          acc = grt_%s_%s(%s, %s);\n",
+                                     name, helper,
+                                     pl->tap_first ? fold : "acc",
+                                     pl->tap_first ? "acc" : fold);
+        }
+      }
+    } else {
+      grt_string_builder_appendf(
+          o,
+          "          for (int64_t i = 0; i < KH; ++i)\n"
+          "            for (int64_t j = 0; j < KW; ++j)\n"
+          "              acc = grt_%s_%s(%s, %s);\n",
+          name, helper, pl->tap_first ? "tap[i * PWID + j * DW]" : "acc",
+          pl->tap_first ? "acc" : "tap[i * PWID + j * DW]");
+    }
   }
   grt_string_builder_append_cstring(
       o,

@@ -176,9 +176,17 @@ static void run_case_as(const pool_case_t* c, int index, bool symbolic_n) {
   grt_string_builder_init(grt_allocator_system(), &text);
   GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
   bool fast_path = strstr(grt_string_builder_cstring(&text), "float pinit;");
+  // Max and min fold each window by columns first (one padded row of
+  // column folds per output row); sums keep the rows and the taps in order.
+  bool by_columns =
+      strstr(grt_string_builder_cstring(&text), "float acc = tap[0];");
   grt_string_builder_deinit(&text);
   if (fast_path != c->fast) {
     fail_msg("case %d: fast path %d, expected %d", index, fast_path, c->fast);
+  }
+  if (by_columns != (c->fast && c->op != GRTC_SCALAR_ADD)) {
+    fail_msg("case %d: folds by columns %d, expected %d", index, by_columns,
+             c->fast && c->op != GRTC_SCALAR_ADD);
   }
   cpu_library_t lib = cpu_build_and_load(&set, NULL);
   size_t no = (size_t)(c->n * c->c * g.oh * g.ow);
