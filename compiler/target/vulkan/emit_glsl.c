@@ -7,8 +7,12 @@
 // running PRE, the reduction nest (LOOP section, accumulator updates),
 // POST and the stores. Serial kernels run in one invocation of workgroup
 // 0 over the whole space in row-major order (their stores may collide).
-// MATMUL kernels with f32 operands compute ACC(0) with a shared-memory
-// tiled GEMM and then run PRE/POST/stores per element. SORT kernels give
+// MATMUL kernels with f32 operands (f32 x f32 -> f32), or with i8 operands
+// and an i32 accumulator (i8 x i8 -> i32, quantized dot_general: the
+// operands read through 8-bit storage, widened to int and multiplied and
+// summed in int32, which wraps as the CPU's int8 GEMM does) compute ACC(0)
+// with a shared-memory tiled GEMM and then run PRE/POST/stores per element
+// (the zero-point corrections and requantization are that epilogue). SORT kernels give
 // each row to one invocation: the operands are copied to the results and
 // sorted there in place with a stable insertion sort.
 #include <inttypes.h>
@@ -73,13 +77,32 @@ static bool grtc_glsl_is_small_float(grtc_elem_t t) {
   return t == GRTC_ELEM_F16 || t == GRTC_ELEM_BF16;
 }
 
+// The tiled GEMM's integer form: i8 x i8 -> i32 (the quantized
+// dot_general's stored integers, the MATMUL pattern the CPU target runs on
+// its int8 GEMM). Other integer products (u8, i16, i32 operands) run on
+// the generic loops.
+static bool grtc_glsl_matmul_is_i8(const grtc_kernel_t* kernel) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  return mm->lhs_elem == GRTC_ELEM_I8 && mm->rhs_elem == GRTC_ELEM_I8 &&
+         mm->acc_elem == GRTC_ELEM_I32 &&
+         kernel->accs[0].type == GRTC_ELEM_I32 && !mm->rhs_packed4;
+}
+
+// Which kernels take the tiled GEMM (grtc_glsl_emit_matmul_kernel): the
+// MATMUL pattern with f32 x f32 -> f32 or i8 x i8 -> i32 elements; every
+// other kernel (other element types, the CONV2D pattern) runs its generic
+// loops.
 static bool grtc_glsl_uses_matmul(const grtc_kernel_t* kernel) {
   const grtc_kmatmul_t* mm = &kernel->matmul;
-  return kernel->kind == GRTC_KERNEL_LOOP && kernel->acc_count == 1 &&
-         !kernel->serial && kernel->pattern == GRTC_KPATTERN_MATMUL &&
-         mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
-         mm->acc_elem == GRTC_ELEM_F32 && kernel->parallel_rank >= 2 &&
-         kernel->parallel_rank == mm->batch_rank + 2;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
+      kernel->serial || kernel->pattern != GRTC_KPATTERN_MATMUL ||
+      kernel->parallel_rank < 2 ||
+      kernel->parallel_rank != mm->batch_rank + 2) {
+    return false;
+  }
+  bool f32 = mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
+             mm->acc_elem == GRTC_ELEM_F32;
+  return f32 || grtc_glsl_matmul_is_i8(kernel);
 }
 
 uint32_t grtc_vulkan_workgroup_size(const grtc_kernel_t* kernel) {
@@ -495,11 +518,18 @@ static grt_status_t grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
 // ACC(0) of a MATMUL kernel: 16x16 output blocks per workgroup (the
 // workgroup walks its tile's blocks), K in steps of 16 through shared
 // memory, one output element per invocation; then PRE, POST and the
-// stores with ACC(0) bound (plus the accumulator's initial value).
+// stores with ACC(0) bound (plus the accumulator's initial value). The i8
+// form stages int tiles (each i8 widened once, when it is loaded) and
+// sums int products.
 static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   const grtc_kmatmul_t* mm = &kernel->matmul;
   grt_string_builder_t* o = e->out;
+  bool i8 = grtc_glsl_matmul_is_i8(kernel);
+  const char* type = i8 ? "int" : "float";
+  const char* zero = i8 ? "0" : "0.0";
+  const char* widen = i8 ? "int(" : "";
+  const char* widened = i8 ? ")" : "";
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
   const int T = GRTC_GLSL_MM_TILE;
   char k_size[24];
@@ -559,26 +589,27 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       ";\n"
       "    const int64_t p%u = m_lo + int64_t(ty), p%u = n_lo + int64_t(tx);\n"
       "    const bool inside = p%u < lo%u + n%u && p%u < lo%u + n%u;\n"
-      "    float sum = 0.0;\n"
+      "    %s sum = %s;\n"
       "    for (int64_t k0 = 0l; k0 < %s; k0 += %dl) {\n"
       "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
       "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %s%s"
-      ") ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
+      ") ? %sb%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)]%s : %s;\n"
       "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %s%s"
-      ") ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
+      ") ? %sb%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)]%s : %s;\n"
       "      barrier();\n"
       "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * "
       "grt_b[kk][tx];\n"
       "      barrier();\n"
       "    }\n"
       "    if (inside) {\n",
-      dm, dn, dm, dm, dm, dn, dn, dn, k_size, T, dm, dm, dm, k_size,
-      a_guard, mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn,
-      dn, dn, k_size, b_guard, mm->rhs_binding, mm->rhs_stride_k, dn,
-      mm->rhs_stride_n, T);
+      dm, dn, dm, dm, dm, dn, dn, dn, type, zero, k_size, T, dm, dm, dm,
+      k_size, a_guard, widen, mm->lhs_binding, dm, mm->lhs_stride_m,
+      mm->lhs_stride_k, widened, zero, dn, dn, dn, k_size, b_guard, widen,
+      mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, widened, zero,
+      T);
   grtc_glsl_set_depth(e, 3);
   grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
-  grt_string_builder_appendf(o, "      const float acc0 = sum + v%u;\n",
+  grt_string_builder_appendf(o, "      const %s acc0 = sum + v%u;\n", type,
                              kernel->accs[0].init);
   grtc_glsl_emit_section(e, GRTC_KSECTION_POST);
   grtc_glsl_emit_stores(e);
@@ -668,11 +699,12 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
         "}\n");
   }
   if (matmul) {
+    const char* type = grtc_glsl_matmul_is_i8(kernel) ? "int" : "float";
     grt_string_builder_appendf(out,
-                               "shared float grt_a[%d][%d];\n"
-                               "shared float grt_b[%d][%d];\n",
-                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
-                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
+                               "shared %s grt_a[%d][%d];\n"
+                               "shared %s grt_b[%d][%d];\n",
+                               type, GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
+                               type, GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
   }
   // Symbolic extents: push constant x is extent x, read once as e<x>.
   if (kernel->extent_count) {
