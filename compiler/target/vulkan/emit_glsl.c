@@ -12,7 +12,9 @@
 // operands read through 8-bit storage, widened to int and multiplied and
 // summed in int32, which wraps as the CPU's int8 GEMM does) compute ACC(0)
 // with a shared-memory tiled GEMM and then run PRE/POST/stores per element
-// (the zero-point corrections and requantization are that epilogue). SORT kernels give
+// (the zero-point corrections and requantization are that epilogue).
+// i8 x i8 -> i32 CONV2D kernels of one group run the same way as an
+// implicit GEMM (output pixels by output channels, K over the window). SORT kernels give
 // each row to one invocation: the operands are copied to the results and
 // sorted there in place with a stable insertion sort.
 #include <inttypes.h>
