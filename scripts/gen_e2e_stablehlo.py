@@ -6132,6 +6132,43 @@ def gen_quant():
                         "sides, batching, per-axis rhs\nalong a free and a batching "
                         "dim, storage extremes, a float result)."))
 
+    # The i8 x i8 -> i32 product at sizes that are not multiples of the
+    # GPU targets' 16x16 tiles, and 1 (M, N or K alone, and all three),
+    # batched, with a transposed rhs, zero points on both sides, exact i32
+    # accumulators and requantized i8 results.
+    f = Func("test_dot_general_integer_odd_sizes")
+    orng = np.random.default_rng(153)
+    ol, orr = QType("i8", [0.25], [-3]), QType("i8", [0.5], [5])
+    for batch, m, k, n, trans in ((0, 1, 1, 1, False), (0, 1, 37, 19, False),
+                                  (0, 17, 5, 33, True), (0, 33, 31, 47, False),
+                                  (0, 20, 1, 3, False), (3, 5, 17, 2, True)):
+        bl = [batch] if batch else []
+        sl = orng.integers(-128, 128, bl + [m, k])
+        rshape = bl + ([n, k] if trans else [k, n])
+        sr = orng.integers(-128, 128, rshape)
+        vl, vr = q_input(f, array(sl, "i8"), ol), q_input(f, array(sr, "i8"), orr)
+        rc = len(bl) + (1 if trans else 0)
+        dims = ("batching_dims = [0] x [0], " if batch else "") + \
+            "contracting_dims = [%d] x [%d]" % (len(bl) + 1, rc)
+        spec = ("b" if batch else "") + "mk," + ("b" if batch else "") + \
+            ("nk" if trans else "kn") + "->" + ("b" if batch else "") + "mn"
+        exact = np.einsum(spec, sl + 3, sr - 5)
+        oshape = bl + [m, n]
+        # A power-of-two result scale that spreads the values over i8 (exact
+        # division, so no f32 division rounding enters the reference).
+        big = max(1.0, float(np.abs(exact).max()) * 0.125 / 100.0)
+        so = float(2.0 ** np.ceil(np.log2(big)))
+        for o in (QType("i32", [0.125], [0]), QType("i8", [so], [-4])):
+            r = f.op("stablehlo.dot_general %s, %s, %s : (%s, %s) -> %s"
+                     % (vl, vr, dims, ol.tensor(bl + [m, k]), orr.tensor(rshape),
+                        o.tensor(oshape)))
+            want = exact if o.storage == "i32" else o.quantize(
+                (exact.astype(np.float64) * 0.125).astype(np.float32))
+            q_expect(f, r, want, o)
+    funcs.append(f.text(comment="dot_general on the stored i8 at sizes that are not "
+                        "multiples of the GPU tiles, and 1\n(batched, a transposed rhs, "
+                        "zero points on both sides, i32 and requantized i8 results)."))
+
     # convolution on the stored i8: the i8 x i8 -> i32 convolution, the
     # zero-point terms (the lhs padded with its zero point, window sums of
     # the lhs, the filter's sums) and requantization, in NCHW/OIHW (the

@@ -7,8 +7,14 @@
 // running PRE, the reduction nest (LOOP section, accumulator updates),
 // POST and the stores. Serial kernels run in one invocation of workgroup
 // 0 over the whole space in row-major order (their stores may collide).
-// MATMUL kernels with f32 operands compute ACC(0) with a shared-memory
-// tiled GEMM and then run PRE/POST/stores per element. SORT kernels give
+// MATMUL kernels with f32 operands (f32 x f32 -> f32), or with i8 operands
+// and an i32 accumulator (i8 x i8 -> i32, quantized dot_general: the
+// operands read through 8-bit storage, widened to int and multiplied and
+// summed in int32, which wraps as the CPU's int8 GEMM does) compute ACC(0)
+// with a shared-memory tiled GEMM and then run PRE/POST/stores per element
+// (the zero-point corrections and requantization are that epilogue).
+// i8 x i8 -> i32 CONV2D kernels of one group run the same way as an
+// implicit GEMM (output pixels by output channels, K over the window). SORT kernels give
 // each row to one invocation: the operands are copied to the results and
 // sorted there in place with a stable insertion sort.
 #include <inttypes.h>
@@ -73,18 +79,58 @@ static bool grtc_glsl_is_small_float(grtc_elem_t t) {
   return t == GRTC_ELEM_F16 || t == GRTC_ELEM_BF16;
 }
 
+// The tiled GEMM's integer form: i8 x i8 -> i32 (the quantized
+// dot_general's stored integers, the MATMUL pattern the CPU target runs on
+// its int8 GEMM). Other integer products (u8, i16, i32 operands) run on
+// the generic loops.
+static bool grtc_glsl_matmul_is_i8(const grtc_kernel_t* kernel) {
+  const grtc_kmatmul_t* mm = &kernel->matmul;
+  return mm->lhs_elem == GRTC_ELEM_I8 && mm->rhs_elem == GRTC_ELEM_I8 &&
+         mm->acc_elem == GRTC_ELEM_I32 &&
+         kernel->accs[0].type == GRTC_ELEM_I32 && !mm->rhs_packed4;
+}
+
+// Which kernels take the tiled GEMM (grtc_glsl_emit_matmul_kernel): the
+// MATMUL pattern with f32 x f32 -> f32 or i8 x i8 -> i32 elements; every
+// other kernel (other element types, the CONV2D pattern) runs its generic
+// loops.
 static bool grtc_glsl_uses_matmul(const grtc_kernel_t* kernel) {
   const grtc_kmatmul_t* mm = &kernel->matmul;
-  return kernel->kind == GRTC_KERNEL_LOOP && kernel->acc_count == 1 &&
-         !kernel->serial && kernel->pattern == GRTC_KPATTERN_MATMUL &&
-         mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
-         mm->acc_elem == GRTC_ELEM_F32 && kernel->parallel_rank >= 2 &&
-         kernel->parallel_rank == mm->batch_rank + 2;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
+      kernel->serial || kernel->pattern != GRTC_KPATTERN_MATMUL ||
+      kernel->parallel_rank < 2 ||
+      kernel->parallel_rank != mm->batch_rank + 2) {
+    return false;
+  }
+  bool f32 = mm->lhs_elem == GRTC_ELEM_F32 && mm->rhs_elem == GRTC_ELEM_F32 &&
+             mm->acc_elem == GRTC_ELEM_F32;
+  return f32 || grtc_glsl_matmul_is_i8(kernel);
+}
+
+// The i8 x i8 -> i32 CONV2D kernels that run as an implicit GEMM on the
+// same tiles (grtc_glsl_emit_iconv_kernel): static sizes, one group, the
+// filter in its own layout (never the CPU's packed one); other
+// convolutions run their generic loops.
+static bool grtc_glsl_uses_iconv(const grtc_kernel_t* kernel) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  if (kernel->kind != GRTC_KERNEL_LOOP || kernel->acc_count != 1 ||
+      kernel->serial || kernel->pattern != GRTC_KPATTERN_CONV2D ||
+      kernel->parallel_rank != 4 || cv->input_elem != GRTC_ELEM_I8 ||
+      cv->filter_elem != GRTC_ELEM_I8 || cv->acc_elem != GRTC_ELEM_I32 ||
+      kernel->accs[0].type != GRTC_ELEM_I32 || cv->filter_packed ||
+      cv->groups != 1 || grtc_kernel_is_symbolic(kernel)) {
+    return false;
+  }
+  const int64_t space[4] = {cv->n, cv->oh, cv->ow, cv->oc};
+  for (uint32_t d = 0; d < 4; ++d) {
+    if (kernel->parallel_dims[d] != space[d] || space[d] <= 0) return false;
+  }
+  return cv->c >= 1 && cv->kh >= 1 && cv->kw >= 1;
 }
 
 uint32_t grtc_vulkan_workgroup_size(const grtc_kernel_t* kernel) {
   if (kernel->kind == GRTC_KERNEL_LOOP && kernel->serial) return 1;
-  if (grtc_glsl_uses_matmul(kernel)) {
+  if (grtc_glsl_uses_matmul(kernel) || grtc_glsl_uses_iconv(kernel)) {
     return GRTC_GLSL_MM_TILE * GRTC_GLSL_MM_TILE;
   }
   return GRTC_GLSL_LOCAL_SIZE;
@@ -495,11 +541,18 @@ static grt_status_t grtc_glsl_emit_sort_kernel(grtc_glsl_emitter_t* e) {
 // ACC(0) of a MATMUL kernel: 16x16 output blocks per workgroup (the
 // workgroup walks its tile's blocks), K in steps of 16 through shared
 // memory, one output element per invocation; then PRE, POST and the
-// stores with ACC(0) bound (plus the accumulator's initial value).
+// stores with ACC(0) bound (plus the accumulator's initial value). The i8
+// form stages int tiles (each i8 widened once, when it is loaded) and
+// sums int products.
 static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
   const grtc_kernel_t* kernel = e->kernel;
   const grtc_kmatmul_t* mm = &kernel->matmul;
   grt_string_builder_t* o = e->out;
+  bool i8 = grtc_glsl_matmul_is_i8(kernel);
+  const char* type = i8 ? "int" : "float";
+  const char* zero = i8 ? "0" : "0.0";
+  const char* widen = i8 ? "int(" : "";
+  const char* widened = i8 ? ")" : "";
   uint32_t rank = kernel->parallel_rank, dm = rank - 2, dn = rank - 1;
   const int T = GRTC_GLSL_MM_TILE;
   char k_size[24];
@@ -559,26 +612,98 @@ static void grtc_glsl_emit_matmul_kernel(grtc_glsl_emitter_t* e) {
       ";\n"
       "    const int64_t p%u = m_lo + int64_t(ty), p%u = n_lo + int64_t(tx);\n"
       "    const bool inside = p%u < lo%u + n%u && p%u < lo%u + n%u;\n"
-      "    float sum = 0.0;\n"
+      "    %s sum = %s;\n"
       "    for (int64_t k0 = 0l; k0 < %s; k0 += %dl) {\n"
       "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
       "      grt_a[ty][tx] = (p%u < lo%u + n%u && ka < %s%s"
-      ") ? b%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)] : 0.0;\n"
+      ") ? %sb%u[uint(abase + p%u * %" PRId64 "l + ka * %" PRId64 "l)]%s : %s;\n"
       "      grt_b[ty][tx] = (p%u < lo%u + n%u && kb < %s%s"
-      ") ? b%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)] : 0.0;\n"
+      ") ? %sb%u[uint(bbase + kb * %" PRId64 "l + p%u * %" PRId64 "l)]%s : %s;\n"
       "      barrier();\n"
       "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * "
       "grt_b[kk][tx];\n"
       "      barrier();\n"
       "    }\n"
       "    if (inside) {\n",
-      dm, dn, dm, dm, dm, dn, dn, dn, k_size, T, dm, dm, dm, k_size,
-      a_guard, mm->lhs_binding, dm, mm->lhs_stride_m, mm->lhs_stride_k, dn,
-      dn, dn, k_size, b_guard, mm->rhs_binding, mm->rhs_stride_k, dn,
-      mm->rhs_stride_n, T);
+      dm, dn, dm, dm, dm, dn, dn, dn, type, zero, k_size, T, dm, dm, dm,
+      k_size, a_guard, widen, mm->lhs_binding, dm, mm->lhs_stride_m,
+      mm->lhs_stride_k, widened, zero, dn, dn, dn, k_size, b_guard, widen,
+      mm->rhs_binding, mm->rhs_stride_k, dn, mm->rhs_stride_n, widened, zero,
+      T);
   grtc_glsl_set_depth(e, 3);
   grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
-  grt_string_builder_appendf(o, "      const float acc0 = sum + v%u;\n",
+  grt_string_builder_appendf(o, "      const %s acc0 = sum + v%u;\n", type,
+                             kernel->accs[0].init);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_POST);
+  grtc_glsl_emit_stores(e);
+  grt_string_builder_append_cstring(o, "    }\n  }\n}\n");
+}
+
+// ACC(0) of an i8 x i8 -> i32 CONV2D kernel as an implicit GEMM: M the
+// tile's output pixels (n, oh, ow) in row-major order, N its output
+// channels, K = (i, j, ci) over the window and the input channels; 16x16
+// output blocks per step with 16-wide K slices staged in shared memory as
+// int, the input's padding read as 0 (grtc_kconv_t); then PRE, POST and
+// the stores per element, as the matmul's.
+static void grtc_glsl_emit_iconv_kernel(grtc_glsl_emitter_t* e) {
+  const grtc_kernel_t* kernel = e->kernel;
+  const grtc_kconv_t* cv = &kernel->conv;
+  grt_string_builder_t* o = e->out;
+  const int T = GRTC_GLSL_MM_TILE;
+  int64_t k_size = cv->kh * cv->kw * cv->c;
+  grtc_glsl_emit_tile_bounds(e);
+  grt_string_builder_appendf(
+      o,
+      "  const uint tx = gl_LocalInvocationID.x %% %du, ty = "
+      "gl_LocalInvocationID.x / %du;\n"
+      "  const int64_t pixels = n0 * n1 * n2;\n"
+      "  const int64_t bm = (pixels + %dl) / %dl, bn = (n3 + %dl) / %dl;\n"
+      "  for (int64_t blk = 0l; blk < bm * bn; ++blk) {\n"
+      "    const int64_t m_lo = (blk / bn) * %dl, n_lo = (blk %% bn) * %dl;\n"
+      // The pixel this invocation loads A for (row ty of the block) and the
+      // one it computes (row ty too): the same.
+      "    const int64_t q = m_lo + int64_t(ty);\n"
+      "    const int64_t p2 = lo2 + q %% n2, p1 = lo1 + (q / n2) %% n1, "
+      "p0 = lo0 + q / (n2 * n1);\n"
+      "    const int64_t p3 = lo3 + n_lo + int64_t(tx);\n"
+      "    const bool inside = q < pixels && p3 < lo3 + n3;\n"
+      "    const int64_t ih0 = p1 * %" PRId64 "l - %" PRId64 "l, iw0 = p2 * %" PRId64
+      "l - %" PRId64 "l;\n"
+      "    int sum = 0;\n"
+      "    for (int64_t k0 = 0l; k0 < %" PRId64 "l; k0 += %dl) {\n"
+      "      const int64_t ka = k0 + int64_t(tx), kb = k0 + int64_t(ty);\n"
+      "      int a = 0;\n"
+      "      if (q < pixels && ka < %" PRId64 "l) {\n"
+      "        const int64_t ci = ka %% %" PRId64 "l, ij = ka / %" PRId64 "l;\n"
+      "        const int64_t ih = ih0 + (ij / %" PRId64 "l) * %" PRId64
+      "l, iw = iw0 + (ij %% %" PRId64 "l) * %" PRId64 "l;\n"
+      "        if (ih >= 0l && ih < %" PRId64 "l && iw >= 0l && iw < %" PRId64 "l) {\n"
+      "          a = int(b%u[uint(p0 * %" PRId64 "l + ih * %" PRId64 "l + iw * %" PRId64
+      "l + ci * %" PRId64 "l)]);\n"
+      "        }\n"
+      "      }\n"
+      "      grt_a[ty][tx] = a;\n"
+      "      int w = 0;\n"
+      "      if (p3 < lo3 + n3 && kb < %" PRId64 "l) {\n"
+      "        const int64_t ci = kb %% %" PRId64 "l, ij = kb / %" PRId64 "l;\n"
+      "        w = int(b%u[uint((ij / %" PRId64 "l) * %" PRId64 "l + (ij %% %" PRId64
+      "l) * %" PRId64 "l + ci * %" PRId64 "l + p3 * %" PRId64 "l)]);\n"
+      "      }\n"
+      "      grt_b[ty][tx] = w;\n"
+      "      barrier();\n"
+      "      for (int kk = 0; kk < %d; ++kk) sum += grt_a[ty][kk] * grt_b[kk][tx];\n"
+      "      barrier();\n"
+      "    }\n"
+      "    if (inside) {\n",
+      T, T, T - 1, T, T - 1, T, T, T, cv->stride_h, cv->pad_h, cv->stride_w,
+      cv->pad_w, k_size, T, k_size, cv->c, cv->c, cv->kw, cv->dilation_h, cv->kw,
+      cv->dilation_w, cv->h, cv->w, cv->input_binding, cv->input_strides[0],
+      cv->input_strides[1], cv->input_strides[2], cv->input_strides[3], k_size,
+      cv->c, cv->c, cv->filter_binding, cv->kw, cv->filter_strides[0], cv->kw,
+      cv->filter_strides[1], cv->filter_strides[2], cv->filter_strides[3], T);
+  grtc_glsl_set_depth(e, 3);
+  grtc_glsl_emit_section(e, GRTC_KSECTION_PRE);
+  grt_string_builder_appendf(o, "      const int acc0 = sum + v%u;\n",
                              kernel->accs[0].init);
   grtc_glsl_emit_section(e, GRTC_KSECTION_POST);
   grtc_glsl_emit_stores(e);
@@ -625,7 +750,8 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
                            (int)kernel->name.size, kernel->name.data);
   }
   bool matmul = grtc_glsl_uses_matmul(kernel);
-  grtc_glsl_mark_live(kernel, matmul, live);
+  bool iconv = grtc_glsl_uses_iconv(kernel);
+  grtc_glsl_mark_live(kernel, matmul || iconv, live);
   grtc_glsl_emitter_t e = {.out = out, .kernel = kernel, .live = live};
   bool used[GRTC_ELEM_COUNT];
   grtc_glsl_used_types(kernel, used);
@@ -667,12 +793,13 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
         "  return inside;\n"
         "}\n");
   }
-  if (matmul) {
+  if (matmul || iconv) {
+    const char* type = iconv || grtc_glsl_matmul_is_i8(kernel) ? "int" : "float";
     grt_string_builder_appendf(out,
-                               "shared float grt_a[%d][%d];\n"
-                               "shared float grt_b[%d][%d];\n",
-                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
-                               GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
+                               "shared %s grt_a[%d][%d];\n"
+                               "shared %s grt_b[%d][%d];\n",
+                               type, GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE,
+                               type, GRTC_GLSL_MM_TILE, GRTC_GLSL_MM_TILE);
   }
   // Symbolic extents: push constant x is extent x, read once as e<x>.
   if (kernel->extent_count) {
@@ -692,6 +819,8 @@ grt_status_t grtc_vulkan_emit_glsl(const grtc_kernel_t* kernel,
     status = grtc_glsl_emit_sort_kernel(&e);
   } else if (matmul) {
     grtc_glsl_emit_matmul_kernel(&e);
+  } else if (iconv) {
+    grtc_glsl_emit_iconv_kernel(&e);
   } else {
     if (kernel->serial) {
       grt_string_builder_append_cstring(&*out, "  if (wg != 0ul) return;\n");

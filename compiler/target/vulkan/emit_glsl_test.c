@@ -446,6 +446,78 @@ static void test_matmul_shared_memory(void** state) {
 #undef MUL
 }
 
+// An i8 x i8 -> i32 matmul (the quantized dot_general's stored integers)
+// at sizes that are not multiples of the tile, with an epilogue (+3),
+// takes the tiled GEMM with int tiles, the i8 read through 8-bit storage
+// and widened once; an i16 one keeps the generic loops.
+static void test_matmul_int8(void** state) {
+  (void)state;
+  enum { M = 17, K = 5, N = 33 };
+  for (int i16 = 0; i16 < 2; ++i16) {
+    grtc_elem_t in = i16 ? GRTC_ELEM_I16 : GRTC_ELEM_I8;
+    grtc_kernel_set_t set;
+    grtc_kernel_set_init(grt_allocator_system(), &set);
+    const grtc_kbinding_t bindings[] = {
+        {in, M * K, GRTC_KACCESS_READ},
+        {in, K * N, GRTC_KACCESS_READ},
+        {GRTC_ELEM_I32, M * N, GRTC_KACCESS_WRITE},
+    };
+    kb_t b = kb_kernel(&set, "imm", 3, bindings);
+    kb_space(&b, 2, (int64_t[]){M, N}, (int64_t[]){16, N});
+    b.k->reduction_rank = 1;
+    b.k->reduction_dims[0] = K;
+    uint32_t pm = kb_index(&b, GRTC_KINST_PINDEX, P, 0);
+    uint32_t pn = kb_index(&b, GRTC_KINST_PINDEX, P, 1);
+    uint32_t acc = 0;
+    GRT_EXPECT_OK(grtc_kernel_add_acc(&set, b.k, GRTC_ELEM_I32,
+                                      kb_ci(&b, P, GRTC_ELEM_I32, 0), &acc));
+    uint32_t r = kb_index(&b, GRTC_KINST_RINDEX, L, 0);
+#define I64(v) kb_ci(&b, L, GRTC_ELEM_I64, v)
+#define ADD(x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_ADD, x, y, 0)
+#define MUL(x, y) kb_op(&b, L, GRTC_ELEM_I64, GRTC_SCALAR_MUL, x, y, 0)
+#define WIDEN(v)                                                                 \
+  kb_add(&b, (grtc_kinst_t){.kind = GRTC_KINST_CONVERT, .section = L,            \
+                            .type = GRTC_ELEM_I32, .operand_count = 1, .operands = {v}})
+    uint32_t a = WIDEN(kb_load(&b, L, 0, ADD(MUL(pm, I64(K)), r)));
+    uint32_t w = WIDEN(kb_load(&b, L, 1, ADD(MUL(r, I64(N)), pn)));
+    b.k->accs[acc].update =
+        kb_op(&b, L, GRTC_ELEM_I32, GRTC_SCALAR_ADD, kb_acc(&b, L, acc),
+              kb_op(&b, L, GRTC_ELEM_I32, GRTC_SCALAR_MUL, a, w, 0), 0);
+    uint32_t out_index = kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_ADD,
+                               kb_op(&b, Q, GRTC_ELEM_I64, GRTC_SCALAR_MUL, pm,
+                                     kb_ci(&b, Q, GRTC_ELEM_I64, N), 0),
+                               pn, 0);
+    uint32_t value = kb_op(&b, Q, GRTC_ELEM_I32, GRTC_SCALAR_ADD, kb_acc(&b, Q, acc),
+                           kb_ci(&b, Q, GRTC_ELEM_I32, 3), 0);
+    kb_store(&b, 2, out_index, value, NONE);
+    b.k->pattern = GRTC_KPATTERN_MATMUL;
+    b.k->matmul = (grtc_kmatmul_t){
+        .lhs_binding = 0, .rhs_binding = 1, .m = M, .n = N, .k = K,
+        .lhs_stride_m = K, .lhs_stride_k = 1, .rhs_stride_k = N,
+        .rhs_stride_n = 1, .batch_rank = 0, .lhs_elem = in,
+        .rhs_elem = in, .acc_elem = GRTC_ELEM_I32};
+    if (i16) {
+      assert_int_equal(grtc_vulkan_workgroup_size(b.k), 64);
+      const char* lines[] = {"layout(local_size_x = 64) in;", "int16_t b0[]", NULL};
+      emit_and_compile(&set, 0, lines);
+    } else {
+      assert_int_equal(grtc_vulkan_workgroup_size(b.k), 256);
+      const char* lines[] = {"layout(local_size_x = 256) in;",
+                             "readonly buffer B0 { int8_t b0[]; };",
+                             "shared int grt_a[16][16];", "shared int grt_b[16][16];",
+                             "int sum = 0;", "? int(b0[uint(abase + p0 * 5l + ka * 1l)]) : 0;",
+                             "? int(b1[uint(bbase + kb * 33l + p1 * 1l)]) : 0;",
+                             "const int acc0 = sum + v", NULL};
+      emit_and_compile(&set, 0, lines);
+    }
+    grtc_kernel_set_deinit(&set);
+#undef I64
+#undef ADD
+#undef MUL
+#undef WIDEN
+  }
+}
+
 // grtc_vulkan_build packs one verified module per kernel.
 static void test_build_container(void** state) {
   (void)state;
@@ -535,6 +607,7 @@ int main(void) {
       cmocka_unit_test(test_sort),
       cmocka_unit_test(test_serial),
       cmocka_unit_test(test_matmul_shared_memory),
+      cmocka_unit_test(test_matmul_int8),
       cmocka_unit_test(test_build_container),
       cmocka_unit_test(test_compile_error_names_kernel),
       cmocka_unit_test(test_invalid_kernel),

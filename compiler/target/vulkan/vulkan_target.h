@@ -16,7 +16,9 @@
 //   - shaders use 8/16/64-bit integer and 64-bit float types when a
 //     kernel's types need them: the device must enable shaderInt8,
 //     shaderInt16, shaderInt64, shaderFloat64, storageBuffer8BitAccess and
-//     storageBuffer16BitAccess when it has them (lavapipe has all).
+//     storageBuffer16BitAccess when it has them (lavapipe has all), and
+//     refuses a module whose shader declares a capability it did not
+//     enable (docs/vulkan.md, "Device features").
 #ifndef GRT_COMPILER_TARGET_VULKAN_VULKAN_TARGET_H_
 #define GRT_COMPILER_TARGET_VULKAN_VULKAN_TARGET_H_
 

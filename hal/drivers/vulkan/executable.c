@@ -202,6 +202,19 @@ static grt_status_t grt_hal_vulkan_executable_create(
                                    i, GRT_SV_ARG(params->entry_points[i].name));
       break;
     }
+    // A capability whose feature the device did not enable (it lacks it)
+    // would fail at pipeline creation, or worse; say which one instead.
+    uint32_t missing = reflections[i].capabilities & ~device->shader_capabilities;
+    if (missing) {
+      uint32_t bit = missing & (0u - missing);
+      status = grt_make_status(
+          GRT_STATUS_INCOMPATIBLE,
+          "executable vulkan-spirv: entry point %zu '%.*s' needs the Vulkan "
+          "feature %s, which device %s does not have (or has disabled)",
+          i, GRT_SV_ARG(params->entry_points[i].name),
+          grt_spirv_capability_feature(bit), device->properties.deviceName);
+      break;
+    }
     actual[i] = params->entry_points[i];
     uint32_t constants = (reflections[i].push_constant_bytes + 3) / 4;
     if (reflections[i].binding_count > actual[i].binding_count) {

@@ -6,6 +6,7 @@
 // section 3).
 enum {
   kOpEntryPoint = 15,
+  kOpCapability = 17,
   kOpExecutionMode = 16,
   kOpTypeInt = 21,
   kOpTypeFloat = 22,
@@ -25,6 +26,29 @@ enum {
   kStorageClassPushConstant = 9,
   kHeaderWords = 5,
 };
+
+// OpCapability operands and the GRT_SPIRV_CAP_* bit each sets, with the
+// Vulkan feature it needs.
+static const struct {
+  uint32_t capability;
+  uint32_t bit;
+  const char* feature;
+} kCapabilities[] = {
+    {39, GRT_SPIRV_CAP_INT8, "shaderInt8"},
+    {22, GRT_SPIRV_CAP_INT16, "shaderInt16"},
+    {11, GRT_SPIRV_CAP_INT64, "shaderInt64"},
+    {9, GRT_SPIRV_CAP_FLOAT16, "shaderFloat16"},
+    {10, GRT_SPIRV_CAP_FLOAT64, "shaderFloat64"},
+    {4448, GRT_SPIRV_CAP_STORAGE8, "storageBuffer8BitAccess"},
+    {4433, GRT_SPIRV_CAP_STORAGE16, "storageBuffer16BitAccess"},
+};
+
+const char* grt_spirv_capability_feature(uint32_t bit) {
+  for (size_t i = 0; i < sizeof(kCapabilities) / sizeof(kCapabilities[0]); ++i) {
+    if (kCapabilities[i].bit == bit) return kCapabilities[i].feature;
+  }
+  return "unknown";
+}
 
 // Per-id facts gathered in one pass.
 typedef struct grt_spirv_id_t {
@@ -100,6 +124,12 @@ grt_status_t grt_spirv_reflect(const uint32_t* words, size_t word_count,
     const uint32_t* op = &words[at + 1];
     uint32_t operands = length - 1;
     switch (opcode) {
+      case kOpCapability:
+        for (size_t c = 0;
+             operands >= 1 && c < sizeof(kCapabilities) / sizeof(kCapabilities[0]); ++c) {
+          if (kCapabilities[c].capability == op[0]) out->capabilities |= kCapabilities[c].bit;
+        }
+        break;
       case kOpEntryPoint:
         // model, id, name (NUL-terminated, padded)
         if (operands >= 3 && op[0] == kExecutionModelGLCompute &&

@@ -17,6 +17,24 @@
 extern "C" {
 #endif
 
+// SPIR-V capabilities a compiled kernel may declare that a device enables
+// only when it has the matching feature (hal/drivers/vulkan/vulkan_device.c):
+// bits of grt_spirv_reflection_t.capabilities.
+enum {
+  GRT_SPIRV_CAP_INT8 = 1u << 0,       // Int8: shaderInt8
+  GRT_SPIRV_CAP_INT16 = 1u << 1,      // Int16: shaderInt16
+  GRT_SPIRV_CAP_INT64 = 1u << 2,      // Int64: shaderInt64
+  GRT_SPIRV_CAP_FLOAT16 = 1u << 3,    // Float16: shaderFloat16
+  GRT_SPIRV_CAP_FLOAT64 = 1u << 4,    // Float64: shaderFloat64
+  GRT_SPIRV_CAP_STORAGE8 = 1u << 5,   // StorageBuffer8BitAccess
+  GRT_SPIRV_CAP_STORAGE16 = 1u << 6,  // StorageBuffer16BitAccess
+  GRT_SPIRV_CAP_COUNT = 7,
+};
+
+// The Vulkan feature that capability bit |bit| (one GRT_SPIRV_CAP_*) needs,
+// as VkPhysicalDevice*Features names it ("storageBuffer8BitAccess").
+const char* grt_spirv_capability_feature(uint32_t bit);
+
 typedef struct grt_spirv_reflection_t {
   uint32_t binding_count;        // highest Binding decoration + 1 (0: none)
   uint32_t push_constant_bytes;  // size of the push-constant block
@@ -24,6 +42,9 @@ typedef struct grt_spirv_reflection_t {
   // A variable in descriptor set 1: the out-of-range status word of a
   // bounds-checked kernel (hal/drivers/vulkan/executable.h).
   bool status_word;
+  // GRT_SPIRV_CAP_* bits of the OpCapability instructions that need a
+  // device feature (other capabilities are not recorded).
+  uint32_t capabilities;
 } grt_spirv_reflection_t;
 
 // |words|: |word_count| words of a module whose header was verified

@@ -10,6 +10,7 @@
 #include "hal/drivers/vulkan/command_buffer.h"
 #include "hal/drivers/vulkan/executable.h"
 #include "hal/drivers/vulkan/semaphore.h"
+#include "hal/drivers/vulkan/spirv_reflect.h"
 
 static const grt_hal_device_vtable_t grt_hal_vulkan_device_vtable;
 
@@ -716,13 +717,17 @@ static void grt_hal_vulkan_features_query(grt_vk_instance_t* instance,
 
 // The features compiled kernels may use (64-bit, 16-bit and 8-bit types
 // and storage, the memory model), each enabled when the device has it:
-// a shader needing one the device lacks fails at pipeline creation with
-// the validation layer naming it.
+// an executable whose shader declares a capability that needs one the
+// device lacks is refused when it is loaded (executable.c), naming the
+// entry point and the feature. GRT_VULKAN_DISABLE_FEATURES (a comma
+// list of these names, e.g. storageBuffer8BitAccess,shaderInt8) leaves
+// features off as a device without them would (tests of that path).
 #define GRT_HAL_VULKAN_FEATURE(member, field) \
   {offsetof(grt_hal_vulkan_features_t, member) +  \
-   offsetof(__typeof__(((grt_hal_vulkan_features_t*)0)->member), field)}
+   offsetof(__typeof__(((grt_hal_vulkan_features_t*)0)->member), field), #field}
 static const struct {
   size_t offset;  // of a VkBool32 inside grt_hal_vulkan_features_t
+  const char* name;
 } kWantedFeatures[] = {
     GRT_HAL_VULKAN_FEATURE(core.features, shaderInt64),
     GRT_HAL_VULKAN_FEATURE(core.features, shaderInt16),
@@ -740,17 +745,41 @@ static const struct {
     GRT_HAL_VULKAN_FEATURE(v12, vulkanMemoryModelDeviceScope),
 };
 
-static void grt_hal_vulkan_features_enable(
+// Whether |name| is an item of the comma list |list| (NULL: none).
+static bool grt_hal_vulkan_listed(const char* list, const char* name) {
+  size_t length = strlen(name);
+  for (const char* at = list; at && *at;) {
+    const char* end = strchr(at, ',');
+    size_t item = end ? (size_t)(end - at) : strlen(at);
+    if (item == length && memcmp(at, name, length) == 0) return true;
+    at = end ? end + 1 : at + item;
+  }
+  return false;
+}
+
+// Enables the wanted features the device has (less the disabled ones) and
+// returns the GRT_SPIRV_CAP_* bits shaders may then declare.
+static uint32_t grt_hal_vulkan_features_enable(
     const grt_hal_vulkan_features_t* supported,
     grt_hal_vulkan_features_t* out) {
   grt_hal_vulkan_features_chain(out);
+  const char* disabled = getenv("GRT_VULKAN_DISABLE_FEATURES");
+  uint32_t capabilities = 0;
   for (size_t i = 0; i < sizeof(kWantedFeatures) / sizeof(kWantedFeatures[0]);
        ++i) {
     const VkBool32* has =
         (const VkBool32*)((const uint8_t*)supported + kWantedFeatures[i].offset);
     VkBool32* enable = (VkBool32*)((uint8_t*)out + kWantedFeatures[i].offset);
-    *enable = *has;
+    *enable = *has && !grt_hal_vulkan_listed(disabled, kWantedFeatures[i].name)
+                  ? VK_TRUE
+                  : VK_FALSE;
+    for (uint32_t c = 0; *enable && c < GRT_SPIRV_CAP_COUNT; ++c) {
+      if (strcmp(grt_spirv_capability_feature(1u << c), kWantedFeatures[i].name) == 0) {
+        capabilities |= 1u << c;
+      }
+    }
   }
+  return capabilities;
 }
 
 // Everything after the physical device is chosen; on failure the caller
@@ -819,7 +848,7 @@ static grt_status_t grt_hal_vulkan_device_open(grt_hal_vulkan_device_t* device) 
     extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   }
   grt_hal_vulkan_features_t enabled;
-  grt_hal_vulkan_features_enable(&supported, &enabled);
+  device->shader_capabilities = grt_hal_vulkan_features_enable(&supported, &enabled);
   VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.pNext = &enabled.core;
   info.queueCreateInfoCount = queue_count;

@@ -58,6 +58,8 @@ typedef struct grt_hal_vulkan_device_t {
   // goes to the compute queue (docs/vulkan.md).
   uint32_t transfer_family;
   bool push_descriptors;  // VK_KHR_push_descriptor enabled
+  // GRT_SPIRV_CAP_* bits (spirv_reflect.h) whose features were enabled.
+  uint32_t shader_capabilities;
   grt_hal_allocator_t* allocator;
   grt_hal_executable_cache_t* executable_cache;
 

@@ -94,6 +94,20 @@ static void test_reflect(void** state) {
   assert_int_equal(reflection.workgroup_size[0], 8);
   assert_int_equal(reflection.workgroup_size[1], 2);
   assert_int_equal(reflection.workgroup_size[2], 1);
+  assert_int_equal(reflection.capabilities, 0);  // Shader needs no feature
+
+  // Capabilities that need a device feature are recorded: the module's
+  // OpCapability Shader (words 5-6) turned into StorageBuffer8BitAccess.
+  uint32_t capable[sizeof(kTestModule) / 4];
+  memcpy(capable, kTestModule, sizeof(capable));
+  assert_int_equal(capable[5], 0x00020011u);
+  capable[6] = 4448;
+  GRT_EXPECT_OK(grt_spirv_reflect(capable, sizeof(capable) / 4, grt_allocator_system(),
+                                  &reflection));
+  assert_int_equal(reflection.capabilities, GRT_SPIRV_CAP_STORAGE8);
+  assert_string_equal(grt_spirv_capability_feature(GRT_SPIRV_CAP_STORAGE8),
+                      "storageBuffer8BitAccess");
+  assert_string_equal(grt_spirv_capability_feature(GRT_SPIRV_CAP_INT8), "shaderInt8");
 
   // An instruction claiming more words than the module has.
   uint32_t broken[sizeof(kTestModule) / 4];
