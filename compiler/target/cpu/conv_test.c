@@ -488,6 +488,14 @@ static void test_conv_cases(void** state) {
       {1, 9, 10, 4, 3, 3, 8, 1, 1, 2, 2, 2, 2, 4, OIHW, 0, {1, 2, 0, 3}, DEPTHWISE},
       {2, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, HWIO, 0, {0}, DEPTHWISE},
       {1, 2, 2, 3, 3, 3, 3, 1, 1, 3, 3, 1, 1, 3, HWIO, 0, {0}, DEPTHWISE},
+      // Whole planes in channel tiles of 3 (the lowering's depthwise
+      // tiles; 7 channels: the last tile of 1); filters of more than 9
+      // taps, whose sums alternate between two chains: 5x5 stride 1 on odd
+      // sizes with an initial value, 3x5 (15 taps, an odd count) with
+      // stride 2 and a channel multiplier of 2.
+      {1, 13, 11, 7, 3, 3, 7, 1, 1, 1, 1, 1, 1, 7, HWIO, 0, {1, 0, 0, 3}, DEPTHWISE},
+      {1, 9, 7, 3, 5, 5, 3, 1, 1, 2, 2, 1, 1, 3, HWIO, 0.5, {1, 0, 0, 2}, DEPTHWISE},
+      {1, 11, 9, 2, 3, 5, 4, 2, 2, 1, 2, 1, 1, 2, OIHW, 0, {0}, DEPTHWISE},
       // More taps than are spelled out (a loop over them), stride 3.
       {1, 12, 13, 2, 8, 7, 2, 2, 3, 3, 3, 1, 1, 2, HWIO, 0, {0}, DEPTHWISE},
       {1, 12, 13, 2, 3, 3, 2, 1, 3, 1, 0, 1, 2, 2, HWIO, 0, {0}, DEPTHWISE},

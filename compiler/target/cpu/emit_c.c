@@ -2248,6 +2248,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
 }
 
 #define GRTC_CPU_DEPTHWISE_UNROLLED_TAPS 49
+#define GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS 9
 // Depthwise convolutions (one input channel per group) on planar inputs:
 // per output channel, the input rows the tile's output rows read are
 // copied once into a block of zero-padded rows (zero rows above and below
@@ -2325,23 +2326,32 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "        float* out = sums + (p1 - lo1) * SROW;\n"
       "        for (int64_t q = 0; q < n; q += GRT_VL) {\n"
       "          const float* tap = base + q;\n"
-      "          grt_vf s = {0};\n",
+      "          grt_vf s = {0}, s1 = {0};\n"
+      "          (void)s1;\n",
       cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, cv->h, cv->w, g.ocg, g.cols,
       g.rows, srow, cv->stride_h, cv->stride_w, cv->pad_h,
       cv->pad_w, cv->dilation_h, cv->dilation_w, is[0], is[1], is[3], fs[0],
       fs[1], fs[3], block_rows, sums_size, cv->input_binding,
       cv->filter_binding);
   // The taps spelled out so the weights stay in registers; loops for
-  // huge filters.
+  // huge filters. Past GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS taps (a 5x5
+  // filter's 25) they alternate between two sums, s and s1: one chain of
+  // 25 dependent FMAs per vector left the kernel waiting on their latency.
+  bool two_chains = cv->kh * cv->kw > GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS;
   if (cv->kh * cv->kw <= GRTC_CPU_DEPTHWISE_UNROLLED_TAPS) {
     for (int64_t i = 0; i < cv->kh; ++i) {
       for (int64_t j = 0; j < cv->kw; ++j) {
+        bool second = two_chains && (i * cv->kw + j) % 2 == 1;
         grt_string_builder_appendf(
             o,
-            "          s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
+            "          %s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
             "][%" PRId64 "];\n",
+            second ? "s1" : "s",
             i * cv->dilation_h * g.cols + j * cv->dilation_w, i, j);
       }
+    }
+    if (two_chains) {
+      grt_string_builder_append_cstring(o, "          s += s1;\n");
     }
   } else {
     grt_string_builder_append_cstring(
