@@ -668,10 +668,9 @@ static void test_gpu_conv_tiles(void** state) {
 }
 
 // A depthwise convolution on planar (NCHW) activations takes whole output
-// planes and splits its channels 8 ways; a plane whose input rows pass the
-// kernel's 128 KB scratch block keeps bands of rows that fit; NHWC
+// planes and splits its channels 8 ways; planes already whole, NHWC
 // activations and grouped convolutions with several input channels per
-// group keep the usual row tiles.
+// group keep the usual tiles.
 static void test_depthwise_conv_tiles(void** state) {
   (void)state;
   typedef struct {
@@ -687,9 +686,11 @@ static void test_depthwise_conv_tiles(void** state) {
       {112, 112, 96, 96, 3, 2, 1, false, {1, 56, 56, 12}, 8},
       // 20 channels: tiles of 3, the last of 2.
       {14, 14, 20, 20, 5, 1, 2, false, {1, 14, 14, 3}, 7},
-      // 512 + 2 + 16 floats a row: 61 rows fit, 59 output rows of a 3x3.
-      {512, 512, 16, 16, 3, 1, 1, false, {1, 59, 512, 2}, 72},
+      // A large plane too (the kernel chunks its rows).
+      {512, 512, 16, 16, 3, 1, 1, false, {1, 512, 512, 2}, 8},
+      // Whole planes already (a 14x14 layer's channels split 4 ways),
       // NHWC, and two input channels per group: unchanged.
+      {14, 14, 384, 384, 3, 1, 1, false, {1, 14, 14, 96}, 4},
       {112, 112, 32, 32, 3, 1, 1, true, {1, 3, 112, 32}, 38},
       {112, 112, 32, 16, 3, 1, 1, false, {1, 3, 112, 32}, 38},
   };

@@ -1032,32 +1032,25 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) 
 }
 
 // A depthwise convolution (one input channel per group) on planar
-// activations (the CPU target's depthwise kernel): whole output planes per
-// workgroup, the channels split GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES ways.
-// Each channel's input plane is then read once, front to back, instead of
-// a few rows (and their halo rows again) per row tile: MobileNetV2's
-// 112x112 layers had 3-row tiles that read 5 input rows each. A plane whose
-// input rows would pass GRTC_DISPATCH_DEPTHWISE_MAX_BLOCK bytes (the
-// kernel's scratch copy of them) keeps bands of rows that fit, never fewer
-// than grtc_lower_tile_conv chose.
+// activations (the CPU target's depthwise kernel, which runs a tile's rows
+// in chunks that fit L1): whole output planes per workgroup, the channels
+// split GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES ways. Each channel's input
+// plane is then read once, front to back, instead of a few rows (and their
+// halo rows again) per row tile: MobileNetV2's 112x112 layers had 3-row
+// tiles that read 5 input rows each. Where grtc_lower_tile_conv chose
+// whole planes already (14x14 and 7x7 layers, their channels split 4
+// ways), its tiles stay: 8 channel tiles only added workgroups.
 #define GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES 8
-#define GRTC_DISPATCH_DEPTHWISE_MAX_BLOCK (128 * 1024)
 static void grtc_lower_tile_depthwise(grtc_kernel_t* kernel) {
   const grtc_kconv_t* cv = &kernel->conv;
   bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1;
+  int64_t oh = grtc_lower_dim(kernel, 1);
   if (cv->groups < 2 || cv->c != cv->groups || !planar ||
-      grtc_kernel_is_symbolic(kernel) || cv->stride_h < 1) {
+      grtc_kernel_is_symbolic(kernel) || kernel->tile[1] >= oh) {
     return;
   }
-  int64_t oh = grtc_lower_dim(kernel, 1);
   int64_t oc = grtc_lower_dim(kernel, 3);
-  int64_t row_bytes = (cv->w + 2 * cv->pad_w + 16) * 4;
-  int64_t span = (cv->kh - 1) * cv->dilation_h + 1;
-  int64_t fit = (GRTC_DISPATCH_DEPTHWISE_MAX_BLOCK / row_bytes - span) /
-                    cv->stride_h + 1;
-  int64_t rows = fit < oh ? fit : oh;
-  if (rows < kernel->tile[1]) return;
-  kernel->tile[1] = rows;
+  kernel->tile[1] = oh;
   kernel->tile[2] = grtc_lower_dim(kernel, 2);
   kernel->tile[3] =
       grtc_lower_ceil_div(oc, GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES);
