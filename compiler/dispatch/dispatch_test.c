@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "base/status_matchers.h"
@@ -666,6 +667,71 @@ static void test_gpu_conv_tiles(void** state) {
   assert_int_equal(kernel.workgroup_count, 4);
 }
 
+// A depthwise convolution on planar (NCHW) activations takes whole output
+// planes and splits its channels 8 ways; planes already whole, NHWC
+// activations and grouped convolutions with several input channels per
+// group keep the usual tiles.
+static void test_depthwise_conv_tiles(void** state) {
+  (void)state;
+  typedef struct {
+    int64_t h, w, c, groups, kh, stride, pad;
+    bool nhwc;
+    int64_t want_tile[4];
+    uint32_t want_workgroups;
+  } dw_case_t;
+  static const dw_case_t cases[] = {
+      // MobileNetV2's 112x112 layers: stride 1 (3-row tiles before), and
+      // stride 2 to 56x56 over 96 channels.
+      {112, 112, 32, 32, 3, 1, 1, false, {1, 112, 112, 4}, 8},
+      {112, 112, 96, 96, 3, 2, 1, false, {1, 56, 56, 12}, 8},
+      // 20 channels: tiles of 3, the last of 2.
+      {14, 14, 20, 20, 5, 1, 2, false, {1, 14, 14, 3}, 7},
+      // A large plane too (the kernel chunks its rows).
+      {512, 512, 16, 16, 3, 1, 1, false, {1, 512, 512, 2}, 8},
+      // Whole planes already (a 14x14 layer's channels split 4 ways),
+      // NHWC, and two input channels per group: unchanged.
+      {14, 14, 384, 384, 3, 1, 1, false, {1, 14, 14, 96}, 4},
+      {112, 112, 32, 32, 3, 1, 1, true, {1, 3, 112, 32}, 38},
+      {112, 112, 32, 16, 3, 1, 1, false, {1, 3, 112, 32}, 38},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const dw_case_t* c = &cases[i];
+    grtc_kernel_t kernel = {.kind = GRTC_KERNEL_LOOP,
+                            .pattern = GRTC_KPATTERN_CONV2D,
+                            .parallel_rank = 4, .reduction_rank = 3};
+    int64_t oh = (c->h + 2 * c->pad - c->kh) / c->stride + 1;
+    int64_t ow = (c->w + 2 * c->pad - c->kh) / c->stride + 1;
+    kernel.reduction_dims[0] = c->kh;
+    kernel.reduction_dims[1] = c->kh;
+    kernel.reduction_dims[2] = c->c / c->groups;
+    const int64_t dims[4] = {1, oh, ow, c->c};
+    for (uint32_t d = 0; d < 4; ++d) kernel.parallel_dims[d] = dims[d];
+    grtc_kconv_t* cv = &kernel.conv;
+    cv->n = 1, cv->h = c->h, cv->w = c->w, cv->c = c->c;
+    cv->kh = c->kh, cv->kw = c->kh, cv->oc = c->c, cv->oh = oh, cv->ow = ow;
+    cv->stride_h = cv->stride_w = c->stride;
+    cv->pad_h = cv->pad_w = c->pad;
+    cv->dilation_h = cv->dilation_w = 1;
+    cv->groups = c->groups;
+    if (c->nhwc) {
+      const int64_t strides[4] = {c->h * c->w * c->c, c->w * c->c, c->c, 1};
+      memcpy(cv->input_strides, strides, sizeof(strides));
+    } else {
+      const int64_t strides[4] = {c->c * c->h * c->w, c->w, 1, c->h * c->w};
+      memcpy(cv->input_strides, strides, sizeof(strides));
+    }
+    grtc_dispatch_choose_tile(&kernel, 0);
+    GRT_EXPECT_OK(grtc_kernel_finalize_workgroups(&kernel));
+    for (uint32_t d = 0; d < 4; ++d) {
+      if (kernel.tile[d] != c->want_tile[d]) {
+        fail_msg("case %zu: tile[%u] is %lld, expected %lld", i, d,
+                 (long long)kernel.tile[d], (long long)c->want_tile[d]);
+      }
+    }
+    assert_int_equal(kernel.workgroup_count, c->want_workgroups);
+  }
+}
+
 // A convolution with one output pixel keeps its output channels whole on
 // the CPU when they are contiguous in the filter (the rows read front to
 // back), and splits them as any small layer otherwise, and on a GPU.
@@ -801,6 +867,7 @@ int main(void) {
       cmocka_unit_test(test_workgroups_split),
       cmocka_unit_test(test_pattern_tiles),
       cmocka_unit_test(test_gpu_conv_tiles),
+      cmocka_unit_test(test_depthwise_conv_tiles),
       cmocka_unit_test(test_error_sort_too_many_operands),
       cmocka_unit_test(test_error_bitcast_width),
   };

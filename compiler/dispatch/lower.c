@@ -1031,6 +1031,31 @@ static void grtc_lower_tile_conv(grtc_kernel_t* kernel, int64_t min_workgroups) 
   kernel->tile[3] = toc;
 }
 
+// A depthwise convolution (one input channel per group) on planar
+// activations (the CPU target's depthwise kernel, which runs a tile's rows
+// in chunks that fit L1): whole output planes per workgroup, the channels
+// split GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES ways. Each channel's input
+// plane is then read once, front to back, instead of a few rows (and their
+// halo rows again) per row tile: MobileNetV2's 112x112 layers had 3-row
+// tiles that read 5 input rows each. Where grtc_lower_tile_conv chose
+// whole planes already (14x14 and 7x7 layers, their channels split 4
+// ways), its tiles stay: 8 channel tiles only added workgroups.
+#define GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES 8
+static void grtc_lower_tile_depthwise(grtc_kernel_t* kernel) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  bool planar = cv->input_strides[2] == 1 && cv->input_strides[3] != 1;
+  int64_t oh = grtc_lower_dim(kernel, 1);
+  if (cv->groups < 2 || cv->c != cv->groups || !planar ||
+      grtc_kernel_is_symbolic(kernel) || kernel->tile[1] >= oh) {
+    return;
+  }
+  int64_t oc = grtc_lower_dim(kernel, 3);
+  kernel->tile[1] = oh;
+  kernel->tile[2] = grtc_lower_dim(kernel, 2);
+  kernel->tile[3] =
+      grtc_lower_ceil_div(oc, GRTC_DISPATCH_DEPTHWISE_CHANNEL_TILES);
+}
+
 void grtc_dispatch_plan_runtime_split(grtc_kernel_t* kernel) {
   kernel->split_max = 0;
   if (kernel->pattern != GRTC_KPATTERN_CONV2D || kernel->parallel_rank != 4 ||
@@ -1077,6 +1102,7 @@ void grtc_dispatch_choose_tile(grtc_kernel_t* kernel,
   }
   if (kernel->pattern == GRTC_KPATTERN_CONV2D && kernel->parallel_rank == 4) {
     grtc_lower_tile_conv(kernel, GRTC_DISPATCH_CONV_MIN_WORKGROUPS);
+    grtc_lower_tile_depthwise(kernel);
     // One output pixel (a squeeze-excite 1x1 convolution) with the output
     // channels contiguous in the filter: a channel tile would read a piece
     // of every filter row (each workgroup's 256 bytes of 960 floats in

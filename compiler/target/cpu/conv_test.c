@@ -488,6 +488,14 @@ static void test_conv_cases(void** state) {
       {1, 9, 10, 4, 3, 3, 8, 1, 1, 2, 2, 2, 2, 4, OIHW, 0, {1, 2, 0, 3}, DEPTHWISE},
       {2, 15, 15, 5, 5, 5, 5, 2, 2, 2, 2, 1, 1, 5, HWIO, 0, {0}, DEPTHWISE},
       {1, 2, 2, 3, 3, 3, 3, 1, 1, 3, 3, 1, 1, 3, HWIO, 0, {0}, DEPTHWISE},
+      // Whole planes in channel tiles of 3 (the lowering's depthwise
+      // tiles; 7 channels: the last tile of 1); filters of more than 9
+      // taps, whose sums alternate between two chains: 5x5 stride 1 on odd
+      // sizes with an initial value, 3x5 (15 taps, an odd count) with
+      // stride 2 and a channel multiplier of 2.
+      {1, 13, 11, 7, 3, 3, 7, 1, 1, 1, 1, 1, 1, 7, HWIO, 0, {1, 0, 0, 3}, DEPTHWISE},
+      {1, 9, 7, 3, 5, 5, 3, 1, 1, 2, 2, 1, 1, 3, HWIO, 0.5, {1, 0, 0, 2}, DEPTHWISE},
+      {1, 11, 9, 2, 3, 5, 4, 2, 2, 1, 2, 1, 1, 2, OIHW, 0, {0}, DEPTHWISE},
       // More taps than are spelled out (a loop over them), stride 3.
       {1, 12, 13, 2, 8, 7, 2, 2, 3, 3, 3, 1, 1, 2, HWIO, 0, {0}, DEPTHWISE},
       {1, 12, 13, 2, 3, 3, 2, 1, 3, 1, 0, 1, 2, 2, HWIO, 0, {0}, DEPTHWISE},
@@ -504,6 +512,36 @@ static void test_conv_cases(void** state) {
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     run_case(&cases[i]);
     if (cases[i].path == PATH_PIXELS) run_packed_case(&cases[i]);
+  }
+}
+
+// Depthwise tiles of whole planes run in equal chunks of output rows whose
+// block of padded input rows fits 16 KB: 40 rows of 202 padded floats in 3
+// chunks of 14, 14 and 12 (stride 1); a 5x5 stride 2 over 31 output rows
+// of 153 floats in chunks of 11, 11 and 9; the results against the
+// reference, the chunk's rows in the source.
+static void test_conv_depthwise_chunks(void** state) {
+  (void)state;
+  static const conv_case_t cases[] = {
+      {1, 40, 200, 2, 3, 3, 2, 1, 1, 1, 1, 1, 1, 2, LAYOUT_NCHW_HWIO, 0.5,
+       {0}, PATH_DEPTHWISE},
+      {1, 61, 150, 3, 5, 5, 3, 2, 2, 2, 2, 1, 1, 3, LAYOUT_NCHW_HWIO, 0,
+       {1, 0, 0, 2}, PATH_DEPTHWISE},
+  };
+  static const char* const want[] = {"CR = 14;", "CR = 11;"};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    grtc_kernel_set_t set;
+    grtc_kernel_set_init(grt_allocator_system(), &set);
+    add_conv_as(&set, "fast", &cases[i], true, false, false);
+    grt_string_builder_t text;
+    grt_string_builder_init(grt_allocator_system(), &text);
+    GRT_EXPECT_OK(grtc_cpu_emit_c(&set, NULL, &text));
+    if (!strstr(grt_string_builder_cstring(&text), want[i])) {
+      fail_msg("case %zu: expected %s in the depthwise kernel", i, want[i]);
+    }
+    grt_string_builder_deinit(&text);
+    grtc_kernel_set_deinit(&set);
+    run_case(&cases[i]);
   }
 }
 
@@ -751,6 +789,7 @@ static void test_prepack_module(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_cases),
+      cmocka_unit_test(test_conv_depthwise_chunks),
       cmocka_unit_test(test_conv_symbolic_batch),
       cmocka_unit_test(test_conv_runtime_split),
       cmocka_unit_test(test_conv_channel_values_hoisted),

@@ -1757,6 +1757,26 @@ typedef struct grtc_cpu_conv_geometry_t {
 
 static int64_t grtc_cpu_min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+// The depthwise kernel's output rows per chunk: a tile's rows (whole
+// planes, the lowering's depthwise tiles) run in equal chunks whose block
+// of padded input rows stays within GRTC_CPU_DEPTHWISE_CHUNK_BYTES, so the
+// block, read back by every tap row, stays in L1 (a whole 112x112 plane's
+// block is 51 KB), while each channel's plane is still read front to back.
+#define GRTC_CPU_DEPTHWISE_CHUNK_BYTES (16 * 1024)
+static int64_t grtc_cpu_depthwise_chunk_rows(const grtc_kernel_t* kernel,
+                                             int64_t cols) {
+  const grtc_kconv_t* cv = &kernel->conv;
+  int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
+  if (tile_rows < 1) tile_rows = 1;
+  int64_t span = (cv->kh - 1) * cv->dilation_h + 1;
+  int64_t fit = GRTC_CPU_DEPTHWISE_CHUNK_BYTES / (int64_t)sizeof(float) /
+                (cols > 0 ? cols : 1);
+  int64_t rows = fit > span ? (fit - span) / cv->stride_h + 1 : 1;
+  // As even as that allows: 56 rows in 4 chunks of 14, not 3 x 17 + 5.
+  int64_t chunks = (tile_rows + rows - 1) / rows;
+  return (tile_rows + chunks - 1) / chunks;
+}
+
 static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     const grtc_kernel_t* kernel, grtc_cpu_path_t path) {
   const grtc_kconv_t* cv = &kernel->conv;
@@ -1787,12 +1807,11 @@ static grtc_cpu_conv_geometry_t grtc_cpu_conv_geometry(
     // vector's overrun), the sums and 16 more, then the tile's output
     // rows, compacted, when the epilogue runs along them as one loop
     // (grtc_cpu_conv_rows_collapse).
-    int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
-    if (tile_rows < 1) tile_rows = 1;
     g.ldc = 0;
     g.cols = (cv->ow - 1) * cv->stride_w + (cv->kw - 1) * cv->dilation_w + 1;
     g.rows = (cv->ow - 1) * cv->stride_w + 1;
     g.rows_padded = (g.rows + 15) / 16 * 16;
+    int64_t tile_rows = grtc_cpu_depthwise_chunk_rows(kernel, g.cols);
     int64_t block_rows =
         (tile_rows - 1) * cv->stride_h + (cv->kh - 1) * cv->dilation_h + 1;
     int64_t sums = cv->stride_h == 1
@@ -2253,6 +2272,7 @@ static void grtc_cpu_emit_conv_pixels_kernel(grtc_cpu_emitter_t* e) {
 }
 
 #define GRTC_CPU_DEPTHWISE_UNROLLED_TAPS 49
+#define GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS 9
 // Depthwise convolutions (one input channel per group) on planar inputs:
 // per output channel, the input rows the tile's output rows read are
 // copied once into a block of zero-padded rows (zero rows above and below
@@ -2270,8 +2290,9 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       grtc_cpu_conv_geometry(kernel, GRTC_CPU_PATH_CONV_DEPTHWISE);
   const int64_t* is = cv->input_strides;
   const int64_t* fs = cv->filter_strides;
-  int64_t tile_rows = grtc_cpu_min64(kernel->tile[1], cv->oh);
-  if (tile_rows < 1) tile_rows = 1;
+  // The tile's rows run in chunks of CR (grtc_cpu_depthwise_chunk_rows);
+  // inside a chunk's loop CL1 and CH1 are the chunk's rows.
+  int64_t tile_rows = grtc_cpu_depthwise_chunk_rows(kernel, g.cols);
   int64_t block_rows =
       (tile_rows - 1) * cv->stride_h + (cv->kh - 1) * cv->dilation_h + 1;
   // Sums of output row p1 start at sums + (p1 - lo1) * SROW.
@@ -2286,7 +2307,7 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   grt_string_builder_appendf(
       o,
       "  enum { KH = %" PRId64 ", KW = %" PRId64 ", ROWS1 = %d };\n"
-      "  const int64_t OW = %" PRId64 ";\n"
+      "  const int64_t OW = %" PRId64 ", CR = %" PRId64 ";\n"
       "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OCG = %" PRId64
       ", PWID = %" PRId64 ", ROWW = %" PRId64 ", SROW = %" PRId64 ";\n"
       "  const int64_t SH = %" PRId64 ", SW = %" PRId64 ", PH = %" PRId64
@@ -2298,10 +2319,6 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "  float* outr = sums + %" PRId64 " + 16;\n"
       "  (void)outr; (void)OW;\n"
       "  const int64_t xr = W < PWID - PW ? W : PWID - PW;\n"
-      "  const int64_t nr = hi1 - lo1;\n"
-      // The block's rows: input rows lo1 * SH - PH + r.
-      "  const int64_t br = nr > 0 ? (nr - 1) * SH + (KH - 1) * DH + 1 : 0;\n"
-      "  for (int64_t x = 0; x < 16; ++x) pad[br * PWID + x] = 0.0f;\n"
       "  (void)DW;\n"
       "  for (int64_t p0 = lo0; p0 < hi0; ++p0) {\n"
       "    for (int64_t p3 = lo3; p3 < hi3; ++p3) {\n"
@@ -2309,9 +2326,15 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "      float wt[KH][KW];\n"
       "      for (int64_t i = 0; i < KH; ++i)\n"
       "        for (int64_t j = 0; j < KW; ++j) wt[i][j] = b%u[i * F0 + j * F1 + p3 * F3];\n"
+      "      for (int64_t c1 = lo1; c1 < hi1; c1 += CR) {\n"
+      "      const int64_t CL1 = c1, CH1 = c1 + CR < hi1 ? c1 + CR : hi1;\n"
+      "      const int64_t nr = CH1 - CL1;\n"
+      // The block's rows: input rows CL1 * SH - PH + r.
+      "      const int64_t br = (nr - 1) * SH + (KH - 1) * DH + 1;\n"
+      "      for (int64_t x = 0; x < 16; ++x) pad[br * PWID + x] = 0.0f;\n"
       "      for (int64_t r = 0; r < br; ++r) {\n"
       "        float* row = pad + r * PWID;\n"
-      "        const int64_t iy = lo1 * SH - PH + r;\n"
+      "        const int64_t iy = CL1 * SH - PH + r;\n"
       "        if (iy < 0 || iy >= H) {\n"
       "          for (int64_t x = 0; x < PWID; ++x) row[x] = 0.0f;\n"
       "          continue;\n"
@@ -2324,29 +2347,39 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
       "        for (x = xr > 0 ? PW + xr : x; x < PWID; ++x) row[x] = 0.0f;\n"
       "      }\n"
       // One run over the tile's rows with SH 1, else a run per row.
-      "      for (int64_t p1 = lo1; p1 < (SH == 1 ? lo1 + (nr > 0) : hi1); ++p1) {\n"
+      "      for (int64_t p1 = CL1; p1 < (SH == 1 ? CL1 + (nr > 0) : CH1); ++p1) {\n"
       "        const int64_t n = SH == 1 ? (nr - 1) * PWID + ROWW : ROWW;\n"
-      "        const float* base = pad + (p1 - lo1) * SH * PWID;\n"
-      "        float* out = sums + (p1 - lo1) * SROW;\n"
+      "        const float* base = pad + (p1 - CL1) * SH * PWID;\n"
+      "        float* out = sums + (p1 - CL1) * SROW;\n"
       "        for (int64_t q = 0; q < n; q += GRT_VL) {\n"
       "          const float* tap = base + q;\n"
-      "          grt_vf s = {0};\n",
-      cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, cv->h, cv->w, g.ocg, g.cols,
+      "          grt_vf s = {0}, s1 = {0};\n"
+      "          (void)s1;\n",
+      cv->kh, cv->kw, rows1 ? 1 : 0, cv->ow, tile_rows, cv->h, cv->w, g.ocg,
+      g.cols,
       g.rows, srow, cv->stride_h, cv->stride_w, cv->pad_h,
       cv->pad_w, cv->dilation_h, cv->dilation_w, is[0], is[1], is[3], fs[0],
       fs[1], fs[3], block_rows, sums_size, cv->input_binding,
       cv->filter_binding);
   // The taps spelled out so the weights stay in registers; loops for
-  // huge filters.
+  // huge filters. Past GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS taps (a 5x5
+  // filter's 25) they alternate between two sums, s and s1: one chain of
+  // 25 dependent FMAs per vector left the kernel waiting on their latency.
+  bool two_chains = cv->kh * cv->kw > GRTC_CPU_DEPTHWISE_ONE_CHAIN_TAPS;
   if (cv->kh * cv->kw <= GRTC_CPU_DEPTHWISE_UNROLLED_TAPS) {
     for (int64_t i = 0; i < cv->kh; ++i) {
       for (int64_t j = 0; j < cv->kw; ++j) {
+        bool second = two_chains && (i * cv->kw + j) % 2 == 1;
         grt_string_builder_appendf(
             o,
-            "          s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
+            "          %s += grt_vf_load(tap + %" PRId64 ") * wt[%" PRId64
             "][%" PRId64 "];\n",
+            second ? "s1" : "s",
             i * cv->dilation_h * g.cols + j * cv->dilation_w, i, j);
       }
+    }
+    if (two_chains) {
+      grt_string_builder_append_cstring(o, "          s += s1;\n");
     }
   } else {
     grt_string_builder_append_cstring(
@@ -2365,21 +2398,21 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   if (rows1) {
     grt_string_builder_append_cstring(
         o,
-        "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
-        "        const float* srow = sums + (p1 - lo1) * SROW;\n"
-        "        float* orow = outr + (p1 - lo1) * OW;\n"
+        "      for (int64_t p1 = CL1; p1 < CH1; ++p1) {\n"
+        "        const float* srow = sums + (p1 - CL1) * SROW;\n"
+        "        float* orow = outr + (p1 - CL1) * OW;\n"
         "        GRT_IVDEP\n"
         "        for (int64_t x = 0; x < OW; ++x) orow[x] = srow[x * SW];\n"
         "      }\n"
         "      (void)lo2; (void)hi2;  /* whole rows: 0 and OW */\n"
-        "      for (int64_t p1 = lo1; p1 < lo1 + 1; ++p1) {\n"
+        "      for (int64_t p1 = CL1; p1 < CL1 + 1; ++p1) {\n"
         "        GRT_IVDEP\n"
         "        for (int64_t p2 = 0; p2 < nr * OW; ++p2) {\n");
   } else {
     grt_string_builder_append_cstring(
         o,
-        "      for (int64_t p1 = lo1; p1 < hi1; ++p1) {\n"
-        "        const float* srow = sums + (p1 - lo1) * SROW;\n"
+        "      for (int64_t p1 = CL1; p1 < CH1; ++p1) {\n"
+        "        const float* srow = sums + (p1 - CL1) * SROW;\n"
         "        GRT_IVDEP\n"
         "        for (int64_t p2 = lo2; p2 < hi2; ++p2) {\n");
   }
@@ -2388,7 +2421,7 @@ static void grtc_cpu_emit_conv_depthwise_kernel(grtc_cpu_emitter_t* e) {
   e->hoisted = NULL;
   free(hoisted);
   grt_string_builder_append_cstring(
-      o, "        }\n      }\n    }\n  }\n  return 0;\n}\n\n");
+      o, "        }\n      }\n      }\n    }\n  }\n  return 0;\n}\n\n");
 }
 
 #define GRTC_CPU_STEM_UNROLLED_KW 16
