@@ -342,6 +342,23 @@ grtc_tvalue_t* grtc_onnx_binary(grtc_onnx_node_t* n, grtc_top_kind_t kind,
 grtc_tvalue_t* grtc_onnx_compare(grtc_onnx_node_t* n,
                                  grtc_compare_direction_t direction,
                                  grtc_tvalue_t* a, grtc_tvalue_t* b);
+// A check the host program makes at the call (a shape assertion): the
+// call fails unless the rank-0 i1 |holds| is true, with the message
+// "ONNX node N 'name' (Op): " and |format|, whose {0}, {1}... quote the
+// rank-0 integer |values| (at most 16). For sizes read from a graph
+// input's data.
+void grtc_onnx_assert_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count, const char* format,
+                              ...) GRT_PRINTF_LIKE(5, 6);
+// The same with the whole |message| given (no node prefix; the graph's
+// own checks, whose pseudo node has no proto).
+void grtc_onnx_assert_message(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count,
+                              const char* message);
+// grtc_onnx_assert_at_call that the rank-0 i64 |value| lies in [|lo|,
+// |hi|] (rank-0 i64s): "|what| must lie between lo and hi: got value".
+void grtc_onnx_check_range_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* value, grtc_tvalue_t* lo,
+                                   grtc_tvalue_t* hi, const char* what);
 // select(p, a, b) with all three broadcast.
 grtc_tvalue_t* grtc_onnx_select(grtc_onnx_node_t* n, grtc_tvalue_t* p,
                                 grtc_tvalue_t* a, grtc_tvalue_t* b);
