@@ -478,7 +478,14 @@ void grtc_onnx_check_range_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* value, gr
   if (!value || !lo || !hi || !grtc_onnx_ok(n)) return;
   grtc_tvalue_t* holds = grtc_onnx_binary(n, GRTC_TOP_AND, grtc_onnx_compare(n, GRTC_CMP_GE, value, lo),
                                           grtc_onnx_compare(n, GRTC_CMP_LE, value, hi));
-  grtc_tvalue_t* values[3] = {value, lo, hi};
+  // The message quotes 32-bit values: a value past them is quoted
+  // saturated (the check itself takes all 64 bits).
+  grtc_tvalue_t* quoted = grtc_onnx_binary(
+      n, GRTC_TOP_MAXIMUM,
+      grtc_onnx_binary(n, GRTC_TOP_MINIMUM, value,
+                       grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){INT32_MAX})),
+      grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){INT32_MIN}));
+  grtc_tvalue_t* values[3] = {quoted, lo, hi};
   grtc_onnx_assert_at_call(n, holds, values, 3, "%s must lie between {1} and {2}: got {0}", what);
 }
 

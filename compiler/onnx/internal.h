@@ -356,7 +356,9 @@ void grtc_onnx_assert_message(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
                               grtc_tvalue_t* const* values, uint32_t count,
                               const char* message);
 // grtc_onnx_assert_at_call that the rank-0 i64 |value| lies in [|lo|,
-// |hi|] (rank-0 i64s): "|what| must lie between lo and hi: got value".
+// |hi|] (rank-0 i64s): "|what| must lie between lo and hi: got value"
+// (the host program quotes 32 bits: a value past them is quoted
+// saturated, so |hi| must be below INT32_MAX for the quote to show it).
 void grtc_onnx_check_range_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* value, grtc_tvalue_t* lo,
                                    grtc_tvalue_t* hi, const char* what);
 // select(p, a, b) with all three broadcast.

@@ -2588,13 +2588,43 @@ static grt_status_t grtc_onnx_op_range(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// The largest OneHot depth read at the call (the kernels' extents are
+// 32-bit; a larger one fails the call before the result is allocated).
+#define GRTC_ONNX_MAX_DEPTH (INT64_C(1) << 30)
+
 static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   grtc_tvalue_t* indices = grtc_onnx_input(n, 0);
   grtc_tvalue_t* depth_value = grtc_onnx_input(n, 1);
   grtc_tvalue_t* values = grtc_onnx_input(n, 2);
   if (!indices || !depth_value || !values) return grt_ok_status();
   int64_t depth = 0;
-  if (grtc_elem_is_float(depth_value->type.elem)) {
+  grtc_tvalue_t* depth_at_call = NULL;
+  const grtc_sexpr_t* depth_expr = NULL;
+  if (!grtc_onnx_is_constant(depth_value) && !grtc_elem_is_float(depth_value->type.elem) &&
+      depth_value->type.rank <= 1 && grtc_ttype_element_count(&depth_value->type) == 1 &&
+      grtc_tvalue_shape_expr_data(n->module, depth_value, 0, &depth_expr) &&
+      grtc_sexpr_reads_data(depth_expr)) {
+    // An integer depth a graph input's data gives: the result's axis is
+    // depth clamped to [1, 2^30] (so the extent is safe before the check
+    // runs), and a depth outside that range fails the call.
+    grtc_tvalue_t* given = grtc_onnx_reshape(n, depth_value, 0, NULL);
+    if (given && given->type.elem != GRTC_ELEM_I64) given = grtc_onnx_convert(n, given, GRTC_ELEM_I64);
+    char what[160];
+    snprintf(what, sizeof(what), "input 'depth' ('%s')", n->proto->input[1]);
+    grtc_onnx_check_range_at_call(n, given, grtc_onnx_i64(n, 1),
+                                  grtc_onnx_i64(n, GRTC_ONNX_MAX_DEPTH), what);
+    depth_at_call = grtc_onnx_clamp_i64(n, given, 1, GRTC_ONNX_MAX_DEPTH);
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
+    depth = 1;
+  } else if (grtc_elem_is_float(depth_value->type.elem)) {
+    if (!grtc_onnx_is_constant(depth_value)) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_unsupported(n,
+                                   "input 'depth' (%s) is a float computed at run time; grt "
+                                   "reads a depth at the call only from an int64 or int32 "
+                                   "graph input",
+                                   grtc_onnx_fmt(depth_value, buffer));
+    }
     double* d = NULL;
     uint32_t count = 0;
     if (!grtc_onnx_floats(n, depth_value, "input 'depth'", &d, &count)) return grt_ok_status();
@@ -2625,16 +2655,30 @@ static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   }
   if (rank == axis) dims[rank++] = depth;
   if (!grtc_onnx_check_dims(n, "the result", rank, dims)) return grt_ok_status();
+  // The classes along the axis: an iota of depth (computed at the call
+  // where the depth is read then).
+  grtc_tvalue_t* classes = NULL;
+  if (depth_at_call) {
+    int64_t dim = grtc_onnx_item_dim(depth_at_call);
+    classes = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_IOTA, NULL, 1, &dim, &depth_at_call,
+                                         NULL);
+    if (!classes) return grt_ok_status();
+    dims[axis] = classes->type.dims[0];
+  }
   // Indices of any numeric type: converted to i64 (floats truncate), then
   // negative ones wrapped by depth.
   grtc_tvalue_t* index = grtc_elem_is_float(indices->type.elem)
                              ? grtc_onnx_convert(n, indices, GRTC_ELEM_I64)
                              : indices;
-  index = grtc_onnx_wrap_indices(n, index, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)depth));
+  index = grtc_onnx_wrap_indices(n, index,
+                                 depth_at_call ? depth_at_call
+                                               : grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)depth));
   if (!index) return grt_ok_status();
   grtc_ttype_t wide = grtc_onnx_type(GRTC_ELEM_I64, rank, dims);
   index = grtc_onnx_broadcast_in_dim(n, index, &wide, map);
-  grtc_tvalue_t* iota = grtc_onnx_iota_of(n, GRTC_ELEM_I64, rank, dims, axis);
+  int64_t axis_map = axis;
+  grtc_tvalue_t* iota = classes ? grtc_onnx_broadcast_in_dim(n, classes, &wide, &axis_map)
+                                : grtc_onnx_iota_of(n, GRTC_ELEM_I64, rank, dims, axis);
   grtc_tvalue_t* hot = grtc_onnx_compare(n, GRTC_CMP_EQ, index, iota);
   grtc_tvalue_t* off = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 0, 1), 0, NULL);
   grtc_tvalue_t* on = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 1, 1), 0, NULL);

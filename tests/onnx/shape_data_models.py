@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes ONNX models whose shapes a graph input's values set at run time
 (Reshape's and Expand's shape, ConstantOfShape's shape, Slice's starts,
-ends, axes and steps, Tile's repeats, Range's scalars, TopK's K), in
+ends, axes and steps, Tile's repeats, Range's scalars, TopK's K,
+OneHot's depth), in
 the backend test layout (model.onnx, test_data_set_N/input_*.pb and
 output_0.pb) for run_onnx_tests.py: each model is compiled once and run
 with every data set, at several shape values (0 and -1 entries, sizes of
@@ -243,6 +244,27 @@ def main():
          [("x", F, [4, 5]), ("k", I32, [1])],
          [[mixed, ints(k, dtype=np.int32)] for k in (1, 2, 4)],
          lambda x, k: np.argsort(x, axis=0, kind="stable")[:int(k[0])], out_type=I64)
+    # OneHot whose depth is read at the call (1, 3 and 5; negative indices
+    # wrap, ones out of range give an all-off row), on the last axis and
+    # on axis 0.
+    def one_hot(indices, depth, axis):
+        d = int(np.asarray(depth).reshape(-1)[0])
+        wrapped = np.where(indices < 0, indices + d, indices)
+        hot = wrapped[..., None] == np.arange(d)
+        return np.moveaxis(np.where(hot, np.float32(5), np.float32(-1)), -1, axis)
+    picks = ints(0, 1, -1, 2, 4, -3).reshape(2, 3)
+    case(root, "one_hot_data",
+         [helper.make_node("OneHot", ["indices", "depth", "values"], ["y"])],
+         [("indices", I64, [2, 3]), ("depth", I64, [1])],
+         [[picks, ints(d)] for d in (1, 3, 5)],
+         lambda indices, depth: one_hot(indices, depth, -1),
+         initializers=[numpy_helper.from_array(np.array([-1, 5], np.float32), "values")])
+    case(root, "one_hot_data_axis",
+         [helper.make_node("OneHot", ["indices", "depth", "values"], ["y"], axis=0)],
+         [("indices", I64, [2, 3]), ("depth", I32, [])],
+         [[picks, np.array(d, np.int32)] for d in (4, 1, 2)],
+         lambda indices, depth: one_hot(indices, depth, 0),
+         initializers=[numpy_helper.from_array(np.array([-1, 5], np.float32), "values")])
     # Tile of a 2x3 by repeats read at the call (0 repeats included).
     case(root, "tile_data", [helper.make_node("Tile", ["x", "repeats"], ["y"])],
          [("x", F, [2, 3]), ("repeats", I64, [2])],
@@ -307,6 +329,10 @@ def main():
             [("x", F, [2, 3, 4]), ("shape", I64, [2])], out_shape=[4, 6])
     refused(root, "top_k_symbolic", [helper.make_node("TopK", ["x", "k"], ["y", "i"])],
             [("x", F, [2, "N"]), ("k", I64, [1])])
+    refused(root, "one_hot_float_depth",
+            [helper.make_node("OneHot", ["indices", "depth", "values"], ["y"])],
+            [("indices", I64, [3]), ("depth", F, [1])],
+            [numpy_helper.from_array(np.array([0, 1], np.float32), "values")])
     refused(root, "reshape_any_rank", [helper.make_node("Reshape", ["x", "shape"], ["y"])],
             [("x", F, [6]), ("shape", I64, ["R"])])
     refused(root, "range_float", [helper.make_node("Range", ["start", "limit", "delta"], ["y"])],
