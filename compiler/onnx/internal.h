@@ -206,6 +206,15 @@ grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
 // counts equal at the call; docs/compiler.md "Symbolic shapes").
 grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                           const int64_t* dims, grtc_tvalue_t* const* elements);
+// Element |i| of the rank-1 integer |shape| as a rank-0 i64 (a size
+// expression the host program computes at the call where |shape| reads a
+// graph input's data).
+grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape, uint32_t i);
+// |x| (static dimensions) at every combination of the 1-D i64 |indices|
+// (one per axis, each in range; their lengths may be computed at the
+// call): one gather.
+grtc_tvalue_t* grtc_onnx_take_all(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* const* indices);
 // As grtc_onnx_reshape_computed for the other dynamic ops whose shape
 // operand |elements| gives: |kind| GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM (|x|
 // broadcast with |map|, its broadcast_dimensions: the host program checks

@@ -165,9 +165,7 @@ static grtc_tvalue_t* grtc_onnx_i64(grtc_onnx_node_t* n, int64_t v) {
   return grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &v);
 }
 
-// Element |i| of the rank-1 |shape| as a rank-0 i64.
-static grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape,
-                                           uint32_t i) {
+grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape, uint32_t i) {
   grtc_tvalue_t* item = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, shape, 0, i, 1), 0, NULL);
   return item && item->type.elem != GRTC_ELEM_I64 ? grtc_onnx_convert(n, item, GRTC_ELEM_I64)
                                                   : item;
@@ -1027,11 +1025,10 @@ static grtc_tvalue_t* grtc_onnx_gather_op(grtc_onnx_node_t* n, grtc_tvalue_t* da
                                           grtc_tvalue_t* indices, const grtc_gather_dims_t* g,
                                           const grtc_ttype_t* type);
 
-// |x| (static) at every combination of the 1-D i64 |indices| (one per
-// axis, in range): a gather whose index vectors are the indices
-// broadcast to [n0, ..., n_{r-1}, 1] and concatenated on the last axis.
-static grtc_tvalue_t* grtc_onnx_take(grtc_onnx_node_t* n, grtc_tvalue_t* x,
-                                     grtc_tvalue_t* const* indices) {
+// A gather whose index vectors are the indices broadcast to [n0, ...,
+// n_{r-1}, 1] and concatenated on the last axis.
+grtc_tvalue_t* grtc_onnx_take_all(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* const* indices) {
   if (!x || !grtc_onnx_ok(n)) return NULL;
   uint32_t r = x->type.rank;
   grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_I64, r + 1, NULL);
@@ -1227,7 +1224,7 @@ static grt_status_t grtc_onnx_slice_gather(grtc_onnx_node_t* n, grtc_tvalue_t* x
         n, GRTC_TOP_ADD, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, iota, k), bounds[0]);
   }
   if (!grtc_onnx_ok(n)) return grt_ok_status();
-  OUT(0) = grtc_onnx_take(n, x, taken);
+  OUT(0) = grtc_onnx_take_all(n, x, taken);
   return grt_ok_status();
 }
 

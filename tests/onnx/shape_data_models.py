@@ -2,7 +2,7 @@
 """Writes ONNX models whose shapes a graph input's values set at run time
 (Reshape's and Expand's shape, ConstantOfShape's shape, Slice's starts,
 ends, axes and steps, Tile's repeats, Range's scalars, TopK's K,
-OneHot's depth), in
+OneHot's depth, Resize's sizes), in
 the backend test layout (model.onnx, test_data_set_N/input_*.pb and
 output_0.pb) for run_onnx_tests.py: each model is compiled once and run
 with every data set, at several shape values (0 and -1 entries, sizes of
@@ -52,15 +52,15 @@ def case(root, name, nodes, inputs, data_sets, reference, initializers=(),
             f.write(numpy_helper.from_array(np.asarray(y), "y").SerializeToString())
 
 
-def refused(root, name, nodes, inputs, initializers=(), out_shape=None):
+def refused(root, name, nodes, inputs, initializers=(), out_shape=None, opset=13):
     """A model grt-compile refuses (or whose call fails at some inputs) for
     a tools test: OUT_DIR/NAME.onnx, outside the suite's case folders; y
     declared with out_shape."""
     infos = [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs]
     out = helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)
     graph = helper.make_graph(nodes, name, infos, [out], initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 7
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 7 if opset < 18 else 8
     onnx.save(model, os.path.join(root, name + ".onnx"))
 
 
@@ -265,6 +265,53 @@ def main():
          [[picks, np.array(d, np.int32)] for d in (4, 1, 2)],
          lambda indices, depth: one_hot(indices, depth, 0),
          initializers=[numpy_helper.from_array(np.array([-1, 5], np.float32), "values")])
+    # Resize (nearest) whose sizes are read at the call: a 2x3 to sizes
+    # up, down, of 1, the same and 0, with each coordinate transformation
+    # and nearest mode grt reads them for.
+    def resize_nearest(x, sizes, coordinates, nearest):
+        y = x
+        for d, out in enumerate(int(s) for s in sizes):
+            size = x.shape[d]
+            scale = out / size
+            picks = []
+            for o in range(out):
+                if coordinates == "asymmetric":
+                    c = o / scale
+                elif coordinates == "tf_half_pixel_for_nn":
+                    c = (o + 0.5) / scale
+                elif coordinates == "align_corners":
+                    c = 0.0 if out == 1 else o * (size - 1) / (out - 1)
+                elif coordinates == "pytorch_half_pixel":
+                    c = (o + 0.5) / scale - 0.5 if out > 1 else 0.0
+                else:
+                    c = (o + 0.5) / scale - 0.5
+                base = np.floor(c)
+                ratio = c - base
+                if c == base:
+                    i = c
+                elif nearest == "ceil":
+                    i = base + 1
+                elif nearest == "floor":
+                    i = base
+                elif nearest == "round_prefer_ceil":
+                    i = base + (ratio >= 0.5)
+                else:
+                    i = base + (ratio > 0.5)
+                picks.append(min(max(int(i), 0), size - 1))
+            y = np.take(y, np.array(picks, np.int64), axis=d)
+        return y
+    small = floats(2, 3)
+    for coordinates, nearest in [("half_pixel", "round_prefer_floor"), ("asymmetric", "floor"),
+                                 ("align_corners", "round_prefer_ceil"),
+                                 ("pytorch_half_pixel", "ceil"),
+                                 ("tf_half_pixel_for_nn", "round_prefer_floor")]:
+        case(root, "resize_data_" + coordinates,
+             [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="nearest",
+                               coordinate_transformation_mode=coordinates,
+                               nearest_mode=nearest)],
+             [("x", F, [2, 3]), ("sizes", I64, [2])],
+             [[small, ints(*s)] for s in ((4, 6), (1, 1), (2, 3), (3, 7), (5, 2), (0, 2))],
+             lambda x, sizes, c=coordinates, m=nearest: resize_nearest(x, sizes, c, m))
     # Tile of a 2x3 by repeats read at the call (0 repeats included).
     case(root, "tile_data", [helper.make_node("Tile", ["x", "repeats"], ["y"])],
          [("x", F, [2, 3]), ("repeats", I64, [2])],
@@ -333,6 +380,22 @@ def main():
             [helper.make_node("OneHot", ["indices", "depth", "values"], ["y"])],
             [("indices", I64, [3]), ("depth", F, [1])],
             [numpy_helper.from_array(np.array([0, 1], np.float32), "values")])
+    resize_inputs = ["x", "", "", "sizes"]
+    refused(root, "resize_sizes", [helper.make_node("Resize", resize_inputs, ["y"], mode="nearest")],
+            [("x", F, [2, 3]), ("sizes", I64, [2])])
+    refused(root, "resize_sizes_linear",
+            [helper.make_node("Resize", resize_inputs, ["y"], mode="linear")],
+            [("x", F, [2, 3]), ("sizes", I64, [2])])
+    refused(root, "resize_sizes_symbolic",
+            [helper.make_node("Resize", resize_inputs, ["y"], mode="nearest")],
+            [("x", F, ["N", 3]), ("sizes", I64, [2])])
+    refused(root, "resize_sizes_empty",
+            [helper.make_node("Resize", resize_inputs, ["y"], mode="nearest")],
+            [("x", F, [0, 3]), ("sizes", I64, [2])])
+    refused(root, "resize_sizes_policy",
+            [helper.make_node("Resize", resize_inputs, ["y"], mode="nearest",
+                              keep_aspect_ratio_policy="not_larger")],
+            [("x", F, [2, 3]), ("sizes", I64, [2])], opset=18)
     refused(root, "reshape_any_rank", [helper.make_node("Reshape", ["x", "shape"], ["y"])],
             [("x", F, [6]), ("shape", I64, ["R"])])
     refused(root, "range_float", [helper.make_node("Range", ["start", "limit", "delta"], ["y"])],
