@@ -2,6 +2,8 @@
 // node's location, is verified as it is made (the model is untrusted, and
 // folding reads operands by the op's attributes), and is folded when its
 // operands are constants.
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
@@ -428,6 +430,63 @@ grtc_tvalue_t* grtc_onnx_compare(grtc_onnx_node_t* n, grtc_compare_direction_t d
   op->attrs.compare_direction = direction;
   op->attrs.compare_type = GRTC_CMP_TYPE_DEFAULT;
   return grtc_onnx_fold(n, op);
+}
+
+void grtc_onnx_assert_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count, const char* format,
+                              ...) {
+  if (!holds || !grtc_onnx_ok(n) || count > 16) return;
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof(text), format, args);
+  va_end(args);
+  const Onnx__NodeProto* p = n->proto;
+  char message[768];
+  snprintf(message, sizeof(message), "ONNX node %u '%s' (%s): %s", n->number,
+           p->name && p->name[0] ? p->name : "", p->op_type ? p->op_type : "?", text);
+  grtc_onnx_assert_message(n, holds, values, count, message);
+}
+
+void grtc_onnx_assert_message(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count,
+                              const char* message) {
+  if (!holds || !grtc_onnx_ok(n) || count > 16) return;
+  grtc_tvalue_t* operands[17];
+  operands[0] = holds;
+  for (uint32_t i = 0; i < count; ++i) operands[1 + i] = values[i];
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_SHAPE_ASSERTION, operands, count + 1, NULL, 0, 0);
+  if (!op) return;
+  size_t length = strlen(message) + 1;
+  void* copy = NULL;
+  grt_status_t status = grt_arena_allocate(&n->module->arena, length, &copy);
+  if (!grt_status_is_ok(status)) {
+    grtc_onnx_fail(n, status);
+    return;
+  }
+  memcpy(copy, message, length);
+  op->attrs.message = copy;
+  grt_status_t verified = grtc_tensor_verify_op(n->module, op);
+  if (!grt_status_is_ok(verified)) {
+    grtc_onnx_fail(n, grtc_onnx_error(n, "%s", grt_status_message(verified)));
+    grt_status_free(verified);
+  }
+}
+
+void grtc_onnx_check_range_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* value, grtc_tvalue_t* lo,
+                                   grtc_tvalue_t* hi, const char* what) {
+  if (!value || !lo || !hi || !grtc_onnx_ok(n)) return;
+  grtc_tvalue_t* holds = grtc_onnx_binary(n, GRTC_TOP_AND, grtc_onnx_compare(n, GRTC_CMP_GE, value, lo),
+                                          grtc_onnx_compare(n, GRTC_CMP_LE, value, hi));
+  // The message quotes 32-bit values: a value past them is quoted
+  // saturated (the check itself takes all 64 bits).
+  grtc_tvalue_t* quoted = grtc_onnx_binary(
+      n, GRTC_TOP_MAXIMUM,
+      grtc_onnx_binary(n, GRTC_TOP_MINIMUM, value,
+                       grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){INT32_MAX})),
+      grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){INT32_MIN}));
+  grtc_tvalue_t* values[3] = {quoted, lo, hi};
+  grtc_onnx_assert_at_call(n, holds, values, 3, "%s must lie between {1} and {2}: got {0}", what);
 }
 
 grtc_tvalue_t* grtc_onnx_select(grtc_onnx_node_t* n, grtc_tvalue_t* p, grtc_tvalue_t* a,

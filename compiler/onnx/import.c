@@ -117,11 +117,14 @@ static grt_status_t grtc_onnx_node_status(grtc_onnx_node_t* n, grt_status_code_t
   char message[1024];
   vsnprintf(message, sizeof(message), format, args);
   const Onnx__NodeProto* p = n->proto;
-  const char* domain = p->domain && p->domain[0] ? p->domain : NULL;
-  grt_status_t status = grt_make_status(
-      code, "%s: node %u '%s' (%s%s%s, opset %lld): %s", n->importer->file_name, n->number,
-      p->name && p->name[0] ? p->name : "", domain ? domain : "", domain ? "." : "",
-      p->op_type ? p->op_type : "?", (long long)n->opset, message);
+  const char* domain = p && p->domain && p->domain[0] ? p->domain : NULL;
+  // The graph's own pseudo node (initializers, output checks) has no proto.
+  grt_status_t status =
+      !p ? grt_make_status(code, "%s: %s", n->importer->file_name, message)
+         : grt_make_status(code, "%s: node %u '%s' (%s%s%s, opset %lld): %s",
+                           n->importer->file_name, n->number, p->name && p->name[0] ? p->name : "",
+                           domain ? domain : "", domain ? "." : "",
+                           p->op_type ? p->op_type : "?", (long long)n->opset, message);
   if (grt_status_is_ok(n->status)) {
     // One copy for the node, one for the caller.
     n->status = grt_make_status(code, "%s", grt_status_message(status));
@@ -1201,8 +1204,8 @@ static grt_status_t grtc_onnx_import_node(grtc_onnx_importer_t* im, grtc_onnx_sc
 // Whether the symbolic |dim| is in the class of a dynamic op's result
 // dimension whose shape operand element a graph input's data gives (the
 // host program reads it at the call): a graph output's declared size
-// there describes one call's data, as onnxruntime takes it, and is not
-// compared.
+// there is compared at the call (a shape assertion), not when the model
+// is compiled.
 static bool grtc_onnx_dim_reads_data(grtc_tmodule_t* module, int64_t dim) {
   if (grtc_dim_is_static(dim)) return false;
   dim = grtc_tmodule_resolve_dim(module, dim);
@@ -1286,15 +1289,36 @@ static grt_status_t grtc_onnx_import_body(grtc_onnx_importer_t* im, grtc_onnx_sc
                                     grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
       }
       for (size_t d = 0; shape && d < shape->n_dim; ++d) {
-        if (shape->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-            shape->dim[d]->dim_value != value->type.dims[d] &&
-            !grtc_onnx_dim_reads_data(im->module, value->type.dims[d])) {
-          char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
-          return grtc_onnx_file_error(
-              im, "graph output '%s' is declared with dimension %zu = %lld, but computes %s",
-              name, d, (long long)shape->dim[d]->dim_value,
-              grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
+        if (shape->dim[d]->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ||
+            shape->dim[d]->dim_value == value->type.dims[d]) {
+          continue;
         }
+        if (grtc_onnx_dim_reads_data(im->module, value->type.dims[d])) {
+          // A size read from data at the call: compared there.
+          char message[512];
+          snprintf(message, sizeof(message),
+                   "graph output '%s' is declared with dimension %zu = %lld, but the sizes "
+                   "read from the graph inputs' data give {0}",
+                   name, d, (long long)shape->dim[d]->dim_value);
+          int64_t declared = shape->dim[d]->dim_value;
+          grtc_tvalue_t* size = grtc_onnx_dimension_size(&init_node, value, (uint32_t)d);
+          grtc_onnx_assert_message(
+              &init_node,
+              grtc_onnx_compare(&init_node, GRTC_CMP_EQ, size,
+                                grtc_onnx_const_ints(&init_node, GRTC_ELEM_I64, 0, NULL, &declared)),
+              &size, 1, message);
+          if (!grtc_onnx_ok(&init_node)) {
+            grt_status_t status = init_node.status;
+            init_node.status = grt_ok_status();
+            return status;
+          }
+          continue;
+        }
+        char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+        return grtc_onnx_file_error(
+            im, "graph output '%s' is declared with dimension %zu = %lld, but computes %s",
+            name, d, (long long)shape->dim[d]->dim_value,
+            grtc_ttype_format(&value->type, buffer, sizeof(buffer)));
       }
     }
     outputs[i] = value;

@@ -206,6 +206,15 @@ grtc_tvalue_t* grtc_onnx_dims_product(grtc_onnx_node_t* n, grtc_tvalue_t* x, uin
 // counts equal at the call; docs/compiler.md "Symbolic shapes").
 grtc_tvalue_t* grtc_onnx_reshape_computed(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t rank,
                                           const int64_t* dims, grtc_tvalue_t* const* elements);
+// Element |i| of the rank-1 integer |shape| as a rank-0 i64 (a size
+// expression the host program computes at the call where |shape| reads a
+// graph input's data).
+grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape, uint32_t i);
+// |x| (static dimensions) at every combination of the 1-D i64 |indices|
+// (one per axis, each in range; their lengths may be computed at the
+// call): one gather.
+grtc_tvalue_t* grtc_onnx_take_all(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* const* indices);
 // As grtc_onnx_reshape_computed for the other dynamic ops whose shape
 // operand |elements| gives: |kind| GRTC_TOP_DYNAMIC_BROADCAST_IN_DIM (|x|
 // broadcast with |map|, its broadcast_dimensions: the host program checks
@@ -342,6 +351,25 @@ grtc_tvalue_t* grtc_onnx_binary(grtc_onnx_node_t* n, grtc_top_kind_t kind,
 grtc_tvalue_t* grtc_onnx_compare(grtc_onnx_node_t* n,
                                  grtc_compare_direction_t direction,
                                  grtc_tvalue_t* a, grtc_tvalue_t* b);
+// A check the host program makes at the call (a shape assertion): the
+// call fails unless the rank-0 i1 |holds| is true, with the message
+// "ONNX node N 'name' (Op): " and |format|, whose {0}, {1}... quote the
+// rank-0 integer |values| (at most 16). For sizes read from a graph
+// input's data.
+void grtc_onnx_assert_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count, const char* format,
+                              ...) GRT_PRINTF_LIKE(5, 6);
+// The same with the whole |message| given (no node prefix; the graph's
+// own checks, whose pseudo node has no proto).
+void grtc_onnx_assert_message(grtc_onnx_node_t* n, grtc_tvalue_t* holds,
+                              grtc_tvalue_t* const* values, uint32_t count,
+                              const char* message);
+// grtc_onnx_assert_at_call that the rank-0 i64 |value| lies in [|lo|,
+// |hi|] (rank-0 i64s): "|what| must lie between lo and hi: got value"
+// (the host program quotes 32 bits: a value past them is quoted
+// saturated, so |hi| must be below INT32_MAX for the quote to show it).
+void grtc_onnx_check_range_at_call(grtc_onnx_node_t* n, grtc_tvalue_t* value, grtc_tvalue_t* lo,
+                                   grtc_tvalue_t* hi, const char* what);
 // select(p, a, b) with all three broadcast.
 grtc_tvalue_t* grtc_onnx_select(grtc_onnx_node_t* n, grtc_tvalue_t* p,
                                 grtc_tvalue_t* a, grtc_tvalue_t* b);

@@ -1,6 +1,7 @@
 // ONNX ops: convolutions, pools, normalizations, MatMul, Gemm, Einsum,
 // Resize and Upsample, LRN.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
@@ -1812,6 +1813,116 @@ static grtc_tvalue_t* grtc_onnx_resize(grtc_onnx_node_t* n, grtc_tvalue_t* x,
                           grtc_onnx_splat_like(n, y, r->extrapolation), y);
 }
 
+// The largest Resize size read at the call (as the constant sizes').
+#define GRTC_ONNX_RESIZE_MAX_SIZE (INT64_C(1) << 24)
+
+// Resize (nearest) of |x| (static) whose |sizes| (|count| of them, for
+// |axes|) a graph input's data gives: per axis of input size d and
+// output size s (read at the call, checked in [0, 2^24]), the input
+// index of output o is the nearest mode's rounding of the coordinate
+// (the coordinate transformation of (o, d, s), scale s / d, in f64),
+// clamped to [0, d - 1]; one gather takes every combination.
+static grt_status_t grtc_onnx_resize_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                               const grtc_onnx_resize_t* r, grtc_tvalue_t* sizes,
+                                               const int64_t* axes, uint32_t count) {
+  const char* mode = r->coordinates;
+  bool half = strcmp(mode, "half_pixel") == 0, pytorch = strcmp(mode, "pytorch_half_pixel") == 0,
+       tf = strcmp(mode, "tf_half_pixel_for_nn") == 0, corners = strcmp(mode, "align_corners") == 0,
+       asymmetric = strcmp(mode, "asymmetric") == 0;
+  if (r->mode != GRTC_ONNX_RESIZE_NEAREST || r->antialias ||
+      !(half || pytorch || tf || corners || asymmetric)) {
+    return grtc_onnx_unsupported(n,
+                                 "input 'sizes' is read from a graph input's data at run time; "
+                                 "grt reads Resize's sizes at the call for mode \"nearest\" "
+                                 "(without antialias) with coordinate_transformation_mode "
+                                 "half_pixel, pytorch_half_pixel, tf_half_pixel_for_nn, "
+                                 "align_corners or asymmetric only, got mode %s and \"%s\"",
+                                 r->mode == GRTC_ONNX_RESIZE_NEAREST ? "\"nearest\""
+                                 : r->mode == GRTC_ONNX_RESIZE_LINEAR ? "\"linear\""
+                                                                       : "\"cubic\"",
+                                 mode);
+  }
+  uint32_t rank = x->type.rank;
+  // x is static (Resize takes static inputs only); an empty one has no
+  // input to pick.
+  if (grtc_ttype_element_count(&x->type) == 0) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_unsupported(n,
+                                 "input 'X' %s has no elements while input 'sizes' is read from "
+                                 "a graph input's data at run time; grt resizes non-empty data "
+                                 "only then",
+                                 grtc_onnx_fmt(x, buffer));
+  }
+  grtc_tvalue_t* taken[GRTC_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    taken[d] = grtc_onnx_iota(n, &(grtc_ttype_t){GRTC_ELEM_I64, 1, {x->type.dims[d]}}, 0);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t d = (uint32_t)axes[i];
+    int64_t in = x->type.dims[d];
+    grtc_tvalue_t* size = grtc_onnx_shape_item(n, sizes, i);
+    grtc_tvalue_t* zero = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){0});
+    grtc_tvalue_t* most =
+        grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){GRTC_ONNX_RESIZE_MAX_SIZE});
+    char what[160];
+    snprintf(what, sizeof(what), "input 'sizes' ('%s') element %u", n->proto->input[3], i);
+    grtc_onnx_check_range_at_call(n, size, zero, most, what);
+    size = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, grtc_onnx_binary(n, GRTC_TOP_MINIMUM, size, most),
+                            zero);
+    int64_t constant = 0, dim = GRTC_ONNX_COMPUTED_DIM;
+    if (size && grtc_tvalue_shape_element(size, 0, &constant)) dim = constant;
+    grtc_tvalue_t* o = grtc_onnx_convert(
+        n, grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_IOTA, NULL, 1, &dim, &size, NULL),
+        GRTC_ELEM_F64);
+    // width = s (the scale times d), scale = s / d.
+    grtc_tvalue_t* width = grtc_onnx_convert(n, size, GRTC_ELEM_F64);
+    grtc_tvalue_t* scale =
+        grtc_onnx_binary(n, GRTC_TOP_DIVIDE, width, grtc_onnx_scalar(n, GRTC_ELEM_F64, (double)in));
+    grtc_tvalue_t* centre = grtc_onnx_binary(n, GRTC_TOP_ADD, o, grtc_onnx_scalar(n, GRTC_ELEM_F64, 0.5));
+    grtc_tvalue_t* c = NULL;
+    if (asymmetric) {
+      c = grtc_onnx_binary(n, GRTC_TOP_DIVIDE, o, scale);
+    } else if (tf) {
+      c = grtc_onnx_binary(n, GRTC_TOP_DIVIDE, centre, scale);
+    } else if (corners) {
+      // width == 1 ? 0 : o * (d - 1) / (width - 1)
+      grtc_tvalue_t* spread = grtc_onnx_binary(
+          n, GRTC_TOP_DIVIDE,
+          grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, o, grtc_onnx_scalar(n, GRTC_ELEM_F64, (double)(in - 1))),
+          grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, width, grtc_onnx_scalar(n, GRTC_ELEM_F64, 1)));
+      c = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_EQ, width, grtc_onnx_scalar(n, GRTC_ELEM_F64, 1)),
+                           grtc_onnx_splat_like(n, spread, 0), spread);
+    } else {
+      c = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_binary(n, GRTC_TOP_DIVIDE, centre, scale),
+                           grtc_onnx_scalar(n, GRTC_ELEM_F64, 0.5));
+      if (pytorch) {
+        // width > 1 ? c : 0
+        c = grtc_onnx_select(n, grtc_onnx_compare(n, GRTC_CMP_GT, width, grtc_onnx_scalar(n, GRTC_ELEM_F64, 1)),
+                             c, grtc_onnx_splat_like(n, c, 0));
+      }
+    }
+    // The nearest mode's rounding (an integral coordinate is itself).
+    const char* nm = r->nearest;
+    grtc_tvalue_t* rounded =
+        strcmp(nm, "ceil") == 0    ? grtc_onnx_unary(n, GRTC_TOP_CEIL, c)
+        : strcmp(nm, "floor") == 0 ? grtc_onnx_unary(n, GRTC_TOP_FLOOR, c)
+        : strcmp(nm, "round_prefer_ceil") == 0
+            ? grtc_onnx_unary(n, GRTC_TOP_FLOOR,
+                              grtc_onnx_binary(n, GRTC_TOP_ADD, c, grtc_onnx_scalar(n, GRTC_ELEM_F64, 0.5)))
+            : grtc_onnx_unary(n, GRTC_TOP_CEIL,
+                              grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, c,
+                                               grtc_onnx_scalar(n, GRTC_ELEM_F64, 0.5)));
+    rounded = grtc_onnx_binary(
+        n, GRTC_TOP_MAXIMUM,
+        grtc_onnx_binary(n, GRTC_TOP_MINIMUM, rounded, grtc_onnx_scalar(n, GRTC_ELEM_F64, (double)(in - 1))),
+        grtc_onnx_scalar(n, GRTC_ELEM_F64, 0));
+    taken[d] = grtc_onnx_convert(n, rounded, GRTC_ELEM_I64);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  OUT(0) = grtc_onnx_take_all(n, x, taken);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
   bool upsample = strcmp(n->proto->op_type, "Upsample") == 0;
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
@@ -1911,6 +2022,32 @@ static grt_status_t grtc_onnx_op_resize(grtc_onnx_node_t* n) {
     if (scales && grtc_ttype_element_count(&scales->type) > 0 &&
         !grtc_onnx_floats(n, scales, "input 'scales'", &scale_values, &scale_count)) {
       return grt_ok_status();
+    }
+    if (sizes && !grtc_onnx_is_constant(sizes) && (!scales || !grtc_ttype_element_count(&scales->type))) {
+      const grtc_sexpr_t* expr = NULL;
+      bool data = false;
+      if (sizes->type.rank == 1 && grtc_dim_is_static(sizes->type.dims[0]) &&
+          sizes->type.dims[0] <= GRTC_MAX_RANK &&
+          (sizes->type.elem == GRTC_ELEM_I64 || sizes->type.elem == GRTC_ELEM_I32)) {
+        for (uint32_t i = 0; i < (uint32_t)sizes->type.dims[0]; ++i) {
+          data |= grtc_tvalue_shape_expr_data(n->module, sizes, i, &expr) &&
+                  grtc_sexpr_reads_data(expr);
+        }
+      }
+      if (data) {
+        if ((uint32_t)sizes->type.dims[0] != axis_count) {
+          return grtc_onnx_error(n, "'sizes' has %u values, expected %u",
+                                 (uint32_t)sizes->type.dims[0], axis_count);
+        }
+        if (strcmp(policy, "stretch") != 0) {
+          return grtc_onnx_unsupported(n,
+                                       "keep_aspect_ratio_policy \"%s\" while input 'sizes' is "
+                                       "read from a graph input's data at run time; grt reads "
+                                       "sizes at the call with \"stretch\" only",
+                                       policy);
+        }
+        return grtc_onnx_resize_from_data(n, x, &r, sizes, axes, axis_count);
+      }
     }
     if (sizes && grtc_ttype_element_count(&sizes->type) > 0 &&
         !grtc_onnx_ints(n, sizes, "input 'sizes'", &size_values, &size_count)) {

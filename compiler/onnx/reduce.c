@@ -1,6 +1,7 @@
 // ONNX ops: reductions, Softmax, LogSoftmax, Hardmax, ArgMax/ArgMin, TopK,
 // CumSum.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
@@ -376,6 +377,70 @@ static grtc_tvalue_t* grtc_onnx_order_flip(grtc_onnx_node_t* n, grtc_tvalue_t* x
   return grtc_onnx_unary(n, grtc_elem_is_float(x->type.elem) ? GRTC_TOP_NEGATE : GRTC_TOP_NOT, x);
 }
 
+// The axis (TopK's attribute, of |x|) in |*axis| and the permutation that
+// swaps it with the last in |perm|. False after an error.
+static bool grtc_onnx_top_k_axis(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t* axis,
+                                 int64_t* perm) {
+  uint32_t rank = x->type.rank;
+  if (rank == 0) return grtc_onnx_fail(n, grtc_onnx_error(n, "expected a tensor of rank 1 or more"));
+  if (!grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", -1), rank, axis)) return false;
+  for (uint32_t d = 0; d < rank; ++d) perm[d] = d;
+  perm[*axis] = rank - 1;
+  perm[rank - 1] = *axis;
+  return true;
+}
+
+// TopK whose K a graph input's data gives (a one-element int64 or int32
+// tensor): the values sorted whole along the axis (a top_k of the axis's
+// size d), then their first K by a real_dynamic_slice whose limit is K,
+// read at the call. A K outside [0, d] fails the call, naming the node
+// and the input.
+static grt_status_t grtc_onnx_top_k_from_data(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                              grtc_tvalue_t* given) {
+  uint32_t rank = x->type.rank;
+  uint32_t axis = 0;
+  int64_t perm[GRTC_MAX_RANK];
+  if (!grtc_onnx_top_k_axis(n, x, &axis, perm)) return grt_ok_status();
+  int64_t size = x->type.dims[axis];  // static: TopK takes static inputs only
+  bool largest = grtc_onnx_attr_int(n, "largest", 1) != 0;
+  (void)grtc_onnx_attr_int(n, "sorted", 1);
+  grtc_tvalue_t* k = grtc_onnx_reshape(n, given, 0, NULL);
+  if (k && k->type.elem != GRTC_ELEM_I64) k = grtc_onnx_convert(n, k, GRTC_ELEM_I64);
+  grtc_tvalue_t* zero = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &(int64_t){0});
+  grtc_tvalue_t* most = grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &size);
+  char what[160];
+  snprintf(what, sizeof(what), "input 'K' ('%s')", n->proto->input[1]);
+  grtc_onnx_check_range_at_call(n, k, zero, most, what);
+  // Clamped, so the extent is safe before the check runs.
+  k = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM, grtc_onnx_binary(n, GRTC_TOP_MINIMUM, k, most), zero);
+  grtc_tvalue_t* v = grtc_onnx_transpose(n, x, perm);
+  if (!largest) v = grtc_onnx_order_flip(n, v);
+  if (!v || !k) return grt_ok_status();
+  grtc_ttype_t results[2] = {v->type, v->type};
+  results[1].elem = GRTC_ELEM_I64;
+  grtc_tvalue_t* outs[2] = {NULL, NULL};
+  GRT_RETURN_IF_ERROR(grtc_onnx_chlo(n, "chlo.top_k", &v, 1, results, 2, size, outs));
+  if (!outs[0]) return grt_ok_status();
+  for (uint32_t i = 0; i < 2 && i < n->output_count; ++i) {
+    int64_t dims[GRTC_MAX_RANK], bounds[2 * GRTC_MAX_RANK];
+    grtc_tvalue_t* limits[GRTC_MAX_RANK];
+    for (uint32_t d = 0; d < rank; ++d) {
+      dims[d] = outs[i]->type.dims[d];
+      limits[d] = grtc_onnx_dimension_size(n, outs[i], d);
+      bounds[d] = 0;
+      bounds[rank + d] = 1;
+    }
+    int64_t constant = 0;
+    dims[rank - 1] = grtc_tvalue_shape_element(k, 0, &constant) ? constant : GRTC_ONNX_COMPUTED_DIM;
+    limits[rank - 1] = k;
+    grtc_tvalue_t* first = grtc_onnx_dynamic_computed(n, GRTC_TOP_REAL_DYNAMIC_SLICE, outs[i],
+                                                      rank, dims, limits, bounds);
+    if (i == 0 && !largest) first = grtc_onnx_order_flip(n, first);
+    OUT(i) = grtc_onnx_transpose(n, first, perm);
+  }
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_top_k(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!grtc_onnx_expect_numeric(n, x, false)) return grt_ok_status();
@@ -384,20 +449,29 @@ static grt_status_t grtc_onnx_op_top_k(grtc_onnx_node_t* n) {
     if (!grtc_onnx_attr(n, "k")) return grtc_onnx_error(n, "attribute 'k' is required");
     k = grtc_onnx_attr_int(n, "k", 0);
   } else {
+    grtc_tvalue_t* given = grtc_onnx_input(n, 1);
+    if (!given) return grt_ok_status();
+    if (!grtc_onnx_is_constant(given)) {
+      const grtc_sexpr_t* expr = NULL;
+      if (grtc_ttype_element_count(&given->type) == 1 && given->type.rank <= 1 &&
+          (given->type.elem == GRTC_ELEM_I64 || given->type.elem == GRTC_ELEM_I32) &&
+          grtc_tvalue_shape_expr_data(n->module, given, 0, &expr) &&
+          grtc_sexpr_reads_data(expr)) {
+        return grtc_onnx_top_k_from_data(n, x, given);
+      }
+    }
     int64_t* values = NULL;
     uint32_t count = 0;
-    if (!grtc_onnx_ints(n, grtc_onnx_input(n, 1), "input 'K'", &values, &count)) {
+    if (!grtc_onnx_ints(n, given, "input 'K'", &values, &count)) {
       return grt_ok_status();
     }
     if (count != 1) return grtc_onnx_error(n, "input 'K' must hold one value, got %u", count);
     k = values[0];
   }
   uint32_t rank = x->type.rank;
-  if (rank == 0) return grtc_onnx_error(n, "expected a tensor of rank 1 or more");
   uint32_t axis = 0;
-  if (!grtc_onnx_axis(n, "axis", grtc_onnx_attr_int(n, "axis", -1), rank, &axis)) {
-    return grt_ok_status();
-  }
+  int64_t perm[GRTC_MAX_RANK];
+  if (!grtc_onnx_top_k_axis(n, x, &axis, perm)) return grt_ok_status();
   if (k < 0 || k > x->type.dims[axis]) {
     return grtc_onnx_error(n, "K = %lld must be between 0 and the axis size %lld", (long long)k,
                            (long long)x->type.dims[axis]);
@@ -405,10 +479,6 @@ static grt_status_t grtc_onnx_op_top_k(grtc_onnx_node_t* n) {
   bool largest = grtc_onnx_attr_int(n, "largest", 1) != 0;
   // sorted=0 leaves the order unspecified; the sorted order is one.
   (void)grtc_onnx_attr_int(n, "sorted", 1);
-  int64_t perm[GRTC_MAX_RANK];
-  for (uint32_t d = 0; d < rank; ++d) perm[d] = d;
-  perm[axis] = rank - 1;
-  perm[rank - 1] = axis;
   grtc_tvalue_t* v = grtc_onnx_transpose(n, x, perm);
   if (!largest) v = grtc_onnx_order_flip(n, v);
   if (!v) return grt_ok_status();

@@ -12,6 +12,7 @@
 // small constants, which fold.c does not fold, so that shape arithmetic
 // stays constant.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/onnx/internal.h"
@@ -164,9 +165,7 @@ static grtc_tvalue_t* grtc_onnx_i64(grtc_onnx_node_t* n, int64_t v) {
   return grtc_onnx_const_ints(n, GRTC_ELEM_I64, 0, NULL, &v);
 }
 
-// Element |i| of the rank-1 |shape| as a rank-0 i64.
-static grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape,
-                                           uint32_t i) {
+grtc_tvalue_t* grtc_onnx_shape_item(grtc_onnx_node_t* n, grtc_tvalue_t* shape, uint32_t i) {
   grtc_tvalue_t* item = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, shape, 0, i, 1), 0, NULL);
   return item && item->type.elem != GRTC_ELEM_I64 ? grtc_onnx_convert(n, item, GRTC_ELEM_I64)
                                                   : item;
@@ -823,12 +822,11 @@ static int64_t grtc_onnx_clamp(int64_t v, int64_t lo, int64_t hi) {
 
 // A Slice's starts, ends, axes and steps have one length, and its axes (0
 // to count - 1 where absent) are distinct axes of a rank-|rank| input.
-// Where |data_input| names the input read from a graph input's data, its
-// steps must also be positive (grt slices data-driven bounds forward only).
+// (Negative steps beside starts or ends read from data go to
+// grtc_onnx_slice_gather.)
 static bool grtc_onnx_slice_lists(grtc_onnx_node_t* n, uint32_t rank, uint32_t start_count,
                                   uint32_t end_count, bool has_axes, uint32_t axis_count,
-                                  bool has_steps, uint32_t step_count, int64_t** axes,
-                                  const char* data_input, const int64_t* steps) {
+                                  bool has_steps, uint32_t step_count, int64_t** axes) {
   if (start_count != end_count || (has_axes && axis_count != start_count) ||
       (has_steps && step_count != start_count)) {
     return grtc_onnx_fail(
@@ -849,19 +847,7 @@ static bool grtc_onnx_slice_lists(grtc_onnx_node_t* n, uint32_t rank, uint32_t s
     }
     for (uint32_t i = 0; i < start_count; ++i) (*axes)[i] = i;
   }
-  if (!grtc_onnx_axes(n, "axis", *axes, start_count, rank)) return false;
-  for (uint32_t i = 0; data_input && steps && i < start_count; ++i) {
-    if (steps[i] == 0) return grtc_onnx_fail(n, grtc_onnx_error(n, "steps[%u] is 0", i));
-    if (steps[i] < 0) {
-      return grtc_onnx_fail(
-          n, grtc_onnx_unsupported(n,
-                                   "steps[%u] = %lld is negative while input '%s' is read "
-                                   "from a graph input's data at run time; grt slices with "
-                                   "%s read at the call by positive steps only",
-                                   i, (long long)steps[i], data_input, data_input));
-    }
-  }
-  return true;
+  return grtc_onnx_axes(n, "axis", *axes, start_count, rank);
 }
 
 // Slice of |x| whose |count| ends a graph input's data gives
@@ -881,8 +867,7 @@ static grt_status_t grtc_onnx_slice_from_data(grtc_onnx_node_t* n, grtc_tvalue_t
   bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
   bool has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, count, has_axes,
-                                                  axis_count, has_steps, step_count, &axes,
-                                                  "ends", has_steps ? steps : NULL)) {
+                                                  axis_count, has_steps, step_count, &axes)) {
     return grt_ok_status();
   }
   // Starts, then strides (grtc_onnx_dynamic_computed's |map|).
@@ -978,8 +963,7 @@ static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_t
                            has_axes ? axis_count : count, has_steps ? step_count : count);
   }
   // The lengths agree (above): the list helper only fills in and checks the axes.
-  if (!grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes, "starts",
-                             has_steps ? steps : NULL)) {
+  if (!grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes)) {
     return grt_ok_status();
   }
   grtc_tvalue_t* ends[GRTC_MAX_RANK];
@@ -1031,6 +1015,219 @@ static grt_status_t grtc_onnx_slice_starts_from_data(grtc_onnx_node_t* n, grtc_t
   return grt_ok_status();
 }
 
+// A bound on the starts, ends and steps read from data before the
+// arithmetic below: past any dimension (the kernels' are 32-bit) and far
+// from overflow, so clamping by it keeps ONNX's meaning.
+#define GRTC_ONNX_SLICE_BOUND (INT64_C(1) << 33)
+
+#define GRTC_I64S(array, n_) ((grtc_i64s_t){(n_), (array)})
+static grtc_tvalue_t* grtc_onnx_gather_op(grtc_onnx_node_t* n, grtc_tvalue_t* data,
+                                          grtc_tvalue_t* indices, const grtc_gather_dims_t* g,
+                                          const grtc_ttype_t* type);
+
+// A gather whose index vectors are the indices broadcast to [n0, ...,
+// n_{r-1}, 1] and concatenated on the last axis.
+grtc_tvalue_t* grtc_onnx_take_all(grtc_onnx_node_t* n, grtc_tvalue_t* x,
+                                  grtc_tvalue_t* const* indices) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  uint32_t r = x->type.rank;
+  grtc_ttype_t type = grtc_onnx_type(GRTC_ELEM_I64, r + 1, NULL);
+  int64_t axes[GRTC_MAX_RANK], ones[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    if (!indices[i]) return NULL;
+    type.dims[i] = indices[i]->type.dims[0];
+    axes[i] = i;
+    ones[i] = 1;
+  }
+  type.dims[r] = 1;
+  grtc_tvalue_t* columns[GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < r; ++i) {
+    int64_t map = i;
+    columns[i] = grtc_onnx_broadcast_in_dim(n, indices[i], &type, &map);
+  }
+  grtc_tvalue_t* vectors = r == 1 ? columns[0] : grtc_onnx_concat(n, columns, r, r);
+  grtc_ttype_t result = x->type;
+  for (uint32_t i = 0; i < r; ++i) result.dims[i] = type.dims[i];
+  grtc_gather_dims_t g;
+  memset(&g, 0, sizeof(g));
+  g.collapsed_slice_dims = GRTC_I64S(axes, r);
+  g.start_index_map = GRTC_I64S(axes, r);
+  g.slice_sizes = GRTC_I64S(ones, r);
+  g.index_vector_dim = r;
+  return grtc_onnx_gather_op(n, x, vectors, &g, &result);
+}
+
+// Slice whose axes or steps a graph input's data gives (starts and ends
+// constants or read from data too), or whose negative steps go with
+// starts or ends read from data. Each sliced axis j of dimension d, with
+// start s, end e and step k (clamped to +-2^33 first), computed at the
+// call: p = [k > 0]; s and e count from the back where negative and clamp
+// to [p - 1, d - 1 + p]; the axis keeps max((q * (e - s) + |k| - 1) / |k|,
+// 0) elements, q = 2p - 1, taken by a gather at s + k * i. Axes read from
+// data pick each axis's bounds by arithmetic ([a == j] * s + ...; an axis
+// no element names is taken whole). A step of 0, an axis out of range and
+// an axis named twice fail the call, naming the node and the input.
+static grt_status_t grtc_onnx_slice_gather(grtc_onnx_node_t* n, grtc_tvalue_t* x) {
+  static const char* const names[4] = {"starts", "ends", "axes", "steps"};
+  uint32_t rank = x->type.rank;
+  grtc_tvalue_t* lists[4] = {n->inputs[1], n->inputs[2], grtc_onnx_optional(n, 3),
+                             grtc_onnx_optional(n, 4)};
+  if (!grtc_ttype_is_static(&x->type)) {
+    char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+    return grtc_onnx_unsupported(n,
+                                 "input 'data' %s has symbolic dimensions while input "
+                                 "'axes' or 'steps' (or a negative step beside starts or "
+                                 "ends) is read from a graph input's data at run time; grt "
+                                 "slices such data by a gather, from static data only yet",
+                                 grtc_onnx_fmt(x, buffer));
+  }
+  uint32_t count = 0;
+  for (uint32_t k = 0; k < 4; ++k) {
+    grtc_tvalue_t* v = lists[k];
+    if (!v) continue;
+    if (v->type.rank != 1 || !grtc_dim_is_static(v->type.dims[0]) ||
+        (v->type.elem != GRTC_ELEM_I64 && v->type.elem != GRTC_ELEM_I32)) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_error(n,
+                             "input '%s' must be a 1-D int64 or int32 tensor of a static "
+                             "length, got %s",
+                             names[k], grtc_onnx_fmt(v, buffer));
+    }
+    uint32_t length = (uint32_t)v->type.dims[0];
+    if (k == 0) {
+      count = length;
+    } else if (length != count) {
+      return grtc_onnx_error(n,
+                             "starts, ends, axes and steps must have one length; input 'starts' "
+                             "has %u elements, input '%s' %u",
+                             count, names[k], length);
+    }
+  }
+  if (count > rank) return grtc_onnx_error(n, "%u starts for a rank-%u input", count, rank);
+  bool axes_data = lists[2] && !grtc_onnx_is_constant(lists[2]);
+  int64_t* axes = NULL;
+  if (!axes_data) {
+    uint32_t axis_count = 0;
+    bool has_axes = grtc_onnx_list(n, "", 3, 10, "input 'axes'", &axes, &axis_count);
+    if (!grtc_onnx_ok(n) ||
+        !grtc_onnx_slice_lists(n, rank, count, count, has_axes, count, false, 0, &axes)) {
+      return grt_ok_status();
+    }
+  }
+  grtc_tvalue_t* items[4][GRTC_MAX_RANK];
+  for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t k = 0; k < 4; ++k) {
+      if (!lists[k]) {
+        items[k][i] = grtc_onnx_i64(n, k == 2 ? (int64_t)i : 1);
+        continue;
+      }
+      grtc_tvalue_t* v = grtc_onnx_shape_item(n, lists[k], i);
+      if (k != 2) v = grtc_onnx_clamp_i64(n, v, -GRTC_ONNX_SLICE_BOUND, GRTC_ONNX_SLICE_BOUND);
+      items[k][i] = v;
+    }
+    grtc_tvalue_t* step = items[3][i];
+    int64_t constant = 0;
+    if (step && grtc_tvalue_constant_element(step, 0, &constant)) {
+      if (constant == 0) return grtc_onnx_error(n, "steps[%u] is 0", i);
+    } else {
+      grtc_tvalue_t* values[1] = {step};
+      grtc_onnx_assert_at_call(n, grtc_onnx_compare(n, GRTC_CMP_NE, step, grtc_onnx_i64(n, 0)),
+                               values, 1,
+                               "input 'steps' ('%s') element %u must not be 0: got {0}",
+                               n->proto->input[4], i);
+    }
+    if (axes_data) {
+      char what[160];
+      snprintf(what, sizeof(what), "input 'axes' ('%s') element %u", n->proto->input[3], i);
+      grtc_tvalue_t* a = items[2][i];
+      grtc_onnx_check_range_at_call(n, a, grtc_onnx_i64(n, -(int64_t)rank),
+                                    grtc_onnx_i64(n, (int64_t)rank - 1), what);
+      // a + [a < 0] * rank
+      items[2][i] = grtc_onnx_binary(
+          n, GRTC_TOP_SUBTRACT, a,
+          grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, grtc_onnx_clamp_i64(n, a, -1, 0),
+                           grtc_onnx_i64(n, (int64_t)rank)));
+    }
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  // Each axis's indices; an axis no element names (constant axes) whole.
+  grtc_tvalue_t* taken[GRTC_MAX_RANK];
+  for (uint32_t j = 0; j < rank; ++j) {
+    grtc_tvalue_t *s = NULL, *e = NULL, *k = NULL;
+    if (axes_data) {
+      // The bounds of the elements naming axis j; 0, the bound and 1 where none does.
+      grtc_tvalue_t* named = grtc_onnx_i64(n, 0);
+      s = grtc_onnx_i64(n, 0);
+      e = grtc_onnx_i64(n, 0);
+      k = grtc_onnx_i64(n, 0);
+      for (uint32_t i = 0; i < count; ++i) {
+        grtc_tvalue_t* m = grtc_onnx_is_i64(n, items[2][i], (int64_t)j);
+        named = grtc_onnx_binary(n, GRTC_TOP_ADD, named, m);
+        s = grtc_onnx_binary(n, GRTC_TOP_ADD, s, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, m, items[0][i]));
+        e = grtc_onnx_binary(n, GRTC_TOP_ADD, e, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, m, items[1][i]));
+        k = grtc_onnx_binary(n, GRTC_TOP_ADD, k, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, m, items[3][i]));
+      }
+      char what[200];
+      snprintf(what, sizeof(what),
+               "the number of elements of input 'axes' ('%s') that name axis %u (or %d)",
+               n->proto->input[3], j, (int)j - (int)rank);
+      grtc_onnx_check_range_at_call(n, named, grtc_onnx_i64(n, 0), grtc_onnx_i64(n, 1), what);
+      grtc_tvalue_t* unnamed = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, grtc_onnx_i64(n, 1), named);
+      e = grtc_onnx_binary(n, GRTC_TOP_ADD, e,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, unnamed,
+                                            grtc_onnx_i64(n, GRTC_ONNX_SLICE_BOUND)));
+      k = grtc_onnx_binary(n, GRTC_TOP_ADD, k, unnamed);
+    } else {
+      for (uint32_t i = 0; i < count; ++i) {
+        if (axes[i] == (int64_t)j) {
+          s = items[0][i];
+          e = items[1][i];
+          k = items[3][i];
+        }
+      }
+      if (!s) {
+        taken[j] = grtc_onnx_iota_of(n, GRTC_ELEM_I64, 1, &x->type.dims[j], 0);
+        continue;
+      }
+    }
+    grtc_tvalue_t* d = grtc_onnx_dimension_size(n, x, j);
+    grtc_tvalue_t* p = grtc_onnx_clamp_i64(n, k, 0, 1);
+    grtc_tvalue_t* lo = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, p, grtc_onnx_i64(n, 1));
+    grtc_tvalue_t* bounds[2] = {s, e};
+    for (uint32_t b = 0; b < 2; ++b) {
+      grtc_tvalue_t* v = bounds[b];
+      grtc_tvalue_t* hi = grtc_onnx_binary(n, GRTC_TOP_ADD, grtc_onnx_dimension_size(n, x, j), lo);
+      v = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, v,
+                           grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, grtc_onnx_clamp_i64(n, v, -1, 0), d));
+      bounds[b] = grtc_onnx_binary(n, GRTC_TOP_MAXIMUM,
+                                   grtc_onnx_binary(n, GRTC_TOP_MINIMUM, v, hi), lo);
+    }
+    grtc_tvalue_t* q = grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                        grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, p, grtc_onnx_i64(n, 2)),
+                                        grtc_onnx_i64(n, 1));
+    grtc_tvalue_t* magnitude = grtc_onnx_binary(
+        n, GRTC_TOP_MAXIMUM, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, q, k), grtc_onnx_i64(n, 1));
+    grtc_tvalue_t* span = grtc_onnx_binary(
+        n, GRTC_TOP_MULTIPLY, q, grtc_onnx_binary(n, GRTC_TOP_SUBTRACT, bounds[1], bounds[0]));
+    grtc_tvalue_t* length = grtc_onnx_binary(
+        n, GRTC_TOP_MAXIMUM,
+        grtc_onnx_binary(n, GRTC_TOP_DIVIDE,
+                         grtc_onnx_binary(n, GRTC_TOP_SUBTRACT,
+                                          grtc_onnx_binary(n, GRTC_TOP_ADD, span, magnitude),
+                                          grtc_onnx_i64(n, 1)),
+                         magnitude),
+        grtc_onnx_i64(n, 0));
+    int64_t dim = grtc_onnx_item_dim(length);
+    grtc_tvalue_t* iota =
+        grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_IOTA, NULL, 1, &dim, &length, NULL);
+    taken[j] = grtc_onnx_binary(
+        n, GRTC_TOP_ADD, grtc_onnx_binary(n, GRTC_TOP_MULTIPLY, iota, k), bounds[0]);
+  }
+  if (!grtc_onnx_ok(n)) return grt_ok_status();
+  OUT(0) = grtc_onnx_take_all(n, x, taken);
+  return grt_ok_status();
+}
+
 static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
   grtc_tvalue_t* x = grtc_onnx_input(n, 0);
   if (!x) return grt_ok_status();
@@ -1047,6 +1244,24 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_axes = grtc_onnx_attr_ints(n, "axes", &axes, &axis_count);
   } else {
     if (!grtc_onnx_input(n, 1) || !grtc_onnx_input(n, 2)) return grt_ok_status();
+    grtc_tvalue_t* axes_input = grtc_onnx_optional(n, 3);
+    grtc_tvalue_t* steps_input = grtc_onnx_optional(n, 4);
+    if ((axes_input && !grtc_onnx_is_constant(axes_input)) ||
+        (steps_input && !grtc_onnx_is_constant(steps_input))) {
+      return grtc_onnx_slice_gather(n, x);
+    }
+    if (steps_input && (!grtc_onnx_is_constant(n->inputs[1]) ||
+                        !grtc_onnx_is_constant(n->inputs[2]))) {
+      // A negative step beside starts or ends read from data.
+      int64_t* values = NULL;
+      uint32_t value_count = 0;
+      if (!grtc_onnx_list(n, "", 4, 10, "input 'steps'", &values, &value_count)) {
+        return grt_ok_status();
+      }
+      for (uint32_t i = 0; i < value_count; ++i) {
+        if (values[i] < 0) return grtc_onnx_slice_gather(n, x);
+      }
+    }
     uint32_t data_count = 0;
     if (grtc_onnx_shape_from_data(n, n->inputs[1], "input 'starts'", &data_count)) {
       return grtc_onnx_slice_starts_from_data(n, x, data_count);
@@ -1064,8 +1279,7 @@ static grt_status_t grtc_onnx_op_slice(grtc_onnx_node_t* n) {
     has_steps = grtc_onnx_list(n, "", 4, 10, "input 'steps'", &steps, &step_count);
   }
   if (!grtc_onnx_ok(n) || !grtc_onnx_slice_lists(n, rank, start_count, end_count, has_axes,
-                                                  axis_count, has_steps, step_count, &axes, NULL,
-                                                  NULL)) {
+                                                  axis_count, has_steps, step_count, &axes)) {
     return grt_ok_status();
   }
   int64_t lo[GRTC_MAX_RANK] = {0}, hi[GRTC_MAX_RANK], st[GRTC_MAX_RANK];
@@ -1238,7 +1452,6 @@ static grtc_tvalue_t* grtc_onnx_gather_op(grtc_onnx_node_t* n, grtc_tvalue_t* da
   return grtc_onnx_fold(n, op);
 }
 
-#define GRTC_I64S(array, n_) ((grtc_i64s_t){(n_), (array)})
 
 // Gather on a small constant: computed here (fold.c does not fold gather),
 // so shape arithmetic (Shape -> Gather -> Concat -> Reshape) stays constant.
@@ -2372,13 +2585,43 @@ static grt_status_t grtc_onnx_op_range(grtc_onnx_node_t* n) {
   return grt_ok_status();
 }
 
+// The largest OneHot depth read at the call (the kernels' extents are
+// 32-bit; a larger one fails the call before the result is allocated).
+#define GRTC_ONNX_MAX_DEPTH (INT64_C(1) << 30)
+
 static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   grtc_tvalue_t* indices = grtc_onnx_input(n, 0);
   grtc_tvalue_t* depth_value = grtc_onnx_input(n, 1);
   grtc_tvalue_t* values = grtc_onnx_input(n, 2);
   if (!indices || !depth_value || !values) return grt_ok_status();
   int64_t depth = 0;
-  if (grtc_elem_is_float(depth_value->type.elem)) {
+  grtc_tvalue_t* depth_at_call = NULL;
+  const grtc_sexpr_t* depth_expr = NULL;
+  if (!grtc_onnx_is_constant(depth_value) && !grtc_elem_is_float(depth_value->type.elem) &&
+      depth_value->type.rank <= 1 && grtc_ttype_element_count(&depth_value->type) == 1 &&
+      grtc_tvalue_shape_expr_data(n->module, depth_value, 0, &depth_expr) &&
+      grtc_sexpr_reads_data(depth_expr)) {
+    // An integer depth a graph input's data gives: the result's axis is
+    // depth clamped to [1, 2^30] (so the extent is safe before the check
+    // runs), and a depth outside that range fails the call.
+    grtc_tvalue_t* given = grtc_onnx_reshape(n, depth_value, 0, NULL);
+    if (given && given->type.elem != GRTC_ELEM_I64) given = grtc_onnx_convert(n, given, GRTC_ELEM_I64);
+    char what[160];
+    snprintf(what, sizeof(what), "input 'depth' ('%s')", n->proto->input[1]);
+    grtc_onnx_check_range_at_call(n, given, grtc_onnx_i64(n, 1),
+                                  grtc_onnx_i64(n, GRTC_ONNX_MAX_DEPTH), what);
+    depth_at_call = grtc_onnx_clamp_i64(n, given, 1, GRTC_ONNX_MAX_DEPTH);
+    if (!grtc_onnx_ok(n)) return grt_ok_status();
+    depth = 1;
+  } else if (grtc_elem_is_float(depth_value->type.elem)) {
+    if (!grtc_onnx_is_constant(depth_value)) {
+      char buffer[GRTC_TTYPE_FORMAT_CAPACITY];
+      return grtc_onnx_unsupported(n,
+                                   "input 'depth' (%s) is a float computed at run time; grt "
+                                   "reads a depth at the call only from an int64 or int32 "
+                                   "graph input",
+                                   grtc_onnx_fmt(depth_value, buffer));
+    }
     double* d = NULL;
     uint32_t count = 0;
     if (!grtc_onnx_floats(n, depth_value, "input 'depth'", &d, &count)) return grt_ok_status();
@@ -2409,16 +2652,30 @@ static grt_status_t grtc_onnx_op_one_hot(grtc_onnx_node_t* n) {
   }
   if (rank == axis) dims[rank++] = depth;
   if (!grtc_onnx_check_dims(n, "the result", rank, dims)) return grt_ok_status();
+  // The classes along the axis: an iota of depth (computed at the call
+  // where the depth is read then).
+  grtc_tvalue_t* classes = NULL;
+  if (depth_at_call) {
+    int64_t dim = grtc_onnx_item_dim(depth_at_call);
+    classes = grtc_onnx_dynamic_computed(n, GRTC_TOP_DYNAMIC_IOTA, NULL, 1, &dim, &depth_at_call,
+                                         NULL);
+    if (!classes) return grt_ok_status();
+    dims[axis] = classes->type.dims[0];
+  }
   // Indices of any numeric type: converted to i64 (floats truncate), then
   // negative ones wrapped by depth.
   grtc_tvalue_t* index = grtc_elem_is_float(indices->type.elem)
                              ? grtc_onnx_convert(n, indices, GRTC_ELEM_I64)
                              : indices;
-  index = grtc_onnx_wrap_indices(n, index, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)depth));
+  index = grtc_onnx_wrap_indices(n, index,
+                                 depth_at_call ? depth_at_call
+                                               : grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)depth));
   if (!index) return grt_ok_status();
   grtc_ttype_t wide = grtc_onnx_type(GRTC_ELEM_I64, rank, dims);
   index = grtc_onnx_broadcast_in_dim(n, index, &wide, map);
-  grtc_tvalue_t* iota = grtc_onnx_iota_of(n, GRTC_ELEM_I64, rank, dims, axis);
+  int64_t axis_map = axis;
+  grtc_tvalue_t* iota = classes ? grtc_onnx_broadcast_in_dim(n, classes, &wide, &axis_map)
+                                : grtc_onnx_iota_of(n, GRTC_ELEM_I64, rank, dims, axis);
   grtc_tvalue_t* hot = grtc_onnx_compare(n, GRTC_CMP_EQ, index, iota);
   grtc_tvalue_t* off = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 0, 1), 0, NULL);
   grtc_tvalue_t* on = grtc_onnx_reshape(n, grtc_onnx_slice_axis(n, values, 0, 1, 1), 0, NULL);
