@@ -21,3 +21,11 @@ grt_status_t grt_vm_ref_deref(const grt_vm_ref_t* ref, grt_vm_ref_type_t type,
   *out_ptr = ref->ptr;
   return grt_ok_status();
 }
+
+void grt_vm_ref_object_release_out_of_line(void* ptr, grt_vm_ref_type_t type) {
+  grt_vm_ref_object_release_body_(ptr, type);
+}
+
+void grt_vm_ref_release_out_of_line(grt_vm_ref_t* ref) {
+  grt_vm_ref_release_body_(ref);
+}

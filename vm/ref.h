@@ -74,7 +74,8 @@ void grt_vm_list_release_object(void* ptr);
 
 // Drops a reference to a non-NULL object of |type|, destroying it when that
 // was the last one.
-static inline void grt_vm_ref_object_release(void* ptr, grt_vm_ref_type_t type) {
+static inline void grt_vm_ref_object_release_body_(void* ptr,
+                                                   grt_vm_ref_type_t type) {
   if (type == &grt_vm_list_descriptor) {
     grt_vm_list_release_object(ptr);
     return;
@@ -85,6 +86,20 @@ static inline void grt_vm_ref_object_release(void* ptr, grt_vm_ref_type_t type) 
                                 memory_order_acq_rel) == 1u) {
     type->destroy(ptr);
   }
+}
+
+// The same body out of line (vm/ref.c). Size builds (-Os, which defines
+// __OPTIMIZE_SIZE__) call it instead of inlining the body at every site
+// and emitting a local copy in every object that does not; the speed build
+// inlines it.
+void grt_vm_ref_object_release_out_of_line(void* ptr, grt_vm_ref_type_t type);
+
+static inline void grt_vm_ref_object_release(void* ptr, grt_vm_ref_type_t type) {
+#if defined(__OPTIMIZE_SIZE__)
+  grt_vm_ref_object_release_out_of_line(ptr, type);
+#else
+  grt_vm_ref_object_release_body_(ptr, type);
+#endif
 }
 
 // The current count, for tests and diagnostics only (racy by nature).
@@ -124,12 +139,24 @@ static inline void grt_vm_ref_retain(const grt_vm_ref_t* ref) {
 }
 
 // Drops the reference |ref| holds (if any) and leaves it null.
-static inline void grt_vm_ref_release(grt_vm_ref_t* ref) {
+static inline void grt_vm_ref_release_body_(grt_vm_ref_t* ref) {
   grt_vm_ref_t old = *ref;
   *ref = grt_vm_ref_null();
   // Cleared before destroy so a destructor that looks back at |ref| (e.g. a
   // list releasing its own slot) sees null, not a dangling pointer.
   if (old.ptr) grt_vm_ref_object_release(old.ptr, old.type);
+}
+
+// The same out of line (vm/ref.c), for size builds as
+// grt_vm_ref_object_release_out_of_line.
+void grt_vm_ref_release_out_of_line(grt_vm_ref_t* ref);
+
+static inline void grt_vm_ref_release(grt_vm_ref_t* ref) {
+#if defined(__OPTIMIZE_SIZE__)
+  grt_vm_ref_release_out_of_line(ref);
+#else
+  grt_vm_ref_release_body_(ref);
+#endif
 }
 
 // *dst = *src with a new reference; the old *dst is released. Safe when

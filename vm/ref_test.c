@@ -72,6 +72,44 @@ static void test_assign_over_held_ref_releases_old(void** state) {
   assert_int_equal(widget_destroy_count, 2);
 }
 
+// Size builds (-Os) release through the out-of-line copies in vm/ref.c
+// (vm/ref.h); they do what the inline bodies do: the last release
+// destroys, a list goes through the list's own release, and a released ref
+// reads null. Called directly here, since this test is not built -Os.
+static void test_out_of_line_release(void** state) {
+  (void)state;
+  widget_destroy_count = 0;
+  widget_t widget = {3, {0}};
+  grt_vm_ref_object_initialize(&widget.ref_object);
+  grt_vm_ref_t a = grt_vm_ref_wrap_move(&widget, &widget_descriptor);
+  grt_vm_ref_t b = grt_vm_ref_null();
+  grt_vm_ref_assign(&b, &a);
+  grt_vm_ref_release_out_of_line(&a);
+  assert_true(grt_vm_ref_is_null(&a));
+  assert_int_equal(grt_vm_ref_object_count(&widget, &widget_descriptor), 1);
+  grt_vm_ref_object_retain(&widget, &widget_descriptor);
+  grt_vm_ref_object_release_out_of_line(&widget, &widget_descriptor);
+  assert_int_equal(grt_vm_ref_object_count(&widget, &widget_descriptor), 1);
+  assert_int_equal(widget_destroy_count, 0);
+  grt_vm_ref_release_out_of_line(&b);
+  assert_true(grt_vm_ref_is_null(&b));
+  assert_int_equal(widget_destroy_count, 1);
+  assert_int_equal(widget.payload, -1);
+  grt_vm_ref_release_out_of_line(&b);  // already null: nothing happens
+  assert_int_equal(widget_destroy_count, 1);
+
+  grt_vm_list_t* list = NULL;
+  GRT_EXPECT_OK(grt_vm_list_create(grt_vm_type_def_variant(), 1,
+                                   grt_allocator_system(), &list));
+  grt_vm_ref_t held = grt_vm_ref_wrap_move(list, grt_vm_list_type());
+  grt_vm_list_retain(list);
+  assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 2);
+  grt_vm_ref_object_release_out_of_line(list, grt_vm_list_type());
+  assert_int_equal(grt_vm_ref_object_count(list, grt_vm_list_type()), 1);
+  grt_vm_ref_release_out_of_line(&held);  // the last: the list is freed
+  assert_true(grt_vm_ref_is_null(&held));
+}
+
 static void test_check_type_messages(void** state) {
   (void)state;
   widget_t widget = {3, {0}};
@@ -134,6 +172,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_retain_release_destroys_once),
       cmocka_unit_test(test_assign_over_held_ref_releases_old),
+      cmocka_unit_test(test_out_of_line_release),
       cmocka_unit_test(test_check_type_messages),
       cmocka_unit_test(test_instance_registry),
   };
