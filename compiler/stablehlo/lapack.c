@@ -18,6 +18,7 @@ typedef enum grtc_lapack_routine_e {
   GRTC_LAPACK_GEQRF,
   GRTC_LAPACK_ORGQR,
   GRTC_LAPACK_TRSM,
+  GRTC_LAPACK_SYEVD,
 } grtc_lapack_routine_t;
 
 typedef struct grtc_lapack_spec_t {
@@ -38,11 +39,16 @@ static const grtc_lapack_spec_t grtc_lapack_specs[] = {
     {"geqrf", GRTC_LAPACK_GEQRF, 4, "(batch, m, n, lwork)", 1, 2},
     {"orgqr", GRTC_LAPACK_ORGQR, 5, "(batch, m, n, k, lwork)", 2, 1},
     {"trsm", GRTC_LAPACK_TRSM, 7, "(left_side, lower, trans_a, diag, m, n, batch)", 3, 1},
+    {"syevd", GRTC_LAPACK_SYEVD, 3, "(lower, batch, n)", 1, 2},
 };
 
+// syevd's Jacobi iteration is unrolled over rounds of rotations: it takes
+// matrices up to this size.
+#define GRTC_LAPACK_MAX_EIGEN_SIZE 32
+
 #define GRTC_LAPACK_SUPPORTED                                                         \
-  "lapack_{s,d}potrf, lapack_{s,d}getrf, lapack_{s,d}geqrf, lapack_{s,d}orgqr and " \
-  "blas_{s,d}trsm, each also as *_ffi"
+  "lapack_{s,d}potrf, lapack_{s,d}getrf, lapack_{s,d}geqrf, lapack_{s,d}orgqr, "    \
+  "lapack_{s,d}syevd and blas_{s,d}trsm, each also as *_ffi"
 
 static bool grtc_lapack_prefix(grt_string_view_t s, const char* prefix,
                                grt_string_view_t* rest) {
@@ -242,12 +248,14 @@ static grt_status_t grtc_lapack_decode(const grtc_lapack_call_t* call,
   int64_t batch = grtc_lapack_batch_size(at);
   int64_t m = at->dims[at->rank - 2], n = at->dims[at->rank - 1];
   int64_t s[7] = {0};
-  static const char* const potrf_names[] = {"lower", "batch", "n"};
+  static const char* const potrf_names[] = {"lower", "batch", "n"};  // syevd's too
   static const char* const getrf_names[] = {"batch", "m", "n", "lwork"};
   static const char* const orgqr_names[] = {"batch", "m", "n", "k", "lwork"};
   static const char* const trsm_names[] = {"left_side", "lower", "trans_a", "diag",
                                            "m", "n", "batch"};
-  const char* const* names = spec->routine == GRTC_LAPACK_POTRF   ? potrf_names
+  const char* const* names = spec->routine == GRTC_LAPACK_POTRF ||
+                                     spec->routine == GRTC_LAPACK_SYEVD
+                                 ? potrf_names
                              : spec->routine == GRTC_LAPACK_ORGQR ? orgqr_names
                              : spec->routine == GRTC_LAPACK_TRSM  ? trsm_names
                                                                   : getrf_names;
@@ -257,7 +265,21 @@ static grt_status_t grtc_lapack_decode(const grtc_lapack_call_t* call,
     }
   }
   char flag = 0;
+  if (spec->routine == GRTC_LAPACK_SYEVD) {
+    if (n > GRTC_LAPACK_MAX_EIGEN_SIZE) {
+      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                             "'stablehlo.custom_call @%.*s' on %s: matrices larger than %d x "
+                             "%d are not supported yet (the Jacobi rotations are unrolled)",
+                             GRT_SV_ARG(call->target), ta, GRTC_LAPACK_MAX_EIGEN_SIZE,
+                             GRTC_LAPACK_MAX_EIGEN_SIZE);
+    }
+    if (!out->legacy) {
+      char mode = 0;
+      GRT_RETURN_IF_ERROR(grtc_lapack_flag(call, "mode", "VN", 'V', &mode));
+    }
+  }
   switch (spec->routine) {
+    case GRTC_LAPACK_SYEVD:  // the same scalars and uplo as potrf
     case GRTC_LAPACK_POTRF: {
       if (m != n) return grtc_lapack_error(call, "takes square matrices a, got %s", ta);
       if (out->legacy) {
@@ -331,9 +353,11 @@ static grtc_tvalue_t* grtc_lapack_reshape(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   return grtc_chlo_make(m, GRTC_TOP_RESHAPE, &x, 1, &t);
 }
 
-// |x| [..., p, q] reduced over its rows with |kind| from |init|: [..., 1, q].
-static grtc_tvalue_t* grtc_lapack_reduce_rows(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                              grtc_top_kind_t kind, double init) {
+// |x| [..., p, q] reduced over dim |dim| (r - 2 or r - 1) with |kind| from
+// |init|, that dim kept with size 1.
+static grtc_tvalue_t* grtc_lapack_reduce_dim(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                             uint32_t dim, grtc_top_kind_t kind,
+                                             double init) {
   if (!x || !grt_status_is_ok(m->status)) return NULL;
   grtc_ttype_t scalar = {0};
   scalar.elem = x->type.elem;
@@ -343,7 +367,7 @@ static grtc_tvalue_t* grtc_lapack_reduce_rows(grtc_chlo_math_t* m, grtc_tvalue_t
   if (!operands[1]) return NULL;
   uint32_t r = x->type.rank;
   grtc_ttype_t type = x->type;
-  for (uint32_t d = r - 2; d + 1 < r; ++d) type.dims[d] = type.dims[d + 1];
+  for (uint32_t d = dim; d + 1 < r; ++d) type.dims[d] = type.dims[d + 1];
   type.rank = r - 1;
   grtc_top_t* reduce = NULL;
   m->status = grtc_top_create(m->b->module, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1,
@@ -352,13 +376,18 @@ static grtc_tvalue_t* grtc_lapack_reduce_rows(grtc_chlo_math_t* m, grtc_tvalue_t
   grtc_tblock_append(m->b->block, reduce);
   m->status = m->b->place(m->b->user, reduce);
   if (!grt_status_is_ok(m->status)) return NULL;
-  int64_t dim = r - 2;
-  reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, &dim, 1);
+  int64_t reduced = dim;
+  reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, &reduced, 1);
   m->status = grtc_top_set_scalar_body(m->b->module, reduce, kind, x->type.elem);
   if (!grt_status_is_ok(m->status)) return NULL;
   grtc_ttype_t kept = x->type;
-  kept.dims[r - 2] = 1;
+  kept.dims[dim] = 1;
   return grtc_lapack_reshape(m, &reduce->results[0], &kept);
+}
+
+static grtc_tvalue_t* grtc_lapack_reduce_rows(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                              grtc_top_kind_t kind, double init) {
+  return x ? grtc_lapack_reduce_dim(m, x, x->type.rank - 2, kind, init) : NULL;
 }
 
 // The batch shape of |a| [..., m, n] as a type of |elem|.
@@ -541,6 +570,174 @@ static void grtc_lapack_geqrf(grtc_chlo_math_t* m, grtc_tvalue_t* a, grtc_tvalue
   if (grt_status_is_ok(m->status)) *taus_out = grtc_lapack_join(m, taus, k, &a->type);
 }
 
+
+// A [n, n] constant of |like|'s element type with values[i * n + j],
+// broadcast to |like|'s batch dims.
+static grtc_tvalue_t* grtc_lapack_matrix(grtc_chlo_math_t* m, grtc_tvalue_t* like,
+                                         const double* values, int64_t n) {
+  if (!like || !grt_status_is_ok(m->status)) return NULL;
+  grtc_elem_t elem = like->type.elem;
+  size_t size = grtc_elem_byte_size(elem);
+  uint8_t* data = grtc_tmodule_alloc(m->b->module, (size_t)(n * n) * size);
+  if (!data) {
+    m->status = grt_make_status(GRT_STATUS_RESOURCE_EXHAUSTED, "out of memory for a constant");
+    return NULL;
+  }
+  for (int64_t i = 0; i < n * n; ++i) {
+    grtc_scalar_value_t v;
+    v.f = values[i];
+    grtc_eval_store(elem, v, data + (size_t)i * size);
+  }
+  grtc_ttype_t type = {0};
+  type.elem = elem;
+  type.rank = 2;
+  type.dims[0] = type.dims[1] = n;
+  grtc_tvalue_t* c = grtc_chlo_constant(m, &type, data, (size_t)(n * n) * size);
+  uint32_t r = like->type.rank;
+  if (r == 2 || !c) return c;
+  grtc_ttype_t full = like->type;
+  full.dims[r - 2] = full.dims[r - 1] = n;
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_BROADCAST_IN_DIM, &c, 1, &full);
+  if (v) {
+    int64_t dims[2] = {(int64_t)r - 2, (int64_t)r - 1};
+    v->def->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, 2);
+  }
+  return v;
+}
+
+// syevd: the eigenvalues of the symmetric matrix a's uplo triangle
+// describes, ascending, and the eigenvectors as v's columns, by cyclic
+// Jacobi: each round rotates n/2 disjoint pairs (p, q) at once (a
+// round-robin schedule; an odd n gets a zero row and column that no
+// rotation mixes in), with t = sign(theta) / (|theta| + sqrt(theta^2 + 1)),
+// theta = (a_qq - a_pp) / (2 a_pq), c = 1 / sqrt(t^2 + 1), s = t c,
+// a <- G^T a G, v <- v G; a fixed number of sweeps, 3 (f32) or 5 (f64)
+// plus ceil(log2(n)) (convergence is quadratic). Then the pairs are sorted by eigenvalue (each
+// one's rank among them, ties by index, as a permutation matrix).
+static void grtc_lapack_syevd(grtc_chlo_math_t* m, grtc_tvalue_t* a, bool lower,
+                              grtc_tvalue_t** v_out, grtc_tvalue_t** w_out) {
+  uint32_t r = a->type.rank;
+  int64_t n = a->type.dims[r - 1];
+  grtc_elem_t elem = a->type.elem;
+  // The symmetric matrix from the uplo triangle.
+  grtc_tvalue_t* rows = grtc_lapack_iota(m, &a->type, elem, r - 2);
+  grtc_tvalue_t* cols = grtc_lapack_iota(m, &a->type, elem, r - 1);
+  a = SELECT(lower ? CMP(GE, rows, cols) : CMP(LE, rows, cols), a, grtc_chlo_transpose2(m, a));
+  int64_t size = n + (n & 1);
+  if (size != n && a) {
+    // Pad with a zero row and column.
+    grtc_ttype_t padded = a->type;
+    padded.dims[r - 2] = padded.dims[r - 1] = size;
+    grtc_tvalue_t* operands[2] = {a, grtc_chlo_splat_type(m, &(grtc_ttype_t){.elem = elem},
+                                                         (grtc_scalar_value_t){.f = 0.0})};
+    grtc_tvalue_t* p = grtc_chlo_make(m, GRTC_TOP_PAD, operands, 2, &padded);
+    if (p) {
+      int64_t low[GRTC_MAX_RANK] = {0}, high[GRTC_MAX_RANK] = {0},
+              interior[GRTC_MAX_RANK] = {0};
+      high[r - 2] = high[r - 1] = 1;
+      p->def->attrs.low = grtc_tmodule_i64s(m->b->module, low, r);
+      p->def->attrs.high = grtc_tmodule_i64s(m->b->module, high, r);
+      p->def->attrs.interior = grtc_tmodule_i64s(m->b->module, interior, r);
+    }
+    a = p;
+    rows = grtc_lapack_iota(m, &padded, elem, r - 2);
+    cols = grtc_lapack_iota(m, &padded, elem, r - 1);
+  }
+  if (!a) return;
+  grtc_tvalue_t* identity = CMP(EQ, rows, cols);
+  grtc_tvalue_t* v = SELECT(identity, C_LIKE(a, 1.0), C_LIKE(a, 0.0));
+  grtc_tvalue_t* sign = SELECT(CMP(GT, cols, rows), C_LIKE(a, 1.0), C_LIKE(a, -1.0));
+  grtc_ttype_t column_type = a->type;
+  column_type.dims[r - 1] = 1;
+  grtc_tvalue_t* index = grtc_lapack_iota(m, &column_type, elem, r - 2);  // [..., n, 1]
+  int sweeps = elem == GRTC_ELEM_F64 ? 5 : 3;
+  for (int64_t k = 1; k < size; k *= 2) ++sweeps;  // + ceil(log2(n))
+  int64_t players[GRTC_LAPACK_MAX_EIGEN_SIZE];
+  for (int64_t i = 0; i < size; ++i) players[i] = i;
+  double partner_matrix[GRTC_LAPACK_MAX_EIGEN_SIZE * GRTC_LAPACK_MAX_EIGEN_SIZE];
+  double partner_index[GRTC_LAPACK_MAX_EIGEN_SIZE * GRTC_LAPACK_MAX_EIGEN_SIZE];
+  for (int sweep = 0; sweep < sweeps && grt_status_is_ok(m->status); ++sweep) {
+    for (int64_t round = 0; round + 1 < size && grt_status_is_ok(m->status); ++round) {
+      memset(partner_matrix, 0, sizeof(partner_matrix));
+      memset(partner_index, 0, sizeof(partner_index));
+      for (int64_t i = 0; i < size / 2; ++i) {
+        int64_t p = players[i], q = players[size - 1 - i];
+        partner_matrix[p * size + q] = partner_matrix[q * size + p] = 1.0;
+        // Row i of |partner_index| holds i's partner in every column.
+        for (int64_t j = 0; j < size; ++j) {
+          partner_index[p * size + j] = (double)q;
+          partner_index[q * size + j] = (double)p;
+        }
+      }
+      // The next round: player 0 stays, the others rotate by one.
+      int64_t last = players[size - 1];
+      for (int64_t i = size - 1; i > 1; --i) players[i] = players[i - 1];
+      if (size > 1) players[1] = last;
+      grtc_tvalue_t* partner = grtc_lapack_matrix(m, a, partner_matrix, size);
+      grtc_tvalue_t* other =
+          grtc_chlo_slice2(m, grtc_lapack_matrix(m, a, partner_index, size), 0, size, 0, 1);
+      grtc_tvalue_t* is_p = CMP(LT, index, other);  // [..., n, 1]
+      grtc_tvalue_t* zero = C_LIKE(a, 0.0);
+      grtc_tvalue_t* d = grtc_lapack_reduce_dim(m, SELECT(identity, a, zero), r - 1,
+                                                GRTC_TOP_ADD, 0.0);  // a_ii
+      grtc_tvalue_t* d_partner = grtc_chlo_matmul(m, partner, d, false);
+      grtc_tvalue_t* row = grtc_lapack_reduce_dim(m, SELECT(CMP(NE, partner, zero), a, zero),
+                                                  r - 1, GRTC_TOP_ADD, 0.0);  // a_i,partner
+      grtc_tvalue_t* column = grtc_lapack_reduce_dim(
+          m, SELECT(CMP(NE, partner, zero), grtc_chlo_transpose2(m, a), zero), r - 1,
+          GRTC_TOP_ADD, 0.0);  // a_partner,i
+      grtc_tvalue_t* app = SELECT(is_p, d, d_partner);
+      grtc_tvalue_t* aqq = SELECT(is_p, d_partner, d);
+      grtc_tvalue_t* apq = SELECT(is_p, row, column);
+      grtc_tvalue_t* none = CMP(EQ, apq, C_LIKE(apq, 0.0));
+      grtc_tvalue_t* theta = DIV(SUB(aqq, app), MUL(C_LIKE(apq, 2.0),
+                                                    SELECT(none, C_LIKE(apq, 1.0), apq)));
+      grtc_tvalue_t* one = C_LIKE(theta, 1.0);
+      grtc_tvalue_t* t =
+          DIV(SELECT(CMP(GE, theta, C_LIKE(theta, 0.0)), one, C_LIKE(theta, -1.0)),
+              ADD(ABS(theta), SQRT(ADD(MUL(theta, theta), one))));
+      t = SELECT(none, C_LIKE(t, 0.0), t);
+      grtc_tvalue_t* c = DIV(one, SQRT(ADD(MUL(t, t), one)));
+      grtc_tvalue_t* s = MUL(t, c);
+      grtc_tvalue_t* g =
+          SELECT(identity, grtc_chlo_expand(m, c, a),
+                 SELECT(CMP(NE, partner, zero), MUL(sign, grtc_chlo_expand(m, s, a)), zero));
+      a = grtc_chlo_matmul(m, grtc_chlo_matmul(m, grtc_chlo_transpose2(m, g), a, false), g,
+                           false);
+      v = grtc_chlo_matmul(m, v, g, false);
+    }
+  }
+  if (!grt_status_is_ok(m->status)) return;
+  grtc_tvalue_t* w = grtc_lapack_reduce_dim(m, SELECT(identity, a, C_LIKE(a, 0.0)), r - 1,
+                                            GRTC_TOP_ADD, 0.0);  // [..., size, 1]
+  if (size != n) {
+    v = grtc_chlo_slice2(m, v, 0, n, 0, n);
+    w = grtc_chlo_slice2(m, w, 0, n, 0, 1);
+    index = grtc_chlo_slice2(m, index, 0, n, 0, 1);
+  }
+  // rank_i = #{j : w_j < w_i, or w_j == w_i and j < i}.
+  grtc_tvalue_t* wj = grtc_chlo_expand(m, grtc_chlo_transpose2(m, w), v);  // w_j at [i, j]
+  grtc_tvalue_t* wi = grtc_chlo_expand(m, w, v);
+  grtc_tvalue_t* ij = grtc_chlo_expand(m, grtc_chlo_transpose2(m, index), v);
+  grtc_tvalue_t* ii = grtc_chlo_expand(m, index, v);
+  grtc_tvalue_t* before = grtc_chlo_binary(
+      m, GRTC_TOP_OR, CMP(LT, wj, wi),
+      grtc_chlo_binary(m, GRTC_TOP_AND, CMP(EQ, wj, wi), CMP(LT, ij, ii)));
+  grtc_tvalue_t* rank = grtc_lapack_reduce_dim(
+      m, SELECT(before, C_LIKE(v, 1.0), C_LIKE(v, 0.0)), r - 1, GRTC_TOP_ADD, 0.0);
+  // perm[i, k] = (rank_i == k): w sorted = w^T perm, v sorted = v perm.
+  grtc_tvalue_t* perm =
+      SELECT(CMP(EQ, grtc_chlo_expand(m, rank, v), grtc_chlo_expand(m, grtc_chlo_transpose2(
+                                                                          m, index), v)),
+             C_LIKE(v, 1.0), C_LIKE(v, 0.0));
+  *v_out = grtc_chlo_matmul(m, v, perm, false);
+  grtc_tvalue_t* sorted = grtc_chlo_matmul(m, grtc_chlo_transpose2(m, w), perm, false);
+  grtc_ttype_t vector = a->type;
+  vector.rank = r - 1;
+  vector.dims[r - 2] = n;
+  *w_out = grtc_lapack_reshape(m, sorted, &vector);
+}
+
 //===----------------------------------------------------------------------===//
 // Entry
 //===----------------------------------------------------------------------===//
@@ -581,6 +778,8 @@ grt_status_t grtc_lapack_lower(grtc_chlo_builder_t* builder, const grtc_lapack_c
     GRT_RETURN_IF_ERROR(grtc_lapack_expect(call, 1, "ipiv", &second));
   } else if (spec->routine == GRTC_LAPACK_GEQRF) {
     GRT_RETURN_IF_ERROR(grtc_lapack_expect(call, 1, "taus", &second));
+  } else if (spec->routine == GRTC_LAPACK_SYEVD) {
+    GRT_RETURN_IF_ERROR(grtc_lapack_expect(call, 1, "w", &second));
   }
   // The rest: info ([...] i32, at most one) and workspaces (rank 1).
   bool has_info = false;
@@ -610,6 +809,9 @@ grt_status_t grtc_lapack_lower(grtc_chlo_builder_t* builder, const grtc_lapack_c
       break;
     case GRTC_LAPACK_GEQRF:
       grtc_lapack_geqrf(m, a, &values[0], &values[1]);
+      break;
+    case GRTC_LAPACK_SYEVD:
+      grtc_lapack_syevd(m, a, dc.lower, &values[0], &values[1]);
       break;
     case GRTC_LAPACK_ORGQR: {
       const grtc_ttype_t* tt = &mats[1]->type;

@@ -9,6 +9,8 @@
 //   - lapack_{s,d}geqrf (Householder QR: R on and above the diagonal, the
 //     reflectors below it, taus; LAPACK's dlarfg convention);
 //   - lapack_{s,d}orgqr (Q from geqrf's reflectors and taus);
+//   - lapack_{s,d}syevd (symmetric eigendecomposition by cyclic Jacobi:
+//     eigenvalues ascending, eigenvectors as columns, up to 32 x 32);
 //   - blas_{s,d}trsm (triangular solve with alpha);
 // each in the legacy form (scalar i32/i64 operands before the matrices,
 // often a tuple result) and the FFI form (`*_ffi`, or the same name with
