@@ -232,6 +232,11 @@ static grt_status_t grtc_lapack_decode(const grtc_lapack_call_t* call,
     if (!grtc_dim_is_static(at->dims[d])) {
       return grtc_lapack_error(call, "needs a static shape, got %s", ta);
     }
+    if (at->dims[d] == 0) {
+      return grt_make_status(GRT_STATUS_UNIMPLEMENTED,
+                             "'stablehlo.custom_call @%.*s' on %s: empty matrices or batches "
+                             "are not supported yet", GRT_SV_ARG(call->target), ta);
+    }
   }
   if (at->dims[at->rank - 1] > GRTC_CHLO_MAX_LINALG_SIZE ||
       at->dims[at->rank - 2] > GRTC_CHLO_MAX_LINALG_SIZE) {
@@ -880,5 +885,13 @@ grt_status_t grtc_lapack_lower(grtc_chlo_builder_t* builder, const grtc_lapack_c
       outs[i] = grtc_chlo_splat_type(m, t, zero);
     }
   }
-  return math.status;
+  GRT_RETURN_IF_ERROR(math.status);
+  for (uint32_t i = 0; i < call->result_count; ++i) {
+    if (!outs[i]) {
+      return grt_make_status(GRT_STATUS_INTERNAL,
+                             "'stablehlo.custom_call @%.*s' result #%u was not built",
+                             GRT_SV_ARG(call->target), i);
+    }
+  }
+  return grt_ok_status();
 }
