@@ -393,6 +393,34 @@ def gen_syevd(rng):
     f.expect(r[2], np.zeros(2, np.int32), "i32")
     funcs.append(f.text(comment="lapack_dsyevd, legacy form (lower = 0: the upper triangle), "
                         "tuple result with info and workspaces, odd size 5, batch 2."))
+    # JAX's eigh export test matrix (iota, symmetrized: rank 2, so 0 is a
+    # repeated eigenvalue), in the FFI form with workspace results: the
+    # eigenvalues, and v diag(w) v^T = a with v^T v = I.
+    f = Func("test_syevd_ffi_repeated_f32")
+    n = 6
+    x = np.arange(n * n, dtype=np.float64).reshape(n, n)
+    x = (x + x.T) / 2
+    given = array(np.tril(x), "f32")
+    w = np.linalg.eigvalsh(x)
+    t = type_of(given, "f32")
+    r = call(f, "lapack_ssyevd_ffi", [f.input(given, "f32")], [t],
+             [t, "tensor<%dxf32>" % n, "tensor<i32>", "tensor<177xf32>", "tensor<43xi32>"],
+             ffi_attrs("mode = 86 : ui8, uplo = 76 : ui8", [2], [2, 1, 0, 1, 1]), False)
+    f.expect(r[1], array(w, "f32"), "f32", 1e-4, 1e-5)
+    scaled = f.op("stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<%dxf32>) -> %s"
+                  % (r[1], n, t))
+    vw = f.op("stablehlo.multiply %s, %s : %s" % (r[0], scaled, t))
+    back = f.op('"stablehlo.dot_general"(%s, %s) {dot_dimension_numbers = #stablehlo.dot<'
+                'lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : '
+                '(%s, %s) -> %s' % (vw, r[0], t, t, t))
+    f.expect(back, array(x, "f32"), "f32", 1e-4, 1e-5)
+    gram = f.op('"stablehlo.dot_general"(%s, %s) {dot_dimension_numbers = #stablehlo.dot<'
+                'lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : '
+                '(%s, %s) -> %s' % (r[0], r[0], t, t, t))
+    f.expect(gram, array(np.eye(n), "f32"), "f32", 1e-5, 1e-5)
+    funcs.append(f.text(comment="lapack_ssyevd_ffi with workspace results on JAX's eigh "
+                        "test matrix (iota, symmetrized; eigenvalue 0 repeated): the "
+                        "eigenvalues, v diag(w) v^T = a and v^T v = I."))
     f = Func("fail_syevd_eigenvalues_descending")
     x, given = symmetric(rng, (), 3, True)
     w = np.linalg.eigvalsh(x)

@@ -201,6 +201,20 @@ module @e2e_lapack {
     return
   }
 
+  // lapack_ssyevd_ffi with workspace results on JAX's eigh test matrix (iota, symmetrized; eigenvalue 0 repeated): the eigenvalues, v diag(w) v^T = a and v^T v = I.
+  func.func public @test_syevd_ffi_repeated_f32() {
+    %0 = util.unfoldable_constant dense<[[0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [3.5e+00, 7.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [7.0e+00, 1.05e+01, 1.4e+01, 0.0e+00, 0.0e+00, 0.0e+00], [1.05e+01, 1.4e+01, 1.75e+01, 2.1e+01, 0.0e+00, 0.0e+00], [1.4e+01, 1.75e+01, 2.1e+01, 2.45e+01, 2.8e+01, 0.0e+00], [1.75e+01, 2.1e+01, 2.45e+01, 2.8e+01, 3.15e+01, 3.5e+01]]> : tensor<6x6xf32>
+    %1:5 = stablehlo.custom_call @lapack_ssyevd_ffi(%0) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0]> : tensor<1xindex>, dense<> : tensor<0xindex>, dense<[0]> : tensor<1xindex>, dense<[0]> : tensor<1xindex>]} : (tensor<6x6xf32>) -> (tensor<6x6xf32>, tensor<6xf32>, tensor<i32>, tensor<177xf32>, tensor<43xi32>)
+    check.expect_almost_eq_const(%1#1, dense<[-1.1080657e+01, -1.1238091e-14, -2.972016e-15, 3.3848022e-17, 2.971946e-15, 1.1608066e+02]> : tensor<6xf32>, atol 1.0e-04, rtol 1.0e-05) : tensor<6xf32>
+    %2 = stablehlo.broadcast_in_dim %1#1, dims = [1] : (tensor<6xf32>) -> tensor<6x6xf32>
+    %3 = stablehlo.multiply %1#0, %2 : tensor<6x6xf32>
+    %4 = "stablehlo.dot_general"(%3, %1#0) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<6x6xf32>, tensor<6x6xf32>) -> tensor<6x6xf32>
+    check.expect_almost_eq_const(%4, dense<[[0.0e+00, 3.5e+00, 7.0e+00, 1.05e+01, 1.4e+01, 1.75e+01], [3.5e+00, 7.0e+00, 1.05e+01, 1.4e+01, 1.75e+01, 2.1e+01], [7.0e+00, 1.05e+01, 1.4e+01, 1.75e+01, 2.1e+01, 2.45e+01], [1.05e+01, 1.4e+01, 1.75e+01, 2.1e+01, 2.45e+01, 2.8e+01], [1.4e+01, 1.75e+01, 2.1e+01, 2.45e+01, 2.8e+01, 3.15e+01], [1.75e+01, 2.1e+01, 2.45e+01, 2.8e+01, 3.15e+01, 3.5e+01]]> : tensor<6x6xf32>, atol 1.0e-04, rtol 1.0e-05) : tensor<6x6xf32>
+    %5 = "stablehlo.dot_general"(%1#0, %1#0) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<6x6xf32>, tensor<6x6xf32>) -> tensor<6x6xf32>
+    check.expect_almost_eq_const(%5, dense<[[1.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 1.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 1.0e+00, 0.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 1.0e+00, 0.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 1.0e+00, 0.0e+00], [0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 0.0e+00, 1.0e+00]]> : tensor<6x6xf32>, atol 1.0e-05, rtol 1.0e-05) : tensor<6x6xf32>
+    return
+  }
+
   // LAPACK's eigenvalues ascend: descending ones must fail.
   func.func public @fail_syevd_eigenvalues_descending() {
     %0 = util.unfoldable_constant dense<[[7.15354287520253e-01, 6.659253723445172e+00, 8.601368005803803e+00], [5.5554108950983894e-02, 8.38550862757411e-01, 5.225913558425667e+00], [-6.11056037471438e-02, -3.2107711536657035e-01, 3.444383483473308e-01]]> : tensor<3x3xf64>
