@@ -993,9 +993,9 @@ static grtc_tvalue_t* grtc_chlo_next_after(grtc_chlo_math_t* m, grtc_tvalue_t* x
 //===----------------------------------------------------------------------===//
 
 // x[..., rows, cols] for the last two dims (the batch dims whole).
-static grtc_tvalue_t* grtc_chlo_slice2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                       int64_t row0, int64_t row1, int64_t col0,
-                                       int64_t col1) {
+grtc_tvalue_t* grtc_chlo_slice2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                int64_t row0, int64_t row1, int64_t col0,
+                                int64_t col1) {
   if (!x) return NULL;
   uint32_t r = x->type.rank;
   int64_t start[GRTC_MAX_RANK] = {0}, limit[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
@@ -1020,7 +1020,7 @@ static grtc_tvalue_t* grtc_chlo_slice2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
 }
 
 // |x| with its last two dims swapped.
-static grtc_tvalue_t* grtc_chlo_transpose2(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
+grtc_tvalue_t* grtc_chlo_transpose2(grtc_chlo_math_t* m, grtc_tvalue_t* x) {
   if (!x) return NULL;
   uint32_t r = x->type.rank;
   int64_t perm[GRTC_MAX_RANK];
@@ -1048,8 +1048,8 @@ static grtc_tvalue_t* grtc_chlo_reverse2(grtc_chlo_math_t* m, grtc_tvalue_t* x,
 }
 
 // |parts| joined along dim |dim|.
-static grtc_tvalue_t* grtc_chlo_concat(grtc_chlo_math_t* m, grtc_tvalue_t* const* parts,
-                                       uint32_t count, uint32_t dim) {
+grtc_tvalue_t* grtc_chlo_concat(grtc_chlo_math_t* m, grtc_tvalue_t* const* parts,
+                                uint32_t count, uint32_t dim) {
   if (count == 1) return parts[0];
   grtc_ttype_t type = parts[0]->type;
   type.dims[dim] = 0;
@@ -1064,8 +1064,8 @@ static grtc_tvalue_t* grtc_chlo_concat(grtc_chlo_math_t* m, grtc_tvalue_t* const
 
 // lhs[..., p, k] . rhs[..., k, q] (or rhs[..., q, k] when |rhs_transposed|)
 // over the shared batch dims.
-static grtc_tvalue_t* grtc_chlo_matmul(grtc_chlo_math_t* m, grtc_tvalue_t* lhs,
-                                       grtc_tvalue_t* rhs, bool rhs_transposed) {
+grtc_tvalue_t* grtc_chlo_matmul(grtc_chlo_math_t* m, grtc_tvalue_t* lhs,
+                                grtc_tvalue_t* rhs, bool rhs_transposed) {
   if (!lhs || !rhs) return NULL;
   uint32_t r = lhs->type.rank;
   int64_t batch[GRTC_MAX_RANK];
@@ -1086,8 +1086,8 @@ static grtc_tvalue_t* grtc_chlo_matmul(grtc_chlo_math_t* m, grtc_tvalue_t* lhs,
 }
 
 // |x| (with size-1 dims) broadcast to |like|'s shape, same rank.
-static grtc_tvalue_t* grtc_chlo_expand(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                       grtc_tvalue_t* like) {
+grtc_tvalue_t* grtc_chlo_expand(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                grtc_tvalue_t* like) {
   if (!x || !like) return NULL;
   uint32_t r = x->type.rank;
   int64_t dims[GRTC_MAX_RANK];
@@ -1099,8 +1099,8 @@ static grtc_tvalue_t* grtc_chlo_expand(grtc_chlo_math_t* m, grtc_tvalue_t* x,
 
 // Checks a [..., n, n] float matrix operand with at most
 // GRTC_CHLO_MAX_LINALG_SIZE rows.
-static grt_status_t grtc_chlo_check_square(grt_string_view_t name, const char* what,
-                                           const grtc_ttype_t* type) {
+grt_status_t grtc_chlo_check_square(grt_string_view_t name, const char* what,
+                                    const grtc_ttype_t* type) {
   char text[128];
   grtc_ttype_format(type, text, sizeof(text));
   if (!grtc_elem_is_float(type->elem) || type->rank < 2 ||
@@ -1291,12 +1291,43 @@ static grt_status_t grtc_chlo_square(grtc_chlo_builder_t* b, grt_string_view_t n
   return grt_ok_status();
 }
 
+// The lower Cholesky factor l of a[..., n, n] (f32 or f64; only its lower
+// triangle is read), the strict upper triangle 0. Column j of l: with
+// v = a[:, j] - l[:, :j] . l[j, :j]^T, l_jj = sqrt(v_j), l_ij = v_i / l_jj
+// below, 0 above (a matrix that is not positive definite gives NaN, as sqrt
+// of a negative). |pivots|, when not NULL, receives each v_j as [..., 1, 1].
+grtc_tvalue_t* grtc_chlo_cholesky_factor(grtc_chlo_math_t* m, grtc_tvalue_t* a,
+                                         grtc_tvalue_t** pivots) {
+  if (!a) return NULL;
+  uint32_t r = a->type.rank;
+  int64_t n = a->type.dims[r - 1];
+  grtc_ttype_t type = a->type;  // iota of the row index, [..., n, 1]
+  type.dims[r - 1] = 1;
+  grtc_tvalue_t* rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &type);
+  if (rows) rows->def->attrs.dim = r - 2;
+  grtc_tvalue_t* factor = NULL;  // l[:, :j], [..., n, j]
+  for (int64_t j = 0; j < n && grt_status_is_ok(m->status); ++j) {
+    grtc_tvalue_t* v = grtc_chlo_slice2(m, a, 0, n, j, j + 1);
+    if (j > 0) {
+      v = SUB(v, grtc_chlo_matmul(m, factor, grtc_chlo_slice2(m, factor, j, j + 1, 0, j),
+                                  true));
+    }
+    grtc_tvalue_t* pivot = grtc_chlo_slice2(m, v, j, j + 1, 0, 1);
+    if (pivots) pivots[j] = pivot;
+    grtc_tvalue_t* diagonal = grtc_chlo_expand(m, SQRT(pivot), v);
+    grtc_tvalue_t* index = C_LIKE(rows, (double)j);
+    grtc_tvalue_t* column =
+        SELECT(CMP(GT, rows, index), DIV(v, diagonal),
+               SELECT(CMP(EQ, rows, index), diagonal, C_LIKE(v, 0.0)));
+    grtc_tvalue_t* parts[2] = {factor, column};
+    factor = j == 0 ? column : grtc_chlo_concat(m, parts, 2, r - 1);
+  }
+  return grt_status_is_ok(m->status) ? factor : NULL;
+}
+
 // cholesky: l with a = l l^T (lower) from a's lower triangle, or u with
 // a = u^T u from its upper one (the lower factor of a^T, transposed); the
-// other triangle of the result is 0. Column j of l: with v = a[:, j] -
-// l[:, :j] . l[j, :j]^T, l_jj = sqrt(v_j), l_ij = v_i / l_jj below, 0 above
-// (a matrix that is not positive definite gives NaN, as sqrt of a
-// negative).
+// other triangle of the result is 0.
 static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t name,
                                        grtc_tvalue_t* operand, const grtc_ttype_t* result,
                                        const grtc_chlo_attrs_t* attrs, grtc_tvalue_t** out) {
@@ -1311,31 +1342,7 @@ static grt_status_t grtc_chlo_cholesky(grtc_chlo_builder_t* b, grt_string_view_t
   grtc_elem_t work = elem == GRTC_ELEM_F64 ? GRTC_ELEM_F64 : GRTC_ELEM_F32;
   grtc_tvalue_t* a = grtc_chlo_convert(m, operand, work);
   if (!attrs->lower) a = grtc_chlo_transpose2(m, a);
-  uint32_t r = operand->type.rank;
-  int64_t n = operand->type.dims[r - 1];
-  grtc_tvalue_t* rows = NULL;  // iota of the row index, [..., n, 1]
-  if (a) {
-    grtc_ttype_t type = a->type;
-    type.dims[r - 1] = 1;
-    rows = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &type);
-    if (rows) rows->def->attrs.dim = r - 2;
-  }
-  grtc_tvalue_t* factor = NULL;  // l[:, :j], [..., n, j]
-  for (int64_t j = 0; j < n && grt_status_is_ok(m->status); ++j) {
-    grtc_tvalue_t* v = grtc_chlo_slice2(m, a, 0, n, j, j + 1);
-    if (j > 0) {
-      v = SUB(v, grtc_chlo_matmul(m, factor, grtc_chlo_slice2(m, factor, j, j + 1, 0, j),
-                                  true));
-    }
-    grtc_tvalue_t* diagonal =
-        grtc_chlo_expand(m, SQRT(grtc_chlo_slice2(m, v, j, j + 1, 0, 1)), v);
-    grtc_tvalue_t* index = C_LIKE(rows, (double)j);
-    grtc_tvalue_t* column =
-        SELECT(CMP(GT, rows, index), DIV(v, diagonal),
-               SELECT(CMP(EQ, rows, index), diagonal, C_LIKE(v, 0.0)));
-    grtc_tvalue_t* parts[2] = {factor, column};
-    factor = j == 0 ? column : grtc_chlo_concat(m, parts, 2, r - 1);
-  }
+  grtc_tvalue_t* factor = grtc_chlo_cholesky_factor(m, a, NULL);
   if (!attrs->lower) factor = grtc_chlo_transpose2(m, factor);
   factor = grtc_chlo_convert(m, factor, elem);
   if (!grt_status_is_ok(math.status)) return math.status;

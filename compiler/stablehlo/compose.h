@@ -100,6 +100,32 @@ grtc_tvalue_t* grtc_chlo_bitcast(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_ele
 grtc_tvalue_t* grtc_chlo_constant(grtc_chlo_math_t* m, const grtc_ttype_t* type,
                                   uint8_t* data, size_t size);
 
+// Matrix helpers on the last two dims (the batch dims whole), shared with
+// the LAPACK custom calls (lapack.c):
+// x[..., row0:row1, col0:col1];
+grtc_tvalue_t* grtc_chlo_slice2(grtc_chlo_math_t* m, grtc_tvalue_t* x, int64_t row0,
+                                int64_t row1, int64_t col0, int64_t col1);
+// x with its last two dims swapped;
+grtc_tvalue_t* grtc_chlo_transpose2(grtc_chlo_math_t* m, grtc_tvalue_t* x);
+// |parts| joined along |dim|;
+grtc_tvalue_t* grtc_chlo_concat(grtc_chlo_math_t* m, grtc_tvalue_t* const* parts,
+                                uint32_t count, uint32_t dim);
+// lhs[..., p, k] . rhs[..., k, q] (rhs[..., q, k] when |rhs_transposed|);
+grtc_tvalue_t* grtc_chlo_matmul(grtc_chlo_math_t* m, grtc_tvalue_t* lhs,
+                                grtc_tvalue_t* rhs, bool rhs_transposed);
+// |x| (size-1 dims) broadcast to |like|'s shape, same rank;
+grtc_tvalue_t* grtc_chlo_expand(grtc_chlo_math_t* m, grtc_tvalue_t* x, grtc_tvalue_t* like);
+// the lower Cholesky factor of a[..., n, n] (f32/f64, lower triangle read;
+// the strict upper triangle of the factor 0; NaN from a column whose pivot
+// is not positive), each pivot (the diagonal before its square root,
+// [..., 1, 1]) into |pivots| when not NULL;
+grtc_tvalue_t* grtc_chlo_cholesky_factor(grtc_chlo_math_t* m, grtc_tvalue_t* a,
+                                         grtc_tvalue_t** pivots);
+// checks that |type| is [..., n, n] float matrices with n at most
+// GRTC_CHLO_MAX_LINALG_SIZE (|what| names the operand in the message).
+grt_status_t grtc_chlo_check_square(grt_string_view_t name, const char* what,
+                                    const grtc_ttype_t* type);
+
 typedef enum grtc_chlo_rng_distribution_e {
   GRTC_CHLO_RNG_DISTRIBUTION_NONE,  // absent or not one of the two
   GRTC_CHLO_RNG_UNIFORM,

@@ -22,6 +22,7 @@
 #include "compiler/stablehlo/fft.h"
 #include "compiler/stablehlo/compose.h"
 #include "compiler/stablehlo/f8.h"
+#include "compiler/stablehlo/lapack.h"
 #include "compiler/stablehlo/quant.h"
 #include "compiler/tensor/eval.h"
 
@@ -5194,6 +5195,67 @@ static grt_status_t grtc_import_run_parallel(grtc_import_t* ctx, const grtc_oper
   return status;
 }
 
+// A LAPACK/BLAS custom call (lapack.h): its operands, its results (a tuple
+// result's elements, kept for get_tuple_element) and the attributes that
+// pick its form.
+static grt_status_t grtc_import_lapack_call(grtc_import_t* ctx, const grtc_operation_t* op,
+                                            grt_string_view_t target, grtc_tblock_t* block) {
+  enum { kMaxOperands = 16, kMaxResults = 8 };
+  grtc_tvalue_t* operands[kMaxOperands];
+  grtc_ttype_t results[kMaxResults];
+  if (op->operand_count > kMaxOperands) {
+    return grtc_import_error(ctx, op, "'stablehlo.custom_call @%.*s' has %u operands; "
+                             "LAPACK/BLAS calls have at most %d", GRT_SV_ARG(target),
+                             op->operand_count, kMaxOperands);
+  }
+  for (uint32_t i = 0; i < op->operand_count; ++i) {
+    operands[i] = grtc_import_lookup(ctx, op->operands[i]);
+    if (!operands[i]) {
+      return grtc_import_error(ctx, op, "operand #%u of 'stablehlo.custom_call @%.*s' must "
+                               "be a tensor", i, GRT_SV_ARG(target));
+    }
+  }
+  bool tuple = op->result_count == 1 && op->results[0].type->kind == GRTC_TYPE_TUPLE;
+  uint32_t count = tuple ? op->results[0].type->function.input_count : op->result_count;
+  if (count > kMaxResults) {
+    return grtc_import_error(ctx, op, "'stablehlo.custom_call @%.*s' has %u results; "
+                             "LAPACK/BLAS calls have at most %d", GRT_SV_ARG(target), count,
+                             kMaxResults);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const grtc_type_t* type =
+        tuple ? op->results[0].type->function.types[i] : op->results[i].type;
+    if (type->kind != GRTC_TYPE_TENSOR) {
+      return grtc_import_error(ctx, op, "'stablehlo.custom_call @%.*s' result #%u must be a "
+                               "tensor (tuples of tuples are not supported)",
+                               GRT_SV_ARG(target), i);
+    }
+    GRT_RETURN_IF_ERROR(grtc_import_type(ctx, op, type, &results[i]));
+  }
+  grtc_lapack_call_t call = {target, operands, op->operand_count, results, count,
+                             grtc_operation_attribute(op, "mhlo.backend_config"),
+                             grtc_operation_attribute(op, "operand_layouts")};
+  if (call.backend_config && call.backend_config->kind != GRTC_ATTR_DICTIONARY) {
+    call.backend_config = NULL;  // the legacy string form carries nothing
+  }
+  grtc_import_chlo_place_t place = {ctx, op};
+  grtc_chlo_builder_t builder = {ctx->module, block, grtc_import_chlo_place, &place};
+  grtc_tvalue_t* values[kMaxResults] = {NULL};
+  GRT_RETURN_IF_ERROR(grtc_import_at(ctx, op, grtc_lapack_lower(&builder, &call, values)));
+  if (!tuple) {
+    for (uint32_t i = 0; i < count; ++i) {
+      GRT_RETURN_IF_ERROR(grtc_import_map(ctx, &op->results[i], values[i]));
+    }
+    return grt_ok_status();
+  }
+  grtc_import_tuple_t* packed =
+      grtc_tmodule_alloc(ctx->module, sizeof(*packed) + count * sizeof(packed->values[0]));
+  if (!packed) return grtc_import_oom();
+  packed->count = count;
+  for (uint32_t i = 0; i < count; ++i) packed->values[i] = values[i];
+  return grtc_map_put(ctx->allocator, &ctx->tuples, &op->results[0], packed);
+}
+
 // stablehlo.tuple and stablehlo.get_tuple_element.
 static grt_status_t grtc_import_tuple_op(grtc_import_t* ctx, const grtc_operation_t* op) {
   if (op->result_count != 1) {
@@ -5873,6 +5935,12 @@ static grt_status_t grtc_import_op(grtc_import_t* ctx, const grtc_operation_t* o
   if (grtc_operation_is(op, "stablehlo.tuple") ||
       grtc_operation_is(op, "stablehlo.get_tuple_element")) {
     return grtc_import_tuple_op(ctx, op);
+  }
+  if (grtc_operation_is(op, "stablehlo.custom_call")) {
+    const grtc_attribute_t* target = grtc_operation_attribute(op, "call_target_name");
+    if (target && target->kind == GRTC_ATTR_STRING && grtc_lapack_is_target(target->string)) {
+      return grtc_import_lapack_call(ctx, op, target->string, block);
+    }
   }
   if (ctx->scalar_region_depth && grtc_operation_is(op, "func.call")) {
     return grtc_import_inline_call(ctx, op, block);
