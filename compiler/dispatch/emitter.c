@@ -967,8 +967,17 @@ static uint32_t grtc_em_gather(grtc_emitter_t* em, grtc_top_t* op,
     int64_t od = g->start_index_map.values[k];
     uint32_t start = grtc_em_index_vector_element(em, indices, batch_index,
                                                   g->index_vector_dim, k);
-    start = grtc_em_clamp(em, start, 0,
-                          operand->type.dims[od] - g->slice_sizes.values[od]);
+    int64_t extent = grtc_tmodule_resolve_dim(em->module, operand->type.dims[od]);
+    if (grtc_dim_is_static(extent)) {
+      start = grtc_em_clamp(em, start, 0, extent - g->slice_sizes.values[od]);
+    } else {
+      // Clamped to [0, extent - size] as a dynamic_slice's (the call
+      // checks extent >= size).
+      uint32_t hi = grtc_em_sub(em, grtc_em_dim(em, extent),
+                                grtc_em_i64(em, g->slice_sizes.values[od]));
+      start = grtc_em_op(em, GRTC_SCALAR_CLAMP, GRTC_ELEM_I64,
+                         grtc_em_i64(em, 0), start, hi);
+    }
     operand_index[od] = grtc_em_add(em, operand_index[od], start);
   }
   for (uint32_t k = 0; k < g->operand_batching_dims.count; ++k) {

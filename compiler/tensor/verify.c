@@ -1210,20 +1210,37 @@ static grt_status_t grtc_verify_index_vector(grtc_verifier_t* v,
   return grt_ok_status();
 }
 
+// What a gather's bound on a symbolic operand dimension is (the call's
+// message names it; relations keep static text).
+static const char* const grtc_gather_slice_size_of[GRTC_MAX_RANK] = {
+    "slice size of operand dimension 0", "slice size of operand dimension 1",
+    "slice size of operand dimension 2", "slice size of operand dimension 3",
+    "slice size of operand dimension 4", "slice size of operand dimension 5",
+    "slice size of operand dimension 6", "slice size of operand dimension 7",
+};
+
 static grt_status_t grtc_verify_gather(grtc_verifier_t* v,
                                        const grtc_top_t* op) {
   GRT_RETURN_IF_ERROR(grtc_verify_counts(v, op, 2, 2, 1));
   const grtc_ttype_t* operand = grtc_vop(op, 0);
   const grtc_ttype_t* indices = grtc_vop(op, 1);
   const grtc_gather_dims_t* g = &op->attrs.gather;
-  // Symbolic dimensions: only the indices' batch dimensions (a lookup of a
-  // symbolic number of rows, such as an embedding over a sequence).
+  // Symbolic dimensions: the indices' batch dimensions (a lookup of a
+  // symbolic number of rows, such as an embedding over a sequence) and the
+  // operand's other than its batching ones (a table of a symbolic number
+  // of rows: the slice sizes stay static, the call checks the extent
+  // holds them and the kernel clamps the starts to the extent).
   char described[192];
-  for (uint32_t i = 0; i < operand->rank; ++i) {
-    if (grtc_dim_is_static(operand->dims[i])) continue;
-    return VERR(op, "operand 0 dimension %u is symbolic (%s); a gather from "
-                "a symbolic operand is not supported yet", i,
-                grtc_tmodule_describe_dim(v->module, operand->dims[i],
+  for (uint32_t k = 0; k < g->operand_batching_dims.count; ++k) {
+    int64_t d = g->operand_batching_dims.values[k];
+    if (d < 0 || d >= (int64_t)operand->rank ||
+        grtc_dim_is_static(operand->dims[d])) {
+      continue;
+    }
+    return VERR(op, "operand 0 dimension %lld is symbolic (%s) and a "
+                "batching dimension; a gather with symbolic batching "
+                "dimensions is not supported yet", (long long)d,
+                grtc_tmodule_describe_dim(v->module, operand->dims[d],
                                           described, sizeof(described)));
   }
   if (g->index_vector_dim >= 0 &&
@@ -1263,8 +1280,11 @@ static grt_status_t grtc_verify_gather(grtc_verifier_t* v,
     if (collapsed && batching) {
       return VERR(op, "dimension %u is both collapsed and batching", i);
     }
-    if (size < 0 || size > operand->dims[i] || ((collapsed || batching) &&
-                                                 size > 1)) {
+    // A symbolic operand dimension must be at least the size (checked at
+    // the call).
+    if (size < 0 || ((collapsed || batching) && size > 1) ||
+        !grtc_vat_least(v, op, operand->dims[i], size,
+                        grtc_gather_slice_size_of[i])) {
       return VERR(op, "slice_sizes[%u] = %lld is out of range for %s", i,
                   (long long)size, grtc_vfmt(v, operand));
     }
