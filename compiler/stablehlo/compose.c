@@ -677,32 +677,24 @@ static grtc_tvalue_t* grtc_chlo_compare_bits(grtc_chlo_math_t* m,
 // batch_norm_inference, batch_norm_training, batch_norm_grad
 //===----------------------------------------------------------------------===//
 
-// A rank-0 constant of |elem|.
-static grtc_tvalue_t* grtc_chlo_scalar(grtc_chlo_math_t* m, grtc_elem_t elem,
-                                       double value) {
-  grtc_ttype_t type = {0};
-  type.elem = elem;
-  grtc_scalar_value_t v;
-  v.f = value;
-  return grtc_chlo_splat_type(m, &type, v);
-}
-
-// The sum of |x| over every dimension but |feature|: a rank-1 tensor of
-// that dimension's size.
-static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
-                                        uint32_t feature) {
+grtc_tvalue_t* grtc_chlo_reduce(grtc_chlo_math_t* m, grtc_tvalue_t* x, const int64_t* dims,
+                                uint32_t count, grtc_top_kind_t kind,
+                                grtc_scalar_value_t init) {
   if (!x || !grt_status_is_ok(m->status)) return NULL;
-  grtc_tvalue_t* operands[2] = {x, grtc_chlo_scalar(m, x->type.elem, 0.0)};
+  grtc_ttype_t scalar = {0};
+  scalar.elem = x->type.elem;
+  grtc_tvalue_t* operands[2] = {x, grtc_chlo_splat_type(m, &scalar, init)};
   if (!operands[1]) return NULL;
-  int64_t dims[GRTC_MAX_RANK];
-  uint32_t count = 0;
+  grtc_ttype_t type = x->type;
+  type.rank = 0;
+  uint32_t next = 0;
   for (uint32_t d = 0; d < x->type.rank; ++d) {
-    if (d != feature) dims[count++] = d;
+    if (next < count && dims[next] == (int64_t)d) {
+      ++next;
+      continue;
+    }
+    type.dims[type.rank++] = x->type.dims[d];
   }
-  grtc_ttype_t type = {0};
-  type.elem = x->type.elem;
-  type.rank = 1;
-  type.dims[0] = x->type.dims[feature];
   grtc_top_t* reduce = NULL;
   m->status = grtc_top_create(m->b->module, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1,
                               &reduce);
@@ -711,8 +703,23 @@ static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
   m->status = m->b->place(m->b->user, reduce);
   if (!grt_status_is_ok(m->status)) return NULL;
   reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, dims, count);
-  m->status = grtc_top_set_scalar_body(m->b->module, reduce, GRTC_TOP_ADD, x->type.elem);
+  m->status = grtc_top_set_scalar_body(m->b->module, reduce, kind, x->type.elem);
   return grt_status_is_ok(m->status) ? &reduce->results[0] : NULL;
+}
+
+// The sum of |x| over every dimension but |feature|: a rank-1 tensor of
+// that dimension's size.
+static grtc_tvalue_t* grtc_chlo_sum_but(grtc_chlo_math_t* m, grtc_tvalue_t* x,
+                                        uint32_t feature) {
+  if (!x) return NULL;
+  int64_t dims[GRTC_MAX_RANK];
+  uint32_t count = 0;
+  for (uint32_t d = 0; d < x->type.rank; ++d) {
+    if (d != feature) dims[count++] = d;
+  }
+  grtc_scalar_value_t zero;
+  memset(&zero, 0, sizeof(zero));
+  return grtc_chlo_reduce(m, x, dims, count, GRTC_TOP_ADD, zero);
 }
 
 // A rank-1 |v| along |like|'s dimension |feature|.

@@ -89,6 +89,12 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 // any element type.
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value);
+// |x| reduced over its dimensions |dims| (|count| of them, ascending) by
+// the scalar body |kind| from |init| (in |x|'s element representation);
+// the result drops those dimensions.
+grtc_tvalue_t* grtc_chlo_reduce(grtc_chlo_math_t* m, grtc_tvalue_t* x, const int64_t* dims,
+                                uint32_t count, grtc_top_kind_t kind,
+                                grtc_scalar_value_t init);
 // A splat of |like|'s (integer) type holding the bit pattern |bits|.
 grtc_tvalue_t* grtc_chlo_bits(grtc_chlo_math_t* m, grtc_tvalue_t* like, uint64_t bits);
 // |x|'s bits as element type |elem| of the same width (bitcast_convert).

@@ -363,31 +363,15 @@ static grtc_tvalue_t* grtc_lapack_reshape(grtc_chlo_math_t* m, grtc_tvalue_t* x,
 static grtc_tvalue_t* grtc_lapack_reduce_dim(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                              uint32_t dim, grtc_top_kind_t kind,
                                              double init) {
-  if (!x || !grt_status_is_ok(m->status)) return NULL;
-  grtc_ttype_t scalar = {0};
-  scalar.elem = x->type.elem;
+  if (!x) return NULL;
   grtc_scalar_value_t value;
   value.f = init;
-  grtc_tvalue_t* operands[2] = {x, grtc_chlo_splat_type(m, &scalar, value)};
-  if (!operands[1]) return NULL;
-  uint32_t r = x->type.rank;
-  grtc_ttype_t type = x->type;
-  for (uint32_t d = dim; d + 1 < r; ++d) type.dims[d] = type.dims[d + 1];
-  type.rank = r - 1;
-  grtc_top_t* reduce = NULL;
-  m->status = grtc_top_create(m->b->module, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1,
-                              &reduce);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_tblock_append(m->b->block, reduce);
-  m->status = m->b->place(m->b->user, reduce);
-  if (!grt_status_is_ok(m->status)) return NULL;
   int64_t reduced = dim;
-  reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, &reduced, 1);
-  m->status = grtc_top_set_scalar_body(m->b->module, reduce, kind, x->type.elem);
-  if (!grt_status_is_ok(m->status)) return NULL;
+  grtc_tvalue_t* sum = grtc_chlo_reduce(m, x, &reduced, 1, kind, value);
+  if (!sum) return NULL;
   grtc_ttype_t kept = x->type;
   kept.dims[dim] = 1;
-  return grtc_lapack_reshape(m, &reduce->results[0], &kept);
+  return grtc_lapack_reshape(m, sum, &kept);
 }
 
 static grtc_tvalue_t* grtc_lapack_reduce_rows(grtc_chlo_math_t* m, grtc_tvalue_t* x,

@@ -97,28 +97,10 @@ static grtc_tvalue_t* grtc_ragged_cmp(grtc_chlo_math_t* m, grtc_compare_directio
 
 // The sum of |x| over its dim |dim|.
 static grtc_tvalue_t* grtc_ragged_sum(grtc_chlo_math_t* m, grtc_tvalue_t* x, uint32_t dim) {
-  if (!x || !grt_status_is_ok(m->status)) return NULL;
-  grtc_ttype_t scalar = {0};
-  scalar.elem = x->type.elem;
   grtc_scalar_value_t zero;
   memset(&zero, 0, sizeof(zero));
-  grtc_tvalue_t* operands[2] = {x, grtc_chlo_splat_type(m, &scalar, zero)};
-  if (!operands[1]) return NULL;
-  grtc_ttype_t type = x->type;
-  type.rank = 0;
-  for (uint32_t d = 0; d < x->type.rank; ++d) {
-    if (d != dim) type.dims[type.rank++] = x->type.dims[d];
-  }
-  grtc_top_t* reduce = NULL;
-  m->status = grtc_top_create(m->b->module, GRTC_TOP_REDUCE, operands, 2, &type, 1, 1, &reduce);
-  if (!grt_status_is_ok(m->status)) return NULL;
-  grtc_tblock_append(m->b->block, reduce);
-  m->status = m->b->place(m->b->user, reduce);
-  if (!grt_status_is_ok(m->status)) return NULL;
   int64_t d = dim;
-  reduce->attrs.dims = grtc_tmodule_i64s(m->b->module, &d, 1);
-  m->status = grtc_top_set_scalar_body(m->b->module, reduce, GRTC_TOP_ADD, x->type.elem);
-  return grt_status_is_ok(m->status) ? &reduce->results[0] : NULL;
+  return grtc_chlo_reduce(m, x, &d, 1, GRTC_TOP_ADD, zero);
 }
 
 // The groups' ends (inclusive prefix sums of |sizes| over its last dim)
