@@ -897,12 +897,6 @@ static bool grtc_onnx_takes_batch(grtc_onnx_node_t* n, uint32_t input, uint32_t 
   return input == 0 && dim == 0;
 }
 
-// Gather: symbolic indices (an embedding lookup of a symbolic batch).
-static bool grtc_onnx_takes_indices(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
-  (void)n, (void)dim;
-  return input == 1;
-}
-
 // Pools: the batch and channel dimensions, whose window is 1; MaxPool's
 // Indices output takes static shapes.
 static bool grtc_onnx_takes_pool(grtc_onnx_node_t* n, uint32_t input, uint32_t dim) {
@@ -958,7 +952,9 @@ static const grtc_onnx_symbolic_rule_t grtc_onnx_symbolic_rules[] = {
     // divides by at run time).
     GRTC_ONNX_ANY("Softmax"), GRTC_ONNX_ANY("LogSoftmax"), GRTC_ONNX_ANY("ReduceSum"),
     GRTC_ONNX_ANY("ReduceMean"), GRTC_ONNX_ANY("ReduceMax"), GRTC_ONNX_ANY("ReduceMin"),
-    {"Gather", grtc_onnx_takes_indices, "the indices (input 1)"},
+    // Gather refuses runtime indices into data with a symbolic dimension
+    // other than the axis.
+    GRTC_ONNX_ANY("Gather"),
     GRTC_ONNX_ANY("MatMul"), GRTC_ONNX_ANY("Pad"), GRTC_ONNX_ANY("Expand"),
     GRTC_ONNX_ANY("Slice"),
     {"Gemm", grtc_onnx_takes_gemm, "the rows of A (and in C)"},

@@ -837,16 +837,48 @@ static void symbolic_gather(void** state) {
   expect_batch_symbol(module, "-> (tensor<?s0x2x3xf32>)");
   grtc_tmodule_destroy(module);
 
-  // The table's dimensions take static shapes.
+  // A table of a symbolic number of rows: negative ids wrap by the
+  // extent read at the call.
   static const int64_t symbolic_table[2] = {-1, 3}, ids_dims[1] = {2};
   model_init(&m, 13);
   model_input(&m, "table", 2, symbolic_table);
   model_input_of(&m, "ids", 7, 1, ids_dims);
   model_node(&m, "Gather", "table", "ids", "y");
   model_output(&m, "y");
+  module = import_prepared(&m, NULL);
+  char* text = print(module);
+  assert_non_null(strstr(text, "get_dimension_size"));
+  assert_non_null(strstr(text, "stablehlo.gather"));
+  assert_non_null(strstr(text, "-> (tensor<2x3xf32>)"));
+  free(text);
+  grtc_tmodule_destroy(module);
+
+  // BERT's pooling: index 0 of axis 1 of [N, N, 4] (constant indices are
+  // slices, whatever dimensions are symbolic).
+  static const int64_t hidden_dims[3] = {-1, -1, 4};
+  static const int64_t zero = 0;
+  model_init(&m, 13);
+  model_input(&m, "x", 3, hidden_dims);
+  model_tensor(&m, "zero", 7, 0, NULL, &zero, sizeof(zero));
+  Onnx__NodeProto* pool = model_node(&m, "Gather", "x", "zero", "y");
+  int64_t one = 1;
+  model_attr(&m, pool, "axis", false, 1, &one);
+  model_output(&m, "y");
+  module = import_prepared(&m, NULL);
+  expect_batch_symbol(module, "-> (tensor<?s0x4xf32>)");
+  grtc_tmodule_destroy(module);
+
+  // Runtime indices into a table with a symbolic dimension other than the
+  // gathered axis are refused.
+  static const int64_t wide_table[2] = {5, -1};
+  model_init(&m, 13);
+  model_input(&m, "table", 2, wide_table);
+  model_input_of(&m, "ids", 7, 1, ids_dims);
+  model_node(&m, "Gather", "table", "ids", "y");
+  model_output(&m, "y");
   expect_error(&m, NULL, GRT_STATUS_INVALID_ARGUMENT, "(Gather, opset 13)",
-               "input 0 dimension 0 is symbolic",
-               "grt imports Gather with symbolic dimensions in the indices (input 1) only", NULL);
+               "input 0 dimension 1 is symbolic",
+               "other than the gathered axis only by constant indices", NULL);
 }
 
 // Concat along the symbolic batch: the result's is a symbol of its own

@@ -1484,6 +1484,43 @@ static grtc_tvalue_t* grtc_onnx_gather_const(grtc_onnx_node_t* n, grtc_tvalue_t*
   return grtc_onnx_constant(n, type, bytes, (size_t)total * element, false);
 }
 
+// Index |at| of |axis| of |x| (a tensor with symbolic dimensions), the
+// other dimensions whole: a slice whose symbolic limits are the operand's
+// own extents (grtc_verify_slice); on a symbolic |axis| the call checks
+// the extent holds at + 1 (an out-of-range index is an error there, as
+// ONNX has it). A negative |at| counts from the end: a slice of the
+// reversed axis.
+static grtc_tvalue_t* grtc_onnx_symbolic_pick(grtc_onnx_node_t* n, grtc_tvalue_t* x, uint32_t axis,
+                                              int64_t at) {
+  if (!x || !grtc_onnx_ok(n)) return NULL;
+  if (at < 0 && grtc_dim_is_static(x->type.dims[axis])) at += x->type.dims[axis];
+  if (at < 0) {
+    int64_t reversed = axis;
+    x = grtc_onnx_reverse(n, x, &reversed, 1);
+    at = -at - 1;
+    if (!x) return NULL;
+  }
+  int64_t starts[GRTC_MAX_RANK] = {0}, limits[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
+  grtc_ttype_t type = x->type;
+  for (uint32_t i = 0; i < x->type.rank; ++i) {
+    limits[i] = x->type.dims[i];
+    strides[i] = 1;
+  }
+  starts[axis] = at;
+  limits[axis] = at + 1;
+  type.dims[axis] = 1;
+  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_SLICE, &x, 1, &type, 1, 0);
+  if (!op) return NULL;
+  op->attrs.start = grtc_tmodule_i64s(n->module, starts, x->type.rank);
+  op->attrs.limit = grtc_tmodule_i64s(n->module, limits, x->type.rank);
+  op->attrs.strides = grtc_tmodule_i64s(n->module, strides, x->type.rank);
+  return grtc_onnx_fold(n, op);
+}
+
+// The most constant indices a Gather of a tensor with symbolic dimensions
+// takes as slices (one slice per index).
+#define GRTC_ONNX_SYMBOLIC_GATHER_PICKS 16
+
 static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
   grtc_tvalue_t* data = grtc_onnx_input(n, 0);
   grtc_tvalue_t* indices = grtc_onnx_input(n, 1);
@@ -1512,7 +1549,8 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
     uint32_t count = 0;
     if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return grt_ok_status();
     for (uint32_t i = 0; i < count; ++i) {
-      if (values[i] < -dim || values[i] >= dim) {
+      // (On a symbolic axis the call checks the extent.)
+      if (grtc_dim_is_static(dim) && (values[i] < -dim || values[i] >= dim)) {
         return grtc_onnx_error(n, "index %lld is out of range for axis %u of size %lld",
                                (long long)values[i], axis, (long long)dim);
       }
@@ -1528,8 +1566,38 @@ static grt_status_t grtc_onnx_op_gather(grtc_onnx_node_t* n) {
       return grt_ok_status();
     }
   }
+  if (!pick && !grtc_ttype_is_static(&data->type)) {
+    // Data with symbolic dimensions (docs/onnx.md "Symbolic dimensions"):
+    // constant indices are slices; other indices a gather along a
+    // symbolic or static axis whose slice sizes are static, so every other
+    // dimension must be.
+    int64_t* values = NULL;
+    uint32_t count = 0;
+    if (grtc_onnx_is_constant(indices)) {
+      if (!grtc_onnx_ints(n, indices, "input 'indices'", &values, &count)) return grt_ok_status();
+    }
+    if (count >= 1 && count <= GRTC_ONNX_SYMBOLIC_GATHER_PICKS) {
+      grtc_tvalue_t* parts[GRTC_ONNX_SYMBOLIC_GATHER_PICKS];
+      for (uint32_t i = 0; i < count; ++i) {
+        parts[i] = grtc_onnx_symbolic_pick(n, data, axis, values[i]);
+      }
+      OUT(0) = grtc_onnx_reshape(n, grtc_onnx_concat(n, parts, count, axis), type.rank,
+                                 type.dims);
+      return grt_ok_status();
+    }
+    for (uint32_t i = 0; i < r; ++i) {
+      if (i != axis && !grtc_dim_is_static(data->type.dims[i])) {
+        return grtc_onnx_symbolic_error(
+            n, 0, i, data->type.dims[i],
+            "grt gathers from a tensor with a symbolic dimension other than the gathered axis "
+            "only by constant indices (1 to 16 of them)");
+      }
+    }
+  }
+  // Negative indices wrap by the axis' extent (read at the call when it
+  // is symbolic); out-of-range ones are clamped by the gather.
   grtc_tvalue_t* wrapped =
-      grtc_onnx_wrap_indices(n, indices, grtc_onnx_scalar(n, GRTC_ELEM_I64, (double)dim));
+      grtc_onnx_wrap_indices(n, indices, grtc_onnx_dimension_size(n, data, axis));
   int64_t offset_dims[GRTC_MAX_RANK], slice_sizes[GRTC_MAX_RANK];
   uint32_t offset_count = 0;
   for (uint32_t i = 0; i < r; ++i) {

@@ -8,7 +8,14 @@ heads.onnx (Reshape to [x.size(0) * 2, -1, 0]: a shape computed from the
 batch, as torch's nn.MultiheadAttention export writes), stack.onnx (Concat
 of two constant images after the batch, Flatten, MatMul: run at batch 0),
 pad.onnx (Pad of the batch by 1 before and 2 after, each image summed
-and negated)
+and negated), the Gathers from data with symbolic dimensions
+gather_pool.onnx (BERT's pooling: axis 1 index 0 of [N, S, 4]),
+gather_ends.onnx (axis 1 indices [-1, 0] of [N, S, 4]), gather_third.onnx
+(axis 1 index 2 of [N, S, 4]), gather_rows.onnx
+(axis 0 of [N, 3] by runtime indices [K]), gather_rows_const.onnx (axis 0
+of [N, 3] by constant indices [-1, 0, -1]) and gather_refused.onnx (axis 1
+of [N, S, 4] by runtime indices: refused), with pool_x{N}x{S}.npy inputs
+of 0, 1, 2, ... for N = 1, 3 and S = 1, 5 and rows_x{1,3}.npy
 and hardmax.onnx (an op that takes static shapes only).
 Usage: onnx_symbolic_models.py OUTPUT_DIR"""
 import os
@@ -87,6 +94,39 @@ def main():
          [ints("pads", [1, 0, 0, 0, 2, 0, 0, 0]), ints("one", [1]),
           numpy_helper.from_array(np.array(5, np.float32), "five")],
          os.path.join(out, "pad.onnx"))
+
+    save_gathers(out)
+
+
+def save_gathers(out):
+    def model(nodes, inputs, inits, name):
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+        graph = helper.make_graph(nodes, "g", inputs, [y], inits)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+                  os.path.join(out, name))
+
+    ints = lambda name, values: numpy_helper.from_array(np.array(values, np.int64), name)
+    hidden = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "S", 4])
+    rows = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, ["K"])
+    model([helper.make_node("Gather", ["x", "zero"], ["y"], axis=1)], [hidden],
+          [ints("zero", 0)], "gather_pool.onnx")
+    model([helper.make_node("Gather", ["x", "ends"], ["y"], axis=1)], [hidden],
+          [ints("ends", [-1, 0])], "gather_ends.onnx")
+    model([helper.make_node("Gather", ["x", "two"], ["y"], axis=1)], [hidden],
+          [ints("two", 2)], "gather_third.onnx")
+    model([helper.make_node("Gather", ["x", "ids"], ["y"], axis=0)], [rows, ids], [],
+          "gather_rows.onnx")
+    model([helper.make_node("Gather", ["x", "picks"], ["y"], axis=0)], [rows],
+          [ints("picks", [-1, 0, -1])], "gather_rows_const.onnx")
+    model([helper.make_node("Gather", ["x", "ids"], ["y"], axis=1)], [hidden, ids], [],
+          "gather_refused.onnx")
+    for n in (1, 3):
+        for s in (1, 5):
+            np.save(os.path.join(out, "pool_x%dx%d.npy" % (n, s)),
+                    np.arange(n * s * 4, dtype=np.float32).reshape(n, s, 4))
+        np.save(os.path.join(out, "rows_x%d.npy" % n),
+                np.arange(n * 3, dtype=np.float32).reshape(n, 3))
 
 
 if __name__ == "__main__":
