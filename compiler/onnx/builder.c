@@ -704,7 +704,13 @@ grtc_tvalue_t* grtc_onnx_slice(grtc_onnx_node_t* n, grtc_tvalue_t* x, const int6
   grtc_ttype_t type = x->type;
   bool identity = true;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
-    if (start[i] < 0 || limit[i] < start[i] || limit[i] > x->type.dims[i] || strides[i] < 1) {
+    // A symbolic dimension is either taken whole (limit is the dimension
+    // itself) or sliced to static bounds that the call checks against its
+    // extent (grtc_verify_slice).
+    bool symbolic = !grtc_dim_is_static(x->type.dims[i]);
+    if (symbolic && start[i] == 0 && limit[i] == x->type.dims[i] && strides[i] == 1) continue;
+    if (start[i] < 0 || limit[i] < start[i] || (!symbolic && limit[i] > x->type.dims[i]) ||
+        strides[i] < 1) {
       grtc_onnx_fail(n, grtc_onnx_error(n,
                                         "slice [%lld:%lld:%lld] of dimension %u (size %lld) is "
                                         "out of range",

@@ -1501,20 +1501,13 @@ static grtc_tvalue_t* grtc_onnx_symbolic_pick(grtc_onnx_node_t* n, grtc_tvalue_t
     if (!x) return NULL;
   }
   int64_t starts[GRTC_MAX_RANK] = {0}, limits[GRTC_MAX_RANK], strides[GRTC_MAX_RANK];
-  grtc_ttype_t type = x->type;
   for (uint32_t i = 0; i < x->type.rank; ++i) {
     limits[i] = x->type.dims[i];
     strides[i] = 1;
   }
   starts[axis] = at;
   limits[axis] = at + 1;
-  type.dims[axis] = 1;
-  grtc_top_t* op = grtc_onnx_op_full(n, GRTC_TOP_SLICE, &x, 1, &type, 1, 0);
-  if (!op) return NULL;
-  op->attrs.start = grtc_tmodule_i64s(n->module, starts, x->type.rank);
-  op->attrs.limit = grtc_tmodule_i64s(n->module, limits, x->type.rank);
-  op->attrs.strides = grtc_tmodule_i64s(n->module, strides, x->type.rank);
-  return grtc_onnx_fold(n, op);
+  return grtc_onnx_slice(n, x, starts, limits, strides);
 }
 
 // The most constant indices a Gather of a tensor with symbolic dimensions

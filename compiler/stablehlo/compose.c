@@ -677,6 +677,15 @@ static grtc_tvalue_t* grtc_chlo_compare_bits(grtc_chlo_math_t* m,
 // batch_norm_inference, batch_norm_training, batch_norm_grad
 //===----------------------------------------------------------------------===//
 
+grtc_tvalue_t* grtc_chlo_iota(grtc_chlo_math_t* m, const grtc_ttype_t* type, grtc_elem_t elem,
+                              uint32_t dim) {
+  grtc_ttype_t t = *type;
+  t.elem = elem;
+  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &t);
+  if (v) v->def->attrs.dim = dim;
+  return v;
+}
+
 grtc_tvalue_t* grtc_chlo_reduce(grtc_chlo_math_t* m, grtc_tvalue_t* x, const int64_t* dims,
                                 uint32_t count, grtc_top_kind_t kind,
                                 grtc_scalar_value_t init) {

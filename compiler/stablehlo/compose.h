@@ -89,6 +89,9 @@ grtc_tvalue_t* grtc_chlo_splat(grtc_chlo_math_t* m, grtc_tvalue_t* like,
 // any element type.
 grtc_tvalue_t* grtc_chlo_splat_value(grtc_chlo_math_t* m, grtc_tvalue_t* like,
                                      grtc_scalar_value_t value);
+// An iota of |type|'s shape in |elem| along |dim|.
+grtc_tvalue_t* grtc_chlo_iota(grtc_chlo_math_t* m, const grtc_ttype_t* type, grtc_elem_t elem,
+                              uint32_t dim);
 // |x| reduced over its dimensions |dims| (|count| of them, ascending) by
 // the scalar body |kind| from |init| (in |x|'s element representation);
 // the result drops those dimensions.

@@ -339,16 +339,6 @@ static grt_status_t grtc_lapack_decode(const grtc_lapack_call_t* call,
 // Helpers
 //===----------------------------------------------------------------------===//
 
-// An iota of |type| (elem replaced by |elem|) along |dim|.
-static grtc_tvalue_t* grtc_lapack_iota(grtc_chlo_math_t* m, const grtc_ttype_t* type,
-                                       grtc_elem_t elem, uint32_t dim) {
-  grtc_ttype_t t = *type;
-  t.elem = elem;
-  grtc_tvalue_t* v = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &t);
-  if (v) v->def->attrs.dim = dim;
-  return v;
-}
-
 // |x| with shape |type|'s and element type kept.
 static grtc_tvalue_t* grtc_lapack_reshape(grtc_chlo_math_t* m, grtc_tvalue_t* x,
                                           const grtc_ttype_t* type) {
@@ -436,8 +426,8 @@ static void grtc_lapack_potrf(grtc_chlo_math_t* m, grtc_tvalue_t* a, bool lower,
   grtc_tvalue_t* factor =
       grtc_chlo_cholesky_factor(m, lower ? a : grtc_chlo_transpose2(m, a), pivots);
   if (!lower) factor = grtc_chlo_transpose2(m, factor);
-  grtc_tvalue_t* rows = grtc_lapack_iota(m, &a->type, a->type.elem, r - 2);
-  grtc_tvalue_t* cols = grtc_lapack_iota(m, &a->type, a->type.elem, r - 1);
+  grtc_tvalue_t* rows = grtc_chlo_iota(m, &a->type, a->type.elem, r - 2);
+  grtc_tvalue_t* cols = grtc_chlo_iota(m, &a->type, a->type.elem, r - 1);
   grtc_tvalue_t* inside = lower ? CMP(GE, rows, cols) : CMP(LE, rows, cols);
   *factor_out = SELECT(inside, factor, a);
   if (!info_out || !grt_status_is_ok(m->status)) return;
@@ -461,10 +451,10 @@ static void grtc_lapack_getrf(grtc_chlo_math_t* m, grtc_tvalue_t* a, grtc_tvalue
   grtc_ttype_t column_type = a->type, row_type = a->type;
   column_type.dims[r - 1] = 1;
   row_type.dims[r - 2] = 1;
-  grtc_tvalue_t* rows = grtc_lapack_iota(m, &column_type, elem, r - 2);  // [..., m, 1]
-  grtc_tvalue_t* cols = grtc_lapack_iota(m, &row_type, elem, r - 1);     // [..., 1, n]
-  grtc_tvalue_t* full_rows = grtc_lapack_iota(m, &a->type, elem, r - 2);
-  grtc_tvalue_t* full_cols = grtc_lapack_iota(m, &a->type, elem, r - 1);
+  grtc_tvalue_t* rows = grtc_chlo_iota(m, &column_type, elem, r - 2);  // [..., m, 1]
+  grtc_tvalue_t* cols = grtc_chlo_iota(m, &row_type, elem, r - 1);     // [..., 1, n]
+  grtc_tvalue_t* full_rows = grtc_chlo_iota(m, &a->type, elem, r - 2);
+  grtc_tvalue_t* full_cols = grtc_chlo_iota(m, &a->type, elem, r - 1);
   grtc_tvalue_t* pivots[GRTC_CHLO_MAX_LINALG_SIZE];
   grtc_tvalue_t* nonzero[GRTC_CHLO_MAX_LINALG_SIZE];
   for (int64_t j = 0; j < k && grt_status_is_ok(m->status); ++j) {
@@ -523,9 +513,9 @@ static void grtc_lapack_geqrf(grtc_chlo_math_t* m, grtc_tvalue_t* a, grtc_tvalue
   grtc_ttype_t column_type = a->type, row_type = a->type;
   column_type.dims[r - 1] = 1;
   row_type.dims[r - 2] = 1;
-  grtc_tvalue_t* rows = grtc_lapack_iota(m, &column_type, elem, r - 2);
-  grtc_tvalue_t* cols = grtc_lapack_iota(m, &row_type, elem, r - 1);
-  grtc_tvalue_t* full_cols = grtc_lapack_iota(m, &a->type, elem, r - 1);
+  grtc_tvalue_t* rows = grtc_chlo_iota(m, &column_type, elem, r - 2);
+  grtc_tvalue_t* cols = grtc_chlo_iota(m, &row_type, elem, r - 1);
+  grtc_tvalue_t* full_cols = grtc_chlo_iota(m, &a->type, elem, r - 1);
   grtc_tvalue_t* taus[GRTC_CHLO_MAX_LINALG_SIZE];
   for (int64_t j = 0; j < k && grt_status_is_ok(m->status); ++j) {
     grtc_tvalue_t* jj = C_LIKE(rows, (double)j);
@@ -609,8 +599,8 @@ static void grtc_lapack_syevd(grtc_chlo_math_t* m, grtc_tvalue_t* a, bool lower,
   int64_t n = a->type.dims[r - 1];
   grtc_elem_t elem = a->type.elem;
   // The symmetric matrix from the uplo triangle.
-  grtc_tvalue_t* rows = grtc_lapack_iota(m, &a->type, elem, r - 2);
-  grtc_tvalue_t* cols = grtc_lapack_iota(m, &a->type, elem, r - 1);
+  grtc_tvalue_t* rows = grtc_chlo_iota(m, &a->type, elem, r - 2);
+  grtc_tvalue_t* cols = grtc_chlo_iota(m, &a->type, elem, r - 1);
   a = SELECT(lower ? CMP(GE, rows, cols) : CMP(LE, rows, cols), a, grtc_chlo_transpose2(m, a));
   int64_t size = n + (n & 1);
   if (size != n && a) {
@@ -629,8 +619,8 @@ static void grtc_lapack_syevd(grtc_chlo_math_t* m, grtc_tvalue_t* a, bool lower,
       p->def->attrs.interior = grtc_tmodule_i64s(m->b->module, interior, r);
     }
     a = p;
-    rows = grtc_lapack_iota(m, &padded, elem, r - 2);
-    cols = grtc_lapack_iota(m, &padded, elem, r - 1);
+    rows = grtc_chlo_iota(m, &padded, elem, r - 2);
+    cols = grtc_chlo_iota(m, &padded, elem, r - 1);
   }
   if (!a) return;
   grtc_tvalue_t* identity = CMP(EQ, rows, cols);
@@ -638,7 +628,7 @@ static void grtc_lapack_syevd(grtc_chlo_math_t* m, grtc_tvalue_t* a, bool lower,
   grtc_tvalue_t* sign = SELECT(CMP(GT, cols, rows), C_LIKE(a, 1.0), C_LIKE(a, -1.0));
   grtc_ttype_t column_type = a->type;
   column_type.dims[r - 1] = 1;
-  grtc_tvalue_t* index = grtc_lapack_iota(m, &column_type, elem, r - 2);  // [..., n, 1]
+  grtc_tvalue_t* index = grtc_chlo_iota(m, &column_type, elem, r - 2);  // [..., n, 1]
   int sweeps = elem == GRTC_ELEM_F64 ? 5 : 3;
   for (int64_t k = 1; k < size; k *= 2) ++sweeps;  // + ceil(log2(n))
   int64_t players[GRTC_LAPACK_MAX_EIGEN_SIZE];

@@ -77,16 +77,6 @@ static grtc_tvalue_t* grtc_ragged_broadcast(grtc_chlo_math_t* m, grtc_tvalue_t* 
   return r;
 }
 
-// An iota of |type|'s shape in |elem| along |dim|.
-static grtc_tvalue_t* grtc_ragged_iota(grtc_chlo_math_t* m, const grtc_ttype_t* type,
-                                       grtc_elem_t elem, uint32_t dim) {
-  grtc_ttype_t t = *type;
-  t.elem = elem;
-  grtc_tvalue_t* r = grtc_chlo_make(m, GRTC_TOP_IOTA, NULL, 0, &t);
-  if (r) r->def->attrs.dim = dim;
-  return r;
-}
-
 // compare(|a|, |c|) as signed integers.
 static grtc_tvalue_t* grtc_ragged_cmp(grtc_chlo_math_t* m, grtc_compare_direction_t direction,
                                       grtc_tvalue_t* a, grtc_tvalue_t* c) {
@@ -114,8 +104,8 @@ static void grtc_ragged_bounds(grtc_chlo_math_t* m, grtc_tvalue_t* sizes, grtc_t
   int64_t dims[GRTC_MAX_RANK];
   for (uint32_t d = 0; d < n; ++d) dims[d] = d;
   grtc_tvalue_t* wide = grtc_ragged_broadcast(m, sizes, &square, dims);
-  grtc_tvalue_t* i = grtc_ragged_iota(m, &square, GRTC_ELEM_I32, n - 1);
-  grtc_tvalue_t* j = grtc_ragged_iota(m, &square, GRTC_ELEM_I32, n);
+  grtc_tvalue_t* i = grtc_chlo_iota(m, &square, GRTC_ELEM_I32, n - 1);
+  grtc_tvalue_t* j = grtc_chlo_iota(m, &square, GRTC_ELEM_I32, n);
   grtc_scalar_value_t zero;
   memset(&zero, 0, sizeof(zero));
   grtc_tvalue_t* kept =
@@ -297,7 +287,7 @@ grt_status_t grtc_chlo_ragged_dot(grtc_chlo_builder_t* b, grt_string_view_t name
     map[sn - 1] = group_at;
     grtc_tvalue_t *starts = NULL, *ends = NULL;
     grtc_ragged_bounds(m, sizes, &starts, &ends);
-    grtc_tvalue_t* row = grtc_ragged_iota(m, &full->type, sizes->type.elem, (uint32_t)at[ragged]);
+    grtc_tvalue_t* row = grtc_chlo_iota(m, &full->type, sizes->type.elem, (uint32_t)at[ragged]);
     grtc_tvalue_t* in = grtc_chlo_binary(
         m, GRTC_TOP_AND,
         grtc_ragged_cmp(m, GRTC_CMP_GE, row, grtc_ragged_broadcast(m, starts, &full->type, map)),
@@ -320,7 +310,7 @@ grt_status_t grtc_chlo_ragged_dot(grtc_chlo_builder_t* b, grt_string_view_t name
     map[sn - 1] = 0;
     grtc_tvalue_t *starts = NULL, *ends = NULL;
     grtc_ragged_bounds(m, sizes, &starts, &ends);
-    grtc_tvalue_t* k = grtc_ragged_iota(m, &wide, sizes->type.elem, ragged + 1);
+    grtc_tvalue_t* k = grtc_chlo_iota(m, &wide, sizes->type.elem, ragged + 1);
     grtc_tvalue_t* in = grtc_chlo_binary(
         m, GRTC_TOP_AND,
         grtc_ragged_cmp(m, GRTC_CMP_GE, k, grtc_ragged_broadcast(m, starts, &wide, map)),
